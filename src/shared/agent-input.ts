@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { VisibilityLevel } from './chain';
+import { DEFAULT_FINISH_TOOL } from './constants';
+import { ModelProviderName } from './model-wire';
+
+export const ModelSettings = z.object({
+  provider: ModelProviderName.default('anthropic'),
+  model: z.string().default('claude-sonnet-4-5'),
+  maxTokens: z.number().int().positive().default(2048),
+  temperature: z.number().min(0).max(1).optional(),
+  /** Start-to-close limit of one model call, in ms. */
+  timeoutMs: z.number().int().positive().default(120_000),
+  /** Attempts of one model call, retryable failures only. */
+  maximumAttempts: z.number().int().positive().default(5),
+});
+export type ModelSettings = z.infer<typeof ModelSettings>;
+
+export const DEFAULT_FINISH_DESCRIPTION =
+  'Signal that you have completed the task. Call this with your final answer.';
+
+/** What a client sends to start `agentWorkflow`. Defaults live here, and only here. */
+export const AgentInput = z.object({
+  task: z.string().min(1),
+  agentName: z.string().default('agent'),
+  /** Prepended to the built-in instructions about tools and the finish tool. */
+  systemPrompt: z.string().optional(),
+  model: ModelSettings.default(ModelSettings.parse({})),
+  /** Names of registered tools this run may use; omitted means every registered tool. */
+  tools: z.array(z.string()).optional(),
+  maxIterations: z.number().int().positive().default(10),
+  finishToolName: z.string().min(1).default(DEFAULT_FINISH_TOOL),
+  finishToolDescription: z.string().default(DEFAULT_FINISH_DESCRIPTION),
+  /** Tool results longer than this (as JSON text) are cut, with a visible marker. */
+  maxToolResultChars: z.number().int().positive().default(8_000),
+  /** Visibility of thinking and synthesis steps; tool steps take their tool's own level. */
+  visibility: VisibilityLevel.default('full'),
+});
+export type AgentInput = z.infer<typeof AgentInput>;
+/** The shape callers write: every defaulted field may be left out. */
+export type AgentInputInit = z.input<typeof AgentInput>;

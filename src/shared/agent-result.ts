@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { ReasoningChain } from './chain';
+import { TerminationReason } from './termination';
+import { TokenUsage } from './usage';
+
+export const AgentResult = z.object({
+  success: z.boolean(),
+  finalAnswer: z.string(),
+  terminationReason: TerminationReason,
+  chain: ReasoningChain,
+  usage: TokenUsage,
+  costUsd: z.number().nonnegative(),
+  iterations: z.number().int().nonnegative(),
+  modelCalls: z.number().int().nonnegative(),
+  toolCalls: z.number().int().nonnegative(),
+  /** Workflow time from start to end, so it survives replay and worker restarts. */
+  executionTimeMs: z.number().nonnegative(),
+  /** Set when `terminationReason` is `error`. */
+  error: z.string().optional(),
+});
+export type AgentResult = z.infer<typeof AgentResult>;
+
+/** What the `status` query returns: small enough to poll. */
+export const AgentStatus = z.object({
+  status: ReasoningChain.shape.status,
+  iteration: z.number().int().nonnegative(),
+  maxIterations: z.number().int().positive(),
+  steps: z.number().int().nonnegative(),
+  usage: TokenUsage,
+  costUsd: z.number().nonnegative(),
+  model: z.string(),
+  lastStep: z.string().optional(),
+});
+export type AgentStatus = z.infer<typeof AgentStatus>;

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { TokenUsage } from './usage';
+
+/** Bumped whenever a stored chain would no longer parse; old fixtures must keep parsing. */
+export const CHAIN_SCHEMA_VERSION = 1;
+
+export const VisibilityLevel = z.enum(['full', 'summary', 'hidden']);
+export type VisibilityLevel = z.infer<typeof VisibilityLevel>;
+
+export const Visibility = z.object({
+  level: VisibilityLevel,
+  /** Plain-language line for people who should not see the raw step. */
+  summary: z.string().optional(),
+});
+export type Visibility = z.infer<typeof Visibility>;
+
+/** The LLM is a tool like any other (seed 002): its calls are `llm` tool steps. */
+export const ToolType = z.enum(['llm', 'external', 'skill', 'sub_agent', 'database', 'file_system', 'custom']);
+export type ToolType = z.infer<typeof ToolType>;
+
+export const ToolCall = z.object({
+  toolType: ToolType,
+  toolName: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  /** Links the call to its result; for model-requested tools it is the model's tool_use id. */
+  correlationId: z.string(),
+});
+export type ToolCall = z.infer<typeof ToolCall>;
+
+export const ToolResult = z.object({
+  correlationId: z.string(),
+  success: z.boolean(),
+  result: z.unknown(),
+  error: z.string().optional(),
+  durationMs: z.number().nonnegative(),
+  /** True when the result was cut to the run's size limit. */
+  truncated: z.boolean().optional(),
+});
+export type ToolResult = z.infer<typeof ToolResult>;
+
+export const Synthesis = z.object({
+  sources: z.array(z.string()),
+  conclusion: z.string(),
+});
+export type Synthesis = z.infer<typeof Synthesis>;
+
+const StepBase = z.object({
+  stepId: z.string(),
+  stepNumber: z.number().int().positive(),
+  /** ISO-8601 from workflow time, so replay produces the same chain. */
+  timestamp: z.string(),
+  iteration: z.number().int().nonnegative(),
+  visibility: Visibility,
+  /** Set on model-call steps only. */
+  model: z.string().optional(),
+  usage: TokenUsage.optional(),
+  costUsd: z.number().nonnegative().optional(),
+});
+
+export const ThinkingStep = StepBase.extend({ type: z.literal('thinking'), thought: z.string() });
+export const ToolCallStep = StepBase.extend({ type: z.literal('tool_call'), toolCall: ToolCall });
+export const ToolResultStep = StepBase.extend({ type: z.literal('tool_result'), toolResult: ToolResult });
+export const SynthesisStep = StepBase.extend({ type: z.literal('synthesis'), synthesis: Synthesis });
+
+export const ReasoningStep = z.discriminatedUnion('type', [ThinkingStep, ToolCallStep, ToolResultStep, SynthesisStep]);
+export type ReasoningStep = z.infer<typeof ReasoningStep>;
+export type StepType = ReasoningStep['type'];
+
+export const ChainStatus = z.enum(['thinking', 'tool_calling', 'waiting', 'completed', 'failed']);
+export type ChainStatus = z.infer<typeof ChainStatus>;
+
+export const ReasoningChain = z.object({
+  schemaVersion: z.literal(CHAIN_SCHEMA_VERSION),
+  /** The workflow id: one chain per agent run. */
+  chainId: z.string(),
+  agentName: z.string(),
+  task: z.string(),
+  startedAt: z.string(),
+  completedAt: z.string().optional(),
+  status: ChainStatus,
+  steps: z.array(ReasoningStep),
+});
+export type ReasoningChain = z.infer<typeof ReasoningChain>;

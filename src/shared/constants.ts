@@ -1,0 +1,4 @@
+/** Default task queue of agent workers and clients (DESIGN.md). */
+export const DEFAULT_TASK_QUEUE = 'thoughtline';
+export const DEFAULT_NAMESPACE = 'default';
+export const DEFAULT_FINISH_TOOL = 'finish';

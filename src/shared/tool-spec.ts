@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { ToolType, VisibilityLevel } from './chain';
+
+export const ToolRetry = z.object({
+  maximumAttempts: z.number().int().positive(),
+  initialIntervalMs: z.number().int().positive(),
+  backoffCoefficient: z.number().min(1),
+});
+export type ToolRetry = z.infer<typeof ToolRetry>;
+
+/**
+ * What the workflow knows of a tool: everything but its code. The worker's registry serves these
+ * through the `describeTools` activity, so a run records the exact tool set it started with.
+ */
+export const ToolSpec = z.object({
+  name: z.string(),
+  type: ToolType,
+  description: z.string(),
+  inputSchema: z.record(z.string(), z.unknown()),
+  timeoutMs: z.number().int().positive(),
+  retry: ToolRetry,
+  visibility: VisibilityLevel,
+});
+export type ToolSpec = z.infer<typeof ToolSpec>;
+
+/** Input of the `runTool` activity. Arguments were already validated in the workflow. */
+export const ToolInvocation = z.object({
+  toolName: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  /** Workflow id + step id: the same on every retry of this call, so tools can dedupe side effects. */
+  idempotencyKey: z.string(),
+  maxResultChars: z.number().int().positive(),
+});
+export type ToolInvocation = z.infer<typeof ToolInvocation>;
+
+export const ToolOutput = z.object({
+  /** JSON-safe, and cut to `maxResultChars` when `truncated`. */
+  result: z.unknown(),
+  truncated: z.boolean(),
+  durationMs: z.number().nonnegative(),
+});
+export type ToolOutput = z.infer<typeof ToolOutput>;

@@ -8,3 +8,4 @@ export * from './search-attributes';
 export * from './termination';
 export * from './tool-spec';
 export * from './usage';
+export * from './render-chain-markdown';

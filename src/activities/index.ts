@@ -1,0 +1,22 @@
+import type { ToolRegistry } from '../tools/tool-registry';
+import { createModelActivities, type ModelActivityDeps } from './model-activities';
+import { createRedactor } from './redact-secrets';
+import { createToolActivities } from './tool-activities';
+
+export interface ActivityDeps extends ModelActivityDeps {
+  tools: ToolRegistry;
+  /** Values that must never appear in a tool result or error (API keys and the like). */
+  secrets?: readonly string[];
+}
+
+/** Every activity of an agent worker. Workflows import this file as a type only. */
+export function createActivities(deps: ActivityDeps) {
+  const redact = createRedactor(deps.secrets ?? []);
+  return {
+    ...createModelActivities(deps),
+    ...createToolActivities({ tools: deps.tools, redact }),
+  };
+}
+
+export type AgentActivities = ReturnType<typeof createActivities>;
+export type { ModelProvider } from './models/model-provider';

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
+
+const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+const ConfigSchema = z.object({
+  TEMPORAL_ADDRESS: z.preprocess(emptyAsUndefined, z.string().optional()),
+  TEMPORAL_NAMESPACE: z.preprocess(emptyAsUndefined, z.string().default(DEFAULT_NAMESPACE)),
+  THOUGHTLINE_TASK_QUEUE: z.preprocess(emptyAsUndefined, z.string().default(DEFAULT_TASK_QUEUE)),
+  THOUGHTLINE_MODEL: z.preprocess(emptyAsUndefined, z.string().default('claude-sonnet-4-5')),
+  ANTHROPIC_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+  ANTHROPIC_BASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+});
+
+export interface Config {
+  temporalAddress?: string;
+  namespace: string;
+  taskQueue: string;
+  model: string;
+  anthropicApiKey?: string;
+  anthropicBaseUrl?: string;
+}
+
+/** Parses the environment once, at the edge. Workflows never read it; they get settings in their input. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) throw new Error(`Invalid environment:\n${z.prettifyError(parsed.error)}`);
+  const e = parsed.data;
+  return Object.freeze({
+    namespace: e.TEMPORAL_NAMESPACE,
+    taskQueue: e.THOUGHTLINE_TASK_QUEUE,
+    model: e.THOUGHTLINE_MODEL,
+    ...(e.TEMPORAL_ADDRESS ? { temporalAddress: e.TEMPORAL_ADDRESS } : {}),
+    ...(e.ANTHROPIC_API_KEY ? { anthropicApiKey: e.ANTHROPIC_API_KEY } : {}),
+    ...(e.ANTHROPIC_BASE_URL ? { anthropicBaseUrl: e.ANTHROPIC_BASE_URL } : {}),
+  });
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { ToolRetry, ToolType, VisibilityLevel } from '../shared';
+
+/** Anthropic and OpenAI both accept tool names of this shape. */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export interface ToolContext {
+  /** Workflow id + step id: identical on every retry of one call. Use it to dedupe side effects. */
+  idempotencyKey: string;
+  /** Aborts when the activity is cancelled or times out. */
+  signal: AbortSignal;
+  /** Tells Temporal the tool is alive; needed only for tools slower than their heartbeat timeout. */
+  heartbeat(details?: unknown): void;
+}
+
+export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output = unknown> {
+  readonly name: string;
+  readonly type: ToolType;
+  readonly description: string;
+  readonly input: Input;
+  readonly timeoutMs: number;
+  readonly retry: ToolRetry;
+  readonly visibility: VisibilityLevel;
+  execute(args: z.output<Input>, context: ToolContext): Promise<Output> | Output;
+}
+
+export interface ToolOptions<Input extends z.ZodType, Output> {
+  name: string;
+  /** Default `external`. */
+  type?: ToolType;
+  description: string;
+  input: Input;
+  /** Start-to-close limit of one attempt. Default 30 s. */
+  timeoutMs?: number;
+  /** Default: 3 attempts, 1 s apart, doubling. */
+  retry?: Partial<ToolRetry>;
+  /** Default `full`. */
+  visibility?: VisibilityLevel;
+  execute(args: z.output<Input>, context: ToolContext): Promise<Output> | Output;
+}
+
+export class InvalidToolDefinitionError extends Error {
+  override readonly name = 'InvalidToolDefinitionError';
+}
+
+/** Defines a tool once: the model sees its JSON Schema, the workflow validates, the worker runs it. */
+export function defineTool<Input extends z.ZodType, Output>(options: ToolOptions<Input, Output>): ToolDefinition<Input, Output> {
+  if (!TOOL_NAME.test(options.name)) {
+    throw new InvalidToolDefinitionError(`Tool name "${options.name}" must match ${TOOL_NAME} (letters, digits, _ and -).`);
+  }
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+    throw new InvalidToolDefinitionError(`Tool "${options.name}": timeoutMs must be a positive integer.`);
+  }
+  return Object.freeze({
+    name: options.name,
+    type: options.type ?? 'external',
+    description: options.description,
+    input: options.input,
+    timeoutMs,
+    retry: { maximumAttempts: 3, initialIntervalMs: 1_000, backoffCoefficient: 2, ...options.retry },
+    visibility: options.visibility ?? 'full',
+    execute: options.execute,
+  });
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { ToolSpec } from '../shared';
+import { InvalidToolDefinitionError, type ToolDefinition } from './define-tool';
+
+export interface ToolRegistry {
+  get(name: string): ToolDefinition | undefined;
+  /** Specs of every tool, or of the named ones; throws on a name that is not registered. */
+  specs(names?: readonly string[]): ToolSpec[];
+}
+
+/** JSON Schema the model sees, made from the zod input schema (input side: defaults are optional). */
+export function toolInputSchema(input: z.ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(input, { io: 'input' }) as Record<string, unknown>;
+  return schema;
+}
+
+export function toToolSpec(tool: ToolDefinition): ToolSpec {
+  return {
+    name: tool.name,
+    type: tool.type,
+    description: tool.description,
+    inputSchema: toolInputSchema(tool.input),
+    timeoutMs: tool.timeoutMs,
+    retry: tool.retry,
+    visibility: tool.visibility,
+  };
+}
+
+export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegistry {
+  const byName = new Map<string, ToolDefinition>();
+  for (const tool of tools) {
+    if (byName.has(tool.name)) throw new InvalidToolDefinitionError(`Tool "${tool.name}" is registered twice.`);
+    byName.set(tool.name, tool);
+  }
+  // Made once: the schemas never change while the worker runs.
+  const specs = new Map([...byName].map(([name, tool]) => [name, toToolSpec(tool)]));
+  return {
+    get: (name) => byName.get(name),
+    specs(names) {
+      if (!names) return [...specs.values()];
+      return names.map((name) => {
+        const spec = specs.get(name);
+        if (!spec) throw new UnknownToolError(name, [...specs.keys()]);
+        return spec;
+      });
+    },
+  };
+}
+
+export class UnknownToolError extends Error {
+  override readonly name = 'UnknownToolError';
+  constructor(readonly toolName: string, readonly known: string[]) {
+    super(`Tool "${toolName}" is not registered on this worker. Registered: ${known.join(', ') || '(none)'}.`);
+  }
+}

@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from './activities';
+import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
+import type { ToolDefinition } from './tools/define-tool';
+import { createToolRegistry } from './tools/tool-registry';
+
+export interface AgentWorkerOptions {
+  connection: NativeConnection;
+  namespace?: string;
+  taskQueue?: string;
+  tools: readonly ToolDefinition[];
+  models: ActivityDeps['models'];
+  /** Values redacted from tool results and errors, e.g. API keys. */
+  secrets?: readonly string[];
+  /** A prebuilt workflow bundle (tests build one per run); default: bundle src/workflows at start. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  /** Anything else Temporal's Worker takes, e.g. `maxCachedWorkflows`. */
+  workerOptions?: Partial<WorkerOptions>;
+}
+
+/** Path of the workflow bundle's entry; works from src/ (TypeScript) and dist/ (compiled). */
+export const WORKFLOWS_PATH = path.join(__dirname, 'workflows');
+
+/** Composition root: tools and model providers become activities on one Worker. */
+export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
+  const activities = createActivities({
+    tools: createToolRegistry(options.tools),
+    models: options.models,
+    secrets: options.secrets ?? [],
+  });
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace ?? DEFAULT_NAMESPACE,
+    taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
+    activities,
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...options.workerOptions,
+  });
+}

@@ -1,0 +1,34 @@
+import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import type { AgentActivities } from '../activities';
+import type { ModelSettings, ToolSpec } from '../shared';
+
+/** Defaults only; every model and tool call passes its own options through `executeWithOptions`. */
+export const activities = proxyActivities<AgentActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 3 },
+});
+
+export function modelCallOptions(model: ModelSettings, summary: string): ActivityOptions {
+  return {
+    summary,
+    startToCloseTimeout: model.timeoutMs,
+    retry: {
+      maximumAttempts: model.maximumAttempts,
+      initialInterval: '1 second',
+      backoffCoefficient: 2,
+      maximumInterval: '1 minute',
+    },
+  };
+}
+
+export function toolCallOptions(spec: ToolSpec, summary: string): ActivityOptions {
+  return {
+    summary,
+    startToCloseTimeout: spec.timeoutMs,
+    retry: {
+      maximumAttempts: spec.retry.maximumAttempts,
+      initialInterval: spec.retry.initialIntervalMs,
+      backoffCoefficient: spec.retry.backoffCoefficient,
+    },
+  };
+}

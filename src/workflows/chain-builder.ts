@@ -1,0 +1,102 @@
+import {
+  CHAIN_SCHEMA_VERSION,
+  type ChainStatus,
+  type ReasoningChain,
+  type ReasoningStep,
+  type Synthesis,
+  type ToolCall,
+  type ToolResult,
+  type TokenUsage,
+  type Visibility,
+} from '../shared';
+
+/** Deterministic sources of time and ids: workflow time and `uuid4()` in the workflow, fakes in tests. */
+export interface ChainClock {
+  now(): string;
+  newId(): string;
+}
+
+export interface ModelMeta {
+  model: string;
+  usage?: TokenUsage;
+  costUsd?: number;
+}
+
+type StampedFields = 'stepId' | 'stepNumber' | 'timestamp' | 'iteration';
+/** A step before the builder stamps it; distributes over the union so each type keeps its fields. */
+type NewStep = ReasoningStep extends infer S ? (S extends ReasoningStep ? Omit<S, StampedFields> : never) : never;
+
+/** Appends steps to one reasoning chain. Pure apart from the injected clock. */
+export class ChainBuilder {
+  private readonly chain: ReasoningChain;
+  iteration = 0;
+
+  constructor(
+    private readonly clock: ChainClock,
+    init: { chainId: string; agentName: string; task: string },
+  ) {
+    this.chain = {
+      schemaVersion: CHAIN_SCHEMA_VERSION,
+      chainId: init.chainId,
+      agentName: init.agentName,
+      task: init.task,
+      startedAt: clock.now(),
+      status: 'thinking',
+      steps: [],
+    };
+  }
+
+  get steps(): readonly ReasoningStep[] {
+    return this.chain.steps;
+  }
+
+  /** A copy, so callers (queries, results) never hold a reference the loop keeps mutating. */
+  snapshot(): ReasoningChain {
+    return { ...this.chain, steps: [...this.chain.steps] };
+  }
+
+  /** A fresh deterministic id, e.g. to correlate a model call with its reply. */
+  newId(): string {
+    return this.clock.newId();
+  }
+
+  setStatus(status: ChainStatus): void {
+    this.chain.status = status;
+    if (status === 'completed' || status === 'failed') this.chain.completedAt = this.clock.now();
+  }
+
+  thinking(thought: string, visibility: Visibility): ReasoningStep {
+    return this.push({ type: 'thinking', thought, visibility });
+  }
+
+  toolCall(toolCall: ToolCall, visibility: Visibility, meta?: ModelMeta): ReasoningStep {
+    return this.push({ type: 'tool_call', toolCall, visibility, ...meta });
+  }
+
+  toolResult(toolResult: ToolResult, visibility: Visibility, meta?: ModelMeta): ReasoningStep {
+    return this.push({ type: 'tool_result', toolResult, visibility, ...meta });
+  }
+
+  synthesis(synthesis: Synthesis, visibility: Visibility): ReasoningStep {
+    return this.push({ type: 'synthesis', synthesis, visibility });
+  }
+
+  /** Ids of successful observations from real tools: what a final answer draws on. */
+  observationSources(): string[] {
+    return this.chain.steps
+      .filter((s) => s.type === 'tool_result' && s.toolResult.success && s.model === undefined)
+      .map((s) => s.stepId);
+  }
+
+  private push(step: NewStep): ReasoningStep {
+    const full = {
+      ...step,
+      stepId: this.clock.newId(),
+      stepNumber: this.chain.steps.length + 1,
+      timestamp: this.clock.now(),
+      iteration: this.iteration,
+    } as ReasoningStep;
+    this.chain.steps.push(full);
+    return full;
+  }
+}

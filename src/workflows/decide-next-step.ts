@@ -1,0 +1,35 @@
+import type { ModelReply, ToolUseBlock } from '../shared';
+
+/** What the loop does after a model reply. The workflow switches on `kind` exhaustively. */
+export type NextStep =
+  | { kind: 'final_answer'; answer: string; via: 'finish_tool'; finishCall: ToolUseBlock; skipped: ToolUseBlock[] }
+  | { kind: 'final_answer'; answer: string; via: 'text_reply' }
+  | { kind: 'run_tools'; calls: ToolUseBlock[] }
+  | { kind: 'invalid_finish'; finishCall: ToolUseBlock; others: ToolUseBlock[]; problem: string };
+
+export const replyText = (reply: ModelReply): string =>
+  reply.content
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n')
+    .trim();
+
+/**
+ * Seed 004's protocol: a `finish` call ends the run with its `result`; a reply without tool calls
+ * is the answer; anything else runs the requested tools. Tool calls made in the same turn as a
+ * valid finish are not run (the answer was written without their results) and are reported.
+ */
+export function decideNextStep(reply: ModelReply, finishToolName: string): NextStep {
+  const calls = reply.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+  const finishCall = calls.find((c) => c.name === finishToolName);
+  if (finishCall) {
+    const others = calls.filter((c) => c !== finishCall);
+    const result = finishCall.input['result'];
+    if (typeof result !== 'string' || result.trim() === '') {
+      return { kind: 'invalid_finish', finishCall, others, problem: `"${finishToolName}" needs a non-empty string "result".` };
+    }
+    return { kind: 'final_answer', answer: result, via: 'finish_tool', finishCall, skipped: others };
+  }
+  if (calls.length === 0) return { kind: 'final_answer', answer: replyText(reply), via: 'text_reply' };
+  return { kind: 'run_tools', calls };
+}

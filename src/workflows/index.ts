@@ -1,0 +1,2 @@
+/** Entry point of the workflow bundle: every export here is a workflow type. */
+export { agentWorkflow } from './agent-workflow';

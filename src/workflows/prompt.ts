@@ -1,0 +1,39 @@
+import type { AgentInput, ModelTool, ToolSpec } from '../shared';
+
+/** The injected finish tool (seed 004): its `result` is the run's final answer. */
+export function finishTool(input: Pick<AgentInput, 'finishToolName' | 'finishToolDescription'>): ModelTool {
+  return {
+    name: input.finishToolName,
+    description: input.finishToolDescription,
+    inputSchema: {
+      type: 'object',
+      properties: { result: { type: 'string', description: 'Your final answer or output.' } },
+      required: ['result'],
+    },
+  };
+}
+
+export const toModelTool = (spec: ToolSpec): ModelTool => ({
+  name: spec.name,
+  description: spec.description,
+  inputSchema: spec.inputSchema,
+});
+
+export function systemPrompt(input: Pick<AgentInput, 'systemPrompt' | 'finishToolName'>): string {
+  const lead = input.systemPrompt ?? 'You are an autonomous agent that reasons step by step and uses tools to solve the task.';
+  return [
+    lead,
+    '',
+    'Before each tool call, say briefly what you are about to do and why.',
+    'Never invent tool results; wait for the real result. If a tool fails, try another approach.',
+    `When you have a complete answer, call the "${input.finishToolName}" tool with it as "result".`,
+  ].join('\n');
+}
+
+export function maxIterationsInstruction(maxIterations: number): string {
+  return (
+    `You have reached the limit of ${maxIterations} iterations and cannot call any more tools. ` +
+    'Reply with text only: summarise the progress so far, give every partial result you have, ' +
+    'and say what remains to be done.'
+  );
+}

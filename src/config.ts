@@ -7,7 +7,7 @@ const ConfigSchema = z.object({
   TEMPORAL_ADDRESS: z.preprocess(emptyAsUndefined, z.string().optional()),
   TEMPORAL_NAMESPACE: z.preprocess(emptyAsUndefined, z.string().default(DEFAULT_NAMESPACE)),
   THOUGHTLINE_TASK_QUEUE: z.preprocess(emptyAsUndefined, z.string().default(DEFAULT_TASK_QUEUE)),
-  THOUGHTLINE_MODEL: z.preprocess(emptyAsUndefined, z.string().default('claude-sonnet-4-5')),
+  THOUGHTLINE_MODEL: z.preprocess(emptyAsUndefined, z.string().default('claude-sonnet-4-6')),
   ANTHROPIC_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
   ANTHROPIC_BASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
 });

@@ -5,9 +5,8 @@ import { ModelProviderName } from './model-wire';
 
 export const ModelSettings = z.object({
   provider: ModelProviderName.default('anthropic'),
-  model: z.string().default('claude-sonnet-4-5'),
+  model: z.string().default('claude-sonnet-4-6'),
   maxTokens: z.number().int().positive().default(2048),
-  temperature: z.number().min(0).max(1).optional(),
   /** Start-to-close limit of one model call, in ms. */
   timeoutMs: z.number().int().positive().default(120_000),
   /** Attempts of one model call, retryable failures only. */

@@ -53,7 +53,6 @@ export const ModelRequest = z.object({
   /** 'none' keeps the tools visible (the API needs them once tool_use is in the conversation) but forbids calling them. */
   toolChoice: z.enum(['auto', 'none']),
   maxTokens: z.number().int().positive(),
-  temperature: z.number().min(0).max(1).optional(),
 });
 export type ModelRequest = z.infer<typeof ModelRequest>;
 

@@ -177,7 +177,6 @@ export class AgentRun {
             tools,
             toolChoice,
             maxTokens: model.maxTokens,
-            ...(model.temperature !== undefined ? { temperature: model.temperature } : {}),
           },
         ],
       );

@@ -1,0 +1,116 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { ApplicationFailure } from '@temporalio/common';
+import {
+  FailureType,
+  type AssistantBlock,
+  type ModelMessage,
+  type ModelRequest,
+  type ModelTool,
+  type TokenUsage,
+} from '../../shared';
+
+/**
+ * Pure translation between Thoughtline's provider-neutral wire format and the Anthropic
+ * Messages API as typed by @anthropic-ai/sdk 1.x (API version 2026-10-21). No I/O.
+ */
+
+/** Usage fields we read; the SDK's `Usage` has more. */
+export type AnthropicUsageFields = Pick<
+  Anthropic.Usage,
+  'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens'
+>;
+
+/** The reply fields we read; the SDK's `Message` has more. */
+export type AnthropicReplyFields = Pick<Anthropic.Message, 'content' | 'stop_reason' | 'model'> & {
+  usage: AnthropicUsageFields;
+};
+
+/** A mapped reply, before the provider adds cost and duration. */
+export interface MappedReply {
+  content: AssistantBlock[];
+  stopReason: string;
+  model: string;
+  usage: TokenUsage;
+}
+
+/**
+ * No sampling parameters: API version 2026-10-21 (sent by SDK 1.x) answers 400 to
+ * temperature/top_p/top_k even at their defaults, so ModelRequest does not carry them.
+ */
+export function toMessageCreateParams(request: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
+  const params: Anthropic.MessageCreateParamsNonStreaming = {
+    model: request.model,
+    max_tokens: request.maxTokens,
+    messages: request.messages.map(toMessageParam),
+  };
+  if (request.system !== '') params.system = request.system;
+  // The API rejects tool_choice without tools, and tools with an empty list add nothing.
+  if (request.tools.length > 0) {
+    params.tools = request.tools.map(toTool);
+    params.tool_choice = request.toolChoice === 'none' ? { type: 'none' } : { type: 'auto' };
+  }
+  return params;
+}
+
+export function toMessageParam(message: ModelMessage): Anthropic.MessageParam {
+  if (message.role === 'assistant') {
+    const content: Anthropic.ContentBlockParam[] = [];
+    for (const block of message.content) {
+      if (block.type === 'text') {
+        // The API rejects empty text blocks; an empty one carries nothing to keep.
+        if (block.text !== '') content.push({ type: 'text', text: block.text });
+      } else {
+        content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+      }
+    }
+    return { role: 'assistant', content };
+  }
+  const content: Anthropic.ContentBlockParam[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') {
+      if (block.text !== '') content.push({ type: 'text', text: block.text });
+    } else {
+      content.push({ type: 'tool_result', tool_use_id: block.toolUseId, content: block.content, is_error: block.isError });
+    }
+  }
+  return { role: 'user', content };
+}
+
+export function toTool(tool: ModelTool): Anthropic.Tool {
+  // The API requires an object schema at the top level; zod object schemas already say so.
+  return { name: tool.name, description: tool.description, input_schema: { ...tool.inputSchema, type: 'object' } };
+}
+
+export function toTokenUsage(usage: AnthropicUsageFields): TokenUsage {
+  return {
+    inputTokens: usage.input_tokens ?? 0,
+    outputTokens: usage.output_tokens ?? 0,
+    cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+    cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+  };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Keeps text and tool_use blocks; other block types (thinking, server tools) are dropped for now.
+ * A null stop reason (only from a broken or truncated reply) becomes `unknown`, which the loop
+ * must treat as incomplete: it never runs tools unless the stop reason is `tool_use`.
+ */
+export function fromAnthropicMessage(message: AnthropicReplyFields): MappedReply {
+  const content: AssistantBlock[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') content.push({ type: 'text', text: block.text });
+    // Client tool input is always a JSON object; anything else would fail the tool's schema anyway.
+    else if (block.type === 'tool_use') {
+      content.push({ type: 'tool_use', id: block.id, name: block.name, input: isRecord(block.input) ? block.input : {} });
+    }
+  }
+  return {
+    content,
+    stopReason: message.stop_reason ?? 'unknown',
+    model: message.model,
+    usage: toTokenUsage(message.usage),
+  };
+}

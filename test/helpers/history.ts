@@ -1,0 +1,19 @@
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+
+const EventType = temporal.api.enums.v1.EventType;
+
+/** Activity types scheduled in a run's history, in order, with their UI summaries. */
+export async function scheduledActivities(client: Client, workflowId: string): Promise<Array<{ type: string; summary?: string }>> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const converter = client.options.loadedDataConverter.payloadConverter;
+  return (history.events ?? [])
+    .filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
+    .map((e) => {
+      const summary = e.userMetadata?.summary;
+      return {
+        type: e.activityTaskScheduledEventAttributes?.activityType?.name ?? '?',
+        ...(summary ? { summary: converter.fromPayload<string>(summary) } : {}),
+      };
+    });
+}

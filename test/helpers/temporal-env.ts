@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { inject } from 'vitest';
+import type { ModelProvider } from '../../src/activities';
+import { AgentClient } from '../../src/client/agent-client';
+import type { ToolDefinition } from '../../src/tools/define-tool';
+import { createAgentWorker } from '../../src/worker';
+
+export interface TestEnv {
+  client: Client;
+  nativeConnection: NativeConnection;
+  close(): Promise<void>;
+}
+
+let runtimeInstalled = false;
+
+/** Connects to the suite's shared dev server (started once in global-setup). */
+export async function connectTestEnv(): Promise<TestEnv> {
+  if (!runtimeInstalled) {
+    // Worker lifecycle chatter at INFO would bury test output; warnings still show.
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+    runtimeInstalled = true;
+  }
+  const address = inject('temporalAddress');
+  const namespace = inject('temporalNamespace');
+  const connection = await Connection.connect({ address });
+  const nativeConnection = await NativeConnection.connect({ address });
+  return {
+    client: new Client({ connection, namespace }),
+    nativeConnection,
+    close: async () => {
+      await connection.close();
+      await nativeConnection.close();
+    },
+  };
+}
+
+export interface AgentHarness {
+  taskQueue: string;
+  worker: Worker;
+  agents: AgentClient;
+}
+
+/**
+ * A real Worker on its own task queue with `maxCachedWorkflows: 0`, so every workflow task
+ * replays the history from the start: a determinism bug fails the test instead of hiding.
+ */
+export async function createHarness(
+  env: TestEnv,
+  deps: { tools: readonly ToolDefinition[]; models: Partial<Record<'anthropic' | 'scripted', ModelProvider>>; secrets?: string[] },
+): Promise<AgentHarness> {
+  const taskQueue = `test-${randomUUID()}`;
+  const worker = await createAgentWorker({
+    connection: env.nativeConnection,
+    namespace: inject('temporalNamespace'),
+    taskQueue,
+    tools: deps.tools,
+    models: deps.models,
+    secrets: deps.secrets ?? [],
+    workflowBundle: { codePath: inject('workflowBundlePath') },
+    workerOptions: { maxCachedWorkflows: 0 },
+  });
+  return { taskQueue, worker, agents: new AgentClient({ client: env.client, taskQueue }) };
+}

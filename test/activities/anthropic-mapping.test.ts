@@ -1,5 +1,4 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import {
   fromAnthropicMessage,
@@ -9,7 +8,6 @@ import {
   toTool,
   type AnthropicReplyFields,
 } from '../../src/activities/models/anthropic-mapping';
-import { FailureType } from '../../src/shared';
 import { modelRequest, weatherTool } from './fixtures';
 
 const usage = { input_tokens: 3, output_tokens: 4, cache_creation_input_tokens: null, cache_read_input_tokens: null };

@@ -1,7 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { ApplicationFailure } from '@temporalio/common';
 import {
-  FailureType,
   type AssistantBlock,
   type ModelMessage,
   type ModelRequest,

@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Name of the CLI binary on this platform. */
+export const TEMPORAL_EXE = process.platform === 'win32' ? 'temporal.exe' : 'temporal';
+
+/** Where Thoughtline keeps local, git-ignored state under a project root. */
+export interface ThoughtlinePaths {
+  dir: string;
+  binDir: string;
+  binary: string;
+  dbFile: string;
+  logFile: string;
+  pidFile: string;
+}
+
+export function thoughtlinePaths(projectRoot: string): ThoughtlinePaths {
+  const dir = path.join(projectRoot, '.thoughtline');
+  const binDir = path.join(dir, 'bin');
+  return {
+    dir,
+    binDir,
+    binary: path.join(binDir, TEMPORAL_EXE),
+    dbFile: path.join(dir, 'data', 'temporal.db'),
+    logFile: path.join(dir, 'temporal-server.log'),
+    pidFile: path.join(dir, 'temporal-server.pid'),
+  };
+}
+
+/**
+ * Nearest directory at or above `startDir` holding a package.json. The default start is this
+ * file's directory, so it resolves to the repo root from both `src/dev-server` and `dist/src/dev-server`.
+ */
+export function findProjectRoot(startDir: string = __dirname): string {
+  let dir = path.resolve(startDir);
+  for (;;) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`no package.json found at or above ${startDir}; pass projectRoot explicitly`);
+    dir = parent;
+  }
+}

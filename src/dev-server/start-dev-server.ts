@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { missingAttributesHint, waitForNamespace } from './check-namespace';
+import { devServerArgs } from './dev-server-args';
+import { isReachable } from './is-reachable';
+import { thoughtlinePaths } from './project-paths';
+import type { TemporalServer } from './temporal-server';
+
+const READY_TIMEOUT_MS = 30_000;
+const STOP_GRACE_MS = 10_000;
+
+export interface StartDevServerOptions {
+  cli: string;
+  projectRoot: string;
+  port: number;
+  namespace: string;
+  detached: boolean;
+  log: (line: string) => void;
+}
+
+function tail(file: string, lines = 15): string {
+  try {
+    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/**
+ * Spawns `temporal server start-dev` with a persistent db under <projectRoot>/.thoughtline and
+ * waits until the namespace answers. Output goes to a log file, not through `log`: shutdown
+ * alone prints dozens of harmless warnings.
+ */
+export async function startDevServer(o: StartDevServerOptions): Promise<TemporalServer> {
+  const paths = thoughtlinePaths(o.projectRoot);
+  fs.mkdirSync(path.dirname(paths.dbFile), { recursive: true });
+  const address = `127.0.0.1:${o.port}`;
+  const uiUrl = `http://localhost:${o.port + 1000}`;
+  const args = devServerArgs({ port: o.port, uiPort: o.port + 1000, dbFile: paths.dbFile, namespace: o.namespace });
+  o.log(`no Temporal server on ${address}; starting ${o.detached ? 'a detached' : 'a'} dev server: ${o.cli} ${args.join(' ')}`);
+  o.log(`server output goes to ${paths.logFile}`);
+
+  const logFd = fs.openSync(paths.logFile, 'a');
+  const child = spawn(o.cli, args, { detached: o.detached, stdio: ['ignore', logFd, logFd] });
+  fs.closeSync(logFd);
+  // The server never keeps this process alive; in the foreground it is killed when we exit.
+  child.unref();
+  let exitReason: string | undefined;
+  child.once('error', (err) => (exitReason = `could not start ${o.cli}: ${err.message}`));
+  child.once('exit', (code, signal) => (exitReason ??= `the server exited early (${signal ?? `code ${code}`})`));
+  const killOnExit = (): void => void child.kill('SIGTERM');
+  if (!o.detached) process.once('exit', killOnExit);
+
+  try {
+    const missing = await waitForNamespace(address, o.namespace, { timeoutMs: READY_TIMEOUT_MS, gaveUp: () => exitReason });
+    if (missing.length > 0) o.log(missingAttributesHint(address, o.namespace, missing));
+  } catch (err) {
+    child.kill('SIGTERM');
+    process.removeListener('exit', killOnExit);
+    // Another process (a parallel test worker, a second CLI) may have won the race for the port.
+    if (exitReason && (await isReachable(address))) {
+      o.log(`another Temporal server took ${address} while ours was starting; using that one`);
+      return { address, namespace: o.namespace, uiUrl, source: 'already-running', stop: async () => {} };
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    throw new Error(`Temporal dev server did not come up: ${message}\nlast lines of ${paths.logFile}:\n${tail(paths.logFile)}`);
+  }
+
+  o.log(`Temporal dev server ready at ${address} (namespace ${o.namespace}); Web UI: ${uiUrl}`);
+  if (o.detached) {
+    fs.writeFileSync(paths.pidFile, `${child.pid}\n`);
+    o.log(`it keeps running after this process exits; stop it with: kill $(cat ${paths.pidFile})`);
+    return { address, namespace: o.namespace, uiUrl, source: 'started', stop: async () => {} };
+  }
+  return { address, namespace: o.namespace, uiUrl, source: 'started', stop: () => stopChild() };
+
+  async function stopChild(): Promise<void> {
+    process.removeListener('exit', killOnExit);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,32 @@
+import { defineSearchAttributeKey } from '@temporalio/common';
+import { SEARCH_ATTRIBUTES } from '../shared/search-attributes';
+import { findOrInstallTemporalCli } from './find-or-install-temporal-cli';
+
+const KEY_TYPE = { Keyword: 'KEYWORD', Int: 'INT', Double: 'DOUBLE' } as const;
+
+export interface TestServer {
+  address: string;
+  namespace: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * An in-memory dev server on a free port for one test file, with Thoughtline's search attributes.
+ * Uses `existing-path` so the SDK never downloads (its cached download expires after a day).
+ * `@temporalio/testing` is a dev dependency, so it is loaded only when this is called.
+ */
+export async function startTestServer(opts: { log?: (line: string) => void } = {}): Promise<TestServer> {
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  const path = await findOrInstallTemporalCli({ log: opts.log });
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path },
+      ip: '127.0.0.1',
+      // Errors only: the start-up warnings of a throw-away server are noise in test output.
+      log: { format: 'pretty', level: 'error' },
+      // Built from SEARCH_ATTRIBUTES so the list is defined once.
+      searchAttributes: SEARCH_ATTRIBUTES.map((a) => defineSearchAttributeKey(a.name, KEY_TYPE[a.cliType])),
+    },
+  });
+  return { address: env.address, namespace: env.namespace ?? 'default', stop: () => env.teardown() };
+}

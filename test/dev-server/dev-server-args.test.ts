@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { devServerArgs } from '../../src/dev-server';
+import { SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes';
+
+function valueOf(args: string[], flag: string): string | undefined {
+  const i = args.indexOf(flag);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+describe('devServerArgs', () => {
+  const args = devServerArgs({ port: 7300, uiPort: 8300, dbFile: '/p/.thoughtline/data/temporal.db', namespace: 'agents' });
+
+  it('starts the dev server bound to loopback on the given ports', () => {
+    expect(args.slice(0, 2)).toEqual(['server', 'start-dev']);
+    expect(valueOf(args, '--ip')).toBe('127.0.0.1');
+    expect(valueOf(args, '--port')).toBe('7300');
+    expect(valueOf(args, '--ui-port')).toBe('8300');
+    expect(valueOf(args, '--namespace')).toBe('agents');
+    expect(valueOf(args, '--log-level')).toBe('warn');
+  });
+
+  it('persists to the given db file, and stays in memory without one', () => {
+    expect(valueOf(args, '--db-filename')).toBe('/p/.thoughtline/data/temporal.db');
+    expect(devServerArgs({ port: 1, uiPort: 2, namespace: 'default' })).not.toContain('--db-filename');
+  });
+
+  it('registers every Thoughtline search attribute with its CLI type', () => {
+    const registered = args.flatMap((a, i) => (args[i - 1] === '--search-attribute' ? [a] : []));
+    expect(registered).toEqual(SEARCH_ATTRIBUTES.map((a) => `${a.name}=${a.cliType}`));
+    expect(registered).toHaveLength(5);
+    expect(registered).toContain('ThoughtlineCostUsd=Double');
+  });
+});

@@ -1,0 +1,49 @@
+# Thoughtline worker image (used by docker-compose.yml; works standalone too):
+#   docker build -t thoughtline .
+#   docker run --rm -e TEMPORAL_ADDRESS=<temporal-host>:7233 -e ANTHROPIC_API_KEY thoughtline
+#
+# Debian (glibc), not Alpine: the Temporal worker loads a prebuilt native Rust addon
+# (@temporalio/core-bridge) that is built for glibc only.
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# ---- build: compile TypeScript to dist/ --------------------------------------------------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+
+# Dependencies first so this layer is cached until package*.json changes. --ignore-scripts skips
+# the "prepare" script (it runs the build, and src/ is not copied yet); no dependency needs its
+# install script here: native parts (core-bridge, @swc/core) ship prebuilt per platform.
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+# ---- runtime: production dependencies + dist/ ----------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+
+# Production dependencies only. Then drop the Temporal core-bridge binaries built for other
+# platforms (macOS, Windows, the other Linux arch; about 110 MB), keeping the one this platform
+# loads (the package's own target-name logic), and prove that it still loads.
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts \
+ && npm cache clean --force \
+ && keep="$(node -p "require('@temporalio/core-bridge/common.js').getPrebuiltTargetName()")" \
+ && find node_modules/@temporalio/core-bridge/releases -mindepth 1 -maxdepth 1 ! -name "$keep" -exec rm -rf {} + \
+ && node -e "require('@temporalio/core-bridge')"
+
+COPY --from=build /app/dist ./dist
+
+# Code stays root-owned and read-only to the process; the only writable place is Thoughtline's
+# local state directory (.thoughtline/, next to package.json).
+RUN mkdir -p /app/.thoughtline && chown node:node /app/.thoughtline
+USER node
+
+# Defaults match the compose file; override with -e. Secrets (ANTHROPIC_API_KEY) are never baked in.
+ENV TEMPORAL_NAMESPACE=default \
+    THOUGHTLINE_TASK_QUEUE=thoughtline
+
+CMD ["node", "dist/client/cli.js", "worker"]

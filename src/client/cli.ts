@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { demo } from './commands/demo';
+import { printChain, printStatus, watchRun } from './commands/inspect';
+import { runTask } from './commands/run';
+import { dev, worker } from './commands/serve';
+
+const HELP = `thoughtline — durable, transparent ReAct agents on Temporal
+
+Usage:
+  thoughtline demo                      start what is missing and run the weather demo
+  thoughtline dev                       run a Temporal dev server (Web UI on :8233) until Ctrl-C
+  thoughtline worker                    run an agent worker until Ctrl-C
+  thoughtline run "<task>" [options]    start an agent and print its steps as they land
+      --json                 print only the AgentResult as JSON on stdout
+      --no-worker            use a worker already polling the task queue
+      --max-iterations N     default 10
+      --model NAME           default THOUGHTLINE_MODEL or claude-sonnet-4-6
+      --workflow-id ID       default agent-<uuid>
+  thoughtline watch <workflowId>        follow a run's steps until it ends
+  thoughtline chain <workflowId> [--json]   print a run's reasoning chain
+  thoughtline status <workflowId>       print a run's status
+
+Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, THOUGHTLINE_TASK_QUEUE, THOUGHTLINE_MODEL,
+ANTHROPIC_API_KEY (without it an offline scripted model runs), ANTHROPIC_BASE_URL.
+`;
+
+/** Returns the process exit code: 0 when the command (and any agent it ran) succeeded. */
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      'no-worker': { type: 'boolean', default: false },
+      'max-iterations': { type: 'string' },
+      model: { type: 'string' },
+      'workflow-id': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [verb, arg] = positionals;
+  const need = (what: string): string => {
+    if (!arg) throw new UsageError(`"${verb}" needs ${what}.`);
+    return arg;
+  };
+  if (values.help || !verb) {
+    process.stdout.write(HELP);
+    return values.help ? 0 : 2;
+  }
+  switch (verb) {
+    case 'demo':
+      return (await demo()) ? 0 : 1;
+    case 'dev':
+      await dev();
+      return 0;
+    case 'worker':
+      await worker();
+      return 0;
+    case 'run': {
+      const maxIterations = values['max-iterations'] === undefined ? undefined : Number(values['max-iterations']);
+      if (maxIterations !== undefined && !(Number.isInteger(maxIterations) && maxIterations > 0)) {
+        throw new UsageError('--max-iterations takes a positive whole number.');
+      }
+      const result = await runTask({
+        task: need('a task, e.g. thoughtline run "Compare the weather in Paris and Tokyo"'),
+        json: values.json,
+        embeddedWorker: !values['no-worker'],
+        ...(maxIterations ? { maxIterations } : {}),
+        ...(values.model ? { model: values.model } : {}),
+        ...(values['workflow-id'] ? { workflowId: values['workflow-id'] } : {}),
+      });
+      return result.success ? 0 : 1;
+    }
+    case 'watch':
+      return (await watchRun(need('a workflow id'))) ? 0 : 1;
+    case 'chain':
+      await printChain(need('a workflow id'), values.json);
+      return 0;
+    case 'status':
+      await printStatus(need('a workflow id'));
+      return 0;
+    default:
+      throw new UsageError(`unknown command "${verb}".`);
+  }
+}
+
+class UsageError extends Error {}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    console.error(`thoughtline: ${err instanceof Error ? err.message : String(err)}`);
+    if (usage) console.error('Run "thoughtline --help" for usage.');
+    process.exit(usage ? 2 : 1);
+  },
+);

@@ -1,0 +1,43 @@
+import { AgentInput, type AgentInputInit, type AgentResult } from '../../shared';
+import { renderStep, renderSummary } from '../render-step';
+import { connect, startWorker, webUiLink, type Connected } from '../runtime';
+
+export interface RunOptions {
+  task: string;
+  json: boolean;
+  /** Run a worker inside this process (default), or rely on one already polling the task queue. */
+  embeddedWorker: boolean;
+  maxIterations?: number;
+  model?: string;
+  workflowId?: string;
+}
+
+/** Starts one agent, prints its steps as they land, and returns its result. */
+export async function runTask(options: RunOptions, connected?: Connected): Promise<AgentResult> {
+  const c = connected ?? (await connect());
+  const worker = options.embeddedWorker ? await startWorker(c) : undefined;
+  try {
+    const init: AgentInputInit = {
+      task: options.task,
+      model: { provider: 'anthropic', model: options.model ?? c.config.model },
+      ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
+    };
+    const handle = await c.agents.start(AgentInput.parse(init), options.workflowId ? { workflowId: options.workflowId } : {});
+    const out = options.json ? process.stderr : process.stdout;
+    out.write(`Started ${handle.workflowId}\n`);
+    const link = webUiLink(c.server, handle.workflowId);
+    if (link) out.write(`Web UI: ${link}\n\n`);
+    const steps = c.agents.watch(handle.workflowId);
+    let next = await steps.next();
+    while (!next.done) {
+      if (!options.json) out.write(`${renderStep(next.value)}\n`);
+      next = await steps.next();
+    }
+    const result = next.value;
+    if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    else out.write(`\n${renderSummary(result)}\n`);
+    return result;
+  } finally {
+    await worker?.shutdown();
+  }
+}

@@ -1,0 +1,67 @@
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { loadConfig, type Config } from '../config';
+import { weatherTool } from '../demo/weather-tool';
+import { ensureTemporalServer, type TemporalServer } from '../dev-server';
+import type { ToolDefinition } from '../tools/define-tool';
+import { createAgentWorker } from '../worker';
+import { AgentClient } from './agent-client';
+import { setupModels, type ModelSetup } from './model-setup';
+import { ensureSearchAttributes } from './search-attributes-setup';
+
+export const log = (line: string): void => console.error(`thoughtline: ${line}`);
+
+/** Tools the CLI's worker offers. Real deployments compose their own worker (see README). */
+export const BUILT_IN_TOOLS: readonly ToolDefinition[] = [weatherTool];
+
+export interface Connected {
+  config: Readonly<Config>;
+  server: TemporalServer;
+  agents: AgentClient;
+}
+
+/** Finds or starts a Temporal server (left running for the Web UI) and connects a client. */
+export async function connect(): Promise<Connected> {
+  const config = loadConfig();
+  const server = await ensureTemporalServer({ detached: true, log });
+  const agents = await AgentClient.connect({ address: server.address, namespace: server.namespace, taskQueue: config.taskQueue });
+  const added = await ensureSearchAttributes(agents.client, server.namespace);
+  if (added.length > 0) log(`registered search attributes ${added.join(', ')}`);
+  return { config, server, agents };
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  models: ModelSetup;
+  /** Resolves when the worker has stopped (after `shutdown()` or a fatal error). */
+  done: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export async function startWorker({ config, server }: Connected): Promise<RunningWorker> {
+  const models = await setupModels(config, log);
+  const connection = await NativeConnection.connect({ address: server.address });
+  const worker = await createAgentWorker({
+    connection,
+    namespace: server.namespace,
+    taskQueue: config.taskQueue,
+    tools: BUILT_IN_TOOLS,
+    models: models.models,
+    secrets: models.secrets,
+  });
+  const done = worker.run().finally(async () => {
+    await connection.close();
+    await models.close();
+  });
+  return {
+    worker,
+    models,
+    done,
+    shutdown: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}
+
+export const webUiLink = (server: TemporalServer, workflowId: string): string | undefined =>
+  server.uiUrl ? `${server.uiUrl}/namespaces/${server.namespace}/workflows/${encodeURIComponent(workflowId)}` : undefined;

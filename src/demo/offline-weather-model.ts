@@ -1,0 +1,71 @@
+import type { FakeRequestBody, FakeReply, ScriptEntry } from '../testing';
+import { message, textBlock, toolUseBlock } from '../testing';
+import { DEMO_CITIES } from './weather-tool';
+
+interface Block {
+  type: string;
+  text?: string;
+  name?: string;
+  input?: Record<string, unknown>;
+  tool_use_id?: string;
+  content?: unknown;
+}
+
+const blocks = (content: unknown): Block[] => (Array.isArray(content) ? (content as Block[]) : []);
+const titleCase = (city: string) => city.replace(/\b\w/g, (c) => c.toUpperCase());
+const usage = (body: FakeRequestBody) => ({ input_tokens: 180 + Math.round(JSON.stringify(body.messages).length / 4), output_tokens: 40 });
+
+/** Weather results already in the conversation, by lower-case city. */
+function observedWeather(body: FakeRequestBody): Map<string, Record<string, unknown>> {
+  const asked = new Map<string, string>();
+  const seen = new Map<string, Record<string, unknown>>();
+  for (const m of body.messages) {
+    for (const b of blocks(m.content)) {
+      if (b.type === 'tool_use' && b.name === 'get_weather') asked.set((b as { id?: string }).id ?? '', String(b.input?.['location'] ?? '').toLowerCase());
+      if (b.type === 'tool_result' && b.tool_use_id && asked.has(b.tool_use_id)) {
+        try {
+          seen.set(asked.get(b.tool_use_id)!, JSON.parse(typeof b.content === 'string' ? b.content : JSON.stringify(b.content)));
+        } catch {
+          seen.set(asked.get(b.tool_use_id)!, {});
+        }
+      }
+    }
+  }
+  return seen;
+}
+
+function compare(cities: string[], seen: Map<string, Record<string, unknown>>): string {
+  const lines = cities.map((c) => {
+    const w = seen.get(c) ?? {};
+    return `${titleCase(c)}: ${String(w['temperature'])}°${w['units'] === 'fahrenheit' ? 'F' : 'C'}, ${String(w['conditions'])}`;
+  });
+  const temps = cities.map((c) => Number(seen.get(c)?.['temperature']));
+  const warmest = cities[temps.indexOf(Math.max(...temps))] ?? cities[0]!;
+  const spread = Math.max(...temps) - Math.min(...temps);
+  return `${lines.join('; ')}. ${titleCase(warmest)} is the warmest, by ${spread} degrees.`;
+}
+
+/**
+ * A stand-in for Claude when no API key is set: it reads the task and the tool results in each
+ * request, looks up every known city it finds, then calls `finish` with a comparison. It speaks
+ * the real Messages wire format, so the demo exercises the same provider code as Claude.
+ */
+export function offlineWeatherReply(body: FakeRequestBody): FakeReply {
+  const task = blocks(body.messages[0]?.content).map((b) => b.text ?? '').join(' ').toLowerCase();
+  const cities = DEMO_CITIES.filter((c) => task.includes(c)).sort((a, b) => task.indexOf(a) - task.indexOf(b));
+  const seen = observedWeather(body);
+  const noTools = (body.tool_choice as { type?: string } | undefined)?.type === 'none';
+  if (cities.length === 0 || noTools) {
+    const known = DEMO_CITIES.map(titleCase).join(', ');
+    return message([textBlock(`(offline demo model) I can only compare the weather of ${known}. Set ANTHROPIC_API_KEY to use Claude.`)], { usage: usage(body) });
+  }
+  const next = cities.find((c) => !seen.has(c));
+  if (next) {
+    const thought = seen.size === 0 ? `I need current weather for ${cities.map(titleCase).join(' and ')}. Starting with ${titleCase(next)}.` : `Now ${titleCase(next)}.`;
+    return message([textBlock(thought), toolUseBlock('get_weather', { location: titleCase(next), units: 'celsius' })], { usage: usage(body) });
+  }
+  return message([textBlock('I have every reading I need.'), toolUseBlock('finish', { result: compare(cities, seen) })], { usage: usage(body) });
+}
+
+/** Enough turns for any run of up to `maxTurns` model calls. */
+export const offlineWeatherScript = (maxTurns: number): ScriptEntry[] => Array.from({ length: maxTurns }, () => offlineWeatherReply);

@@ -10,7 +10,8 @@ const HELP = `thoughtline — durable, transparent ReAct agents on Temporal
 Usage:
   thoughtline demo                      start what is missing and run the weather demo
   thoughtline dev                       run a Temporal dev server (Web UI on :8233) until Ctrl-C
-  thoughtline worker                    run an agent worker until Ctrl-C
+  thoughtline worker [--tools FILE]     run an agent worker until Ctrl-C; FILE is a JS module
+                                        exporting "tools": an array of defineTool(...) results
   thoughtline run "<task>" [options]    start an agent and print its steps as they land
       --json                 print only the AgentResult as JSON on stdout
       --no-worker            use a worker already polling the task queue
@@ -36,6 +37,7 @@ async function main(argv: string[]): Promise<number> {
       'max-iterations': { type: 'string' },
       model: { type: 'string' },
       'workflow-id': { type: 'string' },
+      tools: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -55,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
       await dev();
       return 0;
     case 'worker':
-      await worker();
+      await worker(values.tools);
       return 0;
     case 'run': {
       const maxIterations = values['max-iterations'] === undefined ? undefined : Number(values['max-iterations']);

@@ -1,4 +1,4 @@
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { loadConfig, type Config } from '../config';
 import { weatherTool } from '../demo/weather-tool';
 import { ensureTemporalServer, type TemporalServer } from '../dev-server';
@@ -37,14 +37,24 @@ export interface RunningWorker {
   shutdown(): Promise<void>;
 }
 
-export async function startWorker({ config, server }: Connected): Promise<RunningWorker> {
+let runtimeInstalled = false;
+
+/** The SDK logs every worker state change at INFO; people running the CLI need warnings only. */
+function installQuietRuntime(): void {
+  if (runtimeInstalled) return;
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  runtimeInstalled = true;
+}
+
+export async function startWorker({ config, server }: Connected, extraTools: readonly ToolDefinition[] = []): Promise<RunningWorker> {
+  installQuietRuntime();
   const models = await setupModels(config, log);
   const connection = await NativeConnection.connect({ address: server.address });
   const worker = await createAgentWorker({
     connection,
     namespace: server.namespace,
     taskQueue: config.taskQueue,
-    tools: BUILT_IN_TOOLS,
+    tools: [...BUILT_IN_TOOLS, ...extraTools],
     models: models.models,
     secrets: models.secrets,
   });

@@ -1,4 +1,5 @@
 import { ensureTemporalServer } from '../../dev-server';
+import { loadToolsModule } from '../load-tools-module';
 import { connect, log, startWorker } from '../runtime';
 
 const untilSignal = () =>
@@ -20,9 +21,9 @@ export async function dev(): Promise<void> {
 }
 
 /** `worker`: polls the task queue until Ctrl-C or SIGTERM, then drains and exits. */
-export async function worker(): Promise<void> {
+export async function worker(toolsModule?: string): Promise<void> {
   const connected = await connect();
-  const running = await startWorker(connected);
+  const running = await startWorker(connected, toolsModule ? loadToolsModule(toolsModule) : []);
   log(`worker polling task queue "${connected.config.taskQueue}" on ${connected.server.address}. Ctrl-C stops it.`);
   await Promise.race([untilSignal(), running.done]);
   await running.shutdown();

@@ -1,0 +1,47 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findOrInstallTemporalCli } from '../../src/dev-server';
+import { AgentResult, ReasoningChain } from '../../src/shared';
+import { cliEnv, runCli, spawnCli, type CliProcess } from '../helpers/cli-process';
+
+const exec = promisify(execFile);
+let worker: CliProcess | undefined;
+afterAll(async () => {
+  worker?.child.kill('SIGTERM');
+  await worker?.exited;
+});
+
+describe('the thoughtline CLI against a real server', () => {
+  it('runs a task on a separate worker, prints the AgentResult as JSON, and the temporal CLI queries its chain', async () => {
+    const env = cliEnv({ THOUGHTLINE_TASK_QUEUE: `cli-${randomUUID()}` });
+    worker = spawnCli(['worker'], env);
+    await worker.waitFor(/worker polling task queue/);
+
+    const run = await runCli(['run', 'Compare the weather in San Francisco and Paris', '--json', '--no-worker'], env);
+    expect(run.code, run.stderr).toBe(0);
+    const result = AgentResult.parse(JSON.parse(run.stdout));
+    expect(result).toMatchObject({ success: true, terminationReason: 'success', toolCalls: 2 });
+    expect(result.finalAnswer).toContain('San Francisco');
+    expect(worker.output()).toContain('offline scripted model');
+
+    const temporal = await findOrInstallTemporalCli({ log: () => {} });
+    const { stdout } = await exec(temporal, [
+      'workflow', 'query', '--address', env['TEMPORAL_ADDRESS']!, '--namespace', env['TEMPORAL_NAMESPACE']!,
+      '--workflow-id', result.chain.chainId, '--type', 'chain', '--output', 'json',
+    ]);
+    const answer = JSON.parse(stdout) as { queryResult: unknown[] };
+    const chain = ReasoningChain.parse(answer.queryResult[0]);
+    expect(chain.steps).toEqual(result.chain.steps);
+  });
+
+  it('explains usage mistakes with exit code 2', async () => {
+    const missing = await runCli(['run'], cliEnv({}));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/"run" needs a task/);
+    const unknown = await runCli(['frobnicate'], cliEnv({}));
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command "frobnicate"/);
+  });
+});

@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { inject } from 'vitest';
+
+export const PROJECT_ROOT = path.resolve(__dirname, '../..');
+const CLI = path.join(PROJECT_ROOT, 'dist/client/cli.js');
+
+export interface CliProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves once the combined output matches, rejects if the process exits first or time runs out. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+/** Environment for a CLI process talking to the suite's dev server, without the developer's own settings. */
+export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'THOUGHTLINE_MODEL']) delete env[name];
+  return { ...env, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: inject('temporalNamespace'), ...extra };
+}
+
+/** Runs the compiled CLI (`npm test` builds it first) as its own process. */
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv): CliProcess {
+  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first (npm test does).`);
+  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const waitFor = async (pattern: RegExp, timeoutMs = 60_000): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
+    let ended = false;
+    void exited.then(() => (ended = true));
+    while (!pattern.test(out)) {
+      if (ended) throw new Error(`process exited before printing ${pattern}:\n${out}`);
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  return { child, output: () => out, waitFor, exited };
+}
+
+/** Stdout of a finished CLI run, and its exit code. */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first (npm test does).`);
+  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stdout, stderr };
+}

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeMessagesServer, toolUse, type FakeMessagesServer, type FakeRequestBody } from '../../src/testing';
+import { scheduledActivities } from '../helpers/history';
+import { cliEnv, PROJECT_ROOT, spawnCli, type CliProcess } from '../helpers/cli-process';
+import { connectTestEnv, type TestEnv } from '../helpers/temporal-env';
+import { AgentClient } from '../../src/client/agent-client';
+
+const SIDE_EFFECTS = 3;
+const toolResultsIn = (body: FakeRequestBody | undefined): number =>
+  (body?.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ type: string }>) : [])).filter((b) => b.type === 'tool_result').length;
+
+/** A tools module for the CLI worker: each call appends one line to a file, like a real side effect. */
+function writeToolsModule(dir: string, logFile: string): string {
+  const file = path.join(dir, 'crash-tools.js');
+  fs.writeFileSync(
+    file,
+    `const fs = require('node:fs');
+const { z } = require('zod');
+const { defineTool } = require(${JSON.stringify(path.join(PROJECT_ROOT, 'dist/tools/define-tool'))});
+exports.tools = [defineTool({
+  name: 'record', description: 'Records entry n', input: z.object({ n: z.number().int() }),
+  execute: ({ n }, ctx) => {
+    fs.appendFileSync(${JSON.stringify(logFile)}, JSON.stringify({ n, key: ctx.idempotencyKey, pid: process.pid }) + '\\n');
+    return { recorded: n };
+  },
+})];
+`,
+  );
+  return file;
+}
+
+let env: TestEnv;
+let fake: FakeMessagesServer;
+const workers: CliProcess[] = [];
+beforeAll(async () => {
+  env = await connectTestEnv();
+});
+afterAll(async () => {
+  for (const w of workers) w.child.kill('SIGKILL');
+  await fake?.close();
+  await env?.close();
+});
+
+describe('a worker killed mid-run', () => {
+  it('loses nothing: another worker finishes the run and no completed model call or tool side effect repeats', async () => {
+    const dir = fs.mkdtempSync(path.join(PROJECT_ROOT, '.thoughtline/tmp/crash-'));
+    const logFile = path.join(dir, 'side-effects.jsonl');
+    let killed = false;
+    // Stateless model: the next step follows from the tool results in the conversation. Its
+    // second call hangs until the worker is killed, so the crash lands mid-model-call.
+    const model = (body: FakeRequestBody) => {
+      const done = toolResultsIn(body);
+      if (done >= SIDE_EFFECTS) return toolUse('finish', { result: `recorded ${done}` });
+      return toolUse('record', { n: done + 1 }, { delayMs: done === 1 && !killed ? 60_000 : 0 });
+    };
+    fake = await startFakeMessagesServer({ script: Array.from({ length: 10 }, () => model) });
+    const taskQueue = `crash-${randomUUID()}`;
+    const workerEnv = cliEnv({ THOUGHTLINE_TASK_QUEUE: taskQueue, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.baseUrl });
+    const tools = writeToolsModule(dir, logFile);
+
+    const first = spawnCli(['worker', '--tools', tools], workerEnv);
+    workers.push(first);
+    await first.waitFor(/worker polling task queue/);
+    const agents = new AgentClient({ client: env.client, taskQueue });
+    const handle = await agents.start({
+      task: 'Record three entries',
+      model: { provider: 'anthropic', model: 'claude-sonnet-4-6', timeoutMs: 3_000 },
+    });
+
+    // Wait until the second model call is in flight, then kill the worker without warning.
+    for (let i = 0; i < 300 && !fake.requests.some((r) => toolResultsIn(r.body) === 1); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(fs.readFileSync(logFile, 'utf8').trim().split('\n')).toHaveLength(1);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    killed = true;
+
+    const second = spawnCli(['worker', '--tools', tools], workerEnv);
+    workers.push(second);
+    const result = await handle.result();
+    expect(result).toMatchObject({ success: true, finalAnswer: `recorded ${SIDE_EFFECTS}`, toolCalls: SIDE_EFFECTS });
+
+    // Every side effect happened exactly once, with its own idempotency key; the first before the crash.
+    const effects = fs.readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { n: number; key: string; pid: number });
+    expect(effects.map((e) => e.n)).toEqual([1, 2, 3]);
+    expect(new Set(effects.map((e) => e.key)).size).toBe(SIDE_EFFECTS);
+    expect(effects[0]!.pid).toBe(first.child.pid);
+    expect(effects.slice(1).every((e) => e.pid === second.child.pid)).toBe(true);
+
+    // Each completed model call answered a distinct point of the conversation; only the killed one repeated.
+    const completed = fake.requests.filter((r) => r.status === 200 && !r.clientAborted).map((r) => toolResultsIn(r.body));
+    expect(completed).toEqual([0, 1, 2, 3]);
+    expect(fake.requests.filter((r) => r.clientAborted)).toHaveLength(1);
+
+    const activities = (await scheduledActivities(env.client, handle.workflowId)).map((a) => a.type);
+    expect(activities.filter((t) => t === 'runTool')).toHaveLength(SIDE_EFFECTS);
+    expect(activities.filter((t) => t === 'callModel')).toHaveLength(SIDE_EFFECTS + 1);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
+});

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { DefaultLogger, Runtime, Worker, type ReplayResult } from '@temporalio/worker';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { PROJECT_ROOT } from '../helpers/cli-process';
+import { REPLAY_SCENARIOS } from './scenarios';
+
+const FIXTURES = path.join(__dirname, 'fixtures');
+const fixtures = () =>
+  fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).map((f) => ({
+    workflowId: path.basename(f, '.json'),
+    history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(FIXTURES, f), 'utf8'))),
+  }));
+
+async function replayAll(options: Parameters<typeof Worker.runReplayHistories>[0]): Promise<ReplayResult[]> {
+  const results: ReplayResult[] = [];
+  for await (const result of Worker.runReplayHistories(options, fixtures())) results.push(result);
+  return results;
+}
+
+beforeAll(() => {
+  try {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+  } catch {
+    // Another file in this process installed it already.
+  }
+});
+
+describe('replay of recorded histories', () => {
+  it('has a fixture for every scenario', () => {
+    expect(fixtures().map((f) => f.workflowId).sort()).toEqual(REPLAY_SCENARIOS.map((s) => s.name).sort());
+  });
+
+  it('replays every fixture against the current workflow code without a determinism error', async () => {
+    const results = await replayAll({ workflowBundle: { codePath: inject('workflowBundlePath') } });
+    expect(results).toHaveLength(REPLAY_SCENARIOS.length);
+    for (const r of results) expect(r.error, `${r.workflowId}: ${String(r.error)}`).toBeUndefined();
+  });
+
+  it('fails replay when the workflow changes what it schedules (negative control)', async () => {
+    // A variant that skips describeTools and calls the model first: the histories must reject it.
+    const dir = fs.mkdtempSync(path.join(PROJECT_ROOT, '.thoughtline/tmp/changed-wf-'));
+    fs.writeFileSync(
+      path.join(dir, 'index.ts'),
+      `import { proxyActivities } from '@temporalio/workflow';
+const { callModel } = proxyActivities<Record<string, (...a: unknown[]) => Promise<unknown>>>({ startToCloseTimeout: '1 minute' });
+export async function agentWorkflow(input: unknown): Promise<unknown> { return callModel(input); }
+`,
+    );
+    try {
+      const results = await replayAll({ workflowsPath: path.join(dir, 'index.ts') });
+      expect(results).toHaveLength(REPLAY_SCENARIOS.length);
+      for (const r of results) expect(r.error?.name, r.workflowId).toBe('DeterminismViolationError');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,48 @@
+import { say, useTool, type ScriptedTurn } from '../../src/activities/models/scripted-model';
+import type { AgentInputInit } from '../../src/shared';
+
+/** Runs whose histories are kept as replay fixtures: together they take every branch of the loop. */
+export interface ReplayScenario {
+  name: string;
+  input: AgentInputInit;
+  turns: ScriptedTurn[];
+}
+
+const model = { provider: 'scripted' as const, model: 'scripted-model' };
+
+export const REPLAY_SCENARIOS: ReplayScenario[] = [
+  {
+    name: 'tools-then-finish',
+    input: { task: 'Look up alpha and beta', model },
+    turns: [
+      { content: [say('Alpha first.'), useTool('lookup', { key: 'alpha' }, 'toolu_a')] },
+      { content: [useTool('lookup', { key: 'beta' }, 'toolu_b')] },
+      { content: [say('Done.'), useTool('finish', { result: 'alpha=50 beta=40' }, 'toolu_f')] },
+    ],
+  },
+  {
+    name: 'text-answer',
+    input: { task: 'Say hello', model },
+    turns: [{ content: [say('Hello!')] }],
+  },
+  {
+    name: 'bad-calls-recover',
+    input: { task: 'Try everything', model },
+    turns: [
+      { content: [useTool('nonexistent_api', {}, 'toolu_1')] },
+      { content: [useTool('lookup', { key: 7 }, 'toolu_2')] },
+      { content: [useTool('always_fails', {}, 'toolu_3')] },
+      { content: [useTool('finish', {}, 'toolu_4')] },
+      { content: [useTool('big_result', { secret: true }, 'toolu_5'), useTool('finish', { result: 'recovered' }, 'toolu_6')] },
+    ],
+  },
+  {
+    name: 'max-iterations-summary',
+    input: { task: 'Never finish', model, maxIterations: 2 },
+    turns: [
+      { content: [useTool('lookup', { key: 'a' }, 'toolu_x')] },
+      { content: [useTool('lookup', { key: 'bb' }, 'toolu_y')] },
+      { content: [say('Progress: a=10, bb=20. Remaining: nothing else was asked.')] },
+    ],
+  },
+];

@@ -33,7 +33,8 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       { content: [useTool('lookup', { key: 7 }, 'toolu_2')] },
       { content: [useTool('always_fails', {}, 'toolu_3')] },
       { content: [useTool('finish', {}, 'toolu_4')] },
-      { content: [useTool('big_result', { secret: true }, 'toolu_5'), useTool('finish', { result: 'recovered' }, 'toolu_6')] },
+      { content: [useTool('big_result', { secret: true }, 'toolu_5')] },
+      { content: [useTool('lookup', { key: 'late' }, 'toolu_6'), useTool('finish', { result: 'recovered' }, 'toolu_7')] },
     ],
   },
   {

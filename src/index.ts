@@ -1,1 +1,12 @@
-export {};
+/** Thoughtline's public API for Node code: define tools, run workers, start and read agents. */
+export * from './shared';
+export { defineTool, InvalidToolDefinitionError, type ToolContext, type ToolDefinition, type ToolOptions } from './tools/define-tool';
+export { createAgentWorker, WORKFLOWS_PATH, type AgentWorkerOptions } from './worker';
+export { createActivities, type ActivityDeps, type AgentActivities, type ModelProvider } from './activities';
+export { createAnthropicProvider, type AnthropicProviderOptions } from './activities/models/anthropic-provider';
+export { createScriptedModel, say, useTool, type ScriptedModel, type ScriptedTurn } from './activities/models/scripted-model';
+export { AgentClient, type AgentHandle, type StartOptions } from './client/agent-client';
+export { ensureSearchAttributes } from './client/search-attributes-setup';
+export { ensureTemporalServer, type TemporalServer } from './dev-server';
+export { loadConfig, type Config } from './config';
+export { chainQuery, statusQuery } from './workflows/messages';

@@ -1,12 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
 import { SEARCH_ATTRIBUTES } from '../shared';
-
-const INDEXED_TYPE = {
-  Keyword: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-  Int: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_INT,
-  Double: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE,
-} as const;
 
 /**
  * Registers Thoughtline's search attributes where they are missing: a run upserting an unknown
@@ -20,7 +14,8 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
   if (missing.length === 0) return [];
   await operator.addSearchAttributes({
     namespace,
-    searchAttributes: Object.fromEntries(missing.map((a) => [a.name, INDEXED_TYPE[a.cliType]])),
+    // The encoder is undefined only for a null type, which no key has.
+    searchAttributes: Object.fromEntries(missing.map((a) => [a.name, encodeSearchAttributeIndexedValueType(a.key.type)!])),
   });
   return missing.map((a) => a.name);
 }

@@ -1,8 +1,5 @@
-import { defineSearchAttributeKey } from '@temporalio/common';
 import { SEARCH_ATTRIBUTES } from '../shared/search-attributes';
 import { findOrInstallTemporalCli } from './find-or-install-temporal-cli';
-
-const KEY_TYPE = { Keyword: 'KEYWORD', Int: 'INT', Double: 'DOUBLE' } as const;
 
 export interface TestServer {
   address: string;
@@ -24,8 +21,7 @@ export async function startTestServer(opts: { log?: (line: string) => void } = {
       ip: '127.0.0.1',
       // Errors only: the start-up warnings of a throw-away server are noise in test output.
       log: { format: 'pretty', level: 'error' },
-      // Built from SEARCH_ATTRIBUTES so the list is defined once.
-      searchAttributes: SEARCH_ATTRIBUTES.map((a) => defineSearchAttributeKey(a.name, KEY_TYPE[a.cliType])),
+      searchAttributes: SEARCH_ATTRIBUTES.map((a) => a.key),
     },
   });
   return { address: env.address, namespace: env.namespace ?? 'default', stop: () => env.teardown() };

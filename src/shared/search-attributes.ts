@@ -1,4 +1,5 @@
 import { defineSearchAttributeKey } from '@temporalio/common';
+import type { SearchAttributeKey, SearchAttributeType } from '@temporalio/common/lib/search-attributes';
 
 /** Custom search attributes every run upserts; the dev server and docker-compose register them. */
 export const StatusAttribute = defineSearchAttributeKey('ThoughtlineStatus', 'KEYWORD');
@@ -7,11 +8,11 @@ export const TokensAttribute = defineSearchAttributeKey('ThoughtlineTokens', 'IN
 export const CostAttribute = defineSearchAttributeKey('ThoughtlineCostUsd', 'DOUBLE');
 export const ModelAttribute = defineSearchAttributeKey('ThoughtlineModel', 'KEYWORD');
 
-/** Name and `temporal` CLI type of each attribute, for `--search-attribute Name=Type`. */
-export const SEARCH_ATTRIBUTES: ReadonlyArray<{ name: string; cliType: 'Keyword' | 'Int' | 'Double' }> = [
-  { name: StatusAttribute.name, cliType: 'Keyword' },
-  { name: IterationAttribute.name, cliType: 'Int' },
-  { name: TokensAttribute.name, cliType: 'Int' },
-  { name: CostAttribute.name, cliType: 'Double' },
-  { name: ModelAttribute.name, cliType: 'Keyword' },
+/** Each attribute once: its typed key, and its name and type as the `temporal` CLI spells them. */
+export const SEARCH_ATTRIBUTES: ReadonlyArray<{ key: SearchAttributeKey<SearchAttributeType>; name: string; cliType: 'Keyword' | 'Int' | 'Double' }> = [
+  { key: StatusAttribute, name: StatusAttribute.name, cliType: 'Keyword' },
+  { key: IterationAttribute, name: IterationAttribute.name, cliType: 'Int' },
+  { key: TokensAttribute, name: TokensAttribute.name, cliType: 'Int' },
+  { key: CostAttribute, name: CostAttribute.name, cliType: 'Double' },
+  { key: ModelAttribute, name: ModelAttribute.name, cliType: 'Keyword' },
 ];

@@ -31,8 +31,11 @@ class ModelCallFailed {
   constructor(readonly message: string) {}
 }
 
-/** Reports progress after each group of steps (queries, search attributes, UI details). */
-export type ProgressHook = (run: AgentRun) => void;
+/**
+ * Reports progress. `details` refreshes only the Web UI's markdown (no history event), so it can
+ * run on every step; `all` also upserts search attributes, an event each, so only once per turn.
+ */
+export type ProgressHook = (scope: 'details' | 'all') => void;
 
 /** One ReAct run: Thought → Action → Observation until an answer or a stop condition. */
 export class AgentRun {
@@ -112,7 +115,7 @@ export class AgentRun {
     }
     this.messages.push({ role: 'user', content: results });
     this.chain.setStatus('thinking');
-    this.onProgress(this);
+    this.onProgress('all');
   }
 
   private async runTool(call: ToolUseBlock): Promise<ToolResultBlock> {
@@ -125,6 +128,7 @@ export class AgentRun {
       visibility,
     );
     this.toolCalls += 1;
+    this.onProgress('details');
     const summary = `${spec.name} ${JSON.stringify(args)}`.slice(0, 200);
     try {
       const out = await activities.runTool.executeWithOptions(toolCallOptions(spec, summary), [
@@ -195,7 +199,7 @@ export class AgentRun {
         { model: reply.model, usage: reply.usage, costUsd: reply.costUsd },
       );
       this.messages.push({ role: 'assistant', content: reply.content });
-      this.onProgress(this);
+      this.onProgress('all');
       return reply;
     } catch (err) {
       if (isCancellation(err)) throw err;

@@ -57,6 +57,7 @@ export async function agentWorkflow(rawInput: AgentInput): Promise<AgentResult> 
   setHandler(chainQuery, () => chain.snapshot());
   setHandler(statusQuery, status);
 
+  const showDetails = (): void => setCurrentDetails(renderChainMarkdown(chain.snapshot()));
   const publish = (statusValue: string): void => {
     const s = status();
     upsertSearchAttributes([
@@ -66,13 +67,15 @@ export async function agentWorkflow(rawInput: AgentInput): Promise<AgentResult> 
       { key: CostAttribute, value: s.costUsd },
       { key: ModelAttribute, value: s.model },
     ]);
-    setCurrentDetails(renderChainMarkdown(chain.snapshot()));
+    showDetails();
   };
 
   let outcome: RunOutcome;
   try {
     const tools = await activities.describeTools(input.tools);
-    run = new AgentRun(input, tools, chain, workflowId, () => publish(chain.snapshot().status));
+    run = new AgentRun(input, tools, chain, workflowId, (scope) =>
+      scope === 'all' ? publish(chain.snapshot().status) : showDetails(),
+    );
     outcome = await run.run();
   } catch (err) {
     if (isCancellation(err)) throw err;

@@ -97,12 +97,19 @@ describe('agentWorkflow on a real dev server', () => {
     await h.worker.runUntil(async () => {
       const handle = await h.agents.start(scripted('Use the slow tool'));
       await toolStarted;
-      const live = await h.agents.chain(handle.workflowId);
-      expect(live.status).toBe('tool_calling');
-      expect(live.steps.map((s) => s.type)).toEqual(['tool_call', 'tool_result', 'thinking', 'tool_call']);
-      const status = await h.agents.status(handle.workflowId);
-      expect(status).toMatchObject({ iteration: 1, steps: 4, status: 'tool_calling' });
-      release();
+      try {
+        const live = await h.agents.chain(handle.workflowId);
+        expect(live.status).toBe('tool_calling');
+        expect(live.steps.map((s) => s.type)).toEqual(['tool_call', 'tool_result', 'thinking', 'tool_call']);
+        // The Web UI's "Current Details" shows the chain so far as markdown.
+        const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+        expect(metadata.currentDetails).toContain('**Action** `slow` {"key":"k"}');
+        expect(metadata.currentDetails).toContain('Status: **tool_calling**');
+        const status = await h.agents.status(handle.workflowId);
+        expect(status).toMatchObject({ iteration: 1, steps: 4, status: 'tool_calling' });
+      } finally {
+        release();
+      }
       const result = await handle.result();
       expect(result.finalAnswer).toBe('done');
       // After the run, the query still answers with the whole chain (it replays).

@@ -1,26 +1,14 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
-import type { ModelProvider } from '../../src/activities/models/model-provider';
 import { FailureType, type ModelRequest } from '../../src/shared';
-import { httpError, startFakeMessagesServer, text, type FakeMessagesServer } from '../../src/testing';
-import { modelRequest, waitFor } from './fixtures';
+import { httpError, startFakeMessagesServer, text } from '../../src/testing';
+import { API_KEY, modelRequest, useProviderOnFakeServer, waitFor } from './fixtures';
 
-const API_KEY = 'sk-ant-test-key-0123456789';
-let server: FakeMessagesServer;
-let provider: ModelProvider;
-
-beforeEach(async () => {
-  server = await startFakeMessagesServer();
-  provider = createAnthropicProvider({ apiKey: API_KEY, baseURL: server.baseUrl });
-});
-afterEach(async () => {
-  await server.close();
-});
-
-const complete = (request: ModelRequest = modelRequest()) => provider.complete(request, new AbortController().signal);
+const fake = useProviderOnFakeServer();
+const complete = fake.complete;
 
 async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
   const error = await promise.then(
@@ -33,18 +21,18 @@ async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure>
 
 describe('anthropic provider errors', () => {
   it('429 with retry-after: retryable, nextRetryDelay in ms, sent once (no SDK retries)', async () => {
-    server.append([httpError(429, { retryAfter: 2, requestId: 'req_ratelimited' })]);
+    fake.server.append([httpError(429, { retryAfter: 2, requestId: 'req_ratelimited' })]);
     const failure = await failureOf(complete());
     expect(failure.type).toBe(FailureType.ModelRateLimited);
     expect(failure.nonRetryable).toBe(false);
     expect(failure.nextRetryDelay).toBe(2000);
     expect(failure.details).toEqual([{ status: 429, apiErrorType: 'rate_limit_error', requestId: 'req_ratelimited' }]);
-    expect(server.requests).toHaveLength(1);
-    server.verify();
+    expect(fake.server.requests).toHaveLength(1);
+    fake.server.verify();
   });
 
   it('429 with retry-after-ms', async () => {
-    server.append([httpError(429, { retryAfterMs: 1500 })]);
+    fake.server.append([httpError(429, { retryAfterMs: 1500 })]);
     const failure = await failureOf(complete());
     expect(failure.nextRetryDelay).toBe(1500);
   });
@@ -53,7 +41,7 @@ describe('anthropic provider errors', () => {
     [401, FailureType.ModelAuthentication, 'invalid x-api-key'],
     [400, FailureType.ModelBadRequest, 'messages: text content blocks must be non-empty'],
   ])('%i is non-retryable with the API message', async (status, type, message) => {
-    server.append([httpError(status, { message })]);
+    fake.server.append([httpError(status, { message })]);
     const failure = await failureOf(complete());
     expect(failure.type).toBe(type);
     expect(failure.nonRetryable).toBe(true);
@@ -62,7 +50,7 @@ describe('anthropic provider errors', () => {
   });
 
   it('keeps the API key out of the failure even if the API message echoes it', async () => {
-    server.append([httpError(401, { message: `invalid x-api-key: ${API_KEY}` })]);
+    fake.server.append([httpError(401, { message: `invalid x-api-key: ${API_KEY}` })]);
     const failure = await failureOf(complete());
     expect(failure.message).toBe('Anthropic API 401: invalid x-api-key: sk-ant-[redacted]');
     expect(JSON.stringify(failure.details)).not.toContain(API_KEY);
@@ -72,14 +60,14 @@ describe('anthropic provider errors', () => {
     [529, FailureType.ModelOverloaded],
     [500, FailureType.ModelServerError],
   ])('%i is retryable', async (status, type) => {
-    server.append([httpError(status)]);
+    fake.server.append([httpError(status)]);
     const failure = await failureOf(complete());
     expect(failure.type).toBe(type);
     expect(failure.nonRetryable).toBe(false);
   });
 
   it('obeys x-should-retry: false on a 529', async () => {
-    server.append([httpError(529, { shouldRetry: false, retryAfter: 5 })]);
+    fake.server.append([httpError(529, { shouldRetry: false, retryAfter: 5 })]);
     const failure = await failureOf(complete());
     expect(failure.type).toBe(FailureType.ModelOverloaded);
     expect(failure.nonRetryable).toBe(true);
@@ -99,19 +87,19 @@ describe('anthropic provider errors', () => {
 
 describe('anthropic provider cancellation', () => {
   it('surfaces the activity CancelledFailure and aborts the HTTP call', async () => {
-    server.append([text('too late', { delayMs: 10_000 })]);
+    fake.server.append([text('too late', { delayMs: 10_000 })]);
     const env = new MockActivityEnvironment();
-    const running = env.run(async (request: ModelRequest) => provider.complete(request, Context.current().cancellationSignal), modelRequest());
+    const running = env.run(async (request: ModelRequest) => fake.provider.complete(request, Context.current().cancellationSignal), modelRequest());
     const outcome = running.then(
       () => undefined,
       (e: unknown) => e,
     );
-    await waitFor(() => server.requests.length === 1);
+    await waitFor(() => fake.server.requests.length === 1);
     env.cancel();
     const error = await outcome;
     expect(error).toBeInstanceOf(CancelledFailure);
     expect(error).not.toBeInstanceOf(ApplicationFailure);
-    await waitFor(() => server.requests[0]?.clientAborted === true);
-    expect(server.requests[0]?.status).toBeUndefined();
+    await waitFor(() => fake.server.requests[0]?.clientAborted === true);
+    expect(fake.server.requests[0]?.status).toBeUndefined();
   });
 });

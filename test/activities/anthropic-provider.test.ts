@@ -1,44 +1,31 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
-import type { ModelProvider } from '../../src/activities/models/model-provider';
-import type { ModelRequest } from '../../src/shared';
-import { startFakeMessagesServer, text, toolUse, type FakeMessagesServer } from '../../src/testing';
-import { modelRequest, weatherTool } from './fixtures';
+import { text, toolUse } from '../../src/testing';
+import { API_KEY, modelRequest, useProviderOnFakeServer, weatherTool } from './fixtures';
 
-const API_KEY = 'sk-ant-test-key-0123456789';
-let server: FakeMessagesServer;
-let provider: ModelProvider;
-
-beforeEach(async () => {
-  server = await startFakeMessagesServer();
-  provider = createAnthropicProvider({ apiKey: API_KEY, baseURL: server.baseUrl });
-});
-afterEach(async () => {
-  await server.close();
-});
-
-const complete = (request: ModelRequest = modelRequest()) => provider.complete(request, new AbortController().signal);
+const fake = useProviderOnFakeServer();
+const complete = fake.complete;
 
 describe('anthropic provider against the fake Messages server', () => {
   it('maps a text reply and echoes the model', async () => {
-    server.append([text('It is sunny.')]);
+    fake.server.append([text('It is sunny.')]);
     const reply = await complete();
     expect(reply.content).toEqual([{ type: 'text', text: 'It is sunny.' }]);
     expect(reply.stopReason).toBe('end_turn');
     expect(reply.model).toBe('claude-sonnet-4-6');
     expect(reply.durationMs).toBeGreaterThanOrEqual(0);
-    expect(server.requests).toHaveLength(1);
-    const body = server.requests[0]?.body;
+    expect(fake.server.requests).toHaveLength(1);
+    const body = fake.server.requests[0]?.body;
     expect(body?.system).toBe('You are a careful assistant.');
     expect(body?.max_tokens).toBe(1024);
     expect(body?.tools).toBeUndefined();
     expect(body?.tool_choice).toBeUndefined();
-    server.verify();
+    fake.server.verify();
   });
 
   it('maps a tool_use reply: blocks, generated ids, input, stop reason', async () => {
-    server.append([toolUse('get_weather', { city: 'Paris' }, { text: 'Let me check.' })]);
+    fake.server.append([toolUse('get_weather', { city: 'Paris' }, { text: 'Let me check.' })]);
     const reply = await complete(modelRequest({ tools: [weatherTool] }));
     expect(reply.stopReason).toBe('tool_use');
     expect(reply.content[0]).toEqual({ type: 'text', text: 'Let me check.' });
@@ -48,7 +35,7 @@ describe('anthropic provider against the fake Messages server', () => {
     expect(call.id).toMatch(/^toolu_01[0-9A-Za-z]{22}$/);
     expect(call.name).toBe('get_weather');
     expect(call.input).toEqual({ city: 'Paris' });
-    const body = server.requests[0]?.body;
+    const body = fake.server.requests[0]?.body;
     expect(body?.tools).toEqual([
       { name: 'get_weather', description: 'Current weather for a city', input_schema: weatherTool.inputSchema },
     ]);
@@ -56,7 +43,7 @@ describe('anthropic provider against the fake Messages server', () => {
   });
 
   it('sends tool results back as tool_result blocks, and toolChoice none as tool_choice none', async () => {
-    server.append([toolUse('get_weather', { city: 'Paris' }), text('Sunny, 21°C.')]);
+    fake.server.append([toolUse('get_weather', { city: 'Paris' }), text('Sunny, 21°C.')]);
     const first = await complete(modelRequest({ tools: [weatherTool] }));
     const call = first.content[0];
     if (call?.type !== 'tool_use') throw new Error('expected a tool_use block');
@@ -71,7 +58,7 @@ describe('anthropic provider against the fake Messages server', () => {
     });
     const second = await complete(followUp);
     expect(second.content).toEqual([{ type: 'text', text: 'Sunny, 21°C.' }]);
-    const body = server.requests[1]?.body;
+    const body = fake.server.requests[1]?.body;
     expect(body?.tool_choice).toEqual({ type: 'none' });
     expect(body?.messages[1]).toEqual({
       role: 'assistant',
@@ -81,11 +68,11 @@ describe('anthropic provider against the fake Messages server', () => {
       role: 'user',
       content: [{ type: 'tool_result', tool_use_id: call.id, content: '{"tempC":21}', is_error: false }],
     });
-    server.verify();
+    fake.server.verify();
   });
 
   it('reports usage (null cache fields as 0) and prices it from the dated model id', async () => {
-    server.append([
+    fake.server.append([
       text('ok', {
         model: 'claude-haiku-4-5-20251001',
         usage: { input_tokens: 1000, output_tokens: 200, cache_read_input_tokens: null, cache_creation_input_tokens: 400 },
@@ -99,16 +86,16 @@ describe('anthropic provider against the fake Messages server', () => {
   });
 
   it('costs an unknown model 0', async () => {
-    server.append([text('ok', { usage: { input_tokens: 1000, output_tokens: 1000 } })]);
+    fake.server.append([text('ok', { usage: { input_tokens: 1000, output_tokens: 1000 } })]);
     const reply = await complete(modelRequest({ model: 'claude-unreleased-9' }));
     expect(reply.costUsd).toBe(0);
   });
 
   it('honours ANTHROPIC_BASE_URL when no baseURL is given', async () => {
     const saved = process.env.ANTHROPIC_BASE_URL;
-    process.env.ANTHROPIC_BASE_URL = server.baseUrl;
+    process.env.ANTHROPIC_BASE_URL = fake.server.baseUrl;
     try {
-      server.append([text('via env')]);
+      fake.server.append([text('via env')]);
       const reply = await createAnthropicProvider({ apiKey: API_KEY }).complete(modelRequest(), new AbortController().signal);
       expect(reply.content).toEqual([{ type: 'text', text: 'via env' }]);
     } finally {
@@ -118,18 +105,18 @@ describe('anthropic provider against the fake Messages server', () => {
   });
 
   it('sends the API key as a Bearer token (SDK 1.x) and never records it', async () => {
-    server.append([text('ok')]);
+    fake.server.append([text('ok')]);
     await complete();
-    const request = server.requests[0];
+    const request = fake.server.requests[0];
     expect(request?.auth).toBe('bearer');
     expect(JSON.stringify(request)).not.toContain(API_KEY);
   });
 
   it('accepts an injected client using authToken', async () => {
-    const client = new Anthropic({ authToken: 'oauth-token-xyz', baseURL: server.baseUrl, maxRetries: 0 });
-    server.append([text('ok')]);
+    const client = new Anthropic({ authToken: 'oauth-token-xyz', baseURL: fake.server.baseUrl, maxRetries: 0 });
+    fake.server.append([text('ok')]);
     const reply = await createAnthropicProvider({ client }).complete(modelRequest(), new AbortController().signal);
     expect(reply.content).toEqual([{ type: 'text', text: 'ok' }]);
-    expect(server.requests[0]?.headers.authorization).toBe('Bearer [redacted]');
+    expect(fake.server.requests[0]?.headers.authorization).toBe('Bearer [redacted]');
   });
 });

@@ -1,4 +1,31 @@
-import type { ModelRequest } from '../../src/shared';
+import { afterEach, beforeEach } from 'vitest';
+import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
+import type { ModelProvider } from '../../src/activities/models/model-provider';
+import type { ModelReply, ModelRequest } from '../../src/shared';
+import { startFakeMessagesServer, type FakeMessagesServer } from '../../src/testing';
+
+export const API_KEY = 'sk-ant-test-key-0123456789';
+
+export interface ProviderOnFakeServer {
+  server: FakeMessagesServer;
+  provider: ModelProvider;
+  complete(request?: ModelRequest): Promise<ModelReply>;
+}
+
+/** A fresh fake Messages server for each test, and the Anthropic provider pointed at it. */
+export function useProviderOnFakeServer(): ProviderOnFakeServer {
+  const fake = {
+    complete: (request: ModelRequest = modelRequest()) => fake.provider.complete(request, new AbortController().signal),
+  } as ProviderOnFakeServer;
+  beforeEach(async () => {
+    fake.server = await startFakeMessagesServer();
+    fake.provider = createAnthropicProvider({ apiKey: API_KEY, baseURL: fake.server.baseUrl });
+  });
+  afterEach(async () => {
+    await fake.server.close();
+  });
+  return fake;
+}
 
 /** A minimal valid request; override what a test is about. */
 export function modelRequest(overrides: Partial<ModelRequest> = {}): ModelRequest {

@@ -73,6 +73,10 @@ export async function agentWorkflow(rawInput: AgentInput): Promise<AgentResult> 
   let outcome: RunOutcome;
   try {
     const tools = await activities.describeTools(input.tools);
+    if (tools.some((t) => t.name === input.finishToolName)) {
+      const message = `A registered tool is named "${input.finishToolName}", like the finish tool; set finishToolName to another name.`;
+      throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message, nonRetryable: true });
+    }
     run = new AgentRun(input, tools, chain, workflowId, (scope) =>
       scope === 'all' ? publish(chain.snapshot().status) : showDetails(),
     );

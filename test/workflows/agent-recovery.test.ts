@@ -100,6 +100,16 @@ describe('stopping', () => {
     expect(result.chain.steps.map((s) => s.type)).toEqual(['tool_call', 'tool_result']);
   });
 
+  it('refuses a registered tool that has the finish tool\'s name, and says which', async () => {
+    const { tools } = testTools();
+    const h = await createHarness(env, { tools, models: { scripted: createScriptedModel([]) } });
+    const result = await h.worker.runUntil(async () =>
+      (await h.agents.start({ task: 't', model: { provider: 'scripted', model: 'm' }, finishToolName: 'lookup' })).result(),
+    );
+    expect(result).toMatchObject({ success: false, terminationReason: 'error', modelCalls: 0 });
+    expect(result.error).toContain('A registered tool is named "lookup"');
+  });
+
   it('rejects an invalid AgentInput with a typed, non-retryable failure', async () => {
     const h = await createHarness(env, { tools: [], models: {} });
     await h.worker.runUntil(async () => {

@@ -67,8 +67,15 @@ export class AgentClient {
     return this.getHandle(workflowId).result();
   }
 
-  chain(workflowId: string): Promise<ReasoningChain> {
-    return this.getHandle(workflowId).query(chainQuery);
+  /**
+   * The reasoning chain: from the result once the run has completed (no worker needed), else
+   * from the live `chain` query (a worker must be polling to answer it).
+   */
+  async chain(workflowId: string): Promise<ReasoningChain> {
+    const handle = this.getHandle(workflowId);
+    const { status } = await handle.describe();
+    if (status.name === 'COMPLETED') return (await handle.result()).chain;
+    return handle.query(chainQuery);
   }
 
   status(workflowId: string): Promise<AgentStatus> {

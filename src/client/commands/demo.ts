@@ -1,4 +1,14 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { findProjectRoot } from '../../dev-server/project-paths';
 import { connect, webUiLink } from '../runtime';
+
+/** `temporal` when it is on PATH; else the project-local copy the demo may have installed. */
+function temporalCommand(): string {
+  const local = path.join(findProjectRoot(), '.thoughtline/bin/temporal');
+  const onPath = (process.env['PATH'] ?? '').split(path.delimiter).some((dir) => fs.existsSync(path.join(dir, 'temporal')));
+  return onPath || !fs.existsSync(local) ? 'temporal' : path.relative(process.cwd(), local) || local;
+}
 import { runTask } from './run';
 
 /** Seed 000's example task. */
@@ -17,7 +27,7 @@ export async function demo(): Promise<boolean> {
       `Final answer: ${result.finalAnswer}`,
       '',
       ...(link ? [`See this run in the Temporal Web UI: ${link}`] : []),
-      `List runs:   temporal workflow list --address ${c.server.address}`,
+      `List runs:   ${temporalCommand()} workflow list --address ${c.server.address}`,
       `Its chain:   npx thoughtline chain ${result.chain.chainId}`,
       '',
     ].join('\n'),

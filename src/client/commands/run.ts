@@ -1,4 +1,4 @@
-import { AgentInput, type AgentInputInit, type AgentResult } from '../../shared';
+import type { AgentInputInit, AgentResult } from '../../shared';
 import { renderStep, renderSummary } from '../render-step';
 import { connect, startWorker, webUiLink, type Connected } from '../runtime';
 
@@ -22,7 +22,7 @@ export async function runTask(options: RunOptions, connected?: Connected): Promi
       model: { provider: 'anthropic', model: options.model ?? c.config.model },
       ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
     };
-    const handle = await c.agents.start(AgentInput.parse(init), options.workflowId ? { workflowId: options.workflowId } : {});
+    const handle = await c.agents.start(init, options.workflowId ? { workflowId: options.workflowId } : {});
     const out = options.json ? process.stderr : process.stdout;
     out.write(`Started ${handle.workflowId}\n`);
     const link = webUiLink(c.server, handle.workflowId);

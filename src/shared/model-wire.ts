@@ -18,11 +18,16 @@ export const ToolResultBlock = z.object({
   content: z.string(),
   isError: z.boolean(),
 });
+/** Extended thinking, kept with its signature: the API needs it back unchanged on the next turn. */
+export const ThinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() });
+export const RedactedThinkingBlock = z.object({ type: z.literal('redacted_thinking'), data: z.string() });
+export type ThinkingBlock = z.infer<typeof ThinkingBlock>;
+export type RedactedThinkingBlock = z.infer<typeof RedactedThinkingBlock>;
 export type TextBlock = z.infer<typeof TextBlock>;
 export type ToolUseBlock = z.infer<typeof ToolUseBlock>;
 export type ToolResultBlock = z.infer<typeof ToolResultBlock>;
 
-export const AssistantBlock = z.discriminatedUnion('type', [TextBlock, ToolUseBlock]);
+export const AssistantBlock = z.discriminatedUnion('type', [TextBlock, ToolUseBlock, ThinkingBlock, RedactedThinkingBlock]);
 export type AssistantBlock = z.infer<typeof AssistantBlock>;
 export const UserBlock = z.discriminatedUnion('type', [TextBlock, ToolResultBlock]);
 export type UserBlock = z.infer<typeof UserBlock>;
@@ -41,7 +46,7 @@ export const ModelTool = z.object({
 });
 export type ModelTool = z.infer<typeof ModelTool>;
 
-export const ModelProviderName = z.enum(['anthropic', 'scripted']);
+export const ModelProviderName = z.enum(['anthropic', 'openai-compatible', 'scripted']);
 export type ModelProviderName = z.infer<typeof ModelProviderName>;
 
 export const ModelRequest = z.object({

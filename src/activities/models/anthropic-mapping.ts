@@ -57,8 +57,13 @@ export function toMessageParam(message: ModelMessage): Anthropic.MessageParam {
       if (block.type === 'text') {
         // The API rejects empty text blocks; an empty one carries nothing to keep.
         if (block.text !== '') content.push({ type: 'text', text: block.text });
-      } else {
+      } else if (block.type === 'tool_use') {
         content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+      } else if (block.type === 'thinking') {
+        // Sent back unchanged: the API verifies the signature of earlier thinking.
+        content.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+      } else {
+        content.push({ type: 'redacted_thinking', data: block.data });
       }
     }
     return { role: 'assistant', content };

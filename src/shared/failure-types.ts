@@ -14,6 +14,10 @@ export const FailureType = {
   ModelPermissionDenied: 'ModelPermissionDenied',
   ModelNotFound: 'ModelNotFound',
   ModelRequestTooLarge: 'ModelRequestTooLarge',
+  /** The stream ended before `message_stop` (EOF, reset) or sent an `error` event: retryable. */
+  ModelStreamIncomplete: 'ModelStreamIncomplete',
+  /** The reply could not be read (non-JSON body, unknown shape): retryable, it is usually a proxy. */
+  ModelBadResponse: 'ModelBadResponse',
   ModelProviderMissing: 'ModelProviderMissing',
   ScriptExhausted: 'ScriptExhausted',
   ToolNotRegistered: 'ToolNotRegistered',

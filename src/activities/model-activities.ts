@@ -3,11 +3,25 @@ import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, type ModelReply, type ModelRequest } from '../shared';
 import type { ModelProvider } from './models/model-provider';
 
-export interface ModelActivityDeps {
-  models: Readonly<Partial<Record<ModelRequest['provider'], ModelProvider>>>;
+/** A piece of a reply as it streams in. Delivered to watchers only; it never enters history. */
+export interface ModelDelta {
+  workflowId: string;
+  /** Distinguishes calls (and retries) of one run. */
+  activityId: string;
+  attempt: number;
+  kind: 'text' | 'thinking';
+  text: string;
 }
 
-export function createModelActivities({ models }: ModelActivityDeps) {
+export interface ModelActivityDeps {
+  models: Readonly<Partial<Record<ModelRequest['provider'], ModelProvider>>>;
+  /** Receives streamed deltas, e.g. to show tokens live; must not throw. */
+  onModelDelta?: (delta: ModelDelta) => void;
+  /** How often a call heartbeats while it waits on a provider that sends nothing. Default 5 s. */
+  heartbeatEveryMs?: number;
+}
+
+export function createModelActivities({ models, onModelDelta, heartbeatEveryMs = 5_000 }: ModelActivityDeps) {
   return {
     /** One model call. Providers throw typed ApplicationFailures; Temporal retries the retryable ones. */
     async callModel(request: ModelRequest): Promise<ModelReply> {
@@ -17,7 +31,22 @@ export function createModelActivities({ models }: ModelActivityDeps) {
         const message = `No "${request.provider}" model provider on this worker (configured: ${configured}).`;
         throw ApplicationFailure.create({ type: FailureType.ModelProviderMissing, message, nonRetryable: true });
       }
-      return provider.complete(request, Context.current().cancellationSignal);
+      const ctx = Context.current();
+      const { activityId, attempt } = ctx.info;
+      // Standalone activities (no workflow) have no execution; the activity id then stands in.
+      const workflowId = ctx.info.workflowExecution?.workflowId ?? activityId;
+      const publish = (kind: ModelDelta['kind']) => (text: string) => onModelDelta?.({ workflowId, activityId, attempt, kind, text });
+      // Heartbeats carry cancellation to us; a provider that is silent while it waits still gets them.
+      const timer = setInterval(() => ctx.heartbeat(), heartbeatEveryMs);
+      try {
+        return await provider.complete(request, ctx.cancellationSignal, {
+          heartbeat: () => ctx.heartbeat(),
+          onTextDelta: publish('text'),
+          onThinkingDelta: publish('thinking'),
+        });
+      } finally {
+        clearInterval(timer);
+      }
     },
   };
 }

@@ -3,6 +3,14 @@ import { VisibilityLevel } from './chain';
 import { DEFAULT_FINISH_TOOL } from './constants';
 import { ModelProviderName } from './model-wire';
 
+/** A model to switch to when the one before it has failed for good (retries exhausted or non-retryable). */
+export const FallbackModel = z.object({
+  provider: ModelProviderName,
+  model: z.string(),
+  maxTokens: z.number().int().positive().optional(),
+});
+export type FallbackModel = z.infer<typeof FallbackModel>;
+
 export const ModelSettings = z.object({
   provider: ModelProviderName.default('anthropic'),
   model: z.string().default('claude-sonnet-4-6'),
@@ -11,6 +19,10 @@ export const ModelSettings = z.object({
   timeoutMs: z.number().int().positive().default(120_000),
   /** Attempts of one model call, retryable failures only. */
   maximumAttempts: z.number().int().positive().default(5),
+  /** A call that stops heartbeating this long is retried; streams heartbeat on every chunk. */
+  heartbeatTimeoutMs: z.number().int().positive().default(30_000),
+  /** Tried in order, each with the same attempts, once this model has failed for good. */
+  fallbacks: z.array(FallbackModel).default([]),
 });
 export type ModelSettings = z.infer<typeof ModelSettings>;
 
@@ -27,6 +39,8 @@ export const AgentInput = z.object({
   /** Names of registered tools this run may use; omitted means every registered tool. */
   tools: z.array(z.string()).optional(),
   maxIterations: z.number().int().positive().default(10),
+  /** `native`: the API's tool calling. `react-text`: Thought/Action/Observation text (seed 000), for models without tools. */
+  strategy: z.enum(['native', 'react-text']).default('native'),
   finishToolName: z.string().min(1).default(DEFAULT_FINISH_TOOL),
   finishToolDescription: z.string().default(DEFAULT_FINISH_DESCRIPTION),
   /** Tool results longer than this (as JSON text) are cut, with a visible marker. */

@@ -13,6 +13,8 @@ export const AgentResult = z.object({
   iterations: z.number().int().nonnegative(),
   modelCalls: z.number().int().nonnegative(),
   toolCalls: z.number().int().nonnegative(),
+  /** Replies the run could not act on (text ReAct format errors); each went back to the model. */
+  formatErrors: z.number().int().nonnegative().default(0),
   /** Workflow time from start to end, so it survives replay and worker restarts. */
   executionTimeMs: z.number().nonnegative(),
   /** Set when `terminationReason` is `error`. */

@@ -58,6 +58,8 @@ export const ModelRequest = z.object({
   /** 'none' keeps the tools visible (the API needs them once tool_use is in the conversation) but forbids calling them. */
   toolChoice: z.enum(['auto', 'none']),
   maxTokens: z.number().int().positive(),
+  /** The model stops before writing any of these (text ReAct stops before inventing an Observation). */
+  stopSequences: z.array(z.string()).optional(),
 });
 export type ModelRequest = z.infer<typeof ModelRequest>;
 

@@ -12,6 +12,8 @@ export function modelCallOptions(model: ModelSettings, summary: string): Activit
   return {
     summary,
     startToCloseTimeout: model.timeoutMs,
+    // Cancellation reaches an activity only through heartbeats; callModel heartbeats while it waits.
+    heartbeatTimeout: model.heartbeatTimeoutMs,
     retry: {
       maximumAttempts: model.maximumAttempts,
       initialInterval: '1 second',

@@ -17,6 +17,7 @@ import {
   TokensAttribute,
   renderChainMarkdown,
   totalTokens,
+  zeroUsage,
   type AgentResult,
   type AgentStatus,
 } from '../shared';
@@ -24,6 +25,7 @@ import { activities } from './activity-proxies';
 import { AgentRun, type RunOutcome } from './agent-run';
 import { ChainBuilder } from './chain-builder';
 import { failureMessage } from './failure-message';
+import { nativeStrategy, reactTextStrategy } from './strategies';
 import { chainQuery, statusQuery } from './messages';
 
 /** A durable ReAct agent. Deterministic: time and ids come from the workflow, all I/O from activities. */
@@ -45,12 +47,12 @@ export async function agentWorkflow(rawInput: AgentInput): Promise<AgentResult> 
     const last = chain.steps[chain.steps.length - 1];
     return {
       status: chain.snapshot().status,
-      iteration: run?.iteration ?? 0,
+      iteration: run?.state.iteration ?? 0,
       maxIterations: input.maxIterations,
       steps: chain.steps.length,
-      usage: run?.usage ?? { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-      costUsd: run?.costUsd ?? 0,
-      model: run?.lastModel ?? input.model.model,
+      usage: run?.state.usage ?? zeroUsage(),
+      costUsd: run?.state.costUsd ?? 0,
+      model: run?.state.lastModel ?? input.model.model,
       ...(last ? { lastStep: `${last.stepNumber} ${last.type}` } : {}),
     };
   };
@@ -77,7 +79,8 @@ export async function agentWorkflow(rawInput: AgentInput): Promise<AgentResult> 
       const message = `A registered tool is named "${input.finishToolName}", like the finish tool; set finishToolName to another name.`;
       throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message, nonRetryable: true });
     }
-    run = new AgentRun(input, tools, chain, workflowId, (scope) =>
+    const strategy = input.strategy === 'react-text' ? reactTextStrategy(input, tools) : nativeStrategy(input, tools);
+    run = new AgentRun(input, tools, strategy, chain, workflowId, (scope) =>
       scope === 'all' ? publish(chain.snapshot().status) : showDetails(),
     );
     outcome = await run.run();
@@ -95,11 +98,12 @@ export async function agentWorkflow(rawInput: AgentInput): Promise<AgentResult> 
     finalAnswer: outcome.answer,
     terminationReason: outcome.reason,
     chain: chain.snapshot(),
-    usage: run?.usage ?? status().usage,
-    costUsd: run?.costUsd ?? 0,
-    iterations: run?.iteration ?? 0,
-    modelCalls: run?.modelCalls ?? 0,
-    toolCalls: run?.toolCalls ?? 0,
+    usage: run?.state.usage ?? zeroUsage(),
+    costUsd: run?.state.costUsd ?? 0,
+    iterations: run?.state.iteration ?? 0,
+    modelCalls: run?.state.modelCalls ?? 0,
+    toolCalls: run?.state.toolCalls ?? 0,
+    formatErrors: run?.state.formatErrors ?? 0,
     executionTimeMs: Date.now() - startedMs,
     ...(outcome.error ? { error: outcome.error } : {}),
   };

@@ -1,11 +1,13 @@
 import type { ModelReply, ToolUseBlock } from '../shared';
 
 /** What the loop does after a model reply. The workflow switches on `kind` exhaustively. */
-export type NextStep =
+export type NextStep = { thought?: string } & (
   | { kind: 'final_answer'; answer: string; via: 'finish_tool'; finishCall: ToolUseBlock; skipped: ToolUseBlock[] }
   | { kind: 'final_answer'; answer: string; via: 'text_reply' }
   | { kind: 'run_tools'; calls: ToolUseBlock[] }
-  | { kind: 'invalid_finish'; finishCall: ToolUseBlock; others: ToolUseBlock[]; problem: string };
+  | { kind: 'invalid_finish'; finishCall: ToolUseBlock; others: ToolUseBlock[]; problem: string }
+  | { kind: 'format_error'; message: string }
+);
 
 export const replyText = (reply: ModelReply): string =>
   reply.content
@@ -15,9 +17,10 @@ export const replyText = (reply: ModelReply): string =>
     .trim();
 
 /**
- * Seed 004's protocol: a `finish` call ends the run with its `result`; a reply without tool calls
- * is the answer; anything else runs the requested tools. Tool calls made in the same turn as a
- * valid finish are not run (the answer was written without their results) and are reported.
+ * Seed 004's protocol for native tool calling: a `finish` call ends the run with its `result`;
+ * a reply without tool calls is the answer; anything else runs the requested tools. Tool calls
+ * made in the same turn as a valid finish are not run (the answer was written without their
+ * results) and are reported.
  */
 export function decideNextStep(reply: ModelReply, finishToolName: string): NextStep {
   const calls = reply.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');

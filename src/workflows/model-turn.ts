@@ -1,0 +1,135 @@
+import { isCancellation } from '@temporalio/workflow';
+import type { AgentInput, FallbackModel, ModelReply } from '../shared';
+import { activities, modelCallOptions } from './activity-proxies';
+import type { ChainBuilder } from './chain-builder';
+import { replyText } from './decide-next-step';
+import { failureMessage } from './failure-message';
+import type { RunState } from './run-state';
+import type { Strategy } from './strategies';
+
+/** Raised when every model (the primary and its fallbacks) failed for good. */
+export class ModelCallFailed {
+  constructor(readonly message: string) {}
+}
+
+/** A reply cut at max_tokens is retried with this many times the room, doubling, at most. */
+const MAX_TOKENS_GROWTH = 4;
+/** Bound on `pause_turn` continuations within one turn, so a looping server cannot spin us. */
+const MAX_PAUSE_CONTINUATIONS = 5;
+
+type Candidate = Required<Omit<FallbackModel, 'maxTokens'>> & { maxTokens: number };
+
+/**
+ * One model turn as the loop sees it: a usable reply, after whatever it took. Every attempt is
+ * a visible pair of `llm` steps; the arguments say why an attempt was made (`note`).
+ *  - fallback models take over, in order, once a model has failed for good;
+ *  - `max_tokens`: the cut reply is dropped (its tool input may be truncated) and the call is
+ *    made again with twice the room, up to 4x; past that the cut reply is returned;
+ *  - `pause_turn`: the partial reply joins the conversation and the call continues it;
+ *  - `model_context_window_exceeded`: older tool results are elided, then one retry.
+ */
+export async function modelTurn(
+  input: AgentInput,
+  strategy: Strategy,
+  state: RunState,
+  chain: ChainBuilder,
+  toolChoice: 'auto' | 'none',
+  onReply: () => void,
+): Promise<ModelReply> {
+  const candidates: Candidate[] = [input.model, ...input.model.fallbacks].map((m) => ({
+    provider: m.provider,
+    model: m.model,
+    maxTokens: m.maxTokens ?? input.model.maxTokens,
+  }));
+  let note: string | undefined;
+  for (const [index, candidate] of candidates.entries()) {
+    try {
+      return await turnOnOneModel(candidate, note);
+    } catch (err) {
+      if (!(err instanceof ModelCallFailed) || index === candidates.length - 1) throw err;
+      note = `fallback from ${candidate.model} after: ${err.message}`;
+    }
+  }
+  throw new ModelCallFailed('no model to call');
+
+  async function turnOnOneModel(candidate: Candidate, firstNote: string | undefined): Promise<ModelReply> {
+    let maxTokens = candidate.maxTokens;
+    let compacted = false;
+    let pauses = 0;
+    let why = firstNote;
+    for (;;) {
+      const reply = await callOnce(candidate, maxTokens, why);
+      if (reply.stopReason === 'max_tokens' && maxTokens * 2 <= candidate.maxTokens * MAX_TOKENS_GROWTH) {
+        maxTokens *= 2;
+        why = `previous reply was cut at max_tokens; retrying with ${maxTokens}`;
+        continue;
+      }
+      if (reply.stopReason === 'model_context_window_exceeded' && !compacted) {
+        compacted = true;
+        why = `context window exceeded; elided ${state.compact()} older tool results`;
+        continue;
+      }
+      state.messages.push({ role: 'assistant', content: reply.content });
+      if (reply.stopReason === 'pause_turn' && pauses < MAX_PAUSE_CONTINUATIONS) {
+        pauses += 1;
+        why = 'continuing a paused turn';
+        continue;
+      }
+      return reply;
+    }
+  }
+
+  async function callOnce(candidate: Candidate, maxTokens: number, note: string | undefined): Promise<ModelReply> {
+    const correlationId = chain.newId();
+    const visibility = { level: input.visibility };
+    chain.toolCall(
+      {
+        toolType: 'llm',
+        toolName: candidate.model,
+        arguments: {
+          provider: candidate.provider,
+          maxTokens,
+          messages: state.messages.length,
+          tools: strategy.tools.map((t) => t.name),
+          toolChoice,
+          ...(note ? { note } : {}),
+        },
+        correlationId,
+      },
+      visibility,
+      { model: candidate.model },
+    );
+    state.modelCalls += 1;
+    try {
+      const reply = await activities.callModel.executeWithOptions(
+        modelCallOptions(input.model, `${candidate.model} · iteration ${state.iteration}`),
+        [
+          {
+            provider: candidate.provider,
+            model: candidate.model,
+            system: strategy.system,
+            messages: state.messages,
+            tools: strategy.tools,
+            toolChoice,
+            maxTokens,
+            ...(strategy.stopSequences ? { stopSequences: strategy.stopSequences } : {}),
+          },
+        ],
+      );
+      state.countReply(reply);
+      const toolUses = reply.content.filter((b) => b.type === 'tool_use').map((b) => ({ id: b.id, name: b.name }));
+      chain.toolResult(
+        { correlationId, success: true, result: { stopReason: reply.stopReason, text: replyText(reply), toolCalls: toolUses }, durationMs: reply.durationMs },
+        visibility,
+        { model: reply.model, usage: reply.usage, costUsd: reply.costUsd },
+      );
+      onReply();
+      return reply;
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      const error = `Model call failed: ${failureMessage(err)}`;
+      chain.toolResult({ correlationId, success: false, result: null, error, durationMs: 0 }, visibility, { model: candidate.model });
+      throw new ModelCallFailed(error);
+    }
+  }
+}

@@ -13,6 +13,8 @@ export interface AgentWorkerOptions {
   models: ActivityDeps['models'];
   /** Values redacted from tool results and errors, e.g. API keys. */
   secrets?: readonly string[];
+  /** Receives model output as it streams (never stored in history). */
+  onModelDelta?: ActivityDeps['onModelDelta'];
   /** A prebuilt workflow bundle (tests build one per run); default: bundle src/workflows at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Anything else Temporal's Worker takes, e.g. `maxCachedWorkflows`. */
@@ -28,12 +30,16 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     tools: createToolRegistry(options.tools),
     models: options.models,
     secrets: options.secrets ?? [],
+    ...(options.onModelDelta ? { onModelDelta: options.onModelDelta } : {}),
   });
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? DEFAULT_NAMESPACE,
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     activities,
+    // A cancelled run reaches its model call at the next heartbeat sent; send them at most 1 s
+    // apart (the default can be 24 s) so a cancel stops a stream within about a second.
+    maxHeartbeatThrottleInterval: '1 second',
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     ...options.workerOptions,
   });

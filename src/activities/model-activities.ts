@@ -17,11 +17,11 @@ export interface ModelActivityDeps {
   models: Readonly<Partial<Record<ModelRequest['provider'], ModelProvider>>>;
   /** Receives streamed deltas, e.g. to show tokens live; must not throw. */
   onModelDelta?: (delta: ModelDelta) => void;
-  /** How often a call heartbeats while it waits on a provider that sends nothing. Default 5 s. */
+  /** How often a call heartbeats while it waits on a provider that sends nothing. Default 1 s. */
   heartbeatEveryMs?: number;
 }
 
-export function createModelActivities({ models, onModelDelta, heartbeatEveryMs = 5_000 }: ModelActivityDeps) {
+export function createModelActivities({ models, onModelDelta, heartbeatEveryMs = 1_000 }: ModelActivityDeps) {
   return {
     /** One model call. Providers throw typed ApplicationFailures; Temporal retries the retryable ones. */
     async callModel(request: ModelRequest): Promise<ModelReply> {

@@ -20,7 +20,7 @@ export function renderStep(step: ReasoningStep): string {
       return `${n}${cyan('Thought')}      ${clip(step.thought, 400)}`;
     case 'tool_call':
       return step.toolCall.toolType === 'llm'
-        ? `${n}${dim(`Model call   ${step.toolCall.toolName} (iteration ${step.iteration})`)}`
+        ? `${n}${dim(`Model call   ${step.toolCall.toolName} (iteration ${step.iteration})`)}${typeof step.toolCall.arguments['note'] === 'string' ? ` ${yellow(step.toolCall.arguments['note'])}` : ''}`
         : `${n}${yellow('Action')}       ${step.toolCall.toolName} ${oneLine(step.toolCall.arguments)}`;
     case 'tool_result': {
       const r = step.toolResult;

@@ -13,7 +13,7 @@ export function renderStepMarkdown(step: ReasoningStep): string {
       return `${head} **Thought** ${clip(step.thought, 300)}`;
     case 'tool_call':
       return step.toolCall.toolType === 'llm'
-        ? `${head} **Model call** \`${step.toolCall.toolName}\``
+        ? `${head} **Model call** \`${step.toolCall.toolName}\`${typeof step.toolCall.arguments['note'] === 'string' ? ` (${step.toolCall.arguments['note']})` : ''}`
         : `${head} **Action** \`${step.toolCall.toolName}\` ${json(step.toolCall.arguments, 200)}`;
     case 'tool_result': {
       const r = step.toolResult;

@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import type { ModelProvider } from '../../src/activities';
 import { AgentClient } from '../../src/client/agent-client';
 import type { ToolDefinition } from '../../src/tools/define-tool';
-import { createAgentWorker } from '../../src/worker';
+import { createAgentWorker, type AgentWorkerOptions } from '../../src/worker';
 
 export interface TestEnv {
   client: Client;
@@ -48,7 +48,12 @@ export interface AgentHarness {
  */
 export async function createHarness(
   env: TestEnv,
-  deps: { tools: readonly ToolDefinition[]; models: Partial<Record<'anthropic' | 'scripted', ModelProvider>>; secrets?: string[] },
+  deps: {
+    tools: readonly ToolDefinition[];
+    models: Partial<Record<'anthropic' | 'openai-compatible' | 'scripted', ModelProvider>>;
+    secrets?: string[];
+    onModelDelta?: AgentWorkerOptions['onModelDelta'];
+  },
 ): Promise<AgentHarness> {
   const taskQueue = `test-${randomUUID()}`;
   const worker = await createAgentWorker({
@@ -58,6 +63,7 @@ export async function createHarness(
     tools: deps.tools,
     models: deps.models,
     secrets: deps.secrets ?? [],
+    ...(deps.onModelDelta ? { onModelDelta: deps.onModelDelta } : {}),
     workflowBundle: { codePath: inject('workflowBundlePath') },
     workerOptions: { maxCachedWorkflows: 0 },
   });

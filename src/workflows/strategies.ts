@@ -1,6 +1,8 @@
 import type { AgentInput, ModelMessage, ModelReply, ModelTool, ToolSpec } from '../shared';
 import { decideNextStep, replyText, type NextStep } from './decide-next-step';
 import { finishTool, systemPrompt, toModelTool } from './prompt';
+import { parseReAct } from './react-parser';
+import { formatObservation, reactTextSystemPrompt, REACT_STOP_SEQUENCES } from './react-text-prompt';
 
 /** One tool call's outcome, as the model will read it next turn. */
 export interface Observation {
@@ -36,6 +38,41 @@ export function nativeStrategy(input: AgentInput, specs: readonly ToolSpec[]): S
   };
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Seed 000's Thought / Action / Action Input / Observation text protocol, for models without
+ * tool calling. `Final Answer:` plays the finish tool's part, so both strategies leave the same
+ * chain shape. Ids are numbered per run: deterministic on replay.
+ */
 export function reactTextStrategy(input: AgentInput, specs: readonly ToolSpec[]): Strategy {
-  return nativeStrategy(input, specs);
+  let calls = 0;
+  const callId = () => `react_${++calls}`;
+  return {
+    system: reactTextSystemPrompt({ tools: specs, ...(input.systemPrompt ? { lead: input.systemPrompt } : {}) }),
+    tools: [],
+    stopSequences: [...REACT_STOP_SEQUENCES],
+    decide: (reply) => {
+      const parsed = parseReAct(replyText(reply));
+      const thought = parsed.kind !== 'error' && parsed.thought ? { thought: parsed.thought } : {};
+      switch (parsed.kind) {
+        case 'final': {
+          const finishCall = { type: 'tool_use' as const, id: callId(), name: input.finishToolName, input: { result: parsed.answer } };
+          return { kind: 'final_answer', via: 'finish_tool', answer: parsed.answer, finishCall, skipped: [], ...thought };
+        }
+        case 'action':
+          if (!isObject(parsed.input)) {
+            return { kind: 'format_error', message: `Invalid Format: 'Action Input:' must be one JSON object of the tool's parameters, e.g. {"location": "Paris"}; got ${parsed.rawInput}` };
+          }
+          return { kind: 'run_tools', calls: [{ type: 'tool_use', id: callId(), name: parsed.tool, input: parsed.input }], ...thought };
+        case 'error':
+          return { kind: 'format_error', message: parsed.message };
+      }
+    },
+    observe: (observations) => ({
+      role: 'user',
+      content: [{ type: 'text', text: observations.map((o) => `Observation: ${formatObservation(o.content, o.isError)}`).join('\n') }],
+    }),
+  };
 }

@@ -7,15 +7,22 @@ import { connectTestEnv, createHarness, type TestEnv } from '../helpers/temporal
 import { testTools } from '../helpers/test-tools';
 import { REPLAY_SCENARIOS } from './scenarios';
 
-// Run with `npm run record-fixtures` after a deliberate, versioned change to the workflow.
+// `npm run record-fixtures` records the scenarios that have no fixture yet. Older fixtures stay:
+// they are how a change that breaks running workflows gets caught. RECORD_ALL=1 redoes every one,
+// only after a deliberate, versioned change to the workflow.
 const FIXTURES = path.join(__dirname, 'fixtures');
+const recordAll = process.env['RECORD_ALL'] === '1';
 let env: TestEnv;
 beforeAll(async () => {
   env = await connectTestEnv();
 });
 afterAll(async () => env?.close());
 
-for (const scenario of REPLAY_SCENARIOS) {
+const toRecord = REPLAY_SCENARIOS.filter((s) => recordAll || !fs.existsSync(path.join(FIXTURES, `${s.name}.json`)));
+it('has something to record', () => {
+  if (toRecord.length === 0) console.log('every scenario has a fixture; RECORD_ALL=1 re-records them all');
+});
+for (const scenario of toRecord) {
   it(`records ${scenario.name}`, async () => {
     const model = createScriptedModel(scenario.turns);
     const h = await createHarness(env, { tools: testTools().tools, models: { scripted: model } });

@@ -46,4 +46,23 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       { content: [say('Progress: a=10, bb=20. Remaining: nothing else was asked.')] },
     ],
   },
+  {
+    name: 'react-text',
+    input: { task: 'Find alpha', model, strategy: 'react-text' },
+    turns: [
+      { content: [say('Thought: look it up\nAction: lookup')] },
+      { content: [say('Thought: look it up\nAction: lookup\nAction Input: {"key": "alpha"}')] },
+      { content: [say('Thought: done\nFinal Answer: 50')] },
+    ],
+  },
+  {
+    name: 'stop-reasons',
+    input: { task: 'Handle cut and paused replies', model: { ...model, maxTokens: 50 } },
+    turns: [
+      { content: [useTool('lookup', { key: 'cut' }, 'toolu_cut')], stopReason: 'max_tokens' },
+      { content: [useTool('lookup', { key: 'whole' }, 'toolu_whole')] },
+      { content: [say('Working on it…')], stopReason: 'pause_turn' },
+      { content: [useTool('finish', { result: 'whole=50' }, 'toolu_done')] },
+    ],
+  },
 ];

@@ -31,6 +31,7 @@ export function toChatCompletionRequest(request: ModelRequest, stream: boolean):
     }));
     if (request.toolChoice === 'none') body.tool_choice = 'none';
   }
+  if (request.stopSequences && request.stopSequences.length > 0) body.stop = request.stopSequences;
   if (stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };

@@ -29,6 +29,8 @@ export interface ChatCompletionRequest {
   max_tokens: number;
   tools?: ChatTool[];
   tool_choice?: 'none';
+  /** Up to 4 with OpenAI itself; local servers take more. */
+  stop?: string[];
   stream?: true;
   stream_options?: { include_usage: true };
 }

@@ -110,3 +110,11 @@ describe('openai mapping', () => {
     expect(toTokenUsage(null)).toEqual({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
   });
 });
+
+describe('stop sequences', () => {
+  it('are sent as `stop` (text ReAct stops before a made-up Observation), and left out when none', () => {
+    const base = { provider: 'openai-compatible' as const, model: 'llama3', system: '', messages: [], tools: [], toolChoice: 'auto' as const, maxTokens: 10 };
+    expect(toChatCompletionRequest({ ...base, stopSequences: ['\nObservation:'] }, false).stop).toEqual(['\nObservation:']);
+    expect(toChatCompletionRequest(base, false)).not.toHaveProperty('stop');
+  });
+});

@@ -14,9 +14,9 @@ export const FailureType = {
   ModelPermissionDenied: 'ModelPermissionDenied',
   ModelNotFound: 'ModelNotFound',
   ModelRequestTooLarge: 'ModelRequestTooLarge',
-  /** The stream ended before `message_stop` (EOF, reset) or sent an `error` event: retryable. */
+  /** The stream ended before its last event (EOF, reset) or sent an error of unknown type: retryable. */
   ModelStreamIncomplete: 'ModelStreamIncomplete',
-  /** The reply could not be read (non-JSON body, unknown shape): retryable, it is usually a proxy. */
+  /** A 200 reply that could not be read (not JSON, cut, unknown shape): retryable, usually a proxy. */
   ModelBadResponse: 'ModelBadResponse',
   ModelProviderMissing: 'ModelProviderMissing',
   ScriptExhausted: 'ScriptExhausted',

@@ -1,14 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describeEntry, type FakeErrorReply, type FakeReply, type ScriptEntry } from './fake-replies';
-import { newRequestId } from './fake-message-ids';
+import { describeEntry, type FakeReply, type ScriptEntry } from './fake-replies';
+import { respond, sendError, type Exchange } from './fake-responder';
 import { authOf, parseRequestBody, redactHeaders, type RecordedRequest } from './recorded-request';
-import { renderErrorBody, renderMessage } from './render-message';
 
 /**
  * A scripted stand-in for the Anthropic Messages API over real HTTP on 127.0.0.1, so the real
- * SDK (URL joining, auth headers, error classes, abort handling) is exercised end to end.
- * Each `POST /v1/messages` consumes the next script entry in arrival order. Anything the script
+ * SDK (URL joining, auth headers, error classes, SSE parsing, abort handling) is exercised end to
+ * end. Each `POST /v1/messages` consumes the next script entry in arrival order and is answered
+ * as JSON, or as SSE events when the request says `stream: true`. Anything the script
  * did not foresee (no entry left, a malformed request, an unknown route) is answered with an
  * error carrying `x-should-retry: false` (so no client retries a harness mistake) and recorded,
  * so `verify()` fails the test even if the code under test swallowed the error.
@@ -38,39 +38,27 @@ export async function startFakeMessagesServer(options: FakeMessagesServerOptions
   const requests: RecordedRequest[] = [];
   const errors: string[] = [];
   let consumed = 0;
-  // Ends pending `delayMs` waits when the server closes, so no handler outlives it.
+  // Ends pending waits (delays, hangs) when the server closes, so no handler outlives it.
   const pendingWaits = new Set<() => void>();
 
-  function send(res: ServerResponse, record: RecordedRequest, status: number, body: unknown, headers: Record<string, string>) {
-    if (res.writableEnded || res.destroyed) return;
-    record.status = status;
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify(body));
-  }
-
-  function sendError(res: ServerResponse, record: RecordedRequest, reply: Omit<FakeErrorReply, 'kind' | 'delayMs'>) {
-    const headers = { 'request-id': newRequestId(), ...reply.headers };
-    send(res, record, reply.status, renderErrorBody(reply.errorType, reply.message, headers['request-id']), headers);
-  }
-
   /** A mistake of the test or of the code under test: answer loudly and remember it for verify(). */
-  function fail(res: ServerResponse, record: RecordedRequest, status: number, errorType: string, problem: string) {
+  function fail(x: Exchange, status: number, errorType: string, problem: string) {
     const message = `Fake Messages server: ${problem}`;
     errors.push(message);
-    sendError(res, record, { status, errorType, message, headers: { 'x-should-retry': 'false' } });
+    sendError(x, { status, errorType, message, headers: { 'x-should-retry': 'false' } });
   }
 
-  /** Resolves true after `ms`, or false as soon as the client disconnects or the server closes. */
-  function wait(ms: number, res: ServerResponse): Promise<boolean> {
+  /** Resolves true after `ms` (never, if undefined), or false as soon as the client disconnects or the server closes. */
+  function wait(ms: number | undefined, res: ServerResponse): Promise<boolean> {
     return new Promise((resolve) => {
       const finish = (completed: boolean) => {
-        clearTimeout(timer);
+        if (timer !== undefined) clearTimeout(timer);
         res.off('close', onClose);
         pendingWaits.delete(onClose);
         resolve(completed);
       };
       const onClose = () => finish(false);
-      const timer = setTimeout(() => finish(true), ms);
+      const timer = ms === undefined ? undefined : setTimeout(() => finish(true), ms);
       res.once('close', onClose);
       pendingWaits.add(onClose);
     });
@@ -86,19 +74,21 @@ export async function startFakeMessagesServer(options: FakeMessagesServerOptions
       headers: redactHeaders(req.headers),
       auth: authOf(req.headers),
       body: parsed.body,
+      stream: parsed.body?.stream === true,
       clientAborted: false,
     };
     requests.push(record);
+    const x: Exchange = { res, record, stall: () => wait(undefined, res), closedByServer: false };
     res.on('close', () => {
-      if (!res.writableFinished) record.clientAborted = true;
+      if (!res.writableFinished && !x.closedByServer) record.clientAborted = true;
     });
 
     if (record.method !== 'POST' || path !== MESSAGES_PATH) {
-      return fail(res, record, 404, 'not_found_error', `no route for ${record.method} ${path} (only POST ${MESSAGES_PATH})`);
+      return fail(x, 404, 'not_found_error', `no route for ${record.method} ${path} (only POST ${MESSAGES_PATH})`);
     }
     // The real API's answer, not a harness problem: a test may send no credentials on purpose.
     if (record.auth === 'none') {
-      return sendError(res, record, {
+      return sendError(x, {
         status: 401,
         errorType: 'authentication_error',
         message: 'x-api-key header or Authorization: Bearer token is required',
@@ -106,25 +96,21 @@ export async function startFakeMessagesServer(options: FakeMessagesServerOptions
       });
     }
     if (parsed.problem !== undefined || parsed.body === undefined) {
-      return fail(res, record, 400, 'invalid_request_error', parsed.problem ?? 'unreadable request body');
-    }
-    if (parsed.body.stream === true) {
-      return fail(res, record, 400, 'invalid_request_error', 'streaming (stream: true) is not supported yet');
+      return fail(x, 400, 'invalid_request_error', parsed.problem ?? 'unreadable request body');
     }
     const entry = script.shift();
     if (entry === undefined) {
-      return fail(res, record, 500, 'api_error', `script exhausted: request #${requests.length} arrived after all ${consumed} entries were used`);
+      return fail(x, 500, 'api_error', `script exhausted: request #${requests.length} arrived after all ${consumed} entries were used`);
     }
     consumed += 1;
     let reply: FakeReply;
     try {
       reply = typeof entry === 'function' ? await entry(parsed.body) : entry;
     } catch (err) {
-      return fail(res, record, 500, 'api_error', `script entry #${consumed} (${describeEntry(entry)}) threw: ${String(err)}`);
+      return fail(x, 500, 'api_error', `script entry #${consumed} (${describeEntry(entry)}) threw: ${String(err)}`);
     }
     if (reply.delayMs !== undefined && reply.delayMs > 0 && !(await wait(reply.delayMs, res))) return;
-    if (reply.kind === 'error') return sendError(res, record, reply);
-    send(res, record, 200, renderMessage(reply, parsed.body.model), { 'request-id': newRequestId() });
+    await respond(x, reply, parsed.body.model, record.stream);
   }
 
   const server = createServer((req, res) => {

@@ -2,8 +2,8 @@ import type { FakeRequestBody } from './recorded-request';
 
 /**
  * What the fake Messages server answers, one script entry per request. Replies are plain data
- * (so a script can be printed and compared); the server turns them into wire JSON, adding ids,
- * the echoed model and a request-id header.
+ * (so a script can be printed and compared); the server turns them into wire JSON or SSE events,
+ * adding ids, the echoed model and a request-id header. Faults are built in `fake-faults.ts`.
  */
 export interface FakeTextBlock {
   type: 'text';
@@ -15,8 +15,22 @@ export interface FakeToolUseBlock {
   input: Record<string, unknown>;
   /** Generated (`toolu_01…`) when absent. */
   id?: string;
+  /**
+   * The model ran out of tokens after this many characters of the input JSON: a stream stops
+   * its `input_json_delta`s there; a non-streamed reply carries `input: {}`.
+   */
+  inputCutAt?: number;
 }
-export type FakeContentBlock = FakeTextBlock | FakeToolUseBlock;
+export interface FakeThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature: string;
+}
+export interface FakeRedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+}
+export type FakeContentBlock = FakeTextBlock | FakeToolUseBlock | FakeThinkingBlock | FakeRedactedThinkingBlock;
 
 /** Wire usage fields; `null` is allowed where the real API may send null. */
 export interface FakeUsage {
@@ -26,7 +40,7 @@ export interface FakeUsage {
   cache_read_input_tokens: number | null;
 }
 
-interface ReplyTiming {
+export interface ReplyTiming {
   /** Wait this long before answering; the wait ends early (no answer) if the client disconnects. */
   delayMs?: number;
 }
@@ -39,6 +53,7 @@ export interface MessageReplyOptions extends ReplyTiming {
   model?: string;
 }
 
+/** A reply the API completed; streamed as SSE when the request says `stream: true`, else one JSON body. */
 export interface FakeMessageReply extends ReplyTiming {
   kind: 'message';
   content: FakeContentBlock[];
@@ -47,6 +62,7 @@ export interface FakeMessageReply extends ReplyTiming {
   model?: string;
 }
 
+/** An HTTP error with the Anthropic error body. */
 export interface FakeErrorReply extends ReplyTiming {
   kind: 'error';
   status: number;
@@ -56,7 +72,36 @@ export interface FakeErrorReply extends ReplyTiming {
   headers: Record<string, string>;
 }
 
-export type FakeReply = FakeMessageReply | FakeErrorReply;
+/** A body that is not the API's JSON, e.g. the HTML error page of a proxy. */
+export interface FakeRawReply extends ReplyTiming {
+  kind: 'raw';
+  status: number;
+  contentType: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** How a broken reply goes wrong once `afterEvents` events are out. */
+export type FakeFault =
+  | { type: 'hang' }
+  | { type: 'reset' }
+  | { type: 'eof' }
+  | { type: 'error_event'; errorType: string; message: string };
+
+/**
+ * A reply that breaks partway. Streamed: `afterEvents` SSE events of `reply` are sent (never its
+ * `message_stop`), then the fault. Not streamed: the headers and half of the JSON body go out
+ * first, except that a hang or reset with `afterEvents: 0` happens before the status line, and an
+ * `error_event` is answered as the HTTP error of its type, as the API does for non-streamed calls.
+ */
+export interface FakeBrokenReply extends ReplyTiming {
+  kind: 'broken';
+  reply: FakeMessageReply;
+  afterEvents: number;
+  fault: FakeFault;
+}
+
+export type FakeReply = FakeMessageReply | FakeErrorReply | FakeRawReply | FakeBrokenReply;
 
 /** A canned reply, or a function of the parsed request body (for replies that depend on it). */
 export type ScriptEntry = FakeReply | ((body: FakeRequestBody) => FakeReply | Promise<FakeReply>);
@@ -68,6 +113,10 @@ export const toolUseBlock = (
   input: Record<string, unknown>,
   id?: string,
 ): FakeToolUseBlock => (id === undefined ? { type: 'tool_use', name, input } : { type: 'tool_use', name, input, id });
+
+export const thinkingBlock = (thinking: string, signature: string): FakeThinkingBlock => ({ type: 'thinking', thinking, signature });
+
+export const redactedThinkingBlock = (data: string): FakeRedactedThinkingBlock => ({ type: 'redacted_thinking', data });
 
 /** Any mix of blocks; the general form behind `text` and `toolUse`. */
 export function message(content: FakeContentBlock[], options: MessageReplyOptions = {}): FakeMessageReply {
@@ -99,60 +148,43 @@ export function toolUse(
   return message(blocks, rest);
 }
 
-export interface HttpErrorOptions extends ReplyTiming {
-  /** Defaults to the type the real API uses for the status. */
-  type?: string;
-  message?: string;
-  /** `retry-after`: seconds, or an HTTP date string. */
-  retryAfter?: number | string;
-  /** `retry-after-ms`: milliseconds. */
-  retryAfterMs?: number;
-  /** `x-should-retry`: the server's explicit retry decision. */
-  shouldRetry?: boolean;
-  /** Overrides the generated `request-id` header. */
-  requestId?: string;
-  headers?: Record<string, string>;
-}
-
-// Error types as the Anthropic API documents them per status.
-const ERROR_TYPES: Record<number, [type: string, message: string]> = {
-  400: ['invalid_request_error', 'Invalid request'],
-  401: ['authentication_error', 'invalid x-api-key'],
-  402: ['billing_error', 'Billing issue'],
-  403: ['permission_error', 'Your API key does not have permission to use the specified resource.'],
-  404: ['not_found_error', 'The requested resource could not be found.'],
-  408: ['timeout_error', 'Request timed out'],
-  409: ['invalid_request_error', 'Conflict'],
-  413: ['request_too_large', 'Request exceeds the maximum allowed number of bytes.'],
-  429: ['rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'],
-  500: ['api_error', 'Internal server error'],
-  504: ['timeout_error', 'Request timed out'],
-  529: ['overloaded_error', 'Overloaded'],
-};
-
-export function httpError(status: number, options: HttpErrorOptions = {}): FakeErrorReply {
-  const [defaultType, defaultMessage] = ERROR_TYPES[status] ?? ['api_error', `HTTP ${status}`];
-  const headers: Record<string, string> = {};
-  if (options.retryAfter !== undefined) headers['retry-after'] = String(options.retryAfter);
-  if (options.retryAfterMs !== undefined) headers['retry-after-ms'] = String(options.retryAfterMs);
-  if (options.shouldRetry !== undefined) headers['x-should-retry'] = String(options.shouldRetry);
-  if (options.requestId !== undefined) headers['request-id'] = options.requestId;
-  Object.assign(headers, options.headers);
-  const reply: FakeErrorReply = {
-    kind: 'error',
-    status,
-    errorType: options.type ?? defaultType,
-    message: options.message ?? defaultMessage,
-    headers,
-  };
-  if (options.delayMs !== undefined) reply.delayMs = options.delayMs;
+/**
+ * A tool call cut by `max_tokens` partway through its input JSON (by default halfway): the reply
+ * ends with that block and `stop_reason: max_tokens`.
+ */
+export function maxTokensInToolUse(
+  name: string,
+  input: Record<string, unknown>,
+  options: Omit<MessageReplyOptions, 'stopReason'> & { id?: string; text?: string; cutAt?: number } = {},
+): FakeMessageReply {
+  const { cutAt, ...rest } = options;
+  const reply = toolUse(name, input, { ...rest, stopReason: 'max_tokens' });
+  const call = reply.content.at(-1) as FakeToolUseBlock;
+  call.inputCutAt = cutAt ?? Math.floor(JSON.stringify(input).length / 2);
   return reply;
 }
+
+const describeBlock = (b: FakeContentBlock): string =>
+  b.type === 'text' ? `text(${JSON.stringify(b.text.slice(0, 40))})` : b.type === 'tool_use' ? `toolUse(${b.name})` : b.type;
 
 /** One line per entry, for failure messages. */
 export function describeEntry(entry: ScriptEntry): string {
   if (typeof entry === 'function') return `function ${entry.name || '(anonymous)'}`;
-  if (entry.kind === 'error') return `httpError(${entry.status}, ${entry.errorType})`;
-  const blocks = entry.content.map((b) => (b.type === 'text' ? `text(${JSON.stringify(b.text.slice(0, 40))})` : `toolUse(${b.name})`));
-  return `message[${blocks.join(', ')}]`;
+  switch (entry.kind) {
+    case 'error':
+      return `httpError(${entry.status}, ${entry.errorType})`;
+    case 'raw':
+      return `raw(${entry.status}, ${entry.contentType})`;
+    case 'broken':
+      return describeFault(entry);
+    case 'message':
+      return `message[${entry.content.map(describeBlock).join(', ')}]`;
+  }
+}
+
+/** E.g. `socket reset after 4 events`; also what a recorded request shows as its fault. */
+export function describeFault(reply: FakeBrokenReply): string {
+  const what =
+    reply.fault.type === 'error_event' ? `error event ${reply.fault.errorType}` : reply.fault.type === 'reset' ? 'socket reset' : reply.fault.type;
+  return `${what} after ${reply.afterEvents} events`;
 }

@@ -23,9 +23,15 @@ export interface RecordedRequest {
   auth: FakeAuth;
   /** `undefined` when the body was not valid JSON. */
   body: FakeRequestBody | undefined;
-  /** HTTP status the server answered, once it has answered. */
+  /** The request asked for SSE (`stream: true`). */
+  stream: boolean;
+  /** HTTP status the server answered, once it has sent its headers. */
   status?: number;
-  /** True when the client went away before the answer (e.g. its AbortSignal fired). */
+  /** SSE events written (pings included), for streamed answers. */
+  eventsSent?: number;
+  /** The injected fault, e.g. `socket reset after 4 events`; absent for a plain reply or HTTP error. */
+  fault?: string;
+  /** True when the client went away before the answer was complete (e.g. its AbortSignal fired). */
   clientAborted: boolean;
 }
 

@@ -3,8 +3,8 @@ import { newMessageId, newToolUseId } from './fake-message-ids';
 
 /**
  * Wire JSON of a Messages API reply, shaped as @anthropic-ai/sdk 1.x types `Message`.
- * Rendering is separate from transport: the JSON writer sends this object whole, and a
- * streaming (SSE) writer can later split the same object into message_start / content_block_* /
+ * Rendering is separate from transport: the JSON writer sends this object whole, and the SSE
+ * writer (`render-stream.ts`) splits the same object into message_start / content_block_* /
  * message_delta / message_stop events.
  */
 export interface WireMessage {
@@ -22,7 +22,9 @@ export interface WireMessage {
 
 export type WireContentBlock =
   | { type: 'text'; text: string; citations: null }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; caller: { type: 'direct' } };
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; caller: { type: 'direct' } }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string };
 
 export interface WireUsage {
   input_tokens: number;
@@ -38,8 +40,19 @@ export interface WireUsage {
 const DEFAULT_USAGE = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 
 function renderBlock(block: FakeContentBlock): WireContentBlock {
-  if (block.type === 'text') return { type: 'text', text: block.text, citations: null };
-  return { type: 'tool_use', id: block.id ?? newToolUseId(), name: block.name, input: block.input, caller: { type: 'direct' } };
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text, citations: null };
+    case 'thinking':
+      return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+    case 'redacted_thinking':
+      return { type: 'redacted_thinking', data: block.data };
+    case 'tool_use': {
+      // Input cut by max_tokens: the fake's choice for a non-streamed reply is an empty object.
+      const input = block.inputCutAt === undefined ? block.input : {};
+      return { type: 'tool_use', id: block.id ?? newToolUseId(), name: block.name, input, caller: { type: 'direct' } };
+    }
+  }
 }
 
 export function renderMessage(reply: FakeMessageReply, requestModel: string): WireMessage {

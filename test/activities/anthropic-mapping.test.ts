@@ -13,14 +13,21 @@ import { modelRequest, weatherTool } from './fixtures';
 const usage = { input_tokens: 3, output_tokens: 4, cache_creation_input_tokens: null, cache_read_input_tokens: null };
 
 describe('toMessageCreateParams', () => {
-  it('maps model, max_tokens, system and messages; leaves tools and tool_choice out when there are no tools', () => {
+  it('maps model, max_tokens, system (a cached text block) and messages; leaves tools and tool_choice out when there are no tools', () => {
     const params = toMessageCreateParams(modelRequest());
     expect(params).toEqual({
       model: 'claude-sonnet-4-6',
       max_tokens: 1024,
-      system: 'You are a careful assistant.',
+      system: [{ type: 'text', text: 'You are a careful assistant.', cache_control: { type: 'ephemeral' } }],
       messages: [{ role: 'user', content: [{ type: 'text', text: 'What is the weather in Paris?' }] }],
     });
+  });
+
+  it('marks only the last tool for caching, so tools and system form the cached prefix', () => {
+    const clockTool = { name: 'get_time', description: 'Current time', inputSchema: { type: 'object', properties: {} } };
+    const params = toMessageCreateParams(modelRequest({ tools: [weatherTool, clockTool] }));
+    expect(params.tools?.map((tool) => ('cache_control' in tool ? tool.cache_control : undefined))).toEqual([undefined, { type: 'ephemeral' }]);
+    expect(params.messages[0]).not.toHaveProperty('content.0.cache_control');
   });
 
   it('omits an empty system prompt', () => {
@@ -29,7 +36,9 @@ describe('toMessageCreateParams', () => {
 
   it('sends tools with tool_choice auto or none', () => {
     const auto = toMessageCreateParams(modelRequest({ tools: [weatherTool] }));
-    expect(auto.tools).toEqual([{ name: 'get_weather', description: 'Current weather for a city', input_schema: weatherTool.inputSchema }]);
+    expect(auto.tools).toEqual([
+      { name: 'get_weather', description: 'Current weather for a city', input_schema: weatherTool.inputSchema, cache_control: { type: 'ephemeral' } },
+    ]);
     expect(auto.tool_choice).toEqual({ type: 'auto' });
     expect(toMessageCreateParams(modelRequest({ tools: [weatherTool], toolChoice: 'none' })).tool_choice).toEqual({ type: 'none' });
     expect(toMessageCreateParams(modelRequest({ toolChoice: 'none' }))).not.toHaveProperty('tool_choice');
@@ -61,6 +70,22 @@ describe('toMessageParam', () => {
     ).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'unknown city', is_error: true }] });
   });
 
+  it('sends thinking and redacted thinking back unchanged, signature included, in their original place', () => {
+    const param = toMessageParam({
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'Paris first.', signature: 'EqQBsig' },
+        { type: 'redacted_thinking', data: 'EmwKopaque' },
+        { type: 'tool_use', id: 'toolu_3', name: 'get_weather', input: { city: 'Paris' } },
+      ],
+    });
+    expect(param.content).toEqual([
+      { type: 'thinking', thinking: 'Paris first.', signature: 'EqQBsig' },
+      { type: 'redacted_thinking', data: 'EmwKopaque' },
+      { type: 'tool_use', id: 'toolu_3', name: 'get_weather', input: { city: 'Paris' } },
+    ]);
+  });
+
   it('drops empty text blocks, which the API rejects', () => {
     const param = toMessageParam({
       role: 'assistant',
@@ -83,18 +108,22 @@ describe('fromAnthropicMessage', () => {
   const reply = (content: unknown[], stop_reason: string | null = 'end_turn'): AnthropicReplyFields =>
     ({ content, stop_reason, model: 'claude-opus-4-6', usage }) as AnthropicReplyFields;
 
-  it('keeps text and tool_use blocks and drops other block types', () => {
+  it('keeps thinking (with signature), redacted thinking, text and tool_use blocks in order; drops server-tool blocks', () => {
     const mapped = fromAnthropicMessage(
       reply(
         [
           { type: 'thinking', thinking: 'hmm', signature: 'sig' },
+          { type: 'redacted_thinking', data: 'opaque' },
           { type: 'text', text: 'Let me look.', citations: null },
+          { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } },
           { type: 'tool_use', id: 'toolu_9', name: 'search', input: { q: 'x' }, caller: { type: 'direct' } },
         ],
         'tool_use',
       ),
     );
     expect(mapped.content).toEqual([
+      { type: 'thinking', thinking: 'hmm', signature: 'sig' },
+      { type: 'redacted_thinking', data: 'opaque' },
       { type: 'text', text: 'Let me look.' },
       { type: 'tool_use', id: 'toolu_9', name: 'search', input: { q: 'x' } },
     ]);
@@ -117,5 +146,12 @@ describe('toTokenUsage', () => {
       cache_read_input_tokens: 40,
     };
     expect(toTokenUsage(full)).toEqual({ inputTokens: 1, outputTokens: 2, cacheReadTokens: 40, cacheWriteTokens: 30 });
+  });
+});
+
+describe('stop sequences', () => {
+  it('are sent as stop_sequences (text ReAct stops before a made-up Observation), and left out when none', () => {
+    expect(toMessageCreateParams(modelRequest({ stopSequences: ['\nObservation:'] })).stop_sequences).toEqual(['\nObservation:']);
+    expect(toMessageCreateParams(modelRequest())).not.toHaveProperty('stop_sequences');
   });
 });

@@ -1,7 +1,8 @@
 import { AnthropicError, APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { classifyAnthropicError, retryDelayMs } from '../../src/activities/models/classify-anthropic-error';
+import { classifyAnthropicError } from '../../src/activities/models/classify-anthropic-error';
+import { retryDelayMs } from '../../src/activities/models/retry-delay';
 import { FailureType } from '../../src/shared';
 
 /** The same construction the SDK uses for an HTTP error response. */
@@ -100,5 +101,37 @@ describe('classifyAnthropicError without a response', () => {
   it('passes an ApplicationFailure through unchanged', () => {
     const original = ApplicationFailure.create({ type: FailureType.ModelBadRequest, nonRetryable: true, message: 'x' });
     expect(classifyAnthropicError(original)).toBe(original);
+  });
+});
+
+describe('classifyAnthropicError for broken replies', () => {
+  it('an error event inside a stream (APIError without status, built as the SDK does) is classified by its type', () => {
+    const body = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } };
+    const event = new APIError(undefined, body, undefined, new Headers({ 'request-id': 'req_stream' }), 'overloaded_error');
+    const failure = classifyAnthropicError(event);
+    expect(failure.type).toBe(FailureType.ModelOverloaded);
+    expect(failure.nonRetryable).toBe(false);
+    expect(failure.message).toBe('Anthropic API stream error (overloaded_error): Overloaded');
+    expect(failure.details).toEqual([{ apiErrorType: 'overloaded_error', midStream: true, requestId: 'req_stream' }]);
+  });
+
+  it('a non-JSON error body (as the SDK builds it) is classified by status and quoted briefly', () => {
+    const page = `<html><body>${'x'.repeat(500)}</body></html>`;
+    const error = APIError.generate(502, undefined, page, new Headers({ 'content-type': 'text/html' }));
+    const failure = classifyAnthropicError(error);
+    expect(failure.type).toBe(FailureType.ModelServerError);
+    expect(failure.nonRetryable).toBe(false);
+    expect(failure.message.length).toBeLessThan(220);
+    expect(failure.message).toMatch(/^Anthropic API 502: non-JSON body \(text\/html\): "<html><body>x+…"$/);
+  });
+
+  it('a body read that fails (fetch TypeError) is a retryable ModelConnectionError; unparseable JSON a retryable ModelBadResponse', () => {
+    const dropped = classifyAnthropicError(new TypeError('terminated', { cause: new Error('other side closed') }));
+    expect(dropped.type).toBe(FailureType.ModelConnectionError);
+    expect(dropped.nonRetryable).toBe(false);
+    expect(dropped.message).toBe('Anthropic API reply cut off: terminated: other side closed');
+    const garbled = classifyAnthropicError(new SyntaxError('Unexpected end of JSON input'));
+    expect(garbled.type).toBe(FailureType.ModelBadResponse);
+    expect(garbled.nonRetryable).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach } from 'vitest';
 import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
-import type { ModelProvider } from '../../src/activities/models/model-provider';
+import type { ModelCallHooks, ModelProvider } from '../../src/activities/models/model-provider';
 import type { ModelReply, ModelRequest } from '../../src/shared';
 import { startFakeMessagesServer, type FakeMessagesServer } from '../../src/testing';
 
@@ -9,17 +9,18 @@ export const API_KEY = 'sk-ant-test-key-0123456789';
 export interface ProviderOnFakeServer {
   server: FakeMessagesServer;
   provider: ModelProvider;
-  complete(request?: ModelRequest): Promise<ModelReply>;
+  complete(request?: ModelRequest, hooks?: ModelCallHooks): Promise<ModelReply>;
 }
 
-/** A fresh fake Messages server for each test, and the Anthropic provider pointed at it. */
-export function useProviderOnFakeServer(): ProviderOnFakeServer {
+/** A fresh fake Messages server for each test, and the Anthropic provider (streaming unless told) pointed at it. */
+export function useProviderOnFakeServer(options: { stream?: boolean } = {}): ProviderOnFakeServer {
   const fake = {
-    complete: (request: ModelRequest = modelRequest()) => fake.provider.complete(request, new AbortController().signal),
+    complete: (request: ModelRequest = modelRequest(), hooks?: ModelCallHooks) =>
+      fake.provider.complete(request, new AbortController().signal, hooks),
   } as ProviderOnFakeServer;
   beforeEach(async () => {
     fake.server = await startFakeMessagesServer();
-    fake.provider = createAnthropicProvider({ apiKey: API_KEY, baseURL: fake.server.baseUrl });
+    fake.provider = createAnthropicProvider({ apiKey: API_KEY, baseURL: fake.server.baseUrl, stream: options.stream ?? true });
   });
   afterEach(async () => {
     await fake.server.close();
@@ -54,4 +55,28 @@ export async function waitFor(predicate: () => boolean, timeoutMs = 2000): Promi
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs}ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/** Hooks that log what they saw, in order: `beat`, `text:<delta>`, `thinking:<delta>`. */
+export function recordingHooks(): { hooks: ModelCallHooks; log: string[]; heartbeats(): number } {
+  const log: string[] = [];
+  return {
+    log,
+    heartbeats: () => log.filter((entry) => entry === 'beat').length,
+    hooks: {
+      heartbeat: () => log.push('beat'),
+      onTextDelta: (text) => log.push(`text:${text}`),
+      onThinkingDelta: (text) => log.push(`thinking:${text}`),
+    },
+  };
+}
+
+/** The rejection of `promise`, failing the test if it resolves. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    (value) => {
+      throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
+    },
+    (error: unknown) => error,
+  );
 }

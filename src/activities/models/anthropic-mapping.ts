@@ -31,9 +31,14 @@ export interface MappedReply {
   usage: TokenUsage;
 }
 
+const EPHEMERAL: Anthropic.CacheControlEphemeral = { type: 'ephemeral' };
+
 /**
  * No sampling parameters: API version 2026-10-21 (sent by SDK 1.x) answers 400 to
  * temperature/top_p/top_k even at their defaults, so ModelRequest does not carry them.
+ * Prompt caching: the last tool and the system prompt carry cache breakpoints (the cached prefix
+ * is tools, then system), so every turn of a run rereads them from the cache. Prefixes shorter
+ * than the model's minimum are simply not cached; the API does not reject them.
  */
 export function toMessageCreateParams(request: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
   const params: Anthropic.MessageCreateParamsNonStreaming = {
@@ -41,10 +46,11 @@ export function toMessageCreateParams(request: ModelRequest): Anthropic.MessageC
     max_tokens: request.maxTokens,
     messages: request.messages.map(toMessageParam),
   };
-  if (request.system !== '') params.system = request.system;
+  if (request.stopSequences && request.stopSequences.length > 0) params.stop_sequences = request.stopSequences;
+  if (request.system !== '') params.system = [{ type: 'text', text: request.system, cache_control: EPHEMERAL }];
   // The API rejects tool_choice without tools, and tools with an empty list add nothing.
   if (request.tools.length > 0) {
-    params.tools = request.tools.map(toTool);
+    params.tools = request.tools.map((tool, i) => (i === request.tools.length - 1 ? { ...toTool(tool), cache_control: EPHEMERAL } : toTool(tool)));
     params.tool_choice = request.toolChoice === 'none' ? { type: 'none' } : { type: 'auto' };
   }
   return params;
@@ -97,9 +103,10 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Keeps text and tool_use blocks; other block types (thinking, server tools) are dropped for now.
- * A null stop reason (only from a broken or truncated reply) becomes `unknown`, which the loop
- * must treat as incomplete: it never runs tools unless the stop reason is `tool_use`.
+ * Keeps text, tool_use, thinking (with its signature) and redacted_thinking blocks: the API needs
+ * thinking back unchanged when the turn continues with tool results. Server-tool blocks are
+ * dropped. A null stop reason (only from a broken or truncated reply) becomes `unknown`, which the
+ * loop must treat as incomplete: it never runs tools unless the stop reason is `tool_use`.
  */
 export function fromAnthropicMessage(message: AnthropicReplyFields): MappedReply {
   const content: AssistantBlock[] = [];
@@ -108,6 +115,10 @@ export function fromAnthropicMessage(message: AnthropicReplyFields): MappedReply
     // Client tool input is always a JSON object; anything else would fail the tool's schema anyway.
     else if (block.type === 'tool_use') {
       content.push({ type: 'tool_use', id: block.id, name: block.name, input: isRecord(block.input) ? block.input : {} });
+    } else if (block.type === 'thinking') {
+      content.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+    } else if (block.type === 'redacted_thinking') {
+      content.push({ type: 'redacted_thinking', data: block.data });
     }
   }
   return {

@@ -1,8 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ModelReply, ModelRequest } from '../../shared';
+import { ApplicationFailure } from '@temporalio/common';
+import { FailureType, type ModelReply, type ModelRequest } from '../../shared';
 import { fromAnthropicMessage, toMessageCreateParams } from './anthropic-mapping';
+import { streamMessage } from './anthropic-stream';
 import { classifyAnthropicError } from './classify-anthropic-error';
-import type { ModelProvider } from './model-provider';
+import type { ModelCallHooks, ModelProvider } from './model-provider';
 import { CLAUDE_PRICES, costOf, priceFor, type PriceTable } from './pricing';
 
 export interface AnthropicProviderOptions {
@@ -14,26 +16,34 @@ export interface AnthropicProviderOptions {
   client?: Anthropic;
   /** Price table for `costUsd`; defaults to the built-in snapshot. */
   prices?: PriceTable;
+  /**
+   * Stream the reply (SSE) so hooks see deltas and every event heartbeats; default true. Either
+   * way the reply is the same `ModelReply`.
+   */
+  stream?: boolean;
 }
 
 /**
  * The Anthropic Messages API as a `ModelProvider`. Runs inside the `callModel` activity.
- * Non-streaming for now. The client never retries (`maxRetries: 0`): every failure is classified
- * into a typed `ApplicationFailure` and Temporal's retry policy decides what happens next.
+ * The client never retries (`maxRetries: 0`): every failure is classified into a typed
+ * `ApplicationFailure` and Temporal's retry policy decides what happens next. A reply cut by
+ * `max_tokens` is returned (stopReason `max_tokens`), not thrown: the workflow decides, and never
+ * runs tool calls from it.
  */
 export function createAnthropicProvider(options: AnthropicProviderOptions = {}): ModelProvider {
   const client =
     options.client ?? new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
   const prices = options.prices ?? CLAUDE_PRICES;
+  const stream = options.stream ?? true;
 
   return {
     name: 'anthropic',
-    async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelReply> {
+    async complete(request: ModelRequest, signal: AbortSignal, hooks?: ModelCallHooks): Promise<ModelReply> {
       const params = toMessageCreateParams(request);
       const startedAt = Date.now();
       let message: Anthropic.Message;
       try {
-        message = await client.messages.create(params, { signal });
+        message = stream ? await streamMessage(client, params, signal, hooks) : await client.messages.create(params, { signal });
       } catch (error) {
         // The SDK turns an abort into APIUserAbortError, which Temporal would report as a plain
         // failure; the activity's own cancellation reason (a CancelledFailure) must surface.
@@ -41,10 +51,27 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
         throw classifyAnthropicError(error);
       }
       const durationMs = Date.now() - startedAt;
-      const reply = fromAnthropicMessage(message);
+      const reply = fromAnthropicMessage(checkShape(message));
       // The answering model may carry a date suffix the table lacks; the requested id is the fallback.
       const pricedModel = priceFor(reply.model, prices) !== undefined ? reply.model : request.model;
       return { ...reply, costUsd: costOf(pricedModel, reply.usage, prices), durationMs };
     },
   };
+}
+
+/**
+ * The SDK returns a 200 body that is not `application/json` as a string; a proxy may also send
+ * JSON of another shape. Either is a retryable ModelBadResponse, never a TypeError in the mapping.
+ */
+function checkShape(message: unknown): Anthropic.Message {
+  const m = message as Partial<Anthropic.Message> | null;
+  if (typeof m === 'object' && m !== null && Array.isArray(m.content) && typeof m.model === 'string' && typeof m.usage === 'object' && m.usage !== null) {
+    return m as Anthropic.Message;
+  }
+  const seen = typeof message === 'string' ? JSON.stringify(message.slice(0, 120)) : typeof message;
+  throw ApplicationFailure.create({
+    type: FailureType.ModelBadResponse,
+    nonRetryable: false,
+    message: `Anthropic API reply is not a Message: ${seen}`,
+  });
 }

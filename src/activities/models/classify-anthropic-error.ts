@@ -1,5 +1,6 @@
 import { AnthropicError, APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
+import { retryDelayMs } from './retry-delay';
 import { FailureType } from '../../shared';
 
 /**
@@ -23,6 +24,20 @@ const BY_STATUS: Record<number, [FailureType, nonRetryable: boolean]> = {
   529: [FailureType.ModelOverloaded, false],
 };
 
+// An `error` event inside a 200 stream carries only the type; each means what its status would.
+const BY_ERROR_TYPE: Record<string, [FailureType, nonRetryable: boolean]> = {
+  invalid_request_error: [FailureType.ModelBadRequest, true],
+  authentication_error: [FailureType.ModelAuthentication, true],
+  billing_error: [FailureType.ModelBadRequest, true],
+  permission_error: [FailureType.ModelPermissionDenied, true],
+  not_found_error: [FailureType.ModelNotFound, true],
+  request_too_large: [FailureType.ModelRequestTooLarge, true],
+  rate_limit_error: [FailureType.ModelRateLimited, false],
+  timeout_error: [FailureType.ModelTimeout, false],
+  api_error: [FailureType.ModelServerError, false],
+  overloaded_error: [FailureType.ModelOverloaded, false],
+};
+
 function classifyStatus(status: number): [FailureType, boolean] {
   const known = BY_STATUS[status];
   if (known !== undefined) return known;
@@ -31,16 +46,6 @@ function classifyStatus(status: number): [FailureType, boolean] {
   return [FailureType.ModelBadRequest, true];
 }
 
-/** `retry-after-ms` (ms) wins over `retry-after` (seconds or an HTTP date), as in the SDK. */
-export function retryDelayMs(headers: Headers | undefined, now: number = Date.now()): number | undefined {
-  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms > 0) return ms;
-  const retryAfter = headers?.get('retry-after');
-  if (retryAfter === null || retryAfter === undefined) return undefined;
-  const seconds = Number.parseFloat(retryAfter);
-  const delay = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - now;
-  return Number.isFinite(delay) && delay > 0 ? Math.ceil(delay) : undefined;
-}
 
 // Anthropic key and token shapes; masked wherever text could carry one.
 const redact = (text: string): string => text.replace(/sk-ant-[A-Za-z0-9_-]+/g, 'sk-ant-[redacted]');
@@ -58,6 +63,8 @@ export function classifyAnthropicError(error: unknown, options: { now?: number }
     });
   }
 
+  if (error instanceof APIError && error.status === undefined) return classifyStreamErrorEvent(error);
+
   if (error instanceof APIError && typeof error.status === 'number') {
     const status = error.status;
     const [type, nonRetryableByStatus] = classifyStatus(status);
@@ -68,13 +75,26 @@ export function classifyAnthropicError(error: unknown, options: { now?: number }
     const details: Record<string, unknown> = { status };
     if (error.type) details.apiErrorType = error.type;
     if (error.requestID) details.requestId = error.requestID;
+    if (error.error == null) details.nonJsonBody = true;
     return ApplicationFailure.create({
       type,
       nonRetryable,
       // apiMessage is the body's error.message; error.message would be "429 {json}".
-      message: redact(`Anthropic API ${status}: ${error.apiMessage ?? error.message}`),
+      message: redact(`Anthropic API ${status}: ${error.error == null ? describeNonJsonBody(error) : (error.apiMessage ?? error.message)}`),
       ...(delay === undefined ? {} : { nextRetryDelay: delay }),
       details: [details],
+    });
+  }
+
+  // Reading the body failed after the headers (the SDK passes these through unwrapped): fetch
+  // raises TypeError when the connection drops, JSON parsing SyntaxError on a cut or foreign body.
+  if (error instanceof TypeError || error instanceof SyntaxError) {
+    const dropped = error instanceof TypeError;
+    return ApplicationFailure.create({
+      type: dropped ? FailureType.ModelConnectionError : FailureType.ModelBadResponse,
+      nonRetryable: false,
+      message: redact(`Anthropic API reply ${dropped ? 'cut off' : 'unreadable'}: ${messageChain(error)}`),
+      cause: error,
     });
   }
 
@@ -89,4 +109,33 @@ export function classifyAnthropicError(error: unknown, options: { now?: number }
     message: redact(`Anthropic call failed before a response${error instanceof AnthropicError ? ' (SDK)' : ''}: ${message}`),
     ...(error instanceof Error ? { cause: error } : {}),
   });
+}
+
+/** An `event: error` inside a stream: no status, so the error type decides. Unknown types are retried. */
+function classifyStreamErrorEvent(error: APIError): ApplicationFailure {
+  const apiErrorType = error.type ?? 'unknown';
+  const [type, nonRetryable] = BY_ERROR_TYPE[apiErrorType] ?? [FailureType.ModelStreamIncomplete, false];
+  const details: Record<string, unknown> = { apiErrorType, midStream: true };
+  if (error.requestID) details.requestId = error.requestID;
+  return ApplicationFailure.create({
+    type,
+    nonRetryable,
+    message: redact(`Anthropic API stream error (${apiErrorType}): ${error.apiMessage ?? error.message}`),
+    details: [details],
+  });
+}
+
+/** E.g. `non-JSON body (text/html): "<html> <head><title>502 Bad Gateway</title>…"`; usually a proxy's page. */
+function describeNonJsonBody(error: APIError): string {
+  const body = error.message.replace(/^\d{3}\s*/, '').replace(/\s+/g, ' ').trim();
+  const contentType = error.headers?.get('content-type') ?? 'no content-type';
+  if (body === '' || /status code \(no body\)$/.test(body)) return `empty body (${contentType})`;
+  return `non-JSON body (${contentType}): ${JSON.stringify(body.length > 160 ? `${body.slice(0, 160)}…` : body)}`;
+}
+
+/** `terminated: other side closed`: the message and its causes, which name the transport problem. */
+export function messageChain(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e instanceof Error && parts.length < 4; e = e.cause) parts.push(e.message);
+  return parts.join(': ');
 }

@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType } from '../../shared';
 import { createRedactor } from '../redact-secrets';
+import { retryDelayMs } from './retry-delay';
 
 /**
  * Turns every way a Chat Completions call can fail into an `ApplicationFailure` with a stable
@@ -43,16 +44,6 @@ function classifyStatus(status: number): [FailureType, boolean] {
   return [FailureType.ModelBadResponse, false];
 }
 
-/** `retry-after-ms` (ms) wins over `retry-after` (seconds or an HTTP date), as in OpenAI's SDK. */
-function retryDelayMs(headers: Headers, now: number): number | undefined {
-  const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms > 0) return ms;
-  const retryAfter = headers.get('retry-after');
-  if (retryAfter === null) return undefined;
-  const seconds = Number.parseFloat(retryAfter);
-  const delay = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - now;
-  return Number.isFinite(delay) && delay > 0 ? Math.ceil(delay) : undefined;
-}
 
 interface ApiError {
   message?: string;

@@ -10,3 +10,7 @@ export { ensureSearchAttributes } from './client/search-attributes-setup';
 export { ensureTemporalServer, type TemporalServer } from './dev-server';
 export { loadConfig, type Config } from './config';
 export { chainQuery, statusQuery } from './workflows/messages';
+export { createReplyRecorder, loadRecordedTurns, RecordedReply } from './activities/recording';
+export { createOpenAICompatibleProvider, type OpenAICompatibleProviderOptions } from './activities/models/openai-compatible-provider';
+export type { ModelDelta } from './activities/model-activities';
+export type { ModelCallHooks } from './activities/models/model-provider';

@@ -15,6 +15,8 @@ export interface AgentWorkerOptions {
   secrets?: readonly string[];
   /** Receives model output as it streams (never stored in history). */
   onModelDelta?: ActivityDeps['onModelDelta'];
+  /** Receives every whole model reply, e.g. `createReplyRecorder(file)`. */
+  onModelReply?: ActivityDeps['onModelReply'];
   /** A prebuilt workflow bundle (tests build one per run); default: bundle src/workflows at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Anything else Temporal's Worker takes, e.g. `maxCachedWorkflows`. */
@@ -31,6 +33,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     models: options.models,
     secrets: options.secrets ?? [],
     ...(options.onModelDelta ? { onModelDelta: options.onModelDelta } : {}),
+    ...(options.onModelReply ? { onModelReply: options.onModelReply } : {}),
   });
   return Worker.create({
     connection: options.connection,

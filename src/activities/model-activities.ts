@@ -17,11 +17,13 @@ export interface ModelActivityDeps {
   models: Readonly<Partial<Record<ModelRequest['provider'], ModelProvider>>>;
   /** Receives streamed deltas, e.g. to show tokens live; must not throw. */
   onModelDelta?: (delta: ModelDelta) => void;
+  /** Receives every whole reply, e.g. to record a session (see recording.ts); must not throw. */
+  onModelReply?: (workflowId: string, reply: ModelReply) => void;
   /** How often a call heartbeats while it waits on a provider that sends nothing. Default 1 s. */
   heartbeatEveryMs?: number;
 }
 
-export function createModelActivities({ models, onModelDelta, heartbeatEveryMs = 1_000 }: ModelActivityDeps) {
+export function createModelActivities({ models, onModelDelta, onModelReply, heartbeatEveryMs = 1_000 }: ModelActivityDeps) {
   return {
     /** One model call. Providers throw typed ApplicationFailures; Temporal retries the retryable ones. */
     async callModel(request: ModelRequest): Promise<ModelReply> {
@@ -39,11 +41,13 @@ export function createModelActivities({ models, onModelDelta, heartbeatEveryMs =
       // Heartbeats carry cancellation to us; a provider that is silent while it waits still gets them.
       const timer = setInterval(() => ctx.heartbeat(), heartbeatEveryMs);
       try {
-        return await provider.complete(request, ctx.cancellationSignal, {
+        const reply = await provider.complete(request, ctx.cancellationSignal, {
           heartbeat: () => ctx.heartbeat(),
           onTextDelta: publish('text'),
           onThinkingDelta: publish('thinking'),
         });
+        onModelReply?.(workflowId, reply);
+        return reply;
       } finally {
         clearInterval(timer);
       }

@@ -18,6 +18,8 @@ Usage:
       --max-iterations N     default 10
       --model NAME           default THOUGHTLINE_MODEL or claude-sonnet-4-6
       --workflow-id ID       default agent-<uuid>
+      --record FILE          append the run's model replies (secrets redacted) to FILE, JSONL,
+                             to replay offline: createScriptedModel(loadRecordedTurns(FILE))
   thoughtline watch <workflowId>        follow a run's steps until it ends
   thoughtline chain <workflowId> [--json]   print a run's reasoning chain
   thoughtline status <workflowId>       print a run's status
@@ -38,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
       model: { type: 'string' },
       'workflow-id': { type: 'string' },
       tools: { type: 'string' },
+      record: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -71,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
         ...(maxIterations ? { maxIterations } : {}),
         ...(values.model ? { model: values.model } : {}),
         ...(values['workflow-id'] ? { workflowId: values['workflow-id'] } : {}),
+        ...(values.record ? { recordTo: values.record } : {}),
       });
       return result.success ? 0 : 1;
     }

@@ -3,7 +3,7 @@ import { loadConfig, type Config } from '../config';
 import { weatherTool } from '../demo/weather-tool';
 import { ensureTemporalServer, type TemporalServer } from '../dev-server';
 import type { ToolDefinition } from '../tools/define-tool';
-import { createAgentWorker } from '../worker';
+import { createAgentWorker, type AgentWorkerOptions } from '../worker';
 import { AgentClient } from './agent-client';
 import { setupModels, type ModelSetup } from './model-setup';
 import { ensureSearchAttributes } from './search-attributes-setup';
@@ -46,7 +46,11 @@ function installQuietRuntime(): void {
   runtimeInstalled = true;
 }
 
-export async function startWorker({ config, server }: Connected, extraTools: readonly ToolDefinition[] = []): Promise<RunningWorker> {
+export async function startWorker(
+  { config, server }: Connected,
+  extraTools: readonly ToolDefinition[] = [],
+  options: Pick<AgentWorkerOptions, 'onModelReply'> = {},
+): Promise<RunningWorker> {
   installQuietRuntime();
   const models = await setupModels(config, log);
   const connection = await NativeConnection.connect({ address: server.address });
@@ -57,6 +61,7 @@ export async function startWorker({ config, server }: Connected, extraTools: rea
     tools: [...BUILT_IN_TOOLS, ...extraTools],
     models: models.models,
     secrets: models.secrets,
+    ...options,
   });
   const done = worker.run().finally(async () => {
     await connection.close();

@@ -53,6 +53,7 @@ export async function createHarness(
     models: Partial<Record<'anthropic' | 'openai-compatible' | 'scripted', ModelProvider>>;
     secrets?: string[];
     onModelDelta?: AgentWorkerOptions['onModelDelta'];
+    onModelReply?: AgentWorkerOptions['onModelReply'];
   },
 ): Promise<AgentHarness> {
   const taskQueue = `test-${randomUUID()}`;
@@ -64,6 +65,7 @@ export async function createHarness(
     models: deps.models,
     secrets: deps.secrets ?? [],
     ...(deps.onModelDelta ? { onModelDelta: deps.onModelDelta } : {}),
+    ...(deps.onModelReply ? { onModelReply: deps.onModelReply } : {}),
     workflowBundle: { codePath: inject('workflowBundlePath') },
     workerOptions: { maxCachedWorkflows: 0 },
   });

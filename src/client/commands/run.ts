@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { createReplyRecorder } from '../../activities/recording';
 import type { AgentInputInit, AgentResult } from '../../shared';
 import { renderStep, renderSummary } from '../render-step';
 import { connect, startWorker, webUiLink, type Connected } from '../runtime';
@@ -10,19 +12,26 @@ export interface RunOptions {
   maxIterations?: number;
   model?: string;
   workflowId?: string;
+  /** Append this run's model replies to a JSONL file, to replay it offline in a test. */
+  recordTo?: string;
 }
 
 /** Starts one agent, prints its steps as they land, and returns its result. */
 export async function runTask(options: RunOptions, connected?: Connected): Promise<AgentResult> {
   const c = connected ?? (await connect());
-  const worker = options.embeddedWorker ? await startWorker(c) : undefined;
+  const workflowId = options.workflowId ?? `agent-${randomUUID()}`;
+  if (options.recordTo && !options.embeddedWorker) throw new Error('--record needs the embedded worker (drop --no-worker).');
+  const recorder = options.recordTo
+    ? { onModelReply: createReplyRecorder(options.recordTo, { workflowId, secrets: c.config.anthropicApiKey ? [c.config.anthropicApiKey] : [] }) }
+    : {};
+  const worker = options.embeddedWorker ? await startWorker(c, [], recorder) : undefined;
   try {
     const init: AgentInputInit = {
       task: options.task,
       model: { provider: 'anthropic', model: options.model ?? c.config.model },
       ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
     };
-    const handle = await c.agents.start(init, options.workflowId ? { workflowId: options.workflowId } : {});
+    const handle = await c.agents.start(init, { workflowId });
     const out = options.json ? process.stderr : process.stdout;
     out.write(`Started ${handle.workflowId}\n`);
     const link = webUiLink(c.server, handle.workflowId);
@@ -36,6 +45,7 @@ export async function runTask(options: RunOptions, connected?: Connected): Promi
     const result = next.value;
     if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else out.write(`\n${renderSummary(result)}\n`);
+    if (options.recordTo) (options.json ? process.stderr : out).write(`Recorded ${result.modelCalls} model replies to ${options.recordTo}\n`);
     return result;
   } finally {
     await worker?.shutdown();

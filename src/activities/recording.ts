@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import { z } from 'zod';
+import { ModelReply } from '../shared';
+import type { ScriptedTurn } from './models/scripted-model';
+import { createRedactor } from './redact-secrets';
+
+/** One line of a recording: a model reply of one run, as the workflow received it. */
+export const RecordedReply = z.object({
+  workflowId: z.string(),
+  reply: ModelReply,
+});
+export type RecordedReply = z.infer<typeof RecordedReply>;
+
+/**
+ * Appends the model replies of one run (or of every run, when `workflowId` is omitted) to a JSONL
+ * file. Replies only: no prompts, no tool results; known secrets and key-shaped strings redacted.
+ */
+export function createReplyRecorder(file: string, options: { workflowId?: string; secrets?: readonly string[] } = {}) {
+  const redact = createRedactor(options.secrets ?? []);
+  return (workflowId: string, reply: ModelReply): void => {
+    if (options.workflowId && workflowId !== options.workflowId) return;
+    const line: RecordedReply = { workflowId, reply: redact(reply) as ModelReply };
+    fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
+  };
+}
+
+/** The recorded replies as a script for `createScriptedModel`, so a real session becomes a test. */
+export function loadRecordedTurns(file: string, workflowId?: string): ScriptedTurn[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line, i) => {
+      const parsed = RecordedReply.safeParse(JSON.parse(line));
+      if (!parsed.success) throw new Error(`${file}:${i + 1} is not a recorded reply: ${parsed.error.message}`);
+      return parsed.data;
+    })
+    .filter((r) => !workflowId || r.workflowId === workflowId)
+    .map(({ reply }) => ({ content: reply.content, stopReason: reply.stopReason, usage: reply.usage, costUsd: reply.costUsd }));
+}

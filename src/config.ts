@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import { z } from 'zod';
-import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
+import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, ModelRegistry } from './shared';
 
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 
@@ -10,6 +11,8 @@ const ConfigSchema = z.object({
   THOUGHTLINE_MODEL: z.preprocess(emptyAsUndefined, z.string().default('claude-sonnet-4-6')),
   ANTHROPIC_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
   ANTHROPIC_BASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** Path of a JSON model registry (named models, prices, allow-list). */
+  THOUGHTLINE_MODELS: z.preprocess(emptyAsUndefined, z.string().optional()),
 });
 
 export interface Config {
@@ -19,6 +22,19 @@ export interface Config {
   model: string;
   anthropicApiKey?: string;
   anthropicBaseUrl?: string;
+  modelRegistry?: ModelRegistry;
+}
+
+function loadRegistry(file: string): ModelRegistry {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`THOUGHTLINE_MODELS: cannot read ${file} as JSON: ${(err as Error).message}`);
+  }
+  const parsed = ModelRegistry.safeParse(raw);
+  if (!parsed.success) throw new Error(`THOUGHTLINE_MODELS: ${file} is not a valid model registry:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
 }
 
 /** Parses the environment once, at the edge. Workflows never read it; they get settings in their input. */
@@ -33,5 +49,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     ...(e.TEMPORAL_ADDRESS ? { temporalAddress: e.TEMPORAL_ADDRESS } : {}),
     ...(e.ANTHROPIC_API_KEY ? { anthropicApiKey: e.ANTHROPIC_API_KEY } : {}),
     ...(e.ANTHROPIC_BASE_URL ? { anthropicBaseUrl: e.ANTHROPIC_BASE_URL } : {}),
+    ...(e.THOUGHTLINE_MODELS ? { modelRegistry: loadRegistry(e.THOUGHTLINE_MODELS) } : {}),
   });
 }

@@ -17,6 +17,8 @@ export interface AgentWorkerOptions {
   onModelDelta?: ActivityDeps['onModelDelta'];
   /** Receives every whole model reply, e.g. `createReplyRecorder(file)`. */
   onModelReply?: ActivityDeps['onModelReply'];
+  /** Model governance, e.g. `(p, m) => isModelAllowed(registry, p, m)`. */
+  isModelAllowed?: ActivityDeps['isModelAllowed'];
   /** A prebuilt workflow bundle (tests build one per run); default: bundle src/workflows at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Anything else Temporal's Worker takes, e.g. `maxCachedWorkflows`. */
@@ -34,6 +36,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     secrets: options.secrets ?? [],
     ...(options.onModelDelta ? { onModelDelta: options.onModelDelta } : {}),
     ...(options.onModelReply ? { onModelReply: options.onModelReply } : {}),
+    ...(options.isModelAllowed ? { isModelAllowed: options.isModelAllowed } : {}),
   });
   return Worker.create({
     connection: options.connection,

@@ -19,11 +19,13 @@ export interface ModelActivityDeps {
   onModelDelta?: (delta: ModelDelta) => void;
   /** Receives every whole reply, e.g. to record a session (see recording.ts); must not throw. */
   onModelReply?: (workflowId: string, reply: ModelReply) => void;
+  /** Model governance: calls for which this returns false fail, non-retryably, before any I/O. */
+  isModelAllowed?: (provider: ModelRequest['provider'], model: string) => boolean;
   /** How often a call heartbeats while it waits on a provider that sends nothing. Default 1 s. */
   heartbeatEveryMs?: number;
 }
 
-export function createModelActivities({ models, onModelDelta, onModelReply, heartbeatEveryMs = 1_000 }: ModelActivityDeps) {
+export function createModelActivities({ models, onModelDelta, onModelReply, isModelAllowed, heartbeatEveryMs = 1_000 }: ModelActivityDeps) {
   return {
     /** One model call. Providers throw typed ApplicationFailures; Temporal retries the retryable ones. */
     async callModel(request: ModelRequest): Promise<ModelReply> {
@@ -32,6 +34,10 @@ export function createModelActivities({ models, onModelDelta, onModelReply, hear
         const configured = Object.keys(models).join(', ') || '(none)';
         const message = `No "${request.provider}" model provider on this worker (configured: ${configured}).`;
         throw ApplicationFailure.create({ type: FailureType.ModelProviderMissing, message, nonRetryable: true });
+      }
+      if (isModelAllowed && !isModelAllowed(request.provider, request.model)) {
+        const message = `Model ${request.provider}/${request.model} is not allowed by this worker's model registry.`;
+        throw ApplicationFailure.create({ type: FailureType.ModelNotAllowed, message, nonRetryable: true });
       }
       const ctx = Context.current();
       const { activityId, attempt } = ctx.info;

@@ -1,11 +1,14 @@
 import type { ModelProvider } from '../activities';
 import { createAnthropicProvider } from '../activities/models/anthropic-provider';
+import { createOpenAICompatibleProvider } from '../activities/models/openai-compatible-provider';
+import { CLAUDE_PRICES, type PriceTable } from '../activities/models/pricing';
+import type { ModelRegistry } from '../shared';
 import type { Config } from '../config';
 import { offlineWeatherScript } from '../demo/offline-weather-model';
 import { startFakeMessagesServer } from '../testing';
 
 export interface ModelSetup {
-  models: { anthropic: ModelProvider };
+  models: { anthropic: ModelProvider; 'openai-compatible'?: ModelProvider };
   /** True when no API key is set and a local fake of the Messages API stands in for Claude. */
   offline: boolean;
   /** Values the worker must redact. */
@@ -21,12 +24,18 @@ const OFFLINE_TURNS = 10_000;
  * Messages server over real HTTP, so the same provider code runs either way.
  */
 export async function setupModels(config: Readonly<Config>, log: (line: string) => void): Promise<ModelSetup> {
+  const registry = config.modelRegistry;
+  const local = registry?.openaiCompatibleBaseUrl
+    ? { 'openai-compatible': createOpenAICompatibleProvider({ baseURL: registry.openaiCompatibleBaseUrl, prices: registryPrices(registry, 'openai-compatible') }) }
+    : {};
+  const prices = { ...CLAUDE_PRICES, ...(registry ? registryPrices(registry, 'anthropic') : {}) };
   if (config.anthropicApiKey) {
     const provider = createAnthropicProvider({
       apiKey: config.anthropicApiKey,
+      prices,
       ...(config.anthropicBaseUrl ? { baseURL: config.anthropicBaseUrl } : {}),
     });
-    return { models: { anthropic: provider }, offline: false, secrets: [config.anthropicApiKey], close: async () => {} };
+    return { models: { anthropic: provider, ...local }, offline: false, secrets: [config.anthropicApiKey], close: async () => {} };
   }
   const fake = await startFakeMessagesServer({ script: offlineWeatherScript(OFFLINE_TURNS) });
   log(
@@ -34,6 +43,12 @@ export async function setupModels(config: Readonly<Config>, log: (line: string) 
       `Anthropic Messages API at ${fake.baseUrl}. It only knows the demo weather task. ` +
       `Set ANTHROPIC_API_KEY to use Claude.`,
   );
-  const provider = createAnthropicProvider({ apiKey: 'offline-demo-key', baseURL: fake.baseUrl });
-  return { models: { anthropic: provider }, offline: true, secrets: [], close: () => fake.close() };
+  const provider = createAnthropicProvider({ apiKey: 'offline-demo-key', baseURL: fake.baseUrl, prices });
+  return { models: { anthropic: provider, ...local }, offline: true, secrets: [], close: () => fake.close() };
+}
+
+/** The registry's prices for one provider's models, keyed by model id as providers look them up. */
+function registryPrices(registry: ModelRegistry, provider: string): PriceTable {
+  const entries = Object.values(registry.models).filter((m) => m.provider === provider && m.price);
+  return Object.fromEntries(entries.map((m) => [m.model, m.price!]));
 }

@@ -2,6 +2,7 @@ import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporal
 import { loadConfig, type Config } from '../config';
 import { weatherTool } from '../demo/weather-tool';
 import { ensureTemporalServer, type TemporalServer } from '../dev-server';
+import { isModelAllowed } from '../shared';
 import type { ToolDefinition } from '../tools/define-tool';
 import { createAgentWorker, type AgentWorkerOptions } from '../worker';
 import { AgentClient } from './agent-client';
@@ -61,6 +62,7 @@ export async function startWorker(
     tools: [...BUILT_IN_TOOLS, ...extraTools],
     models: models.models,
     secrets: models.secrets,
+    ...(config.modelRegistry ? { isModelAllowed: (p: string, m: string) => isModelAllowed(config.modelRegistry!, p, m) } : {}),
     ...options,
   });
   const done = worker.run().finally(async () => {

@@ -19,6 +19,8 @@ export const FailureType = {
   /** A 200 reply that could not be read (not JSON, cut, unknown shape): retryable, usually a proxy. */
   ModelBadResponse: 'ModelBadResponse',
   ModelProviderMissing: 'ModelProviderMissing',
+  /** The worker's model registry does not allow this provider/model pair (governance). */
+  ModelNotAllowed: 'ModelNotAllowed',
   ScriptExhausted: 'ScriptExhausted',
   ToolNotRegistered: 'ToolNotRegistered',
   ToolFailed: 'ToolFailed',

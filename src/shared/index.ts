@@ -9,3 +9,4 @@ export * from './termination';
 export * from './tool-spec';
 export * from './usage';
 export * from './render-chain-markdown';
+export * from './model-registry';

@@ -54,6 +54,7 @@ export async function createHarness(
     secrets?: string[];
     onModelDelta?: AgentWorkerOptions['onModelDelta'];
     onModelReply?: AgentWorkerOptions['onModelReply'];
+    isModelAllowed?: AgentWorkerOptions['isModelAllowed'];
   },
 ): Promise<AgentHarness> {
   const taskQueue = `test-${randomUUID()}`;
@@ -66,6 +67,7 @@ export async function createHarness(
     secrets: deps.secrets ?? [],
     ...(deps.onModelDelta ? { onModelDelta: deps.onModelDelta } : {}),
     ...(deps.onModelReply ? { onModelReply: deps.onModelReply } : {}),
+    ...(deps.isModelAllowed ? { isModelAllowed: deps.isModelAllowed } : {}),
     workflowBundle: { codePath: inject('workflowBundlePath') },
     workerOptions: { maxCachedWorkflows: 0 },
   });

@@ -43,6 +43,18 @@ describe('model turns', () => {
     expect(second).toMatchObject({ toolName: 'backup', arguments: { note: expect.stringContaining('fallback from primary after: Model call failed: ModelOverloaded: overloaded') } });
   });
 
+  it('falls back when the worker refuses a model its registry does not allow', async () => {
+    const model = createScriptedModel([{ content: [say('Allowed model answering.')] }]);
+    const h = await createHarness(env, { tools: [], models: { scripted: model }, isModelAllowed: (_p, m) => m === 'backup' });
+    const input: AgentInputInit = { ...base, model: { provider: 'scripted', model: 'primary', fallbacks: [{ provider: 'scripted', model: 'backup' }] } };
+    const result = await h.worker.runUntil(async () => (await h.agents.start(input)).result());
+    model.verify();
+    expect(result).toMatchObject({ success: true, finalAnswer: 'Allowed model answering.' });
+    expect(model.calls.map((c) => c.model)).toEqual(['backup']);
+    const refused = result.chain.steps.find((s) => s.type === 'tool_result' && !s.toolResult.success);
+    expect(refused?.type === 'tool_result' && refused.toolResult.error).toContain('ModelNotAllowed: Model scripted/primary is not allowed');
+  });
+
   it('never runs a tool call from a reply cut at max_tokens; retries with twice the room', async () => {
     const { result, model, log } = await run([
       { content: [useTool('lookup', { key: 'trunc' })], stopReason: 'max_tokens' },

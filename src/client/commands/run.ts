@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReplyRecorder } from '../../activities/recording';
-import type { AgentInputInit, AgentResult } from '../../shared';
+import { resolveModel, type AgentInputInit, type AgentResult } from '../../shared';
 import { renderStep, renderSummary } from '../render-step';
 import { connect, startWorker, webUiLink, type Connected } from '../runtime';
 
@@ -24,13 +24,16 @@ export async function runTask(options: RunOptions, connected?: Connected): Promi
   const recorder = options.recordTo
     ? { onModelReply: createReplyRecorder(options.recordTo, { workflowId, secrets: c.config.anthropicApiKey ? [c.config.anthropicApiKey] : [] }) }
     : {};
+  const init: AgentInputInit = {
+    task: options.task,
+    // With a registry, models are chosen by name and come with their fallbacks.
+    model: c.config.modelRegistry
+      ? resolveModel(c.config.modelRegistry, options.model ?? c.config.model)
+      : { provider: 'anthropic', model: options.model ?? c.config.model },
+    ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
+  };
   const worker = options.embeddedWorker ? await startWorker(c, [], recorder) : undefined;
   try {
-    const init: AgentInputInit = {
-      task: options.task,
-      model: { provider: 'anthropic', model: options.model ?? c.config.model },
-      ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
-    };
     const handle = await c.agents.start(init, { workflowId });
     const out = options.json ? process.stderr : process.stdout;
     out.write(`Started ${handle.workflowId}\n`);

@@ -50,6 +50,7 @@ export class AgentRun {
         this.state.iteration += 1;
         this.chain.iteration = this.state.iteration;
         const reply = await this.callModel('auto');
+        this.recordExtendedThinking(reply);
         const unusable = this.unusable(reply);
         if (unusable) return unusable;
         const outcome = await this.act(this.strategy.decide(reply));
@@ -63,6 +64,14 @@ export class AgentRun {
 
   private callModel(toolChoice: 'auto' | 'none'): Promise<ModelReply> {
     return modelTurn(this.input, this.strategy, this.state, this.chain, toolChoice, () => this.onProgress('all'));
+  }
+
+  /** Extended thinking is shown as thinking steps; the blocks themselves stay in the conversation. */
+  private recordExtendedThinking(reply: ModelReply): void {
+    for (const block of reply.content) {
+      if (block.type === 'thinking' && block.thinking.trim()) this.chain.thinking(block.thinking.trim(), { level: this.input.visibility });
+      if (block.type === 'redacted_thinking') this.chain.thinking('(thinking redacted by the provider)', { level: this.input.visibility });
+    }
   }
 
   /** Replies that must not be acted on even after model-turn did what it could. */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer, readBody, verifyScript } from '../fake-server-kit';
 import { authOf, redactHeaders } from '../recorded-request';
 import { newRequestId } from './fake-openai-ids';
 import { describeEntry, type ChatScriptEntry, type FakeChatReply, type FakeChatScriptReply } from './fake-openai-replies';
@@ -171,26 +172,9 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
       script.push(...entries);
     },
     verify() {
-      const problems = [...errors];
-      if (script.length > 0) {
-        problems.push(`Fake OpenAI server: ${script.length} script entries left unused: ${script.map(describeEntry).join('; ')}`);
-      }
-      if (problems.length > 0) throw new Error(problems.join('\n'));
+      verifyScript('Fake OpenAI server', errors, script, describeEntry);
     },
-    close() {
-      for (const endWait of [...pendingWaits]) endWait();
-      // Keep-alive sockets from fetch would otherwise hold close() open.
-      server.closeAllConnections();
-      return new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
-    },
+    close: () => closeServer(server, pendingWaits),
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}

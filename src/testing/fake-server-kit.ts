@@ -19,8 +19,9 @@ export function verifyScript<T>(serverName: string, errors: readonly string[], s
   if (problems.length > 0) throw new Error(problems.join('\n'));
 }
 
-/** Ends pending delayed replies and keep-alive sockets (fetch keeps them), then closes. */
+/** Ends pending delayed replies and keep-alive sockets (fetch keeps them), then closes. Idempotent. */
 export function closeServer(server: Server, pendingWaits: Set<() => void>): Promise<void> {
+  if (!server.listening) return Promise.resolve();
   for (const endWait of [...pendingWaits]) endWait();
   server.closeAllConnections();
   return new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));

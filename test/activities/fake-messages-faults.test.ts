@@ -1,26 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   earlyEof,
   hang,
   midStreamError,
   nonJsonError,
   socketReset,
-  startFakeMessagesServer,
   text,
-  type FakeMessagesServer,
-  type ScriptEntry,
 } from '../../src/testing';
-import { API_KEY, waitFor } from './fixtures';
+import { API_KEY, useFakeServerPerTest, waitFor } from './fixtures';
 
-let server: FakeMessagesServer | undefined;
-async function start(script: ScriptEntry[] = []): Promise<FakeMessagesServer> {
-  server = await startFakeMessagesServer({ script });
-  return server;
-}
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const start = useFakeServerPerTest();
 
 function post(baseUrl: string, stream: boolean, signal?: AbortSignal): Promise<Response> {
   return fetch(`${baseUrl}/v1/messages`, {

@@ -1,28 +1,17 @@
 import Anthropic, { InternalServerError, type APIError } from '@anthropic-ai/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   httpError,
   message,
-  startFakeMessagesServer,
   text,
   textBlock,
   toolUse,
   toolUseBlock,
-  type FakeMessagesServer,
-  type ScriptEntry,
 } from '../../src/testing';
+import { useFakeServerPerTest } from './fixtures';
 
 const API_KEY = 'sk-ant-fake-server-key-42';
-let server: FakeMessagesServer | undefined;
-
-async function start(script: ScriptEntry[] = []): Promise<FakeMessagesServer> {
-  server = await startFakeMessagesServer({ script });
-  return server;
-}
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const start = useFakeServerPerTest();
 
 const sdk = (baseURL: string) => new Anthropic({ apiKey: API_KEY, baseURL, maxRetries: 0 });
 const ask = (client: Anthropic, content = 'hi') =>
@@ -159,7 +148,6 @@ describe('fake Messages server', () => {
     while (s.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const started = Date.now();
     await s.close();
-    server = undefined;
     expect(await pending).toBe('failed');
     expect(Date.now() - started).toBeLessThan(5_000);
   });

@@ -1,27 +1,16 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   message,
   redactedThinkingBlock,
-  startFakeMessagesServer,
   text,
   textBlock,
   thinkingBlock,
   toolUseBlock,
-  type FakeMessagesServer,
-  type ScriptEntry,
 } from '../../src/testing';
-import { API_KEY } from './fixtures';
+import { API_KEY, useFakeServerPerTest } from './fixtures';
 
-let server: FakeMessagesServer | undefined;
-async function start(script: ScriptEntry[] = []): Promise<FakeMessagesServer> {
-  server = await startFakeMessagesServer({ script });
-  return server;
-}
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const start = useFakeServerPerTest();
 
 interface Sse {
   event: string;

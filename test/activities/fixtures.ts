@@ -2,7 +2,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
 import type { ModelCallHooks, ModelProvider } from '../../src/activities/models/model-provider';
 import type { ModelReply, ModelRequest } from '../../src/shared';
-import { startFakeMessagesServer, type FakeMessagesServer } from '../../src/testing';
+import { startFakeMessagesServer, type FakeMessagesServer, type ScriptEntry } from '../../src/testing';
 
 export const API_KEY = 'sk-ant-test-key-0123456789';
 
@@ -79,4 +79,17 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
     },
     (error: unknown) => error,
   );
+}
+
+/** `start(script)` gives a fresh fake Messages server, closed after each test. */
+export function useFakeServerPerTest(): (script?: ScriptEntry[]) => Promise<FakeMessagesServer> {
+  let server: FakeMessagesServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return async (script = []) => {
+    server = await startFakeMessagesServer({ script });
+    return server;
+  };
 }

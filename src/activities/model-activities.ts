@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType, type ModelReply, type ModelRequest } from '../shared';
+import { FailureType, LiveReplyBuffer, type ModelReply, type ModelRequest } from '../shared';
 import type { ModelProvider } from './models/model-provider';
 
 /** A piece of a reply as it streams in. Delivered to watchers only; it never enters history. */
@@ -43,12 +43,18 @@ export function createModelActivities({ models, onModelDelta, onModelReply, isMo
       const { activityId, attempt } = ctx.info;
       // Standalone activities (no workflow) have no execution; the activity id then stands in.
       const workflowId = ctx.info.workflowExecution?.workflowId ?? activityId;
-      const publish = (kind: ModelDelta['kind']) => (text: string) => onModelDelta?.({ workflowId, activityId, attempt, kind, text });
+      // Every heartbeat carries the reply so far, which is how remote watchers see it stream.
+      const live = new LiveReplyBuffer();
+      const beat = () => ctx.heartbeat(live.snapshot());
+      const publish = (kind: ModelDelta['kind']) => (text: string) => {
+        live.append(kind, text);
+        onModelDelta?.({ workflowId, activityId, attempt, kind, text });
+      };
       // Heartbeats carry cancellation to us; a provider that is silent while it waits still gets them.
-      const timer = setInterval(() => ctx.heartbeat(), heartbeatEveryMs);
+      const timer = setInterval(beat, heartbeatEveryMs);
       try {
         const reply = await provider.complete(request, ctx.cancellationSignal, {
-          heartbeat: () => ctx.heartbeat(),
+          heartbeat: beat,
           onTextDelta: publish('text'),
           onThinkingDelta: publish('thinking'),
         });

@@ -14,12 +14,22 @@ import {
 } from '../shared';
 import type { agentWorkflow } from '../workflows';
 import { chainQuery, statusQuery } from '../workflows/messages';
+import { LiveReplyReader, type LiveDelta } from './live-replies';
 
 export type AgentHandle = WorkflowHandle<typeof agentWorkflow>;
 
 export interface AgentClientOptions {
   client: Client;
   taskQueue?: string;
+}
+
+/** What a watcher sees: whole steps as they land, and (optionally) model replies as they stream. */
+export type WatchEvent = { type: 'step'; step: ReasoningStep } | ({ type: 'live' } & LiveDelta);
+
+export interface FollowOptions {
+  pollMs?: number;
+  /** Also yield streaming model output, read from the model calls' heartbeats. Default true. */
+  live?: boolean;
 }
 
 export interface StartOptions {
@@ -82,12 +92,23 @@ export class AgentClient {
     return this.getHandle(workflowId).query(statusQuery);
   }
 
-  /**
-   * Yields each step once, as it lands, until the run ends. Polls the `chain` query, so it works
-   * for any run, from any process, and catches up on steps made before it was called.
-   */
+  /** Yields each step once, as it lands, until the run ends; see `follow`. */
   async *watch(workflowId: string, pollMs = 300): AsyncGenerator<ReasoningStep, AgentResult> {
+    const events = this.follow(workflowId, { pollMs, live: false });
+    let next = await events.next();
+    for (; !next.done; next = await events.next()) if (next.value.type === 'step') yield next.value.step;
+    return next.value;
+  }
+
+  /**
+   * Yields each step once, as it lands, and the text of model calls as it streams, until the run
+   * ends. Polls the `chain` query and the run's pending activities, so it works for any run, from
+   * any process, and catches up on steps made before it was called.
+   */
+  async *follow(workflowId: string, options: FollowOptions = {}): AsyncGenerator<WatchEvent, AgentResult> {
+    const { pollMs = 300, live = true } = options;
     const handle = this.getHandle(workflowId);
+    const liveReader = live ? new LiveReplyReader(this.client, workflowId) : undefined;
     let done: { result?: AgentResult; error?: unknown } | undefined;
     const finished = handle.result().then(
       (result) => (done = { result }),
@@ -97,12 +118,14 @@ export class AgentClient {
     for (;;) {
       const settled = done;
       const chain = settled?.result ? settled.result.chain : await this.chainOrUndefined(workflowId);
-      for (const step of chain?.steps.slice(seen) ?? []) yield step;
+      for (const step of chain?.steps.slice(seen) ?? []) yield { type: 'step', step };
       seen = Math.max(seen, chain?.steps.length ?? 0);
       if (settled) {
         if (settled.result) return settled.result;
         throw settled.error;
       }
+      // Live text is a courtesy: a failed read (run not started yet, server busy) skips a beat.
+      for (const delta of (await liveReader?.read().catch(() => [])) ?? []) yield { type: 'live', ...delta };
       await Promise.race([finished, new Promise((r) => setTimeout(r, pollMs))]);
     }
   }

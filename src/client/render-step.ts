@@ -38,6 +38,12 @@ export function renderStep(step: ReasoningStep): string {
   }
 }
 
+/** Streaming model text, dimmed; `first` opens its line with a marker under the step column. */
+export function renderLive(kind: 'text' | 'thinking', text: string, first: boolean): string {
+  const marker = first ? `    ${dim(kind === 'thinking' ? '(thinking) ' : '… ')}` : '';
+  return `${marker}${dim(text)}`;
+}
+
 export function renderSummary(result: AgentResult): string {
   const u = result.usage;
   const status = result.success ? green(result.terminationReason) : red(result.terminationReason);

@@ -10,3 +10,4 @@ export * from './tool-spec';
 export * from './usage';
 export * from './render-chain-markdown';
 export * from './model-registry';
+export * from './live-reply';

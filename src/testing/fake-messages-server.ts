@@ -79,7 +79,7 @@ export async function startFakeMessagesServer(options: FakeMessagesServerOptions
       clientAborted: false,
     };
     requests.push(record);
-    const x: Exchange = { res, record, stall: () => wait(undefined, res), closedByServer: false };
+    const x: Exchange = { res, record, stall: () => wait(undefined, res), pause: (ms) => wait(ms, res), closedByServer: false };
     res.on('close', () => {
       if (!res.writableFinished && !x.closedByServer) record.clientAborted = true;
     });

@@ -43,6 +43,8 @@ export interface FakeUsage {
 export interface ReplyTiming {
   /** Wait this long before answering; the wait ends early (no answer) if the client disconnects. */
   delayMs?: number;
+  /** When streamed, pause this long between SSE events, so watchers see a reply arrive in pieces. */
+  eventGapMs?: number;
 }
 
 export interface MessageReplyOptions extends ReplyTiming {
@@ -129,6 +131,7 @@ export function message(content: FakeContentBlock[], options: MessageReplyOption
   };
   if (options.model !== undefined) reply.model = options.model;
   if (options.delayMs !== undefined) reply.delayMs = options.delayMs;
+  if (options.eventGapMs !== undefined) reply.eventGapMs = options.eventGapMs;
   return reply;
 }
 

@@ -15,6 +15,8 @@ export interface Exchange {
   record: RecordedRequest;
   /** Resolves once the client leaves or the server closes; never answers on its own. */
   stall(): Promise<unknown>;
+  /** Resolves true after `ms`, or false early if the client leaves or the server closes. */
+  pause(ms: number): Promise<boolean>;
   /** Set when the server itself tears the connection down, so it is not taken for a client abort. */
   closedByServer: boolean;
 }
@@ -45,7 +47,7 @@ export async function respond(x: Exchange, reply: FakeReply, model: string, stre
       return;
     case 'message':
       if (!stream) return sendJson(x, 200, renderMessage(reply, model), { 'request-id': newRequestId() });
-      await writeEvents(x, renderStreamEvents(reply, model).map(sseText));
+      await writeEvents(x, renderStreamEvents(reply, model).map(sseText), reply.eventGapMs);
       x.res.end();
       return;
     case 'broken':
@@ -92,13 +94,14 @@ async function respondBroken(x: Exchange, reply: FakeBrokenReply, model: string,
 }
 
 /** Sends SSE headers (once) and the events one write at a time, counting them on the record. */
-async function writeEvents(x: Exchange, events: string[]): Promise<void> {
+async function writeEvents(x: Exchange, events: string[], gapMs = 0): Promise<void> {
   if (!x.res.headersSent) {
     x.record.status = 200;
     x.record.eventsSent = 0;
     x.res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': newRequestId() });
   }
-  for (const event of events) {
+  for (const [i, event] of events.entries()) {
+    if (i > 0 && gapMs > 0 && !(await x.pause(gapMs))) return;
     if (!(await write(x, event))) return;
     x.record.eventsSent = (x.record.eventsSent ?? 0) + 1;
   }

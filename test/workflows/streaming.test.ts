@@ -1,9 +1,11 @@
+import { Client } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelDelta } from '../../src/activities/model-activities';
 import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
 import { hang, startFakeMessagesServer, text, toolUse, type FakeMessagesServer } from '../../src/testing';
+import { AgentClient, type WatchEvent } from '../../src/client/agent-client';
 import { connectTestEnv, createHarness, type TestEnv } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
 
@@ -47,6 +49,38 @@ describe('a streamed run on the dev server', () => {
     const events = history.events ?? [];
     expect(events.filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED)).toHaveLength(4); // describeTools, 2 model calls, 1 tool
     expect(events.some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED || e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED)).toBe(false);
+  });
+
+  it('streams model text to a remote watcher through heartbeats, before the step lands', async () => {
+    const answer = 'The answer, streamed slowly in four pieces so that a watcher polling Temporal sees it grow.';
+    // 10 SSE events, 400 ms apart: the call streams for about 3.6 s and heartbeats each second.
+    fake = await startFakeMessagesServer({ script: [text(answer, { eventGapMs: 400 })] });
+    const h = await createHarness(env, {
+      tools: [],
+      models: { anthropic: createAnthropicProvider({ apiKey: 'sk-ant-test-0123456789', baseURL: fake.baseUrl }) },
+    });
+    const events: WatchEvent[] = [];
+    const result = await h.worker.runUntil(async () => {
+      const handle = await h.agents.start({ task: 'Say it slowly', model: claude });
+      // A separate client, as another process would have: nothing shared with the worker.
+      const watcher = new AgentClient({ client: new Client({ connection: env.client.connection, namespace: env.client.options.namespace }), taskQueue: h.taskQueue });
+      const followed = watcher.follow(handle.workflowId, { pollMs: 100 });
+      let next = await followed.next();
+      for (; !next.done; next = await followed.next()) events.push(next.value);
+      return next.value;
+    });
+    expect(result).toMatchObject({ success: true, finalAnswer: answer });
+    const live = events.flatMap((e) => (e.type === 'live' ? [e] : []));
+    expect(live.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(live.map((d) => `${d.activityId}#${d.attempt}#${d.kind}`))).toEqual(new Set([`${live[0]!.activityId}#1#text`]));
+    const streamed = live.map((d) => d.text).join('');
+    expect(streamed.length).toBeGreaterThan(0);
+    expect(answer.startsWith(streamed)).toBe(true);
+    // Live text came first; the whole reply arrived later as the final answer step.
+    const firstLive = events.findIndex((e) => e.type === 'live');
+    const answerStep = events.findIndex((e) => e.type === 'step' && e.step.type === 'synthesis');
+    expect(firstLive).toBeGreaterThanOrEqual(0);
+    expect(answerStep).toBeGreaterThan(firstLive);
   });
 
   it('stops a model call within 2 seconds when the run is cancelled mid-stream', async () => {

@@ -1,5 +1,6 @@
 import { renderStep, renderSummary } from '../render-step';
 import { connect } from '../runtime';
+import { printFollowed } from '../watch-printer';
 
 /** `chain <id>`: the whole reasoning chain of a run, live or finished. */
 export async function printChain(workflowId: string, json: boolean): Promise<void> {
@@ -13,18 +14,13 @@ export async function printChain(workflowId: string, json: boolean): Promise<voi
   await agents.client.connection.close();
 }
 
-/** `watch <id>`: steps as they land, then the outcome. */
+/** `watch <id>`: steps as they land, model text as it streams, then the outcome. */
 export async function watchRun(workflowId: string): Promise<boolean> {
   const { agents } = await connect();
-  const steps = agents.watch(workflowId);
-  let next = await steps.next();
-  while (!next.done) {
-    process.stdout.write(`${renderStep(next.value)}\n`);
-    next = await steps.next();
-  }
-  process.stdout.write(`\n${renderSummary(next.value)}\n`);
+  const result = await printFollowed(agents.follow(workflowId), process.stdout);
+  process.stdout.write(`\n${renderSummary(result)}\n`);
   await agents.client.connection.close();
-  return next.value.success;
+  return result.success;
 }
 
 /** `status <id>`: the small status record. */

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createReplyRecorder } from '../../activities/recording';
 import { resolveModel, type AgentInputInit, type AgentResult } from '../../shared';
-import { renderStep, renderSummary } from '../render-step';
+import { renderSummary } from '../render-step';
 import { connect, startWorker, webUiLink, type Connected } from '../runtime';
+import { printFollowed } from '../watch-printer';
 
 export interface RunOptions {
   task: string;
@@ -39,13 +40,9 @@ export async function runTask(options: RunOptions, connected?: Connected): Promi
     out.write(`Started ${handle.workflowId}\n`);
     const link = webUiLink(c.server, handle.workflowId);
     if (link) out.write(`Web UI: ${link}\n\n`);
-    const steps = c.agents.watch(handle.workflowId);
-    let next = await steps.next();
-    while (!next.done) {
-      if (!options.json) out.write(`${renderStep(next.value)}\n`);
-      next = await steps.next();
-    }
-    const result = next.value;
+    const result = options.json
+      ? await c.agents.result(handle.workflowId)
+      : await printFollowed(c.agents.follow(handle.workflowId), out);
     if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else out.write(`\n${renderSummary(result)}\n`);
     if (options.recordTo) (options.json ? process.stderr : out).write(`Recorded ${result.modelCalls} model replies to ${options.recordTo}\n`);

@@ -8,9 +8,11 @@ import type { Redactor } from './redact-secrets';
 export interface ToolActivityDeps {
   tools: ToolRegistry;
   redact: Redactor;
+  /** How often a running tool heartbeats, so a cancel reaches it. Default 500 ms. */
+  heartbeatEveryMs?: number;
 }
 
-export function createToolActivities({ tools, redact }: ToolActivityDeps) {
+export function createToolActivities({ tools, redact, heartbeatEveryMs = 500 }: ToolActivityDeps) {
   return {
     /** Specs of the run's tools; recorded in history, so a replay sees the tool set the run began with. */
     async describeTools(names?: string[]): Promise<ToolSpec[]> {
@@ -36,6 +38,8 @@ export function createToolActivities({ tools, redact }: ToolActivityDeps) {
       }
       const started = Date.now();
       let value: unknown;
+      // Cancellation reaches an activity only through heartbeats: send them while the tool works.
+      const keepAlive = setInterval(() => ctx.heartbeat(), heartbeatEveryMs);
       try {
         value = await tool.execute(args.data, {
           idempotencyKey: call.idempotencyKey,
@@ -47,6 +51,8 @@ export function createToolActivities({ tools, redact }: ToolActivityDeps) {
         if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
         const message = String(redact(`${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`));
         throw ApplicationFailure.create({ type: FailureType.ToolFailed, message });
+      } finally {
+        clearInterval(keepAlive);
       }
       const { result, truncated } = cutToSize(redact(toJsonSafe(value)), call.maxResultChars);
       return { result, truncated, durationMs: Date.now() - started };

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { VisibilityLevel } from './chain';
-import { DEFAULT_FINISH_TOOL } from './constants';
+import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL } from './constants';
+import { ContinuedState } from './continued-state';
+import { ModelPrice } from './model-registry';
 import { ModelProviderName } from './model-wire';
 
 /** A model to switch to when the one before it has failed for good (retries exhausted or non-retryable). */
@@ -8,6 +10,8 @@ export const FallbackModel = z.object({
   provider: ModelProviderName,
   model: z.string(),
   maxTokens: z.number().int().positive().optional(),
+  /** Used to project a call's cost against `costBudgetUsd`; else the built-in Claude list prices. */
+  price: ModelPrice.optional(),
 });
 export type FallbackModel = z.infer<typeof FallbackModel>;
 
@@ -23,6 +27,8 @@ export const ModelSettings = z.object({
   heartbeatTimeoutMs: z.number().int().positive().default(30_000),
   /** Tried in order, each with the same attempts, once this model has failed for good. */
   fallbacks: z.array(FallbackModel).default([]),
+  /** Used to project a call's cost against `costBudgetUsd`; else the built-in Claude list prices. */
+  price: ModelPrice.optional(),
 });
 export type ModelSettings = z.infer<typeof ModelSettings>;
 
@@ -47,6 +53,44 @@ export const AgentInput = z.object({
   maxToolResultChars: z.number().int().positive().default(8_000),
   /** Visibility of thinking and synthesis steps; tool steps take their tool's own level. */
   visibility: VisibilityLevel.default('full'),
+
+  // Early termination (seed 001 §2.3.2). Phrases match the model's text, case-insensitively.
+  /** A reply containing one of these ends the run with `success`, its text as the answer. */
+  successPhrases: z.array(z.string().min(1)).default([]),
+  /** A reply containing one of these ends the run with `failure`; checked before success phrases. */
+  failurePhrases: z.array(z.string().min(1)).default([]),
+  /** The injected tool by which the model declares the task impossible (`failure`). */
+  giveUpToolName: z.string().min(1).default(DEFAULT_GIVE_UP_TOOL),
+  /** The same call (tool + arguments) or a format error this many times in a row is a stall. */
+  stallThreshold: z.number().int().min(2).default(3),
+  /** On a stall after the one warning: `stop` (reason `stalled`) or `ask` a person (update `resolveStall`). */
+  onStall: z.enum(['stop', 'ask']).default('stop'),
+  /** How long an `ask` waits for a person before stopping as `stalled`. Default 1 day. */
+  stallQuestionTimeoutMs: z.number().int().positive().default(86_400_000),
+
+  // Budgets, checked before every model call against its projected cost.
+  /** Tokens (input + output + cache) the run may spend; `token_budget` when the next call would cross it. */
+  tokenBudget: z.number().int().positive().optional(),
+  /** USD the run may spend; `cost_budget` when the next call would cross it. */
+  costBudgetUsd: z.number().positive().optional(),
+  /** Wall-clock limit of the whole run (a durable timer, across continue-as-new); `timeout`. */
+  runTimeoutMs: z.number().int().positive().optional(),
+  /** After a `cancel` signal, in-flight work may finish for this long before it is cancelled. */
+  cancelGraceMs: z.number().int().nonnegative().default(500),
+
+  // Observations.
+  /** Same as `maxToolResultChars`, in tokens (4 characters each); the smaller limit wins. */
+  maxToolResultTokens: z.number().int().positive().optional(),
+  /** Results over the limit are summarised by a model call (a visible step) instead of cut. */
+  summariseLargeResults: z.boolean().default(false),
+
+  // Long runs.
+  /** The conversation sent to the model is kept under this many characters by eliding old tool results. */
+  maxContextChars: z.number().int().positive().default(150_000),
+  /** Continue-as-new after this many iterations in one run, besides whenever Temporal suggests it. */
+  continueAsNewEvery: z.number().int().positive().optional(),
+  /** Set by the run itself when it continues as new; never by callers. */
+  continued: ContinuedState.optional(),
 });
 export type AgentInput = z.infer<typeof AgentInput>;
 /** The shape callers write: every defaulted field may be left out. */

@@ -15,6 +15,10 @@ export const AgentResult = z.object({
   toolCalls: z.number().int().nonnegative(),
   /** Replies the run could not act on (text ReAct format errors); each went back to the model. */
   formatErrors: z.number().int().nonnegative().default(0),
+  /** Repeated read-only calls answered from an earlier observation, without an activity. */
+  cachedCalls: z.number().int().nonnegative().default(0),
+  /** How many times the run continued as new to keep its history small. */
+  continuations: z.number().int().nonnegative().default(0),
   /** Workflow time from start to end, so it survives replay and worker restarts. */
   executionTimeMs: z.number().nonnegative(),
   /** Set when `terminationReason` is `error`. */
@@ -32,5 +36,12 @@ export const AgentStatus = z.object({
   costUsd: z.number().nonnegative(),
   model: z.string(),
   lastStep: z.string().optional(),
+  tokenBudget: z.number().optional(),
+  costBudgetUsd: z.number().optional(),
+  /** Set once a `cancel` signal arrived, with its reason. */
+  cancelRequested: z.string().optional(),
+  /** What the run waits for, e.g. a person's answer to "continue?" after a stall. */
+  waitingFor: z.string().optional(),
+  continuations: z.number().int().nonnegative().default(0),
 });
 export type AgentStatus = z.infer<typeof AgentStatus>;

@@ -35,6 +35,12 @@ export const ToolResult = z.object({
   durationMs: z.number().nonnegative(),
   /** True when the result was cut to the run's size limit. */
   truncated: z.boolean().optional(),
+  /** True when a model call condensed an oversized result; `result` is the summary. */
+  summarised: z.boolean().optional(),
+  /** Set on a repeated read-only call: the step whose observation was reused, with no new activity. */
+  cachedFrom: z.string().optional(),
+  /** For a call cut short by cancellation or timeout: whether it ran (`done`), stopped, or may have. */
+  outcome: z.enum(['done', 'cancelled', 'unknown']).optional(),
 });
 export type ToolResult = z.infer<typeof ToolResult>;
 

@@ -11,3 +11,4 @@ export * from './usage';
 export * from './render-chain-markdown';
 export * from './model-registry';
 export * from './live-reply';
+export * from './continued-state';

@@ -49,7 +49,7 @@ export class UnknownModelError extends Error {
 const allowedNames = (registry: ModelRegistry): string[] => registry.allowed ?? Object.keys(registry.models);
 
 /** A registered, allowed model as run settings, its fallbacks resolved; throws for anything else. */
-export function resolveModel(registry: ModelRegistry, name: string): Pick<ModelSettings, 'provider' | 'model' | 'fallbacks'> & { maxTokens?: number } {
+export function resolveModel(registry: ModelRegistry, name: string): Pick<ModelSettings, 'provider' | 'model' | 'fallbacks'> & Partial<Pick<ModelSettings, 'maxTokens' | 'price'>> {
   const entry = registry.models[name];
   if (!entry || !allowedNames(registry).includes(name)) {
     throw new UnknownModelError(`Model "${name}" is not allowed. Allowed: ${allowedNames(registry).join(', ')}.`);
@@ -58,9 +58,15 @@ export function resolveModel(registry: ModelRegistry, name: string): Pick<ModelS
     .filter((n) => allowedNames(registry).includes(n))
     .map((n) => {
       const f = registry.models[n]!;
-      return { provider: f.provider, model: f.model, ...(f.maxTokens ? { maxTokens: f.maxTokens } : {}) };
+      return { provider: f.provider, model: f.model, ...(f.maxTokens ? { maxTokens: f.maxTokens } : {}), ...(f.price ? { price: f.price } : {}) };
     });
-  return { provider: entry.provider, model: entry.model, fallbacks, ...(entry.maxTokens ? { maxTokens: entry.maxTokens } : {}) };
+  return {
+    provider: entry.provider,
+    model: entry.model,
+    fallbacks,
+    ...(entry.maxTokens ? { maxTokens: entry.maxTokens } : {}),
+    ...(entry.price ? { price: entry.price } : {}),
+  };
 }
 
 /** Whether a worker may call this provider/model pair. */

@@ -20,6 +20,10 @@ export const ToolSpec = z.object({
   timeoutMs: z.number().int().positive(),
   retry: ToolRetry,
   visibility: VisibilityLevel,
+  /** No side effects: an identical call within a run reuses the earlier observation. */
+  readOnly: z.boolean().optional(),
+  /** This tool's own result limit, in characters; the smaller of it and the run's wins. */
+  maxResultChars: z.number().int().positive().optional(),
 });
 export type ToolSpec = z.infer<typeof ToolSpec>;
 

@@ -21,6 +21,8 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output = un
   readonly timeoutMs: number;
   readonly retry: ToolRetry;
   readonly visibility: VisibilityLevel;
+  readonly readOnly: boolean;
+  readonly maxResultChars?: number;
   execute(args: z.output<Input>, context: ToolContext): Promise<Output> | Output;
 }
 
@@ -36,6 +38,10 @@ export interface ToolOptions<Input extends z.ZodType, Output> {
   retry?: Partial<ToolRetry>;
   /** Default `full`. */
   visibility?: VisibilityLevel;
+  /** No side effects (default false): a repeated identical call reuses the earlier observation. */
+  readOnly?: boolean;
+  /** Cut results longer than this many characters; the run's own limit applies too. */
+  maxResultChars?: number;
   execute(args: z.output<Input>, context: ToolContext): Promise<Output> | Output;
 }
 
@@ -60,6 +66,8 @@ export function defineTool<Input extends z.ZodType, Output>(options: ToolOptions
     timeoutMs,
     retry: { maximumAttempts: 3, initialIntervalMs: 1_000, backoffCoefficient: 2, ...options.retry },
     visibility: options.visibility ?? 'full',
+    readOnly: options.readOnly ?? false,
+    ...(options.maxResultChars ? { maxResultChars: options.maxResultChars } : {}),
     execute: options.execute,
   });
 }

@@ -23,6 +23,8 @@ export function toToolSpec(tool: ToolDefinition): ToolSpec {
     timeoutMs: tool.timeoutMs,
     retry: tool.retry,
     visibility: tool.visibility,
+    readOnly: tool.readOnly,
+    ...(tool.maxResultChars ? { maxResultChars: tool.maxResultChars } : {}),
   };
 }
 

@@ -1,14 +1,16 @@
-import { isCancellation } from '@temporalio/workflow';
 import type { AgentInput, ModelReply, TerminationReason, ToolSpec, ToolUseBlock } from '../shared';
-import { activities, toolCallOptions } from './activity-proxies';
+import { BudgetExhausted } from './budget';
 import type { ChainBuilder } from './chain-builder';
 import { replyText, type NextStep } from './decide-next-step';
-import { failureMessage } from './failure-message';
 import { ModelCallFailed, modelTurn } from './model-turn';
-import { maxIterationsInstruction } from './prompt';
-import { RunState } from './run-state';
-import { firstStop, reachedMaxIterations, type StopCondition } from './stop-conditions';
+import { findPhrase } from './phrases';
+import { stopInstruction } from './prompt';
+import type { RunState } from './run-state';
+import { callKey } from './stable-hash';
+import { afterFormatError, afterReadableReply, afterToolCalls, freshStallState, type StallVerdict } from './stall-detector';
+import { firstHolding, type LoopView, type StopPredicate } from './stop-conditions';
 import type { Observation, Strategy } from './strategies';
+import { runToolCall } from './tool-runner';
 import { createToolCallValidator, type ToolCallCheck } from './validate-tool-call';
 
 export interface RunOutcome {
@@ -17,53 +19,107 @@ export interface RunOutcome {
   error?: string;
 }
 
+/** Thrown out of the loop between iterations; the workflow carries the state into a new run. */
+export class ContinueAsNewRequested {}
+
 /**
  * Reports progress. `details` refreshes only the Web UI's markdown (no history event), so it can
  * run on every step; `all` also upserts search attributes, an event each, so only once per turn.
  */
 export type ProgressHook = (scope: 'details' | 'all') => void;
 
+/** What the loop needs from the workflow around it; all deterministic. */
+export interface RunHooks {
+  onProgress: ProgressHook;
+  /** Checked between iterations: hand over to a fresh run now? */
+  shouldContinueAsNew(): boolean;
+  /** Asks a person whether a stalled run should go on; undefined when nobody answered in time. */
+  askToContinue(question: string): Promise<{ continue: boolean; by?: string; note?: string } | undefined>;
+  stopWhen: readonly StopPredicate[];
+}
+
 /** One ReAct run: Thought → Action → Observation until an answer or a stop condition. */
 export class AgentRun {
-  readonly state: RunState;
   private readonly validate: (call: ToolUseBlock) => ToolCallCheck;
-  private readonly stops: StopCondition[];
 
   constructor(
     private readonly input: AgentInput,
     tools: readonly ToolSpec[],
     private readonly strategy: Strategy,
     readonly chain: ChainBuilder,
+    readonly state: RunState,
     private readonly workflowId: string,
-    private readonly onProgress: ProgressHook,
+    private readonly hooks: RunHooks,
   ) {
-    this.state = new RunState(input.model.model, [{ role: 'user', content: [{ type: 'text', text: input.task }] }]);
     this.validate = createToolCallValidator(tools, input.finishToolName);
-    this.stops = [reachedMaxIterations(input.maxIterations)];
   }
 
   async run(): Promise<RunOutcome> {
     try {
       for (;;) {
-        const stop = firstStop(this.stops, { iteration: this.state.iteration });
-        if (stop) return await this.summarise(stop);
+        if (this.state.cancelRequested !== undefined) return await this.summarise('cancelled', `The run was cancelled (${this.state.cancelRequested}).`);
+        if (this.state.iteration >= this.input.maxIterations) {
+          return await this.summarise('max_iterations', `You have reached the limit of ${this.input.maxIterations} iterations.`);
+        }
+        if (this.hooks.shouldContinueAsNew()) throw new ContinueAsNewRequested();
         this.state.iteration += 1;
+        this.state.iterationsThisRun += 1;
         this.chain.iteration = this.state.iteration;
+        this.fitContext();
         const reply = await this.callModel('auto');
         this.recordExtendedThinking(reply);
-        const unusable = this.unusable(reply);
-        if (unusable) return unusable;
-        const outcome = await this.act(this.strategy.decide(reply));
+        const outcome = this.unusable(reply) ?? this.phraseStop(reply) ?? (await this.act(this.strategy.decide(reply), reply));
         if (outcome) return outcome;
+        const custom = firstHolding(this.hooks.stopWhen, this.view(reply));
+        if (custom) return await this.summarise('custom', `The stop condition ${custom} holds.`);
       }
     } catch (err) {
       if (err instanceof ModelCallFailed) return { reason: 'error', answer: '', error: err.message };
+      if (err instanceof BudgetExhausted) return this.endWithoutModel(err.reason, err.message);
       throw err;
     }
   }
 
+  /**
+   * Ends a run cut short by cancellation or its timeout: calls still open in the chain get a
+   * result saying what happened (a model call was cancelled; a tool may or may not have run),
+   * and the summary is written without a model.
+   */
+  interrupted(reason: 'cancelled' | 'timeout', why: string): RunOutcome {
+    const open = new Map(this.chain.steps.flatMap((s) => (s.type === 'tool_call' ? [[s.toolCall.correlationId, s] as const] : [])));
+    for (const s of this.chain.steps) if (s.type === 'tool_result') open.delete(s.toolResult.correlationId);
+    for (const step of open.values()) {
+      if (step.type !== 'tool_call') continue;
+      const llm = step.toolCall.toolType === 'llm';
+      this.chain.toolResult(
+        {
+          correlationId: step.toolCall.correlationId,
+          success: false,
+          result: null,
+          error: llm ? `Model call cancelled: ${why}` : `Interrupted (${why}) while running; it may or may not have taken effect.`,
+          durationMs: 0,
+          outcome: llm ? 'cancelled' : 'unknown',
+        },
+        step.visibility,
+        ...(step.model ? [{ model: step.model }] : []),
+      );
+    }
+    return this.endWithoutModel(reason, why);
+  }
+
   private callModel(toolChoice: 'auto' | 'none'): Promise<ModelReply> {
-    return modelTurn(this.input, this.strategy, this.state, this.chain, toolChoice, () => this.onProgress('all'));
+    return modelTurn(this.input, this.strategy, this.state, this.chain, toolChoice, () => this.hooks.onProgress('all'));
+  }
+
+  /** Keeps the conversation under `maxContextChars`; a visible step, while the chain keeps everything. */
+  private fitContext(): void {
+    const before = this.state.contextChars();
+    const elided = this.state.compactToFit(this.input.maxContextChars);
+    if (elided === 0) return;
+    this.chain.thinking(
+      `Context compacted: elided ${elided} older tool results from the conversation sent to the model (${before} → ${this.state.contextChars()} characters, limit ${this.input.maxContextChars}). The chain keeps them in full.`,
+      { level: 'full' },
+    );
   }
 
   /** Extended thinking is shown as thinking steps; the blocks themselves stay in the conversation. */
@@ -91,35 +147,99 @@ export class AgentRun {
     return undefined;
   }
 
+  /** Failure phrases end the run as `failure`, success phrases as `success`; calls of that turn are not run. */
+  private phraseStop(reply: ModelReply): RunOutcome | undefined {
+    const text = replyText(reply);
+    const failure = findPhrase(text, this.input.failurePhrases);
+    const success = failure ? undefined : findPhrase(text, this.input.successPhrases);
+    if (!failure && !success) return undefined;
+    this.chain.thinking(text, { level: this.input.visibility });
+    for (const call of reply.content.filter((b): b is ToolUseBlock => b.type === 'tool_use')) {
+      this.recordControlCall(call, { success: false, error: `Not run: the reply contained the ${failure ? 'failure' : 'success'} phrase "${failure ?? success}".` });
+    }
+    this.synthesise(text);
+    return { reason: failure ? 'failure' : 'success', answer: text };
+  }
+
   /** Carries out one decision; returns an outcome when the run is over. */
-  private async act(next: NextStep): Promise<RunOutcome | undefined> {
+  private async act(next: NextStep, reply: ModelReply): Promise<RunOutcome | undefined> {
     if (next.thought) this.chain.thinking(next.thought, { level: this.input.visibility });
+    if (next.kind !== 'format_error') this.state.stall = afterReadableReply(this.state.stall);
     switch (next.kind) {
       case 'final_answer':
         if (next.via === 'finish_tool') {
           this.recordControlCall(next.finishCall, { success: true, result: next.answer });
-          for (const call of next.skipped) {
-            this.recordControlCall(call, { success: false, error: `Not run: "${this.input.finishToolName}" was called in the same turn.` });
-          }
+          this.skip(next.skipped, `"${this.input.finishToolName}" was called in the same turn`);
         }
         this.synthesise(next.answer);
         return { reason: 'success', answer: next.answer };
-      case 'run_tools':
+      case 'give_up':
+        this.recordControlCall(next.call, { success: true, result: next.reason });
+        this.skip(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
+        this.synthesise(`The task could not be completed: ${next.reason}`);
+        return { reason: 'failure', answer: next.reason };
+      case 'run_tools': {
+        const verdict = this.judgeRepeats(next.calls);
+        if (verdict === 'warn') return void this.observeRejected(next.calls, this.repeatWarning(next.calls));
+        if (verdict === 'stalled' && !(await this.mayGoOn(`it called ${next.calls.map((c) => c.name).join(', ')} with the same arguments ${this.state.stall.sameCallsInRow} times in a row`))) {
+          return this.summarise('stalled', 'You kept repeating the same tool calls without progress.');
+        }
         await this.observe(next.calls);
         return undefined;
+      }
       case 'invalid_finish':
         await this.observe([...next.others, next.finishCall], new Map([[next.finishCall.id, next.problem]]));
         return undefined;
-      case 'format_error':
+      case 'format_error': {
         this.state.formatErrors += 1;
-        this.chain.thinking(`Reply not understood: ${next.message}`, { level: 'full' });
-        this.state.messages.push(this.strategy.observe([{ callId: '', content: next.message, isError: true }]));
+        const judged = afterFormatError(this.state.stall, this.input.stallThreshold);
+        this.state.stall = judged.state;
+        if (judged.verdict === 'stalled' && !(await this.mayGoOn(`${this.state.stall.formatErrorsInRow} replies in a row could not be read`))) {
+          return this.summarise('stalled', 'Your replies could not be read, several times in a row.');
+        }
+        const warning = judged.verdict === 'warn' ? ` This is unreadable reply number ${this.state.stall.formatErrorsInRow} in a row; follow the format exactly or the run will stop.` : '';
+        this.chain.thinking(`Reply not understood: ${next.message}${warning}`, { level: 'full' });
+        this.state.messages.push(this.strategy.observe([{ callId: '', content: next.message + warning, isError: true }]));
         return undefined;
+      }
       default: {
         const unreachable: never = next;
-        throw new Error(`Unhandled next step ${JSON.stringify(unreachable)}`);
+        throw new Error(`Unhandled next step ${JSON.stringify(unreachable)} after ${reply.stopReason}`);
       }
     }
+  }
+
+  private judgeRepeats(calls: ToolUseBlock[]): StallVerdict {
+    const turnKey = calls.map((c) => callKey(c.name, c.input)).join('|');
+    const judged = afterToolCalls(this.state.stall, turnKey, this.input.stallThreshold);
+    this.state.stall = judged.state;
+    return judged.verdict;
+  }
+
+  private repeatWarning(calls: ToolUseBlock[]): string {
+    return (
+      `Not run: you have made this exact call (${calls.map((c) => c.name).join(', ')} with the same arguments) ${this.state.stall.sameCallsInRow} times in a row, ` +
+      'and the result will not change. Use the earlier result, try something different, or finish.'
+    );
+  }
+
+  /** On a stall: with `onStall: 'ask'`, a person may let the run go on (the counters restart). */
+  private async mayGoOn(what: string): Promise<boolean> {
+    this.chain.thinking(`Stalled: ${what}, after being told once.`, { level: 'full' });
+    if (this.input.onStall !== 'ask') return false;
+    this.chain.setStatus('waiting');
+    this.hooks.onProgress('all');
+    const decision = await this.hooks.askToContinue(`The agent seems stuck: ${what}. Continue?`);
+    this.chain.setStatus('thinking');
+    const who = decision?.by ? ` (${decision.by})` : '';
+    const note = decision?.note ? `: ${decision.note}` : '';
+    this.chain.thinking(
+      decision === undefined ? 'Nobody answered "continue?" in time; stopping.' : `A person${who} chose to ${decision.continue ? 'continue' : 'stop'}${note}.`,
+      { level: 'full' },
+    );
+    if (!decision?.continue) return false;
+    this.state.stall = freshStallState();
+    return true;
   }
 
   /** Runs the calls one by one and hands every result, errors included, back to the model. */
@@ -128,66 +248,72 @@ export class AgentRun {
     const observations: Observation[] = [];
     for (const call of calls) {
       const problem = rejected.get(call.id);
-      observations.push(problem ? this.reject(call, problem) : await this.runTool(call));
+      const check = problem ? undefined : this.validate(call);
+      if (problem) observations.push(this.reject(call, problem));
+      else if (check && !check.ok) observations.push(this.reject(call, check.observation));
+      else if (check?.ok) {
+        const ctx = { input: this.input, state: this.state, chain: this.chain, workflowId: this.workflowId, onStarted: () => this.hooks.onProgress('details') };
+        observations.push(await runToolCall(ctx, call, check));
+      }
     }
     this.state.messages.push(this.strategy.observe(observations));
     this.chain.setStatus('thinking');
-    this.onProgress('all');
+    this.hooks.onProgress('all');
   }
 
-  private async runTool(call: ToolUseBlock): Promise<Observation> {
-    const check = this.validate(call);
-    if (!check.ok) return this.reject(call, check.observation);
-    const { spec, args } = check;
-    const visibility = { level: spec.visibility };
-    const callStep = this.chain.toolCall({ toolType: spec.type, toolName: spec.name, arguments: args, correlationId: call.id }, visibility);
-    this.state.toolCalls += 1;
-    this.onProgress('details');
-    const summary = `${spec.name} ${JSON.stringify(args)}`.slice(0, 200);
-    try {
-      const out = await activities.runTool.executeWithOptions(toolCallOptions(spec, summary), [
-        { toolName: spec.name, arguments: args, idempotencyKey: `${this.workflowId}:${callStep.stepId}`, maxResultChars: this.input.maxToolResultChars },
-      ]);
-      this.chain.toolResult(
-        { correlationId: call.id, success: true, result: out.result, durationMs: out.durationMs, ...(out.truncated ? { truncated: true } : {}) },
-        visibility,
-      );
-      return { callId: call.id, content: typeof out.result === 'string' ? out.result : JSON.stringify(out.result), isError: false };
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      const error = `Tool "${spec.name}" failed: ${failureMessage(err)}`;
-      this.chain.toolResult({ correlationId: call.id, success: false, result: null, error, durationMs: 0 }, visibility);
-      return { callId: call.id, content: error, isError: true };
-    }
+  private observeRejected(calls: ToolUseBlock[], observation: string): void {
+    this.state.messages.push(this.strategy.observe(calls.map((call) => this.reject(call, observation))));
+    this.hooks.onProgress('all');
   }
 
   /** The last word when a stop condition ends the run: one model call without tools (seed 001 §2.3.1). */
-  private async summarise(reason: TerminationReason): Promise<RunOutcome> {
-    this.state.appendUserText(maxIterationsInstruction(this.input.maxIterations));
+  private async summarise(reason: TerminationReason, why: string): Promise<RunOutcome> {
+    this.state.appendUserText(stopInstruction(why));
     let answer = '';
     try {
       const reply = await this.callModel('none');
       if (reply.stopReason !== 'refusal') answer = replyText(reply);
     } catch (err) {
-      if (!(err instanceof ModelCallFailed)) throw err;
+      if (!(err instanceof ModelCallFailed) && !(err instanceof BudgetExhausted)) throw err;
     }
-    if (answer === '') answer = this.fallbackSummary();
+    if (answer === '') answer = this.fallbackSummary(why);
+    this.synthesise(answer);
+    return { reason, answer };
+  }
+
+  /** Ends without another model call (budgets, timeout, hard cancel). */
+  private endWithoutModel(reason: TerminationReason, why: string): RunOutcome {
+    const answer = this.fallbackSummary(why);
     this.synthesise(answer);
     return { reason, answer };
   }
 
   /** Written without a model, so a failed summary call still leaves the partial results in view. */
-  private fallbackSummary(): string {
+  private fallbackSummary(why: string): string {
     const lines = this.chain.steps.flatMap((s) =>
       s.type === 'tool_result' && s.model === undefined && s.toolResult.success ? [`- ${JSON.stringify(s.toolResult.result).slice(0, 300)}`] : [],
     );
-    return [`Stopped after ${this.state.iteration} iterations without a final answer.`, 'Results gathered so far:', ...lines].join('\n');
+    return [`Stopped after ${this.state.iteration} iterations without a final answer. ${why}`, 'Results gathered so far:', ...(lines.length ? lines : ['- (none)'])].join('\n');
+  }
+
+  private view(reply: ModelReply): LoopView {
+    return {
+      iteration: this.state.iteration,
+      steps: this.chain.steps,
+      usage: this.state.usage,
+      costUsd: this.state.costUsd,
+      lastToolCalls: reply.content.flatMap((b) => (b.type === 'tool_use' ? [{ name: b.name, arguments: b.input }] : [])),
+    };
   }
 
   /** A call that never reached an activity: unknown tool, bad arguments, malformed finish. */
   private reject(call: ToolUseBlock, observation: string): Observation {
     this.recordControlCall(call, { success: false, error: observation });
     return { callId: call.id, content: observation, isError: true };
+  }
+
+  private skip(calls: readonly ToolUseBlock[], why: string): void {
+    for (const call of calls) this.recordControlCall(call, { success: false, error: `Not run: ${why}.` });
   }
 
   private recordControlCall(call: ToolUseBlock, outcome: { success: boolean; result?: string; error?: string }): void {

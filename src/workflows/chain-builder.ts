@@ -33,8 +33,12 @@ export class ChainBuilder {
 
   constructor(
     private readonly clock: ChainClock,
-    init: { chainId: string; agentName: string; task: string },
+    init: { chainId: string; agentName: string; task: string } | { restore: ReasoningChain },
   ) {
+    if ('restore' in init) {
+      this.chain = { ...init.restore, steps: [...init.restore.steps] };
+      return;
+    }
     this.chain = {
       schemaVersion: CHAIN_SCHEMA_VERSION,
       chainId: init.chainId,

@@ -6,6 +6,7 @@ export type NextStep = { thought?: string } & (
   | { kind: 'final_answer'; answer: string; via: 'text_reply' }
   | { kind: 'run_tools'; calls: ToolUseBlock[] }
   | { kind: 'invalid_finish'; finishCall: ToolUseBlock; others: ToolUseBlock[]; problem: string }
+  | { kind: 'give_up'; reason: string; call: ToolUseBlock; skipped: ToolUseBlock[] }
   | { kind: 'format_error'; message: string }
 );
 
@@ -22,9 +23,11 @@ export const replyText = (reply: ModelReply): string =>
  * made in the same turn as a valid finish are not run (the answer was written without their
  * results) and are reported.
  */
-export function decideNextStep(reply: ModelReply, finishToolName: string): NextStep {
+export function decideNextStep(reply: ModelReply, finishToolName: string, giveUpToolName: string): NextStep {
   const calls = reply.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
   const finishCall = calls.find((c) => c.name === finishToolName);
+  const giveUp = calls.find((c) => c.name === giveUpToolName);
+  if (giveUp && !finishCall) return giveUpStep(giveUp, calls);
   if (finishCall) {
     const others = calls.filter((c) => c !== finishCall);
     const result = finishCall.input['result'];
@@ -35,4 +38,10 @@ export function decideNextStep(reply: ModelReply, finishToolName: string): NextS
   }
   if (calls.length === 0) return { kind: 'final_answer', answer: replyText(reply), via: 'text_reply' };
   return { kind: 'run_tools', calls };
+}
+
+/** The model declares the task impossible; other calls of the same turn are not run. */
+export function giveUpStep(call: ToolUseBlock, calls: readonly ToolUseBlock[]): NextStep {
+  const reason = typeof call.input['reason'] === 'string' && call.input['reason'].trim() ? call.input['reason'].trim() : 'The model gave up without a reason.';
+  return { kind: 'give_up', reason, call, skipped: calls.filter((c) => c !== call) };
 }

@@ -13,13 +13,26 @@ export function finishTool(input: Pick<AgentInput, 'finishToolName' | 'finishToo
   };
 }
 
+/** The injected give-up tool: the model's way to declare the task impossible (reason `failure`). */
+export function giveUpTool(input: Pick<AgentInput, 'giveUpToolName'>): ModelTool {
+  return {
+    name: input.giveUpToolName,
+    description: 'Declare that the task cannot be completed (missing access, impossible request, repeated failures). Use only after real attempts.',
+    inputSchema: {
+      type: 'object',
+      properties: { reason: { type: 'string', description: 'Why the task cannot be completed, and what was tried.' } },
+      required: ['reason'],
+    },
+  };
+}
+
 export const toModelTool = (spec: ToolSpec): ModelTool => ({
   name: spec.name,
   description: spec.description,
   inputSchema: spec.inputSchema,
 });
 
-export function systemPrompt(input: Pick<AgentInput, 'systemPrompt' | 'finishToolName'>): string {
+export function systemPrompt(input: Pick<AgentInput, 'systemPrompt' | 'finishToolName' | 'giveUpToolName'>): string {
   const lead = input.systemPrompt ?? 'You are an autonomous agent that reasons step by step and uses tools to solve the task.';
   return [
     lead,
@@ -27,12 +40,14 @@ export function systemPrompt(input: Pick<AgentInput, 'systemPrompt' | 'finishToo
     'Before each tool call, say briefly what you are about to do and why.',
     'Never invent tool results; wait for the real result. If a tool fails, try another approach.',
     `When you have a complete answer, call the "${input.finishToolName}" tool with it as "result".`,
+    `If the task truly cannot be done, call the "${input.giveUpToolName}" tool with the reason.`,
   ].join('\n');
 }
 
-export function maxIterationsInstruction(maxIterations: number): string {
+/** Why the run is ending, in the words the model reads before its last, tool-less reply. */
+export function stopInstruction(why: string): string {
   return (
-    `You have reached the limit of ${maxIterations} iterations and cannot call any more tools. ` +
+    `${why} You cannot call any more tools. ` +
     'Reply with text only: summarise the progress so far, give every partial result you have, ' +
     'and say what remains to be done.'
   );

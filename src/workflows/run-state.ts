@@ -1,18 +1,62 @@
-import { addUsage, addUsd, zeroUsage, type ModelMessage, type ModelReply, type TokenUsage } from '../shared';
+import {
+  addUsage,
+  addUsd,
+  zeroUsage,
+  type CachedObservation,
+  type ContinuedState,
+  type ModelMessage,
+  type ModelReply,
+  type StallState,
+  type TokenUsage,
+} from '../shared';
+import { freshStallState } from './stall-detector';
 
-/** Counters and the conversation of one run; plain data, so it can later cross continue-as-new. */
+/** Read-only observations kept for reuse; the oldest go first, so the state stays bounded. */
+const MAX_CACHED_OBSERVATIONS = 100;
+const ELIDED = '[elided to fit the context window]';
+
+/**
+ * The loop's memory: the budget ledger (usage, USD), counters, the conversation, the cache of
+ * read-only observations and the stall detector. Plain data, so it crosses continue-as-new.
+ */
 export class RunState {
   usage: TokenUsage = zeroUsage();
   costUsd = 0;
   iteration = 0;
+  /** Iterations in this Temporal run only; drives `continueAsNewEvery`. */
+  iterationsThisRun = 0;
   modelCalls = 0;
   toolCalls = 0;
   formatErrors = 0;
+  cachedCalls = 0;
+  cancelRequested: string | undefined;
+  readOnlyCache: CachedObservation[] = [];
+  stall: StallState = freshStallState();
+  previousRunIds: string[] = [];
 
   constructor(
     public lastModel: string,
-    readonly messages: ModelMessage[],
+    public messages: ModelMessage[],
+    readonly startedAtMs: number,
   ) {}
+
+  static restore(c: ContinuedState): RunState {
+    const state = new RunState(c.lastModel, c.messages, c.startedAtMs);
+    Object.assign(state, {
+      usage: c.usage,
+      costUsd: c.costUsd,
+      iteration: c.iteration,
+      modelCalls: c.modelCalls,
+      toolCalls: c.toolCalls,
+      formatErrors: c.formatErrors,
+      cachedCalls: c.cachedCalls,
+      cancelRequested: c.cancelRequested,
+      readOnlyCache: c.readOnlyCache,
+      stall: c.stall,
+      previousRunIds: c.previousRunIds,
+    });
+    return state;
+  }
 
   countReply(reply: ModelReply): void {
     this.usage = addUsage(this.usage, reply.usage);
@@ -27,30 +71,56 @@ export class RunState {
     else this.messages.push({ role: 'user', content: [{ type: 'text', text }] });
   }
 
+  cached(key: string): CachedObservation | undefined {
+    return this.readOnlyCache.find((c) => c.key === key);
+  }
+
+  remember(observation: CachedObservation): void {
+    this.readOnlyCache = [...this.readOnlyCache.filter((c) => c.key !== observation.key), observation].slice(-MAX_CACHED_OBSERVATIONS);
+  }
+
   /**
    * Frees context by eliding tool results older than the last `keepTurns` user turns; the task
    * itself is kept. Returns how many blocks were elided.
    */
   compact(keepTurns = 2): number {
+    return this.elideOldest(keepTurns, () => false);
+  }
+
+  /**
+   * Elides the oldest tool results, one at a time, until the conversation is at most `maxChars`
+   * of JSON (the last two user turns and the task are never touched). Returns how many.
+   */
+  compactToFit(maxChars: number): number {
+    let size = this.contextChars();
+    if (size <= maxChars) return 0;
+    return this.elideOldest(2, (before, after) => {
+      size -= before - after;
+      return size <= maxChars;
+    });
+  }
+
+  contextChars(): number {
+    return JSON.stringify(this.messages).length;
+  }
+
+  /** Elides old results oldest first; `done(before, after)` is told each block's sizes and may stop. */
+  private elideOldest(keepTurns: number, done: (before: number, after: number) => boolean): number {
     const userTurns = this.messages.map((m, i) => (m.role === 'user' ? i : -1)).filter((i) => i > 0);
     const keepFrom = userTurns[userTurns.length - keepTurns] ?? Number.MAX_SAFE_INTEGER;
     let elided = 0;
-    this.messages.forEach((message, index) => {
-      if (index === 0 || index >= keepFrom || message.role !== 'user') return;
-      message.content = message.content.map((block) => {
-        if (block.type === 'tool_result' && !block.content.startsWith(ELIDED)) {
-          elided += 1;
-          return { ...block, content: ELIDED };
-        }
-        if (block.type === 'text' && block.text.startsWith('Observation:')) {
-          elided += 1;
-          return { ...block, text: `Observation: ${ELIDED}` };
-        }
-        return block;
-      });
-    });
+    for (const [index, message] of this.messages.entries()) {
+      if (index === 0 || index >= keepFrom || message.role !== 'user') continue;
+      for (const [b, block] of message.content.entries()) {
+        let replacement: typeof block | undefined;
+        if (block.type === 'tool_result' && !block.content.startsWith(ELIDED)) replacement = { ...block, content: ELIDED };
+        if (block.type === 'text' && block.text.startsWith('Observation:') && !block.text.includes(ELIDED)) replacement = { ...block, text: `Observation: ${ELIDED}` };
+        if (!replacement) continue;
+        message.content[b] = replacement;
+        elided += 1;
+        if (done(JSON.stringify(block).length, JSON.stringify(replacement).length)) return elided;
+      }
+    }
     return elided;
   }
 }
-
-const ELIDED = '[elided to fit the context window]';

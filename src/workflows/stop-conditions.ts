@@ -1,25 +1,62 @@
-import type { TerminationReason } from '../shared';
+import type { ReasoningStep, TokenUsage } from '../shared';
 
-/** What stop conditions may look at; grows as conditions are added, never holds I/O. */
-export interface LoopState {
+/** What a stop predicate may look at, after each iteration's observations. Never holds I/O. */
+export interface LoopView {
+  /** ReAct iterations so far (model turns that the loop acted on). */
   iteration: number;
+  steps: readonly ReasoningStep[];
+  usage: TokenUsage;
+  costUsd: number;
+  /** Tool calls the model made in the iteration just finished. */
+  lastToolCalls: readonly { name: string; arguments: Record<string, unknown> }[];
 }
 
-/** A named predicate: the reason it stops the run, or undefined to go on. Checked before each model call. */
-export interface StopCondition {
+/**
+ * A named predicate a user composes in their own workflow (`runAgent(input, { stopWhen })`):
+ * when it holds, the run ends with reason `custom` and a summary.
+ */
+export interface StopPredicate {
   name: string;
-  check(state: LoopState): TerminationReason | undefined;
+  test(view: LoopView): boolean;
 }
 
-export const reachedMaxIterations = (maxIterations: number): StopCondition => ({
-  name: `maxIterations(${maxIterations})`,
-  check: (state) => (state.iteration >= maxIterations ? 'max_iterations' : undefined),
+/** The chain holds at least `n` steps. */
+export const isStepCount = (n: number): StopPredicate => ({
+  name: `isStepCount(${n})`,
+  test: (v) => v.steps.length >= n,
 });
 
-export function firstStop(conditions: readonly StopCondition[], state: LoopState): TerminationReason | undefined {
-  for (const condition of conditions) {
-    const reason = condition.check(state);
-    if (reason) return reason;
-  }
-  return undefined;
+/** At least `n` ReAct iterations have run. */
+export const isIterationCount = (n: number): StopPredicate => ({
+  name: `isIterationCount(${n})`,
+  test: (v) => v.iteration >= n,
+});
+
+/** The last iteration called `toolName` (optionally with arguments this test accepts). */
+export const hasToolCall = (toolName: string, args?: (a: Record<string, unknown>) => boolean): StopPredicate => ({
+  name: `hasToolCall(${toolName})`,
+  test: (v) => v.lastToolCalls.some((c) => c.name === toolName && (!args || args(c.arguments))),
+});
+
+/** Some successful observation's text matches `pattern`. */
+export const hasObservationMatching = (pattern: RegExp): StopPredicate => ({
+  name: `hasObservationMatching(${pattern})`,
+  test: (v) => v.steps.some((s) => s.type === 'tool_result' && s.model === undefined && s.toolResult.success && pattern.test(JSON.stringify(s.toolResult.result))),
+});
+
+/** Any of the predicates. */
+export const anyOf = (...predicates: StopPredicate[]): StopPredicate => ({
+  name: `anyOf(${predicates.map((p) => p.name).join(', ')})`,
+  test: (v) => predicates.some((p) => p.test(v)),
+});
+
+/** All of the predicates. */
+export const allOf = (...predicates: StopPredicate[]): StopPredicate => ({
+  name: `allOf(${predicates.map((p) => p.name).join(', ')})`,
+  test: (v) => predicates.every((p) => p.test(v)),
+});
+
+/** The first predicate that holds, by name; undefined to go on. */
+export function firstHolding(predicates: readonly StopPredicate[], view: LoopView): string | undefined {
+  return predicates.find((p) => p.test(view))?.name;
 }

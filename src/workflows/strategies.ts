@@ -1,6 +1,6 @@
 import type { AgentInput, ModelMessage, ModelReply, ModelTool, ToolSpec } from '../shared';
-import { decideNextStep, replyText, type NextStep } from './decide-next-step';
-import { finishTool, systemPrompt, toModelTool } from './prompt';
+import { decideNextStep, giveUpStep, replyText, type NextStep } from './decide-next-step';
+import { finishTool, giveUpTool, systemPrompt, toModelTool } from './prompt';
 import { parseReAct } from './react-parser';
 import { formatObservation, reactTextSystemPrompt, REACT_STOP_SEQUENCES } from './react-text-prompt';
 
@@ -24,9 +24,9 @@ export interface Strategy {
 export function nativeStrategy(input: AgentInput, specs: readonly ToolSpec[]): Strategy {
   return {
     system: systemPrompt(input),
-    tools: [...specs.map(toModelTool), finishTool(input)],
+    tools: [...specs.map(toModelTool), finishTool(input), giveUpTool(input)],
     decide: (reply) => {
-      const next = decideNextStep(reply, input.finishToolName);
+      const next = decideNextStep(reply, input.finishToolName, input.giveUpToolName);
       const thought = replyText(reply);
       // A reply that is only text is the answer itself, not a thought before acting.
       return (next.kind === 'final_answer' && next.via === 'text_reply') || !thought ? next : { ...next, thought };
@@ -50,7 +50,8 @@ export function reactTextStrategy(input: AgentInput, specs: readonly ToolSpec[])
   let calls = 0;
   const callId = () => `react_${++calls}`;
   return {
-    system: reactTextSystemPrompt({ tools: specs, ...(input.systemPrompt ? { lead: input.systemPrompt } : {}) }),
+    // The give-up tool is listed like any other; "Final Answer:" replaces the finish tool.
+    system: reactTextSystemPrompt({ tools: [...specs, giveUpTool(input)], ...(input.systemPrompt ? { lead: input.systemPrompt } : {}) }),
     tools: [],
     stopSequences: [...REACT_STOP_SEQUENCES],
     decide: (reply) => {
@@ -62,6 +63,10 @@ export function reactTextStrategy(input: AgentInput, specs: readonly ToolSpec[])
           return { kind: 'final_answer', via: 'finish_tool', answer: parsed.answer, finishCall, skipped: [], ...thought };
         }
         case 'action':
+          if (parsed.tool === input.giveUpToolName) {
+            const call = { type: 'tool_use' as const, id: callId(), name: parsed.tool, input: isObject(parsed.input) ? parsed.input : { reason: parsed.rawInput } };
+            return { ...giveUpStep(call, [call]), ...thought };
+          }
           if (!isObject(parsed.input)) {
             return { kind: 'format_error', message: `Invalid Format: 'Action Input:' must be one JSON object of the tool's parameters, e.g. {"location": "Paris"}; got ${parsed.rawInput}` };
           }

@@ -18,7 +18,7 @@ describe('model registry', () => {
       provider: 'anthropic',
       model: 'claude-opus-4-6',
       fallbacks: [
-        { provider: 'anthropic', model: 'claude-haiku-4-5', maxTokens: 1024 },
+        { provider: 'anthropic', model: 'claude-haiku-4-5', maxTokens: 1024, price: { input: 1, output: 5, cacheRead: 0, cacheWrite: 0 } },
         { provider: 'openai-compatible', model: 'llama3.1:8b' },
       ],
     });

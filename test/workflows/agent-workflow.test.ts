@@ -54,7 +54,7 @@ describe('agentWorkflow on a real dev server', () => {
     const second = model.calls[1]!;
     const toolUse = model.calls[1]!.messages[1]!.content[1]!;
     expect(second.messages[2]).toMatchObject({ role: 'user', content: [{ type: 'tool_result', toolUseId: toolUse.type === 'tool_use' ? toolUse.id : '', isError: false }] });
-    expect(second.tools.map((t) => t.name)).toEqual(['lookup', 'always_fails', 'big_result', 'finish']);
+    expect(second.tools.map((t) => t.name)).toEqual(['lookup', 'always_fails', 'big_result', 'finish', 'give_up']);
 
     // Each tool call is exactly one activity, labelled for the Web UI; model calls too.
     const workflowId = result.chain.chainId;

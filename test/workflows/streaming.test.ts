@@ -1,5 +1,4 @@
 import { Client } from '@temporalio/client';
-import { CancelledFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelDelta } from '../../src/activities/model-activities';
@@ -98,7 +97,11 @@ describe('a streamed run on the dev server', () => {
       while (!fake.requests[0]!.clientAborted && Date.now() - cancelledAt < 5_000) await new Promise((r) => setTimeout(r, 20));
       expect(fake.requests[0]!.clientAborted).toBe(true);
       expect(Date.now() - cancelledAt).toBeLessThan(2_000);
-      await expect(handle.result()).rejects.toMatchObject({ cause: expect.any(CancelledFailure) });
+      // The run returns rather than fails: reason `cancelled`, the model call marked cancelled.
+      const result = await handle.result();
+      expect(result.terminationReason).toBe('cancelled');
+      const llmResult = result.chain.steps.find((s) => s.type === 'tool_result' && s.model !== undefined);
+      expect(llmResult).toMatchObject({ toolResult: { success: false, outcome: 'cancelled' } });
     });
   });
 });

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { ReasoningChain } from './chain';
+import { ModelMessage } from './model-wire';
+import { ToolSpec } from './tool-spec';
+import { TokenUsage } from './usage';
+
+/** An earlier identical call to a read-only tool, whose observation a repeat reuses. */
+export const CachedObservation = z.object({
+  key: z.string(),
+  stepId: z.string(),
+  content: z.string(),
+  isError: z.boolean(),
+});
+export type CachedObservation = z.infer<typeof CachedObservation>;
+
+/** Consecutive repeats seen so far, and whether the agent was already told it is repeating itself. */
+export const StallState = z.object({
+  lastCallKey: z.string().optional(),
+  sameCallsInRow: z.number().int().nonnegative(),
+  formatErrorsInRow: z.number().int().nonnegative(),
+  warned: z.boolean(),
+});
+export type StallState = z.infer<typeof StallState>;
+
+/**
+ * Everything a run carries into its next Temporal run when it continues as new: the whole chain
+ * (large old observations shortened; the full text stays in the earlier run's history), the
+ * budget ledger, the conversation, and the loop's memory. Bounded in size by construction.
+ */
+export const ContinuedState = z.object({
+  chain: ReasoningChain,
+  /** The tool set the run started with; a run keeps it across handovers and deploys. */
+  tools: z.array(ToolSpec),
+  messages: z.array(ModelMessage),
+  usage: TokenUsage,
+  costUsd: z.number().nonnegative(),
+  iteration: z.number().int().nonnegative(),
+  modelCalls: z.number().int().nonnegative(),
+  toolCalls: z.number().int().nonnegative(),
+  formatErrors: z.number().int().nonnegative(),
+  cachedCalls: z.number().int().nonnegative(),
+  lastModel: z.string(),
+  /** Workflow time (epoch ms) when the first run started; the run's timeout counts from here. */
+  startedAtMs: z.number(),
+  /** A `cancel` signal received before the handover, with its reason. */
+  cancelRequested: z.string().optional(),
+  readOnlyCache: z.array(CachedObservation),
+  stall: StallState,
+  /** Ids of the earlier Temporal runs of this agent run, oldest first. */
+  previousRunIds: z.array(z.string()),
+});
+export type ContinuedState = z.infer<typeof ContinuedState>;

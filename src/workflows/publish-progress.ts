@@ -1,0 +1,33 @@
+import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  CostAttribute,
+  IterationAttribute,
+  ModelAttribute,
+  StatusAttribute,
+  TokensAttribute,
+  renderChainMarkdown,
+  totalTokens,
+  type AgentStatus,
+} from '../shared';
+import type { ChainBuilder } from './chain-builder';
+
+/**
+ * What outside observers see of a run: `details` refreshes the Web UI's markdown (no history
+ * event); `all` also upserts the search attributes (one event), with an explicit status value
+ * once the run has ended.
+ */
+export function createPublisher(chain: ChainBuilder, status: () => AgentStatus) {
+  const details = (): void => setCurrentDetails(renderChainMarkdown(chain.snapshot()));
+  const all = (statusValue?: string): void => {
+    const s = status();
+    upsertSearchAttributes([
+      { key: StatusAttribute, value: statusValue ?? (s.waitingFor ? 'waiting_input' : s.status) },
+      { key: IterationAttribute, value: s.iteration },
+      { key: TokensAttribute, value: totalTokens(s.usage) },
+      { key: CostAttribute, value: s.costUsd },
+      { key: ModelAttribute, value: s.model },
+    ]);
+    details();
+  };
+  return { details, all };
+}

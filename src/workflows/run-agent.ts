@@ -1,0 +1,185 @@
+import {
+  ApplicationFailure,
+  CancellationScope,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  isCancellation,
+  setHandler,
+  sleep,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { AgentInput, FailureType, zeroUsage, type AgentInputInit, type AgentResult, type AgentStatus, type ToolSpec } from '../shared';
+import { activities } from './activity-proxies';
+import { AgentRun, ContinueAsNewRequested, type RunOutcome } from './agent-run';
+import { carryOver } from './carry-over';
+import { ChainBuilder } from './chain-builder';
+import { failureMessage } from './failure-message';
+import { cancelSignal, chainQuery, resolveStallUpdate, statusQuery, type StallDecision } from './messages';
+import { createPublisher } from './publish-progress';
+import { RunState } from './run-state';
+import type { StopPredicate } from './stop-conditions';
+import { nativeStrategy, reactTextStrategy } from './strategies';
+
+export interface RunAgentOptions {
+  /** Custom stop predicates, checked after every iteration; the first that holds ends the run as `custom`. */
+  stopWhen?: readonly StopPredicate[];
+}
+
+/** After a cancel or timeout, how long in-flight work may take to acknowledge before the run ends without it. */
+const SETTLE_MS = 1_500;
+
+/**
+ * The agent loop as a function any workflow can call: `agentWorkflow` is just this, and users
+ * wrap it to add their own stop predicates. Handles queries, the `cancel` signal, Temporal
+ * cancellation, the run timeout and continue-as-new (into the calling workflow type, which must
+ * take the AgentInput as its first argument).
+ */
+export async function runAgent(rawInput: AgentInputInit, options: RunAgentOptions = {}): Promise<AgentResult> {
+  const parsed = AgentInput.safeParse(rawInput);
+  if (!parsed.success) {
+    throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: parsed.error.message, nonRetryable: true });
+  }
+  const input = parsed.data;
+  const { workflowId, runId } = workflowInfo();
+  const clock = { now: () => new Date().toISOString(), newId: () => uuid4() };
+  const carried = input.continued;
+  const chain = carried ? new ChainBuilder(clock, { restore: carried.chain }) : new ChainBuilder(clock, { chainId: workflowId, agentName: input.agentName, task: input.task });
+  const state = carried ? RunState.restore(carried) : new RunState(input.model.model, [{ role: 'user', content: [{ type: 'text', text: input.task }] }], Date.now());
+  chain.iteration = state.iteration;
+  const loopScope = new CancellationScope();
+  let interrupt: (by: 'timeout' | 'cancelled', why: string) => void = () => undefined;
+  const interrupted = new Promise<{ by: 'timeout' | 'cancelled'; why: string }>((resolve) => {
+    interrupt = (by, why) => resolve({ by, why });
+  });
+  let stallQuestion: string | undefined;
+  let stallDecision: StallDecision | undefined;
+
+  const status = (): AgentStatus => {
+    const last = chain.steps[chain.steps.length - 1];
+    return {
+      status: chain.snapshot().status,
+      iteration: state.iteration,
+      maxIterations: input.maxIterations,
+      steps: chain.steps.length,
+      usage: state.usage,
+      costUsd: state.costUsd,
+      model: state.lastModel,
+      continuations: state.previousRunIds.length,
+      ...(last ? { lastStep: `${last.stepNumber} ${last.type}` } : {}),
+      ...(input.tokenBudget !== undefined ? { tokenBudget: input.tokenBudget } : {}),
+      ...(input.costBudgetUsd !== undefined ? { costBudgetUsd: input.costBudgetUsd } : {}),
+      ...(state.cancelRequested !== undefined ? { cancelRequested: state.cancelRequested } : {}),
+      ...(stallQuestion ? { waitingFor: `resolveStall: ${stallQuestion}` } : {}),
+    };
+  };
+  const publish = createPublisher(chain, status);
+  setHandler(chainQuery, () => chain.snapshot());
+  setHandler(statusQuery, status);
+  setHandler(cancelSignal, ({ reason, by } = {}) => {
+    if (state.cancelRequested !== undefined) return;
+    state.cancelRequested = `${reason ?? 'no reason given'}${by ? `, by ${by}` : ''}`;
+    chain.thinking(`Cancel requested (${state.cancelRequested}); finishing the current step, then summarising.`, { level: 'full' });
+    publish.details();
+    // In-flight work gets a grace period, then is cancelled like a Temporal cancel.
+    void sleep(input.cancelGraceMs).then(
+      () => {
+        interrupt('cancelled', `The run was cancelled (${state.cancelRequested}).`);
+        loopScope.cancel();
+      },
+      () => undefined,
+    );
+  });
+  setHandler(
+    resolveStallUpdate,
+    (decision) => {
+      stallDecision = decision;
+      return `The run will ${decision.continue ? 'continue' : 'stop'}.`;
+    },
+    {
+      validator: (_decision: StallDecision) => {
+        if (stallQuestion === undefined || stallDecision !== undefined) throw new Error('This run is not waiting for a "continue?" decision.');
+      },
+    },
+  );
+
+  // Temporal's own cancel (handle.cancel(), the Web UI) and the run's deadline both interrupt the loop.
+  CancellationScope.current().cancelRequested.catch(() => interrupt('cancelled', 'The run was cancelled through Temporal.'));
+  if (input.runTimeoutMs !== undefined) {
+    const left = state.startedAtMs + input.runTimeoutMs - Date.now();
+    void sleep(Math.max(1, left)).then(
+      () => {
+        interrupt('timeout', `The run reached its time limit of ${input.runTimeoutMs} ms.`);
+        loopScope.cancel();
+      },
+      () => undefined,
+    );
+  }
+
+  let run: AgentRun | undefined;
+  let tools: ToolSpec[] = carried?.tools ?? [];
+  const loop = async (): Promise<RunOutcome> => {
+    if (!carried) tools = await activities.describeTools(input.tools);
+    const clash = tools.find((t) => t.name === input.finishToolName || t.name === input.giveUpToolName);
+    if (clash) {
+      const message = `A registered tool is named "${clash.name}", like the injected ${clash.name === input.finishToolName ? 'finish' : 'give-up'} tool; set ${clash.name === input.finishToolName ? 'finishToolName' : 'giveUpToolName'} to another name.`;
+      throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message, nonRetryable: true });
+    }
+    const strategy = input.strategy === 'react-text' ? reactTextStrategy(input, tools) : nativeStrategy(input, tools);
+    run = new AgentRun(input, tools, strategy, chain, state, workflowId, {
+      onProgress: (scope) => (scope === 'all' ? publish.all() : publish.details()),
+      shouldContinueAsNew: () => workflowInfo().continueAsNewSuggested || (input.continueAsNewEvery !== undefined && state.iterationsThisRun >= input.continueAsNewEvery),
+      askToContinue: async (question) => {
+        stallQuestion = question;
+        stallDecision = undefined;
+        publish.all();
+        const answered = await condition(() => stallDecision !== undefined, input.stallQuestionTimeoutMs);
+        stallQuestion = undefined;
+        return answered ? stallDecision : undefined;
+      },
+      stopWhen: options.stopWhen ?? [],
+    });
+    return run.run();
+  };
+
+  const settled = loopScope.run(loop).then(
+    (outcome) => ({ outcome }),
+    (error: unknown) => ({ error }),
+  );
+  let first = await Promise.race([settled, interrupted]);
+  if ('by' in first) {
+    // Give in-flight work a moment to acknowledge, so the chain can say what happened to it.
+    const late = await CancellationScope.nonCancellable(() => Promise.race([settled, sleep(SETTLE_MS).then(() => undefined)]));
+    const interruption = first;
+    first = late && 'outcome' in late ? late : { outcome: run ? run.interrupted(interruption.by, interruption.why) : { reason: interruption.by, answer: interruption.why } };
+  }
+  if ('error' in first && first.error instanceof ContinueAsNewRequested) {
+    await condition(allHandlersFinished);
+    return continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...input, continued: carryOver(state, chain.snapshot(), tools, runId) });
+  }
+  let outcome: RunOutcome;
+  if ('outcome' in first) outcome = first.outcome;
+  else if (isCancellation(first.error)) outcome = { reason: 'cancelled', answer: 'The run was cancelled before it began.' };
+  // Anything else ends the run with its chain intact instead of failing the workflow task forever.
+  else outcome = { reason: 'error', answer: '', error: failureMessage(first.error) };
+
+  chain.setStatus(outcome.reason === 'error' ? 'failed' : 'completed');
+  publish.all(outcome.reason);
+  return {
+    success: outcome.reason === 'success',
+    finalAnswer: outcome.answer,
+    terminationReason: outcome.reason,
+    chain: chain.snapshot(),
+    usage: state.usage ?? zeroUsage(),
+    costUsd: state.costUsd,
+    iterations: state.iteration,
+    modelCalls: state.modelCalls,
+    toolCalls: state.toolCalls,
+    formatErrors: state.formatErrors,
+    cachedCalls: state.cachedCalls,
+    continuations: state.previousRunIds.length,
+    executionTimeMs: Date.now() - state.startedAtMs,
+    ...(outcome.error ? { error: outcome.error } : {}),
+  };
+}

@@ -1,0 +1,25 @@
+/** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same call. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** FNV-1a, 32-bit, as hex: a short deterministic fingerprint (sandbox-safe, no crypto module). */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** Identifies a tool call by tool name and arguments; the hash keeps stored keys short. */
+export function callKey(toolName: string, args: unknown): string {
+  const text = canonicalJson(args);
+  return `${toolName}#${fnv1a(text)}${fnv1a(`${text}|${toolName}`)}`;
+}

@@ -55,6 +55,10 @@ export async function createHarness(
     onModelDelta?: AgentWorkerOptions['onModelDelta'];
     onModelReply?: AgentWorkerOptions['onModelReply'];
     isModelAllowed?: AgentWorkerOptions['isModelAllowed'];
+    /** Keep workflows cached (the worker default) instead of replaying every task; for long runs. */
+    cacheWorkflows?: boolean;
+    /** Another workflow bundle, e.g. one holding a custom workflow around runAgent. */
+    workflowBundlePath?: string;
   },
 ): Promise<AgentHarness> {
   const taskQueue = `test-${randomUUID()}`;
@@ -68,8 +72,8 @@ export async function createHarness(
     ...(deps.onModelDelta ? { onModelDelta: deps.onModelDelta } : {}),
     ...(deps.onModelReply ? { onModelReply: deps.onModelReply } : {}),
     ...(deps.isModelAllowed ? { isModelAllowed: deps.isModelAllowed } : {}),
-    workflowBundle: { codePath: inject('workflowBundlePath') },
-    workerOptions: { maxCachedWorkflows: 0 },
+    workflowBundle: { codePath: deps.workflowBundlePath ?? inject('workflowBundlePath') },
+    workerOptions: deps.cacheWorkflows ? {} : { maxCachedWorkflows: 0 },
   });
   return { taskQueue, worker, agents: new AgentClient({ client: env.client, taskQueue }) };
 }

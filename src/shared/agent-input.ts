@@ -87,7 +87,9 @@ export const AgentInput = z.object({
   // Long runs.
   /** The conversation sent to the model is kept under this many characters by eliding old tool results. */
   maxContextChars: z.number().int().positive().default(150_000),
-  /** Continue-as-new after this many iterations in one run, besides whenever Temporal suggests it. */
+  /** Continue-as-new once a Temporal run's history reaches this many bytes (or when Temporal suggests it). */
+  continueAsNewAtBytes: z.number().int().positive().default(2_000_000),
+  /** Continue-as-new after this many iterations in one Temporal run, whatever its size. */
   continueAsNewEvery: z.number().int().positive().optional(),
   /** Set by the run itself when it continues as new; never by callers. */
   continued: ContinuedState.optional(),

@@ -8,8 +8,14 @@ import { TokenUsage } from './usage';
 export const CachedObservation = z.object({
   key: z.string(),
   stepId: z.string(),
+  /** What the model read. */
   content: z.string(),
   isError: z.boolean(),
+  /** What the chain showed, so a reuse shows the same value (an object stays an object). */
+  result: z.unknown(),
+  error: z.string().optional(),
+  truncated: z.boolean().optional(),
+  summarised: z.boolean().optional(),
 });
 export type CachedObservation = z.infer<typeof CachedObservation>;
 
@@ -18,7 +24,10 @@ export const StallState = z.object({
   lastCallKey: z.string().optional(),
   sameCallsInRow: z.number().int().nonnegative(),
   formatErrorsInRow: z.number().int().nonnegative(),
+  /** Told once about repeated calls. */
   warned: z.boolean(),
+  /** Told once about unreadable replies (a separate warning). */
+  formatWarned: z.boolean().default(false),
 });
 export type StallState = z.infer<typeof StallState>;
 
@@ -44,6 +53,8 @@ export const ContinuedState = z.object({
   startedAtMs: z.number(),
   /** A `cancel` signal received before the handover, with its reason. */
   cancelRequested: z.string().optional(),
+  /** Whole old turns already removed from `messages` to fit the context window. */
+  droppedTurns: z.number().int().nonnegative().default(0),
   readOnlyCache: z.array(CachedObservation),
   stall: StallState,
   /** Ids of the earlier Temporal runs of this agent run, oldest first. */

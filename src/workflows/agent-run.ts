@@ -117,7 +117,7 @@ export class AgentRun {
     const elided = this.state.compactToFit(this.input.maxContextChars);
     if (elided === 0) return;
     this.chain.thinking(
-      `Context compacted: elided ${elided} older tool results from the conversation sent to the model (${before} → ${this.state.contextChars()} characters, limit ${this.input.maxContextChars}). The chain keeps them in full.`,
+      `Context compacted: removed ${elided} older tool results or whole turns from the conversation sent to the model (${before} → ${this.state.contextChars()} characters, limit ${this.input.maxContextChars}). The chain keeps them in full.`,
       { level: 'full' },
     );
   }
@@ -182,6 +182,8 @@ export class AgentRun {
         const verdict = this.judgeRepeats(next.calls);
         if (verdict === 'warn') return void this.observeRejected(next.calls, this.repeatWarning(next.calls));
         if (verdict === 'stalled' && !(await this.mayGoOn(`it called ${next.calls.map((c) => c.name).join(', ')} with the same arguments ${this.state.stall.sameCallsInRow} times in a row`))) {
+          // Every tool_use needs its tool_result, also in the summary request.
+          this.observeRejected(next.calls, 'Not run: the run stopped because it was stalled.');
           return this.summarise('stalled', 'You kept repeating the same tool calls without progress.');
         }
         await this.observe(next.calls);

@@ -62,7 +62,7 @@ export function affordableMaxTokens(spent: Spent, budgets: Budgets, call: Planne
     const left = budgets.costBudgetUsd - spent.costUsd;
     const price = call.price;
     const inputUsd = price ? (input * Math.max(price.input, price.cacheWrite)) / 1e6 : 0;
-    const outputFits = price && price.output > 0 ? Math.floor(((left - inputUsd) * 1e6) / price.output) : left > 0 ? maxTokens : 0;
+    const outputFits = price && price.output > 0 ? Math.floor(((left - inputUsd) * 1e6) / price.output) : left - inputUsd > 0 ? maxTokens : 0;
     if (outputFits < MIN_OUTPUT_TOKENS) {
       throw new BudgetExhausted('cost_budget', `Cost budget: $${spent.costUsd.toFixed(6)} of $${budgets.costBudgetUsd} spent; the next call would cost about $${(inputUsd + ((price?.output ?? 0) * MIN_OUTPUT_TOKENS) / 1e6).toFixed(6)} or more.`);
     }

@@ -21,6 +21,7 @@ export function carryOver(state: RunState, chain: ReasoningChain, tools: readonl
     lastModel: state.lastModel,
     startedAtMs: state.startedAtMs,
     ...(state.cancelRequested !== undefined ? { cancelRequested: state.cancelRequested } : {}),
+    droppedTurns: state.droppedTurns,
     readOnlyCache: state.readOnlyCache,
     stall: state.stall,
     previousRunIds: [...state.previousRunIds, runId],

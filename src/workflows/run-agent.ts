@@ -129,7 +129,11 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     const strategy = input.strategy === 'react-text' ? reactTextStrategy(input, tools) : nativeStrategy(input, tools);
     run = new AgentRun(input, tools, strategy, chain, state, workflowId, {
       onProgress: (scope) => (scope === 'all' ? publish.all() : publish.details()),
-      shouldContinueAsNew: () => workflowInfo().continueAsNewSuggested || (input.continueAsNewEvery !== undefined && state.iterationsThisRun >= input.continueAsNewEvery),
+      shouldContinueAsNew: () => {
+        const info = workflowInfo();
+        const every = input.continueAsNewEvery !== undefined && state.iterationsThisRun >= input.continueAsNewEvery;
+        return info.continueAsNewSuggested || info.historySize >= input.continueAsNewAtBytes || every;
+      },
       askToContinue: async (question) => {
         stallQuestion = question;
         stallDecision = undefined;

@@ -14,6 +14,7 @@ import { freshStallState } from './stall-detector';
 /** Read-only observations kept for reuse; the oldest go first, so the state stays bounded. */
 const MAX_CACHED_OBSERVATIONS = 100;
 const ELIDED = '[elided to fit the context window]';
+const DROPPED_NOTE_PREFIX = '[Context note:';
 
 /**
  * The loop's memory: the budget ledger (usage, USD), counters, the conversation, the cache of
@@ -33,6 +34,8 @@ export class RunState {
   readOnlyCache: CachedObservation[] = [];
   stall: StallState = freshStallState();
   previousRunIds: string[] = [];
+  /** Whole old turns removed from the conversation so far (see compactToFit). */
+  droppedTurns = 0;
 
   constructor(
     public lastModel: string,
@@ -54,6 +57,7 @@ export class RunState {
       readOnlyCache: c.readOnlyCache,
       stall: c.stall,
       previousRunIds: c.previousRunIds,
+      droppedTurns: c.droppedTurns,
     });
     return state;
   }
@@ -88,16 +92,32 @@ export class RunState {
   }
 
   /**
-   * Elides the oldest tool results, one at a time, until the conversation is at most `maxChars`
-   * of JSON (the last two user turns and the task are never touched). Returns how many.
+   * Keeps the conversation at most `maxChars` of JSON: first elides the oldest tool results, one
+   * at a time; if turns themselves still add up to too much, drops the oldest whole turns (an
+   * assistant message and the results that answer it) and says so after the task. The task and
+   * the last two user turns are never touched. Returns how many blocks and turns went.
    */
   compactToFit(maxChars: number): number {
     let size = this.contextChars();
     if (size <= maxChars) return 0;
-    return this.elideOldest(2, (before, after) => {
+    let removed = this.elideOldest(2, (before, after) => {
       size -= before - after;
       return size <= maxChars;
     });
+    let dropped = 0;
+    // messages[0] is the task; [1] assistant, [2] its results, ... Drop pairs while the last two user turns remain.
+    while (this.contextChars() > maxChars && this.messages.length > 5 && this.messages[1]?.role === 'assistant' && this.messages[2]?.role === 'user') {
+      this.messages.splice(1, 2);
+      dropped += 1;
+    }
+    if (dropped > 0) {
+      this.droppedTurns += dropped;
+      const task = this.messages[0];
+      const note = `${DROPPED_NOTE_PREFIX} ${this.droppedTurns} earlier turns were removed to fit the context window; the run's chain keeps them.]`;
+      if (task?.role === 'user') task.content = [...task.content.filter((b) => !(b.type === 'text' && b.text.startsWith(DROPPED_NOTE_PREFIX))), { type: 'text', text: note }];
+      removed += dropped;
+    }
+    return removed;
   }
 
   contextChars(): number {
@@ -107,7 +127,8 @@ export class RunState {
   /** Elides old results oldest first; `done(before, after)` is told each block's sizes and may stop. */
   private elideOldest(keepTurns: number, done: (before: number, after: number) => boolean): number {
     const userTurns = this.messages.map((m, i) => (m.role === 'user' ? i : -1)).filter((i) => i > 0);
-    const keepFrom = userTurns[userTurns.length - keepTurns] ?? Number.MAX_SAFE_INTEGER;
+    // With fewer user turns than `keepTurns`, all of them are kept.
+    const keepFrom = userTurns[userTurns.length - keepTurns] ?? userTurns[0] ?? Number.MAX_SAFE_INTEGER;
     let elided = 0;
     for (const [index, message] of this.messages.entries()) {
       if (index === 0 || index >= keepFrom || message.role !== 'user') continue;

@@ -1,5 +1,5 @@
 import { ActivityCancellationType, isCancellation } from '@temporalio/workflow';
-import type { AgentInput, ToolSpec, ToolUseBlock } from '../shared';
+import type { AgentInput, ToolResult, ToolSpec, ToolUseBlock } from '../shared';
 import { activities, toolCallOptions } from './activity-proxies';
 import { BudgetExhausted } from './budget';
 import type { ChainBuilder } from './chain-builder';
@@ -41,7 +41,11 @@ export async function runToolCall(ctx: ToolRunContext, call: ToolUseBlock, check
   const earlier = spec.readOnly ? state.cached(key) : undefined;
   if (earlier) {
     state.cachedCalls += 1;
-    chain.toolResult({ correlationId: call.id, success: !earlier.isError, result: earlier.content, durationMs: 0, cachedFrom: earlier.stepId, ...(earlier.isError ? { error: earlier.content } : {}) }, visibility);
+    const { result, error, truncated, summarised } = earlier;
+    chain.toolResult(
+      { correlationId: call.id, success: !earlier.isError, result, durationMs: 0, cachedFrom: earlier.stepId, ...(error ? { error } : {}), ...(truncated ? { truncated } : {}), ...(summarised ? { summarised } : {}) },
+      visibility,
+    );
     return { callId: call.id, content: earlier.content, isError: earlier.isError };
   }
 
@@ -50,6 +54,7 @@ export async function runToolCall(ctx: ToolRunContext, call: ToolUseBlock, check
   const limit = resultLimit(input, spec);
   const summary = `${spec.name} ${JSON.stringify(args)}`.slice(0, 200);
   let observation: Observation;
+  let shown: ToolResult;
   let ran = false;
   try {
     const out = await activities.runTool.executeWithOptions(
@@ -61,7 +66,8 @@ export async function runToolCall(ctx: ToolRunContext, call: ToolUseBlock, check
     const text = typeof out.result === 'string' ? out.result : JSON.stringify(out.result);
     const condensed = text.length > limit && input.summariseLargeResults ? await summariseOrCut(ctx, spec, text, limit) : undefined;
     const flags = condensed?.summarised ? { summarised: true } : out.truncated || condensed ? { truncated: true } : {};
-    chain.toolResult({ correlationId: call.id, success: true, result: condensed?.text ?? out.result, durationMs: out.durationMs, ...flags }, visibility);
+    shown = { correlationId: call.id, success: true, result: condensed?.text ?? out.result, durationMs: out.durationMs, ...flags };
+    chain.toolResult(shown, visibility);
     observation = { callId: call.id, content: condensed?.text ?? text, isError: false };
   } catch (err) {
     if (isCancellation(err)) {
@@ -71,10 +77,14 @@ export async function runToolCall(ctx: ToolRunContext, call: ToolUseBlock, check
     }
     if (err instanceof BudgetExhausted || err instanceof ModelCallFailed) throw err;
     const error = `Tool "${spec.name}" failed with arguments ${JSON.stringify(args).slice(0, 300)}: ${failureMessage(err)}`;
-    chain.toolResult({ correlationId: call.id, success: false, result: null, error, durationMs: 0 }, visibility);
+    shown = { correlationId: call.id, success: false, result: null, error, durationMs: 0 };
+    chain.toolResult(shown, visibility);
     observation = { callId: call.id, content: error, isError: true };
   }
-  if (spec.readOnly) state.remember({ key, stepId: callStep.stepId, content: observation.content, isError: observation.isError });
+  if (spec.readOnly) {
+    const { result, error, truncated, summarised } = shown;
+    state.remember({ key, stepId: callStep.stepId, content: observation.content, isError: observation.isError, result, ...(error ? { error } : {}), ...(truncated ? { truncated } : {}), ...(summarised ? { summarised } : {}) });
+  }
   return observation;
 }
 

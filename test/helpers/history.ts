@@ -17,3 +17,9 @@ export async function scheduledActivities(client: Client, workflowId: string): P
       };
     });
 }
+
+/** Size of one Temporal run's history: encoded bytes and event count. */
+export async function historySize(client: Client, workflowId: string, runId: string): Promise<{ bytes: number; events: number }> {
+  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+  return { bytes: temporal.api.history.v1.History.encode(history).finish().length, events: history.events?.length ?? 0 };
+}

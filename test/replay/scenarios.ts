@@ -65,4 +65,28 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       { content: [useTool('finish', { result: 'whole=50' }, 'toolu_done')] },
     ],
   },
+  {
+    name: 'stall-warning-give-up',
+    input: { task: 'Keep asking', model, stallThreshold: 3, failurePhrases: ['CANNOT PROCEED'] },
+    turns: [
+      { content: [useTool('lookup', { key: 'alpha' }, 'toolu_s1')] },
+      { content: [useTool('lookup', { key: 'alpha' }, 'toolu_s2')] },
+      { content: [useTool('lookup', { key: 'alpha' }, 'toolu_s3')] },
+      { content: [useTool('give_up', { reason: 'alpha never changes' }, 'toolu_s4')] },
+    ],
+  },
+  {
+    name: 'token-budget-stop',
+    input: { task: 'Spend carefully', model, tokenBudget: 900 },
+    turns: [{ content: [useTool('lookup', { key: 'alpha' }, 'toolu_b1')] }],
+  },
+  {
+    name: 'continued-as-new',
+    input: { task: 'Hand over every iteration', model, continueAsNewEvery: 1 },
+    turns: [
+      { content: [useTool('lookup', { key: 'a' }, 'toolu_c1')] },
+      { content: [useTool('lookup', { key: 'bb' }, 'toolu_c2')] },
+      { content: [useTool('finish', { result: 'a=10 bb=20' }, 'toolu_c3')] },
+    ],
+  },
 ];

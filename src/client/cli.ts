@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { demo } from './commands/demo';
+import { cancelRun } from './commands/cancel';
 import { printChain, printStatus, watchRun } from './commands/inspect';
 import { runTask } from './commands/run';
 import { dev, worker } from './commands/serve';
@@ -23,6 +24,9 @@ Usage:
   thoughtline watch <workflowId>        follow a run's steps until it ends
   thoughtline chain <workflowId> [--json]   print a run's reasoning chain
   thoughtline status <workflowId>       print a run's status
+  thoughtline cancel <workflowId> [--reason TEXT] [--hard]
+                                        stop a run: it finishes the current step, summarises and
+                                        returns "cancelled"; --hard cancels through Temporal at once
 
 Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, THOUGHTLINE_TASK_QUEUE, THOUGHTLINE_MODEL,
 ANTHROPIC_API_KEY (without it an offline scripted model runs), ANTHROPIC_BASE_URL.
@@ -41,6 +45,8 @@ async function main(argv: string[]): Promise<number> {
       'workflow-id': { type: 'string' },
       tools: { type: 'string' },
       record: { type: 'string' },
+      reason: { type: 'string' },
+      hard: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -85,6 +91,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'status':
       await printStatus(need('a workflow id'));
+      return 0;
+    case 'cancel':
+      await cancelRun(need('a workflow id'), { hard: values.hard, ...(values.reason ? { reason: values.reason } : {}) });
       return 0;
     default:
       throw new UsageError(`unknown command "${verb}".`);

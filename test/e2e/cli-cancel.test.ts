@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
+import { defineTool } from '../../src/tools/define-tool';
+import { cliEnv, spawnCli } from '../helpers/cli-process';
+import { connectTestEnv, createHarness, type TestEnv } from '../helpers/temporal-env';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await connectTestEnv();
+});
+afterAll(async () => env?.close());
+
+describe('thoughtline cancel', () => {
+  it('signals a running agent, which finishes its step, summarises, and returns `cancelled` with the reason in its chain', async () => {
+    let started = false;
+    const slow = defineTool({
+      name: 'slow_job',
+      description: 'Takes a while',
+      input: z.object({}),
+      execute: async () => {
+        started = true;
+        await new Promise((r) => setTimeout(r, 1_000));
+        return 'job done';
+      },
+    });
+    const model = createScriptedModel([{ content: [useTool('slow_job', {})] }, { content: [say('Summary: the job finished; stopped on request.')] }]);
+    const h = await createHarness(env, { tools: [slow], models: { scripted: model } });
+    const result = await h.worker.runUntil(async () => {
+      const handle = await h.agents.start({ task: 'Run the job', model: { provider: 'scripted', model: 'scripted-model' }, cancelGraceMs: 10_000 });
+      while (!started) await new Promise((r) => setTimeout(r, 25));
+      const cli = spawnCli(['cancel', handle.workflowId, '--reason', 'release frozen'], cliEnv({}));
+      expect(await cli.exited).toBe(0);
+      expect(cli.output()).toContain(`Cancel signal sent for ${handle.workflowId}`);
+      return handle.result();
+    });
+    model.verify();
+    expect(result).toMatchObject({ terminationReason: 'cancelled', finalAnswer: 'Summary: the job finished; stopped on request.', toolCalls: 1 });
+    expect(result.chain.steps.some((s) => s.type === 'thinking' && s.thought.includes('release frozen'))).toBe(true);
+  });
+});

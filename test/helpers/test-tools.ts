@@ -35,3 +35,32 @@ export function testTools(log: ToolLog = { calls: [] }) {
   });
   return { log, tools: [lookup, flaky, big] };
 }
+
+/**
+ * A side-effecting tool that works for `ms`, recording `started`, `aborted` and `finished` in
+ * `events`. It stops on cancellation unless `honoursCancel` is false.
+ */
+export function slowTool(events: string[], options: { honoursCancel?: boolean; ms?: number } = {}) {
+  const { honoursCancel = true, ms = 20_000 } = options;
+  return defineTool({
+    name: 'slow_job',
+    description: 'A long side-effecting job',
+    input: z.object({}),
+    retry: { maximumAttempts: 1 },
+    timeoutMs: 60_000,
+    execute: async (_args, { signal }) => {
+      events.push('started');
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, ms);
+        if (!honoursCancel) return;
+        signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          events.push('aborted');
+          reject(new Error('aborted'));
+        });
+      });
+      events.push('finished');
+      return 'job done';
+    },
+  });
+}

@@ -6,6 +6,7 @@ import type { AgentInputInit, AgentResult, ModelReply, ReasoningStep } from '../
 import { defineTool } from '../../src/tools/define-tool';
 import { cancelSignal } from '../../src/workflows/messages';
 import { connectTestEnv, createHarness, type TestEnv } from '../helpers/temporal-env';
+import { slowTool } from '../helpers/test-tools';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -15,26 +16,6 @@ afterAll(async () => env?.close());
 
 const input = (task: string): AgentInputInit => ({ task, model: { provider: 'scripted', model: 'scripted-model' } });
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A tool that works for `ms`; it stops on cancellation unless told to ignore it. */
-function slowTool(events: string[], honoursCancel = true, ms = 20_000) {
-  return defineTool({
-    name: 'slow_job',
-    description: 'A long side-effecting job',
-    input: z.object({}),
-    retry: { maximumAttempts: 1 },
-    timeoutMs: 60_000,
-    execute: async (_args, { signal }) => {
-      events.push('started');
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, ms);
-        if (honoursCancel) signal.addEventListener('abort', () => (clearTimeout(timer), events.push('aborted'), reject(new Error('aborted'))));
-      });
-      events.push('finished');
-      return 'job done';
-    },
-  });
-}
 
 /** A model whose first call takes 20 s unless cancelled; later calls come from the script. */
 function slowFirstCall(rest: ScriptedTurn[]): ModelProvider & { aborted: () => boolean } {
@@ -117,7 +98,7 @@ describe('cancellation returns `cancelled` with the chain so far, within 2 secon
   it('a tool that ignores cancellation is reported as outcome unknown, and the run still returns', async () => {
     const events: string[] = [];
     const model = createScriptedModel([{ content: [useTool('slow_job', {})] }]);
-    const { result, ms } = await cancelDuring({ tools: [slowTool(events, false, 4_000)], models: { scripted: model } }, () => events.includes('started'), 'temporal');
+    const { result, ms } = await cancelDuring({ tools: [slowTool(events, { honoursCancel: false, ms: 4_000 })], models: { scripted: model } }, () => events.includes('started'), 'temporal');
     expect(ms).toBeLessThan(2_500);
     expect(result.terminationReason).toBe('cancelled');
     expect(resultOf(result.chain.steps, 'slow_job')).toMatchObject({ success: false, outcome: 'unknown', error: expect.stringContaining('may or may not have taken effect') });

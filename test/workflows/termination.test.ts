@@ -1,17 +1,15 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { ModelProvider } from '../../src/activities';
 import { createScriptedModel, say, useTool, type ScriptedModel, type ScriptedTurn } from '../../src/activities/models/scripted-model';
 import { totalTokens, type AgentInputInit, type AgentResult, type ModelRequest, type ReasoningStep } from '../../src/shared';
 import type { ToolDefinition } from '../../src/tools/define-tool';
-import { defineTool } from '../../src/tools/define-tool';
 import { estimateInputTokens, MIN_OUTPUT_TOKENS } from '../../src/workflows/budget';
 import { resolveStallUpdate, statusQuery } from '../../src/workflows/messages';
 import { scheduledActivities } from '../helpers/history';
 import { connectTestEnv, createHarness, type TestEnv } from '../helpers/temporal-env';
-import { testTools, type ToolLog } from '../helpers/test-tools';
+import { slowTool, testTools, type ToolLog } from '../helpers/test-tools';
 
 const EventType = temporal.api.enums.v1.EventType;
 
@@ -370,26 +368,7 @@ describe('termination reasons (real dev server)', () => {
 
   it('timeout: a run past runTimeoutMs returns (does not fail) with the slow call marked as interrupted', async () => {
     const events: string[] = [];
-    const slow = defineTool({
-      name: 'slow_job',
-      description: 'A long job',
-      input: z.object({}),
-      retry: { maximumAttempts: 1 },
-      timeoutMs: 60_000,
-      execute: async (_args, { signal }) => {
-        events.push('started');
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(resolve, 20_000);
-          signal.addEventListener('abort', () => {
-            clearTimeout(timer);
-            events.push('aborted');
-            reject(new Error('aborted'));
-          });
-        });
-        events.push('finished');
-        return 'job done';
-      },
-    });
+    const slow = slowTool(events);
     const model = createScriptedModel([{ content: [say('Starting the job.'), useTool('slow_job', {}, 'toolu_t1')] }]);
     const h = await createHarness(env, { tools: [slow], models: { scripted: model } });
     const started = Date.now();

@@ -94,6 +94,10 @@ describe('a worker killed mid-run', () => {
     expect(completed).toEqual([0, 1, 2, 3]);
     expect(fake.requests.filter((r) => r.clientAborted)).toHaveLength(1);
 
+    // The budget ledger survived the kill: it holds exactly the completed calls (the fake's 10 in /
+    // 5 out each), not the one that died with the worker, and nothing twice.
+    expect(result.usage).toEqual({ inputTokens: 10 * completed.length, outputTokens: 5 * completed.length, cacheReadTokens: 0, cacheWriteTokens: 0 });
+
     const activities = (await scheduledActivities(env.client, handle.workflowId)).map((a) => a.type);
     expect(activities.filter((t) => t === 'runTool')).toHaveLength(SIDE_EFFECTS);
     expect(activities.filter((t) => t === 'callModel')).toHaveLength(SIDE_EFFECTS + 1);

@@ -10,7 +10,7 @@ import {
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import { AgentInput, FailureType, zeroUsage, type AgentInputInit, type AgentResult, type AgentStatus, type ToolSpec } from '../shared';
+import { AgentInput, FailureType, type AgentInputInit, type AgentResult, type AgentStatus, type ToolSpec } from '../shared';
 import { activities } from './activity-proxies';
 import { AgentRun, ContinueAsNewRequested, type RunOutcome } from './agent-run';
 import { carryOver } from './carry-over';
@@ -175,7 +175,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     finalAnswer: outcome.answer,
     terminationReason: outcome.reason,
     chain: chain.snapshot(),
-    usage: state.usage ?? zeroUsage(),
+    usage: state.usage,
     costUsd: state.costUsd,
     iterations: state.iteration,
     modelCalls: state.modelCalls,

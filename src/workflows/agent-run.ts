@@ -169,13 +169,13 @@ export class AgentRun {
       case 'final_answer':
         if (next.via === 'finish_tool') {
           this.recordControlCall(next.finishCall, { success: true, result: next.answer });
-          this.skip(next.skipped, `"${this.input.finishToolName}" was called in the same turn`);
+          this.recordNotRun(next.skipped, `"${this.input.finishToolName}" was called in the same turn`);
         }
         this.synthesise(next.answer);
         return { reason: 'success', answer: next.answer };
       case 'give_up':
         this.recordControlCall(next.call, { success: true, result: next.reason });
-        this.skip(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
+        this.recordNotRun(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
         this.synthesise(`The task could not be completed: ${next.reason}`);
         return { reason: 'failure', answer: next.reason };
       case 'run_tools': {
@@ -314,7 +314,7 @@ export class AgentRun {
     return { callId: call.id, content: observation, isError: true };
   }
 
-  private skip(calls: readonly ToolUseBlock[], why: string): void {
+  private recordNotRun(calls: readonly ToolUseBlock[], why: string): void {
     for (const call of calls) this.recordControlCall(call, { success: false, error: `Not run: ${why}.` });
   }
 

@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { VisibilityLevel } from './chain';
-import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL } from './constants';
+import { ApprovalPolicy } from './approval';
+import { ToolType, VisibilityLevel } from './chain';
+import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL, DEFAULT_QUESTION_TOOL } from './constants';
 import { ContinuedState } from './continued-state';
 import { ModelPrice } from './model-registry';
 import { ModelProviderName } from './model-wire';
+import { CallerContext } from './people';
 
 /** A model to switch to when the one before it has failed for good (retries exhausted or non-retryable). */
 export const FallbackModel = z.object({
@@ -31,6 +33,10 @@ export const ModelSettings = z.object({
   price: ModelPrice.optional(),
 });
 export type ModelSettings = z.infer<typeof ModelSettings>;
+
+/** How a tool's steps are shown: a level, and the template a `summary` step is written from. */
+export const ToolVisibility = z.object({ level: VisibilityLevel, summaryTemplate: z.string().optional() });
+export type ToolVisibility = z.infer<typeof ToolVisibility>;
 
 export const DEFAULT_FINISH_DESCRIPTION =
   'Signal that you have completed the task. Call this with your final answer.';
@@ -91,6 +97,25 @@ export const AgentInput = z.object({
   continueAsNewAtBytes: z.number().int().positive().default(2_000_000),
   /** Continue-as-new after this many iterations in one Temporal run, whatever its size. */
   continueAsNewEvery: z.number().int().positive().optional(),
+  // People in the loop.
+  /** Who started the run: tools' `requiredRoles` are checked against its roles; `tenant` selects tenant limits. */
+  caller: CallerContext.optional(),
+  /** Approval policies by tool name; each replaces that tool's own policy for this run. */
+  approvals: z.record(z.string(), ApprovalPolicy).default({}),
+  /** A call waiting for approval this long is treated as rejected (an error observation). Default 7 days. */
+  approvalTimeoutMs: z.number().int().positive().default(7 * 86_400_000),
+  /** Model names (or `provider/model`) this run may use; a model or fallback outside it is refused. */
+  allowedModels: z.array(z.string().min(1)).optional(),
+  /** Offer the model a tool to ask a person a question; the run waits for the `answer` update. */
+  allowQuestions: z.boolean().default(false),
+  questionToolName: z.string().min(1).default(DEFAULT_QUESTION_TOOL),
+  /** How long a question waits for an answer before the model is told nobody answered. Default 1 day. */
+  questionTimeoutMs: z.number().int().positive().default(86_400_000),
+  /** Visibility by tool type (e.g. `database: summary`); a per-tool entry wins, then the tool's own. */
+  visibilityByToolType: z.partialRecord(ToolType, ToolVisibility).default({}),
+  /** Visibility by tool name; the most specific setting. */
+  visibilityByTool: z.record(z.string(), ToolVisibility).default({}),
+
   /** Set by the run itself when it continues as new; never by callers. */
   continued: ContinuedState.optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApprovalRecord } from './approval';
 import { TokenUsage } from './usage';
 
 /** Bumped whenever a stored chain would no longer parse; old fixtures must keep parsing. */
@@ -24,6 +25,8 @@ export const ToolCall = z.object({
   arguments: z.record(z.string(), z.unknown()),
   /** Links the call to its result; for model-requested tools it is the model's tool_use id. */
   correlationId: z.string(),
+  /** Fields of the arguments and result that views other than the auditor's redact. */
+  sensitiveFields: z.array(z.string()).optional(),
 });
 export type ToolCall = z.infer<typeof ToolCall>;
 
@@ -61,6 +64,8 @@ const StepBase = z.object({
   model: z.string().optional(),
   usage: TokenUsage.optional(),
   costUsd: z.number().nonnegative().optional(),
+  /** Set on steps a person caused: a steering instruction, an answer, an approval decision, a cancel. */
+  fromPerson: z.object({ kind: z.enum(['steer', 'answer', 'approval', 'cancel']), by: z.string() }).optional(),
 });
 
 export const ThinkingStep = StepBase.extend({ type: z.literal('thinking'), thought: z.string() });
@@ -85,5 +90,9 @@ export const ReasoningChain = z.object({
   completedAt: z.string().optional(),
   status: ChainStatus,
   steps: z.array(ReasoningStep),
+  /** Every call that needed a person's decision, pending or decided, oldest first. */
+  approvals: z.array(ApprovalRecord).optional(),
+  /** Set on a view: which role's view this is, and how many steps it leaves out. */
+  view: z.object({ role: z.enum(['end_user', 'developer', 'auditor']), hiddenSteps: z.number().int().nonnegative() }).optional(),
 });
 export type ReasoningChain = z.infer<typeof ReasoningChain>;

@@ -3,3 +3,4 @@ export const DEFAULT_TASK_QUEUE = 'thoughtline';
 export const DEFAULT_NAMESPACE = 'default';
 export const DEFAULT_FINISH_TOOL = 'finish';
 export const DEFAULT_GIVE_UP_TOOL = 'give_up';
+export const DEFAULT_QUESTION_TOOL = 'ask_person';

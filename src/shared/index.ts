@@ -12,3 +12,5 @@ export * from './render-chain-markdown';
 export * from './model-registry';
 export * from './live-reply';
 export * from './continued-state';
+export * from './approval';
+export * from './people';

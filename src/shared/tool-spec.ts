@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApprovalPolicy } from './approval';
 import { ToolType, VisibilityLevel } from './chain';
 
 export const ToolRetry = z.object({
@@ -24,6 +25,16 @@ export const ToolSpec = z.object({
   readOnly: z.boolean().optional(),
   /** This tool's own result limit, in characters; the smaller of it and the run's wins. */
   maxResultChars: z.number().int().positive().optional(),
+  /** When a person must approve a call before it runs; absent means `never`. */
+  approval: ApprovalPolicy.optional(),
+  /** Roles that may approve a call; empty or absent means anyone the caller names. */
+  approverRoles: z.array(z.string()).optional(),
+  /** The caller must hold one of these roles, else the call is refused as an observation. */
+  requiredRoles: z.array(z.string()).optional(),
+  /** Argument and result fields (dotted paths) redacted in every view but the auditor's. */
+  sensitiveFields: z.array(z.string()).optional(),
+  /** Shown instead of the step at `summary` visibility: `{field}` from the arguments or the result. */
+  summaryTemplate: z.string().optional(),
 });
 export type ToolSpec = z.infer<typeof ToolSpec>;
 

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/** Who started a run, for role checks and tenant limits. Carried in the input; never a secret. */
+export const CallerContext = z.object({
+  id: z.string().min(1),
+  roles: z.array(z.string().min(1)).default([]),
+  tenant: z.string().min(1).optional(),
+});
+export type CallerContext = z.infer<typeof CallerContext>;
+
+/** Who decides, answers or steers: an id and the roles they hold. */
+export const Person = z.object({
+  id: z.string().min(1),
+  roles: z.array(z.string().min(1)).default([]),
+});
+export type Person = z.infer<typeof Person>;
+
+/** The role views that the `chain` query, the CLI and exports apply. */
+export const ViewerRole = z.enum(['end_user', 'developer', 'auditor']);
+export type ViewerRole = z.infer<typeof ViewerRole>;

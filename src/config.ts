@@ -13,6 +13,10 @@ const ConfigSchema = z.object({
   ANTHROPIC_BASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   /** Path of a JSON model registry (named models, prices, allow-list). */
   THOUGHTLINE_MODELS: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** Who the CLI acts as when approving, rejecting, steering or answering; default the OS user. */
+  THOUGHTLINE_USER: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** Comma-separated roles of that person, checked against a tool's approver roles. */
+  THOUGHTLINE_ROLES: z.preprocess(emptyAsUndefined, z.string().optional()),
 });
 
 export interface Config {
@@ -23,6 +27,8 @@ export interface Config {
   anthropicApiKey?: string;
   anthropicBaseUrl?: string;
   modelRegistry?: ModelRegistry;
+  user?: string;
+  roles: string[];
 }
 
 function loadRegistry(file: string): ModelRegistry {
@@ -46,6 +52,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     namespace: e.TEMPORAL_NAMESPACE,
     taskQueue: e.THOUGHTLINE_TASK_QUEUE,
     model: e.THOUGHTLINE_MODEL,
+    roles: (e.THOUGHTLINE_ROLES ?? '').split(',').map((r) => r.trim()).filter(Boolean),
+    ...(e.THOUGHTLINE_USER ? { user: e.THOUGHTLINE_USER } : {}),
     ...(e.TEMPORAL_ADDRESS ? { temporalAddress: e.TEMPORAL_ADDRESS } : {}),
     ...(e.ANTHROPIC_API_KEY ? { anthropicApiKey: e.ANTHROPIC_API_KEY } : {}),
     ...(e.ANTHROPIC_BASE_URL ? { anthropicBaseUrl: e.ANTHROPIC_BASE_URL } : {}),

@@ -8,13 +8,19 @@ import {
   StatusAttribute,
   type AgentInputInit,
   type AgentResult,
+  argumentsHash,
   type AgentStatus,
+  type ApprovalRecord,
+  type Person,
   type ReasoningChain,
   type ReasoningStep,
+  type ViewerRole,
 } from '../shared';
+import { viewChain } from '../shared/chain-view';
 import type { agentWorkflow } from '../workflows';
-import { chainQuery, statusQuery } from '../workflows/messages';
+import { answerUpdate, approveToolCallUpdate, chainQuery, statusQuery, steerSignal } from '../workflows/messages';
 import { LiveReplyReader, type LiveDelta } from './live-replies';
+import { sendUpdate } from './update-refused-error';
 
 export type AgentHandle = WorkflowHandle<typeof agentWorkflow>;
 
@@ -78,14 +84,40 @@ export class AgentClient {
   }
 
   /**
-   * The reasoning chain: from the result once the run has completed (no worker needed), else
-   * from the live `chain` query (a worker must be polling to answer it).
+   * The reasoning chain in a role's view (default `developer`): from the result once the run has
+   * completed (no worker needed), else from the live `chain` query (a worker must answer it).
    */
-  async chain(workflowId: string): Promise<ReasoningChain> {
+  async chain(workflowId: string, role: ViewerRole = 'developer'): Promise<ReasoningChain> {
     const handle = this.getHandle(workflowId);
     const { status } = await handle.describe();
-    if (status.name === 'COMPLETED') return (await handle.result()).chain;
-    return handle.query(chainQuery);
+    if (status.name === 'COMPLETED') return viewChain((await handle.result()).chain, role);
+    return handle.query(chainQuery, role);
+  }
+
+  /** Calls waiting for a decision; a finished run has none. */
+  async pendingApprovals(workflowId: string): Promise<ApprovalRecord[]> {
+    return (await this.status(workflowId)).pendingApprovals ?? [];
+  }
+
+  /**
+   * Approves or rejects a pending call. The hash is computed here from the arguments this client
+   * was shown, so a decision never covers arguments nobody saw. The run's validator refuses
+   * unknown, decided or unauthorised decisions (UpdateRefusedError), and nothing reaches history.
+   */
+  async decide(workflowId: string, decision: { callId: string; approved: boolean; by: Person; reason?: string }): Promise<ApprovalRecord> {
+    const record = (await this.pendingApprovals(workflowId)).find((r) => r.callId === decision.callId);
+    const hash = record ? argumentsHash(record.arguments) : 'unknown';
+    return sendUpdate(() => this.getHandle(workflowId).executeUpdate(approveToolCallUpdate, { args: [{ ...decision, argumentsHash: hash }] }));
+  }
+
+  /** Adds a person's instruction before the agent's next thought. */
+  steer(workflowId: string, text: string, by?: string): Promise<void> {
+    return this.getHandle(workflowId).signal(steerSignal, { text, ...(by ? { by } : {}) });
+  }
+
+  /** Answers the question the agent asked; refused when none is open. */
+  answer(workflowId: string, text: string, by: string): Promise<string> {
+    return sendUpdate(() => this.getHandle(workflowId).executeUpdate(answerUpdate, { args: [{ text, by }] }));
   }
 
   status(workflowId: string): Promise<AgentStatus> {

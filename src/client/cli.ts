@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { parseViewerRole } from '../shared/chain-view';
 import { demo } from './commands/demo';
 import { cancelRun } from './commands/cancel';
+import { decideCall } from './commands/decide';
+import { answerRun, steerRun } from './commands/steer';
 import { printChain, printStatus, watchRun } from './commands/inspect';
 import { runTask } from './commands/run';
 import { dev, worker } from './commands/serve';
@@ -22,8 +25,15 @@ Usage:
       --record FILE          append the run's model replies (secrets redacted) to FILE, JSONL,
                              to replay offline: createScriptedModel(loadRecordedTurns(FILE))
   thoughtline watch <workflowId>        follow a run's steps until it ends
-  thoughtline chain <workflowId> [--json]   print a run's reasoning chain
-  thoughtline status <workflowId>       print a run's status
+  thoughtline chain <workflowId> [--json] [--role end_user|developer|auditor]
+                                        print a run's reasoning chain in a role's view
+  thoughtline status <workflowId> [--json]  print a run's status and the calls awaiting approval
+  thoughtline approve <workflowId> [callId] [--note TEXT]
+  thoughtline reject <workflowId> [callId] --reason TEXT
+                                        decide a call awaiting approval (the only one if no id)
+  thoughtline steer <workflowId> "<instruction>"   add an instruction before the next thought
+  thoughtline answer <workflowId> "<text>"         answer the question the agent asked
+      --as ID / --roles a,b  who decides (default THOUGHTLINE_USER / THOUGHTLINE_ROLES, OS user)
   thoughtline cancel <workflowId> [--reason TEXT] [--hard]
                                         stop a run: it finishes the current step, summarises and
                                         returns "cancelled"; --hard cancels through Temporal at once
@@ -47,10 +57,15 @@ async function main(argv: string[]): Promise<number> {
       record: { type: 'string' },
       reason: { type: 'string' },
       hard: { type: 'boolean', default: false },
+      role: { type: 'string' },
+      note: { type: 'string' },
+      as: { type: 'string' },
+      roles: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  const [verb, arg] = positionals;
+  const [verb, arg, second] = positionals;
+  const person = { ...(values.as ? { as: values.as } : {}), ...(values.roles !== undefined ? { roles: values.roles } : {}) };
   const need = (what: string): string => {
     if (!arg) throw new UsageError(`"${verb}" needs ${what}.`);
     return arg;
@@ -87,10 +102,26 @@ async function main(argv: string[]): Promise<number> {
     case 'watch':
       return (await watchRun(need('a workflow id'))) ? 0 : 1;
     case 'chain':
-      await printChain(need('a workflow id'), values.json);
+      await printChain(need('a workflow id'), values.json, parseViewerRole(values.role ?? 'developer'));
       return 0;
     case 'status':
-      await printStatus(need('a workflow id'));
+      await printStatus(need('a workflow id'), values.json);
+      return 0;
+    case 'approve':
+    case 'reject':
+      await decideCall(need('a workflow id'), second, {
+        approved: verb === 'approve',
+        ...person,
+        ...((verb === 'approve' ? values.note : values.reason) ? { reason: (verb === 'approve' ? values.note : values.reason)! } : {}),
+      });
+      return 0;
+    case 'steer':
+      if (!second) throw new UsageError('"steer" needs the instruction, e.g. thoughtline steer <id> "Use only 2024 data"');
+      await steerRun(need('a workflow id'), second, person);
+      return 0;
+    case 'answer':
+      if (!second) throw new UsageError('"answer" needs the answer text.');
+      await answerRun(need('a workflow id'), second, person);
       return 0;
     case 'cancel':
       await cancelRun(need('a workflow id'), { hard: values.hard, ...(values.reason ? { reason: values.reason } : {}) });

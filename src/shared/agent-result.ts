@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApprovalRecord } from './approval';
 import { ReasoningChain } from './chain';
 import { TerminationReason } from './termination';
 import { TokenUsage } from './usage';
@@ -43,5 +44,11 @@ export const AgentStatus = z.object({
   /** What the run waits for, e.g. a person's answer to "continue?" after a stall. */
   waitingFor: z.string().optional(),
   continuations: z.number().int().nonnegative().default(0),
+  /** Tool calls waiting for a person's decision (the `approveToolCall` update). */
+  pendingApprovals: z.array(ApprovalRecord).default([]),
+  /** The question the agent asked a person, waiting for the `answer` update. */
+  openQuestion: z.object({ callId: z.string(), question: z.string(), askedAt: z.string(), expiresAt: z.string() }).optional(),
+  /** Steering instructions received, not yet read by the model. */
+  steeringQueued: z.number().int().nonnegative().optional(),
 });
 export type AgentStatus = z.infer<typeof AgentStatus>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ReasoningChain } from './chain';
 import { ModelMessage } from './model-wire';
+import { SteeringInstruction } from './people';
 import { ToolSpec } from './tool-spec';
 import { TokenUsage } from './usage';
 
@@ -57,6 +58,8 @@ export const ContinuedState = z.object({
   droppedTurns: z.number().int().nonnegative().default(0),
   readOnlyCache: z.array(CachedObservation),
   stall: StallState,
+  /** Steering instructions received but not yet delivered to the model. */
+  steering: z.array(SteeringInstruction).default([]),
   /** Ids of the earlier Temporal runs of this agent run, oldest first. */
   previousRunIds: z.array(z.string()),
 });

@@ -14,3 +14,8 @@ export * from './live-reply';
 export * from './continued-state';
 export * from './approval';
 export * from './people';
+export * from './arguments-hash';
+export * from './secret-patterns';
+export * from './sensitive-fields';
+export * from './summary-template';
+export * from './chain-view';

@@ -18,3 +18,7 @@ export type Person = z.infer<typeof Person>;
 /** The role views that the `chain` query, the CLI and exports apply. */
 export const ViewerRole = z.enum(['end_user', 'developer', 'auditor']);
 export type ViewerRole = z.infer<typeof ViewerRole>;
+
+/** A person's instruction waiting to join the conversation before the next thought. */
+export const SteeringInstruction = z.object({ text: z.string(), by: z.string().optional() });
+export type SteeringInstruction = z.infer<typeof SteeringInstruction>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { ToolRetry, ToolType, VisibilityLevel } from '../shared';
+import type { ApprovalPolicy, ToolRetry, ToolType, VisibilityLevel } from '../shared';
+import { defaultApprovalPolicy } from '../shared/approval-policy';
 
 /** Anthropic and OpenAI both accept tool names of this shape. */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -23,6 +24,11 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output = un
   readonly visibility: VisibilityLevel;
   readonly readOnly: boolean;
   readonly maxResultChars?: number;
+  readonly approval: ApprovalPolicy;
+  readonly approverRoles: readonly string[];
+  readonly requiredRoles: readonly string[];
+  readonly sensitiveFields: readonly string[];
+  readonly summaryTemplate?: string;
   execute(args: z.output<Input>, context: ToolContext): Promise<Output> | Output;
 }
 
@@ -42,6 +48,19 @@ export interface ToolOptions<Input extends z.ZodType, Output> {
   readOnly?: boolean;
   /** Cut results longer than this many characters; the run's own limit applies too. */
   maxResultChars?: number;
+  /**
+   * When a person must approve a call: `never`, `always`, or `{ anyOf: rules }` over the arguments.
+   * Default: `always` for write-like tools (not read-only, type `file_system` or `database`), else `never`.
+   */
+  approval?: ApprovalPolicy;
+  /** Roles allowed to approve; default anyone. */
+  approverRoles?: string[];
+  /** The run's caller must hold one of these roles; default none required. */
+  requiredRoles?: string[];
+  /** Argument and result fields (dotted paths) redacted in every view but the auditor's. */
+  sensitiveFields?: string[];
+  /** The line shown at `summary` visibility, e.g. "Queried {table}, {result.length} rows". */
+  summaryTemplate?: string;
   execute(args: z.output<Input>, context: ToolContext): Promise<Output> | Output;
 }
 
@@ -68,6 +87,11 @@ export function defineTool<Input extends z.ZodType, Output>(options: ToolOptions
     visibility: options.visibility ?? 'full',
     readOnly: options.readOnly ?? false,
     ...(options.maxResultChars ? { maxResultChars: options.maxResultChars } : {}),
+    approval: options.approval ?? defaultApprovalPolicy({ type: options.type ?? 'external', readOnly: options.readOnly ?? false }),
+    approverRoles: options.approverRoles ?? [],
+    requiredRoles: options.requiredRoles ?? [],
+    sensitiveFields: options.sensitiveFields ?? [],
+    ...(options.summaryTemplate ? { summaryTemplate: options.summaryTemplate } : {}),
     execute: options.execute,
   });
 }

@@ -25,6 +25,12 @@ export function toToolSpec(tool: ToolDefinition): ToolSpec {
     visibility: tool.visibility,
     readOnly: tool.readOnly,
     ...(tool.maxResultChars ? { maxResultChars: tool.maxResultChars } : {}),
+    // Only what differs from the defaults, so specs (and recorded histories) stay small.
+    ...(tool.approval !== 'never' ? { approval: tool.approval } : {}),
+    ...(tool.approverRoles.length ? { approverRoles: [...tool.approverRoles] } : {}),
+    ...(tool.requiredRoles.length ? { requiredRoles: [...tool.requiredRoles] } : {}),
+    ...(tool.sensitiveFields.length ? { sensitiveFields: [...tool.sensitiveFields] } : {}),
+    ...(tool.summaryTemplate ? { summaryTemplate: tool.summaryTemplate } : {}),
   };
 }
 

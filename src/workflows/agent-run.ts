@@ -10,7 +10,11 @@ import { callKey } from './stable-hash';
 import { afterFormatError, afterReadableReply, afterToolCalls, freshStallState, type StallVerdict } from './stall-detector';
 import { firstHolding, type LoopView, type StopPredicate } from './stop-conditions';
 import type { Observation, Strategy } from './strategies';
-import { runToolCall } from './tool-runner';
+import type { ApprovalGate } from './approval-gate';
+import { recordControlCall, refuseCall } from './control-calls';
+import type { QuestionDesk } from './question-desk';
+import type { SteeringInbox } from './steering-inbox';
+import { runToolTurn } from './tool-turn';
 import { createToolCallValidator, type ToolCallCheck } from './validate-tool-call';
 
 export interface RunOutcome {
@@ -36,6 +40,8 @@ export interface RunHooks {
   /** Asks a person whether a stalled run should go on; undefined when nobody answered in time. */
   askToContinue(question: string): Promise<{ continue: boolean; by?: string; note?: string } | undefined>;
   stopWhen: readonly StopPredicate[];
+  /** Approvals, questions and steering: where people reach into the run. */
+  people: { gate: ApprovalGate; desk: QuestionDesk; inbox: SteeringInbox };
 }
 
 /** One ReAct run: Thought → Action → Observation until an answer or a stop condition. */
@@ -51,7 +57,7 @@ export class AgentRun {
     private readonly workflowId: string,
     private readonly hooks: RunHooks,
   ) {
-    this.validate = createToolCallValidator(tools, input.finishToolName);
+    this.validate = createToolCallValidator(tools, [input.finishToolName, input.giveUpToolName, ...(input.allowQuestions ? [input.questionToolName] : [])]);
   }
 
   async run(): Promise<RunOutcome> {
@@ -65,6 +71,7 @@ export class AgentRun {
         this.state.iteration += 1;
         this.state.iterationsThisRun += 1;
         this.chain.iteration = this.state.iteration;
+        this.hooks.people.inbox.deliver(this.chain, this.state);
         this.fitContext();
         const reply = await this.callModel('auto');
         this.recordExtendedThinking(reply);
@@ -244,20 +251,22 @@ export class AgentRun {
     return true;
   }
 
-  /** Runs the calls one by one and hands every result, errors included, back to the model. */
+  /** Runs the turn's calls (approvals and questions included) and hands every result, errors included, back to the model. */
   private async observe(calls: ToolUseBlock[], rejected = new Map<string, string>()): Promise<void> {
     this.chain.setStatus('tool_calling');
-    const observations: Observation[] = [];
-    for (const call of calls) {
-      const problem = rejected.get(call.id);
-      const check = problem ? undefined : this.validate(call);
-      if (problem) observations.push(this.reject(call, problem));
-      else if (check && !check.ok) observations.push(this.reject(call, check.observation));
-      else if (check?.ok) {
-        const ctx = { input: this.input, state: this.state, chain: this.chain, workflowId: this.workflowId, onStarted: () => this.hooks.onProgress('details') };
-        observations.push(await runToolCall(ctx, call, check));
-      }
-    }
+    const { gate, desk } = this.hooks.people;
+    const ctx = {
+      input: this.input,
+      state: this.state,
+      chain: this.chain,
+      workflowId: this.workflowId,
+      onStarted: () => this.hooks.onProgress('details'),
+      validate: this.validate,
+      gate,
+      desk,
+      publish: () => this.hooks.onProgress('all'),
+    };
+    const observations = await runToolTurn(ctx, calls, rejected);
     this.state.messages.push(this.strategy.observe(observations));
     this.chain.setStatus('thinking');
     this.hooks.onProgress('all');
@@ -310,8 +319,7 @@ export class AgentRun {
 
   /** A call that never reached an activity: unknown tool, bad arguments, malformed finish. */
   private reject(call: ToolUseBlock, observation: string): Observation {
-    this.recordControlCall(call, { success: false, error: observation });
-    return { callId: call.id, content: observation, isError: true };
+    return refuseCall(this.chain, this.input, call, observation);
   }
 
   private recordNotRun(calls: readonly ToolUseBlock[], why: string): void {
@@ -319,9 +327,7 @@ export class AgentRun {
   }
 
   private recordControlCall(call: ToolUseBlock, outcome: { success: boolean; result?: string; error?: string }): void {
-    const visibility = { level: this.input.visibility };
-    this.chain.toolCall({ toolType: 'custom', toolName: call.name, arguments: call.input, correlationId: call.id }, visibility);
-    this.chain.toolResult({ correlationId: call.id, success: outcome.success, result: outcome.result ?? null, durationMs: 0, ...(outcome.error ? { error: outcome.error } : {}) }, visibility);
+    recordControlCall(this.chain, this.input, call, outcome);
   }
 
   private synthesise(answer: string): void {

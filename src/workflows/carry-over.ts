@@ -1,4 +1,4 @@
-import type { ContinuedState, ReasoningChain, ReasoningStep, ToolSpec } from '../shared';
+import type { ContinuedState, ReasoningChain, ReasoningStep, SteeringInstruction, ToolSpec } from '../shared';
 import type { RunState } from './run-state';
 
 /** Observations longer than this are shortened in the carried chain; the full text stays in the earlier run's history. */
@@ -6,7 +6,13 @@ export const CARRIED_RESULT_CHARS = 1_000;
 const SHORTENED = /…\[\d+ characters; shortened at continue-as-new, in full in run [^\]]+\]$/;
 
 /** The state a run hands to its next Temporal run (see ContinuedState). */
-export function carryOver(state: RunState, chain: ReasoningChain, tools: readonly ToolSpec[], runId: string): ContinuedState {
+export function carryOver(
+  state: RunState,
+  chain: ReasoningChain,
+  tools: readonly ToolSpec[],
+  runId: string,
+  steering: readonly SteeringInstruction[] = [],
+): ContinuedState {
   return {
     chain: { ...chain, steps: chain.steps.map((s) => shorten(s, runId)) },
     tools: [...tools],
@@ -24,6 +30,7 @@ export function carryOver(state: RunState, chain: ReasoningChain, tools: readonl
     droppedTurns: state.droppedTurns,
     readOnlyCache: state.readOnlyCache,
     stall: state.stall,
+    steering: [...steering],
     previousRunIds: [...state.previousRunIds, runId],
   };
 }

@@ -1,5 +1,6 @@
 import {
   CHAIN_SCHEMA_VERSION,
+  type ApprovalRecord,
   type ChainStatus,
   type ReasoningChain,
   type ReasoningStep,
@@ -21,6 +22,9 @@ export interface ModelMeta {
   usage?: TokenUsage;
   costUsd?: number;
 }
+
+/** Marks a step a person caused (steering, an answer, an approval decision, a cancel). */
+export type PersonMark = NonNullable<ReasoningStep['fromPerson']>;
 
 type StampedFields = 'stepId' | 'stepNumber' | 'timestamp' | 'iteration';
 /** A step before the builder stamps it; distributes over the union so each type keeps its fields. */
@@ -56,7 +60,18 @@ export class ChainBuilder {
 
   /** A copy, so callers (queries, results) never hold a reference the loop keeps mutating. */
   snapshot(): ReasoningChain {
-    return { ...this.chain, steps: [...this.chain.steps] };
+    return { ...this.chain, steps: [...this.chain.steps], ...(this.chain.approvals ? { approvals: [...this.chain.approvals] } : {}) };
+  }
+
+  get approvals(): readonly ApprovalRecord[] {
+    return this.chain.approvals ?? [];
+  }
+
+  /** Adds a request, or replaces the record of the same call (records are never mutated in place). */
+  putApproval(record: ApprovalRecord): void {
+    const list = this.chain.approvals ?? [];
+    const known = list.some((r) => r.callId === record.callId);
+    this.chain.approvals = known ? list.map((r) => (r.callId === record.callId ? record : r)) : [...list, record];
   }
 
   /** A fresh deterministic id, e.g. to correlate a model call with its reply. */
@@ -69,15 +84,15 @@ export class ChainBuilder {
     if (status === 'completed' || status === 'failed') this.chain.completedAt = this.clock.now();
   }
 
-  thinking(thought: string, visibility: Visibility): ReasoningStep {
-    return this.push({ type: 'thinking', thought, visibility });
+  thinking(thought: string, visibility: Visibility, fromPerson?: PersonMark): ReasoningStep {
+    return this.push({ type: 'thinking', thought, visibility, ...(fromPerson ? { fromPerson } : {}) });
   }
 
   toolCall(toolCall: ToolCall, visibility: Visibility, meta?: ModelMeta): ReasoningStep {
     return this.push({ type: 'tool_call', toolCall, visibility, ...meta });
   }
 
-  toolResult(toolResult: ToolResult, visibility: Visibility, meta?: ModelMeta): ReasoningStep {
+  toolResult(toolResult: ToolResult, visibility: Visibility, meta?: ModelMeta | { fromPerson: PersonMark }): ReasoningStep {
     return this.push({ type: 'tool_result', toolResult, visibility, ...meta });
   }
 

@@ -1,8 +1,8 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AgentStatus, ReasoningChain } from '../shared';
+import type { AgentStatus, ApprovalDecision, ApprovalRecord, ReasoningChain, SteeringInstruction, ViewerRole } from '../shared';
 
-/** The live reasoning chain of a run (also served after it ended). */
-export const chainQuery = defineQuery<ReasoningChain>('chain');
+/** The live reasoning chain of a run, in a role's view (default `developer`); also served after it ended. */
+export const chainQuery = defineQuery<ReasoningChain, [ViewerRole?]>('chain');
 /** A small status record, cheap to poll. */
 export const statusQuery = defineQuery<AgentStatus>('status');
 
@@ -25,3 +25,20 @@ export interface StallDecision {
 }
 /** Answers a stalled run's "continue?" question (`onStall: 'ask'`). Refused when none is pending. */
 export const resolveStallUpdate = defineUpdate<string, [StallDecision]>('resolveStall');
+
+/** A person's decision on a tool call waiting for approval; the validator refuses stale or unauthorised ones. */
+export const approveToolCallUpdate = defineUpdate<ApprovalRecord, [ApprovalDecision]>('approveToolCall');
+
+/** The instruction joins the conversation before the next thought. */
+export type SteerRequest = SteeringInstruction;
+/** Adds a person's instruction to the conversation before the next thought (a visible step). */
+export const steerSignal = defineSignal<[SteerRequest]>('steer');
+
+export interface AnswerRequest {
+  text: string;
+  by: string;
+  /** The question's call id; optional, as only one question is ever open. */
+  callId?: string;
+}
+/** Answers the question the agent asked a person; refused when none is open. */
+export const answerUpdate = defineUpdate<string, [AnswerRequest]>('answer');

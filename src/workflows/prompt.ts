@@ -26,6 +26,25 @@ export function giveUpTool(input: Pick<AgentInput, 'giveUpToolName'>): ModelTool
   };
 }
 
+/** Injected when `allowQuestions`: the model asks a person and waits for the `answer` update. */
+export function questionTool(input: Pick<AgentInput, 'questionToolName'>): ModelTool {
+  return {
+    name: input.questionToolName,
+    description:
+      'Ask the person supervising this run a question when you need information or a decision only they can give (request clarification). The run waits for their answer.',
+    inputSchema: {
+      type: 'object',
+      properties: { question: { type: 'string', description: 'One clear question, with the context they need to answer it.' } },
+      required: ['question'],
+    },
+  };
+}
+
+/** The injected tools after the registered ones: finish (native only), give up, and ask a person when allowed. */
+export function injectedTools(input: AgentInput, withFinish: boolean): ModelTool[] {
+  return [...(withFinish ? [finishTool(input)] : []), giveUpTool(input), ...(input.allowQuestions ? [questionTool(input)] : [])];
+}
+
 export const toModelTool = (spec: ToolSpec): ModelTool => ({
   name: spec.name,
   description: spec.description,

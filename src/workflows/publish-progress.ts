@@ -21,7 +21,7 @@ export function createPublisher(chain: ChainBuilder, status: () => AgentStatus) 
   const all = (statusValue?: string): void => {
     const s = status();
     upsertSearchAttributes([
-      { key: StatusAttribute, value: statusValue ?? (s.waitingFor ? 'waiting_input' : s.status) },
+      { key: StatusAttribute, value: statusValue ?? searchableStatus(s) },
       { key: IterationAttribute, value: s.iteration },
       { key: TokensAttribute, value: totalTokens(s.usage) },
       { key: CostAttribute, value: s.costUsd },
@@ -30,4 +30,10 @@ export function createPublisher(chain: ChainBuilder, status: () => AgentStatus) 
     details();
   };
   return { details, all };
+}
+
+/** The Web UI filters on these: a run waiting for an approval, for any other input, or its chain status. */
+function searchableStatus(s: AgentStatus): string {
+  if (s.pendingApprovals.length > 0) return 'waiting_approval';
+  return s.waitingFor ? 'waiting_input' : s.status;
 }

@@ -10,15 +10,20 @@ import {
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import { AgentInput, FailureType, type AgentInputInit, type AgentResult, type AgentStatus, type ToolSpec } from '../shared';
+import { AgentInput, FailureType, type AgentInputInit, type AgentResult, type AgentStatus, type ToolSpec, type ViewerRole } from '../shared';
+import { viewChain } from '../shared/chain-view';
 import { activities } from './activity-proxies';
 import { AgentRun, ContinueAsNewRequested, type RunOutcome } from './agent-run';
+import { ApprovalGate } from './approval-gate';
 import { carryOver } from './carry-over';
 import { ChainBuilder } from './chain-builder';
 import { failureMessage } from './failure-message';
-import { cancelSignal, chainQuery, resolveStallUpdate, statusQuery, type StallDecision } from './messages';
+import { answerUpdate, approveToolCallUpdate, cancelSignal, chainQuery, resolveStallUpdate, statusQuery, steerSignal, type StallDecision } from './messages';
+import { modelRefusal } from './model-allow-list';
 import { createPublisher } from './publish-progress';
+import { QuestionDesk } from './question-desk';
 import { RunState } from './run-state';
+import { SteeringInbox } from './steering-inbox';
 import type { StopPredicate } from './stop-conditions';
 import { nativeStrategy, reactTextStrategy } from './strategies';
 
@@ -55,6 +60,9 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   });
   let stallQuestion: string | undefined;
   let stallDecision: StallDecision | undefined;
+  const gate = new ApprovalGate(chain, runId, clock.now);
+  const desk = new QuestionDesk();
+  const inbox = new SteeringInbox(carried?.steering);
 
   const status = (): AgentStatus => {
     const last = chain.steps[chain.steps.length - 1];
@@ -71,16 +79,25 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       ...(input.tokenBudget !== undefined ? { tokenBudget: input.tokenBudget } : {}),
       ...(input.costBudgetUsd !== undefined ? { costBudgetUsd: input.costBudgetUsd } : {}),
       ...(state.cancelRequested !== undefined ? { cancelRequested: state.cancelRequested } : {}),
-      ...(stallQuestion ? { waitingFor: `resolveStall: ${stallQuestion}` } : {}),
+      ...waitingFor(),
+      pendingApprovals: gate.pending(),
+      ...(desk.current ? { openQuestion: desk.current } : {}),
+      ...(inbox.waiting.length ? { steeringQueued: inbox.waiting.length } : {}),
     };
   };
+  const waitingFor = (): Pick<AgentStatus, 'waitingFor'> => {
+    const pending = gate.pending();
+    if (pending.length) return { waitingFor: `approval of ${pending.map((r) => `${r.toolName} (${r.callId})`).join(', ')}` };
+    if (desk.current) return { waitingFor: `answer: ${desk.current.question}` };
+    return stallQuestion ? { waitingFor: `resolveStall: ${stallQuestion}` } : {};
+  };
   const publish = createPublisher(chain, status);
-  setHandler(chainQuery, () => chain.snapshot());
+  setHandler(chainQuery, (role: ViewerRole = 'developer') => viewChain(chain.snapshot(), role));
   setHandler(statusQuery, status);
   setHandler(cancelSignal, ({ reason, by } = {}) => {
     if (state.cancelRequested !== undefined) return;
     state.cancelRequested = `${reason ?? 'no reason given'}${by ? `, by ${by}` : ''}`;
-    chain.thinking(`Cancel requested (${state.cancelRequested}); finishing the current step, then summarising.`, { level: 'full' });
+    chain.thinking(`Cancel requested (${state.cancelRequested}); finishing the current step, then summarising.`, { level: 'full' }, { kind: 'cancel', by: by ?? 'unknown' });
     publish.details();
     // In-flight work gets a grace period, then is cancelled like a Temporal cancel.
     void sleep(input.cancelGraceMs).then(
@@ -104,6 +121,27 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     },
   );
 
+  setHandler(
+    approveToolCallUpdate,
+    (decision) => {
+      const record = gate.decide(decision);
+      const roles = decision.by.roles.length ? ` (${decision.by.roles.join(', ')})` : '';
+      const note = record.note ? `: ${record.note}` : '';
+      chain.thinking(`${decision.approved ? 'Approved' : 'Rejected'} by ${decision.by.id}${roles}: ${record.toolName} (call ${record.callId})${note}`, { level: 'full' }, { kind: 'approval', by: decision.by.id });
+      publish.details();
+      return record;
+    },
+    { validator: (decision) => gate.check(decision) },
+  );
+  setHandler(steerSignal, (request) => {
+    inbox.receive(request);
+    publish.details();
+  });
+  setHandler(answerUpdate, (request) => {
+    desk.receive(request);
+    return 'Answer received; the run goes on.';
+  }, { validator: (request) => desk.check(request) });
+
   // Temporal's own cancel (handle.cancel(), the Web UI) and the run's deadline both interrupt the loop.
   CancellationScope.current().cancelRequested.catch(() => interrupt('cancelled', 'The run was cancelled through Temporal.'));
   if (input.runTimeoutMs !== undefined) {
@@ -120,10 +158,16 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   let run: AgentRun | undefined;
   let tools: ToolSpec[] = carried?.tools ?? [];
   const loop = async (): Promise<RunOutcome> => {
+    const refused = modelRefusal(input);
+    if (refused) {
+      chain.thinking(`Refused: ${refused}`, { level: 'full' });
+      return { reason: 'error', answer: '', error: refused };
+    }
     if (!carried) tools = await activities.describeTools(input.tools);
-    const clash = tools.find((t) => t.name === input.finishToolName || t.name === input.giveUpToolName);
+    const injected = new Map([[input.finishToolName, 'finishToolName'], [input.giveUpToolName, 'giveUpToolName'], ...(input.allowQuestions ? [[input.questionToolName, 'questionToolName'] as const] : [])]);
+    const clash = tools.find((t) => injected.has(t.name));
     if (clash) {
-      const message = `A registered tool is named "${clash.name}", like the injected ${clash.name === input.finishToolName ? 'finish' : 'give-up'} tool; set ${clash.name === input.finishToolName ? 'finishToolName' : 'giveUpToolName'} to another name.`;
+      const message = `A registered tool is named "${clash.name}", like an injected tool; set ${injected.get(clash.name)} to another name.`;
       throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message, nonRetryable: true });
     }
     const strategy = input.strategy === 'react-text' ? reactTextStrategy(input, tools) : nativeStrategy(input, tools);
@@ -143,6 +187,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
         return answered ? stallDecision : undefined;
       },
       stopWhen: options.stopWhen ?? [],
+      people: { gate, desk, inbox },
     });
     return run.run();
   };
@@ -160,7 +205,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   }
   if ('error' in first && first.error instanceof ContinueAsNewRequested) {
     await condition(allHandlersFinished);
-    return continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...input, continued: carryOver(state, chain.snapshot(), tools, runId) });
+    return continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...input, continued: carryOver(state, chain.snapshot(), tools, runId, inbox.waiting) });
   }
   let outcome: RunOutcome;
   if ('outcome' in first) outcome = first.outcome;

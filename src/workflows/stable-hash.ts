@@ -1,12 +1,4 @@
-/** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same call. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+import { canonicalJson } from '../shared/arguments-hash';
 
 /** FNV-1a, 32-bit, as hex: a short deterministic fingerprint (sandbox-safe, no crypto module). */
 function fnv1a(text: string): string {

@@ -1,6 +1,6 @@
 import type { AgentInput, ModelMessage, ModelReply, ModelTool, ToolSpec } from '../shared';
 import { decideNextStep, giveUpStep, replyText, type NextStep } from './decide-next-step';
-import { finishTool, giveUpTool, systemPrompt, toModelTool } from './prompt';
+import { injectedTools, systemPrompt, toModelTool } from './prompt';
 import { parseReAct } from './react-parser';
 import { formatObservation, reactTextSystemPrompt, REACT_STOP_SEQUENCES } from './react-text-prompt';
 
@@ -24,7 +24,7 @@ export interface Strategy {
 export function nativeStrategy(input: AgentInput, specs: readonly ToolSpec[]): Strategy {
   return {
     system: systemPrompt(input),
-    tools: [...specs.map(toModelTool), finishTool(input), giveUpTool(input)],
+    tools: [...specs.map(toModelTool), ...injectedTools(input, true)],
     decide: (reply) => {
       const next = decideNextStep(reply, input.finishToolName, input.giveUpToolName);
       const thought = replyText(reply);
@@ -51,7 +51,7 @@ export function reactTextStrategy(input: AgentInput, specs: readonly ToolSpec[])
   const callId = () => `react_${++calls}`;
   return {
     // The give-up tool is listed like any other; "Final Answer:" replaces the finish tool.
-    system: reactTextSystemPrompt({ tools: [...specs, giveUpTool(input)], ...(input.systemPrompt ? { lead: input.systemPrompt } : {}) }),
+    system: reactTextSystemPrompt({ tools: [...specs, ...injectedTools(input, false)], ...(input.systemPrompt ? { lead: input.systemPrompt } : {}) }),
     tools: [],
     stopSequences: [...REACT_STOP_SEQUENCES],
     decide: (reply) => {

@@ -1,5 +1,5 @@
 import { ActivityCancellationType, isCancellation } from '@temporalio/workflow';
-import type { AgentInput, ToolResult, ToolSpec, ToolUseBlock } from '../shared';
+import type { AgentInput, ReasoningStep, ToolResult, ToolSpec, ToolUseBlock } from '../shared';
 import { activities, toolCallOptions } from './activity-proxies';
 import { BudgetExhausted } from './budget';
 import type { ChainBuilder } from './chain-builder';
@@ -9,6 +9,7 @@ import type { RunState } from './run-state';
 import { callKey } from './stable-hash';
 import type { Observation } from './strategies';
 import { SUMMARY_SOURCE_CHARS, summariseObservation } from './summarise-observation';
+import { toolStepVisibility } from './tool-visibility';
 import type { ToolCallCheck } from './validate-tool-call';
 
 /** What one validated tool call needs from the run around it. */
@@ -31,12 +32,19 @@ export function resultLimit(input: AgentInput, spec: ToolSpec): number {
  * activity); otherwise the `runTool` activity, with its result limited or summarised. Errors
  * come back as observations with their context; cancellation is recorded, then propagates.
  */
-export async function runToolCall(ctx: ToolRunContext, call: ToolUseBlock, check: Extract<ToolCallCheck, { ok: true }>): Promise<Observation> {
+export async function runToolCall(
+  ctx: ToolRunContext,
+  call: ToolUseBlock,
+  check: Extract<ToolCallCheck, { ok: true }>,
+  /** Already recorded, e.g. when the call waited for approval. */
+  recordedCall?: ReasoningStep,
+): Promise<Observation> {
   const { input, state, chain } = ctx;
   const { spec, args } = check;
-  const visibility = { level: spec.visibility };
   const key = callKey(spec.name, args);
-  const callStep = chain.toolCall({ toolType: spec.type, toolName: spec.name, arguments: args, correlationId: call.id }, visibility);
+  const callStep = recordedCall ?? recordToolCall(chain, input, spec, call.id, args);
+  const shownAs = (result?: unknown) => toolStepVisibility(input, spec, args, result);
+  const visibility = shownAs();
 
   const earlier = spec.readOnly ? state.cached(key) : undefined;
   if (earlier) {
@@ -44,7 +52,7 @@ export async function runToolCall(ctx: ToolRunContext, call: ToolUseBlock, check
     const { result, error, truncated, summarised } = earlier;
     chain.toolResult(
       { correlationId: call.id, success: !earlier.isError, result, durationMs: 0, cachedFrom: earlier.stepId, ...(error ? { error } : {}), ...(truncated ? { truncated } : {}), ...(summarised ? { summarised } : {}) },
-      visibility,
+      shownAs(result),
     );
     return { callId: call.id, content: earlier.content, isError: earlier.isError };
   }
@@ -67,7 +75,7 @@ export async function runToolCall(ctx: ToolRunContext, call: ToolUseBlock, check
     const condensed = text.length > limit && input.summariseLargeResults ? await summariseOrCut(ctx, spec, text, limit) : undefined;
     const flags = condensed?.summarised ? { summarised: true } : out.truncated || condensed ? { truncated: true } : {};
     shown = { correlationId: call.id, success: true, result: condensed?.text ?? out.result, durationMs: out.durationMs, ...flags };
-    chain.toolResult(shown, visibility);
+    chain.toolResult(shown, shownAs(shown.result));
     observation = { callId: call.id, content: condensed?.text ?? text, isError: false };
   } catch (err) {
     if (isCancellation(err)) {
@@ -86,6 +94,12 @@ export async function runToolCall(ctx: ToolRunContext, call: ToolUseBlock, check
     state.remember({ key, stepId: callStep.stepId, content: observation.content, isError: observation.isError, result, ...(error ? { error } : {}), ...(truncated ? { truncated } : {}), ...(summarised ? { summarised } : {}) });
   }
   return observation;
+}
+
+/** The tool_call step of a validated call, with its sensitive fields named for the views. */
+export function recordToolCall(chain: ChainBuilder, input: AgentInput, spec: ToolSpec, callId: string, args: Record<string, unknown>): ReasoningStep {
+  const sensitive = spec.sensitiveFields?.length ? { sensitiveFields: spec.sensitiveFields } : {};
+  return chain.toolCall({ toolType: spec.type, toolName: spec.name, arguments: args, correlationId: callId, ...sensitive }, toolStepVisibility(input, spec, args));
 }
 
 /** A summary when the model gives one, else the text cut to the limit with a marker. */

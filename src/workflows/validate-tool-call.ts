@@ -9,7 +9,8 @@ export type ToolCallCheck =
  * Checks a model's tool call against the run's tool specs before any activity is scheduled.
  * A failure is an observation for the model (seed 000, example 3), never an exception.
  */
-export function createToolCallValidator(specs: readonly ToolSpec[], finishToolName: string) {
+/** `controlTools` are the injected ones (finish, give up, ask a person), named in the list of valid tools. */
+export function createToolCallValidator(specs: readonly ToolSpec[], controlTools: readonly string[]) {
   const byName = new Map(specs.map((s) => [s.name, s]));
   const schemas = new Map<string, z.ZodType>();
   const schemaOf = (spec: ToolSpec): z.ZodType => {
@@ -20,7 +21,7 @@ export function createToolCallValidator(specs: readonly ToolSpec[], finishToolNa
     }
     return schema;
   };
-  const validNames = [...byName.keys(), finishToolName].join(', ');
+  const validNames = [...byName.keys(), ...controlTools].join(', ');
 
   return (call: ToolUseBlock): ToolCallCheck => {
     const spec = byName.get(call.name);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { callKey, canonicalJson } from '../../src/workflows/stable-hash';
+import { canonicalJson } from '../../src/shared/arguments-hash';
+import { callKey } from '../../src/workflows/stable-hash';
 
 describe('canonicalJson', () => {
   it('sorts object keys at every depth, inside arrays too, and keeps array order', () => {

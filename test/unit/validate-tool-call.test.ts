@@ -10,7 +10,7 @@ const weather = defineTool({
   input: z.object({ location: z.string(), units: z.enum(['celsius', 'fahrenheit']).default('celsius') }),
   execute: () => ({}),
 });
-const validate = createToolCallValidator([toToolSpec(weather)], 'finish');
+const validate = createToolCallValidator([toToolSpec(weather)], ['finish']);
 const call = (name: string, input: Record<string, unknown>) => ({ type: 'tool_use' as const, id: 't1', name, input });
 
 describe('tool call validation in the workflow', () => {

@@ -1,0 +1,26 @@
+import { connect } from '../runtime';
+import { actingPerson } from './decide';
+
+/** `steer <run> "<instruction>"`: joins the conversation before the agent's next thought. */
+export async function steerRun(workflowId: string, text: string, flags: { as?: string }): Promise<void> {
+  const { agents, config } = await connect();
+  try {
+    const by = actingPerson(config, flags).id;
+    await agents.steer(workflowId, text, by);
+    process.stdout.write(`Instruction sent to ${workflowId}; it reaches the agent before its next thought.\n`);
+  } finally {
+    await agents.client.connection.close();
+  }
+}
+
+/** `answer <run> "<text>"`: answers the question the agent asked; refused when none is open. */
+export async function answerRun(workflowId: string, text: string, flags: { as?: string }): Promise<void> {
+  const { agents, config } = await connect();
+  try {
+    const status = await agents.status(workflowId);
+    if (status.openQuestion) process.stdout.write(`Question: ${status.openQuestion.question}\n`);
+    process.stdout.write(`${await agents.answer(workflowId, text, actingPerson(config, flags).id)}\n`);
+  } finally {
+    await agents.client.connection.close();
+  }
+}

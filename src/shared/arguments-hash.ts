@@ -1,0 +1,20 @@
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
+
+/** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same value. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * SHA-256 of a call's canonical arguments: what an approver names to prove they saw exactly
+ * what will run. Pure JS, so the workflow sandbox and clients compute the same value.
+ */
+export function argumentsHash(args: Record<string, unknown>): string {
+  return `sha256:${bytesToHex(sha256(utf8ToBytes(canonicalJson(args))))}`;
+}

@@ -1,0 +1,140 @@
+import { approvalNeeded } from '../shared/approval-policy';
+import { argumentsHash, type AgentInput, type ApprovalRecord, type ReasoningStep, type ToolUseBlock } from '../shared';
+import type { ApprovalGate } from './approval-gate';
+import { refuseCall } from './control-calls';
+import type { QuestionDesk } from './question-desk';
+import type { Observation } from './strategies';
+import { recordToolCall, runToolCall, type ToolRunContext } from './tool-runner';
+import type { ToolCallCheck } from './validate-tool-call';
+
+type ValidCall = Extract<ToolCallCheck, { ok: true }>;
+
+/** What one turn's calls become before anything runs. */
+type Plan =
+  | { kind: 'refuse'; call: ToolUseBlock; observation: string }
+  | { kind: 'run'; call: ToolUseBlock; check: ValidCall }
+  | { kind: 'approve'; call: ToolUseBlock; check: ValidCall; reason: string }
+  | { kind: 'ask'; call: ToolUseBlock; question: string };
+
+export interface ToolTurnContext extends ToolRunContext {
+  validate(call: ToolUseBlock): ToolCallCheck;
+  gate: ApprovalGate;
+  desk: QuestionDesk;
+  /** Publishes status and search attributes (one history event). */
+  publish(): void;
+}
+
+/**
+ * One turn's tool calls: refused ones (unknown, invalid, outside the caller's roles) become error
+ * observations; calls that need approval are all requested at once and decided one by one; then
+ * everything runs in the model's order and all results go back together.
+ */
+export async function runToolTurn(ctx: ToolTurnContext, calls: readonly ToolUseBlock[], refused: ReadonlyMap<string, string>): Promise<Observation[]> {
+  const plans = calls.map((call) => planCall(ctx, call, refused.get(call.id)));
+  const decided = await requestApprovals(ctx, plans.filter((p): p is Extract<Plan, { kind: 'approve' }> => p.kind === 'approve'));
+  const observations: Observation[] = [];
+  for (const plan of plans) {
+    switch (plan.kind) {
+      case 'refuse':
+        observations.push(refuseCall(ctx.chain, ctx.input, plan.call, plan.observation));
+        break;
+      case 'run':
+        observations.push(await runToolCall(ctx, plan.call, plan.check));
+        break;
+      case 'approve': {
+        const { record, step } = decided.get(plan.call.id)!;
+        // Approved: exactly the arguments that were shown and hashed.
+        observations.push(record.status === 'approved' ? await runToolCall(ctx, plan.call, plan.check, step) : notApproved(ctx, record, step));
+        break;
+      }
+      case 'ask':
+        observations.push(await askPerson(ctx, plan.call, plan.question));
+        break;
+      default: {
+        const unreachable: never = plan;
+        throw new Error(`Unhandled plan ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+  return observations;
+}
+
+function planCall(ctx: ToolTurnContext, call: ToolUseBlock, refusal: string | undefined): Plan {
+  const { input } = ctx;
+  if (refusal) return { kind: 'refuse', call, observation: refusal };
+  if (input.allowQuestions && call.name === input.questionToolName) {
+    const question = typeof call.input['question'] === 'string' ? call.input['question'].trim() : '';
+    return question ? { kind: 'ask', call, question } : { kind: 'refuse', call, observation: `Error: "${call.name}" needs a non-empty "question".` };
+  }
+  const check = ctx.validate(call);
+  if (!check.ok) return { kind: 'refuse', call, observation: check.observation };
+  const missingRole = roleProblem(input, check);
+  if (missingRole) return { kind: 'refuse', call, observation: missingRole };
+  const policy = input.approvals[check.spec.name] ?? check.spec.approval;
+  const verdict = approvalNeeded(policy, check.args);
+  return verdict.needed ? { kind: 'approve', call, check, reason: verdict.reason } : { kind: 'run', call, check };
+}
+
+/** A tool with `requiredRoles` runs only for a caller holding one of them. */
+function roleProblem(input: AgentInput, { spec }: ValidCall): string | undefined {
+  const required = spec.requiredRoles ?? [];
+  if (required.length === 0) return undefined;
+  const roles = input.caller?.roles ?? [];
+  if (roles.some((r) => required.includes(r))) return undefined;
+  const who = input.caller ? `${input.caller.id} has ${roles.join(', ') || 'no roles'}` : 'the run has no caller';
+  return `Not run: "${spec.name}" requires one of the roles ${required.join(', ')}; ${who}. Use another tool or explain what you need.`;
+}
+
+async function requestApprovals(
+  ctx: ToolTurnContext,
+  plans: ReadonlyArray<Extract<Plan, { kind: 'approve' }>>,
+): Promise<Map<string, { record: ApprovalRecord; step: ReasoningStep }>> {
+  const steps = new Map<string, ReasoningStep>();
+  if (plans.length === 0) return new Map();
+  const { chain, input, workflowId } = ctx;
+  const requests = plans.map(({ call, check, reason }) => {
+    const step = recordToolCall(chain, input, check.spec, call.id, check.args);
+    steps.set(call.id, step);
+    chain.thinking(`Waiting for approval of ${check.spec.name} (call ${call.id}): ${reason}. Decide with: thoughtline approve ${workflowId} ${call.id}  (or reject … --reason)`, { level: 'full' });
+    return { callId: call.id, stepId: step.stepId, toolName: check.spec.name, arguments: check.args, argumentsHash: argumentsHash(check.args), reason, approverRoles: check.spec.approverRoles ?? [] };
+  });
+  chain.setStatus('waiting');
+  ctx.publish();
+  const expiresAt = new Date(Date.now() + input.approvalTimeoutMs).toISOString();
+  const records = await ctx.gate.await(requests, input.approvalTimeoutMs, expiresAt);
+  chain.setStatus('tool_calling');
+  ctx.publish();
+  return new Map(records.map((record) => [record.callId, { record, step: steps.get(record.callId)! }]));
+}
+
+function notApproved(ctx: ToolTurnContext, record: ApprovalRecord, step: ReasoningStep): Observation {
+  const error =
+    record.status === 'rejected'
+      ? `Not run: ${record.decidedBy?.id ?? 'a person'} rejected this call: ${record.note ?? 'no reason given'}.`
+      : `Not run: nobody approved this call within ${Math.round(ctx.input.approvalTimeoutMs / 60_000)} minutes.`;
+  ctx.chain.toolResult({ correlationId: record.callId, success: false, result: null, error, durationMs: 0 }, step.visibility);
+  return { callId: record.callId, content: error, isError: true };
+}
+
+/** The model's question for a person: the run waits (at no cost) for the `answer` update. */
+async function askPerson(ctx: ToolTurnContext, call: ToolUseBlock, question: string): Promise<Observation> {
+  const { chain, input } = ctx;
+  const visibility = { level: input.visibility };
+  chain.toolCall({ toolType: 'custom', toolName: call.name, arguments: call.input, correlationId: call.id }, visibility);
+  const askedAt = new Date().toISOString();
+  const expiresAt = new Date(Date.now() + input.questionTimeoutMs).toISOString();
+  chain.setStatus('waiting');
+  const waiting = ctx.desk.ask({ callId: call.id, question, askedAt, expiresAt }, input.questionTimeoutMs);
+  ctx.publish();
+  const answer = await waiting;
+  chain.setStatus('tool_calling');
+  ctx.publish();
+  if (!answer) {
+    const error = `Nobody answered within ${Math.round(input.questionTimeoutMs / 60_000)} minutes; go on with what you know, or give up.`;
+    chain.toolResult({ correlationId: call.id, success: false, result: null, error, durationMs: Date.parse(expiresAt) - Date.parse(askedAt) }, visibility);
+    return { callId: call.id, content: error, isError: true };
+  }
+  const durationMs = Date.now() - Date.parse(askedAt);
+  chain.toolResult({ correlationId: call.id, success: true, result: answer.text, durationMs }, visibility, { fromPerson: { kind: 'answer', by: answer.by } });
+  return { callId: call.id, content: `Answer from ${answer.by}: ${answer.text}`, isError: false };
+}

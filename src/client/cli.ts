@@ -4,6 +4,7 @@ import { parseViewerRole } from '../shared/chain-view';
 import { demo } from './commands/demo';
 import { cancelRun } from './commands/cancel';
 import { decideCall } from './commands/decide';
+import { exportRun } from './commands/export';
 import { answerRun, steerRun } from './commands/steer';
 import { printChain, printStatus, watchRun } from './commands/inspect';
 import { runTask } from './commands/run';
@@ -34,6 +35,8 @@ Usage:
   thoughtline steer <workflowId> "<instruction>"   add an instruction before the next thought
   thoughtline answer <workflowId> "<text>"         answer the question the agent asked
       --as ID / --roles a,b  who decides (default THOUGHTLINE_USER / THOUGHTLINE_ROLES, OS user)
+  thoughtline export <workflowId> [--format json|md] [--role auditor|developer|end_user] [--out FILE]
+                                        the audit report: chain, approvals, costs, outcome
   thoughtline cancel <workflowId> [--reason TEXT] [--hard]
                                         stop a run: it finishes the current step, summarises and
                                         returns "cancelled"; --hard cancels through Temporal at once
@@ -61,6 +64,8 @@ async function main(argv: string[]): Promise<number> {
       note: { type: 'string' },
       as: { type: 'string' },
       roles: { type: 'string' },
+      format: { type: 'string' },
+      out: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -115,6 +120,12 @@ async function main(argv: string[]): Promise<number> {
         ...((verb === 'approve' ? values.note : values.reason) ? { reason: (verb === 'approve' ? values.note : values.reason)! } : {}),
       });
       return 0;
+    case 'export': {
+      const format = values.format ?? 'md';
+      if (format !== 'json' && format !== 'md') throw new UsageError('--format takes json or md.');
+      await exportRun(need('a workflow id'), { format, role: parseViewerRole(values.role ?? 'auditor'), ...(values.out ? { out: values.out } : {}), ...person });
+      return 0;
+    }
     case 'steer':
       if (!second) throw new UsageError('"steer" needs the instruction, e.g. thoughtline steer <id> "Use only 2024 data"');
       await steerRun(need('a workflow id'), second, person);

@@ -19,3 +19,4 @@ export * from './secret-patterns';
 export * from './sensitive-fields';
 export * from './summary-template';
 export * from './chain-view';
+export * from './approval-policy';

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import type { ViewerRole } from '../../shared';
+import type { AgentClient } from '../agent-client';
+import { buildAuditReport, type AuditReport } from '../audit-report';
+import { renderAuditMarkdown } from '../render-audit-markdown';
+import { connect } from '../runtime';
+import { actingPerson } from './decide';
+
+export type ExportFormat = 'json' | 'md';
+
+/** Every Temporal run of one agent run (continue-as-new makes several), oldest first. */
+async function runIdsOf(agents: AgentClient, workflowId: string): Promise<string[]> {
+  const runs: Array<{ runId: string; startTime: Date }> = [];
+  for await (const run of agents.client.workflow.list({ query: `WorkflowId = "${workflowId.replace(/"/g, '\\"')}"` })) {
+    runs.push({ runId: run.runId, startTime: run.startTime });
+  }
+  return runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime()).map((r) => r.runId);
+}
+
+/** The audit report of a run, live or finished, in a role's view (default auditor: everything). */
+export async function auditReport(agents: AgentClient, workflowId: string, role: ViewerRole, exportedBy?: { id: string; roles: string[] }): Promise<AuditReport> {
+  const handle = agents.getHandle(workflowId);
+  const { status, runId } = await handle.describe();
+  const finished = status.name === 'COMPLETED' ? await handle.result() : undefined;
+  const chain = await agents.chain(workflowId, role);
+  const live = finished ? undefined : await agents.status(workflowId);
+  const runIds = await runIdsOf(agents, workflowId).catch(() => [runId]);
+  return buildAuditReport({
+    workflowId,
+    runIds: runIds.length ? runIds : [runId],
+    chain,
+    ...(finished ? { result: finished } : {}),
+    ...(live ? { status: live } : {}),
+    exportedAt: new Date().toISOString(),
+    ...(exportedBy ? { exportedBy } : {}),
+  });
+}
+
+/** `export <id> --format json|md [--role R] [--out FILE]`. */
+export async function exportRun(workflowId: string, options: { format: ExportFormat; role: ViewerRole; out?: string; as?: string }): Promise<void> {
+  const { agents, config } = await connect();
+  try {
+    const report = await auditReport(agents, workflowId, options.role, actingPerson(config, options));
+    const text = options.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderAuditMarkdown(report);
+    if (options.out) {
+      fs.writeFileSync(options.out, text);
+      process.stderr.write(`thoughtline: wrote the ${options.role} ${options.format} report of ${workflowId} to ${options.out}\n`);
+    } else process.stdout.write(text);
+  } finally {
+    await agents.client.connection.close();
+  }
+}

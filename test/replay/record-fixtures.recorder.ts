@@ -27,7 +27,11 @@ for (const scenario of toRecord) {
     const model = createScriptedModel(scenario.turns);
     const h = await createHarness(env, { tools: testTools().tools, models: { scripted: model } });
     const workflowId = `replay-${scenario.name}`;
-    await h.worker.runUntil(async () => (await h.agents.start(scenario.input, { workflowId })).result());
+    await h.worker.runUntil(async () => {
+      const handle = await h.agents.start(scenario.input, { workflowId });
+      await scenario.interact?.(h.agents, workflowId);
+      return handle.result();
+    });
     model.verify();
     const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
     fs.writeFileSync(path.join(FIXTURES, `${scenario.name}.json`), `${historyToJSON(history)}\n`);

@@ -1,4 +1,5 @@
 import { say, useTool, type ScriptedTurn } from '../../src/activities/models/scripted-model';
+import type { AgentClient } from '../../src/client/agent-client';
 import type { AgentInputInit } from '../../src/shared';
 
 /** Runs whose histories are kept as replay fixtures: together they take every branch of the loop. */
@@ -6,7 +7,20 @@ export interface ReplayScenario {
   name: string;
   input: AgentInputInit;
   turns: ScriptedTurn[];
+  /** What people do while the run goes (approve, steer, answer); the recorder awaits it. */
+  interact?: (agents: AgentClient, workflowId: string) => Promise<void>;
 }
+
+/** Polls until `ready` holds; people act on what they see in the run's status. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the run never reached the awaited state');
+}
+const secretKey = { lookup: { anyOf: [{ when: 'equals' as const, field: 'key', values: ['vault'] }] } };
+const ops = { id: 'olga', roles: ['ops'] };
 
 const model = { provider: 'scripted' as const, model: 'scripted-model' };
 
@@ -88,5 +102,40 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       { content: [useTool('lookup', { key: 'bb' }, 'toolu_c2')] },
       { content: [useTool('finish', { result: 'a=10 bb=20' }, 'toolu_c3')] },
     ],
+  },
+  {
+    name: 'approvals-decided',
+    input: { task: 'Read the vault twice and alpha', model, approvals: secretKey },
+    turns: [
+      { content: [useTool('lookup', { key: 'vault' }, 'toolu_p1'), useTool('lookup', { key: 'vault' }, 'toolu_p2'), useTool('lookup', { key: 'alpha' }, 'toolu_p3')] },
+      { content: [useTool('finish', { result: 'vault=50 once, alpha=50' }, 'toolu_p4')] },
+    ],
+    interact: async (agents, id) => {
+      await until(async () => (await agents.pendingApprovals(id)).length === 2);
+      await agents.decide(id, { callId: 'toolu_p1', approved: true, by: ops });
+      await agents.decide(id, { callId: 'toolu_p2', approved: false, by: ops, reason: 'once is enough' });
+    },
+  },
+  {
+    name: 'approval-timeout',
+    input: { task: 'Read the vault', model, approvals: secretKey, approvalTimeoutMs: 1_000 },
+    turns: [
+      { content: [useTool('lookup', { key: 'vault' }, 'toolu_t1')] },
+      { content: [useTool('finish', { result: 'nobody approved' }, 'toolu_t2')] },
+    ],
+  },
+  {
+    name: 'steer-and-answer',
+    input: { task: 'Ask which city, then look it up', model, allowQuestions: true },
+    turns: [
+      { content: [useTool('ask_person', { question: 'Which city?' }, 'toolu_q1')] },
+      { content: [useTool('lookup', { key: 'paris' }, 'toolu_q2')] },
+      { content: [useTool('finish', { result: 'paris=50' }, 'toolu_q3')] },
+    ],
+    interact: async (agents, id) => {
+      await until(async () => (await agents.status(id)).openQuestion !== undefined);
+      await agents.steer(id, 'Answer in one line.', 'olga');
+      await agents.answer(id, 'Paris', 'olga');
+    },
   },
 ];

@@ -111,7 +111,7 @@ function notApproved(ctx: ToolTurnContext, record: ApprovalRecord, step: Reasoni
   const error =
     record.status === 'rejected'
       ? `Not run: ${record.decidedBy?.id ?? 'a person'} rejected this call: ${record.note ?? 'no reason given'}.`
-      : `Not run: nobody approved this call within ${Math.round(ctx.input.approvalTimeoutMs / 60_000)} minutes.`;
+      : `Not run: nobody approved this call within ${inWords(ctx.input.approvalTimeoutMs)}.`;
   ctx.chain.toolResult({ correlationId: record.callId, success: false, result: null, error, durationMs: 0 }, step.visibility);
   return { callId: record.callId, content: error, isError: true };
 }
@@ -130,11 +130,20 @@ async function askPerson(ctx: ToolTurnContext, call: ToolUseBlock, question: str
   chain.setStatus('tool_calling');
   ctx.publish();
   if (!answer) {
-    const error = `Nobody answered within ${Math.round(input.questionTimeoutMs / 60_000)} minutes; go on with what you know, or give up.`;
+    const error = `Nobody answered within ${inWords(input.questionTimeoutMs)}; go on with what you know, or give up.`;
     chain.toolResult({ correlationId: call.id, success: false, result: null, error, durationMs: Date.parse(expiresAt) - Date.parse(askedAt) }, visibility);
     return { callId: call.id, content: error, isError: true };
   }
   const durationMs = Date.now() - Date.parse(askedAt);
   chain.toolResult({ correlationId: call.id, success: true, result: answer.text, durationMs }, visibility, { fromPerson: { kind: 'answer', by: answer.by } });
   return { callId: call.id, content: `Answer from ${answer.by}: ${answer.text}`, isError: false };
+}
+
+/** A wait in the largest whole unit that fits, for people and the model: "7 days", "90 seconds". */
+function inWords(ms: number): string {
+  const units: Array<[string, number]> = [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000], ['second', 1_000]];
+  for (const [name, size] of units) {
+    if (ms >= size && ms % size === 0) return `${ms / size} ${name}${ms === size ? '' : 's'}`;
+  }
+  return `${ms} ms`;
 }

@@ -166,6 +166,58 @@ describe('agentWorkflow on the time-skipping test server', () => {
   });
 });
 
+describe('approvals that wait for weeks, on the time-skipping test server', () => {
+  const approver = { id: 'olga', roles: ['ops'] };
+
+  it('an approval decided on day 29 of a 30-day window runs the tool with the shown arguments', async () => {
+    const model = createScriptedModel([
+      { content: [say('Reading alpha needs approval.'), useTool('lookup', { key: 'alpha' }, 'toolu_w1')] },
+      { content: [useTool('finish', { result: 'alpha is 50' }, 'toolu_w2')] },
+    ]);
+    const { worker, log, agents } = await harness(model);
+    const wallStart = Date.now();
+    const result = await worker.runUntil(async () => {
+      const handle = await agents.start({ task: 'Find alpha.', model: MODEL, approvals: { lookup: 'always' }, approvalTimeoutMs: THIRTY_DAYS_MS });
+      let pending = await agents.pendingApprovals(handle.workflowId).catch(() => []);
+      for (const deadline = Date.now() + 20_000; pending.length === 0 && Date.now() < deadline; ) {
+        await wait(100);
+        pending = await agents.pendingApprovals(handle.workflowId).catch(() => []);
+      }
+      expect(pending.map((r) => r.callId)).toEqual(['toolu_w1']);
+      // Nothing awaits the result, so the server's clock only moves when told to.
+      await env.sleep(THIRTY_DAYS_MS - DAY_MS);
+      expect(log.calls).toHaveLength(0);
+      await agents.decide(handle.workflowId, { callId: 'toolu_w1', approved: true, by: approver });
+      return handle.result();
+    });
+    model.verify();
+    expect(result).toMatchObject({ success: true, finalAnswer: 'alpha is 50' });
+    expect(log.calls.map((c) => c.args)).toEqual([{ key: 'alpha' }]);
+    const record = result.chain.approvals?.[0];
+    expect(record).toMatchObject({ status: 'approved', decidedBy: approver });
+    const waited = Date.parse(record!.decidedAt!) - Date.parse(record!.requestedAt);
+    expect(waited).toBeGreaterThanOrEqual(THIRTY_DAYS_MS - DAY_MS);
+    expect(waited).toBeLessThan(THIRTY_DAYS_MS);
+    expect(Date.now() - wallStart).toBeLessThan(60_000);
+  });
+
+  it('nobody decides: after the default 7 days the call times out, the model is told, and the run goes on', async () => {
+    const model = createScriptedModel([
+      { content: [useTool('lookup', { key: 'alpha' }, 'toolu_d1')] },
+      { content: [say('Nobody approved; I will answer without it.'), useTool('finish', { result: 'unknown' }, 'toolu_d2')] },
+    ]);
+    const { worker, log, agents } = await harness(model);
+    const result = await worker.runUntil(async () => (await agents.start({ task: 'Find alpha.', model: MODEL, approvals: { lookup: 'always' } })).result());
+    model.verify();
+    expect(log.calls).toHaveLength(0);
+    expect(result).toMatchObject({ success: true, finalAnswer: 'unknown' });
+    expect(result.chain.approvals?.[0]).toMatchObject({ callId: 'toolu_d1', status: 'timed_out' });
+    expect(result.executionTimeMs).toBeGreaterThanOrEqual(7 * DAY_MS);
+    const observation = model.calls[1]!.messages.at(-1)!.content[0]!;
+    expect(observation).toMatchObject({ type: 'tool_result', toolUseId: 'toolu_d1', isError: true, content: expect.stringContaining('nobody approved this call') });
+  });
+});
+
 describe('finding and installing the test server', () => {
   let root: string;
   beforeEach(() => {

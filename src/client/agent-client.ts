@@ -20,7 +20,7 @@ import { viewChain } from '../shared/chain-view';
 import type { agentWorkflow } from '../workflows';
 import { answerUpdate, approveToolCallUpdate, chainQuery, statusQuery, steerSignal } from '../workflows/messages';
 import { LiveReplyReader, type LiveDelta } from './live-replies';
-import { sendUpdate } from './update-refused-error';
+import { sendUpdate, UpdateRefusedError } from './update-refused-error';
 
 export type AgentHandle = WorkflowHandle<typeof agentWorkflow>;
 
@@ -94,8 +94,10 @@ export class AgentClient {
     return handle.query(chainQuery, role);
   }
 
-  /** Calls waiting for a decision; a finished run has none. */
+  /** Calls waiting for a decision; a run that has ended has none (and needs no worker to say so). */
   async pendingApprovals(workflowId: string): Promise<ApprovalRecord[]> {
+    const { status } = await this.getHandle(workflowId).describe();
+    if (status.name !== 'RUNNING') return [];
     return (await this.status(workflowId)).pendingApprovals ?? [];
   }
 
@@ -105,6 +107,8 @@ export class AgentClient {
    * unknown, decided or unauthorised decisions (UpdateRefusedError), and nothing reaches history.
    */
   async decide(workflowId: string, decision: { callId: string; approved: boolean; by: Person; reason?: string }): Promise<ApprovalRecord> {
+    const { status } = await this.getHandle(workflowId).describe();
+    if (status.name !== 'RUNNING') throw new UpdateRefusedError(`${workflowId} has ended (${status.name.toLowerCase()}); no call awaits a decision.`);
     const record = (await this.pendingApprovals(workflowId)).find((r) => r.callId === decision.callId);
     const hash = record ? argumentsHash(record.arguments) : 'unknown';
     return sendUpdate(() => this.getHandle(workflowId).executeUpdate(approveToolCallUpdate, { args: [{ ...decision, argumentsHash: hash }] }));

@@ -1,5 +1,6 @@
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { loadConfig, type Config } from '../config';
+import { saveReportTool } from '../demo/save-report-tool';
 import { weatherTool } from '../demo/weather-tool';
 import { ensureTemporalServer, type TemporalServer } from '../dev-server';
 import { isModelAllowed } from '../shared';
@@ -12,7 +13,7 @@ import { ensureSearchAttributes } from './search-attributes-setup';
 export const log = (line: string): void => console.error(`thoughtline: ${line}`);
 
 /** Tools the CLI's worker offers. Real deployments compose their own worker (see README). */
-export const BUILT_IN_TOOLS: readonly ToolDefinition[] = [weatherTool];
+export const BUILT_IN_TOOLS: readonly ToolDefinition[] = [weatherTool, saveReportTool];
 
 export interface Connected {
   config: Readonly<Config>;

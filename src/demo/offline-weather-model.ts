@@ -64,7 +64,16 @@ export function offlineWeatherReply(body: FakeRequestBody): FakeReply {
     const thought = seen.size === 0 ? `I need current weather for ${cities.map(titleCase).join(' and ')}. Starting with ${titleCase(next)}.` : `Now ${titleCase(next)}.`;
     return message([textBlock(thought), toolUseBlock('get_weather', { location: titleCase(next), units: 'celsius' })], { usage: usage(body) });
   }
-  return message([textBlock('I have every reading I need.'), toolUseBlock('finish', { result: compare(cities, seen) })], { usage: usage(body) });
+  const comparison = compare(cities, seen);
+  // Asked to save: one save_report call (it waits for a person's approval), then finish whatever came back.
+  if (/\bsave\b/.test(task) && !calledTool(body, 'save_report')) {
+    return message([textBlock('Saving the comparison, as asked.'), toolUseBlock('save_report', { name: 'weather.md', content: `# Weather\n\n${comparison}` })], { usage: usage(body) });
+  }
+  return message([textBlock('I have every reading I need.'), toolUseBlock('finish', { result: comparison })], { usage: usage(body) });
+}
+
+function calledTool(body: FakeRequestBody, name: string): boolean {
+  return body.messages.some((m) => blocks(m.content).some((b) => b.type === 'tool_use' && b.name === name));
 }
 
 /** Enough turns for any run of up to `maxTurns` model calls. */

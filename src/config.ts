@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { z } from 'zod';
+import { parseEncryptionKeys, type EncryptionKeyRing } from './codec/encryption-keys';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, ModelRegistry } from './shared';
 
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
@@ -17,6 +18,8 @@ const ConfigSchema = z.object({
   THOUGHTLINE_USER: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Comma-separated roles of that person, checked against a tool's approver roles. */
   THOUGHTLINE_ROLES: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** `id:base64key,...` (32-byte keys, the first encrypts): payloads are encrypted at rest with AES-256-GCM. */
+  THOUGHTLINE_ENCRYPTION_KEYS: z.preprocess(emptyAsUndefined, z.string().optional()),
 });
 
 export interface Config {
@@ -29,6 +32,7 @@ export interface Config {
   modelRegistry?: ModelRegistry;
   user?: string;
   roles: string[];
+  encryptionKeys?: EncryptionKeyRing;
 }
 
 function loadRegistry(file: string): ModelRegistry {
@@ -54,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     model: e.THOUGHTLINE_MODEL,
     roles: (e.THOUGHTLINE_ROLES ?? '').split(',').map((r) => r.trim()).filter(Boolean),
     ...(e.THOUGHTLINE_USER ? { user: e.THOUGHTLINE_USER } : {}),
+    ...(e.THOUGHTLINE_ENCRYPTION_KEYS ? { encryptionKeys: parseEncryptionKeys(e.THOUGHTLINE_ENCRYPTION_KEYS) } : {}),
     ...(e.TEMPORAL_ADDRESS ? { temporalAddress: e.TEMPORAL_ADDRESS } : {}),
     ...(e.ANTHROPIC_API_KEY ? { anthropicApiKey: e.ANTHROPIC_API_KEY } : {}),
     ...(e.ANTHROPIC_BASE_URL ? { anthropicBaseUrl: e.ANTHROPIC_BASE_URL } : {}),

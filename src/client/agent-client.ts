@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import {
   AgentInput,
   DEFAULT_NAMESPACE,
@@ -53,9 +54,10 @@ export class AgentClient {
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   }
 
-  static async connect(options: { address: string; namespace?: string; taskQueue?: string }): Promise<AgentClient> {
+  /** `dataConverter`: e.g. `createDataConverter(keys)` when payloads are encrypted; workers must use the same keys. */
+  static async connect(options: { address: string; namespace?: string; taskQueue?: string; dataConverter?: DataConverter }): Promise<AgentClient> {
     const connection = await Connection.connect({ address: options.address });
-    const client = new Client({ connection, namespace: options.namespace ?? DEFAULT_NAMESPACE });
+    const client = new Client({ connection, namespace: options.namespace ?? DEFAULT_NAMESPACE, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}) });
     return new AgentClient({ client, ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}) });
   }
 

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { parseViewerRole } from '../shared/chain-view';
 import { demo } from './commands/demo';
 import { cancelRun } from './commands/cancel';
+import { runCodecServer } from './commands/codec-server';
 import { decideCall } from './commands/decide';
 import { exportRun } from './commands/export';
 import { answerRun, steerRun } from './commands/steer';
@@ -40,9 +41,13 @@ Usage:
   thoughtline cancel <workflowId> [--reason TEXT] [--hard]
                                         stop a run: it finishes the current step, summarises and
                                         returns "cancelled"; --hard cancels through Temporal at once
+  thoughtline codec-server [--port N] [--cors-origin URL]
+                                        decrypt payloads for the Web UI and the temporal CLI
+                                        (needs THOUGHTLINE_ENCRYPTION_KEYS, THOUGHTLINE_CODEC_TOKEN)
 
 Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, THOUGHTLINE_TASK_QUEUE, THOUGHTLINE_MODEL,
-ANTHROPIC_API_KEY (without it an offline scripted model runs), ANTHROPIC_BASE_URL.
+ANTHROPIC_API_KEY (without it an offline scripted model runs), ANTHROPIC_BASE_URL, THOUGHTLINE_USER,
+THOUGHTLINE_ROLES, THOUGHTLINE_ENCRYPTION_KEYS, THOUGHTLINE_CODEC_TOKEN.
 `;
 
 /** Returns the process exit code: 0 when the command (and any agent it ran) succeeded. */
@@ -65,6 +70,8 @@ async function main(argv: string[]): Promise<number> {
       as: { type: 'string' },
       roles: { type: 'string' },
       format: { type: 'string' },
+      port: { type: 'string' },
+      'cors-origin': { type: 'string', multiple: true },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -124,6 +131,12 @@ async function main(argv: string[]): Promise<number> {
       const format = values.format ?? 'md';
       if (format !== 'json' && format !== 'md') throw new UsageError('--format takes json or md.');
       await exportRun(need('a workflow id'), { format, role: parseViewerRole(values.role ?? 'auditor'), ...(values.out ? { out: values.out } : {}), ...person });
+      return 0;
+    }
+    case 'codec-server': {
+      const port = values.port === undefined ? undefined : Number(values.port);
+      if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new UsageError('--port takes a port number.');
+      await runCodecServer({ ...(port ? { port } : {}), ...(values['cors-origin'] ? { corsOrigins: values['cors-origin'] } : {}) });
       return 0;
     }
     case 'steer':

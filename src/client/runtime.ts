@@ -1,4 +1,5 @@
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { createDataConverter } from '../codec/data-converter';
 import { loadConfig, type Config } from '../config';
 import { saveReportTool } from '../demo/save-report-tool';
 import { weatherTool } from '../demo/weather-tool';
@@ -25,7 +26,12 @@ export interface Connected {
 export async function connect(): Promise<Connected> {
   const config = loadConfig();
   const server = await ensureTemporalServer({ detached: true, log });
-  const agents = await AgentClient.connect({ address: server.address, namespace: server.namespace, taskQueue: config.taskQueue });
+  const agents = await AgentClient.connect({
+    address: server.address,
+    namespace: server.namespace,
+    taskQueue: config.taskQueue,
+    ...(config.encryptionKeys ? { dataConverter: createDataConverter(config.encryptionKeys) } : {}),
+  });
   const added = await ensureSearchAttributes(agents.client, server.namespace);
   if (added.length > 0) log(`registered search attributes ${added.join(', ')}`);
   return { config, server, agents };
@@ -64,6 +70,7 @@ export async function startWorker(
     models: models.models,
     secrets: models.secrets,
     ...(config.modelRegistry ? { isModelAllowed: (p: string, m: string) => isModelAllowed(config.modelRegistry!, p, m) } : {}),
+    ...(config.encryptionKeys ? { workerOptions: { dataConverter: createDataConverter(config.encryptionKeys) } } : {}),
     ...options,
   });
   const done = worker.run().finally(async () => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { parseEncryptionKeys, type EncryptionKeyRing } from './codec/encryption-keys';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, ModelRegistry } from './shared';
+import { TenantLimitsConfig } from './shared/tenant-limits';
 
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 
@@ -20,6 +21,8 @@ const ConfigSchema = z.object({
   THOUGHTLINE_ROLES: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** `id:base64key,...` (32-byte keys, the first encrypts): payloads are encrypted at rest with AES-256-GCM. */
   THOUGHTLINE_ENCRYPTION_KEYS: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** Path of a JSON file of per-tenant limits: `{ "default": {...}, "tenants": { "acme": { "maxConcurrentRuns": 5, "tokensPerHour": 200000 } } }`. */
+  THOUGHTLINE_TENANT_LIMITS: z.preprocess(emptyAsUndefined, z.string().optional()),
 });
 
 export interface Config {
@@ -33,17 +36,19 @@ export interface Config {
   user?: string;
   roles: string[];
   encryptionKeys?: EncryptionKeyRing;
+  tenantLimits?: TenantLimitsConfig;
 }
 
-function loadRegistry(file: string): ModelRegistry {
+/** Reads a JSON file named by an environment variable and checks it against its schema. */
+function loadJsonFile<T>(variable: string, file: string, schema: z.ZodType<T>, what: string): T {
   let raw: unknown;
   try {
     raw = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new Error(`THOUGHTLINE_MODELS: cannot read ${file} as JSON: ${(err as Error).message}`);
+    throw new Error(`${variable}: cannot read ${file} as JSON: ${(err as Error).message}`);
   }
-  const parsed = ModelRegistry.safeParse(raw);
-  if (!parsed.success) throw new Error(`THOUGHTLINE_MODELS: ${file} is not a valid model registry:\n${z.prettifyError(parsed.error)}`);
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new Error(`${variable}: ${file} is not a valid ${what}:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
 
@@ -62,6 +67,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     ...(e.TEMPORAL_ADDRESS ? { temporalAddress: e.TEMPORAL_ADDRESS } : {}),
     ...(e.ANTHROPIC_API_KEY ? { anthropicApiKey: e.ANTHROPIC_API_KEY } : {}),
     ...(e.ANTHROPIC_BASE_URL ? { anthropicBaseUrl: e.ANTHROPIC_BASE_URL } : {}),
-    ...(e.THOUGHTLINE_MODELS ? { modelRegistry: loadRegistry(e.THOUGHTLINE_MODELS) } : {}),
+    ...(e.THOUGHTLINE_MODELS ? { modelRegistry: loadJsonFile('THOUGHTLINE_MODELS', e.THOUGHTLINE_MODELS, ModelRegistry, 'model registry') } : {}),
+    ...(e.THOUGHTLINE_TENANT_LIMITS
+      ? { tenantLimits: loadJsonFile('THOUGHTLINE_TENANT_LIMITS', e.THOUGHTLINE_TENANT_LIMITS, TenantLimitsConfig, 'tenant limits file') }
+      : {}),
   });
 }

@@ -1,6 +1,9 @@
 import path from 'node:path';
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities';
+import { createTenantActivities } from './activities/tenant-activities';
+import type { TenantLimitsConfigInit } from './shared/tenant-limits';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
 import type { ToolDefinition } from './tools/define-tool';
 import { createToolRegistry } from './tools/tool-registry';
@@ -19,6 +22,8 @@ export interface AgentWorkerOptions {
   onModelReply?: ActivityDeps['onModelReply'];
   /** Model governance, e.g. `(p, m) => isModelAllowed(registry, p, m)`. */
   isModelAllowed?: ActivityDeps['isModelAllowed'];
+  /** Per-tenant limits on concurrent runs and tokens per hour (runs name their tenant in `caller`); default none. */
+  tenantLimits?: TenantLimitsConfigInit;
   /** A prebuilt workflow bundle (tests build one per run); default: bundle src/workflows at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Anything else Temporal's Worker takes, e.g. `maxCachedWorkflows`. */
@@ -38,11 +43,19 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.onModelReply ? { onModelReply: options.onModelReply } : {}),
     ...(options.isModelAllowed ? { isModelAllowed: options.isModelAllowed } : {}),
   });
+  const namespace = options.namespace ?? DEFAULT_NAMESPACE;
+  const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
+  // Every worker serves the tenant quota's activities: quota workflows run on the agent task queue.
+  const tenantActivities = createTenantActivities({
+    client: new Client({ connection: options.connection, namespace }),
+    limits: options.tenantLimits ?? { tenants: {} },
+    taskQueue,
+  });
   return Worker.create({
     connection: options.connection,
-    namespace: options.namespace ?? DEFAULT_NAMESPACE,
-    taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
-    activities,
+    namespace,
+    taskQueue,
+    activities: { ...activities, ...tenantActivities },
     // A cancelled run reaches its model call at the next heartbeat sent; send them at most 1 s
     // apart (the default can be 24 s) so a cancel stops a stream within about a second.
     maxHeartbeatThrottleInterval: '1 second',

@@ -1,6 +1,7 @@
 import type { ToolRegistry } from '../tools/tool-registry';
 import { createModelActivities, type ModelActivityDeps } from './model-activities';
 import { createRedactor } from './redact-secrets';
+import type { TenantActivities } from './tenant-activities';
 import { createToolActivities } from './tool-activities';
 
 export interface ActivityDeps extends ModelActivityDeps {
@@ -18,5 +19,6 @@ export function createActivities(deps: ActivityDeps) {
   };
 }
 
-export type AgentActivities = ReturnType<typeof createActivities>;
+/** Agent activities plus the tenant quota's (every agent worker registers both; see createAgentWorker). */
+export type AgentActivities = ReturnType<typeof createActivities> & TenantActivities;
 export type { ModelProvider } from './models/model-provider';

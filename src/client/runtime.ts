@@ -71,6 +71,7 @@ export async function startWorker(
     secrets: models.secrets,
     ...(config.modelRegistry ? { isModelAllowed: (p: string, m: string) => isModelAllowed(config.modelRegistry!, p, m) } : {}),
     ...(config.encryptionKeys ? { workerOptions: { dataConverter: createDataConverter(config.encryptionKeys) } } : {}),
+    ...(config.tenantLimits ? { tenantLimits: config.tenantLimits } : {}),
     ...options,
   });
   const done = worker.run().finally(async () => {

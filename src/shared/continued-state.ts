@@ -58,6 +58,8 @@ export const ContinuedState = z.object({
   droppedTurns: z.number().int().nonnegative().default(0),
   readOnlyCache: z.array(CachedObservation),
   stall: StallState,
+  /** Tokens leased from the tenant's hourly quota and not yet spent. */
+  tenant: z.object({ allowance: z.number(), unlimited: z.boolean() }).default({ allowance: 0, unlimited: false }),
   /** Steering instructions received but not yet delivered to the model. */
   steering: z.array(SteeringInstruction).default([]),
   /** Ids of the earlier Temporal runs of this agent run, oldest first. */

@@ -25,5 +25,9 @@ export const FailureType = {
   ToolNotRegistered: 'ToolNotRegistered',
   ToolFailed: 'ToolFailed',
   InvalidAgentInput: 'InvalidAgentInput',
+  /** The tenant quota workflow refused a malformed message (its validator). */
+  TenantQuotaRequestRejected: 'TenantQuotaRequestRejected',
+  /** A tenant quota workflow was handed state it cannot read. */
+  InvalidTenantQuotaState: 'InvalidTenantQuotaState',
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];

@@ -31,6 +31,7 @@ export function carryOver(
     readOnlyCache: state.readOnlyCache,
     stall: state.stall,
     steering: [...steering],
+    tenant: { ...state.tenant },
     previousRunIds: [...state.previousRunIds, runId],
   };
 }

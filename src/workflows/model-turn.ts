@@ -2,11 +2,12 @@ import { isCancellation } from '@temporalio/workflow';
 import type { AgentInput, FallbackModel, ModelMessage, ModelReply, ModelTool } from '../shared';
 import { priceFor } from '../shared/pricing';
 import { activities, modelCallOptions } from './activity-proxies';
-import { affordableMaxTokens, BudgetExhausted } from './budget';
+import { affordableMaxTokens, BudgetExhausted, estimateInputTokens } from './budget';
 import type { ChainBuilder } from './chain-builder';
 import { replyText } from './decide-next-step';
 import { failureMessage } from './failure-message';
 import type { RunState } from './run-state';
+import { ensureTenantTokens } from './tenant-tokens';
 import type { Strategy } from './strategies';
 
 /** Raised when every model (the primary and its fallbacks) failed for good. */
@@ -131,6 +132,7 @@ export async function recordedModelCall(input: AgentInput, state: RunState, chai
   const { candidate } = plan;
   const price = candidate.price ?? priceFor(candidate.model);
   const maxTokens = affordableMaxTokens(state, input, { ...plan, price });
+  await ensureTenantTokens(input, state, estimateInputTokens(plan) + maxTokens);
   const correlationId = chain.newId();
   const visibility = { level: input.visibility };
   chain.toolCall(

@@ -163,6 +163,14 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       chain.thinking(`Refused: ${refused}`, { level: 'full' });
       return { reason: 'error', answer: '', error: refused };
     }
+    const tenant = input.caller?.tenant;
+    if (tenant && !carried) {
+      const slot = await activities.acquireTenantRun({ tenant, workflowId });
+      if (!slot.granted) {
+        chain.thinking(`Refused: ${slot.reason}`, { level: 'full' });
+        return { reason: 'error', answer: '', error: slot.reason };
+      }
+    }
     if (!carried) tools = await activities.describeTools(input.tools);
     const injected = new Map([[input.finishToolName, 'finishToolName'], [input.giveUpToolName, 'giveUpToolName'], ...(input.allowQuestions ? [[input.questionToolName, 'questionToolName'] as const] : [])]);
     const clash = tools.find((t) => injected.has(t.name));
@@ -213,6 +221,11 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   // Anything else ends the run with its chain intact instead of failing the workflow task forever.
   else outcome = { reason: 'error', answer: '', error: failureMessage(first.error) };
 
+  const tenant = input.caller?.tenant;
+  if (tenant) {
+    // The slot and unspent leased tokens go back even when the run was cancelled.
+    await CancellationScope.nonCancellable(() => activities.releaseTenantRun({ tenant, workflowId, unusedTokens: Math.max(0, Math.floor(state.tenant.allowance)) })).catch(() => undefined);
+  }
   chain.setStatus(outcome.reason === 'error' ? 'failed' : 'completed');
   publish.all(outcome.reason);
   return {

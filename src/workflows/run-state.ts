@@ -1,5 +1,6 @@
 import {
   addUsage,
+  totalTokens,
   addUsd,
   zeroUsage,
   type CachedObservation,
@@ -36,6 +37,8 @@ export class RunState {
   previousRunIds: string[] = [];
   /** Whole old turns removed from the conversation so far (see compactToFit). */
   droppedTurns = 0;
+  /** Tokens leased from the tenant's hourly quota and not yet spent (may dip below 0 until the next lease). */
+  tenant = { allowance: 0, unlimited: false };
 
   constructor(
     public lastModel: string,
@@ -58,11 +61,13 @@ export class RunState {
       stall: c.stall,
       previousRunIds: c.previousRunIds,
       droppedTurns: c.droppedTurns,
+      tenant: { ...c.tenant },
     });
     return state;
   }
 
   countReply(reply: ModelReply): void {
+    this.tenant.allowance -= totalTokens(reply.usage);
     this.usage = addUsage(this.usage, reply.usage);
     this.costUsd = addUsd(this.costUsd, reply.costUsd);
     this.lastModel = reply.model;

@@ -59,6 +59,7 @@ export async function createHarness(
     cacheWorkflows?: boolean;
     /** Another workflow bundle, e.g. one holding a custom workflow around runAgent. */
     workflowBundlePath?: string;
+    tenantLimits?: AgentWorkerOptions['tenantLimits'];
   },
 ): Promise<AgentHarness> {
   const taskQueue = `test-${randomUUID()}`;
@@ -72,6 +73,7 @@ export async function createHarness(
     ...(deps.onModelDelta ? { onModelDelta: deps.onModelDelta } : {}),
     ...(deps.onModelReply ? { onModelReply: deps.onModelReply } : {}),
     ...(deps.isModelAllowed ? { isModelAllowed: deps.isModelAllowed } : {}),
+    ...(deps.tenantLimits ? { tenantLimits: deps.tenantLimits } : {}),
     workflowBundle: { codePath: deps.workflowBundlePath ?? inject('workflowBundlePath') },
     workerOptions: deps.cacheWorkflows ? {} : { maxCachedWorkflows: 0 },
   });

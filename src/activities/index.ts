@@ -14,7 +14,7 @@ export interface ActivityDeps extends ModelActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   const redact = createRedactor(deps.secrets ?? []);
   return {
-    ...createModelActivities(deps),
+    ...createModelActivities({ ...deps, redact }),
     ...createToolActivities({ tools: deps.tools, redact }),
   };
 }

@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, LiveReplyBuffer, type ModelReply, type ModelRequest } from '../shared';
 import type { ModelProvider } from './models/model-provider';
+import type { Redactor } from './redact-secrets';
 
 /** A piece of a reply as it streams in. Delivered to watchers only; it never enters history. */
 export interface ModelDelta {
@@ -19,13 +20,15 @@ export interface ModelActivityDeps {
   onModelDelta?: (delta: ModelDelta) => void;
   /** Receives every whole reply, e.g. to record a session (see recording.ts); must not throw. */
   onModelReply?: (workflowId: string, reply: ModelReply) => void;
+  /** Applied to the reply's text and to live heartbeats before they leave the activity. */
+  redact?: Redactor;
   /** Model governance: calls for which this returns false fail, non-retryably, before any I/O. */
   isModelAllowed?: (provider: ModelRequest['provider'], model: string) => boolean;
   /** How often a call heartbeats while it waits on a provider that sends nothing. Default 1 s. */
   heartbeatEveryMs?: number;
 }
 
-export function createModelActivities({ models, onModelDelta, onModelReply, isModelAllowed, heartbeatEveryMs = 1_000 }: ModelActivityDeps) {
+export function createModelActivities({ models, onModelDelta, onModelReply, isModelAllowed, heartbeatEveryMs = 1_000, redact = (v) => v }: ModelActivityDeps) {
   return {
     /** One model call. Providers throw typed ApplicationFailures; Temporal retries the retryable ones. */
     async callModel(request: ModelRequest): Promise<ModelReply> {
@@ -45,7 +48,8 @@ export function createModelActivities({ models, onModelDelta, onModelReply, isMo
       const workflowId = ctx.info.workflowExecution?.workflowId ?? activityId;
       // Every heartbeat carries the reply so far, which is how remote watchers see it stream.
       const live = new LiveReplyBuffer();
-      const beat = () => ctx.heartbeat(live.snapshot());
+      // Heartbeat details are read by watchers: secrets the model writes are redacted there too.
+      const beat = () => ctx.heartbeat(redact(live.snapshot()));
       const publish = (kind: ModelDelta['kind']) => (text: string) => {
         live.append(kind, text);
         onModelDelta?.({ workflowId, activityId, attempt, kind, text });
@@ -58,11 +62,21 @@ export function createModelActivities({ models, onModelDelta, onModelReply, isMo
           onTextDelta: publish('text'),
           onThinkingDelta: publish('thinking'),
         });
-        onModelReply?.(workflowId, reply);
-        return reply;
+        const safe = withoutSecrets(reply, redact);
+        onModelReply?.(workflowId, safe);
+        return safe;
       } finally {
         clearInterval(timer);
       }
     },
   };
+}
+
+/**
+ * The reply with secrets redacted from its text blocks, before it enters history and the chain.
+ * Thinking blocks are signed by the provider and sent back verbatim, so they are left alone; the
+ * chain's views redact them.
+ */
+function withoutSecrets(reply: ModelReply, redact: Redactor): ModelReply {
+  return { ...reply, content: reply.content.map((b) => (b.type === 'text' ? { ...b, text: String(redact(b.text)) } : b)) };
 }

@@ -22,3 +22,12 @@ export type ViewerRole = z.infer<typeof ViewerRole>;
 /** A person's instruction waiting to join the conversation before the next thought. */
 export const SteeringInstruction = z.object({ text: z.string(), by: z.string().optional() });
 export type SteeringInstruction = z.infer<typeof SteeringInstruction>;
+
+/** A person's answer to the question the agent asked (the `answer` update). */
+export const AnswerRequest = z.object({
+  text: z.string(),
+  by: z.string().min(1),
+  /** The question's call id; optional, as only one question is ever open. */
+  callId: z.string().optional(),
+});
+export type AnswerRequest = z.infer<typeof AnswerRequest>;

@@ -1,5 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AgentStatus, ApprovalDecision, ApprovalRecord, ReasoningChain, SteeringInstruction, ViewerRole } from '../shared';
+import type { AgentStatus, AnswerRequest, ApprovalDecision, ApprovalRecord, ReasoningChain, SteeringInstruction, ViewerRole } from '../shared';
 
 /** The live reasoning chain of a run, in a role's view (default `developer`); also served after it ended. */
 export const chainQuery = defineQuery<ReasoningChain, [ViewerRole?]>('chain');
@@ -34,11 +34,5 @@ export type SteerRequest = SteeringInstruction;
 /** Adds a person's instruction to the conversation before the next thought (a visible step). */
 export const steerSignal = defineSignal<[SteerRequest]>('steer');
 
-export interface AnswerRequest {
-  text: string;
-  by: string;
-  /** The question's call id; optional, as only one question is ever open. */
-  callId?: string;
-}
 /** Answers the question the agent asked a person; refused when none is open. */
 export const answerUpdate = defineUpdate<string, [AnswerRequest]>('answer');

@@ -9,6 +9,7 @@ import {
   totalTokens,
   type AgentStatus,
 } from '../shared';
+import { viewChain } from '../shared/chain-view';
 import type { ChainBuilder } from './chain-builder';
 
 /**
@@ -17,7 +18,8 @@ import type { ChainBuilder } from './chain-builder';
  * once the run has ended.
  */
 export function createPublisher(chain: ChainBuilder, status: () => AgentStatus) {
-  const details = (): void => setCurrentDetails(renderChainMarkdown(chain.snapshot()));
+  // Anyone who can open the run in the Web UI reads this: the developer view, never the raw chain.
+  const details = (): void => setCurrentDetails(renderChainMarkdown(viewChain(chain.snapshot(), 'developer')));
   const all = (statusValue?: string): void => {
     const s = status();
     upsertSearchAttributes([

@@ -1,5 +1,5 @@
 import { condition } from '@temporalio/workflow';
-import type { AnswerRequest } from './messages';
+import type { AnswerRequest } from '../shared';
 
 export interface OpenQuestion {
   callId: string;

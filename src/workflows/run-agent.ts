@@ -10,7 +10,8 @@ import {
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import { AgentInput, FailureType, type AgentInputInit, type AgentResult, type AgentStatus, type ToolSpec, type ViewerRole } from '../shared';
+import { z } from 'zod';
+import { AgentInput, AnswerRequest, ApprovalDecision, FailureType, type AgentInputInit, type AgentResult, type AgentStatus, type ToolSpec, type ViewerRole } from '../shared';
 import { viewChain } from '../shared/chain-view';
 import { activities } from './activity-proxies';
 import { AgentRun, ContinueAsNewRequested, type RunOutcome } from './agent-run';
@@ -25,11 +26,18 @@ import { QuestionDesk } from './question-desk';
 import { RunState } from './run-state';
 import { SteeringInbox } from './steering-inbox';
 import type { StopPredicate } from './stop-conditions';
-import { nativeStrategy, reactTextStrategy } from './strategies';
+import { nativeStrategy, nextReactCallNumber, reactTextStrategy } from './strategies';
 
 export interface RunAgentOptions {
   /** Custom stop predicates, checked after every iteration; the first that holds ends the run as `custom`. */
   stopWhen?: readonly StopPredicate[];
+}
+
+/** Checks an update's payload against its schema; the validator's error is what the caller reads. */
+function parseMessage<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`Malformed ${what}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
 }
 
 /** After a cancel or timeout, how long in-flight work may take to acknowledge before the run ends without it. */
@@ -123,7 +131,8 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
 
   setHandler(
     approveToolCallUpdate,
-    (decision) => {
+    (raw) => {
+      const decision = ApprovalDecision.parse(raw);
       const record = gate.decide(decision);
       const roles = decision.by.roles.length ? ` (${decision.by.roles.join(', ')})` : '';
       const note = record.note ? `: ${record.note}` : '';
@@ -131,7 +140,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       publish.details();
       return record;
     },
-    { validator: (decision) => gate.check(decision) },
+    { validator: (raw) => gate.check(parseMessage(ApprovalDecision, raw, 'decision')) },
   );
   setHandler(steerSignal, (request) => {
     inbox.receive(request);
@@ -140,7 +149,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   setHandler(answerUpdate, (request) => {
     desk.receive(request);
     return 'Answer received; the run goes on.';
-  }, { validator: (request) => desk.check(request) });
+  }, { validator: (request) => desk.check(parseMessage(AnswerRequest, request, 'answer')) });
 
   // Temporal's own cancel (handle.cancel(), the Web UI) and the run's deadline both interrupt the loop.
   CancellationScope.current().cancelRequested.catch(() => interrupt('cancelled', 'The run was cancelled through Temporal.'));
@@ -178,7 +187,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       const message = `A registered tool is named "${clash.name}", like an injected tool; set ${injected.get(clash.name)} to another name.`;
       throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message, nonRetryable: true });
     }
-    const strategy = input.strategy === 'react-text' ? reactTextStrategy(input, tools) : nativeStrategy(input, tools);
+    const strategy = input.strategy === 'react-text' ? reactTextStrategy(input, tools, nextReactCallNumber(chain.steps)) : nativeStrategy(input, tools);
     run = new AgentRun(input, tools, strategy, chain, state, workflowId, {
       onProgress: (scope) => (scope === 'all' ? publish.all() : publish.details()),
       shouldContinueAsNew: () => {

@@ -44,10 +44,12 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /**
  * Seed 000's Thought / Action / Action Input / Observation text protocol, for models without
  * tool calling. `Final Answer:` plays the finish tool's part, so both strategies leave the same
- * chain shape. Ids are numbered per run: deterministic on replay.
+ * chain shape. Ids are numbered per agent run: deterministic on replay.
  */
-export function reactTextStrategy(input: AgentInput, specs: readonly ToolSpec[]): Strategy {
-  let calls = 0;
+export function reactTextStrategy(input: AgentInput, specs: readonly ToolSpec[], firstCallNumber = 1): Strategy {
+  // Numbered across the whole agent run (continue-as-new passes the next number), so no two
+  // calls share an id: approvals and results are keyed by it.
+  let calls = firstCallNumber - 1;
   const callId = () => `react_${++calls}`;
   return {
     // The give-up tool is listed like any other; "Final Answer:" replaces the finish tool.
@@ -80,4 +82,14 @@ export function reactTextStrategy(input: AgentInput, specs: readonly ToolSpec[])
       content: [{ type: 'text', text: observations.map((o) => `Observation: ${formatObservation(o.content, o.isError)}`).join('\n') }],
     }),
   };
+}
+
+/** The number after the highest `react_N` call id in the chain: where a continued run's ids resume. */
+export function nextReactCallNumber(steps: readonly { type: string; toolCall?: { correlationId: string } }[]): number {
+  let highest = 0;
+  for (const step of steps) {
+    const match = step.type === 'tool_call' ? /^react_(\d+)$/.exec(step.toolCall?.correlationId ?? '') : null;
+    if (match) highest = Math.max(highest, Number(match[1]));
+  }
+  return highest + 1;
 }

@@ -1,5 +1,5 @@
 import { approvalNeeded } from '../shared/approval-policy';
-import { argumentsHash, type AgentInput, type ApprovalRecord, type ReasoningStep, type ToolUseBlock } from '../shared';
+import { argumentsHash, type AgentInput, type ApprovalRecord, type ReasoningStep, type ToolSpec, type ToolUseBlock } from '../shared';
 import type { ApprovalGate } from './approval-gate';
 import { refuseCall } from './control-calls';
 import type { QuestionDesk } from './question-desk';
@@ -11,7 +11,8 @@ type ValidCall = Extract<ToolCallCheck, { ok: true }>;
 
 /** What one turn's calls become before anything runs. */
 type Plan =
-  | { kind: 'refuse'; call: ToolUseBlock; observation: string }
+  /** `spec` when the tool is known: the refusal is shown with the tool's own visibility and sensitive fields. */
+  | { kind: 'refuse'; call: ToolUseBlock; observation: string; spec?: ToolSpec }
   | { kind: 'run'; call: ToolUseBlock; check: ValidCall }
   | { kind: 'approve'; call: ToolUseBlock; check: ValidCall; reason: string }
   | { kind: 'ask'; call: ToolUseBlock; question: string };
@@ -36,7 +37,7 @@ export async function runToolTurn(ctx: ToolTurnContext, calls: readonly ToolUseB
   for (const plan of plans) {
     switch (plan.kind) {
       case 'refuse':
-        observations.push(refuseCall(ctx.chain, ctx.input, plan.call, plan.observation));
+        observations.push(plan.spec ? refuseKnownTool(ctx, plan.call, plan.spec, plan.observation) : refuseCall(ctx.chain, ctx.input, plan.call, plan.observation));
         break;
       case 'run':
         observations.push(await runToolCall(ctx, plan.call, plan.check));
@@ -67,9 +68,9 @@ function planCall(ctx: ToolTurnContext, call: ToolUseBlock, refusal: string | un
     return question ? { kind: 'ask', call, question } : { kind: 'refuse', call, observation: `Error: "${call.name}" needs a non-empty "question".` };
   }
   const check = ctx.validate(call);
-  if (!check.ok) return { kind: 'refuse', call, observation: check.observation };
+  if (!check.ok) return { kind: 'refuse', call, observation: check.observation, ...(check.spec ? { spec: check.spec } : {}) };
   const missingRole = roleProblem(input, check);
-  if (missingRole) return { kind: 'refuse', call, observation: missingRole };
+  if (missingRole) return { kind: 'refuse', call, observation: missingRole, spec: check.spec };
   const policy = input.approvals[check.spec.name] ?? check.spec.approval;
   const verdict = approvalNeeded(policy, check.args);
   return verdict.needed ? { kind: 'approve', call, check, reason: verdict.reason } : { kind: 'run', call, check };
@@ -99,12 +100,21 @@ async function requestApprovals(
     return { callId: call.id, stepId: step.stepId, toolName: check.spec.name, arguments: check.args, argumentsHash: argumentsHash(check.args), reason, approverRoles: check.spec.approverRoles ?? [] };
   });
   chain.setStatus('waiting');
-  ctx.publish();
   const expiresAt = new Date(Date.now() + input.approvalTimeoutMs).toISOString();
-  const records = await ctx.gate.await(requests, input.approvalTimeoutMs, expiresAt);
+  // The requests are open once `await` is called; publish after, so the status says what waits.
+  const decided = ctx.gate.await(requests, input.approvalTimeoutMs, expiresAt);
+  ctx.publish();
+  const records = await decided;
   chain.setStatus('tool_calling');
   ctx.publish();
   return new Map(records.map((record) => [record.callId, { record, step: steps.get(record.callId)! }]));
+}
+
+/** A refused call to a known tool keeps that tool's type, visibility and sensitive fields in the chain. */
+function refuseKnownTool(ctx: ToolTurnContext, call: ToolUseBlock, spec: ToolSpec, observation: string): Observation {
+  const step = recordToolCall(ctx.chain, ctx.input, spec, call.id, call.input);
+  ctx.chain.toolResult({ correlationId: call.id, success: false, result: null, error: observation, durationMs: 0 }, step.visibility);
+  return { callId: call.id, content: observation, isError: true };
 }
 
 function notApproved(ctx: ToolTurnContext, record: ApprovalRecord, step: ReasoningStep): Observation {

@@ -3,7 +3,8 @@ import type { ToolSpec, ToolUseBlock } from '../shared';
 
 export type ToolCallCheck =
   | { ok: true; spec: ToolSpec; args: Record<string, unknown> }
-  | { ok: false; observation: string };
+  /** `spec` is set when the tool exists but its arguments are invalid. */
+  | { ok: false; observation: string; spec?: ToolSpec };
 
 /**
  * Checks a model's tool call against the run's tool specs before any activity is scheduled.
@@ -34,7 +35,7 @@ export function createToolCallValidator(specs: readonly ToolSpec[], controlTools
       const observation =
         `Error: invalid arguments for tool "${call.name}":\n${problems}\n` +
         `Expected input schema: ${JSON.stringify(spec.inputSchema)}`;
-      return { ok: false, observation };
+      return { ok: false, observation, spec };
     }
     return { ok: true, spec, args: parsed.data as Record<string, unknown> };
   };

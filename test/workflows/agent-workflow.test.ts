@@ -83,8 +83,8 @@ describe('agentWorkflow on a real dev server', () => {
     expect(result).toMatchObject({ success: true, terminationReason: 'success', finalAnswer: 'Paris is the capital of France.', toolCalls: 0 });
     expect(result.chain.steps.map((s) => s.type)).toEqual(['tool_call', 'tool_result', 'synthesis']);
     expect(result.chain.status).toBe('completed');
-    // The worker has stopped: a finished run's chain still comes back, from its result.
-    expect(await h.agents.chain(result.chain.chainId)).toEqual(result.chain);
+    // The worker has stopped: a finished run's chain still comes back, from its result, in the default (developer) view.
+    expect(await h.agents.chain(result.chain.chainId)).toEqual({ ...result.chain, view: { role: 'developer', hiddenSteps: 0 } });
   });
 
   it('serves the chain query while the run is in flight', async () => {

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScriptedModel, useTool } from '../../src/activities/models/scripted-model';
+import type { ModelProvider } from '../../src/activities';
+import { holdAfter, lastToolResults, pollFor, waitForPending, writeFileTool } from '../helpers/approval-helpers';
+import { cliEnv, runCli } from '../helpers/cli-process';
+import { connectTestEnv, createHarness, type AgentHarness, type TestEnv } from '../helpers/temporal-env';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await connectTestEnv();
+});
+afterAll(async () => env?.close());
+
+const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
+/** The CLI acts for THOUGHTLINE_USER / THOUGHTLINE_ROLES unless flags say otherwise; never the developer's own. */
+const asNobody = { THOUGHTLINE_USER: '', THOUGHTLINE_ROLES: '' };
+
+/** A worker in this process offering a write-like tool that only `ops` may approve; the CLI talks to the same server. */
+async function startAgent(model: ModelProvider, ran: Array<Record<string, unknown>>) {
+  const h = await createHarness(env, { tools: [writeFileTool(ran, { name: 'deploy_config', approverRoles: ['ops'] })], models: { scripted: model } });
+  return h;
+}
+
+async function run<T>(h: AgentHarness, during: (workflowId: string) => Promise<T>) {
+  return h.worker.runUntil(async () => {
+    const handle = await h.agents.start({ task: 'Deploy the config', model: MODEL, approvalTimeoutMs: 60_000 });
+    const observed = await during(handle.workflowId);
+    return { observed, result: await handle.result() };
+  });
+}
+
+describe.concurrent('thoughtline status / approve / reject', () => {
+  it('status shows the pending call; approve <id> <callId> --as alice --roles ops runs it, after refusing a person without the role', async () => {
+    const ran: Array<Record<string, unknown>> = [];
+    const args = { path: '/srv/app.yaml', text: 'replicas: 3' };
+    const model = createScriptedModel([{ content: [useTool('deploy_config', args, 'toolu_e1')] }, { content: [useTool('finish', { result: 'deployed' })] }]);
+    const h = await startAgent(model, ran);
+
+    const { observed, result } = await run(h, async (workflowId) => {
+      await waitForPending(h.agents, workflowId);
+      const status = await runCli(['status', workflowId], cliEnv(asNobody));
+      const denied = await runCli(['approve', workflowId, 'toolu_e1', '--as', 'dave', '--roles', 'dev'], cliEnv(asNobody));
+      const approved = await runCli(['approve', workflowId, 'toolu_e1', '--as', 'alice', '--roles', 'ops'], cliEnv(asNobody));
+      return { status, denied, approved };
+    });
+    model.verify();
+
+    const { status, denied, approved } = observed;
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('Pending approvals (1):');
+    expect(status.stdout).toContain('toolu_e1  deploy_config  (waiting since');
+    expect(status.stdout).toContain('approvers: ops');
+    expect(status.stdout).toContain('  why: always requires approval');
+    expect(status.stdout).toContain(`  arguments: ${JSON.stringify(args)}`);
+
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toContain('thoughtline: dave may not decide on deploy_config: it needs one of the roles ops; they have dev.');
+
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain('toolu_e1  deploy_config');
+    expect(approved.stdout).toContain('approved by alice: deploy_config (toolu_e1)');
+
+    expect(ran).toEqual([args]);
+    expect(result).toMatchObject({ success: true, finalAnswer: 'deployed' });
+    expect(result.chain.approvals).toEqual([expect.objectContaining({ callId: 'toolu_e1', status: 'approved', decidedBy: { id: 'alice', roles: ['ops'] } })]);
+  });
+
+  it('reject <id> --reason without a call id rejects the only pending call, acting as THOUGHTLINE_USER', async () => {
+    const ran: Array<Record<string, unknown>> = [];
+    const model = createScriptedModel([{ content: [useTool('deploy_config', { path: '/srv/app.yaml' }, 'toolu_e2')] }, { content: [useTool('finish', { result: 'not deployed' })] }]);
+    const h = await startAgent(model, ran);
+
+    const { observed, result } = await run(h, async (workflowId) => {
+      await waitForPending(h.agents, workflowId);
+      return runCli(['reject', workflowId, '--reason', 'not now'], cliEnv({ THOUGHTLINE_USER: 'bob', THOUGHTLINE_ROLES: 'ops' }));
+    });
+    model.verify();
+
+    expect(observed.code).toBe(0);
+    expect(observed.stdout).toContain('rejected by bob: deploy_config (toolu_e2)');
+    expect(ran).toEqual([]);
+    expect(result).toMatchObject({ success: true, finalAnswer: 'not deployed', toolCalls: 0 });
+    expect(result.chain.approvals).toEqual([expect.objectContaining({ callId: 'toolu_e2', status: 'rejected', note: 'not now', decidedBy: { id: 'bob', roles: ['ops'] } })]);
+    expect(lastToolResults(model.calls[1]!.messages)).toEqual([{ type: 'tool_result', toolUseId: 'toolu_e2', content: 'Not run: bob rejected this call: not now.', isError: true }]);
+  });
+
+  it('approve on a run with nothing pending, and reject without --reason, exit non-zero with a clear message', async () => {
+    const ran: Array<Record<string, unknown>> = [];
+    const scripted = createScriptedModel([{ content: [useTool('finish', { result: 'nothing to deploy' })] }]);
+    // The run stays in its first model call, so it is running with nothing pending.
+    const held = holdAfter(scripted, 0);
+    const h = await startAgent(held.model, ran);
+
+    const { observed, result } = await run(h, async (workflowId) => {
+      await pollFor('the first model call', () => (held.held() > 0 ? true : undefined));
+      const approve = await runCli(['approve', workflowId, '--as', 'alice', '--roles', 'ops'], cliEnv(asNobody));
+      const reject = await runCli(['reject', workflowId, '--as', 'alice'], cliEnv(asNobody));
+      held.release();
+      return { workflowId, approve, reject };
+    });
+    scripted.verify();
+
+    expect(observed.approve.code).toBe(1);
+    expect(observed.approve.stderr).toContain(`thoughtline: ${observed.workflowId} has no calls waiting for approval.`);
+    expect(observed.reject.code).toBe(1);
+    expect(observed.reject.stderr).toContain('thoughtline: reject needs --reason');
+    expect(result).toMatchObject({ success: true, finalAnswer: 'nothing to deploy' });
+    expect(result.chain.approvals ?? []).toEqual([]);
+  });
+});

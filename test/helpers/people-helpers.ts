@@ -1,0 +1,143 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { z } from 'zod';
+import type { ModelProvider } from '../../src/activities';
+import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from '../../src/activities/models/scripted-model';
+import { FailureType, type ModelRequest, type ReasoningStep } from '../../src/shared';
+import { defineTool } from '../../src/tools/define-tool';
+
+const EventType = temporal.api.enums.v1.EventType;
+
+/** The task a request belongs to: the text of its first user message. */
+export function taskOf(request: ModelRequest): string {
+  const first = request.messages[0];
+  const block = first?.content[0];
+  return block?.type === 'text' ? block.text : '';
+}
+
+/**
+ * One scripted model per task, behind a single `scripted` provider, so many runs share one
+ * worker (and run at once) while each keeps its own script and its own record of calls.
+ */
+export class ScriptBook {
+  private readonly scripts = new Map<string, ScriptedModel>();
+
+  script(task: string, turns: readonly ScriptedTurn[]): ScriptedModel {
+    if (this.scripts.has(task)) throw new Error(`Task "${task}" already has a script; tasks must be unique.`);
+    const model = createScriptedModel(turns);
+    this.scripts.set(task, model);
+    return model;
+  }
+
+  readonly provider: ModelProvider = {
+    name: 'scripted',
+    complete: (request, signal, hooks) => {
+      const model = this.scripts.get(taskOf(request));
+      if (!model) {
+        const message = `No script for task "${taskOf(request)}".`;
+        throw ApplicationFailure.create({ type: FailureType.ScriptExhausted, message, nonRetryable: true });
+      }
+      return model.complete(request, signal, hooks);
+    },
+  };
+}
+
+/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (err) {
+      // Queries fail until the run's first workflow task has run; keep polling.
+      lastError = err;
+    }
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
+    // Gently: with maxCachedWorkflows 0 every query replays the whole run on a busy, shared machine.
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+interface Gate {
+  started: boolean;
+  open: Promise<void>;
+  release(): void;
+}
+
+/**
+ * A tool that holds its activity until the test opens its gate (by name), so a run stays busy
+ * mid-step exactly as long as a test needs. It honours cancellation.
+ */
+export function gateTool() {
+  const gates = new Map<string, Gate>();
+  const get = (name: string): Gate => {
+    let gate = gates.get(name);
+    if (!gate) {
+      let release = () => undefined as void;
+      const open = new Promise<void>((resolve) => (release = resolve));
+      gate = { started: false, open, release };
+      gates.set(name, gate);
+    }
+    return gate;
+  };
+  const tool = defineTool({
+    name: 'wait_for_gate',
+    description: 'Works until its gate opens',
+    input: z.object({ gate: z.string() }),
+    retry: { maximumAttempts: 1 },
+    timeoutMs: 30_000,
+    execute: async ({ gate }, { signal }) => {
+      const g = get(gate);
+      g.started = true;
+      await new Promise<void>((resolve, reject) => {
+        void g.open.then(resolve);
+        signal.addEventListener('abort', () => reject(new Error('aborted')));
+      });
+      return `gate ${gate} opened`;
+    },
+  });
+  return { tool, started: (name: string) => get(name).started, release: (name: string) => get(name).release() };
+}
+
+/** Update events (admitted, accepted, rejected, completed) in the history of a workflow id's latest run. */
+export async function updateEvents(client: Client, workflowId: string): Promise<string[]> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const kinds = new Set([
+    EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ADMITTED,
+    EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED,
+    EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_REJECTED,
+    EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED,
+  ]);
+  return (history.events ?? []).filter((e) => e.eventType != null && kinds.has(e.eventType)).map((e) => EventType[e.eventType!]);
+}
+
+/** Text of every text block and tool result the model was sent in one request. */
+export function requestTexts(request: ModelRequest): string[] {
+  return request.messages.flatMap((m) =>
+    m.content.flatMap((b) => (b.type === 'text' ? [b.text] : b.type === 'tool_result' ? [b.content] : [])),
+  );
+}
+
+/** How many times `needle` occurs in `haystack`. */
+export function occurrences(haystack: string, needle: string): number {
+  return haystack.split(needle).length - 1;
+}
+
+/** Steps of one tool (by name): its calls and the results that answer them. */
+export function stepsOfTool(steps: readonly ReasoningStep[], toolName: string): ReasoningStep[] {
+  const ids = new Set(steps.flatMap((s) => (s.type === 'tool_call' && s.toolCall.toolName === toolName ? [s.toolCall.correlationId] : [])));
+  return steps.filter((s) => (s.type === 'tool_call' && ids.has(s.toolCall.correlationId)) || (s.type === 'tool_result' && ids.has(s.toolResult.correlationId)));
+}
+
+/** The result step of a tool's first call. */
+export function resultOfTool(steps: readonly ReasoningStep[], toolName: string): Extract<ReasoningStep, { type: 'tool_result' }> | undefined {
+  return stepsOfTool(steps, toolName).find((s): s is Extract<ReasoningStep, { type: 'tool_result' }> => s.type === 'tool_result');
+}
+
+/** The call step of a tool's first call. */
+export function callOfTool(steps: readonly ReasoningStep[], toolName: string): Extract<ReasoningStep, { type: 'tool_call' }> | undefined {
+  return stepsOfTool(steps, toolName).find((s): s is Extract<ReasoningStep, { type: 'tool_call' }> => s.type === 'tool_call');
+}

@@ -5,44 +5,16 @@ import { replyText, type NextStep } from './decide-next-step';
 import { ModelCallFailed, modelTurn } from './model-turn';
 import { findPhrase } from './phrases';
 import { stopInstruction } from './prompt';
+import { closeOpenCalls, summaryWithoutModel } from './run-endings';
 import type { RunState } from './run-state';
 import { callKey } from './stable-hash';
 import { afterFormatError, afterReadableReply, afterToolCalls, freshStallState, type StallVerdict } from './stall-detector';
-import { firstHolding, type LoopView, type StopPredicate } from './stop-conditions';
-import type { Observation, Strategy } from './strategies';
-import type { ApprovalGate } from './approval-gate';
+import { ContinueAsNewRequested, type RunHooks, type RunOutcome } from './run-hooks';
+import { firstHolding, type LoopView } from './stop-conditions';
+import type { Strategy } from './strategies';
 import { recordControlCall, refuseCall } from './control-calls';
-import type { QuestionDesk } from './question-desk';
-import type { SteeringInbox } from './steering-inbox';
 import { runToolTurn } from './tool-turn';
 import { createToolCallValidator, type ToolCallCheck } from './validate-tool-call';
-
-export interface RunOutcome {
-  reason: TerminationReason;
-  answer: string;
-  error?: string;
-}
-
-/** Thrown out of the loop between iterations; the workflow carries the state into a new run. */
-export class ContinueAsNewRequested {}
-
-/**
- * Reports progress. `details` refreshes only the Web UI's markdown (no history event), so it can
- * run on every step; `all` also upserts search attributes, an event each, so only once per turn.
- */
-export type ProgressHook = (scope: 'details' | 'all') => void;
-
-/** What the loop needs from the workflow around it; all deterministic. */
-export interface RunHooks {
-  onProgress: ProgressHook;
-  /** Checked between iterations: hand over to a fresh run now? */
-  shouldContinueAsNew(): boolean;
-  /** Asks a person whether a stalled run should go on; undefined when nobody answered in time. */
-  askToContinue(question: string): Promise<{ continue: boolean; by?: string; note?: string } | undefined>;
-  stopWhen: readonly StopPredicate[];
-  /** Approvals, questions and steering: where people reach into the run. */
-  people: { gate: ApprovalGate; desk: QuestionDesk; inbox: SteeringInbox };
-}
 
 /** One ReAct run: Thought → Action → Observation until an answer or a stop condition. */
 export class AgentRun {
@@ -93,24 +65,7 @@ export class AgentRun {
    * and the summary is written without a model.
    */
   interrupted(reason: 'cancelled' | 'timeout', why: string): RunOutcome {
-    const open = new Map(this.chain.steps.flatMap((s) => (s.type === 'tool_call' ? [[s.toolCall.correlationId, s] as const] : [])));
-    for (const s of this.chain.steps) if (s.type === 'tool_result') open.delete(s.toolResult.correlationId);
-    for (const step of open.values()) {
-      if (step.type !== 'tool_call') continue;
-      const llm = step.toolCall.toolType === 'llm';
-      this.chain.toolResult(
-        {
-          correlationId: step.toolCall.correlationId,
-          success: false,
-          result: null,
-          error: llm ? `Model call cancelled: ${why}` : `Interrupted (${why}) while running; it may or may not have taken effect.`,
-          durationMs: 0,
-          outcome: llm ? 'cancelled' : 'unknown',
-        },
-        step.visibility,
-        ...(step.model ? [{ model: step.model }] : []),
-      );
-    }
+    closeOpenCalls(this.chain, why);
     return this.endWithoutModel(reason, why);
   }
 
@@ -162,7 +117,7 @@ export class AgentRun {
     if (!failure && !success) return undefined;
     this.chain.thinking(text, { level: this.input.visibility });
     for (const call of reply.content.filter((b): b is ToolUseBlock => b.type === 'tool_use')) {
-      this.recordControlCall(call, { success: false, error: `Not run: the reply contained the ${failure ? 'failure' : 'success'} phrase "${failure ?? success}".` });
+      recordControlCall(this.chain, this.input, call, { success: false, error: `Not run: the reply contained the ${failure ? 'failure' : 'success'} phrase "${failure ?? success}".` });
     }
     this.synthesise(text);
     return { reason: failure ? 'failure' : 'success', answer: text };
@@ -175,13 +130,13 @@ export class AgentRun {
     switch (next.kind) {
       case 'final_answer':
         if (next.via === 'finish_tool') {
-          this.recordControlCall(next.finishCall, { success: true, result: next.answer });
+          recordControlCall(this.chain, this.input, next.finishCall, { success: true, result: next.answer });
           this.recordNotRun(next.skipped, `"${this.input.finishToolName}" was called in the same turn`);
         }
         this.synthesise(next.answer);
         return { reason: 'success', answer: next.answer };
       case 'give_up':
-        this.recordControlCall(next.call, { success: true, result: next.reason });
+        recordControlCall(this.chain, this.input, next.call, { success: true, result: next.reason });
         this.recordNotRun(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
         this.synthesise(`The task could not be completed: ${next.reason}`);
         return { reason: 'failure', answer: next.reason };
@@ -273,7 +228,7 @@ export class AgentRun {
   }
 
   private observeRejected(calls: ToolUseBlock[], observation: string): void {
-    this.state.messages.push(this.strategy.observe(calls.map((call) => this.reject(call, observation))));
+    this.state.messages.push(this.strategy.observe(calls.map((call) => refuseCall(this.chain, this.input, call, observation))));
     this.hooks.onProgress('all');
   }
 
@@ -299,12 +254,8 @@ export class AgentRun {
     return { reason, answer };
   }
 
-  /** Written without a model, so a failed summary call still leaves the partial results in view. */
   private fallbackSummary(why: string): string {
-    const lines = this.chain.steps.flatMap((s) =>
-      s.type === 'tool_result' && s.model === undefined && s.toolResult.success ? [`- ${JSON.stringify(s.toolResult.result).slice(0, 300)}`] : [],
-    );
-    return [`Stopped after ${this.state.iteration} iterations without a final answer. ${why}`, 'Results gathered so far:', ...(lines.length ? lines : ['- (none)'])].join('\n');
+    return summaryWithoutModel(this.chain, this.state.iteration, why);
   }
 
   private view(reply: ModelReply): LoopView {
@@ -317,17 +268,8 @@ export class AgentRun {
     };
   }
 
-  /** A call that never reached an activity: unknown tool, bad arguments, malformed finish. */
-  private reject(call: ToolUseBlock, observation: string): Observation {
-    return refuseCall(this.chain, this.input, call, observation);
-  }
-
   private recordNotRun(calls: readonly ToolUseBlock[], why: string): void {
-    for (const call of calls) this.recordControlCall(call, { success: false, error: `Not run: ${why}.` });
-  }
-
-  private recordControlCall(call: ToolUseBlock, outcome: { success: boolean; result?: string; error?: string }): void {
-    recordControlCall(this.chain, this.input, call, outcome);
+    for (const call of calls) recordControlCall(this.chain, this.input, call, { success: false, error: `Not run: ${why}.` });
   }
 
   private synthesise(answer: string): void {

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { AgentInput, AnswerRequest, ApprovalDecision, FailureType, type AgentInputInit, type AgentResult, type AgentStatus, type ToolSpec, type ViewerRole } from '../shared';
 import { viewChain } from '../shared/chain-view';
 import { activities } from './activity-proxies';
-import { AgentRun, ContinueAsNewRequested, type RunOutcome } from './agent-run';
+import { AgentRun } from './agent-run';
 import { ApprovalGate } from './approval-gate';
 import { carryOver } from './carry-over';
 import { ChainBuilder } from './chain-builder';
@@ -23,6 +23,7 @@ import { answerUpdate, approveToolCallUpdate, cancelSignal, chainQuery, resolveS
 import { modelRefusal } from './model-allow-list';
 import { createPublisher } from './publish-progress';
 import { QuestionDesk } from './question-desk';
+import { ContinueAsNewRequested, type RunOutcome } from './run-hooks';
 import { RunState } from './run-state';
 import { SteeringInbox } from './steering-inbox';
 import type { StopPredicate } from './stop-conditions';

@@ -5,3 +5,4 @@ export { findOrInstallTemporalCli } from './find-or-install-temporal-cli';
 export { devServerArgs } from './dev-server-args';
 export { isReachable } from './is-reachable';
 export { startTestServer, type TestServer } from './start-test-server';
+export { findOrInstallTestServer } from './find-or-install-test-server';

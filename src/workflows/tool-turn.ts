@@ -100,11 +100,10 @@ async function requestApprovals(
     return { callId: call.id, stepId: step.stepId, toolName: check.spec.name, arguments: check.args, argumentsHash: argumentsHash(check.args), reason, approverRoles: check.spec.approverRoles ?? [] };
   });
   chain.setStatus('waiting');
-  const expiresAt = new Date(Date.now() + input.approvalTimeoutMs).toISOString();
-  // The requests are open once `await` is called; publish after, so the status says what waits.
-  const decided = ctx.gate.await(requests, input.approvalTimeoutMs, expiresAt);
+  // Open, then publish (the search attribute says waiting_approval), then the timer: this order is in recorded histories.
+  ctx.gate.open(requests, new Date(Date.now() + input.approvalTimeoutMs).toISOString());
   ctx.publish();
-  const records = await decided;
+  const records = await ctx.gate.wait(requests, input.approvalTimeoutMs);
   chain.setStatus('tool_calling');
   ctx.publish();
   return new Map(records.map((record) => [record.callId, { record, step: steps.get(record.callId)! }]));

@@ -14,13 +14,16 @@ afterAll(async () => env?.close());
 describe('thoughtline cancel', () => {
   it('signals a running agent, which finishes its step, summarises, and returns `cancelled` with the reason in its chain', async () => {
     let started = false;
+    // The job ends only once the CLI has sent its signal, however long the CLI takes to start.
+    let finishJob: () => void = () => undefined;
+    const jobMayFinish = new Promise<void>((resolve) => (finishJob = resolve));
     const slow = defineTool({
       name: 'slow_job',
       description: 'Takes a while',
       input: z.object({}),
       execute: async () => {
         started = true;
-        await new Promise((r) => setTimeout(r, 1_000));
+        await jobMayFinish;
         return 'job done';
       },
     });
@@ -32,6 +35,7 @@ describe('thoughtline cancel', () => {
       const cli = spawnCli(['cancel', handle.workflowId, '--reason', 'release frozen'], cliEnv({}));
       expect(await cli.exited).toBe(0);
       expect(cli.output()).toContain(`Cancel signal sent for ${handle.workflowId}`);
+      finishJob();
       return handle.result();
     });
     model.verify();

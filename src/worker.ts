@@ -47,7 +47,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   // Every worker serves the tenant quota's activities: quota workflows run on the agent task queue.
   const tenantActivities = createTenantActivities({
-    client: new Client({ connection: options.connection, namespace }),
+    // With encryption on, the quota's replies are encrypted too: this client needs the same converter.
+    client: new Client({ connection: options.connection, namespace, ...(options.workerOptions?.dataConverter ? { dataConverter: options.workerOptions.dataConverter } : {}) }),
     limits: options.tenantLimits ?? { tenants: {} },
     taskQueue,
   });

@@ -12,7 +12,7 @@ import {
 } from '@temporalio/workflow';
 import { z } from 'zod';
 import { AgentInput, AnswerRequest, ApprovalDecision, FailureType, type AgentInputInit, type AgentResult, type AgentStatus, type ToolSpec, type ViewerRole } from '../shared';
-import { viewChain } from '../shared/chain-view';
+import { parseViewerRole, viewChain } from '../shared/chain-view';
 import { activities } from './activity-proxies';
 import { AgentRun } from './agent-run';
 import { ApprovalGate } from './approval-gate';
@@ -101,7 +101,8 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     return stallQuestion ? { waitingFor: `resolveStall: ${stallQuestion}` } : {};
   };
   const publish = createPublisher(chain, status);
-  setHandler(chainQuery, (role: ViewerRole = 'developer') => viewChain(chain.snapshot(), role));
+  // A role the query does not know fails the query (not the run) with the list of valid roles.
+  setHandler(chainQuery, (role: ViewerRole = 'developer') => viewChain(chain.snapshot(), parseViewerRole(role)));
   setHandler(statusQuery, status);
   setHandler(cancelSignal, ({ reason, by } = {}) => {
     if (state.cancelRequested !== undefined) return;

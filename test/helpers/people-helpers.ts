@@ -4,8 +4,10 @@ import { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import type { ModelProvider } from '../../src/activities';
 import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from '../../src/activities/models/scripted-model';
-import { FailureType, type ModelRequest, type ReasoningStep } from '../../src/shared';
-import { defineTool } from '../../src/tools/define-tool';
+import { afterAll, beforeAll } from 'vitest';
+import { FailureType, type AgentInputInit, type ModelRequest, type ReasoningStep } from '../../src/shared';
+import { defineTool, type ToolDefinition } from '../../src/tools/define-tool';
+import { connectTestEnv, createHarness, type AgentHarness, type TestEnv } from './temporal-env';
 
 const EventType = temporal.api.enums.v1.EventType;
 
@@ -141,3 +143,30 @@ export function resultOfTool(steps: readonly ReasoningStep[], toolName: string):
 export function callOfTool(steps: readonly ReasoningStep[], toolName: string): Extract<ReasoningStep, { type: 'tool_call' }> | undefined {
   return stepsOfTool(steps, toolName).find((s): s is Extract<ReasoningStep, { type: 'tool_call' }> => s.type === 'tool_call');
 }
+
+/**
+ * One worker for a whole test file, started before its tests and stopped after them. Each test
+ * gives its run its own task, so one ScriptBook serves them all and runs can go in parallel.
+ */
+export function sharedWorker(tools: () => readonly ToolDefinition[], provider: ModelProvider): { env: TestEnv; h: AgentHarness } {
+  const shared = {} as { env: TestEnv; h: AgentHarness };
+  let running: Promise<void> | undefined;
+  beforeAll(async () => {
+    shared.env = await connectTestEnv();
+    shared.h = await createHarness(shared.env, { tools: tools(), models: { scripted: provider } });
+    running = shared.h.worker.run();
+  });
+  afterAll(async () => {
+    shared.h?.worker.shutdown();
+    await running;
+    await shared.env?.close();
+  });
+  return shared;
+}
+
+/** A run of the scripted model with the given task. */
+export const scriptedInput = (task: string, extra: Partial<AgentInputInit> = {}): AgentInputInit => ({
+  task,
+  model: { provider: 'scripted', model: 'scripted-model' },
+  ...extra,
+});

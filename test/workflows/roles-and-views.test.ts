@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { SENSITIVE } from '../../src/shared/sensitive-fields';
@@ -6,8 +6,7 @@ import type { AgentInputInit, ReasoningChain, ReasoningStep, ViewerRole } from '
 import { defineTool } from '../../src/tools/define-tool';
 import { chainQuery } from '../../src/workflows/messages';
 import { scheduledActivities } from '../helpers/history';
-import { ScriptBook, callOfTool, resultOfTool, stepsOfTool, waitFor } from '../helpers/people-helpers';
-import { connectTestEnv, createHarness, type AgentHarness, type TestEnv } from '../helpers/temporal-env';
+import { ScriptBook, callOfTool, resultOfTool, stepsOfTool, waitFor, scriptedInput, sharedWorker } from '../helpers/people-helpers';
 
 const CARD = '4111111111111111';
 /** Secrets a tool returns: the tool activity redacts these before they reach the chain. */
@@ -84,26 +83,9 @@ const ping = (name: string) =>
   defineTool({ name, description: 'Pings a target', input: z.object({ target: z.string() }), readOnly: true, execute: ({ target }) => ({ target, pong: true }) });
 
 const book = new ScriptBook();
-let env: TestEnv;
-let h: AgentHarness;
-let running: Promise<void>;
-beforeAll(async () => {
-  env = await connectTestEnv();
-  const tools = [pay, adminPurge, auditNote, lookupCity, chargeCard, readConfig, ping('ext_ping'), ping('ext_pong')];
-  h = await createHarness(env, { tools, models: { scripted: book.provider } });
-  running = h.worker.run();
-});
-afterAll(async () => {
-  h?.worker.shutdown();
-  await running;
-  await env?.close();
-});
+const shared = sharedWorker(() => [pay, adminPurge, auditNote, lookupCity, chargeCard, readConfig, ping('ext_ping'), ping('ext_pong')], book.provider);
 
-const scripted = (task: string, extra: Partial<AgentInputInit> = {}): AgentInputInit => ({
-  task,
-  model: { provider: 'scripted', model: 'scripted-model' },
-  ...extra,
-});
+const scripted = scriptedInput;
 const ROLES: readonly ViewerRole[] = ['auditor', 'developer', 'end_user'];
 const lastObservation = (steps: readonly ReasoningStep[], toolName: string) => resultOfTool(steps, toolName)?.toolResult;
 
@@ -126,7 +108,7 @@ describe('caller roles', () => {
           { content: [useTool('pay', { card: CARD, amount: 7 }, `toolu_pay_${name}`)] },
           { content: [useTool('finish', { result: `${name} done` })] },
         ]);
-        const handle = await h.agents.start(scripted(task, extra));
+        const handle = await shared.h.agents.start(scripted(task, extra));
         return { name, model, handle, result: await handle.result() };
       }),
     );
@@ -153,7 +135,7 @@ describe('caller roles', () => {
     expect(lastObservation(byName['dev']!.result.chain.steps, 'pay')).toMatchObject({ success: false, error: expect.stringContaining('finance') });
 
     // A refused call never reaches an activity.
-    const activities = await scheduledActivities(env.client, byName['dev']!.handle.workflowId);
+    const activities = await scheduledActivities(shared.env.client, byName['dev']!.handle.workflowId);
     expect(activities.map((a) => a.type)).toEqual(['describeTools', 'callModel', 'callModel']);
   });
 
@@ -163,12 +145,12 @@ describe('caller roles', () => {
       { content: [useTool('pay', { card: CARD, amount: 9 }, 'toolu_pay_refused'), useTool('admin_purge', { cache: 'sessions' }, 'toolu_purge_refused')] },
       { content: [useTool('finish', { result: 'could not pay' })] },
     ]);
-    const handle = await h.agents.start(scripted(task, { caller: { id: 'u3', roles: ['dev'] } }));
+    const handle = await shared.h.agents.start(scripted(task, { caller: { id: 'u3', roles: ['dev'] } }));
     const result = await handle.result();
     model.verify();
     expect(lastObservation(result.chain.steps, 'admin_purge')).toMatchObject({ success: false, error: expect.stringContaining('admin') });
     for (const role of ['developer', 'end_user'] as const) {
-      const view = await h.agents.chain(handle.workflowId, role);
+      const view = await shared.h.agents.chain(handle.workflowId, role);
       expect.soft(callOfTool(view.steps, 'pay')?.toolCall.arguments, `${role} view of the refused call's arguments`).toEqual({ card: SENSITIVE, amount: 9 });
       expect.soft(stepsOfTool(view.steps, 'admin_purge'), `${role} view shows the hidden tool's refused call`).toEqual([]);
     }
@@ -186,7 +168,7 @@ describe('model allow-list', () => {
       Object.entries(cases).map(async ([name, { allowedModels, ...model }]) => {
         const task = `models: ${name}`;
         const script = book.script(task, name === 'allowed' ? [{ content: [useTool('finish', { result: 'allowed' })] }] : []);
-        const handle = await h.agents.start({ task, allowedModels, model: { provider: 'scripted', model: 'scripted-model', ...model } });
+        const handle = await shared.h.agents.start({ task, allowedModels, model: { provider: 'scripted', model: 'scripted-model', ...model } });
         return { name, script, id: handle.workflowId, result: await handle.result() };
       }),
     );
@@ -196,7 +178,7 @@ describe('model allow-list', () => {
     expect(outside!.result.error).toContain('allowedModels');
     expect(outside!.result.error).toContain('scripted/scripted-model');
     expect(outside!.script.calls).toHaveLength(0);
-    expect(await scheduledActivities(env.client, outside!.id)).toEqual([]);
+    expect(await scheduledActivities(shared.env.client, outside!.id)).toEqual([]);
     expect(outside!.result.chain.steps.some((s) => s.type === 'thinking' && s.thought.startsWith('Refused:'))).toBe(true);
 
     expect(allowed!.result).toMatchObject({ success: true, finalAnswer: 'allowed' });
@@ -218,13 +200,13 @@ describe('role views of the chain', () => {
       { content: [say('Charging now.'), useTool('charge_card', { card: CARD, amount: 12 }, 'toolu_charge')] },
       { content: [useTool('finish', { result: 'Charged 12; alpha is 42.' })] },
     ]);
-    const handle = await h.agents.start(scripted(task));
+    const handle = await shared.h.agents.start(scripted(task));
     const id = handle.workflowId;
-    await waitFor('the charge to wait for approval', async () => (await h.agents.pendingApprovals(id)).some((r) => r.callId === 'toolu_charge'));
+    await waitFor('the charge to wait for approval', async () => (await shared.h.agents.pendingApprovals(id)).some((r) => r.callId === 'toolu_charge'));
 
     // Live: the run is waiting, so agents.chain goes through the `chain` query.
     const live = {} as Record<ViewerRole, ReasoningChain>;
-    for (const role of ROLES) live[role] = await h.agents.chain(id, role);
+    for (const role of ROLES) live[role] = await shared.h.agents.chain(id, role);
     expect(await handle.query(chainQuery)).toEqual(live.developer);
     expect(await handle.query(chainQuery, 'end_user')).toEqual(live.end_user);
     for (const role of ROLES) {
@@ -242,7 +224,7 @@ describe('role views of the chain', () => {
     expect(lastObservation(live.end_user.steps, 'lookup_city')?.result).toBe('Looked up alpha: 42');
     expect(lastObservation(live.developer.steps, 'lookup_city')?.result).toEqual({ key: 'alpha', value: 42 });
 
-    await h.agents.decide(id, { callId: 'toolu_charge', approved: true, by: { id: 'ann', roles: [] } });
+    await shared.h.agents.decide(id, { callId: 'toolu_charge', approved: true, by: { id: 'ann', roles: [] } });
     const result = await handle.result();
     model.verify();
     expect(result.success).toBe(true);
@@ -250,7 +232,7 @@ describe('role views of the chain', () => {
     // Finished: the client views the result; the query replays the run. Both agree.
     const done = {} as Record<ViewerRole, ReasoningChain>;
     for (const role of ROLES) {
-      done[role] = await h.agents.chain(id, role);
+      done[role] = await shared.h.agents.chain(id, role);
       expect(await handle.query(chainQuery, role), `${role}: query and client differ`).toEqual(done[role]);
       expectNoSecrets(done[role], `finished ${role}`);
       expect(done[role].steps.at(-1)).toMatchObject({ type: 'synthesis', synthesis: { conclusion: 'Charged 12; alpha is 42.' } });
@@ -297,7 +279,7 @@ describe('role views of the chain', () => {
       { content: [useTool('read_config', {})] },
       { content: [useTool('finish', { result: 'config read' })] },
     ]);
-    const handle = await h.agents.start(scripted(task));
+    const handle = await shared.h.agents.start(scripted(task));
     const result = await handle.result();
     model.verify();
     const toolSteps = result.chain.steps.filter((s) => s.model === undefined && (s.type === 'tool_result' || s.type === 'tool_call'));
@@ -313,7 +295,7 @@ describe('role views of the chain', () => {
     expect(seen?.type === 'tool_result' && seen.content).toContain('[REDACTED]');
     expect(JSON.stringify(model.calls[1]!.messages)).not.toContain('TOOLSECRET');
     // The CLI's `chain --role end_user` is agents.chain: the same view.
-    expectNoSecrets(await h.agents.chain(handle.workflowId, 'end_user'), 'end_user');
+    expectNoSecrets(await shared.h.agents.chain(handle.workflowId, 'end_user'), 'end_user');
   });
 
   it('keeps secrets and sensitive fields out of the Web UI’s current details while a run waits', async () => {
@@ -322,11 +304,11 @@ describe('role views of the chain', () => {
       { content: [say(MODEL_THOUGHT), useTool('charge_card', { card: CARD, amount: 3 }, 'toolu_charge_ui')] },
       { content: [useTool('finish', { result: 'not charged' })] },
     ]);
-    const handle = await h.agents.start(scripted(task));
+    const handle = await shared.h.agents.start(scripted(task));
     const id = handle.workflowId;
-    await waitFor('the charge to wait for approval', async () => (await h.agents.pendingApprovals(id)).length > 0);
+    await waitFor('the charge to wait for approval', async () => (await shared.h.agents.pendingApprovals(id)).length > 0);
     const meta = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
-    await h.agents.decide(id, { callId: 'toolu_charge_ui', approved: false, by: { id: 'ann', roles: [] }, reason: 'test' });
+    await shared.h.agents.decide(id, { callId: 'toolu_charge_ui', approved: false, by: { id: 'ann', roles: [] }, reason: 'test' });
     await handle.result();
     model.verify();
     expect(meta.currentDetails).toContain('charge_card');
@@ -339,7 +321,7 @@ describe('role views of the chain', () => {
       { content: [useTool('ext_ping', { target: 'a' }), useTool('ext_pong', { target: 'b' }), useTool('lookup_city', { key: 'beta' })] },
       { content: [useTool('finish', { result: 'pinged' })] },
     ]);
-    const handle = await h.agents.start(
+    const handle = await shared.h.agents.start(
       scripted(task, {
         visibilityByToolType: { external: { level: 'summary', summaryTemplate: 'External call to {target}' } },
         visibilityByTool: { ext_pong: { level: 'full' }, lookup_city: { level: 'summary', summaryTemplate: 'City {key} is {value}' } },
@@ -353,12 +335,12 @@ describe('role views of the chain', () => {
     expect(resultOfTool(raw, 'ext_pong')?.visibility).toEqual({ level: 'full' });
     expect(resultOfTool(raw, 'lookup_city')?.visibility).toEqual({ level: 'summary', summary: 'City beta is 42' });
 
-    const endUser = await h.agents.chain(handle.workflowId, 'end_user');
+    const endUser = await shared.h.agents.chain(handle.workflowId, 'end_user');
     expect(lastObservation(endUser.steps, 'ext_ping')?.result).toBe('External call to a');
     expect(callOfTool(endUser.steps, 'ext_ping')?.toolCall.arguments).toEqual({});
     expect(lastObservation(endUser.steps, 'ext_pong')?.result).toEqual({ target: 'b', pong: true });
     expect(lastObservation(endUser.steps, 'lookup_city')?.result).toBe('City beta is 42');
-    const developer = await h.agents.chain(handle.workflowId, 'developer');
+    const developer = await shared.h.agents.chain(handle.workflowId, 'developer');
     expect(lastObservation(developer.steps, 'ext_ping')?.result).toEqual({ target: 'a', pong: true });
   });
 });

@@ -1,36 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { temporal } from '@temporalio/proto';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { UpdateRefusedError, sendUpdate } from '../../src/client/update-refused-error';
-import { StatusAttribute, type AgentInputInit, type ModelRequest, type ReasoningStep } from '../../src/shared';
+import { StatusAttribute, type ModelRequest, type ReasoningStep } from '../../src/shared';
 import { answerUpdate } from '../../src/workflows/messages';
-import { ScriptBook, gateTool, occurrences, requestTexts, resultOfTool, updateEvents, waitFor } from '../helpers/people-helpers';
-import { connectTestEnv, createHarness, type AgentHarness, type TestEnv } from '../helpers/temporal-env';
+import { ScriptBook, gateTool, occurrences, requestTexts, resultOfTool, updateEvents, waitFor, scriptedInput, sharedWorker } from '../helpers/people-helpers';
 
 const EventType = temporal.api.enums.v1.EventType;
 
 // One worker for the file; each test has its own task, and so its own script.
 const book = new ScriptBook();
 const gates = gateTool();
-let env: TestEnv;
-let h: AgentHarness;
-let running: Promise<void>;
-beforeAll(async () => {
-  env = await connectTestEnv();
-  h = await createHarness(env, { tools: [gates.tool], models: { scripted: book.provider } });
-  running = h.worker.run();
-});
-afterAll(async () => {
-  h?.worker.shutdown();
-  await running;
-  await env?.close();
-});
+const shared = sharedWorker(() => [gates.tool], book.provider);
 
-const scripted = (task: string, extra: Partial<AgentInputInit> = {}): AgentInputInit => ({
-  task,
-  model: { provider: 'scripted', model: 'scripted-model' },
-  ...extra,
-});
+const scripted = scriptedInput;
 
 const isSteer = (s: ReasoningStep) => s.fromPerson?.kind === 'steer';
 const thoughtOf = (s: ReasoningStep) => (s.type === 'thinking' ? s.thought : undefined);
@@ -43,17 +26,17 @@ describe('steering', () => {
       { content: [say('Starting the long job.'), useTool('wait_for_gate', { gate: 'steer' })] },
       { content: [useTool('finish', { result: 'done, in metric' })] },
     ]);
-    const handle = await h.agents.start(scripted(task));
+    const handle = await shared.h.agents.start(scripted(task));
     const id = handle.workflowId;
     await waitFor('the gated tool to start', () => gates.started('steer'));
-    expect((await h.agents.status(id)).steeringQueued).toBeUndefined();
+    expect((await shared.h.agents.status(id)).steeringQueued).toBeUndefined();
 
-    await h.agents.steer(id, '   ', 'alice');
-    await h.agents.steer(id, 'Use metric units.', 'alice');
-    await h.agents.steer(id, 'Keep the answer short.');
-    await waitFor('two instructions queued', async () => (await h.agents.status(id)).steeringQueued === 2);
+    await shared.h.agents.steer(id, '   ', 'alice');
+    await shared.h.agents.steer(id, 'Use metric units.', 'alice');
+    await shared.h.agents.steer(id, 'Keep the answer short.');
+    await waitFor('two instructions queued', async () => (await shared.h.agents.status(id)).steeringQueued === 2);
     // Nothing is delivered while the tool still runs.
-    expect((await h.agents.chain(id)).steps.filter(isSteer)).toEqual([]);
+    expect((await shared.h.agents.chain(id)).steps.filter(isSteer)).toEqual([]);
     gates.release('steer');
 
     const result = await handle.result();
@@ -85,7 +68,7 @@ describe('steering', () => {
     expect(texts[1]).toContain('Keep the answer short.');
     expect(last.content[0]).toMatchObject({ type: 'tool_result', content: 'gate steer opened' });
     expect(requestTexts(model.calls[0]!).join('\n')).not.toContain('metric');
-    expect((await h.agents.status(id)).steeringQueued).toBeUndefined();
+    expect((await shared.h.agents.status(id)).steeringQueued).toBeUndefined();
   });
 
   it('carries an instruction that arrives before a continue-as-new into the next run, once', async () => {
@@ -94,18 +77,18 @@ describe('steering', () => {
       { content: [useTool('wait_for_gate', { gate: 'can' })] },
       { content: [useTool('finish', { result: 'plan B done' })] },
     ]);
-    const handle = await h.agents.start(scripted(task, { continueAsNewEvery: 1 }));
+    const handle = await shared.h.agents.start(scripted(task, { continueAsNewEvery: 1 }));
     const id = handle.workflowId;
     await waitFor('the gated tool to start', () => gates.started('can'));
     const firstRunId = (await handle.describe()).runId;
-    await h.agents.steer(id, 'Switch to plan B.', 'carol');
-    await waitFor('the instruction queued', async () => (await h.agents.status(id)).steeringQueued === 1);
+    await shared.h.agents.steer(id, 'Switch to plan B.', 'carol');
+    await waitFor('the instruction queued', async () => (await shared.h.agents.status(id)).steeringQueued === 1);
     gates.release('can');
 
     const result = await handle.result();
     model.verify();
     expect(result).toMatchObject({ success: true, continuations: 1 });
-    const firstRun = await env.client.workflow.getHandle(id, firstRunId).fetchHistory();
+    const firstRun = await shared.env.client.workflow.getHandle(id, firstRunId).fetchHistory();
     expect(firstRun.events?.at(-1)?.eventType).toBe(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
     expect((await handle.describe()).runId).not.toBe(firstRunId);
 
@@ -124,11 +107,11 @@ describe('clarification questions', () => {
       { content: [say('I need to know the city.'), useTool('ask_person', { question: 'Which city do you mean?' }, 'toolu_q_city')] },
       { content: [useTool('finish', { result: 'Weather for Paris' })] },
     ]);
-    const handle = await h.agents.start(scripted(task, { allowQuestions: true }));
+    const handle = await shared.h.agents.start(scripted(task, { allowQuestions: true }));
     const id = handle.workflowId;
 
     const status = await waitFor('the open question', async () => {
-      const s = await h.agents.status(id);
+      const s = await shared.h.agents.status(id);
       return s.openQuestion ? s : undefined;
     });
     expect(status.openQuestion).toMatchObject({ callId: 'toolu_q_city', question: 'Which city do you mean?' });
@@ -137,11 +120,11 @@ describe('clarification questions', () => {
     await waitFor('ThoughtlineStatus = waiting_input', async () => (await handle.describe()).typedSearchAttributes.get(StatusAttribute) === 'waiting_input');
 
     // Refused answers (blank, another call id) change nothing.
-    await expect(h.agents.answer(id, '  ', 'bob')).rejects.toThrow(UpdateRefusedError);
+    await expect(shared.h.agents.answer(id, '  ', 'bob')).rejects.toThrow(UpdateRefusedError);
     const otherCall = sendUpdate(() => handle.executeUpdate(answerUpdate, { args: [{ text: 'Rome', by: 'eve', callId: 'toolu_other' }] }));
     await expect(otherCall).rejects.toThrow(/toolu_q_city/);
 
-    await expect(h.agents.answer(id, 'Paris', 'bob')).resolves.toBe('Answer received; the run goes on.');
+    await expect(shared.h.agents.answer(id, 'Paris', 'bob')).resolves.toBe('Answer received; the run goes on.');
     const result = await handle.result();
     model.verify();
     expect(result).toMatchObject({ success: true, finalAnswer: 'Weather for Paris' });
@@ -155,11 +138,11 @@ describe('clarification questions', () => {
     expect(model.calls[0]!.tools.map((t) => t.name)).toContain('ask_person');
 
     // Only the accepted answer reached history.
-    const updates = await updateEvents(env.client, id);
+    const updates = await updateEvents(shared.env.client, id);
     expect(updates.filter((e) => e.endsWith('_ACCEPTED'))).toHaveLength(1);
     expect(updates.filter((e) => e.endsWith('_COMPLETED'))).toHaveLength(1);
     expect(updates.filter((e) => e.endsWith('_REJECTED'))).toHaveLength(0);
-    expect((await h.agents.status(id)).openQuestion).toBeUndefined();
+    expect((await shared.h.agents.status(id)).openQuestion).toBeUndefined();
     await waitFor('ThoughtlineStatus = success', async () => (await handle.describe()).typedSearchAttributes.get(StatusAttribute) === 'success');
   });
 
@@ -169,11 +152,11 @@ describe('clarification questions', () => {
       { content: [useTool('wait_for_gate', { gate: 'no-question' })] },
       { content: [useTool('finish', { result: 'ok' })] },
     ]);
-    const handle = await h.agents.start(scripted(task, { allowQuestions: true }));
+    const handle = await shared.h.agents.start(scripted(task, { allowQuestions: true }));
     const id = handle.workflowId;
     await waitFor('the gated tool to start', () => gates.started('no-question'));
 
-    const refused = h.agents.answer(id, 'Paris', 'bob');
+    const refused = shared.h.agents.answer(id, 'Paris', 'bob');
     await expect(refused).rejects.toBeInstanceOf(UpdateRefusedError);
     await expect(refused).rejects.toThrow('This run has no open question.');
     gates.release('no-question');
@@ -182,7 +165,7 @@ describe('clarification questions', () => {
     model.verify();
     expect(result.success).toBe(true);
     expect(result.chain.steps.some((s) => s.fromPerson?.kind === 'answer')).toBe(false);
-    expect(await updateEvents(env.client, id)).toEqual([]);
+    expect(await updateEvents(shared.env.client, id)).toEqual([]);
   });
 
   it('tells the model nobody answered when the question times out, and the run goes on', async () => {
@@ -192,8 +175,8 @@ describe('clarification questions', () => {
       { content: [useTool('finish', { result: 'went on without an answer' })] },
     ]);
     const started = Date.now();
-    const handle = await h.agents.start(scripted(task, { allowQuestions: true, questionTimeoutMs: 1_500 }));
-    const open = await waitFor('the open question', async () => (await h.agents.status(handle.workflowId)).openQuestion);
+    const handle = await shared.h.agents.start(scripted(task, { allowQuestions: true, questionTimeoutMs: 1_500 }));
+    const open = await waitFor('the open question', async () => (await shared.h.agents.status(handle.workflowId)).openQuestion);
     expect(Date.parse(open.expiresAt) - Date.parse(open.askedAt)).toBe(1_500);
 
     const result = await handle.result();
@@ -217,7 +200,7 @@ describe('clarification questions', () => {
       { content: [useTool('ask_person', { question: 'May I?' }, 'toolu_q_unoffered')] },
       { content: [useTool('finish', { result: 'carried on' })] },
     ]);
-    const handle = await h.agents.start(scripted(task));
+    const handle = await shared.h.agents.start(scripted(task));
     const result = await handle.result();
     model.verify();
     expect(model.calls[0]!.tools.map((t) => t.name)).toEqual(['wait_for_gate', 'finish', 'give_up']);

@@ -3,36 +3,12 @@ import { ApprovalPolicy } from './approval';
 import { ToolType, VisibilityLevel } from './chain';
 import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL, DEFAULT_QUESTION_TOOL } from './constants';
 import { ContinuedState } from './continued-state';
-import { ModelPrice } from './model-registry';
-import { ModelProviderName } from './model-wire';
+import { FallbackModel, ModelSettings } from './model-settings';
 import { CallerContext } from './people';
+import { PlanningSettings } from './plan';
+import { Delegation, SubAgentDefinition } from './sub-agent';
 
-/** A model to switch to when the one before it has failed for good (retries exhausted or non-retryable). */
-export const FallbackModel = z.object({
-  provider: ModelProviderName,
-  model: z.string(),
-  maxTokens: z.number().int().positive().optional(),
-  /** Used to project a call's cost against `costBudgetUsd`; else the built-in Claude list prices. */
-  price: ModelPrice.optional(),
-});
-export type FallbackModel = z.infer<typeof FallbackModel>;
-
-export const ModelSettings = z.object({
-  provider: ModelProviderName.default('anthropic'),
-  model: z.string().default('claude-sonnet-4-6'),
-  maxTokens: z.number().int().positive().default(2048),
-  /** Start-to-close limit of one model call, in ms. */
-  timeoutMs: z.number().int().positive().default(120_000),
-  /** Attempts of one model call, retryable failures only. */
-  maximumAttempts: z.number().int().positive().default(5),
-  /** A call that stops heartbeating this long is retried; streams heartbeat on every chunk. */
-  heartbeatTimeoutMs: z.number().int().positive().default(30_000),
-  /** Tried in order, each with the same attempts, once this model has failed for good. */
-  fallbacks: z.array(FallbackModel).default([]),
-  /** Used to project a call's cost against `costBudgetUsd`; else the built-in Claude list prices. */
-  price: ModelPrice.optional(),
-});
-export type ModelSettings = z.infer<typeof ModelSettings>;
+export { FallbackModel, ModelSettings };
 
 /** How a tool's steps are shown: a level, and the template a `summary` step is written from. */
 export const ToolVisibility = z.object({ level: VisibilityLevel, summaryTemplate: z.string().optional() });
@@ -115,6 +91,21 @@ export const AgentInput = z.object({
   visibilityByToolType: z.partialRecord(ToolType, ToolVisibility).default({}),
   /** Visibility by tool name; the most specific setting. */
   visibilityByTool: z.record(z.string(), ToolVisibility).default({}),
+
+  // Delegation, parallel calls and planning.
+  /**
+   * Agents this run (and its sub-agents) may call as tools of type `sub_agent`, by tool name.
+   * Passed down the tree, so a sub-agent's \`tools\` may name agents from the same catalogue.
+   */
+  agents: z.record(z.string(), SubAgentDefinition).default({}),
+  /** How deep delegation may go below the root (a child of the root is depth 1). */
+  maxDelegationDepth: z.number().int().nonnegative().default(3),
+  /** Tool calls of one turn that run at the same time; the rest wait for a free slot. */
+  maxParallelToolCalls: z.number().int().positive().default(4),
+  /** Plan the goal as tasks with dependencies before acting (seed 003); off when absent. */
+  planning: PlanningSettings.optional(),
+  /** Set by a parent run on its sub-agent's input; never by callers. */
+  delegation: Delegation.optional(),
 
   /** Set by the run itself when it continues as new; never by callers. */
   continued: ContinuedState.optional(),

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { ApprovalRecord } from './approval';
+import { Plan, PlanProgress } from './plan';
+import { SubAgentRun } from './sub-agent';
+import { DelegatedSpend } from './delegated-spend';
 import { ReasoningChain } from './chain';
 import { TerminationReason } from './termination';
 import { TokenUsage } from './usage';
@@ -24,6 +27,10 @@ export const AgentResult = z.object({
   executionTimeMs: z.number().nonnegative(),
   /** Set when `terminationReason` is `error`. */
   error: z.string().optional(),
+  /** The part of `usage` and `costUsd` spent by sub-agents (their own children included). */
+  delegated: DelegatedSpend.optional(),
+  /** The plan at the end, when planning was on. */
+  plan: Plan.optional(),
 });
 export type AgentResult = z.infer<typeof AgentResult>;
 
@@ -50,5 +57,9 @@ export const AgentStatus = z.object({
   openQuestion: z.object({ callId: z.string(), question: z.string(), askedAt: z.string(), expiresAt: z.string() }).optional(),
   /** Steering instructions received, not yet read by the model. */
   steeringQueued: z.number().int().nonnegative().optional(),
+  /** The plan's tasks and progress, when planning is on. */
+  plan: PlanProgress.optional(),
+  /** Child runs, running and ended; `pendingApprovals` also lists theirs (and their children's). */
+  subAgents: z.array(SubAgentRun).default([]),
 });
 export type AgentStatus = z.infer<typeof AgentStatus>;

@@ -43,6 +43,10 @@ export const ApprovalRecord = z.object({
   approverRoles: z.array(z.string()),
   /** The Temporal run the request was made in. */
   runId: z.string(),
+  /** The agent run (workflow id) that waits; set on records a parent shows for its sub-agents. */
+  workflowId: z.string().optional(),
+  /** For a sub-agent's record: the agents from the root down to the one that waits. */
+  agentPath: z.array(z.string()).optional(),
   requestedAt: z.string(),
   /** When the request times out (workflow time). */
   expiresAt: z.string(),

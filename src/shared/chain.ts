@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ApprovalRecord } from './approval';
+import { Plan } from './plan';
+import { SubAgentRun } from './sub-agent';
 import { TokenUsage } from './usage';
 
 /** Bumped whenever a stored chain would no longer parse; old fixtures must keep parsing. */
@@ -27,6 +29,8 @@ export const ToolCall = z.object({
   correlationId: z.string(),
   /** Fields of the arguments and result that views other than the auditor's redact. */
   sensitiveFields: z.array(z.string()).optional(),
+  /** A `sub_agent` call: the child run it starts (its id is derived from this run and step). */
+  delegatedTo: z.object({ agentName: z.string(), workflowId: z.string() }).optional(),
 });
 export type ToolCall = z.infer<typeof ToolCall>;
 
@@ -44,6 +48,8 @@ export const ToolResult = z.object({
   cachedFrom: z.string().optional(),
   /** For a call cut short by cancellation or timeout: whether it ran (`done`), stopped, or may have. */
   outcome: z.enum(['done', 'cancelled', 'unknown']).optional(),
+  /** A `sub_agent` call's child run: where to read its chain, what it spent, how it ended. */
+  subAgent: SubAgentRun.optional(),
 });
 export type ToolResult = z.infer<typeof ToolResult>;
 
@@ -66,9 +72,20 @@ const StepBase = z.object({
   costUsd: z.number().nonnegative().optional(),
   /** Set on steps a person caused: a steering instruction, an answer, an approval decision, a cancel. */
   fromPerson: z.object({ kind: z.enum(['steer', 'answer', 'approval', 'cancel']), by: z.string() }).optional(),
+  /**
+   * Calls the model asked for in one turn and that ran concurrently: `group` is the step number
+   * of the turn's first call, which they share; `index` counts from 1 within the turn.
+   */
+  parallel: z.object({ group: z.number().int().positive(), index: z.number().int().positive(), size: z.number().int().positive() }).optional(),
 });
 
-export const ThinkingStep = StepBase.extend({ type: z.literal('thinking'), thought: z.string() });
+export const ThinkingStep = StepBase.extend({
+  type: z.literal('thinking'),
+  thought: z.string(),
+  /** Set on thoughts the loop itself adds: a plan (with its snapshot), a reflection, a blocked delegation. */
+  purpose: z.enum(['plan', 'reflection', 'delegation_blocked']).optional(),
+  plan: Plan.optional(),
+});
 export const ToolCallStep = StepBase.extend({ type: z.literal('tool_call'), toolCall: ToolCall });
 export const ToolResultStep = StepBase.extend({ type: z.literal('tool_result'), toolResult: ToolResult });
 export const SynthesisStep = StepBase.extend({ type: z.literal('synthesis'), synthesis: Synthesis });
@@ -92,6 +109,10 @@ export const ReasoningChain = z.object({
   steps: z.array(ReasoningStep),
   /** Every call that needed a person's decision, pending or decided, oldest first. */
   approvals: z.array(ApprovalRecord).optional(),
+  /** The run's plan as it stands, when planning is on. */
+  plan: Plan.optional(),
+  /** Child runs this run delegated to, in the order they were started. */
+  subAgents: z.array(SubAgentRun).optional(),
   /** Set on a view: which role's view this is, and how many steps it leaves out. */
   view: z.object({ role: z.enum(['end_user', 'developer', 'auditor']), hiddenSteps: z.number().int().nonnegative() }).optional(),
 });

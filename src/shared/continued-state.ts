@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ReasoningChain } from './chain';
 import { ModelMessage } from './model-wire';
+import { Plan } from './plan';
+import { DelegatedSpend } from './delegated-spend';
 import { SteeringInstruction } from './people';
 import { ToolSpec } from './tool-spec';
 import { TokenUsage } from './usage';
@@ -62,6 +64,12 @@ export const ContinuedState = z.object({
   tenant: z.object({ allowance: z.number(), unlimited: z.boolean() }).default({ allowance: 0, unlimited: false }),
   /** Steering instructions received but not yet delivered to the model. */
   steering: z.array(SteeringInstruction).default([]),
+  /** The plan as it stood at the handover. */
+  plan: Plan.optional(),
+  /** Iteration of the last reflection, so the cadence continues. */
+  lastReflectionAt: z.number().int().nonnegative().default(0),
+  /** What sub-agents spent so far (already in `usage` and `costUsd`). */
+  delegated: DelegatedSpend.optional(),
   /** Ids of the earlier Temporal runs of this agent run, oldest first. */
   previousRunIds: z.array(z.string()),
 });

@@ -20,3 +20,6 @@ export * from './sensitive-fields';
 export * from './summary-template';
 export * from './chain-view';
 export * from './approval-policy';
+export * from './plan';
+export * from './sub-agent';
+export * from './delegated-spend';

@@ -220,6 +220,7 @@ export class AgentRun {
       gate,
       desk,
       publish: () => this.hooks.onProgress('all'),
+      tree: this.hooks.tree,
     };
     const observations = await runToolTurn(ctx, calls, rejected);
     this.state.messages.push(this.strategy.observe(observations));

@@ -32,6 +32,8 @@ export function carryOver(
     stall: state.stall,
     steering: [...steering],
     tenant: { ...state.tenant },
+    lastReflectionAt: state.lastReflectionAt,
+    ...(state.delegated.runs > 0 ? { delegated: state.delegated } : {}),
     previousRunIds: [...state.previousRunIds, runId],
   };
 }

@@ -2,8 +2,10 @@ import {
   CHAIN_SCHEMA_VERSION,
   type ApprovalRecord,
   type ChainStatus,
+  type Plan,
   type ReasoningChain,
   type ReasoningStep,
+  type SubAgentRun,
   type Synthesis,
   type ToolCall,
   type ToolResult,
@@ -33,6 +35,8 @@ type NewStep = ReasoningStep extends infer S ? (S extends ReasoningStep ? Omit<S
 /** Appends steps to one reasoning chain. Pure apart from the injected clock. */
 export class ChainBuilder {
   private readonly chain: ReasoningChain;
+  /** Parallel tags of calls whose results have not all landed; results take their call's tag. */
+  private readonly parallelByCall = new Map<string, NonNullable<ReasoningStep['parallel']>>();
   iteration = 0;
 
   constructor(
@@ -60,7 +64,12 @@ export class ChainBuilder {
 
   /** A copy, so callers (queries, results) never hold a reference the loop keeps mutating. */
   snapshot(): ReasoningChain {
-    return { ...this.chain, steps: [...this.chain.steps], ...(this.chain.approvals ? { approvals: [...this.chain.approvals] } : {}) };
+    return {
+      ...this.chain,
+      steps: [...this.chain.steps],
+      ...(this.chain.approvals ? { approvals: [...this.chain.approvals] } : {}),
+      ...(this.chain.subAgents ? { subAgents: [...this.chain.subAgents] } : {}),
+    };
   }
 
   get approvals(): readonly ApprovalRecord[] {
@@ -72,6 +81,45 @@ export class ChainBuilder {
     const list = this.chain.approvals ?? [];
     const known = list.some((r) => r.callId === record.callId);
     this.chain.approvals = known ? list.map((r) => (r.callId === record.callId ? record : r)) : [...list, record];
+  }
+
+  get chainId(): string {
+    return this.chain.chainId;
+  }
+
+  get subAgents(): readonly SubAgentRun[] {
+    return this.chain.subAgents ?? [];
+  }
+
+  /** Adds a child run, or replaces the record of the same child. */
+  putSubAgent(run: SubAgentRun): void {
+    const list = this.chain.subAgents ?? [];
+    const known = list.some((r) => r.workflowId === run.workflowId);
+    this.chain.subAgents = known ? list.map((r) => (r.workflowId === run.workflowId ? run : r)) : [...list, run];
+  }
+
+  get plan(): Plan | undefined {
+    return this.chain.plan;
+  }
+
+  setPlan(plan: Plan): void {
+    this.chain.plan = plan;
+  }
+
+  /**
+   * Tags a turn's calls that run concurrently: they share the first call's step number as their
+   * group; results with the same correlation ids get the same tag when they land.
+   */
+  tagParallel(calls: readonly ReasoningStep[]): void {
+    const group = calls[0]?.stepNumber;
+    if (group === undefined || calls.length < 2) return;
+    calls.forEach((call, i) => {
+      if (call.type !== 'tool_call') return;
+      const parallel = { group, index: i + 1, size: calls.length };
+      this.parallelByCall.set(call.toolCall.correlationId, parallel);
+      const at = this.chain.steps.findIndex((s) => s.stepId === call.stepId);
+      if (at >= 0) this.chain.steps[at] = { ...this.chain.steps[at]!, parallel };
+    });
   }
 
   /** A fresh deterministic id, e.g. to correlate a model call with its reply. */
@@ -88,12 +136,18 @@ export class ChainBuilder {
     return this.push({ type: 'thinking', thought, visibility, ...(fromPerson ? { fromPerson } : {}) });
   }
 
+  /** A thought the loop adds itself: a plan (with its snapshot), a reflection, a blocked delegation. */
+  note(purpose: 'plan' | 'reflection' | 'delegation_blocked', thought: string, visibility: Visibility, plan?: Plan): ReasoningStep {
+    return this.push({ type: 'thinking', thought, visibility, purpose, ...(plan ? { plan } : {}) });
+  }
+
   toolCall(toolCall: ToolCall, visibility: Visibility, meta?: ModelMeta): ReasoningStep {
     return this.push({ type: 'tool_call', toolCall, visibility, ...meta });
   }
 
   toolResult(toolResult: ToolResult, visibility: Visibility, meta?: ModelMeta | { fromPerson: PersonMark }): ReasoningStep {
-    return this.push({ type: 'tool_result', toolResult, visibility, ...meta });
+    const parallel = this.parallelByCall.get(toolResult.correlationId);
+    return this.push({ type: 'tool_result', toolResult, visibility, ...meta, ...(parallel ? { parallel } : {}) });
   }
 
   synthesis(synthesis: Synthesis, visibility: Visibility): ReasoningStep {

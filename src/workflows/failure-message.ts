@@ -1,8 +1,8 @@
-import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/workflow';
 
 /** The most useful line of a failure: an activity's own ApplicationFailure message, not its wrapper. */
 export function failureMessage(err: unknown): string {
-  if (err instanceof ActivityFailure && err.cause) return failureMessage(err.cause);
+  if ((err instanceof ActivityFailure || err instanceof ChildWorkflowFailure) && err.cause) return failureMessage(err.cause);
   if (err instanceof ApplicationFailure && err.type) return `${err.type}: ${err.message}`;
   if (err instanceof Error) return err.message;
   return String(err);

@@ -36,3 +36,10 @@ export const steerSignal = defineSignal<[SteerRequest]>('steer');
 
 /** Answers the question the agent asked a person; refused when none is open. */
 export const answerUpdate = defineUpdate<string, [AnswerRequest]>('answer');
+
+/** A sub-agent's report to its parent: the calls its tree waits on (sent whenever the list changes). */
+export interface SubAgentApprovals {
+  workflowId: string;
+  pending: ApprovalRecord[];
+}
+export const subAgentApprovalsSignal = defineSignal<[SubAgentApprovals]>('subAgentApprovals');

@@ -131,7 +131,7 @@ export interface ModelCallPlan {
 export async function recordedModelCall(input: AgentInput, state: RunState, chain: ChainBuilder, plan: ModelCallPlan): Promise<RecordedReply> {
   const { candidate } = plan;
   const price = candidate.price ?? priceFor(candidate.model);
-  const maxTokens = affordableMaxTokens(state, input, { ...plan, price });
+  const maxTokens = affordableMaxTokens(state.committed(), input, { ...plan, price });
   await ensureTenantTokens(input, state, estimateInputTokens(plan) + maxTokens);
   const correlationId = chain.newId();
   const visibility = { level: input.visibility };

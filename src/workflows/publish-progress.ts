@@ -1,4 +1,4 @@
-import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import {
   CostAttribute,
   IterationAttribute,
@@ -28,6 +28,11 @@ function latestSteps(chain: ReasoningChain): ReasoningChain {
   return { ...rest, steps: [...calls, ...tail] };
 }
 
+/** The Web UI's page of a run, relative to the UI's origin, so parent and child link to each other. */
+function webUiLink(workflowId: string): string {
+  return `/namespaces/${encodeURIComponent(workflowInfo().namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+}
+
 /**
  * What outside observers see of a run: `details` refreshes the Web UI's markdown (no history
  * event); `all` also upserts the search attributes (one event), with an explicit status value
@@ -37,7 +42,7 @@ export function createPublisher(chain: ChainBuilder, status: () => AgentStatus) 
   // Anyone who can open the run in the Web UI reads this: the developer view, never the raw chain.
   const details = (): void => {
     const snapshot = chain.snapshot();
-    setCurrentDetails(renderChainMarkdown(viewChain(latestSteps(snapshot), 'developer'), DETAIL_STEPS, snapshot.steps.length));
+    setCurrentDetails(renderChainMarkdown(viewChain(latestSteps(snapshot), 'developer'), DETAIL_STEPS, snapshot.steps.length, webUiLink));
   };
   const all = (statusValue?: string): void => {
     const s = status();

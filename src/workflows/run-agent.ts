@@ -17,15 +17,19 @@ import { activities } from './activity-proxies';
 import { AgentRun } from './agent-run';
 import { ApprovalGate } from './approval-gate';
 import { carryOver } from './carry-over';
+import { delegationPath } from './delegation-guard';
 import { ChainBuilder } from './chain-builder';
 import { failureMessage } from './failure-message';
-import { answerUpdate, approveToolCallUpdate, cancelSignal, chainQuery, resolveStallUpdate, statusQuery, steerSignal, type StallDecision } from './messages';
+import { answerUpdate, approveToolCallUpdate, cancelSignal, chainQuery, resolveStallUpdate, statusQuery, steerSignal, subAgentApprovalsSignal, type StallDecision } from './messages';
 import { modelRefusal } from './model-allow-list';
 import { createPublisher } from './publish-progress';
 import { QuestionDesk } from './question-desk';
 import { ContinueAsNewRequested, type RunOutcome } from './run-hooks';
 import { RunState } from './run-state';
+import { runStatus } from './run-status';
 import { SteeringInbox } from './steering-inbox';
+import { splitToolNames, withSubAgents } from './sub-agent-tools';
+import { SubAgentTree } from './sub-agent-tree';
 import type { StopPredicate } from './stop-conditions';
 import { nativeStrategy, nextReactCallNumber, reactTextStrategy } from './strategies';
 
@@ -73,34 +77,11 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   const desk = new QuestionDesk();
   const inbox = new SteeringInbox(carried?.steering);
 
-  const status = (): AgentStatus => {
-    const last = chain.steps[chain.steps.length - 1];
-    return {
-      status: chain.snapshot().status,
-      iteration: state.iteration,
-      maxIterations: input.maxIterations,
-      steps: chain.steps.length,
-      usage: state.usage,
-      costUsd: state.costUsd,
-      model: state.lastModel,
-      continuations: state.previousRunIds.length,
-      ...(last ? { lastStep: `${last.stepNumber} ${last.type}` } : {}),
-      ...(input.tokenBudget !== undefined ? { tokenBudget: input.tokenBudget } : {}),
-      ...(input.costBudgetUsd !== undefined ? { costBudgetUsd: input.costBudgetUsd } : {}),
-      ...(state.cancelRequested !== undefined ? { cancelRequested: state.cancelRequested } : {}),
-      ...waitingFor(),
-      pendingApprovals: gate.pending(),
-      ...(desk.current ? { openQuestion: desk.current } : {}),
-      ...(inbox.waiting.length ? { steeringQueued: inbox.waiting.length } : {}),
-    };
-  };
-  const waitingFor = (): Pick<AgentStatus, 'waitingFor'> => {
-    const pending = gate.pending();
-    if (pending.length) return { waitingFor: `approval of ${pending.map((r) => `${r.toolName} (${r.callId})`).join(', ')}` };
-    if (desk.current) return { waitingFor: `answer: ${desk.current.question}` };
-    return stallQuestion ? { waitingFor: `resolveStall: ${stallQuestion}` } : {};
-  };
-  const publish = createPublisher(chain, status);
+  const tree = new SubAgentTree(chain, delegationPath(input, workflowId));
+  const status = (): AgentStatus => runStatus({ input, chain, state, gate, desk, inbox, tree, stallQuestion });
+  const published = createPublisher(chain, status);
+  // Every status change also reaches the parent, which lists this tree's pending approvals.
+  const publish = { details: published.details, all: (value?: string) => (published.all(value), tree.reportUp(gate.pending())) };
   // A role the query does not know fails the query (not the run) with the list of valid roles.
   setHandler(chainQuery, (role: ViewerRole = 'developer') => viewChain(chain.snapshot(), parseViewerRole(role)));
   setHandler(statusQuery, status);
@@ -144,6 +125,9 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     },
     { validator: (raw) => gate.check(parseMessage(ApprovalDecision, raw, 'decision')) },
   );
+  setHandler(subAgentApprovalsSignal, ({ workflowId: child, pending }) => {
+    if (tree.receive(child, pending)) publish.all();
+  });
   setHandler(steerSignal, (request) => {
     inbox.receive(request);
     publish.details();
@@ -175,14 +159,18 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       return { reason: 'error', answer: '', error: refused };
     }
     const tenant = input.caller?.tenant;
-    if (tenant && !carried) {
+    // Sub-agents run inside their root's slot; their model calls still lease the tenant's tokens.
+    if (tenant && !carried && !input.delegation) {
       const slot = await activities.acquireTenantRun({ tenant, workflowId });
       if (!slot.granted) {
         chain.thinking(`Refused: ${slot.reason}`, { level: 'full' });
         return { reason: 'error', answer: '', error: slot.reason };
       }
     }
-    if (!carried) tools = await activities.describeTools(input.tools);
+    if (!carried) {
+      const names = splitToolNames(input, workflowId);
+      tools = withSubAgents(input, await activities.describeTools(names.registered), names.agents);
+    }
     const injected = new Map([[input.finishToolName, 'finishToolName'], [input.giveUpToolName, 'giveUpToolName'], ...(input.allowQuestions ? [[input.questionToolName, 'questionToolName'] as const] : [])]);
     const clash = tools.find((t) => injected.has(t.name));
     if (clash) {
@@ -207,6 +195,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       },
       stopWhen: options.stopWhen ?? [],
       people: { gate, desk, inbox },
+      tree,
     });
     return run.run();
   };
@@ -233,7 +222,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   else outcome = { reason: 'error', answer: '', error: failureMessage(first.error) };
 
   const tenant = input.caller?.tenant;
-  if (tenant) {
+  if (tenant && !input.delegation) {
     // The slot and unspent leased tokens go back even when the run was cancelled.
     await CancellationScope.nonCancellable(() => activities.releaseTenantRun({ tenant, workflowId, unusedTokens: Math.max(0, Math.floor(state.tenant.allowance)) })).catch(() => undefined);
   }
@@ -254,5 +243,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     continuations: state.previousRunIds.length,
     executionTimeMs: Date.now() - state.startedAtMs,
     ...(outcome.error ? { error: outcome.error } : {}),
+    ...(state.delegated.runs > 0 ? { delegated: state.delegated } : {}),
+    ...(chain.plan ? { plan: chain.plan } : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { ApprovalGate } from './approval-gate';
 import type { QuestionDesk } from './question-desk';
 import type { SteeringInbox } from './steering-inbox';
 import type { StopPredicate } from './stop-conditions';
+import type { SubAgentTree } from './sub-agent-tree';
 
 export interface RunOutcome {
   reason: TerminationReason;
@@ -29,4 +30,6 @@ export interface RunHooks {
   stopWhen: readonly StopPredicate[];
   /** Approvals, questions and steering: where people reach into the run. */
   people: { gate: ApprovalGate; desk: QuestionDesk; inbox: SteeringInbox };
+  /** The child runs below this one, and the approvals they wait for. */
+  tree: SubAgentTree;
 }

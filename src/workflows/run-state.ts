@@ -5,6 +5,7 @@ import {
   zeroUsage,
   type CachedObservation,
   type ContinuedState,
+  type DelegatedSpend,
   type ModelMessage,
   type ModelReply,
   type StallState,
@@ -39,6 +40,12 @@ export class RunState {
   droppedTurns = 0;
   /** Tokens leased from the tenant's hourly quota and not yet spent (may dip below 0 until the next lease). */
   tenant = { allowance: 0, unlimited: false };
+  /** Sub-budgets of sub-agents still running: spent as far as the parent's budget checks go. */
+  reserved = { tokens: 0, usd: 0 };
+  /** What finished sub-agents spent (already in `usage` and `costUsd`). */
+  delegated: DelegatedSpend = { runs: 0, usage: zeroUsage(), costUsd: 0, iterations: 0 };
+  /** Iteration of the last reflection (planning). */
+  lastReflectionAt = 0;
 
   constructor(
     public lastModel: string,
@@ -62,8 +69,27 @@ export class RunState {
       previousRunIds: c.previousRunIds,
       droppedTurns: c.droppedTurns,
       tenant: { ...c.tenant },
+      lastReflectionAt: c.lastReflectionAt,
+      ...(c.delegated ? { delegated: c.delegated } : {}),
     });
     return state;
+  }
+
+  /** What the budget checks count as spent: the ledger plus running sub-agents' sub-budgets. */
+  committed(): { usage: TokenUsage; costUsd: number } {
+    return { usage: { ...this.usage, inputTokens: this.usage.inputTokens + this.reserved.tokens }, costUsd: addUsd(this.costUsd, this.reserved.usd) };
+  }
+
+  /** A finished sub-agent's spend joins the ledger (its own children's included). */
+  countDelegated(spend: { usage: TokenUsage; costUsd: number; iterations: number }): void {
+    this.usage = addUsage(this.usage, spend.usage);
+    this.costUsd = addUsd(this.costUsd, spend.costUsd);
+    this.delegated = {
+      runs: this.delegated.runs + 1,
+      usage: addUsage(this.delegated.usage, spend.usage),
+      costUsd: addUsd(this.delegated.costUsd, spend.costUsd),
+      iterations: this.delegated.iterations + spend.iterations,
+    };
   }
 
   countReply(reply: ModelReply): void {

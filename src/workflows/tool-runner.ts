@@ -3,6 +3,7 @@ import type { AgentInput, ReasoningStep, ToolResult, ToolSpec, ToolUseBlock } fr
 import { activities, toolCallOptions } from './activity-proxies';
 import { BudgetExhausted } from './budget';
 import type { ChainBuilder } from './chain-builder';
+import { childWorkflowId } from './delegation-guard';
 import { failureMessage } from './failure-message';
 import { ModelCallFailed } from './model-turn';
 import type { RunState } from './run-state';
@@ -99,7 +100,9 @@ export async function runToolCall(
 /** The tool_call step of a validated call, with its sensitive fields named for the views. */
 export function recordToolCall(chain: ChainBuilder, input: AgentInput, spec: ToolSpec, callId: string, args: Record<string, unknown>): ReasoningStep {
   const sensitive = spec.sensitiveFields?.length ? { sensitiveFields: spec.sensitiveFields } : {};
-  return chain.toolCall({ toolType: spec.type, toolName: spec.name, arguments: args, correlationId: callId, ...sensitive }, toolStepVisibility(input, spec, args));
+  // A delegation names its child run from the start, so watchers can follow it while it works.
+  const delegated = spec.type === 'sub_agent' ? { delegatedTo: { agentName: spec.name, workflowId: childWorkflowId(chain.chainId, spec.name, chain.steps.length + 1) } } : {};
+  return chain.toolCall({ toolType: spec.type, toolName: spec.name, arguments: args, correlationId: callId, ...sensitive, ...delegated }, toolStepVisibility(input, spec, args));
 }
 
 /** A summary when the model gives one, else the text cut to the limit with a marker. */

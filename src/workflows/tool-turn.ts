@@ -1,8 +1,12 @@
+import { patched } from '@temporalio/workflow';
 import { approvalNeeded } from '../shared/approval-policy';
 import { argumentsHash, type AgentInput, type ApprovalRecord, type ReasoningStep, type ToolSpec, type ToolUseBlock } from '../shared';
 import type { ApprovalGate } from './approval-gate';
 import { refuseCall } from './control-calls';
+import { settleWithLimit } from './concurrency';
 import type { QuestionDesk } from './question-desk';
+import { runSubAgentCall } from './sub-agent-call';
+import type { SubAgentTree } from './sub-agent-tree';
 import type { Observation } from './strategies';
 import { recordToolCall, runToolCall, type ToolRunContext } from './tool-runner';
 import type { ToolCallCheck } from './validate-tool-call';
@@ -23,29 +27,39 @@ export interface ToolTurnContext extends ToolRunContext {
   desk: QuestionDesk;
   /** Publishes status and search attributes (one history event). */
   publish(): void;
+  tree: SubAgentTree;
 }
+
+/** Marks histories whose turns run their calls concurrently; older histories replay the sequential order. */
+export const PARALLEL_TOOL_CALLS_PATCH = 'parallel-tool-calls';
 
 /**
  * One turn's tool calls: refused ones (unknown, invalid, outside the caller's roles) become error
  * observations; calls that need approval are all requested at once and decided one by one; then
- * everything runs in the model's order and all results go back together.
+ * the calls that may run do so concurrently (at most `maxParallelToolCalls` at a time, sub-agents
+ * as concurrent child runs), questions for a person one at a time after them, and all results go
+ * back together in the model's order.
  */
 export async function runToolTurn(ctx: ToolTurnContext, calls: readonly ToolUseBlock[], refused: ReadonlyMap<string, string>): Promise<Observation[]> {
   const plans = calls.map((call) => planCall(ctx, call, refused.get(call.id)));
   const decided = await requestApprovals(ctx, plans.filter((p): p is Extract<Plan, { kind: 'approve' }> => p.kind === 'approve'));
+  const runnable = plans.filter((p) => p.kind === 'run' || (p.kind === 'approve' && decided.get(p.call.id)?.record.status === 'approved'));
+  let sharers = runnable.filter((p) => 'check' in p && p.check.spec.type === 'sub_agent').length;
+  const share = () => Math.max(1, sharers--);
+  if (runnable.length >= 2 && patched(PARALLEL_TOOL_CALLS_PATCH)) return runConcurrently(ctx, plans, decided, share);
   const observations: Observation[] = [];
   for (const plan of plans) {
     switch (plan.kind) {
       case 'refuse':
-        observations.push(plan.spec ? refuseKnownTool(ctx, plan.call, plan.spec, plan.observation) : refuseCall(ctx.chain, ctx.input, plan.call, plan.observation));
+        observations.push(refusePlanned(ctx, plan));
         break;
       case 'run':
-        observations.push(await runToolCall(ctx, plan.call, plan.check));
+        observations.push(await execute(ctx, plan.call, plan.check, undefined, share));
         break;
       case 'approve': {
         const { record, step } = decided.get(plan.call.id)!;
         // Approved: exactly the arguments that were shown and hashed.
-        observations.push(record.status === 'approved' ? await runToolCall(ctx, plan.call, plan.check, step) : notApproved(ctx, record, step));
+        observations.push(record.status === 'approved' ? await execute(ctx, plan.call, plan.check, step, share) : notApproved(ctx, record, step));
         break;
       }
       case 'ask':
@@ -59,6 +73,45 @@ export async function runToolTurn(ctx: ToolTurnContext, calls: readonly ToolUseB
   }
   return observations;
 }
+
+/**
+ * The concurrent turn: every call that may run is recorded first, in the model's order, and
+ * tagged as one parallel group; then they run with the concurrency cap; results land in the
+ * chain as they finish, and go back to the model in its order.
+ */
+async function runConcurrently(ctx: ToolTurnContext, plans: readonly Plan[], decided: Decisions, share: () => number): Promise<Observation[]> {
+  const observations: Array<Observation | undefined> = new Array(plans.length);
+  const jobs: Array<{ index: number; call: ToolUseBlock; check: ValidCall; step: ReasoningStep }> = [];
+  for (const [index, plan] of plans.entries()) {
+    if (plan.kind === 'refuse') observations[index] = refusePlanned(ctx, plan);
+    if (plan.kind === 'run') jobs.push({ index, call: plan.call, check: plan.check, step: recordToolCall(ctx.chain, ctx.input, plan.check.spec, plan.call.id, plan.check.args) });
+    if (plan.kind === 'approve') {
+      const { record, step } = decided.get(plan.call.id)!;
+      if (record.status === 'approved') jobs.push({ index, call: plan.call, check: plan.check, step });
+      else observations[index] = notApproved(ctx, record, step);
+    }
+  }
+  ctx.chain.tagParallel(jobs.map((j) => j.step));
+  ctx.publish();
+  const results = await settleWithLimit(jobs, ctx.input.maxParallelToolCalls, (job) => execute(ctx, job.call, job.check, job.step, share));
+  results.forEach((observation, k) => (observations[jobs[k]!.index] = observation));
+  for (const [index, plan] of plans.entries()) {
+    if (plan.kind === 'ask') observations[index] = await askPerson(ctx, plan.call, plan.question);
+  }
+  return observations.map((o, i) => o ?? { callId: plans[i]!.call.id, content: 'Not run.', isError: true });
+}
+
+/** A tool activity, or a child run for a `sub_agent` tool. */
+function execute(ctx: ToolTurnContext, call: ToolUseBlock, check: ValidCall, step: ReasoningStep | undefined, share: () => number): Promise<Observation> {
+  if (check.spec.type === 'sub_agent') return runSubAgentCall({ ...ctx, sharers: share }, call, check, step);
+  return runToolCall(ctx, call, check, step);
+}
+
+function refusePlanned(ctx: ToolTurnContext, plan: Extract<Plan, { kind: 'refuse' }>): Observation {
+  return plan.spec ? refuseKnownTool(ctx, plan.call, plan.spec, plan.observation) : refuseCall(ctx.chain, ctx.input, plan.call, plan.observation);
+}
+
+type Decisions = Map<string, { record: ApprovalRecord; step: ReasoningStep }>;
 
 function planCall(ctx: ToolTurnContext, call: ToolUseBlock, refusal: string | undefined): Plan {
   const { input } = ctx;
@@ -89,7 +142,7 @@ function roleProblem(input: AgentInput, { spec }: ValidCall): string | undefined
 async function requestApprovals(
   ctx: ToolTurnContext,
   plans: ReadonlyArray<Extract<Plan, { kind: 'approve' }>>,
-): Promise<Map<string, { record: ApprovalRecord; step: ReasoningStep }>> {
+): Promise<Decisions> {
   const steps = new Map<string, ReasoningStep>();
   if (plans.length === 0) return new Map();
   const { chain, input, workflowId } = ctx;

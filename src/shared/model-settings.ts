@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { ModelPrice } from './model-registry';
+import { ModelProviderName } from './model-wire';
+
+/** A model to switch to when the one before it has failed for good (retries exhausted or non-retryable). */
+export const FallbackModel = z.object({
+  provider: ModelProviderName,
+  model: z.string(),
+  maxTokens: z.number().int().positive().optional(),
+  /** Used to project a call's cost against `costBudgetUsd`; else the built-in Claude list prices. */
+  price: ModelPrice.optional(),
+});
+export type FallbackModel = z.infer<typeof FallbackModel>;
+
+export const ModelSettings = z.object({
+  provider: ModelProviderName.default('anthropic'),
+  model: z.string().default('claude-sonnet-4-6'),
+  maxTokens: z.number().int().positive().default(2048),
+  /** Start-to-close limit of one model call, in ms. */
+  timeoutMs: z.number().int().positive().default(120_000),
+  /** Attempts of one model call, retryable failures only. */
+  maximumAttempts: z.number().int().positive().default(5),
+  /** A call that stops heartbeating this long is retried; streams heartbeat on every chunk. */
+  heartbeatTimeoutMs: z.number().int().positive().default(30_000),
+  /** Tried in order, each with the same attempts, once this model has failed for good. */
+  fallbacks: z.array(FallbackModel).default([]),
+  /** Used to project a call's cost against `costBudgetUsd`; else the built-in Claude list prices. */
+  price: ModelPrice.optional(),
+});
+export type ModelSettings = z.infer<typeof ModelSettings>;
+
+/** A sub-agent's model: the fields it sets replace its parent's. No defaults, so nothing is set by accident. */
+export const ModelOverride = z.object({
+  provider: ModelProviderName.optional(),
+  model: z.string().optional(),
+  maxTokens: z.number().int().positive().optional(),
+  timeoutMs: z.number().int().positive().optional(),
+  maximumAttempts: z.number().int().positive().optional(),
+  heartbeatTimeoutMs: z.number().int().positive().optional(),
+  fallbacks: z.array(FallbackModel).optional(),
+  price: ModelPrice.optional(),
+});
+export type ModelOverride = z.infer<typeof ModelOverride>;

@@ -1,0 +1,32 @@
+import type { ModelProvider } from '../../src/activities';
+import type { ScriptedModel } from '../../src/activities/models/scripted-model';
+import type { AgentResult, ReasoningStep } from '../../src/shared';
+
+/**
+ * One provider for a whole tree: each agent of a test names its own model, and its requests go
+ * to that model's script, so parallel children never take each other's turns.
+ */
+export function modelsByName(scripts: Record<string, ScriptedModel>): ModelProvider & { verify(): void } {
+  return {
+    name: 'scripted',
+    async complete(request, signal, hooks) {
+      const script = scripts[request.model];
+      if (!script) throw new Error(`No script for model ${request.model}; known: ${Object.keys(scripts).join(', ')}`);
+      return script.complete(request, signal, hooks);
+    },
+    verify() {
+      for (const script of Object.values(scripts)) script.verify();
+    },
+  };
+}
+
+export const scripted = (model: string) => ({ provider: 'scripted', model }) as const;
+
+export type ResultStep = Extract<ReasoningStep, { type: 'tool_result' }>;
+export type CallStep = Extract<ReasoningStep, { type: 'tool_call' }>;
+
+export const resultOf = (result: AgentResult, callId: string): ResultStep | undefined =>
+  result.chain.steps.find((s): s is ResultStep => s.type === 'tool_result' && s.toolResult.correlationId === callId);
+
+export const callOf = (result: AgentResult, callId: string): CallStep | undefined =>
+  result.chain.steps.find((s): s is CallStep => s.type === 'tool_call' && s.toolCall.correlationId === callId);

@@ -13,12 +13,14 @@ import { ContinueAsNewRequested, type RunHooks, type RunOutcome } from './run-ho
 import { firstHolding, type LoopView } from './stop-conditions';
 import type { Strategy } from './strategies';
 import { recordControlCall, refuseCall } from './control-calls';
+import { PlanKeeper } from './plan-keeper';
 import { runToolTurn } from './tool-turn';
 import { createToolCallValidator, type ToolCallCheck } from './validate-tool-call';
 
 /** One ReAct run: Thought → Action → Observation until an answer or a stop condition. */
 export class AgentRun {
   private readonly validate: (call: ToolUseBlock) => ToolCallCheck;
+  private readonly plans: PlanKeeper | undefined;
 
   constructor(
     private readonly input: AgentInput,
@@ -29,11 +31,18 @@ export class AgentRun {
     private readonly workflowId: string,
     private readonly hooks: RunHooks,
   ) {
-    this.validate = createToolCallValidator(tools, [input.finishToolName, input.giveUpToolName, ...(input.allowQuestions ? [input.questionToolName] : [])]);
+    this.validate = createToolCallValidator(tools, [
+      input.finishToolName,
+      input.giveUpToolName,
+      ...(input.allowQuestions ? [input.questionToolName] : []),
+      ...(input.planning ? [input.planning.updateToolName] : []),
+    ]);
+    this.plans = input.planning ? new PlanKeeper(input, input.planning, chain, state, strategy, tools.map((t) => t.name)) : undefined;
   }
 
   async run(): Promise<RunOutcome> {
     try {
+      await this.plans?.start();
       for (;;) {
         if (this.state.cancelRequested !== undefined) return await this.summarise('cancelled', `The run was cancelled (${this.state.cancelRequested}).`);
         if (this.state.iteration >= this.input.maxIterations) {
@@ -45,6 +54,7 @@ export class AgentRun {
         this.chain.iteration = this.state.iteration;
         this.hooks.people.inbox.deliver(this.chain, this.state);
         this.fitContext();
+        await this.plans?.reflectIfDue();
         const reply = await this.callModel('auto');
         this.recordExtendedThinking(reply);
         const outcome = this.unusable(reply) ?? this.phraseStop(reply) ?? (await this.act(this.strategy.decide(reply), reply));
@@ -221,6 +231,7 @@ export class AgentRun {
       desk,
       publish: () => this.hooks.onProgress('all'),
       tree: this.hooks.tree,
+      plans: this.plans,
     };
     const observations = await runToolTurn(ctx, calls, rejected);
     this.state.messages.push(this.strategy.observe(observations));

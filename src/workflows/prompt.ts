@@ -1,4 +1,5 @@
 import type { AgentInput, ModelTool, ToolSpec } from '../shared';
+import { updateTaskTool } from './plan-tracker';
 
 /** The injected finish tool (seed 004): its `result` is the run's final answer. */
 export function finishTool(input: Pick<AgentInput, 'finishToolName' | 'finishToolDescription'>): ModelTool {
@@ -40,9 +41,14 @@ export function questionTool(input: Pick<AgentInput, 'questionToolName'>): Model
   };
 }
 
-/** The injected tools after the registered ones: finish (native only), give up, and ask a person when allowed. */
+/** The injected tools after the registered ones: finish (native only), give up, ask a person when allowed, and report a task's progress when planning. */
 export function injectedTools(input: AgentInput, withFinish: boolean): ModelTool[] {
-  return [...(withFinish ? [finishTool(input)] : []), giveUpTool(input), ...(input.allowQuestions ? [questionTool(input)] : [])];
+  return [
+    ...(withFinish ? [finishTool(input)] : []),
+    giveUpTool(input),
+    ...(input.allowQuestions ? [questionTool(input)] : []),
+    ...(input.planning ? [updateTaskTool(input.planning)] : []),
+  ];
 }
 
 export const toModelTool = (spec: ToolSpec): ModelTool => ({

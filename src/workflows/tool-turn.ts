@@ -4,6 +4,7 @@ import { argumentsHash, type AgentInput, type ApprovalRecord, type ReasoningStep
 import type { ApprovalGate } from './approval-gate';
 import { refuseCall } from './control-calls';
 import { settleWithLimit } from './concurrency';
+import type { PlanKeeper } from './plan-keeper';
 import type { QuestionDesk } from './question-desk';
 import { runSubAgentCall } from './sub-agent-call';
 import type { SubAgentTree } from './sub-agent-tree';
@@ -19,7 +20,9 @@ type Plan =
   | { kind: 'refuse'; call: ToolUseBlock; observation: string; spec?: ToolSpec }
   | { kind: 'run'; call: ToolUseBlock; check: ValidCall }
   | { kind: 'approve'; call: ToolUseBlock; check: ValidCall; reason: string }
-  | { kind: 'ask'; call: ToolUseBlock; question: string };
+  | { kind: 'ask'; call: ToolUseBlock; question: string }
+  /** A report on the plan's progress (`update_task`): applied before anything runs. */
+  | { kind: 'plan'; call: ToolUseBlock };
 
 export interface ToolTurnContext extends ToolRunContext {
   validate(call: ToolUseBlock): ToolCallCheck;
@@ -28,6 +31,8 @@ export interface ToolTurnContext extends ToolRunContext {
   /** Publishes status and search attributes (one history event). */
   publish(): void;
   tree: SubAgentTree;
+  /** Present when the run plans. */
+  plans: PlanKeeper | undefined;
 }
 
 /** Marks histories whose turns run their calls concurrently; older histories replay the sequential order. */
@@ -42,14 +47,18 @@ export const PARALLEL_TOOL_CALLS_PATCH = 'parallel-tool-calls';
  */
 export async function runToolTurn(ctx: ToolTurnContext, calls: readonly ToolUseBlock[], refused: ReadonlyMap<string, string>): Promise<Observation[]> {
   const plans = calls.map((call) => planCall(ctx, call, refused.get(call.id)));
+  const planned = await applyPlanUpdates(ctx, plans);
   const decided = await requestApprovals(ctx, plans.filter((p): p is Extract<Plan, { kind: 'approve' }> => p.kind === 'approve'));
   const runnable = plans.filter((p) => p.kind === 'run' || (p.kind === 'approve' && decided.get(p.call.id)?.record.status === 'approved'));
   let sharers = runnable.filter((p) => 'check' in p && p.check.spec.type === 'sub_agent').length;
   const share = () => Math.max(1, sharers--);
-  if (runnable.length >= 2 && patched(PARALLEL_TOOL_CALLS_PATCH)) return runConcurrently(ctx, plans, decided, share);
+  if (runnable.length >= 2 && patched(PARALLEL_TOOL_CALLS_PATCH)) return runConcurrently(ctx, plans, decided, planned, share);
   const observations: Observation[] = [];
   for (const plan of plans) {
     switch (plan.kind) {
+      case 'plan':
+        observations.push(planned.get(plan.call.id)!);
+        break;
       case 'refuse':
         observations.push(refusePlanned(ctx, plan));
         break;
@@ -79,8 +88,8 @@ export async function runToolTurn(ctx: ToolTurnContext, calls: readonly ToolUseB
  * tagged as one parallel group; then they run with the concurrency cap; results land in the
  * chain as they finish, and go back to the model in its order.
  */
-async function runConcurrently(ctx: ToolTurnContext, plans: readonly Plan[], decided: Decisions, share: () => number): Promise<Observation[]> {
-  const observations: Array<Observation | undefined> = new Array(plans.length);
+async function runConcurrently(ctx: ToolTurnContext, plans: readonly Plan[], decided: Decisions, planned: ReadonlyMap<string, Observation>, share: () => number): Promise<Observation[]> {
+  const observations: Array<Observation | undefined> = plans.map((p) => planned.get(p.call.id));
   const jobs: Array<{ index: number; call: ToolUseBlock; check: ValidCall; step: ReasoningStep }> = [];
   for (const [index, plan] of plans.entries()) {
     if (plan.kind === 'refuse') observations[index] = refusePlanned(ctx, plan);
@@ -107,6 +116,15 @@ function execute(ctx: ToolTurnContext, call: ToolUseBlock, check: ValidCall, ste
   return runToolCall(ctx, call, check, step);
 }
 
+/** Plan updates go first, in the model's order: a task completed in this turn unblocks the next before its calls run. */
+async function applyPlanUpdates(ctx: ToolTurnContext, plans: readonly Plan[]): Promise<Map<string, Observation>> {
+  const done = new Map<string, Observation>();
+  for (const plan of plans) {
+    if (plan.kind === 'plan' && ctx.plans) done.set(plan.call.id, await ctx.plans.update(plan.call));
+  }
+  return done;
+}
+
 function refusePlanned(ctx: ToolTurnContext, plan: Extract<Plan, { kind: 'refuse' }>): Observation {
   return plan.spec ? refuseKnownTool(ctx, plan.call, plan.spec, plan.observation) : refuseCall(ctx.chain, ctx.input, plan.call, plan.observation);
 }
@@ -116,6 +134,7 @@ type Decisions = Map<string, { record: ApprovalRecord; step: ReasoningStep }>;
 function planCall(ctx: ToolTurnContext, call: ToolUseBlock, refusal: string | undefined): Plan {
   const { input } = ctx;
   if (refusal) return { kind: 'refuse', call, observation: refusal };
+  if (ctx.plans && call.name === ctx.plans.updateToolName) return { kind: 'plan', call };
   if (input.allowQuestions && call.name === input.questionToolName) {
     const question = typeof call.input['question'] === 'string' ? call.input['question'].trim() : '';
     return question ? { kind: 'ask', call, question } : { kind: 'refuse', call, observation: `Error: "${call.name}" needs a non-empty "question".` };

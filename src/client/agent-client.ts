@@ -20,7 +20,10 @@ import {
 import { viewChain } from '../shared/chain-view';
 import type { agentWorkflow } from '../workflows';
 import { answerUpdate, approveToolCallUpdate, chainQuery, statusQuery, steerSignal } from '../workflows/messages';
+import { loadAgentTree, type AgentTreeNode } from './agent-tree';
+import { loadExpandedChain, type ExpandedChain } from './expanded-chain';
 import { LiveReplyReader, type LiveDelta } from './live-replies';
+import { routeApproval } from './route-approval';
 import { sendUpdate, UpdateRefusedError } from './update-refused-error';
 
 export type AgentHandle = WorkflowHandle<typeof agentWorkflow>;
@@ -96,7 +99,10 @@ export class AgentClient {
     return handle.query(chainQuery, role);
   }
 
-  /** Calls waiting for a decision; a run that has ended has none (and needs no worker to say so). */
+  /**
+   * Calls waiting for a decision in the run's tree: its own, and its sub-agents' (those carry the
+   * `workflowId` that waits). A run that has ended has none (and needs no worker to say so).
+   */
   async pendingApprovals(workflowId: string): Promise<ApprovalRecord[]> {
     const { status } = await this.getHandle(workflowId).describe();
     if (status.name !== 'RUNNING') return [];
@@ -104,16 +110,40 @@ export class AgentClient {
   }
 
   /**
-   * Approves or rejects a pending call. The hash is computed here from the arguments this client
-   * was shown, so a decision never covers arguments nobody saw. The run's validator refuses
-   * unknown, decided or unauthorised decisions (UpdateRefusedError), and nothing reaches history.
+   * Approves or rejects a pending call, in the run that waits: `workflowId` or the sub-agent whose
+   * record its tree lists. The hash is computed here from the arguments this client was shown, so
+   * a decision never covers arguments nobody saw. Refused (UpdateRefusedError), with nothing in
+   * history, when the call id is pending in two runs of the tree, or by the run's validator for
+   * unknown, decided or unauthorised decisions.
    */
   async decide(workflowId: string, decision: { callId: string; approved: boolean; by: Person; reason?: string }): Promise<ApprovalRecord> {
+    await this.refuseIfEnded(workflowId);
+    const route = routeApproval(workflowId, await this.pendingApprovals(workflowId), { callId: decision.callId, verb: decision.approved ? 'approve' : 'reject' });
+    if (route.kind === 'refuse') throw new UpdateRefusedError(route.message);
+    if (route.workflowId !== workflowId) await this.refuseIfEnded(route.workflowId);
+    const hash = route.record ? argumentsHash(route.record.arguments) : 'unknown';
+    return sendUpdate(() => this.getHandle(route.workflowId).executeUpdate(approveToolCallUpdate, { args: [{ ...decision, argumentsHash: hash }] }));
+  }
+
+  private async refuseIfEnded(workflowId: string): Promise<void> {
     const { status } = await this.getHandle(workflowId).describe();
     if (status.name !== 'RUNNING') throw new UpdateRefusedError(`${workflowId} has ended (${status.name.toLowerCase()}); no call awaits a decision.`);
-    const record = (await this.pendingApprovals(workflowId)).find((r) => r.callId === decision.callId);
-    const hash = record ? argumentsHash(record.arguments) : 'unknown';
-    return sendUpdate(() => this.getHandle(workflowId).executeUpdate(approveToolCallUpdate, { args: [{ ...decision, argumentsHash: hash }] }));
+  }
+
+  /**
+   * The delegation tree under a run, from `status` queries (ended children still answer them,
+   * given a worker). A child that cannot be read shows its error in its node.
+   */
+  tree(workflowId: string): Promise<AgentTreeNode> {
+    return loadAgentTree(workflowId, {
+      status: (id) => this.status(id),
+      agentName: async (id) => (await this.chain(id, 'end_user')).agentName,
+    });
+  }
+
+  /** A run's chain with its sub-agents' chains (recursively), each in the same role's view. */
+  expandedChain(workflowId: string, role: ViewerRole = 'developer'): Promise<ExpandedChain> {
+    return loadExpandedChain(workflowId, (id) => this.chain(id, role));
   }
 
   /** Adds a person's instruction before the agent's next thought. */

@@ -7,7 +7,7 @@ import { runCodecServer } from './commands/codec-server';
 import { decideCall } from './commands/decide';
 import { exportRun } from './commands/export';
 import { answerRun, steerRun } from './commands/steer';
-import { printChain, printStatus, watchRun } from './commands/inspect';
+import { printChain, printStatus, printTree, watchRun } from './commands/inspect';
 import { runTask } from './commands/run';
 import { dev, worker } from './commands/serve';
 
@@ -27,12 +27,17 @@ Usage:
       --record FILE          append the run's model replies (secrets redacted) to FILE, JSONL,
                              to replay offline: createScriptedModel(loadRecordedTurns(FILE))
   thoughtline watch <workflowId>        follow a run's steps until it ends
-  thoughtline chain <workflowId> [--json] [--role end_user|developer|auditor]
-                                        print a run's reasoning chain in a role's view
-  thoughtline status <workflowId> [--json]  print a run's status and the calls awaiting approval
+  thoughtline chain <workflowId> [--json] [--role end_user|developer|auditor] [--expand]
+                                        print a run's reasoning chain in a role's view; --expand
+                                        also prints each sub-agent's chain under its result
+  thoughtline status <workflowId> [--json]  print a run's status, plan, sub-agents and the calls
+                                        awaiting approval (its sub-agents' included)
+  thoughtline tree <workflowId> [--json]    print the run and its sub-agents, recursively: state,
+                                        iterations, tokens, cost, budgets, plan, pending approvals
   thoughtline approve <workflowId> [callId] [--note TEXT]
   thoughtline reject <workflowId> [callId] --reason TEXT
-                                        decide a call awaiting approval (the only one if no id)
+                                        decide a call awaiting approval (the only one if no id),
+                                        naming the run that waits or any run above it
   thoughtline steer <workflowId> "<instruction>"   add an instruction before the next thought
   thoughtline answer <workflowId> "<text>"         answer the question the agent asked
       --as ID / --roles a,b  who decides (default THOUGHTLINE_USER / THOUGHTLINE_ROLES, OS user)
@@ -57,6 +62,7 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       json: { type: 'boolean', default: false },
+      expand: { type: 'boolean', default: false },
       'no-worker': { type: 'boolean', default: false },
       'max-iterations': { type: 'string' },
       model: { type: 'string' },
@@ -114,7 +120,10 @@ async function main(argv: string[]): Promise<number> {
     case 'watch':
       return (await watchRun(need('a workflow id'))) ? 0 : 1;
     case 'chain':
-      await printChain(need('a workflow id'), values.json, parseViewerRole(values.role ?? 'developer'));
+      await printChain(need('a workflow id'), { json: values.json, role: parseViewerRole(values.role ?? 'developer'), expand: values.expand });
+      return 0;
+    case 'tree':
+      await printTree(need('a workflow id'), values.json);
       return 0;
     case 'status':
       await printStatus(need('a workflow id'), values.json);

@@ -1,27 +1,51 @@
 import type { AgentResult, ReasoningStep } from '../shared';
+import { renderChecklist, renderPlan } from './render-plan';
+import { renderSubAgentOutcome } from './render-sub-agent';
+import { clip, cyan, dim, green, oneLine, red, yellow } from './terminal-style';
 
-const useColour = process.stderr.isTTY && !process.env['NO_COLOR'];
-const paint = (code: number) => (text: string) => (useColour ? `\u001b[${code}m${text}\u001b[0m` : text);
-const dim = paint(2);
-const cyan = paint(36);
-const green = paint(32);
-const red = paint(31);
-const yellow = paint(33);
+/** Lines a step adds under its first sit under the text after the label (number 4 + label 13). */
+const UNDER = ' '.repeat(17);
+const label = (text: string, colour: (t: string) => string): string => `${colour(text)}${' '.repeat(Math.max(1, 13 - text.length))}`;
+const under = (lines: readonly string[]): string => lines.map((l) => `\n${UNDER}${l}`).join('');
 
-const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
-const oneLine = (value: unknown, max = 160) => clip((typeof value === 'string' ? value : JSON.stringify(value)).replace(/\s+/g, ' '), max);
+/** "[parallel 5 · 2/3] ": one of the calls a model turn ran concurrently (group = the turn's first call). */
+const parallelTag = (step: ReasoningStep): string =>
+  step.parallel ? dim(`[parallel ${step.parallel.group} · ${step.parallel.index}/${step.parallel.size}] `) : '';
 
-/** One terminal line per step, for people watching a run live. */
+function renderThought(step: Extract<ReasoningStep, { type: 'thinking' }>): string {
+  const thought = clip(step.thought, 400);
+  switch (step.purpose) {
+    case 'plan':
+      return `${label(step.plan ? `Plan v${step.plan.version}` : 'Plan', cyan)}${thought}${step.plan ? under(renderChecklist(step.plan.tasks)) : ''}`;
+    case 'reflection':
+      return `${label('Reflection', cyan)}${thought}`;
+    case 'delegation_blocked':
+      return `${label('Blocked', yellow)}${thought}`;
+    case undefined:
+      return `${label('Thought', cyan)}${thought}`;
+  }
+}
+
+/**
+ * One terminal line per step, for people watching a run live; a plan, a delegation or a
+ * sub-agent's outcome adds indented lines under it.
+ */
 export function renderStep(step: ReasoningStep): string {
   const n = dim(`${String(step.stepNumber).padStart(3)} `);
   if (step.visibility.level === 'hidden') return `${n}${dim(`(hidden ${step.type})`)}`;
+  const tag = parallelTag(step);
   switch (step.type) {
     case 'thinking':
-      return `${n}${cyan('Thought')}      ${clip(step.thought, 400)}`;
-    case 'tool_call':
-      return step.toolCall.toolType === 'llm'
-        ? `${n}${dim(`Model call   ${step.toolCall.toolName} (iteration ${step.iteration})`)}${typeof step.toolCall.arguments['note'] === 'string' ? ` ${yellow(step.toolCall.arguments['note'])}` : ''}`
-        : `${n}${yellow('Action')}       ${step.toolCall.toolName} ${oneLine(step.toolCall.arguments)}`;
+      return `${n}${renderThought(step)}`;
+    case 'tool_call': {
+      const c = step.toolCall;
+      if (c.toolType === 'llm') {
+        const note = c.arguments['note'];
+        return `${n}${dim(`Model call   ${c.toolName} (iteration ${step.iteration})`)}${typeof note === 'string' ? ` ${yellow(note)}` : ''}`;
+      }
+      const delegated = c.delegatedTo ? under([`→ delegated to ${c.delegatedTo.agentName} (run ${c.delegatedTo.workflowId})`]) : '';
+      return `${n}${label('Action', yellow)}${tag}${c.toolName} ${oneLine(c.arguments)}${delegated}`;
+    }
     case 'tool_result': {
       const r = step.toolResult;
       if (step.model) {
@@ -29,12 +53,13 @@ export function renderStep(step: ReasoningStep): string {
         const tokens = u ? `${u.inputTokens} in / ${u.outputTokens} out` : '';
         return `${n}${dim(`Model reply  ${tokens} · $${(step.costUsd ?? 0).toFixed(4)} · ${r.durationMs} ms`)}`;
       }
-      return r.success
-        ? `${n}${green('Observation')}  ${oneLine(r.result)}${r.truncated ? dim(' (truncated)') : ''}`
-        : `${n}${red('Observation')}  ${oneLine(r.error ?? 'failed', 300)}`;
+      const line = r.success
+        ? `${label('Observation', green)}${tag}${oneLine(r.result)}${r.truncated ? dim(' (truncated)') : ''}`
+        : `${label('Observation', red)}${tag}${oneLine(r.error ?? 'failed', 300)}`;
+      return `${n}${line}${r.subAgent ? under([renderSubAgentOutcome(r.subAgent)]) : ''}`;
     }
     case 'synthesis':
-      return `${n}${green('Final answer')} ${step.synthesis.conclusion}`;
+      return `${n}${label('Final answer', green)}${step.synthesis.conclusion}`;
   }
 }
 
@@ -47,10 +72,15 @@ export function renderLive(kind: 'text' | 'thinking', text: string, first: boole
 export function renderSummary(result: AgentResult): string {
   const u = result.usage;
   const status = result.success ? green(result.terminationReason) : red(result.terminationReason);
+  const delegated = result.delegated?.runs
+    ? [`Sub-agents: ${result.delegated.runs} runs, ${result.delegated.iterations} iterations, ${result.delegated.usage.inputTokens} in / ${result.delegated.usage.outputTokens} out, $${result.delegated.costUsd.toFixed(6)} (included above)`]
+    : [];
   return [
     `Result: ${status} after ${result.iterations} iterations, ${result.modelCalls} model calls, ${result.toolCalls} tool calls`,
     `Tokens: ${u.inputTokens} in, ${u.outputTokens} out, ${u.cacheReadTokens} cache read, ${u.cacheWriteTokens} cache write`,
     `Cost:   $${result.costUsd.toFixed(6)} · ${result.executionTimeMs} ms`,
+    ...delegated,
+    ...(result.plan ? [renderPlan(result.plan)] : []),
     ...(result.error ? [red(`Error:  ${result.error}`)] : []),
   ].join('\n');
 }

@@ -1,7 +1,8 @@
 import { userInfo } from 'node:os';
 import type { Config } from '../../config';
 import type { ApprovalRecord, Person } from '../../shared';
-import type { AgentClient } from '../agent-client';
+import { renderPendingApproval } from '../render-pending-approval';
+import { routeApproval } from '../route-approval';
 import { connect } from '../runtime';
 
 /** The person the CLI acts for: flags first, then THOUGHTLINE_USER / THOUGHTLINE_ROLES, then the OS user. */
@@ -10,31 +11,11 @@ export function actingPerson(config: Readonly<Config>, flags: { as?: string; rol
   return { id: flags.as ?? config.user ?? userInfo().username, roles };
 }
 
-/** One line per pending call, with what an approver must read before deciding. */
-export function renderPendingApproval(record: ApprovalRecord): string {
-  const roles = record.approverRoles.length ? ` · approvers: ${record.approverRoles.join(', ')}` : '';
-  return [
-    `${record.callId}  ${record.toolName}  (waiting since ${record.requestedAt}, expires ${record.expiresAt}${roles})`,
-    `  why: ${record.reason}`,
-    `  arguments: ${JSON.stringify(record.arguments)}`,
-  ].join('\n');
-}
-
 /**
- * Picks the call: the one named, or the only one pending. A named call that is not pending is
- * still sent, so the run's validator explains (already decided, unknown id) in its own words.
+ * `approve <run> [call]` and `reject <run> [call] --reason`: picks the call (the one named, or the
+ * only one pending in the run's tree), shows what is decided, then sends the update to the run
+ * that waits, which may be a sub-agent of the run named.
  */
-async function pickCall(agents: AgentClient, workflowId: string, callId: string | undefined): Promise<{ callId: string; record?: ApprovalRecord }> {
-  const pending = await agents.pendingApprovals(workflowId);
-  if (callId) {
-    const record = pending.find((r) => r.callId === callId);
-    return record ? { callId, record } : { callId };
-  }
-  if (pending.length === 1) return { callId: pending[0]!.callId, record: pending[0]! };
-  throw new Error(pending.length === 0 ? `${workflowId} has no calls waiting for approval.` : `${workflowId} has ${pending.length} pending calls; name one:\n${pending.map(renderPendingApproval).join('\n')}`);
-}
-
-/** `approve <run> [call]` and `reject <run> [call] --reason`: shows what is decided, then sends the update. */
 export async function decideCall(
   workflowId: string,
   callId: string | undefined,
@@ -43,11 +24,13 @@ export async function decideCall(
   const { agents, config } = await connect();
   try {
     if (!options.approved && !options.reason?.trim()) throw new Error('reject needs --reason: the agent reads it to decide what to do instead.');
-    const { callId: chosen, record } = await pickCall(agents, workflowId, callId);
-    if (record) process.stdout.write(`${renderPendingApproval(record)}\n`);
+    const route = routeApproval(workflowId, await agents.pendingApprovals(workflowId), { callId, verb: options.approved ? 'approve' : 'reject' });
+    if (route.kind === 'refuse') throw new Error(route.message);
+    if (route.record) process.stdout.write(`${renderPendingApproval(route.record, workflowId)}\n`);
     const by = actingPerson(config, options);
-    const decided = await agents.decide(workflowId, { callId: chosen, approved: options.approved, by, ...(options.reason ? { reason: options.reason } : {}) });
-    process.stdout.write(`${decided.status} by ${by.id}: ${decided.toolName} (${decided.callId})\n`);
+    const decided = await agents.decide(workflowId, { callId: route.callId, approved: options.approved, by, ...(options.reason ? { reason: options.reason } : {}) });
+    const where = route.workflowId === workflowId ? '' : ` in ${route.workflowId}`;
+    process.stdout.write(`${decided.status} by ${by.id}: ${decided.toolName} (${decided.callId})${where}\n`);
     return decided;
   } finally {
     await agents.client.connection.close();

@@ -1,20 +1,31 @@
 import type { ViewerRole } from '../../shared';
+import { renderExpandedChain } from '../render-expanded-chain';
+import { renderStatus } from '../render-status';
 import { renderStep, renderSummary } from '../render-step';
-import { renderPendingApproval } from './decide';
+import { renderTree } from '../render-tree';
 import { connect } from '../runtime';
 import { printFollowed } from '../watch-printer';
 
-/** `chain <id>`: the whole reasoning chain of a run, live or finished, in a role's view. */
-export async function printChain(workflowId: string, json: boolean, role: ViewerRole): Promise<void> {
+/**
+ * `chain <id> [--expand]`: the whole reasoning chain of a run, live or finished, in a role's view;
+ * with `expand`, each sub-agent's chain under its result, recursively.
+ */
+export async function printChain(workflowId: string, options: { json: boolean; role: ViewerRole; expand?: boolean }): Promise<void> {
   const { agents } = await connect();
-  const chain = await agents.chain(workflowId, role);
-  if (json) process.stdout.write(`${JSON.stringify(chain, null, 2)}\n`);
-  else {
-    const hidden = chain.view?.hiddenSteps ? ` · ${chain.view.hiddenSteps} steps hidden in this view` : '';
-    process.stdout.write(`${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${role}${hidden}\n\n`);
-    for (const step of chain.steps) process.stdout.write(`${renderStep(step)}\n`);
+  try {
+    const { json, role } = options;
+    const expanded = options.expand ? await agents.expandedChain(workflowId, role) : undefined;
+    const chain = expanded?.chain ?? (await agents.chain(workflowId, role));
+    if (json) process.stdout.write(`${JSON.stringify(expanded ?? chain, null, 2)}\n`);
+    else {
+      const hidden = chain.view?.hiddenSteps ? ` · ${chain.view.hiddenSteps} steps hidden in this view` : '';
+      process.stdout.write(`${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${role}${hidden}\n\n`);
+      const body = expanded ? renderExpandedChain(expanded) : chain.steps.map(renderStep).join('\n');
+      if (body) process.stdout.write(`${body}\n`);
+    }
+  } finally {
+    await agents.client.connection.close();
   }
-  await agents.client.connection.close();
 }
 
 /** `watch <id>`: steps as they land, model text as it streams, then the outcome. */
@@ -26,16 +37,24 @@ export async function watchRun(workflowId: string): Promise<boolean> {
   return result.success;
 }
 
-/** `status <id>`: the small status record, then the calls awaiting a decision and any open question. */
+/** `status <id>`: the small status record, the plan, the sub-agents, the calls awaiting a decision and any open question. */
 export async function printStatus(workflowId: string, json: boolean): Promise<void> {
   const { agents } = await connect();
-  const status = await agents.status(workflowId);
-  if (json) process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
-  else {
-    const { pendingApprovals, openQuestion, ...rest } = status;
-    process.stdout.write(`${JSON.stringify(rest, null, 2)}\n`);
-    process.stdout.write(pendingApprovals.length ? `\nPending approvals (${pendingApprovals.length}):\n${pendingApprovals.map(renderPendingApproval).join('\n')}\n` : '\nNo calls awaiting approval.\n');
-    if (openQuestion) process.stdout.write(`\nOpen question (${openQuestion.callId}): ${openQuestion.question}\nAnswer with: thoughtline answer ${workflowId} "<text>"\n`);
+  try {
+    const status = await agents.status(workflowId);
+    process.stdout.write(json ? `${JSON.stringify(status, null, 2)}\n` : renderStatus(workflowId, status));
+  } finally {
+    await agents.client.connection.close();
   }
-  await agents.client.connection.close();
+}
+
+/** `tree <id>`: the run and its sub-agents, recursively, with state, spend, budgets and pending calls. */
+export async function printTree(workflowId: string, json: boolean): Promise<void> {
+  const { agents } = await connect();
+  try {
+    const tree = await agents.tree(workflowId);
+    process.stdout.write(json ? `${JSON.stringify(tree, null, 2)}\n` : `${renderTree(tree)}\n`);
+  } finally {
+    await agents.client.connection.close();
+  }
 }

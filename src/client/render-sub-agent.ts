@@ -1,0 +1,39 @@
+import { totalTokens, type SubAgentRun, type SubBudget } from '../shared';
+import { count, usd } from './terminal-style';
+
+const duration = (ms: number): string => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`);
+
+/** What was carved from the parent: "budget 8 iterations, 20,000 tokens, $0.5000, 5 min". */
+export function renderSubBudget(b: SubBudget): string {
+  const parts = [`${b.maxIterations} iterations`];
+  if (b.tokenBudget !== undefined) parts.push(`${count(b.tokenBudget)} tokens`);
+  if (b.costBudgetUsd !== undefined) parts.push(usd(b.costBudgetUsd));
+  if (b.runTimeoutMs !== undefined) parts.push(duration(b.runTimeoutMs));
+  return `budget ${parts.join(', ')}`;
+}
+
+/** "completed (success)", "running", "refused": the parent's view of the child. */
+export const subAgentState = (run: SubAgentRun): string => (run.terminationReason ? `${run.status} (${run.terminationReason})` : run.status);
+
+/** "7 steps, 1,234 tokens, $0.0123": whatever of it the parent recorded (set once the child ended). */
+export function subAgentSpend(run: SubAgentRun): string {
+  const parts: string[] = [];
+  if (run.steps !== undefined) parts.push(`${run.steps} steps`);
+  if (run.usage) parts.push(`${count(totalTokens(run.usage))} tokens`);
+  if (run.costUsd !== undefined) parts.push(usd(run.costUsd));
+  return parts.join(', ');
+}
+
+/** The line under a sub_agent result, ending with the command that shows the child's own chain. */
+export function renderSubAgentOutcome(run: SubAgentRun): string {
+  const spend = subAgentSpend(run);
+  const head = `↳ ${run.agentName} ${run.terminationReason ?? run.status}${spend ? `: ${spend}` : ''}`;
+  // A refused child never started, so there is no chain to point to.
+  return run.status === 'refused' ? head : `${head} — thoughtline chain ${run.workflowId}`;
+}
+
+/** One row of a run's sub-agent list: agent, workflow id, state. */
+export function renderSubAgentRow(run: SubAgentRun): string {
+  const spend = subAgentSpend(run);
+  return `${run.agentName}  ${run.workflowId}  ${subAgentState(run)}${spend ? ` · ${spend}` : ''}`;
+}

@@ -149,4 +149,29 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       { content: [useTool('finish', { result: 'alpha=50' }, 'toolu_n2')] },
     ],
   },
+  {
+    // Two lookups and a sub-agent in one turn: the concurrent path (patched), a child workflow, the roll-up.
+    name: 'parallel-and-sub-agent',
+    input: { task: 'Look up alpha and beta, and have the researcher check gamma', model, agents: { researcher: { description: 'Checks one key', tools: ['lookup'], limits: { maxIterations: 3 } } }, tokenBudget: 50_000 },
+    turns: [
+      { content: [useTool('lookup', { key: 'alpha' }, 'toolu_p1'), useTool('lookup', { key: 'beta' }, 'toolu_p2'), useTool('researcher', { task: 'Check gamma' }, 'toolu_p3')] },
+      // The child's one turn: the parent waits for it, so the script stays in order.
+      { content: [useTool('finish', { result: 'gamma checked' }, 'toolu_c1')] },
+      { content: [useTool('finish', { result: 'alpha=50 beta=40 gamma checked' }, 'toolu_p4')] },
+    ],
+  },
+  {
+    name: 'planned-with-reflection',
+    input: { task: 'Look up alpha, then report', model, planning: { reflectEvery: 2 } },
+    turns: [
+      { content: [say('{"tasks":[{"id":"t1","description":"Look up alpha","dependencies":[]},{"id":"t2","description":"Report","dependencies":["t1"]}]}')] },
+      { content: [useTool('update_task', { task_id: 't2', status: 'completed' }, 'toolu_u0'), useTool('lookup', { key: 'alpha' }, 'toolu_l1')] },
+      // Reflections at iterations 2 and 4: calls without tools, before that iteration's turn.
+      { content: [say('Alpha is known; the report is next.')] },
+      { content: [useTool('update_task', { task_id: 't1', status: 'completed' }, 'toolu_u1')] },
+      { content: [useTool('update_task', { task_id: 't2', status: 'completed' }, 'toolu_u2')] },
+      { content: [say('Every task is done; finishing.')] },
+      { content: [useTool('finish', { result: 'alpha=50' }, 'toolu_u3')] },
+    ],
+  },
 ];

@@ -23,6 +23,7 @@ import { answerUpdate, approveToolCallUpdate, chainQuery, statusQuery, steerSign
 import { loadAgentTree, type AgentTreeNode } from './agent-tree';
 import { loadExpandedChain, type ExpandedChain } from './expanded-chain';
 import { LiveReplyReader, type LiveDelta } from './live-replies';
+import { statusFromResult } from './status-from-result';
 import { routeApproval } from './route-approval';
 import { sendUpdate, UpdateRefusedError } from './update-refused-error';
 
@@ -156,8 +157,12 @@ export class AgentClient {
     return sendUpdate(() => this.getHandle(workflowId).executeUpdate(answerUpdate, { args: [{ text, by }] }));
   }
 
-  status(workflowId: string): Promise<AgentStatus> {
-    return this.getHandle(workflowId).query(statusQuery);
+  /** The live `status` query; for a completed run, rebuilt from its result (no worker needed). */
+  async status(workflowId: string): Promise<AgentStatus> {
+    const handle = this.getHandle(workflowId);
+    const { status } = await handle.describe();
+    if (status.name === 'COMPLETED') return statusFromResult(await handle.result());
+    return handle.query(statusQuery);
   }
 
   /** Yields each step once, as it lands, until the run ends; see `follow`. */

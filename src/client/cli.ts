@@ -9,12 +9,14 @@ import { exportRun } from './commands/export';
 import { answerRun, steerRun } from './commands/steer';
 import { printChain, printStatus, printTree, watchRun } from './commands/inspect';
 import { runTask } from './commands/run';
+import { runExtras } from './run-extras';
 import { dev, worker } from './commands/serve';
 
 const HELP = `thoughtline — durable, transparent ReAct agents on Temporal
 
 Usage:
-  thoughtline demo                      start what is missing and run the weather demo
+  thoughtline demo [--team]             start what is missing and run the weather demo;
+                                        --team: a lead agent with weather sub-agents in parallel
   thoughtline dev                       run a Temporal dev server (Web UI on :8233) until Ctrl-C
   thoughtline worker [--tools FILE]     run an agent worker until Ctrl-C; FILE is a JS module
                                         exporting "tools": an array of defineTool(...) results
@@ -24,6 +26,10 @@ Usage:
       --max-iterations N     default 10
       --model NAME           default THOUGHTLINE_MODEL or claude-sonnet-4-6
       --workflow-id ID       default agent-<uuid>
+      --agents FILE          JSON of sub-agents by tool name ({ "researcher": { "description",
+                             "instructions", "model", "tools", "limits" } }), offered as tools
+      --plan                 plan the task as tasks with dependencies before acting
+      --template NAME        seed the plan: debug_bug, implement_feature or refactor_code
       --record FILE          append the run's model replies (secrets redacted) to FILE, JSONL,
                              to replay offline: createScriptedModel(loadRecordedTurns(FILE))
   thoughtline watch <workflowId>        follow a run's steps until it ends
@@ -79,6 +85,10 @@ async function main(argv: string[]): Promise<number> {
       port: { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
       out: { type: 'string' },
+      agents: { type: 'string' },
+      plan: { type: 'boolean', default: false },
+      template: { type: 'string' },
+      team: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -94,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
   }
   switch (verb) {
     case 'demo':
-      return (await demo()) ? 0 : 1;
+      return (await demo({ team: values.team })) ? 0 : 1;
     case 'dev':
       await dev();
       return 0;
@@ -114,6 +124,7 @@ async function main(argv: string[]): Promise<number> {
         ...(values.model ? { model: values.model } : {}),
         ...(values['workflow-id'] ? { workflowId: values['workflow-id'] } : {}),
         ...(values.record ? { recordTo: values.record } : {}),
+        extra: runExtras({ agents: values.agents, plan: values.plan, template: values.template }),
       });
       return result.success ? 0 : 1;
     }

@@ -15,6 +15,8 @@ export const AgentResult = z.object({
   usage: TokenUsage,
   costUsd: z.number().nonnegative(),
   iterations: z.number().int().nonnegative(),
+  /** The run's limit, so an ended run's status can be rebuilt from its result alone. */
+  maxIterations: z.number().int().positive().optional(),
   modelCalls: z.number().int().nonnegative(),
   toolCalls: z.number().int().nonnegative(),
   /** Replies the run could not act on (text ReAct format errors); each went back to the model. */

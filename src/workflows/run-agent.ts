@@ -236,6 +236,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     usage: state.usage,
     costUsd: state.costUsd,
     iterations: state.iteration,
+    maxIterations: input.maxIterations,
     modelCalls: state.modelCalls,
     toolCalls: state.toolCalls,
     formatErrors: state.formatErrors,

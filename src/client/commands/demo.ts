@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { findProjectRoot } from '../../dev-server/project-paths';
+import { WEATHER_AGENT } from '../../demo/offline-weather-model';
+import type { SubAgentDefinition } from '../../shared';
+import { renderTree } from '../render-tree';
 import { connect, webUiLink } from '../runtime';
 
 /** `temporal` when it is on PATH; else the project-local copy the demo may have installed. */
@@ -13,14 +16,28 @@ import { runTask } from './run';
 
 /** Seed 000's example task. */
 export const DEMO_TASK = "What's the weather in San Francisco and Paris? Compare them.";
+/** The team demo's task: one lead, three weather agents working at once. */
+export const TEAM_TASK = 'Compare the weather in Paris, Tokyo and Berlin.';
+/** The team demo's catalogue: one kind of sub-agent, called once per city. */
+export const TEAM_AGENTS: Record<string, SubAgentDefinition> = {
+  [WEATHER_AGENT]: {
+    description: 'Finds the current weather of one city and answers with the reading.',
+    instructions: 'You find the current weather of the city you are given, with the get_weather tool, and answer with the reading.',
+    tools: ['get_weather'],
+    limits: { maxIterations: 4 },
+  },
+};
 
-/** `npm run demo`: server, worker and one agent run, with everything a newcomer needs to see. */
-export async function demo(): Promise<boolean> {
+/** `npm run demo`: server, worker and one agent run (with `--team`, a lead and its sub-agents), with everything a newcomer needs to see. */
+export async function demo(options: { team?: boolean } = {}): Promise<boolean> {
   const c = await connect();
-  process.stdout.write(`\nThoughtline demo — task: ${DEMO_TASK}\n`);
+  const task = options.team ? TEAM_TASK : DEMO_TASK;
+  process.stdout.write(`\nThoughtline demo — task: ${task}\n`);
   process.stdout.write(`Model: ${c.config.anthropicApiKey ? `Claude (${c.config.model})` : 'offline scripted model (no ANTHROPIC_API_KEY)'}\n\n`);
-  const result = await runTask({ task: DEMO_TASK, json: false, embeddedWorker: true }, c);
+  const extra = options.team ? { agentName: 'weather_lead', agents: TEAM_AGENTS, tokenBudget: 200_000 } : {};
+  const result = await runTask({ task, json: false, embeddedWorker: true, extra }, c);
   const link = webUiLink(c.server, result.chain.chainId);
+  if (options.team) process.stdout.write(`\nThe tree of runs:\n${renderTree(await c.agents.tree(result.chain.chainId))}\n`);
   process.stdout.write(
     [
       '',
@@ -28,7 +45,8 @@ export async function demo(): Promise<boolean> {
       '',
       ...(link ? [`See this run in the Temporal Web UI: ${link}`] : []),
       `List runs:   ${temporalCommand()} workflow list --address ${c.server.address}`,
-      `Its chain:   npx thoughtline chain ${result.chain.chainId}`,
+      `Its chain:   npx thoughtline chain ${result.chain.chainId}${options.team ? ' --expand' : ''}`,
+      ...(options.team ? [`The tree:    npx thoughtline tree ${result.chain.chainId}`] : []),
       '',
     ].join('\n'),
   );

@@ -15,6 +15,8 @@ export interface RunOptions {
   workflowId?: string;
   /** Append this run's model replies to a JSONL file, to replay it offline in a test. */
   recordTo?: string;
+  /** More input: sub-agents, planning (from `--agents`, `--plan`, `--template`, or the team demo). */
+  extra?: Partial<AgentInputInit>;
 }
 
 /** Starts one agent, prints its steps as they land, and returns its result. */
@@ -32,6 +34,7 @@ export async function runTask(options: RunOptions, connected?: Connected): Promi
       ? resolveModel(c.config.modelRegistry, options.model ?? c.config.model)
       : { provider: 'anthropic', model: options.model ?? c.config.model },
     ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
+    ...options.extra,
   };
   const worker = options.embeddedWorker ? await startWorker(c, [], recorder) : undefined;
   try {

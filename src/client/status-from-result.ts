@@ -1,0 +1,34 @@
+import type { AgentResult, AgentStatus } from '../shared';
+
+/**
+ * The `status` record of a run that has completed, rebuilt from its result, so that reading an
+ * ended run (its tree, its sub-agents) needs no worker to answer a query.
+ */
+export function statusFromResult(result: AgentResult): AgentStatus {
+  const last = result.chain.steps[result.chain.steps.length - 1];
+  const plan = result.plan;
+  return {
+    status: result.chain.status,
+    iteration: result.iterations,
+    maxIterations: result.maxIterations ?? Math.max(1, result.iterations),
+    steps: result.chain.steps.length,
+    usage: result.usage,
+    costUsd: result.costUsd,
+    model: [...result.chain.steps].reverse().find((s) => s.model !== undefined)?.model ?? 'unknown',
+    continuations: result.continuations,
+    ...(last ? { lastStep: `${last.stepNumber} ${last.type}` } : {}),
+    pendingApprovals: [],
+    ...(plan
+      ? {
+          plan: {
+            version: plan.version,
+            source: plan.source,
+            completed: plan.tasks.filter((t) => t.status === 'completed').length,
+            total: plan.tasks.length,
+            tasks: plan.tasks.map(({ id, description, status, dependencies }) => ({ id, description, status, dependencies })),
+          },
+        }
+      : {}),
+    subAgents: result.chain.subAgents ?? [],
+  };
+}

@@ -14,6 +14,7 @@ import { firstHolding, type LoopView } from './stop-conditions';
 import type { Strategy } from './strategies';
 import { recordControlCall, refuseCall } from './control-calls';
 import { PlanKeeper } from './plan-keeper';
+import { abandonRunningChildren } from './sub-agent-call';
 import { runToolTurn } from './tool-turn';
 import { createToolCallValidator, type ToolCallCheck } from './validate-tool-call';
 
@@ -75,6 +76,7 @@ export class AgentRun {
    * and the summary is written without a model.
    */
   interrupted(reason: 'cancelled' | 'timeout', why: string): RunOutcome {
+    abandonRunningChildren(this.hooks.tree, this.state);
     closeOpenCalls(this.chain, why);
     return this.endWithoutModel(reason, why);
   }

@@ -10,6 +10,11 @@ export function maxDepthOf(input: Pick<AgentInput, 'delegation' | 'maxDelegation
   return input.delegation?.maxDepth ?? input.maxDelegationDepth;
 }
 
+/** How many levels of sub-agents may still be below this run. */
+export function levelsBelow(input: Pick<AgentInput, 'delegation' | 'agentName' | 'maxDelegationDepth'>, workflowId: string): number {
+  return Math.max(0, maxDepthOf(input) - (delegationPath(input, workflowId).length - 1));
+}
+
 /**
  * Why delegating to `agentName` from here is refused, or undefined when it may go ahead: a cycle
  * (the agent is already on the path) or a child deeper than the limit (the root is depth 0).

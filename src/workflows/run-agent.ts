@@ -17,7 +17,7 @@ import { activities } from './activity-proxies';
 import { AgentRun } from './agent-run';
 import { ApprovalGate } from './approval-gate';
 import { carryOver } from './carry-over';
-import { delegationPath } from './delegation-guard';
+import { delegationPath, levelsBelow } from './delegation-guard';
 import { ChainBuilder } from './chain-builder';
 import { failureMessage } from './failure-message';
 import { answerUpdate, approveToolCallUpdate, cancelSignal, chainQuery, resolveStallUpdate, statusQuery, steerSignal, subAgentApprovalsSignal, type StallDecision } from './messages';
@@ -89,6 +89,8 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     if (state.cancelRequested !== undefined) return;
     state.cancelRequested = `${reason ?? 'no reason given'}${by ? `, by ${by}` : ''}`;
     chain.thinking(`Cancel requested (${state.cancelRequested}); finishing the current step, then summarising.`, { level: 'full' }, { kind: 'cancel', by: by ?? 'unknown' });
+    // Sub-agents hear why, so their own chains say it; the scope's cancel then stops them.
+    tree.forward(cancelSignal, { reason: `the parent run was cancelled: ${reason ?? 'no reason given'}`, ...(by ? { by } : {}) });
     publish.details();
     // In-flight work gets a grace period, then is cancelled like a Temporal cancel.
     void sleep(input.cancelGraceMs).then(
@@ -138,7 +140,9 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   }, { validator: (request) => desk.check(parseMessage(AnswerRequest, request, 'answer')) });
 
   // Temporal's own cancel (handle.cancel(), the Web UI) and the run's deadline both interrupt the loop.
-  CancellationScope.current().cancelRequested.catch(() => interrupt('cancelled', 'The run was cancelled through Temporal.'));
+  CancellationScope.current().cancelRequested.catch(() =>
+    interrupt('cancelled', state.cancelRequested !== undefined ? `The run was cancelled (${state.cancelRequested}).` : 'The run was cancelled through Temporal.'),
+  );
   if (input.runTimeoutMs !== undefined) {
     const left = state.startedAtMs + input.runTimeoutMs - Date.now();
     void sleep(Math.max(1, left)).then(
@@ -207,7 +211,9 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   let first = await Promise.race([settled, interrupted]);
   if ('by' in first) {
     // Give in-flight work a moment to acknowledge, so the chain can say what happened to it.
-    const late = await CancellationScope.nonCancellable(() => Promise.race([settled, sleep(SETTLE_MS).then(() => undefined)]));
+    // Running sub-agents wind down and report first, each level below with its own settle window.
+    const settleMs = tree.running().length ? SETTLE_MS * (2 + levelsBelow(input, workflowId)) : SETTLE_MS;
+    const late = await CancellationScope.nonCancellable(() => Promise.race([settled, sleep(settleMs).then(() => undefined)]));
     const interruption = first;
     first = late && 'outcome' in late ? late : { outcome: run ? run.interrupted(interruption.by, interruption.why) : { reason: interruption.by, answer: interruption.why } };
   }

@@ -5,6 +5,7 @@ import { childWorkflowId, delegationBlocked, delegationPath, maxDepthOf } from '
 import { failureMessage } from './failure-message';
 import type { Observation } from './strategies';
 import { carveSubBudget, type ParentLeft } from './sub-budget';
+import type { RunState } from './run-state';
 import type { SubAgentTree } from './sub-agent-tree';
 import { recordToolCall, type ToolRunContext } from './tool-runner';
 import { toolStepVisibility } from './tool-visibility';
@@ -105,7 +106,7 @@ function ended(ctx: SubAgentCallContext, call: ToolUseBlock, running: SubAgentRu
   };
   ctx.tree.put(run);
   const why = result.error ? ` (${result.error})` : '';
-  const error = result.success ? undefined : `Sub-agent ${run.agentName} ended with ${result.terminationReason}${why}.`;
+  const error = result.success ? undefined : `Sub-agent ${run.agentName} did not finish its task (it stopped: ${result.terminationReason}${why}).`;
   ctx.chain.toolResult({ correlationId: call.id, success: result.success, result: result.finalAnswer, durationMs, subAgent: run, ...(error ? { error } : {}) }, visibility);
   if (result.success) return { callId: call.id, content: result.finalAnswer, isError: false };
   const partial = result.finalAnswer.trim() ? ` What it had so far: ${result.finalAnswer}` : ' It left no answer.';
@@ -132,8 +133,21 @@ function reserve(ctx: SubAgentCallContext, budget: SubBudget, sign: 1 | -1): voi
   };
 }
 
+/**
+ * When this run ends without waiting for a child to report (it did not wind down within the
+ * settle window), the child is recorded as cancelled and its whole sub-budget is charged.
+ */
+export function abandonRunningChildren(tree: SubAgentTree, state: RunState): void {
+  for (const run of tree.running()) {
+    chargeUnknown({ state }, run.budget);
+    state.reserved = { tokens: Math.max(0, state.reserved.tokens - (run.budget.tokenBudget ?? 0)), usd: Math.max(0, Math.round((state.reserved.usd - (run.budget.costBudgetUsd ?? 0)) * 1e6) / 1e6) };
+    tree.put({ ...run, status: 'cancelled' });
+    tree.ended(run.workflowId);
+  }
+}
+
 /** Charges a child's whole sub-budget when its spend cannot be known; says so for the chain. */
-function chargeUnknown(ctx: SubAgentCallContext, budget: SubBudget): string {
+function chargeUnknown(ctx: Pick<SubAgentCallContext, 'state'>, budget: SubBudget): string {
   const tokens = budget.tokenBudget ?? 0;
   const usd = budget.costBudgetUsd ?? 0;
   if (tokens === 0 && usd === 0) return '';

@@ -1,4 +1,4 @@
-import { getExternalWorkflowHandle, workflowInfo } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, workflowInfo, type SignalDefinition } from '@temporalio/workflow';
 import type { ApprovalRecord, DelegationLink, SubAgentRun } from '../shared';
 import type { ChainBuilder } from './chain-builder';
 import { subAgentApprovalsSignal } from './messages';
@@ -20,6 +20,15 @@ export class SubAgentTree {
 
   get runs(): readonly SubAgentRun[] {
     return this.chain.subAgents;
+  }
+
+  running(): SubAgentRun[] {
+    return this.runs.filter((r) => r.status === 'running');
+  }
+
+  /** Sends a signal to every running child; one that already ended is not an error. */
+  forward<Args extends unknown[]>(signal: SignalDefinition<Args>, ...args: Args): void {
+    for (const run of this.running()) void getExternalWorkflowHandle(run.workflowId).signal(signal, ...args).catch(() => undefined);
   }
 
   put(run: SubAgentRun): void {

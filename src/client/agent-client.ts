@@ -132,8 +132,8 @@ export class AgentClient {
   }
 
   /**
-   * The delegation tree under a run, from `status` queries (ended children still answer them,
-   * given a worker). A child that cannot be read shows its error in its node.
+   * The delegation tree under a run, from `status` (an ended run's is rebuilt from its result,
+   * so no worker is needed for it). A child that cannot be read shows its error in its node.
    */
   tree(workflowId: string): Promise<AgentTreeNode> {
     return loadAgentTree(workflowId, {

@@ -4,9 +4,8 @@ import { recordControlCall } from './control-calls';
 import { replyText } from './decide-next-step';
 import { ModelCallFailed, recordedModelCall } from './model-turn';
 import { planNote, reflectionPrompt } from './plan-prompts';
-import { templateTasks } from './plan-templates';
 import { applyTaskUpdate, isPlanFinished, parseTaskUpdate, startNextTask } from './plan-tracker';
-import { makePlan, replan, type PlanAttempt, type PlannerModel } from './planner';
+import { fallbackPlan, makePlan, replan, type PlanAttempt, type PlannerModel } from './planner';
 import type { RunState } from './run-state';
 import type { Observation, Strategy } from './strategies';
 
@@ -39,8 +38,7 @@ export class PlanKeeper {
     } catch (err) {
       if (!(err instanceof ModelCallFailed)) throw err;
       // The planner's model failed for good: the run goes on with the fallback plan, and says so.
-      const tasks = this.settings.template ? templateTasks(this.settings.template) : [{ id: 't1', description: this.input.task, dependencies: [], requiredTools: [], status: 'pending' as const }];
-      made = { plan: { tasks, source: this.settings.template ? 'template' : 'single_task', version: 1, ...(this.settings.template ? { template: this.settings.template } : {}) }, attempts: [{ reply: '', problems: [err.message] }] };
+      made = { plan: fallbackPlan(this.input.task, this.settings), attempts: [{ reply: '', problems: [err.message] }] };
     }
     const plan = startNextTask(made.plan).plan;
     this.chain.setPlan(plan);

@@ -34,9 +34,14 @@ export async function makePlan(
   const { tasks, attempts } = await askWithRepair(model, prompt, 'plan', settings);
   const template = settings.template !== undefined ? { template: settings.template } : {};
   if (tasks) return { plan: { tasks, source: attempts.length === 1 ? 'model' : 'repaired', version: 1, ...template }, attempts };
-  if (settings.template) return { plan: { tasks: templateTasks(settings.template), source: 'template', version: 1, ...template }, attempts };
+  return { plan: fallbackPlan(goal, settings), attempts };
+}
+
+/** The plan when the planner gave none: the template's steps, or the goal as a single task. */
+export function fallbackPlan(goal: string, settings: Pick<PlanningSettings, 'template'>): Plan {
+  if (settings.template) return { tasks: templateTasks(settings.template), source: 'template', version: 1, template: settings.template };
   const single: PlanTask = { id: 't1', description: goal, dependencies: [], requiredTools: [], status: 'pending' };
-  return { plan: { tasks: [single], source: 'single_task', version: 1 }, attempts };
+  return { tasks: [single], source: 'single_task', version: 1 };
 }
 
 /**

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../src/activities/models/scripted-model';
+import { ApplicationFailure } from '@temporalio/common';
+import type { ModelProvider } from '../../src/activities';
 import type { AgentInputInit, AgentStatus, ModelRequest, ReasoningStep } from '../../src/shared';
 import { statusQuery } from '../../src/workflows/messages';
 import { pollFor } from '../helpers/approval-helpers';
@@ -25,10 +27,15 @@ type Thinking = Extract<ReasoningStep, { type: 'thinking' }>;
 const notes = (steps: readonly ReasoningStep[], purpose: Thinking['purpose']) => steps.filter((s): s is Thinking => s.type === 'thinking' && s.purpose === purpose);
 const text = (request: ModelRequest) => requestTexts(request).join('\n');
 
-async function run(script: ScriptedTurn[], input: Partial<AgentInputInit>, during?: (workflowId: string, gates: ReturnType<typeof gateTool>) => Promise<void>) {
+async function run(
+  script: ScriptedTurn[],
+  input: Partial<AgentInputInit>,
+  during?: (workflowId: string, gates: ReturnType<typeof gateTool>) => Promise<void>,
+  wrap: (inner: ModelProvider) => ModelProvider = (inner) => inner,
+) {
   const gates = gateTool();
   const model = createScriptedModel(script);
-  const h = await createHarness(env, { tools: [...testTools().tools, gates.tool], models: { scripted: model } });
+  const h = await createHarness(env, { tools: [...testTools().tools, gates.tool], models: { scripted: wrap(model) } });
   return h.worker.runUntil(async () => {
     const handle = await h.agents.start({ task: 'Report on the quarter', model: MODEL, maxIterations: 8, ...input });
     if (during) await during(handle.workflowId, gates);
@@ -113,6 +120,24 @@ describe.concurrent('planning', () => {
     expect(result.plan).toMatchObject({ source: 'template', template: 'debug_bug' });
     expect(result.plan?.tasks[0]).toMatchObject({ description: 'Reproduce the bug', status: 'in_progress' });
     expect(result.plan?.tasks.length).toBe(7);
+  });
+
+  it('goes on with the goal as a single task when the planner call fails for good, and says why', async () => {
+    const failFirst = (inner: ModelProvider): ModelProvider => {
+      let calls = 0;
+      return {
+        name: inner.name,
+        complete: (request, signal, hooks) => {
+          calls += 1;
+          if (calls === 1) throw ApplicationFailure.create({ type: 'ModelBadRequest', message: 'planner overloaded', nonRetryable: true });
+          return inner.complete(request, signal, hooks);
+        },
+      };
+    };
+    const { result } = await run([{ content: [useTool('finish', { result: 'done anyway' })] }], { planning: { reflectEvery: 0 } }, undefined, failFirst);
+    expect(result.terminationReason).toBe('success');
+    expect(result.plan).toMatchObject({ source: 'single_task', tasks: [{ id: 't1', description: 'Report on the quarter', status: 'in_progress' }] });
+    expect(notes(result.chain.steps, 'plan')[0]?.thought).toMatch(/planner overloaded/);
   });
 
   it('re-plans after a task fails: dependents were blocked, the new plan keeps completed work', async () => {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities';
+import { wellFormedFailures } from './activities/well-formed-failures';
 import { createTenantActivities } from './activities/tenant-activities';
 import type { TenantLimitsConfigInit } from './shared/tenant-limits';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
@@ -62,5 +63,6 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     maxHeartbeatThrottleInterval: '1 second',
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     ...options.workerOptions,
+    interceptors: { ...options.workerOptions?.interceptors, activity: [wellFormedFailures, ...(options.workerOptions?.interceptors?.activity ?? [])] },
   });
 }

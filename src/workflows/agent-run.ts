@@ -175,7 +175,7 @@ export class AgentRun {
         }
         const warning = judged.verdict === 'warn' ? ` This is unreadable reply number ${this.state.stall.formatErrorsInRow} in a row; follow the format exactly or the run will stop.` : '';
         this.chain.thinking(`Reply not understood: ${next.message}${warning}`, { level: 'full' });
-        this.state.messages.push(this.strategy.observe([{ callId: '', content: next.message + warning, isError: true }]));
+        this.strategy.unreadable(this.state, next.message + warning);
         return undefined;
       }
       default: {

@@ -19,7 +19,8 @@ export const replyText = (reply: ModelReply): string =>
 
 /**
  * Seed 004's protocol for native tool calling: a `finish` call ends the run with its `result`;
- * a reply without tool calls is the answer; anything else runs the requested tools. Tool calls
+ * a reply without tool calls is the answer (an empty one is a format error); anything else runs
+ * the requested tools. Tool calls
  * made in the same turn as a valid finish are not run (the answer was written without their
  * results) and are reported.
  */
@@ -36,7 +37,12 @@ export function decideNextStep(reply: ModelReply, finishToolName: string, giveUp
     }
     return { kind: 'final_answer', answer: result, via: 'finish_tool', finishCall, skipped: others };
   }
-  if (calls.length === 0) return { kind: 'final_answer', answer: replyText(reply), via: 'text_reply' };
+  if (calls.length === 0) {
+    const text = replyText(reply);
+    // An empty reply is not an answer: the model is told, like any reply that cannot be used.
+    if (!text) return { kind: 'format_error', message: `Your reply was empty. Call a tool, or call "${finishToolName}" with your answer.` };
+    return { kind: 'final_answer', answer: text, via: 'text_reply' };
+  }
   return { kind: 'run_tools', calls };
 }
 

@@ -2,6 +2,7 @@ import type { AgentInput, ModelMessage, ModelReply, ModelTool, ToolSpec } from '
 import { decideNextStep, giveUpStep, replyText, type NextStep } from './decide-next-step';
 import { injectedTools, systemPrompt, toModelTool } from './prompt';
 import { parseReAct } from './react-parser';
+import type { RunState } from './run-state';
 import { formatObservation, reactTextSystemPrompt, REACT_STOP_SEQUENCES } from './react-text-prompt';
 
 /** One tool call's outcome, as the model will read it next turn. */
@@ -18,6 +19,8 @@ export interface Strategy {
   readonly stopSequences?: string[];
   decide(reply: ModelReply): NextStep;
   observe(observations: Observation[]): ModelMessage;
+  /** Tells the model its last reply could not be used (a `format_error`), in this protocol's terms. */
+  unreadable(state: RunState, text: string): void;
 }
 
 /** The API's own tool calling, with the injected finish tool (seed 004). */
@@ -35,6 +38,11 @@ export function nativeStrategy(input: AgentInput, specs: readonly ToolSpec[]): S
       role: 'user',
       content: observations.map((o) => ({ type: 'tool_result', toolUseId: o.callId, content: o.content, isError: o.isError })),
     }),
+    // The unusable (empty) reply leaves the conversation: the API refuses empty assistant turns.
+    unreadable: (state, text) => {
+      if (state.messages[state.messages.length - 1]?.role === 'assistant') state.messages.pop();
+      state.appendUserText(text);
+    },
   };
 }
 
@@ -81,6 +89,9 @@ export function reactTextStrategy(input: AgentInput, specs: readonly ToolSpec[],
       role: 'user',
       content: [{ type: 'text', text: observations.map((o) => `Observation: ${formatObservation(o.content, o.isError)}`).join('\n') }],
     }),
+    unreadable(state, text) {
+      state.messages.push(this.observe([{ callId: '', content: text, isError: true }]));
+    },
   };
 }
 

@@ -85,16 +85,31 @@ function approvalView(record: ApprovalRecord, facts: Map<string, CallFacts>): Ap
  */
 export function viewChain(chain: ReasoningChain, role: ViewerRole): ReasoningChain {
   const priorHidden = chain.view?.hiddenSteps ?? 0;
-  if (role === 'auditor') return redactSecrets({ ...chain, view: { role, hiddenSteps: priorHidden } });
-  const facts = callFacts(chain.steps);
-  const shown = chain.steps.filter((step) => step.visibility.level !== 'hidden');
-  const steps = shown
-    .map((step) => withoutSensitiveFields(step, facts))
-    .map((step) => (role === 'end_user' ? forEndUser(step, facts) : step));
-  const approvals = chain.approvals?.map((record) => approvalView(record, facts));
+  const facts = role === 'auditor' ? new Map<string, CallFacts>() : callFacts(chain.steps);
+  const shown = role === 'auditor' ? chain.steps : chain.steps.filter((step) => step.visibility.level !== 'hidden');
+  const steps = shown.map((step) => stepView(step, role, facts));
+  const approvals = role === 'auditor' ? chain.approvals : chain.approvals?.map((record) => approvalView(record, facts));
   // A view of a view counts the steps both left out.
   const view = { role, hiddenSteps: priorHidden + chain.steps.length - shown.length };
-  return redactSecrets({ ...chain, steps, ...(approvals ? { approvals } : {}), view });
+  const { steps: _steps, ...head } = chain;
+  return { ...redactSecrets({ ...head, ...(approvals ? { approvals } : {}), view }), steps };
+}
+
+/**
+ * Each step's view, made once per role: recorded steps never change (a changed step is a new
+ * object), so a chain queried a thousand times is redacted once. Only a cache: same output.
+ */
+const viewedSteps = new WeakMap<ReasoningStep, Partial<Record<ViewerRole, ReasoningStep>>>();
+
+function stepView(step: ReasoningStep, role: ViewerRole, facts: Map<string, CallFacts>): ReasoningStep {
+  const memo = viewedSteps.get(step) ?? {};
+  const known = memo[role];
+  if (known) return known;
+  const shaped = role === 'auditor' ? step : role === 'end_user' ? forEndUser(withoutSensitiveFields(step, facts), facts) : withoutSensitiveFields(step, facts);
+  const viewed = redactSecrets(shaped);
+  memo[role] = viewed;
+  viewedSteps.set(step, memo);
+  return viewed;
 }
 
 /** Parses a role name from a query, the CLI or an export request. */

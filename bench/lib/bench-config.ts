@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+export const FIGURE_IDS = ['overhead', 'seeing', 'history', 'scale'] as const;
+export type FigureId = (typeof FIGURE_IDS)[number];
+export const PEER_NAMES = ['plain-node', 'temporal-ai-sdk', 'langgraph-sqlite'] as const;
+
+const count = z.coerce.number().int().positive();
+const counts = z.string().transform((s, ctx) => {
+  const values = s.split(',').map((v) => Number(v.trim()));
+  if (values.some((v) => !Number.isInteger(v) || v <= 0)) ctx.addIssue({ code: 'custom', message: `expected positive integers separated by commas, got "${s}"` });
+  return values;
+});
+const names = <T extends string>(allowed: readonly [T, ...T[]]) => z.string().transform((s) => s.split(',').map((v) => v.trim()).filter(Boolean)).pipe(z.array(z.enum(allowed)));
+
+/** Every knob, read from the environment once. Unset knobs take the full-size or the quick default. */
+const BenchEnv = z.object({
+  BENCH_QUICK: z.enum(['0', '1']).default('0'),
+  BENCH_ONLY: names(FIGURE_IDS).optional(),
+  BENCH_OUT: z.string().optional(),
+  BENCH_OVERHEAD_ITERATIONS: count.optional(),
+  BENCH_OVERHEAD_RUNS: count.optional(),
+  BENCH_OVERHEAD_WARMUP: z.coerce.number().int().nonnegative().optional(),
+  BENCH_PEERS: names(PEER_NAMES).optional(),
+  BENCH_PEERS_DIR: z.string().optional(),
+  BENCH_PEER_TIMEOUT_MS: count.optional(),
+  BENCH_SCALE_RUNS: count.optional(),
+  BENCH_SCALE_ITERATIONS: count.optional(),
+  BENCH_SCALE_MODEL_MS: count.optional(),
+  BENCH_SCALE_TIMEOUT_MS: count.optional(),
+  /** JSON merged over the scale worker's options, e.g. '{"maxConcurrentWorkflowTaskExecutions":40}'. */
+  BENCH_SCALE_WORKER_OPTIONS: z.string().transform((s) => z.record(z.string(), z.unknown()).parse(JSON.parse(s))).optional(),
+  BENCH_CHAIN_ITERATIONS: count.optional(),
+  BENCH_CHAIN_QUERIES: count.optional(),
+  BENCH_WATCH_ITERATIONS: count.optional(),
+  BENCH_WATCH_POLL_MS: counts.optional(),
+  BENCH_WATCH_MODEL_MS: count.optional(),
+  BENCH_HISTORY_ITERATIONS: counts.optional(),
+  BENCH_HISTORY_OBSERVATION_BYTES: counts.optional(),
+});
+
+export interface BenchConfig {
+  quick: boolean;
+  figures: readonly FigureId[];
+  out: string;
+  overhead: { iterations: number; runs: number; warmup: number };
+  peers: { names: readonly string[]; dir: string; timeoutMs: number };
+  scale: { runs: number; iterations: number; modelMs: number; timeoutMs: number; workerOptions: Record<string, unknown> };
+  seeing: { chainIterations: number; queries: number; watchIterations: number; pollMs: readonly number[]; watchModelMs: number };
+  history: { iterations: readonly number[]; observationBytes: readonly number[] };
+}
+
+/** Parses the environment into a frozen config; throws with every bad knob named. */
+export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Readonly<BenchConfig> {
+  const e = BenchEnv.parse(env);
+  const quick = e.BENCH_QUICK === '1';
+  const pick = <T>(value: T | undefined, full: T, small: T): T => value ?? (quick ? small : full);
+  const scaleRuns = pick(e.BENCH_SCALE_RUNS, 1000, 50);
+  return Object.freeze({
+    quick,
+    figures: e.BENCH_ONLY ?? FIGURE_IDS,
+    out: path.resolve(projectRoot, e.BENCH_OUT ?? 'bench/results/latest.json'),
+    overhead: { iterations: pick(e.BENCH_OVERHEAD_ITERATIONS, 10, 5), runs: pick(e.BENCH_OVERHEAD_RUNS, 30, 5), warmup: pick(e.BENCH_OVERHEAD_WARMUP, 3, 1) },
+    peers: {
+      names: e.BENCH_PEERS ?? PEER_NAMES,
+      dir: path.resolve(projectRoot, e.BENCH_PEERS_DIR ?? 'bench/peers'),
+      timeoutMs: pick(e.BENCH_PEER_TIMEOUT_MS, 600_000, 180_000),
+    },
+    scale: {
+      runs: scaleRuns,
+      iterations: pick(e.BENCH_SCALE_ITERATIONS, 5, 5),
+      modelMs: pick(e.BENCH_SCALE_MODEL_MS, 200, 200),
+      timeoutMs: pick(e.BENCH_SCALE_TIMEOUT_MS, 900_000, 180_000),
+      workerOptions: e.BENCH_SCALE_WORKER_OPTIONS ?? {},
+    },
+    seeing: {
+      chainIterations: pick(e.BENCH_CHAIN_ITERATIONS, 250, 25),
+      queries: pick(e.BENCH_CHAIN_QUERIES, 100, 20),
+      watchIterations: pick(e.BENCH_WATCH_ITERATIONS, 30, 8),
+      pollMs: pick(e.BENCH_WATCH_POLL_MS, [300, 50], [300, 50]),
+      watchModelMs: pick(e.BENCH_WATCH_MODEL_MS, 50, 50),
+    },
+    history: {
+      iterations: pick(e.BENCH_HISTORY_ITERATIONS, [10, 100, 500], [10, 30]),
+      observationBytes: pick(e.BENCH_HISTORY_OBSERVATION_BYTES, [1024, 10_240], [1024, 10_240]),
+    },
+  });
+}

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { defineTool, type ToolDefinition } from '../../src/tools/define-tool';
+
+export const BENCH_TOOL = 'bench_tool';
+
+/**
+ * The one tool every bench run calls: it returns at once, with an observation of
+ * `observationChars` characters (default a few). Not read-only, so no call is answered from cache.
+ */
+export function benchTool(observationChars = 0): ToolDefinition {
+  return defineTool({
+    name: BENCH_TOOL,
+    description: 'Returns an observation at once',
+    input: z.object({ n: z.number().int() }),
+    execute: ({ n }) => {
+      const head = `observation ${n}`;
+      return observationChars > head.length ? `${head} ${'x'.repeat(observationChars - head.length - 1)}` : head;
+    },
+  });
+}

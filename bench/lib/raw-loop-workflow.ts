@@ -1,0 +1,22 @@
+import { proxyActivities } from '@temporalio/workflow';
+
+/** The activities the raw loop calls; both answer at once (see temporal-floor.ts). */
+export interface RawLoopActivities {
+  rawModel(turn: number): Promise<string>;
+  rawTool(turn: number): Promise<string>;
+}
+
+const { rawModel, rawTool } = proxyActivities<RawLoopActivities>({ startToCloseTimeout: '1 minute' });
+
+/**
+ * The same loop shape as a Thoughtline run with no framework at all: per iteration one model
+ * activity and one tool activity, then a final model call. Sandbox code: deterministic.
+ */
+export async function rawLoop(iterations: number): Promise<number> {
+  for (let i = 0; i < iterations; i++) {
+    await rawModel(i);
+    await rawTool(i);
+  }
+  await rawModel(iterations);
+  return iterations;
+}

@@ -1,0 +1,67 @@
+import { findProjectRoot } from '../src/dev-server/project-paths';
+import { measureHistory } from './history';
+import { FIGURE_IDS, loadBenchConfig, type BenchConfig, type FigureId } from './lib/bench-config';
+import { createBenchContext, type BenchContext } from './lib/bench-context';
+import { errorText, type FigureBody, type FigureResult } from './lib/figure';
+import { machineInfo } from './lib/machine-info';
+import { renderTable } from './lib/render-table';
+import { writeResults } from './lib/write-results';
+import { measureScale } from './scale';
+import { measureSeeing } from './seeing';
+import { measureOverhead } from './thoughtline-overhead';
+
+const FIGURES: Record<FigureId, { title: string; measure: (ctx: BenchContext, config: BenchConfig) => Promise<FigureBody> }> = {
+  overhead: { title: '1. Overhead per ReAct iteration (instant model and tool)', measure: measureOverhead },
+  seeing: { title: '3. Seeing: chain queries and watchers', measure: measureSeeing },
+  history: { title: '4. History size and replay', measure: measureHistory },
+  scale: { title: '2. Scale: concurrent runs on one worker', measure: measureScale },
+};
+
+/** `npm run bench`: every figure against one fresh dev server, printed and written to JSON. */
+async function main(): Promise<number> {
+  const projectRoot = findProjectRoot();
+  const config = loadBenchConfig(process.env, projectRoot);
+  const log = (line: string): void => console.error(`[bench] ${line}`);
+  log(`${config.quick ? 'quick sizes (BENCH_QUICK=1)' : 'full sizes'}; figures: ${config.figures.join(', ')}`);
+  const date = new Date().toISOString();
+  const ctx = await createBenchContext(log);
+  // Interrupted: stop the server this run started (and, through 'exit', any worker process) and quit.
+  const interrupt = (signal: NodeJS.Signals): void => {
+    log(`${signal}: stopping`);
+    void ctx.close().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
+  const machine = machineInfo(projectRoot, ctx.server.cliVersion.split('\n')[0] ?? '');
+  const figures: FigureResult[] = [];
+  try {
+    // One at a time, in a fixed order: no figure's load may colour another's numbers.
+    for (const id of FIGURE_IDS.filter((f) => config.figures.includes(f))) {
+      const { title, measure } = FIGURES[id];
+      const started = Date.now();
+      try {
+        const body = await measure(ctx, config);
+        figures.push({ id, title, measurements: body.measurements, details: body.details, errors: body.errors ?? [], wallMs: Date.now() - started });
+      } catch (err) {
+        log(`${id} failed: ${errorText(err)}`);
+        figures.push({ id, title, measurements: [], details: {}, errors: [errorText(err)], wallMs: Date.now() - started });
+      }
+    }
+  } finally {
+    await ctx.close();
+  }
+  const file = writeResults(config.out, { date, quick: config.quick, machine: { ...machine, loadAverageAtEnd: machineInfo(projectRoot, '').loadAverage }, config, figures });
+  // Run in a fixed order (scale last), printed in the issue's order (titles start with the number).
+  console.log(renderTable([...figures].sort((a, b) => a.title.localeCompare(b.title))));
+  console.log(`\nmachine: ${machine.cpuCount} x ${machine.cpuModel}, ${machine.memoryGB} GB, node ${machine.node}, ${machine.temporalCli}; load ${machine.loadAverage.map((l) => l.toFixed(2)).join(' ')} at start`);
+  console.log(`written to ${file}${config.quick ? ' (quick sizes: not the official figures)' : ''}`);
+  // A figure that could not be measured fails the command; a missed target does not.
+  return figures.some((f) => f.measurements.length === 0) ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

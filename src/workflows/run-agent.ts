@@ -175,7 +175,12 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       const names = splitToolNames(input, workflowId);
       tools = withSubAgents(input, await activities.describeTools(names.registered), names.agents);
     }
-    const injected = new Map([[input.finishToolName, 'finishToolName'], [input.giveUpToolName, 'giveUpToolName'], ...(input.allowQuestions ? [[input.questionToolName, 'questionToolName'] as const] : [])]);
+    const injected = new Map([
+      [input.finishToolName, 'finishToolName'],
+      [input.giveUpToolName, 'giveUpToolName'],
+      ...(input.allowQuestions ? [[input.questionToolName, 'questionToolName'] as const] : []),
+      ...(input.planning ? [[input.planning.updateToolName, 'planning.updateToolName'] as const] : []),
+    ]);
     const clash = tools.find((t) => injected.has(t.name));
     if (clash) {
       const message = `A registered tool is named "${clash.name}", like an injected tool; set ${injected.get(clash.name)} to another name.`;

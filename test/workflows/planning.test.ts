@@ -4,6 +4,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ModelProvider } from '../../src/activities';
 import type { AgentInputInit, AgentStatus, ModelRequest, ReasoningStep } from '../../src/shared';
 import { statusQuery } from '../../src/workflows/messages';
+import { z } from 'zod';
+import { defineTool } from '../../src/tools/define-tool';
 import { pollFor } from '../helpers/approval-helpers';
 import { gateTool, requestTexts } from '../helpers/people-helpers';
 import { connectTestEnv, createHarness, type TestEnv } from '../helpers/temporal-env';
@@ -138,6 +140,18 @@ describe.concurrent('planning', () => {
     expect(result.terminationReason).toBe('success');
     expect(result.plan).toMatchObject({ source: 'single_task', tasks: [{ id: 't1', description: 'Report on the quarter', status: 'in_progress' }] });
     expect(notes(result.chain.steps, 'plan')[0]?.thought).toMatch(/planner overloaded/);
+  });
+
+  it('refuses a registered tool named like the injected update tool, naming the setting to change', async () => {
+    const clashing = defineTool({ name: 'update_task', description: 'Mine', input: z.object({}), execute: () => 'x' });
+    const h = await createHarness(env, { tools: [clashing], models: { scripted: createScriptedModel([]) } });
+    await h.worker.runUntil(async () => {
+      const handle = await h.agents.start({ task: 'Plan it', model: MODEL, planning: {} });
+      const result = await handle.result();
+      expect(result).toMatchObject({ success: false, terminationReason: 'error', error: expect.stringContaining('InvalidAgentInput') });
+      expect(result.error).toContain('set planning.updateToolName to another name');
+      expect(result.modelCalls).toBe(0);
+    });
   });
 
   it('re-plans after a task fails: dependents were blocked, the new plan keeps completed work', async () => {

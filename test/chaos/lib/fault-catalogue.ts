@@ -1,6 +1,6 @@
 import { FailureType } from '../../../src/shared';
 import { earlyEof, hang, httpError, midStreamError, nonJsonError, socketReset, type FakeReply } from '../../../src/testing';
-import type { SeededRandom } from './fuzz-random';
+import type { SeededRandom } from './seeded-random';
 
 /** A start-to-close timeout: no ApplicationFailure type, Temporal's own TimeoutFailure. */
 export const TIMED_OUT = 'StartToCloseTimeout';

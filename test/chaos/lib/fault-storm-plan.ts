@@ -1,6 +1,6 @@
 import { text, toolUse, type ScriptEntry } from '../../../src/testing';
 import { fatalFault, retryableFault, type Fault } from './fault-catalogue';
-import { runSeed, seededRandom } from './fuzz-random';
+import { runSeed, seededRandom } from './seeded-random';
 
 /** One model call of a storm run: the faults its attempts meet, then how the call ends. */
 export interface StormCall {

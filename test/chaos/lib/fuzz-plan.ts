@@ -1,6 +1,6 @@
 import type { AgentInputInit } from '../../../src/shared';
 import { nativeEndTurn, nativeMidTurn } from './fuzz-native-turns';
-import { runSeed, seededRandom } from './fuzz-random';
+import { runSeed, seededRandom } from './seeded-random';
 import { reactEndTurn, reactMidTurn } from './fuzz-react-turns';
 import { fuzzContext, type FuzzTurn } from './fuzz-turn';
 

@@ -1,4 +1,4 @@
-import type { SeededRandom } from './fuzz-random';
+import type { SeededRandom } from './seeded-random';
 
 /**
  * Text a model (or the JSON it sends) can hold and code tends to trip on: control characters,

@@ -1,6 +1,6 @@
 import type { ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import type { ToolResult } from '../../../src/shared';
-import type { SeededRandom } from './fuzz-random';
+import type { SeededRandom } from './seeded-random';
 
 /** What one tool call of a fuzzed turn must become in the chain. */
 export type CallOutcome = 'ok' | 'unknown_tool' | 'invalid_args' | 'invalid_finish' | 'tool_failed' | 'not_run';

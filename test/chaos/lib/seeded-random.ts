@@ -1,10 +1,13 @@
-/** A small seeded PRNG (mulberry32): the same seed gives the same sequence on every machine. */
+/**
+ * A small seeded PRNG (mulberry32): the same seed draws the same sequence on every machine and
+ * Node version, so a chaos run is reproduced from the seed it prints. Not for cryptography.
+ */
 export interface SeededRandom {
-  /** Uniform in [0, 1). */
+  /** In [0, 1). */
   next(): number;
-  /** Uniform integer in [min, max], both included. */
+  /** An integer in [min, max], both included. */
   int(min: number, max: number): number;
-  chance(p: number): boolean;
+  chance(probability: number): boolean;
   pick<T>(items: readonly T[]): T;
 }
 
@@ -15,13 +18,13 @@ export function seededRandom(seed: number): SeededRandom {
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
   const int = (min: number, max: number): number => min + Math.floor(next() * (max - min + 1));
   return {
     next,
     int,
-    chance: (p) => next() < p,
+    chance: (probability) => next() < probability,
     pick: <T>(items: readonly T[]): T => {
       if (items.length === 0) throw new Error('pick from an empty list');
       return items[int(0, items.length - 1)]!;
@@ -29,5 +32,11 @@ export function seededRandom(seed: number): SeededRandom {
   };
 }
 
-/** The seed of the `index`th run of a scenario: independent streams from one printed seed. */
-export const runSeed = (seed: number, index: number): number => (Math.imul(seed ^ 0x9e3779b9, 31) + Math.imul(index + 1, 0x85ebca6b)) >>> 0;
+/** The seed of run `index` of a scenario: each run reproducible alone, its draws unrelated to its neighbours'. */
+export function runSeed(seed: number, index: number): number {
+  // murmur3's finaliser: neighbouring indexes would otherwise start mulberry32 on correlated draws.
+  let h = (seed ^ Math.imul(index + 1, 0x9e3779b9)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}

@@ -1,7 +1,7 @@
 import { canonicalJson } from '../shared/arguments-hash';
 
 /** FNV-1a, 32-bit, as hex: a short deterministic fingerprint (sandbox-safe, no crypto module). */
-function fnv1a(text: string): string {
+export function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);

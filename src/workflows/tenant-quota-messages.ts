@@ -1,21 +1,13 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import { TenantLimits } from '../shared/tenant-limits';
+import { fnv1a } from './stable-hash';
 
 /** Workflow id of a tenant's quota workflow. Characters outside [A-Za-z0-9_.-] become `_`, plus a hash of the raw id so two tenants never share one. */
 export function tenantQuotaWorkflowId(tenant: string): string {
   const safe = tenant.replace(/[^A-Za-z0-9_.-]/g, '_');
   if (safe === tenant && safe.length > 0 && safe.length <= 200) return `thoughtline-tenant-${safe}`;
   return `thoughtline-tenant-${safe.slice(0, 200)}-${fnv1a(tenant)}`;
-}
-
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, '0');
 }
 
 const WorkflowId = z.string().min(1);

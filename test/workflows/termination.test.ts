@@ -1,12 +1,12 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelProvider } from '../../src/activities';
 import { createScriptedModel, say, useTool, type ScriptedModel, type ScriptedTurn } from '../../src/activities/models/scripted-model';
 import { totalTokens, type AgentInputInit, type AgentResult, type ModelRequest, type ReasoningStep } from '../../src/shared';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import { estimateInputTokens, MIN_OUTPUT_TOKENS } from '../../src/workflows/budget';
 import { resolveStallUpdate, statusQuery } from '../../src/workflows/messages';
+import { holdAfter } from '../helpers/approval-helpers';
 import { scheduledActivities } from '../helpers/history';
 import { connectTestEnv, createHarness, type TestEnv } from '../helpers/temporal-env';
 import { slowTool, testTools, type ToolLog } from '../helpers/test-tools';
@@ -227,29 +227,18 @@ describe('termination reasons (real dev server)', () => {
         { content: [say('Got it.'), useTool('finish', { result: 'alpha is 50' }, 'toolu_a5')] },
       ]);
       // The first model call waits for the test, so the early update meets a run with nothing pending.
-      let release: () => void = () => undefined;
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      let firstCallStarted = false;
-      const model: ModelProvider = {
-        name: 'scripted',
-        complete: async (request, signal, hooks) => {
-          if (!firstCallStarted) {
-            firstCallStarted = true;
-            await gate;
-          }
-          return script.complete(request, signal, hooks);
-        },
-      };
+      const firstCall = holdAfter(script, 0);
+      const model = firstCall.model;
       const { tools, log } = testTools();
       const h = await createHarness(env, { tools, models: { scripted: model } });
 
       const { result, early, waiting, answer, after, history } = await h.worker.runUntil(async () => {
         const handle = await h.agents.start({ task: 'Find alpha.', model: MODEL, stallThreshold: 3, onStall: 'ask' });
-        while (!firstCallStarted) await wait(20);
+        while (firstCall.held() === 0) await wait(20);
         const early = await handle
           .executeUpdate(resolveStallUpdate, { args: [{ continue: true, by: 'mallory' }], updateId: 'too-early' })
           .then((value) => ({ value }), (error: unknown) => ({ error }));
-        release();
+        firstCall.release();
 
         let waiting = await handle.query(statusQuery);
         for (const deadline = Date.now() + 20_000; waiting.waitingFor === undefined && Date.now() < deadline; ) {

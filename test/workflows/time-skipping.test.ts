@@ -17,6 +17,7 @@ import { IterationAttribute, ModelAttribute, StatusAttribute, type ReasoningStep
 import { resolveStallUpdate, statusQuery } from '../../src/workflows/messages';
 import { createAgentWorker } from '../../src/worker';
 import { createTimeSkippingEnv } from '../helpers/time-skipping-env';
+import { holdAfter } from '../helpers/approval-helpers';
 import { testTools } from '../helpers/test-tools';
 
 const EventType = temporal.api.enums.v1.EventType;
@@ -113,29 +114,18 @@ describe('agentWorkflow on the time-skipping test server', () => {
   it('a person answers on day 29: the status query, the update and its validator work, and the run goes on', async () => {
     const script = createScriptedModel([...stallingTurns('toolu_p'), { content: [say('Got it.'), useTool('finish', { result: 'alpha is 50' }, 'toolu_p5')] }]);
     // The first model call waits for the test, so the early update meets a run with nothing pending.
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let firstCallStarted = false;
-    const model: ModelProvider = {
-      name: 'scripted',
-      complete: async (request, signal, hooks) => {
-        if (!firstCallStarted) {
-          firstCallStarted = true;
-          await gate;
-        }
-        return script.complete(request, signal, hooks);
-      },
-    };
+    const firstCall = holdAfter(script, 0);
+    const model = firstCall.model;
     const { worker, log, agents } = await harness(model);
 
     const wallStart = Date.now();
     const { result, early, waiting, answer } = await worker.runUntil(async () => {
       const handle = await agents.start({ task: 'Find alpha.', model: MODEL, stallThreshold: 3, onStall: 'ask', stallQuestionTimeoutMs: THIRTY_DAYS_MS });
-      while (!firstCallStarted) await wait(20);
+      while (firstCall.held() === 0) await wait(20);
       const early = await handle
         .executeUpdate(resolveStallUpdate, { args: [{ continue: true, by: 'mallory' }] })
         .then((value) => ({ value }), (error: unknown) => ({ error }));
-      release();
+      firstCall.release();
       let waiting = await handle.query(statusQuery);
       for (const deadline = Date.now() + 20_000; waiting.waitingFor === undefined && Date.now() < deadline; ) {
         await wait(100);

@@ -17,8 +17,8 @@ import {
   type AcquireTenantRunResult,
   type LeaseTenantTokensResult,
   type ReleaseTenantRunResult,
-} from '../workflows/tenant-quota-messages';
-import type { TenantQuotaInput, tenantQuotaWorkflow } from '../workflows/tenant-quota-workflow';
+} from '../workflows/tenant-quota/tenant-quota-messages';
+import type { TenantQuotaInput, tenantQuotaWorkflow } from '../workflows/tenant-quota/tenant-quota-workflow';
 
 export interface TenantActivityDeps {
   /** A Client on the worker's namespace; `new Client({ connection: nativeConnection, namespace })` works. */

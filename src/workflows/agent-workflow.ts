@@ -1,5 +1,5 @@
 import type { AgentInputInit, AgentResult } from '../shared';
-import { runAgent } from './run-agent';
+import { runAgent } from './run/run-agent';
 
 /** A durable ReAct agent. Deterministic: time and ids come from the workflow, all I/O from activities. */
 export async function agentWorkflow(input: AgentInputInit): Promise<AgentResult> {

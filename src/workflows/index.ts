@@ -1,3 +1,3 @@
 /** Entry point of the workflow bundle: every export here is a workflow type. */
 export { agentWorkflow } from './agent-workflow';
-export { tenantQuotaWorkflow } from './tenant-quota-workflow';
+export { tenantQuotaWorkflow } from './tenant-quota/tenant-quota-workflow';

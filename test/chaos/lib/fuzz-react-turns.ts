@@ -1,5 +1,5 @@
 import type { AssistantBlock } from '../../../src/shared';
-import { REACT_FORMAT_ERRORS } from '../../../src/workflows/react-parser';
+import { REACT_FORMAT_ERRORS } from '../../../src/workflows/react-text/react-parser';
 import { nastyText } from './fuzz-text';
 import type { CallOutcome, FuzzContext, FuzzTurn } from './fuzz-turn';
 

@@ -1,0 +1,175 @@
+import {
+  CHAIN_SCHEMA_VERSION,
+  type ApprovalRecord,
+  type ChainStatus,
+  type Plan,
+  type ReasoningChain,
+  type ReasoningStep,
+  type SubAgentRun,
+  type Synthesis,
+  type ToolCall,
+  type ToolResult,
+  type TokenUsage,
+  type Visibility,
+} from '../../shared';
+
+/** Deterministic sources of time and ids: workflow time and `uuid4()` in the workflow, fakes in tests. */
+export interface ChainClock {
+  now(): string;
+  newId(): string;
+}
+
+export interface ModelMeta {
+  model: string;
+  usage?: TokenUsage;
+  costUsd?: number;
+}
+
+/** Marks a step a person caused (steering, an answer, an approval decision, a cancel). */
+export type PersonMark = NonNullable<ReasoningStep['fromPerson']>;
+
+type StampedFields = 'stepId' | 'stepNumber' | 'timestamp' | 'iteration';
+/** A step before the builder stamps it; distributes over the union so each type keeps its fields. */
+type NewStep = ReasoningStep extends infer S ? (S extends ReasoningStep ? Omit<S, StampedFields> : never) : never;
+
+/** Appends steps to one reasoning chain. Pure apart from the injected clock. */
+export class ChainBuilder {
+  private readonly chain: ReasoningChain;
+  /** Parallel tags of calls whose results have not all landed; results take their call's tag. */
+  private readonly parallelByCall = new Map<string, NonNullable<ReasoningStep['parallel']>>();
+  iteration = 0;
+
+  constructor(
+    private readonly clock: ChainClock,
+    init: { chainId: string; agentName: string; task: string } | { restore: ReasoningChain },
+  ) {
+    if ('restore' in init) {
+      this.chain = { ...init.restore, steps: [...init.restore.steps] };
+      return;
+    }
+    this.chain = {
+      schemaVersion: CHAIN_SCHEMA_VERSION,
+      chainId: init.chainId,
+      agentName: init.agentName,
+      task: init.task,
+      startedAt: clock.now(),
+      status: 'thinking',
+      steps: [],
+    };
+  }
+
+  get steps(): readonly ReasoningStep[] {
+    return this.chain.steps;
+  }
+
+  /** A copy, so callers (queries, results) never hold a reference the loop keeps mutating. */
+  snapshot(): ReasoningChain {
+    return {
+      ...this.chain,
+      steps: [...this.chain.steps],
+      ...(this.chain.approvals ? { approvals: [...this.chain.approvals] } : {}),
+      ...(this.chain.subAgents ? { subAgents: [...this.chain.subAgents] } : {}),
+    };
+  }
+
+  get approvals(): readonly ApprovalRecord[] {
+    return this.chain.approvals ?? [];
+  }
+
+  /** Adds a request, or replaces the record of the same call (records are never mutated in place). */
+  putApproval(record: ApprovalRecord): void {
+    const list = this.chain.approvals ?? [];
+    const known = list.some((r) => r.callId === record.callId);
+    this.chain.approvals = known ? list.map((r) => (r.callId === record.callId ? record : r)) : [...list, record];
+  }
+
+  get chainId(): string {
+    return this.chain.chainId;
+  }
+
+  get subAgents(): readonly SubAgentRun[] {
+    return this.chain.subAgents ?? [];
+  }
+
+  /** Adds a child run, or replaces the record of the same child. */
+  putSubAgent(run: SubAgentRun): void {
+    const list = this.chain.subAgents ?? [];
+    const known = list.some((r) => r.workflowId === run.workflowId);
+    this.chain.subAgents = known ? list.map((r) => (r.workflowId === run.workflowId ? run : r)) : [...list, run];
+  }
+
+  get plan(): Plan | undefined {
+    return this.chain.plan;
+  }
+
+  setPlan(plan: Plan): void {
+    this.chain.plan = plan;
+  }
+
+  /**
+   * Tags a turn's calls that run concurrently: they share the first call's step number as their
+   * group; results with the same correlation ids get the same tag when they land.
+   */
+  tagParallel(calls: readonly ReasoningStep[]): void {
+    const group = calls[0]?.stepNumber;
+    if (group === undefined || calls.length < 2) return;
+    calls.forEach((call, i) => {
+      if (call.type !== 'tool_call') return;
+      const parallel = { group, index: i + 1, size: calls.length };
+      this.parallelByCall.set(call.toolCall.correlationId, parallel);
+      const at = this.chain.steps.findIndex((s) => s.stepId === call.stepId);
+      if (at >= 0) this.chain.steps[at] = { ...this.chain.steps[at]!, parallel };
+    });
+  }
+
+  /** A fresh deterministic id, e.g. to correlate a model call with its reply. */
+  newId(): string {
+    return this.clock.newId();
+  }
+
+  setStatus(status: ChainStatus): void {
+    this.chain.status = status;
+    if (status === 'completed' || status === 'failed') this.chain.completedAt = this.clock.now();
+  }
+
+  thinking(thought: string, visibility: Visibility, fromPerson?: PersonMark): ReasoningStep {
+    return this.push({ type: 'thinking', thought, visibility, ...(fromPerson ? { fromPerson } : {}) });
+  }
+
+  /** A thought the loop adds itself: a plan (with its snapshot), a reflection, a blocked delegation. */
+  note(purpose: 'plan' | 'reflection' | 'delegation_blocked', thought: string, visibility: Visibility, plan?: Plan): ReasoningStep {
+    return this.push({ type: 'thinking', thought, visibility, purpose, ...(plan ? { plan } : {}) });
+  }
+
+  toolCall(toolCall: ToolCall, visibility: Visibility, meta?: ModelMeta): ReasoningStep {
+    return this.push({ type: 'tool_call', toolCall, visibility, ...meta });
+  }
+
+  toolResult(toolResult: ToolResult, visibility: Visibility, meta?: ModelMeta | { fromPerson: PersonMark }): ReasoningStep {
+    const parallel = this.parallelByCall.get(toolResult.correlationId);
+    return this.push({ type: 'tool_result', toolResult, visibility, ...meta, ...(parallel ? { parallel } : {}) });
+  }
+
+  synthesis(synthesis: Synthesis, visibility: Visibility): ReasoningStep {
+    return this.push({ type: 'synthesis', synthesis, visibility });
+  }
+
+  /** Ids of successful observations from real tools: what a final answer draws on. */
+  observationSources(): string[] {
+    return this.chain.steps
+      .filter((s) => s.type === 'tool_result' && s.toolResult.success && s.model === undefined)
+      .map((s) => s.stepId);
+  }
+
+  private push(step: NewStep): ReasoningStep {
+    const full = {
+      ...step,
+      stepId: this.clock.newId(),
+      stepNumber: this.chain.steps.length + 1,
+      timestamp: this.clock.now(),
+      iteration: this.iteration,
+    } as ReasoningStep;
+    this.chain.steps.push(full);
+    return full;
+  }
+}

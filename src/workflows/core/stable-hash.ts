@@ -1,0 +1,17 @@
+import { canonicalJson } from '../../shared/arguments-hash';
+
+/** FNV-1a, 32-bit, as hex: a short deterministic fingerprint (sandbox-safe, no crypto module). */
+export function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** Identifies a tool call by tool name and arguments; the hash keeps stored keys short. */
+export function callKey(toolName: string, args: unknown): string {
+  const text = canonicalJson(args);
+  return `${toolName}#${fnv1a(text)}${fnv1a(`${text}|${toolName}`)}`;
+}

@@ -1,0 +1,79 @@
+import type { AgentInput, ModelTool, ToolSpec } from '../../shared';
+import { updateTaskTool } from '../planning/plan-tracker';
+
+/** The injected finish tool (seed 004): its `result` is the run's final answer. */
+export function finishTool(input: Pick<AgentInput, 'finishToolName' | 'finishToolDescription'>): ModelTool {
+  return {
+    name: input.finishToolName,
+    description: input.finishToolDescription,
+    inputSchema: {
+      type: 'object',
+      properties: { result: { type: 'string', description: 'Your final answer or output.' } },
+      required: ['result'],
+    },
+  };
+}
+
+/** The injected give-up tool: the model's way to declare the task impossible (reason `failure`). */
+export function giveUpTool(input: Pick<AgentInput, 'giveUpToolName'>): ModelTool {
+  return {
+    name: input.giveUpToolName,
+    description: 'Declare that the task cannot be completed (missing access, impossible request, repeated failures). Use only after real attempts.',
+    inputSchema: {
+      type: 'object',
+      properties: { reason: { type: 'string', description: 'Why the task cannot be completed, and what was tried.' } },
+      required: ['reason'],
+    },
+  };
+}
+
+/** Injected when `allowQuestions`: the model asks a person and waits for the `answer` update. */
+export function questionTool(input: Pick<AgentInput, 'questionToolName'>): ModelTool {
+  return {
+    name: input.questionToolName,
+    description:
+      'Ask the person supervising this run a question when you need information or a decision only they can give (request clarification). The run waits for their answer.',
+    inputSchema: {
+      type: 'object',
+      properties: { question: { type: 'string', description: 'One clear question, with the context they need to answer it.' } },
+      required: ['question'],
+    },
+  };
+}
+
+/** The injected tools after the registered ones: finish (native only), give up, ask a person when allowed, and report a task's progress when planning. */
+export function injectedTools(input: AgentInput, withFinish: boolean): ModelTool[] {
+  return [
+    ...(withFinish ? [finishTool(input)] : []),
+    giveUpTool(input),
+    ...(input.allowQuestions ? [questionTool(input)] : []),
+    ...(input.planning ? [updateTaskTool(input.planning)] : []),
+  ];
+}
+
+export const toModelTool = (spec: ToolSpec): ModelTool => ({
+  name: spec.name,
+  description: spec.description,
+  inputSchema: spec.inputSchema,
+});
+
+export function systemPrompt(input: Pick<AgentInput, 'systemPrompt' | 'finishToolName' | 'giveUpToolName'>): string {
+  const lead = input.systemPrompt ?? 'You are an autonomous agent that reasons step by step and uses tools to solve the task.';
+  return [
+    lead,
+    '',
+    'Before each tool call, say briefly what you are about to do and why.',
+    'Never invent tool results; wait for the real result. If a tool fails, try another approach.',
+    `When you have a complete answer, call the "${input.finishToolName}" tool with it as "result".`,
+    `If the task truly cannot be done, call the "${input.giveUpToolName}" tool with the reason.`,
+  ].join('\n');
+}
+
+/** Why the run is ending, in the words the model reads before its last, tool-less reply. */
+export function stopInstruction(why: string): string {
+  return (
+    `${why} You cannot call any more tools. ` +
+    'Reply with text only: summarise the progress so far, give every partial result you have, ' +
+    'and say what remains to be done.'
+  );
+}

@@ -1,0 +1,106 @@
+import type { AgentInput, ModelMessage, ModelReply, ModelTool, ToolSpec } from '../../shared';
+import { decideNextStep, giveUpStep, replyText, type NextStep } from './decide-next-step';
+import { injectedTools, systemPrompt, toModelTool } from './prompt';
+import { parseReAct } from '../react-text/react-parser';
+import type { RunState } from '../core/run-state';
+import { formatObservation, reactTextSystemPrompt, REACT_STOP_SEQUENCES } from '../react-text/react-text-prompt';
+
+/** One tool call's outcome, as the model will read it next turn. */
+export interface Observation {
+  callId: string;
+  content: string;
+  isError: boolean;
+}
+
+/** How a run talks to its model: what it sends, how it reads replies, how it reports results. */
+export interface Strategy {
+  readonly system: string;
+  readonly tools: ModelTool[];
+  readonly stopSequences?: string[];
+  decide(reply: ModelReply): NextStep;
+  observe(observations: Observation[]): ModelMessage;
+  /** Tells the model its last reply could not be used (a `format_error`), in this protocol's terms. */
+  unreadable(state: RunState, text: string): void;
+}
+
+/** The API's own tool calling, with the injected finish tool (seed 004). */
+export function nativeStrategy(input: AgentInput, specs: readonly ToolSpec[]): Strategy {
+  return {
+    system: systemPrompt(input),
+    tools: [...specs.map(toModelTool), ...injectedTools(input, true)],
+    decide: (reply) => {
+      const next = decideNextStep(reply, input.finishToolName, input.giveUpToolName);
+      const thought = replyText(reply);
+      // A reply that is only text is the answer itself, not a thought before acting.
+      return (next.kind === 'final_answer' && next.via === 'text_reply') || !thought ? next : { ...next, thought };
+    },
+    observe: (observations) => ({
+      role: 'user',
+      content: observations.map((o) => ({ type: 'tool_result', toolUseId: o.callId, content: o.content, isError: o.isError })),
+    }),
+    // The unusable (empty) reply leaves the conversation: the API refuses empty assistant turns.
+    unreadable: (state, text) => {
+      if (state.messages[state.messages.length - 1]?.role === 'assistant') state.messages.pop();
+      state.appendUserText(text);
+    },
+  };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Seed 000's Thought / Action / Action Input / Observation text protocol, for models without
+ * tool calling. `Final Answer:` plays the finish tool's part, so both strategies leave the same
+ * chain shape. Ids are numbered per agent run: deterministic on replay.
+ */
+export function reactTextStrategy(input: AgentInput, specs: readonly ToolSpec[], firstCallNumber = 1): Strategy {
+  // Numbered across the whole agent run (continue-as-new passes the next number), so no two
+  // calls share an id: approvals and results are keyed by it.
+  let calls = firstCallNumber - 1;
+  const callId = () => `react_${++calls}`;
+  return {
+    // The give-up tool is listed like any other; "Final Answer:" replaces the finish tool.
+    system: reactTextSystemPrompt({ tools: [...specs, ...injectedTools(input, false)], ...(input.systemPrompt ? { lead: input.systemPrompt } : {}) }),
+    tools: [],
+    stopSequences: [...REACT_STOP_SEQUENCES],
+    decide: (reply) => {
+      const parsed = parseReAct(replyText(reply));
+      const thought = parsed.kind !== 'error' && parsed.thought ? { thought: parsed.thought } : {};
+      switch (parsed.kind) {
+        case 'final': {
+          const finishCall = { type: 'tool_use' as const, id: callId(), name: input.finishToolName, input: { result: parsed.answer } };
+          return { kind: 'final_answer', via: 'finish_tool', answer: parsed.answer, finishCall, skipped: [], ...thought };
+        }
+        case 'action':
+          if (parsed.tool === input.giveUpToolName) {
+            const call = { type: 'tool_use' as const, id: callId(), name: parsed.tool, input: isObject(parsed.input) ? parsed.input : { reason: parsed.rawInput } };
+            return { ...giveUpStep(call, [call]), ...thought };
+          }
+          if (!isObject(parsed.input)) {
+            return { kind: 'format_error', message: `Invalid Format: 'Action Input:' must be one JSON object of the tool's parameters, e.g. {"location": "Paris"}; got ${parsed.rawInput}` };
+          }
+          return { kind: 'run_tools', calls: [{ type: 'tool_use', id: callId(), name: parsed.tool, input: parsed.input }], ...thought };
+        case 'error':
+          return { kind: 'format_error', message: parsed.message };
+      }
+    },
+    observe: (observations) => ({
+      role: 'user',
+      content: [{ type: 'text', text: observations.map((o) => `Observation: ${formatObservation(o.content, o.isError)}`).join('\n') }],
+    }),
+    unreadable(state, text) {
+      state.messages.push(this.observe([{ callId: '', content: text, isError: true }]));
+    },
+  };
+}
+
+/** The number after the highest `react_N` call id in the chain: where a continued run's ids resume. */
+export function nextReactCallNumber(steps: readonly { type: string; toolCall?: { correlationId: string } }[]): number {
+  let highest = 0;
+  for (const step of steps) {
+    const match = step.type === 'tool_call' ? /^react_(\d+)$/.exec(step.toolCall?.correlationId ?? '') : null;
+    if (match) highest = Math.max(highest, Number(match[1]));
+  }
+  return highest + 1;
+}

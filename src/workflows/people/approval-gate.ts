@@ -1,0 +1,87 @@
+import { condition } from '@temporalio/workflow';
+import type { ApprovalDecision, ApprovalRecord } from '../../shared';
+import type { ChainBuilder } from '../core/chain-builder';
+
+/** What the gate needs to open a request; the rest is stamped here. */
+export interface ApprovalRequest {
+  callId: string;
+  stepId: string;
+  toolName: string;
+  arguments: Record<string, unknown>;
+  argumentsHash: string;
+  reason: string;
+  approverRoles: string[];
+}
+
+/**
+ * Approval requests and decisions of one agent run. The records live in the chain (so they are
+ * queried, exported and carried across continue-as-new with it); this class only changes them.
+ * `check` is the update's validator: a decision it refuses never reaches history.
+ */
+export class ApprovalGate {
+  constructor(
+    private readonly chain: ChainBuilder,
+    private readonly runId: string,
+    private readonly now: () => string,
+  ) {}
+
+  pending(): ApprovalRecord[] {
+    return this.chain.approvals.filter((r) => r.status === 'pending');
+  }
+
+  /** Throws (refusing the update) unless the decision names a pending call, with an allowed role and the shown arguments. */
+  check(decision: ApprovalDecision): void {
+    const record = this.chain.approvals.find((r) => r.callId === decision.callId);
+    if (!record) {
+      const pending = this.pending().map((r) => r.callId);
+      throw new Error(`No tool call "${decision.callId}" awaits approval in this run. Pending: ${pending.length ? pending.join(', ') : 'none'}.`);
+    }
+    if (record.status !== 'pending') {
+      const who = record.decidedBy ? ` by ${record.decidedBy.id}` : '';
+      throw new Error(`Tool call "${record.callId}" (${record.toolName}) was already ${record.status.replace('_', ' ')}${who}${record.decidedAt ? ` at ${record.decidedAt}` : ''}.`);
+    }
+    if (record.approverRoles.length > 0 && !decision.by.roles.some((role) => record.approverRoles.includes(role))) {
+      throw new Error(
+        `${decision.by.id} may not decide on ${record.toolName}: it needs one of the roles ${record.approverRoles.join(', ')}; they have ${decision.by.roles.join(', ') || 'none'}.`,
+      );
+    }
+    if (decision.argumentsHash !== record.argumentsHash) {
+      throw new Error(`The arguments hash ${decision.argumentsHash} does not match the call's arguments (${record.argumentsHash}); fetch the pending call again and review what will run.`);
+    }
+    if (!decision.approved && !decision.reason?.trim()) throw new Error('A rejection needs a reason; the model reads it.');
+  }
+
+  decide(decision: ApprovalDecision): ApprovalRecord {
+    const record = this.chain.approvals.find((r) => r.callId === decision.callId);
+    if (!record) throw new Error(`No approval request ${decision.callId}`);
+    const decided: ApprovalRecord = {
+      ...record,
+      status: decision.approved ? 'approved' : 'rejected',
+      decidedAt: this.now(),
+      decidedBy: decision.by,
+      ...(decision.reason?.trim() ? { note: decision.reason.trim() } : {}),
+    };
+    this.chain.putApproval(decided);
+    return decided;
+  }
+
+  /** Opens the requests (no history event); status and search attributes see them from now on. */
+  open(requests: readonly ApprovalRequest[], expiresAt: string): void {
+    for (const request of requests) {
+      this.chain.putApproval({ ...request, runId: this.runId, requestedAt: this.now(), expiresAt, status: 'pending' });
+    }
+  }
+
+  /**
+   * Waits, at no cost, until every opened request is decided or the timeout passes; undecided
+   * ones become `timed_out`. Returns the final records, in request order.
+   */
+  async wait(requests: readonly ApprovalRequest[], timeoutMs: number): Promise<ApprovalRecord[]> {
+    const ids = new Set(requests.map((r) => r.callId));
+    const open = () => this.chain.approvals.filter((r) => ids.has(r.callId) && r.status === 'pending');
+    await condition(() => open().length === 0, timeoutMs);
+    // A decision that landed in the same activation as the timer wins: only what is still open times out.
+    for (const record of open()) this.chain.putApproval({ ...record, status: 'timed_out', decidedAt: this.now() });
+    return requests.map((r) => this.chain.approvals.find((a) => a.callId === r.callId)!);
+  }
+}

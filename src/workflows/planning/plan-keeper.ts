@@ -1,0 +1,156 @@
+import type { AgentInput, Plan, PlanningSettings, ToolUseBlock } from '../../shared';
+import type { ChainBuilder } from '../core/chain-builder';
+import { recordControlCall } from '../core/control-calls';
+import { replyText } from '../loop/decide-next-step';
+import { ModelCallFailed, recordedModelCall } from '../model/model-turn';
+import { planNote, reflectionPrompt } from './plan-prompts';
+import { applyTaskUpdate, isPlanFinished, parseTaskUpdate, startNextTask } from './plan-tracker';
+import { fallbackPlan, makePlan, replan, type PlanAttempt, type PlannerModel } from './planner';
+import type { RunState } from '../core/run-state';
+import type { Observation, Strategy } from '../loop/strategies';
+
+/**
+ * Planning for one run (seed 003): makes the plan before the first thought, keeps it in the
+ * chain (so `status`, views and continue-as-new carry it), applies the model's task updates in
+ * dependency order, re-plans after a failure while re-plans are left, and reflects every N
+ * iterations. Every model call it makes is a visible `llm` step on the run's budget.
+ */
+export class PlanKeeper {
+  constructor(
+    private readonly input: AgentInput,
+    private readonly settings: PlanningSettings,
+    private readonly chain: ChainBuilder,
+    private readonly state: RunState,
+    private readonly strategy: Strategy,
+    private readonly toolNames: readonly string[],
+  ) {}
+
+  get updateToolName(): string {
+    return this.settings.updateToolName;
+  }
+
+  /** Plans once per agent run (a continued run already has its plan), then tells the model where to start. */
+  async start(): Promise<void> {
+    if (this.chain.plan) return;
+    let made: { plan: Plan; attempts: PlanAttempt[] };
+    try {
+      made = await makePlan(this.input.task, this.toolNames, this.settings, this.planner());
+    } catch (err) {
+      if (!(err instanceof ModelCallFailed)) throw err;
+      // The planner's model failed for good: the run goes on with the fallback plan, and says so.
+      made = { plan: fallbackPlan(this.input.task, this.settings), attempts: [{ reply: '', problems: [err.message] }] };
+    }
+    const plan = startNextTask(made.plan).plan;
+    this.chain.setPlan(plan);
+    this.chain.note('plan', `${describeOrigin(plan, made.attempts)}\n${taskList(plan)}`, { level: this.input.visibility }, plan);
+    this.state.appendUserText(planNote(plan, this.settings));
+  }
+
+  /** The model's `update_task` call: applied, refused, or followed by a re-plan; the observation carries the plan as it now stands. */
+  async update(call: ToolUseBlock): Promise<Observation> {
+    const plan = this.chain.plan;
+    const parsed = parseTaskUpdate(call.input);
+    const applied = !plan ? { ok: false as const, message: 'This run has no plan.' } : parsed.ok ? applyTaskUpdate(plan, parsed.update) : { ok: false as const, message: parsed.message };
+    if (!applied.ok || !plan) {
+      recordControlCall(this.chain, this.input, call, { success: false, error: applied.message });
+      return { callId: call.id, content: `${applied.message}\n\n${plan ? planNote(plan, this.settings) : ''}`.trim(), isError: true };
+    }
+    let next = startNextTask(applied.plan).plan;
+    recordControlCall(this.chain, this.input, call, { success: true, result: applied.message });
+    this.chain.setPlan(next);
+    if (parsed.ok && parsed.update.status === 'failed' && next.version - 1 < this.settings.maxReplans) next = await this.replanAfter(next, parsed.update.task_id);
+    const finished = isPlanFinished(next) ? ' Every task is settled; give your final answer now.' : '';
+    return { callId: call.id, content: `${applied.message}${finished}\n\n${planNote(next, this.settings)}`, isError: false };
+  }
+
+  /** Every `reflectEvery` iterations (not the first): one model call without tools, shown as a reflection and read by the model next. */
+  async reflectIfDue(): Promise<void> {
+    const every = this.settings.reflectEvery;
+    const iteration = this.state.iteration;
+    if (every === 0 || iteration <= 1 || iteration - this.state.lastReflectionAt < every) return;
+    this.state.lastReflectionAt = iteration;
+    const messages = JSON.parse(JSON.stringify(this.state.messages)) as typeof this.state.messages;
+    const last = messages[messages.length - 1];
+    const prompt = reflectionPrompt(this.chain.plan, iteration);
+    if (last?.role === 'user') last.content.push({ type: 'text', text: prompt });
+    else messages.push({ role: 'user', content: [{ type: 'text', text: prompt }] });
+    let text = '';
+    try {
+      const { reply } = await recordedModelCall(this.input, this.state, this.chain, {
+        candidate: this.candidate(),
+        system: this.strategy.system,
+        messages,
+        // The conversation holds tool calls, so the tools are sent, but none may be called.
+        tools: this.strategy.tools,
+        toolChoice: 'none',
+        maxTokens: Math.min(this.input.model.maxTokens, 1_024),
+        note: `reflection at iteration ${iteration}`,
+      });
+      text = replyText(reply).trim();
+    } catch (err) {
+      if (!(err instanceof ModelCallFailed)) throw err;
+    }
+    if (!text) return;
+    this.chain.note('reflection', text, { level: this.input.visibility });
+    this.state.appendUserText(`Your reflection at iteration ${iteration}: ${text}`);
+  }
+
+  private async replanAfter(plan: Plan, failedTaskId: string): Promise<Plan> {
+    let made: { plan?: Plan; attempts: PlanAttempt[] };
+    try {
+      made = await replan(this.input.task, plan, failedTaskId, this.toolNames, this.settings, this.planner());
+    } catch (err) {
+      if (!(err instanceof ModelCallFailed)) throw err;
+      made = { attempts: [{ reply: '', problems: [err.message] }] };
+    }
+    if (!made.plan) {
+      this.chain.note('plan', `Re-planning after ${failedTaskId} failed did not give a valid plan; the current plan stands.`, { level: this.input.visibility });
+      return plan;
+    }
+    const next = startNextTask(made.plan).plan;
+    this.chain.setPlan(next);
+    this.chain.note('plan', `Re-planned after ${failedTaskId} failed (version ${next.version}).\n${taskList(next)}`, { level: this.input.visibility }, next);
+    return next;
+  }
+
+  /** The planner's model: the run's own, through the recorded (budgeted, visible) model call. */
+  private planner(): PlannerModel {
+    return {
+      ask: async ({ system, prompt, note }) => {
+        const { reply } = await recordedModelCall(this.input, this.state, this.chain, {
+          candidate: this.candidate(),
+          system,
+          messages: [{ role: 'user', content: [{ type: 'text', text: prompt }] }],
+          tools: [],
+          toolChoice: 'none',
+          maxTokens: this.input.model.maxTokens,
+          note,
+        });
+        return replyText(reply);
+      },
+    };
+  }
+
+  private candidate() {
+    const { provider, model, maxTokens, price } = this.input.model;
+    return { provider, model, maxTokens, price };
+  }
+}
+
+function describeOrigin(plan: Plan, attempts: readonly PlanAttempt[]): string {
+  const problems = attempts.flatMap((a) => a.problems);
+  switch (plan.source) {
+    case 'model':
+      return `Plan: ${plan.tasks.length} tasks.`;
+    case 'repaired':
+      return `Plan: ${plan.tasks.length} tasks, after one repair (the first plan had: ${problems.join('; ')}).`;
+    case 'template':
+      return `Plan from the ${plan.template} template, as the planner's plans were invalid (${problems.join('; ')}).`;
+    case 'single_task':
+      return `Plan: the goal as a single task, as the planner's plans were invalid (${problems.join('; ')}).`;
+  }
+}
+
+function taskList(plan: Plan): string {
+  return plan.tasks.map((t) => `${t.id}. ${t.description}${t.dependencies.length ? ` (after ${t.dependencies.join(', ')})` : ''}`).join('\n');
+}

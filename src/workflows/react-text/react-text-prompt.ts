@@ -1,0 +1,120 @@
+/**
+ * System prompt, tool listing, stop sequence and observation text of the text ReAct protocol
+ * (seed 000; docs/react-text.md). Pure and deterministic: runs in the workflow sandbox.
+ */
+import type { ToolSpec } from '../../shared';
+
+/** What the prompt shows of a tool. `returns` is optional: ToolSpec does not carry one yet. */
+export type ReActToolDescription = Pick<ToolSpec, 'name' | 'description' | 'inputSchema'> & { returns?: string };
+
+export interface ReActPromptOptions {
+  tools: readonly ReActToolDescription[];
+  /** Replaces the last rule, the one that says how to finish. Default: write "Final Answer:". */
+  finishInstruction?: string;
+  /** Opening paragraph. Default: seed 000's "You are an autonomous AI agent …". */
+  lead?: string;
+}
+
+/** The model stops before it can invent a result; pass a copy (`[...REACT_STOP_SEQUENCES]`). */
+export const REACT_STOP_SEQUENCES: readonly string[] = Object.freeze(['\nObservation:']);
+
+const DEFAULT_LEAD = 'You are an autonomous AI agent that can reason and act to solve user tasks.';
+const DEFAULT_FINISH = 'When you have enough information, write "Final Answer:" followed by your complete response to the user.';
+
+type JsonSchema = Record<string, unknown>;
+const isSchema = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
+const literal = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/**
+ * Seed 000's tool format, one block per tool, blocks separated by a blank line:
+ * `name: description`, `  Parameters:`, `    - param (type, required|optional[, default=…]): description`,
+ * then `  Returns: …` when known. A tool without parameters gets `  Parameters: none`.
+ */
+export function renderToolsForReAct(specs: readonly ReActToolDescription[]): string {
+  return specs.map(renderTool).join('\n\n');
+}
+
+function renderTool(spec: ReActToolDescription): string {
+  const properties = isSchema(spec.inputSchema.properties) ? Object.entries(spec.inputSchema.properties) : [];
+  const required = new Set(Array.isArray(spec.inputSchema.required) ? spec.inputSchema.required : []);
+  const out = [`${spec.name}: ${oneLine(spec.description)}`];
+  out.push(properties.length === 0 ? '  Parameters: none' : '  Parameters:');
+  for (const [name, value] of properties) {
+    const schema = isSchema(value) ? value : {};
+    const traits = [typeOf(schema), required.has(name) ? 'required' : 'optional'];
+    if (schema.default !== undefined) traits.push(`default=${literal(schema.default)}`);
+    const description = typeof schema.description === 'string' ? `: ${oneLine(schema.description)}` : '';
+    out.push(`    - ${name} (${traits.join(', ')})${description}`);
+  }
+  if (spec.returns) out.push(`  Returns: ${oneLine(spec.returns)}`);
+  return out.join('\n');
+}
+
+/** `string`, `string, one of celsius|fahrenheit`, `array of string`, `integer or null`, `object`. */
+function typeOf(schema: JsonSchema): string {
+  const choices = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : undefined;
+  const base = baseType(schema);
+  return choices ? `${base}, one of ${choices.map(literal).join('|')}` : base;
+}
+
+function baseType(schema: JsonSchema): string {
+  const { type } = schema;
+  if (type === 'array') {
+    if (!isSchema(schema.items)) return 'array';
+    const item = typeOf(schema.items);
+    return `array of ${item.includes(', ') ? `(${item})` : item}`;
+  }
+  if (typeof type === 'string') return type;
+  if (Array.isArray(type)) return type.map(String).join(' or ');
+  const union = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(union)) return union.map((s) => (isSchema(s) ? baseType(s) : 'any')).join(' or ');
+  if (isSchema(schema.properties)) return 'object';
+  if (Array.isArray(schema.enum)) return [...new Set(schema.enum.map((v) => (v === null ? 'null' : typeof v)))].join(' or ');
+  return 'any';
+}
+
+/** Seed 000's system prompt, adapted: one tool per reply, JSON Action Input, no invented results. */
+export function reactTextSystemPrompt(opts: ReActPromptOptions): string {
+  const names = opts.tools.map((t) => t.name).join(', ');
+  return [
+    opts.lead ?? DEFAULT_LEAD,
+    '',
+    'You have access to the following tools:',
+    '',
+    opts.tools.length > 0 ? renderToolsForReAct(opts.tools) : '(no tools)',
+    '',
+    'Use the following format for your responses:',
+    '',
+    'Thought: <your reasoning about what to do next>',
+    names ? `Action: <the tool name, exactly one of: ${names}>` : 'Action: <the tool name from the list above>',
+    "Action Input: <the tool's arguments as valid JSON>",
+    'Observation: <the tool result will appear here>',
+    '... (repeat Thought/Action/Action Input/Observation as many times as needed)',
+    'Thought: <final reasoning>',
+    'Final Answer: <your response to the user>',
+    '',
+    'IMPORTANT RULES:',
+    '1. Always start with "Thought:" to explain your reasoning.',
+    '2. After Thought, use "Action:" with exactly one tool name from the list above and nothing else on that line.',
+    '3. After Action, use "Action Input:" with the arguments as one valid JSON object whose keys are the Parameters; use {} for a tool without parameters.',
+    '4. Call one tool per reply, then stop and wait for the "Observation:" that shows the tool result.',
+    '5. NEVER write "Observation:" yourself and NEVER make up tool results - always wait for real observations.',
+    '6. Continue the Thought/Action/Action Input/Observation cycle until you can answer.',
+    '7. NEVER call the same tool with the same arguments twice unless needed.',
+    '8. If a tool fails, read the error in the Observation and try a different approach.',
+    '9. Never write "Action:" and "Final Answer:" in the same reply.',
+    `10. ${opts.finishInstruction ?? DEFAULT_FINISH}`,
+    '',
+    'Begin!',
+  ].join('\n');
+}
+
+/**
+ * The text that follows `Observation: ` in the next turn. Line endings become LF and the text is
+ * trimmed; an error reads `Error: …` (once, even if the content already says so).
+ */
+export function formatObservation(content: string, isError: boolean): string {
+  const text = content.replace(/\r\n?/g, '\n').trim() || '(no output)';
+  return isError && !/^error\b/i.test(text) ? `Error: ${text}` : text;
+}

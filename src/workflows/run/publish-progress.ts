@@ -1,0 +1,65 @@
+import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  CostAttribute,
+  IterationAttribute,
+  ModelAttribute,
+  StatusAttribute,
+  TokensAttribute,
+  renderChainMarkdown,
+  totalTokens,
+  type AgentStatus,
+  type ReasoningChain,
+} from '../../shared';
+import { viewChain } from '../../shared/chain-view';
+import type { ChainBuilder } from '../core/chain-builder';
+
+/** Steps shown under "Current Details". */
+const DETAIL_STEPS = 40;
+
+/**
+ * The latest steps, plus the calls their results answer (so the view redacts those results'
+ * sensitive fields): the view then costs the same at step 50 and at step 5,000.
+ */
+function latestSteps(chain: ReasoningChain): ReasoningChain {
+  const tail = chain.steps.slice(-DETAIL_STEPS);
+  const answered = new Set(tail.flatMap((s) => (s.type === 'tool_result' ? [s.toolResult.correlationId] : [])));
+  const calls = chain.steps.slice(0, -DETAIL_STEPS).filter((s) => s.type === 'tool_call' && answered.has(s.toolCall.correlationId));
+  const { approvals: _approvals, ...rest } = chain;
+  return { ...rest, steps: [...calls, ...tail] };
+}
+
+/** The Web UI's page of a run, relative to the UI's origin, so parent and child link to each other. */
+function webUiLink(workflowId: string): string {
+  return `/namespaces/${encodeURIComponent(workflowInfo().namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+}
+
+/**
+ * What outside observers see of a run: `details` refreshes the Web UI's markdown (no history
+ * event); `all` also upserts the search attributes (one event), with an explicit status value
+ * once the run has ended.
+ */
+export function createPublisher(chain: ChainBuilder, status: () => AgentStatus) {
+  // Anyone who can open the run in the Web UI reads this: the developer view, never the raw chain.
+  const details = (): void => {
+    const snapshot = chain.snapshot();
+    setCurrentDetails(renderChainMarkdown(viewChain(latestSteps(snapshot), 'developer'), DETAIL_STEPS, snapshot.steps.length, webUiLink));
+  };
+  const all = (statusValue?: string): void => {
+    const s = status();
+    upsertSearchAttributes([
+      { key: StatusAttribute, value: statusValue ?? searchableStatus(s) },
+      { key: IterationAttribute, value: s.iteration },
+      { key: TokensAttribute, value: totalTokens(s.usage) },
+      { key: CostAttribute, value: s.costUsd },
+      { key: ModelAttribute, value: s.model },
+    ]);
+    details();
+  };
+  return { details, all };
+}
+
+/** The Web UI filters on these: a run waiting for an approval, for any other input, or its chain status. */
+function searchableStatus(s: AgentStatus): string {
+  if (s.pendingApprovals.length > 0) return 'waiting_approval';
+  return s.waitingFor ? 'waiting_input' : s.status;
+}

@@ -1,0 +1,53 @@
+import type { AgentInput, AgentStatus } from '../../shared';
+import type { ApprovalGate } from '../people/approval-gate';
+import type { ChainBuilder } from '../core/chain-builder';
+import { planProgress } from '../planning/plan-tracker';
+import type { QuestionDesk } from '../people/question-desk';
+import type { RunState } from '../core/run-state';
+import type { SteeringInbox } from '../people/steering-inbox';
+import type { SubAgentTree } from '../delegation/sub-agent-tree';
+
+export interface StatusSources {
+  input: AgentInput;
+  chain: ChainBuilder;
+  state: RunState;
+  gate: ApprovalGate;
+  desk: QuestionDesk;
+  inbox: SteeringInbox;
+  tree: SubAgentTree;
+  stallQuestion: string | undefined;
+}
+
+/** The `status` query's record: cheap to build, so it can be polled; approvals are the whole tree's. */
+export function runStatus({ input, chain, state, gate, desk, inbox, tree, stallQuestion }: StatusSources): AgentStatus {
+  const last = chain.steps[chain.steps.length - 1];
+  const pendingApprovals = tree.pending(gate.pending());
+  const waitingFor = pendingApprovals.length
+    ? `approval of ${pendingApprovals.map((r) => `${r.toolName} (${r.callId}${r.agentPath && r.agentPath.length > 1 ? ` in ${r.agentPath[r.agentPath.length - 1]}` : ''})`).join(', ')}`
+    : desk.current
+      ? `answer: ${desk.current.question}`
+      : stallQuestion
+        ? `resolveStall: ${stallQuestion}`
+        : undefined;
+  const plan = chain.plan;
+  return {
+    status: chain.snapshot().status,
+    iteration: state.iteration,
+    maxIterations: input.maxIterations,
+    steps: chain.steps.length,
+    usage: state.usage,
+    costUsd: state.costUsd,
+    model: state.lastModel,
+    continuations: state.previousRunIds.length,
+    ...(last ? { lastStep: `${last.stepNumber} ${last.type}` } : {}),
+    ...(input.tokenBudget !== undefined ? { tokenBudget: input.tokenBudget } : {}),
+    ...(input.costBudgetUsd !== undefined ? { costBudgetUsd: input.costBudgetUsd } : {}),
+    ...(state.cancelRequested !== undefined ? { cancelRequested: state.cancelRequested } : {}),
+    ...(waitingFor ? { waitingFor } : {}),
+    pendingApprovals,
+    ...(desk.current ? { openQuestion: desk.current } : {}),
+    ...(inbox.waiting.length ? { steeringQueued: inbox.waiting.length } : {}),
+    ...(plan ? { plan: planProgress(plan) } : {}),
+    subAgents: [...tree.runs],
+  };
+}

@@ -1,0 +1,69 @@
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { z } from 'zod';
+import { TenantLimits } from '../../shared/tenant-limits';
+import { fnv1a } from '../core/stable-hash';
+
+/** Workflow id of a tenant's quota workflow. Characters outside [A-Za-z0-9_.-] become `_`, plus a hash of the raw id so two tenants never share one. */
+export function tenantQuotaWorkflowId(tenant: string): string {
+  const safe = tenant.replace(/[^A-Za-z0-9_.-]/g, '_');
+  if (safe === tenant && safe.length > 0 && safe.length <= 200) return `thoughtline-tenant-${safe}`;
+  return `thoughtline-tenant-${safe.slice(0, 200)}-${fnv1a(tenant)}`;
+}
+
+const WorkflowId = z.string().min(1);
+
+export const AcquireTenantRunRequest = z.object({ workflowId: WorkflowId, limits: TenantLimits });
+export type AcquireTenantRunRequest = z.infer<typeof AcquireTenantRunRequest>;
+export type AcquireTenantRunResult =
+  | { granted: true; activeRuns: number; maxConcurrentRuns?: number }
+  | { granted: false; reason: string; activeRuns: number; maxConcurrentRuns: number };
+
+export const LeaseTenantTokensRequest = z.object({
+  workflowId: WorkflowId,
+  tokens: z.number().int().nonnegative(),
+  limits: TenantLimits,
+});
+export type LeaseTenantTokensRequest = z.infer<typeof LeaseTenantTokensRequest>;
+export interface LeaseTenantTokensResult {
+  /** min(asked, left this hour); 0 when the hour's tokens are spent. */
+  granted: number;
+  /** Tokens counted in the last hour, this grant included. */
+  usedThisHour: number;
+  tokensPerHour?: number;
+  /** ISO time when the oldest counted lease leaves the window (tokens free up then). */
+  resetsAt?: string;
+}
+
+export const ReleaseTenantRunRequest = z.object({
+  workflowId: WorkflowId,
+  /** Leased but not used; given back to the hour's window. */
+  unusedTokens: z.number().int().nonnegative(),
+});
+export type ReleaseTenantRunRequest = z.infer<typeof ReleaseTenantRunRequest>;
+export interface ReleaseTenantRunResult {
+  /** False when the run held no slot (already released or reclaimed): nothing changed. */
+  released: boolean;
+  returnedTokens: number;
+  activeRuns: number;
+}
+
+export interface TenantQuotaSnapshot {
+  tenant: string;
+  limits: TenantLimits;
+  activeRuns: { workflowId: string; since: string }[];
+  usedThisHour: number;
+  resetsAt?: string;
+  /** Lease entries counted in the window. */
+  leases: number;
+  /** Updates handled by this Temporal run (continue-as-new starts again at 0). */
+  handledThisRun: number;
+}
+
+/** Takes a run slot. Idempotent per workflowId: acquiring again while holding a slot is granted and takes no second slot. */
+export const acquireTenantRun = defineUpdate<AcquireTenantRunResult, [AcquireTenantRunRequest]>('acquireTenantRun');
+/** Leases up to `tokens` from the tenant's hourly budget. */
+export const leaseTenantTokens = defineUpdate<LeaseTenantTokensResult, [LeaseTenantTokensRequest]>('leaseTenantTokens');
+/** Frees the run's slot and gives back unused tokens. Idempotent: only a run holding a slot is released. */
+export const releaseTenantRun = defineUpdate<ReleaseTenantRunResult, [ReleaseTenantRunRequest]>('releaseTenantRun');
+/** The quota's current state, for the CLI and tests. */
+export const tenantQuotaQuery = defineQuery<TenantQuotaSnapshot>('tenantQuota');

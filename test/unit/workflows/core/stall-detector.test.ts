@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { StallState } from '../../../../src/shared';
+import { afterFormatError, afterReadableReply, afterToolCalls, freshStallState, type StallVerdict } from '../../../../src/workflows/core/stall-detector';
+
+type Event = { call: string } | 'format_error' | 'readable';
+
+/** Feeds events through the detector from a fresh state; returns each verdict and the last state. */
+function feed(events: readonly Event[], threshold = 3): { verdicts: Array<StallVerdict | '-'>; state: StallState } {
+  let state = freshStallState();
+  const verdicts: Array<StallVerdict | '-'> = [];
+  for (const event of events) {
+    if (event === 'readable') {
+      state = afterReadableReply(state);
+      verdicts.push('-');
+      continue;
+    }
+    const judged = event === 'format_error' ? afterFormatError(state, threshold) : afterToolCalls(state, event.call, threshold);
+    state = judged.state;
+    verdicts.push(judged.verdict);
+  }
+  return { verdicts, state };
+}
+
+const a = { call: 'lookup#a' };
+const b = { call: 'lookup#b' };
+
+describe('stall detector: repeated tool calls', () => {
+  it('starts fresh', () => {
+    expect(freshStallState()).toEqual({ sameCallsInRow: 0, formatErrorsInRow: 0, warned: false, formatWarned: false });
+  });
+
+  it('is ok below the threshold, warns once at it, and stalls on the next repeat', () => {
+    const { verdicts, state } = feed([a, a, a, a]);
+    expect(verdicts).toEqual(['ok', 'ok', 'warn', 'stalled']);
+    expect(state).toEqual({ lastCallKey: 'lookup#a', sameCallsInRow: 4, formatErrorsInRow: 0, warned: true, formatWarned: false });
+  });
+
+  it('keeps reporting stalled on further repeats (it never warns twice)', () => {
+    expect(feed([a, a, a, a, a, a]).verdicts).toEqual(['ok', 'ok', 'warn', 'stalled', 'stalled', 'stalled']);
+  });
+
+  it('honours the threshold', () => {
+    expect(feed([a, a, a], 2).verdicts).toEqual(['ok', 'warn', 'stalled']);
+    expect(feed([a, a, a, a, a, a], 5).verdicts).toEqual(['ok', 'ok', 'ok', 'ok', 'warn', 'stalled']);
+  });
+
+  it('different calls never stall', () => {
+    expect(feed([a, b, a, b, a, b]).verdicts).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
+  });
+
+  it('a different call resets the count and the warning', () => {
+    const { verdicts, state } = feed([a, a, a, b, a, a, a, a]);
+    // After the warning, b is progress: a must repeat to the threshold again, and is warned again.
+    expect(verdicts).toEqual(['ok', 'ok', 'warn', 'ok', 'ok', 'ok', 'warn', 'stalled']);
+    expect(state.sameCallsInRow).toBe(4);
+  });
+
+  it('a different call right after the warning resets the warning', () => {
+    const { verdicts, state } = feed([a, a, a, b]);
+    expect(verdicts).toEqual(['ok', 'ok', 'warn', 'ok']);
+    expect(state).toEqual({ lastCallKey: 'lookup#b', sameCallsInRow: 1, formatErrorsInRow: 0, warned: false, formatWarned: false });
+  });
+
+  it('does not mutate the state it is given', () => {
+    const before = freshStallState();
+    const snapshot = structuredClone(before);
+    afterToolCalls(before, 'k', 3);
+    afterFormatError(before, 3);
+    afterReadableReply(before);
+    expect(before).toEqual(snapshot);
+  });
+});
+
+describe('stall detector: format errors', () => {
+  it('warns at the threshold and stalls on the next unreadable reply', () => {
+    const { verdicts, state } = feed(['format_error', 'format_error', 'format_error', 'format_error']);
+    expect(verdicts).toEqual(['ok', 'ok', 'warn', 'stalled']);
+    expect(state).toMatchObject({ formatErrorsInRow: 4, formatWarned: true, warned: false });
+  });
+
+  it('a readable reply ends the run of format errors', () => {
+    expect(feed(['format_error', 'format_error', 'readable', 'format_error', 'format_error']).verdicts).toEqual(['ok', 'ok', '-', 'ok', 'ok']);
+  });
+
+  it('a tool call ends the run of format errors', () => {
+    const { verdicts, state } = feed(['format_error', 'format_error', a, 'format_error', 'format_error']);
+    expect(verdicts).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    expect(state.formatErrorsInRow).toBe(2);
+  });
+
+  it('a format error between repeats does not reset the repeated-call count', () => {
+    const { verdicts } = feed([a, a, 'format_error', a]);
+    expect(verdicts).toEqual(['ok', 'ok', 'ok', 'warn']);
+  });
+
+  it('a readable reply keeps the repeated-call count', () => {
+    const { state } = feed([a, a, 'readable']);
+    expect(state).toMatchObject({ lastCallKey: 'lookup#a', sameCallsInRow: 2 });
+  });
+  it('keeps the repeat warning and the format warning apart', () => {
+    let state = freshStallState();
+    for (let i = 0; i < 3; i++) state = afterToolCalls(state, 'lookup#a', 3).state;
+    expect(state.warned).toBe(true);
+    const verdicts: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const judged = afterFormatError(state, 3);
+      state = judged.state;
+      verdicts.push(judged.verdict);
+    }
+    expect(verdicts).toEqual(['ok', 'ok', 'warn']);
+  });
+});

@@ -10,15 +10,15 @@ import {
 import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { limitsFor, TenantLimitsConfig, type TenantLimits, type TenantLimitsConfigInit } from '../shared/tenant-limits';
 import {
-  acquireTenantRun,
-  leaseTenantTokens,
-  releaseTenantRun,
+  acquireTenantRunUpdate,
+  leaseTenantTokensUpdate,
+  releaseTenantRunUpdate,
   tenantQuotaWorkflowId,
   type AcquireTenantRunResult,
   type LeaseTenantTokensResult,
   type ReleaseTenantRunResult,
 } from '../workflows/tenant-quota/tenant-quota-messages';
-import type { TenantQuotaInput, tenantQuotaWorkflow } from '../workflows/tenant-quota/tenant-quota-workflow';
+import type { TenantQuotaInput } from '../workflows/tenant-quota/tenant-quota-state';
 
 export interface TenantActivityDeps {
   /** A Client on the worker's namespace; `new Client({ connection: nativeConnection, namespace })` works. */
@@ -45,7 +45,7 @@ export function createTenantActivities(deps: TenantActivityDeps) {
   const { client } = deps;
 
   async function updateWithStart<Req, Res>(tenant: string, update: UpdateDefinition<Res, [Req]>, req: Req, updateId?: string): Promise<Res> {
-    const start = new WithStartWorkflowOperation<typeof tenantQuotaWorkflow>('tenantQuotaWorkflow', {
+    const start = new WithStartWorkflowOperation<(input: TenantQuotaInput) => Promise<never>>('tenantQuotaWorkflow', {
       workflowId: tenantQuotaWorkflowId(tenant),
       taskQueue: deps.taskQueue,
       args: [{ tenant, ...(deps.reclaimEveryMs !== undefined ? { reclaimEveryMs: deps.reclaimEveryMs } : {}) } satisfies TenantQuotaInput],
@@ -63,20 +63,20 @@ export function createTenantActivities(deps: TenantActivityDeps) {
     async acquireTenantRun(req: { tenant: string; workflowId: string }): Promise<AcquireTenantRunResult> {
       const limits = limitsFor(config, req.tenant);
       if (limits === undefined) return { granted: true, activeRuns: 0 };
-      return updateWithStart(req.tenant, acquireTenantRun, { workflowId: req.workflowId, limits });
+      return updateWithStart(req.tenant, acquireTenantRunUpdate, { workflowId: req.workflowId, limits });
     },
 
     async leaseTenantTokens(req: { tenant: string; workflowId: string; tokens: number }): Promise<LeaseTenantTokensResult> {
       const limits: TenantLimits | undefined = limitsFor(config, req.tenant);
       if (limits === undefined) return { granted: req.tokens, usedThisHour: 0 };
-      return updateWithStart(req.tenant, leaseTenantTokens, { workflowId: req.workflowId, tokens: req.tokens, limits }, leaseUpdateId());
+      return updateWithStart(req.tenant, leaseTenantTokensUpdate, { workflowId: req.workflowId, tokens: req.tokens, limits }, leaseUpdateId());
     },
 
     async releaseTenantRun(req: { tenant: string; workflowId: string; unusedTokens: number }): Promise<ReleaseTenantRunResult> {
       if (limitsFor(config, req.tenant) === undefined) return { released: false, returnedTokens: 0, activeRuns: 0 };
       const handle = client.workflow.getHandle(tenantQuotaWorkflowId(req.tenant));
       try {
-        return await handle.executeUpdate(releaseTenantRun, { args: [{ workflowId: req.workflowId, unusedTokens: req.unusedTokens }] });
+        return await handle.executeUpdate(releaseTenantRunUpdate, { args: [{ workflowId: req.workflowId, unusedTokens: req.unusedTokens }] });
       } catch (err) {
         // No quota workflow: nothing was ever acquired, so there is nothing to release.
         if (isNotFound(err)) return { released: false, returnedTokens: 0, activeRuns: 0 };

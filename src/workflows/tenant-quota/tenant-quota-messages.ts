@@ -60,10 +60,10 @@ export interface TenantQuotaSnapshot {
 }
 
 /** Takes a run slot. Idempotent per workflowId: acquiring again while holding a slot is granted and takes no second slot. */
-export const acquireTenantRun = defineUpdate<AcquireTenantRunResult, [AcquireTenantRunRequest]>('acquireTenantRun');
+export const acquireTenantRunUpdate = defineUpdate<AcquireTenantRunResult, [AcquireTenantRunRequest]>('acquireTenantRun');
 /** Leases up to `tokens` from the tenant's hourly budget. */
-export const leaseTenantTokens = defineUpdate<LeaseTenantTokensResult, [LeaseTenantTokensRequest]>('leaseTenantTokens');
+export const leaseTenantTokensUpdate = defineUpdate<LeaseTenantTokensResult, [LeaseTenantTokensRequest]>('leaseTenantTokens');
 /** Frees the run's slot and gives back unused tokens. Idempotent: only a run holding a slot is released. */
-export const releaseTenantRun = defineUpdate<ReleaseTenantRunResult, [ReleaseTenantRunRequest]>('releaseTenantRun');
+export const releaseTenantRunUpdate = defineUpdate<ReleaseTenantRunResult, [ReleaseTenantRunRequest]>('releaseTenantRun');
 /** The quota's current state, for the CLI and tests. */
 export const tenantQuotaQuery = defineQuery<TenantQuotaSnapshot>('tenantQuota');

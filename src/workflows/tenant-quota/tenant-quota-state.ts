@@ -143,3 +143,12 @@ function findLastIndex<T>(items: readonly T[], match: (item: T) => boolean): num
   for (let i = items.length - 1; i >= 0; i--) if (match(items[i] as T)) return i;
   return -1;
 }
+
+/** What starts a tenant's quota workflow, and what it hands to its next run (continue-as-new). */
+export interface TenantQuotaInput {
+  tenant: string;
+  reclaimEveryMs?: number;
+  continueAsNewAfter?: number;
+  /** State handed over by the previous run of this quota (continue-as-new). */
+  carried?: TenantQuotaState;
+}

@@ -6,40 +6,25 @@ import {
   continueAsNew,
   isCancellation,
   log,
-  proxyActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { createTenantActivities } from '../../activities/tenant-activities';
+import { activities } from '../activity-proxies';
 import {
-  acquireTenantRun,
+  acquireTenantRunUpdate,
   AcquireTenantRunRequest,
-  leaseTenantTokens,
+  leaseTenantTokensUpdate,
   LeaseTenantTokensRequest,
-  releaseTenantRun,
+  releaseTenantRunUpdate,
   ReleaseTenantRunRequest,
   tenantQuotaQuery,
 } from './tenant-quota-messages';
-import { acquireRun, dropClosedRuns, emptyTenantQuotaState, leaseTokens, releaseRun, snapshotOf, TenantQuotaState } from './tenant-quota-state';
+import { acquireRun, dropClosedRuns, emptyTenantQuotaState, leaseTokens, releaseRun, snapshotOf, TenantQuotaState, type TenantQuotaInput } from './tenant-quota-state';
 
 /** How often, while runs hold slots, the quota looks for runs that closed without releasing (terminated). */
 export const DEFAULT_RECLAIM_EVERY_MS = 5 * 60_000;
 /** Updates handled before the quota continues as new (well under Temporal's 2,000 per run). */
 export const DEFAULT_CONTINUE_AS_NEW_AFTER = 1_000;
-
-export interface TenantQuotaInput {
-  tenant: string;
-  reclaimEveryMs?: number;
-  continueAsNewAfter?: number;
-  /** State handed over by the previous run of this quota (continue-as-new). */
-  carried?: TenantQuotaState;
-}
-
-const { findClosedRuns } = proxyActivities<ReturnType<typeof createTenantActivities>>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 3 },
-  summary: 'Find runs that ended without releasing their slot',
-});
 
 /**
  * One per tenant (id from `tenantQuotaWorkflowId`): the durable owner of the tenant's run slots
@@ -58,13 +43,13 @@ export async function tenantQuotaWorkflow(input: TenantQuotaInput): Promise<neve
     state = step.state;
     return step.result;
   };
-  setHandler(acquireTenantRun, (req) => apply(acquireRun(state, req.workflowId, req.limits, Date.now())), {
+  setHandler(acquireTenantRunUpdate, (req) => apply(acquireRun(state, req.workflowId, req.limits, Date.now())), {
     validator: (req) => void AcquireTenantRunRequest.parse(req),
   });
-  setHandler(leaseTenantTokens, (req) => apply(leaseTokens(state, req.workflowId, req.tokens, req.limits, Date.now())), {
+  setHandler(leaseTenantTokensUpdate, (req) => apply(leaseTokens(state, req.workflowId, req.tokens, req.limits, Date.now())), {
     validator: (req) => void LeaseTenantTokensRequest.parse(req),
   });
-  setHandler(releaseTenantRun, (req) => apply(releaseRun(state, req.workflowId, req.unusedTokens, Date.now())), {
+  setHandler(releaseTenantRunUpdate, (req) => apply(releaseRun(state, req.workflowId, req.unusedTokens, Date.now())), {
     validator: (req) => void ReleaseTenantRunRequest.parse(req),
   });
   setHandler(tenantQuotaQuery, () => snapshotOf(state, Date.now(), handled));
@@ -90,7 +75,7 @@ export async function tenantQuotaWorkflow(input: TenantQuotaInput): Promise<neve
   async function reclaimClosedRuns(): Promise<void> {
     const checked = state.activeRuns;
     try {
-      const closed = await findClosedRuns(checked.map((r) => r.workflowId));
+      const closed = await activities.findClosedRuns.executeWithOptions({ summary: 'Find runs that ended without releasing their slot' }, [checked.map((r) => r.workflowId)]);
       state = dropClosedRuns(state, closed, checked);
       if (closed.length > 0) log.info('Reclaimed run slots of closed runs', { tenant: state.tenant, closed });
     } catch (err) {

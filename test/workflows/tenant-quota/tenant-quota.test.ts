@@ -7,7 +7,7 @@ import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTenantActivities, type TenantActivities } from '../../../src/activities/tenant-activities';
 import type { TenantLimitsConfigInit } from '../../../src/shared/tenant-limits';
-import { leaseTenantTokens, tenantQuotaQuery, tenantQuotaWorkflowId, type TenantQuotaSnapshot } from '../../../src/workflows/tenant-quota/tenant-quota-messages';
+import { leaseTenantTokensUpdate, tenantQuotaQuery, tenantQuotaWorkflowId, type TenantQuotaSnapshot } from '../../../src/workflows/tenant-quota/tenant-quota-messages';
 import type { tenantQuotaWorkflow } from '../../../src/workflows/tenant-quota/tenant-quota-workflow';
 import { connectTestEnv, type TestEnv } from '../../helpers/temporal-env';
 
@@ -178,7 +178,7 @@ describe('tokens per hour', () => {
   it('rejects malformed messages in the validator, outside history, and the activity does not retry them', async () => {
     const t = tenant.retries;
     const handle = quotaOf(t);
-    const bad = handle.executeUpdate(leaseTenantTokens, { args: [{ workflowId: 'x', tokens: -5, limits: {} }] });
+    const bad = handle.executeUpdate(leaseTenantTokensUpdate, { args: [{ workflowId: 'x', tokens: -5, limits: {} }] });
     await expect(bad).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
     const failure = await quota.leaseTenantTokens({ tenant: t, workflowId: 'x', tokens: 1.5 }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ApplicationFailure);

@@ -34,15 +34,18 @@ export const StallState = z.object({
 });
 export type StallState = z.infer<typeof StallState>;
 
+/** Version of the carried run state's field list; a change of its shape bumps it, and old versions keep parsing. */
+export const RUN_STATE_SCHEMA_VERSION = 1;
+
 /**
- * Everything a run carries into its next Temporal run when it continues as new: the whole chain
- * (large old observations shortened; the full text stays in the earlier run's history), the
- * budget ledger, the conversation, and the loop's memory. Bounded in size by construction.
+ * The loop's memory, as one versioned field list: RunState restores from it and writes it, and
+ * ContinuedState carries it. The budget ledger, counters, the conversation and the cache of
+ * read-only observations; what belongs to one Temporal run only (its iteration count, running
+ * sub-agents' reservations) is not here.
  */
-export const ContinuedState = z.object({
-  chain: ReasoningChain,
-  /** The tool set the run started with; a run keeps it across handovers and deploys. */
-  tools: z.array(ToolSpec),
+export const RunStateData = z.object({
+  /** Absent in states carried before the field list was versioned: those are version 1. */
+  schemaVersion: z.literal(RUN_STATE_SCHEMA_VERSION).default(RUN_STATE_SCHEMA_VERSION),
   messages: z.array(ModelMessage),
   usage: TokenUsage,
   costUsd: z.number().nonnegative(),
@@ -60,17 +63,29 @@ export const ContinuedState = z.object({
   droppedTurns: z.number().int().nonnegative().default(0),
   readOnlyCache: z.array(CachedObservation),
   stall: StallState,
-  /** Tokens leased from the tenant's hourly quota and not yet spent. */
+  /** Tokens leased from the tenant's hourly quota and not yet spent (may dip below 0 until the next lease). */
   tenant: z.object({ allowance: z.number(), unlimited: z.boolean() }).default({ allowance: 0, unlimited: false }),
-  /** Steering instructions received but not yet delivered to the model. */
-  steering: z.array(SteeringInstruction).default([]),
-  /** The plan as it stood at the handover. */
-  plan: Plan.optional(),
   /** Iteration of the last reflection, so the cadence continues. */
   lastReflectionAt: z.number().int().nonnegative().default(0),
   /** What sub-agents spent so far (already in `usage` and `costUsd`). */
   delegated: DelegatedSpend.optional(),
   /** Ids of the earlier Temporal runs of this agent run, oldest first. */
   previousRunIds: z.array(z.string()),
+});
+export type RunStateData = z.infer<typeof RunStateData>;
+
+/**
+ * Everything a run carries into its next Temporal run when it continues as new: the run state,
+ * the whole chain (large old observations shortened; the full text stays in the earlier run's
+ * history), the tool set and undelivered steering. Bounded in size by construction.
+ */
+export const ContinuedState = RunStateData.extend({
+  chain: ReasoningChain,
+  /** The tool set the run started with; a run keeps it across handovers and deploys. */
+  tools: z.array(ToolSpec),
+  /** Steering instructions received but not yet delivered to the model. */
+  steering: z.array(SteeringInstruction).default([]),
+  /** The plan as it stood at the handover. */
+  plan: Plan.optional(),
 });
 export type ContinuedState = z.infer<typeof ContinuedState>;

@@ -13,6 +13,9 @@ import {
   type Visibility,
 } from '../../shared';
 
+/** A recorded `tool_call` step. */
+export type ToolCallStep = Extract<ReasoningStep, { type: 'tool_call' }>;
+
 /** Deterministic sources of time and ids: workflow time and `uuid4()` in the workflow, fakes in tests. */
 export interface ChainClock {
   now(): string;
@@ -141,8 +144,8 @@ export class ChainBuilder {
     return this.push({ type: 'thinking', thought, visibility, purpose, ...(plan ? { plan } : {}) });
   }
 
-  toolCall(toolCall: ToolCall, visibility: Visibility, meta?: ModelMeta): ReasoningStep {
-    return this.push({ type: 'tool_call', toolCall, visibility, ...meta });
+  toolCall(toolCall: ToolCall, visibility: Visibility, meta?: ModelMeta): ToolCallStep {
+    return this.push({ type: 'tool_call', toolCall, visibility, ...meta }) as ToolCallStep;
   }
 
   toolResult(toolResult: ToolResult, visibility: Visibility, meta?: ModelMeta | { fromPerson: PersonMark }): ReasoningStep {

@@ -3,12 +3,14 @@ import {
   totalTokens,
   addUsd,
   zeroUsage,
+  RUN_STATE_SCHEMA_VERSION,
   type CachedObservation,
-  type ContinuedState,
   type DelegatedSpend,
   type ModelMessage,
   type ModelReply,
+  RunStateData,
   type StallState,
+  type SubBudget,
   type TokenUsage,
 } from '../../shared';
 import { freshStallState } from './stall-detector';
@@ -18,100 +20,220 @@ const MAX_CACHED_OBSERVATIONS = 100;
 const ELIDED = '[elided to fit the context window]';
 const DROPPED_NOTE_PREFIX = '[Context note:';
 
+/** RunStateData's field names: restore takes exactly these from what it is given. */
+const CARRIED_FIELDS = RunStateData.keyof().options;
+
+const roundUsd = (usd: number): number => Math.round(usd * 1e6) / 1e6;
+
 /**
  * The loop's memory: the budget ledger (usage, USD), counters, the conversation, the cache of
- * read-only observations and the stall detector. Plain data, so it crosses continue-as-new.
+ * read-only observations and the stall detector. Its carried fields are RunStateData, the one
+ * versioned list that restore and carry-over share; code outside changes it only through the
+ * named methods below.
  */
 export class RunState {
-  usage: TokenUsage = zeroUsage();
-  costUsd = 0;
-  iteration = 0;
   /** Iterations in this Temporal run only; drives `continueAsNewEvery`. */
-  iterationsThisRun = 0;
-  modelCalls = 0;
-  toolCalls = 0;
-  formatErrors = 0;
-  cachedCalls = 0;
-  cancelRequested: string | undefined;
-  readOnlyCache: CachedObservation[] = [];
-  stall: StallState = freshStallState();
-  previousRunIds: string[] = [];
-  /** Whole old turns removed from the conversation so far (see compactToFit). */
-  droppedTurns = 0;
-  /** Tokens leased from the tenant's hourly quota and not yet spent (may dip below 0 until the next lease). */
-  tenant = { allowance: 0, unlimited: false };
+  private thisRun = 0;
   /** Sub-budgets of sub-agents still running: spent as far as the parent's budget checks go. */
-  reserved = { tokens: 0, usd: 0 };
-  /** What finished sub-agents spent (already in `usage` and `costUsd`). */
-  delegated: DelegatedSpend = { runs: 0, usage: zeroUsage(), costUsd: 0, iterations: 0 };
-  /** Iteration of the last reflection (planning). */
-  lastReflectionAt = 0;
+  private held = { tokens: 0, usd: 0 };
 
-  constructor(
-    public lastModel: string,
-    public messages: ModelMessage[],
-    readonly startedAtMs: number,
-  ) {}
+  private data: RunStateData;
 
-  static restore(c: ContinuedState): RunState {
-    const state = new RunState(c.lastModel, c.messages, c.startedAtMs);
-    Object.assign(state, {
-      usage: c.usage,
-      costUsd: c.costUsd,
-      iteration: c.iteration,
-      modelCalls: c.modelCalls,
-      toolCalls: c.toolCalls,
-      formatErrors: c.formatErrors,
-      cachedCalls: c.cachedCalls,
-      cancelRequested: c.cancelRequested,
-      readOnlyCache: c.readOnlyCache,
-      stall: c.stall,
-      previousRunIds: c.previousRunIds,
-      droppedTurns: c.droppedTurns,
-      tenant: { ...c.tenant },
-      lastReflectionAt: c.lastReflectionAt,
-      ...(c.delegated ? { delegated: c.delegated } : {}),
-    });
+  /** A new agent run: the conversation starts with `messages` (the task). */
+  constructor(model: string, messages: ModelMessage[], startedAtMs: number) {
+    this.data = {
+      schemaVersion: RUN_STATE_SCHEMA_VERSION,
+      messages,
+      usage: zeroUsage(),
+      costUsd: 0,
+      iteration: 0,
+      modelCalls: 0,
+      toolCalls: 0,
+      formatErrors: 0,
+      cachedCalls: 0,
+      lastModel: model,
+      startedAtMs,
+      droppedTurns: 0,
+      readOnlyCache: [],
+      stall: freshStallState(),
+      tenant: { allowance: 0, unlimited: false },
+      lastReflectionAt: 0,
+      previousRunIds: [],
+    };
+  }
+
+  /** The state an earlier Temporal run of this agent run carried over (already parsed); other fields of it are ignored. */
+  static restore(carried: RunStateData): RunState {
+    const data = Object.fromEntries(CARRIED_FIELDS.flatMap((key) => (carried[key] === undefined ? [] : [[key, carried[key]]]))) as RunStateData;
+    const state = new RunState(carried.lastModel, carried.messages, carried.startedAtMs);
+    state.data = { ...data, schemaVersion: RUN_STATE_SCHEMA_VERSION, tenant: { ...carried.tenant } };
     return state;
+  }
+
+  /** What the next Temporal run restores from; `runId` (this run) joins the earlier runs' ids. */
+  carried(runId: string): RunStateData {
+    return { ...this.data, schemaVersion: RUN_STATE_SCHEMA_VERSION, tenant: { ...this.data.tenant }, previousRunIds: [...this.data.previousRunIds, runId] };
+  }
+
+  get messages(): ModelMessage[] {
+    return this.data.messages;
+  }
+  get usage(): TokenUsage {
+    return this.data.usage;
+  }
+  get costUsd(): number {
+    return this.data.costUsd;
+  }
+  get iteration(): number {
+    return this.data.iteration;
+  }
+  get iterationsThisRun(): number {
+    return this.thisRun;
+  }
+  get modelCalls(): number {
+    return this.data.modelCalls;
+  }
+  get toolCalls(): number {
+    return this.data.toolCalls;
+  }
+  get formatErrors(): number {
+    return this.data.formatErrors;
+  }
+  get cachedCalls(): number {
+    return this.data.cachedCalls;
+  }
+  get lastModel(): string {
+    return this.data.lastModel;
+  }
+  get startedAtMs(): number {
+    return this.data.startedAtMs;
+  }
+  get cancelRequested(): string | undefined {
+    return this.data.cancelRequested;
+  }
+  get stall(): StallState {
+    return this.data.stall;
+  }
+  get previousRunIds(): readonly string[] {
+    return this.data.previousRunIds;
+  }
+  /** Whole old turns removed from the conversation so far (see compactToFit). */
+  get droppedTurns(): number {
+    return this.data.droppedTurns;
+  }
+  get lastReflectionAt(): number {
+    return this.data.lastReflectionAt;
+  }
+  /** Tokens leased from the tenant's hourly quota and not yet spent. */
+  get tenantTokens(): Readonly<RunStateData['tenant']> {
+    return this.data.tenant;
+  }
+  /** What finished sub-agents spent (already in `usage` and `costUsd`). */
+  get delegated(): DelegatedSpend {
+    return this.data.delegated ?? { runs: 0, usage: zeroUsage(), costUsd: 0, iterations: 0 };
+  }
+  get reserved(): Readonly<{ tokens: number; usd: number }> {
+    return this.held;
+  }
+
+  /** A new ReAct iteration begins. */
+  startIteration(): number {
+    this.data.iteration += 1;
+    this.thisRun += 1;
+    return this.data.iteration;
+  }
+
+  /** The first `cancel` wins; returns false when one was already requested. */
+  requestCancel(why: string): boolean {
+    if (this.data.cancelRequested !== undefined) return false;
+    this.data.cancelRequested = why;
+    return true;
+  }
+
+  setStall(stall: StallState): void {
+    this.data.stall = stall;
+  }
+
+  countModelCall(): void {
+    this.data.modelCalls += 1;
+  }
+  countToolCall(): void {
+    this.data.toolCalls += 1;
+  }
+  countCachedCall(): void {
+    this.data.cachedCalls += 1;
+  }
+  countFormatError(): void {
+    this.data.formatErrors += 1;
+  }
+
+  markReflection(iteration: number): void {
+    this.data.lastReflectionAt = iteration;
+  }
+
+  /** A lease from the tenant quota: `granted` more tokens; `unlimited` when the tenant has no hourly limit. */
+  leaseTenantTokens(granted: number, unlimited: boolean): void {
+    if (unlimited) this.data.tenant.unlimited = true;
+    this.data.tenant.allowance += granted;
   }
 
   /** What the budget checks count as spent: the ledger plus running sub-agents' sub-budgets. */
   committed(): { usage: TokenUsage; costUsd: number } {
-    return { usage: { ...this.usage, inputTokens: this.usage.inputTokens + this.reserved.tokens }, costUsd: addUsd(this.costUsd, this.reserved.usd) };
+    return { usage: { ...this.usage, inputTokens: this.usage.inputTokens + this.held.tokens }, costUsd: addUsd(this.costUsd, this.held.usd) };
+  }
+
+  /** A sub-agent starts: its sub-budget counts as spent until it reports. */
+  reserve(budget: SubBudget): void {
+    this.held = { tokens: this.held.tokens + (budget.tokenBudget ?? 0), usd: roundUsd(this.held.usd + (budget.costBudgetUsd ?? 0)) };
+  }
+
+  /** A sub-agent reported (or was abandoned): its sub-budget is no longer held. */
+  release(budget: SubBudget): void {
+    this.held = { tokens: Math.max(0, this.held.tokens - (budget.tokenBudget ?? 0)), usd: Math.max(0, roundUsd(this.held.usd - (budget.costBudgetUsd ?? 0))) };
   }
 
   /** A finished sub-agent's spend joins the ledger (its own children's included). */
   countDelegated(spend: { usage: TokenUsage; costUsd: number; iterations: number }): void {
-    this.usage = addUsage(this.usage, spend.usage);
-    this.costUsd = addUsd(this.costUsd, spend.costUsd);
-    this.delegated = {
-      runs: this.delegated.runs + 1,
-      usage: addUsage(this.delegated.usage, spend.usage),
-      costUsd: addUsd(this.delegated.costUsd, spend.costUsd),
-      iterations: this.delegated.iterations + spend.iterations,
+    this.data.usage = addUsage(this.data.usage, spend.usage);
+    this.data.costUsd = addUsd(this.data.costUsd, spend.costUsd);
+    const before = this.delegated;
+    this.data.delegated = {
+      runs: before.runs + 1,
+      usage: addUsage(before.usage, spend.usage),
+      costUsd: addUsd(before.costUsd, spend.costUsd),
+      iterations: before.iterations + spend.iterations,
     };
   }
 
   countReply(reply: ModelReply): void {
-    this.tenant.allowance -= totalTokens(reply.usage);
-    this.usage = addUsage(this.usage, reply.usage);
-    this.costUsd = addUsd(this.costUsd, reply.costUsd);
-    this.lastModel = reply.model;
+    this.data.tenant.allowance -= totalTokens(reply.usage);
+    this.data.usage = addUsage(this.data.usage, reply.usage);
+    this.data.costUsd = addUsd(this.data.costUsd, reply.costUsd);
+    this.data.lastModel = reply.model;
+  }
+
+  addMessage(message: ModelMessage): void {
+    this.data.messages.push(message);
+  }
+
+  /** Takes the last message out when it is the model's (an unusable reply the API would refuse to see again). */
+  dropLastAssistantMessage(): void {
+    if (this.data.messages[this.data.messages.length - 1]?.role === 'assistant') this.data.messages.pop();
   }
 
   appendUserText(text: string): void {
-    const last = this.messages[this.messages.length - 1];
+    const last = this.data.messages[this.data.messages.length - 1];
     // Tool results and an instruction share one user turn: roles must alternate.
     if (last?.role === 'user') last.content.push({ type: 'text', text });
-    else this.messages.push({ role: 'user', content: [{ type: 'text', text }] });
+    else this.data.messages.push({ role: 'user', content: [{ type: 'text', text }] });
   }
 
   cached(key: string): CachedObservation | undefined {
-    return this.readOnlyCache.find((c) => c.key === key);
+    return this.data.readOnlyCache.find((c) => c.key === key);
   }
 
   remember(observation: CachedObservation): void {
-    this.readOnlyCache = [...this.readOnlyCache.filter((c) => c.key !== observation.key), observation].slice(-MAX_CACHED_OBSERVATIONS);
+    this.data.readOnlyCache = [...this.data.readOnlyCache.filter((c) => c.key !== observation.key), observation].slice(-MAX_CACHED_OBSERVATIONS);
   }
 
   /**
@@ -135,16 +257,17 @@ export class RunState {
       size -= before - after;
       return size <= maxChars;
     });
+    const messages = this.data.messages;
     let dropped = 0;
     // messages[0] is the task; [1] assistant, [2] its results, ... Drop pairs while the last two user turns remain.
-    while (this.contextChars() > maxChars && this.messages.length > 5 && this.messages[1]?.role === 'assistant' && this.messages[2]?.role === 'user') {
-      this.messages.splice(1, 2);
+    while (this.contextChars() > maxChars && messages.length > 5 && messages[1]?.role === 'assistant' && messages[2]?.role === 'user') {
+      messages.splice(1, 2);
       dropped += 1;
     }
     if (dropped > 0) {
-      this.droppedTurns += dropped;
-      const task = this.messages[0];
-      const note = `${DROPPED_NOTE_PREFIX} ${this.droppedTurns} earlier turns were removed to fit the context window; the run's chain keeps them.]`;
+      this.data.droppedTurns += dropped;
+      const task = messages[0];
+      const note = `${DROPPED_NOTE_PREFIX} ${this.data.droppedTurns} earlier turns were removed to fit the context window; the run's chain keeps them.]`;
       if (task?.role === 'user') task.content = [...task.content.filter((b) => !(b.type === 'text' && b.text.startsWith(DROPPED_NOTE_PREFIX))), { type: 'text', text: note }];
       removed += dropped;
     }
@@ -152,16 +275,17 @@ export class RunState {
   }
 
   contextChars(): number {
-    return JSON.stringify(this.messages).length;
+    return JSON.stringify(this.data.messages).length;
   }
 
   /** Elides old results oldest first; `done(before, after)` is told each block's sizes and may stop. */
   private elideOldest(keepTurns: number, done: (before: number, after: number) => boolean): number {
-    const userTurns = this.messages.map((m, i) => (m.role === 'user' ? i : -1)).filter((i) => i > 0);
+    const messages = this.data.messages;
+    const userTurns = messages.map((m, i) => (m.role === 'user' ? i : -1)).filter((i) => i > 0);
     // With fewer user turns than `keepTurns`, all of them are kept.
     const keepFrom = userTurns[userTurns.length - keepTurns] ?? userTurns[0] ?? Number.MAX_SAFE_INTEGER;
     let elided = 0;
-    for (const [index, message] of this.messages.entries()) {
+    for (const [index, message] of messages.entries()) {
       if (index === 0 || index >= keepFrom || message.role !== 'user') continue;
       for (const [b, block] of message.content.entries()) {
         let replacement: typeof block | undefined;

@@ -31,8 +31,3 @@ export function delegationBlocked(path: readonly DelegationLink[], agentName: st
   }
   return undefined;
 }
-
-/** Deterministic, readable, unique within the parent: the parent's id, the agent, and the step that called it. */
-export function childWorkflowId(parentWorkflowId: string, agentName: string, stepNumber: number): string {
-  return `${parentWorkflowId}/${agentName}-${stepNumber}`;
-}

@@ -1,22 +1,22 @@
 import { ChildWorkflowCancellationType, ParentClosePolicy, isCancellation, startChild } from '@temporalio/workflow';
-import { totalTokens, type AgentResult, type ReasoningStep, type SubAgentRun, type SubBudget, type ToolUseBlock } from '../../shared';
-import { childInput } from './child-input';
-import { childWorkflowId, delegationBlocked, delegationPath, maxDepthOf } from './delegation-guard';
+import { totalTokens, type AgentResult, type SubAgentRun, type SubBudget, type ToolUseBlock } from '../../shared';
+import type { ToolCallStep } from '../core/chain-builder';
 import { failureMessage } from '../core/failure-message';
-import type { Observation } from '../loop/strategies';
-import { carveSubBudget, type ParentLeft } from './sub-budget';
+import { childWorkflowId } from '../core/record-calls';
+import type { Observation, ValidCall } from '../core/model-exchange';
+import type { RunContext } from '../core/run-context';
 import type { RunState } from '../core/run-state';
-import type { SubAgentTree } from './sub-agent-tree';
-import { recordToolCall, type ToolRunContext } from '../tools/tool-call';
 import { toolStepVisibility } from '../core/tool-visibility';
-import type { ToolCallCheck } from '../tools/validate-tool-call';
+import { childInput } from './child-input';
+import { delegationBlocked, delegationPath, maxDepthOf } from './delegation-guard';
+import { carveSubBudget, type ParentLeft } from './sub-budget';
+import type { SubAgentTree } from './sub-agent-tree';
 
-export interface SubAgentCallContext extends ToolRunContext {
+/** Where a delegation sits in its turn: the run's tree of children, and this call's share of the budget. */
+export interface Delegation {
   tree: SubAgentTree;
   /** Sub-agent calls of this turn not started yet, this one included: each gets an equal share. */
-  sharers(): number;
-  /** Publishes status and search attributes (one history event). */
-  publish(): void;
+  sharers: number;
 }
 
 /**
@@ -26,26 +26,25 @@ export interface SubAgentCallContext extends ToolRunContext {
  * up. Whatever the child's ending, its answer comes back as the observation, partial or not.
  */
 export async function runSubAgentCall(
-  ctx: SubAgentCallContext,
+  ctx: RunContext,
+  { tree, sharers }: Delegation,
   call: ToolUseBlock,
-  check: Extract<ToolCallCheck, { ok: true }>,
-  recordedCall?: ReasoningStep,
+  { spec, args }: ValidCall,
+  /** The call's step, recorded by the tool turn; it names the child run (`delegatedTo`). */
+  callStep: ToolCallStep,
 ): Promise<Observation> {
   const { input, chain, workflowId } = ctx;
-  const { spec, args } = check;
-  const callStep = recordedCall ?? recordToolCall(chain, input, spec, call.id, args);
   const visibility = toolStepVisibility(input, spec, args);
-  const childId = callStep.type === 'tool_call' && callStep.toolCall.delegatedTo ? callStep.toolCall.delegatedTo.workflowId : childWorkflowId(workflowId, spec.name, callStep.stepNumber);
+  const childId = callStep.toolCall.delegatedTo?.workflowId ?? childWorkflowId(workflowId, spec.name, callStep.stepNumber);
   const definition = input.agents[spec.name];
   const path = delegationPath(input, workflowId);
-  const sharers = ctx.sharers();
   const blocked = definition ? delegationBlocked(path, spec.name, maxDepthOf(input)) : `Delegation refused: "${spec.name}" is not in this run's agent catalogue.`;
   const carved = definition && !blocked ? carveSubBudget(definition.limits, parentLeft(ctx), sharers) : undefined;
   const refusal = blocked ?? (carved && 'refused' in carved ? `Delegation refused: ${carved.refused}. Do this part yourself, or finish with what you have.` : undefined);
   if (refusal || !carved || 'refused' in carved || !definition) {
     const why = refusal ?? 'Delegation refused.';
     chain.note('delegation_blocked', why, { level: 'full' });
-    ctx.tree.put({ callId: call.id, agentName: spec.name, workflowId: childId, status: 'refused', budget: { maxIterations: 1 } });
+    tree.put({ callId: call.id, agentName: spec.name, workflowId: childId, status: 'refused', budget: { maxIterations: 1 } });
     chain.toolResult({ correlationId: call.id, success: false, result: null, error: why, durationMs: 0 }, visibility);
     return { callId: call.id, content: why, isError: true };
   }
@@ -54,10 +53,10 @@ export async function runSubAgentCall(
   const task = typeof args['task'] === 'string' ? args['task'] : JSON.stringify(args);
   const childPath = [...path, { agentName: spec.name, workflowId: childId }];
   const running: SubAgentRun = { callId: call.id, agentName: spec.name, workflowId: childId, status: 'running', budget };
-  reserve(ctx, budget, +1);
-  ctx.tree.put(running);
-  ctx.state.toolCalls += 1;
-  ctx.publish();
+  ctx.state.reserve(budget);
+  tree.put(running);
+  ctx.state.countToolCall();
+  ctx.progress.publish();
   const startedAt = Date.now();
   try {
     const child = await startChild('agentWorkflow', {
@@ -69,28 +68,28 @@ export async function runSubAgentCall(
       staticSummary: `sub-agent ${spec.name} · delegated by ${path[path.length - 1]!.agentName} (${workflowId}), step ${callStep.stepNumber}`,
       staticDetails: task.slice(0, 2_000),
     });
-    ctx.tree.put({ ...running, runId: child.firstExecutionRunId });
+    tree.put({ ...running, runId: child.firstExecutionRunId });
     const result = (await child.result()) as AgentResult;
-    return ended(ctx, call, running, child.firstExecutionRunId, result, Date.now() - startedAt, visibility);
+    return ended(ctx, tree, call, running, child.firstExecutionRunId, result, Date.now() - startedAt, visibility);
   } catch (err) {
     // The child's spend is unknown (it failed or never reported): charge its whole sub-budget, so the tree's budget holds.
-    const charged = chargeUnknown(ctx, budget);
+    const charged = chargeUnknown(ctx.state, budget);
     const cancelled = isCancellation(err);
     const error = cancelled
       ? `Sub-agent ${spec.name} was cancelled with this run before it reported.${charged}`
       : `Sub-agent ${spec.name} (${childId}) failed: ${failureMessage(err)}.${charged} Decide whether to retry, ask another agent, or go on without it.`;
-    ctx.tree.put({ ...running, status: cancelled ? 'cancelled' : 'failed' });
+    tree.put({ ...running, status: cancelled ? 'cancelled' : 'failed' });
     chain.toolResult({ correlationId: call.id, success: false, result: null, error, durationMs: Date.now() - startedAt, ...(cancelled ? { outcome: 'unknown' as const } : {}) }, visibility);
     if (cancelled) throw err;
     return { callId: call.id, content: error, isError: true };
   } finally {
-    reserve(ctx, budget, -1);
-    ctx.tree.ended(childId);
-    ctx.publish();
+    ctx.state.release(budget);
+    tree.ended(childId);
+    ctx.progress.publish();
   }
 }
 
-function ended(ctx: SubAgentCallContext, call: ToolUseBlock, running: SubAgentRun, runId: string, result: AgentResult, durationMs: number, visibility: ReturnType<typeof toolStepVisibility>): Observation {
+function ended(ctx: RunContext, tree: SubAgentTree, call: ToolUseBlock, running: SubAgentRun, runId: string, result: AgentResult, durationMs: number, visibility: ReturnType<typeof toolStepVisibility>): Observation {
   const iterations = result.iterations + (result.delegated?.iterations ?? 0);
   ctx.state.countDelegated({ usage: result.usage, costUsd: result.costUsd, iterations });
   const status = result.terminationReason === 'cancelled' ? 'cancelled' : result.success ? 'completed' : 'failed';
@@ -104,7 +103,7 @@ function ended(ctx: SubAgentCallContext, call: ToolUseBlock, running: SubAgentRu
     terminationReason: result.terminationReason,
     steps: result.chain.steps.length,
   };
-  ctx.tree.put(run);
+  tree.put(run);
   const why = result.error ? ` (${result.error})` : '';
   const error = result.success ? undefined : `Sub-agent ${run.agentName} did not finish its task (it stopped: ${result.terminationReason}${why}).`;
   ctx.chain.toolResult({ correlationId: call.id, success: result.success, result: result.finalAnswer, durationMs, subAgent: run, ...(error ? { error } : {}) }, visibility);
@@ -114,7 +113,7 @@ function ended(ctx: SubAgentCallContext, call: ToolUseBlock, running: SubAgentRu
 }
 
 /** What this run can still give a child: its budgets minus spend and running siblings' reservations. */
-function parentLeft(ctx: SubAgentCallContext): ParentLeft {
+function parentLeft(ctx: RunContext): ParentLeft {
   const { input, state } = ctx;
   const spent = state.committed();
   const tokensSpent = totalTokens(spent.usage);
@@ -126,31 +125,24 @@ function parentLeft(ctx: SubAgentCallContext): ParentLeft {
   };
 }
 
-function reserve(ctx: SubAgentCallContext, budget: SubBudget, sign: 1 | -1): void {
-  ctx.state.reserved = {
-    tokens: ctx.state.reserved.tokens + sign * (budget.tokenBudget ?? 0),
-    usd: Math.round((ctx.state.reserved.usd + sign * (budget.costBudgetUsd ?? 0)) * 1e6) / 1e6,
-  };
-}
-
 /**
  * When this run ends without waiting for a child to report (it did not wind down within the
  * settle window), the child is recorded as cancelled and its whole sub-budget is charged.
  */
 export function abandonRunningChildren(tree: SubAgentTree, state: RunState): void {
   for (const run of tree.running()) {
-    chargeUnknown({ state }, run.budget);
-    state.reserved = { tokens: Math.max(0, state.reserved.tokens - (run.budget.tokenBudget ?? 0)), usd: Math.max(0, Math.round((state.reserved.usd - (run.budget.costBudgetUsd ?? 0)) * 1e6) / 1e6) };
+    chargeUnknown(state, run.budget);
+    state.release(run.budget);
     tree.put({ ...run, status: 'cancelled' });
     tree.ended(run.workflowId);
   }
 }
 
 /** Charges a child's whole sub-budget when its spend cannot be known; says so for the chain. */
-function chargeUnknown(ctx: Pick<SubAgentCallContext, 'state'>, budget: SubBudget): string {
+function chargeUnknown(state: RunState, budget: SubBudget): string {
   const tokens = budget.tokenBudget ?? 0;
   const usd = budget.costBudgetUsd ?? 0;
   if (tokens === 0 && usd === 0) return '';
-  ctx.state.countDelegated({ usage: { inputTokens: tokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: usd, iterations: 0 });
+  state.countDelegated({ usage: { inputTokens: tokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: usd, iterations: 0 });
   return ` Its spend is unknown, so its whole sub-budget (${tokens} tokens, $${usd}) is charged to this run.`;
 }

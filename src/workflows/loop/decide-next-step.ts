@@ -1,7 +1,12 @@
-import type { ModelReply, ToolUseBlock } from '../../shared';
+import type { AgentInput, ModelReply, ToolUseBlock } from '../../shared';
+import { replyText } from '../core/model-exchange';
 
-/** What the loop does after a model reply. The workflow switches on `kind` exhaustively. */
+/** What the loop does after a model reply. The loop switches on `kind` exhaustively. */
 export type NextStep = { thought?: string } & (
+  /** Early stops, read from the reply alone before the protocol reads it; none of its calls run. */
+  | { kind: 'refused'; text: string }
+  | { kind: 'cut_reply'; text: string; error: string }
+  | { kind: 'phrase'; ending: 'success' | 'failure'; phrase: string; text: string; calls: ToolUseBlock[] }
   | { kind: 'final_answer'; answer: string; via: 'finish_tool'; finishCall: ToolUseBlock; skipped: ToolUseBlock[] }
   | { kind: 'final_answer'; answer: string; via: 'text_reply' }
   | { kind: 'run_tools'; calls: ToolUseBlock[] }
@@ -10,12 +15,41 @@ export type NextStep = { thought?: string } & (
   | { kind: 'format_error'; message: string }
 );
 
-export const replyText = (reply: ModelReply): string =>
-  reply.content
-    .filter((b) => b.type === 'text')
-    .map((b) => b.text)
-    .join('\n')
-    .trim();
+/** The next steps that end the run before the protocol reads the reply. */
+export type EarlyStop = Extract<NextStep, { kind: 'refused' | 'cut_reply' | 'phrase' }>;
+
+export function isEarlyStop(next: NextStep): next is EarlyStop {
+  return next.kind === 'refused' || next.kind === 'cut_reply' || next.kind === 'phrase';
+}
+
+/**
+ * Replies that end the run whatever the protocol would make of them, after the model turn did
+ * what it could (more room, eliding context): a refusal; a reply still cut at max_tokens or past
+ * the context window (the SDK drops truncated tool input fields silently, so a call from a cut
+ * reply never runs); a failure phrase, else a success phrase.
+ */
+export function earlyStop(reply: ModelReply, input: Pick<AgentInput, 'failurePhrases' | 'successPhrases'>): EarlyStop | undefined {
+  const text = replyText(reply);
+  const calls = reply.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+  if (reply.stopReason === 'refusal') return { kind: 'refused', text };
+  if (reply.stopReason === 'max_tokens') {
+    return { kind: 'cut_reply', text, error: `The reply was still cut at max_tokens after raising the limit; ${calls.length ? 'its tool calls were not run' : 'the text is partial'}.` };
+  }
+  if (reply.stopReason === 'model_context_window_exceeded') {
+    return { kind: 'cut_reply', text, error: 'The conversation no longer fits the context window, even after eliding older tool results.' };
+  }
+  const failure = findPhrase(text, input.failurePhrases);
+  if (failure) return { kind: 'phrase', ending: 'failure', phrase: failure, text, calls };
+  const success = findPhrase(text, input.successPhrases);
+  if (success) return { kind: 'phrase', ending: 'success', phrase: success, text, calls };
+  return undefined;
+}
+
+/** The first phrase that occurs in `text`, case-insensitively; undefined when none does. */
+function findPhrase(text: string, phrases: readonly string[]): string | undefined {
+  const haystack = text.toLowerCase();
+  return phrases.find((p) => haystack.includes(p.toLowerCase()));
+}
 
 /**
  * Seed 004's protocol for native tool calling: a `finish` call ends the run with its `result`;

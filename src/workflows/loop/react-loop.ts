@@ -1,71 +1,115 @@
-import type { AgentInput, ModelReply, TerminationReason, ToolSpec, ToolUseBlock } from '../../shared';
-import { BudgetExhausted } from '../model/budget';
+/**
+ * The ReAct loop: Thought → Action → Observation until an answer or a stop condition.
+ *
+ * Every ending of a run, and where it fires (DESIGN.md's `terminationReason`):
+ * | reason           | where                                                                                   |
+ * |------------------|-----------------------------------------------------------------------------------------|
+ * | `success`        | act: `final_answer` (finish tool or a text reply); act: `phrase` (a success phrase)     |
+ * | `failure`        | act: `give_up`; act: `refused` (the model refused); act: `phrase` (a failure phrase)    |
+ * | `max_iterations` | run: the iteration limit, checked before each iteration, then summarise                 |
+ * | `stalled`        | act: `run_tools` or `format_error` when the stall detector says stalled and nobody lets it go on |
+ * | `token_budget`   | run: catch of BudgetExhausted (model/budget.ts, model/model-turn.ts, tenant-quota/tenant-tokens.ts) |
+ * | `cost_budget`    | run: catch of BudgetExhausted (model/budget.ts, model/model-turn.ts)                    |
+ * | `custom`         | run: a `stopWhen` predicate holds after an iteration, then summarise                    |
+ * | `cancelled`      | run: `cancel` signal seen between iterations, then summarise; interrupted(): the grace period ended or Temporal cancelled (run/interrupts.ts); run/run-agent.ts: cancelled before the loop began |
+ * | `timeout`        | interrupted(): the run's deadline (run/interrupts.ts)                                   |
+ * | `error`          | run: catch of ModelCallFailed; act: `cut_reply`; run/preflight.ts: a refused model or tenant slot; run/run-agent.ts: anything else thrown |
+ * Continue-as-new is not an ending: ContinueAsNewRequested leaves the loop for runAgent to hand over.
+ */
+import type { ModelReply, TerminationReason, ToolSpec, ToolUseBlock } from '../../shared';
 import type { ChainBuilder } from '../core/chain-builder';
-import { replyText, type NextStep } from './decide-next-step';
-import { ModelCallFailed, modelTurn } from '../model/model-turn';
-import { findPhrase } from './phrases';
-import { stopInstruction } from './prompt';
-import { closeOpenCalls, summaryWithoutModel } from './run-endings';
-import type { RunState } from '../core/run-state';
+import { injectedToolNames } from '../core/injected-tools';
+import { BudgetExhausted, ContinueAsNewRequested, isLoopSignal, ModelCallFailed } from '../core/loop-signals';
+import { replyText } from '../core/model-exchange';
+import { recordControlCall, refuseCall } from '../core/record-calls';
+import type { RunContext } from '../core/run-context';
 import { callKey } from '../core/stable-hash';
 import { afterFormatError, afterReadableReply, afterToolCalls, freshStallState, type StallVerdict } from '../core/stall-detector';
-import { ContinueAsNewRequested, type RunHooks, type RunOutcome } from './run-hooks';
-import { firstHolding, type LoopView } from './stop-conditions';
-import type { Strategy } from './strategies';
-import { recordControlCall, refuseCall } from '../core/control-calls';
-import { PlanKeeper } from '../planning/plan-keeper';
 import { abandonRunningChildren } from '../delegation/sub-agent-call';
-import { runToolTurn } from '../tools/tool-turn';
-import { createToolCallValidator, type ToolCallCheck } from '../tools/validate-tool-call';
+import type { SubAgentTree } from '../delegation/sub-agent-tree';
+import { modelTurn } from '../model/model-turn';
+import type { People } from '../people/people';
+import { PlanKeeper } from '../planning/plan-keeper';
+import { runToolTurn, type ToolTurnParts } from '../tools/tool-turn';
+import { createToolCallValidator } from '../tools/validate-tool-call';
+import { earlyStop, isEarlyStop, type EarlyStop, type NextStep } from './decide-next-step';
+import { stopInstruction } from './prompt';
+import { firstHolding, type LoopView, type StopPredicate } from './stop-conditions';
+import type { Strategy } from './strategies';
+
+/** How a run ended: its termination reason, its answer (partial or not) and, for `error`, what went wrong. */
+export interface RunOutcome {
+  reason: TerminationReason;
+  answer: string;
+  error?: string;
+}
+
+/** What the loop uses besides the run context; runAgent builds it once, after the preflight. */
+export interface LoopParts {
+  tools: readonly ToolSpec[];
+  strategy: Strategy;
+  /** Approvals, questions, steering and "continue?": where people reach into the run. */
+  people: People;
+  /** The child runs below this one, and the approvals they wait for. */
+  tree: SubAgentTree;
+  stopWhen: readonly StopPredicate[];
+  /** Checked between iterations: hand over to a fresh run now? */
+  shouldContinueAsNew(): boolean;
+}
 
 /** One ReAct run: Thought → Action → Observation until an answer or a stop condition. */
-export class AgentRun {
-  private readonly validate: (call: ToolUseBlock) => ToolCallCheck;
-  private readonly plans: PlanKeeper | undefined;
+export class ReactLoop {
+  private readonly toolTurn: ToolTurnParts;
+  private readonly planKeeper: PlanKeeper | undefined;
 
   constructor(
-    private readonly input: AgentInput,
-    tools: readonly ToolSpec[],
-    private readonly strategy: Strategy,
-    readonly chain: ChainBuilder,
-    readonly state: RunState,
-    private readonly workflowId: string,
-    private readonly hooks: RunHooks,
+    private readonly ctx: RunContext,
+    private readonly parts: LoopParts,
   ) {
-    this.validate = createToolCallValidator(tools, [
-      input.finishToolName,
-      input.giveUpToolName,
-      ...(input.allowQuestions ? [input.questionToolName] : []),
-      ...(input.planning ? [input.planning.updateToolName] : []),
-    ]);
-    this.plans = input.planning ? new PlanKeeper(input, input.planning, chain, state, strategy, tools.map((t) => t.name)) : undefined;
+    const { input } = ctx;
+    this.planKeeper = input.planning ? new PlanKeeper(ctx, input.planning, parts.strategy, parts.tools.map((t) => t.name)) : undefined;
+    this.toolTurn = {
+      validate: createToolCallValidator(parts.tools, injectedToolNames(input).map((t) => t.name)),
+      gate: parts.people.gate,
+      desk: parts.people.desk,
+      tree: parts.tree,
+      planKeeper: this.planKeeper,
+    };
+  }
+
+  private get input() {
+    return this.ctx.input;
+  }
+  private get chain(): ChainBuilder {
+    return this.ctx.chain;
+  }
+  private get state() {
+    return this.ctx.state;
   }
 
   async run(): Promise<RunOutcome> {
     try {
-      await this.plans?.start();
+      await this.planKeeper?.start();
       for (;;) {
         if (this.state.cancelRequested !== undefined) return await this.summarise('cancelled', `The run was cancelled (${this.state.cancelRequested}).`);
         if (this.state.iteration >= this.input.maxIterations) {
           return await this.summarise('max_iterations', `You have reached the limit of ${this.input.maxIterations} iterations.`);
         }
-        if (this.hooks.shouldContinueAsNew()) throw new ContinueAsNewRequested();
-        this.state.iteration += 1;
-        this.state.iterationsThisRun += 1;
-        this.chain.iteration = this.state.iteration;
-        this.hooks.people.inbox.deliver(this.chain, this.state);
+        if (this.parts.shouldContinueAsNew()) throw new ContinueAsNewRequested();
+        this.chain.iteration = this.state.startIteration();
+        this.parts.people.inbox.deliver(this.chain, this.state);
         this.fitContext();
-        await this.plans?.reflectIfDue();
-        const reply = await this.callModel('auto');
+        await this.planKeeper?.reflectIfDue();
+        const reply = await modelTurn(this.ctx, this.parts.strategy, 'auto');
         this.recordExtendedThinking(reply);
-        const outcome = this.unusable(reply) ?? this.phraseStop(reply) ?? (await this.act(this.strategy.decide(reply), reply));
+        const outcome = await this.act(earlyStop(reply, this.input) ?? this.parts.strategy.decide(reply), reply);
         if (outcome) return outcome;
-        const custom = firstHolding(this.hooks.stopWhen, this.view(reply));
+        const custom = firstHolding(this.parts.stopWhen, this.view(reply));
         if (custom) return await this.summarise('custom', `The stop condition ${custom} holds.`);
       }
     } catch (err) {
       if (err instanceof ModelCallFailed) return { reason: 'error', answer: '', error: err.message };
-      if (err instanceof BudgetExhausted) return this.endWithoutModel(err.reason, err.message);
+      if (err instanceof BudgetExhausted) return this.end(err.reason, this.summaryWithoutModel(err.message));
       throw err;
     }
   }
@@ -76,13 +120,9 @@ export class AgentRun {
    * and the summary is written without a model.
    */
   interrupted(reason: 'cancelled' | 'timeout', why: string): RunOutcome {
-    abandonRunningChildren(this.hooks.tree, this.state);
+    abandonRunningChildren(this.parts.tree, this.state);
     closeOpenCalls(this.chain, why);
-    return this.endWithoutModel(reason, why);
-  }
-
-  private callModel(toolChoice: 'auto' | 'none'): Promise<ModelReply> {
-    return modelTurn(this.input, this.strategy, this.state, this.chain, toolChoice, () => this.hooks.onProgress('all'));
+    return this.end(reason, this.summaryWithoutModel(why));
   }
 
   /** Keeps the conversation under `maxContextChars`; a visible step, while the chain keeps everything. */
@@ -104,49 +144,18 @@ export class AgentRun {
     }
   }
 
-  /** Replies that must not be acted on even after model-turn did what it could. */
-  private unusable(reply: ModelReply): RunOutcome | undefined {
-    const text = replyText(reply);
-    if (reply.stopReason === 'refusal') {
-      return { reason: 'failure', answer: text, error: `The model refused to continue${text ? `: ${text}` : '.'}` };
-    }
-    if (reply.stopReason === 'max_tokens') {
-      // The SDK drops truncated tool input fields silently: never run a call from a cut reply.
-      const error = `The reply was still cut at max_tokens after raising the limit; ${reply.content.some((b) => b.type === 'tool_use') ? 'its tool calls were not run' : 'the text is partial'}.`;
-      return { reason: 'error', answer: text, error };
-    }
-    if (reply.stopReason === 'model_context_window_exceeded') {
-      return { reason: 'error', answer: text, error: 'The conversation no longer fits the context window, even after eliding older tool results.' };
-    }
-    return undefined;
-  }
-
-  /** Failure phrases end the run as `failure`, success phrases as `success`; calls of that turn are not run. */
-  private phraseStop(reply: ModelReply): RunOutcome | undefined {
-    const text = replyText(reply);
-    const failure = findPhrase(text, this.input.failurePhrases);
-    const success = failure ? undefined : findPhrase(text, this.input.successPhrases);
-    if (!failure && !success) return undefined;
-    this.chain.thinking(text, { level: this.input.visibility });
-    for (const call of reply.content.filter((b): b is ToolUseBlock => b.type === 'tool_use')) {
-      recordControlCall(this.chain, this.input, call, { success: false, error: `Not run: the reply contained the ${failure ? 'failure' : 'success'} phrase "${failure ?? success}".` });
-    }
-    this.synthesise(text);
-    return { reason: failure ? 'failure' : 'success', answer: text };
-  }
-
   /** Carries out one decision; returns an outcome when the run is over. */
   private async act(next: NextStep, reply: ModelReply): Promise<RunOutcome | undefined> {
+    if (isEarlyStop(next)) return this.stopEarly(next);
     if (next.thought) this.chain.thinking(next.thought, { level: this.input.visibility });
-    if (next.kind !== 'format_error') this.state.stall = afterReadableReply(this.state.stall);
+    if (next.kind !== 'format_error') this.state.setStall(afterReadableReply(this.state.stall));
     switch (next.kind) {
       case 'final_answer':
         if (next.via === 'finish_tool') {
           recordControlCall(this.chain, this.input, next.finishCall, { success: true, result: next.answer });
           this.recordNotRun(next.skipped, `"${this.input.finishToolName}" was called in the same turn`);
         }
-        this.synthesise(next.answer);
-        return { reason: 'success', answer: next.answer };
+        return this.end('success', next.answer);
       case 'give_up':
         recordControlCall(this.chain, this.input, next.call, { success: true, result: next.reason });
         this.recordNotRun(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
@@ -167,28 +176,42 @@ export class AgentRun {
         await this.observe([...next.others, next.finishCall], new Map([[next.finishCall.id, next.problem]]));
         return undefined;
       case 'format_error': {
-        this.state.formatErrors += 1;
+        this.state.countFormatError();
         const judged = afterFormatError(this.state.stall, this.input.stallThreshold);
-        this.state.stall = judged.state;
+        this.state.setStall(judged.state);
         if (judged.verdict === 'stalled' && !(await this.mayGoOn(`${this.state.stall.formatErrorsInRow} replies in a row could not be read`))) {
           return this.summarise('stalled', 'Your replies could not be read, several times in a row.');
         }
         const warning = judged.verdict === 'warn' ? ` This is unreadable reply number ${this.state.stall.formatErrorsInRow} in a row; follow the format exactly or the run will stop.` : '';
         this.chain.thinking(`Reply not understood: ${next.message}${warning}`, { level: 'full' });
-        this.strategy.unreadable(this.state, next.message + warning);
+        this.parts.strategy.unreadable(this.state, next.message + warning);
         return undefined;
       }
       default: {
         const unreachable: never = next;
-        throw new Error(`Unhandled next step ${JSON.stringify(unreachable)} after ${reply.stopReason}`);
+        return { reason: 'error', answer: '', error: `Unhandled next step ${JSON.stringify(unreachable)} after ${reply.stopReason}` };
       }
+    }
+  }
+
+  /** A refusal and a cut reply end the run as they are; a phrase ends it with the reply as the answer. None of the reply's calls run. */
+  private stopEarly(next: EarlyStop): RunOutcome {
+    switch (next.kind) {
+      case 'refused':
+        return { reason: 'failure', answer: next.text, error: `The model refused to continue${next.text ? `: ${next.text}` : '.'}` };
+      case 'cut_reply':
+        return { reason: 'error', answer: next.text, error: next.error };
+      case 'phrase':
+        this.chain.thinking(next.text, { level: this.input.visibility });
+        this.recordNotRun(next.calls, `the reply contained the ${next.ending} phrase "${next.phrase}"`);
+        return this.end(next.ending, next.text);
     }
   }
 
   private judgeRepeats(calls: ToolUseBlock[]): StallVerdict {
     const turnKey = calls.map((c) => callKey(c.name, c.input)).join('|');
     const judged = afterToolCalls(this.state.stall, turnKey, this.input.stallThreshold);
-    this.state.stall = judged.state;
+    this.state.setStall(judged.state);
     return judged.verdict;
   }
 
@@ -204,8 +227,8 @@ export class AgentRun {
     this.chain.thinking(`Stalled: ${what}, after being told once.`, { level: 'full' });
     if (this.input.onStall !== 'ask') return false;
     this.chain.setStatus('waiting');
-    this.hooks.onProgress('all');
-    const decision = await this.hooks.askToContinue(`The agent seems stuck: ${what}. Continue?`);
+    this.ctx.progress.publish();
+    const decision = await this.parts.people.stall.ask(`The agent seems stuck: ${what}. Continue?`, this.input.stallQuestionTimeoutMs, () => this.ctx.progress.publish());
     this.chain.setStatus('thinking');
     const who = decision?.by ? ` (${decision.by})` : '';
     const note = decision?.note ? `: ${decision.note}` : '';
@@ -214,62 +237,53 @@ export class AgentRun {
       { level: 'full' },
     );
     if (!decision?.continue) return false;
-    this.state.stall = freshStallState();
+    this.state.setStall(freshStallState());
     return true;
   }
 
   /** Runs the turn's calls (approvals and questions included) and hands every result, errors included, back to the model. */
   private async observe(calls: ToolUseBlock[], rejected = new Map<string, string>()): Promise<void> {
     this.chain.setStatus('tool_calling');
-    const { gate, desk } = this.hooks.people;
-    const ctx = {
-      input: this.input,
-      state: this.state,
-      chain: this.chain,
-      workflowId: this.workflowId,
-      onStarted: () => this.hooks.onProgress('details'),
-      validate: this.validate,
-      gate,
-      desk,
-      publish: () => this.hooks.onProgress('all'),
-      tree: this.hooks.tree,
-      plans: this.plans,
-    };
-    const observations = await runToolTurn(ctx, calls, rejected);
-    this.state.messages.push(this.strategy.observe(observations));
+    const observations = await runToolTurn(this.ctx, this.toolTurn, calls, rejected);
+    this.state.addMessage(this.parts.strategy.observe(observations));
     this.chain.setStatus('thinking');
-    this.hooks.onProgress('all');
+    this.ctx.progress.publish();
   }
 
   private observeRejected(calls: ToolUseBlock[], observation: string): void {
-    this.state.messages.push(this.strategy.observe(calls.map((call) => refuseCall(this.chain, this.input, call, observation))));
-    this.hooks.onProgress('all');
+    this.state.addMessage(this.parts.strategy.observe(calls.map((call) => refuseCall(this.chain, this.input, call, observation))));
+    this.ctx.progress.publish();
   }
 
-  /** The last word when a stop condition ends the run: one model call without tools (seed 001 §2.3.1). */
+  /**
+   * The last word when a stop condition ends the run: one model call without tools, asked to
+   * summarise the progress and the partial results (docs/concepts.md, "How a run ends"). A
+   * refusal or a failed call leaves the summary written without a model.
+   */
   private async summarise(reason: TerminationReason, why: string): Promise<RunOutcome> {
     this.state.appendUserText(stopInstruction(why));
     let answer = '';
     try {
-      const reply = await this.callModel('none');
+      const reply = await modelTurn(this.ctx, this.parts.strategy, 'none');
       if (reply.stopReason !== 'refusal') answer = replyText(reply);
     } catch (err) {
-      if (!(err instanceof ModelCallFailed) && !(err instanceof BudgetExhausted)) throw err;
+      if (!isLoopSignal(err)) throw err;
     }
-    if (answer === '') answer = this.fallbackSummary(why);
-    this.synthesise(answer);
-    return { reason, answer };
+    return this.end(reason, answer || this.summaryWithoutModel(why));
   }
 
-  /** Ends without another model call (budgets, timeout, hard cancel). */
-  private endWithoutModel(reason: TerminationReason, why: string): RunOutcome {
-    const answer = this.fallbackSummary(why);
-    this.synthesise(answer);
-    return { reason, answer };
+  /** Written without a model, so a failed summary call still leaves the partial results in view. */
+  private summaryWithoutModel(why: string): string {
+    const lines = this.chain.steps.flatMap((s) =>
+      s.type === 'tool_result' && s.model === undefined && s.toolResult.success ? [`- ${JSON.stringify(s.toolResult.result).slice(0, 300)}`] : [],
+    );
+    return [`Stopped after ${this.state.iteration} iterations without a final answer. ${why}`, 'Results gathered so far:', ...(lines.length ? lines : ['- (none)'])].join('\n');
   }
 
-  private fallbackSummary(why: string): string {
-    return summaryWithoutModel(this.chain, this.state.iteration, why);
+  /** The answer becomes the chain's synthesis, and the run's outcome. */
+  private end(reason: TerminationReason, answer: string): RunOutcome {
+    this.synthesise(answer);
+    return { reason, answer };
   }
 
   private view(reply: ModelReply): LoopView {
@@ -288,5 +302,29 @@ export class AgentRun {
 
   private synthesise(answer: string): void {
     this.chain.synthesis({ sources: this.chain.observationSources(), conclusion: answer }, { level: this.input.visibility });
+  }
+}
+
+/**
+ * After cancellation or the run's timeout, every call still open in the chain gets a result saying
+ * what happened: a model call was cancelled; a tool may or may not have run.
+ */
+function closeOpenCalls(chain: ChainBuilder, why: string): void {
+  const open = new Map(chain.steps.flatMap((s) => (s.type === 'tool_call' ? [[s.toolCall.correlationId, s] as const] : [])));
+  for (const s of chain.steps) if (s.type === 'tool_result') open.delete(s.toolResult.correlationId);
+  for (const step of open.values()) {
+    const llm = step.toolCall.toolType === 'llm';
+    chain.toolResult(
+      {
+        correlationId: step.toolCall.correlationId,
+        success: false,
+        result: null,
+        error: llm ? `Model call cancelled: ${why}` : `Interrupted (${why}) while running; it may or may not have taken effect.`,
+        durationMs: 0,
+        outcome: llm ? 'cancelled' : 'unknown',
+      },
+      step.visibility,
+      ...(step.model ? [{ model: step.model }] : []),
+    );
   }
 }

@@ -1,22 +1,13 @@
-import type { AgentInput, ModelMessage, ModelReply, ModelTool, ToolSpec } from '../../shared';
-import { decideNextStep, giveUpStep, replyText, type NextStep } from './decide-next-step';
-import { injectedTools, systemPrompt, toModelTool } from './prompt';
-import { parseReAct } from '../react-text/react-parser';
+import type { AgentInput, ModelMessage, ModelReply, ToolSpec } from '../../shared';
+import { replyText, type ModelPrompt, type Observation } from '../core/model-exchange';
 import type { RunState } from '../core/run-state';
+import { parseReAct } from '../react-text/react-parser';
 import { formatObservation, reactTextSystemPrompt, REACT_STOP_SEQUENCES } from '../react-text/react-text-prompt';
+import { decideNextStep, giveUpStep, type NextStep } from './decide-next-step';
+import { injectedTools, systemPrompt, toModelTool } from './prompt';
 
-/** One tool call's outcome, as the model will read it next turn. */
-export interface Observation {
-  callId: string;
-  content: string;
-  isError: boolean;
-}
-
-/** How a run talks to its model: what it sends, how it reads replies, how it reports results. */
-export interface Strategy {
-  readonly system: string;
-  readonly tools: ModelTool[];
-  readonly stopSequences?: string[];
+/** How a run talks to its model: what it sends (the prompt), how it reads replies, how it reports results. */
+export interface Strategy extends ModelPrompt {
   decide(reply: ModelReply): NextStep;
   observe(observations: Observation[]): ModelMessage;
   /** Tells the model its last reply could not be used (a `format_error`), in this protocol's terms. */
@@ -40,7 +31,7 @@ export function nativeStrategy(input: AgentInput, specs: readonly ToolSpec[]): S
     }),
     // The unusable (empty) reply leaves the conversation: the API refuses empty assistant turns.
     unreadable: (state, text) => {
-      if (state.messages[state.messages.length - 1]?.role === 'assistant') state.messages.pop();
+      state.dropLastAssistantMessage();
       state.appendUserText(text);
     },
   };
@@ -90,7 +81,7 @@ export function reactTextStrategy(input: AgentInput, specs: readonly ToolSpec[],
       content: [{ type: 'text', text: observations.map((o) => `Observation: ${formatObservation(o.content, o.isError)}`).join('\n') }],
     }),
     unreadable(state, text) {
-      state.messages.push(this.observe([{ callId: '', content: text, isError: true }]));
+      state.addMessage(this.observe([{ callId: '', content: text, isError: true }]));
     },
   };
 }

@@ -1,28 +1,20 @@
 import type { ModelMessage, ModelTool, TokenUsage } from '../../shared';
 import { totalTokens } from '../../shared';
 import type { Price } from '../../shared/pricing';
+import { BudgetExhausted } from '../core/loop-signals';
 
 /** Deliberately high: 3 characters per token (English prose averages about 4). */
 const CHARS_PER_TOKEN = 3;
 /** A call that could not write at least this much is not worth starting. */
 export const MIN_OUTPUT_TOKENS = 256;
 
-export type BudgetReason = 'token_budget' | 'cost_budget';
-
-/** The run cannot afford its next model call; the loop ends with `reason`, without calling. */
-export class BudgetExhausted {
-  constructor(
-    readonly reason: BudgetReason,
-    readonly message: string,
-  ) {}
-}
-
 export interface Budgets {
   tokenBudget?: number | undefined;
   costBudgetUsd?: number | undefined;
 }
 
-export interface PlannedCall {
+/** A model call about to be made, as the budget check sees it. */
+export interface BudgetedCall {
   system: string;
   messages: readonly ModelMessage[];
   tools: readonly ModelTool[];
@@ -37,7 +29,7 @@ export interface Spent {
   costUsd: number;
 }
 
-export function estimateInputTokens(call: Pick<PlannedCall, 'system' | 'messages' | 'tools'>): number {
+export function estimateInputTokens(call: Pick<BudgetedCall, 'system' | 'messages' | 'tools'>): number {
   const chars = call.system.length + JSON.stringify(call.messages).length + JSON.stringify(call.tools).length;
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
@@ -48,7 +40,7 @@ export function estimateInputTokens(call: Pick<PlannedCall, 'system' | 'messages
  * budget, so the call is never started. Input is priced at the dearer of plain input and cache
  * write, as either may be billed.
  */
-export function affordableMaxTokens(spent: Spent, budgets: Budgets, call: PlannedCall): number {
+export function affordableMaxTokens(spent: Spent, budgets: Budgets, call: BudgetedCall): number {
   const input = estimateInputTokens(call);
   let maxTokens = call.maxTokens;
   if (budgets.tokenBudget !== undefined) {

@@ -1,26 +1,13 @@
-import { isCancellation } from '@temporalio/workflow';
-import type { AgentInput, FallbackModel, ModelMessage, ModelReply, ModelTool } from '../../shared';
-import { priceFor } from '../../shared/pricing';
-import { activities, modelCallOptions } from '../activity-proxies';
-import { affordableMaxTokens, BudgetExhausted, estimateInputTokens } from './budget';
-import type { ChainBuilder } from '../core/chain-builder';
-import { replyText } from '../loop/decide-next-step';
-import { failureMessage } from '../core/failure-message';
-import type { RunState } from '../core/run-state';
-import { ensureTenantTokens } from '../tenant-quota/tenant-tokens';
-import type { Strategy } from '../loop/strategies';
-
-/** Raised when every model (the primary and its fallbacks) failed for good. */
-export class ModelCallFailed {
-  constructor(readonly message: string) {}
-}
+import type { ModelReply } from '../../shared';
+import { BudgetExhausted, ModelCallFailed } from '../core/loop-signals';
+import type { ModelPrompt } from '../core/model-exchange';
+import type { RunContext } from '../core/run-context';
+import { recordedModelCall, type Candidate, type RecordedReply } from './model-call';
 
 /** A reply cut at max_tokens is retried with this many times the room, doubling, at most. */
 const MAX_TOKENS_GROWTH = 4;
 /** Bound on `pause_turn` continuations within one turn, so a looping server cannot spin us. */
 const MAX_PAUSE_CONTINUATIONS = 5;
-
-export type Candidate = Required<Omit<FallbackModel, 'maxTokens' | 'price'>> & Pick<FallbackModel, 'price'> & { maxTokens: number };
 
 /**
  * One model turn as the loop sees it: a usable reply, after whatever it took. Every attempt is
@@ -34,13 +21,11 @@ export type Candidate = Required<Omit<FallbackModel, 'maxTokens' | 'price'>> & P
  * `max_tokens` is lowered to what the budgets leave.
  */
 export async function modelTurn(
-  input: AgentInput,
-  strategy: Strategy,
-  state: RunState,
-  chain: ChainBuilder,
+  ctx: RunContext,
+  prompt: ModelPrompt,
   toolChoice: 'auto' | 'none',
-  onReply: () => void,
 ): Promise<ModelReply> {
+  const { input, state } = ctx;
   const candidates: Candidate[] = [input.model, ...input.model.fallbacks].map((m) => ({
     provider: m.provider,
     model: m.model,
@@ -79,7 +64,7 @@ export async function modelTurn(
         why = `context window exceeded; elided ${state.compact()} older tool results`;
         continue;
       }
-      state.messages.push({ role: 'assistant', content: reply.content });
+      state.addMessage({ role: 'assistant', content: reply.content });
       if (reply.stopReason === 'pause_turn' && pauses < MAX_PAUSE_CONTINUATIONS) {
         pauses += 1;
         why = 'continuing a paused turn';
@@ -90,95 +75,17 @@ export async function modelTurn(
   }
 
   function callOnce(candidate: Candidate, wanted: number, note: string | undefined): Promise<RecordedReply> {
-    return recordedModelCall(input, state, chain, {
+    return recordedModelCall(ctx, {
       candidate,
-      system: strategy.system,
+      system: prompt.system,
       messages: state.messages,
-      tools: strategy.tools,
+      tools: prompt.tools,
       toolChoice,
       maxTokens: wanted,
-      ...(strategy.stopSequences ? { stopSequences: strategy.stopSequences } : {}),
+      ...(prompt.stopSequences ? { stopSequences: prompt.stopSequences } : {}),
       ...(note ? { note } : {}),
-      onReply,
+      publishReply: true,
     });
   }
 }
 
-export interface RecordedReply {
-  reply: ModelReply;
-  /** The lowered max_tokens, when the budget allowed less than asked. */
-  capped?: number;
-}
-
-export interface ModelCallPlan {
-  candidate: Candidate;
-  system: string;
-  messages: ModelMessage[];
-  tools: ModelTool[];
-  toolChoice: 'auto' | 'none';
-  maxTokens: number;
-  stopSequences?: string[];
-  /** Why this call is made, shown in the chain (a retry, a fallback, a summary). */
-  note?: string;
-  onReply?: () => void;
-}
-
-/**
- * One model call as a visible pair of `llm` steps, paid for by the run's ledger: the budget must
- * afford it first (else BudgetExhausted, nothing called). Failures become ModelCallFailed;
- * cancellation propagates untouched.
- */
-export async function recordedModelCall(input: AgentInput, state: RunState, chain: ChainBuilder, plan: ModelCallPlan): Promise<RecordedReply> {
-  const { candidate } = plan;
-  const price = candidate.price ?? priceFor(candidate.model);
-  const maxTokens = affordableMaxTokens(state.committed(), input, { ...plan, price });
-  await ensureTenantTokens(input, state, estimateInputTokens(plan) + maxTokens);
-  const correlationId = chain.newId();
-  const visibility = { level: input.visibility };
-  chain.toolCall(
-    {
-      toolType: 'llm',
-      toolName: candidate.model,
-      arguments: {
-        provider: candidate.provider,
-        maxTokens,
-        messages: plan.messages.length,
-        tools: plan.tools.map((t) => t.name),
-        toolChoice: plan.toolChoice,
-        ...(plan.note ? { note: plan.note } : {}),
-      },
-      correlationId,
-    },
-    visibility,
-    { model: candidate.model },
-  );
-  state.modelCalls += 1;
-  try {
-    const reply = await activities.callModel.executeWithOptions(modelCallOptions(input.model, `${candidate.model} · iteration ${state.iteration}`), [
-      {
-        provider: candidate.provider,
-        model: candidate.model,
-        system: plan.system,
-        messages: plan.messages,
-        tools: plan.tools,
-        toolChoice: plan.toolChoice,
-        maxTokens,
-        ...(plan.stopSequences ? { stopSequences: plan.stopSequences } : {}),
-      },
-    ]);
-    state.countReply(reply);
-    const toolUses = reply.content.filter((b) => b.type === 'tool_use').map((b) => ({ id: b.id, name: b.name }));
-    chain.toolResult(
-      { correlationId, success: true, result: { stopReason: reply.stopReason, text: replyText(reply), toolCalls: toolUses }, durationMs: reply.durationMs },
-      visibility,
-      { model: reply.model, usage: reply.usage, costUsd: reply.costUsd },
-    );
-    plan.onReply?.();
-    return maxTokens < plan.maxTokens ? { reply, capped: maxTokens } : { reply };
-  } catch (err) {
-    if (isCancellation(err)) throw err;
-    const error = `Model call failed: ${failureMessage(err)}`;
-    chain.toolResult({ correlationId, success: false, result: null, error, durationMs: 0 }, visibility, { model: candidate.model });
-    throw new ModelCallFailed(error);
-  }
-}

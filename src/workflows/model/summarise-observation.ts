@@ -1,8 +1,7 @@
-import type { AgentInput, ToolSpec } from '../../shared';
-import type { ChainBuilder } from '../core/chain-builder';
-import { replyText } from '../loop/decide-next-step';
-import { recordedModelCall } from './model-turn';
-import type { RunState } from '../core/run-state';
+import type { ToolSpec } from '../../shared';
+import { replyText } from '../core/model-exchange';
+import type { RunContext } from '../core/run-context';
+import { recordedModelCall } from './model-call';
 
 /** The most of a large result a summary call reads; beyond it the text is cut first. */
 export const SUMMARY_SOURCE_CHARS = 40_000;
@@ -11,8 +10,9 @@ export const SUMMARY_SOURCE_CHARS = 40_000;
  * Condenses an oversized tool result with one model call (a visible `llm` step on the run's
  * budget). Returns undefined when the call fails or says nothing, so the caller cuts instead.
  */
-export async function summariseObservation(input: AgentInput, state: RunState, chain: ChainBuilder, spec: ToolSpec, text: string, limitChars: number): Promise<string | undefined> {
-  const { reply } = await recordedModelCall(input, state, chain, {
+export async function summariseObservation(ctx: RunContext, spec: ToolSpec, text: string, limitChars: number): Promise<string | undefined> {
+  const { input } = ctx;
+  const { reply } = await recordedModelCall(ctx, {
     candidate: { provider: input.model.provider, model: input.model.model, maxTokens: Math.max(256, Math.ceil(limitChars / 4)), price: input.model.price },
     system: 'You condense tool output for an agent. Keep every fact, number, name and error the task may need; drop repetition and boilerplate. Reply with the condensed output only.',
     messages: [

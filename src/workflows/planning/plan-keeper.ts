@@ -1,13 +1,14 @@
 import type { AgentInput, Plan, PlanningSettings, ToolUseBlock } from '../../shared';
 import type { ChainBuilder } from '../core/chain-builder';
-import { recordControlCall } from '../core/control-calls';
-import { replyText } from '../loop/decide-next-step';
-import { ModelCallFailed, recordedModelCall } from '../model/model-turn';
+import { ModelCallFailed } from '../core/loop-signals';
+import { replyText, type ModelPrompt, type Observation } from '../core/model-exchange';
+import { recordControlCall } from '../core/record-calls';
+import type { RunContext } from '../core/run-context';
+import type { RunState } from '../core/run-state';
+import { recordedModelCall } from '../model/model-call';
 import { planNote, reflectionPrompt } from './plan-prompts';
 import { applyTaskUpdate, isPlanFinished, parseTaskUpdate, startNextTask } from './plan-tracker';
 import { fallbackPlan, makePlan, replan, type PlanAttempt, type PlannerModel } from './planner';
-import type { RunState } from '../core/run-state';
-import type { Observation, Strategy } from '../loop/strategies';
 
 /**
  * Planning for one run (seed 003): makes the plan before the first thought, keeps it in the
@@ -16,14 +17,20 @@ import type { Observation, Strategy } from '../loop/strategies';
  * iterations. Every model call it makes is a visible `llm` step on the run's budget.
  */
 export class PlanKeeper {
+  private readonly input: AgentInput;
+  private readonly chain: ChainBuilder;
+  private readonly state: RunState;
+
   constructor(
-    private readonly input: AgentInput,
+    private readonly ctx: RunContext,
     private readonly settings: PlanningSettings,
-    private readonly chain: ChainBuilder,
-    private readonly state: RunState,
-    private readonly strategy: Strategy,
+    private readonly prompt: ModelPrompt,
     private readonly toolNames: readonly string[],
-  ) {}
+  ) {
+    this.input = ctx.input;
+    this.chain = ctx.chain;
+    this.state = ctx.state;
+  }
 
   get updateToolName(): string {
     return this.settings.updateToolName;
@@ -68,7 +75,7 @@ export class PlanKeeper {
     const every = this.settings.reflectEvery;
     const iteration = this.state.iteration;
     if (every === 0 || iteration <= 1 || iteration - this.state.lastReflectionAt < every) return;
-    this.state.lastReflectionAt = iteration;
+    this.state.markReflection(iteration);
     const messages = JSON.parse(JSON.stringify(this.state.messages)) as typeof this.state.messages;
     const last = messages[messages.length - 1];
     const prompt = reflectionPrompt(this.chain.plan, iteration);
@@ -76,12 +83,12 @@ export class PlanKeeper {
     else messages.push({ role: 'user', content: [{ type: 'text', text: prompt }] });
     let text = '';
     try {
-      const { reply } = await recordedModelCall(this.input, this.state, this.chain, {
+      const { reply } = await recordedModelCall(this.ctx, {
         candidate: this.candidate(),
-        system: this.strategy.system,
+        system: this.prompt.system,
         messages,
         // The conversation holds tool calls, so the tools are sent, but none may be called.
-        tools: this.strategy.tools,
+        tools: this.prompt.tools,
         toolChoice: 'none',
         maxTokens: Math.min(this.input.model.maxTokens, 1_024),
         note: `reflection at iteration ${iteration}`,
@@ -117,7 +124,7 @@ export class PlanKeeper {
   private planner(): PlannerModel {
     return {
       ask: async ({ system, prompt, note }) => {
-        const { reply } = await recordedModelCall(this.input, this.state, this.chain, {
+        const { reply } = await recordedModelCall(this.ctx, {
           candidate: this.candidate(),
           system,
           messages: [{ role: 'user', content: [{ type: 'text', text: prompt }] }],

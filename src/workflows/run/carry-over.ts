@@ -14,27 +14,10 @@ export function carryOver(
   steering: readonly SteeringInstruction[] = [],
 ): ContinuedState {
   return {
+    ...state.carried(runId),
     chain: { ...chain, steps: chain.steps.map((s) => shorten(s, runId)) },
     tools: [...tools],
-    messages: state.messages,
-    usage: state.usage,
-    costUsd: state.costUsd,
-    iteration: state.iteration,
-    modelCalls: state.modelCalls,
-    toolCalls: state.toolCalls,
-    formatErrors: state.formatErrors,
-    cachedCalls: state.cachedCalls,
-    lastModel: state.lastModel,
-    startedAtMs: state.startedAtMs,
-    ...(state.cancelRequested !== undefined ? { cancelRequested: state.cancelRequested } : {}),
-    droppedTurns: state.droppedTurns,
-    readOnlyCache: state.readOnlyCache,
-    stall: state.stall,
     steering: [...steering],
-    tenant: { ...state.tenant },
-    lastReflectionAt: state.lastReflectionAt,
-    ...(state.delegated.runs > 0 ? { delegated: state.delegated } : {}),
-    previousRunIds: [...state.previousRunIds, runId],
   };
 }
 

@@ -12,6 +12,7 @@ import {
 } from '../../shared';
 import { viewChain } from '../../shared/chain-view';
 import type { ChainBuilder } from '../core/chain-builder';
+import type { Progress } from '../core/run-context';
 
 /** Steps shown under "Current Details". */
 const DETAIL_STEPS = 40;
@@ -35,16 +36,16 @@ function webUiLink(workflowId: string): string {
 
 /**
  * What outside observers see of a run: `details` refreshes the Web UI's markdown (no history
- * event); `all` also upserts the search attributes (one event), with an explicit status value
+ * event); `publish` also upserts the search attributes (one event), with an explicit status value
  * once the run has ended.
  */
-export function createPublisher(chain: ChainBuilder, status: () => AgentStatus) {
+export function createProgress(chain: ChainBuilder, status: () => AgentStatus): Progress {
   // Anyone who can open the run in the Web UI reads this: the developer view, never the raw chain.
   const details = (): void => {
     const snapshot = chain.snapshot();
     setCurrentDetails(renderChainMarkdown(viewChain(latestSteps(snapshot), 'developer'), DETAIL_STEPS, snapshot.steps.length, webUiLink));
   };
-  const all = (statusValue?: string): void => {
+  const publish = (statusValue?: string): void => {
     const s = status();
     upsertSearchAttributes([
       { key: StatusAttribute, value: statusValue ?? searchableStatus(s) },
@@ -55,7 +56,7 @@ export function createPublisher(chain: ChainBuilder, status: () => AgentStatus) 
     ]);
     details();
   };
-  return { details, all };
+  return { details, publish };
 }
 
 /** The Web UI filters on these: a run waiting for an approval, for any other input, or its chain status. */

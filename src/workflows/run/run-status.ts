@@ -1,25 +1,12 @@
-import type { AgentInput, AgentStatus } from '../../shared';
-import type { ApprovalGate } from '../people/approval-gate';
-import type { ChainBuilder } from '../core/chain-builder';
-import { planProgress } from '../planning/plan-tracker';
-import type { QuestionDesk } from '../people/question-desk';
-import type { RunState } from '../core/run-state';
-import type { SteeringInbox } from '../people/steering-inbox';
+import type { AgentStatus } from '../../shared';
+import type { RunContext } from '../core/run-context';
 import type { SubAgentTree } from '../delegation/sub-agent-tree';
-
-export interface StatusSources {
-  input: AgentInput;
-  chain: ChainBuilder;
-  state: RunState;
-  gate: ApprovalGate;
-  desk: QuestionDesk;
-  inbox: SteeringInbox;
-  tree: SubAgentTree;
-  stallQuestion: string | undefined;
-}
+import type { People } from '../people/people';
+import { planProgress } from '../planning/plan-tracker';
 
 /** The `status` query's record: cheap to build, so it can be polled; approvals are the whole tree's. */
-export function runStatus({ input, chain, state, gate, desk, inbox, tree, stallQuestion }: StatusSources): AgentStatus {
+export function runStatus({ input, chain, state }: RunContext, { gate, desk, inbox, stall }: People, tree: SubAgentTree): AgentStatus {
+  const stallQuestion = stall.current;
   const last = chain.steps[chain.steps.length - 1];
   const pendingApprovals = tree.pending(gate.pending());
   const waitingFor = pendingApprovals.length

@@ -1,26 +1,14 @@
 import { ActivityCancellationType, isCancellation } from '@temporalio/workflow';
 import type { AgentInput, ReasoningStep, ToolResult, ToolSpec, ToolUseBlock } from '../../shared';
 import { activities, toolCallOptions } from '../activity-proxies';
-import { BudgetExhausted } from '../model/budget';
-import type { ChainBuilder } from '../core/chain-builder';
-import { childWorkflowId } from '../delegation/delegation-guard';
 import { failureMessage } from '../core/failure-message';
-import { ModelCallFailed } from '../model/model-turn';
-import type { RunState } from '../core/run-state';
+import { isLoopSignal } from '../core/loop-signals';
+import type { Observation, ValidCall } from '../core/model-exchange';
+import type { RunContext } from '../core/run-context';
+import { recordToolCall } from '../core/record-calls';
 import { callKey } from '../core/stable-hash';
-import type { Observation } from '../loop/strategies';
-import { SUMMARY_SOURCE_CHARS, summariseObservation } from '../model/summarise-observation';
 import { toolStepVisibility } from '../core/tool-visibility';
-import type { ToolCallCheck } from './validate-tool-call';
-
-/** What one validated tool call needs from the run around it. */
-export interface ToolRunContext {
-  input: AgentInput;
-  state: RunState;
-  chain: ChainBuilder;
-  workflowId: string;
-  onStarted(): void;
-}
+import { SUMMARY_SOURCE_CHARS, summariseObservation } from '../model/summarise-observation';
 
 /** The result limit for one tool: the smallest of the run's characters, its tokens (4 chars each) and the tool's own. */
 export function resultLimit(input: AgentInput, spec: ToolSpec): number {
@@ -34,9 +22,9 @@ export function resultLimit(input: AgentInput, spec: ToolSpec): number {
  * come back as observations with their context; cancellation is recorded, then propagates.
  */
 export async function runToolCall(
-  ctx: ToolRunContext,
+  ctx: RunContext,
   call: ToolUseBlock,
-  check: Extract<ToolCallCheck, { ok: true }>,
+  check: ValidCall,
   /** Already recorded, e.g. when the call waited for approval. */
   recordedCall?: ReasoningStep,
 ): Promise<Observation> {
@@ -49,7 +37,7 @@ export async function runToolCall(
 
   const earlier = spec.readOnly ? state.cached(key) : undefined;
   if (earlier) {
-    state.cachedCalls += 1;
+    state.countCachedCall();
     const { result, error, truncated, summarised } = earlier;
     chain.toolResult(
       { correlationId: call.id, success: !earlier.isError, result, durationMs: 0, cachedFrom: earlier.stepId, ...(error ? { error } : {}), ...(truncated ? { truncated } : {}), ...(summarised ? { summarised } : {}) },
@@ -58,8 +46,8 @@ export async function runToolCall(
     return { callId: call.id, content: earlier.content, isError: earlier.isError };
   }
 
-  state.toolCalls += 1;
-  ctx.onStarted();
+  state.countToolCall();
+  ctx.progress.details();
   const limit = resultLimit(input, spec);
   const summary = `${spec.name} ${JSON.stringify(args)}`.slice(0, 200);
   let observation: Observation;
@@ -84,7 +72,7 @@ export async function runToolCall(
       chain.toolResult({ correlationId: call.id, success: false, result: null, error, durationMs: 0, outcome: ran ? 'done' : 'cancelled' }, visibility);
       throw err;
     }
-    if (err instanceof BudgetExhausted || err instanceof ModelCallFailed) throw err;
+    if (isLoopSignal(err)) throw err;
     const error = `Tool "${spec.name}" failed with arguments ${JSON.stringify(args).slice(0, 300)}: ${failureMessage(err)}`;
     shown = { correlationId: call.id, success: false, result: null, error, durationMs: 0 };
     chain.toolResult(shown, visibility);
@@ -97,21 +85,13 @@ export async function runToolCall(
   return observation;
 }
 
-/** The tool_call step of a validated call, with its sensitive fields named for the views. */
-export function recordToolCall(chain: ChainBuilder, input: AgentInput, spec: ToolSpec, callId: string, args: Record<string, unknown>): ReasoningStep {
-  const sensitive = spec.sensitiveFields?.length ? { sensitiveFields: spec.sensitiveFields } : {};
-  // A delegation names its child run from the start, so watchers can follow it while it works.
-  const delegated = spec.type === 'sub_agent' ? { delegatedTo: { agentName: spec.name, workflowId: childWorkflowId(chain.chainId, spec.name, chain.steps.length + 1) } } : {};
-  return chain.toolCall({ toolType: spec.type, toolName: spec.name, arguments: args, correlationId: callId, ...sensitive, ...delegated }, toolStepVisibility(input, spec, args));
-}
-
 /** A summary when the model gives one, else the text cut to the limit with a marker. */
-async function summariseOrCut(ctx: ToolRunContext, spec: ToolSpec, text: string, limit: number): Promise<{ text: string; summarised: boolean }> {
+async function summariseOrCut(ctx: RunContext, spec: ToolSpec, text: string, limit: number): Promise<{ text: string; summarised: boolean }> {
   try {
-    const summary = await summariseObservation(ctx.input, ctx.state, ctx.chain, spec, text, limit);
+    const summary = await summariseObservation(ctx, spec, text, limit);
     if (summary) return { text: summary, summarised: true };
   } catch (err) {
-    if (!(err instanceof ModelCallFailed) && !(err instanceof BudgetExhausted)) throw err;
+    if (!isLoopSignal(err)) throw err;
   }
   return { text: `${text.slice(0, limit)}\n…[truncated: showing ${limit} of ${text.length} characters]`, summarised: false };
 }

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { ToolSpec, ToolUseBlock } from '../../shared';
+import type { ValidCall } from '../core/model-exchange';
 
 export type ToolCallCheck =
-  | { ok: true; spec: ToolSpec; args: Record<string, unknown> }
+  | ({ ok: true } & ValidCall)
   /** `spec` is set when the tool exists but its arguments are invalid. */
   | { ok: false; observation: string; spec?: ToolSpec };
 

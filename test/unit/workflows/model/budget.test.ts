@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { zeroUsage, type ModelMessage, type ModelTool, type TokenUsage } from '../../../../src/shared';
 import type { Price } from '../../../../src/shared/pricing';
-import { affordableMaxTokens, BudgetExhausted, estimateInputTokens, MIN_OUTPUT_TOKENS, type PlannedCall } from '../../../../src/workflows/model/budget';
+import { BudgetExhausted } from '../../../../src/workflows/core/loop-signals';
+import { affordableMaxTokens, estimateInputTokens, MIN_OUTPUT_TOKENS, type BudgetedCall } from '../../../../src/workflows/model/budget';
 
 /** A call whose projected input is exactly `inputTokens` (3 characters per token, rounded up). */
-function plannedCall(inputTokens: number, over: Partial<PlannedCall> = {}): PlannedCall {
+function plannedCall(inputTokens: number, over: Partial<BudgetedCall> = {}): BudgetedCall {
   const messages: ModelMessage[] = [];
   const tools: ModelTool[] = [];
   // '[]' + '[]' are 4 characters; the system prompt makes up the rest.

@@ -50,8 +50,8 @@ function firstRun() {
   addTool(chain, 'object', { rows: Array.from({ length: 200 }, (_, i) => ({ i })) });
   addTool(chain, 'smallObject', { ok: true });
   addTool(chain, 'failed', null, { success: false, error: long(2_000, 'f') });
-  const state = new RunState('m', [{ role: 'user', content: [{ type: 'text', text: 'task' }] }], 1_000);
-  Object.assign(state, { iteration: 3, modelCalls: 4, toolCalls: 5, cachedCalls: 2, formatErrors: 1, costUsd: 0.25 });
+  const fresh = new RunState('m', [{ role: 'user', content: [{ type: 'text', text: 'task' }] }], 1_000).carried('none');
+  const state = RunState.restore({ ...fresh, previousRunIds: [], iteration: 3, modelCalls: 4, toolCalls: 5, cachedCalls: 2, formatErrors: 1, costUsd: 0.25 });
   state.remember({ key: 'lookup#0', stepId: 'id-1', content: long(5_000, 'a'), isError: false, result: long(5_000, 'a') });
   return { chain, state };
 }
@@ -125,7 +125,7 @@ describe('carryOver', () => {
     expect('cancelRequested' in carried).toBe(false);
     expect(() => ContinuedState.parse(carried)).not.toThrow();
 
-    state.cancelRequested = 'user asked';
+    state.requestCancel('user asked');
     expect(carryOver(state, chain.snapshot(), [tool], 'run-1').cancelRequested).toBe('user asked');
   });
 

@@ -1,0 +1,32 @@
+import type { ModelReply, ModelTool, ToolSpec } from '../../shared';
+
+// What passes between a run and its model: the prompt it sends, the text of a reply, a tool call
+// that passed validation, and the observation the model reads back.
+
+/** One tool call's outcome, as the model will read it next turn. */
+export interface Observation {
+  callId: string;
+  content: string;
+  isError: boolean;
+}
+
+/** What a run sends its model on every turn: the system prompt, the tools, the stop sequences of its protocol. */
+export interface ModelPrompt {
+  readonly system: string;
+  readonly tools: ModelTool[];
+  readonly stopSequences?: string[];
+}
+
+/** A tool call whose tool exists and whose arguments passed its schema. */
+export interface ValidCall {
+  spec: ToolSpec;
+  args: Record<string, unknown>;
+}
+
+/** The text blocks of a reply, joined and trimmed. */
+export const replyText = (reply: ModelReply): string =>
+  reply.content
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n')
+    .trim();

@@ -1,0 +1,24 @@
+import type { AgentInput } from '../../shared';
+import type { ChainBuilder } from './chain-builder';
+import type { RunState } from './run-state';
+
+/** How a run shows its progress outside the workflow. */
+export interface Progress {
+  /** Refreshes the Web UI's "Current Details" markdown only: no history event, so any step may call it. */
+  details(): void;
+  /** Also upserts the search attributes (one history event each), so once per turn; `status` overrides the searchable status at the end. */
+  publish(status?: string): void;
+}
+
+/**
+ * What every part of one agent run shares, built once by runAgent and passed first everywhere.
+ * Deterministic: all of it lives in the workflow; the chain and the state are the only things
+ * the parts change.
+ */
+export interface RunContext {
+  readonly input: AgentInput;
+  readonly workflowId: string;
+  readonly chain: ChainBuilder;
+  readonly state: RunState;
+  readonly progress: Progress;
+}

@@ -1,0 +1,95 @@
+import { isCancellation } from '@temporalio/workflow';
+import type { FallbackModel, ModelMessage, ModelReply, ModelTool } from '../../shared';
+import { priceFor } from '../../shared/pricing';
+import { activities, modelCallOptions } from '../activity-proxies';
+import { failureMessage } from '../core/failure-message';
+import { ModelCallFailed } from '../core/loop-signals';
+import { replyText } from '../core/model-exchange';
+import type { RunContext } from '../core/run-context';
+import { ensureTenantTokens } from '../tenant-quota/tenant-tokens';
+import { affordableMaxTokens, estimateInputTokens } from './budget';
+
+/** A model to call, with the room and price it is called with. */
+export type Candidate = Required<Omit<FallbackModel, 'maxTokens' | 'price'>> & Pick<FallbackModel, 'price'> & { maxTokens: number };
+
+export interface RecordedReply {
+  reply: ModelReply;
+  /** The lowered max_tokens, when the budget allowed less than asked. */
+  capped?: number;
+}
+
+/** One model call as the run asks for it. */
+export interface ModelCallRequest {
+  candidate: Candidate;
+  system: string;
+  messages: ModelMessage[];
+  tools: ModelTool[];
+  toolChoice: 'auto' | 'none';
+  maxTokens: number;
+  stopSequences?: string[];
+  /** Why this call is made, shown in the chain (a retry, a fallback, a summary). */
+  note?: string;
+  /** The loop's own turns publish the run's progress once the reply is in; side calls (planning, summaries) do not. */
+  publishReply?: boolean;
+}
+
+/**
+ * One model call as a visible pair of `llm` steps, paid for by the run's ledger: the budget must
+ * afford it first (else BudgetExhausted, nothing called). Failures become ModelCallFailed;
+ * cancellation propagates untouched.
+ */
+export async function recordedModelCall(ctx: RunContext, request: ModelCallRequest): Promise<RecordedReply> {
+  const { input, state, chain } = ctx;
+  const { candidate } = request;
+  const price = candidate.price ?? priceFor(candidate.model);
+  const maxTokens = affordableMaxTokens(state.committed(), input, { ...request, price });
+  await ensureTenantTokens(ctx, estimateInputTokens(request) + maxTokens);
+  const correlationId = chain.newId();
+  const visibility = { level: input.visibility };
+  chain.toolCall(
+    {
+      toolType: 'llm',
+      toolName: candidate.model,
+      arguments: {
+        provider: candidate.provider,
+        maxTokens,
+        messages: request.messages.length,
+        tools: request.tools.map((t) => t.name),
+        toolChoice: request.toolChoice,
+        ...(request.note ? { note: request.note } : {}),
+      },
+      correlationId,
+    },
+    visibility,
+    { model: candidate.model },
+  );
+  state.countModelCall();
+  try {
+    const reply = await activities.callModel.executeWithOptions(modelCallOptions(input.model, `${candidate.model} · iteration ${state.iteration}`), [
+      {
+        provider: candidate.provider,
+        model: candidate.model,
+        system: request.system,
+        messages: request.messages,
+        tools: request.tools,
+        toolChoice: request.toolChoice,
+        maxTokens,
+        ...(request.stopSequences ? { stopSequences: request.stopSequences } : {}),
+      },
+    ]);
+    state.countReply(reply);
+    const toolUses = reply.content.filter((b) => b.type === 'tool_use').map((b) => ({ id: b.id, name: b.name }));
+    chain.toolResult(
+      { correlationId, success: true, result: { stopReason: reply.stopReason, text: replyText(reply), toolCalls: toolUses }, durationMs: reply.durationMs },
+      visibility,
+      { model: reply.model, usage: reply.usage, costUsd: reply.costUsd },
+    );
+    if (request.publishReply) ctx.progress.publish();
+    return maxTokens < request.maxTokens ? { reply, capped: maxTokens } : { reply };
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    const error = `Model call failed: ${failureMessage(err)}`;
+    chain.toolResult({ correlationId, success: false, result: null, error, durationMs: 0 }, visibility, { model: candidate.model });
+    throw new ModelCallFailed(error);
+  }
+}

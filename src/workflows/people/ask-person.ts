@@ -1,0 +1,28 @@
+import type { ToolUseBlock } from '../../shared';
+import type { Observation } from '../core/model-exchange';
+import type { RunContext } from '../core/run-context';
+import type { QuestionDesk } from './question-desk';
+import { inWords } from './wait-in-words';
+
+/** The model's question for a person: the run waits (at no cost) for the `answer` update, or `questionTimeoutMs`. */
+export async function askPerson(ctx: RunContext, desk: QuestionDesk, call: ToolUseBlock, question: string): Promise<Observation> {
+  const { chain, input } = ctx;
+  const visibility = { level: input.visibility };
+  chain.toolCall({ toolType: 'custom', toolName: call.name, arguments: call.input, correlationId: call.id }, visibility);
+  const askedAt = new Date().toISOString();
+  const expiresAt = new Date(Date.now() + input.questionTimeoutMs).toISOString();
+  chain.setStatus('waiting');
+  const waiting = desk.ask({ callId: call.id, question, askedAt, expiresAt }, input.questionTimeoutMs);
+  ctx.progress.publish();
+  const answer = await waiting;
+  chain.setStatus('tool_calling');
+  ctx.progress.publish();
+  if (!answer) {
+    const error = `Nobody answered within ${inWords(input.questionTimeoutMs)}; go on with what you know, or give up.`;
+    chain.toolResult({ correlationId: call.id, success: false, result: null, error, durationMs: Date.parse(expiresAt) - Date.parse(askedAt) }, visibility);
+    return { callId: call.id, content: error, isError: true };
+  }
+  const durationMs = Date.now() - Date.parse(askedAt);
+  chain.toolResult({ correlationId: call.id, success: true, result: answer.text, durationMs }, visibility, { fromPerson: { kind: 'answer', by: answer.by } });
+  return { callId: call.id, content: `Answer from ${answer.by}: ${answer.text}`, isError: false };
+}

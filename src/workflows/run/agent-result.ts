@@ -1,0 +1,26 @@
+import type { AgentResult } from '../../shared';
+import type { RunContext } from '../core/run-context';
+import type { RunOutcome } from '../loop/react-loop';
+
+/** The workflow's result: the outcome, the whole chain, and the ledger and counters of every Temporal run of this agent run. */
+export function agentResult({ input, chain, state }: RunContext, outcome: RunOutcome): AgentResult {
+  return {
+    success: outcome.reason === 'success',
+    finalAnswer: outcome.answer,
+    terminationReason: outcome.reason,
+    chain: chain.snapshot(),
+    usage: state.usage,
+    costUsd: state.costUsd,
+    iterations: state.iteration,
+    maxIterations: input.maxIterations,
+    modelCalls: state.modelCalls,
+    toolCalls: state.toolCalls,
+    formatErrors: state.formatErrors,
+    cachedCalls: state.cachedCalls,
+    continuations: state.previousRunIds.length,
+    executionTimeMs: Date.now() - state.startedAtMs,
+    ...(outcome.error ? { error: outcome.error } : {}),
+    ...(state.delegated.runs > 0 ? { delegated: state.delegated } : {}),
+    ...(chain.plan ? { plan: chain.plan } : {}),
+  };
+}

@@ -1,0 +1,59 @@
+import { ApplicationFailure } from '@temporalio/workflow';
+import { FailureType, type AgentInput, type ToolSpec } from '../../shared';
+import { activities } from '../activity-proxies';
+import { injectedToolNames } from '../core/injected-tools';
+import type { RunContext } from '../core/run-context';
+import { splitToolNames, withSubAgents } from '../delegation/sub-agent-tools';
+import type { RunOutcome } from '../loop/react-loop';
+
+/**
+ * What a run checks before its first iteration, in this order: its models are allowed; a root
+ * run of a tenant gets one of the tenant's run slots; the tools are described by the worker
+ * (once per agent run: a continued run keeps the set it started with); no registered tool takes
+ * an injected tool's name. A refusal is a visible step and ends the run with `error`; a name
+ * clash is a bad input and fails it.
+ */
+export async function preflight(ctx: RunContext, carriedTools: ToolSpec[] | undefined): Promise<{ tools: ToolSpec[] } | { refused: RunOutcome }> {
+  const { input, chain, workflowId } = ctx;
+  const refused = modelRefusal(input);
+  if (refused) {
+    chain.thinking(`Refused: ${refused}`, { level: 'full' });
+    return { refused: { reason: 'error', answer: '', error: refused } };
+  }
+  const tenant = input.caller?.tenant;
+  // Sub-agents run inside their root's slot; their model calls still lease the tenant's tokens.
+  if (tenant && !carriedTools && !input.delegation) {
+    const slot = await activities.acquireTenantRun({ tenant, workflowId });
+    if (!slot.granted) {
+      chain.thinking(`Refused: ${slot.reason}`, { level: 'full' });
+      return { refused: { reason: 'error', answer: '', error: slot.reason } };
+    }
+  }
+  let tools = carriedTools;
+  if (!tools) {
+    const names = splitToolNames(input, workflowId);
+    tools = withSubAgents(input, await activities.describeTools(names.registered), names.agents);
+  }
+  const injected = new Map(injectedToolNames(input).map((t) => [t.name, t.option]));
+  const clash = tools.find((t) => injected.has(t.name));
+  if (clash) {
+    const message = `A registered tool is named "${clash.name}", like an injected tool; set ${injected.get(clash.name)} to another name.`;
+    throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message, nonRetryable: true });
+  }
+  return { tools };
+}
+
+/**
+ * Why the run may not use its models, or undefined. With `allowedModels` set, the model and every
+ * fallback must be listed, by name or as `provider/model`; a fallback outside it is not silently
+ * dropped, because the caller asked for it.
+ */
+function modelRefusal(input: AgentInput): string | undefined {
+  const allowed = input.allowedModels;
+  if (!allowed) return undefined;
+  const models = [input.model, ...input.model.fallbacks];
+  const outside = models.filter((m) => !allowed.includes(m.model) && !allowed.includes(`${m.provider}/${m.model}`));
+  if (outside.length === 0) return undefined;
+  const names = outside.map((m) => `${m.provider}/${m.model}`).join(', ');
+  return `model ${names} is not in this run's allowedModels (${allowed.join(', ')}).`;
+}

@@ -10,6 +10,7 @@ export * from './tool-spec';
 export * from './usage';
 export * from './render-chain-markdown';
 export * from './model-registry';
+export { ModelPrice } from './model-settings';
 export * from './live-reply';
 export * from './continued-state';
 export * from './approval';

@@ -1,15 +1,6 @@
 import { z } from 'zod';
-import type { FallbackModel, ModelSettings } from './agent-input';
 import { ModelProviderName } from './model-wire';
-
-/** USD per million tokens. */
-export const ModelPrice = z.object({
-  input: z.number().nonnegative(),
-  output: z.number().nonnegative(),
-  cacheRead: z.number().nonnegative().default(0),
-  cacheWrite: z.number().nonnegative().default(0),
-});
-export type ModelPrice = z.infer<typeof ModelPrice>;
+import { ModelPrice, type FallbackModel, type ModelSettings } from './model-settings';
 
 export const RegisteredModel = z.object({
   provider: ModelProviderName,

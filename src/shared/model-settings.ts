@@ -1,6 +1,14 @@
 import { z } from 'zod';
-import { ModelPrice } from './model-registry';
 import { ModelProviderName } from './model-wire';
+
+/** USD per million tokens. */
+export const ModelPrice = z.object({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative().default(0),
+  cacheWrite: z.number().nonnegative().default(0),
+});
+export type ModelPrice = z.infer<typeof ModelPrice>;
 
 /** A model to switch to when the one before it has failed for good (retries exhausted or non-retryable). */
 export const FallbackModel = z.object({

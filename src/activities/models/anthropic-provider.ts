@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, type ModelReply, type ModelRequest } from '../../shared';
 import { fromAnthropicMessage, toMessageCreateParams } from './anthropic-mapping';
 import { streamMessage } from './anthropic-stream';
-import { classifyAnthropicError } from './classify-anthropic-error';
+import { classifyAnthropicError } from './anthropic-classify-error';
 import type { ModelCallHooks, ModelProvider } from './model-provider';
 import { CLAUDE_PRICES, costOf, priceFor, type PriceTable } from './pricing';
 

@@ -2,7 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { APIError } from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType } from '../../shared';
-import { messageChain } from './classify-anthropic-error';
+import { messageChain } from './anthropic-classify-error';
 import type { ModelCallHooks } from './model-provider';
 
 /**

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType } from '../../shared';
 import { createRedactor } from '../redact-secrets';
-import { retryDelayMs } from './retry-delay';
+import { classifyStatus, decideOnStatus, type StatusClass } from './http-status-table';
 
 /**
  * Turns every way a Chat Completions call can fail into an `ApplicationFailure` with a stable
@@ -20,30 +20,14 @@ export function createTextRedactor(apiKey: string | undefined): RedactText {
 
 const PREFIX = 'OpenAI-compatible API';
 
-const BY_STATUS: Readonly<Record<number, [FailureType, nonRetryable: boolean]>> = {
-  400: [FailureType.ModelBadRequest, true],
-  401: [FailureType.ModelAuthentication, true],
-  403: [FailureType.ModelPermissionDenied, true],
-  404: [FailureType.ModelNotFound, true],
-  413: [FailureType.ModelRequestTooLarge, true],
-  422: [FailureType.ModelBadRequest, true],
-  408: [FailureType.ModelTimeout, false],
-  409: [FailureType.ModelConflict, false],
-  429: [FailureType.ModelRateLimited, false],
-  // OpenAI answers 503 when overloaded; llama.cpp while its model is still loading.
-  503: [FailureType.ModelOverloaded, false],
-  529: [FailureType.ModelOverloaded, false],
-};
+// OpenAI answers 503 when overloaded; llama.cpp while its model is still loading.
+const OPENAI_STATUSES: Readonly<Record<number, StatusClass>> = { 503: [FailureType.ModelOverloaded, false] };
 
-function classifyStatus(status: number): [FailureType, boolean] {
-  const known = BY_STATUS[status];
-  if (known !== undefined) return known;
-  if (status >= 500) return [FailureType.ModelServerError, false];
-  // Other 4xx (402 billing, 405, 415, …): the request itself is at fault, retrying repeats it.
-  if (status >= 400) return [FailureType.ModelBadRequest, true];
-  return [FailureType.ModelBadResponse, false];
+function classifyOpenAIStatus(status: number): StatusClass {
+  // Not an error status (a 3xx fetch did not follow): the answer is unreadable, not refused.
+  if (status < 400) return [FailureType.ModelBadResponse, false];
+  return classifyStatus(status, OPENAI_STATUSES);
 }
-
 
 interface ApiError {
   message?: string;
@@ -94,11 +78,6 @@ export function classifyOpenAIHttpError(
   redact: RedactText,
   now: number = Date.now(),
 ): ApplicationFailure {
-  const [type, nonRetryableByStatus] = classifyStatus(status);
-  // The server's explicit decision overrides the status, as OpenAI's SDK honours it.
-  const shouldRetry = headers.get('x-should-retry');
-  const nonRetryable = shouldRetry === 'false' ? true : shouldRetry === 'true' ? false : nonRetryableByStatus;
-  const delay = nonRetryable ? undefined : retryDelayMs(headers, now);
   const apiError = readApiError(parseJson(body));
   const contentType = headers.get('content-type') ?? 'no content-type';
   const what =
@@ -109,10 +88,8 @@ export function classifyOpenAIHttpError(
   const requestId = headers.get('x-request-id');
   if (requestId !== null) details.requestId = redact(requestId);
   return ApplicationFailure.create({
-    type,
-    nonRetryable,
+    ...decideOnStatus(classifyOpenAIStatus(status), headers, now),
     message: redact(`${PREFIX} ${status}: ${what}`),
-    ...(delay === undefined ? {} : { nextRetryDelay: delay }),
     details: [details],
   });
 }
@@ -129,7 +106,7 @@ export function classifyOpenAIErrorPayload(payload: unknown, redact: RedactText)
   if (apiError.type !== undefined) details.apiErrorType = redact(apiError.type);
   if (code !== undefined) details.apiErrorCode = code;
   if (typeof code === 'number' && code >= 400 && code <= 599) {
-    const [type, nonRetryable] = classifyStatus(code);
+    const [type, nonRetryable] = classifyOpenAIStatus(code);
     return ApplicationFailure.create({ type, nonRetryable, message: redact(`${PREFIX} error ${code} after 200: ${apiError.message}`), details: [details] });
   }
   return ApplicationFailure.create({

@@ -1,7 +1,7 @@
 import { AnthropicError, APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
-import { retryDelayMs } from './retry-delay';
 import { FailureType } from '../../shared';
+import { classifyStatus, decideOnStatus, type StatusClass } from './http-status-table';
 
 /**
  * Turns anything an Anthropic SDK call throws into an `ApplicationFailure` with a stable
@@ -11,21 +11,8 @@ import { FailureType } from '../../shared';
  * them, and key-shaped strings are masked anyway).
  */
 
-// Statuses whose retry decision matches the SDK's own `shouldRetry` defaults.
-const BY_STATUS: Record<number, [FailureType, nonRetryable: boolean]> = {
-  400: [FailureType.ModelBadRequest, true],
-  401: [FailureType.ModelAuthentication, true],
-  403: [FailureType.ModelPermissionDenied, true],
-  404: [FailureType.ModelNotFound, true],
-  413: [FailureType.ModelRequestTooLarge, true],
-  408: [FailureType.ModelTimeout, false],
-  409: [FailureType.ModelConflict, false],
-  429: [FailureType.ModelRateLimited, false],
-  529: [FailureType.ModelOverloaded, false],
-};
-
 // An `error` event inside a 200 stream carries only the type; each means what its status would.
-const BY_ERROR_TYPE: Record<string, [FailureType, nonRetryable: boolean]> = {
+const BY_ERROR_TYPE: Record<string, StatusClass> = {
   invalid_request_error: [FailureType.ModelBadRequest, true],
   authentication_error: [FailureType.ModelAuthentication, true],
   billing_error: [FailureType.ModelBadRequest, true],
@@ -37,15 +24,6 @@ const BY_ERROR_TYPE: Record<string, [FailureType, nonRetryable: boolean]> = {
   api_error: [FailureType.ModelServerError, false],
   overloaded_error: [FailureType.ModelOverloaded, false],
 };
-
-function classifyStatus(status: number): [FailureType, boolean] {
-  const known = BY_STATUS[status];
-  if (known !== undefined) return known;
-  if (status >= 500) return [FailureType.ModelServerError, false];
-  // Other 4xx (402 billing, 422, …): the request itself is at fault, retrying repeats it.
-  return [FailureType.ModelBadRequest, true];
-}
-
 
 // Anthropic key and token shapes; masked wherever text could carry one.
 const redact = (text: string): string => text.replace(/sk-ant-[A-Za-z0-9_-]+/g, 'sk-ant-[redacted]');
@@ -67,21 +45,14 @@ export function classifyAnthropicError(error: unknown, options: { now?: number }
 
   if (error instanceof APIError && typeof error.status === 'number') {
     const status = error.status;
-    const [type, nonRetryableByStatus] = classifyStatus(status);
-    // The server's explicit decision overrides the status, as the SDK itself honours it.
-    const shouldRetry = error.headers?.get('x-should-retry');
-    const nonRetryable = shouldRetry === 'false' ? true : shouldRetry === 'true' ? false : nonRetryableByStatus;
-    const delay = nonRetryable ? undefined : retryDelayMs(error.headers, options.now);
     const details: Record<string, unknown> = { status };
     if (error.type) details.apiErrorType = error.type;
     if (error.requestID) details.requestId = error.requestID;
     if (error.error == null) details.nonJsonBody = true;
     return ApplicationFailure.create({
-      type,
-      nonRetryable,
+      ...decideOnStatus(classifyStatus(status), error.headers, options.now),
       // apiMessage is the body's error.message; error.message would be "429 {json}".
       message: redact(`Anthropic API ${status}: ${error.error == null ? describeNonJsonBody(error) : (error.apiMessage ?? error.message)}`),
-      ...(delay === undefined ? {} : { nextRetryDelay: delay }),
       details: [details],
     });
   }

@@ -1,7 +1,7 @@
 import { AnthropicError, APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { classifyAnthropicError } from '../../src/activities/models/classify-anthropic-error';
+import { classifyAnthropicError } from '../../src/activities/models/anthropic-classify-error';
 import { retryDelayMs } from '../../src/activities/models/retry-delay';
 import { FailureType } from '../../src/shared';
 

@@ -11,7 +11,7 @@ const inline = (text: string, max = 300): string => escape(clip(text.replace(/\s
 /** Like `inline`, but keeps line breaks as `<br>` so a table row stays one line. */
 const cell = (text: string, max = 300): string => escape(clip(text.trim(), max)).replace(/\r?\n/g, '<br>');
 const valueText = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
-/** `key=value, …` for an object (seed 002's `applicant_id=78291`), the value itself otherwise. */
+/** `key=value, …` for an object (e.g. `applicant_id=78291`), the value itself otherwise. */
 const pairs = (value: unknown): string =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
     ? Object.entries(value).map(([k, v]) => `${k}=${clip(valueText(v), 80)}`).join(', ')

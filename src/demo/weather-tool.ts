@@ -13,7 +13,7 @@ const READINGS: Record<string, { temperatureC: number; conditions: string; humid
 
 export const DEMO_CITIES = Object.keys(READINGS);
 
-/** The demo's local weather tool (seed 000's `weather_api`). Data are canned, not live. */
+/** The demo's local weather tool (the classic ReAct `weather_api` example). Data are canned, not live. */
 export const weatherTool = defineTool({
   name: 'get_weather',
   description: 'Current weather for a city (demo data for a few large cities). Returns temperature, conditions and humidity.',

@@ -27,7 +27,7 @@ export const AgentInput = z.object({
   /** Names of registered tools this run may use; omitted means every registered tool. */
   tools: z.array(z.string()).optional(),
   maxIterations: z.number().int().positive().default(10),
-  /** `native`: the API's tool calling. `react-text`: Thought/Action/Observation text (seed 000), for models without tools. */
+  /** `native`: the API's tool calling. `react-text`: Thought/Action/Observation text (docs/react-text.md), for models without tools. */
   strategy: z.enum(['native', 'react-text']).default('native'),
   finishToolName: z.string().min(1).default(DEFAULT_FINISH_TOOL),
   finishToolDescription: z.string().default(DEFAULT_FINISH_DESCRIPTION),
@@ -36,7 +36,7 @@ export const AgentInput = z.object({
   /** Visibility of thinking and synthesis steps; tool steps take their tool's own level. */
   visibility: VisibilityLevel.default('full'),
 
-  // Early termination (seed 001 §2.3.2). Phrases match the model's text, case-insensitively.
+  // Early termination: a failure phrase ends the run as `failure`, a success phrase as `success`. Phrases match the model's text, case-insensitively.
   /** A reply containing one of these ends the run with `success`, its text as the answer. */
   successPhrases: z.array(z.string().min(1)).default([]),
   /** A reply containing one of these ends the run with `failure`; checked before success phrases. */
@@ -102,7 +102,7 @@ export const AgentInput = z.object({
   maxDelegationDepth: z.number().int().nonnegative().default(3),
   /** Tool calls of one turn that run at the same time; the rest wait for a free slot. */
   maxParallelToolCalls: z.number().int().positive().default(4),
-  /** Plan the goal as tasks with dependencies before acting (seed 003); off when absent. */
+  /** Plan the goal as tasks with dependencies before acting (docs/teams-and-plans.md); off when absent. */
   planning: PlanningSettings.optional(),
   /** Set by a parent run on its sub-agent's input; never by callers. */
   delegation: Delegation.optional(),

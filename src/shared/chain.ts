@@ -17,7 +17,7 @@ export const Visibility = z.object({
 });
 export type Visibility = z.infer<typeof Visibility>;
 
-/** The LLM is a tool like any other (seed 002): its calls are `llm` tool steps. */
+/** The LLM is a tool like any other (DESIGN: the LLM is a tool): its calls are `llm` tool steps. */
 export const ToolType = z.enum(['llm', 'external', 'skill', 'sub_agent', 'database', 'file_system', 'custom']);
 export type ToolType = z.infer<typeof ToolType>;
 

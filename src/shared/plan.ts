@@ -3,7 +3,7 @@ import { z } from 'zod';
 export const TaskStatus = z.enum(['pending', 'in_progress', 'completed', 'failed', 'blocked']);
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
-/** One subtask of the goal (seed 003). */
+/** One subtask of the goal: done in dependency order, one in progress at a time. */
 export const PlanTask = z.object({
   id: z.string().min(1),
   description: z.string().min(1),
@@ -33,7 +33,7 @@ export type Plan = z.infer<typeof Plan>;
 
 /** Planning is on when a run's input has this. */
 export const PlanningSettings = z.object({
-  /** A named template (seed 003) whose steps seed the planner, and the plan if the planner fails. */
+  /** A named template (`debug_bug`, `implement_feature`, `refactor_code`) whose steps seed the planner, and the plan if the planner fails. */
   template: PlanTemplateName.optional(),
   /** A visible reflection step (one model call) every this many iterations; 0 turns it off. */
   reflectEvery: z.number().int().nonnegative().default(3),

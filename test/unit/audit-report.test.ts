@@ -189,7 +189,7 @@ describe('renderAuditMarkdown', () => {
     expect(cells(row!)).toHaveLength(5);
   });
 
-  it('renders the reasoning chain in the style of seed 002, one line per entry', () => {
+  it('renders the reasoning chain as an audit log, one line per entry', () => {
     expect(md).toContain('## Reasoning chain');
     expect(lines).toContain('1. Step 1: [THINKING] "I need the applicant\'s credit score"');
     expect(lines).toContain(`2. Steps 2–3: [MODEL] ${SONNET} · 1,000→200 tokens · $0.0060`);

@@ -14,7 +14,7 @@ function temporalCommand(): string {
 }
 import { runTask } from './run';
 
-/** Seed 000's example task. */
+/** The classic ReAct example task: compare the weather in two cities. */
 export const DEMO_TASK = "What's the weather in San Francisco and Paris? Compare them.";
 /** The team demo's task: one lead, three weather agents working at once. */
 export const TEAM_TASK = 'Compare the weather in Paris, Tokyo and Berlin.';

@@ -52,7 +52,7 @@ function findPhrase(text: string, phrases: readonly string[]): string | undefine
 }
 
 /**
- * Seed 004's protocol for native tool calling: a `finish` call ends the run with its `result`;
+ * The protocol for native tool calling: a `finish` call ends the run with its `result`;
  * a reply without tool calls is the answer (an empty one is a format error); anything else runs
  * the requested tools. Tool calls
  * made in the same turn as a valid finish are not run (the answer was written without their

@@ -1,7 +1,8 @@
 import type { AgentInput, ModelTool, ToolSpec } from '../../shared';
+import { injectedToolNames, type InjectedToolOption } from '../core/injected-tools';
 import { updateTaskTool } from '../planning/plan-tracker';
 
-/** The injected finish tool (seed 004): its `result` is the run's final answer. */
+/** The injected finish tool: its `result` is the run's final answer; a reply without tool calls is an answer too. */
 export function finishTool(input: Pick<AgentInput, 'finishToolName' | 'finishToolDescription'>): ModelTool {
   return {
     name: input.finishToolName,
@@ -41,14 +42,17 @@ export function questionTool(input: Pick<AgentInput, 'questionToolName'>): Model
   };
 }
 
-/** The injected tools after the registered ones: finish (native only), give up, ask a person when allowed, and report a task's progress when planning. */
+/** The injected tools after the registered ones, in injectedToolNames' order; the finish tool only for native tool calling. */
 export function injectedTools(input: AgentInput, withFinish: boolean): ModelTool[] {
-  return [
-    ...(withFinish ? [finishTool(input)] : []),
-    giveUpTool(input),
-    ...(input.allowQuestions ? [questionTool(input)] : []),
-    ...(input.planning ? [updateTaskTool(input.planning)] : []),
-  ];
+  const definitions: Record<InjectedToolOption, (name: string) => ModelTool> = {
+    finishToolName: () => finishTool(input),
+    giveUpToolName: () => giveUpTool(input),
+    questionToolName: () => questionTool(input),
+    'planning.updateToolName': (name) => updateTaskTool({ updateToolName: name }),
+  };
+  return injectedToolNames(input)
+    .filter((tool) => withFinish || tool.option !== 'finishToolName')
+    .map((tool) => definitions[tool.option](tool.name));
 }
 
 export const toModelTool = (spec: ToolSpec): ModelTool => ({

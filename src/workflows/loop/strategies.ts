@@ -14,7 +14,7 @@ export interface Strategy extends ModelPrompt {
   unreadable(state: RunState, text: string): void;
 }
 
-/** The API's own tool calling, with the injected finish tool (seed 004). */
+/** The API's own tool calling, with the injected finish tool. */
 export function nativeStrategy(input: AgentInput, specs: readonly ToolSpec[]): Strategy {
   return {
     system: systemPrompt(input),
@@ -41,7 +41,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Seed 000's Thought / Action / Action Input / Observation text protocol, for models without
+ * The Thought / Action / Action Input / Observation text protocol (docs/react-text.md), for models without
  * tool calling. `Final Answer:` plays the finish tool's part, so both strategies leave the same
  * chain shape. Ids are numbered per agent run: deterministic on replay.
  */

@@ -11,7 +11,7 @@ import { applyTaskUpdate, isPlanFinished, parseTaskUpdate, startNextTask } from 
 import { fallbackPlan, makePlan, replan, type PlanAttempt, type PlannerModel } from './planner';
 
 /**
- * Planning for one run (seed 003): makes the plan before the first thought, keeps it in the
+ * Planning for one run (docs/teams-and-plans.md): makes the plan before the first thought, keeps it in the
  * chain (so `status`, views and continue-as-new carry it), applies the model's task updates in
  * dependency order, re-plans after a failure while re-plans are left, and reflects every N
  * iterations. Every model call it makes is a visible `llm` step on the run's budget.

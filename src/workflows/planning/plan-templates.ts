@@ -6,7 +6,7 @@ export interface PlanTemplate {
   steps: readonly string[];
 }
 
-/** Seed 003's workflow templates: they seed the planner prompt, and are the plan when planning fails. */
+/** The workflow templates (`debug_bug`, `implement_feature`, `refactor_code`): they seed the planner prompt, and are the plan when planning fails. */
 export const planTemplates: Readonly<Record<PlanTemplateName, PlanTemplate>> = {
   debug_bug: {
     name: 'Debug Bug',

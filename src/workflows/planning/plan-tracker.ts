@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ModelTool, Plan, PlanningSettings, PlanProgress, PlanTask } from '../../shared';
 
 /**
- * Pure transitions over a plan (seed 003). Inputs are never mutated; each change returns a new
+ * Pure transitions over a plan (docs/teams-and-plans.md). Inputs are never mutated; each change returns a new
  * plan. Deterministic, so the workflow may call them freely.
  */
 

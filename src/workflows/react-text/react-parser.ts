@@ -1,5 +1,5 @@
 /**
- * Parser of text-protocol ReAct replies (seed 000; docs/react-text.md). Pure and deterministic:
+ * Parser of text-protocol ReAct replies (docs/react-text.md). Pure and deterministic:
  * it runs in the workflow sandbox and never throws; a malformed reply is a `kind: 'error'` whose
  * message goes back to the model as the next Observation.
  *

@@ -1,6 +1,6 @@
 /**
  * System prompt, tool listing, stop sequence and observation text of the text ReAct protocol
- * (seed 000; docs/react-text.md). Pure and deterministic: runs in the workflow sandbox.
+ * (docs/react-text.md). Pure and deterministic: runs in the workflow sandbox.
  */
 import type { ToolSpec } from '../../shared';
 
@@ -11,7 +11,7 @@ export interface ReActPromptOptions {
   tools: readonly ReActToolDescription[];
   /** Replaces the last rule, the one that says how to finish. Default: write "Final Answer:". */
   finishInstruction?: string;
-  /** Opening paragraph. Default: seed 000's "You are an autonomous AI agent …". */
+  /** Opening paragraph. Default: "You are an autonomous AI agent …". */
   lead?: string;
 }
 
@@ -27,7 +27,7 @@ const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
 const literal = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /**
- * Seed 000's tool format, one block per tool, blocks separated by a blank line:
+ * The text protocol's tool format (docs/react-text.md), one block per tool, blocks separated by a blank line:
  * `name: description`, `  Parameters:`, `    - param (type, required|optional[, default=…]): description`,
  * then `  Returns: …` when known. A tool without parameters gets `  Parameters: none`.
  */
@@ -74,7 +74,7 @@ function baseType(schema: JsonSchema): string {
   return 'any';
 }
 
-/** Seed 000's system prompt, adapted: one tool per reply, JSON Action Input, no invented results. */
+/** The text protocol's system prompt: one tool per reply, JSON Action Input, no invented results. */
 export function reactTextSystemPrompt(opts: ReActPromptOptions): string {
   const names = opts.tools.map((t) => t.name).join(', ');
   return [

@@ -9,7 +9,7 @@ export type ToolCallCheck =
 
 /**
  * Checks a model's tool call against the run's tool specs before any activity is scheduled.
- * A failure is an observation for the model (seed 000, example 3), never an exception.
+ * A failure is an observation for the model, listing the valid tools, never an exception.
  */
 /** `controlTools` are the injected ones (finish, give up, ask a person), named in the list of valid tools. */
 export function createToolCallValidator(specs: readonly ToolSpec[], controlTools: readonly string[]) {

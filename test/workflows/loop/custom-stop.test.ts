@@ -13,8 +13,8 @@ let bundlePath: string;
 beforeAll(async () => {
   env = await connectTestEnv();
   // The README's example workflow, bundled as a user's worker would.
-  const { code } = await bundleWorkflowCode({ workflowsPath: path.resolve(__dirname, '../../examples/workflows/release-agent.ts'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } });
-  bundlePath = path.resolve(__dirname, `../../.thoughtline/tmp/release-agent-${process.pid}.js`);
+  const { code } = await bundleWorkflowCode({ workflowsPath: path.resolve(__dirname, '../../../examples/workflows/release-agent.ts'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } });
+  bundlePath = path.resolve(__dirname, `../../../.thoughtline/tmp/release-agent-${process.pid}.js`);
   fs.writeFileSync(bundlePath, code);
 }, 60_000);
 afterAll(async () => {

@@ -51,7 +51,7 @@ const database = spec(
 const clock = spec('clock', 'The current time.', z.object({}));
 
 describe('renderToolsForReAct', () => {
-  it('renders required, optional, default and enum parameters in seed 000 format', () => {
+  it('renders required, optional, default and enum parameters in the text protocol format', () => {
     expect(renderToolsForReAct([weather]).split('\n')).toEqual([
       'weather_api: Current weather for a city.',
       '  Parameters:',

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+/** Every .ts file under `root` and the files it imports (relative specifiers, type-only included), read with TypeScript's own parser. */
+export function importGraph(root: string): Map<string, Set<string>> {
+  const files = listTs(root);
+  const known = new Set(files);
+  const graph = new Map<string, Set<string>>();
+  for (const file of files) {
+    const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
+    const deps = new Set<string>();
+    for (const { fileName } of importedFiles) {
+      const target = resolveRelative(file, fileName, known);
+      if (target) deps.add(target);
+    }
+    graph.set(file, deps);
+  }
+  return graph;
+}
+
+/** Import cycles (strongly connected components of two or more files, or a file importing itself), as paths relative to `root`. */
+export function findImportCycles(root: string): string[][] {
+  const graph = importGraph(root);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  let next = 0;
+  // Tarjan's algorithm, iterative over each file's dependencies.
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next += 1;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(path.relative(root, w));
+    } while (w !== v);
+    if (component.length > 1 || graph.get(v)!.has(v)) cycles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles;
+}
+
+function listTs(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return listTs(full);
+    return /\.(ts|mts|cts)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+function resolveRelative(from: string, specifier: string, known: ReadonlySet<string>): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = path.resolve(path.dirname(from), specifier.replace(/\.js$/, ''));
+  return [`${base}.ts`, `${base}.mts`, path.join(base, 'index.ts')].find((candidate) => known.has(candidate));
+}

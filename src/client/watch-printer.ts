@@ -1,6 +1,6 @@
 import type { AgentResult } from '../shared';
 import type { WatchEvent } from './agent-client';
-import { renderLive, renderStep } from './render-step';
+import { renderLive, renderStep } from './render/render-step';
 
 /**
  * Prints what `AgentClient.follow` yields: one line per step, and streaming model text inline

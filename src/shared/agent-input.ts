@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApprovalPolicy } from './approval';
+import { ApprovalPolicy } from './approval/approval';
 import { ToolType, VisibilityLevel } from './chain';
 import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL, DEFAULT_QUESTION_TOOL } from './constants';
 import { ContinuedState } from './continued-state';

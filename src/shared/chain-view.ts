@@ -1,4 +1,4 @@
-import type { ApprovalRecord } from './approval';
+import type { ApprovalRecord } from './approval/approval';
 import type { ReasoningChain, ReasoningStep } from './chain';
 import { ViewerRole } from './people';
 import { redactSecrets } from './secret-patterns';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApprovalRecord } from './approval';
+import { ApprovalRecord } from './approval/approval';
 import { Plan } from './plan';
 import { SubAgentRun } from './sub-agent';
 import { TokenUsage } from './usage';

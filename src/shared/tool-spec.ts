@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApprovalPolicy } from './approval';
+import { ApprovalPolicy } from './approval/approval';
 import { ToolType, VisibilityLevel } from './chain';
 
 export const ToolRetry = z.object({

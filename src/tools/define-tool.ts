@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApprovalPolicy, ToolRetry, ToolType, VisibilityLevel } from '../shared';
-import { defaultApprovalPolicy } from '../shared/approval-policy';
+import { defaultApprovalPolicy } from '../shared/approval/approval-policy';
 
 /** Anthropic and OpenAI both accept tool names of this shape. */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

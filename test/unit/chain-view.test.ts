@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRecord } from '../../src/shared/approval';
+import type { ApprovalRecord } from '../../src/shared/approval/approval';
 import { ReasoningChain, type ReasoningStep, type Visibility } from '../../src/shared/chain';
 import { parseViewerRole, viewChain } from '../../src/shared/chain-view';
 

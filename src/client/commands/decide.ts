@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import type { Config } from '../../config';
 import type { ApprovalRecord, Person } from '../../shared';
-import { renderPendingApproval } from '../render-pending-approval';
+import { renderPendingApproval } from '../render/render-pending-approval';
 import { routeApproval } from '../route-approval';
 import { connect } from '../runtime';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { findProjectRoot } from '../../dev-server/project-paths';
 import { WEATHER_AGENT } from '../../demo/offline-weather-model';
 import type { SubAgentDefinition } from '../../shared';
-import { renderTree } from '../render-tree';
+import { renderTree } from '../render/render-tree';
 import { connect, webUiLink } from '../runtime';
 
 /** `temporal` when it is on PATH; else the project-local copy the demo may have installed. */

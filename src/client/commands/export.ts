@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { ViewerRole } from '../../shared';
 import type { AgentClient } from '../agent-client';
 import { buildAuditReport, type AuditReport } from '../audit-report';
-import { renderAuditMarkdown } from '../render-audit-markdown';
+import { renderAuditMarkdown } from '../render/render-audit-markdown';
 import { connect } from '../runtime';
 import { actingPerson } from './decide';
 

@@ -1,8 +1,8 @@
 import type { ViewerRole } from '../../shared';
-import { renderExpandedChain } from '../render-expanded-chain';
-import { renderStatus } from '../render-status';
-import { renderStep, renderSummary } from '../render-step';
-import { renderTree } from '../render-tree';
+import { renderExpandedChain } from '../render/render-expanded-chain';
+import { renderStatus } from '../render/render-status';
+import { renderStep, renderSummary } from '../render/render-step';
+import { renderTree } from '../render/render-tree';
 import { connect } from '../runtime';
 import { printFollowed } from '../watch-printer';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createReplyRecorder } from '../../activities/recording';
 import { resolveModel, type AgentInputInit, type AgentResult } from '../../shared';
-import { renderSummary } from '../render-step';
+import { renderSummary } from '../render/render-step';
 import { connect, startWorker, webUiLink, type Connected } from '../runtime';
 import { printFollowed } from '../watch-printer';
 

@@ -1,5 +1,5 @@
 import { patched } from '@temporalio/workflow';
-import { approvalNeeded } from '../../shared/approval-policy';
+import { approvalNeeded } from '../../shared/approval/approval-policy';
 import type { AgentInput, ToolSpec, ToolUseBlock } from '../../shared';
 import type { ToolCallStep } from '../core/chain-builder';
 import { settleWithLimit } from '../core/concurrency';

@@ -3,7 +3,7 @@ import { pathReason } from './approval-path-rule';
 import { canonicalJson } from './arguments-hash';
 import { sqlReason, verbWords } from './approval-sql-rule';
 import { shown } from './rule-values';
-import type { ToolSpec } from './tool-spec';
+import type { ToolSpec } from '../tool-spec';
 
 /*
  * Evaluates a tool's approval policy against a call's arguments. Runs inside the workflow: pure,

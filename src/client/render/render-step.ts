@@ -1,4 +1,4 @@
-import type { AgentResult, ReasoningStep } from '../shared';
+import type { AgentResult, ReasoningStep } from '../../shared';
 import { renderChecklist, renderPlan } from './render-plan';
 import { renderSubAgentOutcome } from './render-sub-agent';
 import { clip, cyan, dim, green, oneLine, red, yellow } from './terminal-style';

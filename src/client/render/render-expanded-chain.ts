@@ -1,5 +1,5 @@
-import type { ReasoningStep } from '../shared';
-import type { ExpandedChain } from './expanded-chain';
+import type { ReasoningStep } from '../../shared';
+import type { ExpandedChain } from '../expanded-chain';
 import { renderStep } from './render-step';
 import { clip, indent } from './terminal-style';
 

@@ -1,5 +1,5 @@
-import type { ReasoningStep, ToolType } from '../shared';
-import type { AuditApproval, AuditIntervention, AuditReport } from './audit-report';
+import type { ReasoningStep, ToolType } from '../../shared';
+import type { AuditApproval, AuditIntervention, AuditReport } from '../audit-report';
 
 type ResultStep = Extract<ReasoningStep, { type: 'tool_result' }>;
 

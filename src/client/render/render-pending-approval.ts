@@ -1,4 +1,4 @@
-import type { ApprovalRecord } from '../shared';
+import type { ApprovalRecord } from '../../shared';
 
 /**
  * What an approver must read before deciding a pending call. A record from a sub-agent (its

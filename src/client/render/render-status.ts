@@ -1,4 +1,4 @@
-import type { AgentStatus } from '../shared';
+import type { AgentStatus } from '../../shared';
 import { renderPendingApproval } from './render-pending-approval';
 import { renderPlan } from './render-plan';
 import { renderSubAgentRow } from './render-sub-agent';

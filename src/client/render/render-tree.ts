@@ -1,7 +1,7 @@
-import { totalTokens, type ApprovalRecord } from '../shared';
-import type { AgentTreeNode } from './agent-tree';
+import { totalTokens, type ApprovalRecord } from '../../shared';
+import type { AgentTreeNode } from '../agent-tree';
 import { renderSubBudget, subAgentSpend, subAgentState } from './render-sub-agent';
-import { waitingRun } from './route-approval';
+import { waitingRun } from '../route-approval';
 import { count, usd } from './terminal-style';
 
 function state(node: AgentTreeNode): string {

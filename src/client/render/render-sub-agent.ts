@@ -1,4 +1,4 @@
-import { totalTokens, type SubAgentRun, type SubBudget } from '../shared';
+import { totalTokens, type SubAgentRun, type SubBudget } from '../../shared';
 import { count, usd } from './terminal-style';
 
 const duration = (ms: number): string => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`);

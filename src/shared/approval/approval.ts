@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Person } from './people';
+import { Person } from '../people';
 
 /**
  * One declarative condition over a call's arguments. `field` is a dotted path into the

@@ -10,8 +10,8 @@ export type ToolCallCheck =
 /**
  * Checks a model's tool call against the run's tool specs before any activity is scheduled.
  * A failure is an observation for the model, listing the valid tools, never an exception.
+ * `controlTools` are the injected ones (core/injected-tools.ts), named in that list too.
  */
-/** `controlTools` are the injected ones (finish, give up, ask a person), named in the list of valid tools. */
 export function createToolCallValidator(specs: readonly ToolSpec[], controlTools: readonly string[]) {
   const byName = new Map(specs.map((s) => [s.name, s]));
   const schemas = new Map<string, z.ZodType>();

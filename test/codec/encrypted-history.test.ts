@@ -13,7 +13,7 @@ import { createDataConverter } from '../../src/codec/data-converter';
 import { generateEncryptionKey, parseEncryptionKeys } from '../../src/codec/encryption-keys';
 import { defineTool } from '../../src/tools/define-tool';
 import { createAgentWorker } from '../../src/worker';
-import { connectTestEnv, type TestEnv } from '../helpers/temporal-env';
+import { useTestEnv } from '../helpers/temporal-env';
 
 const TASK_MARKER = 'SECRET-TASK-MARKER-123';
 const TOOL_ERROR_MARKER = 'SECRET-TOOL-ERROR-456';
@@ -37,7 +37,7 @@ const vault = defineTool({
   },
 });
 
-let env: TestEnv;
+const env = useTestEnv();
 let worker: Worker;
 let running: Promise<void>;
 let client: Client;
@@ -46,7 +46,6 @@ let codecServer: CodecServer;
 const taskQueue = `encrypted-${randomUUID()}`;
 
 beforeAll(async () => {
-  env = await connectTestEnv();
   const namespace = inject('temporalNamespace');
   const dataConverter = createDataConverter(keys);
   // No prebuilt bundle: the worker bundles the workflows itself, with the failure converter in it.
@@ -69,7 +68,6 @@ afterAll(async () => {
   if (worker?.getState() === 'RUNNING') worker.shutdown();
   await running;
   await codecServer?.close();
-  await env?.close();
 });
 
 interface Found {

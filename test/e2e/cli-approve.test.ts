@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, useTool } from '../../src/activities/models/scripted-model';
 import type { ModelProvider } from '../../src/activities';
 import { holdAfter, lastToolResults, pollFor, waitForPending, writeFileTool } from '../helpers/approval-helpers';
 import { cliEnv, runCli } from '../helpers/cli-process';
-import { connectTestEnv, createHarness, type AgentHarness, type TestEnv } from '../helpers/temporal-env';
+import { createHarness, type AgentHarness, useTestEnv } from '../helpers/temporal-env';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 /** The CLI acts for THOUGHTLINE_USER / THOUGHTLINE_ROLES unless flags say otherwise; never the developer's own. */

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
 import { defineTool } from '../../src/tools/define-tool';
 import { cliEnv, spawnCli } from '../helpers/cli-process';
-import { connectTestEnv, createHarness, type TestEnv } from '../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../helpers/temporal-env';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 describe('thoughtline cancel', () => {
   it('signals a running agent, which finishes its step, summarises, and returns `cancelled` with the reason in its chain', async () => {

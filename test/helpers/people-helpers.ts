@@ -7,7 +7,7 @@ import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from '../.
 import { afterAll, beforeAll } from 'vitest';
 import { FailureType, type AgentInputInit, type ModelRequest, type ReasoningStep } from '../../src/shared';
 import { defineTool, type ToolDefinition } from '../../src/tools/define-tool';
-import { connectTestEnv, createHarness, type AgentHarness, type TestEnv } from './temporal-env';
+import { createHarness, useTestEnv, type AgentHarness, type TestEnv } from './temporal-env';
 
 const EventType = temporal.api.enums.v1.EventType;
 
@@ -149,17 +149,15 @@ export function callOfTool(steps: readonly ReasoningStep[], toolName: string): E
  * gives its run its own task, so one ScriptBook serves them all and runs can go in parallel.
  */
 export function sharedWorker(tools: () => readonly ToolDefinition[], provider: ModelProvider): { env: TestEnv; h: AgentHarness } {
-  const shared = {} as { env: TestEnv; h: AgentHarness };
+  const shared = { env: useTestEnv() } as { env: TestEnv; h: AgentHarness };
   let running: Promise<void> | undefined;
   beforeAll(async () => {
-    shared.env = await connectTestEnv();
     shared.h = await createHarness(shared.env, { tools: tools(), models: { scripted: provider } });
     running = shared.h.worker.run();
   });
   afterAll(async () => {
     shared.h?.worker.shutdown();
     await running;
-    await shared.env?.close();
   });
   return shared;
 }

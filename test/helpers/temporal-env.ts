@@ -1,22 +1,48 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { ModelProvider } from '../../src/activities';
 import { AgentClient } from '../../src/client/agent-client';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import { createAgentWorker, type AgentWorkerOptions } from '../../src/worker';
 
+/** The suite's dev server as a test file sees it: a Client, and the NativeConnection Workers use. */
 export interface TestEnv {
   client: Client;
   nativeConnection: NativeConnection;
-  close(): Promise<void>;
+}
+
+/**
+ * Connects to the suite's shared dev server (started once in global-setup) for the calling test
+ * file: registers a `beforeAll` that connects and an `afterAll` that closes. Call it at the top of
+ * the file, before the file's own hooks. The returned env may be read only inside tests and hooks
+ * registered after it: before the `beforeAll` has run it throws. Its `afterAll` runs after the
+ * file's own (vitest's default `sequence.hooks: 'stack'`), so workers stop before it closes.
+ */
+export function useTestEnv(): TestEnv {
+  let connected: (TestEnv & { close(): Promise<void> }) | undefined;
+  beforeAll(async () => {
+    connected = await connectTestEnv();
+  });
+  afterAll(async () => connected?.close());
+  const env = (): TestEnv => {
+    if (!connected) throw new Error('useTestEnv(): not connected yet; read the env inside a test or a later hook');
+    return connected;
+  };
+  return {
+    get client() {
+      return env().client;
+    },
+    get nativeConnection() {
+      return env().nativeConnection;
+    },
+  };
 }
 
 let runtimeInstalled = false;
 
-/** Connects to the suite's shared dev server (started once in global-setup). */
-export async function connectTestEnv(): Promise<TestEnv> {
+async function connectTestEnv(): Promise<TestEnv & { close(): Promise<void> }> {
   if (!runtimeInstalled) {
     // Worker lifecycle chatter at INFO would bury test output; warnings still show.
     Runtime.install({ logger: new DefaultLogger('WARN') });

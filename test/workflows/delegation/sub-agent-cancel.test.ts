@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import type { AgentInputInit, AgentResult } from '../../../src/shared';
 import { cancelSignal } from '../../../src/workflows/messages';
 import { pollFor } from '../../helpers/approval-helpers';
 import { modelsByName, resultOf, scripted } from '../../helpers/sub-agent-helpers';
 import { waitForChildren } from '../../helpers/sub-agent-scripts';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { slowTool } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 /** Generous: a cancelled tree should wind down in about two seconds; this only catches a hang. */
 const PROMPT_MS = 10_000;

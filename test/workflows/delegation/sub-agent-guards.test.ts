@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import type { AgentInputInit, AgentResult, ReasoningStep } from '../../../src/shared';
 import { lastToolResults } from '../../helpers/approval-helpers';
 import { callOf, modelsByName, resultOf, scripted } from '../../helpers/sub-agent-helpers';
 import { childRunIds, finishWithLastResult, neverStarted } from '../../helpers/sub-agent-scripts';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { slowTool, testTools } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const blockedNotes = (result: AgentResult) =>
   result.chain.steps.filter((s): s is Extract<ReasoningStep, { type: 'thinking' }> => s.type === 'thinking' && s.purpose === 'delegation_blocked').map((s) => s.thought);

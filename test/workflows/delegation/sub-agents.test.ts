@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { addUsage, totalTokens, zeroUsage, type AgentInputInit, type AgentResult } from '../../../src/shared';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { callOf, modelsByName, resultOf, scripted } from '../../helpers/sub-agent-helpers';
 import { testTools } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const specialist = (model: string, description: string) => ({ description, model: scripted(model), tools: ['lookup'], limits: { maxIterations: 4 } });
 

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { CostAttribute, StatusAttribute, TokensAttribute, type AgentInputInit } from '../../../src/shared';
 import { scheduledActivities } from '../../helpers/history';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const scripted = (task: string, extra: Partial<AgentInputInit> = {}): AgentInputInit => ({
   task,

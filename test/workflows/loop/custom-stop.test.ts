@@ -6,12 +6,11 @@ import { z } from 'zod';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import type { AgentInputInit, AgentResult } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
-let env: TestEnv;
+const env = useTestEnv();
 let bundlePath: string;
 beforeAll(async () => {
-  env = await connectTestEnv();
   // The README's example workflow, bundled as a user's worker would.
   const { code } = await bundleWorkflowCode({ workflowsPath: path.resolve(__dirname, '../../examples/workflows/release-agent.ts'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } });
   bundlePath = path.resolve(__dirname, `../../.thoughtline/tmp/release-agent-${process.pid}.js`);
@@ -19,7 +18,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   fs.rmSync(bundlePath, { force: true });
-  await env?.close();
 });
 
 describe('a custom workflow around runAgent', () => {

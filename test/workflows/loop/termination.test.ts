@@ -1,6 +1,6 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedModel, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import { totalTokens, type AgentInputInit, type AgentResult, type ModelRequest, type ReasoningStep } from '../../../src/shared';
 import type { ToolDefinition } from '../../../src/tools/define-tool';
@@ -8,16 +8,12 @@ import { estimateInputTokens, MIN_OUTPUT_TOKENS } from '../../../src/workflows/m
 import { resolveStallUpdate, statusQuery } from '../../../src/workflows/messages';
 import { holdAfter } from '../../helpers/approval-helpers';
 import { scheduledActivities } from '../../helpers/history';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { slowTool, testTools, type ToolLog } from '../../helpers/test-tools';
 
 const EventType = temporal.api.enums.v1.EventType;
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,16 +1,12 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ModelProvider } from '../../../src/activities';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import type { AgentInputInit, AgentResult, ReasoningStep } from '../../../src/shared';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools, type ToolLog } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const base: AgentInputInit = { task: 'Look things up', model: { provider: 'scripted', model: 'primary', maxTokens: 100 } };
 const llmCalls = (steps: readonly ReasoningStep[]) =>

@@ -1,20 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../../src/activities/models/anthropic-provider';
 import { createScriptedModel } from '../../../src/activities/models/scripted-model';
 import { createReplyRecorder, loadRecordedTurns } from '../../../src/activities/recording';
 import type { AgentInputInit, ReasoningStep } from '../../../src/shared';
 import { startFakeMessagesServer, text, toolUse } from '../../../src/testing';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const shape = (steps: readonly ReasoningStep[]) => steps.map((s) => (s.type === 'tool_call' ? `${s.type}:${s.toolCall.toolName}` : s.type));
 

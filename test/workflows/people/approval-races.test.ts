@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import type { ModelProvider } from '../../../src/activities';
 import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refused-error';
 import type { ApprovalRecord } from '../../../src/shared';
 import { approveToolCallUpdate } from '../../../src/workflows/messages';
 import { approvalUpdatesInHistory, holdAfter, lastToolResults, until, waitForPending, writeFileTool } from '../../helpers/approval-helpers';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 const alice = { id: 'alice', roles: ['ops'] };

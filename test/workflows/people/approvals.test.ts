@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import type { ModelProvider } from '../../../src/activities';
 import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refused-error';
@@ -6,14 +6,10 @@ import { StatusAttribute, argumentsHash, type AgentInputInit, type ApprovalDecis
 import type { ToolDefinition } from '../../../src/tools/define-tool';
 import { approveToolCallUpdate } from '../../../src/workflows/messages';
 import { approvalUpdatesInHistory, holdAfter, lastToolResults, toolActivities, waitForPending, writeFileTool } from '../../helpers/approval-helpers';
-import { connectTestEnv, createHarness, type AgentHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, type AgentHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 const alice = { id: 'alice', roles: ['ops'] };

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ModelProvider } from '../../../src/activities';
@@ -8,14 +8,10 @@ import { z } from 'zod';
 import { defineTool } from '../../../src/tools/define-tool';
 import { pollFor } from '../../helpers/approval-helpers';
 import { gateTool, requestTexts } from '../../helpers/people-helpers';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 const planReply = (tasks: unknown[]): ScriptedTurn => ({ content: [say(`Here is the plan:\n\`\`\`json\n${JSON.stringify({ tasks })}\n\`\`\``)] });

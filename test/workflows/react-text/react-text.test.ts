@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import type { AgentInputInit, AgentResult, ReasoningStep } from '../../../src/shared';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const shape = (steps: readonly ReasoningStep[]) =>
   steps.map((s) => (s.type === 'tool_call' ? `call:${s.toolCall.toolType}:${s.toolCall.toolName}` : s.type === 'tool_result' ? `result:${s.toolResult.success}` : s.type));

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ModelProvider } from '../../../src/activities';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import type { AgentInputInit, AgentResult, ModelReply, ReasoningStep } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
 import { cancelSignal } from '../../../src/workflows/messages';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { slowTool } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const input = (task: string): AgentInputInit => ({ task, model: { provider: 'scripted', model: 'scripted-model' } });
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));

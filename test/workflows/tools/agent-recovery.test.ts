@@ -1,18 +1,14 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, type ScriptedModel } from '../../../src/activities/models/scripted-model';
 import type { ModelProvider } from '../../../src/activities';
 import type { AgentResult, ReasoningStep } from '../../../src/shared';
 import { REPLAY_SCENARIOS } from '../../replay/scenarios';
 import { scheduledActivities } from '../../helpers/history';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools, type ToolLog } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const scenario = (name: string) => REPLAY_SCENARIOS.find((s) => s.name === name)!;
 const resultsOf = (steps: readonly ReasoningStep[]) =>

@@ -1,18 +1,14 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ModelProvider } from '../../../src/activities';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import type { AgentInputInit, AgentResult, ModelRequest, ReasoningStep, ToolResult } from '../../../src/shared';
 import { defineTool, type ToolDefinition } from '../../../src/tools/define-tool';
 import { scheduledActivities } from '../../helpers/history';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const base: AgentInputInit = { task: 'Gather observations', model: { provider: 'scripted', model: 'm', maxTokens: 100 } };
 const BIG = 5_000;

@@ -1,16 +1,12 @@
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
 import { defineTool } from '../../../src/tools/define-tool';
 import { lastToolResults } from '../../helpers/approval-helpers';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { callOf, resultOf } from '../../helpers/sub-agent-helpers';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 /** A tool that works for `ms` and records how many of its calls were in flight at once. */
 function concurrencyProbe() {

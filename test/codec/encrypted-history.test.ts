@@ -13,6 +13,7 @@ import { createDataConverter } from '../../src/codec/data-converter';
 import { generateEncryptionKey, parseEncryptionKeys } from '../../src/codec/encryption-keys';
 import { defineTool } from '../../src/tools/define-tool';
 import { createAgentWorker } from '../../src/worker';
+import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
 
 const TASK_MARKER = 'SECRET-TASK-MARKER-123';
@@ -99,11 +100,10 @@ async function decodeRemotely(payloads: temporal.api.common.v1.IPayload[]): Prom
   return body.payloads.map((p) => Buffer.from(p.data ?? '', 'base64').toString('utf8'));
 }
 
-const scripted = { provider: 'scripted', model: 'scripted-model' } as const;
 
 describe('encryption at rest on a real dev server', () => {
   it('stores only ciphertext for inputs, results, activities and failures; the codec server reads it back', async () => {
-    const handle = await agents.start({ task: `Open the vault for ${TASK_MARKER}`, model: scripted, caller: { id: 'u1', roles: [], tenant: 'enc-tenant' } });
+    const handle = await agents.start({ task: `Open the vault for ${TASK_MARKER}`, model: SCRIPTED_MODEL, caller: { id: 'u1', roles: [], tenant: 'enc-tenant' } });
     const result = await handle.result();
     model.verify();
     expect(result.finalAnswer).toContain(ANSWER_MARKER);
@@ -156,7 +156,7 @@ describe('encryption at rest on a real dev server', () => {
       taskQueue,
       workflowId: `encrypted-fail-${randomUUID()}`,
       // Straight to Temporal: AgentClient.start would refuse this input before it is stored.
-      args: [{ task: `Refuse ${TASK_MARKER}`, model: scripted, maxIterations: -1 }],
+      args: [{ task: `Refuse ${TASK_MARKER}`, model: SCRIPTED_MODEL, maxIterations: -1 }],
     });
     const failure = await handle.result().then(
       () => expect.fail('the workflow should fail'),

@@ -3,11 +3,11 @@ import { createScriptedModel, useTool } from '../../src/activities/models/script
 import type { ModelProvider } from '../../src/activities';
 import { holdAfter, lastToolResults, pollFor, waitForPending, writeFileTool } from '../helpers/approval-helpers';
 import { cliEnv, runCli } from '../helpers/cli-process';
+import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { createHarness, type AgentHarness, useTestEnv } from '../helpers/temporal-env';
 
 const env = useTestEnv();
 
-const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 /** The CLI acts for THOUGHTLINE_USER / THOUGHTLINE_ROLES unless flags say otherwise; never the developer's own. */
 const asNobody = { THOUGHTLINE_USER: '', THOUGHTLINE_ROLES: '' };
 
@@ -19,7 +19,7 @@ async function startAgent(model: ModelProvider, ran: Array<Record<string, unknow
 
 async function run<T>(h: AgentHarness, during: (workflowId: string) => Promise<T>) {
   return h.worker.runUntil(async () => {
-    const handle = await h.agents.start({ task: 'Deploy the config', model: MODEL, approvalTimeoutMs: 60_000 });
+    const handle = await h.agents.start({ task: 'Deploy the config', model: SCRIPTED_MODEL, approvalTimeoutMs: 60_000 });
     const observed = await during(handle.workflowId);
     return { observed, result: await handle.result() };
   });

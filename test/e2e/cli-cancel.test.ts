@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
 import { defineTool } from '../../src/tools/define-tool';
 import { cliEnv, spawnCli } from '../helpers/cli-process';
+import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../helpers/temporal-env';
 
 const env = useTestEnv();
@@ -26,7 +27,7 @@ describe('thoughtline cancel', () => {
     const model = createScriptedModel([{ content: [useTool('slow_job', {})] }, { content: [say('Summary: the job finished; stopped on request.')] }]);
     const h = await createHarness(env, { tools: [slow], models: { scripted: model } });
     const result = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Run the job', model: { provider: 'scripted', model: 'scripted-model' }, cancelGraceMs: 10_000 });
+      const handle = await h.agents.start({ task: 'Run the job', model: SCRIPTED_MODEL, cancelGraceMs: 10_000 });
       while (!started) await new Promise((r) => setTimeout(r, 25));
       const cli = spawnCli(['cancel', handle.workflowId, '--reason', 'release frozen'], cliEnv({}));
       expect(await cli.exited).toBe(0);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ModelProvider } from '../../src/activities';
 import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from '../../src/activities/models/scripted-model';
 import { afterAll, beforeAll } from 'vitest';
-import { FailureType, type AgentInputInit, type ModelRequest, type ReasoningStep } from '../../src/shared';
+import { FailureType, type ModelRequest, type ReasoningStep } from '../../src/shared';
 import { defineTool, type ToolDefinition } from '../../src/tools/define-tool';
 import { createHarness, useTestEnv, type AgentHarness, type TestEnv } from './temporal-env';
 
@@ -161,10 +161,3 @@ export function sharedWorker(tools: () => readonly ToolDefinition[], provider: M
   });
   return shared;
 }
-
-/** A run of the scripted model with the given task. */
-export const scriptedInput = (task: string, extra: Partial<AgentInputInit> = {}): AgentInputInit => ({
-  task,
-  model: { provider: 'scripted', model: 'scripted-model' },
-  ...extra,
-});

@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
-import { CostAttribute, StatusAttribute, TokensAttribute, type AgentInputInit } from '../../../src/shared';
+import { CostAttribute, StatusAttribute, TokensAttribute } from '../../../src/shared';
 import { scheduledActivities } from '../../helpers/history';
+import { scriptedInput } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
 
 const env = useTestEnv();
-
-const scripted = (task: string, extra: Partial<AgentInputInit> = {}): AgentInputInit => ({
-  task,
-  model: { provider: 'scripted', model: 'scripted-model' },
-  ...extra,
-});
 
 describe('agentWorkflow on a real dev server', () => {
   it('runs several tools to finish, one activity per call, with the chain, usage and search attributes', async () => {
@@ -23,7 +18,7 @@ describe('agentWorkflow on a real dev server', () => {
     ]);
     const h = await createHarness(env, { tools, models: { scripted: model } });
     const result = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start(scripted('Find alpha and be'));
+      const handle = await h.agents.start(scriptedInput('Find alpha and be'));
       return handle.result();
     });
     model.verify();
@@ -74,7 +69,7 @@ describe('agentWorkflow on a real dev server', () => {
   it('takes a reply without tool calls as the final answer', async () => {
     const model = createScriptedModel([{ content: [say('Paris is the capital of France.')] }]);
     const h = await createHarness(env, { tools: [], models: { scripted: model } });
-    const result = await h.worker.runUntil(async () => (await h.agents.start(scripted('Capital of France?'))).result());
+    const result = await h.worker.runUntil(async () => (await h.agents.start(scriptedInput('Capital of France?'))).result());
     model.verify();
     expect(result).toMatchObject({ success: true, terminationReason: 'success', finalAnswer: 'Paris is the capital of France.', toolCalls: 0 });
     expect(result.chain.steps.map((s) => s.type)).toEqual(['tool_call', 'tool_result', 'synthesis']);
@@ -93,7 +88,7 @@ describe('agentWorkflow on a real dev server', () => {
     const model = createScriptedModel([{ content: [say('Waiting on slow.'), useTool('slow', { key: 'k' })] }, { content: [say('done')] }]);
     const h = await createHarness(env, { tools: [slow], models: { scripted: model } });
     await h.worker.runUntil(async () => {
-      const handle = await h.agents.start(scripted('Use the slow tool'));
+      const handle = await h.agents.start(scriptedInput('Use the slow tool'));
       await toolStarted;
       try {
         const live = await h.agents.chain(handle.workflowId);

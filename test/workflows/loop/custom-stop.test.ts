@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import type { AgentInputInit, AgentResult } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
 const env = useTestEnv();
@@ -31,7 +32,7 @@ describe('a custom workflow around runAgent', () => {
       { content: [say('Deployed 1.2.3 after green checks.')] },
     ]);
     const h = await createHarness(env, { tools: [deploy, check], models: { scripted: model }, workflowBundlePath: bundlePath });
-    const input: AgentInputInit = { task: 'Release 1.2.3', model: { provider: 'scripted', model: 'scripted-model' } };
+    const input: AgentInputInit = { task: 'Release 1.2.3', model: SCRIPTED_MODEL };
     const result = await h.worker.runUntil(async () => {
       const handle = await env.client.workflow.start('releaseAgent', { taskQueue: h.taskQueue, workflowId: `release-${Date.now()}`, args: [input] });
       return (await handle.result()) as AgentResult;

@@ -8,6 +8,7 @@ import { estimateInputTokens, MIN_OUTPUT_TOKENS } from '../../../src/workflows/m
 import { resolveStallUpdate, statusQuery } from '../../../src/workflows/messages';
 import { holdAfter } from '../../helpers/approval-helpers';
 import { scheduledActivities } from '../../helpers/history';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { slowTool, testTools, type ToolLog } from '../../helpers/test-tools';
 
@@ -15,7 +16,6 @@ const EventType = temporal.api.enums.v1.EventType;
 
 const env = useTestEnv();
 
-const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Ran {
@@ -29,7 +29,7 @@ async function run(turns: ScriptedTurn[], init: Partial<AgentInputInit> = {}, ex
   const model = createScriptedModel(turns);
   const { tools, log } = testTools();
   const h = await createHarness(env, { tools: [...tools, ...extraTools], models: { scripted: model } });
-  const result = await h.worker.runUntil(async () => (await h.agents.start({ task: 'Find the values.', model: MODEL, ...init })).result());
+  const result = await h.worker.runUntil(async () => (await h.agents.start({ task: 'Find the values.', model: SCRIPTED_MODEL, ...init })).result());
   model.verify();
   return { result, model, log };
 }
@@ -229,7 +229,7 @@ describe('termination reasons (real dev server)', () => {
       const h = await createHarness(env, { tools, models: { scripted: model } });
 
       const { result, early, waiting, answer, after, history } = await h.worker.runUntil(async () => {
-        const handle = await h.agents.start({ task: 'Find alpha.', model: MODEL, stallThreshold: 3, onStall: 'ask' });
+        const handle = await h.agents.start({ task: 'Find alpha.', model: SCRIPTED_MODEL, stallThreshold: 3, onStall: 'ask' });
         while (firstCall.held() === 0) await wait(20);
         const early = await handle
           .executeUpdate(resolveStallUpdate, { args: [{ continue: true, by: 'mallory' }], updateId: 'too-early' })
@@ -335,7 +335,7 @@ describe('termination reasons (real dev server)', () => {
     const budgetFor = (outputTokens: number) => 0.03 + thirdInputUsd + (outputTokens * 15) / 1e6;
 
     const budget = budgetFor(MIN_OUTPUT_TOKENS - 0.5);
-    const { result, model } = await run(budgetScript([0.01, 0.02]).slice(0, 2), { costBudgetUsd: budget, model: { ...MODEL, price } });
+    const { result, model } = await run(budgetScript([0.01, 0.02]).slice(0, 2), { costBudgetUsd: budget, model: { ...SCRIPTED_MODEL, price } });
     expect(result).toMatchObject({ success: false, terminationReason: 'cost_budget', modelCalls: 2, toolCalls: 2, costUsd: 0.03 });
     expect(result.costUsd).toBeLessThanOrEqual(budget);
     expect(model.calls).toHaveLength(2);
@@ -346,7 +346,7 @@ describe('termination reasons (real dev server)', () => {
     expect(last?.type === 'synthesis' && last.synthesis.conclusion).toContain('Cost budget');
 
     // Half a token's worth more: the third call is affordable, with max_tokens cut to the minimum.
-    const enough = await run(budgetScript([0.01, 0.02]), { costBudgetUsd: budgetFor(MIN_OUTPUT_TOKENS + 0.5), model: { ...MODEL, price } });
+    const enough = await run(budgetScript([0.01, 0.02]), { costBudgetUsd: budgetFor(MIN_OUTPUT_TOKENS + 0.5), model: { ...SCRIPTED_MODEL, price } });
     expect(enough.result).toMatchObject({ success: true, terminationReason: 'success', modelCalls: 3 });
     expect(enough.model.calls[2]?.maxTokens).toBe(MIN_OUTPUT_TOKENS);
   });
@@ -358,7 +358,7 @@ describe('termination reasons (real dev server)', () => {
     const h = await createHarness(env, { tools: [slow], models: { scripted: model } });
     const started = Date.now();
     const { result, status } = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Do the long job.', model: MODEL, runTimeoutMs: 1_500 });
+      const handle = await h.agents.start({ task: 'Do the long job.', model: SCRIPTED_MODEL, runTimeoutMs: 1_500 });
       const result = await handle.result();
       return { result, status: (await handle.describe()).status.name };
     });

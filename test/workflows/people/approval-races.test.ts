@@ -5,11 +5,11 @@ import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refus
 import type { ApprovalRecord } from '../../../src/shared';
 import { approveToolCallUpdate } from '../../../src/workflows/messages';
 import { approvalUpdatesInHistory, holdAfter, lastToolResults, until, waitForPending, writeFileTool } from '../../helpers/approval-helpers';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
 const env = useTestEnv();
 
-const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 const alice = { id: 'alice', roles: ['ops'] };
 
 /** One provider for several concurrent runs: each request goes to the model of the run whose task it carries. */
@@ -41,7 +41,7 @@ describe.concurrent('a decision racing the approval deadline', () => {
     const outcomes = await h.worker.runUntil(() =>
       Promise.all(
         runs.map(async ({ offset, task, held }) => {
-          const handle = await h.agents.start({ task, model: MODEL, approvalTimeoutMs: timeoutMs });
+          const handle = await h.agents.start({ task, model: SCRIPTED_MODEL, approvalTimeoutMs: timeoutMs });
           const [pending] = await waitForPending(h.agents, handle.workflowId);
           expect(Date.parse(pending!.expiresAt) - Date.parse(pending!.requestedAt)).toBe(timeoutMs);
           await until(Date.parse(pending!.expiresAt) + offset);
@@ -98,7 +98,7 @@ describe.concurrent('approvals across continue-as-new', () => {
     const h = await createHarness(env, { tools: [writeFileTool(ran)], models: { scripted: model } });
 
     const { handle, firstRunId, first, second, again, result } = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Write both files', model: MODEL, continueAsNewEvery: 1, approvalTimeoutMs: 60_000 });
+      const handle = await h.agents.start({ task: 'Write both files', model: SCRIPTED_MODEL, continueAsNewEvery: 1, approvalTimeoutMs: 60_000 });
       const firstRunId = (await handle.describe()).runId;
       const [first] = await waitForPending(h.agents, handle.workflowId);
       await h.agents.decide(handle.workflowId, { callId: 'toolu_can1', approved: true, by: alice });
@@ -145,7 +145,7 @@ describe.concurrent('approvals across continue-as-new', () => {
     const h = await createHarness(env, { tools: [writeFileTool(ran)], models: { scripted: model } });
 
     const { ids, result } = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Write both files', model: MODEL, strategy: 'react-text', continueAsNewEvery: 1, approvalTimeoutMs: 60_000 });
+      const handle = await h.agents.start({ task: 'Write both files', model: SCRIPTED_MODEL, strategy: 'react-text', continueAsNewEvery: 1, approvalTimeoutMs: 60_000 });
       const ids: string[] = [];
       for (const path of ['/tmp/one', '/tmp/two']) {
         const [pending] = await waitForPending(h.agents, handle.workflowId);

@@ -6,12 +6,12 @@ import { StatusAttribute, argumentsHash, type AgentInputInit, type ApprovalDecis
 import type { ToolDefinition } from '../../../src/tools/define-tool';
 import { approveToolCallUpdate } from '../../../src/workflows/messages';
 import { approvalUpdatesInHistory, holdAfter, lastToolResults, toolActivities, waitForPending, writeFileTool } from '../../helpers/approval-helpers';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, type AgentHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
 
 const env = useTestEnv();
 
-const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 const alice = { id: 'alice', roles: ['ops'] };
 const bob = { id: 'bob', roles: [] };
 
@@ -24,7 +24,7 @@ async function runWithDecisions<T>(
 ) {
   const h = await createHarness(env, { tools, models: { scripted: model } });
   return h.worker.runUntil(async () => {
-    const handle = await h.agents.start({ task: 'Do the task', model: MODEL, approvalTimeoutMs: 60_000, ...input });
+    const handle = await h.agents.start({ task: 'Do the task', model: SCRIPTED_MODEL, approvalTimeoutMs: 60_000, ...input });
     const observed = await during({ h, workflowId: handle.workflowId });
     return { workflowId: handle.workflowId, observed, result: await handle.result() };
   });
@@ -222,7 +222,7 @@ describe.concurrent('tool approval', () => {
     const h = await createHarness(env, { tools: [writeFileTool(ran)], models: { scripted: model } });
 
     const observed = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Write two files', model: MODEL, approvalTimeoutMs: 60_000 });
+      const handle = await h.agents.start({ task: 'Write two files', model: SCRIPTED_MODEL, approvalTimeoutMs: 60_000 });
       const [m1, m2] = await waitForPending(h.agents, handle.workflowId, 2);
       // As another SDK or `temporal workflow update` could send it: nothing typed on the way.
       const sendRaw = (decision: Record<string, unknown>) =>

@@ -6,7 +6,8 @@ import type { AgentInputInit, ReasoningChain, ReasoningStep, ViewerRole } from '
 import { defineTool } from '../../../src/tools/define-tool';
 import { chainQuery } from '../../../src/workflows/messages';
 import { scheduledActivities } from '../../helpers/history';
-import { ScriptBook, callOfTool, resultOfTool, stepsOfTool, waitFor, scriptedInput, sharedWorker } from '../../helpers/people-helpers';
+import { ScriptBook, callOfTool, resultOfTool, stepsOfTool, waitFor, sharedWorker } from '../../helpers/people-helpers';
+import { SCRIPTED_MODEL, scriptedInput } from '../../helpers/scripted-input';
 
 const CARD = '4111111111111111';
 /** Secrets a tool returns: the tool activity redacts these before they reach the chain. */
@@ -85,7 +86,6 @@ const ping = (name: string) =>
 const book = new ScriptBook();
 const shared = sharedWorker(() => [pay, adminPurge, auditNote, lookupCity, chargeCard, readConfig, ping('ext_ping'), ping('ext_pong')], book.provider);
 
-const scripted = scriptedInput;
 const ROLES: readonly ViewerRole[] = ['auditor', 'developer', 'end_user'];
 const lastObservation = (steps: readonly ReasoningStep[], toolName: string) => resultOfTool(steps, toolName)?.toolResult;
 
@@ -108,7 +108,7 @@ describe('caller roles', () => {
           { content: [useTool('pay', { card: CARD, amount: 7 }, `toolu_pay_${name}`)] },
           { content: [useTool('finish', { result: `${name} done` })] },
         ]);
-        const handle = await shared.h.agents.start(scripted(task, extra));
+        const handle = await shared.h.agents.start(scriptedInput(task, extra));
         return { name, model, handle, result: await handle.result() };
       }),
     );
@@ -145,7 +145,7 @@ describe('caller roles', () => {
       { content: [useTool('pay', { card: CARD, amount: 9 }, 'toolu_pay_refused'), useTool('admin_purge', { cache: 'sessions' }, 'toolu_purge_refused')] },
       { content: [useTool('finish', { result: 'could not pay' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task, { caller: { id: 'u3', roles: ['dev'] } }));
+    const handle = await shared.h.agents.start(scriptedInput(task, { caller: { id: 'u3', roles: ['dev'] } }));
     const result = await handle.result();
     model.verify();
     expect(lastObservation(result.chain.steps, 'admin_purge')).toMatchObject({ success: false, error: expect.stringContaining('admin') });
@@ -168,7 +168,7 @@ describe('model allow-list', () => {
       Object.entries(cases).map(async ([name, { allowedModels, ...model }]) => {
         const task = `models: ${name}`;
         const script = book.script(task, name === 'allowed' ? [{ content: [useTool('finish', { result: 'allowed' })] }] : []);
-        const handle = await shared.h.agents.start({ task, allowedModels, model: { provider: 'scripted', model: 'scripted-model', ...model } });
+        const handle = await shared.h.agents.start({ task, allowedModels, model: { ...SCRIPTED_MODEL, ...model } });
         return { name, script, id: handle.workflowId, result: await handle.result() };
       }),
     );
@@ -200,7 +200,7 @@ describe('role views of the chain', () => {
       { content: [say('Charging now.'), useTool('charge_card', { card: CARD, amount: 12 }, 'toolu_charge')] },
       { content: [useTool('finish', { result: 'Charged 12; alpha is 42.' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task));
+    const handle = await shared.h.agents.start(scriptedInput(task));
     const id = handle.workflowId;
     await waitFor('the charge to wait for approval', async () => (await shared.h.agents.pendingApprovals(id)).some((r) => r.callId === 'toolu_charge'));
 
@@ -279,7 +279,7 @@ describe('role views of the chain', () => {
       { content: [useTool('read_config', {})] },
       { content: [useTool('finish', { result: 'config read' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task));
+    const handle = await shared.h.agents.start(scriptedInput(task));
     const result = await handle.result();
     model.verify();
     const toolSteps = result.chain.steps.filter((s) => s.model === undefined && (s.type === 'tool_result' || s.type === 'tool_call'));
@@ -304,7 +304,7 @@ describe('role views of the chain', () => {
       { content: [say(MODEL_THOUGHT), useTool('charge_card', { card: CARD, amount: 3 }, 'toolu_charge_ui')] },
       { content: [useTool('finish', { result: 'not charged' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task));
+    const handle = await shared.h.agents.start(scriptedInput(task));
     const id = handle.workflowId;
     await waitFor('the charge to wait for approval', async () => (await shared.h.agents.pendingApprovals(id)).length > 0);
     const meta = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
@@ -322,7 +322,7 @@ describe('role views of the chain', () => {
       { content: [useTool('finish', { result: 'pinged' })] },
     ]);
     const handle = await shared.h.agents.start(
-      scripted(task, {
+      scriptedInput(task, {
         visibilityByToolType: { external: { level: 'summary', summaryTemplate: 'External call to {target}' } },
         visibilityByTool: { ext_pong: { level: 'full' }, lookup_city: { level: 'summary', summaryTemplate: 'City {key} is {value}' } },
       }),

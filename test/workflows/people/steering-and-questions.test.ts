@@ -4,7 +4,8 @@ import { say, useTool } from '../../../src/activities/models/scripted-model';
 import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refused-error';
 import { StatusAttribute, type ModelRequest, type ReasoningStep } from '../../../src/shared';
 import { answerUpdate } from '../../../src/workflows/messages';
-import { ScriptBook, gateTool, occurrences, requestTexts, resultOfTool, updateEvents, waitFor, scriptedInput, sharedWorker } from '../../helpers/people-helpers';
+import { ScriptBook, gateTool, occurrences, requestTexts, resultOfTool, updateEvents, waitFor, sharedWorker } from '../../helpers/people-helpers';
+import { scriptedInput } from '../../helpers/scripted-input';
 
 const EventType = temporal.api.enums.v1.EventType;
 
@@ -13,7 +14,6 @@ const book = new ScriptBook();
 const gates = gateTool();
 const shared = sharedWorker(() => [gates.tool], book.provider);
 
-const scripted = scriptedInput;
 
 const isSteer = (s: ReasoningStep) => s.fromPerson?.kind === 'steer';
 const thoughtOf = (s: ReasoningStep) => (s.type === 'thinking' ? s.thought : undefined);
@@ -26,7 +26,7 @@ describe('steering', () => {
       { content: [say('Starting the long job.'), useTool('wait_for_gate', { gate: 'steer' })] },
       { content: [useTool('finish', { result: 'done, in metric' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task));
+    const handle = await shared.h.agents.start(scriptedInput(task));
     const id = handle.workflowId;
     await waitFor('the gated tool to start', () => gates.started('steer'));
     expect((await shared.h.agents.status(id)).steeringQueued).toBeUndefined();
@@ -77,7 +77,7 @@ describe('steering', () => {
       { content: [useTool('wait_for_gate', { gate: 'can' })] },
       { content: [useTool('finish', { result: 'plan B done' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task, { continueAsNewEvery: 1 }));
+    const handle = await shared.h.agents.start(scriptedInput(task, { continueAsNewEvery: 1 }));
     const id = handle.workflowId;
     await waitFor('the gated tool to start', () => gates.started('can'));
     const firstRunId = (await handle.describe()).runId;
@@ -107,7 +107,7 @@ describe('clarification questions', () => {
       { content: [say('I need to know the city.'), useTool('ask_person', { question: 'Which city do you mean?' }, 'toolu_q_city')] },
       { content: [useTool('finish', { result: 'Weather for Paris' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task, { allowQuestions: true }));
+    const handle = await shared.h.agents.start(scriptedInput(task, { allowQuestions: true }));
     const id = handle.workflowId;
 
     const status = await waitFor('the open question', async () => {
@@ -152,7 +152,7 @@ describe('clarification questions', () => {
       { content: [useTool('wait_for_gate', { gate: 'no-question' })] },
       { content: [useTool('finish', { result: 'ok' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task, { allowQuestions: true }));
+    const handle = await shared.h.agents.start(scriptedInput(task, { allowQuestions: true }));
     const id = handle.workflowId;
     await waitFor('the gated tool to start', () => gates.started('no-question'));
 
@@ -175,7 +175,7 @@ describe('clarification questions', () => {
       { content: [useTool('finish', { result: 'went on without an answer' })] },
     ]);
     const started = Date.now();
-    const handle = await shared.h.agents.start(scripted(task, { allowQuestions: true, questionTimeoutMs: 1_500 }));
+    const handle = await shared.h.agents.start(scriptedInput(task, { allowQuestions: true, questionTimeoutMs: 1_500 }));
     const open = await waitFor('the open question', async () => (await shared.h.agents.status(handle.workflowId)).openQuestion);
     expect(Date.parse(open.expiresAt) - Date.parse(open.askedAt)).toBe(1_500);
 
@@ -200,7 +200,7 @@ describe('clarification questions', () => {
       { content: [useTool('ask_person', { question: 'May I?' }, 'toolu_q_unoffered')] },
       { content: [useTool('finish', { result: 'carried on' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task));
+    const handle = await shared.h.agents.start(scriptedInput(task));
     const result = await handle.result();
     model.verify();
     expect(model.calls[0]!.tools.map((t) => t.name)).toEqual(['wait_for_gate', 'finish', 'give_up']);

@@ -8,12 +8,12 @@ import { z } from 'zod';
 import { defineTool } from '../../../src/tools/define-tool';
 import { pollFor } from '../../helpers/approval-helpers';
 import { gateTool, requestTexts } from '../../helpers/people-helpers';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
 
 const env = useTestEnv();
 
-const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 const planReply = (tasks: unknown[]): ScriptedTurn => ({ content: [say(`Here is the plan:\n\`\`\`json\n${JSON.stringify({ tasks })}\n\`\`\``)] });
 const THREE_TASKS = [
   { id: 't1', description: 'Gather the figures', dependencies: [], required_tools: ['lookup'] },
@@ -35,7 +35,7 @@ async function run(
   const model = createScriptedModel(script);
   const h = await createHarness(env, { tools: [...testTools().tools, gates.tool], models: { scripted: wrap(model) } });
   return h.worker.runUntil(async () => {
-    const handle = await h.agents.start({ task: 'Report on the quarter', model: MODEL, maxIterations: 8, ...input });
+    const handle = await h.agents.start({ task: 'Report on the quarter', model: SCRIPTED_MODEL, maxIterations: 8, ...input });
     if (during) await during(handle.workflowId, gates);
     const result = await handle.result();
     model.verify();
@@ -142,7 +142,7 @@ describe.concurrent('planning', () => {
     const clashing = defineTool({ name: 'update_task', description: 'Mine', input: z.object({}), execute: () => 'x' });
     const h = await createHarness(env, { tools: [clashing], models: { scripted: createScriptedModel([]) } });
     await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Plan it', model: MODEL, planning: {} });
+      const handle = await h.agents.start({ task: 'Plan it', model: SCRIPTED_MODEL, planning: {} });
       const result = await handle.result();
       expect(result).toMatchObject({ success: false, terminationReason: 'error', error: expect.stringContaining('InvalidAgentInput') });
       expect(result.error).toContain('set planning.updateToolName to another name');

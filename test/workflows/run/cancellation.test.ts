@@ -2,15 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ModelProvider } from '../../../src/activities';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import type { AgentInputInit, AgentResult, ModelReply, ReasoningStep } from '../../../src/shared';
+import type { AgentResult, ModelReply, ReasoningStep } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
 import { cancelSignal } from '../../../src/workflows/messages';
+import { scriptedInput } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { slowTool } from '../../helpers/test-tools';
 
 const env = useTestEnv();
 
-const input = (task: string): AgentInputInit => ({ task, model: { provider: 'scripted', model: 'scripted-model' } });
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A model whose first call takes 20 s unless cancelled; later calls come from the script. */
@@ -50,7 +50,7 @@ async function cancelDuring(
 ): Promise<{ result: AgentResult; ms: number }> {
   const h = await createHarness(env, deps);
   return h.worker.runUntil(async () => {
-    const handle = await h.agents.start(input('Do the long job'));
+    const handle = await h.agents.start(scriptedInput('Do the long job'));
     while (!ready()) await wait(25);
     await wait(200);
     const started = Date.now();
@@ -116,7 +116,7 @@ describe('cancellation returns `cancelled` with the chain so far, within 2 secon
     });
     const h = await createHarness(env, { tools: [lookup], models: { scripted: model } });
     const result = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ ...input('Look things up'), cancelGraceMs: 5_000 });
+      const handle = await h.agents.start({ ...scriptedInput('Look things up'), cancelGraceMs: 5_000 });
       while (model.calls.length === 0) await wait(25);
       await handle.signal(cancelSignal, { reason: 'enough' });
       await handle.signal(cancelSignal, { reason: 'again' });

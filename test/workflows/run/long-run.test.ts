@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import { defineTool } from '../../../src/tools/define-tool';
 import { historySize } from '../../helpers/history';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
 const env = useTestEnv();
@@ -30,7 +31,7 @@ describe('a long run keeps its history small', () => {
 
     const started = Date.now();
     const { result, handle } = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Read every page', model: { provider: 'scripted', model: 'scripted-model' }, maxIterations: ITERATIONS + 5, maxContextChars: CONTEXT_CHARS });
+      const handle = await h.agents.start({ task: 'Read every page', model: SCRIPTED_MODEL, maxIterations: ITERATIONS + 5, maxContextChars: CONTEXT_CHARS });
       return { result: await handle.result(), handle };
     });
     const wallMs = Date.now() - started;

@@ -16,6 +16,7 @@ import { findProjectRoot } from '../../../src/dev-server/project-paths';
 import { IterationAttribute, ModelAttribute, StatusAttribute, type ReasoningStep } from '../../../src/shared';
 import { resolveStallUpdate, statusQuery } from '../../../src/workflows/messages';
 import { createAgentWorker } from '../../../src/worker';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createTimeSkippingEnv } from '../../helpers/time-skipping-env';
 import { holdAfter } from '../../helpers/approval-helpers';
 import { testTools } from '../../helpers/test-tools';
@@ -23,7 +24,6 @@ import { testTools } from '../../helpers/test-tools';
 const EventType = temporal.api.enums.v1.EventType;
 const DAY_MS = 86_400_000;
 const THIRTY_DAYS_MS = 30 * DAY_MS;
-const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let env: TestWorkflowEnvironment;
@@ -71,7 +71,7 @@ describe('agentWorkflow on the time-skipping test server', () => {
     const serverStart = await env.currentTimeMs();
     // Awaiting result() through the test environment's client lets the server skip to the next timer.
     const { result, description, history } = await worker.runUntil(async () => {
-      const handle = await agents.start({ task: 'Find alpha.', model: MODEL, stallThreshold: 3, onStall: 'ask', stallQuestionTimeoutMs: THIRTY_DAYS_MS });
+      const handle = await agents.start({ task: 'Find alpha.', model: SCRIPTED_MODEL, stallThreshold: 3, onStall: 'ask', stallQuestionTimeoutMs: THIRTY_DAYS_MS });
       const result = await handle.result();
       return { result, description: await handle.describe(), history: await handle.fetchHistory() };
     });
@@ -120,7 +120,7 @@ describe('agentWorkflow on the time-skipping test server', () => {
 
     const wallStart = Date.now();
     const { result, early, waiting, answer } = await worker.runUntil(async () => {
-      const handle = await agents.start({ task: 'Find alpha.', model: MODEL, stallThreshold: 3, onStall: 'ask', stallQuestionTimeoutMs: THIRTY_DAYS_MS });
+      const handle = await agents.start({ task: 'Find alpha.', model: SCRIPTED_MODEL, stallThreshold: 3, onStall: 'ask', stallQuestionTimeoutMs: THIRTY_DAYS_MS });
       while (firstCall.held() === 0) await wait(20);
       const early = await handle
         .executeUpdate(resolveStallUpdate, { args: [{ continue: true, by: 'mallory' }] })
@@ -167,7 +167,7 @@ describe('approvals that wait for weeks, on the time-skipping test server', () =
     const { worker, log, agents } = await harness(model);
     const wallStart = Date.now();
     const result = await worker.runUntil(async () => {
-      const handle = await agents.start({ task: 'Find alpha.', model: MODEL, approvals: { lookup: 'always' }, approvalTimeoutMs: THIRTY_DAYS_MS });
+      const handle = await agents.start({ task: 'Find alpha.', model: SCRIPTED_MODEL, approvals: { lookup: 'always' }, approvalTimeoutMs: THIRTY_DAYS_MS });
       let pending = await agents.pendingApprovals(handle.workflowId).catch(() => []);
       for (const deadline = Date.now() + 20_000; pending.length === 0 && Date.now() < deadline; ) {
         await wait(100);
@@ -197,7 +197,7 @@ describe('approvals that wait for weeks, on the time-skipping test server', () =
       { content: [say('Nobody approved; I will answer without it.'), useTool('finish', { result: 'unknown' }, 'toolu_d2')] },
     ]);
     const { worker, log, agents } = await harness(model);
-    const result = await worker.runUntil(async () => (await agents.start({ task: 'Find alpha.', model: MODEL, approvals: { lookup: 'always' } })).result());
+    const result = await worker.runUntil(async () => (await agents.start({ task: 'Find alpha.', model: SCRIPTED_MODEL, approvals: { lookup: 'always' } })).result());
     model.verify();
     expect(log.calls).toHaveLength(0);
     expect(result).toMatchObject({ success: true, finalAnswer: 'unknown' });

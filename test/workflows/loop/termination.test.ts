@@ -1,16 +1,16 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
-import { createScriptedModel, say, useTool, type ScriptedModel, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import { totalTokens, type AgentInputInit, type AgentResult, type ModelRequest, type ReasoningStep } from '../../../src/shared';
-import type { ToolDefinition } from '../../../src/tools/define-tool';
+import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
+import { totalTokens, type AgentResult, type ModelRequest, type ReasoningStep } from '../../../src/shared';
 import { estimateInputTokens, MIN_OUTPUT_TOKENS } from '../../../src/workflows/model/budget';
 import { resolveStallUpdate, statusQuery } from '../../../src/workflows/messages';
 import { holdAfter } from '../../helpers/approval-helpers';
 import { scheduledActivities } from '../../helpers/history';
+import { runScripted } from '../../helpers/run-scripted';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
-import { slowTool, testTools, type ToolLog } from '../../helpers/test-tools';
+import { slowTool, testTools } from '../../helpers/test-tools';
 
 const EventType = temporal.api.enums.v1.EventType;
 
@@ -18,21 +18,8 @@ const env = useTestEnv();
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Ran {
-  result: AgentResult;
-  model: ScriptedModel;
-  log: ToolLog;
-}
-
-/** Runs one agent on the real dev server with a scripted model and the test tools (plus `extraTools`). */
-async function run(turns: ScriptedTurn[], init: Partial<AgentInputInit> = {}, extraTools: readonly ToolDefinition[] = []): Promise<Ran> {
-  const model = createScriptedModel(turns);
-  const { tools, log } = testTools();
-  const h = await createHarness(env, { tools: [...tools, ...extraTools], models: { scripted: model } });
-  const result = await h.worker.runUntil(async () => (await h.agents.start({ task: 'Find the values.', model: SCRIPTED_MODEL, ...init })).result());
-  model.verify();
-  return { result, model, log };
-}
+/** The task of the runs made with runScripted. */
+const task = 'Find the values.';
 
 // ---- chain helpers ----
 
@@ -80,8 +67,9 @@ function unansweredToolUses(request: ModelRequest): string[] {
 describe('termination reasons (real dev server)', () => {
   it('success: a success phrase ends the run; a tool call in the same reply is not run', async () => {
     const text = 'alpha is 50, so the task complete.'; // phrases match case-insensitively
-    const { result, model, log } = await run([{ content: [say(text), useTool('lookup', { key: 'alpha' }, 'toolu_p1')] }], {
-      successPhrases: ['TASK COMPLETE'],
+    const { result, model, log } = await runScripted(env, {
+      script: [{ content: [say(text), useTool('lookup', { key: 'alpha' }, 'toolu_p1')] }],
+      input: { task, successPhrases: ['TASK COMPLETE'] },
     });
 
     expect(result).toMatchObject({ success: true, terminationReason: 'success', finalAnswer: text, modelCalls: 1, toolCalls: 0, iterations: 1 });
@@ -98,13 +86,13 @@ describe('termination reasons (real dev server)', () => {
 
   it('failure: a failure phrase ends the run, and wins over a success phrase in the same reply', async () => {
     const text = 'Task complete? No: I CANNOT PROCEED, the value of bb is withheld.';
-    const { result, log } = await run(
-      [
+    const { result, log } = await runScripted(env, {
+      script: [
         { content: [say('Looking up a.'), useTool('lookup', { key: 'a' }, 'toolu_f1')] },
         { content: [say(text), useTool('lookup', { key: 'bb' }, 'toolu_f2')] },
       ],
-      { successPhrases: ['task complete'], failurePhrases: ['cannot proceed'] },
-    );
+      input: { task, successPhrases: ['task complete'], failurePhrases: ['cannot proceed'] },
+    });
 
     expect(result).toMatchObject({ success: false, terminationReason: 'failure', finalAnswer: text, modelCalls: 2, toolCalls: 1, iterations: 2 });
     expect(log.calls.map((c) => c.args)).toEqual([{ key: 'a' }]);
@@ -120,15 +108,18 @@ describe('termination reasons (real dev server)', () => {
 
   it('failure: the model declares the task impossible with give_up; other calls of that turn are not run', async () => {
     const reason = 'The database needs credentials I do not have.';
-    const { result, model, log } = await run([
-      {
-        content: [
-          say('I lack access.'),
-          useTool('lookup', { key: 'secret' }, 'toolu_g1'),
-          useTool('give_up', { reason: `  ${reason}  ` }, 'toolu_g2'),
-        ],
-      },
-    ]);
+    const { result, model, log } = await runScripted(env, {
+      script: [
+        {
+          content: [
+            say('I lack access.'),
+            useTool('lookup', { key: 'secret' }, 'toolu_g1'),
+            useTool('give_up', { reason: `  ${reason}  ` }, 'toolu_g2'),
+          ],
+        },
+      ],
+      input: { task },
+    });
 
     // The model was offered the give-up tool beside the finish tool.
     expect(model.calls[0]?.tools.map((t) => t.name)).toEqual(['lookup', 'always_fails', 'big_result', 'finish', 'give_up']);
@@ -155,16 +146,16 @@ describe('termination reasons (real dev server)', () => {
     it('stops after the same call is repeated: the third repeat is answered with a warning, the fourth stalls, then a summary', async () => {
       const summary = 'Summary: alpha is 50. I kept asking for it again; nothing else was done.';
       const repeat = (id: string): ScriptedTurn => ({ content: [useTool('lookup', { key: 'alpha' }, id)] });
-      const { result, model, log } = await run(
-        [
+      const { result, model, log } = await runScripted(env, {
+        script: [
           { content: [say('Looking up alpha.'), useTool('lookup', { key: 'alpha' }, 'toolu_r1')] },
           repeat('toolu_r2'),
           repeat('toolu_r3'),
           repeat('toolu_r4'),
           { content: [say(summary)] },
         ],
-        { stallThreshold: 3, onStall: 'stop' },
-      );
+        input: { task, stallThreshold: 3, onStall: 'stop' },
+      });
 
       expect(result).toMatchObject({ success: false, terminationReason: 'stalled', finalAnswer: summary, modelCalls: 5, toolCalls: 2, iterations: 4 });
       // Only the first two calls ran.
@@ -198,7 +189,7 @@ describe('termination reasons (real dev server)', () => {
     it('stops after repeated unreadable replies (react-text): a warning on the third, stalled on the fourth', async () => {
       const bad: ScriptedTurn = { content: [say('Thought: I should look it up.\nAction: lookup')] };
       const summary = 'Summary: nothing was looked up; my replies did not follow the format.';
-      const { result, model, log } = await run([bad, bad, bad, bad, { content: [say(summary)] }], { strategy: 'react-text', stallThreshold: 3 });
+      const { result, model, log } = await runScripted(env, { script: [bad, bad, bad, bad, { content: [say(summary)] }], input: { task, strategy: 'react-text', stallThreshold: 3 } });
 
       expect(result).toMatchObject({ success: false, terminationReason: 'stalled', finalAnswer: summary, modelCalls: 5, toolCalls: 0, formatErrors: 4 });
       expect(log.calls).toEqual([]);
@@ -292,7 +283,7 @@ describe('termination reasons (real dev server)', () => {
     { content: [useTool('finish', { result: 'a=10, bb=20' }, 'toolu_b3')], usage: { inputTokens: 1600, outputTokens: 40 } },
   ];
   async function projections(): Promise<{ second: number; third: number; requests: readonly ModelRequest[] }> {
-    const dry = await run(budgetScript());
+    const dry = await runScripted(env, { script: budgetScript(), input: { task } });
     expect(dry.result.terminationReason).toBe('success');
     const [, second, third] = dry.model.calls;
     return { second: estimateInputTokens(second!), third: estimateInputTokens(third!), requests: dry.model.calls };
@@ -305,7 +296,7 @@ describe('termination reasons (real dev server)', () => {
 
     // One token short of room for the third call: the run ends before making it.
     const budget = fits - 1;
-    const { result, model } = await run(budgetScript().slice(0, 2), { tokenBudget: budget });
+    const { result, model } = await runScripted(env, { script: budgetScript().slice(0, 2), input: { task, tokenBudget: budget } });
     expect(model.calls.map((c) => c.messages)).toEqual(projected.requests.slice(0, 2).map((c) => c.messages));
     expect(result).toMatchObject({ success: false, terminationReason: 'token_budget', modelCalls: 2, toolCalls: 2 });
     expect(totalTokens(result.usage)).toBe(spentAfterTwo);
@@ -322,7 +313,7 @@ describe('termination reasons (real dev server)', () => {
     expect(openCalls(result.chain.steps)).toEqual([]);
 
     // With exactly enough room the third call is made, with max_tokens cut to the minimum.
-    const enough = await run(budgetScript(), { tokenBudget: fits });
+    const enough = await runScripted(env, { script: budgetScript(), input: { task, tokenBudget: fits } });
     expect(enough.result).toMatchObject({ success: true, terminationReason: 'success', modelCalls: 3 });
     expect(enough.model.calls[2]?.maxTokens).toBe(MIN_OUTPUT_TOKENS);
   });
@@ -335,7 +326,7 @@ describe('termination reasons (real dev server)', () => {
     const budgetFor = (outputTokens: number) => 0.03 + thirdInputUsd + (outputTokens * 15) / 1e6;
 
     const budget = budgetFor(MIN_OUTPUT_TOKENS - 0.5);
-    const { result, model } = await run(budgetScript([0.01, 0.02]).slice(0, 2), { costBudgetUsd: budget, model: { ...SCRIPTED_MODEL, price } });
+    const { result, model } = await runScripted(env, { script: budgetScript([0.01, 0.02]).slice(0, 2), input: { task, costBudgetUsd: budget, model: { ...SCRIPTED_MODEL, price } } });
     expect(result).toMatchObject({ success: false, terminationReason: 'cost_budget', modelCalls: 2, toolCalls: 2, costUsd: 0.03 });
     expect(result.costUsd).toBeLessThanOrEqual(budget);
     expect(model.calls).toHaveLength(2);
@@ -346,7 +337,7 @@ describe('termination reasons (real dev server)', () => {
     expect(last?.type === 'synthesis' && last.synthesis.conclusion).toContain('Cost budget');
 
     // Half a token's worth more: the third call is affordable, with max_tokens cut to the minimum.
-    const enough = await run(budgetScript([0.01, 0.02]), { costBudgetUsd: budgetFor(MIN_OUTPUT_TOKENS + 0.5), model: { ...SCRIPTED_MODEL, price } });
+    const enough = await runScripted(env, { script: budgetScript([0.01, 0.02]), input: { task, costBudgetUsd: budgetFor(MIN_OUTPUT_TOKENS + 0.5), model: { ...SCRIPTED_MODEL, price } } });
     expect(enough.result).toMatchObject({ success: true, terminationReason: 'success', modelCalls: 3 });
     expect(enough.model.calls[2]?.maxTokens).toBe(MIN_OUTPUT_TOKENS);
   });

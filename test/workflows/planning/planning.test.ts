@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../src/tools/define-tool';
 import { pollFor } from '../../helpers/approval-helpers';
 import { gateTool, requestTexts } from '../../helpers/people-helpers';
+import { runScripted } from '../../helpers/run-scripted';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
@@ -25,21 +26,20 @@ type Thinking = Extract<ReasoningStep, { type: 'thinking' }>;
 const notes = (steps: readonly ReasoningStep[], purpose: Thinking['purpose']) => steps.filter((s): s is Thinking => s.type === 'thinking' && s.purpose === purpose);
 const text = (request: ModelRequest) => requestTexts(request).join('\n');
 
-async function run(
+/** runScripted with this file's task and iteration cap, and a fresh gate tool beside the test tools for `during` to hold and open. */
+function runWithGates(
   script: ScriptedTurn[],
   input: Partial<AgentInputInit>,
   during?: (workflowId: string, gates: ReturnType<typeof gateTool>) => Promise<void>,
-  wrap: (inner: ModelProvider) => ModelProvider = (inner) => inner,
+  wrap?: (inner: ModelProvider) => ModelProvider,
 ) {
   const gates = gateTool();
-  const model = createScriptedModel(script);
-  const h = await createHarness(env, { tools: [...testTools().tools, gates.tool], models: { scripted: wrap(model) } });
-  return h.worker.runUntil(async () => {
-    const handle = await h.agents.start({ task: 'Report on the quarter', model: SCRIPTED_MODEL, maxIterations: 8, ...input });
-    if (during) await during(handle.workflowId, gates);
-    const result = await handle.result();
-    model.verify();
-    return { result, model };
+  return runScripted(env, {
+    script,
+    wrap,
+    tools: [...testTools().tools, gates.tool],
+    input: { task: 'Report on the quarter', maxIterations: 8, ...input },
+    during: async ({ workflowId }) => during?.(workflowId, gates),
   });
 }
 
@@ -54,7 +54,7 @@ describe.concurrent('planning', () => {
       { content: [update('t3', 'completed', 'u_t3')] },
       { content: [useTool('finish', { result: 'Quarter reported.' })] },
     ];
-    const { result, model } = await run(script, { planning: { reflectEvery: 3 } }, async (_workflowId, gates) => {
+    const { result, model } = await runWithGates(script, { planning: { reflectEvery: 3 } }, async (_workflowId, gates) => {
       await pollFor('the gate to start', () => gates.started('analysis') || undefined);
       gates.release('analysis');
     });
@@ -90,7 +90,7 @@ describe.concurrent('planning', () => {
       { content: [useTool('finish', { result: 'done' })] },
     ];
     let status: AgentStatus | undefined;
-    await run(script, { planning: { reflectEvery: 0 } }, async (workflowId, gates) => {
+    await runWithGates(script, { planning: { reflectEvery: 0 } }, async (workflowId, gates) => {
       await pollFor('the gate to start', () => gates.started('g') || undefined);
       status = await env.client.workflow.getHandle(workflowId).query(statusQuery);
       gates.release('g');
@@ -105,7 +105,7 @@ describe.concurrent('planning', () => {
       { id: 'b', description: 'Second', dependencies: ['a'] },
     ];
     const script: ScriptedTurn[] = [planReply(cyclic), planReply(THREE_TASKS), { content: [useTool('finish', { result: 'done' })] }];
-    const { result, model } = await run(script, { planning: { reflectEvery: 0 } });
+    const { result, model } = await runWithGates(script, { planning: { reflectEvery: 0 } });
     expect(text(model.calls[1]!)).toMatch(/cycle/i);
     expect(result.plan).toMatchObject({ source: 'repaired', version: 1 });
     expect(notes(result.chain.steps, 'plan')[0]?.thought).toMatch(/after one repair/);
@@ -113,7 +113,7 @@ describe.concurrent('planning', () => {
 
   it('falls back to the named template when both plans are invalid; the planner saw the template', async () => {
     const script: ScriptedTurn[] = [{ content: [say('no idea')] }, { content: [say('still no JSON')] }, { content: [useTool('finish', { result: 'done' })] }];
-    const { result, model } = await run(script, { task: 'Fix the login bug', planning: { template: 'debug_bug', reflectEvery: 0 } });
+    const { result, model } = await runWithGates(script, { task: 'Fix the login bug', planning: { template: 'debug_bug', reflectEvery: 0 } });
     expect(text(model.calls[0]!)).toContain('Reproduce the bug');
     expect(result.plan).toMatchObject({ source: 'template', template: 'debug_bug' });
     expect(result.plan?.tasks[0]).toMatchObject({ description: 'Reproduce the bug', status: 'in_progress' });
@@ -132,7 +132,7 @@ describe.concurrent('planning', () => {
         },
       };
     };
-    const { result } = await run([{ content: [useTool('finish', { result: 'done anyway' })] }], { planning: { reflectEvery: 0 } }, undefined, failFirst);
+    const { result } = await runWithGates([{ content: [useTool('finish', { result: 'done anyway' })] }], { planning: { reflectEvery: 0 } }, undefined, failFirst);
     expect(result.terminationReason).toBe('success');
     expect(result.plan).toMatchObject({ source: 'single_task', tasks: [{ id: 't1', description: 'Report on the quarter', status: 'in_progress' }] });
     expect(notes(result.chain.steps, 'plan')[0]?.thought).toMatch(/planner overloaded/);
@@ -162,7 +162,7 @@ describe.concurrent('planning', () => {
       ]),
       { content: [useTool('finish', { result: 'done' })] },
     ];
-    const { result, model } = await run(script, { planning: { reflectEvery: 0, maxReplans: 1 } });
+    const { result, model } = await runWithGates(script, { planning: { reflectEvery: 0, maxReplans: 1 } });
     const plans = notes(result.chain.steps, 'plan');
     expect(plans.length).toBe(2);
     expect(text(model.calls[3]!)).toMatch(/t2/);

@@ -1,12 +1,13 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { createScriptedModel, type ScriptedModel } from '../../../src/activities/models/scripted-model';
+import { createScriptedModel } from '../../../src/activities/models/scripted-model';
 import type { ModelProvider } from '../../../src/activities';
-import type { AgentResult, ReasoningStep } from '../../../src/shared';
+import type { ReasoningStep } from '../../../src/shared';
 import { REPLAY_SCENARIOS } from '../../replay/scenarios';
 import { scheduledActivities } from '../../helpers/history';
+import { runScripted } from '../../helpers/run-scripted';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
-import { testTools, type ToolLog } from '../../helpers/test-tools';
+import { testTools } from '../../helpers/test-tools';
 
 const env = useTestEnv();
 
@@ -14,19 +15,15 @@ const scenario = (name: string) => REPLAY_SCENARIOS.find((s) => s.name === name)
 const resultsOf = (steps: readonly ReasoningStep[]) =>
   steps.flatMap((s) => (s.type === 'tool_result' && !s.model ? [s.toolResult] : []));
 
-async function run(name: string): Promise<{ result: AgentResult; model: ScriptedModel; log: ToolLog }> {
-  const s = scenario(name);
-  const model = createScriptedModel(s.turns);
-  const { tools, log } = testTools();
-  const h = await createHarness(env, { tools, models: { scripted: model } });
-  const result = await h.worker.runUntil(async () => (await h.agents.start(s.input)).result());
-  model.verify();
-  return { result, model, log };
+/** Plays a replay scenario live: its script and input, with the test tools. */
+function runScenario(name: string) {
+  const { turns, input } = scenario(name);
+  return runScripted(env, { script: turns, input });
 }
 
 describe('a run recovers from bad tool calls', () => {
   it('turns unknown tools, bad arguments, a throwing tool and a malformed finish into observations, then finishes', async () => {
-    const { result, model, log } = await run('bad-calls-recover');
+    const { result, model, log } = await runScenario('bad-calls-recover');
     expect(result).toMatchObject({ success: true, terminationReason: 'success', finalAnswer: 'recovered', iterations: 6 });
 
     const [unknown, invalid, thrown, badFinish, secret, finish, skipped] = resultsOf(result.chain.steps);
@@ -71,7 +68,7 @@ describe('a run recovers from bad tool calls', () => {
 
 describe('stopping', () => {
   it('at max_iterations makes one last call without tools and returns its summary', async () => {
-    const { result, model } = await run('max-iterations-summary');
+    const { result, model } = await runScenario('max-iterations-summary');
     expect(result).toMatchObject({ success: false, terminationReason: 'max_iterations', iterations: 2, modelCalls: 3, toolCalls: 2 });
     expect(result.finalAnswer).toContain('Progress: a=10, bb=20');
     const last = model.calls[2]!;

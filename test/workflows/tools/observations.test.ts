@@ -2,11 +2,12 @@ import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import type { ModelProvider } from '../../../src/activities';
-import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import type { AgentInputInit, AgentResult, ModelRequest, ReasoningStep, ToolResult } from '../../../src/shared';
+import { say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
+import type { AgentInputInit, ModelRequest, ReasoningStep, ToolResult } from '../../../src/shared';
 import { defineTool, type ToolDefinition } from '../../../src/tools/define-tool';
 import { scheduledActivities } from '../../helpers/history';
-import { createHarness, useTestEnv } from '../../helpers/temporal-env';
+import { runScripted } from '../../helpers/run-scripted';
+import { useTestEnv } from '../../helpers/temporal-env';
 
 const env = useTestEnv();
 
@@ -112,19 +113,17 @@ function observationsIn(request: ModelRequest | undefined): Array<{ toolUseId: s
   return (last?.content ?? []).flatMap((b) => (b.type === 'tool_result' ? [{ toolUseId: b.toolUseId, content: b.content, isError: b.isError }] : []));
 }
 
-async function run(turns: ScriptedTurn[], input: Partial<AgentInputInit> = {}, wrap?: (m: ModelProvider) => ModelProvider) {
-  const model = createScriptedModel(turns);
+/** runScripted with this file's tools, whose executions land in `log`, and the `runTool` activities its history scheduled. */
+async function runObserved(script: ScriptedTurn[], input: Partial<AgentInputInit> = {}, wrap?: (m: ModelProvider) => ModelProvider) {
   const { tools, log } = observationTools();
-  const h = await createHarness(env, { tools, models: { scripted: wrap ? wrap(model) : model } });
-  const result: AgentResult = await h.worker.runUntil(async () => (await h.agents.start({ ...base, ...input })).result());
-  model.verify();
+  const { result, model } = await runScripted(env, { script, wrap, tools, input: { ...base, ...input } });
   const runTools = (await scheduledActivities(env.client, result.chain.chainId)).filter((a) => a.type === 'runTool');
   return { result, model, log, runTools };
 }
 
 describe('duplicate calls', () => {
   it('runs a repeated read-only call once, with swapped argument keys, and reuses its observation', async () => {
-    const { result, model, log, runTools } = await run([
+    const { result, model, log, runTools } = await runObserved([
       { content: [useTool('forecast', { city: 'Paris', filters: { days: 3, units: 1 } }, 'call_a')] },
       { content: [useTool('forecast', { filters: { units: 1, days: 3 }, city: 'Paris' }, 'call_b')] },
       { content: [say('It will be mild.')] },
@@ -154,7 +153,7 @@ describe('duplicate calls', () => {
   });
 
   it('gives a reused text result the same result value in the chain', async () => {
-    const { result, log } = await run([
+    const { result, log } = await runObserved([
       { content: [useTool('quote', { topic: 'rain', lang: 'en' }, 'q1')] },
       { content: [useTool('quote', { lang: 'en', topic: 'rain' }, 'q2')] },
       { content: [say('done')] },
@@ -168,7 +167,7 @@ describe('duplicate calls', () => {
   });
 
   it('gives a reused structured result the same result value in the chain as the first call', async () => {
-    const { result } = await run([
+    const { result } = await runObserved([
       { content: [useTool('forecast', { city: 'Oslo', filters: { days: 2 } }, 'f1')] },
       { content: [useTool('forecast', { city: 'Oslo', filters: { days: 2 } }, 'f2')] },
       { content: [say('done')] },
@@ -182,7 +181,7 @@ describe('duplicate calls', () => {
   });
 
   it('reuses a read-only observation after other calls in between, and runs different arguments again', async () => {
-    const { result, log, runTools } = await run([
+    const { result, log, runTools } = await runObserved([
       { content: [useTool('quote', { topic: 'sun', lang: 'en' }, 'q1')] },
       { content: [useTool('quote', { topic: 'sun', lang: 'fr' }, 'q2')] },
       { content: [useTool('quote', { lang: 'en', topic: 'sun' }, 'q3')] },
@@ -197,7 +196,7 @@ describe('duplicate calls', () => {
   });
 
   it('runs a repeated call of a tool that is not read-only every time', async () => {
-    const { result, log, runTools } = await run([
+    const { result, log, runTools } = await runObserved([
       { content: [useTool('send_email', { to: 'a@example.com', body: 'hi' }, 's1')] },
       { content: [useTool('send_email', { body: 'hi', to: 'a@example.com' }, 's2')] },
       { content: [say('sent twice')] },
@@ -211,7 +210,7 @@ describe('duplicate calls', () => {
 
 describe('size limits', () => {
   it('cuts a result over maxToolResultChars, with a visible marker, in the chain and the observation', async () => {
-    const { result, model } = await run([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }], { maxToolResultChars: 1_000 });
+    const { result, model } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }], { maxToolResultChars: 1_000 });
     const cut = `${bigText().slice(0, 1_000)}\n…[truncated: showing 1000 of 5000 characters]`;
     expect(resultFor(result.chain.steps, 'b1')).toMatchObject({ success: true, truncated: true, result: cut });
     expect(resultFor(result.chain.steps, 'b1')?.summarised).toBeUndefined();
@@ -219,7 +218,7 @@ describe('size limits', () => {
   });
 
   it('lets maxToolResultTokens (4 characters each) win over a larger maxToolResultChars', async () => {
-    const { result, model } = await run([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }], {
+    const { result, model } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }], {
       maxToolResultChars: 1_000,
       maxToolResultTokens: 100,
     });
@@ -229,7 +228,7 @@ describe('size limits', () => {
   });
 
   it("lets a tool's own smaller maxResultChars win over the run's limit, but never raise it", async () => {
-    const { result } = await run(
+    const { result } = await runObserved(
       [{ content: [useTool('big_text_small_limit', {}, 'small'), useTool('big_text_large_limit', {}, 'large')] }, { content: [say('ok')] }],
       { maxToolResultChars: 1_000 },
     );
@@ -244,7 +243,7 @@ describe('size limits', () => {
   });
 
   it('keeps a structured result that fits as an object in the chain, and sends it to the model as JSON', async () => {
-    const { result, model } = await run([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], { maxToolResultChars: 1_000 });
+    const { result, model } = await runObserved([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], { maxToolResultChars: 1_000 });
     const value = { id: 7, tags: ['a', 'b'], nested: { ok: true, score: 0.5 } };
     const step = resultFor(result.chain.steps, 'r1');
     expect(step?.result).toEqual(value);
@@ -253,7 +252,7 @@ describe('size limits', () => {
   });
 
   it('cuts a structured result over the limit to its JSON text with the marker', async () => {
-    const { result } = await run([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], { maxToolResultChars: 20 });
+    const { result } = await runObserved([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], { maxToolResultChars: 20 });
     const json = JSON.stringify({ id: 7, tags: ['a', 'b'], nested: { ok: true, score: 0.5 } });
     expect(resultFor(result.chain.steps, 'r1')).toMatchObject({
       truncated: true,
@@ -267,7 +266,7 @@ describe('summarising large results', () => {
 
   it('condenses an oversized result with a visible model call and hands the summary to the model', async () => {
     const summary = 'Summary: the alphabet, repeated 192 times and then some.';
-    const { result, model, log } = await run([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say(summary)] }, { content: [say('ok')] }], input);
+    const { result, model, log } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say(summary)] }, { content: [say('ok')] }], input);
     expect(result).toMatchObject({ success: true, finalAnswer: 'ok', modelCalls: 3, toolCalls: 1 });
     expect(log.calls).toHaveLength(1);
 
@@ -295,14 +294,14 @@ describe('summarising large results', () => {
   });
 
   it('does not summarise a result that fits', async () => {
-    const { result } = await run([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], input);
+    const { result } = await runObserved([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], input);
     expect(result.modelCalls).toBe(2);
     expect(resultFor(result.chain.steps, 'r1')?.result).toEqual({ id: 7, tags: ['a', 'b'], nested: { ok: true, score: 0.5 } });
     expect(resultFor(result.chain.steps, 'r1')?.summarised).toBeUndefined();
   });
 
   it('falls back to the cut text, flagged truncated, when the summary is empty', async () => {
-    const { result, model } = await run([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('   ')] }, { content: [say('ok')] }], input);
+    const { result, model } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('   ')] }, { content: [say('ok')] }], input);
     const cut = `${bigText().slice(0, 1_000)}\n…[truncated: showing 1000 of 5000 characters]`;
     expect(result.modelCalls).toBe(3);
     expect(llmCallSteps(result.chain.steps)[1]?.arguments['note']).toMatch(/summarising/);
@@ -322,7 +321,7 @@ describe('summarising large results', () => {
         return m.complete(request, signal, hooks);
       },
     });
-    const { result, model } = await run([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }], input, failingSummary);
+    const { result, model } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }], input, failingSummary);
     const cut = `${bigText().slice(0, 1_000)}\n…[truncated: showing 1000 of 5000 characters]`;
     expect(result).toMatchObject({ success: true, finalAnswer: 'ok', modelCalls: 3 });
     const failed = result.chain.steps.find((s) => s.type === 'tool_result' && s.model !== undefined && !s.toolResult.success);
@@ -334,7 +333,7 @@ describe('summarising large results', () => {
 
 describe('tool errors', () => {
   it("names the tool and its arguments in a throwing tool's observation", async () => {
-    const { result, model, log } = await run([
+    const { result, model, log } = await runObserved([
       { content: [useTool('explode', { target: 'db', count: 2 }, 'x1')] },
       { content: [say('gave up on it')] },
     ]);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import type { AgentInputInit, AgentResult } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
+import { PROJECT_ROOT } from '../../helpers/cli-process';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
@@ -13,8 +14,8 @@ const env = useTestEnv();
 let bundlePath: string;
 beforeAll(async () => {
   // The README's example workflow, bundled as a user's worker would.
-  const { code } = await bundleWorkflowCode({ workflowsPath: path.resolve(__dirname, '../../examples/workflows/release-agent.ts'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } });
-  bundlePath = path.resolve(__dirname, `../../.thoughtline/tmp/release-agent-${process.pid}.js`);
+  const { code } = await bundleWorkflowCode({ workflowsPath: path.join(PROJECT_ROOT, 'examples/workflows/release-agent.ts'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } });
+  bundlePath = path.join(PROJECT_ROOT, `.thoughtline/tmp/release-agent-${process.pid}.js`);
   fs.writeFileSync(bundlePath, code);
 }, 60_000);
 afterAll(async () => {

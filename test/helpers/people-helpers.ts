@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ModelProvider } from '../../src/activities';
 import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from '../../src/activities/models/scripted-model';
 import { afterAll, beforeAll } from 'vitest';
-import { FailureType, type ModelRequest, type ReasoningStep } from '../../src/shared';
+import { FailureType, type ModelRequest } from '../../src/shared';
 import { defineTool, type ToolDefinition } from '../../src/tools/define-tool';
 import { createHarness, useTestEnv, type AgentHarness, type TestEnv } from './temporal-env';
 
@@ -126,22 +126,6 @@ export function requestTexts(request: ModelRequest): string[] {
 /** How many times `needle` occurs in `haystack`. */
 export function occurrences(haystack: string, needle: string): number {
   return haystack.split(needle).length - 1;
-}
-
-/** Steps of one tool (by name): its calls and the results that answer them. */
-export function stepsOfTool(steps: readonly ReasoningStep[], toolName: string): ReasoningStep[] {
-  const ids = new Set(steps.flatMap((s) => (s.type === 'tool_call' && s.toolCall.toolName === toolName ? [s.toolCall.correlationId] : [])));
-  return steps.filter((s) => (s.type === 'tool_call' && ids.has(s.toolCall.correlationId)) || (s.type === 'tool_result' && ids.has(s.toolResult.correlationId)));
-}
-
-/** The result step of a tool's first call. */
-export function resultOfTool(steps: readonly ReasoningStep[], toolName: string): Extract<ReasoningStep, { type: 'tool_result' }> | undefined {
-  return stepsOfTool(steps, toolName).find((s): s is Extract<ReasoningStep, { type: 'tool_result' }> => s.type === 'tool_result');
-}
-
-/** The call step of a tool's first call. */
-export function callOfTool(steps: readonly ReasoningStep[], toolName: string): Extract<ReasoningStep, { type: 'tool_call' }> | undefined {
-  return stepsOfTool(steps, toolName).find((s): s is Extract<ReasoningStep, { type: 'tool_call' }> => s.type === 'tool_call');
 }
 
 /**

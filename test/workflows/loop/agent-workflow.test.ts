@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { CostAttribute, StatusAttribute, TokensAttribute } from '../../../src/shared';
+import { stepTypesWithSources } from '../../helpers/chain-helpers';
 import { scheduledActivities } from '../../helpers/history';
 import { scriptedInput } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
@@ -29,8 +30,7 @@ describe('agentWorkflow on a real dev server', () => {
     expect(log.calls.map((c) => c.args)).toEqual([{ key: 'alpha' }, { key: 'be' }]);
 
     const steps = result.chain.steps;
-    const shape = steps.map((s) => (s.type === 'tool_call' || s.type === 'tool_result' ? `${s.type}:${s.type === 'tool_call' ? s.toolCall.toolType : s.model ? 'llm' : 'tool'}` : s.type));
-    expect(shape).toEqual([
+    expect(stepTypesWithSources(steps)).toEqual([
       'tool_call:llm', 'tool_result:llm', 'thinking', 'tool_call:external', 'tool_result:tool',
       'tool_call:llm', 'tool_result:llm', 'tool_call:external', 'tool_result:tool',
       'tool_call:llm', 'tool_result:llm', 'thinking', 'tool_call:custom', 'tool_result:tool', 'synthesis',

@@ -2,10 +2,11 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import { totalTokens, type AgentResult, type ModelRequest, type ReasoningStep } from '../../../src/shared';
+import { totalTokens, type AgentResult, type ModelRequest } from '../../../src/shared';
 import { estimateInputTokens, MIN_OUTPUT_TOKENS } from '../../../src/workflows/model/budget';
 import { resolveStallUpdate, statusQuery } from '../../../src/workflows/messages';
 import { holdAfter } from '../../helpers/approval-helpers';
+import { callStep, llmCalls, openCallSteps, stepShape, thoughts, toolResultOf } from '../../helpers/chain-helpers';
 import { scheduledActivities } from '../../helpers/history';
 import { runScripted } from '../../helpers/run-scripted';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
@@ -21,24 +22,6 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The task of the runs made with runScripted. */
 const task = 'Find the values.';
 
-// ---- chain helpers ----
-
-const shape = (steps: readonly ReasoningStep[]) =>
-  steps.map((s) =>
-    s.type === 'tool_call' ? `call:${s.toolCall.toolType}:${s.toolCall.toolName}` : s.type === 'tool_result' ? `result:${s.toolResult.success}` : s.type,
-  );
-const thoughts = (steps: readonly ReasoningStep[]) => steps.flatMap((s) => (s.type === 'thinking' ? [s.thought] : []));
-const resultOf = (steps: readonly ReasoningStep[], correlationId: string) => {
-  const step = steps.find((s) => s.type === 'tool_result' && s.toolResult.correlationId === correlationId);
-  return step?.type === 'tool_result' ? step.toolResult : undefined;
-};
-const callOf = (steps: readonly ReasoningStep[], toolName: string) =>
-  steps.flatMap((s) => (s.type === 'tool_call' && s.toolCall.toolName === toolName ? [s.toolCall] : []));
-const modelCallSteps = (steps: readonly ReasoningStep[]) => steps.filter((s) => s.type === 'tool_call' && s.toolCall.toolType === 'llm');
-const openCalls = (steps: readonly ReasoningStep[]) => {
-  const done = new Set(steps.flatMap((s) => (s.type === 'tool_result' ? [s.toolResult.correlationId] : [])));
-  return steps.filter((s) => s.type === 'tool_call' && !done.has(s.toolCall.correlationId));
-};
 /** The last step must be the synthesis, with the final answer as its conclusion. */
 function expectSynthesisLast(result: AgentResult): void {
   const last = result.chain.steps.at(-1);
@@ -77,9 +60,9 @@ describe('termination reasons (real dev server)', () => {
     expect(log.calls).toEqual([]);
     expect((await scheduledActivities(env.client, result.chain.chainId)).filter((a) => a.type === 'runTool')).toEqual([]);
 
-    expect(shape(result.chain.steps)).toEqual(['call:llm:scripted-model', 'result:true', 'thinking', 'call:custom:lookup', 'result:false', 'synthesis']);
+    expect(stepShape(result.chain.steps)).toEqual(['call:llm:scripted-model', 'result:true', 'thinking', 'call:custom:lookup', 'result:false', 'synthesis']);
     expect(thoughts(result.chain.steps)).toEqual([text]);
-    expect(resultOf(result.chain.steps, 'toolu_p1')).toMatchObject({ success: false, error: 'Not run: the reply contained the success phrase "TASK COMPLETE".' });
+    expect(toolResultOf(result.chain.steps, 'toolu_p1')).toMatchObject({ success: false, error: 'Not run: the reply contained the success phrase "TASK COMPLETE".' });
     expectSynthesisLast(result);
     expect(result.chain.status).toBe('completed');
   });
@@ -96,8 +79,8 @@ describe('termination reasons (real dev server)', () => {
 
     expect(result).toMatchObject({ success: false, terminationReason: 'failure', finalAnswer: text, modelCalls: 2, toolCalls: 1, iterations: 2 });
     expect(log.calls.map((c) => c.args)).toEqual([{ key: 'a' }]);
-    expect(resultOf(result.chain.steps, 'toolu_f1')).toMatchObject({ success: true, result: { key: 'a', value: 10 } });
-    expect(resultOf(result.chain.steps, 'toolu_f2')).toMatchObject({ success: false, error: 'Not run: the reply contained the failure phrase "cannot proceed".' });
+    expect(toolResultOf(result.chain.steps, 'toolu_f1')).toMatchObject({ success: true, result: { key: 'a', value: 10 } });
+    expect(toolResultOf(result.chain.steps, 'toolu_f2')).toMatchObject({ success: false, error: 'Not run: the reply contained the failure phrase "cannot proceed".' });
     expect(thoughts(result.chain.steps)).toEqual(['Looking up a.', text]);
     expectSynthesisLast(result);
     // The synthesis draws on the one real observation.
@@ -125,7 +108,7 @@ describe('termination reasons (real dev server)', () => {
     expect(model.calls[0]?.tools.map((t) => t.name)).toEqual(['lookup', 'always_fails', 'big_result', 'finish', 'give_up']);
     expect(result).toMatchObject({ success: false, terminationReason: 'failure', finalAnswer: reason, modelCalls: 1, toolCalls: 0 });
     expect(log.calls).toEqual([]);
-    expect(shape(result.chain.steps)).toEqual([
+    expect(stepShape(result.chain.steps)).toEqual([
       'call:llm:scripted-model',
       'result:true',
       'thinking',
@@ -136,8 +119,8 @@ describe('termination reasons (real dev server)', () => {
       'synthesis',
     ]);
     expect(thoughts(result.chain.steps)).toEqual(['I lack access.']);
-    expect(resultOf(result.chain.steps, 'toolu_g2')).toMatchObject({ success: true, result: reason });
-    expect(resultOf(result.chain.steps, 'toolu_g1')).toMatchObject({ success: false, error: 'Not run: "give_up" was called in the same turn.' });
+    expect(toolResultOf(result.chain.steps, 'toolu_g2')).toMatchObject({ success: true, result: reason });
+    expect(toolResultOf(result.chain.steps, 'toolu_g1')).toMatchObject({ success: false, error: 'Not run: "give_up" was called in the same turn.' });
     const last = result.chain.steps.at(-1);
     expect(last?.type === 'synthesis' && last.synthesis.conclusion).toBe(`The task could not be completed: ${reason}`);
   });
@@ -160,25 +143,25 @@ describe('termination reasons (real dev server)', () => {
       expect(result).toMatchObject({ success: false, terminationReason: 'stalled', finalAnswer: summary, modelCalls: 5, toolCalls: 2, iterations: 4 });
       // Only the first two calls ran.
       expect(log.calls).toHaveLength(2);
-      expect(resultOf(result.chain.steps, 'toolu_r1')).toMatchObject({ success: true });
-      expect(resultOf(result.chain.steps, 'toolu_r2')).toMatchObject({ success: true });
+      expect(toolResultOf(result.chain.steps, 'toolu_r1')).toMatchObject({ success: true });
+      expect(toolResultOf(result.chain.steps, 'toolu_r2')).toMatchObject({ success: true });
 
       // The third was not run; the model read a warning in its place, once.
       const warning = 'Not run: you have made this exact call (lookup with the same arguments) 3 times in a row';
-      expect(resultOf(result.chain.steps, 'toolu_r3')).toMatchObject({ success: false, error: expect.stringContaining(warning) });
+      expect(toolResultOf(result.chain.steps, 'toolu_r3')).toMatchObject({ success: false, error: expect.stringContaining(warning) });
       const toR3 = model.calls[3]?.messages.at(-1);
       expect(toR3).toEqual({ role: 'user', content: [{ type: 'tool_result', toolUseId: 'toolu_r3', content: expect.stringContaining(warning), isError: true }] });
       expect(model.calls.filter((c) => lastMessageJson(c).includes('Not run: you have made this exact call'))).toHaveLength(1);
       expect(lastMessageJson(model.calls[2])).not.toContain('Not run');
 
       // The fourth stalled the run: never run (recorded as such), a "Stalled:" step, then one tool-less summary call.
-      expect(callOf(result.chain.steps, 'lookup').find((c) => c.correlationId === 'toolu_r4')).toMatchObject({ toolType: 'custom' });
-      expect(resultOf(result.chain.steps, 'toolu_r4')).toMatchObject({ success: false, error: 'Not run: the run stopped because it was stalled.' });
+      expect(callStep(result.chain.steps, 'toolu_r4')?.toolCall).toMatchObject({ toolName: 'lookup', toolType: 'custom' });
+      expect(toolResultOf(result.chain.steps, 'toolu_r4')).toMatchObject({ success: false, error: 'Not run: the run stopped because it was stalled.' });
       expect(thoughts(result.chain.steps)).toContain('Stalled: it called lookup with the same arguments 4 times in a row, after being told once.');
       const summaryCall = model.calls[4]!;
       expect(summaryCall.toolChoice).toBe('none');
       expect(lastMessageJson(summaryCall)).toContain('You kept repeating the same tool calls without progress.');
-      expect(modelCallSteps(result.chain.steps)).toHaveLength(5);
+      expect(llmCalls(result.chain.steps)).toHaveLength(5);
       expectSynthesisLast(result);
 
       // The summary request must be a valid conversation: every tool_use answered by a tool_result
@@ -256,8 +239,8 @@ describe('termination reasons (real dev server)', () => {
       // Continued: the stalled call ran, and the model finished.
       expect(result).toMatchObject({ success: true, terminationReason: 'success', finalAnswer: 'alpha is 50', modelCalls: 5, toolCalls: 3 });
       expect(log.calls).toHaveLength(3);
-      expect(resultOf(result.chain.steps, 'toolu_a3')).toMatchObject({ success: false, error: expect.stringContaining('Not run: you have made this exact call') });
-      expect(resultOf(result.chain.steps, 'toolu_a4')).toMatchObject({ success: true, result: { key: 'alpha', value: 50 } });
+      expect(toolResultOf(result.chain.steps, 'toolu_a3')).toMatchObject({ success: false, error: expect.stringContaining('Not run: you have made this exact call') });
+      expect(toolResultOf(result.chain.steps, 'toolu_a4')).toMatchObject({ success: true, result: { key: 'alpha', value: 50 } });
       const said = thoughts(result.chain.steps);
       const stalledAt = said.indexOf('Stalled: it called lookup with the same arguments 4 times in a row, after being told once.');
       expect(stalledAt).toBeGreaterThanOrEqual(0);
@@ -305,12 +288,12 @@ describe('termination reasons (real dev server)', () => {
     expect(model.calls[1]?.maxTokens).toBe(budget - 1050 - projected.second);
     expect(model.calls[1]?.maxTokens).toBeLessThan(2048);
     // No summary call: the answer is written without a model, and says why.
-    expect(modelCallSteps(result.chain.steps)).toHaveLength(2);
+    expect(llmCalls(result.chain.steps)).toHaveLength(2);
     expect(result.finalAnswer).toContain(`Token budget: ${spentAfterTwo} of ${budget} tokens spent; the next call needs about ${projected.third} input tokens`);
     expect(result.finalAnswer).toContain('- {"key":"a","value":10}');
     expect(result.finalAnswer).toContain('- {"key":"bb","value":20}');
     expectSynthesisLast(result);
-    expect(openCalls(result.chain.steps)).toEqual([]);
+    expect(openCallSteps(result.chain.steps)).toEqual([]);
 
     // With exactly enough room the third call is made, with max_tokens cut to the minimum.
     const enough = await runScripted(env, { script: budgetScript(), input: { task, tokenBudget: fits } });
@@ -330,7 +313,7 @@ describe('termination reasons (real dev server)', () => {
     expect(result).toMatchObject({ success: false, terminationReason: 'cost_budget', modelCalls: 2, toolCalls: 2, costUsd: 0.03 });
     expect(result.costUsd).toBeLessThanOrEqual(budget);
     expect(model.calls).toHaveLength(2);
-    expect(modelCallSteps(result.chain.steps)).toHaveLength(2);
+    expect(llmCalls(result.chain.steps)).toHaveLength(2);
     expect(result.finalAnswer).toContain(`Cost budget: $0.030000 of $${budget} spent; the next call would cost about $`);
     expectSynthesisLast(result);
     const last = result.chain.steps.at(-1);
@@ -362,11 +345,11 @@ describe('termination reasons (real dev server)', () => {
     expect(result.finalAnswer).toContain('The run reached its time limit of 1500 ms.');
     expect(events[0]).toBe('started');
     expect(events).not.toContain('finished');
-    const slowResult = resultOf(result.chain.steps, 'toolu_t1');
+    const slowResult = toolResultOf(result.chain.steps, 'toolu_t1');
     expect(slowResult).toMatchObject({ success: false });
     expect(['cancelled', 'unknown']).toContain(slowResult?.outcome);
-    expect(openCalls(result.chain.steps)).toEqual([]);
-    expect(modelCallSteps(result.chain.steps)).toHaveLength(1);
+    expect(openCallSteps(result.chain.steps)).toEqual([]);
+    expect(llmCalls(result.chain.steps)).toHaveLength(1);
     expectSynthesisLast(result);
   });
 });

@@ -2,15 +2,14 @@ import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { ModelProvider } from '../../../src/activities';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import type { AgentInputInit, ReasoningStep } from '../../../src/shared';
+import type { AgentInputInit } from '../../../src/shared';
+import { llmCalls } from '../../helpers/chain-helpers';
 import { runScripted } from '../../helpers/run-scripted';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
 const env = useTestEnv();
 
 const base: AgentInputInit = { task: 'Look things up', model: { provider: 'scripted', model: 'primary', maxTokens: 100 } };
-const llmCalls = (steps: readonly ReasoningStep[]) =>
-  steps.flatMap((s) => (s.type === 'tool_call' && s.toolCall.toolType === 'llm' ? [s.toolCall] : []));
 
 describe('model turns', () => {
   it('switches to the next fallback model once a model fails for good, as a visible step', async () => {

@@ -4,6 +4,7 @@ import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refus
 import { StatusAttribute, argumentsHash, type ApprovalDecision, type ReasoningStep } from '../../../src/shared';
 import { approveToolCallUpdate } from '../../../src/workflows/messages';
 import { approvalUpdatesInHistory, holdAfter, lastToolResults, toolActivities, waitForPending, writeFileTool } from '../../helpers/approval-helpers';
+import { resultStep } from '../../helpers/chain-helpers';
 import { runScripted } from '../../helpers/run-scripted';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
@@ -18,8 +19,6 @@ const bob = { id: 'bob', roles: [] };
 const input = { task: 'Do the task', approvalTimeoutMs: 60_000 };
 
 const stepIndex = (steps: readonly ReasoningStep[], test: (s: ReasoningStep) => boolean): number => steps.findIndex(test);
-const resultStep = (steps: readonly ReasoningStep[], callId: string) =>
-  steps.find((s): s is Extract<ReasoningStep, { type: 'tool_result' }> => s.type === 'tool_result' && s.toolResult.correlationId === callId);
 
 describe.concurrent('tool approval', () => {
   it('approve: status shows the call, the run is searchable as waiting_approval, and the tool runs once with the shown arguments', async () => {

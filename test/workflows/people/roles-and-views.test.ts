@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { say, useTool } from '../../../src/activities/models/scripted-model';
 import { SENSITIVE } from '../../../src/shared/sensitive-fields';
-import type { AgentInputInit, ReasoningChain, ReasoningStep, ViewerRole } from '../../../src/shared';
+import type { AgentInputInit, ReasoningChain, ViewerRole } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
 import { chainQuery } from '../../../src/workflows/messages';
+import { callStepOfTool, resultStepOfTool, stepsOfTool, toolResultOfTool } from '../../helpers/chain-helpers';
 import { scheduledActivities } from '../../helpers/history';
-import { ScriptBook, callOfTool, resultOfTool, stepsOfTool, waitFor, sharedWorker } from '../../helpers/people-helpers';
+import { ScriptBook, waitFor, sharedWorker } from '../../helpers/people-helpers';
 import { SCRIPTED_MODEL, scriptedInput } from '../../helpers/scripted-input';
 
 const CARD = '4111111111111111';
@@ -87,7 +88,6 @@ const book = new ScriptBook();
 const shared = sharedWorker(() => [pay, adminPurge, auditNote, lookupCity, chargeCard, readConfig, ping('ext_ping'), ping('ext_pong')], book.provider);
 
 const ROLES: readonly ViewerRole[] = ['auditor', 'developer', 'end_user'];
-const lastObservation = (steps: readonly ReasoningStep[], toolName: string) => resultOfTool(steps, toolName)?.toolResult;
 
 function expectNoSecrets(chain: ReasoningChain, where: string): void {
   const text = JSON.stringify(chain);
@@ -132,7 +132,7 @@ describe('caller roles', () => {
     expect(observation('none')!.content).toContain('no caller');
     expect(observation('finance')).toMatchObject({ toolUseId: 'toolu_pay_finance', isError: false });
     expect(JSON.parse(observation('finance')!.content)).toMatchObject({ status: 'paid' });
-    expect(lastObservation(byName['dev']!.result.chain.steps, 'pay')).toMatchObject({ success: false, error: expect.stringContaining('finance') });
+    expect(toolResultOfTool(byName['dev']!.result.chain.steps, 'pay')).toMatchObject({ success: false, error: expect.stringContaining('finance') });
 
     // A refused call never reaches an activity.
     const activities = await scheduledActivities(shared.env.client, byName['dev']!.handle.workflowId);
@@ -148,10 +148,10 @@ describe('caller roles', () => {
     const handle = await shared.h.agents.start(scriptedInput(task, { caller: { id: 'u3', roles: ['dev'] } }));
     const result = await handle.result();
     model.verify();
-    expect(lastObservation(result.chain.steps, 'admin_purge')).toMatchObject({ success: false, error: expect.stringContaining('admin') });
+    expect(toolResultOfTool(result.chain.steps, 'admin_purge')).toMatchObject({ success: false, error: expect.stringContaining('admin') });
     for (const role of ['developer', 'end_user'] as const) {
       const view = await shared.h.agents.chain(handle.workflowId, role);
-      expect.soft(callOfTool(view.steps, 'pay')?.toolCall.arguments, `${role} view of the refused call's arguments`).toEqual({ card: SENSITIVE, amount: 9 });
+      expect.soft(callStepOfTool(view.steps, 'pay')?.toolCall.arguments, `${role} view of the refused call's arguments`).toEqual({ card: SENSITIVE, amount: 9 });
       expect.soft(stepsOfTool(view.steps, 'admin_purge'), `${role} view shows the hidden tool's refused call`).toEqual([]);
     }
   });
@@ -219,10 +219,10 @@ describe('role views of the chain', () => {
       expect(stepsOfTool(live[role].steps, 'audit_note')).toEqual([]);
       expect(live[role].view?.hiddenSteps).toBe(2);
       expect(live[role].approvals?.[0]?.arguments).toEqual({ card: SENSITIVE, amount: 12 });
-      expect(callOfTool(live[role].steps, 'charge_card')?.toolCall.arguments).toEqual({ card: SENSITIVE, amount: 12 });
+      expect(callStepOfTool(live[role].steps, 'charge_card')?.toolCall.arguments).toEqual({ card: SENSITIVE, amount: 12 });
     }
-    expect(lastObservation(live.end_user.steps, 'lookup_city')?.result).toBe('Looked up alpha: 42');
-    expect(lastObservation(live.developer.steps, 'lookup_city')?.result).toEqual({ key: 'alpha', value: 42 });
+    expect(toolResultOfTool(live.end_user.steps, 'lookup_city')?.result).toBe('Looked up alpha: 42');
+    expect(toolResultOfTool(live.developer.steps, 'lookup_city')?.result).toEqual({ key: 'alpha', value: 42 });
 
     await shared.h.agents.decide(id, { callId: 'toolu_charge', approved: true, by: { id: 'ann', roles: [] } });
     const result = await handle.result();
@@ -242,8 +242,8 @@ describe('role views of the chain', () => {
     // Auditor: everything, hidden steps and sensitive values included.
     expect(auditor.steps).toHaveLength(result.chain.steps.length);
     expect(auditor.view).toEqual({ role: 'auditor', hiddenSteps: 0 });
-    expect(lastObservation(auditor.steps, 'audit_note')?.result).toEqual({ stored: true, note: 'started' });
-    expect(lastObservation(auditor.steps, 'charge_card')?.result).toMatchObject({ card: CARD, status: 'charged' });
+    expect(toolResultOfTool(auditor.steps, 'audit_note')?.result).toEqual({ stored: true, note: 'started' });
+    expect(toolResultOfTool(auditor.steps, 'charge_card')?.result).toMatchObject({ card: CARD, status: 'charged' });
     const auditorThought = auditor.steps.find((s) => s.type === 'thinking' && s.thought.startsWith('Gathering facts.'));
     expect(auditorThought?.type === 'thinking' && auditorThought.thought).toContain('[REDACTED]');
 
@@ -251,24 +251,24 @@ describe('role views of the chain', () => {
     expect(developer.view).toEqual({ role: 'developer', hiddenSteps: 2 });
     expect(developer.steps).toHaveLength(result.chain.steps.length - 2);
     expect(stepsOfTool(developer.steps, 'audit_note')).toEqual([]);
-    expect(callOfTool(developer.steps, 'lookup_city')?.toolCall.arguments).toEqual({ key: 'alpha' });
-    expect(lastObservation(developer.steps, 'lookup_city')?.result).toEqual({ key: 'alpha', value: 42 });
-    expect(lastObservation(developer.steps, 'charge_card')?.result).toEqual({ card: SENSITIVE, amount: 12, status: 'charged' });
+    expect(callStepOfTool(developer.steps, 'lookup_city')?.toolCall.arguments).toEqual({ key: 'alpha' });
+    expect(toolResultOfTool(developer.steps, 'lookup_city')?.result).toEqual({ key: 'alpha', value: 42 });
+    expect(toolResultOfTool(developer.steps, 'charge_card')?.result).toEqual({ card: SENSITIVE, amount: 12, status: 'charged' });
     expect(JSON.stringify(developer)).not.toContain(CARD);
     // Step numbers keep their gaps.
     expect(developer.steps.map((s) => s.stepNumber)).toEqual(result.chain.steps.filter((s) => s.visibility.level !== 'hidden').map((s) => s.stepNumber));
 
     // End user: summaries for summary steps and model calls; sensitive fields redacted; the answer kept.
     expect(endUser.view).toEqual({ role: 'end_user', hiddenSteps: 2 });
-    expect(callOfTool(endUser.steps, 'lookup_city')?.toolCall.arguments).toEqual({});
-    expect(lastObservation(endUser.steps, 'lookup_city')?.result).toBe('Looked up alpha: 42');
+    expect(callStepOfTool(endUser.steps, 'lookup_city')?.toolCall.arguments).toEqual({});
+    expect(toolResultOfTool(endUser.steps, 'lookup_city')?.result).toBe('Looked up alpha: 42');
     const modelSteps = endUser.steps.filter((s) => s.model !== undefined || (s.type === 'tool_call' && s.toolCall.toolType === 'llm'));
     expect(modelSteps.length).toBe(6);
     for (const s of modelSteps) {
       if (s.type === 'tool_call') expect(s.toolCall.arguments).toEqual({});
       if (s.type === 'tool_result') expect(s.toolResult.result).toBe('Model call (scripted-model)');
     }
-    expect(lastObservation(endUser.steps, 'charge_card')?.result).toEqual({ card: SENSITIVE, amount: 12, status: 'charged' });
+    expect(toolResultOfTool(endUser.steps, 'charge_card')?.result).toEqual({ card: SENSITIVE, amount: 12, status: 'charged' });
     expect(JSON.stringify(endUser)).not.toContain(CARD);
     expect(JSON.stringify(endUser)).not.toContain('"note":"started"');
   });
@@ -285,7 +285,7 @@ describe('role views of the chain', () => {
     const toolSteps = result.chain.steps.filter((s) => s.model === undefined && (s.type === 'tool_result' || s.type === 'tool_call'));
     const text = JSON.stringify(toolSteps);
     for (const mark of ['TOOLSECRET', 'TOOLBEARER', 'toolpembody', 'AKIA', 'sk-ant-']) expect(text, `raw chain shows "${mark}"`).not.toContain(mark);
-    expect(lastObservation(result.chain.steps, 'read_config')?.result).toEqual({
+    expect(toolResultOfTool(result.chain.steps, 'read_config')?.result).toEqual({
       anthropic: '[REDACTED]',
       header: 'Bearer [REDACTED]',
       pem: '[REDACTED]',
@@ -330,17 +330,17 @@ describe('role views of the chain', () => {
     const result = await handle.result();
     model.verify();
     const raw = result.chain.steps;
-    expect(resultOfTool(raw, 'ext_ping')?.visibility).toEqual({ level: 'summary', summary: 'External call to a' });
-    expect(callOfTool(raw, 'ext_ping')?.visibility).toEqual({ level: 'summary', summary: 'External call to a' });
-    expect(resultOfTool(raw, 'ext_pong')?.visibility).toEqual({ level: 'full' });
-    expect(resultOfTool(raw, 'lookup_city')?.visibility).toEqual({ level: 'summary', summary: 'City beta is 42' });
+    expect(resultStepOfTool(raw, 'ext_ping')?.visibility).toEqual({ level: 'summary', summary: 'External call to a' });
+    expect(callStepOfTool(raw, 'ext_ping')?.visibility).toEqual({ level: 'summary', summary: 'External call to a' });
+    expect(resultStepOfTool(raw, 'ext_pong')?.visibility).toEqual({ level: 'full' });
+    expect(resultStepOfTool(raw, 'lookup_city')?.visibility).toEqual({ level: 'summary', summary: 'City beta is 42' });
 
     const endUser = await shared.h.agents.chain(handle.workflowId, 'end_user');
-    expect(lastObservation(endUser.steps, 'ext_ping')?.result).toBe('External call to a');
-    expect(callOfTool(endUser.steps, 'ext_ping')?.toolCall.arguments).toEqual({});
-    expect(lastObservation(endUser.steps, 'ext_pong')?.result).toEqual({ target: 'b', pong: true });
-    expect(lastObservation(endUser.steps, 'lookup_city')?.result).toBe('City beta is 42');
+    expect(toolResultOfTool(endUser.steps, 'ext_ping')?.result).toBe('External call to a');
+    expect(callStepOfTool(endUser.steps, 'ext_ping')?.toolCall.arguments).toEqual({});
+    expect(toolResultOfTool(endUser.steps, 'ext_pong')?.result).toEqual({ target: 'b', pong: true });
+    expect(toolResultOfTool(endUser.steps, 'lookup_city')?.result).toBe('City beta is 42');
     const developer = await shared.h.agents.chain(handle.workflowId, 'developer');
-    expect(lastObservation(developer.steps, 'ext_ping')?.result).toEqual({ target: 'a', pong: true });
+    expect(toolResultOfTool(developer.steps, 'ext_ping')?.result).toEqual({ target: 'a', pong: true });
   });
 });

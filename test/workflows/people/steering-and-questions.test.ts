@@ -4,7 +4,8 @@ import { say, useTool } from '../../../src/activities/models/scripted-model';
 import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refused-error';
 import { StatusAttribute, type ModelRequest, type ReasoningStep } from '../../../src/shared';
 import { answerUpdate } from '../../../src/workflows/messages';
-import { ScriptBook, gateTool, occurrences, requestTexts, resultOfTool, updateEvents, waitFor, sharedWorker } from '../../helpers/people-helpers';
+import { resultStepOfTool } from '../../helpers/chain-helpers';
+import { ScriptBook, gateTool, occurrences, requestTexts, updateEvents, waitFor, sharedWorker } from '../../helpers/people-helpers';
 import { scriptedInput } from '../../helpers/scripted-input';
 
 const EventType = temporal.api.enums.v1.EventType;
@@ -129,7 +130,7 @@ describe('clarification questions', () => {
     model.verify();
     expect(result).toMatchObject({ success: true, finalAnswer: 'Weather for Paris' });
 
-    const answered = resultOfTool(result.chain.steps, 'ask_person');
+    const answered = resultStepOfTool(result.chain.steps, 'ask_person');
     expect(answered).toMatchObject({ fromPerson: { kind: 'answer', by: 'bob' }, toolResult: { correlationId: 'toolu_q_city', success: true, result: 'Paris' } });
     expect(lastMessage(model.calls[1]!)).toEqual({
       role: 'user',
@@ -183,7 +184,7 @@ describe('clarification questions', () => {
     model.verify();
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
     expect(result).toMatchObject({ success: true, finalAnswer: 'went on without an answer' });
-    const unanswered = resultOfTool(result.chain.steps, 'ask_person');
+    const unanswered = resultStepOfTool(result.chain.steps, 'ask_person');
     expect(unanswered?.toolResult).toMatchObject({ correlationId: 'toolu_q_lonely', success: false, result: null });
     expect(unanswered?.toolResult.error).toMatch(/^Nobody answered/);
     expect(unanswered?.fromPerson).toBeUndefined();

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ModelProvider } from '../../../src/activities';
-import type { AgentInputInit, AgentStatus, ModelRequest, ReasoningStep } from '../../../src/shared';
+import type { AgentInputInit, AgentStatus, ModelRequest } from '../../../src/shared';
 import { statusQuery } from '../../../src/workflows/messages';
 import { z } from 'zod';
 import { defineTool } from '../../../src/tools/define-tool';
 import { pollFor } from '../../helpers/approval-helpers';
+import { thinkingSteps } from '../../helpers/chain-helpers';
 import { gateTool, requestTexts } from '../../helpers/people-helpers';
 import { runScripted } from '../../helpers/run-scripted';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
@@ -22,8 +23,6 @@ const THREE_TASKS = [
   { id: 't3', description: 'Write the report', dependencies: ['t2'] },
 ];
 const update = (task_id: string, status: string, id?: string) => useTool('update_task', { task_id, status }, id);
-type Thinking = Extract<ReasoningStep, { type: 'thinking' }>;
-const notes = (steps: readonly ReasoningStep[], purpose: Thinking['purpose']) => steps.filter((s): s is Thinking => s.type === 'thinking' && s.purpose === purpose);
 const text = (request: ModelRequest) => requestTexts(request).join('\n');
 
 /** runScripted with this file's task and iteration cap, and a fresh gate tool beside the test tools for `during` to hold and open. */
@@ -62,7 +61,7 @@ describe.concurrent('planning', () => {
     const steps = result.chain.steps;
 
     // The plan: made first, visible with its snapshot, and in the final result all completed.
-    const [made] = notes(steps, 'plan');
+    const [made] = thinkingSteps(steps, 'plan');
     expect(made?.plan?.tasks.map((t) => [t.id, t.dependencies])).toEqual([['t1', []], ['t2', ['t1']], ['t3', ['t2']]]);
     expect(made?.plan).toMatchObject({ source: 'model', version: 1 });
     expect(result.plan?.tasks.map((t) => t.status)).toEqual(['completed', 'completed', 'completed']);
@@ -76,7 +75,7 @@ describe.concurrent('planning', () => {
     expect(model.calls[1]!.tools.map((t) => t.name)).toContain('update_task');
 
     // Reflection at iteration 3: a visible step, a call without tools, and read by the next turn.
-    const [reflection] = notes(steps, 'reflection');
+    const [reflection] = thinkingSteps(steps, 'reflection');
     expect(reflection?.thought).toBe('Progress is steady; t2 is next, then the report.');
     expect(model.calls[3]!.toolChoice).toBe('none');
     expect(text(model.calls[4]!)).toContain('Your reflection at iteration 3');
@@ -108,7 +107,7 @@ describe.concurrent('planning', () => {
     const { result, model } = await runWithGates(script, { planning: { reflectEvery: 0 } });
     expect(text(model.calls[1]!)).toMatch(/cycle/i);
     expect(result.plan).toMatchObject({ source: 'repaired', version: 1 });
-    expect(notes(result.chain.steps, 'plan')[0]?.thought).toMatch(/after one repair/);
+    expect(thinkingSteps(result.chain.steps, 'plan')[0]?.thought).toMatch(/after one repair/);
   });
 
   it('falls back to the named template when both plans are invalid; the planner saw the template', async () => {
@@ -135,7 +134,7 @@ describe.concurrent('planning', () => {
     const { result } = await runWithGates([{ content: [useTool('finish', { result: 'done anyway' })] }], { planning: { reflectEvery: 0 } }, undefined, failFirst);
     expect(result.terminationReason).toBe('success');
     expect(result.plan).toMatchObject({ source: 'single_task', tasks: [{ id: 't1', description: 'Report on the quarter', status: 'in_progress' }] });
-    expect(notes(result.chain.steps, 'plan')[0]?.thought).toMatch(/planner overloaded/);
+    expect(thinkingSteps(result.chain.steps, 'plan')[0]?.thought).toMatch(/planner overloaded/);
   });
 
   it('refuses a registered tool named like the injected update tool, naming the setting to change', async () => {
@@ -163,7 +162,7 @@ describe.concurrent('planning', () => {
       { content: [useTool('finish', { result: 'done' })] },
     ];
     const { result, model } = await runWithGates(script, { planning: { reflectEvery: 0, maxReplans: 1 } });
-    const plans = notes(result.chain.steps, 'plan');
+    const plans = thinkingSteps(result.chain.steps, 'plan');
     expect(plans.length).toBe(2);
     expect(text(model.calls[3]!)).toMatch(/t2/);
     expect(result.plan?.version).toBe(2);

@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { say, useTool } from '../../../src/activities/models/scripted-model';
-import type { AgentResult, ReasoningStep } from '../../../src/shared';
+import { stepShape, thoughts } from '../../helpers/chain-helpers';
 import { runScripted } from '../../helpers/run-scripted';
 import { useTestEnv } from '../../helpers/temporal-env';
 
 const env = useTestEnv();
-
-const shape = (steps: readonly ReasoningStep[]) =>
-  steps.map((s) => (s.type === 'tool_call' ? `call:${s.toolCall.toolType}:${s.toolCall.toolName}` : s.type === 'tool_result' ? `result:${s.toolResult.success}` : s.type));
 
 const question = { task: 'What is the value of alpha?', model: { provider: 'scripted', model: 'm' } } as const;
 
@@ -28,9 +25,8 @@ describe('the react-text strategy', () => {
       input: { ...question, strategy: 'react-text' },
     });
     for (const { result } of [native, text]) expect(result).toMatchObject({ success: true, finalAnswer: 'alpha is 50', toolCalls: 1, formatErrors: 0 });
-    expect(shape(text.result.chain.steps)).toEqual(shape(native.result.chain.steps));
-    const thoughts = (r: AgentResult) => r.chain.steps.flatMap((s) => (s.type === 'thinking' ? [s.thought] : []));
-    expect(thoughts(text.result)).toEqual(thoughts(native.result));
+    expect(stepShape(text.result.chain.steps)).toEqual(stepShape(native.result.chain.steps));
+    expect(thoughts(text.result.chain.steps)).toEqual(thoughts(native.result.chain.steps));
 
     // Text ReAct sends no tools, teaches the format, stops before a made-up Observation,
     // and returns each result as an Observation line.

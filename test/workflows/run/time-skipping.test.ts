@@ -13,9 +13,10 @@ import { findTestServer, testServerPath } from '../../../src/dev-server/find-or-
 import type { InstallAttempt } from '../../../src/dev-server/install-temporal-cli';
 import { installTestServer } from '../../../src/dev-server/install-test-server';
 import { findProjectRoot } from '../../../src/dev-server/project-paths';
-import { IterationAttribute, ModelAttribute, StatusAttribute, type ReasoningStep } from '../../../src/shared';
+import { IterationAttribute, ModelAttribute, StatusAttribute } from '../../../src/shared';
 import { resolveStallUpdate, statusQuery } from '../../../src/workflows/messages';
 import { createAgentWorker } from '../../../src/worker';
+import { thoughts } from '../../helpers/chain-helpers';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createTimeSkippingEnv } from '../../helpers/time-skipping-env';
 import { holdAfter } from '../../helpers/approval-helpers';
@@ -32,7 +33,6 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.teardown());
 
-const thoughts = (steps: readonly ReasoningStep[]) => steps.flatMap((s) => (s.type === 'thinking' ? [s.thought] : []));
 const repeat = (id: string): ScriptedTurn => ({ content: [useTool('lookup', { key: 'alpha' }, id)] });
 /** Looks up alpha, then repeats the identical call: the third is warned, the fourth stalls the run. */
 const stallingTurns = (prefix: string): ScriptedTurn[] => [

@@ -2,8 +2,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel } from '../../../src/activities/models/scripted-model';
 import type { ModelProvider } from '../../../src/activities';
-import type { ReasoningStep } from '../../../src/shared';
 import { REPLAY_SCENARIOS } from '../../replay/scenarios';
+import { toolResults } from '../../helpers/chain-helpers';
 import { scheduledActivities } from '../../helpers/history';
 import { runScripted } from '../../helpers/run-scripted';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
@@ -12,8 +12,6 @@ import { testTools } from '../../helpers/test-tools';
 const env = useTestEnv();
 
 const scenario = (name: string) => REPLAY_SCENARIOS.find((s) => s.name === name)!;
-const resultsOf = (steps: readonly ReasoningStep[]) =>
-  steps.flatMap((s) => (s.type === 'tool_result' && !s.model ? [s.toolResult] : []));
 
 /** Plays a replay scenario live: its script and input, with the test tools. */
 function runScenario(name: string) {
@@ -26,7 +24,7 @@ describe('a run recovers from bad tool calls', () => {
     const { result, model, log } = await runScenario('bad-calls-recover');
     expect(result).toMatchObject({ success: true, terminationReason: 'success', finalAnswer: 'recovered', iterations: 6 });
 
-    const [unknown, invalid, thrown, badFinish, secret, finish, skipped] = resultsOf(result.chain.steps);
+    const [unknown, invalid, thrown, badFinish, secret, finish, skipped] = toolResults(result.chain.steps);
     expect(unknown).toMatchObject({ success: false, error: expect.stringMatching(/unknown tool "nonexistent_api".*lookup, always_fails, big_result, finish/) });
     expect(invalid).toMatchObject({ success: false, error: expect.stringContaining('invalid arguments for tool "lookup"') });
     expect(thrown).toMatchObject({ success: false, error: expect.stringContaining('database unreachable') });
@@ -61,7 +59,7 @@ describe('a run recovers from bad tool calls', () => {
     const result = await h.worker.runUntil(async () =>
       (await h.agents.start({ task: 'big', model: { provider: 'scripted', model: 'm' }, maxToolResultChars: 100 })).result(),
     );
-    const [big] = resultsOf(result.chain.steps);
+    const [big] = toolResults(result.chain.steps);
     expect(big).toMatchObject({ success: true, truncated: true, result: expect.stringMatching(/^y{100}\n…\[truncated: showing 100 of 5000 characters\]$/) });
   });
 });

@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import type { ModelProvider } from '../../../src/activities';
 import { say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import type { AgentInputInit, ModelRequest, ReasoningStep, ToolResult } from '../../../src/shared';
+import type { AgentInputInit, ModelRequest } from '../../../src/shared';
 import { defineTool, type ToolDefinition } from '../../../src/tools/define-tool';
+import { llmCalls, toolCallSteps, toolResultOf, toolResults } from '../../helpers/chain-helpers';
 import { scheduledActivities } from '../../helpers/history';
 import { runScripted } from '../../helpers/run-scripted';
 import { useTestEnv } from '../../helpers/temporal-env';
@@ -100,12 +101,6 @@ function observationTools(log: CallLog = { calls: [] }) {
   return { log, tools: [forecast, quote, send, big, smallLimit, largeLimit, record, explode] as ToolDefinition[] };
 }
 
-const toolResults = (steps: readonly ReasoningStep[]): ToolResult[] =>
-  steps.flatMap((s) => (s.type === 'tool_result' && s.model === undefined ? [s.toolResult] : []));
-const toolCallSteps = (steps: readonly ReasoningStep[]) => steps.filter((s) => s.type === 'tool_call' && s.toolCall.toolType !== 'llm');
-const llmCallSteps = (steps: readonly ReasoningStep[]) =>
-  steps.flatMap((s) => (s.type === 'tool_call' && s.toolCall.toolType === 'llm' ? [s.toolCall] : []));
-const resultFor = (steps: readonly ReasoningStep[], correlationId: string) => toolResults(steps).find((r) => r.correlationId === correlationId);
 
 /** The tool_result blocks of the last user message of one request: what the model was told. */
 function observationsIn(request: ModelRequest | undefined): Array<{ toolUseId: string; content: string; isError: boolean }> {
@@ -137,8 +132,8 @@ describe('duplicate calls', () => {
     // The repeat is in the chain, marked as reused from the first call's tool_call step.
     const calls = toolCallSteps(result.chain.steps);
     expect(calls.map((s) => s.type === 'tool_call' && s.toolCall.correlationId)).toEqual(['call_a', 'call_b']);
-    const first = resultFor(result.chain.steps, 'call_a');
-    const second = resultFor(result.chain.steps, 'call_b');
+    const first = toolResultOf(result.chain.steps, 'call_a');
+    const second = toolResultOf(result.chain.steps, 'call_b');
     expect(first).toMatchObject({ success: true });
     expect(first?.cachedFrom).toBeUndefined();
     expect(second).toMatchObject({ success: true, cachedFrom: calls[0]!.stepId, durationMs: 0 });
@@ -160,8 +155,8 @@ describe('duplicate calls', () => {
     ]);
     expect(log.calls).toHaveLength(1);
     expect(result.cachedCalls).toBe(1);
-    const first = resultFor(result.chain.steps, 'q1');
-    const second = resultFor(result.chain.steps, 'q2');
+    const first = toolResultOf(result.chain.steps, 'q1');
+    const second = toolResultOf(result.chain.steps, 'q2');
     expect(first?.result).toBe('Quote about rain in en');
     expect(second?.result).toBe(first?.result);
   });
@@ -173,8 +168,8 @@ describe('duplicate calls', () => {
       { content: [say('done')] },
     ]);
     expect(result.cachedCalls).toBe(1);
-    const first = resultFor(result.chain.steps, 'f1');
-    const second = resultFor(result.chain.steps, 'f2');
+    const first = toolResultOf(result.chain.steps, 'f1');
+    const second = toolResultOf(result.chain.steps, 'f2');
     expect(first?.result).toEqual({ city: 'Oslo', days: 2, highs: [18, 21, 19] });
     // The cached step should carry the same value (an object), not its JSON text.
     expect(second?.result).toEqual(first?.result);
@@ -190,9 +185,9 @@ describe('duplicate calls', () => {
     expect(log.calls.map((c) => c.args)).toEqual([{ topic: 'sun', lang: 'en' }, { topic: 'sun', lang: 'fr' }]);
     expect(runTools).toHaveLength(2);
     expect(result).toMatchObject({ cachedCalls: 1, toolCalls: 2 });
-    expect(resultFor(result.chain.steps, 'q2')?.cachedFrom).toBeUndefined();
+    expect(toolResultOf(result.chain.steps, 'q2')?.cachedFrom).toBeUndefined();
     const q1Call = toolCallSteps(result.chain.steps)[0]!;
-    expect(resultFor(result.chain.steps, 'q3')).toMatchObject({ cachedFrom: q1Call.stepId, result: 'Quote about sun in en' });
+    expect(toolResultOf(result.chain.steps, 'q3')).toMatchObject({ cachedFrom: q1Call.stepId, result: 'Quote about sun in en' });
   });
 
   it('runs a repeated call of a tool that is not read-only every time', async () => {
@@ -212,8 +207,8 @@ describe('size limits', () => {
   it('cuts a result over maxToolResultChars, with a visible marker, in the chain and the observation', async () => {
     const { result, model } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }], { maxToolResultChars: 1_000 });
     const cut = `${bigText().slice(0, 1_000)}\n…[truncated: showing 1000 of 5000 characters]`;
-    expect(resultFor(result.chain.steps, 'b1')).toMatchObject({ success: true, truncated: true, result: cut });
-    expect(resultFor(result.chain.steps, 'b1')?.summarised).toBeUndefined();
+    expect(toolResultOf(result.chain.steps, 'b1')).toMatchObject({ success: true, truncated: true, result: cut });
+    expect(toolResultOf(result.chain.steps, 'b1')?.summarised).toBeUndefined();
     expect(observationsIn(model.calls[1])).toEqual([{ toolUseId: 'b1', content: cut, isError: false }]);
   });
 
@@ -223,7 +218,7 @@ describe('size limits', () => {
       maxToolResultTokens: 100,
     });
     const cut = `${bigText().slice(0, 400)}\n…[truncated: showing 400 of 5000 characters]`;
-    expect(resultFor(result.chain.steps, 'b1')).toMatchObject({ truncated: true, result: cut });
+    expect(toolResultOf(result.chain.steps, 'b1')).toMatchObject({ truncated: true, result: cut });
     expect(observationsIn(model.calls[1])[0]?.content).toBe(cut);
   });
 
@@ -232,11 +227,11 @@ describe('size limits', () => {
       [{ content: [useTool('big_text_small_limit', {}, 'small'), useTool('big_text_large_limit', {}, 'large')] }, { content: [say('ok')] }],
       { maxToolResultChars: 1_000 },
     );
-    expect(resultFor(result.chain.steps, 'small')).toMatchObject({
+    expect(toolResultOf(result.chain.steps, 'small')).toMatchObject({
       truncated: true,
       result: `${bigText().slice(0, 50)}\n…[truncated: showing 50 of 5000 characters]`,
     });
-    expect(resultFor(result.chain.steps, 'large')).toMatchObject({
+    expect(toolResultOf(result.chain.steps, 'large')).toMatchObject({
       truncated: true,
       result: `${bigText().slice(0, 1_000)}\n…[truncated: showing 1000 of 5000 characters]`,
     });
@@ -245,7 +240,7 @@ describe('size limits', () => {
   it('keeps a structured result that fits as an object in the chain, and sends it to the model as JSON', async () => {
     const { result, model } = await runObserved([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], { maxToolResultChars: 1_000 });
     const value = { id: 7, tags: ['a', 'b'], nested: { ok: true, score: 0.5 } };
-    const step = resultFor(result.chain.steps, 'r1');
+    const step = toolResultOf(result.chain.steps, 'r1');
     expect(step?.result).toEqual(value);
     expect(step?.truncated).toBeUndefined();
     expect(JSON.parse(observationsIn(model.calls[1])[0]!.content)).toEqual(value);
@@ -254,7 +249,7 @@ describe('size limits', () => {
   it('cuts a structured result over the limit to its JSON text with the marker', async () => {
     const { result } = await runObserved([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], { maxToolResultChars: 20 });
     const json = JSON.stringify({ id: 7, tags: ['a', 'b'], nested: { ok: true, score: 0.5 } });
-    expect(resultFor(result.chain.steps, 'r1')).toMatchObject({
+    expect(toolResultOf(result.chain.steps, 'r1')).toMatchObject({
       truncated: true,
       result: `${json.slice(0, 20)}\n…[truncated: showing 20 of ${json.length} characters]`,
     });
@@ -271,7 +266,7 @@ describe('summarising large results', () => {
     expect(log.calls).toHaveLength(1);
 
     // An extra llm step pair, made while the tool step is open, with a note saying why.
-    const llm = llmCallSteps(result.chain.steps);
+    const llm = llmCalls(result.chain.steps);
     expect(llm).toHaveLength(3);
     expect(llm[1]?.arguments).toMatchObject({ toolChoice: 'none', tools: [], note: expect.stringMatching(/summarising a 5000-character result of big_text/) });
     const llmResults = result.chain.steps.filter((s) => s.type === 'tool_result' && s.model !== undefined);
@@ -287,7 +282,7 @@ describe('summarising large results', () => {
     expect(JSON.stringify(summaryRequest.messages)).toContain(bigText());
 
     // The chain keeps the summary as the result, flagged; the main model reads it as the observation.
-    const step = resultFor(result.chain.steps, 'b1');
+    const step = toolResultOf(result.chain.steps, 'b1');
     expect(step).toMatchObject({ success: true, summarised: true, result: summary });
     expect(step?.truncated).toBeUndefined();
     expect(observationsIn(model.calls[2])).toEqual([{ toolUseId: 'b1', content: summary, isError: false }]);
@@ -296,16 +291,16 @@ describe('summarising large results', () => {
   it('does not summarise a result that fits', async () => {
     const { result } = await runObserved([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], input);
     expect(result.modelCalls).toBe(2);
-    expect(resultFor(result.chain.steps, 'r1')?.result).toEqual({ id: 7, tags: ['a', 'b'], nested: { ok: true, score: 0.5 } });
-    expect(resultFor(result.chain.steps, 'r1')?.summarised).toBeUndefined();
+    expect(toolResultOf(result.chain.steps, 'r1')?.result).toEqual({ id: 7, tags: ['a', 'b'], nested: { ok: true, score: 0.5 } });
+    expect(toolResultOf(result.chain.steps, 'r1')?.summarised).toBeUndefined();
   });
 
   it('falls back to the cut text, flagged truncated, when the summary is empty', async () => {
     const { result, model } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('   ')] }, { content: [say('ok')] }], input);
     const cut = `${bigText().slice(0, 1_000)}\n…[truncated: showing 1000 of 5000 characters]`;
     expect(result.modelCalls).toBe(3);
-    expect(llmCallSteps(result.chain.steps)[1]?.arguments['note']).toMatch(/summarising/);
-    const step = resultFor(result.chain.steps, 'b1');
+    expect(llmCalls(result.chain.steps)[1]?.arguments['note']).toMatch(/summarising/);
+    const step = toolResultOf(result.chain.steps, 'b1');
     expect(step).toMatchObject({ success: true, truncated: true, result: cut });
     expect(step?.summarised).toBeUndefined();
     expect(observationsIn(model.calls[2])[0]?.content).toBe(cut);
@@ -326,7 +321,7 @@ describe('summarising large results', () => {
     expect(result).toMatchObject({ success: true, finalAnswer: 'ok', modelCalls: 3 });
     const failed = result.chain.steps.find((s) => s.type === 'tool_result' && s.model !== undefined && !s.toolResult.success);
     expect(failed?.type === 'tool_result' && failed.toolResult.error).toContain('ModelOverloaded: no capacity');
-    expect(resultFor(result.chain.steps, 'b1')).toMatchObject({ success: true, truncated: true, result: cut });
+    expect(toolResultOf(result.chain.steps, 'b1')).toMatchObject({ success: true, truncated: true, result: cut });
     expect(observationsIn(model.calls[1])[0]?.content).toBe(cut);
   });
 });
@@ -339,7 +334,7 @@ describe('tool errors', () => {
     ]);
     expect(log.calls).toHaveLength(1);
     const expected = 'Tool "explode" failed with arguments {"target":"db","count":2}: ToolFailed: explode failed: the disk is on fire';
-    expect(resultFor(result.chain.steps, 'x1')).toMatchObject({ success: false, result: null, error: expected });
+    expect(toolResultOf(result.chain.steps, 'x1')).toMatchObject({ success: false, result: null, error: expected });
     expect(observationsIn(model.calls[1])).toEqual([{ toolUseId: 'x1', content: expected, isError: true }]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, useTool } from '../../src/activities/models/scripted-model';
+import type { ModelProvider } from '../../src/activities';
 import { holdAfter, lastToolResults, pollFor, waitForPending, writeFileTool } from '../helpers/approval-helpers';
 import { cliEnv, runCli } from '../helpers/cli-process';
 import { runScripted } from '../helpers/run-scripted';
@@ -10,9 +11,15 @@ const env = useTestEnv();
 /** The CLI acts for THOUGHTLINE_USER / THOUGHTLINE_ROLES unless flags say otherwise; never the developer's own. */
 const asNobody = { THOUGHTLINE_USER: '', THOUGHTLINE_ROLES: '' };
 
-/** The runs' one tool: write-like, and only `ops` may approve it. Their worker is in this process; the CLI talks to the same server. */
-const deployTool = (ran: Array<Record<string, unknown>>) => writeFileTool(ran, { name: 'deploy_config', approverRoles: ['ops'] });
-const input = { task: 'Deploy the config', approvalTimeoutMs: 60_000 };
+/**
+ * A run whose one tool is write-like and may be approved only by `ops`, recording its executions
+ * in `ran`. Its worker is in this process; the CLI talks to the same server.
+ */
+const deployRun = (model: ModelProvider, ran: Array<Record<string, unknown>>) => ({
+  model,
+  tools: [writeFileTool(ran, { name: 'deploy_config', approverRoles: ['ops'] })],
+  input: { task: 'Deploy the config', approvalTimeoutMs: 60_000 },
+});
 
 describe.concurrent('thoughtline status / approve / reject', () => {
   it('status shows the pending call; approve <id> <callId> --as alice --roles ops runs it, after refusing a person without the role', async () => {
@@ -20,9 +27,7 @@ describe.concurrent('thoughtline status / approve / reject', () => {
     const args = { path: '/srv/app.yaml', text: 'replicas: 3' };
     const model = createScriptedModel([{ content: [useTool('deploy_config', args, 'toolu_e1')] }, { content: [useTool('finish', { result: 'deployed' })] }]);
     const { observed, result } = await runScripted(env, {
-      model,
-      tools: [deployTool(ran)],
-      input,
+      ...deployRun(model, ran),
       during: async ({ h, workflowId }) => {
         await waitForPending(h.agents, workflowId);
         const status = await runCli(['status', workflowId], cliEnv(asNobody));
@@ -57,9 +62,7 @@ describe.concurrent('thoughtline status / approve / reject', () => {
     const ran: Array<Record<string, unknown>> = [];
     const model = createScriptedModel([{ content: [useTool('deploy_config', { path: '/srv/app.yaml' }, 'toolu_e2')] }, { content: [useTool('finish', { result: 'not deployed' })] }]);
     const { observed, result } = await runScripted(env, {
-      model,
-      tools: [deployTool(ran)],
-      input,
+      ...deployRun(model, ran),
       during: async ({ h, workflowId }) => {
         await waitForPending(h.agents, workflowId);
         return runCli(['reject', workflowId, '--reason', 'not now'], cliEnv({ THOUGHTLINE_USER: 'bob', THOUGHTLINE_ROLES: 'ops' }));
@@ -81,9 +84,7 @@ describe.concurrent('thoughtline status / approve / reject', () => {
     // The run stays in its first model call, so it is running with nothing pending.
     const held = holdAfter(scripted, 0);
     const { observed, result } = await runScripted(env, {
-      model: held.model,
-      tools: [deployTool(ran)],
-      input,
+      ...deployRun(held.model, ran),
       during: async ({ workflowId }) => {
         await pollFor('the first model call', () => (held.held() > 0 ? true : undefined));
         const approve = await runCli(['approve', workflowId, '--as', 'alice', '--roles', 'ops'], cliEnv(asNobody));

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
+import { IllegalStateError } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { ModelProvider } from '../../src/activities';
@@ -7,10 +8,12 @@ import { AgentClient } from '../../src/client/agent-client';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import { createAgentWorker, type AgentWorkerOptions } from '../../src/worker';
 
-/** The suite's dev server as a test file sees it: a Client, and the NativeConnection Workers use. */
+/** A Temporal server as a test file sees it: a Client, and the NativeConnection Workers use. */
 export interface TestEnv {
   client: Client;
   nativeConnection: NativeConnection;
+  /** Another server's namespace (the time-skipping server's); by default the suite dev server's, from global-setup. */
+  namespace?: string;
 }
 
 /**
@@ -40,14 +43,17 @@ export function useTestEnv(): TestEnv {
   };
 }
 
-let runtimeInstalled = false;
+/** Worker lifecycle chatter at INFO buries test output; warnings still show. The runtime is per process, so only the first install counts. */
+export function installQuietRuntime(): void {
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch (err) {
+    if (!(err instanceof IllegalStateError)) throw err;
+  }
+}
 
 async function connectTestEnv(): Promise<TestEnv & { close(): Promise<void> }> {
-  if (!runtimeInstalled) {
-    // Worker lifecycle chatter at INFO would bury test output; warnings still show.
-    Runtime.install({ logger: new DefaultLogger('WARN') });
-    runtimeInstalled = true;
-  }
+  installQuietRuntime();
   const address = inject('temporalAddress');
   const namespace = inject('temporalNamespace');
   const connection = await Connection.connect({ address });
@@ -91,7 +97,7 @@ export async function createHarness(
   const taskQueue = `test-${randomUUID()}`;
   const worker = await createAgentWorker({
     connection: env.nativeConnection,
-    namespace: inject('temporalNamespace'),
+    namespace: env.namespace ?? inject('temporalNamespace'),
     taskQueue,
     tools: deps.tools,
     models: deps.models,

@@ -1,23 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelProvider } from '../../../src/activities';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import { AgentClient } from '../../../src/client/agent-client';
 import { findTestServer, testServerPath } from '../../../src/dev-server/find-or-install-test-server';
 import type { InstallAttempt } from '../../../src/dev-server/install-temporal-cli';
 import { installTestServer } from '../../../src/dev-server/install-test-server';
 import { findProjectRoot } from '../../../src/dev-server/project-paths';
 import { IterationAttribute, ModelAttribute, StatusAttribute } from '../../../src/shared';
 import { resolveStallUpdate, statusQuery } from '../../../src/workflows/messages';
-import { createAgentWorker } from '../../../src/worker';
 import { thoughts } from '../../helpers/chain-helpers';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
+import { createHarness } from '../../helpers/temporal-env';
 import { createTimeSkippingEnv } from '../../helpers/time-skipping-env';
 import { holdAfter } from '../../helpers/approval-helpers';
 import { testTools } from '../../helpers/test-tools';
@@ -42,23 +40,11 @@ const stallingTurns = (prefix: string): ScriptedTurn[] => [
   repeat(`${prefix}4`),
 ];
 
-/**
- * A real Worker on its own task queue of the time-skipping server, with the suite's workflow bundle
- * and no workflow cache, so every task replays the history (as in the dev-server harness).
- */
+/** The dev-server harness (no workflow cache: every task replays) on the time-skipping server, with the test tools. */
 async function harness(model: ModelProvider) {
   const { tools, log } = testTools();
-  const taskQueue = `time-skipping-${randomUUID()}`;
-  const worker = await createAgentWorker({
-    connection: env.nativeConnection,
-    namespace: env.namespace ?? 'default',
-    taskQueue,
-    tools,
-    models: { scripted: model },
-    workflowBundle: { codePath: inject('workflowBundlePath') },
-    workerOptions: { maxCachedWorkflows: 0 },
-  });
-  return { worker, log, agents: new AgentClient({ client: env.client, taskQueue }) };
+  const server = { client: env.client, nativeConnection: env.nativeConnection, namespace: env.namespace ?? 'default' };
+  return { ...(await createHarness(server, { tools, models: { scripted: model } })), log };
 }
 
 describe('agentWorkflow on the time-skipping test server', () => {

@@ -7,6 +7,7 @@ import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from '../.
 import { afterAll, beforeAll } from 'vitest';
 import { FailureType, type ModelRequest } from '../../src/shared';
 import { defineTool, type ToolDefinition } from '../../src/tools/define-tool';
+import { pollFor } from './approval-helpers';
 import { createHarness, useTestEnv, type AgentHarness, type TestEnv } from './temporal-env';
 
 const EventType = temporal.api.enums.v1.EventType;
@@ -45,22 +46,15 @@ export class ScriptBook {
   };
 }
 
-/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (err) {
-      // Queries fail until the run's first workflow task has run; keep polling.
-      lastError = err;
-    }
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
-    // Gently: with maxCachedWorkflows 0 every query replays the whole run on a busy, shared machine.
-    await new Promise((r) => setTimeout(r, 150));
-  }
+/**
+ * pollFor for checks that answer yes or no: false counts as not yet. Gently, every 150 ms: with
+ * maxCachedWorkflows 0 every query replays the whole run on a busy, shared machine.
+ */
+export function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  return pollFor(what, async () => {
+    const value = await check();
+    return value === false ? undefined : value;
+  }, timeoutMs, 150);
 }
 
 interface Gate {

@@ -5,6 +5,7 @@ import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refus
 import type { ApprovalRecord } from '../../../src/shared';
 import { approveToolCallUpdate } from '../../../src/workflows/messages';
 import { approvalUpdatesInHistory, holdAfter, lastToolResults, until, waitForPending, writeFileTool } from '../../helpers/approval-helpers';
+import { taskOf } from '../../helpers/people-helpers';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
@@ -17,8 +18,7 @@ function routeByTask(models: ReadonlyMap<string, ModelProvider>): ModelProvider 
   return {
     name: 'scripted',
     complete(request, signal, hooks) {
-      const first = request.messages[0];
-      const task = first?.role === 'user' && first.content[0]?.type === 'text' ? first.content[0].text : '';
+      const task = taskOf(request);
       const model = models.get(task);
       if (!model) throw new Error(`No model for task "${task}"`);
       return model.complete(request, signal, hooks);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createScriptedModel } from '../../src/activities/models/scripted-model';
 import { defineTool } from '../../src/tools/define-tool';
 import { bySize, chaosSettings } from './chaos-settings';
@@ -10,7 +10,7 @@ import { fuzzProblems } from './lib/fuzz-checks';
 import { describeFuzz, fuzzCoverage, planFuzz, type FuzzPlan } from './lib/fuzz-plan';
 import { createRunRouter, type RunRouter } from './lib/fault-run-router';
 import { runPool, withDeadline } from './lib/fault-run-pool';
-import { connectTestEnv, createHarness, type AgentHarness, type TestEnv } from '../helpers/temporal-env';
+import { createHarness, type AgentHarness, useTestEnv } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
 
 /**
@@ -34,11 +34,7 @@ interface RunRecord {
   history: temporal.api.history.v1.IHistory;
 }
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 async function fuzzRun(h: AgentHarness, router: RunRouter, plan: FuzzPlan): Promise<RunRecord> {
   const model = createScriptedModel(plan.turns.map((t) => t.turn));

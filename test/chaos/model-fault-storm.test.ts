@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
 import { httpError, startFakeMessagesServer } from '../../src/testing';
 import { bySize, chaosSettings } from './chaos-settings';
@@ -7,7 +7,7 @@ import { describeStorm, planStorm, type StormPlan } from './lib/fault-storm-plan
 import { stormProblems } from './lib/fault-storm-checks';
 import { createRunRouter, type RunRouter } from './lib/fault-run-router';
 import { runPool, withDeadline } from './lib/fault-run-pool';
-import { connectTestEnv, createHarness, type AgentHarness, type TestEnv } from '../helpers/temporal-env';
+import { createHarness, type AgentHarness, useTestEnv } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
 
 /**
@@ -24,11 +24,7 @@ const plans = Array.from({ length: RUNS }, (_, i) => planStorm(seed, i));
 /** Room for every batch of runs to take its longest bound: past it the test fails, never hangs. */
 const TEST_TIMEOUT_MS = Math.ceil(RUNS / CONCURRENCY) * Math.max(...plans.map((p) => p.boundMs)) + 30_000;
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 async function stormRun(h: AgentHarness, router: RunRouter, plan: StormPlan): Promise<string[]> {
   const fake = await startFakeMessagesServer({ script: [...plan.script] });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentClient } from '../../src/client/agent-client';
 import { startFakeMessagesServer, type FakeMessagesServer } from '../../src/testing';
 import { cliEnv, PROJECT_ROOT, spawnCli } from '../helpers/cli-process';
-import { connectTestEnv, type TestEnv } from '../helpers/temporal-env';
+import { useTestEnv } from '../helpers/temporal-env';
 import { chaosSettings } from './chaos-settings';
 import { activityAttempts } from './lib/activity-attempts';
 import { createChaosModel } from './lib/chaos-model';
@@ -25,7 +25,7 @@ const REPLY_DELAY_MS = 300;
 const DEADLINE_MS = 150_000;
 const { seed } = chaosSettings();
 
-let env: TestEnv;
+const env = useTestEnv();
 let dir: string;
 let server: RestartableDevServer | undefined;
 let connection: Connection | undefined;
@@ -33,7 +33,6 @@ let relay: WorkerRelay | undefined;
 let fake: FakeMessagesServer | undefined;
 let service: FakeExternalService | undefined;
 beforeAll(async () => {
-  env = await connectTestEnv();
   dir = fs.mkdtempSync(path.join(PROJECT_ROOT, '.thoughtline/tmp/chaos-restart-'));
 });
 afterAll(async () => {
@@ -42,7 +41,6 @@ afterAll(async () => {
   await server?.stop('SIGKILL');
   await fake?.close();
   await service?.close();
-  await env?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 

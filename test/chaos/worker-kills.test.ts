@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../helpers/cli-process';
-import { connectTestEnv, type TestEnv } from '../helpers/temporal-env';
+import { useTestEnv } from '../helpers/temporal-env';
 import { bySize, chaosSettings } from './chaos-settings';
 import { planRun } from './lib/chaos-plan';
 import { writeChaosToolsModule } from './lib/chaos-tools-module';
@@ -18,14 +18,12 @@ const RUNS = Number(process.env['CHAOS_RUNS'] ?? bySize(6, 50));
 const WAVE = bySize(6, 10);
 const WAVE_DEADLINE_MS = 240_000;
 
-let env: TestEnv;
+const env = useTestEnv();
 let dir: string;
 beforeAll(async () => {
-  env = await connectTestEnv();
   dir = fs.mkdtempSync(path.join(PROJECT_ROOT, '.thoughtline/tmp/chaos-kills-'));
 });
 afterAll(async () => {
-  await env?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { msToTs } from '@temporalio/common/lib/time';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ensureSearchAttributes } from '../../src/client/search-attributes-setup';
 import { SEARCH_ATTRIBUTES } from '../../src/shared';
-import { connectTestEnv, type TestEnv } from '../helpers/temporal-env';
+import { useTestEnv } from '../helpers/temporal-env';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 describe('ensureSearchAttributes', () => {
   it('registers what a namespace lacks, then finds nothing to do', async () => {

@@ -13,7 +13,8 @@ import { createDataConverter } from '../../src/codec/data-converter';
 import { generateEncryptionKey, parseEncryptionKeys } from '../../src/codec/encryption-keys';
 import { defineTool } from '../../src/tools/define-tool';
 import { createAgentWorker } from '../../src/worker';
-import { connectTestEnv, type TestEnv } from '../helpers/temporal-env';
+import { SCRIPTED_MODEL } from '../helpers/scripted-input';
+import { useTestEnv } from '../helpers/temporal-env';
 
 const TASK_MARKER = 'SECRET-TASK-MARKER-123';
 const TOOL_ERROR_MARKER = 'SECRET-TOOL-ERROR-456';
@@ -37,7 +38,7 @@ const vault = defineTool({
   },
 });
 
-let env: TestEnv;
+const env = useTestEnv();
 let worker: Worker;
 let running: Promise<void>;
 let client: Client;
@@ -46,7 +47,6 @@ let codecServer: CodecServer;
 const taskQueue = `encrypted-${randomUUID()}`;
 
 beforeAll(async () => {
-  env = await connectTestEnv();
   const namespace = inject('temporalNamespace');
   const dataConverter = createDataConverter(keys);
   // No prebuilt bundle: the worker bundles the workflows itself, with the failure converter in it.
@@ -69,7 +69,6 @@ afterAll(async () => {
   if (worker?.getState() === 'RUNNING') worker.shutdown();
   await running;
   await codecServer?.close();
-  await env?.close();
 });
 
 interface Found {
@@ -101,11 +100,10 @@ async function decodeRemotely(payloads: temporal.api.common.v1.IPayload[]): Prom
   return body.payloads.map((p) => Buffer.from(p.data ?? '', 'base64').toString('utf8'));
 }
 
-const scripted = { provider: 'scripted', model: 'scripted-model' } as const;
 
 describe('encryption at rest on a real dev server', () => {
   it('stores only ciphertext for inputs, results, activities and failures; the codec server reads it back', async () => {
-    const handle = await agents.start({ task: `Open the vault for ${TASK_MARKER}`, model: scripted, caller: { id: 'u1', roles: [], tenant: 'enc-tenant' } });
+    const handle = await agents.start({ task: `Open the vault for ${TASK_MARKER}`, model: SCRIPTED_MODEL, caller: { id: 'u1', roles: [], tenant: 'enc-tenant' } });
     const result = await handle.result();
     model.verify();
     expect(result.finalAnswer).toContain(ANSWER_MARKER);
@@ -158,7 +156,7 @@ describe('encryption at rest on a real dev server', () => {
       taskQueue,
       workflowId: `encrypted-fail-${randomUUID()}`,
       // Straight to Temporal: AgentClient.start would refuse this input before it is stored.
-      args: [{ task: `Refuse ${TASK_MARKER}`, model: scripted, maxIterations: -1 }],
+      args: [{ task: `Refuse ${TASK_MARKER}`, model: SCRIPTED_MODEL, maxIterations: -1 }],
     });
     const failure = await handle.result().then(
       () => expect.fail('the workflow should fail'),

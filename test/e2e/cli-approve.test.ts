@@ -1,47 +1,40 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, useTool } from '../../src/activities/models/scripted-model';
 import type { ModelProvider } from '../../src/activities';
 import { holdAfter, lastToolResults, pollFor, waitForPending, writeFileTool } from '../helpers/approval-helpers';
 import { cliEnv, runCli } from '../helpers/cli-process';
-import { connectTestEnv, createHarness, type AgentHarness, type TestEnv } from '../helpers/temporal-env';
+import { runScripted } from '../helpers/run-scripted';
+import { useTestEnv } from '../helpers/temporal-env';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
-const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 /** The CLI acts for THOUGHTLINE_USER / THOUGHTLINE_ROLES unless flags say otherwise; never the developer's own. */
 const asNobody = { THOUGHTLINE_USER: '', THOUGHTLINE_ROLES: '' };
 
-/** A worker in this process offering a write-like tool that only `ops` may approve; the CLI talks to the same server. */
-async function startAgent(model: ModelProvider, ran: Array<Record<string, unknown>>) {
-  const h = await createHarness(env, { tools: [writeFileTool(ran, { name: 'deploy_config', approverRoles: ['ops'] })], models: { scripted: model } });
-  return h;
-}
-
-async function run<T>(h: AgentHarness, during: (workflowId: string) => Promise<T>) {
-  return h.worker.runUntil(async () => {
-    const handle = await h.agents.start({ task: 'Deploy the config', model: MODEL, approvalTimeoutMs: 60_000 });
-    const observed = await during(handle.workflowId);
-    return { observed, result: await handle.result() };
-  });
-}
+/**
+ * A run whose one tool is write-like and may be approved only by `ops`, recording its executions
+ * in `ran`. Its worker is in this process; the CLI talks to the same server.
+ */
+const deployRun = (model: ModelProvider, ran: Array<Record<string, unknown>>) => ({
+  model,
+  tools: [writeFileTool(ran, { name: 'deploy_config', approverRoles: ['ops'] })],
+  input: { task: 'Deploy the config', approvalTimeoutMs: 60_000 },
+});
 
 describe.concurrent('thoughtline status / approve / reject', () => {
   it('status shows the pending call; approve <id> <callId> --as alice --roles ops runs it, after refusing a person without the role', async () => {
     const ran: Array<Record<string, unknown>> = [];
     const args = { path: '/srv/app.yaml', text: 'replicas: 3' };
     const model = createScriptedModel([{ content: [useTool('deploy_config', args, 'toolu_e1')] }, { content: [useTool('finish', { result: 'deployed' })] }]);
-    const h = await startAgent(model, ran);
-
-    const { observed, result } = await run(h, async (workflowId) => {
-      await waitForPending(h.agents, workflowId);
-      const status = await runCli(['status', workflowId], cliEnv(asNobody));
-      const denied = await runCli(['approve', workflowId, 'toolu_e1', '--as', 'dave', '--roles', 'dev'], cliEnv(asNobody));
-      const approved = await runCli(['approve', workflowId, 'toolu_e1', '--as', 'alice', '--roles', 'ops'], cliEnv(asNobody));
-      return { status, denied, approved };
+    const { observed, result } = await runScripted(env, {
+      ...deployRun(model, ran),
+      during: async ({ h, workflowId }) => {
+        await waitForPending(h.agents, workflowId);
+        const status = await runCli(['status', workflowId], cliEnv(asNobody));
+        const denied = await runCli(['approve', workflowId, 'toolu_e1', '--as', 'dave', '--roles', 'dev'], cliEnv(asNobody));
+        const approved = await runCli(['approve', workflowId, 'toolu_e1', '--as', 'alice', '--roles', 'ops'], cliEnv(asNobody));
+        return { status, denied, approved };
+      },
     });
     model.verify();
 
@@ -68,11 +61,12 @@ describe.concurrent('thoughtline status / approve / reject', () => {
   it('reject <id> --reason without a call id rejects the only pending call, acting as THOUGHTLINE_USER', async () => {
     const ran: Array<Record<string, unknown>> = [];
     const model = createScriptedModel([{ content: [useTool('deploy_config', { path: '/srv/app.yaml' }, 'toolu_e2')] }, { content: [useTool('finish', { result: 'not deployed' })] }]);
-    const h = await startAgent(model, ran);
-
-    const { observed, result } = await run(h, async (workflowId) => {
-      await waitForPending(h.agents, workflowId);
-      return runCli(['reject', workflowId, '--reason', 'not now'], cliEnv({ THOUGHTLINE_USER: 'bob', THOUGHTLINE_ROLES: 'ops' }));
+    const { observed, result } = await runScripted(env, {
+      ...deployRun(model, ran),
+      during: async ({ h, workflowId }) => {
+        await waitForPending(h.agents, workflowId);
+        return runCli(['reject', workflowId, '--reason', 'not now'], cliEnv({ THOUGHTLINE_USER: 'bob', THOUGHTLINE_ROLES: 'ops' }));
+      },
     });
     model.verify();
 
@@ -89,14 +83,15 @@ describe.concurrent('thoughtline status / approve / reject', () => {
     const scripted = createScriptedModel([{ content: [useTool('finish', { result: 'nothing to deploy' })] }]);
     // The run stays in its first model call, so it is running with nothing pending.
     const held = holdAfter(scripted, 0);
-    const h = await startAgent(held.model, ran);
-
-    const { observed, result } = await run(h, async (workflowId) => {
-      await pollFor('the first model call', () => (held.held() > 0 ? true : undefined));
-      const approve = await runCli(['approve', workflowId, '--as', 'alice', '--roles', 'ops'], cliEnv(asNobody));
-      const reject = await runCli(['reject', workflowId, '--as', 'alice'], cliEnv(asNobody));
-      held.release();
-      return { workflowId, approve, reject };
+    const { observed, result } = await runScripted(env, {
+      ...deployRun(held.model, ran),
+      during: async ({ workflowId }) => {
+        await pollFor('the first model call', () => (held.held() > 0 ? true : undefined));
+        const approve = await runCli(['approve', workflowId, '--as', 'alice', '--roles', 'ops'], cliEnv(asNobody));
+        const reject = await runCli(['reject', workflowId, '--as', 'alice'], cliEnv(asNobody));
+        held.release();
+        return { workflowId, approve, reject };
+      },
     });
     scripted.verify();
 

@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
 import { defineTool } from '../../src/tools/define-tool';
 import { cliEnv, spawnCli } from '../helpers/cli-process';
-import { connectTestEnv, createHarness, type TestEnv } from '../helpers/temporal-env';
+import { SCRIPTED_MODEL } from '../helpers/scripted-input';
+import { createHarness, useTestEnv } from '../helpers/temporal-env';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 describe('thoughtline cancel', () => {
   it('signals a running agent, which finishes its step, summarises, and returns `cancelled` with the reason in its chain', async () => {
@@ -30,7 +27,7 @@ describe('thoughtline cancel', () => {
     const model = createScriptedModel([{ content: [useTool('slow_job', {})] }, { content: [say('Summary: the job finished; stopped on request.')] }]);
     const h = await createHarness(env, { tools: [slow], models: { scripted: model } });
     const result = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Run the job', model: { provider: 'scripted', model: 'scripted-model' }, cancelGraceMs: 10_000 });
+      const handle = await h.agents.start({ task: 'Run the job', model: SCRIPTED_MODEL, cancelGraceMs: 10_000 });
       while (!started) await new Promise((r) => setTimeout(r, 25));
       const cli = spawnCli(['cancel', handle.workflowId, '--reason', 'release frozen'], cliEnv({}));
       expect(await cli.exited).toBe(0);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeMessagesServer, toolUse, type FakeMessagesServer, type FakeRequestBody } from '../../src/testing';
 import { scheduledActivities } from '../helpers/history';
 import { cliEnv, PROJECT_ROOT, spawnCli, type CliProcess } from '../helpers/cli-process';
-import { connectTestEnv, type TestEnv } from '../helpers/temporal-env';
+import { useTestEnv } from '../helpers/temporal-env';
 import { AgentClient } from '../../src/client/agent-client';
 
 const SIDE_EFFECTS = 3;
@@ -32,16 +32,12 @@ exports.tools = [defineTool({
   return file;
 }
 
-let env: TestEnv;
+const env = useTestEnv();
 let fake: FakeMessagesServer;
 const workers: CliProcess[] = [];
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
 afterAll(async () => {
   for (const w of workers) w.child.kill('SIGKILL');
   await fake?.close();
-  await env?.close();
 });
 
 describe('a worker killed mid-run', () => {

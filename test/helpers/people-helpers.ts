@@ -5,9 +5,10 @@ import { z } from 'zod';
 import type { ModelProvider } from '../../src/activities';
 import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from '../../src/activities/models/scripted-model';
 import { afterAll, beforeAll } from 'vitest';
-import { FailureType, type AgentInputInit, type ModelRequest, type ReasoningStep } from '../../src/shared';
+import { FailureType, type ModelRequest } from '../../src/shared';
 import { defineTool, type ToolDefinition } from '../../src/tools/define-tool';
-import { connectTestEnv, createHarness, type AgentHarness, type TestEnv } from './temporal-env';
+import { pollFor } from './approval-helpers';
+import { createHarness, useTestEnv, type AgentHarness, type TestEnv } from './temporal-env';
 
 const EventType = temporal.api.enums.v1.EventType;
 
@@ -45,22 +46,15 @@ export class ScriptBook {
   };
 }
 
-/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (err) {
-      // Queries fail until the run's first workflow task has run; keep polling.
-      lastError = err;
-    }
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
-    // Gently: with maxCachedWorkflows 0 every query replays the whole run on a busy, shared machine.
-    await new Promise((r) => setTimeout(r, 150));
-  }
+/**
+ * pollFor for checks that answer yes or no: false counts as not yet. Gently, every 150 ms: with
+ * maxCachedWorkflows 0 every query replays the whole run on a busy, shared machine.
+ */
+export function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  return pollFor(what, async () => {
+    const value = await check();
+    return value === false ? undefined : value;
+  }, timeoutMs, 150);
 }
 
 interface Gate {
@@ -128,45 +122,20 @@ export function occurrences(haystack: string, needle: string): number {
   return haystack.split(needle).length - 1;
 }
 
-/** Steps of one tool (by name): its calls and the results that answer them. */
-export function stepsOfTool(steps: readonly ReasoningStep[], toolName: string): ReasoningStep[] {
-  const ids = new Set(steps.flatMap((s) => (s.type === 'tool_call' && s.toolCall.toolName === toolName ? [s.toolCall.correlationId] : [])));
-  return steps.filter((s) => (s.type === 'tool_call' && ids.has(s.toolCall.correlationId)) || (s.type === 'tool_result' && ids.has(s.toolResult.correlationId)));
-}
-
-/** The result step of a tool's first call. */
-export function resultOfTool(steps: readonly ReasoningStep[], toolName: string): Extract<ReasoningStep, { type: 'tool_result' }> | undefined {
-  return stepsOfTool(steps, toolName).find((s): s is Extract<ReasoningStep, { type: 'tool_result' }> => s.type === 'tool_result');
-}
-
-/** The call step of a tool's first call. */
-export function callOfTool(steps: readonly ReasoningStep[], toolName: string): Extract<ReasoningStep, { type: 'tool_call' }> | undefined {
-  return stepsOfTool(steps, toolName).find((s): s is Extract<ReasoningStep, { type: 'tool_call' }> => s.type === 'tool_call');
-}
-
 /**
  * One worker for a whole test file, started before its tests and stopped after them. Each test
  * gives its run its own task, so one ScriptBook serves them all and runs can go in parallel.
  */
 export function sharedWorker(tools: () => readonly ToolDefinition[], provider: ModelProvider): { env: TestEnv; h: AgentHarness } {
-  const shared = {} as { env: TestEnv; h: AgentHarness };
+  const shared = { env: useTestEnv() } as { env: TestEnv; h: AgentHarness };
   let running: Promise<void> | undefined;
   beforeAll(async () => {
-    shared.env = await connectTestEnv();
     shared.h = await createHarness(shared.env, { tools: tools(), models: { scripted: provider } });
     running = shared.h.worker.run();
   });
   afterAll(async () => {
     shared.h?.worker.shutdown();
     await running;
-    await shared.env?.close();
   });
   return shared;
 }
-
-/** A run of the scripted model with the given task. */
-export const scriptedInput = (task: string, extra: Partial<AgentInputInit> = {}): AgentInputInit => ({
-  task,
-  model: { provider: 'scripted', model: 'scripted-model' },
-  ...extra,
-});

@@ -1,6 +1,5 @@
 import type { ModelProvider } from '../../src/activities';
 import type { ScriptedModel } from '../../src/activities/models/scripted-model';
-import type { AgentResult, ReasoningStep } from '../../src/shared';
 
 /**
  * One provider for a whole tree: each agent of a test names its own model, and its requests go
@@ -21,12 +20,3 @@ export function modelsByName(scripts: Record<string, ScriptedModel>): ModelProvi
 }
 
 export const scripted = (model: string) => ({ provider: 'scripted', model }) as const;
-
-export type ResultStep = Extract<ReasoningStep, { type: 'tool_result' }>;
-export type CallStep = Extract<ReasoningStep, { type: 'tool_call' }>;
-
-export const resultOf = (result: AgentResult, callId: string): ResultStep | undefined =>
-  result.chain.steps.find((s): s is ResultStep => s.type === 'tool_result' && s.toolResult.correlationId === callId);
-
-export const callOf = (result: AgentResult, callId: string): CallStep | undefined =>
-  result.chain.steps.find((s): s is CallStep => s.type === 'tool_call' && s.toolCall.correlationId === callId);

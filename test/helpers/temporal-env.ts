@@ -1,27 +1,59 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
+import { IllegalStateError } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { ModelProvider } from '../../src/activities';
 import { AgentClient } from '../../src/client/agent-client';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import { createAgentWorker, type AgentWorkerOptions } from '../../src/worker';
 
+/** A Temporal server as a test file sees it: a Client, and the NativeConnection Workers use. */
 export interface TestEnv {
   client: Client;
   nativeConnection: NativeConnection;
-  close(): Promise<void>;
+  /** Another server's namespace (the time-skipping server's); by default the suite dev server's, from global-setup. */
+  namespace?: string;
 }
 
-let runtimeInstalled = false;
+/**
+ * Connects to the suite's shared dev server (started once in global-setup) for the calling test
+ * file: registers a `beforeAll` that connects and an `afterAll` that closes. Call it at the top of
+ * the file, before the file's own hooks. The returned env may be read only inside tests and hooks
+ * registered after it: before the `beforeAll` has run it throws. Its `afterAll` runs after the
+ * file's own (vitest's default `sequence.hooks: 'stack'`), so workers stop before it closes.
+ */
+export function useTestEnv(): TestEnv {
+  let connected: (TestEnv & { close(): Promise<void> }) | undefined;
+  beforeAll(async () => {
+    connected = await connectTestEnv();
+  });
+  afterAll(async () => connected?.close());
+  const env = (): TestEnv => {
+    if (!connected) throw new Error('useTestEnv(): not connected yet; read the env inside a test or a later hook');
+    return connected;
+  };
+  return {
+    get client() {
+      return env().client;
+    },
+    get nativeConnection() {
+      return env().nativeConnection;
+    },
+  };
+}
 
-/** Connects to the suite's shared dev server (started once in global-setup). */
-export async function connectTestEnv(): Promise<TestEnv> {
-  if (!runtimeInstalled) {
-    // Worker lifecycle chatter at INFO would bury test output; warnings still show.
+/** Worker lifecycle chatter at INFO buries test output; warnings still show. The runtime is per process, so only the first install counts. */
+export function installQuietRuntime(): void {
+  try {
     Runtime.install({ logger: new DefaultLogger('WARN') });
-    runtimeInstalled = true;
+  } catch (err) {
+    if (!(err instanceof IllegalStateError)) throw err;
   }
+}
+
+async function connectTestEnv(): Promise<TestEnv & { close(): Promise<void> }> {
+  installQuietRuntime();
   const address = inject('temporalAddress');
   const namespace = inject('temporalNamespace');
   const connection = await Connection.connect({ address });
@@ -65,7 +97,7 @@ export async function createHarness(
   const taskQueue = `test-${randomUUID()}`;
   const worker = await createAgentWorker({
     connection: env.nativeConnection,
-    namespace: inject('temporalNamespace'),
+    namespace: env.namespace ?? inject('temporalNamespace'),
     taskQueue,
     tools: deps.tools,
     models: deps.models,

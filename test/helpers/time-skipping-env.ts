@@ -1,9 +1,8 @@
-import { IllegalStateError } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { findOrInstallTestServer } from '../../src/dev-server/find-or-install-test-server';
 import { SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes';
+import { installQuietRuntime } from './temporal-env';
 
 const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
 
@@ -40,13 +39,4 @@ export async function createTimeSkippingEnv(opts: { log?: (line: string) => void
     throw err;
   }
   return env;
-}
-
-/** Worker lifecycle chatter at INFO buries test output. The runtime is per process, so only the first install counts. */
-function installQuietRuntime(): void {
-  try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
-  } catch (err) {
-    if (!(err instanceof IllegalStateError)) throw err;
-  }
 }

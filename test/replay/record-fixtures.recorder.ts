@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { afterAll, beforeAll, it } from 'vitest';
+import { it } from 'vitest';
 import { createScriptedModel } from '../../src/activities/models/scripted-model';
-import { connectTestEnv, createHarness, type TestEnv } from '../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
 import { REPLAY_SCENARIOS } from './scenarios';
 
@@ -12,11 +12,7 @@ import { REPLAY_SCENARIOS } from './scenarios';
 // only after a deliberate, versioned change to the workflow.
 const FIXTURES = path.join(__dirname, 'fixtures');
 const recordAll = process.env['RECORD_ALL'] === '1';
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const toRecord = REPLAY_SCENARIOS.filter((s) => recordAll || !fs.existsSync(path.join(FIXTURES, `${s.name}.json`)));
 it('has something to record', () => {

@@ -1,6 +1,7 @@
 import { say, useTool, type ScriptedTurn } from '../../src/activities/models/scripted-model';
 import type { AgentClient } from '../../src/client/agent-client';
 import type { AgentInputInit } from '../../src/shared';
+import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 
 /** Runs whose histories are kept as replay fixtures: together they take every branch of the loop. */
 export interface ReplayScenario {
@@ -24,12 +25,11 @@ async function until(check: () => Promise<boolean>): Promise<void> {
 const secretKey = { lookup: { anyOf: [{ when: 'equals' as const, field: 'key', values: ['vault'] }] } };
 const ops = { id: 'olga', roles: ['ops'] };
 
-const model = { provider: 'scripted' as const, model: 'scripted-model' };
 
 export const REPLAY_SCENARIOS: ReplayScenario[] = [
   {
     name: 'tools-then-finish',
-    input: { task: 'Look up alpha and beta', model },
+    input: { task: 'Look up alpha and beta', model: SCRIPTED_MODEL },
     turns: [
       { content: [say('Alpha first.'), useTool('lookup', { key: 'alpha' }, 'toolu_a')] },
       { content: [useTool('lookup', { key: 'beta' }, 'toolu_b')] },
@@ -38,12 +38,12 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
   },
   {
     name: 'text-answer',
-    input: { task: 'Say hello', model },
+    input: { task: 'Say hello', model: SCRIPTED_MODEL },
     turns: [{ content: [say('Hello!')] }],
   },
   {
     name: 'bad-calls-recover',
-    input: { task: 'Try everything', model },
+    input: { task: 'Try everything', model: SCRIPTED_MODEL },
     turns: [
       { content: [useTool('nonexistent_api', {}, 'toolu_1')] },
       { content: [useTool('lookup', { key: 7 }, 'toolu_2')] },
@@ -55,7 +55,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
   },
   {
     name: 'max-iterations-summary',
-    input: { task: 'Never finish', model, maxIterations: 2 },
+    input: { task: 'Never finish', model: SCRIPTED_MODEL, maxIterations: 2 },
     turns: [
       { content: [useTool('lookup', { key: 'a' }, 'toolu_x')] },
       { content: [useTool('lookup', { key: 'bb' }, 'toolu_y')] },
@@ -64,7 +64,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
   },
   {
     name: 'react-text',
-    input: { task: 'Find alpha', model, strategy: 'react-text' },
+    input: { task: 'Find alpha', model: SCRIPTED_MODEL, strategy: 'react-text' },
     turns: [
       { content: [say('Thought: look it up\nAction: lookup')] },
       { content: [say('Thought: look it up\nAction: lookup\nAction Input: {"key": "alpha"}')] },
@@ -73,7 +73,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
   },
   {
     name: 'stop-reasons',
-    input: { task: 'Handle cut and paused replies', model: { ...model, maxTokens: 50 } },
+    input: { task: 'Handle cut and paused replies', model: { ...SCRIPTED_MODEL, maxTokens: 50 } },
     turns: [
       { content: [useTool('lookup', { key: 'cut' }, 'toolu_cut')], stopReason: 'max_tokens' },
       { content: [useTool('lookup', { key: 'whole' }, 'toolu_whole')] },
@@ -83,7 +83,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
   },
   {
     name: 'stall-warning-give-up',
-    input: { task: 'Keep asking', model, stallThreshold: 3, failurePhrases: ['CANNOT PROCEED'] },
+    input: { task: 'Keep asking', model: SCRIPTED_MODEL, stallThreshold: 3, failurePhrases: ['CANNOT PROCEED'] },
     turns: [
       { content: [useTool('lookup', { key: 'alpha' }, 'toolu_s1')] },
       { content: [useTool('lookup', { key: 'alpha' }, 'toolu_s2')] },
@@ -93,12 +93,12 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
   },
   {
     name: 'token-budget-stop',
-    input: { task: 'Spend carefully', model, tokenBudget: 900 },
+    input: { task: 'Spend carefully', model: SCRIPTED_MODEL, tokenBudget: 900 },
     turns: [{ content: [useTool('lookup', { key: 'alpha' }, 'toolu_b1')] }],
   },
   {
     name: 'continued-as-new',
-    input: { task: 'Hand over every iteration', model, continueAsNewEvery: 1 },
+    input: { task: 'Hand over every iteration', model: SCRIPTED_MODEL, continueAsNewEvery: 1 },
     turns: [
       { content: [useTool('lookup', { key: 'a' }, 'toolu_c1')] },
       { content: [useTool('lookup', { key: 'bb' }, 'toolu_c2')] },
@@ -107,7 +107,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
   },
   {
     name: 'approvals-decided',
-    input: { task: 'Read the vault twice and alpha', model, approvals: secretKey },
+    input: { task: 'Read the vault twice and alpha', model: SCRIPTED_MODEL, approvals: secretKey },
     turns: [
       { content: [useTool('lookup', { key: 'vault' }, 'toolu_p1'), useTool('lookup', { key: 'vault' }, 'toolu_p2'), useTool('lookup', { key: 'alpha' }, 'toolu_p3')] },
       { content: [useTool('finish', { result: 'vault=50 once, alpha=50' }, 'toolu_p4')] },
@@ -120,7 +120,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
   },
   {
     name: 'approval-timeout',
-    input: { task: 'Read the vault', model, approvals: secretKey, approvalTimeoutMs: 1_000 },
+    input: { task: 'Read the vault', model: SCRIPTED_MODEL, approvals: secretKey, approvalTimeoutMs: 1_000 },
     turns: [
       { content: [useTool('lookup', { key: 'vault' }, 'toolu_t1')] },
       { content: [useTool('finish', { result: 'nobody approved' }, 'toolu_t2')] },
@@ -128,7 +128,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
   },
   {
     name: 'steer-and-answer',
-    input: { task: 'Ask which city, then look it up', model, allowQuestions: true },
+    input: { task: 'Ask which city, then look it up', model: SCRIPTED_MODEL, allowQuestions: true },
     turns: [
       { content: [useTool('ask_person', { question: 'Which city?' }, 'toolu_q1')] },
       { content: [useTool('lookup', { key: 'paris' }, 'toolu_q2')] },
@@ -142,7 +142,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
   },
   {
     name: 'tenant-limited',
-    input: { task: 'Look up alpha for a tenant', model, caller: { id: 'u1', roles: ['analyst'], tenant: 'replay-tenant' } },
+    input: { task: 'Look up alpha for a tenant', model: SCRIPTED_MODEL, caller: { id: 'u1', roles: ['analyst'], tenant: 'replay-tenant' } },
     tenantLimits: { tenants: { 'replay-tenant': { maxConcurrentRuns: 2, tokensPerHour: 100_000 } } },
     turns: [
       { content: [useTool('lookup', { key: 'alpha' }, 'toolu_n1')] },
@@ -152,7 +152,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
   {
     // Two lookups and a sub-agent in one turn: the concurrent path (patched), a child workflow, the roll-up.
     name: 'parallel-and-sub-agent',
-    input: { task: 'Look up alpha and beta, and have the researcher check gamma', model, agents: { researcher: { description: 'Checks one key', tools: ['lookup'], limits: { maxIterations: 3 } } }, tokenBudget: 50_000 },
+    input: { task: 'Look up alpha and beta, and have the researcher check gamma', model: SCRIPTED_MODEL, agents: { researcher: { description: 'Checks one key', tools: ['lookup'], limits: { maxIterations: 3 } } }, tokenBudget: 50_000 },
     turns: [
       { content: [useTool('lookup', { key: 'alpha' }, 'toolu_p1'), useTool('lookup', { key: 'beta' }, 'toolu_p2'), useTool('researcher', { task: 'Check gamma' }, 'toolu_p3')] },
       // The child's one turn: the parent waits for it, so the script stays in order.
@@ -162,7 +162,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
   },
   {
     name: 'planned-with-reflection',
-    input: { task: 'Look up alpha, then report', model, planning: { reflectEvery: 2 } },
+    input: { task: 'Look up alpha, then report', model: SCRIPTED_MODEL, planning: { reflectEvery: 2 } },
     turns: [
       { content: [say('{"tasks":[{"id":"t1","description":"Look up alpha","dependencies":[]},{"id":"t2","description":"Report","dependencies":["t1"]}]}')] },
       { content: [useTool('update_task', { task_id: 't2', status: 'completed' }, 'toolu_u0'), useTool('lookup', { key: 'alpha' }, 'toolu_l1')] },

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
 import { StatusAttribute, argumentsHash, type AgentInputInit, type AgentResult } from '../../../src/shared';
 import { approvalUpdatesInHistory, holdAfter, lastToolResults, pollFor, toolActivities, waitForPending, writeFileTool } from '../../helpers/approval-helpers';
 import { cliEnv, runCli } from '../../helpers/cli-process';
 import { modelsByName, scripted } from '../../helpers/sub-agent-helpers';
 import { finishWithLastResult, waitForChildren, withScript } from '../../helpers/sub-agent-scripts';
-import { connectTestEnv, createHarness, type AgentHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, type AgentHarness, useTestEnv } from '../../helpers/temporal-env';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const alice = { id: 'alice', roles: ['ops'] };
 const bob = { id: 'bob', roles: ['ops'] };

@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import type { AgentInputInit, AgentResult } from '../../../src/shared';
 import { cancelSignal } from '../../../src/workflows/messages';
 import { pollFor } from '../../helpers/approval-helpers';
-import { modelsByName, resultOf, scripted } from '../../helpers/sub-agent-helpers';
+import { resultStep } from '../../helpers/chain-helpers';
+import { modelsByName, scripted } from '../../helpers/sub-agent-helpers';
 import { waitForChildren } from '../../helpers/sub-agent-scripts';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { slowTool } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 /** Generous: a cancelled tree should wind down in about two seconds; this only catches a hang. */
 const PROMPT_MS = 10_000;
@@ -71,7 +68,7 @@ describe.concurrent('cancelling a parent cancels its sub-agents', () => {
       for (const child of children) {
         expect(child.value).toMatchObject({ success: false, terminationReason: 'cancelled' });
         expect(child.ms).toBeLessThan(PROMPT_MS);
-        expect(resultOf(child.value, child.value.chain.agentName === 'north_agent' ? 'call_north_job' : 'call_south_job')?.toolResult).toMatchObject({ success: false });
+        expect(resultStep(child.value.chain.steps, child.value.chain.agentName === 'north_agent' ? 'call_north_job' : 'call_south_job')?.toolResult).toMatchObject({ success: false });
       }
       expect(events.filter((e) => e === 'started')).toHaveLength(2);
       expect(events.filter((e) => e === 'aborted')).toHaveLength(2);
@@ -88,7 +85,7 @@ describe.concurrent('cancelling a parent cancels its sub-agents', () => {
       // Each call's result is the child's own report (not a guess after the parent stopped waiting): its partial answer and spend.
       for (const [index, name] of ['north_agent', 'south_agent'].entries()) {
         const child = children[index]!.value;
-        expect(resultOf(parent.value, `call_${name.replace('_agent', '')}`)?.toolResult).toMatchObject({
+        expect(resultStep(parent.value.chain.steps, `call_${name.replace('_agent', '')}`)?.toolResult).toMatchObject({
           success: false,
           result: child.finalAnswer,
           error: `Sub-agent ${name} did not finish its task (it stopped: cancelled).`,
@@ -119,7 +116,7 @@ describe.concurrent('cancelling a parent cancels its sub-agents', () => {
     });
     expect(result.terminationReason).toBe('cancelled');
     expect(result.chain.subAgents?.[0]).toMatchObject({ status: 'cancelled', terminationReason: 'cancelled' });
-    expect(resultOf(result, 'call_stubborn')?.toolResult.subAgent).toMatchObject({ agentName: 'stubborn_agent', status: 'cancelled' });
+    expect(resultStep(result.chain.steps, 'call_stubborn')?.toolResult.subAgent).toMatchObject({ agentName: 'stubborn_agent', status: 'cancelled' });
     expect(result.delegated?.runs).toBe(1);
     expect(result.usage.inputTokens).toBeGreaterThan(lead.calls.length * 100);
   });

@@ -1,24 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
-import type { AgentInputInit, AgentResult, ReasoningStep } from '../../../src/shared';
+import type { AgentInputInit, AgentResult } from '../../../src/shared';
 import { lastToolResults } from '../../helpers/approval-helpers';
-import { callOf, modelsByName, resultOf, scripted } from '../../helpers/sub-agent-helpers';
+import { callStep, resultStep, thinkingSteps } from '../../helpers/chain-helpers';
+import { modelsByName, scripted } from '../../helpers/sub-agent-helpers';
 import { childRunIds, finishWithLastResult, neverStarted } from '../../helpers/sub-agent-scripts';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { slowTool, testTools } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
-const blockedNotes = (result: AgentResult) =>
-  result.chain.steps.filter((s): s is Extract<ReasoningStep, { type: 'thinking' }> => s.type === 'thinking' && s.purpose === 'delegation_blocked').map((s) => s.thought);
+const blockedNotes = (result: AgentResult) => thinkingSteps(result.chain.steps, 'delegation_blocked').map((s) => s.thought);
 
 /** The child run a parent's call started (or would have started). */
 const delegatedId = (result: AgentResult, callId: string): string => {
-  const call = callOf(result, callId);
+  const call = callStep(result.chain.steps, callId);
   if (!call) throw new Error(`No call ${callId} in ${result.chain.chainId}`);
   return call.toolCall.delegatedTo?.workflowId ?? `${result.chain.chainId}/${call.toolCall.toolName}-${call.stepNumber}`;
 };
@@ -85,12 +81,12 @@ describe.concurrent('sub-agent guards', () => {
     const refusal =
       'Delegation refused: agent_a → agent_b → agent_a would be a cycle (the full path is agent_a → agent_b → agent_a). Do this part yourself or ask a different agent.';
     expect(blockedNotes(child)).toEqual([refusal]);
-    expect(resultOf(child, 'call_loop')!.toolResult).toMatchObject({ success: false, error: refusal });
+    expect(resultStep(child.chain.steps, 'call_loop')!.toolResult).toMatchObject({ success: false, error: refusal });
     expect(lastToolResults(b.calls[1]!.messages)).toEqual([{ type: 'tool_result', toolUseId: 'call_loop', content: refusal, isError: true }]);
 
     // No grandchild: the would-be id was never started, and the child's history starts no child.
     const wouldBe = delegatedId(child, 'call_loop');
-    expect(wouldBe).toBe(`${childId}/agent_a-${callOf(child, 'call_loop')!.stepNumber}`);
+    expect(wouldBe).toBe(`${childId}/agent_a-${callStep(child.chain.steps, 'call_loop')!.stepNumber}`);
     expect(child.chain.subAgents).toEqual([expect.objectContaining({ callId: 'call_loop', agentName: 'agent_a', workflowId: wouldBe, status: 'refused' })]);
     expect(await neverStarted(env.client, wouldBe)).toBe(true);
     expect(await childRunIds(env.client, childId)).toEqual([]);
@@ -118,7 +114,7 @@ describe.concurrent('sub-agent guards', () => {
   it('maxDelegationDepth 2: the same script goes through and the grandchild runs', async () => {
     const { result, midId, midResult, leafId } = await delegateTwoDown(2, true);
     expect(blockedNotes(midResult)).toEqual([]);
-    expect(leafId).toBe(`${midId}/leaf_agent-${callOf(midResult, 'call_leaf')!.stepNumber}`);
+    expect(leafId).toBe(`${midId}/leaf_agent-${callStep(midResult.chain.steps, 'call_leaf')!.stepNumber}`);
     const leaf = (await env.client.workflow.getHandle(leafId).result()) as AgentResult;
     expect(leaf).toMatchObject({ success: true, finalAnswer: 'leaf: {"key":"depth","value":50}' });
     expect(midResult.chain.subAgents).toEqual([expect.objectContaining({ agentName: 'leaf_agent', workflowId: leafId, status: 'completed' })]);
@@ -151,7 +147,7 @@ describe.concurrent('sub-agent guards', () => {
 
     const refusal = "Delegation refused: only 950 tokens of the run's budget could go to it (at least 1024 needed). Do this part yourself, or finish with what you have.";
     expect(blockedNotes(result)).toEqual([refusal]);
-    expect(resultOf(result, 'call_helper')!.toolResult).toMatchObject({ success: false, error: refusal });
+    expect(resultStep(result.chain.steps, 'call_helper')!.toolResult).toMatchObject({ success: false, error: refusal });
     expect(lastToolResults(lead.calls[1]!.messages)).toEqual([{ type: 'tool_result', toolUseId: 'call_helper', content: refusal, isError: true }]);
     expect(result.chain.subAgents).toEqual([expect.objectContaining({ callId: 'call_helper', status: 'refused' })]);
     expect(await childRunIds(env.client, handle.workflowId)).toEqual([]);
@@ -184,11 +180,11 @@ describe.concurrent('sub-agent guards', () => {
     expect(child.executionTimeMs).toBeLessThan(10_000);
     expect(events).toEqual(['started', 'aborted']);
     expect(child.finalAnswer).toContain('{"key":"partial","value":70}');
-    expect(resultOf(child, 'call_job')!.toolResult).toMatchObject({ success: false });
+    expect(resultStep(child.chain.steps, 'call_job')!.toolResult).toMatchObject({ success: false });
 
     // The parent's chain keeps the partial answer as the call's result, marked as an error.
     const error = 'Sub-agent slow_agent did not finish its task (it stopped: timeout).';
-    expect(resultOf(result, 'call_slow_agent')!.toolResult).toMatchObject({
+    expect(resultStep(result.chain.steps, 'call_slow_agent')!.toolResult).toMatchObject({
       success: false,
       result: child.finalAnswer,
       error,

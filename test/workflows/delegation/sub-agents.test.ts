@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { addUsage, totalTokens, zeroUsage, type AgentInputInit, type AgentResult } from '../../../src/shared';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
-import { callOf, modelsByName, resultOf, scripted } from '../../helpers/sub-agent-helpers';
+import { callStep, resultStep } from '../../helpers/chain-helpers';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
+import { modelsByName, scripted } from '../../helpers/sub-agent-helpers';
 import { testTools } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const specialist = (model: string, description: string) => ({ description, model: scripted(model), tools: ['lookup'], limits: { maxIterations: 4 } });
 
@@ -54,7 +51,7 @@ describe.concurrent('sub-agents', () => {
 
     expect(result.terminationReason).toBe('success');
     // The three calls ran as one parallel group that shares the first call's step number.
-    const calls = ['call_market', 'call_tech', 'call_news'].map((id) => callOf(result, id)!);
+    const calls = ['call_market', 'call_tech', 'call_news'].map((id) => callStep(result.chain.steps, id)!);
     expect(calls.map((c) => c.parallel)).toEqual([1, 2, 3].map((index) => ({ group: calls[0]!.stepNumber, index, size: 3 })));
     // Each call names its child run, derived from the parent's id and the call's step.
     const parentId = result.chain.chainId;
@@ -66,10 +63,10 @@ describe.concurrent('sub-agents', () => {
     expect(children['news_agent']!.terminationReason).toBe('failure');
 
     // Results link to the child run and say how it ended; the failing child is an error observation with its reason.
-    const newsResult = resultOf(result, 'call_news')!;
+    const newsResult = resultStep(result.chain.steps, 'call_news')!;
     expect(newsResult.toolResult).toMatchObject({ success: false, subAgent: { agentName: 'news_agent', status: 'failed', terminationReason: 'failure' } });
     expect(newsResult.toolResult.error).toContain('failure');
-    expect(resultOf(result, 'call_market')!.toolResult).toMatchObject({ success: true, result: 'Market is 2.3B', subAgent: { status: 'completed', steps: children['market_agent']!.chain.steps.length } });
+    expect(resultStep(result.chain.steps, 'call_market')!.toolResult).toMatchObject({ success: true, result: 'Market is 2.3B', subAgent: { status: 'completed', steps: children['market_agent']!.chain.steps.length } });
     const leadSecondRequest = lead.calls[1]!;
     expect(JSON.stringify(leadSecondRequest.messages)).toContain('no news source reachable');
 

@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
-import { CostAttribute, StatusAttribute, TokensAttribute, type AgentInputInit } from '../../../src/shared';
+import { CostAttribute, StatusAttribute, TokensAttribute } from '../../../src/shared';
+import { stepTypesWithSources } from '../../helpers/chain-helpers';
 import { scheduledActivities } from '../../helpers/history';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { scriptedInput } from '../../helpers/scripted-input';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
-
-const scripted = (task: string, extra: Partial<AgentInputInit> = {}): AgentInputInit => ({
-  task,
-  model: { provider: 'scripted', model: 'scripted-model' },
-  ...extra,
-});
+const env = useTestEnv();
 
 describe('agentWorkflow on a real dev server', () => {
   it('runs several tools to finish, one activity per call, with the chain, usage and search attributes', async () => {
@@ -27,7 +19,7 @@ describe('agentWorkflow on a real dev server', () => {
     ]);
     const h = await createHarness(env, { tools, models: { scripted: model } });
     const result = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start(scripted('Find alpha and be'));
+      const handle = await h.agents.start(scriptedInput('Find alpha and be'));
       return handle.result();
     });
     model.verify();
@@ -38,8 +30,7 @@ describe('agentWorkflow on a real dev server', () => {
     expect(log.calls.map((c) => c.args)).toEqual([{ key: 'alpha' }, { key: 'be' }]);
 
     const steps = result.chain.steps;
-    const shape = steps.map((s) => (s.type === 'tool_call' || s.type === 'tool_result' ? `${s.type}:${s.type === 'tool_call' ? s.toolCall.toolType : s.model ? 'llm' : 'tool'}` : s.type));
-    expect(shape).toEqual([
+    expect(stepTypesWithSources(steps)).toEqual([
       'tool_call:llm', 'tool_result:llm', 'thinking', 'tool_call:external', 'tool_result:tool',
       'tool_call:llm', 'tool_result:llm', 'tool_call:external', 'tool_result:tool',
       'tool_call:llm', 'tool_result:llm', 'thinking', 'tool_call:custom', 'tool_result:tool', 'synthesis',
@@ -78,7 +69,7 @@ describe('agentWorkflow on a real dev server', () => {
   it('takes a reply without tool calls as the final answer', async () => {
     const model = createScriptedModel([{ content: [say('Paris is the capital of France.')] }]);
     const h = await createHarness(env, { tools: [], models: { scripted: model } });
-    const result = await h.worker.runUntil(async () => (await h.agents.start(scripted('Capital of France?'))).result());
+    const result = await h.worker.runUntil(async () => (await h.agents.start(scriptedInput('Capital of France?'))).result());
     model.verify();
     expect(result).toMatchObject({ success: true, terminationReason: 'success', finalAnswer: 'Paris is the capital of France.', toolCalls: 0 });
     expect(result.chain.steps.map((s) => s.type)).toEqual(['tool_call', 'tool_result', 'synthesis']);
@@ -97,7 +88,7 @@ describe('agentWorkflow on a real dev server', () => {
     const model = createScriptedModel([{ content: [say('Waiting on slow.'), useTool('slow', { key: 'k' })] }, { content: [say('done')] }]);
     const h = await createHarness(env, { tools: [slow], models: { scripted: model } });
     await h.worker.runUntil(async () => {
-      const handle = await h.agents.start(scripted('Use the slow tool'));
+      const handle = await h.agents.start(scriptedInput('Use the slow tool'));
       await toolStarted;
       try {
         const live = await h.agents.chain(handle.workflowId);

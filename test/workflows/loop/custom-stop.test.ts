@@ -6,20 +6,20 @@ import { z } from 'zod';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import type { AgentInputInit, AgentResult } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { PROJECT_ROOT } from '../../helpers/cli-process';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
-let env: TestEnv;
+const env = useTestEnv();
 let bundlePath: string;
 beforeAll(async () => {
-  env = await connectTestEnv();
   // The README's example workflow, bundled as a user's worker would.
-  const { code } = await bundleWorkflowCode({ workflowsPath: path.resolve(__dirname, '../../../examples/workflows/release-agent.ts'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } });
-  bundlePath = path.resolve(__dirname, `../../../.thoughtline/tmp/release-agent-${process.pid}.js`);
+  const { code } = await bundleWorkflowCode({ workflowsPath: path.join(PROJECT_ROOT, 'examples/workflows/release-agent.ts'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } });
+  bundlePath = path.join(PROJECT_ROOT, `.thoughtline/tmp/release-agent-${process.pid}.js`);
   fs.writeFileSync(bundlePath, code);
 }, 60_000);
 afterAll(async () => {
   fs.rmSync(bundlePath, { force: true });
-  await env?.close();
 });
 
 describe('a custom workflow around runAgent', () => {
@@ -33,7 +33,7 @@ describe('a custom workflow around runAgent', () => {
       { content: [say('Deployed 1.2.3 after green checks.')] },
     ]);
     const h = await createHarness(env, { tools: [deploy, check], models: { scripted: model }, workflowBundlePath: bundlePath });
-    const input: AgentInputInit = { task: 'Release 1.2.3', model: { provider: 'scripted', model: 'scripted-model' } };
+    const input: AgentInputInit = { task: 'Release 1.2.3', model: SCRIPTED_MODEL };
     const result = await h.worker.runUntil(async () => {
       const handle = await env.client.workflow.start('releaseAgent', { taskQueue: h.taskQueue, workflowId: `release-${Date.now()}`, args: [input] });
       return (await handle.result()) as AgentResult;

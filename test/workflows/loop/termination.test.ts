@@ -1,61 +1,27 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScriptedModel, say, useTool, type ScriptedModel, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import { totalTokens, type AgentInputInit, type AgentResult, type ModelRequest, type ReasoningStep } from '../../../src/shared';
-import type { ToolDefinition } from '../../../src/tools/define-tool';
+import { describe, expect, it } from 'vitest';
+import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
+import { totalTokens, type AgentResult, type ModelRequest } from '../../../src/shared';
 import { estimateInputTokens, MIN_OUTPUT_TOKENS } from '../../../src/workflows/model/budget';
 import { resolveStallUpdate, statusQuery } from '../../../src/workflows/messages';
 import { holdAfter } from '../../helpers/approval-helpers';
+import { callStep, llmCalls, openCallSteps, stepShape, thoughts, toolResultOf } from '../../helpers/chain-helpers';
 import { scheduledActivities } from '../../helpers/history';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
-import { slowTool, testTools, type ToolLog } from '../../helpers/test-tools';
+import { runScripted } from '../../helpers/run-scripted';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
+import { slowTool, testTools } from '../../helpers/test-tools';
 
 const EventType = temporal.api.enums.v1.EventType;
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
-const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Ran {
-  result: AgentResult;
-  model: ScriptedModel;
-  log: ToolLog;
-}
+/** The task of the runs made with runScripted. */
+const task = 'Find the values.';
 
-/** Runs one agent on the real dev server with a scripted model and the test tools (plus `extraTools`). */
-async function run(turns: ScriptedTurn[], init: Partial<AgentInputInit> = {}, extraTools: readonly ToolDefinition[] = []): Promise<Ran> {
-  const model = createScriptedModel(turns);
-  const { tools, log } = testTools();
-  const h = await createHarness(env, { tools: [...tools, ...extraTools], models: { scripted: model } });
-  const result = await h.worker.runUntil(async () => (await h.agents.start({ task: 'Find the values.', model: MODEL, ...init })).result());
-  model.verify();
-  return { result, model, log };
-}
-
-// ---- chain helpers ----
-
-const shape = (steps: readonly ReasoningStep[]) =>
-  steps.map((s) =>
-    s.type === 'tool_call' ? `call:${s.toolCall.toolType}:${s.toolCall.toolName}` : s.type === 'tool_result' ? `result:${s.toolResult.success}` : s.type,
-  );
-const thoughts = (steps: readonly ReasoningStep[]) => steps.flatMap((s) => (s.type === 'thinking' ? [s.thought] : []));
-const resultOf = (steps: readonly ReasoningStep[], correlationId: string) => {
-  const step = steps.find((s) => s.type === 'tool_result' && s.toolResult.correlationId === correlationId);
-  return step?.type === 'tool_result' ? step.toolResult : undefined;
-};
-const callOf = (steps: readonly ReasoningStep[], toolName: string) =>
-  steps.flatMap((s) => (s.type === 'tool_call' && s.toolCall.toolName === toolName ? [s.toolCall] : []));
-const modelCallSteps = (steps: readonly ReasoningStep[]) => steps.filter((s) => s.type === 'tool_call' && s.toolCall.toolType === 'llm');
-const openCalls = (steps: readonly ReasoningStep[]) => {
-  const done = new Set(steps.flatMap((s) => (s.type === 'tool_result' ? [s.toolResult.correlationId] : [])));
-  return steps.filter((s) => s.type === 'tool_call' && !done.has(s.toolCall.correlationId));
-};
 /** The last step must be the synthesis, with the final answer as its conclusion. */
 function expectSynthesisLast(result: AgentResult): void {
   const last = result.chain.steps.at(-1);
@@ -84,8 +50,9 @@ function unansweredToolUses(request: ModelRequest): string[] {
 describe('termination reasons (real dev server)', () => {
   it('success: a success phrase ends the run; a tool call in the same reply is not run', async () => {
     const text = 'alpha is 50, so the task complete.'; // phrases match case-insensitively
-    const { result, model, log } = await run([{ content: [say(text), useTool('lookup', { key: 'alpha' }, 'toolu_p1')] }], {
-      successPhrases: ['TASK COMPLETE'],
+    const { result, model, log } = await runScripted(env, {
+      script: [{ content: [say(text), useTool('lookup', { key: 'alpha' }, 'toolu_p1')] }],
+      input: { task, successPhrases: ['TASK COMPLETE'] },
     });
 
     expect(result).toMatchObject({ success: true, terminationReason: 'success', finalAnswer: text, modelCalls: 1, toolCalls: 0, iterations: 1 });
@@ -93,27 +60,27 @@ describe('termination reasons (real dev server)', () => {
     expect(log.calls).toEqual([]);
     expect((await scheduledActivities(env.client, result.chain.chainId)).filter((a) => a.type === 'runTool')).toEqual([]);
 
-    expect(shape(result.chain.steps)).toEqual(['call:llm:scripted-model', 'result:true', 'thinking', 'call:custom:lookup', 'result:false', 'synthesis']);
+    expect(stepShape(result.chain.steps)).toEqual(['call:llm:scripted-model', 'result:true', 'thinking', 'call:custom:lookup', 'result:false', 'synthesis']);
     expect(thoughts(result.chain.steps)).toEqual([text]);
-    expect(resultOf(result.chain.steps, 'toolu_p1')).toMatchObject({ success: false, error: 'Not run: the reply contained the success phrase "TASK COMPLETE".' });
+    expect(toolResultOf(result.chain.steps, 'toolu_p1')).toMatchObject({ success: false, error: 'Not run: the reply contained the success phrase "TASK COMPLETE".' });
     expectSynthesisLast(result);
     expect(result.chain.status).toBe('completed');
   });
 
   it('failure: a failure phrase ends the run, and wins over a success phrase in the same reply', async () => {
     const text = 'Task complete? No: I CANNOT PROCEED, the value of bb is withheld.';
-    const { result, log } = await run(
-      [
+    const { result, log } = await runScripted(env, {
+      script: [
         { content: [say('Looking up a.'), useTool('lookup', { key: 'a' }, 'toolu_f1')] },
         { content: [say(text), useTool('lookup', { key: 'bb' }, 'toolu_f2')] },
       ],
-      { successPhrases: ['task complete'], failurePhrases: ['cannot proceed'] },
-    );
+      input: { task, successPhrases: ['task complete'], failurePhrases: ['cannot proceed'] },
+    });
 
     expect(result).toMatchObject({ success: false, terminationReason: 'failure', finalAnswer: text, modelCalls: 2, toolCalls: 1, iterations: 2 });
     expect(log.calls.map((c) => c.args)).toEqual([{ key: 'a' }]);
-    expect(resultOf(result.chain.steps, 'toolu_f1')).toMatchObject({ success: true, result: { key: 'a', value: 10 } });
-    expect(resultOf(result.chain.steps, 'toolu_f2')).toMatchObject({ success: false, error: 'Not run: the reply contained the failure phrase "cannot proceed".' });
+    expect(toolResultOf(result.chain.steps, 'toolu_f1')).toMatchObject({ success: true, result: { key: 'a', value: 10 } });
+    expect(toolResultOf(result.chain.steps, 'toolu_f2')).toMatchObject({ success: false, error: 'Not run: the reply contained the failure phrase "cannot proceed".' });
     expect(thoughts(result.chain.steps)).toEqual(['Looking up a.', text]);
     expectSynthesisLast(result);
     // The synthesis draws on the one real observation.
@@ -124,21 +91,24 @@ describe('termination reasons (real dev server)', () => {
 
   it('failure: the model declares the task impossible with give_up; other calls of that turn are not run', async () => {
     const reason = 'The database needs credentials I do not have.';
-    const { result, model, log } = await run([
-      {
-        content: [
-          say('I lack access.'),
-          useTool('lookup', { key: 'secret' }, 'toolu_g1'),
-          useTool('give_up', { reason: `  ${reason}  ` }, 'toolu_g2'),
-        ],
-      },
-    ]);
+    const { result, model, log } = await runScripted(env, {
+      script: [
+        {
+          content: [
+            say('I lack access.'),
+            useTool('lookup', { key: 'secret' }, 'toolu_g1'),
+            useTool('give_up', { reason: `  ${reason}  ` }, 'toolu_g2'),
+          ],
+        },
+      ],
+      input: { task },
+    });
 
     // The model was offered the give-up tool beside the finish tool.
     expect(model.calls[0]?.tools.map((t) => t.name)).toEqual(['lookup', 'always_fails', 'big_result', 'finish', 'give_up']);
     expect(result).toMatchObject({ success: false, terminationReason: 'failure', finalAnswer: reason, modelCalls: 1, toolCalls: 0 });
     expect(log.calls).toEqual([]);
-    expect(shape(result.chain.steps)).toEqual([
+    expect(stepShape(result.chain.steps)).toEqual([
       'call:llm:scripted-model',
       'result:true',
       'thinking',
@@ -149,8 +119,8 @@ describe('termination reasons (real dev server)', () => {
       'synthesis',
     ]);
     expect(thoughts(result.chain.steps)).toEqual(['I lack access.']);
-    expect(resultOf(result.chain.steps, 'toolu_g2')).toMatchObject({ success: true, result: reason });
-    expect(resultOf(result.chain.steps, 'toolu_g1')).toMatchObject({ success: false, error: 'Not run: "give_up" was called in the same turn.' });
+    expect(toolResultOf(result.chain.steps, 'toolu_g2')).toMatchObject({ success: true, result: reason });
+    expect(toolResultOf(result.chain.steps, 'toolu_g1')).toMatchObject({ success: false, error: 'Not run: "give_up" was called in the same turn.' });
     const last = result.chain.steps.at(-1);
     expect(last?.type === 'synthesis' && last.synthesis.conclusion).toBe(`The task could not be completed: ${reason}`);
   });
@@ -159,39 +129,39 @@ describe('termination reasons (real dev server)', () => {
     it('stops after the same call is repeated: the third repeat is answered with a warning, the fourth stalls, then a summary', async () => {
       const summary = 'Summary: alpha is 50. I kept asking for it again; nothing else was done.';
       const repeat = (id: string): ScriptedTurn => ({ content: [useTool('lookup', { key: 'alpha' }, id)] });
-      const { result, model, log } = await run(
-        [
+      const { result, model, log } = await runScripted(env, {
+        script: [
           { content: [say('Looking up alpha.'), useTool('lookup', { key: 'alpha' }, 'toolu_r1')] },
           repeat('toolu_r2'),
           repeat('toolu_r3'),
           repeat('toolu_r4'),
           { content: [say(summary)] },
         ],
-        { stallThreshold: 3, onStall: 'stop' },
-      );
+        input: { task, stallThreshold: 3, onStall: 'stop' },
+      });
 
       expect(result).toMatchObject({ success: false, terminationReason: 'stalled', finalAnswer: summary, modelCalls: 5, toolCalls: 2, iterations: 4 });
       // Only the first two calls ran.
       expect(log.calls).toHaveLength(2);
-      expect(resultOf(result.chain.steps, 'toolu_r1')).toMatchObject({ success: true });
-      expect(resultOf(result.chain.steps, 'toolu_r2')).toMatchObject({ success: true });
+      expect(toolResultOf(result.chain.steps, 'toolu_r1')).toMatchObject({ success: true });
+      expect(toolResultOf(result.chain.steps, 'toolu_r2')).toMatchObject({ success: true });
 
       // The third was not run; the model read a warning in its place, once.
       const warning = 'Not run: you have made this exact call (lookup with the same arguments) 3 times in a row';
-      expect(resultOf(result.chain.steps, 'toolu_r3')).toMatchObject({ success: false, error: expect.stringContaining(warning) });
+      expect(toolResultOf(result.chain.steps, 'toolu_r3')).toMatchObject({ success: false, error: expect.stringContaining(warning) });
       const toR3 = model.calls[3]?.messages.at(-1);
       expect(toR3).toEqual({ role: 'user', content: [{ type: 'tool_result', toolUseId: 'toolu_r3', content: expect.stringContaining(warning), isError: true }] });
       expect(model.calls.filter((c) => lastMessageJson(c).includes('Not run: you have made this exact call'))).toHaveLength(1);
       expect(lastMessageJson(model.calls[2])).not.toContain('Not run');
 
       // The fourth stalled the run: never run (recorded as such), a "Stalled:" step, then one tool-less summary call.
-      expect(callOf(result.chain.steps, 'lookup').find((c) => c.correlationId === 'toolu_r4')).toMatchObject({ toolType: 'custom' });
-      expect(resultOf(result.chain.steps, 'toolu_r4')).toMatchObject({ success: false, error: 'Not run: the run stopped because it was stalled.' });
+      expect(callStep(result.chain.steps, 'toolu_r4')?.toolCall).toMatchObject({ toolName: 'lookup', toolType: 'custom' });
+      expect(toolResultOf(result.chain.steps, 'toolu_r4')).toMatchObject({ success: false, error: 'Not run: the run stopped because it was stalled.' });
       expect(thoughts(result.chain.steps)).toContain('Stalled: it called lookup with the same arguments 4 times in a row, after being told once.');
       const summaryCall = model.calls[4]!;
       expect(summaryCall.toolChoice).toBe('none');
       expect(lastMessageJson(summaryCall)).toContain('You kept repeating the same tool calls without progress.');
-      expect(modelCallSteps(result.chain.steps)).toHaveLength(5);
+      expect(llmCalls(result.chain.steps)).toHaveLength(5);
       expectSynthesisLast(result);
 
       // The summary request must be a valid conversation: every tool_use answered by a tool_result
@@ -202,7 +172,7 @@ describe('termination reasons (real dev server)', () => {
     it('stops after repeated unreadable replies (react-text): a warning on the third, stalled on the fourth', async () => {
       const bad: ScriptedTurn = { content: [say('Thought: I should look it up.\nAction: lookup')] };
       const summary = 'Summary: nothing was looked up; my replies did not follow the format.';
-      const { result, model, log } = await run([bad, bad, bad, bad, { content: [say(summary)] }], { strategy: 'react-text', stallThreshold: 3 });
+      const { result, model, log } = await runScripted(env, { script: [bad, bad, bad, bad, { content: [say(summary)] }], input: { task, strategy: 'react-text', stallThreshold: 3 } });
 
       expect(result).toMatchObject({ success: false, terminationReason: 'stalled', finalAnswer: summary, modelCalls: 5, toolCalls: 0, formatErrors: 4 });
       expect(log.calls).toEqual([]);
@@ -233,7 +203,7 @@ describe('termination reasons (real dev server)', () => {
       const h = await createHarness(env, { tools, models: { scripted: model } });
 
       const { result, early, waiting, answer, after, history } = await h.worker.runUntil(async () => {
-        const handle = await h.agents.start({ task: 'Find alpha.', model: MODEL, stallThreshold: 3, onStall: 'ask' });
+        const handle = await h.agents.start({ task: 'Find alpha.', model: SCRIPTED_MODEL, stallThreshold: 3, onStall: 'ask' });
         while (firstCall.held() === 0) await wait(20);
         const early = await handle
           .executeUpdate(resolveStallUpdate, { args: [{ continue: true, by: 'mallory' }], updateId: 'too-early' })
@@ -269,8 +239,8 @@ describe('termination reasons (real dev server)', () => {
       // Continued: the stalled call ran, and the model finished.
       expect(result).toMatchObject({ success: true, terminationReason: 'success', finalAnswer: 'alpha is 50', modelCalls: 5, toolCalls: 3 });
       expect(log.calls).toHaveLength(3);
-      expect(resultOf(result.chain.steps, 'toolu_a3')).toMatchObject({ success: false, error: expect.stringContaining('Not run: you have made this exact call') });
-      expect(resultOf(result.chain.steps, 'toolu_a4')).toMatchObject({ success: true, result: { key: 'alpha', value: 50 } });
+      expect(toolResultOf(result.chain.steps, 'toolu_a3')).toMatchObject({ success: false, error: expect.stringContaining('Not run: you have made this exact call') });
+      expect(toolResultOf(result.chain.steps, 'toolu_a4')).toMatchObject({ success: true, result: { key: 'alpha', value: 50 } });
       const said = thoughts(result.chain.steps);
       const stalledAt = said.indexOf('Stalled: it called lookup with the same arguments 4 times in a row, after being told once.');
       expect(stalledAt).toBeGreaterThanOrEqual(0);
@@ -296,7 +266,7 @@ describe('termination reasons (real dev server)', () => {
     { content: [useTool('finish', { result: 'a=10, bb=20' }, 'toolu_b3')], usage: { inputTokens: 1600, outputTokens: 40 } },
   ];
   async function projections(): Promise<{ second: number; third: number; requests: readonly ModelRequest[] }> {
-    const dry = await run(budgetScript());
+    const dry = await runScripted(env, { script: budgetScript(), input: { task } });
     expect(dry.result.terminationReason).toBe('success');
     const [, second, third] = dry.model.calls;
     return { second: estimateInputTokens(second!), third: estimateInputTokens(third!), requests: dry.model.calls };
@@ -309,7 +279,7 @@ describe('termination reasons (real dev server)', () => {
 
     // One token short of room for the third call: the run ends before making it.
     const budget = fits - 1;
-    const { result, model } = await run(budgetScript().slice(0, 2), { tokenBudget: budget });
+    const { result, model } = await runScripted(env, { script: budgetScript().slice(0, 2), input: { task, tokenBudget: budget } });
     expect(model.calls.map((c) => c.messages)).toEqual(projected.requests.slice(0, 2).map((c) => c.messages));
     expect(result).toMatchObject({ success: false, terminationReason: 'token_budget', modelCalls: 2, toolCalls: 2 });
     expect(totalTokens(result.usage)).toBe(spentAfterTwo);
@@ -318,15 +288,15 @@ describe('termination reasons (real dev server)', () => {
     expect(model.calls[1]?.maxTokens).toBe(budget - 1050 - projected.second);
     expect(model.calls[1]?.maxTokens).toBeLessThan(2048);
     // No summary call: the answer is written without a model, and says why.
-    expect(modelCallSteps(result.chain.steps)).toHaveLength(2);
+    expect(llmCalls(result.chain.steps)).toHaveLength(2);
     expect(result.finalAnswer).toContain(`Token budget: ${spentAfterTwo} of ${budget} tokens spent; the next call needs about ${projected.third} input tokens`);
     expect(result.finalAnswer).toContain('- {"key":"a","value":10}');
     expect(result.finalAnswer).toContain('- {"key":"bb","value":20}');
     expectSynthesisLast(result);
-    expect(openCalls(result.chain.steps)).toEqual([]);
+    expect(openCallSteps(result.chain.steps)).toEqual([]);
 
     // With exactly enough room the third call is made, with max_tokens cut to the minimum.
-    const enough = await run(budgetScript(), { tokenBudget: fits });
+    const enough = await runScripted(env, { script: budgetScript(), input: { task, tokenBudget: fits } });
     expect(enough.result).toMatchObject({ success: true, terminationReason: 'success', modelCalls: 3 });
     expect(enough.model.calls[2]?.maxTokens).toBe(MIN_OUTPUT_TOKENS);
   });
@@ -339,18 +309,18 @@ describe('termination reasons (real dev server)', () => {
     const budgetFor = (outputTokens: number) => 0.03 + thirdInputUsd + (outputTokens * 15) / 1e6;
 
     const budget = budgetFor(MIN_OUTPUT_TOKENS - 0.5);
-    const { result, model } = await run(budgetScript([0.01, 0.02]).slice(0, 2), { costBudgetUsd: budget, model: { ...MODEL, price } });
+    const { result, model } = await runScripted(env, { script: budgetScript([0.01, 0.02]).slice(0, 2), input: { task, costBudgetUsd: budget, model: { ...SCRIPTED_MODEL, price } } });
     expect(result).toMatchObject({ success: false, terminationReason: 'cost_budget', modelCalls: 2, toolCalls: 2, costUsd: 0.03 });
     expect(result.costUsd).toBeLessThanOrEqual(budget);
     expect(model.calls).toHaveLength(2);
-    expect(modelCallSteps(result.chain.steps)).toHaveLength(2);
+    expect(llmCalls(result.chain.steps)).toHaveLength(2);
     expect(result.finalAnswer).toContain(`Cost budget: $0.030000 of $${budget} spent; the next call would cost about $`);
     expectSynthesisLast(result);
     const last = result.chain.steps.at(-1);
     expect(last?.type === 'synthesis' && last.synthesis.conclusion).toContain('Cost budget');
 
     // Half a token's worth more: the third call is affordable, with max_tokens cut to the minimum.
-    const enough = await run(budgetScript([0.01, 0.02]), { costBudgetUsd: budgetFor(MIN_OUTPUT_TOKENS + 0.5), model: { ...MODEL, price } });
+    const enough = await runScripted(env, { script: budgetScript([0.01, 0.02]), input: { task, costBudgetUsd: budgetFor(MIN_OUTPUT_TOKENS + 0.5), model: { ...SCRIPTED_MODEL, price } } });
     expect(enough.result).toMatchObject({ success: true, terminationReason: 'success', modelCalls: 3 });
     expect(enough.model.calls[2]?.maxTokens).toBe(MIN_OUTPUT_TOKENS);
   });
@@ -362,7 +332,7 @@ describe('termination reasons (real dev server)', () => {
     const h = await createHarness(env, { tools: [slow], models: { scripted: model } });
     const started = Date.now();
     const { result, status } = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Do the long job.', model: MODEL, runTimeoutMs: 1_500 });
+      const handle = await h.agents.start({ task: 'Do the long job.', model: SCRIPTED_MODEL, runTimeoutMs: 1_500 });
       const result = await handle.result();
       return { result, status: (await handle.describe()).status.name };
     });
@@ -375,11 +345,11 @@ describe('termination reasons (real dev server)', () => {
     expect(result.finalAnswer).toContain('The run reached its time limit of 1500 ms.');
     expect(events[0]).toBe('started');
     expect(events).not.toContain('finished');
-    const slowResult = resultOf(result.chain.steps, 'toolu_t1');
+    const slowResult = toolResultOf(result.chain.steps, 'toolu_t1');
     expect(slowResult).toMatchObject({ success: false });
     expect(['cancelled', 'unknown']).toContain(slowResult?.outcome);
-    expect(openCalls(result.chain.steps)).toEqual([]);
-    expect(modelCallSteps(result.chain.steps)).toHaveLength(1);
+    expect(openCallSteps(result.chain.steps)).toEqual([]);
+    expect(llmCalls(result.chain.steps)).toHaveLength(1);
     expectSynthesisLast(result);
   });
 });

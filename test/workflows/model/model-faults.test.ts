@@ -1,19 +1,15 @@
 import { temporal } from '@temporalio/proto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../../src/activities/models/anthropic-provider';
 import type { AgentInputInit } from '../../../src/shared';
 import { httpError, message, midStreamError, startFakeMessagesServer, text, textBlock, thinkingBlock, toolUseBlock, type FakeMessagesServer, type ScriptEntry } from '../../../src/testing';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
 
 const EventType = temporal.api.enums.v1.EventType;
-let env: TestEnv;
+const env = useTestEnv();
 let fake: FakeMessagesServer;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
 afterEach(async () => fake?.close());
-afterAll(async () => env?.close());
 
 const input: AgentInputInit = { task: 'What is alpha?', model: { provider: 'anthropic', model: 'claude-sonnet-4-6' } };
 

@@ -1,29 +1,15 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ModelProvider } from '../../../src/activities';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import type { AgentInputInit, AgentResult, ReasoningStep } from '../../../src/shared';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
-import { testTools, type ToolLog } from '../../helpers/test-tools';
+import type { AgentInputInit } from '../../../src/shared';
+import { llmCalls } from '../../helpers/chain-helpers';
+import { runScripted } from '../../helpers/run-scripted';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const base: AgentInputInit = { task: 'Look things up', model: { provider: 'scripted', model: 'primary', maxTokens: 100 } };
-const llmCalls = (steps: readonly ReasoningStep[]) =>
-  steps.flatMap((s) => (s.type === 'tool_call' && s.toolCall.toolType === 'llm' ? [s.toolCall] : []));
-
-async function run(turns: ScriptedTurn[], input: AgentInputInit = base, wrap?: (m: ModelProvider) => ModelProvider) {
-  const model = createScriptedModel(turns);
-  const { tools, log } = testTools();
-  const h = await createHarness(env, { tools, models: { scripted: wrap ? wrap(model) : model } });
-  const result: AgentResult = await h.worker.runUntil(async () => (await h.agents.start(input)).result());
-  model.verify();
-  return { result, model, log: log as ToolLog };
-}
 
 describe('model turns', () => {
   it('switches to the next fallback model once a model fails for good, as a visible step', async () => {
@@ -35,7 +21,7 @@ describe('model turns', () => {
       },
     });
     const input: AgentInputInit = { ...base, model: { provider: 'scripted', model: 'primary', fallbacks: [{ provider: 'scripted', model: 'backup' }] } };
-    const { result, model } = await run([{ content: [say('Backup answering.')] }], input, brokenPrimary);
+    const { result, model } = await runScripted(env, { script: [{ content: [say('Backup answering.')] }], input, wrap: brokenPrimary });
     expect(result).toMatchObject({ success: true, finalAnswer: 'Backup answering.', modelCalls: 2 });
     expect(model.calls.map((c) => c.model)).toEqual(['backup']);
     const [first, second] = llmCalls(result.chain.steps);
@@ -56,11 +42,14 @@ describe('model turns', () => {
   });
 
   it('never runs a tool call from a reply cut at max_tokens; retries with twice the room', async () => {
-    const { result, model, log } = await run([
-      { content: [useTool('lookup', { key: 'trunc' })], stopReason: 'max_tokens' },
-      { content: [useTool('lookup', { key: 'whole' })] },
-      { content: [say('done')] },
-    ]);
+    const { result, model, log } = await runScripted(env, {
+      script: [
+        { content: [useTool('lookup', { key: 'trunc' })], stopReason: 'max_tokens' },
+        { content: [useTool('lookup', { key: 'whole' })] },
+        { content: [say('done')] },
+      ],
+      input: base,
+    });
     expect(result).toMatchObject({ success: true, finalAnswer: 'done' });
     expect(log.calls.map((c) => c.args)).toEqual([{ key: 'whole' }]);
     expect(model.calls.map((c) => c.maxTokens)).toEqual([100, 200, 100]);
@@ -71,34 +60,40 @@ describe('model turns', () => {
 
   it('ends with reason error when a reply stays cut at 4x the room, running nothing', async () => {
     const cut: ScriptedTurn = { content: [useTool('lookup', { key: 'x' })], stopReason: 'max_tokens' };
-    const { result, model, log } = await run([cut, cut, cut]);
+    const { result, model, log } = await runScripted(env, { script: [cut, cut, cut], input: base });
     expect(model.calls.map((c) => c.maxTokens)).toEqual([100, 200, 400]);
     expect(result).toMatchObject({ success: false, terminationReason: 'error', error: expect.stringContaining('tool calls were not run') });
     expect(log.calls).toHaveLength(0);
   });
 
   it('ends a refused run with reason failure, without retrying', async () => {
-    const { result } = await run([{ content: [say('I cannot help with that.')], stopReason: 'refusal' }]);
+    const { result } = await runScripted(env, { script: [{ content: [say('I cannot help with that.')], stopReason: 'refusal' }], input: base });
     expect(result).toMatchObject({ success: false, terminationReason: 'failure', modelCalls: 1, error: expect.stringContaining('refused') });
   });
 
   it('continues a paused turn by sending the partial reply back', async () => {
-    const { result, model } = await run([
-      { content: [say('Searching the web…')], stopReason: 'pause_turn' },
-      { content: [say('Found it.')] },
-    ]);
+    const { result, model } = await runScripted(env, {
+      script: [
+        { content: [say('Searching the web…')], stopReason: 'pause_turn' },
+        { content: [say('Found it.')] },
+      ],
+      input: base,
+    });
     expect(result).toMatchObject({ success: true, finalAnswer: 'Found it.', iterations: 1, modelCalls: 2 });
     expect(model.calls[1]!.messages.at(-1)).toEqual({ role: 'assistant', content: [say('Searching the web…')] });
   });
 
   it('elides older tool results and retries once when the context window is exceeded', async () => {
-    const { result, model } = await run([
-      { content: [useTool('lookup', { key: 'a' })] },
-      { content: [useTool('lookup', { key: 'b' })] },
-      { content: [useTool('lookup', { key: 'c' })] },
-      { content: [], stopReason: 'model_context_window_exceeded' },
-      { content: [say('ok')] },
-    ]);
+    const { result, model } = await runScripted(env, {
+      script: [
+        { content: [useTool('lookup', { key: 'a' })] },
+        { content: [useTool('lookup', { key: 'b' })] },
+        { content: [useTool('lookup', { key: 'c' })] },
+        { content: [], stopReason: 'model_context_window_exceeded' },
+        { content: [say('ok')] },
+      ],
+      input: base,
+    });
     expect(result).toMatchObject({ success: true, finalAnswer: 'ok' });
     const retry = model.calls[4]!;
     const results = retry.messages.flatMap((m) => (m.role === 'user' ? m.content : [])).flatMap((b) => (b.type === 'tool_result' ? [b.content] : []));

@@ -1,22 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../../src/activities/models/anthropic-provider';
 import { createScriptedModel } from '../../../src/activities/models/scripted-model';
 import { createReplyRecorder, loadRecordedTurns } from '../../../src/activities/recording';
-import type { AgentInputInit, ReasoningStep } from '../../../src/shared';
+import type { AgentInputInit } from '../../../src/shared';
 import { startFakeMessagesServer, text, toolUse } from '../../../src/testing';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { stepTypesWithToolNames } from '../../helpers/chain-helpers';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
-
-const shape = (steps: readonly ReasoningStep[]) => steps.map((s) => (s.type === 'tool_call' ? `${s.type}:${s.toolCall.toolName}` : s.type));
+const env = useTestEnv();
 
 describe('recording a session', () => {
   it('records the replies of a real-model run, secrets redacted, and replays them offline through the scripted provider', async () => {
@@ -46,7 +41,7 @@ describe('recording a session', () => {
     const replayed = await offline.worker.runUntil(async () => (await offline.agents.start(input)).result());
     scripted.verify();
     expect(replayed).toMatchObject({ success: true, toolCalls: 1, finalAnswer: 'alpha is 50 (debug: key [REDACTED])' });
-    expect(shape(replayed.chain.steps)).toEqual(shape(recorded.chain.steps));
+    expect(stepTypesWithToolNames(replayed.chain.steps)).toEqual(stepTypesWithToolNames(recorded.chain.steps));
     expect(replayed.usage).toEqual(recorded.usage);
   });
 });

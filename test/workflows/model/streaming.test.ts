@@ -1,21 +1,17 @@
 import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelDelta } from '../../../src/activities/model-activities';
 import { createAnthropicProvider } from '../../../src/activities/models/anthropic-provider';
 import { hang, startFakeMessagesServer, text, toolUse, type FakeMessagesServer } from '../../../src/testing';
 import { AgentClient, type WatchEvent } from '../../../src/client/agent-client';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
 
 const EventType = temporal.api.enums.v1.EventType;
-let env: TestEnv;
+const env = useTestEnv();
 let fake: FakeMessagesServer;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
 afterEach(async () => fake?.close());
-afterAll(async () => env?.close());
 
 const claude = { provider: 'anthropic' as const, model: 'claude-sonnet-4-6' };
 

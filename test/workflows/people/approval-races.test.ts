@@ -1,19 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import type { ModelProvider } from '../../../src/activities';
 import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refused-error';
 import type { ApprovalRecord } from '../../../src/shared';
 import { approveToolCallUpdate } from '../../../src/workflows/messages';
 import { approvalUpdatesInHistory, holdAfter, lastToolResults, until, waitForPending, writeFileTool } from '../../helpers/approval-helpers';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { taskOf } from '../../helpers/people-helpers';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
-const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 const alice = { id: 'alice', roles: ['ops'] };
 
 /** One provider for several concurrent runs: each request goes to the model of the run whose task it carries. */
@@ -21,8 +18,7 @@ function routeByTask(models: ReadonlyMap<string, ModelProvider>): ModelProvider 
   return {
     name: 'scripted',
     complete(request, signal, hooks) {
-      const first = request.messages[0];
-      const task = first?.role === 'user' && first.content[0]?.type === 'text' ? first.content[0].text : '';
+      const task = taskOf(request);
       const model = models.get(task);
       if (!model) throw new Error(`No model for task "${task}"`);
       return model.complete(request, signal, hooks);
@@ -45,7 +41,7 @@ describe.concurrent('a decision racing the approval deadline', () => {
     const outcomes = await h.worker.runUntil(() =>
       Promise.all(
         runs.map(async ({ offset, task, held }) => {
-          const handle = await h.agents.start({ task, model: MODEL, approvalTimeoutMs: timeoutMs });
+          const handle = await h.agents.start({ task, model: SCRIPTED_MODEL, approvalTimeoutMs: timeoutMs });
           const [pending] = await waitForPending(h.agents, handle.workflowId);
           expect(Date.parse(pending!.expiresAt) - Date.parse(pending!.requestedAt)).toBe(timeoutMs);
           await until(Date.parse(pending!.expiresAt) + offset);
@@ -102,7 +98,7 @@ describe.concurrent('approvals across continue-as-new', () => {
     const h = await createHarness(env, { tools: [writeFileTool(ran)], models: { scripted: model } });
 
     const { handle, firstRunId, first, second, again, result } = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Write both files', model: MODEL, continueAsNewEvery: 1, approvalTimeoutMs: 60_000 });
+      const handle = await h.agents.start({ task: 'Write both files', model: SCRIPTED_MODEL, continueAsNewEvery: 1, approvalTimeoutMs: 60_000 });
       const firstRunId = (await handle.describe()).runId;
       const [first] = await waitForPending(h.agents, handle.workflowId);
       await h.agents.decide(handle.workflowId, { callId: 'toolu_can1', approved: true, by: alice });
@@ -149,7 +145,7 @@ describe.concurrent('approvals across continue-as-new', () => {
     const h = await createHarness(env, { tools: [writeFileTool(ran)], models: { scripted: model } });
 
     const { ids, result } = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Write both files', model: MODEL, strategy: 'react-text', continueAsNewEvery: 1, approvalTimeoutMs: 60_000 });
+      const handle = await h.agents.start({ task: 'Write both files', model: SCRIPTED_MODEL, strategy: 'react-text', continueAsNewEvery: 1, approvalTimeoutMs: 60_000 });
       const ids: string[] = [];
       for (const path of ['/tmp/one', '/tmp/two']) {
         const [pending] = await waitForPending(h.agents, handle.workflowId);

@@ -1,42 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import type { ModelProvider } from '../../../src/activities';
 import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refused-error';
-import { StatusAttribute, argumentsHash, type AgentInputInit, type ApprovalDecision, type ReasoningStep } from '../../../src/shared';
-import type { ToolDefinition } from '../../../src/tools/define-tool';
+import { StatusAttribute, argumentsHash, type ApprovalDecision, type ReasoningStep } from '../../../src/shared';
 import { approveToolCallUpdate } from '../../../src/workflows/messages';
 import { approvalUpdatesInHistory, holdAfter, lastToolResults, toolActivities, waitForPending, writeFileTool } from '../../helpers/approval-helpers';
-import { connectTestEnv, createHarness, type AgentHarness, type TestEnv } from '../../helpers/temporal-env';
+import { resultStep } from '../../helpers/chain-helpers';
+import { runScripted } from '../../helpers/run-scripted';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
-const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 const alice = { id: 'alice', roles: ['ops'] };
 const bob = { id: 'bob', roles: [] };
 
-/** Starts one agent on a fresh worker and hands the running handle to `during`, which decides its calls. */
-async function runWithDecisions<T>(
-  tools: readonly ToolDefinition[],
-  model: ModelProvider,
-  input: Partial<AgentInputInit>,
-  during: (ctx: { h: AgentHarness; workflowId: string }) => Promise<T>,
-) {
-  const h = await createHarness(env, { tools, models: { scripted: model } });
-  return h.worker.runUntil(async () => {
-    const handle = await h.agents.start({ task: 'Do the task', model: MODEL, approvalTimeoutMs: 60_000, ...input });
-    const observed = await during({ h, workflowId: handle.workflowId });
-    return { workflowId: handle.workflowId, observed, result: await handle.result() };
-  });
-}
+/** The runs' input unless a test says otherwise: `during` decides their calls, within a minute. */
+const input = { task: 'Do the task', approvalTimeoutMs: 60_000 };
 
 const stepIndex = (steps: readonly ReasoningStep[], test: (s: ReasoningStep) => boolean): number => steps.findIndex(test);
-const resultStep = (steps: readonly ReasoningStep[], callId: string) =>
-  steps.find((s): s is Extract<ReasoningStep, { type: 'tool_result' }> => s.type === 'tool_result' && s.toolResult.correlationId === callId);
 
 describe.concurrent('tool approval', () => {
   it('approve: status shows the call, the run is searchable as waiting_approval, and the tool runs once with the shown arguments', async () => {
@@ -44,13 +26,18 @@ describe.concurrent('tool approval', () => {
     const args = { path: '/tmp/report.txt', text: 'hello' };
     const model = createScriptedModel([{ content: [say('Saving the report.'), useTool('write_file', args, 'toolu_w1')] }, { content: [useTool('finish', { result: 'saved' })] }]);
 
-    const { workflowId, observed, result } = await runWithDecisions([writeFileTool(ran)], model, {}, async ({ h, workflowId }) => {
-      const [pending] = await waitForPending(h.agents, workflowId);
-      const status = await h.agents.status(workflowId);
-      const description = await h.agents.getHandle(workflowId).describe();
-      const ranBefore = [...ran];
-      const decided = await h.agents.decide(workflowId, { callId: 'toolu_w1', approved: true, by: alice });
-      return { pending: pending!, status, searchStatus: description.typedSearchAttributes.get(StatusAttribute), ranBefore, decided };
+    const { workflowId, observed, result } = await runScripted(env, {
+      model,
+      tools: [writeFileTool(ran)],
+      input,
+      during: async ({ h, workflowId }) => {
+        const [pending] = await waitForPending(h.agents, workflowId);
+        const status = await h.agents.status(workflowId);
+        const description = await h.agents.getHandle(workflowId).describe();
+        const ranBefore = [...ran];
+        const decided = await h.agents.decide(workflowId, { callId: 'toolu_w1', approved: true, by: alice });
+        return { pending: pending!, status, searchStatus: description.typedSearchAttributes.get(StatusAttribute), ranBefore, decided };
+      },
     });
     model.verify();
 
@@ -104,16 +91,21 @@ describe.concurrent('tool approval', () => {
       { content: [say('The write was rejected; reporting instead.'), useTool('finish', { result: 'not written' })] },
     ]);
 
-    const { workflowId, observed, result } = await runWithDecisions([writeFileTool(ran)], model, {}, async ({ h, workflowId }) => {
-      await waitForPending(h.agents, workflowId);
-      // One at a time, as a person at a terminal would send them.
-      const refusals = [
-        await h.agents.decide(workflowId, { callId: 'toolu_r1', approved: false, by: bob }).catch((e: unknown) => e),
-        await h.agents.decide(workflowId, { callId: 'toolu_r1', approved: false, by: bob, reason: '   ' }).catch((e: unknown) => e),
-      ];
-      const stillPending = await h.agents.pendingApprovals(workflowId);
-      await h.agents.decide(workflowId, { callId: 'toolu_r1', approved: false, by: bob, reason: 'system files are off limits' });
-      return { refusals, stillPending };
+    const { workflowId, observed, result } = await runScripted(env, {
+      model,
+      tools: [writeFileTool(ran)],
+      input,
+      during: async ({ h, workflowId }) => {
+        await waitForPending(h.agents, workflowId);
+        // One at a time, as a person at a terminal would send them.
+        const refusals = [
+          await h.agents.decide(workflowId, { callId: 'toolu_r1', approved: false, by: bob }).catch((e: unknown) => e),
+          await h.agents.decide(workflowId, { callId: 'toolu_r1', approved: false, by: bob, reason: '   ' }).catch((e: unknown) => e),
+        ];
+        const stillPending = await h.agents.pendingApprovals(workflowId);
+        await h.agents.decide(workflowId, { callId: 'toolu_r1', approved: false, by: bob, reason: 'system files are off limits' });
+        return { refusals, stillPending };
+      },
     });
     model.verify();
 
@@ -142,9 +134,15 @@ describe.concurrent('tool approval', () => {
     const ran: Array<Record<string, unknown>> = [];
     const model = createScriptedModel([{ content: [useTool('write_file', { path: '/tmp/t' }, 'toolu_t1')] }, { content: [useTool('finish', { result: 'gave up on the write' })] }]);
 
-    const { workflowId, observed, result } = await runWithDecisions([writeFileTool(ran)], model, { approvalTimeoutMs: 1_500 }, async ({ h, workflowId }) => {
-      const [pending] = await waitForPending(h.agents, workflowId);
-      return pending!;
+    const { workflowId, observed, result } = await runScripted(env, {
+      model,
+      tools: [writeFileTool(ran)],
+      input: { ...input,
+      approvalTimeoutMs: 1_500 },
+      during: async ({ h, workflowId }) => {
+        const [pending] = await waitForPending(h.agents, workflowId);
+        return pending!;
+      },
     });
     model.verify();
 
@@ -175,23 +173,30 @@ describe.concurrent('tool approval', () => {
     const carol = { id: 'carol', roles: ['ops'] };
     const refused = (p: Promise<unknown>) => p.then(() => 'accepted', (e: unknown) => (e instanceof UpdateRefusedError ? e.message : `unexpected ${String(e)}`));
 
-    const { workflowId, observed, result } = await runWithDecisions([writeFileTool(ran, { name: 'deploy_config', approverRoles: ['ops'] })], held.model, {}, async ({ h, workflowId }) => {
-      const [pending] = await waitForPending(h.agents, workflowId);
-      const handle = h.agents.getHandle(workflowId);
-      const messages = {
-        wrongId: await refused(h.agents.decide(workflowId, { callId: 'toolu_nope', approved: true, by: carol })),
-        wrongRole: await refused(h.agents.decide(workflowId, { callId: 'toolu_d1', approved: true, by: { id: 'dave', roles: ['dev'] } })),
-        noRole: await refused(h.agents.decide(workflowId, { callId: 'toolu_d1', approved: true, by: { id: 'eve', roles: [] } })),
-        badHash: await refused(
-          sendUpdate(() => handle.executeUpdate(approveToolCallUpdate, { args: [{ callId: 'toolu_d1', approved: true, by: carol, argumentsHash: 'sha256:bad' }] })),
-        ),
-      };
-      const afterRefusals = { pending: await h.agents.pendingApprovals(workflowId), ran: [...ran] };
-      const accepted = await h.agents.decide(workflowId, { callId: 'toolu_d1', approved: true, by: carol });
-      // The run is held at its next model call, so the record is live when the second decision comes.
-      const again = await refused(h.agents.decide(workflowId, { callId: 'toolu_d1', approved: false, by: { id: 'frank', roles: ['ops'] }, reason: 'changed my mind' }));
-      held.release();
-      return { pending: pending!, messages, afterRefusals, accepted, again };
+    const { workflowId, observed, result } = await runScripted(env, {
+      model: held.model,
+      tools: [writeFileTool(ran,
+      { name: 'deploy_config',
+      approverRoles: ['ops'] })],
+      input,
+      during: async ({ h, workflowId }) => {
+        const [pending] = await waitForPending(h.agents, workflowId);
+        const handle = h.agents.getHandle(workflowId);
+        const messages = {
+          wrongId: await refused(h.agents.decide(workflowId, { callId: 'toolu_nope', approved: true, by: carol })),
+          wrongRole: await refused(h.agents.decide(workflowId, { callId: 'toolu_d1', approved: true, by: { id: 'dave', roles: ['dev'] } })),
+          noRole: await refused(h.agents.decide(workflowId, { callId: 'toolu_d1', approved: true, by: { id: 'eve', roles: [] } })),
+          badHash: await refused(
+            sendUpdate(() => handle.executeUpdate(approveToolCallUpdate, { args: [{ callId: 'toolu_d1', approved: true, by: carol, argumentsHash: 'sha256:bad' }] })),
+          ),
+        };
+        const afterRefusals = { pending: await h.agents.pendingApprovals(workflowId), ran: [...ran] };
+        const accepted = await h.agents.decide(workflowId, { callId: 'toolu_d1', approved: true, by: carol });
+        // The run is held at its next model call, so the record is live when the second decision comes.
+        const again = await refused(h.agents.decide(workflowId, { callId: 'toolu_d1', approved: false, by: { id: 'frank', roles: ['ops'] }, reason: 'changed my mind' }));
+        held.release();
+        return { pending: pending!, messages, afterRefusals, accepted, again };
+      },
     });
     scripted.verify();
 
@@ -226,7 +231,7 @@ describe.concurrent('tool approval', () => {
     const h = await createHarness(env, { tools: [writeFileTool(ran)], models: { scripted: model } });
 
     const observed = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Write two files', model: MODEL, approvalTimeoutMs: 60_000 });
+      const handle = await h.agents.start({ task: 'Write two files', model: SCRIPTED_MODEL, approvalTimeoutMs: 60_000 });
       const [m1, m2] = await waitForPending(h.agents, handle.workflowId, 2);
       // As another SDK or `temporal workflow update` could send it: nothing typed on the way.
       const sendRaw = (decision: Record<string, unknown>) =>
@@ -280,11 +285,11 @@ describe.concurrent('tool approval', () => {
       { content: [useTool('finish', { result: 'two of three' })] },
     ]);
 
-    const { workflowId, observed, result } = await runWithDecisions(
-      [writeFileTool(written), writeFileTool(published, { name: 'publish_page' }), ...tools],
+    const { workflowId, observed, result } = await runScripted(env, {
       model,
-      {},
-      async ({ h, workflowId }) => {
+      tools: [writeFileTool(written), writeFileTool(published, { name: 'publish_page' }), ...tools],
+      input,
+      during: async ({ h, workflowId }) => {
         const both = await waitForPending(h.agents, workflowId, 2);
         const status = await h.agents.status(workflowId);
         const ranWhileWaiting = log.calls.length + written.length + published.length;
@@ -293,7 +298,7 @@ describe.concurrent('tool approval', () => {
         await h.agents.decide(workflowId, { callId: 'toolu_b', approved: false, by: alice, reason: 'not public yet' });
         return { both, status, ranWhileWaiting, left };
       },
-    );
+    });
     model.verify();
 
     expect(observed.both.map((r) => [r.callId, r.toolName, r.status])).toEqual([
@@ -346,11 +351,16 @@ describe.concurrent('approval policies, evaluated in the workflow', () => {
       { content: [useTool('finish', { result: 'done' })] },
     ]);
 
-    const { observed, result } = await runWithDecisions([guarded], model, {}, async ({ h, workflowId }) => {
-      const [pending] = await waitForPending(h.agents, workflowId);
-      const ranBefore = [...ran];
-      await h.agents.decide(workflowId, { callId: 'toolu_p2', approved: true, by: alice });
-      return { pending: pending!, ranBefore };
+    const { observed, result } = await runScripted(env, {
+      model,
+      tools: [guarded],
+      input,
+      during: async ({ h, workflowId }) => {
+        const [pending] = await waitForPending(h.agents, workflowId);
+        const ranBefore = [...ran];
+        await h.agents.decide(workflowId, { callId: 'toolu_p2', approved: true, by: alice });
+        return { pending: pending!, ranBefore };
+      },
     });
     model.verify();
 
@@ -375,11 +385,19 @@ describe.concurrent('approval policies, evaluated in the workflow', () => {
       { content: [useTool('finish', { result: 'done' })] },
     ]);
 
-    const { observed, result } = await runWithDecisions([writeFileTool(written), ...tools], model, { approvals: { lookup: 'always', write_file: 'never' } }, async ({ h, workflowId }) => {
-      const [pending] = await waitForPending(h.agents, workflowId);
-      const before = { written: [...written], lookups: log.calls.length };
-      await h.agents.decide(workflowId, { callId: 'toolu_o2', approved: true, by: alice });
-      return { pending: pending!, before };
+    const { observed, result } = await runScripted(env, {
+      model,
+      tools: [writeFileTool(written),
+      ...tools],
+      input: { ...input,
+      approvals: { lookup: 'always',
+      write_file: 'never' } },
+      during: async ({ h, workflowId }) => {
+        const [pending] = await waitForPending(h.agents, workflowId);
+        const before = { written: [...written], lookups: log.calls.length };
+        await h.agents.decide(workflowId, { callId: 'toolu_o2', approved: true, by: alice });
+        return { pending: pending!, before };
+      },
     });
     model.verify();
 
@@ -401,11 +419,17 @@ describe.concurrent('approval with the react-text strategy', () => {
     ];
     const model = createScriptedModel(turns);
 
-    const { workflowId, observed, result } = await runWithDecisions([writeFileTool(ran)], model, { strategy: 'react-text' }, async ({ h, workflowId }) => {
-      const [pending] = await waitForPending(h.agents, workflowId);
-      const ranBefore = [...ran];
-      await h.agents.decide(workflowId, { callId: pending!.callId, approved: true, by: alice });
-      return { pending: pending!, ranBefore };
+    const { workflowId, observed, result } = await runScripted(env, {
+      model,
+      tools: [writeFileTool(ran)],
+      input: { ...input,
+      strategy: 'react-text' },
+      during: async ({ h, workflowId }) => {
+        const [pending] = await waitForPending(h.agents, workflowId);
+        const ranBefore = [...ran];
+        await h.agents.decide(workflowId, { callId: pending!.callId, approved: true, by: alice });
+        return { pending: pending!, ranBefore };
+      },
     });
     model.verify();
 

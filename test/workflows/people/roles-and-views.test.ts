@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { say, useTool } from '../../../src/activities/models/scripted-model';
 import { SENSITIVE } from '../../../src/shared/sensitive-fields';
-import type { AgentInputInit, ReasoningChain, ReasoningStep, ViewerRole } from '../../../src/shared';
+import type { AgentInputInit, ReasoningChain, ViewerRole } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
 import { chainQuery } from '../../../src/workflows/messages';
+import { callStepOfTool, resultStepOfTool, stepsOfTool, toolResultOfTool } from '../../helpers/chain-helpers';
 import { scheduledActivities } from '../../helpers/history';
-import { ScriptBook, callOfTool, resultOfTool, stepsOfTool, waitFor, scriptedInput, sharedWorker } from '../../helpers/people-helpers';
+import { ScriptBook, waitFor, sharedWorker } from '../../helpers/people-helpers';
+import { SCRIPTED_MODEL, scriptedInput } from '../../helpers/scripted-input';
 
 const CARD = '4111111111111111';
 /** Secrets a tool returns: the tool activity redacts these before they reach the chain. */
@@ -85,9 +87,7 @@ const ping = (name: string) =>
 const book = new ScriptBook();
 const shared = sharedWorker(() => [pay, adminPurge, auditNote, lookupCity, chargeCard, readConfig, ping('ext_ping'), ping('ext_pong')], book.provider);
 
-const scripted = scriptedInput;
 const ROLES: readonly ViewerRole[] = ['auditor', 'developer', 'end_user'];
-const lastObservation = (steps: readonly ReasoningStep[], toolName: string) => resultOfTool(steps, toolName)?.toolResult;
 
 function expectNoSecrets(chain: ReasoningChain, where: string): void {
   const text = JSON.stringify(chain);
@@ -108,7 +108,7 @@ describe('caller roles', () => {
           { content: [useTool('pay', { card: CARD, amount: 7 }, `toolu_pay_${name}`)] },
           { content: [useTool('finish', { result: `${name} done` })] },
         ]);
-        const handle = await shared.h.agents.start(scripted(task, extra));
+        const handle = await shared.h.agents.start(scriptedInput(task, extra));
         return { name, model, handle, result: await handle.result() };
       }),
     );
@@ -132,7 +132,7 @@ describe('caller roles', () => {
     expect(observation('none')!.content).toContain('no caller');
     expect(observation('finance')).toMatchObject({ toolUseId: 'toolu_pay_finance', isError: false });
     expect(JSON.parse(observation('finance')!.content)).toMatchObject({ status: 'paid' });
-    expect(lastObservation(byName['dev']!.result.chain.steps, 'pay')).toMatchObject({ success: false, error: expect.stringContaining('finance') });
+    expect(toolResultOfTool(byName['dev']!.result.chain.steps, 'pay')).toMatchObject({ success: false, error: expect.stringContaining('finance') });
 
     // A refused call never reaches an activity.
     const activities = await scheduledActivities(shared.env.client, byName['dev']!.handle.workflowId);
@@ -145,13 +145,13 @@ describe('caller roles', () => {
       { content: [useTool('pay', { card: CARD, amount: 9 }, 'toolu_pay_refused'), useTool('admin_purge', { cache: 'sessions' }, 'toolu_purge_refused')] },
       { content: [useTool('finish', { result: 'could not pay' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task, { caller: { id: 'u3', roles: ['dev'] } }));
+    const handle = await shared.h.agents.start(scriptedInput(task, { caller: { id: 'u3', roles: ['dev'] } }));
     const result = await handle.result();
     model.verify();
-    expect(lastObservation(result.chain.steps, 'admin_purge')).toMatchObject({ success: false, error: expect.stringContaining('admin') });
+    expect(toolResultOfTool(result.chain.steps, 'admin_purge')).toMatchObject({ success: false, error: expect.stringContaining('admin') });
     for (const role of ['developer', 'end_user'] as const) {
       const view = await shared.h.agents.chain(handle.workflowId, role);
-      expect.soft(callOfTool(view.steps, 'pay')?.toolCall.arguments, `${role} view of the refused call's arguments`).toEqual({ card: SENSITIVE, amount: 9 });
+      expect.soft(callStepOfTool(view.steps, 'pay')?.toolCall.arguments, `${role} view of the refused call's arguments`).toEqual({ card: SENSITIVE, amount: 9 });
       expect.soft(stepsOfTool(view.steps, 'admin_purge'), `${role} view shows the hidden tool's refused call`).toEqual([]);
     }
   });
@@ -168,7 +168,7 @@ describe('model allow-list', () => {
       Object.entries(cases).map(async ([name, { allowedModels, ...model }]) => {
         const task = `models: ${name}`;
         const script = book.script(task, name === 'allowed' ? [{ content: [useTool('finish', { result: 'allowed' })] }] : []);
-        const handle = await shared.h.agents.start({ task, allowedModels, model: { provider: 'scripted', model: 'scripted-model', ...model } });
+        const handle = await shared.h.agents.start({ task, allowedModels, model: { ...SCRIPTED_MODEL, ...model } });
         return { name, script, id: handle.workflowId, result: await handle.result() };
       }),
     );
@@ -200,7 +200,7 @@ describe('role views of the chain', () => {
       { content: [say('Charging now.'), useTool('charge_card', { card: CARD, amount: 12 }, 'toolu_charge')] },
       { content: [useTool('finish', { result: 'Charged 12; alpha is 42.' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task));
+    const handle = await shared.h.agents.start(scriptedInput(task));
     const id = handle.workflowId;
     await waitFor('the charge to wait for approval', async () => (await shared.h.agents.pendingApprovals(id)).some((r) => r.callId === 'toolu_charge'));
 
@@ -219,10 +219,10 @@ describe('role views of the chain', () => {
       expect(stepsOfTool(live[role].steps, 'audit_note')).toEqual([]);
       expect(live[role].view?.hiddenSteps).toBe(2);
       expect(live[role].approvals?.[0]?.arguments).toEqual({ card: SENSITIVE, amount: 12 });
-      expect(callOfTool(live[role].steps, 'charge_card')?.toolCall.arguments).toEqual({ card: SENSITIVE, amount: 12 });
+      expect(callStepOfTool(live[role].steps, 'charge_card')?.toolCall.arguments).toEqual({ card: SENSITIVE, amount: 12 });
     }
-    expect(lastObservation(live.end_user.steps, 'lookup_city')?.result).toBe('Looked up alpha: 42');
-    expect(lastObservation(live.developer.steps, 'lookup_city')?.result).toEqual({ key: 'alpha', value: 42 });
+    expect(toolResultOfTool(live.end_user.steps, 'lookup_city')?.result).toBe('Looked up alpha: 42');
+    expect(toolResultOfTool(live.developer.steps, 'lookup_city')?.result).toEqual({ key: 'alpha', value: 42 });
 
     await shared.h.agents.decide(id, { callId: 'toolu_charge', approved: true, by: { id: 'ann', roles: [] } });
     const result = await handle.result();
@@ -242,8 +242,8 @@ describe('role views of the chain', () => {
     // Auditor: everything, hidden steps and sensitive values included.
     expect(auditor.steps).toHaveLength(result.chain.steps.length);
     expect(auditor.view).toEqual({ role: 'auditor', hiddenSteps: 0 });
-    expect(lastObservation(auditor.steps, 'audit_note')?.result).toEqual({ stored: true, note: 'started' });
-    expect(lastObservation(auditor.steps, 'charge_card')?.result).toMatchObject({ card: CARD, status: 'charged' });
+    expect(toolResultOfTool(auditor.steps, 'audit_note')?.result).toEqual({ stored: true, note: 'started' });
+    expect(toolResultOfTool(auditor.steps, 'charge_card')?.result).toMatchObject({ card: CARD, status: 'charged' });
     const auditorThought = auditor.steps.find((s) => s.type === 'thinking' && s.thought.startsWith('Gathering facts.'));
     expect(auditorThought?.type === 'thinking' && auditorThought.thought).toContain('[REDACTED]');
 
@@ -251,24 +251,24 @@ describe('role views of the chain', () => {
     expect(developer.view).toEqual({ role: 'developer', hiddenSteps: 2 });
     expect(developer.steps).toHaveLength(result.chain.steps.length - 2);
     expect(stepsOfTool(developer.steps, 'audit_note')).toEqual([]);
-    expect(callOfTool(developer.steps, 'lookup_city')?.toolCall.arguments).toEqual({ key: 'alpha' });
-    expect(lastObservation(developer.steps, 'lookup_city')?.result).toEqual({ key: 'alpha', value: 42 });
-    expect(lastObservation(developer.steps, 'charge_card')?.result).toEqual({ card: SENSITIVE, amount: 12, status: 'charged' });
+    expect(callStepOfTool(developer.steps, 'lookup_city')?.toolCall.arguments).toEqual({ key: 'alpha' });
+    expect(toolResultOfTool(developer.steps, 'lookup_city')?.result).toEqual({ key: 'alpha', value: 42 });
+    expect(toolResultOfTool(developer.steps, 'charge_card')?.result).toEqual({ card: SENSITIVE, amount: 12, status: 'charged' });
     expect(JSON.stringify(developer)).not.toContain(CARD);
     // Step numbers keep their gaps.
     expect(developer.steps.map((s) => s.stepNumber)).toEqual(result.chain.steps.filter((s) => s.visibility.level !== 'hidden').map((s) => s.stepNumber));
 
     // End user: summaries for summary steps and model calls; sensitive fields redacted; the answer kept.
     expect(endUser.view).toEqual({ role: 'end_user', hiddenSteps: 2 });
-    expect(callOfTool(endUser.steps, 'lookup_city')?.toolCall.arguments).toEqual({});
-    expect(lastObservation(endUser.steps, 'lookup_city')?.result).toBe('Looked up alpha: 42');
+    expect(callStepOfTool(endUser.steps, 'lookup_city')?.toolCall.arguments).toEqual({});
+    expect(toolResultOfTool(endUser.steps, 'lookup_city')?.result).toBe('Looked up alpha: 42');
     const modelSteps = endUser.steps.filter((s) => s.model !== undefined || (s.type === 'tool_call' && s.toolCall.toolType === 'llm'));
     expect(modelSteps.length).toBe(6);
     for (const s of modelSteps) {
       if (s.type === 'tool_call') expect(s.toolCall.arguments).toEqual({});
       if (s.type === 'tool_result') expect(s.toolResult.result).toBe('Model call (scripted-model)');
     }
-    expect(lastObservation(endUser.steps, 'charge_card')?.result).toEqual({ card: SENSITIVE, amount: 12, status: 'charged' });
+    expect(toolResultOfTool(endUser.steps, 'charge_card')?.result).toEqual({ card: SENSITIVE, amount: 12, status: 'charged' });
     expect(JSON.stringify(endUser)).not.toContain(CARD);
     expect(JSON.stringify(endUser)).not.toContain('"note":"started"');
   });
@@ -279,13 +279,13 @@ describe('role views of the chain', () => {
       { content: [useTool('read_config', {})] },
       { content: [useTool('finish', { result: 'config read' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task));
+    const handle = await shared.h.agents.start(scriptedInput(task));
     const result = await handle.result();
     model.verify();
     const toolSteps = result.chain.steps.filter((s) => s.model === undefined && (s.type === 'tool_result' || s.type === 'tool_call'));
     const text = JSON.stringify(toolSteps);
     for (const mark of ['TOOLSECRET', 'TOOLBEARER', 'toolpembody', 'AKIA', 'sk-ant-']) expect(text, `raw chain shows "${mark}"`).not.toContain(mark);
-    expect(lastObservation(result.chain.steps, 'read_config')?.result).toEqual({
+    expect(toolResultOfTool(result.chain.steps, 'read_config')?.result).toEqual({
       anthropic: '[REDACTED]',
       header: 'Bearer [REDACTED]',
       pem: '[REDACTED]',
@@ -304,7 +304,7 @@ describe('role views of the chain', () => {
       { content: [say(MODEL_THOUGHT), useTool('charge_card', { card: CARD, amount: 3 }, 'toolu_charge_ui')] },
       { content: [useTool('finish', { result: 'not charged' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task));
+    const handle = await shared.h.agents.start(scriptedInput(task));
     const id = handle.workflowId;
     await waitFor('the charge to wait for approval', async () => (await shared.h.agents.pendingApprovals(id)).length > 0);
     const meta = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
@@ -322,7 +322,7 @@ describe('role views of the chain', () => {
       { content: [useTool('finish', { result: 'pinged' })] },
     ]);
     const handle = await shared.h.agents.start(
-      scripted(task, {
+      scriptedInput(task, {
         visibilityByToolType: { external: { level: 'summary', summaryTemplate: 'External call to {target}' } },
         visibilityByTool: { ext_pong: { level: 'full' }, lookup_city: { level: 'summary', summaryTemplate: 'City {key} is {value}' } },
       }),
@@ -330,17 +330,17 @@ describe('role views of the chain', () => {
     const result = await handle.result();
     model.verify();
     const raw = result.chain.steps;
-    expect(resultOfTool(raw, 'ext_ping')?.visibility).toEqual({ level: 'summary', summary: 'External call to a' });
-    expect(callOfTool(raw, 'ext_ping')?.visibility).toEqual({ level: 'summary', summary: 'External call to a' });
-    expect(resultOfTool(raw, 'ext_pong')?.visibility).toEqual({ level: 'full' });
-    expect(resultOfTool(raw, 'lookup_city')?.visibility).toEqual({ level: 'summary', summary: 'City beta is 42' });
+    expect(resultStepOfTool(raw, 'ext_ping')?.visibility).toEqual({ level: 'summary', summary: 'External call to a' });
+    expect(callStepOfTool(raw, 'ext_ping')?.visibility).toEqual({ level: 'summary', summary: 'External call to a' });
+    expect(resultStepOfTool(raw, 'ext_pong')?.visibility).toEqual({ level: 'full' });
+    expect(resultStepOfTool(raw, 'lookup_city')?.visibility).toEqual({ level: 'summary', summary: 'City beta is 42' });
 
     const endUser = await shared.h.agents.chain(handle.workflowId, 'end_user');
-    expect(lastObservation(endUser.steps, 'ext_ping')?.result).toBe('External call to a');
-    expect(callOfTool(endUser.steps, 'ext_ping')?.toolCall.arguments).toEqual({});
-    expect(lastObservation(endUser.steps, 'ext_pong')?.result).toEqual({ target: 'b', pong: true });
-    expect(lastObservation(endUser.steps, 'lookup_city')?.result).toBe('City beta is 42');
+    expect(toolResultOfTool(endUser.steps, 'ext_ping')?.result).toBe('External call to a');
+    expect(callStepOfTool(endUser.steps, 'ext_ping')?.toolCall.arguments).toEqual({});
+    expect(toolResultOfTool(endUser.steps, 'ext_pong')?.result).toEqual({ target: 'b', pong: true });
+    expect(toolResultOfTool(endUser.steps, 'lookup_city')?.result).toBe('City beta is 42');
     const developer = await shared.h.agents.chain(handle.workflowId, 'developer');
-    expect(lastObservation(developer.steps, 'ext_ping')?.result).toEqual({ target: 'a', pong: true });
+    expect(toolResultOfTool(developer.steps, 'ext_ping')?.result).toEqual({ target: 'a', pong: true });
   });
 });

@@ -4,7 +4,9 @@ import { say, useTool } from '../../../src/activities/models/scripted-model';
 import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refused-error';
 import { StatusAttribute, type ModelRequest, type ReasoningStep } from '../../../src/shared';
 import { answerUpdate } from '../../../src/workflows/messages';
-import { ScriptBook, gateTool, occurrences, requestTexts, resultOfTool, updateEvents, waitFor, scriptedInput, sharedWorker } from '../../helpers/people-helpers';
+import { resultStepOfTool } from '../../helpers/chain-helpers';
+import { ScriptBook, gateTool, occurrences, requestTexts, updateEvents, waitFor, sharedWorker } from '../../helpers/people-helpers';
+import { scriptedInput } from '../../helpers/scripted-input';
 
 const EventType = temporal.api.enums.v1.EventType;
 
@@ -13,7 +15,6 @@ const book = new ScriptBook();
 const gates = gateTool();
 const shared = sharedWorker(() => [gates.tool], book.provider);
 
-const scripted = scriptedInput;
 
 const isSteer = (s: ReasoningStep) => s.fromPerson?.kind === 'steer';
 const thoughtOf = (s: ReasoningStep) => (s.type === 'thinking' ? s.thought : undefined);
@@ -26,7 +27,7 @@ describe('steering', () => {
       { content: [say('Starting the long job.'), useTool('wait_for_gate', { gate: 'steer' })] },
       { content: [useTool('finish', { result: 'done, in metric' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task));
+    const handle = await shared.h.agents.start(scriptedInput(task));
     const id = handle.workflowId;
     await waitFor('the gated tool to start', () => gates.started('steer'));
     expect((await shared.h.agents.status(id)).steeringQueued).toBeUndefined();
@@ -77,7 +78,7 @@ describe('steering', () => {
       { content: [useTool('wait_for_gate', { gate: 'can' })] },
       { content: [useTool('finish', { result: 'plan B done' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task, { continueAsNewEvery: 1 }));
+    const handle = await shared.h.agents.start(scriptedInput(task, { continueAsNewEvery: 1 }));
     const id = handle.workflowId;
     await waitFor('the gated tool to start', () => gates.started('can'));
     const firstRunId = (await handle.describe()).runId;
@@ -107,7 +108,7 @@ describe('clarification questions', () => {
       { content: [say('I need to know the city.'), useTool('ask_person', { question: 'Which city do you mean?' }, 'toolu_q_city')] },
       { content: [useTool('finish', { result: 'Weather for Paris' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task, { allowQuestions: true }));
+    const handle = await shared.h.agents.start(scriptedInput(task, { allowQuestions: true }));
     const id = handle.workflowId;
 
     const status = await waitFor('the open question', async () => {
@@ -129,7 +130,7 @@ describe('clarification questions', () => {
     model.verify();
     expect(result).toMatchObject({ success: true, finalAnswer: 'Weather for Paris' });
 
-    const answered = resultOfTool(result.chain.steps, 'ask_person');
+    const answered = resultStepOfTool(result.chain.steps, 'ask_person');
     expect(answered).toMatchObject({ fromPerson: { kind: 'answer', by: 'bob' }, toolResult: { correlationId: 'toolu_q_city', success: true, result: 'Paris' } });
     expect(lastMessage(model.calls[1]!)).toEqual({
       role: 'user',
@@ -152,7 +153,7 @@ describe('clarification questions', () => {
       { content: [useTool('wait_for_gate', { gate: 'no-question' })] },
       { content: [useTool('finish', { result: 'ok' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task, { allowQuestions: true }));
+    const handle = await shared.h.agents.start(scriptedInput(task, { allowQuestions: true }));
     const id = handle.workflowId;
     await waitFor('the gated tool to start', () => gates.started('no-question'));
 
@@ -175,7 +176,7 @@ describe('clarification questions', () => {
       { content: [useTool('finish', { result: 'went on without an answer' })] },
     ]);
     const started = Date.now();
-    const handle = await shared.h.agents.start(scripted(task, { allowQuestions: true, questionTimeoutMs: 1_500 }));
+    const handle = await shared.h.agents.start(scriptedInput(task, { allowQuestions: true, questionTimeoutMs: 1_500 }));
     const open = await waitFor('the open question', async () => (await shared.h.agents.status(handle.workflowId)).openQuestion);
     expect(Date.parse(open.expiresAt) - Date.parse(open.askedAt)).toBe(1_500);
 
@@ -183,7 +184,7 @@ describe('clarification questions', () => {
     model.verify();
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
     expect(result).toMatchObject({ success: true, finalAnswer: 'went on without an answer' });
-    const unanswered = resultOfTool(result.chain.steps, 'ask_person');
+    const unanswered = resultStepOfTool(result.chain.steps, 'ask_person');
     expect(unanswered?.toolResult).toMatchObject({ correlationId: 'toolu_q_lonely', success: false, result: null });
     expect(unanswered?.toolResult.error).toMatch(/^Nobody answered/);
     expect(unanswered?.fromPerson).toBeUndefined();
@@ -200,7 +201,7 @@ describe('clarification questions', () => {
       { content: [useTool('ask_person', { question: 'May I?' }, 'toolu_q_unoffered')] },
       { content: [useTool('finish', { result: 'carried on' })] },
     ]);
-    const handle = await shared.h.agents.start(scripted(task));
+    const handle = await shared.h.agents.start(scriptedInput(task));
     const result = await handle.result();
     model.verify();
     expect(model.calls[0]!.tools.map((t) => t.name)).toEqual(['wait_for_gate', 'finish', 'give_up']);

@@ -1,23 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ModelProvider } from '../../../src/activities';
-import type { AgentInputInit, AgentStatus, ModelRequest, ReasoningStep } from '../../../src/shared';
+import type { AgentInputInit, AgentStatus, ModelRequest } from '../../../src/shared';
 import { statusQuery } from '../../../src/workflows/messages';
 import { z } from 'zod';
 import { defineTool } from '../../../src/tools/define-tool';
 import { pollFor } from '../../helpers/approval-helpers';
+import { thinkingSteps } from '../../helpers/chain-helpers';
 import { gateTool, requestTexts } from '../../helpers/people-helpers';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { runScripted } from '../../helpers/run-scripted';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
-const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 const planReply = (tasks: unknown[]): ScriptedTurn => ({ content: [say(`Here is the plan:\n\`\`\`json\n${JSON.stringify({ tasks })}\n\`\`\``)] });
 const THREE_TASKS = [
   { id: 't1', description: 'Gather the figures', dependencies: [], required_tools: ['lookup'] },
@@ -25,25 +23,22 @@ const THREE_TASKS = [
   { id: 't3', description: 'Write the report', dependencies: ['t2'] },
 ];
 const update = (task_id: string, status: string, id?: string) => useTool('update_task', { task_id, status }, id);
-type Thinking = Extract<ReasoningStep, { type: 'thinking' }>;
-const notes = (steps: readonly ReasoningStep[], purpose: Thinking['purpose']) => steps.filter((s): s is Thinking => s.type === 'thinking' && s.purpose === purpose);
 const text = (request: ModelRequest) => requestTexts(request).join('\n');
 
-async function run(
+/** runScripted with this file's task and iteration cap, and a fresh gate tool beside the test tools for `during` to hold and open. */
+function runWithGates(
   script: ScriptedTurn[],
   input: Partial<AgentInputInit>,
   during?: (workflowId: string, gates: ReturnType<typeof gateTool>) => Promise<void>,
-  wrap: (inner: ModelProvider) => ModelProvider = (inner) => inner,
+  wrap?: (inner: ModelProvider) => ModelProvider,
 ) {
   const gates = gateTool();
-  const model = createScriptedModel(script);
-  const h = await createHarness(env, { tools: [...testTools().tools, gates.tool], models: { scripted: wrap(model) } });
-  return h.worker.runUntil(async () => {
-    const handle = await h.agents.start({ task: 'Report on the quarter', model: MODEL, maxIterations: 8, ...input });
-    if (during) await during(handle.workflowId, gates);
-    const result = await handle.result();
-    model.verify();
-    return { result, model };
+  return runScripted(env, {
+    script,
+    wrap,
+    tools: [...testTools().tools, gates.tool],
+    input: { task: 'Report on the quarter', maxIterations: 8, ...input },
+    during: async ({ workflowId }) => during?.(workflowId, gates),
   });
 }
 
@@ -58,7 +53,7 @@ describe.concurrent('planning', () => {
       { content: [update('t3', 'completed', 'u_t3')] },
       { content: [useTool('finish', { result: 'Quarter reported.' })] },
     ];
-    const { result, model } = await run(script, { planning: { reflectEvery: 3 } }, async (_workflowId, gates) => {
+    const { result, model } = await runWithGates(script, { planning: { reflectEvery: 3 } }, async (_workflowId, gates) => {
       await pollFor('the gate to start', () => gates.started('analysis') || undefined);
       gates.release('analysis');
     });
@@ -66,7 +61,7 @@ describe.concurrent('planning', () => {
     const steps = result.chain.steps;
 
     // The plan: made first, visible with its snapshot, and in the final result all completed.
-    const [made] = notes(steps, 'plan');
+    const [made] = thinkingSteps(steps, 'plan');
     expect(made?.plan?.tasks.map((t) => [t.id, t.dependencies])).toEqual([['t1', []], ['t2', ['t1']], ['t3', ['t2']]]);
     expect(made?.plan).toMatchObject({ source: 'model', version: 1 });
     expect(result.plan?.tasks.map((t) => t.status)).toEqual(['completed', 'completed', 'completed']);
@@ -80,7 +75,7 @@ describe.concurrent('planning', () => {
     expect(model.calls[1]!.tools.map((t) => t.name)).toContain('update_task');
 
     // Reflection at iteration 3: a visible step, a call without tools, and read by the next turn.
-    const [reflection] = notes(steps, 'reflection');
+    const [reflection] = thinkingSteps(steps, 'reflection');
     expect(reflection?.thought).toBe('Progress is steady; t2 is next, then the report.');
     expect(model.calls[3]!.toolChoice).toBe('none');
     expect(text(model.calls[4]!)).toContain('Your reflection at iteration 3');
@@ -94,7 +89,7 @@ describe.concurrent('planning', () => {
       { content: [useTool('finish', { result: 'done' })] },
     ];
     let status: AgentStatus | undefined;
-    await run(script, { planning: { reflectEvery: 0 } }, async (workflowId, gates) => {
+    await runWithGates(script, { planning: { reflectEvery: 0 } }, async (workflowId, gates) => {
       await pollFor('the gate to start', () => gates.started('g') || undefined);
       status = await env.client.workflow.getHandle(workflowId).query(statusQuery);
       gates.release('g');
@@ -109,15 +104,15 @@ describe.concurrent('planning', () => {
       { id: 'b', description: 'Second', dependencies: ['a'] },
     ];
     const script: ScriptedTurn[] = [planReply(cyclic), planReply(THREE_TASKS), { content: [useTool('finish', { result: 'done' })] }];
-    const { result, model } = await run(script, { planning: { reflectEvery: 0 } });
+    const { result, model } = await runWithGates(script, { planning: { reflectEvery: 0 } });
     expect(text(model.calls[1]!)).toMatch(/cycle/i);
     expect(result.plan).toMatchObject({ source: 'repaired', version: 1 });
-    expect(notes(result.chain.steps, 'plan')[0]?.thought).toMatch(/after one repair/);
+    expect(thinkingSteps(result.chain.steps, 'plan')[0]?.thought).toMatch(/after one repair/);
   });
 
   it('falls back to the named template when both plans are invalid; the planner saw the template', async () => {
     const script: ScriptedTurn[] = [{ content: [say('no idea')] }, { content: [say('still no JSON')] }, { content: [useTool('finish', { result: 'done' })] }];
-    const { result, model } = await run(script, { task: 'Fix the login bug', planning: { template: 'debug_bug', reflectEvery: 0 } });
+    const { result, model } = await runWithGates(script, { task: 'Fix the login bug', planning: { template: 'debug_bug', reflectEvery: 0 } });
     expect(text(model.calls[0]!)).toContain('Reproduce the bug');
     expect(result.plan).toMatchObject({ source: 'template', template: 'debug_bug' });
     expect(result.plan?.tasks[0]).toMatchObject({ description: 'Reproduce the bug', status: 'in_progress' });
@@ -136,17 +131,17 @@ describe.concurrent('planning', () => {
         },
       };
     };
-    const { result } = await run([{ content: [useTool('finish', { result: 'done anyway' })] }], { planning: { reflectEvery: 0 } }, undefined, failFirst);
+    const { result } = await runWithGates([{ content: [useTool('finish', { result: 'done anyway' })] }], { planning: { reflectEvery: 0 } }, undefined, failFirst);
     expect(result.terminationReason).toBe('success');
     expect(result.plan).toMatchObject({ source: 'single_task', tasks: [{ id: 't1', description: 'Report on the quarter', status: 'in_progress' }] });
-    expect(notes(result.chain.steps, 'plan')[0]?.thought).toMatch(/planner overloaded/);
+    expect(thinkingSteps(result.chain.steps, 'plan')[0]?.thought).toMatch(/planner overloaded/);
   });
 
   it('refuses a registered tool named like the injected update tool, naming the setting to change', async () => {
     const clashing = defineTool({ name: 'update_task', description: 'Mine', input: z.object({}), execute: () => 'x' });
     const h = await createHarness(env, { tools: [clashing], models: { scripted: createScriptedModel([]) } });
     await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Plan it', model: MODEL, planning: {} });
+      const handle = await h.agents.start({ task: 'Plan it', model: SCRIPTED_MODEL, planning: {} });
       const result = await handle.result();
       expect(result).toMatchObject({ success: false, terminationReason: 'error', error: expect.stringContaining('InvalidAgentInput') });
       expect(result.error).toContain('set planning.updateToolName to another name');
@@ -166,8 +161,8 @@ describe.concurrent('planning', () => {
       ]),
       { content: [useTool('finish', { result: 'done' })] },
     ];
-    const { result, model } = await run(script, { planning: { reflectEvery: 0, maxReplans: 1 } });
-    const plans = notes(result.chain.steps, 'plan');
+    const { result, model } = await runWithGates(script, { planning: { reflectEvery: 0, maxReplans: 1 } });
+    const plans = thinkingSteps(result.chain.steps, 'plan');
     expect(plans.length).toBe(2);
     expect(text(model.calls[3]!)).toMatch(/t2/);
     expect(result.plan?.version).toBe(2);

@@ -1,47 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import type { AgentInputInit, AgentResult, ReasoningStep } from '../../../src/shared';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
-import { testTools } from '../../helpers/test-tools';
+import { describe, expect, it } from 'vitest';
+import { say, useTool } from '../../../src/activities/models/scripted-model';
+import { stepShape, thoughts } from '../../helpers/chain-helpers';
+import { runScripted } from '../../helpers/run-scripted';
+import { useTestEnv } from '../../helpers/temporal-env';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
-const shape = (steps: readonly ReasoningStep[]) =>
-  steps.map((s) => (s.type === 'tool_call' ? `call:${s.toolCall.toolType}:${s.toolCall.toolName}` : s.type === 'tool_result' ? `result:${s.toolResult.success}` : s.type));
-
-async function run(turns: ScriptedTurn[], strategy: 'native' | 'react-text') {
-  const model = createScriptedModel(turns);
-  const h = await createHarness(env, { tools: testTools().tools, models: { scripted: model } });
-  const input: AgentInputInit = { task: 'What is the value of alpha?', model: { provider: 'scripted', model: 'm' }, strategy };
-  const result: AgentResult = await h.worker.runUntil(async () => (await h.agents.start(input)).result());
-  model.verify();
-  return { result, model };
-}
+const question = { task: 'What is the value of alpha?', model: { provider: 'scripted', model: 'm' } } as const;
 
 describe('the react-text strategy', () => {
   it('solves the same task as the native strategy with the same chain shape', async () => {
-    const native = await run(
-      [
+    const native = await runScripted(env, {
+      script: [
         { content: [say('I need alpha.'), useTool('lookup', { key: 'alpha' })] },
         { content: [say('I have it.'), useTool('finish', { result: 'alpha is 50' })] },
       ],
-      'native',
-    );
-    const text = await run(
-      [
+      input: { ...question, strategy: 'native' },
+    });
+    const text = await runScripted(env, {
+      script: [
         { content: [say('Thought: I need alpha.\nAction: lookup\nAction Input: {"key": "alpha"}')] },
         { content: [say('Thought: I have it.\nFinal Answer: alpha is 50')] },
       ],
-      'react-text',
-    );
+      input: { ...question, strategy: 'react-text' },
+    });
     for (const { result } of [native, text]) expect(result).toMatchObject({ success: true, finalAnswer: 'alpha is 50', toolCalls: 1, formatErrors: 0 });
-    expect(shape(text.result.chain.steps)).toEqual(shape(native.result.chain.steps));
-    const thoughts = (r: AgentResult) => r.chain.steps.flatMap((s) => (s.type === 'thinking' ? [s.thought] : []));
-    expect(thoughts(text.result)).toEqual(thoughts(native.result));
+    expect(stepShape(text.result.chain.steps)).toEqual(stepShape(native.result.chain.steps));
+    expect(thoughts(text.result.chain.steps)).toEqual(thoughts(native.result.chain.steps));
 
     // Text ReAct sends no tools, teaches the format, stops before a made-up Observation,
     // and returns each result as an Observation line.
@@ -53,15 +38,15 @@ describe('the react-text strategy', () => {
   });
 
   it('returns a malformed reply to the model as a targeted observation and counts it', async () => {
-    const { result, model } = await run(
-      [
+    const { result, model } = await runScripted(env, {
+      script: [
         { content: [say('Thought: I should look it up.\nAction: lookup')] },
         { content: [say('Thought: Right.\nAction: lookup\nAction Input: "alpha"')] },
         { content: [say('Thought: Now properly.\nAction: lookup\nAction Input: {"key": "alpha"}')] },
         { content: [say('Final Answer: 50')] },
       ],
-      'react-text',
-    );
+      input: { ...question, strategy: 'react-text' },
+    });
     expect(result).toMatchObject({ success: true, finalAnswer: '50', formatErrors: 2, toolCalls: 1 });
     const observation = (i: number) => JSON.stringify(model.calls[i]!.messages.at(-1));
     expect(observation(1)).toContain("Invalid Format: Missing 'Action Input:' after 'Action:'");

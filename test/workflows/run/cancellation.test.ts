@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ModelProvider } from '../../../src/activities';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import type { AgentInputInit, AgentResult, ModelReply, ReasoningStep } from '../../../src/shared';
+import type { AgentResult, ModelReply } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
 import { cancelSignal } from '../../../src/workflows/messages';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { openCallSteps, toolResultOfTool } from '../../helpers/chain-helpers';
+import { scriptedInput } from '../../helpers/scripted-input';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { slowTool } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
-const input = (task: string): AgentInputInit => ({ task, model: { provider: 'scripted', model: 'scripted-model' } });
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A model whose first call takes 20 s unless cancelled; later calls come from the script. */
@@ -35,17 +32,6 @@ function slowFirstCall(rest: ScriptedTurn[]): ModelProvider & { aborted: () => b
   };
 }
 
-const openCalls = (steps: readonly ReasoningStep[]) => {
-  const results = new Set(steps.flatMap((s) => (s.type === 'tool_result' ? [s.toolResult.correlationId] : [])));
-  return steps.filter((s) => s.type === 'tool_call' && !results.has(s.toolCall.correlationId));
-};
-const resultOf = (steps: readonly ReasoningStep[], toolName: string) => {
-  const call = steps.find((s) => s.type === 'tool_call' && s.toolCall.toolName === toolName);
-  const id = call?.type === 'tool_call' ? call.toolCall.correlationId : undefined;
-  const result = steps.find((s) => s.type === 'tool_result' && s.toolResult.correlationId === id);
-  return result?.type === 'tool_result' ? result.toolResult : undefined;
-};
-
 /** Starts a run, waits until `ready`, cancels it `how`, and returns the result with the time it took. */
 async function cancelDuring(
   deps: Parameters<typeof createHarness>[1],
@@ -54,7 +40,7 @@ async function cancelDuring(
 ): Promise<{ result: AgentResult; ms: number }> {
   const h = await createHarness(env, deps);
   return h.worker.runUntil(async () => {
-    const handle = await h.agents.start(input('Do the long job'));
+    const handle = await h.agents.start(scriptedInput('Do the long job'));
     while (!ready()) await wait(25);
     await wait(200);
     const started = Date.now();
@@ -77,7 +63,7 @@ describe('cancellation returns `cancelled` with the chain so far, within 2 secon
       expect(result).toMatchObject({ success: false, terminationReason: 'cancelled', modelCalls: 1 });
       const llm = result.chain.steps.find((s) => s.type === 'tool_result' && s.model !== undefined);
       expect(llm).toMatchObject({ toolResult: { success: false, outcome: 'cancelled' } });
-      expect(openCalls(result.chain.steps)).toEqual([]);
+      expect(openCallSteps(result.chain.steps)).toEqual([]);
       expect(result.chain.steps.at(-1)?.type).toBe('synthesis');
       if (how === 'signal') expect(result.chain.steps.some((s) => s.type === 'thinking' && s.thought.includes('changed my mind, by alice'))).toBe(true);
     });
@@ -89,9 +75,9 @@ describe('cancellation returns `cancelled` with the chain so far, within 2 secon
       expect(ms).toBeLessThan(2_000);
       expect(events).toEqual(['started', 'aborted']);
       expect(result).toMatchObject({ terminationReason: 'cancelled', toolCalls: 1 });
-      expect(resultOf(result.chain.steps, 'slow_job')).toMatchObject({ success: false, outcome: 'cancelled' });
+      expect(toolResultOfTool(result.chain.steps, 'slow_job')).toMatchObject({ success: false, outcome: 'cancelled' });
       expect(result.finalAnswer).toContain('cancelled');
-      expect(openCalls(result.chain.steps)).toEqual([]);
+      expect(openCallSteps(result.chain.steps)).toEqual([]);
     });
   }
 
@@ -101,7 +87,7 @@ describe('cancellation returns `cancelled` with the chain so far, within 2 secon
     const { result, ms } = await cancelDuring({ tools: [slowTool(events, { honoursCancel: false, ms: 4_000 })], models: { scripted: model } }, () => events.includes('started'), 'temporal');
     expect(ms).toBeLessThan(2_500);
     expect(result.terminationReason).toBe('cancelled');
-    expect(resultOf(result.chain.steps, 'slow_job')).toMatchObject({ success: false, outcome: 'unknown', error: expect.stringContaining('may or may not have taken effect') });
+    expect(toolResultOfTool(result.chain.steps, 'slow_job')).toMatchObject({ success: false, outcome: 'unknown', error: expect.stringContaining('may or may not have taken effect') });
   });
 
   it('a cancel signal between steps lets the model summarise, and a second signal changes nothing', async () => {
@@ -120,7 +106,7 @@ describe('cancellation returns `cancelled` with the chain so far, within 2 secon
     });
     const h = await createHarness(env, { tools: [lookup], models: { scripted: model } });
     const result = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ ...input('Look things up'), cancelGraceMs: 5_000 });
+      const handle = await h.agents.start({ ...scriptedInput('Look things up'), cancelGraceMs: 5_000 });
       while (model.calls.length === 0) await wait(25);
       await handle.signal(cancelSignal, { reason: 'enough' });
       await handle.signal(cancelSignal, { reason: 'again' });
@@ -128,7 +114,7 @@ describe('cancellation returns `cancelled` with the chain so far, within 2 secon
     });
     model.verify();
     expect(result).toMatchObject({ terminationReason: 'cancelled', finalAnswer: 'Summary: looked up a (10); stopped on request.', toolCalls: 1 });
-    expect(resultOf(result.chain.steps, 'lookup')).toMatchObject({ success: true, result: { key: 'a', value: 10 } });
+    expect(toolResultOfTool(result.chain.steps, 'lookup')).toMatchObject({ success: true, result: { key: 'a', value: 10 } });
     // The summary call had no tools and was told why.
     const last = model.calls[1]!;
     expect(last.toolChoice).toBe('none');

@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import { defineTool } from '../../../src/tools/define-tool';
 import { historySize } from '../../helpers/history';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const ITERATIONS = 500;
 const OBSERVATION_CHARS = 4_096;
@@ -34,7 +31,7 @@ describe('a long run keeps its history small', () => {
 
     const started = Date.now();
     const { result, handle } = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Read every page', model: { provider: 'scripted', model: 'scripted-model' }, maxIterations: ITERATIONS + 5, maxContextChars: CONTEXT_CHARS });
+      const handle = await h.agents.start({ task: 'Read every page', model: SCRIPTED_MODEL, maxIterations: ITERATIONS + 5, maxContextChars: CONTEXT_CHARS });
       return { result: await handle.result(), handle };
     });
     const wallMs = Date.now() - started;

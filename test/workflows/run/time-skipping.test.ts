@@ -1,21 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelProvider } from '../../../src/activities';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import { AgentClient } from '../../../src/client/agent-client';
 import { findTestServer, testServerPath } from '../../../src/dev-server/find-or-install-test-server';
 import type { InstallAttempt } from '../../../src/dev-server/install-temporal-cli';
 import { installTestServer } from '../../../src/dev-server/install-test-server';
 import { findProjectRoot } from '../../../src/dev-server/project-paths';
-import { IterationAttribute, ModelAttribute, StatusAttribute, type ReasoningStep } from '../../../src/shared';
+import { IterationAttribute, ModelAttribute, StatusAttribute } from '../../../src/shared';
 import { resolveStallUpdate, statusQuery } from '../../../src/workflows/messages';
-import { createAgentWorker } from '../../../src/worker';
+import { thoughts } from '../../helpers/chain-helpers';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
+import { createHarness } from '../../helpers/temporal-env';
 import { createTimeSkippingEnv } from '../../helpers/time-skipping-env';
 import { holdAfter } from '../../helpers/approval-helpers';
 import { testTools } from '../../helpers/test-tools';
@@ -23,7 +23,6 @@ import { testTools } from '../../helpers/test-tools';
 const EventType = temporal.api.enums.v1.EventType;
 const DAY_MS = 86_400_000;
 const THIRTY_DAYS_MS = 30 * DAY_MS;
-const MODEL = { provider: 'scripted', model: 'scripted-model' } as const;
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let env: TestWorkflowEnvironment;
@@ -32,7 +31,6 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.teardown());
 
-const thoughts = (steps: readonly ReasoningStep[]) => steps.flatMap((s) => (s.type === 'thinking' ? [s.thought] : []));
 const repeat = (id: string): ScriptedTurn => ({ content: [useTool('lookup', { key: 'alpha' }, id)] });
 /** Looks up alpha, then repeats the identical call: the third is warned, the fourth stalls the run. */
 const stallingTurns = (prefix: string): ScriptedTurn[] => [
@@ -42,23 +40,11 @@ const stallingTurns = (prefix: string): ScriptedTurn[] => [
   repeat(`${prefix}4`),
 ];
 
-/**
- * A real Worker on its own task queue of the time-skipping server, with the suite's workflow bundle
- * and no workflow cache, so every task replays the history (as in the dev-server harness).
- */
+/** The dev-server harness (no workflow cache: every task replays) on the time-skipping server, with the test tools. */
 async function harness(model: ModelProvider) {
   const { tools, log } = testTools();
-  const taskQueue = `time-skipping-${randomUUID()}`;
-  const worker = await createAgentWorker({
-    connection: env.nativeConnection,
-    namespace: env.namespace ?? 'default',
-    taskQueue,
-    tools,
-    models: { scripted: model },
-    workflowBundle: { codePath: inject('workflowBundlePath') },
-    workerOptions: { maxCachedWorkflows: 0 },
-  });
-  return { worker, log, agents: new AgentClient({ client: env.client, taskQueue }) };
+  const server = { client: env.client, nativeConnection: env.nativeConnection, namespace: env.namespace ?? 'default' };
+  return { ...(await createHarness(server, { tools, models: { scripted: model } })), log };
 }
 
 describe('agentWorkflow on the time-skipping test server', () => {
@@ -71,7 +57,7 @@ describe('agentWorkflow on the time-skipping test server', () => {
     const serverStart = await env.currentTimeMs();
     // Awaiting result() through the test environment's client lets the server skip to the next timer.
     const { result, description, history } = await worker.runUntil(async () => {
-      const handle = await agents.start({ task: 'Find alpha.', model: MODEL, stallThreshold: 3, onStall: 'ask', stallQuestionTimeoutMs: THIRTY_DAYS_MS });
+      const handle = await agents.start({ task: 'Find alpha.', model: SCRIPTED_MODEL, stallThreshold: 3, onStall: 'ask', stallQuestionTimeoutMs: THIRTY_DAYS_MS });
       const result = await handle.result();
       return { result, description: await handle.describe(), history: await handle.fetchHistory() };
     });
@@ -120,7 +106,7 @@ describe('agentWorkflow on the time-skipping test server', () => {
 
     const wallStart = Date.now();
     const { result, early, waiting, answer } = await worker.runUntil(async () => {
-      const handle = await agents.start({ task: 'Find alpha.', model: MODEL, stallThreshold: 3, onStall: 'ask', stallQuestionTimeoutMs: THIRTY_DAYS_MS });
+      const handle = await agents.start({ task: 'Find alpha.', model: SCRIPTED_MODEL, stallThreshold: 3, onStall: 'ask', stallQuestionTimeoutMs: THIRTY_DAYS_MS });
       while (firstCall.held() === 0) await wait(20);
       const early = await handle
         .executeUpdate(resolveStallUpdate, { args: [{ continue: true, by: 'mallory' }] })
@@ -167,7 +153,7 @@ describe('approvals that wait for weeks, on the time-skipping test server', () =
     const { worker, log, agents } = await harness(model);
     const wallStart = Date.now();
     const result = await worker.runUntil(async () => {
-      const handle = await agents.start({ task: 'Find alpha.', model: MODEL, approvals: { lookup: 'always' }, approvalTimeoutMs: THIRTY_DAYS_MS });
+      const handle = await agents.start({ task: 'Find alpha.', model: SCRIPTED_MODEL, approvals: { lookup: 'always' }, approvalTimeoutMs: THIRTY_DAYS_MS });
       let pending = await agents.pendingApprovals(handle.workflowId).catch(() => []);
       for (const deadline = Date.now() + 20_000; pending.length === 0 && Date.now() < deadline; ) {
         await wait(100);
@@ -197,7 +183,7 @@ describe('approvals that wait for weeks, on the time-skipping test server', () =
       { content: [say('Nobody approved; I will answer without it.'), useTool('finish', { result: 'unknown' }, 'toolu_d2')] },
     ]);
     const { worker, log, agents } = await harness(model);
-    const result = await worker.runUntil(async () => (await agents.start({ task: 'Find alpha.', model: MODEL, approvals: { lookup: 'always' } })).result());
+    const result = await worker.runUntil(async () => (await agents.start({ task: 'Find alpha.', model: SCRIPTED_MODEL, approvals: { lookup: 'always' } })).result());
     model.verify();
     expect(log.calls).toHaveLength(0);
     expect(result).toMatchObject({ success: true, finalAnswer: 'unknown' });

@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { tenantQuotaQuery, tenantQuotaWorkflowId } from '../../../src/workflows/tenant-quota/tenant-quota-messages';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { slowTool, testTools } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
-
-const model = { provider: 'scripted' as const, model: 'scripted-model' };
+const env = useTestEnv();
 
 describe('per-tenant limits, enforced by the tenant quota workflow', () => {
   it('a run over the concurrent-run limit ends at once with the reason; the slot frees when the first run ends', async () => {
@@ -29,11 +24,11 @@ describe('per-tenant limits, enforced by the tenant quota workflow', () => {
     });
     const caller = { id: 'u1', roles: [], tenant };
     const { first, second, third, quota } = await h.worker.runUntil(async () => {
-      const one = await h.agents.start({ task: 'Run the slow job', model, caller });
+      const one = await h.agents.start({ task: 'Run the slow job', model: SCRIPTED_MODEL, caller });
       for (let i = 0; i < 100 && !events.includes('started'); i++) await new Promise((r) => setTimeout(r, 50));
-      const second = await (await h.agents.start({ task: 'Also run', model, caller })).result();
+      const second = await (await h.agents.start({ task: 'Also run', model: SCRIPTED_MODEL, caller })).result();
       const first = await one.result();
-      const third = await (await h.agents.start({ task: 'Now there is room', model, caller })).result();
+      const third = await (await h.agents.start({ task: 'Now there is room', model: SCRIPTED_MODEL, caller })).result();
       const quota = await env.client.workflow.getHandle(tenantQuotaWorkflowId(tenant)).query(tenantQuotaQuery);
       return { first, second, third, quota };
     });
@@ -53,8 +48,8 @@ describe('per-tenant limits, enforced by the tenant quota workflow', () => {
     const h = await createHarness(env, { tools: testTools().tools, models: { scripted }, tenantLimits: { tenants: { [tenant]: { tokensPerHour: 2_500 } } } });
     const caller = { id: 'u1', roles: [], tenant };
     const { first, second } = await h.worker.runUntil(async () => {
-      const first = await (await h.agents.start({ task: 'Look up a', model, caller })).result();
-      const second = await (await h.agents.start({ task: 'Look up b', model, caller })).result();
+      const first = await (await h.agents.start({ task: 'Look up a', model: SCRIPTED_MODEL, caller })).result();
+      const second = await (await h.agents.start({ task: 'Look up b', model: SCRIPTED_MODEL, caller })).result();
       return { first, second };
     });
     expect(first.terminationReason).toBe('token_budget');

@@ -9,7 +9,7 @@ import { createTenantActivities, type TenantActivities } from '../../../src/acti
 import type { TenantLimitsConfigInit } from '../../../src/shared/tenant-limits';
 import { leaseTenantTokensUpdate, tenantQuotaQuery, tenantQuotaWorkflowId, type TenantQuotaSnapshot } from '../../../src/workflows/tenant-quota/tenant-quota-messages';
 import type { tenantQuotaWorkflow } from '../../../src/workflows/tenant-quota/tenant-quota-workflow';
-import { connectTestEnv, type TestEnv } from '../../helpers/temporal-env';
+import { useTestEnv } from '../../helpers/temporal-env';
 
 const EventType = temporal.api.enums.v1.EventType;
 const suffix = randomUUID().slice(0, 8);
@@ -35,7 +35,7 @@ const limits: TenantLimitsConfigInit = {
   },
 };
 
-let env: TestEnv;
+const env = useTestEnv();
 let client: Client;
 let worker: Worker;
 let running: Promise<void>;
@@ -45,7 +45,6 @@ const taskQueue = `tenant-quota-${suffix}`;
 const started = new Set<string>();
 
 beforeAll(async () => {
-  env = await connectTestEnv();
   const namespace = inject('temporalNamespace');
   // The worker's own NativeConnection powers the activities' Client, as createAgentWorker would do it.
   client = new Client({ connection: env.nativeConnection, namespace });
@@ -69,7 +68,6 @@ afterAll(async () => {
   await Promise.all([...started].map((id) => client.workflow.getHandle(id).terminate('test over').catch(() => undefined)));
   worker?.shutdown();
   await running;
-  await env?.close();
 });
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));

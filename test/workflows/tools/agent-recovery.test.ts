@@ -1,39 +1,30 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScriptedModel, type ScriptedModel } from '../../../src/activities/models/scripted-model';
+import { describe, expect, it } from 'vitest';
+import { createScriptedModel } from '../../../src/activities/models/scripted-model';
 import type { ModelProvider } from '../../../src/activities';
-import type { AgentResult, ReasoningStep } from '../../../src/shared';
 import { REPLAY_SCENARIOS } from '../../replay/scenarios';
+import { toolResults } from '../../helpers/chain-helpers';
 import { scheduledActivities } from '../../helpers/history';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
-import { testTools, type ToolLog } from '../../helpers/test-tools';
+import { runScripted } from '../../helpers/run-scripted';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
+import { testTools } from '../../helpers/test-tools';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const scenario = (name: string) => REPLAY_SCENARIOS.find((s) => s.name === name)!;
-const resultsOf = (steps: readonly ReasoningStep[]) =>
-  steps.flatMap((s) => (s.type === 'tool_result' && !s.model ? [s.toolResult] : []));
 
-async function run(name: string): Promise<{ result: AgentResult; model: ScriptedModel; log: ToolLog }> {
-  const s = scenario(name);
-  const model = createScriptedModel(s.turns);
-  const { tools, log } = testTools();
-  const h = await createHarness(env, { tools, models: { scripted: model } });
-  const result = await h.worker.runUntil(async () => (await h.agents.start(s.input)).result());
-  model.verify();
-  return { result, model, log };
+/** Plays a replay scenario live: its script and input, with the test tools. */
+function runScenario(name: string) {
+  const { turns, input } = scenario(name);
+  return runScripted(env, { script: turns, input });
 }
 
 describe('a run recovers from bad tool calls', () => {
   it('turns unknown tools, bad arguments, a throwing tool and a malformed finish into observations, then finishes', async () => {
-    const { result, model, log } = await run('bad-calls-recover');
+    const { result, model, log } = await runScenario('bad-calls-recover');
     expect(result).toMatchObject({ success: true, terminationReason: 'success', finalAnswer: 'recovered', iterations: 6 });
 
-    const [unknown, invalid, thrown, badFinish, secret, finish, skipped] = resultsOf(result.chain.steps);
+    const [unknown, invalid, thrown, badFinish, secret, finish, skipped] = toolResults(result.chain.steps);
     expect(unknown).toMatchObject({ success: false, error: expect.stringMatching(/unknown tool "nonexistent_api".*lookup, always_fails, big_result, finish/) });
     expect(invalid).toMatchObject({ success: false, error: expect.stringContaining('invalid arguments for tool "lookup"') });
     expect(thrown).toMatchObject({ success: false, error: expect.stringContaining('database unreachable') });
@@ -68,14 +59,14 @@ describe('a run recovers from bad tool calls', () => {
     const result = await h.worker.runUntil(async () =>
       (await h.agents.start({ task: 'big', model: { provider: 'scripted', model: 'm' }, maxToolResultChars: 100 })).result(),
     );
-    const [big] = resultsOf(result.chain.steps);
+    const [big] = toolResults(result.chain.steps);
     expect(big).toMatchObject({ success: true, truncated: true, result: expect.stringMatching(/^y{100}\n…\[truncated: showing 100 of 5000 characters\]$/) });
   });
 });
 
 describe('stopping', () => {
   it('at max_iterations makes one last call without tools and returns its summary', async () => {
-    const { result, model } = await run('max-iterations-summary');
+    const { result, model } = await runScenario('max-iterations-summary');
     expect(result).toMatchObject({ success: false, terminationReason: 'max_iterations', iterations: 2, modelCalls: 3, toolCalls: 2 });
     expect(result.finalAnswer).toContain('Progress: a=10, bb=20');
     const last = model.calls[2]!;

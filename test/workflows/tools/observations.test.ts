@@ -1,18 +1,16 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ModelProvider } from '../../../src/activities';
-import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import type { AgentInputInit, AgentResult, ModelRequest, ReasoningStep, ToolResult } from '../../../src/shared';
+import { say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
+import type { AgentInputInit, ModelRequest } from '../../../src/shared';
 import { defineTool, type ToolDefinition } from '../../../src/tools/define-tool';
+import { llmCalls, toolCallSteps, toolResultOf, toolResults } from '../../helpers/chain-helpers';
 import { scheduledActivities } from '../../helpers/history';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
+import { runScripted } from '../../helpers/run-scripted';
+import { useTestEnv } from '../../helpers/temporal-env';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 const base: AgentInputInit = { task: 'Gather observations', model: { provider: 'scripted', model: 'm', maxTokens: 100 } };
 const BIG = 5_000;
@@ -103,12 +101,6 @@ function observationTools(log: CallLog = { calls: [] }) {
   return { log, tools: [forecast, quote, send, big, smallLimit, largeLimit, record, explode] as ToolDefinition[] };
 }
 
-const toolResults = (steps: readonly ReasoningStep[]): ToolResult[] =>
-  steps.flatMap((s) => (s.type === 'tool_result' && s.model === undefined ? [s.toolResult] : []));
-const toolCallSteps = (steps: readonly ReasoningStep[]) => steps.filter((s) => s.type === 'tool_call' && s.toolCall.toolType !== 'llm');
-const llmCallSteps = (steps: readonly ReasoningStep[]) =>
-  steps.flatMap((s) => (s.type === 'tool_call' && s.toolCall.toolType === 'llm' ? [s.toolCall] : []));
-const resultFor = (steps: readonly ReasoningStep[], correlationId: string) => toolResults(steps).find((r) => r.correlationId === correlationId);
 
 /** The tool_result blocks of the last user message of one request: what the model was told. */
 function observationsIn(request: ModelRequest | undefined): Array<{ toolUseId: string; content: string; isError: boolean }> {
@@ -116,19 +108,17 @@ function observationsIn(request: ModelRequest | undefined): Array<{ toolUseId: s
   return (last?.content ?? []).flatMap((b) => (b.type === 'tool_result' ? [{ toolUseId: b.toolUseId, content: b.content, isError: b.isError }] : []));
 }
 
-async function run(turns: ScriptedTurn[], input: Partial<AgentInputInit> = {}, wrap?: (m: ModelProvider) => ModelProvider) {
-  const model = createScriptedModel(turns);
+/** runScripted with this file's tools, whose executions land in `log`, and the `runTool` activities its history scheduled. */
+async function runObserved(script: ScriptedTurn[], input: Partial<AgentInputInit> = {}, wrap?: (m: ModelProvider) => ModelProvider) {
   const { tools, log } = observationTools();
-  const h = await createHarness(env, { tools, models: { scripted: wrap ? wrap(model) : model } });
-  const result: AgentResult = await h.worker.runUntil(async () => (await h.agents.start({ ...base, ...input })).result());
-  model.verify();
+  const { result, model } = await runScripted(env, { script, wrap, tools, input: { ...base, ...input } });
   const runTools = (await scheduledActivities(env.client, result.chain.chainId)).filter((a) => a.type === 'runTool');
   return { result, model, log, runTools };
 }
 
 describe('duplicate calls', () => {
   it('runs a repeated read-only call once, with swapped argument keys, and reuses its observation', async () => {
-    const { result, model, log, runTools } = await run([
+    const { result, model, log, runTools } = await runObserved([
       { content: [useTool('forecast', { city: 'Paris', filters: { days: 3, units: 1 } }, 'call_a')] },
       { content: [useTool('forecast', { filters: { units: 1, days: 3 }, city: 'Paris' }, 'call_b')] },
       { content: [say('It will be mild.')] },
@@ -142,8 +132,8 @@ describe('duplicate calls', () => {
     // The repeat is in the chain, marked as reused from the first call's tool_call step.
     const calls = toolCallSteps(result.chain.steps);
     expect(calls.map((s) => s.type === 'tool_call' && s.toolCall.correlationId)).toEqual(['call_a', 'call_b']);
-    const first = resultFor(result.chain.steps, 'call_a');
-    const second = resultFor(result.chain.steps, 'call_b');
+    const first = toolResultOf(result.chain.steps, 'call_a');
+    const second = toolResultOf(result.chain.steps, 'call_b');
     expect(first).toMatchObject({ success: true });
     expect(first?.cachedFrom).toBeUndefined();
     expect(second).toMatchObject({ success: true, cachedFrom: calls[0]!.stepId, durationMs: 0 });
@@ -158,35 +148,35 @@ describe('duplicate calls', () => {
   });
 
   it('gives a reused text result the same result value in the chain', async () => {
-    const { result, log } = await run([
+    const { result, log } = await runObserved([
       { content: [useTool('quote', { topic: 'rain', lang: 'en' }, 'q1')] },
       { content: [useTool('quote', { lang: 'en', topic: 'rain' }, 'q2')] },
       { content: [say('done')] },
     ]);
     expect(log.calls).toHaveLength(1);
     expect(result.cachedCalls).toBe(1);
-    const first = resultFor(result.chain.steps, 'q1');
-    const second = resultFor(result.chain.steps, 'q2');
+    const first = toolResultOf(result.chain.steps, 'q1');
+    const second = toolResultOf(result.chain.steps, 'q2');
     expect(first?.result).toBe('Quote about rain in en');
     expect(second?.result).toBe(first?.result);
   });
 
   it('gives a reused structured result the same result value in the chain as the first call', async () => {
-    const { result } = await run([
+    const { result } = await runObserved([
       { content: [useTool('forecast', { city: 'Oslo', filters: { days: 2 } }, 'f1')] },
       { content: [useTool('forecast', { city: 'Oslo', filters: { days: 2 } }, 'f2')] },
       { content: [say('done')] },
     ]);
     expect(result.cachedCalls).toBe(1);
-    const first = resultFor(result.chain.steps, 'f1');
-    const second = resultFor(result.chain.steps, 'f2');
+    const first = toolResultOf(result.chain.steps, 'f1');
+    const second = toolResultOf(result.chain.steps, 'f2');
     expect(first?.result).toEqual({ city: 'Oslo', days: 2, highs: [18, 21, 19] });
     // The cached step should carry the same value (an object), not its JSON text.
     expect(second?.result).toEqual(first?.result);
   });
 
   it('reuses a read-only observation after other calls in between, and runs different arguments again', async () => {
-    const { result, log, runTools } = await run([
+    const { result, log, runTools } = await runObserved([
       { content: [useTool('quote', { topic: 'sun', lang: 'en' }, 'q1')] },
       { content: [useTool('quote', { topic: 'sun', lang: 'fr' }, 'q2')] },
       { content: [useTool('quote', { lang: 'en', topic: 'sun' }, 'q3')] },
@@ -195,13 +185,13 @@ describe('duplicate calls', () => {
     expect(log.calls.map((c) => c.args)).toEqual([{ topic: 'sun', lang: 'en' }, { topic: 'sun', lang: 'fr' }]);
     expect(runTools).toHaveLength(2);
     expect(result).toMatchObject({ cachedCalls: 1, toolCalls: 2 });
-    expect(resultFor(result.chain.steps, 'q2')?.cachedFrom).toBeUndefined();
+    expect(toolResultOf(result.chain.steps, 'q2')?.cachedFrom).toBeUndefined();
     const q1Call = toolCallSteps(result.chain.steps)[0]!;
-    expect(resultFor(result.chain.steps, 'q3')).toMatchObject({ cachedFrom: q1Call.stepId, result: 'Quote about sun in en' });
+    expect(toolResultOf(result.chain.steps, 'q3')).toMatchObject({ cachedFrom: q1Call.stepId, result: 'Quote about sun in en' });
   });
 
   it('runs a repeated call of a tool that is not read-only every time', async () => {
-    const { result, log, runTools } = await run([
+    const { result, log, runTools } = await runObserved([
       { content: [useTool('send_email', { to: 'a@example.com', body: 'hi' }, 's1')] },
       { content: [useTool('send_email', { body: 'hi', to: 'a@example.com' }, 's2')] },
       { content: [say('sent twice')] },
@@ -215,51 +205,51 @@ describe('duplicate calls', () => {
 
 describe('size limits', () => {
   it('cuts a result over maxToolResultChars, with a visible marker, in the chain and the observation', async () => {
-    const { result, model } = await run([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }], { maxToolResultChars: 1_000 });
+    const { result, model } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }], { maxToolResultChars: 1_000 });
     const cut = `${bigText().slice(0, 1_000)}\n…[truncated: showing 1000 of 5000 characters]`;
-    expect(resultFor(result.chain.steps, 'b1')).toMatchObject({ success: true, truncated: true, result: cut });
-    expect(resultFor(result.chain.steps, 'b1')?.summarised).toBeUndefined();
+    expect(toolResultOf(result.chain.steps, 'b1')).toMatchObject({ success: true, truncated: true, result: cut });
+    expect(toolResultOf(result.chain.steps, 'b1')?.summarised).toBeUndefined();
     expect(observationsIn(model.calls[1])).toEqual([{ toolUseId: 'b1', content: cut, isError: false }]);
   });
 
   it('lets maxToolResultTokens (4 characters each) win over a larger maxToolResultChars', async () => {
-    const { result, model } = await run([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }], {
+    const { result, model } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }], {
       maxToolResultChars: 1_000,
       maxToolResultTokens: 100,
     });
     const cut = `${bigText().slice(0, 400)}\n…[truncated: showing 400 of 5000 characters]`;
-    expect(resultFor(result.chain.steps, 'b1')).toMatchObject({ truncated: true, result: cut });
+    expect(toolResultOf(result.chain.steps, 'b1')).toMatchObject({ truncated: true, result: cut });
     expect(observationsIn(model.calls[1])[0]?.content).toBe(cut);
   });
 
   it("lets a tool's own smaller maxResultChars win over the run's limit, but never raise it", async () => {
-    const { result } = await run(
+    const { result } = await runObserved(
       [{ content: [useTool('big_text_small_limit', {}, 'small'), useTool('big_text_large_limit', {}, 'large')] }, { content: [say('ok')] }],
       { maxToolResultChars: 1_000 },
     );
-    expect(resultFor(result.chain.steps, 'small')).toMatchObject({
+    expect(toolResultOf(result.chain.steps, 'small')).toMatchObject({
       truncated: true,
       result: `${bigText().slice(0, 50)}\n…[truncated: showing 50 of 5000 characters]`,
     });
-    expect(resultFor(result.chain.steps, 'large')).toMatchObject({
+    expect(toolResultOf(result.chain.steps, 'large')).toMatchObject({
       truncated: true,
       result: `${bigText().slice(0, 1_000)}\n…[truncated: showing 1000 of 5000 characters]`,
     });
   });
 
   it('keeps a structured result that fits as an object in the chain, and sends it to the model as JSON', async () => {
-    const { result, model } = await run([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], { maxToolResultChars: 1_000 });
+    const { result, model } = await runObserved([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], { maxToolResultChars: 1_000 });
     const value = { id: 7, tags: ['a', 'b'], nested: { ok: true, score: 0.5 } };
-    const step = resultFor(result.chain.steps, 'r1');
+    const step = toolResultOf(result.chain.steps, 'r1');
     expect(step?.result).toEqual(value);
     expect(step?.truncated).toBeUndefined();
     expect(JSON.parse(observationsIn(model.calls[1])[0]!.content)).toEqual(value);
   });
 
   it('cuts a structured result over the limit to its JSON text with the marker', async () => {
-    const { result } = await run([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], { maxToolResultChars: 20 });
+    const { result } = await runObserved([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], { maxToolResultChars: 20 });
     const json = JSON.stringify({ id: 7, tags: ['a', 'b'], nested: { ok: true, score: 0.5 } });
-    expect(resultFor(result.chain.steps, 'r1')).toMatchObject({
+    expect(toolResultOf(result.chain.steps, 'r1')).toMatchObject({
       truncated: true,
       result: `${json.slice(0, 20)}\n…[truncated: showing 20 of ${json.length} characters]`,
     });
@@ -271,12 +261,12 @@ describe('summarising large results', () => {
 
   it('condenses an oversized result with a visible model call and hands the summary to the model', async () => {
     const summary = 'Summary: the alphabet, repeated 192 times and then some.';
-    const { result, model, log } = await run([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say(summary)] }, { content: [say('ok')] }], input);
+    const { result, model, log } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say(summary)] }, { content: [say('ok')] }], input);
     expect(result).toMatchObject({ success: true, finalAnswer: 'ok', modelCalls: 3, toolCalls: 1 });
     expect(log.calls).toHaveLength(1);
 
     // An extra llm step pair, made while the tool step is open, with a note saying why.
-    const llm = llmCallSteps(result.chain.steps);
+    const llm = llmCalls(result.chain.steps);
     expect(llm).toHaveLength(3);
     expect(llm[1]?.arguments).toMatchObject({ toolChoice: 'none', tools: [], note: expect.stringMatching(/summarising a 5000-character result of big_text/) });
     const llmResults = result.chain.steps.filter((s) => s.type === 'tool_result' && s.model !== undefined);
@@ -292,25 +282,25 @@ describe('summarising large results', () => {
     expect(JSON.stringify(summaryRequest.messages)).toContain(bigText());
 
     // The chain keeps the summary as the result, flagged; the main model reads it as the observation.
-    const step = resultFor(result.chain.steps, 'b1');
+    const step = toolResultOf(result.chain.steps, 'b1');
     expect(step).toMatchObject({ success: true, summarised: true, result: summary });
     expect(step?.truncated).toBeUndefined();
     expect(observationsIn(model.calls[2])).toEqual([{ toolUseId: 'b1', content: summary, isError: false }]);
   });
 
   it('does not summarise a result that fits', async () => {
-    const { result } = await run([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], input);
+    const { result } = await runObserved([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], input);
     expect(result.modelCalls).toBe(2);
-    expect(resultFor(result.chain.steps, 'r1')?.result).toEqual({ id: 7, tags: ['a', 'b'], nested: { ok: true, score: 0.5 } });
-    expect(resultFor(result.chain.steps, 'r1')?.summarised).toBeUndefined();
+    expect(toolResultOf(result.chain.steps, 'r1')?.result).toEqual({ id: 7, tags: ['a', 'b'], nested: { ok: true, score: 0.5 } });
+    expect(toolResultOf(result.chain.steps, 'r1')?.summarised).toBeUndefined();
   });
 
   it('falls back to the cut text, flagged truncated, when the summary is empty', async () => {
-    const { result, model } = await run([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('   ')] }, { content: [say('ok')] }], input);
+    const { result, model } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('   ')] }, { content: [say('ok')] }], input);
     const cut = `${bigText().slice(0, 1_000)}\n…[truncated: showing 1000 of 5000 characters]`;
     expect(result.modelCalls).toBe(3);
-    expect(llmCallSteps(result.chain.steps)[1]?.arguments['note']).toMatch(/summarising/);
-    const step = resultFor(result.chain.steps, 'b1');
+    expect(llmCalls(result.chain.steps)[1]?.arguments['note']).toMatch(/summarising/);
+    const step = toolResultOf(result.chain.steps, 'b1');
     expect(step).toMatchObject({ success: true, truncated: true, result: cut });
     expect(step?.summarised).toBeUndefined();
     expect(observationsIn(model.calls[2])[0]?.content).toBe(cut);
@@ -326,25 +316,25 @@ describe('summarising large results', () => {
         return m.complete(request, signal, hooks);
       },
     });
-    const { result, model } = await run([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }], input, failingSummary);
+    const { result, model } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }], input, failingSummary);
     const cut = `${bigText().slice(0, 1_000)}\n…[truncated: showing 1000 of 5000 characters]`;
     expect(result).toMatchObject({ success: true, finalAnswer: 'ok', modelCalls: 3 });
     const failed = result.chain.steps.find((s) => s.type === 'tool_result' && s.model !== undefined && !s.toolResult.success);
     expect(failed?.type === 'tool_result' && failed.toolResult.error).toContain('ModelOverloaded: no capacity');
-    expect(resultFor(result.chain.steps, 'b1')).toMatchObject({ success: true, truncated: true, result: cut });
+    expect(toolResultOf(result.chain.steps, 'b1')).toMatchObject({ success: true, truncated: true, result: cut });
     expect(observationsIn(model.calls[1])[0]?.content).toBe(cut);
   });
 });
 
 describe('tool errors', () => {
   it("names the tool and its arguments in a throwing tool's observation", async () => {
-    const { result, model, log } = await run([
+    const { result, model, log } = await runObserved([
       { content: [useTool('explode', { target: 'db', count: 2 }, 'x1')] },
       { content: [say('gave up on it')] },
     ]);
     expect(log.calls).toHaveLength(1);
     const expected = 'Tool "explode" failed with arguments {"target":"db","count":2}: ToolFailed: explode failed: the disk is on fire';
-    expect(resultFor(result.chain.steps, 'x1')).toMatchObject({ success: false, result: null, error: expected });
+    expect(toolResultOf(result.chain.steps, 'x1')).toMatchObject({ success: false, result: null, error: expected });
     expect(observationsIn(model.calls[1])).toEqual([{ toolUseId: 'x1', content: expected, isError: true }]);
   });
 });

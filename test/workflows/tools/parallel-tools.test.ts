@@ -1,16 +1,12 @@
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
 import { defineTool } from '../../../src/tools/define-tool';
 import { lastToolResults } from '../../helpers/approval-helpers';
-import { connectTestEnv, createHarness, type TestEnv } from '../../helpers/temporal-env';
-import { callOf, resultOf } from '../../helpers/sub-agent-helpers';
+import { callStep, resultStep } from '../../helpers/chain-helpers';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await connectTestEnv();
-});
-afterAll(async () => env?.close());
+const env = useTestEnv();
 
 /** A tool that works for `ms` and records how many of its calls were in flight at once. */
 function concurrencyProbe() {
@@ -55,10 +51,10 @@ describe.concurrent('parallel tool calls', () => {
     // b finished before a (which was slow) and c started only when a slot freed up.
     expect(seen.order).toEqual(['b', 'c', 'a']);
     // The three runnable calls share a group; the refused one is not part of it.
-    const group = callOf(result, 'p_a')!.stepNumber;
-    expect(['p_a', 'p_b', 'p_c'].map((id) => callOf(result, id)!.parallel)).toEqual([1, 2, 3].map((index) => ({ group, index, size: 3 })));
-    expect(['p_a', 'p_b', 'p_c'].map((id) => resultOf(result, id)!.parallel?.group)).toEqual([group, group, group]);
-    expect(callOf(result, 'p_bad')!.parallel).toBeUndefined();
+    const group = callStep(result.chain.steps, 'p_a')!.stepNumber;
+    expect(['p_a', 'p_b', 'p_c'].map((id) => callStep(result.chain.steps, id)!.parallel)).toEqual([1, 2, 3].map((index) => ({ group, index, size: 3 })));
+    expect(['p_a', 'p_b', 'p_c'].map((id) => resultStep(result.chain.steps, id)!.parallel?.group)).toEqual([group, group, group]);
+    expect(callStep(result.chain.steps, 'p_bad')!.parallel).toBeUndefined();
     // Results in the chain in completion order, linked to their calls by correlation id.
     const resultOrder = result.chain.steps.filter((s) => s.type === 'tool_result' && s.parallel).map((s) => (s.type === 'tool_result' ? s.toolResult.correlationId : ''));
     expect(resultOrder).toEqual(['p_b', 'p_c', 'p_a']);

@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ReasoningChain } from '../../../../src/shared';
-import { ChainBuilder } from '../../../../src/workflows/core/chain-builder';
-
-function builder() {
-  let t = 0;
-  let id = 0;
-  return new ChainBuilder(
-    { now: () => new Date(Date.UTC(2026, 0, 1, 0, 0, t++)).toISOString(), newId: () => `id-${++id}` },
-    { chainId: 'wf-1', agentName: 'a', task: 'task' },
-  );
-}
+import { testChainBuilder } from '../../../helpers/test-chain-builder';
 
 describe('ChainBuilder', () => {
   it('numbers and stamps steps in order, and the chain parses against its schema', () => {
-    const chain = builder();
+    const chain = testChainBuilder();
     chain.iteration = 1;
     chain.thinking('look it up', { level: 'full' });
     chain.toolCall({ toolType: 'external', toolName: 'w', arguments: { q: 1 }, correlationId: 'c1' }, { level: 'full' });
@@ -32,7 +23,7 @@ describe('ChainBuilder', () => {
   });
 
   it('leaves model replies and failed tools out of the synthesis sources', () => {
-    const chain = builder();
+    const chain = testChainBuilder();
     chain.toolResult({ correlationId: 'm', success: true, result: {}, durationMs: 1 }, { level: 'full' }, { model: 'claude' });
     chain.toolResult({ correlationId: 'x', success: false, result: null, error: 'boom', durationMs: 1 }, { level: 'full' });
     const ok = chain.toolResult({ correlationId: 'y', success: true, result: 1, durationMs: 1 }, { level: 'full' });
@@ -40,7 +31,7 @@ describe('ChainBuilder', () => {
   });
 
   it('gives snapshots that later steps do not change', () => {
-    const chain = builder();
+    const chain = testChainBuilder();
     const before = chain.snapshot();
     chain.thinking('x', { level: 'full' });
     expect(before.steps).toHaveLength(0);

@@ -3,6 +3,7 @@ import { ContinuedState, type ReasoningStep, type ToolSpec } from '../../../../s
 import { ChainBuilder } from '../../../../src/workflows/core/chain-builder';
 import { CARRIED_RESULT_CHARS, carryOver } from '../../../../src/workflows/run/carry-over';
 import { RunState } from '../../../../src/workflows/core/run-state';
+import { testChainBuilder } from '../../../helpers/test-chain-builder';
 
 const full = { level: 'full' } as const;
 const marker = (length: number, runId: string) => `…[${length} characters; shortened at continue-as-new, in full in run ${runId}]`;
@@ -19,15 +20,6 @@ const tool: ToolSpec = {
   readOnly: true,
 };
 
-function builder() {
-  let t = 0;
-  let id = 0;
-  return new ChainBuilder(
-    { now: () => new Date(Date.UTC(2026, 0, 1, 0, 0, t++)).toISOString(), newId: () => `id-${++id}` },
-    { chainId: 'wf-1', agentName: 'a', task: 'task' },
-  );
-}
-
 function addTool(chain: ChainBuilder, id: string, result: unknown, extra: { success?: boolean; error?: string } = {}): void {
   chain.toolCall({ toolType: 'external', toolName: 'lookup', arguments: { id }, correlationId: id }, full);
   chain.toolResult({ correlationId: id, success: extra.success ?? true, result, durationMs: 1, ...(extra.error ? { error: extra.error } : {}) }, full);
@@ -38,7 +30,7 @@ const results = (steps: readonly ReasoningStep[]) =>
 
 /** A run with one of everything: long and short results, a model reply, thinking, a failure. */
 function firstRun() {
-  const chain = builder();
+  const chain = testChainBuilder();
   chain.iteration = 1;
   chain.thinking(long(3_000, 't'), full);
   chain.toolCall({ toolType: 'llm', toolName: 'm', arguments: { messages: 1 }, correlationId: 'llm1' }, full, { model: 'm' });
@@ -158,7 +150,7 @@ describe('carryOver', () => {
   });
 
   it('keeps the carried chain bounded however large the results were', () => {
-    const chain = builder();
+    const chain = testChainBuilder();
     for (let i = 0; i < 20; i++) addTool(chain, `r${i}`, long(50_000, 'z'));
     const carried = carryOver(new RunState('m', [], 0), chain.snapshot(), [], 'run-1');
     const sizes = carried.chain.steps.flatMap((s) => (s.type === 'tool_result' ? [String(s.toolResult.result).length] : []));

@@ -38,7 +38,8 @@ describe('ensureTemporalServer (real dev server)', () => {
     vi.unstubAllEnvs();
     await Promise.all(started.splice(0).map((s) => s.stop()));
   });
-  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+  // A server stopped by SIGTERM may still be closing its database files; rmSync retries ENOTEMPTY meanwhile.
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
 
   function isolateEnv(): void {
     lines = [];

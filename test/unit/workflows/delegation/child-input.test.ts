@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { AgentInput, type SubAgentDefinition } from '../../../../src/shared';
+import { childInput } from '../../../../src/workflows/delegation/child-input';
+
+const budget = { maxIterations: 5 };
+const path = [
+  { agentName: 'lead', workflowId: 'root' },
+  { agentName: 'helper', workflowId: 'root/helper-3' },
+];
+const definition = (tools?: string[]): SubAgentDefinition => ({ description: 'Helps', limits: {}, ...(tools ? { tools } : {}) }) as SubAgentDefinition;
+const parent = (tools?: string[]) =>
+  AgentInput.parse({
+    task: 'Lead',
+    model: { provider: 'scripted', model: 'm' },
+    ...(tools ? { tools } : {}),
+    agents: { helper: { description: 'Helps' }, checker: { description: 'Checks' }, constructor: { description: 'Named like a prototype key' } },
+  });
+const toolsOf = (p: AgentInput, d: SubAgentDefinition, within = true) => childInput(p, d, 'Do it', budget, path, 3, within).tools;
+
+describe('childInput: a child never gets more registered tools than its parent', () => {
+  it('inherits a limited parent’s registered tools, plus the catalogue agents not on its path, when it names none', () => {
+    expect(toolsOf(parent(['lookup', 'helper']), definition())).toEqual(['lookup', 'checker', 'constructor']);
+  });
+
+  it('keeps only the parent’s registered tools from its own list, and the agents it names', () => {
+    expect(toolsOf(parent(['lookup', 'helper']), definition(['lookup', 'write_file', 'checker']))).toEqual(['lookup', 'checker']);
+    expect(toolsOf(parent(['lookup']), definition(['write_file']))).toEqual([]);
+  });
+
+  it('changes nothing when the parent is not limited, and nothing for histories before the patch', () => {
+    expect(toolsOf(parent(), definition())).toBeUndefined();
+    expect(toolsOf(parent(), definition(['write_file']))).toEqual(['write_file']);
+    expect(toolsOf(parent(['lookup']), definition(), false)).toBeUndefined();
+    expect(toolsOf(parent(['lookup']), definition(['write_file']), false)).toEqual(['write_file']);
+  });
+
+  it('treats a tool named like a prototype key as a tool, not as an agent', () => {
+    expect(toolsOf(parent(['toString', 'lookup']), definition(['toString', 'hasOwnProperty']))).toEqual(['toString']);
+  });
+});

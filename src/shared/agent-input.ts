@@ -25,7 +25,10 @@ export const AgentInput = z.object({
   systemPrompt: z.string().optional(),
   model: ModelSettings.default(ModelSettings.parse({})),
   /** Names of registered tools this run may use; omitted means every registered tool. */
-  tools: z.array(z.string()).optional(),
+  tools: z
+    .array(z.string())
+    .refine((names) => new Set(names).size === names.length, { message: 'tools must not name a tool twice (the model APIs refuse duplicate tool names)' })
+    .optional(),
   maxIterations: z.number().int().positive().default(10),
   /** `native`: the API's tool calling. `react-text`: Thought/Action/Observation text (docs/react-text.md), for models without tools. */
   strategy: z.enum(['native', 'react-text']).default('native'),

@@ -68,10 +68,22 @@ export class InvalidToolDefinitionError extends Error {
   override readonly name = 'InvalidToolDefinitionError';
 }
 
+/** True when the schema's JSON Schema is an object: the only input shape the model APIs accept. */
+function isObjectSchema(input: z.ZodType): boolean {
+  try {
+    return (z.toJSONSchema(input, { io: 'input' }) as { type?: unknown }).type === 'object';
+  } catch {
+    return false;
+  }
+}
+
 /** Defines a tool once: the model sees its JSON Schema, the workflow validates, the worker runs it. */
 export function defineTool<Input extends z.ZodType, Output>(options: ToolOptions<Input, Output>): ToolDefinition<Input, Output> {
   if (!TOOL_NAME.test(options.name)) {
     throw new InvalidToolDefinitionError(`Tool name "${options.name}" must match ${TOOL_NAME} (letters, digits, _ and -).`);
+  }
+  if (!isObjectSchema(options.input)) {
+    throw new InvalidToolDefinitionError(`Tool "${options.name}": its input must be an object schema (z.object(...)); the model APIs take tool arguments as one JSON object.`);
   }
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {

@@ -1,4 +1,4 @@
-import { isCancellation } from '@temporalio/workflow';
+import { isCancellation, patched } from '@temporalio/workflow';
 import type { FallbackModel, ModelMessage, ModelReply, ModelTool } from '../../shared';
 import { priceFor } from '../../shared/pricing';
 import { activities, modelCallOptions } from '../activity-proxies';
@@ -8,6 +8,10 @@ import { replyText } from '../core/model-exchange';
 import type { RunContext } from '../core/run-context';
 import { ensureTenantTokens } from '../tenant-quota/tenant-tokens';
 import { affordableMaxTokens, estimateInputTokens } from './budget';
+import { takenCallIds, withUniqueCallIds } from './unique-call-ids';
+
+/** Marks histories in which a reply's repeated tool call ids are renamed before anything uses them. */
+export const UNIQUE_CALL_IDS_PATCH = 'unique-call-ids';
 
 /** A model to call, with the room and price it is called with. */
 export type Candidate = Required<Omit<FallbackModel, 'maxTokens' | 'price'>> & Pick<FallbackModel, 'price'> & { maxTokens: number };
@@ -65,7 +69,7 @@ export async function recordedModelCall(ctx: RunContext, request: ModelCallReque
   );
   state.countModelCall();
   try {
-    const reply = await activities.callModel.executeWithOptions(modelCallOptions(input.model, `${candidate.model} · iteration ${state.iteration}`), [
+    const received = await activities.callModel.executeWithOptions(modelCallOptions(input.model, `${candidate.model} · iteration ${state.iteration}`), [
       {
         provider: candidate.provider,
         model: candidate.model,
@@ -77,13 +81,18 @@ export async function recordedModelCall(ctx: RunContext, request: ModelCallReque
         ...(request.stopSequences ? { stopSequences: request.stopSequences } : {}),
       },
     ]);
-    state.countReply(reply);
+    state.countReply(received);
+    const unique = withUniqueCallIds(received, takenCallIds(chain.steps, state.messages));
+    const reply = unique && patched(UNIQUE_CALL_IDS_PATCH) ? unique.reply : received;
     const toolUses = reply.content.filter((b) => b.type === 'tool_use').map((b) => ({ id: b.id, name: b.name }));
     chain.toolResult(
       { correlationId, success: true, result: { stopReason: reply.stopReason, text: replyText(reply), toolCalls: toolUses }, durationMs: reply.durationMs },
       visibility,
       { model: reply.model, usage: reply.usage, costUsd: reply.costUsd },
     );
+    if (unique && reply !== received) {
+      chain.thinking(`The model gave one id to several tool calls; renamed ${unique.renamed.map((r) => `${r.from} → ${r.to}`).join(', ')}, so each call has its own approval and result.`, { level: 'full' });
+    }
     if (request.publishReply) ctx.progress.publish();
     return maxTokens < request.maxTokens ? { reply, capped: maxTokens } : { reply };
   } catch (err) {

@@ -44,9 +44,8 @@ export class AesGcmCodec implements PayloadCodec {
       if (keyId === undefined) throw new PayloadDecryptionError(`encrypted payload has no "${METADATA_ENCRYPTION_KEY_ID}" metadata`);
       const key = this.keys.keys.get(keyId);
       if (!key) {
-        throw new PayloadDecryptionError(
-          `payload was encrypted with key "${keyId}", which is not in the key ring (known: ${[...this.keys.keys.keys()].join(', ')})`,
-        );
+        // Only the missing id: the ring's other key ids are nobody's business who can send a payload.
+        throw new PayloadDecryptionError(`payload was encrypted with key "${keyId}", which is not in the key ring`);
       }
       const data = payload.data ?? new Uint8Array();
       if (data.length < IV_BYTES + TAG_BYTES) throw new PayloadDecryptionError(`payload encrypted with key "${keyId}" is too short to hold an IV and tag`);

@@ -93,7 +93,7 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
     const payloads = parsePayloads(await readBody(req, maxBodyBytes));
     let converted: Payload[];
     try {
-      converted = operation === 'encode' ? await options.codec.encode(payloads) : await options.codec.decode(payloads);
+      converted = operation === 'encode' ? await options.codec.encode(payloads) : await decodeEach(options.codec, payloads);
     } catch (err) {
       throw new HttpError(400, `${operation} failed: ${(err as Error).message}`);
     }
@@ -114,6 +114,14 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Decodes payload by payload: one that cannot be read (an unknown key, altered bytes) comes back
+ * as it was, still encrypted, so the rest of a history stays readable in the Web UI.
+ */
+async function decodeEach(codec: PayloadCodec, payloads: Payload[]): Promise<Payload[]> {
+  return Promise.all(payloads.map(async (payload) => (await codec.decode([payload]).catch(() => [payload]))[0] ?? payload));
 }
 
 function parsePayloads(body: string): Payload[] {

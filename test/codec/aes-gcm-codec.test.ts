@@ -46,7 +46,10 @@ describe('AesGcmCodec', () => {
   it('names the key id when the key is not in the ring', async () => {
     const stored = await new AesGcmCodec(parseEncryptionKeys(k2)).encode([toPayload('x')]);
     const other = new AesGcmCodec(parseEncryptionKeys(k1));
-    await expect(other.decode(stored)).rejects.toThrow(/encrypted with key "k2", which is not in the key ring \(known: k1\)/);
+    const refused = await other.decode(stored).then(() => undefined, (err: Error) => err.message);
+    expect(refused).toMatch(/encrypted with key "k2", which is not in the key ring/);
+    // The ring's own key ids are not given away.
+    expect(refused).not.toContain('k1');
   });
 
   it('rejects tampered ciphertext, and a same-id key with different bytes, naming the key id', async () => {

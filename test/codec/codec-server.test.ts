@@ -68,6 +68,22 @@ describe('codec server', () => {
     expect((await post('/default/decode', { Authorization: `bearer ${TOKEN}` })).status).toBe(200);
   });
 
+  it('decodes payload by payload: one it cannot read comes back as it was, and the others still decode', async () => {
+    const otherRing = new AesGcmCodec(parseEncryptionKeys(generateEncryptionKey('k9')));
+    const [foreign] = await otherRing.encode([defaultPayloadConverter.toPayload('not ours')]);
+    const [ours] = await codec.encode([defaultPayloadConverter.toPayload({ secret: 'CODEC-SERVER-MARKER' })]);
+    const [later] = await codec.encode([defaultPayloadConverter.toPayload('after the bad one')]);
+    const body = JSON.stringify({ payloads: [ours, foreign, later].map((p) => toJson(p!)) });
+    const res = await post('/decode', { Authorization: `Bearer ${TOKEN}` }, body);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).not.toContain('k1');
+    const payloads = (JSON.parse(text) as { payloads: temporal.api.common.v1.IPayload[] }).payloads.map((p) => temporal.api.common.v1.Payload.fromObject(p));
+    expect(defaultPayloadConverter.fromPayload(payloads[0]!)).toEqual({ secret: 'CODEC-SERVER-MARKER' });
+    expect(toJson(payloads[1]!)).toEqual(toJson(foreign!));
+    expect(defaultPayloadConverter.fromPayload(payloads[2]!)).toBe('after the bad one');
+  });
+
   it('encodes so that its own decode reads the result back', async () => {
     const plain = JSON.stringify({ payloads: [toJson(defaultPayloadConverter.toPayload('round trip'))] });
     const encoded = await post('/encode', { Authorization: `Bearer ${TOKEN}` }, plain);
@@ -112,9 +128,10 @@ describe('codec server', () => {
     expect((await post('/decode', auth, JSON.stringify({ items: [] }))).status).toBe(400);
     const tampered = JSON.parse(encryptedBody) as { payloads: Array<{ data: string }> };
     tampered.payloads[0]!.data = Buffer.from('x'.repeat(40)).toString('base64');
-    const failed = await post('/decode', auth, JSON.stringify(tampered));
-    expect(failed.status).toBe(400);
-    expect(((await failed.json()) as { error: string }).error).toMatch(/failed authentication with key "k1"/);
+    // An altered payload fails only itself: it comes back as it was sent, still encrypted.
+    const altered = await post('/decode', auth, JSON.stringify(tampered));
+    expect(altered.status).toBe(200);
+    expect(((await altered.json()) as { payloads: Array<{ data: string }> }).payloads[0]!.data).toBe(tampered.payloads[0]!.data);
     expect((await post('/metrics', auth)).status).toBe(404);
     expect((await fetch(`${server.url}/decode`, { headers: auth })).status).toBe(405);
   });

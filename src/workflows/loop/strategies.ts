@@ -1,8 +1,10 @@
+import { patched, workflowInfo } from '@temporalio/workflow';
 import type { AgentInput, ModelMessage, ModelReply, ToolSpec } from '../../shared';
 import { replyText, type ModelPrompt, type Observation } from '../core/model-exchange';
 import type { RunState } from '../core/run-state';
+import { fnv1a } from '../core/stable-hash';
 import { parseReAct } from '../react-text/react-parser';
-import { formatObservation, reactTextSystemPrompt, REACT_STOP_SEQUENCES } from '../react-text/react-text-prompt';
+import { delimitObservation, formatObservation, observationMarker, reactTextSystemPrompt, REACT_STOP_SEQUENCES } from '../react-text/react-text-prompt';
 import { decideNextStep, giveUpStep, type NextStep } from './decide-next-step';
 import { injectedTools, systemPrompt, toModelTool } from './prompt';
 
@@ -45,14 +47,14 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * tool calling. `Final Answer:` plays the finish tool's part, so both strategies leave the same
  * chain shape. Ids are numbered per agent run: deterministic on replay.
  */
-export function reactTextStrategy(input: AgentInput, specs: readonly ToolSpec[], firstCallNumber = 1): Strategy {
+export function reactTextStrategy(input: AgentInput, specs: readonly ToolSpec[], firstCallNumber = 1, observationMarker?: string): Strategy {
   // Numbered across the whole agent run (continue-as-new passes the next number), so no two
   // calls share an id: approvals and results are keyed by it.
   let calls = firstCallNumber - 1;
   const callId = () => `react_${++calls}`;
   return {
     // The give-up tool is listed like any other; "Final Answer:" replaces the finish tool.
-    system: reactTextSystemPrompt({ tools: [...specs, ...injectedTools(input, false)], ...(input.systemPrompt ? { lead: input.systemPrompt } : {}) }),
+    system: reactTextSystemPrompt({ tools: [...specs, ...injectedTools(input, false)], ...(input.systemPrompt ? { lead: input.systemPrompt } : {}), ...(observationMarker ? { observationMarker } : {}) }),
     tools: [],
     stopSequences: [...REACT_STOP_SEQUENCES],
     decide: (reply) => {
@@ -78,7 +80,15 @@ export function reactTextStrategy(input: AgentInput, specs: readonly ToolSpec[],
     },
     observe: (observations) => ({
       role: 'user',
-      content: [{ type: 'text', text: observations.map((o) => `Observation: ${formatObservation(o.content, o.isError)}`).join('\n') }],
+      content: [
+        {
+          type: 'text',
+          text: observations
+            .map((o) => formatObservation(o.content, o.isError))
+            .map((text) => `Observation: ${observationMarker ? delimitObservation(text, observationMarker) : text}`)
+            .join('\n'),
+        },
+      ],
     }),
     unreadable(state, text) {
       state.addMessage(this.observe([{ callId: '', content: text, isError: true }]));
@@ -94,4 +104,15 @@ export function nextReactCallNumber(steps: readonly { type: string; toolCall?: {
     if (match) highest = Math.max(highest, Number(match[1]));
   }
   return highest + 1;
+}
+
+/** Marks histories whose text-protocol observations are delimited by the run's marker. */
+export const DELIMITED_OBSERVATIONS_PATCH = 'react-text-delimited-observations';
+
+/**
+ * The run's observation marker, the same in every Temporal run of one agent run (it comes from
+ * the first run's id, which tool output does not know); undefined for histories before the patch.
+ */
+export function runObservationMarker(): string | undefined {
+  return patched(DELIMITED_OBSERVATIONS_PATCH) ? observationMarker(fnv1a(workflowInfo().firstExecutionRunId)) : undefined;
 }

@@ -10,7 +10,7 @@ import { delegationPath, levelsBelow } from '../delegation/delegation-guard';
 import { SubAgentTree } from '../delegation/sub-agent-tree';
 import { ReactLoop, type RunOutcome } from '../loop/react-loop';
 import type { StopPredicate } from '../loop/stop-conditions';
-import { nativeStrategy, nextReactCallNumber, reactTextStrategy } from '../loop/strategies';
+import { nativeStrategy, nextReactCallNumber, reactTextStrategy, runObservationMarker } from '../loop/strategies';
 import { ApprovalGate } from '../people/approval-gate';
 import type { People } from '../people/people';
 import { QuestionDesk } from '../people/question-desk';
@@ -75,7 +75,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       const checked = await preflight(ctx, carried?.tools);
       if ('refused' in checked) return checked.refused;
       tools = checked.tools;
-      const strategy = input.strategy === 'react-text' ? reactTextStrategy(input, tools, nextReactCallNumber(chain.steps)) : nativeStrategy(input, tools);
+      const strategy = input.strategy === 'react-text' ? reactTextStrategy(input, tools, nextReactCallNumber(chain.steps), runObservationMarker()) : nativeStrategy(input, tools);
       loop = new ReactLoop(ctx, { tools, strategy, people, tree, stopWhen: options.stopWhen ?? [], shouldContinueAsNew: () => shouldContinueAsNew(input, state) });
       return loop.run();
     })

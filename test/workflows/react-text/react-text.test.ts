@@ -34,7 +34,12 @@ describe('the react-text strategy', () => {
     expect(first).toMatchObject({ tools: [], stopSequences: ['\nObservation:'] });
     expect(first!.system).toContain('lookup: Looks up a number for a key');
     expect(first!.system).toContain('Action Input:');
-    expect(second!.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'Observation: {"key":"alpha","value":50}' }] });
+    // The observation sits between two lines of the run's own marker (tool output cannot pass for instructions).
+    const observed = second!.messages.at(-1);
+    expect(observed?.role).toBe('user');
+    const observation = observed?.content[0]?.type === 'text' ? observed.content[0].text : '';
+    expect(observation).toMatch(/^Observation: \n(<<observation-[0-9a-z]+>>)\n\{"key":"alpha","value":50\}\n\1$/);
+    expect(second!.system).toContain(observation.split('\n')[1]!);
   });
 
   it('returns a malformed reply to the model as a targeted observation and counts it', async () => {

@@ -112,17 +112,18 @@ export class AgentClient {
 
   /**
    * Approves or rejects a pending call, in the run that waits: `workflowId` or the sub-agent whose
-   * record its tree lists. The hash is computed here from the arguments this client was shown, so
-   * a decision never covers arguments nobody saw. Refused (UpdateRefusedError), with nothing in
+   * record its tree lists. Pass `argumentsHash` of the arguments the person was shown (the CLI
+   * does), so the run refuses a decision on anything else; without it, the hash of the arguments
+   * pending now is sent. Refused (UpdateRefusedError), with nothing in
    * history, when the call id is pending in two runs of the tree, or by the run's validator for
    * unknown, decided or unauthorised decisions.
    */
-  async decide(workflowId: string, decision: { callId: string; approved: boolean; by: Person; reason?: string }): Promise<ApprovalRecord> {
+  async decide(workflowId: string, decision: { callId: string; approved: boolean; by: Person; reason?: string; argumentsHash?: string }): Promise<ApprovalRecord> {
     await this.refuseIfEnded(workflowId);
     const route = routeApproval(workflowId, await this.pendingApprovals(workflowId), { callId: decision.callId, verb: decision.approved ? 'approve' : 'reject' });
     if (route.kind === 'refuse') throw new UpdateRefusedError(route.message);
     if (route.workflowId !== workflowId) await this.refuseIfEnded(route.workflowId);
-    const hash = route.record ? argumentsHash(route.record.arguments) : 'unknown';
+    const hash = decision.argumentsHash ?? (route.record ? argumentsHash(route.record.arguments) : 'unknown');
     return sendUpdate(() => this.getHandle(route.workflowId).executeUpdate(approveToolCallUpdate, { args: [{ ...decision, argumentsHash: hash }] }));
   }
 

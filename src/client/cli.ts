@@ -40,10 +40,11 @@ Usage:
                                         awaiting approval (its sub-agents' included)
   thoughtline tree <workflowId> [--json]    print the run and its sub-agents, recursively: state,
                                         iterations, tokens, cost, budgets, plan, pending approvals
-  thoughtline approve <workflowId> [callId] [--note TEXT]
-  thoughtline reject <workflowId> [callId] --reason TEXT
+  thoughtline approve <workflowId> [callId] [--note TEXT] [--yes]
+  thoughtline reject <workflowId> [callId] --reason TEXT [--yes]
                                         decide a call awaiting approval (the only one if no id),
-                                        naming the run that waits or any run above it
+                                        naming the run that waits or any run above it; shows the
+                                        call and asks y/N first (--yes: no question, for scripts)
   thoughtline steer <workflowId> "<instruction>"   add an instruction before the next thought
   thoughtline answer <workflowId> "<text>"         answer the question the agent asked
       --as ID / --roles a,b  who decides (default THOUGHTLINE_USER / THOUGHTLINE_ROLES, OS user)
@@ -89,6 +90,7 @@ async function main(argv: string[]): Promise<number> {
       plan: { type: 'boolean', default: false },
       template: { type: 'string' },
       team: { type: 'boolean', default: false },
+      yes: { type: 'boolean', short: 'y', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -143,6 +145,7 @@ async function main(argv: string[]): Promise<number> {
     case 'reject':
       await decideCall(need('a workflow id'), second, {
         approved: verb === 'approve',
+        yes: values.yes,
         ...person,
         ...((verb === 'approve' ? values.note : values.reason) ? { reason: (verb === 'approve' ? values.note : values.reason)! } : {}),
       });

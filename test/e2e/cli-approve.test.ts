@@ -31,8 +31,8 @@ describe.concurrent('thoughtline status / approve / reject', () => {
       during: async ({ h, workflowId }) => {
         await waitForPending(h.agents, workflowId);
         const status = await runCli(['status', workflowId], cliEnv(asNobody));
-        const denied = await runCli(['approve', workflowId, 'toolu_e1', '--as', 'dave', '--roles', 'dev'], cliEnv(asNobody));
-        const approved = await runCli(['approve', workflowId, 'toolu_e1', '--as', 'alice', '--roles', 'ops'], cliEnv(asNobody));
+        const denied = await runCli(['approve', workflowId, 'toolu_e1', '--yes', '--as', 'dave', '--roles', 'dev'], cliEnv(asNobody));
+        const approved = await runCli(['approve', workflowId, 'toolu_e1', '--yes', '--as', 'alice', '--roles', 'ops'], cliEnv(asNobody));
         return { status, denied, approved };
       },
     });
@@ -65,7 +65,7 @@ describe.concurrent('thoughtline status / approve / reject', () => {
       ...deployRun(model, ran),
       during: async ({ h, workflowId }) => {
         await waitForPending(h.agents, workflowId);
-        return runCli(['reject', workflowId, '--reason', 'not now'], cliEnv({ THOUGHTLINE_USER: 'bob', THOUGHTLINE_ROLES: 'ops' }));
+        return runCli(['reject', workflowId, '--reason', 'not now', '--yes'], cliEnv({ THOUGHTLINE_USER: 'bob', THOUGHTLINE_ROLES: 'ops' }));
       },
     });
     model.verify();
@@ -78,6 +78,36 @@ describe.concurrent('thoughtline status / approve / reject', () => {
     expect(lastToolResults(model.calls[1]!.messages)).toEqual([{ type: 'tool_result', toolUseId: 'toolu_e2', content: 'Not run: bob rejected this call: not now.', isError: true }]);
   });
 
+  it('shows the call and asks first: no answer or "n" decides nothing, "y" approves what was shown', async () => {
+    const ran: Array<Record<string, unknown>> = [];
+    const args = { path: '/srv/app.yaml', text: 'replicas: 5' };
+    const model = createScriptedModel([{ content: [useTool('deploy_config', args, 'toolu_e4')] }, { content: [useTool('finish', { result: 'deployed' })] }]);
+    const as = ['--as', 'alice', '--roles', 'ops'];
+    const { observed, result } = await runScripted(env, {
+      ...deployRun(model, ran),
+      during: async ({ h, workflowId }) => {
+        await waitForPending(h.agents, workflowId);
+        const noInput = await runCli(['approve', workflowId, ...as], cliEnv(asNobody));
+        const no = await runCli(['approve', workflowId, ...as], cliEnv(asNobody), 'n\n');
+        const stillPending = (await h.agents.pendingApprovals(workflowId)).map((p) => p.callId);
+        const yes = await runCli(['approve', workflowId, ...as], cliEnv(asNobody), 'y\n');
+        return { noInput, no, stillPending, yes };
+      },
+    });
+    model.verify();
+    for (const refused of [observed.noInput, observed.no]) {
+      expect(refused.code).not.toBe(0);
+      expect(refused.stdout).toContain('toolu_e4  deploy_config');
+      expect(refused.stderr).toContain('Approve deploy_config (toolu_e4) with the arguments above? [y/N]');
+      expect(refused.stderr).toContain('Not decided');
+    }
+    expect(observed.stillPending).toEqual(['toolu_e4']);
+    expect(observed.yes.code).toBe(0);
+    expect(observed.yes.stdout).toContain('approved by alice: deploy_config (toolu_e4)');
+    expect(ran).toEqual([args]);
+    expect(result.success).toBe(true);
+  });
+
   it('approve on a run with nothing pending, and reject without --reason, exit non-zero with a clear message', async () => {
     const ran: Array<Record<string, unknown>> = [];
     const scripted = createScriptedModel([{ content: [useTool('finish', { result: 'nothing to deploy' })] }]);
@@ -87,8 +117,8 @@ describe.concurrent('thoughtline status / approve / reject', () => {
       ...deployRun(held.model, ran),
       during: async ({ workflowId }) => {
         await pollFor('the first model call', () => (held.held() > 0 ? true : undefined));
-        const approve = await runCli(['approve', workflowId, '--as', 'alice', '--roles', 'ops'], cliEnv(asNobody));
-        const reject = await runCli(['reject', workflowId, '--as', 'alice'], cliEnv(asNobody));
+        const approve = await runCli(['approve', workflowId, '--yes', '--as', 'alice', '--roles', 'ops'], cliEnv(asNobody));
+        const reject = await runCli(['reject', workflowId, '--yes', '--as', 'alice'], cliEnv(asNobody));
         held.release();
         return { workflowId, approve, reject };
       },

@@ -1,6 +1,7 @@
 import { userInfo } from 'node:os';
+import { createInterface } from 'node:readline';
 import type { Config } from '../../config';
-import type { ApprovalRecord, Person } from '../../shared';
+import { argumentsHash, type ApprovalRecord, type Person } from '../../shared';
 import { renderPendingApproval } from '../render/render-pending-approval';
 import { routeApproval } from '../route-approval';
 import { connect } from '../runtime';
@@ -13,26 +14,50 @@ export function actingPerson(config: Readonly<Config>, flags: { as?: string; rol
 
 /**
  * `approve <run> [call]` and `reject <run> [call] --reason`: picks the call (the one named, or the
- * only one pending in the run's tree), shows what is decided, then sends the update to the run
- * that waits, which may be a sub-agent of the run named.
+ * only one pending in the run's tree), shows what is decided and asks (`--yes` skips the question,
+ * for scripts), then sends the update to the run that waits, which may be a sub-agent of the run
+ * named. The decision carries the hash of the arguments shown, so it covers nothing else.
  */
 export async function decideCall(
   workflowId: string,
   callId: string | undefined,
-  options: { approved: boolean; reason?: string; as?: string; roles?: string },
+  options: { approved: boolean; reason?: string; as?: string; roles?: string; yes?: boolean },
 ): Promise<ApprovalRecord> {
   const { agents, config } = await connect();
   try {
     if (!options.approved && !options.reason?.trim()) throw new Error('reject needs --reason: the agent reads it to decide what to do instead.');
     const route = routeApproval(workflowId, await agents.pendingApprovals(workflowId), { callId, verb: options.approved ? 'approve' : 'reject' });
     if (route.kind === 'refuse') throw new Error(route.message);
-    if (route.record) process.stdout.write(`${renderPendingApproval(route.record, workflowId)}\n`);
+    if (!route.record) throw new Error(`No pending call ${route.callId} to show in ${workflowId}; nothing was decided.`);
+    process.stdout.write(`${renderPendingApproval(route.record, workflowId)}\n`);
+    const verb = options.approved ? 'Approve' : 'Reject';
+    if (!options.yes && !(await confirm(`${verb} ${route.record.toolName} (${route.callId}) with the arguments above? [y/N] `))) {
+      throw new Error('Not decided: answer y to decide, or pass --yes (for scripts).');
+    }
     const by = actingPerson(config, options);
-    const decided = await agents.decide(workflowId, { callId: route.callId, approved: options.approved, by, ...(options.reason ? { reason: options.reason } : {}) });
+    const shown = argumentsHash(route.record.arguments);
+    const decided = await agents.decide(workflowId, { callId: route.callId, approved: options.approved, by, argumentsHash: shown, ...(options.reason ? { reason: options.reason } : {}) });
     const where = route.workflowId === workflowId ? '' : ` in ${route.workflowId}`;
     process.stdout.write(`${decided.status} by ${by.id}: ${decided.toolName} (${decided.callId})${where}\n`);
     return decided;
   } finally {
     await agents.client.connection.close();
   }
+}
+
+/** Asks on stderr and reads one line of standard input; only y or yes (any case) agrees, and end of input does not. */
+function confirm(question: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    process.stderr.write(question);
+    const lines = createInterface({ input: process.stdin });
+    let answered = false;
+    lines.once('line', (line) => {
+      answered = true;
+      lines.close();
+      resolve(/^\s*y(es)?\s*$/i.test(line));
+    });
+    lines.once('close', () => {
+      if (!answered) resolve(false);
+    });
+  });
 }

@@ -4,9 +4,8 @@ import type { AgentInput, AgentInputInit, DelegationLink, SubAgentDefinition, Su
  * A sub-agent's input: its definition (instructions, model, tools), its carved sub-budget, and
  * what must hold across the whole tree (caller, approvals, allowed models, views, the catalogue
  * and the delegation path). Not inherited: the parent's task, phrases, planning and questions.
- * With `withinParentTools` (histories from patch `child-tools-within-parent` on), the child's
- * registered tools are never more than its parent's: a definition without `tools` inherits the
- * parent's list, and one with a list keeps only what the parent has.
+ * With `withinParentTools` (histories from patch `child-tools-within-parent` on), a definition
+ * without `tools` inherits its parent's limits instead of getting every tool on the worker.
  */
 export function childInput(
   parent: AgentInput,
@@ -54,16 +53,14 @@ export function childInput(
 }
 
 /**
- * The child's tool list: catalogue agents as its definition names them (or every one not on its
- * delegation path), and registered tools narrowed to the parent's; undefined (every registered
- * tool) only when neither the parent nor the definition limits them.
+ * The child's tool list. A definition's own list is the catalogue author's grant, kept as it is
+ * (a coordinator need not hold its workers' tools). Without one, the child gets what its parent
+ * has: the parent's registered tools plus the catalogue agents not on its delegation path; only
+ * an unlimited parent leaves it unlimited.
  */
 function childTools(parent: AgentInput, definition: SubAgentDefinition, path: readonly DelegationLink[]): string[] | undefined {
+  if (definition.tools || !parent.tools) return definition.tools;
   const isAgent = (name: string) => Object.hasOwn(parent.agents, name);
-  const parentRegistered = parent.tools?.filter((name) => !isAgent(name));
-  if (!parentRegistered) return definition.tools;
   const onPath = new Set(path.map((link) => link.agentName));
-  const agents = definition.tools ? definition.tools.filter(isAgent) : Object.keys(parent.agents).filter((name) => !onPath.has(name));
-  const registered = (definition.tools ?? parentRegistered).filter((name) => !isAgent(name) && parentRegistered.includes(name));
-  return [...registered, ...agents];
+  return [...parent.tools.filter((name) => !isAgent(name)), ...Object.keys(parent.agents).filter((name) => !onPath.has(name))];
 }

@@ -150,7 +150,7 @@ describe.concurrent('approvals two levels down', () => {
     const { observed, result, leafId, ran } = await approvalTwoDown(async ({ h, rootId }) => {
       await rootPending(h, rootId, 1);
       const status = await runCli(['status', rootId], cliEnv(asNobody));
-      const approved = await runCli(['approve', rootId, 'call_write', '--as', 'alice', '--roles', 'ops'], cliEnv(asNobody));
+      const approved = await runCli(['approve', rootId, 'call_write', '--yes', '--as', 'alice', '--roles', 'ops'], cliEnv(asNobody));
       return { status, approved };
     });
 

@@ -17,14 +17,13 @@ const parent = (tools?: string[]) =>
   });
 const toolsOf = (p: AgentInput, d: SubAgentDefinition, within = true) => childInput(p, d, 'Do it', budget, path, 3, within).tools;
 
-describe('childInput: a child never gets more registered tools than its parent', () => {
+describe('childInput: a definition without tools inherits its parent’s limits', () => {
   it('inherits a limited parent’s registered tools, plus the catalogue agents not on its path, when it names none', () => {
     expect(toolsOf(parent(['lookup', 'helper']), definition())).toEqual(['lookup', 'checker', 'constructor']);
   });
 
-  it('keeps only the parent’s registered tools from its own list, and the agents it names', () => {
-    expect(toolsOf(parent(['lookup', 'helper']), definition(['lookup', 'write_file', 'checker']))).toEqual(['lookup', 'checker']);
-    expect(toolsOf(parent(['lookup']), definition(['write_file']))).toEqual([]);
+  it('keeps a definition’s own list: the catalogue author granted it (a coordinator need not hold its workers’ tools)', () => {
+    expect(toolsOf(parent(['helper']), definition(['write_file', 'checker']))).toEqual(['write_file', 'checker']);
   });
 
   it('changes nothing when the parent is not limited, and nothing for histories before the patch', () => {
@@ -35,6 +34,6 @@ describe('childInput: a child never gets more registered tools than its parent',
   });
 
   it('treats a tool named like a prototype key as a tool, not as an agent', () => {
-    expect(toolsOf(parent(['toString', 'lookup']), definition(['toString', 'hasOwnProperty']))).toEqual(['toString']);
+    expect(toolsOf(parent(['toString', 'lookup']), definition())).toEqual(['toString', 'lookup', 'checker', 'constructor']);
   });
 });

@@ -13,6 +13,7 @@ import {
   type SubBudget,
   type TokenUsage,
 } from '../../shared';
+import { jsonBytes } from '../../shared/payload-size';
 import { freshStallState } from './stall-detector';
 
 /** Read-only observations kept for reuse; the oldest go first, so the state stays bounded. */
@@ -38,6 +39,8 @@ export class RunState {
   private held = { tokens: 0, usd: 0 };
 
   private data: RunStateData;
+  /** Bytes the read-only cache may hold (entries as JSON); unbounded until limitCacheBytes (histories from before the bound). */
+  private cacheLimitBytes: number | undefined;
 
   /** A new agent run: the conversation starts with `messages` (the task). */
   constructor(model: string, messages: ModelMessage[], startedAtMs: number) {
@@ -233,7 +236,19 @@ export class RunState {
   }
 
   remember(observation: CachedObservation): void {
-    this.data.readOnlyCache = [...this.data.readOnlyCache.filter((c) => c.key !== observation.key), observation].slice(-MAX_CACHED_OBSERVATIONS);
+    const cache = [...this.data.readOnlyCache.filter((c) => c.key !== observation.key), observation].slice(-MAX_CACHED_OBSERVATIONS);
+    this.data.readOnlyCache = this.cacheLimitBytes === undefined ? cache : newestWithin(cache, this.cacheLimitBytes);
+  }
+
+  /** Bounds the read-only cache by bytes as well as by count, from now on and at once: the oldest entries go first. */
+  limitCacheBytes(bytes: number): void {
+    this.cacheLimitBytes = bytes;
+    this.data.readOnlyCache = newestWithin(this.data.readOnlyCache, bytes);
+  }
+
+  /** The read-only cache's size as JSON, which is what it adds to a handover. */
+  cacheBytes(): number {
+    return this.data.readOnlyCache.reduce((sum, c) => sum + jsonBytes(c), 0);
   }
 
   /**
@@ -299,4 +314,16 @@ export class RunState {
     }
     return elided;
   }
+}
+
+/** The newest entries whose JSON adds up to at most `bytes`; an entry over the bound on its own is not kept. */
+function newestWithin(cache: readonly CachedObservation[], bytes: number): CachedObservation[] {
+  let total = 0;
+  let from = cache.length;
+  while (from > 0) {
+    total += jsonBytes(cache[from - 1]);
+    if (total > bytes) break;
+    from -= 1;
+  }
+  return cache.slice(from);
 }

@@ -18,6 +18,8 @@ import { freshStallState } from './stall-detector';
 
 /** Read-only observations kept for reuse; the oldest go first, so the state stays bounded. */
 const MAX_CACHED_OBSERVATIONS = 100;
+/** Earlier runs' ids carried; older ones are only counted, so the carried state stays bounded however many handovers. */
+const MAX_RUN_IDS = 100;
 const ELIDED = '[elided to fit the context window]';
 const DROPPED_NOTE_PREFIX = '[Context note:';
 
@@ -62,6 +64,7 @@ export class RunState {
       tenant: { allowance: 0, unlimited: false },
       lastReflectionAt: 0,
       previousRunIds: [],
+      earlierRunsDropped: 0,
     };
   }
 
@@ -75,7 +78,15 @@ export class RunState {
 
   /** What the next Temporal run restores from; `runId` (this run) joins the earlier runs' ids. */
   carried(runId: string): RunStateData {
-    return { ...this.data, schemaVersion: RUN_STATE_SCHEMA_VERSION, tenant: { ...this.data.tenant }, previousRunIds: [...this.data.previousRunIds, runId] };
+    const ids = [...this.data.previousRunIds, runId];
+    const dropped = Math.max(0, ids.length - MAX_RUN_IDS);
+    return {
+      ...this.data,
+      schemaVersion: RUN_STATE_SCHEMA_VERSION,
+      tenant: { ...this.data.tenant },
+      previousRunIds: ids.slice(dropped),
+      earlierRunsDropped: (this.data.earlierRunsDropped ?? 0) + dropped,
+    };
   }
 
   get messages(): ModelMessage[] {
@@ -119,6 +130,10 @@ export class RunState {
   }
   get previousRunIds(): readonly string[] {
     return this.data.previousRunIds;
+  }
+  /** Handovers so far: the earlier Temporal runs of this agent run, the dropped ids included. */
+  get continuations(): number {
+    return this.data.previousRunIds.length + (this.data.earlierRunsDropped ?? 0);
   }
   /** Whole old turns removed from the conversation so far (see compactToFit). */
   get droppedTurns(): number {

@@ -1,4 +1,4 @@
-import type { AgentInput, ContinuedState, ReasoningChain, ReasoningStep, RunStateData, SteeringInstruction, ToolSpec } from '../../shared';
+import type { AgentInput, ApprovalRecord, ContinuedState, ReasoningChain, ReasoningStep, RunStateData, SteeringInstruction, ToolSpec } from '../../shared';
 import { MAX_CARRIED_BYTES, jsonBytes } from '../../shared/payload-size';
 import { RunState } from '../core/run-state';
 
@@ -13,7 +13,7 @@ const SHORTENED = /…\[(\d+) characters; shortened at continue-as-new, in full 
 export interface CarryLevel {
   /** Tool observations longer than this many characters are cut, with a marker naming the run that has them in full. */
   readonly resultChars: number;
-  /** Also cut model replies, thoughts, conclusions, call arguments and errors to `resultChars`. */
+  /** Also cut model replies, thoughts, conclusions, call arguments, errors and decided approvals' arguments and notes to `resultChars`. */
   readonly everyText: boolean;
   /** Carry the read-only cache (it only saves repeated calls; the next run can do without it). */
   readonly keepCache: boolean;
@@ -94,7 +94,18 @@ export function planHandover(
 
 /** The chain with long texts cut at `level`; each cut names the run whose history has it in full. */
 export function shortenChain(chain: ReasoningChain, runId: string, level: CarryLevel): ReasoningChain {
-  return { ...chain, steps: chain.steps.map((s) => shortenStep(s, runId, level)) };
+  const steps = chain.steps.map((s) => shortenStep(s, runId, level));
+  if (!level.everyText || !chain.approvals) return { ...chain, steps };
+  // Decided records only: a pending one is what an approver is shown and its hash must match.
+  const approvals = chain.approvals.map((a) => (a.status === 'pending' ? a : shortenApproval(a, runId, level.resultChars)));
+  return { ...chain, steps, approvals };
+}
+
+function shortenApproval(record: ApprovalRecord, runId: string, limit: number): ApprovalRecord {
+  const args = JSON.stringify(record.arguments);
+  const cut = shortened(args, limit, runId);
+  const note = record.note === undefined ? undefined : shortened(record.note, limit, runId);
+  return { ...record, ...(cut === args ? {} : { arguments: { shortened: cut } }), ...(note === undefined ? {} : { note }) };
 }
 
 function shortenStep(step: ReasoningStep, runId: string, level: CarryLevel): ReasoningStep {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentInput, ContinuedState, type AgentResult, type ContinuedState as Carried } from '../../../../src/shared';
 import { MAX_CARRIED_BYTES, MAX_TASK_BYTES, jsonBytes } from '../../../../src/shared/payload-size';
 import { RunState } from '../../../../src/workflows/core/run-state';
-import { CARRY_LEVELS, carryOver, handoverLimit, planHandover, type CarryLevel } from '../../../../src/workflows/run/carry-over';
+import { CARRY_LEVELS, carryOver, handoverLimit, planHandover, shortenChain, type CarryLevel } from '../../../../src/workflows/run/carry-over';
 import { fitResult } from '../../../../src/workflows/run/fit-result';
 import { ChainBuilder } from '../../../../src/workflows/core/chain-builder';
 
@@ -105,6 +105,24 @@ describe('planHandover', () => {
     const shorter = carry(CARRY_LEVELS[2]!);
     expect(JSON.stringify(shorter.messages).length).toBeLessThan(before.length / 2);
     expect(JSON.stringify(state.messages)).toBe(before);
+  });
+});
+
+describe('shortenChain', () => {
+  const record = (callId: string, status: 'pending' | 'approved' | 'rejected') => ({
+    callId, stepId: `s-${callId}`, toolName: 'write', arguments: { body: 'b'.repeat(5_000) }, argumentsHash: 'h', reason: 'always',
+    approverRoles: [], runId: 'run-0', requestedAt: 't', expiresAt: 't', status, ...(status === 'rejected' ? { note: 'n'.repeat(5_000) } : {}),
+  });
+
+  it('at the hardest level cuts decided approvals, never a pending one (its hash must match what is shown)', () => {
+    const { chain } = run('task');
+    const withApprovals = { ...chain.snapshot(), approvals: [record('a', 'approved'), record('r', 'rejected'), record('p', 'pending')] };
+    expect(shortenChain(withApprovals, 'run-1', CARRY_LEVELS[1]!).approvals).toEqual(withApprovals.approvals);
+    const [approved, rejected, pending] = shortenChain(withApprovals, 'run-1', CARRY_LEVELS[2]!).approvals!;
+    expect(approved!.arguments).toEqual({ shortened: expect.stringMatching(/…\[\d+ characters; shortened at continue-as-new, in full in run run-1\]$/) });
+    expect(JSON.stringify(approved).length).toBeLessThan(1_000);
+    expect(rejected!.note).toHaveLength(200 + '…[5000 characters; shortened at continue-as-new, in full in run run-1]'.length);
+    expect(pending).toEqual(withApprovals.approvals[2]);
   });
 });
 

@@ -41,8 +41,8 @@ export class RunState {
   private held = { tokens: 0, usd: 0 };
 
   private data: RunStateData;
-  /** Bytes the read-only cache may hold (entries as JSON); unbounded until limitCacheBytes (histories from before the bound). */
-  private cacheLimitBytes: number | undefined;
+  /** Bytes the read-only cache may hold (entries as JSON), and whether the bound may apply now; unbounded until limitCacheBytes. */
+  private cacheLimit: { bytes: number; applies: () => boolean } | undefined;
 
   /** A new agent run: the conversation starts with `messages` (the task). */
   constructor(model: string, messages: ModelMessage[], startedAtMs: number) {
@@ -252,13 +252,23 @@ export class RunState {
 
   remember(observation: CachedObservation): void {
     const cache = [...this.data.readOnlyCache.filter((c) => c.key !== observation.key), observation].slice(-MAX_CACHED_OBSERVATIONS);
-    this.data.readOnlyCache = this.cacheLimitBytes === undefined ? cache : newestWithin(cache, this.cacheLimitBytes);
+    this.data.readOnlyCache = this.withinLimit(cache);
   }
 
-  /** Bounds the read-only cache by bytes as well as by count, from now on and at once: the oldest entries go first. */
-  limitCacheBytes(bytes: number): void {
-    this.cacheLimitBytes = bytes;
-    this.data.readOnlyCache = newestWithin(this.data.readOnlyCache, bytes);
+  /**
+   * Bounds the read-only cache by bytes as well as by count, from now on and at once: the oldest
+   * entries go first. `applies` is asked only when the bound would evict something (the workflow
+   * passes its patch check, so histories from before the bound keep their cache).
+   */
+  limitCacheBytes(bytes: number, applies: () => boolean = () => true): void {
+    this.cacheLimit = { bytes, applies };
+    this.data.readOnlyCache = this.withinLimit(this.data.readOnlyCache);
+  }
+
+  private withinLimit(cache: CachedObservation[]): CachedObservation[] {
+    if (!this.cacheLimit) return cache;
+    const kept = newestWithin(cache, this.cacheLimit.bytes);
+    return kept.length === cache.length || !this.cacheLimit.applies() ? cache : kept;
   }
 
   /** The read-only cache's size as JSON, which is what it adds to a handover. */

@@ -5,6 +5,9 @@ import { CARRY_LEVELS, shortenChain } from './carry-over';
 /** Longest final answer or error a result keeps once it had to be shortened. */
 const RESULT_TEXT_CHARS = 16_000;
 
+/** Whether the result fits one Temporal payload as it is (under MAX_CARRIED_BYTES). */
+export const fitsPayload = (result: AgentResult, limit = MAX_CARRIED_BYTES): boolean => jsonBytes(result) < limit;
+
 /**
  * The result as it fits one Temporal payload (MAX_CARRIED_BYTES): unchanged when it already does;
  * else its chain is shortened as a handover shortens it, level by level, and as a last resort the
@@ -12,7 +15,7 @@ const RESULT_TEXT_CHARS = 16_000;
  * run's history keep everything). Pure and deterministic.
  */
 export function fitResult(result: AgentResult, runId: string, limit = MAX_CARRIED_BYTES): AgentResult {
-  if (jsonBytes(result) < limit) return result;
+  if (fitsPayload(result, limit)) return result;
   for (const level of CARRY_LEVELS.slice(1)) {
     const shorter = { ...result, chain: shortenChain(result.chain, runId, level) };
     if (jsonBytes(shorter) < limit) return shorter;

@@ -19,7 +19,7 @@ import { StallQuestion } from '../people/stall-question';
 import { SteeringInbox } from '../people/steering-inbox';
 import { agentResult } from './agent-result';
 import { carryOver, planHandover } from './carry-over';
-import { fitResult } from './fit-result';
+import { fitResult, fitsPayload } from './fit-result';
 import { registerHandlers } from './handlers';
 import { Interrupts } from './interrupts';
 import { preflight } from './preflight';
@@ -34,7 +34,8 @@ export interface RunAgentOptions {
 /**
  * Bounded handovers (issue 14): the read-only cache is bounded by bytes, a handover that cannot
  * fit or makes no progress ends the run as `error`, and the result is shortened to fit a payload.
- * Histories recorded before it replay as they were.
+ * Checked only where the behaviour would differ (so runs that never reach a bound record no
+ * marker); histories recorded before it replay as they were.
  */
 export const BOUNDED_HANDOVER_PATCH = 'bounded-handover';
 
@@ -54,14 +55,14 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: parsed.error.message, nonRetryable: true });
   }
   const input = parsed.data;
-  const bounded = patched(BOUNDED_HANDOVER_PATCH);
+  const bounded = () => patched(BOUNDED_HANDOVER_PATCH);
   const { workflowId, runId } = workflowInfo();
   const clock = { now: () => new Date().toISOString(), newId: () => uuid4() };
   const carried = input.continued;
   const chain = carried ? new ChainBuilder(clock, { restore: carried.chain }) : new ChainBuilder(clock, { chainId: workflowId, agentName: input.agentName, task: input.task });
   const state = carried ? RunState.restore(carried) : new RunState(input.model.model, [{ role: 'user', content: [{ type: 'text', text: input.task }] }], Date.now());
   chain.iteration = state.iteration;
-  if (bounded) state.limitCacheBytes(MAX_CACHE_BYTES);
+  state.limitCacheBytes(MAX_CACHE_BYTES, bounded);
   const interrupts = new Interrupts();
   const people: People = { gate: new ApprovalGate(chain, runId, clock.now), desk: new QuestionDesk(), inbox: new SteeringInbox(carried?.steering), stall: new StallQuestion() };
   const tree = new SubAgentTree(chain, delegationPath(input, workflowId));
@@ -100,7 +101,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   let refused: RunOutcome | undefined;
   if ('error' in ended && ended.error instanceof ContinueAsNewRequested) {
     await condition(allHandlersFinished);
-    if (!bounded) return continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...input, continued: carryOver(state, chain.snapshot(), tools, runId, people.inbox.waiting) });
+    if (!bounded()) return continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...input, continued: carryOver(state, chain.snapshot(), tools, runId, people.inbox.waiting) });
     const snapshot = chain.snapshot();
     const handover = planHandover(input, (level) => carryOver(state, snapshot, tools, runId, people.inbox.waiting, level), {
       iterationsThisRun: state.iterationsThisRun,
@@ -124,7 +125,8 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   }
   chain.setStatus(outcome.reason === 'error' ? 'failed' : 'completed');
   ctx.progress.publish(outcome.reason);
-  return bounded ? fitResult(agentResult(ctx, outcome), runId) : agentResult(ctx, outcome);
+  const result = agentResult(ctx, outcome);
+  return fitsPayload(result) || !bounded() ? result : fitResult(result, runId);
 }
 
 /** Hand over to a fresh Temporal run when the server suggests it, the history passes its size limit, or every N iterations. */

@@ -4,6 +4,7 @@ import { ToolType, VisibilityLevel } from './chain';
 import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL, DEFAULT_QUESTION_TOOL } from './constants';
 import { ContinuedState } from './continued-state';
 import { FallbackModel, ModelSettings } from './model-settings';
+import { MAX_TASK_BYTES, utf8Bytes } from './payload-size';
 import { CallerContext } from './people';
 import { PlanningSettings } from './plan';
 import { Delegation, SubAgentDefinition } from './sub-agent';
@@ -17,12 +18,19 @@ export type ToolVisibility = z.infer<typeof ToolVisibility>;
 export const DEFAULT_FINISH_DESCRIPTION =
   'Signal that you have completed the task. Call this with your final answer.';
 
+/** A text a run carries at every handover: at most MAX_TASK_BYTES of UTF-8, refused at the start otherwise. */
+const boundedText = (what: string) =>
+  z.string().refine((text) => text.length <= MAX_TASK_BYTES && utf8Bytes(text) <= MAX_TASK_BYTES, {
+    message: `The ${what} must be at most ${MAX_TASK_BYTES} bytes (UTF-8): it is carried into every continue-as-new and could never fit Temporal's payload limit.`,
+  });
+
 /** What a client sends to start `agentWorkflow`. Defaults live here, and only here. */
 export const AgentInput = z.object({
-  task: z.string().min(1),
+  /** At most MAX_TASK_BYTES (256 KiB) of UTF-8. */
+  task: boundedText('task').min(1),
   agentName: z.string().default('agent'),
-  /** Prepended to the built-in instructions about tools and the finish tool. */
-  systemPrompt: z.string().optional(),
+  /** Prepended to the built-in instructions about tools and the finish tool. At most MAX_TASK_BYTES (256 KiB) of UTF-8. */
+  systemPrompt: boundedText('system prompt').optional(),
   model: ModelSettings.default(ModelSettings.parse({})),
   /** Names of registered tools this run may use; omitted means every registered tool. */
   tools: z

@@ -69,8 +69,10 @@ export const RunStateData = z.object({
   lastReflectionAt: z.number().int().nonnegative().default(0),
   /** What sub-agents spent so far (already in `usage` and `costUsd`). */
   delegated: DelegatedSpend.optional(),
-  /** Ids of the earlier Temporal runs of this agent run, oldest first. */
+  /** Ids of the earlier Temporal runs of this agent run, oldest first: at most the last 100 (see earlierRunsDropped). */
   previousRunIds: z.array(z.string()),
+  /** Earlier Temporal runs whose ids were dropped from `previousRunIds` to keep the carried state bounded. */
+  earlierRunsDropped: z.number().int().nonnegative().default(0),
 });
 export type RunStateData = z.infer<typeof RunStateData>;
 

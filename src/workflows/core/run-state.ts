@@ -13,10 +13,13 @@ import {
   type SubBudget,
   type TokenUsage,
 } from '../../shared';
+import { jsonBytes } from '../../shared/payload-size';
 import { freshStallState } from './stall-detector';
 
 /** Read-only observations kept for reuse; the oldest go first, so the state stays bounded. */
 const MAX_CACHED_OBSERVATIONS = 100;
+/** Earlier runs' ids carried; older ones are only counted, so the carried state stays bounded however many handovers. */
+const MAX_RUN_IDS = 100;
 const ELIDED = '[elided to fit the context window]';
 const DROPPED_NOTE_PREFIX = '[Context note:';
 
@@ -38,6 +41,8 @@ export class RunState {
   private held = { tokens: 0, usd: 0 };
 
   private data: RunStateData;
+  /** Bytes the read-only cache may hold (entries as JSON), and whether the bound may apply now; unbounded until limitCacheBytes. */
+  private cacheLimit: { bytes: number; applies: () => boolean } | undefined;
 
   /** A new agent run: the conversation starts with `messages` (the task). */
   constructor(model: string, messages: ModelMessage[], startedAtMs: number) {
@@ -59,6 +64,7 @@ export class RunState {
       tenant: { allowance: 0, unlimited: false },
       lastReflectionAt: 0,
       previousRunIds: [],
+      earlierRunsDropped: 0,
     };
   }
 
@@ -72,7 +78,15 @@ export class RunState {
 
   /** What the next Temporal run restores from; `runId` (this run) joins the earlier runs' ids. */
   carried(runId: string): RunStateData {
-    return { ...this.data, schemaVersion: RUN_STATE_SCHEMA_VERSION, tenant: { ...this.data.tenant }, previousRunIds: [...this.data.previousRunIds, runId] };
+    const ids = [...this.data.previousRunIds, runId];
+    const dropped = Math.max(0, ids.length - MAX_RUN_IDS);
+    return {
+      ...this.data,
+      schemaVersion: RUN_STATE_SCHEMA_VERSION,
+      tenant: { ...this.data.tenant },
+      previousRunIds: ids.slice(dropped),
+      earlierRunsDropped: (this.data.earlierRunsDropped ?? 0) + dropped,
+    };
   }
 
   get messages(): ModelMessage[] {
@@ -116,6 +130,10 @@ export class RunState {
   }
   get previousRunIds(): readonly string[] {
     return this.data.previousRunIds;
+  }
+  /** Handovers so far: the earlier Temporal runs of this agent run, the dropped ids included. */
+  get continuations(): number {
+    return this.data.previousRunIds.length + (this.data.earlierRunsDropped ?? 0);
   }
   /** Whole old turns removed from the conversation so far (see compactToFit). */
   get droppedTurns(): number {
@@ -233,7 +251,29 @@ export class RunState {
   }
 
   remember(observation: CachedObservation): void {
-    this.data.readOnlyCache = [...this.data.readOnlyCache.filter((c) => c.key !== observation.key), observation].slice(-MAX_CACHED_OBSERVATIONS);
+    const cache = [...this.data.readOnlyCache.filter((c) => c.key !== observation.key), observation].slice(-MAX_CACHED_OBSERVATIONS);
+    this.data.readOnlyCache = this.withinLimit(cache);
+  }
+
+  /**
+   * Bounds the read-only cache by bytes as well as by count, from now on and at once: the oldest
+   * entries go first. `applies` is asked only when the bound would evict something (the workflow
+   * passes its patch check, so histories from before the bound keep their cache).
+   */
+  limitCacheBytes(bytes: number, applies: () => boolean = () => true): void {
+    this.cacheLimit = { bytes, applies };
+    this.data.readOnlyCache = this.withinLimit(this.data.readOnlyCache);
+  }
+
+  private withinLimit(cache: CachedObservation[]): CachedObservation[] {
+    if (!this.cacheLimit) return cache;
+    const kept = newestWithin(cache, this.cacheLimit.bytes);
+    return kept.length === cache.length || !this.cacheLimit.applies() ? cache : kept;
+  }
+
+  /** The read-only cache's size as JSON, which is what it adds to a handover. */
+  cacheBytes(): number {
+    return this.data.readOnlyCache.reduce((sum, c) => sum + jsonBytes(c), 0);
   }
 
   /**
@@ -299,4 +339,16 @@ export class RunState {
     }
     return elided;
   }
+}
+
+/** The newest entries whose JSON adds up to at most `bytes`; an entry over the bound on its own is not kept. */
+function newestWithin(cache: readonly CachedObservation[], bytes: number): CachedObservation[] {
+  let total = 0;
+  let from = cache.length;
+  while (from > 0) {
+    total += jsonBytes(cache[from - 1]);
+    if (total > bytes) break;
+    from -= 1;
+  }
+  return cache.slice(from);
 }

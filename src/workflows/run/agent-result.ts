@@ -17,7 +17,7 @@ export function agentResult({ input, chain, state }: RunContext, outcome: RunOut
     toolCalls: state.toolCalls,
     formatErrors: state.formatErrors,
     cachedCalls: state.cachedCalls,
-    continuations: state.previousRunIds.length,
+    continuations: state.continuations,
     executionTimeMs: Date.now() - state.startedAtMs,
     ...(outcome.error ? { error: outcome.error } : {}),
     ...(state.delegated.runs > 0 ? { delegated: state.delegated } : {}),

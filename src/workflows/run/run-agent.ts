@@ -1,5 +1,6 @@
-import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, continueAsNew, isCancellation, uuid4, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, continueAsNew, isCancellation, patched, uuid4, workflowInfo } from '@temporalio/workflow';
 import { AgentInput, FailureType, type AgentInputInit, type AgentResult, type AgentStatus, type ToolSpec } from '../../shared';
+import { MAX_CACHE_BYTES } from '../../shared/payload-size';
 import { activities } from '../activity-proxies';
 import { ChainBuilder } from '../core/chain-builder';
 import { failureMessage } from '../core/failure-message';
@@ -17,7 +18,8 @@ import { QuestionDesk } from '../people/question-desk';
 import { StallQuestion } from '../people/stall-question';
 import { SteeringInbox } from '../people/steering-inbox';
 import { agentResult } from './agent-result';
-import { carryOver } from './carry-over';
+import { carryOver, planHandover } from './carry-over';
+import { fitResult, fitsPayload } from './fit-result';
 import { registerHandlers } from './handlers';
 import { Interrupts } from './interrupts';
 import { preflight } from './preflight';
@@ -28,6 +30,14 @@ export interface RunAgentOptions {
   /** Custom stop predicates, checked after every iteration; the first that holds ends the run as `custom`. */
   stopWhen?: readonly StopPredicate[];
 }
+
+/**
+ * Bounded handovers (issue 14): the read-only cache is bounded by bytes, a handover that cannot
+ * fit or makes no progress ends the run as `error`, and the result is shortened to fit a payload.
+ * Checked only where the behaviour would differ (so runs that never reach a bound record no
+ * marker); histories recorded before it replay as they were.
+ */
+export const BOUNDED_HANDOVER_PATCH = 'bounded-handover';
 
 /** After a cancel or timeout, how long in-flight work may take to acknowledge before the run ends without it. */
 const SETTLE_MS = 1_500;
@@ -45,12 +55,14 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: parsed.error.message, nonRetryable: true });
   }
   const input = parsed.data;
+  const bounded = () => patched(BOUNDED_HANDOVER_PATCH);
   const { workflowId, runId } = workflowInfo();
   const clock = { now: () => new Date().toISOString(), newId: () => uuid4() };
   const carried = input.continued;
   const chain = carried ? new ChainBuilder(clock, { restore: carried.chain }) : new ChainBuilder(clock, { chainId: workflowId, agentName: input.agentName, task: input.task });
   const state = carried ? RunState.restore(carried) : new RunState(input.model.model, [{ role: 'user', content: [{ type: 'text', text: input.task }] }], Date.now());
   chain.iteration = state.iteration;
+  state.limitCacheBytes(MAX_CACHE_BYTES, bounded);
   const interrupts = new Interrupts();
   const people: People = { gate: new ApprovalGate(chain, runId, clock.now), desk: new QuestionDesk(), inbox: new SteeringInbox(carried?.steering), stall: new StallQuestion() };
   const tree = new SubAgentTree(chain, delegationPath(input, workflowId));
@@ -86,12 +98,21 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   // Running sub-agents wind down and report first, each level below with its own settle window.
   const settleMs = () => (tree.running().length ? SETTLE_MS * (2 + levelsBelow(input, workflowId)) : SETTLE_MS);
   const ended = await interrupts.race(settled, settleMs, ({ by, why }) => (loop ? loop.interrupted(by, why) : { reason: by, answer: why }));
+  let refused: RunOutcome | undefined;
   if ('error' in ended && ended.error instanceof ContinueAsNewRequested) {
     await condition(allHandlersFinished);
-    return continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...input, continued: carryOver(state, chain.snapshot(), tools, runId, people.inbox.waiting) });
+    if (!bounded()) return continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...input, continued: carryOver(state, chain.snapshot(), tools, runId, people.inbox.waiting) });
+    const snapshot = chain.snapshot();
+    const handover = planHandover(input, (level) => carryOver(state, snapshot, tools, runId, people.inbox.waiting, level), {
+      iterationsThisRun: state.iterationsThisRun,
+      historyBytes: workflowInfo().historySize,
+    });
+    if (handover.kind === 'continue') return continueAsNew<(input: AgentInput) => Promise<AgentResult>>(handover.input);
+    refused = { reason: 'error', answer: '', error: handover.error };
   }
   let outcome: RunOutcome;
-  if ('outcome' in ended) outcome = ended.outcome;
+  if (refused) outcome = refused;
+  else if ('outcome' in ended) outcome = ended.outcome;
   else if (isCancellation(ended.error)) outcome = { reason: 'cancelled', answer: 'The run was cancelled before it began.' };
   // Anything else ends the run with its chain intact instead of failing the workflow task forever.
   else outcome = { reason: 'error', answer: '', error: failureMessage(ended.error) };
@@ -104,7 +125,8 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   }
   chain.setStatus(outcome.reason === 'error' ? 'failed' : 'completed');
   ctx.progress.publish(outcome.reason);
-  return agentResult(ctx, outcome);
+  const result = agentResult(ctx, outcome);
+  return fitsPayload(result) || !bounded() ? result : fitResult(result, runId);
 }
 
 /** Hand over to a fresh Temporal run when the server suggests it, the history passes its size limit, or every N iterations. */

@@ -25,7 +25,7 @@ export function runStatus({ input, chain, state }: RunContext, { gate, desk, inb
     usage: state.usage,
     costUsd: state.costUsd,
     model: state.lastModel,
-    continuations: state.previousRunIds.length,
+    continuations: state.continuations,
     ...(last ? { lastStep: `${last.stepNumber} ${last.type}` } : {}),
     ...(input.tokenBudget !== undefined ? { tokenBudget: input.tokenBudget } : {}),
     ...(input.costBudgetUsd !== undefined ? { costBudgetUsd: input.costBudgetUsd } : {}),

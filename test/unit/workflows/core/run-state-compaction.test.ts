@@ -160,3 +160,61 @@ describe('RunState.compactToFit', () => {
     expect(whole(state)).toEqual(['The task', '3', '4']);
   });
 });
+
+describe('RunState read-only cache', () => {
+  const entry = (key: string, chars: number) => ({ key, stepId: `s-${key}`, content: 'c'.repeat(chars), isError: false, result: null });
+  const keys = (state: RunState) => state.carried('r').readOnlyCache.map((c) => c.key);
+
+  it('keeps at most 100 observations, the oldest going first', () => {
+    const state = new RunState('m', [task()], 0);
+    for (let i = 0; i < 101; i++) state.remember(entry(`k${i}`, 1));
+    expect(keys(state)).toHaveLength(100);
+    expect(keys(state)[0]).toBe('k1');
+  });
+
+  it('bounded by bytes: keeps entries adding up to the limit, evicts the oldest at one byte over', () => {
+    const one = JSON.stringify(entry('a', 1_000)).length;
+    const state = new RunState('m', [task()], 0);
+    state.limitCacheBytes(3 * one);
+    for (const k of ['a', 'b', 'c']) state.remember(entry(k, 1_000));
+    expect(keys(state)).toEqual(['a', 'b', 'c']);
+    expect(state.cacheBytes()).toBe(3 * one);
+    state.remember(entry('d', 1_001));
+    expect(keys(state)).toEqual(['c', 'd']);
+    expect(state.cacheBytes()).toBeLessThanOrEqual(3 * one);
+  });
+
+  it('does not keep an observation over the bound on its own, and bounds a restored cache at once', () => {
+    const state = new RunState('m', [task()], 0);
+    for (const k of ['a', 'b']) state.remember(entry(k, 1_000));
+    const restored = RunState.restore(state.carried('r'));
+    restored.limitCacheBytes(JSON.stringify(entry('b', 1_000)).length);
+    expect(keys(restored)).toEqual(['b']);
+    restored.remember(entry('huge', 5_000));
+    expect(keys(restored)).toEqual([]);
+    expect(restored.cached('huge')).toBeUndefined();
+  });
+
+  it('asks whether the bound applies only when it would evict, and keeps the cache when it does not (a history from before the bound)', () => {
+    let asked = 0;
+    const one = JSON.stringify(entry('a', 1_000)).length;
+    const old = new RunState('m', [task()], 0);
+    old.limitCacheBytes(2 * one, () => (asked++, false));
+    for (const k of ['a', 'b']) old.remember(entry(k, 1_000));
+    expect(asked).toBe(0);
+    old.remember(entry('c', 1_000));
+    expect(asked).toBe(1);
+    expect(keys(old)).toEqual(['a', 'b', 'c']);
+
+    const patched = new RunState('m', [task()], 0);
+    patched.limitCacheBytes(2 * one, () => true);
+    for (const k of ['a', 'b', 'c']) patched.remember(entry(k, 1_000));
+    expect(keys(patched)).toEqual(['b', 'c']);
+  });
+
+  it('is unbounded in bytes until limitCacheBytes (histories recorded before the bound replay as they were)', () => {
+    const state = new RunState('m', [task()], 0);
+    for (let i = 0; i < 5; i++) state.remember(entry(`k${i}`, 100_000));
+    expect(keys(state)).toHaveLength(5);
+  });
+});

@@ -157,4 +157,22 @@ describe('carryOver', () => {
     expect(Math.max(...sizes)).toBe(CARRIED_RESULT_CHARS + marker(50_000, 'run-1').length);
     expect(JSON.stringify(carried.chain).length).toBeLessThan(40_000);
   });
+
+  it('carries at most the last 100 run ids and counts the rest, so continuations stays right', () => {
+    let state = new RunState('m', [], 0);
+    const handOver = (n: number) => {
+      for (let i = 1; i <= n; i++) state = RunState.restore(ContinuedState.parse(carryOver(state, testChainBuilder().snapshot(), [], `run-${state.continuations + 1}`)));
+    };
+    handOver(100);
+    expect(state.previousRunIds).toHaveLength(100);
+    expect(state.continuations).toBe(100);
+    handOver(1);
+    expect(state.previousRunIds).toHaveLength(100);
+    expect(state.previousRunIds[0]).toBe('run-2');
+    expect(state.previousRunIds.at(-1)).toBe('run-101');
+    expect(state.continuations).toBe(101);
+    handOver(49);
+    expect(state.previousRunIds[0]).toBe('run-51');
+    expect(state.continuations).toBe(150);
+  });
 });

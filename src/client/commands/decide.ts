@@ -4,6 +4,7 @@ import type { ApprovalRecord, Person } from '../../shared';
 import { renderPendingApproval } from '../render/render-pending-approval';
 import { routeApproval } from '../route-approval';
 import { connect } from '../runtime';
+import { writeSafe } from '../render/terminal-safe';
 
 /** The person the CLI acts for: flags first, then THOUGHTLINE_USER / THOUGHTLINE_ROLES, then the OS user. */
 export function actingPerson(config: Readonly<Config>, flags: { as?: string; roles?: string }): Person {
@@ -26,11 +27,11 @@ export async function decideCall(
     if (!options.approved && !options.reason?.trim()) throw new Error('reject needs --reason: the agent reads it to decide what to do instead.');
     const route = routeApproval(workflowId, await agents.pendingApprovals(workflowId), { callId, verb: options.approved ? 'approve' : 'reject' });
     if (route.kind === 'refuse') throw new Error(route.message);
-    if (route.record) process.stdout.write(`${renderPendingApproval(route.record, workflowId)}\n`);
+    if (route.record) writeSafe(process.stdout, `${renderPendingApproval(route.record, workflowId)}\n`);
     const by = actingPerson(config, options);
     const decided = await agents.decide(workflowId, { callId: route.callId, approved: options.approved, by, ...(options.reason ? { reason: options.reason } : {}) });
     const where = route.workflowId === workflowId ? '' : ` in ${route.workflowId}`;
-    process.stdout.write(`${decided.status} by ${by.id}: ${decided.toolName} (${decided.callId})${where}\n`);
+    writeSafe(process.stdout, `${decided.status} by ${by.id}: ${decided.toolName} (${decided.callId})${where}\n`);
     return decided;
   } finally {
     await agents.client.connection.close();

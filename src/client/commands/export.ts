@@ -5,6 +5,7 @@ import { buildAuditReport, type AuditReport } from '../audit-report';
 import { renderAuditMarkdown } from '../render/render-audit-markdown';
 import { connect } from '../runtime';
 import { actingPerson } from './decide';
+import { writeForStdout } from '../render/terminal-safe';
 import { viewResult } from '../../shared/chain-view';
 
 export type ExportFormat = 'json' | 'md';
@@ -47,7 +48,7 @@ export async function exportRun(workflowId: string, options: { format: ExportFor
     if (options.out) {
       fs.writeFileSync(options.out, text);
       process.stderr.write(`thoughtline: wrote the ${options.role} ${options.format} report of ${workflowId} to ${options.out}\n`);
-    } else process.stdout.write(text);
+    } else writeForStdout(text);
   } finally {
     await agents.client.connection.close();
   }

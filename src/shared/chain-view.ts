@@ -13,6 +13,8 @@ const WORKING = '(working)';
 /** Per correlation id: the call's sensitive fields, and its model when it is a model call. */
 interface CallFacts {
   sensitiveFields: readonly string[];
+  /** The call step's visibility level. */
+  level: ReasoningStep['visibility']['level'];
   model?: string;
 }
 
@@ -22,7 +24,7 @@ function callFacts(steps: readonly ReasoningStep[]): Map<string, CallFacts> {
   for (const step of steps) {
     if (step.type !== 'tool_call') continue;
     const { correlationId, sensitiveFields = [], toolType, toolName } = step.toolCall;
-    facts.set(correlationId, { sensitiveFields, ...(toolType === 'llm' ? { model: step.model ?? toolName } : {}) });
+    facts.set(correlationId, { sensitiveFields, level: step.visibility.level, ...(toolType === 'llm' ? { model: step.model ?? toolName } : {}) });
   }
   return facts;
 }
@@ -75,7 +77,13 @@ function forEndUser(step: ReasoningStep, facts: Map<string, CallFacts>): Reasoni
 const fieldsOfRecord = (record: ApprovalRecord, facts: Map<string, CallFacts>): readonly string[] =>
   record.sensitiveFields ?? facts.get(record.callId)?.sensitiveFields ?? [];
 
-function approvalView(record: ApprovalRecord, facts: Map<string, CallFacts>): ApprovalRecord {
+/**
+ * A record's arguments with its sensitive fields replaced; an end user, who sees a summary-level
+ * or hidden call without its arguments in the chain, sees none here either.
+ */
+function approvalView(record: ApprovalRecord, facts: Map<string, CallFacts>, role: ViewerRole): ApprovalRecord {
+  const level = facts.get(record.callId)?.level;
+  if (role === 'end_user' && (level === 'summary' || level === 'hidden')) return { ...record, arguments: {} };
   return { ...record, arguments: redactFields(record.arguments, fieldsOfRecord(record, facts)) };
 }
 
@@ -135,7 +143,7 @@ export function viewChain(chain: ReasoningChain, role: ViewerRole): ReasoningCha
   const shown = role === 'auditor' ? chain.steps : chain.steps.filter((step) => step.visibility.level !== 'hidden');
   const knownKey = `${role}\u0000${known.join('\u0000')}`;
   const steps = shown.map((step) => stepView(step, role, facts, known, knownKey));
-  const approvals = role === 'auditor' ? chain.approvals : chain.approvals?.map((record) => approvalView(record, facts));
+  const approvals = role === 'auditor' ? chain.approvals : chain.approvals?.map((record) => approvalView(record, facts, role));
   // A view of a view counts the steps both left out.
   const view = { role, hiddenSteps: priorHidden + chain.steps.length - shown.length };
   const { steps: _steps, ...head } = chain;
@@ -151,10 +159,10 @@ export function viewChain(chain: ReasoningChain, role: ViewerRole): ReasoningCha
  */
 export function viewStatus(status: AgentStatus, role: ViewerRole, steps: readonly ReasoningStep[] = []): AgentStatus {
   if (role === 'auditor') return redactSecrets(status);
-  const needFacts = status.pendingApprovals.some((record) => record.sensitiveFields === undefined);
+  const needFacts = role === 'end_user' || status.pendingApprovals.some((record) => record.sensitiveFields === undefined);
   const facts = needFacts ? callFacts(steps) : new Map<string, CallFacts>();
   const known = sensitiveValues([], status.pendingApprovals, facts);
-  const pendingApprovals = status.pendingApprovals.map((record) => approvalView(record, facts));
+  const pendingApprovals = status.pendingApprovals.map((record) => approvalView(record, facts, role));
   return redactSecrets({ ...status, pendingApprovals }, known);
 }
 

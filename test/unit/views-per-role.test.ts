@@ -123,6 +123,15 @@ describe('viewStatus: the status query per role', () => {
     expect(text).not.toContain(KEY);
   });
 
+  it('an end user sees no arguments of a pending call whose step is summary-level or hidden, as in the chain', () => {
+    for (const level of ['summary', 'hidden'] as const) {
+      const quiet = { ...chargeCall, visibility: { level } } as ReasoningStep;
+      expect(viewStatus(status([pending()]), 'end_user', [quiet]).pendingApprovals[0]!.arguments).toEqual({});
+      expect(viewChain({ ...chain(), steps: [quiet] }, 'end_user').approvals![0]!.arguments).toEqual({});
+      expect(viewStatus(status([pending()]), 'developer', [quiet]).pendingApprovals[0]!.arguments).toMatchObject({ card: { number: '[SENSITIVE]' } });
+    }
+  });
+
   it('never changes the record it was given', () => {
     const raw = status([pending()]);
     viewStatus(raw, 'end_user');

@@ -9,7 +9,6 @@ import {
   StatusAttribute,
   type AgentInputInit,
   type AgentResult,
-  argumentsHash,
   type AgentStatus,
   type ApprovalRecord,
   type Person,
@@ -17,7 +16,7 @@ import {
   type ReasoningStep,
   type ViewerRole,
 } from '../shared';
-import { viewChain } from '../shared/chain-view';
+import { viewChain, viewStatus } from '../shared/chain-view';
 import type { agentWorkflow } from '../workflows';
 import { answerUpdate, approveToolCallUpdate, chainQuery, statusQuery, steerSignal } from '../workflows/messages';
 import { loadAgentTree, type AgentTreeNode } from './agent-tree';
@@ -104,17 +103,18 @@ export class AgentClient {
    * Calls waiting for a decision in the run's tree: its own, and its sub-agents' (those carry the
    * `workflowId` that waits). A run that has ended has none (and needs no worker to say so).
    */
-  async pendingApprovals(workflowId: string): Promise<ApprovalRecord[]> {
+  async pendingApprovals(workflowId: string, role: ViewerRole = 'developer'): Promise<ApprovalRecord[]> {
     const { status } = await this.getHandle(workflowId).describe();
     if (status.name !== 'RUNNING') return [];
-    return (await this.status(workflowId)).pendingApprovals ?? [];
+    return (await this.status(workflowId, role)).pendingApprovals ?? [];
   }
 
   /**
    * Approves or rejects a pending call, in the run that waits: `workflowId` or the sub-agent whose
-   * record its tree lists. Pass `argumentsHash` of the arguments the person was shown (the CLI
-   * does), so the run refuses a decision on anything else; without it, the hash of the arguments
-   * pending now is sent. Refused (UpdateRefusedError), with nothing in
+   * record its tree lists. Pass `argumentsHash` from the record the person was shown (the CLI
+   * does), so the run refuses a decision on anything else; without it, the hash the pending record
+   * names now is sent. The view may show the arguments with sensitive fields and secrets redacted,
+   * so the hash is always the run's own. Refused (UpdateRefusedError), with nothing in
    * history, when the call id is pending in two runs of the tree, or by the run's validator for
    * unknown, decided or unauthorised decisions.
    */
@@ -123,7 +123,7 @@ export class AgentClient {
     const route = routeApproval(workflowId, await this.pendingApprovals(workflowId), { callId: decision.callId, verb: decision.approved ? 'approve' : 'reject' });
     if (route.kind === 'refuse') throw new UpdateRefusedError(route.message);
     if (route.workflowId !== workflowId) await this.refuseIfEnded(route.workflowId);
-    const hash = decision.argumentsHash ?? (route.record ? argumentsHash(route.record.arguments) : 'unknown');
+    const hash = decision.argumentsHash ?? route.record?.argumentsHash ?? 'unknown';
     return sendUpdate(() => this.getHandle(route.workflowId).executeUpdate(approveToolCallUpdate, { args: [{ ...decision, argumentsHash: hash }] }));
   }
 
@@ -158,12 +158,18 @@ export class AgentClient {
     return sendUpdate(() => this.getHandle(workflowId).executeUpdate(answerUpdate, { args: [{ text, by }] }));
   }
 
-  /** The live `status` query; for a completed run, rebuilt from its result (no worker needed). */
-  async status(workflowId: string): Promise<AgentStatus> {
+  /**
+   * The live `status` query in a role's view (default `developer`, as for `chain`); for a completed
+   * run, rebuilt from its result (no worker needed) and put through the same view.
+   */
+  async status(workflowId: string, role: ViewerRole = 'developer'): Promise<AgentStatus> {
     const handle = this.getHandle(workflowId);
     const { status } = await handle.describe();
-    if (status.name === 'COMPLETED') return statusFromResult(await handle.result());
-    return handle.query(statusQuery);
+    if (status.name === 'COMPLETED') {
+      const result = await handle.result();
+      return viewStatus(statusFromResult(result), role, result.chain.steps);
+    }
+    return handle.query(statusQuery, role);
   }
 
   /** Yields each step once, as it lands, until the run ends; see `follow`. */
@@ -191,7 +197,8 @@ export class AgentClient {
     let seen = 0;
     for (;;) {
       const settled = done;
-      const chain = settled?.result ? settled.result.chain : await this.chainOrUndefined(workflowId);
+      // The developer's view, as the live query gives it, so the steps line up and none shows raw.
+      const chain = settled?.result ? viewChain(settled.result.chain, 'developer') : await this.chainOrUndefined(workflowId);
       for (const step of chain?.steps.slice(seen) ?? []) yield { type: 'step', step };
       seen = Math.max(seen, chain?.steps.length ?? 0);
       if (settled) {

@@ -11,6 +11,7 @@ import { printChain, printStatus, printTree, watchRun } from './commands/inspect
 import { runTask } from './commands/run';
 import { runExtras } from './run-extras';
 import { dev, worker } from './commands/serve';
+import { terminalSafe } from './render/terminal-safe';
 
 const HELP = `thoughtline — durable, transparent ReAct agents on Temporal
 
@@ -36,8 +37,10 @@ Usage:
   thoughtline chain <workflowId> [--json] [--role end_user|developer|auditor] [--expand]
                                         print a run's reasoning chain in a role's view; --expand
                                         also prints each sub-agent's chain under its result
-  thoughtline status <workflowId> [--json]  print a run's status, plan, sub-agents and the calls
-                                        awaiting approval (its sub-agents' included)
+  thoughtline status <workflowId> [--json] [--role end_user|developer|auditor]
+                                        print a run's status, plan, sub-agents and the calls
+                                        awaiting approval (its sub-agents' included), in a role's
+                                        view (default developer: sensitive fields redacted)
   thoughtline tree <workflowId> [--json]    print the run and its sub-agents, recursively: state,
                                         iterations, tokens, cost, budgets, plan, pending approvals
   thoughtline approve <workflowId> [callId] [--note TEXT] [--yes]
@@ -139,7 +142,7 @@ async function main(argv: string[]): Promise<number> {
       await printTree(need('a workflow id'), values.json);
       return 0;
     case 'status':
-      await printStatus(need('a workflow id'), values.json);
+      await printStatus(need('a workflow id'), values.json, parseViewerRole(values.role ?? 'developer'));
       return 0;
     case 'approve':
     case 'reject':
@@ -184,7 +187,8 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    console.error(`thoughtline: ${err instanceof Error ? err.message : String(err)}`);
+    // A failure's message can quote a tool's or a model's text.
+    console.error(terminalSafe(`thoughtline: ${err instanceof Error ? err.message : String(err)}`));
     if (usage) console.error('Run "thoughtline --help" for usage.');
     process.exit(usage ? 2 : 1);
   },

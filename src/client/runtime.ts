@@ -10,8 +10,9 @@ import { createAgentWorker, type AgentWorkerOptions } from '../worker';
 import { AgentClient } from './agent-client';
 import { setupModels, type ModelSetup } from './model-setup';
 import { ensureSearchAttributes } from './search-attributes-setup';
+import { terminalSafe } from './render/terminal-safe';
 
-export const log = (line: string): void => console.error(`thoughtline: ${line}`);
+export const log = (line: string): void => console.error(terminalSafe(`thoughtline: ${line}`));
 
 /** Tools the CLI's worker offers. Real deployments compose their own worker (see README). */
 export const BUILT_IN_TOOLS: readonly ToolDefinition[] = [weatherTool, saveReportTool];

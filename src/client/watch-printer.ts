@@ -1,6 +1,7 @@
 import type { AgentResult } from '../shared';
 import type { WatchEvent } from './agent-client';
 import { renderLive, renderStep } from './render/render-step';
+import { writeSafe } from './render/terminal-safe';
 
 /**
  * Prints what `AgentClient.follow` yields: one line per step, and streaming model text inline
@@ -12,13 +13,13 @@ export async function printFollowed(events: AsyncGenerator<WatchEvent, AgentResu
   for (; !next.done; next = await events.next()) {
     const event = next.value;
     if (event.type === 'live') {
-      out.write(renderLive(event.kind, event.text, !liveOpen));
+      writeSafe(out, renderLive(event.kind, event.text, !liveOpen));
       liveOpen = true;
       continue;
     }
     if (liveOpen) out.write('\n');
     liveOpen = false;
-    out.write(`${renderStep(event.step)}\n`);
+    writeSafe(out, `${renderStep(event.step)}\n`);
   }
   if (liveOpen) out.write('\n');
   return next.value;

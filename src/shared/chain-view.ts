@@ -1,3 +1,4 @@
+import type { AgentResult, AgentStatus } from './agent-result';
 import type { ApprovalRecord } from './approval/approval';
 import type { ReasoningChain, ReasoningStep } from './chain';
 import { ViewerRole } from './people';
@@ -12,6 +13,8 @@ const WORKING = '(working)';
 /** Per correlation id: the call's sensitive fields, and its model when it is a model call. */
 interface CallFacts {
   sensitiveFields: readonly string[];
+  /** The call step's visibility level. */
+  level: ReasoningStep['visibility']['level'];
   model?: string;
 }
 
@@ -21,7 +24,7 @@ function callFacts(steps: readonly ReasoningStep[]): Map<string, CallFacts> {
   for (const step of steps) {
     if (step.type !== 'tool_call') continue;
     const { correlationId, sensitiveFields = [], toolType, toolName } = step.toolCall;
-    facts.set(correlationId, { sensitiveFields, ...(toolType === 'llm' ? { model: step.model ?? toolName } : {}) });
+    facts.set(correlationId, { sensitiveFields, level: step.visibility.level, ...(toolType === 'llm' ? { model: step.model ?? toolName } : {}) });
   }
   return facts;
 }
@@ -70,46 +73,139 @@ function forEndUser(step: ReasoningStep, facts: Map<string, CallFacts>): Reasoni
   }
 }
 
-function approvalView(record: ApprovalRecord, facts: Map<string, CallFacts>): ApprovalRecord {
-  const fields = facts.get(record.callId)?.sensitiveFields ?? [];
-  return { ...record, arguments: redactFields(record.arguments, fields) };
+/** A record's sensitive fields: its own (set when it was requested), else its call step's. */
+const fieldsOfRecord = (record: ApprovalRecord, facts: Map<string, CallFacts>): readonly string[] =>
+  record.sensitiveFields ?? facts.get(record.callId)?.sensitiveFields ?? [];
+
+/**
+ * A record's arguments with its sensitive fields replaced; an end user, who sees a summary-level
+ * or hidden call without its arguments in the chain, sees none here either.
+ */
+function approvalView(record: ApprovalRecord, facts: Map<string, CallFacts>, role: ViewerRole): ApprovalRecord {
+  const level = facts.get(record.callId)?.level;
+  if (role === 'end_user' && (level === 'summary' || level === 'hidden')) return { ...record, arguments: {} };
+  return { ...record, arguments: redactFields(record.arguments, fieldsOfRecord(record, facts)) };
+}
+
+/** The scalar values found at `paths` in `value` (same path rules as `redactFields`). */
+function valuesAt(value: unknown, paths: readonly string[]): string[] {
+  const found: string[] = [];
+  const collect = (node: unknown): void => {
+    if (typeof node === 'string') found.push(node);
+    else if (typeof node === 'number' || typeof node === 'bigint') found.push(String(node));
+    else if (Array.isArray(node)) node.forEach(collect);
+    else if (node !== null && typeof node === 'object') Object.values(node).forEach(collect);
+  };
+  const walk = (node: unknown, path: readonly string[]): void => {
+    const [head, ...rest] = path;
+    if (head === undefined) return collect(node);
+    if (Array.isArray(node)) {
+      if (/^\d+$/.test(head)) walk(node[Number(head)], rest);
+      else for (const element of node) walk(element, path);
+      return;
+    }
+    if (node !== null && typeof node === 'object' && Object.prototype.hasOwnProperty.call(node, head)) walk((node as Record<string, unknown>)[head], rest);
+  };
+  for (const path of paths) if (!path.split('.').some((s) => s === '')) walk(value, path.split('.'));
+  return found;
+}
+
+/**
+ * The values of every sensitive field in the chain's calls, results and approval records: the
+ * views other than the auditor's also redact them where free text repeats them (a thought that
+ * quotes the card number, a final answer). Short values (under 8 characters) are left alone.
+ */
+function sensitiveValues(steps: readonly ReasoningStep[], approvals: readonly ApprovalRecord[], facts: Map<string, CallFacts>): string[] {
+  const values = new Set<string>();
+  for (const step of steps) {
+    if (step.type === 'tool_call') for (const v of valuesAt(step.toolCall.arguments, step.toolCall.sensitiveFields ?? [])) values.add(v);
+    if (step.type === 'tool_result') {
+      for (const v of valuesAt(step.toolResult.result, facts.get(step.toolResult.correlationId)?.sensitiveFields ?? [])) values.add(v);
+    }
+  }
+  for (const record of approvals) for (const v of valuesAt(record.arguments, fieldsOfRecord(record, facts))) values.add(v);
+  return [...values].sort();
 }
 
 /**
  * A copy of the chain for one role; the input is never changed. Pure and sandbox-safe, so the
  * `chain` query can call it. Every role, the auditor included, gets secret-shaped text redacted.
  * - auditor: every step, hidden ones included, in full; sensitive fields shown.
- * - developer: hidden steps left out; the rest in full with sensitive fields redacted.
+ * - developer: hidden steps left out; the rest in full with sensitive fields redacted, also
+ *   where other text (a thought, a conclusion, the task) repeats a sensitive field's value.
  * - end_user: as developer, but summary-level steps and model calls show only their summary.
  * Steps keep their original `stepNumber`: the gaps honestly show that steps were left out.
  */
 export function viewChain(chain: ReasoningChain, role: ViewerRole): ReasoningChain {
   const priorHidden = chain.view?.hiddenSteps ?? 0;
   const facts = role === 'auditor' ? new Map<string, CallFacts>() : callFacts(chain.steps);
+  const known = role === 'auditor' ? [] : sensitiveValues(chain.steps, chain.approvals ?? [], facts);
   const shown = role === 'auditor' ? chain.steps : chain.steps.filter((step) => step.visibility.level !== 'hidden');
-  const steps = shown.map((step) => stepView(step, role, facts));
-  const approvals = role === 'auditor' ? chain.approvals : chain.approvals?.map((record) => approvalView(record, facts));
+  const knownKey = `${role}\u0000${known.join('\u0000')}`;
+  const steps = shown.map((step) => stepView(step, role, facts, known, knownKey));
+  const approvals = role === 'auditor' ? chain.approvals : chain.approvals?.map((record) => approvalView(record, facts, role));
   // A view of a view counts the steps both left out.
   const view = { role, hiddenSteps: priorHidden + chain.steps.length - shown.length };
   const { steps: _steps, ...head } = chain;
-  return { ...redactSecrets({ ...head, ...(approvals ? { approvals } : {}), view }), steps };
+  return { ...redactSecrets({ ...head, ...(approvals ? { approvals } : {}), view }, known), steps };
+}
+
+/**
+ * The `status` record for one role, with the same redaction as the chain: every role gets
+ * secret-shaped text redacted (pending calls' arguments, the question, what the run waits for);
+ * roles other than the auditor also get each pending call's sensitive fields replaced, and their
+ * values wherever else the record repeats them. `steps` (the run's chain) names the sensitive
+ * fields of records made before records carried their own. Pure and sandbox-safe.
+ */
+export function viewStatus(status: AgentStatus, role: ViewerRole, steps: readonly ReasoningStep[] = []): AgentStatus {
+  if (role === 'auditor') return redactSecrets(status);
+  const needFacts = role === 'end_user' || status.pendingApprovals.some((record) => record.sensitiveFields === undefined);
+  const facts = needFacts ? callFacts(steps) : new Map<string, CallFacts>();
+  const known = sensitiveValues([], status.pendingApprovals, facts);
+  const pendingApprovals = status.pendingApprovals.map((record) => approvalView(record, facts, role));
+  return redactSecrets({ ...status, pendingApprovals }, known);
+}
+
+/**
+ * A run's result for one role: its chain through `viewChain`, and every other field (the final
+ * answer, the error, the plan) through the same redaction, so no part of a result is printed raw.
+ */
+export function viewResult(result: AgentResult, role: ViewerRole): AgentResult {
+  const facts = role === 'auditor' ? new Map<string, CallFacts>() : callFacts(result.chain.steps);
+  const known = role === 'auditor' ? [] : sensitiveValues(result.chain.steps, result.chain.approvals ?? [], facts);
+  const { chain, ...rest } = result;
+  return { ...redactSecrets(rest, known), chain: viewChain(chain, role) };
 }
 
 /**
  * Each step's view, made once per role: recorded steps never change (a changed step is a new
  * object), so a chain queried a thousand times is redacted once. Only a cache: same output.
  */
-const viewedSteps = new WeakMap<ReasoningStep, Partial<Record<ViewerRole, ReasoningStep>>>();
+const viewedSteps = new WeakMap<ReasoningStep, Map<string, ReasoningStep>>();
 
-function stepView(step: ReasoningStep, role: ViewerRole, facts: Map<string, CallFacts>): ReasoningStep {
-  const memo = viewedSteps.get(step) ?? {};
-  const known = memo[role];
-  if (known) return known;
+/** `known`: the sensitive values to redact in free text; in the cache `key`, as it grows with the chain. */
+function stepView(step: ReasoningStep, role: ViewerRole, facts: Map<string, CallFacts>, known: readonly string[], key: string): ReasoningStep {
+  const memo = viewedSteps.get(step) ?? new Map<string, ReasoningStep>();
+  const cached = memo.get(key);
+  if (cached) return cached;
   const shaped = role === 'auditor' ? step : role === 'end_user' ? forEndUser(withoutSensitiveFields(step, facts), facts) : withoutSensitiveFields(step, facts);
-  const viewed = redactSecrets(shaped);
-  memo[role] = viewed;
+  const viewed = redactSecrets(shaped, known);
+  // Only the latest key per role is kept: an older set of values is never asked for again.
+  for (const k of memo.keys()) if (k.startsWith(`${role}\u0000`)) memo.delete(k);
+  memo.set(key, viewed);
   viewedSteps.set(step, memo);
   return viewed;
+}
+
+/**
+ * The role a query names: none (undefined or null) means `developer`, as for the `chain` query;
+ * anything else must be a role's name. Never throws anything but an Error with the valid roles,
+ * so a query with a payload it cannot read fails that query only.
+ */
+export function queryRole(value: unknown): ViewerRole {
+  if (value === undefined || value === null) return 'developer';
+  if (typeof value !== 'string') throw new Error(`A viewer role must be a string. Valid roles: ${ViewerRole.options.join(', ')}.`);
+  return parseViewerRole(value);
 }
 
 /** Parses a role name from a query, the CLI or an export request. */

@@ -3,8 +3,8 @@ import type { AgentStatus, AnswerRequest, ApprovalDecision, ApprovalRecord, Reas
 
 /** The live reasoning chain of a run, in a role's view (default `developer`); also served after it ended. */
 export const chainQuery = defineQuery<ReasoningChain, [ViewerRole?]>('chain');
-/** A small status record, cheap to poll. */
-export const statusQuery = defineQuery<AgentStatus>('status');
+/** A small status record, cheap to poll, in a role's view (default `developer`, as for `chain`). */
+export const statusQuery = defineQuery<AgentStatus, [ViewerRole?]>('status');
 
 export interface CancelRequest {
   reason?: string;

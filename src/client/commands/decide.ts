@@ -1,10 +1,11 @@
 import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline';
 import type { Config } from '../../config';
-import { argumentsHash, type ApprovalRecord, type Person } from '../../shared';
+import type { ApprovalRecord, Person } from '../../shared';
 import { renderPendingApproval } from '../render/render-pending-approval';
 import { routeApproval } from '../route-approval';
 import { connect } from '../runtime';
+import { writeSafe } from '../render/terminal-safe';
 
 /** The person the CLI acts for: flags first, then THOUGHTLINE_USER / THOUGHTLINE_ROLES, then the OS user. */
 export function actingPerson(config: Readonly<Config>, flags: { as?: string; roles?: string }): Person {
@@ -29,16 +30,17 @@ export async function decideCall(
     const route = routeApproval(workflowId, await agents.pendingApprovals(workflowId), { callId, verb: options.approved ? 'approve' : 'reject' });
     if (route.kind === 'refuse') throw new Error(route.message);
     if (!route.record) throw new Error(`No pending call ${route.callId} to show in ${workflowId}; nothing was decided.`);
-    process.stdout.write(`${renderPendingApproval(route.record, workflowId)}\n`);
+    writeSafe(process.stdout, `${renderPendingApproval(route.record, workflowId)}\n`);
     const verb = options.approved ? 'Approve' : 'Reject';
     if (!options.yes && !(await confirm(`${verb} ${route.record.toolName} (${route.callId}) with the arguments above? [y/N] `))) {
       throw new Error('Not decided: answer y to decide, or pass --yes (for scripts).');
     }
     const by = actingPerson(config, options);
-    const shown = argumentsHash(route.record.arguments);
+    // The run's own hash of what was shown: the view may redact the arguments it prints.
+    const shown = route.record.argumentsHash;
     const decided = await agents.decide(workflowId, { callId: route.callId, approved: options.approved, by, argumentsHash: shown, ...(options.reason ? { reason: options.reason } : {}) });
     const where = route.workflowId === workflowId ? '' : ` in ${route.workflowId}`;
-    process.stdout.write(`${decided.status} by ${by.id}: ${decided.toolName} (${decided.callId})${where}\n`);
+    writeSafe(process.stdout, `${decided.status} by ${by.id}: ${decided.toolName} (${decided.callId})${where}\n`);
     return decided;
   } finally {
     await agents.client.connection.close();
@@ -48,7 +50,7 @@ export async function decideCall(
 /** Asks on stderr and reads one line of standard input; only y or yes (any case) agrees, and end of input does not. */
 function confirm(question: string): Promise<boolean> {
   return new Promise((resolve) => {
-    process.stderr.write(question);
+    writeSafe(process.stderr, question);
     const lines = createInterface({ input: process.stdin });
     let answered = false;
     lines.once('line', (line) => {

@@ -13,6 +13,8 @@ function temporalCommand(): string {
   return onPath || !fs.existsSync(local) ? 'temporal' : path.relative(process.cwd(), local) || local;
 }
 import { runTask } from './run';
+import { writeSafe } from '../render/terminal-safe';
+import { viewResult } from '../../shared/chain-view';
 
 /** The classic ReAct example task: compare the weather in two cities. */
 export const DEMO_TASK = "What's the weather in San Francisco and Paris? Compare them.";
@@ -37,11 +39,12 @@ export async function demo(options: { team?: boolean } = {}): Promise<boolean> {
   const extra = options.team ? { agentName: 'weather_lead', agents: TEAM_AGENTS, tokenBudget: 200_000 } : {};
   const result = await runTask({ task, json: false, embeddedWorker: true, extra }, c);
   const link = webUiLink(c.server, result.chain.chainId);
-  if (options.team) process.stdout.write(`\nThe tree of runs:\n${renderTree(await c.agents.tree(result.chain.chainId))}\n`);
-  process.stdout.write(
+  if (options.team) writeSafe(process.stdout, `\nThe tree of runs:\n${renderTree(await c.agents.tree(result.chain.chainId))}\n`);
+  writeSafe(
+    process.stdout,
     [
       '',
-      `Final answer: ${result.finalAnswer}`,
+      `Final answer: ${viewResult(result, 'developer').finalAnswer}`,
       '',
       ...(link ? [`See this run in the Temporal Web UI: ${link}`] : []),
       `List runs:   ${temporalCommand()} workflow list --address ${c.server.address}`,

@@ -5,6 +5,8 @@ import { buildAuditReport, type AuditReport } from '../audit-report';
 import { renderAuditMarkdown } from '../render/render-audit-markdown';
 import { connect } from '../runtime';
 import { actingPerson } from './decide';
+import { writeForStdout } from '../render/terminal-safe';
+import { viewResult } from '../../shared/chain-view';
 
 export type ExportFormat = 'json' | 'md';
 
@@ -21,9 +23,10 @@ async function runIdsOf(agents: AgentClient, workflowId: string): Promise<string
 export async function auditReport(agents: AgentClient, workflowId: string, role: ViewerRole, exportedBy?: { id: string; roles: string[] }): Promise<AuditReport> {
   const handle = agents.getHandle(workflowId);
   const { status, runId } = await handle.describe();
-  const finished = status.name === 'COMPLETED' ? await handle.result() : undefined;
-  const chain = await agents.chain(workflowId, role);
-  const live = finished ? undefined : await agents.status(workflowId);
+  // Every part in the role's view: the result's top-level fields (the final answer, the error) too.
+  const finished = status.name === 'COMPLETED' ? viewResult(await handle.result(), role) : undefined;
+  const chain = finished ? finished.chain : await agents.chain(workflowId, role);
+  const live = finished ? undefined : await agents.status(workflowId, role);
   const runIds = await runIdsOf(agents, workflowId).catch(() => [runId]);
   return buildAuditReport({
     workflowId,
@@ -45,7 +48,7 @@ export async function exportRun(workflowId: string, options: { format: ExportFor
     if (options.out) {
       fs.writeFileSync(options.out, text);
       process.stderr.write(`thoughtline: wrote the ${options.role} ${options.format} report of ${workflowId} to ${options.out}\n`);
-    } else process.stdout.write(text);
+    } else writeForStdout(text);
   } finally {
     await agents.client.connection.close();
   }

@@ -5,6 +5,7 @@ import { renderStep, renderSummary } from '../render/render-step';
 import { renderTree } from '../render/render-tree';
 import { connect } from '../runtime';
 import { printFollowed } from '../watch-printer';
+import { writeForStdout, writeSafe } from '../render/terminal-safe';
 
 /**
  * `chain <id> [--expand]`: the whole reasoning chain of a run, live or finished, in a role's view;
@@ -16,12 +17,12 @@ export async function printChain(workflowId: string, options: { json: boolean; r
     const { json, role } = options;
     const expanded = options.expand ? await agents.expandedChain(workflowId, role) : undefined;
     const chain = expanded?.chain ?? (await agents.chain(workflowId, role));
-    if (json) process.stdout.write(`${JSON.stringify(expanded ?? chain, null, 2)}\n`);
+    if (json) writeForStdout(`${JSON.stringify(expanded ?? chain, null, 2)}\n`);
     else {
       const hidden = chain.view?.hiddenSteps ? ` · ${chain.view.hiddenSteps} steps hidden in this view` : '';
-      process.stdout.write(`${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${role}${hidden}\n\n`);
+      writeSafe(process.stdout, `${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${role}${hidden}\n\n`);
       const body = expanded ? renderExpandedChain(expanded) : chain.steps.map(renderStep).join('\n');
-      if (body) process.stdout.write(`${body}\n`);
+      if (body) writeSafe(process.stdout, `${body}\n`);
     }
   } finally {
     await agents.client.connection.close();
@@ -32,17 +33,21 @@ export async function printChain(workflowId: string, options: { json: boolean; r
 export async function watchRun(workflowId: string): Promise<boolean> {
   const { agents } = await connect();
   const result = await printFollowed(agents.follow(workflowId), process.stdout);
-  process.stdout.write(`\n${renderSummary(result)}\n`);
+  writeSafe(process.stdout, `\n${renderSummary(result)}\n`);
   await agents.client.connection.close();
   return result.success;
 }
 
-/** `status <id>`: the small status record, the plan, the sub-agents, the calls awaiting a decision and any open question. */
-export async function printStatus(workflowId: string, json: boolean): Promise<void> {
+/**
+ * `status <id> [--role R]`: the small status record, the plan, the sub-agents, the calls awaiting a
+ * decision and any open question, in a role's view (default developer).
+ */
+export async function printStatus(workflowId: string, json: boolean, role: ViewerRole = 'developer'): Promise<void> {
   const { agents } = await connect();
   try {
-    const status = await agents.status(workflowId);
-    process.stdout.write(json ? `${JSON.stringify(status, null, 2)}\n` : renderStatus(workflowId, status));
+    const status = await agents.status(workflowId, role);
+    if (json) writeForStdout(`${JSON.stringify(status, null, 2)}\n`);
+    else writeSafe(process.stdout, renderStatus(workflowId, status));
   } finally {
     await agents.client.connection.close();
   }
@@ -53,7 +58,8 @@ export async function printTree(workflowId: string, json: boolean): Promise<void
   const { agents } = await connect();
   try {
     const tree = await agents.tree(workflowId);
-    process.stdout.write(json ? `${JSON.stringify(tree, null, 2)}\n` : `${renderTree(tree)}\n`);
+    if (json) writeForStdout(`${JSON.stringify(tree, null, 2)}\n`);
+    else writeSafe(process.stdout, `${renderTree(tree)}\n`);
   } finally {
     await agents.client.connection.close();
   }

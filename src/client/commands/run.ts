@@ -4,6 +4,8 @@ import { resolveModel, type AgentInputInit, type AgentResult } from '../../share
 import { renderSummary } from '../render/render-step';
 import { connect, startWorker, webUiLink, type Connected } from '../runtime';
 import { printFollowed } from '../watch-printer';
+import { writeForStdout, writeSafe } from '../render/terminal-safe';
+import { viewResult } from '../../shared/chain-view';
 
 export interface RunOptions {
   task: string;
@@ -46,8 +48,9 @@ export async function runTask(options: RunOptions, connected?: Connected): Promi
     const result = options.json
       ? await c.agents.result(handle.workflowId)
       : await printFollowed(c.agents.follow(handle.workflowId), out);
-    if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    else out.write(`\n${renderSummary(result)}\n`);
+    // The auditor's view: every step, secrets redacted, as everywhere else a result is shown.
+    if (options.json) writeForStdout(`${JSON.stringify(viewResult(result, 'auditor'), null, 2)}\n`);
+    else writeSafe(out, `\n${renderSummary(result)}\n`);
     if (options.recordTo) (options.json ? process.stderr : out).write(`Recorded ${result.modelCalls} model replies to ${options.recordTo}\n`);
     return result;
   } finally {

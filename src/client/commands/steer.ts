@@ -1,5 +1,6 @@
 import { connect } from '../runtime';
 import { actingPerson } from './decide';
+import { writeSafe } from '../render/terminal-safe';
 
 /** `steer <run> "<instruction>"`: joins the conversation before the agent's next thought. */
 export async function steerRun(workflowId: string, text: string, flags: { as?: string }): Promise<void> {
@@ -18,8 +19,8 @@ export async function answerRun(workflowId: string, text: string, flags: { as?: 
   const { agents, config } = await connect();
   try {
     const status = await agents.status(workflowId);
-    if (status.openQuestion) process.stdout.write(`Question: ${status.openQuestion.question}\n`);
-    process.stdout.write(`${await agents.answer(workflowId, text, actingPerson(config, flags).id)}\n`);
+    if (status.openQuestion) writeSafe(process.stdout, `Question: ${status.openQuestion.question}\n`);
+    writeSafe(process.stdout, `${await agents.answer(workflowId, text, actingPerson(config, flags).id)}\n`);
   } finally {
     await agents.client.connection.close();
   }

@@ -2,6 +2,7 @@ import type { AgentResult, ReasoningStep } from '../../shared';
 import { renderChecklist, renderPlan } from './render-plan';
 import { renderSubAgentOutcome } from './render-sub-agent';
 import { clip, cyan, dim, green, oneLine, red, yellow } from './terminal-style';
+import { redactSecretsInText } from '../../shared/secret-patterns';
 
 /** Lines a step adds under its first sit under the text after the label (number 4 + label 13). */
 const UNDER = ' '.repeat(17);
@@ -81,6 +82,6 @@ export function renderSummary(result: AgentResult): string {
     `Cost:   $${result.costUsd.toFixed(6)} · ${result.executionTimeMs} ms`,
     ...delegated,
     ...(result.plan ? [renderPlan(result.plan)] : []),
-    ...(result.error ? [red(`Error:  ${result.error}`)] : []),
+    ...(result.error ? [red(`Error:  ${redactSecretsInText(result.error)}`)] : []),
   ].join('\n');
 }

@@ -35,6 +35,8 @@ export const ApprovalRecord = z.object({
   toolName: z.string(),
   /** Exactly what the approver is shown and what runs on approval. */
   arguments: z.record(z.string(), z.unknown()),
+  /** The tool's sensitive fields (dotted paths into `arguments`): views other than the auditor's hide them. */
+  sensitiveFields: z.array(z.string()).optional(),
   /** Canonical-JSON hash of `arguments`; a decision must name it. */
   argumentsHash: z.string(),
   /** Why approval was needed: `always`, or the rule that held. */

@@ -8,6 +8,8 @@ export interface ApprovalRequest {
   stepId: string;
   toolName: string;
   arguments: Record<string, unknown>;
+  /** The tool's sensitive fields, so views of the record (also a parent's) can hide them. */
+  sensitiveFields?: string[];
   argumentsHash: string;
   reason: string;
   approverRoles: string[];

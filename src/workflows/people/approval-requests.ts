@@ -29,7 +29,8 @@ export async function requestApprovals(ctx: RunContext, gate: ApprovalGate, need
     const step = recordToolCall(chain, input, check.spec, call.id, check.args);
     steps.set(call.id, step);
     chain.thinking(`Waiting for approval of ${check.spec.name} (call ${call.id}): ${reason}. Decide with: thoughtline approve ${workflowId} ${call.id}  (or reject … --reason)`, { level: 'full' });
-    return { callId: call.id, stepId: step.stepId, toolName: check.spec.name, arguments: check.args, argumentsHash: argumentsHash(check.args), reason, approverRoles: check.spec.approverRoles ?? [] };
+    const sensitive = check.spec.sensitiveFields?.length ? { sensitiveFields: [...check.spec.sensitiveFields] } : {};
+    return { callId: call.id, stepId: step.stepId, toolName: check.spec.name, arguments: check.args, ...sensitive, argumentsHash: argumentsHash(check.args), reason, approverRoles: check.spec.approverRoles ?? [] };
   });
   chain.setStatus('waiting');
   // Open, then publish (the search attribute says waiting_approval), then the timer: this order is in recorded histories.

@@ -1,7 +1,7 @@
 import { setHandler } from '@temporalio/workflow';
 import { z } from 'zod';
-import { AnswerRequest, ApprovalDecision, type AgentStatus, type ViewerRole } from '../../shared';
-import { parseViewerRole, viewChain } from '../../shared/chain-view';
+import { AnswerRequest, ApprovalDecision, type AgentStatus } from '../../shared';
+import { queryRole, viewChain, viewStatus } from '../../shared/chain-view';
 import type { RunContext } from '../core/run-context';
 import type { SubAgentTree } from '../delegation/sub-agent-tree';
 import { answerUpdate, approveToolCallUpdate, cancelSignal, chainQuery, resolveStallUpdate, statusQuery, steerSignal, subAgentApprovalsSignal, type StallDecision } from '../messages';
@@ -25,8 +25,9 @@ export function registerHandlers(ctx: RunContext, people: People, tree: SubAgent
   const { input, chain, state, progress } = ctx;
   const { gate, desk, inbox, stall } = people;
   // A role the query does not know fails the query (not the run) with the list of valid roles.
-  setHandler(chainQuery, (role: ViewerRole = 'developer') => viewChain(chain.snapshot(), parseViewerRole(role)));
-  setHandler(statusQuery, status);
+  setHandler(chainQuery, (role?: unknown) => viewChain(chain.snapshot(), queryRole(role)));
+  // Same roles and default as `chain`; callers that pass no role (older clients) get `developer`.
+  setHandler(statusQuery, (role?: unknown) => viewStatus(status(), queryRole(role), chain.steps));
   setHandler(cancelSignal, ({ reason, by } = {}) => {
     if (!state.requestCancel(`${reason ?? 'no reason given'}${by ? `, by ${by}` : ''}`)) return;
     chain.thinking(`Cancel requested (${state.cancelRequested}); finishing the current step, then summarising.`, { level: 'full' }, { kind: 'cancel', by: by ?? 'unknown' });

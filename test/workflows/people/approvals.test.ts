@@ -438,7 +438,12 @@ describe.concurrent('approval with the react-text strategy', () => {
     expect(ran).toEqual([{ path: '/tmp/r.txt', text: 'hi' }]);
     expect(result).toMatchObject({ success: true, finalAnswer: 'saved', toolCalls: 1 });
     expect(result.chain.approvals).toEqual([expect.objectContaining({ callId: observed.pending.callId, status: 'approved', decidedBy: alice })]);
-    expect(model.calls[1]!.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'Observation: wrote 2 characters to /tmp/r.txt' }] });
+    // The observation sits between two lines of the run's own marker (docs/react-text.md).
+    const sent = model.calls[1]!.messages.at(-1);
+    expect(sent?.role).toBe('user');
+    expect(sent?.content).toHaveLength(1);
+    const observation = sent?.content[0]?.type === 'text' ? sent.content[0].text : '';
+    expect(observation).toMatch(/^Observation: \n(<<observation-[0-9a-z]+>>)\nwrote 2 characters to \/tmp\/r\.txt\n\1$/);
     expect((await approvalUpdatesInHistory(env.client, workflowId)).accepted).toHaveLength(1);
   });
 });

@@ -1,4 +1,6 @@
-import { redactSecrets } from '../shared/secret-patterns';
+import { ApplicationFailure } from '@temporalio/common';
+import { redactSecretKeys, redactSecrets } from '../shared/secret-patterns';
+import { cutToSize, toJsonSafe, truncatedText, type CutResult } from '../tools/json-safe';
 
 export type Redactor = (value: unknown) => unknown;
 
@@ -9,4 +11,88 @@ export type Redactor = (value: unknown) => unknown;
 export function createRedactor(knownSecrets: readonly string[]): Redactor {
   const known = [...knownSecrets];
   return (value) => redactSecrets(value, known);
+}
+
+/** `redact` applied to text; a redactor never changes a string's type, this only says so. */
+const redactText = (redact: Redactor, text: string): string => String(redact(text));
+
+/**
+ * Characters kept past a cut while redacting: a secret shorter than this that straddles the cut
+ * is seen whole by the patterns (an RSA-4096 PEM key is about 3.3 KB).
+ */
+export const REDACTION_OVERLAP = 8_192;
+/** The end of the redacted overlap never shown: it may hold the start of a secret seen only in part. */
+const UNSEEN_TAIL = REDACTION_OVERLAP / 2;
+
+/**
+ * A tool result as it may leave the worker: plain JSON, under `maxChars` of JSON text, without
+ * secrets. Cut before redacting, so a huge result costs no more than `maxChars` of redaction;
+ * values under credential-named keys go before the cut (that walk scans no text). Throws when the
+ * value cannot be used (nested deeper than `MAX_RESULT_DEPTH`, or JSON text past V8's limits).
+ */
+export function redactToolResult(value: unknown, maxChars: number, redact: Redactor): CutResult {
+  const keyed = redactSecretKeys(toJsonSafe(value));
+  const text = typeof keyed === 'string' ? keyed : JSON.stringify(keyed);
+  // Small enough to redact whole: keep its shape, then cut (redaction can lengthen it a little).
+  if (text.length <= maxChars + REDACTION_OVERLAP) return cutToSize(redact(keyed), maxChars);
+  const head = redactText(redact, text.slice(0, maxChars + REDACTION_OVERLAP));
+  // The overlap's end may hold the start of a secret the patterns could not see whole: never shown.
+  return { result: truncatedText(head.slice(0, Math.max(0, Math.min(maxChars, head.length - UNSEEN_TAIL))), text.length), truncated: true };
+}
+
+/** Text of anything thrown, even an object whose `toString` throws or that has no prototype. */
+export function thrownText(err: unknown): string {
+  try {
+    return err instanceof Error ? String(err.message) : String(err);
+  } catch {
+    return Object.prototype.toString.call(err);
+  }
+}
+
+/** How far down a chain of causes redaction goes; deeper causes are cut off. */
+const MAX_CAUSES = 8;
+
+/**
+ * Redacts, in place, everything of `error` that Temporal sends or logs: the message and stack of
+ * the error and of each cause, and an `ApplicationFailure`'s details. The error keeps its class,
+ * type and retry decision. Details that cannot be read become a marker. Returns `error`.
+ */
+export function redactFailure<E>(error: E, redact: Redactor): E {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error; depth += 1) {
+    current.message = redactText(redact, thrownText(current));
+    if (typeof current.stack === 'string') current.stack = redactText(redact, current.stack);
+    if (current instanceof ApplicationFailure && current.details !== undefined && current.details !== null) {
+      let details: unknown[];
+      try {
+        details = redact(toJsonSafe([...current.details])) as unknown[];
+      } catch {
+        details = ['[details could not be read]'];
+      }
+      Object.defineProperty(current, 'details', { value: details, enumerable: true, writable: true, configurable: true });
+    }
+    const cause: unknown = current.cause;
+    if (cause === undefined) break;
+    // A cause that is not an Error (a string, an object) is text Temporal may print: redact it as data.
+    if (!(cause instanceof Error) || depth + 1 >= MAX_CAUSES) {
+      const safe = depth + 1 >= MAX_CAUSES ? undefined : safeData(cause, redact);
+      Object.defineProperty(current, 'cause', { value: safe, enumerable: false, writable: true, configurable: true });
+      break;
+    }
+    current = cause;
+  }
+  return error;
+}
+
+function safeData(value: unknown, redact: Redactor): unknown {
+  try {
+    return redact(toJsonSafe(value));
+  } catch {
+    return '[could not be read]';
+  }
+}
+
+/** Heartbeat details as they may leave the worker: plain JSON without secrets, or a marker. */
+export function redactHeartbeat(details: unknown, redact: Redactor): unknown {
+  return details === undefined ? undefined : safeData(details, redact);
 }

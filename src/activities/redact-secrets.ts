@@ -52,34 +52,67 @@ export function thrownText(err: unknown): string {
 /** How far down a chain of causes redaction goes; deeper causes are cut off. */
 const MAX_CAUSES = 8;
 
+/** Sets an own property even over a prototype getter; false when the object refuses (frozen). */
+function setOwn(target: object, key: string, value: unknown): boolean {
+  try {
+    const enumerable = Object.prototype.propertyIsEnumerable.call(target, key);
+    Object.defineProperty(target, key, { value, enumerable, writable: true, configurable: true });
+    return (target as Record<string, unknown>)[key] === value;
+  } catch {
+    return false;
+  }
+}
+
+/** Redacts one error's own text in place; false when it cannot be changed. */
+function redactOne(error: Error, redact: Redactor): boolean {
+  let ok = setOwn(error, 'message', redactText(redact, thrownText(error)));
+  let stack: unknown;
+  try {
+    stack = error.stack;
+  } catch {
+    stack = undefined;
+  }
+  if (typeof stack === 'string') ok = setOwn(error, 'stack', redactText(redact, stack)) && ok;
+  if (error instanceof ApplicationFailure && error.details !== undefined && error.details !== null) {
+    let details: unknown;
+    try {
+      details = redact(toJsonSafe([...error.details]));
+    } catch {
+      details = ['[details could not be read]'];
+    }
+    ok = setOwn(error, 'details', details) && ok;
+  }
+  return ok;
+}
+
 /**
- * Redacts, in place, everything of `error` that Temporal sends or logs: the message and stack of
- * the error and of each cause, and an `ApplicationFailure`'s details. The error keeps its class,
- * type and retry decision. Details that cannot be read become a marker. Returns `error`.
+ * Redacts everything of `error` that Temporal sends or logs: the message and stack of the error
+ * and of each cause, and an `ApplicationFailure`'s details. In place, so the error keeps its
+ * class, type and retry decision; an error that cannot be changed (frozen, a getter) is replaced
+ * by an `ApplicationFailure` with the same type and retry decision. Use the returned error.
  */
 export function redactFailure<E>(error: E, redact: Redactor): E {
-  let current: unknown = error;
-  for (let depth = 0; current instanceof Error; depth += 1) {
-    current.message = redactText(redact, thrownText(current));
-    if (typeof current.stack === 'string') current.stack = redactText(redact, current.stack);
-    if (current instanceof ApplicationFailure && current.details !== undefined && current.details !== null) {
-      let details: unknown[];
-      try {
-        details = redact(toJsonSafe([...current.details])) as unknown[];
-      } catch {
-        details = ['[details could not be read]'];
-      }
-      Object.defineProperty(current, 'details', { value: details, enumerable: true, writable: true, configurable: true });
-    }
+  if (!(error instanceof Error)) return error;
+  if (!redactOne(error, redact)) {
+    const failure = error as Partial<ApplicationFailure>;
+    return ApplicationFailure.create({
+      type: typeof failure.type === 'string' ? failure.type : error.name,
+      message: redactText(redact, thrownText(error)),
+      nonRetryable: failure.nonRetryable === true,
+    }) as E;
+  }
+  let current: Error = error;
+  for (let depth = 1; ; depth += 1) {
     const cause: unknown = current.cause;
     if (cause === undefined) break;
-    // A cause that is not an Error (a string, an object) is text Temporal may print: redact it as data.
-    if (!(cause instanceof Error) || depth + 1 >= MAX_CAUSES) {
-      const safe = depth + 1 >= MAX_CAUSES ? undefined : safeData(cause, redact);
-      Object.defineProperty(current, 'cause', { value: safe, enumerable: false, writable: true, configurable: true });
+    // Past the limit, or a cause that cannot be redacted in place, is cut off; one that is not an
+    // Error (a string, an object) is text Temporal may print, redacted as data.
+    const keep = depth < MAX_CAUSES && cause instanceof Error ? redactOne(cause, redact) : false;
+    if (!keep) {
+      setOwn(current, 'cause', depth < MAX_CAUSES && !(cause instanceof Error) ? safeData(cause, redact) : undefined);
       break;
     }
-    current = cause;
+    current = cause as Error;
   }
   return error;
 }

@@ -31,9 +31,9 @@ class WellFormedFailures implements ActivityInboundCallsInterceptor {
       return await next(input);
     } catch (err) {
       // Before the SDK logs the failure or sends it: no secret-shaped text in either.
-      redactFailure(err, redactShapes);
-      makeWellFormed(err);
-      throw err;
+      const safe = redactFailure(err, redactShapes);
+      makeWellFormed(safe);
+      throw safe;
     }
   }
 }

@@ -91,6 +91,26 @@ describe('runTool: no secret leaves through an error (issue 14, class 5)', () =>
     }
   });
 
+  it('an error that cannot be changed in place (frozen, or a message getter) is replaced, type and retry kept', async () => {
+    class GetterError extends Error {
+      override get message(): string {
+        return `getter ${ANTHROPIC}`;
+      }
+    }
+    const frozen = Object.freeze(ApplicationFailure.create({ type: 'Frozen', message: `frozen ${ANTHROPIC}`, nonRetryable: true }));
+    for (const value of [frozen, new GetterError()]) {
+      const err = await failureOf(() => runProbe(activitiesWith(() => {
+        throw value;
+      }), call()));
+      expect(err).toBeInstanceOf(ApplicationFailure);
+      expectNoSecret(failureText(err));
+    }
+    const err = await failureOf(() => runProbe(activitiesWith(() => {
+      throw frozen;
+    }), call()));
+    expect(err).toMatchObject({ type: 'Frozen', nonRetryable: true });
+  });
+
   it('heartbeat details', async () => {
     const beats: unknown[] = [];
     const activities = activitiesWith((_args, context) => {

@@ -225,13 +225,16 @@ export function redactSecretsInText(text: string, knownSecrets: readonly string[
  * Object keys whose value is redacted whole, whatever its shape: compared without case, `-`, `_`,
  * `.` or spaces, a key that is or ends with one of these (`password`, `db_password`,
  * `GITHUB_TOKEN`, `clientSecret`, `x-api-key`, `Set-Cookie`, `private_key`, `aws_access_key_id`).
- * `tokens` (a count) does not end with `token`.
+ * `tokens` (a count) does not end with `token`; pagination cursors (`nextPageToken`,
+ * `continuation_token`) are not credentials and a model needs them to read the next page.
  */
-const SECRET_KEY = /(?:password|passwd|passphrase|secret|token|apikey|authorization|cookie|privatekey|privatekeyid|accesskey|accesskeyid|credentials?|accountkey|sessionid|signature)$/;
+const SECRET_KEY = /(?:password|passwd|passphrase|secret|token|apikey|authorization|cookie|privatekey|privatekeyid|accesskey|accesskeyid|credentials?|accountkey|sessionid)$/;
+const CURSOR_KEY = /(?:page|next|continuation|sync|resume)token$/;
 
 /** True when a value under `key` is a credential by its name alone. */
 export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key.toLowerCase().replace(/[-_.\s]/g, ''));
+  const name = key.toLowerCase().replace(/[-_.\s]/g, '');
+  return SECRET_KEY.test(name) && !CURSOR_KEY.test(name);
 }
 
 /** Values under a secret-named key that are kept: nothing to hide in them, or already a marker. */

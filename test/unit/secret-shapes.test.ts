@@ -121,8 +121,8 @@ describe('redactSecrets: values under credential-named keys, at any depth', () =
   });
 
   it('redacts an object or array under such a key whole, and keeps empty ones and unrelated keys', () => {
-    const out = redactSecrets({ credentials: { user: 'ann', pass: 'x' }, tokens: 3, max_tokens: 10, input_tokens: 5, tokenBudget: 9, password: '', secret: null, keys: ['a'] });
-    expect(out).toEqual({ credentials: '[REDACTED]', tokens: 3, max_tokens: 10, input_tokens: 5, tokenBudget: 9, password: '', secret: null, keys: ['a'] });
+    const out = redactSecrets({ credentials: { user: 'ann', pass: 'x' }, tokens: 3, max_tokens: 10, input_tokens: 5, tokenBudget: 9, password: '', secret: null, keys: ['a'], nextPageToken: 'p2' });
+    expect(out).toEqual({ credentials: '[REDACTED]', tokens: 3, max_tokens: 10, input_tokens: 5, tokenBudget: 9, password: '', secret: null, keys: ['a'], nextPageToken: 'p2' });
   });
 
   it('keeps a key named __proto__ as an own property and never changes the prototype', () => {

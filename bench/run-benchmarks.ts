@@ -4,6 +4,7 @@ import { FIGURE_IDS, loadBenchConfig, type BenchConfig, type FigureId } from './
 import { createBenchContext, type BenchContext } from './lib/bench-context';
 import { errorText, type FigureBody, type FigureResult } from './lib/figure';
 import { machineInfo } from './lib/machine-info';
+import { measureRedaction } from './redaction';
 import { renderTable } from './lib/render-table';
 import { writeResults } from './lib/write-results';
 import { measureScale } from './scale';
@@ -14,6 +15,7 @@ const FIGURES: Record<FigureId, { title: string; measure: (ctx: BenchContext, co
   overhead: { title: '1. Overhead per ReAct iteration (instant model and tool)', measure: measureOverhead },
   seeing: { title: '3. Seeing: chain queries and watchers', measure: measureSeeing },
   history: { title: '4. History size and replay', measure: measureHistory },
+  redaction: { title: '5. Redaction of 1 MiB of hostile text', measure: measureRedaction },
   scale: { title: '2. Scale: concurrent runs on one worker', measure: measureScale },
 };
 

@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, LiveReplyBuffer, type ModelReply, type ModelRequest } from '../shared';
 import type { ModelProvider } from './models/model-provider';
-import type { Redactor } from './redact-secrets';
+import { redactFailure, type Redactor } from './redact-secrets';
 
 /** A piece of a reply as it streams in. Delivered to watchers only; it never enters history. */
 export interface ModelDelta {
@@ -65,6 +65,9 @@ export function createModelActivities({ models, onModelDelta, onModelReply, isMo
         const safe = withoutSecrets(reply, redact);
         onModelReply?.(workflowId, safe);
         return safe;
+      } catch (err) {
+        // A provider's error can quote the request or the key: redacted like the reply, class and retry kept.
+        throw redactFailure(err, redact);
       } finally {
         clearInterval(timer);
       }

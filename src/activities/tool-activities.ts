@@ -1,9 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, type ToolInvocation, type ToolOutput, type ToolSpec } from '../shared';
-import { cutToSize, toJsonSafe } from '../tools/json-safe';
 import type { ToolRegistry } from '../tools/tool-registry';
-import type { Redactor } from './redact-secrets';
+import { redactFailure, redactHeartbeat, redactToolResult, thrownText, type Redactor } from './redact-secrets';
 
 export interface ToolActivityDeps {
   tools: ToolRegistry;
@@ -23,7 +22,13 @@ export function createToolActivities({ tools, redact, heartbeatEveryMs = 500 }: 
       }
     },
 
-    /** Runs one tool call. Thrown errors are retried under the tool's own retry policy. */
+    /**
+     * Runs one tool call. Errors thrown by the tool are retried under the tool's own retry policy
+     * (an `ApplicationFailure` keeps its own decision); everything that fails after `execute`
+     * returned is non-retryable (`ToolResultUnusable`): running the tool again would repeat its
+     * side effects for a result that would fail the same way. Nothing leaves unredacted: results,
+     * errors (message, stack, details, causes) and heartbeat details.
+     */
     async runTool(call: ToolInvocation): Promise<ToolOutput> {
       const tool = tools.get(call.toolName);
       if (!tool) {
@@ -33,7 +38,7 @@ export function createToolActivities({ tools, redact, heartbeatEveryMs = 500 }: 
       const ctx = Context.current();
       const args = tool.input.safeParse(call.arguments);
       if (!args.success) {
-        const message = `Invalid arguments for ${tool.name}: ${args.error.message}`;
+        const message = redactText(`Invalid arguments for ${tool.name}: ${args.error.message}`);
         throw ApplicationFailure.create({ type: FailureType.ToolFailed, message, nonRetryable: true });
       }
       const started = Date.now();
@@ -44,18 +49,31 @@ export function createToolActivities({ tools, redact, heartbeatEveryMs = 500 }: 
         value = await tool.execute(args.data, {
           idempotencyKey: call.idempotencyKey,
           signal: ctx.cancellationSignal,
-          heartbeat: (details) => ctx.heartbeat(details),
+          heartbeat: (details) => ctx.heartbeat(redactHeartbeat(details, redact)),
         });
       } catch (err) {
-        if (err instanceof ApplicationFailure) throw err;
+        if (err instanceof ApplicationFailure) throw redactFailure(err, redact);
         if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
-        const message = String(redact(`${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`));
+        const message = redactText(`${tool.name} failed: ${thrownText(err)}`);
         throw ApplicationFailure.create({ type: FailureType.ToolFailed, message });
       } finally {
         clearInterval(keepAlive);
       }
-      const { result, truncated } = cutToSize(redact(toJsonSafe(value)), call.maxResultChars);
-      return { result, truncated, durationMs: Date.now() - started };
+      try {
+        const { result, truncated } = redactToolResult(value, call.maxResultChars, redact);
+        return { result, truncated, durationMs: Date.now() - started };
+      } catch (err) {
+        const message = redactText(`${tool.name} ran, but its result could not be used: ${thrownText(err)}`);
+        throw ApplicationFailure.create({ type: FailureType.ToolResultUnusable, message, nonRetryable: true });
+      }
     },
   };
+
+  function redactText(text: string): string {
+    try {
+      return String(redact(text));
+    } catch {
+      return '[message could not be redacted]';
+    }
+  }
 }

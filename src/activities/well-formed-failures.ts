@@ -1,5 +1,6 @@
 import type { Next } from '@temporalio/common';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory } from '@temporalio/worker';
+import { createRedactor, redactFailure } from './redact-secrets';
 
 /** A UTF-16 surrogate without its pair: valid in a JS string, invalid in UTF-8. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -21,16 +22,21 @@ export function makeWellFormed(error: unknown): void {
   }
 }
 
+/** The shared secret shapes; known secret values are redacted by the activities that hold them. */
+const redactShapes = createRedactor([]);
+
 class WellFormedFailures implements ActivityInboundCallsInterceptor {
   async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
     try {
       return await next(input);
     } catch (err) {
-      makeWellFormed(err);
-      throw err;
+      // Before the SDK logs the failure or sends it: no secret-shaped text in either.
+      const safe = redactFailure(err, redactShapes);
+      makeWellFormed(safe);
+      throw safe;
     }
   }
 }
 
-/** Every activity's failures leave the worker as well-formed text. */
+/** Every activity's failures leave the worker as well-formed text, without secret-shaped text. */
 export const wellFormedFailures: ActivityInterceptorsFactory = () => ({ inbound: new WellFormedFailures() });

@@ -24,6 +24,11 @@ export const FailureType = {
   ScriptExhausted: 'ScriptExhausted',
   ToolNotRegistered: 'ToolNotRegistered',
   ToolFailed: 'ToolFailed',
+  /**
+   * The tool ran, but what it returned could not be converted, serialised, cut or redacted (a
+   * result nested too deep): non-retryable, so a side-effecting tool never runs twice for it.
+   */
+  ToolResultUnusable: 'ToolResultUnusable',
   InvalidAgentInput: 'InvalidAgentInput',
   /** The tenant quota workflow refused a malformed message (its validator). */
   TenantQuotaRequestRejected: 'TenantQuotaRequestRejected',

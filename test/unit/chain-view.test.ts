@@ -86,7 +86,8 @@ describe('viewChain: auditor', () => {
   });
 
   it('shows sensitive fields', () => {
-    expect(byNumber(view, 7)).toMatchObject({ toolCall: { arguments: { password: 'hunter22' } } });
+    // A value under a key named `password` is a credential for every role (issue 14, class 5).
+    expect(byNumber(view, 7)).toMatchObject({ toolCall: { arguments: { password: '[REDACTED]' } } });
     expect(byNumber(view, 6)).toMatchObject({ toolResult: { result: { card: { number: CARD } } } });
     expect(view.approvals?.[0]?.arguments).toMatchObject({ card: { number: CARD } });
   });

@@ -1,7 +1,8 @@
 import { shown } from './rule-values';
 
 /*
- * The `pathPrefix` approval rule: POSIX normalisation done purely (no `path` module), so it runs in
+ * LEGACY, for histories recorded before `approval-rules-fail-closed` only (see
+ * legacy-approval-policy.ts). The `pathPrefix` approval rule: POSIX normalisation done purely (no `path` module), so it runs in
  * the workflow sandbox. Every doubt means approval is needed.
  */
 
@@ -55,7 +56,7 @@ function isUnder(path: NormalPath, prefix: NormalPath): boolean {
  * Missing or non-string fields never match. A relative path whose `..` climbs above where it
  * starts could reach anything, so it matches every prefix; so does one still encoded after 8 rounds.
  */
-export function pathReason(field: string, value: unknown, prefixes: readonly string[]): string | undefined {
+export function legacyPathReason(field: string, value: unknown, prefixes: readonly string[]): string | undefined {
   if (typeof value !== 'string') return undefined;
   const path = normalisePath(value);
   if (path === undefined) return `${field} ${shown(value)} is percent-encoded too many times to check`;

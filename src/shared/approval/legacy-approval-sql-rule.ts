@@ -1,5 +1,6 @@
 /*
- * The `sqlVerb` approval rule: finds the verb of every statement, reading the SQL as several
+ * LEGACY, for histories recorded before `approval-rules-fail-closed` only (see
+ * legacy-approval-policy.ts). The `sqlVerb` approval rule: finds the verb of every statement, reading the SQL as several
  * dialects quote and comment it, so a statement hidden from one reading is still found.
  */
 
@@ -184,7 +185,7 @@ function statementHeads(tokens: readonly SqlToken[]): string[][] {
 export const verbWords = (verb: string): string[] => verb.trim().toUpperCase().split(/\s+/).filter(Boolean);
 
 /** Missing or non-string fields never match; otherwise any statement starting with a listed verb does. */
-export function sqlReason(value: unknown, verbs: readonly string[]): string | undefined {
+export function legacySqlReason(value: unknown, verbs: readonly string[]): string | undefined {
   if (typeof value !== 'string') return undefined;
   const wanted = verbs.map(verbWords);
   for (const dialect of SQL_DIALECTS) {

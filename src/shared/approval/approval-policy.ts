@@ -1,4 +1,4 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import type { ApprovalPolicy, ApprovalRule } from './approval';
 import { pathReason } from './approval-path-rule';
 import { canonicalJson } from './arguments-hash';
@@ -87,7 +87,8 @@ function ruleReason(rule: ApprovalRule, args: Record<string, unknown>): string |
       // (backreferences, lookaround) always need approval.
       let pattern: RE2JS;
       try {
-        pattern = RE2JS.compile(rule.pattern, RE2JS.CASE_INSENSITIVE);
+        const { RE2JS: Re2 } = require('re2js') as typeof import('re2js'); // loaded on first use, like the SQL grammars
+        pattern = Re2.compile(rule.pattern, Re2.CASE_INSENSITIVE);
       } catch (error) {
         const detail = error instanceof Error ? `: ${error.message}` : '';
         return `invalid approval rule pattern ${shown(rule.pattern)} for ${rule.field}${detail}`;

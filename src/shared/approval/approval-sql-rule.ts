@@ -1,5 +1,3 @@
-import { Parser as MySqlParser } from 'node-sql-parser/build/mysql';
-import { Parser as PostgresParser } from 'node-sql-parser/build/postgresql';
 
 /*
  * The `sqlVerb` approval rule, failing closed: SQL needs no approval only when a real parser
@@ -9,10 +7,24 @@ import { Parser as PostgresParser } from 'node-sql-parser/build/postgresql';
  * approval. Pure JS, so it runs in the workflow sandbox; never throws.
  */
 
-const PARSERS: ReadonlyArray<{ dialect: string; parser: { astify(sql: string): unknown } }> = [
-  { dialect: 'PostgreSQL', parser: new PostgresParser() },
-  { dialect: 'MySQL', parser: new MySqlParser() },
-];
+interface SqlParser {
+  dialect: string;
+  parser: { astify(sql: string): unknown };
+}
+
+let parsers: readonly SqlParser[] | undefined;
+
+/**
+ * The two grammars, loaded on first use: they are about 600 KB of code that a workflow without an
+ * SQL rule should not evaluate when it starts (the sandbox loads workflow modules per workflow).
+ */
+function sqlParsers(): readonly SqlParser[] {
+  parsers ??= [
+    { dialect: 'PostgreSQL', parser: new (require('node-sql-parser/build/postgresql') as typeof import('node-sql-parser/build/postgresql')).Parser() },
+    { dialect: 'MySQL', parser: new (require('node-sql-parser/build/mysql') as typeof import('node-sql-parser/build/mysql')).Parser() },
+  ];
+  return parsers;
+}
 
 /**
  * Functions a plain read may call: built-ins with no side effects in PostgreSQL or MySQL.
@@ -120,7 +132,7 @@ export function sqlReason(value: unknown, verbs: readonly string[]): string | un
   for (const [pattern, what] of AMBIGUOUS_SQL) {
     if (pattern.test(value)) return `SQL contains ${what}, which databases and parsers read differently, so it is not recognised as a plain read`;
   }
-  for (const { dialect, parser } of PARSERS) {
+  for (const { dialect, parser } of sqlParsers()) {
     const problem = notPlainRead(value, dialect, parser);
     if (problem !== undefined) return `SQL is not recognised as one plain read: it ${problem}`;
   }

@@ -1,10 +1,11 @@
+import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { say, useTool } from '../../../src/activities/models/scripted-model';
 import { waitForPending, writeFileTool } from '../../helpers/approval-helpers';
 import { runScripted } from '../../helpers/run-scripted';
 import { useTestEnv } from '../../helpers/temporal-env';
-import type { Client } from '@temporalio/client';
+import type { ApprovalPolicy } from '../../../src/shared/approval/approval';
 
 const env = useTestEnv();
 const alice = { id: 'alice', roles: [] };
@@ -60,5 +61,37 @@ describe.concurrent('approval rules in a run', () => {
     expect(ran).toEqual([]);
     expect(result).toMatchObject({ success: true, finalAnswer: 'done' });
     expect(await markerTexts(env.client, workflowId)).toContain('approval-rules-fail-closed');
+  });
+
+  it('SQL and matches rules run inside the workflow sandbox: a hidden write waits, a plain read and a hostile pattern pass at once', async () => {
+    const ran: Array<Record<string, unknown>> = [];
+    const approval: ApprovalPolicy = {
+      anyOf: [
+        { when: 'sqlVerb', field: 'text', verbs: ['DELETE'] },
+        { when: 'matches', field: 'path', pattern: '(a+)+$' },
+      ],
+    };
+    const { result, observed } = await runScripted(env, {
+      tools: [writeFileTool(ran, { name: 'run_sql', approval })],
+      input: { task: 'Query', approvalTimeoutMs: 60_000 },
+      script: [
+        {
+          content: [
+            useTool('run_sql', { path: `${'a'.repeat(40)}!`, text: 'SELECT a FROM t WHERE b = 1' }, 'toolu_read'),
+            useTool('run_sql', { path: 'q', text: 'SELECT 1 DROP TABLE t' }, 'toolu_write'),
+          ],
+        },
+        { content: [useTool('finish', { result: 'done' })] },
+      ],
+      during: async ({ h, workflowId: id }) => {
+        const pending = await waitForPending(h.agents, id);
+        await h.agents.decide(id, { callId: 'toolu_write', approved: false, by: alice, reason: 'no writes' });
+        return pending;
+      },
+    });
+    expect(observed.map((p) => p.callId)).toEqual(['toolu_write']);
+    expect(observed[0]?.reason).toContain('cannot be read by the PostgreSQL parser');
+    expect(ran).toEqual([{ path: `${'a'.repeat(40)}!`, text: 'SELECT a FROM t WHERE b = 1' }]);
+    expect(result).toMatchObject({ success: true, finalAnswer: 'done' });
   });
 });

@@ -1,5 +1,6 @@
-import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, continueAsNew, isCancellation, uuid4, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, continueAsNew, isCancellation, patched, uuid4, workflowInfo } from '@temporalio/workflow';
 import { AgentInput, FailureType, type AgentInputInit, type AgentResult, type AgentStatus, type ToolSpec } from '../../shared';
+import { protoKeyProblem } from '../../shared/own-value';
 import { activities } from '../activity-proxies';
 import { ChainBuilder } from '../core/chain-builder';
 import { failureMessage } from '../core/failure-message';
@@ -16,6 +17,7 @@ import type { People } from '../people/people';
 import { QuestionDesk } from '../people/question-desk';
 import { StallQuestion } from '../people/stall-question';
 import { SteeringInbox } from '../people/steering-inbox';
+import { APPROVAL_RULES_FAIL_CLOSED_PATCH } from '../tools/tool-turn';
 import { agentResult } from './agent-result';
 import { carryOver } from './carry-over';
 import { registerHandlers } from './handlers';
@@ -40,6 +42,10 @@ const SETTLE_MS = 1_500;
  * argument) or returns the result.
  */
 export async function runAgent(rawInput: AgentInputInit, options: RunAgentOptions = {}): Promise<AgentResult> {
+  const protoKey = protoKeyProblem(rawInput);
+  if (protoKey !== undefined && patched(APPROVAL_RULES_FAIL_CLOSED_PATCH)) {
+    throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: protoKey, nonRetryable: true });
+  }
   const parsed = AgentInput.safeParse(rawInput);
   if (!parsed.success) {
     throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: parsed.error.message, nonRetryable: true });

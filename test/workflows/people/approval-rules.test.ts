@@ -1,10 +1,10 @@
-import type { Client } from '@temporalio/client';
+import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { say, useTool } from '../../../src/activities/models/scripted-model';
 import { waitForPending, writeFileTool } from '../../helpers/approval-helpers';
 import { runScripted } from '../../helpers/run-scripted';
-import { useTestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import type { ApprovalPolicy } from '../../../src/shared/approval/approval';
 
 const env = useTestEnv();
@@ -93,5 +93,20 @@ describe.concurrent('approval rules in a run', () => {
     expect(observed[0]?.reason).toContain('cannot be read by the PostgreSQL parser');
     expect(ran).toEqual([{ path: `${'a'.repeat(40)}!`, text: 'SELECT a FROM t WHERE b = 1' }]);
     expect(result).toMatchObject({ success: true, finalAnswer: 'done' });
+  });
+
+  it('an approvals key __proto__ is refused: by the client, and by the workflow when the raw input reaches it', async () => {
+    const raw = JSON.parse('{"task": "t", "model": {"provider": "scripted", "model": "scripted"}, "approvals": {"__proto__": "always"}}');
+    const h = await createHarness(env, { tools: [], models: {} });
+    await expect(h.agents.start(raw)).rejects.toThrow('"__proto__" cannot name a tool or agent in approvals');
+    await h.worker.runUntil(async () => {
+      const handle = await env.client.workflow.start('agentWorkflow', { taskQueue: h.taskQueue, workflowId: `proto-${Date.now()}`, args: [raw] });
+      const failure = await handle.result().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(WorkflowFailedError);
+      expect((failure as WorkflowFailedError).cause).toMatchObject({ type: 'InvalidAgentInput', message: expect.stringContaining('"__proto__" cannot name a tool or agent in approvals') });
+    });
   });
 });

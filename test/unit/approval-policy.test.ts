@@ -403,7 +403,7 @@ describe('describePolicy', () => {
       { when: 'equals', field: 'env', values: ['prod', 3] },
     );
     expect(describePolicy(rules)).toBe(
-      'when path under /etc or /var; when amount > 1000; when sql runs DELETE or DROP TABLE; when to matches /@external\\.com$/; when env is "prod" or 3',
+      'when path under /etc or /var or not a plain absolute path; when amount > 1000; when sql runs DELETE or DROP TABLE or anything but one plain read; when to matches /@external\\.com$/; when env is "prod" or 3',
     );
     expect(describePolicy(policy({ when: 'matches', field: 'x', pattern: 'a\nb' }))).not.toContain('\n');
   });

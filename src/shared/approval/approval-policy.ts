@@ -113,11 +113,11 @@ function ruleReason(rule: ApprovalRule, args: Record<string, unknown>): string |
 function describeRule(rule: ApprovalRule): string {
   switch (rule.when) {
     case 'pathPrefix':
-      return `when ${rule.field} under ${rule.prefixes.join(' or ')}`;
+      return `when ${rule.field} under ${rule.prefixes.join(' or ')} or not a plain absolute path`;
     case 'above':
       return `when ${rule.field} > ${rule.threshold}`;
     case 'sqlVerb':
-      return `when ${rule.field} runs ${rule.verbs.map(verbWords).map((w) => w.join(' ')).join(' or ')}`;
+      return `when ${rule.field} runs ${rule.verbs.map(verbWords).map((w) => w.join(' ')).join(' or ')} or anything but one plain read`;
     case 'matches':
       return `when ${rule.field} matches /${rule.pattern}/`;
     case 'equals':

@@ -17,6 +17,7 @@ import {
   type ViewerRole,
 } from '../shared';
 import { viewChain, viewStatus } from '../shared/chain-view';
+import { protoKeyProblem } from '../shared/own-value';
 import type { agentWorkflow } from '../workflows';
 import { answerUpdate, approveToolCallUpdate, chainQuery, statusQuery, steerSignal } from '../workflows/messages';
 import { loadAgentTree, type AgentTreeNode } from './agent-tree';
@@ -66,6 +67,8 @@ export class AgentClient {
 
   /** Validates the input here, so a bad field fails at the caller rather than in a workflow task. */
   async start(init: AgentInputInit, options: StartOptions = {}): Promise<AgentHandle> {
+    const protoKey = protoKeyProblem(init);
+    if (protoKey !== undefined) throw new TypeError(protoKey);
     const input = AgentInput.parse(init);
     return this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
       taskQueue: this.taskQueue,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ModelProviderName } from './model-wire';
+import { ownValue } from './own-value';
 import { ModelPrice, type FallbackModel, type ModelSettings } from './model-settings';
 
 export const RegisteredModel = z.object({
@@ -41,12 +42,12 @@ const allowedNames = (registry: ModelRegistry): string[] => registry.allowed ?? 
 
 /** A registered, allowed model as run settings, its fallbacks resolved; throws for anything else. */
 export function resolveModel(registry: ModelRegistry, name: string): Pick<ModelSettings, 'provider' | 'model' | 'fallbacks'> & Partial<Pick<ModelSettings, 'maxTokens' | 'price'>> {
-  const entry = registry.models[name];
+  const entry = ownValue(registry.models, name);
   if (!entry || !allowedNames(registry).includes(name)) {
     throw new UnknownModelError(`Model "${name}" is not allowed. Allowed: ${allowedNames(registry).join(', ')}.`);
   }
   const fallbacks: FallbackModel[] = entry.fallbacks
-    .filter((n) => allowedNames(registry).includes(n))
+    .filter((n) => allowedNames(registry).includes(n) && Object.hasOwn(registry.models, n))
     .map((n) => {
       const f = registry.models[n]!;
       return { provider: f.provider, model: f.model, ...(f.maxTokens ? { maxTokens: f.maxTokens } : {}), ...(f.price ? { price: f.price } : {}) };
@@ -62,5 +63,5 @@ export function resolveModel(registry: ModelRegistry, name: string): Pick<ModelS
 
 /** Whether a worker may call this provider/model pair. */
 export function isModelAllowed(registry: ModelRegistry, provider: string, model: string): boolean {
-  return allowedNames(registry).some((n) => registry.models[n]?.provider === provider && registry.models[n]?.model === model);
+  return allowedNames(registry).some((n) => ownValue(registry.models, n)?.provider === provider && ownValue(registry.models, n)?.model === model);
 }

@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalPolicy, ApprovalRule } from '../../src/shared/approval/approval';
-import { approvalNeeded, defaultApprovalPolicy, describePolicy } from '../../src/shared/approval/approval-policy';
+import { approvalNeeded as currentApprovalNeeded, defaultApprovalPolicy, describePolicy } from '../../src/shared/approval/approval-policy';
+import { legacyApprovalNeeded } from '../../src/shared/approval/legacy-approval-policy';
 
+let approvalNeeded = currentApprovalNeeded;
 const policy = (...anyOf: ApprovalRule[]): ApprovalPolicy => ({ anyOf: anyOf as [ApprovalRule, ...ApprovalRule[]] });
 const underEtc = policy({ when: 'pathPrefix', field: 'path', prefixes: ['/etc'] });
 const pathUnderEtc = (path: unknown): boolean => approvalNeeded(underEtc, { path }).needed;
@@ -71,7 +73,15 @@ describe('fields', () => {
   });
 });
 
-describe('pathPrefix', () => {
+describe('pathPrefix (legacy evaluator)', () => {
+  // The legacy evaluator, kept for histories recorded before `approval-rules-fail-closed`; the
+  // current rules are tested in approval-fail-closed.test.ts.
+  beforeAll(() => {
+    approvalNeeded = legacyApprovalNeeded;
+  });
+  afterAll(() => {
+    approvalNeeded = currentApprovalNeeded;
+  });
   it('matches the prefix itself and paths below it, by whole segments', () => {
     expect(reasonOf(underEtc, { path: '/etc/passwd' })).toBe('path "/etc/passwd" is under "/etc"');
     expect(pathUnderEtc('/etc')).toBe(true);
@@ -200,7 +210,15 @@ describe('above', () => {
   });
 });
 
-describe('sqlVerb', () => {
+describe('sqlVerb (legacy evaluator)', () => {
+  // The legacy evaluator, kept for histories recorded before `approval-rules-fail-closed`; the
+  // current rules are tested in approval-fail-closed.test.ts.
+  beforeAll(() => {
+    approvalNeeded = legacyApprovalNeeded;
+  });
+  afterAll(() => {
+    approvalNeeded = currentApprovalNeeded;
+  });
   it('matches the verb case-insensitively, on the rule and in the SQL', () => {
     expect(reasonOf(destructive, { sql: 'delete from users where id = 1' })).toBe('SQL statement starts with DELETE');
     expect(sqlNeeds('Drop Table users')).toBe(true);
@@ -385,7 +403,7 @@ describe('describePolicy', () => {
       { when: 'equals', field: 'env', values: ['prod', 3] },
     );
     expect(describePolicy(rules)).toBe(
-      'when path under /etc or /var; when amount > 1000; when sql runs DELETE or DROP TABLE; when to matches /@external\\.com$/; when env is "prod" or 3',
+      'when path under /etc or /var or not a plain absolute path; when amount > 1000; when sql runs DELETE or DROP TABLE or anything but one plain read; when to matches /@external\\.com$/; when env is "prod" or 3',
     );
     expect(describePolicy(policy({ when: 'matches', field: 'x', pattern: 'a\nb' }))).not.toContain('\n');
   });

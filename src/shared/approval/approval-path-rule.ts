@@ -1,70 +1,56 @@
 import { shown } from './rule-values';
 
 /*
- * The `pathPrefix` approval rule: POSIX normalisation done purely (no `path` module), so it runs in
- * the workflow sandbox. Every doubt means approval is needed.
+ * The `pathPrefix` approval rule, failing closed: a path needs no approval only when it is
+ * positively recognised as a plain absolute POSIX path that lies outside every protected prefix.
+ * Pure (no `path` module), so it runs in the workflow sandbox; never throws.
+ *
+ * POSIX separates segments with `/` only: `\` and `%2f` are ordinary name characters there, and
+ * `..` resolved by text is wrong past a symbolic link. So the rule does not decode or resolve
+ * anything: a value that would need it is not recognised, and needs approval.
  */
 
-/** A POSIX path after normalisation: `..` kept only as leading segments of a relative path. */
-interface NormalPath {
-  absolute: boolean;
-  segments: string[];
+/** Control and format characters (`\p{C}`: NUL, newlines, zero-width and bidi marks, unassigned). */
+const INVISIBLE = /\p{C}/u;
+
+/**
+ * Why `text` is not a plain absolute POSIX path, or its segments when it is: starts with one `/`,
+ * no `\`, `%`, `~`, control or format characters, no empty, `.` or `..` segment (one trailing `/`
+ * is allowed). URL forms (`file:`, `http:`) and relative paths fail the first test.
+ */
+function plainSegments(text: string): string[] | { problem: string } {
+  if (!text.startsWith('/')) return { problem: 'is not an absolute path' };
+  if (text.startsWith('//')) return { problem: 'starts with //, which POSIX leaves to the system' };
+  if (text.includes('\\')) return { problem: 'contains \\, which POSIX reads as a name character, not a separator' };
+  if (text.includes('%')) return { problem: 'contains %, so it may be percent-encoded' };
+  if (text.includes('~')) return { problem: 'contains ~, which a shell may expand' };
+  if (INVISIBLE.test(text)) return { problem: 'contains a control or invisible character' };
+  const segments = (text.length > 1 && text.endsWith('/') ? text.slice(1, -1) : text.slice(1)).split('/');
+  if (text === '/') return [];
+  if (segments.some((s) => s === '' || s === '.' || s === '..')) return { problem: 'is not normalised (empty, . or .. segment)' };
+  return segments;
+}
+
+/** Compared whole segment by segment, NFC and case-folded: macOS and Windows file systems ignore case. */
+const folded = (segment: string): string => segment.normalize('NFC').toLowerCase();
+
+function isUnder(path: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= path.length && prefix.every((segment, i) => folded(segment) === folded(path[i] ?? ''));
 }
 
 /**
- * Decodes ASCII percent-escapes (`%2e%2e%2f`) until none are left, so double encoding does not
- * hide `..`. Undefined when still encoded after 8 rounds.
- */
-function decodePercents(text: string): string | undefined {
-  let current = text;
-  for (let round = 0; round < 8; round++) {
-    const next = current.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    if (next === current) return current;
-    current = next;
-  }
-  return undefined;
-}
-
-/**
- * Pure POSIX normalisation: percent-decoded, `\` read as `/`, a `file://host` prefix dropped,
- * `//` and `.` collapsed, `..` resolved (`/..` is `/`). Relative paths stay relative.
- */
-function normalisePath(raw: string): NormalPath | undefined {
-  const decoded = decodePercents(raw);
-  if (decoded === undefined) return undefined;
-  let text = decoded.replace(/\\/g, '/');
-  if (/^file:\/\//i.test(text)) text = text.slice(7).replace(/^[^/]*/, '');
-  const absolute = text.startsWith('/');
-  const segments: string[] = [];
-  for (const part of text.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part !== '..') segments.push(part);
-    else if (segments.length > 0 && segments[segments.length - 1] !== '..') segments.pop();
-    else if (!absolute) segments.push('..');
-  }
-  return { absolute, segments };
-}
-
-/** Segment by segment and case-insensitively (macOS and Windows file systems ignore case). */
-function isUnder(path: NormalPath, prefix: NormalPath): boolean {
-  if (path.absolute !== prefix.absolute || prefix.segments.length > path.segments.length) return false;
-  return prefix.segments.every((segment, i) => segment.toLowerCase() === path.segments[i]?.toLowerCase());
-}
-
-/**
- * Missing or non-string fields never match. A relative path whose `..` climbs above where it
- * starts could reach anything, so it matches every prefix; so does one still encoded after 8 rounds.
+ * Missing or non-string fields never match. A string needs approval unless it is a plain absolute
+ * path outside every prefix; a prefix that is not itself a plain absolute path protects
+ * everything, since no path can be shown to lie outside it.
  */
 export function pathReason(field: string, value: unknown, prefixes: readonly string[]): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const path = normalisePath(value);
-  if (path === undefined) return `${field} ${shown(value)} is percent-encoded too many times to check`;
-  if (!path.absolute && path.segments[0] === '..') return `${field} ${shown(value)} climbs above its starting folder`;
-  const resolved = `${path.absolute ? '/' : ''}${path.segments.join('/')}`;
-  const via = resolved === value.replace(/(.)\/+$/, '$1') ? '' : ` (resolves to ${shown(resolved)})`;
+  const path = plainSegments(value);
+  if (!Array.isArray(path)) return `${field} ${shown(value)} ${path.problem}, so it cannot be shown to be outside ${prefixes.map(shown).join(' or ')}`;
   for (const prefix of prefixes) {
-    const base = normalisePath(prefix);
-    if (base !== undefined && isUnder(path, base)) return `${field} ${shown(value)}${via} is under ${shown(prefix)}`;
+    const base = plainSegments(prefix);
+    if (!Array.isArray(base)) return `approval rule prefix ${shown(prefix)} ${base.problem}, so no path can be shown to be outside it`;
+    if (isUnder(path, base)) return `${field} ${shown(value)} is under ${shown(prefix)}`;
   }
   return undefined;
 }

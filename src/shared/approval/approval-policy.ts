@@ -1,3 +1,4 @@
+import type { RE2JS } from 're2js';
 import type { ApprovalPolicy, ApprovalRule } from './approval';
 import { pathReason } from './approval-path-rule';
 import { canonicalJson } from './arguments-hash';
@@ -7,8 +8,10 @@ import type { ToolSpec } from '../tool-spec';
 
 /*
  * Evaluates a tool's approval policy against a call's arguments. Runs inside the workflow: pure,
- * deterministic, no Node modules, and never throws. Rules guard side effects, so every doubt
- * (unreadable amount, broken pattern, path that climbs out of its folder) means "approval needed".
+ * deterministic, no Node modules, and never throws. Rules guard side effects and fail closed: a
+ * call needs no approval only when every value is positively recognised as safe, so every doubt
+ * (unreadable amount, broken pattern, a path or SQL text that is not plainly recognised) means
+ * "approval needed". Runs recorded before `approval-rules-fail-closed` use legacyApprovalNeeded.
  */
 
 export type ApprovalCheck = { needed: false } | { needed: true; reason: string };
@@ -79,15 +82,19 @@ function ruleReason(rule: ApprovalRule, args: Record<string, unknown>): string |
     case 'sqlVerb':
       return first((value) => sqlReason(value, rule.verbs));
     case 'matches': {
-      let pattern: RegExp;
+      // RE2 semantics: matching time is linear in the argument's length whatever the pattern, so
+      // a hostile pattern or argument cannot freeze the workflow. Patterns RE2 cannot compile
+      // (backreferences, lookaround) always need approval.
+      let pattern: RE2JS;
       try {
-        pattern = new RegExp(rule.pattern, 'i');
+        const { RE2JS: Re2 } = require('re2js') as typeof import('re2js'); // loaded on first use, like the SQL grammars
+        pattern = Re2.compile(rule.pattern, Re2.CASE_INSENSITIVE);
       } catch (error) {
         const detail = error instanceof Error ? `: ${error.message}` : '';
         return `invalid approval rule pattern ${shown(rule.pattern)} for ${rule.field}${detail}`;
       }
       return first((value) =>
-        (typeof value === 'string' || typeof value === 'number') && pattern.test(String(value)) ? `${rule.field} matches /${rule.pattern}/` : undefined,
+        (typeof value === 'string' || typeof value === 'number') && pattern.matcher(String(value)).find() ? `${rule.field} matches /${rule.pattern}/` : undefined,
       );
     }
     case 'equals':
@@ -106,11 +113,11 @@ function ruleReason(rule: ApprovalRule, args: Record<string, unknown>): string |
 function describeRule(rule: ApprovalRule): string {
   switch (rule.when) {
     case 'pathPrefix':
-      return `when ${rule.field} under ${rule.prefixes.join(' or ')}`;
+      return `when ${rule.field} under ${rule.prefixes.join(' or ')} or not a plain absolute path`;
     case 'above':
       return `when ${rule.field} > ${rule.threshold}`;
     case 'sqlVerb':
-      return `when ${rule.field} runs ${rule.verbs.map(verbWords).map((w) => w.join(' ')).join(' or ')}`;
+      return `when ${rule.field} runs ${rule.verbs.map(verbWords).map((w) => w.join(' ')).join(' or ')} or anything but one plain read`;
     case 'matches':
       return `when ${rule.field} matches /${rule.pattern}/`;
     case 'equals':

@@ -1,199 +1,141 @@
+
 /*
- * The `sqlVerb` approval rule: finds the verb of every statement, reading the SQL as several
- * dialects quote and comment it, so a statement hidden from one reading is still found.
+ * The `sqlVerb` approval rule, failing closed: SQL needs no approval only when a real parser
+ * (node-sql-parser's PostgreSQL and MySQL grammars, both) reads it as exactly one plain read: a
+ * SELECT without INTO, without a locking clause, whose every nested query is a SELECT too and
+ * whose every function is a known side-effect-free one. Anything a parser cannot read needs
+ * approval. Pure JS, so it runs in the workflow sandbox; never throws.
  */
 
-interface SqlToken {
-  kind: 'word' | 'open' | 'close' | 'comma' | 'other';
-  /** Upper-cased for words; quoted text and comments never become tokens' text. */
-  text: string;
+interface SqlParser {
+  dialect: string;
+  parser: { astify(sql: string): unknown };
+}
+
+let parsers: readonly SqlParser[] | undefined;
+
+/**
+ * The two grammars, loaded on first use: they are about 600 KB of code that a workflow without an
+ * SQL rule should not evaluate when it starts (the sandbox loads workflow modules per workflow).
+ */
+function sqlParsers(): readonly SqlParser[] {
+  parsers ??= [
+    { dialect: 'PostgreSQL', parser: new (require('node-sql-parser/build/postgresql') as typeof import('node-sql-parser/build/postgresql')).Parser() },
+    { dialect: 'MySQL', parser: new (require('node-sql-parser/build/mysql') as typeof import('node-sql-parser/build/mysql')).Parser() },
+  ];
+  return parsers;
 }
 
 /**
- * Lexical quirks that decide where a quote or comment ends. The SQL is read under each dialect
- * and the verbs found are pooled, so text that is a harmless string in one dialect but a
- * statement in another (`'a\'; DROP …`) still counts.
+ * Functions a plain read may call: built-ins with no side effects in PostgreSQL or MySQL.
+ * Any other (`nextval`, `pg_terminate_backend`, `sleep`, `load_file`, a user's function) may write.
  */
-type SqlDialect = Partial<
-  Record<'backslash' | 'hashComments' | 'dashNeedsSpace' | 'nestedComments' | 'dollarQuotes' | 'eStrings' | 'brackets' | 'bangComments' | 'goSeparator', boolean>
->;
+const READ_ONLY_FUNCTIONS: ReadonlySet<string> = new Set(
+  (
+    'abs avg ceil ceiling char_length character_length coalesce concat concat_ws count cast ' +
+    'current_date current_time current_timestamp date date_part date_trunc day extract floor ' +
+    'greatest hour if ifnull initcap least left length lower lpad ltrim max min minute mod month ' +
+    'now nullif position power replace right round rpad rtrim second sign sqrt strpos substr ' +
+    'substring sum to_char trim trunc upper year'
+  ).split(' '),
+);
 
-const SQL_DIALECTS: readonly SqlDialect[] = [
-  { nestedComments: true, dollarQuotes: true, eStrings: true }, // PostgreSQL
-  { backslash: true, hashComments: true, dashNeedsSpace: true, bangComments: true }, // MySQL, MariaDB
-  { brackets: true }, // SQLite
-  { brackets: true, nestedComments: true, goSeparator: true }, // SQL Server
-];
+/** Statement kinds other than SELECT; found anywhere in the tree, the SQL is no plain read. */
+const STATEMENT_TYPES: ReadonlySet<string> = new Set(
+  ('insert update delete replace create drop alter truncate rename call set lock unlock grant revoke use show ' +
+    'exec execute declare transaction load_data copy prepare deallocate do raise go merge analyze vacuum').split(' '),
+);
 
-const isWordStart = (c: string): boolean => /[A-Za-z_\u0080-\uffff]/.test(c);
-const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\w$\u0080-\uffff]/.test(c);
-
-/** Index just past a quoted run opened at `start`; a doubled closer is an escaped one. Unclosed runs end the text. */
-function quoteEnd(sql: string, start: number, closer: string, backslash: boolean): number {
-  for (let j = start + 1; j < sql.length; j++) {
-    if (backslash && sql[j] === '\\') j++;
-    else if (sql[j] === closer) {
-      if (sql[j + 1] !== closer) return j + 1;
-      j++;
-    }
-  }
-  return sql.length;
-}
-
-function blockCommentEnd(sql: string, start: number, nested: boolean): number {
-  let depth = 0;
-  for (let j = start; j < sql.length - 1; j++) {
-    if (sql[j] === '/' && sql[j + 1] === '*' && (nested || depth === 0)) {
-      depth++;
-      j++;
-    } else if (sql[j] === '*' && sql[j + 1] === '/') {
-      j++;
-      if (--depth === 0) return j + 1;
-    }
-  }
-  return sql.length;
-}
-
-function lineEnd(sql: string, start: number): number {
-  const match = /[\r\n]/g;
-  match.lastIndex = start;
-  return match.exec(sql)?.index ?? sql.length;
-}
-
-/** Tokens of each statement, split on `;` outside quotes and comments; comments are dropped. */
-function sqlStatements(sql: string, d: SqlDialect): SqlToken[][] {
-  const statements: SqlToken[][] = [];
-  let tokens: SqlToken[] = [];
-  const endStatement = (): void => {
-    if (tokens.length > 0) statements.push(tokens);
-    tokens = [];
-  };
-  const quoted: SqlToken = { kind: 'other', text: '' };
-  const dollarTag = /\$([A-Za-z_\u0080-\uffff][\w\u0080-\uffff]*)?\$/y;
-  let i = 0;
-  while (i < sql.length) {
-    const c = sql[i] as string;
-    const next = sql[i + 1];
-    dollarTag.lastIndex = i;
-    const tag = c === '$' && d.dollarQuotes ? dollarTag.exec(sql)?.[0] : undefined;
-    if (c === ';') {
-      endStatement();
-      i++;
-    } else if (/\s/.test(c)) {
-      i++;
-    } else if ((c === '-' && next === '-' && (!d.dashNeedsSpace || /[\u0000-\u0020]/.test(sql[i + 2] ?? ' '))) || (c === '#' && d.hashComments)) {
-      i = lineEnd(sql, i);
-    } else if (c === '/' && next === '*' && d.bangComments && sql[i + 2] === '!') {
-      // MySQL runs the text of `/*!50000 … */`: skip only the marker and read on as code.
-      i += 3;
-      while (/\d/.test(sql[i] ?? '')) i++;
-    } else if (c === '/' && next === '*') {
-      i = blockCommentEnd(sql, i, d.nestedComments === true);
-    } else if (c === "'" || c === '"' || c === '`' || (c === '[' && d.brackets)) {
-      i = quoteEnd(sql, i, c === '[' ? ']' : c, d.backslash === true && c !== '`' && c !== '[');
-      tokens.push(quoted);
-    } else if (tag !== undefined) {
-      const close = sql.indexOf(tag, i + tag.length);
-      i = close < 0 ? sql.length : close + tag.length;
-      tokens.push(quoted);
-    } else if (isWordStart(c)) {
-      let j = i + 1;
-      while (isWordChar(sql[j])) j++;
-      const word = sql.slice(i, j).toUpperCase();
-      if (d.eStrings && word === 'E' && sql[j] === "'") {
-        i = quoteEnd(sql, j, "'", true);
-        tokens.push(quoted);
-      } else {
-        i = j;
-        if (d.goSeparator && word === 'GO') endStatement();
-        else tokens.push({ kind: 'word', text: word });
-      }
-    } else if (/\d/.test(c)) {
-      while (isWordChar(sql[i]) || sql[i] === '.') i++;
-      tokens.push(quoted);
-    } else {
-      tokens.push({ kind: c === '(' ? 'open' : c === ')' ? 'close' : c === ',' ? 'comma' : 'other', text: c });
-      i++;
-    }
-  }
-  endStatement();
-  return statements;
-}
-
-/** Index of the `)` closing the group opened at `open`, or the token count when unclosed. */
-function groupClose(tokens: readonly SqlToken[], open: number): number {
-  let depth = 0;
-  for (let j = open; j < tokens.length; j++) {
-    const kind = tokens[j]?.kind;
-    if (kind === 'open') depth++;
-    else if (kind === 'close' && --depth === 0) return j;
-  }
-  return tokens.length;
-}
-
-const EXPLAIN_OPTIONS = new Set(['ANALYZE', 'ANALYSE', 'VERBOSE', 'EXTENDED', 'PARTITIONS', 'QUERY', 'PLAN']);
-
-/**
- * The leading words of every statement this one runs: its own verb after any `(` and `WITH … AS
- * (…)` list, the verb of each CTE body (`WITH d AS (DELETE …) SELECT …` runs a DELETE), and the
- * statement an `EXPLAIN` names (`EXPLAIN ANALYZE DELETE …` runs it).
- */
-function statementHeads(tokens: readonly SqlToken[]): string[][] {
-  const heads: string[][] = [];
-  const word = (at: number): string | undefined => (tokens[at]?.kind === 'word' ? tokens[at]?.text : undefined);
-  const skipOpens = (at: number): number => (tokens[at]?.kind === 'open' ? skipOpens(at + 1) : at);
-  let i = skipOpens(0);
-  if (word(i) === 'WITH') {
-    i += word(i + 1) === 'RECURSIVE' ? 2 : 1;
-    for (;;) {
-      i++; // the CTE's name
-      if (tokens[i]?.kind === 'open') i = groupClose(tokens, i) + 1; // its column list
-      while (word(i) === 'AS' || word(i) === 'NOT' || word(i) === 'MATERIALIZED') i++;
-      if (tokens[i]?.kind === 'open') {
-        const close = groupClose(tokens, i);
-        heads.push(...statementHeads(tokens.slice(i + 1, close)));
-        i = close + 1;
-      }
-      while (word(i) === 'SEARCH' || word(i) === 'CYCLE') {
-        const last = word(i) === 'SEARCH' ? 'SET' : 'USING';
-        while (i < tokens.length && word(i) !== last) i++;
-        i += 2;
-      }
-      if (tokens[i]?.kind !== 'comma') break;
-      i++;
-    }
-    i = skipOpens(i);
-  }
-  const head: string[] = [];
-  for (let j = i; word(j) !== undefined; j++) head.push(word(j) as string);
-  if (head.length === 0) return heads;
-  heads.push(head);
-  if (head[0] === 'EXPLAIN') {
-    let j = i + 1;
-    for (;;) {
-      if (tokens[j]?.kind === 'open') j = groupClose(tokens, j) + 1;
-      else if (EXPLAIN_OPTIONS.has(word(j) ?? '')) j++;
-      else if (word(j) === 'FORMAT') j += tokens[j + 1]?.text === '=' ? 3 : 2;
-      else break;
-    }
-    heads.push(...statementHeads(tokens.slice(j)));
-  }
-  return heads;
-}
+/** Clauses that lock rows (`FOR UPDATE`, `FOR SHARE`, `LOCK IN SHARE MODE`): they block writers, so not a plain read. */
+const LOCKING_KEYS = ['locking_read', 'for_update', 'lock'];
 
 export const verbWords = (verb: string): string[] => verb.trim().toUpperCase().split(/\s+/).filter(Boolean);
 
-/** Missing or non-string fields never match; otherwise any statement starting with a listed verb does. */
+function functionName(node: Record<string, unknown>): string {
+  const name = node['name'];
+  if (typeof name === 'string') return name;
+  const parts = (name as { name?: unknown } | null)?.name;
+  if (Array.isArray(parts)) return parts.map((p) => String((p as { value?: unknown } | null)?.value ?? '')).join('.');
+  return '';
+}
+
+/** Why the parsed tree is not a plain read, or undefined when every node in it is one. */
+function writeIn(node: unknown, depth: number): string | undefined {
+  if (depth > 200) return 'is nested too deeply to check';
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const found = writeIn(item, depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (node === null || typeof node !== 'object') return undefined;
+  const record = node as Record<string, unknown>;
+  const type = record['type'];
+  if (typeof type === 'string' && STATEMENT_TYPES.has(type)) return `runs ${type.toUpperCase()}`;
+  if (type === 'select') {
+    const into = record['into'] as { position?: unknown; expr?: unknown } | null | undefined;
+    if (into && (into.position != null || into.expr != null)) return 'runs SELECT … INTO, which writes';
+    for (const key of LOCKING_KEYS) if (record[key] != null) return 'takes row locks (FOR UPDATE/SHARE)';
+  }
+  if (type === 'function') {
+    const name = functionName(record).toLowerCase();
+    if (!READ_ONLY_FUNCTIONS.has(name)) return `calls ${name || 'a function'}(), which may write`;
+  }
+  for (const value of Object.values(record)) {
+    const found = writeIn(value, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Why `sql` is not one plain read in `dialect`, or undefined when it is. */
+function notPlainRead(sql: string, dialect: string, parser: { astify(sql: string): unknown }): string | undefined {
+  let ast: unknown;
+  try {
+    ast = parser.astify(sql);
+  } catch {
+    return `cannot be read by the ${dialect} parser`;
+  }
+  const statements = Array.isArray(ast) ? ast : [ast];
+  if (statements.length !== 1) return `holds ${statements.length} statements`;
+  const only = statements[0] as Record<string, unknown> | null;
+  if (only === null || typeof only !== 'object' || only['type'] !== 'select') return `runs ${String(only?.['type'] ?? 'an unknown statement').toUpperCase()}`;
+  const found = writeIn(only, 0);
+  return found === undefined ? undefined : `${found} (${dialect})`;
+}
+
+/** Longer SQL is not parsed (a 30 KB statement takes a parser over a second): it needs approval. */
+export const MAX_CHECKED_SQL_LENGTH = 8_000;
+
+/**
+ * Text the parsers read differently from the databases, so a statement could hide behind it:
+ * a backslash (PostgreSQL reads `'a\'` as a whole string, the parsers do not), `--` and block
+ * comments (MySQL runs the text of a `/*!` comment and reads `--1` as minus minus one, the parsers
+ * drop both; PostgreSQL nests block comments) and dollar quoting (`$tag$`; `$1` parameters are
+ * fine). `#` comments are read alike by the MySQL parser, and PostgreSQL's refuses them.
+ */
+const AMBIGUOUS_SQL: ReadonlyArray<[RegExp, string]> = [
+  [/\\/, 'a backslash'],
+  [/--|\/\*|\*\//, 'a comment marker (--, /* or */)'],
+  [/\$(?!\d)/, 'a $ that may start dollar quoting'],
+];
+
+/**
+ * Missing or non-string fields never match. Text needs approval unless both parsers read it as
+ * one plain read and it holds nothing the parsers and the databases read differently; a plain
+ * read needs approval too when `SELECT` is among the verbs.
+ */
 export function sqlReason(value: unknown, verbs: readonly string[]): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const wanted = verbs.map(verbWords);
-  for (const dialect of SQL_DIALECTS) {
-    for (const tokens of sqlStatements(value, dialect)) {
-      for (const head of statementHeads(tokens)) {
-        const verb = wanted.find((words) => words.every((w, k) => head[k] === w));
-        if (verb !== undefined) return `SQL statement starts with ${verb.join(' ') || 'any verb'}`;
-      }
-    }
+  if (value.length > MAX_CHECKED_SQL_LENGTH) return `SQL is longer than ${MAX_CHECKED_SQL_LENGTH} characters, too long to check`;
+  for (const [pattern, what] of AMBIGUOUS_SQL) {
+    if (pattern.test(value)) return `SQL contains ${what}, which databases and parsers read differently, so it is not recognised as a plain read`;
   }
+  for (const { dialect, parser } of sqlParsers()) {
+    const problem = notPlainRead(value, dialect, parser);
+    if (problem !== undefined) return `SQL is not recognised as one plain read: it ${problem}`;
+  }
+  if (verbs.some((verb) => verbWords(verb)[0] === 'SELECT')) return 'SQL statement starts with SELECT';
   return undefined;
 }

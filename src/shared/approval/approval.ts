@@ -6,13 +6,16 @@ import { Person } from '../people';
  * arguments (`"target.path"`). Evaluated in the workflow, so it must stay pure.
  */
 export const ApprovalRule = z.discriminatedUnion('when', [
-  /** The field, a path, normalised (`.` and `..` resolved), starts with one of the prefixes. */
+  /** The field is not a plain absolute POSIX path outside every prefix (anything ambiguous holds). */
   z.object({ when: z.literal('pathPrefix'), field: z.string(), prefixes: z.array(z.string().min(1)).min(1) }),
   /** The field is a number (or numeric string) strictly greater than `threshold`. */
   z.object({ when: z.literal('above'), field: z.string(), threshold: z.number() }),
-  /** Any statement in the field's SQL text starts with one of the verbs (case-insensitive). */
+  /**
+   * The field's SQL is not one plain read as the PostgreSQL and MySQL parsers read it (anything
+   * they cannot read holds); a plain read holds too when `SELECT` is among the verbs.
+   */
   z.object({ when: z.literal('sqlVerb'), field: z.string(), verbs: z.array(z.string().min(1)).min(1) }),
-  /** The field's text matches the regular expression (JavaScript syntax, case-insensitive). */
+  /** The field's text matches the regular expression (RE2 syntax, linear time, case-insensitive). */
   z.object({ when: z.literal('matches'), field: z.string(), pattern: z.string().min(1) }),
   /** The field equals one of the values (JSON equality). */
   z.object({ when: z.literal('equals'), field: z.string(), values: z.array(z.unknown()).min(1) }),

@@ -1,4 +1,5 @@
 import type { AgentInput, ToolSpec, Visibility } from '../../shared';
+import { ownValue } from '../../shared/own-value';
 import { renderSummaryTemplate } from '../../shared/summary-template';
 
 /**
@@ -7,7 +8,7 @@ import { renderSummaryTemplate } from '../../shared/summary-template';
  * the arguments (and the result once there is one); sensitive fields never reach the line.
  */
 export function toolStepVisibility(input: AgentInput, spec: ToolSpec, args: Record<string, unknown>, result?: unknown): Visibility {
-  const setting = input.visibilityByTool[spec.name] ?? input.visibilityByToolType[spec.type];
+  const setting = ownValue(input.visibilityByTool, spec.name) ?? ownValue(input.visibilityByToolType, spec.type);
   const level = setting?.level ?? spec.visibility;
   const template = setting?.summaryTemplate ?? spec.summaryTemplate;
   if (level !== 'summary') return { level };

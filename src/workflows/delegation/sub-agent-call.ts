@@ -1,5 +1,6 @@
 import { ChildWorkflowCancellationType, ParentClosePolicy, isCancellation, patched, startChild } from '@temporalio/workflow';
 import { totalTokens, type AgentResult, type SubAgentRun, type SubBudget, type ToolUseBlock } from '../../shared';
+import { ownValue } from '../../shared/own-value';
 import type { ToolCallStep } from '../core/chain-builder';
 import { failureMessage } from '../core/failure-message';
 import { childWorkflowId } from '../core/record-calls';
@@ -39,7 +40,7 @@ export async function runSubAgentCall(
   const { input, chain, workflowId } = ctx;
   const visibility = toolStepVisibility(input, spec, args);
   const childId = callStep.toolCall.delegatedTo?.workflowId ?? childWorkflowId(workflowId, spec.name, callStep.stepNumber);
-  const definition = input.agents[spec.name];
+  const definition = ownValue(input.agents, spec.name);
   const path = delegationPath(input, workflowId);
   const blocked = definition ? delegationBlocked(path, spec.name, maxDepthOf(input)) : `Delegation refused: "${spec.name}" is not in this run's agent catalogue.`;
   const carved = definition && !blocked ? carveSubBudget(definition.limits, parentLeft(ctx), sharers) : undefined;

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import { FailureType, type AgentInput, type SubAgentDefinition, type ToolSpec } from '../../shared';
+import { ownValue } from '../../shared/own-value';
 import { delegationPath } from './delegation-guard';
 
 /** A child with no time limit of its own may run this long before the call's activity-like timeout reads as its limit. */
@@ -39,9 +40,9 @@ export function splitToolNames(input: AgentInput, workflowId: string): { registe
 
 /** The run's tool set: registered tools, then catalogue agents; a name in both is a configuration error. */
 export function withSubAgents(input: AgentInput, registered: readonly ToolSpec[], agentNames: readonly string[]): ToolSpec[] {
-  const clash = registered.find((t) => t.name in input.agents);
+  const clash = registered.find((t) => Object.hasOwn(input.agents, t.name));
   if (clash) {
     throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: `"${clash.name}" is both a registered tool and an agent in the catalogue; rename one.`, nonRetryable: true });
   }
-  return [...registered, ...agentNames.map((name) => subAgentSpec(name, input.agents[name]!))];
+  return [...registered, ...agentNames.map((name) => subAgentSpec(name, ownValue(input.agents, name)!))];
 }

@@ -1,6 +1,7 @@
 import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, continueAsNew, isCancellation, patched, uuid4, workflowInfo } from '@temporalio/workflow';
 import { AgentInput, FailureType, type AgentInputInit, type AgentResult, type AgentStatus, type ToolSpec } from '../../shared';
 import { MAX_CACHE_BYTES } from '../../shared/payload-size';
+import { protoKeyProblem } from '../../shared/own-value';
 import { activities } from '../activity-proxies';
 import { ChainBuilder } from '../core/chain-builder';
 import { failureMessage } from '../core/failure-message';
@@ -17,6 +18,7 @@ import type { People } from '../people/people';
 import { QuestionDesk } from '../people/question-desk';
 import { StallQuestion } from '../people/stall-question';
 import { SteeringInbox } from '../people/steering-inbox';
+import { APPROVAL_RULES_FAIL_CLOSED_PATCH } from '../tools/tool-turn';
 import { agentResult } from './agent-result';
 import { carryOver, planHandover } from './carry-over';
 import { fitResult, fitsPayload } from './fit-result';
@@ -50,6 +52,10 @@ const SETTLE_MS = 1_500;
  * argument) or returns the result.
  */
 export async function runAgent(rawInput: AgentInputInit, options: RunAgentOptions = {}): Promise<AgentResult> {
+  const protoKey = protoKeyProblem(rawInput);
+  if (protoKey !== undefined && patched(APPROVAL_RULES_FAIL_CLOSED_PATCH)) {
+    throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: protoKey, nonRetryable: true });
+  }
   const parsed = AgentInput.safeParse(rawInput);
   if (!parsed.success) {
     throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: parsed.error.message, nonRetryable: true });

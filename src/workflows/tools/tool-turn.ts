@@ -1,5 +1,7 @@
 import { patched } from '@temporalio/workflow';
 import { approvalNeeded } from '../../shared/approval/approval-policy';
+import { legacyApprovalNeeded } from '../../shared/approval/legacy-approval-policy';
+import { ownValue } from '../../shared/own-value';
 import type { AgentInput, ToolSpec, ToolUseBlock } from '../../shared';
 import type { ToolCallStep } from '../core/chain-builder';
 import { settleWithLimit } from '../core/concurrency';
@@ -146,9 +148,21 @@ function routeCall(ctx: RunContext, parts: ToolTurnParts, call: ToolUseBlock, re
   if (!check.ok) return { kind: 'refuse', call, observation: check.observation, ...(check.spec ? { spec: check.spec } : {}) };
   const missingRole = roleProblem(input, check);
   if (missingRole) return { kind: 'refuse', call, observation: missingRole, spec: check.spec };
-  const policy = input.approvals[check.spec.name] ?? check.spec.approval;
-  const verdict = approvalNeeded(policy, check.args);
+  const policy = ownValue(input.approvals, check.spec.name) ?? check.spec.approval;
+  const verdict = evaluatePolicy(policy, check.args);
   return verdict.needed ? { kind: 'approve', call, check, reason: verdict.reason } : { kind: 'run', call, check };
+}
+
+/**
+ * Rule-based policies fail closed from `approval-rules-fail-closed` on; histories recorded before
+ * it keep the legacy evaluator, so a replayed call is decided as it was. Fixed policies (`never`,
+ * `always`) are decided alike by both and record no marker.
+ */
+export const APPROVAL_RULES_FAIL_CLOSED_PATCH = 'approval-rules-fail-closed';
+
+function evaluatePolicy(policy: AgentInput['approvals'][string] | undefined, args: Record<string, unknown>): ReturnType<typeof approvalNeeded> {
+  if (policy === undefined || typeof policy === 'string') return approvalNeeded(policy, args);
+  return patched(APPROVAL_RULES_FAIL_CLOSED_PATCH) ? approvalNeeded(policy, args) : legacyApprovalNeeded(policy, args);
 }
 
 /** A tool with `requiredRoles` runs only for a caller holding one of them. */

@@ -1,0 +1,122 @@
+import type { ApprovalPolicy, ApprovalRule } from './approval';
+import { legacyPathReason } from './legacy-approval-path-rule';
+import { canonicalJson } from './arguments-hash';
+import { legacySqlReason } from './legacy-approval-sql-rule';
+import { shown } from './rule-values';
+import type { ApprovalCheck } from './approval-policy';
+
+/*
+ * The approval evaluator as it was before `approval-rules-fail-closed`: kept unchanged so that
+ * histories recorded with it replay with the same decisions. New runs use `approvalNeeded`.
+ * Its path and SQL rules can be talked past (see docs/people-in-the-loop.md); never use it for new work.
+ */
+
+const NOT_NEEDED: ApprovalCheck = { needed: false };
+
+/**
+ * Whether a call with `args` needs a person's approval under `policy` (absent means `never`).
+ * The reason names the first rule that held, in words an approver reads.
+ */
+export function legacyApprovalNeeded(policy: ApprovalPolicy | undefined, args: Record<string, unknown>): ApprovalCheck {
+  if (policy === undefined || policy === 'never') return NOT_NEEDED;
+  if (policy === 'always') return { needed: true, reason: 'always requires approval' };
+  for (const rule of policy.anyOf) {
+    const reason = ruleReason(rule, args);
+    if (reason !== undefined) return { needed: true, reason };
+  }
+  return NOT_NEEDED;
+}
+
+/**
+ * Values at a dotted path: own properties only; an array on the way fans out over its elements
+ * unless the segment is an index (`items.0.path`). Each value found that is an array also yields
+ * its elements, at any depth, so a rule holds when any element meets it. A missing field yields none.
+ */
+function candidates(value: unknown, path: readonly string[]): unknown[] {
+  const [head, ...rest] = path;
+  if (head === undefined) return Array.isArray(value) ? [value, ...value.flatMap((v) => candidates(v, []))] : [value];
+  if (Array.isArray(value)) {
+    if (!/^\d+$/.test(head)) return value.flatMap((element) => candidates(element, path));
+    return Number(head) < value.length ? candidates(value[Number(head)], rest) : [];
+  }
+  if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, head)) return [];
+  return candidates((value as Record<string, unknown>)[head], rest);
+}
+
+function ruleReason(rule: ApprovalRule, args: Record<string, unknown>): string | undefined {
+  const found = candidates(args, rule.field.split('.'));
+  const first = (test: (value: unknown) => string | undefined): string | undefined => {
+    for (const value of found) {
+      const reason = test(value);
+      if (reason !== undefined) return reason;
+    }
+    return undefined;
+  };
+  switch (rule.when) {
+    case 'pathPrefix':
+      return first((value) => legacyPathReason(rule.field, value, rule.prefixes));
+    case 'above':
+      return first((value) => aboveReason(rule.field, value, rule.threshold));
+    case 'sqlVerb':
+      return first((value) => legacySqlReason(value, rule.verbs));
+    case 'matches': {
+      let pattern: RegExp;
+      try {
+        pattern = new RegExp(rule.pattern, 'i');
+      } catch (error) {
+        const detail = error instanceof Error ? `: ${error.message}` : '';
+        return `invalid approval rule pattern ${shown(rule.pattern)} for ${rule.field}${detail}`;
+      }
+      return first((value) =>
+        (typeof value === 'string' || typeof value === 'number') && pattern.test(String(value)) ? `${rule.field} matches /${rule.pattern}/` : undefined,
+      );
+    }
+    case 'equals':
+      return first((value) => {
+        const text = jsonText(value);
+        if (text === undefined) return `${rule.field} cannot be compared as JSON`;
+        return rule.values.some((listed) => jsonText(listed) === text) ? `${rule.field} is ${shown(value)}` : undefined;
+      });
+    default: {
+      const unknownRule: never = rule;
+      return `unknown approval rule ${shown(unknownRule)}`;
+    }
+  }
+}
+
+/** Canonical JSON (key order ignored), or undefined for values JSON cannot hold (cycles, bigint). */
+function jsonText(value: unknown): string | undefined {
+  try {
+    return canonicalJson(value);
+  } catch {
+    return undefined;
+  }
+}
+
+
+// ---- above ---------------------------------------------------------------------------------
+
+/**
+ * A number, or a string holding one: optional sign and currency symbol, `1500`, `1500.5`, `1e3`,
+ * or comma thousands in groups of three (`1,500.00`). Any other non-empty string is `unreadable`;
+ * empty strings and non-numbers (booleans, objects, null) are no amount at all.
+ */
+function amountOf(value: unknown): number | 'unreadable' | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim().replace(/^([+-]?)[$€£¥]\s*/, '$1');
+  if (text === '') return undefined;
+  if (/^[+-]?(infinity|nan)$/i.test(text)) return Number.NaN;
+  const plain = /^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text) ? text.replace(/,/g, '') : text;
+  return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(plain) ? Number(plain) : 'unreadable';
+}
+
+/** Missing fields and non-amounts never match; unreadable and non-finite amounts always do. */
+function aboveReason(field: string, value: unknown, threshold: number): string | undefined {
+  const amount = amountOf(value);
+  if (amount === undefined) return undefined;
+  const text = typeof value === 'number' ? String(value) : shown(value);
+  if (amount === 'unreadable') return `${field} ${text} is not a number, so it may be above ${threshold}`;
+  if (!Number.isFinite(amount)) return `${field} ${text} is not a finite number`;
+  return amount > threshold ? `${field} ${text} is above ${threshold}` : undefined;
+}

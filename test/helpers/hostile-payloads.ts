@@ -25,7 +25,7 @@ const deep = (depth: number): unknown => {
 };
 const deepObject = (depth: number): unknown => {
   let value: unknown = 'bottom';
-  for (let i = 0; i < depth; i++) value = { text: value, reason: value };
+  for (let i = 0; i < depth; i++) value = { text: value };
   return value;
 };
 /** Cannot become a string: `${x}` and String(x) throw. */
@@ -48,8 +48,10 @@ export const HOSTILE_PAYLOADS: readonly HostilePayload[] = [
   { name: 'pending of nulls', value: () => ({ workflowId: 'child-1', pending: [null, 1, 'x'] }), wire: true },
   { name: 'a huge by', value: () => ({ text: 'hi', reason: 'r', by: huge }), wire: true },
   { name: 'a __proto__ key', value: () => JSON.parse('{"__proto__": {"text": "polluted", "reason": "polluted"}, "constructor": {"prototype": {"x": 1}}}'), wire: true },
-  { name: 'nested 10,000 deep', value: () => deep(10_000), wire: true },
-  { name: 'fields nested 2,000 deep', value: () => deepObject(2_000), wire: true },
+  { name: 'nested 1,000 deep', value: () => deep(1_000), wire: true },
+  // JSON.stringify overflows the stack past ~8,000 levels, so a client cannot send this one as JSON (the dev-server test sends 500,000 levels as raw bytes).
+  { name: 'nested 10,000 deep', value: () => deep(10_000), wire: false },
+  { name: 'fields nested 1,000 deep', value: () => deepObject(1_000), wire: true },
   { name: 'an object without a prototype', value: () => noPrototype({}), wire: false },
   { name: 'prototype-less fields of the wrong types', value: () => noPrototype({ text: noPrototype({}), reason: noPrototype({}), by: noPrototype({}) }), wire: false },
   { name: 'a throwing getter on text', value: () => getterObject('text'), wire: false },

@@ -34,5 +34,7 @@ export const FailureType = {
   TenantQuotaRequestRejected: 'TenantQuotaRequestRejected',
   /** A tenant quota workflow was handed state it cannot read. */
   InvalidTenantQuotaState: 'InvalidTenantQuotaState',
+  /** An update's handler could not read or apply its payload: the update fails, the run goes on. */
+  MalformedMessage: 'MalformedMessage',
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];

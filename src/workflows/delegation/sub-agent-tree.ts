@@ -1,7 +1,8 @@
 import { getExternalWorkflowHandle, workflowInfo, type SignalDefinition } from '@temporalio/workflow';
 import type { ApprovalRecord, DelegationLink, SubAgentRun } from '../../shared';
 import type { ChainBuilder } from '../core/chain-builder';
-import { subAgentApprovalsSignal } from '../messages';
+import { readMessage } from '../core/read-message';
+import { SubAgentApprovals, subAgentApprovalsSignal } from '../messages';
 
 /**
  * A run's view of the tree below it: its child runs (kept in the chain, so they are queried and
@@ -35,10 +36,13 @@ export class SubAgentTree {
     this.chain.putSubAgent(run);
   }
 
-  /** A child's report; ignored for runs this one did not start (a stray or late signal). */
-  receive(workflowId: string, pending: readonly ApprovalRecord[]): boolean {
+  /** A child's report (the signal's payload, total over any value); ignored when it does not parse or names a run this one did not start (a stray or late signal). */
+  receive(raw: unknown): boolean {
+    const report = readMessage(SubAgentApprovals, raw);
+    if (!report) return false;
+    const { workflowId, pending } = report;
     if (!this.runs.some((r) => r.workflowId === workflowId && r.status === 'running')) return false;
-    this.below.set(workflowId, [...pending]);
+    this.below.set(workflowId, pending);
     return true;
   }
 

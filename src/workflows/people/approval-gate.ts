@@ -1,6 +1,13 @@
-import { condition } from '@temporalio/workflow';
-import type { ApprovalDecision, ApprovalRecord } from '../../shared';
+import { ApplicationFailure, condition } from '@temporalio/workflow';
+import { ApprovalDecision, type ApprovalRecord } from '../../shared';
+import { FailureType } from '../../shared/failure-types';
 import type { ChainBuilder } from '../core/chain-builder';
+import { cutText, readMessage } from '../core/read-message';
+
+/** Longest rejection reason (or approver's comment) accepted; the validator refuses longer ones (the model reads it whole). */
+export const MAX_DECISION_REASON_CHARS = 2_000;
+/** Longest approver id accepted. */
+export const MAX_APPROVER_ID_CHARS = 200;
 
 /** What the gate needs to open a request; the rest is stamped here. */
 export interface ApprovalRequest {
@@ -31,8 +38,19 @@ export class ApprovalGate {
     return this.chain.approvals.filter((r) => r.status === 'pending');
   }
 
-  /** Throws (refusing the update) unless the decision names a pending call, with an allowed role and the shown arguments. */
-  check(decision: ApprovalDecision): void {
+  /**
+   * Throws (refusing the update) unless the payload parses as a decision that names a pending
+   * call, with an allowed role, the shown arguments, and a reason within the limit.
+   */
+  check(raw: unknown): void {
+    const decision = readMessage(ApprovalDecision, raw);
+    if (!decision) {
+      throw new Error('Malformed decision: expected { callId: string, approved: boolean, by: { id: string, roles?: string[] }, argumentsHash: string, reason?: string }.');
+    }
+    if (decision.by.id.length > MAX_APPROVER_ID_CHARS) throw new Error(`An approver's id has at most ${MAX_APPROVER_ID_CHARS} characters.`);
+    if ((decision.reason?.length ?? 0) > MAX_DECISION_REASON_CHARS) {
+      throw new Error(`A decision's reason has at most ${MAX_DECISION_REASON_CHARS} characters; this one has ${decision.reason!.length}.`);
+    }
     const record = this.chain.approvals.find((r) => r.callId === decision.callId);
     if (!record) {
       const pending = this.pending().map((r) => r.callId);
@@ -53,18 +71,26 @@ export class ApprovalGate {
     if (!decision.approved && !decision.reason?.trim()) throw new Error('A rejection needs a reason; the model reads it.');
   }
 
-  decide(decision: ApprovalDecision): ApprovalRecord {
+  /**
+   * The update's handler, so total: on replay the validator does not run, and histories hold
+   * decisions accepted before the limits. A payload it cannot read or apply fails the update
+   * (an ApplicationFailure), never the workflow task; a reason past the limit is cut with a marker.
+   */
+  decide(raw: unknown): { decision: ApprovalDecision; record: ApprovalRecord } {
+    const decision = readMessage(ApprovalDecision, raw);
+    if (!decision) throw ApplicationFailure.nonRetryable('Malformed decision.', FailureType.MalformedMessage);
     const record = this.chain.approvals.find((r) => r.callId === decision.callId);
-    if (!record) throw new Error(`No approval request ${decision.callId}`);
+    if (!record) throw ApplicationFailure.nonRetryable(`No approval request ${decision.callId}`, FailureType.MalformedMessage);
+    const note = decision.reason?.trim() ? cutText(decision.reason.trim(), MAX_DECISION_REASON_CHARS) : undefined;
     const decided: ApprovalRecord = {
       ...record,
       status: decision.approved ? 'approved' : 'rejected',
       decidedAt: this.now(),
-      decidedBy: decision.by,
-      ...(decision.reason?.trim() ? { note: decision.reason.trim() } : {}),
+      decidedBy: { ...decision.by, id: cutText(decision.by.id, MAX_APPROVER_ID_CHARS) },
+      ...(note ? { note } : {}),
     };
     this.chain.putApproval(decided);
-    return decided;
+    return { decision, record: decided };
   }
 
   /** Opens the requests (no history event); status and search attributes see them from now on. */

@@ -1,5 +1,11 @@
 import { condition } from '@temporalio/workflow';
-import type { AnswerRequest } from '../../shared';
+import { AnswerRequest } from '../../shared';
+import { cutText, readMessage } from '../core/read-message';
+
+/** Longest answer accepted; the `answer` update's validator refuses longer ones (the model reads it whole). */
+export const MAX_ANSWER_CHARS = 8_000;
+/** Longest `by` (a person's id) accepted on an answer. */
+export const MAX_PERSON_ID_CHARS = 200;
 
 export interface OpenQuestion {
   callId: string;
@@ -17,8 +23,12 @@ export class QuestionDesk {
     return this.open;
   }
 
-  /** The `answer` update's validator. */
-  check(request: AnswerRequest): void {
+  /** The `answer` update's validator: throws, with the reason, for any payload it does not accept. */
+  check(raw: unknown): void {
+    const request = readMessage(AnswerRequest, raw);
+    if (!request) throw new Error('Malformed answer: expected { text: string, by: string, callId?: string }.');
+    if (request.text.length > MAX_ANSWER_CHARS) throw new Error(`An answer has at most ${MAX_ANSWER_CHARS} characters; this one has ${request.text.length}.`);
+    if (request.by.length > MAX_PERSON_ID_CHARS) throw new Error(`A person's id has at most ${MAX_PERSON_ID_CHARS} characters.`);
     if (!this.open || this.answer) throw new Error('This run has no open question.');
     if (request.callId && request.callId !== this.open.callId) {
       throw new Error(`The open question is "${this.open.callId}", not "${request.callId}".`);
@@ -26,8 +36,15 @@ export class QuestionDesk {
     if (!request.text.trim()) throw new Error('An answer needs some text.');
   }
 
-  receive(request: AnswerRequest): void {
-    this.answer = request;
+  /**
+   * The update's handler, total: on replay it also sees answers accepted before a limit existed,
+   * so it cuts (with a marker) instead of trusting the validator; one it cannot read is ignored.
+   */
+  receive(raw: unknown): boolean {
+    const request = readMessage(AnswerRequest, raw);
+    if (!request || !this.open || this.answer) return false;
+    this.answer = { ...request, text: cutText(request.text, MAX_ANSWER_CHARS), by: cutText(request.by, MAX_PERSON_ID_CHARS) };
+    return true;
   }
 
   /** Waits for an answer at no cost; undefined when nobody answered in time. */

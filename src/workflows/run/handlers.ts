@@ -1,76 +1,116 @@
 import { setHandler } from '@temporalio/workflow';
-import { z } from 'zod';
-import { AnswerRequest, ApprovalDecision, type AgentStatus } from '../../shared';
+import { type AgentStatus, type ApprovalRecord, type ReasoningChain } from '../../shared';
 import { queryRole, viewChain, viewStatus } from '../../shared/chain-view';
 import type { RunContext } from '../core/run-context';
+import { cutText, readMessage } from '../core/read-message';
 import type { SubAgentTree } from '../delegation/sub-agent-tree';
-import { answerUpdate, approveToolCallUpdate, cancelSignal, chainQuery, resolveStallUpdate, statusQuery, steerSignal, subAgentApprovalsSignal, type StallDecision } from '../messages';
+import { answerUpdate, approveToolCallUpdate, CancelRequestSchema, cancelSignal, chainQuery, MAX_CANCEL_TEXT_CHARS, resolveStallUpdate, statusQuery, steerSignal, subAgentApprovalsSignal } from '../messages';
 import type { People } from '../people/people';
 import type { Interrupts } from './interrupts';
 
-/** Checks an update's payload against its schema; the validator's error is what the caller reads. */
-function parseMessage<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error(`Malformed ${what}: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+/** Refused messages recorded in the chain per Temporal run; later ones are only counted, so a flood cannot grow the chain. */
+export const MAX_REFUSED_MESSAGES_RECORDED = 20;
+
+/** Every handler and validator of an agent run, as plain functions (registered by registerHandlers; unit-tested directly). */
+export interface MessageHandlers {
+  chain(role?: unknown): ReasoningChain;
+  status(role?: unknown): AgentStatus;
+  cancel(raw?: unknown): void;
+  steer(raw: unknown): void;
+  subAgentApprovals(raw: unknown): void;
+  resolveStall: { handler(raw: unknown): string; validator(raw: unknown): void };
+  approveToolCall: { handler(raw: unknown): ApprovalRecord; validator(raw: unknown): void };
+  answer: { handler(raw: unknown): string; validator(raw: unknown): void };
 }
 
 /**
- * Every query, signal and update of an agent run. Signal handlers only record and queue (a
- * throwing one would wedge the run); updates refuse in their validators, so a refused one never
- * reaches history. Registered before the loop starts, in this order, which recorded histories
- * rely on: a message buffered at start is handled when its handler is set.
+ * The handlers of one run. Every one is total over any payload a caller can send: signals parse
+ * with a schema and ignore what does not parse (recording it as a refused message, bounded);
+ * updates refuse in their validators, so a refused one never reaches history, and their handlers
+ * (which replay runs without the validator) fail only the update, with an ApplicationFailure,
+ * never the workflow task; queries answer a clear error for a bad argument. Deterministic.
  */
-export function registerHandlers(ctx: RunContext, people: People, tree: SubAgentTree, interrupts: Interrupts, status: () => AgentStatus): void {
+export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentTree, interrupts: Interrupts, status: () => AgentStatus): MessageHandlers {
   const { input, chain, state, progress } = ctx;
   const { gate, desk, inbox, stall } = people;
-  // A role the query does not know fails the query (not the run) with the list of valid roles.
-  setHandler(chainQuery, (role?: unknown) => viewChain(chain.snapshot(), queryRole(role)));
-  // Same roles and default as `chain`; callers that pass no role (older clients) get `developer`.
-  setHandler(statusQuery, (role?: unknown) => viewStatus(status(), queryRole(role), chain.steps));
-  setHandler(cancelSignal, ({ reason, by } = {}) => {
-    if (!state.requestCancel(`${reason ?? 'no reason given'}${by ? `, by ${by}` : ''}`)) return;
-    chain.thinking(`Cancel requested (${state.cancelRequested}); finishing the current step, then summarising.`, { level: 'full' }, { kind: 'cancel', by: by ?? 'unknown' });
-    // Sub-agents hear why, so their own chains say it; the scope's cancel then stops them.
-    tree.forward(cancelSignal, { reason: `the parent run was cancelled: ${reason ?? 'no reason given'}`, ...(by ? { by } : {}) });
+  let refusedMessages = 0;
+  /** A signal whose payload does not parse: a visible step for the first few, then only a count. */
+  const refuse = (signal: string, expected: string) => {
+    refusedMessages++;
+    if (refusedMessages > MAX_REFUSED_MESSAGES_RECORDED + 1) return;
+    const thought =
+      refusedMessages <= MAX_REFUSED_MESSAGES_RECORDED
+        ? `Refused a "${signal}" message: its payload does not parse (expected ${expected}).`
+        : `Refused more than ${MAX_REFUSED_MESSAGES_RECORDED} malformed messages; further ones are ignored without a step.`;
+    chain.thinking(thought, { level: 'full' });
     progress.details();
-    // In-flight work gets a grace period, then is cancelled like a Temporal cancel.
-    interrupts.cancelAfterGrace(input.cancelGraceMs, () => `The run was cancelled (${state.cancelRequested}).`);
-  });
-  setHandler(
-    resolveStallUpdate,
-    (decision) => {
-      stall.receive(decision);
-      return `The run will ${decision.continue ? 'continue' : 'stop'}.`;
-    },
-    { validator: (_decision: StallDecision) => stall.check() },
-  );
-  setHandler(
-    approveToolCallUpdate,
-    (raw) => {
-      const decision = ApprovalDecision.parse(raw);
-      const record = gate.decide(decision);
-      const roles = decision.by.roles.length ? ` (${decision.by.roles.join(', ')})` : '';
-      const note = record.note ? `: ${record.note}` : '';
-      chain.thinking(`${decision.approved ? 'Approved' : 'Rejected'} by ${decision.by.id}${roles}: ${record.toolName} (call ${record.callId})${note}`, { level: 'full' }, { kind: 'approval', by: decision.by.id });
+  };
+  return {
+    // A role the query does not know fails the query (not the run) with the list of valid roles.
+    chain: (role) => viewChain(chain.snapshot(), queryRole(role)),
+    // Same roles and default as `chain`; callers that pass no role (older clients) get `developer`.
+    status: (role) => viewStatus(status(), queryRole(role), chain.steps),
+    cancel: (raw) => {
+      const request = readMessage(CancelRequestSchema, raw);
+      if (!request) return refuse('cancel', '{ reason?: string, by?: string }');
+      const reason = cutText(request.reason ?? 'no reason given', MAX_CANCEL_TEXT_CHARS);
+      const by = request.by ? cutText(request.by, MAX_CANCEL_TEXT_CHARS) : undefined;
+      if (!state.requestCancel(`${reason}${by ? `, by ${by}` : ''}`)) return;
+      chain.thinking(`Cancel requested (${state.cancelRequested}); finishing the current step, then summarising.`, { level: 'full' }, { kind: 'cancel', by: by ?? 'unknown' });
+      // Sub-agents hear why, so their own chains say it; the scope's cancel then stops them.
+      tree.forward(cancelSignal, { reason: `the parent run was cancelled: ${reason}`, ...(by ? { by } : {}) });
       progress.details();
-      return record;
+      // In-flight work gets a grace period, then is cancelled like a Temporal cancel.
+      interrupts.cancelAfterGrace(input.cancelGraceMs, () => `The run was cancelled (${state.cancelRequested}).`);
     },
-    { validator: (raw) => gate.check(parseMessage(ApprovalDecision, raw, 'decision')) },
-  );
-  setHandler(subAgentApprovalsSignal, ({ workflowId: child, pending }) => {
-    if (tree.receive(child, pending)) progress.publish();
-  });
-  setHandler(steerSignal, (request) => {
-    inbox.receive(request);
-    progress.details();
-  });
-  setHandler(
-    answerUpdate,
-    (request) => {
-      desk.receive(request);
-      return 'Answer received; the run goes on.';
+    steer: (raw) => {
+      const outcome = inbox.receive(raw);
+      if (outcome === 'malformed') return refuse('steer', '{ text: string, by?: string }');
+      if (outcome === 'queued') progress.details();
     },
-    { validator: (request) => desk.check(parseMessage(AnswerRequest, request, 'answer')) },
-  );
+    subAgentApprovals: (raw) => {
+      if (tree.receive(raw)) progress.publish();
+    },
+    resolveStall: {
+      validator: (raw) => stall.check(raw),
+      handler: (raw) => {
+        const decision = stall.receive(raw);
+        if (!decision) return 'The decision could not be read; the run still waits.';
+        return `The run will ${decision.continue ? 'continue' : 'stop'}.`;
+      },
+    },
+    approveToolCall: {
+      validator: (raw) => gate.check(raw),
+      handler: (raw) => {
+        const { decision, record } = gate.decide(raw);
+        const roles = decision.by.roles.length ? ` (${decision.by.roles.join(', ')})` : '';
+        const note = record.note ? `: ${record.note}` : '';
+        const by = record.decidedBy?.id ?? decision.by.id;
+        chain.thinking(`${decision.approved ? 'Approved' : 'Rejected'} by ${by}${roles}: ${record.toolName} (call ${record.callId})${note}`, { level: 'full' }, { kind: 'approval', by });
+        progress.details();
+        return record;
+      },
+    },
+    answer: {
+      validator: (raw) => desk.check(raw),
+      handler: (raw) => (desk.receive(raw) ? 'Answer received; the run goes on.' : 'The answer could not be read or no question is open; the run goes on.'),
+    },
+  };
+}
+
+/**
+ * Every query, signal and update of an agent run, registered before the loop starts, in this
+ * order, which recorded histories rely on: a message buffered at start is handled when its
+ * handler is set.
+ */
+export function registerHandlers(ctx: RunContext, people: People, tree: SubAgentTree, interrupts: Interrupts, status: () => AgentStatus): void {
+  const h = messageHandlers(ctx, people, tree, interrupts, status);
+  setHandler(chainQuery, h.chain);
+  setHandler(statusQuery, h.status);
+  setHandler(cancelSignal, h.cancel);
+  setHandler(resolveStallUpdate, h.resolveStall.handler, { validator: h.resolveStall.validator });
+  setHandler(approveToolCallUpdate, h.approveToolCall.handler, { validator: h.approveToolCall.validator });
+  setHandler(subAgentApprovalsSignal, h.subAgentApprovals);
+  setHandler(steerSignal, h.steer);
+  setHandler(answerUpdate, h.answer.handler, { validator: h.answer.validator });
 }

@@ -9,7 +9,9 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { z } from 'zod';
 import { activities } from '../activity-proxies';
+import { readMessage } from '../core/read-message';
 import {
   acquireTenantRunUpdate,
   AcquireTenantRunRequest,
@@ -43,15 +45,32 @@ export async function tenantQuotaWorkflow(input: TenantQuotaInput): Promise<neve
     state = step.state;
     return step.result;
   };
-  setHandler(acquireTenantRunUpdate, (req) => apply(acquireRun(state, req.workflowId, req.limits, Date.now())), {
-    validator: (req) => void AcquireTenantRunRequest.parse(req),
-  });
-  setHandler(leaseTenantTokensUpdate, (req) => apply(leaseTokens(state, req.workflowId, req.tokens, req.limits, Date.now())), {
-    validator: (req) => void LeaseTenantTokensRequest.parse(req),
-  });
-  setHandler(releaseTenantRunUpdate, (req) => apply(releaseRun(state, req.workflowId, req.unusedTokens, Date.now())), {
-    validator: (req) => void ReleaseTenantRunRequest.parse(req),
-  });
+  // Validators refuse what does not parse (a refused update never reaches history); handlers parse
+  // again, as replay runs them without the validator, and fail only the update if it does not.
+  setHandler(
+    acquireTenantRunUpdate,
+    (raw) => {
+      const req = readRequest(AcquireTenantRunRequest, raw);
+      return apply(acquireRun(state, req.workflowId, req.limits, Date.now()));
+    },
+    { validator: (req) => void AcquireTenantRunRequest.parse(req) },
+  );
+  setHandler(
+    leaseTenantTokensUpdate,
+    (raw) => {
+      const req = readRequest(LeaseTenantTokensRequest, raw);
+      return apply(leaseTokens(state, req.workflowId, req.tokens, req.limits, Date.now()));
+    },
+    { validator: (req) => void LeaseTenantTokensRequest.parse(req) },
+  );
+  setHandler(
+    releaseTenantRunUpdate,
+    (raw) => {
+      const req = readRequest(ReleaseTenantRunRequest, raw);
+      return apply(releaseRun(state, req.workflowId, req.unusedTokens, Date.now()));
+    },
+    { validator: (req) => void ReleaseTenantRunRequest.parse(req) },
+  );
   setHandler(tenantQuotaQuery, () => snapshotOf(state, Date.now(), handled));
 
   const handOver = () => handled >= handOverAfter || workflowInfo().continueAsNewSuggested;
@@ -84,6 +103,13 @@ export async function tenantQuotaWorkflow(input: TenantQuotaInput): Promise<neve
       log.warn('Could not check for closed runs', { tenant: state.tenant, error: String(err) });
     }
   }
+}
+
+/** An update's payload in its handler: the parsed request, or an ApplicationFailure that fails only the update. */
+function readRequest<T>(schema: z.ZodType<T>, raw: unknown): T {
+  const request = readMessage(schema, raw);
+  if (request === undefined) throw ApplicationFailure.nonRetryable('Malformed tenant quota request.', FailureType.MalformedMessage);
+  return request;
 }
 
 function initialState(input: TenantQuotaInput): TenantQuotaState {

@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { DefaultLogger, Runtime, Worker, type ReplayResult } from '@temporalio/worker';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+
+/**
+ * A recorded history with its one signal swapped for a hostile one, as anyone who can signal a
+ * run could have sent it. The signal is in history, so before the handlers were total every
+ * replay of the workflow task threw the same way and the run was stuck for good; now the
+ * workflow replays to its recorded end (the refused signal changes no command).
+ */
+const FIXTURE = path.join(__dirname, 'fixtures', 'steer-and-answer.json');
+const SIGNAL_EVENT_ID = '20';
+
+const swaps: { name: string; signalName: string; payload: string }[] = [
+  { name: 'cancel with a null payload', signalName: 'cancel', payload: 'null' },
+  { name: 'cancel whose reason cannot become text', signalName: 'cancel', payload: '{"reason":{"toString":1,"valueOf":1},"by":"mallory"}' },
+  { name: 'steer whose by cannot become text', signalName: 'steer', payload: '{"text":"Answer in one line.","by":{"toString":1,"valueOf":1}}' },
+  { name: 'subAgentApprovals with a null payload', signalName: 'subAgentApprovals', payload: 'null' },
+  { name: 'subAgentApprovals with a list of nulls', signalName: 'subAgentApprovals', payload: '{"workflowId":"x","pending":[null]}' },
+];
+
+function swapped(signalName: string, payload: string) {
+  const json = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
+  const event = json.events.find((e: { eventId: string }) => e.eventId === SIGNAL_EVENT_ID);
+  const attributes = event.workflowExecutionSignaledEventAttributes;
+  expect(attributes.signalName).toBe('steer');
+  attributes.signalName = signalName;
+  attributes.input.payloads[0].data = Buffer.from(payload).toString('base64');
+  return { workflowId: 'replay-steer-and-answer', history: historyFromJSON(json) };
+}
+
+beforeAll(() => {
+  try {
+    Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
+  } catch {
+    // Another file in this process installed it already.
+  }
+});
+
+describe('replay of a history with a hostile signal swapped in', () => {
+  it.each(swaps)('$name replays without a workflow task failure', async ({ signalName, payload }) => {
+    const results: ReplayResult[] = [];
+    for await (const r of Worker.runReplayHistories({ workflowBundle: { codePath: inject('workflowBundlePath') } }, [swapped(signalName, payload)])) results.push(r);
+    expect(results).toHaveLength(1);
+    expect(results[0]!.error, String(results[0]!.error)).toBeUndefined();
+  });
+});

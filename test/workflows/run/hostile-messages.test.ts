@@ -1,0 +1,137 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
+import { useTool } from '../../../src/activities/models/scripted-model';
+import type { AgentResult, ReasoningChain, ReasoningStep } from '../../../src/shared';
+import { CancelRequestSchema } from '../../../src/workflows/messages';
+import { MAX_QUEUED_INSTRUCTIONS } from '../../../src/workflows/people/steering-inbox';
+import { HOSTILE_PAYLOADS } from '../../helpers/hostile-payloads';
+import { ScriptBook, gateTool, sharedWorker, waitFor } from '../../helpers/people-helpers';
+import { scriptedInput } from '../../helpers/scripted-input';
+import { createHarness } from '../../helpers/temporal-env';
+
+// Messages are sent by NAME with the raw Temporal client, as anyone who can reach the server can.
+const book = new ScriptBook();
+const gates = gateTool();
+const shared = sharedWorker(() => [gates.tool], book.provider);
+
+const wire = HOSTILE_PAYLOADS.filter((p) => p.wire);
+const thoughtOf = (s: ReasoningStep) => (s.type === 'thinking' ? s.thought : '');
+
+/** Starts a run that holds in a gated tool, then finishes with `done`; returns its raw handle once the tool runs. */
+async function heldRun(task: string, gate: string) {
+  book.script(task, [{ content: [useTool('wait_for_gate', { gate })] }, { content: [useTool('finish', { result: 'done' })] }]);
+  const started = await shared.h.agents.start(scriptedInput(task));
+  await waitFor(`gate ${gate} to start`, () => gates.started(gate));
+  return shared.env.client.workflow.getHandle(started.workflowId);
+}
+
+describe('hostile messages on a live run', () => {
+  it('every signal, update and query with a hostile payload leaves the run healthy, and it finishes', async () => {
+    const handle = await heldRun('hostile: fuzzed messages', 'fuzz');
+    for (const { name, value } of wire) {
+      const payload = value();
+      // A payload that happens to be a valid cancel (an empty object) would end the run: that is not hostile.
+      if (!CancelRequestSchema.safeParse(payload).success) await handle.signal('cancel', payload);
+      await handle.signal('steer', payload);
+      await handle.signal('subAgentApprovals', payload);
+      for (const update of ['resolveStall', 'approveToolCall', 'answer']) {
+        await expect(handle.executeUpdate(update, { args: [payload] }), `${update} with ${name}`).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
+      }
+    }
+    // Payloads no JSON client would write, as raw bytes: 500,000 levels of nesting.
+    const raw = (signalName: string, data: string) =>
+      shared.env.client.workflowService.signalWorkflowExecution({
+        namespace: shared.env.client.options.namespace,
+        workflowExecution: { workflowId: handle.workflowId },
+        signalName,
+        identity: 'hostile-test',
+        input: { payloads: [{ metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from(data) }] },
+      });
+    for (const signalName of ['cancel', 'steer', 'subAgentApprovals']) await raw(signalName, '['.repeat(500_000) + ']'.repeat(500_000));
+    // Queries: no argument or null reads the default view; an argument that is not a role is a clear error.
+    expect((await handle.query<ReasoningChain, [unknown]>('chain', null)).steps.length).toBeGreaterThan(0);
+    await expect(handle.query<unknown, [unknown]>('chain', 42)).rejects.toThrow(/viewer role/i);
+    await expect(handle.query<unknown, [unknown]>('chain', { role: 'developer' })).rejects.toThrow(/viewer role/i);
+    await expect(handle.query<unknown, [unknown]>('chain', 'x'.repeat(100_000))).rejects.toThrow(/Unknown viewer role/);
+    expect(await handle.query('status')).toMatchObject({ status: expect.any(String) });
+
+    gates.release('fuzz');
+    const result = (await handle.result()) as AgentResult;
+    expect(result).toMatchObject({ success: true, finalAnswer: 'done', terminationReason: 'success' });
+    const refused = result.chain.steps.map(thoughtOf).filter((t: string) => t.startsWith('Refused a "'));
+    expect(refused.length).toBeGreaterThan(0);
+    // No history event of a workflow task failure: nothing the messages did failed a task.
+    const history = await handle.fetchHistory();
+    expect(history.events!.some((e) => e.workflowTaskFailedEventAttributes)).toBe(false);
+  });
+
+  it('a cancel with a null payload is refused, and a valid cancel afterwards still cancels', async () => {
+    const handle = await heldRun('hostile: null cancel then a real one', 'null-cancel');
+    await handle.signal('cancel', null);
+    await handle.signal('cancel', { reason: { toString: 1, valueOf: 1 } });
+    await waitFor('the refusals in the chain', async () => (await handle.query<ReasoningChain>('chain')).steps.filter((s: ReasoningStep) => thoughtOf(s).startsWith('Refused a "cancel"')).length === 2);
+    await handle.signal('cancel', { reason: 'enough', by: 'alice' });
+    gates.release('null-cancel');
+    const result = (await handle.result()) as AgentResult;
+    expect(result.terminationReason).toBe('cancelled');
+    expect(result.chain.steps.map(thoughtOf)).toContain('Cancel requested (enough, by alice); finishing the current step, then summarising.');
+  });
+
+  it('a 5 MB steer is refused by the server (the client gets the error) and the run is unaffected', async () => {
+    const handle = await heldRun('hostile: 5 MB steer', 'big');
+    // Just under the payload limit reaches the run and is cut to one instruction's length.
+    await handle.signal('steer', { text: 'y'.repeat(1_900_000), by: 'mallory' });
+    expect(await handle.query('status')).toMatchObject({ steeringQueued: 1 });
+    // The client retries the refused call for a while, so the gated tool may time out meanwhile: the run goes on either way.
+    await expect(handle.signal('steer', { text: 'x'.repeat(5 * 1024 * 1024), by: 'mallory' })).rejects.toThrow();
+    gates.release('big');
+    const result = (await handle.result()) as AgentResult;
+    expect(result).toMatchObject({ success: true, finalAnswer: 'done', terminationReason: 'success' });
+    const steer = result.chain.steps.filter((s: ReasoningStep) => s.fromPerson?.kind === 'steer');
+    expect(steer).toHaveLength(1);
+    expect(thoughtOf(steer[0]!).length).toBeLessThan(4_100);
+    const history = await handle.fetchHistory();
+    expect(history.events!.some((e) => e.workflowTaskFailedEventAttributes)).toBe(false);
+  });
+
+  it(`a burst of 2,000 steer signals leaves the run healthy: at most ${MAX_QUEUED_INSTRUCTIONS} join the conversation`, async () => {
+    const task = 'hostile: 2,000 steers';
+    // The run waits on a question (no activity timeout), so the burst can take as long as the machine needs.
+    book.script(task, [{ content: [useTool('ask_person', { question: 'Go on?' })] }, { content: [useTool('finish', { result: 'done' })] }]);
+    // A cached worker: with every task replaying 10,000 signals from the start the test would measure replay, not health.
+    const h = await createHarness(shared.env, { tools: [gates.tool], models: { scripted: book.provider }, cacheWorkflows: true });
+    const result = await h.worker.runUntil(async () => {
+      const started = await h.agents.start(scriptedInput(task, { allowQuestions: true }));
+      const handle = shared.env.client.workflow.getHandle(started.workflowId);
+      await waitFor('the question to open', async () => (await handle.query<{ openQuestion?: unknown }>('status')).openQuestion !== undefined);
+      // 2,000 signals from 10 senders, in waves of 500 with a status query between waves. Not 10,000:
+      // a run that waits accumulates every signal in its history, and past about 10,000 events a
+      // replay no longer fits the 10 s workflow task timeout on a loaded machine; unpaced, one
+      // activation of thousands of signals passes the SDK's 5 s isolate timeout and the worker
+      // process aborts ("async hook stack has become corrupted"), with the old handlers as with these.
+      const total = 2_000;
+      const wave = 500;
+      let sent = 0;
+      for (let start = 0; start < total; start += wave) {
+        let next = start;
+        const sender = async () => {
+          while (next < start + wave) {
+            const i = next++;
+            await handle.signal('steer', { text: `instruction ${i}`, by: 'flood' });
+            sent++;
+          }
+        };
+        await Promise.all(Array.from({ length: 10 }, sender));
+        expect(await handle.query('status')).toMatchObject({ steeringQueued: MAX_QUEUED_INSTRUCTIONS });
+      }
+      expect(sent).toBe(total);
+      expect(await handle.query('status')).toMatchObject({ steeringQueued: expect.any(Number) });
+      await handle.executeUpdate('answer', { args: [{ text: 'Go on.', by: 'bob' }] });
+      return (await handle.result()) as AgentResult;
+    });
+    expect(result).toMatchObject({ success: true, finalAnswer: 'done', terminationReason: 'success' });
+    const steer = result.chain.steps.filter((s: ReasoningStep) => s.fromPerson?.kind === 'steer');
+    expect(steer.length).toBeGreaterThan(0);
+    expect(steer.length).toBeLessThanOrEqual(MAX_QUEUED_INSTRUCTIONS);
+  }, 600_000);
+});

@@ -1,7 +1,10 @@
 import { say, useTool, type ScriptedTurn } from '../../src/activities/models/scripted-model';
 import type { AgentClient } from '../../src/client/agent-client';
 import type { AgentInputInit } from '../../src/shared';
+import type { ToolDefinition } from '../../src/tools/define-tool';
+import { cancelSignal } from '../../src/workflows/messages';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
+import { slowTool } from '../helpers/test-tools';
 
 /** Runs whose histories are kept as replay fixtures: together they take every branch of the loop. */
 export interface ReplayScenario {
@@ -12,6 +15,8 @@ export interface ReplayScenario {
   tenantLimits?: { tenants: Record<string, { maxConcurrentRuns?: number; tokensPerHour?: number }> };
   /** What people do while the run goes (approve, steer, answer); the recorder awaits it. */
   interact?: (agents: AgentClient, workflowId: string) => Promise<void>;
+  /** Tools the recording worker has besides testTools(). */
+  extraTools?: () => ToolDefinition[];
 }
 
 /** Polls until `ready` holds; people act on what they see in the run's status. */
@@ -173,5 +178,24 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       { content: [say('Every task is done; finishing.')] },
       { content: [useTool('finish', { result: 'alpha=50' }, 'toolu_u3')] },
     ],
+  },
+  {
+    // A parent cancelled while its sub-agent runs a slow tool: the cancel is forwarded to the child
+    // (patched), both grace periods pass, the child's tool is cancelled and both end `cancelled`.
+    name: 'cancelled-parent-with-child',
+    input: { task: 'Have the worker run the job', model: SCRIPTED_MODEL, cancelGraceMs: 300, agents: { worker: { description: 'Runs the job', tools: ['slow_job'] } } },
+    turns: [
+      { content: [useTool('worker', { task: 'Run the job' }, 'toolu_k1')] },
+      { content: [useTool('slow_job', {}, 'toolu_k2')] },
+    ],
+    extraTools: () => [slowTool([])],
+    interact: async (agents, id) => {
+      await until(async () => (await agents.status(id)).subAgents.some((run) => run.status === 'running'));
+      await until(async () => {
+        const [child] = (await agents.status(id)).subAgents;
+        return child !== undefined && (await agents.status(child.workflowId)).lastStep?.endsWith('tool_call') === true;
+      });
+      await agents.getHandle(id).signal(cancelSignal, { reason: 'the job is no longer needed', by: 'olga' });
+    },
   },
 ];

@@ -1,4 +1,4 @@
-import { setHandler } from '@temporalio/workflow';
+import { patched, setHandler } from '@temporalio/workflow';
 import { type AgentStatus, type ApprovalRecord, type ReasoningChain } from '../../shared';
 import { queryRole, viewChain, viewStatus } from '../../shared/chain-view';
 import type { RunContext } from '../core/run-context';
@@ -7,6 +7,9 @@ import type { SubAgentTree } from '../delegation/sub-agent-tree';
 import { answerUpdate, approveToolCallUpdate, CancelRequestSchema, cancelSignal, chainQuery, MAX_CANCEL_TEXT_CHARS, resolveStallUpdate, statusQuery, steerSignal, subAgentApprovalsSignal } from '../messages';
 import type { People } from '../people/people';
 import type { Interrupts } from './interrupts';
+
+/** Marks histories in which a cancelled run forwards the `cancel` signal, with its reason, to its running sub-agents. */
+export const FORWARD_CANCEL_PATCH = 'forward-cancel-to-children';
 
 /** Refused messages recorded in the chain per Temporal run; later ones are only counted, so a flood cannot grow the chain. */
 export const MAX_REFUSED_MESSAGES_RECORDED = 20;
@@ -57,8 +60,11 @@ export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentT
       const by = request.by ? cutText(request.by, MAX_CANCEL_TEXT_CHARS) : undefined;
       if (!state.requestCancel(`${reason}${by ? `, by ${by}` : ''}`)) return;
       chain.thinking(`Cancel requested (${state.cancelRequested}); finishing the current step, then summarising.`, { level: 'full' }, { kind: 'cancel', by: by ?? 'unknown' });
-      // Sub-agents hear why, so their own chains say it; the scope's cancel then stops them.
-      tree.forward(cancelSignal, { reason: `the parent run was cancelled: ${reason}`, ...(by ? { by } : {}) });
+      // Sub-agents hear why, so their own chains say it; the scope's cancel then stops them. Runs
+      // recorded before the patch sent no such signal: they replay without it.
+      if (tree.running().length > 0 && patched(FORWARD_CANCEL_PATCH)) {
+        tree.forward(cancelSignal, { reason: `the parent run was cancelled: ${reason}`, ...(by ? { by } : {}) });
+      }
       progress.details();
       // In-flight work gets a grace period, then is cancelled like a Temporal cancel.
       interrupts.cancelAfterGrace(input.cancelGraceMs, () => `The run was cancelled (${state.cancelRequested}).`);

@@ -1,9 +1,8 @@
 import type { RE2JS } from 're2js';
 import type { ApprovalPolicy, ApprovalRule } from './approval';
 import { pathReason } from './approval-path-rule';
-import { canonicalJson } from './arguments-hash';
 import { sqlReason, verbWords } from './approval-sql-rule';
-import { shown } from './rule-values';
+import { aboveReason, jsonText, shown } from './rule-values';
 import type { ToolSpec } from '../tool-spec';
 
 /*
@@ -127,41 +126,4 @@ function describeRule(rule: ApprovalRule): string {
       return `when ${shown(unknownRule)}`;
     }
   }
-}
-
-/** Canonical JSON (key order ignored), or undefined for values JSON cannot hold (cycles, bigint). */
-function jsonText(value: unknown): string | undefined {
-  try {
-    return canonicalJson(value);
-  } catch {
-    return undefined;
-  }
-}
-
-
-// ---- above ---------------------------------------------------------------------------------
-
-/**
- * A number, or a string holding one: optional sign and currency symbol, `1500`, `1500.5`, `1e3`,
- * or comma thousands in groups of three (`1,500.00`). Any other non-empty string is `unreadable`;
- * empty strings and non-numbers (booleans, objects, null) are no amount at all.
- */
-function amountOf(value: unknown): number | 'unreadable' | undefined {
-  if (typeof value === 'number') return value;
-  if (typeof value !== 'string') return undefined;
-  const text = value.trim().replace(/^([+-]?)[$€£¥]\s*/, '$1');
-  if (text === '') return undefined;
-  if (/^[+-]?(infinity|nan)$/i.test(text)) return Number.NaN;
-  const plain = /^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text) ? text.replace(/,/g, '') : text;
-  return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(plain) ? Number(plain) : 'unreadable';
-}
-
-/** Missing fields and non-amounts never match; unreadable and non-finite amounts always do. */
-function aboveReason(field: string, value: unknown, threshold: number): string | undefined {
-  const amount = amountOf(value);
-  if (amount === undefined) return undefined;
-  const text = typeof value === 'number' ? String(value) : shown(value);
-  if (amount === 'unreadable') return `${field} ${text} is not a number, so it may be above ${threshold}`;
-  if (!Number.isFinite(amount)) return `${field} ${text} is not a finite number`;
-  return amount > threshold ? `${field} ${text} is above ${threshold}` : undefined;
 }

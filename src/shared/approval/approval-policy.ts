@@ -2,7 +2,7 @@ import type { RE2JS } from 're2js';
 import type { ApprovalPolicy, ApprovalRule } from './approval';
 import { pathReason } from './approval-path-rule';
 import { sqlReason, verbWords } from './approval-sql-rule';
-import { aboveReason, jsonText, shown } from './rule-values';
+import { aboveReason, candidates, jsonText, shown } from './rule-values';
 import type { ToolSpec } from '../tool-spec';
 
 /*
@@ -46,22 +46,6 @@ const WRITE_LIKE_TYPES: ReadonlySet<string> = new Set(['file_system', 'database'
  */
 export function defaultApprovalPolicy(tool: Pick<ToolSpec, 'type' | 'readOnly'>): ApprovalPolicy {
   return WRITE_LIKE_TYPES.has(tool.type) && tool.readOnly !== true ? 'always' : 'never';
-}
-
-/**
- * Values at a dotted path: own properties only; an array on the way fans out over its elements
- * unless the segment is an index (`items.0.path`). Each value found that is an array also yields
- * its elements, at any depth, so a rule holds when any element meets it. A missing field yields none.
- */
-function candidates(value: unknown, path: readonly string[]): unknown[] {
-  const [head, ...rest] = path;
-  if (head === undefined) return Array.isArray(value) ? [value, ...value.flatMap((v) => candidates(v, []))] : [value];
-  if (Array.isArray(value)) {
-    if (!/^\d+$/.test(head)) return value.flatMap((element) => candidates(element, path));
-    return Number(head) < value.length ? candidates(value[Number(head)], rest) : [];
-  }
-  if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, head)) return [];
-  return candidates((value as Record<string, unknown>)[head], rest);
 }
 
 function ruleReason(rule: ApprovalRule, args: Record<string, unknown>): string | undefined {

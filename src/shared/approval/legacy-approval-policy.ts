@@ -1,7 +1,7 @@
 import type { ApprovalPolicy, ApprovalRule } from './approval';
 import { legacyPathReason } from './legacy-approval-path-rule';
 import { legacySqlReason } from './legacy-approval-sql-rule';
-import { aboveReason, jsonText, shown } from './rule-values';
+import { aboveReason, candidates, jsonText, shown } from './rule-values';
 import type { ApprovalCheck } from './approval-policy';
 
 /*
@@ -24,22 +24,6 @@ export function legacyApprovalNeeded(policy: ApprovalPolicy | undefined, args: R
     if (reason !== undefined) return { needed: true, reason };
   }
   return NOT_NEEDED;
-}
-
-/**
- * Values at a dotted path: own properties only; an array on the way fans out over its elements
- * unless the segment is an index (`items.0.path`). Each value found that is an array also yields
- * its elements, at any depth, so a rule holds when any element meets it. A missing field yields none.
- */
-function candidates(value: unknown, path: readonly string[]): unknown[] {
-  const [head, ...rest] = path;
-  if (head === undefined) return Array.isArray(value) ? [value, ...value.flatMap((v) => candidates(v, []))] : [value];
-  if (Array.isArray(value)) {
-    if (!/^\d+$/.test(head)) return value.flatMap((element) => candidates(element, path));
-    return Number(head) < value.length ? candidates(value[Number(head)], rest) : [];
-  }
-  if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, head)) return [];
-  return candidates((value as Record<string, unknown>)[head], rest);
 }
 
 function ruleReason(rule: ApprovalRule, args: Record<string, unknown>): string | undefined {

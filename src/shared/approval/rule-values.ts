@@ -46,3 +46,19 @@ export function aboveReason(field: string, value: unknown, threshold: number): s
   if (!Number.isFinite(amount)) return `${field} ${text} is not a finite number`;
   return amount > threshold ? `${field} ${text} is above ${threshold}` : undefined;
 }
+
+/**
+ * Values at a dotted path: own properties only; an array on the way fans out over its elements
+ * unless the segment is an index (`items.0.path`). Each value found that is an array also yields
+ * its elements, at any depth, so a rule holds when any element meets it. A missing field yields none.
+ */
+export function candidates(value: unknown, path: readonly string[]): unknown[] {
+  const [head, ...rest] = path;
+  if (head === undefined) return Array.isArray(value) ? [value, ...value.flatMap((v) => candidates(v, []))] : [value];
+  if (Array.isArray(value)) {
+    if (!/^\d+$/.test(head)) return value.flatMap((element) => candidates(element, path));
+    return Number(head) < value.length ? candidates(value[Number(head)], rest) : [];
+  }
+  if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, head)) return [];
+  return candidates((value as Record<string, unknown>)[head], rest);
+}

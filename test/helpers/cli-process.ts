@@ -52,6 +52,7 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, input?: str
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  // 'close', not 'exit': a large output may still be arriving on the pipes when the process exits.
+  const code = await new Promise<number | null>((resolve) => child.on('close', (exitCode: number | null) => resolve(exitCode)));
   return { code, stdout, stderr };
 }

@@ -3,6 +3,7 @@ import { type AgentStatus, type ApprovalRecord, type ReasoningChain } from '../.
 import { queryRole, viewChain, viewStatus } from '../../shared/chain-view';
 import type { RunContext } from '../core/run-context';
 import { cutText, readMessage } from '../core/read-message';
+import { decodeSignalPayload, rawSignal } from '../core/signal-payload';
 import type { SubAgentTree } from '../delegation/sub-agent-tree';
 import { answerUpdate, approveToolCallUpdate, CancelRequestSchema, cancelSignal, chainQuery, MAX_CANCEL_TEXT_CHARS, resolveStallUpdate, statusQuery, steerSignal, subAgentApprovalsSignal } from '../messages';
 import type { People } from '../people/people';
@@ -113,10 +114,11 @@ export function registerHandlers(ctx: RunContext, people: People, tree: SubAgent
   const h = messageHandlers(ctx, people, tree, interrupts, status);
   setHandler(chainQuery, h.chain);
   setHandler(statusQuery, h.status);
-  setHandler(cancelSignal, h.cancel);
+  // Signals arrive undecoded (see rawSignal): bytes that do not decode are refused like any bad payload.
+  setHandler(rawSignal(cancelSignal.name), (raw) => h.cancel(decodeSignalPayload(raw)));
   setHandler(resolveStallUpdate, h.resolveStall.handler, { validator: h.resolveStall.validator });
   setHandler(approveToolCallUpdate, h.approveToolCall.handler, { validator: h.approveToolCall.validator });
-  setHandler(subAgentApprovalsSignal, h.subAgentApprovals);
-  setHandler(steerSignal, h.steer);
+  setHandler(rawSignal(subAgentApprovalsSignal.name), (raw) => h.subAgentApprovals(decodeSignalPayload(raw)));
+  setHandler(rawSignal(steerSignal.name), (raw) => h.steer(decodeSignalPayload(raw)));
   setHandler(answerUpdate, h.answer.handler, { validator: h.answer.validator });
 }

@@ -1,5 +1,7 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { describe, expect, it } from 'vitest';
+import { temporal } from '@temporalio/proto';
+import { Worker } from '@temporalio/worker';
+import { describe, expect, inject, it } from 'vitest';
 import { useTool } from '../../../src/activities/models/scripted-model';
 import type { AgentResult, ReasoningChain, ReasoningStep } from '../../../src/shared';
 import { CancelRequestSchema } from '../../../src/workflows/messages';
@@ -13,6 +15,10 @@ import { createHarness } from '../../helpers/temporal-env';
 const book = new ScriptBook();
 const gates = gateTool();
 const shared = sharedWorker(() => [gates.tool], book.provider);
+
+const WorkflowTaskFailedCause = temporal.api.enums.v1.WorkflowTaskFailedCause;
+/** Temporal's default `limit.maximumSignalsPerExecution`: signals past it are refused by the server. */
+const SIGNALS_PER_RUN_CAP = 10_000;
 
 const wire = HOSTILE_PAYLOADS.filter((p) => p.wire);
 const thoughtOf = (s: ReasoningStep) => (s.type === 'thinking' ? s.thought : '');
@@ -38,16 +44,21 @@ describe('hostile messages on a live run', () => {
         await expect(handle.executeUpdate(update, { args: [payload] }), `${update} with ${name}`).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
       }
     }
-    // Payloads no JSON client would write, as raw bytes: 500,000 levels of nesting.
-    const raw = (signalName: string, data: string) =>
+    // Payloads no JSON client would write, as raw bytes: 500,000 levels of nesting, bytes that are
+    // not JSON, an encoding no converter knows. The SDK decodes a signal before any handler runs.
+    const raw = (signalName: string, data: string, encoding = 'json/plain') =>
       shared.env.client.workflowService.signalWorkflowExecution({
         namespace: shared.env.client.options.namespace,
         workflowExecution: { workflowId: handle.workflowId },
         signalName,
         identity: 'hostile-test',
-        input: { payloads: [{ metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from(data) }] },
+        input: { payloads: [{ metadata: { encoding: Buffer.from(encoding) }, data: Buffer.from(data) }] },
       });
-    for (const signalName of ['cancel', 'steer', 'subAgentApprovals']) await raw(signalName, '['.repeat(500_000) + ']'.repeat(500_000));
+    for (const signalName of ['cancel', 'steer', 'subAgentApprovals']) {
+      await raw(signalName, '['.repeat(500_000) + ']'.repeat(500_000));
+      await raw(signalName, '{"text": not json');
+      await raw(signalName, '{"text":"hi"}', 'thoughtline/unknown');
+    }
     // Queries: no argument or null reads the default view; an argument that is not a role is a clear error.
     expect((await handle.query<ReasoningChain, [unknown]>('chain', null)).steps.length).toBeGreaterThan(0);
     await expect(handle.query<unknown, [unknown]>('chain', 42)).rejects.toThrow(/viewer role/i);
@@ -94,44 +105,41 @@ describe('hostile messages on a live run', () => {
     expect(history.events!.some((e) => e.workflowTaskFailedEventAttributes)).toBe(false);
   });
 
-  it(`a burst of 2,000 steer signals leaves the run healthy: at most ${MAX_QUEUED_INSTRUCTIONS} join the conversation`, async () => {
-    const task = 'hostile: 2,000 steers';
+  it(`a burst of 10,000 steer signals leaves the run healthy: at most ${MAX_QUEUED_INSTRUCTIONS} join the conversation, and its history replays`, async () => {
+    const task = 'hostile: 10,000 steers';
     // The run waits on a question (no activity timeout), so the burst can take as long as the machine needs.
     book.script(task, [{ content: [useTool('ask_person', { question: 'Go on?' })] }, { content: [useTool('finish', { result: 'done' })] }]);
-    // A cached worker: with every task replaying 10,000 signals from the start the test would measure replay, not health.
     const h = await createHarness(shared.env, { tools: [gates.tool], models: { scripted: book.provider }, cacheWorkflows: true });
-    const result = await h.worker.runUntil(async () => {
+    const { result, history } = await h.worker.runUntil(async () => {
       const started = await h.agents.start(scriptedInput(task, { allowQuestions: true }));
       const handle = shared.env.client.workflow.getHandle(started.workflowId);
       await waitFor('the question to open', async () => (await handle.query<{ openQuestion?: unknown }>('status')).openQuestion !== undefined);
-      // 2,000 signals from 10 senders, in waves of 500 with a status query between waves. Not 10,000:
-      // a run that waits accumulates every signal in its history, and past about 10,000 events a
-      // replay no longer fits the 10 s workflow task timeout on a loaded machine; unpaced, one
-      // activation of thousands of signals passes the SDK's 5 s isolate timeout and the worker
-      // process aborts ("async hook stack has become corrupted"), with the old handlers as with these.
-      const total = 2_000;
-      const wave = 500;
-      let sent = 0;
-      for (let start = 0; start < total; start += wave) {
-        let next = start;
-        const sender = async () => {
-          while (next < start + wave) {
-            const i = next++;
-            await handle.signal('steer', { text: `instruction ${i}`, by: 'flood' });
-            sent++;
-          }
-        };
-        await Promise.all(Array.from({ length: 10 }, sender));
-        expect(await handle.query('status')).toMatchObject({ steeringQueued: MAX_QUEUED_INSTRUCTIONS });
-      }
-      expect(sent).toBe(total);
-      expect(await handle.query('status')).toMatchObject({ steeringQueued: expect.any(Number) });
+      const { runId } = await handle.describe();
+      // 10,000 signals as fast as 20 senders can send them: Temporal's own cap on signals per run.
+      let next = 0;
+      const sender = async () => {
+        while (next < SIGNALS_PER_RUN_CAP) {
+          const i = next++;
+          await handle.signal('steer', { text: `instruction ${i}`, by: 'flood' });
+        }
+      };
+      await Promise.all(Array.from({ length: 20 }, sender));
+      // The server refuses the next one: a flood can fill a run's history only so far.
+      await expect(handle.signal('steer', { text: 'one more', by: 'flood' })).rejects.toThrow();
+      expect(await handle.query('status')).toMatchObject({ steeringQueued: MAX_QUEUED_INSTRUCTIONS });
       await handle.executeUpdate('answer', { args: [{ text: 'Go on.', by: 'bob' }] });
-      return (await handle.result()) as AgentResult;
+      const done = (await handle.result()) as AgentResult;
+      return { result: done, history: await shared.env.client.workflow.getHandle(started.workflowId, runId).fetchHistory() };
     });
     expect(result).toMatchObject({ success: true, finalAnswer: 'done', terminationReason: 'success' });
     const steer = result.chain.steps.filter((s: ReasoningStep) => s.fromPerson?.kind === 'steer');
-    expect(steer.length).toBeGreaterThan(0);
-    expect(steer.length).toBeLessThanOrEqual(MAX_QUEUED_INSTRUCTIONS);
+    expect(steer).toHaveLength(MAX_QUEUED_INSTRUCTIONS);
+    const events = history.events!;
+    expect(events.filter((e) => e.workflowExecutionSignaledEventAttributes)).toHaveLength(SIGNALS_PER_RUN_CAP);
+    // The only failed workflow tasks are the server's own: it fails a task to flush signals buffered meanwhile.
+    const causes = new Set(events.flatMap((e) => (e.workflowTaskFailedEventAttributes ? [e.workflowTaskFailedEventAttributes.cause] : [])));
+    expect([...causes].filter((c) => c !== WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND)).toEqual([]);
+    // A worker that restarts replays all 10,000 signals and reaches the same commands.
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, 'replay-10000-steers');
   }, 600_000);
 });

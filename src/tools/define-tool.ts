@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ApprovalPolicy, ToolRetry, ToolType, VisibilityLevel } from '../shared';
 import { defaultApprovalPolicy } from '../shared/approval/approval-policy';
+import { policyProblem } from '../shared/approval/rule-pattern';
 
 /** Anthropic and OpenAI both accept tool names of this shape. */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -89,6 +90,8 @@ export function defineTool<Input extends z.ZodType, Output>(options: ToolOptions
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     throw new InvalidToolDefinitionError(`Tool "${options.name}": timeoutMs must be a positive integer.`);
   }
+  const problem = policyProblem(options.approval);
+  if (problem) throw new InvalidToolDefinitionError(`Tool "${options.name}": ${problem}. A rule that can never be read would ask for approval on every call.`);
   return Object.freeze({
     name: options.name,
     type: options.type ?? 'external',

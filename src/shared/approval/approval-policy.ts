@@ -1,7 +1,7 @@
-import type { RE2JS } from 're2js';
 import type { ApprovalPolicy, ApprovalRule } from './approval';
 import { pathReason } from './approval-path-rule';
 import { sqlReason, verbWords } from './approval-sql-rule';
+import { compileRulePattern } from './rule-pattern';
 import { aboveReason, candidates, jsonText, shown } from './rule-values';
 import type { ToolSpec } from '../tool-spec';
 
@@ -68,14 +68,8 @@ function ruleReason(rule: ApprovalRule, args: Record<string, unknown>): string |
       // RE2 semantics: matching time is linear in the argument's length whatever the pattern, so
       // a hostile pattern or argument cannot freeze the workflow. Patterns RE2 cannot compile
       // (backreferences, lookaround) always need approval.
-      let pattern: RE2JS;
-      try {
-        const { RE2JS: Re2 } = require('re2js') as typeof import('re2js'); // loaded on first use, like the SQL grammars
-        pattern = Re2.compile(rule.pattern, Re2.CASE_INSENSITIVE);
-      } catch (error) {
-        const detail = error instanceof Error ? `: ${error.message}` : '';
-        return `invalid approval rule pattern ${shown(rule.pattern)} for ${rule.field}${detail}`;
-      }
+      const pattern = compileRulePattern(rule.pattern);
+      if ('problem' in pattern) return `invalid approval rule pattern ${shown(rule.pattern)} for ${rule.field}: ${pattern.problem}`;
       return first((value) =>
         (typeof value === 'string' || typeof value === 'number') && pattern.matcher(String(value)).find() ? `${rule.field} matches /${rule.pattern}/` : undefined,
       );

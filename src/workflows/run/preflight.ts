@@ -1,13 +1,17 @@
-import { ApplicationFailure } from '@temporalio/workflow';
+import { ApplicationFailure, patched } from '@temporalio/workflow';
 import { FailureType, type AgentInput, type ToolSpec } from '../../shared';
+import { policyProblem } from '../../shared/approval/rule-pattern';
 import { activities } from '../activity-proxies';
 import { injectedToolNames } from '../core/injected-tools';
 import type { RunContext } from '../core/run-context';
 import { splitToolNames, withSubAgents } from '../delegation/sub-agent-tools';
 import type { RunOutcome } from '../loop/react-loop';
 
+/** Marks histories in which a run refuses, at start, an approval rule pattern RE2 cannot compile. */
+export const REFUSE_UNREADABLE_PATTERNS_PATCH = 'refuse-unreadable-patterns';
+
 /**
- * What a run checks before its first iteration, in this order: its models are allowed; a root
+ * What a run checks before its first iteration, in this order: its approval rules can be read; its models are allowed; a root
  * run of a tenant gets one of the tenant's run slots; the tools are described by the worker
  * (once per agent run: a continued run keeps the set it started with); no registered tool takes
  * an injected tool's name. A refusal is a visible step and ends the run with `error`; a name
@@ -15,6 +19,11 @@ import type { RunOutcome } from '../loop/react-loop';
  */
 export async function preflight(ctx: RunContext, carriedTools: ToolSpec[] | undefined): Promise<{ tools: ToolSpec[] } | { refused: RunOutcome }> {
   const { input, chain, workflowId } = ctx;
+  // Only a new agent run checks (a continued one passed already); older histories never did.
+  const unreadable = carriedTools ? undefined : approvalRuleProblem(input);
+  if (unreadable && patched(REFUSE_UNREADABLE_PATTERNS_PATCH)) {
+    throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: `${unreadable}; fix the rule (RE2 syntax: no backreferences or lookaround).`, nonRetryable: true });
+  }
   const refused = modelRefusal(input);
   if (refused) {
     chain.thinking(`Refused: ${refused}`, { level: 'full' });
@@ -41,6 +50,15 @@ export async function preflight(ctx: RunContext, carriedTools: ToolSpec[] | unde
     throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message, nonRetryable: true });
   }
   return { tools };
+}
+
+/** The first run-level approval rule (input.approvals, by tool) that can never be read, or undefined. */
+function approvalRuleProblem(input: AgentInput): string | undefined {
+  for (const [tool, policy] of Object.entries(input.approvals)) {
+    const problem = policyProblem(policy);
+    if (problem) return `approvals.${tool}: ${problem}`;
+  }
+  return undefined;
 }
 
 /**

@@ -109,4 +109,19 @@ describe.concurrent('approval rules in a run', () => {
       expect((failure as WorkflowFailedError).cause).toMatchObject({ type: 'InvalidAgentInput', message: expect.stringContaining('"__proto__" cannot name a tool or agent in approvals') });
     });
   });
+
+  it('a run whose approval rule pattern RE2 cannot compile is refused at start, and no tool runs', async () => {
+    const ran: Array<Record<string, unknown>> = [];
+    const h = await createHarness(env, { tools: [writeFileTool(ran)], models: {} });
+    const result = await h.worker.runUntil(async () => {
+      const handle = await h.agents.start({
+        task: 'write',
+        model: { provider: 'scripted', model: 'scripted' },
+        approvals: { write_file: { anyOf: [{ when: 'matches', field: 'path', pattern: '(secret)\\1' }] } },
+      });
+      return handle.result();
+    });
+    expect(result).toMatchObject({ success: false, terminationReason: 'error', modelCalls: 0, error: expect.stringMatching(/^InvalidAgentInput: approvals\.write_file: the approval rule pattern .* for path is not RE2 syntax/) });
+    expect(ran).toEqual([]);
+  });
 });

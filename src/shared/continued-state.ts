@@ -87,6 +87,8 @@ export const ContinuedState = RunStateData.extend({
   tools: z.array(ToolSpec),
   /** Steering instructions received but not yet delivered to the model. */
   steering: z.array(SteeringInstruction).default([]),
+  /** Instructions refused since the last delivery (the queue was full); the next thought reports them. */
+  steeringRefused: z.number().int().min(0).optional(),
   /** The plan as it stood at the handover. */
   plan: Plan.optional(),
 });

@@ -35,15 +35,22 @@ export type SteerOutcome = 'queued' | 'blank' | 'malformed' | 'refused';
 export class SteeringInbox {
   private queue: SteeringInstruction[];
   private queuedChars: number;
-  private refused = 0;
+  private refusedSinceDelivery: number;
 
-  constructor(carried: readonly SteeringInstruction[] = []) {
+  /** `carried` and `refused` come from the previous Temporal run of the same agent run, if any. */
+  constructor(carried: readonly SteeringInstruction[] = [], refused = 0) {
     this.queue = [...carried];
+    this.refusedSinceDelivery = refused;
     this.queuedChars = this.queue.reduce((sum, i) => sum + i.text.length, 0);
   }
 
   get waiting(): readonly SteeringInstruction[] {
     return this.queue;
+  }
+
+  /** Instructions refused since the last delivery. */
+  get refused(): number {
+    return this.refusedSinceDelivery;
   }
 
   /** Total over any payload: blank instructions are dropped, malformed ones and those past the limits refused. */
@@ -53,7 +60,7 @@ export class SteeringInbox {
     const text = cutText(request.text.trim(), MAX_INSTRUCTION_CHARS);
     if (!text) return 'blank';
     if (this.queue.length >= MAX_QUEUED_INSTRUCTIONS || this.queuedChars + text.length > MAX_QUEUED_CHARS) {
-      this.refused++;
+      this.refusedSinceDelivery++;
       return 'refused';
     }
     this.queue.push({ text, ...(request.by ? { by: request.by } : {}) });
@@ -64,10 +71,10 @@ export class SteeringInbox {
   /** Each waiting instruction becomes a visible step and joins the conversation; returns how many. */
   deliver(chain: ChainBuilder, state: RunState): number {
     const delivered = this.queue;
-    const refused = this.refused;
+    const refused = this.refusedSinceDelivery;
     this.queue = [];
     this.queuedChars = 0;
-    this.refused = 0;
+    this.refusedSinceDelivery = 0;
     for (const { text, by } of delivered) {
       const who = by ?? 'a person';
       chain.thinking(`Instruction from ${who}: ${text}`, { level: 'full' }, { kind: 'steer', by: who });

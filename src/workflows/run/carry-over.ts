@@ -27,13 +27,19 @@ export const CARRY_LEVELS: readonly CarryLevel[] = [
   { resultChars: 200, everyText: true, keepCache: false, contextChars: 20_000 },
 ];
 
+/** Steering not yet delivered: the instructions waiting, and how many were refused meanwhile (the next thought says so). */
+export interface CarriedSteering {
+  readonly waiting: readonly SteeringInstruction[];
+  readonly refused: number;
+}
+
 /** The state a run hands to its next Temporal run (see ContinuedState), shortened at `level`. */
 export function carryOver(
   state: RunState,
   chain: ReasoningChain,
   tools: readonly ToolSpec[],
   runId: string,
-  steering: readonly SteeringInstruction[] = [],
+  steering: CarriedSteering = { waiting: [], refused: 0 },
   level: CarryLevel = CARRY_LEVELS[0]!,
 ): ContinuedState {
   const data = state.carried(runId);
@@ -43,7 +49,8 @@ export function carryOver(
     ...(level.keepCache ? {} : { readOnlyCache: [] }),
     chain: shortenChain(chain, runId, level),
     tools: [...tools],
-    steering: [...steering],
+    steering: [...steering.waiting],
+    ...(steering.refused > 0 ? { steeringRefused: steering.refused } : {}),
   };
 }
 

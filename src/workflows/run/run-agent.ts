@@ -70,7 +70,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   chain.iteration = state.iteration;
   state.limitCacheBytes(MAX_CACHE_BYTES, bounded);
   const interrupts = new Interrupts();
-  const people: People = { gate: new ApprovalGate(chain, runId, clock.now), desk: new QuestionDesk(), inbox: new SteeringInbox(carried?.steering), stall: new StallQuestion() };
+  const people: People = { gate: new ApprovalGate(chain, runId, clock.now), desk: new QuestionDesk(), inbox: new SteeringInbox(carried?.steering, carried?.steeringRefused), stall: new StallQuestion() };
   const tree = new SubAgentTree(chain, delegationPath(input, workflowId));
   const status = (): AgentStatus => runStatus(ctx, people, tree);
   const shown = createProgress(chain, status);
@@ -107,9 +107,9 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   let refused: RunOutcome | undefined;
   if ('error' in ended && ended.error instanceof ContinueAsNewRequested) {
     await condition(allHandlersFinished);
-    if (!bounded()) return continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...input, continued: carryOver(state, chain.snapshot(), tools, runId, people.inbox.waiting) });
+    if (!bounded()) return continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...input, continued: carryOver(state, chain.snapshot(), tools, runId, people.inbox) });
     const snapshot = chain.snapshot();
-    const handover = planHandover(input, (level) => carryOver(state, snapshot, tools, runId, people.inbox.waiting, level), {
+    const handover = planHandover(input, (level) => carryOver(state, snapshot, tools, runId, people.inbox, level), {
       iterationsThisRun: state.iterationsThisRun,
       historyBytes: workflowInfo().historySize,
     });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ContinuedState } from '../../../../src/shared/continued-state';
 import { RunState } from '../../../../src/workflows/core/run-state';
+import { carryOver } from '../../../../src/workflows/run/carry-over';
 import { ApprovalGate, MAX_DECISION_REASON_CHARS } from '../../../../src/workflows/people/approval-gate';
 import { MAX_ANSWER_CHARS, QuestionDesk } from '../../../../src/workflows/people/question-desk';
 import { MAX_INSTRUCTION_CHARS, MAX_QUEUED_CHARS, MAX_QUEUED_INSTRUCTIONS, SteeringInbox } from '../../../../src/workflows/people/steering-inbox';
@@ -21,6 +23,19 @@ describe('steering limits', () => {
     const next = testChainBuilder();
     inbox.deliver(next, new RunState('m', [], 0));
     expect(thoughts(next)).toEqual(['Instruction from a person: after']);
+  });
+
+  it('carries the refusal count across a handover: the next Temporal run still says how many were refused', () => {
+    const inbox = new SteeringInbox();
+    for (let i = 0; i < MAX_QUEUED_INSTRUCTIONS + 3; i++) inbox.receive({ text: `i${i}` });
+    const chain = testChainBuilder();
+    const carried = ContinuedState.parse(carryOver(new RunState('m', [], 0), chain.snapshot(), [], 'run-1', inbox));
+    expect(carried.steering).toHaveLength(MAX_QUEUED_INSTRUCTIONS);
+    expect(carried.steeringRefused).toBe(3);
+    const next = new SteeringInbox(carried.steering, carried.steeringRefused);
+    const nextChain = testChainBuilder();
+    next.deliver(nextChain, new RunState('m', [], 0));
+    expect(thoughts(nextChain).at(-1)).toMatch(/^3 further steering instructions were refused/);
   });
 
   it(`refuses an instruction that would take the waiting text past ${MAX_QUEUED_CHARS} characters, but takes one that fits exactly`, () => {

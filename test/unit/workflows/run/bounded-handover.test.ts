@@ -21,7 +21,7 @@ function run(task: string, { results = 0, resultChars = 100, cacheChars = 0 } = 
   }
   const state = new RunState('m', [{ role: 'user', content: [{ type: 'text', text: task }] }], 0);
   if (cacheChars > 0) state.remember({ key: 'k', stepId: 's', content: 'c'.repeat(cacheChars), isError: false, result: 'x' });
-  const carry = (level: CarryLevel): Carried => carryOver(state, chain.snapshot(), [], 'run-1', [], level);
+  const carry = (level: CarryLevel): Carried => carryOver(state, chain.snapshot(), [], 'run-1', undefined, level);
   return { chain, state, carry };
 }
 

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
@@ -103,6 +104,19 @@ describe('the installed package', () => {
     }
   });
 
+  it("bundles the docs' workflow files through thoughtline/workflow with Temporal's bundler (sandbox-safe)", async () => {
+    const workflows = readPages()
+      .flatMap(({ page, markdown }) => snippetsOf(page, markdown, path.join(pkg.dir, 'workflows')))
+      .filter((s) => s.code.includes("from 'thoughtline/workflow'"));
+    expect(workflows.map((s) => s.page)).toContain('docs/concepts.md');
+    for (const s of workflows) {
+      fs.mkdirSync(path.dirname(s.file), { recursive: true });
+      fs.writeFileSync(s.file, s.code);
+      const { code } = await bundleWorkflowCode({ workflowsPath: s.file, logger: quietLogger });
+      expect(code, `${s.page}:${s.line}`).toContain('runAgent');
+    }
+  });
+
   it("runs README's client.ts against the dev server, with README's tool, as an ES module and as CommonJS", async () => {
     expect(inject('temporalNamespace')).toBe('default'); // the snippet connects to the default namespace
     const blocks = Object.fromEntries(snippetsOf('README.md', fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'), pkg.dir).map((s) => [path.basename(s.file), s.code]));
@@ -142,6 +156,8 @@ describe('the installed package', () => {
     model.verify();
   });
 });
+
+const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
 
 /** One wrong type (line 3), one deep import (line 7), one whole file awaiting at its top (line 12). */
 const CONTROLS = [

@@ -84,6 +84,8 @@ describe('the installed package', () => {
 
     const bin = path.join(pkg.packageDir, pkg.packageJson.bin['thoughtline']!);
     expect(fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
+    const { stdout } = await run(process.execPath, [bin, '--help'], { cwd: pkg.dir, timeout: 30_000 });
+    expect(stdout).toMatch(/Usage:[\s\S]*thoughtline run/);
   });
 
   it('compiles every ts block of README.md and docs/ as ES modules and as CommonJS, and fails wrong ones (controls)', () => {

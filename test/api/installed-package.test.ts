@@ -89,14 +89,17 @@ describe('the installed package', () => {
   });
 
   it('compiles every ts block of README.md and docs/ as ES modules and as CommonJS, and fails wrong ones (controls)', () => {
-    for (const mode of ['esm', 'cjs'] as const) {
+    const modes = (['esm', 'cjs'] as const).map((mode) => {
       const dir = path.join(pkg.dir, mode);
       const snippets = readPages()
         .flatMap(({ page, markdown }) => snippetsOf(page, markdown, dir))
         .map((s) => (mode === 'cjs' ? asCommonJsExcerpt(s) : s));
-      const controls = snippetsOf('controls.md', CONTROLS, dir);
-      const diagnostics = compileAs(mode, dir, [...snippets, ...controls]);
+      return { mode, dir, snippets, controls: snippetsOf('controls.md', CONTROLS, dir) };
+    });
+    // One program: each file is an ES module or CommonJS by its folder's package.json, as Node decides.
+    const diagnostics = compileOnDisk(modes.map(({ mode, dir, snippets, controls }) => ({ mode, dir, snippets: [...snippets, ...controls] })));
 
+    for (const { mode, snippets, controls } of modes) {
       expect(snippets.flatMap((s) => diagnostics.get(s.file)!.map((d) => describeDiagnostic(s, d))), mode).toEqual([]);
       const controlErrors = controls.map((s) => diagnostics.get(s.file)!.map((d) => describeDiagnostic(s, d)));
       expect(controlErrors[0], mode).toEqual([expect.stringMatching(/^controls\.md:3 TS2322: Type '"finished"' is not assignable/)]);
@@ -178,13 +181,15 @@ const CONTROLS = [
   '```',
 ].join('\n');
 
-/** Compiles the snippets as files on disk under `dir`, whose package.json makes them ES modules or CommonJS. */
-function compileAs(mode: 'esm' | 'cjs', dir: string, snippets: readonly Snippet[]): Map<string, readonly ts.Diagnostic[]> {
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: mode === 'esm' ? 'module' : 'commonjs' }));
-  for (const s of snippets) {
-    fs.mkdirSync(path.dirname(s.file), { recursive: true });
-    fs.writeFileSync(s.file, s.text);
+/** Compiles snippets as files on disk, each folder's package.json making its files ES modules or CommonJS. */
+function compileOnDisk(folders: ReadonlyArray<{ mode: 'esm' | 'cjs'; dir: string; snippets: readonly Snippet[] }>): Map<string, readonly ts.Diagnostic[]> {
+  for (const { mode, dir, snippets } of folders) {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: mode === 'esm' ? 'module' : 'commonjs' }));
+    for (const s of snippets) {
+      fs.mkdirSync(path.dirname(s.file), { recursive: true });
+      fs.writeFileSync(s.file, s.text);
+    }
   }
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
@@ -198,6 +203,7 @@ function compileAs(mode: 'esm' | 'cjs', dir: string, snippets: readonly Snippet[
     types: ['node'],
     typeRoots: [path.join(ROOT, 'node_modules/@types')],
   };
+  const snippets = folders.flatMap((f) => f.snippets);
   return diagnosticsOf(ts.createProgram(snippets.map((s) => s.file), options), snippets);
 }
 

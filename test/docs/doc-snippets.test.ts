@@ -106,6 +106,22 @@ describe('docs', () => {
     expect(controlErrors[0]).toMatch(/^negative-control\.md:4 TS2322: Type '"finished"' is not assignable/);
   });
 
+  it('import only what README tells a user to install: thoughtline entry points, packages on its npm install line, node: builtins', () => {
+    const readme = pages.find((p) => p.page === 'README.md')!.markdown;
+    const install = fencedBlocks(readme).flatMap((b) => b.code.split('\n')).find((line) => /^npm install \S*thoughtline/.test(line));
+    expect(install).toBeDefined();
+    const installed = install!.split(/\s+/).slice(2).filter((w) => !w.includes('/') || w.startsWith('@')).map((w) => w.replace(/(?<=.)@.*$/, ''));
+    expect(installed).toContain('zod');
+    const entryPoints = Object.keys(entryPointSources());
+    const imported = pages.flatMap(({ page, markdown }) =>
+      snippetsOf(page, markdown, SNIPPET_DIR).flatMap((s) => [...s.code.matchAll(/\bfrom '([^']+)'/g)].map((m) => ({ where: `${page}:${s.line}`, spec: m[1]! }))),
+    );
+    const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+    const unexplained = imported.filter(({ spec }) => !spec.startsWith('.') && !spec.startsWith('node:') && !entryPoints.includes(spec) && !installed.includes(packageOf(spec)));
+    expect(unexplained).toEqual([]);
+    expect(imported.map((i) => i.spec)).toEqual(expect.arrayContaining(['thoughtline', 'thoughtline/workflow', 'thoughtline/testing', 'zod']));
+  });
+
   it('link only to files and headings that exist, and catch a broken link (negative control)', () => {
     expect(pages.flatMap(brokenLinks)).toEqual([]);
     const markdown = '# Here\n[a](concepts.md#budgets) [b](#here) [c](no-such-page.md) [d](concepts.md#no-such-heading) [e](#elsewhere)';

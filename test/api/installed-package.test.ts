@@ -107,7 +107,7 @@ describe('the installed package', () => {
       // A whole file that awaits at its top is an ES module only.
       expect(controlErrors[2], mode).toEqual(mode === 'esm' ? [] : [expect.stringMatching(/^controls\.md:12 TS1309: The current file is a CommonJS module and cannot use 'await' at the top level/)]);
     }
-  });
+  }, 180_000);
 
   it("bundles the docs' workflow files through thoughtline/workflow with Temporal's bundler (sandbox-safe)", async () => {
     const workflows = readPages()
@@ -120,7 +120,7 @@ describe('the installed package', () => {
       const { code } = await bundleWorkflowCode({ workflowsPath: s.file, logger: quietLogger });
       expect(code, `${s.page}:${s.line}`).toContain('runAgent');
     }
-  });
+  }, 180_000);
 
   it("runs README's client.ts against the dev server, with README's tool, as an ES module and as CommonJS", async () => {
     expect(inject('temporalNamespace')).toBe('default'); // the snippet connects to the default namespace
@@ -159,7 +159,7 @@ describe('the installed package', () => {
       }
     });
     model.verify();
-  });
+  }, 180_000);
 });
 
 const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };

@@ -5,7 +5,18 @@ export { createAgentWorker, WORKFLOWS_PATH, type AgentWorkerOptions } from './wo
 export { createActivities, type ActivityDeps, type AgentActivities, type ModelProvider } from './activities';
 export { createAnthropicProvider, type AnthropicProviderOptions } from './activities/models/anthropic-provider';
 export { createScriptedModel, say, useTool, type ScriptedModel, type ScriptedTurn } from './activities/models/scripted-model';
-export { AgentClient, type AgentHandle, type StartOptions } from './client/agent-client';
+export { AgentClient, type AgentClientOptions, type AgentHandle, type Decision, type FollowOptions, type StartOptions, type WatchEvent } from './client/agent-client';
+export type { Actor } from './client/actor';
+export type { AgentTreeNode } from './client/agent-tree';
+export type { ExpandedChain } from './client/expanded-chain';
+export type { LiveDelta } from './client/live-replies';
+export { UpdateRefusedError } from './client/update-refused-error';
+export { createDataConverter, FAILURE_CONVERTER_PATH } from './codec/data-converter';
+export { generateEncryptionKey, parseEncryptionKeys, type EncryptionKeyRing } from './codec/encryption-keys';
+export { EncryptionKeyError } from './codec/encryption-key-error';
+export { PayloadDecryptionError } from './codec/payload-decryption-error';
+// The connection createAgentWorker takes, so a worker file needs no import from @temporalio/worker.
+export { NativeConnection } from '@temporalio/worker';
 export { ensureSearchAttributes } from './client/search-attributes-setup';
 export { ensureTemporalServer, type TemporalServer } from './dev-server';
 export { loadConfig, type Config } from './config';

@@ -11,7 +11,6 @@ import {
   type AgentResult,
   type AgentStatus,
   type ApprovalRecord,
-  type Person,
   type ReasoningChain,
   type ReasoningStep,
   type ViewerRole,
@@ -20,6 +19,7 @@ import { viewChain, viewStatus } from '../shared/chain-view';
 import { protoKeyProblem } from '../shared/own-value';
 import type { agentWorkflow } from '../workflows';
 import { answerUpdate, approveToolCallUpdate, chainQuery, statusQuery, steerSignal } from '../workflows/messages';
+import { actorId, toPerson, type Actor } from './actor';
 import { loadAgentTree, type AgentTreeNode } from './agent-tree';
 import { loadExpandedChain, type ExpandedChain } from './expanded-chain';
 import { LiveReplyReader, type LiveDelta } from './live-replies';
@@ -41,6 +41,16 @@ export interface FollowOptions {
   pollMs?: number;
   /** Also yield streaming model output, read from the model calls' heartbeats. Default true. */
   live?: boolean;
+}
+
+/** An approval or rejection of a pending call; see `AgentClient.decide`. */
+export interface Decision {
+  callId: string;
+  approved: boolean;
+  by: Actor;
+  /** Required when rejecting. */
+  reason?: string;
+  argumentsHash?: string;
 }
 
 export interface StartOptions {
@@ -119,15 +129,16 @@ export class AgentClient {
    * names now is sent. The view may show the arguments with sensitive fields and secrets redacted,
    * so the hash is always the run's own. Refused (UpdateRefusedError), with nothing in
    * history, when the call id is pending in two runs of the tree, or by the run's validator for
-   * unknown, decided or unauthorised decisions.
+   * unknown, decided or unauthorised decisions. `by` as for `steer` and `answer`: an id, or an id
+   * with roles (an id alone holds no role).
    */
-  async decide(workflowId: string, decision: { callId: string; approved: boolean; by: Person; reason?: string; argumentsHash?: string }): Promise<ApprovalRecord> {
+  async decide(workflowId: string, decision: Decision): Promise<ApprovalRecord> {
     await this.refuseIfEnded(workflowId);
     const route = routeApproval(workflowId, await this.pendingApprovals(workflowId), { callId: decision.callId, verb: decision.approved ? 'approve' : 'reject' });
     if (route.kind === 'refuse') throw new UpdateRefusedError(route.message);
     if (route.workflowId !== workflowId) await this.refuseIfEnded(route.workflowId);
     const hash = decision.argumentsHash ?? route.record?.argumentsHash ?? 'unknown';
-    return sendUpdate(() => this.getHandle(route.workflowId).executeUpdate(approveToolCallUpdate, { args: [{ ...decision, argumentsHash: hash }] }));
+    return sendUpdate(() => this.getHandle(route.workflowId).executeUpdate(approveToolCallUpdate, { args: [{ ...decision, by: toPerson(decision.by), argumentsHash: hash }] }));
   }
 
   private async refuseIfEnded(workflowId: string): Promise<void> {
@@ -151,14 +162,15 @@ export class AgentClient {
     return loadExpandedChain(workflowId, (id) => this.chain(id, role));
   }
 
-  /** Adds a person's instruction before the agent's next thought. */
-  steer(workflowId: string, text: string, by?: string): Promise<void> {
-    return this.getHandle(workflowId).signal(steerSignal, { text, ...(by ? { by } : {}) });
+  /** Adds a person's instruction before the agent's next thought; the chain names `by`'s id. */
+  steer(workflowId: string, text: string, by?: Actor): Promise<void> {
+    const id = by === undefined ? '' : actorId(by);
+    return this.getHandle(workflowId).signal(steerSignal, { text, ...(id ? { by: id } : {}) });
   }
 
-  /** Answers the question the agent asked; refused when none is open. */
-  answer(workflowId: string, text: string, by: string): Promise<string> {
-    return sendUpdate(() => this.getHandle(workflowId).executeUpdate(answerUpdate, { args: [{ text, by }] }));
+  /** Answers the question the agent asked; refused when none is open. The chain names `by`'s id. */
+  answer(workflowId: string, text: string, by: Actor): Promise<string> {
+    return sendUpdate(() => this.getHandle(workflowId).executeUpdate(answerUpdate, { args: [{ text, by: actorId(by) }] }));
   }
 
   /**

@@ -5,9 +5,12 @@
  * - Every fenced block names its language. ```ts blocks are compiled here; anything else (shell,
  *   output, JSON) uses another fence: ```bash, ```text, ```json. JavaScript that is also valid
  *   TypeScript goes in a ```ts block too, so no example escapes the check.
- * - Each ```ts block is its own module, type-checked against the repository's sources:
- *   `thoughtline` is src/index.ts and `thoughtline/dist/<path>` is src/<path>, as an installed
- *   package resolves them. Top-level `await` is allowed.
+ * - Each ```ts block is its own module, type-checked here against the repository's sources:
+ *   each entry point of package.json's `exports` (`thoughtline`, `thoughtline/workflow`, …) is
+ *   the source file it is built from; nothing else of the package resolves. Top-level `await`
+ *   is allowed in an excerpt; a block that names its file is a whole file and must compile as
+ *   CommonJS too. test/api/installed-package.test.ts compiles every block again against the
+ *   built package, as ES modules and as CommonJS.
  * - A block whose first line is a comment naming a file (`// tools.ts`) is that file, so the next
  *   blocks of the same page can import it (`import { getWeather } from './tools'`).
  * - A block may use helpers the reader writes themselves (`fetchWeather`) or values from an
@@ -21,34 +24,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { diagnosticsOf, describeDiagnostic, readPages, ROOT, snippetsOf, type Snippet } from './doc-snippets';
 import { fencedBlocks, headingAnchors, markdownLinks } from './markdown-blocks';
 
-const ROOT = path.resolve(__dirname, '../..');
-const PAGES = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 /** Where the snippets pretend to live: inside the repository, so node_modules resolves. */
 const SNIPPET_DIR = path.join(ROOT, '.doc-snippets');
 const TS_ALIASES = new Set(['typescript', 'tsx', 'mts', 'cts', 'js', 'javascript']);
-
-interface Snippet {
-  page: string;
-  line: number;
-  file: string;
-  text: string;
-  /** Lines of `text` before the block's first line. */
-  offset: number;
-}
-
-function snippetsOf(page: string, markdown: string): Snippet[] {
-  const slug = page.replace(/\.md$/, '').replace(/[^\w-]/g, '_');
-  return fencedBlocks(markdown)
-    .filter((b) => b.lang === 'ts')
-    .map((block, i) => {
-      const named = /^\/\/\s*([\w-]+\.ts)\b/.exec(block.code);
-      const file = path.join(SNIPPET_DIR, slug, named ? named[1]! : `block-${i + 1}.ts`);
-      const head = block.declare ? `${block.declare}\n` : '';
-      return { page, line: block.line, file, text: `${head}${block.code}\nexport {};\n`, offset: head.split('\n').length - 1 };
-    });
-}
 
 /** Line 4 is wrong: 'finished' is not a termination reason. */
 const NEGATIVE_CONTROL = [
@@ -59,7 +40,19 @@ const NEGATIVE_CONTROL = [
   '```',
 ].join('\n');
 
-function compile(snippets: readonly Snippet[]): Map<string, ts.Diagnostic[]> {
+/** `thoughtline/<entry>` → the source file its `exports` target is built from (dist/x.js → src/x.ts). */
+function entryPointSources(): Record<string, string[]> {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | { default: string }> };
+  const paths: Record<string, string[]> = {};
+  for (const [entry, target] of Object.entries(pkg.exports)) {
+    const built = typeof target === 'string' ? target : target.default;
+    if (!built.endsWith('.js')) continue;
+    paths[path.posix.join('thoughtline', entry)] = [path.join(ROOT, built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'))];
+  }
+  return paths;
+}
+
+function compile(snippets: readonly Snippet[]): Map<string, readonly ts.Diagnostic[]> {
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     lib: ['lib.es2022.d.ts'],
@@ -71,7 +64,7 @@ function compile(snippets: readonly Snippet[]): Map<string, ts.Diagnostic[]> {
     noEmit: true,
     types: ['node'],
     typeRoots: [path.join(ROOT, 'node_modules/@types')],
-    paths: { thoughtline: [path.join(ROOT, 'src/index.ts')], 'thoughtline/dist/*': [path.join(ROOT, 'src/*')] },
+    paths: entryPointSources(),
   };
   const files = new Map(snippets.map((s) => [s.file, s.text]));
   const host = ts.createCompilerHost(options);
@@ -84,18 +77,11 @@ function compile(snippets: readonly Snippet[]): Map<string, ts.Diagnostic[]> {
     const text = files.get(f);
     return text === undefined ? getSourceFile.call(host, f, lang, ...rest) : ts.createSourceFile(f, text, lang, true);
   };
-  const program = ts.createProgram([...files.keys()], options, host);
-  return new Map(snippets.map((s) => [s.file, [...ts.getPreEmitDiagnostics(program, program.getSourceFile(s.file))]]));
-}
-
-function describeDiagnostic(s: Snippet, d: ts.Diagnostic): string {
-  const at = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line - s.offset : 0;
-  const where = at >= 0 ? `${s.page}:${s.line + 1 + at}` : `${s.page}:${s.line} (snippet-declare)`;
-  return `${where} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+  return diagnosticsOf(ts.createProgram([...files.keys()], options, host), snippets);
 }
 
 describe('docs', () => {
-  const pages = PAGES.map((page) => ({ page, markdown: fs.readFileSync(path.join(ROOT, page), 'utf8') }));
+  const pages = readPages();
 
   it('tag every fenced block with a language, and TypeScript as ts', () => {
     const wrong = pages.flatMap(({ page, markdown }) =>
@@ -107,10 +93,10 @@ describe('docs', () => {
   });
 
   it('compile every ts block, and fail a wrong one (negative control)', () => {
-    const snippets = pages.flatMap(({ page, markdown }) => snippetsOf(page, markdown));
+    const snippets = pages.flatMap(({ page, markdown }) => snippetsOf(page, markdown, SNIPPET_DIR));
     expect(snippets.filter((s) => s.page === 'README.md').length).toBeGreaterThan(0);
     expect(new Set(snippets.map((s) => s.file)).size).toBe(snippets.length);
-    const [control] = snippetsOf('negative-control.md', NEGATIVE_CONTROL);
+    const [control] = snippetsOf('negative-control.md', NEGATIVE_CONTROL, SNIPPET_DIR);
     const diagnostics = compile([...snippets, control!]);
 
     const errors = snippets.flatMap((s) => diagnostics.get(s.file)!.map((d) => describeDiagnostic(s, d)));
@@ -118,6 +104,22 @@ describe('docs', () => {
     const controlErrors = diagnostics.get(control!.file)!.map((d) => describeDiagnostic(control!, d));
     expect(controlErrors).toHaveLength(1);
     expect(controlErrors[0]).toMatch(/^negative-control\.md:4 TS2322: Type '"finished"' is not assignable/);
+  });
+
+  it('import only what README tells a user to install: thoughtline entry points, packages on its npm install line, node: builtins', () => {
+    const readme = pages.find((p) => p.page === 'README.md')!.markdown;
+    const install = fencedBlocks(readme).flatMap((b) => b.code.split('\n')).find((line) => /^npm install \S*thoughtline/.test(line));
+    expect(install).toBeDefined();
+    const installed = install!.split(/\s+/).slice(2).filter((w) => !w.includes('/') || w.startsWith('@')).map((w) => w.replace(/(?<=.)@.*$/, ''));
+    expect(installed).toContain('zod');
+    const entryPoints = Object.keys(entryPointSources());
+    const imported = pages.flatMap(({ page, markdown }) =>
+      snippetsOf(page, markdown, SNIPPET_DIR).flatMap((s) => [...s.code.matchAll(/\bfrom '([^']+)'/g)].map((m) => ({ where: `${page}:${s.line}`, spec: m[1]! }))),
+    );
+    const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+    const unexplained = imported.filter(({ spec }) => !spec.startsWith('.') && !spec.startsWith('node:') && !entryPoints.includes(spec) && !installed.includes(packageOf(spec)));
+    expect(unexplained).toEqual([]);
+    expect(imported.map((i) => i.spec)).toEqual(expect.arrayContaining(['thoughtline', 'thoughtline/workflow', 'thoughtline/testing', 'zod']));
   });
 
   it('link only to files and headings that exist, and catch a broken link (negative control)', () => {

@@ -1,0 +1,212 @@
+/**
+ * The package as a user installs it: built with tsconfig.build.json, reached only through
+ * package.json's `exports`. Its entry points load from ES modules and from CommonJS with the same
+ * names, every ```ts block of the docs compiles both ways against it, and README's client.ts runs
+ * against the suite's dev server.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
+import type { ToolDefinition } from '../../src/tools/define-tool';
+import { asCommonJsExcerpt, describeDiagnostic, diagnosticsOf, readPages, ROOT, snippetsOf, type Snippet } from '../docs/doc-snippets';
+import { createHarness, useTestEnv } from '../helpers/temporal-env';
+import { installBuiltPackage, type InstalledPackage } from './installed-package';
+
+const run = promisify(execFile);
+const env = useTestEnv();
+let pkg: InstalledPackage;
+
+beforeAll(() => {
+  pkg = installBuiltPackage();
+});
+afterAll(() => pkg?.remove());
+
+function entryPoints(): string[] {
+  return Object.keys(pkg.packageJson.exports)
+    .filter((entry) => entry !== './package.json')
+    .map((entry) => path.posix.join('thoughtline', entry));
+}
+
+/** Runs an ES module in the installed project; its stdout, parsed as JSON. */
+async function probe(name: string, code: string): Promise<unknown> {
+  const file = path.join(pkg.dir, name);
+  fs.writeFileSync(file, code);
+  const { stdout } = await run(process.execPath, [file], { cwd: pkg.dir, timeout: 60_000 });
+  return JSON.parse(stdout);
+}
+
+describe('the installed package', () => {
+  it('gives ES modules every name CommonJS gets, on each entry point, with its types', async () => {
+    const names = (await probe(
+      'names.mjs',
+      `import { createRequire } from 'node:module';
+       const require = createRequire(import.meta.url);
+       const out = {};
+       for (const spec of ${JSON.stringify(entryPoints())}) {
+         const esm = await import(spec);
+         const cjs = Object.keys(require(spec)).filter((k) => k !== '__esModule');
+         out[spec] = { cjs, notInEsm: cjs.filter((k) => !(k in esm)) };
+       }
+       console.log(JSON.stringify(out));`,
+    )) as Record<string, { cjs: string[]; notInEsm: string[] }>;
+
+    expect(Object.keys(names)).toEqual(['thoughtline', 'thoughtline/workflow', 'thoughtline/testing']);
+    for (const { notInEsm } of Object.values(names)) expect(notInEsm).toEqual([]);
+    // What the docs import from each.
+    expect(names['thoughtline']!.cjs).toEqual(
+      expect.arrayContaining(['AgentClient', 'defineTool', 'createAgentWorker', 'NativeConnection', 'createDataConverter', 'parseEncryptionKeys', 'UpdateRefusedError', 'FAILURE_CONVERTER_PATH']),
+    );
+    expect(names['thoughtline/workflow']!.cjs).toEqual(expect.arrayContaining(['runAgent', 'anyOf', 'hasToolCall', 'isIterationCount']));
+    expect(names['thoughtline/testing']!.cjs).toEqual(expect.arrayContaining(['startFakeMessagesServer', 'httpError', 'text', 'toolUse', 'openai']));
+    for (const target of Object.values(pkg.packageJson.exports)) {
+      if (typeof target === 'string') continue;
+      expect(fs.existsSync(path.join(pkg.packageDir, target.types)), target.types).toBe(true);
+    }
+  });
+
+  it('resolves nothing outside its exports (no deep dist/ imports), and keeps its bin', async () => {
+    const deep = (await probe(
+      'deep.mjs',
+      `import { createRequire } from 'node:module';
+       const require = createRequire(import.meta.url);
+       const code = (f) => { try { f(); return 'resolved'; } catch (e) { return e.code; } };
+       let esm = 'resolved';
+       await import('thoughtline/dist/codec/data-converter.js').catch((e) => { esm = e.code; });
+       console.log(JSON.stringify({ esm, cjs: code(() => require('thoughtline/dist/codec/data-converter')) }));`,
+    )) as { esm: string; cjs: string };
+    expect(deep).toEqual({ esm: 'ERR_PACKAGE_PATH_NOT_EXPORTED', cjs: 'ERR_PACKAGE_PATH_NOT_EXPORTED' });
+
+    const bin = path.join(pkg.packageDir, pkg.packageJson.bin['thoughtline']!);
+    expect(fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
+    const { stdout } = await run(process.execPath, [bin, '--help'], { cwd: pkg.dir, timeout: 30_000 });
+    expect(stdout).toMatch(/Usage:[\s\S]*thoughtline run/);
+  });
+
+  it('compiles every ts block of README.md and docs/ as ES modules and as CommonJS, and fails wrong ones (controls)', () => {
+    const modes = (['esm', 'cjs'] as const).map((mode) => {
+      const dir = path.join(pkg.dir, mode);
+      const snippets = readPages()
+        .flatMap(({ page, markdown }) => snippetsOf(page, markdown, dir))
+        .map((s) => (mode === 'cjs' ? asCommonJsExcerpt(s) : s));
+      return { mode, dir, snippets, controls: snippetsOf('controls.md', CONTROLS, dir) };
+    });
+    // One program: each file is an ES module or CommonJS by its folder's package.json, as Node decides.
+    const diagnostics = compileOnDisk(modes.map(({ mode, dir, snippets, controls }) => ({ mode, dir, snippets: [...snippets, ...controls] })));
+
+    for (const { mode, snippets, controls } of modes) {
+      expect(snippets.flatMap((s) => diagnostics.get(s.file)!.map((d) => describeDiagnostic(s, d))), mode).toEqual([]);
+      const controlErrors = controls.map((s) => diagnostics.get(s.file)!.map((d) => describeDiagnostic(s, d)));
+      expect(controlErrors[0], mode).toEqual([expect.stringMatching(/^controls\.md:3 TS2322: Type '"finished"' is not assignable/)]);
+      expect(controlErrors[1], mode).toEqual([expect.stringMatching(/^controls\.md:7 TS2307: Cannot find module 'thoughtline\/dist\/codec\/data-converter'/)]);
+      // A whole file that awaits at its top is an ES module only.
+      expect(controlErrors[2], mode).toEqual(mode === 'esm' ? [] : [expect.stringMatching(/^controls\.md:12 TS1309: The current file is a CommonJS module and cannot use 'await' at the top level/)]);
+    }
+  }, 180_000);
+
+  it("bundles the docs' workflow files through thoughtline/workflow with Temporal's bundler (sandbox-safe)", async () => {
+    const workflows = readPages()
+      .flatMap(({ page, markdown }) => snippetsOf(page, markdown, path.join(pkg.dir, 'workflows')))
+      .filter((s) => s.code.includes("from 'thoughtline/workflow'"));
+    expect(workflows.map((s) => s.page)).toContain('docs/concepts.md');
+    for (const s of workflows) {
+      fs.mkdirSync(path.dirname(s.file), { recursive: true });
+      fs.writeFileSync(s.file, s.code);
+      const { code } = await bundleWorkflowCode({ workflowsPath: s.file, logger: quietLogger });
+      expect(code, `${s.page}:${s.line}`).toContain('runAgent');
+    }
+  }, 180_000);
+
+  it("runs README's client.ts against the dev server, with README's tool, as an ES module and as CommonJS", async () => {
+    expect(inject('temporalNamespace')).toBe('default'); // the snippet connects to the default namespace
+    const blocks = Object.fromEntries(snippetsOf('README.md', fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'), pkg.dir).map((s) => [path.basename(s.file), s.code]));
+    const dir = path.join(pkg.dir, 'readme-run');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'tools.cjs'), transpile(blocks['tools.ts']!, ts.ModuleKind.CommonJS));
+    const { getWeather } = createRequire(path.join(dir, 'tools.cjs'))('./tools.cjs') as { getWeather: ToolDefinition };
+    const weatherTurns = [
+      { content: [useTool('get_weather', { location: 'Paris' }), useTool('get_weather', { location: 'Tokyo' })] },
+      { content: [say('Paris and Tokyo: both 18 °C and sunny.')] },
+    ];
+    const model = createScriptedModel([...weatherTurns, ...weatherTurns]);
+    const h = await createHarness(env, { tools: [getWeather], models: { anthropic: model } });
+    const client = blocks['client.ts']!.replace("'localhost:7233'", JSON.stringify(inject('temporalAddress'))).replace("'my-agent'", JSON.stringify(h.taskQueue));
+    expect(client).not.toMatch(/'localhost:7233'|'my-agent'/);
+
+    await h.worker.runUntil(async () => {
+      for (const [file, kind] of [['client.mjs', ts.ModuleKind.ES2022], ['client.cjs', ts.ModuleKind.CommonJS]] as const) {
+        fs.writeFileSync(path.join(dir, file), transpile(client, kind));
+        const { stdout } = await run(process.execPath, [file], { cwd: dir, timeout: 60_000 });
+        const lines = stdout.split('\n');
+        const workflowId = /^Started (agent-\S+)$/.exec(lines[0]!)?.[1];
+        expect(workflowId, stdout).toBeDefined();
+        const end = lines.findIndex((l) => l.startsWith('success '));
+        expect(lines[end], stdout).toMatch(/^success Paris and Tokyo: both 18 °C and sunny\. \{/);
+        const chain = await h.agents.chain(workflowId!);
+        // The steps the client printed as they landed: every step of the chain, in order.
+        expect(lines.slice(1, end), file).toEqual(chain.steps.map((s) => `${s.stepNumber} ${s.type}`));
+        const weatherCalls = chain.steps.flatMap((s) => (s.type === 'tool_call' && s.toolCall.toolName === 'get_weather' ? [s.toolCall.correlationId] : []));
+        const results = chain.steps.flatMap((s) => (s.type === 'tool_result' && weatherCalls.includes(s.toolResult.correlationId) ? [s.toolResult.result] : []));
+        expect(results, file).toEqual([
+          expect.objectContaining({ location: 'Paris', units: 'celsius', temperature: 18, conditions: 'sunny' }),
+          expect.objectContaining({ location: 'Tokyo', units: 'celsius', temperature: 18, conditions: 'sunny' }),
+        ]);
+      }
+    });
+    model.verify();
+  }, 180_000);
+});
+
+const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
+
+/** One wrong type (line 3), one deep import (line 7), one whole file awaiting at its top (line 12). */
+const CONTROLS = [
+  '<!-- snippet-declare: declare const result: import("thoughtline").AgentResult; -->',
+  '```ts',
+  "const reason: typeof result.terminationReason = 'finished';",
+  '```',
+  '',
+  '```ts',
+  "import { createDataConverter } from 'thoughtline/dist/codec/data-converter';",
+  '```',
+  '',
+  '```ts',
+  '// control-file.ts',
+  'await Promise.resolve();',
+  '```',
+].join('\n');
+
+/** Compiles snippets as files on disk, each folder's package.json making its files ES modules or CommonJS. */
+function compileOnDisk(folders: ReadonlyArray<{ mode: 'esm' | 'cjs'; dir: string; snippets: readonly Snippet[] }>): Map<string, readonly ts.Diagnostic[]> {
+  for (const { mode, dir, snippets } of folders) {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: mode === 'esm' ? 'module' : 'commonjs' }));
+    for (const s of snippets) {
+      fs.mkdirSync(path.dirname(s.file), { recursive: true });
+      fs.writeFileSync(s.file, s.text);
+    }
+  }
+  const options: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2022,
+    lib: ['lib.es2022.d.ts'],
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    esModuleInterop: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: ['node'],
+    typeRoots: [path.join(ROOT, 'node_modules/@types')],
+  };
+  const snippets = folders.flatMap((f) => f.snippets);
+  return diagnosticsOf(ts.createProgram(snippets.map((s) => s.file), options), snippets);
+}
+
+function transpile(code: string, module: ts.ModuleKind): string {
+  return ts.transpileModule(code, { compilerOptions: { module, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText;
+}

@@ -40,6 +40,8 @@ describe.concurrent('thoughtline status / approve / reject', () => {
 
     const { status, denied, approved } = observed;
     expect(status.code).toBe(0);
+    // The run at a glance first, not a JSON dump.
+    expect(status.stdout).toMatch(/^Run agent-\S+: \w+\nIteration: /);
     expect(status.stdout).toContain('Pending approvals (1):');
     expect(status.stdout).toContain('toolu_e1  deploy_config  (waiting since');
     expect(status.stdout).toContain('approvers: ops');

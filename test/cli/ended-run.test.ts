@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AgentClient } from '../../src/client/agent-client';
+import { UpdateRefusedError } from '../../src/client/update-refused-error';
 import { cliEnv, runCli } from '../helpers/cli-process';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
@@ -28,5 +29,9 @@ describe('messages to a run that has ended', () => {
       expect(stderr, args.join(' ')).toContain(`thoughtline: run ${id} has ended (terminated); nothing to ${verb}.\n`);
       expect(stderr).not.toMatch(/already completed|Run "thoughtline --help"/);
     }
+    // From code too: an answer to an ended run is refused in plain words.
+    const answered = agents.answer(id, '2024', 'bob');
+    await expect(answered).rejects.toBeInstanceOf(UpdateRefusedError);
+    await expect(answered).rejects.toThrow(`run ${id} has ended; nothing was sent to it.`);
   });
 });

@@ -40,6 +40,8 @@ describe.concurrent('thoughtline status / approve / reject', () => {
 
     const { status, denied, approved } = observed;
     expect(status.code).toBe(0);
+    // The run at a glance first, not a JSON dump.
+    expect(status.stdout).toMatch(/^Run agent-\S+: \w+\nIteration: /);
     expect(status.stdout).toContain('Pending approvals (1):');
     expect(status.stdout).toContain('toolu_e1  deploy_config  (waiting since');
     expect(status.stdout).toContain('approvers: ops');
@@ -108,7 +110,7 @@ describe.concurrent('thoughtline status / approve / reject', () => {
     expect(result.success).toBe(true);
   });
 
-  it('approve on a run with nothing pending, and reject without --reason, exit non-zero with a clear message', async () => {
+  it('approve on a run with nothing pending exits 1, reject without --reason exits 2 (usage), each with a clear message', async () => {
     const ran: Array<Record<string, unknown>> = [];
     const scripted = createScriptedModel([{ content: [useTool('finish', { result: 'nothing to deploy' })] }]);
     // The run stays in its first model call, so it is running with nothing pending.
@@ -127,8 +129,9 @@ describe.concurrent('thoughtline status / approve / reject', () => {
 
     expect(observed.approve.code).toBe(1);
     expect(observed.approve.stderr).toContain(`thoughtline: ${observed.workflowId} has no calls waiting for approval.`);
-    expect(observed.reject.code).toBe(1);
-    expect(observed.reject.stderr).toContain('thoughtline: reject needs --reason');
+    // A usage mistake: refused before connecting, exit 2.
+    expect(observed.reject.code).toBe(2);
+    expect(observed.reject.stderr).toContain('thoughtline: "reject" needs --reason');
     expect(result).toMatchObject({ success: true, finalAnswer: 'nothing to deploy' });
     expect(result.chain.approvals ?? []).toEqual([]);
   });

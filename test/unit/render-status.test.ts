@@ -19,7 +19,7 @@ const approval = (callId: string, toolName: string, from?: { workflowId: string;
 const base = { status: 'waiting', iteration: 3, maxIterations: 10, steps: 9, usage: {}, costUsd: 0.01, model: 'claude-sonnet-4-6' };
 
 describe('renderStatus', () => {
-  it('prints the record, the plan checklist, the sub-agents and whose run each pending call waits in', () => {
+  it('prints the run at a glance, the plan checklist, the sub-agents and whose run each pending call waits in', () => {
     const status = AgentStatus.parse({
       ...base,
       plan: {
@@ -43,10 +43,18 @@ describe('renderStatus', () => {
       pendingApprovals: [approval('toolu_own', 'deploy'), approval('toolu_w', 'write_file', { workflowId: 'agent-1/writer-9', agentPath: ['orchestrator', 'writer'] })],
     });
     const text = renderStatus('agent-1', status);
-    const [json, ...sections] = text.trimEnd().split('\n\n');
-    expect(JSON.parse(json!)).toMatchObject({ status: 'waiting', iteration: 3, steps: 9 });
-    expect(JSON.parse(json!)).not.toHaveProperty('plan');
-    expect(JSON.parse(json!)).not.toHaveProperty('subAgents');
+    const [glance, ...sections] = text.trimEnd().split('\n\n');
+    expect(glance).toBe(
+      [
+        'Run agent-1: waiting',
+        'Iteration:   3 of 10 · 9 steps',
+        'Model:       claude-sonnet-4-6',
+        'Tokens:      0 (0 in, 0 out)',
+        'Cost:        $0.0100',
+      ].join('\n'),
+    );
+    // Human text, not a JSON dump (`status --json` prints the record).
+    expect(text).not.toMatch(/^\{/);
     expect(sections).toEqual([
       ['Plan v1 · 2/5 done', '  ✓ t1 Collect sources', '  ✓ t2 Summarise them', '  ▶ t3 Draft the report', '  ✗ t4 Check figures', '  ⊘ t5 Publish'].join('\n'),
       [
@@ -64,6 +72,30 @@ describe('renderStatus', () => {
         '  arguments: {"n":1}',
         '  run: agent-1/writer-9 (orchestrator › writer) · decide with: thoughtline approve|reject agent-1/writer-9 toolu_w',
       ].join('\n'),
+    ]);
+  });
+
+  it('says what the run waits for, its budgets, queued steering and a pending cancel', () => {
+    const status = AgentStatus.parse({
+      ...base,
+      usage: { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 50 },
+      tokenBudget: 20_000,
+      costBudgetUsd: 0.5,
+      waitingFor: 'approval of deploy (toolu_1)',
+      steeringQueued: 2,
+      cancelRequested: 'wrong branch',
+      continuations: 1,
+    });
+    const glance = renderStatus('agent-3', status).split('\n\n')[0]!;
+    expect(glance.split('\n')).toEqual([
+      'Run agent-3: waiting',
+      'Iteration:   3 of 10 · 9 steps · continued 1×',
+      'Model:       claude-sonnet-4-6',
+      'Tokens:      1,550 of 20,000 (1,200 in, 300 out, 50 cache read, 0 cache write)',
+      'Cost:        $0.0100 of $0.5000',
+      'Waiting for: approval of deploy (toolu_1)',
+      'Steering:    2 instruction(s) queued for the next thought',
+      'Cancel:      requested (wrong branch); the run finishes its step and summarises',
     ]);
   });
 

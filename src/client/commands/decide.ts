@@ -6,6 +6,7 @@ import { renderPendingApproval } from '../render/render-pending-approval';
 import { routeApproval } from '../route-approval';
 import { connect } from '../runtime';
 import { writeSafe } from '../render/terminal-safe';
+import { refuseIfEnded } from './require-open-run';
 
 /** The person the CLI acts for: flags first, then THOUGHTLINE_USER / THOUGHTLINE_ROLES, then the OS user. */
 export function actingPerson(config: Readonly<Config>, flags: { as?: string; roles?: string }): Person {
@@ -27,6 +28,7 @@ export async function decideCall(
   const { agents, config } = await connect();
   try {
     if (!options.approved && !options.reason?.trim()) throw new Error('reject needs --reason: the agent reads it to decide what to do instead.');
+    await refuseIfEnded(agents, workflowId, options.approved ? 'approve' : 'reject');
     const route = routeApproval(workflowId, await agents.pendingApprovals(workflowId), { callId, verb: options.approved ? 'approve' : 'reject' });
     if (route.kind === 'refuse') throw new Error(route.message);
     if (!route.record) throw new Error(`No pending call ${route.callId} to show in ${workflowId}; nothing was decided.`);

@@ -1,15 +1,44 @@
-import type { AgentStatus } from '../../shared';
+import { totalTokens, type AgentStatus } from '../../shared';
 import { renderPendingApproval } from './render-pending-approval';
 import { renderPlan } from './render-plan';
 import { renderSubAgentRow } from './render-sub-agent';
+import { count, usd } from './terminal-style';
+
+/** "1,234 tokens (1,000 in, 234 out) of 50,000": what the run spent, against its budget when it has one. */
+function spend(status: AgentStatus): string[] {
+  const u = status.usage;
+  const cache = u.cacheReadTokens || u.cacheWriteTokens ? `, ${count(u.cacheReadTokens)} cache read, ${count(u.cacheWriteTokens)} cache write` : '';
+  const tokenBudget = status.tokenBudget !== undefined ? ` of ${count(status.tokenBudget)}` : '';
+  const costBudget = status.costBudgetUsd !== undefined ? ` of ${usd(status.costBudgetUsd)}` : '';
+  return [
+    `Tokens:      ${count(totalTokens(u))}${tokenBudget} (${count(u.inputTokens)} in, ${count(u.outputTokens)} out${cache})`,
+    `Cost:        ${usd(status.costUsd)}${costBudget}`,
+  ];
+}
+
+/** The run at a glance: its state, how far it got, what it spent and what it waits for. */
+function summary(workflowId: string, status: AgentStatus): string {
+  const continued = status.continuations ? ` · continued ${status.continuations}×` : '';
+  return [
+    `Run ${workflowId}: ${status.status}`,
+    `Iteration:   ${status.iteration} of ${status.maxIterations} · ${status.steps} steps${continued}`,
+    `Model:       ${status.model}`,
+    ...spend(status),
+    ...(status.waitingFor ? [`Waiting for: ${status.waitingFor}`] : []),
+    ...(status.lastStep ? [`Last step:   ${status.lastStep}`] : []),
+    ...(status.steeringQueued ? [`Steering:    ${status.steeringQueued} instruction(s) queued for the next thought`] : []),
+    ...(status.cancelRequested ? [`Cancel:      requested (${status.cancelRequested}); the run finishes its step and summarises`] : []),
+  ].join('\n');
+}
 
 /**
- * What `status` prints: the small record as JSON, then the plan as a checklist, the direct
- * sub-agents, the calls awaiting a decision anywhere in the tree, and any open question.
+ * What `status` prints for people (`--json` prints the record itself): the run at a glance, then
+ * the plan as a checklist, the direct sub-agents, the calls awaiting a decision anywhere in the
+ * tree, and any open question.
  */
 export function renderStatus(workflowId: string, status: AgentStatus): string {
-  const { pendingApprovals, openQuestion, plan, subAgents, ...rest } = status;
-  const sections = [JSON.stringify(rest, null, 2)];
+  const { pendingApprovals, openQuestion, plan, subAgents } = status;
+  const sections = [summary(workflowId, status)];
   if (plan) sections.push(renderPlan(plan));
   // Runs from before sub-agents existed answer without the field.
   if (subAgents?.length) sections.push([`Sub-agents (${subAgents.length}):`, ...subAgents.map((r) => `  ${renderSubAgentRow(r)}`)].join('\n'));

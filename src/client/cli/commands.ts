@@ -1,0 +1,206 @@
+import { parseViewerRole } from '../../shared/chain-view';
+import type { ViewerRole } from '../../shared';
+import { cancelRun } from '../commands/cancel';
+import { runCodecServer } from '../commands/codec-server';
+import { decideCall } from '../commands/decide';
+import { demo } from '../commands/demo';
+import { exportRun } from '../commands/export';
+import { printChain, printStatus, printTree, watchRun } from '../commands/inspect';
+import { runTask } from '../commands/run';
+import { dev, worker } from '../commands/serve';
+import { answerRun, steerRun } from '../commands/steer';
+import { runExtras } from '../run-extras';
+import { BUILT_IN_TOOLS } from '../runtime';
+import type { ArgSpec, CommandLine, CommandSpec, OptionSpec } from './command-line';
+import { UsageError } from './usage-error';
+
+const flag: OptionSpec = { type: 'boolean' };
+const text: OptionSpec = { type: 'string' };
+const PERSON = { as: text, roles: text };
+const WORKFLOW_ID: ArgSpec = { name: '<workflowId>', needs: 'a workflow id' };
+
+function role(line: CommandLine, fallback: ViewerRole): ViewerRole {
+  try {
+    return parseViewerRole(line.text('role') ?? fallback);
+  } catch (err) {
+    throw new UsageError(`--role: ${(err as Error).message}`);
+  }
+}
+
+const person = (line: CommandLine): { as?: string; roles?: string } => ({
+  ...(line.text('as') !== undefined ? { as: line.text('as')! } : {}),
+  ...(line.text('roles') !== undefined ? { roles: line.text('roles')! } : {}),
+});
+
+function positiveInteger(line: CommandLine, name: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  const raw = line.text(name);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!(Number.isInteger(n) && n > 0 && n <= max)) throw new UsageError(`--${name} takes a positive whole number${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ''}, not "${raw}".`);
+  return n;
+}
+
+/** Every command, its arguments and the only options it takes; `--help` is accepted everywhere. */
+export const COMMANDS: readonly CommandSpec[] = [
+  { name: 'demo', args: [], options: { team: flag }, run: async (l) => ((await demo({ team: l.flag('team') })) ? 0 : 1) },
+  {
+    name: 'dev',
+    args: [],
+    options: {},
+    run: async () => {
+      await dev();
+      return 0;
+    },
+  },
+  {
+    name: 'worker',
+    args: [],
+    options: { tools: text },
+    run: async (l) => {
+      await worker(l.text('tools'));
+      return 0;
+    },
+  },
+  {
+    name: 'run',
+    args: [{ name: '"<task>"', needs: 'a task, e.g. thoughtline run "Compare the weather in Paris and Tokyo"' }],
+    extraArgsHint: 'put the task in quotes',
+    options: {
+      json: flag,
+      'no-worker': flag,
+      'max-iterations': text,
+      model: text,
+      'workflow-id': text,
+      agents: text,
+      plan: flag,
+      template: text,
+      'allow-questions': flag,
+      record: text,
+    },
+    run: async (l) => {
+      const maxIterations = positiveInteger(l, 'max-iterations');
+      const embeddedWorker = !l.flag('no-worker');
+      const extra = runExtras({
+        agents: l.text('agents'),
+        plan: l.flag('plan'),
+        template: l.text('template'),
+        allowQuestions: l.flag('allow-questions'),
+        // The embedded worker serves the built-in tools; another worker's are not known here.
+        ...(embeddedWorker ? { registeredTools: BUILT_IN_TOOLS.map((t) => t.name) } : {}),
+      });
+      const result = await runTask({
+        task: l.args[0]!,
+        json: l.flag('json'),
+        embeddedWorker,
+        ...(maxIterations ? { maxIterations } : {}),
+        ...(l.text('model') ? { model: l.text('model')! } : {}),
+        ...(l.text('workflow-id') ? { workflowId: l.text('workflow-id')! } : {}),
+        ...(l.text('record') ? { recordTo: l.text('record')! } : {}),
+        extra,
+      });
+      return result.success ? 0 : 1;
+    },
+  },
+  { name: 'watch', args: [WORKFLOW_ID], options: {}, run: async (l) => ((await watchRun(l.args[0]!)) ? 0 : 1) },
+  {
+    name: 'chain',
+    args: [WORKFLOW_ID],
+    options: { json: flag, role: text, expand: flag },
+    run: async (l) => {
+      await printChain(l.args[0]!, { json: l.flag('json'), role: role(l, 'developer'), expand: l.flag('expand') });
+      return 0;
+    },
+  },
+  {
+    name: 'status',
+    args: [WORKFLOW_ID],
+    options: { json: flag, role: text },
+    run: async (l) => {
+      await printStatus(l.args[0]!, l.flag('json'), role(l, 'developer'));
+      return 0;
+    },
+  },
+  {
+    name: 'tree',
+    args: [WORKFLOW_ID],
+    options: { json: flag },
+    run: async (l) => {
+      await printTree(l.args[0]!, l.flag('json'));
+      return 0;
+    },
+  },
+  {
+    name: 'approve',
+    args: [WORKFLOW_ID, { name: '[callId]' }],
+    options: { note: text, yes: { type: 'boolean', short: 'y' }, ...PERSON },
+    run: async (l) => {
+      const note = l.text('note');
+      await decideCall(l.args[0]!, l.args[1], { approved: true, yes: l.flag('yes'), ...person(l), ...(note ? { reason: note } : {}) });
+      return 0;
+    },
+  },
+  {
+    name: 'reject',
+    args: [WORKFLOW_ID, { name: '[callId]' }],
+    options: { reason: text, yes: { type: 'boolean', short: 'y' }, ...PERSON },
+    run: async (l) => {
+      const reason = l.text('reason')?.trim();
+      if (!reason) throw new UsageError('"reject" needs --reason TEXT: the agent reads it to decide what to do instead.');
+      await decideCall(l.args[0]!, l.args[1], { approved: false, yes: l.flag('yes'), ...person(l), reason });
+      return 0;
+    },
+  },
+  {
+    name: 'steer',
+    args: [WORKFLOW_ID, { name: '"<instruction>"', needs: 'the instruction, e.g. thoughtline steer <id> "Use only 2024 data"' }],
+    extraArgsHint: 'put the instruction in quotes',
+    options: PERSON,
+    run: async (l) => {
+      await steerRun(l.args[0]!, l.args[1]!, person(l));
+      return 0;
+    },
+  },
+  {
+    name: 'answer',
+    args: [WORKFLOW_ID, { name: '"<text>"', needs: 'the answer text, e.g. thoughtline answer <id> "2024"' }],
+    extraArgsHint: 'put the answer in quotes',
+    options: PERSON,
+    run: async (l) => {
+      await answerRun(l.args[0]!, l.args[1]!, person(l));
+      return 0;
+    },
+  },
+  {
+    name: 'export',
+    args: [WORKFLOW_ID],
+    options: { format: text, role: text, out: text, ...PERSON },
+    run: async (l) => {
+      const format = l.text('format') ?? 'md';
+      if (format !== 'json' && format !== 'md') throw new UsageError('--format takes json or md.');
+      const out = l.text('out');
+      await exportRun(l.args[0]!, { format, role: role(l, 'auditor'), ...(out ? { out } : {}), ...person(l) });
+      return 0;
+    },
+  },
+  {
+    name: 'cancel',
+    args: [WORKFLOW_ID],
+    options: { reason: text, hard: flag },
+    run: async (l) => {
+      const reason = l.text('reason');
+      await cancelRun(l.args[0]!, { hard: l.flag('hard'), ...(reason ? { reason } : {}) });
+      return 0;
+    },
+  },
+  {
+    name: 'codec-server',
+    args: [],
+    options: { port: text, 'cors-origin': { type: 'string', multiple: true } },
+    run: async (l) => {
+      const port = positiveInteger(l, 'port', 65_535);
+      const corsOrigins = l.texts('cors-origin');
+      await runCodecServer({ ...(port ? { port } : {}), ...(corsOrigins ? { corsOrigins } : {}) });
+      return 0;
+    },
+  },
+];

@@ -1,0 +1,59 @@
+/** What `thoughtline --help` prints; a test checks that it names every option of the command table. */
+export const HELP = `thoughtline — durable, transparent ReAct agents on Temporal
+
+Usage:
+  thoughtline demo [--team]             start what is missing and run the weather demo;
+                                        --team: a lead agent with weather sub-agents in parallel
+  thoughtline dev                       run a Temporal dev server (Web UI on :8233) until Ctrl-C
+  thoughtline worker [--tools FILE]     run an agent worker until Ctrl-C; FILE is a JS module
+                                        exporting "tools": an array of defineTool(...) results
+  thoughtline run "<task>" [options]    start an agent and print its steps as they land
+      --json                 print only the AgentResult as JSON on stdout
+      --no-worker            use a worker already polling the task queue
+      --max-iterations N     default 10
+      --model NAME           default THOUGHTLINE_MODEL or claude-sonnet-4-6
+      --workflow-id ID       default agent-<uuid>
+      --agents FILE          JSON of sub-agents by tool name ({ "researcher": { "description",
+                             "instructions", "model", "tools", "limits" } }), offered as tools;
+                             each agent's tools are checked against the worker's before it starts
+      --plan                 plan the task as tasks with dependencies before acting
+      --allow-questions      offer the agent a tool to ask you a question; the run waits for
+                             thoughtline answer <workflowId> "<text>"
+      --template NAME        seed the plan: debug_bug, implement_feature or refactor_code
+      --record FILE          append the run's model replies (secrets redacted) to FILE, JSONL,
+                             to replay offline: createScriptedModel(loadRecordedTurns(FILE))
+  thoughtline watch <workflowId>        follow a run's steps until it ends
+  thoughtline chain <workflowId> [--json] [--role end_user|developer|auditor] [--expand]
+                                        print a run's reasoning chain in a role's view; --expand
+                                        also prints each sub-agent's chain under its result
+  thoughtline status <workflowId> [--json] [--role end_user|developer|auditor]
+                                        print a run's state, iteration, tokens, cost, what it waits
+                                        for, its plan, sub-agents and the calls awaiting approval
+                                        (its sub-agents' included), in a role's view (default
+                                        developer: sensitive fields redacted); --json: the record
+  thoughtline tree <workflowId> [--json]    print the run and its sub-agents, recursively: state,
+                                        iterations, tokens, cost, budgets, plan, pending approvals
+  thoughtline approve <workflowId> [callId] [--note TEXT] [--yes]
+  thoughtline reject <workflowId> [callId] --reason TEXT [--yes]
+                                        decide a call awaiting approval (the only one if no id),
+                                        naming the run that waits or any run above it; shows the
+                                        call and asks y/N first (--yes: no question, for scripts)
+  thoughtline steer <workflowId> "<instruction>"   add an instruction before the next thought
+  thoughtline answer <workflowId> "<text>"         answer the question the agent asked
+      --as ID / --roles a,b  who decides (default THOUGHTLINE_USER / THOUGHTLINE_ROLES, OS user),
+                             for approve, reject, steer, answer and export
+  thoughtline export <workflowId> [--format json|md] [--role auditor|developer|end_user] [--out FILE]
+                                        the audit report: chain, approvals, costs, outcome
+  thoughtline cancel <workflowId> [--reason TEXT] [--hard]
+                                        stop a run: it finishes the current step, summarises and
+                                        returns "cancelled"; --hard cancels through Temporal at once
+  thoughtline codec-server [--port N] [--cors-origin URL]
+                                        decrypt payloads for the Web UI and the temporal CLI
+                                        (needs THOUGHTLINE_ENCRYPTION_KEYS, THOUGHTLINE_CODEC_TOKEN)
+
+Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, THOUGHTLINE_TASK_QUEUE, THOUGHTLINE_MODEL,
+ANTHROPIC_API_KEY (without it an offline scripted model runs), ANTHROPIC_BASE_URL, THOUGHTLINE_USER,
+THOUGHTLINE_ROLES, THOUGHTLINE_ENCRYPTION_KEYS, THOUGHTLINE_CODEC_TOKEN.
+
+Exit codes: 0 success, 1 the agent ended another way or the command failed, 2 a usage mistake.
+`;

@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliEnv, runCli } from '../helpers/cli-process';
+
+/** Each mistake is refused before the CLI talks to any server: exit 2, the reason, and the pointer to --help. */
+const usageMistake = async (args: string[], message: string | RegExp): Promise<void> => {
+  const { code, stdout, stderr } = await runCli(args, cliEnv({}));
+  expect(code, `${args.join(' ')}\n${stderr}`).toBe(2);
+  if (typeof message === 'string') expect(stderr).toContain(`thoughtline: ${message}\n`);
+  else expect(stderr).toMatch(message);
+  expect(stderr).toContain('Run "thoughtline --help" for usage.');
+  expect(stdout).toBe('');
+};
+
+describe('the CLI refuses usage mistakes with exit code 2 and says what was meant', () => {
+  it('a typo in an option or a command gets a did-you-mean', async () => {
+    await usageMistake(['status', 'agent-1', '--josn'], 'unknown option --josn; did you mean --json?');
+    await usageMistake(['stauts', 'agent-1'], 'unknown command "stauts"; did you mean "status"?');
+  });
+
+  it('extra arguments and options the command does not take are refused, not ignored', async () => {
+    await usageMistake(['status', 'agent-1', 'extra'], '"status" takes <workflowId>; unexpected "extra".');
+    await usageMistake(['cancel', 'agent-1', '--json'], '"cancel" does not take --json (run, chain, status, tree do); "cancel" takes --reason, --hard.');
+  });
+
+  it('bad option values are usage mistakes too (they exited 1)', async () => {
+    await usageMistake(['status', 'agent-1', '--role', 'boss'], /--role: Unknown viewer role "boss"/);
+    await usageMistake(['run', 'A task', '--template', 'nope'], '--template must be one of debug_bug, implement_feature, refactor_code.');
+    await usageMistake(['reject', 'agent-1', '--yes'], '"reject" needs --reason TEXT: the agent reads it to decide what to do instead.');
+  });
+
+  it('an --agents file naming a tool the embedded worker does not serve is refused before the run starts', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'agents-')), 'agents.json');
+    fs.writeFileSync(file, JSON.stringify({ researcher: { description: 'Finds facts', tools: ['get_weather', 'web_search'] } }));
+    await usageMistake(
+      ['run', 'Research the weather', '--agents', file],
+      `--agents ${file}: "researcher" names the tool "web_search", which this run's worker does not serve. Known tools: get_weather, save_report; agents in the file: researcher.`,
+    );
+  });
+
+  it('--help is accepted by every command and documents --allow-questions', async () => {
+    const { code, stdout } = await runCli(['run', '--help'], cliEnv({}));
+    expect(code).toBe(0);
+    expect(stdout).toContain('--allow-questions');
+    expect(stdout).toContain('Exit codes: 0 success, 1 the agent ended another way or the command failed, 2 a usage mistake.');
+  });
+});

@@ -3,7 +3,7 @@ import { createDataConverter } from '../codec/data-converter';
 import { loadConfig, type Config } from '../config';
 import { saveReportTool } from '../demo/save-report-tool';
 import { weatherTool } from '../demo/weather-tool';
-import { ensureTemporalServer, type TemporalServer } from '../dev-server';
+import { ensureTemporalServer, findTemporalServer, type TemporalServer } from '../dev-server';
 import { isModelAllowed } from '../shared';
 import type { ToolDefinition } from '../tools/define-tool';
 import { createAgentWorker, type AgentWorkerOptions } from '../worker';
@@ -23,10 +23,21 @@ export interface Connected {
   agents: AgentClient;
 }
 
-/** Finds or starts a Temporal server (left running for the Web UI) and connects a client. */
+/**
+ * Connects a client to the running Temporal server; never starts one. Commands that read or
+ * talk to existing runs use this: with no server they fail at once saying how to start one.
+ */
 export async function connect(): Promise<Connected> {
+  return connectTo(await findTemporalServer({ log }));
+}
+
+/** Finds or starts a Temporal server (left running for the Web UI) and connects a client. */
+export async function connectOrStart(): Promise<Connected> {
+  return connectTo(await ensureTemporalServer({ detached: true, log }));
+}
+
+async function connectTo(server: TemporalServer): Promise<Connected> {
   const config = loadConfig();
-  const server = await ensureTemporalServer({ detached: true, log });
   const agents = await AgentClient.connect({
     address: server.address,
     namespace: server.namespace,

@@ -1,6 +1,6 @@
 /** Getting a real Temporal server with no manual step: for the CLI, the demo and the tests. Node-only. */
 export type { EnsureServerOptions, TemporalServer } from './temporal-server';
-export { ensureTemporalServer } from './ensure-temporal-server';
+export { ensureTemporalServer, findTemporalServer, NoTemporalServerError } from './ensure-temporal-server';
 export { findOrInstallTemporalCli } from './find-or-install-temporal-cli';
 export { devServerArgs } from './dev-server-args';
 export { isReachable } from './is-reachable';

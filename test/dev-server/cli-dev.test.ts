@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrInstallTemporalCli, isReachable } from '../../src/dev-server';
 import { checkCanStartWorkflow } from '../../src/dev-server/check-can-start-workflow';
+import { findListeningPid } from '../../src/dev-server/find-listening-pid';
 import { freePortPair, isolatedCli, makeTempDir, ownServerEnv, spawnNode, type SpawnedCli } from './fixtures';
 
 const READY = /dev server on 127\.0\.0\.1:\d+, Web UI http:\/\/localhost:\d+\. Ctrl-C stops it\./;
@@ -58,5 +59,17 @@ describe('thoughtline dev (the compiled CLI in a project of its own, on a port o
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(0);
     expect(await isReachable(`127.0.0.1:${port}`)).toBe(false);
+  }, 90_000);
+
+  it('exits 1 and says so when its server dies under it', async () => {
+    const port = await freePortPair();
+    const server = dev(port);
+    await server.waitFor(READY);
+    const serverPid = findListeningPid(port);
+    expect(serverPid).toBeGreaterThan(0);
+    expect(serverPid).not.toBe(server.child.pid);
+    process.kill(serverPid!, 'SIGKILL');
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toMatch(/the server exited \(SIGKILL\); its output is in .*temporal-server\.log/);
   }, 90_000);
 });

@@ -4,6 +4,7 @@ import { checkNamespace, missingAttributesHint } from './check-namespace';
 import { findListeningPid } from './find-listening-pid';
 import { findOrInstallTemporalCli } from './find-or-install-temporal-cli';
 import { isReachable } from './is-reachable';
+import { NoTemporalServerError } from './no-temporal-server-error';
 import { findProjectRoot, thoughtlinePaths } from './project-paths';
 import { startDevServer } from './start-dev-server';
 import { withStartLock } from './start-lock';
@@ -11,11 +12,6 @@ import type { EnsureServerOptions, TemporalServer } from './temporal-server';
 
 const DEFAULT_PORT = 7233;
 const noStop = async (): Promise<void> => {};
-
-/** No server answers where Thoughtline looks, and the caller must not start one. */
-export class NoTemporalServerError extends Error {
-  override readonly name = 'NoTemporalServerError';
-}
 
 const detailOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 

@@ -1,13 +1,16 @@
+import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
-import { createDataConverter } from '../codec/data-converter';
+import { createDataConverter, FAILURE_CONVERTER_PATH } from '../codec/data-converter';
 import { loadConfig, type Config } from '../config';
 import { saveReportTool } from '../demo/save-report-tool';
 import { weatherTool } from '../demo/weather-tool';
-import { ensureTemporalServer, type TemporalServer } from '../dev-server';
+import { ensureTemporalServer, findTemporalServer, type TemporalServer } from '../dev-server';
+import { findProjectRoot, thoughtlinePaths } from '../dev-server/project-paths';
 import { isModelAllowed } from '../shared';
 import type { ToolDefinition } from '../tools/define-tool';
 import { createAgentWorker, type AgentWorkerOptions } from '../worker';
 import { AgentClient } from './agent-client';
+import { cachedWorkflowBundle } from './cached-workflow-bundle';
 import { setupModels, type ModelSetup } from './model-setup';
 import { ensureSearchAttributes } from './search-attributes-setup';
 import { terminalSafe } from './render/terminal-safe';
@@ -23,10 +26,21 @@ export interface Connected {
   agents: AgentClient;
 }
 
-/** Finds or starts a Temporal server (left running for the Web UI) and connects a client. */
+/**
+ * Connects a client to the running Temporal server; never starts one. Commands that read or
+ * talk to existing runs use this: with no server they fail at once saying how to start one.
+ */
 export async function connect(): Promise<Connected> {
+  return connectTo(await findTemporalServer({ log }));
+}
+
+/** Finds or starts a Temporal server (left running for the Web UI) and connects a client. */
+export async function connectOrStart(): Promise<Connected> {
+  return connectTo(await ensureTemporalServer({ detached: true, log }));
+}
+
+async function connectTo(server: TemporalServer): Promise<Connected> {
   const config = loadConfig();
-  const server = await ensureTemporalServer({ detached: true, log });
   const agents = await AgentClient.connect({
     address: server.address,
     namespace: server.namespace,
@@ -62,8 +76,13 @@ export async function startWorker(
 ): Promise<RunningWorker> {
   installQuietRuntime();
   const models = await setupModels(config, log);
+  const workflowBundle = await cachedWorkflowBundle({
+    cacheDir: path.join(thoughtlinePaths(findProjectRoot()).dir, 'workflow-bundles'),
+    ...(config.encryptionKeys ? { failureConverterPath: FAILURE_CONVERTER_PATH } : {}),
+  });
   const connection = await NativeConnection.connect({ address: server.address });
   const worker = await createAgentWorker({
+    workflowBundle,
     connection,
     namespace: server.namespace,
     taskQueue: config.taskQueue,

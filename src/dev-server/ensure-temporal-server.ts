@@ -1,58 +1,112 @@
 import { loadConfig } from '../config';
+import { checkCanStartWorkflow } from './check-can-start-workflow';
 import { checkNamespace, missingAttributesHint } from './check-namespace';
+import { findListeningPid } from './find-listening-pid';
 import { findOrInstallTemporalCli } from './find-or-install-temporal-cli';
 import { isReachable } from './is-reachable';
-import { findProjectRoot } from './project-paths';
+import { NoTemporalServerError } from './no-temporal-server-error';
+import { findProjectRoot, thoughtlinePaths } from './project-paths';
 import { startDevServer } from './start-dev-server';
+import { withStartLock } from './start-lock';
 import type { EnsureServerOptions, TemporalServer } from './temporal-server';
 
 const DEFAULT_PORT = 7233;
+const noStop = async (): Promise<void> => {};
 
-/** Throws a message naming `what` when the namespace check fails, and logs missing search attributes. */
-async function verifyExisting(address: string, namespace: string, what: string, log: (l: string) => void): Promise<void> {
+const detailOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** The server at TEMPORAL_ADDRESS, which must answer; it is never replaced. */
+async function serverFromEnv(address: string, namespace: string, log: (l: string) => void): Promise<TemporalServer> {
+  if (!(await isReachable(address, 3000))) {
+    throw new NoTemporalServerError(
+      `TEMPORAL_ADDRESS is set to '${address}' but nothing accepts connections there. ` +
+        'Start that server, or unset TEMPORAL_ADDRESS to use the local dev server ("npx thoughtline dev").',
+    );
+  }
+  // Best effort only: a remote server may need TLS or an API key, or refuse the operator API.
+  try {
+    const missing = await checkNamespace(address, namespace);
+    if (missing.length > 0) log(missingAttributesHint(address, namespace, missing));
+  } catch (err) {
+    log(`warning: TEMPORAL_ADDRESS ${address} accepts connections but namespace '${namespace}' does not answer: ${detailOf(err)}`);
+  }
+  log(`using the Temporal server at ${address} from TEMPORAL_ADDRESS (namespace ${namespace})`);
+  return { address, namespace, source: 'env', stop: noStop };
+}
+
+/**
+ * The server listening on 127.0.0.1:<port>, once it has shown it works: it describes the
+ * namespace and can start a workflow there. Undefined when nothing listens. A server that
+ * listens but does not work (another program, or a dev server whose database was deleted with
+ * its checkout) is reported with the pid to stop.
+ */
+async function workingLocalServer(port: number, namespace: string, log: (l: string) => void): Promise<TemporalServer | undefined> {
+  const address = `127.0.0.1:${port}`;
+  if (!(await isReachable(address))) return undefined;
   let missing: string[];
   try {
     missing = await checkNamespace(address, namespace);
   } catch (err) {
-    const detail = err instanceof Error ? err.message : String(err);
-    throw new Error(`${what} ${address} accepts connections but namespace '${namespace}' does not answer: ${detail}`);
+    throw brokenServer(address, port, `namespace '${namespace}' does not answer: ${detailOf(err)}`);
+  }
+  try {
+    await checkCanStartWorkflow(address, namespace);
+  } catch (err) {
+    throw brokenServer(address, port, `it cannot start a workflow in namespace '${namespace}' (was its database deleted?): ${detailOf(err)}`);
   }
   if (missing.length > 0) log(missingAttributesHint(address, namespace, missing));
+  const uiUrl = (await isReachable(`127.0.0.1:${port + 1000}`)) ? `http://localhost:${port + 1000}` : undefined;
+  log(`reusing the Temporal server already running at ${address} (namespace ${namespace}${uiUrl ? `; Web UI: ${uiUrl}` : ''})`);
+  return { address, namespace, ...(uiUrl ? { uiUrl } : {}), source: 'already-running', stop: noStop };
+}
+
+function brokenServer(address: string, port: number, why: string): Error {
+  const pid = findListeningPid(port);
+  const stop = pid === undefined ? `stop the process listening on port ${port}` : `stop it (pid ${pid}: kill ${pid})`;
+  return new Error(`a Temporal server on ${address} does not work (${why}); ${stop}, or set TEMPORAL_ADDRESS to a server that works`);
+}
+
+/**
+ * A running server, never starting one: TEMPORAL_ADDRESS (must answer), else a working server
+ * on 127.0.0.1:<port>. Throws NoTemporalServerError, saying how to start one, when none runs.
+ * For commands that only read or talk to existing runs.
+ */
+export async function findTemporalServer(opts: Pick<EnsureServerOptions, 'log' | 'port'> = {}): Promise<TemporalServer> {
+  const log = opts.log ?? ((line: string) => console.error(line));
+  const { namespace, temporalAddress } = loadConfig();
+  if (temporalAddress) return serverFromEnv(temporalAddress, namespace, log);
+  const port = opts.port ?? DEFAULT_PORT;
+  const found = await workingLocalServer(port, namespace, log);
+  if (found) return found;
+  const flag = port === DEFAULT_PORT ? '' : ` --port ${port}`;
+  throw new NoTemporalServerError(
+    `no Temporal server is running at 127.0.0.1:${port}. Start one in another terminal with "npx thoughtline dev${flag}" ` +
+      '(it runs until Ctrl-C), or set TEMPORAL_ADDRESS to yours.',
+  );
 }
 
 /**
  * A reachable Temporal server, in this order: TEMPORAL_ADDRESS (must answer, never replaced),
- * a server already listening on 127.0.0.1:<port>, or a dev server started from a found or
- * freshly installed `temporal` binary. TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE come from `loadConfig()`.
+ * a working server already listening on 127.0.0.1:<port>, or a dev server started from a found
+ * or freshly installed `temporal` binary. Starting holds <projectRoot>/.thoughtline's start
+ * lock, so two commands starting at once start one server and share it.
+ * TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE come from `loadConfig()`.
  */
 export async function ensureTemporalServer(opts: EnsureServerOptions = {}): Promise<TemporalServer> {
   const log = opts.log ?? ((line: string) => console.error(line));
-  const { namespace, temporalAddress: envAddress } = loadConfig();
-  const noStop = async (): Promise<void> => {};
-
-  if (envAddress) {
-    if (!(await isReachable(envAddress, 3000))) {
-      throw new Error(
-        `TEMPORAL_ADDRESS is set to '${envAddress}' but nothing accepts connections there. ` +
-          'Start that server, or unset TEMPORAL_ADDRESS to let Thoughtline start a local dev server.',
-      );
-    }
-    // Best effort only: a remote server may need TLS or an API key, or refuse the operator API.
-    await verifyExisting(envAddress, namespace, 'TEMPORAL_ADDRESS', log).catch((err: Error) => log(`warning: ${err.message}`));
-    log(`using the Temporal server at ${envAddress} from TEMPORAL_ADDRESS (namespace ${namespace})`);
-    return { address: envAddress, namespace, source: 'env', stop: noStop };
-  }
+  const { namespace, temporalAddress } = loadConfig();
+  if (temporalAddress) return serverFromEnv(temporalAddress, namespace, log);
 
   const port = opts.port ?? DEFAULT_PORT;
-  const local = `127.0.0.1:${port}`;
-  if (await isReachable(local)) {
-    await verifyExisting(local, namespace, 'the server already listening at', log);
-    const uiUrl = (await isReachable(`127.0.0.1:${port + 1000}`)) ? `http://localhost:${port + 1000}` : undefined;
-    log(`reusing the Temporal server already running at ${local} (namespace ${namespace}${uiUrl ? `; Web UI: ${uiUrl}` : ''})`);
-    return { address: local, namespace, uiUrl, source: 'already-running', stop: noStop };
-  }
+  const running = await workingLocalServer(port, namespace, log);
+  if (running) return running;
 
   const projectRoot = opts.projectRoot ?? findProjectRoot();
-  const cli = await findOrInstallTemporalCli({ projectRoot, log });
-  return startDevServer({ cli, projectRoot, port, namespace, detached: opts.detached ?? false, log });
+  return withStartLock(thoughtlinePaths(projectRoot).startLockFile, { log }, async () => {
+    // The holder we waited for has started it, most likely.
+    const startedMeanwhile = await workingLocalServer(port, namespace, log);
+    if (startedMeanwhile) return startedMeanwhile;
+    const cli = await findOrInstallTemporalCli({ projectRoot, log });
+    return startDevServer({ cli, projectRoot, port, namespace, detached: opts.detached ?? false, log });
+  });
 }

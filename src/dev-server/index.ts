@@ -1,6 +1,7 @@
 /** Getting a real Temporal server with no manual step: for the CLI, the demo and the tests. Node-only. */
 export type { EnsureServerOptions, TemporalServer } from './temporal-server';
-export { ensureTemporalServer } from './ensure-temporal-server';
+export { ensureTemporalServer, findTemporalServer } from './ensure-temporal-server';
+export { NoTemporalServerError } from './no-temporal-server-error';
 export { findOrInstallTemporalCli } from './find-or-install-temporal-cli';
 export { devServerArgs } from './dev-server-args';
 export { isReachable } from './is-reachable';

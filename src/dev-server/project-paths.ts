@@ -12,6 +12,8 @@ export interface ThoughtlinePaths {
   dbFile: string;
   logFile: string;
   pidFile: string;
+  /** Held while one process starts a server, so that a second one waits and reuses it. */
+  startLockFile: string;
 }
 
 export function thoughtlinePaths(projectRoot: string): ThoughtlinePaths {
@@ -24,6 +26,7 @@ export function thoughtlinePaths(projectRoot: string): ThoughtlinePaths {
     dbFile: path.join(dir, 'data', 'temporal.db'),
     logFile: path.join(dir, 'temporal-server.log'),
     pidFile: path.join(dir, 'temporal-server.pid'),
+    startLockFile: path.join(dir, 'temporal-server.lock'),
   };
 }
 

@@ -48,7 +48,9 @@ export async function startDevServer(o: StartDevServerOptions): Promise<Temporal
   child.unref();
   let exitReason: string | undefined;
   child.once('error', (err) => (exitReason = `could not start ${o.cli}: ${err.message}`));
-  child.once('exit', (code, signal) => (exitReason ??= `the server exited early (${signal ?? `code ${code}`})`));
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => resolve((exitReason ??= `the server exited (${signal ?? `code ${code}`})`))),
+  );
   const killOnExit = (): void => void child.kill('SIGTERM');
   if (!o.detached) process.once('exit', killOnExit);
 
@@ -73,7 +75,7 @@ export async function startDevServer(o: StartDevServerOptions): Promise<Temporal
     o.log(`it keeps running after this process exits; stop it with: kill $(cat ${paths.pidFile})`);
     return { address, namespace: o.namespace, uiUrl, source: 'started', stop: async () => {} };
   }
-  return { address, namespace: o.namespace, uiUrl, source: 'started', stop: () => stopChild() };
+  return { address, namespace: o.namespace, uiUrl, source: 'started', stop: () => stopChild(), exited };
 
   async function stopChild(): Promise<void> {
     process.removeListener('exit', killOnExit);

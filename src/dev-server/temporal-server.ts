@@ -9,6 +9,8 @@ export interface TemporalServer {
   source: 'env' | 'already-running' | 'started';
   /** Stops the server only if this process started it in the foreground; otherwise does nothing. */
   stop(): Promise<void>;
+  /** For a server this process started in the foreground: resolves with the reason when it exits. */
+  exited?: Promise<string>;
 }
 
 export interface EnsureServerOptions {

@@ -21,7 +21,7 @@ describe('ensureTemporalServer failure reports', () => {
     const port = await freePortPair();
     const error = await ensureTemporalServer({ projectRoot: root, port, log: () => {} }).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/did not come up: the server exited early \(code 3\)/);
+    expect((error as Error).message).toMatch(/did not come up: the server exited \(code 3\)/);
     expect((error as Error).message).toContain('bind: address already in use (pretend)');
   });
 
@@ -38,7 +38,7 @@ describe('ensureTemporalServer failure reports', () => {
     const { port } = impostor.address() as net.AddressInfo;
     try {
       await expect(ensureTemporalServer({ projectRoot: root, port, log: () => {} })).rejects.toThrow(
-        new RegExp(`already listening at 127\\.0\\.0\\.1:${port} accepts connections but namespace 'default' does not answer`),
+        new RegExp(`a Temporal server on 127\\.0\\.0\\.1:${port} does not work \\(namespace 'default' does not answer: .*\\); stop it \\(pid ${process.pid}: kill ${process.pid}\\)`),
       );
     } finally {
       for (const socket of sockets) socket.destroy();

@@ -46,11 +46,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'dev',
     args: [],
-    options: {},
-    run: async () => {
-      await dev();
-      return 0;
-    },
+    options: { port: text },
+    // The Web UI listens on the port + 1000, so the port stops 1,000 short of the last one.
+    run: async (l) => dev(positiveInteger(l, 'port', 64_535)),
   },
   {
     name: 'worker',

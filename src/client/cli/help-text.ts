@@ -4,7 +4,9 @@ export const HELP = `thoughtline — durable, transparent ReAct agents on Tempor
 Usage:
   thoughtline demo [--team]             start what is missing and run the weather demo;
                                         --team: a lead agent with weather sub-agents in parallel
-  thoughtline dev                       run a Temporal dev server (Web UI on :8233) until Ctrl-C
+  thoughtline dev [--port N]            run a Temporal dev server until Ctrl-C (default port 7233,
+                                        Web UI on the port + 1000); other commands find it on 7233,
+                                        or set TEMPORAL_ADDRESS=127.0.0.1:N
   thoughtline worker [--tools FILE]     run an agent worker until Ctrl-C; FILE is a JS module
                                         exporting "tools": an array of defineTool(...) results
   thoughtline run "<task>" [options]    start an agent and print its steps as they land

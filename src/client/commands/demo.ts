@@ -4,7 +4,7 @@ import { findProjectRoot } from '../../dev-server/project-paths';
 import { WEATHER_AGENT } from '../../demo/offline-weather-model';
 import type { SubAgentDefinition } from '../../shared';
 import { renderTree } from '../render/render-tree';
-import { connect, webUiLink } from '../runtime';
+import { connectOrStart, webUiLink } from '../runtime';
 
 /** `temporal` when it is on PATH; else the project-local copy the demo may have installed. */
 function temporalCommand(): string {
@@ -32,7 +32,7 @@ export const TEAM_AGENTS: Record<string, SubAgentDefinition> = {
 
 /** `npm run demo`: server, worker and one agent run (with `--team`, a lead and its sub-agents), with everything a newcomer needs to see. */
 export async function demo(options: { team?: boolean } = {}): Promise<boolean> {
-  const c = await connect();
+  const c = await connectOrStart();
   const task = options.team ? TEAM_TASK : DEMO_TASK;
   process.stdout.write(`\nThoughtline demo — task: ${task}\n`);
   process.stdout.write(`Model: ${c.config.anthropicApiKey ? `Claude (${c.config.model})` : 'offline scripted model (no ANTHROPIC_API_KEY)'}\n\n`);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createReplyRecorder } from '../../activities/recording';
 import { resolveModel, type AgentInputInit, type AgentResult } from '../../shared';
 import { renderSummary } from '../render/render-step';
-import { connect, startWorker, webUiLink, type Connected } from '../runtime';
+import { connectOrStart, startWorker, webUiLink, type Connected } from '../runtime';
 import { printFollowed } from '../watch-printer';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import { viewResult } from '../../shared/chain-view';
@@ -23,7 +23,7 @@ export interface RunOptions {
 
 /** Starts one agent, prints its steps as they land, and returns its result. */
 export async function runTask(options: RunOptions, connected?: Connected): Promise<AgentResult> {
-  const c = connected ?? (await connect());
+  const c = connected ?? (await connectOrStart());
   const workflowId = options.workflowId ?? `agent-${randomUUID()}`;
   if (options.recordTo && !options.embeddedWorker) throw new Error('--record needs the embedded worker (drop --no-worker).');
   const recorder = options.recordTo

@@ -1,28 +1,49 @@
 import { ensureTemporalServer } from '../../dev-server';
+import { findProjectRoot, thoughtlinePaths } from '../../dev-server/project-paths';
 import { loadToolsModule } from '../load-tools-module';
-import { connect, log, startWorker } from '../runtime';
+import { connectOrStart, log, startWorker } from '../runtime';
 
-const untilSignal = () =>
-  new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
+/**
+ * Resolves at the first SIGINT or SIGTERM. Holds the event loop open meanwhile: a signal
+ * listener alone does not, and the dev server's child process is unref'd.
+ */
+const untilSignal = (): Promise<NodeJS.Signals> =>
+  new Promise((resolve) => {
+    const keepAlive = setInterval(() => {}, 1 << 30);
+    const onSignal = (signal: NodeJS.Signals): void => {
+      clearInterval(keepAlive);
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
 
-/** `dev`: a Temporal dev server in the foreground until Ctrl-C. */
-export async function dev(): Promise<void> {
-  const server = await ensureTemporalServer({ detached: false, log });
+/**
+ * `dev`: a Temporal dev server in the foreground until Ctrl-C or SIGTERM, then stopped. Returns
+ * the exit code: 1 when the server exits by itself first.
+ */
+export async function dev(port?: number): Promise<number> {
+  const server = await ensureTemporalServer({ detached: false, log, ...(port ? { port } : {}) });
   if (server.source !== 'started') {
     log(`a Temporal server is already available at ${server.address}; nothing to start.`);
-    return;
+    return 0;
   }
   log(`dev server on ${server.address}${server.uiUrl ? `, Web UI ${server.uiUrl}` : ''}. Ctrl-C stops it.`);
-  await untilSignal();
+  const ended = await Promise.race([untilSignal().then(() => undefined), server.exited ?? new Promise<never>(() => {})]);
+  if (ended !== undefined) {
+    log(`${ended}; its output is in ${thoughtlinePaths(findProjectRoot()).logFile}`);
+    return 1;
+  }
+  log('stopping the dev server');
   await server.stop();
+  return 0;
 }
 
 /** `worker`: polls the task queue until Ctrl-C or SIGTERM, then drains and exits. */
 export async function worker(toolsModule?: string): Promise<void> {
-  const connected = await connect();
+  const connected = await connectOrStart();
   const running = await startWorker(connected, toolsModule ? loadToolsModule(toolsModule) : []);
   log(`worker polling task queue "${connected.config.taskQueue}" on ${connected.server.address}. Ctrl-C stops it.`);
   await Promise.race([untilSignal(), running.done]);

@@ -1,5 +1,6 @@
 import { ActivityCancellationType, ActivityFailure, ApplicationFailure, isCancellation, patched } from '@temporalio/workflow';
 import type { AgentInput, ReasoningStep, ToolResult, ToolSpec, ToolUseBlock } from '../../shared';
+import { FailureType } from '../../shared/failure-types';
 import { activities, toolCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
 import { isLoopSignal } from '../core/loop-signals';
@@ -97,7 +98,9 @@ export const TOOL_ATTEMPTS_PATCH = 'tool-result-attempts';
 function failedAttempts(err: unknown, spec: ToolSpec, startedAtMs: number): { durationMs: number; attempts?: number } {
   const durationMs = Math.max(0, Date.now() - startedAtMs);
   if (!(err instanceof ActivityFailure)) return { durationMs };
-  const reported: unknown = err.cause instanceof ApplicationFailure ? err.cause.details?.[0] : undefined;
+  // Only failures the tool activity made carry `{ attempts }`; a tool's own ApplicationFailure has its own details.
+  const ours = err.cause instanceof ApplicationFailure && (err.cause.type === FailureType.ToolFailed || err.cause.type === FailureType.ToolRefused);
+  const reported: unknown = ours ? (err.cause as ApplicationFailure).details?.[0] : undefined;
   const count = reported !== null && typeof reported === 'object' ? (reported as { attempts?: unknown }).attempts : undefined;
   if (typeof count === 'number' && Number.isInteger(count) && count > 0) return { durationMs, attempts: count };
   if (err.retryState === 'MAXIMUM_ATTEMPTS_REACHED' && spec.retry.maximumAttempts > 0) return { durationMs, attempts: spec.retry.maximumAttempts };

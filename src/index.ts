@@ -1,6 +1,7 @@
 /** Thoughtline's public API for Node code: define tools, run workers, start and read agents. */
 export * from './shared';
 export { defineTool, InvalidToolDefinitionError, type ToolContext, type ToolDefinition, type ToolOptions } from './tools/define-tool';
+export { ToolError, type ToolErrorOptions } from './tools/tool-error';
 export { createAgentWorker, WORKFLOWS_PATH, type AgentWorkerOptions } from './worker';
 export { createActivities, type ActivityDeps, type AgentActivities, type ModelProvider } from './activities';
 export { createAnthropicProvider, type AnthropicProviderOptions } from './activities/models/anthropic-provider';

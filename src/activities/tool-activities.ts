@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, type ToolInvocation, type ToolOutput, type ToolSpec } from '../shared';
+import { ToolError } from '../tools/tool-error';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { redactFailure, redactHeartbeat, redactToolResult, thrownText, type Redactor } from './redact-secrets';
 
@@ -24,10 +25,12 @@ export function createToolActivities({ tools, redact, heartbeatEveryMs = 500 }: 
 
     /**
      * Runs one tool call. Errors thrown by the tool are retried under the tool's own retry policy
-     * (an `ApplicationFailure` keeps its own decision); everything that fails after `execute`
-     * returned is non-retryable (`ToolResultUnusable`): running the tool again would repeat its
-     * side effects for a result that would fail the same way. Nothing leaves unredacted: results,
-     * errors (message, stack, details, causes) and heartbeat details.
+     * (an `ApplicationFailure` keeps its own decision; a `ToolError` with `retryable: false` is
+     * final, `ToolRefused`); everything that fails after `execute` returned is non-retryable
+     * (`ToolResultUnusable`): running the tool again would repeat its side effects for a result
+     * that would fail the same way. Failures made here carry the tool's own stack (where its
+     * `execute` threw) and `{ attempts }` as details. Nothing leaves unredacted: results, errors
+     * (message, stack, details, causes) and heartbeat details.
      */
     async runTool(call: ToolInvocation): Promise<ToolOutput> {
       const tool = tools.get(call.toolName);
@@ -54,14 +57,20 @@ export function createToolActivities({ tools, redact, heartbeatEveryMs = 500 }: 
       } catch (err) {
         if (err instanceof ApplicationFailure) throw redactFailure(err, redact);
         if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
-        const message = redactText(`${tool.name} failed: ${thrownText(err)}`);
-        throw ApplicationFailure.create({ type: FailureType.ToolFailed, message });
+        const final = ToolError.is(err) && !err.retryable;
+        const message = redactText(final ? thrownText(err) : `${tool.name} failed: ${thrownText(err)}`);
+        const failure = ApplicationFailure.create({ type: final ? FailureType.ToolRefused : FailureType.ToolFailed, message, nonRetryable: final, details: [{ attempts: ctx.info.attempt }] });
+        withStackOf(failure, err, redactText);
+        throw failure;
       } finally {
         clearInterval(keepAlive);
       }
       try {
         const { result, truncated } = redactToolResult(value, call.maxResultChars, redact);
-        return { result, truncated, durationMs: Date.now() - started };
+        const { attempt, scheduledTimestampMs } = ctx.info;
+        // From the second attempt on, the time covers the earlier attempts and the waits between them.
+        const durationMs = attempt > 1 ? Math.max(0, Date.now() - scheduledTimestampMs) : Date.now() - started;
+        return { result, truncated, durationMs, attempts: attempt };
       } catch (err) {
         const message = redactText(`${tool.name} ran, but its result could not be used: ${thrownText(err)}`);
         throw ApplicationFailure.create({ type: FailureType.ToolResultUnusable, message, nonRetryable: true });
@@ -76,4 +85,21 @@ export function createToolActivities({ tools, redact, heartbeatEveryMs = 500 }: 
       return '[message could not be redacted]';
     }
   }
+}
+
+/**
+ * Gives `failure` the stack frames of what the tool threw, so the worker's log and the Web UI
+ * point at the line of the user's `execute`, not at this file. Redacted like the message.
+ */
+function withStackOf(failure: Error, thrown: unknown, redactText: (text: string) => string): void {
+  let stack: unknown;
+  try {
+    stack = thrown instanceof Error ? thrown.stack : undefined;
+  } catch {
+    stack = undefined;
+  }
+  if (typeof stack !== 'string') return;
+  const frames = stack.split('\n').filter((line) => /^\s+at /.test(line));
+  if (frames.length === 0) return;
+  failure.stack = redactText(`${failure.name}: ${failure.message}\n${frames.join('\n')}`);
 }

@@ -49,14 +49,21 @@ function modelOf(step: ReasoningStep, facts: Map<string, CallFacts>): string | u
   return undefined;
 }
 
+/** The loop's note while a call waits for approval; its operator command is not for end users. */
+const APPROVAL_WAIT = /^Waiting for approval of (\S+) \(call [^)]*\):[\s\S]*Decide with: thoughtline /;
+
 /**
  * An end user's version of a step: summary-level steps, and model calls at any level, show only
- * their summary. Full thinking, tool and synthesis steps stay as they are.
+ * their summary, with no tokens or cost; a wait for approval says so without the operator's
+ * command. Other full thinking, tool and synthesis steps stay as they are.
  */
-function forEndUser(step: ReasoningStep, facts: Map<string, CallFacts>): ReasoningStep {
-  if (step.type === 'synthesis') return step;
-  const model = modelOf(step, facts);
-  if (step.visibility.level !== 'summary' && model === undefined) return step;
+function forEndUser(full: ReasoningStep, facts: Map<string, CallFacts>): ReasoningStep {
+  if (full.type === 'synthesis') return full;
+  const model = modelOf(full, facts);
+  const approvalWait = full.type === 'thinking' ? APPROVAL_WAIT.exec(full.thought) : null;
+  if (approvalWait && full.type === 'thinking') return { ...full, thought: `Waiting for a person to approve ${approvalWait[1]}.` };
+  if (full.visibility.level !== 'summary' && model === undefined) return full;
+  const { usage: _usage, costUsd: _cost, ...step } = full;
   const summary = step.visibility.summary ?? (model === undefined ? undefined : `Model call (${model})`);
   switch (step.type) {
     case 'thinking':
@@ -133,7 +140,8 @@ function sensitiveValues(steps: readonly ReasoningStep[], approvals: readonly Ap
  * - auditor: every step, hidden ones included, in full; sensitive fields shown.
  * - developer: hidden steps left out; the rest in full with sensitive fields redacted, also
  *   where other text (a thought, a conclusion, the task) repeats a sensitive field's value.
- * - end_user: as developer, but summary-level steps and model calls show only their summary.
+ * - end_user: as developer, but summary-level steps and model calls show only their summary
+ *   (no tokens, no cost), and a wait for approval leaves out the operator's command.
  * Steps keep their original `stepNumber`: the gaps honestly show that steps were left out.
  */
 export function viewChain(chain: ReasoningChain, role: ViewerRole): ReasoningChain {

@@ -46,8 +46,16 @@ export const ToolResult = z.object({
   summarised: z.boolean().optional(),
   /** Set on a repeated read-only call: the step whose observation was reused, with no new activity. */
   cachedFrom: z.string().optional(),
-  /** For a call cut short by cancellation or timeout: whether it ran (`done`), stopped, or may have. */
-  outcome: z.enum(['done', 'cancelled', 'unknown']).optional(),
+  /**
+   * How many times the tool ran for this call (retries included); set when known. `durationMs`
+   * then covers every attempt and the waits between them.
+   */
+  attempts: z.number().int().positive().optional(),
+  /**
+   * For a call cut short by cancellation or timeout: whether it ran (`done`), stopped, may have
+   * (`unknown`), or never started (`not_run`, e.g. it was still waiting for approval).
+   */
+  outcome: z.enum(['done', 'cancelled', 'unknown', 'not_run']).optional(),
   /** A `sub_agent` call's child run: where to read its chain, what it spent, how it ended. */
   subAgent: SubAgentRun.optional(),
 });

@@ -24,6 +24,8 @@ export const FailureType = {
   ScriptExhausted: 'ScriptExhausted',
   ToolNotRegistered: 'ToolNotRegistered',
   ToolFailed: 'ToolFailed',
+  /** The tool threw a `ToolError` with `retryable: false`: a deliberate, final refusal; never retried. */
+  ToolRefused: 'ToolRefused',
   /**
    * The tool ran, but what it returned could not be converted, serialised, cut or redacted (a
    * result nested too deep): non-retryable, so a side-effecting tool never runs twice for it.

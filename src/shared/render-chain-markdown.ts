@@ -1,51 +1,61 @@
 import type { ReasoningChain, ReasoningStep } from './chain';
+import { markdownCode as code, markdownText as text } from './markdown-escape';
+import { toolResultNote } from './tool-result-note';
 
 /** Turns a workflow id into a link target, e.g. the Web UI's page of that run. */
 export type RunLink = (workflowId: string) => string;
 
-const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max)}…`);
+const clip = (value: string, max: number): string => (value.length <= max ? value : `${value.slice(0, max)}…`);
 const json = (value: unknown, max: number): string => clip(typeof value === 'string' ? value : JSON.stringify(value), max);
+/** Free text, cut, that renders as itself (no curly quotes, no dashes for `--`). */
+const prose = (value: string, max: number): string => text(clip(value, max));
 
 /** A run's id, as a link when the caller knows where runs are shown. */
-const runRef = (workflowId: string, runLink?: RunLink): string => (runLink ? `[${workflowId}](${runLink(workflowId)})` : `\`${workflowId}\``);
+const runRef = (workflowId: string, runLink?: RunLink): string => (runLink ? `[${text(workflowId)}](${runLink(workflowId)})` : code(workflowId));
 
-/** One line of markdown per step; hidden steps show only that they exist. */
+/**
+ * One line of markdown per step; hidden steps show only that they exist. Text renders as itself:
+ * arguments, results and names are code spans, free text is escaped, so all of it copies exactly.
+ */
 export function renderStepMarkdown(step: ReasoningStep, runLink?: RunLink): string {
   const parallel = step.parallel ? ` ∥${step.parallel.group}.${step.parallel.index}` : '';
   const head = `${step.stepNumber}.${parallel}`;
   const child = (workflowId: string) => runRef(workflowId, runLink);
   if (step.visibility.level === 'hidden') return `${head} _(hidden ${step.type})_`;
-  if (step.visibility.level === 'summary' && step.visibility.summary) return `${head} ${step.visibility.summary}`;
+  if (step.visibility.level === 'summary' && step.visibility.summary) return `${head} ${prose(step.visibility.summary, 500)}`;
   switch (step.type) {
     case 'thinking': {
       const label = step.purpose === 'plan' ? 'Plan' : step.purpose === 'reflection' ? 'Reflection' : step.purpose === 'delegation_blocked' ? 'Delegation blocked' : 'Thought';
-      return `${head} **${label}** ${clip(step.thought, 300)}`;
+      return `${head} **${label}** ${prose(step.thought, 300)}`;
     }
-    case 'tool_call':
-      if (step.toolCall.delegatedTo) return `${head} **Delegate** to \`${step.toolCall.toolName}\` → ${child(step.toolCall.delegatedTo.workflowId)} ${json(step.toolCall.arguments, 200)}`;
-      return step.toolCall.toolType === 'llm'
-        ? `${head} **Model call** \`${step.toolCall.toolName}\`${typeof step.toolCall.arguments['note'] === 'string' ? ` (${step.toolCall.arguments['note']})` : ''}`
-        : `${head} **Action** \`${step.toolCall.toolName}\` ${json(step.toolCall.arguments, 200)}`;
+    case 'tool_call': {
+      const c = step.toolCall;
+      if (c.delegatedTo) return `${head} **Delegate** to ${code(c.toolName)} → ${child(c.delegatedTo.workflowId)} ${code(json(c.arguments, 200))}`;
+      const note = c.arguments['note'];
+      return c.toolType === 'llm' ? `${head} **Model call** ${code(c.toolName)}${typeof note === 'string' ? ` (${prose(note, 200)})` : ''}` : `${head} **Action** ${code(c.toolName)} ${code(json(c.arguments, 200))}`;
+    }
     case 'tool_result': {
       const r = step.toolResult;
       if (r.subAgent) {
         const spent = r.subAgent.usage ? `, ${r.subAgent.usage.inputTokens + r.subAgent.usage.outputTokens} tokens` : '';
-        const outcome = `${r.subAgent.agentName} ${r.subAgent.terminationReason ?? r.subAgent.status} (${r.subAgent.steps ?? 0} steps${spent}) ${child(r.subAgent.workflowId)}`;
-        return `${head} **Sub-agent** ${outcome}: ${clip(r.success ? json(r.result, 300) : (r.error ?? 'failed'), 300)}`;
+        const outcome = `${text(r.subAgent.agentName)} ${r.subAgent.terminationReason ?? r.subAgent.status} (${r.subAgent.steps ?? 0} steps${spent}) ${child(r.subAgent.workflowId)}`;
+        return `${head} **Sub-agent** ${outcome}: ${r.success ? code(json(r.result, 300)) : prose(r.error ?? 'failed', 300)}`;
       }
-      if (step.model) return `${head} **Model reply** ${step.usage ? `${step.usage.inputTokens}→${step.usage.outputTokens} tokens` : ''} (${r.durationMs} ms)`;
+      if (step.model) return `${head} **Model reply** ${step.usage ? `${step.usage.inputTokens}→${step.usage.outputTokens} tokens ` : ''}(${r.durationMs} ms)`;
+      const note = toolResultNote(r);
       return r.success
-        ? `${head} **Observation** ${json(r.result, 300)} (${r.durationMs} ms)`
-        : `${head} **Observation (error)** ${clip(r.error ?? 'failed', 300)}`;
+        ? `${head} **Observation** ${code(json(r.result, 300))} (${note ? `${note}, ` : ''}${r.durationMs} ms)`
+        : `${head} **Observation (error)** ${prose(r.error ?? 'failed', 300)}${note ? ` (${note})` : ''}`;
     }
     case 'synthesis':
-      return `${head} **Answer** ${clip(step.synthesis.conclusion, 500)}`;
+      return `${head} **Answer** ${prose(step.synthesis.conclusion, 500)}`;
   }
 }
 
 /**
  * Markdown for the Web UI's "Current Details": the latest steps, newest last. `totalSteps` is the
- * whole chain's length when `chain` holds only its latest steps.
+ * whole chain's length when `chain` holds only its latest steps. Not recorded in history (a
+ * query serves it), so its text may change without a patch.
  */
 export function renderChainMarkdown(chain: ReasoningChain, maxSteps = 40, totalSteps = chain.steps.length, runLink?: RunLink): string {
   const shown = chain.steps.slice(-maxSteps);
@@ -55,10 +65,10 @@ export function renderChainMarkdown(chain: ReasoningChain, maxSteps = 40, totalS
   const marks: Record<string, string> = { pending: '○', in_progress: '▶', completed: '✓', failed: '✗', blocked: '⊘' };
   const children = chain.subAgents ?? [];
   return [
-    `### ${chain.agentName}: ${clip(chain.task, 200)}`,
+    `### ${text(chain.agentName)}: ${prose(chain.task, 200)}`,
     `Status: **${chain.status}** · ${totalSteps} steps`,
-    ...(plan ? ['', `**Plan** v${plan.version} · ${done}/${plan.tasks.length} done`, ...plan.tasks.map((t) => `- ${marks[t.status] ?? '?'} ${t.id} ${clip(t.description, 120)}`)] : []),
-    ...(children.length ? ['', `**Sub-agents** (${children.length})`, ...children.map((r) => `- ${r.agentName} · ${r.terminationReason ?? r.status} · ${runRef(r.workflowId, runLink)}`)] : []),
+    ...(plan ? ['', `**Plan** v${plan.version} · ${done}/${plan.tasks.length} done`, ...plan.tasks.map((t) => `- ${marks[t.status] ?? '?'} ${text(t.id)} ${prose(t.description, 120)}`)] : []),
+    ...(children.length ? ['', `**Sub-agents** (${children.length})`, ...children.map((r) => `- ${text(r.agentName)} · ${r.terminationReason ?? r.status} · ${runRef(r.workflowId, runLink)}`)] : []),
     '',
     ...(omitted > 0 ? [`_${omitted} earlier steps not shown; query \`chain\` for all._`] : []),
     ...shown.map((step) => renderStepMarkdown(step, runLink)),

@@ -52,6 +52,9 @@ export const ToolOutput = z.object({
   /** JSON-safe, and cut to `maxResultChars` when `truncated`. */
   result: z.unknown(),
   truncated: z.boolean(),
+  /** This attempt's run time; from the second attempt on, the time since the first was scheduled. */
   durationMs: z.number().nonnegative(),
+  /** Which attempt succeeded (1 = first). Absent from results recorded before it existed. */
+  attempts: z.number().int().positive().optional(),
 });
 export type ToolOutput = z.infer<typeof ToolOutput>;

@@ -198,4 +198,18 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       await agents.getHandle(id).signal(cancelSignal, { reason: 'the job is no longer needed', by: 'olga' });
     },
   },
+  {
+    // A tool failing every attempt (its result carries attempts and time: patched), then a call
+    // still waiting for approval when the run is cancelled (recorded as never run: patched).
+    name: 'failed-tool-then-cancelled-approval',
+    input: { task: 'Try the database, then read the vault', model: SCRIPTED_MODEL, approvals: secretKey, cancelGraceMs: 100 },
+    turns: [
+      { content: [useTool('always_fails', {}, 'toolu_f1')] },
+      { content: [useTool('lookup', { key: 'vault' }, 'toolu_f2')] },
+    ],
+    interact: async (agents, id) => {
+      await until(async () => (await agents.pendingApprovals(id)).length === 1);
+      await agents.getHandle(id).signal(cancelSignal, { reason: 'no longer needed', by: 'olga' });
+    },
+  },
 ];

@@ -3,6 +3,7 @@ import { renderChecklist, renderPlan } from './render-plan';
 import { renderSubAgentOutcome } from './render-sub-agent';
 import { clip, cyan, dim, green, oneLine, red, yellow } from './terminal-style';
 import { redactSecretsInText } from '../../shared/secret-patterns';
+import { toolResultNote } from '../../shared/tool-result-note';
 
 /** Lines a step adds under its first sit under the text after the label (number 4 + label 13). */
 const UNDER = ' '.repeat(17);
@@ -51,12 +52,15 @@ export function renderStep(step: ReasoningStep): string {
       const r = step.toolResult;
       if (step.model) {
         const u = step.usage;
-        const tokens = u ? `${u.inputTokens} in / ${u.outputTokens} out` : '';
-        return `${n}${dim(`Model reply  ${tokens} · $${(step.costUsd ?? 0).toFixed(4)} · ${r.durationMs} ms`)}`;
+        // A view without usage or cost (the end user's) shows neither.
+        const parts = [u ? `${u.inputTokens} in / ${u.outputTokens} out` : '', step.costUsd !== undefined ? `$${step.costUsd.toFixed(4)}` : '', `${r.durationMs} ms`];
+        return `${n}${dim(`Model reply  ${parts.filter(Boolean).join(' · ')}`)}`;
       }
+      const note = toolResultNote(r);
+      const notes = `${r.truncated ? dim(' (truncated)') : ''}${note ? dim(` (${note})`) : ''}`;
       const line = r.success
-        ? `${label('Observation', green)}${tag}${oneLine(r.result)}${r.truncated ? dim(' (truncated)') : ''}`
-        : `${label('Observation', red)}${tag}${oneLine(r.error ?? 'failed', 300)}`;
+        ? `${label('Observation', green)}${tag}${oneLine(r.result)}${notes}`
+        : `${label('Observation', red)}${tag}${oneLine(r.error ?? 'failed', 300)}${notes}`;
       return `${n}${line}${r.subAgent ? under([renderSubAgentOutcome(r.subAgent)]) : ''}`;
     }
     case 'synthesis':

@@ -30,6 +30,7 @@ import type { SubAgentTree } from '../delegation/sub-agent-tree';
 import { modelTurn } from '../model/model-turn';
 import type { People } from '../people/people';
 import { PlanKeeper } from '../planning/plan-keeper';
+import { closeOpenCalls } from '../tools/close-open-calls';
 import { runToolTurn, type ToolTurnParts } from '../tools/tool-turn';
 import { createToolCallValidator } from '../tools/validate-tool-call';
 import { earlyStop, isEarlyStop, type EarlyStop, type NextStep } from './decide-next-step';
@@ -116,7 +117,7 @@ export class ReactLoop {
 
   /**
    * Ends a run cut short by cancellation or its timeout: calls still open in the chain get a
-   * result saying what happened (a model call was cancelled; a tool may or may not have run),
+   * result saying what happened (a model call was cancelled; a tool never ran or may have run),
    * and the summary is written without a model.
    */
   interrupted(reason: 'cancelled' | 'timeout', why: string): RunOutcome {
@@ -302,29 +303,5 @@ export class ReactLoop {
 
   private synthesise(answer: string): void {
     this.chain.synthesis({ sources: this.chain.observationSources(), conclusion: answer }, { level: this.input.visibility });
-  }
-}
-
-/**
- * After cancellation or the run's timeout, every call still open in the chain gets a result saying
- * what happened: a model call was cancelled; a tool may or may not have run.
- */
-function closeOpenCalls(chain: ChainBuilder, why: string): void {
-  const open = new Map(chain.steps.flatMap((s) => (s.type === 'tool_call' ? [[s.toolCall.correlationId, s] as const] : [])));
-  for (const s of chain.steps) if (s.type === 'tool_result') open.delete(s.toolResult.correlationId);
-  for (const step of open.values()) {
-    const llm = step.toolCall.toolType === 'llm';
-    chain.toolResult(
-      {
-        correlationId: step.toolCall.correlationId,
-        success: false,
-        result: null,
-        error: llm ? `Model call cancelled: ${why}` : `Interrupted (${why}) while running; it may or may not have taken effect.`,
-        durationMs: 0,
-        outcome: llm ? 'cancelled' : 'unknown',
-      },
-      step.visibility,
-      ...(step.model ? [{ model: step.model }] : []),
-    );
   }
 }

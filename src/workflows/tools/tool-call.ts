@@ -1,5 +1,6 @@
-import { ActivityCancellationType, isCancellation } from '@temporalio/workflow';
+import { ActivityCancellationType, ActivityFailure, ApplicationFailure, isCancellation, patched } from '@temporalio/workflow';
 import type { AgentInput, ReasoningStep, ToolResult, ToolSpec, ToolUseBlock } from '../../shared';
+import { FailureType } from '../../shared/failure-types';
 import { activities, toolCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
 import { isLoopSignal } from '../core/loop-signals';
@@ -53,6 +54,7 @@ export async function runToolCall(
   let observation: Observation;
   let shown: ToolResult;
   let ran = false;
+  const startedAtMs = Date.now();
   try {
     const out = await activities.runTool.executeWithOptions(
       // Wait for the tool to acknowledge a cancel, so the chain can say whether it ran.
@@ -63,7 +65,7 @@ export async function runToolCall(
     const text = typeof out.result === 'string' ? out.result : JSON.stringify(out.result);
     const condensed = text.length > limit && input.summariseLargeResults ? await summariseOrCut(ctx, spec, text, limit) : undefined;
     const flags = condensed?.summarised ? { summarised: true } : out.truncated || condensed ? { truncated: true } : {};
-    shown = { correlationId: call.id, success: true, result: condensed?.text ?? out.result, durationMs: out.durationMs, ...flags };
+    shown = { correlationId: call.id, success: true, result: condensed?.text ?? out.result, durationMs: out.durationMs, ...(out.attempts ? { attempts: out.attempts } : {}), ...flags };
     chain.toolResult(shown, shownAs(shown.result));
     observation = { callId: call.id, content: condensed?.text ?? text, isError: false };
   } catch (err) {
@@ -74,7 +76,7 @@ export async function runToolCall(
     }
     if (isLoopSignal(err)) throw err;
     const error = `Tool "${spec.name}" failed with arguments ${JSON.stringify(args).slice(0, 300)}: ${failureMessage(err)}`;
-    shown = { correlationId: call.id, success: false, result: null, error, durationMs: 0 };
+    shown = { correlationId: call.id, success: false, result: null, error, durationMs: 0, ...(patched(TOOL_ATTEMPTS_PATCH) ? failedAttempts(err, spec, startedAtMs) : {}) };
     chain.toolResult(shown, visibility);
     observation = { callId: call.id, content: error, isError: true };
   }
@@ -83,6 +85,26 @@ export async function runToolCall(
     state.remember({ key, stepId: callStep.stepId, content: observation.content, isError: observation.isError, result, ...(error ? { error } : {}), ...(truncated ? { truncated } : {}), ...(summarised ? { summarised } : {}) });
   }
   return observation;
+}
+
+/** Marks histories whose failed tool results carry their attempts and the time they took. */
+export const TOOL_ATTEMPTS_PATCH = 'tool-result-attempts';
+
+/**
+ * How often a failed call ran and for how long, all attempts and the waits between them: the
+ * time in workflow time (deterministic), the count from the failure's details (the activity
+ * sets them), else all of the retry policy's attempts when Temporal says they ran out.
+ */
+function failedAttempts(err: unknown, spec: ToolSpec, startedAtMs: number): { durationMs: number; attempts?: number } {
+  const durationMs = Math.max(0, Date.now() - startedAtMs);
+  if (!(err instanceof ActivityFailure)) return { durationMs };
+  // Only failures the tool activity made carry `{ attempts }`; a tool's own ApplicationFailure has its own details.
+  const ours = err.cause instanceof ApplicationFailure && (err.cause.type === FailureType.ToolFailed || err.cause.type === FailureType.ToolRefused);
+  const reported: unknown = ours ? (err.cause as ApplicationFailure).details?.[0] : undefined;
+  const count = reported !== null && typeof reported === 'object' ? (reported as { attempts?: unknown }).attempts : undefined;
+  if (typeof count === 'number' && Number.isInteger(count) && count > 0) return { durationMs, attempts: count };
+  if (err.retryState === 'MAXIMUM_ATTEMPTS_REACHED' && spec.retry.maximumAttempts > 0) return { durationMs, attempts: spec.retry.maximumAttempts };
+  return { durationMs };
 }
 
 /** A summary when the model gives one, else the text cut to the limit with a marker. */

@@ -4,11 +4,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A chain reduced to what must not change when workers die: each step's type, thought, tool
- * names, arguments, results, usage and visibility. Left out: step ids, timestamps and durations,
- * which differ between any two runs; the ids the workflow makes up (model calls' correlation ids,
- * a synthesis' sources) become `id#n` in order of first use. The results of one turn's concurrent
- * calls land in the order they finish, so each such block of results is put in correlation-id
- * order (tool_use ids are scripted).
+ * names, arguments, results, usage and visibility. Left out: step ids, timestamps, durations and
+ * attempt counts (a killed worker's call runs again), which differ between any two runs; the ids
+ * the workflow makes up (model calls' correlation ids, a synthesis' sources) become `id#n` in
+ * order of first use. The results of one turn's concurrent calls land in the order they finish,
+ * so each such block of results is put in correlation-id order (tool_use ids are scripted).
  */
 export function comparableChain(chain: ReasoningChain): unknown[] {
   const aliases = new Map<string, string>();
@@ -37,7 +37,7 @@ function comparableStep(step: ReasoningStep): Record<string, unknown> {
   const { stepId: _id, timestamp: _at, stepNumber: _n, ...rest } = step;
   switch (rest.type) {
     case 'tool_result': {
-      const { durationMs: _ms, cachedFrom, ...result } = rest.toolResult;
+      const { durationMs: _ms, attempts: _attempts, cachedFrom, ...result } = rest.toolResult;
       return { ...rest, toolResult: { ...result, cached: cachedFrom !== undefined } };
     }
     default:

@@ -96,7 +96,7 @@ describe('agentWorkflow on a real dev server', () => {
         expect(live.steps.map((s) => s.type)).toEqual(['tool_call', 'tool_result', 'thinking', 'tool_call']);
         // The Web UI's "Current Details" shows the chain so far as markdown.
         const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
-        expect(metadata.currentDetails).toContain('**Action** `slow` {"key":"k"}');
+        expect(metadata.currentDetails).toContain('**Action** `slow` `{"key":"k"}`');
         expect(metadata.currentDetails).toContain('Status: **tool_calling**');
         const status = await h.agents.status(handle.workflowId);
         expect(status).toMatchObject({ iteration: 1, steps: 4, status: 'tool_calling' });

@@ -63,6 +63,6 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     maxHeartbeatThrottleInterval: '1 second',
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     ...options.workerOptions,
-    interceptors: { ...options.workerOptions?.interceptors, activity: [wellFormedFailures, ...(options.workerOptions?.interceptors?.activity ?? [])] },
+    interceptors: { ...options.workerOptions?.interceptors, activity: [wellFormedFailures(options.secrets ?? []), ...(options.workerOptions?.interceptors?.activity ?? [])] },
   });
 }

@@ -22,21 +22,26 @@ export function makeWellFormed(error: unknown): void {
   }
 }
 
-/** The shared secret shapes; known secret values are redacted by the activities that hold them. */
-const redactShapes = createRedactor([]);
-
 class WellFormedFailures implements ActivityInboundCallsInterceptor {
+  constructor(private readonly redact: ReturnType<typeof createRedactor>) {}
+
   async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
     try {
       return await next(input);
     } catch (err) {
       // Before the SDK logs the failure or sends it: no secret-shaped text in either.
-      const safe = redactFailure(err, redactShapes);
+      const safe = redactFailure(err, this.redact);
       makeWellFormed(safe);
       throw safe;
     }
   }
 }
 
-/** Every activity's failures leave the worker as well-formed text, without secret-shaped text. */
-export const wellFormedFailures: ActivityInterceptorsFactory = () => ({ inbound: new WellFormedFailures() });
+/**
+ * Every activity's failures leave the worker as well-formed text, without secret-shaped text and
+ * without the worker's own secrets (`createAgentWorker({ secrets })`), whichever activity failed.
+ */
+export function wellFormedFailures(secrets: readonly string[] = []): ActivityInterceptorsFactory {
+  const redact = createRedactor(secrets);
+  return () => ({ inbound: new WellFormedFailures(redact) });
+}

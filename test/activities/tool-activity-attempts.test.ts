@@ -78,7 +78,7 @@ describe('runTool reports attempts, refusals and where the tool threw', () => {
   });
 
   it("the failure's stack is the tool's own, redacted, also after the worker's interceptor", async () => {
-    const env = new MockActivityEnvironment(undefined, { interceptors: [wellFormedFailures] });
+    const env = new MockActivityEnvironment(undefined, { interceptors: [wellFormedFailures()] });
     const failure = await failureOf(() => env.run(activitiesWith(usersExecuteThatThrows).runTool, call));
     const frames = failure.stack!.split('\n').filter((line) => /^\s+at /.test(line));
     expect(frames[0]).toContain('usersExecuteThatThrows');

@@ -148,11 +148,19 @@ describe('runTool: no secret leaves through an error (issue 14, class 5)', () =>
 
 describe('every activity: the worker interceptor', () => {
   it('redacts secret shapes from any failure before the SDK logs or sends it', async () => {
-    const { inbound } = wellFormedFailures({} as never);
+    const { inbound } = wellFormedFailures()({} as never);
     const failing = () => Promise.reject(ApplicationFailure.create({ message: `tenant said ${ANTHROPIC}`, details: [{ secret: 'hunter22' }] }));
     const err = await failureOf(() => inbound!.execute!({} as never, failing));
     expect((err as Error).message).toBe('tenant said [REDACTED]');
     expectNoSecret(failureText(err));
+  });
+
+  it("redacts the worker's own listed secrets too, which have no recognisable shape, from any activity's failure", async () => {
+    const { inbound } = wellFormedFailures(['plain-looking-value-42'])({} as never);
+    const failing = () => Promise.reject(new Error('could not reach https://db.internal with plain-looking-value-42', { cause: new Error('plain-looking-value-42 refused') }));
+    const err = await failureOf(() => inbound!.execute!({} as never, failing));
+    expect(failureText(err)).not.toContain('plain-looking-value-42');
+    expect((err as Error).message).toBe('could not reach https://db.internal with [REDACTED]');
   });
 });
 

@@ -1,24 +1,16 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
-import { Worker } from '@temporalio/worker';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTool } from '../../../src/activities/models/scripted-model';
 import type { AgentResult, ReasoningChain, ReasoningStep } from '../../../src/shared';
 import { CancelRequestSchema } from '../../../src/workflows/messages';
-import { MAX_QUEUED_INSTRUCTIONS } from '../../../src/workflows/people/steering-inbox';
 import { HOSTILE_PAYLOADS } from '../../helpers/hostile-payloads';
 import { ScriptBook, gateTool, sharedWorker, waitFor } from '../../helpers/people-helpers';
 import { scriptedInput } from '../../helpers/scripted-input';
-import { createHarness } from '../../helpers/temporal-env';
 
 // Messages are sent by NAME with the raw Temporal client, as anyone who can reach the server can.
 const book = new ScriptBook();
 const gates = gateTool();
 const shared = sharedWorker(() => [gates.tool], book.provider);
-
-const WorkflowTaskFailedCause = temporal.api.enums.v1.WorkflowTaskFailedCause;
-/** Temporal's default `limit.maximumSignalsPerExecution`: signals past it are refused by the server. */
-const SIGNALS_PER_RUN_CAP = 10_000;
 
 const wire = HOSTILE_PAYLOADS.filter((p) => p.wire);
 const thoughtOf = (s: ReasoningStep) => (s.type === 'thinking' ? s.thought : '');
@@ -104,42 +96,4 @@ describe('hostile messages on a live run', () => {
     const history = await handle.fetchHistory();
     expect(history.events!.some((e) => e.workflowTaskFailedEventAttributes)).toBe(false);
   });
-
-  it(`a burst of 10,000 steer signals leaves the run healthy: at most ${MAX_QUEUED_INSTRUCTIONS} join the conversation, and its history replays`, async () => {
-    const task = 'hostile: 10,000 steers';
-    // The run waits on a question (no activity timeout), so the burst can take as long as the machine needs.
-    book.script(task, [{ content: [useTool('ask_person', { question: 'Go on?' })] }, { content: [useTool('finish', { result: 'done' })] }]);
-    const h = await createHarness(shared.env, { tools: [gates.tool], models: { scripted: book.provider }, cacheWorkflows: true });
-    const { result, history } = await h.worker.runUntil(async () => {
-      const started = await h.agents.start(scriptedInput(task, { allowQuestions: true }));
-      const handle = shared.env.client.workflow.getHandle(started.workflowId);
-      await waitFor('the question to open', async () => (await handle.query<{ openQuestion?: unknown }>('status')).openQuestion !== undefined);
-      const { runId } = await handle.describe();
-      // 10,000 signals as fast as 20 senders can send them: Temporal's own cap on signals per run.
-      let next = 0;
-      const sender = async () => {
-        while (next < SIGNALS_PER_RUN_CAP) {
-          const i = next++;
-          await handle.signal('steer', { text: `instruction ${i}`, by: 'flood' });
-        }
-      };
-      await Promise.all(Array.from({ length: 20 }, sender));
-      // The server refuses the next one: a flood can fill a run's history only so far.
-      await expect(handle.signal('steer', { text: 'one more', by: 'flood' })).rejects.toThrow();
-      expect(await handle.query('status')).toMatchObject({ steeringQueued: MAX_QUEUED_INSTRUCTIONS });
-      await handle.executeUpdate('answer', { args: [{ text: 'Go on.', by: 'bob' }] });
-      const done = (await handle.result()) as AgentResult;
-      return { result: done, history: await shared.env.client.workflow.getHandle(started.workflowId, runId).fetchHistory() };
-    });
-    expect(result).toMatchObject({ success: true, finalAnswer: 'done', terminationReason: 'success' });
-    const steer = result.chain.steps.filter((s: ReasoningStep) => s.fromPerson?.kind === 'steer');
-    expect(steer).toHaveLength(MAX_QUEUED_INSTRUCTIONS);
-    const events = history.events!;
-    expect(events.filter((e) => e.workflowExecutionSignaledEventAttributes)).toHaveLength(SIGNALS_PER_RUN_CAP);
-    // The only failed workflow tasks are the server's own: it fails a task to flush signals buffered meanwhile.
-    const causes = new Set(events.flatMap((e) => (e.workflowTaskFailedEventAttributes ? [e.workflowTaskFailedEventAttributes.cause] : [])));
-    expect([...causes].filter((c) => c !== WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND)).toEqual([]);
-    // A worker that restarts replays all 10,000 signals and reaches the same commands.
-    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, 'replay-10000-steers');
-  }, 600_000);
 });

@@ -90,7 +90,7 @@ describe('thoughtline fails fast when no worker serves a run', () => {
   });
 
   it('a completed run is read from its history after its worker has gone', async () => {
-    const run = await runCli(['run', 'Compare the weather in San Francisco and Paris', '--json'], cliEnv({}));
+    const run = await runCli(['run', 'Compare the weather in San Francisco and Paris', '--json'], cliEnv({ THOUGHTLINE_TASK_QUEUE: `own-${randomUUID()}` }));
     expect(run.code, run.stderr).toBe(0);
     const result = AgentResult.parse(JSON.parse(run.stdout));
     const { value: chain, ms } = await timed(runCli(['chain', result.chain.chainId], cliEnv({})));
@@ -103,7 +103,7 @@ describe('thoughtline fails fast when no worker serves a run', () => {
 describe('thoughtline run', () => {
   it('Ctrl-C stops following and its worker at once, says where the run stands and how to resume, and exits 130', async () => {
     const modelCallsBefore = silentModel.requests();
-    const cli = spawnCli(['run', 'Compare the weather in Paris and Tokyo'], cliEnv({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: silentModel.url }));
+    const cli = spawnCli(['run', 'Compare the weather in Paris and Tokyo'], cliEnv({ THOUGHTLINE_TASK_QUEUE: `own-${randomUUID()}`, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: silentModel.url }));
     processes.push(cli);
     await cli.waitFor(/Started (\S+)/);
     const workflowId = /Started (\S+)/.exec(cli.output())![1]!;
@@ -143,6 +143,45 @@ describe('thoughtline run', () => {
     const workflowId = /Started (\S+)/.exec(run.stdout)![1]!;
     const { taskQueue } = await env.client.workflow.getHandle(workflowId).describe();
     expect(taskQueue).toMatch(new RegExp(`^${queue}-run-\\w{8}$`));
+  });
+
+  it('goes to a standing worker when one polls the task queue, and says so', async () => {
+    const queue = `shared-${randomUUID()}`;
+    const standing = spawnCli(['worker'], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }));
+    processes.push(standing);
+    await standing.waitFor(/worker polling task queue/);
+    const run = await runCli(['run', 'Compare the weather in San Francisco and Paris', '--json'], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }));
+    standing.child.kill('SIGTERM');
+    await standing.exited;
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`a worker already polls task queue "${queue}": the run goes to it, with its tools and model, and this process runs none`);
+    expect(run.stderr).not.toContain('offline scripted model');
+    const result = AgentResult.parse(JSON.parse(run.stdout));
+    const { taskQueue } = await env.client.workflow.getHandle(result.chain.chainId).describe();
+    expect(taskQueue).toBe(queue);
+  });
+
+  it('says while following when nobody takes the run\'s tasks (a worker that stopped a moment ago still looks like a poller)', async () => {
+    const queue = `gone-${randomUUID()}`;
+    const gone = spawnCli(['worker'], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }));
+    processes.push(gone);
+    await gone.waitFor(/worker polling task queue/);
+    gone.child.kill('SIGKILL');
+    await gone.exited;
+
+    const cli = spawnCli(['run', 'Compare the weather in Paris and Tokyo', '--no-worker'], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }));
+    processes.push(cli);
+    await cli.waitFor(/Started (\S+)/, FAST_MS);
+    const workflowId = /Started (\S+)/.exec(cli.output())![1]!;
+    runIds.push({ agents: new AgentClient({ client: env.client }), workflowId });
+    await cli.waitFor(/has waited \d+ s for a worker: none takes its tasks/, 30_000);
+    expect(cli.output()).toContain(`task queue "${queue}"`);
+    expect(cli.output()).toContain('thoughtline worker [--tools FILE]');
+
+    cli.child.kill('SIGINT');
+    expect(await cli.exited).toBe(130);
+    expect(cli.output()).toContain(`Stopped following ${workflowId}. The run keeps its state in Temporal and goes on on the workers of task queue "${queue}".`);
   });
 
   it('--workflow-id of a run already running is refused with what to do, exit 1', async () => {

@@ -5,7 +5,9 @@ import { renderStep, renderSummary } from '../render/render-step';
 import { renderTree } from '../render/render-tree';
 import { requireServedRun } from '../follow/served-run';
 import { withQueryDeadline } from '../follow/query-deadline';
-import { connect, type Connected } from '../runtime';
+import { watchForStall } from '../follow/stall-watch';
+import { stallAdvice } from '../follow/worker-advice';
+import { connect, log, type Connected } from '../runtime';
 import { printFollowed } from '../watch-printer';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 
@@ -36,12 +38,14 @@ export async function printChain(workflowId: string, options: { json: boolean; r
 
 /**
  * `watch <id>`: steps as they land, model text as it streams, then the outcome. Refuses at once,
- * saying what to start, when no worker polls the run's task queue (a completed run needs none).
+ * saying what to start, when no worker polls the run's task queue (a completed run needs none),
+ * and says so while following when its tasks wait with nobody taking them.
  */
 export async function watchRun(workflowId: string): Promise<boolean> {
   const { agents, config } = await connect();
   await requireServedRun(agents, workflowId, config.taskQueue);
-  const result = await printFollowed(agents.follow(workflowId), process.stdout);
+  const stopStallWatch = watchForStall(agents.client, workflowId, ({ waitedMs, taskQueue }) => log(stallAdvice(workflowId, waitedMs, taskQueue, config.taskQueue)));
+  const result = await printFollowed(agents.follow(workflowId), process.stdout).finally(stopStallWatch);
   writeSafe(process.stdout, `\n${renderSummary(result)}\n`);
   await agents.client.connection.close();
   return result.success;

@@ -11,3 +11,12 @@ export function startWorkerCommand(taskQueue: string, configuredQueue: string): 
 export function resumeAdvice(workflowId: string, taskQueue: string, configuredQueue: string): string {
   return `To resume it, start a worker with the same tools in another terminal:\n  ${startWorkerCommand(taskQueue, configuredQueue)}\nthen follow it with:\n  thoughtline watch ${workflowId}`;
 }
+
+/** Said while following a run whose workflow task waits with no worker taking it. */
+export function stallAdvice(workflowId: string, waitedMs: number, taskQueue: string, configuredQueue: string): string {
+  return (
+    `run ${workflowId} has waited ${Math.round(waitedMs / 1_000)} s for a worker: none takes its tasks from task queue "${taskQueue}" ` +
+    `(a worker seen there lately has stopped). Start one in another terminal:\n  ${startWorkerCommand(taskQueue, configuredQueue)}\n` +
+    `Still following; Ctrl-C stops.`
+  );
+}

@@ -89,6 +89,22 @@ describe('thoughtline fails fast when no worker serves a run', () => {
     expect(other.stderr).toContain(`THOUGHTLINE_TASK_QUEUE=${queue} thoughtline worker`);
   });
 
+  it('a query that a polling worker never answers ends at the deadline with the same advice', async () => {
+    const queue = `mute-${randomUUID()}`;
+    const workflowId = await unservedRun(queue);
+    // A poller that takes the run's first workflow task and never completes it: the queue has a
+    // poller, yet nothing answers the run's queries.
+    const taken = await env.client.connection.withDeadline(Date.now() + 30_000, () =>
+      env.client.workflowService.pollWorkflowTaskQueue({ namespace: env.client.options.namespace, taskQueue: { name: queue }, identity: 'mute-worker' }),
+    );
+    expect(taken.workflowExecution?.workflowId).toBe(workflowId);
+    const { value: out, ms } = await timed(runCli(['status', workflowId], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue })));
+    expect(ms).toBeLessThan(FAST_MS + 8_000);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain(`no worker answered for run ${workflowId} within 10 s`);
+    expect(out.stderr).toContain('thoughtline worker [--tools FILE]');
+  });
+
   it('a completed run is read from its history after its worker has gone', async () => {
     const run = await runCli(['run', 'Compare the weather in San Francisco and Paris', '--json'], cliEnv({ THOUGHTLINE_TASK_QUEUE: `own-${randomUUID()}` }));
     expect(run.code, run.stderr).toBe(0);

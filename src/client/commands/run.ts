@@ -69,6 +69,7 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
   try {
     const handle = await startRun(new AgentClient({ client: c.agents.client, taskQueue: placement.taskQueue }), runInput(options, c), workflowId);
     out.write(`Started ${handle.workflowId}\n`);
+    interruption.arm();
     const link = webUiLink(c.server, handle.workflowId);
     if (link) out.write(`Web UI: ${link}\n\n`);
     const outcome = await follow(options, c, handle.workflowId, worker, interruption);

@@ -1,20 +1,27 @@
-/** Ctrl-C while a command follows a run: noticed once, and a second one ends the process at once. */
+/**
+ * Ctrl-C while a command prepares and then follows a run. Before `arm()` (nothing started yet),
+ * it ends the process at once; after, the first is noticed and the command winds down, and a
+ * second ends the process at once.
+ */
 export interface Interruption {
-  /** Resolves on the first SIGINT after `watchInterruption()`. */
+  /** Resolves on the first SIGINT after `arm()`. */
   signalled: Promise<void>;
   readonly happened: boolean;
+  /** From now on, Ctrl-C is the command's to handle: there is a run to say something about. */
+  arm(): void;
   dispose(): void;
 }
 
-/** Node's exit code for a process ended by SIGINT (128 + 2), which shells and scripts expect. */
+/** The exit code of a process ended by SIGINT (128 + 2), which shells and scripts expect. */
 export const INTERRUPTED_EXIT_CODE = 130;
 
 export function watchInterruption(): Interruption {
+  let armed = false;
   let happened = false;
   let resolve: () => void = () => {};
   const signalled = new Promise<void>((r) => (resolve = r));
   const onSignal = (): void => {
-    if (happened) process.exit(INTERRUPTED_EXIT_CODE);
+    if (!armed || happened) process.exit(INTERRUPTED_EXIT_CODE);
     happened = true;
     resolve();
   };
@@ -24,6 +31,7 @@ export function watchInterruption(): Interruption {
     get happened() {
       return happened;
     },
+    arm: () => (armed = true),
     dispose: () => process.off('SIGINT', onSignal),
   };
 }

@@ -73,8 +73,8 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
     const link = webUiLink(c.server, handle.workflowId);
     if (link) out.write(`Web UI: ${link}\n\n`);
     const outcome = await follow(options, c, handle.workflowId, worker, interruption);
-    if (outcome.kind !== 'ended') await stopFollowing(outcome, { workflowId, placement, worker, interruption, configuredQueue: c.config.taskQueue });
-    const result = outcome.result!;
+    if (outcome.kind !== 'ended') return await stopFollowing(outcome, { workflowId, placement, worker, interruption, configuredQueue: c.config.taskQueue });
+    const { result } = outcome;
     // The auditor's view: every step, secrets redacted, as everywhere else a result is shown.
     if (options.json) writeForStdout(`${JSON.stringify(viewResult(result, 'auditor'), null, 2)}\n`);
     else writeSafe(out, `\n${renderSummary(result)}\n`);
@@ -82,7 +82,7 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
       out.write(
         recorder.count() > 0
           ? `Recorded ${recorder.count()} model replies of ${workflowId} to ${options.recordTo}\n`
-          : `No model reply of ${workflowId} was recorded, so ${options.recordTo} was not written.\n`,
+          : `No model reply of ${workflowId} was recorded; nothing was written to ${options.recordTo}.\n`,
       );
     }
     return result;
@@ -91,7 +91,7 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
   }
 }
 
-type FollowOutcome = { kind: 'ended'; result: AgentResult } | { kind: 'interrupted'; result?: undefined } | { kind: 'worker-stopped'; error: string; result?: undefined };
+type FollowOutcome = { kind: 'ended'; result: AgentResult } | { kind: 'interrupted' } | { kind: 'worker-stopped'; error: string };
 
 /** Follows the run until it ends, Ctrl-C, or this process's worker stops; warns when nobody takes its tasks. */
 async function follow(options: RunOptions, c: Connected, workflowId: string, worker: RunningWorker | undefined, interruption: Interruption): Promise<FollowOutcome> {

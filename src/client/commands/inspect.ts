@@ -3,7 +3,11 @@ import { renderExpandedChain } from '../render/render-expanded-chain';
 import { renderStatus } from '../render/render-status';
 import { renderStep, renderSummary } from '../render/render-step';
 import { renderTree } from '../render/render-tree';
-import { connect } from '../runtime';
+import { requireServedRun } from '../follow/served-run';
+import { withQueryDeadline } from '../follow/query-deadline';
+import { watchForStall } from '../follow/stall-watch';
+import { stallAdvice } from '../follow/worker-advice';
+import { connect, log, type Connected } from '../runtime';
 import { printFollowed } from '../watch-printer';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 
@@ -12,11 +16,14 @@ import { writeForStdout, writeSafe } from '../render/terminal-safe';
  * with `expand`, each sub-agent's chain under its result, recursively.
  */
 export async function printChain(workflowId: string, options: { json: boolean; role: ViewerRole; expand?: boolean }): Promise<void> {
-  const { agents } = await connect();
+  const c = await connect();
+  const { agents } = c;
   try {
     const { json, role } = options;
-    const expanded = options.expand ? await agents.expandedChain(workflowId, role) : undefined;
-    const chain = expanded?.chain ?? (await agents.chain(workflowId, role));
+    const { expanded, chain } = await readServed(c, workflowId, async () => {
+      const withChildren = options.expand ? await agents.expandedChain(workflowId, role) : undefined;
+      return { expanded: withChildren, chain: withChildren?.chain ?? (await agents.chain(workflowId, role)) };
+    });
     if (json) writeForStdout(`${JSON.stringify(expanded ?? chain, null, 2)}\n`);
     else {
       const hidden = chain.view?.hiddenSteps ? ` · ${chain.view.hiddenSteps} steps hidden in this view` : '';
@@ -29,10 +36,16 @@ export async function printChain(workflowId: string, options: { json: boolean; r
   }
 }
 
-/** `watch <id>`: steps as they land, model text as it streams, then the outcome. */
+/**
+ * `watch <id>`: steps as they land, model text as it streams, then the outcome. Refuses at once,
+ * saying what to start, when no worker polls the run's task queue (a completed run needs none),
+ * and says so while following when its tasks wait with nobody taking them.
+ */
 export async function watchRun(workflowId: string): Promise<boolean> {
-  const { agents } = await connect();
-  const result = await printFollowed(agents.follow(workflowId), process.stdout);
+  const { agents, config } = await connect();
+  await requireServedRun(agents, workflowId, config.taskQueue);
+  const stopStallWatch = watchForStall(agents.client, workflowId, ({ waitedMs, taskQueue }) => log(stallAdvice(workflowId, waitedMs, taskQueue, config.taskQueue)));
+  const result = await printFollowed(agents.follow(workflowId), process.stdout).finally(stopStallWatch);
   writeSafe(process.stdout, `\n${renderSummary(result)}\n`);
   await agents.client.connection.close();
   return result.success;
@@ -43,9 +56,10 @@ export async function watchRun(workflowId: string): Promise<boolean> {
  * decision and any open question, in a role's view (default developer).
  */
 export async function printStatus(workflowId: string, json: boolean, role: ViewerRole = 'developer'): Promise<void> {
-  const { agents } = await connect();
+  const c = await connect();
+  const { agents } = c;
   try {
-    const status = await agents.status(workflowId, role);
+    const status = await readServed(c, workflowId, () => agents.status(workflowId, role));
     if (json) writeForStdout(`${JSON.stringify(status, null, 2)}\n`);
     else writeSafe(process.stdout, renderStatus(workflowId, status));
   } finally {
@@ -55,12 +69,25 @@ export async function printStatus(workflowId: string, json: boolean, role: Viewe
 
 /** `tree <id>`: the run and its sub-agents, recursively, with state, spend, budgets and pending calls. */
 export async function printTree(workflowId: string, json: boolean): Promise<void> {
-  const { agents } = await connect();
+  const c = await connect();
+  const { agents } = c;
   try {
-    const tree = await agents.tree(workflowId);
+    const tree = await readServed(c, workflowId, () => agents.tree(workflowId));
     if (json) writeForStdout(`${JSON.stringify(tree, null, 2)}\n`);
     else writeSafe(process.stdout, `${renderTree(tree)}\n`);
   } finally {
     await agents.client.connection.close();
   }
+}
+
+/** A query needs a worker now, not one on its way: a short grace only for one that is just starting. */
+const QUERY_GRACE_MS = 1_000;
+
+/**
+ * Reads a run through its worker when it needs one: refuses at once when none polls its queue,
+ * and bounds the wait for one that polls but does not answer.
+ */
+async function readServed<T>({ agents, config }: Connected, workflowId: string, read: () => Promise<T>): Promise<T> {
+  await requireServedRun(agents, workflowId, config.taskQueue, QUERY_GRACE_MS);
+  return withQueryDeadline(agents, { workflowId, configuredQueue: config.taskQueue }, read);
 }

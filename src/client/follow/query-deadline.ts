@@ -1,0 +1,39 @@
+import type { AgentClient } from '../agent-client';
+import { NoWorkerError } from './no-worker-error';
+import { startWorkerCommand } from './worker-advice';
+
+/** How long a read-only command waits for a worker to answer before saying so. */
+export const QUERY_DEADLINE_MS = 10_000;
+
+/** gRPC's status code for a call that ran past its deadline. */
+const DEADLINE_EXCEEDED = 4;
+
+const isDeadline = (err: unknown): boolean => {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === DEADLINE_EXCEEDED) return true;
+  }
+  return false;
+};
+
+/**
+ * Runs `read` (queries of one run) with a deadline on every server call it makes, so a worker
+ * that polls but never answers (stuck, or gone a moment ago) costs seconds, not the server's
+ * half-minute, and the person is told what to start.
+ */
+export async function withQueryDeadline<T>(
+  agents: AgentClient,
+  where: { workflowId: string; configuredQueue: string },
+  read: () => Promise<T>,
+  deadlineMs = QUERY_DEADLINE_MS,
+): Promise<T> {
+  try {
+    return await agents.client.connection.withDeadline(Date.now() + deadlineMs, read);
+  } catch (err) {
+    if (!isDeadline(err)) throw err;
+    const { taskQueue } = await agents.getHandle(where.workflowId).describe();
+    throw new NoWorkerError(
+      `no worker answered for run ${where.workflowId} within ${deadlineMs / 1_000} s. Is a worker polling task queue "${taskQueue}"? Start one in another terminal:\n  ${startWorkerCommand(taskQueue, where.configuredQueue)}`,
+      taskQueue,
+    );
+  }
+}

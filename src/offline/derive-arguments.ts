@@ -53,6 +53,7 @@ const FORMATS: Record<string, string> = {
 
 class Deriver {
   private numberCursor = 0;
+  private readonly usedEnumValues = new Set<string>();
   private readonly numbers: number[];
 
   constructor(private readonly source: ArgumentSource) {
@@ -63,7 +64,7 @@ class Deriver {
     if ('const' in schema) return schema['const'];
     const choice = firstChoice(schema);
     if (choice) return this.value(choice, slot, depth);
-    if (Array.isArray(schema['enum']) && schema['enum'].length > 0) return this.enumValue(schema['enum']);
+    if (Array.isArray(schema['enum']) && schema['enum'].length > 0) return this.enumValue(schema['enum'], slot);
     switch (typeOf(schema)) {
       case 'object':
         return depth >= MAX_DEPTH ? {} : this.object(schema, depth);
@@ -117,8 +118,19 @@ class Deriver {
     return out;
   }
 
-  private enumValue(options: unknown[]): unknown {
-    return options.find((v) => typeof v === 'string' && mentions(this.source.text, v)) ?? options[0];
+  /** The value the text gives after the slot's name (`to EUR`), else the first one it mentions not taken yet, else the first. */
+  private enumValue(options: unknown[], slot: Slot): unknown {
+    const text = this.source.text;
+    const strings = options.filter((v): v is string => typeof v === 'string');
+    const afterName = strings.find((v) => new RegExp(`\\b${escapeRegExp(slot.name)}\\s*[:=]?\\s*${escapeRegExp(v)}\\b`, 'i').test(text));
+    const mentioned = strings
+      .map((v) => ({ v, at: text.search(new RegExp(`\\b${escapeRegExp(v)}\\b`, 'i')) }))
+      .filter((m) => m.at >= 0)
+      .sort((a, b) => a.at - b.at)
+      .map((m) => m.v);
+    const chosen = afterName ?? mentioned.find((v) => !this.usedEnumValues.has(v)) ?? mentioned[0] ?? options[0];
+    if (typeof chosen === 'string') this.usedEnumValues.add(chosen);
+    return chosen;
   }
 
   private number(schema: Schema, slot: Slot): number {
@@ -251,8 +263,10 @@ function typeOf(schema: Schema): string {
 }
 
 function mentions(text: string, value: string): boolean {
-  return new RegExp(`\\b${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(text);
+  return new RegExp(`\\b${escapeRegExp(value)}\\b`, 'i').test(text);
 }
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Quoted parts of a text, in order. */
 function quotedStrings(text: string): string[] {
@@ -269,9 +283,9 @@ const OPENERS = /^(I|What|Which|Who|How|When|Where|Why|Please|Compare|Get|Find|S
 function capitalisedPhrases(text: string): string[] {
   const inside: string[] = [];
   const opening: string[] = [];
-  for (const m of text.matchAll(/[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*)*/gu)) {
+  for (const m of text.matchAll(/[A-Z][\p{L}\d'-]*(?:[ \t]+[A-Z][\p{L}\d'-]*)*/gu)) {
     const atStart = /(^|[.!?:\n]\s*)$/.test(text.slice(0, m.index));
-    const parts = m[0].split(/\s+/).map((w) => w.replace(/'s$/, ''));
+    const parts = m[0].split(/[ \t]+/).map((w) => w.replace(/'s$/, ''));
     while (parts.length > 0 && OPENERS.test(parts[0]!)) parts.shift();
     const phrase = parts.join(' ');
     if (phrase) (atStart && phrase === m[0].replace(/'s$/, '') ? opening : inside).push(phrase);

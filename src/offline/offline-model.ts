@@ -55,9 +55,10 @@ function textOnly(request: ModelRequest): string {
   if (/^You condense tool output/.test(request.system)) {
     return clip(view.task.replace(/^[\s\S]*?to condense to under \d+ characters:\n\n/, ''), request.maxTokens * 4);
   }
-  const observed = view.calls.filter((c) => c.result).map(describeOutcome);
+  const own = new Set(view.tools.map((t) => t.name));
+  const observed = view.calls.filter((c) => c.result && own.has(c.name)).map(describeOutcome);
   const sofar = observed.length > 0 ? `So far: ${observed.join('; ')}.` : 'No tool has returned anything yet.';
-  if (/Pause and reflect/.test(last)) return `${OFFLINE_MARK} Reflection: ${view.calls.length} calls made. ${sofar}`;
+  if (/Pause and reflect/.test(last)) return `${OFFLINE_MARK} Reflection: ${observed.length} tool call${observed.length === 1 ? '' : 's'} so far. ${sofar}`;
   return `${OFFLINE_MARK} Stopped before finishing. ${sofar}`;
 }
 

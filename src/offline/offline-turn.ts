@@ -107,7 +107,8 @@ function planMove(view: RequestView, plan: readonly PlanLine[], update: string):
 
 /** The last plan the run showed (a plan note: the first one, or the one after the last update). */
 function latestPlan(notes: readonly string[]): PlanLine[] | undefined {
-  const note = [...notes].reverse().find((n) => /Plan \(version \d+/.test(n));
+  // A reflection quotes the plan in its own words; only the loop's notes and update results count.
+  const note = [...notes].reverse().find((n) => /^Plan \(version \d+|\n\nPlan \(version \d+/.test(n));
   if (!note) return undefined;
   return [...note.matchAll(/^- (\S+) \[(\w+)\] (.*)$/gm)].map((m) => ({ id: m[1]!, status: m[2]!, description: m[3]! }));
 }

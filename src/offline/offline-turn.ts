@@ -22,7 +22,8 @@ interface PlanLine {
 
 /**
  * The offline model's next move in the ReAct loop (native tool calling). The rules, in order:
- * 1. a task that asks for a person's word ("ask me…") gets one question first, when questions are allowed;
+ * 1. a task that asks for a person's word ("ask me…") gets one question first, or, when questions
+ *    are not allowed, gives up saying so (guessing instead would be a made-up answer);
  * 2. with a plan, the task in progress is worked like a whole run (rules 3–5), then reported with
  *    the update tool (completed, or failed with the reason); the answer task needs no tool; when
  *    no task is left, the run finishes, or gives up if a task failed or is blocked;
@@ -33,7 +34,10 @@ interface PlanLine {
  */
 export function nextMove(view: RequestView): Move {
   const asked = view.calls.some((c) => c.name === view.control.question);
-  if (view.control.question && !asked && ASKS_FIRST.test(view.task)) {
+  if (ASKS_FIRST.test(view.task) && !asked) {
+    if (!view.control.question) {
+      return giveUp(view, `${OFFLINE_MARK} The task asks me to ask a person first, but this run does not allow questions (start it with allowQuestions: true, or \`run --allow-questions\`).`);
+    }
     return ask(view.control.question, `Before I start on "${clip(view.task, 300)}": what should I know or use? The tools I can call: ${toolNames(view.tools)}.`);
   }
   const plan = view.control.update ? latestPlan(view.notes) : undefined;

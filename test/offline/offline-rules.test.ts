@@ -68,6 +68,12 @@ describe('the loop’s moves', () => {
     expect(JSON.stringify(giveUp)).toContain('No tool fits');
   });
 
+  it('gives up, saying why, when the task asks to ask a person but questions are not allowed', () => {
+    const [, giveUp] = offlineContent(request('Ask me which city, then get its weather', [WEATHER]));
+    expect(giveUp).toMatchObject({ type: 'tool_use', name: 'give_up' });
+    expect(JSON.stringify(giveUp)).toContain('does not allow questions');
+  });
+
   it('calls a writer after the reader, with what the reader returned as the body', () => {
     const first = calls(offlineContent(request('Get the weather in Rome and save a report', [SAVE, WEATHER])));
     expect(first).toEqual([{ name: 'get_weather', input: { location: 'Rome' } }]);

@@ -13,10 +13,10 @@ type Reading = { ok: true; temperature: number; units: string; conditions: strin
 
 const titleCase = (city: string) => city.replace(/\b\w/g, (c) => c.toUpperCase());
 const text = (t: string): AssistantBlock => ({ type: 'text', text: t });
-let ids = 0;
-const call = (view: RequestView, name: string, input: Record<string, unknown>): AssistantBlock => ({
+/** A call numbered after the conversation's calls (`nth` within the reply), so ids are unique and replay the same. */
+const call = (view: RequestView, name: string, input: Record<string, unknown>, nth = 0): AssistantBlock => ({
   type: 'tool_use',
-  id: `toolu_weather_${view.calls.length + ++ids}`,
+  id: `toolu_weather_${view.calls.length + nth + 1}`,
   name,
   input,
 });
@@ -41,7 +41,7 @@ export function weatherDemoTurn(request: ModelRequest): AssistantBlock[] | undef
   const next = cities.filter((c) => !readings.has(c));
   // With a weather agent on offer (the team demo), every city goes to its own sub-agent, all in one turn.
   if (next.length > 0 && cities.length > 1 && offered.has(WEATHER_AGENT)) {
-    return [text(`Delegating ${next.length} cities to weather agents, in parallel.`), ...next.map((c) => call(view, WEATHER_AGENT, { task: `Get the current weather in ${titleCase(c)}, in celsius.` }))];
+    return [text(`Delegating ${next.length} cities to weather agents, in parallel.`), ...next.map((c, i) => call(view, WEATHER_AGENT, { task: `Get the current weather in ${titleCase(c)}, in celsius.` }, i))];
   }
   if (next.length > 0) {
     if (!offered.has('get_weather')) return undefined;

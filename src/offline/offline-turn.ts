@@ -3,6 +3,7 @@ import { deriveArguments } from './derive-arguments';
 import { ANSWER_TASK } from './offline-plan';
 import { clip, describeCall, describeOutcome, OFFLINE_MARK, observedSummary } from './offline-summary';
 import type { RequestView, SeenCall } from './read-request';
+import { escapeRegExp } from './task-text';
 import { looksReadOnly, relevantTools } from './tool-relevance';
 
 /** One reply of the offline model: a thought and the calls it makes (none: the thought is the answer). */
@@ -144,4 +145,3 @@ function giveUp(view: RequestView, reason: string): Move {
   return { text: `${OFFLINE_MARK} I cannot do this task.`, calls: [{ name: view.control.giveUp, input: { reason } }] };
 }
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -36,10 +36,17 @@ function stem(word: string): string {
   return word;
 }
 
+/**
+ * A tool's description without the note Thoughtline adds to every sub-agent's
+ * (src/workflows/delegation/sub-agent-tools.ts): its words ("work", "write", "complete") say
+ * nothing of what the agent does, and would match every task that uses them.
+ */
+const ownDescription = (tool: Pick<ModelTool, 'description'>): string => tool.description.replace(/\s*\(A sub-agent: [^)]*\)\s*$/, '');
+
 /** The tool's score against the task's words: 2 per word in its name, 1 per word only in its description. */
 export function relevance(taskWords: ReadonlySet<string>, tool: Pick<ModelTool, 'name' | 'description'>): number {
   const name = new Set(words(tool.name));
-  const description = new Set(words(tool.description));
+  const description = new Set(words(ownDescription(tool)));
   let score = 0;
   for (const w of taskWords) score += name.has(w) ? 2 : description.has(w) ? 1 : 0;
   return score;
@@ -52,7 +59,7 @@ const WRITES = new Set(
 
 /** No word of its name or description says it changes anything: safe to call alongside others. */
 export function looksReadOnly(tool: Pick<ModelTool, 'name' | 'description'>): boolean {
-  return ![...words(tool.name), ...words(tool.description)].some((w) => WRITES.has(w));
+  return ![...words(tool.name), ...words(ownDescription(tool))].some((w) => WRITES.has(w));
 }
 
 /**

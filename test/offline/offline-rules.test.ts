@@ -81,6 +81,15 @@ describe('the loop’s moves', () => {
     expect(second[0]?.name).toBe('save_report');
     expect(String(second[0]?.input['content'])).toContain('{"temperature":20}');
   });
+
+  it('finishes honestly when the reader worked and the writer was refused: the refusal is quoted', () => {
+    const task = 'Get the weather in Rome and save a report';
+    const history = [...turn('c1', 'get_weather', { location: 'Rome' }, '{"temperature":20}'), ...turn('c2', 'save_report', { name: 'rome.md', content: 'x' }, 'Rejected by alice: not now', true)];
+    const [finish] = calls(offlineContent(request(task, [SAVE, WEATHER], history)));
+    expect(finish?.name).toBe('finish');
+    expect(String(finish?.input['result'])).toContain('(1 succeeded)');
+    expect(String(finish?.input['result'])).toContain('save_report({"name":"rome.md","content":"x"}) failed: Rejected by alice: not now');
+  });
 });
 
 describe('the weather demo script', () => {

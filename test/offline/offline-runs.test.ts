@@ -161,4 +161,11 @@ describe('the offline model with a user’s own tools (real dev server)', () => 
     expect(team).toMatchObject({ success: true, toolCalls: 3 });
     expect(team.finalAnswer).toBe('[offline model] Paris: 12°C, light rain; Tokyo: 21°C, clear; Berlin: 9°C, windy. Tokyo is the warmest, by 12 degrees.');
   });
+
+  it('a weather task with a plan follows the general rules: plan, call, report, finish', async () => {
+    const result = await (await demo.agents.start({ task: 'What is the weather in Paris?', planning: {} })).result();
+    expect(result).toMatchObject({ success: true, toolCalls: 1 });
+    expect(result.plan?.tasks.map((t) => [t.description.slice(0, 21), t.status])).toEqual([['Call get_weather for:', 'completed'], ['Answer the goal from ', 'completed']]);
+    expect(result.finalAnswer).toContain('"temperature":12');
+  });
 });

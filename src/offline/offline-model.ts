@@ -22,6 +22,7 @@ export function createOfflineModel(specialists: readonly OfflineSpecialist[] = [
     name: 'offline',
     async complete(request: ModelRequest, signal: AbortSignal, hooks?: ModelCallHooks): Promise<ModelReply> {
       if (signal.aborted) throw signal.reason;
+      const started = Date.now();
       const content = specialists.reduce<AssistantBlock[] | undefined>((found, s) => found ?? s(request), undefined) ?? offlineContent(request);
       const text = content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
       if (text) hooks?.onTextDelta?.(text);
@@ -30,13 +31,15 @@ export function createOfflineModel(specialists: readonly OfflineSpecialist[] = [
         stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
         model: request.model,
         // Rough counts (4 characters a token), so budgets and views behave as with a real model; it costs nothing.
-        usage: { ...zeroUsage(), inputTokens: Math.ceil(JSON.stringify(request.messages).length / 4), outputTokens: Math.ceil(JSON.stringify(content).length / 4) },
+        usage: { ...zeroUsage(), inputTokens: estimateTokens([request.system, request.messages, request.tools]), outputTokens: estimateTokens(content) },
         costUsd: 0,
-        durationMs: 0,
+        durationMs: Date.now() - started,
       };
     },
   };
 }
+
+const estimateTokens = (value: unknown): number => Math.ceil(JSON.stringify(value).length / 4);
 
 /** The reply to one request by the general rules: a plan, a tool-less text, or the loop's next move. */
 export function offlineContent(request: ModelRequest): AssistantBlock[] {

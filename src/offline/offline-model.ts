@@ -1,5 +1,6 @@
+import { ApplicationFailure } from '@temporalio/common';
 import type { ModelCallHooks, ModelProvider } from '../activities/models/model-provider';
-import { zeroUsage, type AssistantBlock, type ModelReply, type ModelRequest } from '../shared';
+import { FailureType, zeroUsage, type AssistantBlock, type ModelReply, type ModelRequest } from '../shared';
 import { plannerSystem } from '../workflows/planning/plan-prompts';
 import { offlinePlanReply } from './offline-plan';
 import { clip, describeOutcome, OFFLINE_MARK } from './offline-summary';
@@ -13,7 +14,7 @@ export type OfflineSpecialist = (request: ModelRequest) => AssistantBlock[] | un
  * The model that serves runs when no API key is set: deterministic, local, free. It reads the
  * task and the offered tools' names, descriptions and JSON schemas, calls the tools that fit with
  * schema-valid arguments, asks when allowed, follows a plan, and finishes with the tools' results
- * quoted, or gives up with the reason. Every text it writes starts with "[offline model]".
+ * quoted, or gives up with the reason; answers and reasons start with "[offline model]".
  * The rules: offline-turn.ts (moves), tool-relevance.ts (which tools), derive-arguments.ts
  * (arguments), offline-plan.ts (plans). `specialists` answer first when they recognise a request.
  */
@@ -23,7 +24,14 @@ export function createOfflineModel(specialists: readonly OfflineSpecialist[] = [
     async complete(request: ModelRequest, signal: AbortSignal, hooks?: ModelCallHooks): Promise<ModelReply> {
       if (signal.aborted) throw signal.reason;
       const started = Date.now();
-      const content = specialists.reduce<AssistantBlock[] | undefined>((found, s) => found ?? s(request), undefined) ?? offlineContent(request);
+      let content: AssistantBlock[];
+      try {
+        content = specialists.reduce<AssistantBlock[] | undefined>((found, s) => found ?? s(request), undefined) ?? offlineContent(request);
+      } catch (err) {
+        // A bug in the rules would fail the same way on every retry: the call fails for good, typed.
+        const message = `The offline model could not read this request: ${err instanceof Error ? err.message : String(err)}`;
+        throw ApplicationFailure.create({ type: FailureType.ModelBadRequest, message, nonRetryable: true });
+      }
       const text = content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
       if (text) hooks?.onTextDelta?.(text);
       return {

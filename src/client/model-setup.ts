@@ -4,24 +4,22 @@ import { createOpenAICompatibleProvider } from '../activities/models/openai-comp
 import { CLAUDE_PRICES, type PriceTable } from '../activities/models/pricing';
 import type { ModelRegistry } from '../shared';
 import type { Config } from '../config';
-import { offlineWeatherScript } from '../demo/offline-weather-model';
-import { startFakeMessagesServer } from '../testing';
+import { weatherDemoTurn } from '../demo/offline-weather-model';
+import { createOfflineModel } from '../offline/offline-model';
 
 export interface ModelSetup {
   models: { anthropic: ModelProvider; 'openai-compatible'?: ModelProvider };
-  /** True when no API key is set and a local fake of the Messages API stands in for Claude. */
+  /** True when no API key is set and the offline model (src/offline) stands in for Claude. */
   offline: boolean;
   /** Values the worker must redact. */
   secrets: string[];
   close(): Promise<void>;
 }
 
-/** Enough turns for a long-lived offline worker; each turn is the same stateless function. */
-const OFFLINE_TURNS = 10_000;
-
 /**
- * Claude when ANTHROPIC_API_KEY is set; otherwise the offline demo model served by the fake
- * Messages server over real HTTP, so the same provider code runs either way.
+ * Claude when ANTHROPIC_API_KEY is set; otherwise the offline model: deterministic and local, it
+ * calls whichever of the worker's tools fit the task and answers with their results quoted (the
+ * weather demo keeps its own script). Runs that name the `anthropic` provider get it.
  */
 export async function setupModels(config: Readonly<Config>, log: (line: string) => void): Promise<ModelSetup> {
   const registry = config.modelRegistry;
@@ -37,14 +35,12 @@ export async function setupModels(config: Readonly<Config>, log: (line: string) 
     });
     return { models: { anthropic: provider, ...local }, offline: false, secrets: [config.anthropicApiKey], close: async () => {} };
   }
-  const fake = await startFakeMessagesServer({ script: offlineWeatherScript(OFFLINE_TURNS) });
   log(
-    `No ANTHROPIC_API_KEY is set, so this runs an offline scripted model: a local fake of the ` +
-      `Anthropic Messages API at ${fake.baseUrl}. It only knows the demo weather task. ` +
-      `Set ANTHROPIC_API_KEY to use Claude.`,
+    'No ANTHROPIC_API_KEY is set, so runs use the offline model: it calls the tools whose name or ' +
+      'description shares words with the task, and answers with their results quoted (marked "[offline model]"). ' +
+      'Set ANTHROPIC_API_KEY to use Claude.',
   );
-  const provider = createAnthropicProvider({ apiKey: 'offline-demo-key', baseURL: fake.baseUrl, prices });
-  return { models: { anthropic: provider, ...local }, offline: true, secrets: [], close: () => fake.close() };
+  return { models: { anthropic: createOfflineModel([weatherDemoTurn]), ...local }, offline: true, secrets: [], close: async () => {} };
 }
 
 /** The registry's prices for one provider's models, keyed by model id as providers look them up. */

@@ -1,101 +1,116 @@
-import type { FakeRequestBody, FakeReply, ScriptEntry } from '../testing';
-import { message, textBlock, toolUseBlock } from '../testing';
+import { readRequest, type RequestView, type SeenCall } from '../offline/read-request';
+import { OFFLINE_MARK } from '../offline/offline-summary';
+import type { AssistantBlock, ModelRequest } from '../shared';
+import { plannerSystem } from '../workflows/planning/plan-prompts';
 import { DEMO_CITIES } from './weather-tool';
-
-interface Block {
-  type: string;
-  text?: string;
-  name?: string;
-  input?: Record<string, unknown>;
-  tool_use_id?: string;
-  content?: unknown;
-}
 
 /** The team demo's sub-agent (see `thoughtline demo --team`). */
 export const WEATHER_AGENT = 'weather_agent';
 /** How the lead words a weather agent's task (lower-cased), so the agent knows its own run. */
 const AGENT_TASK_PREFIX = 'get the current weather in';
 
-const blocks = (content: unknown): Block[] => (Array.isArray(content) ? (content as Block[]) : []);
+type Reading = { ok: true; temperature: number; units: string; conditions: string } | { ok: false; error: string };
+
 const titleCase = (city: string) => city.replace(/\b\w/g, (c) => c.toUpperCase());
-const usage = (body: FakeRequestBody) => ({ input_tokens: 180 + Math.round(JSON.stringify(body.messages).length / 4), output_tokens: 40 });
-
-/** Weather results already in the conversation, by lower-case city. */
-function observedWeather(body: FakeRequestBody): Map<string, Record<string, unknown>> {
-  const asked = new Map<string, string>();
-  const seen = new Map<string, Record<string, unknown>>();
-  for (const m of body.messages) {
-    for (const b of blocks(m.content)) {
-      if (b.type === 'tool_use' && b.name === 'get_weather') asked.set((b as { id?: string }).id ?? '', String(b.input?.['location'] ?? '').toLowerCase());
-      // A weather agent's answer is one city's reading, as JSON.
-      if (b.type === 'tool_use' && b.name === WEATHER_AGENT) asked.set((b as { id?: string }).id ?? '', citiesIn(String(b.input?.['task'] ?? '').toLowerCase())[0] ?? '');
-      if (b.type === 'tool_result' && b.tool_use_id && asked.has(b.tool_use_id)) {
-        try {
-          seen.set(asked.get(b.tool_use_id)!, JSON.parse(typeof b.content === 'string' ? b.content : JSON.stringify(b.content)));
-        } catch {
-          seen.set(asked.get(b.tool_use_id)!, {});
-        }
-      }
-    }
-  }
-  return seen;
-}
-
-function compare(cities: string[], seen: Map<string, Record<string, unknown>>): string {
-  const lines = cities.map((c) => {
-    const w = seen.get(c) ?? {};
-    return `${titleCase(c)}: ${String(w['temperature'])}°${w['units'] === 'fahrenheit' ? 'F' : 'C'}, ${String(w['conditions'])}`;
-  });
-  const temps = cities.map((c) => Number(seen.get(c)?.['temperature']));
-  const warmest = cities[temps.indexOf(Math.max(...temps))] ?? cities[0]!;
-  const spread = Math.max(...temps) - Math.min(...temps);
-  return `${lines.join('; ')}. ${titleCase(warmest)} is the warmest, by ${spread} degrees.`;
-}
+const text = (t: string): AssistantBlock => ({ type: 'text', text: t });
+/** A call numbered after the conversation's calls (`nth` within the reply), so ids are unique and replay the same. */
+const call = (view: RequestView, name: string, input: Record<string, unknown>, nth = 0): AssistantBlock => ({
+  type: 'tool_use',
+  id: `toolu_weather_${view.calls.length + nth + 1}`,
+  name,
+  input,
+});
 
 /**
- * A stand-in for Claude when no API key is set: it reads the task and the tool results in each
- * request, looks up every known city it finds, then calls `finish` with a comparison. It speaks
- * the real Messages wire format, so the demo exercises the same provider code as Claude.
+ * The weather demo's script, as a specialist of the offline model (src/offline): for a task that
+ * names demo cities, with the weather tool or the weather agent offered and no plan or question
+ * in play, it looks up each city (through sub-agents, in parallel, when the team demo offers
+ * them), then compares the readings, saving a report first when asked. A reading that failed is
+ * reported as failed, never printed as a temperature; when none came back the run gives up.
+ * Anything else (no demo city, a plan, questions) is left to the offline model's general rules.
  */
-export function offlineWeatherReply(body: FakeRequestBody): FakeReply {
-  const task = blocks(body.messages[0]?.content).map((b) => b.text ?? '').join(' ').toLowerCase();
+export function weatherDemoTurn(request: ModelRequest): AssistantBlock[] | undefined {
+  if (request.toolChoice === 'none' || request.tools.length === 0 || request.system === plannerSystem()) return undefined;
+  const view = readRequest(request);
+  const offered = new Set(view.tools.map((t) => t.name));
+  const task = view.task.toLowerCase();
   const cities = citiesIn(task);
-  const seen = observedWeather(body);
-  const noTools = (body.tool_choice as { type?: string } | undefined)?.type === 'none';
-  if (cities.length === 0 || noTools) {
-    const known = DEMO_CITIES.map(titleCase).join(', ');
-    return message([textBlock(`(offline demo model) I can only compare the weather of ${known}. Set ANTHROPIC_API_KEY to use Claude.`)], { usage: usage(body) });
-  }
-  const next = cities.find((c) => !seen.has(c));
+  if (cities.length === 0 || view.control.update || view.control.question || !view.control.finish || !view.control.giveUp) return undefined;
+  if (!offered.has('get_weather') && !offered.has(WEATHER_AGENT)) return undefined;
+  const readings = readingsSoFar(view.calls);
+  const next = cities.filter((c) => !readings.has(c));
   // With a weather agent on offer (the team demo), every city goes to its own sub-agent, all in one turn.
-  if (next && cities.length > 1 && (body.tools ?? []).some((t) => t.name === WEATHER_AGENT)) {
-    const calls = cities.filter((c) => !seen.has(c)).map((c) => toolUseBlock(WEATHER_AGENT, { task: `Get the current weather in ${titleCase(c)}, in celsius.` }));
-    return message([textBlock(`Delegating ${calls.length} cities to weather agents, in parallel.`), ...calls], { usage: usage(body) });
+  if (next.length > 0 && cities.length > 1 && offered.has(WEATHER_AGENT)) {
+    return [text(`Delegating ${next.length} cities to weather agents, in parallel.`), ...next.map((c, i) => call(view, WEATHER_AGENT, { task: `Get the current weather in ${titleCase(c)}, in celsius.` }, i))];
   }
+  if (next.length > 0) {
+    if (!offered.has('get_weather')) return undefined;
+    const thought = readings.size === 0 ? `I need current weather for ${cities.map(titleCase).join(' and ')}. Starting with ${titleCase(next[0]!)}.` : `Now ${titleCase(next[0]!)}.`;
+    return [text(thought), call(view, 'get_weather', { location: titleCase(next[0]!), units: 'celsius' })];
+  }
+  const worked = cities.filter((c) => readings.get(c)?.ok);
+  const failures = cities.flatMap((c) => {
+    const r = readings.get(c)!;
+    return r.ok ? [] : [`no reading for ${titleCase(c)} (${r.error.slice(0, 200)})`];
+  });
+  if (worked.length === 0) return [text('No reading came back.'), call(view, view.control.giveUp, { reason: `${OFFLINE_MARK} No weather reading came back: ${failures.join('; ')}.` })];
   // A weather agent's own run (its task is the lead's wording): the reading itself is the answer.
-  if (!next && task.startsWith(AGENT_TASK_PREFIX)) {
-    return message([textBlock('Reading taken.'), toolUseBlock('finish', { result: JSON.stringify(seen.get(cities[0]!) ?? {}) })], { usage: usage(body) });
-  }
-  if (next) {
-    const thought = seen.size === 0 ? `I need current weather for ${cities.map(titleCase).join(' and ')}. Starting with ${titleCase(next)}.` : `Now ${titleCase(next)}.`;
-    return message([textBlock(thought), toolUseBlock('get_weather', { location: titleCase(next), units: 'celsius' })], { usage: usage(body) });
-  }
-  const comparison = compare(cities, seen);
+  if (task.startsWith(AGENT_TASK_PREFIX)) return [text('Reading taken.'), call(view, view.control.finish, { result: JSON.stringify(readingOf(view.calls, cities[0]!)) })];
+  const comparison = `${compare(worked, readings)}${failures.length > 0 ? ` But ${failures.join('; ')}.` : ''}`;
   // Asked to save: one save_report call (it waits for a person's approval), then finish whatever came back.
-  if (/\bsave\b/.test(task) && !calledTool(body, 'save_report')) {
-    return message([textBlock('Saving the comparison, as asked.'), toolUseBlock('save_report', { name: 'weather.md', content: `# Weather\n\n${comparison}` })], { usage: usage(body) });
+  if (/\bsave\b/.test(task) && offered.has('save_report') && !view.calls.some((c) => c.name === 'save_report')) {
+    return [text('Saving the comparison, as asked.'), call(view, 'save_report', { name: 'weather.md', content: `# Weather\n\n${comparison}` })];
   }
-  return message([textBlock('I have every reading I need.'), toolUseBlock('finish', { result: comparison })], { usage: usage(body) });
+  return [text('I have every reading I need.'), call(view, view.control.finish, { result: `${OFFLINE_MARK} ${comparison}` })];
+}
+
+/** Each city's reading, or why there is none, from the weather calls and weather agents so far (the last attempt wins). */
+function readingsSoFar(calls: readonly SeenCall[]): Map<string, Reading> {
+  const readings = new Map<string, Reading>();
+  for (const c of calls) {
+    const city = cityOf(c);
+    if (city === undefined || !c.result) continue;
+    readings.set(city, readResult(c.result));
+  }
+  return readings;
+}
+
+function cityOf(c: SeenCall): string | undefined {
+  if (c.name === 'get_weather') return String(c.input['location'] ?? '').toLowerCase();
+  if (c.name === WEATHER_AGENT) return citiesIn(String(c.input['task'] ?? '').toLowerCase())[0];
+  return undefined;
+}
+
+/** A reading only when the result says so: a failed call, or one without a numeric temperature, is a failure with its text. */
+function readResult(result: { content: string; isError: boolean }): Reading {
+  if (result.isError) return { ok: false, error: result.content };
+  try {
+    const parsed = JSON.parse(result.content) as Record<string, unknown>;
+    if (typeof parsed['temperature'] === 'number' && Number.isFinite(parsed['temperature'])) {
+      return { ok: true, temperature: parsed['temperature'], units: String(parsed['units'] ?? 'celsius'), conditions: String(parsed['conditions'] ?? 'unknown conditions') };
+    }
+  } catch {
+    // Not JSON: not a reading.
+  }
+  return { ok: false, error: `not a reading: ${result.content}` };
+}
+
+/** The reading as the weather tool returned it, for a weather agent's answer. */
+function readingOf(calls: readonly SeenCall[], city: string): unknown {
+  const found = [...calls].reverse().find((c) => cityOf(c) === city && c.result && !c.result.isError);
+  return found ? (JSON.parse(found.result!.content) as unknown) : {};
+}
+
+function compare(cities: readonly string[], readings: ReadonlyMap<string, Reading>): string {
+  const ok = cities.map((c) => ({ city: c, r: readings.get(c) as Extract<Reading, { ok: true }> }));
+  const lines = ok.map(({ city, r }) => `${titleCase(city)}: ${r.temperature}°${r.units === 'fahrenheit' ? 'F' : 'C'}, ${r.conditions}`);
+  if (ok.length < 2) return `${lines.join('; ')}.`;
+  const temps = ok.map(({ r }) => r.temperature);
+  const warmest = ok[temps.indexOf(Math.max(...temps))]!.city;
+  return `${lines.join('; ')}. ${titleCase(warmest)} is the warmest, by ${Math.max(...temps) - Math.min(...temps)} degrees.`;
 }
 
 /** The demo cities a text names, in the order it names them. */
 function citiesIn(text: string): string[] {
   return DEMO_CITIES.filter((c) => text.includes(c)).sort((a, b) => text.indexOf(a) - text.indexOf(b));
 }
-
-function calledTool(body: FakeRequestBody, name: string): boolean {
-  return body.messages.some((m) => blocks(m.content).some((b) => b.type === 'tool_use' && b.name === name));
-}
-
-/** Enough turns for any run of up to `maxTurns` model calls. */
-export const offlineWeatherScript = (maxTurns: number): ScriptEntry[] => Array.from({ length: maxTurns }, () => offlineWeatherReply);

@@ -24,7 +24,8 @@ describe('the thoughtline CLI against a real server', () => {
     const result = AgentResult.parse(JSON.parse(run.stdout));
     expect(result).toMatchObject({ success: true, terminationReason: 'success', toolCalls: 2 });
     expect(result.finalAnswer).toContain('San Francisco');
-    expect(worker.output()).toContain('offline scripted model');
+    expect(worker.output()).toContain('runs use the offline model');
+    expect(result.finalAnswer).toMatch(/^\[offline model\]/);
 
     const temporal = await findOrInstallTemporalCli({ log: () => {} });
     const { stdout } = await exec(temporal, [

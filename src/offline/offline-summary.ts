@@ -1,0 +1,33 @@
+import type { SeenCall } from './read-request';
+
+/** Every text the offline model writes starts with this, so nobody takes it for a real model's. */
+export const OFFLINE_MARK = '[offline model]';
+
+/** How much of one observation a summary quotes. */
+const QUOTE_CHARS = 240;
+
+/** A call as a summary shows it: `get_weather({"location":"Paris"})`, cut to a readable length. */
+export function describeCall(call: Pick<SeenCall, 'name' | 'input'>): string {
+  return `${call.name}(${clip(JSON.stringify(call.input), 120)})`;
+}
+
+/** What one call gave: its result quoted briefly, or its error. */
+export function describeOutcome(call: SeenCall): string {
+  if (!call.result) return `${describeCall(call)} has no result`;
+  const quoted = clip(call.result.content.replace(/\s+/g, ' ').trim(), QUOTE_CHARS);
+  return call.result.isError ? `${describeCall(call)} failed: ${quoted}` : `${describeCall(call)} returned ${quoted}`;
+}
+
+/** The final answer: what was called and what came back, quoted, with no claim beyond that. */
+export function observedSummary(task: string, calls: readonly SeenCall[]): string {
+  const worked = calls.filter((c) => c.result && !c.result.isError).length;
+  return [
+    `${OFFLINE_MARK} For "${clip(task, 200)}" I made ${calls.length} tool call${calls.length === 1 ? '' : 's'} (${worked} succeeded).`,
+    ...calls.map((c) => `- ${describeOutcome(c)}`),
+    'These are the tools\' own results, quoted; the offline model does not reason about them. Set ANTHROPIC_API_KEY to use Claude.',
+  ].join('\n');
+}
+
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

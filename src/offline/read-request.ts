@@ -1,0 +1,86 @@
+import type { ModelRequest, ModelTool } from '../shared';
+
+/** One tool call of the conversation so far, with its observation once it came back. */
+export interface SeenCall {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  result?: { content: string; isError: boolean };
+}
+
+/** The tools Thoughtline injected into this run, by their run's names; absent when not offered. */
+export interface ControlTools {
+  finish?: string;
+  giveUp?: string;
+  question?: string;
+  update?: string;
+}
+
+/** What the offline model reads of one request: the task, the tools, and what happened so far. */
+export interface RequestView {
+  task: string;
+  /** Answers people gave to the model's questions, in order. */
+  answers: string[];
+  /** The run's own tools (sub-agents included), without the injected ones. */
+  tools: ModelTool[];
+  control: ControlTools;
+  calls: SeenCall[];
+  /** Every user text and tool result, oldest first (plan notes arrive in either). */
+  notes: string[];
+}
+
+/** The loop's system prompt names the finish and give-up tools (src/workflows/loop/prompt.ts). */
+const FINISH_NAME = /call the "([^"]+)" tool with it as "result"/;
+const GIVE_UP_NAME = /call the "([^"]+)" tool with the reason/;
+/** The plan note names the update tool (src/workflows/planning/plan-prompts.ts). */
+const UPDATE_NAME = /Report progress with the "([^"]+)" tool/;
+/** The question tool's description (src/workflows/loop/prompt.ts). */
+const QUESTION_DESCRIPTION = 'Ask the person supervising this run';
+/** How a person's answer comes back (src/workflows/people/ask-person.ts). */
+const ANSWER = /^Answer from [^:]*: ([\s\S]*)$/;
+
+/** Pure: the same request always reads the same. */
+export function readRequest(request: ModelRequest): RequestView {
+  const offered = new Set(request.tools.map((t) => t.name));
+  const named = (pattern: RegExp, text: string): string | undefined => {
+    const name = pattern.exec(text)?.[1];
+    return name !== undefined && offered.has(name) ? name : undefined;
+  };
+  const calls: SeenCall[] = [];
+  const notes: string[] = [];
+  const byId = new Map<string, SeenCall>();
+  let task: string | undefined;
+  for (const message of request.messages) {
+    for (const block of message.content) {
+      if (block.type === 'text' && message.role === 'user') {
+        if (task === undefined) task = block.text;
+        else notes.push(block.text);
+      } else if (block.type === 'tool_use') {
+        const call: SeenCall = { id: block.id, name: block.name, input: block.input };
+        calls.push(call);
+        byId.set(block.id, call);
+      } else if (block.type === 'tool_result') {
+        const call = byId.get(block.toolUseId);
+        if (call) call.result = { content: block.content, isError: block.isError };
+        notes.push(block.content);
+      }
+    }
+  }
+  const question = request.tools.find((t) => t.description.startsWith(QUESTION_DESCRIPTION))?.name;
+  const update = [...notes].reverse().map((n) => named(UPDATE_NAME, n)).find((n) => n !== undefined);
+  const control: ControlTools = {
+    ...optional('finish', named(FINISH_NAME, request.system)),
+    ...optional('giveUp', named(GIVE_UP_NAME, request.system)),
+    ...optional('question', question),
+    ...optional('update', update),
+  };
+  const injected = new Set(Object.values(control));
+  const answers = calls
+    .filter((c) => c.name === control.question && c.result && !c.result.isError)
+    .map((c) => ANSWER.exec(c.result!.content)?.[1] ?? c.result!.content);
+  return { task: task ?? '', answers, tools: request.tools.filter((t) => !injected.has(t.name)), control, calls, notes };
+}
+
+function optional<K extends keyof ControlTools>(key: K, value: string | undefined): Partial<ControlTools> {
+  return value === undefined ? {} : { [key]: value };
+}

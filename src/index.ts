@@ -6,6 +6,7 @@ export { createAgentWorker, WORKFLOWS_PATH, type AgentWorkerOptions } from './wo
 export { createActivities, type ActivityDeps, type AgentActivities, type ModelProvider } from './activities';
 export { createAnthropicProvider, type AnthropicProviderOptions } from './activities/models/anthropic-provider';
 export { createScriptedModel, say, useTool, type ScriptedModel, type ScriptedTurn } from './activities/models/scripted-model';
+export { createOfflineModel } from './offline/offline-model';
 export { AgentClient, type AgentClientOptions, type AgentHandle, type Decision, type FollowOptions, type StartOptions, type WatchEvent } from './client/agent-client';
 export type { Actor } from './client/actor';
 export type { AgentTreeNode } from './client/agent-tree';

@@ -104,4 +104,14 @@ describe('renderStatus', () => {
     const sections = renderStatus('agent-2', status).trimEnd().split('\n\n').slice(1);
     expect(sections).toEqual(['No calls awaiting approval.', 'Open question (q1): Which year?\nAnswer with: thoughtline answer agent-2 "<text>"']);
   });
+
+  it("the end user's status shows no tokens, no cost and no operator command (as its chain view)", () => {
+    const status = AgentStatus.parse({ ...base, pendingApprovals: [approval('toolu_w', 'write_file', { workflowId: 'agent-1/writer-9', agentPath: ['orchestrator', 'writer'] })] });
+    const user = renderStatus('agent-1', status, 'end_user');
+    expect(user).not.toMatch(/Tokens:|Cost:|thoughtline approve/);
+    expect(user).toContain('run: agent-1/writer-9 (orchestrator › writer)\n');
+    const developer = renderStatus('agent-1', status, 'developer');
+    expect(developer).toMatch(/Tokens: .*\nCost: /);
+    expect(developer).toContain('decide with: thoughtline approve|reject agent-1/writer-9 toolu_w');
+  });
 });

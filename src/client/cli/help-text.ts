@@ -9,9 +9,11 @@ Usage:
                                         or set TEMPORAL_ADDRESS=127.0.0.1:N
   thoughtline worker [--tools FILE]     run an agent worker until Ctrl-C; FILE is a JS module
                                         exporting "tools": an array of defineTool(...) results
-  thoughtline run "<task>" [options]    start an agent and print its steps as they land
+  thoughtline run "<task>" [options]    start an agent and print its steps as they land: on a
+                                        worker already polling the task queue (it says so), else
+                                        on its own worker on a private queue; Ctrl-C stops following
       --json                 print only the AgentResult as JSON on stdout
-      --no-worker            use a worker already polling the task queue
+      --no-worker            only a worker already polling the task queue (none: exit 1)
       --max-iterations N     default 10
       --model NAME           default THOUGHTLINE_MODEL or claude-sonnet-4-6
       --workflow-id ID       default agent-<uuid>
@@ -54,8 +56,9 @@ Usage:
                                         (needs THOUGHTLINE_ENCRYPTION_KEYS, THOUGHTLINE_CODEC_TOKEN)
 
 Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, THOUGHTLINE_TASK_QUEUE, THOUGHTLINE_MODEL,
-ANTHROPIC_API_KEY (without it an offline scripted model runs), ANTHROPIC_BASE_URL, THOUGHTLINE_USER,
-THOUGHTLINE_ROLES, THOUGHTLINE_ENCRYPTION_KEYS, THOUGHTLINE_CODEC_TOKEN.
+ANTHROPIC_API_KEY (without it the offline model runs: docs/offline.md), ANTHROPIC_BASE_URL,
+THOUGHTLINE_USER, THOUGHTLINE_ROLES, THOUGHTLINE_ENCRYPTION_KEYS, THOUGHTLINE_CODEC_TOKEN.
 
-Exit codes: 0 success, 1 the agent ended another way or the command failed, 2 a usage mistake.
+Exit codes: 0 success, 1 the agent ended another way or the command failed, 2 a usage mistake,
+130 Ctrl-C while run followed its run.
 `;

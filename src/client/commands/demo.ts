@@ -35,9 +35,9 @@ export async function demo(options: { team?: boolean } = {}): Promise<boolean> {
   const c = await connectOrStart();
   const task = options.team ? TEAM_TASK : DEMO_TASK;
   process.stdout.write(`\nThoughtline demo — task: ${task}\n`);
-  process.stdout.write(`Model: ${c.config.anthropicApiKey ? `Claude (${c.config.model})` : 'offline scripted model (no ANTHROPIC_API_KEY)'}\n\n`);
+  process.stdout.write(`Model: ${c.config.anthropicApiKey ? `Claude (${c.config.model})` : 'the offline model (no ANTHROPIC_API_KEY; docs/offline.md)'}\n\n`);
   const extra = options.team ? { agentName: 'weather_lead', agents: TEAM_AGENTS, tokenBudget: 200_000 } : {};
-  const result = await runTask({ task, json: false, embeddedWorker: true, extra }, c);
+  const result = await runTask({ task, json: false, embeddedWorker: true, ownWorker: true, extra }, c);
   const link = webUiLink(c.server, result.chain.chainId);
   if (options.team) writeSafe(process.stdout, `\nThe tree of runs:\n${renderTree(await c.agents.tree(result.chain.chainId))}\n`);
   writeSafe(

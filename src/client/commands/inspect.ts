@@ -61,7 +61,7 @@ export async function printStatus(workflowId: string, json: boolean, role: Viewe
   try {
     const status = await readServed(c, workflowId, () => agents.status(workflowId, role));
     if (json) writeForStdout(`${JSON.stringify(status, null, 2)}\n`);
-    else writeSafe(process.stdout, renderStatus(workflowId, status));
+    else writeSafe(process.stdout, renderStatus(workflowId, status, role));
   } finally {
     await agents.client.connection.close();
   }

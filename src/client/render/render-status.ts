@@ -1,4 +1,4 @@
-import { totalTokens, type AgentStatus } from '../../shared';
+import { totalTokens, type AgentStatus, type ViewerRole } from '../../shared';
 import { renderPendingApproval } from './render-pending-approval';
 import { renderPlan } from './render-plan';
 import { renderSubAgentRow } from './render-sub-agent';
@@ -17,13 +17,14 @@ function spend(status: AgentStatus): string[] {
 }
 
 /** The run at a glance: its state, how far it got, what it spent and what it waits for. */
-function summary(workflowId: string, status: AgentStatus): string {
+function summary(workflowId: string, status: AgentStatus, role: ViewerRole): string {
   const continued = status.continuations ? ` · continued ${status.continuations}×` : '';
   return [
     `Run ${workflowId}: ${status.status}`,
     `Iteration:   ${status.iteration} of ${status.maxIterations} · ${status.steps} steps${continued}`,
     `Model:       ${status.model}`,
-    ...spend(status),
+    // The end user's view, like its chain, leaves out tokens and cost (the operator's business).
+    ...(role === 'end_user' ? [] : spend(status)),
     ...(status.waitingFor ? [`Waiting for: ${status.waitingFor}`] : []),
     ...(status.lastStep ? [`Last step:   ${status.lastStep}`] : []),
     ...(status.steeringQueued ? [`Steering:    ${status.steeringQueued} instruction(s) queued for the next thought`] : []),
@@ -34,17 +35,18 @@ function summary(workflowId: string, status: AgentStatus): string {
 /**
  * What `status` prints for people (`--json` prints the record itself): the run at a glance, then
  * the plan as a checklist, the direct sub-agents, the calls awaiting a decision anywhere in the
- * tree, and any open question.
+ * tree, and any open question. The `end_user` view shows no spend and no operator commands.
  */
-export function renderStatus(workflowId: string, status: AgentStatus): string {
+export function renderStatus(workflowId: string, status: AgentStatus, role: ViewerRole = 'developer'): string {
   const { pendingApprovals, openQuestion, plan, subAgents } = status;
-  const sections = [summary(workflowId, status)];
+  const commands = role !== 'end_user';
+  const sections = [summary(workflowId, status, role)];
   if (plan) sections.push(renderPlan(plan));
   // Runs from before sub-agents existed answer without the field.
   if (subAgents?.length) sections.push([`Sub-agents (${subAgents.length}):`, ...subAgents.map((r) => `  ${renderSubAgentRow(r)}`)].join('\n'));
   sections.push(
     pendingApprovals.length
-      ? `Pending approvals (${pendingApprovals.length}):\n${pendingApprovals.map((r) => renderPendingApproval(r, workflowId)).join('\n')}`
+      ? `Pending approvals (${pendingApprovals.length}):\n${pendingApprovals.map((r) => renderPendingApproval(r, workflowId, { commands })).join('\n')}`
       : 'No calls awaiting approval.',
   );
   if (openQuestion) sections.push(`Open question (${openQuestion.callId}): ${openQuestion.question}\nAnswer with: thoughtline answer ${workflowId} "<text>"`);

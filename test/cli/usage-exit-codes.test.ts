@@ -44,6 +44,6 @@ describe('the CLI refuses usage mistakes with exit code 2 and says what was mean
     const { code, stdout } = await runCli(['run', '--help'], cliEnv({}));
     expect(code).toBe(0);
     expect(stdout).toContain('--allow-questions');
-    expect(stdout).toContain('Exit codes: 0 success, 1 the agent ended another way or the command failed, 2 a usage mistake.');
+    expect(stdout).toContain('Exit codes: 0 success, 1 the agent ended another way or the command failed, 2 a usage mistake,\n130 Ctrl-C while run followed its run.');
   });
 });

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrInstallTemporalCli, isReachable } from '../../src/dev-server';
 import { checkCanStartWorkflow } from '../../src/dev-server/check-can-start-workflow';
 import { findListeningPid } from '../../src/dev-server/find-listening-pid';
-import { freePortPair, isolatedCli, makeTempDir, ownServerEnv, spawnNode, type SpawnedCli } from './fixtures';
+import { spawnScript, type CliProcess } from '../helpers/cli-process';
+import { freePortPair, isolatedCli, makeTempDir, ownServerEnv } from './fixtures';
 
 const READY = /dev server on 127\.0\.0\.1:\d+, Web UI http:\/\/localhost:\d+\. Ctrl-C stops it\./;
 
@@ -11,7 +12,7 @@ describe('thoughtline dev (the compiled CLI in a project of its own, on a port o
   let root: string;
   let cli: string;
   let env: NodeJS.ProcessEnv;
-  const spawned: SpawnedCli[] = [];
+  const spawned: CliProcess[] = [];
 
   beforeAll(async () => {
     root = makeTempDir();
@@ -25,8 +26,8 @@ describe('thoughtline dev (the compiled CLI in a project of its own, on a port o
     fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   });
 
-  const dev = (port: number): SpawnedCli => {
-    const p = spawnNode(cli, ['dev', '--port', String(port)], env);
+  const dev = (port: number): CliProcess => {
+    const p = spawnScript(cli, ['dev', '--port', String(port)], env);
     spawned.push(p);
     return p;
   };

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { isReachable } from '../../src/dev-server';
-import { freePortPair, isolatedCli, makeTempDir, ownServerEnv, spawnNode } from './fixtures';
+import { spawnScript } from '../helpers/cli-process';
+import { freePortPair, isolatedCli, makeTempDir, ownServerEnv } from './fixtures';
 
 const READ_ONLY = [['status'], ['chain'], ['tree'], ['watch'], ['export', '--format', 'json']];
 
@@ -24,7 +25,7 @@ describe('read-only commands never start a server', () => {
 
   async function run(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; output: string; ms: number }> {
     const before = Date.now();
-    const p = spawnNode(cli, args, { ...env, ...extraEnv });
+    const p = spawnScript(cli, args, { ...env, ...extraEnv });
     const code = await p.exited;
     return { code, output: p.output(), ms: Date.now() - before };
   }

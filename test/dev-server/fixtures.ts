@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -47,36 +46,10 @@ export function isolatedCli(root: string): string {
   return path.join(root, 'dist/client/cli.js');
 }
 
-export interface SpawnedCli {
-  child: ChildProcess;
-  output(): string;
-  /** Resolves once the output matches; rejects if the process exits first or time runs out. */
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
-  exited: Promise<number | null>;
-}
 
 /** Environment for a CLI that must find or start its own server: none of the suite's settings. */
 export function ownServerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const name of ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL']) delete env[name];
   return { ...env, ...extra };
-}
-
-export function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv): SpawnedCli {
-  const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  let ended = false;
-  void exited.then(() => (ended = true));
-  const waitFor = async (pattern: RegExp, timeoutMs = 60_000): Promise<void> => {
-    const deadline = Date.now() + timeoutMs;
-    while (!pattern.test(out)) {
-      if (ended) throw new Error(`process exited before printing ${pattern}:\n${out}`);
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${out}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-  return { child, output: () => out, waitFor, exited };
 }

@@ -24,15 +24,21 @@ export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 /** Runs the compiled CLI (`npm test` builds it first) as its own process. */
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv): CliProcess {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first (npm test does).`);
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnScript(CLI, args, env);
+}
+
+/** Runs a Node script (a CLI, or a copy of it in a temporary project) as its own process, collecting its output. */
+export function spawnScript(script: string, args: string[], env: NodeJS.ProcessEnv): CliProcess {
+  const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  // 'close', not 'exit': the last output may still be on the pipes when the process exits.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  let ended = false;
+  void exited.then(() => (ended = true));
   const waitFor = async (pattern: RegExp, timeoutMs = 60_000): Promise<void> => {
     const deadline = Date.now() + timeoutMs;
-    let ended = false;
-    void exited.then(() => (ended = true));
     while (!pattern.test(out)) {
       if (ended) throw new Error(`process exited before printing ${pattern}:\n${out}`);
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${out}`);

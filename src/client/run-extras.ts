@@ -21,7 +21,7 @@ export function readAgentsFile(file: string): Record<string, SubAgentDefinition>
  * worker's registered tools and the catalogue's agents, nothing else. Checked before the run
  * starts; the run itself would only find out when that sub-agent is called, children later.
  */
-export function checkAgentTools(agents: Record<string, SubAgentDefinition>, registered: readonly string[], file = 'the --agents file'): void {
+export function checkAgentTools(agents: Readonly<Record<string, { tools?: readonly string[] | undefined }>>, registered: readonly string[], file = 'the --agents file'): void {
   const known = new Set([...registered, ...Object.keys(agents)]);
   const problems = Object.entries(agents).flatMap(([name, agent]) =>
     (agent.tools ?? []).filter((tool) => !known.has(tool)).map((tool) => `"${name}" names the tool "${tool}"`),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { cliEnv, runCli } from '../helpers/cli-process';
 
 /** Each mistake is refused before the CLI talks to any server: exit 2, the reason, and the pointer to --help. */
-const usageMistake = async (args: string[], message: string | RegExp): Promise<void> => {
-  const { code, stdout, stderr } = await runCli(args, cliEnv({}));
+const usageMistake = async (args: string[], message: string | RegExp, extraEnv: Record<string, string> = {}): Promise<void> => {
+  const { code, stdout, stderr } = await runCli(args, cliEnv(extraEnv));
   expect(code, `${args.join(' ')}\n${stderr}`).toBe(2);
   if (typeof message === 'string') expect(stderr).toContain(`thoughtline: ${message}\n`);
   else expect(stderr).toMatch(message);
@@ -32,11 +33,13 @@ describe('the CLI refuses usage mistakes with exit code 2 and says what was mean
   });
 
   it('an --agents file naming a tool the embedded worker does not serve is refused before the run starts', async () => {
+    // A queue no worker polls, so the run would go to this process's own worker, whose tools are known.
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'agents-')), 'agents.json');
     fs.writeFileSync(file, JSON.stringify({ researcher: { description: 'Finds facts', tools: ['get_weather', 'web_search'] } }));
     await usageMistake(
       ['run', 'Research the weather', '--agents', file],
-      `--agents ${file}: "researcher" names the tool "web_search", which this run's worker does not serve. Known tools: get_weather, save_report; agents in the file: researcher.`,
+      `the --agents file: "researcher" names the tool "web_search", which this run's worker does not serve. Known tools: get_weather, save_report; agents in the file: researcher.`,
+      { THOUGHTLINE_TASK_QUEUE: `agents-check-${randomUUID()}` },
     );
   });
 

@@ -10,7 +10,6 @@ import { runTask } from '../commands/run';
 import { dev, worker } from '../commands/serve';
 import { answerRun, steerRun } from '../commands/steer';
 import { runExtras } from '../run-extras';
-import { BUILT_IN_TOOLS } from '../runtime';
 import type { ArgSpec, CommandLine, CommandSpec, OptionSpec } from './command-line';
 import { UsageError } from './usage-error';
 
@@ -83,8 +82,6 @@ export const COMMANDS: readonly CommandSpec[] = [
         plan: l.flag('plan'),
         template: l.text('template'),
         allowQuestions: l.flag('allow-questions'),
-        // The embedded worker serves the built-in tools; another worker's are not known here.
-        ...(embeddedWorker ? { registeredTools: BUILT_IN_TOOLS.map((t) => t.name) } : {}),
       });
       const result = await runTask({
         task: l.args[0]!,

@@ -19,7 +19,7 @@ Usage:
       --workflow-id ID       default agent-<uuid>
       --agents FILE          JSON of sub-agents by tool name ({ "researcher": { "description",
                              "instructions", "model", "tools", "limits" } }), offered as tools;
-                             each agent's tools are checked against the worker's before it starts
+                             checked against run's own worker's tools before it starts
       --plan                 plan the task as tasks with dependencies before acting
       --allow-questions      offer the agent a tool to ask you a question; the run waits for
                              thoughtline answer <workflowId> "<text>"

@@ -11,7 +11,8 @@ import { resumeAdvice, stallAdvice } from '../follow/worker-advice';
 import { readErrorText } from '../read-error-text';
 import { renderSummary } from '../render/render-step';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
-import { connectOrStart, log, startWorker, webUiLink, type Connected, type RunningWorker } from '../runtime';
+import { checkAgentTools } from '../run-extras';
+import { BUILT_IN_TOOLS, connectOrStart, log, startWorker, webUiLink, type Connected, type RunningWorker } from '../runtime';
 import { printFollowed } from '../watch-printer';
 
 export interface RunOptions {
@@ -57,6 +58,9 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
     standingOnly: !options.embeddedWorker,
     ownOnly: Boolean(options.recordTo || options.ownWorker),
   });
+  // This process's worker serves the built-in tools: a sub-agent naming any other is refused before
+  // the run starts. A standing worker's tools are not known here; its run finds out itself.
+  if (placement.worker === 'own' && options.extra?.agents) checkAgentTools(options.extra.agents, BUILT_IN_TOOLS.map((t) => t.name), 'the --agents file');
   if (placement.worker === 'standing' && options.embeddedWorker) {
     log(`a worker already polls task queue "${placement.taskQueue}": the run goes to it, with its tools and model, and this process runs none (--record runs its own).`);
   }

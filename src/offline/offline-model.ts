@@ -10,6 +10,9 @@ import { readRequest } from './read-request';
 /** A turn for a special run (the weather demo's script); undefined leaves the request to the general rules. */
 export type OfflineSpecialist = (request: ModelRequest) => AssistantBlock[] | undefined;
 
+/** The name the offline model answers under, whatever model the run asked for. */
+export const OFFLINE_MODEL_NAME = 'offline-model';
+
 /**
  * The model that serves runs when no API key is set: deterministic, local, free. It reads the
  * task and the offered tools' names, descriptions and JSON schemas, calls the tools that fit with
@@ -37,7 +40,8 @@ export function createOfflineModel(specialists: readonly OfflineSpecialist[] = [
       return {
         content,
         stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
-        model: request.model,
+        // The model that answered: the chain and `status` say so, not the Claude model the run asked for.
+        model: OFFLINE_MODEL_NAME,
         // Rough counts (4 characters a token), so budgets and views behave as with a real model; it costs nothing.
         usage: { ...zeroUsage(), inputTokens: estimateTokens([request.system, request.messages, request.tools]), outputTokens: estimateTokens(content) },
         costUsd: 0,

@@ -4,7 +4,7 @@ import type { ModelProvider } from '../../src/activities';
 import { DEMO_TASK, TEAM_AGENTS, TEAM_TASK } from '../../src/client/commands/demo';
 import { weatherDemoTurn } from '../../src/demo/offline-weather-model';
 import { weatherTool } from '../../src/demo/weather-tool';
-import { createOfflineModel } from '../../src/offline/offline-model';
+import { OFFLINE_MODEL_NAME, createOfflineModel } from '../../src/offline/offline-model';
 import type { AgentResult, ModelRequest, ReasoningStep } from '../../src/shared';
 import { defineTool } from '../../src/tools/define-tool';
 import { waitFor } from '../helpers/people-helpers';
@@ -75,6 +75,9 @@ describe('the offline model with a user’s own tools (real dev server)', () => 
     expect(toolCalls(result, 'lookup_order')[0]?.arguments).toEqual({ order_id: 'A-1234' });
     expect(result.finalAnswer).toMatch(/^\[offline model\]/);
     expect(result.finalAnswer).toContain('shipped on 3 May');
+    // Its replies say which model answered: the offline one, not the Claude model the run asked for.
+    const replies = result.chain.steps.filter((s) => s.type === 'tool_result' && s.model !== undefined);
+    expect(replies.map((s) => s.model)).toEqual([OFFLINE_MODEL_NAME, OFFLINE_MODEL_NAME]);
   });
 
   it('calls independent read-only tools in parallel, in one turn', async () => {

@@ -2,7 +2,7 @@ import type { ApprovalPolicy, ApprovalRule } from './approval';
 import { pathReason } from './approval-path-rule';
 import { sqlReason, verbWords } from './approval-sql-rule';
 import { compileRulePattern } from './rule-pattern';
-import { aboveReason, candidates, jsonText, shown } from './rule-values';
+import { aboveReason, candidates, firstReason, jsonText, shown } from './rule-values';
 import type { ToolSpec } from '../tool-spec';
 
 /*
@@ -50,13 +50,7 @@ export function defaultApprovalPolicy(tool: Pick<ToolSpec, 'type' | 'readOnly'>)
 
 function ruleReason(rule: ApprovalRule, args: Record<string, unknown>): string | undefined {
   const found = candidates(args, rule.field.split('.'));
-  const first = (test: (value: unknown) => string | undefined): string | undefined => {
-    for (const value of found) {
-      const reason = test(value);
-      if (reason !== undefined) return reason;
-    }
-    return undefined;
-  };
+  const first = (test: (value: unknown) => string | undefined): string | undefined => firstReason(found, test);
   switch (rule.when) {
     case 'pathPrefix':
       return first((value) => pathReason(rule.field, value, rule.prefixes));

@@ -1,7 +1,7 @@
 import type { ApprovalPolicy, ApprovalRule } from './approval';
 import { legacyPathReason } from './legacy-approval-path-rule';
 import { legacySqlReason } from './legacy-approval-sql-rule';
-import { aboveReason, candidates, jsonText, shown } from './rule-values';
+import { aboveReason, candidates, firstReason, jsonText, shown } from './rule-values';
 import type { ApprovalCheck } from './approval-policy';
 
 /*
@@ -28,13 +28,7 @@ export function legacyApprovalNeeded(policy: ApprovalPolicy | undefined, args: R
 
 function ruleReason(rule: ApprovalRule, args: Record<string, unknown>): string | undefined {
   const found = candidates(args, rule.field.split('.'));
-  const first = (test: (value: unknown) => string | undefined): string | undefined => {
-    for (const value of found) {
-      const reason = test(value);
-      if (reason !== undefined) return reason;
-    }
-    return undefined;
-  };
+  const first = (test: (value: unknown) => string | undefined): string | undefined => firstReason(found, test);
   switch (rule.when) {
     case 'pathPrefix':
       return first((value) => legacyPathReason(rule.field, value, rule.prefixes));

@@ -62,3 +62,12 @@ export function candidates(value: unknown, path: readonly string[]): unknown[] {
   if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, head)) return [];
   return candidates((value as Record<string, unknown>)[head], rest);
 }
+
+/** The first reason `test` gives for one of `values`, in order, or undefined: a rule holds when any value makes it hold. */
+export function firstReason(values: readonly unknown[], test: (value: unknown) => string | undefined): string | undefined {
+  for (const value of values) {
+    const reason = test(value);
+    if (reason !== undefined) return reason;
+  }
+  return undefined;
+}

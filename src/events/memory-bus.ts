@@ -1,0 +1,30 @@
+import type { RunEvent } from '../shared/run-event';
+import type { EventBus } from './event-bus';
+
+/** The bus for one process (`serve --with-worker`, tests): listeners are called synchronously. */
+export function createMemoryBus(): EventBus {
+  const listeners = new Map<string, Set<(event: RunEvent) => void>>();
+  return {
+    publish(event) {
+      for (const listener of listeners.get(event.runId) ?? []) {
+        try {
+          listener(event);
+        } catch {
+          // One broken listener must not stop delivery to the others.
+        }
+      }
+    },
+    subscribe(workflowId, listener) {
+      const set = listeners.get(workflowId) ?? new Set();
+      set.add(listener);
+      listeners.set(workflowId, set);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0) listeners.delete(workflowId);
+      };
+    },
+    async close() {
+      listeners.clear();
+    },
+  };
+}

@@ -87,6 +87,12 @@ export const AgentInput = z.object({
   // People in the loop.
   /** Who started the run: tools' `requiredRoles` are checked against its roles; `tenant` selects tenant limits. */
   caller: CallerContext.optional(),
+  /**
+   * Decisions (approvals, answers, steering) must carry a valid signature from one of these
+   * Ed25519 public keys (keyId → base64url raw key), as `thoughtline serve` signs them; unsigned
+   * or forged ones are refused, even when sent straight to Temporal. Off when absent.
+   */
+  signedDecisions: z.object({ publicKeys: z.record(z.string().min(1), z.string().min(1)) }).optional(),
   /** Approval policies by tool name; each replaces that tool's own policy for this run. */
   approvals: z.record(z.string(), ApprovalPolicy).default({}),
   /** A call waiting for approval this long is treated as rejected (an error observation). Default 7 days. */

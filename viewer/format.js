@@ -45,16 +45,18 @@ export function formatDateTime(iso) {
 
 /**
  * The run's progress line: "step 7 · iteration 3/10 · $0.04". Reads the status record as the
- * API returns it; a part it lacks (an end user gets no spend) is left out, never guessed.
+ * API returns it; a part it lacks is left out, never guessed. `spend: false` (the end-user view,
+ * whose steps carry no tokens or cost either) leaves the money out.
  */
-export function progressLine(status) {
+export function progressLine(status, { spend = true } = {}) {
   if (!status || typeof status !== 'object') return '';
+  const maxIterations = status.maxIterations ?? status.progress?.maxIterations;
   const parts = [];
   const steps = status.stepCount ?? status.steps;
   if (typeof steps === 'number') parts.push(`step ${steps}`);
   const iteration = status.iterations ?? status.iteration;
-  if (typeof iteration === 'number') parts.push(typeof status.maxIterations === 'number' ? `iteration ${iteration}/${status.maxIterations}` : `iteration ${iteration}`);
-  const cost = formatUsd(status.costUsd);
+  if (typeof iteration === 'number') parts.push(typeof maxIterations === 'number' ? `iteration ${iteration}/${maxIterations}` : `iteration ${iteration}`);
+  const cost = spend ? formatUsd(status.costUsd) : undefined;
   if (cost) parts.push(cost);
   return parts.join(' · ');
 }

@@ -88,7 +88,7 @@ export function renderRunPage(root, { runId, me, view }) {
     const agentName = status?.agentName ?? chainHead?.agentName ?? '';
     const started = chainHead?.startedAt ? `started ${formatDateTime(chainHead.startedAt)}` : '';
     replaceChildren(meta, h('span', { class: `status status-${status?.status ?? 'unknown'}` }, status?.status ?? '…'), ' ', [agentName, started, runId].filter(Boolean).join(' · '));
-    progress.textContent = progressLine(status);
+    progress.textContent = progressLine(status, { spend: view !== 'end_user' });
     const hidden = chainHead?.view?.hiddenSteps;
     viewNote.textContent = chainHead?.view ? `${labelOfView(chainHead.view.role)} view${hidden ? ` · ${hidden} step${hidden === 1 ? '' : 's'} not shown in this view` : ''}` : '';
     renderControls();
@@ -202,7 +202,7 @@ export function renderRunPage(root, { runId, me, view }) {
       confirm.hidden = !confirm.hidden;
       if (!confirm.hidden) reason.focus();
     } }, 'Cancel…');
-    replaceChildren(controls, steer, cancel, confirm);
+    replaceChildren(controls, steer, h('div', { class: 'cancel-row' }, cancel, confirm));
   };
   const post = async (path, body, done) => {
     message.classList.remove('error');

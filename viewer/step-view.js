@@ -35,10 +35,12 @@ function body(step) {
     case 'tool_call': {
       const args = step.toolCall?.arguments ?? {};
       const hasArgs = Object.keys(args).length > 0;
+      // A model call's arguments are the whole request: folded until someone opens them.
+      const openDepth = step.toolCall?.toolType === 'llm' ? 0 : 1;
       return h(
         'div',
         { class: 'step-body' },
-        hasArgs ? h('div', { class: 'arguments' }, h('span', { class: 'label' }, 'Arguments'), jsonView(args)) : null,
+        hasArgs ? h('div', { class: 'arguments' }, h('span', { class: 'label' }, 'Arguments'), jsonView(args, 0, openDepth)) : null,
         step.visibility?.summary ? h('p', { class: 'summary' }, step.visibility.summary) : null,
       );
     }

@@ -23,7 +23,7 @@ interface FormatModule {
   formatUsd(usd: unknown): string | undefined;
   formatTokens(usage: unknown): string | undefined;
   formatDuration(ms: unknown): string | undefined;
-  progressLine(status: unknown): string;
+  progressLine(status: unknown, options?: { spend?: boolean }): string;
   stepTitle(step: unknown, names?: Map<string, string>): string;
   stepFacts(step: unknown): string[];
   planLine(task: unknown): { mark: string; text: string; status: string };
@@ -98,6 +98,7 @@ describe('format', () => {
     expect(progressLine({ stepCount: 7, iterations: 3, maxIterations: 10, costUsd: 0.0412 })).toBe('step 7 · iteration 3/10 · $0.04');
     expect(progressLine({ stepCount: 7, iterations: 3, maxIterations: 10 })).toBe('step 7 · iteration 3/10');
     expect(progressLine({ steps: 2, iteration: 1 })).toBe('step 2 · iteration 1');
+    expect(progressLine({ stepCount: 4, iterations: 2, progress: { maxIterations: 5 }, costUsd: 1 }, { spend: false })).toBe('step 4 · iteration 2/5');
     expect(progressLine(undefined)).toBe('');
   });
 

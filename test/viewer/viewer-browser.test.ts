@@ -34,11 +34,20 @@ const payInvoice = defineTool({
   },
 });
 
+/** A quick read-only tool, for runs with many steps. */
+const countRows = defineTool({
+  name: 'count_rows',
+  description: 'Counts the rows of a ledger table',
+  input: z.object({ table: z.string() }),
+  readOnly: true,
+  execute: ({ table }) => ({ table, rows: table.length * 100 }),
+});
+
 let s: ServerHarness;
 let browser: { context: BrowserContext; close(): Promise<void> };
 
 beforeAll(async () => {
-  s = await startServerHarness(env, { tools: [gate.tool, payInvoice], model, server: { extend: (app) => registerViewerRoute(app) } });
+  s = await startServerHarness(env, { tools: [gate.tool, payInvoice, countRows], model, server: { extend: (app) => registerViewerRoute(app) } });
   browser = await launchChromium();
   fs.mkdirSync(IMAGES, { recursive: true });
 });
@@ -102,6 +111,11 @@ describe('the chain viewer in Chromium', () => {
     // Live over the event stream where the server has one; by polling the chain where it answers 503.
     await page.locator(`.live-state[data-live="${(await streamStatus(runId)) === 503 ? 'poll' : 'sse'}"]`).waitFor();
 
+    // Steer while the tool works: the instruction joins the chain as the person's step.
+    await page.locator('.steer-text').fill('Also list any statement older than 90 days.');
+    await page.locator('form.steer button').click();
+    await page.locator('.run-head .message', { hasText: 'Sent.' }).waitFor();
+
     gate.release('ledger');
     await page.locator('.step-title', { hasText: 'Result · wait_for_gate' }).waitFor({ timeout: 20_000 });
     await page.locator('.result', { hasText: 'gate ledger opened' }).waitFor();
@@ -109,6 +123,7 @@ describe('the chain viewer in Chromium', () => {
     await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
     expect(await page.locator('.progress').textContent()).toMatch(/ · \$0\.02$/);
     await page.locator('.live-state[data-live="ended"]').waitFor();
+    await page.locator('.step-title', { hasText: 'From dev (steer)' }).waitFor();
     // The view selector offers a developer their views, never the auditor's.
     expect((await page.locator('#view option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).sort()).toEqual(['developer', 'end_user']);
     await page.screenshot({ path: path.join(IMAGES, 'viewer-run.png'), fullPage: true });
@@ -140,7 +155,6 @@ describe('the chain viewer in Chromium', () => {
   it('shows an end user no sensitive argument, no tokens or cost, no decision they may not make, no auditor view', async () => {
     const runId = await start('user', 'end-user', 'Pay the Initech invoice INV-88', [
       { content: [say('I pay the Initech invoice.'), useTool('pay_invoice', { vendor: 'Initech', invoice: 'INV-88', amountUsd: 430, cardNumber: CARD })], usage, costUsd: 0.02 },
-      { content: [useTool('finish', { result: 'Paid INV-88.' })], usage, costUsd: 0.01 },
     ]);
     const pending = await pendingApproval(runId);
     const page = await openAs('user', `/runs/${runId}`);
@@ -159,10 +173,93 @@ describe('the chain viewer in Chromium', () => {
     expect(await page.locator('button.cancel').count()).toBe(1);
     await page.screenshot({ path: path.join(IMAGES, 'viewer-end-user.png'), fullPage: true });
 
-    const approved = await s.call('ops', 'POST', `/v1/runs/${runId}/approvals/${pending.callId}`, { approved: true, argumentsHash: (await s.call('auditor', 'GET', `/v1/runs/${runId}`)).json.pendingApprovals[0].argumentsHash });
-    expect(approved.status).toBe(200);
-    await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    // The end user stops the payment they asked for.
+    await page.locator('button.cancel').click();
+    await page.locator('.cancel-reason').fill('Initech sent a corrected invoice.');
+    await page.locator('.cancel-form button[type="submit"]').click();
+    await page.locator('.run-meta .status', { hasText: /cancelled|completed/ }).waitFor({ timeout: 20_000 });
+    const { json } = await s.call('auditor', 'GET', `/v1/runs/${runId}/chain`);
+    expect(json.chain.steps).toContainEqual(expect.objectContaining({ fromPerson: { kind: 'cancel', by: 'user' } }));
+    expect(paid).not.toContainEqual(expect.objectContaining({ invoice: 'INV-88' }));
     expect(await page.content()).not.toContain(CARD);
+    await page.close();
+  });
+
+  it('rejects a call with the reason the approver gives: the run reads it and goes on', async () => {
+    const runId = await start('dev', 'reject', 'Pay the Umbrella invoice INV-12', [
+      { content: [useTool('pay_invoice', { vendor: 'Umbrella', invoice: 'INV-12', amountUsd: 99_000, cardNumber: CARD })] },
+      { content: [useTool('finish', { result: 'Not paid: the approver refused.' })] },
+    ]);
+    const pending = await pendingApproval(runId);
+    const page = await openAs('ops', `/runs/${runId}`);
+    const box = page.locator(`.approval[data-call-id="${pending.callId}"]`);
+    await box.locator('button.reject').click();
+    // No reason, no rejection: the agent needs to know why.
+    await box.locator('.reject-form button[type="submit"]').click();
+    await box.locator('.approval-message', { hasText: 'Say why' }).waitFor();
+    await box.locator('.reject-reason').fill('Amount is 100x the usual Umbrella invoice.');
+    await box.locator('.reject-form button[type="submit"]').click();
+    await page.locator('.approval-rejected .approval-decided', { hasText: 'Amount is 100x the usual Umbrella invoice.' }).waitFor({ timeout: 20_000 });
+    await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    const { json } = await s.call('auditor', 'GET', `/v1/runs/${runId}/chain`);
+    expect(json.chain.approvals[0]).toMatchObject({ status: 'rejected', note: 'Amount is 100x the usual Umbrella invoice.', decidedBy: { id: 'ops' } });
+    expect(paid).not.toContainEqual(expect.objectContaining({ invoice: 'INV-12' }));
+    await page.close();
+  });
+
+  it('opens a long chain on its latest steps and loads earlier ones on request', async () => {
+    const turns = Array.from({ length: 13 }, (_, i) => ({ content: [say(`Counting ledger table ${i + 1}.`), useTool('count_rows', { table: `ledger_${i + 1}` })] }));
+    const runId = await start('dev', 'long', 'Count every ledger table', [...turns, { content: [useTool('finish', { result: 'Counted 13 tables.' })] }], { maxIterations: 20 });
+    const total = (await eventually('the long run to end', async () => {
+      const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
+      return json.status === 'completed' ? json : undefined;
+    })).stepCount as number;
+    expect(total).toBeGreaterThan(60);
+
+    const page = await openAs('dev', `/runs/${runId}`);
+    await page.locator(`#step-${total}`).waitFor();
+    expect(await page.locator('.steps .step').count()).toBe(50);
+    expect(await page.locator('#step-1').count()).toBe(0);
+    await page.locator('button.earlier').click();
+    await page.locator('#step-1').waitFor();
+    expect(await page.locator('.steps .step').count()).toBe(total);
+    expect(await page.locator('button.earlier').isHidden()).toBe(true);
+    // In step order, top to bottom.
+    const numbers = await page.locator('.steps .step').evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.step)));
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    await page.close();
+  });
+
+  it('folds out a sub-agent\'s chain under the call that delegated to it', async () => {
+    model.script('child-research', [{ content: [say('Looking the vendor up in the register.'), useTool('finish', { result: 'Globex Ltd, registered 2011.' })] }]);
+    const runId = await start('dev', 'parent-research', 'Check the vendor before paying', [
+      { content: [useTool('researcher', { task: 'Find Globex in the company register [child-research]' })] },
+      { content: [useTool('finish', { result: 'Globex is registered; safe to pay.' })] },
+    ], { agents: { researcher: { description: 'Looks companies up', model: SCRIPTED_MODEL, tools: [] } } });
+    await eventually('the parent to end', async () => {
+      const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
+      return json.status === 'completed' ? json : undefined;
+    });
+    const page = await openAs('dev', `/runs/${runId}`);
+    const fold = page.locator('details.sub-agent').first();
+    await fold.waitFor();
+    expect(await page.locator('.sub-agents .sub-agent-link', { hasText: 'researcher' }).count()).toBe(1);
+    await fold.locator('summary').click();
+    await fold.locator('.thought', { hasText: 'Looking the vendor up in the register.' }).waitFor();
+    // The child's own page is one click away.
+    await fold.locator('a', { hasText: 'Open the sub-agent' }).click();
+    await page.locator('.run-title', { hasText: 'Find Globex in the company register' }).waitFor();
+    await page.close();
+  });
+
+  it('sends a person whose token is revoked mid-session back to the sign-in box', async () => {
+    const page = await openAs('solo');
+    await page.locator('table.runs').waitFor();
+    const tokens = JSON.parse(fs.readFileSync(s.tokenFile, 'utf8')) as { tokens: Array<{ id: string }> };
+    fs.writeFileSync(s.tokenFile, JSON.stringify({ tokens: tokens.tokens.filter((t) => t.id !== 'solo') }));
+    await page.locator('form.filters button[type="submit"]').click();
+    await page.locator('.sign-in-form .error', { hasText: 'Signed out' }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem('thoughtline.token'))).toBeNull();
     await page.close();
   });
 

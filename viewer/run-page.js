@@ -93,7 +93,7 @@ export function renderRunPage(root, { runId, me, view }) {
     viewNote.textContent = chainHead?.view ? `${labelOfView(chainHead.view.role)} view${hidden ? ` · ${hidden} step${hidden === 1 ? '' : 's'} not shown in this view` : ''}` : '';
     renderControls();
     renderSubAgents();
-    const plan = status?.plan?.tasks ?? status?.progress?.tasks ?? chainHead?.plan?.tasks;
+    const plan = status?.progress?.plan?.tasks ?? status?.plan?.tasks ?? chainHead?.plan?.tasks;
     if (plan) renderPlan(plan);
   };
 

@@ -252,6 +252,27 @@ describe('the chain viewer in Chromium', () => {
     await page.close();
   });
 
+  it('shows the plan as a checklist that ticks off as the run reports progress', async () => {
+    const tasks = [
+      { id: 't1', description: 'Export the ledger', dependencies: [] },
+      { id: 't2', description: 'Match each statement', dependencies: ['t1'] },
+    ];
+    const runId = await start('dev', 'plan', 'Reconcile with a plan', [
+      { content: [say(`Here is the plan:\n\`\`\`json\n${JSON.stringify({ tasks })}\n\`\`\``)] },
+      { content: [useTool('update_task', { task_id: 't1', status: 'completed' }), useTool('wait_for_gate', { gate: 'plan' })] },
+      { content: [useTool('update_task', { task_id: 't2', status: 'completed' })] },
+      { content: [useTool('finish', { result: 'Reconciled.' })] },
+    ], { planning: { reflectEvery: 0 } });
+    await eventually('the plan gate to start', async () => gate.started('plan') || undefined);
+    const page = await openAs('dev', `/runs/${runId}`);
+    await page.locator('.plan .task-completed', { hasText: 'Export the ledger' }).waitFor();
+    expect(await page.locator('.plan .task-completed', { hasText: 'Match each statement' }).count()).toBe(0);
+    gate.release('plan');
+    await page.locator('.plan .task-completed', { hasText: 'Match each statement' }).waitFor({ timeout: 20_000 });
+    expect(await page.locator('.plan .checklist li').allTextContents()).toEqual(['✓ Export the ledger (completed)', '✓ Match each statement (completed)']);
+    await page.close();
+  });
+
   it('sends a person whose token is revoked mid-session back to the sign-in box', async () => {
     const page = await openAs('solo');
     await page.locator('table.runs').waitFor();

@@ -125,7 +125,7 @@ describe('the chain viewer in Chromium', () => {
     await page.locator('.live-state[data-live="ended"]').waitFor();
     await page.locator('.step-title', { hasText: 'From dev (steer)' }).waitFor();
     // The view selector offers a developer their views, never the auditor's.
-    expect((await page.locator('#view option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).sort()).toEqual(['developer', 'end_user']);
+    expect((await page.locator('#view option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value))).sort()).toEqual(['developer', 'end_user']);
     await page.screenshot({ path: path.join(IMAGES, 'viewer-run.png'), fullPage: true });
     await page.close();
   });
@@ -168,7 +168,7 @@ describe('the chain viewer in Chromium', () => {
     expect(await page.locator('.progress').textContent()).not.toContain('$');
     expect(await page.locator('button.approve').count()).toBe(0);
     expect(await page.getByText('Someone with one of the roles above has to decide.').count()).toBe(1);
-    expect(await page.locator('#view option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual(['end_user']);
+    expect(await page.locator('#view option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value))).toEqual(['end_user']);
     // The end user can still stop what they started.
     expect(await page.locator('button.cancel').count()).toBe(1);
     await page.screenshot({ path: path.join(IMAGES, 'viewer-end-user.png'), fullPage: true });
@@ -225,7 +225,7 @@ describe('the chain viewer in Chromium', () => {
     expect(await page.locator('.steps .step').count()).toBe(total);
     expect(await page.locator('button.earlier').isHidden()).toBe(true);
     // In step order, top to bottom.
-    const numbers = await page.locator('.steps .step').evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.step)));
+    const numbers = await page.locator('.steps .step').evaluateAll((els) => els.map((el) => Number((el as unknown as { dataset: { step: string } }).dataset.step)));
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
     await page.close();
   });
@@ -280,7 +280,7 @@ describe('the chain viewer in Chromium', () => {
     fs.writeFileSync(s.tokenFile, JSON.stringify({ tokens: tokens.tokens.filter((t) => t.id !== 'solo') }));
     await page.locator('form.filters button[type="submit"]').click();
     await page.locator('.sign-in-form .error', { hasText: 'Signed out' }).waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem('thoughtline.token'))).toBeNull();
+    expect(await page.evaluate('sessionStorage.getItem("thoughtline.token")')).toBeNull();
     await page.close();
   });
 

@@ -41,7 +41,7 @@ function showSignIn(text) {
   token.focus();
 }
 
-onUnauthenticated((failure) => showSignIn(`Signed out: ${failure.message}`));
+onUnauthenticated((failure) => showSignIn(`The server refused your token: ${failure.message}`));
 
 function currentView() {
   const stored = sessionStorage.getItem(VIEW_KEY);

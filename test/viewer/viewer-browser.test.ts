@@ -279,8 +279,35 @@ describe('the chain viewer in Chromium', () => {
     const tokens = JSON.parse(fs.readFileSync(s.tokenFile, 'utf8')) as { tokens: Array<{ id: string }> };
     fs.writeFileSync(s.tokenFile, JSON.stringify({ tokens: tokens.tokens.filter((t) => t.id !== 'solo') }));
     await page.locator('form.filters button[type="submit"]').click();
-    await page.locator('.sign-in-form .error', { hasText: 'Signed out' }).waitFor();
+    await page.locator('.sign-in-form .error', { hasText: 'The server refused your token' }).waitFor();
     expect(await page.evaluate('sessionStorage.getItem("thoughtline.token")')).toBeNull();
+    await page.close();
+  });
+
+  it('starts a run from the list page\'s form and opens it; filters the list by status', async () => {
+    model.script('form-start', [{ content: [say('Reading the request.'), useTool('finish', { result: 'Started from the browser.' })] }]);
+    const page = await openAs('dev');
+    await page.locator('form.start textarea[name="task"]').fill('Summarise the open invoices [form-start]');
+    await page.locator('form.start summary').click();
+    await page.locator('form.start textarea[name="extra"]').fill(JSON.stringify({ model: SCRIPTED_MODEL }));
+    await page.locator('form.start button[type="submit"]').click();
+    await page.locator('.run-title', { hasText: 'Summarise the open invoices' }).waitFor();
+    expect(page.url()).toMatch(/#\/runs\/[^/]+$/);
+    await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    await page.locator('.conclusion', { hasText: 'Started from the browser.' }).waitFor();
+
+    // A body the API refuses is shown with the field it names.
+    await page.goto(`${s.server.url}/#/`);
+    await page.locator('form.start textarea[name="task"]').fill('x');
+    await page.locator('form.start summary').click();
+    await page.locator('form.start textarea[name="extra"]').fill('{ "maxIterations": -1 }');
+    await page.locator('form.start button[type="submit"]').click();
+    await page.locator('form.start .message.error', { hasText: 'maxIterations' }).waitFor();
+
+    await page.locator('form.filters select[name="status"]').selectOption('completed');
+    await page.locator('form.filters button[type="submit"]').click();
+    await expect.poll(async () => (await page.locator('table.runs tbody tr').count()) > 0).toBe(true);
+    await expect.poll(async () => [...new Set(await page.locator('table.runs tbody .status').allTextContents())]).toEqual(['completed']);
     await page.close();
   });
 

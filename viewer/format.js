@@ -109,10 +109,10 @@ export function stepFacts(step) {
 
 const PLAN_MARK = { completed: '✓', in_progress: '▶', failed: '✗', blocked: '⏸', pending: '○' };
 
-/** One checklist line of the plan: mark, description, and the status word for screen readers. */
+/** One checklist line of the plan: mark, description, the status word for screen readers, its key. */
 export function planLine(task) {
-  const status = PLAN_MARK[task?.status] ? task.status : 'pending';
-  return { mark: PLAN_MARK[status], text: String(task?.description ?? task?.id ?? ''), status: status.replace('_', ' ') };
+  const key = Object.hasOwn(PLAN_MARK, task?.status ?? '') ? task.status : 'pending';
+  return { mark: PLAN_MARK[key], text: String(task?.description ?? task?.id ?? ''), status: key.replace('_', ' '), key };
 }
 
 /**

@@ -68,7 +68,9 @@ export function renderRunPage(root, { runId, me, view }) {
     const c = ctx();
     for (const step of added) {
       const el = stepView(step, c);
-      const after = [...stepsEl.children].find((child) => Number(child.dataset.step) > step.stepNumber);
+      // Live steps come last: append; a page of earlier steps goes before the first larger one.
+      const last = stepsEl.lastElementChild;
+      const after = !last || Number(last.dataset.step) < step.stepNumber ? null : [...stepsEl.children].find((child) => Number(child.dataset.step) > step.stepNumber);
       stepsEl.insertBefore(el, after ?? null);
     }
     renderApprovals();
@@ -111,7 +113,11 @@ export function renderRunPage(root, { runId, me, view }) {
         statusAgain = false;
         try {
           status = await api(base, { query: { view } });
-          for (const record of status?.pendingApprovals ?? []) approvals.set(record.callId, record);
+          const pendingNow = new Set((status?.pendingApprovals ?? []).map(approvalKey));
+          // A record shown as pending that the run no longer lists was decided or timed out: read its outcome.
+          const stale = [...approvals].some(([key, record]) => record.status === 'pending' && !pendingNow.has(key));
+          for (const record of status?.pendingApprovals ?? []) approvals.set(approvalKey(record), record);
+          if (stale) await readChainApprovals();
           for (const sub of status?.subAgents ?? []) subAgents.set(sub.workflowId, sub);
           if (!disposed) {
             renderHead();
@@ -127,6 +133,8 @@ export function renderRunPage(root, { runId, me, view }) {
   };
 
   // ---- approvals ----
+  // A call id is unique within one run; a sub-agent's records carry their run.
+  const approvalKey = (record) => `${record.workflowId ?? runId}\u0000${record.callId}`;
   let approvalsShown = '';
   const renderApprovals = () => {
     const records = [...approvals.values()];
@@ -136,7 +144,9 @@ export function renderRunPage(root, { runId, me, view }) {
     for (const slot of stepsEl.querySelectorAll('.approval-slot')) slot.replaceChildren();
     const loose = [];
     for (const record of records) {
-      const slot = stepsEl.querySelector(`.approval-slot[data-step-id="${CSS.escape(record.stepId)}"]`);
+      // A sub-agent's record names a step of the child's chain: it never goes under a step of this one.
+      const own = record.workflowId === undefined || record.workflowId === runId;
+      const slot = own ? stepsEl.querySelector(`.approval-slot[data-step-id="${CSS.escape(record.stepId)}"]`) : null;
       const node = approvalView(record, { me, runId, onDecided });
       if (slot) slot.append(node);
       else if (record.status === 'pending') loose.push(node);
@@ -155,7 +165,7 @@ export function renderRunPage(root, { runId, me, view }) {
     stepsEl.querySelector(`.approval-slot[data-step-id="${CSS.escape(stepId)}"]`)?.scrollIntoView({ block: 'center' });
   };
   const onDecided = (record) => {
-    if (record?.callId) approvals.set(record.callId, record);
+    if (record?.callId) approvals.set(approvalKey(record), record);
     renderApprovals();
     void refreshStatus();
   };
@@ -168,7 +178,7 @@ export function renderRunPage(root, { runId, me, view }) {
       h('h3', {}, 'Plan'),
       h('ol', { class: 'checklist' }, tasks.map((task) => {
         const line = planLine(task);
-        return h('li', { class: `task task-${task.status ?? 'pending'}` }, h('span', { class: 'mark', 'aria-hidden': 'true' }, line.mark), ' ', line.text, h('span', { class: 'sr-only' }, ` (${line.status})`));
+        return h('li', { class: `task task-${line.key}` }, h('span', { class: 'mark', 'aria-hidden': 'true' }, line.mark), ' ', line.text, h('span', { class: 'sr-only' }, ` (${line.status})`));
       })),
     );
   };
@@ -245,7 +255,7 @@ export function renderRunPage(root, { runId, me, view }) {
       }
       case 'approval':
         if (event.approval?.callId) {
-          approvals.set(event.approval.callId, event.approval);
+          approvals.set(approvalKey(event.approval), event.approval);
           renderApprovals();
         }
         break;
@@ -313,10 +323,16 @@ export function renderRunPage(root, { runId, me, view }) {
     for (let guard = 0; guard < 100; guard += 1) {
       const page = await fetchPage(Math.max(state.last, loadedFrom), PAGE);
       chainHead = page.chain;
-      for (const record of page.chain?.approvals ?? []) approvals.set(record.callId, record);
+      for (const record of page.chain?.approvals ?? []) approvals.set(approvalKey(record), record);
       addStepsFromServer(page.chain?.steps ?? []);
       if (page.nextAfterStep === undefined || page.nextAfterStep === null) return page;
     }
+  };
+
+  /** The chain's approval records (decided ones included), without re-reading its steps. */
+  const readChainApprovals = async () => {
+    const page = await fetchPage(Number.MAX_SAFE_INTEGER, 1);
+    for (const record of page.chain?.approvals ?? []) approvals.set(approvalKey(record), record);
   };
 
   const loadEarlier = async () => {

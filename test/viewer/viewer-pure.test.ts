@@ -26,7 +26,7 @@ interface FormatModule {
   progressLine(status: unknown, options?: { spend?: boolean }): string;
   stepTitle(step: unknown, names?: Map<string, string>): string;
   stepFacts(step: unknown): string[];
-  planLine(task: unknown): { mark: string; text: string; status: string };
+  planLine(task: unknown): { mark: string; text: string; status: string; key: string };
   canDecide(me: unknown, record: unknown): boolean;
 }
 interface TokenModule { tokenFromFragment(hash: string): { token: string; rest: string } | undefined }
@@ -136,9 +136,10 @@ describe('format', () => {
 
   it('marks plan tasks and never trusts an unknown status', async () => {
     const { planLine } = await viewerModule<FormatModule>('format.js');
-    expect(planLine({ description: 'Read the data', status: 'completed' })).toEqual({ mark: '✓', text: 'Read the data', status: 'completed' });
+    expect(planLine({ description: 'Read the data', status: 'completed' })).toEqual({ mark: '✓', text: 'Read the data', status: 'completed', key: 'completed' });
     expect(planLine({ description: 'x', status: 'in_progress' }).status).toBe('in progress');
     expect(planLine({ description: 'x', status: '<img>' }).mark).toBe('○');
+    expect(planLine({ description: 'x', status: 'constructor' }).key).toBe('pending');
   });
 });
 

@@ -16,6 +16,8 @@ const env = useTestEnv();
 const model = routedModel();
 const gate = gateTool();
 const IMAGES = path.resolve(__dirname, '../../docs/images');
+/** The docs' screenshots are rewritten only on request, so a test run leaves the tree clean. */
+const SAVE_SCREENSHOTS = process.env.THOUGHTLINE_SCREENSHOTS === '1';
 const CARD = '4111111111111111';
 
 /** A payment: the card number is a sensitive field, and only `ops` may approve a call. */
@@ -49,7 +51,6 @@ let browser: { context: BrowserContext; close(): Promise<void> };
 beforeAll(async () => {
   s = await startServerHarness(env, { tools: [gate.tool, payInvoice, countRows], model, server: { extend: (app) => registerViewerRoute(app) } });
   browser = await launchChromium();
-  fs.mkdirSync(IMAGES, { recursive: true });
 });
 afterAll(async () => {
   await browser?.close();
@@ -77,6 +78,13 @@ async function pendingApproval(runId: string): Promise<{ callId: string }> {
     const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
     return json.pendingApprovals?.[0];
   });
+}
+
+/** A full-page PNG of what the person sees; saved to docs/images with THOUGHTLINE_SCREENSHOTS=1. */
+async function screenshot(page: Page, file: string): Promise<void> {
+  const png = await page.screenshot({ fullPage: true, ...(SAVE_SCREENSHOTS ? { path: path.join(IMAGES, file) } : {}) });
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  expect(png.length).toBeGreaterThan(20_000);
 }
 
 /** The events route's status for a run, read from the headers only (a live stream never ends by itself). */
@@ -126,7 +134,7 @@ describe('the chain viewer in Chromium', () => {
     await page.locator('.step-title', { hasText: 'From dev (steer)' }).waitFor();
     // The view selector offers a developer their views, never the auditor's.
     expect((await page.locator('#view option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value))).sort()).toEqual(['developer', 'end_user']);
-    await page.screenshot({ path: path.join(IMAGES, 'viewer-run.png'), fullPage: true });
+    await screenshot(page, 'viewer-run.png');
     await page.close();
   });
 
@@ -141,7 +149,7 @@ describe('the chain viewer in Chromium', () => {
     await approve.waitFor();
     // ops reads the end-user view: the card number is not on the page, even to the approver.
     expect(await page.content()).not.toContain(CARD);
-    await page.screenshot({ path: path.join(IMAGES, 'viewer-approval.png'), fullPage: true });
+    await screenshot(page, 'viewer-approval.png');
 
     await approve.click();
     await page.locator('.approval-approved').first().waitFor({ timeout: 20_000 });
@@ -171,7 +179,7 @@ describe('the chain viewer in Chromium', () => {
     expect(await page.locator('#view option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value))).toEqual(['end_user']);
     // The end user can still stop what they started.
     expect(await page.locator('button.cancel').count()).toBe(1);
-    await page.screenshot({ path: path.join(IMAGES, 'viewer-end-user.png'), fullPage: true });
+    await screenshot(page, 'viewer-end-user.png');
 
     // The end user stops the payment they asked for.
     await page.locator('button.cancel').click();

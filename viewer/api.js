@@ -76,6 +76,7 @@ export async function api(path, { method = 'GET', body, query, signal } = {}) {
 /** A failure's text for a person: the server's message, with the fields zod pointed at. */
 export function describeFailure(err) {
   if (!(err instanceof ApiFailure)) return err instanceof Error ? err.message : String(err);
-  const issues = (err.issues ?? []).map((i) => `${(i.path ?? []).join('.') || '(body)'}: ${i.message}`);
+  // Only what the message does not already say: the API's messages often name the field.
+  const issues = (err.issues ?? []).filter((i) => !err.message.includes(String(i.message))).map((i) => `${(i.path ?? []).join('.') || '(body)'}: ${i.message}`);
   return issues.length ? `${err.message} (${issues.join('; ')})` : err.message;
 }

@@ -312,10 +312,12 @@ describe('the chain viewer in Chromium', () => {
     await page.locator('form.start button[type="submit"]').click();
     await page.locator('form.start .message.error', { hasText: 'maxIterations' }).waitFor();
 
+    await page.reload();
     await page.locator('form.filters select[name="status"]').selectOption('completed');
     await page.locator('form.filters button[type="submit"]').click();
     await expect.poll(async () => (await page.locator('table.runs tbody tr').count()) > 0).toBe(true);
     await expect.poll(async () => [...new Set(await page.locator('table.runs tbody .status').allTextContents())]).toEqual(['completed']);
+    await screenshot(page, 'viewer-list.png');
     await page.close();
   });
 

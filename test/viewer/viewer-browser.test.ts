@@ -158,6 +158,18 @@ describe('the chain viewer in Chromium', () => {
     expect(json.chain.approvals).toEqual([expect.objectContaining({ callId: pending.callId, status: 'approved', decidedBy: expect.objectContaining({ id: 'ops' }) })]);
     expect(paid).toContainEqual(expect.objectContaining({ invoice: 'INV-7731', cardNumber: CARD }));
     await page.close();
+
+    // The auditor reads the whole record, the card number and who approved it included...
+    const audit = await openAs('auditor', `/runs/${runId}`);
+    await audit.locator('.approval-approved .approval-decided', { hasText: 'Approved by ops' }).waitFor();
+    expect(await audit.locator('.step-tool_call .json-string', { hasText: CARD }).count()).toBeGreaterThan(0);
+    expect((await audit.locator('#view option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value))).sort()).toEqual(['auditor', 'developer', 'end_user']);
+    // ...and switching to the end-user view shows what an end user gets: no card number.
+    await audit.locator('#view').selectOption('end_user');
+    await audit.locator('.view-note', { hasText: 'End-user view' }).waitFor();
+    await audit.locator('.step-title', { hasText: 'Tool call · pay_invoice' }).waitFor();
+    expect(await audit.content()).not.toContain(CARD);
+    await audit.close();
   });
 
   it('shows an end user no sensitive argument, no tokens or cost, no decision they may not make, no auditor view', async () => {

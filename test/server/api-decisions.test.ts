@@ -140,7 +140,7 @@ describe('with a decision signer', () => {
     try {
       model.script('signed', [{ content: [useTool('deploy_config', { path: '/srv/signed.yaml' }, 'toolu_sig')] }, finish('deployed')]);
       const call = (token: string, method: string, url: string, body?: unknown) =>
-        fetch(`${server.url}${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) }).then(async (r) => ({ status: r.status, json: await r.json() }));
+        fetch(`${server.url}${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) }).then(async (r) => ({ status: r.status, json: (await r.json()) as any }));
       const started = await call(s.tokens.dev, 'POST', '/v1/runs', { task: 'signed: deploy', model: SCRIPTED_MODEL });
       const runId = started.json.runId as string;
       const history = await s.h.agents.getHandle(runId).fetchHistory();

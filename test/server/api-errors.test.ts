@@ -33,7 +33,7 @@ describe('errors', () => {
     expect(await malformed.json()).toMatchObject({ error: { code: 'bad_request', message: expect.stringContaining('JSON') } });
     const text = await post('/v1/runs', 'task=x', { 'content-type': 'text/plain' });
     expect(text.status).toBe(400);
-    expect((await text.json()).error.code).toBe('bad_request');
+    expect(((await text.json()) as any).error.code).toBe('bad_request');
     const array = await post('/v1/runs', '[1,2]');
     expect(array.status).toBe(400);
     const proto = await post('/v1/runs', '{"task":"x","__proto__":{"admin":true}}');
@@ -43,7 +43,7 @@ describe('errors', () => {
   it('404 not_found as JSON for an unknown route; 500 internal with neither the message nor the stack', async () => {
     const missing = await fetch(`${light.server.url}/v1/nothing-here`);
     expect(missing.status).toBe(404);
-    expect((await missing.json()).error.code).toBe('not_found');
+    expect(((await missing.json()) as any).error.code).toBe('not_found');
 
     const crash = await fetch(`${light.server.url}/v1/test-crash`);
     expect(crash.status).toBe(500);

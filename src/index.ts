@@ -27,3 +27,10 @@ export { createReplyRecorder, loadRecordedTurns, RecordedReply } from './activit
 export { createOpenAICompatibleProvider, type OpenAICompatibleProviderOptions } from './activities/models/openai-compatible-provider';
 export type { ModelDelta } from './activities/model-activities';
 export type { ModelCallHooks } from './activities/models/model-provider';
+// `thoughtline serve` as a library: the HTTP API in front of an AgentClient, with your own authenticator.
+export { createServer, type CreateServerOptions, type RunningServer } from './client/server/create-server';
+export { createTokenFileAuthenticator, type TokenFileAuthenticatorOptions } from './client/server/auth/token-file-authenticator';
+export { createCombinedAuthenticator } from './client/server/auth/combined-authenticator';
+export { Identity, type Authenticator } from './client/server/auth/identity';
+export { ApiError, type ApiErrorCode, type ApiIssue } from './client/server/api-error';
+export type { DecisionSigner, SignedDecisionKind } from './client/server/signing/decision-signer';

@@ -5,8 +5,10 @@ import {
   AgentInput,
   DEFAULT_NAMESPACE,
   DEFAULT_TASK_QUEUE,
+  AgentAttribute,
   ModelAttribute,
   StatusAttribute,
+  TenantAttribute,
   type AgentInputInit,
   type AgentResult,
   type AgentStatus,
@@ -89,7 +91,11 @@ export class AgentClient {
       typedSearchAttributes: [
         { key: StatusAttribute, value: 'started' },
         { key: ModelAttribute, value: input.model.model },
+        { key: AgentAttribute, value: input.agentName },
+        ...(input.caller?.tenant ? [{ key: TenantAttribute, value: input.caller.tenant }] : []),
       ],
+      // What a run list shows; the whole task stays in the input.
+      memo: { task: input.task.length > 200 ? `${input.task.slice(0, 199)}…` : input.task },
     });
   }
 

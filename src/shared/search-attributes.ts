@@ -7,6 +7,10 @@ export const IterationAttribute = defineSearchAttributeKey('ThoughtlineIteration
 export const TokensAttribute = defineSearchAttributeKey('ThoughtlineTokens', 'INT');
 export const CostAttribute = defineSearchAttributeKey('ThoughtlineCostUsd', 'DOUBLE');
 export const ModelAttribute = defineSearchAttributeKey('ThoughtlineModel', 'KEYWORD');
+/** The caller's tenant, set at start; absent for a run without one. The server lists and checks runs by it. */
+export const TenantAttribute = defineSearchAttributeKey('ThoughtlineTenant', 'KEYWORD');
+/** The agent's name, set at start (with or without a tenant): its presence marks a run started with both. */
+export const AgentAttribute = defineSearchAttributeKey('ThoughtlineAgent', 'KEYWORD');
 
 /** Each attribute once: its typed key, and its name and type as the `temporal` CLI spells them. */
 export const SEARCH_ATTRIBUTES: ReadonlyArray<{ key: SearchAttributeKey<SearchAttributeType>; name: string; cliType: 'Keyword' | 'Int' | 'Double' }> = [
@@ -15,4 +19,6 @@ export const SEARCH_ATTRIBUTES: ReadonlyArray<{ key: SearchAttributeKey<SearchAt
   { key: TokensAttribute, name: TokensAttribute.name, cliType: 'Int' },
   { key: CostAttribute, name: CostAttribute.name, cliType: 'Double' },
   { key: ModelAttribute, name: ModelAttribute.name, cliType: 'Keyword' },
+  { key: TenantAttribute, name: TenantAttribute.name, cliType: 'Keyword' },
+  { key: AgentAttribute, name: AgentAttribute.name, cliType: 'Keyword' },
 ];

@@ -8,6 +8,8 @@ import { exportRun } from '../commands/export';
 import { printChain, printStatus, printTree, watchRun } from '../commands/inspect';
 import { runTask } from '../commands/run';
 import { dev, worker } from '../commands/serve';
+import { serveHttp } from '../commands/serve-http';
+import { createToken } from '../commands/token';
 import { answerRun, steerRun } from '../commands/steer';
 import { runExtras } from '../run-extras';
 import type { ArgSpec, CommandLine, CommandSpec, OptionSpec } from './command-line';
@@ -55,6 +57,57 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: { tools: text },
     run: async (l) => {
       await worker(l.text('tools'));
+      return 0;
+    },
+  },
+  {
+    name: 'serve',
+    args: [],
+    options: {
+      port: text,
+      host: text,
+      'with-worker': flag,
+      tools: text,
+      tokens: text,
+      'oidc-issuer': text,
+      'oidc-audience': text,
+      'oidc-jwks-url': text,
+      'oidc-roles-claim': text,
+      'oidc-tenant-claim': text,
+      'signing-keys': text,
+      'require-signatures': flag,
+    },
+    run: async (l) => {
+      const port = positiveInteger(l, 'port', 65_535);
+      const given = (name: string): string | undefined => l.text(name);
+      const oidc = {
+        ...(given('oidc-issuer') !== undefined ? { issuer: given('oidc-issuer')! } : {}),
+        ...(given('oidc-audience') !== undefined ? { audience: given('oidc-audience')! } : {}),
+        ...(given('oidc-jwks-url') !== undefined ? { jwksUrl: given('oidc-jwks-url')! } : {}),
+        ...(given('oidc-roles-claim') !== undefined ? { rolesClaim: given('oidc-roles-claim')! } : {}),
+        ...(given('oidc-tenant-claim') !== undefined ? { tenantClaim: given('oidc-tenant-claim')! } : {}),
+      };
+      await serveHttp({
+        ...(port ? { port } : {}),
+        ...(given('host') ? { host: given('host')! } : {}),
+        withWorker: l.flag('with-worker'),
+        ...(given('tools') ? { tools: given('tools')! } : {}),
+        ...(given('tokens') ? { tokens: given('tokens')! } : {}),
+        oidc,
+        ...(given('signing-keys') ? { signingKeys: given('signing-keys')! } : {}),
+        requireSignatures: l.flag('require-signatures'),
+      });
+      return 0;
+    },
+  },
+  {
+    name: 'token',
+    args: [],
+    options: { id: text, roles: text, tenant: text, file: text },
+    run: async (l) => {
+      const id = l.text('id')?.trim();
+      if (!id) throw new UsageError('"token" needs --id NAME: who presenting the token is, e.g. thoughtline token --id alice --roles developer,approver');
+      createToken({ id, ...(l.text('roles') !== undefined ? { roles: l.text('roles')! } : {}), ...(l.text('tenant') ? { tenant: l.text('tenant')! } : {}), ...(l.text('file') ? { file: l.text('file')! } : {}) });
       return 0;
     },
   },

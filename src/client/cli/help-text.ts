@@ -9,6 +9,19 @@ Usage:
                                         or set TEMPORAL_ADDRESS=127.0.0.1:N
   thoughtline worker [--tools FILE]     run an agent worker until Ctrl-C; FILE is a JS module
                                         exporting "tools": an array of defineTool(...) results
+  thoughtline serve [options]           the HTTP API (/v1, OpenAPI at /v1/openapi.json) and the
+                                        viewer until Ctrl-C (docs/serve.md); with no token file and
+                                        no OIDC it writes one for "you" and prints the URL to open
+      --port N / --host H    default 8080 on 127.0.0.1
+      --with-worker          also run a worker in this process; --tools FILE as for worker
+      --tokens FILE          token hashes (default THOUGHTLINE_TOKENS or .thoughtline/tokens.json)
+      --oidc-issuer URL --oidc-audience AUD --oidc-jwks-url URL [--oidc-roles-claim PATH]
+                             [--oidc-tenant-claim PATH]   also accept JWTs from an OIDC issuer
+      --signing-keys FILE    sign every decision with these Ed25519 keys; --require-signatures:
+                             runs started here refuse decisions without a valid signature
+  thoughtline token --id ID [--roles a,b] [--tenant T] [--file FILE]
+                                        add a bearer token for a person to the token file (0600;
+                                        only its hash is kept; serve reloads it) and print it once
   thoughtline run "<task>" [options]    start an agent and print its steps as they land: on a
                                         worker already polling the task queue (it says so), else
                                         on its own worker on a private queue; Ctrl-C stops following
@@ -57,7 +70,8 @@ Usage:
 
 Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, THOUGHTLINE_TASK_QUEUE, THOUGHTLINE_MODEL,
 ANTHROPIC_API_KEY (without it the offline model runs: docs/offline.md), ANTHROPIC_BASE_URL,
-THOUGHTLINE_USER, THOUGHTLINE_ROLES, THOUGHTLINE_ENCRYPTION_KEYS, THOUGHTLINE_CODEC_TOKEN.
+THOUGHTLINE_USER, THOUGHTLINE_ROLES, THOUGHTLINE_ENCRYPTION_KEYS, THOUGHTLINE_CODEC_TOKEN,
+THOUGHTLINE_TOKENS.
 
 Exit codes: 0 success, 1 the agent ended another way or the command failed, 2 a usage mistake,
 130 Ctrl-C while run followed its run.

@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createMemoryBus } from '../../events/memory-bus';
+import { UsageError } from '../cli/usage-error';
+import { loadToolsModule } from '../load-tools-module';
+import { connectOrStart, log, startWorker, type RunningWorker } from '../runtime';
+import { createCombinedAuthenticator } from '../server/auth/combined-authenticator';
+import { createTokenFileAuthenticator } from '../server/auth/token-file-authenticator';
+import { createServer } from '../server/create-server';
+import { createDevTokenFile, isLoopback } from '../server/dev-token';
+import { missingOidcFlags, oidcFromFlags, type OidcFlags } from '../server/oidc-from-flags';
+import { signerFromFlags } from '../server/signer-from-flags';
+
+export interface ServeHttpOptions {
+  /** Default 8080. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  withWorker: boolean;
+  tools?: string;
+  tokens?: string;
+  oidc: OidcFlags;
+  signingKeys?: string;
+  requireSignatures: boolean;
+}
+
+/** `--tokens`, else THOUGHTLINE_TOKENS, else `.thoughtline/tokens.json` under the working directory. */
+export const defaultTokenFile = (): string => process.env.THOUGHTLINE_TOKENS || path.join('.thoughtline', 'tokens.json');
+
+/** Resolves at the first SIGINT or SIGTERM, holding the event loop open meanwhile. */
+const untilSignal = (): Promise<NodeJS.Signals> =>
+  new Promise((resolve) => {
+    const keepAlive = setInterval(() => {}, 1 << 30);
+    const onSignal = (signal: NodeJS.Signals): void => {
+      clearInterval(keepAlive);
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+
+/**
+ * `serve`: the HTTP API (and the viewer) in front of the Temporal server, until Ctrl-C or
+ * SIGTERM, then closed with its worker. With no token file and no OIDC it makes a token file
+ * with one token for `you`, prints the URL to open once, and listens on loopback only.
+ */
+export async function serveHttp(options: ServeHttpOptions): Promise<void> {
+  const host = options.host ?? '127.0.0.1';
+  const missing = missingOidcFlags(options.oidc);
+  if (missing.length > 0) throw new UsageError(`OIDC needs --oidc-issuer, --oidc-audience and --oidc-jwks-url; missing ${missing.join(', ')}.`);
+  if (options.tools && !options.withWorker) throw new UsageError('--tools is for the worker: add --with-worker, or give --tools to "thoughtline worker".');
+  if (options.requireSignatures && !options.signingKeys) throw new UsageError('--require-signatures needs --signing-keys FILE: the keys the server signs decisions with.');
+  const tokenFile = path.resolve(options.tokens ?? defaultTokenFile());
+  const oidc = await oidcFromFlags(options.oidc);
+  let devToken: string | undefined;
+  if (!fs.existsSync(tokenFile) && !oidc) {
+    if (!isLoopback(host)) throw new UsageError(`No token file at ${tokenFile} and no OIDC: create tokens first (thoughtline token --id NAME --roles ROLES) before serving on ${host}.`);
+    devToken = createDevTokenFile(tokenFile);
+    log(`created ${tokenFile} with a token for "you" (roles developer, auditor, approver); add people with: thoughtline token --id NAME --roles ROLES`);
+  }
+  const tokens = fs.existsSync(tokenFile) || !oidc ? createTokenFileAuthenticator({ file: tokenFile, log }) : undefined;
+  const auth = createCombinedAuthenticator({ ...(tokens ? { tokens } : {}), ...(oidc ? { oidc } : {}) });
+  const signer = options.signingKeys ? await signerFromFlags(options.signingKeys) : undefined;
+
+  const connected = await connectOrStart();
+  let worker: RunningWorker | undefined;
+  try {
+    worker = options.withWorker ? await startWorker(connected, options.tools ? loadToolsModule(options.tools) : []) : undefined;
+    const server = await createServer({
+      agents: connected.agents,
+      auth,
+      bus: createMemoryBus(),
+      ...(signer ? { signer } : {}),
+      requireSignatures: options.requireSignatures,
+      port: options.port ?? 8080,
+      host,
+      log,
+    });
+    log(`serving ${server.url} (API under /v1, OpenAPI at /v1/openapi.json)${worker ? ` with a worker on task queue "${connected.config.taskQueue}"` : ''}; tokens from ${tokenFile}${oidc ? ' and OIDC' : ''}. Ctrl-C stops it.`);
+    if (devToken) process.stdout.write(`Open ${server.url}/#token=${devToken}\n`);
+    await Promise.race([untilSignal(), worker?.done ?? new Promise<never>(() => {})]);
+    log('stopping');
+    await server.close();
+  } finally {
+    await worker?.shutdown();
+    await connected.agents.client.connection.close();
+  }
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Identity } from './auth/identity';
+import { badRequest } from './error-handler';
+import type { RunFacts } from './run-access';
+import type { ServerContext } from './server-context';
+
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** The server's context as its own routes see it: also the run's facts, and whether runs require signed decisions. */
+export interface ApiContext extends ServerContext {
+  accessRun(identity: Identity, workflowId: string): Promise<RunFacts>;
+  requireSignatures: boolean;
+}
+
+/** What a route's handler gets: the context, who calls, and its inputs already parsed by its schemas. */
+export interface RouteInput<P, Q, B> {
+  ctx: ApiContext;
+  identity: Identity;
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/**
+ * One API route: its schemas (the same ones parse requests and describe them in the OpenAPI
+ * document) and its handler. Public routes take no token.
+ */
+export interface ApiRoute<P extends Schema | undefined = Schema | undefined, Q extends Schema | undefined = Schema | undefined, B extends Schema | undefined = Schema | undefined> {
+  method: 'GET' | 'POST';
+  /** Fastify's form, `/v1/runs/:id`; the OpenAPI document writes `{id}`. */
+  url: string;
+  operationId: string;
+  summary: string;
+  public?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Runs on the raw body before its schema, for refusals that deserve their own words. */
+  precheck?: (rawBody: unknown) => void;
+  /** A body may be left out altogether (it then parses as `{}`). */
+  optionalBody?: boolean;
+  response: { status: number; description: string; schema: Schema };
+  /** Other answers this route gives, by status, for the document. */
+  errors: number[];
+  handle(input: RouteInput<P, Q, B>): Promise<unknown>;
+}
+
+/** Keeps each route's handler typed by its own schemas while routes share one table. */
+export const defineRoute = <P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined>(route: ApiRoute<P, Q, B>): ApiRoute => route as unknown as ApiRoute;
+
+const PUBLIC: Identity = { id: 'anonymous', roles: [], via: 'in-process' };
+
+function parse(schema: Schema | undefined, value: unknown, where: string): unknown {
+  if (!schema) return undefined;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw badRequest(parsed.error, where);
+  return parsed.data;
+}
+
+/** Registers each route: authenticate first (a 401 says nothing about the body), then parse, then handle. */
+export function registerRoutes(app: FastifyInstance, ctx: ApiContext, routes: readonly ApiRoute[]): void {
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: route.url,
+      handler: async (request, reply) => {
+        const identity = route.public ? PUBLIC : await ctx.auth.authenticate(request.headers.authorization);
+        route.precheck?.(request.body);
+        const params = parse(route.params, request.params, 'path');
+        const query = parse(route.query, request.query, 'query');
+        const body = parse(route.body, request.body ?? (route.optionalBody ? {} : undefined), 'body');
+        const result = await route.handle({ ctx, identity, params, query, body, request, reply } as RouteInput<Schema, Schema, Schema>);
+        return reply.status(route.response.status).send(result);
+      },
+    });
+  }
+}

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import { timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../api-error';
+import { bearerToken } from './bearer-token';
+import type { Authenticator, Identity } from './identity';
+import { TokenFile, type TokenEntry } from './token-file';
+import { tokenSha256 } from './token-hash';
+
+export interface TokenFileAuthenticatorOptions {
+  /** Where the hashes are; re-read when its modification time or size changes, so tokens rotate without a restart. */
+  file: string;
+  log?: (line: string) => void;
+}
+
+interface Loaded {
+  stamp: string;
+  entries: Array<TokenEntry & { digest: Buffer }>;
+}
+
+const INVALID = 'The bearer token is not valid: it is unknown, or was revoked.';
+
+/**
+ * Bearer tokens from a file of SHA-256 hashes. A file that is missing or does not parse refuses
+ * everyone (fail closed) and says why in the log once per version of the file.
+ */
+export function createTokenFileAuthenticator(options: TokenFileAuthenticatorOptions): Authenticator {
+  const log = options.log ?? (() => {});
+  let loaded: Loaded = { stamp: '', entries: [] };
+
+  const current = (): Loaded['entries'] => {
+    let stamp: string;
+    try {
+      const stat = fs.statSync(options.file);
+      stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+    } catch {
+      stamp = 'missing';
+    }
+    if (stamp === loaded.stamp) return loaded.entries;
+    loaded = { stamp, entries: read(options.file, stamp, log) };
+    return loaded.entries;
+  };
+
+  return {
+    async authenticate(authorization) {
+      const token = bearerToken(authorization);
+      const digest = Buffer.from(tokenSha256(token), 'hex');
+      let found: TokenEntry | undefined;
+      // Every entry is compared, in constant time each, so timing tells nothing about which matched.
+      for (const entry of current()) if (timingSafeEqual(entry.digest, digest) && !found) found = entry;
+      if (!found) throw new ApiError('unauthenticated', INVALID);
+      const identity: Identity = { id: found.id, roles: [...found.roles], via: 'token', ...(found.tenant ? { tenant: found.tenant } : {}) };
+      return identity;
+    },
+  };
+}
+
+function read(file: string, stamp: string, log: (line: string) => void): Loaded['entries'] {
+  if (stamp === 'missing') {
+    log(`token file ${file} is missing: every request with a token is refused until it exists.`);
+    return [];
+  }
+  try {
+    const parsed = TokenFile.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    return parsed.tokens.map((entry) => ({ ...entry, digest: Buffer.from(entry.sha256, 'hex') }));
+  } catch (err) {
+    const why = err instanceof SyntaxError ? `it is not JSON (${err.message})` : `it does not match { "tokens": [{ "sha256", "id", "roles", "tenant"? }] } (${err instanceof Error ? err.message.slice(0, 500) : String(err)})`;
+    log(`token file ${file} refused: ${why}. Every request is refused until it is fixed.`);
+    return [];
+  }
+}

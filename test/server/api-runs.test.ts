@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { say, useTool } from '../../src/activities/models/scripted-model';
+import { SCRIPTED_MODEL } from '../helpers/scripted-input';
+import { useTestEnv } from '../helpers/temporal-env';
+import { testTools } from '../helpers/test-tools';
+import { eventually, routedModel, startServerHarness, type Person, type ServerHarness } from './server-harness';
+
+const env = useTestEnv();
+const model = routedModel();
+let s: ServerHarness;
+
+beforeAll(async () => {
+  s = await startServerHarness(env, { tools: testTools().tools, model });
+});
+afterAll(async () => s?.close());
+
+/** Starts a run over HTTP whose model plays `turns`, and waits until it has ended. */
+async function runToEnd(who: Person, key: string, turns: Parameters<typeof model.script>[1], extra: Record<string, unknown> = {}): Promise<string> {
+  model.script(key, turns);
+  const started = await s.call(who, 'POST', '/v1/runs', { task: `${key}: look things up`, model: SCRIPTED_MODEL, ...extra });
+  expect(started.status).toBe(201);
+  const runId = started.json.runId as string;
+  await eventually(`${runId} to end`, async () => {
+    const { json } = await s.call(who, 'GET', `/v1/runs/${runId}`);
+    return json.status === 'completed' ? json : undefined;
+  });
+  return runId;
+}
+
+const finish = (answer: string) => ({ content: [useTool('finish', { result: answer })] });
+
+describe('POST /v1/runs and GET /v1/runs/{id}', () => {
+  it('starts a run as the authenticated caller and reports its status in the caller\'s view', async () => {
+    model.script('run-basic', [{ content: [say('Looking up.'), useTool('lookup', { key: 'abc' })] }, finish('30')]);
+    const started = await s.call('dev', 'POST', '/v1/runs', { task: 'run-basic: look up abc', model: SCRIPTED_MODEL, agentName: 'finder' });
+    expect(started.status).toBe(201);
+    const runId = started.json.runId as string;
+    expect(started.json.links).toEqual({ self: `/v1/runs/${runId}`, chain: `/v1/runs/${runId}/chain`, events: `/v1/runs/${runId}/events` });
+
+    const done = await eventually('completion', async () => {
+      const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
+      return json.status === 'completed' ? json : undefined;
+    });
+    expect(done).toMatchObject({ runId, status: 'completed', agentName: 'finder', chainStatus: 'completed', iterations: 2, pendingApprovals: [], subAgents: [] });
+    expect(done.stepCount).toBeGreaterThanOrEqual(4);
+    expect(done.progress.line).toMatch(/^step \d+ · iteration 2\/10 · \$0\.00$/);
+
+    // The caller in the run's input is the token's identity, whatever the body could have said.
+    const history = await s.h.agents.getHandle(runId).fetchHistory();
+    const input = env.client.options.loadedDataConverter.payloadConverter.fromPayload<{ caller: unknown }>(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!);
+    expect(input.caller).toEqual({ id: 'dev', roles: ['developer'], tenant: 'acme' });
+  });
+
+  it('refuses a body with caller (or another server-set field), naming the field, and a bad field by its zod path', async () => {
+    const withCaller = await s.call('dev', 'POST', '/v1/runs', { task: 'x', caller: { id: 'boss', roles: ['auditor'] } });
+    expect(withCaller.status).toBe(400);
+    expect(withCaller.json.error).toMatchObject({ code: 'bad_request', issues: [{ path: ['caller'], message: 'set by the server' }] });
+    expect(withCaller.json.error.message).toMatch(/caller is set by the server/);
+
+    const continued = await s.call('dev', 'POST', '/v1/runs', { task: 'x', continued: {}, signedDecisions: { publicKeys: {} } });
+    expect(continued.json.error.issues.map((i: { path: string[] }) => i.path[0])).toEqual(['continued', 'signedDecisions']);
+
+    const bad = await s.call('dev', 'POST', '/v1/runs', { task: 'x', maxIterations: -1 });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.issues[0].path).toEqual(['maxIterations']);
+    expect(bad.json.error.message).toMatch(/body\.maxIterations/);
+
+    const unknown = await s.call('dev', 'POST', '/v1/runs', { task: 'x', maxIteration: 3 });
+    expect(unknown.status).toBe(400);
+    expect(JSON.stringify(unknown.json.error.issues)).toContain('maxIteration');
+  });
+
+  it('answers 404 with the same body for another tenant\'s run and for an unknown one', async () => {
+    const runId = await runToEnd('dev', 'run-tenant', [finish('done')]);
+    const rival = await s.call('rival', 'GET', `/v1/runs/${runId}`);
+    const unknown = await s.call('rival', 'GET', '/v1/runs/agent-no-such-run');
+    expect(rival.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    expect(rival.json).toEqual(unknown.json);
+    // A caller without a tenant is not every tenant.
+    expect((await s.call('solo', 'GET', `/v1/runs/${runId}`)).status).toBe(404);
+    expect((await s.call('rival', 'GET', `/v1/runs/${runId}/chain`)).status).toBe(404);
+    expect((await s.call('auditor', 'GET', `/v1/runs/${runId}`)).status).toBe(200);
+  });
+});
+
+describe('GET /v1/runs', () => {
+  it("lists only the caller's tenant's runs, filters by agent and status, and pages with a token", async () => {
+    const agent = `lister-${Date.now()}`;
+    const mine = [await runToEnd('dev', 'list-a', [finish('a')], { agentName: agent }), await runToEnd('dev', 'list-b', [finish('b')], { agentName: agent })];
+    const theirs = await runToEnd('rival', 'list-c', [finish('c')], { agentName: agent });
+    const lonely = await runToEnd('solo', 'list-d', [finish('d')], { agentName: agent });
+
+    const listed = await eventually('the runs in visibility', async () => {
+      const { json } = await s.call('dev', 'GET', `/v1/runs?agent=${agent}&status=completed`);
+      return json.runs?.length === 2 ? json : undefined;
+    });
+    expect(listed.runs.map((r: { runId: string }) => r.runId).sort()).toEqual([...mine].sort());
+    expect(listed.runs[0]).toMatchObject({ agentName: agent, status: 'completed', tenant: 'acme', task: expect.stringMatching(/^list-[ab]: look things up$/) });
+    expect(listed.runs[0].closedAt >= listed.runs[0].startedAt).toBe(true);
+
+    const rival = await eventually('the rival run', async () => {
+      const { json } = await s.call('rival', 'GET', `/v1/runs?agent=${agent}`);
+      return json.runs?.length === 1 ? json : undefined;
+    });
+    expect(rival.runs[0].runId).toBe(theirs);
+    const solo = await eventually('the tenantless run', async () => {
+      const { json } = await s.call('solo', 'GET', `/v1/runs?agent=${agent}`);
+      return json.runs?.length === 1 ? json : undefined;
+    });
+    expect(solo.runs[0]).toMatchObject({ runId: lonely });
+    expect(solo.runs[0].tenant).toBeUndefined();
+
+    // Asking for another tenant narrows, never widens.
+    expect((await s.call('dev', 'GET', `/v1/runs?agent=${agent}&tenant=globex`)).json.runs).toEqual([]);
+    expect((await s.call('dev', 'GET', `/v1/runs?agent=${agent}&status=running`)).json.runs).toEqual([]);
+    expect((await s.call('dev', 'GET', `/v1/runs?agent=${agent}&startedAfter=2999-01-01T00:00:00Z`)).json.runs).toEqual([]);
+
+    const first = await s.call('dev', 'GET', `/v1/runs?agent=${agent}&pageSize=1`);
+    expect(first.json.runs).toHaveLength(1);
+    expect(first.json.nextPageToken).toEqual(expect.any(String));
+    const second = await s.call('dev', 'GET', `/v1/runs?agent=${agent}&pageSize=1&pageToken=${first.json.nextPageToken}`);
+    expect(second.json.runs).toHaveLength(1);
+    expect(second.json.runs[0].runId).not.toBe(first.json.runs[0].runId);
+  });
+
+  it('refuses filter values outside their allow-list before they reach a visibility query', async () => {
+    const injected = await s.call('dev', 'GET', `/v1/runs?agent=${encodeURIComponent("x' OR ThoughtlineTenant = 'globex")}`);
+    expect(injected.status).toBe(400);
+    expect(injected.json.error.issues[0].path).toEqual(['agent']);
+    expect((await s.call('dev', 'GET', '/v1/runs?status=sleeping')).json.error.issues[0].path).toEqual(['status']);
+    expect((await s.call('dev', 'GET', '/v1/runs?startedAfter=yesterday')).json.error.issues[0].path).toEqual(['startedAfter']);
+    expect((await s.call('dev', 'GET', '/v1/runs?pageSize=1000')).json.error.issues[0].path).toEqual(['pageSize']);
+    expect((await s.call('dev', 'GET', '/v1/runs?orderBy=x')).status).toBe(400);
+  });
+});
+
+describe('GET /v1/runs/{id}/chain', () => {
+  it('pages the chain with afterStep and limit, and keeps to the views the roles allow', async () => {
+    const turns = [1, 2, 3].map((n) => ({ content: [say(`Step ${n}.`), useTool('lookup', { key: `k${n}` })] }));
+    const runId = await runToEnd('dev', 'chain-pages', [...turns, finish('done')]);
+    const whole = await s.call('dev', 'GET', `/v1/runs/${runId}/chain?limit=500`);
+    expect(whole.status).toBe(200);
+    const all = whole.json.chain.steps.map((step: { stepNumber: number }) => step.stepNumber);
+    expect(whole.json.totalSteps).toBe(all.length);
+    expect(whole.json.nextAfterStep).toBeUndefined();
+    expect(whole.json.chain.view.role).toBe('developer');
+
+    const seen: number[] = [];
+    let after = 0;
+    for (let page = 0; page < 50; page++) {
+      const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}/chain?afterStep=${after}&limit=3`);
+      expect(json.chain.steps.length).toBeLessThanOrEqual(3);
+      seen.push(...json.chain.steps.map((step: { stepNumber: number }) => step.stepNumber));
+      if (json.nextAfterStep === undefined) break;
+      after = json.nextAfterStep;
+    }
+    expect(seen).toEqual(all);
+
+    const wider = await s.call('dev', 'GET', `/v1/runs/${runId}/chain?view=auditor`);
+    expect(wider.status).toBe(403);
+    expect(wider.json.error.code).toBe('forbidden');
+    expect((await s.call('user', 'GET', `/v1/runs/${runId}/chain?view=developer`)).status).toBe(403);
+    expect((await s.call('user', 'GET', `/v1/runs/${runId}/chain`)).json.chain.view.role).toBe('end_user');
+    expect((await s.call('auditor', 'GET', `/v1/runs/${runId}/chain`)).json.chain.view.role).toBe('auditor');
+    expect((await s.call('dev', 'GET', `/v1/runs/${runId}/chain?view=owner`)).status).toBe(400);
+    expect((await s.call('dev', 'GET', `/v1/runs/${runId}/chain?limit=501`)).json.error.issues[0].path).toEqual(['limit']);
+  });
+});

@@ -1,0 +1,77 @@
+import Ajv2020 from 'ajv/dist/2020';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_ROUTES } from '../../src/client/server/create-server';
+import { useTestEnv } from '../helpers/temporal-env';
+import { startLightServer } from './light-server';
+
+const env = useTestEnv();
+let light: Awaited<ReturnType<typeof startLightServer>>;
+let doc: any;
+
+beforeAll(async () => {
+  light = await startLightServer(env);
+  doc = await (await fetch(`${light.server.url}/v1/openapi.json`)).json();
+});
+afterAll(async () => light?.close());
+
+// ajv (fastify's own validator) reads draft 2020-12, OpenAPI 3.1's schema dialect.
+const ajv = new Ajv2020({ strict: false, validateFormats: false });
+
+describe('GET /v1/openapi.json', () => {
+  it('lists every route of the API, the event stream and itself, with bearer security except for health and itself', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, ops]) => Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} ${p}`, op })));
+    expect(operations.map((o) => o.key).sort()).toEqual(
+      [
+        'POST /v1/runs',
+        'GET /v1/runs',
+        'GET /v1/runs/{id}',
+        'GET /v1/runs/{id}/chain',
+        'GET /v1/runs/{id}/events',
+        'POST /v1/runs/{id}/approvals/{callId}',
+        'POST /v1/runs/{id}/cancel',
+        'POST /v1/runs/{id}/steer',
+        'POST /v1/runs/{id}/answers',
+        'GET /v1/me',
+        'GET /v1/health',
+        'GET /v1/openapi.json',
+      ].sort(),
+    );
+    expect(API_ROUTES).toHaveLength(10);
+    const publicOnes = operations.filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0).map((o) => o.key);
+    expect(publicOnes.sort()).toEqual(['GET /v1/health', 'GET /v1/openapi.json']);
+    expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
+    for (const { key, op } of operations) expect(Object.keys(op.responses).length, key).toBeGreaterThan(0);
+  });
+
+  it('carries the request schemas the server parses with: they compile, accept what the server accepts and refuse what it refuses', () => {
+    const body = (path: string) => ajv.compile(doc.paths[path].post.requestBody.content['application/json'].schema);
+    const start = body('/v1/runs');
+    expect(start({ task: 'Compare the weather' })).toBe(true);
+    expect(start({ task: 'x', caller: { id: 'boss' } })).toBe(false);
+    expect(start({ task: 'x', maxIterations: 0 })).toBe(false);
+    expect(start({})).toBe(false);
+    const approve = body('/v1/runs/{id}/approvals/{callId}');
+    expect(approve({ approved: true, argumentsHash: 'h' })).toBe(true);
+    expect(approve({ approved: 'yes', argumentsHash: 'h' })).toBe(false);
+    expect(body('/v1/runs/{id}/steer')({ text: 'Use 2024 data' })).toBe(true);
+    expect(body('/v1/runs/{id}/answers')({ text: 'Paris', callId: 'toolu_1' })).toBe(true);
+    expect(doc.paths['/v1/runs/{id}/cancel'].post.requestBody.required).toBe(false);
+
+    const listParams = doc.paths['/v1/runs'].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
+    expect(listParams).toEqual(['query:status', 'query:agent', 'query:tenant', 'query:startedAfter', 'query:startedBefore', 'query:pageSize', 'query:pageToken']);
+    const chainParams = doc.paths['/v1/runs/{id}/chain'].get.parameters;
+    expect(chainParams.map((p: { name: string; required: boolean }) => [p.name, p.required])).toEqual([['id', true], ['view', false], ['afterStep', false], ['limit', false]]);
+  });
+
+  it('describes the responses the server sends: a real answer validates against its schema', async () => {
+    const response = (path: string, method: string, status: string) => ajv.compile(doc.paths[path][method].responses[status].content['application/json'].schema);
+    const me = await (await fetch(`${light.server.url}/v1/me`, { headers: { authorization: `Bearer ${light.tokens.dev}` } })).json();
+    expect(response('/v1/me', 'get', '200')(me)).toBe(true);
+    const bad = await (await fetch(`${light.server.url}/v1/runs?status=nope`, { headers: { authorization: `Bearer ${light.tokens.dev}` } })).json();
+    expect(doc.paths['/v1/runs'].get.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    const error = ajv.compile({ ...doc.components.schemas.Error });
+    expect(error(bad)).toBe(true);
+    expect(error({ error: { code: 'nope', message: 'x' } })).toBe(false);
+  });
+});

@@ -4,13 +4,13 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { say, useTool } from '../../src/activities/models/scripted-model';
-import { registerViewerRoute } from '../../src/client/server/viewer-route';
 import { defineTool } from '../../src/tools/define-tool';
 import { gateTool } from '../helpers/people-helpers';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
-import { eventually, routedModel, startServerHarness, type Person, type ServerHarness } from '../server/server-harness';
+import { eventually, routedModel, type Person } from '../server/server-harness';
 import { launchChromium } from './headless-chromium';
+import { startViewerHarness, type ViewerHarness } from './viewer-harness';
 
 const env = useTestEnv();
 const model = routedModel();
@@ -45,11 +45,11 @@ const countRows = defineTool({
   execute: ({ table }) => ({ table, rows: table.length * 100 }),
 });
 
-let s: ServerHarness;
+let s: ViewerHarness;
 let browser: { context: BrowserContext; close(): Promise<void> };
 
 beforeAll(async () => {
-  s = await startServerHarness(env, { tools: [gate.tool, payInvoice, countRows], model, server: { extend: (app) => registerViewerRoute(app) } });
+  s = await startViewerHarness(env, { tools: [gate.tool, payInvoice, countRows], model });
   browser = await launchChromium();
 });
 afterAll(async () => {

@@ -351,7 +351,7 @@ export function renderRunPage(root, { runId, me, view }) {
   };
   const updateEarlier = () => {
     earlier.hidden = loadedFrom <= 0;
-    earlier.textContent = `Earlier steps (${loadedFrom} before #${loadedFrom + 1})`;
+    earlier.textContent = `Earlier steps (#${Math.max(1, loadedFrom - PAGE + 1)}–#${loadedFrom})`;
   };
   earlier.addEventListener('click', () => void loadEarlier());
   // Scrolling up to the button loads the page before, once the person has scrolled at all.

@@ -33,6 +33,7 @@ export function renderRunPage(root, { runId, me, view }) {
   const message = h('p', { class: 'message', role: 'status' });
   const controls = h('div', { class: 'controls' });
   const pendingPanel = h('section', { class: 'pending', hidden: true });
+  const questionPanel = h('section', { class: 'question pending', hidden: true });
   const planPanel = h('section', { class: 'plan panel', hidden: true });
   const subPanel = h('section', { class: 'sub-agents panel', hidden: true });
   const earlier = h('button', { type: 'button', class: 'earlier', hidden: true }, 'Earlier steps');
@@ -44,6 +45,7 @@ export function renderRunPage(root, { runId, me, view }) {
     root,
     h('p', {}, h('a', { href: '#/', class: 'back' }, '← All runs')),
     h('section', { class: 'run-head panel' }, title, meta, h('div', { class: 'progress-row' }, progress, live), controls, message),
+    questionPanel,
     pendingPanel,
     planPanel,
     subPanel,
@@ -94,6 +96,7 @@ export function renderRunPage(root, { runId, me, view }) {
     const hidden = chainHead?.view?.hiddenSteps;
     viewNote.textContent = chainHead?.view ? `${labelOfView(chainHead.view.role)} view${hidden ? ` · ${hidden} step${hidden === 1 ? '' : 's'} not shown in this view` : ''}` : '';
     renderControls();
+    renderQuestion();
     renderSubAgents();
     const plan = status?.progress?.plan?.tasks ?? status?.plan?.tasks ?? chainHead?.plan?.tasks;
     if (plan) renderPlan(plan);
@@ -187,6 +190,25 @@ export function renderRunPage(root, { runId, me, view }) {
     const list = [...subAgents.values()];
     subPanel.hidden = list.length === 0;
     replaceChildren(subPanel, h('h3', {}, 'Sub-agents'), h('ul', {}, list.map((sub) => h('li', {}, subAgentLink(sub)))));
+  };
+
+  // ---- the agent's open question ----
+  let questionShown;
+  const renderQuestion = () => {
+    const open = ended() ? undefined : (status?.progress?.openQuestion ?? status?.openQuestion);
+    if (open?.callId === questionShown) return;
+    questionShown = open?.callId;
+    questionPanel.hidden = !open;
+    if (!open) return questionPanel.replaceChildren();
+    const answer = h('input', { type: 'text', class: 'answer-text', maxlength: '10000', required: true, placeholder: 'Your answer', 'aria-label': 'Your answer' });
+    const form = h('form', { class: 'answer' }, answer, h('button', { type: 'submit', class: 'primary' }, 'Answer'));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      if (!answer.value.trim()) return;
+      await post(`${base}/answers`, { text: answer.value.trim(), callId: open.callId }, 'Answer sent. The agent goes on with it.');
+      void refreshStatus();
+    });
+    replaceChildren(questionPanel, h('h3', {}, 'The agent asks you'), h('p', { class: 'question-text' }, open.question), form);
   };
 
   // ---- cancel and steer ----

@@ -293,6 +293,22 @@ describe('the chain viewer in Chromium', () => {
     await page.close();
   });
 
+  it('answers the agent\'s question from the page', async () => {
+    const runId = await start('user', 'question', 'Reconcile the statements', [
+      { content: [useTool('ask_person', { question: 'Which quarter should I reconcile?' })] },
+      { content: [useTool('finish', { result: 'Reconciled Q3.' })] },
+    ], { allowQuestions: true });
+    const page = await openAs('user', `/runs/${runId}`);
+    await page.locator('.question .question-text', { hasText: 'Which quarter should I reconcile?' }).waitFor({ timeout: 20_000 });
+    await page.locator('.answer-text').fill('Q3, please.');
+    await page.locator('form.answer button').click();
+    await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    expect(await page.locator('.question').isHidden()).toBe(true);
+    const { json } = await s.call('auditor', 'GET', `/v1/runs/${runId}/chain`);
+    expect(json.chain.steps).toContainEqual(expect.objectContaining({ fromPerson: { kind: 'answer', by: 'user' } }));
+    await page.close();
+  });
+
   it('sends a person whose token is revoked mid-session back to the sign-in box', async () => {
     const page = await openAs('solo');
     await page.locator('table.runs').waitFor();

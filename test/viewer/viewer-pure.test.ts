@@ -29,6 +29,10 @@ interface FormatModule {
   planLine(task: unknown): { mark: string; text: string; status: string; key: string };
   canDecide(me: unknown, record: unknown): boolean;
 }
+interface ApiModule {
+  ApiFailure: new (status: number, code: string, message: string, issues?: Array<{ path: unknown[]; message: string }>) => Error;
+  describeFailure(err: unknown): string;
+}
 interface TokenModule { tokenFromFragment(hash: string): { token: string; rest: string } | undefined }
 
 describe('sse parser', () => {
@@ -151,5 +155,16 @@ describe('token fragment', () => {
     expect(tokenFromFragment('#/runs/r1')).toBeUndefined();
     expect(tokenFromFragment('#token=')).toBeUndefined();
     expect(tokenFromFragment('#token=%E0%A4%A')).toBeUndefined();
+  });
+});
+
+describe('api failures', () => {
+  it('shows the server\'s message, adding only the field issues it does not already name', async () => {
+    const { ApiFailure, describeFailure } = await viewerModule<ApiModule>('api.js');
+    const named = new ApiFailure(400, 'bad_request', 'Invalid request at body.maxIterations: Too small.', [{ path: ['maxIterations'], message: 'Too small.' }]);
+    expect(describeFailure(named)).toBe('Invalid request at body.maxIterations: Too small.');
+    const terse = new ApiFailure(400, 'bad_request', 'Fix the body.', [{ path: ['task'], message: 'Required' }, { path: [], message: 'Unknown key' }]);
+    expect(describeFailure(terse)).toBe('Fix the body. (task: Required; (body): Unknown key)');
+    expect(describeFailure(new Error('boom'))).toBe('boom');
   });
 });

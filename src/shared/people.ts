@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DecisionSignature } from './signed-decision';
 
 /** Who started a run, for role checks and tenant limits. Carried in the input; never a secret. */
 export const CallerContext = z.object({
@@ -20,7 +21,14 @@ export const ViewerRole = z.enum(['end_user', 'developer', 'auditor']);
 export type ViewerRole = z.infer<typeof ViewerRole>;
 
 /** A person's instruction waiting to join the conversation before the next thought. */
-export const SteeringInstruction = z.object({ text: z.string(), by: z.string().optional() });
+export const SteeringInstruction = z.object({
+  text: z.string(),
+  by: z.string().optional(),
+  /** The signer's roles, covered by `signature`. */
+  roles: z.array(z.string()).optional(),
+  /** The server's signature; required by runs with `signedDecisions`. */
+  signature: DecisionSignature.optional(),
+});
 export type SteeringInstruction = z.infer<typeof SteeringInstruction>;
 
 /** A person's answer to the question the agent asked (the `answer` update). */
@@ -29,5 +37,9 @@ export const AnswerRequest = z.object({
   by: z.string().min(1),
   /** The question's call id; optional, as only one question is ever open. */
   callId: z.string().optional(),
+  /** The signer's roles, covered by `signature`. */
+  roles: z.array(z.string()).optional(),
+  /** The server's signature; required by runs with `signedDecisions`. */
+  signature: DecisionSignature.optional(),
 });
 export type AnswerRequest = z.infer<typeof AnswerRequest>;

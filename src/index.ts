@@ -27,3 +27,18 @@ export { createReplyRecorder, loadRecordedTurns, RecordedReply } from './activit
 export { createOpenAICompatibleProvider, type OpenAICompatibleProviderOptions } from './activities/models/openai-compatible-provider';
 export type { ModelDelta } from './activities/model-activities';
 export type { ModelCallHooks } from './activities/models/model-provider';
+// Authentication and signed decisions for `thoughtline serve` (docs/oidc.md, docs/signed-decisions.md).
+export { createOidcAuthenticator, OIDC_ALGORITHMS, type OidcAuthenticatorOptions } from './client/server/auth/oidc-authenticator';
+export { AuthError, type AuthFailure } from './client/server/auth/auth-error';
+export { loadDecisionSigner } from './client/server/signing/load-decision-signer';
+export { KeyringError } from './client/server/signing/keyring-error';
+export { generateSigningKey, type SigningKeyEntry } from './client/commands/signing-key';
+export {
+  DecisionSignature,
+  DEFAULT_SIGNATURE_MAX_AGE_MS,
+  signDecision,
+  verifyDecisionSignature,
+  type SignedDecisionKind,
+  type SignedDecisionPolicy,
+  type VerifyDecisionResult,
+} from './shared/signed-decision';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DecisionSignature } from './signed-decision';
+import { DecisionSignatureField } from './signed-decision';
 
 /** Who started a run, for role checks and tenant limits. Carried in the input; never a secret. */
 export const CallerContext = z.object({
@@ -27,7 +27,7 @@ export const SteeringInstruction = z.object({
   /** The signer's roles, covered by `signature`. */
   roles: z.array(z.string()).optional(),
   /** The server's signature; required by runs with `signedDecisions`. */
-  signature: DecisionSignature.optional(),
+  signature: DecisionSignatureField.optional(),
 });
 export type SteeringInstruction = z.infer<typeof SteeringInstruction>;
 
@@ -40,6 +40,6 @@ export const AnswerRequest = z.object({
   /** The signer's roles, covered by `signature`. */
   roles: z.array(z.string()).optional(),
   /** The server's signature; required by runs with `signedDecisions`. */
-  signature: DecisionSignature.optional(),
+  signature: DecisionSignatureField.optional(),
 });
 export type AnswerRequest = z.infer<typeof AnswerRequest>;

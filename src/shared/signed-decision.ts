@@ -86,21 +86,49 @@ export function decisionMessage(claims: Record<string, unknown>): Uint8Array {
   return utf8ToBytes(DOMAIN + canonicalJson(claims));
 }
 
+/** Most signatures one decision may carry (one per key of the server's keyring). */
+export const MAX_DECISION_SIGNATURES = 8;
+
 /**
- * The payload with `signature` added, signed with `seed` (the 32-byte Ed25519 private key).
- * Throws when the payload lacks what the kind's claims need (a server bug, not a person's).
+ * A payload's `signature` field: one signature, or one per key of the server's keyring (newest
+ * first), so that during a key rotation runs started before and after the new key both verify.
  */
-export function signDecision<T extends object>(kind: SignedDecisionKind, workflowId: string, payload: T, key: { keyId: string; seed: Uint8Array }, issuedAt: string): T & { signature: DecisionSignature } {
-  const claims = decisionClaims(kind, workflowId, payload, key.keyId, issuedAt);
-  if (!claims) throw new TypeError(`The ${kind} payload lacks a field its signature must cover.`);
-  const value = base64UrlEncode(ed25519.sign(decisionMessage(claims), key.seed));
-  return { ...payload, signature: { keyId: key.keyId, issuedAt, value } };
+export const DecisionSignatureField = z.union([DecisionSignature, z.array(DecisionSignature).min(1).max(MAX_DECISION_SIGNATURES)]);
+export type DecisionSignatureField = z.infer<typeof DecisionSignatureField>;
+
+/** A private signing key: its id and the 32-byte Ed25519 seed. */
+export interface DecisionSigningKey {
+  keyId: string;
+  seed: Uint8Array;
+}
+
+/**
+ * The payload with `signature` added: signed with `keys` (one signature, or a list when several
+ * keys are given, in their order). Throws when the payload lacks what the kind's claims need (a
+ * server bug, not a person's).
+ */
+export function signDecision<T extends object>(
+  kind: SignedDecisionKind,
+  workflowId: string,
+  payload: T,
+  keys: DecisionSigningKey | readonly DecisionSigningKey[],
+  issuedAt: string,
+): T & { signature: DecisionSignatureField } {
+  const list = 'keyId' in keys ? [keys] : keys;
+  if (list.length === 0 || list.length > MAX_DECISION_SIGNATURES) throw new RangeError(`Sign with 1 to ${MAX_DECISION_SIGNATURES} keys, not ${list.length}.`);
+  const signatures = list.map((key) => {
+    const claims = decisionClaims(kind, workflowId, payload, key.keyId, issuedAt);
+    if (!claims) throw new TypeError(`The ${kind} payload lacks a field its signature must cover.`);
+    return { keyId: key.keyId, issuedAt, value: base64UrlEncode(ed25519.sign(decisionMessage(claims), key.seed)) };
+  });
+  return { ...payload, signature: signatures.length === 1 ? signatures[0]! : signatures };
 }
 
 /**
  * Whether `payload` carries a valid signature for this run, by a key the policy lists, issued
- * within `maxAgeMs` before `nowMs` (and at most a minute after it). Never throws: anything it
- * cannot read is `{ ok: false, reason }`, with a reason a person can act on.
+ * within `maxAgeMs` before `nowMs` (and at most a minute after it). With several signatures, one
+ * by a listed key that verifies is enough. Never throws: anything it cannot read is
+ * `{ ok: false, reason }`, with a reason a person can act on.
  */
 export function verifyDecisionSignature(
   kind: SignedDecisionKind,
@@ -113,28 +141,43 @@ export function verifyDecisionSignature(
   try {
     const raw = payload !== null && typeof payload === 'object' ? (payload as { signature?: unknown }).signature : undefined;
     if (raw === undefined || raw === null) return refuse(`this run requires signed decisions and the ${kind} carries no signature; send it through thoughtline serve`);
-    const parsed = DecisionSignature.safeParse(raw);
-    if (!parsed.success) return refuse('the signature does not parse (expected { keyId, issuedAt, value })');
-    const { keyId, issuedAt, value } = parsed.data;
-    if (!Object.hasOwn(policy.publicKeys, keyId)) return refuse(`the signing key "${keyId}" is not one this run trusts (${Object.keys(policy.publicKeys).join(', ') || 'none'})`);
-    const publicKey = base64UrlDecode(policy.publicKeys[keyId]!);
-    if (!publicKey || publicKey.length !== 32) return refuse(`the run's public key "${keyId}" is not 32 bytes of base64url`);
-    const signature = base64UrlDecode(value);
-    if (!signature) return refuse('the signature is not base64url');
-    if (signature.length !== 64) return refuse(`the signature has ${signature.length} bytes, not 64`);
-    const issuedMs = ISO_UTC.test(issuedAt) ? Date.parse(issuedAt) : NaN;
-    if (!Number.isFinite(issuedMs)) return refuse(`the signature's issuedAt "${issuedAt}" is not an ISO 8601 UTC time`);
-    if (issuedMs < nowMs - maxAgeMs) return refuse(`the signature was issued at ${issuedAt}, more than ${Math.round(maxAgeMs / 1000)} s ago; decide again`);
-    if (issuedMs > nowMs + MAX_SIGNATURE_FUTURE_MS) return refuse(`the signature was issued at ${issuedAt}, in the future; check the server's clock`);
-    const claims = decisionClaims(kind, workflowId, payload, keyId, issuedAt);
-    if (!claims) return refuse(`the ${kind} lacks a field its signature must cover`);
-    if (!ed25519.verify(signature, decisionMessage(claims), publicKey, { zip215: false })) {
-      return refuse(`the signature does not match this ${kind} for run ${workflowId}`);
+    const parsed = DecisionSignatureField.safeParse(raw);
+    if (!parsed.success) return refuse(`the signature does not parse (expected { keyId, issuedAt, value }, or a list of 1 to ${MAX_DECISION_SIGNATURES})`);
+    const signatures = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
+    const trusted = signatures.filter((sig) => Object.hasOwn(policy.publicKeys, sig.keyId));
+    if (trusted.length === 0) {
+      const named = signatures.map((sig) => `"${sig.keyId}"`).join(', ');
+      return refuse(`the signing key ${named} is not one this run trusts (${Object.keys(policy.publicKeys).join(', ') || 'none'})`);
     }
-    return { ok: true };
+    let firstFailure: VerifyDecisionResult | undefined;
+    for (const sig of trusted) {
+      const result = verifyOne(kind, workflowId, payload, policy.publicKeys[sig.keyId]!, sig, nowMs, maxAgeMs);
+      if (result.ok) return result;
+      firstFailure ??= result;
+    }
+    return firstFailure!;
   } catch (err) {
     return refuse(`the signature could not be checked (${err instanceof Error ? err.message : 'unreadable'})`);
   }
+}
+
+function verifyOne(kind: SignedDecisionKind, workflowId: string, payload: unknown, publicKeyText: string, sig: DecisionSignature, nowMs: number, maxAgeMs: number): VerifyDecisionResult {
+  const { keyId, issuedAt, value } = sig;
+  const publicKey = base64UrlDecode(publicKeyText);
+  if (!publicKey || publicKey.length !== 32) return refuse(`the run's public key "${keyId}" is not 32 bytes of base64url`);
+  const signature = base64UrlDecode(value);
+  if (!signature) return refuse('the signature is not base64url');
+  if (signature.length !== 64) return refuse(`the signature has ${signature.length} bytes, not 64`);
+  const issuedMs = ISO_UTC.test(issuedAt) ? Date.parse(issuedAt) : NaN;
+  if (!Number.isFinite(issuedMs)) return refuse(`the signature's issuedAt "${issuedAt}" is not an ISO 8601 UTC time`);
+  if (issuedMs < nowMs - maxAgeMs) return refuse(`the signature was issued at ${issuedAt}, more than ${Math.round(maxAgeMs / 1000)} s ago; decide again`);
+  if (issuedMs > nowMs + MAX_SIGNATURE_FUTURE_MS) return refuse(`the signature was issued at ${issuedAt}, in the future; check the server's clock`);
+  const claims = decisionClaims(kind, workflowId, payload, keyId, issuedAt);
+  if (!claims) return refuse(`the ${kind} lacks a field its signature must cover`);
+  if (!ed25519.verify(signature, decisionMessage(claims), publicKey, { zip215: false })) {
+    return refuse(`the signature does not match this ${kind} for run ${workflowId}`);
+  }
+  return { ok: true };
 }
 
 const refuse = (reason: string): VerifyDecisionResult => ({ ok: false, reason });

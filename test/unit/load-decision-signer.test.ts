@@ -19,7 +19,7 @@ function keyring(content: unknown, mode = 0o600): string {
 const alice: Identity = { id: 'alice', roles: ['ops'], via: 'oidc' };
 
 describe('loadDecisionSigner', () => {
-  it('signs with the first key, lists every public key, and sets who decided from the identity', () => {
+  it('signs with every key (newest first), lists every public key, and sets who decided from the identity', () => {
     const newest = generateSigningKey('k2');
     const older = generateSigningKey('k1');
     const signer = loadDecisionSigner(keyring({ keys: [{ id: 'k2', privateKey: newest.privateKey }, { id: 'k1', privateKey: older.privateKey }] }));
@@ -27,10 +27,14 @@ describe('loadDecisionSigner', () => {
 
     const approval = signer.sign('approval', 'wf-1', { callId: 'c1', approved: true, argumentsHash: 'sha256:x', by: { id: 'mallory', roles: ['admin'] } }, alice);
     expect(approval.by).toEqual({ id: 'alice', roles: ['ops'] });
-    expect((approval as { signature?: { keyId: string } }).signature?.keyId).toBe('k2');
+    expect((approval as { signature?: Array<{ keyId: string }> }).signature?.map((s) => s.keyId)).toEqual(['k2', 'k1']);
     expect(verifyDecisionSignature('approval', 'wf-1', approval, { publicKeys: signer.publicKeys() }, Date.now())).toEqual({ ok: true });
-    // A run started before the rotation lists only the old key: the new signature is refused there.
-    expect(verifyDecisionSignature('approval', 'wf-1', approval, { publicKeys: { k1: older.publicKey } }, Date.now()).ok).toBe(false);
+    // Runs started before the new key was listed (old key only) and after the old one is gone both verify.
+    expect(verifyDecisionSignature('approval', 'wf-1', approval, { publicKeys: { k1: older.publicKey } }, Date.now())).toEqual({ ok: true });
+    expect(verifyDecisionSignature('approval', 'wf-1', approval, { publicKeys: { k2: newest.publicKey } }, Date.now())).toEqual({ ok: true });
+    // A keyring of one key signs once.
+    const single = loadDecisionSigner(keyring({ keys: [{ id: 'k1', privateKey: older.privateKey }] }));
+    expect(single.sign('steer', 'wf-1', { text: 'Go.' }, alice)).toMatchObject({ signature: { keyId: 'k1' } });
 
     const steer = signer.sign('steer', 'wf-1', { text: 'Stop.' }, alice);
     expect(steer).toMatchObject({ text: 'Stop.', by: 'alice', roles: ['ops'] });

@@ -1,6 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519';
 import { describe, expect, it } from 'vitest';
-import { base64UrlDecode, base64UrlEncode, signDecision, verifyDecisionSignature, type SignedDecisionKind } from '../../src/shared/signed-decision';
+import { base64UrlDecode, base64UrlEncode, signDecision, verifyDecisionSignature, type DecisionSignature, type SignedDecisionKind } from '../../src/shared/signed-decision';
 
 const seed = new Uint8Array(32).map((_, i) => i + 1);
 const otherSeed = new Uint8Array(32).map((_, i) => 200 - i);
@@ -31,7 +31,7 @@ describe('verifyDecisionSignature', () => {
   });
 
   describe('refuses, with a reason', () => {
-    const signed = signDecision('approval', wf, approval, key, issuedAt);
+    const signed = signDecision('approval', wf, approval, key, issuedAt) as typeof approval & { signature: DecisionSignature };
     const withSignature = (patch: Record<string, unknown>) => ({ ...signed, signature: { ...signed.signature, ...patch } });
 
     it.each([
@@ -116,6 +116,30 @@ describe('verifyDecisionSignature', () => {
       expect(verify(kind, signed)).toEqual({ ok: true });
       expect(reasonOf(verify(kind, tamper(signed)))).toMatch(/does not match/);
     });
+  });
+});
+
+describe('several signatures (one per keyring key, during a rotation)', () => {
+  const newSeed = new Uint8Array(32).map((_, i) => 90 + i);
+  const newKey = { keyId: 'k2', seed: newSeed };
+  const k2 = base64UrlEncode(ed25519.getPublicKey(newSeed));
+  const signedByBoth = signDecision('approval', wf, approval, [newKey, key], issuedAt);
+
+  it('verifies for a run started before the new key (old key only), during (both) and after (new key only)', () => {
+    expect(Array.isArray(signedByBoth.signature) && signedByBoth.signature.map((s) => s.keyId)).toEqual(['k2', 'k1']);
+    for (const publicKeys of [{ k1: policy.publicKeys.k1 }, { k2, k1: policy.publicKeys.k1 }, { k2 }] as Array<Record<string, string>>) {
+      expect(verifyDecisionSignature('approval', wf, signedByBoth, { publicKeys }, now)).toEqual({ ok: true });
+    }
+  });
+
+  it('refuses when no listed key signed, when the trusted one is forged, and past the limit of signatures', () => {
+    expect(reasonOf(verifyDecisionSignature('approval', wf, signedByBoth, { publicKeys: { k3: k2 } }, now))).toMatch(/signing key "k2", "k1" is not one this run trusts \(k3\)/);
+    const list = signedByBoth.signature as DecisionSignature[];
+    const forgedTrusted = { ...signedByBoth, signature: [list[0], { ...list[1]!, value: list[0]!.value }] };
+    expect(reasonOf(verifyDecisionSignature('approval', wf, forgedTrusted, { publicKeys: { k1: policy.publicKeys.k1 } }, now))).toMatch(/does not match/);
+    const tooMany = { ...signedByBoth, signature: Array.from({ length: 9 }, () => list[1]) };
+    expect(reasonOf(verify('approval', tooMany))).toMatch(/does not parse/);
+    expect(reasonOf(verify('approval', { ...signedByBoth, signature: [] }))).toMatch(/does not parse/);
   });
 });
 

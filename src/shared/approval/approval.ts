@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Person } from '../people';
-import { DecisionSignature } from '../signed-decision';
+import { DecisionSignatureField } from '../signed-decision';
 
 /**
  * One declarative condition over a call's arguments. `field` is a dotted path into the
@@ -74,6 +74,6 @@ export const ApprovalDecision = z.object({
   /** Required when rejecting. */
   reason: z.string().optional(),
   /** The server's signature over the decision; required by runs with `signedDecisions`. */
-  signature: DecisionSignature.optional(),
+  signature: DecisionSignatureField.optional(),
 });
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;

@@ -8,8 +8,9 @@ import { KeyringError } from './keyring-error';
 
 /**
  * The keyring file: `{ "keys": [{ "id": "k2026-11", "privateKey": "<base64url 32-byte Ed25519 seed>" }] }`.
- * The first key signs; every listed key's public half goes into the input of runs started from
- * now on, so a run keeps accepting decisions while the key it was started with stays listed.
+ * Every listed key signs each decision (newest first) and every key's public half goes into the
+ * input of runs started from now on, so a run keeps accepting decisions for as long as one key
+ * it was started with stays listed.
  */
 const Keyring = z.object({
   keys: z
@@ -24,20 +25,20 @@ interface LoadedKey {
 }
 
 /**
- * Reads a keyring file once and signs decisions with its first key. Refuses a file that group
+ * Reads a keyring file once and signs decisions with each of its keys. Refuses a file that group
  * or others may read (the keys let whoever holds them approve anything), a malformed one, a key
  * that is not 32 bytes of base64url, and duplicate ids. Node only (the server side).
  */
 export function loadDecisionSigner(file: string): DecisionSigner {
   const keys = readKeyring(file);
   const publicKeys = Object.fromEntries(keys.map((k) => [k.keyId, k.publicKey]));
-  const signer = keys[0]!;
   return {
     publicKeys: () => ({ ...publicKeys }),
     sign<T extends object>(kind: SignedDecisionKind, workflowId: string, payload: T, by: Identity): T {
       // Who decided comes from authentication, whatever the payload said.
       const stamped = kind === 'approval' ? { ...payload, by: { id: by.id, roles: [...by.roles] } } : { ...payload, by: by.id, roles: [...by.roles] };
-      return signDecision(kind, workflowId, stamped, signer, new Date().toISOString()) as unknown as T;
+      // Every listed key signs (newest first), so runs started before a rotation still verify.
+      return signDecision(kind, workflowId, stamped, keys, new Date().toISOString()) as unknown as T;
     },
   };
 }

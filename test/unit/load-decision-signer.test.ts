@@ -48,6 +48,7 @@ describe('loadDecisionSigner', () => {
     ['world-readable', { keys: [{ id: 'k', privateKey: generateSigningKey().privateKey }] }, 0o604, /may be read by others/],
     ['not JSON', '{ keys', 0o600, /is not JSON/],
     ['empty', { keys: [] }, 0o600, /malformed at keys: list at least one key/],
+    ['too long', { keys: Array.from({ length: 9 }, (_, i) => ({ id: `k${i}`, privateKey: generateSigningKey().privateKey })) }, 0o600, /list at most 8 keys/],
     ['a short key', { keys: [{ id: 'k', privateKey: 'AAAA' }] }, 0o600, /not a base64url 32-byte Ed25519 seed/],
     ['a duplicate id', { keys: [{ id: 'k', privateKey: generateSigningKey().privateKey }, { id: 'k', privateKey: generateSigningKey().privateKey }] }, 0o600, /lists the key id "k" twice/],
   ])('refuses a keyring that is %s', (_name, content, mode, message) => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { ed25519 } from '@noble/curves/ed25519';
 import { z } from 'zod';
-import { base64UrlDecode, base64UrlEncode, signDecision } from '../../../shared/signed-decision';
+import { base64UrlDecode, base64UrlEncode, MAX_DECISION_SIGNATURES, signDecision } from '../../../shared/signed-decision';
 import type { Identity } from '../auth/identity';
 import type { DecisionSigner, SignedDecisionKind } from './decision-signer';
 import { KeyringError } from './keyring-error';
@@ -15,7 +15,8 @@ import { KeyringError } from './keyring-error';
 const Keyring = z.object({
   keys: z
     .array(z.object({ id: z.string().min(1).max(200), privateKey: z.string().min(1) }))
-    .min(1, 'list at least one key (generate one with `thoughtline signing-key`)'),
+    .min(1, 'list at least one key (generate one with `thoughtline signing-key`)')
+    .max(MAX_DECISION_SIGNATURES, `list at most ${MAX_DECISION_SIGNATURES} keys; remove keys no open run was started with`),
 });
 
 interface LoadedKey {

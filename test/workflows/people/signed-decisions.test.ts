@@ -14,7 +14,9 @@ import { answerUpdate, approveToolCallUpdate, steerSignal } from '../../../src/w
 import { approvalUpdatesInHistory, toolActivities, waitForPending, writeFileTool } from '../../helpers/approval-helpers';
 import { waitFor } from '../../helpers/people-helpers';
 import { runScripted } from '../../helpers/run-scripted';
-import { useTestEnv } from '../../helpers/temporal-env';
+import { modelsByName, scripted } from '../../helpers/sub-agent-helpers';
+import { finishWithLastResult, waitForChildren } from '../../helpers/sub-agent-scripts';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
 const env = useTestEnv();
 const EventType = temporal.api.enums.v1.EventType;
@@ -134,5 +136,43 @@ describe('signed decisions', () => {
     expect(observed).toMatchObject({ status: 'approved', decidedBy: { id: 'bob' } });
     expect(result.success).toBe(true);
     expect(result.chain.steps.map(thoughtOf).some((t) => t.startsWith('Refused'))).toBe(false);
+  });
+
+  it('protects a sub-agent’s approvals too: the child refuses unsigned ones and ones signed for its parent', async () => {
+    const signer = serverSigner();
+    const ran: Array<Record<string, unknown>> = [];
+    const args = { path: '/tmp/child.txt', text: 'child' };
+    const lead = createScriptedModel([{ content: [useTool('leaf_agent', { task: 'Write the file' }, 'call_leaf')] }, { content: finishWithLastResult('lead: ') }]);
+    const leaf = createScriptedModel([{ content: [useTool('write_file', args, 'call_write')] }, { content: finishWithLastResult('leaf: ') }]);
+    const models = modelsByName({ lead, leaf });
+    const h = await createHarness(env, { tools: [writeFileTool(ran)], models: { scripted: models } });
+    const { observed, leafId, result } = await h.worker.runUntil(async () => {
+      const handle = await h.agents.start({
+        task: 'Get the file written',
+        agentName: 'lead',
+        model: scripted('lead'),
+        approvalTimeoutMs: 60_000,
+        signedDecisions: { publicKeys: signer.publicKeys() },
+        agents: { leaf_agent: { description: 'Writes files', model: scripted('leaf'), tools: ['write_file'] } },
+      });
+      const [leafId] = await waitForChildren(env.client, handle.workflowId);
+      await waitForPending(h.agents, leafId!);
+      const leafHandle = h.agents.getHandle(leafId!);
+      const decision = { callId: 'call_write', approved: true, argumentsHash: argumentsHash(args), by: { id: 'alice', roles: ['ops'] } };
+      const approve = (payload: ApprovalDecision) => refusal(sendUpdate(() => leafHandle.executeUpdate(approveToolCallUpdate, { args: [payload] })));
+      const observed = {
+        unsigned: await approve(decision),
+        forParent: await approve(signer.sign('approval', handle.workflowId, decision, alice)),
+        signed: await approve(signer.sign('approval', leafId!, decision, alice)),
+      };
+      return { observed, leafId: leafId!, result: await handle.result() };
+    });
+    models.verify();
+    expect(observed.unsigned).toMatch(/carries no signature/);
+    expect(observed.forParent).toMatch(/does not match this approval for run /);
+    expect(observed.signed).toBe('accepted');
+    expect(ran).toEqual([args]);
+    expect(result.success).toBe(true);
+    expect((await approvalUpdatesInHistory(env.client, leafId)).accepted).toHaveLength(1);
   });
 });

@@ -8,6 +8,7 @@ export const SIGNED_DECISIONS_PATCH = 'signed-decisions';
  * The run's signed-decision policy: off when the input lists no public keys (every decision is
  * accepted as before). Checks against the workflow's own clock (`Date.now()` in workflow code is
  * the activation's time, the same on replay), so a signal handler may call it too. Never throws.
+ * What a steer check accepts is replayed: a change to the verifier's rules needs a new patch.
  */
 export class DecisionSignatures {
   constructor(

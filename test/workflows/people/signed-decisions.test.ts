@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { describe, expect, it } from 'vitest';
+import { Worker } from '@temporalio/worker';
+import { describe, expect, inject, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { generateSigningKey } from '../../../src/client/commands/signing-key';
 import type { Identity } from '../../../src/client/server/auth/identity';
@@ -116,6 +117,8 @@ describe('signed decisions', () => {
     // The patch marker is written where a signed run first checks a steer.
     const markers = (history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch');
     expect(markers.length).toBeGreaterThanOrEqual(1);
+    // The recorded history replays without a determinism error: the dropped steer is dropped again.
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, workflowId)).resolves.toBeUndefined();
   });
 
   it('changes nothing for a run without signedDecisions: an unsigned approval is accepted', async () => {

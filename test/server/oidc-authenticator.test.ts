@@ -167,6 +167,13 @@ describe('createOidcAuthenticator', () => {
     await expect(keycloak.authenticate(bearer(await token(rsa, { realm_access: 'ops' })))).resolves.toMatchObject({ roles: [] });
   });
 
+  it('refuses to fetch keys over plain http from anywhere but loopback, and needs an issuer and an audience', () => {
+    expect(() => createOidcAuthenticator({ issuer, audience, jwksUrl: 'http://id.example.test/jwks' })).toThrow('The JWKS URL http://id.example.test/jwks must use https (plain http only for localhost).');
+    expect(() => createOidcAuthenticator({ issuer, audience, jwksUrl: 'file:///etc/jwks.json' })).toThrow(/must use https/);
+    expect(() => createOidcAuthenticator({ issuer: '', audience, jwksUrl })).toThrow(/needs an issuer and an audience/);
+    expect(() => createOidcAuthenticator({ issuer, audience, jwksUrl: 'https://id.example.test/jwks' })).not.toThrow();
+  });
+
   it('refuses a token without the configured id claim', async () => {
     const err = await refused(authenticator({ idClaim: 'email' }).authenticate(bearer(await token(rsa))));
     expect(err.message).toMatch(/^The token has no usable "email" claim/);

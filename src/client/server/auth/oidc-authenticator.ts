@@ -27,6 +27,7 @@ export const OIDC_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
 /** Clock skew tolerated on `exp`, `nbf` and `iat`. */
 const CLOCK_TOLERANCE_S = 30;
 const MAX_ROLES = 100;
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 const MAX_CLAIM_CHARS = 200;
 
 /**
@@ -37,7 +38,12 @@ const MAX_CLAIM_CHARS = 200;
  */
 export function createOidcAuthenticator(options: OidcAuthenticatorOptions): Authenticator {
   const { issuer, audience, rolesClaim = 'roles', tenantClaim = 'tenant', idClaim = 'sub' } = options;
+  if (!issuer || !audience) throw new TypeError('createOidcAuthenticator needs an issuer and an audience.');
   const jwksUrl = new URL(options.jwksUrl);
+  // Keys fetched over plain HTTP could be swapped in transit: only a loopback issuer (tests, a local IdP) may use it.
+  if (jwksUrl.protocol !== 'https:' && !(jwksUrl.protocol === 'http:' && LOOPBACK.has(jwksUrl.hostname))) {
+    throw new TypeError(`The JWKS URL ${jwksUrl.href} must use https (plain http only for localhost).`);
+  }
   // jose is ESM only; loaded once, on the first request.
   const loaded = loadJose().then((jose) => ({ jose, keys: jose.createRemoteJWKSet(jwksUrl, { timeoutDuration: 5_000, cooldownDuration: options.jwksCooldownMs ?? 30_000 }) }));
   loaded.catch(() => undefined); // awaited (and reported) per request; not an unhandled rejection meanwhile

@@ -9,6 +9,9 @@ export const CallerContext = z.object({
 });
 export type CallerContext = z.infer<typeof CallerContext>;
 
+/** The roles a signed answer or instruction carries next to `by` (bounded, like every payload). */
+const SignerRoles = z.array(z.string().min(1).max(200)).max(100);
+
 /** Who decides, answers or steers: an id and the roles they hold. */
 export const Person = z.object({
   id: z.string().min(1),
@@ -25,7 +28,7 @@ export const SteeringInstruction = z.object({
   text: z.string(),
   by: z.string().optional(),
   /** The signer's roles, covered by `signature`. */
-  roles: z.array(z.string()).optional(),
+  roles: SignerRoles.optional(),
   /** The server's signature; required by runs with `signedDecisions`. */
   signature: DecisionSignatureField.optional(),
 });
@@ -38,7 +41,7 @@ export const AnswerRequest = z.object({
   /** The question's call id; optional, as only one question is ever open. */
   callId: z.string().optional(),
   /** The signer's roles, covered by `signature`. */
-  roles: z.array(z.string()).optional(),
+  roles: SignerRoles.optional(),
   /** The server's signature; required by runs with `signedDecisions`. */
   signature: DecisionSignatureField.optional(),
 });

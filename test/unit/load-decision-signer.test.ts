@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { generateSigningKey } from '../../src/client/commands/signing-key';
+import { describe, expect, it, vi } from 'vitest';
+import { generateSigningKey, printSigningKey } from '../../src/client/commands/signing-key';
 import type { Identity } from '../../src/client/server/auth/identity';
 import { KeyringError } from '../../src/client/server/signing/keyring-error';
 import { loadDecisionSigner } from '../../src/client/server/signing/load-decision-signer';
@@ -59,5 +59,25 @@ describe('loadDecisionSigner', () => {
 
   it('refuses a missing file with its path', () => {
     expect(() => loadDecisionSigner(path.join(dir, 'absent.json'))).toThrow(/Cannot read the signing keyring .*absent\.json/);
+  });
+});
+
+describe('signing-key (the command)', () => {
+  it('prints one keyring entry on stdout that loads as a keyring, and its public key on stderr', () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => err.push(String(chunk)) > 0);
+    try {
+      expect(printSigningKey({ id: 'k2027-02' })).toBe(0);
+    } finally {
+      stdout.mockRestore();
+      stderr.mockRestore();
+    }
+    const entry = JSON.parse(out.join('')) as { id: string; privateKey: string };
+    expect(Object.keys(entry)).toEqual(['id', 'privateKey']);
+    const signer = loadDecisionSigner(keyring({ keys: [entry] }));
+    expect(err.join('')).toContain(`public key ${signer.publicKeys()['k2027-02']}`);
+    expect(generateSigningKey().id).toMatch(/^k\d{4}-\d{2}-\d{2}-[0-9a-f]{4}$/);
   });
 });

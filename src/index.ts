@@ -38,7 +38,6 @@ export {
   DEFAULT_SIGNATURE_MAX_AGE_MS,
   signDecision,
   verifyDecisionSignature,
-  type SignedDecisionKind,
   type SignedDecisionPolicy,
   type VerifyDecisionResult,
 } from './shared/signed-decision';

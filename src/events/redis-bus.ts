@@ -10,6 +10,11 @@ export interface RedisBusOptions {
   maxPendingPublishes?: number;
 }
 
+export interface RedisBus extends EventBus {
+  /** Events lost so far (Redis down or slow, malformed messages); for tests and health checks. */
+  stats(): { dropped: number };
+}
+
 /** The channel of one run: every server watching it subscribes there. */
 export const runChannel = (workflowId: string): string => `thoughtline:run:${workflowId}`;
 
@@ -23,7 +28,7 @@ const reconnectStrategy = (retries: number): number => Math.min(50 * 2 ** Math.m
  * reconnect on their own and the subscriber resubscribes. Pub/sub keeps nothing: what is
  * published while a server is not subscribed is lost (servers catch up from the durable chain).
  */
-export function createRedisBus(url: string, options: RedisBusOptions = {}): EventBus {
+export function createRedisBus(url: string, options: RedisBusOptions = {}): RedisBus {
   const drops = createDropLog('redis bus', options.log);
   const maxPending = options.maxPendingPublishes ?? 10_000;
   const socket = { reconnectStrategy, connectTimeout: 5_000 };
@@ -93,6 +98,7 @@ export function createRedisBus(url: string, options: RedisBusOptions = {}): Even
         if (client && !closed) void subscriberReady!.then(() => (listeners.has(channel) ? undefined : client.unsubscribe(channel))).catch(() => undefined);
       };
     },
+    stats: () => ({ dropped: drops.total() }),
     async close() {
       closed = true;
       listeners.clear();

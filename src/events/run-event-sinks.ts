@@ -12,27 +12,51 @@ export interface RunEventPublisher {
 /** Runs whose last position a worker remembers for its text deltas; the oldest is forgotten first. */
 const MAX_TRACKED_RUNS = 10_000;
 
+/** Events waiting for the next turn of the event loop; more are dropped (counted). */
+const MAX_WAITING_EVENTS = 10_000;
+
 export interface WorkerRunEvents {
   /** Register as the Worker's `sinks`. */
   sinks: InjectedSinks<RunEventSinks>;
   /** Give the model activities: each streamed delta becomes a `text_delta` event. */
   onModelDelta(delta: ModelDelta): void;
+  /** Events dropped because the publisher fell more than 10,000 behind or threw. */
+  dropped(): number;
 }
 
 /**
  * The worker's side of run events: the workflow sink (never called for replayed history) and the
- * model activities' deltas, both handed to `publisher` without waiting. A publisher that throws
- * loses that event and nothing else: it never fails a workflow task or an activity.
+ * model activities' deltas. Events are handed to `publisher` in order on the next turn of the
+ * event loop, never inline: the worker sends a workflow task's completion only after its sink
+ * calls return, and a stream reads its next piece only after the delta hook returns, so a slow
+ * publisher (a memory bus feeding many watchers) must not sit in either path. A publisher that
+ * throws loses that event and nothing else: it never fails a workflow task or an activity.
  */
 export function createWorkerRunEvents(publisher: RunEventPublisher | undefined): WorkerRunEvents {
   // A delta carries the run's last step and status as this worker last saw them (0/thinking if never).
   const positions = new Map<string, { chainStatus: ChainStatus; stepNumber: number }>();
-  const send = (event: RunEvent): void => {
-    try {
-      publisher?.publish(event);
-    } catch {
-      // Best effort: the durable chain has every step, and a lost delta is only latency.
+  let waiting: RunEvent[] = [];
+  let dropped = 0;
+  const drain = (): void => {
+    const batch = waiting;
+    waiting = [];
+    for (const event of batch) {
+      try {
+        publisher!.publish(event);
+      } catch {
+        // Best effort: the durable chain has every step, and a lost delta is only latency.
+        dropped += 1;
+      }
     }
+  };
+  const send = (event: RunEvent): void => {
+    if (!publisher) return;
+    if (waiting.length >= MAX_WAITING_EVENTS) {
+      dropped += 1;
+      return;
+    }
+    waiting.push(event);
+    if (waiting.length === 1) setImmediate(drain);
   };
   const track = (event: RunEvent): void => {
     positions.delete(event.runId);
@@ -58,5 +82,6 @@ export function createWorkerRunEvents(publisher: RunEventPublisher | undefined):
       const at = positions.get(delta.workflowId) ?? { chainStatus: 'thinking' as const, stepNumber: 0 };
       send({ type: 'text_delta', runId: delta.workflowId, ...at, activityId: delta.activityId, attempt: delta.attempt, kind: delta.kind, offset: delta.offset, text: delta.text });
     },
+    dropped: () => dropped,
   };
 }

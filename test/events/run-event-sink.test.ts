@@ -171,4 +171,27 @@ describe.concurrent('run events from the workflow sink', () => {
     const failures = (history.events ?? []).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED || e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED);
     expect(failures).toEqual([]);
   });
+
+  it('across continue-as-new: each Temporal run ends with `continued`, step numbers go on from the carried chain, none twice', async () => {
+    const bus = createMemoryBus();
+    const taskQueue = `test-${randomUUID()}`;
+    const workflowId = `continued-${randomUUID()}`;
+    const received: RunEvent[] = [];
+    bus.subscribe(workflowId, (e) => received.push(e));
+    const model = createScriptedModel([
+      { content: [useTool('lookup', { key: 'a' })] },
+      { content: [useTool('lookup', { key: 'b' })] },
+      { content: [useTool('lookup', { key: 'c' })] },
+      { content: [useTool('finish', { result: 'abc' })] },
+    ]);
+    const w = await worker(taskQueue, model, { events: bus });
+    const agents = new AgentClient({ client: env.client, taskQueue });
+    const result = await w.runUntil(async () => (await agents.start({ task: 'Look up a, b, c', model: scripted('any'), continueAsNewEvery: 1 }, { workflowId })).result());
+    model.verify();
+    expect(result.success).toBe(true);
+    const ends = received.flatMap((e) => (e.type === 'end' ? [e.outcome] : []));
+    expect(ends.filter((o) => o === 'continued').length).toBeGreaterThanOrEqual(2);
+    expect(ends.at(-1)).toBe('completed');
+    expect(received.flatMap((e) => (e.type === 'step' ? [e.step] : []))).toEqual(result.chain.steps);
+  });
 });

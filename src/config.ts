@@ -23,6 +23,10 @@ const ConfigSchema = z.object({
   THOUGHTLINE_ENCRYPTION_KEYS: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Path of a JSON file of per-tenant limits: `{ "default": {...}, "tenants": { "acme": { "maxConcurrentRuns": 5, "tokensPerHour": 200000 } } }`. */
   THOUGHTLINE_TENANT_LIMITS: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** A `thoughtline serve` instance: `watch` follows runs through its push stream instead of polling. */
+  THOUGHTLINE_SERVER_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** The bearer token `watch` sends to that server. */
+  THOUGHTLINE_TOKEN: z.preprocess(emptyAsUndefined, z.string().optional()),
 });
 
 export interface Config {
@@ -37,6 +41,8 @@ export interface Config {
   roles: string[];
   encryptionKeys?: EncryptionKeyRing;
   tenantLimits?: TenantLimitsConfig;
+  /** From THOUGHTLINE_SERVER_URL and THOUGHTLINE_TOKEN (the token may be empty: the server then answers 401). */
+  server?: { url: string; token: string };
 }
 
 /** Reads a JSON file named by an environment variable and checks it against its schema. */
@@ -68,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     ...(e.ANTHROPIC_API_KEY ? { anthropicApiKey: e.ANTHROPIC_API_KEY } : {}),
     ...(e.ANTHROPIC_BASE_URL ? { anthropicBaseUrl: e.ANTHROPIC_BASE_URL } : {}),
     ...(e.THOUGHTLINE_MODELS ? { modelRegistry: loadJsonFile('THOUGHTLINE_MODELS', e.THOUGHTLINE_MODELS, ModelRegistry, 'model registry') } : {}),
+    ...(e.THOUGHTLINE_SERVER_URL ? { server: { url: e.THOUGHTLINE_SERVER_URL, token: e.THOUGHTLINE_TOKEN ?? '' } } : {}),
     ...(e.THOUGHTLINE_TENANT_LIMITS
       ? { tenantLimits: loadJsonFile('THOUGHTLINE_TENANT_LIMITS', e.THOUGHTLINE_TENANT_LIMITS, TenantLimitsConfig, 'tenant limits file') }
       : {}),

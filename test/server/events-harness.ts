@@ -76,10 +76,10 @@ export interface EventsServer {
 }
 
 /** A real Fastify instance with only the events route, on a free port. */
-export async function startEventsServer(agents: AgentClient, options: EventsRouteOptions = {}, bus: EventBus = createMemoryBus()): Promise<EventsServer> {
+export async function startEventsServer(agents: AgentClient, options: EventsRouteOptions = {}, bus: EventBus = createMemoryBus(), port = 0): Promise<EventsServer> {
   const app = Fastify();
   const route = registerEventsRoute(app, testContext(agents, bus), { safetyPollMs: 300, ...options });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = await app.listen({ port, host: '127.0.0.1' });
   return { url, bus, route, close: () => app.close() };
 }
 

@@ -96,7 +96,7 @@ export class RunStream {
     return this.listeners.size;
   }
 
-  /** The sequence number of the latest signal. */
+  /** The sequence number of the latest signal that a read of the chain or status could reflect. */
   get now(): number {
     return this.seq;
   }
@@ -139,7 +139,10 @@ export class RunStream {
   }
 
   private broadcast(signal: StreamSignal extends infer S ? (S extends StreamSignal ? Omit<S, 'seq'> : never) : never): void {
-    const stamped = { ...signal, seq: ++this.seq } as StreamSignal;
+    // Text deltas never change what a read of the chain or status returns: they do not advance
+    // the sequence, so watchers that join while text streams share one catch-up read.
+    const delta = signal.kind === 'event' && signal.event.type === 'text_delta';
+    const stamped = { ...signal, seq: delta ? this.seq : ++this.seq } as StreamSignal;
     for (const listener of this.listeners) listener.signal(stamped);
   }
 

@@ -15,8 +15,9 @@ const MAX_HELD_STEPS = 200;
  * such that every step up to it was sent or is not in this view: a step is sent only as
  * cursor + 1, a later one waits while the chain fills the gap, an earlier one is a repeat and
  * is dropped. So no step is sent twice or skipped, even when the bus loses or repeats events.
- * Events other than steps get the id `<cursor>.<seq>`. Its queue is bounded: on overflow it
- * throws the queue away and catches up from the chain (deltas lost, no step).
+ * Events other than steps get the id `<cursor>.<seq>`; model text is sent as it arrives, never
+ * behind a read of the chain. Its queue is bounded: on overflow it throws the queue away and
+ * catches up from the chain (deltas lost, no step).
  */
 export class Watcher implements StreamListener {
   private cursor: number;
@@ -40,7 +41,12 @@ export class Watcher implements StreamListener {
 
   signal(signal: StreamSignal): void {
     if (this.writer.closed) return;
-    if (signal.kind === 'event' && signal.event.type === 'text_delta' && !SHOWS_MODEL_TEXT[this.view]) return;
+    if (signal.kind === 'event' && signal.event.type === 'text_delta') {
+      if (!SHOWS_MODEL_TEXT[this.view]) return;
+      // Model text goes out at once, not behind a read of the chain the queue may be waiting on:
+      // its id names the steps sent so far, so a resume from it is still exact.
+      if (this.started && !this.overflowed && !this.writer.backedUp) return this.sendEvent(signal.event);
+    }
     if (this.queue.length >= this.maxQueued) {
       this.queue = this.queue.filter((s) => s.kind === 'ended');
       this.overflowed = true;
@@ -54,6 +60,8 @@ export class Watcher implements StreamListener {
     const since = this.stream.now;
     await this.fill(since);
     await this.sendStatus(since);
+    // Joined a run whose end was already announced to the others: end this stream too.
+    if (this.stream.ended && !this.queue.some((s) => s.kind === 'ended')) this.queue.push({ kind: 'ended', outcome: this.stream.ended, seq: this.stream.now });
     this.started = true;
     this.schedule();
   }
@@ -104,23 +112,28 @@ export class Watcher implements StreamListener {
         const { event } = signal;
         // A status, approval or sub-agent event after a step this watcher has not sent: send the step first.
         if (event.type !== 'text_delta' && event.stepNumber > this.cursor) await this.fill(signal.seq);
-        const viewer = this.stream.viewer;
-        const data =
-          event.type === 'approval'
-            ? { ...event, approval: viewer.approval(event.approval, this.view) }
-            : event.type === 'sub_agent'
-              ? { ...event, subAgent: viewer.redact(event.subAgent, this.view) }
-              : event.type === 'text_delta'
-                ? { ...event, text: viewer.redact(event.text, this.view) }
-                : event;
-        if (event.type !== 'text_delta') this.chainStatus = event.chainStatus;
-        return this.writer.event(event.type, this.nextId(), data);
+        return this.sendEvent(event);
       }
       case 'ended':
         await this.fill(signal.seq);
         this.writer.event('end', this.nextId(), { type: 'end', runId: this.stream.workflowId, chainStatus: this.chainStatus, stepNumber: this.cursor, outcome: signal.outcome });
         return this.writer.close();
     }
+  }
+
+  /** A published event other than a step, in this watcher's view. */
+  private sendEvent(event: Extract<StreamSignal, { kind: 'event' }>['event']): void {
+    const viewer = this.stream.viewer;
+    const data =
+      event.type === 'approval'
+        ? { ...event, approval: viewer.approval(event.approval, this.view) }
+        : event.type === 'sub_agent'
+          ? { ...event, subAgent: viewer.redact(event.subAgent, this.view) }
+          : event.type === 'text_delta'
+            ? { ...event, text: viewer.redact(event.text, this.view) }
+            : event;
+    if (event.type !== 'text_delta') this.chainStatus = event.chainStatus;
+    this.writer.event(event.type, this.nextId(), data);
   }
 
   private nextId(): string {

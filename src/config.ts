@@ -28,6 +28,10 @@ const ConfigSchema = z.object({
   THOUGHTLINE_EVENTS: z.preprocess(emptyAsUndefined, z.string().refine(isEventBusUrl, `must be ${EVENT_BUS_URL_FORMS}`).optional()),
   /** With an http(s) THOUGHTLINE_EVENTS: the bearer token a worker posts events with (its identity needs role `publisher`). */
   THOUGHTLINE_EVENTS_TOKEN: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** A `thoughtline serve` instance: `watch` follows runs through its push stream instead of polling. */
+  THOUGHTLINE_SERVER_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** The bearer token `watch` sends to that server. */
+  THOUGHTLINE_TOKEN: z.preprocess(emptyAsUndefined, z.string().optional()),
 });
 
 export interface Config {
@@ -46,6 +50,8 @@ export interface Config {
   events?: string;
   /** THOUGHTLINE_EVENTS_TOKEN. */
   eventsToken?: string;
+  /** From THOUGHTLINE_SERVER_URL and THOUGHTLINE_TOKEN (the token may be empty: the server then answers 401). */
+  server?: { url: string; token: string };
 }
 
 /** Reads a JSON file named by an environment variable and checks it against its schema. */
@@ -82,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     ...(e.ANTHROPIC_API_KEY ? { anthropicApiKey: e.ANTHROPIC_API_KEY } : {}),
     ...(e.ANTHROPIC_BASE_URL ? { anthropicBaseUrl: e.ANTHROPIC_BASE_URL } : {}),
     ...(e.THOUGHTLINE_MODELS ? { modelRegistry: loadJsonFile('THOUGHTLINE_MODELS', e.THOUGHTLINE_MODELS, ModelRegistry, 'model registry') } : {}),
+    ...(e.THOUGHTLINE_SERVER_URL ? { server: { url: e.THOUGHTLINE_SERVER_URL, token: e.THOUGHTLINE_TOKEN ?? '' } } : {}),
     ...(e.THOUGHTLINE_TENANT_LIMITS
       ? { tenantLimits: loadJsonFile('THOUGHTLINE_TENANT_LIMITS', e.THOUGHTLINE_TENANT_LIMITS, TenantLimitsConfig, 'tenant limits file') }
       : {}),

@@ -48,3 +48,7 @@ export {
   type SignedDecisionPolicy,
   type VerifyDecisionResult,
 } from './shared/signed-decision';
+// Run events between workers and servers (docs/events.md).
+export { createEventBus, type CreateEventBusOptions } from './events/create-event-bus';
+export { createMemoryBus } from './events/memory-bus';
+export type { EventBus } from './events/event-bus';

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { defineTool } from '../../src/tools/define-tool';
-import { gateTool } from '../helpers/people-helpers';
+import type { ModelProvider } from '../../src/activities';
+import { gateTool, taskOf } from '../helpers/people-helpers';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
 import { eventually, routedModel, type Person } from '../server/server-harness';
@@ -45,11 +46,35 @@ const countRows = defineTool({
   execute: ({ table }) => ({ table, rows: table.length * 100 }),
 });
 
+/**
+ * The routed model, except that a `[typing]` run's first call writes its text as deltas: after
+ * the test opens `typing.start` (the page is watching), then holds until `typing.done` opens.
+ */
+const typing = { start: deferred(), done: deferred() };
+const provider: ModelProvider = {
+  name: 'scripted',
+  async complete(request, signal, hooks) {
+    if (taskOf(request).includes('[typing]') && request.messages.length === 1) {
+      await typing.start.promise;
+      hooks?.onTextDelta?.('Drafting the October ');
+      hooks?.onTextDelta?.('summary for the CFO.');
+      await typing.done.promise;
+    }
+    return model.complete(request, signal, hooks);
+  },
+};
+
+function deferred(): { promise: Promise<void>; resolve(): void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 let s: ViewerHarness;
 let browser: { context: BrowserContext; close(): Promise<void> };
 
 beforeAll(async () => {
-  s = await startViewerHarness(env, { tools: [gate.tool, payInvoice, countRows], model });
+  s = await startViewerHarness(env, { tools: [gate.tool, payInvoice, countRows], model: provider });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -87,14 +112,6 @@ async function screenshot(page: Page, file: string): Promise<void> {
   expect(png.length).toBeGreaterThan(20_000);
 }
 
-/** The events route's status for a run, read from the headers only (a live stream never ends by itself). */
-async function streamStatus(runId: string): Promise<number> {
-  const abort = new AbortController();
-  const response = await fetch(`${s.server.url}/v1/runs/${runId}/events`, { headers: { authorization: `Bearer ${s.tokens.dev}` }, signal: abort.signal });
-  abort.abort();
-  return response.status;
-}
-
 const usage = { inputTokens: 1840, outputTokens: 96 };
 
 describe('the chain viewer in Chromium', () => {
@@ -116,8 +133,8 @@ describe('the chain viewer in Chromium', () => {
     expect(progress).toMatch(/^step \d+ · iteration 1\/10 · \$0\.01$/);
     // Tokens and cost per model step, for a developer.
     expect(await page.locator('.step-facts', { hasText: '1,840 in · 96 out' }).count()).toBeGreaterThan(0);
-    // Live over the event stream where the server has one; by polling the chain where it answers 503.
-    await page.locator(`.live-state[data-live="${(await streamStatus(runId)) === 503 ? 'poll' : 'sse'}"]`).waitFor();
+    // Live over the event stream (the page polls the chain only where a server answers it 503).
+    await page.locator('.live-state[data-live="sse"]').waitFor();
 
     // Steer while the tool works: the instruction joins the chain as the person's step.
     await page.locator('.steer-text').fill('Also list any statement older than 90 days.');
@@ -135,6 +152,22 @@ describe('the chain viewer in Chromium', () => {
     // The view selector offers a developer their views, never the auditor's.
     expect((await page.locator('#view option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value))).sort()).toEqual(['developer', 'end_user']);
     await screenshot(page, 'viewer-run.png');
+    await page.close();
+  });
+
+  it('shows model text as it arrives, replaced by the step when it lands', async () => {
+    const runId = await start('dev', 'typing', 'Draft the October summary', [
+      { content: [say('Drafting the October summary for the CFO.'), useTool('finish', { result: 'Summary drafted.' })] },
+    ]);
+    const page = await openAs('dev', `/runs/${runId}`);
+    await page.locator('.live-state[data-live="sse"]').waitFor();
+    typing.start.resolve();
+    await page.locator('.step-live .live-text', { hasText: 'Drafting the October summary for the CFO.' }).waitFor();
+    expect(await page.locator('.thought', { hasText: 'Drafting the October' }).count()).toBe(0);
+    typing.done.resolve();
+    await page.locator('.thought', { hasText: 'Drafting the October summary for the CFO.' }).waitFor({ timeout: 20_000 });
+    await page.locator('.live-state[data-live="ended"]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('.step-live').count()).toBe(0);
     await page.close();
   });
 

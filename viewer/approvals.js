@@ -18,7 +18,7 @@ export function approvalView(record, { me, runId, onDecided }) {
   const decider = canDecide(me, record);
   replaceChildren(
     box,
-    h('header', {}, h('strong', {}, STATUS_TEXT[record.status] ?? record.status), ' · ', record.toolName, record.agentPath?.length ? ` · in ${record.agentPath.join(' › ')}` : ''),
+    h('header', {}, h('strong', {}, STATUS_TEXT[record.status] ?? record.status), ' · ', record.toolName, record.agentPath?.length > 1 ? ` · in ${record.agentPath.join(' › ')}` : ''),
     h('p', { class: 'approval-reason' }, `Why: ${record.reason}`),
     Object.keys(args).length ? h('div', { class: 'arguments' }, h('span', { class: 'label' }, 'Will run with'), jsonView(args)) : null,
     record.approverRoles?.length ? h('p', { class: 'approval-roles' }, `Who may decide: ${record.approverRoles.join(', ')}`) : null,

@@ -138,30 +138,41 @@ export function renderRunPage(root, { runId, me, view }) {
   // ---- approvals ----
   // A call id is unique within one run; a sub-agent's records carry their run.
   const approvalKey = (record) => `${record.workflowId ?? runId}\u0000${record.callId}`;
-  let approvalsShown = '';
+  /**
+   * Each record's card, kept while its decision state is unchanged: the same record arriving
+   * again (from the stream, the status, the chain) must not wipe a reason being typed.
+   */
+  const cards = new Map();
+  const decisionState = (record) => [record.status, record.argumentsHash, record.decidedBy?.id ?? '', record.note ?? ''].join('\u0000');
   const renderApprovals = () => {
     const records = [...approvals.values()];
-    const signature = JSON.stringify(records) + [...stepsEl.querySelectorAll('.approval-slot')].map((s) => s.dataset.stepId).join(',');
-    if (signature === approvalsShown) return;
-    approvalsShown = signature;
-    for (const slot of stepsEl.querySelectorAll('.approval-slot')) slot.replaceChildren();
     const loose = [];
+    const kept = new Set();
     for (const record of records) {
+      const key = approvalKey(record);
+      let card = cards.get(key);
+      if (!card || card.state !== decisionState(record)) {
+        card?.node.remove();
+        card = { state: decisionState(record), node: approvalView(record, { me, runId, onDecided }) };
+        cards.set(key, card);
+      }
+      kept.add(card.node);
       // A sub-agent's record names a step of the child's chain: it never goes under a step of this one.
       const own = record.workflowId === undefined || record.workflowId === runId;
       const slot = own ? stepsEl.querySelector(`.approval-slot[data-step-id="${CSS.escape(record.stepId)}"]`) : null;
-      const node = approvalView(record, { me, runId, onDecided });
-      if (slot) slot.append(node);
-      else if (record.status === 'pending') loose.push(node);
+      if (slot) {
+        if (card.node.parentElement !== slot) slot.append(card.node);
+      } else if (record.status === 'pending') loose.push(card.node);
+      else card.node.remove();
     }
     const pending = records.filter((r) => r.status === 'pending');
     pendingPanel.hidden = pending.length === 0;
-    replaceChildren(
-      pendingPanel,
-      pending.length ? h('h3', {}, `${pending.length} call${pending.length === 1 ? '' : 's'} waiting for approval`) : null,
-      pending.filter((r) => !loose.some((n) => n.dataset.callId === r.callId)).map((r) => h('p', {}, h('a', { href: `#/runs/${encodeURIComponent(runId)}`, onclick: (e) => jumpTo(e, r.stepId) }, `${r.toolName}: see it in the chain`))),
-      loose,
-    );
+    const heading = pending.length ? h('h3', {}, `${pending.length} call${pending.length === 1 ? '' : 's'} waiting for approval`) : null;
+    const links = pending.filter((r) => !loose.some((n) => n.dataset.callId === r.callId)).map((r) => h('p', {}, h('a', { href: `#/runs/${encodeURIComponent(runId)}`, onclick: (e) => jumpTo(e, r.stepId) }, `${r.toolName}: see it in the chain`)));
+    // Cards already in the panel stay where they are (and keep their typed text).
+    for (const child of [...pendingPanel.children]) if (!loose.includes(child)) child.remove();
+    pendingPanel.prepend(...[heading, ...links].filter(Boolean));
+    for (const node of loose) if (node.parentElement !== pendingPanel) pendingPanel.append(node);
   };
   const jumpTo = (event, stepId) => {
     event.preventDefault();

@@ -6,6 +6,7 @@ import { createChainState } from './chain-state.js';
 import { h, replaceChildren } from './dom.js';
 import { ENDED, formatDateTime, planLine, progressLine } from './format.js';
 import { followEvents } from './sse.js';
+import { createRunControls } from './run-controls.js';
 import { liveView, stepView } from './step-view.js';
 import { subAgentLink, subAgentView } from './sub-agents.js';
 
@@ -31,9 +32,7 @@ export function renderRunPage(root, { runId, me, view }) {
   const progress = h('p', { class: 'progress', 'aria-live': 'polite' });
   const live = h('span', { class: 'live-state', dataset: { live: 'off' } }, '');
   const message = h('p', { class: 'message', role: 'status' });
-  const controls = h('div', { class: 'controls' });
   const pendingPanel = h('section', { class: 'pending', hidden: true });
-  const questionPanel = h('section', { class: 'question pending', hidden: true });
   const planPanel = h('section', { class: 'plan panel', hidden: true });
   const subPanel = h('section', { class: 'sub-agents panel', hidden: true });
   const earlier = h('button', { type: 'button', class: 'earlier', hidden: true }, 'Earlier steps');
@@ -41,11 +40,21 @@ export function renderRunPage(root, { runId, me, view }) {
   const liveEl = h('div', { class: 'live-blocks' });
   const viewNote = h('p', { class: 'view-note' });
 
+  const people = createRunControls({
+    base,
+    tell: (text) => {
+      message.classList.remove('error');
+      message.textContent = text;
+    },
+    fail: (err) => fail(err),
+    changed: () => void refreshStatus(),
+  });
+
   replaceChildren(
     root,
     h('p', {}, h('a', { href: '#/', class: 'back' }, '← All runs')),
-    h('section', { class: 'run-head panel' }, title, meta, h('div', { class: 'progress-row' }, progress, live), controls, message),
-    questionPanel,
+    h('section', { class: 'run-head panel' }, title, meta, h('div', { class: 'progress-row' }, progress, live), people.controls, message),
+    people.questionPanel,
     pendingPanel,
     planPanel,
     subPanel,
@@ -95,8 +104,7 @@ export function renderRunPage(root, { runId, me, view }) {
     progress.textContent = progressLine(status, { spend: view !== 'end_user' });
     const hidden = chainHead?.view?.hiddenSteps;
     viewNote.textContent = chainHead?.view ? `${labelOfView(chainHead.view.role)} view${hidden ? ` · ${hidden} step${hidden === 1 ? '' : 's'} not shown in this view` : ''}` : '';
-    renderControls();
-    renderQuestion();
+    people.update({ ended: ended(), openQuestion: status?.progress?.openQuestion ?? status?.openQuestion });
     renderSubAgents();
     const plan = status?.progress?.plan?.tasks ?? status?.plan?.tasks ?? chainHead?.plan?.tasks;
     if (plan) renderPlan(plan);
@@ -201,60 +209,6 @@ export function renderRunPage(root, { runId, me, view }) {
     const list = [...subAgents.values()];
     subPanel.hidden = list.length === 0;
     replaceChildren(subPanel, h('h3', {}, 'Sub-agents'), h('ul', {}, list.map((sub) => h('li', {}, subAgentLink(sub)))));
-  };
-
-  // ---- the agent's open question ----
-  let questionShown;
-  const renderQuestion = () => {
-    const open = ended() ? undefined : (status?.progress?.openQuestion ?? status?.openQuestion);
-    if (open?.callId === questionShown) return;
-    questionShown = open?.callId;
-    questionPanel.hidden = !open;
-    if (!open) return questionPanel.replaceChildren();
-    const answer = h('input', { type: 'text', class: 'answer-text', maxlength: '10000', required: true, placeholder: 'Your answer', 'aria-label': 'Your answer' });
-    const form = h('form', { class: 'answer' }, answer, h('button', { type: 'submit', class: 'primary' }, 'Answer'));
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      if (!answer.value.trim()) return;
-      await post(`${base}/answers`, { text: answer.value.trim(), callId: open.callId }, 'Answer sent. The agent goes on with it.');
-      void refreshStatus();
-    });
-    replaceChildren(questionPanel, h('h3', {}, 'The agent asks you'), h('p', { class: 'question-text' }, open.question), form);
-  };
-
-  // ---- cancel and steer ----
-  const renderControls = () => {
-    if (ended()) return replaceChildren(controls);
-    if (controls.childElementCount) return;
-    const steerText = h('input', { type: 'text', class: 'steer-text', maxlength: '10000', placeholder: 'Tell the agent something before its next thought', 'aria-label': 'Steering instruction' });
-    const steer = h('form', { class: 'steer' }, steerText, h('button', { type: 'submit' }, 'Steer'));
-    steer.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      if (!steerText.value.trim()) return;
-      await post(`${base}/steer`, { text: steerText.value.trim() }, 'Sent. The agent reads it before its next thought.');
-      steerText.value = '';
-    });
-    const reason = h('input', { type: 'text', class: 'cancel-reason', maxlength: '2000', placeholder: 'Why stop it? (optional)', 'aria-label': 'Reason for cancelling' });
-    const confirm = h('form', { class: 'cancel-form', hidden: true }, reason, h('button', { type: 'submit', class: 'danger' }, 'Stop the run'));
-    confirm.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      await post(`${base}/cancel`, reason.value.trim() ? { reason: reason.value.trim() } : {}, 'Cancel requested. The run stops after the step in progress.');
-      confirm.hidden = true;
-    });
-    const cancel = h('button', { type: 'button', class: 'cancel danger' , onclick: () => {
-      confirm.hidden = !confirm.hidden;
-      if (!confirm.hidden) reason.focus();
-    } }, 'Cancel…');
-    replaceChildren(controls, steer, h('div', { class: 'cancel-row' }, cancel, confirm));
-  };
-  const post = async (path, body, done) => {
-    message.classList.remove('error');
-    try {
-      await api(path, { method: 'POST', body });
-      message.textContent = done;
-    } catch (err) {
-      fail(err);
-    }
   };
 
   // ---- live: the event stream, else polling ----

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { defineTool } from '../../src/tools/define-tool';
@@ -71,11 +71,15 @@ function deferred(): { promise: Promise<void>; resolve(): void } {
 }
 
 let s: ViewerHarness;
+const pageErrors: string[] = [];
 let browser: { context: BrowserContext; close(): Promise<void> };
 
 beforeAll(async () => {
   s = await startViewerHarness(env, { tools: [gate.tool, payInvoice, countRows], model: provider });
   browser = await launchChromium();
+});
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -93,6 +97,11 @@ async function start(who: Person, key: string, task: string, turns: Parameters<t
 /** A tab signed in as `who` (the token in the fragment, as `serve` prints it), at `route`. */
 async function openAs(who: Person | string, route = '/'): Promise<Page> {
   const page = await browser.context.newPage();
+  // Any uncaught error or CSP violation on any page fails the test that opened it.
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text());
+  });
   const token = who in s.tokens ? s.tokens[who as Person] : who;
   await page.goto(`${s.server.url}/#token=${encodeURIComponent(token)}&${route}`);
   return page;

@@ -12,6 +12,8 @@ type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 export interface ApiContext extends ServerContext {
   accessRun(identity: Identity, workflowId: string): Promise<RunFacts>;
   requireSignatures: boolean;
+  /** How long a request waits for a worker to answer a query before it is 503. */
+  queryTimeoutMs: number;
 }
 
 /** What a route's handler gets: the context, who calls, and its inputs already parsed by its schemas. */

@@ -2,7 +2,7 @@ import { protoKeyProblem } from '../../shared/own-value';
 import type { AgentInputInit, AgentStatus } from '../../shared';
 import { ApiError } from './api-error';
 import { defineRoute, type ApiRoute } from './api-route';
-import { ChainQuery, ChainResponse, ListRunsQuery, ListRunsResponse, RunIdParams, RunStatusResponse, SERVER_SET_FIELDS, StartRunBody, StartRunResponse } from './api-schemas';
+import { ChainQuery, ChainResponse, ListRunsQuery, ListRunsResponse, RunIdParams, RunQuery, RunStatusResponse, SERVER_SET_FIELDS, StartRunBody, StartRunResponse } from './api-schemas';
 import { liveRead } from './live-read';
 import { listRuns } from './list-runs';
 import type { RunFacts } from './run-access';
@@ -89,14 +89,15 @@ export const getRun = defineRoute({
   method: 'GET',
   url: '/v1/runs/:id',
   operationId: 'getRun',
-  summary: "A run's state, progress and pending approvals, in the caller's default view",
+  summary: "A run's state, progress and pending approvals, in the caller's view (default: the widest their roles allow)",
   params: RunIdParams,
+  query: RunQuery,
   response: { status: 200, description: 'The run', schema: RunStatusResponse },
-  errors: [401, 404, 503],
-  async handle({ ctx, identity, params }) {
+  errors: [400, 401, 403, 404, 503],
+  async handle({ ctx, identity, params, query }) {
+    const view = ctx.viewFor(identity, query.view);
     const facts = await ctx.accessRun(identity, params.id);
-    const view = ctx.viewFor(identity, undefined);
-    return statusRecord(facts, await liveRead(() => ctx.agents.status(params.id, view)));
+    return statusRecord(facts, await liveRead(() => ctx.agents.status(params.id, view), ctx.queryTimeoutMs));
   },
 });
 
@@ -112,7 +113,7 @@ export const getChain = defineRoute({
   async handle({ ctx, identity, params, query }) {
     const view = ctx.viewFor(identity, query.view);
     await ctx.accessRun(identity, params.id);
-    const chain = await liveRead(() => ctx.agents.chain(params.id, view));
+    const chain = await liveRead(() => ctx.agents.chain(params.id, view), ctx.queryTimeoutMs);
     const after = chain.steps.filter((step) => step.stepNumber > query.afterStep);
     const page = after.slice(0, query.limit);
     const more = after.length > page.length;

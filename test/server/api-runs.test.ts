@@ -65,6 +65,11 @@ describe('POST /v1/runs and GET /v1/runs/{id}', () => {
     expect(bad.json.error.issues[0].path).toEqual(['maxIterations']);
     expect(bad.json.error.message).toMatch(/body\.maxIterations/);
 
+    // A starter may require approvals, never relax a tool's own policy.
+    const loosened = await s.call('dev', 'POST', '/v1/runs', { task: 'x', approvals: { lookup: 'always', deploy: 'never', pay: { anyOf: [{ when: 'always' }] } } });
+    expect(loosened.status).toBe(400);
+    expect(loosened.json.error.issues.map((i: { path: string[] }) => i.path)).toEqual([['approvals', 'deploy'], ['approvals', 'pay']]);
+
     const unknown = await s.call('dev', 'POST', '/v1/runs', { task: 'x', maxIteration: 3 });
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.json.error.issues)).toContain('maxIteration');

@@ -21,6 +21,25 @@ function refuseServerSet(body: unknown): void {
   );
 }
 
+/**
+ * Approval policies a body may set: `always` only. A run's starter may add approvals but never
+ * loosen a tool's own policy (`never`, or rules narrower than the tool's `always`): that would
+ * let them skip the people the tool names as approvers. Loosening is done in the tool's
+ * definition, on the worker.
+ */
+function refuseLoosenedApprovals(body: unknown): void {
+  if (typeof body !== 'object' || body === null || !Object.hasOwn(body, 'approvals')) return;
+  const approvals = (body as { approvals: unknown }).approvals;
+  if (typeof approvals !== 'object' || approvals === null) return;
+  const loosened = Object.entries(approvals).filter(([, policy]) => policy !== 'always');
+  if (loosened.length === 0) return;
+  throw new ApiError(
+    'bad_request',
+    `Through the API, approvals can only be required ("always"), never relaxed: ${loosened.map(([tool]) => tool).join(', ')}. A tool's own policy is changed in its definition on the worker.`,
+    loosened.map(([tool]) => ({ path: ['approvals', tool], message: 'only "always" may be set through the API' })),
+  );
+}
+
 export const startRun = defineRoute({
   method: 'POST',
   url: '/v1/runs',
@@ -31,6 +50,7 @@ export const startRun = defineRoute({
   errors: [400, 401, 413, 503],
   precheck: (raw) => {
     refuseServerSet(raw);
+    refuseLoosenedApprovals(raw);
     const problem = protoKeyProblem(raw);
     if (problem !== undefined) throw new ApiError('bad_request', problem);
   },

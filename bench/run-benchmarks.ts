@@ -9,11 +9,13 @@ import { renderTable } from './lib/render-table';
 import { writeResults } from './lib/write-results';
 import { measureScale } from './scale';
 import { measureSeeing } from './seeing';
+import { measurePush } from './serve-push';
 import { measureOverhead } from './thoughtline-overhead';
 
 const FIGURES: Record<FigureId, { title: string; measure: (ctx: BenchContext, config: BenchConfig) => Promise<FigureBody> }> = {
   overhead: { title: '1. Overhead per ReAct iteration (instant model and tool)', measure: measureOverhead },
   seeing: { title: '3. Seeing: chain queries and watchers', measure: measureSeeing },
+  push: { title: '3b. Push: SSE watchers of `serve`, worker in another process', measure: measurePush },
   history: { title: '4. History size and replay', measure: measureHistory },
   redaction: { title: '5. Redaction of 1 MiB of hostile text', measure: measureRedaction },
   scale: { title: '2. Scale: concurrent runs on one worker', measure: measureScale },

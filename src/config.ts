@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { parseEncryptionKeys, type EncryptionKeyRing } from './codec/encryption-keys';
+import { EVENT_BUS_URL_FORMS, isEventBusUrl } from './events/event-bus-url';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, ModelRegistry } from './shared';
 import { TenantLimitsConfig } from './shared/tenant-limits';
 
@@ -23,6 +24,14 @@ const ConfigSchema = z.object({
   THOUGHTLINE_ENCRYPTION_KEYS: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Path of a JSON file of per-tenant limits: `{ "default": {...}, "tenants": { "acme": { "maxConcurrentRuns": 5, "tokensPerHour": 200000 } } }`. */
   THOUGHTLINE_TENANT_LIMITS: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** Where workers publish run events and servers hear them: `redis://host:port`, `http(s)://server:port` (workers only) or `memory:`. */
+  THOUGHTLINE_EVENTS: z.preprocess(emptyAsUndefined, z.string().refine(isEventBusUrl, `must be ${EVENT_BUS_URL_FORMS}`).optional()),
+  /** With an http(s) THOUGHTLINE_EVENTS: the bearer token a worker posts events with (its identity needs role `publisher`). */
+  THOUGHTLINE_EVENTS_TOKEN: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** A `thoughtline serve` instance: `watch` follows runs through its push stream instead of polling. */
+  THOUGHTLINE_SERVER_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** The bearer token `watch` sends to that server. */
+  THOUGHTLINE_TOKEN: z.preprocess(emptyAsUndefined, z.string().optional()),
 });
 
 export interface Config {
@@ -37,6 +46,12 @@ export interface Config {
   roles: string[];
   encryptionKeys?: EncryptionKeyRing;
   tenantLimits?: TenantLimitsConfig;
+  /** THOUGHTLINE_EVENTS: the run event bus URL. */
+  events?: string;
+  /** THOUGHTLINE_EVENTS_TOKEN. */
+  eventsToken?: string;
+  /** From THOUGHTLINE_SERVER_URL and THOUGHTLINE_TOKEN (the token may be empty: the server then answers 401). */
+  server?: { url: string; token: string };
 }
 
 /** Reads a JSON file named by an environment variable and checks it against its schema. */
@@ -57,6 +72,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const parsed = ConfigSchema.safeParse(env);
   if (!parsed.success) throw new Error(`Invalid environment:\n${z.prettifyError(parsed.error)}`);
   const e = parsed.data;
+  if (e.THOUGHTLINE_EVENTS && /^https?:/.test(e.THOUGHTLINE_EVENTS) && !e.THOUGHTLINE_EVENTS_TOKEN) {
+    throw new Error('Invalid environment:\nTHOUGHTLINE_EVENTS is a server URL: set THOUGHTLINE_EVENTS_TOKEN to a token whose identity has role "publisher".');
+  }
   return Object.freeze({
     namespace: e.TEMPORAL_NAMESPACE,
     taskQueue: e.THOUGHTLINE_TASK_QUEUE,
@@ -65,9 +83,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     ...(e.THOUGHTLINE_USER ? { user: e.THOUGHTLINE_USER } : {}),
     ...(e.THOUGHTLINE_ENCRYPTION_KEYS ? { encryptionKeys: parseEncryptionKeys(e.THOUGHTLINE_ENCRYPTION_KEYS) } : {}),
     ...(e.TEMPORAL_ADDRESS ? { temporalAddress: e.TEMPORAL_ADDRESS } : {}),
+    ...(e.THOUGHTLINE_EVENTS ? { events: e.THOUGHTLINE_EVENTS } : {}),
+    ...(e.THOUGHTLINE_EVENTS_TOKEN ? { eventsToken: e.THOUGHTLINE_EVENTS_TOKEN } : {}),
     ...(e.ANTHROPIC_API_KEY ? { anthropicApiKey: e.ANTHROPIC_API_KEY } : {}),
     ...(e.ANTHROPIC_BASE_URL ? { anthropicBaseUrl: e.ANTHROPIC_BASE_URL } : {}),
     ...(e.THOUGHTLINE_MODELS ? { modelRegistry: loadJsonFile('THOUGHTLINE_MODELS', e.THOUGHTLINE_MODELS, ModelRegistry, 'model registry') } : {}),
+    ...(e.THOUGHTLINE_SERVER_URL ? { server: { url: e.THOUGHTLINE_SERVER_URL, token: e.THOUGHTLINE_TOKEN ?? '' } } : {}),
     ...(e.THOUGHTLINE_TENANT_LIMITS
       ? { tenantLimits: loadJsonFile('THOUGHTLINE_TENANT_LIMITS', e.THOUGHTLINE_TENANT_LIMITS, TenantLimitsConfig, 'tenant limits file') }
       : {}),

@@ -34,3 +34,21 @@ export { createCombinedAuthenticator } from './client/server/auth/combined-authe
 export { Identity, type Authenticator } from './client/server/auth/identity';
 export { ApiError, type ApiErrorCode, type ApiIssue } from './client/server/api-error';
 export type { DecisionSigner, SignedDecisionKind } from './client/server/signing/decision-signer';
+// Authentication and signed decisions for `thoughtline serve` (docs/oidc.md, docs/signed-decisions.md).
+export { createOidcAuthenticator, OIDC_ALGORITHMS, type OidcAuthenticatorOptions } from './client/server/auth/oidc-authenticator';
+export { AuthError, type AuthFailure } from './client/server/auth/auth-error';
+export { loadDecisionSigner } from './client/server/signing/load-decision-signer';
+export { KeyringError } from './client/server/signing/keyring-error';
+export { generateSigningKey, type SigningKeyEntry } from './client/commands/signing-key';
+export {
+  DecisionSignature,
+  DEFAULT_SIGNATURE_MAX_AGE_MS,
+  signDecision,
+  verifyDecisionSignature,
+  type SignedDecisionPolicy,
+  type VerifyDecisionResult,
+} from './shared/signed-decision';
+// Run events between workers and servers (docs/events.md).
+export { createEventBus, type CreateEventBusOptions } from './events/create-event-bus';
+export { createMemoryBus } from './events/memory-bus';
+export type { EventBus } from './events/event-bus';

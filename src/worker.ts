@@ -4,6 +4,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { createActivities, type ActivityDeps } from './activities';
 import { wellFormedFailures } from './activities/well-formed-failures';
 import { createTenantActivities } from './activities/tenant-activities';
+import { createWorkerRunEvents, type RunEventPublisher } from './events/run-event-sinks';
 import type { TenantLimitsConfigInit } from './shared/tenant-limits';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
 import type { ToolDefinition } from './tools/define-tool';
@@ -19,6 +20,12 @@ export interface AgentWorkerOptions {
   secrets?: readonly string[];
   /** Receives model output as it streams (never stored in history). */
   onModelDelta?: ActivityDeps['onModelDelta'];
+  /**
+   * Where the worker publishes run events (steps, status, approvals, sub-agents, end, model text
+   * deltas) as they happen, e.g. an EventBus from `createEventBus(url)`. Called synchronously and
+   * never awaited; what it throws is dropped. Default none.
+   */
+  events?: RunEventPublisher;
   /** Receives every whole model reply, e.g. `createReplyRecorder(file)`. */
   onModelReply?: ActivityDeps['onModelReply'];
   /** Model governance, e.g. `(p, m) => isModelAllowed(registry, p, m)`. */
@@ -36,11 +43,14 @@ export const WORKFLOWS_PATH = path.join(__dirname, 'workflows');
 
 /** Composition root: tools and model providers become activities on one Worker. */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
+  // The sink is registered even without a publisher, so workflows never call an unknown sink.
+  const runEvents = createWorkerRunEvents(options.events);
+  const onModelDelta = options.events ? bothDeltas(runEvents.onModelDelta, options.onModelDelta) : options.onModelDelta;
   const activities = createActivities({
     tools: createToolRegistry(options.tools),
     models: options.models,
     secrets: options.secrets ?? [],
-    ...(options.onModelDelta ? { onModelDelta: options.onModelDelta } : {}),
+    ...(onModelDelta ? { onModelDelta } : {}),
     ...(options.onModelReply ? { onModelReply: options.onModelReply } : {}),
     ...(options.isModelAllowed ? { isModelAllowed: options.isModelAllowed } : {}),
   });
@@ -63,6 +73,16 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     maxHeartbeatThrottleInterval: '1 second',
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     ...options.workerOptions,
+    sinks: { ...options.workerOptions?.sinks, ...runEvents.sinks },
     interceptors: { ...options.workerOptions?.interceptors, activity: [wellFormedFailures(options.secrets ?? []), ...(options.workerOptions?.interceptors?.activity ?? [])] },
   });
+}
+
+/** Events first (they return at once), then the caller's own listener; neither can stop the other. */
+function bothDeltas(events: NonNullable<ActivityDeps['onModelDelta']>, own: ActivityDeps['onModelDelta']): NonNullable<ActivityDeps['onModelDelta']> {
+  if (!own) return events;
+  return (delta) => {
+    events(delta);
+    own(delta);
+  };
 }

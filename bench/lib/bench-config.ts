@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-export const FIGURE_IDS = ['overhead', 'seeing', 'history', 'redaction', 'scale'] as const;
+export const FIGURE_IDS = ['overhead', 'seeing', 'push', 'history', 'redaction', 'scale'] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 export const PEER_NAMES = ['plain-node', 'temporal-ai-sdk', 'langgraph-sqlite'] as const;
 
@@ -35,6 +35,11 @@ const BenchEnv = z.object({
   BENCH_WATCH_ITERATIONS: count.optional(),
   BENCH_WATCH_POLL_MS: counts.optional(),
   BENCH_WATCH_MODEL_MS: count.optional(),
+  BENCH_PUSH_ITERATIONS: count.optional(),
+  BENCH_PUSH_WATCHERS: counts.optional(),
+  BENCH_PUSH_GAP_MS: count.optional(),
+  BENCH_PUSH_IDLE_STREAMS: count.optional(),
+  BENCH_PUSH_IDLE_RUNS: count.optional(),
   BENCH_HISTORY_ITERATIONS: counts.optional(),
   BENCH_HISTORY_OBSERVATION_BYTES: counts.optional(),
 });
@@ -47,6 +52,7 @@ export interface BenchConfig {
   peers: { names: readonly string[]; dir: string; timeoutMs: number };
   scale: { runs: number; iterations: number; modelMs: number; timeoutMs: number; workerOptions: Record<string, unknown> };
   seeing: { chainIterations: number; queries: number; watchIterations: number; pollMs: readonly number[]; watchModelMs: number };
+  push: { iterations: number; watchers: readonly number[]; gapMs: number; idleStreams: number; idleRuns: number };
   history: { iterations: readonly number[]; observationBytes: readonly number[] };
 }
 
@@ -79,6 +85,13 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
       watchIterations: pick(e.BENCH_WATCH_ITERATIONS, 30, 8),
       pollMs: pick(e.BENCH_WATCH_POLL_MS, [300, 50], [300, 50]),
       watchModelMs: pick(e.BENCH_WATCH_MODEL_MS, 50, 50),
+    },
+    push: {
+      iterations: pick(e.BENCH_PUSH_ITERATIONS, 20, 5),
+      watchers: pick(e.BENCH_PUSH_WATCHERS, [1, 50], [1, 50]),
+      gapMs: pick(e.BENCH_PUSH_GAP_MS, 20, 20),
+      idleStreams: pick(e.BENCH_PUSH_IDLE_STREAMS, 10_000, 1_000),
+      idleRuns: pick(e.BENCH_PUSH_IDLE_RUNS, 20, 5),
     },
     history: {
       iterations: pick(e.BENCH_HISTORY_ITERATIONS, [10, 100, 500], [10, 30]),

@@ -11,12 +11,14 @@ export interface ModelDelta {
   activityId: string;
   attempt: number;
   kind: 'text' | 'thinking';
+  /** Where `text` starts in this call's whole reply of its kind (UTF-16 code units). */
+  offset: number;
   text: string;
 }
 
 export interface ModelActivityDeps {
   models: Readonly<Partial<Record<ModelRequest['provider'], ModelProvider>>>;
-  /** Receives streamed deltas, e.g. to show tokens live; must not throw. */
+  /** Receives streamed deltas, e.g. to show tokens live; called synchronously, so it must return at once (what it throws is dropped). */
   onModelDelta?: (delta: ModelDelta) => void;
   /** Receives every whole reply, e.g. to record a session (see recording.ts); must not throw. */
   onModelReply?: (workflowId: string, reply: ModelReply) => void;
@@ -50,9 +52,16 @@ export function createModelActivities({ models, onModelDelta, onModelReply, isMo
       const live = new LiveReplyBuffer();
       // Heartbeat details are read by watchers: secrets the model writes are redacted there too.
       const beat = () => ctx.heartbeat(redact(live.snapshot()));
+      const offsets = { text: 0, thinking: 0 };
       const publish = (kind: ModelDelta['kind']) => (text: string) => {
         live.append(kind, text);
-        onModelDelta?.({ workflowId, activityId, attempt, kind, text });
+        const offset = offsets[kind];
+        offsets[kind] += text.length;
+        try {
+          onModelDelta?.({ workflowId, activityId, attempt, kind, offset, text });
+        } catch {
+          // Watchers are best effort: a broken one must not fail the model call.
+        }
       };
       // Heartbeats carry cancellation to us; a provider that is silent while it waits still gets them.
       const timer = setInterval(beat, heartbeatEveryMs);

@@ -24,6 +24,7 @@ import { answerUpdate, approveToolCallUpdate, chainQuery, statusQuery, steerSign
 import { actorId, toPerson, type Actor } from './actor';
 import { loadAgentTree, type AgentTreeNode } from './agent-tree';
 import { loadExpandedChain, type ExpandedChain } from './expanded-chain';
+import { pushFollow, type PushServer } from './follow/push-follow';
 import { LiveReplyReader, type LiveDelta } from './live-replies';
 import { statusFromResult } from './status-from-result';
 import { routeApproval } from './route-approval';
@@ -34,6 +35,8 @@ export type AgentHandle = WorkflowHandle<typeof agentWorkflow>;
 export interface AgentClientOptions {
   client: Client;
   taskQueue?: string;
+  /** A `thoughtline serve` instance: `follow` then uses its push stream instead of polling. */
+  server?: PushServer;
 }
 
 /** What a watcher sees: whole steps as they land, and (optionally) model replies as they stream. */
@@ -64,17 +67,19 @@ export interface StartOptions {
 export class AgentClient {
   readonly client: Client;
   readonly taskQueue: string;
+  readonly server: PushServer | undefined;
 
   constructor(options: AgentClientOptions) {
     this.client = options.client;
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
+    this.server = options.server;
   }
 
   /** `dataConverter`: e.g. `createDataConverter(keys)` when payloads are encrypted; workers must use the same keys. */
-  static async connect(options: { address: string; namespace?: string; taskQueue?: string; dataConverter?: DataConverter }): Promise<AgentClient> {
+  static async connect(options: { address: string; namespace?: string; taskQueue?: string; dataConverter?: DataConverter; server?: PushServer }): Promise<AgentClient> {
     const connection = await Connection.connect({ address: options.address });
     const client = new Client({ connection, namespace: options.namespace ?? DEFAULT_NAMESPACE, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}) });
-    return new AgentClient({ client, ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}) });
+    return new AgentClient({ client, ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}), ...(options.server ? { server: options.server } : {}) });
   }
 
   /** Validates the input here, so a bad field fails at the caller rather than in a workflow task. */
@@ -203,11 +208,13 @@ export class AgentClient {
 
   /**
    * Yields each step once, as it lands, and the text of model calls as it streams, until the run
-   * ends. Polls the `chain` query and the run's pending activities, so it works for any run, from
-   * any process, and catches up on steps made before it was called.
+   * ends. With a `server`, from its push stream (resumed after a dropped connection; `pollMs` is
+   * not used); else polls the `chain` query and the run's pending activities, so it works for any
+   * run, from any process. Either way it catches up on steps made before it was called.
    */
   async *follow(workflowId: string, options: FollowOptions = {}): AsyncGenerator<WatchEvent, AgentResult> {
     const { pollMs = 300, live = true } = options;
+    if (this.server) return yield* pushFollow(workflowId, { server: this.server, live, result: (id) => this.result(id) });
     const handle = this.getHandle(workflowId);
     const liveReader = live ? new LiveReplyReader(this.client, workflowId) : undefined;
     let done: { result?: AgentResult; error?: unknown } | undefined;

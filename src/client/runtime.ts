@@ -6,6 +6,7 @@ import { saveReportTool } from '../demo/save-report-tool';
 import { weatherTool } from '../demo/weather-tool';
 import { ensureTemporalServer, findTemporalServer, type TemporalServer } from '../dev-server';
 import { findProjectRoot, thoughtlinePaths } from '../dev-server/project-paths';
+import { createEventBus } from '../events/create-event-bus';
 import { isModelAllowed } from '../shared';
 import type { ToolDefinition } from '../tools/define-tool';
 import { createAgentWorker, type AgentWorkerOptions } from '../worker';
@@ -72,7 +73,7 @@ function installQuietRuntime(): void {
 export async function startWorker(
   { config, server }: Connected,
   extraTools: readonly ToolDefinition[] = [],
-  options: Pick<AgentWorkerOptions, 'onModelReply'> = {},
+  options: Pick<AgentWorkerOptions, 'onModelReply' | 'events'> = {},
 ): Promise<RunningWorker> {
   installQuietRuntime();
   const models = await setupModels(config, log);
@@ -81,6 +82,8 @@ export async function startWorker(
     ...(config.encryptionKeys ? { failureConverterPath: FAILURE_CONVERTER_PATH } : {}),
   });
   const connection = await NativeConnection.connect({ address: server.address });
+  // A bus the caller passes (serve --with-worker: its own) is theirs to close; one made here is ours.
+  const ownBus = !options.events && config.events ? createEventBus(config.events, { ...(config.eventsToken ? { token: config.eventsToken } : {}), log }) : undefined;
   const worker = await createAgentWorker({
     workflowBundle,
     connection,
@@ -92,11 +95,17 @@ export async function startWorker(
     ...(config.modelRegistry ? { isModelAllowed: (p: string, m: string) => isModelAllowed(config.modelRegistry!, p, m) } : {}),
     ...(config.encryptionKeys ? { workerOptions: { dataConverter: createDataConverter(config.encryptionKeys) } } : {}),
     ...(config.tenantLimits ? { tenantLimits: config.tenantLimits } : {}),
+    ...(ownBus ? { events: ownBus } : {}),
     ...options,
+  }).catch(async (err: unknown) => {
+    await ownBus?.close();
+    throw err;
   });
   const done = worker.run().finally(async () => {
     await connection.close();
     await models.close();
+    // After the worker drained: the last events (a run's end) are flushed within the bus's deadline.
+    await ownBus?.close();
   });
   return {
     worker,

@@ -222,3 +222,62 @@ export function parseViewerRole(text: string): ViewerRole {
   if (parsed.success) return parsed.data;
   throw new Error(`Unknown viewer role "${text}". Valid roles: ${ViewerRole.options.join(', ')}.`);
 }
+
+/**
+ * The views of a chain that arrives one step at a time (the event stream): `add` each raw step
+ * and approval record as it is recorded, in order, hidden ones included; `step` then gives what
+ * `viewChain` of the chain so far shows for that step, from facts kept incrementally instead of
+ * re-reading the whole chain per step. A step viewed after later steps were added is redacted
+ * with their sensitive values too, as a `chain` query made then would show it. Pure.
+ */
+export class IncrementalChainView {
+  private readonly facts = new Map<string, CallFacts>();
+  private readonly values = new Set<string>();
+  private known: string[] | undefined = [];
+
+  add(step: ReasoningStep): void {
+    if (step.type === 'tool_call') {
+      const { correlationId, sensitiveFields = [], toolType, toolName } = step.toolCall;
+      this.facts.set(correlationId, { sensitiveFields, level: step.visibility.level, ...(toolType === 'llm' ? { model: step.model ?? toolName } : {}) });
+      this.remember(valuesAt(step.toolCall.arguments, sensitiveFields));
+    }
+    if (step.type === 'tool_result') this.remember(valuesAt(step.toolResult.result, this.facts.get(step.toolResult.correlationId)?.sensitiveFields ?? []));
+  }
+
+  addApproval(record: ApprovalRecord): void {
+    this.remember(valuesAt(record.arguments, fieldsOfRecord(record, this.facts)));
+  }
+
+  /** The step in `role`'s view, or undefined when that view leaves it out (hidden). */
+  step(step: ReasoningStep, role: ViewerRole): ReasoningStep | undefined {
+    if (role === 'auditor') return stepView(step, role, new Map(), [], `${role}\u0000`);
+    if (step.visibility.level === 'hidden') return undefined;
+    const known = this.sortedValues();
+    return stepView(step, role, this.facts, known, `${role}\u0000${known.join('\u0000')}`);
+  }
+
+  /** An approval record as `viewStatus` shows it in `role`'s pending approvals. */
+  approval(record: ApprovalRecord, role: ViewerRole): ApprovalRecord {
+    if (role === 'auditor') return redactSecrets(record);
+    const known = [...new Set(valuesAt(record.arguments, fieldsOfRecord(record, this.facts)))].sort();
+    return redactSecrets(approvalView(record, this.facts, role), known);
+  }
+
+  /** Any other record of the run (a sub-agent's entry): secret-shaped text and, below the auditor, sensitive values redacted. */
+  redact<T>(value: T, role: ViewerRole): T {
+    return redactSecrets(value, role === 'auditor' ? [] : this.sortedValues());
+  }
+
+  private remember(found: readonly string[]): void {
+    for (const v of found) {
+      if (this.values.has(v)) continue;
+      this.values.add(v);
+      this.known = undefined;
+    }
+  }
+
+  private sortedValues(): string[] {
+    this.known ??= [...this.values].sort();
+    return this.known;
+  }
+}

@@ -12,6 +12,7 @@ export * from './render-chain-markdown';
 export * from './model-registry';
 export { ModelPrice } from './model-settings';
 export * from './live-reply';
+export * from './run-event';
 export * from './continued-state';
 export * from './approval/approval';
 export * from './people';

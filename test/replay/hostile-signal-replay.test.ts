@@ -3,6 +3,7 @@ import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime, Worker, type ReplayResult } from '@temporalio/worker';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
 
 /**
  * A recorded history with its one signal swapped for a hostile one, as anyone who can signal a
@@ -48,7 +49,7 @@ beforeAll(() => {
 describe('replay of a history with a hostile signal swapped in', () => {
   it.each(swaps)('$name replays without a workflow task failure', async ({ signalName, payload, encoding }) => {
     const results: ReplayResult[] = [];
-    for await (const r of Worker.runReplayHistories({ workflowBundle: { codePath: inject('workflowBundlePath') } }, [swapped(signalName, payload, encoding)])) results.push(r);
+    for await (const r of Worker.runReplayHistories({ workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: createWorkerRunEvents(undefined).sinks }, [swapped(signalName, payload, encoding)])) results.push(r);
     expect(results).toHaveLength(1);
     expect(results[0]!.error, String(results[0]!.error)).toBeUndefined();
   });

@@ -5,6 +5,7 @@ import { DefaultLogger, Runtime, Worker, type ReplayResult } from '@temporalio/w
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '../helpers/cli-process';
 import { REPLAY_SCENARIOS } from './scenarios';
+import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 const fixtures = () =>
@@ -35,7 +36,7 @@ describe('replay of recorded histories', () => {
   });
 
   it('replays every fixture against the current workflow code without a determinism error', async () => {
-    const results = await replayAll({ workflowBundle: { codePath: inject('workflowBundlePath') } });
+    const results = await replayAll({ workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: createWorkerRunEvents(undefined).sinks });
     expect(results).toHaveLength(REPLAY_SCENARIOS.length);
     for (const r of results) expect(r.error, `${r.workflowId}: ${String(r.error)}`).toBeUndefined();
   });

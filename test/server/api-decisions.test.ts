@@ -1,8 +1,14 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { createServer } from '../../src/client/server/create-server';
 import { createTokenFileAuthenticator } from '../../src/client/server/auth/token-file-authenticator';
 import type { DecisionSigner } from '../../src/client/server/signing/decision-signer';
+import { loadDecisionSigner } from '../../src/client/server/signing/load-decision-signer';
+import { generateSigningKey } from '../../src/client/commands/signing-key';
+import { approveToolCallUpdate } from '../../src/workflows/messages';
 import { approvalUpdatesInHistory, writeFileTool } from '../helpers/approval-helpers';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
@@ -148,11 +154,14 @@ describe('steer, cancel and answers', () => {
 describe('with a decision signer', () => {
   it('puts the signer\'s public keys on runs when signatures are required, and sends every decision through it', async () => {
     const signedKinds: string[] = [];
+    const keyring = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tl-keys-')), 'keys.json');
+    fs.writeFileSync(keyring, JSON.stringify({ keys: [{ id: 'k-test', privateKey: generateSigningKey('k-test').privateKey }] }), { mode: 0o600 });
+    const real = loadDecisionSigner(keyring);
     const signer: DecisionSigner = {
-      publicKeys: () => ({ 'k-test': 'AAAA' }),
+      publicKeys: () => real.publicKeys(),
       sign: (kind, workflowId, payload, by) => {
         signedKinds.push(kind);
-        return { ...payload, signature: { keyId: 'k-test', value: `${kind}:${workflowId}:${by.id}` } };
+        return real.sign(kind, workflowId, payload, by);
       },
     };
     const server = await createServer({ agents: s.h.agents, auth: createTokenFileAuthenticator({ file: s.tokenFile }), signer, requireSignatures: true, port: 0 });
@@ -164,16 +173,20 @@ describe('with a decision signer', () => {
       const runId = started.json.runId as string;
       const history = await s.h.agents.getHandle(runId).fetchHistory();
       const input = env.client.options.loadedDataConverter.payloadConverter.fromPayload<{ signedDecisions: unknown }>(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!);
-      expect(input.signedDecisions).toEqual({ publicKeys: { 'k-test': 'AAAA' } });
+      expect(input.signedDecisions).toEqual({ publicKeys: real.publicKeys() });
       const record = (await eventually('pending', async () => {
         const { json } = await call(s.tokens.ops, 'GET', `/v1/runs/${runId}`);
         return json.pendingApprovals?.length === 1 ? json : undefined;
       })).pendingApprovals[0];
+      // Someone with raw Temporal access, not the server, sends an approval: the run refuses it.
+      const forged = s.h.agents.getHandle(runId).executeUpdate(approveToolCallUpdate, { args: [{ callId: 'toolu_sig', approved: true, by: { id: 'ops', roles: ['ops'] }, argumentsHash: record.argumentsHash }] });
+      await expect(forged).rejects.toMatchObject({ cause: { message: expect.stringMatching(/signature/i) } });
       expect((await call(s.tokens.ops, 'POST', `/v1/runs/${runId}/approvals/toolu_sig`, { approved: true, argumentsHash: record.argumentsHash })).status).toBe(200);
       await ended(runId);
       expect(signedKinds).toEqual(['approval']);
       const { accepted } = await approvalUpdatesInHistory(env.client, runId);
-      expect(accepted).toEqual([expect.objectContaining({ callId: 'toolu_sig', by: { id: 'ops', roles: ['ops'] }, signature: { keyId: 'k-test', value: `approval:${runId}:ops` } })]);
+      expect(accepted).toEqual([expect.objectContaining({ callId: 'toolu_sig', by: { id: 'ops', roles: ['ops'] }, })]);
+      expect(JSON.stringify(accepted[0]?.signature)).toContain('"keyId":"k-test"');
     } finally {
       await server.close();
     }

@@ -2,6 +2,7 @@ import { parseViewerRole } from '../../shared/chain-view';
 import type { ViewerRole } from '../../shared';
 import { cancelRun } from '../commands/cancel';
 import { runCodecServer } from '../commands/codec-server';
+import { printSigningKey } from '../commands/signing-key';
 import { decideCall } from '../commands/decide';
 import { demo } from '../commands/demo';
 import { exportRun } from '../commands/export';
@@ -110,6 +111,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       return 0;
     },
   },
+  { name: 'signing-key', args: [], options: { id: text }, run: async (l) => printSigningKey(l.text('id') !== undefined ? { id: l.text('id')! } : {}) },
   {
     name: 'run',
     args: [{ name: '"<task>"', needs: 'a task, e.g. thoughtline run "Compare the weather in Paris and Tokyo"' }],

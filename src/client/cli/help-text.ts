@@ -22,6 +22,8 @@ Usage:
   thoughtline token --id ID [--roles a,b] [--tenant T] [--file FILE]
                                         add a bearer token for a person to the token file (0600;
                                         only its hash is kept; serve reloads it) and print it once
+  thoughtline signing-key [--id ID]     print a new Ed25519 keyring entry for serve --signing-keys
+                                        (docs/signed-decisions.md: the file, rotation)
   thoughtline run "<task>" [options]    start an agent and print its steps as they land: on a
                                         worker already polling the task queue (it says so), else
                                         on its own worker on a private queue; Ctrl-C stops following

@@ -1,4 +1,5 @@
 import type { ViewerRole } from '../../shared';
+import { AgentClient } from '../agent-client';
 import { renderExpandedChain } from '../render/render-expanded-chain';
 import { renderStatus } from '../render/render-status';
 import { renderStep, renderSummary } from '../render/render-step';
@@ -39,13 +40,16 @@ export async function printChain(workflowId: string, options: { json: boolean; r
 /**
  * `watch <id>`: steps as they land, model text as it streams, then the outcome. Refuses at once,
  * saying what to start, when no worker polls the run's task queue (a completed run needs none),
- * and says so while following when its tasks wait with nobody taking them.
+ * and says so while following when its tasks wait with nobody taking them. With
+ * THOUGHTLINE_SERVER_URL set, follows the server's push stream (as THOUGHTLINE_TOKEN's identity)
+ * instead of polling.
  */
 export async function watchRun(workflowId: string): Promise<boolean> {
   const { agents, config } = await connect();
   await requireServedRun(agents, workflowId, config.taskQueue);
+  const follower = config.server ? new AgentClient({ client: agents.client, taskQueue: agents.taskQueue, server: config.server }) : agents;
   const stopStallWatch = watchForStall(agents.client, workflowId, ({ waitedMs, taskQueue }) => log(stallAdvice(workflowId, waitedMs, taskQueue, config.taskQueue)));
-  const result = await printFollowed(agents.follow(workflowId), process.stdout).finally(stopStallWatch);
+  const result = await printFollowed(follower.follow(workflowId), process.stdout).finally(stopStallWatch);
   writeSafe(process.stdout, `\n${renderSummary(result)}\n`);
   await agents.client.connection.close();
   return result.success;

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { createEventBus } from '../../events/create-event-bus';
+import type { EventBus } from '../../events/event-bus';
 import { createMemoryBus } from '../../events/memory-bus';
 import { UsageError } from '../cli/usage-error';
 import { loadToolsModule } from '../load-tools-module';
@@ -65,13 +67,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
   const signer = options.signingKeys ? await signerFromFlags(options.signingKeys) : undefined;
 
   const connected = await connectOrStart();
+  const bus = serverBus(connected.config.events);
   let worker: RunningWorker | undefined;
   try {
-    worker = options.withWorker ? await startWorker(connected, options.tools ? loadToolsModule(options.tools) : []) : undefined;
+    worker = options.withWorker ? await startWorker(connected, options.tools ? loadToolsModule(options.tools) : [], { events: bus }) : undefined;
     const server = await createServer({
       agents: connected.agents,
       auth,
-      bus: createMemoryBus(),
+      bus,
       ...(signer ? { signer } : {}),
       requireSignatures: options.requireSignatures,
       port: options.port ?? 8080,
@@ -86,6 +89,16 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
     return ended === 'worker' ? 1 : 0;
   } finally {
     await worker?.shutdown();
+    await bus.close();
     await connected.agents.client.connection.close();
   }
+}
+
+/**
+ * Where the server hears run events: a Redis bus when THOUGHTLINE_EVENTS names one (many workers
+ * and servers), else its own memory bus, fed by an in-process worker and by workers elsewhere
+ * posting to `/v1/internal/events` (THOUGHTLINE_EVENTS=http://this-server on their side).
+ */
+function serverBus(events: string | undefined): EventBus {
+  return events && /^rediss?:\/\//.test(events) ? createEventBus(events, { log }) : createMemoryBus();
 }

@@ -8,6 +8,7 @@ import { viewFor } from './auth/view-policy';
 import { DECISION_ROUTES } from './decision-routes';
 import { installErrorHandler } from './error-handler';
 import { registerEventsRoute } from './events/events-route';
+import { registerIngestRoute } from './events/ingest-route';
 import { DEFAULT_QUERY_TIMEOUT_MS } from './live-read';
 import { ME_ROUTES } from './me-route';
 import { openApiDocument } from './openapi';
@@ -78,6 +79,7 @@ export async function createServer(options: CreateServerOptions): Promise<Runnin
   const document = openApiDocument(API_ROUTES, API_VERSION);
   app.get('/v1/openapi.json', async () => document);
   registerEventsRoute(app, ctx);
+  registerIngestRoute(app, ctx);
   options.extend?.(app, ctx);
   await app.listen({ port: options.port, host });
   const address = app.server.address();

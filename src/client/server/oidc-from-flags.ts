@@ -1,4 +1,5 @@
 import type { Authenticator } from './auth/identity';
+import { createOidcAuthenticator } from './auth/oidc-authenticator';
 
 /** `serve`'s OIDC flags; all three of issuer, audience and JWKS URL, or none. */
 export interface OidcFlags {
@@ -20,8 +21,6 @@ export function missingOidcFlags(flags: OidcFlags): string[] {
 /** The OIDC authenticator the flags describe, or undefined when none were given. */
 export async function oidcFromFlags(flags: OidcFlags): Promise<Authenticator | undefined> {
   if (flags.issuer === undefined || flags.audience === undefined || flags.jwksUrl === undefined) return undefined;
-  // @ts-expect-error the module arrives with the trust branch; this line goes at that merge.
-  const { createOidcAuthenticator } = (await import('./auth/oidc-authenticator')) as { createOidcAuthenticator: (o: object) => Authenticator };
   return createOidcAuthenticator({
     issuer: flags.issuer,
     audience: flags.audience,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Person } from '../people';
+import { DecisionSignatureField } from '../signed-decision';
 
 /**
  * One declarative condition over a call's arguments. `field` is a dotted path into the
@@ -72,5 +73,7 @@ export const ApprovalDecision = z.object({
   argumentsHash: z.string().min(1),
   /** Required when rejecting. */
   reason: z.string().optional(),
+  /** The server's signature over the decision; required by runs with `signedDecisions`. */
+  signature: DecisionSignatureField.optional(),
 });
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;

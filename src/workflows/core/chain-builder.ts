@@ -12,6 +12,7 @@ import {
   type TokenUsage,
   type Visibility,
 } from '../../shared';
+import type { ChainChange, ChainObserver, ChainPosition } from './chain-observer';
 
 /** A recorded `tool_call` step. */
 export type ToolCallStep = Extract<ReasoningStep, { type: 'tool_call' }>;
@@ -45,6 +46,8 @@ export class ChainBuilder {
   constructor(
     private readonly clock: ChainClock,
     init: { chainId: string; agentName: string; task: string } | { restore: ReasoningChain },
+    /** Told of each appended step, status change and approval or sub-agent record put; default none. */
+    private readonly observer?: ChainObserver,
   ) {
     if ('restore' in init) {
       this.chain = { ...init.restore, steps: [...init.restore.steps] };
@@ -84,6 +87,7 @@ export class ChainBuilder {
     const list = this.chain.approvals ?? [];
     const known = list.some((r) => r.callId === record.callId);
     this.chain.approvals = known ? list.map((r) => (r.callId === record.callId ? record : r)) : [...list, record];
+    this.notify({ kind: 'approval', approval: record });
   }
 
   get chainId(): string {
@@ -99,6 +103,7 @@ export class ChainBuilder {
     const list = this.chain.subAgents ?? [];
     const known = list.some((r) => r.workflowId === run.workflowId);
     this.chain.subAgents = known ? list.map((r) => (r.workflowId === run.workflowId ? run : r)) : [...list, run];
+    this.notify({ kind: 'sub_agent', subAgent: run });
   }
 
   get plan(): Plan | undefined {
@@ -121,7 +126,9 @@ export class ChainBuilder {
       const parallel = { group, index: i + 1, size: calls.length };
       this.parallelByCall.set(call.toolCall.correlationId, parallel);
       const at = this.chain.steps.findIndex((s) => s.stepId === call.stepId);
-      if (at >= 0) this.chain.steps[at] = { ...this.chain.steps[at]!, parallel };
+      if (at < 0) return;
+      this.chain.steps[at] = { ...this.chain.steps[at]!, parallel };
+      this.notify({ kind: 'step_amended', step: this.chain.steps[at]! });
     });
   }
 
@@ -131,9 +138,12 @@ export class ChainBuilder {
   }
 
   setStatus(status: ChainStatus): void {
+    const changed = status !== this.chain.status;
     this.chain.status = status;
     if (status === 'completed' || status === 'failed') this.chain.completedAt = this.clock.now();
+    if (changed) this.notify({ kind: 'status' });
   }
+
 
   thinking(thought: string, visibility: Visibility, fromPerson?: PersonMark): ReasoningStep {
     return this.push({ type: 'thinking', thought, visibility, ...(fromPerson ? { fromPerson } : {}) });
@@ -173,6 +183,16 @@ export class ChainBuilder {
       iteration: this.iteration,
     } as ReasoningStep;
     this.chain.steps.push(full);
+    this.notify({ kind: 'step', step: full });
     return full;
+  }
+
+  /** The chain's status and last step number: where a change or the run's end leaves it. */
+  position(): ChainPosition {
+    return { status: this.chain.status, stepNumber: this.chain.steps.length };
+  }
+
+  private notify(change: ChainChange): void {
+    this.observer?.(change, this.position());
   }
 }

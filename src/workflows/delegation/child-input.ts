@@ -2,7 +2,7 @@ import type { AgentInput, AgentInputInit, DelegationLink, SubAgentDefinition, Su
 
 /**
  * A sub-agent's input: its definition (instructions, model, tools), its carved sub-budget, and
- * what must hold across the whole tree (caller, approvals, allowed models, views, the catalogue
+ * what must hold across the whole tree (caller, approvals, signed decisions, allowed models, views, the catalogue
  * and the delegation path). Not inherited: the parent's task, phrases, planning and questions.
  * With `withinParentTools` (histories from patch `child-tools-within-parent` on), a definition
  * without `tools` inherits its parent's limits instead of getting every tool on the worker.
@@ -41,6 +41,8 @@ export function childInput(
     continueAsNewAtBytes: parent.continueAsNewAtBytes,
     ...(parent.caller ? { caller: parent.caller } : {}),
     approvals: parent.approvals,
+    // A child's approvals and answers are as protected as its parent's.
+    ...(parent.signedDecisions ? { signedDecisions: parent.signedDecisions } : {}),
     approvalTimeoutMs: parent.approvalTimeoutMs,
     ...(parent.allowedModels ? { allowedModels: parent.allowedModels } : {}),
     visibilityByToolType: parent.visibilityByToolType,

@@ -6,6 +6,7 @@ import { cutText, readMessage } from '../core/read-message';
 import { decodeSignalPayload, rawSignal } from '../core/signal-payload';
 import type { SubAgentTree } from '../delegation/sub-agent-tree';
 import { answerUpdate, approveToolCallUpdate, CancelRequestSchema, cancelSignal, chainQuery, MAX_CANCEL_TEXT_CHARS, resolveStallUpdate, statusQuery, steerSignal, subAgentApprovalsSignal } from '../messages';
+import { DecisionSignatures, SIGNED_DECISIONS_PATCH } from '../people/decision-signatures';
 import type { People } from '../people/people';
 import type { Interrupts } from './interrupts';
 
@@ -37,18 +38,20 @@ export interface MessageHandlers {
 export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentTree, interrupts: Interrupts, status: () => AgentStatus): MessageHandlers {
   const { input, chain, state, progress } = ctx;
   const { gate, desk, inbox, stall } = people;
+  const signatures = new DecisionSignatures(input.signedDecisions, ctx.workflowId);
   let refusedMessages = 0;
-  /** A signal whose payload does not parse: a visible step for the first few, then only a count. */
-  const refuse = (signal: string, expected: string) => {
+  /** A signal refused: a visible step for the first few, then only a count. */
+  const refuseWith = (signal: string, why: string) => {
     refusedMessages++;
     if (refusedMessages > MAX_REFUSED_MESSAGES_RECORDED + 1) return;
     const thought =
       refusedMessages <= MAX_REFUSED_MESSAGES_RECORDED
-        ? `Refused a "${signal}" message: its payload does not parse (expected ${expected}).`
+        ? `Refused a "${signal}" message: ${why}.`
         : `Refused more than ${MAX_REFUSED_MESSAGES_RECORDED} malformed messages; further ones are ignored without a step.`;
     chain.thinking(thought, { level: 'full' });
     progress.details();
   };
+  const refuse = (signal: string, expected: string) => refuseWith(signal, `its payload does not parse (expected ${expected})`);
   return {
     // A role the query does not know fails the query (not the run) with the list of valid roles.
     chain: (role) => viewChain(chain.snapshot(), queryRole(role)),
@@ -71,6 +74,12 @@ export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentT
       interrupts.cancelAfterGrace(input.cancelGraceMs, () => `The run was cancelled (${state.cancelRequested}).`);
     },
     steer: (raw) => {
+      // A signal cannot be refused before it reaches history: an unsigned or forged instruction
+      // is dropped here, visibly. Only runs whose input lists public keys take this path.
+      if (signatures.required && patched(SIGNED_DECISIONS_PATCH)) {
+        const verdict = signatures.check('steer', raw);
+        if (!verdict.ok) return refuseWith('steer', `dropped an unsigned or forged instruction (${verdict.reason})`);
+      }
       const outcome = inbox.receive(raw);
       if (outcome === 'malformed') return refuse('steer', '{ text: string, by?: string }');
       if (outcome === 'queued') progress.details();
@@ -87,7 +96,10 @@ export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentT
       },
     },
     approveToolCall: {
-      validator: (raw) => gate.check(raw),
+      validator: (raw) => {
+        gate.check(raw);
+        signatures.require('approval', raw);
+      },
       handler: (raw) => {
         const { decision, record } = gate.decide(raw);
         const roles = decision.by.roles.length ? ` (${decision.by.roles.join(', ')})` : '';
@@ -99,7 +111,10 @@ export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentT
       },
     },
     answer: {
-      validator: (raw) => desk.check(raw),
+      validator: (raw) => {
+        desk.check(raw);
+        signatures.require('answer', raw);
+      },
       handler: (raw) => (desk.receive(raw) ? 'Answer received; the run goes on.' : 'The answer could not be read or no question is open; the run goes on.'),
     },
   };

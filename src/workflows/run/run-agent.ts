@@ -6,6 +6,7 @@ import { activities } from '../activity-proxies';
 import { ChainBuilder } from '../core/chain-builder';
 import { failureMessage } from '../core/failure-message';
 import { ContinueAsNewRequested } from '../core/loop-signals';
+import { runEventSink } from '../core/run-event-sink';
 import type { RunContext } from '../core/run-context';
 import { RunState } from '../core/run-state';
 import { delegationPath, levelsBelow } from '../delegation/delegation-guard';
@@ -52,20 +53,26 @@ const SETTLE_MS = 1_500;
  * argument) or returns the result.
  */
 export async function runAgent(rawInput: AgentInputInit, options: RunAgentOptions = {}): Promise<AgentResult> {
+  const { workflowId, runId } = workflowInfo();
+  // Watchers hear of every change through a sink: no command, no history event.
+  const events = runEventSink(workflowId);
   const protoKey = protoKeyProblem(rawInput);
   if (protoKey !== undefined && patched(APPROVAL_RULES_FAIL_CLOSED_PATCH)) {
+    events.end('failed', { status: 'failed', stepNumber: 0 });
     throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: protoKey, nonRetryable: true });
   }
   const parsed = AgentInput.safeParse(rawInput);
   if (!parsed.success) {
+    events.end('failed', { status: 'failed', stepNumber: 0 });
     throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: parsed.error.message, nonRetryable: true });
   }
   const input = parsed.data;
   const bounded = () => patched(BOUNDED_HANDOVER_PATCH);
-  const { workflowId, runId } = workflowInfo();
   const clock = { now: () => new Date().toISOString(), newId: () => uuid4() };
   const carried = input.continued;
-  const chain = carried ? new ChainBuilder(clock, { restore: carried.chain }) : new ChainBuilder(clock, { chainId: workflowId, agentName: input.agentName, task: input.task });
+  const chain = carried
+    ? new ChainBuilder(clock, { restore: carried.chain }, events.observe)
+    : new ChainBuilder(clock, { chainId: workflowId, agentName: input.agentName, task: input.task }, events.observe);
   const state = carried ? RunState.restore(carried) : new RunState(input.model.model, [{ role: 'user', content: [{ type: 'text', text: input.task }] }], Date.now());
   chain.iteration = state.iteration;
   state.limitCacheBytes(MAX_CACHE_BYTES, bounded);
@@ -107,13 +114,19 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   let refused: RunOutcome | undefined;
   if ('error' in ended && ended.error instanceof ContinueAsNewRequested) {
     await condition(allHandlersFinished);
-    if (!bounded()) return continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...input, continued: carryOver(state, chain.snapshot(), tools, runId, people.inbox) });
+    if (!bounded()) {
+      events.end('continued', chain.position());
+      return continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...input, continued: carryOver(state, chain.snapshot(), tools, runId, people.inbox) });
+    }
     const snapshot = chain.snapshot();
     const handover = planHandover(input, (level) => carryOver(state, snapshot, tools, runId, people.inbox, level), {
       iterationsThisRun: state.iterationsThisRun,
       historyBytes: workflowInfo().historySize,
     });
-    if (handover.kind === 'continue') return continueAsNew<(input: AgentInput) => Promise<AgentResult>>(handover.input);
+    if (handover.kind === 'continue') {
+      events.end('continued', chain.position());
+      return continueAsNew<(input: AgentInput) => Promise<AgentResult>>(handover.input);
+    }
     refused = { reason: 'error', answer: '', error: handover.error };
   }
   let outcome: RunOutcome;
@@ -132,6 +145,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   chain.setStatus(outcome.reason === 'error' ? 'failed' : 'completed');
   ctx.progress.publish(outcome.reason);
   const result = agentResult(ctx, outcome);
+  events.end(outcome.reason === 'cancelled' ? 'cancelled' : outcome.reason === 'error' ? 'failed' : 'completed', chain.position());
   return fitsPayload(result) || !bounded() ? result : fitResult(result, runId);
 }
 

@@ -1,10 +1,93 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../api-error';
+import type { Identity } from '../auth/identity';
 import type { ServerContext } from '../server-context';
+import { resumePoint } from './resume-point';
+import { RunStreamHub } from './run-stream-hub';
+import { SseWriter } from './sse-writer';
+import { Watcher } from './watcher';
 
-/** `GET /v1/runs/:id/events`: placeholder until the event stream lands; answers 503. */
-export function registerEventsRoute(app: FastifyInstance, _ctx: ServerContext): void {
-  app.get('/v1/runs/:id/events', async () => {
-    throw new ApiError('unavailable', 'The event stream is not built yet.');
+export interface EventsRouteOptions {
+  /** Open streams the server holds at most; one more is answered 503. Default 20,000. */
+  maxWatchers?: number;
+  /** Events one watcher queues at most before it throws them away and catches up from the chain. Default 1,000. */
+  maxQueuedEvents?: number;
+  /** Default 15,000 ms. */
+  pingMs?: number;
+  /** The safety net's period while a run has watchers. Default 1,000 ms. */
+  safetyPollMs?: number;
+  /** Unread bytes after which a watcher is dropped. Default 1 MiB. */
+  maxBufferedBytes?: number;
+  /** A full socket that does not drain in this time is dropped. Default 10,000 ms. */
+  drainTimeoutMs?: number;
+  /** Temporal reads (chain, status, describe) given up after this. Default 10,000 ms. */
+  readTimeoutMs?: number;
+}
+
+/** What the server (and tests) can see of the route's streams. */
+export interface EventsRoute {
+  watcherCount(): number;
+  runCount(): number;
+}
+
+function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
+  if (err.code === 'unauthenticated') reply.header('www-authenticate', 'Bearer');
+  return reply.code(err.status).type('application/json').send(err.toJSON());
+}
+
+async function authenticate(ctx: ServerContext, authorization: string | undefined): Promise<Identity> {
+  try {
+    return await ctx.auth.authenticate(authorization);
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    throw new ApiError('unauthenticated', `Send "Authorization: Bearer <token>" with a valid token (${err instanceof Error ? err.message : 'refused'}).`);
+  }
+}
+
+/**
+ * `GET /v1/runs/:id/events?view=&after=`: the run's events as Server-Sent Events, in the caller's
+ * view. Authentication, the run's tenant, the view and the resume point are checked before a
+ * byte is streamed (401/404/403/400 as JSON); a server at its cap of streams answers 503.
+ */
+export function registerEventsRoute(app: FastifyInstance, ctx: ServerContext, options: EventsRouteOptions = {}): EventsRoute {
+  const hub = new RunStreamHub({ agents: ctx.agents, bus: ctx.bus, safetyPollMs: options.safetyPollMs ?? 1_000, readTimeoutMs: options.readTimeoutMs ?? 10_000 }, options.maxWatchers ?? 20_000);
+  const writerOptions = { pingMs: options.pingMs ?? 15_000, maxBufferedBytes: options.maxBufferedBytes ?? 1 << 20, drainTimeoutMs: options.drainTimeoutMs ?? 10_000 };
+  const open = new Set<SseWriter>();
+
+  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>('/v1/runs/:id/events', async (request, reply) => {
+    let checked;
+    try {
+      const identity = await authenticate(ctx, request.headers.authorization);
+      const after = resumePoint(request.headers['last-event-id'], request.query.after);
+      const { view: requested } = request.query;
+      if (requested !== undefined && typeof requested !== 'string') throw new ApiError('bad_request', 'Give view once: auditor, developer or end_user.', [{ path: ['view'], message: 'expected a string' }]);
+      const access = await ctx.accessRun(identity, request.params.id);
+      const view = ctx.viewFor(identity, requested);
+      if (!hub.hasRoom()) throw new ApiError('unavailable', 'This server holds as many event streams as it allows; retry in a moment or use another instance.');
+      checked = { after, view, workflowId: access.workflowId };
+    } catch (err) {
+      if (err instanceof ApiError) return sendError(reply, err);
+      throw err;
+    }
+    reply.hijack();
+    const { after, view, workflowId } = checked;
+    let joined: ReturnType<typeof hub.join<Watcher>> | undefined;
+    const writer = new SseWriter(reply.raw, writerOptions, () => {
+      open.delete(writer);
+      if (joined) hub.leave(joined.stream, joined.listener);
+    });
+    open.add(writer);
+    writer.open();
+    if (writer.closed) return;
+    joined = hub.join(workflowId, (stream) => new Watcher(stream, writer, view, after, options.maxQueuedEvents ?? 1_000));
+    void joined.listener.start();
   });
+
+  // Open streams never end by themselves: end them so the server can close.
+  app.addHook('preClose', async () => {
+    for (const writer of [...open]) writer.close();
+    hub.close();
+  });
+
+  return { watcherCount: () => hub.watcherCount, runCount: () => hub.runCount };
 }

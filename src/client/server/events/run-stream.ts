@@ -1,0 +1,256 @@
+import type { WorkflowExecutionStatusName } from '@temporalio/client';
+import type { AgentStatus, ChainStatus, ReasoningChain, ReasoningStep, ViewerRole } from '../../../shared';
+import { IncrementalChainView } from '../../../shared/chain-view';
+import type { RunEvent } from '../../../shared/run-event';
+import type { EventBus } from '../../../events/event-bus';
+import { statusQuery } from '../../../workflows/messages';
+import type { AgentClient } from '../../agent-client';
+
+export type EndOutcome = Extract<RunEvent, { type: 'end' }>['outcome'];
+
+/**
+ * What a run's stream tells its watchers, each with the stream's sequence number at the time, so
+ * a watcher that then reads the durable chain knows a read started later includes it.
+ */
+export type StreamSignal =
+  /** A raw step, in order: the stream's facts cover every step before it. */
+  | { kind: 'step'; step: ReasoningStep; chainStatus: ChainStatus; seq: number }
+  /** Any other published event (status, approval, sub_agent, text_delta), raw. */
+  | { kind: 'event'; event: Exclude<RunEvent, { type: 'step' | 'end' }>; seq: number }
+  /** The run has at least `upTo` steps: a watcher behind that reads what it misses from the chain. */
+  | { kind: 'steps-exist'; upTo: number; seq: number }
+  /** The run's state changed without an event saying so: a watcher sends a fresh `status`. */
+  | { kind: 'status-changed'; seq: number }
+  | { kind: 'ended'; outcome: EndOutcome; seq: number };
+
+export interface StreamListener {
+  signal(signal: StreamSignal): void;
+}
+
+export interface RunStreamDeps {
+  agents: AgentClient;
+  bus: EventBus;
+  /** How often the safety net looks at the run while anyone watches. */
+  safetyPollMs: number;
+  /** A Temporal read that takes longer is given up (and retried by the next tick). */
+  readTimeoutMs: number;
+}
+
+/** Raw steps held while the steps before them are read; more means a sync is due anyway. */
+const MAX_HELD_STEPS = 1_000;
+
+const OUTCOMES: Partial<Record<WorkflowExecutionStatusName, EndOutcome>> = {
+  COMPLETED: 'completed',
+  FAILED: 'failed',
+  CANCELLED: 'cancelled',
+  TERMINATED: 'terminated',
+  TIMED_OUT: 'timed_out',
+  CONTINUED_AS_NEW: 'continued',
+};
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * One watched run, shared by all its watchers: one bus subscription; the facts that put a raw
+ * step through a view (kept complete: a step after a gap waits until the chain fills the gap);
+ * and a safety net that, while anyone watches, describes the run about once a second and reads
+ * the cheap `status` query when its history moved, so steps and the end reach watchers even when
+ * no worker publishes or an event is lost. Reads of the durable chain and status are shared by
+ * watchers of the same view.
+ */
+export class RunStream {
+  readonly viewer = new IncrementalChainView();
+  ended: EndOutcome | undefined;
+  private seq = 0;
+  /** Every raw step up to this one is in `viewer`. */
+  private factsHigh = 0;
+  private readonly held = new Map<number, { step: ReasoningStep; chainStatus: ChainStatus }>();
+  private syncing: Promise<void> | undefined;
+  private syncAgain = false;
+  private readonly listeners = new Set<StreamListener>();
+  private readonly unsubscribe: () => void;
+  private readonly timer: NodeJS.Timeout;
+  private polling = false;
+  private lastHistoryLength = -1;
+  private lastStatusKey: string | undefined;
+  private dirty = true;
+  private readonly reads = new Map<string, { startedSeq: number; promise: Promise<unknown> }>();
+
+  constructor(
+    readonly workflowId: string,
+    private readonly deps: RunStreamDeps,
+  ) {
+    this.unsubscribe = deps.bus.subscribe(workflowId, (event) => this.onEvent(event));
+    void this.syncFacts();
+    this.timer = setInterval(() => void this.tick(), deps.safetyPollMs);
+    this.timer.unref();
+  }
+
+  get size(): number {
+    return this.listeners.size;
+  }
+
+  /** The sequence number of the latest signal that a read of the chain or status could reflect. */
+  get now(): number {
+    return this.seq;
+  }
+
+  attach(listener: StreamListener): void {
+    this.listeners.add(listener);
+    this.dirty = true;
+  }
+
+  detach(listener: StreamListener): void {
+    this.listeners.delete(listener);
+  }
+
+  close(): void {
+    this.unsubscribe();
+    clearInterval(this.timer);
+    this.listeners.clear();
+  }
+
+  /** The durable chain in a view, from a read that started at or after signal `since`. */
+  chainInView(view: ViewerRole, since: number): Promise<ReasoningChain> {
+    return this.sharedRead(`chain:${view}`, since, () => this.deps.agents.chain(this.workflowId, view));
+  }
+
+  /** The `status` record in a view, from a read that started at or after signal `since`. */
+  statusInView(view: ViewerRole, since: number): Promise<AgentStatus> {
+    return this.sharedRead(`status:${view}`, since, () => this.deps.agents.status(this.workflowId, view));
+  }
+
+  private sharedRead<T>(key: string, since: number, read: () => Promise<T>): Promise<T> {
+    const current = this.reads.get(key);
+    if (current && current.startedSeq >= since) return current.promise as Promise<T>;
+    const entry = { startedSeq: this.seq, promise: withTimeout(read(), this.deps.readTimeoutMs, `reading ${key} of ${this.workflowId}`) };
+    this.reads.set(key, entry);
+    const forget = (): void => {
+      if (this.reads.get(key) === entry) this.reads.delete(key);
+    };
+    entry.promise.then(forget, forget);
+    return entry.promise;
+  }
+
+  private broadcast(signal: StreamSignal extends infer S ? (S extends StreamSignal ? Omit<S, 'seq'> : never) : never): void {
+    // Text deltas never change what a read of the chain or status returns: they do not advance
+    // the sequence, so watchers that join while text streams share one catch-up read.
+    const delta = signal.kind === 'event' && signal.event.type === 'text_delta';
+    const stamped = { ...signal, seq: delta ? this.seq : ++this.seq } as StreamSignal;
+    for (const listener of this.listeners) listener.signal(stamped);
+  }
+
+  private onEvent(event: RunEvent): void {
+    if (this.ended) return;
+    switch (event.type) {
+      case 'step':
+        return this.onStep(event.step, event.chainStatus);
+      case 'end':
+        // Continue-as-new goes on under the same workflow id: the stream stays open.
+        if (event.outcome === 'continued') return;
+        return this.end(event.outcome);
+      case 'approval':
+        this.viewer.addApproval(event.approval);
+        return this.broadcast({ kind: 'event', event });
+      default:
+        return this.broadcast({ kind: 'event', event });
+    }
+  }
+
+  private onStep(step: ReasoningStep, chainStatus: ChainStatus): void {
+    const n = step.stepNumber;
+    if (n <= this.factsHigh) return this.broadcast({ kind: 'step', step, chainStatus });
+    if (n === this.factsHigh + 1) {
+      this.viewer.add(step);
+      this.factsHigh = n;
+      this.broadcast({ kind: 'step', step, chainStatus });
+      return this.releaseHeld();
+    }
+    if (this.held.size >= MAX_HELD_STEPS) this.held.clear();
+    this.held.set(n, { step, chainStatus });
+    void this.syncFacts();
+  }
+
+  private releaseHeld(): void {
+    for (const n of [...this.held.keys()].sort((a, b) => a - b)) {
+      if (n > this.factsHigh + 1) break;
+      const { step, chainStatus } = this.held.get(n)!;
+      this.held.delete(n);
+      if (n === this.factsHigh + 1) {
+        this.viewer.add(step);
+        this.factsHigh = n;
+      }
+      this.broadcast({ kind: 'step', step, chainStatus });
+    }
+  }
+
+  /**
+   * Adds the steps the facts miss from the auditor's view of the chain (every step; only
+   * secret-shaped text redacted), then releases held steps. One read at a time; a call during a
+   * read makes one more afterwards.
+   */
+  private syncFacts(): Promise<void> {
+    if (this.syncing) {
+      this.syncAgain = true;
+      return this.syncing;
+    }
+    this.syncing = (async () => {
+      do {
+        this.syncAgain = false;
+        try {
+          const chain = await this.chainInView('auditor', this.seq);
+          for (const step of chain.steps) {
+            if (step.stepNumber !== this.factsHigh + 1) continue;
+            this.viewer.add(step);
+            this.factsHigh = step.stepNumber;
+          }
+          for (const record of chain.approvals ?? []) this.viewer.addApproval(record);
+        } catch {
+          // Not readable yet (no workflow task ran, worker busy): the safety net tries again.
+          this.dirty = true;
+        }
+        this.releaseHeld();
+      } while (this.syncAgain && !this.ended);
+    })().finally(() => (this.syncing = undefined));
+    return this.syncing;
+  }
+
+  private end(outcome: EndOutcome): void {
+    if (this.ended) return;
+    this.ended = outcome;
+    clearInterval(this.timer);
+    this.broadcast({ kind: 'ended', outcome });
+  }
+
+  /** The safety net: skipped while the previous tick still waits, and while nobody watches. */
+  private async tick(): Promise<void> {
+    if (this.polling || this.ended || this.listeners.size === 0) return;
+    this.polling = true;
+    try {
+      const handle = this.deps.agents.getHandle(this.workflowId);
+      const described = await withTimeout(handle.describe(), this.deps.readTimeoutMs, 'describe');
+      const outcome = OUTCOMES[described.status.name];
+      if (outcome) return this.end(outcome);
+      if (!this.dirty && described.historyLength === this.lastHistoryLength) return;
+      this.dirty = true;
+      const status = await withTimeout(handle.query(statusQuery, 'auditor'), this.deps.readTimeoutMs, 'status query');
+      this.dirty = false;
+      this.lastHistoryLength = described.historyLength;
+      if (status.steps > this.factsHigh) void this.syncFacts();
+      this.broadcast({ kind: 'steps-exist', upTo: status.steps });
+      const key = JSON.stringify([status.status, status.waitingFor, status.openQuestion?.callId, status.pendingApprovals.map((r) => [r.callId, r.status]), status.subAgents.map((s) => [s.callId, s.status]), status.plan]);
+      if (this.lastStatusKey !== undefined && key !== this.lastStatusKey) this.broadcast({ kind: 'status-changed' });
+      this.lastStatusKey = key;
+    } catch {
+      // The run cannot be read now (not started, no worker for the query): try again next tick.
+    } finally {
+      this.polling = false;
+    }
+  }
+}

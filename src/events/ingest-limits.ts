@@ -1,0 +1,10 @@
+/** What one `POST /v1/internal/events` may carry: the route refuses more, the HTTP publisher sends less. */
+export const MAX_INGEST_EVENTS = 1_000;
+
+/** Bytes of one batch's JSON body. A single event larger than this is never sent (the chain has it). */
+export const MAX_INGEST_BYTES = 4 * 1024 * 1024;
+
+/** The role an identity needs to publish run events. */
+export const PUBLISHER_ROLE = 'publisher';
+
+export const INGEST_PATH = '/v1/internal/events';

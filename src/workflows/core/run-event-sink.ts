@@ -1,0 +1,31 @@
+import { proxySinks, type Sinks } from '@temporalio/workflow';
+import type { RunEvent } from '../../shared/run-event';
+import { createRunEventObserver, type RunEventObserver } from './run-event-observer';
+
+/**
+ * The workflow's way out for run events: a Temporal sink. Sink calls are not commands and not
+ * history events; the worker runs them after each activation, and (callDuringReplay false) never
+ * for history it replays, so an evicted or restarted run publishes no step twice.
+ */
+export interface RunEventSinks extends Sinks {
+  runEvents: {
+    /** `runId` is overwritten by the worker with the workflow id it ran the activation for. */
+    publish(event: RunEvent): void;
+  };
+}
+
+const sinks = proxySinks<RunEventSinks>();
+
+/** Never throws into workflow code: a sink call only queues, but cloning an odd value could. */
+function send(event: RunEvent): void {
+  try {
+    sinks.runEvents.publish(event);
+  } catch {
+    // An event is best effort; the durable chain has it.
+  }
+}
+
+/** The run's observer, publishing through the sink; steps wait one microtask (see createRunEventObserver). */
+export function runEventSink(workflowId: string): RunEventObserver {
+  return createRunEventObserver(workflowId, send, (flush) => void Promise.resolve().then(flush));
+}

@@ -70,4 +70,17 @@ describe('errors', () => {
       await handle.terminate('test over');
     }
   });
+
+  it('401, not 500, when the authenticator itself fails: authentication fails closed', async () => {
+    const broken = await startLightServer(env, { auth: { authenticate: async () => { throw new Error('JWKS fetch failed: ECONNREFUSED'); } } });
+    try {
+      const me = await fetch(`${broken.server.url}/v1/me`, { headers: { authorization: 'Bearer a.b.c' } });
+      expect(me.status).toBe(401);
+      const text = await me.text();
+      expect(text).not.toContain('ECONNREFUSED');
+      expect(JSON.parse(text).error.code).toBe('unauthenticated');
+    } finally {
+      await broken.close();
+    }
+  });
 });

@@ -71,6 +71,11 @@ describe('POST /v1/runs and GET /v1/runs/{id}', () => {
     expect(loosened.status).toBe(400);
     expect(loosened.json.error.issues.map((i: { path: string[] }) => i.path)).toEqual([['approvals', 'deploy'], ['approvals', 'pay']]);
 
+    // What end users see of a tool is for people who may read more than they do.
+    const widened = await s.call('user', 'POST', '/v1/runs', { task: 'x', visibilityByTool: { lookup: { level: 'full' } } });
+    expect(widened.status).toBe(403);
+    expect(widened.json.error.message).toMatch(/visibilityByTool .*developer or operator role/);
+
     const unknown = await s.call('dev', 'POST', '/v1/runs', { task: 'x', maxIteration: 3 });
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.json.error.issues)).toContain('maxIteration');

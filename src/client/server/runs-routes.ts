@@ -3,6 +3,7 @@ import type { AgentInputInit, AgentStatus } from '../../shared';
 import { ApiError } from './api-error';
 import { defineRoute, type ApiRoute } from './api-route';
 import { ChainQuery, ChainResponse, ListRunsQuery, ListRunsResponse, RunIdParams, RunQuery, RunStatusResponse, SERVER_SET_FIELDS, StartRunBody, StartRunResponse } from './api-schemas';
+import { allowedViews } from './auth/view-policy';
 import { liveRead } from './live-read';
 import { listRuns } from './list-runs';
 import type { RunFacts } from './run-access';
@@ -40,6 +41,9 @@ function refuseLoosenedApprovals(body: unknown): void {
   );
 }
 
+/** Fields that decide what each view shows of a run: set only by people who may read the developer's view. */
+const VISIBILITY_FIELDS = ['visibility', 'visibilityByToolType', 'visibilityByTool'] as const;
+
 export const startRun = defineRoute({
   method: 'POST',
   url: '/v1/runs',
@@ -47,14 +51,19 @@ export const startRun = defineRoute({
   summary: 'Start a run; the caller is the authenticated identity',
   body: StartRunBody,
   response: { status: 201, description: 'The run started', schema: StartRunResponse },
-  errors: [400, 401, 413, 503],
+  errors: [400, 401, 403, 413, 503],
   precheck: (raw) => {
     refuseServerSet(raw);
     refuseLoosenedApprovals(raw);
     const problem = protoKeyProblem(raw);
     if (problem !== undefined) throw new ApiError('bad_request', problem);
   },
-  async handle({ ctx, identity, body }) {
+  async handle({ ctx, identity, body, request }) {
+    const raw = request.body as Record<string, unknown>;
+    const visibility = VISIBILITY_FIELDS.filter((field) => Object.hasOwn(raw, field));
+    if (visibility.length > 0 && !allowedViews(identity.roles).includes('developer')) {
+      throw new ApiError('forbidden', `Setting ${visibility.join(', ')} changes what end users see of a tool; it needs the developer or operator role.`);
+    }
     const caller = { id: identity.id, roles: identity.roles, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
     const signed = ctx.signer && ctx.requireSignatures ? { signedDecisions: { publicKeys: ctx.signer.publicKeys() } } : {};
     const input: AgentInputInit = { ...(body as AgentInputInit), caller, ...signed };

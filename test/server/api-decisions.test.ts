@@ -90,6 +90,25 @@ describe('POST /v1/runs/{id}/approvals/{callId}', () => {
   });
 });
 
+describe("a sub-agent's approval", () => {
+  it('is listed on the root and decided there: the decision goes to the sub-agent that waits', async () => {
+    model.script('root-deploys', [{ content: [useTool('deployer', { task: 'child-deploys: roll out' })] }, finish('rolled out')]);
+    model.script('child-deploys', [{ content: [useTool('deploy_config', { path: '/srv/child.yaml', text: 'x' }, 'toolu_child')] }, finish('deployed by child')]);
+    const started = await s.call('dev', 'POST', '/v1/runs', { task: 'root-deploys: roll out', model: SCRIPTED_MODEL, agents: { deployer: { description: 'Deploys' } } });
+    const runId = started.json.runId as string;
+    const record = (await eventually('the sub-agent\'s pending call on the root', async () => {
+      const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
+      return json.pendingApprovals?.length === 1 ? json : undefined;
+    })).pendingApprovals[0];
+    expect(record).toMatchObject({ callId: 'toolu_child', workflowId: expect.stringContaining(runId), agentPath: expect.arrayContaining(['deployer']) });
+    expect((await s.call('dev', 'POST', `/v1/runs/${runId}/approvals/toolu_child`, { approved: true, argumentsHash: record.argumentsHash })).status).toBe(403);
+    const approved = await s.call('ops', 'POST', `/v1/runs/${runId}/approvals/toolu_child`, { approved: true, argumentsHash: record.argumentsHash });
+    expect(approved).toMatchObject({ status: 200, json: { status: 'approved', workflowId: record.workflowId } });
+    expect(await ended(runId)).toMatchObject({ status: 'completed' });
+    expect(ran).toContainEqual({ path: '/srv/child.yaml', text: 'x' });
+  });
+});
+
 describe('steer, cancel and answers', () => {
   it('steers and cancels as the caller (202); both are refused once the run has ended (409)', async () => {
     const { runId } = await waitingRun('steer-cancel', 'toolu_s3', []);

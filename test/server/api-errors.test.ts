@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { AgentClient } from '../../src/client/agent-client';
+import { scriptedInput } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
 import { startLightServer } from './light-server';
 
@@ -8,6 +11,7 @@ const SECRET = 'sk-ant-api03-SECRETSECRETSECRET';
 
 beforeAll(async () => {
   light = await startLightServer(env, {
+    queryTimeoutMs: 1_500,
     extend: (app) => {
       app.get('/v1/test-crash', async () => {
         throw new Error(`database password ${SECRET} rejected`);
@@ -52,5 +56,31 @@ describe('errors', () => {
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain('at ');
     expect(light.logs.join('\n')).toContain(SECRET);
+  });
+
+  it('503 unavailable, soon, when no worker answers for the run; the run itself is untouched', async () => {
+    const agents = new AgentClient({ client: env.client, taskQueue: `nobody-${randomUUID()}` });
+    const handle = await agents.start(scriptedInput('nobody polls', { caller: { id: 'dev', roles: ['developer'], tenant: 'acme' } }));
+    try {
+      const status = await fetch(`${light.server.url}/v1/runs/${handle.workflowId}`, { headers: { authorization: `Bearer ${light.tokens.dev}` } });
+      expect(status.status).toBe(503);
+      expect(((await status.json()) as any).error).toMatchObject({ code: 'unavailable', message: expect.stringContaining('worker') });
+      expect((await fetch(`${light.server.url}/v1/runs/${handle.workflowId}`, { headers: { authorization: `Bearer ${light.tokens.rival}` } })).status).toBe(404);
+    } finally {
+      await handle.terminate('test over');
+    }
+  });
+
+  it('401, not 500, when the authenticator itself fails: authentication fails closed', async () => {
+    const broken = await startLightServer(env, { auth: { authenticate: async () => { throw new Error('JWKS fetch failed: ECONNREFUSED'); } } });
+    try {
+      const me = await fetch(`${broken.server.url}/v1/me`, { headers: { authorization: 'Bearer a.b.c' } });
+      expect(me.status).toBe(401);
+      const text = await me.text();
+      expect(text).not.toContain('ECONNREFUSED');
+      expect(JSON.parse(text).error.code).toBe('unauthenticated');
+    } finally {
+      await broken.close();
+    }
   });
 });

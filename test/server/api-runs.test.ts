@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
+import { childRunIds } from '../helpers/sub-agent-scripts';
 import { useTestEnv } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
 import { eventually, routedModel, startServerHarness, type Person, type ServerHarness } from './server-harness';
@@ -16,7 +17,7 @@ afterAll(async () => s?.close());
 
 /** Starts a run over HTTP whose model plays `turns`, and waits until it has ended. */
 async function runToEnd(who: Person, key: string, turns: Parameters<typeof model.script>[1], extra: Record<string, unknown> = {}): Promise<string> {
-  model.script(key, turns);
+  if (turns.length > 0) model.script(key, turns);
   const started = await s.call(who, 'POST', '/v1/runs', { task: `${key}: look things up`, model: SCRIPTED_MODEL, ...extra });
   expect(started.status).toBe(201);
   const runId = started.json.runId as string;
@@ -65,6 +66,16 @@ describe('POST /v1/runs and GET /v1/runs/{id}', () => {
     expect(bad.json.error.issues[0].path).toEqual(['maxIterations']);
     expect(bad.json.error.message).toMatch(/body\.maxIterations/);
 
+    // A starter may require approvals, never relax a tool's own policy.
+    const loosened = await s.call('dev', 'POST', '/v1/runs', { task: 'x', approvals: { lookup: 'always', deploy: 'never', pay: { anyOf: [{ when: 'always' }] } } });
+    expect(loosened.status).toBe(400);
+    expect(loosened.json.error.issues.map((i: { path: string[] }) => i.path)).toEqual([['approvals', 'deploy'], ['approvals', 'pay']]);
+
+    // What end users see of a tool is for people who may read more than they do.
+    const widened = await s.call('user', 'POST', '/v1/runs', { task: 'x', visibilityByTool: { lookup: { level: 'full' } } });
+    expect(widened.status).toBe(403);
+    expect(widened.json.error.message).toMatch(/visibilityByTool .*developer or operator role/);
+
     const unknown = await s.call('dev', 'POST', '/v1/runs', { task: 'x', maxIteration: 3 });
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.json.error.issues)).toContain('maxIteration');
@@ -81,6 +92,29 @@ describe('POST /v1/runs and GET /v1/runs/{id}', () => {
     expect((await s.call('solo', 'GET', `/v1/runs/${runId}`)).status).toBe(404);
     expect((await s.call('rival', 'GET', `/v1/runs/${runId}/chain`)).status).toBe(404);
     expect((await s.call('auditor', 'GET', `/v1/runs/${runId}`)).status).toBe(200);
+  });
+});
+
+describe('sub-agent runs', () => {
+  it("belong to their root's tenant (read from the caller their input carries) and stay out of run lists", async () => {
+    model.script('parent-key', [{ content: [useTool('researcher', { task: 'child-key: find the figure' })] }, finish('parent done')]);
+    model.script('child-key', [finish('child done')]);
+    const agent = `delegator-${Date.now()}`;
+    const parent = await runToEnd('dev', 'parent-key', [], { agentName: agent, agents: { researcher: { description: 'Finds figures' } } });
+    const [childId] = await childRunIds(env.client, parent);
+    expect(childId).toEqual(expect.any(String));
+    // Child ids hold a slash (`<parent>/…`): a path segment carries it encoded.
+    const child = encodeURIComponent(childId!);
+    expect((await s.call('dev', 'GET', `/v1/runs/${child}`)).json).toMatchObject({ runId: childId, status: 'completed', agentName: 'researcher' });
+    expect((await s.call('rival', 'GET', `/v1/runs/${child}`)).status).toBe(404);
+    expect((await s.call('solo', 'GET', `/v1/runs/${child}/chain`)).status).toBe(404);
+    await eventually('the parent in the list', async () => {
+      const { json } = await s.call('dev', 'GET', `/v1/runs?agent=${agent}`);
+      return json.runs?.length === 1 ? json : undefined;
+    });
+    // Only roots are listed: the child carries no Thoughtline attributes of its own.
+    const researchers = await s.call('dev', 'GET', '/v1/runs?agent=researcher');
+    expect(researchers.json.runs.map((r: { runId: string }) => r.runId)).not.toContain(childId);
   });
 });
 

@@ -88,7 +88,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         ...(given('oidc-roles-claim') !== undefined ? { rolesClaim: given('oidc-roles-claim')! } : {}),
         ...(given('oidc-tenant-claim') !== undefined ? { tenantClaim: given('oidc-tenant-claim')! } : {}),
       };
-      await serveHttp({
+      return serveHttp({
         ...(port ? { port } : {}),
         ...(given('host') ? { host: given('host')! } : {}),
         withWorker: l.flag('with-worker'),
@@ -98,7 +98,6 @@ export const COMMANDS: readonly CommandSpec[] = [
         ...(given('signing-keys') ? { signingKeys: given('signing-keys')! } : {}),
         requireSignatures: l.flag('require-signatures'),
       });
-      return 0;
     },
   },
   {

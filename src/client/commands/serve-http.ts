@@ -45,10 +45,10 @@ const untilSignal = (): Promise<NodeJS.Signals> =>
 
 /**
  * `serve`: the HTTP API (and the viewer) in front of the Temporal server, until Ctrl-C or
- * SIGTERM, then closed with its worker. With no token file and no OIDC it makes a token file
+ * SIGTERM, then closed with its worker (exit code 0; 1 when the worker stopped by itself). With no token file and no OIDC it makes a token file
  * with one token for `you`, prints the URL to open once, and listens on loopback only.
  */
-export async function serveHttp(options: ServeHttpOptions): Promise<void> {
+export async function serveHttp(options: ServeHttpOptions): Promise<number> {
   const host = options.host ?? '127.0.0.1';
   const missing = missingOidcFlags(options.oidc);
   if (missing.length > 0) throw new UsageError(`OIDC needs --oidc-issuer, --oidc-audience and --oidc-jwks-url; missing ${missing.join(', ')}.`);
@@ -83,9 +83,10 @@ export async function serveHttp(options: ServeHttpOptions): Promise<void> {
     });
     log(`serving ${server.url} (API under /v1, OpenAPI at /v1/openapi.json)${worker ? ` with a worker on task queue "${connected.config.taskQueue}"` : ''}; tokens from ${tokenFile}${oidc ? ' and OIDC' : ''}. Ctrl-C stops it.`);
     if (devToken) process.stdout.write(`Open ${server.url}/#token=${devToken}\n`);
-    await Promise.race([untilSignal(), worker?.done ?? new Promise<never>(() => {})]);
-    log('stopping');
+    const ended = await Promise.race([untilSignal(), (worker?.done ?? new Promise<never>(() => {})).then(() => 'worker' as const)]);
+    log(ended === 'worker' ? 'the worker stopped by itself; stopping' : 'stopping');
     await server.close();
+    return ended === 'worker' ? 1 : 0;
   } finally {
     await worker?.shutdown();
     await bus.close();

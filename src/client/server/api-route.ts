@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { ApiError } from './api-error';
 import type { Identity } from './auth/identity';
 import { badRequest } from './error-handler';
 import type { RunFacts } from './run-access';
@@ -12,6 +13,8 @@ type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 export interface ApiContext extends ServerContext {
   accessRun(identity: Identity, workflowId: string): Promise<RunFacts>;
   requireSignatures: boolean;
+  /** How long a request waits for a worker to answer a query before it is 503. */
+  queryTimeoutMs: number;
 }
 
 /** What a route's handler gets: the context, who calls, and its inputs already parsed by its schemas. */
@@ -61,6 +64,16 @@ function parse(schema: Schema | undefined, value: unknown, where: string): unkno
   return parsed.data;
 }
 
+/** Fails closed: whatever an authenticator throws that is not an ApiError (a network failure fetching keys) is a 401. */
+async function authenticate(ctx: ApiContext, authorization: string | undefined): Promise<Identity> {
+  try {
+    return await ctx.auth.authenticate(authorization);
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    throw new ApiError('unauthenticated', 'The token could not be checked now; retry, or use another token.');
+  }
+}
+
 /** Registers each route: authenticate first (a 401 says nothing about the body), then parse, then handle. */
 export function registerRoutes(app: FastifyInstance, ctx: ApiContext, routes: readonly ApiRoute[]): void {
   for (const route of routes) {
@@ -68,7 +81,7 @@ export function registerRoutes(app: FastifyInstance, ctx: ApiContext, routes: re
       method: route.method,
       url: route.url,
       handler: async (request, reply) => {
-        const identity = route.public ? PUBLIC : await ctx.auth.authenticate(request.headers.authorization);
+        const identity = route.public ? PUBLIC : await authenticate(ctx, request.headers.authorization);
         route.precheck?.(request.body);
         const params = parse(route.params, request.params, 'path');
         const query = parse(route.query, request.query, 'query');

@@ -75,6 +75,7 @@ export const RunStatusResponse = z.object({
 });
 
 const ViewQuery = z.string().optional();
+export const RunQuery = z.object({ view: ViewQuery }).strict();
 export const ChainQuery = z
   .object({
     view: ViewQuery,

@@ -9,6 +9,7 @@ import { DECISION_ROUTES } from './decision-routes';
 import { installErrorHandler } from './error-handler';
 import { registerEventsRoute } from './events/events-route';
 import { registerIngestRoute } from './events/ingest-route';
+import { DEFAULT_QUERY_TIMEOUT_MS } from './live-read';
 import { ME_ROUTES } from './me-route';
 import { openApiDocument } from './openapi';
 import { createRunAccess } from './run-access';
@@ -36,6 +37,8 @@ export interface CreateServerOptions {
   host?: string;
   /** Default 256 KiB; a larger body is refused with 413. */
   bodyLimitBytes?: number;
+  /** How long a request waits for a worker to answer a query (status, chain) before answering 503. Default 10 s. */
+  queryTimeoutMs?: number;
   /** Server-side failures (with their stacks) and notices; never sent to clients. */
   log?: (line: string) => void;
   /** Adds more routes (the viewer's static files) before the server listens. */
@@ -67,6 +70,7 @@ export async function createServer(options: CreateServerOptions): Promise<Runnin
     bus,
     ...(options.signer ? { signer: options.signer } : {}),
     requireSignatures: options.requireSignatures ?? false,
+    queryTimeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
     accessRun: createRunAccess(options.agents),
     viewFor,
   };

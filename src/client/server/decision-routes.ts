@@ -40,7 +40,7 @@ export const decideApproval = defineRoute({
     const facts = await ctx.accessRun(identity, params.id);
     requireRunning(facts, 'decisions');
     const view = ctx.viewFor(identity, undefined);
-    const pending = (await liveRead(() => ctx.agents.pendingApprovals(params.id, view))).filter((record) => record.callId === params.callId);
+    const pending = (await liveRead(() => ctx.agents.pendingApprovals(params.id, view), ctx.queryTimeoutMs)).filter((record) => record.callId === params.callId);
     if (pending.length === 0) throw new ApiError('conflict', `No call ${params.callId} awaits a decision in this run: it was decided, timed out or never asked.`);
     if (pending.length > 1) throw new ApiError('conflict', `Call id ${params.callId} awaits a decision in ${pending.length} runs of this tree; decide it on the sub-agent's own run (${pending.map((r) => r.workflowId ?? params.id).join(', ')}).`);
     const record = pending[0]!;

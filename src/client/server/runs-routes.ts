@@ -2,7 +2,8 @@ import { protoKeyProblem } from '../../shared/own-value';
 import type { AgentInputInit, AgentStatus } from '../../shared';
 import { ApiError } from './api-error';
 import { defineRoute, type ApiRoute } from './api-route';
-import { ChainQuery, ChainResponse, ListRunsQuery, ListRunsResponse, RunIdParams, RunStatusResponse, SERVER_SET_FIELDS, StartRunBody, StartRunResponse } from './api-schemas';
+import { ChainQuery, ChainResponse, ListRunsQuery, ListRunsResponse, RunIdParams, RunQuery, RunStatusResponse, SERVER_SET_FIELDS, StartRunBody, StartRunResponse } from './api-schemas';
+import { allowedViews } from './auth/view-policy';
 import { liveRead } from './live-read';
 import { listRuns } from './list-runs';
 import type { RunFacts } from './run-access';
@@ -21,6 +22,28 @@ function refuseServerSet(body: unknown): void {
   );
 }
 
+/**
+ * Approval policies a body may set: `always` only. A run's starter may add approvals but never
+ * loosen a tool's own policy (`never`, or rules narrower than the tool's `always`): that would
+ * let them skip the people the tool names as approvers. Loosening is done in the tool's
+ * definition, on the worker.
+ */
+function refuseLoosenedApprovals(body: unknown): void {
+  if (typeof body !== 'object' || body === null || !Object.hasOwn(body, 'approvals')) return;
+  const approvals = (body as { approvals: unknown }).approvals;
+  if (typeof approvals !== 'object' || approvals === null) return;
+  const loosened = Object.entries(approvals).filter(([, policy]) => policy !== 'always');
+  if (loosened.length === 0) return;
+  throw new ApiError(
+    'bad_request',
+    `Through the API, approvals can only be required ("always"), never relaxed: ${loosened.map(([tool]) => tool).join(', ')}. A tool's own policy is changed in its definition on the worker.`,
+    loosened.map(([tool]) => ({ path: ['approvals', tool], message: 'only "always" may be set through the API' })),
+  );
+}
+
+/** Fields that decide what each view shows of a run: set only by people who may read the developer's view. */
+const VISIBILITY_FIELDS = ['visibility', 'visibilityByToolType', 'visibilityByTool'] as const;
+
 export const startRun = defineRoute({
   method: 'POST',
   url: '/v1/runs',
@@ -28,13 +51,19 @@ export const startRun = defineRoute({
   summary: 'Start a run; the caller is the authenticated identity',
   body: StartRunBody,
   response: { status: 201, description: 'The run started', schema: StartRunResponse },
-  errors: [400, 401, 413, 503],
+  errors: [400, 401, 403, 413, 503],
   precheck: (raw) => {
     refuseServerSet(raw);
+    refuseLoosenedApprovals(raw);
     const problem = protoKeyProblem(raw);
     if (problem !== undefined) throw new ApiError('bad_request', problem);
   },
-  async handle({ ctx, identity, body }) {
+  async handle({ ctx, identity, body, request }) {
+    const raw = request.body as Record<string, unknown>;
+    const visibility = VISIBILITY_FIELDS.filter((field) => Object.hasOwn(raw, field));
+    if (visibility.length > 0 && !allowedViews(identity.roles).includes('developer')) {
+      throw new ApiError('forbidden', `Setting ${visibility.join(', ')} changes what end users see of a tool; it needs the developer or operator role.`);
+    }
     const caller = { id: identity.id, roles: identity.roles, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
     const signed = ctx.signer && ctx.requireSignatures ? { signedDecisions: { publicKeys: ctx.signer.publicKeys() } } : {};
     const input: AgentInputInit = { ...(body as AgentInputInit), caller, ...signed };
@@ -89,14 +118,15 @@ export const getRun = defineRoute({
   method: 'GET',
   url: '/v1/runs/:id',
   operationId: 'getRun',
-  summary: "A run's state, progress and pending approvals, in the caller's default view",
+  summary: "A run's state, progress and pending approvals, in the caller's view (default: the widest their roles allow)",
   params: RunIdParams,
+  query: RunQuery,
   response: { status: 200, description: 'The run', schema: RunStatusResponse },
-  errors: [401, 404, 503],
-  async handle({ ctx, identity, params }) {
+  errors: [400, 401, 403, 404, 503],
+  async handle({ ctx, identity, params, query }) {
+    const view = ctx.viewFor(identity, query.view);
     const facts = await ctx.accessRun(identity, params.id);
-    const view = ctx.viewFor(identity, undefined);
-    return statusRecord(facts, await liveRead(() => ctx.agents.status(params.id, view)));
+    return statusRecord(facts, await liveRead(() => ctx.agents.status(params.id, view), ctx.queryTimeoutMs));
   },
 });
 
@@ -112,7 +142,7 @@ export const getChain = defineRoute({
   async handle({ ctx, identity, params, query }) {
     const view = ctx.viewFor(identity, query.view);
     await ctx.accessRun(identity, params.id);
-    const chain = await liveRead(() => ctx.agents.chain(params.id, view));
+    const chain = await liveRead(() => ctx.agents.chain(params.id, view), ctx.queryTimeoutMs);
     const after = chain.steps.filter((step) => step.stepNumber > query.afterStep);
     const page = after.slice(0, query.limit);
     const more = after.length > page.length;

@@ -1,0 +1,406 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { say, useTool } from '../../src/activities/models/scripted-model';
+import { defineTool } from '../../src/tools/define-tool';
+import type { ModelProvider } from '../../src/activities';
+import { gateTool, taskOf } from '../helpers/people-helpers';
+import { SCRIPTED_MODEL } from '../helpers/scripted-input';
+import { useTestEnv } from '../helpers/temporal-env';
+import { eventually, routedModel, type Person } from '../server/server-harness';
+import { launchChromium } from './headless-chromium';
+import { startViewerHarness, type ViewerHarness } from './viewer-harness';
+
+const env = useTestEnv();
+const model = routedModel();
+const gate = gateTool();
+const IMAGES = path.resolve(__dirname, '../../docs/images');
+/** The docs' screenshots are rewritten only on request, so a test run leaves the tree clean. */
+const SAVE_SCREENSHOTS = process.env.THOUGHTLINE_SCREENSHOTS === '1';
+const CARD = '4111111111111111';
+
+/** A payment: the card number is a sensitive field, and only `ops` may approve a call. */
+const paid: Array<Record<string, unknown>> = [];
+const payInvoice = defineTool({
+  name: 'pay_invoice',
+  description: 'Pays a vendor invoice by card',
+  input: z.object({ vendor: z.string(), invoice: z.string(), amountUsd: z.number(), cardNumber: z.string() }),
+  sensitiveFields: ['cardNumber'],
+  approval: 'always',
+  approverRoles: ['ops'],
+  retry: { maximumAttempts: 1 },
+  execute: (args) => {
+    paid.push(args);
+    return { paid: true, vendor: args.vendor, amountUsd: args.amountUsd, confirmation: 'PAY-20931' };
+  },
+});
+
+/** A quick read-only tool, for runs with many steps. */
+const countRows = defineTool({
+  name: 'count_rows',
+  description: 'Counts the rows of a ledger table',
+  input: z.object({ table: z.string() }),
+  readOnly: true,
+  execute: ({ table }) => ({ table, rows: table.length * 100 }),
+});
+
+/**
+ * The routed model, except that a `[typing]` run's first call writes its text as deltas: after
+ * the test opens `typing.start` (the page is watching), then holds until `typing.done` opens.
+ */
+const typing = { start: deferred(), done: deferred() };
+const provider: ModelProvider = {
+  name: 'scripted',
+  async complete(request, signal, hooks) {
+    if (taskOf(request).includes('[typing]') && request.messages.length === 1) {
+      await typing.start.promise;
+      hooks?.onTextDelta?.('Drafting the October ');
+      hooks?.onTextDelta?.('summary for the CFO.');
+      await typing.done.promise;
+    }
+    return model.complete(request, signal, hooks);
+  },
+};
+
+function deferred(): { promise: Promise<void>; resolve(): void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+let s: ViewerHarness;
+const pageErrors: string[] = [];
+let browser: { context: BrowserContext; close(): Promise<void> };
+
+beforeAll(async () => {
+  s = await startViewerHarness(env, { tools: [gate.tool, payInvoice, countRows], model: provider });
+  browser = await launchChromium();
+});
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+/** Starts a run over HTTP as `who`; its model plays `turns` (the task carries the script's key). */
+async function start(who: Person, key: string, task: string, turns: Parameters<typeof model.script>[1], extra: Record<string, unknown> = {}): Promise<string> {
+  model.script(key, turns);
+  const started = await s.call(who, 'POST', '/v1/runs', { task: `${task} [${key}]`, model: SCRIPTED_MODEL, agentName: 'accounts-payable', ...extra });
+  expect(started.status).toBe(201);
+  return started.json.runId as string;
+}
+
+/** A tab signed in as `who` (the token in the fragment, as `serve` prints it), at `route`. */
+async function openAs(who: Person | string, route = '/'): Promise<Page> {
+  const page = await browser.context.newPage();
+  // Any uncaught error or CSP violation on any page fails the test that opened it.
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text());
+  });
+  const token = who in s.tokens ? s.tokens[who as Person] : who;
+  await page.goto(`${s.server.url}/#token=${encodeURIComponent(token)}&${route}`);
+  return page;
+}
+
+async function pendingApproval(runId: string): Promise<{ callId: string }> {
+  return eventually('a pending approval', async () => {
+    const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
+    return json.pendingApprovals?.[0];
+  });
+}
+
+/** A full-page PNG of what the person sees; saved to docs/images with THOUGHTLINE_SCREENSHOTS=1. */
+async function screenshot(page: Page, file: string): Promise<void> {
+  const png = await page.screenshot({ fullPage: true, ...(SAVE_SCREENSHOTS ? { path: path.join(IMAGES, file) } : {}) });
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  expect(png.length).toBeGreaterThan(20_000);
+}
+
+const usage = { inputTokens: 1840, outputTokens: 96 };
+
+describe('the chain viewer in Chromium', () => {
+  it('shows a run\'s steps as they land, without a reload, with tokens, cost and the progress line', async () => {
+    const runId = await start('dev', 'live', 'Reconcile the October vendor statements', [
+      { content: [say('First I wait for the ledger export to finish.'), useTool('wait_for_gate', { gate: 'ledger' })], usage, costUsd: 0.0123 },
+      { content: [say('The export is there; the statements reconcile.'), useTool('finish', { result: 'All 14 October statements reconcile with the ledger.' })], usage, costUsd: 0.0117 },
+    ]);
+    await eventually('the gate tool to start', async () => gate.started('ledger') || undefined);
+    const page = await openAs('dev', `/runs/${runId}`);
+
+    // The token left the address bar; the page knows who the person is.
+    await expect.poll(() => page.url()).toBe(`${s.server.url}/#/runs/${runId}`);
+    await page.locator('.thought', { hasText: 'First I wait for the ledger export to finish.' }).waitFor();
+    await page.locator('.step-title', { hasText: 'Tool call · wait_for_gate' }).waitFor();
+    expect(await page.getByText('gate ledger opened').count()).toBe(0);
+    expect(await page.locator('.who').textContent()).toContain('dev');
+    const progress = await page.locator('.progress').textContent();
+    expect(progress).toMatch(/^step \d+ · iteration 1\/10 · \$0\.01$/);
+    // Tokens and cost per model step, for a developer.
+    expect(await page.locator('.step-facts', { hasText: '1,840 in · 96 out' }).count()).toBeGreaterThan(0);
+    // Live over the event stream (the page polls the chain only where a server answers it 503).
+    await page.locator('.live-state[data-live="sse"]').waitFor();
+
+    // Steer while the tool works: the instruction joins the chain as the person's step.
+    await page.locator('.steer-text').fill('Also list any statement older than 90 days.');
+    await page.locator('form.steer button').click();
+    await page.locator('.run-head .message', { hasText: 'Sent.' }).waitFor();
+
+    gate.release('ledger');
+    await page.locator('.step-title', { hasText: 'Result · wait_for_gate' }).waitFor({ timeout: 20_000 });
+    await page.locator('.result', { hasText: 'gate ledger opened' }).waitFor();
+    await page.locator('.thought', { hasText: 'The export is there; the statements reconcile.' }).waitFor();
+    await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    expect(await page.locator('.progress').textContent()).toMatch(/ · \$0\.02$/);
+    await page.locator('.live-state[data-live="ended"]').waitFor();
+    await page.locator('.step-title', { hasText: 'From dev (steer)' }).waitFor();
+    // The view selector offers a developer their views, never the auditor's.
+    expect((await page.locator('#view option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value))).sort()).toEqual(['developer', 'end_user']);
+    await screenshot(page, 'viewer-run.png');
+    await page.close();
+  });
+
+  it('shows model text as it arrives, replaced by the step when it lands', async () => {
+    const runId = await start('dev', 'typing', 'Draft the October summary', [
+      { content: [say('Drafting the October summary for the CFO.'), useTool('finish', { result: 'Summary drafted.' })] },
+    ]);
+    const page = await openAs('dev', `/runs/${runId}`);
+    await page.locator('.live-state[data-live="sse"]').waitFor();
+    typing.start.resolve();
+    await page.locator('.step-live .live-text', { hasText: 'Drafting the October summary for the CFO.' }).waitFor();
+    expect(await page.locator('.thought', { hasText: 'Drafting the October' }).count()).toBe(0);
+    typing.done.resolve();
+    await page.locator('.thought', { hasText: 'Drafting the October summary for the CFO.' }).waitFor({ timeout: 20_000 });
+    await page.locator('.live-state[data-live="ended"]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('.step-live').count()).toBe(0);
+    await page.close();
+  });
+
+  it('approves a pending call from its Approve button: the record is approved and the run goes on', async () => {
+    const runId = await start('dev', 'approve', 'Pay the Globex invoice INV-7731', [
+      { content: [say('The invoice is due today; I pay it.'), useTool('pay_invoice', { vendor: 'Globex', invoice: 'INV-7731', amountUsd: 1200, cardNumber: CARD })] },
+      { content: [useTool('finish', { result: 'Paid INV-7731 (PAY-20931).' })] },
+    ]);
+    const pending = await pendingApproval(runId);
+    const page = await openAs('ops', `/runs/${runId}`);
+    const approve = page.locator(`.approval[data-call-id="${pending.callId}"] button.approve`);
+    await approve.waitFor();
+    // ops reads the end-user view: the card number is not on the page, even to the approver.
+    expect(await page.content()).not.toContain(CARD);
+    await screenshot(page, 'viewer-approval.png');
+
+    await approve.click();
+    await page.locator('.approval-approved').first().waitFor({ timeout: 20_000 });
+    await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    const { json } = await s.call('auditor', 'GET', `/v1/runs/${runId}/chain`);
+    expect(json.chain.approvals).toEqual([expect.objectContaining({ callId: pending.callId, status: 'approved', decidedBy: expect.objectContaining({ id: 'ops' }) })]);
+    expect(paid).toContainEqual(expect.objectContaining({ invoice: 'INV-7731', cardNumber: CARD }));
+    await page.close();
+
+    // The auditor reads the whole record, the card number and who approved it included...
+    const audit = await openAs('auditor', `/runs/${runId}`);
+    await audit.locator('.approval-approved .approval-decided', { hasText: 'Approved by ops' }).waitFor();
+    expect(await audit.locator('.step-tool_call .json-string', { hasText: CARD }).count()).toBeGreaterThan(0);
+    expect((await audit.locator('#view option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value))).sort()).toEqual(['auditor', 'developer', 'end_user']);
+    // ...and switching to the end-user view shows what an end user gets: no card number.
+    await audit.locator('#view').selectOption('end_user');
+    await audit.locator('.view-note', { hasText: 'End-user view' }).waitFor();
+    await audit.locator('.step-title', { hasText: 'Tool call · pay_invoice' }).waitFor();
+    expect(await audit.content()).not.toContain(CARD);
+    await audit.close();
+  });
+
+  it('shows an end user no sensitive argument, no tokens or cost, no decision they may not make, no auditor view', async () => {
+    const runId = await start('user', 'end-user', 'Pay the Initech invoice INV-88', [
+      { content: [say('I pay the Initech invoice.'), useTool('pay_invoice', { vendor: 'Initech', invoice: 'INV-88', amountUsd: 430, cardNumber: CARD })], usage, costUsd: 0.02 },
+    ]);
+    const pending = await pendingApproval(runId);
+    const page = await openAs('user', `/runs/${runId}`);
+    await page.locator(`.approval[data-call-id="${pending.callId}"]`).waitFor();
+    await page.locator('.step-title', { hasText: 'Tool call · pay_invoice' }).waitFor();
+
+    const html = await page.content();
+    expect(html).not.toContain(CARD);
+    expect(html).not.toMatch(/\d in · \d+ out/);
+    expect(await page.locator('.step-facts', { hasText: '$' }).count()).toBe(0);
+    expect(await page.locator('.progress').textContent()).not.toContain('$');
+    expect(await page.locator('button.approve').count()).toBe(0);
+    expect(await page.getByText('Someone with one of the roles above has to decide.').count()).toBe(1);
+    expect(await page.locator('#view option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value))).toEqual(['end_user']);
+    // The end user can still stop what they started.
+    expect(await page.locator('button.cancel').count()).toBe(1);
+    await screenshot(page, 'viewer-end-user.png');
+
+    // The end user stops the payment they asked for.
+    await page.locator('button.cancel').click();
+    await page.locator('.cancel-reason').fill('Initech sent a corrected invoice.');
+    await page.locator('.cancel-form button[type="submit"]').click();
+    await page.locator('.run-meta .status', { hasText: /cancelled|completed/ }).waitFor({ timeout: 20_000 });
+    const { json } = await s.call('auditor', 'GET', `/v1/runs/${runId}/chain`);
+    expect(json.chain.steps).toContainEqual(expect.objectContaining({ fromPerson: { kind: 'cancel', by: 'user' } }));
+    expect(paid).not.toContainEqual(expect.objectContaining({ invoice: 'INV-88' }));
+    expect(await page.content()).not.toContain(CARD);
+    await page.close();
+  });
+
+  it('rejects a call with the reason the approver gives: the run reads it and goes on', async () => {
+    const runId = await start('dev', 'reject', 'Pay the Umbrella invoice INV-12', [
+      { content: [useTool('pay_invoice', { vendor: 'Umbrella', invoice: 'INV-12', amountUsd: 99_000, cardNumber: CARD })] },
+      { content: [useTool('finish', { result: 'Not paid: the approver refused.' })] },
+    ]);
+    const pending = await pendingApproval(runId);
+    const page = await openAs('ops', `/runs/${runId}`);
+    const box = page.locator(`.approval[data-call-id="${pending.callId}"]`);
+    await box.locator('button.reject').click();
+    // No reason, no rejection: the agent needs to know why.
+    await box.locator('.reject-form button[type="submit"]').click();
+    await box.locator('.approval-message', { hasText: 'Say why' }).waitFor();
+    await box.locator('.reject-reason').fill('Amount is 100x the usual Umbrella invoice.');
+    await box.locator('.reject-form button[type="submit"]').click();
+    await page.locator('.approval-rejected .approval-decided', { hasText: 'Amount is 100x the usual Umbrella invoice.' }).waitFor({ timeout: 20_000 });
+    await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    const { json } = await s.call('auditor', 'GET', `/v1/runs/${runId}/chain`);
+    expect(json.chain.approvals[0]).toMatchObject({ status: 'rejected', note: 'Amount is 100x the usual Umbrella invoice.', decidedBy: { id: 'ops' } });
+    expect(paid).not.toContainEqual(expect.objectContaining({ invoice: 'INV-12' }));
+    await page.close();
+  });
+
+  it('opens a long chain on its latest steps and loads earlier ones on request', async () => {
+    const turns = Array.from({ length: 13 }, (_, i) => ({ content: [say(`Counting ledger table ${i + 1}.`), useTool('count_rows', { table: `ledger_${i + 1}` })] }));
+    const runId = await start('dev', 'long', 'Count every ledger table', [...turns, { content: [useTool('finish', { result: 'Counted 13 tables.' })] }], { maxIterations: 20 });
+    const total = (await eventually('the long run to end', async () => {
+      const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
+      return json.status === 'completed' ? json : undefined;
+    })).stepCount as number;
+    expect(total).toBeGreaterThan(60);
+
+    const page = await openAs('dev', `/runs/${runId}`);
+    await page.locator(`#step-${total}`).waitFor();
+    expect(await page.locator('.steps .step').count()).toBe(50);
+    expect(await page.locator('#step-1').count()).toBe(0);
+    await page.locator('button.earlier').click();
+    await page.locator('#step-1').waitFor();
+    expect(await page.locator('.steps .step').count()).toBe(total);
+    expect(await page.locator('button.earlier').isHidden()).toBe(true);
+    // In step order, top to bottom.
+    const numbers = await page.locator('.steps .step').evaluateAll((els) => els.map((el) => Number((el as unknown as { dataset: { step: string } }).dataset.step)));
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    await page.close();
+  });
+
+  it('folds out a sub-agent\'s chain under the call that delegated to it', async () => {
+    model.script('child-research', [{ content: [say('Looking the vendor up in the register.'), useTool('finish', { result: 'Globex Ltd, registered 2011.' })] }]);
+    const runId = await start('dev', 'parent-research', 'Check the vendor before paying', [
+      { content: [useTool('researcher', { task: 'Find Globex in the company register [child-research]' })] },
+      { content: [useTool('finish', { result: 'Globex is registered; safe to pay.' })] },
+    ], { agents: { researcher: { description: 'Looks companies up', model: SCRIPTED_MODEL, tools: [] } } });
+    await eventually('the parent to end', async () => {
+      const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
+      return json.status === 'completed' ? json : undefined;
+    });
+    const page = await openAs('dev', `/runs/${runId}`);
+    const fold = page.locator('details.sub-agent').first();
+    await fold.waitFor();
+    expect(await page.locator('.sub-agents .sub-agent-link', { hasText: 'researcher' }).count()).toBe(1);
+    await fold.locator('summary').click();
+    await fold.locator('.thought', { hasText: 'Looking the vendor up in the register.' }).waitFor();
+    // The child's own page is one click away.
+    await fold.locator('a', { hasText: 'Open the sub-agent' }).click();
+    await page.locator('.run-title', { hasText: 'Find Globex in the company register' }).waitFor();
+    await page.close();
+  });
+
+  it('shows the plan as a checklist that ticks off as the run reports progress', async () => {
+    const tasks = [
+      { id: 't1', description: 'Export the ledger', dependencies: [] },
+      { id: 't2', description: 'Match each statement', dependencies: ['t1'] },
+    ];
+    const runId = await start('dev', 'plan', 'Reconcile with a plan', [
+      { content: [say(`Here is the plan:\n\`\`\`json\n${JSON.stringify({ tasks })}\n\`\`\``)] },
+      { content: [useTool('update_task', { task_id: 't1', status: 'completed' }), useTool('wait_for_gate', { gate: 'plan' })] },
+      { content: [useTool('update_task', { task_id: 't2', status: 'completed' })] },
+      { content: [useTool('finish', { result: 'Reconciled.' })] },
+    ], { planning: { reflectEvery: 0 } });
+    await eventually('the plan gate to start', async () => gate.started('plan') || undefined);
+    const page = await openAs('dev', `/runs/${runId}`);
+    await page.locator('.plan .task-completed', { hasText: 'Export the ledger' }).waitFor();
+    expect(await page.locator('.plan .task-completed', { hasText: 'Match each statement' }).count()).toBe(0);
+    gate.release('plan');
+    await page.locator('.plan .task-completed', { hasText: 'Match each statement' }).waitFor({ timeout: 20_000 });
+    expect(await page.locator('.plan .checklist li').allTextContents()).toEqual(['✓ Export the ledger (completed)', '✓ Match each statement (completed)']);
+    await page.close();
+  });
+
+  it('answers the agent\'s question from the page', async () => {
+    const runId = await start('user', 'question', 'Reconcile the statements', [
+      { content: [useTool('ask_person', { question: 'Which quarter should I reconcile?' })] },
+      { content: [useTool('finish', { result: 'Reconciled Q3.' })] },
+    ], { allowQuestions: true });
+    const page = await openAs('user', `/runs/${runId}`);
+    await page.locator('.question .question-text', { hasText: 'Which quarter should I reconcile?' }).waitFor({ timeout: 20_000 });
+    await page.locator('.answer-text').fill('Q3, please.');
+    await page.locator('form.answer button').click();
+    await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    expect(await page.locator('.question').isHidden()).toBe(true);
+    const { json } = await s.call('auditor', 'GET', `/v1/runs/${runId}/chain`);
+    expect(json.chain.steps).toContainEqual(expect.objectContaining({ fromPerson: { kind: 'answer', by: 'user' } }));
+    await page.close();
+  });
+
+  it('sends a person whose token is revoked mid-session back to the sign-in box', async () => {
+    const page = await openAs('solo');
+    await page.locator('table.runs').waitFor();
+    const tokens = JSON.parse(fs.readFileSync(s.tokenFile, 'utf8')) as { tokens: Array<{ id: string }> };
+    fs.writeFileSync(s.tokenFile, JSON.stringify({ tokens: tokens.tokens.filter((t) => t.id !== 'solo') }));
+    await page.locator('form.filters button[type="submit"]').click();
+    await page.locator('.sign-in-form .error', { hasText: 'The server refused your token' }).waitFor();
+    expect(await page.evaluate('sessionStorage.getItem("thoughtline.token")')).toBeNull();
+    await page.close();
+  });
+
+  it('starts a run from the list page\'s form and opens it; filters the list by status', async () => {
+    model.script('form-start', [{ content: [say('Reading the request.'), useTool('finish', { result: 'Started from the browser.' })] }]);
+    const page = await openAs('dev');
+    await page.locator('form.start textarea[name="task"]').fill('Summarise the open invoices [form-start]');
+    await page.locator('form.start summary').click();
+    await page.locator('form.start textarea[name="extra"]').fill(JSON.stringify({ model: SCRIPTED_MODEL }));
+    await page.locator('form.start button[type="submit"]').click();
+    await page.locator('.run-title', { hasText: 'Summarise the open invoices' }).waitFor();
+    expect(page.url()).toMatch(/#\/runs\/[^/]+$/);
+    await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    await page.locator('.conclusion', { hasText: 'Started from the browser.' }).waitFor();
+
+    // A body the API refuses is shown with the field it names.
+    await page.goto(`${s.server.url}/#/`);
+    await page.locator('form.start textarea[name="task"]').fill('x');
+    await page.locator('form.start summary').click();
+    await page.locator('form.start textarea[name="extra"]').fill('{ "maxIterations": -1 }');
+    await page.locator('form.start button[type="submit"]').click();
+    await page.locator('form.start .message.error', { hasText: 'maxIterations' }).waitFor();
+
+    await page.reload();
+    await page.locator('form.filters select[name="status"]').selectOption('completed');
+    await page.locator('form.filters button[type="submit"]').click();
+    await expect.poll(async () => (await page.locator('table.runs tbody tr').count()) > 0).toBe(true);
+    await expect.poll(async () => [...new Set(await page.locator('table.runs tbody .status').allTextContents())]).toEqual(['completed']);
+    await screenshot(page, 'viewer-list.png');
+    await page.close();
+  });
+
+  it('shows the sign-in box for a refused token, and signs in with a good one', async () => {
+    const page = await openAs('tl_not_a_real_token');
+    await page.locator('.sign-in-form').waitFor();
+    expect(await page.locator('.sign-in-form .error').textContent()).toMatch(/not valid/);
+    expect(page.url()).not.toContain('tl_not_a_real_token');
+    await page.locator('.sign-in-form input[name="token"]').fill(s.tokens.dev);
+    await page.locator('.sign-in-form button[type="submit"]').click();
+    await page.locator('table.runs').waitFor();
+    await page.locator('table.runs tbody tr').first().waitFor();
+    expect(await page.locator('.sign-in-form').count()).toBe(0);
+    await page.close();
+  });
+});

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import type { ModelProvider } from '../../src/activities';
+import { AgentClient } from '../../src/client/agent-client';
+import { createTokenFileAuthenticator } from '../../src/client/server/auth/token-file-authenticator';
+import { createServer, type RunningServer } from '../../src/client/server/create-server';
+import { registerViewerRoute } from '../../src/client/server/viewer-route';
+import { createMemoryBus } from '../../src/events/memory-bus';
+import type { ToolDefinition } from '../../src/tools/define-tool';
+import { createAgentWorker } from '../../src/worker';
+import type { TestEnv } from '../helpers/temporal-env';
+import { writeTokenFile, type Person } from '../server/server-harness';
+
+export interface ViewerHarness {
+  server: RunningServer;
+  tokens: Record<Person, string>;
+  tokenFile: string;
+  /** fetch against the server as a person; the parsed JSON body (or the text). */
+  call(who: Person, method: string, url: string, body?: unknown): Promise<{ status: number; json: any }>;
+  close(): Promise<void>;
+}
+
+/**
+ * What `thoughtline serve --with-worker` runs, for the browser: the server with the viewer's
+ * routes, and a real worker on its own task queue that publishes its run events (steps, model
+ * text as it arrives) to the server's bus. server-harness's people and tokens.
+ */
+export async function startViewerHarness(env: TestEnv, deps: { tools: readonly ToolDefinition[]; model: ModelProvider }): Promise<ViewerHarness> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-viewer-'));
+  const { file, tokens } = writeTokenFile(dir);
+  const bus = createMemoryBus();
+  const taskQueue = `test-${randomUUID()}`;
+  const worker = await createAgentWorker({
+    connection: env.nativeConnection,
+    namespace: inject('temporalNamespace'),
+    taskQueue,
+    tools: deps.tools,
+    models: { scripted: deps.model },
+    secrets: [],
+    events: bus,
+    workflowBundle: { codePath: inject('workflowBundlePath') },
+  });
+  const running = worker.run();
+  const server = await createServer({
+    agents: new AgentClient({ client: env.client, taskQueue }),
+    auth: createTokenFileAuthenticator({ file }),
+    bus,
+    port: 0,
+    extend: (app) => registerViewerRoute(app),
+  });
+  return {
+    server,
+    tokens,
+    tokenFile: file,
+    async call(who, method, url, body) {
+      const headers: Record<string, string> = { authorization: `Bearer ${tokens[who]}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+      const response = await fetch(`${server.url}${url}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const text = await response.text();
+      return { status: response.status, json: text ? JSON.parse(text) : undefined };
+    },
+    async close() {
+      await server.close();
+      worker.shutdown();
+      await running;
+      await bus.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

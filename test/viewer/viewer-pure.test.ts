@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import { viewerModule } from './viewer-module';
+
+interface SseMessage { event: string; data: string; id: string }
+interface SseModule {
+  createSseParser(): { push(chunk: string): SseMessage[]; readonly lastEventId: string; readonly retry: number | undefined };
+  reconnectDelay(attempt: number, serverRetry?: number): number;
+}
+interface LiveBlock { key: string; kind: string; text: string }
+interface ChainStateModule {
+  createChainState(): {
+    addSteps(steps: unknown[]): { stepNumber: number }[];
+    readonly first: number;
+    readonly last: number;
+    readonly size: number;
+    toolNames(): Map<string, string>;
+    applyDelta(event: { activityId: string; attempt: number; kind: string; offset: number; text: string }): LiveBlock;
+    clearLive(): string[];
+    readonly liveBlocks: LiveBlock[];
+  };
+}
+interface FormatModule {
+  formatUsd(usd: unknown): string | undefined;
+  formatTokens(usage: unknown): string | undefined;
+  formatDuration(ms: unknown): string | undefined;
+  progressLine(status: unknown, options?: { spend?: boolean }): string;
+  stepTitle(step: unknown, names?: Map<string, string>): string;
+  stepFacts(step: unknown): string[];
+  planLine(task: unknown): { mark: string; text: string; status: string; key: string };
+  canDecide(me: unknown, record: unknown): boolean;
+}
+interface ApiModule {
+  ApiFailure: new (status: number, code: string, message: string, issues?: Array<{ path: unknown[]; message: string }>) => Error;
+  describeFailure(err: unknown): string;
+}
+interface TokenModule { tokenFromFragment(hash: string): { token: string; rest: string } | undefined }
+
+describe('sse parser', () => {
+  it('assembles messages across chunks, CRLF split between chunks included', async () => {
+    const { createSseParser } = await viewerModule<SseModule>('sse.js');
+    const parser = createSseParser();
+    expect(parser.push('event: step\r\nid: 7\r\ndata: {"a"')).toEqual([]);
+    expect(parser.push(':1}\r')).toEqual([]);
+    expect(parser.push('\n\r\n: ping\n\nevent: status\nid: 7.1\ndata: x\ndata: y\n\n')).toEqual([
+      { event: 'step', data: '{"a":1}', id: '7' },
+      { event: 'status', data: 'x\ny', id: '7.1' },
+    ]);
+    expect(parser.lastEventId).toBe('7.1');
+  });
+
+  it('keeps the last id for messages without one, ignores ids with NUL, and events with no data', async () => {
+    const { createSseParser } = await viewerModule<SseModule>('sse.js');
+    const parser = createSseParser();
+    const out = parser.push('id: 3\ndata: a\n\ndata: b\n\nid: bad\u0000\nevent: x\n\nretry: 2500\ndata:c\n\n');
+    expect(out).toEqual([
+      { event: 'message', data: 'a', id: '3' },
+      { event: 'message', data: 'b', id: '3' },
+      { event: 'message', data: 'c', id: '3' },
+    ]);
+    expect(parser.retry).toBe(2500);
+  });
+
+  it('backs off from the server hint, doubling to 15 s', async () => {
+    const { reconnectDelay } = await viewerModule<SseModule>('sse.js');
+    expect(reconnectDelay(0, 1200)).toBe(1200);
+    expect([0, 1, 2, 3, 10].map((n) => reconnectDelay(n))).toEqual([500, 1000, 2000, 4000, 15_000]);
+  });
+});
+
+const step = (n: number, extra: Record<string, unknown> = {}) => ({ stepId: `s${n}`, stepNumber: n, type: 'thinking', thought: `t${n}`, timestamp: '2026-11-22T15:00:00Z', iteration: 1, visibility: { level: 'full' }, ...extra });
+
+describe('chain state', () => {
+  it('holds each step once, whichever way it arrived, in order', async () => {
+    const { createChainState } = await viewerModule<ChainStateModule>('chain-state.js');
+    const state = createChainState();
+    expect(state.addSteps([step(5), step(3)]).map((s) => s.stepNumber)).toEqual([3, 5]);
+    expect(state.addSteps([step(5), step(6), step(4)]).map((s) => s.stepNumber)).toEqual([4, 6]);
+    expect([state.first, state.last, state.size]).toEqual([3, 6, 4]);
+    state.addSteps([step(7, { type: 'tool_call', toolCall: { toolName: 'search', correlationId: 'c1', toolType: 'external', arguments: {} } })]);
+    expect(state.toolNames().get('c1')).toBe('search');
+  });
+
+  it('builds live text from deltas: repeats dropped, overlaps trimmed, gaps marked, retries replace', async () => {
+    const { createChainState } = await viewerModule<ChainStateModule>('chain-state.js');
+    const state = createChainState();
+    const d = (offset: number, text: string, attempt = 1) => state.applyDelta({ activityId: 'a1', attempt, kind: 'text', offset, text });
+    d(0, 'Hello');
+    d(5, ', wor');
+    expect(d(0, 'Hello').text).toBe('Hello, wor');
+    expect(d(7, 'world').text).toBe('Hello, world');
+    expect(d(20, 'late').text).toBe('Hello, world…late');
+    expect(d(0, 'Again', 2).text).toBe('Again');
+    expect(state.liveBlocks.map((b) => b.key)).toEqual(['a1#2']);
+    expect(state.clearLive()).toEqual(['a1#2']);
+    expect(state.liveBlocks).toEqual([]);
+  });
+});
+
+describe('format', () => {
+  it('writes the progress line from what the status has, and leaves out what it lacks', async () => {
+    const { progressLine } = await viewerModule<FormatModule>('format.js');
+    expect(progressLine({ stepCount: 7, iterations: 3, maxIterations: 10, costUsd: 0.0412 })).toBe('step 7 · iteration 3/10 · $0.04');
+    expect(progressLine({ stepCount: 7, iterations: 3, maxIterations: 10 })).toBe('step 7 · iteration 3/10');
+    expect(progressLine({ steps: 2, iteration: 1 })).toBe('step 2 · iteration 1');
+    expect(progressLine({ stepCount: 4, iterations: 2, progress: { maxIterations: 5 }, costUsd: 1 }, { spend: false })).toBe('step 4 · iteration 2/5');
+    expect(progressLine(undefined)).toBe('');
+  });
+
+  it('formats money, tokens and durations for people', async () => {
+    const f = await viewerModule<FormatModule>('format.js');
+    expect([f.formatUsd(0), f.formatUsd(0.0023), f.formatUsd(1.5), f.formatUsd(undefined)]).toEqual(['$0.00', '$0.0023', '$1.50', undefined]);
+    expect(f.formatTokens({ inputTokens: 1234, outputTokens: 56, cacheReadTokens: 0, cacheWriteTokens: 0 })).toBe('1,234 in · 56 out');
+    expect(f.formatTokens(undefined)).toBeUndefined();
+    expect([f.formatDuration(850), f.formatDuration(2400), f.formatDuration(185_000)]).toEqual(['850 ms', '2.4 s', '3 min 5 s']);
+  });
+
+  it('titles steps and lists only the facts a step carries (an end user’s step has no tokens or cost)', async () => {
+    const f = await viewerModule<FormatModule>('format.js');
+    const call = { ...step(2), type: 'tool_call', toolCall: { toolType: 'external', toolName: 'pay', correlationId: 'c', arguments: {} } };
+    const result = { ...step(3), type: 'tool_result', toolResult: { correlationId: 'c', success: false, durationMs: 1200 } };
+    expect(f.stepTitle(call)).toBe('Tool call · pay');
+    expect(f.stepTitle(result, new Map([['c', 'pay']]))).toBe('Result · pay (failed)');
+    expect(f.stepTitle({ ...step(4), type: 'synthesis' })).toBe('Answer');
+    const model = { ...step(1), type: 'tool_call', model: 'claude', usage: { inputTokens: 10, outputTokens: 2 }, costUsd: 0.5, toolCall: { toolType: 'llm', toolName: 'claude', correlationId: 'm', arguments: {} } };
+    expect(f.stepFacts(model).join(' | ')).toMatch(/claude \| 10 in · 2 out \| \$0\.50$/);
+    const { usage: _u, costUsd: _c, ...endUser } = model;
+    expect(f.stepFacts(endUser).some((x) => /\$|in ·/.test(x))).toBe(false);
+    expect(f.stepFacts(result)).toContain('1.2 s');
+  });
+
+  it('shows decision buttons only to people whose roles may decide a pending record', async () => {
+    const { canDecide } = await viewerModule<FormatModule>('format.js');
+    const rec = (approverRoles: string[], status = 'pending') => ({ status, approverRoles });
+    expect(canDecide({ roles: [] }, rec([]))).toBe(true);
+    expect(canDecide({ roles: ['finance'] }, rec(['finance', 'cfo']))).toBe(true);
+    expect(canDecide({ roles: ['developer'] }, rec(['finance']))).toBe(false);
+    expect(canDecide({ roles: ['finance'] }, rec(['finance'], 'approved'))).toBe(false);
+    expect(canDecide(undefined, rec(['finance']))).toBe(false);
+  });
+
+  it('marks plan tasks and never trusts an unknown status', async () => {
+    const { planLine } = await viewerModule<FormatModule>('format.js');
+    expect(planLine({ description: 'Read the data', status: 'completed' })).toEqual({ mark: '✓', text: 'Read the data', status: 'completed', key: 'completed' });
+    expect(planLine({ description: 'x', status: 'in_progress' }).status).toBe('in progress');
+    expect(planLine({ description: 'x', status: '<img>' }).mark).toBe('○');
+    expect(planLine({ description: 'x', status: 'constructor' }).key).toBe('pending');
+  });
+});
+
+describe('token fragment', () => {
+  it('takes a token only from a fragment that starts with token=', async () => {
+    const { tokenFromFragment } = await viewerModule<TokenModule>('token.js');
+    expect(tokenFromFragment('#token=abc%2Fdef')).toEqual({ token: 'abc/def', rest: '#/' });
+    expect(tokenFromFragment('#token=abc&/runs/r1')).toEqual({ token: 'abc', rest: '#/runs/r1' });
+    expect(tokenFromFragment('#/runs/r1')).toBeUndefined();
+    expect(tokenFromFragment('#token=')).toBeUndefined();
+    expect(tokenFromFragment('#token=%E0%A4%A')).toBeUndefined();
+  });
+});
+
+describe('api failures', () => {
+  it('shows the server\'s message, adding only the field issues it does not already name', async () => {
+    const { ApiFailure, describeFailure } = await viewerModule<ApiModule>('api.js');
+    const named = new ApiFailure(400, 'bad_request', 'Invalid request at body.maxIterations: Too small.', [{ path: ['maxIterations'], message: 'Too small.' }]);
+    expect(describeFailure(named)).toBe('Invalid request at body.maxIterations: Too small.');
+    const terse = new ApiFailure(400, 'bad_request', 'Fix the body.', [{ path: ['task'], message: 'Required' }, { path: [], message: 'Unknown key' }]);
+    expect(describeFailure(terse)).toBe('Fix the body. (task: Required; (body): Unknown key)');
+    expect(describeFailure(new Error('boom'))).toBe('boom');
+  });
+});

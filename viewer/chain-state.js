@@ -1,0 +1,71 @@
+// What the run page knows of a chain: steps by number (each once, however it arrived: a page,
+// the stream, a resend after a reconnect) and the model text still arriving. Pure, no DOM.
+
+export function createChainState() {
+  const steps = new Map();
+  /** Live replies by `${activityId}#${attempt}`: { activityId, attempt, kind, text }. */
+  const live = new Map();
+
+  return {
+    /** Adds steps; returns the new ones in step order (repeats are ignored). */
+    addSteps(list) {
+      const added = [];
+      for (const step of list ?? []) {
+        if (!step || typeof step.stepNumber !== 'number' || steps.has(step.stepNumber)) continue;
+        steps.set(step.stepNumber, step);
+        added.push(step);
+      }
+      return added.sort((a, b) => a.stepNumber - b.stepNumber);
+    },
+    has(stepNumber) {
+      return steps.has(stepNumber);
+    },
+    get size() {
+      return steps.size;
+    },
+    /** The lowest and highest step numbers held, or 0 when none. */
+    get first() {
+      return steps.size ? Math.min(...steps.keys()) : 0;
+    },
+    get last() {
+      return steps.size ? Math.max(...steps.keys()) : 0;
+    },
+    /** Tool names by correlation id, so a result can say which call it answers. */
+    toolNames() {
+      const names = new Map();
+      for (const step of steps.values()) if (step.type === 'tool_call') names.set(step.toolCall.correlationId, step.toolCall.toolName);
+      return names;
+    },
+    /**
+     * Applies a text_delta event; returns the reply's block ({ key, kind, text }) after it.
+     * `offset` says where the text starts in the whole reply: a repeat is dropped, an overlap
+     * keeps only the new tail, a gap is marked with "…". A new attempt replaces the old one.
+     */
+    applyDelta(event) {
+      const key = `${event.activityId}#${event.attempt}`;
+      for (const [k, block] of live) if (block.activityId === event.activityId && block.attempt < event.attempt) live.delete(k);
+      const block = live.get(key) ?? { key, activityId: event.activityId, attempt: event.attempt, kind: event.kind, text: '', length: 0 };
+      const text = String(event.text ?? '');
+      const offset = typeof event.offset === 'number' ? event.offset : block.length;
+      if (offset + text.length <= block.length) return block;
+      if (offset > block.length) {
+        block.text += '…';
+        block.length = offset;
+      }
+      block.text += text.slice(block.length - offset);
+      block.length = offset + text.length;
+      block.kind = event.kind;
+      live.set(key, block);
+      return block;
+    },
+    /** Drops every live reply (a step landed: the replies it came from are in the chain now). */
+    clearLive() {
+      const keys = [...live.keys()];
+      live.clear();
+      return keys;
+    },
+    get liveBlocks() {
+      return [...live.values()];
+    },
+  };
+}

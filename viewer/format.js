@@ -1,0 +1,131 @@
+// Pure formatting of what the API returns, for people. No DOM here, so node tests can run it.
+
+/** "$0.04"; small amounts keep enough digits to not read as zero. Undefined stays undefined. */
+export function formatUsd(usd) {
+  if (typeof usd !== 'number' || !Number.isFinite(usd)) return undefined;
+  if (usd === 0) return '$0.00';
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(2)}`;
+}
+
+/** "1,234 in · 56 out" (plus cache figures when there are any); undefined without usage. */
+export function formatTokens(usage) {
+  if (!usage || typeof usage !== 'object') return undefined;
+  const n = (v) => (typeof v === 'number' ? v.toLocaleString('en-US') : '0');
+  const parts = [`${n(usage.inputTokens)} in`, `${n(usage.outputTokens)} out`];
+  if (usage.cacheReadTokens) parts.push(`${n(usage.cacheReadTokens)} cache read`);
+  if (usage.cacheWriteTokens) parts.push(`${n(usage.cacheWriteTokens)} cache write`);
+  return parts.join(' · ');
+}
+
+/** "850 ms", "2.4 s", "3 min 5 s". */
+export function formatDuration(ms) {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return undefined;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** "15:04:09" in the person's time zone, or the raw text when it is not a date. */
+export function formatTime(iso) {
+  if (typeof iso !== 'string') return '';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleTimeString('en-GB', { hour12: false });
+}
+
+/** "22 Nov 15:04" for a list of runs. */
+export function formatDateTime(iso) {
+  if (typeof iso !== 'string') return '';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' })} ${date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false })}`;
+}
+
+/**
+ * The run's progress line: "step 7 · iteration 3/10 · $0.04". Reads the status record as the
+ * API returns it; a part it lacks is left out, never guessed. `spend: false` (the end-user view,
+ * whose steps carry no tokens or cost either) leaves the money out.
+ */
+export function progressLine(status, { spend = true } = {}) {
+  if (!status || typeof status !== 'object') return '';
+  const maxIterations = status.maxIterations ?? status.progress?.maxIterations;
+  const parts = [];
+  const steps = status.stepCount ?? status.steps;
+  if (typeof steps === 'number') parts.push(`step ${steps}`);
+  const iteration = status.iterations ?? status.iteration;
+  if (typeof iteration === 'number') parts.push(typeof maxIterations === 'number' ? `iteration ${iteration}/${maxIterations}` : `iteration ${iteration}`);
+  const cost = spend ? formatUsd(status.costUsd) : undefined;
+  if (cost) parts.push(cost);
+  return parts.join(' · ');
+}
+
+const TOOL_LABEL = { llm: 'Model', external: 'Tool', skill: 'Skill', sub_agent: 'Sub-agent', database: 'Database', file_system: 'Files', custom: 'Tool' };
+
+/** The heading of a step: "Thinking", "Tool call · search", "Result · search (failed)", "Answer". */
+export function stepTitle(step, toolNames = new Map()) {
+  switch (step?.type) {
+    case 'thinking': {
+      if (step.purpose === 'plan') return 'Plan';
+      if (step.purpose === 'reflection') return 'Reflection';
+      if (step.fromPerson) return `From ${step.fromPerson.by} (${step.fromPerson.kind})`;
+      return 'Thinking';
+    }
+    case 'tool_call': {
+      const { toolType, toolName } = step.toolCall ?? {};
+      return `${TOOL_LABEL[toolType] ?? 'Tool'} call · ${toolName ?? '?'}`;
+    }
+    case 'tool_result': {
+      const result = step.toolResult ?? {};
+      const name = toolNames.get(result.correlationId);
+      const outcome = result.success === false ? ' (failed)' : result.cachedFrom ? ' (reused)' : '';
+      return `Result${name ? ` · ${name}` : ''}${outcome}`;
+    }
+    case 'synthesis':
+      return 'Answer';
+    default:
+      return 'Step';
+  }
+}
+
+/** The facts line under a step: time, model, tokens, cost, duration (each only when present). */
+export function stepFacts(step) {
+  const facts = [];
+  if (step?.timestamp) facts.push(formatTime(step.timestamp));
+  if (step?.model) facts.push(step.model);
+  const tokens = formatTokens(step?.usage);
+  if (tokens) facts.push(tokens);
+  const cost = formatUsd(step?.costUsd);
+  if (cost) facts.push(cost);
+  if (step?.type === 'tool_result') {
+    const duration = formatDuration(step.toolResult?.durationMs);
+    if (duration) facts.push(duration);
+    if (step.toolResult?.attempts > 1) facts.push(`${step.toolResult.attempts} attempts`);
+  }
+  if (step?.parallel) facts.push(`parallel ${step.parallel.index}/${step.parallel.size}`);
+  return facts;
+}
+
+const PLAN_MARK = { completed: '✓', in_progress: '▶', failed: '✗', blocked: '⏸', pending: '○' };
+
+/** One checklist line of the plan: mark, description, the status word for screen readers, its key. */
+export function planLine(task) {
+  const key = Object.hasOwn(PLAN_MARK, task?.status ?? '') ? task.status : 'pending';
+  return { mark: PLAN_MARK[key], text: String(task?.description ?? task?.id ?? ''), status: key.replace('_', ' '), key };
+}
+
+/**
+ * Whether `me` may decide `record`: it is pending, and its approverRoles are empty (anyone) or
+ * share a role with the person. The server checks again; this only hides buttons that would 403.
+ */
+export function canDecide(me, record) {
+  if (!record || record.status !== 'pending') return false;
+  const roles = Array.isArray(record.approverRoles) ? record.approverRoles : [];
+  if (roles.length === 0) return true;
+  const mine = new Set(Array.isArray(me?.roles) ? me.roles : []);
+  return roles.some((role) => mine.has(role));
+}
+
+/** Ended workflow statuses: no stream, no controls. */
+export const ENDED = new Set(['completed', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued']);

@@ -1,0 +1,383 @@
+// One run: its chain, loaded a page at a time from the latest steps backwards, then followed
+// live over the event stream (or by polling the chain when the server has no stream).
+import { api, describeFailure } from './api.js';
+import { approvalView } from './approvals.js';
+import { createChainState } from './chain-state.js';
+import { h, replaceChildren } from './dom.js';
+import { ENDED, formatDateTime, planLine, progressLine } from './format.js';
+import { followEvents } from './sse.js';
+import { createRunControls } from './run-controls.js';
+import { liveView, stepView } from './step-view.js';
+import { subAgentLink, subAgentView } from './sub-agents.js';
+
+/** Steps per chain page; the API allows up to 500. */
+export const PAGE = 50;
+const POLL_MS = 2000;
+
+/** Renders the run page into `root`; returns a function that stops its stream and timers. */
+export function renderRunPage(root, { runId, me, view }) {
+  const base = `/v1/runs/${encodeURIComponent(runId)}`;
+  const state = createChainState();
+  const approvals = new Map();
+  const subAgents = new Map();
+  let status;
+  let chainHead;
+  let stream;
+  let pollTimer;
+  let disposed = false;
+  let loadedFrom = 0; // steps numbered above this are loaded (or arriving live)
+
+  const title = h('h2', { class: 'run-title' }, runId);
+  const meta = h('p', { class: 'run-meta' });
+  const progress = h('p', { class: 'progress', 'aria-live': 'polite' });
+  const live = h('span', { class: 'live-state', dataset: { live: 'off' } }, '');
+  const message = h('p', { class: 'message', role: 'status' });
+  const pendingPanel = h('section', { class: 'pending', hidden: true });
+  const planPanel = h('section', { class: 'plan panel', hidden: true });
+  const subPanel = h('section', { class: 'sub-agents panel', hidden: true });
+  const earlier = h('button', { type: 'button', class: 'earlier', hidden: true }, 'Earlier steps');
+  const stepsEl = h('div', { class: 'steps' });
+  const liveEl = h('div', { class: 'live-blocks' });
+  const viewNote = h('p', { class: 'view-note' });
+
+  const people = createRunControls({
+    base,
+    tell: (text) => {
+      message.classList.remove('error');
+      message.textContent = text;
+    },
+    fail: (err) => fail(err),
+    changed: () => void refreshStatus(),
+  });
+
+  replaceChildren(
+    root,
+    h('p', {}, h('a', { href: '#/', class: 'back' }, '← All runs')),
+    h('section', { class: 'run-head panel' }, title, meta, h('div', { class: 'progress-row' }, progress, live), people.controls, message),
+    people.questionPanel,
+    pendingPanel,
+    planPanel,
+    subPanel,
+    h('section', { class: 'chain' }, viewNote, earlier, stepsEl, liveEl),
+  );
+
+  const fail = (err) => {
+    if (disposed) return;
+    message.textContent = describeFailure(err);
+    message.classList.add('error');
+  };
+
+  // ---- steps ----
+  const ctx = () => ({
+    toolNames: state.toolNames(),
+    approvalFor: (step) => (step.type === 'tool_call' ? h('div', { class: 'approval-slot', dataset: { stepId: step.stepId } }) : undefined),
+    subAgent: (step) => (step.type === 'tool_call' && step.toolCall?.delegatedTo ? subAgentView(step.toolCall.delegatedTo, { view, me, sub: subAgents.get(step.toolCall.delegatedTo.workflowId) }) : undefined),
+  });
+
+  const insertSteps = (added) => {
+    if (added.length === 0) return;
+    const c = ctx();
+    for (const step of added) {
+      const el = stepView(step, c);
+      // Live steps come last: append; a page of earlier steps goes before the first larger one.
+      const last = stepsEl.lastElementChild;
+      const after = !last || Number(last.dataset.step) < step.stepNumber ? null : [...stepsEl.children].find((child) => Number(child.dataset.step) > step.stepNumber);
+      stepsEl.insertBefore(el, after ?? null);
+    }
+    renderApprovals();
+  };
+
+  const addStepsFromServer = (steps, { keepScroll = false } = {}) => {
+    const before = document.documentElement.scrollHeight;
+    insertSteps(state.addSteps(steps));
+    if (keepScroll) window.scrollBy(0, document.documentElement.scrollHeight - before);
+    for (const step of steps ?? []) if (step.type === 'thinking' && step.plan) renderPlan(step.plan.tasks);
+  };
+
+  // ---- the head of the chain and the status record ----
+  const renderHead = () => {
+    const task = chainHead?.task;
+    title.textContent = task || runId;
+    const agentName = status?.agentName ?? chainHead?.agentName ?? '';
+    const started = chainHead?.startedAt ? `started ${formatDateTime(chainHead.startedAt)}` : '';
+    replaceChildren(meta, h('span', { class: `status status-${status?.status ?? 'unknown'}` }, status?.status ?? '…'), ' ', [agentName, started, runId].filter(Boolean).join(' · '));
+    progress.textContent = progressLine(status, { spend: view !== 'end_user' });
+    const hidden = chainHead?.view?.hiddenSteps;
+    viewNote.textContent = chainHead?.view ? `${labelOfView(chainHead.view.role)} view${hidden ? ` · ${hidden} step${hidden === 1 ? '' : 's'} not shown in this view` : ''}` : '';
+    people.update({ ended: ended(), openQuestion: status?.progress?.openQuestion ?? status?.openQuestion });
+    renderSubAgents();
+    const plan = status?.progress?.plan?.tasks ?? status?.plan?.tasks ?? chainHead?.plan?.tasks;
+    if (plan) renderPlan(plan);
+  };
+
+  const ended = () => ENDED.has(status?.status);
+
+  let statusInFlight;
+  let statusAgain = false;
+  const refreshStatus = async () => {
+    if (statusInFlight) {
+      statusAgain = true;
+      return statusInFlight;
+    }
+    statusInFlight = (async () => {
+      do {
+        statusAgain = false;
+        try {
+          status = await api(base, { query: { view } });
+          const pendingNow = new Set((status?.pendingApprovals ?? []).map(approvalKey));
+          // A record shown as pending that the run no longer lists was decided or timed out: read its outcome.
+          const stale = [...approvals].some(([key, record]) => record.status === 'pending' && !pendingNow.has(key));
+          for (const record of status?.pendingApprovals ?? []) approvals.set(approvalKey(record), record);
+          if (stale) await readChainApprovals();
+          for (const sub of status?.subAgents ?? []) subAgents.set(sub.workflowId, sub);
+          if (!disposed) {
+            renderHead();
+            renderApprovals();
+          }
+        } catch (err) {
+          fail(err);
+        }
+      } while (statusAgain && !disposed);
+      statusInFlight = undefined;
+    })();
+    return statusInFlight;
+  };
+
+  // ---- approvals ----
+  // A call id is unique within one run; a sub-agent's records carry their run.
+  const approvalKey = (record) => `${record.workflowId ?? runId}\u0000${record.callId}`;
+  /**
+   * Each record's card, kept while its decision state is unchanged: the same record arriving
+   * again (from the stream, the status, the chain) must not wipe a reason being typed.
+   */
+  const cards = new Map();
+  const decisionState = (record) => [record.status, record.argumentsHash, record.decidedBy?.id ?? '', record.note ?? ''].join('\u0000');
+  const renderApprovals = () => {
+    const records = [...approvals.values()];
+    const loose = [];
+    const kept = new Set();
+    for (const record of records) {
+      const key = approvalKey(record);
+      let card = cards.get(key);
+      if (!card || card.state !== decisionState(record)) {
+        card?.node.remove();
+        card = { state: decisionState(record), node: approvalView(record, { me, runId, onDecided }) };
+        cards.set(key, card);
+      }
+      kept.add(card.node);
+      // A sub-agent's record names a step of the child's chain: it never goes under a step of this one.
+      const own = record.workflowId === undefined || record.workflowId === runId;
+      const slot = own ? stepsEl.querySelector(`.approval-slot[data-step-id="${CSS.escape(record.stepId)}"]`) : null;
+      if (slot) {
+        if (card.node.parentElement !== slot) slot.append(card.node);
+      } else if (record.status === 'pending') loose.push(card.node);
+      else card.node.remove();
+    }
+    const pending = records.filter((r) => r.status === 'pending');
+    pendingPanel.hidden = pending.length === 0;
+    const heading = pending.length ? h('h3', {}, `${pending.length} call${pending.length === 1 ? '' : 's'} waiting for approval`) : null;
+    const links = pending.filter((r) => !loose.some((n) => n.dataset.callId === r.callId)).map((r) => h('p', {}, h('a', { href: `#/runs/${encodeURIComponent(runId)}`, onclick: (e) => jumpTo(e, r.stepId) }, `${r.toolName}: see it in the chain`)));
+    // Cards already in the panel stay where they are (and keep their typed text).
+    for (const child of [...pendingPanel.children]) if (!loose.includes(child)) child.remove();
+    pendingPanel.prepend(...[heading, ...links].filter(Boolean));
+    for (const node of loose) if (node.parentElement !== pendingPanel) pendingPanel.append(node);
+  };
+  const jumpTo = (event, stepId) => {
+    event.preventDefault();
+    stepsEl.querySelector(`.approval-slot[data-step-id="${CSS.escape(stepId)}"]`)?.scrollIntoView({ block: 'center' });
+  };
+  const onDecided = (record) => {
+    if (record?.callId) approvals.set(approvalKey(record), record);
+    renderApprovals();
+    void refreshStatus();
+  };
+
+  // ---- plan and sub-agents ----
+  const renderPlan = (tasks) => {
+    planPanel.hidden = false;
+    replaceChildren(
+      planPanel,
+      h('h3', {}, 'Plan'),
+      h('ol', { class: 'checklist' }, tasks.map((task) => {
+        const line = planLine(task);
+        return h('li', { class: `task task-${line.key}` }, h('span', { class: 'mark', 'aria-hidden': 'true' }, line.mark), ' ', line.text, h('span', { class: 'sr-only' }, ` (${line.status})`));
+      })),
+    );
+  };
+  const renderSubAgents = () => {
+    for (const sub of chainHead?.subAgents ?? []) if (!subAgents.has(sub.workflowId)) subAgents.set(sub.workflowId, sub);
+    const list = [...subAgents.values()];
+    subPanel.hidden = list.length === 0;
+    replaceChildren(subPanel, h('h3', {}, 'Sub-agents'), h('ul', {}, list.map((sub) => h('li', {}, subAgentLink(sub)))));
+  };
+
+  // ---- live: the event stream, else polling ----
+  const setLive = (mode, text) => {
+    live.dataset.live = mode;
+    live.textContent = text;
+  };
+
+  const onEvent = (message) => {
+    let event;
+    try {
+      event = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    switch (message.event) {
+      case 'step':
+        if (event.step) {
+          for (const key of state.clearLive()) liveEl.querySelector(`[data-live="${CSS.escape(key)}"]`)?.remove();
+          addStepsFromServer([event.step]);
+          void refreshStatus();
+        }
+        break;
+      case 'text_delta': {
+        const block = state.applyDelta(event);
+        const node = liveView(block);
+        const old = liveEl.querySelector(`[data-live="${CSS.escape(block.key)}"]`);
+        if (old) old.replaceWith(node);
+        else liveEl.append(node);
+        break;
+      }
+      case 'approval':
+        if (event.approval?.callId) {
+          approvals.set(approvalKey(event.approval), event.approval);
+          renderApprovals();
+        }
+        break;
+      case 'sub_agent':
+        if (event.subAgent?.workflowId) {
+          subAgents.set(event.subAgent.workflowId, event.subAgent);
+          renderSubAgents();
+        }
+        break;
+      case 'status':
+        void refreshStatus();
+        break;
+      case 'end':
+        state.clearLive();
+        liveEl.replaceChildren();
+        void refreshStatus().then(() => setLive('ended', 'run ended'));
+        break;
+      default:
+        break;
+    }
+  };
+
+  const startStream = () => {
+    stream = followEvents(`${base}/events?${new URLSearchParams(view ? { view } : {})}`, {
+      lastEventId: String(state.last),
+      onEvent,
+      onState: (s) => {
+        if (s === 'open') setLive('sse', 'live');
+        else if (s === 'retrying' || s === 'connecting') setLive('connecting', s === 'connecting' ? 'connecting…' : 'reconnecting…');
+        else if (s === 'ended') setLive('ended', 'run ended');
+      },
+      onFailure: (failure) => {
+        if (disposed) return;
+        // No stream on this server (503) or not for this caller: follow by polling instead.
+        if (failure.status === 503 || failure.status === 404) startPolling();
+        else fail(failure);
+      },
+    });
+  };
+
+  const startPolling = () => {
+    setLive('poll', `refreshing every ${POLL_MS / 1000} s`);
+    const tick = async () => {
+      if (disposed) return;
+      try {
+        await loadForward();
+        await refreshStatus();
+      } catch (err) {
+        fail(err);
+      }
+      if (ended()) {
+        setLive('ended', 'run ended');
+        return;
+      }
+      pollTimer = setTimeout(tick, POLL_MS);
+    };
+    pollTimer = setTimeout(tick, POLL_MS);
+  };
+
+  // ---- paging ----
+  const fetchPage = (afterStep, limit) => api(`${base}/chain`, { query: { view, afterStep, limit } });
+
+  /** Loads every step after the last one held, a page at a time. */
+  const loadForward = async () => {
+    for (let guard = 0; guard < 100; guard += 1) {
+      const page = await fetchPage(Math.max(state.last, loadedFrom), PAGE);
+      chainHead = page.chain;
+      for (const record of page.chain?.approvals ?? []) approvals.set(approvalKey(record), record);
+      addStepsFromServer(page.chain?.steps ?? []);
+      if (page.nextAfterStep === undefined || page.nextAfterStep === null) return page;
+    }
+  };
+
+  /** The chain's approval records (decided ones included), without re-reading its steps. */
+  const readChainApprovals = async () => {
+    const page = await fetchPage(Number.MAX_SAFE_INTEGER, 1);
+    for (const record of page.chain?.approvals ?? []) approvals.set(approvalKey(record), record);
+  };
+
+  const loadEarlier = async () => {
+    if (loadedFrom <= 0) return;
+    earlier.disabled = true;
+    const from = Math.max(0, loadedFrom - PAGE);
+    try {
+      const page = await fetchPage(from, loadedFrom - from);
+      loadedFrom = from;
+      addStepsFromServer(page.chain?.steps ?? [], { keepScroll: true });
+    } catch (err) {
+      fail(err);
+    }
+    earlier.disabled = false;
+    updateEarlier();
+  };
+  const updateEarlier = () => {
+    earlier.hidden = loadedFrom <= 0;
+    earlier.textContent = `Earlier steps (#${Math.max(1, loadedFrom - PAGE + 1)}–#${loadedFrom})`;
+  };
+  earlier.addEventListener('click', () => void loadEarlier());
+  // Scrolling up to the button loads the page before, once the person has scrolled at all.
+  let scrolled = false;
+  const onScroll = () => (scrolled = true);
+  window.addEventListener('scroll', onScroll, { passive: true });
+  const observer = new IntersectionObserver((entries) => {
+    if (scrolled && entries.some((e) => e.isIntersecting) && !earlier.hidden && !earlier.disabled) void loadEarlier();
+  });
+  observer.observe(earlier);
+
+  // ---- start: status, the latest page, then live ----
+  void (async () => {
+    try {
+      await refreshStatus();
+      if (!status) return;
+      const total = status.stepCount ?? status.steps ?? 0;
+      loadedFrom = Math.max(0, total - PAGE);
+      await loadForward();
+      updateEarlier();
+      renderHead();
+      renderApprovals();
+      if (disposed) return;
+      if (ended()) setLive('ended', 'run ended');
+      else startStream();
+    } catch (err) {
+      fail(err);
+    }
+  })();
+
+  return () => {
+    disposed = true;
+    stream?.close();
+    clearTimeout(pollTimer);
+    observer.disconnect();
+    window.removeEventListener('scroll', onScroll);
+  };
+}
+
+function labelOfView(role) {
+  return { end_user: 'End-user', developer: 'Developer', auditor: 'Auditor' }[role] ?? role;
+}

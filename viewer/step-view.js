@@ -1,0 +1,73 @@
+// One reasoning step as a card: heading, facts (time, model, tokens, cost, duration) and its
+// body (thought, call arguments, result, answer). Shows exactly what the API sent, nothing more.
+import { h } from './dom.js';
+import { stepFacts, stepTitle } from './format.js';
+import { jsonView } from './json-view.js';
+
+/**
+ * `ctx`: { toolNames: Map, approvalFor(step) → node | undefined, subAgent(step) → node | undefined }.
+ */
+export function stepView(step, ctx = {}) {
+  const facts = stepFacts(step);
+  const failed = step.type === 'tool_result' && step.toolResult?.success === false;
+  return h(
+    'article',
+    { class: `step step-${step.type}${failed ? ' step-failed' : ''}`, id: `step-${step.stepNumber}`, dataset: { step: String(step.stepNumber), type: step.type } },
+    h(
+      'header',
+      {},
+      h('span', { class: 'step-number' }, `#${step.stepNumber}`),
+      h('span', { class: 'step-title' }, stepTitle(step, ctx.toolNames)),
+      step.visibility?.level === 'summary' ? h('span', { class: 'badge' }, 'summary') : null,
+      step.visibility?.level === 'hidden' ? h('span', { class: 'badge badge-hidden' }, 'hidden from others') : null,
+    ),
+    facts.length ? h('div', { class: 'step-facts' }, facts.join(' · ')) : null,
+    body(step),
+    ctx.approvalFor?.(step),
+    ctx.subAgent?.(step),
+  );
+}
+
+function body(step) {
+  switch (step.type) {
+    case 'thinking':
+      return h('div', { class: 'step-body' }, h('p', { class: 'thought' }, step.thought ?? ''));
+    case 'tool_call': {
+      const args = step.toolCall?.arguments ?? {};
+      const hasArgs = Object.keys(args).length > 0;
+      // A model call's arguments are the whole request: folded until someone opens them.
+      const openDepth = step.toolCall?.toolType === 'llm' ? 0 : 1;
+      return h(
+        'div',
+        { class: 'step-body' },
+        hasArgs ? h('div', { class: 'arguments' }, h('span', { class: 'label' }, 'Arguments'), jsonView(args, 0, openDepth)) : null,
+        step.visibility?.summary ? h('p', { class: 'summary' }, step.visibility.summary) : null,
+      );
+    }
+    case 'tool_result': {
+      const result = step.toolResult ?? {};
+      return h(
+        'div',
+        { class: 'step-body' },
+        result.error ? h('p', { class: 'error' }, result.error) : null,
+        result.result === undefined || result.result === null ? null : h('div', { class: 'result' }, h('span', { class: 'label' }, 'Result'), typeof result.result === 'string' ? h('pre', { class: 'text' }, result.result) : jsonView(result.result)),
+        result.truncated ? h('p', { class: 'note' }, 'Cut to the run’s size limit.') : null,
+        result.summarised ? h('p', { class: 'note' }, 'Condensed by a model call.') : null,
+      );
+    }
+    case 'synthesis':
+      return h('div', { class: 'step-body' }, h('p', { class: 'conclusion' }, step.synthesis?.conclusion ?? ''));
+    default:
+      return null;
+  }
+}
+
+/** The block of model text still arriving for one reply; replaced by the step when it lands. */
+export function liveView(block) {
+  return h(
+    'article',
+    { class: `step step-live live-${block.kind}`, dataset: { live: block.key } },
+    h('header', {}, h('span', { class: 'step-number' }, '…'), h('span', { class: 'step-title' }, block.kind === 'thinking' ? 'Thinking (live)' : 'Model is writing')),
+    h('pre', { class: 'live-text' }, block.text),
+  );
+}

@@ -1,0 +1,47 @@
+// Sub-agents as nested drill-downs: a delegating call folds out the child run's chain (loaded
+// when opened, in the same view), with a link to the child's own live page.
+import { api, describeFailure } from './api.js';
+import { createChainState } from './chain-state.js';
+import { h, replaceChildren } from './dom.js';
+import { formatUsd } from './format.js';
+import { stepView } from './step-view.js';
+
+const CHILD_PAGE = 100;
+
+/** "research · completed · 12 steps · $0.03" with a link to the child's page. */
+export function subAgentLink(sub) {
+  const facts = [sub.status, typeof sub.steps === 'number' ? `${sub.steps} steps` : undefined, formatUsd(sub.costUsd)].filter(Boolean).join(' · ');
+  return h('span', { class: 'sub-agent-link' }, h('a', { href: `#/runs/${encodeURIComponent(sub.workflowId)}` }, sub.agentName), facts ? ` · ${facts}` : '');
+}
+
+/** A fold-out under the call that delegated: the child's chain, read once when first opened. */
+export function subAgentView(delegatedTo, { view, sub }) {
+  const body = h('div', { class: 'sub-agent-body' });
+  const details = h(
+    'details',
+    { class: 'sub-agent', dataset: { workflowId: delegatedTo.workflowId } },
+    h('summary', {}, `Sub-agent ${delegatedTo.agentName}${sub?.status ? ` (${sub.status})` : ''} — open its chain`),
+    body,
+  );
+  let loaded = false;
+  details.addEventListener('toggle', async () => {
+    if (!details.open || loaded) return;
+    loaded = true;
+    body.textContent = 'Loading…';
+    try {
+      const page = await api(`/v1/runs/${encodeURIComponent(delegatedTo.workflowId)}/chain`, { query: { view, limit: CHILD_PAGE } });
+      const state = createChainState();
+      const steps = state.addSteps(page.chain?.steps ?? []);
+      const names = state.toolNames();
+      replaceChildren(
+        body,
+        h('p', {}, h('a', { href: `#/runs/${encodeURIComponent(delegatedTo.workflowId)}` }, 'Open the sub-agent’s own page (live)'), page.nextAfterStep ? ` · first ${steps.length} of ${page.totalSteps} steps` : ''),
+        steps.map((step) => stepView(step, { toolNames: names })),
+      );
+    } catch (err) {
+      loaded = false;
+      body.textContent = describeFailure(err);
+    }
+  });
+  return details;
+}

@@ -1,4 +1,4 @@
-# Thoughtline worker image (used by docker-compose.yml; works standalone too):
+# Thoughtline image for the worker and `thoughtline serve` (used by docker-compose.yml; works standalone too):
 #   docker build -t thoughtline .
 #   docker run --rm -e TEMPORAL_ADDRESS=<temporal-host>:7233 -e ANTHROPIC_API_KEY thoughtline
 #
@@ -36,6 +36,8 @@ RUN npm ci --omit=dev --ignore-scripts \
  && node -e "require('@temporalio/core-bridge')"
 
 COPY --from=build /app/dist ./dist
+# The browser viewer `thoughtline serve` serves at / (plain files, no build step).
+COPY viewer ./viewer
 
 # Code stays root-owned and read-only to the process; the only writable place is Thoughtline's
 # local state directory (.thoughtline/, next to package.json).

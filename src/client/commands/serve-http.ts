@@ -12,6 +12,7 @@ import { createServer } from '../server/create-server';
 import { createDevTokenFile, isLoopback } from '../server/dev-token';
 import { missingOidcFlags, oidcFromFlags, type OidcFlags } from '../server/oidc-from-flags';
 import { signerFromFlags } from '../server/signer-from-flags';
+import { registerViewerRoute } from '../server/viewer-route';
 
 export interface ServeHttpOptions {
   /** Default 8080. */
@@ -80,9 +81,10 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
       port: options.port ?? 8080,
       host,
       log,
+      extend: (app) => registerViewerRoute(app),
     });
     log(`serving ${server.url} (API under /v1, OpenAPI at /v1/openapi.json)${worker ? ` with a worker on task queue "${connected.config.taskQueue}"` : ''}; tokens from ${tokenFile}${oidc ? ' and OIDC' : ''}. Ctrl-C stops it.`);
-    if (devToken) process.stdout.write(`Open ${server.url}/#token=${devToken}\n`);
+    process.stdout.write(devToken ? `Open ${server.url}/#token=${devToken}\n` : `Viewer at ${server.url}/ (sign in with your token)\n`);
     const ended = await Promise.race([untilSignal(), (worker?.done ?? new Promise<never>(() => {})).then(() => 'worker' as const)]);
     log(ended === 'worker' ? 'the worker stopped by itself; stopping' : 'stopping');
     await server.close();

@@ -7,6 +7,7 @@ import { AgentClient } from '../src/client/agent-client';
 import { statusQuery } from '../src/workflows/messages';
 import type { BenchConfig } from './lib/bench-config';
 import type { BenchContext } from './lib/bench-context';
+import { startBrowserWatcher, type BrowserWatcher } from './lib/browser-watcher';
 import { measurement, type FigureBody } from './lib/figure';
 import { mapLimit } from './lib/map-limit';
 import type { PushServerMessage, PushServerSpec } from './lib/push-server';
@@ -16,7 +17,6 @@ import { pushPlan, STAMP, startTimedMessagesServer } from './lib/timed-messages-
 import { runLimitMs, within } from './lib/within';
 
 const PUSH_TARGET = { op: '<', value: 100 } as const;
-const TOKEN = 'bench-token';
 const MODEL = { provider: 'anthropic', model: 'claude-sonnet-4-6' } as const;
 
 interface Child {
@@ -50,15 +50,19 @@ function startChild(file: string, spec: unknown, execArgv: string[] = []): Child
 }
 
 interface Watched {
+  /** The node clients' samples (all but the browser). */
   stepMs: number[];
   tokenMs: number[];
-  steps: number;
+  /** The browser's. */
+  browser: { stepMs: number[]; tokenMs: number[]; steps: number };
+  /** Events in the run's history: the same for 1 and 50 watchers when watching adds nothing. */
+  historyEvents: number;
 }
 
 /** One SSE client with node:http (no pooling), handing each message's event and data to `onMessage`. */
-function openStream(url: string, workflowId: string, onMessage: (event: string, data: string) => void): Promise<{ done: Promise<void>; close(): void }> {
+function openStream(url: string, token: string, workflowId: string, onMessage: (event: string, data: string) => void): Promise<{ done: Promise<void>; close(): void }> {
   return new Promise((resolve, reject) => {
-    const req = http.get(`${url}/v1/runs/${workflowId}/events`, { agent: false, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
+    const req = http.get(`${url}/v1/runs/${workflowId}/events`, { agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`events stream answered ${res.statusCode}`));
       let buffer = '';
       res.setEncoding('utf8');
@@ -79,21 +83,19 @@ function openStream(url: string, workflowId: string, onMessage: (event: string, 
   });
 }
 
-/** Runs one agent of `iterations` with `watchers` SSE clients, each measuring what reaches it. */
-async function watchOneRun(agents: AgentClient, url: string, watchers: number, iterations: number): Promise<Watched> {
+/** Runs one agent of `iterations` watched by the browser and `watchers - 1` node SSE clients, each measuring what reaches it. */
+async function watchOneRun(ctx: BenchContext, agents: AgentClient, url: string, token: string, browser: BrowserWatcher, watchers: number, iterations: number): Promise<Watched> {
   const handle = await agents.start({ task: 'Push benchmark', systemPrompt: pushPlan(iterations), model: MODEL, maxIterations: iterations + 3 });
   const stepMs: number[] = [];
   const tokenMs: number[] = [];
-  let steps = 0;
+  await browser.follow(handle.workflowId);
   const streams = await Promise.all(
-    Array.from({ length: watchers }, async () => {
+    Array.from({ length: watchers - 1 }, async () => {
       const openedAt = Date.now();
-      return openStream(url, handle.workflowId, (event, data) => {
+      return openStream(url, token, handle.workflowId, (event, data) => {
         const now = Date.now();
         if (event === 'step') {
-          const { step } = JSON.parse(data) as { step: { timestamp: string } };
-          const at = Date.parse(step.timestamp);
-          steps += 1;
+          const at = Date.parse((JSON.parse(data) as { step: { timestamp: string } }).step.timestamp);
           // Only steps made while this client watched: catch-up steps measure the connect, not the push.
           if (at >= openedAt) stepMs.push(now - at);
         } else if (event === 'text_delta') {
@@ -103,12 +105,15 @@ async function watchOneRun(agents: AgentClient, url: string, watchers: number, i
       });
     }),
   );
-  await within(Promise.all(streams.map((s) => s.done)), runLimitMs(iterations), `watching push run ${handle.workflowId}`);
-  return { stepMs, tokenMs, steps: steps / watchers };
+  const limit = runLimitMs(iterations);
+  await within(Promise.all(streams.map((s) => s.done)), limit, `watching push run ${handle.workflowId}`);
+  const seen = await browser.result(limit);
+  const history = await ctx.client.workflow.getHandle(handle.workflowId).fetchHistory();
+  return { stepMs, tokenMs, browser: seen, historyEvents: history.events?.length ?? 0 };
 }
 
 /** Opens `count` streams over `runs` idle runs and reads the server's memory before and after. */
-async function idleStreams(ctx: BenchContext, agents: AgentClient, server: Child, url: string, count: number, runs: number) {
+async function idleStreams(ctx: BenchContext, agents: AgentClient, server: Child, url: string, token: string, count: number, runs: number) {
   ctx.log(`push: ${runs} runs waiting on a question, then ${count} idle streams to them`);
   const handles = await Promise.all(Array.from({ length: runs }, () => agents.start({ task: 'Idle push run', systemPrompt: pushPlan(0, true), model: MODEL, maxIterations: 3, allowQuestions: true })));
   for (const handle of handles) {
@@ -124,10 +129,10 @@ async function idleStreams(ctx: BenchContext, agents: AgentClient, server: Child
     return server.next<Extract<PushServerMessage, { type: 'memory' }>>('memory');
   };
   // One stream per run first, so the per-run state is in the baseline and the delta is per stream.
-  const warm = await Promise.all(handles.map((h) => openStream(url, h.workflowId, () => {})));
+  const warm = await Promise.all(handles.map((h) => openStream(url, token, h.workflowId, () => {})));
   await sleep(2_000);
   const before = await memory();
-  const opened = await mapLimit(count - warm.length, 200, (i) => openStream(url, handles[i % runs]!.workflowId, () => {}));
+  const opened = await mapLimit(count - warm.length, 200, (i) => openStream(url, token, handles[i % runs]!.workflowId, () => {}));
   for (const deadline = Date.now() + 120_000; (await memory()).watchers < count; ) {
     if (Date.now() > deadline) throw new Error(`the server did not hold ${count} streams within 120 s`);
     await sleep(500);
@@ -147,57 +152,71 @@ async function idleStreams(ctx: BenchContext, agents: AgentClient, server: Child
 }
 
 /**
- * Figure 3b: how fast `serve` pushes a run to SSE watchers, with the worker and the server in
+ * Figure 3b: how fast `serve` pushes a run to its watchers, with the worker and the server in
  * separate processes (and the watchers and the model in this one), and what an open stream costs
- * the server. Model text: the timed Messages server writes each piece as its send time; the
- * worker posts deltas to the server as they stream. Steps: no step publisher is merged yet, so
- * they reach the server through its safety net (a status poll about once a second).
+ * the server. One watcher is always a page in Chromium following the stream with the viewer's
+ * own sse.js; the others are node:http SSE clients. Model text: the timed Messages server writes
+ * each piece as its send time. Steps: the workflow's sink hands each step to the worker's HTTP
+ * publisher, which posts it to the server's ingest route.
  */
 export async function measurePush(ctx: BenchContext, config: BenchConfig): Promise<FigureBody> {
   const o = config.push;
   const taskQueue = `bench-push-${randomUUID()}`;
   const model = await startTimedMessagesServer(o.gapMs);
-  const serverSpec: PushServerSpec = { address: ctx.server.address, namespace: ctx.server.namespace, taskQueue, token: TOKEN };
+  const serverSpec: PushServerSpec = { address: ctx.server.address, namespace: ctx.server.namespace, taskQueue, viewerDir: path.resolve('viewer') };
   const server = startChild('push-server.js', serverSpec, ['--expose-gc']);
   const children: Child[] = [server];
+  let browser: BrowserWatcher | undefined;
   try {
-    const { url } = await server.next<{ url: string }>('ready');
-    const workerSpec: PushWorkerSpec = { address: ctx.server.address, namespace: ctx.server.namespace, taskQueue, bundlePath: ctx.bundlePath, modelBaseUrl: model.baseUrl, eventsUrl: `${url}/bench/events` };
+    const { url, watcherToken, publisherToken } = await server.next<Extract<PushServerMessage, { type: 'ready' }>>('ready');
+    const workerSpec: PushWorkerSpec = { address: ctx.server.address, namespace: ctx.server.namespace, taskQueue, bundlePath: ctx.bundlePath, modelBaseUrl: model.baseUrl, serverUrl: url, publisherToken };
     const worker = startChild('push-worker.js', workerSpec);
     children.push(worker);
     await worker.next('ready');
+    browser = await startBrowserWatcher(url, watcherToken);
     const agents = new AgentClient({ client: ctx.client, taskQueue });
     ctx.log('push: a warm-up run');
-    await watchOneRun(agents, url, 1, 2);
+    await watchOneRun(ctx, agents, url, watcherToken, browser, 2, 2);
     const watched: Array<Watched & { watchers: number }> = [];
     for (const watchers of o.watchers) {
-      ctx.log(`push: a ${o.iterations}-iteration run with ${watchers} SSE watcher(s)`);
-      watched.push({ watchers, ...(await watchOneRun(agents, url, watchers, o.iterations)) });
+      ctx.log(`push: a ${o.iterations}-iteration run with ${watchers} watcher(s), one of them Chromium`);
+      watched.push({ watchers, ...(await watchOneRun(ctx, agents, url, watcherToken, browser, watchers, o.iterations)) });
     }
-    const idle = await idleStreams(ctx, agents, server, url, o.idleStreams, o.idleRuns);
+    const idle = await idleStreams(ctx, agents, server, url, watcherToken, o.idleStreams, o.idleRuns);
+    const fewest = watched[0]!;
+    const most = watched[watched.length - 1]!;
     return {
       measurements: [
         ...watched.flatMap((w) => [
-          measurement(`step -> SSE client p50, ${w.watchers} watcher(s)`, median(w.stepMs), 'ms', { note: 'safety net: no step publisher merged yet' }),
-          measurement(`step -> SSE client p95, ${w.watchers} watcher(s)`, p95(w.stepMs), 'ms', { target: PUSH_TARGET, note: 'safety net: no step publisher merged yet' }),
-          measurement(`token -> SSE client p50, ${w.watchers} watcher(s)`, median(w.tokenMs), 'ms'),
-          measurement(`token -> SSE client p95, ${w.watchers} watcher(s)`, p95(w.tokenMs), 'ms', { target: PUSH_TARGET }),
+          measurement(`step -> browser p50, ${w.watchers} watcher(s)`, median(w.browser.stepMs), 'ms'),
+          measurement(`step -> browser p95, ${w.watchers} watcher(s)`, p95(w.browser.stepMs), 'ms', { target: PUSH_TARGET }),
+          measurement(`token -> browser p50, ${w.watchers} watcher(s)`, median(w.browser.tokenMs), 'ms'),
+          measurement(`token -> browser p95, ${w.watchers} watcher(s)`, p95(w.browser.tokenMs), 'ms', { target: PUSH_TARGET }),
+          ...(w.watchers > 1
+            ? [
+                measurement(`step -> SSE client p95, the other ${w.watchers - 1}`, p95(w.stepMs), 'ms', { target: PUSH_TARGET }),
+                measurement(`token -> SSE client p95, the other ${w.watchers - 1}`, p95(w.tokenMs), 'ms', { target: PUSH_TARGET }),
+              ]
+            : []),
         ]),
+        measurement(`history events with ${most.watchers} watchers / with ${fewest.watchers}`, most.historyEvents / fewest.historyEvents, 'ratio', { target: { op: '<=', value: 1 } }),
         measurement(`server RSS per open stream (${idle.streams} streams)`, idle.rssPerStreamBytes / 1024, 'KiB'),
         measurement(`server heap per open stream (${idle.streams} streams)`, idle.heapPerStreamBytes / 1024, 'KiB'),
       ],
       details: {
-        processes: 'this process: dev server client, timed Messages server, SSE clients; child 1: the events server (memory bus); child 2: the agent worker (Anthropic provider at the timed server)',
-        stepClock: 'receive time (Date.now here) - step.timestamp (the workflow time of the task that recorded it); one machine, one clock',
+        processes: 'this process: dev server client, timed Messages server, node SSE clients, Chromium (its own processes); child 1: the server (createServer: token file, memory bus, ingest route, viewer); child 2: the agent worker (Anthropic provider at the timed server, events published over HTTP)',
+        stepClock: 'receive time (Date.now in the page or here) - step.timestamp (the workflow time of the task that recorded it); one machine, one clock',
         tokenClock: 'receive time - the moment the timed Messages server wrote the piece (Date.now in this process); one clock',
-        stepPath: 'the worker publishes no steps (no step publisher in main yet): steps reach the server through its safety net, describe + status query about once a second',
-        tokenPath: 'worker onModelDelta -> POST /bench/events (a stand-in for /v1/internal/events) -> memory bus -> each watcher',
-        watched: watched.map((w) => ({ watchers: w.watchers, stepsPerWatcher: w.steps, step: summarise(w.stepMs), token: summarise(w.tokenMs) })),
+        stepPath: "workflow sink (on the worker, as the workflow task completes) -> the worker's HTTP publisher -> POST /v1/internal/events -> memory bus -> events route -> each watcher",
+        tokenPath: "the provider's stream -> the worker's HTTP publisher (batched while a request is in flight) -> POST /v1/internal/events -> memory bus -> each watcher",
+        browser: "Debian's Chromium, headless, one page following /v1/runs/{id}/events with viewer/sse.js (fetch + stream reader, as the viewer's run page)",
+        watched: watched.map((w) => ({ watchers: w.watchers, historyEvents: w.historyEvents, browser: { steps: w.browser.steps, step: summarise(w.browser.stepMs), token: summarise(w.browser.tokenMs) }, others: { step: summarise(w.stepMs), token: summarise(w.tokenMs) } })),
         idle: { runs: o.idleRuns, ...idle },
         settings: o,
       },
     };
   } finally {
+    await browser?.close();
     for (const child of children.reverse()) await child.stop();
     await model.close();
   }

@@ -1,68 +1,67 @@
-import Fastify from 'fastify';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { AgentClient } from '../../src/client/agent-client';
-import { ApiError } from '../../src/client/server/api-error';
-import { registerEventsRoute } from '../../src/client/server/events/events-route';
-import type { ServerContext } from '../../src/client/server/server-context';
-import { createMemoryBus } from '../../src/events/memory-bus';
-import { RunEvent } from '../../src/shared/run-event';
+import { createTokenFileAuthenticator } from '../../src/client/server/auth/token-file-authenticator';
+import { addToken } from '../../src/client/server/auth/token-file-store';
+import { createServer } from '../../src/client/server/create-server';
+import { registerViewerRoute } from '../../src/client/server/viewer-route';
 
 /** What the parent passes, as JSON in argv[2]. */
 export interface PushServerSpec {
   address: string;
   namespace: string;
   taskQueue: string;
-  token: string;
+  /** The repository's viewer/ folder (the compiled bench lives elsewhere). */
+  viewerDir: string;
 }
 
 /** Messages to the parent over IPC. */
 export type PushServerMessage =
-  | { type: 'ready'; url: string }
+  | { type: 'ready'; url: string; watcherToken: string; publisherToken: string }
   | { type: 'memory'; rssBytes: number; heapUsedBytes: number; watchers: number; runs: number };
 
 const send = (message: PushServerMessage): void => void process.send?.(message);
 
 /**
- * Entry of the push figure's server process: the events route over a memory bus, fed by the
- * worker process through `POST /bench/events` (a stand-in for the producer's
- * `/v1/internal/events` until that is merged), alone in its process so its memory is its own.
- * Answers 'memory' with RSS and heap after a full GC (node --expose-gc).
+ * Entry of the push figure's server process: `thoughtline serve`'s own server (createServer with
+ * a token file, the memory bus its ingest route feeds, and the viewer), alone in its process so
+ * its memory is its own. Answers 'memory' with RSS and heap after a full GC (node --expose-gc).
  */
 async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? '{}') as PushServerSpec;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-bench-push-'));
+  const tokenFile = path.join(dir, 'tokens.json');
+  const watcherToken = addToken(tokenFile, { id: 'watcher', roles: ['developer'] });
+  const publisherToken = addToken(tokenFile, { id: 'bench-worker', roles: ['publisher'] });
   const connection = await Connection.connect({ address: spec.address });
   const agents = new AgentClient({ client: new Client({ connection, namespace: spec.namespace }), taskQueue: spec.taskQueue });
-  const bus = createMemoryBus();
-  const bench = { id: 'bench', roles: ['developer'], via: 'token' as const };
-  const ctx: ServerContext = {
+  const server = await createServer({
     agents,
-    bus,
-    auth: {
-      async authenticate(authorization) {
-        if (authorization !== `Bearer ${spec.token}`) throw new ApiError('unauthenticated', 'bench token only');
-        return bench;
-      },
-    },
-    accessRun: async (_identity, workflowId) => ({ workflowId }),
-    viewFor: (_identity, requested) => (requested === 'end_user' ? 'end_user' : 'developer'),
-  };
-  const app = Fastify({ bodyLimit: 4 << 20 });
-  const route = registerEventsRoute(app, ctx);
-  app.post('/bench/events', async (request) => {
-    for (const event of request.body as unknown[]) bus.publish(RunEvent.parse(event));
-    return { ok: true };
+    auth: createTokenFileAuthenticator({ file: tokenFile }),
+    port: 0,
+    extend: (app) => registerViewerRoute(app, spec.viewerDir),
   });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
   process.on('message', (message) => {
     if (message === 'memory') {
       (globalThis as { gc?: () => void }).gc?.();
       const { rss, heapUsed } = process.memoryUsage();
-      send({ type: 'memory', rssBytes: rss, heapUsedBytes: heapUsed, watchers: route.watcherCount(), runs: route.runCount() });
+      const { watchers, runs } = server.openStreams();
+      send({ type: 'memory', rssBytes: rss, heapUsedBytes: heapUsed, watchers, runs });
     }
-    if (message === 'stop') void app.close().then(() => connection.close()).then(() => process.exit(0));
+    if (message === 'stop') {
+      void server
+        .close()
+        .then(() => connection.close())
+        .finally(() => {
+          fs.rmSync(dir, { recursive: true, force: true });
+          process.exit(0);
+        });
+    }
   });
   process.once('disconnect', () => process.exit(0));
-  send({ type: 'ready', url });
+  send({ type: 'ready', url: server.url, watcherToken, publisherToken });
 }
 
 main().catch((err: unknown) => {

@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
-const SCRIPT = path.resolve(__dirname, '../../scripts/ensure-debian-package.sh');
+const RELATIVE = 'scripts/ensure-debian-package.sh';
+/** Beside the repository's test/ folder, or (compiled into the bench's output) under the working directory. */
+const SCRIPT = [path.resolve(__dirname, '../..', RELATIVE), path.resolve(RELATIVE)].find((file) => fs.existsSync(file)) ?? RELATIVE;
 
 /**
  * The absolute path of `program`, installing its Debian package(s) first when it is missing, so

@@ -49,6 +49,8 @@ export interface RunningServer {
   app: FastifyInstance;
   /** `http://host:port`, with the port actually bound. */
   url: string;
+  /** Event streams open now, and the runs they follow (for health checks and the benchmark). */
+  openStreams(): { watchers: number; runs: number };
   close(): Promise<void>;
 }
 
@@ -78,7 +80,7 @@ export async function createServer(options: CreateServerOptions): Promise<Runnin
   registerRoutes(app, ctx, API_ROUTES);
   const document = openApiDocument(API_ROUTES, API_VERSION);
   app.get('/v1/openapi.json', async () => document);
-  registerEventsRoute(app, ctx);
+  const streams = registerEventsRoute(app, ctx);
   registerIngestRoute(app, ctx);
   options.extend?.(app, ctx);
   await app.listen({ port: options.port, host });
@@ -88,6 +90,7 @@ export async function createServer(options: CreateServerOptions): Promise<Runnin
   return {
     app,
     url,
+    openStreams: () => ({ watchers: streams.watcherCount(), runs: streams.runCount() }),
     close: async () => {
       await app.close();
       if (!options.bus) await bus.close();

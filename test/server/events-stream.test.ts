@@ -231,13 +231,17 @@ describe('GET /v1/runs/:id/events', () => {
       await ok.waitFor('end', (m) => m.event === 'end');
     });
 
-    it('400 for a resume point it cannot read, in the header or the query', async () => {
+    it('400 for a resume point it cannot read, in the header or the query, and for an empty run id', async () => {
       for (const lastEventId of ['abc', '-1', '7.', '1e3', '7.3.1']) {
         const s = await openEvents(server, 'agent-any', { token: 'dev-token', lastEventId });
         expect(s.status).toBe(400);
         expect(s.json).toMatchObject({ error: { code: 'bad_request' } });
       }
       expect((await openEvents(server, 'agent-any', { token: 'dev-token', query: 'after=x' })).status).toBe(400);
+      // An empty run id is the caller's mistake, not a server failure (Temporal refuses to describe it).
+      const empty = await openEvents(server, '', { token: 'dev-token' });
+      expect(empty.status).toBe(400);
+      expect(empty.json).toMatchObject({ error: { code: 'bad_request', issues: [{ path: ['id'] }] } });
     });
 
     it('503 when the server holds as many streams as it allows', async () => {

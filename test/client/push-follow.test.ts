@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { say, useTool } from '../../src/activities/models/scripted-model';
+import type { ScriptedTurn } from '../../src/activities/models/scripted-model';
 import { AgentClient, type WatchEvent } from '../../src/client/agent-client';
 import { PushStreamError } from '../../src/client/follow/push-stream-error';
 import type { AgentResult } from '../../src/shared';
 import { pollFor } from '../helpers/approval-helpers';
-import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { createHarness, useTestEnv, type AgentHarness } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
-import { HeldScripts, startEventsServer, TENANT_CALLER, type EventsServer } from '../server/events-harness';
+import { HeldScripts, lookupTurns, startEventsServer, type EventsServer } from '../server/events-harness';
 
 const env = useTestEnv();
 const book = new HeldScripts();
@@ -27,13 +26,8 @@ afterAll(async () => {
   await running;
 });
 
-const lookups = (n: number) => [...Array.from({ length: n }, (_, i) => ({ content: [say(`Looking up k${i}.`), useTool('lookup', { key: `k${i}` })] })), { content: [say('Final answer: done.')] }];
-
-async function start(task: string, turns: ReturnType<typeof lookups>, free = Infinity) {
-  const gate = book.script(task, turns, free);
-  const handle = await h.agents.start({ task, model: SCRIPTED_MODEL, caller: TENANT_CALLER, maxIterations: 20 });
-  return { id: handle.workflowId, handle, ...gate };
-}
+const lookups = lookupTurns;
+const start = (task: string, turns: ScriptedTurn[], free = Infinity) => book.start(h.agents, task, turns, free);
 
 const pushClient = (url: string, token = 'dev-token') => new AgentClient({ client: env.client, taskQueue: h.taskQueue, server: { url, token } });
 

@@ -8,16 +8,7 @@ import { TokenFile } from '../../src/client/server/auth/token-file';
 import { tokenSha256 } from '../../src/client/server/auth/token-hash';
 import { cliEnv, runCli, spawnCli, type CliProcess } from '../helpers/cli-process';
 import { eventually } from './server-harness';
-
-/** A port nobody listens on right now. */
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
+import { freePort } from '../../src/dev-server/free-port';
 
 const portIsFree = (port: number): Promise<boolean> =>
   new Promise((resolve) => {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { cliEnv, PROJECT_ROOT, spawnCli, type CliProcess } from '../helpers/cli-
 import { useTestEnv } from '../helpers/temporal-env';
 import { openEvents, stepNumbers, type SseMessage } from './events-harness';
 import { writeTokenFile, type Person } from './server-harness';
+import { freePort } from '../../src/dev-server/free-port';
 
 /**
  * Issue 16's "done when", end to end: the server and a worker in two processes of their own, the
@@ -19,15 +19,6 @@ import { writeTokenFile, type Person } from './server-harness';
  */
 
 const env = useTestEnv();
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
 
 /** A tools module as users write one (CommonJS): a read-only lookup, and a write-like tool only `ops` may approve. */
 const TOOLS_MODULE = (root: string) => `

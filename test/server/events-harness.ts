@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ModelProvider } from '../../src/activities';
-import { createScriptedModel, type ScriptedTurn } from '../../src/activities/models/scripted-model';
+import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../src/activities/models/scripted-model';
 import type { AgentClient } from '../../src/client/agent-client';
 import { ApiError } from '../../src/client/server/api-error';
 import type { Authenticator, Identity } from '../../src/client/server/auth/identity';
@@ -12,6 +12,7 @@ import { createMemoryBus } from '../../src/events/memory-bus';
 import type { EventBus } from '../../src/events/event-bus';
 import { AgentInput, FailureType, type ViewerRole } from '../../src/shared';
 import { taskOf } from '../helpers/people-helpers';
+import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 
 /** Fixed tokens of the tests, each an identity as an authenticator would establish it. */
 export const TOKENS: Record<string, Identity> = {
@@ -175,6 +176,13 @@ export class HeldScripts {
     return { release, waiting: () => hold.waiting };
   }
 
+  /** Scripts `task` and starts a run of it as TENANT_CALLER on the scripted model. */
+  async start(agents: AgentClient, task: string, turns: readonly ScriptedTurn[], free = Infinity) {
+    const gate = this.script(task, turns, free);
+    const handle = await agents.start({ task, model: SCRIPTED_MODEL, caller: TENANT_CALLER, maxIterations: 20 });
+    return { id: handle.workflowId, handle, ...gate };
+  }
+
   readonly provider: ModelProvider = {
     name: 'scripted',
     complete: async (request, signal, hooks) => {
@@ -195,6 +203,9 @@ export class HeldScripts {
     },
   };
 }
+
+/** `n` lookups, then the answer: 1 + 4n steps or so, each model call a step pair. */
+export const lookupTurns = (n: number): ScriptedTurn[] => [...Array.from({ length: n }, (_, i) => ({ content: [say(`Looking up k${i}.`), useTool('lookup', { key: `k${i}` })] })), { content: [say('Final answer: done.')] }];
 
 /** Step numbers of the step messages received, in order. */
 export const stepNumbers = (messages: readonly SseMessage[]): number[] => messages.filter((m) => m.event === 'step').map((m) => m.data.stepNumber as number);

@@ -1,14 +1,13 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { say, useTool } from '../../src/activities/models/scripted-model';
+import { say, useTool, type ScriptedTurn } from '../../src/activities/models/scripted-model';
 import type { RunEvent } from '../../src/shared/run-event';
 import { defineTool } from '../../src/tools/define-tool';
 import { pollFor } from '../helpers/approval-helpers';
 import { createHarness, useTestEnv, type AgentHarness } from '../helpers/temporal-env';
-import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { testTools } from '../helpers/test-tools';
-import { HeldScripts, openEvents, startEventsServer, stepNumbers, TENANT_CALLER, type EventsServer, type SseMessage } from './events-harness';
+import { HeldScripts, lookupTurns, openEvents, startEventsServer, stepNumbers, type EventsServer, type SseMessage } from './events-harness';
 
 const CARD = '4111111111111111';
 const chargeCard = defineTool({
@@ -38,14 +37,8 @@ afterAll(async () => {
   await running;
 });
 
-/** `n` lookups, then the answer: 1 + 4n steps or so, each model call a step pair. */
-const lookups = (n: number) => [...Array.from({ length: n }, (_, i) => ({ content: [say(`Looking up k${i}.`), useTool('lookup', { key: `k${i}` })] })), { content: [say('Final answer: done.')] }];
-
-async function start(task: string, turns: ReturnType<typeof lookups>, free = Infinity) {
-  const gate = book.script(task, turns, free);
-  const handle = await h.agents.start({ task, model: SCRIPTED_MODEL, caller: TENANT_CALLER, maxIterations: 20 });
-  return { id: handle.workflowId, handle, ...gate };
-}
+const lookups = lookupTurns;
+const start = (task: string, turns: ScriptedTurn[], free = Infinity) => book.start(h.agents, task, turns, free);
 
 const stepsOf = (messages: readonly SseMessage[]) => messages.filter((m) => m.event === 'step').map((m) => m.data.step);
 

@@ -13,6 +13,7 @@ import { createDevTokenFile, isLoopback } from '../server/dev-token';
 import { missingOidcFlags, oidcFromFlags, type OidcFlags } from '../server/oidc-from-flags';
 import { signerFromFlags } from '../server/signer-from-flags';
 import { registerViewerRoute } from '../server/viewer-route';
+import { untilSignal } from './until-signal';
 
 export interface ServeHttpOptions {
   /** Default 8080. */
@@ -29,20 +30,6 @@ export interface ServeHttpOptions {
 
 /** `--tokens`, else THOUGHTLINE_TOKENS, else `.thoughtline/tokens.json` under the working directory. */
 export const defaultTokenFile = (): string => process.env.THOUGHTLINE_TOKENS || path.join('.thoughtline', 'tokens.json');
-
-/** Resolves at the first SIGINT or SIGTERM, holding the event loop open meanwhile. */
-const untilSignal = (): Promise<NodeJS.Signals> =>
-  new Promise((resolve) => {
-    const keepAlive = setInterval(() => {}, 1 << 30);
-    const onSignal = (signal: NodeJS.Signals): void => {
-      clearInterval(keepAlive);
-      process.removeListener('SIGINT', onSignal);
-      process.removeListener('SIGTERM', onSignal);
-      resolve(signal);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
 
 /**
  * `serve`: the HTTP API (and the viewer) in front of the Temporal server, until Ctrl-C or

@@ -2,23 +2,7 @@ import { ensureTemporalServer } from '../../dev-server';
 import { findProjectRoot, thoughtlinePaths } from '../../dev-server/project-paths';
 import { loadToolsModule } from '../load-tools-module';
 import { connectOrStart, log, startWorker } from '../runtime';
-
-/**
- * Resolves at the first SIGINT or SIGTERM. Holds the event loop open meanwhile: a signal
- * listener alone does not, and the dev server's child process is unref'd.
- */
-const untilSignal = (): Promise<NodeJS.Signals> =>
-  new Promise((resolve) => {
-    const keepAlive = setInterval(() => {}, 1 << 30);
-    const onSignal = (signal: NodeJS.Signals): void => {
-      clearInterval(keepAlive);
-      process.removeListener('SIGINT', onSignal);
-      process.removeListener('SIGTERM', onSignal);
-      resolve(signal);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
+import { untilSignal } from './until-signal';
 
 /**
  * `dev`: a Temporal dev server in the foreground until Ctrl-C or SIGTERM, then stopped. Returns

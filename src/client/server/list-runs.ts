@@ -4,6 +4,7 @@ import { AgentAttribute, TenantAttribute } from '../../shared';
 import type { AgentClient } from '../agent-client';
 import { ApiError } from './api-error';
 import type { ListRunsQuery, ListRunsResponse, RunState } from './api-schemas';
+import { runStateOf } from './run-access';
 import type { Identity } from './auth/identity';
 
 /** Visibility's ExecutionStatus names for the API's states. */
@@ -15,16 +16,6 @@ const VISIBILITY_STATUS: Record<z.infer<typeof RunState>, string> = {
   terminated: 'Terminated',
   timed_out: 'TimedOut',
   continued: 'ContinuedAsNew',
-};
-
-const STATE_OF: Record<string, z.infer<typeof RunState>> = {
-  RUNNING: 'running',
-  COMPLETED: 'completed',
-  FAILED: 'failed',
-  CANCELLED: 'cancelled',
-  TERMINATED: 'terminated',
-  TIMED_OUT: 'timed_out',
-  CONTINUED_AS_NEW: 'continued',
 };
 
 /** A value already checked against a quote-free charset or an enum, quoted for a visibility query. */
@@ -74,7 +65,7 @@ export async function listRuns(agents: AgentClient, identity: Identity, filters:
       return {
         runId: info.workflowId,
         agentName: info.typedSearchAttributes.get(AgentAttribute) ?? 'agent',
-        status: STATE_OF[info.status.name] ?? 'running',
+        status: runStateOf(info.status.name),
         task: typeof task === 'string' ? task : '',
         ...(tenant ? { tenant } : {}),
         startedAt: info.startTime.toISOString(),

@@ -9,7 +9,7 @@ import type { RunAccess } from './server-context';
 /** A run's state as Temporal reports it, in the API's words. */
 export type RunState = 'running' | 'completed' | 'failed' | 'cancelled' | 'terminated' | 'timed_out' | 'continued';
 
-const STATES: Record<string, RunState> = {
+const STATES: Readonly<Record<string, RunState>> = {
   RUNNING: 'running',
   COMPLETED: 'completed',
   FAILED: 'failed',
@@ -18,6 +18,9 @@ const STATES: Record<string, RunState> = {
   TIMED_OUT: 'timed_out',
   CONTINUED_AS_NEW: 'continued',
 };
+
+/** A Temporal execution status name (`RUNNING`, `CONTINUED_AS_NEW`, …) in the API's words; unknown ones read as running. */
+export const runStateOf = (statusName: string | undefined): RunState => (statusName !== undefined ? STATES[statusName] : undefined) ?? 'running';
 
 /** What the server knows of a run once it is the caller's: its tenant, its agent and its state now. */
 export interface RunFacts extends RunAccess {
@@ -69,6 +72,6 @@ export function createRunAccess(agents: AgentClient): (identity: Identity, workf
       cache.set(key, known);
     }
     if ((known.tenant ?? null) !== (identity.tenant ?? null)) throw runNotFound();
-    return { workflowId, agentName: known.agentName, state: STATES[description.status.name] ?? 'running', ...(known.tenant ? { tenant: known.tenant } : {}) };
+    return { workflowId, agentName: known.agentName, state: runStateOf(description.status.name), ...(known.tenant ? { tenant: known.tenant } : {}) };
   };
 }

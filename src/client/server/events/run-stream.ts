@@ -1,10 +1,10 @@
-import type { WorkflowExecutionStatusName } from '@temporalio/client';
 import type { AgentStatus, ChainStatus, ReasoningChain, ReasoningStep, ViewerRole } from '../../../shared';
 import { IncrementalChainView } from '../../../shared/chain-view';
 import type { RunEvent } from '../../../shared/run-event';
 import type { EventBus } from '../../../events/event-bus';
 import { statusQuery } from '../../../workflows/messages';
 import type { AgentClient } from '../../agent-client';
+import { runStateOf } from '../run-access';
 
 export type EndOutcome = Extract<RunEvent, { type: 'end' }>['outcome'];
 
@@ -38,15 +38,6 @@ export interface RunStreamDeps {
 
 /** Raw steps held while the steps before them are read; more means a sync is due anyway. */
 const MAX_HELD_STEPS = 1_000;
-
-const OUTCOMES: Partial<Record<WorkflowExecutionStatusName, EndOutcome>> = {
-  COMPLETED: 'completed',
-  FAILED: 'failed',
-  CANCELLED: 'cancelled',
-  TERMINATED: 'terminated',
-  TIMED_OUT: 'timed_out',
-  CONTINUED_AS_NEW: 'continued',
-};
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -235,8 +226,8 @@ export class RunStream {
     try {
       const handle = this.deps.agents.getHandle(this.workflowId);
       const described = await withTimeout(handle.describe(), this.deps.readTimeoutMs, 'describe');
-      const outcome = OUTCOMES[described.status.name];
-      if (outcome) return this.end(outcome);
+      const state = runStateOf(described.status.name);
+      if (state !== 'running') return this.end(state);
       if (!this.dirty && described.historyLength === this.lastHistoryLength) return;
       this.dirty = true;
       const status = await withTimeout(handle.query(statusQuery, 'auditor'), this.deps.readTimeoutMs, 'status query');

@@ -1,7 +1,7 @@
 import { ActivityCancellationType, ActivityFailure, ApplicationFailure, isCancellation, patched } from '@temporalio/workflow';
 import type { AgentInput, ReasoningStep, ToolResult, ToolSpec, ToolUseBlock } from '../../shared';
 import { FailureType } from '../../shared/failure-types';
-import { activities, toolCallOptions } from '../activity-proxies';
+import { toolCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
 import { isLoopSignal } from '../core/loop-signals';
 import type { Observation, ValidCall } from '../core/model-exchange';
@@ -10,6 +10,8 @@ import { recordToolCall } from '../core/record-calls';
 import { callKey } from '../core/stable-hash';
 import { toolStepVisibility } from '../core/tool-visibility';
 import { SUMMARY_SOURCE_CHARS, summariseObservation } from '../model/summarise-observation';
+import type { QuestionDesk } from '../people/question-desk';
+import { runToolActivity } from './elicited-run';
 
 /** The result limit for one tool: the smallest of the run's characters, its tokens (4 chars each) and the tool's own. */
 export function resultLimit(input: AgentInput, spec: ToolSpec): number {
@@ -28,6 +30,8 @@ export async function runToolCall(
   check: ValidCall,
   /** Already recorded, e.g. when the call waited for approval. */
   recordedCall?: ReasoningStep,
+  /** Where a tool's request for input (MCP elicitation) becomes a question for a person. */
+  desk?: QuestionDesk,
 ): Promise<Observation> {
   const { input, state, chain } = ctx;
   const { spec, args } = check;
@@ -56,10 +60,13 @@ export async function runToolCall(
   let ran = false;
   const startedAtMs = Date.now();
   try {
-    const out = await activities.runTool.executeWithOptions(
+    const out = await runToolActivity(
+      ctx,
+      desk,
+      call.id,
       // Wait for the tool to acknowledge a cancel, so the chain can say whether it ran.
       { ...toolCallOptions(spec, summary), cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED },
-      [{ toolName: spec.name, arguments: args, idempotencyKey: `${ctx.workflowId}:${callStep.stepId}`, maxResultChars: input.summariseLargeResults ? Math.max(limit, SUMMARY_SOURCE_CHARS) : limit }],
+      { toolName: spec.name, arguments: args, idempotencyKey: `${ctx.workflowId}:${callStep.stepId}`, maxResultChars: input.summariseLargeResults ? Math.max(limit, SUMMARY_SOURCE_CHARS) : limit },
     );
     ran = true;
     const text = typeof out.result === 'string' ? out.result : JSON.stringify(out.result);

@@ -118,7 +118,7 @@ async function runConcurrently(ctx: RunContext, parts: ToolTurnParts, routes: re
 
 /** A tool activity, or a child run for a `sub_agent` tool (its call step names the child, so it is recorded first). */
 function runCall(ctx: RunContext, parts: ToolTurnParts, share: () => number, call: ToolUseBlock, check: ValidCall, step: ToolCallStep | undefined): Promise<Observation> {
-  if (check.spec.type !== 'sub_agent') return runToolCall(ctx, call, check, step);
+  if (check.spec.type !== 'sub_agent') return runToolCall(ctx, call, check, step, parts.desk);
   const callStep = step ?? recordToolCall(ctx.chain, ctx.input, check.spec, call.id, check.args);
   return runSubAgentCall(ctx, { tree: parts.tree, sharers: share() }, call, check, callStep);
 }

@@ -1,0 +1,71 @@
+import { ApplicationFailure, condition, patched, type ActivityOptions } from '@temporalio/workflow';
+import { MAX_ELICITATION_ROUNDS, type ElicitationAnswer, type ElicitationRequest, type ToolInvocation, type ToolOutput } from '../../shared';
+import { FailureType } from '../../shared/failure-types';
+import { activities } from '../activity-proxies';
+import type { RunContext } from '../core/run-context';
+import type { QuestionDesk } from '../people/question-desk';
+import { inWords } from '../people/wait-in-words';
+import { elicitationQuestion, readElicitationAnswer } from './elicitation-answer';
+
+/** Marks histories in which a tool's request for input (MCP elicitation) becomes a question for a person. */
+export const MCP_ELICITATION_PATCH = 'mcp-elicitation';
+
+/**
+ * Runs the `runTool` activity. When the tool (an MCP server) asks for input it does not have, the
+ * activity ends and says so; the run then asks a person through the question desk, the same
+ * durable wait as `ask_person` (no activity open, so no tool timeout runs and a worker restart
+ * loses nothing), and runs the call again carrying every answer so far. Bounded by
+ * MAX_ELICITATION_ROUNDS; no answer in `questionTimeoutMs` fails the call with a clear message.
+ */
+export async function runToolActivity(ctx: RunContext, desk: QuestionDesk | undefined, callId: string, options: ActivityOptions, invocation: ToolInvocation): Promise<ToolOutput> {
+  let out = await activities.runTool.executeWithOptions(options, [invocation]);
+  // Histories from before elicitation never hold `needsInput`, so the branch (and its marker) is new.
+  if (!out.needsInput || !patched(MCP_ELICITATION_PATCH)) return out;
+  // By key: a repeated question (the server refused the answer) replaces the earlier answer to it.
+  const answers = new Map<string, ElicitationAnswer>();
+  for (let rounds = 0; out.needsInput; rounds++) {
+    if (!desk) throw refused(`${out.needsInput.server} asked for input, but this run cannot ask a person here.`);
+    if (rounds >= MAX_ELICITATION_ROUNDS) throw refused(`${out.needsInput.server} asked for input more than ${MAX_ELICITATION_ROUNDS} times in one call.`);
+    const answer = await askUntilReadable(ctx, desk, callId, out.needsInput);
+    answers.set(answer.key, answer);
+    out = await activities.runTool.executeWithOptions(options, [{ ...invocation, elicitation: [...answers.values()] }]);
+  }
+  return out;
+}
+
+/** Asks until the text reads as an answer (each unreadable one counts as a round), or fails the call. */
+async function askUntilReadable(ctx: RunContext, desk: QuestionDesk, callId: string, request: ElicitationRequest): Promise<ElicitationAnswer> {
+  let asking = request;
+  for (let round = 0; round < MAX_ELICITATION_ROUNDS; round++) {
+    const text = await askDesk(ctx, desk, callId, asking);
+    const read = readElicitationAnswer(asking, text.text, text.by);
+    if (read.ok) {
+      const said = read.answer.action === 'accept' ? JSON.stringify(read.answer.content ?? {}) : read.answer.action;
+      ctx.chain.thinking(`${text.by} answered ${request.server}'s question "${request.message}": ${said}`, { level: ctx.input.visibility }, { kind: 'answer', by: text.by });
+      return read.answer;
+    }
+    asking = { ...request, problem: read.problem };
+  }
+  throw refused(`No readable answer to ${request.server}'s question after ${MAX_ELICITATION_ROUNDS} tries.`);
+}
+
+/** One question through the desk, which holds one at a time: a call waits its turn behind others. */
+async function askDesk(ctx: RunContext, desk: QuestionDesk, callId: string, request: ElicitationRequest): Promise<{ text: string; by: string }> {
+  const { chain, input } = ctx;
+  while (desk.current) await condition(() => !desk.current);
+  const askedAt = new Date().toISOString();
+  const expiresAt = new Date(Date.now() + input.questionTimeoutMs).toISOString();
+  chain.setStatus('waiting');
+  const waiting = desk.ask({ callId, question: elicitationQuestion(request), askedAt, expiresAt }, input.questionTimeoutMs);
+  ctx.progress.publish();
+  const answer = await waiting;
+  chain.setStatus('tool_calling');
+  ctx.progress.publish();
+  if (!answer) throw refused(`Nobody answered ${request.server}'s question within ${inWords(input.questionTimeoutMs)}.`);
+  return answer;
+}
+
+/** Made in the workflow: the tool call's own catch turns it into an error observation. */
+function refused(message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type: FailureType.ToolRefused, message, nonRetryable: true });
+}

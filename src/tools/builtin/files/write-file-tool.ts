@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { defineTool } from '../../define-tool';
+import type { FileLimits } from './file-limits';
+import { openChecked } from './open-checked';
+import { refuse, resolveInRoot } from './sandbox-path';
+import type { ToolOverrides } from './tool-overrides';
+
+export interface WriteFileResult {
+  path: string;
+  bytes: number;
+  created: boolean;
+}
+
+/**
+ * `files_write`: creates or replaces one file under the root. Needs approval by default
+ * (`file_system`, not read-only). The parent directory must exist; a symlink is never followed.
+ */
+export function writeFileTool(root: string, limits: FileLimits, overrides: ToolOverrides) {
+  return defineTool({
+    name: 'files_write',
+    type: 'file_system',
+    description: `Writes a text file under the workspace root, replacing it if it exists. Paths are relative to the root; the parent directory must exist. At most ${limits.maxWriteBytes} bytes.`,
+    input: z.object({
+      path: z.string().min(1).describe('File path relative to the root'),
+      content: z.string().describe('The whole new text of the file'),
+    }),
+    retry: { maximumAttempts: 1 },
+    approval: 'always',
+    summaryTemplate: 'Wrote {path}',
+    ...overrides,
+    async execute({ path, content }): Promise<WriteFileResult> {
+      const bytes = Buffer.byteLength(content);
+      if (bytes > limits.maxWriteBytes) throw refuse(`The content is ${bytes} bytes; files_write accepts at most ${limits.maxWriteBytes}.`);
+      const target = await resolveInRoot(root, path);
+      if (target.relative === '.') throw refuse('The path is the root directory.');
+      // Opened without truncating: nothing is lost until the opened file is checked to be the one inside the root.
+      const handle = await openChecked(target.root, target.real, 'write');
+      try {
+        await handle.truncate(0);
+        await handle.write(content, 0, 'utf8');
+        return { path: target.relative, bytes, created: !target.exists };
+      } finally {
+        await handle.close();
+      }
+    },
+  });
+}

@@ -9,12 +9,21 @@ import type { TenantLimitsConfigInit } from './shared/tenant-limits';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
 import type { ToolDefinition } from './tools/define-tool';
 import { createToolRegistry } from './tools/tool-registry';
+import { parseMcpConfig } from './activities/mcp/load-mcp-config';
+import { createMcpTools } from './activities/mcp/mcp-tools';
+import { mcpSecrets, type McpConfigInit } from './shared/mcp-config';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
   taskQueue?: string;
   tools: readonly ToolDefinition[];
+  /**
+   * MCP servers whose tools this worker offers, named `<server>__<tool>`, in the format desktop
+   * clients use: `{ mcpServers: { fs: { command, args, env } | { url, headers } } }` (see
+   * docs/mcp.md). Their `env` and `headers` values are redacted like `secrets`.
+   */
+  mcp?: McpConfigInit;
   models: ActivityDeps['models'];
   /** Values redacted from tool results and errors, e.g. API keys. */
   secrets?: readonly string[];
@@ -46,10 +55,14 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   // The sink is registered even without a publisher, so workflows never call an unknown sink.
   const runEvents = createWorkerRunEvents(options.events);
   const onModelDelta = options.events ? bothDeltas(runEvents.onModelDelta, options.onModelDelta) : options.onModelDelta;
+  const mcpConfig = options.mcp ? parseMcpConfig(options.mcp, 'The worker\'s `mcp` option') : undefined;
+  const secrets = [...(options.secrets ?? []), ...(mcpConfig ? mcpSecrets(mcpConfig) : [])];
+  const mcp = mcpConfig ? createMcpTools(mcpConfig) : undefined;
   const activities = createActivities({
     tools: createToolRegistry(options.tools),
+    ...(mcp ? { mcp } : {}),
     models: options.models,
-    secrets: options.secrets ?? [],
+    secrets,
     ...(onModelDelta ? { onModelDelta } : {}),
     ...(options.onModelReply ? { onModelReply: options.onModelReply } : {}),
     ...(options.isModelAllowed ? { isModelAllowed: options.isModelAllowed } : {}),
@@ -63,7 +76,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     limits: options.tenantLimits ?? { tenants: {} },
     taskQueue,
   });
-  return Worker.create({
+  const worker = await Worker.create({
     connection: options.connection,
     namespace,
     taskQueue,
@@ -74,8 +87,22 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     ...options.workerOptions,
     sinks: { ...options.workerOptions?.sinks, ...runEvents.sinks },
-    interceptors: { ...options.workerOptions?.interceptors, activity: [wellFormedFailures(options.secrets ?? []), ...(options.workerOptions?.interceptors?.activity ?? [])] },
+    interceptors: { ...options.workerOptions?.interceptors, activity: [wellFormedFailures(secrets), ...(options.workerOptions?.interceptors?.activity ?? [])] },
   });
+  if (mcp) closeWhenStopped(worker, () => mcp.close());
+  return worker;
+}
+
+/** The worker's MCP connections (and the stdio servers' processes) end when the worker does. */
+function closeWhenStopped(worker: Worker, close: () => Promise<void>): void {
+  const run = worker.run.bind(worker);
+  worker.run = async () => {
+    try {
+      return await run();
+    } finally {
+      await close();
+    }
+  };
 }
 
 /** Events first (they return at once), then the caller's own listener; neither can stop the other. */

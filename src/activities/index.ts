@@ -1,4 +1,5 @@
 import type { ToolRegistry } from '../tools/tool-registry';
+import type { McpTools } from './mcp/mcp-tools';
 import { createModelActivities, type ModelActivityDeps } from './model-activities';
 import { createRedactor } from './redact-secrets';
 import type { TenantActivities } from './tenant-activities';
@@ -6,6 +7,8 @@ import { createToolActivities } from './tool-activities';
 
 export interface ActivityDeps extends ModelActivityDeps {
   tools: ToolRegistry;
+  /** MCP servers whose tools the worker offers as `<server>__<tool>`. */
+  mcp?: McpTools;
   /** Values that must never appear in a tool result or error (API keys and the like). */
   secrets?: readonly string[];
 }
@@ -15,7 +18,7 @@ export function createActivities(deps: ActivityDeps) {
   const redact = createRedactor(deps.secrets ?? []);
   return {
     ...createModelActivities({ ...deps, redact }),
-    ...createToolActivities({ tools: deps.tools, redact }),
+    ...createToolActivities({ tools: deps.tools, redact, ...(deps.mcp ? { mcp: deps.mcp } : {}) }),
   };
 }
 

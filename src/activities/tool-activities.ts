@@ -3,24 +3,35 @@ import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, type ToolInvocation, type ToolOutput, type ToolSpec } from '../shared';
 import { ToolError } from '../tools/tool-error';
 import type { ToolRegistry } from '../tools/tool-registry';
+import { describeWithMcp, isNeedsInput, mcpTool, neededInput } from './mcp/mcp-activity-parts';
+import type { McpTools } from './mcp/mcp-tools';
 import { redactFailure, redactHeartbeat, redactToolResult, thrownText, type Redactor } from './redact-secrets';
 
 export interface ToolActivityDeps {
   tools: ToolRegistry;
   redact: Redactor;
+  /** MCP servers' tools, named `<server>__<tool>`. */
+  mcp?: McpTools;
   /** How often a running tool heartbeats, so a cancel reaches it. Default 500 ms. */
   heartbeatEveryMs?: number;
 }
 
-export function createToolActivities({ tools, redact, heartbeatEveryMs = 500 }: ToolActivityDeps) {
+export function createToolActivities({ tools, redact, mcp, heartbeatEveryMs = 500 }: ToolActivityDeps) {
   return {
     /** Specs of the run's tools; recorded in history, so a replay sees the tool set the run began with. */
     async describeTools(names?: string[]): Promise<ToolSpec[]> {
+      let specs: ToolSpec[];
       try {
-        return tools.specs(names);
+        specs = mcp ? await describeWithMcp(tools, mcp, names) : tools.specs(names);
       } catch (err) {
-        throw ApplicationFailure.create({ type: FailureType.ToolNotRegistered, message: (err as Error).message, nonRetryable: true });
+        // An MCP server that is down is retried; anything else (an unknown name, a bad schema) is final.
+        if (err instanceof Error && err.name === 'McpUnavailableError') throw ApplicationFailure.create({ type: FailureType.ToolFailed, message: redactText(err.message), nonRetryable: false });
+        throw ApplicationFailure.create({ type: FailureType.ToolNotRegistered, message: redactText((err as Error).message), nonRetryable: true });
       }
+      const names_ = new Set<string>();
+      const twice = specs.find((s) => (names_.has(s.name) ? true : (names_.add(s.name), false)));
+      if (twice) throw ApplicationFailure.create({ type: FailureType.ToolNotRegistered, message: `The tool "${twice.name}" is named twice (a worker tool and an MCP tool, or twice in the run's list).`, nonRetryable: true });
+      return specs;
     },
 
     /**
@@ -33,7 +44,7 @@ export function createToolActivities({ tools, redact, heartbeatEveryMs = 500 }: 
      * (message, stack, details, causes) and heartbeat details.
      */
     async runTool(call: ToolInvocation): Promise<ToolOutput> {
-      const tool = tools.get(call.toolName);
+      const tool = tools.get(call.toolName) ?? (mcp?.owns(call.toolName) ? mcpTool(mcp, call) : undefined);
       if (!tool) {
         const message = `Tool "${call.toolName}" is not registered on this worker.`;
         throw ApplicationFailure.create({ type: FailureType.ToolNotRegistered, message, nonRetryable: true });
@@ -66,6 +77,7 @@ export function createToolActivities({ tools, redact, heartbeatEveryMs = 500 }: 
         clearInterval(keepAlive);
       }
       try {
+        if (isNeedsInput(value)) return { result: null, truncated: false, durationMs: Date.now() - started, attempts: ctx.info.attempt, needsInput: neededInput(value, redact) };
         const { result, truncated } = redactToolResult(value, call.maxResultChars, redact);
         const { attempt, scheduledTimestampMs } = ctx.info;
         // From the second attempt on, the time covers the earlier attempts and the waits between them.

@@ -1,0 +1,135 @@
+import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitationRequest, ToolInvocation, ToolSpec } from '../../shared';
+import { splitMcpName, type McpConfig } from '../../shared/mcp-config';
+import { ToolError } from '../../tools/tool-error';
+import { decideElicitation } from './mcp-elicitation';
+import { createMcpPool, McpUnavailableError, type McpConnection, type McpPool } from './mcp-pool';
+import { mcpObservation } from './mcp-result';
+import { isOfferable, mcpToolSpec } from './mcp-tool-spec';
+
+/** Most tools taken from one server, and pages of its list read. */
+export const MAX_MCP_TOOLS_PER_SERVER = 500;
+const MAX_LIST_PAGES = 20;
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** What one MCP call gives the tool activity: a result, or a question for a person first. */
+export type McpCallOutcome = { result: unknown } | { needsInput: ElicitationRequest };
+
+export interface McpCallContext {
+  signal: AbortSignal;
+  heartbeat(): void;
+}
+
+/** The MCP servers of one worker, as tools: listed for a run, called for its steps. */
+export interface McpTools {
+  /** Whether a run's tool name belongs to one of these servers (`server__tool` or `server__*`). */
+  owns(name: string): boolean;
+  /** Every tool of every server. */
+  allSpecs(): Promise<ToolSpec[]>;
+  /** For each `server__tool` or `server__*` name, in order, the specs it stands for. */
+  resolve(names: readonly string[]): Promise<ToolSpec[][]>;
+  call(invocation: ToolInvocation, context: McpCallContext): Promise<McpCallOutcome>;
+  /** Closes every connection (stops stdio servers). */
+  close(): Promise<void>;
+  readonly pool: McpPool;
+}
+
+export function createMcpTools(config: McpConfig): McpTools {
+  const pool = createMcpPool(config);
+  const servers = Object.keys(config.mcpServers);
+
+  async function listServer(server: string): Promise<ToolSpec[]> {
+    const settings = config.mcpServers[server]!;
+    const connection = await pool.connect(server);
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES && tools.length < MAX_MCP_TOOLS_PER_SERVER; page++) {
+      const listed = await connection.client.listTools(cursor ? { cursor } : {}).catch((err: unknown) => failed(connection, err));
+      tools.push(...listed.tools);
+      cursor = listed.nextCursor;
+      if (!cursor) break;
+    }
+    const allowed = settings.thoughtline?.allowTools;
+    return tools
+      .slice(0, MAX_MCP_TOOLS_PER_SERVER)
+      .filter((tool) => isOfferable(server, tool) && (!allowed || allowed.includes(tool.name)))
+      .map((tool) => mcpToolSpec(server, settings, tool));
+  }
+
+  /** A failure of the connection itself: dropped, so the retry dials a new one. */
+  async function failed(connection: McpConnection, err: unknown): Promise<never> {
+    if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed && err.code !== ErrorCode.RequestTimeout && connection.isOpen()) {
+      throw new ToolError(`MCP server "${connection.server}" refused: ${err.message}`, { retryable: false });
+    }
+    await pool.discard(connection);
+    const stderr = connection.stderrTail();
+    throw new McpUnavailableError(connection.server, `${(err as Error).message ?? String(err)}${stderr ? `; its stderr: ${stderr.slice(-500)}` : ''}`);
+  }
+
+  return {
+    pool,
+    owns(name) {
+      const parts = splitMcpName(name);
+      return parts !== undefined && pool.has(parts.server);
+    },
+    async allSpecs() {
+      return (await Promise.all(servers.map(listServer))).flat();
+    },
+    async resolve(names) {
+      const wanted = [...new Set(names.map((n) => splitMcpName(n)!.server))];
+      const listed = new Map(await Promise.all(wanted.map(async (s) => [s, await listServer(s)] as const)));
+      return names.map((name) => {
+        const { server, tool } = splitMcpName(name)!;
+        const specs = listed.get(server)!;
+        if (tool === '*') return specs;
+        const spec = specs.find((s) => s.name === name);
+        if (!spec) throw new ToolError(`MCP server "${server}" offers no tool "${tool}" to this worker. It offers: ${specs.map((s) => s.name).join(', ') || '(none)'}.`, { retryable: false });
+        return [spec];
+      });
+    },
+    async call(invocation, context) {
+      const { server, tool } = splitMcpName(invocation.toolName)!;
+      const settings = config.mcpServers[server]!;
+      const allowed = settings.thoughtline?.allowTools;
+      if (allowed && !allowed.includes(tool)) throw new ToolError(`MCP tool "${invocation.toolName}" is not allowed on this worker.`, { retryable: false });
+      const connection = await pool.connect(server);
+      const abort = new AbortController();
+      const stop = () => abort.abort(context.signal.reason);
+      context.signal.addEventListener('abort', stop, { once: true });
+      let asked: ElicitationRequest | undefined;
+      const release = connection.whileCalling((params) => {
+        const step = decideElicitation(server, invocation.toolName, params, invocation.elicitation ?? []);
+        if (step.kind === 'answer') return step.result;
+        if (step.kind === 'refuse') return { action: 'decline' };
+        // The call ends here; the run asks a person and calls again with the answer.
+        asked = step.request;
+        setImmediate(() => abort.abort(new Error('The server asked for input; the run asks a person.')));
+        return { action: 'cancel' };
+      });
+      try {
+        const result = await connection.client.callTool({ name: tool, arguments: invocation.arguments }, undefined, {
+          signal: abort.signal,
+          timeout: settings.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          resetTimeoutOnProgress: true,
+          onprogress: () => context.heartbeat(),
+        });
+        if (asked) return { needsInput: asked };
+        return { result: mcpObservation(result as Parameters<typeof mcpObservation>[0], invocation.maxResultChars) };
+      } catch (err) {
+        if (asked) return { needsInput: asked };
+        if (context.signal.aborted || err instanceof ToolError) throw err;
+        if (isInvalidContent(err)) throw new ToolError(`MCP tool "${invocation.toolName}" returned content that is not a valid MCP result: ${(err as Error).message.slice(0, 500)}`, { retryable: false });
+        return failed(connection, err);
+      } finally {
+        release();
+        context.signal.removeEventListener('abort', stop);
+      }
+    },
+    close: () => pool.close(),
+  };
+}
+
+/** The SDK checks results against the protocol's schema and throws zod's error when they do not fit. */
+function isInvalidContent(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'ZodError' || err.name === '$ZodError' || (err instanceof McpError && err.code === ErrorCode.InvalidParams && /result/i.test(err.message)));
+}

@@ -92,6 +92,7 @@ export async function createHarness(
     /** Another workflow bundle, e.g. one holding a custom workflow around runAgent. */
     workflowBundlePath?: string;
     tenantLimits?: AgentWorkerOptions['tenantLimits'];
+    mcp?: AgentWorkerOptions['mcp'];
   },
 ): Promise<AgentHarness> {
   const taskQueue = `test-${randomUUID()}`;
@@ -106,6 +107,7 @@ export async function createHarness(
     ...(deps.onModelReply ? { onModelReply: deps.onModelReply } : {}),
     ...(deps.isModelAllowed ? { isModelAllowed: deps.isModelAllowed } : {}),
     ...(deps.tenantLimits ? { tenantLimits: deps.tenantLimits } : {}),
+    ...(deps.mcp ? { mcp: deps.mcp } : {}),
     workflowBundle: { codePath: deps.workflowBundlePath ?? inject('workflowBundlePath') },
     workerOptions: deps.cacheWorkflows ? {} : { maxCachedWorkflows: 0 },
   });

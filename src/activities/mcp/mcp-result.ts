@@ -6,12 +6,14 @@ type Reference = { type: string; mimeType?: string; bytes?: number; uri?: string
 
 /**
  * Turns an MCP tool result into one JSON-safe observation. Text blocks join into `text`
- * (each cut to `maxChars` first, so a 5 MB reply never travels further); structured content is
+ * (each cut just past `maxChars` first, so a 5 MB reply never travels further and the activity
+ * still sees it was over the limit and marks the result truncated); structured content is
  * kept as is; images, audio and blobs become references (type, MIME type, size); resource links
  * and embedded text resources keep their URI and text. A result with only text is that text.
  * `isError` results become a ToolError the model reads: the server answered, so a retry would not help.
  */
-export function mcpObservation(result: CallToolResult, maxChars: number): unknown {
+export function mcpObservation(result: CallToolResult, limit: number): unknown {
+  const maxChars = limit + 1;
   const texts: string[] = [];
   const references: Reference[] = [];
   for (const block of result.content ?? []) {

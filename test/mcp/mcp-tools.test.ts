@@ -4,7 +4,7 @@ import { parseMcpConfig } from '../../src/activities/mcp/load-mcp-config';
 import { createMcpTools, type McpTools } from '../../src/activities/mcp/mcp-tools';
 import { createRedactor } from '../../src/activities/redact-secrets';
 import { createToolActivities } from '../../src/activities/tool-activities';
-import type { ToolInvocation } from '../../src/shared';
+import type { ToolInvocation, ToolOutput } from '../../src/shared';
 import { ToolError } from '../../src/tools/tool-error';
 import { createToolRegistry } from '../../src/tools/tool-registry';
 import { sampleFolder, startEverythingHttp, stdioConfig, type HttpServer } from './mcp-test-servers';
@@ -28,7 +28,7 @@ describe('MCP servers as tools, against the reference servers from npm', () => {
     const config = stdioConfig(dir, {
       // The worker's policy over what the server says: echo claims to be read-only; this worker says it needs approval.
       everything: { thoughtline: { tools: { echo: { readOnly: false, approval: 'always' } } } },
-    }) as { mcpServers: Record<string, unknown> };
+    });
     config.mcpServers['web'] = { url: http.url, thoughtline: { allowTools: ['echo', 'get-sum'] } };
     mcp = createMcpTools(parseMcpConfig(config));
   }, 30_000);
@@ -78,7 +78,7 @@ describe('MCP servers as tools, against the reference servers from npm', () => {
   it('cuts a 5 MB result before it leaves the activity', async () => {
     const activities = createToolActivities({ tools: createToolRegistry([]), redact: createRedactor([]), mcp });
     const huge = 'x'.repeat(5 * 1024 * 1024);
-    const out = await new MockActivityEnvironment().run(activities.runTool, invocation('everything__echo', { message: huge }, { maxResultChars: 10_000 }));
+    const out: ToolOutput = await new MockActivityEnvironment().run(activities.runTool, invocation('everything__echo', { message: huge }, { maxResultChars: 10_000 }));
     expect(out.truncated).toBe(true);
     expect(JSON.stringify(out.result).length).toBeLessThan(12_000);
   }, 30_000);
@@ -99,7 +99,7 @@ describe('MCP servers as tools, against the reference servers from npm', () => {
 
   it('returns the question from runTool as needsInput, with the run’s redaction applied', async () => {
     const activities = createToolActivities({ tools: createToolRegistry([]), redact: createRedactor(['Please provide']), mcp });
-    const out = await new MockActivityEnvironment().run(activities.runTool, invocation('everything__trigger-elicitation-request'));
+    const out: ToolOutput = await new MockActivityEnvironment().run(activities.runTool, invocation('everything__trigger-elicitation-request'));
     expect(out.result).toBeNull();
     expect(out.needsInput?.message).not.toContain('Please provide');
     expect(out.needsInput?.server).toBe('everything');

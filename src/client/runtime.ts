@@ -73,7 +73,7 @@ function installQuietRuntime(): void {
 export async function startWorker(
   { config, server }: Connected,
   extraTools: readonly ToolDefinition[] = [],
-  options: Pick<AgentWorkerOptions, 'onModelReply' | 'events'> = {},
+  options: Pick<AgentWorkerOptions, 'onModelReply' | 'events' | 'mcp'> = {},
 ): Promise<RunningWorker> {
   installQuietRuntime();
   const models = await setupModels(config, log);

@@ -55,6 +55,13 @@ describe('mcpObservation', () => {
     });
   });
 
+  it('keeps sizes, not base64, of blobs and media echoed in structured content', () => {
+    const structuredContent = { content: [{ type: 'resource', resource: { uri: 'file:///n', blob: 'AAAAAAAA' } }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }], note: { blob: 7 } };
+    expect(mcpObservation({ content: [], structuredContent }, 100)).toEqual({
+      structuredContent: { content: [{ type: 'resource', resource: { uri: 'file:///n', blobBytes: 6 } }, { type: 'image', dataBytes: 3, mimeType: 'image/png' }], note: { blob: 7 } },
+    });
+  });
+
   it('cuts each text just past the limit, so the activity marks it truncated', () => {
     expect(mcpObservation({ content: [{ type: 'text', text: 'x'.repeat(1_000) }] }, 10)).toBe('x'.repeat(11));
   });

@@ -44,7 +44,7 @@ export function mcpObservation(result: CallToolResult, limit: number): unknown {
   if (result.structuredContent === undefined && references.length === 0) return text;
   return {
     ...(text ? { text } : {}),
-    ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+    ...(result.structuredContent !== undefined ? { structuredContent: withoutBlobs(result.structuredContent, 0) } : {}),
     ...(references.length ? { content: references } : {}),
   };
 }
@@ -53,4 +53,23 @@ export function mcpObservation(result: CallToolResult, limit: number): unknown {
 function base64Bytes(data: string): number {
   const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+}
+
+/** Deeper than this, structured content is left as is: the activity's size cut bounds it anyway. */
+const MAX_BLOB_DEPTH = 16;
+
+/**
+ * Structured content may carry the same blocks as `content` (a server echoing its images or files
+ * as base64): a `blob`, or the `data` of an image or audio block, becomes its size.
+ */
+function withoutBlobs(value: unknown, depth: number): unknown {
+  if (depth > MAX_BLOB_DEPTH || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => withoutBlobs(item, depth + 1));
+  const record = value as Record<string, unknown>;
+  const media = record['type'] === 'image' || record['type'] === 'audio';
+  return Object.fromEntries(
+    Object.entries(record).map(([key, item]) =>
+      typeof item === 'string' && (key === 'blob' || (media && key === 'data')) ? [`${key}Bytes`, base64Bytes(item)] : [key, withoutBlobs(item, depth + 1)],
+    ),
+  );
 }

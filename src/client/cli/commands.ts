@@ -13,6 +13,7 @@ import { dev, worker } from '../commands/serve';
 import { serveHttp } from '../commands/serve-http';
 import { createToken } from '../commands/token';
 import { answerRun, steerRun } from '../commands/steer';
+import { loadMcpConfig } from '../../activities/mcp/load-mcp-config';
 import { runExtras } from '../run-extras';
 import type { ArgSpec, CommandLine, CommandSpec, OptionSpec } from './command-line';
 import { UsageError } from './usage-error';
@@ -56,9 +57,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'worker',
     args: [],
-    options: { tools: text },
+    options: { tools: text, mcp: text },
     run: async (l) => {
-      await worker(l.text('tools'));
+      await worker(l.text('tools'), l.text('mcp'));
       return 0;
     },
   },
@@ -113,7 +114,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
   },
   { name: 'signing-key', args: [], options: { id: text }, run: async (l) => printSigningKey(l.text('id') !== undefined ? { id: l.text('id')! } : {}) },
-  { name: 'tools', args: [], options: { tools: text, json: flag }, run: async (l) => printTools({ ...(l.text('tools') ? { tools: l.text('tools')! } : {}), json: l.flag('json') }) },
+  { name: 'tools', args: [], options: { tools: text, mcp: text, json: flag }, run: async (l) => printTools({ ...(l.text('tools') ? { tools: l.text('tools')! } : {}), ...(l.text('mcp') ? { mcp: l.text('mcp')! } : {}), json: l.flag('json') }) },
   {
     name: 'run',
     args: [{ name: '"<task>"', needs: 'a task, e.g. thoughtline run "Compare the weather in Paris and Tokyo"' }],
@@ -129,6 +130,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       template: text,
       'allow-questions': flag,
       record: text,
+      mcp: text,
     },
     run: async (l) => {
       const maxIterations = positiveInteger(l, 'max-iterations');
@@ -147,6 +149,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         ...(l.text('model') ? { model: l.text('model')! } : {}),
         ...(l.text('workflow-id') ? { workflowId: l.text('workflow-id')! } : {}),
         ...(l.text('record') ? { recordTo: l.text('record')! } : {}),
+        ...(l.text('mcp') ? { mcp: await loadMcpConfig(l.text('mcp')!) } : {}),
         extra,
       });
       return result.success ? 0 : 1;

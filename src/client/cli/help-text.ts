@@ -7,8 +7,11 @@ Usage:
   thoughtline dev [--port N]            run a Temporal dev server until Ctrl-C (default port 7233,
                                         Web UI on the port + 1000); other commands find it on 7233,
                                         or set TEMPORAL_ADDRESS=127.0.0.1:N
-  thoughtline worker [--tools FILE]     run an agent worker until Ctrl-C; FILE is a JS module
-                                        exporting "tools": an array of defineTool(...) results
+  thoughtline worker [--tools FILE] [--mcp FILE]
+                                        run an agent worker until Ctrl-C; --tools: a JS module
+                                        exporting "tools": an array of defineTool(...) results;
+                                        --mcp: MCP servers, { "mcpServers": { ... } } as desktop
+                                        clients write it; their tools are <server>__<tool>
   thoughtline serve [options]           the HTTP API (/v1, OpenAPI at /v1/openapi.json) and the
                                         viewer until Ctrl-C (docs/serve.md); with no token file and
                                         no OIDC it writes one for "you" and prints the URL to open
@@ -24,7 +27,7 @@ Usage:
                                         only its hash is kept; serve reloads it) and print it once
   thoughtline signing-key [--id ID]     print a new Ed25519 keyring entry for serve --signing-keys
                                         (docs/signed-decisions.md: the file, rotation)
-  thoughtline tools [--tools FILE] [--json]
+  thoughtline tools [--tools FILE] [--mcp FILE] [--json]
                                         list the tools a worker with these flags offers: type,
                                         read-only, approval default, required roles
   thoughtline run "<task>" [options]    start an agent and print its steps as they land: on a
@@ -44,6 +47,7 @@ Usage:
       --template NAME        seed the plan: debug_bug, implement_feature or refactor_code
       --record FILE          append the run's model replies (secrets redacted) to FILE, JSONL,
                              to replay offline: createScriptedModel(loadRecordedTurns(FILE))
+      --mcp FILE             also offer these MCP servers' tools; runs on this process's worker
   thoughtline watch <workflowId>        follow a run's steps until it ends
   thoughtline chain <workflowId> [--json] [--role end_user|developer|auditor] [--expand]
                                         print a run's reasoning chain in a role's view; --expand

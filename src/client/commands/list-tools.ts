@@ -1,3 +1,4 @@
+import type { ToolSpec } from '../../shared';
 import type { ToolDefinition } from '../../tools/define-tool';
 
 /** One tool as `thoughtline tools` shows it: what the model sees, and what a run does with a call by default. */
@@ -13,14 +14,16 @@ export interface ToolRow {
   description: string;
 }
 
-export function toolRow(tool: ToolDefinition, source: string): ToolRow {
+/** A row from a tool definition (built-in, your module) or from a spec a worker serves (MCP). */
+export function toolRow(tool: ToolDefinition | ToolSpec, source: string): ToolRow {
+  const approval = tool.approval ?? 'never';
   return {
     name: tool.name,
     type: tool.type,
     source,
-    readOnly: tool.readOnly,
-    approval: typeof tool.approval === 'string' ? tool.approval : `rules (${tool.approval.anyOf.length})`,
-    requiredRoles: tool.requiredRoles,
+    readOnly: tool.readOnly ?? false,
+    approval: typeof approval === 'string' ? approval : `rules (${approval.anyOf.length})`,
+    requiredRoles: tool.requiredRoles ?? [],
     description: tool.description,
   };
 }

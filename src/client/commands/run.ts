@@ -1,3 +1,4 @@
+import type { McpConfigInit } from '../../shared/mcp-config';
 import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { createReplyRecorder } from '../../activities/recording';
@@ -31,6 +32,8 @@ export interface RunOptions {
   workflowId?: string;
   /** Append this run's model replies to a JSONL file, to replay it offline; runs this process's own worker. */
   recordTo?: string;
+  /** MCP servers (a desktop-client config file's contents) for this process's own worker; runs it. */
+  mcp?: McpConfigInit;
   /** More input: sub-agents, planning (from `--agents`, `--plan`, `--template`, or the team demo). */
   extra?: Partial<AgentInputInit>;
 }
@@ -56,7 +59,7 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
   if (options.recordTo && !options.embeddedWorker) throw new Error('--record needs the embedded worker (drop --no-worker).');
   const placement = await placeRun(c.agents.client, c.config.taskQueue, {
     standingOnly: !options.embeddedWorker,
-    ownOnly: Boolean(options.recordTo || options.ownWorker),
+    ownOnly: Boolean(options.recordTo || options.ownWorker || options.mcp),
   });
   // This process's worker serves the built-in tools: a sub-agent naming any other is refused before
   // the run starts. A standing worker's tools are not known here; its run finds out itself.
@@ -67,7 +70,7 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
   const recorder = options.recordTo ? countingRecorder(options.recordTo, workflowId, c) : undefined;
   const worker =
     placement.worker === 'own'
-      ? await startWorker({ ...c, config: { ...c.config, taskQueue: placement.taskQueue } }, [], recorder ? { onModelReply: recorder.onModelReply } : {})
+      ? await startWorker({ ...c, config: { ...c.config, taskQueue: placement.taskQueue } }, [], { ...(recorder ? { onModelReply: recorder.onModelReply } : {}), ...(options.mcp ? { mcp: options.mcp } : {}) })
       : undefined;
   const out = options.json ? process.stderr : process.stdout;
   try {

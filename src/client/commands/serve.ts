@@ -1,5 +1,6 @@
 import { ensureTemporalServer } from '../../dev-server';
 import { findProjectRoot, thoughtlinePaths } from '../../dev-server/project-paths';
+import { loadMcpConfig } from '../../activities/mcp/load-mcp-config';
 import { loadToolsModule } from '../load-tools-module';
 import { connectOrStart, log, startWorker } from '../runtime';
 import { untilSignal } from './until-signal';
@@ -26,9 +27,11 @@ export async function dev(port?: number): Promise<number> {
 }
 
 /** `worker`: polls the task queue until Ctrl-C or SIGTERM, then drains and exits. */
-export async function worker(toolsModule?: string): Promise<void> {
+export async function worker(toolsModule?: string, mcpFile?: string): Promise<void> {
+  // Read first: a bad config file is reported before anything starts.
+  const mcp = mcpFile ? await loadMcpConfig(mcpFile) : undefined;
   const connected = await connectOrStart();
-  const running = await startWorker(connected, toolsModule ? loadToolsModule(toolsModule) : []);
+  const running = await startWorker(connected, toolsModule ? loadToolsModule(toolsModule) : [], mcp ? { mcp } : {});
   log(`worker polling task queue "${connected.config.taskQueue}" on ${connected.server.address}. Ctrl-C stops it.`);
   await Promise.race([untilSignal(), running.done]);
   await running.shutdown();

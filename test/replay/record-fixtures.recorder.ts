@@ -21,7 +21,7 @@ it('has something to record', () => {
 for (const scenario of toRecord) {
   it(`records ${scenario.name}`, async () => {
     const model = createScriptedModel(scenario.turns);
-    const h = await createHarness(env, { tools: [...testTools().tools, ...(scenario.extraTools?.() ?? [])], models: { scripted: model }, ...(scenario.tenantLimits ? { tenantLimits: scenario.tenantLimits } : {}) });
+    const h = await createHarness(env, { tools: [...testTools().tools, ...(scenario.extraTools?.() ?? [])], models: { scripted: model }, ...(scenario.tenantLimits ? { tenantLimits: scenario.tenantLimits } : {}), ...(scenario.mcp ? { mcp: scenario.mcp() } : {}) });
     const workflowId = `replay-${scenario.name}`;
     await h.worker.runUntil(async () => {
       const handle = await h.agents.start(scenario.input, { workflowId });

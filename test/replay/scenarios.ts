@@ -1,10 +1,12 @@
 import { say, useTool, type ScriptedTurn } from '../../src/activities/models/scripted-model';
 import type { AgentClient } from '../../src/client/agent-client';
 import type { AgentInputInit } from '../../src/shared';
+import type { McpConfigInit } from '../../src/shared/mcp-config';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import { cancelSignal } from '../../src/workflows/messages';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { slowTool } from '../helpers/test-tools';
+import { EVERYTHING_SERVER } from '../mcp/mcp-test-servers';
 
 /** Runs whose histories are kept as replay fixtures: together they take every branch of the loop. */
 export interface ReplayScenario {
@@ -17,6 +19,8 @@ export interface ReplayScenario {
   interact?: (agents: AgentClient, workflowId: string) => Promise<void>;
   /** Tools the recording worker has besides testTools(). */
   extraTools?: () => ToolDefinition[];
+  /** MCP servers the recording worker connects to (replaying needs none: no activity runs). */
+  mcp?: () => McpConfigInit;
 }
 
 /** Polls until `ready` holds; people act on what they see in the run's status. */
@@ -32,6 +36,26 @@ const ops = { id: 'olga', roles: ['ops'] };
 
 
 export const REPLAY_SCENARIOS: ReplayScenario[] = [
+  {
+    // An MCP tool asks for input: a question on the desk, two answers refused (unreadable, then a
+    // missing field, which the server's form check finds), the call run again with the third.
+    name: 'mcp-elicitation',
+    input: { task: 'Register me', model: SCRIPTED_MODEL, tools: ['everything__trigger-elicitation-request', 'everything__echo'] },
+    mcp: () => ({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] } } }),
+    turns: [
+      { content: [useTool('everything__echo', { message: 'hello' }, 'toolu_m1'), useTool('everything__trigger-elicitation-request', {}, 'toolu_m2')] },
+      { content: [useTool('finish', { result: 'registered' }, 'toolu_m3')] },
+    ],
+    interact: async (agents, id) => {
+      const asked = async (text: string) => ((await agents.status(id)).openQuestion?.question ?? '').includes(text);
+      await until(() => asked('asks, during everything__trigger-elicitation-request'));
+      await agents.answer(id, 'Ana', 'olga');
+      await until(() => asked('Your last answer was not accepted: Answer with a JSON object'));
+      await agents.answer(id, '{"check":true}', 'olga');
+      await until(() => asked('Your last answer was not accepted: missing name'));
+      await agents.answer(id, '{"name":"Ana Lima","check":true}', 'olga');
+    },
+  },
   {
     name: 'tools-then-finish',
     input: { task: 'Look up alpha and beta', model: SCRIPTED_MODEL },

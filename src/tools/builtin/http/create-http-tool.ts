@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ApprovalPolicy } from '../../../shared';
 import { defineTool } from '../../define-tool';
 import { ToolError } from '../../tool-error';
-import { addressRefusal, bareHost, type HostResolver, type ResolvedAddress } from './address-guard';
+import { addressPolicy, addressRefusal, bareHost, type AddressPolicy, type HostResolver, type ResolvedAddress } from './address-guard';
 import { hostAllowList, type HostAllowList } from './host-allow-list';
 import { DEFAULT_ALLOW_HEADERS, KNOWN_METHODS, READ_METHODS, type HttpMethod, type HttpToolOptions } from './http-options';
 import { pinnedRequest } from './pinned-request';
@@ -53,7 +53,7 @@ export function createHttpTool(options: HttpToolOptions) {
   const maxRedirects = options.maxRedirects ?? 5;
   if (!Number.isSafeInteger(maxRedirects) || maxRedirects < 0) throw new RangeError('createHttpTool: maxRedirects must be a non-negative integer.');
   const timeoutMs = positive('timeoutMs', options.timeoutMs, 15_000);
-  const allowPrivate = options.allowPrivate === true;
+  const addresses = addressPolicy(options.allowPrivate, options.allowAddresses);
   const resolveHost = options.resolveHost ?? systemResolver;
 
   const writeMethods = methods.filter((m) => !READ_METHODS.includes(m));
@@ -91,7 +91,7 @@ export function createHttpTool(options: HttpToolOptions) {
       const redirects: string[] = [];
       let url = checkUrl(args.url, hosts, ports);
       for (;;) {
-        const pin = await resolveChecked(url, resolveHost, allowPrivate);
+        const pin = await resolveChecked(url, resolveHost, addresses);
         const res = await send({ url, method, headers, pin, signal, maxResponseBytes, ...(body === undefined ? {} : { body }) });
         const location = res.headers.location;
         // A redirect that would repeat a write (307/308 after a POST) is handed back, not followed: the approval named the first URL.
@@ -130,7 +130,7 @@ function checkUrl(text: string, hosts: HostAllowList, ports: ReadonlySet<number>
 }
 
 /** Resolves the URL's host and checks every address; returns the first, which the connection is pinned to. */
-async function resolveChecked(url: URL, resolveHost: HostResolver, allowPrivate: boolean): Promise<ResolvedAddress> {
+async function resolveChecked(url: URL, resolveHost: HostResolver, policy: AddressPolicy): Promise<ResolvedAddress> {
   const { host, literal } = bareHost(url.hostname);
   let addresses: ReadonlyArray<{ address: string; family: number }>;
   if (literal) addresses = [{ address: host, family: literal }];
@@ -143,7 +143,7 @@ async function resolveChecked(url: URL, resolveHost: HostResolver, allowPrivate:
   }
   if (addresses.length === 0) throw refuse(`${host} resolved to no address.`);
   for (const { address } of addresses) {
-    const refusal = addressRefusal(address, allowPrivate);
+    const refusal = addressRefusal(address, policy);
     if (refusal) throw refuse(`${host} is refused: ${refusal}; only public addresses may be reached.`);
   }
   const [first] = addresses;

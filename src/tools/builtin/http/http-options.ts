@@ -28,6 +28,8 @@ export interface HttpToolOptions {
   timeoutMs?: number;
   /** Let the tool reach loopback, private and other non-public addresses. Default false: only public unicast. */
   allowPrivate?: boolean;
+  /** Non-public addresses or CIDR ranges the tool may reach anyway, e.g. `['10.1.2.0/24']`. Narrower than `allowPrivate`. */
+  allowAddresses?: readonly string[];
   /** How host names are resolved (all addresses); default `dns.promises.lookup(host, { all: true })`. */
   resolveHost?: HostResolver;
   /** Changes to the tool's definition, e.g. `{ requiredRoles: ['ops'] }`. */

@@ -37,6 +37,8 @@ beforeAll(async () => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => res.end(`${req.method} ${body}`));
+    } else if (url.pathname === '/whoami') {
+      res.end(req.headers.authorization === 'Bearer s3cret' ? 'has-auth' : 'no-auth');
     } else if (url.pathname === '/slow') {
       // Never answers; the tool's timeout must end the call.
     } else {
@@ -98,6 +100,19 @@ describe('http_fetch against a local server (loopback opened for this test only)
       expect(await refusal(local(), { url: server.url('/hello'), headers: { [name]: 'v' } })).toMatch(/not allowed/);
     }
     expect(await refusal(local(), { url: server.url('/hello'), headers: { accept: 'a\r\nX-Injected: 1' } })).toMatch(/line break/);
+  });
+
+  it('hostHeaders are sent to their host only, never shown, and not carried by a redirect to another host', async () => {
+    const tool = local({
+      hostHeaders: { '127.0.0.1': { Authorization: 'Bearer s3cret' } },
+      resolveHost: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
+    const direct = await fetchOk(tool, { url: server.url('/whoami') });
+    expect(direct.body).toBe('has-auth');
+    expect(JSON.stringify(direct)).not.toContain('s3cret');
+    const moved = await fetchOk(tool, { url: server.url(`/redirect?to=${encodeURIComponent(`http://app.test:${server.port}/whoami`)}`) });
+    expect(moved).toMatchObject({ body: 'no-auth', redirects: [`http://app.test:${server.port}/whoami`] });
+    expect(() => local({ hostHeaders: { '127.0.0.1': { 'x-key': 'a\r\nb' } } })).toThrow(/invalid header/);
   });
 
   it('the response body is cut at maxResponseBytes; exactly at the cap is whole', async () => {

@@ -18,6 +18,11 @@ export interface HttpToolOptions {
   methods?: readonly HttpMethod[];
   /** Request header names the model may set (lowercase). Default {@link DEFAULT_ALLOW_HEADERS}. */
   allowHeaders?: readonly string[];
+  /**
+   * Headers the tool adds itself, by exact host name, e.g. `{ 'api.example.com': { authorization: `Bearer ${key}` } }`.
+   * The model never sees or sets them, they are not in the result, and a redirect to another host does not carry them.
+   */
+  hostHeaders?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Bytes of request body accepted. Default 64 KiB. */
   maxRequestBytes?: number;
   /** Bytes of response body read; the rest is cut, and the result says so. Default 256 KiB. */

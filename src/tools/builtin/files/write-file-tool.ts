@@ -37,7 +37,8 @@ export function writeFileTool(root: string, limits: FileLimits, overrides: ToolO
       const handle = await openChecked(target.root, target.real, 'write');
       try {
         await handle.truncate(0);
-        await handle.write(content, 0, 'utf8');
+        // writeFile loops until every byte is written; a single write() may write part of a large string.
+        await handle.writeFile(content, 'utf8');
         return { path: target.relative, bytes, created: !target.exists };
       } finally {
         await handle.close();

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { ApprovalPolicy } from '../../../shared';
 import { defineTool } from '../../define-tool';
 import { ToolError } from '../../tool-error';
-import { addressRefusal, bareHost, type HostResolver, type ResolvedAddress } from './address-guard';
-import { hostAllowList, type HostAllowList } from './host-allow-list';
+import { addressPolicy, addressRefusal, bareHost, type AddressPolicy, type HostResolver, type ResolvedAddress } from './address-guard';
+import { hostAllowList, normalHost, type HostAllowList } from './host-allow-list';
 import { DEFAULT_ALLOW_HEADERS, KNOWN_METHODS, READ_METHODS, type HttpMethod, type HttpToolOptions } from './http-options';
 import { pinnedRequest } from './pinned-request';
 
@@ -48,12 +48,13 @@ export function createHttpTool(options: HttpToolOptions) {
   for (const m of methods) if (!(KNOWN_METHODS as readonly string[]).includes(m)) throw new TypeError(`createHttpTool: unknown method "${String(m)}"; use ${KNOWN_METHODS.join(', ')}.`);
   if (methods.length === 0) throw new TypeError('createHttpTool: methods must list at least one method.');
   const allowHeaders = new Set((options.allowHeaders ?? DEFAULT_ALLOW_HEADERS).map((h) => h.toLowerCase()));
+  const hostHeaders = operatorHeaders(options.hostHeaders ?? {});
   const maxRequestBytes = positive('maxRequestBytes', options.maxRequestBytes, 64 * 1024);
   const maxResponseBytes = positive('maxResponseBytes', options.maxResponseBytes, 256 * 1024);
   const maxRedirects = options.maxRedirects ?? 5;
   if (!Number.isSafeInteger(maxRedirects) || maxRedirects < 0) throw new RangeError('createHttpTool: maxRedirects must be a non-negative integer.');
   const timeoutMs = positive('timeoutMs', options.timeoutMs, 15_000);
-  const allowPrivate = options.allowPrivate === true;
+  const addresses = addressPolicy(options.allowPrivate, options.allowAddresses);
   const resolveHost = options.resolveHost ?? systemResolver;
 
   const writeMethods = methods.filter((m) => !READ_METHODS.includes(m));
@@ -91,8 +92,9 @@ export function createHttpTool(options: HttpToolOptions) {
       const redirects: string[] = [];
       let url = checkUrl(args.url, hosts, ports);
       for (;;) {
-        const pin = await resolveChecked(url, resolveHost, allowPrivate);
-        const res = await send({ url, method, headers, pin, signal, maxResponseBytes, ...(body === undefined ? {} : { body }) });
+        const pin = await resolveChecked(url, resolveHost, addresses);
+        const sent = { ...headers, ...hostHeaders.get(url.hostname) };
+        const res = await send({ url, method, headers: sent, pin, signal, maxResponseBytes, ...(body === undefined ? {} : { body }) });
         const location = res.headers.location;
         // A redirect that would repeat a write (307/308 after a POST) is handed back, not followed: the approval named the first URL.
         const repeatsWrite = !READ_METHODS.includes(method as HttpMethod) && res.status !== 303 && !((res.status === 301 || res.status === 302) && method === 'POST');
@@ -113,6 +115,22 @@ export function createHttpTool(options: HttpToolOptions) {
   });
 }
 
+/** The operator's per-host headers, keyed by the URL parser's form of each host; lowercase names, no line breaks. */
+function operatorHeaders(byHost: Readonly<Record<string, Readonly<Record<string, string>>>>): Map<string, Record<string, string>> {
+  const out = new Map<string, Record<string, string>>();
+  for (const [host, headers] of Object.entries(byHost)) {
+    const clean: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      if (typeof value !== 'string' || /[\r\n\0]/.test(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+        throw new TypeError(`createHttpTool: hostHeaders["${host}"] has an invalid header "${name}".`);
+      }
+      clean[name.toLowerCase()] = value;
+    }
+    out.set(normalHost(host), clean);
+  }
+  return out;
+}
+
 /** Parses a URL and checks scheme, credentials, host and port. */
 function checkUrl(text: string, hosts: HostAllowList, ports: ReadonlySet<number>, what = 'The URL'): URL {
   let url: URL;
@@ -130,7 +148,7 @@ function checkUrl(text: string, hosts: HostAllowList, ports: ReadonlySet<number>
 }
 
 /** Resolves the URL's host and checks every address; returns the first, which the connection is pinned to. */
-async function resolveChecked(url: URL, resolveHost: HostResolver, allowPrivate: boolean): Promise<ResolvedAddress> {
+async function resolveChecked(url: URL, resolveHost: HostResolver, policy: AddressPolicy): Promise<ResolvedAddress> {
   const { host, literal } = bareHost(url.hostname);
   let addresses: ReadonlyArray<{ address: string; family: number }>;
   if (literal) addresses = [{ address: host, family: literal }];
@@ -143,7 +161,7 @@ async function resolveChecked(url: URL, resolveHost: HostResolver, allowPrivate:
   }
   if (addresses.length === 0) throw refuse(`${host} resolved to no address.`);
   for (const { address } of addresses) {
-    const refusal = addressRefusal(address, allowPrivate);
+    const refusal = addressRefusal(address, policy);
     if (refusal) throw refuse(`${host} is refused: ${refusal}; only public addresses may be reached.`);
   }
   const [first] = addresses;

@@ -10,7 +10,7 @@ export interface HostAllowList {
 }
 
 /** The hostname the URL parser makes of `host` (lowercase, punycode, IPv4 forms canonical); throws on anything that is not a bare host. */
-function normalHost(host: string): string {
+export function normalHost(host: string): string {
   let url: URL;
   try {
     url = new URL(`http://${host}`);

@@ -18,6 +18,11 @@ export interface HttpToolOptions {
   methods?: readonly HttpMethod[];
   /** Request header names the model may set (lowercase). Default {@link DEFAULT_ALLOW_HEADERS}. */
   allowHeaders?: readonly string[];
+  /**
+   * Headers the tool adds itself, by exact host name, e.g. `{ 'api.example.com': { authorization: `Bearer ${key}` } }`.
+   * The model never sees or sets them, they are not in the result, and a redirect to another host does not carry them.
+   */
+  hostHeaders?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Bytes of request body accepted. Default 64 KiB. */
   maxRequestBytes?: number;
   /** Bytes of response body read; the rest is cut, and the result says so. Default 256 KiB. */
@@ -28,6 +33,8 @@ export interface HttpToolOptions {
   timeoutMs?: number;
   /** Let the tool reach loopback, private and other non-public addresses. Default false: only public unicast. */
   allowPrivate?: boolean;
+  /** Non-public addresses or CIDR ranges the tool may reach anyway, e.g. `['10.1.2.0/24']`. Narrower than `allowPrivate`. */
+  allowAddresses?: readonly string[];
   /** How host names are resolved (all addresses); default `dns.promises.lookup(host, { all: true })`. */
   resolveHost?: HostResolver;
   /** Changes to the tool's definition, e.g. `{ requiredRoles: ['ops'] }`. */

@@ -1,0 +1,6 @@
+/**
+ * `thoughtline/tools`: the built-in tools. Each factory returns plain `defineTool` results, so the
+ * options every tool takes (type, read-only, approval, visibility, roles, result limits) apply.
+ */
+export * from './builtin/files';
+export * from './builtin/http';

@@ -7,6 +7,7 @@ export * from './model-wire';
 export * from './search-attributes';
 export * from './termination';
 export * from './tool-spec';
+export * from './elicitation';
 export * from './usage';
 export * from './render-chain-markdown';
 export * from './model-registry';

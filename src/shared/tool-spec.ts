@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalPolicy } from './approval/approval';
 import { ToolType, VisibilityLevel } from './chain';
+import { ElicitationAnswer, ElicitationRequest, MAX_ELICITATION_ROUNDS } from './elicitation';
 
 export const ToolRetry = z.object({
   maximumAttempts: z.number().int().positive(),
@@ -45,6 +46,8 @@ export const ToolInvocation = z.object({
   /** Workflow id + step id: the same on every retry of this call, so tools can dedupe side effects. */
   idempotencyKey: z.string(),
   maxResultChars: z.number().int().positive(),
+  /** Answers a person gave to this call's earlier elicitation requests (MCP tools only). */
+  elicitation: z.array(ElicitationAnswer).max(MAX_ELICITATION_ROUNDS).optional(),
 });
 export type ToolInvocation = z.infer<typeof ToolInvocation>;
 
@@ -56,5 +59,7 @@ export const ToolOutput = z.object({
   durationMs: z.number().nonnegative(),
   /** Which attempt succeeded (1 = first). Absent from results recorded before it existed. */
   attempts: z.number().int().positive().optional(),
+  /** The tool (an MCP server) asked for input the call does not carry: `result` is null; ask a person and run it again. */
+  needsInput: ElicitationRequest.optional(),
 });
 export type ToolOutput = z.infer<typeof ToolOutput>;

@@ -3,6 +3,7 @@ import type { ViewerRole } from '../../shared';
 import { cancelRun } from '../commands/cancel';
 import { runCodecServer } from '../commands/codec-server';
 import { printSigningKey } from '../commands/signing-key';
+import { printTools } from '../commands/tools';
 import { decideCall } from '../commands/decide';
 import { demo } from '../commands/demo';
 import { exportRun } from '../commands/export';
@@ -112,6 +113,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
   },
   { name: 'signing-key', args: [], options: { id: text }, run: async (l) => printSigningKey(l.text('id') !== undefined ? { id: l.text('id')! } : {}) },
+  { name: 'tools', args: [], options: { tools: text, json: flag }, run: async (l) => printTools({ ...(l.text('tools') ? { tools: l.text('tools')! } : {}), json: l.flag('json') }) },
   {
     name: 'run',
     args: [{ name: '"<task>"', needs: 'a task, e.g. thoughtline run "Compare the weather in Paris and Tokyo"' }],

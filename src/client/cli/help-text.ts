@@ -24,6 +24,9 @@ Usage:
                                         only its hash is kept; serve reloads it) and print it once
   thoughtline signing-key [--id ID]     print a new Ed25519 keyring entry for serve --signing-keys
                                         (docs/signed-decisions.md: the file, rotation)
+  thoughtline tools [--tools FILE] [--json]
+                                        list the tools a worker with these flags offers: type,
+                                        read-only, approval default, required roles
   thoughtline run "<task>" [options]    start an agent and print its steps as they land: on a
                                         worker already polling the task queue (it says so), else
                                         on its own worker on a private queue; Ctrl-C stops following

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { formatToolTable, toolRow } from '../../src/client/commands/list-tools';
+import { defineTool } from '../../src/tools/define-tool';
+
+const read = defineTool({ name: 'read_ledger', type: 'database', description: 'Reads the ledger', input: z.object({}), readOnly: true, execute: () => 1 });
+const write = defineTool({ name: 'write_ledger', type: 'database', description: 'Writes\nthe ledger', input: z.object({}), requiredRoles: ['finance'], execute: () => 1 });
+const ruled = defineTool({ name: 'pay', description: 'Pays', input: z.object({ amount: z.number() }), approval: { anyOf: [{ when: 'above', field: 'amount', threshold: 100 }] }, execute: () => 1 });
+
+describe('thoughtline tools', () => {
+  it('shows each tool with its type, source, read-only flag, approval default and roles', () => {
+    const rows = [toolRow(read, 'built-in'), toolRow(write, 'your module'), toolRow(ruled, 'mcp:pay')];
+    expect(rows.map((r) => [r.name, r.readOnly, r.approval])).toEqual([
+      ['read_ledger', true, 'never'],
+      // A write-like database tool needs approval unless it says otherwise (defineTool's default).
+      ['write_ledger', false, 'always'],
+      ['pay', false, 'rules (1)'],
+    ]);
+    const table = formatToolTable(rows).split('\n');
+    expect(table[0]).toMatch(/^NAME\s+TYPE\s+SOURCE\s+READ-ONLY\s+APPROVAL\s+ROLES$/);
+    expect(table[2]).toMatch(/^write_ledger\s+database\s+your module\s+no\s+always\s+finance$/);
+    // Descriptions on one line each, whitespace folded.
+    expect(table).toContain('write_ledger: Writes the ledger');
+    expect(formatToolTable([])).toBe('No tools.\n');
+  });
+});

@@ -22,7 +22,7 @@ const CURSOR_HINT = 'Only a single query that can feed a cursor runs here: SELEC
  * `sql_query` over PostgreSQL. Read-only by the server: each call runs in `BEGIN READ ONLY` with
  * `SET LOCAL statement_timeout`, the query is one parameterised statement on the extended protocol
  * (the server refuses stacked statements) declared as a cursor, rows are fetched in batches until
- * a cap, and the transaction is rolled back. The pool is made on the first call.
+ * a cap, and the transaction is rolled back, then `DISCARD ALL`. The pool is made on the first call.
  */
 export function postgresQueryTool(options: PostgresQueryToolOptions): ToolDefinition<typeof SqlQueryInput, SqlQueryResult> {
   const caps = sqlCaps(options);
@@ -77,6 +77,8 @@ async function runPostgres(pool: pg.Pool, sql: string, params: unknown[], caps: 
     }
     const result = await fetchRows(client, caps);
     await client.query('ROLLBACK');
+    // Session state survives a rollback (advisory locks, settings): the next call starts clean.
+    await client.query('DISCARD ALL');
     return result;
   } catch (error) {
     failed = error;

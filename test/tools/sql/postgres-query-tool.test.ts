@@ -65,6 +65,11 @@ describe('postgresQueryTool', () => {
     expect(result).toEqual({ columns: ['id', 'name'], rows: [{ id: 2, name: 'b' }, { id: 3, name: 'c' }], rowCount: 2 });
   });
 
+  it('accepts the trailing semicolon and comment models often write', async () => {
+    const result = await reader.execute({ sql: 'SELECT count(*)::int AS n FROM t; -- how many' }, toolContext());
+    expect(result.rows).toEqual([{ n: 3 }]);
+  });
+
   const attacks: Array<[string, string]> = [
     ['a DELETE inside a CTE', 'WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d'],
     ['SELECT INTO', 'SELECT * INTO t2 FROM t'],

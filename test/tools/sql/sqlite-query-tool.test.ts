@@ -60,6 +60,11 @@ describe('sqliteQueryTool', () => {
     expect(result).toEqual({ columns: ['id', 'name'], rows: [{ id: 2, name: 'b' }, { id: 3, name: 'c' }], rowCount: 2 });
   });
 
+  it('accepts the trailing semicolon and comment models often write', async () => {
+    const result = await sqliteQueryTool({ file }).execute({ sql: 'SELECT count(*) AS n FROM t; -- how many' }, toolContext());
+    expect(result.rows).toEqual([{ n: 3 }]);
+  });
+
   const attacks: Array<[string, string]> = [
     ['a DELETE inside a CTE', 'WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d'],
     ['DELETE … RETURNING', 'DELETE FROM t RETURNING *'],

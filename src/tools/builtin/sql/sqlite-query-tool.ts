@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { defineTool, type ToolDefinition } from '../../define-tool';
 import { ToolError } from '../../tool-error';
+import { requireOptional } from './require-optional';
 import { RowCollector, type QueryCaps, type SqlQueryResult } from './query-result';
 import { SQL_SUMMARY_TEMPLATE, SqlQueryInput } from './sql-input';
 import { messageOf, sqlCaps, sqlPassThrough, type SqlToolOptions } from './sql-tool-options';
@@ -11,18 +12,6 @@ export interface SqliteQueryToolOptions extends SqlToolOptions {
 }
 
 type DatabaseConstructor = typeof BetterSqlite3;
-
-/** better-sqlite3 is an optional dependency: loaded on first use, with a clear error when absent. */
-function loadSqlite(): DatabaseConstructor {
-  try {
-    return require('better-sqlite3') as DatabaseConstructor;
-  } catch (error) {
-    throw new ToolError('The SQLite tool needs the package better-sqlite3: install it next to thoughtline (npm install better-sqlite3).', {
-      retryable: false,
-      cause: error,
-    });
-  }
-}
 
 /**
  * `sql_query` over a SQLite file. Read-only by the database: the file is opened with
@@ -41,7 +30,7 @@ export function sqliteQueryTool(options: SqliteQueryToolOptions): ToolDefinition
     input: SqlQueryInput,
     summaryTemplate: options.summaryTemplate ?? SQL_SUMMARY_TEMPLATE,
     ...sqlPassThrough(options),
-    execute: ({ sql, params }) => runSqlite(loadSqlite(), options.file, sql, params ?? [], caps),
+    execute: ({ sql, params }) => runSqlite(requireOptional<DatabaseConstructor>('better-sqlite3', 'The SQLite tool'), options.file, sql, params ?? [], caps),
   });
 }
 

@@ -3,3 +3,4 @@ export { postgresQueryTool, type PostgresQueryToolOptions } from './postgres-que
 export { SqlQueryInput } from './sql-input';
 export type { SqlQueryResult } from './query-result';
 export type { SqlToolOptions } from './sql-tool-options';
+export type { PostgresConnectionOptions } from './postgres-connection';

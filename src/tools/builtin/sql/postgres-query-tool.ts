@@ -1,13 +1,14 @@
 import pg from 'pg';
 import { defineTool, type ToolDefinition } from '../../define-tool';
 import { ToolError } from '../../tool-error';
+import type { PostgresConnectionOptions } from './postgres-connection';
 import { RowCollector, positiveCap, type QueryCaps, type SqlQueryResult } from './query-result';
 import { SQL_SUMMARY_TEMPLATE, SqlQueryInput } from './sql-input';
 import { messageOf, sqlCaps, sqlPassThrough, type SqlToolOptions } from './sql-tool-options';
 
 export interface PostgresQueryToolOptions extends SqlToolOptions {
   /** A connection string, or node-postgres pool options. Use a role with SELECT grants only. */
-  connection: string | pg.PoolConfig;
+  connection: string | PostgresConnectionOptions;
   /** Each statement's `statement_timeout`, in milliseconds. Default 10,000, at most 300,000. */
   statementTimeoutMs?: number;
 }
@@ -43,7 +44,7 @@ export function postgresQueryTool(options: PostgresQueryToolOptions): ToolDefini
   });
 }
 
-function createPool(connection: string | pg.PoolConfig, statementTimeoutMs: number): pg.Pool {
+function createPool(connection: string | PostgresConnectionOptions, statementTimeoutMs: number): pg.Pool {
   const config = typeof connection === 'string' ? { connectionString: connection } : connection;
   const pool = new pg.Pool({
     max: 4,

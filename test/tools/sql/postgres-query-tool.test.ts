@@ -136,6 +136,20 @@ describe('postgresQueryTool', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('bounds the whole read, not only each statement: slow rows across batches end at the time limit', async () => {
+    const tool = postgresQueryTool({ connection: server.urlFor('reader'), statementTimeoutMs: 1_000, maxRows: 1_000 });
+    const started = Date.now();
+    // Each batch of 100 rows sleeps 0.5 s: under the statement timeout, over the total after three batches.
+    const error = await refusal(tool, 'SELECT n, CASE WHEN n % 100 = 0 THEN pg_sleep(0.5) END AS pause FROM big ORDER BY n');
+    expect(error.message).toMatch(/time limit of 1000 ms/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('refuses server files to the reader role', async () => {
+    const error = await refusal(reader, "SELECT pg_read_file('/etc/hostname')");
+    expect(error.message).toMatch(/permission denied/);
+  });
+
   it('stops at the row cap and says so, and not at exactly the cap', async () => {
     const tool = postgresQueryTool({ connection: server.urlFor('reader'), maxRows: 150 });
     const capped = await tool.execute({ sql: 'SELECT n FROM big ORDER BY n' }, toolContext());

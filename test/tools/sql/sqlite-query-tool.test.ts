@@ -76,6 +76,8 @@ describe('sqliteQueryTool', () => {
     ['VACUUM INTO', `VACUUM INTO '${'PLACEHOLDER'}'`],
     ['a plain write', "INSERT INTO t (name) VALUES ('z')"],
     ['DROP TABLE', 'DROP TABLE t'],
+    ['load_extension', "SELECT load_extension('/usr/lib/x86_64-linux-gnu/libsqlite3.so.0')"],
+    ['query_only off through the pragma table function', "SELECT * FROM pragma_query_only('OFF')"],
   ];
 
   for (const [label, sqlTemplate] of attacks) {

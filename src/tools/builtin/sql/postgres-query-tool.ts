@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { defineTool, type ToolDefinition } from '../../define-tool';
+import { defineTool, type ToolContext, type ToolDefinition } from '../../define-tool';
 import { ToolError } from '../../tool-error';
 import type { PostgresConnectionOptions } from './postgres-connection';
 import { RowCollector, positiveCap, type QueryCaps, type SqlQueryResult } from './query-result';
@@ -40,7 +40,7 @@ export function postgresQueryTool(options: PostgresQueryToolOptions): ToolDefini
     summaryTemplate: options.summaryTemplate ?? SQL_SUMMARY_TEMPLATE,
     timeoutMs: statementTimeoutMs * 3 + 5_000,
     ...sqlPassThrough(options),
-    execute: ({ sql, params }) => runPostgres(getPool(), sql, params ?? [], caps, statementTimeoutMs),
+    execute: ({ sql, params }, context) => runPostgres(getPool(), sql, params ?? [], caps, statementTimeoutMs, context),
   });
 }
 
@@ -60,7 +60,16 @@ function createPool(connection: string | PostgresConnectionOptions, statementTim
   return pool;
 }
 
-async function runPostgres(pool: pg.Pool, sql: string, params: unknown[], caps: QueryCaps, statementTimeoutMs: number): Promise<SqlQueryResult> {
+async function runPostgres(
+  pool: pg.Pool,
+  sql: string,
+  params: unknown[],
+  caps: QueryCaps,
+  statementTimeoutMs: number,
+  context: ToolContext,
+): Promise<SqlQueryResult> {
+  // statement_timeout bounds each FETCH; this bounds the whole read to about twice the limit.
+  const deadline = Date.now() + statementTimeoutMs;
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
@@ -76,7 +85,10 @@ async function runPostgres(pool: pg.Pool, sql: string, params: unknown[], caps: 
     } catch (error) {
       throw refused(error, CURSOR_HINT);
     }
-    const result = await fetchRows(client, caps);
+    const result = await fetchRows(client, caps, () => {
+      if (Date.now() > deadline) throw new ToolError(`The query ran past its time limit of ${statementTimeoutMs} ms.`, { retryable: false });
+      context.heartbeat();
+    });
     await client.query('ROLLBACK');
     // Session state survives a rollback (advisory locks, settings): the next call starts clean.
     await client.query('DISCARD ALL');
@@ -90,11 +102,13 @@ async function runPostgres(pool: pg.Pool, sql: string, params: unknown[], caps: 
   }
 }
 
-async function fetchRows(client: pg.PoolClient, caps: QueryCaps): Promise<SqlQueryResult> {
+/** Reads the cursor in batches; `beforeBatch` throws to stop (time limit) and heartbeats. */
+async function fetchRows(client: pg.PoolClient, caps: QueryCaps, beforeBatch: () => void): Promise<SqlQueryResult> {
   const rows = new RowCollector(caps);
   let columnsSet = false;
   while (!rows.full) {
     // One row past the cap, so a result of exactly maxRows is not reported as truncated.
+    beforeBatch();
     const wanted = Math.min(FETCH_BATCH, caps.maxRows - rows.result().rowCount + 1);
     const batch = await client.query<Record<string, unknown>>(extended(`FETCH FORWARD ${wanted} FROM ${CURSOR}`));
     if (!columnsSet) {

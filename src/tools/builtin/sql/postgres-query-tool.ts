@@ -38,7 +38,8 @@ export function postgresQueryTool(options: PostgresQueryToolOptions): ToolDefini
     description: options.description ?? 'Runs one read-only SQL query (PostgreSQL dialect, parameters as $1, $2, …) and returns its rows as JSON.',
     input: SqlQueryInput,
     summaryTemplate: options.summaryTemplate ?? SQL_SUMMARY_TEMPLATE,
-    timeoutMs: statementTimeoutMs * 3 + 5_000,
+    // Connecting (10 s at most by default) plus the read (about twice the statement limit).
+    timeoutMs: statementTimeoutMs * 2 + 15_000,
     ...sqlPassThrough(options),
     execute: ({ sql, params }, context) => runPostgres(getPool(), sql, params ?? [], caps, statementTimeoutMs, context),
   });

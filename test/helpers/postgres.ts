@@ -27,7 +27,9 @@ export interface TestPostgres {
  * as root every server program runs as the `postgres` OS user, which the Debian package creates.
  */
 export async function startTestPostgres(): Promise<TestPostgres> {
-  const bin = execFileSync('bash', [SCRIPT], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 }).trim();
+  const bin = clearly('PostgreSQL is not installed and could not be installed (scripts/ensure-postgres.sh, run as root)', () =>
+    execFileSync('bash', [SCRIPT], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 }).trim(),
+  );
   const asRoot = process.getuid?.() === 0;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thoughtline-pg-'));
   if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
@@ -38,9 +40,12 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     });
   const data = path.join(dir, 'data');
   const port = await freePort();
-  run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--no-instructions']);
   const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
-  run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-o', serverOptions, '-w', '-t', '30', 'start']);
+  const log = path.join(dir, 'server.log');
+  clearly(`The test PostgreSQL cluster in ${dir} could not start`, () => {
+    run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--no-instructions']);
+    run('pg_ctl', ['-D', data, '-l', log, '-o', serverOptions, '-w', '-t', '30', 'start']);
+  }, log);
   const urlFor = (user: string) => `postgresql://${encodeURIComponent(user)}@127.0.0.1:${port}/postgres`;
   let stopped = false;
   return {
@@ -67,4 +72,15 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       }
     },
   };
+}
+
+/** Runs `step`; on failure throws one error that says what failed, with the program's stderr and the server log's tail. */
+function clearly<T>(what: string, step: () => T, log?: string): T {
+  try {
+    return step();
+  } catch (error) {
+    const stderr = (error as { stderr?: Buffer | string }).stderr?.toString().trim();
+    const tail = log && fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').slice(-20).join('\n') : '';
+    throw new Error([`${what}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, stderr, tail].filter(Boolean).join('\n'));
+  }
 }

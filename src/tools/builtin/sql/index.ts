@@ -1,0 +1,6 @@
+export { sqliteQueryTool, type SqliteQueryToolOptions } from './sqlite-query-tool';
+export { postgresQueryTool, type PostgresQueryToolOptions } from './postgres-query-tool';
+export { SqlQueryInput } from './sql-input';
+export type { SqlQueryResult } from './query-result';
+export type { SqlToolOptions } from './sql-tool-options';
+export type { PostgresConnectionOptions } from './postgres-connection';

@@ -4,3 +4,4 @@
  */
 export * from './builtin/files';
 export * from './builtin/http';
+export * from './builtin/sql';

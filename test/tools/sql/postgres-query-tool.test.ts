@@ -1,16 +1,16 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresQueryTool } from '../../../src/tools/builtin/sql';
+import { createPostgresQueryTool } from '../../../src/tools/builtin/sql';
 import { ToolError } from '../../../src/tools/tool-error';
 import { startTestPostgres, type TestPostgres } from '../../helpers/postgres';
 import { toolContext } from './sql-tool-context';
 
 let server: TestPostgres;
 /** The role the docs recommend: LOGIN, SELECT on the tables, nothing else. */
-let reader: ReturnType<typeof postgresQueryTool>;
+let reader: ReturnType<typeof createPostgresQueryTool>;
 /** The same tool as the superuser: the read-only transaction, not the grants, must stop writes. */
-let superuser: ReturnType<typeof postgresQueryTool>;
-const tools: Array<ReturnType<typeof postgresQueryTool>> = [];
+let superuser: ReturnType<typeof createPostgresQueryTool>;
+const tools: Array<ReturnType<typeof createPostgresQueryTool>> = [];
 
 /** What the database holds, read through a separate read-write superuser connection. */
 async function snapshot(): Promise<{ tables: string[]; counts: Record<string, number>; readOnlyDefault: string; roles: string[]; largeObjects: number }> {
@@ -23,7 +23,7 @@ async function snapshot(): Promise<{ tables: string[]; counts: Record<string, nu
   return { tables, counts, readOnlyDefault, roles, largeObjects };
 }
 
-async function refusal(tool: ReturnType<typeof postgresQueryTool>, sql: string, params?: unknown[]): Promise<ToolError> {
+async function refusal(tool: ReturnType<typeof createPostgresQueryTool>, sql: string, params?: unknown[]): Promise<ToolError> {
   const error: unknown = await Promise.resolve(tool.execute({ sql, ...(params ? { params: params as string[] } : {}) }, toolContext())).then(
     () => undefined,
     (caught: unknown) => caught,
@@ -46,8 +46,8 @@ beforeAll(async () => {
     CREATE ROLE reader LOGIN;
     GRANT SELECT ON t, big TO reader;
   `);
-  reader = postgresQueryTool({ connection: server.urlFor('reader'), statementTimeoutMs: 1_000 });
-  superuser = postgresQueryTool({ connection: server.superuserUrl, statementTimeoutMs: 1_000 });
+  reader = createPostgresQueryTool({ connection: server.urlFor('reader'), statementTimeoutMs: 1_000 });
+  superuser = createPostgresQueryTool({ connection: server.superuserUrl, statementTimeoutMs: 1_000 });
   tools.push(reader, superuser);
 }, 600_000);
 
@@ -55,7 +55,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe('postgresQueryTool', () => {
+describe('createPostgresQueryTool', () => {
   it('is a read-only database tool that needs no approval and shows its query', () => {
     expect(reader).toMatchObject({ name: 'sql_query', type: 'database', readOnly: true, approval: 'never', summaryTemplate: 'SQL: {sql}' });
   });
@@ -112,7 +112,7 @@ describe('postgresQueryTool', () => {
   });
 
   it('leaves no session state on a pooled connection: advisory locks are released', async () => {
-    const tool = postgresQueryTool({ connection: { connectionString: server.urlFor('reader'), max: 1 } });
+    const tool = createPostgresQueryTool({ connection: { connectionString: server.urlFor('reader'), max: 1 } });
     await tool.execute({ sql: 'SELECT pg_advisory_lock(42)' }, toolContext());
     const held = await tool.execute({ sql: "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'" }, toolContext());
     expect(held.rows).toEqual([{ n: 0 }]);
@@ -137,7 +137,7 @@ describe('postgresQueryTool', () => {
   });
 
   it('bounds the whole read, not only each statement: slow rows across batches end at the time limit', async () => {
-    const tool = postgresQueryTool({ connection: server.urlFor('reader'), statementTimeoutMs: 1_000, maxRows: 1_000 });
+    const tool = createPostgresQueryTool({ connection: server.urlFor('reader'), statementTimeoutMs: 1_000, maxRows: 1_000 });
     const started = Date.now();
     // Each batch of 100 rows sleeps 0.5 s: under the statement timeout, over the total after three batches.
     const error = await refusal(tool, 'SELECT n, CASE WHEN n % 100 = 0 THEN pg_sleep(0.5) END AS pause FROM big ORDER BY n');
@@ -151,7 +151,7 @@ describe('postgresQueryTool', () => {
   });
 
   it('stops at the row cap and says so, and not at exactly the cap', async () => {
-    const tool = postgresQueryTool({ connection: server.urlFor('reader'), maxRows: 150 });
+    const tool = createPostgresQueryTool({ connection: server.urlFor('reader'), maxRows: 150 });
     const capped = await tool.execute({ sql: 'SELECT n FROM big ORDER BY n' }, toolContext());
     expect(capped).toMatchObject({ rowCount: 150, truncated: 'max_rows' });
     expect(capped.rows.at(-1)).toEqual({ n: 150 });
@@ -161,7 +161,7 @@ describe('postgresQueryTool', () => {
   });
 
   it('stops at the byte cap and says so', async () => {
-    const tool = postgresQueryTool({ connection: server.urlFor('reader'), maxBytes: 5_000 });
+    const tool = createPostgresQueryTool({ connection: server.urlFor('reader'), maxBytes: 5_000 });
     const result = await tool.execute({ sql: 'SELECT n, pad FROM big ORDER BY n' }, toolContext());
     expect(result.truncated).toBe('max_bytes');
     expect(Buffer.byteLength(JSON.stringify(result.rows))).toBeLessThanOrEqual(5_000);

@@ -9,7 +9,7 @@ import { createRedactor } from '../../../src/activities/redact-secrets';
 import { createToolActivities } from '../../../src/activities/tool-activities';
 import { FailureType, type ToolOutput } from '../../../src/shared';
 import { renderSummaryTemplate } from '../../../src/shared/summary-template';
-import { sqliteQueryTool } from '../../../src/tools/builtin/sql';
+import { createSqliteQueryTool } from '../../../src/tools/builtin/sql';
 import { createToolRegistry } from '../../../src/tools/tool-registry';
 
 let dir: string;
@@ -25,7 +25,7 @@ beforeAll(() => {
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const registry = () => createToolRegistry([sqliteQueryTool({ file })]);
+const registry = () => createToolRegistry([createSqliteQueryTool({ file })]);
 const run = (sql: string) => {
   const activities = createToolActivities({ tools: registry(), redact: createRedactor([]), heartbeatEveryMs: 60_000 });
   return new MockActivityEnvironment().run(activities.runTool, { toolName: 'sql_query', arguments: { sql }, idempotencyKey: 'wf/1', maxResultChars: 10_000 }) as Promise<ToolOutput>;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { say, useTool } from '../../../src/activities/models/scripted-model';
-import { sqliteQueryTool } from '../../../src/tools/builtin/sql';
+import { createSqliteQueryTool } from '../../../src/tools/builtin/sql';
 import { runScripted } from '../../helpers/run-scripted';
 import { useTestEnv } from '../../helpers/temporal-env';
 
@@ -25,7 +25,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 describe('sql_query in a run', () => {
   it('runs without approval, shows the query in the chain, and returns a refused write to the model', async () => {
     const { result } = await runScripted(env, {
-      tools: [sqliteQueryTool({ file })],
+      tools: [createSqliteQueryTool({ file })],
       input: { task: 'Count the rows', visibilityByTool: { sql_query: { level: 'summary' } } },
       script: [
         { content: [useTool('sql_query', { sql: 'SELECT name FROM t ORDER BY id' })] },

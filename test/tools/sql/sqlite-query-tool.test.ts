@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sqliteQueryTool } from '../../../src/tools/builtin/sql';
+import { createSqliteQueryTool } from '../../../src/tools/builtin/sql';
 import { requireOptional } from '../../../src/tools/builtin/sql/require-optional';
 import { ToolError } from '../../../src/tools/tool-error';
 import { toolContext } from './sql-tool-context';
@@ -49,20 +49,20 @@ beforeEach(() => {
 
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-describe('sqliteQueryTool', () => {
+describe('createSqliteQueryTool', () => {
   it('is a read-only database tool that needs no approval and shows its query', () => {
-    const tool = sqliteQueryTool({ file: '/nowhere.db' });
+    const tool = createSqliteQueryTool({ file: '/nowhere.db' });
     expect(tool).toMatchObject({ name: 'sql_query', type: 'database', readOnly: true, approval: 'never', summaryTemplate: 'SQL: {sql}' });
   });
 
   it('returns rows and columns, with ? parameters', async () => {
-    const tool = sqliteQueryTool({ file });
+    const tool = createSqliteQueryTool({ file });
     const result = await tool.execute({ sql: 'SELECT id, name FROM t WHERE id >= ? ORDER BY id', params: [2] }, toolContext());
     expect(result).toEqual({ columns: ['id', 'name'], rows: [{ id: 2, name: 'b' }, { id: 3, name: 'c' }], rowCount: 2 });
   });
 
   it('accepts the trailing semicolon and comment models often write', async () => {
-    const result = await sqliteQueryTool({ file }).execute({ sql: 'SELECT count(*) AS n FROM t; -- how many' }, toolContext());
+    const result = await createSqliteQueryTool({ file }).execute({ sql: 'SELECT count(*) AS n FROM t; -- how many' }, toolContext());
     expect(result.rows).toEqual([{ n: 3 }]);
   });
 
@@ -84,20 +84,20 @@ describe('sqliteQueryTool', () => {
     it(`refuses ${label} and changes nothing`, async () => {
       const sql = sqlTemplate.replace('PLACEHOLDER', path.join(dir, 'copy.db'));
       const before = snapshot();
-      const error = await refusal(() => sqliteQueryTool({ file }).execute({ sql }, toolContext()));
+      const error = await refusal(() => createSqliteQueryTool({ file }).execute({ sql }, toolContext()));
       expect(error.message).toMatch(/SQLite|read-only/);
       expect(snapshot()).toEqual(before);
     });
   }
 
   it('keeps query_only on even after a query reads the pragma', async () => {
-    const tool = sqliteQueryTool({ file });
+    const tool = createSqliteQueryTool({ file });
     const result = await tool.execute({ sql: 'PRAGMA query_only' }, toolContext());
     expect(result.rows).toEqual([{ query_only: 1 }]);
   });
 
   it('stops at the row cap and says so', async () => {
-    const tool = sqliteQueryTool({ file, maxRows: 10 });
+    const tool = createSqliteQueryTool({ file, maxRows: 10 });
     const capped = await tool.execute({ sql: 'SELECT n FROM big ORDER BY n' }, toolContext());
     expect(capped).toMatchObject({ rowCount: 10, truncated: 'max_rows' });
     const exact = await tool.execute({ sql: 'SELECT n FROM big WHERE n <= 10' }, toolContext());
@@ -106,7 +106,7 @@ describe('sqliteQueryTool', () => {
   });
 
   it('stops at the byte cap and says so', async () => {
-    const tool = sqliteQueryTool({ file, maxBytes: 2_000 });
+    const tool = createSqliteQueryTool({ file, maxBytes: 2_000 });
     const result = await tool.execute({ sql: 'SELECT n, pad FROM big ORDER BY n' }, toolContext());
     expect(result.truncated).toBe('max_bytes');
     expect(Buffer.byteLength(JSON.stringify(result.rows))).toBeLessThanOrEqual(2_000);
@@ -115,18 +115,18 @@ describe('sqliteQueryTool', () => {
 
   it('refuses a missing file without creating it', async () => {
     const missing = path.join(dir, 'missing.db');
-    const error = await refusal(() => sqliteQueryTool({ file: missing }).execute({ sql: 'SELECT 1' }, toolContext()));
+    const error = await refusal(() => createSqliteQueryTool({ file: missing }).execute({ sql: 'SELECT 1' }, toolContext()));
     expect(error.message).toMatch(/Cannot open the SQLite database/);
     expect(fs.existsSync(missing)).toBe(false);
   });
 
   it('refuses caps out of range when the tool is defined', () => {
-    expect(() => sqliteQueryTool({ file, maxRows: 0 })).toThrow(/maxRows/);
-    expect(() => sqliteQueryTool({ file, maxBytes: 17 * 1024 * 1024 })).toThrow(/maxBytes/);
+    expect(() => createSqliteQueryTool({ file, maxRows: 0 })).toThrow(/maxRows/);
+    expect(() => createSqliteQueryTool({ file, maxBytes: 17 * 1024 * 1024 })).toThrow(/maxBytes/);
   });
 
   it('refuses a query longer than the input limit before it runs', () => {
-    const tool = sqliteQueryTool({ file });
+    const tool = createSqliteQueryTool({ file });
     expect(tool.input.safeParse({ sql: `SELECT '${'x'.repeat(20_000)}'` }).success).toBe(false);
     expect(tool.input.safeParse({ sql: 'SELECT 1', params: Array(101).fill(1) }).success).toBe(false);
     expect(tool.input.safeParse({ sql: 'SELECT 1', params: Array(100).fill(1) }).success).toBe(true);

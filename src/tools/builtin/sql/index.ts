@@ -1,5 +1,5 @@
-export { sqliteQueryTool, type SqliteQueryToolOptions } from './sqlite-query-tool';
-export { postgresQueryTool, type PostgresQueryToolOptions } from './postgres-query-tool';
+export { createSqliteQueryTool, type SqliteQueryToolOptions } from './sqlite-query-tool';
+export { createPostgresQueryTool, type PostgresQueryToolOptions } from './postgres-query-tool';
 export { SqlQueryInput } from './sql-input';
 export type { SqlQueryResult } from './query-result';
 export type { SqlToolOptions } from './sql-tool-options';

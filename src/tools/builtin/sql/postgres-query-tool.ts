@@ -25,7 +25,7 @@ const CURSOR_HINT = 'Only a single query that can feed a cursor runs here: SELEC
  * (the server refuses stacked statements) declared as a cursor, rows are fetched in batches until
  * a cap, and the transaction is rolled back, then `DISCARD ALL`. The pool is made on the first call.
  */
-export function postgresQueryTool(options: PostgresQueryToolOptions): ToolDefinition<typeof SqlQueryInput, SqlQueryResult> {
+export function createPostgresQueryTool(options: PostgresQueryToolOptions): ToolDefinition<typeof SqlQueryInput, SqlQueryResult> {
   const caps = sqlCaps(options);
   const statementTimeoutMs = positiveCap('statementTimeoutMs', options.statementTimeoutMs, 10_000, 300_000);
   let pool: pg.Pool | undefined;

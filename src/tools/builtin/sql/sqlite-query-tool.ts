@@ -19,7 +19,7 @@ type DatabaseConstructor = typeof BetterSqlite3;
  * SQLite itself reports as returning rows and writing nothing runs (no ATTACH, no PRAGMA writes,
  * no VACUUM INTO). The query runs on the worker's thread; the caps stop reading, not a long scan.
  */
-export function sqliteQueryTool(options: SqliteQueryToolOptions): ToolDefinition<typeof SqlQueryInput, SqlQueryResult> {
+export function createSqliteQueryTool(options: SqliteQueryToolOptions): ToolDefinition<typeof SqlQueryInput, SqlQueryResult> {
   const caps = sqlCaps(options);
   return defineTool({
     name: options.name ?? 'sql_query',

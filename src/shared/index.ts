@@ -26,3 +26,4 @@ export * from './approval/approval-policy';
 export * from './plan';
 export * from './sub-agent';
 export * from './delegated-spend';
+export * from './llm-answer';

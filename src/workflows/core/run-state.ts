@@ -28,6 +28,9 @@ const CARRIED_FIELDS = RunStateData.keyof().options;
 
 const roundUsd = (usd: number): number => Math.round(usd * 1e6) / 1e6;
 
+/** What a running sub-agent or model call holds against the budgets until it reports. */
+type Held = Pick<SubBudget, 'tokenBudget' | 'costBudgetUsd'>;
+
 /**
  * The loop's memory: the budget ledger (usage, USD), counters, the conversation, the cache of
  * read-only observations and the stall detector. Its carried fields are RunStateData, the one
@@ -201,12 +204,12 @@ export class RunState {
   }
 
   /** A sub-agent starts: its sub-budget counts as spent until it reports. */
-  reserve(budget: SubBudget): void {
+  reserve(budget: Held): void {
     this.held = { tokens: this.held.tokens + (budget.tokenBudget ?? 0), usd: roundUsd(this.held.usd + (budget.costBudgetUsd ?? 0)) };
   }
 
   /** A sub-agent reported (or was abandoned): its sub-budget is no longer held. */
-  release(budget: SubBudget): void {
+  release(budget: Held): void {
     this.held = { tokens: Math.max(0, this.held.tokens - (budget.tokenBudget ?? 0)), usd: Math.max(0, roundUsd(this.held.usd - (budget.costBudgetUsd ?? 0))) };
   }
 
@@ -221,6 +224,13 @@ export class RunState {
       costUsd: addUsd(before.costUsd, spend.costUsd),
       iterations: before.iterations + spend.iterations,
     };
+  }
+
+  /** A model call made inside a tool (type `llm`): its spend joins the ledger like a reply's. */
+  countToolSpend(spend: { usage: TokenUsage; costUsd: number }): void {
+    this.data.tenant.allowance -= totalTokens(spend.usage);
+    this.data.usage = addUsage(this.data.usage, spend.usage);
+    this.data.costUsd = addUsd(this.data.costUsd, spend.costUsd);
   }
 
   countReply(reply: ModelReply): void {

@@ -3,13 +3,14 @@ import type { AgentInput, ReasoningStep, ToolResult, ToolSpec, ToolUseBlock } fr
 import { FailureType } from '../../shared/failure-types';
 import { activities, toolCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
-import { isLoopSignal } from '../core/loop-signals';
+import { BudgetExhausted, isLoopSignal } from '../core/loop-signals';
 import type { Observation, ValidCall } from '../core/model-exchange';
 import type { RunContext } from '../core/run-context';
 import { recordToolCall } from '../core/record-calls';
 import { callKey } from '../core/stable-hash';
 import { toolStepVisibility } from '../core/tool-visibility';
 import { SUMMARY_SOURCE_CHARS, summariseObservation } from '../model/summarise-observation';
+import { affordLlmCall, LLM_TOOL_PATCH, llmResultRoom, takeLlmAnswer, type AffordedLlmCall } from './llm-tool-call';
 
 /** The result limit for one tool: the smallest of the run's characters, its tokens (4 chars each) and the tool's own. */
 export function resultLimit(input: AgentInput, spec: ToolSpec): number {
@@ -55,13 +56,21 @@ export async function runToolCall(
   let shown: ToolResult;
   let ran = false;
   const startedAtMs = Date.now();
+  // A model call made by a tool: paid for by the run's ledger, so the budget must afford it first.
+  const llm = spec.type === 'llm' && patched(LLM_TOOL_PATCH) ? await affordOrStop(ctx, call, spec, args) : undefined;
+  const room = llm ? llmResultRoom(spec, limit) : input.summariseLargeResults ? Math.max(limit, SUMMARY_SOURCE_CHARS) : limit;
   try {
     const out = await activities.runTool.executeWithOptions(
       // Wait for the tool to acknowledge a cancel, so the chain can say whether it ran.
       { ...toolCallOptions(spec, summary), cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED },
-      [{ toolName: spec.name, arguments: args, idempotencyKey: `${ctx.workflowId}:${callStep.stepId}`, maxResultChars: input.summariseLargeResults ? Math.max(limit, SUMMARY_SOURCE_CHARS) : limit }],
+      [{ toolName: spec.name, arguments: llm?.args ?? args, idempotencyKey: `${ctx.workflowId}:${callStep.stepId}`, maxResultChars: room }],
     );
     ran = true;
+    if (llm) {
+      const taken = takeLlmAnswer(ctx, call.id, out, limit);
+      chain.toolResult(taken.shown, shownAs(taken.shown.result), taken.meta);
+      return remembered(ctx, spec, key, callStep.stepId, taken.shown, taken.observation);
+    }
     const text = typeof out.result === 'string' ? out.result : JSON.stringify(out.result);
     const condensed = text.length > limit && input.summariseLargeResults ? await summariseOrCut(ctx, spec, text, limit) : undefined;
     const flags = condensed?.summarised ? { summarised: true } : out.truncated || condensed ? { truncated: true } : {};
@@ -79,12 +88,31 @@ export async function runToolCall(
     shown = { correlationId: call.id, success: false, result: null, error, durationMs: 0, ...(patched(TOOL_ATTEMPTS_PATCH) ? failedAttempts(err, spec, startedAtMs) : {}) };
     chain.toolResult(shown, visibility);
     observation = { callId: call.id, content: error, isError: true };
+  } finally {
+    if (llm) state.release(llm.hold);
   }
+  return remembered(ctx, spec, key, callStep.stepId, shown, observation);
+}
+
+/** A read-only tool's observation is kept, so an identical call reuses it. */
+function remembered(ctx: RunContext, spec: ToolSpec, key: string, stepId: string, shown: ToolResult, observation: Observation): Observation {
   if (spec.readOnly) {
     const { result, error, truncated, summarised } = shown;
-    state.remember({ key, stepId: callStep.stepId, content: observation.content, isError: observation.isError, result, ...(error ? { error } : {}), ...(truncated ? { truncated } : {}), ...(summarised ? { summarised } : {}) });
+    ctx.state.remember({ key, stepId, content: observation.content, isError: observation.isError, result, ...(error ? { error } : {}), ...(truncated ? { truncated } : {}), ...(summarised ? { summarised } : {}) });
   }
   return observation;
+}
+
+/** The budget check of an `llm` tool call; when it stops the run, the call is recorded as never run first. */
+async function affordOrStop(ctx: RunContext, call: ToolUseBlock, spec: ToolSpec, args: Record<string, unknown>): Promise<AffordedLlmCall> {
+  try {
+    return await affordLlmCall(ctx, spec, args);
+  } catch (err) {
+    if (err instanceof BudgetExhausted) {
+      ctx.chain.toolResult({ correlationId: call.id, success: false, result: null, error: `Not run: ${err.message}`, durationMs: 0, outcome: 'not_run' }, { level: ctx.input.visibility });
+    }
+    throw err;
+  }
 }
 
 /** Marks histories whose failed tool results carry their attempts and the time they took. */

@@ -1,0 +1,1 @@
+export { llmTool, type LlmToolOptions } from './llm-tool';

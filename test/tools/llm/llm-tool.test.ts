@@ -7,7 +7,7 @@ import { llmTool } from '../../../src/tools/builtin/llm';
 const registry = ModelRegistry.parse({
   models: {
     fast: { provider: 'scripted', model: 'fast-1' },
-    strong: { provider: 'scripted', model: 'strong-1', maxTokens: 500 },
+    strong: { provider: 'scripted', model: 'strong-1', maxTokens: 500, price: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } },
     secret: { provider: 'anthropic', model: 'claude-x' },
   },
   allowed: ['fast', 'strong', 'secret'],
@@ -45,6 +45,18 @@ describe('llmTool (ask_model)', () => {
     // The sub-call sees only the prompt: no tools, one user message.
     expect(provider.calls[0]).toMatchObject({ tools: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }] });
     provider.verify();
+  });
+
+  it("prices an answer with the registry entry's price when it has one, else takes the provider's cost", async () => {
+    const provider = createScriptedModel([
+      { content: [say('a')], usage: { inputTokens: 1_000, outputTokens: 200 }, costUsd: 0.5 },
+      { content: [say('b')], usage: { inputTokens: 1_000, outputTokens: 200 }, costUsd: 0.5 },
+    ]);
+    const tool = llmTool({ registry, providers: { scripted: provider }, models: ['fast', 'strong'] });
+    const strong = LlmAnswer.parse(await tool.execute(tool.input.parse({ model: 'strong', prompt: 'q' }), context));
+    const fast = LlmAnswer.parse(await tool.execute(tool.input.parse({ model: 'fast', prompt: 'q' }), context));
+    expect(strong.costUsd).toBeCloseTo(0.002, 9);
+    expect(fast.costUsd).toBe(0.5);
   });
 
   it('caps the prompt at maxPromptChars (exactly at the limit passes)', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ModelProvider } from '../../../activities/models/model-provider';
 import { resolveModel, type LlmAnswer, type ModelProviderName, type ModelRegistry, type ModelRequest } from '../../../shared';
+import { costOf } from '../../../shared/pricing';
 import { defineTool, InvalidToolDefinitionError, type ToolDefinition, type ToolOptions } from '../../define-tool';
 import { ToolError } from '../../tool-error';
 
@@ -109,7 +110,8 @@ export function llmTool(options: LlmToolOptions): ToolDefinition {
         answer: cut ? text.slice(0, maxResultChars) : text,
         stopReason: reply.stopReason,
         usage: reply.usage,
-        costUsd: reply.costUsd,
+        // A registry price wins over the provider's table, as for the run's own model calls.
+        costUsd: target.price ? costOf(target.model, reply.usage, { [target.model]: target.price }) : reply.costUsd,
         ...(cut ? { truncated: true } : {}),
       };
     },

@@ -3,6 +3,7 @@ import { createScriptedModel, say } from '../../../src/activities/models/scripte
 import { LlmAnswer, ModelRegistry } from '../../../src/shared';
 import { InvalidToolDefinitionError } from '../../../src/tools/define-tool';
 import { llmTool } from '../../../src/tools/builtin/llm';
+import { withinEscapedSize } from '../../../src/tools/builtin/llm/llm-tool';
 
 const registry = ModelRegistry.parse({
   models: {
@@ -78,5 +79,13 @@ describe('llmTool (ask_model)', () => {
     const short = llmTool({ registry, providers: { scripted: provider }, models: ['fast'], maxResultChars: 49 });
     const cut = LlmAnswer.parse(await short.execute(short.input.parse({ model: 'fast', prompt: 'q' }), context));
     expect(cut).toMatchObject({ answer: 'y'.repeat(49), truncated: true, costUsd: 0.001, usage: { inputTokens: 7, outputTokens: 9 } });
+  });
+
+  it('cuts an answer of escaped characters until its JSON form fits twice the limit', () => {
+    const cut = withinEscapedSize('\u0001'.repeat(100), 50);
+    expect(JSON.stringify(cut).length - 2).toBeLessThanOrEqual(100);
+    expect(cut.length).toBeGreaterThan(0);
+    // Plain text at the limit is kept whole.
+    expect(withinEscapedSize('a'.repeat(50), 50)).toBe('a'.repeat(50));
   });
 });

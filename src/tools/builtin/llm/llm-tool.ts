@@ -103,11 +103,12 @@ export function llmTool(options: LlmToolOptions): ToolDefinition {
       const reply = await provider.complete(request, context.signal, { heartbeat: () => context.heartbeat() });
       const text = reply.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
       // Cut here, not by the activity: a cut envelope would lose the usage the run must count.
-      const cut = text.length > maxResultChars;
+      const answer = withinEscapedSize(text, maxResultChars);
+      const cut = answer.length < text.length;
       return {
         model: reply.model,
         alias: args.model,
-        answer: cut ? text.slice(0, maxResultChars) : text,
+        answer,
         stopReason: reply.stopReason,
         usage: reply.usage,
         // A registry price wins over the provider's table, as for the run's own model calls.
@@ -116,4 +117,15 @@ export function llmTool(options: LlmToolOptions): ToolDefinition {
       };
     },
   });
+}
+
+/**
+ * The answer cut to `maxChars`, and further until its JSON form fits twice that: the workflow
+ * lets the activity return that much, so escapes (`\u0001` is six characters) can never make the
+ * activity cut the envelope and lose the usage the run must count.
+ */
+export function withinEscapedSize(text: string, maxChars: number): string {
+  let answer = text.length > maxChars ? text.slice(0, maxChars) : text;
+  while (JSON.stringify(answer).length - 2 > 2 * maxChars) answer = answer.slice(0, Math.floor(answer.length * 0.9));
+  return answer;
 }

@@ -41,7 +41,12 @@ export function renderStepMarkdown(step: ReasoningStep, runLink?: RunLink): stri
         const outcome = `${text(r.subAgent.agentName)} ${r.subAgent.terminationReason ?? r.subAgent.status} (${r.subAgent.steps ?? 0} steps${spent}) ${child(r.subAgent.workflowId)}`;
         return `${head} **Sub-agent** ${outcome}: ${r.success ? code(json(r.result, 300)) : prose(r.error ?? 'failed', 300)}`;
       }
-      if (step.model) return `${head} **Model reply** ${step.usage ? `${step.usage.inputTokens}→${step.usage.outputTokens} tokens ` : ''}(${r.durationMs} ms)`;
+      const spent = step.usage ? `${step.usage.inputTokens}→${step.usage.outputTokens} tokens ` : '';
+      // A string result is an `llm` tool's answer (ask_model): name the model, its cost and the answer.
+      if (step.model && typeof r.result === 'string') {
+        return `${head} **Model answer** ${code(step.model)} ${spent}${step.costUsd !== undefined ? `$${step.costUsd.toFixed(4)} ` : ''}(${r.durationMs} ms): ${prose(r.result, 300)}`;
+      }
+      if (step.model) return `${head} **Model reply** ${spent}(${r.durationMs} ms)`;
       const note = toolResultNote(r);
       return r.success
         ? `${head} **Observation** ${code(json(r.result, 300))} (${note ? `${note}, ` : ''}${r.durationMs} ms)`

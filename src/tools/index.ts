@@ -5,3 +5,4 @@
 export * from './builtin/files';
 export * from './builtin/http';
 export * from './builtin/sql';
+export * from './builtin/llm';

@@ -54,6 +54,8 @@ export function renderStep(step: ReasoningStep): string {
         const u = step.usage;
         // A view without usage or cost (the end user's) shows neither.
         const parts = [u ? `${u.inputTokens} in / ${u.outputTokens} out` : '', step.costUsd !== undefined ? `$${step.costUsd.toFixed(4)}` : '', `${r.durationMs} ms`];
+        // A string result is an `llm` tool's answer (ask_model): name the model that gave it.
+        if (typeof r.result === 'string') return `${n}${label('Observation', green)}${tag}${dim(`${step.model} · ${parts.filter(Boolean).join(' · ')} `)}${oneLine(r.result)}`;
         return `${n}${dim(`Model reply  ${parts.filter(Boolean).join(' · ')}`)}`;
       }
       const note = toolResultNote(r);

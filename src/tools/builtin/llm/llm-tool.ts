@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ModelProvider } from '../../../activities/models/model-provider';
 import { resolveModel, type LlmAnswer, type ModelProviderName, type ModelRegistry, type ModelRequest } from '../../../shared';
+import { costOf } from '../../../shared/pricing';
 import { defineTool, InvalidToolDefinitionError, type ToolDefinition, type ToolOptions } from '../../define-tool';
 import { ToolError } from '../../tool-error';
 
@@ -53,7 +54,7 @@ function inputSchema(aliases: readonly [string, ...string[]], maxTokens: number,
  * with the registry's provider; its result carries the model, tokens and cost, which the
  * workflow adds to the run's one ledger (budgets included) and shows as an `llm` step.
  */
-export function llmTool(options: LlmToolOptions): ToolDefinition {
+export function createLlmTool(options: LlmToolOptions): ToolDefinition {
   const { registry, providers, name = DEFAULT_NAME, maxTokens = DEFAULT_MAX_TOKENS, maxPromptChars = DEFAULT_MAX_PROMPT_CHARS, models: chosen, description, ...shared } = options;
   const problem = (text: string) => new InvalidToolDefinitionError(`Tool "${name}": ${text}`);
   if (!Number.isInteger(maxTokens) || maxTokens <= 0 || maxTokens > MAX_TOKENS_CEILING) throw problem(`maxTokens must be an integer from 1 to ${MAX_TOKENS_CEILING}.`);
@@ -102,16 +103,29 @@ export function llmTool(options: LlmToolOptions): ToolDefinition {
       const reply = await provider.complete(request, context.signal, { heartbeat: () => context.heartbeat() });
       const text = reply.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
       // Cut here, not by the activity: a cut envelope would lose the usage the run must count.
-      const cut = text.length > maxResultChars;
+      const answer = withinEscapedSize(text, maxResultChars);
+      const cut = answer.length < text.length;
       return {
         model: reply.model,
         alias: args.model,
-        answer: cut ? text.slice(0, maxResultChars) : text,
+        answer,
         stopReason: reply.stopReason,
         usage: reply.usage,
-        costUsd: reply.costUsd,
+        // A registry price wins over the provider's table, as for the run's own model calls.
+        costUsd: target.price ? costOf(target.model, reply.usage, { [target.model]: target.price }) : reply.costUsd,
         ...(cut ? { truncated: true } : {}),
       };
     },
   });
+}
+
+/**
+ * The answer cut to `maxChars`, and further until its JSON form fits twice that: the workflow
+ * lets the activity return that much, so escapes (`\u0001` is six characters) can never make the
+ * activity cut the envelope and lose the usage the run must count.
+ */
+export function withinEscapedSize(text: string, maxChars: number): string {
+  let answer = text.length > maxChars ? text.slice(0, maxChars) : text;
+  while (JSON.stringify(answer).length - 2 > 2 * maxChars) answer = answer.slice(0, Math.floor(answer.length * 0.9));
+  return answer;
 }

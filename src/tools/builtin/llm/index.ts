@@ -1,0 +1,1 @@
+export { createLlmTool, type LlmToolOptions } from './llm-tool';

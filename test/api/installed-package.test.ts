@@ -56,7 +56,7 @@ describe('the installed package', () => {
        console.log(JSON.stringify(out));`,
     )) as Record<string, { cjs: string[]; notInEsm: string[] }>;
 
-    expect(Object.keys(names)).toEqual(['thoughtline', 'thoughtline/workflow', 'thoughtline/testing']);
+    expect(Object.keys(names)).toEqual(['thoughtline', 'thoughtline/workflow', 'thoughtline/testing', 'thoughtline/tools']);
     for (const { notInEsm } of Object.values(names)) expect(notInEsm).toEqual([]);
     // What the docs import from each.
     expect(names['thoughtline']!.cjs).toEqual(
@@ -64,6 +64,7 @@ describe('the installed package', () => {
     );
     expect(names['thoughtline/workflow']!.cjs).toEqual(expect.arrayContaining(['runAgent', 'anyOf', 'hasToolCall', 'isIterationCount']));
     expect(names['thoughtline/testing']!.cjs).toEqual(expect.arrayContaining(['startFakeMessagesServer', 'httpError', 'text', 'toolUse', 'openai']));
+    expect(names['thoughtline/tools']!.cjs).toEqual(expect.arrayContaining(['createFileTools', 'createHttpTool', 'createSqliteQueryTool', 'createPostgresQueryTool', 'createLlmTool']));
     for (const target of Object.values(pkg.packageJson.exports)) {
       if (typeof target === 'string') continue;
       expect(fs.existsSync(path.join(pkg.packageDir, target.types)), target.types).toBe(true);

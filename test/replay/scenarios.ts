@@ -6,6 +6,9 @@ import type { ToolDefinition } from '../../src/tools/define-tool';
 import { cancelSignal } from '../../src/workflows/messages';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { slowTool } from '../helpers/test-tools';
+import { createScriptedModel } from '../../src/activities/models/scripted-model';
+import { ModelRegistry } from '../../src/shared';
+import { createLlmTool } from '../../src/tools/builtin/llm';
 import { EVERYTHING_SERVER } from '../mcp/mcp-test-servers';
 
 /** Runs whose histories are kept as replay fixtures: together they take every branch of the loop. */
@@ -36,6 +39,21 @@ const ops = { id: 'olga', roles: ['ops'] };
 
 
 export const REPLAY_SCENARIOS: ReplayScenario[] = [
+  {
+    // A model as a tool: the budget check before it, its spend in the ledger, an llm step.
+    name: 'ask-model',
+    input: { task: 'Add two and two', model: SCRIPTED_MODEL, tokenBudget: 50_000 },
+    extraTools: () => [
+      createLlmTool({
+        registry: ModelRegistry.parse({ models: { fast: { provider: 'openai-compatible', model: 'fast-1' } } }),
+        providers: { 'openai-compatible': createScriptedModel([{ content: [say('4')], usage: { inputTokens: 30, outputTokens: 5 }, costUsd: 0.002 }]) },
+      }),
+    ],
+    turns: [
+      { content: [useTool('ask_model', { model: 'fast', prompt: 'What is 2+2?' }, 'toolu_k1')] },
+      { content: [useTool('finish', { result: '4' }, 'toolu_k2')] },
+    ],
+  },
   {
     // An MCP tool asks for input: a question on the desk, two answers refused (unreadable, then a
     // missing field, which the server's form check finds), the call run again with the third.

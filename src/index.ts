@@ -52,3 +52,5 @@ export {
 export { createEventBus, type CreateEventBusOptions } from './events/create-event-bus';
 export { createMemoryBus } from './events/memory-bus';
 export type { EventBus } from './events/event-bus';
+export { InvalidMcpConfigError, loadMcpConfig, parseMcpConfig } from './activities/mcp/load-mcp-config';
+export type { McpConfig, McpConfigInit, McpServerConfig, McpToolPolicy } from './shared/mcp-config';

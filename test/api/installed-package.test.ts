@@ -60,7 +60,7 @@ describe('the installed package', () => {
     for (const { notInEsm } of Object.values(names)) expect(notInEsm).toEqual([]);
     // What the docs import from each.
     expect(names['thoughtline']!.cjs).toEqual(
-      expect.arrayContaining(['AgentClient', 'defineTool', 'createAgentWorker', 'NativeConnection', 'createDataConverter', 'parseEncryptionKeys', 'UpdateRefusedError', 'FAILURE_CONVERTER_PATH']),
+      expect.arrayContaining(['AgentClient', 'defineTool', 'createAgentWorker', 'NativeConnection', 'createDataConverter', 'parseEncryptionKeys', 'UpdateRefusedError', 'FAILURE_CONVERTER_PATH', 'loadMcpConfig']),
     );
     expect(names['thoughtline/workflow']!.cjs).toEqual(expect.arrayContaining(['runAgent', 'anyOf', 'hasToolCall', 'isIterationCount']));
     expect(names['thoughtline/testing']!.cjs).toEqual(expect.arrayContaining(['startFakeMessagesServer', 'httpError', 'text', 'toolUse', 'openai']));

@@ -28,9 +28,8 @@ export function createToolActivities({ tools, redact, mcp, heartbeatEveryMs = 50
         if (err instanceof Error && err.name === 'McpUnavailableError') throw ApplicationFailure.create({ type: FailureType.ToolFailed, message: redactText(err.message), nonRetryable: false });
         throw ApplicationFailure.create({ type: FailureType.ToolNotRegistered, message: redactText((err as Error).message), nonRetryable: true });
       }
-      const names_ = new Set<string>();
-      const twice = specs.find((s) => (names_.has(s.name) ? true : (names_.add(s.name), false)));
-      if (twice) throw ApplicationFailure.create({ type: FailureType.ToolNotRegistered, message: `The tool "${twice.name}" is named twice (a worker tool and an MCP tool, or twice in the run's list).`, nonRetryable: true });
+      const twice = firstRepeatedName(specs);
+      if (twice) throw ApplicationFailure.create({ type: FailureType.ToolNotRegistered, message: `The tool "${twice}" is named twice (a worker tool and an MCP tool, or twice in the run's list).`, nonRetryable: true });
       return specs;
     },
 
@@ -114,4 +113,14 @@ function withStackOf(failure: Error, thrown: unknown, redactText: (text: string)
   const frames = stack.split('\n').filter((line) => /^\s+at /.test(line));
   if (frames.length === 0) return;
   failure.stack = redactText(`${failure.name}: ${failure.message}\n${frames.join('\n')}`);
+}
+
+/** The first name two specs share (a worker tool and an MCP tool, or a tool listed twice), if any. */
+function firstRepeatedName(specs: readonly ToolSpec[]): string | undefined {
+  const seen = new Set<string>();
+  for (const { name } of specs) {
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ElicitationRequest, type ToolInvocation, type ToolSpec } from '../../shared';
+import { ElicitationRequest, MAX_ELICITATION_MESSAGE_CHARS, type ToolInvocation, type ToolSpec } from '../../shared';
 import type { ToolDefinition } from '../../tools/define-tool';
 import type { ToolRegistry } from '../../tools/tool-registry';
 import type { Redactor } from '../redact-secrets';
@@ -30,8 +30,8 @@ export function isNeedsInput(value: unknown): value is { [NEEDS_INPUT]: Elicitat
 export function neededInput(value: { [NEEDS_INPUT]: ElicitationRequest }, redact: Redactor): ElicitationRequest {
   const request = value[NEEDS_INPUT];
   // The server's words go into the run's history like a tool result: redacted the same way.
-  const message = String(redact(request.message));
-  return ElicitationRequest.parse({ ...request, message: message.slice(0, request.message.length + 100) });
+  const message = String(redact(request.message)).slice(0, MAX_ELICITATION_MESSAGE_CHARS);
+  return ElicitationRequest.parse({ ...request, message });
 }
 
 /** The worker's own tools and the MCP servers' tools, in the order the run names them. */

@@ -5,6 +5,8 @@ import { createMcpTools, type McpTools } from '../../src/activities/mcp/mcp-tool
 import { createRedactor } from '../../src/activities/redact-secrets';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import type { ToolInvocation, ToolOutput } from '../../src/shared';
+import { z } from 'zod';
+import { defineTool } from '../../src/tools/define-tool';
 import { ToolError } from '../../src/tools/tool-error';
 import { createToolRegistry } from '../../src/tools/tool-registry';
 import { sampleFolder, startEverythingHttp, stdioConfig, type HttpServer } from './mcp-test-servers';
@@ -55,6 +57,13 @@ describe('MCP servers as tools, against the reference servers from npm', () => {
     expect(one!.map((s) => s.name)).toEqual(['everything__get-sum']);
     expect(all!.map((s) => s.name).sort()).toEqual(['web__echo', 'web__get-sum']);
     await expect(mcp.resolve(['web__get-env'])).rejects.toThrow(/offers no tool "get-env".*web__echo/);
+  });
+
+  it('refuses a run whose tools would name one tool twice (a worker tool shadowing an MCP tool)', async () => {
+    const shadow = defineTool({ name: 'web__echo', description: 'Not the server’s echo', input: z.object({}), execute: () => 'mine' });
+    const activities = createToolActivities({ tools: createToolRegistry([shadow]), redact: createRedactor([]), mcp });
+    const listing = new MockActivityEnvironment().run(activities.describeTools, ['web__echo', 'web__*']);
+    await expect(listing).rejects.toMatchObject({ nonRetryable: true, message: expect.stringContaining('The tool "web__echo" is named twice') });
   });
 
   it('calls tools over stdio and HTTP: text, structured content, and images as references', async () => {

@@ -6,3 +6,4 @@ export * from './builtin/files';
 export * from './builtin/http';
 export * from './builtin/sql';
 export * from './builtin/llm';
+export type { ToolOverrides } from './builtin/tool-overrides';

@@ -3,7 +3,7 @@ import { fileLimits, type FileLimits } from './file-limits';
 import { listFilesTool } from './list-files-tool';
 import { readFileTool } from './read-file-tool';
 import { searchFilesTool } from './search-files-tool';
-import type { ToolOverrides } from './tool-overrides';
+import type { ToolOverrides } from '../tool-overrides';
 import { writeFileTool } from './write-file-tool';
 
 export interface FileToolsOptions extends Partial<FileLimits> {

@@ -2,8 +2,9 @@ import { promises as fs, type Dirent } from 'node:fs';
 import { z } from 'zod';
 import { defineTool } from '../../define-tool';
 import type { FileLimits } from './file-limits';
-import { refuse, resolveInRoot } from './sandbox-path';
-import type { ToolOverrides } from './tool-overrides';
+import { resolveInRoot } from './sandbox-path';
+import { refuse } from '../refuse';
+import type { ToolOverrides } from '../tool-overrides';
 
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
 

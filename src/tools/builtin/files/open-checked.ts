@@ -1,6 +1,7 @@
 import { constants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { isInside, refuse } from './sandbox-path';
+import { isInside } from './sandbox-path';
+import { refuse } from '../refuse';
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = constants;
 

@@ -1,14 +1,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '../../tool-error';
+import { refuse } from '../refuse';
 
 /** Longest path accepted, in UTF-8 bytes (Linux's PATH_MAX). */
 export const MAX_PATH_BYTES = 4096;
 /** Longest single component, in UTF-8 bytes (Linux's NAME_MAX). */
 export const MAX_COMPONENT_BYTES = 255;
 
-/** A refusal the model must change its call for: never retried. */
-export const refuse = (message: string): ToolError => new ToolError(message, { retryable: false });
 
 /** True when `candidate` is `root` or under it, on a separator boundary (`/data2` is not under `/data`). */
 export function isInside(root: string, candidate: string): boolean {

@@ -5,8 +5,9 @@ import { defineTool } from '../../define-tool';
 import type { FileLimits } from './file-limits';
 import { kindOf } from './list-files-tool';
 import { openChecked } from './open-checked';
-import { isInside, refuse, resolveInRoot } from './sandbox-path';
-import type { ToolOverrides } from './tool-overrides';
+import { isInside, resolveInRoot } from './sandbox-path';
+import { refuse } from '../refuse';
+import type { ToolOverrides } from '../tool-overrides';
 
 /** Directories deeper than this below the search's start are not entered. */
 const MAX_DEPTH = 32;

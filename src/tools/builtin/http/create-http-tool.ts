@@ -7,6 +7,7 @@ import { addressPolicy, addressRefusal, bareHost, type AddressPolicy, type HostR
 import { hostAllowList, normalHost, type HostAllowList } from './host-allow-list';
 import { DEFAULT_ALLOW_HEADERS, KNOWN_METHODS, READ_METHODS, type HttpMethod, type HttpToolOptions } from './http-options';
 import { pinnedRequest } from './pinned-request';
+import { refuse } from '../refuse';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Response headers shown to the model; others (Set-Cookie above all) are not. */
@@ -23,8 +24,6 @@ export interface HttpFetchResult {
   /** Each URL redirected to, in order. */
   redirects: string[];
 }
-
-const refuse = (message: string): ToolError => new ToolError(message, { retryable: false });
 
 const positive = (name: string, value: number | undefined, fallback: number): number => {
   const n = value ?? fallback;

@@ -1,4 +1,4 @@
-import type { ToolOverrides } from '../files/tool-overrides';
+import type { ToolOverrides } from '../tool-overrides';
 import type { HostResolver } from './address-guard';
 
 /** Methods `http_fetch` knows; GET and HEAD are the read-only ones. */

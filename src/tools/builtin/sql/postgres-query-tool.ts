@@ -3,8 +3,8 @@ import { defineTool, type ToolContext, type ToolDefinition } from '../../define-
 import { ToolError } from '../../tool-error';
 import type { PostgresConnectionOptions } from './postgres-connection';
 import { RowCollector, positiveCap, type QueryCaps, type SqlQueryResult } from './query-result';
-import { SQL_SUMMARY_TEMPLATE, SqlQueryInput } from './sql-input';
-import { messageOf, sqlCaps, sqlPassThrough, type SqlToolOptions } from './sql-tool-options';
+import type { SqlQueryInput } from './sql-input';
+import { messageOf, sqlCaps, sqlToolBase, type SqlToolOptions } from './sql-tool-options';
 
 export interface PostgresQueryToolOptions extends SqlToolOptions {
   /** A connection string, or node-postgres pool options. Use a role with SELECT grants only. */
@@ -31,16 +31,9 @@ export function createPostgresQueryTool(options: PostgresQueryToolOptions): Tool
   let pool: pg.Pool | undefined;
   const getPool = () => (pool ??= createPool(options.connection, statementTimeoutMs));
   return defineTool({
-    name: options.name ?? 'sql_query',
-    type: 'database',
-    readOnly: true,
-    approval: options.approval ?? 'never',
-    description: options.description ?? 'Runs one read-only SQL query (PostgreSQL dialect, parameters as $1, $2, …) and returns its rows as JSON.',
-    input: SqlQueryInput,
-    summaryTemplate: options.summaryTemplate ?? SQL_SUMMARY_TEMPLATE,
     // Connecting (10 s at most by default) plus the read (about twice the statement limit).
     timeoutMs: statementTimeoutMs * 2 + 15_000,
-    ...sqlPassThrough(options),
+    ...sqlToolBase(options, 'Runs one read-only SQL query (PostgreSQL dialect, parameters as $1, $2, …) and returns its rows as JSON.'),
     execute: ({ sql, params }, context) => runPostgres(getPool(), sql, params ?? [], caps, statementTimeoutMs, context),
   });
 }

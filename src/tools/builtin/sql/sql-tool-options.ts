@@ -1,6 +1,6 @@
 import type { ToolOptions } from '../../define-tool';
 import { positiveCap, type QueryCaps } from './query-result';
-import type { SqlQueryInput } from './sql-input';
+import { SQL_SUMMARY_TEMPLATE, SqlQueryInput } from './sql-input';
 
 /** The `defineTool` options a sql tool passes through unchanged, plus the result caps. */
 export type SqlToolOptions = Partial<
@@ -28,8 +28,25 @@ export function sqlCaps(options: SqlToolOptions): QueryCaps {
   };
 }
 
+/**
+ * What every sql tool is, whatever its database: `sql_query`, type `database`, read-only, no
+ * approval by default, the query shown at `summary` visibility; then the options the caller set.
+ */
+export function sqlToolBase(options: SqlToolOptions, description: string) {
+  return {
+    name: options.name ?? 'sql_query',
+    type: 'database' as const,
+    readOnly: true,
+    approval: options.approval ?? 'never',
+    description: options.description ?? description,
+    input: SqlQueryInput,
+    summaryTemplate: options.summaryTemplate ?? SQL_SUMMARY_TEMPLATE,
+    ...sqlPassThrough(options),
+  };
+}
+
 /** The `defineTool` options the caller set, and only those (defineTool supplies the defaults). */
-export function sqlPassThrough(options: SqlToolOptions): Partial<SqlToolOptions> {
+function sqlPassThrough(options: SqlToolOptions): Partial<SqlToolOptions> {
   const { visibility, approverRoles, requiredRoles, sensitiveFields, maxResultChars, retry } = options;
   const chosen = { visibility, approverRoles, requiredRoles, sensitiveFields, maxResultChars, retry };
   return Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== undefined));

@@ -3,8 +3,8 @@ import { defineTool, type ToolDefinition } from '../../define-tool';
 import { ToolError } from '../../tool-error';
 import { requireOptional } from './require-optional';
 import { RowCollector, type QueryCaps, type SqlQueryResult } from './query-result';
-import { SQL_SUMMARY_TEMPLATE, SqlQueryInput } from './sql-input';
-import { messageOf, sqlCaps, sqlPassThrough, type SqlToolOptions } from './sql-tool-options';
+import type { SqlQueryInput } from './sql-input';
+import { messageOf, sqlCaps, sqlToolBase, type SqlToolOptions } from './sql-tool-options';
 
 export interface SqliteQueryToolOptions extends SqlToolOptions {
   /** The database file; it must exist. It is opened read-only for each call. */
@@ -22,14 +22,7 @@ type DatabaseConstructor = typeof BetterSqlite3;
 export function createSqliteQueryTool(options: SqliteQueryToolOptions): ToolDefinition<typeof SqlQueryInput, SqlQueryResult> {
   const caps = sqlCaps(options);
   return defineTool({
-    name: options.name ?? 'sql_query',
-    type: 'database',
-    readOnly: true,
-    approval: options.approval ?? 'never',
-    description: options.description ?? 'Runs one read-only SQL query (SQLite dialect) and returns its rows as JSON.',
-    input: SqlQueryInput,
-    summaryTemplate: options.summaryTemplate ?? SQL_SUMMARY_TEMPLATE,
-    ...sqlPassThrough(options),
+    ...sqlToolBase(options, 'Runs one read-only SQL query (SQLite dialect) and returns its rows as JSON.'),
     execute: ({ sql, params }) => runSqlite(requireOptional<DatabaseConstructor>('better-sqlite3', 'The SQLite tool'), options.file, sql, params ?? [], caps),
   });
 }

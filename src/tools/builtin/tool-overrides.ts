@@ -1,4 +1,4 @@
-import type { ToolOptions } from '../../define-tool';
+import type { ToolOptions } from '../define-tool';
 
 /** What a developer may change on one built-in tool; everything else is the tool's own. */
 export type ToolOverrides = Partial<

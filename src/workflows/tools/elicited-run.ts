@@ -1,9 +1,10 @@
-import { ApplicationFailure, condition, patched, type ActivityOptions } from '@temporalio/workflow';
+import { ApplicationFailure, patched, type ActivityOptions } from '@temporalio/workflow';
 import { MAX_ELICITATION_ROUNDS, type ElicitationAnswer, type ElicitationRequest, type ToolInvocation, type ToolOutput } from '../../shared';
 import { FailureType } from '../../shared/failure-types';
 import { activities } from '../activity-proxies';
 import type { RunContext } from '../core/run-context';
 import type { QuestionDesk } from '../people/question-desk';
+import { waitForAnswer } from '../people/ask-person';
 import { inWords } from '../people/wait-in-words';
 import { elicitationQuestion, readElicitationAnswer } from './elicitation-answer';
 
@@ -51,17 +52,8 @@ async function askUntilReadable(ctx: RunContext, desk: QuestionDesk, callId: str
 
 /** One question through the desk, which holds one at a time: a call waits its turn behind others. */
 async function askDesk(ctx: RunContext, desk: QuestionDesk, callId: string, request: ElicitationRequest): Promise<{ text: string; by: string }> {
-  const { chain, input } = ctx;
-  while (desk.current) await condition(() => !desk.current);
-  const askedAt = new Date().toISOString();
-  const expiresAt = new Date(Date.now() + input.questionTimeoutMs).toISOString();
-  chain.setStatus('waiting');
-  const waiting = desk.ask({ callId, question: elicitationQuestion(request), askedAt, expiresAt }, input.questionTimeoutMs);
-  ctx.progress.publish();
-  const answer = await waiting;
-  chain.setStatus('tool_calling');
-  ctx.progress.publish();
-  if (!answer) throw refused(`Nobody answered ${request.server}'s question within ${inWords(input.questionTimeoutMs)}.`);
+  const { answer } = await waitForAnswer(ctx, desk, callId, elicitationQuestion(request));
+  if (!answer) throw refused(`Nobody answered ${request.server}'s question within ${inWords(ctx.input.questionTimeoutMs)}.`);
   return answer;
 }
 

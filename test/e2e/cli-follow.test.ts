@@ -6,7 +6,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentClient } from '../../src/client/agent-client';
-import { AgentResult } from '../../src/shared';
+import { AgentInput, AgentResult } from '../../src/shared';
 import { cliEnv, runCli, spawnCli, type CliProcess } from '../helpers/cli-process';
 import { useTestEnv } from '../helpers/temporal-env';
 
@@ -91,7 +91,13 @@ describe('thoughtline fails fast when no worker serves a run', () => {
 
   it('a query that a polling worker never answers ends at the deadline with the same advice', async () => {
     const queue = `mute-${randomUUID()}`;
-    const workflowId = await unservedRun(queue);
+    // Its workflow task times out after a minute, not Temporal's default 10 s: otherwise the
+    // server's own timeout of the task taken below races the CLI's 10 s query deadline on a busy
+    // machine, and the query fails on the server ("Failed to query Workflow") before the deadline.
+    const agents = new AgentClient({ client: env.client, taskQueue: queue });
+    const workflowId = `agent-${randomUUID()}`;
+    await env.client.workflow.start('agentWorkflow', { taskQueue: queue, workflowId, args: [AgentInput.parse({ task: 'Nobody will do this', model: { provider: 'anthropic', model: 'claude-sonnet-4-6' } })], workflowTaskTimeout: '1 minute' });
+    runIds.push({ agents, workflowId });
     // A poller that takes the run's first workflow task and never completes it: the queue has a
     // poller, yet nothing answers the run's queries.
     const taken = await env.client.connection.withDeadline(Date.now() + 30_000, () =>

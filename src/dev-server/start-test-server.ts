@@ -1,4 +1,5 @@
 import { SEARCH_ATTRIBUTES } from '../shared/search-attributes';
+import { devServerTuningArgs } from './dev-server-tuning';
 import { findOrInstallTemporalCli } from './find-or-install-temporal-cli';
 
 export interface TestServer {
@@ -22,6 +23,7 @@ export async function startTestServer(opts: { log?: (line: string) => void } = {
       // Errors only: the start-up warnings of a throw-away server are noise in test output.
       log: { format: 'pretty', level: 'error' },
       searchAttributes: SEARCH_ATTRIBUTES.map((a) => a.key),
+      extraArgs: devServerTuningArgs({}),
     },
   });
   return { address: env.address, namespace: env.namespace ?? 'default', stop: () => env.teardown() };

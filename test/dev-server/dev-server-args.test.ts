@@ -30,4 +30,13 @@ describe('devServerArgs', () => {
     expect(registered).toHaveLength(7);
     expect(registered).toContain('ThoughtlineCostUsd=Double');
   });
+
+  it('lifts the transfer-queue throttle, and sets the SQLite pragmas only when a db file is used', () => {
+    const values = (list: string[], flag: string) => list.flatMap((a, i) => (list[i - 1] === flag ? [a] : []));
+    expect(values(args, '--dynamic-config-value')).toEqual(['history.transferProcessorMaxPollRPS=1000']);
+    expect(values(args, '--sqlite-pragma')).toEqual(['journal_mode=wal', 'synchronous=normal']);
+    const inMemory = devServerArgs({ port: 1, uiPort: 2, namespace: 'default' });
+    expect(values(inMemory, '--dynamic-config-value')).toEqual(['history.transferProcessorMaxPollRPS=1000']);
+    expect(inMemory).not.toContain('--sqlite-pragma');
+  });
 });

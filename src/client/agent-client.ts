@@ -17,11 +17,13 @@ import {
   type ReasoningStep,
   type ViewerRole,
 } from '../shared';
+import { chainPage, type ChainPage } from '../shared/chain-page';
 import { viewChain, viewStatus } from '../shared/chain-view';
 import { protoKeyProblem } from '../shared/own-value';
 import type { agentWorkflow } from '../workflows';
 import { answerUpdate, approveToolCallUpdate, chainQuery, statusQuery, steerSignal } from '../workflows/messages';
 import { actorId, toPerson, type Actor } from './actor';
+import { joinedChain } from './joined-chain';
 import { loadAgentTree, type AgentTreeNode } from './agent-tree';
 import { loadExpandedChain, type ExpandedChain } from './expanded-chain';
 import { pushFollow, type PushServer } from './follow/push-follow';
@@ -113,14 +115,24 @@ export class AgentClient {
   }
 
   /**
-   * The reasoning chain in a role's view (default `developer`): from the result once the run has
-   * completed (no worker needed), else from the live `chain` query (a worker must answer it).
+   * The reasoning chain in a role's view (default `developer`), or a page of it (steps after
+   * `afterStep`, at most `limit`): from the result once the run has completed, else from the live
+   * `chain` query. A long run's earlier steps are read from the Temporal runs that hold them (a
+   * worker answers those queries); a page of recent steps needs no such read.
    */
-  async chain(workflowId: string, role: ViewerRole = 'developer'): Promise<ReasoningChain> {
+  async chain(workflowId: string, role: ViewerRole = 'developer', page?: ChainPage): Promise<ReasoningChain> {
     const handle = this.getHandle(workflowId);
     const { status } = await handle.describe();
-    if (status.name === 'COMPLETED') return viewChain((await handle.result()).chain, role);
-    return handle.query(chainQuery, role);
+    const latest = status.name === 'COMPLETED' ? chainPage(viewChain((await handle.result()).chain, role), page) : await handle.query(chainQuery, role, page);
+    return this.withEarlierSteps(workflowId, latest, role, page);
+  }
+
+  /**
+   * `latest`, a chain of the run's latest Temporal run in `role`'s view (a result's or a query's),
+   * with the steps that earlier Temporal runs hold (see `earlier`), or the page of them asked for.
+   */
+  withEarlierSteps(workflowId: string, latest: ReasoningChain, role: ViewerRole, page?: ChainPage): Promise<ReasoningChain> {
+    return joinedChain(latest, (runId, part) => this.client.workflow.getHandle(workflowId, runId).query(chainQuery, role, part), page);
   }
 
   /**
@@ -225,10 +237,14 @@ export class AgentClient {
     let seen = 0;
     for (;;) {
       const settled = done;
-      // The developer's view, as the live query gives it, so the steps line up and none shows raw.
-      const chain = settled?.result ? viewChain(settled.result.chain, 'developer') : await this.chainOrUndefined(workflowId);
-      for (const step of chain?.steps.slice(seen) ?? []) yield { type: 'step', step };
-      seen = Math.max(seen, chain?.steps.length ?? 0);
+      // The developer's view, as the live query gives it, so the steps line up and none shows raw;
+      // only the steps after the last one seen, so a poll of a long run stays small.
+      const after = { afterStep: seen };
+      const chain = settled?.result
+        ? await this.withEarlierSteps(workflowId, chainPage(viewChain(settled.result.chain, 'developer'), after), 'developer', after)
+        : await this.chainOrUndefined(workflowId, after);
+      for (const step of chain?.steps ?? []) yield { type: 'step', step };
+      seen = Math.max(seen, chain?.steps.at(-1)?.stepNumber ?? 0);
       if (settled) {
         if (settled.result) return settled.result;
         throw settled.error;
@@ -239,9 +255,9 @@ export class AgentClient {
     }
   }
 
-  private async chainOrUndefined(workflowId: string): Promise<ReasoningChain | undefined> {
+  private async chainOrUndefined(workflowId: string, page?: ChainPage): Promise<ReasoningChain | undefined> {
     try {
-      return await this.chain(workflowId);
+      return await this.chain(workflowId, 'developer', page);
     } catch (err) {
       // A run whose first workflow task has not run yet has no query handler.
       if (err instanceof WorkflowNotFoundError) throw err;

@@ -1,4 +1,5 @@
 import type { AgentResult, AgentStatus } from '../shared';
+import { chainLength } from '../shared/chain-length';
 
 /**
  * The `status` record of a run that has completed, rebuilt from its result, so that reading an
@@ -11,7 +12,7 @@ export function statusFromResult(result: AgentResult): AgentStatus {
     status: result.chain.status,
     iteration: result.iterations,
     maxIterations: result.maxIterations ?? Math.max(1, result.iterations),
-    steps: result.chain.steps.length,
+    steps: chainLength(result.chain),
     usage: result.usage,
     costUsd: result.costUsd,
     model: [...result.chain.steps].reverse().find((s) => s.model !== undefined)?.model ?? 'unknown',

@@ -121,6 +121,13 @@ export const ReasoningChain = z.object({
   plan: Plan.optional(),
   /** Child runs this run delegated to, in the order they were started. */
   subAgents: z.array(SubAgentRun).optional(),
+  /**
+   * Set when a long run's chain no longer carries its first steps (continue-as-new keeps a bounded
+   * tail): steps 1…`throughStep` are in the chain of Temporal run `runId` of this workflow (and,
+   * through that chain's own `earlier`, the runs before it). `lastReactCall` is the highest text-
+   * protocol call number among the steps left behind, so numbering never repeats.
+   */
+  earlier: z.object({ runId: z.string(), throughStep: z.number().int().nonnegative(), lastReactCall: z.number().int().nonnegative().optional() }).optional(),
   /** Set on a view: which role's view this is, and how many steps it leaves out. */
   view: z.object({ role: z.enum(['end_user', 'developer', 'auditor']), hiddenSteps: z.number().int().nonnegative() }).optional(),
 });

@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
+import type { ChainPage } from '../shared/chain-page';
 import { ApprovalRecord, type AgentStatus, type AnswerRequest, type ApprovalDecision, type ReasoningChain, type SteeringInstruction, type ViewerRole } from '../shared';
 
 /** Longest `reason` or `by` of a cancel request kept; longer ones are cut with a marker. */
@@ -11,8 +12,12 @@ const LooseText = z
   .nullish()
   .transform((value) => (value === null || value === undefined ? undefined : String(value)));
 
-/** The live reasoning chain of a run, in a role's view (default `developer`); also served after it ended. */
-export const chainQuery = defineQuery<ReasoningChain, [ViewerRole?]>('chain');
+/**
+ * The reasoning chain of this Temporal run, in a role's view (default `developer`); also served
+ * after it ended. A page (`afterStep`, `limit`) keeps the answer small. A long run's chain starts
+ * with the latest steps it carried; `earlier` says where the rest are (AgentClient.chain joins them).
+ */
+export const chainQuery = defineQuery<ReasoningChain, [ViewerRole?, ChainPage?]>('chain');
 /** A small status record, cheap to poll, in a role's view (default `developer`, as for `chain`). */
 export const statusQuery = defineQuery<AgentStatus, [ViewerRole?]>('status');
 

@@ -29,7 +29,14 @@ for (const scenario of toRecord) {
       return handle.result();
     });
     model.verify();
-    const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+    const history = await env.client.workflow.getHandle(workflowId, scenario.fixtureRun === 'first' ? await firstRunId(workflowId) : undefined).fetchHistory();
     fs.writeFileSync(path.join(FIXTURES, `${scenario.name}.json`), `${historyToJSON(history)}\n`);
   });
+}
+
+/** The run the workflow started with, before any continue-as-new. */
+async function firstRunId(workflowId: string): Promise<string> {
+  const runs: Array<{ runId: string; start: number }> = [];
+  for await (const run of env.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) runs.push({ runId: run.runId, start: run.startTime.getTime() });
+  return runs.sort((a, b) => a.start - b.start)[0]!.runId;
 }

@@ -24,6 +24,8 @@ export interface ReplayScenario {
   extraTools?: () => ToolDefinition[];
   /** MCP servers the recording worker connects to (replaying needs none: no activity runs). */
   mcp?: () => McpConfigInit;
+  /** Which Temporal run's history is kept: the last (default), or the first (the one that handed over). */
+  fixtureRun?: 'first';
 }
 
 /** Polls until `ready` holds; people act on what they see in the run's status. */
@@ -151,6 +153,16 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       { content: [useTool('lookup', { key: 'bb' }, 'toolu_c2')] },
       { content: [useTool('finish', { result: 'a=10 bb=20' }, 'toolu_c3')] },
     ],
+  },
+  {
+    // A handover with more steps than it carries: the chain's tail goes on, `earlier` points back.
+    name: 'long-chain-tail',
+    input: { task: 'Look up many keys', model: SCRIPTED_MODEL, continueAsNewEvery: 52, maxIterations: 60, maxContextChars: 4_000 },
+    turns: [
+      ...Array.from({ length: 53 }, (_, i) => ({ content: [useTool('lookup', { key: `k${i + 1}` }, `toolu_t${i + 1}`)] })),
+      { content: [useTool('finish', { result: 'looked up' }, 'toolu_tz')] },
+    ],
+    fixtureRun: 'first',
   },
   {
     name: 'approvals-decided',

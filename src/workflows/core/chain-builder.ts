@@ -42,6 +42,8 @@ export class ChainBuilder {
   /** Parallel tags of calls whose results have not all landed; results take their call's tag. */
   private readonly parallelByCall = new Map<string, NonNullable<ReasoningStep['parallel']>>();
   iteration = 0;
+  /** Steps of earlier Temporal runs that the restored chain no longer carries (see `earlier`). */
+  private readonly before: number;
 
   constructor(
     private readonly clock: ChainClock,
@@ -51,8 +53,10 @@ export class ChainBuilder {
   ) {
     if ('restore' in init) {
       this.chain = { ...init.restore, steps: [...init.restore.steps] };
+      this.before = init.restore.earlier?.throughStep ?? 0;
       return;
     }
+    this.before = 0;
     this.chain = {
       schemaVersion: CHAIN_SCHEMA_VERSION,
       chainId: init.chainId,
@@ -64,8 +68,19 @@ export class ChainBuilder {
     };
   }
 
+  /** The steps this Temporal run holds: the carried tail of earlier runs, then its own. */
   get steps(): readonly ReasoningStep[] {
     return this.chain.steps;
+  }
+
+  /** Every step the run has recorded, earlier runs' included: the last step's number. */
+  get stepCount(): number {
+    return this.before + this.chain.steps.length;
+  }
+
+  /** Where the steps before `steps` are, when a handover left them behind. */
+  get earlier(): ReasoningChain['earlier'] {
+    return this.chain.earlier;
   }
 
   /** A copy, so callers (queries, results) never hold a reference the loop keeps mutating. */
@@ -178,7 +193,7 @@ export class ChainBuilder {
     const full = {
       ...step,
       stepId: this.clock.newId(),
-      stepNumber: this.chain.steps.length + 1,
+      stepNumber: this.stepCount + 1,
       timestamp: this.clock.now(),
       iteration: this.iteration,
     } as ReasoningStep;
@@ -189,7 +204,7 @@ export class ChainBuilder {
 
   /** The chain's status and last step number: where a change or the run's end leaves it. */
   position(): ChainPosition {
-    return { status: this.chain.status, stepNumber: this.chain.steps.length };
+    return { status: this.chain.status, stepNumber: this.stepCount };
   }
 
   private notify(change: ChainChange): void {

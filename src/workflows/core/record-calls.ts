@@ -27,7 +27,7 @@ export function refuseCall(chain: ChainBuilder, input: AgentInput, call: ToolUse
 export function recordToolCall(chain: ChainBuilder, input: AgentInput, spec: ToolSpec, callId: string, args: Record<string, unknown>): ToolCallStep {
   const sensitive = spec.sensitiveFields?.length ? { sensitiveFields: spec.sensitiveFields } : {};
   // A delegation names its child run from the start, so watchers can follow it while it works.
-  const delegated = spec.type === 'sub_agent' ? { delegatedTo: { agentName: spec.name, workflowId: childWorkflowId(chain.chainId, spec.name, chain.steps.length + 1) } } : {};
+  const delegated = spec.type === 'sub_agent' ? { delegatedTo: { agentName: spec.name, workflowId: childWorkflowId(chain.chainId, spec.name, chain.stepCount + 1) } } : {};
   return chain.toolCall({ toolType: spec.type, toolName: spec.name, arguments: args, correlationId: callId, ...sensitive, ...delegated }, toolStepVisibility(input, spec, args));
 }
 

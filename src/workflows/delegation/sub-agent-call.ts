@@ -1,6 +1,7 @@
 import { ChildWorkflowCancellationType, ParentClosePolicy, isCancellation, patched, startChild } from '@temporalio/workflow';
 import { totalTokens, type AgentResult, type SubAgentRun, type SubBudget, type ToolUseBlock } from '../../shared';
 import { ownValue } from '../../shared/own-value';
+import { chainLength } from '../../shared/chain-length';
 import type { ToolCallStep } from '../core/chain-builder';
 import { failureMessage } from '../core/failure-message';
 import { childWorkflowId } from '../core/record-calls';
@@ -105,7 +106,7 @@ function ended(ctx: RunContext, tree: SubAgentTree, call: ToolUseBlock, running:
     costUsd: result.costUsd,
     iterations,
     terminationReason: result.terminationReason,
-    steps: result.chain.steps.length,
+    steps: chainLength(result.chain),
   };
   tree.put(run);
   const why = result.error ? ` (${result.error})` : '';

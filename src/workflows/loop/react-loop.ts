@@ -291,6 +291,7 @@ export class ReactLoop {
     return {
       iteration: this.state.iteration,
       steps: this.chain.steps,
+      stepCount: this.chain.stepCount,
       usage: this.state.usage,
       costUsd: this.state.costUsd,
       lastToolCalls: reply.content.flatMap((b) => (b.type === 'tool_use' ? [{ name: b.name, arguments: b.input }] : [])),

@@ -4,7 +4,10 @@ import type { ReasoningStep, TokenUsage } from '../../shared';
 export interface LoopView {
   /** ReAct iterations so far (model turns that the loop acted on). */
   iteration: number;
+  /** This Temporal run's steps: after continue-as-new, a long run carries only its latest ones. */
   steps: readonly ReasoningStep[];
+  /** Every step the run has recorded, earlier Temporal runs' included. */
+  stepCount: number;
   usage: TokenUsage;
   costUsd: number;
   /** Tool calls the model made in the iteration just finished. */
@@ -23,7 +26,7 @@ export interface StopPredicate {
 /** The chain holds at least `n` steps. */
 export const isStepCount = (n: number): StopPredicate => ({
   name: `isStepCount(${n})`,
-  test: (v) => v.steps.length >= n,
+  test: (v) => v.stepCount >= n,
 });
 
 /** At least `n` ReAct iterations have run. */

@@ -1,5 +1,6 @@
 import { patched, setHandler } from '@temporalio/workflow';
 import { type AgentStatus, type ApprovalRecord, type ReasoningChain } from '../../shared';
+import { chainPage, queryPage } from '../../shared/chain-page';
 import { queryRole, viewChain, viewStatus } from '../../shared/chain-view';
 import type { RunContext } from '../core/run-context';
 import { cutText, readMessage } from '../core/read-message';
@@ -18,7 +19,7 @@ export const MAX_REFUSED_MESSAGES_RECORDED = 20;
 
 /** Every handler and validator of an agent run, as plain functions (registered by registerHandlers; unit-tested directly). */
 export interface MessageHandlers {
-  chain(role?: unknown): ReasoningChain;
+  chain(role?: unknown, page?: unknown): ReasoningChain;
   status(role?: unknown): AgentStatus;
   cancel(raw?: unknown): void;
   steer(raw: unknown): void;
@@ -54,7 +55,11 @@ export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentT
   const refuse = (signal: string, expected: string) => refuseWith(signal, `its payload does not parse (expected ${expected})`);
   return {
     // A role the query does not know fails the query (not the run) with the list of valid roles.
-    chain: (role) => viewChain(chain.snapshot(), queryRole(role)),
+    // The page is cut from the whole view, so a result is redacted by what its call said earlier.
+    chain: (role, page) => {
+      const wanted = queryPage(page);
+      return chainPage(viewChain(chain.snapshot(), queryRole(role)), wanted);
+    },
     // Same roles and default as `chain`; callers that pass no role (older clients) get `developer`.
     status: (role) => viewStatus(status(), queryRole(role), chain.steps),
     cancel: (raw) => {

@@ -43,7 +43,7 @@ export function createProgress(chain: ChainBuilder, status: () => AgentStatus): 
   // Anyone who can open the run in the Web UI reads this: the developer view, never the raw chain.
   const details = (): void => {
     const snapshot = chain.snapshot();
-    setCurrentDetails(renderChainMarkdown(viewChain(latestSteps(snapshot), 'developer'), DETAIL_STEPS, snapshot.steps.length, webUiLink));
+    setCurrentDetails(renderChainMarkdown(viewChain(latestSteps(snapshot), 'developer'), DETAIL_STEPS, chain.stepCount, webUiLink));
   };
   const publish = (statusValue?: string): void => {
     const s = status();

@@ -22,6 +22,7 @@ import { SteeringInbox } from '../people/steering-inbox';
 import { APPROVAL_RULES_FAIL_CLOSED_PATCH } from '../tools/tool-turn';
 import { agentResult } from './agent-result';
 import { carryOver, planHandover } from './carry-over';
+import { CHAIN_SEGMENTS_PATCH, chainTail } from './chain-tail';
 import { fitResult, fitsPayload } from './fit-result';
 import { registerHandlers } from './handlers';
 import { Interrupts } from './interrupts';
@@ -100,7 +101,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       const checked = await preflight(ctx, carried?.tools);
       if ('refused' in checked) return checked.refused;
       tools = checked.tools;
-      const strategy = input.strategy === 'react-text' ? reactTextStrategy(input, tools, nextReactCallNumber(chain.steps), runObservationMarker()) : nativeStrategy(input, tools);
+      const strategy = input.strategy === 'react-text' ? reactTextStrategy(input, tools, Math.max(nextReactCallNumber(chain.steps), (chain.earlier?.lastReactCall ?? 0) + 1), runObservationMarker()) : nativeStrategy(input, tools);
       loop = new ReactLoop(ctx, { tools, strategy, people, tree, stopWhen: options.stopWhen ?? [], shouldContinueAsNew: () => shouldContinueAsNew(input, state) });
       return loop.run();
     })
@@ -118,7 +119,8 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       events.end('continued', chain.position());
       return continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...input, continued: carryOver(state, chain.snapshot(), tools, runId, people.inbox) });
     }
-    const snapshot = chain.snapshot();
+    // Long runs carry a bounded tail of their chain; histories recorded before carried all of it.
+    const snapshot = patched(CHAIN_SEGMENTS_PATCH) ? chainTail(chain.snapshot(), runId) : chain.snapshot();
     const handover = planHandover(input, (level) => carryOver(state, snapshot, tools, runId, people.inbox, level), {
       iterationsThisRun: state.iterationsThisRun,
       historyBytes: workflowInfo().historySize,

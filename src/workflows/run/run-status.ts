@@ -21,7 +21,7 @@ export function runStatus({ input, chain, state }: RunContext, { gate, desk, inb
     status: chain.snapshot().status,
     iteration: state.iteration,
     maxIterations: input.maxIterations,
-    steps: chain.steps.length,
+    steps: chain.stepCount,
     usage: state.usage,
     costUsd: state.costUsd,
     model: state.lastModel,

@@ -11,12 +11,17 @@ const result = (value: unknown): ReasoningStep => ({
   visibility: { level: 'full' },
   toolResult: { correlationId: 'c', success: true, result: value, durationMs: 1 },
 });
-const view = (over: Partial<LoopView> = {}): LoopView => ({ iteration: 1, steps: [], usage: zeroUsage(), costUsd: 0, lastToolCalls: [], ...over });
+const view = (over: Partial<LoopView> = {}): LoopView => {
+  const steps = over.steps ?? [];
+  return { iteration: 1, steps, stepCount: steps.length, usage: zeroUsage(), costUsd: 0, lastToolCalls: [], ...over };
+};
 
 describe('stop predicates', () => {
   it('count steps and iterations', () => {
     expect(isStepCount(2).test(view({ steps: [result(1)] }))).toBe(false);
     expect(isStepCount(1).test(view({ steps: [result(1)] }))).toBe(true);
+    // After continue-as-new a long run holds only its latest steps; the count is the run's own.
+    expect(isStepCount(300).test(view({ steps: [result(1)], stepCount: 300 }))).toBe(true);
     expect(isIterationCount(3).test(view({ iteration: 2 }))).toBe(false);
     expect(isIterationCount(3).test(view({ iteration: 3 }))).toBe(true);
   });

@@ -1,0 +1,26 @@
+import type { ReasoningChain, ReasoningStep } from '../shared';
+import { chainPage, type ChainPage } from '../shared/chain-page';
+
+/** Reads the chain of one Temporal run of the workflow (in the caller's view), or a page of it. */
+export type ReadRunChain = (runId: string, page: ChainPage | undefined) => Promise<ReasoningChain>;
+
+/**
+ * A run's whole chain, or one page of it, from the chain of its latest Temporal run: while the
+ * steps wanted go back further than that chain carries, the chains its `earlier` points to are
+ * read in turn (a worker answers each, replaying the closed run), then joined by step number.
+ */
+export async function joinedChain(latest: ReasoningChain, read: ReadRunChain, page?: ChainPage): Promise<ReasoningChain> {
+  const after = page?.afterStep ?? 0;
+  const parts: ReasoningStep[][] = [latest.steps];
+  let boundary = latest.earlier;
+  while (boundary && after < boundary.throughStep) {
+    const through = boundary.throughStep;
+    const part = await read(boundary.runId, page);
+    parts.push(part.steps.filter((s) => s.stepNumber <= through));
+    // Each earlier chain must end before the one after it began; anything else would loop.
+    if (part.earlier && part.earlier.throughStep >= through) throw new Error(`The chain of run ${boundary.runId} points forward (to step ${part.earlier.throughStep}, not before ${through}).`);
+    boundary = part.earlier;
+  }
+  const { earlier: _carried, ...head } = latest;
+  return chainPage({ ...head, steps: parts.reverse().flat() }, page ?? {});
+}

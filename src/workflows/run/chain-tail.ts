@@ -1,0 +1,49 @@
+import type { ReasoningChain } from '../../shared';
+import { nextReactCallNumber } from '../loop/strategies';
+
+/** Marks histories whose handovers carry only the chain's latest steps and records (see chainTail). */
+export const CHAIN_SEGMENTS_PATCH = 'chain-segments';
+
+/** What a handover carries of the chain at most. */
+export interface CarriedLimits {
+  readonly steps: number;
+  readonly decidedApprovals: number;
+  readonly subAgents: number;
+}
+
+/**
+ * Without a bound the carried chain grew ~3 KB an iteration until, after some 600–900
+ * iterations, it no longer fitted a 2 MiB payload.
+ */
+export const CARRIED_LIMITS: CarriedLimits = {
+  /** Latest steps carried; the rest stay in this run's own chain, which `earlier` points to. */
+  steps: 200,
+  /** Decided approval records carried (pending ones always are). */
+  decidedApprovals: 50,
+  /** Sub-agent records carried (running ones always are). */
+  subAgents: 50,
+};
+
+/**
+ * The chain a handover carries: its latest steps, pending approvals and the latest decided ones,
+ * running sub-agents and the latest others. When steps are left behind, `earlier` names this run
+ * (whose `chain` query, answered even after it closed, still has them) and the step they end at.
+ * Pure and deterministic.
+ */
+export function chainTail(chain: ReasoningChain, runId: string, limits: CarriedLimits = CARRIED_LIMITS): ReasoningChain {
+  const cut = Math.max(0, chain.steps.length - limits.steps);
+  const left = chain.steps.slice(0, cut);
+  const steps = chain.steps.slice(cut);
+  const lastReactCall = Math.max(chain.earlier?.lastReactCall ?? 0, nextReactCallNumber(left) - 1);
+  const earlier = cut === 0 ? chain.earlier : { runId, throughStep: steps[0]!.stepNumber - 1, ...(lastReactCall > 0 ? { lastReactCall } : {}) };
+  const approvals = chain.approvals && latestKeeping(chain.approvals, (a) => a.status === 'pending', limits.decidedApprovals);
+  const subAgents = chain.subAgents && latestKeeping(chain.subAgents, (s) => s.status === 'running', limits.subAgents);
+  return { ...chain, steps, ...(earlier ? { earlier } : {}), ...(approvals ? { approvals } : {}), ...(subAgents ? { subAgents } : {}) };
+}
+
+/** Every item `keep` holds for, and the latest `others` of the rest, in their order. */
+function latestKeeping<T>(items: readonly T[], keep: (item: T) => boolean, others: number): T[] {
+  const rest = items.filter((item) => !keep(item));
+  const dropped = new Set(rest.slice(0, Math.max(0, rest.length - others)));
+  return items.filter((item) => !dropped.has(item));
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { joinedChain } from '../../../src/client/joined-chain';
+import { chainPage, queryPage, type ChainPage, type ReasoningChain } from '../../../src/shared';
+import { ChainBuilder } from '../../../src/workflows/core/chain-builder';
+import { chainTail } from '../../../src/workflows/run/chain-tail';
+import { testChainBuilder } from '../../helpers/test-chain-builder';
+
+const full = { level: 'full' } as const;
+
+/** One chain of `n` thinking steps, handed over after every 4 steps with a 2-step tail: the chain each Temporal run ends with. */
+function runsOf(n: number): Map<string, ReasoningChain> {
+  const runs = new Map<string, ReasoningChain>();
+  let builder = testChainBuilder();
+  let run = 1;
+  for (let i = 1; i <= n; i++) {
+    builder.thinking(`step ${i}`, full);
+    if (i % 4 === 0 && i < n) {
+      runs.set(`run-${run}`, builder.snapshot());
+      const carried = chainTail(builder.snapshot(), `run-${run}`, { steps: 2, decidedApprovals: 1, subAgents: 1 });
+      builder = new ChainBuilder({ now: () => 't', newId: () => `r${run}-${i}` }, { restore: carried });
+      run++;
+    }
+  }
+  runs.set('latest', builder.snapshot());
+  return runs;
+}
+
+function reader(runs: Map<string, ReasoningChain>, log: string[]) {
+  return async (runId: string, page: ChainPage | undefined) => {
+    log.push(runId);
+    return chainPage(runs.get(runId)!, page);
+  };
+}
+
+describe('joinedChain: a long run read across its Temporal runs', () => {
+  const runs = runsOf(13);
+  const latest = runs.get('latest')!;
+
+  it('joins every run into steps 1…N, once each', async () => {
+    const log: string[] = [];
+    const whole = await joinedChain(latest, reader(runs, log));
+    expect(whole.steps.map((s) => s.stepNumber)).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
+    expect(whole.steps.map((s) => (s.type === 'thinking' ? s.thought : ''))).toEqual(Array.from({ length: 13 }, (_, i) => `step ${i + 1}`));
+    expect(whole.earlier).toBeUndefined();
+    expect(log).toEqual(['run-3', 'run-2', 'run-1']);
+  });
+
+  it('reads only as far back as a page needs', async () => {
+    const log: string[] = [];
+    // The latest run carries steps 11… (handed over at 12 with a tail of two).
+    const page = { afterStep: 10, limit: 2 };
+    const part = await joinedChain(chainPage(latest, page), reader(runs, log), page);
+    expect(part.steps.map((s) => s.stepNumber)).toEqual([11, 12]);
+    expect(log).toEqual([]);
+    const early = await joinedChain(chainPage(latest, { afterStep: 5, limit: 3 }), reader(runs, log), { afterStep: 5, limit: 3 });
+    expect(early.steps.map((s) => s.stepNumber)).toEqual([6, 7, 8]);
+    expect(log).toEqual(['run-3', 'run-2']);
+  });
+
+  it('refuses an earlier chain that points forward instead of looping', async () => {
+    const looped = new Map(runs);
+    looped.set('run-2', { ...runs.get('run-2')!, earlier: { runId: 'run-3', throughStep: 20 } });
+    await expect(joinedChain(latest, reader(looped, []))).rejects.toThrow(/points forward/);
+  });
+});
+
+describe('queryPage: the chain query reads a page strictly', () => {
+  it('takes nothing as the whole chain, and exactly afterStep and limit', () => {
+    expect(queryPage(undefined)).toBeUndefined();
+    expect(queryPage(null)).toBeUndefined();
+    expect(queryPage({ afterStep: 0, limit: 5_000 })).toEqual({ afterStep: 0, limit: 5_000 });
+  });
+
+  it.each([
+    ['a string', 'x', /must be an object/],
+    ['an array', [1], /must be an object/],
+    ['an unknown key', { from: 1 }, /has no "from"/],
+    ['a fraction', { afterStep: 1.5 }, /afterStep must be a whole number/],
+    ['a negative step', { afterStep: -1 }, /afterStep must be a whole number from 0/],
+    ['a zero limit', { limit: 0 }, /limit must be a whole number from 1 to 5000/],
+    ['an oversized limit', { limit: 5_001 }, /limit must be a whole number from 1 to 5000/],
+    ['a text limit', { limit: '3' }, /limit must be a whole number/],
+  ])('refuses %s', (_, value, message) => {
+    expect(() => queryPage(value)).toThrow(message);
+  });
+});

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-export const FIGURE_IDS = ['overhead', 'seeing', 'push', 'history', 'redaction', 'scale'] as const;
+export const FIGURE_IDS = ['overhead', 'seeing', 'push', 'history', 'longrun', 'redaction', 'scale'] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 export const PEER_NAMES = ['plain-node', 'temporal-ai-sdk', 'langgraph-sqlite'] as const;
 
@@ -42,6 +42,8 @@ const BenchEnv = z.object({
   BENCH_PUSH_IDLE_RUNS: count.optional(),
   BENCH_HISTORY_ITERATIONS: counts.optional(),
   BENCH_HISTORY_OBSERVATION_BYTES: counts.optional(),
+  BENCH_LONG_RUN_ITERATIONS: count.optional(),
+  BENCH_LONG_RUN_OBSERVATION_BYTES: count.optional(),
 });
 
 export interface BenchConfig {
@@ -54,6 +56,7 @@ export interface BenchConfig {
   seeing: { chainIterations: number; queries: number; watchIterations: number; pollMs: readonly number[]; watchModelMs: number };
   push: { iterations: number; watchers: readonly number[]; gapMs: number; idleStreams: number; idleRuns: number };
   history: { iterations: readonly number[]; observationBytes: readonly number[] };
+  longRun: { iterations: number; observationBytes: number };
 }
 
 /** Parses the environment into a frozen config; throws with every bad knob named. */
@@ -97,5 +100,6 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
       iterations: pick(e.BENCH_HISTORY_ITERATIONS, [10, 100, 500], [10, 30]),
       observationBytes: pick(e.BENCH_HISTORY_OBSERVATION_BYTES, [1024, 10_240], [1024, 10_240]),
     },
+    longRun: { iterations: pick(e.BENCH_LONG_RUN_ITERATIONS, 10_000, 300), observationBytes: pick(e.BENCH_LONG_RUN_OBSERVATION_BYTES, 2048, 2048) },
   });
 }

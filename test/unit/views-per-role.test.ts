@@ -174,6 +174,8 @@ function finishedRunClient(raw: AgentResult): AgentClient {
   return {
     getHandle: () => handle,
     chain: async (_id: string, role: ViewerRole) => viewChain(raw.chain, role),
+    // A short run's result holds its whole chain: nothing earlier to join.
+    withEarlierSteps: async (_id: string, latest: AgentResult['chain']) => latest,
     status: async () => {
       throw new Error('a finished run needs no status');
     },

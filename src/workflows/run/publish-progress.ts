@@ -1,4 +1,4 @@
-import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, condition, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import {
   CostAttribute,
   IterationAttribute,
@@ -41,9 +41,27 @@ function webUiLink(workflowId: string): string {
  */
 export function createProgress(chain: ChainBuilder, status: () => AgentStatus): Progress {
   // Anyone who can open the run in the Web UI reads this: the developer view, never the raw chain.
-  const details = (): void => {
+  const render = (): void => {
     const snapshot = chain.snapshot();
     setCurrentDetails(renderChainMarkdown(viewChain(latestSteps(snapshot), 'developer'), DETAIL_STEPS, chain.stepCount, webUiLink));
+  };
+  // Details are only read once a workflow task ends: a change marks them stale, and they are
+  // rendered once, when the run next waits (a condition is checked after the task's code ran),
+  // not at every step. Rendering is no command, so how often it happens never affects replay.
+  let stale = false;
+  let rendering = false;
+  const details = (): void => {
+    stale = true;
+    if (rendering) return;
+    rendering = true;
+    // Outside any cancellation scope: a cancelled loop must not stop its details being shown.
+    void CancellationScope.nonCancellable(async () => {
+      for (;;) {
+        await condition(() => stale);
+        stale = false;
+        render();
+      }
+    });
   };
   const publish = (statusValue?: string): void => {
     const s = status();
@@ -54,7 +72,11 @@ export function createProgress(chain: ChainBuilder, status: () => AgentStatus): 
       { key: CostAttribute, value: s.costUsd },
       { key: ModelAttribute, value: s.model },
     ]);
-    details();
+    // The run's last publish: it may return before a waiting renderer would run again.
+    if (statusValue !== undefined) {
+      stale = false;
+      render();
+    } else details();
   };
   return { details, publish };
 }

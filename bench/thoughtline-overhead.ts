@@ -24,6 +24,8 @@ export async function measureOverhead(ctx: BenchContext, config: BenchConfig): P
   const errors: string[] = [];
   ctx.log(`overhead: Thoughtline, ${protocol.warmup} warm-up + ${protocol.runs} runs x ${protocol.iterations} iterations`);
   const thoughtline = await measureThoughtline(ctx, protocol);
+  ctx.log('overhead: Thoughtline with the tool as a local activity');
+  const local = await measureThoughtline(ctx, protocol, { localTool: true });
   ctx.log('overhead: the same loop on the bare Temporal SDK');
   const floorRun = await measureTemporalFloor(ctx, protocol).catch((err: unknown) => (errors.push(`bare Temporal SDK loop: ${errorText(err)}`), undefined));
   const floor = floorRun?.samples;
@@ -38,19 +40,22 @@ export async function measureOverhead(ctx: BenchContext, config: BenchConfig): P
   const rows: Measurement[] = [
     measurement('Thoughtline p50 per iteration', median(tl), 'ms', { target: { op: '<=', value: 15 } }),
     measurement('Thoughtline p95 per iteration', p95(tl), 'ms'),
+    measurement('Thoughtline, local tool, p50 per iteration', median(local.samples), 'ms', { target: { op: '<=', value: 25 } }),
+    measurement('Thoughtline, local tool, p95 per iteration', p95(local.samples), 'ms'),
     ...pair('bare Temporal SDK loop', floor),
     ...peers.flatMap((p) => pair(`peer ${p.name}`, p.ok ? p.report.perIterationMs : undefined)),
     measurement('ratio Thoughtline / plain-node (floor), p50', ratio(median(tl), median(peer('plain-node') ?? [])), 'x'),
     measurement('ratio Thoughtline / temporal-ai-sdk, p50', ratio(median(tl), median(peer('temporal-ai-sdk') ?? [])), 'x', { target: { op: '<=', value: 1 } }),
     measurement('ratio Thoughtline / temporal-ai-sdk, p95', ratio(p95(tl), p95(peer('temporal-ai-sdk') ?? [])), 'x'),
     measurement('ratio Thoughtline / langgraph-sqlite, p50', ratio(median(tl), median(peer('langgraph-sqlite') ?? [])), 'x'),
-    measurement('ratio Thoughtline / bare Temporal SDK loop, p50', ratio(median(tl), floor && median(floor)), 'x'),
+    measurement('ratio Thoughtline / bare Temporal SDK loop, p50', ratio(median(tl), floor && median(floor)), 'x', { target: { op: '<=', value: 1.15 } }),
   ];
   return {
     measurements: rows,
     details: {
       protocol: { ...protocol, sample: 'run wall time (start to result) / iterations; a run is K tool iterations plus one finishing model call' },
       thoughtline: { summary: summarise(tl), samplesMs: tl, modelCallsPerRun: thoughtline.modelCalls, toolCallsPerRun: thoughtline.toolCalls, worker: thoughtline.worker, lastRunTimingMs: thoughtline.lastRun },
+      thoughtlineLocalTool: { summary: summarise(local.samples), samplesMs: local.samples, lastRunTimingMs: local.lastRun, how: 'the same runs with the bench tool defined with local: true' },
       temporalSdkLoop: floor ? { summary: summarise(floor), samplesMs: floor, worker: 'SDK defaults', lastRunTimingMs: floorRun?.lastRun } : undefined,
       peers: peers.map((p) => (p.ok ? { ok: true, ...p.report, summary: summarise(p.report.perIterationMs), wallMs: p.wallMs } : p)),
     },
@@ -62,9 +67,9 @@ function pair(label: string, samples: number[] | undefined): Measurement[] {
   return [measurement(`${label} p50 per iteration`, samples && median(samples), 'ms'), measurement(`${label} p95 per iteration`, samples && p95(samples), 'ms')];
 }
 
-async function measureThoughtline(ctx: BenchContext, protocol: Protocol) {
+async function measureThoughtline(ctx: BenchContext, protocol: Protocol, options: { localTool?: boolean } = {}) {
   // SDK default worker options: workflows stay cached between tasks, as in production.
-  return withBenchWorker(ctx, { model: createBenchModel(), tools: [benchTool()] }, async (agents, worker) => {
+  return withBenchWorker(ctx, { model: createBenchModel(), tools: [benchTool(0, { local: options.localTool ?? false })] }, async (agents, worker) => {
     const samples: number[] = [];
     let last: AgentResult | undefined;
     let workflowId = '';

@@ -26,6 +26,8 @@ export const ToolSpec = z.object({
   readOnly: z.boolean().optional(),
   /** This tool's own result limit, in characters; the smaller of it and the run's wins. */
   maxResultChars: z.number().int().positive().optional(),
+  /** Runs as a Temporal local activity, in the worker running the workflow task (short tools only). */
+  local: z.boolean().optional(),
   /** When a person must approve a call before it runs; absent means `never`. */
   approval: ApprovalPolicy.optional(),
   /** Roles that may approve a call; empty or absent means anyone the caller names. */

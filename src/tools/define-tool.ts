@@ -24,6 +24,8 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output = un
   readonly retry: ToolRetry;
   readonly visibility: VisibilityLevel;
   readonly readOnly: boolean;
+  /** Runs as a Temporal local activity (see ToolOptions.local). */
+  readonly local: boolean;
   readonly maxResultChars?: number;
   readonly approval: ApprovalPolicy;
   readonly approverRoles: readonly string[];
@@ -39,7 +41,7 @@ export interface ToolOptions<Input extends z.ZodType, Output> {
   type?: ToolType;
   description: string;
   input: Input;
-  /** Start-to-close limit of one attempt. Default 30 s. */
+  /** Start-to-close limit of one attempt. Default 30 s (10 s for a local tool). */
   timeoutMs?: number;
   /** Default: 3 attempts, 1 s apart, doubling. */
   retry?: Partial<ToolRetry>;
@@ -49,6 +51,13 @@ export interface ToolOptions<Input extends z.ZodType, Output> {
   readOnly?: boolean;
   /** Cut results longer than this many characters; the run's own limit applies too. */
   maxResultChars?: number;
+  /**
+   * Run as a Temporal local activity (default false): in the worker that runs the workflow task,
+   * with no round trip through the server, so an instant tool costs milliseconds less per call.
+   * For short tools only (timeoutMs at most 10 s): a local activity cannot heartbeat (a cancel
+   * reaches it only when the workflow task ends) and is retried by the worker inside the run.
+   */
+  local?: boolean;
   /**
    * When a person must approve a call: `never`, `always`, or `{ anyOf: rules }` over the arguments.
    * Default: `always` for write-like tools (not read-only, type `file_system` or `database`), else `never`.
@@ -78,6 +87,9 @@ function isObjectSchema(input: z.ZodType): boolean {
   }
 }
 
+/** Longest attempt a local tool may take: a workflow task waits on it, and it cannot heartbeat. */
+export const MAX_LOCAL_TIMEOUT_MS = 10_000;
+
 /** Defines a tool once: the model sees its JSON Schema, the workflow validates, the worker runs it. */
 export function defineTool<Input extends z.ZodType, Output>(options: ToolOptions<Input, Output>): ToolDefinition<Input, Output> {
   if (!TOOL_NAME.test(options.name)) {
@@ -86,9 +98,12 @@ export function defineTool<Input extends z.ZodType, Output>(options: ToolOptions
   if (!isObjectSchema(options.input)) {
     throw new InvalidToolDefinitionError(`Tool "${options.name}": its input must be an object schema (z.object(...)); the model APIs take tool arguments as one JSON object.`);
   }
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? (options.local ? MAX_LOCAL_TIMEOUT_MS : 30_000);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     throw new InvalidToolDefinitionError(`Tool "${options.name}": timeoutMs must be a positive integer.`);
+  }
+  if (options.local && timeoutMs > MAX_LOCAL_TIMEOUT_MS) {
+    throw new InvalidToolDefinitionError(`Tool "${options.name}": a local tool must finish within ${MAX_LOCAL_TIMEOUT_MS} ms (timeoutMs ${timeoutMs}); a slower one needs heartbeats, so make it an ordinary activity.`);
   }
   const problem = policyProblem(options.approval);
   if (problem) throw new InvalidToolDefinitionError(`Tool "${options.name}": ${problem}. A rule that can never be read would ask for approval on every call.`);
@@ -101,6 +116,7 @@ export function defineTool<Input extends z.ZodType, Output>(options: ToolOptions
     retry: { maximumAttempts: 3, initialIntervalMs: 1_000, backoffCoefficient: 2, ...options.retry },
     visibility: options.visibility ?? 'full',
     readOnly: options.readOnly ?? false,
+    local: options.local ?? false,
     ...(options.maxResultChars ? { maxResultChars: options.maxResultChars } : {}),
     approval: options.approval ?? defaultApprovalPolicy({ type: options.type ?? 'external', readOnly: options.readOnly ?? false }),
     approverRoles: options.approverRoles ?? [],

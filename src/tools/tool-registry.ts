@@ -25,6 +25,7 @@ export function toToolSpec(tool: ToolDefinition): ToolSpec {
     visibility: tool.visibility,
     readOnly: tool.readOnly,
     ...(tool.maxResultChars ? { maxResultChars: tool.maxResultChars } : {}),
+    ...(tool.local ? { local: true } : {}),
     // Only what differs from the defaults, so specs (and recorded histories) stay small.
     ...(tool.approval !== 'never' ? { approval: tool.approval } : {}),
     ...(tool.approverRoles.length ? { approverRoles: [...tool.approverRoles] } : {}),

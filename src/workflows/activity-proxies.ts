@@ -1,4 +1,4 @@
-import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import type { ModelSettings, ToolSpec } from '../shared';
 
@@ -7,6 +7,9 @@ export const activities = proxyActivities<AgentActivities>({
   startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 3 },
 });
+
+/** The same activities as local activities: only tools marked `local` run this way. */
+export const localActivities = proxyLocalActivities<AgentActivities>({ startToCloseTimeout: '10 seconds' });
 
 export function modelCallOptions(model: ModelSettings, summary: string): ActivityOptions {
   return {
@@ -33,4 +36,10 @@ export function toolCallOptions(spec: ToolSpec, summary: string): ActivityOption
       backoffCoefficient: spec.retry.backoffCoefficient,
     },
   };
+}
+
+/** A local tool's options: the same limit and retries, run by the worker inside the workflow task. */
+export function localToolCallOptions(spec: ToolSpec, summary: string): LocalActivityOptions {
+  const { startToCloseTimeout, retry } = toolCallOptions(spec, summary);
+  return { summary, startToCloseTimeout, ...(retry ? { retry } : {}) };
 }

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { say, useTool, type ScriptedTurn } from '../../src/activities/models/scripted-model';
+import { defineTool } from '../../src/tools/define-tool';
 import type { AgentClient } from '../../src/client/agent-client';
 import type { AgentInputInit } from '../../src/shared';
 import type { McpConfigInit } from '../../src/shared/mcp-config';
@@ -152,6 +154,16 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       { content: [useTool('lookup', { key: 'a' }, 'toolu_c1')] },
       { content: [useTool('lookup', { key: 'bb' }, 'toolu_c2')] },
       { content: [useTool('finish', { result: 'a=10 bb=20' }, 'toolu_c3')] },
+    ],
+  },
+  {
+    // A tool marked local: a local-activity marker in the workflow task instead of an activity task.
+    name: 'local-tool',
+    input: { task: 'Double 21', model: SCRIPTED_MODEL },
+    extraTools: () => [defineTool({ name: 'double', description: 'Doubles a number', input: z.object({ n: z.number() }), local: true, execute: ({ n }) => n * 2 })],
+    turns: [
+      { content: [useTool('double', { n: 21 }, 'toolu_l1')] },
+      { content: [useTool('finish', { result: '42' }, 'toolu_l2')] },
     ],
   },
   {

@@ -1,7 +1,6 @@
-import { ApplicationFailure, patched, type ActivityOptions } from '@temporalio/workflow';
+import { ApplicationFailure, patched } from '@temporalio/workflow';
 import { MAX_ELICITATION_ROUNDS, type ElicitationAnswer, type ElicitationRequest, type ToolInvocation, type ToolOutput } from '../../shared';
 import { FailureType } from '../../shared/failure-types';
-import { activities } from '../activity-proxies';
 import type { RunContext } from '../core/run-context';
 import type { QuestionDesk } from '../people/question-desk';
 import { waitForAnswer } from '../people/ask-person';
@@ -11,6 +10,9 @@ import { elicitationQuestion, readElicitationAnswer } from './elicitation-answer
 /** Marks histories in which a tool's request for input (MCP elicitation) becomes a question for a person. */
 export const MCP_ELICITATION_PATCH = 'mcp-elicitation';
 
+/** One attempt of the `runTool` activity (ordinary or local) with the call's options. */
+export type RunTool = (invocation: ToolInvocation) => Promise<ToolOutput>;
+
 /**
  * Runs the `runTool` activity. When the tool (an MCP server) asks for input it does not have, the
  * activity ends and says so; the run then asks a person through the question desk, the same
@@ -18,8 +20,8 @@ export const MCP_ELICITATION_PATCH = 'mcp-elicitation';
  * loses nothing), and runs the call again carrying every answer so far. Bounded by
  * MAX_ELICITATION_ROUNDS; no answer in `questionTimeoutMs` fails the call with a clear message.
  */
-export async function runToolActivity(ctx: RunContext, desk: QuestionDesk | undefined, callId: string, options: ActivityOptions, invocation: ToolInvocation): Promise<ToolOutput> {
-  let out = await activities.runTool.executeWithOptions(options, [invocation]);
+export async function runToolActivity(ctx: RunContext, desk: QuestionDesk | undefined, callId: string, run: RunTool, invocation: ToolInvocation): Promise<ToolOutput> {
+  let out = await run(invocation);
   // Histories from before elicitation never hold `needsInput`, so the branch (and its marker) is new.
   if (!out.needsInput || !patched(MCP_ELICITATION_PATCH)) return out;
   // By key: a repeated question (the server refused the answer) replaces the earlier answer to it.
@@ -29,7 +31,7 @@ export async function runToolActivity(ctx: RunContext, desk: QuestionDesk | unde
     if (rounds >= MAX_ELICITATION_ROUNDS) throw refused(`${out.needsInput.server} asked for input more than ${MAX_ELICITATION_ROUNDS} times in one call.`);
     const answer = await askUntilReadable(ctx, desk, callId, out.needsInput);
     answers.set(answer.key, answer);
-    out = await activities.runTool.executeWithOptions(options, [{ ...invocation, elicitation: [...answers.values()] }]);
+    out = await run({ ...invocation, elicitation: [...answers.values()] });
   }
   return out;
 }

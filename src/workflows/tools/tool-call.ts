@@ -1,7 +1,7 @@
 import { ActivityCancellationType, ActivityFailure, ApplicationFailure, isCancellation, patched } from '@temporalio/workflow';
 import type { AgentInput, ReasoningStep, ToolResult, ToolSpec, ToolUseBlock } from '../../shared';
 import { FailureType } from '../../shared/failure-types';
-import { toolCallOptions } from '../activity-proxies';
+import { activities, localActivities, localToolCallOptions, toolCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
 import { BudgetExhausted, isLoopSignal } from '../core/loop-signals';
 import type { Observation, ValidCall } from '../core/model-exchange';
@@ -11,7 +11,7 @@ import { callKey } from '../core/stable-hash';
 import { toolStepVisibility } from '../core/tool-visibility';
 import { SUMMARY_SOURCE_CHARS, summariseObservation } from '../model/summarise-observation';
 import type { QuestionDesk } from '../people/question-desk';
-import { runToolActivity } from './elicited-run';
+import { runToolActivity, type RunTool } from './elicited-run';
 import { affordLlmCall, LLM_TOOL_PATCH, llmResultRoom, takeLlmAnswer, type AffordedLlmCall } from './llm-tool-call';
 
 /** The result limit for one tool: the smallest of the run's characters, its tokens (4 chars each) and the tool's own. */
@@ -68,8 +68,7 @@ export async function runToolCall(
       ctx,
       desk,
       call.id,
-      // Wait for the tool to acknowledge a cancel, so the chain can say whether it ran.
-      { ...toolCallOptions(spec, summary), cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED },
+      toolRunner(spec, summary),
       { toolName: spec.name, arguments: llm?.args ?? args, idempotencyKey: `${ctx.workflowId}:${callStep.stepId}`, maxResultChars: room },
     );
     ran = true;
@@ -151,4 +150,15 @@ async function summariseOrCut(ctx: RunContext, spec: ToolSpec, text: string, lim
     if (!isLoopSignal(err)) throw err;
   }
   return { text: `${text.slice(0, limit)}\n…[truncated: showing ${limit} of ${text.length} characters]`, summarised: false };
+}
+
+/** Marks histories in which a tool marked `local` ran as a local activity. */
+export const LOCAL_TOOLS_PATCH = 'local-tools';
+
+/** How a tool's call runs: a local activity for a `local` tool, else an ordinary one. */
+function toolRunner(spec: ToolSpec, summary: string): RunTool {
+  if (spec.local && patched(LOCAL_TOOLS_PATCH)) return (invocation) => localActivities.runTool.executeWithOptions(localToolCallOptions(spec, summary), [invocation]);
+  // Wait for the tool to acknowledge a cancel, so the chain can say whether it ran.
+  const options = { ...toolCallOptions(spec, summary), cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
+  return (invocation) => activities.runTool.executeWithOptions(options, [invocation]);
 }

@@ -35,6 +35,14 @@ describe('the thoughtline CLI against a real server', () => {
     const answer = JSON.parse(stdout) as { queryResult: unknown[] };
     const chain = ReasoningChain.parse(answer.queryResult[0]);
     expect(chain.steps).toEqual(result.chain.steps);
+
+    // One page of the chain: the steps after --after-step, at most --limit.
+    const page = await runCli(['chain', result.chain.chainId, '--json', '--after-step', '2', '--limit', '3'], env);
+    expect(page.code, page.stderr).toBe(0);
+    expect(ReasoningChain.parse(JSON.parse(page.stdout)).steps.map((s) => s.stepNumber)).toEqual([3, 4, 5]);
+    const badLimit = await runCli(['chain', result.chain.chainId, '--limit', '0'], env);
+    expect(badLimit.code).toBe(2);
+    expect(badLimit.stderr).toMatch(/--limit takes a positive whole number up to 5000/);
   });
 
   it('explains usage mistakes with exit code 2', async () => {

@@ -1,5 +1,6 @@
 import { parseViewerRole } from '../../shared/chain-view';
 import type { ViewerRole } from '../../shared';
+import { MAX_CHAIN_PAGE_STEPS } from '../../shared/chain-page';
 import { cancelRun } from '../commands/cancel';
 import { runCodecServer } from '../commands/codec-server';
 import { printSigningKey } from '../commands/signing-key';
@@ -159,9 +160,13 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'chain',
     args: [WORKFLOW_ID],
-    options: { json: flag, role: text, expand: flag },
+    options: { json: flag, role: text, expand: flag, 'after-step': text, limit: text },
     run: async (l) => {
-      await printChain(l.args[0]!, { json: l.flag('json'), role: role(l, 'developer'), expand: l.flag('expand') });
+      const afterStep = positiveInteger(l, 'after-step');
+      const limit = positiveInteger(l, 'limit', MAX_CHAIN_PAGE_STEPS);
+      const page = afterStep !== undefined || limit !== undefined ? { ...(afterStep !== undefined ? { afterStep } : {}), ...(limit !== undefined ? { limit } : {}) } : undefined;
+      if (page && l.flag('expand')) throw new UsageError('--expand prints whole chains; it does not take --after-step or --limit.');
+      await printChain(l.args[0]!, { json: l.flag('json'), role: role(l, 'developer'), expand: l.flag('expand'), ...(page ? { page } : {}) });
       return 0;
     },
   },

@@ -50,8 +50,10 @@ Usage:
       --mcp FILE             also offer these MCP servers' tools; runs on this process's worker
   thoughtline watch <workflowId>        follow a run's steps until it ends
   thoughtline chain <workflowId> [--json] [--role end_user|developer|auditor] [--expand]
+                  [--after-step N] [--limit N]
                                         print a run's reasoning chain in a role's view; --expand
-                                        also prints each sub-agent's chain under its result
+                                        also prints each sub-agent's chain under its result;
+                                        --after-step and --limit print one page of steps
   thoughtline status <workflowId> [--json] [--role end_user|developer|auditor]
                                         print a run's state, iteration, tokens, cost, what it waits
                                         for, its plan, sub-agents and the calls awaiting approval

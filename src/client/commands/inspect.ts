@@ -1,4 +1,4 @@
-import type { ViewerRole } from '../../shared';
+import type { ChainPage, ViewerRole } from '../../shared';
 import { AgentClient } from '../agent-client';
 import { renderExpandedChain } from '../render/render-expanded-chain';
 import { renderStatus } from '../render/render-status';
@@ -13,17 +13,18 @@ import { printFollowed } from '../watch-printer';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 
 /**
- * `chain <id> [--expand]`: the whole reasoning chain of a run, live or finished, in a role's view;
- * with `expand`, each sub-agent's chain under its result, recursively.
+ * `chain <id> [--expand] [--after-step N] [--limit N]`: the reasoning chain of a run, live or
+ * finished, in a role's view, whole or one page of steps; with `expand`, each sub-agent's chain
+ * under its result, recursively.
  */
-export async function printChain(workflowId: string, options: { json: boolean; role: ViewerRole; expand?: boolean }): Promise<void> {
+export async function printChain(workflowId: string, options: { json: boolean; role: ViewerRole; expand?: boolean; page?: ChainPage }): Promise<void> {
   const c = await connect();
   const { agents } = c;
   try {
     const { json, role } = options;
     const { expanded, chain } = await readServed(c, workflowId, async () => {
       const withChildren = options.expand ? await agents.expandedChain(workflowId, role) : undefined;
-      return { expanded: withChildren, chain: withChildren?.chain ?? (await agents.chain(workflowId, role)) };
+      return { expanded: withChildren, chain: withChildren?.chain ?? (await agents.chain(workflowId, role, options.page)) };
     });
     if (json) writeForStdout(`${JSON.stringify(expanded ?? chain, null, 2)}\n`);
     else {

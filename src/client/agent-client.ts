@@ -24,6 +24,7 @@ import type { agentWorkflow } from '../workflows';
 import { answerUpdate, approveToolCallUpdate, chainQuery, statusQuery, steerSignal } from '../workflows/messages';
 import { actorId, toPerson, type Actor } from './actor';
 import { joinedChain } from './joined-chain';
+import { readChainArchive } from './read-chain-archive';
 import { loadAgentTree, type AgentTreeNode } from './agent-tree';
 import { loadExpandedChain, type ExpandedChain } from './expanded-chain';
 import { pushFollow, type PushServer } from './follow/push-follow';
@@ -132,7 +133,17 @@ export class AgentClient {
    * with the steps that earlier Temporal runs hold (see `earlier`), or the page of them asked for.
    */
   withEarlierSteps(workflowId: string, latest: ReasoningChain, role: ViewerRole, page?: ChainPage): Promise<ReasoningChain> {
-    return joinedChain(latest, (runId, part) => this.client.workflow.getHandle(workflowId, runId).query(chainQuery, role, part), page);
+    return joinedChain(
+      latest,
+      async (runId, part) => {
+        // The steps a handover left behind are in its continue-as-new event; older runs answer a query.
+        const archive = await readChainArchive(this.client, workflowId, runId);
+        if (!archive) return this.client.workflow.getHandle(workflowId, runId).query(chainQuery, role, part);
+        const { earlier: _latest, approvals: _approvals, view: _view, ...head } = latest;
+        return { ...head, steps: viewChain({ ...head, steps: archive.steps }, role).steps, ...(archive.earlier ? { earlier: archive.earlier } : {}) };
+      },
+      page,
+    );
   }
 
   /**

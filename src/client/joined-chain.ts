@@ -1,13 +1,13 @@
 import type { ReasoningChain, ReasoningStep } from '../shared';
 import { chainPage, type ChainPage } from '../shared/chain-page';
 
-/** Reads the chain of one Temporal run of the workflow (in the caller's view), or a page of it. */
+/** Reads what Temporal run `runId` holds of the chain up to its `earlier` boundary (in the caller's view), with the pointer further back. */
 export type ReadRunChain = (runId: string, page: ChainPage | undefined) => Promise<ReasoningChain>;
 
 /**
  * A run's whole chain, or one page of it, from the chain of its latest Temporal run: while the
- * steps wanted go back further than that chain carries, the chains its `earlier` points to are
- * read in turn (a worker answers each, replaying the closed run), then joined by step number.
+ * steps wanted go back further than that chain carries, the steps its `earlier` points to are
+ * read in turn (a handover's archive, or an older run's own chain), then joined by step number.
  */
 export async function joinedChain(latest: ReasoningChain, read: ReadRunChain, page?: ChainPage): Promise<ReasoningChain> {
   const after = page?.afterStep ?? 0;

@@ -105,6 +105,20 @@ export type StepType = ReasoningStep['type'];
 export const ChainStatus = z.enum(['thinking', 'tool_calling', 'waiting', 'completed', 'failed']);
 export type ChainStatus = z.infer<typeof ChainStatus>;
 
+/**
+ * Where a long run's earliest steps are, once its chain no longer carries them (continue-as-new
+ * keeps a bounded tail): steps 1…`throughStep` were left behind by Temporal run `runId` of this
+ * workflow. Its continue-as-new input holds the ones it left (`archive`, with the next pointer
+ * back) and its own `chain` query, answered even after it closed, still has them. `lastReactCall`
+ * is the highest text-protocol call number among the steps left behind, so numbering never repeats.
+ */
+export const ChainEarlier = z.object({ runId: z.string(), throughStep: z.number().int().nonnegative(), lastReactCall: z.number().int().nonnegative().optional() });
+export type ChainEarlier = z.infer<typeof ChainEarlier>;
+
+/** The steps one handover left behind, after `earlier.throughStep` (or the first step), in order. */
+export const ChainArchive = z.object({ steps: z.array(ReasoningStep), earlier: ChainEarlier.optional() });
+export type ChainArchive = z.infer<typeof ChainArchive>;
+
 export const ReasoningChain = z.object({
   schemaVersion: z.literal(CHAIN_SCHEMA_VERSION),
   /** The workflow id: one chain per agent run. */
@@ -121,13 +135,8 @@ export const ReasoningChain = z.object({
   plan: Plan.optional(),
   /** Child runs this run delegated to, in the order they were started. */
   subAgents: z.array(SubAgentRun).optional(),
-  /**
-   * Set when a long run's chain no longer carries its first steps (continue-as-new keeps a bounded
-   * tail): steps 1…`throughStep` are in the chain of Temporal run `runId` of this workflow (and,
-   * through that chain's own `earlier`, the runs before it). `lastReactCall` is the highest text-
-   * protocol call number among the steps left behind, so numbering never repeats.
-   */
-  earlier: z.object({ runId: z.string(), throughStep: z.number().int().nonnegative(), lastReactCall: z.number().int().nonnegative().optional() }).optional(),
+  /** Set when a long run's chain no longer carries its first steps: where they are. */
+  earlier: ChainEarlier.optional(),
   /** Set on a view: which role's view this is, and how many steps it leaves out. */
   view: z.object({ role: z.enum(['end_user', 'developer', 'auditor']), hiddenSteps: z.number().int().nonnegative() }).optional(),
 });

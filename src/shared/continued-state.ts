@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ReasoningChain } from './chain';
+import { ChainArchive, ReasoningChain } from './chain';
 import { ModelMessage } from './model-wire';
 import { Plan } from './plan';
 import { DelegatedSpend } from './delegated-spend';
@@ -78,8 +78,9 @@ export type RunStateData = z.infer<typeof RunStateData>;
 
 /**
  * Everything a run carries into its next Temporal run when it continues as new: the run state,
- * the whole chain (large old observations shortened; the full text stays in the earlier run's
- * history), the tool set and undelivered steering. Bounded in size by construction.
+ * the chain's latest steps (large old observations shortened; the full text stays in the earlier
+ * run's history), the steps left behind this time, the tool set and undelivered steering.
+ * Bounded in size by construction.
  */
 export const ContinuedState = RunStateData.extend({
   chain: ReasoningChain,
@@ -91,5 +92,10 @@ export const ContinuedState = RunStateData.extend({
   steeringRefused: z.number().int().min(0).optional(),
   /** The plan as it stood at the handover. */
   plan: Plan.optional(),
+  /**
+   * The steps this handover left behind, for readers of the chain (AgentClient.chain reads them
+   * from the continue-as-new event, with no worker and no replay); the next run drops them.
+   */
+  archive: ChainArchive.optional(),
 });
 export type ContinuedState = z.infer<typeof ContinuedState>;

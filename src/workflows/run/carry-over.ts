@@ -1,4 +1,4 @@
-import type { AgentInput, ApprovalRecord, ContinuedState, ReasoningChain, ReasoningStep, RunStateData, SteeringInstruction, ToolSpec } from '../../shared';
+import type { AgentInput, ApprovalRecord, ChainArchive, ContinuedState, ReasoningChain, ReasoningStep, RunStateData, SteeringInstruction, ToolSpec } from '../../shared';
 import { MAX_CARRIED_BYTES, jsonBytes } from '../../shared/payload-size';
 import { RunState } from '../core/run-state';
 
@@ -41,6 +41,8 @@ export function carryOver(
   runId: string,
   steering: CarriedSteering = { waiting: [], refused: 0 },
   level: CarryLevel = CARRY_LEVELS[0]!,
+  /** The steps this handover leaves behind (see chainTail), shortened like the chain. */
+  archive?: ChainArchive,
 ): ContinuedState {
   const data = state.carried(runId);
   return {
@@ -51,6 +53,7 @@ export function carryOver(
     tools: [...tools],
     steering: [...steering.waiting],
     ...(steering.refused > 0 ? { steeringRefused: steering.refused } : {}),
+    ...(archive ? { archive: { ...archive, steps: archive.steps.map((s) => shortenStep(s, runId, level)) } } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ReasoningChain } from '../../shared';
+import type { ChainArchive, ReasoningChain } from '../../shared';
 import { nextReactCallNumber } from '../loop/strategies';
 
 /** Marks histories whose handovers carry only the chain's latest steps and records (see chainTail). */
@@ -16,7 +16,7 @@ export interface CarriedLimits {
  * iterations, it no longer fitted a 2 MiB payload.
  */
 export const CARRIED_LIMITS: CarriedLimits = {
-  /** Latest steps carried; the rest stay in this run's own chain, which `earlier` points to. */
+  /** Latest steps carried; the rest are handed over once, as the archive (see chainTail). */
   steps: 200,
   /** Decided approval records carried (pending ones always are). */
   decidedApprovals: 50,
@@ -25,12 +25,25 @@ export const CARRIED_LIMITS: CarriedLimits = {
 };
 
 /**
- * The chain a handover carries: its latest steps, pending approvals and the latest decided ones,
- * running sub-agents and the latest others. When steps are left behind, `earlier` names this run
- * (whose `chain` query, answered even after it closed, still has them) and the step they end at.
- * Pure and deterministic.
+ * Steps a Temporal run holds (its carried tail and its own) before it hands over, so what one
+ * handover leaves behind (its archive) stays well under a payload's limit. Checked after each
+ * iteration, so a run may pass it by one iteration's steps.
  */
-export function chainTail(chain: ReasoningChain, runId: string, limits: CarriedLimits = CARRIED_LIMITS): ReasoningChain {
+export const MAX_HELD_STEPS = 800;
+
+/** What a handover passes on of the chain: its bounded tail, and the steps it leaves behind. */
+export interface ChainHandover {
+  chain: ReasoningChain;
+  archive?: ChainArchive;
+}
+
+/**
+ * The chain a handover carries: its latest steps, pending approvals and the latest decided ones,
+ * running sub-agents and the latest others. The steps left behind go once into the next run's
+ * input as the archive (readers find them there through `earlier`, with no replay), pointing on
+ * to where the steps before them are. Pure and deterministic.
+ */
+export function chainTail(chain: ReasoningChain, runId: string, limits: CarriedLimits = CARRIED_LIMITS): ChainHandover {
   const cut = Math.max(0, chain.steps.length - limits.steps);
   const left = chain.steps.slice(0, cut);
   const steps = chain.steps.slice(cut);
@@ -38,7 +51,8 @@ export function chainTail(chain: ReasoningChain, runId: string, limits: CarriedL
   const earlier = cut === 0 ? chain.earlier : { runId, throughStep: steps[0]!.stepNumber - 1, ...(lastReactCall > 0 ? { lastReactCall } : {}) };
   const approvals = chain.approvals && latestKeeping(chain.approvals, (a) => a.status === 'pending', limits.decidedApprovals);
   const subAgents = chain.subAgents && latestKeeping(chain.subAgents, (s) => s.status === 'running', limits.subAgents);
-  return { ...chain, steps, ...(earlier ? { earlier } : {}), ...(approvals ? { approvals } : {}), ...(subAgents ? { subAgents } : {}) };
+  const carried = { ...chain, steps, ...(earlier ? { earlier } : {}), ...(approvals ? { approvals } : {}), ...(subAgents ? { subAgents } : {}) };
+  return cut === 0 ? { chain: carried } : { chain: carried, archive: { steps: left, ...(chain.earlier ? { earlier: chain.earlier } : {}) } };
 }
 
 /** Every item `keep` holds for, and the latest `others` of the rest, in their order. */

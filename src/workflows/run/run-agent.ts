@@ -1,5 +1,5 @@
 import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, continueAsNew, isCancellation, patched, uuid4, workflowInfo } from '@temporalio/workflow';
-import { AgentInput, FailureType, type AgentInputInit, type AgentResult, type AgentStatus, type ToolSpec } from '../../shared';
+import { AgentInput, FailureType, type AgentInputInit, type AgentResult, type AgentStatus, type ContinuedState, type ToolSpec } from '../../shared';
 import { MAX_CACHE_BYTES } from '../../shared/payload-size';
 import { protoKeyProblem } from '../../shared/own-value';
 import { activities } from '../activity-proxies';
@@ -22,7 +22,7 @@ import { SteeringInbox } from '../people/steering-inbox';
 import { APPROVAL_RULES_FAIL_CLOSED_PATCH } from '../tools/tool-turn';
 import { agentResult } from './agent-result';
 import { carryOver, planHandover } from './carry-over';
-import { CHAIN_SEGMENTS_PATCH, chainTail } from './chain-tail';
+import { CHAIN_SEGMENTS_PATCH, chainTail, MAX_HELD_STEPS } from './chain-tail';
 import { fitResult, fitsPayload } from './fit-result';
 import { registerHandlers } from './handlers';
 import { Interrupts } from './interrupts';
@@ -67,7 +67,9 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     events.end('failed', { status: 'failed', stepNumber: 0 });
     throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: parsed.error.message, nonRetryable: true });
   }
-  const input = parsed.data;
+  // The archive of steps the last handover left behind is for readers only: not kept in memory.
+  const { archive: _archive, ...continued } = parsed.data.continued ?? {};
+  const input = parsed.data.continued ? { ...parsed.data, continued: continued as ContinuedState } : parsed.data;
   const bounded = () => patched(BOUNDED_HANDOVER_PATCH);
   const clock = { now: () => new Date().toISOString(), newId: () => uuid4() };
   const carried = input.continued;
@@ -102,7 +104,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       if ('refused' in checked) return checked.refused;
       tools = checked.tools;
       const strategy = input.strategy === 'react-text' ? reactTextStrategy(input, tools, Math.max(nextReactCallNumber(chain.steps), (chain.earlier?.lastReactCall ?? 0) + 1), runObservationMarker()) : nativeStrategy(input, tools);
-      loop = new ReactLoop(ctx, { tools, strategy, people, tree, stopWhen: options.stopWhen ?? [], shouldContinueAsNew: () => shouldContinueAsNew(input, state) });
+      loop = new ReactLoop(ctx, { tools, strategy, people, tree, stopWhen: options.stopWhen ?? [], shouldContinueAsNew: () => shouldContinueAsNew(input, state, chain) });
       return loop.run();
     })
     .then(
@@ -120,8 +122,8 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       return continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...input, continued: carryOver(state, chain.snapshot(), tools, runId, people.inbox) });
     }
     // Long runs carry a bounded tail of their chain; histories recorded before carried all of it.
-    const snapshot = patched(CHAIN_SEGMENTS_PATCH) ? chainTail(chain.snapshot(), runId) : chain.snapshot();
-    const handover = planHandover(input, (level) => carryOver(state, snapshot, tools, runId, people.inbox, level), {
+    const held = patched(CHAIN_SEGMENTS_PATCH) ? chainTail(chain.snapshot(), runId) : { chain: chain.snapshot() };
+    const handover = planHandover(input, (level) => carryOver(state, held.chain, tools, runId, people.inbox, level, held.archive), {
       iterationsThisRun: state.iterationsThisRun,
       historyBytes: workflowInfo().historySize,
     });
@@ -151,9 +153,14 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   return fitsPayload(result) || !bounded() ? result : fitResult(result, runId);
 }
 
-/** Hand over to a fresh Temporal run when the server suggests it, the history passes its size limit, or every N iterations. */
-function shouldContinueAsNew(input: AgentInput, state: RunState): boolean {
+/**
+ * Hand over to a fresh Temporal run when the server suggests it, the history passes its size
+ * limit, every N iterations, or when the run holds MAX_HELD_STEPS steps (so what a handover
+ * leaves behind stays small; histories recorded before that rule never reach its marker).
+ */
+function shouldContinueAsNew(input: AgentInput, state: RunState, chain: ChainBuilder): boolean {
   const info = workflowInfo();
   const every = input.continueAsNewEvery !== undefined && state.iterationsThisRun >= input.continueAsNewEvery;
-  return info.continueAsNewSuggested || info.historySize >= input.continueAsNewAtBytes || every;
+  if (info.continueAsNewSuggested || info.historySize >= input.continueAsNewAtBytes || every) return true;
+  return chain.stepCount - (chain.earlier?.throughStep ?? 0) >= MAX_HELD_STEPS && patched(CHAIN_SEGMENTS_PATCH);
 }

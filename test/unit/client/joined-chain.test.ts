@@ -16,7 +16,7 @@ function runsOf(n: number): Map<string, ReasoningChain> {
     builder.thinking(`step ${i}`, full);
     if (i % 4 === 0 && i < n) {
       runs.set(`run-${run}`, builder.snapshot());
-      const carried = chainTail(builder.snapshot(), `run-${run}`, { steps: 2, decidedApprovals: 1, subAgents: 1 });
+      const carried = chainTail(builder.snapshot(), `run-${run}`, { steps: 2, decidedApprovals: 1, subAgents: 1 }).chain;
       builder = new ChainBuilder({ now: () => 't', newId: () => `r${run}-${i}` }, { restore: carried });
       run++;
     }

@@ -5,15 +5,14 @@ import { createScriptedModel, useTool } from '../../../src/activities/models/scr
 import { chainLength, type AgentInput } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
 import { chainQuery } from '../../../src/workflows/messages';
-import { CARRIED_LIMITS } from '../../../src/workflows/run/chain-tail';
+import { CARRIED_LIMITS, MAX_HELD_STEPS } from '../../../src/workflows/run/chain-tail';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
 const env = useTestEnv();
 
-const ITERATIONS = 80;
-/** Each handover comes after 20 iterations (~80 steps): from the third on, the chain is longer than what is carried. */
-const EVERY = 20;
+/** About 1,700 steps: over MAX_HELD_STEPS twice, so the run hands over by its step count alone. */
+const ITERATIONS = 420;
 
 const count = defineTool({ name: 'count', description: 'Counts', input: z.object({ n: z.number() }), execute: ({ n }) => `counted ${n}` });
 
@@ -34,51 +33,66 @@ async function runInputs(workflowId: string): Promise<Array<{ runId: string; inp
 }
 
 describe('a long run carries a bounded tail of its chain, and its whole chain is still read', () => {
-  it('every handover carries at most the limit of steps; chain() joins all of them in order, and a page reaches back', { timeout: 120_000 }, async () => {
+  it('every handover carries at most the limit and archives the rest once; the whole chain and its pages are read with no worker', { timeout: 180_000 }, async () => {
     const turns = Array.from({ length: ITERATIONS }, (_, i) => ({ content: [useTool('count', { n: i + 1 })] }));
     const model = createScriptedModel([...turns, { content: [useTool('finish', { result: 'done' })] }]);
-    const h = await createHarness(env, { tools: [count], models: { scripted: model } });
+    const h = await createHarness(env, { tools: [count], models: { scripted: model }, cacheWorkflows: true });
+    const handle = await h.worker.runUntil(async () => {
+      // A small history per iteration and a high size threshold: the step count is what hands over.
+      const started = await h.agents.start({ task: 'Count', model: SCRIPTED_MODEL, maxIterations: ITERATIONS + 5, maxContextChars: 4_000, continueAsNewAtBytes: 40_000_000 });
+      await started.result();
+      return started;
+    });
+    model.verify();
+    // The worker is gone: a finished run's chain is read from its result and the handovers' archives.
+    const result = await handle.result();
+    expect(result).toMatchObject({ success: true, iterations: ITERATIONS + 1, toolCalls: ITERATIONS });
+    expect(result.continuations).toBeGreaterThanOrEqual(2);
+
+    // What each handover carried: never more than the limit; what it left behind, once, in order.
+    const inputs = await runInputs(handle.workflowId);
+    expect(inputs.length).toBe(result.continuations + 1);
+    const continued = inputs.slice(1).map(({ input }) => input.continued!);
+    let archivedThrough = 0;
+    for (const [i, state] of continued.entries()) {
+      expect(state.chain.steps.length).toBeLessThanOrEqual(CARRIED_LIMITS.steps);
+      // The rule is checked after each iteration, which adds four steps here (a model call and a tool call).
+      expect(state.chain.steps.length + state.archive!.steps.length).toBeLessThan(MAX_HELD_STEPS + 4);
+      // The pointer names the run that handed over; the archive ends where the carried tail starts.
+      expect(state.chain.earlier!.runId).toBe(inputs[i]!.runId);
+      expect(state.archive!.steps[0]!.stepNumber).toBe(archivedThrough + 1);
+      expect(state.archive!.steps.at(-1)!.stepNumber).toBe(state.chain.earlier!.throughStep);
+      expect(state.chain.steps[0]!.stepNumber).toBe(state.chain.earlier!.throughStep + 1);
+      archivedThrough = state.chain.earlier!.throughStep;
+    }
+
+    // The result holds the latest steps; the run's chain joins every Temporal run's, 1…N.
+    const total = chainLength(result.chain);
+    expect(result.chain.steps.length).toBeLessThan(total);
+    const whole = await h.agents.chain(handle.workflowId, 'auditor');
+    expect(whole.steps.map((s) => s.stepNumber)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    expect(whole.earlier).toBeUndefined();
+    const counted = whole.steps.flatMap((s) => (s.type === 'tool_result' && s.model === undefined ? [s.toolResult.result] : []));
+    expect(counted).toEqual([...Array.from({ length: ITERATIONS }, (_, i) => `counted ${i + 1}`), 'done']);
+
+    // Pages anywhere: far back (from the first archive), and at the end (from the result alone).
+    const early = await h.agents.chain(handle.workflowId, 'auditor', { afterStep: 10, limit: 5 });
+    expect(early.steps.map((s) => s.stepNumber)).toEqual([11, 12, 13, 14, 15]);
+    expect(early.steps).toEqual(whole.steps.slice(10, 15));
+    const last = await h.agents.chain(handle.workflowId, 'auditor', { afterStep: total - 3 });
+    expect(last.steps.map((s) => s.stepNumber)).toEqual([total - 2, total - 1, total]);
+  });
+
+  it('a closed Temporal run still answers its own chain: how runs recorded before archives are read', { timeout: 120_000 }, async () => {
+    const turns = Array.from({ length: 60 }, (_, i) => ({ content: [useTool('count', { n: i + 1 })] }));
+    const model = createScriptedModel([...turns, { content: [useTool('finish', { result: 'done' })] }]);
+    const h = await createHarness(env, { tools: [count], models: { scripted: model }, cacheWorkflows: true });
     await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Count to eighty', model: SCRIPTED_MODEL, maxIterations: ITERATIONS + 5, continueAsNewEvery: EVERY });
-      const result = await handle.result();
-      expect(result).toMatchObject({ success: true, iterations: ITERATIONS + 1, toolCalls: ITERATIONS });
-      expect(result.continuations).toBeGreaterThanOrEqual(3);
-
-      // What each handover carried: never more than the limit, and the earlier steps by reference.
-      const inputs = await runInputs(handle.workflowId);
-      expect(inputs.length).toBe(result.continuations + 1);
-      const carried = inputs.slice(1).map(({ input }) => input.continued!.chain);
-      for (const chain of carried) expect(chain.steps.length).toBeLessThanOrEqual(CARRIED_LIMITS.steps);
-      const cut = carried.filter((chain) => chain.earlier !== undefined);
-      expect(cut.length).toBeGreaterThanOrEqual(1);
-      for (const chain of cut) {
-        // The pointer names the run that handed over, and the carried tail starts right after it.
-        const handedOver = inputs[inputs.findIndex(({ input }) => input.continued?.chain === chain) - 1]!;
-        expect(chain.earlier!.runId).toBe(handedOver.runId);
-        expect(chain.steps[0]!.stepNumber).toBe(chain.earlier!.throughStep + 1);
-      }
-
-      // The result holds the latest steps; the run's chain joins every Temporal run's, 1…N.
-      const total = chainLength(result.chain);
-      expect(result.chain.earlier).toBeDefined();
-      expect(result.chain.steps.length).toBeLessThan(total);
-      const whole = await h.agents.chain(handle.workflowId, 'auditor');
-      expect(whole.steps.map((s) => s.stepNumber)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
-      expect(whole.earlier).toBeUndefined();
-      const counted = whole.steps.flatMap((s) => (s.type === 'tool_result' && s.model === undefined ? [s.toolResult.result] : []));
-      expect(counted).toEqual([...Array.from({ length: ITERATIONS }, (_, i) => `counted ${i + 1}`), 'done']);
-
-      // A page far back is read from the Temporal run that holds it; one at the end needs no other run.
-      const early = await h.agents.chain(handle.workflowId, 'auditor', { afterStep: 10, limit: 5 });
-      expect(early.steps.map((s) => s.stepNumber)).toEqual([11, 12, 13, 14, 15]);
-      expect(early.steps).toEqual(whole.steps.slice(10, 15));
-      const last = await h.agents.chain(handle.workflowId, 'auditor', { afterStep: total - 3 });
-      expect(last.steps.map((s) => s.stepNumber)).toEqual([total - 2, total - 1, total]);
-
-      // A closed Temporal run still answers its own chain, which is where `earlier` points.
-      const first = await env.client.workflow.getHandle(handle.workflowId, inputs[0]!.runId).query(chainQuery, 'auditor', { afterStep: 0, limit: 3 });
-      expect(first.steps.map((s) => s.stepNumber)).toEqual([1, 2, 3]);
-      expect((await h.agents.status(handle.workflowId)).steps).toBe(total);
+      const handle = await h.agents.start({ task: 'Count', model: SCRIPTED_MODEL, maxIterations: 70, continueAsNewEvery: 25 });
+      await handle.result();
+      const [first] = await runInputs(handle.workflowId);
+      const chain = await env.client.workflow.getHandle(handle.workflowId, first!.runId).query(chainQuery, 'auditor', { afterStep: 0, limit: 3 });
+      expect(chain.steps.map((s) => s.stepNumber)).toEqual([1, 2, 3]);
     });
     model.verify();
   });

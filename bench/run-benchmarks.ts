@@ -1,5 +1,6 @@
 import { findProjectRoot } from '../src/dev-server/project-paths';
 import { measureHistory } from './history';
+import { measureIdleRuns } from './idle-runs';
 import { measureLongRun } from './long-run';
 import { FIGURE_IDS, loadBenchConfig, type BenchConfig, type FigureId } from './lib/bench-config';
 import { createBenchContext, type BenchContext } from './lib/bench-context';
@@ -19,6 +20,7 @@ const FIGURES: Record<FigureId, { title: string; measure: (ctx: BenchContext, co
   push: { title: '3b. Push: SSE watchers of `serve`, worker in another process', measure: measurePush },
   history: { title: '4. History size and replay', measure: measureHistory },
   longrun: { title: '6. A long run: no ceiling on its length', measure: measureLongRun },
+  idle: { title: '7. Idle runs: many waiting for people on one worker', measure: measureIdleRuns },
   redaction: { title: '5. Redaction of 1 MiB of hostile text', measure: measureRedaction },
   scale: { title: '2. Scale: concurrent runs on one worker', measure: measureScale },
 };

@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,6 +13,7 @@ import { measurement, type FigureBody } from './lib/figure';
 import { mapLimit } from './lib/map-limit';
 import { sampleRss } from './lib/rss-sampler';
 import type { ScaleWorkerMessage, ScaleWorkerSpec } from './lib/scale-worker';
+import { nextMessage } from './lib/worker-messages';
 import { summarise } from './lib/stats';
 
 /** Starting and checking runs: enough requests in flight to keep the server busy, not to flood it. */
@@ -129,21 +130,6 @@ function workerCpu(stopped: Extract<ScaleWorkerMessage, { type: 'stopped' }>, ru
   const totalMs = stopped.cpuUserMs + stopped.cpuSystemMs;
   const tasks = timing ? runs * timing.workflowTasks : undefined;
   return { userMs: stopped.cpuUserMs, systemMs: stopped.cpuSystemMs, perWorkflowTaskMs: tasks ? totalMs / tasks : undefined, note: 'activities included; per task = total / (runs x workflow tasks per run)' };
-}
-
-function nextMessage(child: ChildProcess, type: ScaleWorkerMessage['type'], timeoutMs: number): Promise<ScaleWorkerMessage> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => done(new Error(`the scale worker sent no '${type}' within ${timeoutMs} ms`)), timeoutMs);
-    const onMessage = (m: ScaleWorkerMessage) => m.type === type && done(undefined, m);
-    const onExit = (code: number | null) => done(new Error(`the scale worker exited (code ${code}) before '${type}'`));
-    function done(err?: Error, m?: ScaleWorkerMessage): void {
-      clearTimeout(timer);
-      child.off('message', onMessage).off('exit', onExit);
-      if (m) resolve(m);
-      else reject(err);
-    }
-    child.on('message', onMessage).on('exit', onExit);
-  });
 }
 
 /** Polls visibility until every run on the queue has closed; returns the time it saw that. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-export const FIGURE_IDS = ['overhead', 'seeing', 'push', 'history', 'longrun', 'redaction', 'scale'] as const;
+export const FIGURE_IDS = ['overhead', 'seeing', 'push', 'history', 'longrun', 'idle', 'redaction', 'scale'] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 export const PEER_NAMES = ['plain-node', 'temporal-ai-sdk', 'langgraph-sqlite'] as const;
 
@@ -44,6 +44,8 @@ const BenchEnv = z.object({
   BENCH_HISTORY_OBSERVATION_BYTES: counts.optional(),
   BENCH_LONG_RUN_ITERATIONS: count.optional(),
   BENCH_LONG_RUN_OBSERVATION_BYTES: count.optional(),
+  BENCH_IDLE_CACHED_RUNS: count.optional(),
+  BENCH_IDLE_EVICTED_RUNS: count.optional(),
 });
 
 export interface BenchConfig {
@@ -57,6 +59,7 @@ export interface BenchConfig {
   push: { iterations: number; watchers: readonly number[]; gapMs: number; idleStreams: number; idleRuns: number };
   history: { iterations: readonly number[]; observationBytes: readonly number[] };
   longRun: { iterations: number; observationBytes: number };
+  idle: { cachedRuns: number; evictedRuns: number };
 }
 
 /** Parses the environment into a frozen config; throws with every bad knob named. */
@@ -101,5 +104,6 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
       observationBytes: pick(e.BENCH_HISTORY_OBSERVATION_BYTES, [1024, 10_240], [1024, 10_240]),
     },
     longRun: { iterations: pick(e.BENCH_LONG_RUN_ITERATIONS, 10_000, 300), observationBytes: pick(e.BENCH_LONG_RUN_OBSERVATION_BYTES, 2048, 2048) },
+    idle: { cachedRuns: pick(e.BENCH_IDLE_CACHED_RUNS, 1_000, 100), evictedRuns: pick(e.BENCH_IDLE_EVICTED_RUNS, 10_000, 500) },
   });
 }

@@ -15,7 +15,10 @@ export interface ScaleWorkerSpec {
 }
 
 /** Messages to the parent over IPC. */
-export type ScaleWorkerMessage = { type: 'ready'; settings: Record<string, unknown> } | { type: 'stopped'; maxRssBytes: number; cpuUserMs: number; cpuSystemMs: number };
+export type ScaleWorkerMessage =
+  | { type: 'ready'; settings: Record<string, unknown> }
+  | { type: 'memory'; rssBytes: number; heapUsedBytes: number }
+  | { type: 'stopped'; maxRssBytes: number; cpuUserMs: number; cpuSystemMs: number };
 
 const send = (message: ScaleWorkerMessage): void => void process.send?.(message);
 
@@ -39,6 +42,12 @@ async function main(): Promise<void> {
   let finished = false;
   process.on('message', (message) => {
     if (message === 'stop') worker.shutdown();
+    // After a full collection where the process allows one (--expose-gc): what is really held.
+    if (message === 'memory') {
+      (globalThis as { gc?: () => void }).gc?.();
+      const { rss, heapUsed } = process.memoryUsage();
+      send({ type: 'memory', rssBytes: rss, heapUsedBytes: heapUsed });
+    }
   });
   // The parent is gone (crashed or killed): nobody will read the figures, so do not linger.
   process.once('disconnect', () => finished || process.exit(1));

@@ -50,6 +50,14 @@ export interface AgentWorkerOptions {
 /** Path of the workflow bundle's entry; works from src/ (TypeScript) and dist/ (compiled). */
 export const WORKFLOWS_PATH = path.join(__dirname, 'workflows');
 
+/**
+ * Modules the workflow bundle loads once per V8 context and shares between runs (the bundler's
+ * `preloadModules`), instead of building them again for every run: the schemas (see
+ * workflows/preload-schemas.ts). Pass them when you bundle workflows of your own:
+ * `bundleWorkflowCode({ workflowsPath, preloadModules: [...PRELOAD_MODULES] })`.
+ */
+export const PRELOAD_MODULES: readonly string[] = [path.join(__dirname, 'workflows', 'preload-schemas')];
+
 /** Composition root: tools and model providers become activities on one Worker. */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
   // The sink is registered even without a publisher, so workflows never call an unknown sink.
@@ -84,7 +92,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     // A cancelled run reaches its model call at the next heartbeat sent; send them at most 1 s
     // apart (the default can be 24 s) so a cancel stops a stream within about a second.
     maxHeartbeatThrottleInterval: '1 second',
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { preloadModules: [...PRELOAD_MODULES] } }),
     ...options.workerOptions,
     sinks: { ...options.workerOptions?.sinks, ...runEvents.sinks },
     interceptors: { ...options.workerOptions?.interceptors, activity: [wellFormedFailures(secrets), ...(options.workerOptions?.interceptors?.activity ?? [])] },

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { WORKFLOWS_PATH } from '../worker';
+import { PRELOAD_MODULES, WORKFLOWS_PATH } from '../worker';
 
 /** Bundles kept in the cache folder: the current one and a few older ones that running workers may still be reading. */
 const KEEP = 3;
@@ -63,6 +63,7 @@ export async function cachedWorkflowBundle(options: CachedBundleOptions): Promis
   }
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
+    preloadModules: [...PRELOAD_MODULES],
     ...(options.failureConverterPath ? { failureConverterPath: options.failureConverterPath } : {}),
     logger: quietLogger,
   });

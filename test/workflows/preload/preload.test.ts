@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRELOAD_MODULES } from '../../../src/worker';
+import { PROJECT_ROOT } from '../../helpers/cli-process';
+import { useTestEnv } from '../../helpers/temporal-env';
+import type { ProbeReport } from './probe-workflows';
+
+const env = useTestEnv();
+let preloaded: string;
+let plain: string;
+const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
+
+beforeAll(async () => {
+  const bundle = async (name: string, preloadModules: string[]) => {
+    const { code } = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'probe-workflows.ts'), preloadModules, logger: quiet });
+    const file = path.join(PROJECT_ROOT, `.thoughtline/tmp/preload-probe-${name}-${process.pid}.js`);
+    fs.writeFileSync(file, code);
+    return file;
+  };
+  preloaded = await bundle('preloaded', [...PRELOAD_MODULES]);
+  plain = await bundle('plain', []);
+}, 120_000);
+afterAll(() => [preloaded, plain].forEach((file) => fs.rmSync(file, { force: true })));
+
+/** Two probe runs, one after the other, in one reusable V8 context (one workflow thread). */
+async function twoRuns(codePath: string): Promise<[ProbeReport, ProbeReport]> {
+  const taskQueue = `preload-${path.basename(codePath)}-${Date.now()}`;
+  const worker = await Worker.create({ connection: env.nativeConnection, namespace: env.namespace, taskQueue, workflowBundle: { codePath }, reuseV8Context: true, workflowThreadPoolSize: 1 });
+  return worker.runUntil(async () => {
+    const run = (tag: string) => env.client.workflow.execute('preloadProbe', { taskQueue, workflowId: `preload-probe-${tag}-${Date.now()}`, args: [tag] }) as Promise<ProbeReport>;
+    return [await run('first'), await run('second')];
+  });
+}
+
+describe('the schema modules preloaded into the shared V8 context', () => {
+  it('are shared but closed: a run can leave nothing in them for the next, and their schemas parse in every run', { timeout: 60_000 }, async () => {
+    const [first, second] = await twoRuns(preloaded);
+    const expected = { exportsFrozen: true, sawBefore: undefined, writeRefused: true, inputParsed: true, badInputRefused: true, stepParsed: true };
+    expect(first).toEqual(expected);
+    expect(second).toEqual(expected);
+  });
+
+  it('are what keeps a run from writing into them (without the preload, each run has its own open copy)', { timeout: 60_000 }, async () => {
+    const [first, second] = await twoRuns(plain);
+    expect(first).toMatchObject({ exportsFrozen: false, writeRefused: false, inputParsed: true });
+    // Its own module scope: the second run does not see the first run's write either.
+    expect(second).toMatchObject({ exportsFrozen: false, writeRefused: false });
+    expect([first.sawBefore, second.sawBefore]).toEqual([undefined, undefined]);
+  });
+});

@@ -3,6 +3,9 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities';
 import { wellFormedFailures } from './activities/well-formed-failures';
+import { ConversationCache } from './activities/conversation/conversation-cache';
+import { DEFAULT_CONVERSATION_CACHE_BYTES } from './activities/model-activities';
+import { modelConversationQuery } from './workflows/messages';
 import { createTenantActivities } from './activities/tenant-activities';
 import { createWorkerRunEvents, type RunEventPublisher } from './events/run-event-sinks';
 import type { TenantLimitsConfigInit } from './shared/tenant-limits';
@@ -15,6 +18,11 @@ import { mcpSecrets, type McpConfigInit } from './shared/mcp-config';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
+  /**
+   * Bytes of conversations this worker keeps so that a model call records only what is new
+   * (default 64 MiB). A call whose run is not kept here asks the run for it (a query).
+   */
+  conversationCacheBytes?: number;
   namespace?: string;
   taskQueue?: string;
   tools: readonly ToolDefinition[];
@@ -66,6 +74,10 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   const mcpConfig = options.mcp ? parseMcpConfig(options.mcp, 'The worker\'s `mcp` option') : undefined;
   const secrets = [...(options.secrets ?? []), ...(mcpConfig ? mcpSecrets(mcpConfig) : [])];
   const mcp = mcpConfig ? createMcpTools(mcpConfig) : undefined;
+  const namespace = options.namespace ?? DEFAULT_NAMESPACE;
+  const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
+  // With encryption on, queries and the quota's replies are encrypted too: this client needs the same converter.
+  const client = new Client({ connection: options.connection, namespace, ...(options.workerOptions?.dataConverter ? { dataConverter: options.workerOptions.dataConverter } : {}) });
   const activities = createActivities({
     tools: createToolRegistry(options.tools),
     ...(mcp ? { mcp } : {}),
@@ -74,13 +86,14 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(onModelDelta ? { onModelDelta } : {}),
     ...(options.onModelReply ? { onModelReply: options.onModelReply } : {}),
     ...(options.isModelAllowed ? { isModelAllowed: options.isModelAllowed } : {}),
+    conversations: {
+      cache: new ConversationCache(options.conversationCacheBytes ?? DEFAULT_CONVERSATION_CACHE_BYTES),
+      ask: (workflowId, runId, hash) => client.workflow.getHandle(workflowId, runId).query(modelConversationQuery, hash).then((messages) => messages ?? undefined),
+    },
   });
-  const namespace = options.namespace ?? DEFAULT_NAMESPACE;
-  const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   // Every worker serves the tenant quota's activities: quota workflows run on the agent task queue.
   const tenantActivities = createTenantActivities({
-    // With encryption on, the quota's replies are encrypted too: this client needs the same converter.
-    client: new Client({ connection: options.connection, namespace, ...(options.workerOptions?.dataConverter ? { dataConverter: options.workerOptions.dataConverter } : {}) }),
+    client,
     limits: options.tenantLimits ?? { tenants: {} },
     taskQueue,
   });

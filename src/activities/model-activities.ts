@@ -1,6 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType, LiveReplyBuffer, type ModelReply, type ModelRequest } from '../shared';
+import { FailureType, LiveReplyBuffer, type ModelCallInput, type ModelReply, type ModelRequest } from '../shared';
+import { ConversationCache } from './conversation/conversation-cache';
+import { resolveConversation, type ConversationSource } from './conversation/resolve-conversation';
 import type { ModelProvider } from './models/model-provider';
 import { redactFailure, type Redactor } from './redact-secrets';
 
@@ -28,12 +30,23 @@ export interface ModelActivityDeps {
   isModelAllowed?: (provider: ModelRequest['provider'], model: string) => boolean;
   /** How often a call heartbeats while it waits on a provider that sends nothing. Default 1 s. */
   heartbeatEveryMs?: number;
+  /** Where calls by reference find their conversation; default a 64 MiB cache and no way to ask the run. */
+  conversations?: ConversationSource;
 }
 
-export function createModelActivities({ models, onModelDelta, onModelReply, isModelAllowed, heartbeatEveryMs = 1_000, redact = (v) => v }: ModelActivityDeps) {
+/** The conversations a worker keeps for calls by reference, by default. */
+export const DEFAULT_CONVERSATION_CACHE_BYTES = 64 * 1024 * 1024;
+
+export function createModelActivities({ models, onModelDelta, onModelReply, isModelAllowed, heartbeatEveryMs = 1_000, redact = (v) => v, conversations }: ModelActivityDeps) {
+  const source = conversations ?? { cache: new ConversationCache(DEFAULT_CONVERSATION_CACHE_BYTES) };
   return {
-    /** One model call. Providers throw typed ApplicationFailures; Temporal retries the retryable ones. */
-    async callModel(request: ModelRequest): Promise<ModelReply> {
+    /**
+     * One model call, its conversation whole or by reference (rebuilt before anything else).
+     * Providers throw typed ApplicationFailures; Temporal retries the retryable ones.
+     */
+    async callModel(input: ModelCallInput): Promise<ModelReply> {
+      const execution = Context.current().info.workflowExecution;
+      const request = await resolveConversation(input, execution && { workflowId: execution.workflowId, runId: execution.runId }, source);
       const provider = models[request.provider];
       if (!provider) {
         const configured = Object.keys(models).join(', ') || '(none)';

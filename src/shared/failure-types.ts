@@ -21,6 +21,8 @@ export const FailureType = {
   ModelProviderMissing: 'ModelProviderMissing',
   /** The worker's model registry does not allow this provider/model pair (governance). */
   ModelNotAllowed: 'ModelNotAllowed',
+  /** A model call by reference whose conversation the worker could not rebuild (see resolve-conversation.ts): retryable. */
+  ConversationUnavailable: 'ConversationUnavailable',
   ScriptExhausted: 'ScriptExhausted',
   ToolNotRegistered: 'ToolNotRegistered',
   ToolFailed: 'ToolFailed',

@@ -3,6 +3,8 @@ export * from './agent-result';
 export * from './chain';
 export * from './chain-length';
 export * from './chain-page';
+export * from './conversation-ref';
+export * from './model-calls';
 export * from './constants';
 export * from './failure-types';
 export * from './model-wire';

@@ -1,7 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import type { ChainPage } from '../shared/chain-page';
-import { ApprovalRecord, type AgentStatus, type AnswerRequest, type ApprovalDecision, type ReasoningChain, type SteeringInstruction, type ViewerRole } from '../shared';
+import { ApprovalRecord, type AgentStatus, type ModelMessage, type AnswerRequest, type ApprovalDecision, type ReasoningChain, type SteeringInstruction, type ViewerRole } from '../shared';
 
 /** Longest `reason` or `by` of a cancel request kept; longer ones are cut with a marker. */
 export const MAX_CANCEL_TEXT_CHARS = 1_000;
@@ -18,6 +18,11 @@ const LooseText = z
  * with the latest steps it carried; `earlier` says where the rest are (AgentClient.chain joins them).
  */
 export const chainQuery = defineQuery<ReasoningChain, [ViewerRole?, ChainPage?]>('chain');
+/**
+ * The whole conversation of a model call this run sent, by its chained hash (null when it sent
+ * none with that hash): how a worker that lacks a call's earlier messages gets them. Internal.
+ */
+export const modelConversationQuery = defineQuery<ModelMessage[] | null, [hash?: unknown]>('modelConversation');
 /** A small status record, cheap to poll, in a role's view (default `developer`, as for `chain`). */
 export const statusQuery = defineQuery<AgentStatus, [ViewerRole?]>('status');
 

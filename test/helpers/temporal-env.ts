@@ -93,6 +93,7 @@ export async function createHarness(
     workflowBundlePath?: string;
     tenantLimits?: AgentWorkerOptions['tenantLimits'];
     mcp?: AgentWorkerOptions['mcp'];
+    conversationCacheBytes?: number;
   },
 ): Promise<AgentHarness> {
   const taskQueue = `test-${randomUUID()}`;
@@ -108,6 +109,7 @@ export async function createHarness(
     ...(deps.isModelAllowed ? { isModelAllowed: deps.isModelAllowed } : {}),
     ...(deps.tenantLimits ? { tenantLimits: deps.tenantLimits } : {}),
     ...(deps.mcp ? { mcp: deps.mcp } : {}),
+    ...(deps.conversationCacheBytes !== undefined ? { conversationCacheBytes: deps.conversationCacheBytes } : {}),
     workflowBundle: { codePath: deps.workflowBundlePath ?? inject('workflowBundlePath') },
     workerOptions: deps.cacheWorkflows ? {} : { maxCachedWorkflows: 0 },
   });

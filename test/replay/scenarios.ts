@@ -79,6 +79,16 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     },
   },
   {
+    // Model calls by reference: each names the prefix it shares with the call before.
+    name: 'conversation-by-reference',
+    input: { task: 'Look up gamma then delta', model: SCRIPTED_MODEL },
+    turns: [
+      { content: [say('Gamma first.'), useTool('lookup', { key: 'gamma' }, 'toolu_r1')] },
+      { content: [useTool('lookup', { key: 'delta' }, 'toolu_r2')] },
+      { content: [useTool('finish', { result: 'gamma=50 delta=50' }, 'toolu_r3')] },
+    ],
+  },
+  {
     name: 'tools-then-finish',
     input: { task: 'Look up alpha and beta', model: SCRIPTED_MODEL },
     turns: [

@@ -1,4 +1,5 @@
 import type { AgentInput } from '../../shared';
+import type { SentConversations } from '../model/sent-conversations';
 import type { ChainBuilder } from './chain-builder';
 import type { RunState } from './run-state';
 
@@ -21,4 +22,6 @@ export interface RunContext {
   readonly chain: ChainBuilder;
   readonly state: RunState;
   readonly progress: Progress;
+  /** What this Temporal run sent the model lately: a call names the prefix it shares (see model-call.ts). */
+  readonly conversations: SentConversations;
 }

@@ -1,5 +1,5 @@
 import { isCancellation, patched } from '@temporalio/workflow';
-import type { FallbackModel, ModelMessage, ModelReply, ModelTool } from '../../shared';
+import type { FallbackModel, ModelCallInput, ModelMessage, ModelReply, ModelTool } from '../../shared';
 import { priceFor } from '../../shared/pricing';
 import { activities, modelCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
@@ -9,6 +9,12 @@ import type { RunContext } from '../core/run-context';
 import { ensureTenantTokens } from '../tenant-quota/tenant-tokens';
 import { affordableMaxTokens, estimateInputTokens } from './budget';
 import { takenCallIds, withUniqueCallIds } from './unique-call-ids';
+
+/**
+ * Marks histories whose model calls carry the conversation by reference: what is new since a
+ * conversation the run sent before, so a call records the bytes it adds, not the whole again.
+ */
+export const MODEL_CALL_BY_REFERENCE_PATCH = 'model-call-by-reference';
 
 /** Marks histories in which a reply's repeated tool call ids are renamed before anything uses them. */
 export const UNIQUE_CALL_IDS_PATCH = 'unique-call-ids';
@@ -69,18 +75,18 @@ export async function recordedModelCall(ctx: RunContext, request: ModelCallReque
   );
   state.countModelCall();
   try {
-    const received = await activities.callModel.executeWithOptions(modelCallOptions(input.model, `${candidate.model} · iteration ${state.iteration}`), [
-      {
-        provider: candidate.provider,
-        model: candidate.model,
-        system: request.system,
-        messages: request.messages,
-        tools: request.tools,
-        toolChoice: request.toolChoice,
-        maxTokens,
-        ...(request.stopSequences ? { stopSequences: request.stopSequences } : {}),
-      },
-    ]);
+    const call = {
+      provider: candidate.provider,
+      model: candidate.model,
+      system: request.system,
+      tools: request.tools,
+      toolChoice: request.toolChoice,
+      maxTokens,
+      ...(request.stopSequences ? { stopSequences: request.stopSequences } : {}),
+    };
+    // Only what is new since a conversation this run sent before; histories from before send it whole.
+    const sent: ModelCallInput = patched(MODEL_CALL_BY_REFERENCE_PATCH) ? { ...call, conversation: ctx.conversations.reference(request.messages) } : { ...call, messages: request.messages };
+    const received = await activities.callModel.executeWithOptions(modelCallOptions(input.model, `${candidate.model} · iteration ${state.iteration}`), [sent]);
     state.countReply(received);
     const unique = withUniqueCallIds(received, takenCallIds(chain.steps, state.messages));
     const reply = unique && patched(UNIQUE_CALL_IDS_PATCH) ? unique.reply : received;

@@ -1,12 +1,12 @@
 import { patched, setHandler } from '@temporalio/workflow';
-import { type AgentStatus, type ApprovalRecord, type ReasoningChain } from '../../shared';
+import { type AgentStatus, type ApprovalRecord, type ModelMessage, type ReasoningChain } from '../../shared';
 import { chainPage, queryPage } from '../../shared/chain-page';
 import { queryRole, viewChain, viewStatus } from '../../shared/chain-view';
 import type { RunContext } from '../core/run-context';
 import { cutText, readMessage } from '../core/read-message';
 import { decodeSignalPayload, rawSignal } from '../core/signal-payload';
 import type { SubAgentTree } from '../delegation/sub-agent-tree';
-import { answerUpdate, approveToolCallUpdate, CancelRequestSchema, cancelSignal, chainQuery, MAX_CANCEL_TEXT_CHARS, resolveStallUpdate, statusQuery, steerSignal, subAgentApprovalsSignal } from '../messages';
+import { answerUpdate, approveToolCallUpdate, CancelRequestSchema, cancelSignal, chainQuery, MAX_CANCEL_TEXT_CHARS, modelConversationQuery, resolveStallUpdate, statusQuery, steerSignal, subAgentApprovalsSignal } from '../messages';
 import { DecisionSignatures, SIGNED_DECISIONS_PATCH } from '../people/decision-signatures';
 import type { People } from '../people/people';
 import type { Interrupts } from './interrupts';
@@ -20,6 +20,7 @@ export const MAX_REFUSED_MESSAGES_RECORDED = 20;
 /** Every handler and validator of an agent run, as plain functions (registered by registerHandlers; unit-tested directly). */
 export interface MessageHandlers {
   chain(role?: unknown, page?: unknown): ReasoningChain;
+  conversation(hash?: unknown): ModelMessage[] | null;
   status(role?: unknown): AgentStatus;
   cancel(raw?: unknown): void;
   steer(raw: unknown): void;
@@ -55,6 +56,7 @@ export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentT
   const refuse = (signal: string, expected: string) => refuseWith(signal, `its payload does not parse (expected ${expected})`);
   return {
     // A role the query does not know fails the query (not the run) with the list of valid roles.
+    conversation: (hash) => ctx.conversations.find(hash) ?? null,
     // The page is cut from the whole view, so a result is redacted by what its call said earlier.
     chain: (role, page) => {
       const wanted = queryPage(page);
@@ -133,6 +135,7 @@ export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentT
 export function registerHandlers(ctx: RunContext, people: People, tree: SubAgentTree, interrupts: Interrupts, status: () => AgentStatus): void {
   const h = messageHandlers(ctx, people, tree, interrupts, status);
   setHandler(chainQuery, h.chain);
+  setHandler(modelConversationQuery, h.conversation);
   setHandler(statusQuery, h.status);
   // Signals arrive undecoded (see rawSignal): bytes that do not decode are refused like any bad payload.
   setHandler(rawSignal(cancelSignal.name), (raw) => h.cancel(decodeSignalPayload(raw)));

@@ -12,6 +12,7 @@ import { RunState } from '../core/run-state';
 import { delegationPath, levelsBelow } from '../delegation/delegation-guard';
 import { SubAgentTree } from '../delegation/sub-agent-tree';
 import { ReactLoop, type RunOutcome } from '../loop/react-loop';
+import { SentConversations } from '../model/sent-conversations';
 import type { StopPredicate } from '../loop/stop-conditions';
 import { nativeStrategy, nextReactCallNumber, reactTextStrategy, runObservationMarker } from '../loop/strategies';
 import { ApprovalGate } from '../people/approval-gate';
@@ -91,6 +92,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     state,
     // Every published change also reaches the parent, which lists this tree's pending approvals.
     progress: { details: shown.details, publish: (value) => (shown.publish(value), tree.reportUp(people.gate.pending())) },
+    conversations: new SentConversations(),
   };
   registerHandlers(ctx, people, tree, interrupts, status);
   interrupts.onTemporalCancel(() => (state.cancelRequested !== undefined ? `The run was cancelled (${state.cancelRequested}).` : 'The run was cancelled through Temporal.'));

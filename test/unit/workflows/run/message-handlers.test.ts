@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it, vi } from 'vitest';
 import type { AgentInput, AgentStatus } from '../../../../src/shared';
+import { SentConversations } from '../../../../src/workflows/model/sent-conversations';
 import { RunState } from '../../../../src/workflows/core/run-state';
 import { SubAgentTree } from '../../../../src/workflows/delegation/sub-agent-tree';
 import { ApprovalGate } from '../../../../src/workflows/people/approval-gate';
@@ -19,9 +20,10 @@ function run() {
   const interrupts = { cancelAfterGrace: vi.fn() };
   const people = { gate: new ApprovalGate(chain, 'run-1', () => '2026-01-01T00:00:00.000Z'), desk: new QuestionDesk(), inbox: new SteeringInbox(), stall: new StallQuestion() };
   const tree = new SubAgentTree(chain, [{ agentName: 'a', workflowId: 'wf-1' }]);
-  const ctx = { input: { cancelGraceMs: 500 } as AgentInput, workflowId: 'wf-1', chain, state, progress };
+  const conversations = new SentConversations();
+  const ctx = { input: { cancelGraceMs: 500 } as AgentInput, workflowId: 'wf-1', chain, state, progress, conversations };
   const h = messageHandlers(ctx, people, tree, interrupts as unknown as Interrupts, () => ({ status: 'running' }) as unknown as AgentStatus);
-  return { h, chain, state, progress, interrupts, people };
+  return { h, chain, state, progress, interrupts, people, conversations };
 }
 
 /** An update handler may fail its update (an ApplicationFailure); anything else thrown would fail the workflow task. */
@@ -131,5 +133,15 @@ describe('message handlers are total over hostile payloads', () => {
     expect(() => h.approveToolCall.validator(decision)).not.toThrow();
     expect(h.approveToolCall.handler(decision)).toMatchObject({ status: 'rejected', note: 'no', decidedBy: { id: 'dana' } });
     expect(chain.snapshot().steps.at(-1)).toMatchObject({ thought: 'Rejected by dana: rm (call c1): no' });
+  });
+});
+
+describe('the modelConversation query', () => {
+  it('answers any payload: the conversation sent with that hash, else null', () => {
+    const { h, conversations } = run();
+    const messages = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hello' }] }];
+    const sent = conversations.reference(messages);
+    expect(h.conversation(sent.hash)).toEqual(messages);
+    for (const payload of [undefined, null, 42, {}, ['x'], 'no such hash', sent.baseHash]) expect(h.conversation(payload)).toBeNull();
   });
 });

@@ -1,9 +1,10 @@
 import type { ModelMessage } from '../../shared';
 
-/** What the worker keeps of one conversation a run sent: the messages and every prefix's hash. */
+/** What the worker keeps of one conversation a run sent: the messages, their hashes, the whole hash. */
 export interface KeptConversation {
   messages: readonly ModelMessage[];
   hashes: readonly string[];
+  whole: string;
   bytes: number;
 }
 
@@ -21,38 +22,36 @@ export class ConversationCache {
 
   constructor(private readonly maxBytes: number) {}
 
-  /** The first `count` messages of a kept conversation whose prefix of that length has `hash`. */
-  prefix(run: string, count: number, hash: string): { messages: readonly ModelMessage[]; hashes: readonly string[] } | undefined {
-    const kept = this.runs.get(run)?.find((k) => k.hashes[count - 1] === hash);
-    if (!kept) return undefined;
-    this.touch(run);
-    return { messages: kept.messages.slice(0, count), hashes: kept.hashes.slice(0, count) };
+  /** The kept conversation of `run` whose whole hash is `whole`. */
+  find(run: string, whole: string): KeptConversation | undefined {
+    const list = this.runs.get(run);
+    const kept = list?.find((k) => k.whole === whole);
+    if (kept) {
+      // Used now: the last to go.
+      this.runs.delete(run);
+      this.runs.set(run, list!);
+    }
+    return kept;
   }
 
   remember(run: string, conversation: KeptConversation): void {
     if (conversation.bytes > this.maxBytes) return;
-    const last = conversation.hashes.at(-1);
-    const others = (this.runs.get(run) ?? []).filter((k) => k.hashes.at(-1) !== last);
-    const kept = [conversation, ...others].slice(0, PER_RUN);
-    this.bytes += kept.reduce((sum, k) => sum + k.bytes, 0) - (this.runs.get(run) ?? []).reduce((sum, k) => sum + k.bytes, 0);
+    const before = this.runs.get(run) ?? [];
+    const kept = [conversation, ...before.filter((k) => k.whole !== conversation.whole)].slice(0, PER_RUN);
+    this.bytes += total(kept) - total(before);
     this.runs.delete(run);
     this.runs.set(run, kept);
     for (const [oldest, list] of this.runs) {
       if (this.bytes <= this.maxBytes) break;
-      this.bytes -= list.reduce((sum, k) => sum + k.bytes, 0);
+      this.bytes -= total(list);
       this.runs.delete(oldest);
     }
   }
 
-  /** Bytes kept now (for tests and figures). */
+  /** Bytes kept now. */
   get size(): number {
     return this.bytes;
   }
-
-  private touch(run: string): void {
-    const list = this.runs.get(run);
-    if (!list) return;
-    this.runs.delete(run);
-    this.runs.set(run, list);
-  }
 }
+
+const total = (list: readonly KeptConversation[]): number => list.reduce((sum, k) => sum + k.bytes, 0);

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType, nextConversationHash, NO_MESSAGES_HASH, type ModelCallInput, type ModelMessage, type ModelRequest } from '../../shared';
+import { conversationFromParts, FailureType, messageHash, NO_MESSAGES_HASH, wholeHash, type ModelCallInput, type ModelMessage, type ModelRequest } from '../../shared';
 import type { ConversationCache } from './conversation-cache';
 
 /** Asks the run itself for the whole conversation of the call in flight (a query), by its hash. */
@@ -15,33 +15,29 @@ export interface ConversationSource {
 /**
  * The whole request of a model call. A call by reference is rebuilt from the conversation this
  * worker kept for the run, or, when it kept none that matches (a restart, another worker), from
- * the run's own answer; either way every message's chained hash must come out as the workflow's,
- * so the model sees exactly the conversation the workflow holds. A mismatch or no answer is a
- * retryable ConversationUnavailable: the next attempt asks again.
+ * the run's own answer; either way the whole hash must come out as the workflow's, so the model
+ * sees exactly the conversation the workflow holds. A mismatch or no answer is a retryable
+ * ConversationUnavailable: the next attempt asks again.
  */
 export async function resolveConversation(input: ModelCallInput, run: { workflowId: string; runId: string } | undefined, source: ConversationSource): Promise<ModelRequest> {
   if (!('conversation' in input)) return input;
   const { conversation, ...call } = input;
   const key = run ? `${run.workflowId}/${run.runId}` : '';
-  const base = conversation.baseCount === 0 ? { messages: [], hashes: [] } : source.cache.prefix(key, conversation.baseCount, conversation.baseHash);
-  let messages: ModelMessage[];
-  let hashes: string[];
-  if (base) {
-    messages = [...base.messages, ...conversation.added];
-    hashes = [...base.hashes];
-    for (const message of conversation.added) hashes.push(nextConversationHash(hashes.at(-1) ?? NO_MESSAGES_HASH, message));
-  } else {
+  const needsBase = conversation.parts.some((part) => 'from' in part);
+  const base = needsBase && run ? source.cache.find(key, conversation.baseHash) : undefined;
+  let rebuilt: { messages: ModelMessage[]; hashes: string[] } | undefined;
+  if (!needsBase || base) rebuilt = conversationFromParts(conversation, base);
+  else {
     const answered = run && source.ask ? await source.ask(run.workflowId, run.runId, conversation.hash).catch(() => undefined) : undefined;
-    if (!answered) throw unavailable(`this worker does not hold the first ${conversation.baseCount} messages of the conversation, and the run did not answer for them`);
-    messages = [...answered];
-    hashes = [];
-    for (const message of messages) hashes.push(nextConversationHash(hashes.at(-1) ?? NO_MESSAGES_HASH, message));
+    if (!answered) throw unavailable('this worker does not hold the earlier conversation it builds on, and the run did not answer for it');
+    rebuilt = { messages: [...answered], hashes: answered.map(messageHash) };
   }
-  if (messages.length !== conversation.count || (hashes.at(-1) ?? NO_MESSAGES_HASH) !== conversation.hash) {
-    throw unavailable(`the rebuilt conversation (${messages.length} messages) is not the one the run sent (${conversation.count})`);
+  const whole = wholeHash(rebuilt.hashes);
+  if (rebuilt.messages.length !== conversation.count || whole !== conversation.hash) {
+    throw unavailable(`the rebuilt conversation (${rebuilt.messages.length} messages) is not the one the run sent (${conversation.count})`);
   }
-  if (run) source.cache.remember(key, { messages, hashes, bytes: JSON.stringify(messages).length });
-  return { ...call, messages };
+  if (run && whole !== NO_MESSAGES_HASH) source.cache.remember(key, { ...rebuilt, whole, bytes: JSON.stringify(rebuilt.messages).length });
+  return { ...call, messages: rebuilt.messages };
 }
 
 function unavailable(why: string): ApplicationFailure {

@@ -1,4 +1,4 @@
-import { nextConversationHash, NO_MESSAGES_HASH, type ConversationRef, type ModelMessage } from '../../shared';
+import { messageHash, NO_MESSAGES_HASH, wholeHash, type ConversationPart, type ConversationRef, type ModelMessage } from '../../shared';
 
 /** Conversations remembered per run: the loop's own and one side call's (a plan, a summary). */
 const REMEMBERED = 2;
@@ -6,53 +6,62 @@ const REMEMBERED = 2;
 interface Sent {
   messages: readonly ModelMessage[];
   hashes: readonly string[];
+  whole: string;
 }
 
 /**
  * The conversations this Temporal run sent to the model lately, held in memory (never carried),
- * so the next call can name the longest prefix it shares with one of them instead of sending it
- * again; the worker keeps the same conversations, and asks for the whole (`find`) when it lacks
- * one. A prefix is found by message identity first, then by hash. Pure and deterministic.
+ * so the next call names the runs of messages it shares with one of them instead of sending them
+ * again, even after compaction dropped turns; the worker keeps the same conversations, and asks
+ * for the whole (`find`) when it lacks one. Messages match by their content's hash. Pure and
+ * deterministic.
  */
 export class SentConversations {
   private sent: Sent[] = [];
 
   /** The reference for a call of `messages`; remembers them as sent. */
   reference(messages: readonly ModelMessage[]): ConversationRef {
-    let best: { sent: Sent; count: number } | undefined;
-    for (const sent of this.sent) {
-      let count = 0;
-      while (count < sent.messages.length && count < messages.length && sent.messages[count] === messages[count]) count++;
-      if (!best || count > best.count) best = { sent, count };
-    }
-    const hashes = best ? [...best.sent.hashes.slice(0, best.count)] : [];
-    for (let i = hashes.length; i < messages.length; i++) hashes.push(nextConversationHash(hashes[i - 1] ?? NO_MESSAGES_HASH, messages[i]!));
-    // Equal messages that are not the same objects (a copy) still share their prefix, by hash.
-    let baseCount = best?.count ?? 0;
-    for (const sent of this.sent) {
-      let count = baseCount;
-      while (count < sent.hashes.length && count < hashes.length && sent.hashes[count] === hashes[count]) count++;
-      baseCount = Math.max(baseCount, count);
-    }
-    this.remember({ messages: [...messages], hashes });
-    return {
-      baseCount,
-      baseHash: baseCount > 0 ? hashes[baseCount - 1]! : NO_MESSAGES_HASH,
-      added: messages.slice(baseCount),
-      count: messages.length,
-      hash: hashes.at(-1) ?? NO_MESSAGES_HASH,
-    };
+    // Hashed afresh every call, never cached by object: the loop may change a message in place
+    // (eliding an old result to fit the context window), and a stale hash would send the old text.
+    const hashes = messages.map(messageHash);
+    const base = this.bestBase(hashes);
+    const parts = base ? partsFrom(hashes, base, messages) : messages.length ? [{ added: [...messages] }] : [];
+    const whole = wholeHash(hashes);
+    this.sent = [{ messages: [...messages], hashes, whole }, ...this.sent.filter((s) => s.whole !== whole)].slice(0, REMEMBERED);
+    return { baseHash: base?.whole ?? NO_MESSAGES_HASH, parts, count: messages.length, hash: whole };
   }
 
-  /** The conversation sent whose whole has this hash, for a worker that lacks it; else undefined. */
+  /** The conversation sent whose whole hash is `hash`, for a worker that lacks it; else undefined. */
   find(hash: unknown): ModelMessage[] | undefined {
-    if (typeof hash !== 'string') return undefined;
-    const sent = this.sent.find((s) => (s.hashes.at(-1) ?? NO_MESSAGES_HASH) === hash);
+    const sent = typeof hash === 'string' ? this.sent.find((s) => s.whole === hash) : undefined;
     return sent ? [...sent.messages] : undefined;
   }
 
-  private remember(sent: Sent): void {
-    this.sent = [sent, ...this.sent.filter((s) => s.hashes.at(-1) !== sent.hashes.at(-1))].slice(0, REMEMBERED);
+  /** The remembered conversation that has most of these messages. */
+  private bestBase(hashes: readonly string[]): Sent | undefined {
+    let best: { sent: Sent; shared: number } | undefined;
+    for (const sent of this.sent) {
+      const known = new Set(sent.hashes);
+      const shared = hashes.filter((h) => known.has(h)).length;
+      if (shared > 0 && (!best || shared > best.shared)) best = { sent, shared };
+    }
+    return best?.sent;
   }
 }
 
+/** The messages as runs of the base conversation's (where their hashes match in order) and new ones. */
+function partsFrom(hashes: readonly string[], base: Sent, messages: readonly ModelMessage[]): ConversationPart[] {
+  const firstIndex = new Map<string, number>();
+  base.hashes.forEach((h, i) => firstIndex.has(h) || firstIndex.set(h, i));
+  const parts: ConversationPart[] = [];
+  hashes.forEach((hash, i) => {
+    const last = parts.at(-1);
+    // Continue a run where the next base message is this one; else start a run, or add it.
+    if (last && 'from' in last && base.hashes[last.from + last.count] === hash) return void (last.count += 1);
+    const at = firstIndex.get(hash);
+    if (at !== undefined) return void parts.push({ from: at, count: 1 });
+    if (last && 'added' in last) last.added.push(messages[i]!);
+    else parts.push({ added: [messages[i]!] });
+  });
+  return parts;
+}

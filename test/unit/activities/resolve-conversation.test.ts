@@ -1,57 +1,66 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationCache } from '../../../src/activities/conversation/conversation-cache';
 import { resolveConversation } from '../../../src/activities/conversation/resolve-conversation';
-import type { ModelCallInput, ModelMessage } from '../../../src/shared';
+import { modelCallsFromInputs, type ModelCallInput, type ModelMessage } from '../../../src/shared';
 import { SentConversations } from '../../../src/workflows/model/sent-conversations';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text }] });
 const assistant = (text: string): ModelMessage => ({ role: 'assistant', content: [{ type: 'text', text }] });
-const call = { provider: 'scripted', model: 'm', system: 's', tools: [], toolChoice: 'auto', maxTokens: 10 } as const;
+const call = { provider: 'scripted' as const, model: 'm', system: 's', tools: [], toolChoice: 'auto' as const, maxTokens: 10 };
 const run = { workflowId: 'wf', runId: 'r1' };
 
-/** What the workflow sends for two calls in a row, the second extending the first. */
-function twoCalls() {
+/** What the workflow sends for three calls: the second extends the first, the third drops a turn from the middle. */
+function threeCalls() {
   const sent = new SentConversations();
-  const first = [user('task'), assistant('thinking')];
-  const second = [...first, user('observation')];
-  return { first: { ...call, conversation: sent.reference(first) }, second: { ...call, conversation: sent.reference(second) }, messages: { first, second }, sent };
+  const task = user('task');
+  const first = [task, assistant('a1'), user('o1')];
+  const second = [...first, assistant('a2'), user('o2')];
+  const third = [task, assistant('a2'), user('o2'), assistant('a3'), user('o3')];
+  const inputs: ModelCallInput[] = [first, second, third].map((messages) => ({ ...call, conversation: sent.reference(messages) }));
+  return { inputs, messages: [first, second, third], sent };
 }
 
-describe('the workflow names the prefix a call shares with one it sent', () => {
-  it('by the same messages, or by equal ones (a copy), and sends only the rest', () => {
-    const { first, second, sent } = twoCalls();
-    expect(first.conversation).toMatchObject({ baseCount: 0, count: 2 });
-    expect(second.conversation).toMatchObject({ baseCount: 2, baseHash: first.conversation.hash, added: [user('observation')], count: 3 });
-    const copy = sent.reference(JSON.parse(JSON.stringify([user('task'), assistant('thinking'), user('observation'), user('more')])) as ModelMessage[]);
-    expect(copy).toMatchObject({ baseCount: 3, baseHash: second.conversation.hash, added: [user('more')], count: 4 });
+describe('the workflow names the runs of messages a call shares with one it sent', () => {
+  it('sends only what is new, after an extension and after compaction dropped a turn', () => {
+    const { inputs } = threeCalls();
+    const refs = inputs.map((i) => ('conversation' in i ? i.conversation : undefined)!);
+    expect(refs[0]).toMatchObject({ baseHash: '', parts: [{ added: [user('task'), assistant('a1'), user('o1')] }], count: 3 });
+    expect(refs[1]).toMatchObject({ baseHash: refs[0]!.hash, parts: [{ from: 0, count: 3 }, { added: [assistant('a2'), user('o2')] }], count: 5 });
+    expect(refs[2]).toMatchObject({ baseHash: refs[1]!.hash, parts: [{ from: 0, count: 1 }, { from: 3, count: 2 }, { added: [assistant('a3'), user('o3')] }], count: 5 });
+  });
+
+  it('matches equal messages that are not the same objects (a copy after a restore)', () => {
+    const { sent, messages, inputs } = threeCalls();
+    const copy = JSON.parse(JSON.stringify([...messages[2]!, user('more')])) as ModelMessage[];
+    const ref = sent.reference(copy);
+    expect(ref).toMatchObject({ baseHash: 'conversation' in inputs[2]! ? inputs[2].conversation.hash : '', parts: [{ from: 0, count: 5 }, { added: [user('more')] }] });
   });
 });
 
 describe('resolveConversation: the worker rebuilds the whole request', () => {
-  it('from what it kept, when the run sent the prefix through it', async () => {
-    const { first, second, messages } = twoCalls();
+  it('from what it kept, when the run sent the earlier conversation through it', async () => {
+    const { inputs, messages } = threeCalls();
     const source = { cache: new ConversationCache(1_000_000) };
-    expect(await resolveConversation(first, run, source)).toEqual({ ...call, messages: messages.first });
-    expect(await resolveConversation(second, run, source)).toEqual({ ...call, messages: messages.second });
+    for (const [i, input] of inputs.entries()) expect(await resolveConversation(input, run, source)).toEqual({ ...call, messages: messages[i] });
   });
 
   it('from the run, when it kept nothing (a restart, another worker), and only when the hash holds', async () => {
-    const { second, messages } = twoCalls();
+    const { inputs, messages } = threeCalls();
     const asked: string[] = [];
-    const answering = { cache: new ConversationCache(1_000_000), ask: async (_w: string, _r: string, hash: string) => (asked.push(hash), messages.second) };
-    expect(await resolveConversation(second, run, answering)).toEqual({ ...call, messages: messages.second });
-    expect(asked).toEqual([second.conversation.hash]);
-    const wrong = { cache: new ConversationCache(1_000_000), ask: async () => messages.first };
-    await expect(resolveConversation(second, run, wrong)).rejects.toMatchObject({ type: 'ConversationUnavailable', nonRetryable: false });
+    const answering = { cache: new ConversationCache(1_000_000), ask: async (_w: string, _r: string, hash: string) => (asked.push(hash), messages[2]) };
+    expect(await resolveConversation(inputs[2]!, run, answering)).toEqual({ ...call, messages: messages[2] });
+    expect(asked).toHaveLength(1);
+    const wrong = { cache: new ConversationCache(1_000_000), ask: async () => messages[1] };
+    await expect(resolveConversation(inputs[2]!, run, wrong)).rejects.toMatchObject({ type: 'ConversationUnavailable', nonRetryable: false });
   });
 
-  it('fails the attempt, retryably and saying why, when nobody has the prefix', async () => {
-    const { second } = twoCalls();
-    await expect(resolveConversation(second, run, { cache: new ConversationCache(1_000_000) })).rejects.toMatchObject({ type: 'ConversationUnavailable', message: expect.stringContaining('does not hold the first 2 messages') });
+  it('fails the attempt, retryably and saying why, when nobody has the earlier conversation', async () => {
+    const { inputs } = threeCalls();
+    await expect(resolveConversation(inputs[1]!, run, { cache: new ConversationCache(1_000_000) })).rejects.toMatchObject({ type: 'ConversationUnavailable', message: expect.stringContaining('does not hold the earlier conversation') });
     // Another run's conversation is never used, even with the same messages.
     const cache = new ConversationCache(1_000_000);
-    await resolveConversation(twoCalls().first, { workflowId: 'other', runId: 'r9' }, { cache });
-    await expect(resolveConversation(second, run, { cache })).rejects.toMatchObject({ type: 'ConversationUnavailable' });
+    await resolveConversation(inputs[0]!, { workflowId: 'other', runId: 'r9' }, { cache });
+    await expect(resolveConversation(inputs[1]!, run, { cache })).rejects.toMatchObject({ type: 'ConversationUnavailable' });
   });
 
   it('passes a whole request through as it is (histories from before)', async () => {
@@ -60,19 +69,27 @@ describe('resolveConversation: the worker rebuilds the whole request', () => {
   });
 });
 
+describe('modelCallsFromInputs: every prompt from a history', () => {
+  it('rebuilds each call, and refuses one that builds on nothing earlier', () => {
+    const { inputs, messages } = threeCalls();
+    expect(modelCallsFromInputs(inputs).map((r) => r.messages)).toEqual(messages);
+    expect(() => modelCallsFromInputs(inputs.slice(1))).toThrow(/builds on an earlier conversation/);
+  });
+});
+
 describe('ConversationCache', () => {
   it('keeps at most its bytes, dropping the runs used longest ago', () => {
     const cache = new ConversationCache(100);
-    const kept = (hash: string, bytes: number) => ({ messages: [user(hash)], hashes: [hash], bytes });
+    const kept = (whole: string, bytes: number) => ({ messages: [user(whole)], hashes: [whole], whole, bytes });
     cache.remember('a', kept('ha', 40));
     cache.remember('b', kept('hb', 40));
-    expect(cache.prefix('a', 1, 'ha')).toBeDefined();
+    expect(cache.find('a', 'ha')).toBeDefined();
     cache.remember('c', kept('hc', 40));
     // b was used longest ago: it goes; a, read since, stays.
-    expect(cache.prefix('b', 1, 'hb')).toBeUndefined();
-    expect(cache.prefix('a', 1, 'ha')).toBeDefined();
+    expect(cache.find('b', 'hb')).toBeUndefined();
+    expect(cache.find('a', 'ha')).toBeDefined();
     expect(cache.size).toBeLessThanOrEqual(100);
     cache.remember('d', kept('hd', 101));
-    expect(cache.prefix('d', 1, 'hd')).toBeUndefined();
+    expect(cache.find('d', 'hd')).toBeUndefined();
   });
 });

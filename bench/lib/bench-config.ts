@@ -100,7 +100,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
       idleRuns: pick(e.BENCH_PUSH_IDLE_RUNS, 20, 5),
     },
     history: {
-      iterations: pick(e.BENCH_HISTORY_ITERATIONS, [10, 100, 500], [10, 30]),
+      iterations: pick(e.BENCH_HISTORY_ITERATIONS, [10, 100, 1000], [10, 30]),
       observationBytes: pick(e.BENCH_HISTORY_OBSERVATION_BYTES, [1024, 10_240], [1024, 10_240]),
     },
     longRun: { iterations: pick(e.BENCH_LONG_RUN_ITERATIONS, 10_000, 300), observationBytes: pick(e.BENCH_LONG_RUN_OBSERVATION_BYTES, 2048, 2048) },

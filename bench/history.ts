@@ -1,5 +1,3 @@
-import type { Client } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { benchRun, createBenchModel } from './lib/bench-model';
 import type { BenchConfig } from './lib/bench-config';
@@ -7,17 +5,8 @@ import type { BenchContext } from './lib/bench-context';
 import { benchTool } from './lib/bench-tools';
 import { BENCH_MODEL, withBenchWorker } from './lib/bench-worker';
 import { errorText, measurement, type FigureBody, type Measurement } from './lib/figure';
+import { runHistories, type RunHistory } from './lib/run-histories';
 import { runLimitMs, within } from './lib/within';
-
-type History = temporal.api.history.v1.IHistory;
-
-interface RunHistory {
-  runId: string;
-  bytes: number;
-  events: number;
-  /** The largest single event, a proxy for the largest payload (Temporal refuses payloads over 2 MB by default). */
-  largestEventBytes: number;
-}
 
 /**
  * Figure 4: bytes of history per iteration and in all, for runs of several lengths and
@@ -108,20 +97,6 @@ async function runCase(ctx: BenchContext, iterations: number, observationBytes: 
       runs,
     };
   });
-}
-
-/** Every Temporal run of one agent run, oldest first: from the last run back through each continue-as-new. */
-async function runHistories(client: Client, workflowId: string, lastRunId: string): Promise<RunHistory[]> {
-  const runs: RunHistory[] = [];
-  for (let runId: string | undefined = lastRunId; runId; ) {
-    // Sizes only: a long run's histories add up to hundreds of MB; replay fetches its one again.
-    const history: History = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-    const events = history.events ?? [];
-    const largestEventBytes = Math.max(0, ...events.map((e) => temporal.api.history.v1.HistoryEvent.encode(e).finish().length));
-    runs.unshift({ runId, bytes: temporal.api.history.v1.History.encode(history).finish().length, events: events.length, largestEventBytes });
-    runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
-  }
-  return runs;
 }
 
 async function timeReplay(ctx: BenchContext, workflowId: string, run: RunHistory): Promise<number> {

@@ -8,11 +8,13 @@
 export const DEV_SERVER_DYNAMIC_CONFIG: readonly string[] = ['history.transferProcessorMaxPollRPS=1000'];
 
 /**
- * With a db file, SQLite's default rollback journal syncs the disk on every commit (7–10 ms a
- * write). A write-ahead log with `synchronous=normal` syncs only at checkpoints: a crash of the
- * server process loses nothing; a power cut may lose the last moments, acceptable for a dev server.
+ * With a db file, SQLite syncs the disk on every commit (7–10 ms a write); `synchronous=off`
+ * leaves that to the OS. A crash of the server process loses nothing; a power cut may lose or
+ * damage the last writes, acceptable for a dev server. The rollback journal stays: a write-ahead
+ * log would keep a server whose checkout was deleted writing to its unlinked files, where the
+ * journal makes it fail, which is how `thoughtline dev` finds and names such a server.
  */
-export const DEV_SERVER_SQLITE_PRAGMAS: readonly string[] = ['journal_mode=wal', 'synchronous=normal'];
+export const DEV_SERVER_SQLITE_PRAGMAS: readonly string[] = ['synchronous=off'];
 
 /** `temporal server start-dev` flags for the settings above; the pragmas only when a db file is used. */
 export function devServerTuningArgs(opts: { dbFile?: string }): string[] {

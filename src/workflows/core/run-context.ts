@@ -1,5 +1,5 @@
 import type { AgentInput } from '../../shared';
-import type { SentConversations } from '../model/sent-conversations';
+import type { SentConversations } from './sent-conversations';
 import type { ChainBuilder } from './chain-builder';
 import type { RunState } from './run-state';
 

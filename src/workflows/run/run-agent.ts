@@ -12,7 +12,7 @@ import { RunState } from '../core/run-state';
 import { delegationPath, levelsBelow } from '../delegation/delegation-guard';
 import { SubAgentTree } from '../delegation/sub-agent-tree';
 import { ReactLoop, type RunOutcome } from '../loop/react-loop';
-import { SentConversations } from '../model/sent-conversations';
+import { SentConversations } from '../core/sent-conversations';
 import type { StopPredicate } from '../loop/stop-conditions';
 import { nativeStrategy, nextReactCallNumber, reactTextStrategy, runObservationMarker } from '../loop/strategies';
 import { ApprovalGate } from '../people/approval-gate';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConversationCache } from '../../../src/activities/conversation/conversation-cache';
 import { resolveConversation } from '../../../src/activities/conversation/resolve-conversation';
 import { modelCallsFromInputs, type ModelCallInput, type ModelMessage } from '../../../src/shared';
-import { SentConversations } from '../../../src/workflows/model/sent-conversations';
+import { SentConversations } from '../../../src/workflows/core/sent-conversations';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text }] });
 const assistant = (text: string): ModelMessage => ({ role: 'assistant', content: [{ type: 'text', text }] });

@@ -118,8 +118,9 @@ export class AgentClient {
   /**
    * The reasoning chain in a role's view (default `developer`), or a page of it (steps after
    * `afterStep`, at most `limit`): from the result once the run has completed, else from the live
-   * `chain` query. A long run's earlier steps are read from the Temporal runs that hold them (a
-   * worker answers those queries); a page of recent steps needs no such read.
+   * `chain` query. A long run's earlier steps are read from each handover's archive (one event
+   * each, no worker); a page of recent steps needs no such read. Runs recorded before archives are
+   * read by querying their closed Temporal runs, which a worker answers.
    */
   async chain(workflowId: string, role: ViewerRole = 'developer', page?: ChainPage): Promise<ReasoningChain> {
     const handle = this.getHandle(workflowId);

@@ -70,9 +70,12 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
       log,
       extend: (app) => registerViewerRoute(app),
     });
+    // Listening for the signal before saying it serves: a SIGTERM sent on seeing the line must
+    // find the handler, not the default action (the process killed, exit code lost).
+    const signalled = untilSignal();
     log(`serving ${server.url} (API under /v1, OpenAPI at /v1/openapi.json)${worker ? ` with a worker on task queue "${connected.config.taskQueue}"` : ''}; tokens from ${tokenFile}${oidc ? ' and OIDC' : ''}. Ctrl-C stops it.`);
     process.stdout.write(devToken ? `Open ${server.url}/#token=${devToken}\n` : `Viewer at ${server.url}/ (sign in with your token)\n`);
-    const ended = await Promise.race([untilSignal(), (worker?.done ?? new Promise<never>(() => {})).then(() => 'worker' as const)]);
+    const ended = await Promise.race([signalled, (worker?.done ?? new Promise<never>(() => {})).then(() => 'worker' as const)]);
     log(ended === 'worker' ? 'the worker stopped by itself; stopping' : 'stopping');
     await server.close();
     return ended === 'worker' ? 1 : 0;

@@ -177,6 +177,15 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     ],
   },
   {
+    // Progress reaches the search attributes at most every few seconds: fewer upserts than publishes.
+    name: 'throttled-progress',
+    input: { task: 'Look up four keys', model: SCRIPTED_MODEL },
+    turns: [
+      ...['p1', 'p2', 'p3', 'p4'].map((key, i) => ({ content: [useTool('lookup', { key }, `toolu_p${i + 1}`)] })),
+      { content: [useTool('finish', { result: 'looked up four' }, 'toolu_p5')] },
+    ],
+  },
+  {
     // A handover with more steps than it carries: the chain's tail goes on, `earlier` points back.
     name: 'long-chain-tail',
     input: { task: 'Look up many keys', model: SCRIPTED_MODEL, continueAsNewEvery: 52, maxIterations: 60, maxContextChars: 4_000 },

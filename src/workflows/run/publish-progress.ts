@@ -1,4 +1,4 @@
-import { CancellationScope, condition, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, condition, patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import {
   CostAttribute,
   IterationAttribute,
@@ -16,6 +16,13 @@ import type { Progress } from '../core/run-context';
 
 /** Steps shown under "Current Details". */
 const DETAIL_STEPS = 40;
+
+/**
+ * While a run runs, its iteration, tokens and cost reach the search attributes at most this often
+ * (its status and model at once): each upsert is a history event and a command, and upserting at
+ * every step cost about a fifth of an iteration's worker time.
+ */
+export const PROGRESS_UPSERT_INTERVAL_MS = 5_000;
 
 /**
  * The latest steps, plus the calls their results answer (so the view redacts those results'
@@ -63,15 +70,19 @@ export function createProgress(chain: ChainBuilder, status: () => AgentStatus): 
       }
     });
   };
+  const upserts = upsertPolicy();
   const publish = (statusValue?: string): void => {
     const s = status();
-    upsertSearchAttributes([
-      { key: StatusAttribute, value: statusValue ?? searchableStatus(s) },
-      { key: IterationAttribute, value: s.iteration },
-      { key: TokensAttribute, value: totalTokens(s.usage) },
-      { key: CostAttribute, value: s.costUsd },
-      { key: ModelAttribute, value: s.model },
-    ]);
+    const shown: Searchable = { status: statusValue ?? searchableStatus(s), model: s.model, iteration: s.iteration, tokens: totalTokens(s.usage), costUsd: s.costUsd };
+    if (upserts.due(shown, statusValue !== undefined)) {
+      upsertSearchAttributes([
+        { key: StatusAttribute, value: shown.status },
+        { key: IterationAttribute, value: shown.iteration },
+        { key: TokensAttribute, value: shown.tokens },
+        { key: CostAttribute, value: shown.costUsd },
+        { key: ModelAttribute, value: shown.model },
+      ]);
+    }
     // The run's last publish: it may return before a waiting renderer would run again.
     if (statusValue !== undefined) {
       stale = false;
@@ -80,6 +91,37 @@ export function createProgress(chain: ChainBuilder, status: () => AgentStatus): 
   };
   return { details, publish };
 }
+
+/** What the search attributes show of a run. */
+interface Searchable {
+  status: string;
+  model: string;
+  iteration: number;
+  tokens: number;
+  costUsd: number;
+}
+
+/**
+ * Whether a publish upserts: always for runs recorded before the throttle (their histories hold
+ * an upsert per publish) and for the run's last publish; else when the status or model changed,
+ * or the progress changed and the last upsert is PROGRESS_UPSERT_INTERVAL_MS old (workflow time,
+ * so replay decides the same).
+ */
+function upsertPolicy(): { due(next: Searchable, final: boolean): boolean } {
+  let last: { values: Searchable; at: number } | undefined;
+  return {
+    due(next, final) {
+      if (!patched('throttled-search-attributes')) return true;
+      const now = Date.now();
+      const due = final || !last || changedAtOnce(last.values, next) || (changedProgress(last.values, next) && now - last.at >= PROGRESS_UPSERT_INTERVAL_MS);
+      if (due) last = { values: next, at: now };
+      return due;
+    },
+  };
+}
+
+const changedAtOnce = (a: Searchable, b: Searchable): boolean => a.status !== b.status || a.model !== b.model;
+const changedProgress = (a: Searchable, b: Searchable): boolean => a.iteration !== b.iteration || a.tokens !== b.tokens || a.costUsd !== b.costUsd;
 
 /** The Web UI filters on these: a run waiting for an approval, for any other input, or its chain status. */
 function searchableStatus(s: AgentStatus): string {

@@ -72,7 +72,7 @@ interface IdleWorker {
 /** One agent worker in its own process (so its memory is its own) for the length of `fn`. */
 async function withIdleWorker<T>(ctx: BenchContext, workerOptions: Record<string, unknown>, fn: (w: IdleWorker) => Promise<T>): Promise<T> {
   const taskQueue = `bench-idle-${randomUUID()}`;
-  const spec: ScaleWorkerSpec = { address: ctx.server.address, namespace: ctx.server.namespace, taskQueue, bundlePath: ctx.bundlePath, modelDelayMs: 0, workerOptions };
+  const spec: ScaleWorkerSpec = { address: ctx.server.address, namespace: ctx.server.namespace, taskQueue, side: 'thoughtline', bundlePath: ctx.bundlePath, modelDelayMs: 0, workerOptions };
   const child: ChildProcess = fork(path.join(__dirname, 'lib', 'scale-worker.js'), [JSON.stringify(spec)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--expose-gc'] });
   const killChild = (): void => void child.kill('SIGKILL');
   process.once('exit', killChild);

@@ -1,18 +1,21 @@
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { AgentClient } from '../src/client/agent-client';
+import type { AgentResult } from '../src/shared';
 import { benchRun } from './lib/bench-model';
 import type { BenchConfig } from './lib/bench-config';
 import type { BenchContext } from './lib/bench-context';
 import { BENCH_MODEL } from './lib/bench-worker';
 import { historyTiming, meanTiming, type HistoryTiming } from './lib/history-timing';
-import { measurement, type FigureBody } from './lib/figure';
+import { measurement, type FigureBody, type Measurement } from './lib/figure';
 import { mapLimit } from './lib/map-limit';
 import { sampleRss } from './lib/rss-sampler';
-import type { ScaleWorkerMessage, ScaleWorkerSpec } from './lib/scale-worker';
+import { writeRawLoopBundle } from './lib/raw-loop-bundle';
+import type { ScaleSide, ScaleWorkerMessage, ScaleWorkerSpec } from './lib/scale-worker';
 import { nextMessage } from './lib/worker-messages';
 import { summarise } from './lib/stats';
 
@@ -37,21 +40,82 @@ function scaleWorkerOptions(runs: number): Record<string, unknown> {
   };
 }
 
+type ScaleOptions = BenchConfig['scale'];
+/** A started run of either side: an agent handle or a bare workflow handle. */
+type StartedRun = Pick<WorkflowHandle, 'fetchHistory'> & { result(): Promise<unknown> };
+
+/** One side's figures at one load. */
+interface SideResult {
+  finishMs: number;
+  peakBytes: number | undefined;
+  /** Worker CPU from ready to stopped, per workflow task (activities included). */
+  cpuPerTaskMs: number | undefined;
+  durations: number[];
+  startedAllMs: number;
+  details: Record<string, unknown>;
+  errors: string[];
+}
+
 /**
  * Figure 2: N runs started together, each `iterations` model calls of `modelMs` (the last one
- * calls finish, the others the instant tool), on one worker in its own process. The ideal is
- * iterations x modelMs: every run fully concurrent and the framework free.
+ * calls finish, the others the instant tool), on one worker in its own process; then the same
+ * loop written on the bare SDK (lib/raw-loop-workflow.ts) at the same load, on a worker with the
+ * same options, so every run carries its own ratio. The ideal is iterations x modelMs.
  */
 export async function measureScale(ctx: BenchContext, config: BenchConfig): Promise<FigureBody> {
   const o = config.scale;
-  const taskQueue = `bench-scale-${randomUUID()}`;
+  const rawBundle = await writeRawLoopBundle(path.dirname(ctx.bundlePath));
+  try {
+    const measurements: Measurement[] = [];
+    const details: Record<string, unknown> = { iterationsPerRun: o.iterations, modelDelayMs: o.modelMs, clientConcurrency: CLIENT_CONCURRENCY, order: 'Thoughtline first, then the bare loop, at each load, on the same server' };
+    const errors: string[] = [];
+    for (const runs of o.runs) {
+      const tl = await measureSide(ctx, o, runs, 'thoughtline', ctx.bundlePath);
+      const bare = await measureSide(ctx, o, runs, 'bare', rawBundle);
+      measurements.push(...loadRows(runs, o, tl, bare));
+      details[`runs${runs}`] = { thoughtline: tl?.details, bare: bare?.details };
+      errors.push(...(tl?.errors ?? [`${runs} runs, Thoughtline: no result`]), ...(bare?.errors ?? [`${runs} runs, bare loop: no result`]));
+    }
+    return { measurements, details, errors };
+  } finally {
+    fs.rmSync(rawBundle, { force: true });
+  }
+}
+
+function loadRows(runs: number, o: ScaleOptions, tl: SideResult | undefined, bare: SideResult | undefined): Measurement[] {
+  const at = `${runs} runs:`;
+  const idealMs = o.iterations * o.modelMs;
+  const mb = (bytes: number | undefined) => bytes && bytes / 1e6;
+  return [
+    measurement(`${at} time to finish, Thoughtline`, tl && tl.finishMs / 1000, 's'),
+    measurement(`${at} time to finish, bare SDK loop`, bare && bare.finishMs / 1000, 's'),
+    measurement(`${at} ratio time to finish, Thoughtline / bare`, tl && bare && ratio(tl.finishMs, bare.finishMs), 'x', { target: { op: '<=', value: 1.3 } }),
+    measurement(`${at} Thoughtline ratio to ideal (${idealMs / 1000} s)`, tl && tl.finishMs / idealMs, 'x', { target: { op: '<=', value: 1.5 } }),
+    measurement(`${at} worker CPU per workflow task, Thoughtline`, tl?.cpuPerTaskMs, 'ms'),
+    measurement(`${at} worker CPU per workflow task, bare SDK loop`, bare?.cpuPerTaskMs, 'ms'),
+    measurement(`${at} ratio CPU per workflow task, Thoughtline / bare`, ratio(tl?.cpuPerTaskMs, bare?.cpuPerTaskMs), 'x', { target: { op: '<=', value: 1.3 } }),
+    measurement(`${at} peak worker RSS, Thoughtline`, mb(tl?.peakBytes), 'MB', { target: { op: '<', value: 1500 } }),
+    measurement(`${at} peak worker RSS, bare SDK loop`, mb(bare?.peakBytes), 'MB'),
+    measurement(`${at} ratio peak RSS, Thoughtline / bare`, ratio(tl?.peakBytes, bare?.peakBytes), 'x', { target: { op: '<=', value: 1.5 } }),
+    measurement(`${at} one Thoughtline run, start to close, p50`, tl && summarise(tl.durations).p50 / 1000, 's'),
+    measurement(`${at} one Thoughtline run, start to close, p95`, tl && summarise(tl.durations).p95 / 1000, 's'),
+    measurement(`${at} time to start all, Thoughtline`, tl && tl.startedAllMs / 1000, 's'),
+  ];
+}
+
+const ratio = (a: number | undefined, b: number | undefined): number | undefined => (a !== undefined && b ? a / b : undefined);
+
+/** Starts `runs` runs of one side on a fresh worker process and waits for all; undefined if it could not. */
+async function measureSide(ctx: BenchContext, o: ScaleOptions, runs: number, side: ScaleSide, bundlePath: string): Promise<SideResult | undefined> {
+  const taskQueue = `bench-scale-${side}-${randomUUID()}`;
   const spec: ScaleWorkerSpec = {
     address: ctx.server.address,
     namespace: ctx.server.namespace,
     taskQueue,
-    bundlePath: ctx.bundlePath,
+    side,
+    bundlePath,
     modelDelayMs: o.modelMs,
-    workerOptions: { ...scaleWorkerOptions(o.runs), ...o.workerOptions },
+    workerOptions: { ...scaleWorkerOptions(runs), ...o.workerOptions },
   };
   const child = fork(path.join(__dirname, 'lib', 'scale-worker.js'), [JSON.stringify(spec)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const killChild = (): void => void child.kill('SIGKILL');
@@ -60,76 +124,77 @@ export async function measureScale(ctx: BenchContext, config: BenchConfig): Prom
     const ready = await nextMessage(child, 'ready', 120_000);
     const rss = sampleRss(child.pid ?? 0);
     const agents = new AgentClient({ client: ctx.client, taskQueue });
-    ctx.log(`scale: starting ${o.runs} runs x ${o.iterations} iterations (${o.modelMs} ms per model call) on one worker (pid ${child.pid})`);
+    ctx.log(`scale: ${side}, starting ${runs} runs x ${o.iterations} iterations (${o.modelMs} ms per model call) on one worker (pid ${child.pid})`);
     const t0 = Date.now();
-    const handles = await mapLimit(o.runs, CLIENT_CONCURRENCY, () =>
-      agents.start({ ...benchRun({ iterations: o.iterations - 1 }), model: BENCH_MODEL, maxIterations: o.iterations + 1 }),
+    // Both sides: iterations model calls, the tool between them; the bare loop returns its tool count.
+    const handles: StartedRun[] = await mapLimit(runs, CLIENT_CONCURRENCY, () =>
+      side === 'thoughtline'
+        ? agents.start({ ...benchRun({ iterations: o.iterations - 1 }), model: BENCH_MODEL, maxIterations: o.iterations + 1 })
+        : ctx.client.workflow.start('rawLoop', { taskQueue, workflowId: `bench-raw-${randomUUID()}`, args: [o.iterations - 1] }),
     );
     const startedAllMs = Date.now() - t0;
     // A worker that dies fails the figure now rather than at the timeout.
     const died = new Promise<never>((_, reject) => child.once('exit', (code, signal) => reject(new Error(`the scale worker exited mid-run (${signal ?? `code ${code}`})`))));
     died.catch(() => undefined); // it also rejects at the normal stop, later
-    const observedDoneMs = (await Promise.race([waitUntilAllClosed(ctx.client, taskQueue, o.runs, t0 + o.timeoutMs), died])) - t0;
+    const observedDoneMs = (await Promise.race([waitUntilAllClosed(ctx.client, taskQueue, runs, t0 + o.timeoutMs), died])) - t0;
     const peakRss = rss.peakBytes();
     rss.stop();
     const executions = await listExecutions(ctx.client, taskQueue);
-    const closes = executions.map((e) => e.closeTime?.getTime() ?? Number.NaN);
-    const finishMs = Math.max(...closes) - t0;
-    const idealMs = o.iterations * o.modelMs;
-    const ratio = finishMs / idealMs;
-    ctx.log(`scale: ${executions.length} runs done in ${finishMs} ms (ideal ${idealMs} ms); checking their results`);
+    const finishMs = Math.max(...executions.map((e) => e.closeTime?.getTime() ?? Number.NaN)) - t0;
+    ctx.log(`scale: ${side}, ${executions.length} runs done in ${finishMs} ms; checking their results`);
     const results = await mapLimit(handles.length, CLIENT_CONCURRENCY, (i) => handles[i]!.result());
-    const failed = results.filter((r) => r.terminationReason !== 'success' || r.iterations !== o.iterations);
+    const failed = results.filter((r) => !succeeded(side, r, o.iterations));
     // Where a run's time went, averaged over a sample of histories.
     const sampled = handles.filter((_, i) => i % Math.ceil(handles.length / TIMING_SAMPLE) === 0);
     const timing = meanTiming(await Promise.all(sampled.map(async (h) => historyTiming(await h.fetchHistory()))));
     child.send('stop');
     const stopped = await nextMessage(child, 'stopped', 60_000).catch(() => undefined);
     const peakBytes = Math.max(peakRss ?? 0, stopped?.type === 'stopped' ? stopped.maxRssBytes : 0) || undefined;
-    const durations = executions.map((e) => (e.closeTime?.getTime() ?? Number.NaN) - e.startTime.getTime());
+    const cpu = ready.type === 'ready' && stopped?.type === 'stopped' ? workerCpu(ready, stopped, runs, timing) : undefined;
     return {
-      measurements: [
-        measurement(`time to finish ${o.runs} runs`, finishMs / 1000, 's'),
-        measurement('ideal', idealMs / 1000, 's'),
-        measurement('ratio to ideal', ratio, 'x', { target: { op: '<=', value: 1.5 } }),
-        measurement('peak RSS of the worker process', peakBytes && peakBytes / 1e6, 'MB', { target: { op: '<', value: 1500 } }),
-        measurement('one run, start to close, p50', summarise(durations).p50 / 1000, 's'),
-        measurement('one run, start to close, p95', summarise(durations).p95 / 1000, 's'),
-        measurement(`time to start all ${o.runs} runs`, startedAllMs / 1000, 's'),
-      ],
+      finishMs,
+      peakBytes,
+      cpuPerTaskMs: cpu?.perWorkflowTaskMs,
+      durations: executions.map((e) => (e.closeTime?.getTime() ?? Number.NaN) - e.startTime.getTime()),
+      startedAllMs,
       details: {
-        runs: o.runs,
-        iterationsPerRun: o.iterations,
-        modelCallsPerRun: o.iterations,
-        toolCallsPerRun: o.iterations - 1,
-        modelDelayMs: o.modelMs,
+        runs,
         workerOptionsGiven: spec.workerOptions,
         workerSettings: ready.type === 'ready' ? ready.settings : undefined,
         finishMs,
         observedDoneByClientMs: observedDoneMs,
         startedAllMs,
-        clientConcurrency: CLIENT_CONCURRENCY,
-        perRunMs: summarise(durations),
         failedRuns: failed.length,
         meanRunTimingMs: timing && { ...timing, runsSampled: sampled.length },
         peakRss: { vmHwmBytes: peakRss, getrusageMaxRssBytes: stopped?.type === 'stopped' ? stopped.maxRssBytes : undefined },
-        workerCpu: stopped?.type === 'stopped' ? workerCpu(stopped, o.runs, timing) : undefined,
+        workerCpu: cpu,
         rssTimelineMB: rss.timeline(),
         how: 'finish = latest close time (server) - the client clock before the first start; both on this machine',
       },
-      errors: failed.length ? [`${failed.length} runs did not succeed with ${o.iterations} iterations, e.g. ${failed[0]?.terminationReason}: ${failed[0]?.error ?? ''}`] : [],
+      errors: failed.length ? [`${runs} runs, ${side}: ${failed.length} runs did not succeed with ${o.iterations} model calls, e.g. ${JSON.stringify(failed[0]).slice(0, 300)}`] : [],
     };
+  } catch (err) {
+    ctx.log(`scale: ${side} at ${runs} runs failed: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
   } finally {
     process.removeListener('exit', killChild);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
 }
 
-/** The worker's CPU time (start-up included), and per workflow task as a rough cost of one. */
-function workerCpu(stopped: Extract<ScaleWorkerMessage, { type: 'stopped' }>, runs: number, timing: HistoryTiming | undefined) {
-  const totalMs = stopped.cpuUserMs + stopped.cpuSystemMs;
+/** Whether a run ended as both loops should: Thoughtline by `finish`, the bare loop returning its tool count. */
+function succeeded(side: ScaleSide, result: unknown, iterations: number): boolean {
+  if (side === 'bare') return result === iterations - 1;
+  const r = result as AgentResult;
+  return r.terminationReason === 'success' && r.iterations === iterations;
+}
+
+/** The worker's CPU time while it ran the runs (start-up excluded), and per workflow task as a rough cost of one. */
+function workerCpu(ready: Extract<ScaleWorkerMessage, { type: 'ready' }>, stopped: Extract<ScaleWorkerMessage, { type: 'stopped' }>, runs: number, timing: HistoryTiming | undefined) {
+  const userMs = stopped.cpuUserMs - ready.cpuUserMs;
+  const systemMs = stopped.cpuSystemMs - ready.cpuSystemMs;
   const tasks = timing ? runs * timing.workflowTasks : undefined;
-  return { userMs: stopped.cpuUserMs, systemMs: stopped.cpuSystemMs, perWorkflowTaskMs: tasks ? totalMs / tasks : undefined, note: 'activities included; per task = total / (runs x workflow tasks per run)' };
+  return { userMs, systemMs, perWorkflowTaskMs: tasks ? (userMs + systemMs) / tasks : undefined, note: 'from ready to stopped; activities included; per task = total / (runs x workflow tasks per run)' };
 }
 
 /** Polls visibility until every run on the queue has closed; returns the time it saw that. */

@@ -24,7 +24,7 @@ const BenchEnv = z.object({
   BENCH_PEERS: names(PEER_NAMES).optional(),
   BENCH_PEERS_DIR: z.string().optional(),
   BENCH_PEER_TIMEOUT_MS: count.optional(),
-  BENCH_SCALE_RUNS: count.optional(),
+  BENCH_SCALE_RUNS: counts.optional(),
   BENCH_SCALE_ITERATIONS: count.optional(),
   BENCH_SCALE_MODEL_MS: count.optional(),
   BENCH_SCALE_TIMEOUT_MS: count.optional(),
@@ -54,7 +54,7 @@ export interface BenchConfig {
   out: string;
   overhead: { iterations: number; runs: number; warmup: number };
   peers: { names: readonly string[]; dir: string; timeoutMs: number };
-  scale: { runs: number; iterations: number; modelMs: number; timeoutMs: number; workerOptions: Record<string, unknown> };
+  scale: { runs: readonly number[]; iterations: number; modelMs: number; timeoutMs: number; workerOptions: Record<string, unknown> };
   seeing: { chainIterations: number; queries: number; watchIterations: number; pollMs: readonly number[]; watchModelMs: number };
   push: { iterations: number; watchers: readonly number[]; gapMs: number; idleStreams: number; idleRuns: number };
   history: { iterations: readonly number[]; observationBytes: readonly number[] };
@@ -67,7 +67,6 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
   const e = BenchEnv.parse(env);
   const quick = e.BENCH_QUICK === '1';
   const pick = <T>(value: T | undefined, full: T, small: T): T => value ?? (quick ? small : full);
-  const scaleRuns = pick(e.BENCH_SCALE_RUNS, 1000, 50);
   return Object.freeze({
     quick,
     figures: e.BENCH_ONLY ?? FIGURE_IDS,
@@ -79,7 +78,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
       timeoutMs: pick(e.BENCH_PEER_TIMEOUT_MS, 600_000, 180_000),
     },
     scale: {
-      runs: scaleRuns,
+      runs: pick(e.BENCH_SCALE_RUNS, [200, 1000], [50]),
       iterations: pick(e.BENCH_SCALE_ITERATIONS, 5, 5),
       modelMs: pick(e.BENCH_SCALE_MODEL_MS, 200, 200),
       timeoutMs: pick(e.BENCH_SCALE_TIMEOUT_MS, 900_000, 180_000),

@@ -3,12 +3,7 @@ import path from 'node:path';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { quietLogger, type BenchContext } from './bench-context';
 import { historyTiming, type HistoryTiming } from './history-timing';
-import type { RawLoopActivities } from './raw-loop-workflow';
-
-const activities: RawLoopActivities = {
-  rawModel: async (turn) => `model ${turn}`,
-  rawTool: async (turn) => `tool ${turn}`,
-};
+import { rawLoopActivities } from './raw-loop-activities';
 
 /**
  * Per-iteration time of the loop written directly on the Temporal SDK (raw-loop-workflow.ts), on
@@ -22,7 +17,7 @@ export async function measureTemporalFloor(ctx: BenchContext, opts: { iterations
     namespace: ctx.server.namespace,
     taskQueue,
     workflowBundle: await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'raw-loop-workflow.js'), logger: quietLogger }),
-    activities,
+    activities: rawLoopActivities(),
   });
   return worker.runUntil(async () => {
     const samples: number[] = [];

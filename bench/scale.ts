@@ -117,7 +117,7 @@ async function measureSide(ctx: BenchContext, o: ScaleOptions, runs: number, sid
     modelDelayMs: o.modelMs,
     workerOptions: { ...scaleWorkerOptions(runs), ...o.workerOptions },
   };
-  const child = fork(path.join(__dirname, 'lib', 'scale-worker.js'), [JSON.stringify(spec)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(path.join(__dirname, 'lib', 'scale-worker.js'), [JSON.stringify(spec)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...o.nodeArgs] });
   const killChild = (): void => void child.kill('SIGKILL');
   process.once('exit', killChild);
   try {

@@ -30,6 +30,8 @@ const BenchEnv = z.object({
   BENCH_SCALE_TIMEOUT_MS: count.optional(),
   /** JSON merged over the scale worker's options, e.g. '{"maxConcurrentWorkflowTaskExecutions":40}'. */
   BENCH_SCALE_WORKER_OPTIONS: z.string().transform((s) => z.record(z.string(), z.unknown()).parse(JSON.parse(s))).optional(),
+  /** Node flags for the scale worker process, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'. */
+  BENCH_SCALE_NODE_ARGS: z.string().optional(),
   BENCH_CHAIN_ITERATIONS: count.optional(),
   BENCH_CHAIN_QUERIES: count.optional(),
   BENCH_WATCH_ITERATIONS: count.optional(),
@@ -54,7 +56,7 @@ export interface BenchConfig {
   out: string;
   overhead: { iterations: number; runs: number; warmup: number };
   peers: { names: readonly string[]; dir: string; timeoutMs: number };
-  scale: { runs: readonly number[]; iterations: number; modelMs: number; timeoutMs: number; workerOptions: Record<string, unknown> };
+  scale: { runs: readonly number[]; iterations: number; modelMs: number; timeoutMs: number; workerOptions: Record<string, unknown>; nodeArgs: readonly string[] };
   seeing: { chainIterations: number; queries: number; watchIterations: number; pollMs: readonly number[]; watchModelMs: number };
   push: { iterations: number; watchers: readonly number[]; gapMs: number; idleStreams: number; idleRuns: number };
   history: { iterations: readonly number[]; observationBytes: readonly number[] };
@@ -83,6 +85,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
       modelMs: pick(e.BENCH_SCALE_MODEL_MS, 200, 200),
       timeoutMs: pick(e.BENCH_SCALE_TIMEOUT_MS, 900_000, 180_000),
       workerOptions: e.BENCH_SCALE_WORKER_OPTIONS ?? {},
+      nodeArgs: e.BENCH_SCALE_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
     },
     seeing: {
       chainIterations: pick(e.BENCH_CHAIN_ITERATIONS, 250, 25),

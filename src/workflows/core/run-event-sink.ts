@@ -1,5 +1,6 @@
 import { proxySinks, type Sinks } from '@temporalio/workflow';
 import type { RunEvent } from '../../shared/run-event';
+import type { AtRest } from './at-rest';
 import { createRunEventObserver, type RunEventObserver } from './run-event-observer';
 
 /**
@@ -25,7 +26,7 @@ function send(event: RunEvent): void {
   }
 }
 
-/** The run's observer, publishing through the sink; steps wait one microtask (see createRunEventObserver). */
-export function runEventSink(workflowId: string): RunEventObserver {
-  return createRunEventObserver(workflowId, send, (flush) => void Promise.resolve().then(flush));
+/** The run's observer, publishing through the sink; steps wait until the task's code settles (see createRunEventObserver). */
+export function runEventSink(workflowId: string, atRest: AtRest): RunEventObserver {
+  return createRunEventObserver(workflowId, send, (flush) => atRest.once(flush));
 }

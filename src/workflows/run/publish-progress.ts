@@ -1,4 +1,4 @@
-import { CancellationScope, condition, patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import {
   CostAttribute,
   IterationAttribute,
@@ -11,6 +11,7 @@ import {
   type ReasoningChain,
 } from '../../shared';
 import { viewChain } from '../../shared/chain-view';
+import type { AtRest } from '../core/at-rest';
 import type { ChainBuilder } from '../core/chain-builder';
 import type { Progress } from '../core/run-context';
 
@@ -46,29 +47,25 @@ function webUiLink(workflowId: string): string {
  * event); `publish` also upserts the search attributes (one event), with an explicit status value
  * once the run has ended.
  */
-export function createProgress(chain: ChainBuilder, status: () => AgentStatus): Progress {
+export function createProgress(chain: ChainBuilder, status: () => AgentStatus, atRest: AtRest): Progress {
   // Anyone who can open the run in the Web UI reads this: the developer view, never the raw chain.
   const render = (): void => {
     const snapshot = chain.snapshot();
     setCurrentDetails(renderChainMarkdown(viewChain(latestSteps(snapshot), 'developer'), DETAIL_STEPS, chain.stepCount, webUiLink));
   };
   // Details are only read once a workflow task ends: a change marks them stale, and they are
-  // rendered once, when the run next waits (a condition is checked after the task's code ran),
-  // not at every step. Rendering is no command, so how often it happens never affects replay.
+  // rendered once, when the task's code has settled, not at every step. Rendering is no
+  // command, so how often it happens never affects replay.
   let stale = false;
-  let rendering = false;
+  const renderIfStale = (): void => {
+    if (!stale) return;
+    stale = false;
+    render();
+  };
   const details = (): void => {
+    if (stale) return;
     stale = true;
-    if (rendering) return;
-    rendering = true;
-    // Outside any cancellation scope: a cancelled loop must not stop its details being shown.
-    void CancellationScope.nonCancellable(async () => {
-      for (;;) {
-        await condition(() => stale);
-        stale = false;
-        render();
-      }
-    });
+    atRest.once(renderIfStale);
   };
   const upserts = upsertPolicy();
   const publish = (statusValue?: string): void => {

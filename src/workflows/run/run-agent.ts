@@ -6,6 +6,7 @@ import { activities } from '../activity-proxies';
 import { ChainBuilder } from '../core/chain-builder';
 import { failureMessage } from '../core/failure-message';
 import { ContinueAsNewRequested } from '../core/loop-signals';
+import { createAtRest } from '../core/at-rest';
 import { runEventSink } from '../core/run-event-sink';
 import type { RunContext } from '../core/run-context';
 import { RunState } from '../core/run-state';
@@ -56,8 +57,9 @@ const SETTLE_MS = 1_500;
  */
 export async function runAgent(rawInput: AgentInputInit, options: RunAgentOptions = {}): Promise<AgentResult> {
   const { workflowId, runId } = workflowInfo();
+  const atRest = createAtRest();
   // Watchers hear of every change through a sink: no command, no history event.
-  const events = runEventSink(workflowId);
+  const events = runEventSink(workflowId, atRest);
   const protoKey = protoKeyProblem(rawInput);
   if (protoKey !== undefined && patched(APPROVAL_RULES_FAIL_CLOSED_PATCH)) {
     events.end('failed', { status: 'failed', stepNumber: 0 });
@@ -84,7 +86,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   const people: People = { gate: new ApprovalGate(chain, runId, clock.now), desk: new QuestionDesk(), inbox: new SteeringInbox(carried?.steering, carried?.steeringRefused), stall: new StallQuestion() };
   const tree = new SubAgentTree(chain, delegationPath(input, workflowId));
   const status = (): AgentStatus => runStatus(ctx, people, tree);
-  const shown = createProgress(chain, status);
+  const shown = createProgress(chain, status, atRest);
   const ctx: RunContext = {
     input,
     workflowId,

@@ -6,7 +6,9 @@ import type { ActivityAttempts } from './activity-attempts';
 import type { ModelRequestLog } from './chaos-model';
 import type { RunPlan } from './chaos-plan';
 import { CHAOS_TOOL_NAMES } from './chaos-tools-module';
+import { conversationProblems } from './conversation-problems';
 import type { FakeExternalService } from './fake-external-service';
+import type { ReferenceRun } from './reference-runs';
 import { unexplainedRepeats } from './unexplained-repeats';
 
 export interface ObservedRun {
@@ -31,10 +33,11 @@ export interface RunEvidence {
 /**
  * Everything one disturbed run must satisfy, as a list of problems (empty when it passed): it
  * completed, like its undisturbed reference, step for step; each tool call's side effect was
- * applied exactly once, under the key the chain gives it; and no model turn or tool call was asked
- * twice unless an interruption came between the two asks.
+ * applied exactly once, under the key the chain gives it; no model turn or tool call was asked
+ * twice unless an interruption came between the two asks; and every ask of a model call received
+ * the reference's conversation.
  */
-export function runProblems(run: ObservedRun, reference: AgentResult, evidence: RunEvidence): string[] {
+export function runProblems(run: ObservedRun, { result: reference, modelRequests: referenceRequests }: ReferenceRun, evidence: RunEvidence): string[] {
   const { plan, workflowId, result } = run;
   const problems: string[] = [];
   const say = (what: string) => problems.push(`${plan.label}: ${what}`);
@@ -83,6 +86,7 @@ export function runProblems(run: ObservedRun, reference: AgentResult, evidence: 
     const ended = record ? `status ${record.status ?? 'none'}, ${record.eventsSent ?? 0} events, ${record.clientAborted ? 'client went away' : 'answered'}` : 'no record';
     say(`model turn ${r.key} was asked again with no interruption in between: ${when(r.first.at)} (${ended}) and ${when(r.again.at)}; ${describeAttempts(modelActivities[r.first.turn])}`);
   }
+  for (const p of conversationProblems(requests, referenceRequests)) say(p);
   return problems;
 }
 

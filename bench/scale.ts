@@ -11,7 +11,7 @@ import type { BenchConfig } from './lib/bench-config';
 import type { BenchContext } from './lib/bench-context';
 import { BENCH_MODEL } from './lib/bench-worker';
 import { historyTiming, meanTiming, type HistoryTiming } from './lib/history-timing';
-import { measurement, type FigureBody, type Measurement } from './lib/figure';
+import { errorText, measurement, type FigureBody, type Measurement } from './lib/figure';
 import { mapLimit } from './lib/map-limit';
 import { sampleRss } from './lib/rss-sampler';
 import { writeRawLoopBundle } from './lib/raw-loop-bundle';
@@ -69,12 +69,15 @@ export async function measureScale(ctx: BenchContext, config: BenchConfig): Prom
     const measurements: Measurement[] = [];
     const details: Record<string, unknown> = { iterationsPerRun: o.iterations, modelDelayMs: o.modelMs, clientConcurrency: CLIENT_CONCURRENCY, order: 'Thoughtline first, then the bare loop, at each load, on the same server' };
     const errors: string[] = [];
+    // A side that fails is reported; the other sides and loads still run.
+    const side = (runs: number, which: ScaleSide, bundlePath: string) =>
+      measureSide(ctx, o, runs, which, bundlePath).catch((err: unknown) => void errors.push(`${runs} runs, ${which}: ${errorText(err)}`));
     for (const runs of o.runs) {
-      const tl = await measureSide(ctx, o, runs, 'thoughtline', ctx.bundlePath);
-      const bare = await measureSide(ctx, o, runs, 'bare', rawBundle);
-      measurements.push(...loadRows(runs, o, tl, bare));
+      const tl = await side(runs, 'thoughtline', ctx.bundlePath);
+      const bare = await side(runs, 'bare', rawBundle);
+      measurements.push(...loadRows(runs, o, tl ?? undefined, bare ?? undefined));
       details[`runs${runs}`] = { thoughtline: tl?.details, bare: bare?.details };
-      errors.push(...(tl?.errors ?? [`${runs} runs, Thoughtline: no result`]), ...(bare?.errors ?? [`${runs} runs, bare loop: no result`]));
+      errors.push(...(tl?.errors ?? []), ...(bare?.errors ?? []));
     }
     return { measurements, details, errors };
   } finally {
@@ -105,8 +108,8 @@ function loadRows(runs: number, o: ScaleOptions, tl: SideResult | undefined, bar
 
 const ratio = (a: number | undefined, b: number | undefined): number | undefined => (a !== undefined && b ? a / b : undefined);
 
-/** Starts `runs` runs of one side on a fresh worker process and waits for all; undefined if it could not. */
-async function measureSide(ctx: BenchContext, o: ScaleOptions, runs: number, side: ScaleSide, bundlePath: string): Promise<SideResult | undefined> {
+/** Starts `runs` runs of one side on a fresh worker process and waits for all of them. */
+async function measureSide(ctx: BenchContext, o: ScaleOptions, runs: number, side: ScaleSide, bundlePath: string): Promise<SideResult> {
   const taskQueue = `bench-scale-${side}-${randomUUID()}`;
   const spec: ScaleWorkerSpec = {
     address: ctx.server.address,
@@ -173,9 +176,6 @@ async function measureSide(ctx: BenchContext, o: ScaleOptions, runs: number, sid
       },
       errors: failed.length ? [`${runs} runs, ${side}: ${failed.length} runs did not succeed with ${o.iterations} model calls, e.g. ${JSON.stringify(failed[0]).slice(0, 300)}`] : [],
     };
-  } catch (err) {
-    ctx.log(`scale: ${side} at ${runs} runs failed: ${err instanceof Error ? err.message : String(err)}`);
-    return undefined;
   } finally {
     process.removeListener('exit', killChild);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -3,10 +3,10 @@ import { AgentInput, FailureType, type AgentInputInit, type AgentResult, type Ag
 import { MAX_CACHE_BYTES } from '../../shared/payload-size';
 import { protoKeyProblem } from '../../shared/own-value';
 import { activities } from '../activity-proxies';
+import { createAtRest } from '../core/at-rest';
 import { ChainBuilder } from '../core/chain-builder';
 import { failureMessage } from '../core/failure-message';
 import { ContinueAsNewRequested } from '../core/loop-signals';
-import { createAtRest } from '../core/at-rest';
 import { runEventSink } from '../core/run-event-sink';
 import type { RunContext } from '../core/run-context';
 import { RunState } from '../core/run-state';

@@ -4,6 +4,7 @@ import { Worker } from '@temporalio/worker';
 import { z } from 'zod';
 import { describe, expect, inject, it } from 'vitest';
 import { createScriptedModel } from '../../src/activities/models/scripted-model';
+import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
 import { defineTool } from '../../src/tools/define-tool';
 import { bySize, chaosSettings } from './chaos-settings';
 import { fuzzProblems } from './lib/fuzz-checks';
@@ -67,7 +68,7 @@ async function fuzzRun(h: AgentHarness, router: RunRouter, plan: FuzzPlan): Prom
 async function replayProblems(records: readonly RunRecord[]): Promise<Map<string, string>> {
   const failed = new Map<string, string>(records.map((r) => [r.workflowId, 'its history was never replayed']));
   const histories = records.map(({ workflowId, history }) => ({ workflowId, history }));
-  for await (const replay of Worker.runReplayHistories({ workflowBundle: { codePath: inject('workflowBundlePath') } }, histories)) {
+  for await (const replay of Worker.runReplayHistories({ workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: createWorkerRunEvents(undefined).sinks }, histories)) {
     if (replay.error) failed.set(replay.workflowId, `replay failed: ${String(replay.error)}`);
     else failed.delete(replay.workflowId);
   }

@@ -2,6 +2,7 @@ import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
 import { useTool } from '../../src/activities/models/scripted-model';
+import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
 import type { AgentResult, ReasoningStep } from '../../src/shared';
 import { MAX_QUEUED_INSTRUCTIONS } from '../../src/workflows/people/steering-inbox';
 import { ScriptBook, gateTool, sharedWorker, waitFor } from '../helpers/people-helpers';
@@ -65,6 +66,6 @@ describe('a flood of signals', () => {
     const causes = new Set(events.flatMap((e) => (e.workflowTaskFailedEventAttributes ? [e.workflowTaskFailedEventAttributes.cause] : [])));
     expect([...causes].filter((c) => c !== WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND)).toEqual([]);
     // A worker that restarts replays every signal and reaches the same commands.
-    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, 'replay-signal-flood');
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: createWorkerRunEvents(undefined).sinks }, history, 'replay-signal-flood');
   }, 900_000);
 });

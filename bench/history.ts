@@ -38,7 +38,7 @@ export async function measureHistory(ctx: BenchContext, config: BenchConfig): Pr
     const label = `${c.iterations} it. x ${kb(c.observationBytes)} obs.`;
     return [
       measurement(`${label}: history per iteration`, c.totalBytes / c.iterations / 1024, 'KB'),
-      // What the iterations themselves record: a run's result and its handovers carry the chain's latest steps once each.
+      // What the iterations themselves record: the result and each handover (recorded as one run's end and the next's start) carry the chain instead.
       measurement(`${label}: history per iteration, results and handovers left out`, (c.totalBytes - c.carryingBytes) / c.iterations / 1024, 'KB'),
       measurement(`${label}: history in all (${c.runs.length} Temporal run${c.runs.length > 1 ? 's' : ''})`, c.totalBytes / 1e6, 'MB'),
     ];

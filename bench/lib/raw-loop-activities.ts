@@ -4,7 +4,10 @@ import type { RawLoopActivities } from './raw-loop-workflow';
 /** The bare loop's activities: the model answers after `modelDelayMs` (0: at once), the tool at once. */
 export function rawLoopActivities(modelDelayMs = 0): RawLoopActivities {
   return {
-    rawModel: async (turn) => (modelDelayMs > 0 && (await sleep(modelDelayMs)), `model ${turn}`),
+    rawModel: async (turn) => {
+      if (modelDelayMs > 0) await sleep(modelDelayMs);
+      return `model ${turn}`;
+    },
     rawTool: async (turn) => `tool ${turn}`,
   };
 }

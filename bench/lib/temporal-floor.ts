@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
-import { quietLogger, type BenchContext } from './bench-context';
+import { Worker } from '@temporalio/worker';
+import type { BenchContext } from './bench-context';
 import { historyTiming, type HistoryTiming } from './history-timing';
 import { rawLoopActivities } from './raw-loop-activities';
+import { rawLoopBundleCode } from './raw-loop-bundle';
 
 /**
  * Per-iteration time of the loop written directly on the Temporal SDK (raw-loop-workflow.ts), on
@@ -16,7 +16,7 @@ export async function measureTemporalFloor(ctx: BenchContext, opts: { iterations
     connection: ctx.nativeConnection,
     namespace: ctx.server.namespace,
     taskQueue,
-    workflowBundle: await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'raw-loop-workflow.js'), logger: quietLogger }),
+    workflowBundle: { code: await rawLoopBundleCode() },
     activities: rawLoopActivities(),
   });
   return worker.runUntil(async () => {

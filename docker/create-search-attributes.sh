@@ -9,7 +9,7 @@ set -eu
 ADDRESS="${TEMPORAL_ADDRESS:-temporal:7233}"
 NAMESPACE="${TEMPORAL_NAMESPACE:-default}"
 # name=type pairs, space separated; types as the temporal CLI spells them.
-ATTRIBUTES="${THOUGHTLINE_SEARCH_ATTRIBUTES:-ThoughtlineStatus=Keyword ThoughtlineIteration=Int ThoughtlineTokens=Int ThoughtlineCostUsd=Double ThoughtlineModel=Keyword ThoughtlineTenant=Keyword ThoughtlineAgent=Keyword}"
+ATTRIBUTES="${THOUGHTLINE_SEARCH_ATTRIBUTES:-ThoughtlineStatus=Keyword ThoughtlineIteration=Int ThoughtlineTokens=Int ThoughtlineCostUsd=Double ThoughtlineModel=Keyword ThoughtlineTenant=Keyword ThoughtlineAgent=Keyword ThoughtlineCaller=Keyword ThoughtlineForkedFrom=Keyword}"
 WAIT_SECONDS="${WAIT_SECONDS:-180}"
 
 log() { echo "[create-search-attributes] $*"; }

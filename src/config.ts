@@ -32,6 +32,8 @@ const ConfigSchema = z.object({
   THOUGHTLINE_SERVER_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   /** The bearer token `watch` sends to that server. */
   THOUGHTLINE_TOKEN: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** A keyring file (the decision-signing format) whose first key signs `thoughtline export` reports. */
+  THOUGHTLINE_EXPORT_KEYRING: z.preprocess(emptyAsUndefined, z.string().optional()),
 });
 
 export interface Config {
@@ -52,6 +54,8 @@ export interface Config {
   eventsToken?: string;
   /** From THOUGHTLINE_SERVER_URL and THOUGHTLINE_TOKEN (the token may be empty: the server then answers 401). */
   server?: { url: string; token: string };
+  /** THOUGHTLINE_EXPORT_KEYRING. */
+  exportKeyring?: string;
 }
 
 /** Reads a JSON file named by an environment variable and checks it against its schema. */
@@ -88,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     ...(e.ANTHROPIC_API_KEY ? { anthropicApiKey: e.ANTHROPIC_API_KEY } : {}),
     ...(e.ANTHROPIC_BASE_URL ? { anthropicBaseUrl: e.ANTHROPIC_BASE_URL } : {}),
     ...(e.THOUGHTLINE_MODELS ? { modelRegistry: loadJsonFile('THOUGHTLINE_MODELS', e.THOUGHTLINE_MODELS, ModelRegistry, 'model registry') } : {}),
+    ...(e.THOUGHTLINE_EXPORT_KEYRING ? { exportKeyring: e.THOUGHTLINE_EXPORT_KEYRING } : {}),
     ...(e.THOUGHTLINE_SERVER_URL ? { server: { url: e.THOUGHTLINE_SERVER_URL, token: e.THOUGHTLINE_TOKEN ?? '' } } : {}),
     ...(e.THOUGHTLINE_TENANT_LIMITS
       ? { tenantLimits: loadJsonFile('THOUGHTLINE_TENANT_LIMITS', e.THOUGHTLINE_TENANT_LIMITS, TenantLimitsConfig, 'tenant limits file') }

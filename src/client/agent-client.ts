@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { forkRun, forksOf, planForkOf, type ForkOptions } from './fork/fork-run';
+import type { PlannedFork } from './fork/plan-fork';
 import { Client, Connection, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import {
@@ -6,6 +8,8 @@ import {
   DEFAULT_NAMESPACE,
   DEFAULT_TASK_QUEUE,
   AgentAttribute,
+  CallerAttribute,
+  ForkedFromAttribute,
   ModelAttribute,
   StatusAttribute,
   TenantAttribute,
@@ -101,10 +105,35 @@ export class AgentClient {
         { key: ModelAttribute, value: input.model.model },
         { key: AgentAttribute, value: input.agentName },
         ...(input.caller?.tenant ? [{ key: TenantAttribute, value: input.caller.tenant }] : []),
+        ...(input.caller ? [{ key: CallerAttribute, value: input.caller.id }] : []),
+        ...(input.fork ? [{ key: ForkedFromAttribute, value: input.fork.from.workflowId }] : []),
       ],
       // What a run list shows; the whole task stays in the input.
       memo: { task: input.task.length > 200 ? `${input.task.slice(0, 199)}…` : input.task },
     });
+  }
+
+  /**
+   * What a fork of `workflowId` at `options.atStep` would start from (the steps it keeps, the
+   * conversation, the ledger) and its side-effect hazards: calls after that point it may make
+   * again. Starts nothing; the original is only read.
+   */
+  planFork(workflowId: string, options: ForkOptions): Promise<PlannedFork> {
+    return planForkOf(this, workflowId, options);
+  }
+
+  /**
+   * A new run that starts from `workflowId`'s conversation and ledger at `options.atStep`, with
+   * the change applied (model, tools, an instruction), linked both ways: its chain's `forkedFrom`,
+   * and `forks(original)`. Read `planned.start.hazards` for what it may do again.
+   */
+  fork(workflowId: string, options: ForkOptions): Promise<{ handle: AgentHandle; planned: PlannedFork }> {
+    return forkRun(this, workflowId, options);
+  }
+
+  /** The runs forked from `workflowId`, newest first. */
+  forks(workflowId: string): Promise<Array<{ workflowId: string; startTime: Date; status: string }>> {
+    return forksOf(this, workflowId);
   }
 
   getHandle(workflowId: string): AgentHandle {

@@ -3,6 +3,8 @@ import {
   AgentStatus,
   ApprovalStatus,
   ChainStatus,
+  ModelReply,
+  ModelRequest,
   Person,
   ReasoningStep,
   TerminationReason,
@@ -16,6 +18,7 @@ import {
   type ApprovalRecord,
   type ReasoningChain,
 } from '../shared';
+import { ReportIntegrity } from './audit/report-integrity';
 
 /** Bumped whenever a stored report would no longer parse; old exports must keep parsing. */
 export const AUDIT_REPORT_SCHEMA_VERSION = 1;
@@ -91,6 +94,18 @@ export const AuditIntervention = z.object({
 });
 export type AuditIntervention = z.infer<typeof AuditIntervention>;
 
+/** One model call exactly as sent and answered: its `llm` step pair, the whole request and the reply (or why there is none). */
+export const AuditModelCall = z.object({
+  /** The `llm` tool_call step of the call. */
+  stepNumber: z.number().int().positive(),
+  runId: z.string(),
+  request: ModelRequest,
+  reply: ModelReply.optional(),
+  /** Set when the call failed, or its reply is not in the history yet. */
+  error: z.string().optional(),
+});
+export type AuditModelCall = z.infer<typeof AuditModelCall>;
+
 export const AuditReport = z.object({
   schemaVersion: z.literal(AUDIT_REPORT_SCHEMA_VERSION),
   generatedBy: z.literal('thoughtline'),
@@ -102,6 +117,11 @@ export const AuditReport = z.object({
     runIds: z.array(z.string()).min(1),
     agentName: z.string(),
     task: z.string(),
+    /** Who started the run and with what roles, from its input (authenticated by whoever started it); absent when nobody was named. */
+    caller: Person.optional(),
+    tenant: z.string().optional(),
+    /** Set on a fork: the run and step it started from. */
+    forkedFrom: z.object({ workflowId: z.string(), atStep: z.number().int().nonnegative() }).optional(),
     startedAt: z.string(),
     completedAt: z.string().optional(),
     status: ChainStatus,
@@ -117,12 +137,24 @@ export const AuditReport = z.object({
   steps: z.array(ReasoningStep),
   /** No role means the chain was exported unfiltered. */
   view: z.object({ role: ViewerRole.optional(), hiddenSteps: z.number().int().nonnegative() }),
+  /** The auditor's export: every model call's whole request and reply, rebuilt from the run's history. */
+  modelCalls: z.array(AuditModelCall).optional(),
+  /** Why the auditor's export has no (or not every) model call: the history could not be read or matched, or the calls passed the size limit. */
+  modelCallsUnavailable: z.string().optional(),
+  /** Sub-agents' reports, in the order they were started, each sealed on its own. */
+  get children(): z.ZodOptional<z.ZodArray<typeof AuditReport>> {
+    return z.array(AuditReport).optional();
+  },
+  /** The hash chain and signature (`thoughtline verify` checks them); absent in reports exported before sealing. */
+  integrity: ReportIntegrity.optional(),
 });
 export type AuditReport = z.infer<typeof AuditReport>;
 
 export interface AuditReportInput {
   workflowId: string;
   runIds: string[];
+  /** From the run's first input. */
+  startedBy?: { caller?: Person; tenant?: string; forkedFrom?: { workflowId: string; atStep: number } };
   /** Already filtered for the viewer's role; `result.chain` is never read, as it is unfiltered. */
   chain: ReasoningChain;
   result?: AgentResult;
@@ -150,6 +182,9 @@ export function buildAuditReport(input: AuditReportInput): AuditReport {
       runIds: input.runIds,
       agentName: chain.agentName,
       task: chain.task,
+      ...(input.startedBy?.caller ? { caller: input.startedBy.caller } : {}),
+      ...(input.startedBy?.tenant ? { tenant: input.startedBy.tenant } : {}),
+      ...(input.startedBy?.forkedFrom ? { forkedFrom: input.startedBy.forkedFrom } : {}),
       startedAt: chain.startedAt,
       ...(chain.completedAt ? { completedAt: chain.completedAt } : {}),
       status: chain.status,

@@ -3,6 +3,7 @@ import { ApprovalPolicy } from './approval/approval';
 import { ToolType, VisibilityLevel } from './chain';
 import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL, DEFAULT_QUESTION_TOOL } from './constants';
 import { ContinuedState } from './continued-state';
+import { ForkStart } from './fork';
 import { FallbackModel, ModelSettings } from './model-settings';
 import { MAX_TASK_BYTES, utf8Bytes } from './payload-size';
 import { CallerContext } from './people';
@@ -123,6 +124,9 @@ export const AgentInput = z.object({
   planning: PlanningSettings.optional(),
   /** Set by a parent run on its sub-agent's input; never by callers. */
   delegation: Delegation.optional(),
+
+  /** Set by `AgentClient.fork`: a new agent run that starts from another run's step (docs/debugging-by-fork.md). */
+  fork: ForkStart.optional(),
 
   /** Set by the run itself when it continues as new; never by callers. */
   continued: ContinuedState.optional(),

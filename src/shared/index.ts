@@ -19,6 +19,7 @@ export { ModelPrice } from './model-settings';
 export * from './live-reply';
 export * from './run-event';
 export * from './continued-state';
+export * from './fork';
 export * from './approval/approval';
 export * from './people';
 export * from './approval/arguments-hash';

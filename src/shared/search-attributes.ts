@@ -11,6 +11,10 @@ export const ModelAttribute = defineSearchAttributeKey('ThoughtlineModel', 'KEYW
 export const TenantAttribute = defineSearchAttributeKey('ThoughtlineTenant', 'KEYWORD');
 /** The agent's name, set at start (with or without a tenant): its presence marks a run started with both. */
 export const AgentAttribute = defineSearchAttributeKey('ThoughtlineAgent', 'KEYWORD');
+/** Who started the run (`caller.id`), set at start; absent when the input names nobody. */
+export const CallerAttribute = defineSearchAttributeKey('ThoughtlineCaller', 'KEYWORD');
+/** On a fork: the workflow id it was forked from, so the original lists its forks with one query. */
+export const ForkedFromAttribute = defineSearchAttributeKey('ThoughtlineForkedFrom', 'KEYWORD');
 
 /** Each attribute once: its typed key, and its name and type as the `temporal` CLI spells them. */
 export const SEARCH_ATTRIBUTES: ReadonlyArray<{ key: SearchAttributeKey<SearchAttributeType>; name: string; cliType: 'Keyword' | 'Int' | 'Double' }> = [
@@ -21,4 +25,6 @@ export const SEARCH_ATTRIBUTES: ReadonlyArray<{ key: SearchAttributeKey<SearchAt
   { key: ModelAttribute, name: ModelAttribute.name, cliType: 'Keyword' },
   { key: TenantAttribute, name: TenantAttribute.name, cliType: 'Keyword' },
   { key: AgentAttribute, name: AgentAttribute.name, cliType: 'Keyword' },
+  { key: CallerAttribute, name: CallerAttribute.name, cliType: 'Keyword' },
+  { key: ForkedFromAttribute, name: ForkedFromAttribute.name, cliType: 'Keyword' },
 ];

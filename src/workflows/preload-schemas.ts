@@ -20,6 +20,7 @@ import * as constants from '../shared/constants';
 import * as continuedState from '../shared/continued-state';
 import * as delegatedSpend from '../shared/delegated-spend';
 import * as elicitation from '../shared/elicitation';
+import * as fork from '../shared/fork';
 import * as llmAnswer from '../shared/llm-answer';
 import * as modelRegistry from '../shared/model-registry';
 import * as modelSettings from '../shared/model-settings';
@@ -38,7 +39,7 @@ import * as usage from '../shared/usage';
 
 /** Every module the schema modules load, our own ones: each one's exports are frozen here. */
 export const PRELOADED_SCHEMA_MODULES: readonly object[] = [
-  agentInput, agentResult, approval, argumentsHash, chain, constants, continuedState, delegatedSpend, elicitation, llmAnswer, modelRegistry,
+  agentInput, agentResult, approval, argumentsHash, chain, constants, continuedState, delegatedSpend, elicitation, fork, llmAnswer, modelRegistry,
   modelSettings, modelWire, ownValue, payloadSize, people, plan, runEvent, signedDecision, subAgent, tenantLimits, termination, toolSpec, usage,
 ];
 

@@ -89,6 +89,36 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     ],
   },
   {
+    // A fork: starts from another run's steps, conversation and ledger, with steering, then goes on.
+    name: 'forked-run',
+    input: {
+      task: 'Look up alpha',
+      model: SCRIPTED_MODEL,
+      fork: {
+        from: { workflowId: 'replay-original', atStep: 4, keptThroughStep: 4 },
+        steps: [
+          { stepId: 'o1', stepNumber: 1, timestamp: '2026-11-23T08:00:00.000Z', iteration: 1, visibility: { level: 'full' }, model: 'scripted-model', type: 'tool_call', toolCall: { toolType: 'llm', toolName: 'scripted-model', arguments: { messages: 1 }, correlationId: 'm1' } },
+          { stepId: 'o2', stepNumber: 2, timestamp: '2026-11-23T08:00:00.100Z', iteration: 1, visibility: { level: 'full' }, model: 'scripted-model', usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0.001, type: 'tool_result', toolResult: { correlationId: 'm1', success: true, result: { stopReason: 'tool_use', text: '', toolCalls: [{ id: 'toolu_o', name: 'lookup' }] }, durationMs: 100 } },
+          { stepId: 'o3', stepNumber: 3, timestamp: '2026-11-23T08:00:00.200Z', iteration: 1, visibility: { level: 'full' }, type: 'tool_call', toolCall: { toolType: 'custom', toolName: 'lookup', arguments: { key: 'alpha' }, correlationId: 'toolu_o' } },
+          { stepId: 'o4', stepNumber: 4, timestamp: '2026-11-23T08:00:00.300Z', iteration: 1, visibility: { level: 'full' }, type: 'tool_result', toolResult: { correlationId: 'toolu_o', success: true, result: { key: 'alpha', value: 50 }, durationMs: 5 } },
+        ],
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'Look up alpha' }] },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_o', name: 'lookup', input: { key: 'alpha' } }] },
+          { role: 'user', content: [{ type: 'tool_result', toolUseId: 'toolu_o', content: '{"key":"alpha","value":50}', isError: false }] },
+        ],
+        ledger: { usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0.001, iterations: 1, modelCalls: 1, toolCalls: 1 },
+        steering: [{ text: 'Also look up beta.', by: 'bob' }],
+        hazards: [{ stepNumber: 7, toolName: 'always_fails', toolType: 'custom', approval: 'never', because: 'not declared read-only' }],
+        change: 'the instruction "Also look up beta."',
+      },
+    },
+    turns: [
+      { content: [useTool('lookup', { key: 'beta' }, 'toolu_fb')] },
+      { content: [useTool('finish', { result: 'alpha=50 beta=40' }, 'toolu_ff')] },
+    ],
+  },
+  {
     name: 'tools-then-finish',
     input: { task: 'Look up alpha and beta', model: SCRIPTED_MODEL },
     turns: [

@@ -1,5 +1,5 @@
 import { parseViewerRole } from '../../shared/chain-view';
-import type { ViewerRole } from '../../shared';
+import { ModelProviderName, type ViewerRole } from '../../shared';
 import { MAX_CHAIN_PAGE_STEPS } from '../../shared/chain-page';
 import { cancelRun } from '../commands/cancel';
 import { runCodecServer } from '../commands/codec-server';
@@ -7,7 +7,9 @@ import { printSigningKey } from '../commands/signing-key';
 import { printTools } from '../commands/tools';
 import { decideCall } from '../commands/decide';
 import { demo } from '../commands/demo';
-import { exportRun } from '../commands/export';
+import { exportRun, MAX_EXPORT_LIMIT } from '../commands/export';
+import { verifyExport } from '../commands/verify';
+import { forkCommand, printChainAsOf } from '../commands/fork';
 import { printChain, printStatus, printTree, watchRun } from '../commands/inspect';
 import { runTask } from '../commands/run';
 import { dev, worker } from '../commands/serve';
@@ -43,6 +45,20 @@ function positiveInteger(line: CommandLine, name: string, max = Number.MAX_SAFE_
   const n = Number(raw);
   if (!(Number.isInteger(n) && n > 0 && n <= max)) throw new UsageError(`--${name} takes a positive whole number${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ''}, not "${raw}".`);
   return n;
+}
+
+function nonNegativeInteger(line: CommandLine, name: string): number {
+  const raw = line.text(name) ?? '';
+  const n = Number(raw);
+  if (!(raw.trim() !== '' && Number.isInteger(n) && n >= 0)) throw new UsageError(`--${name} takes a whole number (0 or more), not "${raw}".`);
+  return n;
+}
+
+/** The provider of `provider/model`, checked against the providers there are. */
+function providerOf(text: string): ModelProviderName {
+  const parsed = ModelProviderName.safeParse(text.slice(0, text.indexOf('/')));
+  if (!parsed.success) throw new UsageError(`--model: "${text.slice(0, text.indexOf('/'))}" is not a provider (${ModelProviderName.options.join(', ')}); write provider/model or just the model.`);
+  return parsed.data;
 }
 
 /** Every command, its arguments and the only options it takes; `--help` is accepted everywhere. */
@@ -160,8 +176,13 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'chain',
     args: [WORKFLOW_ID],
-    options: { json: flag, role: text, expand: flag, 'after-step': text, limit: text },
+    options: { json: flag, role: text, expand: flag, 'after-step': text, limit: text, 'as-of': text },
     run: async (l) => {
+      if (l.text('as-of') !== undefined) {
+        if (l.flag('expand') || l.text('after-step') !== undefined || l.text('limit') !== undefined) throw new UsageError('--as-of prints the whole chain as it stood; it does not take --expand, --after-step or --limit.');
+        await printChainAsOf(l.args[0]!, positiveInteger(l, 'as-of')!, { json: l.flag('json'), role: role(l, 'developer') });
+        return 0;
+      }
       const afterStep = positiveInteger(l, 'after-step');
       const limit = positiveInteger(l, 'limit', MAX_CHAIN_PAGE_STEPS);
       const page = afterStep !== undefined || limit !== undefined ? { ...(afterStep !== undefined ? { afterStep } : {}), ...(limit !== undefined ? { limit } : {}) } : undefined;
@@ -231,15 +252,48 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'export',
-    args: [WORKFLOW_ID],
-    options: { format: text, role: text, out: text, ...PERSON },
+    args: [{ name: '<workflowId>' }],
+    options: { format: text, role: text, out: text, query: text, limit: text, keyring: text, ...PERSON },
     run: async (l) => {
       const format = l.text('format') ?? 'md';
       if (format !== 'json' && format !== 'md') throw new UsageError('--format takes json or md.');
       const out = l.text('out');
-      await exportRun(l.args[0]!, { format, role: role(l, 'auditor'), ...(out ? { out } : {}), ...person(l) });
+      const keyring = l.text('keyring');
+      const query = l.text('query');
+      if ((query === undefined) === (l.args[0] === undefined)) throw new UsageError('export takes a workflow id, or --query "<visibility query>" for many runs (not both).');
+      if (query === undefined && l.text('limit') !== undefined) throw new UsageError('--limit goes with --query.');
+      const limit = positiveInteger(l, 'limit', MAX_EXPORT_LIMIT);
+      const target = query !== undefined ? { query, ...(limit ? { limit } : {}) } : { workflowId: l.args[0]! };
+      await exportRun(target, { format, role: role(l, 'auditor'), ...(out ? { out } : {}), ...(keyring ? { keyring } : {}), ...person(l) });
       return 0;
     },
+  },
+  {
+    name: 'fork',
+    args: [WORKFLOW_ID],
+    options: { 'at-step': text, model: text, steer: text, tools: text, 'dry-run': flag, json: flag, ...PERSON },
+    run: async (l) => {
+      if (l.text('at-step') === undefined) throw new UsageError('fork needs --at-step N: the step to fork at (see thoughtline chain <id>).');
+      const atStep = nonNegativeInteger(l, 'at-step');
+      const model = l.text('model');
+      const tools = l.text('tools');
+      const steer = l.text('steer');
+      return forkCommand(l.args[0]!, {
+        atStep,
+        ...(model ? { model: model.includes('/') ? { provider: providerOf(model), model: model.slice(model.indexOf('/') + 1) } : { model } } : {}),
+        ...(tools !== undefined ? { tools: tools.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+        ...(steer ? { steer } : {}),
+        dryRun: l.flag('dry-run'),
+        json: l.flag('json'),
+        ...person(l),
+      });
+    },
+  },
+  {
+    name: 'verify',
+    args: [{ name: '<file>', needs: 'the JSON report to check (from export --format json)' }],
+    options: { 'public-key': { type: 'string', multiple: true } },
+    run: async (l) => verifyExport(l.args[0]!, { publicKeys: l.texts('public-key') ?? [] }),
   },
   {
     name: 'cancel',

@@ -50,10 +50,11 @@ Usage:
       --mcp FILE             also offer these MCP servers' tools; runs on this process's worker
   thoughtline watch <workflowId>        follow a run's steps until it ends
   thoughtline chain <workflowId> [--json] [--role end_user|developer|auditor] [--expand]
-                  [--after-step N] [--limit N]
+                  [--after-step N] [--limit N] [--as-of N]
                                         print a run's reasoning chain in a role's view; --expand
                                         also prints each sub-agent's chain under its result;
-                                        --after-step and --limit print one page of steps
+                                        --after-step and --limit print one page of steps;
+                                        --as-of: the chain, spend and plan as they stood at step N
   thoughtline status <workflowId> [--json] [--role end_user|developer|auditor]
                                         print a run's state, iteration, tokens, cost, what it waits
                                         for, its plan, sub-agents and the calls awaiting approval
@@ -71,7 +72,18 @@ Usage:
       --as ID / --roles a,b  who decides (default THOUGHTLINE_USER / THOUGHTLINE_ROLES, OS user),
                              for approve, reject, steer, answer and export
   thoughtline export <workflowId> [--format json|md] [--role auditor|developer|end_user] [--out FILE]
-                                        the audit report: chain, approvals, costs, outcome
+  thoughtline export --query "<visibility query>" [--limit N] [--format json|md] [--out FILE]
+                                        the audit report: who started it, chain, approvals, costs,
+                                        outcome, sub-agents' reports; the auditor's has every model
+                                        call's whole request and reply. Sealed with a hash chain,
+                                        signed with --keyring FILE (or THOUGHTLINE_EXPORT_KEYRING)
+  thoughtline fork <workflowId> --at-step N [--model M] [--steer TEXT] [--tools a,b] [--dry-run] [--json]
+                                        a new run from the conversation and spend at step N (up to
+                                        the next model call), with the change; lists first the calls
+                                        after that point it may make again. The original is untouched
+  thoughtline verify <file> [--public-key KEY]...
+                                        check a JSON export: names the first altered step or section;
+                                        with --public-key, the signature must be by that key
   thoughtline cancel <workflowId> [--reason TEXT] [--hard]
                                         stop a run: it finishes the current step, summarises and
                                         returns "cancelled"; --hard cancels through Temporal at once

@@ -1,26 +1,64 @@
 import fs from 'node:fs';
-import type { ViewerRole } from '../../shared';
+import { Person, redactSecrets, type ViewerRole } from '../../shared';
 import type { AgentClient } from '../agent-client';
-import { buildAuditReport, type AuditReport } from '../audit-report';
+import { buildAuditReport, type AuditModelCall, type AuditReport } from '../audit-report';
+import { modelCallsOfRun } from '../audit/model-call-history';
+import { sealReport, type ExportSigningKey } from '../audit/seal-report';
+import { readRunInput } from '../read-run-input';
+import { runIdsOf } from '../run-ids';
 import { renderAuditMarkdown } from '../render/render-audit-markdown';
 import { connect } from '../runtime';
 import { actingPerson } from './decide';
 import { writeForStdout } from '../render/terminal-safe';
 import { viewResult } from '../../shared/chain-view';
+import { loadExportSigningKey } from '../audit/load-export-signing-key';
 
 export type ExportFormat = 'json' | 'md';
 
-/** Every Temporal run of one agent run (continue-as-new makes several), oldest first. */
-async function runIdsOf(agents: AgentClient, workflowId: string): Promise<string[]> {
-  const runs: Array<{ runId: string; startTime: Date }> = [];
-  for await (const run of agents.client.workflow.list({ query: `WorkflowId = "${workflowId.replace(/"/g, '\\"')}"` })) {
-    runs.push({ runId: run.runId, startTime: run.startTime });
-  }
-  return runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime()).map((r) => r.runId);
+/** Sub-agent levels an export nests (the run's own `maxDelegationDepth` is at most this in practice). */
+export const MAX_EXPORT_DEPTH = 8;
+/** JSON bytes of model calls one report carries; the rest are left out, and the report says so. */
+export const MAX_EXPORTED_MODEL_CALL_BYTES = 32 * 1024 * 1024;
+
+/** Who started the run, its tenant and what it was forked from, as its first input says; nothing when unreadable. */
+async function startedBy(agents: AgentClient, workflowId: string, firstRunId: string): Promise<NonNullable<Parameters<typeof buildAuditReport>[0]['startedBy']>> {
+  const input = await readRunInput(agents.client, workflowId, firstRunId).catch(() => ({}) as Record<string, unknown>);
+  const caller = Person.extend({ tenant: Person.shape.id.optional() }).safeParse(input.caller);
+  const fork = input.fork as { from?: { workflowId?: unknown; atStep?: unknown } } | undefined;
+  const forkedFrom = typeof fork?.from?.workflowId === 'string' && typeof fork.from.atStep === 'number' ? { workflowId: fork.from.workflowId, atStep: fork.from.atStep } : undefined;
+  return {
+    ...(caller.success ? { caller: { id: caller.data.id, roles: caller.data.roles } } : {}),
+    ...(caller.success && caller.data.tenant ? { tenant: caller.data.tenant } : {}),
+    ...(forkedFrom ? { forkedFrom } : {}),
+  };
 }
 
-/** The audit report of a run, live or finished, in a role's view (default auditor: everything). */
-export async function auditReport(agents: AgentClient, workflowId: string, role: ViewerRole, exportedBy?: { id: string; roles: string[] }): Promise<AuditReport> {
+/** The auditor's model calls, redacted like every view, up to the size limit. */
+async function auditedModelCalls(agents: AgentClient, workflowId: string, runIds: string[], report: AuditReport): Promise<Pick<AuditReport, 'modelCalls' | 'modelCallsUnavailable'>> {
+  let calls: AuditModelCall[];
+  try {
+    calls = await modelCallsOfRun(agents.client, workflowId, runIds, report.steps);
+  } catch (err) {
+    return { modelCallsUnavailable: `The model calls could not be rebuilt from the history: ${(err as Error).message}` };
+  }
+  const kept: AuditModelCall[] = [];
+  let bytes = 0;
+  for (const call of calls) {
+    bytes += JSON.stringify(call).length;
+    if (bytes > MAX_EXPORTED_MODEL_CALL_BYTES) {
+      return { modelCalls: kept, modelCallsUnavailable: `Only the first ${kept.length} of ${calls.length} model calls fit the export's ${MAX_EXPORTED_MODEL_CALL_BYTES / 1024 / 1024} MiB limit for them.` };
+    }
+    kept.push(redactSecrets(call));
+  }
+  return { modelCalls: kept };
+}
+
+/**
+ * The audit report of a run, live or finished, in a role's view (default auditor: everything),
+ * with its sub-agents' reports nested; the auditor's also carries every model call's whole
+ * request and reply, rebuilt from the history. Not yet sealed.
+ */
+export async function auditReport(agents: AgentClient, workflowId: string, role: ViewerRole, exportedBy?: { id: string; roles: string[] }, depth = 0): Promise<AuditReport> {
   const handle = agents.getHandle(workflowId);
   const { status, runId } = await handle.describe();
   // Every part in the role's view: the result's top-level fields (the final answer, the error) too.
@@ -28,27 +66,98 @@ export async function auditReport(agents: AgentClient, workflowId: string, role:
   // A long run's result carries its latest steps; the earlier Temporal runs hold the rest.
   const chain = finished ? await agents.withEarlierSteps(workflowId, finished.chain, role) : await agents.chain(workflowId, role);
   const live = finished ? undefined : await agents.status(workflowId, role);
-  const runIds = await runIdsOf(agents, workflowId).catch(() => [runId]);
-  return buildAuditReport({
+  const listed = await runIdsOf(agents.client, workflowId).catch(() => [runId]);
+  const runIds = listed.length ? listed : [runId];
+  const report = buildAuditReport({
     workflowId,
-    runIds: runIds.length ? runIds : [runId],
+    runIds,
+    startedBy: await startedBy(agents, workflowId, runIds[0]!),
     chain,
     ...(finished ? { result: finished } : {}),
     ...(live ? { status: live } : {}),
     exportedAt: new Date().toISOString(),
     ...(exportedBy ? { exportedBy } : {}),
   });
+  const calls = role === 'auditor' ? await auditedModelCalls(agents, workflowId, runIds, report) : {};
+  const children: AuditReport[] = [];
+  if (depth < MAX_EXPORT_DEPTH) {
+    for (const sub of chain.subAgents ?? []) children.push(await auditReport(agents, sub.workflowId, role, exportedBy, depth + 1));
+  }
+  return { ...report, ...calls, ...(children.length ? { children } : {}) };
 }
 
-/** `export <id> --format json|md [--role R] [--out FILE]`. */
-export async function exportRun(workflowId: string, options: { format: ExportFormat; role: ViewerRole; out?: string; as?: string }): Promise<void> {
+/** Seals a report and its children, deepest first, each with the same key when one is given. */
+export function sealAll(report: AuditReport, key?: ExportSigningKey): AuditReport {
+  const children = report.children?.map((child) => sealAll(child, key));
+  return sealReport({ ...report, ...(children ? { children } : {}) }, key);
+}
+
+export interface ExportOptions {
+  format: ExportFormat;
+  role: ViewerRole;
+  out?: string;
+  as?: string;
+  /** A keyring file (the decision-signing format); its first key signs. Default THOUGHTLINE_EXPORT_KEYRING. */
+  keyring?: string;
+}
+
+/** Runs one `export --query` exports at most, by default and at most. */
+export const DEFAULT_EXPORT_LIMIT = 100;
+export const MAX_EXPORT_LIMIT = 1_000;
+
+/** Several runs' sealed reports in one file; `verify` checks each. */
+export interface AuditBundle {
+  kind: 'thoughtline-audit-bundle';
+  query: string;
+  exportedAt: string;
+  /** True when more runs matched than the limit let in. */
+  truncated: boolean;
+  reports: AuditReport[];
+}
+
+/**
+ * Agent runs (root runs: the ones started with the `ThoughtlineAgent` attribute) matching a
+ * visibility query, newest first, each once however many Temporal runs it has.
+ */
+export async function workflowIdsMatching(agents: AgentClient, query: string, limit: number): Promise<{ ids: string[]; truncated: boolean }> {
+  const ids = new Set<string>();
+  const full = `WorkflowType = 'agentWorkflow' AND ThoughtlineAgent IS NOT NULL AND (${query})`;
+  for await (const run of agents.client.workflow.list({ query: full })) {
+    if (ids.has(run.workflowId)) continue;
+    if (ids.size === limit) return { ids: [...ids], truncated: true };
+    ids.add(run.workflowId);
+  }
+  return { ids: [...ids], truncated: false };
+}
+
+/**
+ * `export <id> --format json|md [--role R] [--out FILE] [--keyring FILE]`, or `export --query Q
+ * [--limit N]` for many runs: sealed, and signed when a key is configured.
+ */
+export async function exportRun(target: { workflowId: string } | { query: string; limit?: number }, options: ExportOptions): Promise<void> {
   const { agents, config } = await connect();
   try {
-    const report = await auditReport(agents, workflowId, options.role, actingPerson(config, options));
-    const text = options.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderAuditMarkdown(report);
+    const keyring = options.keyring ?? config.exportKeyring;
+    const key = keyring ? loadExportSigningKey(keyring) : undefined;
+    const exportedBy = actingPerson(config, options);
+    const sealed = async (id: string) => sealAll(await auditReport(agents, id, options.role, exportedBy), key);
+    let text: string;
+    let what: string;
+    if ('workflowId' in target) {
+      const report = await sealed(target.workflowId);
+      text = options.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderAuditMarkdown(report);
+      what = `the ${options.role} ${options.format} report of ${target.workflowId} (final hash ${report.integrity!.finalHash}${key ? `, signed by ${key.keyId}` : ''})`;
+    } else {
+      const { ids, truncated } = await workflowIdsMatching(agents, target.query, target.limit ?? DEFAULT_EXPORT_LIMIT);
+      const reports: AuditReport[] = [];
+      for (const id of ids) reports.push(await sealed(id));
+      const bundle: AuditBundle = { kind: 'thoughtline-audit-bundle', query: target.query, exportedAt: new Date().toISOString(), truncated, reports };
+      text = options.format === 'json' ? `${JSON.stringify(bundle, null, 2)}\n` : reports.map(renderAuditMarkdown).join('\n\n');
+      what = `${options.role} ${options.format} reports of ${reports.length} run(s) matching the query${truncated ? ' (more matched: raise --limit)' : ''}`;
+    }
     if (options.out) {
       fs.writeFileSync(options.out, text);
-      process.stderr.write(`thoughtline: wrote the ${options.role} ${options.format} report of ${workflowId} to ${options.out}\n`);
+      process.stderr.write(`thoughtline: wrote ${what} to ${options.out}\n`);
     } else writeForStdout(text);
   } finally {
     await agents.client.connection.close();

@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import { AgentAttribute, TenantAttribute } from '../../shared';
 import type { AgentClient } from '../agent-client';
+import { readRunInput } from '../read-run-input';
 import { ApiError } from './api-error';
 import type { Identity } from './auth/identity';
 import type { RunAccess } from './server-context';
@@ -45,10 +45,7 @@ export function createRunAccess(agents: AgentClient): (identity: Identity, workf
   const client = agents.client;
 
   const fromHistory = async (workflowId: string, runId: string): Promise<{ tenant?: string; agentName: string }> => {
-    const response = await client.workflowService.getWorkflowExecutionHistory({ namespace: client.options.namespace, execution: { workflowId, runId }, maximumPageSize: 1 });
-    const payloads = response.history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
-    const [input] = await decodeArrayFromPayloads(client.options.loadedDataConverter, payloads);
-    const record = (typeof input === 'object' && input !== null ? input : {}) as { agentName?: unknown; caller?: { tenant?: unknown } };
+    const record = (await readRunInput(client, workflowId, runId)) as { agentName?: unknown; caller?: { tenant?: unknown } };
     const tenant = typeof record.caller?.tenant === 'string' && record.caller.tenant !== '' ? record.caller.tenant : undefined;
     return { agentName: typeof record.agentName === 'string' ? record.agentName : 'agent', ...(tenant ? { tenant } : {}) };
   };

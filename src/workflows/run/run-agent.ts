@@ -24,6 +24,7 @@ import { SteeringInbox } from '../people/steering-inbox';
 import { APPROVAL_RULES_FAIL_CLOSED_PATCH } from '../tools/tool-turn';
 import { agentResult } from './agent-result';
 import { carryOver, planHandover } from './carry-over';
+import { forkChain, forkNote, forkState } from './fork-start';
 import { CHAIN_SEGMENTS_PATCH, chainTail, MAX_HELD_STEPS } from './chain-tail';
 import { fitResult, fitsPayload } from './fit-result';
 import { registerHandlers } from './handlers';
@@ -72,18 +73,28 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   }
   // The archive of steps the last handover left behind is for readers only: not kept in memory.
   const { archive: _archive, ...continued } = parsed.data.continued ?? {};
-  const input = parsed.data.continued ? { ...parsed.data, continued: continued as ContinuedState } : parsed.data;
+  // A fork's starting state is read once, here: never carried into a continue-as-new.
+  const { fork: forkInput, ...unforked } = parsed.data;
+  const input: AgentInput = parsed.data.continued ? { ...unforked, continued: continued as ContinuedState } : unforked;
+  const fork = parsed.data.continued ? undefined : forkInput;
   const bounded = () => patched(BOUNDED_HANDOVER_PATCH);
   const clock = { now: () => new Date().toISOString(), newId: () => uuid4() };
   const carried = input.continued;
   const chain = carried
     ? new ChainBuilder(clock, { restore: carried.chain }, events.observe)
-    : new ChainBuilder(clock, { chainId: workflowId, agentName: input.agentName, task: input.task }, events.observe);
-  const state = carried ? RunState.restore(carried) : new RunState(input.model.model, [{ role: 'user', content: [{ type: 'text', text: input.task }] }], Date.now());
+    : fork
+      ? new ChainBuilder(clock, { restore: forkChain(fork, workflowId, input, clock.now()) }, events.observe)
+      : new ChainBuilder(clock, { chainId: workflowId, agentName: input.agentName, task: input.task }, events.observe);
+  const state = carried
+    ? RunState.restore(carried)
+    : fork
+      ? RunState.restore(forkState(fork, input, Date.now()))
+      : new RunState(input.model.model, [{ role: 'user', content: [{ type: 'text', text: input.task }] }], Date.now());
   chain.iteration = state.iteration;
+  if (fork) chain.thinking(forkNote(fork), { level: 'full' });
   state.limitCacheBytes(MAX_CACHE_BYTES, bounded);
   const interrupts = new Interrupts();
-  const people: People = { gate: new ApprovalGate(chain, runId, clock.now), desk: new QuestionDesk(), inbox: new SteeringInbox(carried?.steering, carried?.steeringRefused), stall: new StallQuestion() };
+  const people: People = { gate: new ApprovalGate(chain, runId, clock.now), desk: new QuestionDesk(), inbox: new SteeringInbox(carried?.steering ?? fork?.steering, carried?.steeringRefused), stall: new StallQuestion() };
   const tree = new SubAgentTree(chain, delegationPath(input, workflowId));
   const status = (): AgentStatus => runStatus(ctx, people, tree);
   const shown = createProgress(chain, status, atRest);

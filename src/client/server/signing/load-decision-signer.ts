@@ -19,7 +19,7 @@ const Keyring = z.object({
     .max(MAX_DECISION_SIGNATURES, `list at most ${MAX_DECISION_SIGNATURES} keys; remove keys no open run was started with`),
 });
 
-interface LoadedKey {
+export interface LoadedKey {
   keyId: string;
   seed: Uint8Array;
   publicKey: string;
@@ -31,7 +31,7 @@ interface LoadedKey {
  * that is not 32 bytes of base64url, and duplicate ids. Node only (the server side).
  */
 export function loadDecisionSigner(file: string): DecisionSigner {
-  const keys = readKeyring(file);
+  const keys = readSigningKeyring(file);
   const publicKeys = Object.fromEntries(keys.map((k) => [k.keyId, k.publicKey]));
   return {
     publicKeys: () => ({ ...publicKeys }),
@@ -44,7 +44,8 @@ export function loadDecisionSigner(file: string): DecisionSigner {
   };
 }
 
-function readKeyring(file: string): LoadedKey[] {
+/** A keyring file's keys, newest first, checked as `loadDecisionSigner` describes; exports are signed with the first. */
+export function readSigningKeyring(file: string): LoadedKey[] {
   let stat: fs.Stats;
   let text: string;
   try {

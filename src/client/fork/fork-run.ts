@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import { AgentInput, ToolSpec, type AgentInputInit, type ReasoningChain, type ViewerRole } from '../../shared';
+import { ForkedFromAttribute } from '../../shared/search-attributes';
+import { modelCallsOfRun } from '../audit/model-call-history';
+import { recordedActivities } from '../audit/recorded-activities';
+import { readRunInput } from '../read-run-input';
+import { runIdsOf } from '../run-ids';
+import { ForkError } from './fork-error';
+import { planFork, type ForkChange, type ForkOriginal, type PlannedFork } from './plan-fork';
+
+export interface ForkOptions extends ForkChange {
+  /** The step to fork at: the fork keeps every step up to the next model call after it, and makes that call again. */
+  atStep: number;
+  /** Who starts the fork (their roles decide tool access); default the original's caller. Identity comes from your authentication. */
+  caller?: AgentInput['caller'];
+  /** Default `<original>-fork-<random>`. */
+  workflowId?: string;
+}
+
+/** What forking needs of an AgentClient (its own methods; declared here so the client can delegate without a cycle). */
+export interface ForkAgents<Handle> {
+  client: Client;
+  chain(workflowId: string, role: ViewerRole): Promise<ReasoningChain>;
+  start(init: AgentInputInit, options: { workflowId?: string }): Promise<Handle>;
+}
+
+/** The original as a fork reads it: its first input, every step, its model calls rebuilt from history, its tool specs. */
+async function readOriginal(agents: ForkAgents<unknown>, workflowId: string): Promise<ForkOriginal> {
+  const runIds = await runIdsOf(agents.client, workflowId);
+  if (runIds.length === 0) throw new ForkError(`No run ${workflowId} to fork.`);
+  const first = AgentInput.safeParse(await readRunInput(agents.client, workflowId, runIds[0]));
+  if (!first.success) throw new ForkError(`The input of ${workflowId} does not read as an agent run's: ${first.error.issues[0]?.message}`);
+  const chain: ReasoningChain = await agents.chain(workflowId, 'auditor');
+  const modelCalls = await modelCallsOfRun(agents.client, workflowId, runIds, chain.steps).catch((err: Error) => {
+    throw new ForkError(`Cannot rebuild the conversation of ${workflowId}: ${err.message}`);
+  });
+  // The tools its worker described at the start; a continued run keeps that set.
+  const [described] = await recordedActivities(agents.client, workflowId, runIds[0]!, 'describeTools');
+  const tools = described ? ToolSpec.array().safeParse(described.result) : undefined;
+  return { workflowId, input: first.data, steps: chain.steps, modelCalls, tools: tools?.success ? tools.data : undefined };
+}
+
+/** What a fork of `workflowId` would start from, and its hazards; starts nothing. */
+export async function planForkOf(agents: ForkAgents<unknown>, workflowId: string, options: ForkOptions): Promise<PlannedFork> {
+  const original = await readOriginal(agents, workflowId);
+  // The fork is the forker's run, in the original's tenant unless they name one.
+  const tenant = original.input.caller?.tenant;
+  const caller = options.caller ? { ...(tenant ? { tenant } : {}), ...options.caller } : original.input.caller;
+  return planFork(original, options.atStep, options, caller);
+}
+
+/** Plans and starts a fork: a new linked run (`forkedFrom`, and `ThoughtlineForkedFrom` for the original's list); the original is only read. */
+export async function forkRun<Handle>(agents: ForkAgents<Handle>, workflowId: string, options: ForkOptions): Promise<{ handle: Handle; planned: PlannedFork }> {
+  const planned = await planForkOf(agents, workflowId, options);
+  const handle = await agents.start(planned.input, { workflowId: options.workflowId ?? `${workflowId}-fork-${randomUUID().slice(0, 8)}` });
+  return { handle, planned };
+}
+
+/** The forks of a run, newest first (a visibility query; the original itself records nothing). */
+export async function forksOf(agents: { client: Client }, workflowId: string): Promise<Array<{ workflowId: string; startTime: Date; status: string }>> {
+  const forks = new Map<string, { workflowId: string; startTime: Date; status: string }>();
+  const query = `${ForkedFromAttribute.name} = "${workflowId.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  for await (const run of agents.client.workflow.list({ query })) {
+    if (!forks.has(run.workflowId)) forks.set(run.workflowId, { workflowId: run.workflowId, startTime: run.startTime, status: run.status.name });
+  }
+  return [...forks.values()].sort((a, b) => b.startTime.getTime() - a.startTime.getTime());
+}

@@ -1,0 +1,55 @@
+import { CHAIN_SCHEMA_VERSION, type AgentInput, type ForkStart, type ReasoningChain, type RunStateData } from '../../shared';
+import { RUN_STATE_SCHEMA_VERSION } from '../../shared/continued-state';
+import { freshStallState } from '../core/stall-detector';
+
+// A fork is a new agent run that starts where another stood: these build its chain and state
+// from `AgentInput.fork`. Pure and deterministic; the original run is never read or touched.
+
+/** The fork's chain: its own id, task and start, the original's steps up to the fork point, the plan as it stood. */
+export function forkChain(fork: ForkStart, workflowId: string, input: AgentInput, now: string): ReasoningChain {
+  return {
+    schemaVersion: CHAIN_SCHEMA_VERSION,
+    chainId: workflowId,
+    agentName: input.agentName,
+    task: input.task,
+    startedAt: now,
+    status: 'thinking',
+    steps: fork.steps,
+    ...(fork.plan ? { plan: fork.plan } : {}),
+    forkedFrom: fork.from,
+  };
+}
+
+/** The fork's run state: the conversation its next model call is sent, and the ledger as it stood; its clock starts now. */
+export function forkState(fork: ForkStart, input: AgentInput, nowMs: number): RunStateData {
+  return {
+    schemaVersion: RUN_STATE_SCHEMA_VERSION,
+    messages: fork.messages,
+    usage: fork.ledger.usage,
+    costUsd: fork.ledger.costUsd,
+    iteration: fork.ledger.iterations,
+    modelCalls: fork.ledger.modelCalls,
+    toolCalls: fork.ledger.toolCalls,
+    formatErrors: 0,
+    cachedCalls: 0,
+    lastModel: input.model.model,
+    startedAtMs: nowMs,
+    droppedTurns: 0,
+    readOnlyCache: [],
+    stall: freshStallState(),
+    tenant: { allowance: 0, unlimited: false },
+    lastReflectionAt: 0,
+    previousRunIds: [],
+    earlierRunsDropped: 0,
+  };
+}
+
+/** The fork's first step of its own: where it comes from, what it changes, and what it may do again. */
+export function forkNote(fork: ForkStart): string {
+  const { from } = fork;
+  const kept = from.keptThroughStep === from.atStep ? `step ${from.atStep}` : `step ${from.atStep} (kept through step ${from.keptThroughStep}, up to the next model call)`;
+  const hazards = fork.hazards.length
+    ? ` It may repeat ${fork.hazards.length} call(s) with side effects that the original made after that point: ${fork.hazards.map((h) => `${h.toolName} (step ${h.stepNumber}, approval: ${h.approval})`).join(', ')}; approvals given to the original do not carry over.`
+    : '';
+  return `Forked from run ${from.workflowId} at ${kept}${fork.change ? `, with ${fork.change}` : ''}.${hazards}`;
+}

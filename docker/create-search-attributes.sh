@@ -85,3 +85,11 @@ if [ -n "$missing" ]; then
   exit 1
 fi
 log "all search attributes registered in namespace ${NAMESPACE}"
+
+# How long closed runs stay (THOUGHTLINE_RETENTION_DAYS, default 90, like `thoughtline dev`); export chains that must outlive it.
+RETENTION_DAYS="${THOUGHTLINE_RETENTION_DAYS:-90}"
+case "$RETENTION_DAYS" in
+  ''|*[!0-9]*) log "THOUGHTLINE_RETENTION_DAYS must be a whole number of days, not '${RETENTION_DAYS}'"; exit 1 ;;
+esac
+temporal operator namespace update --namespace "$NAMESPACE" --address "$ADDRESS" --retention "$((RETENTION_DAYS * 24))h"
+log "namespace ${NAMESPACE} keeps closed runs ${RETENTION_DAYS} days"

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { parseEncryptionKeys, type EncryptionKeyRing } from './codec/encryption-keys';
 import { EVENT_BUS_URL_FORMS, isEventBusUrl } from './events/event-bus-url';
-import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, ModelRegistry } from './shared';
+import { DEFAULT_NAMESPACE, DEFAULT_RETENTION_DAYS, DEFAULT_TASK_QUEUE, ModelRegistry } from './shared';
 import { TenantLimitsConfig } from './shared/tenant-limits';
 
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
@@ -34,6 +34,8 @@ const ConfigSchema = z.object({
   THOUGHTLINE_TOKEN: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** A keyring file (the decision-signing format) whose first key signs `thoughtline export` reports. */
   THOUGHTLINE_EXPORT_KEYRING: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** Days a dev server the project starts keeps closed runs (its namespace retention). */
+  THOUGHTLINE_RETENTION_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(3650).default(DEFAULT_RETENTION_DAYS)),
 });
 
 export interface Config {
@@ -56,6 +58,8 @@ export interface Config {
   server?: { url: string; token: string };
   /** THOUGHTLINE_EXPORT_KEYRING. */
   exportKeyring?: string;
+  /** THOUGHTLINE_RETENTION_DAYS (default 90). */
+  retentionDays: number;
 }
 
 /** Reads a JSON file named by an environment variable and checks it against its schema. */
@@ -83,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     namespace: e.TEMPORAL_NAMESPACE,
     taskQueue: e.THOUGHTLINE_TASK_QUEUE,
     model: e.THOUGHTLINE_MODEL,
+    retentionDays: e.THOUGHTLINE_RETENTION_DAYS,
     roles: (e.THOUGHTLINE_ROLES ?? '').split(',').map((r) => r.trim()).filter(Boolean),
     ...(e.THOUGHTLINE_USER ? { user: e.THOUGHTLINE_USER } : {}),
     ...(e.THOUGHTLINE_ENCRYPTION_KEYS ? { encryptionKeys: parseEncryptionKeys(e.THOUGHTLINE_ENCRYPTION_KEYS) } : {}),

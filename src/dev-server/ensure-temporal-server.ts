@@ -94,7 +94,7 @@ export async function findTemporalServer(opts: Pick<EnsureServerOptions, 'log' |
  */
 export async function ensureTemporalServer(opts: EnsureServerOptions = {}): Promise<TemporalServer> {
   const log = opts.log ?? ((line: string) => console.error(line));
-  const { namespace, temporalAddress } = loadConfig();
+  const { namespace, temporalAddress, retentionDays } = loadConfig();
   if (temporalAddress) return serverFromEnv(temporalAddress, namespace, log);
 
   const port = opts.port ?? DEFAULT_PORT;
@@ -107,6 +107,6 @@ export async function ensureTemporalServer(opts: EnsureServerOptions = {}): Prom
     const startedMeanwhile = await workingLocalServer(port, namespace, log);
     if (startedMeanwhile) return startedMeanwhile;
     const cli = await findOrInstallTemporalCli({ projectRoot, log });
-    return startDevServer({ cli, projectRoot, port, namespace, detached: opts.detached ?? false, log });
+    return startDevServer({ cli, projectRoot, port, namespace, detached: opts.detached ?? false, retentionDays, log });
   });
 }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { missingAttributesHint, waitForNamespace } from './check-namespace';
+import { setNamespaceRetention } from './namespace-retention';
 import { devServerArgs } from './dev-server-args';
 import { isReachable } from './is-reachable';
 import { thoughtlinePaths } from './project-paths';
@@ -16,6 +17,8 @@ export interface StartDevServerOptions {
   port: number;
   namespace: string;
   detached: boolean;
+  /** Days closed runs are kept (THOUGHTLINE_RETENTION_DAYS, default 90). */
+  retentionDays: number;
   log: (line: string) => void;
 }
 
@@ -69,7 +72,8 @@ export async function startDevServer(o: StartDevServerOptions): Promise<Temporal
     throw new Error(`Temporal dev server did not come up: ${message}\nlast lines of ${paths.logFile}:\n${tail(paths.logFile)}`);
   }
 
-  o.log(`Temporal dev server ready at ${address} (namespace ${o.namespace}); Web UI: ${uiUrl}`);
+  const days = await setNamespaceRetention(address, o.namespace, o.retentionDays);
+  o.log(`Temporal dev server ready at ${address} (namespace ${o.namespace}, closed runs kept ${days} days); Web UI: ${uiUrl}`);
   if (o.detached) {
     fs.writeFileSync(paths.pidFile, `${child.pid}\n`);
     o.log(`it keeps running after this process exits; stop it with: kill $(cat ${paths.pidFile})`);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrInstallTemporalCli, isReachable } from '../../src/dev-server';
 import { checkCanStartWorkflow } from '../../src/dev-server/check-can-start-workflow';
@@ -26,8 +27,8 @@ describe('thoughtline dev (the compiled CLI in a project of its own, on a port o
     fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   });
 
-  const dev = (port: number): CliProcess => {
-    const p = spawnScript(cli, ['dev', '--port', String(port)], env);
+  const dev = (port: number, extraEnv: NodeJS.ProcessEnv = {}): CliProcess => {
+    const p = spawnScript(cli, ['dev', '--port', String(port)], { ...env, ...extraEnv });
     spawned.push(p);
     return p;
   };
@@ -35,11 +36,15 @@ describe('thoughtline dev (the compiled CLI in a project of its own, on a port o
   it('runs until SIGINT with its server answering, then stops the server and exits 0', async () => {
     const port = await freePortPair();
     const address = `127.0.0.1:${port}`;
-    const server = dev(port);
+    const server = dev(port, { THOUGHTLINE_RETENTION_DAYS: '30' });
     await server.waitFor(READY);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     expect(server.child.exitCode, server.output()).toBeNull();
     await checkCanStartWorkflow(address, 'default');
+    // The namespace keeps closed runs as long as configured (default 90 days).
+    const connection = await Connection.connect({ address });
+    const described = await connection.workflowService.describeNamespace({ namespace: 'default' }).finally(() => connection.close());
+    expect(Number(described.config?.workflowExecutionRetentionTtl?.seconds)).toBe(30 * 86_400);
 
     server.child.kill('SIGINT');
     expect(await server.exited).toBe(0);

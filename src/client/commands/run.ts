@@ -15,6 +15,7 @@ import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import { checkAgentTools } from '../run-extras';
 import { BUILT_IN_TOOLS, connectOrStart, log, startWorker, webUiLink, type Connected, type RunningWorker } from '../runtime';
 import { printFollowed } from '../watch-printer';
+import { actingPerson } from './decide';
 
 export interface RunOptions {
   task: string;
@@ -153,6 +154,8 @@ function runInput(options: RunOptions, c: Connected): AgentInputInit {
       ? resolveModel(c.config.modelRegistry, options.model ?? c.config.model)
       : { provider: 'anthropic', model: options.model ?? c.config.model },
     ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
+    // Who started it, for the audit trail and tools' required roles: the person the CLI acts as.
+    caller: actingPerson(c.config, {}),
     ...options.extra,
   };
 }

@@ -13,6 +13,16 @@ export type { AgentTreeNode } from './client/agent-tree';
 export type { ExpandedChain } from './client/expanded-chain';
 export type { LiveDelta } from './client/live-replies';
 export { UpdateRefusedError } from './client/update-refused-error';
+// After the fact: sealed audit reports, fork and time travel (docs/auditing.md, docs/debugging-by-fork.md).
+export { AuditReport, AuditModelCall, buildAuditReport } from './client/audit-report';
+export { auditReport, sealAll, type AuditBundle } from './client/commands/export';
+export { sealReport, type ExportSigningKey } from './client/audit/seal-report';
+export { verifyReport, allProblems, type ReportCheck, type SignatureCheck, type VerifyOptions } from './client/audit/verify-report';
+export { ReportIntegrity } from './client/audit/report-integrity';
+export { ForkError } from './client/fork/fork-error';
+export type { ForkOptions } from './client/fork/fork-run';
+export type { ForkChange, PlannedFork } from './client/fork/plan-fork';
+export { chainAsOf, type ChainAsOf } from './client/fork/chain-as-of';
 export { createDataConverter, FAILURE_CONVERTER_PATH } from './codec/data-converter';
 export { generateEncryptionKey, parseEncryptionKeys, type EncryptionKeyRing } from './codec/encryption-keys';
 export { EncryptionKeyError } from './codec/encryption-key-error';

@@ -34,6 +34,7 @@ export { ensureTemporalServer, type TemporalServer } from './dev-server';
 export { loadConfig, type Config } from './config';
 export { chainQuery, statusQuery } from './workflows/messages';
 export { createReplyRecorder, loadRecordedTurns, RecordedReply } from './activities/recording';
+export { recordToolCalls, replayToolCalls, RecordedToolCall, ToolNotRecordedError } from './tools/recorded-tools';
 export { createOpenAICompatibleProvider, type OpenAICompatibleProviderOptions } from './activities/models/openai-compatible-provider';
 export type { ModelDelta } from './activities/model-activities';
 export type { ModelCallHooks } from './activities/models/model-provider';

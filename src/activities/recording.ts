@@ -29,10 +29,14 @@ export function loadRecordedTurns(file: string, workflowId?: string): ScriptedTu
   return fs
     .readFileSync(file, 'utf8')
     .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line, i) => {
-      const parsed = RecordedReply.safeParse(JSON.parse(line));
-      if (!parsed.success) throw new Error(`${file}:${i + 1} is not a recorded reply: ${parsed.error.message}`);
+    .map((line, i) => ({ line, number: i + 1 }))
+    .filter(({ line }) => line.trim() !== '')
+    .map(({ line, number }) => ({ json: JSON.parse(line) as unknown, number }))
+    // Tool executions share the file (`recordToolCalls`); they are replayed by `replayToolCalls`.
+    .filter(({ json }) => (json as { kind?: unknown }).kind !== 'tool')
+    .map(({ json, number }) => {
+      const parsed = RecordedReply.safeParse(json);
+      if (!parsed.success) throw new Error(`${file}:${number} is not a recorded reply: ${parsed.error.message}`);
       return parsed.data;
     })
     .filter((r) => !workflowId || r.workflowId === workflowId)

@@ -73,8 +73,9 @@ function installQuietRuntime(): void {
 export async function startWorker(
   { config, server }: Connected,
   extraTools: readonly ToolDefinition[] = [],
-  options: Pick<AgentWorkerOptions, 'onModelReply' | 'events' | 'mcp'> = {},
+  options: Pick<AgentWorkerOptions, 'onModelReply' | 'events' | 'mcp'> & { wrapTools?: (tools: readonly ToolDefinition[]) => ToolDefinition[] } = {},
 ): Promise<RunningWorker> {
+  const { wrapTools = (t) => [...t], ...workerOptions } = options;
   installQuietRuntime();
   const models = await setupModels(config, log);
   const workflowBundle = await cachedWorkflowBundle({
@@ -89,14 +90,14 @@ export async function startWorker(
     connection,
     namespace: server.namespace,
     taskQueue: config.taskQueue,
-    tools: [...BUILT_IN_TOOLS, ...extraTools],
+    tools: wrapTools([...BUILT_IN_TOOLS, ...extraTools]),
     models: models.models,
     secrets: models.secrets,
     ...(config.modelRegistry ? { isModelAllowed: (p: string, m: string) => isModelAllowed(config.modelRegistry!, p, m) } : {}),
     ...(config.encryptionKeys ? { workerOptions: { dataConverter: createDataConverter(config.encryptionKeys) } } : {}),
     ...(config.tenantLimits ? { tenantLimits: config.tenantLimits } : {}),
     ...(ownBus ? { events: ownBus } : {}),
-    ...options,
+    ...workerOptions,
   }).catch(async (err: unknown) => {
     await ownBus?.close();
     throw err;

@@ -159,9 +159,11 @@ describe('thoughtline run', () => {
 
     expect(run.code, run.stderr).toBe(0);
     expect(silentModel.requests()).toBe(modelCallsBefore);
-    const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
-    expect(lines.length).toBeGreaterThan(0);
-    expect(run.stdout).toMatch(new RegExp(`Recorded ${lines.length} model replies of \\S+ to ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind?: string });
+    const tools = lines.filter((l) => l.kind === 'tool').length;
+    // The weather comparison: two tool executions, the rest model replies.
+    expect(tools).toBe(2);
+    expect(run.stdout).toMatch(new RegExp(`Recorded ${lines.length - tools} model replies and ${tools} tool executions of \\S+ to ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     const workflowId = /Started (\S+)/.exec(run.stdout)![1]!;
     const { taskQueue } = await env.client.workflow.getHandle(workflowId).describe();
     expect(taskQueue).toMatch(new RegExp(`^${queue}-run-\\w{8}$`));

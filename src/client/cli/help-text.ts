@@ -45,8 +45,9 @@ Usage:
       --allow-questions      offer the agent a tool to ask you a question; the run waits for
                              thoughtline answer <workflowId> "<text>"
       --template NAME        seed the plan: debug_bug, implement_feature or refactor_code
-      --record FILE          append the run's model replies (secrets redacted) to FILE, JSONL,
-                             to replay offline: createScriptedModel(loadRecordedTurns(FILE))
+      --record FILE          append the run's model replies and tool executions (secrets
+                             redacted) to FILE, JSONL, to replay offline with both mocked:
+                             loadRecordedTurns(FILE) and replayToolCalls(tools, FILE)
       --mcp FILE             also offer these MCP servers' tools; runs on this process's worker
   thoughtline watch <workflowId>        follow a run's steps until it ends
   thoughtline chain <workflowId> [--json] [--role end_user|developer|auditor] [--expand]

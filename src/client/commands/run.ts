@@ -2,6 +2,8 @@ import type { McpConfigInit } from '../../shared/mcp-config';
 import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { createReplyRecorder } from '../../activities/recording';
+import { recordToolCalls } from '../../tools/recorded-tools';
+import type { ToolDefinition } from '../../tools/define-tool';
 import { resolveModel, type AgentInputInit, type AgentResult, type ModelReply } from '../../shared';
 import { viewResult } from '../../shared/chain-view';
 import { AgentClient, type AgentHandle } from '../agent-client';
@@ -31,7 +33,7 @@ export interface RunOptions {
   maxIterations?: number;
   model?: string;
   workflowId?: string;
-  /** Append this run's model replies to a JSONL file, to replay it offline; runs this process's own worker. */
+  /** Append this run's model replies and tool executions to a JSONL file, to replay it offline; runs this process's own worker. */
   recordTo?: string;
   /** MCP servers (a desktop-client config file's contents) for this process's own worker; runs it. */
   mcp?: McpConfigInit;
@@ -71,7 +73,10 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
   const recorder = options.recordTo ? countingRecorder(options.recordTo, workflowId, c) : undefined;
   const worker =
     placement.worker === 'own'
-      ? await startWorker({ ...c, config: { ...c.config, taskQueue: placement.taskQueue } }, [], { ...(recorder ? { onModelReply: recorder.onModelReply } : {}), ...(options.mcp ? { mcp: options.mcp } : {}) })
+      ? await startWorker({ ...c, config: { ...c.config, taskQueue: placement.taskQueue } }, [], {
+          ...(recorder ? { onModelReply: recorder.onModelReply, wrapTools: recorder.wrapTools } : {}),
+          ...(options.mcp ? { mcp: options.mcp } : {}),
+        })
       : undefined;
   const out = options.json ? process.stderr : process.stdout;
   try {
@@ -88,8 +93,8 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
     else writeSafe(out, `\n${renderSummary(result)}\n`);
     if (recorder) {
       out.write(
-        recorder.count() > 0
-          ? `Recorded ${recorder.count()} model replies of ${workflowId} to ${options.recordTo}\n`
+        recorder.count() > 0 || recorder.toolCount() > 0
+          ? `Recorded ${recorder.count()} model replies and ${recorder.toolCount()} tool executions of ${workflowId} to ${options.recordTo}\n`
           : `No model reply of ${workflowId} was recorded; nothing was written to ${options.recordTo}.\n`,
       );
     }
@@ -162,14 +167,19 @@ function runInput(options: RunOptions, c: Connected): AgentInputInit {
 
 /** The recorder for `--record`, counting what it wrote, so the CLI never claims a file it did not write. */
 function countingRecorder(file: string, workflowId: string, c: Connected) {
-  const record = createReplyRecorder(file, { workflowId, secrets: c.config.anthropicApiKey ? [c.config.anthropicApiKey] : [] });
+  const secrets = c.config.anthropicApiKey ? [c.config.anthropicApiKey] : [];
+  const record = createReplyRecorder(file, { workflowId, secrets });
   let written = 0;
+  let tools = 0;
   return {
     onModelReply: (id: string, reply: ModelReply): void => {
       record(id, reply);
       if (id === workflowId) written++;
     },
+    // MCP tools are not wrapped: they are not ToolDefinitions of this process.
+    wrapTools: (defined: readonly ToolDefinition[]) => recordToolCalls(defined, file, { workflowId, secrets, onRecord: () => (tools += 1) }),
     count: () => written,
+    toolCount: () => tools,
   };
 }
 

@@ -89,11 +89,12 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     ],
   },
   {
-    // A fork: starts from another run's steps, conversation and ledger, with steering, then goes on.
+    // A fork: starts from another run's steps, conversation and ledger, with steering, then goes on; its chain names its caller.
     name: 'forked-run',
     input: {
       task: 'Look up alpha',
       model: SCRIPTED_MODEL,
+      caller: { id: 'bob', roles: ['developer'] },
       fork: {
         from: { workflowId: 'replay-original', atStep: 4, keptThroughStep: 4 },
         steps: [

@@ -47,7 +47,7 @@ export class ChainBuilder {
 
   constructor(
     private readonly clock: ChainClock,
-    init: { chainId: string; agentName: string; task: string } | { restore: ReasoningChain },
+    init: { chainId: string; agentName: string; task: string; caller?: ReasoningChain['caller'] } | { restore: ReasoningChain },
     /** Told of each appended step, status change and approval or sub-agent record put; default none. */
     private readonly observer?: ChainObserver,
   ) {
@@ -62,6 +62,7 @@ export class ChainBuilder {
       chainId: init.chainId,
       agentName: init.agentName,
       task: init.task,
+      ...(init.caller ? { caller: init.caller } : {}),
       startedAt: clock.now(),
       status: 'thinking',
       steps: [],

@@ -1,5 +1,5 @@
 import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, continueAsNew, isCancellation, patched, uuid4, workflowInfo } from '@temporalio/workflow';
-import { AgentInput, FailureType, type AgentInputInit, type AgentResult, type AgentStatus, type ContinuedState, type ToolSpec } from '../../shared';
+import { AgentInput, FailureType, type AgentInputInit, type AgentResult, type AgentStatus, type ContinuedState, type ReasoningChain, type ToolSpec } from '../../shared';
 import { MAX_CACHE_BYTES } from '../../shared/payload-size';
 import { protoKeyProblem } from '../../shared/own-value';
 import { activities } from '../activity-proxies';
@@ -46,6 +46,16 @@ export interface RunAgentOptions {
  */
 export const BOUNDED_HANDOVER_PATCH = 'bounded-handover';
 
+/** Marks histories whose chain names who started the run (`chain.caller`). */
+export const CHAIN_NAMES_CALLER_PATCH = 'chain-names-caller';
+
+/** The chain's `caller` for a new run that names one; runs recorded before keep a chain without it. */
+function chainCaller(input: AgentInput): { caller?: NonNullable<ReasoningChain['caller']> } {
+  if (!input.caller || !patched(CHAIN_NAMES_CALLER_PATCH)) return {};
+  const { id, roles, tenant } = input.caller;
+  return { caller: { id, roles: [...roles], ...(tenant ? { tenant } : {}) } };
+}
+
 /** After a cancel or timeout, how long in-flight work may take to acknowledge before the run ends without it. */
 const SETTLE_MS = 1_500;
 
@@ -83,8 +93,8 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   const chain = carried
     ? new ChainBuilder(clock, { restore: carried.chain }, events.observe)
     : fork
-      ? new ChainBuilder(clock, { restore: forkChain(fork, workflowId, input, clock.now()) }, events.observe)
-      : new ChainBuilder(clock, { chainId: workflowId, agentName: input.agentName, task: input.task }, events.observe);
+      ? new ChainBuilder(clock, { restore: { ...forkChain(fork, workflowId, input, clock.now()), ...chainCaller(input) } }, events.observe)
+      : new ChainBuilder(clock, { chainId: workflowId, agentName: input.agentName, task: input.task, ...chainCaller(input) }, events.observe);
   const state = carried
     ? RunState.restore(carried)
     : fork

@@ -70,6 +70,8 @@ describe('fork, time travel and a sealed audit export of a finished run', () => 
     const forkSteps = fork.result.chain.steps;
     expect(forkSteps.slice(0, 4)).toEqual(steps.slice(0, 4));
     expect(fork.result.chain.forkedFrom).toEqual({ workflowId: first.chain.chainId, atStep: 4, keptThroughStep: 4 });
+    expect(first.chain.caller).toEqual({ id: 'alice', roles: ['analyst'] });
+    expect(fork.result.chain.caller).toEqual({ id: 'bob', roles: ['developer'] });
     const note = forkSteps[4] as Extract<ReasoningStep, { type: 'thinking' }>;
     expect(note.type).toBe('thinking');
     expect(note.thought).toContain(`Forked from run ${first.chain.chainId} at step 4`);

@@ -137,8 +137,8 @@ export const ReasoningChain = z.object({
   subAgents: z.array(SubAgentRun).optional(),
   /** Set when a long run's chain no longer carries its first steps: where they are. */
   earlier: ChainEarlier.optional(),
-  /** Who started the run, with their roles and tenant (the input's `caller`); absent in runs recorded before it was kept here. */
-  caller: z.object({ id: z.string(), roles: z.array(z.string()), tenant: z.string().optional() }).optional(),
+  /** Who started the run, with their roles (left out when none) and tenant (the input's `caller`); absent in runs recorded before it was kept here. */
+  caller: z.object({ id: z.string(), roles: z.array(z.string()).default([]), tenant: z.string().optional() }).optional(),
   /** Set on a fork: the run and step it started from (its first steps are that run's, unchanged). */
   forkedFrom: z.object({ workflowId: z.string(), atStep: z.number().int().nonnegative(), keptThroughStep: z.number().int().nonnegative() }).optional(),
   /** Set on a view: which role's view this is, and how many steps it leaves out. */

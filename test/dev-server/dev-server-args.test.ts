@@ -27,7 +27,7 @@ describe('devServerArgs', () => {
   it('registers every Thoughtline search attribute with its CLI type', () => {
     const registered = args.flatMap((a, i) => (args[i - 1] === '--search-attribute' ? [a] : []));
     expect(registered).toEqual(SEARCH_ATTRIBUTES.map((a) => `${a.name}=${a.cliType}`));
-    expect(registered).toHaveLength(7);
+    expect(registered).toHaveLength(9);
     expect(registered).toContain('ThoughtlineCostUsd=Double');
   });
 

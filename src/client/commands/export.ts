@@ -70,7 +70,7 @@ export async function auditReport(agents: AgentClient, workflowId: string, role:
   const runIds = listed.length ? listed : [runId];
   // The chain names its caller (runs since it does); older runs' callers come from their first input.
   const fromInput = await startedBy(agents, workflowId, runIds[0]!);
-  const caller = chain.caller ? { caller: { id: chain.caller.id, roles: chain.caller.roles }, ...(chain.caller.tenant ? { tenant: chain.caller.tenant } : {}) } : {};
+  const caller = chain.caller ? { caller: { id: chain.caller.id, roles: chain.caller.roles ?? [] }, ...(chain.caller.tenant ? { tenant: chain.caller.tenant } : {}) } : {};
   const report = buildAuditReport({
     workflowId,
     runIds,

@@ -53,7 +53,8 @@ export const CHAIN_NAMES_CALLER_PATCH = 'chain-names-caller';
 function chainCaller(input: AgentInput): { caller?: NonNullable<ReasoningChain['caller']> } {
   if (!input.caller || !patched(CHAIN_NAMES_CALLER_PATCH)) return {};
   const { id, roles, tenant } = input.caller;
-  return { caller: { id, roles: [...roles], ...(tenant ? { tenant } : {}) } };
+  // No empty list: some JSON readers (the temporal CLI's query output) turn [] into null.
+  return { caller: { id, ...(roles.length ? { roles: [...roles] } : {}), ...(tenant ? { tenant } : {}) } as NonNullable<ReasoningChain['caller']> };
 }
 
 /** After a cancel or timeout, how long in-flight work may take to acknowledge before the run ends without it. */

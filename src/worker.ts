@@ -15,6 +15,7 @@ import { createToolRegistry } from './tools/tool-registry';
 import { parseMcpConfig } from './activities/mcp/load-mcp-config';
 import { createMcpTools } from './activities/mcp/mcp-tools';
 import { mcpSecrets, type McpConfigInit } from './shared/mcp-config';
+import { telemetryFromEnv } from './telemetry';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -68,8 +69,11 @@ export const PRELOAD_MODULES: readonly string[] = [path.join(__dirname, 'workflo
 
 /** Composition root: tools and model providers become activities on one Worker. */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
+  // Off (undefined) unless OTEL_* variables are set: then no interceptor, sink or bundle module is added.
+  const telemetry = telemetryFromEnv();
+  if (telemetry && options.workflowBundle) telemetry.checkBundle(options.workflowBundle);
   // The sink is registered even without a publisher, so workflows never call an unknown sink.
-  const runEvents = createWorkerRunEvents(options.events);
+  const runEvents = createWorkerRunEvents(telemetry ? telemetry.events(options.events) : options.events);
   const onModelDelta = options.events ? bothDeltas(runEvents.onModelDelta, options.onModelDelta) : options.onModelDelta;
   const mcpConfig = options.mcp ? parseMcpConfig(options.mcp, 'The worker\'s `mcp` option') : undefined;
   const secrets = [...(options.secrets ?? []), ...(mcpConfig ? mcpSecrets(mcpConfig) : [])];
@@ -107,10 +111,17 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     maxHeartbeatThrottleInterval: '1 second',
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { preloadModules: [...PRELOAD_MODULES] } }),
     ...options.workerOptions,
-    sinks: { ...options.workerOptions?.sinks, ...runEvents.sinks },
-    interceptors: { ...options.workerOptions?.interceptors, activity: [wellFormedFailures(secrets), ...(options.workerOptions?.interceptors?.activity ?? [])] },
+    sinks: { ...options.workerOptions?.sinks, ...runEvents.sinks, ...telemetry?.sinks },
+    interceptors: {
+      ...options.workerOptions?.interceptors,
+      // Telemetry outermost: it sees failures as wellFormedFailures leaves them, classified and redacted.
+      activity: [...(telemetry ? [telemetry.activity] : []), wellFormedFailures(secrets), ...(options.workerOptions?.interceptors?.activity ?? [])],
+      // A prebuilt bundle must hold them already (telemetryBundleOptions()); the check warns when it does not.
+      ...(telemetry && !options.workflowBundle ? { workflowModules: [...(options.workerOptions?.interceptors?.workflowModules ?? []), ...telemetry.workflowModules] } : {}),
+    },
   });
   if (mcp) closeWhenStopped(worker, () => mcp.close());
+  if (telemetry) closeWhenStopped(worker, () => telemetry.flush());
   return worker;
 }
 

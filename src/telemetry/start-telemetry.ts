@@ -1,0 +1,60 @@
+import * as otel from '@opentelemetry/api';
+import { Resource, envDetectorSync } from '@opentelemetry/resources';
+import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { createMetricExporter, createSpanExporter } from './otlp-exporters';
+import type { TelemetryConfig } from './telemetry-config';
+import { createTelemetryMetrics, type TelemetryMetrics } from './telemetry-metrics';
+
+/** The running OpenTelemetry SDK as a worker uses it. */
+export interface Telemetry {
+  readonly resource: Resource;
+  readonly tracer: otel.Tracer;
+  /** Receives the workflow side's spans (through Temporal's `exporter` sink); absent with traces off. */
+  readonly spanProcessor?: SpanProcessor;
+  readonly metrics: TelemetryMetrics;
+  /** Exports what is buffered; the SDK keeps running. */
+  flush(): Promise<void>;
+  /** Exports what is buffered and stops the SDK. */
+  shutdown(): Promise<void>;
+}
+
+const SCOPE = 'thoughtline';
+
+/**
+ * Starts the SDK for the signals `config` names. The tracer provider is registered globally: its
+ * context manager and W3C propagator are what carry a run's trace into its activities. Meters stay
+ * private to Thoughtline. Node only.
+ */
+export function startTelemetry(config: TelemetryConfig): Telemetry {
+  // Later resources win: the SDK's defaults, then ours, then OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES.
+  const resource = Resource.default().merge(new Resource({ 'service.name': 'thoughtline' })).merge(envDetectorSync.detect());
+  let tracerProvider: NodeTracerProvider | undefined;
+  let spanProcessor: SpanProcessor | undefined;
+  if (config.traces) {
+    spanProcessor = new BatchSpanProcessor(createSpanExporter(config.traces));
+    tracerProvider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor] });
+    tracerProvider.register();
+  }
+  const meterProvider = config.metrics
+    ? new MeterProvider({
+        resource,
+        readers: [new PeriodicExportingMetricReader({ exporter: createMetricExporter(config.metrics), exportIntervalMillis: config.metrics.exportIntervalMs })],
+      })
+    : undefined;
+  const tracer = (tracerProvider ?? otel.trace.getTracerProvider()).getTracer(SCOPE);
+  const meter = (meterProvider ?? otel.metrics.getMeterProvider()).getMeter(SCOPE);
+  return {
+    resource,
+    tracer,
+    ...(spanProcessor ? { spanProcessor } : {}),
+    metrics: createTelemetryMetrics(meter),
+    flush: async () => {
+      await Promise.all([tracerProvider?.forceFlush(), meterProvider?.forceFlush()]);
+    },
+    shutdown: async () => {
+      await Promise.all([tracerProvider?.shutdown(), meterProvider?.shutdown()]);
+    },
+  };
+}

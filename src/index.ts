@@ -3,6 +3,8 @@ export * from './shared';
 export { defineTool, InvalidToolDefinitionError, type ToolContext, type ToolDefinition, type ToolOptions } from './tools/define-tool';
 export { ToolError, type ToolErrorOptions } from './tools/tool-error';
 export { createAgentWorker, PRELOAD_MODULES, WORKFLOWS_PATH, type AgentWorkerOptions } from './worker';
+// OpenTelemetry, on when OTEL_* variables are set (docs/opentelemetry.md): the interceptors a prebuilt bundle needs.
+export { telemetryBundleOptions } from './telemetry';
 export { createActivities, type ActivityDeps, type AgentActivities, type ModelProvider } from './activities';
 export { createAnthropicProvider, type AnthropicProviderOptions } from './activities/models/anthropic-provider';
 export { createScriptedModel, say, useTool, type ScriptedModel, type ScriptedTurn } from './activities/models/scripted-model';

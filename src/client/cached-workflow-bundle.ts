@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { PRELOAD_MODULES, WORKFLOWS_PATH } from '../worker';
+import { telemetryBundleOptions } from '../telemetry';
 
 /** Bundles kept in the cache folder: the current one and a few older ones that running workers may still be reading. */
 const KEEP = 3;
@@ -36,13 +37,14 @@ function installedTree(dir: string): string {
 
 /**
  * What the bundle is made of: the code under the workflows' tree (dist/ or src/), the installed
- * dependencies (zod, @temporalio/workflow ... are bundled too), and the failure converter.
+ * dependencies (zod, @temporalio/workflow ... are bundled too), the failure converter, and the
+ * workflow interceptors (OpenTelemetry's, when OTEL_* variables turn it on).
  */
-function bundleKey(failureConverterPath: string | undefined): string {
+function bundleKey(failureConverterPath: string | undefined, interceptors: readonly string[]): string {
   const root = path.dirname(WORKFLOWS_PATH);
   const hash = crypto.createHash('sha256');
   for (const file of codeFiles(root)) hash.update(`${path.relative(root, file)}\0`).update(fs.readFileSync(file)).update('\0');
-  hash.update(installedTree(root)).update(`\0${failureConverterPath ?? ''}`);
+  hash.update(installedTree(root)).update(`\0${failureConverterPath ?? ''}\0${interceptors.join('\0')}`);
   return hash.digest('hex').slice(0, 24);
 }
 
@@ -54,7 +56,8 @@ const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error: conso
  * Written to a temporary name and renamed, so concurrent callers never read half a file.
  */
 export async function cachedWorkflowBundle(options: CachedBundleOptions): Promise<{ codePath: string }> {
-  const codePath = path.join(options.cacheDir, `${PREFIX}${bundleKey(options.failureConverterPath)}.js`);
+  const telemetry = telemetryBundleOptions();
+  const codePath = path.join(options.cacheDir, `${PREFIX}${bundleKey(options.failureConverterPath, telemetry.workflowInterceptorModules ?? [])}.js`);
   if (fs.existsSync(codePath)) {
     // Marks it recently used, so that pruning keeps it.
     const now = new Date();
@@ -65,6 +68,7 @@ export async function cachedWorkflowBundle(options: CachedBundleOptions): Promis
     workflowsPath: WORKFLOWS_PATH,
     preloadModules: [...PRELOAD_MODULES],
     ...(options.failureConverterPath ? { failureConverterPath: options.failureConverterPath } : {}),
+    ...telemetry,
     logger: quietLogger,
   });
   fs.mkdirSync(options.cacheDir, { recursive: true });

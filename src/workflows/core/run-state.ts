@@ -49,26 +49,7 @@ export class RunState {
 
   /** A new agent run: the conversation starts with `messages` (the task). */
   constructor(model: string, messages: ModelMessage[], startedAtMs: number) {
-    this.data = {
-      schemaVersion: RUN_STATE_SCHEMA_VERSION,
-      messages,
-      usage: zeroUsage(),
-      costUsd: 0,
-      iteration: 0,
-      modelCalls: 0,
-      toolCalls: 0,
-      formatErrors: 0,
-      cachedCalls: 0,
-      lastModel: model,
-      startedAtMs,
-      droppedTurns: 0,
-      readOnlyCache: [],
-      stall: freshStallState(),
-      tenant: { allowance: 0, unlimited: false },
-      lastReflectionAt: 0,
-      previousRunIds: [],
-      earlierRunsDropped: 0,
-    };
+    this.data = freshRunStateData(model, messages, startedAtMs);
   }
 
   /** The state an earlier Temporal run of this agent run carried over (already parsed); other fields of it are ignored. */
@@ -361,4 +342,28 @@ function newestWithin(cache: readonly CachedObservation[], bytes: number): Cache
     from -= 1;
   }
   return cache.slice(from);
+}
+
+/** The state of a run that has done nothing yet: its conversation, model and start; every count zero. */
+export function freshRunStateData(model: string, messages: ModelMessage[], startedAtMs: number): RunStateData {
+  return {
+    schemaVersion: RUN_STATE_SCHEMA_VERSION,
+    messages,
+    usage: zeroUsage(),
+    costUsd: 0,
+    iteration: 0,
+    modelCalls: 0,
+    toolCalls: 0,
+    formatErrors: 0,
+    cachedCalls: 0,
+    lastModel: model,
+    startedAtMs,
+    droppedTurns: 0,
+    readOnlyCache: [],
+    stall: freshStallState(),
+    tenant: { allowance: 0, unlimited: false },
+    lastReflectionAt: 0,
+    previousRunIds: [],
+    earlierRunsDropped: 0,
+  };
 }

@@ -1,6 +1,5 @@
 import { CHAIN_SCHEMA_VERSION, type AgentInput, type ForkStart, type ReasoningChain, type RunStateData } from '../../shared';
-import { RUN_STATE_SCHEMA_VERSION } from '../../shared/continued-state';
-import { freshStallState } from '../core/stall-detector';
+import { freshRunStateData } from '../core/run-state';
 
 // A fork is a new agent run that starts where another stood: these build its chain and state
 // from `AgentInput.fork`. Pure and deterministic; the original run is never read or touched.
@@ -22,26 +21,8 @@ export function forkChain(fork: ForkStart, workflowId: string, input: AgentInput
 
 /** The fork's run state: the conversation its next model call is sent, and the ledger as it stood; its clock starts now. */
 export function forkState(fork: ForkStart, input: AgentInput, nowMs: number): RunStateData {
-  return {
-    schemaVersion: RUN_STATE_SCHEMA_VERSION,
-    messages: fork.messages,
-    usage: fork.ledger.usage,
-    costUsd: fork.ledger.costUsd,
-    iteration: fork.ledger.iterations,
-    modelCalls: fork.ledger.modelCalls,
-    toolCalls: fork.ledger.toolCalls,
-    formatErrors: 0,
-    cachedCalls: 0,
-    lastModel: input.model.model,
-    startedAtMs: nowMs,
-    droppedTurns: 0,
-    readOnlyCache: [],
-    stall: freshStallState(),
-    tenant: { allowance: 0, unlimited: false },
-    lastReflectionAt: 0,
-    previousRunIds: [],
-    earlierRunsDropped: 0,
-  };
+  const { usage, costUsd, iterations, modelCalls, toolCalls } = fork.ledger;
+  return { ...freshRunStateData(input.model.model, fork.messages, nowMs), usage, costUsd, iteration: iterations, modelCalls, toolCalls };
 }
 
 /** The fork's first step of its own: where it comes from, what it changes, and what it may do again. */

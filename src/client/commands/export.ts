@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { Person, redactSecrets, type ViewerRole } from '../../shared';
+import { CallerContext, redactSecrets, type ViewerRole } from '../../shared';
 import type { AgentClient } from '../agent-client';
 import { buildAuditReport, type AuditModelCall, type AuditReport } from '../audit-report';
 import { modelCallsOfRun } from '../audit/model-call-history';
@@ -23,7 +23,7 @@ export const MAX_EXPORTED_MODEL_CALL_BYTES = 32 * 1024 * 1024;
 /** Who started the run, its tenant and what it was forked from, as its first input says; nothing when unreadable. */
 async function startedBy(agents: AgentClient, workflowId: string, firstRunId: string): Promise<NonNullable<Parameters<typeof buildAuditReport>[0]['startedBy']>> {
   const input = await readRunInput(agents.client, workflowId, firstRunId).catch(() => ({}) as Record<string, unknown>);
-  const caller = Person.extend({ tenant: Person.shape.id.optional() }).safeParse(input.caller);
+  const caller = CallerContext.safeParse(input.caller);
   const fork = input.fork as { from?: { workflowId?: unknown; atStep?: unknown } } | undefined;
   const forkedFrom = typeof fork?.from?.workflowId === 'string' && typeof fork.from.atStep === 'number' ? { workflowId: fork.from.workflowId, atStep: fork.from.atStep } : undefined;
   return {

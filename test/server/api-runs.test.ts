@@ -60,6 +60,10 @@ describe('POST /v1/runs and GET /v1/runs/{id}', () => {
 
     const continued = await s.call('dev', 'POST', '/v1/runs', { task: 'x', continued: {}, signedDecisions: { publicKeys: {} } });
     expect(continued.json.error.issues.map((i: { path: string[] }) => i.path[0])).toEqual(['continued', 'signedDecisions']);
+    // A forged fork start would give a run someone else's steps and a made-up origin.
+    const forged = await s.call('dev', 'POST', '/v1/runs', { task: 'x', fork: { from: { workflowId: 'other-tenants-run', atStep: 1, keptThroughStep: 1 }, steps: [], messages: [], ledger: {} } });
+    expect(forged.status).toBe(400);
+    expect(forged.json.error.issues.map((i: { path: string[] }) => i.path[0])).toEqual(['fork']);
 
     const bad = await s.call('dev', 'POST', '/v1/runs', { task: 'x', maxIterations: -1 });
     expect(bad.status).toBe(400);

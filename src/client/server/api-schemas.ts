@@ -4,11 +4,11 @@ import { AgentInput, ApprovalRecord, ChainStatus, PlanProgress, ReasoningChain, 
 /** Temporal's limit on a workflow id; longer ids cannot name a run. */
 export const RunIdParams = z.object({ id: z.string().min(1).max(1000) });
 
-/** Fields only the server (the caller) or the run itself (delegation, continuing) sets. */
-export const SERVER_SET_FIELDS = ['caller', 'delegation', 'continued', 'signedDecisions'] as const;
+/** Fields only the server (the caller) or the run itself (delegation, continuing) sets; a fork's start is built by AgentClient.fork from the original's history, never taken from a body. */
+export const SERVER_SET_FIELDS = ['caller', 'delegation', 'continued', 'signedDecisions', 'fork'] as const;
 
 /** The run input a client sends: AgentInput without the server-set fields; unknown fields are refused. */
-export const StartRunBody = AgentInput.omit({ caller: true, delegation: true, continued: true, signedDecisions: true }).strict();
+export const StartRunBody = AgentInput.omit({ caller: true, delegation: true, continued: true, signedDecisions: true, fork: true }).strict();
 
 export const RunLinks = z.object({ self: z.string(), chain: z.string(), events: z.string() });
 export const StartRunResponse = z.object({ runId: z.string(), links: RunLinks });

@@ -174,6 +174,20 @@ describe('GET /v1/runs', () => {
 });
 
 describe('GET /v1/runs/{id}/chain', () => {
+  it("serves every model call whole to an auditor of the run's tenant, and to nobody else", async () => {
+    const runId = await runToEnd('dev', 'model-calls', [{ content: [say('Looking up.'), useTool('lookup', { key: 'xyz' })] }, finish('30')]);
+    const calls = await s.call('auditor', 'GET', `/v1/runs/${encodeURIComponent(runId)}/model-calls`);
+    expect(calls.status).toBe(200);
+    expect(calls.json.modelCalls).toHaveLength(2);
+    const [first, second] = calls.json.modelCalls;
+    expect(first.request.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'model-calls: look things up' }] }]);
+    expect(second.request.messages).toHaveLength(3);
+    expect(JSON.stringify(second.request.messages[2])).toContain('xyz');
+    expect(second.reply.content).toEqual([expect.objectContaining({ type: 'tool_use', name: 'finish' })]);
+    expect((await s.call('dev', 'GET', `/v1/runs/${encodeURIComponent(runId)}/model-calls`)).status).toBe(403);
+    expect((await s.call('rival', 'GET', `/v1/runs/${encodeURIComponent(runId)}/model-calls`)).status).toBe(404);
+  });
+
   it('pages the chain with afterStep and limit, and keeps to the views the roles allow', async () => {
     const turns = [1, 2, 3].map((n) => ({ content: [say(`Step ${n}.`), useTool('lookup', { key: `k${n}` })] }));
     const runId = await runToEnd('dev', 'chain-pages', [...turns, finish('done')]);

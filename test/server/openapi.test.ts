@@ -27,6 +27,7 @@ describe('GET /v1/openapi.json', () => {
         'GET /v1/runs',
         'GET /v1/runs/{id}',
         'GET /v1/runs/{id}/chain',
+        'GET /v1/runs/{id}/model-calls',
         'GET /v1/runs/{id}/events',
         'POST /v1/runs/{id}/approvals/{callId}',
         'POST /v1/runs/{id}/cancel',
@@ -37,7 +38,7 @@ describe('GET /v1/openapi.json', () => {
         'GET /v1/openapi.json',
       ].sort(),
     );
-    expect(API_ROUTES).toHaveLength(10);
+    expect(API_ROUTES).toHaveLength(11);
     const publicOnes = operations.filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0).map((o) => o.key);
     expect(publicOnes.sort()).toEqual(['GET /v1/health', 'GET /v1/openapi.json']);
     expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });

@@ -1,3 +1,4 @@
+import { AuditModelCall } from '../audit-report';
 import { z } from 'zod';
 import { AgentInput, ApprovalRecord, ChainStatus, PlanProgress, ReasoningChain, SubAgentRun, TokenUsage, ViewerRole } from '../../shared';
 
@@ -83,6 +84,11 @@ export const ChainQuery = z
     limit: z.coerce.number().int().min(1).max(500).default(100),
   })
   .strict();
+export const ModelCallsResponse = z.object({
+  /** Every model call exactly as sent and answered, rebuilt from the run's history. */
+  modelCalls: z.array(AuditModelCall),
+});
+
 export const ChainResponse = z.object({ chain: ReasoningChain, nextAfterStep: z.number().int().optional(), totalSteps: z.number().int().nonnegative() });
 
 export const ApprovalParams = RunIdParams.extend({ callId: z.string().min(1).max(200) });

@@ -1,8 +1,10 @@
+import { redactSecrets, type AgentInputInit, type AgentStatus } from '../../shared';
 import { protoKeyProblem } from '../../shared/own-value';
-import type { AgentInputInit, AgentStatus } from '../../shared';
+import { modelCallsOfRun, ModelCallHistoryError } from '../audit/model-call-history';
+import { runIdsOf } from '../run-ids';
 import { ApiError } from './api-error';
 import { defineRoute, type ApiRoute } from './api-route';
-import { ChainQuery, ChainResponse, ListRunsQuery, ListRunsResponse, RunIdParams, RunQuery, RunStatusResponse, SERVER_SET_FIELDS, StartRunBody, StartRunResponse } from './api-schemas';
+import { ChainQuery, ChainResponse, ModelCallsResponse, ListRunsQuery, ListRunsResponse, RunIdParams, RunQuery, RunStatusResponse, SERVER_SET_FIELDS, StartRunBody, StartRunResponse } from './api-schemas';
 import { allowedViews } from './auth/view-policy';
 import { liveRead } from './live-read';
 import { listRuns } from './list-runs';
@@ -150,4 +152,29 @@ export const getChain = defineRoute({
   },
 });
 
-export const RUNS_ROUTES: readonly ApiRoute[] = [startRun, listRunsRoute, getRun, getChain];
+export const getModelCalls = defineRoute({
+  method: 'GET',
+  url: '/v1/runs/:id/model-calls',
+  operationId: 'getModelCalls',
+  summary: "Every model call of the run exactly as sent and answered (system prompt, messages, tools, reply), rebuilt from its history; the auditor's view only",
+  params: RunIdParams,
+  response: { status: 200, description: 'The model calls, oldest first, secrets redacted', schema: ModelCallsResponse },
+  errors: [400, 401, 403, 404, 503],
+  async handle({ ctx, identity, params }) {
+    // Whole prompts hold what other views redact: only a caller whose roles allow the auditor's view.
+    ctx.viewFor(identity, 'auditor');
+    await ctx.accessRun(identity, params.id);
+    const chain = await liveRead(() => ctx.agents.chain(params.id, 'auditor'), ctx.queryTimeoutMs);
+    const runIds = await runIdsOf(ctx.agents.client, params.id);
+    let calls;
+    try {
+      calls = await modelCallsOfRun(ctx.agents.client, params.id, runIds, chain.steps);
+    } catch (err) {
+      if (err instanceof ModelCallHistoryError) throw new ApiError('unavailable', err.message);
+      throw err;
+    }
+    return { modelCalls: calls.map((call) => redactSecrets(call)) };
+  },
+});
+
+export const RUNS_ROUTES: readonly ApiRoute[] = [startRun, listRunsRoute, getRun, getChain, getModelCalls];

@@ -6,7 +6,8 @@ import { ed25519 } from '@noble/curves/ed25519';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AgentResult } from '../../src/shared';
 import { base64UrlEncode } from '../../src/shared/signed-decision';
-import { cliEnv, runCli } from '../helpers/cli-process';
+import { Client, Connection } from '@temporalio/client';
+import { cliEnv, runCli, spawnCli } from '../helpers/cli-process';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-audit-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -57,5 +58,24 @@ describe('audit and fork from the CLI, against a real server', () => {
     const missing = await runCli(['fork', id, '--at-step', '999'], env);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/there is no step 999 to fork at/);
+
+    // A real fork, served by a standing worker: it ends, linked to the original.
+    const worker = spawnCli(['worker'], env);
+    try {
+      await worker.waitFor(/worker polling task queue/);
+      const forked = await runCli(['fork', id, '--at-step', '2', '--steer', 'Answer in one line.', '--json'], env);
+      expect(forked.code, forked.stderr).toBe(0);
+      const forkId = JSON.parse(forked.stdout).workflowId as string;
+      const connection = await Connection.connect({ address: env['TEMPORAL_ADDRESS']! });
+      const client = new Client({ connection, namespace: env['TEMPORAL_NAMESPACE']! });
+      const result = AgentResult.parse(await client.workflow.getHandle(forkId).result().finally(() => connection.close()));
+      expect(result.chain.forkedFrom).toMatchObject({ workflowId: id, atStep: 2 });
+      expect(result.chain.steps.slice(0, 2)).toEqual(report.steps.slice(0, 2));
+      expect(result.chain.caller).toEqual({ id: 'carol', roles: ['auditor'] });
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
   });
 });
+

@@ -1,7 +1,7 @@
 import type { ViewerRole } from '../../shared';
 import { chainAsOf } from '../fork/chain-as-of';
 import { ForkError } from '../fork/fork-error';
-import type { ForkOptions } from '../fork/fork-run';
+import { forkWorkflowId, type ForkOptions } from '../fork/fork-run';
 import type { PlannedFork } from '../fork/plan-fork';
 import { renderStep } from '../render/render-step';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
@@ -34,7 +34,8 @@ export async function forkCommand(workflowId: string, options: Omit<ForkOptions,
         if (options.json) writeForStdout(`${JSON.stringify({ fork: planned.start.from, change: planned.start.change, hazards: planned.start.hazards }, null, 2)}\n`);
         return 0;
       }
-      const { handle } = await agents.fork(workflowId, forkOptions);
+      // Starts what was planned and shown, not a second reading of the original.
+      const handle = await agents.start(planned.input, { workflowId: forkWorkflowId(workflowId) });
       if (options.json) writeForStdout(`${JSON.stringify({ workflowId: handle.workflowId, fork: planned.start.from, change: planned.start.change, hazards: planned.start.hazards }, null, 2)}\n`);
       else writeSafe(process.stdout, `Started ${handle.workflowId}. Follow it: thoughtline watch ${handle.workflowId}\n`);
       return 0;

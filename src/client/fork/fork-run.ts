@@ -50,10 +50,13 @@ export async function planForkOf(agents: ForkAgents<unknown>, workflowId: string
   return planFork(original, options.atStep, options, caller);
 }
 
+/** A fork's default workflow id: the original's, marked, with a random tail. */
+export const forkWorkflowId = (original: string): string => `${original}-fork-${randomUUID().slice(0, 8)}`;
+
 /** Plans and starts a fork: a new linked run (`forkedFrom`, and `ThoughtlineForkedFrom` for the original's list); the original is only read. */
 export async function forkRun<Handle>(agents: ForkAgents<Handle>, workflowId: string, options: ForkOptions): Promise<{ handle: Handle; planned: PlannedFork }> {
   const planned = await planForkOf(agents, workflowId, options);
-  const handle = await agents.start(planned.input, { workflowId: options.workflowId ?? `${workflowId}-fork-${randomUUID().slice(0, 8)}` });
+  const handle = await agents.start(planned.input, { workflowId: options.workflowId ?? forkWorkflowId(workflowId) });
   return { handle, planned };
 }
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { CallerContext, redactSecrets, type ViewerRole } from '../../shared';
+import { CallerContext, redactSecrets, type ReasoningChain, type ViewerRole } from '../../shared';
 import type { AgentClient } from '../agent-client';
 import { buildAuditReport, type AuditModelCall, type AuditReport } from '../audit-report';
 import { modelCallsOfRun } from '../audit/model-call-history';
@@ -20,17 +20,14 @@ export const MAX_EXPORT_DEPTH = 8;
 /** JSON bytes of model calls one report carries; the rest are left out, and the report says so. */
 export const MAX_EXPORTED_MODEL_CALL_BYTES = 32 * 1024 * 1024;
 
-/** Who started the run, its tenant and what it was forked from, as its first input says; nothing when unreadable. */
-async function startedBy(agents: AgentClient, workflowId: string, firstRunId: string): Promise<NonNullable<Parameters<typeof buildAuditReport>[0]['startedBy']>> {
+/** Who started the run and its tenant, from the chain, or for runs recorded before the chain named them, from the first input. */
+async function startedBy(agents: AgentClient, workflowId: string, firstRunId: string, chain: ReasoningChain): Promise<NonNullable<Parameters<typeof buildAuditReport>[0]['startedBy']>> {
+  const forkedFrom = chain.forkedFrom ? { forkedFrom: { workflowId: chain.forkedFrom.workflowId, atStep: chain.forkedFrom.atStep } } : {};
+  if (chain.caller) return { caller: { id: chain.caller.id, roles: chain.caller.roles ?? [] }, ...(chain.caller.tenant ? { tenant: chain.caller.tenant } : {}), ...forkedFrom };
   const input = await readRunInput(agents.client, workflowId, firstRunId).catch(() => ({}) as Record<string, unknown>);
   const caller = CallerContext.safeParse(input.caller);
-  const fork = input.fork as { from?: { workflowId?: unknown; atStep?: unknown } } | undefined;
-  const forkedFrom = typeof fork?.from?.workflowId === 'string' && typeof fork.from.atStep === 'number' ? { workflowId: fork.from.workflowId, atStep: fork.from.atStep } : undefined;
-  return {
-    ...(caller.success ? { caller: { id: caller.data.id, roles: caller.data.roles } } : {}),
-    ...(caller.success && caller.data.tenant ? { tenant: caller.data.tenant } : {}),
-    ...(forkedFrom ? { forkedFrom } : {}),
-  };
+  if (!caller.success) return forkedFrom;
+  return { caller: { id: caller.data.id, roles: caller.data.roles }, ...(caller.data.tenant ? { tenant: caller.data.tenant } : {}), ...forkedFrom };
 }
 
 /** The auditor's model calls, redacted like every view, up to the size limit. */
@@ -68,13 +65,10 @@ export async function auditReport(agents: AgentClient, workflowId: string, role:
   const live = finished ? undefined : await agents.status(workflowId, role);
   const listed = await runIdsOf(agents.client, workflowId).catch(() => [runId]);
   const runIds = listed.length ? listed : [runId];
-  // The chain names its caller (runs since it does); older runs' callers come from their first input.
-  const fromInput = await startedBy(agents, workflowId, runIds[0]!);
-  const caller = chain.caller ? { caller: { id: chain.caller.id, roles: chain.caller.roles ?? [] }, ...(chain.caller.tenant ? { tenant: chain.caller.tenant } : {}) } : {};
   const report = buildAuditReport({
     workflowId,
     runIds,
-    startedBy: { ...fromInput, ...caller },
+    startedBy: await startedBy(agents, workflowId, runIds[0]!, chain),
     chain,
     ...(finished ? { result: finished } : {}),
     ...(live ? { status: live } : {}),

@@ -49,6 +49,8 @@ describe('fork, time travel and a sealed audit export of a finished run', () => 
       let forks: Awaited<ReturnType<typeof h.agents.forks>> = [];
       for (let i = 0; i < 50 && forks.length === 0; i++) forks = await h.agents.forks(handle.workflowId).then((f) => (f.length ? f : sleep(100).then(() => [])));
       const report = await auditReport(h.agents, handle.workflowId, 'auditor');
+      const forkReport = await auditReport(h.agents, forked.workflowId, 'developer');
+      expect(forkReport.run).toMatchObject({ caller: { id: 'bob', roles: ['developer'] }, forkedFrom: { workflowId: handle.workflowId, atStep: 4 } });
       const described = await handle.describe();
       expect(described.typedSearchAttributes.get(CallerAttribute)).toBe('alice');
       expect((await forked.describe()).typedSearchAttributes.get(ForkedFromAttribute)).toBe(handle.workflowId);

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type BundleOptions, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities';
 import { wellFormedFailures } from './activities/well-formed-failures';
 import { ConversationCache } from './activities/conversation/conversation-cache';
-import { DEFAULT_CONVERSATION_CACHE_BYTES } from './activities/model-activities';
-import { modelConversationQuery } from './workflows/messages';
+import { KnownTexts } from './activities/conversation/known-texts';
+import { DEFAULT_CONVERSATION_CACHE_BYTES, knownTextChars } from './activities/model-activities';
+import { modelContextQuery, modelConversationQuery } from './workflows/messages';
 import { createTenantActivities } from './activities/tenant-activities';
 import { createWorkerRunEvents, type RunEventPublisher } from './events/run-event-sinks';
 import type { TenantLimitsConfigInit } from './shared/tenant-limits';
@@ -21,7 +22,8 @@ export interface AgentWorkerOptions {
   connection: NativeConnection;
   /**
    * Bytes of conversations this worker keeps so that a model call records only what is new
-   * (default 64 MiB). A call whose run is not kept here asks the run for it (a query).
+   * (default 64 MiB), and a quarter of it again for the texts its tools returned, which the next
+   * call names instead of carrying. A call whose run or texts are not kept here asks the run (a query).
    */
   conversationCacheBytes?: number;
   namespace?: string;
@@ -62,10 +64,22 @@ export const WORKFLOWS_PATH = path.join(__dirname, 'workflows');
 /**
  * Modules the workflow bundle loads once per V8 context and shares between runs (the bundler's
  * `preloadModules`), instead of building them again for every run: the schemas (see
- * workflows/preload-schemas.ts). Pass them when you bundle workflows of your own:
- * `bundleWorkflowCode({ workflowsPath, preloadModules: [...PRELOAD_MODULES] })`.
+ * workflows/preload-schemas.ts). Part of WORKFLOW_BUNDLER_OPTIONS, which is what to pass when you
+ * bundle workflows yourself.
  */
 export const PRELOAD_MODULES: readonly string[] = [path.join(__dirname, 'workflows', 'preload-schemas')];
+
+/**
+ * Every option Thoughtline's workflow bundle is built with: PRELOAD_MODULES, and a source map
+ * without the sources' text. The SDK reads that text only for `showStackTraceSources` (off by
+ * default); kept, it made the bundle 13 MB instead of 6 for every workflow thread to parse and
+ * hold. Stack traces still name the file, line and function. Pass these when you bundle yourself:
+ * `bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, ...WORKFLOW_BUNDLER_OPTIONS })`.
+ */
+export const WORKFLOW_BUNDLER_OPTIONS: Readonly<Pick<BundleOptions, 'preloadModules' | 'webpackConfigHook'>> = {
+  preloadModules: [...PRELOAD_MODULES],
+  webpackConfigHook: (config) => ({ ...config, devtool: 'inline-nosources-source-map' }),
+};
 
 /** Composition root: tools and model providers become activities on one Worker. */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
@@ -82,6 +96,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   // With encryption on, queries and the quota's replies are encrypted too: this client needs the same converter.
   const client = new Client({ connection: options.connection, namespace, ...(options.workerOptions?.dataConverter ? { dataConverter: options.workerOptions.dataConverter } : {}) });
+  const conversationBytes = options.conversationCacheBytes ?? DEFAULT_CONVERSATION_CACHE_BYTES;
   const activities = createActivities({
     tools: createToolRegistry(options.tools),
     ...(mcp ? { mcp } : {}),
@@ -91,8 +106,10 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.onModelReply ? { onModelReply: options.onModelReply } : {}),
     ...(options.isModelAllowed ? { isModelAllowed: options.isModelAllowed } : {}),
     conversations: {
-      cache: new ConversationCache(options.conversationCacheBytes ?? DEFAULT_CONVERSATION_CACHE_BYTES),
+      cache: new ConversationCache(conversationBytes),
+      texts: new KnownTexts(knownTextChars(conversationBytes)),
       ask: (workflowId, runId, hash) => client.workflow.getHandle(workflowId, runId).query(modelConversationQuery, hash).then((messages) => messages ?? undefined),
+      askContext: (workflowId, runId, hash) => client.workflow.getHandle(workflowId, runId).query(modelContextQuery, hash).then((context) => context ?? undefined),
     },
   });
   // Every worker serves the tenant quota's activities: quota workflows run on the agent task queue.
@@ -109,7 +126,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     // A cancelled run reaches its model call at the next heartbeat sent; send them at most 1 s
     // apart (the default can be 24 s) so a cancel stops a stream within about a second.
     maxHeartbeatThrottleInterval: '1 second',
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { preloadModules: [...PRELOAD_MODULES] } }),
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ...WORKFLOW_BUNDLER_OPTIONS } }),
     ...options.workerOptions,
     sinks: { ...options.workerOptions?.sinks, ...runEvents.sinks, ...telemetry?.sinks },
     interceptors: {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
 import { startTestServer } from '../src/dev-server';
-import { PRELOAD_MODULES, WORKFLOWS_PATH } from '../src/worker';
+import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../src/worker';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,7 +19,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dir = path.resolve(__dirname, '../.thoughtline/tmp');
   fs.mkdirSync(dir, { recursive: true });
   const bundlePath = path.join(dir, `workflow-bundle-${process.pid}.js`);
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, preloadModules: [...PRELOAD_MODULES], logger: quietLogger });
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, ...WORKFLOW_BUNDLER_OPTIONS, logger: quietLogger });
   fs.writeFileSync(bundlePath, code);
   project.provide('temporalAddress', server.address);
   project.provide('temporalNamespace', server.namespace);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { findProjectRoot } from '../../src/dev-server/project-paths';
-import { PRELOAD_MODULES, WORKFLOWS_PATH } from '../../src/worker';
+import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../../src/worker';
 import { startBenchServer, type BenchServer } from './bench-server';
 
 /** What every figure gets: one server, connections to it, and one workflow bundle. */
@@ -35,7 +35,7 @@ export async function createBenchContext(log: (line: string) => void): Promise<B
   const dir = path.join(projectRoot, '.thoughtline', 'tmp');
   fs.mkdirSync(dir, { recursive: true });
   const bundlePath = path.join(dir, `bench-bundle-${process.pid}.js`);
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, preloadModules: [...PRELOAD_MODULES], logger: quietLogger });
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, ...WORKFLOW_BUNDLER_OPTIONS, logger: quietLogger });
   fs.writeFileSync(bundlePath, code);
   return {
     server,

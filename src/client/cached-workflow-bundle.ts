@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { PRELOAD_MODULES, WORKFLOWS_PATH } from '../worker';
+import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../worker';
 import { telemetryBundleOptions } from '../telemetry';
 
 /** Bundles kept in the cache folder: the current one and a few older ones that running workers may still be reading. */
@@ -66,7 +66,7 @@ export async function cachedWorkflowBundle(options: CachedBundleOptions): Promis
   }
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
-    preloadModules: [...PRELOAD_MODULES],
+    ...WORKFLOW_BUNDLER_OPTIONS,
     ...(options.failureConverterPath ? { failureConverterPath: options.failureConverterPath } : {}),
     ...telemetry,
     logger: quietLogger,

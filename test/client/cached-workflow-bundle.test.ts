@@ -17,6 +17,10 @@ describe('the cached workflow bundle', () => {
     const first = await cachedWorkflowBundle({ cacheDir });
     const code = fs.readFileSync(first.codePath, 'utf8');
     expect(code).toContain('agentWorkflow');
+    // Its source map names every file and line, without the sources' text (half the bundle).
+    const map = JSON.parse(Buffer.from(/sourceMappingURL=data:application\/json;charset=utf-8;base64,(.+)$/m.exec(code)![1]!, 'base64').toString('utf8')) as { sources: string[]; sourcesContent?: unknown };
+    expect(map.sources.some((s) => s.endsWith('run-agent.ts'))).toBe(true);
+    expect(map.sourcesContent).toBeUndefined();
 
     const before = Date.now();
     const again = await cachedWorkflowBundle({ cacheDir });

@@ -4,7 +4,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createScriptedModel, useTool } from '../../src/activities/models/scripted-model';
 import { telemetryBundleOptions } from '../../src/telemetry';
-import { createAgentWorker, PRELOAD_MODULES, WORKFLOWS_PATH } from '../../src/worker';
+import { createAgentWorker, WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../../src/worker';
 import { pollFor, waitForPending, writeFileTool } from '../helpers/approval-helpers';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { modelsByName, scripted } from '../helpers/sub-agent-helpers';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   // The standard variables, as a user sets them; the SDK starts on the first createAgentWorker.
   Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'thoughtline-telemetry-test' });
   // Every harness replays each workflow task from the start (maxCachedWorkflows: 0): a bundle with the telemetry interceptors.
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, preloadModules: [...PRELOAD_MODULES], ...telemetryBundleOptions(), logger: quietLogger });
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, ...WORKFLOW_BUNDLER_OPTIONS, ...telemetryBundleOptions(), logger: quietLogger });
   bundlePath = path.resolve(__dirname, `../../.thoughtline/tmp/telemetry-bundle-${process.pid}.js`);
   fs.mkdirSync(path.dirname(bundlePath), { recursive: true });
   fs.writeFileSync(bundlePath, code);

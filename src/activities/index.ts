@@ -1,6 +1,9 @@
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { McpTools } from './mcp/mcp-tools';
-import { createModelActivities, type ModelActivityDeps } from './model-activities';
+import { createChainArchiveActivities } from './chain-archive-activity';
+import { ConversationCache } from './conversation/conversation-cache';
+import { KnownTexts } from './conversation/known-texts';
+import { createModelActivities, DEFAULT_CONVERSATION_CACHE_BYTES, knownTextChars, type ModelActivityDeps } from './model-activities';
 import { createRedactor } from './redact-secrets';
 import type { TenantActivities } from './tenant-activities';
 import { createToolActivities } from './tool-activities';
@@ -16,9 +19,13 @@ export interface ActivityDeps extends ModelActivityDeps {
 /** Every activity of an agent worker. Workflows import this file as a type only. */
 export function createActivities(deps: ActivityDeps) {
   const redact = createRedactor(deps.secrets ?? []);
+  // The tools keep their results' texts where the model calls look for the texts they name.
+  const given = deps.conversations ?? { cache: new ConversationCache(DEFAULT_CONVERSATION_CACHE_BYTES) };
+  const conversations = { ...given, texts: given.texts ?? new KnownTexts(knownTextChars(DEFAULT_CONVERSATION_CACHE_BYTES)) };
   return {
-    ...createModelActivities({ ...deps, redact }),
-    ...createToolActivities({ tools: deps.tools, redact, ...(deps.mcp ? { mcp: deps.mcp } : {}) }),
+    ...createModelActivities({ ...deps, redact, conversations }),
+    ...createToolActivities({ tools: deps.tools, redact, texts: conversations.texts, ...(deps.mcp ? { mcp: deps.mcp } : {}) }),
+    ...createChainArchiveActivities(),
   };
 }
 

@@ -36,6 +36,8 @@ export interface ModelActivityDeps {
 
 /** The conversations a worker keeps for calls by reference, by default. */
 export const DEFAULT_CONVERSATION_CACHE_BYTES = 64 * 1024 * 1024;
+/** The tool results' texts a worker keeps for calls that name them: a quarter of its conversations' budget. */
+export const knownTextChars = (conversationCacheBytes: number): number => Math.floor(conversationCacheBytes / 4);
 
 export function createModelActivities({ models, onModelDelta, onModelReply, isModelAllowed, heartbeatEveryMs = 1_000, redact = (v) => v, conversations }: ModelActivityDeps) {
   const source = conversations ?? { cache: new ConversationCache(DEFAULT_CONVERSATION_CACHE_BYTES) };

@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType, type ToolInvocation, type ToolOutput, type ToolSpec } from '../shared';
+import { FailureType, observationText, type ToolInvocation, type ToolOutput, type ToolSpec } from '../shared';
+import type { KnownTexts } from './conversation/known-texts';
 import { ToolError } from '../tools/tool-error';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { describeWithMcp, isNeedsInput, mcpTool, neededInput } from './mcp/mcp-activity-parts';
@@ -14,9 +15,11 @@ export interface ToolActivityDeps {
   mcp?: McpTools;
   /** How often a running tool heartbeats, so a cancel reaches it. Default 500 ms. */
   heartbeatEveryMs?: number;
+  /** Where results' texts are kept for the next model call to name (known texts). */
+  texts?: KnownTexts;
 }
 
-export function createToolActivities({ tools, redact, mcp, heartbeatEveryMs = 500 }: ToolActivityDeps) {
+export function createToolActivities({ tools, redact, mcp, heartbeatEveryMs = 500, texts }: ToolActivityDeps) {
   return {
     /** Specs of the run's tools; recorded in history, so a replay sees the tool set the run began with. */
     async describeTools(names?: string[]): Promise<ToolSpec[]> {
@@ -81,6 +84,8 @@ export function createToolActivities({ tools, redact, mcp, heartbeatEveryMs = 50
         const { attempt, scheduledTimestampMs } = ctx.info;
         // From the second attempt on, the time covers the earlier attempts and the waits between them.
         const durationMs = attempt > 1 ? Math.max(0, Date.now() - scheduledTimestampMs) : Date.now() - started;
+        // The text the model will receive, as the workflow makes it, so the next call can name it.
+        if (texts && result !== undefined) texts.remember(observationText(result));
         return { result, truncated, durationMs, attempts: attempt };
       } catch (err) {
         const message = redactText(`${tool.name} ran, but its result could not be used: ${thrownText(err)}`);

@@ -1,7 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import type { ChainPage } from '../shared/chain-page';
-import { ApprovalRecord, type AgentStatus, type ModelMessage, type AnswerRequest, type ApprovalDecision, type ReasoningChain, type SteeringInstruction, type ViewerRole } from '../shared';
+import { ApprovalRecord, type AgentStatus, type ModelContext, type ModelMessage, type AnswerRequest, type ApprovalDecision, type ReasoningChain, type SteeringInstruction, type ViewerRole } from '../shared';
 
 /** Longest `reason` or `by` of a cancel request kept; longer ones are cut with a marker. */
 export const MAX_CANCEL_TEXT_CHARS = 1_000;
@@ -23,6 +23,8 @@ export const chainQuery = defineQuery<ReasoningChain, [ViewerRole?, ChainPage?]>
  * none with that hash): how a worker that lacks a call's earlier messages gets them. Internal.
  */
 export const modelConversationQuery = defineQuery<ModelMessage[] | null, [hash?: unknown]>('modelConversation');
+/** The system prompt and tools a model call named by hash (`context`), for a worker that lacks them; null when unknown. Internal. */
+export const modelContextQuery = defineQuery<ModelContext | null, [hash?: unknown]>('modelContext');
 /** A small status record, cheap to poll, in a role's view (default `developer`, as for `chain`). */
 export const statusQuery = defineQuery<AgentStatus, [ViewerRole?]>('status');
 

@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { conversationFromParts, FailureType, messageHash, NO_MESSAGES_HASH, wholeHash, type ModelCallInput, type ModelMessage, type ModelRequest } from '../../shared';
+import { contextText, conversationFromParts, FailureType, messageHash, NO_MESSAGES_HASH, readContext, UnknownTextError, wholeHash, type ModelCallInput, type ModelContext, type ModelMessage, type ModelRequest } from '../../shared';
 import type { ConversationCache } from './conversation-cache';
+import type { KnownTexts } from './known-texts';
 
 /** Asks the run itself for the whole conversation of the call in flight (a query), by its hash. */
 export type AskRunForConversation = (workflowId: string, runId: string, hash: string) => Promise<readonly ModelMessage[] | undefined>;
@@ -8,16 +9,20 @@ export type AskRunForConversation = (workflowId: string, runId: string, hash: st
 /** Where a call by reference finds the messages it does not carry. */
 export interface ConversationSource {
   cache: ConversationCache;
+  /** The texts this worker's tools returned, for calls that name them (known texts). */
+  texts?: KnownTexts;
   /** Absent on activities built without a Temporal client: a miss then fails the attempt. */
   ask?: AskRunForConversation;
+  /** Asks the run for the system prompt and tools a call names (a query); absent like `ask`. */
+  askContext?: (workflowId: string, runId: string, hash: string) => Promise<ModelContext | undefined>;
 }
 
 /**
  * The whole request of a model call. A call by reference is rebuilt from the conversation this
- * worker kept for the run, or, when it kept none that matches (a restart, another worker), from
- * the run's own answer; either way the whole hash must come out as the workflow's, so the model
- * sees exactly the conversation the workflow holds. A mismatch or no answer is a retryable
- * ConversationUnavailable: the next attempt asks again.
+ * worker kept for the run and the texts it kept (tool results, the system prompt and tools), or,
+ * when it lacks them (a restart, another worker), from the run's own answer; either way the whole
+ * hash must come out as the workflow's, so the model sees exactly what the workflow holds. A
+ * mismatch or no answer is a retryable ConversationUnavailable: the next attempt asks again.
  */
 export async function resolveConversation(input: ModelCallInput, run: { workflowId: string; runId: string } | undefined, source: ConversationSource): Promise<ModelRequest> {
   if (!('conversation' in input)) return input;
@@ -26,8 +31,8 @@ export async function resolveConversation(input: ModelCallInput, run: { workflow
   const needsBase = conversation.parts.some((part) => 'from' in part);
   const base = needsBase && run ? source.cache.find(key, conversation.baseHash) : undefined;
   let rebuilt: { messages: ModelMessage[]; hashes: string[] } | undefined;
-  if (!needsBase || base) rebuilt = conversationFromParts(conversation, base);
-  else {
+  if (!needsBase || base) rebuilt = fromParts(conversation, base, source);
+  if (!rebuilt) {
     const answered = run && source.ask ? await source.ask(run.workflowId, run.runId, conversation.hash).catch(() => undefined) : undefined;
     if (!answered) throw unavailable('this worker does not hold the earlier conversation it builds on, and the run did not answer for it');
     rebuilt = { messages: [...answered], hashes: answered.map(messageHash) };
@@ -37,7 +42,38 @@ export async function resolveConversation(input: ModelCallInput, run: { workflow
     throw unavailable(`the rebuilt conversation (${rebuilt.messages.length} messages) is not the one the run sent (${conversation.count})`);
   }
   if (run && whole !== NO_MESSAGES_HASH) source.cache.remember(key, { ...rebuilt, whole, bytes: JSON.stringify(rebuilt.messages).length });
-  return { ...call, messages: rebuilt.messages };
+  const { context: _named, ...request } = call;
+  return { ...request, ...(await resolveContext(call, run, source)), messages: rebuilt.messages };
+}
+
+/**
+ * The call's system prompt and tools: as sent, kept under their hash for the run's later calls;
+ * or, for a call that names them, from what this worker kept, else from the run (a query). Either
+ * way they must hash to the name, or the attempt fails retryably (ConversationUnavailable).
+ */
+async function resolveContext(call: { context?: string; system?: string; tools?: ModelContext['tools'] }, run: { workflowId: string; runId: string } | undefined, source: ConversationSource): Promise<ModelContext> {
+  const { context: hash, system, tools } = call;
+  if (system !== undefined && tools !== undefined) {
+    if (hash !== undefined) source.texts?.remember(contextText({ system, tools }));
+    return { system, tools };
+  }
+  const kept = hash === undefined ? undefined : readContext(source.texts?.get(hash), hash);
+  if (kept) return kept;
+  const answered = hash !== undefined && run && source.askContext ? await source.askContext(run.workflowId, run.runId, hash).catch(() => undefined) : undefined;
+  const context = answered && hash !== undefined ? readContext(contextText(answered), hash) : undefined;
+  if (!context) throw unavailable('this worker does not hold the system prompt and tools the call names, and the run did not answer for them');
+  source.texts?.remember(contextText(context));
+  return context;
+}
+
+/** The conversation from the kept one and the parts; undefined when a known text is not kept here. */
+function fromParts(conversation: Parameters<typeof conversationFromParts>[0], base: Parameters<typeof conversationFromParts>[1], source: ConversationSource) {
+  try {
+    return conversationFromParts(conversation, base, (hash) => source.texts?.get(hash));
+  } catch (err) {
+    if (err instanceof UnknownTextError) return undefined;
+    throw err;
+  }
 }
 
 function unavailable(why: string): ApplicationFailure {

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { ModelReply, modelCallsFromInputs, type ModelCallInput, type ReasoningStep } from '../../shared';
+import { ModelReply, modelCallsFromInputs, observationText, textHash, type ModelCallInput, type ReasoningStep } from '../../shared';
 import type { AuditModelCall } from '../audit-report';
 import { recordedActivities } from './recorded-activities';
 
@@ -8,14 +8,26 @@ export class ModelCallHistoryError extends Error {
   override readonly name = 'ModelCallHistoryError';
 }
 
-/** One `callModel` activity of a Temporal run: its input as recorded, and how it ended. */
-async function recordedCalls(client: Client, workflowId: string, runId: string): Promise<Array<{ runId: string; input: ModelCallInput; reply?: ModelReply; error?: string }>> {
-  const recorded = await recordedActivities(client, workflowId, runId, 'callModel');
-  return recorded.map((r) => {
-    const reply = r.result === undefined ? undefined : ModelReply.safeParse(r.result);
-    const error = r.error ?? (reply && !reply.success ? 'the recorded reply does not read as a model reply' : undefined);
-    return { runId, input: r.input as ModelCallInput, ...(reply?.success ? { reply: reply.data } : {}), ...(error ? { error } : {}) };
-  });
+/**
+ * The `callModel` activities of a Temporal run (each input as recorded, and how it ended), and
+ * the texts its tools returned, by hash: the calls name those instead of recording them again.
+ */
+async function recordedCalls(client: Client, workflowId: string, runId: string) {
+  const recorded = await recordedActivities(client, workflowId, runId, ['callModel', 'runTool']);
+  const texts = new Map<string, string>();
+  for (const r of recorded) {
+    const output = r.type === 'runTool' && r.result !== null && typeof r.result === 'object' ? (r.result as { result?: unknown }).result : undefined;
+    const text = output === undefined ? undefined : observationText(output);
+    if (typeof text === 'string') texts.set(textHash(text), text);
+  }
+  const calls = recorded
+    .filter((r) => r.type === 'callModel')
+    .map((r): { runId: string; input: ModelCallInput; reply?: ModelReply; error?: string } => {
+      const reply = r.result === undefined ? undefined : ModelReply.safeParse(r.result);
+      const error = r.error ?? (reply && !reply.success ? 'the recorded reply does not read as a model reply' : undefined);
+      return { runId, input: r.input as ModelCallInput, ...(reply?.success ? { reply: reply.data } : {}), ...(error ? { error } : {}) };
+    });
+  return { calls, texts };
 }
 
 /**
@@ -25,12 +37,12 @@ async function recordedCalls(client: Client, workflowId: string, runId: string):
  * ModelCallHistoryError (never a silent mismatch). `steps` is the whole, unfiltered chain.
  */
 export async function modelCallsOfRun(client: Client, workflowId: string, runIds: readonly string[], steps: readonly ReasoningStep[]): Promise<AuditModelCall[]> {
-  const calls: Array<Awaited<ReturnType<typeof recordedCalls>>[number] & { request: ReturnType<typeof modelCallsFromInputs>[number] }> = [];
+  const calls: Array<Awaited<ReturnType<typeof recordedCalls>>['calls'][number] & { request: ReturnType<typeof modelCallsFromInputs>[number] }> = [];
   for (const runId of runIds) {
     const recorded = await recordedCalls(client, workflowId, runId);
-    // References never cross a continue-as-new: each Temporal run rebuilds from its own calls.
-    const requests = modelCallsFromInputs(recorded.map((r) => r.input));
-    recorded.forEach((r, i) => calls.push({ ...r, request: requests[i]! }));
+    // References never cross a continue-as-new: each Temporal run rebuilds from its own calls and tools.
+    const requests = rebuilt(() => modelCallsFromInputs(recorded.calls.map((r) => r.input), (hash) => recorded.texts.get(hash)));
+    recorded.calls.forEach((r, i) => calls.push({ ...r, request: requests[i]! }));
   }
   const llmSteps = steps.filter((s): s is Extract<ReasoningStep, { type: 'tool_call' }> => s.type === 'tool_call' && s.toolCall.toolType === 'llm');
   if (llmSteps.length !== calls.length) {
@@ -44,4 +56,13 @@ export async function modelCallsOfRun(client: Client, workflowId: string, runIds
     }
     return { stepNumber: step.stepNumber, runId: call.runId, request: call.request, ...(call.reply ? { reply: call.reply } : {}), ...(call.error ? { error: call.error } : { ...(call.reply ? {} : { error: 'no reply in the history yet' }) }) };
   });
+}
+
+/** A history that cannot be rebuilt (cut short, or naming a text it lacks) is a ModelCallHistoryError, like a mismatch. */
+function rebuilt<T>(rebuild: () => T): T {
+  try {
+    return rebuild();
+  } catch (err) {
+    throw new ModelCallHistoryError(`The history's model calls cannot be rebuilt: ${(err as Error).message}`);
+  }
 }

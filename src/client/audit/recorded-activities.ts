@@ -4,6 +4,7 @@ import type { temporal } from '@temporalio/proto';
 
 /** One activity of a Temporal run as its history records it: the input, and the result or why there is none. */
 export interface RecordedActivity {
+  type: string;
   input: unknown;
   /** Absent until it completed. */
   result?: unknown;
@@ -11,19 +12,22 @@ export interface RecordedActivity {
 }
 
 /**
- * The activities of one type in a Temporal run, in the order scheduled, their payloads decoded
- * with the client's converter (so encrypted runs read too). Reads the whole history, no worker.
+ * The activities of one type (or several) in a Temporal run, in the order scheduled, their
+ * payloads decoded with the client's converter (so encrypted runs read too). Reads the whole
+ * history once, no worker.
  */
-export async function recordedActivities(client: Client, workflowId: string, runId: string, activityType: string): Promise<RecordedActivity[]> {
+export async function recordedActivities(client: Client, workflowId: string, runId: string, activityTypes: string | readonly string[]): Promise<RecordedActivity[]> {
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   const converter = client.options.loadedDataConverter;
+  const wanted = new Set(typeof activityTypes === 'string' ? [activityTypes] : activityTypes);
   const byEvent = new Map<string, RecordedActivity>();
   const recorded: RecordedActivity[] = [];
   for (const event of history.events ?? []) {
     const scheduled = event.activityTaskScheduledEventAttributes;
-    if (scheduled?.activityType?.name === activityType) {
+    const type = scheduled?.activityType?.name;
+    if (type && wanted.has(type)) {
       const [input] = await decodeArrayFromPayloads(converter, scheduled.input?.payloads);
-      const activity: RecordedActivity = { input };
+      const activity: RecordedActivity = { type, input };
       recorded.push(activity);
       byEvent.set(String(event.eventId), activity);
       continue;

@@ -1,4 +1,4 @@
-import { messageHash, NO_MESSAGES_HASH, wholeHash, type ConversationPart, type ConversationRef, type ModelMessage } from '../../shared';
+import { contextText, MIN_KNOWN_TEXT_CHARS, NO_MESSAGES_HASH, textHash, wholeHash, type ConversationPart, type ConversationRef, type KnownText, type ModelContext, type ModelMessage } from '../../shared';
 
 /** Conversations remembered per run: the loop's own and one side call's (a plan, a summary). */
 const REMEMBERED = 2;
@@ -18,23 +18,97 @@ interface Sent {
  */
 export class SentConversations {
   private sent: Sent[] = [];
+  private lastContext: { text: string; hash: string } | undefined;
+  /** Hashes of the messages sent, with the JSON each was made from (see hashOf). */
+  private readonly hashes = new WeakMap<ModelMessage, { json: string; hash: string }>();
+  /** System prompts and tools sent, by hash, the latest last (see context). */
+  private readonly contexts = new Map<string, ModelContext>();
+  /** Texts tool activities returned lately, in the order they came (see returnedByWorker). */
+  private readonly workerTexts = new Set<string>();
 
-  /** The reference for a call of `messages`; remembers them as sent. */
+  /**
+   * Notes a text a tool activity returned whole: the worker that ran it keeps it, so a call may
+   * send that tool result without it (a known text), and the history holds it once.
+   */
+  returnedByWorker(text: string): void {
+    if (text.length < MIN_KNOWN_TEXT_CHARS) return;
+    this.workerTexts.delete(text);
+    this.workerTexts.add(text);
+    for (const oldest of this.workerTexts) {
+      if (this.workerTexts.size <= MAX_WORKER_TEXTS) break;
+      this.workerTexts.delete(oldest);
+    }
+  }
+
+  /**
+   * Notes the tool results of a conversation carried from the run's earlier Temporal run: tool
+   * activities returned them there, so the worker likely keeps them, and this run's first call
+   * (which sends its conversation whole) names them instead of recording them a third time
+   * after the handover's two. A worker that lacks one asks the run.
+   */
+  carriedOver(messages: readonly ModelMessage[]): void {
+    for (const message of messages) {
+      if (message.role !== 'user') continue;
+      for (const block of message.content) if (block.type === 'tool_result' && !block.isError) this.returnedByWorker(block.content);
+    }
+  }
+
+  /**
+   * The reference for a call of `messages`; remembers them as sent. Added tool results whose text
+   * a tool activity returned lately go without it, as known texts.
+   */
   reference(messages: readonly ModelMessage[]): ConversationRef {
-    // Hashed afresh every call, never cached by object: the loop may change a message in place
-    // (eliding an old result to fit the context window), and a stale hash would send the old text.
-    const hashes = messages.map(messageHash);
+    const hashes = messages.map((m) => this.hashOf(m));
     const base = this.bestBase(hashes);
     const parts = base ? partsFrom(hashes, base, messages) : messages.length ? [{ added: [...messages] }] : [];
     const whole = wholeHash(hashes);
     this.sent = [{ messages: [...messages], hashes, whole }, ...this.sent.filter((s) => s.whole !== whole)].slice(0, REMEMBERED);
-    return { baseHash: base?.whole ?? NO_MESSAGES_HASH, parts, count: messages.length, hash: whole };
+    const known = this.workerTexts.size ? leaveOutKnownTexts(parts, this.workerTexts) : [];
+    return { baseHash: base?.whole ?? NO_MESSAGES_HASH, parts, count: messages.length, hash: whole, ...(known.length ? { known } : {}) };
+  }
+
+  /**
+   * The hash a call names its system prompt and tools by, and whether this Temporal run sent
+   * them before (then the call goes without them); undefined for a context too short to name.
+   */
+  context(context: ModelContext): { hash: string; sentBefore: boolean } | undefined {
+    const text = contextText(context);
+    if (text.length < MIN_KNOWN_TEXT_CHARS) return undefined;
+    // The loop sends the same context call after call: its hash is not made again.
+    const hash = this.lastContext?.text === text ? this.lastContext.hash : textHash(text);
+    this.lastContext = { text, hash };
+    const sentBefore = this.contexts.delete(hash);
+    this.contexts.set(hash, { system: context.system, tools: context.tools });
+    for (const oldest of this.contexts.keys()) {
+      if (this.contexts.size <= REMEMBERED_CONTEXTS) break;
+      this.contexts.delete(oldest);
+    }
+    return { hash, sentBefore };
+  }
+
+  /** The system prompt and tools sent under `hash`, for a worker that lacks them; else undefined. */
+  findContext(hash: unknown): ModelContext | undefined {
+    return typeof hash === 'string' ? this.contexts.get(hash) : undefined;
   }
 
   /** The conversation sent whose whole hash is `hash`, for a worker that lacks it; else undefined. */
   find(hash: unknown): ModelMessage[] | undefined {
     const sent = typeof hash === 'string' ? this.sent.find((s) => s.whole === hash) : undefined;
     return sent ? [...sent.messages] : undefined;
+  }
+
+  /**
+   * A message's hash, reused while its JSON is unchanged: the loop may change a message in place
+   * (eliding an old result to fit the context window), so the JSON is compared every call, but
+   * the sha256 over it (the costly part on a long conversation) is not made again.
+   */
+  private hashOf(message: ModelMessage): string {
+    const json = JSON.stringify(message);
+    const known = this.hashes.get(message);
+    if (known?.json === json) return known.hash;
+    const hash = textHash(json); // messageHash, without making the JSON twice
+    this.hashes.set(message, { json, hash });
+    return hash;
   }
 
   /** The remembered conversation that has most of these messages. */
@@ -64,4 +138,32 @@ function partsFrom(hashes: readonly string[], base: Sent, messages: readonly Mod
     else parts.push({ added: [messages[i]!] });
   });
   return parts;
+}
+
+/** Contexts remembered: the loop's, and those of side calls (a plan, a summary, a fallback model's tools). */
+const REMEMBERED_CONTEXTS = 4;
+/** Texts noted at most: a turn's results are named by the next call; after a handover, the carried conversation's latest. */
+const MAX_WORKER_TEXTS = 256;
+
+/** Empties, in `parts`' added messages, the tool results whose text the worker holds; says which. */
+function leaveOutKnownTexts(parts: ConversationPart[], workerTexts: ReadonlySet<string>): KnownText[] {
+  const known: KnownText[] = [];
+  let index = 0;
+  for (const part of parts) {
+    if ('from' in part) {
+      index += part.count;
+      continue;
+    }
+    part.added = part.added.map((message) => {
+      const at = index++;
+      if (message.role !== 'user') return message;
+      const content = message.content.map((block, b) => {
+        if (block.type !== 'tool_result' || block.content.length < MIN_KNOWN_TEXT_CHARS || !workerTexts.has(block.content)) return block;
+        known.push({ message: at, block: b, hash: textHash(block.content) });
+        return { ...block, content: '' };
+      });
+      return { ...message, content };
+    });
+  }
+  return known;
 }

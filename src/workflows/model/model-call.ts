@@ -1,5 +1,5 @@
 import { isCancellation, patched } from '@temporalio/workflow';
-import type { FallbackModel, ModelCallInput, ModelMessage, ModelReply, ModelTool } from '../../shared';
+import type { FallbackModel, ModelCallInput, ModelMessage, ModelReply, ModelRequest, ModelTool } from '../../shared';
 import { priceFor } from '../../shared/pricing';
 import { activities, modelCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
@@ -15,6 +15,8 @@ import { takenCallIds, withUniqueCallIds } from './unique-call-ids';
  * conversation the run sent before, so a call records the bytes it adds, not the whole again.
  */
 export const MODEL_CALL_BY_REFERENCE_PATCH = 'model-call-by-reference';
+/** Marks histories whose model calls name a system prompt and tools sent before (`context`) instead of repeating them. */
+export const MODEL_CONTEXT_BY_REFERENCE_PATCH = 'model-context-by-reference';
 
 /** Marks histories in which a reply's repeated tool call ids are renamed before anything uses them. */
 export const UNIQUE_CALL_IDS_PATCH = 'unique-call-ids';
@@ -84,8 +86,7 @@ export async function recordedModelCall(ctx: RunContext, request: ModelCallReque
       maxTokens,
       ...(request.stopSequences ? { stopSequences: request.stopSequences } : {}),
     };
-    // Only what is new since a conversation this run sent before; histories from before send it whole.
-    const sent: ModelCallInput = patched(MODEL_CALL_BY_REFERENCE_PATCH) ? { ...call, conversation: ctx.conversations.reference(request.messages) } : { ...call, messages: request.messages };
+    const sent = callInput(ctx, call, request.messages);
     const received = await activities.callModel.executeWithOptions(modelCallOptions(input.model, `${candidate.model} · iteration ${state.iteration}`), [sent]);
     state.countReply(received);
     const unique = withUniqueCallIds(received, takenCallIds(chain.steps, state.messages));
@@ -107,4 +108,19 @@ export async function recordedModelCall(ctx: RunContext, request: ModelCallReque
     chain.toolResult({ correlationId, success: false, result: null, error, durationMs: 0 }, visibility, { model: candidate.model });
     throw new ModelCallFailed(error);
   }
+}
+
+/**
+ * What a model call records: only the messages new since a conversation this run sent before,
+ * and the system prompt and tools only the first time (then `context` names them). Histories
+ * from before send the messages whole, or the system prompt and tools every time.
+ */
+function callInput(ctx: RunContext, call: Omit<ModelRequest, 'messages'>, messages: ModelMessage[]): ModelCallInput {
+  if (!patched(MODEL_CALL_BY_REFERENCE_PATCH)) return { ...call, messages };
+  const conversation = ctx.conversations.reference(messages);
+  const context = patched(MODEL_CONTEXT_BY_REFERENCE_PATCH) ? ctx.conversations.context(call) : undefined;
+  if (!context) return { ...call, conversation };
+  if (!context.sentBefore) return { ...call, conversation, context: context.hash };
+  const { system: _system, tools: _tools, ...rest } = call;
+  return { ...rest, conversation, context: context.hash };
 }

@@ -1,12 +1,12 @@
 import { patched, setHandler } from '@temporalio/workflow';
-import { type AgentStatus, type ApprovalRecord, type ModelMessage, type ReasoningChain } from '../../shared';
+import { type AgentStatus, type ApprovalRecord, type ModelContext, type ModelMessage, type ReasoningChain } from '../../shared';
 import { chainPage, queryPage } from '../../shared/chain-page';
 import { queryRole, viewChain, viewStatus } from '../../shared/chain-view';
 import type { RunContext } from '../core/run-context';
 import { cutText, readMessage } from '../core/read-message';
 import { decodeSignalPayload, rawSignal } from '../core/signal-payload';
 import type { SubAgentTree } from '../delegation/sub-agent-tree';
-import { answerUpdate, approveToolCallUpdate, CancelRequestSchema, cancelSignal, chainQuery, MAX_CANCEL_TEXT_CHARS, modelConversationQuery, resolveStallUpdate, statusQuery, steerSignal, subAgentApprovalsSignal } from '../messages';
+import { answerUpdate, approveToolCallUpdate, CancelRequestSchema, cancelSignal, chainQuery, MAX_CANCEL_TEXT_CHARS, modelContextQuery, modelConversationQuery, resolveStallUpdate, statusQuery, steerSignal, subAgentApprovalsSignal } from '../messages';
 import { DecisionSignatures, SIGNED_DECISIONS_PATCH } from '../people/decision-signatures';
 import type { People } from '../people/people';
 import type { Interrupts } from './interrupts';
@@ -21,6 +21,7 @@ export const MAX_REFUSED_MESSAGES_RECORDED = 20;
 export interface MessageHandlers {
   chain(role?: unknown, page?: unknown): ReasoningChain;
   conversation(hash?: unknown): ModelMessage[] | null;
+  context(hash?: unknown): ModelContext | null;
   status(role?: unknown): AgentStatus;
   cancel(raw?: unknown): void;
   steer(raw: unknown): void;
@@ -57,6 +58,7 @@ export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentT
   return {
     // A role the query does not know fails the query (not the run) with the list of valid roles.
     conversation: (hash) => ctx.conversations.find(hash) ?? null,
+    context: (hash) => ctx.conversations.findContext(hash) ?? null,
     // The page is cut from the whole view, so a result is redacted by what its call said earlier.
     chain: (role, page) => {
       const wanted = queryPage(page);
@@ -136,6 +138,7 @@ export function registerHandlers(ctx: RunContext, people: People, tree: SubAgent
   const h = messageHandlers(ctx, people, tree, interrupts, status);
   setHandler(chainQuery, h.chain);
   setHandler(modelConversationQuery, h.conversation);
+  setHandler(modelContextQuery, h.context);
   setHandler(statusQuery, h.status);
   // Signals arrive undecoded (see rawSignal): bytes that do not decode are refused like any bad payload.
   setHandler(rawSignal(cancelSignal.name), (raw) => h.cancel(decodeSignalPayload(raw)));

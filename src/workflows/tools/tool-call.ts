@@ -1,5 +1,5 @@
 import { ActivityCancellationType, ActivityFailure, ApplicationFailure, isCancellation, patched } from '@temporalio/workflow';
-import type { AgentInput, ReasoningStep, ToolResult, ToolSpec, ToolUseBlock } from '../../shared';
+import { observationText, type AgentInput, type ReasoningStep, type ToolResult, type ToolSpec, type ToolUseBlock } from '../../shared';
 import { FailureType } from '../../shared/failure-types';
 import { activities, localActivities, localToolCallOptions, toolCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
@@ -77,12 +77,14 @@ export async function runToolCall(
       chain.toolResult(taken.shown, shownAs(taken.shown.result), taken.meta);
       return remembered(ctx, spec, key, callStep.stepId, taken.shown, taken.observation);
     }
-    const text = typeof out.result === 'string' ? out.result : JSON.stringify(out.result);
+    const text = observationText(out.result);
     const condensed = text.length > limit && input.summariseLargeResults ? await summariseOrCut(ctx, spec, text, limit) : undefined;
     const flags = condensed?.summarised ? { summarised: true } : out.truncated || condensed ? { truncated: true } : {};
     shown = { correlationId: call.id, success: true, result: condensed?.text ?? out.result, durationMs: out.durationMs, ...(out.attempts ? { attempts: out.attempts } : {}), ...flags };
     chain.toolResult(shown, shownAs(shown.result));
     observation = { callId: call.id, content: condensed?.text ?? text, isError: false };
+    // The worker that ran it keeps the text, so the next model call can name it instead of recording it again.
+    if (!condensed && !spec.local && patched(KNOWN_TEXTS_PATCH)) ctx.conversations.returnedByWorker(text);
   } catch (err) {
     if (isCancellation(err)) {
       const error = ran ? 'The tool ran, but the run was cancelled before its result was used.' : 'Cancelled while running; the tool acknowledged the cancellation.';
@@ -154,6 +156,8 @@ async function summariseOrCut(ctx: RunContext, spec: ToolSpec, text: string, lim
 
 /** Marks histories in which a tool marked `local` ran as a local activity. */
 export const LOCAL_TOOLS_PATCH = 'local-tools';
+/** Marks histories whose model calls name the texts tool activities returned (known texts) instead of carrying them. */
+export const KNOWN_TEXTS_PATCH = 'known-tool-texts';
 
 /** How a tool's call runs: a local activity for a `local` tool, else an ordinary one. */
 function toolRunner(spec: ToolSpec, summary: string): RunTool {

@@ -2,7 +2,8 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
-import { modelCallsFromInputs, type ModelCallInput } from '../../../src/shared';
+import { modelCallsOfRun } from '../../../src/client/audit/model-call-history';
+import { modelCallsFromInputs, textHash, type ModelCallInput } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
@@ -14,45 +15,73 @@ const OBSERVATION_CHARS = 10_000;
 const page = defineTool({ name: 'page', description: 'Returns page n', input: z.object({ n: z.number() }), execute: ({ n }) => `page ${n}: ${'x'.repeat(OBSERVATION_CHARS)}` });
 const script = () => createScriptedModel([...Array.from({ length: ITERATIONS }, (_, i) => ({ content: [useTool('page', { n: i + 1 })] })), { content: [useTool('finish', { result: 'read' })] }]);
 
-/** The `callModel` inputs a run's history scheduled, in order, and each one's size in the history. */
-async function modelCallInputs(workflowId: string): Promise<Array<{ input: ModelCallInput; bytes: number }>> {
+/** The `callModel` inputs a run's history scheduled, in order, each one's size in the history; and its tools' results by text hash. */
+async function modelCallInputs(workflowId: string): Promise<{ calls: Array<{ input: ModelCallInput; bytes: number }>; texts: Map<string, string> }> {
   const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
-  return (history.events ?? []).flatMap((e) => {
+  const texts = new Map<string, string>();
+  for (const e of history.events ?? []) {
+    const done = e.activityTaskCompletedEventAttributes?.result?.payloads?.[0];
+    const output = done && (defaultPayloadConverter.fromPayload(done) as { result?: unknown }).result;
+    if (typeof output === 'string') texts.set(textHash(output), output);
+  }
+  const calls = (history.events ?? []).flatMap((e) => {
     const scheduled = e.activityTaskScheduledEventAttributes;
     if (scheduled?.activityType?.name !== 'callModel') return [];
     const payload = scheduled.input!.payloads![0]!;
     return [{ input: defaultPayloadConverter.fromPayload(payload) as ModelCallInput, bytes: payload.data!.length }];
   });
+  return { calls, texts };
 }
 
-async function runWith(conversationCacheBytes: number | undefined) {
+async function runWith(conversationCacheBytes: number | undefined, continueAsNewEvery?: number) {
   const model = script();
   const h = await createHarness(env, { tools: [page], models: { scripted: model }, cacheWorkflows: true, ...(conversationCacheBytes !== undefined ? { conversationCacheBytes } : {}) });
   const { result, workflowId } = await h.worker.runUntil(async () => {
-    const handle = await h.agents.start({ task: 'Read the pages', model: SCRIPTED_MODEL, maxToolResultChars: 2 * OBSERVATION_CHARS });
+    const handle = await h.agents.start({ task: 'Read the pages', model: SCRIPTED_MODEL, maxToolResultChars: 2 * OBSERVATION_CHARS, ...(continueAsNewEvery ? { continueAsNewEvery } : {}) });
     return { result: await handle.result(), workflowId: handle.workflowId };
   });
   model.verify();
-  return { model, result, inputs: await modelCallInputs(workflowId) };
+  const { calls, texts } = await modelCallInputs(workflowId);
+  return { model, result, inputs: calls, texts, workflowId };
 }
 
 describe('a model call records only what is new in the conversation', () => {
   it('sends each call by reference, the model sees the whole conversation, and the history rebuilds every prompt', { timeout: 60_000 }, async () => {
-    const { model, result, inputs } = await runWith(undefined);
+    const { model, result, inputs, texts, workflowId } = await runWith(undefined);
     expect(result).toMatchObject({ success: true, toolCalls: ITERATIONS });
     expect(inputs).toHaveLength(ITERATIONS + 1);
-    // After the first, a call carries the last reply and the new observation, not the whole again.
+    // After the first, a call carries the last reply and names the new observation: the history
+    // holds each observation once, as the tool's result, not again in the next call.
     for (const [i, { input, bytes }] of inputs.entries()) {
       expect('conversation' in input).toBe(true);
       if (i === 0) continue;
-      expect(input).toMatchObject({ conversation: { parts: [{ from: 0, count: 2 * i - 1 }, { added: [expect.anything(), expect.anything()] }] } });
-      expect(bytes).toBeLessThan(2 * OBSERVATION_CHARS);
+      expect(input).toMatchObject({ conversation: { parts: [{ from: 0, count: 2 * i - 1 }, { added: [expect.anything(), expect.anything()] }], known: [{ message: 2 * i, block: 0 }] } });
+      // The system prompt and tools went with the first call; later calls name them.
+      expect('system' in input || 'tools' in input).toBe(false);
+      expect(input).toMatchObject({ context: (inputs[0]!.input as { context: string }).context });
+      expect(bytes).toBeLessThan(1_000);
     }
     // The model got every message, growing by one observation a call.
     const sizes = model.calls.map((c) => JSON.stringify(c.messages).length);
     expect(sizes.at(-1)!).toBeGreaterThan(ITERATIONS * OBSERVATION_CHARS);
     // An auditor rebuilds each prompt from the history alone: exactly what the model received.
-    expect(modelCallsFromInputs(inputs.map((x) => x.input)).map((r) => r.messages)).toEqual(model.calls.map((c) => c.messages));
+    expect(modelCallsFromInputs(inputs.map((x) => x.input), (hash) => texts.get(hash)).map((r) => r.messages)).toEqual(model.calls.map((c) => c.messages));
+    // So does the audit export, reading the history through the client.
+    const { runId } = await env.client.workflow.getHandle(workflowId).describe();
+    const audited = await modelCallsOfRun(env.client, workflowId, [runId], result.chain.steps);
+    expect(audited.map((c) => c.request.messages)).toEqual(model.calls.map((c) => c.messages));
+  });
+
+  it('after a handover, the first call names the carried tool results, and the model still sees them whole', { timeout: 60_000 }, async () => {
+    const kept = await runWith(undefined);
+    const handedOver = await runWith(undefined, 2);
+    expect(handedOver.result).toMatchObject({ success: true, toolCalls: ITERATIONS, continuations: 3 });
+    const withoutIds = (calls: typeof kept.model.calls) => JSON.stringify(calls.map((c) => c.messages)).replace(/"(id|toolUseId)":"[^"]*"/g, '"$1":"…"');
+    expect(withoutIds(handedOver.model.calls)).toEqual(withoutIds(kept.model.calls));
+    // The last Temporal run's first call sends its conversation whole but for the pages, which it names.
+    const first = handedOver.inputs[0]!.input as { conversation: { known?: unknown[] } };
+    expect(first.conversation.known).toHaveLength(ITERATIONS);
+    expect(handedOver.inputs[0]!.bytes).toBeLessThan(OBSERVATION_CHARS);
   });
 
   it('a worker that kept nothing asks the run, and the model sees the same conversations', { timeout: 60_000 }, async () => {

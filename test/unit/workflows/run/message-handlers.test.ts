@@ -145,3 +145,13 @@ describe('the modelConversation query', () => {
     for (const payload of [undefined, null, 42, {}, ['x'], 'no such hash', sent.baseHash]) expect(h.conversation(payload)).toBeNull();
   });
 });
+
+describe('the modelContext query', () => {
+  it('answers any payload: the system prompt and tools sent under that hash, else null', () => {
+    const { h, conversations } = run();
+    const context = { system: `You help. ${'Be brief. '.repeat(40)}`, tools: [] };
+    const { hash } = conversations.context(context)!;
+    expect(h.context(hash)).toEqual(context);
+    for (const payload of [undefined, null, 42, {}, ['x'], 'no such hash', { hash }]) expect(h.context(payload)).toBeNull();
+  });
+});

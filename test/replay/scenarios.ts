@@ -217,6 +217,35 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     ],
   },
   {
+    // Long tool results named by hash in the next model call (known texts), a short one sent whole.
+    name: 'known-tool-texts',
+    input: { task: 'Read two big results', model: SCRIPTED_MODEL, maxToolResultChars: 6_000 },
+    turns: [
+      { content: [useTool('big_result', {}, 'toolu_b1'), useTool('lookup', { key: 'b' }, 'toolu_b2')] },
+      { content: [useTool('big_result', {}, 'toolu_b3')] },
+      { content: [useTool('finish', { result: 'read both' }, 'toolu_b4')] },
+    ],
+  },
+  {
+    // After a handover, the first model call names the carried tool results (known texts).
+    name: 'known-texts-after-handover',
+    input: { task: 'Read three big results', model: SCRIPTED_MODEL, continueAsNewEvery: 2, maxToolResultChars: 6_000 },
+    turns: [
+      ...Array.from({ length: 3 }, (_, i) => ({ content: [useTool('big_result', {}, `toolu_h${i + 1}`)] })),
+      { content: [useTool('finish', { result: 'read three' }, 'toolu_hz')] },
+    ],
+  },
+  {
+    // The same handover, its archive recorded once as a local activity's marker (keepChainArchive).
+    name: 'archive-in-marker',
+    input: { task: 'Look up many keys', model: SCRIPTED_MODEL, continueAsNewEvery: 52, maxIterations: 60, maxContextChars: 4_000 },
+    turns: [
+      ...Array.from({ length: 53 }, (_, i) => ({ content: [useTool('lookup', { key: `k${i + 1}` }, `toolu_m${i + 1}`)] })),
+      { content: [useTool('finish', { result: 'looked up' }, 'toolu_mz')] },
+    ],
+    fixtureRun: 'first',
+  },
+  {
     // A handover with more steps than it carries: the chain's tail goes on, `earlier` points back.
     name: 'long-chain-tail',
     input: { task: 'Look up many keys', model: SCRIPTED_MODEL, continueAsNewEvery: 52, maxIterations: 60, maxContextChars: 4_000 },

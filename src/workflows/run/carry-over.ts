@@ -53,7 +53,7 @@ export function carryOver(
     tools: [...tools],
     steering: [...steering.waiting],
     ...(steering.refused > 0 ? { steeringRefused: steering.refused } : {}),
-    ...(archive ? { archive: { ...archive, steps: archive.steps.map((s) => shortenStep(s, runId, level)) } } : {}),
+    ...(archive ? { archive: shortenArchive(archive, runId, level) } : {}),
   };
 }
 
@@ -100,6 +100,11 @@ export function planHandover(
       `(continueAsNewAtBytes ${input.continueAsNewAtBytes}, at most ${MAX_CARRIED_BYTES}); the next run would hand over again at once, ` +
       `so the run ends here with its chain so far.`,
   };
+}
+
+/** The steps a handover leaves behind, with long texts cut at `level` like the carried chain's. */
+export function shortenArchive(archive: ChainArchive, runId: string, level: CarryLevel): ChainArchive {
+  return { ...archive, steps: archive.steps.map((s) => shortenStep(s, runId, level)) };
 }
 
 /** The chain with long texts cut at `level`; each cut names the run whose history has it in full. */

@@ -16,13 +16,23 @@ export interface CarriedLimits {
  * iterations, it no longer fitted a 2 MiB payload.
  */
 export const CARRIED_LIMITS: CarriedLimits = {
-  /** Latest steps carried; the rest are handed over once, as the archive (see chainTail). */
-  steps: 200,
+  /**
+   * Latest steps carried; the rest are recorded once, as the archive (see chainTail). A handover's
+   * input is recorded twice, so each step carried costs twice its size per handover: readers
+   * page further back through the archives anyway.
+   */
+  steps: 50,
   /** Decided approval records carried (pending ones always are). */
   decidedApprovals: 50,
   /** Sub-agent records carried (running ones always are). */
   subAgents: 50,
 };
+
+/** What histories recorded before SHORTER_TAIL_PATCH carried. */
+export const CARRIED_LIMITS_BEFORE: CarriedLimits = { ...CARRIED_LIMITS, steps: 200 };
+
+/** Marks histories whose handovers carry CARRIED_LIMITS (50 steps), not CARRIED_LIMITS_BEFORE (200). */
+export const SHORTER_TAIL_PATCH = 'shorter-chain-tail';
 
 /**
  * Steps a Temporal run holds (its carried tail and its own) before it hands over, so what one
@@ -39,12 +49,13 @@ export interface ChainHandover {
 
 /**
  * The chain a handover carries: its latest steps, pending approvals and the latest decided ones,
- * running sub-agents and the latest others. The steps left behind go once into the next run's
- * input as the archive (readers find them there through `earlier`, with no replay), pointing on
- * to where the steps before them are. Pure and deterministic.
+ * running sub-agents and the latest others. The steps left behind are the archive, recorded
+ * once (keep-archive.ts; readers find it through `earlier`, with no replay), pointing on to where
+ * the steps before them are. Pure and deterministic.
  */
-export function chainTail(chain: ReasoningChain, runId: string, limits: CarriedLimits = CARRIED_LIMITS): ChainHandover {
-  const cut = Math.max(0, chain.steps.length - limits.steps);
+export function chainTail(chain: ReasoningChain, runId: string, limits: CarriedLimits = CARRIED_LIMITS, leave?: number): ChainHandover {
+  // `leave` pins the cut: the same steps left behind as an archive already recorded, however many came since.
+  const cut = Math.min(chain.steps.length, leave ?? Math.max(0, chain.steps.length - limits.steps));
   const left = chain.steps.slice(0, cut);
   const steps = chain.steps.slice(cut);
   const lastReactCall = Math.max(chain.earlier?.lastReactCall ?? 0, nextReactCallNumber(left) - 1);

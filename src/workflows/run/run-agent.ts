@@ -25,7 +25,8 @@ import { APPROVAL_RULES_FAIL_CLOSED_PATCH } from '../tools/tool-turn';
 import { agentResult } from './agent-result';
 import { carryOver, planHandover } from './carry-over';
 import { forkChain, forkNote, forkState } from './fork-start';
-import { CHAIN_SEGMENTS_PATCH, chainTail, MAX_HELD_STEPS } from './chain-tail';
+import { CARRIED_LIMITS, CARRIED_LIMITS_BEFORE, CHAIN_SEGMENTS_PATCH, chainTail, MAX_HELD_STEPS, SHORTER_TAIL_PATCH, type ChainHandover } from './chain-tail';
+import { ARCHIVE_MARKER_PATCH, keepArchive } from './keep-archive';
 import { fitResult, fitsPayload } from './fit-result';
 import { registerHandlers } from './handlers';
 import { Interrupts } from './interrupts';
@@ -56,6 +57,9 @@ function chainCaller(input: AgentInput): { caller?: NonNullable<ReasoningChain['
   // No empty list: some JSON readers (the temporal CLI's query output) turn [] into null.
   return { caller: { id, ...(roles.length ? { roles: [...roles] } : {}), ...(tenant ? { tenant } : {}) } as NonNullable<ReasoningChain['caller']> };
 }
+
+/** Marks histories whose first model call after a handover names the carried tool results (known texts). */
+export const KNOWN_TEXTS_AFTER_HANDOVER_PATCH = 'known-texts-after-handover';
 
 /** After a cancel or timeout, how long in-flight work may take to acknowledge before the run ends without it. */
 const SETTLE_MS = 1_500;
@@ -118,6 +122,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     progress: { details: shown.details, publish: (value) => (shown.publish(value), tree.reportUp(people.gate.pending())) },
     conversations: new SentConversations(),
   };
+  if (carried && patched(KNOWN_TEXTS_AFTER_HANDOVER_PATCH)) ctx.conversations.carriedOver(state.messages);
   registerHandlers(ctx, people, tree, interrupts, status);
   interrupts.onTemporalCancel(() => (state.cancelRequested !== undefined ? `The run was cancelled (${state.cancelRequested}).` : 'The run was cancelled through Temporal.'));
   if (input.runTimeoutMs !== undefined) interrupts.startDeadline(input.runTimeoutMs, state.startedAtMs);
@@ -148,7 +153,13 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       return continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...input, continued: carryOver(state, chain.snapshot(), tools, runId, people.inbox) });
     }
     // Long runs carry a bounded tail of their chain; histories recorded before carried all of it.
-    const held = patched(CHAIN_SEGMENTS_PATCH) ? chainTail(chain.snapshot(), runId) : { chain: chain.snapshot() };
+    const limits = patched(CHAIN_SEGMENTS_PATCH) ? (patched(SHORTER_TAIL_PATCH) ? CARRIED_LIMITS : CARRIED_LIMITS_BEFORE) : undefined;
+    let held: ChainHandover = limits ? chainTail(chain.snapshot(), runId, limits) : { chain: chain.snapshot() };
+    if (limits && held.archive && patched(ARCHIVE_MARKER_PATCH) && (await keepArchive(held.archive, runId))) {
+      // Recorded once, here; the handover is planned after it, with what messages brought meanwhile.
+      await condition(allHandlersFinished);
+      held = { chain: chainTail(chain.snapshot(), runId, limits, held.archive.steps.length).chain };
+    }
     const handover = planHandover(input, (level) => carryOver(state, held.chain, tools, runId, people.inbox, level, held.archive), {
       iterationsThisRun: state.iterationsThisRun,
       historyBytes: workflowInfo().historySize,

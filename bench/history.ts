@@ -41,6 +41,9 @@ export async function measureHistory(ctx: BenchContext, config: BenchConfig): Pr
       // What the iterations themselves record: the result and each handover (recorded as one run's end and the next's start) carry the chain instead.
       measurement(`${label}: history per iteration, results and handovers left out`, (c.totalBytes - c.carryingBytes) / c.iterations / 1024, 'KB'),
       measurement(`${label}: history in all (${c.runs.length} Temporal run${c.runs.length > 1 ? 's' : ''})`, c.totalBytes / 1e6, 'MB'),
+      measurement(`${label}: what an iteration adds (model reply + tool result payloads)`, c.addedBytes / c.iterations / 1024, 'KB'),
+      measurement(`${label}: ratio history / what the iterations add`, c.totalBytes / c.addedBytes, 'x', { target: ADDED_TARGET }),
+      measurement(`${label}: the same, results and handovers left out`, (c.totalBytes - c.carryingBytes) / c.addedBytes, 'x'),
     ];
   });
   const biggestEvent = Math.max(0, ...cases.map((c) => c.largestEventBytes));
@@ -60,6 +63,7 @@ export async function measureHistory(ctx: BenchContext, config: BenchConfig): Pr
       cases,
       settings: 'default worker options (cached); maxToolResultChars raised to twice the observation so none is cut; other inputs at their defaults (maxContextChars 150,000, continueAsNewAtBytes 2,000,000)',
       bytes: 'temporal.api.history.v1.History.encode(history).length, summed over the runs linked by continue-as-new',
+      added: "what the iterations add: the payload bytes of every callModel and runTool result (the model's replies and the tools' observations)",
       replays,
       replayHow: 'Worker.runReplayHistory with the same workflow bundle, one Temporal run each; includes creating the replay worker',
     },
@@ -67,6 +71,9 @@ export async function measureHistory(ctx: BenchContext, config: BenchConfig): Pr
 }
 
 type Picked = { workflowId: string; run: RunHistory };
+
+/** Issue 18: history per iteration at most twice the bytes the iteration adds. */
+const ADDED_TARGET = { op: '<=', value: 2 } as const;
 
 const kb = (bytes: number): string => `${Math.round(bytes / 1024)} KB`;
 
@@ -95,6 +102,7 @@ async function runCase(ctx: BenchContext, iterations: number, observationBytes: 
       totalBytes,
       totalEvents: runs.reduce((sum, r) => sum + r.events, 0),
       carryingBytes: runs.reduce((sum, r) => sum + r.carryingEventBytes, 0),
+      addedBytes: runs.reduce((sum, r) => sum + r.addedBytes, 0),
       bytesPerIteration: totalBytes / iterations,
       largestEventBytes: Math.max(...runs.map((r) => r.largestEventBytes)),
       resultChainSteps: result.chain.steps.length,

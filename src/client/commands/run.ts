@@ -127,7 +127,7 @@ async function follow(options: RunOptions, c: Connected, workflowId: string, wor
         : []),
     ]);
   } finally {
-    stopStallWatch();
+    await stopStallWatch();
   }
 }
 

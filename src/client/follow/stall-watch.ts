@@ -11,17 +11,19 @@ const SCHEDULED = temporal.api.enums.v1.PendingWorkflowTaskState.PENDING_WORKFLO
  * While a run is followed, checks that its workflow tasks are being taken: the task queue's
  * pollers include workers that stopped up to a minute ago, so only a task left waiting shows
  * that nobody serves the run. Calls `onStall` once per stall with how long the task has waited
- * and the run's task queue. Returns a function that stops the checks.
+ * and the run's task queue. Returns a function that stops the checks and resolves once a check
+ * under way has settled, so the caller may close the Temporal connection next.
  */
 export function watchForStall(
   client: Client,
   workflowId: string,
   onStall: (stall: { waitedMs: number; taskQueue: string }) => void,
   stallAfterMs = STALL_AFTER_MS,
-): () => void {
+): () => Promise<void> {
   let reported: string | undefined;
   const check = async (): Promise<void> => {
-    const { raw, taskQueue } = await client.workflow.getHandle(workflowId).describe();
+    // Under a deadline, so stopping never waits longer than one period for a check.
+    const { raw, taskQueue } = await client.connection.withDeadline(Date.now() + CHECK_EVERY_MS, () => client.workflow.getHandle(workflowId).describe());
     const task = raw.pendingWorkflowTask;
     const since = task?.originalScheduledTime ?? task?.scheduledTime;
     if (!task || task.state !== SCHEDULED || !since) return;
@@ -32,7 +34,15 @@ export function watchForStall(
     onStall({ waitedMs, taskQueue });
   };
   // A failed check (a server hiccup) is skipped: the watch is a courtesy, never the cause of a failure.
-  const timer = setInterval(() => void check().catch(() => undefined), CHECK_EVERY_MS);
+  let checking: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    checking ??= check()
+      .catch(() => undefined)
+      .finally(() => (checking = undefined));
+  }, CHECK_EVERY_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await checking;
+  };
 }

@@ -86,10 +86,11 @@ export function registerEventsRoute(app: FastifyInstance, ctx: ServerContext, op
     void joined.listener.start();
   });
 
-  // Open streams never end by themselves: end them so the server can close.
+  // Open streams never end by themselves: end them so the server can close; and wait for the
+  // streams' Temporal reads, so whoever closes the Temporal connection next leaves none queued.
   app.addHook('preClose', async () => {
     for (const writer of [...open]) writer.close();
-    hub.close();
+    await hub.close();
   });
 
   return { watcherCount: () => hub.watcherCount, runCount: () => hub.runCount };

@@ -7,6 +7,8 @@ import { RunStream, type RunStreamDeps, type StreamListener } from './run-stream
 export class RunStreamHub {
   private readonly streams = new Map<string, RunStream>();
   private watchers = 0;
+  /** Streams closed when their last watcher left, until their Temporal calls settle. */
+  private readonly draining = new Set<Promise<void>>();
 
   constructor(
     private readonly deps: RunStreamDeps,
@@ -44,14 +46,22 @@ export class RunStreamHub {
     if (stream.size === before) return;
     this.watchers -= 1;
     if (stream.size === 0 && this.streams.get(stream.workflowId) === stream) {
-      stream.close();
       this.streams.delete(stream.workflowId);
+      this.drain(stream);
     }
   }
 
-  close(): void {
-    for (const stream of this.streams.values()) stream.close();
+  /** Closes every stream; resolves once none has a Temporal call under way. */
+  async close(): Promise<void> {
+    for (const stream of this.streams.values()) this.drain(stream);
     this.streams.clear();
     this.watchers = 0;
+    await Promise.all([...this.draining]);
+  }
+
+  private drain(stream: RunStream): void {
+    const closing = stream.close();
+    this.draining.add(closing);
+    void closing.then(() => this.draining.delete(closing));
   }
 }

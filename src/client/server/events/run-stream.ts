@@ -39,13 +39,15 @@ export interface RunStreamDeps {
 /** Raw steps held while the steps before them are read; more means a sync is due anyway. */
 const MAX_HELD_STEPS = 1_000;
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+/** gRPC's status code for a call that ran past its deadline. */
+const DEADLINE_EXCEEDED = 4;
+
+const pastDeadline = (err: unknown): boolean => {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === DEADLINE_EXCEEDED) return true;
+  }
+  return false;
+};
 
 /**
  * One watched run, shared by all its watchers: one bus subscription; the facts that put a raw
@@ -72,6 +74,9 @@ export class RunStream {
   private lastStatusKey: string | undefined;
   private dirty = true;
   private readonly reads = new Map<string, { startedSeq: number; promise: Promise<unknown> }>();
+  private closed = false;
+  /** Temporal calls not yet settled, gRPC retries included: `close()` waits for them. */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     readonly workflowId: string,
@@ -101,10 +106,17 @@ export class RunStream {
     this.listeners.delete(listener);
   }
 
-  close(): void {
+  /**
+   * Stops watching and starts no more Temporal calls; resolves once those under way have settled
+   * (each within `readTimeoutMs`). A caller may then close the Temporal connection: a call still
+   * queued on a closed connection is retried by the client on a timer, which then throws.
+   */
+  close(): Promise<void> {
+    this.closed = true;
     this.unsubscribe();
     clearInterval(this.timer);
     this.listeners.clear();
+    return Promise.allSettled([...this.inFlight]).then(() => undefined);
   }
 
   /** The durable chain in a view, from a read that started at or after signal `since`. */
@@ -120,13 +132,29 @@ export class RunStream {
   private sharedRead<T>(key: string, since: number, read: () => Promise<T>): Promise<T> {
     const current = this.reads.get(key);
     if (current && current.startedSeq >= since) return current.promise as Promise<T>;
-    const entry = { startedSeq: this.seq, promise: withTimeout(read(), this.deps.readTimeoutMs, `reading ${key} of ${this.workflowId}`) };
+    const entry = { startedSeq: this.seq, promise: this.temporal(`reading ${key} of ${this.workflowId}`, read) };
     this.reads.set(key, entry);
     const forget = (): void => {
       if (this.reads.get(key) === entry) this.reads.delete(key);
     };
     entry.promise.then(forget, forget);
     return entry.promise;
+  }
+
+  /**
+   * One read of the run from Temporal, under a gRPC deadline so the call itself ends (not only
+   * our wait for it), and tracked until it settles. Refused once the stream is closed.
+   */
+  private temporal<T>(what: string, read: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error(`${what}: the stream is closed`));
+    const ms = this.deps.readTimeoutMs;
+    const call = this.deps.agents.client.connection.withDeadline(Date.now() + ms, read).catch((err: unknown) => {
+      throw pastDeadline(err) ? new Error(`${what} took longer than ${ms} ms`, { cause: err }) : err;
+    });
+    this.inFlight.add(call);
+    const settle = (): void => void this.inFlight.delete(call);
+    call.then(settle, settle);
+    return call;
   }
 
   private broadcast(signal: StreamSignal extends infer S ? (S extends StreamSignal ? Omit<S, 'seq'> : never) : never): void {
@@ -207,7 +235,7 @@ export class RunStream {
           this.dirty = true;
         }
         this.releaseHeld();
-      } while (this.syncAgain && !this.ended);
+      } while (this.syncAgain && !this.ended && !this.closed);
     })().finally(() => (this.syncing = undefined));
     return this.syncing;
   }
@@ -221,16 +249,16 @@ export class RunStream {
 
   /** The safety net: skipped while the previous tick still waits, and while nobody watches. */
   private async tick(): Promise<void> {
-    if (this.polling || this.ended || this.listeners.size === 0) return;
+    if (this.polling || this.ended || this.closed || this.listeners.size === 0) return;
     this.polling = true;
     try {
       const handle = this.deps.agents.getHandle(this.workflowId);
-      const described = await withTimeout(handle.describe(), this.deps.readTimeoutMs, 'describe');
+      const described = await this.temporal('describe', () => handle.describe());
       const state = runStateOf(described.status.name);
       if (state !== 'running') return this.end(state);
       if (!this.dirty && described.historyLength === this.lastHistoryLength) return;
       this.dirty = true;
-      const status = await withTimeout(handle.query(statusQuery, 'auditor'), this.deps.readTimeoutMs, 'status query');
+      const status = await this.temporal('status query', () => handle.query(statusQuery, 'auditor'));
       this.dirty = false;
       this.lastHistoryLength = described.historyLength;
       if (status.steps > this.factsHigh) void this.syncFacts();

@@ -2,7 +2,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
-import { modelCallsOfRun } from '../../../src/client/audit/model-call-history';
+import { ModelCallHistoryError, modelCallsOfRun } from '../../../src/client/audit/model-call-history';
 import { modelCallsFromInputs, textHash, type ModelCallInput } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
@@ -70,6 +70,10 @@ describe('a model call records only what is new in the conversation', () => {
     const { runId } = await env.client.workflow.getHandle(workflowId).describe();
     const audited = await modelCallsOfRun(env.client, workflowId, [runId], result.chain.steps);
     expect(audited.map((c) => c.request.messages)).toEqual(model.calls.map((c) => c.messages));
+    // A chain that does not pair with the history is refused, never matched up silently.
+    const firstLlm = result.chain.steps.findIndex((s) => s.type === 'tool_call' && s.toolCall.toolType === 'llm');
+    const short = result.chain.steps.filter((_, i) => i !== firstLlm);
+    await expect(modelCallsOfRun(env.client, workflowId, [runId], short)).rejects.toThrow(ModelCallHistoryError);
   });
 
   it('after a handover, the first call names the carried tool results, and the model still sees them whole', { timeout: 60_000 }, async () => {

@@ -85,10 +85,13 @@ export const observationText = (result: unknown): string => (typeof result === '
 /** The hash a known text goes by (KnownText), on both sides. */
 export const textHash = (text: string): string => digest(text);
 
+/** The whole hash of a conversation one message longer: `previous` is the whole hash before it. */
+export const chainHash = (previous: string, messageHash: string): string => digest(`${previous}\n${messageHash}`);
+
 /** A conversation's whole hash, chained over its messages' hashes (cheap once those are known). */
 export function wholeHash(messageHashes: readonly string[]): string {
   let hash = NO_MESSAGES_HASH;
-  for (const m of messageHashes) hash = digest(`${hash}\n${m}`);
+  for (const m of messageHashes) hash = chainHash(hash, m);
   return hash;
 }
 

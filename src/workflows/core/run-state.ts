@@ -279,10 +279,10 @@ export class RunState {
    * Keeps the conversation at most `maxChars` of JSON: first elides the oldest tool results, one
    * at a time; if turns themselves still add up to too much, drops the oldest whole turns (an
    * assistant message and the results that answer it) and says so after the task. The task and
-   * the last two user turns are never touched. Returns how many blocks and turns went.
+   * the last two user turns are never touched. Returns how many blocks and turns went. `size`:
+   * contextChars(), when the caller has it (it reads the whole conversation as JSON).
    */
-  compactToFit(maxChars: number): number {
-    let size = this.contextChars();
+  compactToFit(maxChars: number, size = this.contextChars()): number {
     if (size <= maxChars) return 0;
     let removed = this.elideOldest(2, (before, after) => {
       size -= before - after;

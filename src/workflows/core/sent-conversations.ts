@@ -1,4 +1,4 @@
-import { contextText, MIN_KNOWN_TEXT_CHARS, NO_MESSAGES_HASH, textHash, wholeHash, type ConversationPart, type ConversationRef, type KnownText, type ModelContext, type ModelMessage } from '../../shared';
+import { chainHash, contextText, MIN_KNOWN_TEXT_CHARS, NO_MESSAGES_HASH, textHash, type ConversationPart, type ConversationRef, type KnownText, type ModelContext, type ModelMessage } from '../../shared';
 
 /** Conversations remembered per run: the loop's own and one side call's (a plan, a summary). */
 const REMEMBERED = 2;
@@ -6,6 +6,8 @@ const REMEMBERED = 2;
 interface Sent {
   messages: readonly ModelMessage[];
   hashes: readonly string[];
+  /** `prefixes[i]`: the whole hash of the first i + 1 messages (the last is `whole`). */
+  prefixes: readonly string[];
   whole: string;
 }
 
@@ -61,8 +63,9 @@ export class SentConversations {
     const hashes = messages.map((m) => this.hashOf(m));
     const base = this.bestBase(hashes);
     const parts = base ? partsFrom(hashes, base, messages) : messages.length ? [{ added: [...messages] }] : [];
-    const whole = wholeHash(hashes);
-    this.sent = [{ messages: [...messages], hashes, whole }, ...this.sent.filter((s) => s.whole !== whole)].slice(0, REMEMBERED);
+    const prefixes = this.prefixHashes(hashes);
+    const whole = prefixes.at(-1) ?? NO_MESSAGES_HASH;
+    this.sent = [{ messages: [...messages], hashes, prefixes, whole }, ...this.sent.filter((s) => s.whole !== whole)].slice(0, REMEMBERED);
     const known = this.workerTexts.size ? leaveOutKnownTexts(parts, this.workerTexts) : [];
     return { baseHash: base?.whole ?? NO_MESSAGES_HASH, parts, count: messages.length, hash: whole, ...(known.length ? { known } : {}) };
   }
@@ -109,6 +112,23 @@ export class SentConversations {
     const hash = textHash(json); // messageHash, without making the JSON twice
     this.hashes.set(message, { json, hash });
     return hash;
+  }
+
+  /**
+   * The whole hashes of each prefix of a conversation (wholeHash of the first 1, 2, … messages),
+   * reusing those of the remembered conversation that starts with the most of the same messages:
+   * a conversation that grew by a turn costs a hash or two, not one per message.
+   */
+  private prefixHashes(hashes: readonly string[]): string[] {
+    let reused: readonly string[] = [];
+    for (const sent of this.sent) {
+      let same = 0;
+      while (same < hashes.length && same < sent.hashes.length && sent.hashes[same] === hashes[same]) same += 1;
+      if (same > reused.length) reused = sent.prefixes.slice(0, same);
+    }
+    const prefixes = [...reused];
+    for (let i = prefixes.length; i < hashes.length; i += 1) prefixes.push(chainHash(prefixes[i - 1] ?? NO_MESSAGES_HASH, hashes[i]!));
+    return prefixes;
   }
 
   /** The remembered conversation that has most of these messages. */

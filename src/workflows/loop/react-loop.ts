@@ -129,7 +129,7 @@ export class ReactLoop {
   /** Keeps the conversation under `maxContextChars`; a visible step, while the chain keeps everything. */
   private fitContext(): void {
     const before = this.state.contextChars();
-    const elided = this.state.compactToFit(this.input.maxContextChars);
+    const elided = this.state.compactToFit(this.input.maxContextChars, before);
     if (elided === 0) return;
     this.chain.thinking(
       `Context compacted: removed ${elided} older tool results or whole turns from the conversation sent to the model (${before} → ${this.state.contextChars()} characters, limit ${this.input.maxContextChars}). The chain keeps them in full.`,

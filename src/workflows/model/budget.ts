@@ -38,10 +38,9 @@ export function estimateInputTokens(call: Pick<BudgetedCall, 'system' | 'message
  * The `max_tokens` the run can afford for this call: the planned value, lowered to what is left
  * after the projected input. Throws BudgetExhausted when even MIN_OUTPUT_TOKENS would cross a
  * budget, so the call is never started. Input is priced at the dearer of plain input and cache
- * write, as either may be billed.
+ * write, as either may be billed. `input`: the call's estimateInputTokens, when the caller has it.
  */
-export function affordableMaxTokens(spent: Spent, budgets: Budgets, call: BudgetedCall): number {
-  const input = estimateInputTokens(call);
+export function affordableMaxTokens(spent: Spent, budgets: Budgets, call: BudgetedCall, input = estimateInputTokens(call)): number {
   let maxTokens = call.maxTokens;
   if (budgets.tokenBudget !== undefined) {
     const left = budgets.tokenBudget - totalTokens(spent.usage);

@@ -54,8 +54,10 @@ export async function recordedModelCall(ctx: RunContext, request: ModelCallReque
   const { input, state, chain } = ctx;
   const { candidate } = request;
   const price = candidate.price ?? priceFor(candidate.model);
-  const maxTokens = affordableMaxTokens(state.committed(), input, { ...request, price });
-  await ensureTenantTokens(ctx, estimateInputTokens(request) + maxTokens);
+  // Estimated once: it reads the whole conversation as JSON.
+  const inputTokens = estimateInputTokens(request);
+  const maxTokens = affordableMaxTokens(state.committed(), input, { ...request, price }, inputTokens);
+  await ensureTenantTokens(ctx, inputTokens + maxTokens);
   const correlationId = chain.newId();
   const visibility = { level: input.visibility };
   chain.toolCall(

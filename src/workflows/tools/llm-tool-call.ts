@@ -39,8 +39,9 @@ export async function affordLlmCall(ctx: RunContext, spec: ToolSpec, args: Recor
   const asked = typeof args['maxTokens'] === 'number' ? args['maxTokens'] : ceiling;
   const messages: ModelMessage[] = [{ role: 'user', content: [{ type: 'text', text: typeof args['prompt'] === 'string' ? args['prompt'] : '' }] }];
   const call = { system: typeof args['system'] === 'string' ? args['system'] : '', messages, tools: [], maxTokens: asked, price: undefined };
-  const maxTokens = affordableMaxTokens(state.committed(), input, call);
-  const tokens = estimateInputTokens(call) + maxTokens;
+  const inputTokens = estimateInputTokens(call);
+  const maxTokens = affordableMaxTokens(state.committed(), input, call, inputTokens);
+  const tokens = inputTokens + maxTokens;
   await ensureTenantTokens(ctx, tokens);
   const hold = { tokenBudget: tokens };
   state.reserve(hold);

@@ -8,7 +8,8 @@ export const QUERY_DEADLINE_MS = 10_000;
 /** gRPC's status code for a call that ran past its deadline. */
 const DEADLINE_EXCEEDED = 4;
 
-const isDeadline = (err: unknown): boolean => {
+/** Whether `err`, or an error it was caused by, is a gRPC call that ran past its deadline. */
+export const isDeadline = (err: unknown): boolean => {
   for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
     if ((e as { code?: unknown }).code === DEADLINE_EXCEEDED) return true;
   }

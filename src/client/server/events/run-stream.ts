@@ -4,6 +4,7 @@ import type { RunEvent } from '../../../shared/run-event';
 import type { EventBus } from '../../../events/event-bus';
 import { statusQuery } from '../../../workflows/messages';
 import type { AgentClient } from '../../agent-client';
+import { isDeadline } from '../../follow/query-deadline';
 import { runStateOf } from '../run-access';
 
 export type EndOutcome = Extract<RunEvent, { type: 'end' }>['outcome'];
@@ -38,16 +39,6 @@ export interface RunStreamDeps {
 
 /** Raw steps held while the steps before them are read; more means a sync is due anyway. */
 const MAX_HELD_STEPS = 1_000;
-
-/** gRPC's status code for a call that ran past its deadline. */
-const DEADLINE_EXCEEDED = 4;
-
-const pastDeadline = (err: unknown): boolean => {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === DEADLINE_EXCEEDED) return true;
-  }
-  return false;
-};
 
 /**
  * One watched run, shared by all its watchers: one bus subscription; the facts that put a raw
@@ -149,7 +140,7 @@ export class RunStream {
     if (this.closed) return Promise.reject(new Error(`${what}: the stream is closed`));
     const ms = this.deps.readTimeoutMs;
     const call = this.deps.agents.client.connection.withDeadline(Date.now() + ms, read).catch((err: unknown) => {
-      throw pastDeadline(err) ? new Error(`${what} took longer than ${ms} ms`, { cause: err }) : err;
+      throw isDeadline(err) ? new Error(`${what} took longer than ${ms} ms`, { cause: err }) : err;
     });
     this.inFlight.add(call);
     const settle = (): void => void this.inFlight.delete(call);

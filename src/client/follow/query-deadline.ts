@@ -1,3 +1,4 @@
+import { ServiceError } from '@temporalio/client';
 import type { AgentClient } from '../agent-client';
 import { NoWorkerError } from './no-worker-error';
 import { startWorkerCommand } from './worker-advice';
@@ -17,6 +18,16 @@ export const isDeadline = (err: unknown): boolean => {
 };
 
 /**
+ * A server call that failed in the last tenth of the deadline: the server, which knows the
+ * deadline, may give up on the worker a moment before it with an error of its own (seen as
+ * "Failed to query Workflow" on a loaded machine). Only the server's failures count, so a
+ * local error that happens late is still itself.
+ */
+function serverGaveUpAtDeadline(err: unknown, deadline: number, deadlineMs: number): boolean {
+  return err instanceof ServiceError && Date.now() >= deadline - deadlineMs / 10;
+}
+
+/**
  * Runs `read` (queries of one run) with a deadline on every server call it makes, so a worker
  * that polls but never answers (stuck, or gone a moment ago) costs seconds, not the server's
  * half-minute, and the person is told what to start.
@@ -27,10 +38,11 @@ export async function withQueryDeadline<T>(
   read: () => Promise<T>,
   deadlineMs = QUERY_DEADLINE_MS,
 ): Promise<T> {
+  const deadline = Date.now() + deadlineMs;
   try {
-    return await agents.client.connection.withDeadline(Date.now() + deadlineMs, read);
+    return await agents.client.connection.withDeadline(deadline, read);
   } catch (err) {
-    if (!isDeadline(err)) throw err;
+    if (!isDeadline(err) && !serverGaveUpAtDeadline(err, deadline, deadlineMs)) throw err;
     const { taskQueue } = await agents.getHandle(where.workflowId).describe();
     throw new NoWorkerError(
       `no worker answered for run ${where.workflowId} within ${deadlineMs / 1_000} s. Is a worker polling task queue "${taskQueue}"? Start one in another terminal:\n  ${startWorkerCommand(taskQueue, where.configuredQueue)}`,

@@ -5,6 +5,7 @@ import { chainQuery, statusQuery } from '../src/workflows/messages';
 import { benchRun, createBenchModel } from './lib/bench-model';
 import type { BenchConfig } from './lib/bench-config';
 import type { BenchContext } from './lib/bench-context';
+import { measureBareEvictedQuery } from './lib/bare-evicted-query';
 import { benchTool } from './lib/bench-tools';
 import { BENCH_MODEL, withBenchWorker } from './lib/bench-worker';
 import { measurement, type FigureBody, type Measurement } from './lib/figure';
@@ -16,8 +17,9 @@ const WATCH_TARGET = { op: '<', value: 50, note: 'once streaming exists; watch()
 
 /**
  * Figure 3: how fast people see a run. `chain` query latency on a long chain, answered from a
- * cached workflow and by a worker with no cache (a full replay per query); and the time from a
- * step landing to `AgentClient.watch` yielding it.
+ * cached workflow and by a worker with no cache (a full replay per query), next to the same
+ * evicted query to a loop on the bare SDK (the floor replay sets); and the time from a step
+ * landing to `AgentClient.watch` yielding it.
  */
 export async function measureSeeing(ctx: BenchContext, config: BenchConfig): Promise<FigureBody> {
   const chain = await measureChainQueries(ctx, config.seeing);
@@ -27,6 +29,9 @@ export async function measureSeeing(ctx: BenchContext, config: BenchConfig): Pro
     measurement(`chain query p95, cached (this Temporal run: ${chain.steps} of ${chain.wholeSteps} steps)`, p95(chain.cached), 'ms', { target: QUERY_TARGET }),
     measurement(`chain query p50, evicted (this Temporal run: ${chain.steps} of ${chain.wholeSteps} steps)`, median(chain.evicted), 'ms'),
     measurement(`chain query p95, evicted (this Temporal run: ${chain.steps} of ${chain.wholeSteps} steps)`, p95(chain.evicted), 'ms', { target: QUERY_TARGET }),
+    measurement(`the same query to the bare SDK loop (${chain.bare.iterations} iterations, as many activities), p50, evicted`, median(chain.bare.samplesMs), 'ms'),
+    measurement(`the same, p95, evicted`, p95(chain.bare.samplesMs), 'ms', { target: QUERY_TARGET }),
+    measurement('ratio evicted chain query p95, Thoughtline / bare', p95(chain.evicted) / p95(chain.bare.samplesMs), 'x'),
     measurement(`latest ${PAGE_STEPS} steps (AgentClient.chain page) p95, cached`, p95(chain.cachedPage), 'ms', { target: QUERY_TARGET }),
     measurement(`latest ${PAGE_STEPS} steps (AgentClient.chain page) p95, evicted`, p95(chain.evictedPage), 'ms', { target: QUERY_TARGET }),
     measurement(`whole chain (${chain.wholeSteps} steps, ${chain.continuations + 1} Temporal runs joined) p50, cached`, median(chain.cachedWhole), 'ms'),
@@ -47,6 +52,7 @@ export async function measureSeeing(ctx: BenchContext, config: BenchConfig): Pro
         currentRunHistory: chain.history,
         cached: { worker: 'SDK defaults (workflow cached)', summary: summarise(chain.cached), samplesMs: chain.cached, page: summarise(chain.cachedPage), wholeMs: chain.cachedWhole },
         evicted: { worker: 'maxCachedWorkflows: 0 (each query replays the run)', firstQueryMs: chain.firstEvictedMs, summary: summarise(chain.evicted), samplesMs: chain.evicted, page: summarise(chain.evictedPage), wholeMs: chain.evictedWhole },
+        bare: { ...chain.bare, summary: summarise(chain.bare.samplesMs), how: 'rawLoopThenWait (lib/raw-loop-workflow.ts) on the same server; a worker ran it, then one with maxCachedWorkflows: 0 answers' },
         wholeHow: "AgentClient.chain: the latest run's query, then each earlier Temporal run's (a closed run's query replays it on a worker)",
         how: 'the run waits on a question (allowQuestions) so it stays open; each sample is one handle.query(chainQuery) round trip',
       },
@@ -86,10 +92,21 @@ async function measureChainQueries(ctx: BenchContext, o: BenchConfig['seeing']) 
     const page = await timeReads(() => agents.chain(handle.workflowId, 'developer', latestPage(opened.wholeSteps)), o.queries);
     const whole = await timeReads(() => agents.chain(handle.workflowId), WHOLE_READS);
     const { historyLength, historySize } = await handle.describe();
+    const activities = await scheduledActivities(ctx, handle.workflowId);
     await handle.terminate('benchmark done');
-    return { first, samples, page, whole, history: { events: historyLength, bytes: historySize } };
+    return { first, samples, page, whole, history: { events: historyLength, bytes: historySize, activities } };
   });
-  return { ...opened, evicted: evicted.samples, evictedPage: evicted.page, evictedWhole: evicted.whole, firstEvictedMs: evicted.first, history: evicted.history };
+  // The bare loop with as many activities (a model and a tool call an iteration) as this Temporal run.
+  const bareIterations = Math.max(1, Math.round(evicted.history.activities / 2));
+  ctx.log(`seeing: ${o.queries} queries to a bare SDK loop of ${bareIterations} iterations on a worker with no cache`);
+  const bare = await measureBareEvictedQuery(ctx, { iterations: bareIterations, queries: o.queries });
+  return { ...opened, evicted: evicted.samples, evictedPage: evicted.page, evictedWhole: evicted.whole, firstEvictedMs: evicted.first, history: evicted.history, bare };
+}
+
+/** Activities the latest Temporal run of `workflowId` scheduled (local ones are markers, not counted). */
+async function scheduledActivities(ctx: BenchContext, workflowId: string): Promise<number> {
+  const history = await ctx.client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes).length;
 }
 
 async function waitForQuestion(handle: AgentHandle, timeoutMs: number) {

@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { condition, defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
 
 /** The activities the raw loop calls; both answer at once (see temporal-floor.ts). */
 export interface RawLoopActivities {
@@ -19,4 +19,23 @@ export async function rawLoop(iterations: number): Promise<number> {
   }
   await rawModel(iterations);
   return iterations;
+}
+
+/** How many iterations rawLoopThenWait has finished. */
+export const rawDoneQuery = defineQuery<number>('rawDone');
+
+/**
+ * The same loop without its final model call, then waiting for ever, so it stays open to be
+ * queried: the bare SDK's side of the evicted `chain` query figure (bare-evicted-query.ts).
+ */
+export async function rawLoopThenWait(iterations: number): Promise<never> {
+  let done = 0;
+  setHandler(rawDoneQuery, () => done);
+  for (let i = 0; i < iterations; i++) {
+    await rawModel(i);
+    await rawTool(i);
+    done += 1;
+  }
+  await condition(() => false);
+  throw new Error('unreachable: the condition never holds');
 }

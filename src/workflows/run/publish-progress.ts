@@ -11,9 +11,9 @@ import {
   type ReasoningChain,
 } from '../../shared';
 import { viewChain } from '../../shared/chain-view';
-import type { AtRest } from '../core/at-rest';
 import type { ChainBuilder } from '../core/chain-builder';
 import type { Progress } from '../core/run-context';
+import { detailsWhenRead } from './details-when-read';
 
 /** Steps shown under "Current Details". */
 const DETAIL_STEPS = 40;
@@ -43,50 +43,35 @@ function webUiLink(workflowId: string): string {
 }
 
 /**
- * What outside observers see of a run: `details` refreshes the Web UI's markdown (no history
+ * What outside observers see of a run: `details` marks the Web UI's markdown changed (no history
  * event); `publish` also upserts the search attributes when due (one event; see upsertPolicy),
  * with an explicit status value once the run has ended.
  */
-export function createProgress(chain: ChainBuilder, status: () => AgentStatus, atRest: AtRest): Progress {
+export function createProgress(chain: ChainBuilder, status: () => AgentStatus): Progress {
   // Anyone who can open the run in the Web UI reads this: the developer view, never the raw chain.
-  const render = (): void => {
+  const render = (): string => {
     const snapshot = chain.snapshot();
-    setCurrentDetails(renderChainMarkdown(viewChain(latestSteps(snapshot), 'developer'), DETAIL_STEPS, chain.stepCount, webUiLink));
+    return renderChainMarkdown(viewChain(latestSteps(snapshot), 'developer'), DETAIL_STEPS, chain.stepCount, webUiLink);
   };
-  // Details are only read once a workflow task ends: a change marks them stale, and they are
-  // rendered once, when the task's code has settled, not at every step. Rendering is no
-  // command, so how often it happens never affects replay.
-  let stale = false;
-  const renderIfStale = (): void => {
-    if (!stale) return;
-    stale = false;
-    render();
-  };
-  const details = (): void => {
-    if (stale) return;
-    stale = true;
-    atRest.once(renderIfStale);
-  };
+  const shown = detailsWhenRead(render);
+  // Typed as a string by the SDK, which only ever turns it into JSON (see details-when-read.ts).
+  setCurrentDetails(shown.details as unknown as string);
   const upserts = upsertPolicy();
   const publish = (statusValue?: string): void => {
     const s = status();
-    const shown: Searchable = { status: statusValue ?? searchableStatus(s), model: s.model, iteration: s.iteration, tokens: totalTokens(s.usage), costUsd: s.costUsd };
-    if (upserts.due(shown, statusValue !== undefined)) {
+    const searchable: Searchable = { status: statusValue ?? searchableStatus(s), model: s.model, iteration: s.iteration, tokens: totalTokens(s.usage), costUsd: s.costUsd };
+    if (upserts.due(searchable, statusValue !== undefined)) {
       upsertSearchAttributes([
-        { key: StatusAttribute, value: shown.status },
-        { key: IterationAttribute, value: shown.iteration },
-        { key: TokensAttribute, value: shown.tokens },
-        { key: CostAttribute, value: shown.costUsd },
-        { key: ModelAttribute, value: shown.model },
+        { key: StatusAttribute, value: searchable.status },
+        { key: IterationAttribute, value: searchable.iteration },
+        { key: TokensAttribute, value: searchable.tokens },
+        { key: CostAttribute, value: searchable.costUsd },
+        { key: ModelAttribute, value: searchable.model },
       ]);
     }
-    // The run's last publish: it may return before a waiting renderer would run again.
-    if (statusValue !== undefined) {
-      stale = false;
-      render();
-    } else details();
+    shown.changed();
   };
-  return { details, publish };
+  return { details: shown.changed, publish };
 }
 
 /** What the search attributes show of a run. */

@@ -112,7 +112,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   const people: People = { gate: new ApprovalGate(chain, runId, clock.now), desk: new QuestionDesk(), inbox: new SteeringInbox(carried?.steering ?? fork?.steering, carried?.steeringRefused), stall: new StallQuestion() };
   const tree = new SubAgentTree(chain, delegationPath(input, workflowId));
   const status = (): AgentStatus => runStatus(ctx, people, tree);
-  const shown = createProgress(chain, status, atRest);
+  const shown = createProgress(chain, status);
   const ctx: RunContext = {
     input,
     workflowId,

@@ -14,8 +14,9 @@ export function detailsWhenRead(render: () => string): { details: { toJSON(): st
         text ??= render();
         return text;
       } catch (err) {
-        // A read must not fail the query: it says what went wrong, and the next read tries again.
-        return `The run's details could not be shown: ${err instanceof Error ? err.message : String(err)}`;
+        // A read must not fail the query, nor show an error's text (it may quote the chain): the
+        // next read tries again.
+        return `The run's details could not be shown (${err instanceof Error ? err.name : 'error'}); the chain query still answers.`;
       }
     },
   };

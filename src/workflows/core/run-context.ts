@@ -5,7 +5,7 @@ import type { RunState } from './run-state';
 
 /** How a run shows its progress outside the workflow. */
 export interface Progress {
-  /** Refreshes the Web UI's "Current Details" markdown only: no history event, so any step may call it. */
+  /** Marks the Web UI's "Current Details" markdown changed (rendered when next read): no history event, so any step may call it. */
   details(): void;
   /** Also upserts the search attributes (one history event each), so once per turn; `status` overrides the searchable status at the end. */
   publish(status?: string): void;

@@ -71,14 +71,16 @@ export const PRELOAD_MODULES: readonly string[] = [path.join(__dirname, 'workflo
 
 /**
  * Every option Thoughtline's workflow bundle is built with: PRELOAD_MODULES, and a source map
- * without the sources' text. The SDK reads that text only for `showStackTraceSources` (off by
- * default); kept, it made the bundle 13 MB instead of 6 for every workflow thread to parse and
- * hold. Stack traces still name the file, line and function. Pass these when you bundle yourself:
+ * of lines only, without the sources' text. The SDK source-maps the stack of every promise a
+ * workflow makes (for its stack-trace query); a map of every column made that a tenth of a
+ * replay's CPU and held ~25 MB more per workflow thread, and the text (read only for
+ * `showStackTraceSources`, off by default) doubled the bundle. Stack traces still name the file,
+ * line and function. Pass these when you bundle yourself:
  * `bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, ...WORKFLOW_BUNDLER_OPTIONS })`.
  */
 export const WORKFLOW_BUNDLER_OPTIONS: Readonly<Pick<BundleOptions, 'preloadModules' | 'webpackConfigHook'>> = {
   preloadModules: [...PRELOAD_MODULES],
-  webpackConfigHook: (config) => ({ ...config, devtool: 'inline-nosources-source-map' }),
+  webpackConfigHook: (config) => ({ ...config, devtool: 'inline-nosources-cheap-module-source-map' }),
 };
 
 /** Composition root: tools and model providers become activities on one Worker. */

@@ -357,4 +357,22 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       await agents.getHandle(id).signal(cancelSignal, { reason: 'no longer needed', by: 'olga' });
     },
   },
+  {
+    // Turns with no tenant lease, task update or approval to wait for skip those awaits (patched):
+    // two lookups at once, then a slow tool that a cancel interrupts.
+    name: 'skip-idle-awaits',
+    input: { task: 'Look up alpha and beta, then run the job', model: SCRIPTED_MODEL, cancelGraceMs: 100 },
+    turns: [
+      { content: [useTool('lookup', { key: 'alpha' }, 'toolu_i1'), useTool('lookup', { key: 'beta' }, 'toolu_i2')] },
+      { content: [useTool('slow_job', {}, 'toolu_i3')] },
+    ],
+    extraTools: () => [slowTool([])],
+    interact: async (agents, id) => {
+      await until(async () => {
+        const status = await agents.status(id);
+        return status.iteration === 2 && status.lastStep?.endsWith('tool_call') === true;
+      });
+      await agents.getHandle(id).signal(cancelSignal, { reason: 'the job is no longer needed', by: 'olga' });
+    },
+  },
 ];

@@ -3,10 +3,11 @@ import type { FallbackModel, ModelCallInput, ModelMessage, ModelReply, ModelRequ
 import { priceFor } from '../../shared/pricing';
 import { activities, modelCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
+import { skipsIdleAwaits } from '../core/idle-awaits';
 import { ModelCallFailed } from '../core/loop-signals';
 import { replyText } from '../core/model-exchange';
 import type { RunContext } from '../core/run-context';
-import { ensureTenantTokens } from '../tenant-quota/tenant-tokens';
+import { ensureTenantTokens, needsTenantTokens } from '../tenant-quota/tenant-tokens';
 import { affordableMaxTokens, estimateInputTokens } from './budget';
 import { takenCallIds, withUniqueCallIds } from './unique-call-ids';
 
@@ -57,7 +58,9 @@ export async function recordedModelCall(ctx: RunContext, request: ModelCallReque
   // Estimated once: it reads the whole conversation as JSON.
   const inputTokens = estimateInputTokens(request);
   const maxTokens = affordableMaxTokens(state.committed(), input, { ...request, price }, inputTokens);
-  await ensureTenantTokens(ctx, inputTokens + maxTokens);
+  // Most calls need no lease, and then no await: see SKIP_IDLE_AWAITS_PATCH.
+  const needed = inputTokens + maxTokens;
+  if (!skipsIdleAwaits() || needsTenantTokens(ctx, needed)) await ensureTenantTokens(ctx, needed);
   const correlationId = chain.newId();
   const visibility = { level: input.visibility };
   chain.toolCall(

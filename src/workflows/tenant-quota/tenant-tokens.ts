@@ -13,10 +13,16 @@ const LEASE_CHUNK = 20_000;
 export async function ensureTenantTokens({ input, state, workflowId }: RunContext, needed: number): Promise<void> {
   const tenant = input.caller?.tenant;
   const held = () => state.tenantTokens;
-  if (!tenant || held().unlimited || held().allowance >= needed) return;
+  if (!tenant || !needsTenantTokens({ input, state }, needed)) return;
   const lease = await activities.leaseTenantTokens({ tenant, workflowId, tokens: Math.max(needed - held().allowance, LEASE_CHUNK) });
   state.leaseTenantTokens(lease.granted, lease.tokensPerHour === undefined);
   if (held().unlimited || held().allowance >= needed) return;
   const resets = lease.resetsAt ? `; tokens free up from ${lease.resetsAt}` : '';
   throw new BudgetExhausted('token_budget', `Tenant "${tenant}" has used ${lease.usedThisHour} of its ${lease.tokensPerHour} tokens this hour${resets}.`);
+}
+
+/** Whether the next call needs a lease first: false for most calls, which then need no await at all. Pure. */
+export function needsTenantTokens({ input, state }: Pick<RunContext, 'input' | 'state'>, needed: number): boolean {
+  const held = state.tenantTokens;
+  return Boolean(input.caller?.tenant) && !held.unlimited && held.allowance < needed;
 }

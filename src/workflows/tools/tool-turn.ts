@@ -6,6 +6,7 @@ import type { AgentInput, ToolSpec, ToolUseBlock } from '../../shared';
 import type { ToolCallStep } from '../core/chain-builder';
 import { settleWithLimit } from '../core/concurrency';
 import type { Observation, ValidCall } from '../core/model-exchange';
+import { skipsIdleAwaits } from '../core/idle-awaits';
 import { recordToolCall, refuseCall } from '../core/record-calls';
 import type { RunContext } from '../core/run-context';
 import { runSubAgentCall } from '../delegation/sub-agent-call';
@@ -50,8 +51,11 @@ export const PARALLEL_TOOL_CALLS_PATCH = 'parallel-tool-calls';
  */
 export async function runToolTurn(ctx: RunContext, parts: ToolTurnParts, calls: readonly ToolUseBlock[], refused: ReadonlyMap<string, string>): Promise<Observation[]> {
   const routes = calls.map((call) => routeCall(ctx, parts, call, refused.get(call.id)));
-  const updated = await applyTaskUpdates(parts, routes);
-  const decided = await requestApprovals(ctx, parts.gate, routes.filter((r): r is Extract<CallRoute, { kind: 'approve' }> => r.kind === 'approve'));
+  const approvals = routes.filter((r): r is Extract<CallRoute, { kind: 'approve' }> => r.kind === 'approve');
+  // A turn without task updates or approvals (most turns) awaits neither: see SKIP_IDLE_AWAITS_PATCH.
+  const skip = skipsIdleAwaits();
+  const updated = skip && !routes.some((r) => r.kind === 'task_update') ? new Map<string, Observation>() : await applyTaskUpdates(parts, routes);
+  const decided: Decisions = skip && approvals.length === 0 ? new Map() : await requestApprovals(ctx, parts.gate, approvals);
   const runnable = routes.filter((r) => r.kind === 'run' || (r.kind === 'approve' && decided.get(r.call.id)?.record.status === 'approved'));
   let sharers = runnable.filter((r) => 'check' in r && r.check.spec.type === 'sub_agent').length;
   const share = () => Math.max(1, sharers--);

@@ -8,7 +8,7 @@ import { useTestEnv } from '../../helpers/temporal-env';
 
 const env = useTestEnv();
 
-/** The line of `source` (1-based) holding `text`; the test fails if there is not exactly one. */
+/** The line (1-based) of `file` that holds `text`; the test fails unless exactly one does. */
 function lineOf(file: string, text: string): number {
   const lines = fs.readFileSync(path.join(__dirname, '../../../src/workflows', file), 'utf8').split('\n');
   const found = lines.flatMap((l, i) => (l.includes(text) ? [i + 1] : []));

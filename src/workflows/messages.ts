@@ -1,16 +1,10 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import { z } from 'zod';
 import type { ChainPage } from '../shared/chain-page';
-import { ApprovalRecord, type AgentStatus, type ModelContext, type ModelMessage, type AnswerRequest, type ApprovalDecision, type ReasoningChain, type SteeringInstruction, type ViewerRole } from '../shared';
+import { StallDecision, SubAgentApprovals } from '../shared/run-message-payloads';
+import type { AgentStatus, AnswerRequest, ApprovalDecision, ApprovalRecord, ModelContext, ModelMessage, ReasoningChain, SteeringInstruction, ViewerRole } from '../shared';
 
 /** Longest `reason` or `by` of a cancel request kept; longer ones are cut with a marker. */
 export const MAX_CANCEL_TEXT_CHARS = 1_000;
-
-/** A short free text a sender may give as a string, number or boolean (older clients did); null means absent. */
-const LooseText = z
-  .union([z.string(), z.number(), z.boolean()])
-  .nullish()
-  .transform((value) => (value === null || value === undefined ? undefined : String(value)));
 
 /**
  * The reasoning chain of this Temporal run, in a role's view (default `developer`); also served
@@ -33,11 +27,8 @@ export interface CancelRequest {
   /** Who asked, for the chain. */
   by?: string;
 }
-/** What the `cancel` handler accepts: no payload at all, or an object whose fields can become text. */
-export const CancelRequestSchema = z
-  .object({ reason: LooseText, by: LooseText })
-  .optional()
-  .transform((request) => ({ reason: request?.reason, by: request?.by }));
+/** What the `cancel` handler accepts (run-message-payloads.ts, with the other payload schemas). */
+export { CancelRequestSchema } from '../shared/run-message-payloads';
 /**
  * Graceful stop: the current step may finish (within `cancelGraceMs`), then the run summarises
  * and returns `cancelled`. Temporal's own cancel (`handle.cancel()`) also returns `cancelled`,
@@ -45,8 +36,7 @@ export const CancelRequestSchema = z
  */
 export const cancelSignal = defineSignal<[CancelRequest]>('cancel');
 
-export const StallDecision = z.object({ continue: z.boolean(), by: z.string().optional(), note: z.string().optional() });
-export type StallDecision = z.infer<typeof StallDecision>;
+export { StallDecision };
 /** Answers a stalled run's "continue?" question (`onStall: 'ask'`). Refused when none is pending. */
 export const resolveStallUpdate = defineUpdate<string, [StallDecision]>('resolveStall');
 
@@ -62,6 +52,5 @@ export const steerSignal = defineSignal<[SteerRequest]>('steer');
 export const answerUpdate = defineUpdate<string, [AnswerRequest]>('answer');
 
 /** A sub-agent's report to its parent: the calls its tree waits on (sent whenever the list changes). */
-export const SubAgentApprovals = z.object({ workflowId: z.string().min(1), pending: z.array(ApprovalRecord) });
-export type SubAgentApprovals = z.infer<typeof SubAgentApprovals>;
+export { SubAgentApprovals };
 export const subAgentApprovalsSignal = defineSignal<[SubAgentApprovals]>('subAgentApprovals');

@@ -1,6 +1,6 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import { z } from 'zod';
-import { TenantLimits } from '../../shared/tenant-limits';
+import type { TenantLimits } from '../../shared/tenant-limits';
+import type { AcquireTenantRunRequest, LeaseTenantTokensRequest, ReleaseTenantRunRequest } from './tenant-quota-requests';
 import { fnv1a } from '../core/stable-hash';
 
 /** Workflow id of a tenant's quota workflow. Characters outside [A-Za-z0-9_.-] become `_`, plus a hash of the raw id so two tenants never share one. */
@@ -10,20 +10,12 @@ export function tenantQuotaWorkflowId(tenant: string): string {
   return `thoughtline-tenant-${safe.slice(0, 200)}-${fnv1a(tenant)}`;
 }
 
-const WorkflowId = z.string().min(1);
+export { AcquireTenantRunRequest, LeaseTenantTokensRequest, ReleaseTenantRunRequest } from './tenant-quota-requests';
 
-export const AcquireTenantRunRequest = z.object({ workflowId: WorkflowId, limits: TenantLimits });
-export type AcquireTenantRunRequest = z.infer<typeof AcquireTenantRunRequest>;
 export type AcquireTenantRunResult =
   | { granted: true; activeRuns: number; maxConcurrentRuns?: number }
   | { granted: false; reason: string; activeRuns: number; maxConcurrentRuns: number };
 
-export const LeaseTenantTokensRequest = z.object({
-  workflowId: WorkflowId,
-  tokens: z.number().int().nonnegative(),
-  limits: TenantLimits,
-});
-export type LeaseTenantTokensRequest = z.infer<typeof LeaseTenantTokensRequest>;
 export interface LeaseTenantTokensResult {
   /** min(asked, left this hour); 0 when the hour's tokens are spent. */
   granted: number;
@@ -33,13 +25,6 @@ export interface LeaseTenantTokensResult {
   /** ISO time when the oldest counted lease leaves the window (tokens free up then). */
   resetsAt?: string;
 }
-
-export const ReleaseTenantRunRequest = z.object({
-  workflowId: WorkflowId,
-  /** Leased but not used; given back to the hour's window. */
-  unusedTokens: z.number().int().nonnegative(),
-});
-export type ReleaseTenantRunRequest = z.infer<typeof ReleaseTenantRunRequest>;
 export interface ReleaseTenantRunResult {
   /** False when the run held no slot (already released or reclaimed): nothing changed. */
   released: boolean;

@@ -55,6 +55,26 @@ export function findImportCycles(root: string): string[][] {
   return cycles;
 }
 
+/**
+ * What each .ts file under `root` imports when it runs: the specifiers of its compiled `require`s,
+ * so imports TypeScript erases (type-only ones) are not there. Relative ones resolved to files
+ * under `root`, package ones (e.g. `@temporalio/workflow`) as written.
+ */
+export function runtimeImportGraph(root: string): Map<string, Set<string>> {
+  const files = listTs(root);
+  const known = new Set(files);
+  const graph = new Map<string, Set<string>>();
+  for (const file of files) {
+    const { outputText } = ts.transpileModule(fs.readFileSync(file, 'utf8'), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
+    const deps = new Set<string>();
+    for (const [, specifier] of outputText.matchAll(/\brequire\("([^"]+)"\)/g)) {
+      deps.add(specifier!.startsWith('.') ? (resolveRelative(file, specifier!, known) ?? specifier!) : specifier!);
+    }
+    graph.set(file, deps);
+  }
+  return graph;
+}
+
 function listTs(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);

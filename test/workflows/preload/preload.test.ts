@@ -34,19 +34,19 @@ async function twoRuns(codePath: string): Promise<[ProbeReport, ProbeReport]> {
   });
 }
 
-describe('the schema modules preloaded into the shared V8 context', () => {
-  it('are shared but closed: a run can leave nothing in them for the next, and their schemas parse in every run', { timeout: 60_000 }, async () => {
+describe('the pure modules preloaded into the shared V8 context', () => {
+  it('are shared but closed: a run can leave nothing in them for the next, and their schemas and classes work in every run', { timeout: 60_000 }, async () => {
     const [first, second] = await twoRuns(preloaded);
-    const expected = { exportsFrozen: true, sawBefore: undefined, writeRefused: true, inputParsed: true, badInputRefused: true, stepParsed: true };
+    const expected = { exportsFrozen: true, sawBefore: undefined, writeRefused: true, inputParsed: true, badInputRefused: true, stepParsed: true, nestedWriteRefused: true, templateSteps: 7, classWorks: true };
     expect(first).toEqual(expected);
     expect(second).toEqual(expected);
   });
 
   it('are what keeps a run from writing into them (without the preload, each run has its own open copy)', { timeout: 60_000 }, async () => {
     const [first, second] = await twoRuns(plain);
-    expect(first).toMatchObject({ exportsFrozen: false, writeRefused: false, inputParsed: true });
+    expect(first).toMatchObject({ exportsFrozen: false, writeRefused: false, nestedWriteRefused: false, templateSteps: 8, inputParsed: true, classWorks: true });
     // Its own module scope: the second run does not see the first run's write either.
-    expect(second).toMatchObject({ exportsFrozen: false, writeRefused: false });
+    expect(second).toMatchObject({ exportsFrozen: false, writeRefused: false, nestedWriteRefused: false, templateSteps: 8 });
     expect([first.sawBefore, second.sawBefore]).toEqual([undefined, undefined]);
   });
 });

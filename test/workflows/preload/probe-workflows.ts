@@ -1,6 +1,8 @@
 // A test bundle: a probe that looks, from inside a run, at what the preloaded modules share.
 import * as chainModule from '../../../src/shared/chain';
 import { AgentInput } from '../../../src/shared/agent-input';
+import { planTemplates } from '../../../src/workflows/planning/plan-templates';
+import { SteeringInbox } from '../../../src/workflows/people/steering-inbox';
 
 export interface ProbeReport {
   exportsFrozen: boolean;
@@ -9,6 +11,12 @@ export interface ProbeReport {
   inputParsed: boolean;
   badInputRefused: boolean;
   stepParsed: boolean;
+  /** A write into the plain data a preloaded module exports (a plan template's steps) was refused. */
+  nestedWriteRefused: boolean;
+  /** The template's steps, as this run reads them. */
+  templateSteps: number;
+  /** A class from a preloaded workflow module still makes instances that keep their own state. */
+  classWorks: boolean;
 }
 
 /** What one run sees of a preloaded module, and whether it could leave anything for the next. */
@@ -25,7 +33,17 @@ export async function preloadProbe(tag: string): Promise<ProbeReport> {
   const input = AgentInput.safeParse({ task: tag, model: { provider: 'scripted', model: 'm' } });
   const bad = AgentInput.safeParse({ task: 42 });
   const step = chainModule.ReasoningStep.safeParse({ type: 'thinking', stepId: tag, stepNumber: 1, timestamp: 't', iteration: 0, thought: tag, visibility: { level: 'full' } });
+  const steps = planTemplates.debug_bug.steps as string[];
+  let nestedWriteRefused = false;
+  try {
+    steps.push(tag);
+  } catch {
+    nestedWriteRefused = true;
+  }
   return {
+    nestedWriteRefused,
+    templateSteps: planTemplates.debug_bug.steps.length,
+    classWorks: inboxWorks(tag),
     exportsFrozen: Object.isFrozen(chainModule),
     sawBefore,
     writeRefused,
@@ -33,4 +51,10 @@ export async function preloadProbe(tag: string): Promise<ProbeReport> {
     badInputRefused: !bad.success,
     stepParsed: step.success,
   };
+}
+
+/** A fresh inbox from the preloaded module takes this run's instruction and holds only that one. */
+function inboxWorks(tag: string): boolean {
+  const inbox = new SteeringInbox();
+  return inbox.receive({ text: tag }) === 'queued' && inbox.receive({ text: 42 }) === 'malformed' && inbox.waiting.length === 1 && inbox.waiting[0]!.text === tag;
 }

@@ -13,8 +13,9 @@
  * them is its own memo of how to parse, the same for every run. The few module-level values that
  * change are the same for every run too: a memo keyed by each run's own steps (chain-view), the
  * SQL parsers made on first use (approval-sql-rule), and regular expressions reset before each use.
- * test/workflows/preload checks that a run can leave nothing behind; test/unit/preload-list checks
- * that this list holds every pure module the workflows load, and only those.
+ * test/workflows/preload checks that a run can leave nothing behind;
+ * test/unit/workflows/preload-list checks that this list holds every pure module the workflows
+ * load, and only those.
  * Pure: nothing here or below may import @temporalio/workflow, which has no context at preload.
  */
 import * as agentInput from '../shared/agent-input';

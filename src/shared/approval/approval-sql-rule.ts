@@ -15,8 +15,10 @@ interface SqlParser {
 let parsers: readonly SqlParser[] | undefined;
 
 /**
- * The two grammars, loaded on first use: they are about 600 KB of code that a workflow without an
- * SQL rule should not evaluate when it starts (the sandbox loads workflow modules per workflow).
+ * The two grammars, loaded on first use: they are about 600 KB of code that a worker whose runs
+ * have no SQL rule should not evaluate. The workflow bundle preloads this module, so the parsers
+ * made by the first run that needs them serve every later run in the V8 context; they keep no
+ * state between parses.
  */
 function sqlParsers(): readonly SqlParser[] {
   parsers ??= [

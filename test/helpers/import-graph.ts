@@ -4,19 +4,7 @@ import ts from 'typescript';
 
 /** Every .ts file under `root` and the files it imports (relative specifiers, type-only included), read with TypeScript's own parser. */
 export function importGraph(root: string): Map<string, Set<string>> {
-  const files = listTs(root);
-  const known = new Set(files);
-  const graph = new Map<string, Set<string>>();
-  for (const file of files) {
-    const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
-    const deps = new Set<string>();
-    for (const { fileName } of importedFiles) {
-      const target = resolveRelative(file, fileName, known);
-      if (target) deps.add(target);
-    }
-    graph.set(file, deps);
-  }
-  return graph;
+  return graphOf(root, (source) => ts.preProcessFile(source, true, true).importedFiles.map(({ fileName }) => fileName), false);
 }
 
 /** Import cycles (strongly connected components of two or more files, or a file importing itself), as paths relative to `root`. */
@@ -61,14 +49,20 @@ export function findImportCycles(root: string): string[][] {
  * under `root`, package ones (e.g. `@temporalio/workflow`) as written.
  */
 export function runtimeImportGraph(root: string): Map<string, Set<string>> {
+  const compiled = (source: string) => ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+  return graphOf(root, (source) => [...compiled(source).matchAll(/\brequire\("([^"]+)"\)/g)].map(([, specifier]) => specifier!), true);
+}
+
+/** Each file's specifiers (from `specifiersOf` its text): relative ones resolved to files under `root`; package ones kept as written, or dropped. */
+function graphOf(root: string, specifiersOf: (source: string) => string[], keepPackages: boolean): Map<string, Set<string>> {
   const files = listTs(root);
   const known = new Set(files);
   const graph = new Map<string, Set<string>>();
   for (const file of files) {
-    const { outputText } = ts.transpileModule(fs.readFileSync(file, 'utf8'), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
     const deps = new Set<string>();
-    for (const [, specifier] of outputText.matchAll(/\brequire\("([^"]+)"\)/g)) {
-      deps.add(specifier!.startsWith('.') ? (resolveRelative(file, specifier!, known) ?? specifier!) : specifier!);
+    for (const specifier of specifiersOf(fs.readFileSync(file, 'utf8'))) {
+      const target = specifier.startsWith('.') ? resolveRelative(file, specifier, known) : keepPackages ? specifier : undefined;
+      if (target) deps.add(target);
     }
     graph.set(file, deps);
   }

@@ -15,7 +15,7 @@ import type { ToolSpec } from '../tool-spec';
 
 export type ApprovalCheck = { needed: false } | { needed: true; reason: string };
 
-const NOT_NEEDED: ApprovalCheck = { needed: false };
+const NOT_NEEDED: Readonly<ApprovalCheck> = { needed: false };
 
 /**
  * Whether a call with `args` needs a person's approval under `policy` (absent means `never`).

@@ -49,7 +49,7 @@ const STATEMENT_TYPES: ReadonlySet<string> = new Set(
 );
 
 /** Clauses that lock rows (`FOR UPDATE`, `FOR SHARE`, `LOCK IN SHARE MODE`): they block writers, so not a plain read. */
-const LOCKING_KEYS = ['locking_read', 'for_update', 'lock'];
+const LOCKING_KEYS: readonly string[] = ['locking_read', 'for_update', 'lock'];
 
 export const verbWords = (verb: string): string[] => verb.trim().toUpperCase().split(/\s+/).filter(Boolean);
 

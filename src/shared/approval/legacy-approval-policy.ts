@@ -10,7 +10,7 @@ import type { ApprovalCheck } from './approval-policy';
  * Its path and SQL rules can be talked past (see docs/people-in-the-loop.md); never use it for new work.
  */
 
-const NOT_NEEDED: ApprovalCheck = { needed: false };
+const NOT_NEEDED: Readonly<ApprovalCheck> = { needed: false };
 
 /**
  * Whether a call with `args` needs a person's approval under `policy` (absent means `never`).

@@ -132,7 +132,7 @@ function groupClose(tokens: readonly SqlToken[], open: number): number {
   return tokens.length;
 }
 
-const EXPLAIN_OPTIONS = new Set(['ANALYZE', 'ANALYSE', 'VERBOSE', 'EXTENDED', 'PARTITIONS', 'QUERY', 'PLAN']);
+const EXPLAIN_OPTIONS: ReadonlySet<string> = new Set(['ANALYZE', 'ANALYSE', 'VERBOSE', 'EXTENDED', 'PARTITIONS', 'QUERY', 'PLAN']);
 
 /**
  * The leading words of every statement this one runs: its own verb after any `(` and `WITH … AS

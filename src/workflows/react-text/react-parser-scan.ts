@@ -33,7 +33,7 @@ const LABEL_KEYS: Readonly<Record<string, Exclude<FieldLabel, 'preamble'>>> = {
   answer: 'final',
 };
 /** Inside a Final Answer only these labels start a field; other label-like lines are answer text. */
-const LABELS_AFTER_ANSWER = new Set<FieldLabel>(['action', 'input', 'observation']);
+const LABELS_AFTER_ANSWER: ReadonlySet<FieldLabel> = new Set(['action', 'input', 'observation']);
 const INLINE_AFTER_ACTION = /\b(action[ _]?input|final[ _]?answer)\s*[:：]/i;
 
 export const isFenceLine = (line: string): boolean => /^\s*(```|~~~)/.test(line);

@@ -7,7 +7,7 @@ import { CARRY_LEVELS, shortenArchive } from './carry-over';
 /** Marks histories whose handovers record the archive once, as a local activity's marker, not in the next run's input. */
 export const ARCHIVE_MARKER_PATCH = 'chain-archive-in-marker';
 
-const KEEP_OPTIONS: LocalActivityOptions = { startToCloseTimeout: '10 seconds', retry: { maximumAttempts: 3 } };
+const KEEP_OPTIONS: Readonly<LocalActivityOptions> = { startToCloseTimeout: '10 seconds', retry: { maximumAttempts: 3 } };
 
 /**
  * Records the steps a handover leaves behind as the result of a local activity (keepChainArchive),

@@ -40,7 +40,7 @@ export function elicitationQuestion(request: ElicitationRequest): string {
   return `The MCP server "${request.server}" asks, during ${request.tool}: ${request.message}\n${how}, or "decline" or "cancel".${again}`;
 }
 
-const TYPE_IN_WORDS: Record<string, string> = { integer: 'a whole number', number: 'a number', boolean: 'yes or no' };
+const TYPE_IN_WORDS: Readonly<Record<string, string>> = { integer: 'a whole number', number: 'a number', boolean: 'yes or no' };
 
 function properties(request: ElicitationRequest): Record<string, unknown> {
   const props = request.requestedSchema['properties'];

@@ -13,7 +13,7 @@ const SRC = path.resolve(__dirname, '../../src');
  */
 const WORKFLOW_LAYERS: Record<string, number> = {
   'index.ts': 110,
-  'preload-pure-modules.ts': 100,
+  'preload-workflow-modules.ts': 105,
   'sdk.ts': 100,
   'agent-workflow.ts': 100,
   'react-parser.ts': 100,

@@ -1,10 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { runtimeImportGraph } from '../../helpers/import-graph';
 
 const SRC = path.resolve(__dirname, '../../../src');
 const ENTRY = path.join(SRC, 'workflows/index.ts');
-const PRELOAD = path.join(SRC, 'workflows/preload-pure-modules.ts');
+const PRELOAD = path.join(SRC, 'workflows/preload-workflow-modules.ts');
 const graph = runtimeImportGraph(SRC);
 
 /** Every file `from` loads when it runs, itself included. */
@@ -19,27 +22,111 @@ function loads(from: string): Set<string> {
   return seen;
 }
 
-/** Pure: loads no module of the workflow SDK, so it can run before any workflow exists. */
-const isPure = (file: string): boolean => ![...loads(file)].some((dep) => dep === '@temporalio/workflow' || dep.startsWith('@temporalio/workflow/'));
 const relative = (files: Iterable<string>): string[] => [...files].map((file) => path.relative(SRC, file)).sort();
 
-describe('the modules the workflow bundle preloads (workflows/preload-pure-modules.ts)', () => {
+/**
+ * Module-level values that do change, reviewed: each is the same for every run, so sharing it
+ * leaks nothing. Keyed by file and name.
+ */
+const REVIEWED_MUTABLE: Record<string, string> = {
+  // The SQL grammars, made on first use (they are large): the same parsers for every run.
+  'shared/approval/approval-sql-rule.ts parsers': 'memo',
+  // Keyed by each run's own step objects, weakly: a run finds only its own steps there.
+  'shared/chain-view.ts viewedSteps': 'memo',
+};
+
+/** Containers whose contents change in place; module-level ones must be read-only by type. */
+const CONTAINERS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet', 'Array']);
+const readOnlyType = (type: ts.TypeNode | undefined, sf: ts.SourceFile): boolean => !!type && /^(readonly |Readonly|ReadonlyArray|ReadonlyMap|ReadonlySet)/.test(type.getText(sf));
+
+/** What a value starts as, under `as` / `satisfies` / parentheses; whether it is `as const`. */
+function unwrap(init: ts.Expression, sf: ts.SourceFile): { value: ts.Expression; asConst: boolean } {
+  let value = init;
+  let asConst = false;
+  while (ts.isAsExpression(value) || ts.isSatisfiesExpression(value) || ts.isParenthesizedExpression(value)) {
+    if (ts.isAsExpression(value) && value.type.getText(sf) === 'const') asConst = true;
+    value = value.expression;
+  }
+  return { value, asConst };
+}
+
+/**
+ * Why a module's top level could hold state one run leaves for the next, statement by statement:
+ * only declarations are allowed (imports, exports, types, functions, classes without static
+ * fields, and `const`s); a module-level `let`, a statement that runs, a mutable container or a
+ * literal array or object not read-only by type is refused unless reviewed. Exported literals
+ * need no type: the preload freezes them all the way down.
+ */
+function moduleStateProblems(file: string): string[] {
+  const sf = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const name = path.relative(SRC, file);
+  const problems: string[] = [];
+  for (const statement of sf.statements) {
+    if (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isFunctionDeclaration(statement)) continue;
+    if (ts.isClassDeclaration(statement)) {
+      for (const member of statement.members) {
+        const isStatic = ts.getModifiers(member)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword);
+        if (isStatic && !ts.isMethodDeclaration(member)) problems.push(`${name}: class ${statement.name?.text} has a static field ${member.name?.getText(sf)}`);
+      }
+      continue;
+    }
+    if (!ts.isVariableStatement(statement)) {
+      problems.push(`${name}: a module-level ${ts.SyntaxKind[statement.kind]} runs at load`);
+      continue;
+    }
+    const isConst = (statement.declarationList.flags & ts.NodeFlags.Const) !== 0;
+    const exported = ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) ?? false;
+    for (const declaration of statement.declarationList.declarations) {
+      const id = `${name} ${declaration.name.getText(sf)}`;
+      if (REVIEWED_MUTABLE[id]) continue;
+      if (!isConst) {
+        problems.push(`${id}: a module-level let or var`);
+        continue;
+      }
+      if (!declaration.initializer) continue;
+      const { value, asConst } = unwrap(declaration.initializer, sf);
+      if (asConst || readOnlyType(declaration.type, sf)) continue;
+      if (ts.isNewExpression(value) && CONTAINERS.has(value.expression.getText(sf))) problems.push(`${id}: a module-level ${value.expression.getText(sf)} not read-only by type`);
+      if (!exported && (ts.isArrayLiteralExpression(value) || ts.isObjectLiteralExpression(value))) problems.push(`${id}: a module-level literal not read-only by type`);
+    }
+  }
+  return problems;
+}
+
+describe('the modules the workflow bundle preloads (workflows/preload-workflow-modules.ts)', () => {
   const listed = [...graph.get(PRELOAD)!].filter((dep) => dep.startsWith(SRC));
   const workflowModules = [...loads(ENTRY)].filter((file) => file.startsWith(SRC));
 
-  it('are all pure: none loads @temporalio/workflow, which has no workflow context at preload', () => {
-    expect(listed.length).toBeGreaterThan(90);
-    expect(relative(listed.filter((file) => !isPure(file)))).toEqual([]);
+  it('are every module the workflows load but their entry, which the SDK loads for each run', () => {
+    expect(listed.length).toBeGreaterThan(130);
+    expect(relative(listed)).toEqual(relative(workflowModules.filter((file) => file !== ENTRY)));
   });
 
-  it('are every pure module the workflows load, so none is evaluated again for each run', () => {
-    const missing = workflowModules.filter((file) => isPure(file) && !listed.includes(file));
-    expect(relative(missing)).toEqual([]);
+  it('include the ones that use the workflow SDK, which declare at module level and call it only from functions', () => {
+    const usesSdk = (file: string) => [...loads(file)].some((dep) => dep === '@temporalio/workflow');
+    expect(relative(listed.filter(usesSdk))).toEqual(expect.arrayContaining(['workflows/messages.ts', 'workflows/run/run-agent.ts', 'workflows/activity-proxies.ts']));
   });
 
-  it('tell the modules that use the workflow SDK (they keep one scope per run) from the pure ones', () => {
-    const impure = relative(workflowModules.filter((file) => !isPure(file)));
-    expect(impure).toContain('workflows/messages.ts');
-    expect(impure).toContain('workflows/run/run-agent.ts');
+  it('keep no mutable state at module level, but the reviewed memos', () => {
+    expect(listed.flatMap(moduleStateProblems)).toEqual([]);
+  });
+
+  it('would be refused for each kind of module-level state', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'preload-list-'));
+    try {
+      const probe = (text: string) => {
+        const file = path.join(dir, 'probe.ts');
+        fs.writeFileSync(file, text);
+        return moduleStateProblems(file).length;
+      };
+      expect(probe('let runs = 0;')).toBe(1);
+      expect(probe('const seen = new Map<string, number>();')).toBe(1);
+      expect(probe('const queue: string[] = [];')).toBe(1);
+      expect(probe('globalThis.x = 1;')).toBe(1);
+      expect(probe('class A { static count = 0; }')).toBe(1);
+      expect(probe('const seen: ReadonlySet<string> = new Set(["a"]); const list = ["a"] as const; export const table = { a: 1 }; class B { static of() { return new B(); } }')).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

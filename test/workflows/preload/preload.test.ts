@@ -24,27 +24,40 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => [preloaded, plain].forEach((file) => fs.rmSync(file, { force: true })));
 
-/** Two probe runs, one after the other, in one reusable V8 context (one workflow thread). */
-async function twoRuns(codePath: string): Promise<[ProbeReport, ProbeReport]> {
+/** Two probe runs, one after the other, in one reusable V8 context (one workflow thread), with the patch markers each run's history holds. */
+async function twoRuns(codePath: string): Promise<[ProbeReport & { markers: string[] }, ProbeReport & { markers: string[] }]> {
   const taskQueue = `preload-${path.basename(codePath)}-${Date.now()}`;
   const worker = await Worker.create({ connection: env.nativeConnection, namespace: env.namespace, taskQueue, workflowBundle: { codePath }, reuseV8Context: true, workflowThreadPoolSize: 1 });
   return worker.runUntil(async () => {
-    const run = (tag: string) => env.client.workflow.execute('preloadProbe', { taskQueue, workflowId: `preload-probe-${tag}-${Date.now()}`, args: [tag] }) as Promise<ProbeReport>;
+    const run = async (tag: string) => {
+      const handle = await env.client.workflow.start('preloadProbe', { taskQueue, workflowId: `preload-probe-${tag}-${Date.now()}`, args: [tag] });
+      const report = (await handle.result()) as ProbeReport;
+      const { events } = await handle.fetchHistory();
+      const markers = (events ?? []).flatMap((e) => (e.markerRecordedEventAttributes?.markerName === 'core_patch' ? [patchId(e.markerRecordedEventAttributes.details?.['patch-data']?.payloads?.[0]?.data)] : []));
+      return { ...report, markers };
+    };
     return [await run('first'), await run('second')];
   });
 }
 
-describe('the pure modules preloaded into the shared V8 context', () => {
+/** The patch id a `core_patch` marker carries (JSON `{ id, deprecated }`). */
+function patchId(data: Uint8Array | null | undefined): string {
+  return data ? (JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id : '';
+}
+
+describe('the modules preloaded into the shared V8 context', () => {
   it('are shared but closed: a run can leave nothing in them for the next, and their schemas and classes work in every run', { timeout: 60_000 }, async () => {
     const [first, second] = await twoRuns(preloaded);
     const expected = { exportsFrozen: true, sawBefore: undefined, writeRefused: true, inputParsed: true, badInputRefused: true, stepParsed: true, nestedWriteRefused: true, templateSteps: 7, classWorks: true };
-    expect(first).toEqual(expected);
-    expect(second).toEqual(expected);
+    // A shared module that uses the SDK: its patched() records the marker in each run's own history, its condition() runs each run's own work.
+    const sdk = { sdkModuleFrozen: true, patchedHere: true, atRestRan: true, markers: ['skip-idle-awaits'] };
+    expect(first).toEqual({ ...expected, ...sdk });
+    expect(second).toEqual({ ...expected, ...sdk });
   });
 
   it('are what keeps a run from writing into them (without the preload, each run has its own open copy)', { timeout: 60_000 }, async () => {
     const [first, second] = await twoRuns(plain);
-    expect(first).toMatchObject({ exportsFrozen: false, writeRefused: false, nestedWriteRefused: false, templateSteps: 8, inputParsed: true, classWorks: true });
+    expect(first).toMatchObject({ exportsFrozen: false, sdkModuleFrozen: false, writeRefused: false, nestedWriteRefused: false, templateSteps: 8, inputParsed: true, classWorks: true, atRestRan: true });
     // Its own module scope: the second run does not see the first run's write either.
     expect(second).toMatchObject({ exportsFrozen: false, writeRefused: false, nestedWriteRefused: false, templateSteps: 8 });
     expect([first.sawBefore, second.sawBefore]).toEqual([undefined, undefined]);

@@ -1,6 +1,9 @@
 // A test bundle: a probe that looks, from inside a run, at what the preloaded modules share.
+import { condition } from '@temporalio/workflow';
 import * as chainModule from '../../../src/shared/chain';
 import { AgentInput } from '../../../src/shared/agent-input';
+import { createAtRest } from '../../../src/workflows/core/at-rest';
+import * as idleAwaits from '../../../src/workflows/core/idle-awaits';
 import { planTemplates } from '../../../src/workflows/planning/plan-templates';
 import { SteeringInbox } from '../../../src/workflows/people/steering-inbox';
 
@@ -17,6 +20,12 @@ export interface ProbeReport {
   templateSteps: number;
   /** A class from a preloaded workflow module still makes instances that keep their own state. */
   classWorks: boolean;
+  /** A module that uses the workflow SDK is frozen like the pure ones. */
+  sdkModuleFrozen: boolean;
+  /** Its `patched()` answered in this run (the marker lands in this run's history; the test reads it). */
+  patchedHere: boolean;
+  /** Its `condition()` ran what this run queued, in this run. */
+  atRestRan: boolean;
 }
 
 /** What one run sees of a preloaded module, and whether it could leave anything for the next. */
@@ -40,7 +49,15 @@ export async function preloadProbe(tag: string): Promise<ProbeReport> {
   } catch {
     nestedWriteRefused = true;
   }
+  // Workflow SDK calls made from a shared module act on the run that makes them.
+  const patchedHere = idleAwaits.skipsIdleAwaits();
+  let ranWith: string | undefined;
+  createAtRest().once(() => (ranWith = tag));
+  const atRestRan = await condition(() => ranWith !== undefined, '10 seconds');
   return {
+    sdkModuleFrozen: Object.isFrozen(idleAwaits),
+    patchedHere,
+    atRestRan: atRestRan && ranWith === tag,
     nestedWriteRefused,
     templateSteps: planTemplates.debug_bug.steps.length,
     classWorks: inboxWorks(tag),

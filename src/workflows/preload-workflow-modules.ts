@@ -1,29 +1,35 @@
 /**
  * Preloaded once per V8 context by the workflow bundle (PRELOAD_MODULES in worker.ts) and shared
- * by every run in it: every pure module the workflows load, the ones that do not import
- * @temporalio/workflow, directly or through another module. Without this each run would evaluate
- * them again in its own module scope: ~1,100 zod schema objects, and a closure for every function,
- * most of a cached run's memory and part of every start.
+ * by every run in it: every module the workflows load but their entry (workflows/index.ts, which
+ * the SDK loads for each run). Without this each run would evaluate them again in its own module
+ * scope: ~1,100 zod schema objects and a closure for every function, most of a cached run's
+ * memory and part of every start.
  *
- * The sandbox deep-freezes what it preloads so no run can leave state for the next, but zod
- * rewrites a schema's internals on its first parse, which a frozen schema refuses. So each module's
- * exports are frozen here instead (the sandbox skips what is frozen): nothing can replace an
- * export, and the plain data they hold (tables, templates, lists) is frozen all the way down; zod
- * schemas, regular expressions, functions and classes are left as they are, what zod changes in
- * them is its own memo of how to parse, the same for every run. The few module-level values that
- * change are the same for every run too: a memo keyed by each run's own steps (chain-view), the
- * SQL parsers made on first use (approval-sql-rule), and regular expressions reset before each use.
- * test/workflows/preload checks that a run can leave nothing behind;
- * test/unit/workflows/preload-list checks that this list holds every pure module the workflows
- * load, and only those.
- * Pure: nothing here or below may import @temporalio/workflow, which has no context at preload.
+ * Sharing is safe because no module here keeps a run's state at module level. The pure ones (no
+ * @temporalio/workflow, directly or below) hold schemas, tables and functions. The ones that use
+ * the SDK declare messages and activity proxies at module level and call the SDK only from
+ * functions; the SDK finds the current run on each call, which is how its own modules are shared
+ * already (the bundle loads them before any run exists). What a run needs of its own (its state,
+ * handlers, inboxes) runAgent makes for it and passes along.
+ *
+ * The sandbox deep-freezes what it preloads, but zod rewrites a schema's internals on its first
+ * parse, which a frozen schema refuses. So each module's exports are frozen here instead (the
+ * sandbox skips what is frozen): nothing can replace an export, and the plain data they hold
+ * (tables, templates, lists, message definitions) is frozen all the way down; zod schemas, regular
+ * expressions, functions, classes and the SDK's proxies are left as they are. The few module-level
+ * values that change are the same for every run: a memo keyed by each run's own steps
+ * (chain-view), the SQL parsers made on first use (approval-sql-rule), and regular expressions
+ * reset before each use.
+ * test/workflows/preload checks that a run can leave nothing behind and that a shared module's SDK
+ * calls act on the run that makes them; test/unit/workflows/preload-list checks that this list
+ * holds every module the workflows load, and that none keeps mutable state at module level.
  */
 import * as agentInput from '../shared/agent-input';
 import * as agentResult from '../shared/agent-result';
+import * as chain from '../shared/chain';
 import * as chainLength from '../shared/chain-length';
 import * as chainPage from '../shared/chain-page';
 import * as chainView from '../shared/chain-view';
-import * as chain from '../shared/chain';
 import * as constants from '../shared/constants';
 import * as continuedState from '../shared/continued-state';
 import * as conversationRef from '../shared/conversation-ref';
@@ -58,95 +64,136 @@ import * as termination from '../shared/termination';
 import * as toolResultNote from '../shared/tool-result-note';
 import * as toolSpec from '../shared/tool-spec';
 import * as usage from '../shared/usage';
+import * as approval from '../shared/approval/approval';
 import * as approvalPathRule from '../shared/approval/approval-path-rule';
 import * as approvalPolicy from '../shared/approval/approval-policy';
 import * as approvalSqlRule from '../shared/approval/approval-sql-rule';
-import * as approval from '../shared/approval/approval';
 import * as argumentsHash from '../shared/approval/arguments-hash';
 import * as legacyApprovalPathRule from '../shared/approval/legacy-approval-path-rule';
 import * as legacyApprovalPolicy from '../shared/approval/legacy-approval-policy';
 import * as legacyApprovalSqlRule from '../shared/approval/legacy-approval-sql-rule';
 import * as rulePattern from '../shared/approval/rule-pattern';
 import * as ruleValues from '../shared/approval/rule-values';
+import * as activityProxies from './activity-proxies';
+import * as agentWorkflow from './agent-workflow';
+import * as messages from './messages';
+import * as atRest from './core/at-rest';
 import * as chainBuilder from './core/chain-builder';
 import * as concurrency from './core/concurrency';
+import * as failureMessage from './core/failure-message';
+import * as idleAwaits from './core/idle-awaits';
 import * as injectedTools from './core/injected-tools';
 import * as loopSignals from './core/loop-signals';
 import * as modelExchange from './core/model-exchange';
 import * as readMessage from './core/read-message';
 import * as recordCalls from './core/record-calls';
 import * as runEventObserver from './core/run-event-observer';
+import * as runEventSink from './core/run-event-sink';
 import * as runState from './core/run-state';
 import * as sentConversations from './core/sent-conversations';
+import * as signalPayload from './core/signal-payload';
 import * as stableHash from './core/stable-hash';
 import * as stallDetector from './core/stall-detector';
 import * as toolVisibility from './core/tool-visibility';
 import * as childInput from './delegation/child-input';
 import * as delegationGuard from './delegation/delegation-guard';
+import * as subAgentCall from './delegation/sub-agent-call';
+import * as subAgentTools from './delegation/sub-agent-tools';
+import * as subAgentTree from './delegation/sub-agent-tree';
 import * as subBudget from './delegation/sub-budget';
 import * as decideNextStep from './loop/decide-next-step';
 import * as prompt from './loop/prompt';
+import * as reactLoop from './loop/react-loop';
 import * as stopConditions from './loop/stop-conditions';
+import * as strategies from './loop/strategies';
 import * as budget from './model/budget';
+import * as modelCall from './model/model-call';
+import * as modelTurn from './model/model-turn';
+import * as summariseObservation from './model/summarise-observation';
 import * as uniqueCallIds from './model/unique-call-ids';
+import * as approvalGate from './people/approval-gate';
 import * as approvalRequests from './people/approval-requests';
+import * as askPerson from './people/ask-person';
 import * as decisionSignatures from './people/decision-signatures';
+import * as questionDesk from './people/question-desk';
+import * as stallQuestion from './people/stall-question';
 import * as steeringInbox from './people/steering-inbox';
 import * as waitInWords from './people/wait-in-words';
+import * as planKeeper from './planning/plan-keeper';
 import * as planPrompts from './planning/plan-prompts';
 import * as planReply from './planning/plan-reply';
 import * as planTemplates from './planning/plan-templates';
 import * as planTracker from './planning/plan-tracker';
 import * as planValidation from './planning/plan-validation';
 import * as planner from './planning/planner';
+import * as reactParser from './react-text/react-parser';
 import * as reactParserInput from './react-text/react-parser-input';
 import * as reactParserScan from './react-text/react-parser-scan';
-import * as reactParser from './react-text/react-parser';
 import * as reactTextPrompt from './react-text/react-text-prompt';
 import * as runAgentResult from './run/agent-result';
 import * as carryOver from './run/carry-over';
+import * as chainTail from './run/chain-tail';
 import * as detailsWhenRead from './run/details-when-read';
 import * as fitResult from './run/fit-result';
 import * as forkStart from './run/fork-start';
+import * as handlers from './run/handlers';
+import * as interrupts from './run/interrupts';
+import * as keepArchive from './run/keep-archive';
+import * as preflight from './run/preflight';
+import * as publishProgress from './run/publish-progress';
+import * as runAgent from './run/run-agent';
 import * as runStatus from './run/run-status';
+import * as tenantQuotaMessages from './tenant-quota/tenant-quota-messages';
 import * as tenantQuotaRequests from './tenant-quota/tenant-quota-requests';
 import * as tenantQuotaState from './tenant-quota/tenant-quota-state';
+import * as tenantQuotaWorkflow from './tenant-quota/tenant-quota-workflow';
+import * as tenantTokens from './tenant-quota/tenant-tokens';
+import * as closeOpenCalls from './tools/close-open-calls';
 import * as elicitationAnswer from './tools/elicitation-answer';
+import * as elicitedRun from './tools/elicited-run';
+import * as llmToolCall from './tools/llm-tool-call';
+import * as toolCall from './tools/tool-call';
+import * as toolTurn from './tools/tool-turn';
 import * as validateToolCall from './tools/validate-tool-call';
 
 /** Every module listed above: each one's exports are frozen here. */
 export const PRELOADED_MODULES: readonly object[] = [
   // shared
-  agentInput, agentResult, chainLength, chainPage, chainView, chain, constants, continuedState,
-  conversationRef, delegatedSpend, elicitation, failureTypes, fork, sharedIndex, liveReply, llmAnswer,
-  markdownEscape, modelCalls, modelRegistry, modelSettings, modelWire, ownValue, payloadSize, people, plan,
-  pricing, renderChainMarkdown, runEvent, runMessagePayloads, searchAttributes, secretPatterns,
-  sensitiveFields, signedDecision, subAgent, summaryTemplate, tenantLimits, termination, toolResultNote,
-  toolSpec, usage,
+  agentInput, agentResult, chain, chainLength, chainPage, chainView, constants, continuedState,
+  conversationRef, delegatedSpend, elicitation, failureTypes, fork, sharedIndex, liveReply,
+  llmAnswer, markdownEscape, modelCalls, modelRegistry, modelSettings, modelWire, ownValue,
+  payloadSize, people, plan, pricing, renderChainMarkdown, runEvent, runMessagePayloads,
+  searchAttributes, secretPatterns, sensitiveFields, signedDecision, subAgent, summaryTemplate,
+  tenantLimits, termination, toolResultNote, toolSpec, usage,
   // shared/approval
-  approvalPathRule, approvalPolicy, approvalSqlRule, approval, argumentsHash, legacyApprovalPathRule,
-  legacyApprovalPolicy, legacyApprovalSqlRule, rulePattern, ruleValues,
+  approval, approvalPathRule, approvalPolicy, approvalSqlRule, argumentsHash,
+  legacyApprovalPathRule, legacyApprovalPolicy, legacyApprovalSqlRule, rulePattern, ruleValues,
+  // workflows
+  activityProxies, agentWorkflow, messages,
   // workflows/core
-  chainBuilder, concurrency, injectedTools, loopSignals, modelExchange, readMessage, recordCalls,
-  runEventObserver, runState, sentConversations, stableHash, stallDetector, toolVisibility,
+  atRest, chainBuilder, concurrency, failureMessage, idleAwaits, injectedTools, loopSignals,
+  modelExchange, readMessage, recordCalls, runEventObserver, runEventSink, runState,
+  sentConversations, signalPayload, stableHash, stallDetector, toolVisibility,
   // workflows/delegation
-  childInput, delegationGuard, subBudget,
+  childInput, delegationGuard, subAgentCall, subAgentTools, subAgentTree, subBudget,
   // workflows/loop
-  decideNextStep, prompt, stopConditions,
+  decideNextStep, prompt, reactLoop, stopConditions, strategies,
   // workflows/model
-  budget, uniqueCallIds,
+  budget, modelCall, modelTurn, summariseObservation, uniqueCallIds,
   // workflows/people
-  approvalRequests, decisionSignatures, steeringInbox, waitInWords,
+  approvalGate, approvalRequests, askPerson, decisionSignatures, questionDesk, stallQuestion,
+  steeringInbox, waitInWords,
   // workflows/planning
-  planPrompts, planReply, planTemplates, planTracker, planValidation, planner,
+  planKeeper, planPrompts, planReply, planTemplates, planTracker, planValidation, planner,
   // workflows/react-text
-  reactParserInput, reactParserScan, reactParser, reactTextPrompt,
+  reactParser, reactParserInput, reactParserScan, reactTextPrompt,
   // workflows/run
-  runAgentResult, carryOver, detailsWhenRead, fitResult, forkStart, runStatus,
+  runAgentResult, carryOver, chainTail, detailsWhenRead, fitResult, forkStart, handlers, interrupts,
+  keepArchive, preflight, publishProgress, runAgent, runStatus,
   // workflows/tenant-quota
-  tenantQuotaRequests, tenantQuotaState,
+  tenantQuotaMessages, tenantQuotaRequests, tenantQuotaState, tenantQuotaWorkflow, tenantTokens,
   // workflows/tools
-  elicitationAnswer, validateToolCall,
+  closeOpenCalls, elicitationAnswer, elicitedRun, llmToolCall, toolCall, toolTurn, validateToolCall,
 ];
 
 /** Plain data all the way down (objects and arrays of the Object and Array prototypes); anything else is left as it is. */

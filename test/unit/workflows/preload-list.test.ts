@@ -65,7 +65,7 @@ function moduleStateProblems(file: string): string[] {
     if (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isFunctionDeclaration(statement)) continue;
     if (ts.isClassDeclaration(statement)) {
       for (const member of statement.members) {
-        const isStatic = ts.getModifiers(member)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword);
+        const isStatic = ts.canHaveModifiers(member) && ts.getModifiers(member)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword);
         if (isStatic && !ts.isMethodDeclaration(member)) problems.push(`${name}: class ${statement.name?.text} has a static field ${member.name?.getText(sf)}`);
       }
       continue;

@@ -17,7 +17,7 @@ import { sampleRss } from './lib/rss-sampler';
 import { writeRawLoopBundle } from './lib/raw-loop-bundle';
 import type { ScaleSide, ScaleWorkerMessage, ScaleWorkerSpec } from './lib/scale-worker';
 import { nextMessage } from './lib/worker-messages';
-import { summarise } from './lib/stats';
+import { median, summarise } from './lib/stats';
 
 /** Starting and checking runs: enough requests in flight to keep the server busy, not to flood it. */
 const CLIENT_CONCURRENCY = 50;
@@ -60,24 +60,31 @@ interface SideResult {
  * Figure 2: N runs started together, each `iterations` model calls of `modelMs` (the last one
  * calls finish, the others the instant tool), on one worker in its own process; then the same
  * loop written on the bare SDK (lib/raw-loop-workflow.ts) at the same load, on a worker with the
- * same options, so every run carries its own ratio. The ideal is iterations x modelMs.
+ * same options, so every run carries its own ratio. The ideal is iterations x modelMs. With
+ * `repeats` above 1 the pair runs that often at each load, interleaved, and each figure is the
+ * median: of each side's values, and of the pairs' ratios (a pair shares the machine's mood).
  */
 export async function measureScale(ctx: BenchContext, config: BenchConfig): Promise<FigureBody> {
   const o = config.scale;
   const rawBundle = await writeRawLoopBundle(path.dirname(ctx.bundlePath));
   try {
     const measurements: Measurement[] = [];
-    const details: Record<string, unknown> = { iterationsPerRun: o.iterations, modelDelayMs: o.modelMs, clientConcurrency: CLIENT_CONCURRENCY, order: 'Thoughtline first, then the bare loop, at each load, on the same server' };
+    const details: Record<string, unknown> = { iterationsPerRun: o.iterations, modelDelayMs: o.modelMs, clientConcurrency: CLIENT_CONCURRENCY, repeats: o.repeats, order: 'Thoughtline first, then the bare loop, at each load, on the same server; repeated in that order' };
     const errors: string[] = [];
     // A side that fails is reported; the other sides and loads still run.
     const side = (runs: number, which: ScaleSide, bundlePath: string) =>
       measureSide(ctx, o, runs, which, bundlePath).catch((err: unknown) => void errors.push(`${runs} runs, ${which}: ${errorText(err)}`));
     for (const runs of o.runs) {
-      const tl = await side(runs, 'thoughtline', ctx.bundlePath);
-      const bare = await side(runs, 'bare', rawBundle);
-      measurements.push(...loadRows(runs, o, tl ?? undefined, bare ?? undefined));
-      details[`runs${runs}`] = { thoughtline: tl?.details, bare: bare?.details };
-      errors.push(...(tl?.errors ?? []), ...(bare?.errors ?? []));
+      const pairs: Pair[] = [];
+      for (let i = 0; i < o.repeats; i++) {
+        const tl = (await side(runs, 'thoughtline', ctx.bundlePath)) ?? undefined;
+        const bare = (await side(runs, 'bare', rawBundle)) ?? undefined;
+        pairs.push({ tl, bare });
+        errors.push(...(tl?.errors ?? []), ...(bare?.errors ?? []));
+      }
+      measurements.push(...loadRows(runs, o, pairs));
+      const detailsOf = (pair: Pair) => ({ thoughtline: pair.tl?.details, bare: pair.bare?.details });
+      details[`runs${runs}`] = pairs.length === 1 ? detailsOf(pairs[0]!) : pairs.map(detailsOf);
     }
     return { measurements, details, errors };
   } finally {
@@ -85,24 +92,45 @@ export async function measureScale(ctx: BenchContext, config: BenchConfig): Prom
   }
 }
 
-function loadRows(runs: number, o: ScaleOptions, tl: SideResult | undefined, bare: SideResult | undefined): Measurement[] {
+/** One Thoughtline side and the bare side after it, at one load; either is missing when it failed. */
+interface Pair {
+  tl: SideResult | undefined;
+  bare: SideResult | undefined;
+}
+
+/** The median of what is there; undefined when nothing is. */
+function medianOf(values: ReadonlyArray<number | undefined>): number | undefined {
+  const present = values.filter((v): v is number => v !== undefined && Number.isFinite(v));
+  return present.length ? median(present) : undefined;
+}
+
+function loadRows(runs: number, o: ScaleOptions, pairs: readonly Pair[]): Measurement[] {
   const at = `${runs} runs:`;
   const idealMs = o.iterations * o.modelMs;
   const mb = (bytes: number | undefined) => bytes && bytes / 1e6;
+  const seconds = (ms: number | undefined) => ms && ms / 1000;
+  const tlOf = (pick: (s: SideResult) => number | undefined) => medianOf(pairs.map((p) => p.tl && pick(p.tl)));
+  const bareOf = (pick: (s: SideResult) => number | undefined) => medianOf(pairs.map((p) => p.bare && pick(p.bare)));
+  const ratioOf = (pick: (s: SideResult) => number | undefined) => medianOf(pairs.map((p) => ratio(p.tl && pick(p.tl), p.bare && pick(p.bare))));
+  const finish = (s: SideResult) => s.finishMs;
+  const cpu = (s: SideResult) => s.cpuPerTaskMs;
+  const peak = (s: SideResult) => s.peakBytes;
+  const durations = pairs.flatMap((p) => p.tl?.durations ?? []);
+  const tlFinish = tlOf(finish);
   return [
-    measurement(`${at} time to finish, Thoughtline`, tl && tl.finishMs / 1000, 's'),
-    measurement(`${at} time to finish, bare SDK loop`, bare && bare.finishMs / 1000, 's'),
-    measurement(`${at} ratio time to finish, Thoughtline / bare`, tl && bare && ratio(tl.finishMs, bare.finishMs), 'x', { target: { op: '<=', value: 1.3 } }),
-    measurement(`${at} Thoughtline ratio to ideal (${idealMs / 1000} s)`, tl && tl.finishMs / idealMs, 'x', { target: { op: '<=', value: 1.5 } }),
-    measurement(`${at} worker CPU per workflow task, Thoughtline`, tl?.cpuPerTaskMs, 'ms'),
-    measurement(`${at} worker CPU per workflow task, bare SDK loop`, bare?.cpuPerTaskMs, 'ms'),
-    measurement(`${at} ratio CPU per workflow task, Thoughtline / bare`, ratio(tl?.cpuPerTaskMs, bare?.cpuPerTaskMs), 'x', { target: { op: '<=', value: 1.3 } }),
-    measurement(`${at} peak worker RSS, Thoughtline`, mb(tl?.peakBytes), 'MB', { target: { op: '<', value: 1500 } }),
-    measurement(`${at} peak worker RSS, bare SDK loop`, mb(bare?.peakBytes), 'MB'),
-    measurement(`${at} ratio peak RSS, Thoughtline / bare`, ratio(tl?.peakBytes, bare?.peakBytes), 'x', { target: { op: '<=', value: 1.5 } }),
-    measurement(`${at} one Thoughtline run, start to close, p50`, tl && summarise(tl.durations).p50 / 1000, 's'),
-    measurement(`${at} one Thoughtline run, start to close, p95`, tl && summarise(tl.durations).p95 / 1000, 's'),
-    measurement(`${at} time to start all, Thoughtline`, tl && tl.startedAllMs / 1000, 's'),
+    measurement(`${at} time to finish, Thoughtline`, seconds(tlFinish), 's'),
+    measurement(`${at} time to finish, bare SDK loop`, seconds(bareOf(finish)), 's'),
+    measurement(`${at} ratio time to finish, Thoughtline / bare`, ratioOf(finish), 'x', { target: { op: '<=', value: 1.3 } }),
+    measurement(`${at} Thoughtline ratio to ideal (${idealMs / 1000} s)`, tlFinish && tlFinish / idealMs, 'x', { target: { op: '<=', value: 1.5 } }),
+    measurement(`${at} worker CPU per workflow task, Thoughtline`, tlOf(cpu), 'ms'),
+    measurement(`${at} worker CPU per workflow task, bare SDK loop`, bareOf(cpu), 'ms'),
+    measurement(`${at} ratio CPU per workflow task, Thoughtline / bare`, ratioOf(cpu), 'x', { target: { op: '<=', value: 1.3 } }),
+    measurement(`${at} peak worker RSS, Thoughtline`, mb(tlOf(peak)), 'MB', { target: { op: '<', value: 1500 } }),
+    measurement(`${at} peak worker RSS, bare SDK loop`, mb(bareOf(peak)), 'MB'),
+    measurement(`${at} ratio peak RSS, Thoughtline / bare`, ratioOf(peak), 'x', { target: { op: '<=', value: 1.5 } }),
+    measurement(`${at} one Thoughtline run, start to close, p50`, durations.length ? summarise(durations).p50 / 1000 : undefined, 's'),
+    measurement(`${at} one Thoughtline run, start to close, p95`, durations.length ? summarise(durations).p95 / 1000 : undefined, 's'),
+    measurement(`${at} time to start all, Thoughtline`, seconds(tlOf((s) => s.startedAllMs)), 's'),
   ];
 }
 

@@ -28,6 +28,8 @@ const BenchEnv = z.object({
   BENCH_SCALE_ITERATIONS: count.optional(),
   BENCH_SCALE_MODEL_MS: count.optional(),
   BENCH_SCALE_TIMEOUT_MS: count.optional(),
+  /** Pairs of sides per load, interleaved (Thoughtline, bare, Thoughtline, …); the figures are their medians. */
+  BENCH_SCALE_REPEATS: count.optional(),
   /** JSON merged over the scale worker's options, e.g. '{"maxConcurrentWorkflowTaskExecutions":40}'. */
   BENCH_SCALE_WORKER_OPTIONS: z.string().transform((s) => z.record(z.string(), z.unknown()).parse(JSON.parse(s))).optional(),
   /** Node flags for the scale worker process, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'. */
@@ -56,7 +58,7 @@ export interface BenchConfig {
   out: string;
   overhead: { iterations: number; runs: number; warmup: number };
   peers: { names: readonly string[]; dir: string; timeoutMs: number };
-  scale: { runs: readonly number[]; iterations: number; modelMs: number; timeoutMs: number; workerOptions: Record<string, unknown>; nodeArgs: readonly string[] };
+  scale: { runs: readonly number[]; repeats: number; iterations: number; modelMs: number; timeoutMs: number; workerOptions: Record<string, unknown>; nodeArgs: readonly string[] };
   seeing: { chainIterations: number; queries: number; watchIterations: number; pollMs: readonly number[]; watchModelMs: number };
   push: { iterations: number; watchers: readonly number[]; gapMs: number; idleStreams: number; idleRuns: number };
   history: { iterations: readonly number[]; observationBytes: readonly number[] };
@@ -81,6 +83,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
     },
     scale: {
       runs: pick(e.BENCH_SCALE_RUNS, [200, 1000], [50]),
+      repeats: pick(e.BENCH_SCALE_REPEATS, 1, 1),
       iterations: pick(e.BENCH_SCALE_ITERATIONS, 5, 5),
       modelMs: pick(e.BENCH_SCALE_MODEL_MS, 200, 200),
       timeoutMs: pick(e.BENCH_SCALE_TIMEOUT_MS, 900_000, 180_000),

@@ -28,12 +28,12 @@ const relative = (files: Iterable<string>): string[] => [...files].map((file) =>
  * Module-level values that do change, reviewed: each is the same for every run, so sharing it
  * leaks nothing. Keyed by file and name.
  */
-const REVIEWED_MUTABLE: Record<string, string> = {
+const REVIEWED_MUTABLE: ReadonlySet<string> = new Set([
   // The SQL grammars, made on first use (they are large): the same parsers for every run.
-  'shared/approval/approval-sql-rule.ts parsers': 'memo',
+  'shared/approval/approval-sql-rule.ts parsers',
   // Keyed by each run's own step objects, weakly: a run finds only its own steps there.
-  'shared/chain-view.ts viewedSteps': 'memo',
-};
+  'shared/chain-view.ts viewedSteps',
+]);
 
 /** Containers whose contents change in place; module-level ones must be read-only by type. */
 const CONTAINERS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet', 'Array']);
@@ -78,7 +78,7 @@ function moduleStateProblems(file: string): string[] {
     const exported = ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) ?? false;
     for (const declaration of statement.declarationList.declarations) {
       const id = `${name} ${declaration.name.getText(sf)}`;
-      if (REVIEWED_MUTABLE[id]) continue;
+      if (REVIEWED_MUTABLE.has(id)) continue;
       if (!isConst) {
         problems.push(`${id}: a module-level let or var`);
         continue;

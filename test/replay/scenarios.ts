@@ -375,4 +375,24 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       await agents.getHandle(id).signal(cancelSignal, { reason: 'the job is no longer needed', by: 'olga' });
     },
   },
+  {
+    // Iterations await their activities with fewer layers (patched): a reply cut at max_tokens is
+    // retried within the turn, a paused turn goes on, then a cancel interrupts a slow tool.
+    name: 'flat-awaits',
+    input: { task: 'Look up alpha, then run the job', model: { ...SCRIPTED_MODEL, maxTokens: 50 }, cancelGraceMs: 100 },
+    turns: [
+      { content: [useTool('lookup', { key: 'cut' }, 'toolu_f0')], stopReason: 'max_tokens' },
+      { content: [useTool('lookup', { key: 'alpha' }, 'toolu_f1')] },
+      { content: [say('Working on it…')], stopReason: 'pause_turn' },
+      { content: [useTool('slow_job', {}, 'toolu_f2')] },
+    ],
+    extraTools: () => [slowTool([])],
+    interact: async (agents, id) => {
+      await until(async () => {
+        const status = await agents.status(id);
+        return status.iteration === 2 && status.lastStep?.endsWith('tool_call') === true;
+      });
+      await agents.getHandle(id).signal(cancelSignal, { reason: 'the job is no longer needed', by: 'olga' });
+    },
+  },
 ];

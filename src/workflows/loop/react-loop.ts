@@ -18,9 +18,10 @@
  */
 import type { ModelReply, TerminationReason, ToolSpec, ToolUseBlock } from '../../shared';
 import type { ChainBuilder } from '../core/chain-builder';
+import { flatAwaits } from '../core/idle-awaits';
 import { injectedToolNames } from '../core/injected-tools';
 import { BudgetExhausted, ContinueAsNewRequested, isLoopSignal, ModelCallFailed } from '../core/loop-signals';
-import { replyText } from '../core/model-exchange';
+import { replyText, type Observation } from '../core/model-exchange';
 import { recordControlCall, refuseCall } from '../core/record-calls';
 import type { RunContext } from '../core/run-context';
 import { callKey } from '../core/stable-hash';
@@ -100,7 +101,8 @@ export class ReactLoop {
         this.chain.iteration = this.state.startIteration();
         this.parts.people.inbox.deliver(this.chain, this.state);
         this.fitContext();
-        await this.planKeeper?.reflectIfDue();
+        // Without a plan there is nothing to await (see FLAT_AWAITS_PATCH).
+        if (this.planKeeper || !flatAwaits()) await this.planKeeper?.reflectIfDue();
         const reply = await modelTurn(this.ctx, this.parts.strategy, 'auto');
         this.recordExtendedThinking(reply);
         const outcome = await this.act(earlyStop(reply, this.input) ?? this.parts.strategy.decide(reply), reply);
@@ -170,8 +172,9 @@ export class ReactLoop {
           this.observeRejected(next.calls, 'Not run: the run stopped because it was stalled.');
           return this.summarise('stalled', 'You kept repeating the same tool calls without progress.');
         }
-        await this.observe(next.calls);
-        return undefined;
+        if (!flatAwaits()) return void (await this.observe(next.calls));
+        this.beforeTools();
+        return void this.afterTools(await runToolTurn(this.ctx, this.toolTurn, next.calls, new Map()));
       }
       case 'invalid_finish':
         await this.observe([...next.others, next.finishCall], new Map([[next.finishCall.id, next.problem]]));
@@ -244,8 +247,15 @@ export class ReactLoop {
 
   /** Runs the turn's calls (approvals and questions included) and hands every result, errors included, back to the model. */
   private async observe(calls: ToolUseBlock[], rejected = new Map<string, string>()): Promise<void> {
+    this.beforeTools();
+    this.afterTools(await runToolTurn(this.ctx, this.toolTurn, calls, rejected));
+  }
+
+  private beforeTools(): void {
     this.chain.setStatus('tool_calling');
-    const observations = await runToolTurn(this.ctx, this.toolTurn, calls, rejected);
+  }
+
+  private afterTools(observations: Observation[]): void {
     this.state.addMessage(this.parts.strategy.observe(observations));
     this.chain.setStatus('thinking');
     this.ctx.progress.publish();

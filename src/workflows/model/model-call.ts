@@ -1,6 +1,6 @@
 import { isCancellation, patched } from '@temporalio/workflow';
 import type { FallbackModel, ModelCallInput, ModelMessage, ModelReply, ModelRequest, ModelTool } from '../../shared';
-import { priceFor } from '../../shared/pricing';
+import { priceFor, type Price } from '../../shared/pricing';
 import { activities, modelCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
 import { skipsIdleAwaits } from '../core/idle-awaits';
@@ -52,15 +52,55 @@ export interface ModelCallRequest {
  * cancellation propagates untouched.
  */
 export async function recordedModelCall(ctx: RunContext, request: ModelCallRequest): Promise<RecordedReply> {
-  const { input, state, chain } = ctx;
-  const { candidate } = request;
-  const price = candidate.price ?? priceFor(candidate.model);
+  const priced = priceModelCall(ctx, request);
+  if (priced.lease !== undefined) await ensureTenantTokens(ctx, priced.lease);
+  const call = openModelCall(ctx, request, priced);
+  try {
+    return call.finish(await call.start());
+  } catch (err) {
+    throw call.failed(err);
+  }
+}
+
+/** A model call the ledger can afford, before anything is recorded. */
+export interface PricedModelCall {
+  price: Price | undefined;
+  maxTokens: number;
+  /** Tokens to lease from the tenant's quota first; undefined when no lease is needed. */
+  lease: number | undefined;
+}
+
+/**
+ * The budget check of a model call (throws BudgetExhausted when it cannot be afforded) and the
+ * tokens its tenant lease must hold. Records nothing.
+ */
+export function priceModelCall(ctx: RunContext, request: ModelCallRequest): PricedModelCall {
+  const { input, state } = ctx;
+  const price = request.candidate.price ?? priceFor(request.candidate.model);
   // Estimated once: it reads the whole conversation as JSON.
   const inputTokens = estimateInputTokens(request);
   const maxTokens = affordableMaxTokens(state.committed(), input, { ...request, price }, inputTokens);
   // Most calls need no lease, and then no await: see SKIP_IDLE_AWAITS_PATCH.
   const needed = inputTokens + maxTokens;
-  if (!skipsIdleAwaits() || needsTenantTokens(ctx, needed)) await ensureTenantTokens(ctx, needed);
+  return { price, maxTokens, lease: !skipsIdleAwaits() || needsTenantTokens(ctx, needed) ? needed : undefined };
+}
+
+/** A model call whose `llm` step is recorded: `start` calls the activity; one of `finish` or `failed` records its result. */
+export interface OpenModelCall {
+  start(): Promise<ModelReply>;
+  finish(received: ModelReply): RecordedReply;
+  /** What to throw for `err`: cancellation as it is, anything else as ModelCallFailed. */
+  failed(err: unknown): unknown;
+}
+
+/**
+ * Records a priced call's `llm` step and returns its halves, so a caller can await the activity
+ * itself (each async layer is a promise the SDK takes a stack trace for: see FLAT_AWAITS_PATCH).
+ */
+export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced: PricedModelCall): OpenModelCall {
+  const { input, state, chain } = ctx;
+  const { candidate } = request;
+  const { maxTokens } = priced;
   const correlationId = chain.newId();
   const visibility = { level: input.visibility };
   chain.toolCall(
@@ -81,7 +121,7 @@ export async function recordedModelCall(ctx: RunContext, request: ModelCallReque
     { model: candidate.model },
   );
   state.countModelCall();
-  try {
+  const start = (): Promise<ModelReply> => {
     const call = {
       provider: candidate.provider,
       model: candidate.model,
@@ -92,7 +132,9 @@ export async function recordedModelCall(ctx: RunContext, request: ModelCallReque
       ...(request.stopSequences ? { stopSequences: request.stopSequences } : {}),
     };
     const sent = callInput(ctx, call, request.messages);
-    const received = await activities.callModel.executeWithOptions(modelCallOptions(input.model, `${candidate.model} · iteration ${state.iteration}`), [sent]);
+    return activities.callModel.executeWithOptions(modelCallOptions(input.model, `${candidate.model} · iteration ${state.iteration}`), [sent]);
+  };
+  const finish = (received: ModelReply): RecordedReply => {
     state.countReply(received);
     const unique = withUniqueCallIds(received, takenCallIds(chain.steps, state.messages));
     const reply = unique && patched(UNIQUE_CALL_IDS_PATCH) ? unique.reply : received;
@@ -107,12 +149,14 @@ export async function recordedModelCall(ctx: RunContext, request: ModelCallReque
     }
     if (request.publishReply) ctx.progress.publish();
     return maxTokens < request.maxTokens ? { reply, capped: maxTokens } : { reply };
-  } catch (err) {
-    if (isCancellation(err)) throw err;
+  };
+  const failed = (err: unknown): unknown => {
+    if (isCancellation(err)) return err;
     const error = `Model call failed: ${failureMessage(err)}`;
     chain.toolResult({ correlationId, success: false, result: null, error, durationMs: 0 }, visibility, { model: candidate.model });
-    throw new ModelCallFailed(error);
-  }
+    return new ModelCallFailed(error);
+  };
+  return { start, finish, failed };
 }
 
 /**

@@ -1,8 +1,10 @@
 import type { ModelReply } from '../../shared';
+import { flatAwaits } from '../core/idle-awaits';
 import { BudgetExhausted, ModelCallFailed } from '../core/loop-signals';
 import type { ModelPrompt } from '../core/model-exchange';
 import type { RunContext } from '../core/run-context';
-import { recordedModelCall, type Candidate, type RecordedReply } from './model-call';
+import { ensureTenantTokens } from '../tenant-quota/tenant-tokens';
+import { openModelCall, priceModelCall, recordedModelCall, type Candidate, type ModelCallRequest, type RecordedReply } from './model-call';
 
 /** A reply cut at max_tokens is retried with this many times the room, doubling, at most. */
 const MAX_TOKENS_GROWTH = 4;
@@ -20,72 +22,128 @@ const MAX_PAUSE_CONTINUATIONS = 5;
  * Before every attempt the budget ledger must afford it (else BudgetExhausted, nothing called);
  * `max_tokens` is lowered to what the budgets leave.
  */
-export async function modelTurn(
-  ctx: RunContext,
-  prompt: ModelPrompt,
-  toolChoice: 'auto' | 'none',
-): Promise<ModelReply> {
-  const { input, state } = ctx;
-  const candidates: Candidate[] = [input.model, ...input.model.fallbacks].map((m) => ({
-    provider: m.provider,
-    model: m.model,
-    maxTokens: m.maxTokens ?? input.model.maxTokens,
-    price: m.price,
-  }));
+export function modelTurn(ctx: RunContext, prompt: ModelPrompt, toolChoice: 'auto' | 'none'): Promise<ModelReply> {
+  // Not async itself: a layer here would be one more promise per turn.
+  return flatAwaits() ? flatModelTurn(ctx, prompt, toolChoice) : layeredModelTurn(ctx, prompt, toolChoice);
+}
+
+/** The turn in one function, awaiting each call's activity directly (see FLAT_AWAITS_PATCH). */
+async function flatModelTurn(ctx: RunContext, prompt: ModelPrompt, toolChoice: 'auto' | 'none'): Promise<ModelReply> {
+  const candidates = candidatesOf(ctx);
+  let note: string | undefined;
+  for (const [index, candidate] of candidates.entries()) {
+    const attempts = new TurnAttempts(ctx, candidate, note);
+    try {
+      for (;;) {
+        const request = attemptRequest(ctx, prompt, toolChoice, candidate, attempts);
+        const priced = priceModelCall(ctx, request);
+        if (priced.lease !== undefined) await ensureTenantTokens(ctx, priced.lease);
+        const call = openModelCall(ctx, request, priced);
+        let recorded: RecordedReply;
+        try {
+          recorded = call.finish(await call.start());
+        } catch (err) {
+          throw call.failed(err);
+        }
+        const reply = attempts.after(recorded);
+        if (reply) return reply;
+      }
+    } catch (err) {
+      if (!(err instanceof ModelCallFailed) || index === candidates.length - 1) throw err;
+      note = fallbackNote(candidate, err);
+    }
+  }
+  throw new ModelCallFailed('no model to call');
+}
+
+/** The turn as histories from before FLAT_AWAITS_PATCH made it: a function per model and per call. */
+async function layeredModelTurn(ctx: RunContext, prompt: ModelPrompt, toolChoice: 'auto' | 'none'): Promise<ModelReply> {
+  const candidates = candidatesOf(ctx);
   let note: string | undefined;
   for (const [index, candidate] of candidates.entries()) {
     try {
       return await turnOnOneModel(candidate, note);
     } catch (err) {
       if (!(err instanceof ModelCallFailed) || index === candidates.length - 1) throw err;
-      note = `fallback from ${candidate.model} after: ${err.message}`;
+      note = fallbackNote(candidate, err);
     }
   }
   throw new ModelCallFailed('no model to call');
 
   async function turnOnOneModel(candidate: Candidate, firstNote: string | undefined): Promise<ModelReply> {
-    let maxTokens = candidate.maxTokens;
-    let compacted = false;
-    let pauses = 0;
-    let why = firstNote;
+    const attempts = new TurnAttempts(ctx, candidate, firstNote);
     for (;;) {
-      const { reply, capped } = await callOnce(candidate, maxTokens, why);
-      if (reply.stopReason === 'max_tokens' && capped) {
-        const reason = input.tokenBudget !== undefined ? 'token_budget' : 'cost_budget';
-        throw new BudgetExhausted(reason, `The reply was cut at max_tokens, lowered to ${capped} by the budget; more room would cross it.`);
-      }
-      if (reply.stopReason === 'max_tokens' && maxTokens * 2 <= candidate.maxTokens * MAX_TOKENS_GROWTH) {
-        maxTokens *= 2;
-        why = `previous reply was cut at max_tokens; retrying with ${maxTokens}`;
-        continue;
-      }
-      if (reply.stopReason === 'model_context_window_exceeded' && !compacted) {
-        compacted = true;
-        why = `context window exceeded; elided ${state.compact()} older tool results`;
-        continue;
-      }
-      state.addMessage({ role: 'assistant', content: reply.content });
-      if (reply.stopReason === 'pause_turn' && pauses < MAX_PAUSE_CONTINUATIONS) {
-        pauses += 1;
-        why = 'continuing a paused turn';
-        continue;
-      }
-      return reply;
+      const reply = attempts.after(await recordedModelCall(ctx, attemptRequest(ctx, prompt, toolChoice, candidate, attempts)));
+      if (reply) return reply;
     }
-  }
-
-  function callOnce(candidate: Candidate, wanted: number, note: string | undefined): Promise<RecordedReply> {
-    return recordedModelCall(ctx, {
-      candidate,
-      system: prompt.system,
-      messages: state.messages,
-      tools: prompt.tools,
-      toolChoice,
-      maxTokens: wanted,
-      ...(prompt.stopSequences ? { stopSequences: prompt.stopSequences } : {}),
-      ...(note ? { note } : {}),
-      publishReply: true,
-    });
   }
 }
 
+function candidatesOf({ input }: RunContext): Candidate[] {
+  return [input.model, ...input.model.fallbacks].map((m) => ({
+    provider: m.provider,
+    model: m.model,
+    maxTokens: m.maxTokens ?? input.model.maxTokens,
+    price: m.price,
+  }));
+}
+
+const fallbackNote = (candidate: Candidate, err: ModelCallFailed): string => `fallback from ${candidate.model} after: ${err.message}`;
+
+/** The next attempt's call: the conversation as it stands, the room and the reason the attempts hold. */
+function attemptRequest(ctx: RunContext, prompt: ModelPrompt, toolChoice: 'auto' | 'none', candidate: Candidate, attempts: TurnAttempts): ModelCallRequest {
+  return {
+    candidate,
+    system: prompt.system,
+    messages: ctx.state.messages,
+    tools: prompt.tools,
+    toolChoice,
+    maxTokens: attempts.maxTokens,
+    ...(prompt.stopSequences ? { stopSequences: prompt.stopSequences } : {}),
+    ...(attempts.why ? { note: attempts.why } : {}),
+    publishReply: true,
+  };
+}
+
+/** One model's attempts within a turn: what each reply means for the next (see modelTurn). */
+class TurnAttempts {
+  maxTokens: number;
+  why: string | undefined;
+  private compacted = false;
+  private pauses = 0;
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly candidate: Candidate,
+    firstNote: string | undefined,
+  ) {
+    this.maxTokens = candidate.maxTokens;
+    this.why = firstNote;
+  }
+
+  /** The turn's reply, or undefined when another attempt is due (its room and reason set). */
+  after({ reply, capped }: RecordedReply): ModelReply | undefined {
+    const { input, state } = this.ctx;
+    if (reply.stopReason === 'max_tokens' && capped) {
+      const reason = input.tokenBudget !== undefined ? 'token_budget' : 'cost_budget';
+      throw new BudgetExhausted(reason, `The reply was cut at max_tokens, lowered to ${capped} by the budget; more room would cross it.`);
+    }
+    if (reply.stopReason === 'max_tokens' && this.maxTokens * 2 <= this.candidate.maxTokens * MAX_TOKENS_GROWTH) {
+      this.maxTokens *= 2;
+      this.why = `previous reply was cut at max_tokens; retrying with ${this.maxTokens}`;
+      return undefined;
+    }
+    if (reply.stopReason === 'model_context_window_exceeded' && !this.compacted) {
+      this.compacted = true;
+      this.why = `context window exceeded; elided ${state.compact()} older tool results`;
+      return undefined;
+    }
+    state.addMessage({ role: 'assistant', content: reply.content });
+    if (reply.stopReason === 'pause_turn' && this.pauses < MAX_PAUSE_CONTINUATIONS) {
+      this.pauses += 1;
+      this.why = 'continuing a paused turn';
+      return undefined;
+    }
+    return reply;
+  }
+}

@@ -20,8 +20,16 @@ export type RunTool = (invocation: ToolInvocation) => Promise<ToolOutput>;
  * loses nothing), and runs the call again carrying every answer so far. Bounded by
  * MAX_ELICITATION_ROUNDS; no answer in `questionTimeoutMs` fails the call with a clear message.
  */
-export async function runToolActivity(ctx: RunContext, desk: QuestionDesk | undefined, callId: string, run: RunTool, invocation: ToolInvocation): Promise<ToolOutput> {
-  let out = await run(invocation);
+export async function runToolActivity(
+  ctx: RunContext,
+  desk: QuestionDesk | undefined,
+  callId: string,
+  run: RunTool,
+  invocation: ToolInvocation,
+  /** The first attempt's output, when the caller awaited it itself (see FLAT_AWAITS_PATCH). */
+  first?: ToolOutput,
+): Promise<ToolOutput> {
+  let out = first ?? (await run(invocation));
   // Histories from before elicitation never hold `needsInput`, so the branch (and its marker) is new.
   if (!out.needsInput || !patched(MCP_ELICITATION_PATCH)) return out;
   // By key: a repeated question (the server refused the answer) replaces the earlier answer to it.

@@ -1,8 +1,9 @@
 import { ActivityCancellationType, ActivityFailure, ApplicationFailure, isCancellation, patched } from '@temporalio/workflow';
-import { observationText, type AgentInput, type ReasoningStep, type ToolResult, type ToolSpec, type ToolUseBlock } from '../../shared';
+import { observationText, type AgentInput, type ReasoningStep, type ToolOutput, type ToolResult, type ToolSpec, type ToolUseBlock } from '../../shared';
 import { FailureType } from '../../shared/failure-types';
 import { activities, localActivities, localToolCallOptions, toolCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
+import { flatAwaits } from '../core/idle-awaits';
 import { BudgetExhausted, isLoopSignal } from '../core/loop-signals';
 import type { Observation, ValidCall } from '../core/model-exchange';
 import type { RunContext } from '../core/run-context';
@@ -64,13 +65,14 @@ export async function runToolCall(
   const llm = spec.type === 'llm' && patched(LLM_TOOL_PATCH) ? await affordOrStop(ctx, call, spec, args) : undefined;
   const room = llm ? llmResultRoom(spec, limit) : input.summariseLargeResults ? Math.max(limit, SUMMARY_SOURCE_CHARS) : limit;
   try {
-    const out = await runToolActivity(
-      ctx,
-      desk,
-      call.id,
-      toolRunner(spec, summary),
-      { toolName: spec.name, arguments: llm?.args ?? args, idempotencyKey: `${ctx.workflowId}:${callStep.stepId}`, maxResultChars: room },
-    );
+    const runner = toolRunner(spec, summary);
+    const invocation = { toolName: spec.name, arguments: llm?.args ?? args, idempotencyKey: `${ctx.workflowId}:${callStep.stepId}`, maxResultChars: room };
+    let out: ToolOutput;
+    if (flatAwaits()) {
+      // The activity awaited here; a request for input goes on in runToolActivity.
+      out = await runner(invocation);
+      if (out.needsInput) out = await runToolActivity(ctx, desk, call.id, runner, invocation, out);
+    } else out = await runToolActivity(ctx, desk, call.id, runner, invocation);
     ran = true;
     if (llm) {
       const taken = takeLlmAnswer(ctx, call.id, out, limit);

@@ -38,6 +38,14 @@ async function until(check: () => Promise<boolean>): Promise<void> {
   }
   throw new Error('the run never reached the awaited state');
 }
+/** Olga cancels the run once its second iteration has called its tool. */
+async function cancelInSecondIteration(agents: AgentClient, id: string): Promise<void> {
+  await until(async () => {
+    const status = await agents.status(id);
+    return status.iteration === 2 && status.lastStep?.endsWith('tool_call') === true;
+  });
+  await agents.getHandle(id).signal(cancelSignal, { reason: 'the job is no longer needed', by: 'olga' });
+}
 const secretKey = { lookup: { anyOf: [{ when: 'equals' as const, field: 'key', values: ['vault'] }] } };
 const ops = { id: 'olga', roles: ['ops'] };
 
@@ -367,13 +375,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       { content: [useTool('slow_job', {}, 'toolu_i3')] },
     ],
     extraTools: () => [slowTool([])],
-    interact: async (agents, id) => {
-      await until(async () => {
-        const status = await agents.status(id);
-        return status.iteration === 2 && status.lastStep?.endsWith('tool_call') === true;
-      });
-      await agents.getHandle(id).signal(cancelSignal, { reason: 'the job is no longer needed', by: 'olga' });
-    },
+    interact: cancelInSecondIteration,
   },
   {
     // Iterations await their activities with fewer layers (patched): a reply cut at max_tokens is
@@ -387,12 +389,6 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       { content: [useTool('slow_job', {}, 'toolu_f2')] },
     ],
     extraTools: () => [slowTool([])],
-    interact: async (agents, id) => {
-      await until(async () => {
-        const status = await agents.status(id);
-        return status.iteration === 2 && status.lastStep?.endsWith('tool_call') === true;
-      });
-      await agents.getHandle(id).signal(cancelSignal, { reason: 'the job is no longer needed', by: 'olga' });
-    },
+    interact: cancelInSecondIteration,
   },
 ];

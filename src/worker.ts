@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { NativeConnection, Worker, type BundleOptions, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type BundleOptions, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities';
 import { wellFormedFailures } from './activities/well-formed-failures';
 import { ConversationCache } from './activities/conversation/conversation-cache';
@@ -12,6 +12,7 @@ import { createWorkerRunEvents, type RunEventPublisher } from './events/run-even
 import type { TenantLimitsConfigInit } from './shared/tenant-limits';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
 import type { ToolDefinition } from './tools/define-tool';
+import { localToolsWithoutCache } from './tools/local-tools-without-cache';
 import { createToolRegistry } from './tools/tool-registry';
 import { parseMcpConfig } from './activities/mcp/load-mcp-config';
 import { createMcpTools } from './activities/mcp/mcp-tools';
@@ -88,6 +89,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   // Off (undefined) unless OTEL_* variables are set: then no interceptor, sink or bundle module is added.
   const telemetry = telemetryFromEnv();
   if (telemetry && options.workflowBundle) telemetry.checkBundle(options.workflowBundle);
+  const stalls = localToolsWithoutCache(options.tools, options.workerOptions?.maxCachedWorkflows);
+  if (stalls) Runtime.instance().logger.warn(stalls);
   // The sink is registered even without a publisher, so workflows never call an unknown sink.
   const runEvents = createWorkerRunEvents(telemetry ? telemetry.events(options.events) : options.events);
   const onModelDelta = options.events ? bothDeltas(runEvents.onModelDelta, options.onModelDelta) : options.onModelDelta;

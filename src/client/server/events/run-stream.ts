@@ -41,6 +41,21 @@ export interface RunStreamDeps {
 const MAX_HELD_STEPS = 1_000;
 
 /**
+ * A Temporal run's first events are its start and its first workflow task's scheduling and start;
+ * a fourth means that task has ended. Until then the run has recorded no step, and Temporal holds
+ * a query for it (1.4-2 s on the dev server, measured) before answering.
+ */
+const EVENTS_BEFORE_FIRST_TASK_ENDS = 3;
+/** How often a stream refused a read looks again whether the run's first task has ended, and for how long at most. */
+const READINESS_POLL_MS = 50;
+const READINESS_WATCH_MS = 60_000;
+
+/** A read refused because the run's first workflow task has not ended: it has nothing to read yet. */
+export class RunNotReadyError extends Error {
+  override readonly name = 'RunNotReadyError';
+}
+
+/**
  * One watched run, shared by all its watchers: one bus subscription; the facts that put a raw
  * step through a view (kept complete: a step after a gap waits until the chain fills the gap);
  * and a safety net that, while anyone watches, describes the run about once a second and reads
@@ -68,6 +83,10 @@ export class RunStream {
   private closed = false;
   /** Temporal calls not yet settled, gRPC retries included: `close()` waits for them. */
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** The Temporal run seen past its first workflow task: reads query it without asking first. */
+  private readyRunId: string | undefined;
+  /** Set while the stream looks every READINESS_POLL_MS whether a refused read may now go. */
+  private watchingReadiness = false;
 
   constructor(
     readonly workflowId: string,
@@ -123,13 +142,58 @@ export class RunStream {
   private sharedRead<T>(key: string, since: number, read: () => Promise<T>): Promise<T> {
     const current = this.reads.get(key);
     if (current && current.startedSeq >= since) return current.promise as Promise<T>;
-    const entry = { startedSeq: this.seq, promise: this.temporal(`reading ${key} of ${this.workflowId}`, read) };
+    const entry = { startedSeq: this.seq, promise: this.temporal(`reading ${key} of ${this.workflowId}`, () => this.whenReadable().then(read)) };
     this.reads.set(key, entry);
     const forget = (): void => {
       if (this.reads.get(key) === entry) this.reads.delete(key);
     };
     entry.promise.then(forget, forget);
     return entry.promise;
+  }
+
+  /**
+   * Resolves once the run has something to read; rejects at once (RunNotReadyError) while its
+   * first workflow task has not ended, rather than send a query Temporal would hold. A watcher
+   * that joins a run just started then goes live at once: the run's first steps come on the bus,
+   * or the safety net reads them.
+   */
+  private async whenReadable(): Promise<void> {
+    if (this.readyRunId !== undefined) return;
+    const described = await this.deps.agents.getHandle(this.workflowId).describe();
+    if (this.notedReadiness(described)) return;
+    void this.watchReadiness();
+    throw new RunNotReadyError(`${this.workflowId} has not finished its first workflow task`);
+  }
+
+  /**
+   * After a refused read: looks again shortly, and once the run can be read tells every watcher
+   * to catch up (the steps so far, then a fresh status), as the safety net would a second later.
+   * One watch at a time; it stops when the stream closes or ends, or after READINESS_WATCH_MS.
+   */
+  private async watchReadiness(): Promise<void> {
+    if (this.watchingReadiness) return;
+    this.watchingReadiness = true;
+    try {
+      for (const until = Date.now() + READINESS_WATCH_MS; Date.now() < until && !this.closed && !this.ended; ) {
+        await new Promise((resolve) => setTimeout(resolve, READINESS_POLL_MS).unref());
+        const described = await this.temporal('describe', () => this.deps.agents.getHandle(this.workflowId).describe()).catch(() => undefined);
+        if (!described || !this.notedReadiness(described) || this.closed) continue;
+        void this.syncFacts();
+        this.broadcast({ kind: 'steps-exist', upTo: Number.MAX_SAFE_INTEGER });
+        this.broadcast({ kind: 'status-changed' });
+        return;
+      }
+    } finally {
+      this.watchingReadiness = false;
+    }
+  }
+
+  /** Whether the described run is past its first workflow task (or closed); remembers it for the next reads. */
+  private notedReadiness(described: { runId: string; historyLength: number; status: { name: string } }): boolean {
+    const ready = runStateOf(described.status.name) !== 'running' || described.historyLength > EVENTS_BEFORE_FIRST_TASK_ENDS;
+    // A run that continued as new starts again with a first task of its own.
+    this.readyRunId = ready ? described.runId : undefined;
+    return ready;
   }
 
   /**
@@ -247,6 +311,7 @@ export class RunStream {
       const described = await this.temporal('describe', () => handle.describe());
       const state = runStateOf(described.status.name);
       if (state !== 'running') return this.end(state);
+      if (!this.notedReadiness(described)) return;
       if (!this.dirty && described.historyLength === this.lastHistoryLength) return;
       this.dirty = true;
       const status = await this.temporal('status query', () => handle.query(statusQuery, 'auditor'));

@@ -11,13 +11,14 @@ const MAX_HELD_STEPS = 200;
 /**
  * One SSE connection. It joins its run's stream (and queues what arrives) before reading the
  * durable chain, sends every step after the client's resume point from that chain, then a
- * `status` event, then what it queued and what comes live. `cursor` is the last step number
- * such that every step up to it was sent or is not in this view: a step is sent only as
- * cursor + 1, a later one waits while the chain fills the gap, an earlier one is a repeat and
- * is dropped. So no step is sent twice or skipped, even when the bus loses or repeats events.
- * Events other than steps get the id `<cursor>.<seq>`; model text is sent as it arrives, never
- * behind a read of the chain. Its queue is bounded: on overflow it throws the queue away and
- * catches up from the chain (deltas lost, no step).
+ * `status` event, then what it queued and what comes live (a run whose first workflow task has
+ * not ended cannot be read yet: then it goes live at once, and its stream says when to catch up).
+ * `cursor` is the last step number such that every step up to it was sent or is not in this
+ * view: a step is sent only as cursor + 1, a later one waits while the chain fills the gap, an
+ * earlier one is a repeat and is dropped. So no step is sent twice or skipped, even when the bus
+ * loses or repeats events. Events other than steps get the id `<cursor>.<seq>`; model text is
+ * sent as it arrives, never behind a read of the chain. Its queue is bounded: on overflow it
+ * throws the queue away and catches up from the chain (deltas lost, no step).
  */
 export class Watcher implements StreamListener {
   private cursor: number;

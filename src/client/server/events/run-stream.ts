@@ -154,8 +154,8 @@ export class RunStream {
   /**
    * Resolves once the run has something to read; rejects at once (RunNotReadyError) while its
    * first workflow task has not ended, rather than send a query Temporal would hold. A watcher
-   * that joins a run just started then goes live at once: the run's first steps come on the bus,
-   * or the safety net reads them.
+   * that joins a run just started then goes live at once, and catches up when watchReadiness
+   * says the task has ended.
    */
   private async whenReadable(): Promise<void> {
     if (this.readyRunId !== undefined) return;

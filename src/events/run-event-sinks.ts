@@ -64,16 +64,24 @@ export function createWorkerRunEvents(publisher: RunEventPublisher | undefined):
     positions.set(event.runId, { chainStatus: event.chainStatus, stepNumber: event.stepNumber });
     if (positions.size > MAX_TRACKED_RUNS) positions.delete(positions.keys().next().value!);
   };
+  // The run is the one Temporal ran the activation for, whatever the workflow wrote.
+  const receive = (workflowId: string, event: RunEvent): void => {
+    const own = { ...event, runId: workflowId } as RunEvent;
+    track(own);
+    send(own);
+  };
   return {
     sinks: {
       runEvents: {
-        publish: {
-          fn(info, event) {
-            // The run is the one Temporal ran the activation for, whatever the workflow wrote.
-            const own = { ...event, runId: info.workflowId } as RunEvent;
-            track(own);
-            send(own);
+        publishAll: {
+          fn(info, events) {
+            // A sink's argument is the workflow's to shape: anything but a list is dropped, not thrown.
+            if (Array.isArray(events)) for (const event of events) receive(info.workflowId, event);
           },
+          callDuringReplay: false,
+        },
+        publish: {
+          fn: (info, event) => receive(info.workflowId, event),
           callDuringReplay: false,
         },
       },

@@ -33,13 +33,21 @@ const approval = (status: ApprovalRecord['status']): ApprovalRecord => ({
 
 const child: SubAgentRun = { callId: 'call-2', agentName: 'helper', workflowId: 'wf-1/helper', status: 'running', budget: { maxIterations: 3 } };
 
-/** A run's observer whose deferred steps wait until the test flushes them, like a microtask. */
+/** A run's observer whose events wait until the test flushes them, as at the end of a workflow task. */
 function observed() {
   const events: RunEvent[] = [];
+  const batches: number[] = [];
   const deferred: Array<() => void> = [];
-  const observer = createRunEventObserver('wf-1', (e) => events.push(RunEvent.parse(e)), (flush) => deferred.push(flush));
+  const observer = createRunEventObserver(
+    'wf-1',
+    (batch) => {
+      batches.push(batch.length);
+      events.push(...batch.map((e) => RunEvent.parse(e)));
+    },
+    (flush) => deferred.push(flush),
+  );
   const flush = () => deferred.splice(0).forEach((f) => f());
-  return { events, observer, flush };
+  return { events, batches, observer, flush };
 }
 
 describe('ChainBuilder observer', () => {
@@ -114,6 +122,35 @@ describe('createRunEventObserver', () => {
     expect(steps.map((s) => [s.stepNumber, s.parallel])).toEqual([
       [1, { group: 1, index: 1, size: 2 }],
       [2, { group: 1, index: 2, size: 2 }],
+    ]);
+  });
+
+  it("passes on a task's events in one call when the task settles, and nothing before", () => {
+    const { events, batches, observer, flush } = observed();
+    const chain = builder(observer.observe);
+    chain.thinking('one', SHOWN);
+    chain.setStatus('tool_calling');
+    chain.putApproval(approval('pending'));
+    expect(events).toEqual([]);
+    flush();
+    flush();
+    chain.putSubAgent(child);
+    flush();
+    expect(batches).toEqual([3, 1]);
+    expect(events.map((e) => e.type)).toEqual(['step', 'status', 'approval', 'sub_agent']);
+  });
+
+  it('loses nothing when the deferred flush runs at once (as a condition the SDK tries eagerly)', () => {
+    const events: RunEvent[] = [];
+    const observer = createRunEventObserver('wf-1', (batch) => events.push(...batch), (flush) => flush());
+    const chain = builder(observer.observe);
+    chain.thinking('one', SHOWN);
+    chain.setStatus('tool_calling');
+    chain.thinking('two', SHOWN);
+    expect(events.map((e) => [e.type, e.stepNumber])).toEqual([
+      ['step', 1],
+      ['status', 1],
+      ['step', 2],
     ]);
   });
 

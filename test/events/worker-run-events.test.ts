@@ -47,9 +47,25 @@ describe('createWorkerRunEvents', () => {
     expect(seen[1]).toMatchObject({ type: 'text_delta', stepNumber: 0, chainStatus: 'thinking' });
   });
 
+  it("takes a workflow task's events in one call, and drops a payload that is not a list", async () => {
+    const got: RunEvent[] = [];
+    const events = createWorkerRunEvents({ publish: (e) => got.push(e) });
+    const sink = events.sinks.runEvents.publishAll;
+    expect(sink.callDuringReplay).toBe(false);
+    void sink.fn(info('wf-5'), [status(1), status(2), { type: 'end', runId: 'x', chainStatus: 'completed', stepNumber: 2, outcome: 'completed' }]);
+    expect(() => sink.fn(info('wf-5'), 'not a list' as unknown as RunEvent[])).not.toThrow();
+    await nextTurn();
+    expect(got.map((e) => [e.type, e.runId, e.stepNumber])).toEqual([
+      ['status', 'wf-5', 1],
+      ['status', 'wf-5', 2],
+      ['end', 'wf-5', 2],
+    ]);
+  });
+
   it('without a publisher it registers the sink and does nothing', async () => {
     const events = createWorkerRunEvents(undefined);
     expect(() => events.sinks.runEvents.publish.fn(info('wf-4'), status(1))).not.toThrow();
+    expect(() => events.sinks.runEvents.publishAll.fn(info('wf-4'), [status(2)])).not.toThrow();
     await nextTurn();
     expect(events.dropped()).toBe(0);
   });

@@ -6,47 +6,47 @@ type EndOutcome = Extract<RunEvent, { type: 'end' }>['outcome'];
 export interface RunEventObserver {
   /** Give this to the ChainBuilder. */
   observe: ChainObserver;
-  /** The run's last event: passes on what is pending, then `end`. */
+  /** The run's last event: passes on what is waiting, then `end`, at once. */
   end(outcome: EndOutcome, at: ChainPosition): void;
 }
 
+/** A change waiting to leave: a step is made into its event only then, so a later tag travels with it. */
+type Waiting = { step: Extract<ChainChange, { kind: 'step' }>['step']; at: ChainPosition } | { event: RunEvent };
+
 /**
- * Turns chain changes into RunEvents, in the order they happened. Steps wait for `defer` (a
- * microtask in the workflow) so that a tag added in the same turn (a parallel group) travels
- * with the step; any other change passes the waiting steps on first. Pure: `publish` and `defer`
+ * Turns chain changes into RunEvents, in the order they happened, and passes them on together
+ * when `defer` runs (once the workflow task's code has settled): one sink call a task instead of
+ * one an event, because each call carries the run's whole workflow info across threads. A tag
+ * added in the same turn (a parallel group) travels with its step. Pure: `publish` and `defer`
  * are injected.
  */
-export function createRunEventObserver(runId: string, publish: (event: RunEvent) => void, defer: (flush: () => void) => void): RunEventObserver {
-  let pending: Array<{ step: Extract<ChainChange, { kind: 'step' }>['step']; at: ChainPosition }> = [];
-  let scheduled = false;
+export function createRunEventObserver(runId: string, publish: (events: RunEvent[]) => void, defer: (flush: () => void) => void): RunEventObserver {
+  let waiting: Waiting[] = [];
   const flush = (): void => {
-    scheduled = false;
-    const steps = pending;
-    pending = [];
-    for (const { step, at } of steps) publish({ type: 'step', runId, chainStatus: at.status, stepNumber: step.stepNumber, step });
+    const batch = waiting;
+    waiting = [];
+    if (batch.length === 0) return;
+    publish(batch.map((w) => ('event' in w ? w.event : { type: 'step', runId, chainStatus: w.at.status, stepNumber: w.step.stepNumber, step: w.step })));
+  };
+  const wait = (w: Waiting): void => {
+    waiting.push(w);
+    // Pushed first: `defer` may run the flush at once (the first time, the SDK tries a condition eagerly).
+    if (waiting.length === 1) defer(flush);
   };
   const observe: ChainObserver = (change, at) => {
     switch (change.kind) {
       case 'step':
-        pending.push({ step: change.step, at });
-        if (!scheduled) {
-          scheduled = true;
-          defer(flush);
-        }
-        return;
+        return wait({ step: change.step, at });
       case 'step_amended':
-        // Already passed on: the durable chain has the tag; a second event would be a duplicate.
-        pending = pending.map((p) => (p.step.stepNumber === change.step.stepNumber ? { ...p, step: change.step } : p));
+        // Not passed on yet: the waiting step takes the tag. Already passed on: the durable chain has it.
+        waiting = waiting.map((w) => ('step' in w && w.step.stepNumber === change.step.stepNumber ? { ...w, step: change.step } : w));
         return;
       case 'status':
-        flush();
-        return publish({ type: 'status', runId, chainStatus: at.status, stepNumber: at.stepNumber });
+        return wait({ event: { type: 'status', runId, chainStatus: at.status, stepNumber: at.stepNumber } });
       case 'approval':
-        flush();
-        return publish({ type: 'approval', runId, chainStatus: at.status, stepNumber: at.stepNumber, approval: change.approval });
+        return wait({ event: { type: 'approval', runId, chainStatus: at.status, stepNumber: at.stepNumber, approval: change.approval } });
       case 'sub_agent':
-        flush();
-        return publish({ type: 'sub_agent', runId, chainStatus: at.status, stepNumber: at.stepNumber, subAgent: change.subAgent });
+        return wait({ event: { type: 'sub_agent', runId, chainStatus: at.status, stepNumber: at.stepNumber, subAgent: change.subAgent } });
       default: {
         const unreachable: never = change;
         throw new Error(`Unhandled chain change ${JSON.stringify(unreachable)}`);
@@ -56,8 +56,9 @@ export function createRunEventObserver(runId: string, publish: (event: RunEvent)
   return {
     observe,
     end(outcome, at) {
+      // At once: the run returns or continues as new in this task, and nothing may wait behind it.
+      waiting.push({ event: { type: 'end', runId, chainStatus: at.status, stepNumber: at.stepNumber, outcome } });
       flush();
-      publish({ type: 'end', runId, chainStatus: at.status, stepNumber: at.stepNumber, outcome });
     },
   };
 }

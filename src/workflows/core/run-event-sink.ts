@@ -10,7 +10,9 @@ import { createRunEventObserver, type RunEventObserver } from './run-event-obser
  */
 export interface RunEventSinks extends Sinks {
   runEvents: {
-    /** `runId` is overwritten by the worker with the workflow id it ran the activation for. */
+    /** A workflow task's events, in order. `runId` is overwritten by the worker with the workflow id it ran the activation for. */
+    publishAll(events: RunEvent[]): void;
+    /** One event: what bundles built before publishAll call; the worker still takes it. */
     publish(event: RunEvent): void;
   };
 }
@@ -18,9 +20,9 @@ export interface RunEventSinks extends Sinks {
 const sinks = proxySinks<RunEventSinks>();
 
 /** Never throws into workflow code: a sink call only queues, but cloning an odd value could. */
-function send(event: RunEvent): void {
+function send(events: RunEvent[]): void {
   try {
-    sinks.runEvents.publish(event);
+    sinks.runEvents.publishAll(events);
   } catch {
     // An event is best effort; the durable chain has it.
   }

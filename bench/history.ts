@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { createWorkerRunEvents } from '../src/events/run-event-sinks';
 import { benchRun, createBenchModel } from './lib/bench-model';
@@ -6,6 +7,8 @@ import type { BenchContext } from './lib/bench-context';
 import { benchTool } from './lib/bench-tools';
 import { BENCH_MODEL, withBenchWorker } from './lib/bench-worker';
 import { errorText, measurement, type FigureBody, type Measurement } from './lib/figure';
+import { rawLoopActivities } from './lib/raw-loop-activities';
+import { rawLoopBundleCode } from './lib/raw-loop-bundle';
 import { runHistories, type RunHistory } from './lib/run-histories';
 import { runLimitMs, within } from './lib/within';
 
@@ -20,12 +23,14 @@ export async function measureHistory(ctx: BenchContext, config: BenchConfig): Pr
   let largest: Picked | undefined;
   let longest: Picked | undefined;
   let smallest: Picked | undefined;
+  const bareCode = await rawLoopBundleCode();
   for (const observationBytes of config.history.observationBytes) {
     for (const iterations of config.history.iterations) {
       ctx.log(`history: ${iterations} iterations with ${observationBytes}-byte observations`);
       // One case failing (e.g. a payload over Temporal's limits) is reported; the others still run.
       const c = await runCase(ctx, iterations, observationBytes).catch((err: unknown) => void errors.push(`${iterations} iterations x ${observationBytes} bytes: ${errorText(err)}`));
       if (!c) continue;
+      c.bare = await bareCase(ctx, bareCode, iterations, observationBytes).catch((err: unknown) => void errors.push(`bare loop, ${iterations} iterations x ${observationBytes} bytes: ${errorText(err)}`));
       for (const run of c.runs) {
         if (!largest || run.bytes > largest.run.bytes) largest = { workflowId: c.workflowId, run };
         if (!longest || run.events > longest.run.events) longest = { workflowId: c.workflowId, run };
@@ -44,6 +49,9 @@ export async function measureHistory(ctx: BenchContext, config: BenchConfig): Pr
       measurement(`${label}: what an iteration adds (model reply + tool result payloads)`, c.addedBytes / c.iterations / 1024, 'KB'),
       measurement(`${label}: ratio history / what the iterations add`, c.totalBytes / c.addedBytes, 'x', { target: ADDED_TARGET }),
       measurement(`${label}: the same, results and handovers left out`, (c.totalBytes - c.carryingBytes) / c.addedBytes, 'x'),
+      // The floor: the same loop on the bare SDK records its events and its payloads, nothing else.
+      measurement(`${label}: the bare SDK loop's history per iteration`, c.bare && c.bare.totalBytes / c.iterations / 1024, 'KB'),
+      measurement(`${label}: the bare SDK loop's ratio history / what its iterations add`, c.bare && c.bare.totalBytes / c.bare.addedBytes, 'x'),
     ];
   });
   const biggestEvent = Math.max(0, ...cases.map((c) => c.largestEventBytes));
@@ -107,7 +115,23 @@ async function runCase(ctx: BenchContext, iterations: number, observationBytes: 
       largestEventBytes: Math.max(...runs.map((r) => r.largestEventBytes)),
       resultChainSteps: result.chain.steps.length,
       runs,
+      /** The same loop on the bare SDK (bareCase), filled in by the caller. */
+      bare: undefined as BareCase | undefined,
     };
+  });
+}
+
+type BareCase = Awaited<ReturnType<typeof bareCase>>;
+
+/** The bare SDK loop with the same iterations and observations, on a worker of its own; its history's size. */
+async function bareCase(ctx: BenchContext, bundleCode: string, iterations: number, observationChars: number) {
+  const taskQueue = `bench-history-bare-${randomUUID()}`;
+  const worker = await Worker.create({ connection: ctx.nativeConnection, namespace: ctx.server.namespace, taskQueue, workflowBundle: { code: bundleCode }, activities: rawLoopActivities() });
+  return worker.runUntil(async () => {
+    const handle = await ctx.client.workflow.start('rawLoopObserving', { taskQueue, workflowId: `bench-history-bare-${randomUUID()}`, args: [iterations, observationChars] });
+    await within(handle.result(), runLimitMs(iterations), `bare run ${handle.workflowId}`);
+    const [run] = await runHistories(ctx.client, handle.workflowId, (await handle.describe()).runId, ['rawModel', 'rawObservation']);
+    return { workflowId: handle.workflowId, totalBytes: run!.bytes, events: run!.events, addedBytes: run!.addedBytes, byKind: run!.byKind };
   });
 }
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RawLoopActivities } from './raw-loop-workflow';
 
-/** The bare loop's activities: the model answers after `modelDelayMs` (0: at once), the tool at once. */
+/** The bare loop's activities: the model answers after `modelDelayMs` (0: at once), the tools at once. */
 export function rawLoopActivities(modelDelayMs = 0): RawLoopActivities {
   return {
     rawModel: async (turn) => {
@@ -9,5 +9,9 @@ export function rawLoopActivities(modelDelayMs = 0): RawLoopActivities {
       return `model ${turn}`;
     },
     rawTool: async (turn) => `tool ${turn}`,
+    rawObservation: async (turn, chars) => {
+      const head = `observation ${turn}`;
+      return chars > head.length ? `${head} ${'x'.repeat(chars - head.length - 1)}` : head;
+    },
   };
 }

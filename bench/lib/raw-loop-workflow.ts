@@ -4,9 +4,11 @@ import { condition, defineQuery, proxyActivities, setHandler } from '@temporalio
 export interface RawLoopActivities {
   rawModel(turn: number): Promise<string>;
   rawTool(turn: number): Promise<string>;
+  /** The tool with an observation of `chars` characters, like the bench tool's. */
+  rawObservation(turn: number, chars: number): Promise<string>;
 }
 
-const { rawModel, rawTool } = proxyActivities<RawLoopActivities>({ startToCloseTimeout: '1 minute' });
+const { rawModel, rawTool, rawObservation } = proxyActivities<RawLoopActivities>({ startToCloseTimeout: '1 minute' });
 
 /**
  * The same loop shape as a Thoughtline run with no framework at all: per iteration one model
@@ -16,6 +18,19 @@ export async function rawLoop(iterations: number): Promise<number> {
   for (let i = 0; i < iterations; i++) {
     await rawModel(i);
     await rawTool(i);
+  }
+  await rawModel(iterations);
+  return iterations;
+}
+
+/**
+ * The same loop with observations of `observationChars` characters: the bare SDK's side of the
+ * history figure, what a loop records with no framework around it.
+ */
+export async function rawLoopObserving(iterations: number, observationChars: number): Promise<number> {
+  for (let i = 0; i < iterations; i++) {
+    await rawModel(i);
+    await rawObservation(i, observationChars);
   }
   await rawModel(iterations);
   return iterations;

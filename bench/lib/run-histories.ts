@@ -49,8 +49,11 @@ function bytesByKind(events: readonly temporal.api.history.v1.IHistoryEvent[], s
   return byKind;
 }
 
-/** The payload bytes of the results of `callModel` and `runTool` activities in `events`. */
-function addedBytesOf(events: readonly temporal.api.history.v1.IHistoryEvent[]): number {
+/** Thoughtline's activities whose results are what an iteration adds: the model's replies and the tools' observations. */
+export const ADDED_BY_THOUGHTLINE: readonly string[] = ['callModel', 'runTool'];
+
+/** The payload bytes of the results of the `addedBy` activities in `events`. */
+function addedBytesOf(events: readonly temporal.api.history.v1.IHistoryEvent[], addedBy: readonly string[]): number {
   const types = new Map<string, string>();
   let bytes = 0;
   for (const e of events) {
@@ -58,13 +61,13 @@ function addedBytesOf(events: readonly temporal.api.history.v1.IHistoryEvent[]):
     if (scheduled) types.set(String(e.eventId), scheduled.activityType?.name ?? '');
     const done = e.activityTaskCompletedEventAttributes;
     const type = done ? types.get(String(done.scheduledEventId)) : undefined;
-    if (type === 'callModel' || type === 'runTool') bytes += (done!.result?.payloads ?? []).reduce((sum, p) => sum + (p.data?.length ?? 0), 0);
+    if (type !== undefined && addedBy.includes(type)) bytes += (done!.result?.payloads ?? []).reduce((sum, p) => sum + (p.data?.length ?? 0), 0);
   }
   return bytes;
 }
 
 /** Every Temporal run of one agent run, oldest first: from the last run back through each continue-as-new. */
-export async function runHistories(client: Client, workflowId: string, lastRunId: string): Promise<RunHistory[]> {
+export async function runHistories(client: Client, workflowId: string, lastRunId: string, addedBy = ADDED_BY_THOUGHTLINE): Promise<RunHistory[]> {
   const runs: RunHistory[] = [];
   for (let runId: string | undefined = lastRunId; runId; ) {
     // Sizes only: a long run's histories add up to hundreds of MB; nothing keeps them.
@@ -73,7 +76,7 @@ export async function runHistories(client: Client, workflowId: string, lastRunId
     const sizes = events.map((e) => temporal.api.history.v1.HistoryEvent.encode(e).finish().length);
     const continuedFrom = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
     const carryingEventBytes = (sizes.at(-1) ?? 0) + (continuedFrom ? (sizes[0] ?? 0) : 0);
-    runs.unshift({ runId, bytes: temporal.api.history.v1.History.encode(history).finish().length, events: events.length, largestEventBytes: Math.max(0, ...sizes), carryingEventBytes, addedBytes: addedBytesOf(events), byKind: bytesByKind(events, sizes) });
+    runs.unshift({ runId, bytes: temporal.api.history.v1.History.encode(history).finish().length, events: events.length, largestEventBytes: Math.max(0, ...sizes), carryingEventBytes, addedBytes: addedBytesOf(events, addedBy), byKind: bytesByKind(events, sizes) });
     runId = continuedFrom;
   }
   return runs;

@@ -5,10 +5,10 @@ import type { BenchContext } from './lib/bench-context';
 import { benchTool } from './lib/bench-tools';
 import { BENCH_MODEL, withBenchWorker } from './lib/bench-worker';
 import { errorText, measurement, type FigureBody, type Measurement } from './lib/figure';
-import { historyTiming } from './lib/history-timing';
+import { historyTiming, type HistoryTiming } from './lib/history-timing';
 import { installPeers, runPeer, type PeerOutcome } from './lib/run-peers';
 import { median, p95, ratio, summarise } from './lib/stats';
-import { measureTemporalFloor } from './lib/temporal-floor';
+import { withTemporalFloor, type TemporalFloor } from './lib/temporal-floor';
 import { workerSettings } from './lib/worker-settings';
 import { runLimitMs, within } from './lib/within';
 
@@ -22,13 +22,28 @@ type Protocol = BenchConfig['overhead'];
 export async function measureOverhead(ctx: BenchContext, config: BenchConfig): Promise<FigureBody> {
   const protocol = config.overhead;
   const errors: string[] = [];
-  ctx.log(`overhead: Thoughtline, ${protocol.warmup} warm-up + ${protocol.runs} runs x ${protocol.iterations} iterations`);
-  const thoughtline = await measureThoughtline(ctx, protocol);
+  ctx.log(`overhead: Thoughtline and the same loop on the bare Temporal SDK in alternation, ${protocol.warmup} warm-up + ${protocol.runs} runs x ${protocol.iterations} iterations each`);
+  const floorRun = { samples: [] as number[], failed: false, lastRun: undefined as HistoryTiming | undefined };
+  const thoughtline = await withTemporalFloor(ctx, protocol.iterations, async (bare) => {
+    const measured = await measureThoughtline(ctx, protocol, { after: (i) => runFloor(bare, i) });
+    floorRun.lastRun = floorRun.failed ? undefined : await bare.lastRun();
+    return measured;
+  });
   ctx.log('overhead: Thoughtline with the tool as a local activity');
   const local = await measureThoughtline(ctx, protocol, { localTool: true });
-  ctx.log('overhead: the same loop on the bare Temporal SDK');
-  const floorRun = await measureTemporalFloor(ctx, protocol).catch((err: unknown) => (errors.push(`bare Temporal SDK loop: ${errorText(err)}`), undefined));
-  const floor = floorRun?.samples;
+  const floor = floorRun.failed ? undefined : floorRun.samples;
+
+  /** One bare run after Thoughtline's run `i`; a failure is reported once and ends the bare side. */
+  async function runFloor(bare: TemporalFloor, i: number): Promise<void> {
+    if (floorRun.failed) return;
+    try {
+      const ms = await bare.run();
+      if (i >= protocol.warmup) floorRun.samples.push(ms);
+    } catch (err) {
+      floorRun.failed = true;
+      errors.push(`bare Temporal SDK loop: ${errorText(err)}`);
+    }
+  }
   const peers = await runPeers(ctx, config);
   for (const p of peers) {
     if (!p.ok) errors.push(`peer ${p.name} (${p.stage}): ${p.error}`);
@@ -56,7 +71,7 @@ export async function measureOverhead(ctx: BenchContext, config: BenchConfig): P
       protocol: { ...protocol, sample: 'run wall time (start to result) / iterations; a run is K tool iterations plus one finishing model call' },
       thoughtline: { summary: summarise(tl), samplesMs: tl, modelCallsPerRun: thoughtline.modelCalls, toolCallsPerRun: thoughtline.toolCalls, worker: thoughtline.worker, lastRunTimingMs: thoughtline.lastRun },
       thoughtlineLocalTool: { summary: summarise(local.samples), samplesMs: local.samples, lastRunTimingMs: local.lastRun, how: 'the same runs with the bench tool defined with local: true' },
-      temporalSdkLoop: floor ? { summary: summarise(floor), samplesMs: floor, worker: 'SDK defaults', lastRunTimingMs: floorRun?.lastRun } : undefined,
+      temporalSdkLoop: floor ? { summary: summarise(floor), samplesMs: floor, worker: 'SDK defaults', lastRunTimingMs: floorRun.lastRun, how: 'one bare run after each Thoughtline run, on its own worker polling meanwhile' } : undefined,
       peers: peers.map((p) => (p.ok ? { ok: true, ...p.report, summary: summarise(p.report.perIterationMs), wallMs: p.wallMs } : p)),
     },
     errors,
@@ -67,7 +82,7 @@ function pair(label: string, samples: number[] | undefined): Measurement[] {
   return [measurement(`${label} p50 per iteration`, samples && median(samples), 'ms'), measurement(`${label} p95 per iteration`, samples && p95(samples), 'ms')];
 }
 
-async function measureThoughtline(ctx: BenchContext, protocol: Protocol, options: { localTool?: boolean } = {}) {
+async function measureThoughtline(ctx: BenchContext, protocol: Protocol, options: { localTool?: boolean; after?: (run: number) => Promise<void> } = {}) {
   // SDK default worker options: workflows stay cached between tasks, as in production.
   return withBenchWorker(ctx, { model: createBenchModel(), tools: [benchTool(0, { local: options.localTool ?? false })] }, async (agents, worker) => {
     const samples: number[] = [];
@@ -83,6 +98,7 @@ async function measureThoughtline(ctx: BenchContext, protocol: Protocol, options
         throw new Error(`run ${handle.workflowId} ended ${last.terminationReason} after ${last.toolCalls} tool calls: ${last.error ?? last.finalAnswer}`);
       }
       if (i >= protocol.warmup) samples.push(ms / protocol.iterations);
+      await options.after?.(i);
     }
     const lastRun = historyTiming(await agents.getHandle(workflowId).fetchHistory());
     return { samples, modelCalls: last?.modelCalls, toolCalls: last?.toolCalls, worker: workerSettings(worker), lastRun };

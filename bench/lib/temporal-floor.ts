@@ -5,12 +5,20 @@ import { historyTiming, type HistoryTiming } from './history-timing';
 import { rawLoopActivities } from './raw-loop-activities';
 import { rawLoopBundleCode } from './raw-loop-bundle';
 
+/** The loop written directly on the Temporal SDK, ready to run: what any Temporal-based agent pays before its own code runs. */
+export interface TemporalFloor {
+  /** One run of `iterations` iterations (and the finishing model call); its wall time per iteration, in ms. */
+  run(): Promise<number>;
+  /** Where the last run's time went, from its history. */
+  lastRun(): Promise<HistoryTiming | undefined>;
+}
+
 /**
- * Per-iteration time of the loop written directly on the Temporal SDK (raw-loop-workflow.ts), on
- * the same server with the SDK's default worker options: what any Temporal-based agent pays
- * before its own code runs. Same protocol as the Thoughtline side: warm-up runs, then timed ones.
+ * Runs `body` with a worker for the bare loop (raw-loop-workflow.ts) polling on the same server,
+ * with the SDK's default worker options, so the figure can time its runs in alternation with
+ * Thoughtline's: drift in the machine's load then falls on both sides alike.
  */
-export async function measureTemporalFloor(ctx: BenchContext, opts: { iterations: number; runs: number; warmup: number }): Promise<{ samples: number[]; lastRun?: HistoryTiming }> {
+export async function withTemporalFloor<T>(ctx: BenchContext, iterations: number, body: (floor: TemporalFloor) => Promise<T>): Promise<T> {
   const taskQueue = `bench-raw-${randomUUID()}`;
   const worker = await Worker.create({
     connection: ctx.nativeConnection,
@@ -19,15 +27,18 @@ export async function measureTemporalFloor(ctx: BenchContext, opts: { iterations
     workflowBundle: { code: await rawLoopBundleCode() },
     activities: rawLoopActivities(),
   });
-  return worker.runUntil(async () => {
-    const samples: number[] = [];
-    let workflowId = '';
-    for (let i = 0; i < opts.warmup + opts.runs; i++) {
-      const started = performance.now();
-      workflowId = `raw-${randomUUID()}`;
-      await ctx.client.workflow.execute('rawLoop', { taskQueue, workflowId, args: [opts.iterations] });
-      if (i >= opts.warmup) samples.push((performance.now() - started) / opts.iterations);
-    }
-    return { samples, lastRun: historyTiming(await ctx.client.workflow.getHandle(workflowId).fetchHistory()) };
-  });
+  let workflowId: string | undefined;
+  return worker.runUntil(() =>
+    body({
+      async run() {
+        const started = performance.now();
+        workflowId = `raw-${randomUUID()}`;
+        await ctx.client.workflow.execute('rawLoop', { taskQueue, workflowId, args: [iterations] });
+        return (performance.now() - started) / iterations;
+      },
+      async lastRun() {
+        return workflowId === undefined ? undefined : historyTiming(await ctx.client.workflow.getHandle(workflowId).fetchHistory());
+      },
+    }),
+  );
 }

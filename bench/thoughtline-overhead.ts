@@ -24,10 +24,16 @@ export async function measureOverhead(ctx: BenchContext, config: BenchConfig): P
   const errors: string[] = [];
   ctx.log(`overhead: Thoughtline and the same loop on the bare Temporal SDK in alternation, ${protocol.warmup} warm-up + ${protocol.runs} runs x ${protocol.iterations} iterations each`);
   const floorRun = { samples: [] as number[], failed: false, lastRun: undefined as HistoryTiming | undefined };
-  const thoughtline = await withTemporalFloor(ctx, protocol.iterations, async (bare) => {
+  const alternating = async (bare: TemporalFloor) => {
     const measured = await measureThoughtline(ctx, protocol, { after: (i) => runFloor(bare, i) });
     floorRun.lastRun = floorRun.failed ? undefined : await bare.lastRun();
     return measured;
+  };
+  // A bare worker that cannot start costs the bare side only: Thoughtline is then timed alone.
+  const thoughtline = await withTemporalFloor(ctx, protocol.iterations, alternating, (err) => {
+    floorRun.failed = true;
+    errors.push(`bare Temporal SDK loop: ${errorText(err)}`);
+    return measureThoughtline(ctx, protocol);
   });
   ctx.log('overhead: Thoughtline with the tool as a local activity');
   const local = await measureThoughtline(ctx, protocol, { localTool: true });

@@ -16,17 +16,28 @@ export interface TemporalFloor {
 /**
  * Runs `body` with a worker for the bare loop (raw-loop-workflow.ts) polling on the same server,
  * with the SDK's default worker options, so the figure can time its runs in alternation with
- * Thoughtline's: drift in the machine's load then falls on both sides alike.
+ * Thoughtline's: drift in the machine's load then falls on both sides alike. When that worker
+ * cannot start, runs `without` instead, with the reason.
  */
-export async function withTemporalFloor<T>(ctx: BenchContext, iterations: number, body: (floor: TemporalFloor) => Promise<T>): Promise<T> {
+export async function withTemporalFloor<T>(
+  ctx: BenchContext,
+  iterations: number,
+  body: (floor: TemporalFloor) => Promise<T>,
+  without: (err: unknown) => Promise<T>,
+): Promise<T> {
   const taskQueue = `bench-raw-${randomUUID()}`;
-  const worker = await Worker.create({
-    connection: ctx.nativeConnection,
-    namespace: ctx.server.namespace,
-    taskQueue,
-    workflowBundle: { code: await rawLoopBundleCode() },
-    activities: rawLoopActivities(),
-  });
+  let worker: Worker;
+  try {
+    worker = await Worker.create({
+      connection: ctx.nativeConnection,
+      namespace: ctx.server.namespace,
+      taskQueue,
+      workflowBundle: { code: await rawLoopBundleCode() },
+      activities: rawLoopActivities(),
+    });
+  } catch (err) {
+    return without(err);
+  }
   let workflowId: string | undefined;
   return worker.runUntil(() =>
     body({

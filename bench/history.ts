@@ -7,7 +7,7 @@ import type { BenchContext } from './lib/bench-context';
 import { benchTool } from './lib/bench-tools';
 import { BENCH_MODEL, withBenchWorker } from './lib/bench-worker';
 import { errorText, measurement, type FigureBody, type Measurement } from './lib/figure';
-import { rawLoopActivities } from './lib/raw-loop-activities';
+import { bareLoopWorker } from './lib/bare-loop-worker';
 import { rawLoopBundleCode } from './lib/raw-loop-bundle';
 import { runHistories, type RunHistory } from './lib/run-histories';
 import { runLimitMs, within } from './lib/within';
@@ -126,7 +126,7 @@ type BareCase = Awaited<ReturnType<typeof bareCase>>;
 /** The bare SDK loop with the same iterations and observations, on a worker of its own; its history's size. */
 async function bareCase(ctx: BenchContext, bundleCode: string, iterations: number, observationChars: number) {
   const taskQueue = `bench-history-bare-${randomUUID()}`;
-  const worker = await Worker.create({ connection: ctx.nativeConnection, namespace: ctx.server.namespace, taskQueue, workflowBundle: { code: bundleCode }, activities: rawLoopActivities() });
+  const worker = await bareLoopWorker(ctx, taskQueue, bundleCode);
   return worker.runUntil(async () => {
     const handle = await ctx.client.workflow.start('rawLoopObserving', { taskQueue, workflowId: `bench-history-bare-${randomUUID()}`, args: [iterations, observationChars] });
     await within(handle.result(), runLimitMs(iterations), `bare run ${handle.workflowId}`);

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
-import { Worker, type WorkerOptions } from '@temporalio/worker';
+import type { WorkerOptions } from '@temporalio/worker';
+import { bareLoopWorker } from './bare-loop-worker';
 import type { BenchContext } from './bench-context';
-import { rawLoopActivities } from './raw-loop-activities';
 import { rawLoopBundleCode } from './raw-loop-bundle';
 import { rawDoneQuery } from './raw-loop-workflow';
 import { runLimitMs } from './within';
@@ -24,8 +24,7 @@ export async function measureBareEvictedQuery(ctx: BenchContext, o: { iterations
   const code = await rawLoopBundleCode();
   const taskQueue = `bench-raw-query-${randomUUID()}`;
   const workflowId = `bench-raw-query-${randomUUID()}`;
-  const worker = (options: Partial<WorkerOptions>) =>
-    Worker.create({ connection: ctx.nativeConnection, namespace: ctx.server.namespace, taskQueue, workflowBundle: { code }, activities: rawLoopActivities(), ...options });
+  const worker = (options: Partial<WorkerOptions>) => bareLoopWorker(ctx, taskQueue, code, options);
   await (await worker({})).runUntil(async () => {
     const handle = await ctx.client.workflow.start('rawLoopThenWait', { taskQueue, workflowId, args: [o.iterations] });
     const deadline = Date.now() + runLimitMs(o.iterations);

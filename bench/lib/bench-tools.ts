@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../../src/tools/define-tool';
+import { observationText } from './observation-text';
 
 export const BENCH_TOOL = 'bench_tool';
 
@@ -14,9 +15,6 @@ export function benchTool(observationChars = 0, options: { local?: boolean } = {
     description: 'Returns an observation at once',
     input: z.object({ n: z.number().int() }),
     local: options.local ?? false,
-    execute: ({ n }) => {
-      const head = `observation ${n}`;
-      return observationChars > head.length ? `${head} ${'x'.repeat(observationChars - head.length - 1)}` : head;
-    },
+    execute: ({ n }) => observationText(n, observationChars),
   });
 }

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { observationText } from './observation-text';
 import type { RawLoopActivities } from './raw-loop-workflow';
 
 /** The bare loop's activities: the model answers after `modelDelayMs` (0: at once), the tools at once. */
@@ -9,9 +10,6 @@ export function rawLoopActivities(modelDelayMs = 0): RawLoopActivities {
       return `model ${turn}`;
     },
     rawTool: async (turn) => `tool ${turn}`,
-    rawObservation: async (turn, chars) => {
-      const head = `observation ${turn}`;
-      return chars > head.length ? `${head} ${'x'.repeat(chars - head.length - 1)}` : head;
-    },
+    rawObservation: async (turn, chars) => observationText(turn, chars),
   };
 }

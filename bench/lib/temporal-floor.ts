@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Worker } from '@temporalio/worker';
+import type { Worker } from '@temporalio/worker';
+import { bareLoopWorker } from './bare-loop-worker';
 import type { BenchContext } from './bench-context';
 import { historyTiming, type HistoryTiming } from './history-timing';
-import { rawLoopActivities } from './raw-loop-activities';
 import { rawLoopBundleCode } from './raw-loop-bundle';
 
 /** The loop written directly on the Temporal SDK, ready to run: what any Temporal-based agent pays before its own code runs. */
@@ -28,13 +28,7 @@ export async function withTemporalFloor<T>(
   const taskQueue = `bench-raw-${randomUUID()}`;
   let worker: Worker;
   try {
-    worker = await Worker.create({
-      connection: ctx.nativeConnection,
-      namespace: ctx.server.namespace,
-      taskQueue,
-      workflowBundle: { code: await rawLoopBundleCode() },
-      activities: rawLoopActivities(),
-    });
+    worker = await bareLoopWorker(ctx, taskQueue, await rawLoopBundleCode());
   } catch (err) {
     return without(err);
   }

@@ -29,6 +29,7 @@ import { answerUpdate, approveToolCallUpdate, chainQuery, statusQuery, steerSign
 import { actorId, toPerson, type Actor } from './actor';
 import { joinedChain } from './joined-chain';
 import { readChainArchive } from './read-chain-archive';
+import { restoreObservations } from './restore-observations';
 import { loadAgentTree, type AgentTreeNode } from './agent-tree';
 import { loadExpandedChain, type ExpandedChain } from './expanded-chain';
 import { pushFollow, type PushServer } from './follow/push-follow';
@@ -140,8 +141,19 @@ export class AgentClient {
     return this.client.workflow.getHandle<typeof agentWorkflow>(workflowId);
   }
 
-  result(workflowId: string): Promise<AgentResult> {
-    return this.getHandle(workflowId).result();
+  /**
+   * The run's result, waiting for it if need be, with every observation its chain names instead of
+   * repeating put back from the run's history (see restoreObservations). `getHandle(id).result()`
+   * gives the result as recorded, long observations cut to their first 1,000 characters.
+   */
+  async result(workflowId: string): Promise<AgentResult> {
+    return this.restored(workflowId, await this.getHandle(workflowId).result());
+  }
+
+  /** `result` with the named observations of `page` (default: all) put back. */
+  private async restored(workflowId: string, result: AgentResult, page?: ChainPage): Promise<AgentResult> {
+    const chain = await restoreObservations(this.client, workflowId, result.chain, page);
+    return chain === result.chain ? result : { ...result, chain };
   }
 
   /**
@@ -154,7 +166,7 @@ export class AgentClient {
   async chain(workflowId: string, role: ViewerRole = 'developer', page?: ChainPage): Promise<ReasoningChain> {
     const handle = this.getHandle(workflowId);
     const { status } = await handle.describe();
-    const latest = status.name === 'COMPLETED' ? chainPage(viewChain((await handle.result()).chain, role), page) : await handle.query(chainQuery, role, page);
+    const latest = status.name === 'COMPLETED' ? chainPage(viewChain((await this.restored(workflowId, await handle.result(), page)).chain, role), page) : await handle.query(chainQuery, role, page);
     return this.withEarlierSteps(workflowId, latest, role, page);
   }
 
@@ -272,7 +284,7 @@ export class AgentClient {
     const liveReader = live ? new LiveReplyReader(this.client, workflowId) : undefined;
     let done: { result?: AgentResult; error?: unknown } | undefined;
     const finished = handle.result().then(
-      (result) => (done = { result }),
+      async (result) => (done = { result: await this.restored(workflowId, result) }),
       (error: unknown) => (done = { error }),
     );
     let seen = 0;

@@ -3,6 +3,7 @@ export * from './agent-result';
 export * from './chain';
 export * from './chain-length';
 export * from './chain-page';
+export * from './shortened-text';
 export * from './conversation-ref';
 export * from './model-calls';
 export * from './constants';

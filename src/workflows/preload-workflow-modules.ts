@@ -56,6 +56,7 @@ import * as runMessagePayloads from '../shared/run-message-payloads';
 import * as searchAttributes from '../shared/search-attributes';
 import * as secretPatterns from '../shared/secret-patterns';
 import * as sensitiveFields from '../shared/sensitive-fields';
+import * as shortenedText from '../shared/shortened-text';
 import * as signedDecision from '../shared/signed-decision';
 import * as subAgent from '../shared/sub-agent';
 import * as summaryTemplate from '../shared/summary-template';
@@ -141,6 +142,7 @@ import * as interrupts from './run/interrupts';
 import * as keepArchive from './run/keep-archive';
 import * as preflight from './run/preflight';
 import * as publishProgress from './run/publish-progress';
+import * as resultObservations from './run/result-observations';
 import * as runAgent from './run/run-agent';
 import * as runStatus from './run/run-status';
 import * as tenantQuotaMessages from './tenant-quota/tenant-quota-messages';
@@ -163,7 +165,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   conversationRef, delegatedSpend, elicitation, failureTypes, fork, sharedIndex, liveReply,
   llmAnswer, markdownEscape, modelCalls, modelRegistry, modelSettings, modelWire, ownValue,
   payloadSize, people, plan, pricing, renderChainMarkdown, runEvent, runMessagePayloads,
-  searchAttributes, secretPatterns, sensitiveFields, signedDecision, subAgent, summaryTemplate,
+  searchAttributes, secretPatterns, sensitiveFields, shortenedText, signedDecision, subAgent, summaryTemplate,
   tenantLimits, termination, toolResultNote, toolSpec, usage,
   // shared/approval
   approval, approvalPathRule, approvalPolicy, approvalSqlRule, argumentsHash,
@@ -189,7 +191,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   reactParser, reactParserInput, reactParserScan, reactTextPrompt,
   // workflows/run
   runAgentResult, carryOver, chainTail, detailsWhenRead, fitResult, forkStart, handlers, interrupts,
-  keepArchive, preflight, publishProgress, runAgent, runStatus,
+  keepArchive, preflight, publishProgress, resultObservations, runAgent, runStatus,
   // workflows/tenant-quota
   tenantQuotaMessages, tenantQuotaRequests, tenantQuotaState, tenantQuotaWorkflow, tenantTokens,
   // workflows/tools

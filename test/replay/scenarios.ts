@@ -244,6 +244,15 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     ],
   },
   {
+    // The result names the long observation its history holds instead of repeating it (patched).
+    name: 'result-observations-by-reference',
+    input: { task: 'Read a big result', model: SCRIPTED_MODEL, maxToolResultChars: 6_000 },
+    turns: [
+      { content: [useTool('big_result', {}, 'toolu_r1'), useTool('lookup', { key: 'r' }, 'toolu_r2')] },
+      { content: [useTool('finish', { result: 'read it' }, 'toolu_r3')] },
+    ],
+  },
+  {
     // The same handover, its archive recorded once as a local activity's marker (keepChainArchive).
     name: 'archive-in-marker',
     input: { task: 'Look up many keys', model: SCRIPTED_MODEL, continueAsNewEvery: 52, maxIterations: 60, maxContextChars: 4_000 },

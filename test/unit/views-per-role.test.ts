@@ -173,6 +173,7 @@ function finishedRunClient(raw: AgentResult): AgentClient {
   const handle = { describe: async () => ({ status: { name: 'COMPLETED' }, runId: 'run-1' }), result: async () => raw };
   return {
     getHandle: () => handle,
+    result: async () => raw,
     chain: async (_id: string, role: ViewerRole) => viewChain(raw.chain, role),
     // A short run's result holds its whole chain: nothing earlier to join.
     withEarlierSteps: async (_id: string, latest: AgentResult['chain']) => latest,

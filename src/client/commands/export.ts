@@ -59,7 +59,7 @@ export async function auditReport(agents: AgentClient, workflowId: string, role:
   const handle = agents.getHandle(workflowId);
   const { status, runId } = await handle.describe();
   // Every part in the role's view: the result's top-level fields (the final answer, the error) too.
-  const finished = status.name === 'COMPLETED' ? viewResult(await handle.result(), role) : undefined;
+  const finished = status.name === 'COMPLETED' ? viewResult(await agents.result(workflowId), role) : undefined;
   // A long run's result carries its latest steps; the earlier Temporal runs hold the rest.
   const chain = finished ? await agents.withEarlierSteps(workflowId, finished.chain, role) : await agents.chain(workflowId, role);
   const live = finished ? undefined : await agents.status(workflowId, role);

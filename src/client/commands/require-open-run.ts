@@ -10,7 +10,7 @@ async function howItEnded(agents: AgentClient, workflowId: string, temporalStatu
   const status = temporalStatus.toLowerCase().replace('_', ' ');
   if (temporalStatus !== 'COMPLETED') return status;
   // The agent's own reason (a graceful cancel completes too); unreadable without the run's keys.
-  const reason = await agents.result(workflowId).then((r) => r.terminationReason, () => undefined);
+  const reason = await agents.getHandle(workflowId).result().then((r) => r.terminationReason, () => undefined);
   return reason ? `${status}: ${reason}` : status;
 }
 

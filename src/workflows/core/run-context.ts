@@ -24,4 +24,9 @@ export interface RunContext {
   readonly progress: Progress;
   /** What this Temporal run sent the model lately: a call names the prefix it shares (see model-call.ts). */
   readonly conversations: SentConversations;
+  /**
+   * Steps of this Temporal run whose observation is a `runTool` activity's result as it is in the
+   * history (not cut, summarised, reused or from a local activity): the result may name them.
+   */
+  readonly resultsInHistory: Set<string>;
 }

@@ -1,10 +1,10 @@
 import type { AgentInput, ApprovalRecord, ChainArchive, ContinuedState, ReasoningChain, ReasoningStep, RunStateData, SteeringInstruction, ToolSpec } from '../../shared';
 import { MAX_CARRIED_BYTES, jsonBytes } from '../../shared/payload-size';
+import { readShortened, shortenedText, type ShortenedWhere } from '../../shared/shortened-text';
 import { RunState } from '../core/run-state';
 
 /** Observations longer than this are shortened in the carried chain; the full text stays in the earlier run's history. */
 export const CARRIED_RESULT_CHARS = 1_000;
-const SHORTENED = /…\[(\d+) characters; shortened at continue-as-new, in full in run ([^\]]+)\]$/;
 
 /**
  * How hard a handover shortens what it carries. Level 0 is every handover's; the others are tried
@@ -143,15 +143,15 @@ function shortenStep(step: ReasoningStep, runId: string, level: CarryLevel): Rea
 }
 
 /**
- * `text` cut to `limit` characters plus a marker; a text shortened at an earlier handover keeps
- * its marker (which names the right run and the full length) and is only cut further.
+ * `text` cut to `limit` characters plus a marker; a text shortened before (at an earlier handover,
+ * or in the result) keeps its marker (which names the right run and the full length) and is only
+ * cut further.
  */
-function shortened(text: string, limit: number, runId: string): string {
-  const marked = SHORTENED.exec(text);
-  const head = marked ? text.slice(0, marked.index) : text;
+export function shortened(text: string, limit: number, runId: string, where: ShortenedWhere = 'at continue-as-new'): string {
+  const marked = readShortened(text);
+  const head = marked ? marked.head : text;
   if (head.length <= limit) return text;
-  const length = marked ? Number(marked[1]) : text.length;
-  return `${head.slice(0, limit)}…[${length} characters; shortened at continue-as-new, in full in run ${marked ? marked[2] : runId}]`;
+  return shortenedText(marked ? { ...marked, head: head.slice(0, limit) } : { head: head.slice(0, limit), length: text.length, where, runId });
 }
 
 /** The conversation compacted harder, on a copy (the live state is not touched). */

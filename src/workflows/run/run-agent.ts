@@ -28,6 +28,7 @@ import { forkChain, forkNote, forkState } from './fork-start';
 import { CARRIED_LIMITS, CARRIED_LIMITS_BEFORE, CHAIN_SEGMENTS_PATCH, chainTail, MAX_HELD_STEPS, SHORTER_TAIL_PATCH, type ChainHandover } from './chain-tail';
 import { ARCHIVE_MARKER_PATCH, keepArchive } from './keep-archive';
 import { fitResult, fitsPayload } from './fit-result';
+import { RESULT_OBSERVATIONS_PATCH, observationsByReference } from './result-observations';
 import { registerHandlers } from './handlers';
 import { Interrupts } from './interrupts';
 import { preflight } from './preflight';
@@ -121,6 +122,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     // Every published change also reaches the parent, which lists this tree's pending approvals.
     progress: { details: shown.details, publish: (value) => (shown.publish(value), tree.reportUp(people.gate.pending())) },
     conversations: new SentConversations(),
+    resultsInHistory: new Set(),
   };
   if (carried && patched(KNOWN_TEXTS_AFTER_HANDOVER_PATCH)) ctx.conversations.carriedOver(state.messages);
   registerHandlers(ctx, people, tree, interrupts, status);
@@ -185,8 +187,11 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   }
   chain.setStatus(outcome.reason === 'error' ? 'failed' : 'completed');
   ctx.progress.publish(outcome.reason);
-  const result = agentResult(ctx, outcome);
+  const whole = agentResult(ctx, outcome);
   events.end(outcome.reason === 'cancelled' ? 'cancelled' : outcome.reason === 'error' ? 'failed' : 'completed', chain.position());
+  // The patch is asked only when there is something to cut, so most runs record no marker for it.
+  const named = observationsByReference(whole, runId, ctx.resultsInHistory);
+  const result = named !== whole && patched(RESULT_OBSERVATIONS_PATCH) ? named : whole;
   return fitsPayload(result) || !bounded() ? result : fitResult(result, runId);
 }
 

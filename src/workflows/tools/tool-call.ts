@@ -83,7 +83,8 @@ export async function runToolCall(
     const condensed = text.length > limit && input.summariseLargeResults ? await summariseOrCut(ctx, spec, text, limit) : undefined;
     const flags = condensed?.summarised ? { summarised: true } : out.truncated || condensed ? { truncated: true } : {};
     shown = { correlationId: call.id, success: true, result: condensed?.text ?? out.result, durationMs: out.durationMs, ...(out.attempts ? { attempts: out.attempts } : {}), ...flags };
-    chain.toolResult(shown, shownAs(shown.result));
+    const step = chain.toolResult(shown, shownAs(shown.result));
+    if (!condensed && !spec.local) ctx.resultsInHistory.add(step.stepId);
     observation = { callId: call.id, content: condensed?.text ?? text, isError: false };
     // The worker that ran it keeps the text, so the next model call can name it instead of recording it again.
     if (!condensed && !spec.local && patched(KNOWN_TEXTS_PATCH)) ctx.conversations.returnedByWorker(text);

@@ -21,7 +21,7 @@ function run() {
   const people = { gate: new ApprovalGate(chain, 'run-1', () => '2026-01-01T00:00:00.000Z'), desk: new QuestionDesk(), inbox: new SteeringInbox(), stall: new StallQuestion() };
   const tree = new SubAgentTree(chain, [{ agentName: 'a', workflowId: 'wf-1' }]);
   const conversations = new SentConversations();
-  const ctx = { input: { cancelGraceMs: 500 } as AgentInput, workflowId: 'wf-1', chain, state, progress, conversations };
+  const ctx = { input: { cancelGraceMs: 500 } as AgentInput, workflowId: 'wf-1', chain, state, progress, conversations, resultsInHistory: new Set<string>() };
   const h = messageHandlers(ctx, people, tree, interrupts as unknown as Interrupts, () => ({ status: 'running' }) as unknown as AgentStatus);
   return { h, chain, state, progress, interrupts, people, conversations };
 }

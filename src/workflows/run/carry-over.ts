@@ -1,6 +1,6 @@
 import type { AgentInput, ApprovalRecord, ChainArchive, ContinuedState, ReasoningChain, ReasoningStep, RunStateData, SteeringInstruction, ToolSpec } from '../../shared';
 import { MAX_CARRIED_BYTES, jsonBytes } from '../../shared/payload-size';
-import { readShortened, shortenedText, type ShortenedWhere } from '../../shared/shortened-text';
+import { readShortened, shortenedText } from '../../shared/shortened-text';
 import { RunState } from '../core/run-state';
 
 /** Observations longer than this are shortened in the carried chain; the full text stays in the earlier run's history. */
@@ -147,11 +147,11 @@ function shortenStep(step: ReasoningStep, runId: string, level: CarryLevel): Rea
  * or in the result) keeps its marker (which names the right run and the full length) and is only
  * cut further.
  */
-export function shortened(text: string, limit: number, runId: string, where: ShortenedWhere = 'at continue-as-new'): string {
+function shortened(text: string, limit: number, runId: string): string {
   const marked = readShortened(text);
   const head = marked ? marked.head : text;
   if (head.length <= limit) return text;
-  return shortenedText(marked ? { ...marked, head: head.slice(0, limit) } : { head: head.slice(0, limit), length: text.length, where, runId });
+  return shortenedText(marked ? { ...marked, head: head.slice(0, limit) } : { head: head.slice(0, limit), length: text.length, where: 'at continue-as-new', runId });
 }
 
 /** The conversation compacted harder, on a copy (the live state is not touched). */

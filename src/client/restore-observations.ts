@@ -1,9 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
-import type { temporal } from '@temporalio/proto';
+import { recordedActivities } from './audit/recorded-activities';
 import { chainPage, readShortened, ToolInvocation, ToolOutput, type ChainPage, type ReasoningChain, type ReasoningStep, type ShortenedText } from '../shared';
-
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 /** A step whose observation the result named instead of repeating, and where to find it. */
 interface Named {
@@ -28,7 +25,7 @@ export async function restoreObservations(client: Client, workflowId: string, ch
   const restored = new Map<string, unknown>();
   for (const runId of new Set(named.map((n) => n.marker.runId))) {
     const wanted = named.filter((n) => n.marker.runId === runId);
-    const results = await toolResults(client, workflowId, runId, new Set(wanted.map((n) => n.key))).catch(() => new Map<string, unknown>());
+    const results = await toolResults(client, workflowId, runId).catch(() => new Map<string, unknown>());
     for (const n of wanted) {
       const full = results.get(n.key);
       if (full !== undefined && matches(full, n.marker)) restored.set(n.stepId, full);
@@ -62,38 +59,15 @@ function matches(full: unknown, marker: ShortenedText): boolean {
 }
 
 /**
- * The results of run `runId`'s `runTool` activities whose idempotency key is in `keys` (the last
- * completed one of a key, as a tool that asked for input ran again), decoded with the client's
- * converter so encrypted runs read too.
+ * The results of run `runId`'s `runTool` activities by idempotency key (the last completed one of
+ * a key, as a tool that asked for input ran again), read as the audit export reads them.
  */
-async function toolResults(client: Client, workflowId: string, runId: string, keys: ReadonlySet<string>): Promise<Map<string, unknown>> {
-  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-  const converter = client.options.loadedDataConverter;
-  const keyOfScheduled = new Map<string, string>();
+async function toolResults(client: Client, workflowId: string, runId: string): Promise<Map<string, unknown>> {
   const results = new Map<string, unknown>();
-  for (const event of history.events ?? []) {
-    const scheduled = event.activityTaskScheduledEventAttributes;
-    if (scheduled?.activityType?.name === 'runTool') {
-      const key = await invocationKey(converter, scheduled.input?.payloads ?? []);
-      if (key !== undefined && keys.has(key)) keyOfScheduled.set(String(event.eventId), key);
-      continue;
-    }
-    const key = completedKey(event, keyOfScheduled);
-    if (key === undefined) continue;
-    const [output] = await decodeArrayFromPayloads(converter, event.activityTaskCompletedEventAttributes?.result?.payloads ?? []);
-    const parsed = ToolOutput.safeParse(output);
-    if (parsed.success && parsed.data.result !== undefined) results.set(key, parsed.data.result);
+  for (const activity of await recordedActivities(client, workflowId, runId, 'runTool')) {
+    const invocation = ToolInvocation.safeParse(activity.input);
+    const output = ToolOutput.safeParse(activity.result);
+    if (invocation.success && output.success && output.data.result !== undefined) results.set(invocation.data.idempotencyKey, output.data.result);
   }
   return results;
-}
-
-async function invocationKey(converter: Client['options']['loadedDataConverter'], payloads: temporal.api.common.v1.IPayload[]): Promise<string | undefined> {
-  const [input] = await decodeArrayFromPayloads(converter, payloads);
-  const parsed = ToolInvocation.safeParse(input);
-  return parsed.success ? parsed.data.idempotencyKey : undefined;
-}
-
-function completedKey(event: HistoryEvent, keyOfScheduled: ReadonlyMap<string, string>): string | undefined {
-  const done = event.activityTaskCompletedEventAttributes;
-  return done ? keyOfScheduled.get(String(done.scheduledEventId)) : undefined;
 }

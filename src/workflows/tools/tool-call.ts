@@ -84,10 +84,13 @@ export async function runToolCall(
     const flags = condensed?.summarised ? { summarised: true } : out.truncated || condensed ? { truncated: true } : {};
     shown = { correlationId: call.id, success: true, result: condensed?.text ?? out.result, durationMs: out.durationMs, ...(out.attempts ? { attempts: out.attempts } : {}), ...flags };
     const step = chain.toolResult(shown, shownAs(shown.result));
-    if (!condensed && !spec.local) ctx.resultsInHistory.add(step.stepId);
     observation = { callId: call.id, content: condensed?.text ?? text, isError: false };
-    // The worker that ran it keeps the text, so the next model call can name it instead of recording it again.
-    if (!condensed && !spec.local && patched(KNOWN_TEXTS_PATCH)) ctx.conversations.returnedByWorker(text);
+    if (!condensed && !spec.local) {
+      // The text is this activity's result in the history: the run's result may name it.
+      ctx.resultsInHistory.add(step.stepId);
+      // The worker that ran it keeps the text, so the next model call can name it instead of recording it again.
+      if (patched(KNOWN_TEXTS_PATCH)) ctx.conversations.returnedByWorker(text);
+    }
   } catch (err) {
     if (isCancellation(err)) {
       const error = ran ? 'The tool ran, but the run was cancelled before its result was used.' : 'Cancelled while running; the tool acknowledged the cancellation.';

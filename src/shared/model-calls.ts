@@ -1,22 +1,30 @@
-import { conversationFromParts, wholeHash, type ModelCallInput, type ModelContext, type TextLookup } from './conversation-ref';
+import { conversationFromParts, messageHash, wholeHash, type ModelCallInput, type ModelContext, type TextLookup } from './conversation-ref';
 import type { ModelMessage, ModelRequest } from './model-wire';
+
+/** A conversation rebuilt from a history, with its messages' hashes. */
+export interface RebuiltConversation {
+  messages: ModelMessage[];
+  hashes: string[];
+}
 
 /**
  * Every model call's whole request, from the `callModel` inputs of one Temporal run in the order
  * its history scheduled them: a call by reference takes its runs of messages from the earlier
- * call it names (by whole hash), and the tool results it names from `texts` (the run's runTool
- * results). For an audit view of the prompts. Throws when a reference names nothing earlier (a
- * history cut short) or a text not at hand (UnknownTextError). Pure.
+ * call it names (by whole hash), and the tool results it names from `texts` (the runTool results
+ * of the run and of those before it). `before` holds the conversations the Temporal run before
+ * this one sent last (lastConversations): a handover's first call builds on one of them. For an
+ * audit view of the prompts. Throws when a reference names nothing earlier (a history cut short)
+ * or a text not at hand (UnknownTextError). Pure.
  */
-export function modelCallsFromInputs(inputs: readonly ModelCallInput[], texts?: TextLookup): ModelRequest[] {
-  const earlier = new Map<string, { messages: ModelMessage[]; hashes: string[] }>();
+export function modelCallsFromInputs(inputs: readonly ModelCallInput[], texts?: TextLookup, before: ReadonlyMap<string, RebuiltConversation> = new Map()): ModelRequest[] {
+  const earlier = new Map(before);
   const contexts = new Map<string, ModelContext>();
   return inputs.map((input, index) => {
     if (!('conversation' in input)) return input;
     const { conversation, context: hash, ...call } = input;
     const needsBase = conversation.parts.some((part) => 'from' in part);
     const base = earlier.get(conversation.baseHash);
-    if (needsBase && !base) throw new Error(`Model call ${index + 1} builds on an earlier conversation that no earlier call of this run sent.`);
+    if (needsBase && !base) throw new Error(`Model call ${index + 1} builds on an earlier conversation that no earlier call sent.`);
     const rebuilt = conversationFromParts(conversation, base, texts);
     earlier.set(wholeHash(rebuilt.hashes), rebuilt);
     // The system prompt and tools come with the run's first call of them, and are named after.
@@ -28,4 +36,20 @@ export function modelCallsFromInputs(inputs: readonly ModelCallInput[], texts?: 
     if (!context) throw new Error(`Model call ${index + 1} names a system prompt and tools that no earlier call of this run sent.`);
     return { ...call, ...context, messages: rebuilt.messages };
   });
+}
+
+/** Conversations a run remembers for its next call to build on (the loop's and a side call's), with one to spare. */
+const LAST_CONVERSATIONS = 3;
+
+/**
+ * The conversations of a Temporal run's last calls, by whole hash: the next Temporal run's first
+ * call may build on one of them (the handover names the one its messages start with).
+ */
+export function lastConversations(requests: readonly ModelRequest[]): Map<string, RebuiltConversation> {
+  const last = new Map<string, RebuiltConversation>();
+  for (const { messages } of requests.slice(-LAST_CONVERSATIONS)) {
+    const hashes = messages.map(messageHash);
+    last.set(wholeHash(hashes), { messages: [...messages], hashes });
+  }
+  return last;
 }

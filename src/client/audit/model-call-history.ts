@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { ModelReply, modelCallsFromInputs, observationText, textHash, type ModelCallInput, type ReasoningStep } from '../../shared';
+import { lastConversations, ModelReply, modelCallsFromInputs, observationText, textHash, type ModelCallInput, type ReasoningStep, type RebuiltConversation } from '../../shared';
 import type { AuditModelCall } from '../audit-report';
 import { recordedActivities } from './recorded-activities';
 
@@ -38,10 +38,14 @@ async function recordedCalls(client: Client, workflowId: string, runId: string) 
  */
 export async function modelCallsOfRun(client: Client, workflowId: string, runIds: readonly string[], steps: readonly ReasoningStep[]): Promise<AuditModelCall[]> {
   const calls: Array<Awaited<ReturnType<typeof recordedCalls>>['calls'][number] & { request: ReturnType<typeof modelCallsFromInputs>[number] }> = [];
+  // A handover's first call names tool results earlier Temporal runs returned, and builds on the conversation the run before it sent last.
+  const texts = new Map<string, string>();
+  let before = new Map<string, RebuiltConversation>();
   for (const runId of runIds) {
     const recorded = await recordedCalls(client, workflowId, runId);
-    // References never cross a continue-as-new: each Temporal run rebuilds from its own calls and tools.
-    const requests = rebuilt(() => modelCallsFromInputs(recorded.calls.map((r) => r.input), (hash) => recorded.texts.get(hash)));
+    for (const [hash, text] of recorded.texts) texts.set(hash, text);
+    const requests = rebuilt(() => modelCallsFromInputs(recorded.calls.map((r) => r.input), (hash) => texts.get(hash), before));
+    before = lastConversations(requests);
     recorded.calls.forEach((r, i) => calls.push({ ...r, request: requests[i]! }));
   }
   const llmSteps = steps.filter((s): s is Extract<ReasoningStep, { type: 'tool_call' }> => s.type === 'tool_call' && s.toolCall.toolType === 'llm');

@@ -76,6 +76,10 @@ export const RunStateData = z.object({
 });
 export type RunStateData = z.infer<typeof RunStateData>;
 
+/** A conversation a model call sent: its first `messages` messages, whose whole hash is `hash`. */
+export const SentConversation = z.object({ messages: z.number().int().positive(), hash: z.string().max(64) });
+export type SentConversation = z.infer<typeof SentConversation>;
+
 /**
  * Everything a run carries into its next Temporal run when it continues as new: the run state,
  * the chain's latest steps (large old observations shortened; the full text stays in the earlier
@@ -97,5 +101,11 @@ export const ContinuedState = RunStateData.extend({
    * from the continue-as-new event, with no worker and no replay); the next run drops them.
    */
   archive: ChainArchive.optional(),
+  /**
+   * The conversation the last model call sent, as the first `messages` carried messages, with its
+   * whole hash: the worker that made the call keeps it for this workflow, so the next Temporal
+   * run's first call names it instead of recording it again. Checked against the messages.
+   */
+  sentConversation: SentConversation.optional(),
 });
 export type ContinuedState = z.infer<typeof ContinuedState>;

@@ -244,6 +244,25 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     ],
   },
   {
+    // A handover names the conversation its last model call sent (patched)...
+    name: 'conversation-named-at-handover',
+    input: { task: 'Look up three keys', model: SCRIPTED_MODEL, continueAsNewEvery: 2 },
+    turns: [
+      ...Array.from({ length: 3 }, (_, i) => ({ content: [useTool('lookup', { key: `k${i + 1}` }, `toolu_n${i + 1}`)] })),
+      { content: [useTool('finish', { result: 'looked up' }, 'toolu_nz')] },
+    ],
+    fixtureRun: 'first',
+  },
+  {
+    // ...and the next Temporal run's first call builds on it, sending only the last turn.
+    name: 'carried-conversation-by-reference',
+    input: { task: 'Look up three keys', model: SCRIPTED_MODEL, continueAsNewEvery: 2 },
+    turns: [
+      ...Array.from({ length: 3 }, (_, i) => ({ content: [useTool('lookup', { key: `k${i + 1}` }, `toolu_c${i + 1}`)] })),
+      { content: [useTool('finish', { result: 'looked up' }, 'toolu_cz')] },
+    ],
+  },
+  {
     // The result names the long observation its history holds instead of repeating it (patched).
     name: 'result-observations-by-reference',
     input: { task: 'Read a big result', model: SCRIPTED_MODEL, maxToolResultChars: 6_000 },

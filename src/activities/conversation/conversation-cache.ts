@@ -8,43 +8,45 @@ export interface KeptConversation {
   bytes: number;
 }
 
-/** Conversations kept per run: its loop's and one side call's, as the workflow remembers them. */
-const PER_RUN = 2;
+/** Conversations kept per workflow: its loop's and one side call's, as the workflow remembers them. */
+const PER_WORKFLOW = 2;
 
 /**
- * The conversations this worker sent to the model, per Temporal run, so the next call of a run
- * receives only what is new. Bounded by bytes: the runs used longest ago go first. A run missing
- * here (a restart, another worker, evicted) asks its workflow instead (resolve-conversation.ts).
+ * The conversations this worker sent to the model, per workflow (its Temporal runs share them, so
+ * the first call after a handover can build on the last one before it), so the next call of a run
+ * receives only what is new. Bounded by bytes: the workflows used longest ago go first. A run
+ * missing here (a restart, another worker, evicted) asks its workflow instead
+ * (resolve-conversation.ts).
  */
 export class ConversationCache {
-  private readonly runs = new Map<string, KeptConversation[]>();
+  private readonly workflows = new Map<string, KeptConversation[]>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
-  /** The kept conversation of `run` whose whole hash is `whole`. */
-  find(run: string, whole: string): KeptConversation | undefined {
-    const list = this.runs.get(run);
+  /** The kept conversation of `workflow` whose whole hash is `whole`. */
+  find(workflow: string, whole: string): KeptConversation | undefined {
+    const list = this.workflows.get(workflow);
     const kept = list?.find((k) => k.whole === whole);
     if (kept) {
       // Used now: the last to go.
-      this.runs.delete(run);
-      this.runs.set(run, list!);
+      this.workflows.delete(workflow);
+      this.workflows.set(workflow, list!);
     }
     return kept;
   }
 
-  remember(run: string, conversation: KeptConversation): void {
+  remember(workflow: string, conversation: KeptConversation): void {
     if (conversation.bytes > this.maxBytes) return;
-    const before = this.runs.get(run) ?? [];
-    const kept = [conversation, ...before.filter((k) => k.whole !== conversation.whole)].slice(0, PER_RUN);
+    const before = this.workflows.get(workflow) ?? [];
+    const kept = [conversation, ...before.filter((k) => k.whole !== conversation.whole)].slice(0, PER_WORKFLOW);
     this.bytes += total(kept) - total(before);
-    this.runs.delete(run);
-    this.runs.set(run, kept);
-    for (const [oldest, list] of this.runs) {
+    this.workflows.delete(workflow);
+    this.workflows.set(workflow, kept);
+    for (const [oldest, list] of this.workflows) {
       if (this.bytes <= this.maxBytes) break;
       this.bytes -= total(list);
-      this.runs.delete(oldest);
+      this.workflows.delete(oldest);
     }
   }
 

@@ -27,7 +27,8 @@ export interface ConversationSource {
 export async function resolveConversation(input: ModelCallInput, run: { workflowId: string; runId: string } | undefined, source: ConversationSource): Promise<ModelRequest> {
   if (!('conversation' in input)) return input;
   const { conversation, ...call } = input;
-  const key = run ? `${run.workflowId}/${run.runId}` : '';
+  // Kept per workflow, not per Temporal run: a handover's next run names what the last one sent.
+  const key = run ? run.workflowId : '';
   const needsBase = conversation.parts.some((part) => 'from' in part);
   const base = needsBase && run ? source.cache.find(key, conversation.baseHash) : undefined;
   let rebuilt: { messages: ModelMessage[]; hashes: string[] } | undefined;

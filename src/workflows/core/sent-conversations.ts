@@ -1,4 +1,4 @@
-import { chainHash, contextText, MIN_KNOWN_TEXT_CHARS, NO_MESSAGES_HASH, textHash, type ConversationPart, type ConversationRef, type KnownText, type ModelContext, type ModelMessage } from '../../shared';
+import { chainHash, contextText, MIN_KNOWN_TEXT_CHARS, NO_MESSAGES_HASH, textHash, type ConversationPart, type ConversationRef, type KnownText, type ModelContext, type ModelMessage, type SentConversation } from '../../shared';
 
 /** Conversations remembered per run: the loop's own and one side call's (a plan, a summary). */
 const REMEMBERED = 2;
@@ -53,6 +53,37 @@ export class SentConversations {
       if (message.role !== 'user') continue;
       for (const block of message.content) if (block.type === 'tool_result' && !block.isError) this.returnedByWorker(block.content);
     }
+  }
+
+  /**
+   * The longest conversation sent lately that `messages` (what a handover carries) start with,
+   * for the next Temporal run's continueFrom; undefined when they start with none.
+   */
+  sentPrefixOf(messages: readonly ModelMessage[]): SentConversation | undefined {
+    let longest: Sent | undefined;
+    for (const sent of this.sent) {
+      const count = sent.messages.length;
+      if (count === 0 || count > messages.length || (longest && count <= longest.messages.length)) continue;
+      if (sent.hashes.every((hash, i) => this.hashOf(messages[i]!) === hash)) longest = sent;
+    }
+    return longest && { messages: longest.messages.length, hash: longest.whole };
+  }
+
+  /**
+   * Remembers the first `sent.messages` of a carried conversation as sent, when they hash to
+   * `sent.hash`: the earlier Temporal run sent them, and its worker keeps them for the workflow,
+   * so the first call of this run names them instead of sending them whole. A worker that lacks
+   * them asks the run (find). True when they matched.
+   */
+  continueFrom(messages: readonly ModelMessage[], sent: SentConversation): boolean {
+    if (sent.messages > messages.length) return false;
+    const kept = messages.slice(0, sent.messages);
+    const hashes = kept.map((m) => this.hashOf(m));
+    const prefixes = this.prefixHashes(hashes);
+    const whole = prefixes.at(-1);
+    if (whole !== sent.hash) return false;
+    this.sent = [{ messages: kept, hashes, prefixes, whole }, ...this.sent].slice(0, REMEMBERED);
+    return true;
   }
 
   /**

@@ -2,6 +2,7 @@ import type { AgentInput, ApprovalRecord, ChainArchive, ContinuedState, Reasonin
 import { MAX_CARRIED_BYTES, jsonBytes } from '../../shared/payload-size';
 import { readShortened, shortenedText } from '../../shared/shortened-text';
 import { RunState } from '../core/run-state';
+import type { SentConversations } from '../core/sent-conversations';
 
 /** Observations longer than this are shortened in the carried chain; the full text stays in the earlier run's history. */
 export const CARRIED_RESULT_CHARS = 1_000;
@@ -55,6 +56,15 @@ export function carryOver(
     ...(steering.refused > 0 ? { steeringRefused: steering.refused } : {}),
     ...(archive ? { archive: shortenArchive(archive, runId, level) } : {}),
   };
+}
+
+/**
+ * The carried state naming the conversation the last model call sent, when the carried messages
+ * start with it (see SentConversations.continueFrom); as it is otherwise, or without `sent`.
+ */
+export function withSentConversation(carried: ContinuedState, sent: Pick<SentConversations, 'sentPrefixOf'> | false): ContinuedState {
+  const named = sent ? sent.sentPrefixOf(carried.messages) : undefined;
+  return named ? { ...carried, sentConversation: named } : carried;
 }
 
 /** The next run's input, or why there is none. */

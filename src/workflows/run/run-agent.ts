@@ -23,7 +23,7 @@ import { StallQuestion } from '../people/stall-question';
 import { SteeringInbox } from '../people/steering-inbox';
 import { APPROVAL_RULES_FAIL_CLOSED_PATCH } from '../tools/tool-turn';
 import { agentResult } from './agent-result';
-import { carryOver, planHandover } from './carry-over';
+import { carryOver, planHandover, withSentConversation } from './carry-over';
 import { forkChain, forkNote, forkState } from './fork-start';
 import { CARRIED_LIMITS, CARRIED_LIMITS_BEFORE, CHAIN_SEGMENTS_PATCH, chainTail, MAX_HELD_STEPS, SHORTER_TAIL_PATCH, type ChainHandover } from './chain-tail';
 import { ARCHIVE_MARKER_PATCH, keepArchive } from './keep-archive';
@@ -61,6 +61,9 @@ function chainCaller(input: AgentInput): { caller?: NonNullable<ReasoningChain['
 
 /** Marks histories whose first model call after a handover names the carried tool results (known texts). */
 export const KNOWN_TEXTS_AFTER_HANDOVER_PATCH = 'known-texts-after-handover';
+
+/** Marks histories whose handover names the conversation last sent, so the next run's first call sends only what is new. */
+export const CARRIED_CONVERSATION_PATCH = 'carried-conversation-by-reference';
 
 /** After a cancel or timeout, how long in-flight work may take to acknowledge before the run ends without it. */
 const SETTLE_MS = 1_500;
@@ -125,6 +128,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     resultsInHistory: new Set(),
   };
   if (carried && patched(KNOWN_TEXTS_AFTER_HANDOVER_PATCH)) ctx.conversations.carriedOver(state.messages);
+  if (carried?.sentConversation && patched(CARRIED_CONVERSATION_PATCH)) ctx.conversations.continueFrom(state.messages, carried.sentConversation);
   registerHandlers(ctx, people, tree, interrupts, status);
   interrupts.onTemporalCancel(() => (state.cancelRequested !== undefined ? `The run was cancelled (${state.cancelRequested}).` : 'The run was cancelled through Temporal.'));
   if (input.runTimeoutMs !== undefined) interrupts.startDeadline(input.runTimeoutMs, state.startedAtMs);
@@ -162,7 +166,8 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       await condition(allHandlersFinished);
       held = { chain: chainTail(chain.snapshot(), runId, limits, held.archive.steps.length).chain };
     }
-    const handover = planHandover(input, (level) => carryOver(state, held.chain, tools, runId, people.inbox, level, held.archive), {
+    const namesSent = patched(CARRIED_CONVERSATION_PATCH);
+    const handover = planHandover(input, (level) => withSentConversation(carryOver(state, held.chain, tools, runId, people.inbox, level, held.archive), namesSent && ctx.conversations), {
       iterationsThisRun: state.iterationsThisRun,
       historyBytes: workflowInfo().historySize,
     });

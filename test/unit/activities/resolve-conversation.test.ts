@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationCache } from '../../../src/activities/conversation/conversation-cache';
 import { resolveConversation } from '../../../src/activities/conversation/resolve-conversation';
-import { modelCallsFromInputs, type ModelCallInput, type ModelMessage } from '../../../src/shared';
+import { lastConversations, modelCallsFromInputs, type ModelCallInput, type ModelMessage } from '../../../src/shared';
 import { SentConversations } from '../../../src/workflows/core/sent-conversations';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text }] });
@@ -57,10 +57,25 @@ describe('resolveConversation: the worker rebuilds the whole request', () => {
   it('fails the attempt, retryably and saying why, when nobody has the earlier conversation', async () => {
     const { inputs } = threeCalls();
     await expect(resolveConversation(inputs[1]!, run, { cache: new ConversationCache(1_000_000) })).rejects.toMatchObject({ type: 'ConversationUnavailable', message: expect.stringContaining('does not hold the earlier conversation') });
-    // Another run's conversation is never used, even with the same messages.
+    // Another workflow's conversation is never used, even with the same messages.
     const cache = new ConversationCache(1_000_000);
     await resolveConversation(inputs[0]!, { workflowId: 'other', runId: 'r9' }, { cache });
     await expect(resolveConversation(inputs[1]!, run, { cache })).rejects.toMatchObject({ type: 'ConversationUnavailable' });
+  });
+
+  it('from what an earlier Temporal run of the same workflow sent: a handover names it', async () => {
+    const { inputs, messages, sent } = threeCalls();
+    const cache = new ConversationCache(1_000_000);
+    await resolveConversation(inputs[2]!, run, { cache, ask: async () => messages[2] });
+    const carried = [...messages[2]!, assistant('a4'), user('o4')];
+    const next = new SentConversations();
+    expect(next.continueFrom(carried, sent.sentPrefixOf(carried)!)).toBe(true);
+    const first: ModelCallInput = { ...call, conversation: next.reference(carried) };
+    expect(await resolveConversation(first, { workflowId: 'wf', runId: 'r2' }, { cache })).toEqual({ ...call, messages: carried });
+    // An auditor rebuilds it from the run before's last calls.
+    const earlierRun = modelCallsFromInputs(inputs);
+    expect(modelCallsFromInputs([first], undefined, lastConversations(earlierRun))).toEqual([{ ...call, messages: carried }]);
+    expect(() => modelCallsFromInputs([first])).toThrow(/no earlier call sent/);
   });
 
   it('passes a whole request through as it is (histories from before)', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
 import { ModelCallHistoryError, modelCallsOfRun } from '../../../src/client/audit/model-call-history';
+import { runIdsOf } from '../../../src/client/run-ids';
 import { modelCallsFromInputs, textHash, type ModelCallInput } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
@@ -82,10 +83,17 @@ describe('a model call records only what is new in the conversation', () => {
     expect(handedOver.result).toMatchObject({ success: true, toolCalls: ITERATIONS, continuations: 3 });
     const withoutIds = (calls: typeof kept.model.calls) => JSON.stringify(calls.map((c) => c.messages)).replace(/"(id|toolUseId)":"[^"]*"/g, '"$1":"…"');
     expect(withoutIds(handedOver.model.calls)).toEqual(withoutIds(kept.model.calls));
-    // The last Temporal run's first call sends its conversation whole but for the pages, which it names.
-    const first = handedOver.inputs[0]!.input as { conversation: { known?: unknown[] } };
-    expect(first.conversation.known).toHaveLength(ITERATIONS);
-    expect(handedOver.inputs[0]!.bytes).toBeLessThan(OBSERVATION_CHARS);
+    // The last Temporal run's first call names the conversation the run before it last sent, and
+    // sends only the last turn, naming its page: a handover records no conversation again.
+    const first = handedOver.inputs[0]!.input as { conversation: { parts: unknown[]; known?: unknown[] } };
+    expect(first.conversation.parts).toEqual([{ from: 0, count: 2 * ITERATIONS - 1 }, { added: [expect.anything(), expect.anything()] }]);
+    expect(first.conversation.known).toHaveLength(1);
+    expect(handedOver.inputs[0]!.bytes).toBeLessThan(3_000);
+    // An auditor still rebuilds every prompt, across the Temporal runs, from the history alone.
+    const runIds = await runIdsOf(env.client, handedOver.workflowId);
+    expect(runIds).toHaveLength(4);
+    const audited = await modelCallsOfRun(env.client, handedOver.workflowId, runIds, handedOver.result.chain.steps);
+    expect(audited.map((c) => c.request.messages)).toEqual(handedOver.model.calls.map((c) => c.messages));
   });
 
   it('a worker that kept nothing asks the run, and the model sees the same conversations', { timeout: 60_000 }, async () => {

@@ -31,12 +31,12 @@ describe('devServerArgs', () => {
     expect(registered).toContain('ThoughtlineCostUsd=Double');
   });
 
-  it('lifts the transfer-queue throttle, and sets the SQLite pragmas only when a db file is used', () => {
+  it('lifts the transfer-queue throttle, turns on eager activities, and sets the SQLite pragmas only when a db file is used', () => {
     const values = (list: string[], flag: string) => list.flatMap((a, i) => (list[i - 1] === flag ? [a] : []));
-    expect(values(args, '--dynamic-config-value')).toEqual(['history.transferProcessorMaxPollRPS=1000']);
+    expect(values(args, '--dynamic-config-value')).toEqual(['history.transferProcessorMaxPollRPS=1000', 'system.enableActivityEagerExecution=true']);
     expect(values(args, '--sqlite-pragma')).toEqual(['synchronous=off']);
     const inMemory = devServerArgs({ port: 1, uiPort: 2, namespace: 'default' });
-    expect(values(inMemory, '--dynamic-config-value')).toEqual(['history.transferProcessorMaxPollRPS=1000']);
+    expect(values(inMemory, '--dynamic-config-value')).toEqual(['history.transferProcessorMaxPollRPS=1000', 'system.enableActivityEagerExecution=true']);
     expect(inMemory).not.toContain('--sqlite-pragma');
   });
 });

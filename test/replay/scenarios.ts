@@ -46,6 +46,11 @@ async function cancelInSecondIteration(agents: AgentClient, id: string): Promise
   });
   await agents.getHandle(id).signal(cancelSignal, { reason: 'the job is no longer needed', by: 'olga' });
 }
+/** Three lookups, then the answer; tool-call ids start with `toolu_${prefix}`. */
+const threeLookups = (prefix: string): ScriptedTurn[] => [
+  ...Array.from({ length: 3 }, (_, i) => ({ content: [useTool('lookup', { key: `k${i + 1}` }, `toolu_${prefix}${i + 1}`)] })),
+  { content: [useTool('finish', { result: 'looked up' }, `toolu_${prefix}z`)] },
+];
 const secretKey = { lookup: { anyOf: [{ when: 'equals' as const, field: 'key', values: ['vault'] }] } };
 const ops = { id: 'olga', roles: ['ops'] };
 
@@ -247,20 +252,14 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     // A handover names the conversation its last model call sent (patched)...
     name: 'conversation-named-at-handover',
     input: { task: 'Look up three keys', model: SCRIPTED_MODEL, continueAsNewEvery: 2 },
-    turns: [
-      ...Array.from({ length: 3 }, (_, i) => ({ content: [useTool('lookup', { key: `k${i + 1}` }, `toolu_n${i + 1}`)] })),
-      { content: [useTool('finish', { result: 'looked up' }, 'toolu_nz')] },
-    ],
+    turns: threeLookups('n'),
     fixtureRun: 'first',
   },
   {
     // ...and the next Temporal run's first call builds on it, sending only the last turn.
     name: 'carried-conversation-by-reference',
     input: { task: 'Look up three keys', model: SCRIPTED_MODEL, continueAsNewEvery: 2 },
-    turns: [
-      ...Array.from({ length: 3 }, (_, i) => ({ content: [useTool('lookup', { key: `k${i + 1}` }, `toolu_c${i + 1}`)] })),
-      { content: [useTool('finish', { result: 'looked up' }, 'toolu_cz')] },
-    ],
+    turns: threeLookups('c'),
   },
   {
     // The result names the long observation its history holds instead of repeating it (patched).

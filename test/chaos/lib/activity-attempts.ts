@@ -13,10 +13,22 @@ export interface ActivityAttempts {
   lastFailure?: string;
 }
 
-/** Every activity a run scheduled, in order, with how many attempts it took. */
+/**
+ * Every activity a run scheduled, in order, with how many attempts it took: over all its Temporal
+ * runs, oldest first (a run that continued as new has one history per Temporal run).
+ */
 export async function activityAttempts(client: Client, workflowId: string): Promise<ActivityAttempts[]> {
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  const converter = client.options.loadedDataConverter.payloadConverter;
+  const histories: temporal.api.history.v1.IHistory[] = [];
+  for (let runId: string | undefined = undefined; ; ) {
+    const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+    histories.unshift(history);
+    runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+    if (!runId) break;
+  }
+  return histories.flatMap((history) => attemptsOf(history, client.options.loadedDataConverter.payloadConverter));
+}
+
+function attemptsOf(history: temporal.api.history.v1.IHistory, converter: Client['options']['loadedDataConverter']['payloadConverter']): ActivityAttempts[] {
   const events = history.events ?? [];
   const startedOf = new Map<string, { attempt: number; lastFailure?: string }>();
   for (const e of events) {

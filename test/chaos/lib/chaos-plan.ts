@@ -39,6 +39,8 @@ export interface RunPlan {
   turns: PlannedTurn[];
   finalAnswer: string;
   kill: KillPoint;
+  /** Continue-as-new after every iteration, so kills also land around handovers (every third run). */
+  handsOver: boolean;
 }
 
 const TASK_MARK = /\[chaos-run ([a-z0-9-]+)\]/;
@@ -60,7 +62,8 @@ export function planRun(scenarioSeed: number, index: number): RunPlan {
   }
   const finalAnswer = `Run ${label} done after ${toolTurns} tool turns.`;
   turns.push({ thought: 'All effects are applied; finishing.', calls: [] });
-  return { label, seed, task: `[chaos-run ${label}] Apply the planned deposits and notifications.`, turns, finalAnswer, kill: killPoint(rng, turns) };
+  // Not drawn from rng: a seed gives the same turns and kill point as before handovers were planned.
+  return { label, seed, task: `[chaos-run ${label}] Apply the planned deposits and notifications.`, turns, finalAnswer, kill: killPoint(rng, turns), handsOver: index % 3 === 0 };
 }
 
 function plannedCall(rng: SeededRandom, label: string, turn: number, k: number): PlannedCall {
@@ -118,6 +121,7 @@ export function chaosAgentInput(plan: RunPlan): AgentInputInit {
     task: plan.task,
     tools: [...CHAOS_TOOL_NAMES],
     maxIterations: plan.turns.length + 2,
+    ...(plan.handsOver ? { continueAsNewEvery: 1 } : {}),
     model: { provider: 'anthropic', model: 'claude-sonnet-4-6', timeoutMs: 30_000, heartbeatTimeoutMs: 5_000, maximumAttempts: 20 },
   };
 }

@@ -77,7 +77,7 @@ describe('a model call records only what is new in the conversation', () => {
     await expect(modelCallsOfRun(env.client, workflowId, [runId], short)).rejects.toThrow(ModelCallHistoryError);
   });
 
-  it('after a handover, the first call names the carried tool results, and the model still sees them whole', { timeout: 60_000 }, async () => {
+  it('after a handover, the first call builds on what the run before sent, the model sees it whole, and an auditor rebuilds every prompt', { timeout: 60_000 }, async () => {
     const kept = await runWith(undefined);
     const handedOver = await runWith(undefined, 2);
     expect(handedOver.result).toMatchObject({ success: true, toolCalls: ITERATIONS, continuations: 3 });
@@ -104,6 +104,11 @@ describe('a model call records only what is new in the conversation', () => {
     const withoutIds = (calls: typeof kept.model.calls) => JSON.stringify(calls.map((c) => c.messages)).replace(/"(id|toolUseId)":"[^"]*"/g, '"$1":"…"');
     expect(withoutIds(asked.model.calls)).toEqual(withoutIds(kept.model.calls));
     expect(asked.model.calls).toHaveLength(ITERATIONS + 1);
+    // So does a worker that kept nothing when a handover's first call builds on the run before.
+    const askedAcross = await runWith(0, 2);
+    expect(askedAcross.result).toMatchObject({ success: true, toolCalls: ITERATIONS, continuations: 3 });
+    expect((askedAcross.inputs[0]!.input as { conversation: { parts: unknown[] } }).conversation.parts[0]).toEqual({ from: 0, count: 2 * ITERATIONS - 1 });
+    expect(withoutIds(askedAcross.model.calls)).toEqual(withoutIds(kept.model.calls));
   });
 });
 

@@ -2,6 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import type { AgentClient } from '../../src/client/agent-client';
+import type { defineTool } from '../../src/tools/define-tool';
+import type { createAgentWorker } from '../../src/worker';
 
 /** A commit of main whose runs a deploy of today's code may inherit, and why it is one. */
 export interface EarlierRelease {
@@ -75,4 +78,28 @@ export async function earlierReleaseBundle(commit: string): Promise<string> {
   fs.writeFileSync(partial, code);
   fs.renameSync(partial, codePath);
   return codePath;
+}
+
+/** A release's worker, tools and client (its own createAgentWorker, defineTool and AgentClient, from its tree) and its bundle. */
+export interface LoadedRelease {
+  createAgentWorker: typeof createAgentWorker;
+  defineTool: typeof defineTool;
+  AgentClient: typeof AgentClient;
+  bundlePath: string;
+  /** The patches today's code has and the release had not. */
+  newerPatches: string[];
+}
+
+/** Loads a release's code (vitest compiles its TypeScript like ours) and builds its bundle. */
+export async function loadRelease({ commit }: EarlierRelease): Promise<LoadedRelease> {
+  const root = earlierReleaseSource(commit);
+  const src = (file: string) => path.join(root, 'src', file);
+  const had = patchIdsOf(root);
+  return {
+    createAgentWorker: ((await import(src('worker.ts'))) as { createAgentWorker: typeof createAgentWorker }).createAgentWorker,
+    defineTool: ((await import(src('tools/define-tool.ts'))) as { defineTool: typeof defineTool }).defineTool,
+    AgentClient: ((await import(src('client/agent-client.ts'))) as { AgentClient: typeof AgentClient }).AgentClient,
+    bundlePath: await earlierReleaseBundle(commit),
+    newerPatches: [...patchIdsOf(PROJECT_ROOT)].filter((id) => !had.has(id)),
+  };
 }

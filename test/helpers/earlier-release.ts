@@ -23,7 +23,6 @@ export const EARLIER_RELEASES: readonly EarlierRelease[] = [
 
 /** This checkout: patchIdsOf(PROJECT_ROOT) gives today's patches. */
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
-const REPO = PROJECT_ROOT;
 
 /**
  * That commit's `src/`, read from git into `.thoughtline/releases/<commit>/` (once; inside the
@@ -31,14 +30,14 @@ const REPO = PROJECT_ROOT;
  * without the commit fails here with what to do, never skips.
  */
 export function earlierReleaseSource(commit: string): string {
-  const root = path.join(REPO, '.thoughtline', 'releases', commit);
+  const root = path.join(PROJECT_ROOT, '.thoughtline', 'releases', commit);
   if (fs.existsSync(path.join(root, 'src'))) return root;
   const partial = `${root}.partial-${process.pid}`;
   fs.rmSync(partial, { recursive: true, force: true });
   fs.mkdirSync(partial, { recursive: true });
   let archive: Buffer;
   try {
-    archive = execFileSync('git', ['archive', '--format=tar', commit, 'src'], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
+    archive = execFileSync('git', ['archive', '--format=tar', commit, 'src'], { cwd: PROJECT_ROOT, maxBuffer: 64 * 1024 * 1024 });
   } catch (err) {
     throw new Error(`This test runs workflow code of commit ${commit} from git history and could not read it (${(err as Error).message.split('\n')[0]}). Run it in a full git clone (not --depth 1).`);
   }

@@ -81,6 +81,8 @@ export const CHILD: Scenario = {
   pages: 1,
   answer: 'the child wrote it down',
 };
+
+/** The parent: it delegates to writer_agent, then finishes. */
 export const DELEGATION: Scenario = {
   task: 'Have a writer write page one down',
   turns: [{ content: [useTool('writer_agent', { task: CHILD.task })] }, { content: [useTool('finish', { result: 'the writer wrote it down' })] }],

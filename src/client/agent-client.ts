@@ -28,6 +28,7 @@ import type { agentWorkflow } from '../workflows';
 import { answerUpdate, approveToolCallUpdate, chainQuery, statusQuery, steerSignal } from '../workflows/messages';
 import { actorId, toPerson, type Actor } from './actor';
 import { joinedChain } from './joined-chain';
+import { unlessRunGone } from './run-gone';
 import { readChainArchive } from './read-chain-archive';
 import { restoreObservations } from './restore-observations';
 import { loadAgentTree, type AgentTreeNode } from './agent-tree';
@@ -161,7 +162,9 @@ export class AgentClient {
    * `afterStep`, at most `limit`): from the result once the run has completed, else from the live
    * `chain` query. A long run's earlier steps are read from each handover's archive (one event
    * each, no worker); a page of recent steps needs no such read. Runs recorded before archives are
-   * read by querying their closed Temporal runs, which a worker answers.
+   * read by querying their closed Temporal runs, which a worker answers. Steps whose Temporal run
+   * is gone from the server (past the namespace's retention) are left out, and `unavailable` says
+   * which.
    */
   async chain(workflowId: string, role: ViewerRole = 'developer', page?: ChainPage): Promise<ReasoningChain> {
     const handle = this.getHandle(workflowId);
@@ -177,13 +180,15 @@ export class AgentClient {
   withEarlierSteps(workflowId: string, latest: ReasoningChain, role: ViewerRole, page?: ChainPage): Promise<ReasoningChain> {
     return joinedChain(
       latest,
-      async (runId, part) => {
-        // The steps a handover left behind are in its continue-as-new event; older runs answer a query.
-        const archive = await readChainArchive(this.client, workflowId, runId);
-        if (!archive) return this.client.workflow.getHandle(workflowId, runId).query(chainQuery, role, part);
-        const { earlier: _latest, approvals: _approvals, view: _view, ...head } = latest;
-        return { ...head, steps: viewChain({ ...head, steps: archive.steps }, role).steps, ...(archive.earlier ? { earlier: archive.earlier } : {}) };
-      },
+      // A Temporal run gone from the server (retention) reads as undefined: joinedChain stops there.
+      (runId, part) =>
+        unlessRunGone(async () => {
+          // The steps a handover left behind are in its continue-as-new event; older runs answer a query.
+          const archive = await readChainArchive(this.client, workflowId, runId);
+          if (!archive) return this.client.workflow.getHandle(workflowId, runId).query(chainQuery, role, part);
+          const { earlier: _latest, approvals: _approvals, view: _view, ...head } = latest;
+          return { ...head, steps: viewChain({ ...head, steps: archive.steps }, role).steps, ...(archive.earlier ? { earlier: archive.earlier } : {}) };
+        }),
       page,
     );
   }

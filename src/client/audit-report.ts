@@ -6,6 +6,7 @@ import {
   ModelReply,
   ModelRequest,
   Person,
+  ReasoningChain,
   ReasoningStep,
   TerminationReason,
   TokenUsage,
@@ -16,7 +17,6 @@ import {
   zeroUsage,
   type AgentResult,
   type ApprovalRecord,
-  type ReasoningChain,
 } from '../shared';
 import { ReportIntegrity } from './audit/report-integrity';
 
@@ -135,6 +135,8 @@ export const AuditReport = z.object({
   interventions: z.array(AuditIntervention),
   /** The chain's steps exactly as the view gave them. */
   steps: z.array(ReasoningStep),
+  /** Set when the first steps could not be read: the Temporal run that held them is gone from the server (retention). */
+  stepsUnavailable: ReasoningChain.shape.unavailable,
   /** No role means the chain was exported unfiltered. */
   view: z.object({ role: ViewerRole.optional(), hiddenSteps: z.number().int().nonnegative() }),
   /** The auditor's export: every model call's whole request and reply, rebuilt from the run's history. */
@@ -204,6 +206,7 @@ export function buildAuditReport(input: AuditReportInput): AuditReport {
     approvals: (chain.approvals ?? []).map((a) => auditApproval(a, exportedAt)),
     interventions: chain.steps.flatMap(intervention),
     steps: chain.steps,
+    ...(chain.unavailable ? { stepsUnavailable: chain.unavailable } : {}),
     view: { ...(chain.view ? { role: chain.view.role } : {}), hiddenSteps: chain.view?.hiddenSteps ?? 0 },
   });
 }

@@ -137,6 +137,12 @@ export const ReasoningChain = z.object({
   subAgents: z.array(SubAgentRun).optional(),
   /** Set when a long run's chain no longer carries its first steps: where they are. */
   earlier: ChainEarlier.optional(),
+  /**
+   * Set by a reader, never by the run: steps 1…`throughStep` could not be read, because Temporal
+   * run `runId`, which held them, is no longer on the server (past the namespace's retention, or
+   * deleted). The steps after them are all there.
+   */
+  unavailable: z.object({ runId: z.string(), throughStep: z.number().int().nonnegative() }).optional(),
   /** Who started the run, with their roles (left out when none) and tenant (the input's `caller`); absent in runs recorded before it was kept here. */
   caller: z.object({ id: z.string(), roles: z.array(z.string()).default([]), tenant: z.string().optional() }).optional(),
   /** Set on a fork: the run and step it started from (its first steps are that run's, unchanged). */

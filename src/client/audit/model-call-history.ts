@@ -1,11 +1,19 @@
 import type { Client } from '@temporalio/client';
-import { lastConversations, ModelReply, modelCallsFromInputs, observationText, textHash, type ModelCallInput, type ReasoningStep, type RebuiltConversation } from '../../shared';
+import { lastConversations, ModelReply, modelCallsFromInputs, observationText, textHash, type ModelCallInput, type ReasoningChain, type ReasoningStep, type RebuiltConversation } from '../../shared';
 import type { AuditModelCall } from '../audit-report';
 import { recordedActivities } from './recorded-activities';
 
 /** The model calls' requests and replies could not be matched with the chain's `llm` steps. */
 export class ModelCallHistoryError extends Error {
   override readonly name = 'ModelCallHistoryError';
+}
+
+/**
+ * Why a chain whose first steps are gone from the server (`unavailable`) cannot have its model
+ * calls rebuilt: each call builds on the conversation the one before sent, back to the first.
+ */
+export function modelCallsGoneReason({ runId, throughStep }: NonNullable<ReasoningChain['unavailable']>): string {
+  return `Steps 1–${throughStep} are no longer on the Temporal server (run ${runId} is past the namespace's retention or deleted), and every model call builds on the conversation of the ones before it: the calls cannot be rebuilt.`;
 }
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { CallerContext, redactSecrets, type ReasoningChain, type ViewerRole } from '../../shared';
 import type { AgentClient } from '../agent-client';
 import { buildAuditReport, type AuditModelCall, type AuditReport } from '../audit-report';
-import { modelCallsOfRun } from '../audit/model-call-history';
+import { modelCallsGoneReason, modelCallsOfRun } from '../audit/model-call-history';
 import { sealReport, type ExportSigningKey } from '../audit/seal-report';
 import { readRunInput } from '../read-run-input';
 import { runIdsOf } from '../run-ids';
@@ -32,6 +32,7 @@ async function startedBy(agents: AgentClient, workflowId: string, firstRunId: st
 
 /** The auditor's model calls, redacted like every view, up to the size limit. */
 async function auditedModelCalls(agents: AgentClient, workflowId: string, runIds: string[], report: AuditReport): Promise<Pick<AuditReport, 'modelCalls' | 'modelCallsUnavailable'>> {
+  if (report.stepsUnavailable) return { modelCallsUnavailable: modelCallsGoneReason(report.stepsUnavailable) };
   let calls: AuditModelCall[];
   try {
     calls = await modelCallsOfRun(agents.client, workflowId, runIds, report.steps);

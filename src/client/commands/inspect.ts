@@ -4,6 +4,7 @@ import { renderExpandedChain } from '../render/render-expanded-chain';
 import { renderStatus } from '../render/render-status';
 import { renderStep, renderSummary } from '../render/render-step';
 import { renderTree } from '../render/render-tree';
+import { renderUnavailable } from '../render/render-unavailable';
 import { requireServedRun } from '../follow/served-run';
 import { withQueryDeadline } from '../follow/query-deadline';
 import { watchForStall } from '../follow/stall-watch';
@@ -30,6 +31,7 @@ export async function printChain(workflowId: string, options: { json: boolean; r
     else {
       const hidden = chain.view?.hiddenSteps ? ` · ${chain.view.hiddenSteps} steps hidden in this view` : '';
       writeSafe(process.stdout, `${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${role}${hidden}\n\n`);
+      if (chain.unavailable) writeSafe(process.stdout, `${renderUnavailable(chain.unavailable)}\n\n`);
       const body = expanded ? renderExpandedChain(expanded) : chain.steps.map(renderStep).join('\n');
       if (body) writeSafe(process.stdout, `${body}\n`);
     }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { AgentInput, ToolSpec, type AgentInputInit, type ReasoningChain, type ViewerRole } from '../../shared';
 import { ForkedFromAttribute } from '../../shared/search-attributes';
-import { modelCallsOfRun } from '../audit/model-call-history';
+import { modelCallsGoneReason, modelCallsOfRun } from '../audit/model-call-history';
 import { recordedActivities } from '../audit/recorded-activities';
 import { readRunInput } from '../read-run-input';
 import { runIdsOf } from '../run-ids';
@@ -32,6 +32,7 @@ async function readOriginal(agents: ForkAgents<unknown>, workflowId: string): Pr
   const first = AgentInput.safeParse(await readRunInput(agents.client, workflowId, runIds[0]));
   if (!first.success) throw new ForkError(`The input of ${workflowId} does not read as an agent run's: ${first.error.issues[0]?.message}`);
   const chain: ReasoningChain = await agents.chain(workflowId, 'auditor');
+  if (chain.unavailable) throw new ForkError(`Cannot fork ${workflowId}: ${modelCallsGoneReason(chain.unavailable)}`);
   const modelCalls = await modelCallsOfRun(agents.client, workflowId, runIds, chain.steps).catch((err: Error) => {
     throw new ForkError(`Cannot rebuild the conversation of ${workflowId}: ${err.message}`);
   });

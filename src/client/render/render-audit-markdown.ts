@@ -1,4 +1,5 @@
 import type { ReasoningStep, ToolType } from '../../shared';
+import { renderUnavailable } from './render-unavailable';
 import type { AuditApproval, AuditIntervention, AuditReport } from '../audit-report';
 
 type ResultStep = Extract<ReasoningStep, { type: 'tool_result' }>;
@@ -57,6 +58,7 @@ export function renderAuditMarkdown(report: AuditReport): string {
     '',
     '## Reasoning chain',
     '',
+    ...(report.stepsUnavailable ? [escape(renderUnavailable(report.stepsUnavailable)), ''] : []),
     ...reasoningChain(report),
     '',
     '## Final answer',

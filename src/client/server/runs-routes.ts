@@ -1,6 +1,6 @@
 import { redactSecrets, type AgentInputInit, type AgentStatus } from '../../shared';
 import { protoKeyProblem } from '../../shared/own-value';
-import { modelCallsOfRun, ModelCallHistoryError } from '../audit/model-call-history';
+import { modelCallsGoneReason, modelCallsOfRun, ModelCallHistoryError } from '../audit/model-call-history';
 import { runIdsOf } from '../run-ids';
 import { ApiError } from './api-error';
 import { defineRoute, type ApiRoute } from './api-route';
@@ -165,6 +165,7 @@ export const getModelCalls = defineRoute({
     ctx.viewFor(identity, 'auditor');
     await ctx.accessRun(identity, params.id);
     const chain = await liveRead(() => ctx.agents.chain(params.id, 'auditor'), ctx.queryTimeoutMs);
+    if (chain.unavailable) throw new ApiError('unavailable', modelCallsGoneReason(chain.unavailable));
     const runIds = await runIdsOf(ctx.agents.client, params.id);
     let calls;
     try {

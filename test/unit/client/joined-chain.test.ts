@@ -57,6 +57,23 @@ describe('joinedChain: a long run read across its Temporal runs', () => {
     expect(log).toEqual(['run-3', 'run-2']);
   });
 
+  it('stops at a run gone from the server: the steps after it, and which are missing', async () => {
+    const log: string[] = [];
+    const gone = reader(runs, log);
+    const read = async (runId: string, page: ChainPage | undefined) => (runId === 'run-2' ? undefined : gone(runId, page));
+    const whole = await joinedChain(latest, read);
+    // run-3 left steps 7…10 and points to run-2 for 1…6 (each hands over at 4 steps with a tail of 2).
+    expect(whole.unavailable).toEqual({ runId: 'run-2', throughStep: 6 });
+    expect(whole.steps.map((s) => s.stepNumber)).toEqual([7, 8, 9, 10, 11, 12, 13]);
+    expect(log).toEqual(['run-3']);
+    // A page inside what is gone gives the first steps there are, and says so; one after it needs no walk.
+    const early = await joinedChain(chainPage(latest, { afterStep: 2, limit: 3 }), read, { afterStep: 2, limit: 3 });
+    expect(early).toMatchObject({ unavailable: { runId: 'run-2', throughStep: 6 } });
+    expect(early.steps.map((s) => s.stepNumber)).toEqual([7, 8, 9]);
+    const late = await joinedChain(chainPage(latest, { afterStep: 10 }), read, { afterStep: 10 });
+    expect(late.unavailable).toBeUndefined();
+  });
+
   it('refuses an earlier chain that points forward instead of looping', async () => {
     const looped = new Map(runs);
     looped.set('run-2', { ...runs.get('run-2')!, earlier: { runId: 'run-3', throughStep: 20 } });

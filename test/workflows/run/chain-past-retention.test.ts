@@ -1,0 +1,94 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
+import { modelCallsGoneReason } from '../../../src/client/audit/model-call-history';
+import { auditReport } from '../../../src/client/commands/export';
+import { ForkError } from '../../../src/client/fork/fork-error';
+import { renderAuditMarkdown } from '../../../src/client/render/render-audit-markdown';
+import { renderUnavailable } from '../../../src/client/render/render-unavailable';
+import { runIdsOf } from '../../../src/client/run-ids';
+import { defineTool } from '../../../src/tools/define-tool';
+import { pollFor } from '../../helpers/approval-helpers';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
+import { useTestEnv } from '../../helpers/temporal-env';
+import { startServerHarness } from '../../server/server-harness';
+
+const env = useTestEnv();
+
+/** Handing over every 5 iterations (about 20 steps), so the 50-step tail no longer carries the first runs' steps. */
+const ITERATIONS = 30;
+const count = defineTool({ name: 'count', description: 'Counts', input: z.object({ n: z.number() }), execute: ({ n }) => `counted ${n}` });
+
+/** Deletes a closed Temporal run, as retention does, and waits until the server no longer has it. */
+async function expire(workflowId: string, runId: string): Promise<void> {
+  await env.client.workflowService.deleteWorkflowExecution({ namespace: env.client.options.namespace, workflowExecution: { workflowId, runId } });
+  await pollFor(`run ${runId} gone`, async () => {
+    try {
+      await env.client.workflow.getHandle(workflowId, runId).describe();
+      return undefined;
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return true;
+      throw err;
+    }
+  }, 120_000, 500);
+}
+
+describe('a long run whose first Temporal runs are past retention', () => {
+  it('reads the steps that are left and says which are missing (client, export, serve); the audit says why no model call can be rebuilt', { timeout: 240_000 }, async () => {
+    const model = createScriptedModel([...Array.from({ length: ITERATIONS }, (_, i) => ({ content: [useTool('count', { n: i + 1 })] })), { content: [useTool('finish', { result: 'counted' })] }]);
+    // Started through `serve` by a developer of the tenant, so the tenant's auditor reads it there too.
+    const s = await startServerHarness(env, { tools: [count], model });
+    try {
+      const { agents } = s.h;
+      const started = await s.call('dev', 'POST', '/v1/runs', { task: 'Count', model: SCRIPTED_MODEL, maxIterations: ITERATIONS + 5, continueAsNewEvery: 5 });
+      expect(started.status).toBe(201);
+      const workflowId = started.json.runId as string;
+      await agents.result(workflowId);
+      const whole = await agents.chain(workflowId, 'auditor');
+      const total = whole.steps.length;
+      const runIds = await runIdsOf(env.client, workflowId);
+      expect(runIds.length).toBeGreaterThan(4);
+
+      // The first four runs expire: their archives (the steps they left behind) go with them.
+      await Promise.all(runIds.slice(0, 4).map((runId) => expire(workflowId, runId)));
+
+      const left = await agents.chain(workflowId, 'auditor');
+      const missing = left.unavailable!;
+      expect(runIds.slice(0, 4)).toContain(missing.runId);
+      expect(missing.throughStep).toBeGreaterThan(0);
+      // Every step after the missing ones, exactly as before.
+      expect(left.steps).toEqual(whole.steps.slice(missing.throughStep));
+      expect(left.steps.at(-1)!.stepNumber).toBe(total);
+      // A page of recent steps walks back no further than it needs, and misses nothing.
+      const recent = await agents.chain(workflowId, 'auditor', { afterStep: total - 5 });
+      expect(recent.steps.map((step) => step.stepNumber)).toEqual([1, 2, 3, 4, 5].map((i) => total - 5 + i));
+      expect(recent.unavailable).toBeUndefined();
+      // A page inside what is gone gives the first steps there are, and says what is missing.
+      const first = await agents.chain(workflowId, 'auditor', { afterStep: 0, limit: 3 });
+      expect(first).toMatchObject({ unavailable: missing });
+      expect(first.steps).toEqual(whole.steps.slice(missing.throughStep, missing.throughStep + 3));
+
+      // The auditor's export keeps the steps there are, says which are gone, and why no model call is rebuilt.
+      const report = await auditReport(agents, workflowId, 'auditor');
+      expect(report.stepsUnavailable).toEqual(missing);
+      expect(report.steps).toEqual(left.steps);
+      expect(report.modelCalls).toBeUndefined();
+      expect(report.modelCallsUnavailable).toBe(modelCallsGoneReason(missing));
+      expect(renderAuditMarkdown(report)).toContain(renderUnavailable(missing));
+      // A fork needs the conversation at its step, which builds on the calls that are gone.
+      await expect(agents.planFork(workflowId, { atStep: total - 2 })).rejects.toThrow(new ForkError(`Cannot fork ${workflowId}: ${modelCallsGoneReason(missing)}`));
+
+      // serve: the chain's pages say the same; the model-call view refuses with the reason.
+      const page = await s.call('auditor', 'GET', `/v1/runs/${encodeURIComponent(workflowId)}/chain?view=auditor&limit=500`);
+      expect(page.status).toBe(200);
+      expect(page.json.chain.unavailable).toEqual(missing);
+      expect(page.json.chain.steps).toEqual(left.steps);
+      const calls = await s.call('auditor', 'GET', `/v1/runs/${encodeURIComponent(workflowId)}/model-calls`);
+      expect(calls.status).toBe(503);
+      expect(calls.json.error).toEqual({ code: 'unavailable', message: modelCallsGoneReason(missing) });
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -5,6 +5,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import type { AgentClient } from '../../src/client/agent-client';
 import type { defineTool } from '../../src/tools/define-tool';
 import type { createAgentWorker } from '../../src/worker';
+import { PROJECT_ROOT } from './cli-process';
 
 /** A commit of main whose runs a deploy of today's code may inherit, and why it is one. */
 export interface EarlierRelease {
@@ -21,8 +22,6 @@ export const EARLIER_RELEASES: readonly EarlierRelease[] = [
   { commit: '2fcf766b44dfee540f056ced60cf1b59b5f89f3d', name: 'the release before carried conversations went by reference', takenAfter: ['carried-conversation-by-reference'] },
 ];
 
-/** This checkout: patchIdsOf(PROJECT_ROOT) gives today's patches. */
-export const PROJECT_ROOT = path.resolve(__dirname, '../..');
 
 /**
  * That commit's `src/`, read from git into `.thoughtline/releases/<commit>/` (once; inside the

@@ -23,3 +23,11 @@ export async function historySize(client: Client, workflowId: string, runId: str
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   return { bytes: temporal.api.history.v1.History.encode(history).finish().length, events: history.events?.length ?? 0 };
 }
+
+/** The ids of the `patched()` calls a history recorded (its `core_patch` markers, JSON `{ id, deprecated }`), in order. */
+export function patchIds(history: temporal.api.history.v1.IHistory): string[] {
+  return (history.events ?? []).flatMap((e) => {
+    const data = e.markerRecordedEventAttributes?.markerName === 'core_patch' ? e.markerRecordedEventAttributes.details?.['patch-data']?.payloads?.[0]?.data : undefined;
+    return data ? [(JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id] : [];
+  });
+}

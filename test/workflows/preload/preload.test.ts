@@ -4,6 +4,7 @@ import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRELOAD_MODULES } from '../../../src/worker';
 import { PROJECT_ROOT } from '../../helpers/cli-process';
+import { patchIds } from '../../helpers/history';
 import { useTestEnv } from '../../helpers/temporal-env';
 import type { ProbeReport } from './probe-workflows';
 
@@ -32,17 +33,11 @@ async function twoRuns(codePath: string): Promise<[ProbeReport & { markers: stri
     const run = async (tag: string) => {
       const handle = await env.client.workflow.start('preloadProbe', { taskQueue, workflowId: `preload-probe-${tag}-${Date.now()}`, args: [tag] });
       const report = (await handle.result()) as ProbeReport;
-      const { events } = await handle.fetchHistory();
-      const markers = (events ?? []).flatMap((e) => (e.markerRecordedEventAttributes?.markerName === 'core_patch' ? [patchId(e.markerRecordedEventAttributes.details?.['patch-data']?.payloads?.[0]?.data)] : []));
+      const markers = patchIds(await handle.fetchHistory());
       return { ...report, markers };
     };
     return [await run('first'), await run('second')];
   });
-}
-
-/** The patch id a `core_patch` marker carries (JSON `{ id, deprecated }`). */
-function patchId(data: Uint8Array | null | undefined): string {
-  return data ? (JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id : '';
 }
 
 describe('the modules preloaded into the shared V8 context', () => {

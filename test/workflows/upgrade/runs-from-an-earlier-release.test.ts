@@ -9,6 +9,7 @@ import type { ModelMessage, ReasoningStep } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
 import { createAgentWorker } from '../../../src/worker';
 import { EARLIER_RELEASES, loadRelease, type LoadedRelease } from '../../helpers/earlier-release';
+import { patchIds } from '../../helpers/history';
 import { waitFor } from '../../helpers/people-helpers';
 import { childRunIds } from '../../helpers/sub-agent-scripts';
 import { useTestEnv } from '../../helpers/temporal-env';
@@ -19,15 +20,7 @@ const env = useTestEnv();
 /** The patch ids each Temporal run of the workflow recorded, oldest run first. */
 async function patchesPerRun(workflowId: string): Promise<string[][]> {
   const runIds = await runIdsOf(env.client, workflowId);
-  return Promise.all(
-    runIds.map(async (runId) => {
-      const { events } = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
-      return (events ?? []).flatMap((e) => {
-        const data = e.markerRecordedEventAttributes?.markerName === 'core_patch' ? e.markerRecordedEventAttributes.details?.['patch-data']?.payloads?.[0]?.data : undefined;
-        return data ? [(JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id] : [];
-      });
-    }),
-  );
+  return Promise.all(runIds.map(async (runId) => patchIds(await env.client.workflow.getHandle(workflowId, runId).fetchHistory())));
 }
 
 /** What the model received, with the ids that differ between runs blanked. */

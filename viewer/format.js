@@ -127,5 +127,15 @@ export function canDecide(me, record) {
   return roles.some((role) => mine.has(role));
 }
 
+/**
+ * The line that says which first steps a chain lacks (its `unavailable`), or undefined when it
+ * lacks none: the Temporal run that held them is past retention. The CLI and export say the same.
+ */
+export function goneStepsLine(unavailable) {
+  const through = unavailable?.throughStep;
+  if (!Number.isInteger(through) || through < 1) return undefined;
+  return `Steps 1–${through} are no longer on the Temporal server: run ${String(unavailable.runId ?? '')}, which held them, is past the namespace's retention or deleted.`;
+}
+
 /** Ended workflow statuses: no stream, no controls. */
 export const ENDED = new Set(['completed', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued']);

@@ -4,7 +4,7 @@ import { api, describeFailure } from './api.js';
 import { approvalView } from './approvals.js';
 import { createChainState } from './chain-state.js';
 import { h, replaceChildren } from './dom.js';
-import { ENDED, formatDateTime, planLine, progressLine } from './format.js';
+import { ENDED, formatDateTime, goneStepsLine, planLine, progressLine } from './format.js';
 import { followEvents } from './sse.js';
 import { createRunControls } from './run-controls.js';
 import { liveView, stepView } from './step-view.js';
@@ -26,6 +26,7 @@ export function renderRunPage(root, { runId, me, view }) {
   let pollTimer;
   let disposed = false;
   let loadedFrom = 0; // steps numbered above this are loaded (or arriving live)
+  let goneThrough = 0; // steps up to this one are gone from the server (past retention)
 
   const title = h('h2', { class: 'run-title' }, runId);
   const meta = h('p', { class: 'run-meta' });
@@ -36,6 +37,7 @@ export function renderRunPage(root, { runId, me, view }) {
   const planPanel = h('section', { class: 'plan panel', hidden: true });
   const subPanel = h('section', { class: 'sub-agents panel', hidden: true });
   const earlier = h('button', { type: 'button', class: 'earlier', hidden: true }, 'Earlier steps');
+  const goneNote = h('p', { class: 'steps-gone', role: 'note', hidden: true });
   const stepsEl = h('div', { class: 'steps' });
   const liveEl = h('div', { class: 'live-blocks' });
   const viewNote = h('p', { class: 'view-note' });
@@ -58,7 +60,7 @@ export function renderRunPage(root, { runId, me, view }) {
     pendingPanel,
     planPanel,
     subPanel,
-    h('section', { class: 'chain' }, viewNote, earlier, stepsEl, liveEl),
+    h('section', { class: 'chain' }, viewNote, goneNote, earlier, stepsEl, liveEl),
   );
 
   const fail = (err) => {
@@ -305,11 +307,22 @@ export function renderRunPage(root, { runId, me, view }) {
   // ---- paging ----
   const fetchPage = (afterStep, limit) => api(`${base}/chain`, { query: { view, afterStep, limit } });
 
+  /** A page that says its first steps are gone: say so, and page back no further than them. */
+  const noteGone = (chain) => {
+    const line = goneStepsLine(chain?.unavailable);
+    if (!line || chain.unavailable.throughStep <= goneThrough) return;
+    goneThrough = chain.unavailable.throughStep;
+    loadedFrom = Math.max(loadedFrom, goneThrough);
+    goneNote.textContent = line;
+    goneNote.hidden = false;
+  };
+
   /** Loads every step after the last one held, a page at a time. */
   const loadForward = async () => {
     for (let guard = 0; guard < 100; guard += 1) {
       const page = await fetchPage(Math.max(state.last, loadedFrom), PAGE);
       chainHead = page.chain;
+      noteGone(page.chain);
       for (const record of page.chain?.approvals ?? []) approvals.set(approvalKey(record), record);
       addStepsFromServer(page.chain?.steps ?? []);
       if (page.nextAfterStep === undefined || page.nextAfterStep === null) return page;
@@ -323,12 +336,13 @@ export function renderRunPage(root, { runId, me, view }) {
   };
 
   const loadEarlier = async () => {
-    if (loadedFrom <= 0) return;
+    if (loadedFrom <= goneThrough) return;
     earlier.disabled = true;
-    const from = Math.max(0, loadedFrom - PAGE);
+    const from = Math.max(goneThrough, loadedFrom - PAGE);
     try {
       const page = await fetchPage(from, loadedFrom - from);
       loadedFrom = from;
+      noteGone(page.chain);
       addStepsFromServer(page.chain?.steps ?? [], { keepScroll: true });
     } catch (err) {
       fail(err);
@@ -337,8 +351,8 @@ export function renderRunPage(root, { runId, me, view }) {
     updateEarlier();
   };
   const updateEarlier = () => {
-    earlier.hidden = loadedFrom <= 0;
-    earlier.textContent = `Earlier steps (#${Math.max(1, loadedFrom - PAGE + 1)}–#${loadedFrom})`;
+    earlier.hidden = loadedFrom <= goneThrough;
+    earlier.textContent = `Earlier steps (#${Math.max(goneThrough + 1, loadedFrom - PAGE + 1)}–#${loadedFrom})`;
   };
   earlier.addEventListener('click', () => void loadEarlier());
   // Scrolling up to the button loads the page before, once the person has scrolled at all.

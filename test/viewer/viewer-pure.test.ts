@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { renderUnavailable } from '../../src/client/render/render-unavailable';
 import { viewerModule } from './viewer-module';
 
 interface SseMessage { event: string; data: string; id: string }
@@ -28,6 +29,7 @@ interface FormatModule {
   stepFacts(step: unknown): string[];
   planLine(task: unknown): { mark: string; text: string; status: string; key: string };
   canDecide(me: unknown, record: unknown): boolean;
+  goneStepsLine(unavailable: unknown): string | undefined;
 }
 interface ApiModule {
   ApiFailure: new (status: number, code: string, message: string, issues?: Array<{ path: unknown[]; message: string }>) => Error;
@@ -136,6 +138,13 @@ describe('format', () => {
     expect(canDecide({ roles: ['developer'] }, rec(['finance']))).toBe(false);
     expect(canDecide({ roles: ['finance'] }, rec(['finance'], 'approved'))).toBe(false);
     expect(canDecide(undefined, rec(['finance']))).toBe(false);
+  });
+
+  it('says which first steps are gone in the words the CLI and the export use, and nothing for a chain that lacks none', async () => {
+    const { goneStepsLine } = await viewerModule<FormatModule>('format.js');
+    const gone = { runId: 'run-3', throughStep: 80 };
+    expect(goneStepsLine(gone)).toBe(renderUnavailable(gone));
+    expect([goneStepsLine(undefined), goneStepsLine({ runId: 'r', throughStep: 0 }), goneStepsLine({ runId: 'r', throughStep: '80' })]).toEqual([undefined, undefined, undefined]);
   });
 
   it('marks plan tasks and never trusts an unknown status', async () => {

@@ -8,11 +8,14 @@ import { ForkError } from '../../../src/client/fork/fork-error';
 import { renderAuditMarkdown } from '../../../src/client/render/render-audit-markdown';
 import { renderUnavailable } from '../../../src/client/render/render-unavailable';
 import { runIdsOf } from '../../../src/client/run-ids';
+import { registerViewerRoute } from '../../../src/client/server/viewer-route';
 import { defineTool } from '../../../src/tools/define-tool';
 import { pollFor } from '../../helpers/approval-helpers';
+import { cliEnv, runCli } from '../../helpers/cli-process';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { useTestEnv } from '../../helpers/temporal-env';
 import { startServerHarness } from '../../server/server-harness';
+import { launchChromium } from '../../viewer/headless-chromium';
 
 const env = useTestEnv();
 
@@ -35,10 +38,10 @@ async function expire(workflowId: string, runId: string): Promise<void> {
 }
 
 describe('a long run whose first Temporal runs are past retention', () => {
-  it('reads the steps that are left and says which are missing (client, export, serve); the audit says why no model call can be rebuilt', { timeout: 240_000 }, async () => {
+  it('reads the steps that are left and says which are missing (client, export, serve, the viewer); the audit says why no model call can be rebuilt', { timeout: 240_000 }, async () => {
     const model = createScriptedModel([...Array.from({ length: ITERATIONS }, (_, i) => ({ content: [useTool('count', { n: i + 1 })] })), { content: [useTool('finish', { result: 'counted' })] }]);
-    // Started through `serve` by a developer of the tenant, so the tenant's auditor reads it there too.
-    const s = await startServerHarness(env, { tools: [count], model });
+    // Started through `serve` (with the viewer) by a developer of the tenant, so the tenant's auditor reads it there too.
+    const s = await startServerHarness(env, { tools: [count], model, server: { extend: (app) => registerViewerRoute(app) } });
     try {
       const { agents } = s.h;
       const started = await s.call('dev', 'POST', '/v1/runs', { task: 'Count', model: SCRIPTED_MODEL, maxIterations: ITERATIONS + 5, continueAsNewEvery: 5 });
@@ -87,6 +90,36 @@ describe('a long run whose first Temporal runs are past retention', () => {
       const calls = await s.call('auditor', 'GET', `/v1/runs/${encodeURIComponent(workflowId)}/model-calls`);
       expect(calls.status).toBe(503);
       expect(calls.json.error).toEqual({ code: 'unavailable', message: modelCallsGoneReason(missing) });
+
+      // `thoughtline chain` says it before the steps there are.
+      const printed = await runCli(['chain', workflowId, '--role', 'auditor'], cliEnv({}));
+      expect(printed.code).toBe(0);
+      expect(printed.stdout).toContain(`\n\n${renderUnavailable(missing)}\n\n`);
+      const numbered = printed.stdout.split('\n').flatMap((line) => /^\s*(\d+) /.exec(line)?.[1] ?? []).map(Number);
+      expect(numbered).toEqual(left.steps.map((step) => step.stepNumber));
+
+      // The viewer says which steps are gone, shows every step there is, and pages back no further.
+      const browser = await launchChromium();
+      try {
+        const tab = await browser.context.newPage();
+        const errors: string[] = [];
+        tab.on('pageerror', (err) => errors.push(err.message));
+        await tab.goto(`${s.server.url}/#token=${encodeURIComponent(s.tokens.auditor)}&/runs/${encodeURIComponent(workflowId)}`);
+        await tab.locator('.steps-gone', { hasText: renderUnavailable(missing) }).waitFor({ timeout: 20_000 });
+        await tab.locator('.run-meta .status', { hasText: 'completed' }).waitFor();
+        const shown = async () => (await tab.locator('.steps > .step').evaluateAll((els) => els.map((el) => Number((el as unknown as { dataset: { step: string } }).dataset.step))));
+        // Earlier pages, while it offers them: down to the first step there is, never into the gone ones.
+        const earlier = tab.locator('button.earlier');
+        for (let pages = 0; pages < 5 && (await earlier.isVisible()); pages++) {
+          await earlier.click();
+          await expect.poll(() => earlier.isEnabled()).toBe(true);
+        }
+        expect(await earlier.isHidden()).toBe(true);
+        await expect.poll(shown).toEqual(left.steps.map((step) => step.stepNumber));
+        expect(errors).toEqual([]);
+      } finally {
+        await browser.close();
+      }
     } finally {
       await s.close();
     }

@@ -1,4 +1,5 @@
-import { conversationFromParts, messageHash, wholeHash, type ModelCallInput, type ModelContext, type TextLookup } from './conversation-ref';
+import { SentConversation } from './continued-state';
+import { conversationFromParts, messageHash, textHash, wholeHash, type ModelCallInput, type ModelContext, type TextLookup } from './conversation-ref';
 import type { ModelMessage, ModelRequest } from './model-wire';
 
 /** A conversation rebuilt from a history, with its messages' hashes. */
@@ -52,4 +53,30 @@ export function lastConversations(requests: readonly ModelRequest[]): Map<string
     last.set(wholeHash(hashes), { messages: [...messages], hashes });
   }
   return last;
+}
+
+/**
+ * What a Temporal run's start input carried for its first call (a handover's `continued`, as
+ * recorded): the conversation the run before sent last, when the carried messages start with it
+ * (the check the workflow makes, on the messages as recorded), and the tool results the call may
+ * name as known texts. So a run's calls rebuild without the run before it (gone past retention).
+ * Whatever does not read is left out: a call that needed it then fails to rebuild, as before.
+ */
+export function carriedConversations(continued: unknown): { conversations: Map<string, RebuiltConversation>; texts: Map<string, string> } {
+  const conversations = new Map<string, RebuiltConversation>();
+  const texts = new Map<string, string>();
+  const carried = typeof continued === 'object' && continued !== null ? (continued as { messages?: unknown; sentConversation?: unknown }) : {};
+  // Hashed as recorded, not parsed: a parse could reorder keys, and the hash is of the JSON.
+  const messages = Array.isArray(carried.messages) ? (carried.messages as ModelMessage[]) : [];
+  for (const message of messages) {
+    if (message?.role !== 'user' || !Array.isArray(message.content)) continue;
+    for (const block of message.content) if (block?.type === 'tool_result' && typeof block.content === 'string') texts.set(textHash(block.content), block.content);
+  }
+  const sent = SentConversation.safeParse(carried.sentConversation);
+  if (sent.success && sent.data.messages <= messages.length) {
+    const prefix = messages.slice(0, sent.data.messages);
+    const hashes = prefix.map(messageHash);
+    if (wholeHash(hashes) === sent.data.hash) conversations.set(sent.data.hash, { messages: prefix, hashes });
+  }
+  return { conversations, texts };
 }

@@ -1,6 +1,8 @@
 import type { Client } from '@temporalio/client';
-import { lastConversations, ModelReply, modelCallsFromInputs, observationText, textHash, type ModelCallInput, type ReasoningChain, type ReasoningStep, type RebuiltConversation } from '../../shared';
+import { carriedConversations, lastConversations, ModelReply, modelCallsFromInputs, observationText, textHash, type ModelCallInput, type ReasoningChain, type ReasoningStep, type RebuiltConversation } from '../../shared';
 import type { AuditModelCall } from '../audit-report';
+import { readRunInput } from '../read-run-input';
+import { unlessRunGone } from '../run-gone';
 import { recordedActivities } from './recorded-activities';
 
 /** The model calls' requests and replies could not be matched with the chain's `llm` steps. */
@@ -8,12 +10,19 @@ export class ModelCallHistoryError extends Error {
   override readonly name = 'ModelCallHistoryError';
 }
 
+const goneSteps = ({ runId, throughStep }: NonNullable<ReasoningChain['unavailable']>): string =>
+  `Steps 1–${throughStep} are no longer on the Temporal server (run ${runId} is past the namespace's retention or deleted)`;
+
 /**
- * Why a chain whose first steps are gone from the server (`unavailable`) cannot have its model
- * calls rebuilt: each call builds on the conversation the one before sent, back to the first.
+ * What an audit says of the model calls of a chain whose first steps are gone: from which step
+ * they are rebuilt (`calls`, from modelCallsOfRun), or why none is (`failure`).
  */
-export function modelCallsGoneReason({ runId, throughStep }: NonNullable<ReasoningChain['unavailable']>): string {
-  return `Steps 1–${throughStep} are no longer on the Temporal server (run ${runId} is past the namespace's retention or deleted), and every model call builds on the conversation of the ones before it: the calls cannot be rebuilt.`;
+export function modelCallsGoneNote(gone: NonNullable<ReasoningChain['unavailable']>, left: { calls: readonly AuditModelCall[] } | { failure: string }): string {
+  if ('failure' in left) return `${goneSteps(gone)}, and the model calls still there could not be rebuilt: ${left.failure}`;
+  const first = left.calls[0];
+  return first
+    ? `${goneSteps(gone)}: the model calls are rebuilt from step ${first.stepNumber} on; those before it went with the Temporal runs that made them.`
+    : `${goneSteps(gone)}: none of the run's model calls is left on the server.`;
 }
 
 /**
@@ -43,21 +52,37 @@ async function recordedCalls(client: Client, workflowId: string, runId: string) 
  * steps: the n-th `llm` tool_call step is the n-th `callModel` activity across the Temporal runs
  * (oldest first), and each pair must agree on the model and the number of messages, else
  * ModelCallHistoryError (never a silent mismatch). `steps` is the whole, unfiltered chain.
+ *
+ * A chain whose first steps are gone (`stepsGone`, its `unavailable`) pairs from the end: the
+ * calls of the Temporal runs still on the server with its last `llm` steps. The first of those
+ * runs builds on what its start input carried (carriedConversations) instead of the run before.
  */
-export async function modelCallsOfRun(client: Client, workflowId: string, runIds: readonly string[], steps: readonly ReasoningStep[]): Promise<AuditModelCall[]> {
-  const calls: Array<Awaited<ReturnType<typeof recordedCalls>>['calls'][number] & { request: ReturnType<typeof modelCallsFromInputs>[number] }> = [];
+export async function modelCallsOfRun(client: Client, workflowId: string, runIds: readonly string[], steps: readonly ReasoningStep[], stepsGone?: ReasoningChain['unavailable']): Promise<AuditModelCall[]> {
+  let calls: Array<Awaited<ReturnType<typeof recordedCalls>>['calls'][number] & { request: ReturnType<typeof modelCallsFromInputs>[number] }> = [];
   // A handover's first call names tool results earlier Temporal runs returned, and builds on the conversation the run before it sent last.
   const texts = new Map<string, string>();
-  let before = new Map<string, RebuiltConversation>();
+  // Undefined: the run before is not read, so the next run builds on what its start input carried.
+  let before: Map<string, RebuiltConversation> | undefined = stepsGone ? undefined : new Map();
   for (const runId of runIds) {
-    const recorded = await recordedCalls(client, workflowId, runId);
+    const recorded = stepsGone ? await unlessRunGone(() => recordedCalls(client, workflowId, runId)) : await recordedCalls(client, workflowId, runId);
+    if (!recorded) {
+      // Only the calls after a gone run pair with the steps that are left.
+      [calls, before] = [[], undefined];
+      continue;
+    }
+    if (!before) before = await carriedInto(client, workflowId, runId, texts);
     for (const [hash, text] of recorded.texts) texts.set(hash, text);
-    const requests = rebuilt(() => modelCallsFromInputs(recorded.calls.map((r) => r.input), (hash) => texts.get(hash), before));
+    const known = before;
+    const requests = rebuilt(() => modelCallsFromInputs(recorded.calls.map((r) => r.input), (hash) => texts.get(hash), known));
     before = lastConversations(requests);
     recorded.calls.forEach((r, i) => calls.push({ ...r, request: requests[i]! }));
   }
-  const llmSteps = steps.filter((s): s is Extract<ReasoningStep, { type: 'tool_call' }> => s.type === 'tool_call' && s.toolCall.toolType === 'llm');
-  if (llmSteps.length !== calls.length) {
+  let llmSteps = steps.filter((s): s is Extract<ReasoningStep, { type: 'tool_call' }> => s.type === 'tool_call' && s.toolCall.toolType === 'llm');
+  if (stepsGone) {
+    // Both are the tail of one sequence: the steps after the gone ones, the calls after the gone runs.
+    const paired = Math.min(llmSteps.length, calls.length);
+    [llmSteps, calls] = [llmSteps.slice(llmSteps.length - paired), calls.slice(calls.length - paired)];
+  } else if (llmSteps.length !== calls.length) {
     throw new ModelCallHistoryError(`The chain has ${llmSteps.length} model call step(s) but the history ${calls.length} model call(s); the chain may be incomplete.`);
   }
   return llmSteps.map((step, i) => {
@@ -68,6 +93,13 @@ export async function modelCallsOfRun(client: Client, workflowId: string, runIds
     }
     return { stepNumber: step.stepNumber, runId: call.runId, request: call.request, ...(call.reply ? { reply: call.reply } : {}), ...(call.error ? { error: call.error } : { ...(call.reply ? {} : { error: 'no reply in the history yet' }) }) };
   });
+}
+
+/** What a Temporal run's start input carried for its first call: conversations to build on; its tool results join `texts`. */
+async function carriedInto(client: Client, workflowId: string, runId: string, texts: Map<string, string>): Promise<Map<string, RebuiltConversation>> {
+  const carried = carriedConversations((await readRunInput(client, workflowId, runId)).continued);
+  for (const [hash, text] of carried.texts) texts.set(hash, text);
+  return carried.conversations;
 }
 
 /** A history that cannot be rebuilt (cut short, or naming a text it lacks) is a ModelCallHistoryError, like a mismatch. */

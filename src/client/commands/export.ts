@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { CallerContext, redactSecrets, type ReasoningChain, type ViewerRole } from '../../shared';
 import type { AgentClient } from '../agent-client';
 import { buildAuditReport, type AuditModelCall, type AuditReport } from '../audit-report';
-import { modelCallsGoneReason, modelCallsOfRun } from '../audit/model-call-history';
+import { modelCallsGoneNote, modelCallsOfRun } from '../audit/model-call-history';
 import { sealReport, type ExportSigningKey } from '../audit/seal-report';
 import { readRunInput } from '../read-run-input';
 import { runIdsOf } from '../run-ids';
@@ -32,23 +32,26 @@ async function startedBy(agents: AgentClient, workflowId: string, firstRunId: st
 
 /** The auditor's model calls, redacted like every view, up to the size limit. */
 async function auditedModelCalls(agents: AgentClient, workflowId: string, runIds: string[], report: AuditReport): Promise<Pick<AuditReport, 'modelCalls' | 'modelCallsUnavailable'>> {
-  if (report.stepsUnavailable) return { modelCallsUnavailable: modelCallsGoneReason(report.stepsUnavailable) };
+  const gone = report.stepsUnavailable;
   let calls: AuditModelCall[];
   try {
-    calls = await modelCallsOfRun(agents.client, workflowId, runIds, report.steps);
+    calls = await modelCallsOfRun(agents.client, workflowId, runIds, report.steps, gone);
   } catch (err) {
-    return { modelCallsUnavailable: `The model calls could not be rebuilt from the history: ${(err as Error).message}` };
+    const failure = (err as Error).message;
+    return { modelCallsUnavailable: gone ? modelCallsGoneNote(gone, { failure }) : `The model calls could not be rebuilt from the history: ${failure}` };
   }
+  const partly = gone ? { modelCallsUnavailable: modelCallsGoneNote(gone, { calls }) } : {};
   const kept: AuditModelCall[] = [];
   let bytes = 0;
   for (const call of calls) {
     bytes += JSON.stringify(call).length;
     if (bytes > MAX_EXPORTED_MODEL_CALL_BYTES) {
-      return { modelCalls: kept, modelCallsUnavailable: `Only the first ${kept.length} of ${calls.length} model calls fit the export's ${MAX_EXPORTED_MODEL_CALL_BYTES / 1024 / 1024} MiB limit for them.` };
+      const limit = `Only the first ${kept.length} of ${calls.length} model calls fit the export's ${MAX_EXPORTED_MODEL_CALL_BYTES / 1024 / 1024} MiB limit for them.`;
+      return { modelCalls: kept, modelCallsUnavailable: partly.modelCallsUnavailable ? `${partly.modelCallsUnavailable} ${limit}` : limit };
     }
     kept.push(redactSecrets(call));
   }
-  return { modelCalls: kept };
+  return { modelCalls: kept, ...partly };
 }
 
 /**

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { AgentInput, ToolSpec, type AgentInputInit, type ReasoningChain, type ViewerRole } from '../../shared';
 import { ForkedFromAttribute } from '../../shared/search-attributes';
-import { modelCallsGoneReason, modelCallsOfRun } from '../audit/model-call-history';
+import { modelCallsOfRun } from '../audit/model-call-history';
 import { recordedActivities } from '../audit/recorded-activities';
 import { readRunInput } from '../read-run-input';
 import { runIdsOf } from '../run-ids';
-import { ForkError } from './fork-error';
+import { ForkError, forkOfGoneStepsRefused } from './fork-error';
 import { planFork, type ForkChange, type ForkOriginal, type PlannedFork } from './plan-fork';
 
 export interface ForkOptions extends ForkChange {
@@ -32,7 +32,7 @@ async function readOriginal(agents: ForkAgents<unknown>, workflowId: string): Pr
   const first = AgentInput.safeParse(await readRunInput(agents.client, workflowId, runIds[0]));
   if (!first.success) throw new ForkError(`The input of ${workflowId} does not read as an agent run's: ${first.error.issues[0]?.message}`);
   const chain: ReasoningChain = await agents.chain(workflowId, 'auditor');
-  if (chain.unavailable) throw new ForkError(`Cannot fork ${workflowId}: ${modelCallsGoneReason(chain.unavailable)}`);
+  if (chain.unavailable) throw new ForkError(forkOfGoneStepsRefused(workflowId, chain.unavailable));
   const modelCalls = await modelCallsOfRun(agents.client, workflowId, runIds, chain.steps).catch((err: Error) => {
     throw new ForkError(`Cannot rebuild the conversation of ${workflowId}: ${err.message}`);
   });

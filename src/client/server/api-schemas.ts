@@ -87,6 +87,8 @@ export const ChainQuery = z
 export const ModelCallsResponse = z.object({
   /** Every model call exactly as sent and answered, rebuilt from the run's history. */
   modelCalls: z.array(AuditModelCall),
+  /** Why some calls are missing: the run's first steps are gone from the server, and the calls made with them. */
+  modelCallsUnavailable: z.string().optional(),
 });
 
 export const ChainResponse = z.object({ chain: ReasoningChain, nextAfterStep: z.number().int().optional(), totalSteps: z.number().int().nonnegative() });

@@ -1,6 +1,6 @@
 import { redactSecrets, type AgentInputInit, type AgentStatus } from '../../shared';
 import { protoKeyProblem } from '../../shared/own-value';
-import { modelCallsGoneReason, modelCallsOfRun, ModelCallHistoryError } from '../audit/model-call-history';
+import { modelCallsGoneNote, modelCallsOfRun, ModelCallHistoryError } from '../audit/model-call-history';
 import { runIdsOf } from '../run-ids';
 import { ApiError } from './api-error';
 import { defineRoute, type ApiRoute } from './api-route';
@@ -165,16 +165,16 @@ export const getModelCalls = defineRoute({
     ctx.viewFor(identity, 'auditor');
     await ctx.accessRun(identity, params.id);
     const chain = await liveRead(() => ctx.agents.chain(params.id, 'auditor'), ctx.queryTimeoutMs);
-    if (chain.unavailable) throw new ApiError('unavailable', modelCallsGoneReason(chain.unavailable));
+    const gone = chain.unavailable;
     const runIds = await runIdsOf(ctx.agents.client, params.id);
     let calls;
     try {
-      calls = await modelCallsOfRun(ctx.agents.client, params.id, runIds, chain.steps);
+      calls = await modelCallsOfRun(ctx.agents.client, params.id, runIds, chain.steps, gone);
     } catch (err) {
-      if (err instanceof ModelCallHistoryError) throw new ApiError('unavailable', err.message);
+      if (err instanceof ModelCallHistoryError) throw new ApiError('unavailable', gone ? modelCallsGoneNote(gone, { failure: err.message }) : err.message);
       throw err;
     }
-    return { modelCalls: calls.map((call) => redactSecrets(call)) };
+    return { modelCalls: calls.map((call) => redactSecrets(call)), ...(gone ? { modelCallsUnavailable: modelCallsGoneNote(gone, { calls }) } : {}) };
   },
 });
 

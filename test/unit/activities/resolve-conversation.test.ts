@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationCache } from '../../../src/activities/conversation/conversation-cache';
 import { resolveConversation } from '../../../src/activities/conversation/resolve-conversation';
-import { lastConversations, modelCallsFromInputs, type ModelCallInput, type ModelMessage } from '../../../src/shared';
+import { carriedConversations, lastConversations, modelCallsFromInputs, type ModelCallInput, type ModelMessage } from '../../../src/shared';
 import { SentConversations } from '../../../src/workflows/core/sent-conversations';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text }] });
@@ -76,6 +76,27 @@ describe('resolveConversation: the worker rebuilds the whole request', () => {
     const earlierRun = modelCallsFromInputs(inputs);
     expect(modelCallsFromInputs([first], undefined, lastConversations(earlierRun))).toEqual([{ ...call, messages: carried }]);
     expect(() => modelCallsFromInputs([first])).toThrow(/no earlier call sent/);
+  });
+
+  it('for an auditor, from what the handover carried when the run before is gone: the sent conversation, only if its hash holds, and the tool results named', () => {
+    const { messages, sent } = threeCalls();
+    const long = 'row '.repeat(100);
+    const carried: ModelMessage[] = [...messages[2]!, assistant('a4'), { role: 'user', content: [{ type: 'tool_result', toolUseId: 't4', content: long, isError: false }] }];
+    const sentConversation = sent.sentPrefixOf(carried)!;
+    const next = new SentConversations();
+    next.carriedOver(carried);
+    next.continueFrom(carried, sentConversation);
+    const first: ModelCallInput = { ...call, conversation: next.reference(carried) };
+    expect('conversation' in first && first.conversation.known).toHaveLength(1);
+    const { conversations, texts } = carriedConversations({ messages: JSON.parse(JSON.stringify(carried)), sentConversation });
+    expect(modelCallsFromInputs([first], (hash) => texts.get(hash), conversations)).toEqual([{ ...call, messages: carried }]);
+    // Messages that do not hash to what the run sent are not built on; nothing unreadable is.
+    const altered = carriedConversations({ messages: [user('forged'), ...carried.slice(1)], sentConversation });
+    expect(altered.conversations.size).toBe(0);
+    expect(() => modelCallsFromInputs([first], (hash) => altered.texts.get(hash), altered.conversations)).toThrow(/no earlier call sent/);
+    for (const unreadable of [undefined, 'x', { messages: 'x', sentConversation: { messages: -1 } }, { messages: [null, 7], sentConversation }]) {
+      expect(carriedConversations(unreadable).conversations.size).toBe(0);
+    }
   });
 
   it('passes a whole request through as it is (histories from before)', async () => {

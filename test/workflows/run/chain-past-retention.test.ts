@@ -2,9 +2,9 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
-import { modelCallsGoneReason } from '../../../src/client/audit/model-call-history';
+import { modelCallsGoneNote } from '../../../src/client/audit/model-call-history';
 import { auditReport } from '../../../src/client/commands/export';
-import { ForkError } from '../../../src/client/fork/fork-error';
+import { ForkError, forkOfGoneStepsRefused } from '../../../src/client/fork/fork-error';
 import { renderAuditMarkdown } from '../../../src/client/render/render-audit-markdown';
 import { renderUnavailable } from '../../../src/client/render/render-unavailable';
 import { runIdsOf } from '../../../src/client/run-ids';
@@ -38,7 +38,7 @@ async function expire(workflowId: string, runId: string): Promise<void> {
 }
 
 describe('a long run whose first Temporal runs are past retention', () => {
-  it('reads the steps that are left and says which are missing (client, export, serve, the viewer); the audit says why no model call can be rebuilt', { timeout: 240_000 }, async () => {
+  it('reads the steps that are left and says which are missing (client, export, serve, the viewer); the audit rebuilds the model calls of the Temporal runs still there', { timeout: 240_000 }, async () => {
     const model = createScriptedModel([...Array.from({ length: ITERATIONS }, (_, i) => ({ content: [useTool('count', { n: i + 1 })] })), { content: [useTool('finish', { result: 'counted' })] }]);
     // Started through `serve` (with the viewer) by a developer of the tenant, so the tenant's auditor reads it there too.
     const s = await startServerHarness(env, { tools: [count], model, server: { extend: (app) => registerViewerRoute(app) } });
@@ -52,6 +52,8 @@ describe('a long run whose first Temporal runs are past retention', () => {
       const total = whole.steps.length;
       const runIds = await runIdsOf(env.client, workflowId);
       expect(runIds.length).toBeGreaterThan(4);
+      const audited = await auditReport(agents, workflowId, 'auditor');
+      expect(audited.modelCalls).toHaveLength(ITERATIONS + 1);
 
       // The first four runs expire: their archives (the steps they left behind) go with them.
       await Promise.all(runIds.slice(0, 4).map((runId) => expire(workflowId, runId)));
@@ -72,24 +74,28 @@ describe('a long run whose first Temporal runs are past retention', () => {
       expect(first).toMatchObject({ unavailable: missing });
       expect(first.steps).toEqual(whole.steps.slice(missing.throughStep, missing.throughStep + 3));
 
-      // The auditor's export keeps the steps there are, says which are gone, and why no model call is rebuilt.
+      // The auditor's export keeps the steps there are and says which are gone. The model calls of
+      // the Temporal runs still there are rebuilt whole, the first run's from what its input carried.
       const report = await auditReport(agents, workflowId, 'auditor');
       expect(report.stepsUnavailable).toEqual(missing);
       expect(report.steps).toEqual(left.steps);
-      expect(report.modelCalls).toBeUndefined();
-      expect(report.modelCallsUnavailable).toBe(modelCallsGoneReason(missing));
+      const kept = audited.modelCalls!.filter((call) => call.stepNumber > missing.throughStep && !runIds.slice(0, 4).includes(call.runId));
+      expect(kept.map((call) => call.runId)).toContain(runIds[4]);
+      expect(report.modelCalls).toEqual(kept);
+      expect(report.modelCallsUnavailable).toBe(modelCallsGoneNote(missing, { calls: kept }));
+      expect(report.modelCallsUnavailable).toContain(`rebuilt from step ${kept[0]!.stepNumber} on`);
       expect(renderAuditMarkdown(report)).toContain(renderUnavailable(missing));
-      // A fork needs the conversation at its step, which builds on the calls that are gone.
-      await expect(agents.planFork(workflowId, { atStep: total - 2 })).rejects.toThrow(new ForkError(`Cannot fork ${workflowId}: ${modelCallsGoneReason(missing)}`));
+      // A fork starts from the run's first input, gone with its first Temporal run.
+      await expect(agents.planFork(workflowId, { atStep: total - 2 })).rejects.toThrow(new ForkError(forkOfGoneStepsRefused(workflowId, missing)));
 
-      // serve: the chain's pages say the same; the model-call view refuses with the reason.
+      // serve: the chain's pages and the model-call view say the same.
       const page = await s.call('auditor', 'GET', `/v1/runs/${encodeURIComponent(workflowId)}/chain?view=auditor&limit=500`);
       expect(page.status).toBe(200);
       expect(page.json.chain.unavailable).toEqual(missing);
       expect(page.json.chain.steps).toEqual(left.steps);
       const calls = await s.call('auditor', 'GET', `/v1/runs/${encodeURIComponent(workflowId)}/model-calls`);
-      expect(calls.status).toBe(503);
-      expect(calls.json.error).toEqual({ code: 'unavailable', message: modelCallsGoneReason(missing) });
+      expect(calls.status).toBe(200);
+      expect(calls.json).toEqual({ modelCalls: kept, modelCallsUnavailable: report.modelCallsUnavailable });
 
       // `thoughtline chain` says it before the steps there are.
       const printed = await runCli(['chain', workflowId, '--role', 'auditor'], cliEnv({}));

@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, LiveReplyBuffer, type ModelCallInput, type ModelReply, type ModelRequest } from '../shared';
 import { ConversationCache } from './conversation/conversation-cache';
+import { rememberReply } from './conversation/remember-reply';
 import { resolveConversation, type ConversationSource } from './conversation/resolve-conversation';
 import type { ModelProvider } from './models/model-provider';
 import { redactFailure, type Redactor } from './redact-secrets';
@@ -87,6 +88,7 @@ export function createModelActivities({ models, onModelDelta, onModelReply, isMo
           onThinkingDelta: publish('thinking'),
         });
         const safe = withoutSecrets(reply, redact);
+        if ('conversation' in input && execution) rememberReply(source.cache, execution.workflowId, input.conversation.hash, safe.content);
         onModelReply?.(workflowId, safe);
         return safe;
       } catch (err) {

@@ -1,6 +1,6 @@
 import { SentConversation } from './continued-state';
 import { conversationFromParts, messageHash, textHash, wholeHash, type ModelCallInput, type ModelContext, type TextLookup } from './conversation-ref';
-import type { ModelMessage, ModelRequest } from './model-wire';
+import type { AssistantBlock, ModelMessage, ModelRequest } from './model-wire';
 
 /** A conversation rebuilt from a history, with its messages' hashes. */
 export interface RebuiltConversation {
@@ -14,10 +14,11 @@ export interface RebuiltConversation {
  * call it names (by whole hash), and the tool results it names from `texts` (the runTool results
  * of the run and of those before it). `before` holds the conversations the Temporal run before
  * this one sent last (lastConversations): a handover's first call builds on one of them. For an
- * audit view of the prompts. Throws when a reference names nothing earlier (a history cut short)
- * or a text not at hand (UnknownTextError). Pure.
+ * audit view of the prompts. `replies[i]` is what call i received, as recorded: the next call may
+ * build on its conversation with that reply (REPLY_BY_REFERENCE_PATCH). Throws when a reference
+ * names nothing earlier (a history cut short) or a text not at hand (UnknownTextError). Pure.
  */
-export function modelCallsFromInputs(inputs: readonly ModelCallInput[], texts?: TextLookup, before: ReadonlyMap<string, RebuiltConversation> = new Map()): ModelRequest[] {
+export function modelCallsFromInputs(inputs: readonly ModelCallInput[], texts?: TextLookup, before: ReadonlyMap<string, RebuiltConversation> = new Map(), replies: readonly (readonly AssistantBlock[] | undefined)[] = []): ModelRequest[] {
   const earlier = new Map(before);
   const contexts = new Map<string, ModelContext>();
   return inputs.map((input, index) => {
@@ -28,6 +29,8 @@ export function modelCallsFromInputs(inputs: readonly ModelCallInput[], texts?: 
     if (needsBase && !base) throw new Error(`Model call ${index + 1} builds on an earlier conversation that no earlier call sent.`);
     const rebuilt = conversationFromParts(conversation, base, texts);
     earlier.set(wholeHash(rebuilt.hashes), rebuilt);
+    const reply = replies[index];
+    if (reply) earlier.set(...withReply(rebuilt, reply));
     // The system prompt and tools come with the run's first call of them, and are named after.
     if ('system' in call) {
       if (hash !== undefined) contexts.set(hash, { system: call.system, tools: call.tools });
@@ -46,13 +49,24 @@ const LAST_CONVERSATIONS = 3;
  * The conversations of a Temporal run's last calls, by whole hash: the next Temporal run's first
  * call may build on one of them (the handover names the one its messages start with).
  */
-export function lastConversations(requests: readonly ModelRequest[]): Map<string, RebuiltConversation> {
+export function lastConversations(requests: readonly ModelRequest[], replies: readonly (readonly AssistantBlock[] | undefined)[] = []): Map<string, RebuiltConversation> {
   const last = new Map<string, RebuiltConversation>();
-  for (const { messages } of requests.slice(-LAST_CONVERSATIONS)) {
+  const from = Math.max(0, requests.length - LAST_CONVERSATIONS);
+  requests.slice(from).forEach(({ messages }, i) => {
     const hashes = messages.map(messageHash);
-    last.set(wholeHash(hashes), { messages: [...messages], hashes });
-  }
+    const sent = { messages: [...messages], hashes };
+    last.set(wholeHash(hashes), sent);
+    const reply = replies[from + i];
+    if (reply) last.set(...withReply(sent, reply));
+  });
   return last;
+}
+
+/** A conversation with the reply it received added, by its whole hash (what the worker keeps: rememberReply). */
+function withReply(sent: RebuiltConversation, reply: readonly AssistantBlock[]): [string, RebuiltConversation] {
+  const message: ModelMessage = { role: 'assistant', content: [...reply] };
+  const hashes = [...sent.hashes, messageHash(message)];
+  return [wholeHash(hashes), { messages: [...sent.messages, message], hashes }];
 }
 
 /**

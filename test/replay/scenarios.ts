@@ -418,4 +418,18 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     extraTools: () => [slowTool([])],
     interact: cancelInSecondIteration,
   },
+  {
+    // Each call names the reply the call before received (patched), across a handover, through a
+    // reply cut at max_tokens and a paused turn.
+    name: 'reply-by-reference',
+    input: { task: 'Look up four keys', model: { ...SCRIPTED_MODEL, maxTokens: 50 }, continueAsNewEvery: 2 },
+    turns: [
+      { content: [useTool('lookup', { key: 'k1' }, 'toolu_y1')] },
+      { content: [useTool('lookup', { key: 'cut' }, 'toolu_y0')], stopReason: 'max_tokens' },
+      { content: [useTool('lookup', { key: 'k2' }, 'toolu_y2')] },
+      { content: [say('Still looking…')], stopReason: 'pause_turn' },
+      { content: [useTool('lookup', { key: 'k3' }, 'toolu_y3')] },
+      { content: [useTool('finish', { result: 'looked up' }, 'toolu_yz')] },
+    ],
+  },
 ];

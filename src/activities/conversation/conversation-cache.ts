@@ -8,8 +8,8 @@ export interface KeptConversation {
   bytes: number;
 }
 
-/** Conversations kept per workflow: its loop's and one side call's, as the workflow remembers them. */
-const PER_WORKFLOW = 2;
+/** Conversations kept per workflow: its loop's (and that with its reply) and one side call's, as the workflow remembers them. */
+const PER_WORKFLOW = 3;
 
 /**
  * The conversations this worker sent to the model, per workflow (its Temporal runs share them, so

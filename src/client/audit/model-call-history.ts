@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { carriedConversations, lastConversations, ModelReply, modelCallsFromInputs, observationText, textHash, type ModelCallInput, type ReasoningChain, type ReasoningStep, type RebuiltConversation } from '../../shared';
+import { carriedConversations, lastConversations, ModelReply, modelCallsFromInputs, observationText, textHash, type AssistantBlock, type ModelCallInput, type ReasoningChain, type ReasoningStep, type RebuiltConversation } from '../../shared';
 import type { AuditModelCall } from '../audit-report';
 import { readRunInput } from '../read-run-input';
 import { unlessRunGone } from '../run-gone';
@@ -39,10 +39,12 @@ async function recordedCalls(client: Client, workflowId: string, runId: string) 
   }
   const calls = recorded
     .filter((r) => r.type === 'callModel')
-    .map((r): { runId: string; input: ModelCallInput; reply?: ModelReply; error?: string } => {
+    .map((r): { runId: string; input: ModelCallInput; reply?: ModelReply; received?: AssistantBlock[]; error?: string } => {
       const reply = r.result === undefined ? undefined : ModelReply.safeParse(r.result);
       const error = r.error ?? (reply && !reply.success ? 'the recorded reply does not read as a model reply' : undefined);
-      return { runId, input: r.input as ModelCallInput, ...(reply?.success ? { reply: reply.data } : {}), ...(error ? { error } : {}) };
+      // The next call names the reply's content as recorded (hashed as JSON): not as parsed, which may reorder keys.
+      const received = reply?.success ? ((r.result as { content: AssistantBlock[] }).content) : undefined;
+      return { runId, input: r.input as ModelCallInput, ...(reply?.success ? { reply: reply.data, received } : {}), ...(error ? { error } : {}) };
     });
   return { calls, texts };
 }
@@ -73,8 +75,9 @@ export async function modelCallsOfRun(client: Client, workflowId: string, runIds
     if (!before) before = await carriedInto(client, workflowId, runId, texts);
     for (const [hash, text] of recorded.texts) texts.set(hash, text);
     const known = before;
-    const requests = rebuilt(() => modelCallsFromInputs(recorded.calls.map((r) => r.input), (hash) => texts.get(hash), known));
-    before = lastConversations(requests);
+    const replies = recorded.calls.map((r) => r.received);
+    const requests = rebuilt(() => modelCallsFromInputs(recorded.calls.map((r) => r.input), (hash) => texts.get(hash), known, replies));
+    before = lastConversations(requests, replies);
     recorded.calls.forEach((r, i) => calls.push({ ...r, request: requests[i]! }));
   }
   let llmSteps = steps.filter((s): s is Extract<ReasoningStep, { type: 'tool_call' }> => s.type === 'tool_call' && s.toolCall.toolType === 'llm');

@@ -1,4 +1,4 @@
-import { chainHash, contextText, MIN_KNOWN_TEXT_CHARS, NO_MESSAGES_HASH, textHash, type ConversationPart, type ConversationRef, type KnownText, type ModelContext, type ModelMessage, type SentConversation } from '../../shared';
+import { chainHash, contextText, type AssistantBlock, MIN_KNOWN_TEXT_CHARS, NO_MESSAGES_HASH, textHash, type ConversationPart, type ConversationRef, type KnownText, type ModelContext, type ModelMessage, type SentConversation } from '../../shared';
 
 /** Conversations remembered per run: the loop's own and one side call's (a plan, a summary). */
 const REMEMBERED = 2;
@@ -20,6 +20,8 @@ interface Sent {
  */
 export class SentConversations {
   private sent: Sent[] = [];
+  /** The latest sent conversation with the reply it received (see replied). */
+  private reply: Sent | undefined;
   private lastContext: { text: string; hash: string } | undefined;
   /** Hashes of the messages sent, with the JSON each was made from (see hashOf). */
   private readonly hashes = new WeakMap<ModelMessage, { json: string; hash: string }>();
@@ -61,7 +63,7 @@ export class SentConversations {
    */
   sentPrefixOf(messages: readonly ModelMessage[]): SentConversation | undefined {
     let longest: Sent | undefined;
-    for (const sent of this.sent) {
+    for (const sent of this.remembered()) {
       const count = sent.messages.length;
       if (count === 0 || count > messages.length || (longest && count <= longest.messages.length)) continue;
       if (sent.hashes.every((hash, i) => this.hashOf(messages[i]!) === hash)) longest = sent;
@@ -102,6 +104,21 @@ export class SentConversations {
   }
 
   /**
+   * Notes the reply a call by reference (the whole hash `sentHash`) received: the worker that made
+   * the call keeps that conversation with the reply added (rememberReply), so the next call names
+   * the reply instead of recording it again after the call's result. Only the latest is kept;
+   * nothing happens for a conversation no longer remembered.
+   */
+  replied(sentHash: string, content: AssistantBlock[]): void {
+    const sent = this.sent.find((s) => s.whole === sentHash);
+    if (!sent) return;
+    const message: ModelMessage = { role: 'assistant', content };
+    const hash = this.hashOf(message);
+    const whole = chainHash(sent.whole, hash);
+    this.reply = { messages: [...sent.messages, message], hashes: [...sent.hashes, hash], prefixes: [...sent.prefixes, whole], whole };
+  }
+
+  /**
    * The hash a call names its system prompt and tools by, and whether this Temporal run sent
    * them before (then the call goes without them); undefined for a context too short to name.
    */
@@ -127,7 +144,7 @@ export class SentConversations {
 
   /** The conversation sent whose whole hash is `hash`, for a worker that lacks it; else undefined. */
   find(hash: unknown): ModelMessage[] | undefined {
-    const sent = typeof hash === 'string' ? this.sent.find((s) => s.whole === hash) : undefined;
+    const sent = typeof hash === 'string' ? this.remembered().find((s) => s.whole === hash) : undefined;
     return sent ? [...sent.messages] : undefined;
   }
 
@@ -152,7 +169,7 @@ export class SentConversations {
    */
   private prefixHashes(hashes: readonly string[]): string[] {
     let reused: readonly string[] = [];
-    for (const sent of this.sent) {
+    for (const sent of this.remembered()) {
       let same = 0;
       while (same < hashes.length && same < sent.hashes.length && sent.hashes[same] === hashes[same]) same += 1;
       if (same > reused.length) reused = sent.prefixes.slice(0, same);
@@ -162,10 +179,15 @@ export class SentConversations {
     return prefixes;
   }
 
+  /** The conversations a call may build on: the latest with its reply first, then those sent. */
+  private remembered(): Sent[] {
+    return this.reply ? [this.reply, ...this.sent] : this.sent;
+  }
+
   /** The remembered conversation that has most of these messages. */
   private bestBase(hashes: readonly string[]): Sent | undefined {
     let best: { sent: Sent; shared: number } | undefined;
-    for (const sent of this.sent) {
+    for (const sent of this.remembered()) {
       const known = new Set(sent.hashes);
       const shared = hashes.filter((h) => known.has(h)).length;
       if (shared > 0 && (!best || shared > best.shared)) best = { sent, shared };

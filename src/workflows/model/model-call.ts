@@ -19,6 +19,12 @@ export const MODEL_CALL_BY_REFERENCE_PATCH = 'model-call-by-reference';
 /** Marks histories whose model calls name a system prompt and tools sent before (`context`) instead of repeating them. */
 export const MODEL_CONTEXT_BY_REFERENCE_PATCH = 'model-context-by-reference';
 
+/**
+ * Marks histories whose loop calls name the reply the call before received (its worker keeps the
+ * conversation with it) instead of recording it again in the next call's input.
+ */
+export const REPLY_BY_REFERENCE_PATCH = 'reply-by-reference';
+
 /** Marks histories in which a reply's repeated tool call ids are renamed before anything uses them. */
 export const UNIQUE_CALL_IDS_PATCH = 'unique-call-ids';
 
@@ -121,6 +127,7 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
     { model: candidate.model },
   );
   state.countModelCall();
+  let sent: ModelCallInput | undefined;
   const start = (): Promise<ModelReply> => {
     const call = {
       provider: candidate.provider,
@@ -131,11 +138,13 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
       maxTokens,
       ...(request.stopSequences ? { stopSequences: request.stopSequences } : {}),
     };
-    const sent = callInput(ctx, call, request.messages);
+    sent = callInput(ctx, call, request.messages);
     return activities.callModel.executeWithOptions(modelCallOptions(input.model, `${candidate.model} · iteration ${state.iteration}`), [sent]);
   };
   const finish = (received: ModelReply): RecordedReply => {
     state.countReply(received);
+    // The loop's next call builds on this reply as received; side calls' replies join no conversation.
+    if (request.publishReply && sent && 'conversation' in sent && patched(REPLY_BY_REFERENCE_PATCH)) ctx.conversations.replied(sent.conversation.hash, received.content);
     const unique = withUniqueCallIds(received, takenCallIds(chain.steps, state.messages));
     const reply = unique && patched(UNIQUE_CALL_IDS_PATCH) ? unique.reply : received;
     const toolUses = reply.content.filter((b) => b.type === 'tool_use').map((b) => ({ id: b.id, name: b.name }));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationCache } from '../../../src/activities/conversation/conversation-cache';
+import { rememberReply } from '../../../src/activities/conversation/remember-reply';
 import { resolveConversation } from '../../../src/activities/conversation/resolve-conversation';
 import { carriedConversations, lastConversations, modelCallsFromInputs, type ModelCallInput, type ModelMessage } from '../../../src/shared';
 import { SentConversations } from '../../../src/workflows/core/sent-conversations';
@@ -102,6 +103,50 @@ describe('resolveConversation: the worker rebuilds the whole request', () => {
   it('passes a whole request through as it is (histories from before)', async () => {
     const whole: ModelCallInput = { ...call, messages: [user('task')] };
     expect(await resolveConversation(whole, run, { cache: new ConversationCache(0) })).toBe(whole);
+  });
+});
+
+describe('the reply a call received is named by the next call, not recorded again', () => {
+  const reply = [{ type: 'tool_use' as const, id: 't1', name: 'lookup', input: { key: 'k' } }];
+  const result: ModelMessage = { role: 'user', content: [{ type: 'tool_result', toolUseId: 't1', content: 'found', isError: false }] };
+
+  it('the workflow names it, the worker that made the call rebuilds it, and an auditor does from the recorded reply', async () => {
+    const sent = new SentConversations();
+    const first = [user('task')];
+    const firstInput: ModelCallInput = { ...call, conversation: sent.reference(first) };
+    const firstRef = 'conversation' in firstInput ? firstInput.conversation : undefined;
+    sent.replied(firstRef!.hash, reply);
+    const second = [...first, { role: 'assistant' as const, content: reply }, result];
+    const secondInput: ModelCallInput = { ...call, conversation: sent.reference(second) };
+    expect(secondInput).toMatchObject({ conversation: { parts: [{ from: 0, count: 2 }, { added: [result] }], count: 3 } });
+
+    // The reply as it crossed the payload: the same JSON, other objects.
+    const received = JSON.parse(JSON.stringify(reply)) as typeof reply;
+    const cache = new ConversationCache(1_000_000);
+    await resolveConversation(firstInput, run, { cache });
+    rememberReply(cache, run.workflowId, firstRef!.hash, received);
+    expect(await resolveConversation(secondInput, run, { cache })).toEqual({ ...call, messages: second });
+    // A worker that did not keep it asks the run, which has it.
+    expect(await resolveConversation(secondInput, run, { cache: new ConversationCache(1_000_000), ask: async (_w, _r, hash) => sent.find(hash) })).toEqual({ ...call, messages: second });
+
+    expect(modelCallsFromInputs([firstInput, secondInput], undefined, undefined, [received]).map((r) => r.messages)).toEqual([first, second]);
+    expect(() => modelCallsFromInputs([firstInput, secondInput])).toThrow(/no earlier call sent/);
+    // A handover names the conversation with the reply: the next Temporal run's auditor builds on it.
+    const carried = [...second, { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'done' }] }];
+    sent.replied(('conversation' in secondInput ? secondInput.conversation : undefined)!.hash, carried[3]!.content as typeof reply);
+    const named = sent.sentPrefixOf(carried)!;
+    expect(named.messages).toBe(4);
+    const next = new SentConversations();
+    expect(next.continueFrom(carried, named)).toBe(true);
+    const nextInput: ModelCallInput = { ...call, conversation: next.reference([...carried, user('more')]) };
+    const earlierRun = modelCallsFromInputs([firstInput, secondInput], undefined, undefined, [received, carried[3]!.content as typeof reply]);
+    expect(modelCallsFromInputs([nextInput], undefined, lastConversations(earlierRun, [received, carried[3]!.content as typeof reply]))[0]!.messages).toEqual([...carried, user('more')]);
+  });
+
+  it('is forgotten for a conversation the worker no longer keeps, and the next call then asks the run', async () => {
+    const cache = new ConversationCache(1_000_000);
+    rememberReply(cache, 'wf', 'no-such-hash', reply);
+    expect(cache.size).toBe(0);
   });
 });
 

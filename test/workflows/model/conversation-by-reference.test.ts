@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
 import { ModelCallHistoryError, modelCallsOfRun } from '../../../src/client/audit/model-call-history';
 import { runIdsOf } from '../../../src/client/run-ids';
-import { modelCallsFromInputs, textHash, type ModelCallInput } from '../../../src/shared';
+import { modelCallsFromInputs, textHash, type AssistantBlock, type ModelCallInput } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
@@ -16,20 +16,27 @@ const OBSERVATION_CHARS = 10_000;
 const page = defineTool({ name: 'page', description: 'Returns page n', input: z.object({ n: z.number() }), execute: ({ n }) => `page ${n}: ${'x'.repeat(OBSERVATION_CHARS)}` });
 const script = () => createScriptedModel([...Array.from({ length: ITERATIONS }, (_, i) => ({ content: [useTool('page', { n: i + 1 })] })), { content: [useTool('finish', { result: 'read' })] }]);
 
-/** The `callModel` inputs a run's history scheduled, in order, each one's size in the history; and its tools' results by text hash. */
-async function modelCallInputs(workflowId: string): Promise<{ calls: Array<{ input: ModelCallInput; bytes: number }>; texts: Map<string, string> }> {
+/**
+ * The `callModel` inputs a run's history scheduled, in order, each one's size in the history and
+ * the reply's content it recorded; and its tools' results by text hash.
+ */
+async function modelCallInputs(workflowId: string): Promise<{ calls: Array<{ input: ModelCallInput; bytes: number; reply?: AssistantBlock[] }>; texts: Map<string, string> }> {
   const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
   const texts = new Map<string, string>();
+  const results = new Map<string, { result?: unknown; content?: AssistantBlock[] }>();
   for (const e of history.events ?? []) {
-    const done = e.activityTaskCompletedEventAttributes?.result?.payloads?.[0];
-    const output = done && (defaultPayloadConverter.fromPayload(done) as { result?: unknown }).result;
-    if (typeof output === 'string') texts.set(textHash(output), output);
+    const done = e.activityTaskCompletedEventAttributes;
+    const payload = done?.result?.payloads?.[0];
+    if (!done || !payload) continue;
+    const value = defaultPayloadConverter.fromPayload(payload) as { result?: unknown; content?: AssistantBlock[] };
+    results.set(String(done.scheduledEventId), value);
+    if (typeof value.result === 'string') texts.set(textHash(value.result), value.result);
   }
   const calls = (history.events ?? []).flatMap((e) => {
     const scheduled = e.activityTaskScheduledEventAttributes;
     if (scheduled?.activityType?.name !== 'callModel') return [];
     const payload = scheduled.input!.payloads![0]!;
-    return [{ input: defaultPayloadConverter.fromPayload(payload) as ModelCallInput, bytes: payload.data!.length }];
+    return [{ input: defaultPayloadConverter.fromPayload(payload) as ModelCallInput, bytes: payload.data!.length, reply: results.get(String(e.eventId))?.content }];
   });
   return { calls, texts };
 }
@@ -51,12 +58,13 @@ describe('a model call records only what is new in the conversation', () => {
     const { model, result, inputs, texts, workflowId } = await runWith(undefined);
     expect(result).toMatchObject({ success: true, toolCalls: ITERATIONS });
     expect(inputs).toHaveLength(ITERATIONS + 1);
-    // After the first, a call carries the last reply and names the new observation: the history
-    // holds each observation once, as the tool's result, not again in the next call.
+    // After the first, a call names the last reply (its worker kept it) and the new observation:
+    // the history holds each reply and each observation once, as the activity's result, not again
+    // in the next call, which adds only the message that carries the tool's result.
     for (const [i, { input, bytes }] of inputs.entries()) {
       expect('conversation' in input).toBe(true);
       if (i === 0) continue;
-      expect(input).toMatchObject({ conversation: { parts: [{ from: 0, count: 2 * i - 1 }, { added: [expect.anything(), expect.anything()] }], known: [{ message: 2 * i, block: 0 }] } });
+      expect(input).toMatchObject({ conversation: { parts: [{ from: 0, count: 2 * i }, { added: [{ role: 'user' }] }], known: [{ message: 2 * i, block: 0 }] } });
       // The system prompt and tools went with the first call; later calls name them.
       expect('system' in input || 'tools' in input).toBe(false);
       expect(input).toMatchObject({ context: (inputs[0]!.input as { context: string }).context });
@@ -66,7 +74,10 @@ describe('a model call records only what is new in the conversation', () => {
     const sizes = model.calls.map((c) => JSON.stringify(c.messages).length);
     expect(sizes.at(-1)!).toBeGreaterThan(ITERATIONS * OBSERVATION_CHARS);
     // An auditor rebuilds each prompt from the history alone: exactly what the model received.
-    expect(modelCallsFromInputs(inputs.map((x) => x.input), (hash) => texts.get(hash)).map((r) => r.messages)).toEqual(model.calls.map((c) => c.messages));
+    const rebuilt = (replies: Array<AssistantBlock[] | undefined>) => modelCallsFromInputs(inputs.map((x) => x.input), (hash) => texts.get(hash), undefined, replies).map((r) => r.messages);
+    expect(rebuilt(inputs.map((x) => x.reply))).toEqual(model.calls.map((c) => c.messages));
+    // The replies it records are what the next calls build on: without them, nothing rebuilds.
+    expect(() => rebuilt([])).toThrow(/no earlier call sent/);
     // So does the audit export, reading the history through the client.
     const { runId } = await env.client.workflow.getHandle(workflowId).describe();
     const audited = await modelCallsOfRun(env.client, workflowId, [runId], result.chain.steps);
@@ -83,10 +94,11 @@ describe('a model call records only what is new in the conversation', () => {
     expect(handedOver.result).toMatchObject({ success: true, toolCalls: ITERATIONS, continuations: 3 });
     const withoutIds = (calls: typeof kept.model.calls) => JSON.stringify(calls.map((c) => c.messages)).replace(/"(id|toolUseId)":"[^"]*"/g, '"$1":"…"');
     expect(withoutIds(handedOver.model.calls)).toEqual(withoutIds(kept.model.calls));
-    // The last Temporal run's first call names the conversation the run before it last sent, and
-    // sends only the last turn, naming its page: a handover records no conversation again.
+    // The last Temporal run's first call names the conversation the run before it last sent, with
+    // its reply, and sends only the last observation's message, naming its page: a handover
+    // records no conversation again.
     const first = handedOver.inputs[0]!.input as { conversation: { parts: unknown[]; known?: unknown[] } };
-    expect(first.conversation.parts).toEqual([{ from: 0, count: 2 * ITERATIONS - 1 }, { added: [expect.anything(), expect.anything()] }]);
+    expect(first.conversation.parts).toEqual([{ from: 0, count: 2 * ITERATIONS }, { added: [expect.objectContaining({ role: 'user' })] }]);
     expect(first.conversation.known).toHaveLength(1);
     expect(handedOver.inputs[0]!.bytes).toBeLessThan(3_000);
     // An auditor still rebuilds every prompt, across the Temporal runs, from the history alone.
@@ -107,7 +119,7 @@ describe('a model call records only what is new in the conversation', () => {
     // So does a worker that kept nothing when a handover's first call builds on the run before.
     const askedAcross = await runWith(0, 2);
     expect(askedAcross.result).toMatchObject({ success: true, toolCalls: ITERATIONS, continuations: 3 });
-    expect((askedAcross.inputs[0]!.input as { conversation: { parts: unknown[] } }).conversation.parts[0]).toEqual({ from: 0, count: 2 * ITERATIONS - 1 });
+    expect((askedAcross.inputs[0]!.input as { conversation: { parts: unknown[] } }).conversation.parts[0]).toEqual({ from: 0, count: 2 * ITERATIONS });
     expect(withoutIds(askedAcross.model.calls)).toEqual(withoutIds(kept.model.calls));
   });
 });

@@ -419,17 +419,29 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     interact: cancelInSecondIteration,
   },
   {
-    // Each call names the reply the call before received (patched), across a handover, through a
-    // reply cut at max_tokens and a paused turn.
+    // Each call names the reply the call before received (patched): the run after a handover,
+    // whose first call builds on the carried conversation with its reply, then a paused turn.
     name: 'reply-by-reference',
     input: { task: 'Look up four keys', model: { ...SCRIPTED_MODEL, maxTokens: 50 }, continueAsNewEvery: 2 },
-    turns: [
-      { content: [useTool('lookup', { key: 'k1' }, 'toolu_y1')] },
-      { content: [useTool('lookup', { key: 'cut' }, 'toolu_y0')], stopReason: 'max_tokens' },
-      { content: [useTool('lookup', { key: 'k2' }, 'toolu_y2')] },
-      { content: [say('Still looking…')], stopReason: 'pause_turn' },
-      { content: [useTool('lookup', { key: 'k3' }, 'toolu_y3')] },
-      { content: [useTool('finish', { result: 'looked up' }, 'toolu_yz')] },
-    ],
+    turns: replyTurns('y'),
+  },
+  {
+    // The same run's first Temporal run: a reply cut at max_tokens, then the handover naming the
+    // conversation with the last reply.
+    name: 'reply-by-reference-handover',
+    input: { task: 'Look up four keys', model: { ...SCRIPTED_MODEL, maxTokens: 50 }, continueAsNewEvery: 2 },
+    turns: replyTurns('h'),
+    fixtureRun: 'first',
   },
 ];
+
+function replyTurns(prefix: string): ScriptedTurn[] {
+  return [
+    { content: [useTool('lookup', { key: 'k1' }, `toolu_${prefix}1`)] },
+    { content: [useTool('lookup', { key: 'cut' }, `toolu_${prefix}0`)], stopReason: 'max_tokens' },
+    { content: [useTool('lookup', { key: 'k2' }, `toolu_${prefix}2`)] },
+    { content: [say('Still looking…')], stopReason: 'pause_turn' },
+    { content: [useTool('lookup', { key: 'k3' }, `toolu_${prefix}3`)] },
+    { content: [useTool('finish', { result: 'looked up' }, `toolu_${prefix}z`)] },
+  ];
+}

@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
-import type { ModelMessage, ModelRequest, ModelTool } from './model-wire';
+import type { AssistantBlock, ModelMessage, ModelRequest, ModelTool } from './model-wire';
 
 /** A run of messages taken from the earlier conversation, or messages new in this call. */
 export type ConversationPart = { from: number; count: number } | { added: ModelMessage[] };
@@ -72,6 +72,13 @@ const digest = (text: string): string => bytesToHex(sha256(utf8ToBytes(text))).s
  * so the workflow and the worker agree on it.
  */
 export const messageHash = (message: ModelMessage): string => digest(JSON.stringify(message));
+
+/**
+ * The message a reply joins the conversation as. The workflow, the worker that made the call and
+ * the audit each build it from the reply's content as received, and hash its JSON: one shape, so
+ * they agree (see REPLY_BY_REFERENCE_PATCH).
+ */
+export const replyMessage = (content: readonly AssistantBlock[]): ModelMessage => ({ role: 'assistant', content: [...content] });
 
 /** Tool results shorter than this are sent whole: naming one by hash would save little. */
 export const MIN_KNOWN_TEXT_CHARS = 256;

@@ -1,5 +1,5 @@
 import { SentConversation } from './continued-state';
-import { conversationFromParts, messageHash, textHash, wholeHash, type ModelCallInput, type ModelContext, type TextLookup } from './conversation-ref';
+import { conversationFromParts, messageHash, replyMessage, textHash, wholeHash, type ModelCallInput, type ModelContext, type TextLookup } from './conversation-ref';
 import type { AssistantBlock, ModelMessage, ModelRequest } from './model-wire';
 
 /** A conversation rebuilt from a history, with its messages' hashes. */
@@ -64,7 +64,7 @@ export function lastConversations(requests: readonly ModelRequest[], replies: re
 
 /** A conversation with the reply it received added, by its whole hash (what the worker keeps: rememberReply). */
 function withReply(sent: RebuiltConversation, reply: readonly AssistantBlock[]): [string, RebuiltConversation] {
-  const message: ModelMessage = { role: 'assistant', content: [...reply] };
+  const message = replyMessage(reply);
   const hashes = [...sent.hashes, messageHash(message)];
   return [wholeHash(hashes), { messages: [...sent.messages, message], hashes }];
 }

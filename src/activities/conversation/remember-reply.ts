@@ -1,4 +1,4 @@
-import { chainHash, messageHash, type AssistantBlock, type ModelMessage } from '../../shared';
+import { chainHash, replyMessage, textHash, type AssistantBlock } from '../../shared';
 import type { ConversationCache } from './conversation-cache';
 
 /**
@@ -10,8 +10,8 @@ import type { ConversationCache } from './conversation-cache';
 export function rememberReply(cache: ConversationCache, workflowId: string, sentHash: string, content: AssistantBlock[]): void {
   const sent = cache.find(workflowId, sentHash);
   if (!sent) return;
-  const message: ModelMessage = { role: 'assistant', content };
+  const message = replyMessage(content);
   const json = JSON.stringify(message);
-  const hash = messageHash(message);
+  const hash = textHash(json); // messageHash, without making the JSON twice
   cache.remember(workflowId, { messages: [...sent.messages, message], hashes: [...sent.hashes, hash], whole: chainHash(sent.whole, hash), bytes: sent.bytes + json.length });
 }

@@ -1,4 +1,4 @@
-import { chainHash, contextText, type AssistantBlock, MIN_KNOWN_TEXT_CHARS, NO_MESSAGES_HASH, textHash, type ConversationPart, type ConversationRef, type KnownText, type ModelContext, type ModelMessage, type SentConversation } from '../../shared';
+import { chainHash, contextText, type AssistantBlock, MIN_KNOWN_TEXT_CHARS, NO_MESSAGES_HASH, replyMessage, textHash, type ConversationPart, type ConversationRef, type KnownText, type ModelContext, type ModelMessage, type SentConversation } from '../../shared';
 
 /** Conversations remembered per run: the loop's own and one side call's (a plan, a summary). */
 const REMEMBERED = 2;
@@ -112,7 +112,7 @@ export class SentConversations {
   replied(sentHash: string, content: AssistantBlock[]): void {
     const sent = this.sent.find((s) => s.whole === sentHash);
     if (!sent) return;
-    const message: ModelMessage = { role: 'assistant', content };
+    const message = replyMessage(content);
     const hash = this.hashOf(message);
     const whole = chainHash(sent.whole, hash);
     this.reply = { messages: [...sent.messages, message], hashes: [...sent.hashes, hash], prefixes: [...sent.prefixes, whole], whole };

@@ -1,4 +1,4 @@
-import type { ModelReply } from '../../shared';
+import { replyMessage, type ModelReply } from '../../shared';
 import { flatAwaits } from '../core/idle-awaits';
 import { BudgetExhausted, ModelCallFailed } from '../core/loop-signals';
 import type { ModelPrompt } from '../core/model-exchange';
@@ -138,7 +138,7 @@ class TurnAttempts {
       this.why = `context window exceeded; elided ${state.compact()} older tool results`;
       return undefined;
     }
-    state.addMessage({ role: 'assistant', content: reply.content });
+    state.addMessage(replyMessage(reply.content));
     if (reply.stopReason === 'pause_turn' && this.pauses < MAX_PAUSE_CONTINUATIONS) {
       this.pauses += 1;
       this.why = 'continuing a paused turn';

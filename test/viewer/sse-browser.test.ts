@@ -12,6 +12,7 @@ let app: FastifyInstance;
 let url: string;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 const connections: Array<{ authorization?: string; lastEventId?: string }> = [];
+let dropFirst = (): void => undefined;
 
 beforeAll(async () => {
   app = Fastify();
@@ -27,11 +28,14 @@ beforeAll(async () => {
       // Split mid-message and mid-CRLF, then drop the connection without an end event.
       res.write(': ping\n\nevent: step\nid: 1\ndata: {"n":1}\r');
       setTimeout(() => res.write('\n\r\nevent: text_delta\nid: 1.1\ndata: {"text":"a\\nb"}\n\n'), 20);
-      setTimeout(() => res.socket?.destroy(), 60);
+      // Dropped once the page has both events (it asks for /drop), not after a fixed time: a
+      // busy machine could otherwise drop the connection before Chromium reads them.
+      dropFirst = () => res.socket?.destroy();
       return;
     }
     res.write('event: step\nid: 2\ndata: {"n":2}\n\nevent: end\nid: 2.1\ndata: {"outcome":"completed"}\n\n');
   });
+  app.get('/drop', async () => (dropFirst(), 'dropped'));
   url = await app.listen({ port: 0, host: '127.0.0.1' });
   browser = await launchChromium();
 });
@@ -50,7 +54,7 @@ describe('viewer/sse.js in Chromium', () => {
       const { followEvents } = await import('/viewer/sse.js');
       return new Promise((resolve) => {
         const events = [];
-        followEvents('/stream', { onEvent: (m) => events.push(m), onState: (state) => state === 'ended' && resolve(events) });
+        followEvents('/stream', { onEvent: (m) => { events.push(m); if (m.id === '1.1') fetch('/drop'); }, onState: (state) => state === 'ended' && resolve(events) });
       });
     })()`)) as Array<{ event: string; id: string; data: string }>;
     expect(seen).toEqual([

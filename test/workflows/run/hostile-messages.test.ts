@@ -1,5 +1,5 @@
-import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { describe, expect, it } from 'vitest';
+import { Client, Connection, WorkflowUpdateFailedError, makeGrpcRetryInterceptor } from '@temporalio/client';
+import { describe, expect, inject, it } from 'vitest';
 import { useTool } from '../../../src/activities/models/scripted-model';
 import type { AgentResult, ReasoningChain, ReasoningStep } from '../../../src/shared';
 import { CancelRequestSchema } from '../../../src/workflows/messages';
@@ -21,6 +21,19 @@ async function heldRun(task: string, gate: string) {
   const started = await shared.h.agents.start(scriptedInput(task));
   await waitFor(`gate ${gate} to start`, () => gates.started(gate));
   return shared.env.client.workflow.getHandle(started.workflowId);
+}
+
+/** gRPC's status code for a message over the server's size limit. */
+const GRPC_RESOURCE_EXHAUSTED = 8;
+
+/** Runs `send` with a client on its own connection that gives up on the first refusal. */
+async function withoutRetries<T>(send: (client: Client) => Promise<T>): Promise<T> {
+  const connection = await Connection.connect({ address: inject('temporalAddress'), interceptors: [makeGrpcRetryInterceptor({ delayFunction: () => 0, retryableDecider: () => false })] });
+  try {
+    return await send(new Client({ connection, namespace: inject('temporalNamespace') }));
+  } finally {
+    await connection.close();
+  }
 }
 
 describe('hostile messages on a live run', () => {
@@ -85,8 +98,11 @@ describe('hostile messages on a live run', () => {
     // Just under the payload limit reaches the run and is cut to one instruction's length.
     await handle.signal('steer', { text: 'y'.repeat(1_900_000), by: 'mallory' });
     expect(await handle.query('status')).toMatchObject({ steeringQueued: 1 });
-    // The client retries the refused call for a while, so the gated tool may time out meanwhile: the run goes on either way.
-    await expect(handle.signal('steer', { text: 'x'.repeat(5 * 1024 * 1024), by: 'mallory' })).rejects.toThrow();
+    // Over the server's 4 MB message limit: refused. Sent through a connection that does not retry,
+    // so the refusal comes back at once (the default client retries it for about 40 s).
+    await expect(withoutRetries((client) => client.workflow.getHandle(handle.workflowId).signal('steer', { text: 'x'.repeat(5 * 1024 * 1024), by: 'mallory' }))).rejects.toMatchObject({
+      cause: { code: GRPC_RESOURCE_EXHAUSTED, message: expect.stringMatching(/larger than max/) },
+    });
     gates.release('big');
     const result = (await handle.result()) as AgentResult;
     expect(result).toMatchObject({ success: true, finalAnswer: 'done', terminationReason: 'success' });

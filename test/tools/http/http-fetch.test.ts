@@ -191,7 +191,7 @@ describe('http_fetch against a local server (loopback opened for this test only)
 
 describe('http_fetch SSRF guard (default: public unicast only)', () => {
   const guarded = (options: Partial<HttpToolOptions> = {}) =>
-    createHttpTool({ allowHosts: ['169.254.169.254', 'localhost', 'app.test', '127.0.0.1', '[::1]', '[::ffff:127.0.0.1]', '[fd00::1]', '10.1.2.3', '192.168.1.1', '0.0.0.0'], ...options });
+    createHttpTool({ allowHosts: ['169.254.169.254', 'localhost', 'app.test', '127.0.0.1', '[::1]', '[::ffff:127.0.0.1]', '[::127.0.0.1]', '[64:ff9b::a9fe:a9fe]', '[fd00::1]', '10.1.2.3', '192.168.1.1', '0.0.0.0'], ...options });
 
   it('refuses cloud metadata, loopback, private and unique-local literals before connecting', async () => {
     const before = seen.length;
@@ -200,6 +200,8 @@ describe('http_fetch SSRF guard (default: public unicast only)', () => {
       ['http://127.0.0.1/', /loopback/],
       ['http://[::1]/', /loopback/],
       ['http://[::ffff:127.0.0.1]/', /loopback/],
+      ['http://[::127.0.0.1]/', /carries the IPv4 address 127\.0\.0\.1 \(compatible\), and 127\.0\.0\.1 is a loopback address/],
+      ['http://[64:ff9b::a9fe:a9fe]/', /169\.254\.169\.254 is a linkLocal address/],
       ['http://[fd00::1]/', /uniqueLocal/],
       ['http://10.1.2.3/', /private/],
       ['http://192.168.1.1/', /private/],

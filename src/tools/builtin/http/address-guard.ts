@@ -1,5 +1,6 @@
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { embeddedIPv4 } from './embedded-ipv4';
 
 /** One address a host resolved to, as `net.connect` takes it. */
 export interface ResolvedAddress {
@@ -32,18 +33,44 @@ export function addressPolicy(allowPrivate: boolean | undefined, allowAddresses:
 
 /**
  * Why `address` may not be reached, or undefined when it may. An allow-list: only ipaddr.js's
- * `unicast` range passes (after IPv4-mapped IPv6 is unwrapped), so loopback, private, link-local
- * (cloud metadata at 169.254.169.254), CGNAT, unspecified, multicast, broadcast, reserved,
- * NAT64 and 6to4 are all refused, unless the policy opens them.
+ * `unicast` range passes, so loopback, private, link-local (cloud metadata at 169.254.169.254),
+ * CGNAT, unspecified, multicast, broadcast, reserved, NAT64, 6to4 and Teredo are all refused,
+ * unless the policy opens them. An IPv6 address that embeds IPv4 addresses (mapped, compatible,
+ * translated, NAT64, 6to4, Teredo, ISATAP) is refused when any of them would be; the forms the
+ * kernel treats as the IPv4 host itself are then judged by that address alone.
  */
 export function addressRefusal(address: string, policy: AddressPolicy): string | undefined {
   if (net.isIP(address) === 0) return `"${address}" is not an IP address`;
   if (policy.allowPrivate) return undefined;
-  const ip = ipaddr.process(address);
+  if (net.isIP(address) === 4) return rangeRefusal(ipaddr.IPv4.parse(address), policy, address);
+  const ip = exactIPv6(address);
+  if (!ip) return `"${address}" is not an IPv6 address this guard can read`;
+  const embedded = embeddedIPv4(ip);
+  for (const { ipv4, form } of embedded) {
+    const refused = rangeRefusal(ipv4, policy, ipv4.toString());
+    if (refused) return `${address} carries the IPv4 address ${ipv4.toString()} (${form}), and ${refused}`;
+  }
+  if (embedded.length > 0 && embedded.every((e) => e.alias)) return undefined;
+  return rangeRefusal(ip, policy, address);
+}
+
+/**
+ * The 128 bits the kernel connects to. ipaddr.js reads `::a.b.c.d` as `::ffff:a.b.c.d`, a
+ * different address; the URL parser writes every IPv6 form in hex first. Zone ids are refused.
+ */
+function exactIPv6(address: string): ipaddr.IPv6 | undefined {
+  try {
+    return ipaddr.IPv6.parse(new URL(`http://[${address}]/`).hostname.slice(1, -1));
+  } catch {
+    return undefined;
+  }
+}
+
+function rangeRefusal(ip: ipaddr.IPv4 | ipaddr.IPv6, policy: AddressPolicy, shown: string): string | undefined {
   const range = ip.range();
   if (range === 'unicast') return undefined;
   if (policy.ranges.some(([net, bits]) => net.kind() === ip.kind() && ip.match(net, bits))) return undefined;
-  return `${address} is a ${range} address`;
+  return `${shown} is a ${range} address`;
 }
 
 /** The URL's hostname without IPv6 brackets, and its IP family when it is an address already. */

@@ -87,6 +87,13 @@ const PASSWORD_LABELS = labels([label(['password']), label(['passwd']), label(['
 /** Identifier characters of an environment-style name, `DB_PASSWORD`, `STRIPE_SECRET_KEY`. */
 const ENV_WORD = String.raw`(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN(?!S)|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)`;
 
+/**
+ * A command-line option whose value is a credential: `--password`, `--db-password`, `--api-key`,
+ * `--client-secret`, `--auth-token`. Up to three words before the credential word; nothing after
+ * it, so `--password-file` and `--token-stdin` name no secret.
+ */
+const CRED_OPTION = String.raw`(?<![A-Za-z0-9_-])--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|passphrase|pass|pwd|secret|token|api-?key|access-key|secret-key|private-key|auth|credentials?)`;
+
 /** Not preceded by a character of the token's own alphabet: one start per run. */
 const START = String.raw`(?<![A-Za-z0-9_-])`;
 /** Not followed by a character of the token's alphabet (used only after a bounded run). */
@@ -142,6 +149,23 @@ const RULES: readonly Rule[] = [
   rule(String.raw`([?&]sig=)[A-Za-z0-9%+/=]{16,}`),
   // Passwords in URLs and connection strings: `postgres://user:pass@host`, `redis://:pass@host`.
   rule(String.raw`((?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/@"'<>]{0,256}:)[^\s/@"'<>]{1,256}(?=@)`),
+  // A URL whose user part alone is a token (`https://ghp_…@github.com`, `https://<token>@host`): long and with a digit.
+  rule(String.raw`((?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}://)[^\s:/@"'<>]{16,256}(?=@)`, 'g', hasDigit),
+  // Signed-URL and key query parameters: S3/GCS presigned signatures and session tokens, `signature=`, `key=`.
+  rule(String.raw`([?&](?:x-amz-signature|x-goog-signature|x-amz-security-token|x-goog-credential|signature|key)=)[A-Za-z0-9%+/=._-]{16,}`, 'gi'),
+  // Command lines. Long options that name a credential, quoted or bare: `--password "a b"`, `--api-key=…`,
+  // `--client-secret …`, `--http-password=…`; not `--password-file PATH` or `--token-stdin`.
+  rule(String.raw`(${CRED_OPTION}(?:=|[ \t]{1,8})")[^"\r\n]{1,256}(?=")`, 'gi'),
+  rule(String.raw`(${CRED_OPTION}(?:=|[ \t]{1,8})')[^'\r\n]{1,256}(?=')`, 'gi'),
+  rule(String.raw`(${CRED_OPTION}(?:=|[ \t]{1,8}))${VALUE_CHAR}+`, 'gi', (s) => !s.startsWith('-') && s !== REDACTED),
+  // `user:password` given to a user option: `curl -u ann:pw`, `--user=ann:pw`, `--proxy-user`, smbclient's `-U ann%pw`.
+  rule(String.raw`((?<![A-Za-z0-9_-])(?:-u|-U|--user|--proxy-user|--http-user|--ftp-user|--username)(?:=|[ \t]{0,8})["']?[^\s:%"'@/]{1,128}[:%])${VALUE_CHAR}+`, 'g', notTrivial),
+  // openssl's `-passin pass:…`, `-passout pass:…`, `-pass pass:…` (env: and file: name no secret).
+  rule(String.raw`((?<![A-Za-z0-9_-])-pass(?:in|out)?[ \t]{1,8}["']?pass:)${VALUE_CHAR}+`),
+  // Programs whose short option takes the password: mysql's glued `-pSECRET`; `sshpass -p`, `docker login -p`, `redis-cli -a`.
+  rule(String.raw`((?<![A-Za-z0-9_-])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)[^\r\n|;&]{0,200}?[ \t]-p)${VALUE_CHAR}+`, 'g', notTrivial),
+  rule(String.raw`((?<![A-Za-z0-9_-])(?:sshpass|docker login|podman login|nerdctl login)[^\r\n|;&]{0,200}?[ \t]-p[ \t]{1,8})${VALUE_CHAR}+`),
+  rule(String.raw`((?<![A-Za-z0-9_-])redis-cli[^\r\n|;&]{0,200}?[ \t]-a[ \t]{1,8})${VALUE_CHAR}+`),
   // `Authorization: Bearer|Basic|Token|… <credentials>` (also Proxy-Authorization): the scheme stays.
   rule(String.raw`((?<![A-Za-z])(?:proxy-)?authorization${SEP}(?:bearer|basic|token|bot|negotiate|ntlm|apikey|sso-key)[ \t]{1,8})${VALUE_CHAR}+`, 'gi'),
   // `Authorization: Digest username="…", response="…"`, AWS SigV4 and other parameterised schemes: the rest of the line.

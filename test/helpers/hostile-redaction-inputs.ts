@@ -23,5 +23,10 @@ export const HOSTILE_INPUTS: Readonly<Record<string, (size: number) => string>> 
   'AKIA runs': (n) => fill('AKIA', n),
   'digits and colons': (n) => fill('123456789:', n),
   'hex run': (n) => fill('3f9a0c7e15bd', n),
+  '--password options without values': (n) => fill('--db-password ', n),
+  '-u user: chains': (n) => fill('-u a:', n),
+  'mysql without -p': (n) => fill('mysql ', n),
+  'URL users without @': (n) => fill('a://b1234567890123456', n),
+  'quoted --secret without a closing quote': (n) => fill('--secret "', n),
   'mixed identifiers': (n) => fill('dbPasswordTokenSecretApiKey_', n),
 };

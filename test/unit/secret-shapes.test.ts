@@ -74,6 +74,23 @@ const SHAPES: Array<[string, string, string]> = [
   ['OpenSSH private key', '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n-----END OPENSSH PRIVATE KEY-----', 'b3BlbnNzaC1rZXktdjEA'],
   ['PGP private key block', '-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBF0XqK8BCADLkRwf\n-----END PGP PRIVATE KEY BLOCK-----', 'lQOYBF0XqK8BCADLkRwf'],
   ['client_secret= in a form body', `grant_type=client_credentials&client_secret=${fake('', 32)}`, fake('', 32)],
+  // Issue 43: credentials in URLs and command lines.
+  ['curl -u user:password', 'curl -u ann:hunter2pw https://api.example.com', 'hunter2pw'],
+  ['curl --user=user:password', 'curl --user=ann:hunter2pw https://api.example.com', 'hunter2pw'],
+  ['curl --proxy-user', 'curl --proxy-user proxy:Pr0xyPass https://x.example.com', 'Pr0xyPass'],
+  ['wget --http-password=', 'wget --http-user=ann --http-password=W3getPass https://x.example.com', 'W3getPass'],
+  ['--password with a quoted value', 'tool login --password "my secret phrase"', 'my secret phrase'],
+  ['--api-key bare value', `tool --api-key ${fake('', 24)} --verbose`, fake('', 24)],
+  ['--client-secret=', `oauth --client-secret=${fake('', 24)}`, fake('', 24)],
+  ['mysql glued -p', 'mysql -h db -u root -pS3cretPw app', 'S3cretPw'],
+  ['smbclient -U user%password', 'smbclient //files/share -U ann%Passw0rd', 'Passw0rd'],
+  ['openssl -passin pass:', 'openssl rsa -in key.pem -passin pass:Sup3rS3cret', 'Sup3rS3cret'],
+  ['sshpass -p', 'sshpass -p S3cretPw ssh deploy@host', 'S3cretPw'],
+  ['docker login -p', 'docker login -u ann -p D0ckerPass registry.example.com', 'D0ckerPass'],
+  ['redis-cli -a', 'redis-cli -h cache -p 6379 -a R3disPass ping', 'R3disPass'],
+  ['token as a URL user', `git clone https://${fake('', 40)}@git.example.com/repo.git`, fake('', 40)],
+  ['S3 presigned signature', `https://b.s3.amazonaws.com/o?X-Amz-Credential=AK%2F1&X-Amz-Signature=${hex(64)}`, hex(64)],
+  ['S3 presigned session token', `https://b.s3.amazonaws.com/o?X-Amz-Security-Token=${fake('', 40)}`, fake('', 40)],
   ['access_token in JSON text', `{"access_token":"${fake('', 40)}","expires_in":3600}`, fake('', 40)],
 ];
 
@@ -100,6 +117,10 @@ describe('redactSecretsInText: ordinary text that looks close stays', () => {
     'user@example.com wrote: sk-learn is great',
     'base64 aGVsbG8gd29ybGQ= is hello world',
     'TOKEN_COUNT=12',
+    'docker run -u 1000:1000 app',
+    'mkdir -p /srv/app && tar -pxf app.tar',
+    'app --password-file /etc/app/pw --token-stdin',
+    'ssh git@github.com',
   ];
   it.each(plain)('%s', (text) => {
     expect(redactSecretsInText(text)).toBe(text);

@@ -13,6 +13,7 @@ import type { TenantLimitsConfigInit } from './shared/tenant-limits';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
 import type { ToolDefinition } from './tools/define-tool';
 import { localToolsWithoutCache } from './tools/local-tools-without-cache';
+import { modelsOutsideAllowList } from './tools/models-outside-allow-list';
 import { createToolRegistry } from './tools/tool-registry';
 import { parseMcpConfig } from './activities/mcp/load-mcp-config';
 import { createMcpTools } from './activities/mcp/mcp-tools';
@@ -89,6 +90,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   // Off (undefined) unless OTEL_* variables are set: then no interceptor, sink or bundle module is added.
   const telemetry = telemetryFromEnv();
   if (telemetry && options.workflowBundle) telemetry.checkBundle(options.workflowBundle);
+  const outside = modelsOutsideAllowList(options.tools, options.isModelAllowed);
+  if (outside) throw new TypeError(outside);
   const stalls = localToolsWithoutCache(options.tools, options.workerOptions?.maxCachedWorkflows);
   if (stalls) Runtime.instance().logger.warn(stalls);
   // The sink is registered even without a publisher, so workflows never call an unknown sink.

@@ -24,7 +24,7 @@ export function createActivities(deps: ActivityDeps) {
   const conversations = { ...given, texts: given.texts ?? new KnownTexts(knownTextChars(DEFAULT_CONVERSATION_CACHE_BYTES)) };
   return {
     ...createModelActivities({ ...deps, redact, conversations }),
-    ...createToolActivities({ tools: deps.tools, redact, texts: conversations.texts, ...(deps.mcp ? { mcp: deps.mcp } : {}) }),
+    ...createToolActivities({ tools: deps.tools, redact, texts: conversations.texts, ...(deps.mcp ? { mcp: deps.mcp } : {}), ...(deps.isModelAllowed ? { isModelAllowed: deps.isModelAllowed } : {}) }),
     ...createChainArchiveActivities(),
   };
 }

@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, observationText, type ToolInvocation, type ToolOutput, type ToolSpec } from '../shared';
 import type { KnownTexts } from './conversation/known-texts';
 import { ToolError } from '../tools/tool-error';
+import type { ToolContext } from '../tools/define-tool';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { describeWithMcp, isNeedsInput, mcpTool, neededInput } from './mcp/mcp-activity-parts';
 import type { McpTools } from './mcp/mcp-tools';
@@ -17,9 +18,11 @@ export interface ToolActivityDeps {
   heartbeatEveryMs?: number;
   /** Where results' texts are kept for the next model call to name (known texts). */
   texts?: KnownTexts;
+  /** The worker's model allow-list, handed to every tool that calls a model (ToolContext.isModelAllowed). */
+  isModelAllowed?: ToolContext['isModelAllowed'];
 }
 
-export function createToolActivities({ tools, redact, mcp, heartbeatEveryMs = 500, texts }: ToolActivityDeps) {
+export function createToolActivities({ tools, redact, mcp, heartbeatEveryMs = 500, texts, isModelAllowed }: ToolActivityDeps) {
   return {
     /** Specs of the run's tools; recorded in history, so a replay sees the tool set the run began with. */
     async describeTools(names?: string[]): Promise<ToolSpec[]> {
@@ -66,6 +69,7 @@ export function createToolActivities({ tools, redact, mcp, heartbeatEveryMs = 50
           idempotencyKey: call.idempotencyKey,
           signal: ctx.cancellationSignal,
           heartbeat: (details) => ctx.heartbeat(redactHeartbeat(details, redact)),
+          ...(isModelAllowed ? { isModelAllowed } : {}),
         });
       } catch (err) {
         if (err instanceof ApplicationFailure) throw redactFailure(err, redact);

@@ -13,6 +13,12 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Tells Temporal the tool is alive; needed only for tools slower than their heartbeat timeout. */
   heartbeat(details?: unknown): void;
+  /**
+   * The worker's model allow-list (`createAgentWorker({ isModelAllowed })`); absent when the
+   * worker has none. A tool that calls a model asks it first, so no tool reaches a model the
+   * organisation left out.
+   */
+  isModelAllowed?(provider: string, model: string): boolean;
 }
 
 export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output = unknown> {
@@ -32,6 +38,8 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output = un
   readonly requiredRoles: readonly string[];
   readonly sensitiveFields: readonly string[];
   readonly summaryTemplate?: string;
+  /** The models the tool may call, so a worker with a model allow-list refuses it at start rather than at a call. */
+  readonly models?: ReadonlyArray<{ readonly provider: string; readonly model: string }>;
   execute(args: z.output<Input>, context: ToolContext): Promise<Output> | Output;
 }
 

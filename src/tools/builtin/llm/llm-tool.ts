@@ -77,7 +77,7 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
   const list = [...targets].map(([alias, t]) => `${alias} (${t.model})`).join(', ');
   const maxResultChars = shared.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
 
-  return defineTool({
+  const tool = defineTool({
     readOnly: true,
     timeoutMs: DEFAULT_TIMEOUT_MS,
     ...shared,
@@ -91,6 +91,10 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
       const target = targets.get(args.model);
       const provider = target && providers[target.provider];
       if (!target || !provider) throw new ToolError(`Model "${args.model}" is not allowed. Allowed: ${aliases.join(', ')}.`, { retryable: false });
+      // The worker's own allow-list too: an organisation's registry is never bypassed by a tool's.
+      if (context.isModelAllowed && !context.isModelAllowed(target.provider, target.model)) {
+        throw new ToolError(`Model "${args.model}" (${target.provider}/${target.model}) is not allowed by this worker's model registry.`, { retryable: false });
+      }
       const request: ModelRequest = {
         provider: target.provider,
         model: target.model,
@@ -117,6 +121,7 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
       };
     },
   });
+  return Object.freeze({ ...tool, models: [...targets.values()].map((t) => ({ provider: t.provider, model: t.model })) });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApprovalPolicy, ToolRetry, ToolType, VisibilityLevel } from '../shared';
+import type { ApprovalPolicy, ModelProviderName, ToolRetry, ToolType, VisibilityLevel } from '../shared';
 import { defaultApprovalPolicy } from '../shared/approval/approval-policy';
 import { policyProblem } from '../shared/approval/rule-pattern';
 
@@ -18,7 +18,7 @@ export interface ToolContext {
    * worker has none. A tool that calls a model asks it first, so no tool reaches a model the
    * organisation left out.
    */
-  isModelAllowed?(provider: string, model: string): boolean;
+  isModelAllowed?(provider: ModelProviderName, model: string): boolean;
 }
 
 export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output = unknown> {
@@ -39,7 +39,7 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output = un
   readonly sensitiveFields: readonly string[];
   readonly summaryTemplate?: string;
   /** The models the tool may call, so a worker with a model allow-list refuses it at start rather than at a call. */
-  readonly models?: ReadonlyArray<{ readonly provider: string; readonly model: string }>;
+  readonly models?: ReadonlyArray<{ readonly provider: ModelProviderName; readonly model: string }>;
   execute(args: z.output<Input>, context: ToolContext): Promise<Output> | Output;
 }
 

@@ -79,6 +79,8 @@ export interface ToolOptions<Input extends z.ZodType, Output> {
   sensitiveFields?: string[];
   /** The line shown at `summary` visibility, e.g. "Queried {table}, {result.length} rows". */
   summaryTemplate?: string;
+  /** The models the tool calls, if any: a worker whose model allow-list leaves one out refuses to start. */
+  models?: ToolDefinition['models'];
   execute(args: z.output<Input>, context: ToolContext): Promise<Output> | Output;
 }
 
@@ -131,6 +133,7 @@ export function defineTool<Input extends z.ZodType, Output>(options: ToolOptions
     requiredRoles: options.requiredRoles ?? [],
     sensitiveFields: options.sensitiveFields ?? [],
     ...(options.summaryTemplate ? { summaryTemplate: options.summaryTemplate } : {}),
+    ...(options.models ? { models: options.models.map((m) => ({ provider: m.provider, model: m.model })) } : {}),
     execute: options.execute,
   });
 }

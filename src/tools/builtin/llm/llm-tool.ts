@@ -17,7 +17,7 @@ const SYSTEM_CHARS = 4_000;
 const DEFAULT_SYSTEM = 'Answer the question directly and concisely.';
 
 /** The options every tool takes, but `type` (always `llm`: that is how the run counts its spend), input and execute. */
-type SharedToolOptions = Omit<ToolOptions<z.ZodType, LlmAnswer>, 'name' | 'description' | 'type' | 'input' | 'execute'>;
+type SharedToolOptions = Omit<ToolOptions<z.ZodType, LlmAnswer>, 'name' | 'description' | 'type' | 'input' | 'execute' | 'models'>;
 
 export interface LlmToolOptions extends SharedToolOptions {
   /** Default `ask_model`. */
@@ -77,7 +77,7 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
   const list = [...targets].map(([alias, t]) => `${alias} (${t.model})`).join(', ');
   const maxResultChars = shared.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
 
-  const tool = defineTool({
+  return defineTool({
     readOnly: true,
     timeoutMs: DEFAULT_TIMEOUT_MS,
     ...shared,
@@ -86,6 +86,7 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
     type: 'llm',
     description: description ?? `Ask another model a self-contained question and get its text answer. Pick a cheap model for simple sub-questions and a strong one for hard parts. Models: ${list}.`,
     input: inputSchema(aliases as [string, ...string[]], maxTokens, maxPromptChars),
+    models: [...targets.values()].map((t) => ({ provider: t.provider, model: t.model })),
     async execute(args, context): Promise<LlmAnswer> {
       // The schema already holds the model to the allow-list; this guards a registry changed under a running worker.
       const target = targets.get(args.model);
@@ -121,7 +122,6 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
       };
     },
   });
-  return Object.freeze({ ...tool, models: [...targets.values()].map((t) => ({ provider: t.provider, model: t.model })) });
 }
 
 /**

@@ -24,10 +24,11 @@ async function signingKey(kid: string, alg: string): Promise<SigningKey> {
   return { kid, alg, privateKey, jwk: { ...(await jose.exportJWK(publicKey)), kid, alg, use: 'sig' } };
 }
 
-function token(key: SigningKey, claims: Record<string, unknown> = {}, options: { iss?: string; aud?: string; exp?: number } = {}): Promise<string> {
+function token(key: SigningKey, claims: Record<string, unknown> = {}, options: { iss?: string; aud?: string; exp?: number; typ?: string | null } = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
+  const typ = options.typ === undefined ? 'at+jwt' : options.typ;
   return new jose.SignJWT({ roles: ['ops', 'auditor'], tenant: 'acme', ...claims })
-    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, ...(typ === null ? {} : { typ }) })
     .setSubject('alice')
     .setIssuer(options.iss ?? issuer)
     .setAudience(options.aud ?? audience)
@@ -150,7 +151,7 @@ describe('createOidcAuthenticator', () => {
     published = { keys: [rsa.jwk] };
   });
 
-  it('reads roles from a dotted path (Keycloak), a namespaced claim (Auth0) and a space-separated string; anything else gives no roles', async () => {
+  it('reads roles from a dotted path (Keycloak), a namespaced claim (Auth0) and a space-separated string; absent roles are none', async () => {
     const keycloak = authenticator({ rolesClaim: 'realm_access.roles', tenantClaim: 'org.id' });
     const kc = await token(rsa, { roles: undefined, realm_access: { roles: ['finance', 'ops'] }, org: { id: 'acme-eu' } });
     await expect(keycloak.authenticate(bearer(kc))).resolves.toEqual({ id: 'alice', roles: ['finance', 'ops'], tenant: 'acme-eu', via: 'oidc' });
@@ -160,11 +161,7 @@ describe('createOidcAuthenticator', () => {
 
     const scopes = authenticator({ rolesClaim: 'scp' });
     await expect(scopes.authenticate(bearer(await token(rsa, { scp: 'runs.read  runs.approve' })))).resolves.toMatchObject({ roles: ['runs.read', 'runs.approve'] });
-
-    for (const roles of [42, { admin: true }, ['ops', 7], null]) {
-      await expect(authenticator().authenticate(bearer(await token(rsa, { roles })))).resolves.toMatchObject({ roles: [] });
-    }
-    await expect(keycloak.authenticate(bearer(await token(rsa, { realm_access: 'ops' })))).resolves.toMatchObject({ roles: [] });
+    await expect(authenticator().authenticate(bearer(await token(rsa, { roles: undefined })))).resolves.toMatchObject({ roles: [] });
   });
 
   it('refuses to fetch keys over plain http from anywhere but loopback, and needs an issuer and an audience', () => {
@@ -190,5 +187,71 @@ describe('createOidcAuthenticator', () => {
     }
     const closed = createOidcAuthenticator({ issuer, audience, jwksUrl: 'http://127.0.0.1:1/jwks' });
     expect((await refused(closed.authenticate(bearer(await token(rsa))))).reason).toBe('keys_unavailable');
+  });
+});
+
+describe('OIDC identity claims present in an unusable shape refuse the token (issue 43)', () => {
+  // What Keycloak's multivalued mappers and Entra's group claims send, and other shapes a tenant must not have.
+  it.each([
+    ['an array', ['acme', 'globex'], 'an array of 2'],
+    ['a one-element array', ['acme'], 'an array of 1'],
+    ['a number', 42, 'a number'],
+    ['an object', { id: 'acme' }, 'a object'],
+    ['null', null, 'null'],
+    ['an empty string', '', 'an empty string'],
+    ['201 characters', 't'.repeat(201), 'a string of 201 characters'],
+  ])('a tenant that is %s', async (_name, tenant, shape) => {
+    const err = await refused(authenticator().authenticate(bearer(await token(rsa, { tenant }))));
+    expect(err.reason).toBe('invalid_token');
+    expect(err.message).toBe(`The token's "tenant" claim is ${shape}, not one tenant (a string of 1 to 200 characters); map a single-valued claim to it at your issuer.`);
+  });
+
+  it('a tenant of exactly 200 characters is accepted; an absent one gives no tenant unless the server requires one', async () => {
+    await expect(authenticator().authenticate(bearer(await token(rsa, { tenant: 't'.repeat(200) })))).resolves.toMatchObject({ tenant: 't'.repeat(200) });
+    const none = await authenticator().authenticate(bearer(await token(rsa, { tenant: undefined })));
+    expect(none).not.toHaveProperty('tenant');
+    const err = await refused(authenticator({ requireTenant: true }).authenticate(bearer(await token(rsa, { tenant: undefined }))));
+    expect(err.message).toMatch(/^The token has no "tenant" claim, and this server requires a tenant/);
+    await expect(authenticator({ requireTenant: true }).authenticate(bearer(await token(rsa)))).resolves.toMatchObject({ tenant: 'acme' });
+  });
+
+  it.each([
+    ['a number', 42],
+    ['an object', { admin: true }],
+    ['a mixed array', ['ops', 7]],
+    ['null', null],
+    ['an array with an empty role', ['ops', '']],
+    ['an array with a role of 201 characters', ['r'.repeat(201)]],
+    ['101 roles', Array.from({ length: 101 }, (_, i) => `role-${i}`)],
+  ])('roles that are %s', async (_name, roles) => {
+    const err = await refused(authenticator().authenticate(bearer(await token(rsa, { roles }))));
+    expect(err.message).toMatch(/^The token's "roles" claim is .*, not a list of roles/);
+  });
+});
+
+describe('OIDC token type: access tokens only (issue 43)', () => {
+  it('by default accepts typ at+jwt (any case, with or without application/) and refuses JWT, none and other types', async () => {
+    for (const typ of ['at+jwt', 'AT+JWT', 'application/at+jwt']) {
+      await expect(authenticator().authenticate(bearer(await token(rsa, {}, { typ }))), typ).resolves.toMatchObject({ id: 'alice' });
+    }
+    for (const typ of ['JWT', 'id_token+jwt', 'logout+jwt', null]) {
+      const err = await refused(authenticator().authenticate(bearer(await token(rsa, {}, { typ }))));
+      expect(err.message, String(typ)).toMatch(/in its "typ" header; this server accepts at\+jwt \(access tokens\)\. Send an access token, not an ID token/);
+    }
+  });
+
+  it('tokenTypes opens JWT for issuers that type access tokens so, and still refuses what is recognisably an ID token', async () => {
+    const keycloak = authenticator({ tokenTypes: ['at+jwt', 'JWT'] });
+    await expect(keycloak.authenticate(bearer(await token(rsa, { typ: 'Bearer' }, { typ: 'JWT' })))).resolves.toMatchObject({ id: 'alice' });
+    const idTokens: Array<[Record<string, unknown>, string]> = [
+      [{ typ: 'ID', nonce: 'n-1' }, 'its "typ" claim is "ID"'],
+      [{ at_hash: 'x3Q1kN9b2Jc4', nonce: 'n-1' }, 'it has "at_hash"'],
+      [{ c_hash: 'LDktKdoQak3P' }, 'it has "c_hash"'],
+    ];
+    for (const [claims, why] of idTokens) {
+      const err = await refused(keycloak.authenticate(bearer(await token(rsa, claims, { typ: 'JWT' }))));
+      expect(err.message).toBe(`The token is an ID token (${why}); send an access token for this API.`);
+    }
+    expect(() => authenticator({ tokenTypes: [] })).toThrow(/tokenTypes needs at least one non-empty type/);
   });
 });

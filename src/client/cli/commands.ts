@@ -94,6 +94,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       'oidc-jwks-url': text,
       'oidc-roles-claim': text,
       'oidc-tenant-claim': text,
+      'oidc-require-tenant': flag,
+      'oidc-token-types': text,
       'signing-keys': text,
       'require-signatures': flag,
     },
@@ -106,6 +108,8 @@ export const COMMANDS: readonly CommandSpec[] = [
         ...(given('oidc-jwks-url') !== undefined ? { jwksUrl: given('oidc-jwks-url')! } : {}),
         ...(given('oidc-roles-claim') !== undefined ? { rolesClaim: given('oidc-roles-claim')! } : {}),
         ...(given('oidc-tenant-claim') !== undefined ? { tenantClaim: given('oidc-tenant-claim')! } : {}),
+        ...(l.flag('oidc-require-tenant') ? { requireTenant: true } : {}),
+        ...(given('oidc-token-types') !== undefined ? { tokenTypes: given('oidc-token-types')!.split(',').map((t) => t.trim()) } : {}),
       };
       return serveHttp({
         ...(port ? { port } : {}),

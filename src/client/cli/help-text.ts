@@ -20,6 +20,8 @@ Usage:
       --tokens FILE          token hashes (default THOUGHTLINE_TOKENS or .thoughtline/tokens.json)
       --oidc-issuer URL --oidc-audience AUD --oidc-jwks-url URL [--oidc-roles-claim PATH]
                              [--oidc-tenant-claim PATH]   also accept JWTs from an OIDC issuer
+                             [--oidc-require-tenant]      refuse tokens without a tenant
+                             [--oidc-token-types T,...]   accepted "typ" headers (default at+jwt)
       --signing-keys FILE    sign every decision with these Ed25519 keys; --require-signatures:
                              runs started here refuse decisions without a valid signature
   thoughtline token --id ID [--roles a,b] [--tenant T] [--file FILE]

@@ -8,13 +8,16 @@ export interface OidcFlags {
   jwksUrl?: string;
   rolesClaim?: string;
   tenantClaim?: string;
+  requireTenant?: boolean;
+  tokenTypes?: string[];
 }
 
 /** The flags that are missing for OIDC, when some were given; [] when all three or none were. */
 export function missingOidcFlags(flags: OidcFlags): string[] {
   const given = { 'oidc-issuer': flags.issuer, 'oidc-audience': flags.audience, 'oidc-jwks-url': flags.jwksUrl };
   const present = Object.values(given).filter((v) => v !== undefined).length;
-  if (present === 0 && flags.rolesClaim === undefined && flags.tenantClaim === undefined) return [];
+  const tuning = [flags.rolesClaim, flags.tenantClaim, flags.requireTenant, flags.tokenTypes].some((v) => v !== undefined);
+  if (present === 0 && !tuning) return [];
   return Object.entries(given).filter(([, v]) => v === undefined).map(([name]) => `--${name}`);
 }
 
@@ -27,5 +30,7 @@ export async function oidcFromFlags(flags: OidcFlags): Promise<Authenticator | u
     jwksUrl: flags.jwksUrl,
     ...(flags.rolesClaim ? { rolesClaim: flags.rolesClaim } : {}),
     ...(flags.tenantClaim ? { tenantClaim: flags.tenantClaim } : {}),
+    ...(flags.requireTenant ? { requireTenant: true } : {}),
+    ...(flags.tokenTypes ? { tokenTypes: flags.tokenTypes } : {}),
   });
 }

@@ -20,6 +20,14 @@ export interface OidcAuthenticatorOptions {
   idClaim?: string;
   /** After fetching the keys, no refetch for this long, even for an unknown `kid` (protects the issuer). Default 30 s. */
   jwksCooldownMs?: number;
+  /** Refuse tokens without a tenant (multi-tenant servers: a tenant-less caller sees the tenant-less runs). Default false. */
+  requireTenant?: boolean;
+  /**
+   * JOSE `typ` header values accepted, compared without case and without `application/`.
+   * Default `['at+jwt']` (RFC 9068 access tokens); add `JWT` for issuers that sign access tokens
+   * so (Keycloak, Entra ID). Tokens that are recognisably ID tokens are refused whatever this says.
+   */
+  tokenTypes?: readonly string[];
 }
 
 /** Asymmetric signatures only: never `none`, never HS* (a public key used as an HMAC secret would forge tokens). */
@@ -29,6 +37,7 @@ const CLOCK_TOLERANCE_S = 30;
 const MAX_ROLES = 100;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 const MAX_CLAIM_CHARS = 200;
+export const DEFAULT_OIDC_TOKEN_TYPES = ['at+jwt'] as const;
 
 /**
  * Authenticates `Authorization: Bearer <JWT>` against an OpenID Connect issuer: the signature
@@ -37,8 +46,10 @@ const MAX_CLAIM_CHARS = 200;
  * request. Every refusal is an AuthError (401) whose message says what to do.
  */
 export function createOidcAuthenticator(options: OidcAuthenticatorOptions): Authenticator {
-  const { issuer, audience, rolesClaim = 'roles', tenantClaim = 'tenant', idClaim = 'sub' } = options;
+  const { issuer, audience, rolesClaim = 'roles', tenantClaim = 'tenant', idClaim = 'sub', requireTenant = false } = options;
   if (!issuer || !audience) throw new TypeError('createOidcAuthenticator needs an issuer and an audience.');
+  const tokenTypes = new Set((options.tokenTypes ?? DEFAULT_OIDC_TOKEN_TYPES).map(mediaType));
+  if (tokenTypes.size === 0 || tokenTypes.has('')) throw new TypeError('createOidcAuthenticator: tokenTypes needs at least one non-empty type, e.g. at+jwt.');
   const jwksUrl = new URL(options.jwksUrl);
   // Keys fetched over plain HTTP could be swapped in transit: only a loopback issuer (tests, a local IdP) may use it.
   if (jwksUrl.protocol !== 'https:' && !(jwksUrl.protocol === 'http:' && LOOPBACK.has(jwksUrl.hostname))) {
@@ -53,28 +64,60 @@ export function createOidcAuthenticator(options: OidcAuthenticatorOptions): Auth
       if (!match) throw new AuthError('missing_token', `Send "Authorization: Bearer <token>" with an access token from ${issuer}.`);
       const { jose, keys } = await loaded;
       let payload: JWTPayload;
+      let header: { typ?: unknown };
       try {
-        ({ payload } = await jose.jwtVerify(match[1]!, keys, { issuer, audience, algorithms: [...OIDC_ALGORITHMS], clockTolerance: CLOCK_TOLERANCE_S, requiredClaims: ['exp'] }));
+        ({ payload, protectedHeader: header } = await jose.jwtVerify(match[1]!, keys, { issuer, audience, algorithms: [...OIDC_ALGORITHMS], clockTolerance: CLOCK_TOLERANCE_S, requiredClaims: ['exp'] }));
       } catch (err) {
         throw refusal(jose.errors, err, { issuer, audience, jwksUrl: jwksUrl.href });
       }
-      return identityOf(payload, { idClaim, rolesClaim, tenantClaim });
+      checkTokenType(header.typ, payload, tokenTypes);
+      return identityOf(payload, { idClaim, rolesClaim, tenantClaim, requireTenant });
     },
   };
 }
 
-function identityOf(payload: JWTPayload, claims: { idClaim: string; rolesClaim: string; tenantClaim: string }): Identity {
+/** `application/at+jwt` and `AT+JWT` are the same type (RFC 7515 4.1.9). */
+const mediaType = (typ: string): string => typ.trim().toLowerCase().replace(/^application\//, '');
+
+/** Claims only an ID token carries (OIDC Core 3.1.3.6, 3.3.2.11), or Keycloak's own marker of one. */
+const ID_TOKEN_CLAIMS = ['at_hash', 'c_hash'] as const;
+
+/**
+ * An access token of an accepted type, and never an ID token: an ID token is issued to the client
+ * that signed in, and with an API that shares the client's audience it would otherwise pass.
+ */
+function checkTokenType(typ: unknown, payload: JWTPayload, accepted: ReadonlySet<string>): void {
+  const type = typeof typ === 'string' ? mediaType(typ) : undefined;
+  if (type === undefined || !accepted.has(type)) {
+    const shown = typeof typ === 'string' ? JSON.stringify(typ.slice(0, 40)) : 'no type';
+    throw new AuthError('invalid_token', `The token has ${shown} in its "typ" header; this server accepts ${[...accepted].join(', ')} (access tokens). Send an access token, not an ID token; if your issuer types access tokens "JWT", start serve with --oidc-token-types at+jwt,JWT.`);
+  }
+  const idClaim = ID_TOKEN_CLAIMS.find((c) => Object.hasOwn(payload, c));
+  const keycloakId = typeof payload.typ === 'string' && payload.typ.toLowerCase() === 'id';
+  if (idClaim || keycloakId) {
+    throw new AuthError('invalid_token', `The token is an ID token (${idClaim ? `it has "${idClaim}"` : 'its "typ" claim is "ID"'}); send an access token for this API.`);
+  }
+}
+
+function identityOf(payload: JWTPayload, claims: { idClaim: string; rolesClaim: string; tenantClaim: string; requireTenant: boolean }): Identity {
   const id = claimAt(payload, claims.idClaim);
   if (typeof id !== 'string' || !id || id.length > MAX_CLAIM_CHARS) {
     throw new AuthError('invalid_token', `The token has no usable "${claims.idClaim}" claim (a string of 1 to ${MAX_CLAIM_CHARS} characters); configure the id claim your issuer sets.`);
   }
-  const tenant = claimAt(payload, claims.tenantClaim);
-  return {
-    id,
-    roles: rolesOf(claimAt(payload, claims.rolesClaim)),
-    ...(typeof tenant === 'string' && tenant && tenant.length <= MAX_CLAIM_CHARS ? { tenant } : {}),
-    via: 'oidc',
-  };
+  const tenant = tenantOf(claimAt(payload, claims.tenantClaim), claims);
+  return { id, roles: rolesOf(claimAt(payload, claims.rolesClaim), claims.rolesClaim), ...(tenant ? { tenant } : {}), via: 'oidc' };
+}
+
+/** A string of 1 to 200 characters, or absent. Present in any other shape refuses: dropping it would make the caller tenant-less, which sees the tenant-less runs. */
+function tenantOf(value: unknown, claims: { tenantClaim: string; requireTenant: boolean }): string | undefined {
+  if (value === undefined) {
+    if (claims.requireTenant) throw new AuthError('invalid_token', `The token has no "${claims.tenantClaim}" claim, and this server requires a tenant; ask your issuer to add it, or configure the tenant claim it sets (--oidc-tenant-claim).`);
+    return undefined;
+  }
+  if (typeof value !== 'string' || !value || value.length > MAX_CLAIM_CHARS) {
+    throw new AuthError('invalid_token', `The token's "${claims.tenantClaim}" claim is ${shapeOf(value)}, not one tenant (a string of 1 to ${MAX_CLAIM_CHARS} characters); map a single-valued claim to it at your issuer.`);
+  }
+  return value;
 }
 
 /** The claim named exactly `path` if the token has one (Auth0's `https://example.com/roles`), else the dotted path into nested objects. */
@@ -88,10 +131,22 @@ function claimAt(payload: JWTPayload, path: string): unknown {
   return at;
 }
 
-/** An array of strings or a space-separated string; anything else (numbers, objects, mixed arrays) gives no roles. */
-function rolesOf(value: unknown): string[] {
-  const list = typeof value === 'string' ? value.split(/\s+/) : Array.isArray(value) && value.every((r) => typeof r === 'string') ? (value as string[]) : [];
-  return [...new Set(list.filter((r) => r.length > 0 && r.length <= MAX_CLAIM_CHARS))].slice(0, MAX_ROLES);
+/** An array of strings or a space-separated string, or absent (no roles). Present in any other shape refuses the token. */
+function rolesOf(value: unknown, claim: string): string[] {
+  if (value === undefined) return [];
+  const list = typeof value === 'string' ? value.split(/\s+/).filter((r) => r.length > 0) : Array.isArray(value) && value.every((r) => typeof r === 'string') ? (value as string[]) : undefined;
+  if (!list || list.some((r) => r.length === 0 || r.length > MAX_CLAIM_CHARS) || list.length > MAX_ROLES) {
+    throw new AuthError('invalid_token', `The token's "${claim}" claim is ${shapeOf(value)}, not a list of roles (at most ${MAX_ROLES} strings of 1 to ${MAX_CLAIM_CHARS} characters, or one space-separated string).`);
+  }
+  return [...new Set(list)];
+}
+
+/** What a claim is, in words, without echoing it (it may be long or hostile). */
+function shapeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of ${value.length}${value.some((v) => typeof v !== 'string') ? ' with non-strings' : ''}`;
+  if (typeof value === 'string') return value.length === 0 ? 'an empty string' : `a string of ${value.length} characters`;
+  return `a ${typeof value}`;
 }
 
 /** jose's error, in words that say what to do; anything unrecognised is an invalid token, never an acceptance. */

@@ -10,4 +10,10 @@ GRANT CONNECT ON DATABASE agent TO agent_reader;
 GRANT USAGE ON SCHEMA public TO agent_reader;
 ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO agent_reader;
 ALTER ROLE agent_reader SET default_transaction_read_only = on;
+-- PostgreSQL lets every role write a logical-decoding message to the WAL, which no rollback
+-- undoes; sql_query refuses a role that can (docs/tools-sql.md, "The role to create").
+DO $$ DECLARE f regprocedure; BEGIN
+  FOR f IN SELECT oid::regprocedure FROM pg_proc WHERE proname = 'pg_logical_emit_message' LOOP
+    EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', f);
+  END LOOP; END $$;
 SQL

@@ -84,3 +84,12 @@ function clearly<T>(what: string, step: () => T, log?: string): T {
     throw new Error([`${what}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, stderr, tail].filter(Boolean).join('\n'));
   }
 }
+
+/**
+ * Revokes from PUBLIC the one function PostgreSQL grants every role that writes past a rollback
+ * (docs/tools-sql.md, "The role to create"): every signature, which differs between versions.
+ */
+export const REVOKE_LOGICAL_EMIT = `DO $$ DECLARE f regprocedure; BEGIN
+  FOR f IN SELECT oid::regprocedure FROM pg_proc WHERE proname = 'pg_logical_emit_message' LOOP
+    EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', f);
+  END LOOP; END $$;`;

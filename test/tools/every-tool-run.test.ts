@@ -9,7 +9,7 @@ import { ModelRegistry } from '../../src/shared';
 import { createFileTools, createHttpTool, createLlmTool, createPostgresQueryTool, createSqliteQueryTool } from '../../src/tools';
 import { toolResultOf } from '../helpers/chain-helpers';
 import { waitForPending } from '../helpers/approval-helpers';
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
+import { REVOKE_LOGICAL_EMIT, startTestPostgres, type TestPostgres } from '../helpers/postgres';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../helpers/temporal-env';
 import { sampleFolder, startEverythingHttp, stdioConfig, type HttpServer } from '../mcp/mcp-test-servers';
@@ -38,6 +38,7 @@ describe('one run with every kind of tool', () => {
     db.close();
     pg = await startTestPostgres();
     await pg.query('CREATE TABLE stock (sku text, qty int); INSERT INTO stock VALUES (\'a\', 3), (\'b\', 0); CREATE ROLE reader LOGIN; GRANT SELECT ON stock TO reader;');
+    await pg.query(REVOKE_LOGICAL_EMIT);
     web = await startEverythingHttp();
     site = await localServer((_req, res) => res.end('status: green'));
   }, 600_000);

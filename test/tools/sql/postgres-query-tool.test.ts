@@ -2,9 +2,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresQueryTool } from '../../../src/tools/builtin/sql';
 import { ToolError } from '../../../src/tools/tool-error';
-import { startTestPostgres, type TestPostgres } from '../../helpers/postgres';
+import { POSTGRES_RISKS, type PostgresRisk } from '../../../src/tools/builtin/sql/postgres-role-check';
+import { REVOKE_LOGICAL_EMIT, startTestPostgres, type TestPostgres } from '../../helpers/postgres';
 import { toolContext } from './sql-tool-context';
 
+const ALL_RISKS = Object.keys(POSTGRES_RISKS) as PostgresRisk[];
 let server: TestPostgres;
 /** The role the docs recommend: LOGIN, SELECT on the tables, nothing else. */
 let reader: ReturnType<typeof createPostgresQueryTool>;
@@ -46,8 +48,10 @@ beforeAll(async () => {
     CREATE ROLE reader LOGIN;
     GRANT SELECT ON t, big TO reader;
   `);
+  await server.query(REVOKE_LOGICAL_EMIT);
   reader = createPostgresQueryTool({ connection: server.urlFor('reader'), statementTimeoutMs: 1_000 });
-  superuser = createPostgresQueryTool({ connection: server.superuserUrl, statementTimeoutMs: 1_000 });
+  // Every risk accepted knowingly: these tests show what the read-only transaction alone stops.
+  superuser = createPostgresQueryTool({ connection: server.superuserUrl, statementTimeoutMs: 1_000, acceptRisks: ALL_RISKS });
   tools.push(reader, superuser);
 }, 600_000);
 

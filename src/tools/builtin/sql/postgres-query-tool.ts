@@ -2,6 +2,8 @@ import pg from 'pg';
 import { defineTool, type ToolContext, type ToolDefinition } from '../../define-tool';
 import { ToolError } from '../../tool-error';
 import type { PostgresConnectionOptions } from './postgres-connection';
+import { watchDeadline } from './postgres-deadline';
+import { postgresRoleRisks, roleRefusal, type PostgresRisk } from './postgres-role-check';
 import { RowCollector, positiveCap, type QueryCaps, type SqlQueryResult } from './query-result';
 import type { SqlQueryInput } from './sql-input';
 import { messageOf, sqlCaps, sqlToolBase, type SqlToolOptions } from './sql-tool-options';
@@ -9,10 +11,21 @@ import { messageOf, sqlCaps, sqlToolBase, type SqlToolOptions } from './sql-tool
 export interface PostgresQueryToolOptions extends SqlToolOptions {
   /** A connection string, or node-postgres pool options. Use a role with SELECT grants only. */
   connection: string | PostgresConnectionOptions;
-  /** Each statement's `statement_timeout`, in milliseconds. Default 10,000, at most 300,000. */
+  /**
+   * Each query's deadline, in milliseconds: `statement_timeout`, and enforced by the tool as well
+   * (a query can turn that setting off): at the deadline its backend is cancelled, terminated if it
+   * does not stop, and checked gone. Default 10,000, at most 300,000.
+   */
   statementTimeoutMs?: number;
+  /**
+   * Rights of the role that the tool otherwise refuses (see POSTGRES_RISKS): each one named here
+   * is accepted knowingly, e.g. `['superuser']` for a throwaway local database. Default none.
+   */
+  acceptRisks?: readonly PostgresRisk[];
 }
 
+/** The server's statement_timeout gets this long to end a query before the tool's own deadline does. */
+const SERVER_FIRST_MS = 500;
 /** Rows read per FETCH: the most held in memory beyond the result itself. */
 const FETCH_BATCH = 100;
 const CURSOR = 'thoughtline_sql_query';
@@ -28,18 +41,31 @@ const CURSOR_HINT = 'Only a single query that can feed a cursor runs here: SELEC
 export function createPostgresQueryTool(options: PostgresQueryToolOptions): ToolDefinition<typeof SqlQueryInput, SqlQueryResult> {
   const caps = sqlCaps(options);
   const statementTimeoutMs = positiveCap('statementTimeoutMs', options.statementTimeoutMs, 10_000, 300_000);
+  const config = typeof options.connection === 'string' ? { connectionString: options.connection } : options.connection;
+  const accepted = new Set(options.acceptRisks ?? []);
   let pool: pg.Pool | undefined;
-  const getPool = () => (pool ??= createPool(options.connection, statementTimeoutMs));
+  const getPool = () => (pool ??= createPool(config, statementTimeoutMs));
+  // The role is checked on the first call (the tool is defined before any connection) and once per tool.
+  let checked: Promise<void> | undefined;
+  const checkRole = (client: pg.PoolClient) => (checked ??= checkOnce(client, accepted).catch((error: unknown) => {
+    if (!ToolError.is(error)) checked = undefined; // a connection problem is checked again next call
+    throw error;
+  }));
   return defineTool({
     // Connecting (10 s at most by default) plus the read (about twice the statement limit).
     timeoutMs: statementTimeoutMs * 2 + 15_000,
     ...sqlToolBase(options, 'Runs one read-only SQL query (PostgreSQL dialect, parameters as $1, $2, …) and returns its rows as JSON.'),
-    execute: ({ sql, params }, context) => runPostgres(getPool(), sql, params ?? [], caps, statementTimeoutMs, context),
+    execute: ({ sql, params }, context) => runPostgres({ pool: getPool(), config, checkRole }, sql, params ?? [], caps, statementTimeoutMs, context),
   });
 }
 
-function createPool(connection: string | PostgresConnectionOptions, statementTimeoutMs: number): pg.Pool {
-  const config = typeof connection === 'string' ? { connectionString: connection } : connection;
+async function checkOnce(client: pg.PoolClient, accepted: ReadonlySet<PostgresRisk>): Promise<void> {
+  const { role, risks } = await postgresRoleRisks(client);
+  const refusal = roleRefusal(role, risks, accepted);
+  if (refusal) throw new ToolError(refusal, { retryable: false });
+}
+
+function createPool(config: PostgresConnectionOptions, statementTimeoutMs: number): pg.Pool {
   const pool = new pg.Pool({
     max: 4,
     idleTimeoutMillis: 10_000,
@@ -54,8 +80,14 @@ function createPool(connection: string | PostgresConnectionOptions, statementTim
   return pool;
 }
 
+interface PostgresTarget {
+  pool: pg.Pool;
+  config: PostgresConnectionOptions;
+  checkRole(client: pg.PoolClient): Promise<void>;
+}
+
 async function runPostgres(
-  pool: pg.Pool,
+  { pool, config, checkRole }: PostgresTarget,
   sql: string,
   params: unknown[],
   caps: QueryCaps,
@@ -71,7 +103,14 @@ async function runPostgres(
     throw new ToolError(`Cannot connect to PostgreSQL: ${messageOf(error)}`, { retryable: true, cause: error });
   }
   let failed: unknown;
+  // A backend ended under a checked-out client (the deadline, or the query itself) is also emitted
+  // as an 'error' event; the call's own error reports it, so the event is not an unhandled one.
+  const onError = () => undefined;
+  client.on('error', onError);
+  // Armed from the first statement, a little after the server's own timeout, which the query can switch off.
+  const watch = watchDeadline(client, config as pg.ClientConfig, statementTimeoutMs + SERVER_FIRST_MS);
   try {
+    await checkRole(client);
     await client.query('BEGIN READ ONLY');
     await client.query({ text: "SELECT set_config('statement_timeout', $1, true)", values: [`${statementTimeoutMs}ms`] });
     try {
@@ -89,11 +128,22 @@ async function runPostgres(
     return result;
   } catch (error) {
     failed = error;
+    const fired = watch.fired();
+    if (fired) throw await pastDeadline(fired, statementTimeoutMs, error);
     throw ToolError.is(error) ? error : refused(error);
   } finally {
-    // A client whose call failed may be mid-transaction or cut off: it is dropped, not reused.
-    client.release(failed === undefined ? undefined : true);
+    watch.stop();
+    client.off('error', onError);
+    // A client whose call failed or met its deadline may be mid-transaction or cut off: it is dropped, not reused.
+    client.release(failed === undefined && !watch.fired() ? undefined : true);
   }
+}
+
+/** The error of a call whose deadline stopped it, once the backend is known to be stopped (or could not be confirmed). */
+async function pastDeadline(fired: ReturnType<ReturnType<typeof watchDeadline>['fired']> & object, statementTimeoutMs: number, cause: unknown): Promise<ToolError> {
+  const { pid, how, stopped } = await fired;
+  const what = stopped ? `PostgreSQL ${how === 'terminated' ? 'terminated its backend' : 'cancelled it'} (pid ${pid}), and it no longer runs` : `it was cancelled, but whether its backend (pid ${pid}) stopped could not be confirmed`;
+  return new ToolError(`The query ran past its time limit of ${statementTimeoutMs} ms; ${what}.`, { retryable: false, cause });
 }
 
 /** Reads the cursor in batches; `beforeBatch` throws to stop (time limit) and heartbeats. */

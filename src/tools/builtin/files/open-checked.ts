@@ -3,12 +3,11 @@ import type { FileHandle } from 'node:fs/promises';
 import { isInside } from './sandbox-path';
 import { refuse } from '../refuse';
 
-const { O_RDONLY, O_WRONLY, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = constants;
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
 
 /** Opening errors the model can act on, in words. */
-function openRefusal(err: unknown, mode: 'read' | 'write'): Error {
+function openRefusal(err: unknown): Error {
   const code = (err as NodeJS.ErrnoException).code;
-  if (mode === 'write' && (code === 'ENOENT' || code === 'ENOTDIR')) return refuse('The parent directory does not exist.');
   if (code === 'ELOOP') return refuse('The path is a symlink; the file tools do not follow symlinks.');
   if (code === 'ENOENT') return refuse('No such file.');
   if (code === 'EISDIR') return refuse('The path is a directory.');
@@ -18,18 +17,19 @@ function openRefusal(err: unknown, mode: 'read' | 'write'): Error {
 }
 
 /**
- * Opens `real` (already resolved inside `root`) and checks what was opened: a regular file, and
+ * Opens `real` (already resolved inside `root`) for reading and checks what was opened: a regular file, and
  * still the file the path names inside the root. `O_NOFOLLOW` refuses a symlink swapped in as the
  * last component; `O_NONBLOCK` keeps a FIFO from hanging the open. The re-check after opening
- * closes the window in which a parent directory could have been swapped for a symlink.
+ * closes the window in which a parent directory could have been swapped for a symlink. (Writes
+ * go through openBeneath, which never creates anything outside the root even for that window.)
  */
-export async function openChecked(root: string, real: string, mode: 'read' | 'write'): Promise<FileHandle> {
-  const flags = (mode === 'read' ? O_RDONLY : O_WRONLY | O_CREAT) | O_NOFOLLOW | O_NONBLOCK;
+export async function openChecked(root: string, real: string): Promise<FileHandle> {
+  const flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
   let handle: FileHandle;
   try {
-    handle = await fs.open(real, flags, 0o644);
+    handle = await fs.open(real, flags);
   } catch (err) {
-    throw openRefusal(err, mode);
+    throw openRefusal(err);
   }
   try {
     const opened = await handle.stat();
@@ -42,6 +42,6 @@ export async function openChecked(root: string, real: string, mode: 'read' | 'wr
     return handle;
   } catch (err) {
     await handle.close();
-    throw openRefusal(err, mode);
+    throw openRefusal(err);
   }
 }

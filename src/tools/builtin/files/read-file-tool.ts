@@ -28,7 +28,7 @@ export function readFileTool(root: string, limits: FileLimits, overrides: ToolOv
     async execute({ path }): Promise<ReadFileResult> {
       const target = await resolveInRoot(root, path);
       if (!target.exists) throw refuse(`No such file: ${target.relative}.`);
-      const handle = await openChecked(target.root, target.real, 'read');
+      const handle = await openChecked(target.root, target.real);
       try {
         const { size } = await handle.stat();
         const buffer = Buffer.alloc(Math.min(size, limits.maxReadBytes));

@@ -68,7 +68,7 @@ export function searchFilesTool(root: string, limits: FileLimits, overrides: Too
         filesScanned++;
         let handle;
         try {
-          handle = await openChecked(target.root, file, 'read');
+          handle = await openChecked(target.root, file);
         } catch {
           return undefined; // Unreadable, or swapped for something else: skipped, as a symlink is.
         }

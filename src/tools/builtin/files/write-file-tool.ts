@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../define-tool';
 import type { FileLimits } from './file-limits';
-import { openChecked } from './open-checked';
+import { openBeneath } from './open-beneath';
 import { resolveInRoot } from './sandbox-path';
 import { refuse } from '../refuse';
 import type { ToolOverrides } from '../tool-overrides';
@@ -34,13 +34,13 @@ export function writeFileTool(root: string, limits: FileLimits, overrides: ToolO
       if (bytes > limits.maxWriteBytes) throw refuse(`The content is ${bytes} bytes; files_write accepts at most ${limits.maxWriteBytes}.`);
       const target = await resolveInRoot(root, path);
       if (target.relative === '.') throw refuse('The path is the root directory.');
-      // Opened without truncating: nothing is lost until the opened file is checked to be the one inside the root.
-      const handle = await openChecked(target.root, target.real, 'write');
+      // Opened by descriptor from the root down, without truncating: a folder swapped for a symlink fails the open.
+      const { handle, created } = await openBeneath(target.root, target.relative.split('/'));
       try {
         await handle.truncate(0);
         // writeFile loops until every byte is written; a single write() may write part of a large string.
         await handle.writeFile(content, 'utf8');
-        return { path: target.relative, bytes, created: !target.exists };
+        return { path: target.relative, bytes, created };
       } finally {
         await handle.close();
       }

@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteQueryTool } from '../../../src/tools/builtin/sql';
-import { requireOptional } from '../../../src/tools/builtin/sql/require-optional';
 import { ToolError } from '../../../src/tools/tool-error';
 import { toolContext } from './sql-tool-context';
 
@@ -130,19 +129,5 @@ describe('createSqliteQueryTool', () => {
     expect(tool.input.safeParse({ sql: `SELECT '${'x'.repeat(20_000)}'` }).success).toBe(false);
     expect(tool.input.safeParse({ sql: 'SELECT 1', params: Array(101).fill(1) }).success).toBe(false);
     expect(tool.input.safeParse({ sql: 'SELECT 1', params: Array(100).fill(1) }).success).toBe(true);
-  });
-});
-
-describe('requireOptional', () => {
-  it('turns a missing optional package into a final ToolError that says what to install', () => {
-    let error: unknown;
-    try {
-      requireOptional('thoughtline-no-such-package', 'The SQLite tool');
-    } catch (caught) {
-      error = caught;
-    }
-    expect(ToolError.is(error)).toBe(true);
-    expect((error as ToolError).retryable).toBe(false);
-    expect((error as Error).message).toBe('The SQLite tool needs the package thoughtline-no-such-package: install it next to thoughtline (npm install thoughtline-no-such-package).');
   });
 });

@@ -237,6 +237,46 @@ describe('GET /v1/runs/:id/events', () => {
       expect(empty.json).toMatchObject({ error: { code: 'bad_request', issues: [{ path: ['id'] }] } });
     });
 
+    it('429 past the streams one identity may hold, and past one tenant\'s; another tenant and the server still have room (issue 43)', async () => {
+      const capped = await startEventsServer(h.agents, { maxWatchersPerIdentity: 2, maxWatchersPerTenant: 3 });
+      const open: Array<{ close(): void }> = [];
+      try {
+        const run = await start('stream caps', lookups(1), 0);
+        const globex = await h.agents.start({ task: 'stream caps globex', model: { provider: 'scripted', model: 'scripted-model' }, caller: { id: 'gil', roles: ['developer'], tenant: 'globex' }, maxIterations: 1 });
+        for (let i = 0; i < 2; i++) {
+          const s = await openEvents(capped, run.id, { token: 'dev-token' });
+          expect(s.status).toBe(200);
+          open.push(s);
+        }
+        const third = await openEvents(capped, run.id, { token: 'dev-token' });
+        expect(third.status).toBe(429);
+        expect(third.json).toMatchObject({ error: { code: 'too_many_requests', message: expect.stringContaining('You hold 2 open event streams') } });
+        // Another person of the same tenant takes the tenant's last one, then the tenant is full for everyone in it.
+        const ulla = await openEvents(capped, run.id, { token: 'user-token' });
+        expect(ulla.status).toBe(200);
+        open.push(ulla);
+        const abe = await openEvents(capped, run.id, { token: 'auditor-token' });
+        expect(abe.status).toBe(429);
+        expect(abe.json).toMatchObject({ error: { code: 'too_many_requests', message: expect.stringContaining("Your tenant's people hold 3") } });
+        // Another tenant is not starved by acme's streams.
+        const gil = await openEvents(capped, globex.workflowId, { token: 'globex-token' });
+        expect(gil.status).toBe(200);
+        open.push(gil);
+        expect(capped.route.watcherCount()).toBe(4);
+        // Closing one frees a place for its identity again.
+        open.shift()!.close();
+        await pollFor('a stream to leave', () => (capped.route.watcherCount() === 3 ? true : undefined));
+        const again = await openEvents(capped, run.id, { token: 'dev-token' });
+        expect(again.status).toBe(200);
+        open.push(again);
+        await run.handle.terminate('test done');
+        await globex.terminate('test done').catch(() => undefined);
+      } finally {
+        for (const s of open) s.close();
+        await capped.close();
+      }
+    });
+
     it('503 when the server holds as many streams as it allows', async () => {
       const small = await startEventsServer(h.agents, { maxWatchers: 1 });
       try {

@@ -6,6 +6,7 @@ export const API_ERROR_STATUS = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  too_many_requests: 429,
   unavailable: 503,
   internal: 500,
 } as const;

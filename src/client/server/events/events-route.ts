@@ -11,6 +11,10 @@ import { Watcher } from './watcher';
 export interface EventsRouteOptions {
   /** Open streams the server holds at most; one more is answered 503. Default 20,000. */
   maxWatchers?: number;
+  /** Open streams one identity holds at most; one more is answered 429. Default 100. */
+  maxWatchersPerIdentity?: number;
+  /** Open streams one tenant's people hold at most (tenant-less callers count as one tenant); one more is answered 429. Default 2,000. */
+  maxWatchersPerTenant?: number;
   /** Events one watcher queues at most before it throws them away and catches up from the chain. Default 1,000. */
   maxQueuedEvents?: number;
   /** Default 15,000 ms. */
@@ -51,7 +55,8 @@ async function authenticate(ctx: ServerContext, authorization: string | undefine
  * byte is streamed (401/404/403/400 as JSON); a server at its cap of streams answers 503.
  */
 export function registerEventsRoute(app: FastifyInstance, ctx: ServerContext, options: EventsRouteOptions = {}): EventsRoute {
-  const hub = new RunStreamHub({ agents: ctx.agents, bus: ctx.bus, safetyPollMs: options.safetyPollMs ?? 1_000, readTimeoutMs: options.readTimeoutMs ?? 10_000 }, options.maxWatchers ?? 20_000);
+  const caps = { server: options.maxWatchers ?? 20_000, perIdentity: options.maxWatchersPerIdentity ?? 100, perTenant: options.maxWatchersPerTenant ?? 2_000 };
+  const hub = new RunStreamHub({ agents: ctx.agents, bus: ctx.bus, safetyPollMs: options.safetyPollMs ?? 1_000, readTimeoutMs: options.readTimeoutMs ?? 10_000 }, caps);
   const writerOptions = { pingMs: options.pingMs ?? 15_000, maxBufferedBytes: options.maxBufferedBytes ?? 1 << 20, drainTimeoutMs: options.drainTimeoutMs ?? 10_000 };
   const open = new Set<SseWriter>();
 
@@ -66,14 +71,18 @@ export function registerEventsRoute(app: FastifyInstance, ctx: ServerContext, op
       if (requested !== undefined && typeof requested !== 'string') throw new ApiError('bad_request', 'Give view once: auditor, developer or end_user.', [{ path: ['view'], message: 'expected a string' }]);
       const access = await ctx.accessRun(identity, params.data.id);
       const view = ctx.viewFor(identity, requested);
-      if (!hub.hasRoom()) throw new ApiError('unavailable', 'This server holds as many event streams as it allows; retry in a moment or use another instance.');
-      checked = { after, view, workflowId: access.workflowId };
+      const owner = { id: identity.id, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
+      const full = hub.fullFor(owner);
+      if (full === 'server') throw new ApiError('unavailable', 'This server holds as many event streams as it allows; retry in a moment or use another instance.');
+      if (full === 'identity') throw new ApiError('too_many_requests', `You hold ${caps.perIdentity} open event streams, as many as one identity may; close one (a tab, a watcher) before opening another.`);
+      if (full === 'tenant') throw new ApiError('too_many_requests', `Your tenant's people hold ${caps.perTenant} open event streams, as many as one tenant may; close one before opening another.`);
+      checked = { after, view, workflowId: access.workflowId, owner };
     } catch (err) {
       if (err instanceof ApiError) return sendError(reply, err);
       throw err;
     }
     reply.hijack();
-    const { after, view, workflowId } = checked;
+    const { after, view, workflowId, owner } = checked;
     let joined: ReturnType<typeof hub.join<Watcher>> | undefined;
     const writer = new SseWriter(reply.raw, writerOptions, () => {
       open.delete(writer);
@@ -82,7 +91,7 @@ export function registerEventsRoute(app: FastifyInstance, ctx: ServerContext, op
     open.add(writer);
     writer.open();
     if (writer.closed) return;
-    joined = hub.join(workflowId, (stream) => new Watcher(stream, writer, view, after, options.maxQueuedEvents ?? 1_000));
+    joined = hub.join(workflowId, owner, (stream) => new Watcher(stream, writer, view, after, options.maxQueuedEvents ?? 1_000));
     void joined.listener.start();
   });
 

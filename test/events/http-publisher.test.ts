@@ -52,7 +52,12 @@ async function serve(port = 0, holdMs = 0): Promise<Served> {
   app.addHook('onResponse', async () => {
     concurrent -= 1;
   });
-  registerIngestRoute(app, { bus, auth } as unknown as ServerContext);
+  // Every run exists and is tenant-less: these tests are about the publisher, not who may publish (test/server/events-ingest-scope).
+  const accessRun = async (identity: Identity, workflowId: string) => {
+    if (identity.tenant) throw new ApiError('not_found', `No run ${workflowId}.`);
+    return { workflowId };
+  };
+  registerIngestRoute(app, { bus, auth, accessRun } as unknown as ServerContext);
   served.url = await app.listen({ port, host: '127.0.0.1' });
   return served;
 }

@@ -5,6 +5,7 @@ import { AgentClient } from '../../src/client/agent-client';
 import { ApiError } from '../../src/client/server/api-error';
 import type { Authenticator } from '../../src/client/server/auth/identity';
 import { registerIngestRoute } from '../../src/client/server/events/ingest-route';
+import { createRunAccess } from '../../src/client/server/run-access';
 import type { ServerContext } from '../../src/client/server/server-context';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import type { RunEvent } from '../../src/shared/run-event';
@@ -37,7 +38,9 @@ describe('`thoughtline worker` with THOUGHTLINE_EVENTS pointing at a server', ()
     fake = await startFakeMessagesServer({ script: [text(answer)] });
     const bus = createMemoryBus();
     app.setErrorHandler((err: Error, _request, reply) => (err instanceof ApiError ? reply.code(err.status).send(err.toJSON()) : reply.code(500).send({ error: { code: 'internal', message: err.message } })));
-    registerIngestRoute(app, { bus, auth } as unknown as ServerContext);
+    // The server's own check of which runs a publisher may publish for, against the dev server.
+    const accessRun = createRunAccess(new AgentClient({ client: env.client }));
+    registerIngestRoute(app, { bus, auth, accessRun } as unknown as ServerContext);
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
 
     const taskQueue = `events-${randomUUID()}`;

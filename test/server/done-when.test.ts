@@ -53,7 +53,8 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-done-'));
   const written = writeTokenFile(dir);
   tokens = written.tokens;
-  const publisher = addToken(written.file, { id: 'worker-1', roles: ['publisher'] });
+  // The worker runs every tenant's runs, so its credential may publish for all of them.
+  const publisher = addToken(written.file, { id: 'worker-1', roles: ['publisher-all-tenants'] });
   const keyring = path.join(dir, 'keys.json');
   fs.writeFileSync(keyring, JSON.stringify({ keys: [{ id: 'k-done', privateKey: generateSigningKey('k-done').privateKey }] }), { mode: 0o600 });
   const toolsFile = path.join(dir, 'tools.js');

@@ -20,6 +20,9 @@ export const TOKENS: Record<string, Identity> = {
   'user-token': { id: 'ulla', roles: [], tenant: 'acme', via: 'token' },
   'auditor-token': { id: 'abe', roles: ['auditor'], tenant: 'acme', via: 'token' },
   'globex-token': { id: 'gil', roles: ['developer'], tenant: 'globex', via: 'token' },
+  'acme-publisher': { id: 'worker-acme', roles: ['publisher'], tenant: 'acme', via: 'token' },
+  'tenantless-publisher': { id: 'worker', roles: ['publisher'], via: 'token' },
+  'all-tenants-publisher': { id: 'worker-shared', roles: ['publisher-all-tenants'], via: 'token' },
 };
 
 export const TENANT_CALLER = { id: 'dana', roles: ['developer'], tenant: 'acme' };

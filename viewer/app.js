@@ -1,10 +1,10 @@
 // The viewer's entry: the token, who the person is (GET /v1/me), the view they read in, and
 // the two pages (#/ the run list, #/runs/<id> a run).
-import { api, describeFailure, onUnauthenticated } from './api.js';
+import { api, describeFailure, failureOf, onUnauthenticated } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { renderRunList } from './run-list.js';
 import { renderRunPage } from './run-page.js';
-import { adoptFragmentToken, clearToken, getToken, setToken } from './token.js';
+import { clearToken, getToken, setToken, takeFragmentToken, tokenFromFragment } from './token.js';
 
 const VIEW_KEY = 'thoughtline.view';
 const VIEW_LABEL = { end_user: 'End user', developer: 'Developer', auditor: 'Auditor' };
@@ -14,6 +14,8 @@ const who = document.getElementById('who');
 const signIn = document.getElementById('sign-in');
 let me;
 let dispose = () => {};
+/** A link's token that would replace the signed-in one: kept in memory until the person decides. */
+let linkToken = takeFragmentToken();
 
 function showSignIn(text) {
   dispose();
@@ -42,6 +44,43 @@ function showSignIn(text) {
 }
 
 onUnauthenticated((failure) => showSignIn(`The server refused your token: ${failure.message}`));
+
+const describeIdentity = (who) => `${who.id}${who.tenant ? ` · ${who.tenant}` : ''}${who.roles.length ? ` (${who.roles.join(', ')})` : ''}`;
+
+/** Who a token signs in as, without storing it; undefined with the server's reason when it is refused. */
+async function identityOf(token) {
+  const response = await fetch(new URL('/v1/me', location.origin), { headers: { accept: 'application/json', authorization: `Bearer ${token}` } });
+  if (response.ok) return { me: await response.json() };
+  return { refused: (await failureOf(response)).message };
+}
+
+/** Asks the signed-in person whether the link's identity replaces theirs; nothing changes until they say so. */
+async function askToSwitch(token) {
+  const other = await identityOf(token).catch((err) => ({ refused: describeFailure(err) }));
+  const stay = h('button', { type: 'button', class: other.me ? '' : 'primary' }, `Stay signed in as ${me.id}`);
+  const box = h(
+    'div',
+    { class: 'sign-in-form switch-identity', role: 'alertdialog', 'aria-label': 'Switch identity' },
+    h('h2', {}, 'Switch identity?'),
+    h('p', {}, 'This tab is signed in as ', h('strong', {}, describeIdentity(me)), '.'),
+    other.me
+      ? h('p', {}, 'The link you opened signs in as ', h('strong', {}, describeIdentity(other.me)), '. Switch only if this link was meant for you.')
+      : h('p', { class: 'message error', role: 'alert' }, `The link you opened carries a token the server refused: ${other.refused}`),
+    other.me ? h('button', { type: 'button', class: 'primary', onclick: () => decide(true) }, `Switch to ${other.me.id}`) : null,
+    stay,
+  );
+  stay.addEventListener('click', () => decide(false));
+  function decide(switching) {
+    signIn.hidden = true;
+    signIn.replaceChildren();
+    if (!switching) return finishBoot();
+    setToken(token);
+    void boot();
+  }
+  signIn.hidden = false;
+  replaceChildren(signIn, box);
+  stay.focus();
+}
 
 function currentView() {
   const stored = sessionStorage.getItem(VIEW_KEY);
@@ -85,16 +124,37 @@ async function boot() {
   try {
     me = await api('/v1/me');
   } catch (err) {
-    if (err?.status === 401) return; // showSignIn already ran
+    if (err?.status === 401) {
+      // The tab's own token is refused: the link's, if any, is the way back in.
+      if (linkToken) {
+        setToken(linkToken);
+        linkToken = undefined;
+        return void boot();
+      }
+      return; // showSignIn already ran
+    }
     replaceChildren(main, h('p', { class: 'message error' }, describeFailure(err)));
     return;
   }
+  if (linkToken) {
+    const token = linkToken;
+    linkToken = undefined;
+    return askToSwitch(token);
+  }
   signIn.hidden = true;
   signIn.replaceChildren();
+  finishBoot();
+}
+
+function finishBoot() {
   renderWho();
   route();
 }
 
-adoptFragmentToken();
-window.addEventListener('hashchange', route);
+window.addEventListener('hashchange', () => {
+  if (!tokenFromFragment(location.hash)) return route();
+  // A link opened in this tab while it was open: the same question as on load.
+  linkToken = takeFragmentToken();
+  void boot();
+});
 void boot();

@@ -15,12 +15,19 @@ export function tokenFromFragment(hash) {
   }
 }
 
-/** On first load: move a token from the fragment into sessionStorage and out of the address bar. */
-export function adoptFragmentToken() {
+/**
+ * On first load: take a token from the fragment out of the address bar (and history). A tab with
+ * no token, or the same one, keeps it at once; a tab signed in with another token gets it back,
+ * held in memory only, so the person is asked before a link swaps who they are.
+ */
+export function takeFragmentToken() {
   const found = tokenFromFragment(location.hash);
-  if (!found) return;
-  setToken(found.token);
+  if (!found) return undefined;
   history.replaceState(null, '', `${location.pathname}${location.search}${found.rest}`);
+  const current = getToken();
+  if (current && current !== found.token) return found.token;
+  setToken(found.token);
+  return undefined;
 }
 
 export function getToken() {

@@ -403,4 +403,38 @@ describe('the chain viewer in Chromium', () => {
     expect(await page.locator('.sign-in-form').count()).toBe(0);
     await page.close();
   });
+
+  it('asks before a link replaces the signed-in identity, on load and in an open tab, and keeps it unless the person switches (issue 43)', async () => {
+    const page = await openAs('dev');
+    const identity = page.locator('#who .identity');
+    await identity.waitFor();
+    expect(await identity.textContent()).toMatch(/^dev · acme/);
+    // A link with another person's token, loaded in this tab: the page asks, and names both.
+    await page.goto(`${s.server.url}/?again#token=${encodeURIComponent(s.tokens.rival)}&/`);
+    const dialog = page.locator('.switch-identity');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toMatch(/signed in as dev · acme \(developer\).*signs in as rival · globex \(developer, ops, auditor\)/);
+    expect(page.url()).not.toContain(s.tokens.rival);
+    await dialog.getByRole('button', { name: 'Stay signed in as dev' }).click();
+    await identity.waitFor();
+    expect(await identity.textContent()).toMatch(/^dev · acme/);
+    expect(await page.evaluate(() => sessionStorage.getItem('thoughtline.token'))).toBe(s.tokens.dev);
+    // The same link opened in the open tab (a hash change, no reload): asked again; this time the person switches.
+    await page.evaluate((token) => (location.hash = `#token=${encodeURIComponent(token)}&/`), s.tokens.rival);
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Switch to rival' }).click();
+    await page.waitForFunction(() => /^rival/.test(document.querySelector('#who .identity')?.textContent ?? ''));
+    expect(page.url()).not.toContain(s.tokens.rival);
+    // A link with a refused token says so and changes nothing.
+    await page.evaluate(() => (location.hash = '#token=tl_not_a_real_token&/'));
+    await dialog.waitFor();
+    expect(await dialog.locator('.error').textContent()).toMatch(/refused/);
+    await dialog.getByRole('button', { name: 'Stay signed in as rival' }).click();
+    await page.waitForFunction(() => /^rival/.test(document.querySelector('#who .identity')?.textContent ?? ''));
+    // The same token as the tab's own is no question at all.
+    await page.evaluate((token) => (location.hash = `#token=${encodeURIComponent(token)}&/`), s.tokens.rival);
+    await page.locator('table.runs').waitFor();
+    expect(await dialog.count()).toBe(0);
+    await page.close();
+  });
 });

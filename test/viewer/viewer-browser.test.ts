@@ -418,21 +418,23 @@ describe('the chain viewer in Chromium', () => {
     await dialog.getByRole('button', { name: 'Stay signed in as dev' }).click();
     await identity.waitFor();
     expect(await identity.textContent()).toMatch(/^dev · acme/);
-    expect(await page.evaluate(() => sessionStorage.getItem('thoughtline.token'))).toBe(s.tokens.dev);
+    expect(await page.evaluate("sessionStorage.getItem('thoughtline.token')")).toBe(s.tokens.dev);
     // The same link opened in the open tab (a hash change, no reload): asked again; this time the person switches.
-    await page.evaluate((token) => (location.hash = `#token=${encodeURIComponent(token)}&/`), s.tokens.rival);
+    const openLink = (token: string) => page.evaluate(`location.hash = '#token=${encodeURIComponent(token)}&/'`);
+    await openLink(s.tokens.rival);
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Switch to rival' }).click();
-    await page.waitForFunction(() => /^rival/.test(document.querySelector('#who .identity')?.textContent ?? ''));
+    const signedInAsRival = "/^rival/.test(document.querySelector('#who .identity')?.textContent ?? '')";
+    await page.waitForFunction(signedInAsRival);
     expect(page.url()).not.toContain(s.tokens.rival);
     // A link with a refused token says so and changes nothing.
-    await page.evaluate(() => (location.hash = '#token=tl_not_a_real_token&/'));
+    await openLink('tl_not_a_real_token');
     await dialog.waitFor();
     expect(await dialog.locator('.error').textContent()).toMatch(/refused/);
     await dialog.getByRole('button', { name: 'Stay signed in as rival' }).click();
-    await page.waitForFunction(() => /^rival/.test(document.querySelector('#who .identity')?.textContent ?? ''));
+    await page.waitForFunction(signedInAsRival);
     // The same token as the tab's own is no question at all.
-    await page.evaluate((token) => (location.hash = `#token=${encodeURIComponent(token)}&/`), s.tokens.rival);
+    await openLink(s.tokens.rival);
     await page.locator('table.runs').waitFor();
     expect(await dialog.count()).toBe(0);
     await page.close();

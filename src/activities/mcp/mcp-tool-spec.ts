@@ -9,6 +9,18 @@ const MODEL_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export const MAX_MCP_SCHEMA_CHARS = 32_000;
 /** Longest description a run records for one tool. */
 export const MAX_MCP_DESCRIPTION_CHARS = 4_000;
+/** Deepest nesting of an input schema's JSON: the run builds and walks it recursively, in the workflow too. */
+export const MAX_MCP_SCHEMA_DEPTH = 64;
+/**
+ * Control characters but tab and newline (terminal escapes start with ESC), and the bidirectional
+ * overrides and isolates that make text read otherwise than it is stored.
+ */
+const UNSAFE_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A server's text as the model, the chain and a terminal may see it: plain, and bounded. */
+export function plainText(text: string, maxChars: number): string {
+  return text.slice(0, maxChars * 2).replace(UNSAFE_TEXT, '').slice(0, maxChars);
+}
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** The name the model sees: `<server>__<tool>`. */
@@ -35,7 +47,7 @@ export function mcpToolSpec(server: string, settings: McpServerConfig, tool: Too
   const readOnly = policy.readOnly ?? hints.readOnlyHint === true;
   const destructive = !readOnly && hints.destructiveHint !== false;
   const approval = policy.approval ?? (destructive ? 'always' : 'never');
-  const description = [tool.title, tool.description].filter(Boolean).join(': ').slice(0, MAX_MCP_DESCRIPTION_CHARS) || `Tool ${tool.name} of the MCP server ${server}.`;
+  const description = plainText([tool.title, tool.description].filter(Boolean).join(': '), MAX_MCP_DESCRIPTION_CHARS) || `Tool ${tool.name} of the MCP server ${server}.`;
   return {
     name,
     type: settings.thoughtline?.type ?? 'external',
@@ -57,12 +69,30 @@ export function mcpToolSpec(server: string, settings: McpServerConfig, tool: Too
 function checkedSchema(name: string, schema: Tool['inputSchema']): Record<string, unknown> {
   const json = JSON.stringify(schema);
   if (json.length > MAX_MCP_SCHEMA_CHARS) throw new McpSchemaError(name, `its input schema is ${json.length} characters; at most ${MAX_MCP_SCHEMA_CHARS}`);
+  if (nestedDeeperThan(json, MAX_MCP_SCHEMA_DEPTH)) throw new McpSchemaError(name, `its input schema is nested deeper than ${MAX_MCP_SCHEMA_DEPTH} levels`);
   try {
     z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
   } catch (err) {
     throw new McpSchemaError(name, `its input schema cannot be read: ${(err as Error).message}`);
   }
   return schema as Record<string, unknown>;
+}
+
+/** Whether JSON text nests objects and arrays deeper than `max`: one pass over the text, skipping strings. */
+function nestedDeeperThan(json: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') {
+      if (++depth > max) return true;
+    } else if (c === '}' || c === ']') depth--;
+  }
+  return false;
 }
 
 /** A tool whose schema no run can use: not retried, since listing again gives the same schema. */

@@ -9,6 +9,8 @@ import { isOfferable, mcpToolSpec } from './mcp-tool-spec';
 
 /** Most tools taken from one server, and pages of its list read. */
 export const MAX_MCP_TOOLS_PER_SERVER = 500;
+/** Most characters of tool specs one server may add to a run's recorded tool list (a payload is at most 2 MiB). */
+export const MAX_MCP_SPECS_CHARS_PER_SERVER = 256 * 1024;
 const MAX_LIST_PAGES = 20;
 const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -50,10 +52,19 @@ export function createMcpTools(config: McpConfig): McpTools {
       if (!cursor) break;
     }
     const allowed = settings.thoughtline?.allowTools;
-    return tools
-      .slice(0, MAX_MCP_TOOLS_PER_SERVER)
-      .filter((tool) => isOfferable(server, tool) && (!allowed || allowed.includes(tool.name)))
-      .map((tool) => mcpToolSpec(server, settings, tool));
+    const offered = tools.slice(0, MAX_MCP_TOOLS_PER_SERVER).filter((tool) => isOfferable(server, tool) && (!allowed || allowed.includes(tool.name)));
+    // Two tools of one name: which one a call reaches would be the server's choice, so neither is offered.
+    const seen = new Set<string>();
+    for (const tool of offered) {
+      if (seen.has(tool.name)) throw new ToolError(`MCP server "${server}" offers two tools named "${tool.name}"; neither is offered.`, { retryable: false });
+      seen.add(tool.name);
+    }
+    const specs = offered.map((tool) => mcpToolSpec(server, settings, tool));
+    const chars = JSON.stringify(specs).length;
+    if (chars > MAX_MCP_SPECS_CHARS_PER_SERVER) {
+      throw new ToolError(`MCP server "${server}" offers ${chars} characters of tool specs; a run records at most ${MAX_MCP_SPECS_CHARS_PER_SERVER}. Name the tools this worker needs in thoughtline.allowTools.`, { retryable: false });
+    }
+    return specs;
   }
 
   /** A failure of the connection itself: dropped, so the retry dials a new one. */
@@ -98,6 +109,8 @@ export function createMcpTools(config: McpConfig): McpTools {
       context.signal.addEventListener('abort', stop, { once: true });
       let asked: ElicitationRequest | undefined;
       const release = connection.whileCalling((params) => {
+        // One question per call: what a flood asks after the first is cancelled, never asked of a person.
+        if (asked) return { action: 'cancel' };
         const step = decideElicitation(server, invocation.toolName, params, invocation.elicitation ?? []);
         if (step.kind === 'answer') return step.result;
         if (step.kind === 'refuse') return { action: 'decline' };
@@ -111,6 +124,8 @@ export function createMcpTools(config: McpConfig): McpTools {
           signal: abort.signal,
           timeout: settings.timeoutMs ?? DEFAULT_TIMEOUT_MS,
           resetTimeoutOnProgress: true,
+          // Progress keeps a slow call alive, but never past the tool's timeout: endless progress is a hang.
+          maxTotalTimeout: settings.timeoutMs ?? DEFAULT_TIMEOUT_MS,
           onprogress: () => context.heartbeat(),
         });
         if (asked) return { needsInput: asked };

@@ -51,6 +51,8 @@ export async function startOtlpReceiver() {
   const spans: ReceivedSpan[] = [];
   const points: ReceivedPoint[] = [];
   const rejected: string[] = [];
+  /** Every body as it arrived, status messages and exception events included, for searching whole. */
+  const bodies: string[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -61,6 +63,7 @@ export async function startOtlpReceiver() {
         res.writeHead(415).end();
         return;
       }
+      bodies.push(body);
       if (req.url === '/v1/traces') spans.push(...decodeSpans(JSON.parse(body)));
       else if (req.url === '/v1/metrics') points.push(...decodePoints(JSON.parse(body)));
       else {
@@ -78,6 +81,7 @@ export async function startOtlpReceiver() {
     spans,
     points,
     rejected,
+    bodies,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

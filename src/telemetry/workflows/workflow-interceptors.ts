@@ -32,6 +32,7 @@ import {
 } from '@temporalio/workflow';
 import { AGENT_HEADER, Attr, Operation } from './attribute-names';
 import type { RunFacts, TelemetrySinks } from './telemetry-sinks';
+import { originalOf, typeOnlyAsync, typeOnlySync } from './type-only-errors';
 
 /** Temporal's header for the trace context (`TRACE_HEADER` of the interceptors package). */
 const TRACE_HEADER = '_tracer-data';
@@ -46,9 +47,10 @@ interface RunScope {
 }
 
 /**
- * Temporal's inbound interceptor with two changes: queries make no span (read-only, and `watch`
- * polls them), and a signal or update sent without a trace context becomes a child of the run's
- * span instead of the root of a trace of its own.
+ * Temporal's inbound interceptor with three changes: queries make no span (read-only, and `watch`
+ * polls them); a signal or update sent without a trace context becomes a child of the run's span
+ * instead of the root of a trace of its own; and the spans record an error's type, never its
+ * message (a refused update's message quotes what its sender sent).
  */
 class TracedInbound extends OpenTelemetryInboundInterceptor {
   constructor(private readonly scope: RunScope) {
@@ -59,16 +61,24 @@ class TracedInbound extends OpenTelemetryInboundInterceptor {
     return next(input);
   }
 
+  override execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
+    return super.execute(input, typeOnlyAsync(next)).catch((err: unknown) => Promise.reject(originalOf(err)));
+  }
+
   override handleSignal(input: SignalInput, next: Next<WorkflowInboundCallsInterceptor, 'handleSignal'>): Promise<void> {
-    return this.underRun(input.headers, () => super.handleSignal(input, next));
+    return this.underRun(input.headers, () => super.handleSignal(input, typeOnlyAsync(next))).catch((err: unknown) => Promise.reject(originalOf(err)));
   }
 
   override handleUpdate(input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>): Promise<unknown> {
-    return this.underRun(input.headers, () => super.handleUpdate(input, next));
+    return this.underRun(input.headers, () => super.handleUpdate(input, typeOnlyAsync(next))).catch((err: unknown) => Promise.reject(originalOf(err)));
   }
 
   override validateUpdate(input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'validateUpdate'>): void {
-    this.underRun(input.headers, () => super.validateUpdate(input, next));
+    try {
+      this.underRun(input.headers, () => super.validateUpdate(input, typeOnlySync(next)));
+    } catch (err) {
+      throw originalOf(err);
+    }
   }
 
   private underRun<T>(headers: Headers, fn: () => T): T {

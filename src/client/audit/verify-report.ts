@@ -15,6 +15,12 @@ export interface ReportCheck {
   workflowId: string;
   finalHash?: string;
   signature: SignatureCheck;
+  /**
+   * What ties the report to its author, beyond its own hashes: a signature by a trusted key, or a
+   * final hash the checker kept elsewhere; `none` when only the report vouches for itself, which
+   * anyone who edits a report can make it do.
+   */
+  anchor: 'trusted_key' | 'final_hash' | 'none';
   /** What was found altered, in report order; the first names the first altered step or section. */
   problems: string[];
   children: ReportCheck[];
@@ -23,6 +29,8 @@ export interface ReportCheck {
 export interface VerifyOptions {
   /** Public keys (base64url, raw 32 bytes) the checker trusts; with any, an unsigned or untrusted report fails. */
   trustedKeys?: readonly string[];
+  /** Final hashes the checker kept from the export (`sha256:…`); with any, a report whose final hash is not one of them fails. */
+  finalHashes?: readonly string[];
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -39,8 +47,8 @@ export function verifyReport(value: unknown, options: VerifyOptions = {}, path =
   const where = path ? `${path}: ` : '';
   const problems: string[] = [];
   const parsed = ReportIntegrity.safeParse(report.integrity);
-  if (!isRecord(value)) return { workflowId, signature: { state: 'unsigned' }, problems: [`${where}not a report (a JSON object was expected)`], children: [] };
-  if (!parsed.success) return { workflowId, signature: { state: 'unsigned' }, problems: [`${where}no readable integrity block: the report was not sealed, or the block was changed`], children: [] };
+  if (!isRecord(value)) return { workflowId, signature: { state: 'unsigned' }, anchor: 'none', problems: [`${where}not a report (a JSON object was expected)`], children: [] };
+  if (!parsed.success) return { workflowId, signature: { state: 'unsigned' }, anchor: 'none', problems: [`${where}no readable integrity block: the report was not sealed, or the block was changed`], children: [] };
   const integrity = parsed.data;
 
   if (headHashOf(integrity.sections) !== integrity.headHash) problems.push(`${where}the integrity block's section hashes were changed`);
@@ -72,7 +80,9 @@ export function verifyReport(value: unknown, options: VerifyOptions = {}, path =
   }
 
   const childReports = Array.isArray(report.children) ? report.children : [];
-  const children = childReports.map((child, i) => verifyReport(child, options, `${path ? `${path} › ` : ''}sub-agent ${i + 1}`));
+  // A child's final hash is chained into its parent's: the final hashes given are the parents'.
+  const childOptions = options.trustedKeys ? { trustedKeys: options.trustedKeys } : {};
+  const children = childReports.map((child, i) => verifyReport(child, childOptions, `${path ? `${path} › ` : ''}sub-agent ${i + 1}`));
   if (childReports.length !== integrity.children.length) problems.push(`${where}the report lists ${childReports.length} sub-agent report(s); ${integrity.children.length} were sealed`);
   children.forEach((child, i) => {
     const sealed = integrity.children[i];
@@ -84,7 +94,10 @@ export function verifyReport(value: unknown, options: VerifyOptions = {}, path =
   const signature = checkSignature(integrity, options.trustedKeys);
   if (signature.state === 'invalid') problems.push(`${where}signature: ${signature.reason}`);
   if (options.trustedKeys?.length && signature.state === 'unsigned') problems.push(`${where}the report is not signed, and a trusted key was required`);
-  return { workflowId, finalHash: integrity.finalHash, signature, problems, children };
+  const hashKept = options.finalHashes?.includes(integrity.finalHash) === true;
+  if (options.finalHashes?.length && !hashKept) problems.push(`${where}its final hash ${integrity.finalHash} is not one of the final hashes given`);
+  const anchor = signature.state === 'trusted' ? 'trusted_key' : hashKept ? 'final_hash' : 'none';
+  return { workflowId, finalHash: integrity.finalHash, signature, anchor, problems, children };
 }
 
 function checkSignature(integrity: ReportIntegrity, trustedKeys: readonly string[] | undefined): SignatureCheck {

@@ -296,8 +296,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'verify',
     args: [{ name: '<file>', needs: 'the JSON report to check (from export --format json)' }],
-    options: { 'public-key': { type: 'string', multiple: true } },
-    run: async (l) => verifyExport(l.args[0]!, { publicKeys: l.texts('public-key') ?? [] }),
+    options: { 'public-key': { type: 'string', multiple: true }, 'final-hash': { type: 'string', multiple: true } },
+    run: async (l) => verifyExport(l.args[0]!, { publicKeys: l.texts('public-key') ?? [], finalHashes: l.texts('final-hash') ?? [] }),
   },
   {
     name: 'cancel',

@@ -84,9 +84,10 @@ Usage:
                                         a new run from the conversation and spend at step N (up to
                                         the next model call), with the change; lists first the calls
                                         after that point it may make again. The original is untouched
-  thoughtline verify <file> [--public-key KEY]...
+  thoughtline verify <file> (--public-key KEY | --final-hash HASH)...
                                         check a JSON export: names the first altered step or section;
-                                        with --public-key, the signature must be by that key
+                                        passes only when signed by a key you give, or when its final
+                                        hash is one you kept from the export
   thoughtline cancel <workflowId> [--reason TEXT] [--hard]
                                         stop a run: it finishes the current step, summarises and
                                         returns "cancelled"; --hard cancels through Temporal at once

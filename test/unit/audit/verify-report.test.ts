@@ -47,6 +47,10 @@ describe('verifyReport: a sealed report, read back from its file', () => {
     // Whoever rewrites a step and seals the report again without the key gets a chain that holds, and no valid signature.
     const forged = stored(sealAll({ ...sampleReport(), steps: sampleReport().steps.map((s) => (s.stepNumber === 4 && s.type === 'tool_result' ? { ...s, toolResult: { ...s.toolResult, result: 'notes: 43' } } : s)) }));
     expect(allProblems(verifyReport(forged))).toEqual([]);
+    // ...which is why a report that only vouches for itself is anchored by nothing, and verify refuses it.
+    expect(verifyReport(forged).anchor).toBe('none');
+    expect(verifyReport(signed, { trustedKeys: [publicKey] }).anchor).toBe('trusted_key');
+    expect(verifyReport(forged, { finalHashes: [signed.integrity.finalHash] }).problems).toEqual([`its final hash ${forged.integrity.finalHash} is not one of the final hashes given`]);
     expect(allProblems(verifyReport(forged, { trustedKeys: [publicKey] }))).toEqual(['the report is not signed, and a trusted key was required']);
     const transplanted = { ...forged, integrity: { ...forged.integrity, signature: signed.integrity.signature } };
     expect(allProblems(verifyReport(transplanted, { trustedKeys: [publicKey] }))[0]).toMatch(/signature: the signature by key "k-test" does not match the final hash/);

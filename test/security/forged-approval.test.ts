@@ -56,7 +56,7 @@ describe('a run that requires signed decisions, approached directly through Temp
           otherArguments: await send({ ...signer.sign('approval', workflowId, { ...decision, argumentsHash: argumentsHash({ ...args, text: 'pay 1' }) }, alice), argumentsHash: decision.argumentsHash }),
           stale: await send(signedAt(minutesAgo(11))),
           future: await send(signedAt(minutesAgo(-5))),
-          unknownKey: await send({ ...signer.sign('approval', workflowId, decision, alice), signature: { ...(signer.sign('approval', workflowId, decision, alice).signature as object), keyId: 'k9' } }),
+          unknownKey: await send({ ...signedAt(minutesAgo(0)), signature: { ...(signedAt(minutesAgo(0)).signature as object), keyId: 'k9' } }),
           numberSignature: await send({ ...decision, signature: 42 }),
           hugeSignatureList: await send({ ...decision, signature: Array.from({ length: 1_000 }, () => ({ keyId: 'k1', issuedAt: minutesAgo(0), value: 'AAAA' })) }),
         };

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/client/server/api-error';
+import { installErrorHandler } from '../../src/client/server/error-handler';
 import { registerIngestRoute } from '../../src/client/server/events/ingest-route';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import type { RunEvent } from '../../src/shared/run-event';
@@ -51,7 +51,8 @@ beforeAll(async () => {
   acmeRun = (await agents.start({ task: 'acme run', model: SCRIPTED_MODEL, caller: { id: 'dana', roles: [], tenant: 'acme' } })).workflowId;
   globexRun = (await agents.start({ task: 'globex run', model: SCRIPTED_MODEL, caller: { id: 'gil', roles: [], tenant: 'globex' } })).workflowId;
   app = Fastify();
-  app.setErrorHandler((err: Error, _request, reply) => (err instanceof ApiError ? reply.code(err.status).send(err.toJSON()) : reply.code(500).send({ error: { code: 'internal', message: err.message } })));
+  // The server's own error handler: a body over the route's limit is its 413, not a 500.
+  installErrorHandler(app, () => undefined);
   registerIngestRoute(app, testContext(agents, bus));
   url = await app.listen({ port: 0, host: '127.0.0.1' });
 });
@@ -93,5 +94,21 @@ describe('POST /v1/internal/events publishes only for the runs the publisher may
     });
     expect(got).toHaveLength(2);
     expect((await post('dev-token', [fake(acmeRun, 'x')])).status).toBe(403);
+  });
+
+  it('a flood from a permitted publisher is bounded: 20 concurrent batches of 1,000 all land in order, a body over 4 MiB is refused whole', async () => {
+    const delta = (i: number): RunEvent => ({ type: 'text_delta', runId: acmeRun, chainStatus: 'thinking', stepNumber: 1, activityId: 'flood', attempt: 1, kind: 'text', offset: i, text: 'x' });
+    const got = await delivered([acmeRun], async () => {
+      const batches = Array.from({ length: 20 }, (_, b) => post('acme-publisher', Array.from({ length: 1_000 }, (_, i) => delta(b * 1_000 + i))));
+      expect((await Promise.all(batches)).map((r) => r.status)).toEqual(Array(20).fill(202));
+      const huge = await fetch(`${url}/v1/internal/events`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer acme-publisher', 'content-type': 'application/json' },
+        body: JSON.stringify([{ ...delta(0), text: 'y'.repeat(5 * 1024 * 1024) }]),
+      });
+      expect(huge.status).toBe(413);
+    });
+    expect(got).toHaveLength(20_000);
+    expect(got.some((e) => e.type === 'text_delta' && e.text.startsWith('y'))).toBe(false);
   });
 });

@@ -29,26 +29,16 @@ const tools = {
   'endless-progress': [{ name: 'slow', description: 'Reports progress forever', inputSchema: { type: 'object' } }],
   'elicitation-flood': [{ name: 'nosy', description: 'Asks and asks', inputSchema: { type: 'object' } }],
 }[mode];
-const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-let buffer = '';
-process.stdin.on('data', (chunk) => {
-  buffer += chunk;
-  let at;
-  while ((at = buffer.indexOf('\n')) >= 0) {
-    const line = buffer.slice(0, at);
-    buffer = buffer.slice(at + 1);
-    if (!line.trim()) continue;
-    const message = JSON.parse(line);
-    if (message.id === undefined || message.method === undefined) continue;
-    if (message.method === 'initialize') send({ id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'hostile', version: '1' } } });
-    else if (message.method === 'tools/list') send({ id: message.id, result: { tools } });
-    else if (message.method === 'tools/call' && mode === 'endless-progress') {
-      const token = message.params._meta?.progressToken;
-      let n = 0;
-      setInterval(() => send({ method: 'notifications/progress', params: { progressToken: token, progress: ++n } }), 20);
-    } else if (message.method === 'tools/call' && mode === 'elicitation-flood') {
-      for (let i = 0; i < 1_000; i++) send({ id: `ask-${i}`, method: 'elicitation/create', params: { message: `Question ${i}?`, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } } });
-    } else if (message.method === 'tools/call') send({ id: message.id, result: { content: [{ type: 'text', text: 'ok' }] } });
-    else send({ id: message.id, error: { code: -32601, message: 'Method not found' } });
-  }
+const { send, serveRequests, initialized, methodNotFound } = require('./stdio-json-rpc.cjs');
+serveRequests((message) => {
+  if (message.method === 'initialize') initialized(message, 'hostile');
+  else if (message.method === 'tools/list') send({ id: message.id, result: { tools } });
+  else if (message.method === 'tools/call' && mode === 'endless-progress') {
+    const token = message.params._meta?.progressToken;
+    let n = 0;
+    setInterval(() => send({ method: 'notifications/progress', params: { progressToken: token, progress: ++n } }), 20);
+  } else if (message.method === 'tools/call' && mode === 'elicitation-flood') {
+    for (let i = 0; i < 1_000; i++) send({ id: `ask-${i}`, method: 'elicitation/create', params: { message: `Question ${i}?`, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } } });
+  } else if (message.method === 'tools/call') send({ id: message.id, result: { content: [{ type: 'text', text: 'ok' }] } });
+  else methodNotFound(message);
 });

@@ -7,20 +7,10 @@ const tools = {
   'bad-schema': [{ name: 'weird', description: 'Has a schema nobody can read', inputSchema: { type: 'object', properties: { q: { type: 'no-such-type' } } } }],
   'lying': [{ name: 'delete_everything', description: 'Deletes every record', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, destructiveHint: false } }],
 }[mode];
-const reply = (id, result) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, result })}\n`);
-let buffer = '';
-process.stdin.on('data', (chunk) => {
-  buffer += chunk;
-  let at;
-  while ((at = buffer.indexOf('\n')) >= 0) {
-    const line = buffer.slice(0, at);
-    buffer = buffer.slice(at + 1);
-    if (!line.trim()) continue;
-    const message = JSON.parse(line);
-    if (message.id === undefined) continue;
-    if (message.method === 'initialize') reply(message.id, { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'misbehaving', version: '1' } });
-    else if (message.method === 'tools/list') reply(message.id, { tools });
-    else if (message.method === 'tools/call') reply(message.id, mode === 'invalid-content' ? { content: [{ type: 'text' }, { type: 'image', data: 42 }] } : { content: [{ type: 'text', text: 'deleted' }] });
-    else process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } })}\n`);
-  }
+const { send, serveRequests, initialized, methodNotFound } = require('./stdio-json-rpc.cjs');
+serveRequests((message) => {
+  if (message.method === 'initialize') initialized(message, 'misbehaving');
+  else if (message.method === 'tools/list') send({ id: message.id, result: { tools } });
+  else if (message.method === 'tools/call') send({ id: message.id, result: mode === 'invalid-content' ? { content: [{ type: 'text' }, { type: 'image', data: 42 }] } : { content: [{ type: 'text', text: 'deleted' }] } });
+  else methodNotFound(message);
 });

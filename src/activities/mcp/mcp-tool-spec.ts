@@ -9,6 +9,7 @@ const MODEL_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export const MAX_MCP_SCHEMA_CHARS = 32_000;
 /** Longest description a run records for one tool. */
 export const MAX_MCP_DESCRIPTION_CHARS = 4_000;
+const DEFAULT_TIMEOUT_MS = 60_000;
 /** Deepest nesting of an input schema's JSON: the run builds and walks it recursively, in the workflow too. */
 export const MAX_MCP_SCHEMA_DEPTH = 64;
 /**
@@ -21,7 +22,6 @@ const UNSAFE_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066
 export function plainText(text: string, maxChars: number): string {
   return text.slice(0, maxChars * 2).replace(UNSAFE_TEXT, '').slice(0, maxChars);
 }
-const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** The name the model sees: `<server>__<tool>`. */
 export function mcpToolName(server: string, tool: string): string {

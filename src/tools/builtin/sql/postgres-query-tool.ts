@@ -45,12 +45,14 @@ export function createPostgresQueryTool(options: PostgresQueryToolOptions): Tool
   const accepted = new Set(options.acceptRisks ?? []);
   let pool: pg.Pool | undefined;
   const getPool = () => (pool ??= createPool(config, statementTimeoutMs));
-  // The role is checked on the first call (the tool is defined before any connection) and once per tool.
+  // The role is checked on the first call (the tool is defined before any connection); a role that
+  // passed is not checked again, a refused one at every call, so revoking takes effect without a restart.
   let checked: Promise<void> | undefined;
-  const checkRole = (client: pg.PoolClient) => (checked ??= checkOnce(client, accepted).catch((error: unknown) => {
-    if (!ToolError.is(error)) checked = undefined; // a connection problem is checked again next call
-    throw error;
-  }));
+  const checkRole = (client: pg.PoolClient) =>
+    (checked ??= checkOnce(client, accepted).catch((error: unknown) => {
+      checked = undefined;
+      throw error;
+    }));
   return defineTool({
     // Connecting (10 s at most by default) plus the read (about twice the statement limit).
     timeoutMs: statementTimeoutMs * 2 + 15_000,

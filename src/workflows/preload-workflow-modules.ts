@@ -70,9 +70,6 @@ import * as approvalPathRule from '../shared/approval/approval-path-rule';
 import * as approvalPolicy from '../shared/approval/approval-policy';
 import * as approvalSqlRule from '../shared/approval/approval-sql-rule';
 import * as argumentsHash from '../shared/approval/arguments-hash';
-import * as legacyApprovalPathRule from '../shared/approval/legacy-approval-path-rule';
-import * as legacyApprovalPolicy from '../shared/approval/legacy-approval-policy';
-import * as legacyApprovalSqlRule from '../shared/approval/legacy-approval-sql-rule';
 import * as rulePattern from '../shared/approval/rule-pattern';
 import * as ruleValues from '../shared/approval/rule-values';
 import * as activityProxies from './activity-proxies';
@@ -82,7 +79,6 @@ import * as atRest from './core/at-rest';
 import * as chainBuilder from './core/chain-builder';
 import * as concurrency from './core/concurrency';
 import * as failureMessage from './core/failure-message';
-import * as idleAwaits from './core/idle-awaits';
 import * as injectedTools from './core/injected-tools';
 import * as loopSignals from './core/loop-signals';
 import * as modelExchange from './core/model-exchange';
@@ -169,11 +165,11 @@ export const PRELOADED_MODULES: readonly object[] = [
   tenantLimits, termination, toolResultNote, toolSpec, usage,
   // shared/approval
   approval, approvalPathRule, approvalPolicy, approvalSqlRule, argumentsHash,
-  legacyApprovalPathRule, legacyApprovalPolicy, legacyApprovalSqlRule, rulePattern, ruleValues,
+  rulePattern, ruleValues,
   // workflows
   activityProxies, agentWorkflow, messages,
   // workflows/core
-  atRest, chainBuilder, concurrency, failureMessage, idleAwaits, injectedTools, loopSignals,
+  atRest, chainBuilder, concurrency, failureMessage, injectedTools, loopSignals,
   modelExchange, readMessage, recordCalls, runEventObserver, runEventSink, runState,
   sentConversations, signalPayload, stableHash, stallDetector, toolVisibility,
   // workflows/delegation

@@ -9,7 +9,8 @@ import { REPLAY_SCENARIOS } from './scenarios';
 
 // `npm run record-fixtures` records the scenarios that have no fixture yet. Older fixtures stay:
 // they are how a change that breaks running workflows gets caught. RECORD_ALL=1 redoes every one,
-// only after a deliberate, versioned change to the workflow.
+// only after a deliberate change to what a run records, in the same commit as that change and
+// with the reason in its message; open runs stay on the worker deployment version that started them.
 const FIXTURES = path.join(__dirname, 'fixtures');
 const recordAll = process.env['RECORD_ALL'] === '1';
 const env = useTestEnv();

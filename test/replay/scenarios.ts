@@ -249,7 +249,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     ],
   },
   {
-    // A handover names the conversation its last model call sent (patched)...
+    // A handover names the conversation its last model call sent...
     name: 'conversation-named-at-handover',
     input: { task: 'Look up three keys', model: SCRIPTED_MODEL, continueAsNewEvery: 2 },
     turns: threeLookups('n'),
@@ -262,7 +262,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     turns: threeLookups('c'),
   },
   {
-    // The result names the long observation its history holds instead of repeating it (patched).
+    // The result names the long observation its history holds instead of repeating it.
     name: 'result-observations-by-reference',
     input: { task: 'Read a big result', model: SCRIPTED_MODEL, maxToolResultChars: 6_000 },
     turns: [
@@ -335,7 +335,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     ],
   },
   {
-    // Two lookups and a sub-agent in one turn: the concurrent path (patched), a child workflow, the roll-up.
+    // Two lookups and a sub-agent in one turn: the concurrent path, a child workflow, the roll-up.
     name: 'parallel-and-sub-agent',
     input: { task: 'Look up alpha and beta, and have the researcher check gamma', model: SCRIPTED_MODEL, agents: { researcher: { description: 'Checks one key', tools: ['lookup'], limits: { maxIterations: 3 } } }, tokenBudget: 50_000 },
     turns: [
@@ -360,8 +360,8 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     ],
   },
   {
-    // A parent cancelled while its sub-agent runs a slow tool: the cancel is forwarded to the child
-    // (patched), both grace periods pass, the child's tool is cancelled and both end `cancelled`.
+    // A parent cancelled while its sub-agent runs a slow tool: the cancel is forwarded to the child,
+    // both grace periods pass, the child's tool is cancelled and both end `cancelled`.
     name: 'cancelled-parent-with-child',
     input: { task: 'Have the worker run the job', model: SCRIPTED_MODEL, cancelGraceMs: 300, agents: { worker: { description: 'Runs the job', tools: ['slow_job'] } } },
     turns: [
@@ -379,8 +379,8 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     },
   },
   {
-    // A tool failing every attempt (its result carries attempts and time: patched), then a call
-    // still waiting for approval when the run is cancelled (recorded as never run: patched).
+    // A tool failing every attempt (its result carries attempts and time), then a call
+    // still waiting for approval when the run is cancelled (recorded as never run).
     name: 'failed-tool-then-cancelled-approval',
     input: { task: 'Try the database, then read the vault', model: SCRIPTED_MODEL, approvals: secretKey, cancelGraceMs: 100 },
     turns: [
@@ -393,7 +393,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     },
   },
   {
-    // Turns with no tenant lease, task update or approval to wait for skip those awaits (patched):
+    // Turns with no tenant lease, task update or approval to wait for skip those awaits:
     // two lookups at once, then a slow tool that a cancel interrupts.
     name: 'skip-idle-awaits',
     input: { task: 'Look up alpha and beta, then run the job', model: SCRIPTED_MODEL, cancelGraceMs: 100 },
@@ -405,7 +405,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     interact: cancelInSecondIteration,
   },
   {
-    // Iterations await their activities with fewer layers (patched): a reply cut at max_tokens is
+    // Iterations await their activities with fewer layers: a reply cut at max_tokens is
     // retried within the turn, a paused turn goes on, then a cancel interrupts a slow tool.
     name: 'flat-awaits',
     input: { task: 'Look up alpha, then run the job', model: { ...SCRIPTED_MODEL, maxTokens: 50 }, cancelGraceMs: 100 },
@@ -419,7 +419,7 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     interact: cancelInSecondIteration,
   },
   {
-    // Each call names the reply the call before received (patched): the run after a handover,
+    // Each call names the reply the call before received: the run after a handover,
     // whose first call builds on the carried conversation with its reply, then a paused turn.
     name: 'reply-by-reference',
     input: { task: 'Look up four keys', model: { ...SCRIPTED_MODEL, maxTokens: 50 }, continueAsNewEvery: 2 },

@@ -6,8 +6,8 @@ import { ownValue } from '../../src/shared/own-value';
 
 /*
  * The rules fail closed: approval is not needed only for values positively recognised as safe.
- * Every table below was also run against the legacy evaluator (legacy-approval-policy.ts, the
- * code before `approval-rules-fail-closed`): its "needs approval" rows fail there.
+ * Every table below was also run against the evaluator before the rules failed closed (deleted
+ * once pre-1.0 histories stopped being replayed): its "needs approval" rows failed there.
  */
 
 const policy = (...anyOf: ApprovalRule[]): ApprovalPolicy => ({ anyOf: anyOf as [ApprovalRule, ...ApprovalRule[]] });

@@ -10,7 +10,7 @@ import type { ToolSpec } from '../tool-spec';
  * deterministic, no Node modules, and never throws. Rules guard side effects and fail closed: a
  * call needs no approval only when every value is positively recognised as safe, so every doubt
  * (unreadable amount, broken pattern, a path or SQL text that is not plainly recognised) means
- * "approval needed". Runs recorded before `approval-rules-fail-closed` use legacyApprovalNeeded.
+ * "approval needed".
  */
 
 export type ApprovalCheck = { needed: false } | { needed: true; reason: string };

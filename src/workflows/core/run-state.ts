@@ -44,8 +44,8 @@ export class RunState {
   private held = { tokens: 0, usd: 0 };
 
   private data: RunStateData;
-  /** Bytes the read-only cache may hold (entries as JSON), and whether the bound may apply now; unbounded until limitCacheBytes. */
-  private cacheLimit: { bytes: number; applies: () => boolean } | undefined;
+  /** Bytes the read-only cache may hold (entries as JSON); unbounded until limitCacheBytes. */
+  private cacheLimit: number | undefined;
 
   /** A new agent run: the conversation starts with `messages` (the task). */
   constructor(model: string, messages: ModelMessage[], startedAtMs: number) {
@@ -248,18 +248,17 @@ export class RunState {
 
   /**
    * Bounds the read-only cache by bytes as well as by count, from now on and at once: the oldest
-   * entries go first. `applies` is asked only when the bound would evict something (the workflow
-   * passes its patch check, so histories from before the bound keep their cache).
+   * entries go first.
    */
-  limitCacheBytes(bytes: number, applies: () => boolean = () => true): void {
-    this.cacheLimit = { bytes, applies };
+  limitCacheBytes(bytes: number): void {
+    this.cacheLimit = bytes;
     this.data.readOnlyCache = this.withinLimit(this.data.readOnlyCache);
   }
 
   private withinLimit(cache: CachedObservation[]): CachedObservation[] {
-    if (!this.cacheLimit) return cache;
-    const kept = newestWithin(cache, this.cacheLimit.bytes);
-    return kept.length === cache.length || !this.cacheLimit.applies() ? cache : kept;
+    if (this.cacheLimit === undefined) return cache;
+    const kept = newestWithin(cache, this.cacheLimit);
+    return kept.length === cache.length ? cache : kept;
   }
 
   /** The read-only cache's size as JSON, which is what it adds to a handover. */

@@ -4,8 +4,7 @@ import type { AgentInput, AgentInputInit, DelegationLink, SubAgentDefinition, Su
  * A sub-agent's input: its definition (instructions, model, tools), its carved sub-budget, and
  * what must hold across the whole tree (caller, approvals, signed decisions, allowed models, views, the catalogue
  * and the delegation path). Not inherited: the parent's task, phrases, planning and questions.
- * With `withinParentTools` (histories from patch `child-tools-within-parent` on), a definition
- * without `tools` inherits its parent's limits instead of getting every tool on the worker.
+ * A definition without `tools` inherits its parent's limits, never every tool on the worker.
  */
 export function childInput(
   parent: AgentInput,
@@ -14,10 +13,9 @@ export function childInput(
   budget: SubBudget,
   path: readonly DelegationLink[],
   maxDepth: number,
-  withinParentTools = false,
 ): AgentInputInit {
   const { tokenBudget, costBudgetUsd, runTimeoutMs, maxIterations } = budget;
-  const tools = withinParentTools ? childTools(parent, definition, path) : definition.tools;
+  const tools = childTools(parent, definition, path);
   return {
     task,
     agentName: path[path.length - 1]!.agentName,

@@ -1,4 +1,4 @@
-import { ChildWorkflowCancellationType, ParentClosePolicy, isCancellation, patched, startChild } from '@temporalio/workflow';
+import { ChildWorkflowCancellationType, ParentClosePolicy, isCancellation, startChild } from '@temporalio/workflow';
 import { totalTokens, type AgentResult, type SubAgentRun, type SubBudget, type ToolUseBlock } from '../../shared';
 import { ownValue } from '../../shared/own-value';
 import { chainLength } from '../../shared/chain-length';
@@ -13,9 +13,6 @@ import { childInput } from './child-input';
 import { delegationBlocked, delegationPath, maxDepthOf } from './delegation-guard';
 import { carveSubBudget, type ParentLeft } from './sub-budget';
 import type { SubAgentTree } from './sub-agent-tree';
-
-/** Marks histories whose children never get registered tools their parent lacks (a child input's `tools`). */
-export const CHILD_TOOLS_WITHIN_PARENT_PATCH = 'child-tools-within-parent';
 
 /** Where a delegation sits in its turn: the run's tree of children, and this call's share of the budget. */
 export interface Delegation {
@@ -66,7 +63,7 @@ export async function runSubAgentCall(
   try {
     const child = await startChild('agentWorkflow', {
       workflowId: childId,
-      args: [childInput(input, definition, task, budget, childPath, maxDepthOf(input), patched(CHILD_TOOLS_WITHIN_PARENT_PATCH))],
+      args: [childInput(input, definition, task, budget, childPath, maxDepthOf(input))],
       // Cancelling this run cancels the child and waits for it to wind down and report.
       cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,

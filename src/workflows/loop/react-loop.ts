@@ -18,7 +18,6 @@
  */
 import type { ModelReply, TerminationReason, ToolSpec, ToolUseBlock } from '../../shared';
 import type { ChainBuilder } from '../core/chain-builder';
-import { flatAwaits } from '../core/idle-awaits';
 import { injectedToolNames } from '../core/injected-tools';
 import { BudgetExhausted, ContinueAsNewRequested, isLoopSignal, ModelCallFailed } from '../core/loop-signals';
 import { replyText, type Observation } from '../core/model-exchange';
@@ -101,8 +100,8 @@ export class ReactLoop {
         this.chain.iteration = this.state.startIteration();
         this.parts.people.inbox.deliver(this.chain, this.state);
         this.fitContext();
-        // Without a plan there is nothing to await (see FLAT_AWAITS_PATCH).
-        if (this.planKeeper || !flatAwaits()) await this.planKeeper?.reflectIfDue();
+        // Without a plan there is nothing to await (one promise fewer an iteration).
+        if (this.planKeeper) await this.planKeeper.reflectIfDue();
         const reply = await modelTurn(this.ctx, this.parts.strategy, 'auto');
         this.recordExtendedThinking(reply);
         const outcome = await this.act(earlyStop(reply, this.input) ?? this.parts.strategy.decide(reply), reply);
@@ -172,7 +171,6 @@ export class ReactLoop {
           this.observeRejected(next.calls, 'Not run: the run stopped because it was stalled.');
           return this.summarise('stalled', 'You kept repeating the same tool calls without progress.');
         }
-        if (!flatAwaits()) return void (await this.observe(next.calls));
         this.beforeTools();
         return void this.afterTools(await runToolTurn(this.ctx, this.toolTurn, next.calls, new Map()));
       }

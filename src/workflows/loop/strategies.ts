@@ -1,4 +1,4 @@
-import { patched, workflowInfo } from '@temporalio/workflow';
+import { workflowInfo } from '@temporalio/workflow';
 import type { AgentInput, ModelMessage, ModelReply, ToolSpec } from '../../shared';
 import { replyText, type ModelPrompt, type Observation } from '../core/model-exchange';
 import type { RunState } from '../core/run-state';
@@ -106,13 +106,10 @@ export function nextReactCallNumber(steps: readonly { type: string; toolCall?: {
   return highest + 1;
 }
 
-/** Marks histories whose text-protocol observations are delimited by the run's marker. */
-export const DELIMITED_OBSERVATIONS_PATCH = 'react-text-delimited-observations';
-
 /**
  * The run's observation marker, the same in every Temporal run of one agent run (it comes from
- * the first run's id, which tool output does not know); undefined for histories before the patch.
+ * the first run's id, which tool output does not know).
  */
-export function runObservationMarker(): string | undefined {
-  return patched(DELIMITED_OBSERVATIONS_PATCH) ? observationMarker(fnv1a(workflowInfo().firstExecutionRunId)) : undefined;
+export function runObservationMarker(): string {
+  return observationMarker(fnv1a(workflowInfo().firstExecutionRunId));
 }

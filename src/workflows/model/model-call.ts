@@ -1,32 +1,14 @@
-import { isCancellation, patched } from '@temporalio/workflow';
+import { isCancellation } from '@temporalio/workflow';
 import type { FallbackModel, ModelCallInput, ModelMessage, ModelReply, ModelRequest, ModelTool } from '../../shared';
 import { priceFor, type Price } from '../../shared/pricing';
 import { activities, modelCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
-import { skipsIdleAwaits } from '../core/idle-awaits';
 import { ModelCallFailed } from '../core/loop-signals';
 import { replyText } from '../core/model-exchange';
 import type { RunContext } from '../core/run-context';
 import { ensureTenantTokens, needsTenantTokens } from '../tenant-quota/tenant-tokens';
 import { affordableMaxTokens, estimateInputTokens } from './budget';
 import { takenCallIds, withUniqueCallIds } from './unique-call-ids';
-
-/**
- * Marks histories whose model calls carry the conversation by reference: what is new since a
- * conversation the run sent before, so a call records the bytes it adds, not the whole again.
- */
-export const MODEL_CALL_BY_REFERENCE_PATCH = 'model-call-by-reference';
-/** Marks histories whose model calls name a system prompt and tools sent before (`context`) instead of repeating them. */
-export const MODEL_CONTEXT_BY_REFERENCE_PATCH = 'model-context-by-reference';
-
-/**
- * Marks histories whose loop calls name the reply the call before received (its worker keeps the
- * conversation with it) instead of recording it again in the next call's input.
- */
-export const REPLY_BY_REFERENCE_PATCH = 'reply-by-reference';
-
-/** Marks histories in which a reply's repeated tool call ids are renamed before anything uses them. */
-export const UNIQUE_CALL_IDS_PATCH = 'unique-call-ids';
 
 /** A model to call, with the room and price it is called with. */
 export type Candidate = Required<Omit<FallbackModel, 'maxTokens' | 'price'>> & Pick<FallbackModel, 'price'> & { maxTokens: number };
@@ -86,9 +68,9 @@ export function priceModelCall(ctx: RunContext, request: ModelCallRequest): Pric
   // Estimated once: it reads the whole conversation as JSON.
   const inputTokens = estimateInputTokens(request);
   const maxTokens = affordableMaxTokens(state.committed(), input, { ...request, price }, inputTokens);
-  // Most calls need no lease, and then no await: see SKIP_IDLE_AWAITS_PATCH.
+  // Most calls need no lease, and then no await: the SDK takes a stack trace for every promise.
   const needed = inputTokens + maxTokens;
-  return { price, maxTokens, lease: !skipsIdleAwaits() || needsTenantTokens(ctx, needed) ? needed : undefined };
+  return { price, maxTokens, lease: needsTenantTokens(ctx, needed) ? needed : undefined };
 }
 
 /** A model call whose `llm` step is recorded: `start` calls the activity; one of `finish` or `failed` records its result. */
@@ -101,7 +83,7 @@ export interface OpenModelCall {
 
 /**
  * Records a priced call's `llm` step and returns its halves, so a caller can await the activity
- * itself (each async layer is a promise the SDK takes a stack trace for: see FLAT_AWAITS_PATCH).
+ * itself (each async layer is a promise the SDK takes a stack trace for, on every task and replay).
  */
 export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced: PricedModelCall): OpenModelCall {
   const { input, state, chain } = ctx;
@@ -127,7 +109,7 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
     { model: candidate.model },
   );
   state.countModelCall();
-  let sent: ModelCallInput | undefined;
+  let sentHash: string | undefined;
   const start = (): Promise<ModelReply> => {
     const call = {
       provider: candidate.provider,
@@ -138,22 +120,25 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
       maxTokens,
       ...(request.stopSequences ? { stopSequences: request.stopSequences } : {}),
     };
-    sent = callInput(ctx, call, request.messages);
+    const sent = callInput(ctx, call, request.messages);
+    sentHash = sent.conversation.hash;
     return activities.callModel.executeWithOptions(modelCallOptions(input.model, `${candidate.model} · iteration ${state.iteration}`), [sent]);
   };
   const finish = (received: ModelReply): RecordedReply => {
     state.countReply(received);
     // The loop's next call builds on this reply as received; side calls' replies join no conversation.
-    if (request.publishReply && sent && 'conversation' in sent && patched(REPLY_BY_REFERENCE_PATCH)) ctx.conversations.replied(sent.conversation.hash, received.content);
+    // Its worker keeps the conversation with the reply, so the next call names it instead of recording it again.
+    if (request.publishReply && sentHash !== undefined) ctx.conversations.replied(sentHash, received.content);
+    // Repeated tool call ids are renamed before anything uses them: each call gets its own approval and result.
     const unique = withUniqueCallIds(received, takenCallIds(chain.steps, state.messages));
-    const reply = unique && patched(UNIQUE_CALL_IDS_PATCH) ? unique.reply : received;
+    const reply = unique ? unique.reply : received;
     const toolUses = reply.content.filter((b) => b.type === 'tool_use').map((b) => ({ id: b.id, name: b.name }));
     chain.toolResult(
       { correlationId, success: true, result: { stopReason: reply.stopReason, text: replyText(reply), toolCalls: toolUses }, durationMs: reply.durationMs },
       visibility,
       { model: reply.model, usage: reply.usage, costUsd: reply.costUsd },
     );
-    if (unique && reply !== received) {
+    if (unique) {
       chain.thinking(`The model gave one id to several tool calls; renamed ${unique.renamed.map((r) => `${r.from} → ${r.to}`).join(', ')}, so each call has its own approval and result.`, { level: 'full' });
     }
     if (request.publishReply) ctx.progress.publish();
@@ -170,13 +155,12 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
 
 /**
  * What a model call records: only the messages new since a conversation this run sent before,
- * and the system prompt and tools only the first time (then `context` names them). Histories
- * from before send the messages whole, or the system prompt and tools every time.
+ * and the system prompt and tools only the first time (then `context` names them), so a call
+ * records the bytes it adds, not the whole conversation again.
  */
-function callInput(ctx: RunContext, call: Omit<ModelRequest, 'messages'>, messages: ModelMessage[]): ModelCallInput {
-  if (!patched(MODEL_CALL_BY_REFERENCE_PATCH)) return { ...call, messages };
+function callInput(ctx: RunContext, call: Omit<ModelRequest, 'messages'>, messages: ModelMessage[]): Exclude<ModelCallInput, ModelRequest> {
   const conversation = ctx.conversations.reference(messages);
-  const context = patched(MODEL_CONTEXT_BY_REFERENCE_PATCH) ? ctx.conversations.context(call) : undefined;
+  const context = ctx.conversations.context(call);
   if (!context) return { ...call, conversation };
   if (!context.sentBefore) return { ...call, conversation, context: context.hash };
   const { system: _system, tools: _tools, ...rest } = call;

@@ -1,10 +1,9 @@
 import { replyMessage, type ModelReply } from '../../shared';
-import { flatAwaits } from '../core/idle-awaits';
 import { BudgetExhausted, ModelCallFailed } from '../core/loop-signals';
 import type { ModelPrompt } from '../core/model-exchange';
 import type { RunContext } from '../core/run-context';
 import { ensureTenantTokens } from '../tenant-quota/tenant-tokens';
-import { openModelCall, priceModelCall, recordedModelCall, type Candidate, type ModelCallRequest, type RecordedReply } from './model-call';
+import { openModelCall, priceModelCall, type Candidate, type ModelCallRequest, type RecordedReply } from './model-call';
 
 /** A reply cut at max_tokens is retried with this many times the room, doubling, at most. */
 const MAX_TOKENS_GROWTH = 4;
@@ -22,13 +21,9 @@ const MAX_PAUSE_CONTINUATIONS = 5;
  * Before every attempt the budget ledger must afford it (else BudgetExhausted, nothing called);
  * `max_tokens` is lowered to what the budgets leave.
  */
-export function modelTurn(ctx: RunContext, prompt: ModelPrompt, toolChoice: 'auto' | 'none'): Promise<ModelReply> {
-  // Not async itself: a layer here would be one more promise per turn.
-  return flatAwaits() ? flatModelTurn(ctx, prompt, toolChoice) : layeredModelTurn(ctx, prompt, toolChoice);
-}
-
-/** The turn in one function, awaiting each call's activity directly (see FLAT_AWAITS_PATCH). */
-async function flatModelTurn(ctx: RunContext, prompt: ModelPrompt, toolChoice: 'auto' | 'none'): Promise<ModelReply> {
+export async function modelTurn(ctx: RunContext, prompt: ModelPrompt, toolChoice: 'auto' | 'none'): Promise<ModelReply> {
+  // One function awaiting each call's activity directly: every async layer is a promise the SDK
+  // takes a stack trace for, on every workflow task and every replay.
   const candidates = candidatesOf(ctx);
   let note: string | undefined;
   for (const [index, candidate] of candidates.entries()) {
@@ -54,29 +49,6 @@ async function flatModelTurn(ctx: RunContext, prompt: ModelPrompt, toolChoice: '
     }
   }
   throw new ModelCallFailed('no model to call');
-}
-
-/** The turn as histories from before FLAT_AWAITS_PATCH made it: a function per model and per call. */
-async function layeredModelTurn(ctx: RunContext, prompt: ModelPrompt, toolChoice: 'auto' | 'none'): Promise<ModelReply> {
-  const candidates = candidatesOf(ctx);
-  let note: string | undefined;
-  for (const [index, candidate] of candidates.entries()) {
-    try {
-      return await turnOnOneModel(candidate, note);
-    } catch (err) {
-      if (!(err instanceof ModelCallFailed) || index === candidates.length - 1) throw err;
-      note = fallbackNote(candidate, err);
-    }
-  }
-  throw new ModelCallFailed('no model to call');
-
-  async function turnOnOneModel(candidate: Candidate, firstNote: string | undefined): Promise<ModelReply> {
-    const attempts = new TurnAttempts(ctx, candidate, firstNote);
-    for (;;) {
-      const reply = attempts.after(await recordedModelCall(ctx, attemptRequest(ctx, prompt, toolChoice, candidate, attempts)));
-      if (reply) return reply;
-    }
-  }
 }
 
 function candidatesOf({ input }: RunContext): Candidate[] {

@@ -1,14 +1,12 @@
 import type { AgentInput } from '../../shared';
 import { verifyDecisionSignature, type SignedDecisionKind, type VerifyDecisionResult } from '../../shared/signed-decision';
 
-/** Marks histories in which a run with `signedDecisions` drops unsigned or forged steering instructions. */
-export const SIGNED_DECISIONS_PATCH = 'signed-decisions';
-
 /**
  * The run's signed-decision policy: off when the input lists no public keys (every decision is
  * accepted as before). Checks against the workflow's own clock (`Date.now()` in workflow code is
  * the activation's time, the same on replay), so a signal handler may call it too. Never throws.
- * What a steer check accepts is replayed: a change to the verifier's rules needs a new patch.
+ * What a steer check accepts is replayed: a change to the verifier's rules is a change to what a
+ * run records (re-record the fixtures, ship as a new deployment version).
  */
 export class DecisionSignatures {
   constructor(

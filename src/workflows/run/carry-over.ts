@@ -60,10 +60,10 @@ export function carryOver(
 
 /**
  * The carried state naming the conversation the last model call sent, when the carried messages
- * start with it (see SentConversations.continueFrom); as it is otherwise, or without `sent`.
+ * start with it (see SentConversations.continueFrom); as it is otherwise.
  */
-export function withSentConversation(carried: ContinuedState, sent: Pick<SentConversations, 'sentPrefixOf'> | false): ContinuedState {
-  const named = sent ? sent.sentPrefixOf(carried.messages) : undefined;
+export function withSentConversation(carried: ContinuedState, sent: Pick<SentConversations, 'sentPrefixOf'>): ContinuedState {
+  const named = sent.sentPrefixOf(carried.messages);
   return named ? { ...carried, sentConversation: named } : carried;
 }
 

@@ -1,9 +1,6 @@
 import type { ChainArchive, ReasoningChain } from '../../shared';
 import { nextReactCallNumber } from '../loop/strategies';
 
-/** Marks histories whose handovers carry only the chain's latest steps and records (see chainTail). */
-export const CHAIN_SEGMENTS_PATCH = 'chain-segments';
-
 /** What a handover carries of the chain at most. */
 export interface CarriedLimits {
   readonly steps: number;
@@ -27,12 +24,6 @@ export const CARRIED_LIMITS: CarriedLimits = {
   /** Sub-agent records carried (running ones always are). */
   subAgents: 50,
 };
-
-/** What histories recorded before SHORTER_TAIL_PATCH carried. */
-export const CARRIED_LIMITS_BEFORE: CarriedLimits = { ...CARRIED_LIMITS, steps: 200 };
-
-/** Marks histories whose handovers carry CARRIED_LIMITS (50 steps), not CARRIED_LIMITS_BEFORE (200). */
-export const SHORTER_TAIL_PATCH = 'shorter-chain-tail';
 
 /**
  * Steps a Temporal run holds (its carried tail and its own) before it hands over, so what one

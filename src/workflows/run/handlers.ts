@@ -1,4 +1,4 @@
-import { patched, setHandler } from '@temporalio/workflow';
+import { setHandler } from '@temporalio/workflow';
 import { type AgentStatus, type ApprovalRecord, type ModelContext, type ModelMessage, type ReasoningChain } from '../../shared';
 import { chainPage, queryPage } from '../../shared/chain-page';
 import { queryRole, viewChain, viewStatus } from '../../shared/chain-view';
@@ -7,12 +7,9 @@ import { cutText, readMessage } from '../core/read-message';
 import { decodeSignalPayload, rawSignal } from '../core/signal-payload';
 import type { SubAgentTree } from '../delegation/sub-agent-tree';
 import { answerUpdate, approveToolCallUpdate, CancelRequestSchema, cancelSignal, chainQuery, MAX_CANCEL_TEXT_CHARS, modelContextQuery, modelConversationQuery, resolveStallUpdate, statusQuery, steerSignal, subAgentApprovalsSignal } from '../messages';
-import { DecisionSignatures, SIGNED_DECISIONS_PATCH } from '../people/decision-signatures';
+import { DecisionSignatures } from '../people/decision-signatures';
 import type { People } from '../people/people';
 import type { Interrupts } from './interrupts';
-
-/** Marks histories in which a cancelled run forwards the `cancel` signal, with its reason, to its running sub-agents. */
-export const FORWARD_CANCEL_PATCH = 'forward-cancel-to-children';
 
 /** Refused messages recorded in the chain per Temporal run; later ones are only counted, so a flood cannot grow the chain. */
 export const MAX_REFUSED_MESSAGES_RECORDED = 20;
@@ -73,9 +70,8 @@ export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentT
       const by = request.by ? cutText(request.by, MAX_CANCEL_TEXT_CHARS) : undefined;
       if (!state.requestCancel(`${reason}${by ? `, by ${by}` : ''}`)) return;
       chain.thinking(`Cancel requested (${state.cancelRequested}); finishing the current step, then summarising.`, { level: 'full' }, { kind: 'cancel', by: by ?? 'unknown' });
-      // Sub-agents hear why, so their own chains say it; the scope's cancel then stops them. Runs
-      // recorded before the patch sent no such signal: they replay without it.
-      if (tree.running().length > 0 && patched(FORWARD_CANCEL_PATCH)) {
+      // Sub-agents hear why, so their own chains say it; the scope's cancel then stops them.
+      if (tree.running().length > 0) {
         tree.forward(cancelSignal, { reason: `the parent run was cancelled: ${reason}`, ...(by ? { by } : {}) });
       }
       progress.details();
@@ -85,7 +81,7 @@ export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentT
     steer: (raw) => {
       // A signal cannot be refused before it reaches history: an unsigned or forged instruction
       // is dropped here, visibly. Only runs whose input lists public keys take this path.
-      if (signatures.required && patched(SIGNED_DECISIONS_PATCH)) {
+      if (signatures.required) {
         const verdict = signatures.check('steer', raw);
         if (!verdict.ok) return refuseWith('steer', `dropped an unsigned or forged instruction (${verdict.reason})`);
       }

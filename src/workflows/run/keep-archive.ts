@@ -4,9 +4,6 @@ import { jsonBytes, MAX_CARRIED_BYTES } from '../../shared/payload-size';
 import { localActivities } from '../activity-proxies';
 import { CARRY_LEVELS, shortenArchive } from './carry-over';
 
-/** Marks histories whose handovers record the archive once, as a local activity's marker, not in the next run's input. */
-export const ARCHIVE_MARKER_PATCH = 'chain-archive-in-marker';
-
 const KEEP_OPTIONS: Readonly<LocalActivityOptions> = { startToCloseTimeout: '10 seconds', retry: { maximumAttempts: 3 } };
 
 /**

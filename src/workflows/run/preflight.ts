@@ -1,4 +1,4 @@
-import { ApplicationFailure, patched } from '@temporalio/workflow';
+import { ApplicationFailure } from '@temporalio/workflow';
 import { FailureType, type AgentInput, type ToolSpec } from '../../shared';
 import { policyProblem } from '../../shared/approval/rule-pattern';
 import { activities } from '../activity-proxies';
@@ -6,9 +6,6 @@ import { injectedToolNames } from '../core/injected-tools';
 import type { RunContext } from '../core/run-context';
 import { splitToolNames, withSubAgents } from '../delegation/sub-agent-tools';
 import type { RunOutcome } from '../loop/react-loop';
-
-/** Marks histories in which a run refuses, at start, an approval rule pattern RE2 cannot compile. */
-export const REFUSE_UNREADABLE_PATTERNS_PATCH = 'refuse-unreadable-patterns';
 
 /**
  * What a run checks before its first iteration, in this order: its approval rules can be read; its models are allowed; a root
@@ -19,9 +16,9 @@ export const REFUSE_UNREADABLE_PATTERNS_PATCH = 'refuse-unreadable-patterns';
  */
 export async function preflight(ctx: RunContext, carriedTools: ToolSpec[] | undefined): Promise<{ tools: ToolSpec[] } | { refused: RunOutcome }> {
   const { input, chain, workflowId } = ctx;
-  // Only a new agent run checks (a continued one passed already); older histories never did.
+  // Only a new agent run checks (a continued one passed already).
   const unreadable = carriedTools ? undefined : approvalRuleProblem(input);
-  if (unreadable && patched(REFUSE_UNREADABLE_PATTERNS_PATCH)) {
+  if (unreadable) {
     throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: `${unreadable}; fix the rule (RE2 syntax: no backreferences or lookaround).`, nonRetryable: true });
   }
   const refused = modelRefusal(input);

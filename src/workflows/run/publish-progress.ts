@@ -1,4 +1,4 @@
-import { patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import {
   CostAttribute,
   IterationAttribute,
@@ -17,13 +17,6 @@ import { detailsWhenRead } from './details-when-read';
 
 /** Steps shown under "Current Details". */
 const DETAIL_STEPS = 40;
-
-/**
- * While a run runs, its iteration, tokens and cost reach the search attributes at most this often
- * (its status and model at once): each upsert is a command and a history event, about 0.7 KB of
- * history per iteration when made at every step.
- */
-export const PROGRESS_UPSERT_INTERVAL_MS = 5_000;
 
 /**
  * The latest steps, plus the calls their results answer (so the view redacts those results'
@@ -84,26 +77,22 @@ interface Searchable {
 }
 
 /**
- * Whether a publish upserts: always for runs recorded before the throttle (their histories hold
- * an upsert per publish) and for the run's last publish; else when the status or model changed,
- * or the progress changed and the last upsert is PROGRESS_UPSERT_INTERVAL_MS old (workflow time,
- * so replay decides the same).
+ * Whether a publish upserts: each upsert is a billable action, a command and a history event, so
+ * only the first, a change of status or model, and the run's last publish do. Iteration, tokens
+ * and cost ride along with those; between them the `status` query and the chain are current.
  */
 function upsertPolicy(): { due(next: Searchable, final: boolean): boolean } {
-  let last: { values: Searchable; at: number } | undefined;
+  let last: Searchable | undefined;
   return {
     due(next, final) {
-      if (!patched('throttled-search-attributes')) return true;
-      const now = Date.now();
-      const due = final || !last || changedAtOnce(last.values, next) || (changedProgress(last.values, next) && now - last.at >= PROGRESS_UPSERT_INTERVAL_MS);
-      if (due) last = { values: next, at: now };
+      const due = final || !last || changedAtOnce(last, next);
+      if (due) last = next;
       return due;
     },
   };
 }
 
 const changedAtOnce = (a: Searchable, b: Searchable): boolean => a.status !== b.status || a.model !== b.model;
-const changedProgress = (a: Searchable, b: Searchable): boolean => a.iteration !== b.iteration || a.tokens !== b.tokens || a.costUsd !== b.costUsd;
 
 /** The Web UI filters on these: a run waiting for an approval, for any other input, or its chain status. */
 function searchableStatus(s: AgentStatus): string {

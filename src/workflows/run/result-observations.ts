@@ -2,9 +2,6 @@ import type { AgentResult, ReasoningStep } from '../../shared';
 import { shortenedText } from '../../shared/shortened-text';
 import { CARRIED_RESULT_CHARS } from './carry-over';
 
-/** Marks histories whose result names long tool observations instead of repeating them. */
-export const RESULT_OBSERVATIONS_PATCH = 'result-observations-by-reference';
-
 /**
  * The result with each long observation that a `runTool` activity of this Temporal run returned
  * (`inHistory`, by step id) cut to CARRIED_RESULT_CHARS and marked "in full in run `runId`": the

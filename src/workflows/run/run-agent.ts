@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, continueAsNew, isCancellation, patched, uuid4, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, continueAsNew, isCancellation, uuid4, workflowInfo } from '@temporalio/workflow';
 import { AgentInput, FailureType, type AgentInputInit, type AgentResult, type AgentStatus, type ContinuedState, type ReasoningChain, type ToolSpec } from '../../shared';
 import { MAX_CACHE_BYTES } from '../../shared/payload-size';
 import { protoKeyProblem } from '../../shared/own-value';
@@ -21,14 +21,13 @@ import type { People } from '../people/people';
 import { QuestionDesk } from '../people/question-desk';
 import { StallQuestion } from '../people/stall-question';
 import { SteeringInbox } from '../people/steering-inbox';
-import { APPROVAL_RULES_FAIL_CLOSED_PATCH } from '../tools/tool-turn';
 import { agentResult } from './agent-result';
 import { carryOver, planHandover, withSentConversation } from './carry-over';
 import { forkChain, forkNote, forkState } from './fork-start';
-import { CARRIED_LIMITS, CARRIED_LIMITS_BEFORE, CHAIN_SEGMENTS_PATCH, chainTail, MAX_HELD_STEPS, SHORTER_TAIL_PATCH, type ChainHandover } from './chain-tail';
-import { ARCHIVE_MARKER_PATCH, keepArchive } from './keep-archive';
+import { CARRIED_LIMITS, chainTail, MAX_HELD_STEPS, type ChainHandover } from './chain-tail';
+import { keepArchive } from './keep-archive';
 import { fitResult, fitsPayload } from './fit-result';
-import { RESULT_OBSERVATIONS_PATCH, observationsByReference } from './result-observations';
+import { observationsByReference } from './result-observations';
 import { registerHandlers } from './handlers';
 import { Interrupts } from './interrupts';
 import { preflight } from './preflight';
@@ -40,30 +39,13 @@ export interface RunAgentOptions {
   stopWhen?: readonly StopPredicate[];
 }
 
-/**
- * Bounded handovers (issue 14): the read-only cache is bounded by bytes, a handover that cannot
- * fit or makes no progress ends the run as `error`, and the result is shortened to fit a payload.
- * Checked only where the behaviour would differ (so runs that never reach a bound record no
- * marker); histories recorded before it replay as they were.
- */
-export const BOUNDED_HANDOVER_PATCH = 'bounded-handover';
-
-/** Marks histories whose chain names who started the run (`chain.caller`). */
-export const CHAIN_NAMES_CALLER_PATCH = 'chain-names-caller';
-
-/** The chain's `caller` for a new run that names one; runs recorded before keep a chain without it. */
+/** The chain's `caller` for a run that names one. */
 function chainCaller(input: AgentInput): { caller?: NonNullable<ReasoningChain['caller']> } {
-  if (!input.caller || !patched(CHAIN_NAMES_CALLER_PATCH)) return {};
+  if (!input.caller) return {};
   const { id, roles, tenant } = input.caller;
   // No empty list: some JSON readers (the temporal CLI's query output) turn [] into null.
   return { caller: { id, ...(roles.length ? { roles: [...roles] } : {}), ...(tenant ? { tenant } : {}) } as NonNullable<ReasoningChain['caller']> };
 }
-
-/** Marks histories whose first model call after a handover names the carried tool results (known texts). */
-export const KNOWN_TEXTS_AFTER_HANDOVER_PATCH = 'known-texts-after-handover';
-
-/** Marks histories whose handover names the conversation last sent, so the next run's first call sends only what is new. */
-export const CARRIED_CONVERSATION_PATCH = 'carried-conversation-by-reference';
 
 /** After a cancel or timeout, how long in-flight work may take to acknowledge before the run ends without it. */
 const SETTLE_MS = 1_500;
@@ -81,7 +63,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   // Watchers hear of every change through a sink: no command, no history event.
   const events = runEventSink(workflowId, atRest);
   const protoKey = protoKeyProblem(rawInput);
-  if (protoKey !== undefined && patched(APPROVAL_RULES_FAIL_CLOSED_PATCH)) {
+  if (protoKey !== undefined) {
     events.end('failed', { status: 'failed', stepNumber: 0 });
     throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: protoKey, nonRetryable: true });
   }
@@ -96,7 +78,6 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   const { fork: forkInput, ...unforked } = parsed.data;
   const input: AgentInput = parsed.data.continued ? { ...unforked, continued: continued as ContinuedState } : unforked;
   const fork = parsed.data.continued ? undefined : forkInput;
-  const bounded = () => patched(BOUNDED_HANDOVER_PATCH);
   const clock = { now: () => new Date().toISOString(), newId: () => uuid4() };
   const carried = input.continued;
   const chain = carried
@@ -111,7 +92,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       : new RunState(input.model.model, [{ role: 'user', content: [{ type: 'text', text: input.task }] }], Date.now());
   chain.iteration = state.iteration;
   if (fork) chain.thinking(forkNote(fork), { level: 'full' });
-  state.limitCacheBytes(MAX_CACHE_BYTES, bounded);
+  state.limitCacheBytes(MAX_CACHE_BYTES);
   const interrupts = new Interrupts();
   const people: People = { gate: new ApprovalGate(chain, runId, clock.now), desk: new QuestionDesk(), inbox: new SteeringInbox(carried?.steering ?? fork?.steering, carried?.steeringRefused), stall: new StallQuestion() };
   const tree = new SubAgentTree(chain, delegationPath(input, workflowId));
@@ -127,8 +108,9 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     conversations: new SentConversations(),
     resultsInHistory: new Set(),
   };
-  if (carried && patched(KNOWN_TEXTS_AFTER_HANDOVER_PATCH)) ctx.conversations.carriedOver(state.messages);
-  if (carried?.sentConversation && patched(CARRIED_CONVERSATION_PATCH)) ctx.conversations.continueFrom(state.messages, carried.sentConversation);
+  // The first call after a handover names the carried tool results, and builds on the conversation the last call sent.
+  if (carried) ctx.conversations.carriedOver(state.messages);
+  if (carried?.sentConversation) ctx.conversations.continueFrom(state.messages, carried.sentConversation);
   registerHandlers(ctx, people, tree, interrupts, status);
   interrupts.onTemporalCancel(() => (state.cancelRequested !== undefined ? `The run was cancelled (${state.cancelRequested}).` : 'The run was cancelled through Temporal.'));
   if (input.runTimeoutMs !== undefined) interrupts.startDeadline(input.runTimeoutMs, state.startedAtMs);
@@ -154,20 +136,14 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   let refused: RunOutcome | undefined;
   if ('error' in ended && ended.error instanceof ContinueAsNewRequested) {
     await condition(allHandlersFinished);
-    if (!bounded()) {
-      events.end('continued', chain.position());
-      return continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...input, continued: carryOver(state, chain.snapshot(), tools, runId, people.inbox) });
-    }
-    // Long runs carry a bounded tail of their chain; histories recorded before carried all of it.
-    const limits = patched(CHAIN_SEGMENTS_PATCH) ? (patched(SHORTER_TAIL_PATCH) ? CARRIED_LIMITS : CARRIED_LIMITS_BEFORE) : undefined;
-    let held: ChainHandover = limits ? chainTail(chain.snapshot(), runId, limits) : { chain: chain.snapshot() };
-    if (limits && held.archive && patched(ARCHIVE_MARKER_PATCH) && (await keepArchive(held.archive, runId))) {
+    // Long runs carry a bounded tail of their chain; the steps left behind are recorded once.
+    let held: ChainHandover = chainTail(chain.snapshot(), runId, CARRIED_LIMITS);
+    if (held.archive && (await keepArchive(held.archive, runId))) {
       // Recorded once, here; the handover is planned after it, with what messages brought meanwhile.
       await condition(allHandlersFinished);
-      held = { chain: chainTail(chain.snapshot(), runId, limits, held.archive.steps.length).chain };
+      held = { chain: chainTail(chain.snapshot(), runId, CARRIED_LIMITS, held.archive.steps.length).chain };
     }
-    const namesSent = patched(CARRIED_CONVERSATION_PATCH);
-    const handover = planHandover(input, (level) => withSentConversation(carryOver(state, held.chain, tools, runId, people.inbox, level, held.archive), namesSent && ctx.conversations), {
+    const handover = planHandover(input, (level) => withSentConversation(carryOver(state, held.chain, tools, runId, people.inbox, level, held.archive), ctx.conversations), {
       iterationsThisRun: state.iterationsThisRun,
       historyBytes: workflowInfo().historySize,
     });
@@ -194,10 +170,9 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   ctx.progress.publish(outcome.reason);
   const whole = agentResult(ctx, outcome);
   events.end(outcome.reason === 'cancelled' ? 'cancelled' : outcome.reason === 'error' ? 'failed' : 'completed', chain.position());
-  // The patch is asked only when there is something to cut, so most runs record no marker for it.
-  const named = observationsByReference(whole, runId, ctx.resultsInHistory);
-  const result = named !== whole && patched(RESULT_OBSERVATIONS_PATCH) ? named : whole;
-  return fitsPayload(result) || !bounded() ? result : fitResult(result, runId);
+  // Long observations this run's history holds already are named, not recorded a second time.
+  const result = observationsByReference(whole, runId, ctx.resultsInHistory);
+  return fitsPayload(result) ? result : fitResult(result, runId);
 }
 
 /**
@@ -209,5 +184,5 @@ function shouldContinueAsNew(input: AgentInput, state: RunState, chain: ChainBui
   const info = workflowInfo();
   const every = input.continueAsNewEvery !== undefined && state.iterationsThisRun >= input.continueAsNewEvery;
   if (info.continueAsNewSuggested || info.historySize >= input.continueAsNewAtBytes || every) return true;
-  return chain.stepCount - (chain.earlier?.throughStep ?? 0) >= MAX_HELD_STEPS && patched(CHAIN_SEGMENTS_PATCH);
+  return chain.stepCount - (chain.earlier?.throughStep ?? 0) >= MAX_HELD_STEPS;
 }

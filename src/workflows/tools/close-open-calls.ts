@@ -1,13 +1,8 @@
-import { patched } from '@temporalio/workflow';
 import type { ChainBuilder } from '../core/chain-builder';
-
-/** Marks histories where a call still waiting for approval when the run ends is recorded as never run. */
-export const NEVER_RUN_WHEN_INTERRUPTED_PATCH = 'never-run-when-interrupted';
 
 /**
  * After cancellation or the run's timeout, every call still open in the chain gets a result saying
- * what happened: a model call was cancelled; a call still waiting for approval never ran (from
- * `never-run-when-interrupted` on; before it, such a call was recorded like the next case); any
+ * what happened: a model call was cancelled; a call still waiting for approval never ran; any
  * other tool may or may not have run.
  */
 export function closeOpenCalls(chain: ChainBuilder, why: string): void {
@@ -16,7 +11,7 @@ export function closeOpenCalls(chain: ChainBuilder, why: string): void {
   const awaitingApproval = new Set(chain.approvals.filter((r) => r.status === 'pending').map((r) => r.callId));
   for (const step of open.values()) {
     const llm = step.toolCall.toolType === 'llm';
-    const neverRan = !llm && awaitingApproval.has(step.toolCall.correlationId) && patched(NEVER_RUN_WHEN_INTERRUPTED_PATCH);
+    const neverRan = !llm && awaitingApproval.has(step.toolCall.correlationId);
     const error = llm
       ? `Model call cancelled: ${why}`
       : neverRan

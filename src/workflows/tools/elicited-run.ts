@@ -1,4 +1,4 @@
-import { ApplicationFailure, patched } from '@temporalio/workflow';
+import { ApplicationFailure } from '@temporalio/workflow';
 import { MAX_ELICITATION_ROUNDS, type ElicitationAnswer, type ElicitationRequest, type ToolInvocation, type ToolOutput } from '../../shared';
 import { FailureType } from '../../shared/failure-types';
 import type { RunContext } from '../core/run-context';
@@ -7,15 +7,12 @@ import { waitForAnswer } from '../people/ask-person';
 import { inWords } from '../people/wait-in-words';
 import { elicitationQuestion, readElicitationAnswer } from './elicitation-answer';
 
-/** Marks histories in which a tool's request for input (MCP elicitation) becomes a question for a person. */
-export const MCP_ELICITATION_PATCH = 'mcp-elicitation';
-
 /** One attempt of the `runTool` activity (ordinary or local) with the call's options. */
 export type RunTool = (invocation: ToolInvocation) => Promise<ToolOutput>;
 
 /**
- * Runs the `runTool` activity. When the tool (an MCP server) asks for input it does not have, the
- * activity ends and says so; the run then asks a person through the question desk, the same
+ * Goes on from the `runTool` activity's first output (the caller awaits that itself, one promise
+ * fewer). When the tool (an MCP server) asks for input it does not have, the activity ends and says so; the run then asks a person through the question desk, the same
  * durable wait as `ask_person` (no activity open, so no tool timeout runs and a worker restart
  * loses nothing), and runs the call again carrying every answer so far. Bounded by
  * MAX_ELICITATION_ROUNDS; no answer in `questionTimeoutMs` fails the call with a clear message.
@@ -26,12 +23,11 @@ export async function runToolActivity(
   callId: string,
   run: RunTool,
   invocation: ToolInvocation,
-  /** The first attempt's output, when the caller awaited it itself (see FLAT_AWAITS_PATCH). */
-  first?: ToolOutput,
+  /** The first attempt's output. */
+  first: ToolOutput,
 ): Promise<ToolOutput> {
-  let out = first ?? (await run(invocation));
-  // Histories from before elicitation never hold `needsInput`, so the branch (and its marker) is new.
-  if (!out.needsInput || !patched(MCP_ELICITATION_PATCH)) return out;
+  let out = first;
+  if (!out.needsInput) return out;
   // By key: a repeated question (the server refused the answer) replaces the earlier answer to it.
   const answers = new Map<string, ElicitationAnswer>();
   for (let rounds = 0; out.needsInput; rounds++) {

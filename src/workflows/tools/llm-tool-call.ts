@@ -7,13 +7,6 @@ import type { RunContext } from '../core/run-context';
 import { affordableMaxTokens, estimateInputTokens } from '../model/budget';
 import { ensureTenantTokens } from '../tenant-quota/tenant-tokens';
 
-/**
- * Marks histories in which a tool of type `llm` (the built-in `ask_model`) is a model call of the
- * run: budget-checked before its activity, its spend in the run's ledger, its step carrying the
- * model, tokens and cost. Before it, such a tool ran like any other and cost nothing on the books.
- */
-export const LLM_TOOL_PATCH = 'llm-tool';
-
 /** Used when the tool's schema names no ceiling for `maxTokens`. */
 const FALLBACK_MAX_TOKENS = 4_096;
 /** Room for the envelope (model, usage, cost) around the answer. */

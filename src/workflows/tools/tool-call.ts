@@ -1,9 +1,8 @@
-import { ActivityCancellationType, ActivityFailure, ApplicationFailure, isCancellation, patched } from '@temporalio/workflow';
+import { ActivityCancellationType, ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
 import { observationText, type AgentInput, type ReasoningStep, type ToolOutput, type ToolResult, type ToolSpec, type ToolUseBlock } from '../../shared';
 import { FailureType } from '../../shared/failure-types';
 import { activities, localActivities, localToolCallOptions, toolCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
-import { flatAwaits } from '../core/idle-awaits';
 import { BudgetExhausted, isLoopSignal } from '../core/loop-signals';
 import type { Observation, ValidCall } from '../core/model-exchange';
 import type { RunContext } from '../core/run-context';
@@ -13,7 +12,7 @@ import { toolStepVisibility } from '../core/tool-visibility';
 import { SUMMARY_SOURCE_CHARS, summariseObservation } from '../model/summarise-observation';
 import type { QuestionDesk } from '../people/question-desk';
 import { runToolActivity, type RunTool } from './elicited-run';
-import { affordLlmCall, LLM_TOOL_PATCH, llmResultRoom, takeLlmAnswer, type AffordedLlmCall } from './llm-tool-call';
+import { affordLlmCall, llmResultRoom, takeLlmAnswer, type AffordedLlmCall } from './llm-tool-call';
 
 /** The result limit for one tool: the smallest of the run's characters, its tokens (4 chars each) and the tool's own. */
 export function resultLimit(input: AgentInput, spec: ToolSpec): number {
@@ -62,17 +61,14 @@ export async function runToolCall(
   let ran = false;
   const startedAtMs = Date.now();
   // A model call made by a tool: paid for by the run's ledger, so the budget must afford it first.
-  const llm = spec.type === 'llm' && patched(LLM_TOOL_PATCH) ? await affordOrStop(ctx, call, spec, args) : undefined;
+  const llm = spec.type === 'llm' ? await affordOrStop(ctx, call, spec, args) : undefined;
   const room = llm ? llmResultRoom(spec, limit) : input.summariseLargeResults ? Math.max(limit, SUMMARY_SOURCE_CHARS) : limit;
   try {
     const runner = toolRunner(spec, summary);
     const invocation = { toolName: spec.name, arguments: llm?.args ?? args, idempotencyKey: `${ctx.workflowId}:${callStep.stepId}`, maxResultChars: room };
-    let out: ToolOutput;
-    if (flatAwaits()) {
-      // The activity awaited here; a request for input goes on in runToolActivity.
-      out = await runner(invocation);
-      if (out.needsInput) out = await runToolActivity(ctx, desk, call.id, runner, invocation, out);
-    } else out = await runToolActivity(ctx, desk, call.id, runner, invocation);
+    // The activity awaited here (one promise fewer); a request for input goes on in runToolActivity.
+    let out: ToolOutput = await runner(invocation);
+    if (out.needsInput) out = await runToolActivity(ctx, desk, call.id, runner, invocation, out);
     ran = true;
     if (llm) {
       const taken = takeLlmAnswer(ctx, call.id, out, limit);
@@ -89,7 +85,7 @@ export async function runToolCall(
       // The text is this activity's result in the history: the run's result may name it.
       ctx.resultsInHistory.add(step.stepId);
       // The worker that ran it keeps the text, so the next model call can name it instead of recording it again.
-      if (patched(KNOWN_TEXTS_PATCH)) ctx.conversations.returnedByWorker(text);
+      ctx.conversations.returnedByWorker(text);
     }
   } catch (err) {
     if (isCancellation(err)) {
@@ -99,7 +95,7 @@ export async function runToolCall(
     }
     if (isLoopSignal(err)) throw err;
     const error = `Tool "${spec.name}" failed with arguments ${JSON.stringify(args).slice(0, 300)}: ${failureMessage(err)}`;
-    shown = { correlationId: call.id, success: false, result: null, error, durationMs: 0, ...(patched(TOOL_ATTEMPTS_PATCH) ? failedAttempts(err, spec, startedAtMs) : {}) };
+    shown = { correlationId: call.id, success: false, result: null, error, ...failedAttempts(err, spec, startedAtMs) };
     chain.toolResult(shown, visibility);
     observation = { callId: call.id, content: error, isError: true };
   } finally {
@@ -129,9 +125,6 @@ async function affordOrStop(ctx: RunContext, call: ToolUseBlock, spec: ToolSpec,
   }
 }
 
-/** Marks histories whose failed tool results carry their attempts and the time they took. */
-export const TOOL_ATTEMPTS_PATCH = 'tool-result-attempts';
-
 /**
  * How often a failed call ran and for how long, all attempts and the waits between them: the
  * time in workflow time (deterministic), the count from the failure's details (the activity
@@ -160,14 +153,9 @@ async function summariseOrCut(ctx: RunContext, spec: ToolSpec, text: string, lim
   return { text: `${text.slice(0, limit)}\n…[truncated: showing ${limit} of ${text.length} characters]`, summarised: false };
 }
 
-/** Marks histories in which a tool marked `local` ran as a local activity. */
-export const LOCAL_TOOLS_PATCH = 'local-tools';
-/** Marks histories whose model calls name the texts tool activities returned (known texts) instead of carrying them. */
-export const KNOWN_TEXTS_PATCH = 'known-tool-texts';
-
 /** How a tool's call runs: a local activity for a `local` tool, else an ordinary one. */
 function toolRunner(spec: ToolSpec, summary: string): RunTool {
-  if (spec.local && patched(LOCAL_TOOLS_PATCH)) return (invocation) => localActivities.runTool.executeWithOptions(localToolCallOptions(spec, summary), [invocation]);
+  if (spec.local) return (invocation) => localActivities.runTool.executeWithOptions(localToolCallOptions(spec, summary), [invocation]);
   // Wait for the tool to acknowledge a cancel, so the chain can say whether it ran.
   const options = { ...toolCallOptions(spec, summary), cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
   return (invocation) => activities.runTool.executeWithOptions(options, [invocation]);

@@ -1,12 +1,9 @@
-import { patched } from '@temporalio/workflow';
 import { approvalNeeded } from '../../shared/approval/approval-policy';
-import { legacyApprovalNeeded } from '../../shared/approval/legacy-approval-policy';
 import { ownValue } from '../../shared/own-value';
 import type { AgentInput, ToolSpec, ToolUseBlock } from '../../shared';
 import type { ToolCallStep } from '../core/chain-builder';
 import { settleWithLimit } from '../core/concurrency';
 import type { Observation, ValidCall } from '../core/model-exchange';
-import { skipsIdleAwaits } from '../core/idle-awaits';
 import { recordToolCall, refuseCall } from '../core/record-calls';
 import type { RunContext } from '../core/run-context';
 import { runSubAgentCall } from '../delegation/sub-agent-call';
@@ -39,9 +36,6 @@ export interface ToolTurnParts {
   planKeeper: PlanKeeper | undefined;
 }
 
-/** Marks histories whose turns run their calls concurrently; older histories replay the sequential order. */
-export const PARALLEL_TOOL_CALLS_PATCH = 'parallel-tool-calls';
-
 /**
  * One turn's tool calls: refused ones (unknown, invalid, outside the caller's roles) become error
  * observations; calls that need approval are all requested at once and decided one by one; then
@@ -52,15 +46,15 @@ export const PARALLEL_TOOL_CALLS_PATCH = 'parallel-tool-calls';
 export async function runToolTurn(ctx: RunContext, parts: ToolTurnParts, calls: readonly ToolUseBlock[], refused: ReadonlyMap<string, string>): Promise<Observation[]> {
   const routes = calls.map((call) => routeCall(ctx, parts, call, refused.get(call.id)));
   const approvals = routes.filter((r): r is Extract<CallRoute, { kind: 'approve' }> => r.kind === 'approve');
-  // A turn without task updates or approvals (most turns) awaits neither: see SKIP_IDLE_AWAITS_PATCH.
-  const skip = skipsIdleAwaits();
-  const updated = skip && !routes.some((r) => r.kind === 'task_update') ? new Map<string, Observation>() : await applyTaskUpdates(parts, routes);
-  const decided: Decisions = skip && approvals.length === 0 ? new Map() : await requestApprovals(ctx, parts.gate, approvals);
+  // A turn without task updates or approvals (most turns) awaits neither: each await is a promise
+  // the SDK takes a stack trace for, on every workflow task and replay.
+  const updated = !routes.some((r) => r.kind === 'task_update') ? new Map<string, Observation>() : await applyTaskUpdates(parts, routes);
+  const decided: Decisions = approvals.length === 0 ? new Map() : await requestApprovals(ctx, parts.gate, approvals);
   const runnable = routes.filter((r) => r.kind === 'run' || (r.kind === 'approve' && decided.get(r.call.id)?.record.status === 'approved'));
   let sharers = runnable.filter((r) => 'check' in r && r.check.spec.type === 'sub_agent').length;
   const share = () => Math.max(1, sharers--);
   const execute = (call: ToolUseBlock, check: ValidCall, step: ToolCallStep | undefined) => runCall(ctx, parts, share, call, check, step);
-  if (runnable.length >= 2 && patched(PARALLEL_TOOL_CALLS_PATCH)) return runConcurrently(ctx, parts, routes, decided, updated, execute);
+  if (runnable.length >= 2) return runConcurrently(ctx, parts, routes, decided, updated, execute);
   const observations: Observation[] = [];
   for (const route of routes) {
     switch (route.kind) {
@@ -153,20 +147,9 @@ function routeCall(ctx: RunContext, parts: ToolTurnParts, call: ToolUseBlock, re
   const missingRole = roleProblem(input, check);
   if (missingRole) return { kind: 'refuse', call, observation: missingRole, spec: check.spec };
   const policy = ownValue(input.approvals, check.spec.name) ?? check.spec.approval;
-  const verdict = evaluatePolicy(policy, check.args);
+  // Rule-based policies fail closed on arguments they cannot read.
+  const verdict = approvalNeeded(policy, check.args);
   return verdict.needed ? { kind: 'approve', call, check, reason: verdict.reason } : { kind: 'run', call, check };
-}
-
-/**
- * Rule-based policies fail closed from `approval-rules-fail-closed` on; histories recorded before
- * it keep the legacy evaluator, so a replayed call is decided as it was. Fixed policies (`never`,
- * `always`) are decided alike by both and record no marker.
- */
-export const APPROVAL_RULES_FAIL_CLOSED_PATCH = 'approval-rules-fail-closed';
-
-function evaluatePolicy(policy: AgentInput['approvals'][string] | undefined, args: Record<string, unknown>): ReturnType<typeof approvalNeeded> {
-  if (policy === undefined || typeof policy === 'string') return approvalNeeded(policy, args);
-  return patched(APPROVAL_RULES_FAIL_CLOSED_PATCH) ? approvalNeeded(policy, args) : legacyApprovalNeeded(policy, args);
 }
 
 /** A tool with `requiredRoles` runs only for a caller holding one of them. */

@@ -43,8 +43,8 @@ describe('a streamed run on the dev server', () => {
     const history = await handle.fetchHistory();
     const events = history.events ?? [];
     expect(events.filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED)).toHaveLength(4); // describeTools, 2 model calls, 1 tool
-    // No signal and no marker carries a piece (the patch markers that version the workflow are no pieces).
-    const carriers = events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED || (e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED && e.markerRecordedEventAttributes?.markerName !== 'core_patch'));
+    // No signal and no marker carries a piece.
+    const carriers = events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED || e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED);
     expect(carriers).toEqual([]);
   });
 

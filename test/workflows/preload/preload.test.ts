@@ -44,8 +44,8 @@ describe('the modules preloaded into the shared V8 context', () => {
   it('are shared but closed: a run can leave nothing in them for the next, and their schemas and classes work in every run', { timeout: 60_000 }, async () => {
     const [first, second] = await twoRuns(preloaded);
     const expected = { exportsFrozen: true, sawBefore: undefined, writeRefused: true, inputParsed: true, badInputRefused: true, stepParsed: true, nestedWriteRefused: true, templateSteps: 7, classWorks: true };
-    // A shared module that uses the SDK: its patched() records the marker in each run's own history, its condition() runs each run's own work.
-    const sdk = { sdkModuleFrozen: true, patchedHere: true, atRestRan: true, markers: ['skip-idle-awaits'] };
+    // A shared module that uses the SDK: its workflowInfo() answers for each run, its condition() runs each run's own work.
+    const sdk = { sdkModuleFrozen: true, sdkSawThisRun: true, atRestRan: true, markers: [] };
     expect(first).toEqual({ ...expected, ...sdk });
     expect(second).toEqual({ ...expected, ...sdk });
   });

@@ -1,9 +1,11 @@
 // A test bundle: a probe that looks, from inside a run, at what the preloaded modules share.
-import { condition } from '@temporalio/workflow';
+import { condition, workflowInfo } from '@temporalio/workflow';
 import * as chainModule from '../../../src/shared/chain';
 import { AgentInput } from '../../../src/shared/agent-input';
 import { createAtRest } from '../../../src/workflows/core/at-rest';
-import * as idleAwaits from '../../../src/workflows/core/idle-awaits';
+import * as strategies from '../../../src/workflows/loop/strategies';
+import { observationMarker } from '../../../src/workflows/react-text/react-text-prompt';
+import { fnv1a } from '../../../src/workflows/core/stable-hash';
 import { planTemplates } from '../../../src/workflows/planning/plan-templates';
 import { SteeringInbox } from '../../../src/workflows/people/steering-inbox';
 
@@ -22,8 +24,8 @@ export interface ProbeReport {
   classWorks: boolean;
   /** A module that uses the workflow SDK is frozen like the pure ones. */
   sdkModuleFrozen: boolean;
-  /** Its `patched()` answered in this run (the marker lands in this run's history; the test reads it). */
-  patchedHere: boolean;
+  /** Its `workflowInfo()` answered for this run (the run's observation marker comes from this run's own id). */
+  sdkSawThisRun: boolean;
   /** Its `condition()` ran what this run queued, in this run. */
   atRestRan: boolean;
 }
@@ -50,13 +52,13 @@ export async function preloadProbe(tag: string): Promise<ProbeReport> {
     nestedWriteRefused = true;
   }
   // Workflow SDK calls made from a shared module act on the run that makes them.
-  const patchedHere = idleAwaits.skipsIdleAwaits();
+  const sdkSawThisRun = strategies.runObservationMarker() === observationMarker(fnv1a(workflowInfo().firstExecutionRunId));
   let ranWith: string | undefined;
   createAtRest().once(() => (ranWith = tag));
   const atRestRan = await condition(() => ranWith !== undefined, '10 seconds');
   return {
-    sdkModuleFrozen: Object.isFrozen(idleAwaits),
-    patchedHere,
+    sdkModuleFrozen: Object.isFrozen(strategies),
+    sdkSawThisRun,
     atRestRan: atRestRan && ranWith === tag,
     nestedWriteRefused,
     templateSteps: planTemplates.debug_bug.steps.length,

@@ -5,7 +5,6 @@ import { createScriptedModel, useTool } from '../../../src/activities/models/scr
 import { restoreObservations } from '../../../src/client/restore-observations';
 import { readShortened, type ReasoningChain } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
-import { RESULT_OBSERVATIONS_PATCH } from '../../../src/workflows/run/result-observations';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
@@ -60,7 +59,8 @@ describe("a finished run's result names the long observations its history holds,
     expect(readShortened(second![1] as string)).toEqual({ head: rowsText.slice(0, 1_000), length: rowsText.length, where: 'in the result', runId });
     expect(third).toEqual(['short', 'short answer']);
     expect(fourth).toEqual(['long', LONG]);
-    expect(await patchMarkers(handle.workflowId)).toContain(`{"id":"${RESULT_OBSERVATIONS_PATCH}","deprecated":false}`);
+    // One code path: nothing in the run asks `patched()`.
+    expect(await patchMarkers(handle.workflowId)).toEqual([]);
 
     // Read through the client: the full observations, as the tools returned them, with no worker.
     const expected: Array<[string, unknown]> = [['long', LONG], ['rows', LONG_OBJECT], ['short', 'short answer'], ['long', LONG]];
@@ -71,12 +71,12 @@ describe("a finished run's result names the long observations its history holds,
     expect(page.steps).toHaveLength(1);
     expect(page.steps[0]).toMatchObject({ type: 'tool_result', toolResult: { result: LONG } });
 
-    // The patch replays.
+    // The run replays.
     const history = await env.client.workflow.getHandle(handle.workflowId).fetchHistory();
     await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, handle.workflowId)).resolves.toBeUndefined();
   });
 
-  it('leaves a local tool\'s result whole (it is a marker, not an activity result) and records no patch when nothing is cut', { timeout: 120_000 }, async () => {
+  it('leaves a local tool\'s result whole (it is a marker, not an activity result) and records no patch marker', { timeout: 120_000 }, async () => {
     const model = createScriptedModel([{ content: [useTool('local_long', {})] }, { content: [useTool('short', {})] }, { content: [useTool('finish', { result: 'done' })] }]);
     const h = await createHarness(env, { tools: [localLong, short], models: { scripted: model }, cacheWorkflows: true });
     const handle = await h.worker.runUntil(async () => {
@@ -86,7 +86,7 @@ describe("a finished run's result names the long observations its history holds,
     });
     model.verify();
     expect(observations((await handle.result()).chain)).toEqual([['local_long', LONG], ['short', 'short answer']]);
-    expect((await patchMarkers(handle.workflowId)).some((m) => m.includes(RESULT_OBSERVATIONS_PATCH))).toBe(false);
+    expect(await patchMarkers(handle.workflowId)).toEqual([]);
   });
 
   it('a marker whose text the history does not hold stays as it is: nothing is made up', { timeout: 120_000 }, async () => {

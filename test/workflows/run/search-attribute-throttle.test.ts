@@ -1,49 +1,51 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import { IterationAttribute, StatusAttribute, TokensAttribute } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';
-import { PROGRESS_UPSERT_INTERVAL_MS } from '../../../src/workflows/run/publish-progress';
+import { waitForPending, writeFileTool } from '../../helpers/approval-helpers';
 import { scriptedInput } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
 const env = useTestEnv();
 const EventType = temporal.api.enums.v1.EventType;
-const FAST_CALLS = 5;
+const FAST_CALLS = 4;
 
 describe('search attributes while a run runs', () => {
-  it('upserts progress at most every interval, the status at once, and the final values at the end', { timeout: 60_000 }, async () => {
-    // One slow call, so exactly one publish falls after the interval; the others are instant.
-    const slow = defineTool({ name: 'slow', description: 'Takes a while', input: z.object({}), execute: async () => (await sleep(PROGRESS_UPSERT_INTERVAL_MS + 300), 'slow done') });
+  it('upserts at the first publish, at each change of status, and at the end: never for progress alone', { timeout: 60_000 }, async () => {
     const fast = defineTool({ name: 'fast', description: 'Answers at once', input: z.object({ n: z.number() }), execute: ({ n }) => `fast ${n}` });
+    const ran: Array<Record<string, unknown>> = [];
     const turns: ScriptedTurn[] = [
-      { content: [useTool('slow', {})] },
       ...Array.from({ length: FAST_CALLS }, (_, n) => ({ content: [useTool('fast', { n })] })),
+      { content: [useTool('write_file', { path: '/tmp/throttle', text: 'x' }, 'toolu_write')] },
+      { content: [useTool('fast', { n: FAST_CALLS })] },
       { content: [useTool('finish', { result: 'done' })] },
     ];
     const model = createScriptedModel(turns);
-    const h = await createHarness(env, { tools: [slow, fast], models: { scripted: model } });
+    const h = await createHarness(env, { tools: [fast, writeFileTool(ran)], models: { scripted: model } });
     const { result, upserts, attributes } = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start(scriptedInput('Call the tools'));
+      const handle = await h.agents.start({ ...scriptedInput('Call the tools'), approvalTimeoutMs: 60_000 });
+      await waitForPending(h.agents, handle.workflowId);
+      await h.agents.decide(handle.workflowId, { callId: 'toolu_write', approved: true, by: { id: 'alice', roles: [] } });
       const result = await handle.result();
       const history = await handle.fetchHistory();
       const upserts = (history.events ?? [])
         .filter((e) => e.eventType === EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES)
-        .map((e) => fields(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}))
-        // The SDK's own upserts (TemporalChangeVersion, one per patch) are not the run's progress.
-        .filter((u) => 'ThoughtlineStatus' in u);
+        .map((e) => fields(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}));
       return { result, upserts, attributes: (await handle.describe()).typedSearchAttributes };
     });
     model.verify();
+    expect(ran).toHaveLength(1);
 
-    // Unthrottled, each of the 7 replies and 6 results published an upsert; now: the first
-    // (iteration 1), the first after the slow call (iteration 2), and the run's end.
+    // Every upsert is the run's own (no TemporalChangeVersion: nothing asks patched()). Seven replies
+    // and six results published; only the first, the wait for approval, the return from it and the end upserted.
+    expect(upserts.map((u) => Object.keys(u).sort())).toEqual(upserts.map(() => ['ThoughtlineCostUsd', 'ThoughtlineIteration', 'ThoughtlineModel', 'ThoughtlineStatus', 'ThoughtlineTokens']));
     expect(upserts.map((u) => [u['ThoughtlineStatus'], u['ThoughtlineIteration']])).toEqual([
       ['thinking', 1],
-      ['thinking', 2],
-      ['success', FAST_CALLS + 2],
+      ['waiting_approval', FAST_CALLS + 1],
+      ['thinking', FAST_CALLS + 1],
+      ['success', FAST_CALLS + 3],
     ]);
     expect(attributes.get(StatusAttribute)).toBe('success');
     expect(attributes.get(IterationAttribute)).toBe(result.iterations);

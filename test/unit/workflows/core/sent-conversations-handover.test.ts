@@ -67,7 +67,7 @@ describe('SentConversations across a handover: the next run builds on what the l
     sent.reference(state.messages);
     state.messages.push(reply('thought 2'));
     const plain = carryOver(state, testChainBuilder().snapshot(), [], 'run-1');
-    expect(withSentConversation(plain, false)).toBe(plain);
+    expect(withSentConversation(plain, new SentConversations())).toBe(plain);
     const named = withSentConversation(plain, sent);
     expect(named.sentConversation).toEqual({ messages: 3, hash: wholeHash(state.messages.slice(0, 3).map(messageHash)) });
     expect(ContinuedState.parse(JSON.parse(JSON.stringify(named))).sentConversation).toEqual(named.sentConversation);

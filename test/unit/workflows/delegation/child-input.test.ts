@@ -15,7 +15,7 @@ const parent = (tools?: string[]) =>
     ...(tools ? { tools } : {}),
     agents: { helper: { description: 'Helps' }, checker: { description: 'Checks' }, constructor: { description: 'Named like a prototype key' } },
   });
-const toolsOf = (p: AgentInput, d: SubAgentDefinition, within = true) => childInput(p, d, 'Do it', budget, path, 3, within).tools;
+const toolsOf = (p: AgentInput, d: SubAgentDefinition) => childInput(p, d, 'Do it', budget, path, 3).tools;
 
 describe('childInput: a definition without tools inherits its parent’s limits', () => {
   it('inherits a limited parent’s registered tools, plus the catalogue agents not on its path, when it names none', () => {
@@ -26,11 +26,9 @@ describe('childInput: a definition without tools inherits its parent’s limits'
     expect(toolsOf(parent(['helper']), definition(['write_file', 'checker']))).toEqual(['write_file', 'checker']);
   });
 
-  it('changes nothing when the parent is not limited, and nothing for histories before the patch', () => {
+  it('changes nothing when the parent is not limited', () => {
     expect(toolsOf(parent(), definition())).toBeUndefined();
     expect(toolsOf(parent(), definition(['write_file']))).toEqual(['write_file']);
-    expect(toolsOf(parent(['lookup']), definition(), false)).toBeUndefined();
-    expect(toolsOf(parent(['lookup']), definition(['write_file']), false)).toEqual(['write_file']);
   });
 
   it('treats a tool named like a prototype key as a tool, not as an agent', () => {

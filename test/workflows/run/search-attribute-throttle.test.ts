@@ -39,11 +39,13 @@ describe('search attributes while a run runs', () => {
     expect(ran).toHaveLength(1);
 
     // Every upsert is the run's own (no TemporalChangeVersion: nothing asks patched()). Seven replies
-    // and six results published; only the first, the wait for approval, the return from it and the end upserted.
+    // and six results published; only the first, each change of status (the wait for approval, the
+    // approved call running, thinking again) and the end upserted.
     expect(upserts.map((u) => Object.keys(u).sort())).toEqual(upserts.map(() => ['ThoughtlineCostUsd', 'ThoughtlineIteration', 'ThoughtlineModel', 'ThoughtlineStatus', 'ThoughtlineTokens']));
     expect(upserts.map((u) => [u['ThoughtlineStatus'], u['ThoughtlineIteration']])).toEqual([
       ['thinking', 1],
       ['waiting_approval', FAST_CALLS + 1],
+      ['tool_calling', FAST_CALLS + 1],
       ['thinking', FAST_CALLS + 1],
       ['success', FAST_CALLS + 3],
     ]);

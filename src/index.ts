@@ -39,7 +39,7 @@ export { createReplyRecorder, loadRecordedTurns, RecordedReply } from './activit
 export { recordToolCalls, replayToolCalls, RecordedToolCall, ToolNotRecordedError } from './tools/recorded-tools';
 export { createOpenAICompatibleProvider, type OpenAICompatibleProviderOptions } from './activities/models/openai-compatible-provider';
 export type { ModelDelta } from './activities/model-activities';
-export type { ModelCallHooks } from './activities/models/model-provider';
+export type { ModelCallHooks } from './shared/model-provider';
 // `thoughtline serve` as a library: the HTTP API in front of an AgentClient, with your own authenticator.
 export { createServer, type CreateServerOptions, type RunningServer } from './client/server/create-server';
 export { createTokenFileAuthenticator, type TokenFileAuthenticatorOptions } from './client/server/auth/token-file-authenticator';

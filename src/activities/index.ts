@@ -4,7 +4,7 @@ import { createChainArchiveActivities } from './chain-archive-activity';
 import { ConversationCache } from './conversation/conversation-cache';
 import { KnownTexts } from './conversation/known-texts';
 import { createModelActivities, DEFAULT_CONVERSATION_CACHE_BYTES, knownTextChars, type ModelActivityDeps } from './model-activities';
-import { createRedactor } from './redact-secrets';
+import { createRedactor } from '../tools/redact-secrets';
 import type { TenantActivities } from './tenant-activities';
 import { createToolActivities } from './tool-activities';
 
@@ -31,4 +31,4 @@ export function createActivities(deps: ActivityDeps) {
 
 /** Agent activities plus the tenant quota's (every agent worker registers both; see createAgentWorker). */
 export type AgentActivities = ReturnType<typeof createActivities> & TenantActivities;
-export type { ModelProvider } from './models/model-provider';
+export type { ModelProvider } from '../shared/model-provider';

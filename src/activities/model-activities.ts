@@ -4,8 +4,8 @@ import { FailureType, LiveReplyBuffer, type ModelCallInput, type ModelReply, typ
 import { ConversationCache } from './conversation/conversation-cache';
 import { rememberReply } from './conversation/remember-reply';
 import { resolveConversation, type ConversationSource } from './conversation/resolve-conversation';
-import type { ModelProvider } from './models/model-provider';
-import { redactFailure, type Redactor } from './redact-secrets';
+import type { ModelProvider } from '../shared/model-provider';
+import { redactFailure, type Redactor } from '../tools/redact-secrets';
 
 /** A piece of a reply as it streams in. Delivered to watchers only; it never enters history. */
 export interface ModelDelta {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { ModelReply } from '../shared';
 import type { ScriptedTurn } from './models/scripted-model';
-import { createRedactor } from './redact-secrets';
+import { createRedactor } from '../tools/redact-secrets';
 
 /** One line of a recording: a model reply of one run, as the workflow received it. */
 export const RecordedReply = z.object({

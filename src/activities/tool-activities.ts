@@ -7,7 +7,7 @@ import type { ToolContext } from '../tools/define-tool';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { describeWithMcp, isNeedsInput, mcpTool, neededInput } from './mcp/mcp-activity-parts';
 import type { McpTools } from './mcp/mcp-tools';
-import { redactFailure, redactHeartbeat, redactToolResult, thrownText, type Redactor } from './redact-secrets';
+import { redactFailure, redactHeartbeat, redactToolResult, thrownText, type Redactor } from '../tools/redact-secrets';
 
 export interface ToolActivityDeps {
   tools: ToolRegistry;

@@ -1,6 +1,6 @@
 import type { Next } from '@temporalio/common';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory } from '@temporalio/worker';
-import { createRedactor, redactFailure } from './redact-secrets';
+import { createRedactor, redactFailure } from '../tools/redact-secrets';
 
 /** A UTF-16 surrogate without its pair: valid in a JS string, invalid in UTF-8. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

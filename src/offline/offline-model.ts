@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { ModelCallHooks, ModelProvider } from '../activities/models/model-provider';
+import type { ModelCallHooks, ModelProvider } from '../shared/model-provider';
 import { FailureType, zeroUsage, type AssistantBlock, type ModelReply, type ModelRequest } from '../shared';
 import { plannerSystem } from '../workflows/planning/plan-prompts';
 import { offlinePlanReply } from './offline-plan';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { Context } from '@temporalio/activity';
 import { z } from 'zod';
 import { canonicalJson } from '../shared/approval/arguments-hash';
-import { createRedactor } from '../activities/redact-secrets';
+import { createRedactor } from './redact-secrets';
 import type { ToolDefinition } from './define-tool';
 import { ToolError } from './tool-error';
 

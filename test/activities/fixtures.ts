@@ -1,6 +1,6 @@
 import { afterEach, beforeEach } from 'vitest';
 import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
-import type { ModelCallHooks, ModelProvider } from '../../src/activities/models/model-provider';
+import type { ModelCallHooks, ModelProvider } from '../../src/shared/model-provider';
 import type { ModelReply, ModelRequest } from '../../src/shared';
 import { startFakeMessagesServer, type FakeMessagesServer, type ScriptEntry } from '../../src/testing';
 

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createRedactor } from '../../src/activities/redact-secrets';
+import { createRedactor } from '../../src/tools/redact-secrets';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import { wellFormedFailures } from '../../src/activities/well-formed-failures';
 import { FailureType, type ToolInvocation, type ToolOutput } from '../../src/shared';

@@ -3,7 +3,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createModelActivities } from '../../src/activities/model-activities';
-import { createRedactor } from '../../src/activities/redact-secrets';
+import { createRedactor } from '../../src/tools/redact-secrets';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import { wellFormedFailures } from '../../src/activities/well-formed-failures';
 import { FailureType, type ModelRequest, type ToolInvocation, type ToolOutput } from '../../src/shared';

@@ -2,7 +2,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMcpConfig } from '../../src/activities/mcp/load-mcp-config';
 import { createMcpTools, type McpTools } from '../../src/activities/mcp/mcp-tools';
-import { createRedactor } from '../../src/activities/redact-secrets';
+import { createRedactor } from '../../src/tools/redact-secrets';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import type { ToolInvocation, ToolOutput } from '../../src/shared';
 import { z } from 'zod';

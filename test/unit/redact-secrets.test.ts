@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor } from '../../src/activities/redact-secrets';
+import { createRedactor } from '../../src/tools/redact-secrets';
 import { redactSecrets, redactSecretsInText } from '../../src/shared/secret-patterns';
 
 /** Builds key-shaped test values at run time, so no literal token sits in the source. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ElicitationRequest, MAX_ELICITATION_MESSAGE_CHARS, type ToolInvocation, type ToolSpec } from '../../shared';
 import type { ToolDefinition } from '../../tools/define-tool';
 import type { ToolRegistry } from '../../tools/tool-registry';
-import type { Redactor } from '../redact-secrets';
+import type { Redactor } from '../../tools/redact-secrets';
 import type { McpTools } from './mcp-tools';
 
 /** Arguments were checked in the workflow against the server's own schema, and the server checks them again. */

@@ -4,7 +4,7 @@ import { FailureType, type ModelReply, type ModelRequest } from '../../shared';
 import { fromAnthropicMessage, toMessageCreateParams } from './anthropic-mapping';
 import { streamMessage } from './anthropic-stream';
 import { classifyAnthropicError } from './anthropic-classify-error';
-import type { ModelCallHooks, ModelProvider } from './model-provider';
+import type { ModelCallHooks, ModelProvider } from '../../shared/model-provider';
 import { CLAUDE_PRICES, costOf, priceFor, type PriceTable } from './pricing';
 
 export interface AnthropicProviderOptions {

@@ -3,7 +3,7 @@ import { APIError } from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType } from '../../shared';
 import { messageChain } from './anthropic-classify-error';
-import type { ModelCallHooks } from './model-provider';
+import type { ModelCallHooks } from '../../shared/model-provider';
 
 /**
  * One streamed Messages call through the SDK's `MessageStream`, returning the message it

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType } from '../../shared';
-import { createRedactor } from '../redact-secrets';
+import { createRedactor } from '../../tools/redact-secrets';
 import { classifyStatus, decideOnStatus, type StatusClass } from './http-status-table';
 
 /**

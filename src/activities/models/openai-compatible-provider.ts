@@ -1,5 +1,5 @@
 import type { ModelReply, ModelRequest } from '../../shared';
-import type { ModelCallHooks, ModelProvider } from './model-provider';
+import type { ModelCallHooks, ModelProvider } from '../../shared/model-provider';
 import {
   badResponse,
   bodySnippet,

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { ModelCallHooks } from './model-provider';
+import type { ModelCallHooks } from '../../shared/model-provider';
 import {
   badResponse,
   bodySnippet,

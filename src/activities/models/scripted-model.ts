@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, zeroUsage, type AssistantBlock, type ModelReply, type ModelRequest, type TokenUsage } from '../../shared';
-import type { ModelProvider } from './model-provider';
+import type { ModelProvider } from '../../shared/model-provider';
 
 /** One canned turn: fixed content, or content computed from the request (e.g. to quote tool results). */
 export interface ScriptedTurn {

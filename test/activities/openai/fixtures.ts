@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { afterEach, beforeEach, expect } from 'vitest';
-import type { ModelCallHooks, ModelProvider } from '../../../src/activities/models/model-provider';
+import type { ModelCallHooks, ModelProvider } from '../../../src/shared/model-provider';
 import {
   createOpenAICompatibleProvider,
   type OpenAICompatibleProviderOptions,

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedactor } from '../../../src/activities/redact-secrets';
+import { createRedactor } from '../../../src/tools/redact-secrets';
 import { createToolActivities } from '../../../src/activities/tool-activities';
 import { FailureType, type ToolOutput } from '../../../src/shared';
 import { renderSummaryTemplate } from '../../../src/shared/summary-template';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ModelProvider } from '../../../activities/models/model-provider';
+import type { ModelProvider } from '../../../shared/model-provider';
 import { resolveModel, type LlmAnswer, type ModelProviderName, type ModelRegistry, type ModelRequest } from '../../../shared';
 import { costOf } from '../../../shared/pricing';
 import { defineTool, InvalidToolDefinitionError, type ToolDefinition, type ToolOptions } from '../../define-tool';

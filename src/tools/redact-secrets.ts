@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { redactSecretKeys, redactSecrets } from '../shared/secret-patterns';
-import { cutToSize, toJsonSafe, truncatedText, type CutResult } from '../tools/json-safe';
+import { cutToSize, toJsonSafe, truncatedText, type CutResult } from './json-safe';
 
 export type Redactor = (value: unknown) => unknown;
 

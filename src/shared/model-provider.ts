@@ -1,4 +1,4 @@
-import type { ModelReply, ModelRequest } from '../../shared';
+import type { ModelReply, ModelRequest } from './index';
 
 /** Side channels of one model call. Nothing here enters workflow history. */
 export interface ModelCallHooks {

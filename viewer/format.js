@@ -78,6 +78,8 @@ export function stepTitle(step, toolNames = new Map()) {
     }
     case 'tool_result': {
       const result = step.toolResult ?? {};
+      // A model's reply is titled by the model that answered, which may not be the one asked.
+      if (step.model && typeof result.result !== 'string') return `Model reply · ${step.model}${result.success === false ? ' (failed)' : ''}`;
       const name = toolNames.get(result.correlationId);
       const outcome = result.success === false ? ' (failed)' : result.cachedFrom ? ' (reused)' : '';
       return `Result${name ? ` · ${name}` : ''}${outcome}`;

@@ -46,7 +46,8 @@ export function renderStepMarkdown(step: ReasoningStep, runLink?: RunLink): stri
       if (step.model && typeof r.result === 'string') {
         return `${head} **Model answer** ${code(step.model)} ${spent}${step.costUsd !== undefined ? `$${step.costUsd.toFixed(4)} ` : ''}(${r.durationMs} ms): ${prose(r.result, 300)}`;
       }
-      if (step.model) return `${head} **Model reply** ${spent}(${r.durationMs} ms)`;
+      // The model that answered, which may not be the one asked (a fallback, the offline model).
+      if (step.model) return `${head} **Model reply** ${code(step.model)} ${spent}(${r.durationMs} ms)`;
       const note = toolResultNote(r);
       return r.success
         ? `${head} **Observation** ${code(json(r.result, 300))} (${note ? `${note}, ` : ''}${r.durationMs} ms)`

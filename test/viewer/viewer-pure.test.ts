@@ -123,6 +123,10 @@ describe('format', () => {
     expect(f.stepTitle(call)).toBe('Tool call · pay');
     expect(f.stepTitle(result, new Map([['c', 'pay']]))).toBe('Result · pay (failed)');
     expect(f.stepTitle({ ...step(4), type: 'synthesis' })).toBe('Answer');
+    // A model's reply is titled by the model that answered (here the offline model, asked for claude).
+    const reply = { ...step(5), type: 'tool_result', model: 'offline-model', toolResult: { correlationId: 'm', success: true, result: { stopReason: 'end_turn' }, durationMs: 3 } };
+    expect(f.stepTitle(reply, new Map([['m', 'claude']]))).toBe('Model reply · offline-model');
+    expect(f.stepTitle({ ...reply, toolResult: { ...reply.toolResult, success: false, result: null } })).toBe('Model reply · offline-model (failed)');
     const model = { ...step(1), type: 'tool_call', model: 'claude', usage: { inputTokens: 10, outputTokens: 2 }, costUsd: 0.5, toolCall: { toolType: 'llm', toolName: 'claude', correlationId: 'm', arguments: {} } };
     expect(f.stepFacts(model).join(' | ')).toMatch(/claude \| 10 in · 2 out \| \$0\.50$/);
     const { usage: _u, costUsd: _c, ...endUser } = model;

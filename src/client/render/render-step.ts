@@ -56,7 +56,8 @@ export function renderStep(step: ReasoningStep): string {
         const parts = [u ? `${u.inputTokens} in / ${u.outputTokens} out` : '', step.costUsd !== undefined ? `$${step.costUsd.toFixed(4)}` : '', `${r.durationMs} ms`];
         // A string result is an `llm` tool's answer (ask_model): name the model that gave it.
         if (typeof r.result === 'string') return `${n}${label('Observation', green)}${tag}${dim(`${step.model} · ${parts.filter(Boolean).join(' · ')} `)}${oneLine(r.result)}`;
-        return `${n}${dim(`Model reply  ${parts.filter(Boolean).join(' · ')}`)}`;
+        // The model that answered, which may not be the one asked (a fallback, the offline model).
+        return `${n}${dim(`Model reply  ${[step.model, ...parts].filter(Boolean).join(' · ')}`)}`;
       }
       const note = toolResultNote(r);
       const notes = `${r.truncated ? dim(' (truncated)') : ''}${note ? dim(` (${note})`) : ''}`;

@@ -1,4 +1,5 @@
 import { findProjectRoot } from '../src/dev-server/project-paths';
+import { measureActions } from './actions';
 import { measureHistory } from './history';
 import { measureIdleRuns } from './idle-runs';
 import { measureLongRun } from './long-run';
@@ -16,6 +17,7 @@ import { measureOverhead } from './thoughtline-overhead';
 
 const FIGURES: Record<FigureId, { title: string; measure: (ctx: BenchContext, config: BenchConfig) => Promise<FigureBody> }> = {
   overhead: { title: '1. Overhead per ReAct iteration (instant model and tool)', measure: measureOverhead },
+  actions: { title: '8. Billable actions, events and history bytes per run', measure: measureActions },
   seeing: { title: '3. Seeing: chain queries and watchers', measure: measureSeeing },
   push: { title: '3b. Push: SSE watchers of `serve`, worker in another process', measure: measurePush },
   history: { title: '4. History size and replay', measure: measureHistory },

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-export const FIGURE_IDS = ['overhead', 'seeing', 'push', 'history', 'longrun', 'idle', 'redaction', 'scale'] as const;
+export const FIGURE_IDS = ['overhead', 'actions', 'seeing', 'push', 'history', 'longrun', 'idle', 'redaction', 'scale'] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 export const PEER_NAMES = ['plain-node', 'temporal-ai-sdk', 'langgraph-sqlite'] as const;
 

@@ -2,7 +2,9 @@
 export * from './shared';
 export { defineTool, InvalidToolDefinitionError, type ToolContext, type ToolDefinition, type ToolOptions } from './tools/define-tool';
 export { ToolError, type ToolErrorOptions } from './tools/tool-error';
-export { createAgentWorker, PRELOAD_MODULES, WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH, type AgentWorkerOptions } from './worker';
+export { createAgentWorker, PRELOAD_MODULES, WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH, workerVersion, type AgentWorkerOptions } from './worker';
+export { buildIdOf, listVersions, setCurrentVersion, type DeploymentVersionSummary, type WorkerDeployment } from './deployment';
+export { billableActions, type BillableActions } from './client/billable-actions';
 // OpenTelemetry, on when OTEL_* variables are set (docs/opentelemetry.md): the interceptors a prebuilt bundle needs.
 export { telemetryBundleOptions } from './telemetry';
 export { createActivities, type ActivityDeps, type AgentActivities, type ModelProvider } from './activities';

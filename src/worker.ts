@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { NativeConnection, Runtime, Worker, type BundleOptions, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type BundleOptions, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities';
 import { wellFormedFailures } from './activities/well-formed-failures';
 import { ConversationCache } from './activities/conversation/conversation-cache';
@@ -18,7 +18,8 @@ import { createToolRegistry } from './tools/tool-registry';
 import { parseMcpConfig } from './activities/mcp/load-mcp-config';
 import { createMcpTools } from './activities/mcp/mcp-tools';
 import { mcpSecrets, type McpConfigInit } from './shared/mcp-config';
-import { telemetryFromEnv } from './telemetry';
+import { telemetryBundleOptions, telemetryFromEnv } from './telemetry';
+import { resolveVersion, setCurrentVersion, type ResolvedVersion, type WorkerDeployment } from './deployment';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -56,6 +57,14 @@ export interface AgentWorkerOptions {
   tenantLimits?: TenantLimitsConfigInit;
   /** A prebuilt workflow bundle (tests build one per run); default: bundle src/workflows at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /**
+   * Worker Deployment Versioning: the worker declares this deployment and a build id (default:
+   * the package version and a hash of its workflow bundle), runs are pinned to the version that
+   * started them, and by default this version is made current (it takes every new run). Default
+   * none: an unversioned worker. On one task queue, use versioned workers or unversioned ones,
+   * not both (docs/operations.md#deploying-a-new-version).
+   */
+  deployment?: WorkerDeployment;
   /** Anything else Temporal's Worker takes, e.g. `maxCachedWorkflows`. */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -102,6 +111,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   const mcp = mcpConfig ? createMcpTools(mcpConfig) : undefined;
   const namespace = options.namespace ?? DEFAULT_NAMESPACE;
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
+  const version = options.deployment ? resolveVersion(options.deployment, options.workflowBundle ?? (await bundleOwnWorkflows())) : undefined;
   // With encryption on, queries and the quota's replies are encrypted too: this client needs the same converter.
   const client = new Client({ connection: options.connection, namespace, ...(options.workerOptions?.dataConverter ? { dataConverter: options.workerOptions.dataConverter } : {}) });
   const conversationBytes = options.conversationCacheBytes ?? DEFAULT_CONVERSATION_CACHE_BYTES;
@@ -134,7 +144,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     // A cancelled run reaches its model call at the next heartbeat sent; send them at most 1 s
     // apart (the default can be 24 s) so a cancel stops a stream within about a second.
     maxHeartbeatThrottleInterval: '1 second',
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ...WORKFLOW_BUNDLER_OPTIONS } }),
+    ...(version ? { workflowBundle: version.workflowBundle, workerDeploymentOptions: version.options } : options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ...WORKFLOW_BUNDLER_OPTIONS } }),
     ...options.workerOptions,
     sinks: { ...options.workerOptions?.sinks, ...runEvents.sinks, ...telemetry?.sinks },
     interceptors: {
@@ -142,12 +152,26 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
       // Telemetry outermost: it sees failures as wellFormedFailures leaves them, classified and redacted.
       activity: [...(telemetry ? [telemetry.activity] : []), wellFormedFailures(secrets), ...(options.workerOptions?.interceptors?.activity ?? [])],
       // A prebuilt bundle must hold them already (telemetryBundleOptions()); the check warns when it does not.
-      ...(telemetry && !options.workflowBundle ? { workflowModules: [...(options.workerOptions?.interceptors?.workflowModules ?? []), ...telemetry.workflowModules] } : {}),
+      ...(telemetry && !options.workflowBundle && !version ? { workflowModules: [...(options.workerOptions?.interceptors?.workflowModules ?? []), ...telemetry.workflowModules] } : {}),
     },
   });
   if (mcp) closeWhenStopped(worker, () => mcp.close());
   if (telemetry) closeWhenStopped(worker, () => telemetry.flush());
+  // Before it polls: a run started right after this worker is created comes to it.
+  if (version && options.deployment?.makeCurrent !== false) await setCurrentVersion(client, version.deploymentName, version.buildId, { beforePolling: true });
   return worker;
+}
+
+/** The version a worker made by createAgentWorker declares; undefined for an unversioned one. */
+export function workerVersion(worker: Worker): Pick<ResolvedVersion, 'deploymentName' | 'buildId'> | undefined {
+  const v = worker.options.workerDeploymentOptions;
+  return v?.useWorkerVersioning ? { deploymentName: v.version.deploymentName, buildId: v.version.buildId } : undefined;
+}
+
+/** The workflow bundle Worker.create would make, made here so a versioned worker can hash it. */
+async function bundleOwnWorkflows(): Promise<{ code: string }> {
+  const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
+  return { code: (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, ...WORKFLOW_BUNDLER_OPTIONS, ...telemetryBundleOptions(), logger: quiet })).code };
 }
 
 /** The worker's MCP connections (and the stdio servers' processes) end when the worker does. */

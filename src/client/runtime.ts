@@ -73,7 +73,7 @@ function installQuietRuntime(): void {
 export async function startWorker(
   { config, server }: Connected,
   extraTools: readonly ToolDefinition[] = [],
-  options: Pick<AgentWorkerOptions, 'onModelReply' | 'events' | 'mcp'> & { wrapTools?: (tools: readonly ToolDefinition[]) => ToolDefinition[] } = {},
+  options: Pick<AgentWorkerOptions, 'onModelReply' | 'events' | 'mcp' | 'deployment'> & { wrapTools?: (tools: readonly ToolDefinition[]) => ToolDefinition[] } = {},
 ): Promise<RunningWorker> {
   const { wrapTools = (t) => [...t], ...workerOptions } = options;
   installQuietRuntime();

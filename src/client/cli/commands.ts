@@ -13,6 +13,7 @@ import { forkCommand, printChainAsOf } from '../commands/fork';
 import { printChain, printStatus, printTree, watchRun } from '../commands/inspect';
 import { runTask } from '../commands/run';
 import { dev, worker } from '../commands/serve';
+import { printVersions, setCurrent } from '../commands/versions';
 import { serveHttp } from '../commands/serve-http';
 import { createToken } from '../commands/token';
 import { answerRun, steerRun } from '../commands/steer';
@@ -74,10 +75,21 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'worker',
     args: [],
-    options: { tools: text, mcp: text },
+    options: { tools: text, mcp: text, unversioned: flag, 'keep-current': flag },
     run: async (l) => {
-      await worker(l.text('tools'), l.text('mcp'));
+      await worker(l.text('tools'), l.text('mcp'), { unversioned: l.flag('unversioned'), keepCurrent: l.flag('keep-current') });
       return 0;
+    },
+  },
+  { name: 'versions', args: [], options: { json: flag }, run: async (l) => printVersions({ json: l.flag('json') }) },
+  {
+    name: 'set-current-version',
+    args: [{ name: '<buildId>' }],
+    options: { unversioned: flag },
+    run: async (l) => {
+      const buildId = l.args[0];
+      if (Boolean(buildId) === l.flag('unversioned')) throw new UsageError('"set-current-version" needs a build id from thoughtline versions, or --unversioned (not both).');
+      return setCurrent(buildId ?? null);
     },
   },
   {
@@ -88,6 +100,9 @@ export const COMMANDS: readonly CommandSpec[] = [
       host: text,
       'with-worker': flag,
       tools: text,
+      mcp: text,
+      unversioned: flag,
+      'keep-current': flag,
       tokens: text,
       'oidc-issuer': text,
       'oidc-audience': text,
@@ -116,6 +131,8 @@ export const COMMANDS: readonly CommandSpec[] = [
         ...(given('host') ? { host: given('host')! } : {}),
         withWorker: l.flag('with-worker'),
         ...(given('tools') ? { tools: given('tools')! } : {}),
+        ...(given('mcp') ? { mcp: given('mcp')! } : {}),
+        versioning: { unversioned: l.flag('unversioned'), keepCurrent: l.flag('keep-current') },
         ...(given('tokens') ? { tokens: given('tokens')! } : {}),
         oidc,
         ...(given('signing-keys') ? { signingKeys: given('signing-keys')! } : {}),

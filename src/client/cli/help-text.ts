@@ -7,16 +7,26 @@ Usage:
   thoughtline dev [--port N]            run a Temporal dev server until Ctrl-C (default port 7233,
                                         Web UI on the port + 1000); other commands find it on 7233,
                                         or set TEMPORAL_ADDRESS=127.0.0.1:N
-  thoughtline worker [--tools FILE] [--mcp FILE]
+  thoughtline worker [--tools FILE] [--mcp FILE] [--unversioned | --keep-current]
                                         run an agent worker until Ctrl-C; --tools: a JS module
                                         exporting "tools": an array of defineTool(...) results;
                                         --mcp: MCP servers, { "mcpServers": { ... } } as desktop
-                                        clients write it; their tools are <server>__<tool>
+                                        clients write it; their tools are <server>__<tool>.
+                                        It declares a version (the task queue / the package
+                                        version and its workflow code's hash), makes it current
+                                        (new runs come to it; open runs stay on theirs) unless
+                                        --keep-current; --unversioned declares none
+  thoughtline versions [--json]         the task queue's worker versions: current, draining
+                                        (pinned runs still open), drained
+  thoughtline set-current-version <buildId> | --unversioned
+                                        send new runs to that version's workers (a rollout or a
+                                        rollback); --unversioned: to unversioned workers
   thoughtline serve [options]           the HTTP API (/v1, OpenAPI at /v1/openapi.json) and the
                                         viewer until Ctrl-C (docs/serve.md); with no token file and
                                         no OIDC it writes one for "you" and prints the URL to open
       --port N / --host H    default 8080 on 127.0.0.1
-      --with-worker          also run a worker in this process; --tools FILE as for worker
+      --with-worker          also run a worker in this process; --tools FILE, --mcp FILE,
+                             --unversioned and --keep-current as for worker
       --tokens FILE          token hashes (default THOUGHTLINE_TOKENS or .thoughtline/tokens.json)
       --oidc-issuer URL --oidc-audience AUD --oidc-jwks-url URL [--oidc-roles-claim PATH]
                              [--oidc-tenant-claim PATH]   also accept JWTs from an OIDC issuer

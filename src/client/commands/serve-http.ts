@@ -4,7 +4,9 @@ import { createEventBus } from '../../events/create-event-bus';
 import type { EventBus } from '../../events/event-bus';
 import { createMemoryBus } from '../../events/memory-bus';
 import { UsageError } from '../cli/usage-error';
+import { loadMcpConfig } from '../../activities/mcp/load-mcp-config';
 import { loadToolsModule } from '../load-tools-module';
+import { standingDeployment, versionLine, type Versioning } from './serve';
 import { connectOrStart, log, startWorker, type RunningWorker } from '../runtime';
 import { createCombinedAuthenticator } from '../server/auth/combined-authenticator';
 import { createTokenFileAuthenticator } from '../server/auth/token-file-authenticator';
@@ -22,6 +24,10 @@ export interface ServeHttpOptions {
   host?: string;
   withWorker: boolean;
   tools?: string;
+  /** MCP servers' tools for the worker, as for `worker --mcp`. */
+  mcp?: string;
+  /** How the worker is versioned (see `worker`). */
+  versioning?: Versioning;
   tokens?: string;
   oidc: OidcFlags;
   signingKeys?: string;
@@ -40,7 +46,12 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
   const host = options.host ?? '127.0.0.1';
   const missing = missingOidcFlags(options.oidc);
   if (missing.length > 0) throw new UsageError(`OIDC needs --oidc-issuer, --oidc-audience and --oidc-jwks-url; missing ${missing.join(', ')}.`);
-  if (options.tools && !options.withWorker) throw new UsageError('--tools is for the worker: add --with-worker, or give --tools to "thoughtline worker".');
+  for (const flag of ['tools', 'mcp', 'unversioned', 'keep-current'] as const) {
+    const given = flag === 'tools' || flag === 'mcp' ? options[flag] : flag === 'unversioned' ? options.versioning?.unversioned : options.versioning?.keepCurrent;
+    if (given && !options.withWorker) throw new UsageError(`--${flag} is for the worker: add --with-worker, or give --${flag} to "thoughtline worker".`);
+  }
+  // Read first: a bad config file is reported before anything starts.
+  const mcp = options.mcp ? await loadMcpConfig(options.mcp) : undefined;
   if (options.requireSignatures && !options.signingKeys) throw new UsageError('--require-signatures needs --signing-keys FILE: the keys the server signs decisions with.');
   const tokenFile = path.resolve(options.tokens ?? defaultTokenFile());
   const oidc = await oidcFromFlags(options.oidc);
@@ -58,7 +69,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
   const bus = serverBus(connected.config.events);
   let worker: RunningWorker | undefined;
   try {
-    worker = options.withWorker ? await startWorker(connected, options.tools ? loadToolsModule(options.tools) : [], { events: bus }) : undefined;
+    const deployment = standingDeployment(connected.config.taskQueue, options.versioning ?? {});
+    worker = options.withWorker ? await startWorker(connected, options.tools ? loadToolsModule(options.tools) : [], { events: bus, ...(mcp ? { mcp } : {}), ...(deployment ? { deployment } : {}) }) : undefined;
     const server = await createServer({
       agents: connected.agents,
       auth,
@@ -73,7 +85,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
     // Listening for the signal before saying it serves: a SIGTERM sent on seeing the line must
     // find the handler, not the default action (the process killed, exit code lost).
     const signalled = untilSignal();
-    log(`serving ${server.url} (API under /v1, OpenAPI at /v1/openapi.json)${worker ? ` with a worker on task queue "${connected.config.taskQueue}"` : ''}; tokens from ${tokenFile}${oidc ? ' and OIDC' : ''}. Ctrl-C stops it.`);
+    log(`serving ${server.url} (API under /v1, OpenAPI at /v1/openapi.json)${worker ? ` with a worker on task queue "${connected.config.taskQueue}", ${versionLine(worker.worker, options.versioning?.keepCurrent)}` : ''}; tokens from ${tokenFile}${oidc ? ' and OIDC' : ''}. Ctrl-C stops it.`);
     process.stdout.write(devToken ? `Open ${server.url}/#token=${devToken}\n` : `Viewer at ${server.url}/ (sign in with your token)\n`);
     const ended = await Promise.race([signalled, (worker?.done ?? new Promise<never>(() => {})).then(() => 'worker' as const)]);
     log(ended === 'worker' ? 'the worker stopped by itself; stopping' : 'stopping');

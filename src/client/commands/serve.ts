@@ -3,6 +3,8 @@ import { findProjectRoot, thoughtlinePaths } from '../../dev-server/project-path
 import { loadMcpConfig } from '../../activities/mcp/load-mcp-config';
 import { loadToolsModule } from '../load-tools-module';
 import { connectOrStart, log, startWorker } from '../runtime';
+import { workerVersion } from '../../worker';
+import { versionText, type WorkerDeployment } from '../../deployment';
 import { untilSignal } from './until-signal';
 
 /**
@@ -26,13 +28,34 @@ export async function dev(port?: number): Promise<number> {
   return 0;
 }
 
+/** How a standing worker (`worker`, `serve --with-worker`) is versioned. */
+export interface Versioning {
+  /** No Worker Deployment Version: the worker takes runs of any code (only without versioned workers on its queue). */
+  unversioned?: boolean;
+  /** Declare the version but leave it to `set-current-version` to route new runs to it. */
+  keepCurrent?: boolean;
+}
+
+/** A standing worker's deployment: one per task queue, named after it. */
+export function standingDeployment(taskQueue: string, versioning: Versioning): WorkerDeployment | undefined {
+  return versioning.unversioned ? undefined : { name: taskQueue, makeCurrent: !versioning.keepCurrent };
+}
+
+/** What a started worker says of its version. */
+export function versionLine(w: Parameters<typeof workerVersion>[0], keepCurrent = false): string {
+  const v = workerVersion(w);
+  if (!v) return 'unversioned: it takes runs of any build (--unversioned)';
+  return `version ${versionText(v)}${keepCurrent ? ' (not made current: thoughtline set-current-version ' + v.buildId + ')' : ', current: it takes every new run; runs pinned to other versions stay on them'}`;
+}
+
 /** `worker`: polls the task queue until Ctrl-C or SIGTERM, then drains and exits. */
-export async function worker(toolsModule?: string, mcpFile?: string): Promise<void> {
+export async function worker(toolsModule?: string, mcpFile?: string, versioning: Versioning = {}): Promise<void> {
   // Read first: a bad config file is reported before anything starts.
   const mcp = mcpFile ? await loadMcpConfig(mcpFile) : undefined;
   const connected = await connectOrStart();
-  const running = await startWorker(connected, toolsModule ? loadToolsModule(toolsModule) : [], mcp ? { mcp } : {});
-  log(`worker polling task queue "${connected.config.taskQueue}" on ${connected.server.address}. Ctrl-C stops it.`);
+  const deployment = standingDeployment(connected.config.taskQueue, versioning);
+  const running = await startWorker(connected, toolsModule ? loadToolsModule(toolsModule) : [], { ...(mcp ? { mcp } : {}), ...(deployment ? { deployment } : {}) });
+  log(`worker polling task queue "${connected.config.taskQueue}" on ${connected.server.address}, ${versionLine(running.worker, versioning.keepCurrent)}. Ctrl-C stops it.`);
   await Promise.race([untilSignal(), running.done]);
   await running.shutdown();
 }

@@ -1,0 +1,58 @@
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+
+const Status = temporal.api.enums.v1.WorkerDeploymentVersionStatus;
+
+/** One version of a deployment, as `thoughtline versions` lists it. */
+export interface DeploymentVersionSummary {
+  buildId: string;
+  /** current, ramping, draining (pinned runs still open), drained, inactive. */
+  status: string;
+  createdAt: string | undefined;
+  currentSince: string | undefined;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  [Status.WORKER_DEPLOYMENT_VERSION_STATUS_INACTIVE]: 'inactive',
+  [Status.WORKER_DEPLOYMENT_VERSION_STATUS_CURRENT]: 'current',
+  [Status.WORKER_DEPLOYMENT_VERSION_STATUS_RAMPING]: 'ramping',
+  [Status.WORKER_DEPLOYMENT_VERSION_STATUS_DRAINING]: 'draining',
+  [Status.WORKER_DEPLOYMENT_VERSION_STATUS_DRAINED]: 'drained',
+};
+
+const time = (t: { seconds?: unknown } | null | undefined): string | undefined => (t?.seconds === undefined || t.seconds === null ? undefined : new Date(Number(t.seconds) * 1000).toISOString());
+
+/** The versions of deployment `name`, newest first; an empty list when it has none yet. */
+export async function listVersions(client: Client, name: string): Promise<DeploymentVersionSummary[]> {
+  let info;
+  try {
+    info = (await client.workflowService.describeWorkerDeployment({ namespace: client.options.namespace, deploymentName: name })).workerDeploymentInfo;
+  } catch (err) {
+    if ((err as { code?: number }).code === 5) return []; // NOT_FOUND: no worker of it has run yet
+    throw err;
+  }
+  return (info?.versionSummaries ?? [])
+    .map((v) => ({
+      buildId: v.deploymentVersion?.buildId ?? '',
+      status: STATUS_TEXT[v.status ?? 0] ?? 'unknown',
+      createdAt: time(v.createTime),
+      currentSince: time(v.currentSinceTime),
+    }))
+    .sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
+}
+
+/**
+ * Makes `buildId` the current version of deployment `name` (null: unversioned workers), so it
+ * takes every new run; runs already pinned to another version stay there. `beforePolling` lets a
+ * worker make its own version current before it polls: Temporal would refuse a version with no
+ * pollers yet, or one not yet seen on the task queues of the current version.
+ */
+export async function setCurrentVersion(client: Client, name: string, buildId: string | null, options: { beforePolling?: boolean } = {}): Promise<void> {
+  await client.workflowService.setWorkerDeploymentCurrentVersion({
+    namespace: client.options.namespace,
+    deploymentName: name,
+    buildId: buildId ?? '',
+    identity: 'thoughtline',
+    ...(options.beforePolling ? { allowNoPollers: true, ignoreMissingTaskQueues: true } : {}),
+  });
+}

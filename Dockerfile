@@ -48,4 +48,4 @@ USER node
 ENV TEMPORAL_NAMESPACE=default \
     THOUGHTLINE_TASK_QUEUE=thoughtline
 
-CMD ["node", "dist/client/cli.js", "worker"]
+CMD ["node", "dist/cli/main.js", "worker"]

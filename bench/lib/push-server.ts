@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { AgentClient } from '../../src/client/agent-client';
-import { createTokenFileAuthenticator } from '../../src/client/server/auth/token-file-authenticator';
-import { addToken } from '../../src/client/server/auth/token-file-store';
-import { createServer } from '../../src/client/server/create-server';
-import { registerViewerRoute } from '../../src/client/server/viewer-route';
+import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
+import { addToken } from '../../src/server/auth/token-file-store';
+import { createServer } from '../../src/server/create-server';
+import { registerViewerRoute } from '../../src/server/viewer-route';
 
 /** What the parent passes, as JSON in argv[2]. */
 export interface PushServerSpec {

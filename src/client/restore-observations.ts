@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { recordedActivities } from './audit/recorded-activities';
+import { recordedActivities } from './history/recorded-activities';
 import { chainPage, readShortened, ToolInvocation, ToolOutput, type ChainPage, type ReasoningChain, type ReasoningStep, type ShortenedText } from '../shared';
 
 /** A step whose observation the result named instead of repeating, and where to find it. */

@@ -1,5 +1,5 @@
 import type { ApprovalRecord } from '../shared';
-import { renderPendingApproval } from './render/render-pending-approval';
+import { renderPendingApproval } from './render-pending-approval';
 
 /** Where a decision goes: the run that waits, which may be a sub-agent of the run named. */
 export type ApprovalRoute =

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine, type CommandSpec } from '../../src/client/cli/command-line';
-import { COMMANDS } from '../../src/client/cli/commands';
-import { didYouMean, editDistance } from '../../src/client/cli/did-you-mean';
-import { HELP } from '../../src/client/cli/help-text';
-import { UsageError } from '../../src/client/cli/usage-error';
+import { parseCommandLine, type CommandSpec } from '../../src/cli/command-line';
+import { COMMANDS } from '../../src/cli/commands';
+import { didYouMean, editDistance } from '../../src/cli/did-you-mean';
+import { HELP } from '../../src/cli/help-text';
+import { UsageError } from '../../src/cli/usage-error';
 
 const parse = (...argv: string[]) => parseCommandLine(argv, COMMANDS);
 const refusal = (...argv: string[]): string => {

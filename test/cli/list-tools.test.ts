@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { formatToolTable, toolRow } from '../../src/client/commands/list-tools';
+import { formatToolTable, toolRow } from '../../src/cli/commands/list-tools';
 import { defineTool } from '../../src/tools/define-tool';
 
 const read = defineTool({ name: 'read_ledger', type: 'database', description: 'Reads the ledger', input: z.object({}), readOnly: true, execute: () => 1 });

@@ -23,7 +23,7 @@ describe('the CLI refuses usage mistakes with exit code 2 and says what was mean
 
   it('extra arguments and options the command does not take are refused, not ignored', async () => {
     await usageMistake(['status', 'agent-1', 'extra'], '"status" takes <workflowId>; unexpected "extra".');
-    await usageMistake(['cancel', 'agent-1', '--json'], '"cancel" does not take --json (tools, run, chain, status, tree, fork do); "cancel" takes --reason, --hard.');
+    await usageMistake(['cancel', 'agent-1', '--json'], '"cancel" does not take --json (versions, tools, run, chain, status, tree, fork do); "cancel" takes --reason, --hard.');
   });
 
   it('bad option values are usage mistakes too (they exited 1)', async () => {

@@ -39,11 +39,11 @@ export async function freePortPair(): Promise<number> {
 export function isolatedCli(root: string): string {
   const repo = path.resolve(__dirname, '../..');
   const dist = path.join(repo, 'dist');
-  if (!fs.existsSync(path.join(dist, 'client/cli.js'))) throw new Error(`${dist} is missing: run "npm run build" first (npm test does).`);
+  if (!fs.existsSync(path.join(dist, 'cli/main.js'))) throw new Error(`${dist} is missing: run "npm run build" first (npm test does).`);
   fs.cpSync(dist, path.join(root, 'dist'), { recursive: true });
   fs.writeFileSync(path.join(root, 'package.json'), '{ "name": "isolated-thoughtline", "private": true }\n');
   fs.symlinkSync(fs.realpathSync(path.join(repo, 'node_modules')), path.join(root, 'node_modules'), 'dir');
-  return path.join(root, 'dist/client/cli.js');
+  return path.join(root, 'dist/cli/main.js');
 }
 
 

@@ -4,10 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpPublisher, type HttpPublisher } from '../../src/events/http-publisher';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import type { EventBus } from '../../src/events/event-bus';
-import { ApiError } from '../../src/client/server/api-error';
-import type { Authenticator, Identity } from '../../src/client/server/auth/identity';
-import { registerIngestRoute } from '../../src/client/server/events/ingest-route';
-import type { ServerContext } from '../../src/client/server/server-context';
+import { ApiError } from '../../src/server/api-error';
+import type { Authenticator, Identity } from '../../src/server/auth/identity';
+import { registerIngestRoute } from '../../src/server/events/ingest-route';
+import type { ServerContext } from '../../src/server/server-context';
 import type { RunEvent } from '../../src/shared/run-event';
 import { pollFor } from '../helpers/approval-helpers';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
-const CLI = path.join(PROJECT_ROOT, 'dist/client/cli.js');
+const CLI = path.join(PROJECT_ROOT, 'dist/cli/main.js');
 
 export interface CliProcess {
   child: ChildProcess;

@@ -1,4 +1,4 @@
-import { buildAuditReport, type AuditReport } from '../../src/client/audit-report';
+import { buildAuditReport, type AuditReport } from '../../src/audit/audit-report';
 import type { ReasoningChain } from '../../src/shared';
 import { testChainBuilder } from './test-chain-builder';
 

@@ -13,10 +13,10 @@ function project(): void {
   fs.mkdirSync(path.join(root, 'scripts'));
   fs.copyFileSync(path.join(REPO, 'scripts/build-if-stale.cjs'), path.join(root, 'scripts/build-if-stale.cjs'));
   fs.symlinkSync(fs.realpathSync(path.join(REPO, 'node_modules')), path.join(root, 'node_modules'), 'dir');
-  fs.mkdirSync(path.join(root, 'src/client'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'src/cli'), { recursive: true });
   fs.writeFileSync(path.join(root, 'src/index.ts'), 'export const version = 1;\n');
   fs.writeFileSync(path.join(root, 'src/worker.ts'), 'export const worker = true;\n');
-  fs.writeFileSync(path.join(root, 'src/client/cli.ts'), 'export const cli = true;\n');
+  fs.writeFileSync(path.join(root, 'src/cli/main.ts'), 'export const cli = true;\n');
   fs.writeFileSync(path.join(root, 'package.json'), '{ "name": "stale-check", "private": true }\n');
   const options = { outDir: 'dist', rootDir: 'src', module: 'commonjs', target: 'es2022', types: [] };
   fs.writeFileSync(path.join(root, 'tsconfig.build.json'), JSON.stringify({ compilerOptions: options, include: ['src'] }));

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installErrorHandler } from '../../src/client/server/error-handler';
-import { registerIngestRoute } from '../../src/client/server/events/ingest-route';
+import { installErrorHandler } from '../../src/server/error-handler';
+import { registerIngestRoute } from '../../src/server/events/ingest-route';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import type { RunEvent } from '../../src/shared/run-event';
 import { AgentClient } from '../../src/client/agent-client';

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AgentClient } from '../../src/client/agent-client';
-import { createTokenFileAuthenticator } from '../../src/client/server/auth/token-file-authenticator';
-import { createServer, type CreateServerOptions, type RunningServer } from '../../src/client/server/create-server';
+import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
+import { createServer, type CreateServerOptions, type RunningServer } from '../../src/server/create-server';
 import type { TestEnv } from '../helpers/temporal-env';
 import { writeTokenFile, type Person } from './server-harness';
 

@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { webcrypto } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthError } from '../../src/client/server/auth/auth-error';
-import { createOidcAuthenticator, type OidcAuthenticatorOptions } from '../../src/client/server/auth/oidc-authenticator';
+import { AuthError } from '../../src/server/auth/auth-error';
+import { createOidcAuthenticator, type OidcAuthenticatorOptions } from '../../src/server/auth/oidc-authenticator';
 
 type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
 type SigningKey = { kid: string; alg: string; privateKey: webcrypto.CryptoKey; jwk: Record<string, unknown> };

@@ -1,6 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_ROUTES } from '../../src/client/server/create-server';
+import { API_ROUTES } from '../../src/server/create-server';
 import { useTestEnv } from '../helpers/temporal-env';
 import { startLightServer } from './light-server';
 

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ModelProvider } from '../../src/activities';
 import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from '../../src/activities/models/scripted-model';
-import { createTokenFileAuthenticator } from '../../src/client/server/auth/token-file-authenticator';
-import { tokenSha256 } from '../../src/client/server/auth/token-hash';
-import { createServer, type CreateServerOptions, type RunningServer } from '../../src/client/server/create-server';
+import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
+import { tokenSha256 } from '../../src/server/auth/token-hash';
+import { createServer, type CreateServerOptions, type RunningServer } from '../../src/server/create-server';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import { createHarness, type AgentHarness, type TestEnv } from '../helpers/temporal-env';
 

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/client/server/api-error';
-import { createCombinedAuthenticator } from '../../src/client/server/auth/combined-authenticator';
-import type { Authenticator } from '../../src/client/server/auth/identity';
-import { createTokenFileAuthenticator } from '../../src/client/server/auth/token-file-authenticator';
-import { generateToken, tokenSha256 } from '../../src/client/server/auth/token-hash';
+import { ApiError } from '../../src/server/api-error';
+import { createCombinedAuthenticator } from '../../src/server/auth/combined-authenticator';
+import type { Authenticator } from '../../src/server/auth/identity';
+import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
+import { generateToken, tokenSha256 } from '../../src/server/auth/token-hash';
 
 let dir: string;
 let file: string;

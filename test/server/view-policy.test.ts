@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/client/server/api-error';
-import { allowedViews, defaultView, viewFor } from '../../src/client/server/auth/view-policy';
+import { ApiError } from '../../src/server/api-error';
+import { allowedViews, defaultView, viewFor } from '../../src/server/auth/view-policy';
 
 const person = (roles: string[]) => ({ id: 'p', roles, via: 'token' as const });
 const refused = (roles: string[], view: string): ApiError => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderPendingApproval } from '../../src/client/render/render-pending-approval';
+import { renderPendingApproval } from '../../src/client/render-pending-approval';
 import { routeApproval, waitingRun } from '../../src/client/route-approval';
 import type { ApprovalRecord } from '../../src/shared';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AuditReport, buildAuditReport } from '../../src/client/audit-report';
-import { renderAuditMarkdown } from '../../src/client/render/render-audit-markdown';
+import { AuditReport, buildAuditReport } from '../../src/audit/audit-report';
+import { renderAuditMarkdown } from '../../src/cli/render/render-audit-markdown';
 import { AgentStatus, ReasoningChain, type AgentResult, type ApprovalRecord, type ReasoningStep } from '../../src/shared';
 
 const at = (seconds: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)).toISOString();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderStep } from '../../src/client/render/render-step';
+import { renderStep } from '../../src/cli/render/render-step';
 import type { ReasoningChain, ReasoningStep } from '../../src/shared';
 import { viewChain } from '../../src/shared/chain-view';
 import { markdownCode, markdownText } from '../../src/shared/markdown-escape';

@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { childRunIds, loadExpandedChain } from '../../src/client/expanded-chain';
-import { renderExpandedChain } from '../../src/client/render/render-expanded-chain';
+import { renderExpandedChain } from '../../src/cli/render/render-expanded-chain';
 import { ReasoningChain, type ReasoningStep, type SubAgentRun } from '../../src/shared';
 
 const plain = (s: string): string => s.replace(/\u001b\[\d+m/g, '');

@@ -56,6 +56,32 @@ function layerViolations(workflowsDir: string): string[] {
   return problems;
 }
 
+/**
+ * The rooms of src/ that the apps live in, top first: the CLI may import the server, audit and the
+ * client library; the server audit and the client; audit the client; the client none of them.
+ * Every other folder (workflows, activities, tools, shared, …) is below all four and imports none.
+ */
+const APP_ROOMS: Record<string, number> = { 'cli/': 40, 'server/': 30, 'audit/': 20, 'client/': 10 };
+
+/** Imports between top-level folders of `srcDir` that reach an app room not below their own. */
+function roomViolations(srcDir: string): string[] {
+  const rank = (relative: string): number | undefined => (relative.includes('/') ? (APP_ROOMS[`${relative.split('/')[0]}/`] ?? 0) : undefined);
+  const problems: string[] = [];
+  for (const [file, deps] of importGraph(srcDir)) {
+    const from = path.relative(srcDir, file);
+    const own = rank(from);
+    // The package's entry files (index.ts, worker.ts) sit at the top and may import anything.
+    if (own === undefined) continue;
+    for (const dep of deps) {
+      const to = path.relative(srcDir, dep);
+      const target = rank(to);
+      if (target === undefined || target === 0 || to.split('/')[0] === from.split('/')[0]) continue;
+      if (target >= own) problems.push(`${from} imports ${to}`);
+    }
+  }
+  return problems;
+}
+
 function tree(files: Record<string, string>): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'imports-'));
   for (const [name, text] of Object.entries(files)) {
@@ -82,6 +108,22 @@ describe('import rules of the house', () => {
 
   it('each capability folder of src/workflows imports only the folders below it', () => {
     expect(layerViolations(path.join(SRC, 'workflows'))).toEqual([]);
+  });
+
+  it('the CLI sits above the server, the server above audit, audit above the client library; nothing below imports them', () => {
+    expect(roomViolations(SRC)).toEqual([]);
+  });
+
+  it('refuses an app room importing one above it, and a lower folder importing any app room (negative control)', () => {
+    const root = tree({
+      'client/agent.ts': "import { render } from '../cli/render';\nexport const a = render;\n",
+      'cli/render.ts': "import { route } from '../server/route';\nexport const render = route;\n",
+      'server/route.ts': "import { report } from '../audit/report';\nexport const route = report;\n",
+      'audit/report.ts': "import { serve } from '../server/route';\nexport const report = 1;\nexport const s = serve;\n",
+      'tools/tool.ts': "import { a } from '../client/agent';\nexport const t = a;\n",
+      'index.ts': "export { render } from './cli/render';\n",
+    });
+    expect(roomViolations(root).sort()).toEqual(['audit/report.ts imports server/route.ts', 'client/agent.ts imports cli/render.ts', 'tools/tool.ts imports client/agent.ts']);
   });
 
   it('refuses an import upward, one sideways, and a file outside every layer (negative control)', () => {

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { generateSigningKey, printSigningKey } from '../../src/client/commands/signing-key';
-import type { Identity } from '../../src/client/server/auth/identity';
-import { KeyringError } from '../../src/client/server/signing/keyring-error';
-import { loadDecisionSigner } from '../../src/client/server/signing/load-decision-signer';
+import { generateSigningKey, printSigningKey } from '../../src/cli/commands/signing-key';
+import type { Identity } from '../../src/server/auth/identity';
+import { KeyringError } from '../../src/server/signing/keyring-error';
+import { loadDecisionSigner } from '../../src/server/signing/load-decision-signer';
 import { verifyDecisionSignature } from '../../src/shared/signed-decision';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyring-'));

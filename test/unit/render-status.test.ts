@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderStatus } from '../../src/client/render/render-status';
+import { renderStatus } from '../../src/cli/render/render-status';
 import { AgentStatus, type ApprovalRecord } from '../../src/shared';
 
 const approval = (callId: string, toolName: string, from?: { workflowId: string; agentPath: string[] }): ApprovalRecord => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderPlan } from '../../src/client/render/render-plan';
-import { renderStep, renderSummary } from '../../src/client/render/render-step';
+import { renderPlan } from '../../src/cli/render/render-plan';
+import { renderStep, renderSummary } from '../../src/cli/render/render-step';
 import type { AgentResult, Plan, ReasoningStep, SubAgentRun } from '../../src/shared';
 
 const plain = (s: string): string => s.replace(/\u001b\[\d+m/g, '');

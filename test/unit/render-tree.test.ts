@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { loadAgentTree, type AgentTreeNode } from '../../src/client/agent-tree';
-import { renderTree } from '../../src/client/render/render-tree';
+import { renderTree } from '../../src/cli/render/render-tree';
 import { AgentStatus, type ApprovalRecord, type SubAgentRun } from '../../src/shared';
 
 const plain = (s: string): string => s.replace(/\u001b\[\d+m/g, '');

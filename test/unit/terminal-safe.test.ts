@@ -1,10 +1,10 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { WatchEvent } from '../../src/client/agent-client';
-import { renderPendingApproval } from '../../src/client/render/render-pending-approval';
-import { renderStep } from '../../src/client/render/render-step';
-import { terminalSafe } from '../../src/client/render/terminal-safe';
-import { printFollowed } from '../../src/client/watch-printer';
+import { renderPendingApproval } from '../../src/client/render-pending-approval';
+import { renderStep } from '../../src/cli/render/render-step';
+import { terminalSafe } from '../../src/cli/render/terminal-safe';
+import { printFollowed } from '../../src/cli/watch-printer';
 import type { AgentResult, ReasoningStep } from '../../src/shared';
 
 const ESC = '\x1b';

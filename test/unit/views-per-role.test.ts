@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentClient } from '../../src/client/agent-client';
-import { auditReport } from '../../src/client/commands/export';
-import { renderAuditMarkdown } from '../../src/client/render/render-audit-markdown';
-import { renderStatus } from '../../src/client/render/render-status';
+import { auditReport } from '../../src/cli/commands/export';
+import { renderAuditMarkdown } from '../../src/cli/render/render-audit-markdown';
+import { renderStatus } from '../../src/cli/render/render-status';
 import { AgentStatus, ReasoningChain, ViewerRole, type AgentResult, type ApprovalRecord, type ReasoningStep } from '../../src/shared';
 import { queryRole, viewChain, viewResult, viewStatus } from '../../src/shared/chain-view';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderUnavailable } from '../../src/client/render/render-unavailable';
+import { renderUnavailable } from '../../src/cli/render/render-unavailable';
 import { viewerModule } from './viewer-module';
 
 interface SseMessage { event: string; data: string; id: string }

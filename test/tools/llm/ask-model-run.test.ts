@@ -1,7 +1,7 @@
 import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
-import { renderStep } from '../../../src/client/render/render-step';
+import { renderStep } from '../../../src/cli/render/render-step';
 import { ModelRegistry, renderChainMarkdown } from '../../../src/shared';
 import { createLlmTool } from '../../../src/tools/builtin/llm';
 import { callStepOfTool, resultStepOfTool } from '../../helpers/chain-helpers';

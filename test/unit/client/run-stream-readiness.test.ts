@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentClient } from '../../../src/client/agent-client';
-import { RunNotReadyError, RunStream, type StreamSignal } from '../../../src/client/server/events/run-stream';
+import { RunNotReadyError, RunStream, type StreamSignal } from '../../../src/server/events/run-stream';
 import { createMemoryBus } from '../../../src/events/memory-bus';
 
 /** What `describe()` answers, changed by each test as the run moves on. */

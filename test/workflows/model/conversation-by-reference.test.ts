@@ -2,7 +2,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
-import { ModelCallHistoryError, modelCallsOfRun } from '../../../src/client/audit/model-call-history';
+import { ModelCallHistoryError, modelCallsOfRun } from '../../../src/client/history/model-call-history';
 import { runIdsOf } from '../../../src/client/run-ids';
 import { modelCallsFromInputs, textHash, type AssistantBlock, type ModelCallInput } from '../../../src/shared';
 import { defineTool } from '../../../src/tools/define-tool';

@@ -1,0 +1,5 @@
+// Audit reports: build, seal, verify. The CLI and the server import this index only.
+export { AuditReport, AuditModelCall, buildAuditReport, type AuditApproval, type AuditIntervention } from './audit-report';
+export { ReportIntegrity } from './report-integrity';
+export { sealReport, type ExportSigningKey } from './seal-report';
+export { verifyReport, allProblems, type ReportCheck, type SignatureCheck, type VerifyOptions } from './verify-report';

@@ -1,0 +1,340 @@
+import { parseViewerRole } from '../shared/chain-view';
+import { ModelProviderName, type ViewerRole } from '../shared';
+import { MAX_CHAIN_PAGE_STEPS } from '../shared/chain-page';
+import { cancelRun } from './commands/cancel';
+import { runCodecServer } from './commands/codec-server';
+import { printSigningKey } from './commands/signing-key';
+import { printTools } from './commands/tools';
+import { decideCall } from './commands/decide';
+import { demo } from './commands/demo';
+import { exportRun, MAX_EXPORT_LIMIT } from './commands/export';
+import { verifyExport } from './commands/verify';
+import { forkCommand, printChainAsOf } from './commands/fork';
+import { printChain, printStatus, printTree, watchRun } from './commands/inspect';
+import { runTask } from './commands/run';
+import { dev, worker } from './commands/serve';
+import { printVersions, setCurrent } from './commands/versions';
+import { serveHttp } from './commands/serve-http';
+import { createToken } from './commands/token';
+import { answerRun, steerRun } from './commands/steer';
+import { loadMcpConfig } from '../activities/mcp/load-mcp-config';
+import { runExtras } from './run-extras';
+import type { ArgSpec, CommandLine, CommandSpec, OptionSpec } from './command-line';
+import { UsageError } from './usage-error';
+
+const flag: OptionSpec = { type: 'boolean' };
+const text: OptionSpec = { type: 'string' };
+const PERSON = { as: text, roles: text };
+const WORKFLOW_ID: ArgSpec = { name: '<workflowId>', needs: 'a workflow id' };
+
+function role(line: CommandLine, fallback: ViewerRole): ViewerRole {
+  try {
+    return parseViewerRole(line.text('role') ?? fallback);
+  } catch (err) {
+    throw new UsageError(`--role: ${(err as Error).message}`);
+  }
+}
+
+const person = (line: CommandLine): { as?: string; roles?: string } => ({
+  ...(line.text('as') !== undefined ? { as: line.text('as')! } : {}),
+  ...(line.text('roles') !== undefined ? { roles: line.text('roles')! } : {}),
+});
+
+function positiveInteger(line: CommandLine, name: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  const raw = line.text(name);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!(Number.isInteger(n) && n > 0 && n <= max)) throw new UsageError(`--${name} takes a positive whole number${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ''}, not "${raw}".`);
+  return n;
+}
+
+function nonNegativeInteger(line: CommandLine, name: string): number {
+  const raw = line.text(name) ?? '';
+  const n = Number(raw);
+  if (!(raw.trim() !== '' && Number.isInteger(n) && n >= 0)) throw new UsageError(`--${name} takes a whole number (0 or more), not "${raw}".`);
+  return n;
+}
+
+/** The provider of `provider/model`, checked against the providers there are. */
+function providerOf(text: string): ModelProviderName {
+  const parsed = ModelProviderName.safeParse(text.slice(0, text.indexOf('/')));
+  if (!parsed.success) throw new UsageError(`--model: "${text.slice(0, text.indexOf('/'))}" is not a provider (${ModelProviderName.options.join(', ')}); write provider/model or just the model.`);
+  return parsed.data;
+}
+
+/** Every command, its arguments and the only options it takes; `--help` is accepted everywhere. */
+export const COMMANDS: readonly CommandSpec[] = [
+  { name: 'demo', args: [], options: { team: flag }, run: async (l) => ((await demo({ team: l.flag('team') })) ? 0 : 1) },
+  {
+    name: 'dev',
+    args: [],
+    options: { port: text },
+    // The Web UI listens on the port + 1000, so the port stops 1,000 short of the last one.
+    run: async (l) => dev(positiveInteger(l, 'port', 64_535)),
+  },
+  {
+    name: 'worker',
+    args: [],
+    options: { tools: text, mcp: text, unversioned: flag, 'keep-current': flag },
+    run: async (l) => {
+      await worker(l.text('tools'), l.text('mcp'), { unversioned: l.flag('unversioned'), keepCurrent: l.flag('keep-current') });
+      return 0;
+    },
+  },
+  { name: 'versions', args: [], options: { json: flag }, run: async (l) => printVersions({ json: l.flag('json') }) },
+  {
+    name: 'set-current-version',
+    args: [{ name: '<buildId>' }],
+    options: { unversioned: flag },
+    run: async (l) => {
+      const buildId = l.args[0];
+      if (Boolean(buildId) === l.flag('unversioned')) throw new UsageError('"set-current-version" needs a build id from thoughtline versions, or --unversioned (not both).');
+      return setCurrent(buildId ?? null);
+    },
+  },
+  {
+    name: 'serve',
+    args: [],
+    options: {
+      port: text,
+      host: text,
+      'with-worker': flag,
+      tools: text,
+      mcp: text,
+      unversioned: flag,
+      'keep-current': flag,
+      tokens: text,
+      'oidc-issuer': text,
+      'oidc-audience': text,
+      'oidc-jwks-url': text,
+      'oidc-roles-claim': text,
+      'oidc-tenant-claim': text,
+      'oidc-require-tenant': flag,
+      'oidc-token-types': text,
+      'signing-keys': text,
+      'require-signatures': flag,
+    },
+    run: async (l) => {
+      const port = positiveInteger(l, 'port', 65_535);
+      const given = (name: string): string | undefined => l.text(name);
+      const oidc = {
+        ...(given('oidc-issuer') !== undefined ? { issuer: given('oidc-issuer')! } : {}),
+        ...(given('oidc-audience') !== undefined ? { audience: given('oidc-audience')! } : {}),
+        ...(given('oidc-jwks-url') !== undefined ? { jwksUrl: given('oidc-jwks-url')! } : {}),
+        ...(given('oidc-roles-claim') !== undefined ? { rolesClaim: given('oidc-roles-claim')! } : {}),
+        ...(given('oidc-tenant-claim') !== undefined ? { tenantClaim: given('oidc-tenant-claim')! } : {}),
+        ...(l.flag('oidc-require-tenant') ? { requireTenant: true } : {}),
+        ...(given('oidc-token-types') !== undefined ? { tokenTypes: given('oidc-token-types')!.split(',').map((t) => t.trim()) } : {}),
+      };
+      return serveHttp({
+        ...(port ? { port } : {}),
+        ...(given('host') ? { host: given('host')! } : {}),
+        withWorker: l.flag('with-worker'),
+        ...(given('tools') ? { tools: given('tools')! } : {}),
+        ...(given('mcp') ? { mcp: given('mcp')! } : {}),
+        versioning: { unversioned: l.flag('unversioned'), keepCurrent: l.flag('keep-current') },
+        ...(given('tokens') ? { tokens: given('tokens')! } : {}),
+        oidc,
+        ...(given('signing-keys') ? { signingKeys: given('signing-keys')! } : {}),
+        requireSignatures: l.flag('require-signatures'),
+      });
+    },
+  },
+  {
+    name: 'token',
+    args: [],
+    options: { id: text, roles: text, tenant: text, file: text },
+    run: async (l) => {
+      const id = l.text('id')?.trim();
+      if (!id) throw new UsageError('"token" needs --id NAME: who presenting the token is, e.g. thoughtline token --id alice --roles developer,approver');
+      createToken({ id, ...(l.text('roles') !== undefined ? { roles: l.text('roles')! } : {}), ...(l.text('tenant') ? { tenant: l.text('tenant')! } : {}), ...(l.text('file') ? { file: l.text('file')! } : {}) });
+      return 0;
+    },
+  },
+  { name: 'signing-key', args: [], options: { id: text }, run: async (l) => printSigningKey(l.text('id') !== undefined ? { id: l.text('id')! } : {}) },
+  { name: 'tools', args: [], options: { tools: text, mcp: text, json: flag }, run: async (l) => printTools({ ...(l.text('tools') ? { tools: l.text('tools')! } : {}), ...(l.text('mcp') ? { mcp: l.text('mcp')! } : {}), json: l.flag('json') }) },
+  {
+    name: 'run',
+    args: [{ name: '"<task>"', needs: 'a task, e.g. thoughtline run "Compare the weather in Paris and Tokyo"' }],
+    extraArgsHint: 'put the task in quotes',
+    options: {
+      json: flag,
+      'no-worker': flag,
+      'max-iterations': text,
+      model: text,
+      'workflow-id': text,
+      agents: text,
+      plan: flag,
+      template: text,
+      'allow-questions': flag,
+      record: text,
+      mcp: text,
+    },
+    run: async (l) => {
+      const maxIterations = positiveInteger(l, 'max-iterations');
+      const embeddedWorker = !l.flag('no-worker');
+      const extra = runExtras({
+        agents: l.text('agents'),
+        plan: l.flag('plan'),
+        template: l.text('template'),
+        allowQuestions: l.flag('allow-questions'),
+      });
+      const result = await runTask({
+        task: l.args[0]!,
+        json: l.flag('json'),
+        embeddedWorker,
+        ...(maxIterations ? { maxIterations } : {}),
+        ...(l.text('model') ? { model: l.text('model')! } : {}),
+        ...(l.text('workflow-id') ? { workflowId: l.text('workflow-id')! } : {}),
+        ...(l.text('record') ? { recordTo: l.text('record')! } : {}),
+        ...(l.text('mcp') ? { mcp: await loadMcpConfig(l.text('mcp')!) } : {}),
+        extra,
+      });
+      return result.success ? 0 : 1;
+    },
+  },
+  { name: 'watch', args: [WORKFLOW_ID], options: {}, run: async (l) => ((await watchRun(l.args[0]!)) ? 0 : 1) },
+  {
+    name: 'chain',
+    args: [WORKFLOW_ID],
+    options: { json: flag, role: text, expand: flag, 'after-step': text, limit: text, 'as-of': text },
+    run: async (l) => {
+      if (l.text('as-of') !== undefined) {
+        if (l.flag('expand') || l.text('after-step') !== undefined || l.text('limit') !== undefined) throw new UsageError('--as-of prints the whole chain as it stood; it does not take --expand, --after-step or --limit.');
+        await printChainAsOf(l.args[0]!, positiveInteger(l, 'as-of')!, { json: l.flag('json'), role: role(l, 'developer') });
+        return 0;
+      }
+      const afterStep = positiveInteger(l, 'after-step');
+      const limit = positiveInteger(l, 'limit', MAX_CHAIN_PAGE_STEPS);
+      const page = afterStep !== undefined || limit !== undefined ? { ...(afterStep !== undefined ? { afterStep } : {}), ...(limit !== undefined ? { limit } : {}) } : undefined;
+      if (page && l.flag('expand')) throw new UsageError('--expand prints whole chains; it does not take --after-step or --limit.');
+      await printChain(l.args[0]!, { json: l.flag('json'), role: role(l, 'developer'), expand: l.flag('expand'), ...(page ? { page } : {}) });
+      return 0;
+    },
+  },
+  {
+    name: 'status',
+    args: [WORKFLOW_ID],
+    options: { json: flag, role: text },
+    run: async (l) => {
+      await printStatus(l.args[0]!, l.flag('json'), role(l, 'developer'));
+      return 0;
+    },
+  },
+  {
+    name: 'tree',
+    args: [WORKFLOW_ID],
+    options: { json: flag },
+    run: async (l) => {
+      await printTree(l.args[0]!, l.flag('json'));
+      return 0;
+    },
+  },
+  {
+    name: 'approve',
+    args: [WORKFLOW_ID, { name: '[callId]' }],
+    options: { note: text, yes: { type: 'boolean', short: 'y' }, ...PERSON },
+    run: async (l) => {
+      const note = l.text('note');
+      await decideCall(l.args[0]!, l.args[1], { approved: true, yes: l.flag('yes'), ...person(l), ...(note ? { reason: note } : {}) });
+      return 0;
+    },
+  },
+  {
+    name: 'reject',
+    args: [WORKFLOW_ID, { name: '[callId]' }],
+    options: { reason: text, yes: { type: 'boolean', short: 'y' }, ...PERSON },
+    run: async (l) => {
+      const reason = l.text('reason')?.trim();
+      if (!reason) throw new UsageError('"reject" needs --reason TEXT: the agent reads it to decide what to do instead.');
+      await decideCall(l.args[0]!, l.args[1], { approved: false, yes: l.flag('yes'), ...person(l), reason });
+      return 0;
+    },
+  },
+  {
+    name: 'steer',
+    args: [WORKFLOW_ID, { name: '"<instruction>"', needs: 'the instruction, e.g. thoughtline steer <id> "Use only 2024 data"' }],
+    extraArgsHint: 'put the instruction in quotes',
+    options: PERSON,
+    run: async (l) => {
+      await steerRun(l.args[0]!, l.args[1]!, person(l));
+      return 0;
+    },
+  },
+  {
+    name: 'answer',
+    args: [WORKFLOW_ID, { name: '"<text>"', needs: 'the answer text, e.g. thoughtline answer <id> "2024"' }],
+    extraArgsHint: 'put the answer in quotes',
+    options: PERSON,
+    run: async (l) => {
+      await answerRun(l.args[0]!, l.args[1]!, person(l));
+      return 0;
+    },
+  },
+  {
+    name: 'export',
+    args: [{ name: '<workflowId>' }],
+    options: { format: text, role: text, out: text, query: text, limit: text, keyring: text, ...PERSON },
+    run: async (l) => {
+      const format = l.text('format') ?? 'md';
+      if (format !== 'json' && format !== 'md') throw new UsageError('--format takes json or md.');
+      const out = l.text('out');
+      const keyring = l.text('keyring');
+      const query = l.text('query');
+      if ((query === undefined) === (l.args[0] === undefined)) throw new UsageError('export takes a workflow id, or --query "<visibility query>" for many runs (not both).');
+      if (query === undefined && l.text('limit') !== undefined) throw new UsageError('--limit goes with --query.');
+      const limit = positiveInteger(l, 'limit', MAX_EXPORT_LIMIT);
+      const target = query !== undefined ? { query, ...(limit ? { limit } : {}) } : { workflowId: l.args[0]! };
+      await exportRun(target, { format, role: role(l, 'auditor'), ...(out ? { out } : {}), ...(keyring ? { keyring } : {}), ...person(l) });
+      return 0;
+    },
+  },
+  {
+    name: 'fork',
+    args: [WORKFLOW_ID],
+    options: { 'at-step': text, model: text, steer: text, tools: text, 'dry-run': flag, json: flag, ...PERSON },
+    run: async (l) => {
+      if (l.text('at-step') === undefined) throw new UsageError('fork needs --at-step N: the step to fork at (see thoughtline chain <id>).');
+      const atStep = nonNegativeInteger(l, 'at-step');
+      const model = l.text('model');
+      const tools = l.text('tools');
+      const steer = l.text('steer');
+      return forkCommand(l.args[0]!, {
+        atStep,
+        ...(model ? { model: model.includes('/') ? { provider: providerOf(model), model: model.slice(model.indexOf('/') + 1) } : { model } } : {}),
+        ...(tools !== undefined ? { tools: tools.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+        ...(steer ? { steer } : {}),
+        dryRun: l.flag('dry-run'),
+        json: l.flag('json'),
+        ...person(l),
+      });
+    },
+  },
+  {
+    name: 'verify',
+    args: [{ name: '<file>', needs: 'the JSON report to check (from export --format json)' }],
+    options: { 'public-key': { type: 'string', multiple: true }, 'final-hash': { type: 'string', multiple: true } },
+    run: async (l) => verifyExport(l.args[0]!, { publicKeys: l.texts('public-key') ?? [], finalHashes: l.texts('final-hash') ?? [] }),
+  },
+  {
+    name: 'cancel',
+    args: [WORKFLOW_ID],
+    options: { reason: text, hard: flag },
+    run: async (l) => {
+      const reason = l.text('reason');
+      await cancelRun(l.args[0]!, { hard: l.flag('hard'), ...(reason ? { reason } : {}) });
+      return 0;
+    },
+  },
+  {
+    name: 'codec-server',
+    args: [],
+    options: { port: text, 'cors-origin': { type: 'string', multiple: true } },
+    run: async (l) => {
+      const port = positiveInteger(l, 'port', 65_535);
+      const corsOrigins = l.texts('cors-origin');
+      await runCodecServer({ ...(port ? { port } : {}), ...(corsOrigins ? { corsOrigins } : {}) });
+      return 0;
+    },
+  },
+];

@@ -1,0 +1,100 @@
+import type { ChainPage, ViewerRole } from '../../shared';
+import { AgentClient } from '../../client/agent-client';
+import { renderExpandedChain } from '../render/render-expanded-chain';
+import { renderStatus } from '../render/render-status';
+import { renderStep, renderSummary } from '../render/render-step';
+import { renderTree } from '../render/render-tree';
+import { renderUnavailable } from '../render/render-unavailable';
+import { requireServedRun } from '../../client/follow/served-run';
+import { withQueryDeadline } from '../../client/follow/query-deadline';
+import { watchForStall } from '../../client/follow/stall-watch';
+import { stallAdvice } from '../../client/follow/worker-advice';
+import { connect, log, type Connected } from '../runtime';
+import { printFollowed } from '../watch-printer';
+import { writeForStdout, writeSafe } from '../render/terminal-safe';
+
+/**
+ * `chain <id> [--expand] [--after-step N] [--limit N]`: the reasoning chain of a run, live or
+ * finished, in a role's view, whole or one page of steps; with `expand`, each sub-agent's chain
+ * under its result, recursively.
+ */
+export async function printChain(workflowId: string, options: { json: boolean; role: ViewerRole; expand?: boolean; page?: ChainPage }): Promise<void> {
+  const c = await connect();
+  const { agents } = c;
+  try {
+    const { json, role } = options;
+    const { expanded, chain } = await readServed(c, workflowId, async () => {
+      const withChildren = options.expand ? await agents.expandedChain(workflowId, role) : undefined;
+      return { expanded: withChildren, chain: withChildren?.chain ?? (await agents.chain(workflowId, role, options.page)) };
+    });
+    if (json) writeForStdout(`${JSON.stringify(expanded ?? chain, null, 2)}\n`);
+    else {
+      const hidden = chain.view?.hiddenSteps ? ` · ${chain.view.hiddenSteps} steps hidden in this view` : '';
+      writeSafe(process.stdout, `${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${role}${hidden}\n\n`);
+      if (chain.unavailable) writeSafe(process.stdout, `${renderUnavailable(chain.unavailable)}\n\n`);
+      const body = expanded ? renderExpandedChain(expanded) : chain.steps.map(renderStep).join('\n');
+      if (body) writeSafe(process.stdout, `${body}\n`);
+    }
+  } finally {
+    await agents.client.connection.close();
+  }
+}
+
+/**
+ * `watch <id>`: steps as they land, model text as it streams, then the outcome. Refuses at once,
+ * saying what to start, when no worker polls the run's task queue (a completed run needs none),
+ * and says so while following when its tasks wait with nobody taking them. With
+ * THOUGHTLINE_SERVER_URL set, follows the server's push stream (as THOUGHTLINE_TOKEN's identity)
+ * instead of polling.
+ */
+export async function watchRun(workflowId: string): Promise<boolean> {
+  const { agents, config } = await connect();
+  await requireServedRun(agents, workflowId, config.taskQueue);
+  const follower = config.server ? new AgentClient({ client: agents.client, taskQueue: agents.taskQueue, server: config.server }) : agents;
+  const stopStallWatch = watchForStall(agents.client, workflowId, ({ waitedMs, taskQueue }) => log(stallAdvice(workflowId, waitedMs, taskQueue, config.taskQueue)));
+  const result = await printFollowed(follower.follow(workflowId), process.stdout).finally(stopStallWatch);
+  writeSafe(process.stdout, `\n${renderSummary(result)}\n`);
+  await agents.client.connection.close();
+  return result.success;
+}
+
+/**
+ * `status <id> [--role R]`: the small status record, the plan, the sub-agents, the calls awaiting a
+ * decision and any open question, in a role's view (default developer).
+ */
+export async function printStatus(workflowId: string, json: boolean, role: ViewerRole = 'developer'): Promise<void> {
+  const c = await connect();
+  const { agents } = c;
+  try {
+    const status = await readServed(c, workflowId, () => agents.status(workflowId, role));
+    if (json) writeForStdout(`${JSON.stringify(status, null, 2)}\n`);
+    else writeSafe(process.stdout, renderStatus(workflowId, status, role));
+  } finally {
+    await agents.client.connection.close();
+  }
+}
+
+/** `tree <id>`: the run and its sub-agents, recursively, with state, spend, budgets and pending calls. */
+export async function printTree(workflowId: string, json: boolean): Promise<void> {
+  const c = await connect();
+  const { agents } = c;
+  try {
+    const tree = await readServed(c, workflowId, () => agents.tree(workflowId));
+    if (json) writeForStdout(`${JSON.stringify(tree, null, 2)}\n`);
+    else writeSafe(process.stdout, `${renderTree(tree)}\n`);
+  } finally {
+    await agents.client.connection.close();
+  }
+}
+
+/** A query needs a worker now, not one on its way: a short grace only for one that is just starting. */
+const QUERY_GRACE_MS = 1_000;
+
+/**
+ * Reads a run through its worker when it needs one: refuses at once when none polls its queue,
+ * and bounds the wait for one that polls but does not answer.
+ */
+async function readServed<T>({ agents, config }: Connected, workflowId: string, read: () => Promise<T>): Promise<T> {
+  await requireServedRun(agents, workflowId, config.taskQueue, QUERY_GRACE_MS);
+  return withQueryDeadline(agents, { workflowId, configuredQueue: config.taskQueue }, read);
+}

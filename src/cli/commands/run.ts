@@ -1,0 +1,194 @@
+import type { McpConfigInit } from '../../shared/mcp-config';
+import { randomUUID } from 'node:crypto';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { createReplyRecorder } from '../../activities/recording';
+import { recordToolCalls } from '../../tools/recorded-tools';
+import type { ToolDefinition } from '../../tools/define-tool';
+import { resolveModel, type AgentInputInit, type AgentResult, type ModelReply } from '../../shared';
+import { viewResult } from '../../shared/chain-view';
+import { AgentClient, type AgentHandle } from '../../client/agent-client';
+import { INTERRUPTED_EXIT_CODE, watchInterruption, type Interruption } from '../../client/follow/interruption';
+import { placeRun, type RunPlacement } from '../../client/follow/run-placement';
+import { watchForStall } from '../../client/follow/stall-watch';
+import { resumeAdvice, stallAdvice } from '../../client/follow/worker-advice';
+import { readErrorText } from '../../client/read-error-text';
+import { renderSummary } from '../render/render-step';
+import { writeForStdout, writeSafe } from '../render/terminal-safe';
+import { checkAgentTools } from '../run-extras';
+import { BUILT_IN_TOOLS, connectOrStart, log, startWorker, webUiLink, type Connected, type RunningWorker } from '../runtime';
+import { printFollowed } from '../watch-printer';
+import { actingPerson } from './decide';
+
+export interface RunOptions {
+  task: string;
+  json: boolean;
+  /**
+   * False (`--no-worker`): the run goes to a worker already polling the task queue, and fails
+   * fast when none does. True (default): to such a worker when one polls, else to this process's
+   * own worker, which polls a task queue of its own so that it never competes with another.
+   */
+  embeddedWorker: boolean;
+  /** Always this process's own worker, even when another polls the task queue (the demo). */
+  ownWorker?: boolean;
+  maxIterations?: number;
+  model?: string;
+  workflowId?: string;
+  /** Append this run's model replies and tool executions to a JSONL file, to replay it offline; runs this process's own worker. */
+  recordTo?: string;
+  /** MCP servers (a desktop-client config file's contents) for this process's own worker; runs it. */
+  mcp?: McpConfigInit;
+  /** More input: sub-agents, planning (from `--agents`, `--plan`, `--template`, or the team demo). */
+  extra?: Partial<AgentInputInit>;
+}
+
+/** How long Ctrl-C waits for this process's worker to stop before the process exits anyway. */
+const WORKER_STOP_MS = 5_000;
+
+/**
+ * Starts one agent, prints its steps as they land, and returns its result. Ctrl-C stops
+ * following (and this process's worker), says how to resume, and exits the process with 130.
+ */
+export async function runTask(options: RunOptions, connected?: Connected): Promise<AgentResult> {
+  const interruption = watchInterruption();
+  try {
+    return await runFollowed(options, connected ?? (await connectOrStart()), interruption);
+  } finally {
+    interruption.dispose();
+  }
+}
+
+async function runFollowed(options: RunOptions, c: Connected, interruption: Interruption): Promise<AgentResult> {
+  const workflowId = options.workflowId ?? `agent-${randomUUID()}`;
+  if (options.recordTo && !options.embeddedWorker) throw new Error('--record needs the embedded worker (drop --no-worker).');
+  const placement = await placeRun(c.agents.client, c.config.taskQueue, {
+    standingOnly: !options.embeddedWorker,
+    ownOnly: Boolean(options.recordTo || options.ownWorker || options.mcp),
+  });
+  // This process's worker serves the built-in tools: a sub-agent naming any other is refused before
+  // the run starts. A standing worker's tools are not known here; its run finds out itself.
+  if (placement.worker === 'own' && options.extra?.agents) checkAgentTools(options.extra.agents, BUILT_IN_TOOLS.map((t) => t.name), 'the --agents file');
+  if (placement.worker === 'standing' && options.embeddedWorker) {
+    log(`a worker already polls task queue "${placement.taskQueue}": the run goes to it, with its tools and model, and this process runs none (--record runs its own).`);
+  }
+  const recorder = options.recordTo ? countingRecorder(options.recordTo, workflowId, c) : undefined;
+  const worker =
+    placement.worker === 'own'
+      ? await startWorker({ ...c, config: { ...c.config, taskQueue: placement.taskQueue } }, [], {
+          ...(recorder ? { onModelReply: recorder.onModelReply, wrapTools: recorder.wrapTools } : {}),
+          ...(options.mcp ? { mcp: options.mcp } : {}),
+        })
+      : undefined;
+  const out = options.json ? process.stderr : process.stdout;
+  try {
+    const handle = await startRun(new AgentClient({ client: c.agents.client, taskQueue: placement.taskQueue }), runInput(options, c), workflowId);
+    out.write(`Started ${handle.workflowId}\n`);
+    interruption.arm();
+    const link = webUiLink(c.server, handle.workflowId);
+    if (link) out.write(`Web UI: ${link}\n\n`);
+    const outcome = await follow(options, c, handle.workflowId, worker, interruption);
+    if (outcome.kind !== 'ended') return await stopFollowing(outcome, { workflowId, placement, worker, interruption, configuredQueue: c.config.taskQueue });
+    const { result } = outcome;
+    // The auditor's view: every step, secrets redacted, as everywhere else a result is shown.
+    if (options.json) writeForStdout(`${JSON.stringify(viewResult(result, 'auditor'), null, 2)}\n`);
+    else writeSafe(out, `\n${renderSummary(result)}\n`);
+    if (recorder) {
+      out.write(
+        recorder.count() > 0 || recorder.toolCount() > 0
+          ? `Recorded ${recorder.count()} model replies and ${recorder.toolCount()} tool executions of ${workflowId} to ${options.recordTo}\n`
+          : `No model reply of ${workflowId} was recorded; nothing was written to ${options.recordTo}.\n`,
+      );
+    }
+    return result;
+  } finally {
+    await worker?.shutdown();
+  }
+}
+
+type FollowOutcome = { kind: 'ended'; result: AgentResult } | { kind: 'interrupted' } | { kind: 'worker-stopped'; error: string };
+
+/** Follows the run until it ends, Ctrl-C, or this process's worker stops; warns when nobody takes its tasks. */
+async function follow(options: RunOptions, c: Connected, workflowId: string, worker: RunningWorker | undefined, interruption: Interruption): Promise<FollowOutcome> {
+  const stopStallWatch = watchForStall(c.agents.client, workflowId, ({ waitedMs, taskQueue }) =>
+    log(stallAdvice(workflowId, waitedMs, taskQueue, c.config.taskQueue)),
+  );
+  const out = options.json ? process.stderr : process.stdout;
+  const following = options.json ? c.agents.result(workflowId) : printFollowed(c.agents.follow(workflowId), out);
+  try {
+    return await Promise.race<FollowOutcome>([
+      following.then((result) => ({ kind: 'ended', result })),
+      interruption.signalled.then(() => ({ kind: 'interrupted' })),
+      ...(worker
+        ? [
+            worker.done.then(
+              (): FollowOutcome => ({ kind: 'worker-stopped', error: '' }),
+              (err: unknown): FollowOutcome => ({ kind: 'worker-stopped', error: readErrorText(err) }),
+            ),
+          ]
+        : []),
+    ]);
+  } finally {
+    await stopStallWatch();
+  }
+}
+
+/** Says where the run stands and how to resume it, stops this process's worker, and exits. */
+async function stopFollowing(
+  outcome: Exclude<FollowOutcome, { kind: 'ended' }>,
+  at: { workflowId: string; placement: RunPlacement; worker: RunningWorker | undefined; interruption: Interruption; configuredQueue: string },
+): Promise<never> {
+  const { workflowId, placement, worker, interruption } = at;
+  // The SDK stops the worker on Ctrl-C too, so which promise won the race says less than the flag.
+  const what = interruption.happened
+    ? `Stopped following ${workflowId}${worker ? ' and stopped its worker' : ''}.`
+    : `This process's worker stopped before ${workflowId} ended${outcome.kind === 'worker-stopped' && outcome.error ? `: ${outcome.error}` : ''}.`;
+  const where =
+    placement.worker === 'own'
+      ? `The run keeps its state in Temporal; nothing advances it until a worker polls task queue "${placement.taskQueue}".`
+      : `The run keeps its state in Temporal and goes on on the workers of task queue "${placement.taskQueue}".`;
+  const next = placement.worker === 'own' ? resumeAdvice(workflowId, placement.taskQueue, at.configuredQueue) : `Follow it again with:\n  thoughtline watch ${workflowId}`;
+  process.stderr.write(`\n${what} ${where}\n${next}\n`);
+  await Promise.race([worker?.shutdown().catch(() => undefined), new Promise((r) => setTimeout(r, WORKER_STOP_MS).unref())]);
+  process.exit(interruption.happened ? INTERRUPTED_EXIT_CODE : 1);
+}
+
+function runInput(options: RunOptions, c: Connected): AgentInputInit {
+  return {
+    task: options.task,
+    // With a registry, models are chosen by name and come with their fallbacks.
+    model: c.config.modelRegistry
+      ? resolveModel(c.config.modelRegistry, options.model ?? c.config.model)
+      : { provider: 'anthropic', model: options.model ?? c.config.model },
+    ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
+    // Who started it, for the audit trail and tools' required roles: the person the CLI acts as.
+    caller: actingPerson(c.config, {}),
+    ...options.extra,
+  };
+}
+
+/** The recorder for `--record`, counting what it wrote, so the CLI never claims a file it did not write. */
+function countingRecorder(file: string, workflowId: string, c: Connected) {
+  const secrets = c.config.anthropicApiKey ? [c.config.anthropicApiKey] : [];
+  const record = createReplyRecorder(file, { workflowId, secrets });
+  let written = 0;
+  let tools = 0;
+  return {
+    onModelReply: (id: string, reply: ModelReply): void => {
+      record(id, reply);
+      if (id === workflowId) written++;
+    },
+    // MCP tools are not wrapped: they are not ToolDefinitions of this process.
+    wrapTools: (defined: readonly ToolDefinition[]) => recordToolCalls(defined, file, { workflowId, secrets, onRecord: () => (tools += 1) }),
+    count: () => written,
+    toolCount: () => tools,
+  };
+}
+
+/** Starts the run, explaining a clash with a run of the same id in the person's terms. */
+async function startRun(agents: AgentClient, init: AgentInputInit, workflowId: string): Promise<AgentHandle> {
+  try {
+    return await agents.start(init, { workflowId });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    throw new Error(`a run with id ${workflowId} is already running; watch it with:\n  thoughtline watch ${workflowId}\nor choose another --workflow-id.`);
+  }
+}

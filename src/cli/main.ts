@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { parseCommandLine } from './command-line';
+import { COMMANDS } from './commands';
+import { HELP } from './help-text';
+import { UsageError } from './usage-error';
+import { readErrorText } from '../client/read-error-text';
+import { terminalSafe } from './render/terminal-safe';
+
+/** Returns the process exit code: 0 when the command (and any agent it ran) succeeded, 2 for a usage mistake. */
+async function main(argv: string[]): Promise<number> {
+  const parsed = parseCommandLine(argv, COMMANDS);
+  if (parsed.kind === 'help') {
+    process.stdout.write(HELP);
+    return parsed.exitCode;
+  }
+  return parsed.command.run(parsed.line);
+}
+
+/** The one line a failure prints: a run that is missing keeps Temporal's words, which name it. */
+const failureText = (err: unknown): string =>
+  err instanceof WorkflowNotFoundError ? err.message : readErrorText(err);
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    const usage = err instanceof UsageError;
+    // A failure's message can quote a tool's or a model's text.
+    console.error(terminalSafe(`thoughtline: ${failureText(err)}`));
+    if (usage) console.error('Run "thoughtline --help" for usage.');
+    process.exit(usage ? 2 : 1);
+  },
+);

@@ -1,0 +1,54 @@
+import { totalTokens, type AgentStatus, type ViewerRole } from '../../shared';
+import { renderPendingApproval } from '../../client/render-pending-approval';
+import { renderPlan } from './render-plan';
+import { renderSubAgentRow } from './render-sub-agent';
+import { count, usd } from './terminal-style';
+
+/** "1,234 tokens (1,000 in, 234 out) of 50,000": what the run spent, against its budget when it has one. */
+function spend(status: AgentStatus): string[] {
+  const u = status.usage;
+  const cache = u.cacheReadTokens || u.cacheWriteTokens ? `, ${count(u.cacheReadTokens)} cache read, ${count(u.cacheWriteTokens)} cache write` : '';
+  const tokenBudget = status.tokenBudget !== undefined ? ` of ${count(status.tokenBudget)}` : '';
+  const costBudget = status.costBudgetUsd !== undefined ? ` of ${usd(status.costBudgetUsd)}` : '';
+  return [
+    `Tokens:      ${count(totalTokens(u))}${tokenBudget} (${count(u.inputTokens)} in, ${count(u.outputTokens)} out${cache})`,
+    `Cost:        ${usd(status.costUsd)}${costBudget}`,
+  ];
+}
+
+/** The run at a glance: its state, how far it got, what it spent and what it waits for. */
+function summary(workflowId: string, status: AgentStatus, role: ViewerRole): string {
+  const continued = status.continuations ? ` · continued ${status.continuations}×` : '';
+  return [
+    `Run ${workflowId}: ${status.status}`,
+    `Iteration:   ${status.iteration} of ${status.maxIterations} · ${status.steps} steps${continued}`,
+    `Model:       ${status.model}`,
+    // The end user's view, like its chain, leaves out tokens and cost (the operator's business).
+    ...(role === 'end_user' ? [] : spend(status)),
+    ...(status.waitingFor ? [`Waiting for: ${status.waitingFor}`] : []),
+    ...(status.lastStep ? [`Last step:   ${status.lastStep}`] : []),
+    ...(status.steeringQueued ? [`Steering:    ${status.steeringQueued} instruction(s) queued for the next thought`] : []),
+    ...(status.cancelRequested ? [`Cancel:      requested (${status.cancelRequested}); the run finishes its step and summarises`] : []),
+  ].join('\n');
+}
+
+/**
+ * What `status` prints for people (`--json` prints the record itself): the run at a glance, then
+ * the plan as a checklist, the direct sub-agents, the calls awaiting a decision anywhere in the
+ * tree, and any open question. The `end_user` view shows no spend and no operator commands.
+ */
+export function renderStatus(workflowId: string, status: AgentStatus, role: ViewerRole = 'developer'): string {
+  const { pendingApprovals, openQuestion, plan, subAgents } = status;
+  const commands = role !== 'end_user';
+  const sections = [summary(workflowId, status, role)];
+  if (plan) sections.push(renderPlan(plan));
+  // Runs from before sub-agents existed answer without the field.
+  if (subAgents?.length) sections.push([`Sub-agents (${subAgents.length}):`, ...subAgents.map((r) => `  ${renderSubAgentRow(r)}`)].join('\n'));
+  sections.push(
+    pendingApprovals.length
+      ? `Pending approvals (${pendingApprovals.length}):\n${pendingApprovals.map((r) => renderPendingApproval(r, workflowId, { commands })).join('\n')}`
+      : 'No calls awaiting approval.',
+  );
+  if (openQuestion) sections.push(`Open question (${openQuestion.callId}): ${openQuestion.question}\nAnswer with: thoughtline answer ${workflowId} "<text>"`);
+  return `${sections.join('\n\n')}\n`;
+}

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import { z } from 'zod';
+import { PlanTemplateName, SubAgentDefinition, type AgentInputInit } from '../shared';
+import { UsageError } from './usage-error';
+
+/** `run --agents FILE`: a JSON object of agents by tool name, checked before anything starts. */
+export function readAgentsFile(file: string): Record<string, SubAgentDefinition> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`--agents ${file}: not readable JSON (${(err as Error).message}).`);
+  }
+  const parsed = z.record(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a tool name: letters, digits, _ or -'), SubAgentDefinition).safeParse(raw);
+  if (!parsed.success) throw new UsageError(`--agents ${file}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/**
+ * Refuses a catalogue whose agents name tools nobody serves: a sub-agent's `tools` may name the
+ * worker's registered tools and the catalogue's agents, nothing else. Checked before the run
+ * starts; the run itself would only find out when that sub-agent is called, children later.
+ */
+export function checkAgentTools(agents: Readonly<Record<string, { tools?: readonly string[] | undefined }>>, registered: readonly string[], file = 'the --agents file'): void {
+  const known = new Set([...registered, ...Object.keys(agents)]);
+  const problems = Object.entries(agents).flatMap(([name, agent]) =>
+    (agent.tools ?? []).filter((tool) => !known.has(tool)).map((tool) => `"${name}" names the tool "${tool}"`),
+  );
+  if (problems.length === 0) return;
+  throw new UsageError(
+    `${file}: ${problems.join('; ')}, which this run's worker does not serve. ` +
+      `Known tools: ${[...registered].join(', ') || 'none'}; agents in the file: ${Object.keys(agents).join(', ')}.`,
+  );
+}
+
+export interface RunExtraFlags {
+  agents?: string | undefined;
+  plan?: boolean | undefined;
+  template?: string | undefined;
+  allowQuestions?: boolean | undefined;
+  /** The tools the run's worker registers, when known in this process: `--agents` is checked against them. */
+  registeredTools?: readonly string[] | undefined;
+}
+
+/** The input fields `run` adds from its flags: a catalogue of sub-agents, planning, a template, questions. */
+export function runExtras(flags: RunExtraFlags): Partial<AgentInputInit> {
+  const template = flags.template === undefined ? undefined : PlanTemplateName.safeParse(flags.template);
+  if (template && !template.success) throw new UsageError(`--template must be one of ${PlanTemplateName.options.join(', ')}.`);
+  const agents = flags.agents ? readAgentsFile(flags.agents) : undefined;
+  if (agents && flags.registeredTools) checkAgentTools(agents, flags.registeredTools, `--agents ${flags.agents}`);
+  return {
+    ...(agents ? { agents } : {}),
+    ...(flags.plan || template ? { planning: template?.success ? { template: template.data } : {} } : {}),
+    ...(flags.allowQuestions ? { allowQuestions: true } : {}),
+  };
+}

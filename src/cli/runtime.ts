@@ -1,0 +1,123 @@
+import path from 'node:path';
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { createDataConverter, FAILURE_CONVERTER_PATH } from '../codec/data-converter';
+import { loadConfig, type Config } from '../config';
+import { saveReportTool } from '../demo/save-report-tool';
+import { weatherTool } from '../demo/weather-tool';
+import { ensureTemporalServer, findTemporalServer, type TemporalServer } from '../dev-server';
+import { findProjectRoot, thoughtlinePaths } from '../dev-server/project-paths';
+import { createEventBus } from '../events/create-event-bus';
+import { isModelAllowed } from '../shared';
+import type { ToolDefinition } from '../tools/define-tool';
+import { createAgentWorker, type AgentWorkerOptions } from '../worker';
+import { AgentClient } from '../client/agent-client';
+import { cachedWorkflowBundle } from './cached-workflow-bundle';
+import { setupModels, type ModelSetup } from './model-setup';
+import { ensureSearchAttributes } from '../client/search-attributes-setup';
+import { terminalSafe } from './render/terminal-safe';
+
+export const log = (line: string): void => console.error(terminalSafe(`thoughtline: ${line}`));
+
+/** Tools the CLI's worker offers. Real deployments compose their own worker (see README). */
+export const BUILT_IN_TOOLS: readonly ToolDefinition[] = [weatherTool, saveReportTool];
+
+export interface Connected {
+  config: Readonly<Config>;
+  server: TemporalServer;
+  agents: AgentClient;
+}
+
+/**
+ * Connects a client to the running Temporal server; never starts one. Commands that read or
+ * talk to existing runs use this: with no server they fail at once saying how to start one.
+ */
+export async function connect(): Promise<Connected> {
+  return connectTo(await findTemporalServer({ log }));
+}
+
+/** Finds or starts a Temporal server (left running for the Web UI) and connects a client. */
+export async function connectOrStart(): Promise<Connected> {
+  return connectTo(await ensureTemporalServer({ detached: true, log }));
+}
+
+async function connectTo(server: TemporalServer): Promise<Connected> {
+  const config = loadConfig();
+  const agents = await AgentClient.connect({
+    address: server.address,
+    namespace: server.namespace,
+    taskQueue: config.taskQueue,
+    ...(config.encryptionKeys ? { dataConverter: createDataConverter(config.encryptionKeys) } : {}),
+  });
+  const added = await ensureSearchAttributes(agents.client, server.namespace);
+  if (added.length > 0) log(`registered search attributes ${added.join(', ')}`);
+  return { config, server, agents };
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  models: ModelSetup;
+  /** Resolves when the worker has stopped (after `shutdown()` or a fatal error). */
+  done: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+let runtimeInstalled = false;
+
+/** The SDK logs every worker state change at INFO; people running the CLI need warnings only. */
+function installQuietRuntime(): void {
+  if (runtimeInstalled) return;
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  runtimeInstalled = true;
+}
+
+export async function startWorker(
+  { config, server }: Connected,
+  extraTools: readonly ToolDefinition[] = [],
+  options: Pick<AgentWorkerOptions, 'onModelReply' | 'events' | 'mcp' | 'deployment'> & { wrapTools?: (tools: readonly ToolDefinition[]) => ToolDefinition[] } = {},
+): Promise<RunningWorker> {
+  const { wrapTools = (t) => [...t], ...workerOptions } = options;
+  installQuietRuntime();
+  const models = await setupModels(config, log);
+  const workflowBundle = await cachedWorkflowBundle({
+    cacheDir: path.join(thoughtlinePaths(findProjectRoot()).dir, 'workflow-bundles'),
+    ...(config.encryptionKeys ? { failureConverterPath: FAILURE_CONVERTER_PATH } : {}),
+  });
+  const connection = await NativeConnection.connect({ address: server.address });
+  // A bus the caller passes (serve --with-worker: its own) is theirs to close; one made here is ours.
+  const ownBus = !options.events && config.events ? createEventBus(config.events, { ...(config.eventsToken ? { token: config.eventsToken } : {}), log }) : undefined;
+  const worker = await createAgentWorker({
+    workflowBundle,
+    connection,
+    namespace: server.namespace,
+    taskQueue: config.taskQueue,
+    tools: wrapTools([...BUILT_IN_TOOLS, ...extraTools]),
+    models: models.models,
+    secrets: models.secrets,
+    ...(config.modelRegistry ? { isModelAllowed: (p: string, m: string) => isModelAllowed(config.modelRegistry!, p, m) } : {}),
+    ...(config.encryptionKeys ? { workerOptions: { dataConverter: createDataConverter(config.encryptionKeys) } } : {}),
+    ...(config.tenantLimits ? { tenantLimits: config.tenantLimits } : {}),
+    ...(ownBus ? { events: ownBus } : {}),
+    ...workerOptions,
+  }).catch(async (err: unknown) => {
+    await ownBus?.close();
+    throw err;
+  });
+  const done = worker.run().finally(async () => {
+    await connection.close();
+    await models.close();
+    // After the worker drained: the last events (a run's end) are flushed within the bus's deadline.
+    await ownBus?.close();
+  });
+  return {
+    worker,
+    models,
+    done,
+    shutdown: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}
+
+export const webUiLink = (server: TemporalServer, workflowId: string): string | undefined =>
+  server.uiUrl ? `${server.uiUrl}/namespaces/${server.namespace}/workflows/${encodeURIComponent(workflowId)}` : undefined;

@@ -1,0 +1,14 @@
+// The client library: what a client script imports (through the package's index). Nothing here
+// imports the CLI, the server or audit (test/unit/import-rules).
+export { AgentClient, type AgentClientOptions, type AgentHandle, type Decision, type FollowOptions, type StartOptions, type WatchEvent } from './agent-client';
+export type { Actor } from './actor';
+export type { AgentTreeNode } from './agent-tree';
+export { billableActions, type BillableActions } from './billable-actions';
+export type { ExpandedChain } from './expanded-chain';
+export { ForkError } from './fork/fork-error';
+export type { ForkOptions } from './fork/fork-run';
+export type { ForkChange, PlannedFork } from './fork/plan-fork';
+export { chainAsOf, type ChainAsOf } from './fork/chain-as-of';
+export type { LiveDelta } from './live-replies';
+export { ensureSearchAttributes } from './search-attributes-setup';
+export { UpdateRefusedError } from './update-refused-error';

@@ -1,0 +1,111 @@
+import { AuditModelCall } from '../audit';
+import { z } from 'zod';
+import { AgentInput, ApprovalRecord, ChainStatus, PlanProgress, ReasoningChain, SubAgentRun, TokenUsage, ViewerRole } from '../shared';
+
+/** Temporal's limit on a workflow id; longer ids cannot name a run. */
+export const RunIdParams = z.object({ id: z.string().min(1).max(1000) });
+
+/** Fields only the server (the caller) or the run itself (delegation, continuing) sets; a fork's start is built by AgentClient.fork from the original's history, never taken from a body. */
+export const SERVER_SET_FIELDS = ['caller', 'delegation', 'continued', 'signedDecisions', 'fork'] as const;
+
+/** The run input a client sends: AgentInput without the server-set fields; unknown fields are refused. */
+export const StartRunBody = AgentInput.omit({ caller: true, delegation: true, continued: true, signedDecisions: true, fork: true }).strict();
+
+export const RunLinks = z.object({ self: z.string(), chain: z.string(), events: z.string() });
+export const StartRunResponse = z.object({ runId: z.string(), links: RunLinks });
+
+export const RunState = z.enum(['running', 'completed', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued']);
+
+/** A name filter as visibility queries take it: letters, digits, space and `._:/@-`, never a quote. */
+const SafeName = z.string().regex(/^[\p{L}\p{N} ._:/@-]{1,200}$/u, 'letters, digits, spaces and ._:/@- only, at most 200');
+const Instant = z.iso.datetime({ offset: true }).transform((text) => new Date(text).toISOString());
+
+export const ListRunsQuery = z
+  .object({
+    status: RunState.optional(),
+    agent: SafeName.optional(),
+    tenant: SafeName.optional(),
+    startedAfter: Instant.optional(),
+    startedBefore: Instant.optional(),
+    pageSize: z.coerce.number().int().min(1).max(100).default(20),
+    pageToken: z.string().regex(/^[A-Za-z0-9_-]{1,4096}$/, 'the nextPageToken of the previous page').optional(),
+  })
+  .strict();
+
+export const RunSummary = z.object({
+  runId: z.string(),
+  agentName: z.string(),
+  status: RunState,
+  task: z.string(),
+  tenant: z.string().optional(),
+  startedAt: z.string(),
+  closedAt: z.string().optional(),
+});
+export const ListRunsResponse = z.object({ runs: z.array(RunSummary), nextPageToken: z.string().optional() });
+
+export const RunProgress = z.object({
+  /** "step 7 · iteration 3/10 · $0.04", for a one-line display. */
+  line: z.string(),
+  iteration: z.number().int().nonnegative(),
+  /** 0 while the run has not answered yet. */
+  maxIterations: z.number().int().nonnegative(),
+  model: z.string(),
+  lastStep: z.string().optional(),
+  waitingFor: z.string().optional(),
+  cancelRequested: z.string().optional(),
+  steeringQueued: z.number().int().nonnegative().optional(),
+  openQuestion: z.object({ callId: z.string(), question: z.string(), askedAt: z.string(), expiresAt: z.string() }).optional(),
+  plan: PlanProgress.optional(),
+  tokenBudget: z.number().optional(),
+  costBudgetUsd: z.number().optional(),
+  continuations: z.number().int().nonnegative(),
+});
+
+export const RunStatusResponse = z.object({
+  runId: z.string(),
+  status: RunState,
+  agentName: z.string(),
+  chainStatus: ChainStatus,
+  stepCount: z.number().int().nonnegative(),
+  iterations: z.number().int().nonnegative(),
+  usage: TokenUsage,
+  costUsd: z.number().nonnegative(),
+  pendingApprovals: z.array(ApprovalRecord),
+  subAgents: z.array(SubAgentRun),
+  progress: RunProgress,
+});
+
+const ViewQuery = z.string().optional();
+export const RunQuery = z.object({ view: ViewQuery }).strict();
+export const ChainQuery = z
+  .object({
+    view: ViewQuery,
+    afterStep: z.coerce.number().int().min(0).default(0),
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+  })
+  .strict();
+export const ModelCallsResponse = z.object({
+  /** Every model call exactly as sent and answered, rebuilt from the run's history. */
+  modelCalls: z.array(AuditModelCall),
+  /** Why some calls are missing: the run's first steps are gone from the server, and the calls made with them. */
+  modelCallsUnavailable: z.string().optional(),
+});
+
+export const ChainResponse = z.object({ chain: ReasoningChain, nextAfterStep: z.number().int().optional(), totalSteps: z.number().int().nonnegative() });
+
+export const ApprovalParams = RunIdParams.extend({ callId: z.string().min(1).max(200) });
+export const ApprovalBody = z
+  .object({ approved: z.boolean(), argumentsHash: z.string().min(1).max(200), reason: z.string().max(4_000).optional() })
+  .strict()
+  .refine((body) => body.approved || (body.reason ?? '').trim() !== '', { path: ['reason'], message: 'a reason is required when rejecting: the agent reads it to decide what to do instead' });
+
+/** Steering and answers are read by the model: bounded well under a payload's limit. */
+const PersonText = z.string().trim().min(1).max(32_000);
+export const CancelBody = z.object({ reason: z.string().max(4_000).optional() }).strict();
+export const SteerBody = z.object({ text: PersonText }).strict();
+export const AnswerBody = z.object({ text: PersonText, callId: z.string().min(1).max(200).optional() }).strict();
+export const AcceptedResponse = z.object({ accepted: z.literal(true) });
+export const AnswerResponse = z.object({ answer: z.string() });
+
+export const MeResponse = z.object({ id: z.string(), roles: z.array(z.string()), tenant: z.string().optional(), views: z.array(ViewerRole), defaultView: ViewerRole });
+export const HealthResponse = z.object({ ok: z.literal(true) });

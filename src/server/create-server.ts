@@ -1,0 +1,99 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { EventBus } from '../events/event-bus';
+import { createMemoryBus } from '../events/memory-bus';
+import type { AgentClient } from '../client/agent-client';
+import { registerRoutes, type ApiContext, type ApiRoute } from './api-route';
+import type { Authenticator } from './auth/identity';
+import { viewFor } from './auth/view-policy';
+import { DECISION_ROUTES } from './decision-routes';
+import { installErrorHandler } from './error-handler';
+import { registerEventsRoute } from './events/events-route';
+import { registerIngestRoute } from './events/ingest-route';
+import { DEFAULT_QUERY_TIMEOUT_MS } from './live-read';
+import { ME_ROUTES } from './me-route';
+import { openApiDocument } from './openapi';
+import { createRunAccess } from './run-access';
+import { RUNS_ROUTES } from './runs-routes';
+import type { DecisionSigner } from './signing/decision-signer';
+
+/** Every JSON route of the API, in the order the OpenAPI document lists them. */
+export const API_ROUTES: readonly ApiRoute[] = [...RUNS_ROUTES, ...DECISION_ROUTES, ...ME_ROUTES];
+
+export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
+const API_VERSION = '1.0.0';
+
+export interface CreateServerOptions {
+  agents: AgentClient;
+  auth: Authenticator;
+  /** Where run events arrive from workers; default an in-process bus (`serve --with-worker`). */
+  bus?: EventBus;
+  /** Signs every decision sent through the server. */
+  signer?: DecisionSigner;
+  /** Runs started here require decisions signed by `signer`'s keys. Needs `signer`. */
+  requireSignatures?: boolean;
+  /** 0 picks a free port. */
+  port: number;
+  /** Default 127.0.0.1: reachable from this machine only. */
+  host?: string;
+  /** Default 256 KiB; a larger body is refused with 413. */
+  bodyLimitBytes?: number;
+  /** How long a request waits for a worker to answer a query (status, chain) before answering 503. Default 10 s. */
+  queryTimeoutMs?: number;
+  /** Server-side failures (with their stacks) and notices; never sent to clients. */
+  log?: (line: string) => void;
+  /** Adds more routes (the viewer's static files) before the server listens. */
+  extend?: (app: FastifyInstance, ctx: ApiContext) => void;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  /** `http://host:port`, with the port actually bound. */
+  url: string;
+  /** Event streams open now, and the runs they follow (for health checks and the benchmark). */
+  openStreams(): { watchers: number; runs: number };
+  close(): Promise<void>;
+}
+
+/**
+ * `thoughtline serve`'s HTTP app: the JSON API under /v1, its OpenAPI document, and the event
+ * stream, listening once this resolves. Identity comes from `auth` only; every run is reached
+ * through `accessRun`, so another tenant's run is a 404 like an unknown one.
+ */
+export async function createServer(options: CreateServerOptions): Promise<RunningServer> {
+  if (options.requireSignatures && !options.signer) throw new Error('requireSignatures needs a signer: pass signer (serve: --signing-keys FILE).');
+  const log = options.log ?? (() => {});
+  const host = options.host ?? '127.0.0.1';
+  const bus = options.bus ?? createMemoryBus();
+  // forceCloseConnections: an open event stream must not hold close() forever.
+  const app = Fastify({ logger: false, bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, forceCloseConnections: true, return503OnClosing: true });
+  const ctx: ApiContext = {
+    agents: options.agents,
+    auth: options.auth,
+    bus,
+    ...(options.signer ? { signer: options.signer } : {}),
+    requireSignatures: options.requireSignatures ?? false,
+    queryTimeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+    accessRun: createRunAccess(options.agents),
+    viewFor,
+  };
+  installErrorHandler(app, log);
+  registerRoutes(app, ctx, API_ROUTES);
+  const document = openApiDocument(API_ROUTES, API_VERSION);
+  app.get('/v1/openapi.json', async () => document);
+  const streams = registerEventsRoute(app, ctx);
+  registerIngestRoute(app, ctx);
+  options.extend?.(app, ctx);
+  await app.listen({ port: options.port, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    app,
+    url,
+    openStreams: () => ({ watchers: streams.watcherCount(), runs: streams.runCount() }),
+    close: async () => {
+      await app.close();
+      if (!options.bus) await bus.close();
+    },
+  };
+}

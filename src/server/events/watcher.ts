@@ -1,0 +1,191 @@
+import type { ChainStatus, ReasoningStep, ViewerRole } from '../../shared';
+import type { RunStream, StreamListener, StreamSignal } from './run-stream';
+import type { SseWriter } from './sse-writer';
+
+/** Views that show the model's text as it streams; an end user sees whole steps only. */
+const SHOWS_MODEL_TEXT: Record<ViewerRole, boolean> = { auditor: true, developer: true, end_user: false };
+
+/** Raw steps one watcher holds while the durable chain fills the gap before them. */
+const MAX_HELD_STEPS = 200;
+
+/**
+ * One SSE connection. It joins its run's stream (and queues what arrives) before reading the
+ * durable chain, sends every step after the client's resume point from that chain, then a
+ * `status` event, then what it queued and what comes live (a run whose first workflow task has
+ * not ended cannot be read yet: then it goes live at once, and its stream says when to catch up).
+ * `cursor` is the last step number such that every step up to it was sent or is not in this
+ * view: a step is sent only as cursor + 1, a later one waits while the chain fills the gap, an
+ * earlier one is a repeat and is dropped. So no step is sent twice or skipped, even when the bus
+ * loses or repeats events. Events other than steps get the id `<cursor>.<seq>`; model text is
+ * sent as it arrives, never behind a read of the chain. Its queue is bounded: on overflow it
+ * throws the queue away and catches up from the chain (deltas lost, no step).
+ */
+export class Watcher implements StreamListener {
+  private cursor: number;
+  private seq = 0;
+  private queue: StreamSignal[] = [];
+  private overflowed = false;
+  private started = false;
+  private running = false;
+  private chainStatus: ChainStatus = 'thinking';
+  private readonly held = new Map<number, { step: ReasoningStep; chainStatus: ChainStatus }>();
+
+  constructor(
+    private readonly stream: RunStream,
+    private readonly writer: SseWriter,
+    private readonly view: ViewerRole,
+    after: number,
+    private readonly maxQueued: number,
+  ) {
+    this.cursor = after;
+  }
+
+  signal(signal: StreamSignal): void {
+    if (this.writer.closed) return;
+    if (signal.kind === 'event' && signal.event.type === 'text_delta') {
+      if (!SHOWS_MODEL_TEXT[this.view]) return;
+      // Model text goes out at once, not behind a read of the chain the queue may be waiting on:
+      // its id names the steps sent so far, so a resume from it is still exact.
+      if (this.started && !this.overflowed && !this.writer.backedUp) return this.sendEvent(signal.event);
+    }
+    if (this.queue.length >= this.maxQueued) {
+      this.queue = this.queue.filter((s) => s.kind === 'ended');
+      this.overflowed = true;
+    }
+    this.queue.push(signal);
+    this.schedule();
+  }
+
+  /** The catch-up: steps from the durable chain, then the run's status; then the queue runs. */
+  async start(): Promise<void> {
+    const since = this.stream.now;
+    await this.fill(since);
+    await this.sendStatus(since);
+    // Joined a run whose end was already announced to the others: end this stream too.
+    if (this.stream.ended && !this.queue.some((s) => s.kind === 'ended')) this.queue.push({ kind: 'ended', outcome: this.stream.ended, seq: this.stream.now });
+    this.started = true;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (!this.started || this.running || this.writer.closed) return;
+    this.running = true;
+    // After the current I/O callback: steps published together are all in the facts before any is viewed.
+    setImmediate(() => void this.pump());
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      while (!this.writer.closed && (this.overflowed || this.queue.length > 0)) {
+        if (this.overflowed) {
+          this.overflowed = false;
+          const since = this.stream.now;
+          await this.fill(since);
+          await this.sendStatus(since);
+          continue;
+        }
+        await this.handle(this.queue.shift()!);
+        // A client behind on reading: wait for it (its queue fills, bounded) rather than buffer without end.
+        if (this.writer.backedUp) await this.writer.drained();
+      }
+    } finally {
+      this.running = false;
+      if (this.queue.length > 0 || this.overflowed) this.schedule();
+    }
+  }
+
+  private async handle(signal: StreamSignal): Promise<void> {
+    switch (signal.kind) {
+      case 'step': {
+        const n = signal.step.stepNumber;
+        if (n <= this.cursor) return;
+        if (this.held.size < MAX_HELD_STEPS) this.held.set(n, { step: signal.step, chainStatus: signal.chainStatus });
+        this.releaseHeld();
+        if (this.held.size > 0) await this.fill(signal.seq);
+        return;
+      }
+      case 'steps-exist':
+        if (signal.upTo > this.cursor) await this.fill(signal.seq);
+        return;
+      case 'status-changed':
+        return this.sendStatus(signal.seq);
+      case 'event': {
+        const { event } = signal;
+        // A status, approval or sub-agent event after a step this watcher has not sent: send the step first.
+        if (event.type !== 'text_delta' && event.stepNumber > this.cursor) await this.fill(signal.seq);
+        return this.sendEvent(event);
+      }
+      case 'ended':
+        await this.fill(signal.seq);
+        this.writer.event('end', this.nextId(), { type: 'end', runId: this.stream.workflowId, chainStatus: this.chainStatus, stepNumber: this.cursor, outcome: signal.outcome });
+        return this.writer.close();
+    }
+  }
+
+  /** A published event other than a step, in this watcher's view. */
+  private sendEvent(event: Extract<StreamSignal, { kind: 'event' }>['event']): void {
+    const viewer = this.stream.viewer;
+    const data =
+      event.type === 'approval'
+        ? { ...event, approval: viewer.approval(event.approval, this.view) }
+        : event.type === 'sub_agent'
+          ? { ...event, subAgent: viewer.redact(event.subAgent, this.view) }
+          : event.type === 'text_delta'
+            ? { ...event, text: viewer.redact(event.text, this.view) }
+            : event;
+    if (event.type !== 'text_delta') this.chainStatus = event.chainStatus;
+    this.writer.event(event.type, this.nextId(), data);
+  }
+
+  private nextId(): string {
+    this.seq += 1;
+    return `${this.cursor}.${this.seq}`;
+  }
+
+  /** Sends held raw steps that are next in line, in this watcher's view. */
+  private releaseHeld(): void {
+    for (const n of [...this.held.keys()].sort((a, b) => a - b)) {
+      if (n > this.cursor + 1) return;
+      const { step, chainStatus } = this.held.get(n)!;
+      this.held.delete(n);
+      if (n <= this.cursor) continue;
+      this.sendStep(n, this.stream.viewer.step(step, this.view), chainStatus);
+    }
+  }
+
+  /** Sends the steps after `cursor` from a read of the chain (in this view) that began at or after signal `since`. */
+  private async fill(since: number): Promise<void> {
+    let chain;
+    try {
+      chain = await this.stream.chainInView(this.view, since);
+    } catch {
+      // Not readable now: the stream's safety net says when to try again.
+      return;
+    }
+    if (this.writer.closed) return;
+    for (const step of chain.steps) if (step.stepNumber > this.cursor) this.sendStep(step.stepNumber, step, chain.status);
+    // Steps this view leaves out (hidden) count too: the chain had this many in all.
+    const recorded = chain.steps.length + (chain.view?.hiddenSteps ?? 0);
+    this.cursor = Math.max(this.cursor, recorded);
+    this.chainStatus = chain.status;
+    this.releaseHeld();
+  }
+
+  /** `viewed` undefined: a step this view leaves out; the cursor moves past it all the same. */
+  private sendStep(n: number, viewed: ReasoningStep | undefined, chainStatus: ChainStatus): void {
+    this.cursor = n;
+    this.chainStatus = chainStatus;
+    if (viewed) this.writer.event('step', String(n), { type: 'step', runId: this.stream.workflowId, chainStatus, stepNumber: n, step: viewed });
+  }
+
+  private async sendStatus(since: number): Promise<void> {
+    try {
+      const status = await this.stream.statusInView(this.view, since);
+      if (this.writer.closed) return;
+      this.chainStatus = status.status;
+      this.writer.event('status', this.nextId(), { type: 'status', runId: this.stream.workflowId, chainStatus: status.status, stepNumber: this.cursor, status });
+    } catch {
+      // A run whose first task has not run has no status yet; the next change sends one.
+    }
+  }
+}

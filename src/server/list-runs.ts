@@ -1,0 +1,78 @@
+import { executionInfoFromRaw } from '@temporalio/client/lib/helpers';
+import type { z } from 'zod';
+import { AgentAttribute, TenantAttribute } from '../shared';
+import type { AgentClient } from '../client/agent-client';
+import { ApiError } from './api-error';
+import type { ListRunsQuery, ListRunsResponse, RunState } from './api-schemas';
+import { runStateOf } from './run-access';
+import type { Identity } from './auth/identity';
+
+/** Visibility's ExecutionStatus names for the API's states. */
+const VISIBILITY_STATUS: Record<z.infer<typeof RunState>, string> = {
+  running: 'Running',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Canceled',
+  terminated: 'Terminated',
+  timed_out: 'TimedOut',
+  continued: 'ContinuedAsNew',
+};
+
+/** A value already checked against a quote-free charset or an enum, quoted for a visibility query. */
+const quoted = (value: string): string => {
+  if (/['"\\]/.test(value)) throw new Error('visibility value with a quote; the schema should have refused it');
+  return `'${value}'`;
+};
+
+/**
+ * The visibility query for a caller: built only from schema-checked values, always restricted to
+ * agent runs started with Thoughtline's attributes (sub-agents carry none: they are reached
+ * through their root) and to the caller's tenant, or to runs without one for a caller without one.
+ */
+export function visibilityQuery(identity: Identity, filters: z.infer<typeof ListRunsQuery>): string {
+  const clauses = [`WorkflowType = 'agentWorkflow'`, `${AgentAttribute.name} IS NOT NULL`];
+  clauses.push(identity.tenant ? `${TenantAttribute.name} = ${quoted(identity.tenant)}` : `${TenantAttribute.name} IS NULL`);
+  if (filters.tenant !== undefined) clauses.push(`${TenantAttribute.name} = ${quoted(filters.tenant)}`);
+  if (filters.status !== undefined) clauses.push(`ExecutionStatus = ${quoted(VISIBILITY_STATUS[filters.status])}`);
+  if (filters.agent !== undefined) clauses.push(`${AgentAttribute.name} = ${quoted(filters.agent)}`);
+  if (filters.startedAfter !== undefined) clauses.push(`StartTime > ${quoted(filters.startedAfter)}`);
+  if (filters.startedBefore !== undefined) clauses.push(`StartTime < ${quoted(filters.startedBefore)}`);
+  return clauses.join(' AND ');
+}
+
+/** One page of the caller's runs, newest first as visibility orders them. */
+export async function listRuns(agents: AgentClient, identity: Identity, filters: z.infer<typeof ListRunsQuery>): Promise<z.infer<typeof ListRunsResponse>> {
+  const client = agents.client;
+  const namespace = client.options.namespace;
+  let response;
+  try {
+    response = await client.workflowService.listWorkflowExecutions({
+      namespace,
+      pageSize: filters.pageSize,
+      query: visibilityQuery(identity, filters),
+      ...(filters.pageToken ? { nextPageToken: Buffer.from(filters.pageToken, 'base64url') } : {}),
+    });
+  } catch (err) {
+    // A page token the server cannot read is the caller's mistake; anything else is the server's.
+    if (filters.pageToken && /token/i.test(String((err as Error).message))) throw new ApiError('bad_request', 'The pageToken is not one this server gave; start again without it.', [{ path: ['pageToken'], message: 'unknown page token' }]);
+    throw err;
+  }
+  const runs = await Promise.all(
+    (response.executions ?? []).map(async (raw) => {
+      const info = await executionInfoFromRaw(raw, client.options.loadedDataConverter, raw, namespace);
+      const tenant = info.typedSearchAttributes.get(TenantAttribute);
+      const task = info.memo?.task;
+      return {
+        runId: info.workflowId,
+        agentName: info.typedSearchAttributes.get(AgentAttribute) ?? 'agent',
+        status: runStateOf(info.status.name),
+        task: typeof task === 'string' ? task : '',
+        ...(tenant ? { tenant } : {}),
+        startedAt: info.startTime.toISOString(),
+        ...(info.closeTime ? { closedAt: info.closeTime.toISOString() } : {}),
+      };
+    }),
+  );
+  const next = response.nextPageToken && response.nextPageToken.length > 0 ? Buffer.from(response.nextPageToken).toString('base64url') : undefined;
+  return { runs, ...(next ? { nextPageToken: next } : {}) };
+}

@@ -1,0 +1,181 @@
+import { redactSecrets, type AgentInputInit, type AgentStatus } from '../shared';
+import { protoKeyProblem } from '../shared/own-value';
+import { modelCallsGoneNote, modelCallsOfRun, ModelCallHistoryError } from '../client/history/model-call-history';
+import { runIdsOf } from '../client/run-ids';
+import { ApiError } from './api-error';
+import { defineRoute, type ApiRoute } from './api-route';
+import { ChainQuery, ChainResponse, ModelCallsResponse, ListRunsQuery, ListRunsResponse, RunIdParams, RunQuery, RunStatusResponse, SERVER_SET_FIELDS, StartRunBody, StartRunResponse } from './api-schemas';
+import { allowedViews } from './auth/view-policy';
+import { liveRead } from './live-read';
+import { listRuns } from './list-runs';
+import type { RunFacts } from './run-access';
+
+const runPath = (id: string): string => `/v1/runs/${encodeURIComponent(id)}`;
+
+/** `caller` and the other server-set fields named as such, before the generic unknown-field refusal. */
+function refuseServerSet(body: unknown): void {
+  if (typeof body !== 'object' || body === null) return;
+  const present = SERVER_SET_FIELDS.filter((field) => Object.hasOwn(body, field));
+  if (present.length === 0) return;
+  throw new ApiError(
+    'bad_request',
+    `${present.join(', ')} ${present.length === 1 ? 'is' : 'are'} set by the server (the caller comes from your token); leave ${present.length === 1 ? 'it' : 'them'} out of the body.`,
+    present.map((field) => ({ path: [field], message: 'set by the server' })),
+  );
+}
+
+/**
+ * Approval policies a body may set: `always` only. A run's starter may add approvals but never
+ * loosen a tool's own policy (`never`, or rules narrower than the tool's `always`): that would
+ * let them skip the people the tool names as approvers. Loosening is done in the tool's
+ * definition, on the worker.
+ */
+function refuseLoosenedApprovals(body: unknown): void {
+  if (typeof body !== 'object' || body === null || !Object.hasOwn(body, 'approvals')) return;
+  const approvals = (body as { approvals: unknown }).approvals;
+  if (typeof approvals !== 'object' || approvals === null) return;
+  const loosened = Object.entries(approvals).filter(([, policy]) => policy !== 'always');
+  if (loosened.length === 0) return;
+  throw new ApiError(
+    'bad_request',
+    `Through the API, approvals can only be required ("always"), never relaxed: ${loosened.map(([tool]) => tool).join(', ')}. A tool's own policy is changed in its definition on the worker.`,
+    loosened.map(([tool]) => ({ path: ['approvals', tool], message: 'only "always" may be set through the API' })),
+  );
+}
+
+/** Fields that decide what each view shows of a run: set only by people who may read the developer's view. */
+const VISIBILITY_FIELDS = ['visibility', 'visibilityByToolType', 'visibilityByTool'] as const;
+
+export const startRun = defineRoute({
+  method: 'POST',
+  url: '/v1/runs',
+  operationId: 'startRun',
+  summary: 'Start a run; the caller is the authenticated identity',
+  body: StartRunBody,
+  response: { status: 201, description: 'The run started', schema: StartRunResponse },
+  errors: [400, 401, 403, 413, 503],
+  precheck: (raw) => {
+    refuseServerSet(raw);
+    refuseLoosenedApprovals(raw);
+    const problem = protoKeyProblem(raw);
+    if (problem !== undefined) throw new ApiError('bad_request', problem);
+  },
+  async handle({ ctx, identity, body, request }) {
+    const raw = request.body as Record<string, unknown>;
+    const visibility = VISIBILITY_FIELDS.filter((field) => Object.hasOwn(raw, field));
+    if (visibility.length > 0 && !allowedViews(identity.roles).includes('developer')) {
+      throw new ApiError('forbidden', `Setting ${visibility.join(', ')} changes what end users see of a tool; it needs the developer or operator role.`);
+    }
+    const caller = { id: identity.id, roles: identity.roles, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
+    const signed = ctx.signer && ctx.requireSignatures ? { signedDecisions: { publicKeys: ctx.signer.publicKeys() } } : {};
+    const input: AgentInputInit = { ...(body as AgentInputInit), caller, ...signed };
+    const handle = await ctx.agents.start(input);
+    const self = runPath(handle.workflowId);
+    return { runId: handle.workflowId, links: { self, chain: `${self}/chain`, events: `${self}/events` } };
+  },
+});
+
+export const listRunsRoute = defineRoute({
+  method: 'GET',
+  url: '/v1/runs',
+  operationId: 'listRuns',
+  summary: "List the caller's tenant's runs through Temporal visibility",
+  query: ListRunsQuery,
+  response: { status: 200, description: 'One page of runs', schema: ListRunsResponse },
+  errors: [400, 401, 503],
+  handle: ({ ctx, identity, query }) => listRuns(ctx.agents, identity, query),
+});
+
+/** The status record for the API: the run's state with what the status query says, in a view. */
+function statusRecord(facts: RunFacts, status: AgentStatus) {
+  return {
+    runId: facts.workflowId,
+    status: facts.state,
+    agentName: facts.agentName,
+    chainStatus: status.status,
+    stepCount: status.steps,
+    iterations: status.iteration,
+    usage: status.usage,
+    costUsd: status.costUsd,
+    pendingApprovals: status.pendingApprovals,
+    subAgents: status.subAgents,
+    progress: {
+      line: `step ${status.steps} · iteration ${status.iteration}/${status.maxIterations} · $${status.costUsd.toFixed(2)}`,
+      iteration: status.iteration,
+      maxIterations: status.maxIterations,
+      model: status.model,
+      continuations: status.continuations,
+      ...pick(status, ['lastStep', 'waitingFor', 'cancelRequested', 'steeringQueued', 'openQuestion', 'plan', 'tokenBudget', 'costBudgetUsd']),
+    },
+  };
+}
+
+function pick<T extends object, K extends keyof T>(value: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (value[key] !== undefined) out[key] = value[key];
+  return out;
+}
+
+export const getRun = defineRoute({
+  method: 'GET',
+  url: '/v1/runs/:id',
+  operationId: 'getRun',
+  summary: "A run's state, progress and pending approvals, in the caller's view (default: the widest their roles allow)",
+  params: RunIdParams,
+  query: RunQuery,
+  response: { status: 200, description: 'The run', schema: RunStatusResponse },
+  errors: [400, 401, 403, 404, 503],
+  async handle({ ctx, identity, params, query }) {
+    const view = ctx.viewFor(identity, query.view);
+    const facts = await ctx.accessRun(identity, params.id);
+    return statusRecord(facts, await liveRead(() => ctx.agents.status(params.id, view), ctx.queryTimeoutMs));
+  },
+});
+
+export const getChain = defineRoute({
+  method: 'GET',
+  url: '/v1/runs/:id/chain',
+  operationId: 'getChain',
+  summary: "A page of the run's reasoning chain: steps after `afterStep`, at most `limit`, in the caller's view",
+  params: RunIdParams,
+  query: ChainQuery,
+  response: { status: 200, description: 'The chain with one page of steps', schema: ChainResponse },
+  errors: [400, 401, 403, 404, 503],
+  async handle({ ctx, identity, params, query }) {
+    const view = ctx.viewFor(identity, query.view);
+    await ctx.accessRun(identity, params.id);
+    const chain = await liveRead(() => ctx.agents.chain(params.id, view), ctx.queryTimeoutMs);
+    const after = chain.steps.filter((step) => step.stepNumber > query.afterStep);
+    const page = after.slice(0, query.limit);
+    const more = after.length > page.length;
+    return { chain: { ...chain, steps: page }, totalSteps: chain.steps.length, ...(more ? { nextAfterStep: page[page.length - 1]!.stepNumber } : {}) };
+  },
+});
+
+export const getModelCalls = defineRoute({
+  method: 'GET',
+  url: '/v1/runs/:id/model-calls',
+  operationId: 'getModelCalls',
+  summary: "Every model call of the run exactly as sent and answered (system prompt, messages, tools, reply), rebuilt from its history; the auditor's view only",
+  params: RunIdParams,
+  response: { status: 200, description: 'The model calls, oldest first, secrets redacted', schema: ModelCallsResponse },
+  errors: [400, 401, 403, 404, 503],
+  async handle({ ctx, identity, params }) {
+    // Whole prompts hold what other views redact: only a caller whose roles allow the auditor's view.
+    ctx.viewFor(identity, 'auditor');
+    await ctx.accessRun(identity, params.id);
+    const chain = await liveRead(() => ctx.agents.chain(params.id, 'auditor'), ctx.queryTimeoutMs);
+    const gone = chain.unavailable;
+    const runIds = await runIdsOf(ctx.agents.client, params.id);
+    let calls;
+    try {
+      calls = await modelCallsOfRun(ctx.agents.client, params.id, runIds, chain.steps, gone);
+    } catch (err) {
+      if (err instanceof ModelCallHistoryError) throw new ApiError('unavailable', gone ? modelCallsGoneNote(gone, { failure: err.message }) : err.message);
+      throw err;
+    }
+    return { modelCalls: calls.map((call) => redactSecrets(call)), ...(gone ? { modelCallsUnavailable: modelCallsGoneNote(gone, { calls }) } : {}) };
+  },
+});
+
+export const RUNS_ROUTES: readonly ApiRoute[] = [startRun, listRunsRoute, getRun, getChain, getModelCalls];

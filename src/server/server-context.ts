@@ -1,0 +1,23 @@
+import type { ViewerRole } from '../shared';
+import type { EventBus } from '../events/event-bus';
+import type { AgentClient } from '../client/agent-client';
+import type { Authenticator, Identity } from './auth/identity';
+import type { DecisionSigner } from './signing/decision-signer';
+
+/** What the caller may do with one run, once it is known to be theirs (their tenant's). */
+export interface RunAccess {
+  workflowId: string;
+  tenant?: string;
+}
+
+/** Everything a route needs; built once by `createServer`. */
+export interface ServerContext {
+  agents: AgentClient;
+  auth: Authenticator;
+  bus: EventBus;
+  signer?: DecisionSigner;
+  /** Rejects with ApiError `not_found` when the run does not exist or belongs to another tenant. */
+  accessRun(identity: Identity, workflowId: string): Promise<RunAccess>;
+  /** The view asked for (or the caller's default); ApiError `forbidden` when their roles do not allow it. */
+  viewFor(identity: Identity, requested: string | undefined): ViewerRole;
+}

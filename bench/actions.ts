@@ -46,7 +46,12 @@ export async function measureActions(ctx: BenchContext, config: BenchConfig): Pr
   await attempt('temporal-ai-sdk', () => aiSdkRun(ctx, config, iterations));
   const rows: Measurement[] = costs.flatMap((c) => [
     // Issue 44: at most 2 an iteration + 3 (a start, the tool description, two upserts, less one).
-    measurement(`${c.loop}: billable actions per run (${turns} model calls, ${iterations} tool calls)`, c.actions.total, 'actions', c.loop === 'Thoughtline' ? { target: { op: '<=', value: 2 * turns + 3 } } : {}),
+    measurement(
+      `${c.loop}: billable actions per run (${turns} model calls, ${iterations} tool calls)`,
+      c.actions.total,
+      'actions',
+      c.loop === 'Thoughtline' ? { target: { op: '<=', value: 2 * turns + 3 } } : {},
+    ),
     measurement(`${c.loop}: billable actions per model call`, c.actions.total / turns, 'actions'),
     measurement(`${c.loop}: history events per run`, c.events, 'events'),
     measurement(`${c.loop}: history bytes per iteration`, c.bytes / iterations / 1024, 'KB'),
@@ -56,24 +61,40 @@ export async function measureActions(ctx: BenchContext, config: BenchConfig): Pr
     errors,
     details: {
       runs: costs,
-      counted: 'billableActions(history): the run start, every activity attempt, one per workflow task that ran local activities, search-attribute upserts, timers, child starts, signals received or sent, updates accepted; queries and heartbeats leave no event and are not counted',
+      counted:
+        'billableActions(history): the run start, every activity attempt, one per workflow task that ran local activities, search-attribute upserts, timers, child starts, signals received or sent, updates accepted; queries and heartbeats leave no event and are not counted',
       why: {
-        describeTools: "Thoughtline's one extra activity per agent run: the worker says which tools it has, so the workflow never holds a tool list of its own",
-        upserts: "Thoughtline's status in search attributes (the first publish, each change of status or model, the end): what the Web UI and `thoughtline list` filter runs by",
+        describeTools:
+          "Thoughtline's one extra activity per agent run: the worker says which tools it has, so the workflow never holds a tool list of its own",
+        upserts:
+          "Thoughtline's status in search attributes (the first publish, each change of status or model, the end): what the Web UI and `thoughtline list` filter runs by",
       },
     },
   };
 }
 
 function cost(loop: string, iterations: number, history: temporal.api.history.v1.IHistory): LoopCost {
-  return { loop, iterations, actions: billableActions(history), events: history.events?.length ?? 0, bytes: temporal.api.history.v1.History.encode(history).finish().length };
+  return {
+    loop,
+    iterations,
+    actions: billableActions(history),
+    events: history.events?.length ?? 0,
+    bytes: temporal.api.history.v1.History.encode(history).finish().length,
+  };
 }
 
 async function thoughtlineRun(ctx: BenchContext, iterations: number): Promise<temporal.api.history.v1.IHistory> {
   return withBenchWorker(ctx, { model: createBenchModel(), tools: [benchTool(0)] }, async (agents) => {
-    const handle = await agents.start({ ...benchRun({ iterations }), model: BENCH_MODEL, maxIterations: iterations + 2 });
+    const handle = await agents.start({
+      ...benchRun({ iterations }),
+      model: BENCH_MODEL,
+      maxIterations: iterations + 2,
+    });
     const result = await handle.result();
-    if (result.toolCalls !== iterations || result.iterations !== iterations + 1) throw new Error(`ran ${result.iterations} iterations and ${result.toolCalls} tool calls, not ${iterations + 1} and ${iterations}`);
+    if (result.toolCalls !== iterations || result.iterations !== iterations + 1)
+      throw new Error(
+        `ran ${result.iterations} iterations and ${result.toolCalls} tool calls, not ${iterations + 1} and ${iterations}`,
+      );
     return handle.fetchHistory();
   });
 }
@@ -89,14 +110,26 @@ async function bareRun(ctx: BenchContext, iterations: number): Promise<temporal.
 }
 
 /** One run of the `@temporalio/ai-sdk` peer on this server; its workflow is found by the id prefix the peer gives it. */
-async function aiSdkRun(ctx: BenchContext, config: BenchConfig, iterations: number): Promise<temporal.api.history.v1.IHistory> {
+async function aiSdkRun(
+  ctx: BenchContext,
+  config: BenchConfig,
+  iterations: number,
+): Promise<temporal.api.history.v1.IHistory> {
   const installError = await installPeers(config.peers.dir, ctx.log);
   if (installError) throw new Error(installError);
   const since = new Date(Date.now() - 1_000).toISOString();
-  const outcome = await runPeer(config.peers.dir, 'temporal-ai-sdk', { iterations, runs: 1, address: ctx.server.address, namespace: ctx.server.namespace }, config.peers.timeoutMs);
+  const outcome = await runPeer(
+    config.peers.dir,
+    'temporal-ai-sdk',
+    { iterations, runs: 1, address: ctx.server.address, namespace: ctx.server.namespace },
+    config.peers.timeoutMs,
+  );
   if (!outcome.ok) throw new Error(`${outcome.stage}: ${outcome.error}`);
-  for await (const run of ctx.client.workflow.list({ query: `WorkflowType = 'aiSdkAgent' AND StartTime > '${since}'` })) {
-    if (run.workflowId.startsWith('bench-ai-sdk-run-0-')) return ctx.client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
+  for await (const run of ctx.client.workflow.list({
+    query: `WorkflowType = 'aiSdkAgent' AND StartTime > '${since}'`,
+  })) {
+    if (run.workflowId.startsWith('bench-ai-sdk-run-0-'))
+      return ctx.client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
   }
   throw new Error('the peer ran, but its run is not listed');
 }

@@ -27,28 +27,46 @@ export async function measureLongRun(ctx: BenchContext, config: BenchConfig): Pr
   ctx.log(`longrun: one run of ${iterations} iterations with ${observationBytes}-byte observations`);
   return withBenchWorker(ctx, { model: createBenchModel(), tools: [benchTool(observationBytes)] }, async (agents) => {
     const started = performance.now();
-    const handle = await agents.start({ ...benchRun({ iterations }), model: BENCH_MODEL, maxIterations: iterations + 2, maxToolResultChars: observationBytes * 2 });
+    const handle = await agents.start({
+      ...benchRun({ iterations }),
+      model: BENCH_MODEL,
+      maxIterations: iterations + 2,
+      maxToolResultChars: observationBytes * 2,
+    });
     const result = await within(handle.result(), runLimitMs(iterations), `run ${handle.workflowId}`);
     const wallMs = performance.now() - started;
     if (result.terminationReason !== 'success' || result.toolCalls !== iterations) {
-      throw new Error(`run ${handle.workflowId} ended ${result.terminationReason} after ${result.toolCalls} tool calls: ${result.error ?? result.finalAnswer}`);
+      throw new Error(
+        `run ${handle.workflowId} ended ${result.terminationReason} after ${result.toolCalls} tool calls: ${result.error ?? result.finalAnswer}`,
+      );
     }
     const runs = await runHistories(ctx.client, handle.workflowId, (await handle.describe()).runId);
     const steps = chainLength(result.chain);
-    const lastPage = await timed(() => agents.chain(handle.workflowId, 'developer', { afterStep: steps - PAGE, limit: PAGE }));
+    const lastPage = await timed(() =>
+      agents.chain(handle.workflowId, 'developer', { afterStep: steps - PAGE, limit: PAGE }),
+    );
     const firstPage = await timed(() => agents.chain(handle.workflowId, 'developer', { afterStep: 0, limit: PAGE }));
-    if (firstPage.value.steps[0]?.stepNumber !== 1 || lastPage.value.steps.at(-1)?.stepNumber !== steps) throw new Error(`the chain's pages do not reach its ends (${steps} steps)`);
+    if (firstPage.value.steps[0]?.stepNumber !== 1 || lastPage.value.steps.at(-1)?.stepNumber !== steps)
+      throw new Error(`the chain's pages do not reach its ends (${steps} steps)`);
     const totalBytes = runs.reduce((sum, r) => sum + r.bytes, 0);
     const largestPayload = Math.max(...runs.map((r) => r.largestEventBytes));
     const largestHistory = Math.max(...runs.map((r) => r.bytes));
     return {
       measurements: [
         measurement(`${iterations} iterations x ${observationBytes} B observations: completed`, wallMs / 1000, 's'),
-        measurement('largest single event (a payload) in any of its histories', largestPayload / MIB, 'MiB', { target: PAYLOAD_LIMIT }),
-        measurement(`largest history of one Temporal run (${runs.length} runs)`, largestHistory / MIB, 'MiB', { target: HISTORY_LIMIT }),
+        measurement('largest single event (a payload) in any of its histories', largestPayload / MIB, 'MiB', {
+          target: PAYLOAD_LIMIT,
+        }),
+        measurement(`largest history of one Temporal run (${runs.length} runs)`, largestHistory / MIB, 'MiB', {
+          target: HISTORY_LIMIT,
+        }),
         measurement('history per iteration, all runs', totalBytes / iterations / 1024, 'KB'),
         measurement(`chain page of ${PAGE} steps at the end`, lastPage.ms, 'ms'),
-        measurement(`chain page of ${PAGE} steps at the start (joined back through ${runs.length - 1} runs)`, firstPage.ms, 'ms'),
+        measurement(
+          `chain page of ${PAGE} steps at the start (joined back through ${runs.length - 1} runs)`,
+          firstPage.ms,
+          'ms',
+        ),
       ],
       details: {
         workflowId: handle.workflowId,
@@ -59,7 +77,8 @@ export async function measureLongRun(ctx: BenchContext, config: BenchConfig): Pr
         resultChainSteps: result.chain.steps.length,
         totalHistoryBytes: totalBytes,
         runs,
-        settings: 'default worker options (cached); maxToolResultChars twice the observation; other inputs at their defaults',
+        settings:
+          'default worker options (cached); maxToolResultChars twice the observation; other inputs at their defaults',
       },
     };
   });

@@ -28,11 +28,16 @@ export function measureRedaction(_ctx: BenchContext, config: BenchConfig): Promi
   const samples = config.quick ? 3 : 9;
   const perInput: Record<string, number> = {};
   for (const [name, make] of Object.entries(HOSTILE_INPUTS)) perInput[name] = timeRedaction(make(MIB), samples);
-  const ordinary = 'The build finished in 42 s; see https://ci.example.com/runs/1234 for the log.\n'.repeat(MIB / 78 + 1);
+  const ordinary = 'The build finished in 42 s; see https://ci.example.com/runs/1234 for the log.\n'.repeat(
+    MIB / 78 + 1,
+  );
   const worst = Object.entries(perInput).sort((a, b) => b[1] - a[1])[0]!;
   return Promise.resolve({
     measurements: [
-      measurement('1 MiB of hostile text, slowest input (median)', worst[1], 'ms', { target: { op: '<', value: 1_000 }, note: worst[0] }),
+      measurement('1 MiB of hostile text, slowest input (median)', worst[1], 'ms', {
+        target: { op: '<', value: 1_000 },
+        note: worst[0],
+      }),
       measurement('1 MiB of ordinary text (median)', timeRedaction(ordinary, samples), 'ms'),
     ],
     details: { samples, medianMsPerInput: perInput },

@@ -15,7 +15,10 @@ import { measureSeeing } from './seeing';
 import { measurePush } from './serve-push';
 import { measureOverhead } from './thoughtline-overhead';
 
-const FIGURES: Record<FigureId, { title: string; measure: (ctx: BenchContext, config: BenchConfig) => Promise<FigureBody> }> = {
+const FIGURES: Record<
+  FigureId,
+  { title: string; measure: (ctx: BenchContext, config: BenchConfig) => Promise<FigureBody> }
+> = {
   overhead: { title: '1. Overhead per ReAct iteration (instant model and tool)', measure: measureOverhead },
   actions: { title: '8. Billable actions, events and history bytes per run', measure: measureActions },
   seeing: { title: '3. Seeing: chain queries and watchers', measure: measureSeeing },
@@ -50,19 +53,41 @@ async function main(): Promise<number> {
       const started = Date.now();
       try {
         const body = await measure(ctx, config);
-        figures.push({ id, title, measurements: body.measurements, details: body.details, errors: body.errors ?? [], wallMs: Date.now() - started });
+        figures.push({
+          id,
+          title,
+          measurements: body.measurements,
+          details: body.details,
+          errors: body.errors ?? [],
+          wallMs: Date.now() - started,
+        });
       } catch (err) {
         log(`${id} failed: ${errorText(err)}`);
-        figures.push({ id, title, measurements: [], details: {}, errors: [errorText(err)], wallMs: Date.now() - started });
+        figures.push({
+          id,
+          title,
+          measurements: [],
+          details: {},
+          errors: [errorText(err)],
+          wallMs: Date.now() - started,
+        });
       }
     }
   } finally {
     await ctx.close();
   }
-  const file = writeResults(config.out, { date, quick: config.quick, machine: { ...machine, loadAverageAtEnd: machineInfo(projectRoot, '').loadAverage }, config, figures });
+  const file = writeResults(config.out, {
+    date,
+    quick: config.quick,
+    machine: { ...machine, loadAverageAtEnd: machineInfo(projectRoot, '').loadAverage },
+    config,
+    figures,
+  });
   // Run in a fixed order (scale last), printed in the issue's order (titles start with the number).
   console.log(renderTable([...figures].sort((a, b) => a.title.localeCompare(b.title))));
-  console.log(`\nmachine: ${machine.cpuCount} x ${machine.cpuModel}, ${machine.memoryGB} GB, node ${machine.node}, ${machine.temporalCli}; load ${machine.loadAverage.map((l) => l.toFixed(2)).join(' ')} at start`);
+  console.log(
+    `\nmachine: ${machine.cpuCount} x ${machine.cpuModel}, ${machine.memoryGB} GB, node ${machine.node}, ${machine.temporalCli}; load ${machine.loadAverage.map((l) => l.toFixed(2)).join(' ')} at start`,
+  );
   console.log(`written to ${file}${config.quick ? ' (quick sizes: not the official figures)' : ''}`);
   // A figure that could not be measured fails the command; a missed target does not.
   return figures.some((f) => f.measurements.length === 0) ? 1 : 0;

@@ -69,11 +69,19 @@ export async function measureScale(ctx: BenchContext, config: BenchConfig): Prom
   const rawBundle = await writeRawLoopBundle(path.dirname(ctx.bundlePath));
   try {
     const measurements: Measurement[] = [];
-    const details: Record<string, unknown> = { iterationsPerRun: o.iterations, modelDelayMs: o.modelMs, clientConcurrency: CLIENT_CONCURRENCY, repeats: o.repeats, order: 'Thoughtline first, then the bare loop, at each load, on the same server; repeated in that order' };
+    const details: Record<string, unknown> = {
+      iterationsPerRun: o.iterations,
+      modelDelayMs: o.modelMs,
+      clientConcurrency: CLIENT_CONCURRENCY,
+      repeats: o.repeats,
+      order: 'Thoughtline first, then the bare loop, at each load, on the same server; repeated in that order',
+    };
     const errors: string[] = [];
     // A side that fails is reported; the other sides and loads still run.
     const side = (runs: number, which: ScaleSide, bundlePath: string) =>
-      measureSide(ctx, o, runs, which, bundlePath).catch((err: unknown) => void errors.push(`${runs} runs, ${which}: ${errorText(err)}`));
+      measureSide(ctx, o, runs, which, bundlePath).catch(
+        (err: unknown) => void errors.push(`${runs} runs, ${which}: ${errorText(err)}`),
+      );
     for (const runs of o.runs) {
       const pairs: Pair[] = [];
       for (let i = 0; i < o.repeats; i++) {
@@ -111,7 +119,8 @@ function loadRows(runs: number, o: ScaleOptions, pairs: readonly Pair[]): Measur
   const seconds = (ms: number | undefined) => ms && ms / 1000;
   const tlOf = (pick: (s: SideResult) => number | undefined) => medianOf(pairs.map((p) => p.tl && pick(p.tl)));
   const bareOf = (pick: (s: SideResult) => number | undefined) => medianOf(pairs.map((p) => p.bare && pick(p.bare)));
-  const ratioOf = (pick: (s: SideResult) => number | undefined) => medianOf(pairs.map((p) => ratio(p.tl && pick(p.tl), p.bare && pick(p.bare))));
+  const ratioOf = (pick: (s: SideResult) => number | undefined) =>
+    medianOf(pairs.map((p) => ratio(p.tl && pick(p.tl), p.bare && pick(p.bare))));
   const finish = (s: SideResult) => s.finishMs;
   const cpu = (s: SideResult) => s.cpuPerTaskMs;
   const peak = (s: SideResult) => s.peakBytes;
@@ -120,24 +129,45 @@ function loadRows(runs: number, o: ScaleOptions, pairs: readonly Pair[]): Measur
   return [
     measurement(`${at} time to finish, Thoughtline`, seconds(tlFinish), 's'),
     measurement(`${at} time to finish, bare SDK loop`, seconds(bareOf(finish)), 's'),
-    measurement(`${at} ratio time to finish, Thoughtline / bare`, ratioOf(finish), 'x', { target: { op: '<=', value: 1.3 } }),
-    measurement(`${at} Thoughtline ratio to ideal (${idealMs / 1000} s)`, tlFinish && tlFinish / idealMs, 'x', { target: { op: '<=', value: 1.5 } }),
+    measurement(`${at} ratio time to finish, Thoughtline / bare`, ratioOf(finish), 'x', {
+      target: { op: '<=', value: 1.3 },
+    }),
+    measurement(`${at} Thoughtline ratio to ideal (${idealMs / 1000} s)`, tlFinish && tlFinish / idealMs, 'x', {
+      target: { op: '<=', value: 1.5 },
+    }),
     measurement(`${at} worker CPU per workflow task, Thoughtline`, tlOf(cpu), 'ms'),
     measurement(`${at} worker CPU per workflow task, bare SDK loop`, bareOf(cpu), 'ms'),
-    measurement(`${at} ratio CPU per workflow task, Thoughtline / bare`, ratioOf(cpu), 'x', { target: { op: '<=', value: 1.3 } }),
+    measurement(`${at} ratio CPU per workflow task, Thoughtline / bare`, ratioOf(cpu), 'x', {
+      target: { op: '<=', value: 1.3 },
+    }),
     measurement(`${at} peak worker RSS, Thoughtline`, mb(tlOf(peak)), 'MB', { target: { op: '<', value: 1500 } }),
     measurement(`${at} peak worker RSS, bare SDK loop`, mb(bareOf(peak)), 'MB'),
     measurement(`${at} ratio peak RSS, Thoughtline / bare`, ratioOf(peak), 'x', { target: { op: '<=', value: 1.5 } }),
-    measurement(`${at} one Thoughtline run, start to close, p50`, durations.length ? summarise(durations).p50 / 1000 : undefined, 's'),
-    measurement(`${at} one Thoughtline run, start to close, p95`, durations.length ? summarise(durations).p95 / 1000 : undefined, 's'),
+    measurement(
+      `${at} one Thoughtline run, start to close, p50`,
+      durations.length ? summarise(durations).p50 / 1000 : undefined,
+      's',
+    ),
+    measurement(
+      `${at} one Thoughtline run, start to close, p95`,
+      durations.length ? summarise(durations).p95 / 1000 : undefined,
+      's',
+    ),
     measurement(`${at} time to start all, Thoughtline`, seconds(tlOf((s) => s.startedAllMs)), 's'),
   ];
 }
 
-const ratio = (a: number | undefined, b: number | undefined): number | undefined => (a !== undefined && b ? a / b : undefined);
+const ratio = (a: number | undefined, b: number | undefined): number | undefined =>
+  a !== undefined && b ? a / b : undefined;
 
 /** Starts `runs` runs of one side on a fresh worker process and waits for all of them. */
-async function measureSide(ctx: BenchContext, o: ScaleOptions, runs: number, side: ScaleSide, bundlePath: string): Promise<SideResult> {
+async function measureSide(
+  ctx: BenchContext,
+  o: ScaleOptions,
+  runs: number,
+  side: ScaleSide,
+  bundlePath: string,
+): Promise<SideResult> {
   const taskQueue = `bench-scale-${side}-${randomUUID()}`;
   const spec: ScaleWorkerSpec = {
     address: ctx.server.address,
@@ -148,26 +178,44 @@ async function measureSide(ctx: BenchContext, o: ScaleOptions, runs: number, sid
     modelDelayMs: o.modelMs,
     workerOptions: { ...scaleWorkerOptions(runs), ...o.workerOptions },
   };
-  const child = fork(path.join(__dirname, 'lib', 'scale-worker.js'), [JSON.stringify(spec)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...o.nodeArgs] });
+  const child = fork(path.join(__dirname, 'lib', 'scale-worker.js'), [JSON.stringify(spec)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [...o.nodeArgs],
+  });
   const killChild = (): void => void child.kill('SIGKILL');
   process.once('exit', killChild);
   try {
     const ready = await nextMessage(child, 'ready', 120_000);
     const rss = sampleRss(child.pid ?? 0);
     const agents = new AgentClient({ client: ctx.client, taskQueue });
-    ctx.log(`scale: ${side}, starting ${runs} runs x ${o.iterations} iterations (${o.modelMs} ms per model call) on one worker (pid ${child.pid})`);
+    ctx.log(
+      `scale: ${side}, starting ${runs} runs x ${o.iterations} iterations (${o.modelMs} ms per model call) on one worker (pid ${child.pid})`,
+    );
     const t0 = Date.now();
     // Both sides: iterations model calls, the tool between them; the bare loop returns its tool count.
     const handles: StartedRun[] = await mapLimit(runs, CLIENT_CONCURRENCY, () =>
       side === 'thoughtline'
-        ? agents.start({ ...benchRun({ iterations: o.iterations - 1 }), model: BENCH_MODEL, maxIterations: o.iterations + 1 })
-        : ctx.client.workflow.start('rawLoop', { taskQueue, workflowId: `bench-raw-${randomUUID()}`, args: [o.iterations - 1] }),
+        ? agents.start({
+            ...benchRun({ iterations: o.iterations - 1 }),
+            model: BENCH_MODEL,
+            maxIterations: o.iterations + 1,
+          })
+        : ctx.client.workflow.start('rawLoop', {
+            taskQueue,
+            workflowId: `bench-raw-${randomUUID()}`,
+            args: [o.iterations - 1],
+          }),
     );
     const startedAllMs = Date.now() - t0;
     // A worker that dies fails the figure now rather than at the timeout.
-    const died = new Promise<never>((_, reject) => child.once('exit', (code, signal) => reject(new Error(`the scale worker exited mid-run (${signal ?? `code ${code}`})`))));
+    const died = new Promise<never>((_, reject) =>
+      child.once('exit', (code, signal) =>
+        reject(new Error(`the scale worker exited mid-run (${signal ?? `code ${code}`})`)),
+      ),
+    );
     died.catch(() => undefined); // it also rejects at the normal stop, later
-    const observedDoneMs = (await Promise.race([waitUntilAllClosed(ctx.client, taskQueue, runs, t0 + o.timeoutMs), died])) - t0;
+    const observedDoneMs =
+      (await Promise.race([waitUntilAllClosed(ctx.client, taskQueue, runs, t0 + o.timeoutMs), died])) - t0;
     const peakRss = rss.peakBytes();
     rss.stop();
     const executions = await listExecutions(ctx.client, taskQueue);
@@ -181,7 +229,8 @@ async function measureSide(ctx: BenchContext, o: ScaleOptions, runs: number, sid
     child.send('stop');
     const stopped = await nextMessage(child, 'stopped', 60_000).catch(() => undefined);
     const peakBytes = Math.max(peakRss ?? 0, stopped?.type === 'stopped' ? stopped.maxRssBytes : 0) || undefined;
-    const cpu = ready.type === 'ready' && stopped?.type === 'stopped' ? workerCpu(ready, stopped, runs, timing) : undefined;
+    const cpu =
+      ready.type === 'ready' && stopped?.type === 'stopped' ? workerCpu(ready, stopped, runs, timing) : undefined;
     return {
       finishMs,
       peakBytes,
@@ -197,12 +246,19 @@ async function measureSide(ctx: BenchContext, o: ScaleOptions, runs: number, sid
         startedAllMs,
         failedRuns: failed.length,
         meanRunTimingMs: timing && { ...timing, runsSampled: sampled.length },
-        peakRss: { vmHwmBytes: peakRss, getrusageMaxRssBytes: stopped?.type === 'stopped' ? stopped.maxRssBytes : undefined },
+        peakRss: {
+          vmHwmBytes: peakRss,
+          getrusageMaxRssBytes: stopped?.type === 'stopped' ? stopped.maxRssBytes : undefined,
+        },
         workerCpu: cpu,
         rssTimelineMB: rss.timeline(),
         how: 'finish = latest close time (server) - the client clock before the first start; both on this machine',
       },
-      errors: failed.length ? [`${runs} runs, ${side}: ${failed.length} runs did not succeed with ${o.iterations} model calls, e.g. ${JSON.stringify(failed[0]).slice(0, 300)}`] : [],
+      errors: failed.length
+        ? [
+            `${runs} runs, ${side}: ${failed.length} runs did not succeed with ${o.iterations} model calls, e.g. ${JSON.stringify(failed[0]).slice(0, 300)}`,
+          ]
+        : [],
     };
   } finally {
     process.removeListener('exit', killChild);
@@ -218,11 +274,21 @@ function succeeded(side: ScaleSide, result: unknown, iterations: number): boolea
 }
 
 /** The worker's CPU time while it ran the runs (start-up excluded), and per workflow task as a rough cost of one. */
-function workerCpu(ready: Extract<ScaleWorkerMessage, { type: 'ready' }>, stopped: Extract<ScaleWorkerMessage, { type: 'stopped' }>, runs: number, timing: HistoryTiming | undefined) {
+function workerCpu(
+  ready: Extract<ScaleWorkerMessage, { type: 'ready' }>,
+  stopped: Extract<ScaleWorkerMessage, { type: 'stopped' }>,
+  runs: number,
+  timing: HistoryTiming | undefined,
+) {
   const userMs = stopped.cpuUserMs - ready.cpuUserMs;
   const systemMs = stopped.cpuSystemMs - ready.cpuSystemMs;
   const tasks = timing ? runs * timing.workflowTasks : undefined;
-  return { userMs, systemMs, perWorkflowTaskMs: tasks ? (userMs + systemMs) / tasks : undefined, note: 'from ready to stopped; activities included; per task = total / (runs x workflow tasks per run)' };
+  return {
+    userMs,
+    systemMs,
+    perWorkflowTaskMs: tasks ? (userMs + systemMs) / tasks : undefined,
+    note: 'from ready to stopped; activities included; per task = total / (runs x workflow tasks per run)',
+  };
 }
 
 /** Polls visibility until every run on the queue has closed; returns the time it saw that. */

@@ -27,7 +27,10 @@ interface Child {
 
 /** Forks a compiled bench/lib entry with its spec; `next(type)` waits for its next message of that type. */
 function startChild(file: string, spec: unknown, execArgv: string[] = []): Child {
-  const child = fork(path.join(__dirname, 'lib', file), [JSON.stringify(spec)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+  const child = fork(path.join(__dirname, 'lib', file), [JSON.stringify(spec)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv,
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     process: child,
@@ -60,32 +63,54 @@ interface Watched {
 }
 
 /** One SSE client with node:http (no pooling), handing each message's event and data to `onMessage`. */
-function openStream(url: string, token: string, workflowId: string, onMessage: (event: string, data: string) => void): Promise<{ done: Promise<void>; close(): void }> {
+function openStream(
+  url: string,
+  token: string,
+  workflowId: string,
+  onMessage: (event: string, data: string) => void,
+): Promise<{ done: Promise<void>; close(): void }> {
   return new Promise((resolve, reject) => {
-    const req = http.get(`${url}/v1/runs/${workflowId}/events`, { agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`events stream answered ${res.statusCode}`));
-      let buffer = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event && data) onMessage(event, data);
-        }
-      });
-      const done = new Promise<void>((r) => res.once('close', () => r()));
-      resolve({ done, close: () => req.destroy() });
-    });
+    const req = http.get(
+      `${url}/v1/runs/${workflowId}/events`,
+      { agent: false, headers: { authorization: `Bearer ${token}` } },
+      (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`events stream answered ${res.statusCode}`));
+        let buffer = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const event = /^event: (.*)$/m.exec(block)?.[1];
+            const data = /^data: (.*)$/m.exec(block)?.[1];
+            if (event && data) onMessage(event, data);
+          }
+        });
+        const done = new Promise<void>((r) => res.once('close', () => r()));
+        resolve({ done, close: () => req.destroy() });
+      },
+    );
     req.once('error', reject);
   });
 }
 
 /** Runs one agent of `iterations` watched by the browser and `watchers - 1` node SSE clients, each measuring what reaches it. */
-async function watchOneRun(ctx: BenchContext, agents: AgentClient, url: string, token: string, browser: BrowserWatcher, watchers: number, iterations: number): Promise<Watched> {
-  const handle = await agents.start({ task: 'Push benchmark', systemPrompt: pushPlan(iterations), model: MODEL, maxIterations: iterations + 3 });
+async function watchOneRun(
+  ctx: BenchContext,
+  agents: AgentClient,
+  url: string,
+  token: string,
+  browser: BrowserWatcher,
+  watchers: number,
+  iterations: number,
+): Promise<Watched> {
+  const handle = await agents.start({
+    task: 'Push benchmark',
+    systemPrompt: pushPlan(iterations),
+    model: MODEL,
+    maxIterations: iterations + 3,
+  });
   const stepMs: number[] = [];
   const tokenMs: number[] = [];
   await browser.follow(handle.workflowId);
@@ -113,11 +138,29 @@ async function watchOneRun(ctx: BenchContext, agents: AgentClient, url: string, 
 }
 
 /** Opens `count` streams over `runs` idle runs and reads the server's memory before and after. */
-async function idleStreams(ctx: BenchContext, agents: AgentClient, server: Child, url: string, token: string, count: number, runs: number) {
+async function idleStreams(
+  ctx: BenchContext,
+  agents: AgentClient,
+  server: Child,
+  url: string,
+  token: string,
+  count: number,
+  runs: number,
+) {
   ctx.log(`push: ${runs} runs waiting on a question, then ${count} idle streams to them`);
-  const handles = await Promise.all(Array.from({ length: runs }, () => agents.start({ task: 'Idle push run', systemPrompt: pushPlan(0, true), model: MODEL, maxIterations: 3, allowQuestions: true })));
+  const handles = await Promise.all(
+    Array.from({ length: runs }, () =>
+      agents.start({
+        task: 'Idle push run',
+        systemPrompt: pushPlan(0, true),
+        model: MODEL,
+        maxIterations: 3,
+        allowQuestions: true,
+      }),
+    ),
+  );
   for (const handle of handles) {
-    for (const deadline = Date.now() + 60_000; ; ) {
+    for (const deadline = Date.now() + 60_000; ;) {
       const status = await handle.query(statusQuery).catch(() => undefined);
       if (status?.openQuestion) break;
       if (Date.now() > deadline) throw new Error(`idle run ${handle.workflowId} asked no question within 60 s`);
@@ -132,8 +175,10 @@ async function idleStreams(ctx: BenchContext, agents: AgentClient, server: Child
   const warm = await Promise.all(handles.map((h) => openStream(url, token, h.workflowId, () => {})));
   await sleep(2_000);
   const before = await memory();
-  const opened = await mapLimit(count - warm.length, 200, (i) => openStream(url, token, handles[i % runs]!.workflowId, () => {}));
-  for (const deadline = Date.now() + 120_000; (await memory()).watchers < count; ) {
+  const opened = await mapLimit(count - warm.length, 200, (i) =>
+    openStream(url, token, handles[i % runs]!.workflowId, () => {}),
+  );
+  for (const deadline = Date.now() + 120_000; (await memory()).watchers < count;) {
     if (Date.now() > deadline) throw new Error(`the server did not hold ${count} streams within 120 s`);
     await sleep(500);
   }
@@ -163,13 +208,27 @@ export async function measurePush(ctx: BenchContext, config: BenchConfig): Promi
   const o = config.push;
   const taskQueue = `bench-push-${randomUUID()}`;
   const model = await startTimedMessagesServer(o.gapMs);
-  const serverSpec: PushServerSpec = { address: ctx.server.address, namespace: ctx.server.namespace, taskQueue, viewerDir: path.resolve('viewer') };
+  const serverSpec: PushServerSpec = {
+    address: ctx.server.address,
+    namespace: ctx.server.namespace,
+    taskQueue,
+    viewerDir: path.resolve('viewer'),
+  };
   const server = startChild('push-server.js', serverSpec, ['--expose-gc']);
   const children: Child[] = [server];
   let browser: BrowserWatcher | undefined;
   try {
-    const { url, watcherToken, publisherToken } = await server.next<Extract<PushServerMessage, { type: 'ready' }>>('ready');
-    const workerSpec: PushWorkerSpec = { address: ctx.server.address, namespace: ctx.server.namespace, taskQueue, bundlePath: ctx.bundlePath, modelBaseUrl: model.baseUrl, serverUrl: url, publisherToken };
+    const { url, watcherToken, publisherToken } =
+      await server.next<Extract<PushServerMessage, { type: 'ready' }>>('ready');
+    const workerSpec: PushWorkerSpec = {
+      address: ctx.server.address,
+      namespace: ctx.server.namespace,
+      taskQueue,
+      bundlePath: ctx.bundlePath,
+      modelBaseUrl: model.baseUrl,
+      serverUrl: url,
+      publisherToken,
+    };
     const worker = startChild('push-worker.js', workerSpec);
     children.push(worker);
     await worker.next('ready');
@@ -180,7 +239,10 @@ export async function measurePush(ctx: BenchContext, config: BenchConfig): Promi
     const watched: Array<Watched & { watchers: number }> = [];
     for (const watchers of o.watchers) {
       ctx.log(`push: a ${o.iterations}-iteration run with ${watchers} watcher(s), one of them Chromium`);
-      watched.push({ watchers, ...(await watchOneRun(ctx, agents, url, watcherToken, browser, watchers, o.iterations)) });
+      watched.push({
+        watchers,
+        ...(await watchOneRun(ctx, agents, url, watcherToken, browser, watchers, o.iterations)),
+      });
     }
     const idle = await idleStreams(ctx, agents, server, url, watcherToken, o.idleStreams, o.idleRuns);
     const fewest = watched[0]!;
@@ -189,28 +251,52 @@ export async function measurePush(ctx: BenchContext, config: BenchConfig): Promi
       measurements: [
         ...watched.flatMap((w) => [
           measurement(`step -> browser p50, ${w.watchers} watcher(s)`, median(w.browser.stepMs), 'ms'),
-          measurement(`step -> browser p95, ${w.watchers} watcher(s)`, p95(w.browser.stepMs), 'ms', { target: PUSH_TARGET }),
+          measurement(`step -> browser p95, ${w.watchers} watcher(s)`, p95(w.browser.stepMs), 'ms', {
+            target: PUSH_TARGET,
+          }),
           measurement(`token -> browser p50, ${w.watchers} watcher(s)`, median(w.browser.tokenMs), 'ms'),
-          measurement(`token -> browser p95, ${w.watchers} watcher(s)`, p95(w.browser.tokenMs), 'ms', { target: PUSH_TARGET }),
+          measurement(`token -> browser p95, ${w.watchers} watcher(s)`, p95(w.browser.tokenMs), 'ms', {
+            target: PUSH_TARGET,
+          }),
           ...(w.watchers > 1
             ? [
-                measurement(`step -> SSE client p95, the other ${w.watchers - 1}`, p95(w.stepMs), 'ms', { target: PUSH_TARGET }),
-                measurement(`token -> SSE client p95, the other ${w.watchers - 1}`, p95(w.tokenMs), 'ms', { target: PUSH_TARGET }),
+                measurement(`step -> SSE client p95, the other ${w.watchers - 1}`, p95(w.stepMs), 'ms', {
+                  target: PUSH_TARGET,
+                }),
+                measurement(`token -> SSE client p95, the other ${w.watchers - 1}`, p95(w.tokenMs), 'ms', {
+                  target: PUSH_TARGET,
+                }),
               ]
             : []),
         ]),
-        measurement(`history events with ${most.watchers} watchers / with ${fewest.watchers}`, most.historyEvents / fewest.historyEvents, 'ratio', { target: { op: '<=', value: 1 } }),
+        measurement(
+          `history events with ${most.watchers} watchers / with ${fewest.watchers}`,
+          most.historyEvents / fewest.historyEvents,
+          'ratio',
+          { target: { op: '<=', value: 1 } },
+        ),
         measurement(`server RSS per open stream (${idle.streams} streams)`, idle.rssPerStreamBytes / 1024, 'KiB'),
         measurement(`server heap per open stream (${idle.streams} streams)`, idle.heapPerStreamBytes / 1024, 'KiB'),
       ],
       details: {
-        processes: 'this process: dev server client, timed Messages server, node SSE clients, Chromium (its own processes); child 1: the server (createServer: token file, memory bus, ingest route, viewer); child 2: the agent worker (Anthropic provider at the timed server, events published over HTTP)',
-        stepClock: 'receive time (Date.now in the page or here) - step.timestamp (the workflow time of the task that recorded it); one machine, one clock',
-        tokenClock: 'receive time - the moment the timed Messages server wrote the piece (Date.now in this process); one clock',
-        stepPath: "workflow sink (on the worker, as the workflow task completes) -> the worker's HTTP publisher -> POST /v1/internal/events -> memory bus -> events route -> each watcher",
-        tokenPath: "the provider's stream -> the worker's HTTP publisher (batched while a request is in flight) -> POST /v1/internal/events -> memory bus -> each watcher",
-        browser: "Debian's Chromium, headless, one page following /v1/runs/{id}/events with viewer/sse.js (fetch + stream reader, as the viewer's run page)",
-        watched: watched.map((w) => ({ watchers: w.watchers, historyEvents: w.historyEvents, browser: { steps: w.browser.steps, step: summarise(w.browser.stepMs), token: summarise(w.browser.tokenMs) }, others: { step: summarise(w.stepMs), token: summarise(w.tokenMs) } })),
+        processes:
+          'this process: dev server client, timed Messages server, node SSE clients, Chromium (its own processes); child 1: the server (createServer: token file, memory bus, ingest route, viewer); child 2: the agent worker (Anthropic provider at the timed server, events published over HTTP)',
+        stepClock:
+          'receive time (Date.now in the page or here) - step.timestamp (the workflow time of the task that recorded it); one machine, one clock',
+        tokenClock:
+          'receive time - the moment the timed Messages server wrote the piece (Date.now in this process); one clock',
+        stepPath:
+          "workflow sink (on the worker, as the workflow task completes) -> the worker's HTTP publisher -> POST /v1/internal/events -> memory bus -> events route -> each watcher",
+        tokenPath:
+          "the provider's stream -> the worker's HTTP publisher (batched while a request is in flight) -> POST /v1/internal/events -> memory bus -> each watcher",
+        browser:
+          "Debian's Chromium, headless, one page following /v1/runs/{id}/events with viewer/sse.js (fetch + stream reader, as the viewer's run page)",
+        watched: watched.map((w) => ({
+          watchers: w.watchers,
+          historyEvents: w.historyEvents,
+          browser: { steps: w.browser.steps, step: summarise(w.browser.stepMs), token: summarise(w.browser.tokenMs) },
+          others: { step: summarise(w.stepMs), token: summarise(w.tokenMs) },
+        })),
         idle: { runs: o.idleRuns, ...idle },
         settings: o,
       },

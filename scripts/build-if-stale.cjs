@@ -60,10 +60,14 @@ fs.mkdirSync(stateDir, { recursive: true });
 if (!outputsExist) fs.rmSync(buildInfoFile, { force: true });
 fs.rmSync(stampFile, { force: true });
 const tsc = require.resolve('typescript/bin/tsc', { paths: [root] });
-const { status } = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', buildInfoFile], {
-  cwd: root,
-  stdio: 'inherit',
-});
+const { status } = spawnSync(
+  process.execPath,
+  [tsc, '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', buildInfoFile],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 if (status !== 0) process.exit(status ?? 1);
 // The fingerprint taken before compiling: a file saved during the build makes the next run rebuild.
 fs.writeFileSync(stampFile, `${before}\n`);

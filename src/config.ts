@@ -25,7 +25,10 @@ const ConfigSchema = z.object({
   /** Path of a JSON file of per-tenant limits: `{ "default": {...}, "tenants": { "acme": { "maxConcurrentRuns": 5, "tokensPerHour": 200000 } } }`. */
   THOUGHTLINE_TENANT_LIMITS: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Where workers publish run events and servers hear them: `redis://host:port`, `http(s)://server:port` (workers only) or `memory:`. */
-  THOUGHTLINE_EVENTS: z.preprocess(emptyAsUndefined, z.string().refine(isEventBusUrl, `must be ${EVENT_BUS_URL_FORMS}`).optional()),
+  THOUGHTLINE_EVENTS: z.preprocess(
+    emptyAsUndefined,
+    z.string().refine(isEventBusUrl, `must be ${EVENT_BUS_URL_FORMS}`).optional(),
+  ),
   /** With an http(s) THOUGHTLINE_EVENTS: the bearer token a worker posts events with (its identity needs role `publisher`). */
   THOUGHTLINE_EVENTS_TOKEN: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** A `thoughtline serve` instance: `watch` follows runs through its push stream instead of polling. */
@@ -35,7 +38,10 @@ const ConfigSchema = z.object({
   /** A keyring file (the decision-signing format) whose first key signs `thoughtline export` reports. */
   THOUGHTLINE_EXPORT_KEYRING: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Days a dev server the project starts keeps closed runs (its namespace retention). */
-  THOUGHTLINE_RETENTION_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(3650).default(DEFAULT_RETENTION_DAYS)),
+  THOUGHTLINE_RETENTION_DAYS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1).max(3650).default(DEFAULT_RETENTION_DAYS),
+  ),
 });
 
 export interface Config {
@@ -71,7 +77,8 @@ function loadJsonFile<T>(variable: string, file: string, schema: z.ZodType<T>, w
     throw new Error(`${variable}: cannot read ${file} as JSON: ${(err as Error).message}`);
   }
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new Error(`${variable}: ${file} is not a valid ${what}:\n${z.prettifyError(parsed.error)}`);
+  if (!parsed.success)
+    throw new Error(`${variable}: ${file} is not a valid ${what}:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
 
@@ -81,14 +88,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   if (!parsed.success) throw new Error(`Invalid environment:\n${z.prettifyError(parsed.error)}`);
   const e = parsed.data;
   if (e.THOUGHTLINE_EVENTS && /^https?:/.test(e.THOUGHTLINE_EVENTS) && !e.THOUGHTLINE_EVENTS_TOKEN) {
-    throw new Error('Invalid environment:\nTHOUGHTLINE_EVENTS is a server URL: set THOUGHTLINE_EVENTS_TOKEN to a token whose identity has role "publisher".');
+    throw new Error(
+      'Invalid environment:\nTHOUGHTLINE_EVENTS is a server URL: set THOUGHTLINE_EVENTS_TOKEN to a token whose identity has role "publisher".',
+    );
   }
   return Object.freeze({
     namespace: e.TEMPORAL_NAMESPACE,
     taskQueue: e.THOUGHTLINE_TASK_QUEUE,
     model: e.THOUGHTLINE_MODEL,
     retentionDays: e.THOUGHTLINE_RETENTION_DAYS,
-    roles: (e.THOUGHTLINE_ROLES ?? '').split(',').map((r) => r.trim()).filter(Boolean),
+    roles: (e.THOUGHTLINE_ROLES ?? '')
+      .split(',')
+      .map((r) => r.trim())
+      .filter(Boolean),
     ...(e.THOUGHTLINE_USER ? { user: e.THOUGHTLINE_USER } : {}),
     ...(e.THOUGHTLINE_ENCRYPTION_KEYS ? { encryptionKeys: parseEncryptionKeys(e.THOUGHTLINE_ENCRYPTION_KEYS) } : {}),
     ...(e.TEMPORAL_ADDRESS ? { temporalAddress: e.TEMPORAL_ADDRESS } : {}),
@@ -96,11 +108,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     ...(e.THOUGHTLINE_EVENTS_TOKEN ? { eventsToken: e.THOUGHTLINE_EVENTS_TOKEN } : {}),
     ...(e.ANTHROPIC_API_KEY ? { anthropicApiKey: e.ANTHROPIC_API_KEY } : {}),
     ...(e.ANTHROPIC_BASE_URL ? { anthropicBaseUrl: e.ANTHROPIC_BASE_URL } : {}),
-    ...(e.THOUGHTLINE_MODELS ? { modelRegistry: loadJsonFile('THOUGHTLINE_MODELS', e.THOUGHTLINE_MODELS, ModelRegistry, 'model registry') } : {}),
+    ...(e.THOUGHTLINE_MODELS
+      ? { modelRegistry: loadJsonFile('THOUGHTLINE_MODELS', e.THOUGHTLINE_MODELS, ModelRegistry, 'model registry') }
+      : {}),
     ...(e.THOUGHTLINE_EXPORT_KEYRING ? { exportKeyring: e.THOUGHTLINE_EXPORT_KEYRING } : {}),
-    ...(e.THOUGHTLINE_SERVER_URL ? { server: { url: e.THOUGHTLINE_SERVER_URL, token: e.THOUGHTLINE_TOKEN ?? '' } } : {}),
+    ...(e.THOUGHTLINE_SERVER_URL
+      ? { server: { url: e.THOUGHTLINE_SERVER_URL, token: e.THOUGHTLINE_TOKEN ?? '' } }
+      : {}),
     ...(e.THOUGHTLINE_TENANT_LIMITS
-      ? { tenantLimits: loadJsonFile('THOUGHTLINE_TENANT_LIMITS', e.THOUGHTLINE_TENANT_LIMITS, TenantLimitsConfig, 'tenant limits file') }
+      ? {
+          tenantLimits: loadJsonFile(
+            'THOUGHTLINE_TENANT_LIMITS',
+            e.THOUGHTLINE_TENANT_LIMITS,
+            TenantLimitsConfig,
+            'tenant limits file',
+          ),
+        }
       : {}),
   });
 }

@@ -1,16 +1,41 @@
 /** Thoughtline's public API for Node code: define tools, run workers, start and read agents. */
 export * from './shared';
-export { defineTool, InvalidToolDefinitionError, type ToolContext, type ToolDefinition, type ToolOptions } from './tools/define-tool';
+export {
+  defineTool,
+  InvalidToolDefinitionError,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolOptions,
+} from './tools/define-tool';
 export { ToolError, type ToolErrorOptions } from './tools/tool-error';
-export { createAgentWorker, PRELOAD_MODULES, WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH, workerVersion, type AgentWorkerOptions } from './worker';
-export { buildIdOf, listVersions, setCurrentVersion, type DeploymentVersionSummary, type WorkerDeployment } from './deployment';
+export {
+  createAgentWorker,
+  PRELOAD_MODULES,
+  WORKFLOW_BUNDLER_OPTIONS,
+  WORKFLOWS_PATH,
+  workerVersion,
+  type AgentWorkerOptions,
+} from './worker';
+export {
+  buildIdOf,
+  listVersions,
+  setCurrentVersion,
+  type DeploymentVersionSummary,
+  type WorkerDeployment,
+} from './deployment';
 export * from './client';
 export * from './audit';
 // OpenTelemetry, on when OTEL_* variables are set (docs/opentelemetry.md): the interceptors a prebuilt bundle needs.
 export { telemetryBundleOptions } from './telemetry';
 export { createActivities, type ActivityDeps, type AgentActivities, type ModelProvider } from './activities';
 export { createAnthropicProvider, type AnthropicProviderOptions } from './activities/models/anthropic-provider';
-export { createScriptedModel, say, useTool, type ScriptedModel, type ScriptedTurn } from './activities/models/scripted-model';
+export {
+  createScriptedModel,
+  say,
+  useTool,
+  type ScriptedModel,
+  type ScriptedTurn,
+} from './activities/models/scripted-model';
 export { createOfflineModel } from './offline/offline-model';
 // After the fact: sealed audit reports, fork and time travel (docs/auditing.md, docs/debugging-by-fork.md).
 export { auditReport, sealAll, type AuditBundle } from './cli/commands/export';
@@ -25,18 +50,28 @@ export { loadConfig, type Config } from './config';
 export { chainQuery, statusQuery } from './workflows/messages';
 export { createReplyRecorder, loadRecordedTurns, RecordedReply } from './activities/recording';
 export { recordToolCalls, replayToolCalls, RecordedToolCall, ToolNotRecordedError } from './tools/recorded-tools';
-export { createOpenAICompatibleProvider, type OpenAICompatibleProviderOptions } from './activities/models/openai-compatible-provider';
+export {
+  createOpenAICompatibleProvider,
+  type OpenAICompatibleProviderOptions,
+} from './activities/models/openai-compatible-provider';
 export type { ModelDelta } from './activities/model-activities';
 export type { ModelCallHooks } from './shared/model-provider';
 // `thoughtline serve` as a library: the HTTP API in front of an AgentClient, with your own authenticator.
 export { createServer, type CreateServerOptions, type RunningServer } from './server/create-server';
-export { createTokenFileAuthenticator, type TokenFileAuthenticatorOptions } from './server/auth/token-file-authenticator';
+export {
+  createTokenFileAuthenticator,
+  type TokenFileAuthenticatorOptions,
+} from './server/auth/token-file-authenticator';
 export { createCombinedAuthenticator } from './server/auth/combined-authenticator';
 export { Identity, type Authenticator } from './server/auth/identity';
 export { ApiError, type ApiErrorCode, type ApiIssue } from './server/api-error';
 export type { DecisionSigner, SignedDecisionKind } from './server/signing/decision-signer';
 // Authentication and signed decisions for `thoughtline serve` (docs/oidc.md, docs/signed-decisions.md).
-export { createOidcAuthenticator, OIDC_ALGORITHMS, type OidcAuthenticatorOptions } from './server/auth/oidc-authenticator';
+export {
+  createOidcAuthenticator,
+  OIDC_ALGORITHMS,
+  type OidcAuthenticatorOptions,
+} from './server/auth/oidc-authenticator';
 export { AuthError, type AuthFailure } from './server/auth/auth-error';
 export { loadDecisionSigner } from './server/signing/load-decision-signer';
 export { KeyringError } from './server/signing/keyring-error';

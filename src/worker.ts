@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type BundleOptions, type WorkerOptions } from '@temporalio/worker';
+import {
+  NativeConnection,
+  Runtime,
+  Worker,
+  bundleWorkflowCode,
+  type BundleOptions,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities';
 import { wellFormedFailures } from './activities/well-formed-failures';
 import { ConversationCache } from './activities/conversation/conversation-cache';
@@ -106,14 +113,20 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   // The sink is registered even without a publisher, so workflows never call an unknown sink.
   const runEvents = createWorkerRunEvents(telemetry ? telemetry.events(options.events) : options.events);
   const onModelDelta = options.events ? bothDeltas(runEvents.onModelDelta, options.onModelDelta) : options.onModelDelta;
-  const mcpConfig = options.mcp ? parseMcpConfig(options.mcp, 'The worker\'s `mcp` option') : undefined;
+  const mcpConfig = options.mcp ? parseMcpConfig(options.mcp, "The worker's `mcp` option") : undefined;
   const secrets = [...(options.secrets ?? []), ...(mcpConfig ? mcpSecrets(mcpConfig) : [])];
   const mcp = mcpConfig ? createMcpTools(mcpConfig) : undefined;
   const namespace = options.namespace ?? DEFAULT_NAMESPACE;
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
-  const version = options.deployment ? resolveVersion(options.deployment, options.workflowBundle ?? (await bundleOwnWorkflows())) : undefined;
+  const version = options.deployment
+    ? resolveVersion(options.deployment, options.workflowBundle ?? (await bundleOwnWorkflows()))
+    : undefined;
   // With encryption on, queries and the quota's replies are encrypted too: this client needs the same converter.
-  const client = new Client({ connection: options.connection, namespace, ...(options.workerOptions?.dataConverter ? { dataConverter: options.workerOptions.dataConverter } : {}) });
+  const client = new Client({
+    connection: options.connection,
+    namespace,
+    ...(options.workerOptions?.dataConverter ? { dataConverter: options.workerOptions.dataConverter } : {}),
+  });
   const conversationBytes = options.conversationCacheBytes ?? DEFAULT_CONVERSATION_CACHE_BYTES;
   const activities = createActivities({
     tools: createToolRegistry(options.tools),
@@ -126,8 +139,16 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     conversations: {
       cache: new ConversationCache(conversationBytes),
       texts: new KnownTexts(knownTextChars(conversationBytes)),
-      ask: (workflowId, runId, hash) => client.workflow.getHandle(workflowId, runId).query(modelConversationQuery, hash).then((messages) => messages ?? undefined),
-      askContext: (workflowId, runId, hash) => client.workflow.getHandle(workflowId, runId).query(modelContextQuery, hash).then((context) => context ?? undefined),
+      ask: (workflowId, runId, hash) =>
+        client.workflow
+          .getHandle(workflowId, runId)
+          .query(modelConversationQuery, hash)
+          .then((messages) => messages ?? undefined),
+      askContext: (workflowId, runId, hash) =>
+        client.workflow
+          .getHandle(workflowId, runId)
+          .query(modelContextQuery, hash)
+          .then((context) => context ?? undefined),
     },
   });
   // Every worker serves the tenant quota's activities: quota workflows run on the agent task queue.
@@ -144,21 +165,37 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     // A cancelled run reaches its model call at the next heartbeat sent; send them at most 1 s
     // apart (the default can be 24 s) so a cancel stops a stream within about a second.
     maxHeartbeatThrottleInterval: '1 second',
-    ...(version ? { workflowBundle: version.workflowBundle, workerDeploymentOptions: version.options } : options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ...WORKFLOW_BUNDLER_OPTIONS } }),
+    ...(version
+      ? { workflowBundle: version.workflowBundle, workerDeploymentOptions: version.options }
+      : options.workflowBundle
+        ? { workflowBundle: options.workflowBundle }
+        : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ...WORKFLOW_BUNDLER_OPTIONS } }),
     ...options.workerOptions,
     sinks: { ...options.workerOptions?.sinks, ...runEvents.sinks, ...telemetry?.sinks },
     interceptors: {
       ...options.workerOptions?.interceptors,
       // Telemetry outermost: it sees failures as wellFormedFailures leaves them, classified and redacted.
-      activity: [...(telemetry ? [telemetry.activity] : []), wellFormedFailures(secrets), ...(options.workerOptions?.interceptors?.activity ?? [])],
+      activity: [
+        ...(telemetry ? [telemetry.activity] : []),
+        wellFormedFailures(secrets),
+        ...(options.workerOptions?.interceptors?.activity ?? []),
+      ],
       // A prebuilt bundle must hold them already (telemetryBundleOptions()); the check warns when it does not.
-      ...(telemetry && !options.workflowBundle && !version ? { workflowModules: [...(options.workerOptions?.interceptors?.workflowModules ?? []), ...telemetry.workflowModules] } : {}),
+      ...(telemetry && !options.workflowBundle && !version
+        ? {
+            workflowModules: [
+              ...(options.workerOptions?.interceptors?.workflowModules ?? []),
+              ...telemetry.workflowModules,
+            ],
+          }
+        : {}),
     },
   });
   if (mcp) closeWhenStopped(worker, () => mcp.close());
   if (telemetry) closeWhenStopped(worker, () => telemetry.flush());
   // Before it polls: a run started right after this worker is created comes to it.
-  if (version && options.deployment?.makeCurrent !== false) await setCurrentVersion(client, version.deploymentName, version.buildId, { beforePolling: true });
+  if (version && options.deployment?.makeCurrent !== false)
+    await setCurrentVersion(client, version.deploymentName, version.buildId, { beforePolling: true });
   return worker;
 }
 
@@ -171,7 +208,16 @@ export function workerVersion(worker: Worker): Pick<ResolvedVersion, 'deployment
 /** The workflow bundle Worker.create would make, made here so a versioned worker can hash it. */
 async function bundleOwnWorkflows(): Promise<{ code: string }> {
   const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
-  return { code: (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, ...WORKFLOW_BUNDLER_OPTIONS, ...telemetryBundleOptions(), logger: quiet })).code };
+  return {
+    code: (
+      await bundleWorkflowCode({
+        workflowsPath: WORKFLOWS_PATH,
+        ...WORKFLOW_BUNDLER_OPTIONS,
+        ...telemetryBundleOptions(),
+        logger: quiet,
+      })
+    ).code,
+  };
 }
 
 /** The worker's MCP connections (and the stdio servers' processes) end when the worker does. */
@@ -187,7 +233,10 @@ function closeWhenStopped(worker: Worker, close: () => Promise<void>): void {
 }
 
 /** Events first (they return at once), then the caller's own listener; neither can stop the other. */
-function bothDeltas(events: NonNullable<ActivityDeps['onModelDelta']>, own: ActivityDeps['onModelDelta']): NonNullable<ActivityDeps['onModelDelta']> {
+function bothDeltas(
+  events: NonNullable<ActivityDeps['onModelDelta']>,
+  own: ActivityDeps['onModelDelta'],
+): NonNullable<ActivityDeps['onModelDelta']> {
   if (!own) return events;
   return (delta) => {
     events(delta);

@@ -19,7 +19,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dir = path.resolve(__dirname, '../.thoughtline/tmp');
   fs.mkdirSync(dir, { recursive: true });
   const bundlePath = path.join(dir, `workflow-bundle-${process.pid}.js`);
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, ...WORKFLOW_BUNDLER_OPTIONS, logger: quietLogger });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    ...WORKFLOW_BUNDLER_OPTIONS,
+    logger: quietLogger,
+  });
   fs.writeFileSync(bundlePath, code);
   project.provide('temporalAddress', server.address);
   project.provide('temporalNamespace', server.namespace);

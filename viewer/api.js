@@ -41,7 +41,10 @@ export async function failureOf(response) {
   }
   const error = body && typeof body === 'object' ? body.error : undefined;
   const code = typeof error?.code === 'string' ? error.code : `http_${response.status}`;
-  const message = typeof error?.message === 'string' ? error.message : `The server answered ${response.status} ${response.statusText}.`;
+  const message =
+    typeof error?.message === 'string'
+      ? error.message
+      : `The server answered ${response.status} ${response.statusText}.`;
   const issues = Array.isArray(error?.issues) ? error.issues : undefined;
   return new ApiFailure(response.status, code, message, issues);
 }
@@ -57,7 +60,11 @@ export async function api(path, { method = 'GET', body, query, signal } = {}) {
     response = await fetch(url, {
       method,
       signal,
-      headers: authHeaders(body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' }),
+      headers: authHeaders(
+        body === undefined
+          ? { accept: 'application/json' }
+          : { accept: 'application/json', 'content-type': 'application/json' },
+      ),
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch (err) {
@@ -77,6 +84,8 @@ export async function api(path, { method = 'GET', body, query, signal } = {}) {
 export function describeFailure(err) {
   if (!(err instanceof ApiFailure)) return err instanceof Error ? err.message : String(err);
   // Only what the message does not already say: the API's messages often name the field.
-  const issues = (err.issues ?? []).filter((i) => !err.message.includes(String(i.message))).map((i) => `${(i.path ?? []).join('.') || '(body)'}: ${i.message}`);
+  const issues = (err.issues ?? [])
+    .filter((i) => !err.message.includes(String(i.message)))
+    .map((i) => `${(i.path ?? []).join('.') || '(body)'}: ${i.message}`);
   return issues.length ? `${err.message} (${issues.join('; ')})` : err.message;
 }

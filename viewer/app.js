@@ -23,7 +23,14 @@ function showSignIn(text) {
   me = undefined;
   who.replaceChildren();
   main.replaceChildren();
-  const token = h('input', { type: 'password', name: 'token', autocomplete: 'off', required: true, 'aria-label': 'Access token', placeholder: 'Paste your access token' });
+  const token = h('input', {
+    type: 'password',
+    name: 'token',
+    autocomplete: 'off',
+    required: true,
+    'aria-label': 'Access token',
+    placeholder: 'Paste your access token',
+  });
   const form = h(
     'form',
     { class: 'sign-in-form' },
@@ -45,11 +52,14 @@ function showSignIn(text) {
 
 onUnauthenticated((failure) => showSignIn(`The server refused your token: ${failure.message}`));
 
-const describeIdentity = (who) => `${who.id}${who.tenant ? ` · ${who.tenant}` : ''}${who.roles.length ? ` (${who.roles.join(', ')})` : ''}`;
+const describeIdentity = (who) =>
+  `${who.id}${who.tenant ? ` · ${who.tenant}` : ''}${who.roles.length ? ` (${who.roles.join(', ')})` : ''}`;
 
 /** Who a token signs in as, without storing it; undefined with the server's reason when it is refused. */
 async function identityOf(token) {
-  const response = await fetch(new URL('/v1/me', location.origin), { headers: { accept: 'application/json', authorization: `Bearer ${token}` } });
+  const response = await fetch(new URL('/v1/me', location.origin), {
+    headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+  });
   if (response.ok) return { me: await response.json() };
   return { refused: (await failureOf(response)).message };
 }
@@ -64,9 +74,21 @@ async function askToSwitch(token) {
     h('h2', {}, 'Switch identity?'),
     h('p', {}, 'This tab is signed in as ', h('strong', {}, describeIdentity(me)), '.'),
     other.me
-      ? h('p', {}, 'The link you opened signs in as ', h('strong', {}, describeIdentity(other.me)), '. Switch only if this link was meant for you.')
-      : h('p', { class: 'message error', role: 'alert' }, `The link you opened carries a token the server refused: ${other.refused}`),
-    other.me ? h('button', { type: 'button', class: 'primary', onclick: () => decide(true) }, `Switch to ${other.me.id}`) : null,
+      ? h(
+          'p',
+          {},
+          'The link you opened signs in as ',
+          h('strong', {}, describeIdentity(other.me)),
+          '. Switch only if this link was meant for you.',
+        )
+      : h(
+          'p',
+          { class: 'message error', role: 'alert' },
+          `The link you opened carries a token the server refused: ${other.refused}`,
+        ),
+    other.me
+      ? h('button', { type: 'button', class: 'primary', onclick: () => decide(true) }, `Switch to ${other.me.id}`)
+      : null,
     stay,
   );
   stay.addEventListener('click', () => decide(false));
@@ -88,7 +110,11 @@ function currentView() {
 }
 
 function renderWho() {
-  const select = h('select', { id: 'view', 'aria-label': 'View' }, me.views.map((v) => h('option', { value: v, selected: v === currentView() }, `${VIEW_LABEL[v] ?? v} view`)));
+  const select = h(
+    'select',
+    { id: 'view', 'aria-label': 'View' },
+    me.views.map((v) => h('option', { value: v, selected: v === currentView() }, `${VIEW_LABEL[v] ?? v} view`)),
+  );
   select.addEventListener('change', () => {
     sessionStorage.setItem(VIEW_KEY, select.value);
     route();
@@ -98,7 +124,18 @@ function renderWho() {
     clearToken();
     showSignIn();
   });
-  replaceChildren(who, h('span', { class: 'identity' }, me.id, me.tenant ? ` · ${me.tenant}` : '', me.roles.length ? ` (${me.roles.join(', ')})` : ''), select, signOut);
+  replaceChildren(
+    who,
+    h(
+      'span',
+      { class: 'identity' },
+      me.id,
+      me.tenant ? ` · ${me.tenant}` : '',
+      me.roles.length ? ` (${me.roles.join(', ')})` : '',
+    ),
+    select,
+    signOut,
+  );
 }
 
 function route() {

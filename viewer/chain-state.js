@@ -33,7 +33,8 @@ export function createChainState() {
     /** Tool names by correlation id, so a result can say which call it answers. */
     toolNames() {
       const names = new Map();
-      for (const step of steps.values()) if (step.type === 'tool_call') names.set(step.toolCall.correlationId, step.toolCall.toolName);
+      for (const step of steps.values())
+        if (step.type === 'tool_call') names.set(step.toolCall.correlationId, step.toolCall.toolName);
       return names;
     },
     /**
@@ -43,8 +44,16 @@ export function createChainState() {
      */
     applyDelta(event) {
       const key = `${event.activityId}#${event.attempt}`;
-      for (const [k, block] of live) if (block.activityId === event.activityId && block.attempt < event.attempt) live.delete(k);
-      const block = live.get(key) ?? { key, activityId: event.activityId, attempt: event.attempt, kind: event.kind, text: '', length: 0 };
+      for (const [k, block] of live)
+        if (block.activityId === event.activityId && block.attempt < event.attempt) live.delete(k);
+      const block = live.get(key) ?? {
+        key,
+        activityId: event.activityId,
+        attempt: event.attempt,
+        kind: event.kind,
+        text: '',
+        length: 0,
+      };
       const text = String(event.text ?? '');
       const offset = typeof event.offset === 'number' ? event.offset : block.length;
       if (offset + text.length <= block.length) return block;

@@ -55,13 +55,24 @@ export function progressLine(status, { spend = true } = {}) {
   const steps = status.stepCount ?? status.steps;
   if (typeof steps === 'number') parts.push(`step ${steps}`);
   const iteration = status.iterations ?? status.iteration;
-  if (typeof iteration === 'number') parts.push(typeof maxIterations === 'number' ? `iteration ${iteration}/${maxIterations}` : `iteration ${iteration}`);
+  if (typeof iteration === 'number')
+    parts.push(
+      typeof maxIterations === 'number' ? `iteration ${iteration}/${maxIterations}` : `iteration ${iteration}`,
+    );
   const cost = spend ? formatUsd(status.costUsd) : undefined;
   if (cost) parts.push(cost);
   return parts.join(' · ');
 }
 
-const TOOL_LABEL = { llm: 'Model', external: 'Tool', skill: 'Skill', sub_agent: 'Sub-agent', database: 'Database', file_system: 'Files', custom: 'Tool' };
+const TOOL_LABEL = {
+  llm: 'Model',
+  external: 'Tool',
+  skill: 'Skill',
+  sub_agent: 'Sub-agent',
+  database: 'Database',
+  file_system: 'Files',
+  custom: 'Tool',
+};
 
 /** The heading of a step: "Thinking", "Tool call · search", "Result · search (failed)", "Answer". */
 export function stepTitle(step, toolNames = new Map()) {
@@ -79,7 +90,8 @@ export function stepTitle(step, toolNames = new Map()) {
     case 'tool_result': {
       const result = step.toolResult ?? {};
       // A model's reply is titled by the model that answered, which may not be the one asked.
-      if (step.model && typeof result.result !== 'string') return `Model reply · ${step.model}${result.success === false ? ' (failed)' : ''}`;
+      if (step.model && typeof result.result !== 'string')
+        return `Model reply · ${step.model}${result.success === false ? ' (failed)' : ''}`;
       const name = toolNames.get(result.correlationId);
       const outcome = result.success === false ? ' (failed)' : result.cachedFrom ? ' (reused)' : '';
       return `Result${name ? ` · ${name}` : ''}${outcome}`;
@@ -114,7 +126,12 @@ const PLAN_MARK = { completed: '✓', in_progress: '▶', failed: '✗', blocked
 /** One checklist line of the plan: mark, description, the status word for screen readers, its key. */
 export function planLine(task) {
   const key = Object.hasOwn(PLAN_MARK, task?.status ?? '') ? task.status : 'pending';
-  return { mark: PLAN_MARK[key], text: String(task?.description ?? task?.id ?? ''), status: key.replace('_', ' '), key };
+  return {
+    mark: PLAN_MARK[key],
+    text: String(task?.description ?? task?.id ?? ''),
+    status: key.replace('_', ' '),
+    key,
+  };
 }
 
 /**

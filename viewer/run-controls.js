@@ -26,24 +26,63 @@ export function createRunControls({ base, tell, fail, changed }) {
   const renderControls = (ended) => {
     if (ended) return replaceChildren(controls);
     if (controls.childElementCount) return;
-    const steerText = h('input', { type: 'text', class: 'steer-text', maxlength: '10000', placeholder: 'Tell the agent something before its next thought', 'aria-label': 'Steering instruction' });
+    const steerText = h('input', {
+      type: 'text',
+      class: 'steer-text',
+      maxlength: '10000',
+      placeholder: 'Tell the agent something before its next thought',
+      'aria-label': 'Steering instruction',
+    });
     const steer = h('form', { class: 'steer' }, steerText, h('button', { type: 'submit' }, 'Steer'));
     steer.addEventListener('submit', async (event) => {
       event.preventDefault();
       if (!steerText.value.trim()) return;
-      if (await post(`${base}/steer`, { text: steerText.value.trim() }, 'Sent. The agent reads it before its next thought.')) steerText.value = '';
+      if (
+        await post(
+          `${base}/steer`,
+          { text: steerText.value.trim() },
+          'Sent. The agent reads it before its next thought.',
+        )
+      )
+        steerText.value = '';
     });
-    const reason = h('input', { type: 'text', class: 'cancel-reason', maxlength: '2000', placeholder: 'Why stop it? (optional)', 'aria-label': 'Reason for cancelling' });
-    const confirm = h('form', { class: 'cancel-form', hidden: true }, reason, h('button', { type: 'submit', class: 'danger' }, 'Stop the run'));
+    const reason = h('input', {
+      type: 'text',
+      class: 'cancel-reason',
+      maxlength: '2000',
+      placeholder: 'Why stop it? (optional)',
+      'aria-label': 'Reason for cancelling',
+    });
+    const confirm = h(
+      'form',
+      { class: 'cancel-form', hidden: true },
+      reason,
+      h('button', { type: 'submit', class: 'danger' }, 'Stop the run'),
+    );
     confirm.addEventListener('submit', async (event) => {
       event.preventDefault();
       const why = reason.value.trim();
-      if (await post(`${base}/cancel`, why ? { reason: why } : {}, 'Cancel requested. The run stops after the step in progress.')) confirm.hidden = true;
+      if (
+        await post(
+          `${base}/cancel`,
+          why ? { reason: why } : {},
+          'Cancel requested. The run stops after the step in progress.',
+        )
+      )
+        confirm.hidden = true;
     });
-    const cancel = h('button', { type: 'button', class: 'cancel danger', onclick: () => {
-      confirm.hidden = !confirm.hidden;
-      if (!confirm.hidden) reason.focus();
-    } }, 'Cancel…');
+    const cancel = h(
+      'button',
+      {
+        type: 'button',
+        class: 'cancel danger',
+        onclick: () => {
+          confirm.hidden = !confirm.hidden;
+          if (!confirm.hidden) reason.focus();
+        },
+      },
+      'Cancel…',
+    );
     replaceChildren(controls, steer, h('div', { class: 'cancel-row' }, cancel, confirm));
   };
 
@@ -53,14 +92,33 @@ export function createRunControls({ base, tell, fail, changed }) {
     questionShown = open?.callId;
     questionPanel.hidden = !open;
     if (!open) return questionPanel.replaceChildren();
-    const answer = h('input', { type: 'text', class: 'answer-text', maxlength: '10000', required: true, placeholder: 'Your answer', 'aria-label': 'Your answer' });
+    const answer = h('input', {
+      type: 'text',
+      class: 'answer-text',
+      maxlength: '10000',
+      required: true,
+      placeholder: 'Your answer',
+      'aria-label': 'Your answer',
+    });
     const form = h('form', { class: 'answer' }, answer, h('button', { type: 'submit', class: 'primary' }, 'Answer'));
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       if (!answer.value.trim()) return;
-      if (await post(`${base}/answers`, { text: answer.value.trim(), callId: open.callId }, 'Answer sent. The agent goes on with it.')) changed();
+      if (
+        await post(
+          `${base}/answers`,
+          { text: answer.value.trim(), callId: open.callId },
+          'Answer sent. The agent goes on with it.',
+        )
+      )
+        changed();
     });
-    replaceChildren(questionPanel, h('h3', {}, 'The agent asks you'), h('p', { class: 'question-text' }, open.question), form);
+    replaceChildren(
+      questionPanel,
+      h('h3', {}, 'The agent asks you'),
+      h('p', { class: 'question-text' }, open.question),
+      form,
+    );
   };
 
   return {

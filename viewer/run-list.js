@@ -6,8 +6,18 @@ import { formatDateTime } from './format.js';
 const STATUSES = ['', 'running', 'completed', 'failed', 'cancelled', 'terminated', 'timed_out'];
 
 export function renderRunList(root, { filters = {} } = {}) {
-  const status = h('select', { name: 'status', 'aria-label': 'Status' }, STATUSES.map((s) => h('option', { value: s, selected: s === (filters.status ?? '') }, s || 'any status')));
-  const agent = h('input', { name: 'agent', type: 'text', placeholder: 'agent name', value: filters.agent ?? '', 'aria-label': 'Agent' });
+  const status = h(
+    'select',
+    { name: 'status', 'aria-label': 'Status' },
+    STATUSES.map((s) => h('option', { value: s, selected: s === (filters.status ?? '') }, s || 'any status')),
+  );
+  const agent = h('input', {
+    name: 'agent',
+    type: 'text',
+    placeholder: 'agent name',
+    value: filters.agent ?? '',
+    'aria-label': 'Agent',
+  });
   const rows = h('tbody');
   const more = h('button', { type: 'button', hidden: true }, 'More runs');
   const message = h('p', { class: 'message', role: 'status' });
@@ -17,7 +27,14 @@ export function renderRunList(root, { filters = {} } = {}) {
     message.textContent = 'Loading…';
     message.classList.remove('error');
     try {
-      const page = await api('/v1/runs', { query: { status: status.value, agent: agent.value.trim(), pageSize: 50, pageToken: append ? nextPageToken : undefined } });
+      const page = await api('/v1/runs', {
+        query: {
+          status: status.value,
+          agent: agent.value.trim(),
+          pageSize: 50,
+          pageToken: append ? nextPageToken : undefined,
+        },
+      });
       if (!append) rows.replaceChildren();
       for (const run of page?.runs ?? []) rows.append(runRow(run));
       nextPageToken = page?.nextPageToken;
@@ -44,7 +61,20 @@ export function renderRunList(root, { filters = {} } = {}) {
       { class: 'panel' },
       h('h2', {}, 'Runs'),
       filterForm,
-      h('table', { class: 'runs' }, h('thead', {}, h('tr', {}, ['Status', 'Agent', 'Task', 'Started'].map((t) => h('th', {}, t)))), rows),
+      h(
+        'table',
+        { class: 'runs' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ['Status', 'Agent', 'Task', 'Started'].map((t) => h('th', {}, t)),
+          ),
+        ),
+        rows,
+      ),
       message,
       more,
     ),
@@ -65,9 +95,26 @@ function runRow(run) {
 }
 
 function startForm() {
-  const task = h('textarea', { name: 'task', rows: '3', required: true, maxlength: '100000', placeholder: 'What should the agent do?', 'aria-label': 'Task' });
-  const agentName = h('input', { name: 'agentName', type: 'text', placeholder: 'agent name (optional)', 'aria-label': 'Agent name' });
-  const extra = h('textarea', { name: 'extra', rows: '4', placeholder: '{ "maxIterations": 10 }', 'aria-label': 'More input as JSON' });
+  const task = h('textarea', {
+    name: 'task',
+    rows: '3',
+    required: true,
+    maxlength: '100000',
+    placeholder: 'What should the agent do?',
+    'aria-label': 'Task',
+  });
+  const agentName = h('input', {
+    name: 'agentName',
+    type: 'text',
+    placeholder: 'agent name (optional)',
+    'aria-label': 'Agent name',
+  });
+  const extra = h('textarea', {
+    name: 'extra',
+    rows: '4',
+    placeholder: '{ "maxIterations": 10 }',
+    'aria-label': 'More input as JSON',
+  });
   const message = h('p', { class: 'message', role: 'status' });
   const form = h(
     'form',
@@ -89,7 +136,11 @@ function startForm() {
       message.classList.add('error');
       return;
     }
-    const body = { ...more, task: task.value, ...(agentName.value.trim() ? { agentName: agentName.value.trim() } : {}) };
+    const body = {
+      ...more,
+      task: task.value,
+      ...(agentName.value.trim() ? { agentName: agentName.value.trim() } : {}),
+    };
     message.textContent = 'Starting…';
     try {
       const started = await api('/v1/runs', { method: 'POST', body });

@@ -55,7 +55,15 @@ export function renderRunPage(root, { runId, me, view }) {
   replaceChildren(
     root,
     h('p', {}, h('a', { href: '#/', class: 'back' }, '← All runs')),
-    h('section', { class: 'run-head panel' }, title, meta, h('div', { class: 'progress-row' }, progress, live), people.controls, message),
+    h(
+      'section',
+      { class: 'run-head panel' },
+      title,
+      meta,
+      h('div', { class: 'progress-row' }, progress, live),
+      people.controls,
+      message,
+    ),
     people.questionPanel,
     pendingPanel,
     planPanel,
@@ -72,8 +80,16 @@ export function renderRunPage(root, { runId, me, view }) {
   // ---- steps ----
   const ctx = () => ({
     toolNames: state.toolNames(),
-    approvalFor: (step) => (step.type === 'tool_call' ? h('div', { class: 'approval-slot', dataset: { stepId: step.stepId } }) : undefined),
-    subAgent: (step) => (step.type === 'tool_call' && step.toolCall?.delegatedTo ? subAgentView(step.toolCall.delegatedTo, { view, me, sub: subAgents.get(step.toolCall.delegatedTo.workflowId) }) : undefined),
+    approvalFor: (step) =>
+      step.type === 'tool_call' ? h('div', { class: 'approval-slot', dataset: { stepId: step.stepId } }) : undefined,
+    subAgent: (step) =>
+      step.type === 'tool_call' && step.toolCall?.delegatedTo
+        ? subAgentView(step.toolCall.delegatedTo, {
+            view,
+            me,
+            sub: subAgents.get(step.toolCall.delegatedTo.workflowId),
+          })
+        : undefined,
   });
 
   const insertSteps = (added) => {
@@ -83,7 +99,10 @@ export function renderRunPage(root, { runId, me, view }) {
       const el = stepView(step, c);
       // Live steps come last: append; a page of earlier steps goes before the first larger one.
       const last = stepsEl.lastElementChild;
-      const after = !last || Number(last.dataset.step) < step.stepNumber ? null : [...stepsEl.children].find((child) => Number(child.dataset.step) > step.stepNumber);
+      const after =
+        !last || Number(last.dataset.step) < step.stepNumber
+          ? null
+          : [...stepsEl.children].find((child) => Number(child.dataset.step) > step.stepNumber);
       stepsEl.insertBefore(el, after ?? null);
     }
     renderApprovals();
@@ -102,10 +121,17 @@ export function renderRunPage(root, { runId, me, view }) {
     title.textContent = task || runId;
     const agentName = status?.agentName ?? chainHead?.agentName ?? '';
     const started = chainHead?.startedAt ? `started ${formatDateTime(chainHead.startedAt)}` : '';
-    replaceChildren(meta, h('span', { class: `status status-${status?.status ?? 'unknown'}` }, status?.status ?? '…'), ' ', [agentName, started, runId].filter(Boolean).join(' · '));
+    replaceChildren(
+      meta,
+      h('span', { class: `status status-${status?.status ?? 'unknown'}` }, status?.status ?? '…'),
+      ' ',
+      [agentName, started, runId].filter(Boolean).join(' · '),
+    );
     progress.textContent = progressLine(status, { spend: view !== 'end_user' });
     const hidden = chainHead?.view?.hiddenSteps;
-    viewNote.textContent = chainHead?.view ? `${labelOfView(chainHead.view.role)} view${hidden ? ` · ${hidden} step${hidden === 1 ? '' : 's'} not shown in this view` : ''}` : '';
+    viewNote.textContent = chainHead?.view
+      ? `${labelOfView(chainHead.view.role)} view${hidden ? ` · ${hidden} step${hidden === 1 ? '' : 's'} not shown in this view` : ''}`
+      : '';
     people.update({ ended: ended(), openQuestion: status?.progress?.openQuestion ?? status?.openQuestion });
     renderSubAgents();
     const plan = status?.progress?.plan?.tasks ?? status?.plan?.tasks ?? chainHead?.plan?.tasks;
@@ -153,7 +179,8 @@ export function renderRunPage(root, { runId, me, view }) {
    * again (from the stream, the status, the chain) must not wipe a reason being typed.
    */
   const cards = new Map();
-  const decisionState = (record) => [record.status, record.argumentsHash, record.decidedBy?.id ?? '', record.note ?? ''].join('\u0000');
+  const decisionState = (record) =>
+    [record.status, record.argumentsHash, record.decidedBy?.id ?? '', record.note ?? ''].join('\u0000');
   const renderApprovals = () => {
     const records = [...approvals.values()];
     const loose = [];
@@ -177,8 +204,22 @@ export function renderRunPage(root, { runId, me, view }) {
     }
     const pending = records.filter((r) => r.status === 'pending');
     pendingPanel.hidden = pending.length === 0;
-    const heading = pending.length ? h('h3', {}, `${pending.length} call${pending.length === 1 ? '' : 's'} waiting for approval`) : null;
-    const links = pending.filter((r) => !loose.some((n) => n.dataset.callId === r.callId)).map((r) => h('p', {}, h('a', { href: `#/runs/${encodeURIComponent(runId)}`, onclick: (e) => jumpTo(e, r.stepId) }, `${r.toolName}: see it in the chain`)));
+    const heading = pending.length
+      ? h('h3', {}, `${pending.length} call${pending.length === 1 ? '' : 's'} waiting for approval`)
+      : null;
+    const links = pending
+      .filter((r) => !loose.some((n) => n.dataset.callId === r.callId))
+      .map((r) =>
+        h(
+          'p',
+          {},
+          h(
+            'a',
+            { href: `#/runs/${encodeURIComponent(runId)}`, onclick: (e) => jumpTo(e, r.stepId) },
+            `${r.toolName}: see it in the chain`,
+          ),
+        ),
+      );
     // Cards already in the panel stay where they are (and keep their typed text).
     for (const child of [...pendingPanel.children]) if (!loose.includes(child)) child.remove();
     pendingPanel.prepend(...[heading, ...links].filter(Boolean));
@@ -200,17 +241,37 @@ export function renderRunPage(root, { runId, me, view }) {
     replaceChildren(
       planPanel,
       h('h3', {}, 'Plan'),
-      h('ol', { class: 'checklist' }, tasks.map((task) => {
-        const line = planLine(task);
-        return h('li', { class: `task task-${line.key}` }, h('span', { class: 'mark', 'aria-hidden': 'true' }, line.mark), ' ', line.text, h('span', { class: 'sr-only' }, ` (${line.status})`));
-      })),
+      h(
+        'ol',
+        { class: 'checklist' },
+        tasks.map((task) => {
+          const line = planLine(task);
+          return h(
+            'li',
+            { class: `task task-${line.key}` },
+            h('span', { class: 'mark', 'aria-hidden': 'true' }, line.mark),
+            ' ',
+            line.text,
+            h('span', { class: 'sr-only' }, ` (${line.status})`),
+          );
+        }),
+      ),
     );
   };
   const renderSubAgents = () => {
-    for (const sub of chainHead?.subAgents ?? []) if (!subAgents.has(sub.workflowId)) subAgents.set(sub.workflowId, sub);
+    for (const sub of chainHead?.subAgents ?? [])
+      if (!subAgents.has(sub.workflowId)) subAgents.set(sub.workflowId, sub);
     const list = [...subAgents.values()];
     subPanel.hidden = list.length === 0;
-    replaceChildren(subPanel, h('h3', {}, 'Sub-agents'), h('ul', {}, list.map((sub) => h('li', {}, subAgentLink(sub)))));
+    replaceChildren(
+      subPanel,
+      h('h3', {}, 'Sub-agents'),
+      h(
+        'ul',
+        {},
+        list.map((sub) => h('li', {}, subAgentLink(sub))),
+      ),
+    );
   };
 
   // ---- live: the event stream, else polling ----
@@ -273,7 +334,8 @@ export function renderRunPage(root, { runId, me, view }) {
       onEvent,
       onState: (s) => {
         if (s === 'open') setLive('sse', 'live');
-        else if (s === 'retrying' || s === 'connecting') setLive('connecting', s === 'connecting' ? 'connecting…' : 'reconnecting…');
+        else if (s === 'retrying' || s === 'connecting')
+          setLive('connecting', s === 'connecting' ? 'connecting…' : 'reconnecting…');
         else if (s === 'ended') setLive('ended', 'run ended');
       },
       onFailure: (failure) => {

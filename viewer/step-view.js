@@ -12,7 +12,11 @@ export function stepView(step, ctx = {}) {
   const failed = step.type === 'tool_result' && step.toolResult?.success === false;
   return h(
     'article',
-    { class: `step step-${step.type}${failed ? ' step-failed' : ''}`, id: `step-${step.stepNumber}`, dataset: { step: String(step.stepNumber), type: step.type } },
+    {
+      class: `step step-${step.type}${failed ? ' step-failed' : ''}`,
+      id: `step-${step.stepNumber}`,
+      dataset: { step: String(step.stepNumber), type: step.type },
+    },
     h(
       'header',
       {},
@@ -40,7 +44,9 @@ function body(step) {
       return h(
         'div',
         { class: 'step-body' },
-        hasArgs ? h('div', { class: 'arguments' }, h('span', { class: 'label' }, 'Arguments'), jsonView(args, 0, openDepth)) : null,
+        hasArgs
+          ? h('div', { class: 'arguments' }, h('span', { class: 'label' }, 'Arguments'), jsonView(args, 0, openDepth))
+          : null,
         step.visibility?.summary ? h('p', { class: 'summary' }, step.visibility.summary) : null,
       );
     }
@@ -50,7 +56,14 @@ function body(step) {
         'div',
         { class: 'step-body' },
         result.error ? h('p', { class: 'error' }, result.error) : null,
-        result.result === undefined || result.result === null ? null : h('div', { class: 'result' }, h('span', { class: 'label' }, 'Result'), typeof result.result === 'string' ? h('pre', { class: 'text' }, result.result) : jsonView(result.result)),
+        result.result === undefined || result.result === null
+          ? null
+          : h(
+              'div',
+              { class: 'result' },
+              h('span', { class: 'label' }, 'Result'),
+              typeof result.result === 'string' ? h('pre', { class: 'text' }, result.result) : jsonView(result.result),
+            ),
         result.truncated ? h('p', { class: 'note' }, 'Cut to the run’s size limit.') : null,
         result.summarised ? h('p', { class: 'note' }, 'Condensed by a model call.') : null,
       );
@@ -67,7 +80,12 @@ export function liveView(block) {
   return h(
     'article',
     { class: `step step-live live-${block.kind}`, dataset: { live: block.key } },
-    h('header', {}, h('span', { class: 'step-number' }, '…'), h('span', { class: 'step-title' }, block.kind === 'thinking' ? 'Thinking (live)' : 'Model is writing')),
+    h(
+      'header',
+      {},
+      h('span', { class: 'step-number' }, '…'),
+      h('span', { class: 'step-title' }, block.kind === 'thinking' ? 'Thinking (live)' : 'Model is writing'),
+    ),
     h('pre', { class: 'live-text' }, block.text),
   );
 }

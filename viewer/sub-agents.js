@@ -10,8 +10,15 @@ const CHILD_PAGE = 100;
 
 /** "research · completed · 12 steps · $0.03" with a link to the child's page. */
 export function subAgentLink(sub) {
-  const facts = [sub.status, typeof sub.steps === 'number' ? `${sub.steps} steps` : undefined, formatUsd(sub.costUsd)].filter(Boolean).join(' · ');
-  return h('span', { class: 'sub-agent-link' }, h('a', { href: `#/runs/${encodeURIComponent(sub.workflowId)}` }, sub.agentName), facts ? ` · ${facts}` : '');
+  const facts = [sub.status, typeof sub.steps === 'number' ? `${sub.steps} steps` : undefined, formatUsd(sub.costUsd)]
+    .filter(Boolean)
+    .join(' · ');
+  return h(
+    'span',
+    { class: 'sub-agent-link' },
+    h('a', { href: `#/runs/${encodeURIComponent(sub.workflowId)}` }, sub.agentName),
+    facts ? ` · ${facts}` : '',
+  );
 }
 
 /** A fold-out under the call that delegated: the child's chain, read once when first opened. */
@@ -29,13 +36,24 @@ export function subAgentView(delegatedTo, { view, sub }) {
     loaded = true;
     body.textContent = 'Loading…';
     try {
-      const page = await api(`/v1/runs/${encodeURIComponent(delegatedTo.workflowId)}/chain`, { query: { view, limit: CHILD_PAGE } });
+      const page = await api(`/v1/runs/${encodeURIComponent(delegatedTo.workflowId)}/chain`, {
+        query: { view, limit: CHILD_PAGE },
+      });
       const state = createChainState();
       const steps = state.addSteps(page.chain?.steps ?? []);
       const names = state.toolNames();
       replaceChildren(
         body,
-        h('p', {}, h('a', { href: `#/runs/${encodeURIComponent(delegatedTo.workflowId)}` }, 'Open the sub-agent’s own page (live)'), page.nextAfterStep ? ` · first ${steps.length} of ${page.totalSteps} steps` : ''),
+        h(
+          'p',
+          {},
+          h(
+            'a',
+            { href: `#/runs/${encodeURIComponent(delegatedTo.workflowId)}` },
+            'Open the sub-agent’s own page (live)',
+          ),
+          page.nextAfterStep ? ` · first ${steps.length} of ${page.totalSteps} steps` : '',
+        ),
         steps.map((step) => stepView(step, { toolNames: names })),
       );
     } catch (err) {

@@ -20,12 +20,17 @@ export interface BareEvictedQuery {
  * each query fetches the history and replays it, as for the Thoughtline run. Same server, same
  * sequence: one worker runs the loop, then a cacheless one answers `queries` queries.
  */
-export async function measureBareEvictedQuery(ctx: BenchContext, o: { iterations: number; queries: number }): Promise<BareEvictedQuery> {
+export async function measureBareEvictedQuery(
+  ctx: BenchContext,
+  o: { iterations: number; queries: number },
+): Promise<BareEvictedQuery> {
   const code = await rawLoopBundleCode();
   const taskQueue = `bench-raw-query-${randomUUID()}`;
   const workflowId = `bench-raw-query-${randomUUID()}`;
   const worker = (options: Partial<WorkerOptions>) => bareLoopWorker(ctx, taskQueue, code, options);
-  await (await worker({})).runUntil(async () => {
+  await (
+    await worker({})
+  ).runUntil(async () => {
     const handle = await ctx.client.workflow.start('rawLoopThenWait', { taskQueue, workflowId, args: [o.iterations] });
     const deadline = Date.now() + runLimitMs(o.iterations);
     while ((await handle.query(rawDoneQuery)) < o.iterations) {

@@ -1,17 +1,37 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-export const FIGURE_IDS = ['overhead', 'actions', 'seeing', 'push', 'history', 'longrun', 'idle', 'redaction', 'scale'] as const;
+export const FIGURE_IDS = [
+  'overhead',
+  'actions',
+  'seeing',
+  'push',
+  'history',
+  'longrun',
+  'idle',
+  'redaction',
+  'scale',
+] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 export const PEER_NAMES = ['plain-node', 'temporal-ai-sdk', 'langgraph-sqlite'] as const;
 
 const count = z.coerce.number().int().positive();
 const counts = z.string().transform((s, ctx) => {
   const values = s.split(',').map((v) => Number(v.trim()));
-  if (values.some((v) => !Number.isInteger(v) || v <= 0)) ctx.addIssue({ code: 'custom', message: `expected positive integers separated by commas, got "${s}"` });
+  if (values.some((v) => !Number.isInteger(v) || v <= 0))
+    ctx.addIssue({ code: 'custom', message: `expected positive integers separated by commas, got "${s}"` });
   return values;
 });
-const names = <T extends string>(allowed: readonly [T, ...T[]]) => z.string().transform((s) => s.split(',').map((v) => v.trim()).filter(Boolean)).pipe(z.array(z.enum(allowed)));
+const names = <T extends string>(allowed: readonly [T, ...T[]]) =>
+  z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(allowed)));
 
 /** Every knob, read from the environment once. Unset knobs take the full-size or the quick default. */
 const BenchEnv = z.object({
@@ -31,7 +51,10 @@ const BenchEnv = z.object({
   /** Pairs of sides per load, interleaved (Thoughtline, bare, Thoughtline, …); the figures are their medians. */
   BENCH_SCALE_REPEATS: count.optional(),
   /** JSON merged over the scale worker's options, e.g. '{"maxConcurrentWorkflowTaskExecutions":40}'. */
-  BENCH_SCALE_WORKER_OPTIONS: z.string().transform((s) => z.record(z.string(), z.unknown()).parse(JSON.parse(s))).optional(),
+  BENCH_SCALE_WORKER_OPTIONS: z
+    .string()
+    .transform((s) => z.record(z.string(), z.unknown()).parse(JSON.parse(s)))
+    .optional(),
   /** Node flags for the scale worker process, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'. */
   BENCH_SCALE_NODE_ARGS: z.string().optional(),
   BENCH_CHAIN_ITERATIONS: count.optional(),
@@ -58,8 +81,22 @@ export interface BenchConfig {
   out: string;
   overhead: { iterations: number; runs: number; warmup: number };
   peers: { names: readonly string[]; dir: string; timeoutMs: number };
-  scale: { runs: readonly number[]; repeats: number; iterations: number; modelMs: number; timeoutMs: number; workerOptions: Record<string, unknown>; nodeArgs: readonly string[] };
-  seeing: { chainIterations: number; queries: number; watchIterations: number; pollMs: readonly number[]; watchModelMs: number };
+  scale: {
+    runs: readonly number[];
+    repeats: number;
+    iterations: number;
+    modelMs: number;
+    timeoutMs: number;
+    workerOptions: Record<string, unknown>;
+    nodeArgs: readonly string[];
+  };
+  seeing: {
+    chainIterations: number;
+    queries: number;
+    watchIterations: number;
+    pollMs: readonly number[];
+    watchModelMs: number;
+  };
   push: { iterations: number; watchers: readonly number[]; gapMs: number; idleStreams: number; idleRuns: number };
   history: { iterations: readonly number[]; observationBytes: readonly number[] };
   longRun: { iterations: number; observationBytes: number };
@@ -75,7 +112,11 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
     quick,
     figures: e.BENCH_ONLY ?? FIGURE_IDS,
     out: path.resolve(projectRoot, e.BENCH_OUT ?? 'bench/results/latest.json'),
-    overhead: { iterations: pick(e.BENCH_OVERHEAD_ITERATIONS, 10, 5), runs: pick(e.BENCH_OVERHEAD_RUNS, 30, 5), warmup: pick(e.BENCH_OVERHEAD_WARMUP, 3, 1) },
+    overhead: {
+      iterations: pick(e.BENCH_OVERHEAD_ITERATIONS, 10, 5),
+      runs: pick(e.BENCH_OVERHEAD_RUNS, 30, 5),
+      warmup: pick(e.BENCH_OVERHEAD_WARMUP, 3, 1),
+    },
     peers: {
       names: e.BENCH_PEERS ?? PEER_NAMES,
       dir: path.resolve(projectRoot, e.BENCH_PEERS_DIR ?? 'bench/peers'),
@@ -108,7 +149,13 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
       iterations: pick(e.BENCH_HISTORY_ITERATIONS, [10, 100, 1000], [10, 30]),
       observationBytes: pick(e.BENCH_HISTORY_OBSERVATION_BYTES, [1024, 10_240], [1024, 10_240]),
     },
-    longRun: { iterations: pick(e.BENCH_LONG_RUN_ITERATIONS, 10_000, 300), observationBytes: pick(e.BENCH_LONG_RUN_OBSERVATION_BYTES, 2048, 2048) },
-    idle: { cachedRuns: pick(e.BENCH_IDLE_CACHED_RUNS, 1_000, 100), evictedRuns: pick(e.BENCH_IDLE_EVICTED_RUNS, 10_000, 500) },
+    longRun: {
+      iterations: pick(e.BENCH_LONG_RUN_ITERATIONS, 10_000, 300),
+      observationBytes: pick(e.BENCH_LONG_RUN_OBSERVATION_BYTES, 2048, 2048),
+    },
+    idle: {
+      cachedRuns: pick(e.BENCH_IDLE_CACHED_RUNS, 1_000, 100),
+      evictedRuns: pick(e.BENCH_IDLE_EVICTED_RUNS, 10_000, 500),
+    },
   });
 }

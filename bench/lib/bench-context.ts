@@ -26,7 +26,11 @@ export async function createBenchContext(log: (line: string) => void): Promise<B
   // core's payload-size warnings would repeat on every long run: the history figure reports the
   // largest event instead. No shutdown signals: the runner handles SIGINT/SIGTERM itself,
   // stopping the server rather than going on.
-  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [], telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'WARN' } } } });
+  Runtime.install({
+    logger: new DefaultLogger('WARN'),
+    shutdownSignals: [],
+    telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'WARN' } } },
+  });
   const projectRoot = findProjectRoot();
   const server = await startBenchServer(log);
   const connection = await Connection.connect({ address: server.address });
@@ -35,7 +39,11 @@ export async function createBenchContext(log: (line: string) => void): Promise<B
   const dir = path.join(projectRoot, '.thoughtline', 'tmp');
   fs.mkdirSync(dir, { recursive: true });
   const bundlePath = path.join(dir, `bench-bundle-${process.pid}.js`);
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, ...WORKFLOW_BUNDLER_OPTIONS, logger: quietLogger });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    ...WORKFLOW_BUNDLER_OPTIONS,
+    logger: quietLogger,
+  });
   fs.writeFileSync(bundlePath, code);
   return {
     server,

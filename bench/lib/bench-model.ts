@@ -19,7 +19,10 @@ const PLAN = /bench plan: (\d+) iterations( then ask)?/;
  * which every call carries whole, so one stateless model serves every run.
  */
 export function benchRun(plan: BenchPlan): { task: string; systemPrompt: string } {
-  return { task: 'Benchmark run', systemPrompt: `bench plan: ${plan.iterations} iterations${plan.askAtEnd ? ' then ask' : ''}` };
+  return {
+    task: 'Benchmark run',
+    systemPrompt: `bench plan: ${plan.iterations} iterations${plan.askAtEnd ? ' then ask' : ''}`,
+  };
 }
 
 /**

@@ -16,7 +16,11 @@ export interface BenchWorkerSetup {
 }
 
 /** Runs `fn` while an in-process agent worker serves a task queue, then shuts the worker down. */
-export async function withBenchWorker<T>(ctx: BenchContext, setup: BenchWorkerSetup, fn: (agents: AgentClient, worker: Worker) => Promise<T>): Promise<T> {
+export async function withBenchWorker<T>(
+  ctx: BenchContext,
+  setup: BenchWorkerSetup,
+  fn: (agents: AgentClient, worker: Worker) => Promise<T>,
+): Promise<T> {
   const taskQueue = setup.taskQueue ?? `bench-${randomUUID()}`;
   const worker = await createAgentWorker({
     connection: ctx.nativeConnection,

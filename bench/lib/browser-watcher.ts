@@ -59,7 +59,11 @@ export async function startBrowserWatcher(serverUrl: string, token: string): Pro
       })()`);
     },
     async result(timeoutMs) {
-      await open.waitForFunction(() => (globalThis as unknown as { __watch?: { ended: boolean } }).__watch?.ended === true, undefined, { timeout: timeoutMs, polling: 200 });
+      await open.waitForFunction(
+        () => (globalThis as unknown as { __watch?: { ended: boolean } }).__watch?.ended === true,
+        undefined,
+        { timeout: timeoutMs, polling: 200 },
+      );
       return open.evaluate(() => {
         const { steps, stepMs, tokenMs } = (globalThis as unknown as { __watch: BrowserWatch }).__watch;
         return { steps, stepMs, tokenMs };

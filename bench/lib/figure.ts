@@ -29,11 +29,23 @@ export interface FigureResult {
   wallMs: number;
 }
 
-export function measurement(name: string, value: number | undefined, unit: string, extra: { target?: Target; note?: string } = {}): Measurement {
+export function measurement(
+  name: string,
+  value: number | undefined,
+  unit: string,
+  extra: { target?: Target; note?: string } = {},
+): Measurement {
   const { target, note } = extra;
   const known = value !== undefined && Number.isFinite(value);
   const met = target && known ? (target.op === '<' ? value < target.value : value <= target.value) : undefined;
-  return { name, value: known ? value : undefined, unit, ...(target ? { target } : {}), ...(met !== undefined ? { met } : {}), ...(note ? { note } : {}) };
+  return {
+    name,
+    value: known ? value : undefined,
+    unit,
+    ...(target ? { target } : {}),
+    ...(met !== undefined ? { met } : {}),
+    ...(note ? { note } : {}),
+  };
 }
 
 /** What a figure's measure function hands back; the runner adds the id, title and timing. */

@@ -20,13 +20,22 @@ export interface HistoryTiming {
   totalMs: number;
 }
 
-const ms = (e: Event | undefined): number => (e?.eventTime ? Number(e.eventTime.seconds ?? 0) * 1000 + Math.round((e.eventTime.nanos ?? 0) / 1e6) : Number.NaN);
+const ms = (e: Event | undefined): number =>
+  e?.eventTime ? Number(e.eventTime.seconds ?? 0) * 1000 + Math.round((e.eventTime.nanos ?? 0) / 1e6) : Number.NaN;
 
 /** Splits a run's wall time into queue and run phases of its workflow tasks and activities. Pure. */
 export function historyTiming(history: History): HistoryTiming {
   const events = history.events ?? [];
   const byId = new Map(events.map((e) => [Number(e.eventId), e]));
-  const t: HistoryTiming = { workflowTaskQueueMs: 0, workflowTaskRunMs: 0, workflowTasks: 0, activityQueueMs: 0, activityRunMs: 0, activities: 0, totalMs: ms(events[events.length - 1]) - ms(events[0]) };
+  const t: HistoryTiming = {
+    workflowTaskQueueMs: 0,
+    workflowTaskRunMs: 0,
+    workflowTasks: 0,
+    activityQueueMs: 0,
+    activityRunMs: 0,
+    activities: 0,
+    totalMs: ms(events[events.length - 1]) - ms(events[0]),
+  };
   for (const e of events) {
     if (e.eventType === T.EVENT_TYPE_WORKFLOW_TASK_STARTED) {
       t.workflowTaskQueueMs += ms(e) - ms(byId.get(Number(e.workflowTaskStartedEventAttributes?.scheduledEventId)));
@@ -47,5 +56,7 @@ export function historyTiming(history: History): HistoryTiming {
 export function meanTiming(timings: readonly HistoryTiming[]): HistoryTiming | undefined {
   if (timings.length === 0) return undefined;
   const keys = Object.keys(timings[0]!) as Array<keyof HistoryTiming>;
-  return Object.fromEntries(keys.map((k) => [k, timings.reduce((s, t) => s + t[k], 0) / timings.length])) as unknown as HistoryTiming;
+  return Object.fromEntries(
+    keys.map((k) => [k, timings.reduce((s, t) => s + t[k], 0) / timings.length]),
+  ) as unknown as HistoryTiming;
 }

@@ -36,7 +36,10 @@ async function main(): Promise<void> {
   const watcherToken = addToken(tokenFile, { id: 'watcher', roles: ['developer'] });
   const publisherToken = addToken(tokenFile, { id: 'bench-worker', roles: ['publisher'] });
   const connection = await Connection.connect({ address: spec.address });
-  const agents = new AgentClient({ client: new Client({ connection, namespace: spec.namespace }), taskQueue: spec.taskQueue });
+  const agents = new AgentClient({
+    client: new Client({ connection, namespace: spec.namespace }),
+    taskQueue: spec.taskQueue,
+  });
   const server = await createServer({
     agents,
     auth: createTokenFileAuthenticator({ file: tokenFile }),

@@ -5,7 +5,9 @@ import { quietLogger } from './bench-context';
 
 /** The bare loop's workflow bundle (raw-loop-workflow.ts), as code. */
 export async function rawLoopBundleCode(): Promise<string> {
-  return (await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'raw-loop-workflow.js'), logger: quietLogger })).code;
+  return (
+    await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'raw-loop-workflow.js'), logger: quietLogger })
+  ).code;
 }
 
 /** The same bundle written to `dir`, for a worker in another process; returns its path. */

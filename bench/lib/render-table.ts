@@ -21,7 +21,10 @@ export function renderTable(figures: readonly FigureResult[]): string {
   for (const f of figures) {
     out.push('', `== ${f.title} (${(f.wallMs / 1000).toFixed(1)} s)`);
     const width = Math.max(0, ...f.measurements.map((m) => m.name.length));
-    for (const m of f.measurements) out.push(`  ${m.name.padEnd(width)}  ${format(m.value).padStart(8)} ${m.unit.padEnd(3)}  ${verdict(m)}`.trimEnd());
+    for (const m of f.measurements)
+      out.push(
+        `  ${m.name.padEnd(width)}  ${format(m.value).padStart(8)} ${m.unit.padEnd(3)}  ${verdict(m)}`.trimEnd(),
+      );
     for (const e of f.errors) out.push(`  ! ${e.split('\n')[0]}`);
   }
   return out.join('\n');

@@ -10,7 +10,10 @@ export interface RssSampler {
 
 function readKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
   try {
-    const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+    const line = fs
+      .readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`${field}:`));
     return line ? Number(line.split(/\s+/)[1]) : undefined;
   } catch {
     return undefined;

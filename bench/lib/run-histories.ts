@@ -37,7 +37,10 @@ function kindOf(e: temporal.api.history.v1.IHistoryEvent, activityTypes: Map<str
   return marker ? `${type} ${marker.markerName ?? ''}` : type;
 }
 
-function bytesByKind(events: readonly temporal.api.history.v1.IHistoryEvent[], sizes: readonly number[]): Record<string, number> {
+function bytesByKind(
+  events: readonly temporal.api.history.v1.IHistoryEvent[],
+  sizes: readonly number[],
+): Record<string, number> {
   const activityTypes = new Map<string, string>();
   const byKind: Record<string, number> = {};
   events.forEach((e, i) => {
@@ -61,22 +64,36 @@ function addedBytesOf(events: readonly temporal.api.history.v1.IHistoryEvent[], 
     if (scheduled) types.set(String(e.eventId), scheduled.activityType?.name ?? '');
     const done = e.activityTaskCompletedEventAttributes;
     const type = done ? types.get(String(done.scheduledEventId)) : undefined;
-    if (type !== undefined && addedBy.includes(type)) bytes += (done!.result?.payloads ?? []).reduce((sum, p) => sum + (p.data?.length ?? 0), 0);
+    if (type !== undefined && addedBy.includes(type))
+      bytes += (done!.result?.payloads ?? []).reduce((sum, p) => sum + (p.data?.length ?? 0), 0);
   }
   return bytes;
 }
 
 /** Every Temporal run of one agent run, oldest first: from the last run back through each continue-as-new. */
-export async function runHistories(client: Client, workflowId: string, lastRunId: string, addedBy = ADDED_BY_THOUGHTLINE): Promise<RunHistory[]> {
+export async function runHistories(
+  client: Client,
+  workflowId: string,
+  lastRunId: string,
+  addedBy = ADDED_BY_THOUGHTLINE,
+): Promise<RunHistory[]> {
   const runs: RunHistory[] = [];
-  for (let runId: string | undefined = lastRunId; runId; ) {
+  for (let runId: string | undefined = lastRunId; runId;) {
     // Sizes only: a long run's histories add up to hundreds of MB; nothing keeps them.
     const history: History = await client.workflow.getHandle(workflowId, runId).fetchHistory();
     const events = history.events ?? [];
     const sizes = events.map((e) => temporal.api.history.v1.HistoryEvent.encode(e).finish().length);
     const continuedFrom = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
     const carryingEventBytes = (sizes.at(-1) ?? 0) + (continuedFrom ? (sizes[0] ?? 0) : 0);
-    runs.unshift({ runId, bytes: temporal.api.history.v1.History.encode(history).finish().length, events: events.length, largestEventBytes: Math.max(0, ...sizes), carryingEventBytes, addedBytes: addedBytesOf(events, addedBy), byKind: bytesByKind(events, sizes) });
+    runs.unshift({
+      runId,
+      bytes: temporal.api.history.v1.History.encode(history).finish().length,
+      events: events.length,
+      largestEventBytes: Math.max(0, ...sizes),
+      carryingEventBytes,
+      addedBytes: addedBytesOf(events, addedBy),
+      byKind: bytesByKind(events, sizes),
+    });
     runId = continuedFrom;
   }
   return runs;

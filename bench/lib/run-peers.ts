@@ -14,20 +14,31 @@ export const PeerReport = z.object({
 });
 export type PeerReport = z.infer<typeof PeerReport>;
 
-export type PeerOutcome = { name: string; ok: true; report: PeerReport; wallMs: number } | { name: string; ok: false; stage: 'missing' | 'install' | 'run' | 'output'; error: string };
+export type PeerOutcome =
+  | { name: string; ok: true; report: PeerReport; wallMs: number }
+  | { name: string; ok: false; stage: 'missing' | 'install' | 'run' | 'output'; error: string };
 
 const INSTALL_TIMEOUT_MS = 600_000;
 
-function run(cmd: string, args: readonly string[], opts: { cwd: string; timeoutMs: number; label: string }): Promise<{ stdout: string; stderr: string }> {
+function run(
+  cmd: string,
+  args: readonly string[],
+  opts: { cwd: string; timeoutMs: number; label: string },
+): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     // SIGKILL at the timeout: a peer stuck in a loop may ignore SIGTERM.
-    execFile(cmd, args, { cwd: opts.cwd, timeout: opts.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (!err) return resolve({ stdout, stderr });
-      const { killed, code } = err as { killed?: boolean; code?: number | string };
-      const how = killed ? `was killed after ${opts.timeoutMs} ms` : `failed (exit code ${code ?? 'unknown'})`;
-      const last = stderr.trimEnd().split('\n').pop();
-      reject(new Error(`${opts.label} ${how}${last ? `: ${last}` : ''}\n${tail(stderr)}`));
-    });
+    execFile(
+      cmd,
+      args,
+      { cwd: opts.cwd, timeout: opts.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (!err) return resolve({ stdout, stderr });
+        const { killed, code } = err as { killed?: boolean; code?: number | string };
+        const how = killed ? `was killed after ${opts.timeoutMs} ms` : `failed (exit code ${code ?? 'unknown'})`;
+        const last = stderr.trimEnd().split('\n').pop();
+        reject(new Error(`${opts.label} ${how}${last ? `: ${last}` : ''}\n${tail(stderr)}`));
+      },
+    );
   });
 }
 
@@ -43,7 +54,11 @@ export async function installPeers(dir: string, log: (line: string) => void): Pr
   const verb = fs.existsSync(path.join(dir, 'package-lock.json')) ? 'ci' : 'install';
   log(`installing the peers' packages: npm ${verb} --prefix ${dir}`);
   try {
-    await run('npm', [verb, '--prefix', dir, '--no-audit', '--no-fund'], { cwd: dir, timeoutMs: INSTALL_TIMEOUT_MS, label: `npm ${verb}` });
+    await run('npm', [verb, '--prefix', dir, '--no-audit', '--no-fund'], {
+      cwd: dir,
+      timeoutMs: INSTALL_TIMEOUT_MS,
+      label: `npm ${verb}`,
+    });
     return undefined;
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
@@ -59,7 +74,17 @@ export async function runPeer(
 ): Promise<PeerOutcome> {
   const script = path.join(dir, `${name}.mjs`);
   if (!fs.existsSync(script)) return { name, ok: false, stage: 'missing', error: `${script} does not exist` };
-  const argv = [script, '--iterations', String(args.iterations), '--runs', String(args.runs), '--address', args.address, '--namespace', args.namespace];
+  const argv = [
+    script,
+    '--iterations',
+    String(args.iterations),
+    '--runs',
+    String(args.runs),
+    '--address',
+    args.address,
+    '--namespace',
+    args.namespace,
+  ];
   const started = Date.now();
   let stdout: string;
   try {
@@ -68,11 +93,20 @@ export async function runPeer(
     return { name, ok: false, stage: 'run', error: err instanceof Error ? err.message : String(err) };
   }
   // The contract is one line of JSON; tolerate log lines before it.
-  const line = stdout.trimEnd().split('\n').reverse().find((l) => l.trimStart().startsWith('{'));
+  const line = stdout
+    .trimEnd()
+    .split('\n')
+    .reverse()
+    .find((l) => l.trimStart().startsWith('{'));
   try {
     const report = PeerReport.parse(JSON.parse(line ?? ''));
     return { name, ok: true, report, wallMs: Date.now() - started };
   } catch (err) {
-    return { name, ok: false, stage: 'output', error: `unreadable report (${errorText(err)}); stdout ended with:\n${tail(stdout, 5)}` };
+    return {
+      name,
+      ok: false,
+      stage: 'output',
+      error: `unreadable report (${errorText(err)}); stdout ended with:\n${tail(stdout, 5)}`,
+    };
   }
 }

@@ -53,12 +53,22 @@ async function main(): Promise<void> {
   const running = worker.run();
   // CPU from here on is the runs' own: start-up (loading the bundle) differs between the sides.
   const ready = process.resourceUsage();
-  send({ type: 'ready', settings: workerSettings(worker), cpuUserMs: ready.userCPUTime / 1000, cpuSystemMs: ready.systemCPUTime / 1000 });
+  send({
+    type: 'ready',
+    settings: workerSettings(worker),
+    cpuUserMs: ready.userCPUTime / 1000,
+    cpuSystemMs: ready.systemCPUTime / 1000,
+  });
   await running;
   await connection.close();
   finished = true;
   const usage = process.resourceUsage();
-  send({ type: 'stopped', maxRssBytes: usage.maxRSS * 1024, cpuUserMs: usage.userCPUTime / 1000, cpuSystemMs: usage.systemCPUTime / 1000 });
+  send({
+    type: 'stopped',
+    maxRssBytes: usage.maxRSS * 1024,
+    cpuUserMs: usage.userCPUTime / 1000,
+    cpuSystemMs: usage.systemCPUTime / 1000,
+  });
   process.disconnect?.();
 }
 

@@ -42,7 +42,9 @@ export async function withTemporalFloor<T>(
         return (performance.now() - started) / iterations;
       },
       async lastRun() {
-        return workflowId === undefined ? undefined : historyTiming(await ctx.client.workflow.getHandle(workflowId).fetchHistory());
+        return workflowId === undefined
+          ? undefined
+          : historyTiming(await ctx.client.workflow.getHandle(workflowId).fetchHistory());
       },
     }),
   );

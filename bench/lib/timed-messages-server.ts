@@ -5,7 +5,8 @@ import { sseText } from '../../src/testing/render-stream';
 import { BENCH_TOOL } from './bench-tools';
 
 /** `push plan: N iterations[ then ask]` in the system prompt: what a run asks of this model. */
-export const pushPlan = (iterations: number, ask = false): string => `push plan: ${iterations} iterations${ask ? ' then ask' : ''}`;
+export const pushPlan = (iterations: number, ask = false): string =>
+  `push plan: ${iterations} iterations${ask ? ' then ask' : ''}`;
 const PLAN = /push plan: (\d+) iterations( then ask)?/;
 
 /** Marks the moment a text piece was written: `⟦<epoch ms>⟧`. */
@@ -22,7 +23,9 @@ interface WireBlock {
   input?: { n?: number };
 }
 
-async function readJson(req: IncomingMessage): Promise<{ system?: unknown; model?: string; messages?: Array<{ role: string; content: string | WireBlock[] }> }> {
+async function readJson(
+  req: IncomingMessage,
+): Promise<{ system?: unknown; model?: string; messages?: Array<{ role: string; content: string | WireBlock[] }> }> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -32,9 +35,7 @@ async function readJson(req: IncomingMessage): Promise<{ system?: unknown; model
 function nextContent(body: Awaited<ReturnType<typeof readJson>>): FakeContentBlock[] {
   const system = typeof body.system === 'string' ? body.system : JSON.stringify(body.system ?? '');
   const plan = PLAN.exec(system);
-  const last = [...(body.messages ?? [])]
-    .reverse()
-    .find((m) => m.role === 'assistant' && Array.isArray(m.content))
+  const last = [...(body.messages ?? [])].reverse().find((m) => m.role === 'assistant' && Array.isArray(m.content))
     ?.content as WireBlock[] | undefined;
   const lastUse = last?.find((b) => b.type === 'tool_use');
   const done = lastUse?.name === BENCH_TOOL ? Number(lastUse.input?.n ?? 0) : 0;
@@ -56,7 +57,11 @@ export async function startTimedMessagesServer(gapMs: number): Promise<TimedMess
     void (async () => {
       const body = await readJson(req);
       const events = renderStreamEvents(message(nextContent(body)), body.model ?? 'bench');
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': 'req_bench' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        'request-id': 'req_bench',
+      });
       res.socket?.setNoDelay(true);
       for (const event of events) {
         const data = event.data as { delta?: { type?: string; text?: string } };

@@ -25,14 +25,24 @@ export function createScriptedProvider() {
       if (seen < iterations) {
         return {
           content: [
-            { type: 'tool-call', toolCallId: `call_${seen + 1}`, toolName: instantTool.name, input: JSON.stringify(instantTool.input) },
+            {
+              type: 'tool-call',
+              toolCallId: `call_${seen + 1}`,
+              toolName: instantTool.name,
+              input: JSON.stringify(instantTool.input),
+            },
           ],
           finishReason: { unified: 'tool-calls', raw: 'tool_use' },
           usage,
           warnings: [],
         };
       }
-      return { content: [{ type: 'text', text: finalAnswer }], finishReason: { unified: 'stop', raw: 'end_turn' }, usage, warnings: [] };
+      return {
+        content: [{ type: 'text', text: finalAnswer }],
+        finishReason: { unified: 'stop', raw: 'end_turn' },
+        usage,
+        warnings: [],
+      };
     },
   });
   return new MockProviderV4({ languageModels: { [scriptedModelId]: model } });

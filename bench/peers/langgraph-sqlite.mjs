@@ -39,7 +39,9 @@ async function runOnce(iterations, label) {
   const last = state.messages.at(-1);
   const toolResults = state.messages.filter((m) => m.getType() === 'tool').length;
   if (last?.content !== finalAnswer || toolResults !== iterations) {
-    throw new Error(`unexpected run result: ${toolResults} tool results, last message ${JSON.stringify(last?.content)}`);
+    throw new Error(
+      `unexpected run result: ${toolResults} tool results, last message ${JSON.stringify(last?.content)}`,
+    );
   }
 }
 

@@ -29,7 +29,9 @@ export class ScriptedChatModel extends BaseChatModel {
       seen < this.iterations
         ? new AIMessage({
             content: '',
-            tool_calls: [{ id: `call_${seen + 1}`, name: instantTool.name, args: { ...instantTool.input }, type: 'tool_call' }],
+            tool_calls: [
+              { id: `call_${seen + 1}`, name: instantTool.name, args: { ...instantTool.input }, type: 'tool_call' },
+            ],
             usage_metadata,
           })
         : new AIMessage({ content: finalAnswer, usage_metadata });

@@ -3,7 +3,12 @@ import type { McpTools } from './mcp/mcp-tools';
 import { createChainArchiveActivities } from './chain-archive-activity';
 import { ConversationCache } from './conversation/conversation-cache';
 import { KnownTexts } from './conversation/known-texts';
-import { createModelActivities, DEFAULT_CONVERSATION_CACHE_BYTES, knownTextChars, type ModelActivityDeps } from './model-activities';
+import {
+  createModelActivities,
+  DEFAULT_CONVERSATION_CACHE_BYTES,
+  knownTextChars,
+  type ModelActivityDeps,
+} from './model-activities';
 import { createRedactor } from '../tools/redact-secrets';
 import type { TenantActivities } from './tenant-activities';
 import { createToolActivities } from './tool-activities';
@@ -21,10 +26,19 @@ export function createActivities(deps: ActivityDeps) {
   const redact = createRedactor(deps.secrets ?? []);
   // The tools keep their results' texts where the model calls look for the texts they name.
   const given = deps.conversations ?? { cache: new ConversationCache(DEFAULT_CONVERSATION_CACHE_BYTES) };
-  const conversations = { ...given, texts: given.texts ?? new KnownTexts(knownTextChars(DEFAULT_CONVERSATION_CACHE_BYTES)) };
+  const conversations = {
+    ...given,
+    texts: given.texts ?? new KnownTexts(knownTextChars(DEFAULT_CONVERSATION_CACHE_BYTES)),
+  };
   return {
     ...createModelActivities({ ...deps, redact, conversations }),
-    ...createToolActivities({ tools: deps.tools, redact, texts: conversations.texts, ...(deps.mcp ? { mcp: deps.mcp } : {}), ...(deps.isModelAllowed ? { isModelAllowed: deps.isModelAllowed } : {}) }),
+    ...createToolActivities({
+      tools: deps.tools,
+      redact,
+      texts: conversations.texts,
+      ...(deps.mcp ? { mcp: deps.mcp } : {}),
+      ...(deps.isModelAllowed ? { isModelAllowed: deps.isModelAllowed } : {}),
+    }),
     ...createChainArchiveActivities(),
   };
 }

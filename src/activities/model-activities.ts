@@ -40,7 +40,15 @@ export const DEFAULT_CONVERSATION_CACHE_BYTES = 64 * 1024 * 1024;
 /** The tool results' texts a worker keeps for calls that name them: a quarter of its conversations' budget. */
 export const knownTextChars = (conversationCacheBytes: number): number => Math.floor(conversationCacheBytes / 4);
 
-export function createModelActivities({ models, onModelDelta, onModelReply, isModelAllowed, heartbeatEveryMs = 1_000, redact = (v) => v, conversations }: ModelActivityDeps) {
+export function createModelActivities({
+  models,
+  onModelDelta,
+  onModelReply,
+  isModelAllowed,
+  heartbeatEveryMs = 1_000,
+  redact = (v) => v,
+  conversations,
+}: ModelActivityDeps) {
   const source = conversations ?? { cache: new ConversationCache(DEFAULT_CONVERSATION_CACHE_BYTES) };
   return {
     /**
@@ -49,7 +57,11 @@ export function createModelActivities({ models, onModelDelta, onModelReply, isMo
      */
     async callModel(input: ModelCallInput): Promise<ModelReply> {
       const execution = Context.current().info.workflowExecution;
-      const request = await resolveConversation(input, execution && { workflowId: execution.workflowId, runId: execution.runId }, source);
+      const request = await resolveConversation(
+        input,
+        execution && { workflowId: execution.workflowId, runId: execution.runId },
+        source,
+      );
       const provider = models[request.provider];
       if (!provider) {
         const configured = Object.keys(models).join(', ') || '(none)';
@@ -88,7 +100,8 @@ export function createModelActivities({ models, onModelDelta, onModelReply, isMo
           onThinkingDelta: publish('thinking'),
         });
         const safe = withoutSecrets(reply, redact);
-        if ('conversation' in input && execution) rememberReply(source.cache, execution.workflowId, input.conversation.hash, safe.content);
+        if ('conversation' in input && execution)
+          rememberReply(source.cache, execution.workflowId, input.conversation.hash, safe.content);
         onModelReply?.(workflowId, safe);
         return safe;
       } catch (err) {
@@ -107,5 +120,8 @@ export function createModelActivities({ models, onModelDelta, onModelReply, isMo
  * chain's views redact them.
  */
 function withoutSecrets(reply: ModelReply, redact: Redactor): ModelReply {
-  return { ...reply, content: reply.content.map((b) => (b.type === 'text' ? { ...b, text: String(redact(b.text)) } : b)) };
+  return {
+    ...reply,
+    content: reply.content.map((b) => (b.type === 'text' ? { ...b, text: String(redact(b.text)) } : b)),
+  };
 }

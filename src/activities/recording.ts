@@ -26,19 +26,26 @@ export function createReplyRecorder(file: string, options: { workflowId?: string
 
 /** The recorded replies as a script for `createScriptedModel`, so a real session becomes a test. */
 export function loadRecordedTurns(file: string, workflowId?: string): ScriptedTurn[] {
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .map((line, i) => ({ line, number: i + 1 }))
-    .filter(({ line }) => line.trim() !== '')
-    .map(({ line, number }) => ({ json: JSON.parse(line) as unknown, number }))
-    // Tool executions share the file (`recordToolCalls`); they are replayed by `replayToolCalls`.
-    .filter(({ json }) => (json as { kind?: unknown }).kind !== 'tool')
-    .map(({ json, number }) => {
-      const parsed = RecordedReply.safeParse(json);
-      if (!parsed.success) throw new Error(`${file}:${number} is not a recorded reply: ${parsed.error.message}`);
-      return parsed.data;
-    })
-    .filter((r) => !workflowId || r.workflowId === workflowId)
-    .map(({ reply }) => ({ content: reply.content, stopReason: reply.stopReason, usage: reply.usage, costUsd: reply.costUsd }));
+  return (
+    fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .map((line, i) => ({ line, number: i + 1 }))
+      .filter(({ line }) => line.trim() !== '')
+      .map(({ line, number }) => ({ json: JSON.parse(line) as unknown, number }))
+      // Tool executions share the file (`recordToolCalls`); they are replayed by `replayToolCalls`.
+      .filter(({ json }) => (json as { kind?: unknown }).kind !== 'tool')
+      .map(({ json, number }) => {
+        const parsed = RecordedReply.safeParse(json);
+        if (!parsed.success) throw new Error(`${file}:${number} is not a recorded reply: ${parsed.error.message}`);
+        return parsed.data;
+      })
+      .filter((r) => !workflowId || r.workflowId === workflowId)
+      .map(({ reply }) => ({
+        content: reply.content,
+        stopReason: reply.stopReason,
+        usage: reply.usage,
+        costUsd: reply.costUsd,
+      }))
+  );
 }

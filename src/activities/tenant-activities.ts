@@ -44,16 +44,30 @@ export function createTenantActivities(deps: TenantActivityDeps) {
   const config = TenantLimitsConfig.parse(deps.limits);
   const { client } = deps;
 
-  async function updateWithStart<Req, Res>(tenant: string, update: UpdateDefinition<Res, [Req]>, req: Req, updateId?: string): Promise<Res> {
+  async function updateWithStart<Req, Res>(
+    tenant: string,
+    update: UpdateDefinition<Res, [Req]>,
+    req: Req,
+    updateId?: string,
+  ): Promise<Res> {
     const start = new WithStartWorkflowOperation<(input: TenantQuotaInput) => Promise<never>>('tenantQuotaWorkflow', {
       workflowId: tenantQuotaWorkflowId(tenant),
       taskQueue: deps.taskQueue,
-      args: [{ tenant, ...(deps.reclaimEveryMs !== undefined ? { reclaimEveryMs: deps.reclaimEveryMs } : {}) } satisfies TenantQuotaInput],
+      args: [
+        {
+          tenant,
+          ...(deps.reclaimEveryMs !== undefined ? { reclaimEveryMs: deps.reclaimEveryMs } : {}),
+        } satisfies TenantQuotaInput,
+      ],
       workflowIdConflictPolicy: 'USE_EXISTING',
       staticSummary: `Quota of tenant ${tenant}`,
     });
     try {
-      return await client.workflow.executeUpdateWithStart(update, { args: [req], startWorkflowOperation: start, ...(updateId ? { updateId } : {}) });
+      return await client.workflow.executeUpdateWithStart(update, {
+        args: [req],
+        startWorkflowOperation: start,
+        ...(updateId ? { updateId } : {}),
+      });
     } catch (err) {
       throw classify(err);
     }
@@ -66,17 +80,32 @@ export function createTenantActivities(deps: TenantActivityDeps) {
       return updateWithStart(req.tenant, acquireTenantRunUpdate, { workflowId: req.workflowId, limits });
     },
 
-    async leaseTenantTokens(req: { tenant: string; workflowId: string; tokens: number }): Promise<LeaseTenantTokensResult> {
+    async leaseTenantTokens(req: {
+      tenant: string;
+      workflowId: string;
+      tokens: number;
+    }): Promise<LeaseTenantTokensResult> {
       const limits: TenantLimits | undefined = limitsFor(config, req.tenant);
       if (limits === undefined) return { granted: req.tokens, usedThisHour: 0 };
-      return updateWithStart(req.tenant, leaseTenantTokensUpdate, { workflowId: req.workflowId, tokens: req.tokens, limits }, leaseUpdateId());
+      return updateWithStart(
+        req.tenant,
+        leaseTenantTokensUpdate,
+        { workflowId: req.workflowId, tokens: req.tokens, limits },
+        leaseUpdateId(),
+      );
     },
 
-    async releaseTenantRun(req: { tenant: string; workflowId: string; unusedTokens: number }): Promise<ReleaseTenantRunResult> {
+    async releaseTenantRun(req: {
+      tenant: string;
+      workflowId: string;
+      unusedTokens: number;
+    }): Promise<ReleaseTenantRunResult> {
       if (limitsFor(config, req.tenant) === undefined) return { released: false, returnedTokens: 0, activeRuns: 0 };
       const handle = client.workflow.getHandle(tenantQuotaWorkflowId(req.tenant));
       try {
-        return await handle.executeUpdate(releaseTenantRunUpdate, { args: [{ workflowId: req.workflowId, unusedTokens: req.unusedTokens }] });
+        return await handle.executeUpdate(releaseTenantRunUpdate, {
+          args: [{ workflowId: req.workflowId, unusedTokens: req.unusedTokens }],
+        });
       } catch (err) {
         // No quota workflow: nothing was ever acquired, so there is nothing to release.
         if (isNotFound(err)) return { released: false, returnedTokens: 0, activeRuns: 0 };
@@ -116,7 +145,11 @@ function isNotFound(err: unknown): boolean {
 /** The quota refused the message itself (validator or handler): retrying cannot help. */
 function classify(err: unknown): unknown {
   if (err instanceof WorkflowUpdateFailedError) {
-    return ApplicationFailure.create({ type: FailureType.TenantQuotaRequestRejected, message: err.cause?.message ?? err.message, nonRetryable: true });
+    return ApplicationFailure.create({
+      type: FailureType.TenantQuotaRequestRejected,
+      message: err.cause?.message ?? err.message,
+      nonRetryable: true,
+    });
   }
   return err;
 }

@@ -22,7 +22,14 @@ export interface ToolActivityDeps {
   isModelAllowed?: ToolContext['isModelAllowed'];
 }
 
-export function createToolActivities({ tools, redact, mcp, heartbeatEveryMs = 500, texts, isModelAllowed }: ToolActivityDeps) {
+export function createToolActivities({
+  tools,
+  redact,
+  mcp,
+  heartbeatEveryMs = 500,
+  texts,
+  isModelAllowed,
+}: ToolActivityDeps) {
   return {
     /** Specs of the run's tools; recorded in history, so a replay sees the tool set the run began with. */
     async describeTools(names?: string[]): Promise<ToolSpec[]> {
@@ -31,11 +38,25 @@ export function createToolActivities({ tools, redact, mcp, heartbeatEveryMs = 50
         specs = mcp ? await describeWithMcp(tools, mcp, names) : tools.specs(names);
       } catch (err) {
         // An MCP server that is down is retried; anything else (an unknown name, a bad schema) is final.
-        if (err instanceof Error && err.name === 'McpUnavailableError') throw ApplicationFailure.create({ type: FailureType.ToolFailed, message: redactText(err.message), nonRetryable: false });
-        throw ApplicationFailure.create({ type: FailureType.ToolNotRegistered, message: redactText((err as Error).message), nonRetryable: true });
+        if (err instanceof Error && err.name === 'McpUnavailableError')
+          throw ApplicationFailure.create({
+            type: FailureType.ToolFailed,
+            message: redactText(err.message),
+            nonRetryable: false,
+          });
+        throw ApplicationFailure.create({
+          type: FailureType.ToolNotRegistered,
+          message: redactText((err as Error).message),
+          nonRetryable: true,
+        });
       }
       const twice = firstRepeatedName(specs);
-      if (twice) throw ApplicationFailure.create({ type: FailureType.ToolNotRegistered, message: `The tool "${twice}" is named twice (a worker tool and an MCP tool, or twice in the run's list).`, nonRetryable: true });
+      if (twice)
+        throw ApplicationFailure.create({
+          type: FailureType.ToolNotRegistered,
+          message: `The tool "${twice}" is named twice (a worker tool and an MCP tool, or twice in the run's list).`,
+          nonRetryable: true,
+        });
       return specs;
     },
 
@@ -76,14 +97,26 @@ export function createToolActivities({ tools, redact, mcp, heartbeatEveryMs = 50
         if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
         const final = ToolError.is(err) && !err.retryable;
         const message = redactText(final ? thrownText(err) : `${tool.name} failed: ${thrownText(err)}`);
-        const failure = ApplicationFailure.create({ type: final ? FailureType.ToolRefused : FailureType.ToolFailed, message, nonRetryable: final, details: [{ attempts: ctx.info.attempt }] });
+        const failure = ApplicationFailure.create({
+          type: final ? FailureType.ToolRefused : FailureType.ToolFailed,
+          message,
+          nonRetryable: final,
+          details: [{ attempts: ctx.info.attempt }],
+        });
         withStackOf(failure, err, redactText);
         throw failure;
       } finally {
         clearInterval(keepAlive);
       }
       try {
-        if (isNeedsInput(value)) return { result: null, truncated: false, durationMs: Date.now() - started, attempts: ctx.info.attempt, needsInput: neededInput(value, redact) };
+        if (isNeedsInput(value))
+          return {
+            result: null,
+            truncated: false,
+            durationMs: Date.now() - started,
+            attempts: ctx.info.attempt,
+            needsInput: neededInput(value, redact),
+          };
         const { result, truncated } = redactToolResult(value, call.maxResultChars, redact);
         const { attempt, scheduledTimestampMs } = ctx.info;
         // From the second attempt on, the time covers the earlier attempts and the waits between them.

@@ -1,5 +1,9 @@
 import type { Next } from '@temporalio/common';
-import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory } from '@temporalio/worker';
+import type {
+  ActivityExecuteInput,
+  ActivityInboundCallsInterceptor,
+  ActivityInterceptorsFactory,
+} from '@temporalio/worker';
 import { createRedactor, redactFailure } from '../tools/redact-secrets';
 
 /** A UTF-16 surrogate without its pair: valid in a JS string, invalid in UTF-8. */

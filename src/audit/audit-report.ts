@@ -95,7 +95,6 @@ export const AuditIntervention = z.object({
 });
 export type AuditIntervention = z.infer<typeof AuditIntervention>;
 
-
 export const AuditReport = z.object({
   schemaVersion: z.literal(AUDIT_REPORT_SCHEMA_VERSION),
   generatedBy: z.literal('thoughtline'),
@@ -201,13 +200,23 @@ export function buildAuditReport(input: AuditReportInput): AuditReport {
   });
 }
 
-function auditCosts(steps: ReasoningStep[], result: AgentResult | undefined, status: AgentStatus | undefined): AuditCosts {
+function auditCosts(
+  steps: ReasoningStep[],
+  result: AgentResult | undefined,
+  status: AgentStatus | undefined,
+): AuditCosts {
   const byModel = costsByModel(steps);
   const calls = steps.filter((s) => s.type === 'tool_call');
   const modelCalls = calls.filter((s) => s.toolCall.toolType === 'llm').length;
   const counted = { modelCalls, toolCalls: calls.length - modelCalls };
   const totals = result
-    ? { totalsFrom: 'result' as const, usage: result.usage, costUsd: result.costUsd, modelCalls: result.modelCalls, toolCalls: result.toolCalls }
+    ? {
+        totalsFrom: 'result' as const,
+        usage: result.usage,
+        costUsd: result.costUsd,
+        modelCalls: result.modelCalls,
+        toolCalls: result.toolCalls,
+      }
     : status
       ? { totalsFrom: 'live_status' as const, usage: status.usage, costUsd: status.costUsd, ...counted }
       : {

@@ -1,5 +1,11 @@
 // Audit reports: build, seal, verify. The CLI and the server import this index only.
-export { AuditReport, AuditModelCall, buildAuditReport, type AuditApproval, type AuditIntervention } from './audit-report';
+export {
+  AuditReport,
+  AuditModelCall,
+  buildAuditReport,
+  type AuditApproval,
+  type AuditIntervention,
+} from './audit-report';
 export { ReportIntegrity } from './report-integrity';
 export { sealReport, type ExportSigningKey } from './seal-report';
 export { verifyReport, allProblems, type ReportCheck, type SignatureCheck, type VerifyOptions } from './verify-report';

@@ -55,9 +55,13 @@ export function sectionHashes(report: Record<string, unknown>): Record<string, s
 
 export const headHashOf = (sections: Record<string, string>): string => sha256Hex(canonicalJson(sections));
 
-export const stepHash = (previous: string, step: unknown): string => sha256Hex(`${previous}\n${canonicalJson(asStored(step))}`);
+export const stepHash = (previous: string, step: unknown): string =>
+  sha256Hex(`${previous}\n${canonicalJson(asStored(step))}`);
 
 /** The last link: the last step's hash followed by each child's final hash, in order. */
-export function finalHashOf(lastStepHash: string, children: ReadonlyArray<{ workflowId: string; finalHash: string }>): string {
+export function finalHashOf(
+  lastStepHash: string,
+  children: ReadonlyArray<{ workflowId: string; finalHash: string }>,
+): string {
   return children.length === 0 ? lastStepHash : sha256Hex(`${lastStepHash}\n${canonicalJson(children)}`);
 }

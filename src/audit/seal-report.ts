@@ -50,6 +50,14 @@ export function sealReport<T extends Sealable>(report: T, key?: ExportSigningKey
         value: base64UrlEncode(ed25519.sign(utf8ToBytes(`${EXPORT_SIGNATURE_DOMAIN}${finalHash}`), key.seed)),
       }
     : undefined;
-  const integrity: ReportIntegrity = { algorithm: INTEGRITY_ALGORITHM, sections, headHash, steps, children, finalHash, ...(signature ? { signature } : {}) };
+  const integrity: ReportIntegrity = {
+    algorithm: INTEGRITY_ALGORITHM,
+    sections,
+    headHash,
+    steps,
+    children,
+    finalHash,
+    ...(signature ? { signature } : {}),
+  };
   return { ...report, integrity };
 }

@@ -1,7 +1,14 @@
 import { ed25519 } from '@noble/curves/ed25519';
 import { utf8ToBytes } from '@noble/hashes/utils';
 import { base64UrlDecode } from '../shared/signed-decision';
-import { EXPORT_SIGNATURE_DOMAIN, finalHashOf, headHashOf, ReportIntegrity, sectionHashes, stepHash } from './report-integrity';
+import {
+  EXPORT_SIGNATURE_DOMAIN,
+  finalHashOf,
+  headHashOf,
+  ReportIntegrity,
+  sectionHashes,
+  stepHash,
+} from './report-integrity';
 
 export type SignatureCheck =
   | { state: 'unsigned' }
@@ -47,15 +54,32 @@ export function verifyReport(value: unknown, options: VerifyOptions = {}, path =
   const where = path ? `${path}: ` : '';
   const problems: string[] = [];
   const parsed = ReportIntegrity.safeParse(report.integrity);
-  if (!isRecord(value)) return { workflowId, signature: { state: 'unsigned' }, anchor: 'none', problems: [`${where}not a report (a JSON object was expected)`], children: [] };
-  if (!parsed.success) return { workflowId, signature: { state: 'unsigned' }, anchor: 'none', problems: [`${where}no readable integrity block: the report was not sealed, or the block was changed`], children: [] };
+  if (!isRecord(value))
+    return {
+      workflowId,
+      signature: { state: 'unsigned' },
+      anchor: 'none',
+      problems: [`${where}not a report (a JSON object was expected)`],
+      children: [],
+    };
+  if (!parsed.success)
+    return {
+      workflowId,
+      signature: { state: 'unsigned' },
+      anchor: 'none',
+      problems: [`${where}no readable integrity block: the report was not sealed, or the block was changed`],
+      children: [],
+    };
   const integrity = parsed.data;
 
-  if (headHashOf(integrity.sections) !== integrity.headHash) problems.push(`${where}the integrity block's section hashes were changed`);
+  if (headHashOf(integrity.sections) !== integrity.headHash)
+    problems.push(`${where}the integrity block's section hashes were changed`);
   const actual = sectionHashes(report);
   for (const name of new Set([...Object.keys(actual), ...Object.keys(integrity.sections)])) {
     if (actual[name] === integrity.sections[name]) continue;
-    problems.push(`${where}section "${name}" was ${!(name in actual) ? 'removed' : !(name in integrity.sections) ? 'added' : 'altered'}`);
+    problems.push(
+      `${where}section "${name}" was ${!(name in actual) ? 'removed' : !(name in integrity.sections) ? 'added' : 'altered'}`,
+    );
   }
 
   const steps = Array.isArray(report.steps) ? report.steps : [];
@@ -74,7 +98,9 @@ export function verifyReport(value: unknown, options: VerifyOptions = {}, path =
     }
     expected = stepHash(expected, steps[i]);
     if (expected !== recorded.hash) {
-      problems.push(`${where}step ${recorded.stepNumber} (${recorded.stepId}) was altered, removed or reordered: the first step whose hash does not match`);
+      problems.push(
+        `${where}step ${recorded.stepNumber} (${recorded.stepId}) was altered, removed or reordered: the first step whose hash does not match`,
+      );
       break;
     }
   }
@@ -82,20 +108,29 @@ export function verifyReport(value: unknown, options: VerifyOptions = {}, path =
   const childReports = Array.isArray(report.children) ? report.children : [];
   // A child's final hash is chained into its parent's: the final hashes given are the parents'.
   const childOptions = options.trustedKeys ? { trustedKeys: options.trustedKeys } : {};
-  const children = childReports.map((child, i) => verifyReport(child, childOptions, `${path ? `${path} › ` : ''}sub-agent ${i + 1}`));
-  if (childReports.length !== integrity.children.length) problems.push(`${where}the report lists ${childReports.length} sub-agent report(s); ${integrity.children.length} were sealed`);
+  const children = childReports.map((child, i) =>
+    verifyReport(child, childOptions, `${path ? `${path} › ` : ''}sub-agent ${i + 1}`),
+  );
+  if (childReports.length !== integrity.children.length)
+    problems.push(
+      `${where}the report lists ${childReports.length} sub-agent report(s); ${integrity.children.length} were sealed`,
+    );
   children.forEach((child, i) => {
     const sealed = integrity.children[i];
-    if (sealed && child.finalHash !== sealed.finalHash) problems.push(`${where}sub-agent report ${sealed.workflowId} does not match the one sealed with this report`);
+    if (sealed && child.finalHash !== sealed.finalHash)
+      problems.push(`${where}sub-agent report ${sealed.workflowId} does not match the one sealed with this report`);
   });
 
   const lastHash = integrity.steps.at(-1)?.hash ?? integrity.headHash;
-  if (finalHashOf(lastHash, integrity.children) !== integrity.finalHash) problems.push(`${where}the final hash does not follow from the step hashes`);
+  if (finalHashOf(lastHash, integrity.children) !== integrity.finalHash)
+    problems.push(`${where}the final hash does not follow from the step hashes`);
   const signature = checkSignature(integrity, options.trustedKeys);
   if (signature.state === 'invalid') problems.push(`${where}signature: ${signature.reason}`);
-  if (options.trustedKeys?.length && signature.state === 'unsigned') problems.push(`${where}the report is not signed, and a trusted key was required`);
+  if (options.trustedKeys?.length && signature.state === 'unsigned')
+    problems.push(`${where}the report is not signed, and a trusted key was required`);
   const hashKept = options.finalHashes?.includes(integrity.finalHash) === true;
-  if (options.finalHashes?.length && !hashKept) problems.push(`${where}its final hash ${integrity.finalHash} is not one of the final hashes given`);
+  if (options.finalHashes?.length && !hashKept)
+    problems.push(`${where}its final hash ${integrity.finalHash} is not one of the final hashes given`);
   const anchor = signature.state === 'trusted' ? 'trusted_key' : hashKept ? 'final_hash' : 'none';
   return { workflowId, finalHash: integrity.finalHash, signature, anchor, problems, children };
 }
@@ -105,7 +140,8 @@ function checkSignature(integrity: ReportIntegrity, trustedKeys: readonly string
   if (!sig) return { state: 'unsigned' };
   const publicKey = base64UrlDecode(sig.publicKey);
   const value = base64UrlDecode(sig.value);
-  if (publicKey?.length !== 32 || value?.length !== 64) return { state: 'invalid', reason: 'the key or signature is not well-formed base64url Ed25519' };
+  if (publicKey?.length !== 32 || value?.length !== 64)
+    return { state: 'invalid', reason: 'the key or signature is not well-formed base64url Ed25519' };
   let valid = false;
   try {
     valid = ed25519.verify(value, utf8ToBytes(`${EXPORT_SIGNATURE_DOMAIN}${integrity.finalHash}`), publicKey);
@@ -114,7 +150,8 @@ function checkSignature(integrity: ReportIntegrity, trustedKeys: readonly string
   }
   if (!valid) return { state: 'invalid', reason: `the signature by key "${sig.keyId}" does not match the final hash` };
   if (!trustedKeys?.length) return { state: 'self_consistent', keyId: sig.keyId, publicKey: sig.publicKey };
-  if (!trustedKeys.includes(sig.publicKey)) return { state: 'invalid', reason: `signed by key "${sig.keyId}", which is not one of the trusted keys` };
+  if (!trustedKeys.includes(sig.publicKey))
+    return { state: 'invalid', reason: `signed by key "${sig.keyId}", which is not one of the trusted keys` };
   return { state: 'trusted', keyId: sig.keyId };
 }
 

@@ -43,7 +43,11 @@ function installedTree(dir: string): string {
 function bundleKey(failureConverterPath: string | undefined, interceptors: readonly string[]): string {
   const root = path.dirname(WORKFLOWS_PATH);
   const hash = crypto.createHash('sha256');
-  for (const file of codeFiles(root)) hash.update(`${path.relative(root, file)}\0`).update(fs.readFileSync(file)).update('\0');
+  for (const file of codeFiles(root))
+    hash
+      .update(`${path.relative(root, file)}\0`)
+      .update(fs.readFileSync(file))
+      .update('\0');
   hash.update(installedTree(root)).update(`\0${failureConverterPath ?? ''}\0${interceptors.join('\0')}`);
   return hash.digest('hex').slice(0, 24);
 }
@@ -57,7 +61,10 @@ const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error: conso
  */
 export async function cachedWorkflowBundle(options: CachedBundleOptions): Promise<{ codePath: string }> {
   const telemetry = telemetryBundleOptions();
-  const codePath = path.join(options.cacheDir, `${PREFIX}${bundleKey(options.failureConverterPath, telemetry.workflowInterceptorModules ?? [])}.js`);
+  const codePath = path.join(
+    options.cacheDir,
+    `${PREFIX}${bundleKey(options.failureConverterPath, telemetry.workflowInterceptorModules ?? [])}.js`,
+  );
   if (fs.existsSync(codePath)) {
     // Marks it recently used, so that pruning keeps it.
     const now = new Date();

@@ -46,10 +46,16 @@ export function parseCommandLine(argv: readonly string[], commands: readonly Com
   const [verb, ...rest] = argv;
   if (verb === undefined) return { kind: 'help', exitCode: 2 };
   if (verb === '--help' || verb === '-h') return { kind: 'help', exitCode: 0 };
-  if (verb.startsWith('-')) throw new UsageError(`the command comes first and its options after it, e.g. thoughtline status <workflowId> --json; got "${verb}" first.`);
+  if (verb.startsWith('-'))
+    throw new UsageError(
+      `the command comes first and its options after it, e.g. thoughtline status <workflowId> --json; got "${verb}" first.`,
+    );
   const command = commands.find((c) => c.name === verb);
   if (!command) {
-    const near = didYouMean(verb, commands.map((c) => c.name));
+    const near = didYouMean(
+      verb,
+      commands.map((c) => c.name),
+    );
     throw new UsageError(`unknown command "${verb}"${near ? `; did you mean "${near}"?` : '.'}`);
   }
   const options = { ...command.options, ...HELP_OPTION };
@@ -92,7 +98,8 @@ function refuseUnknownOptions(tokens: readonly string[], command: CommandSpec, c
       if (spec.type === 'string' && !token.includes('=')) i++;
     } else if (token.startsWith('-') && token.length > 1) {
       const unknown = [...token.slice(1)].find((c) => !shorts.has(c));
-      if (unknown !== undefined) throw new UsageError(`unknown option -${unknown} for "${command.name}"; ${takesText(command)}.`);
+      if (unknown !== undefined)
+        throw new UsageError(`unknown option -${unknown} for "${command.name}"; ${takesText(command)}.`);
     }
   }
 }
@@ -102,21 +109,30 @@ function unknownOptionText(name: string, command: CommandSpec, commands: readonl
   const near = didYouMean(name, own);
   if (near) return `unknown option --${name}; did you mean --${near}?`;
   const elsewhere = commands.filter((c) => Object.hasOwn(c.options, name)).map((c) => c.name);
-  if (elsewhere.length) return `"${command.name}" does not take --${name} (${elsewhere.join(', ')} ${elsewhere.length === 1 ? 'does' : 'do'}); ${takesText(command)}.`;
+  if (elsewhere.length)
+    return `"${command.name}" does not take --${name} (${elsewhere.join(', ')} ${elsewhere.length === 1 ? 'does' : 'do'}); ${takesText(command)}.`;
   return `unknown option --${name}; ${takesText(command)}.`;
 }
 
 const takesText = (command: CommandSpec): string => {
   const own = Object.keys(command.options);
-  return own.length ? `"${command.name}" takes ${own.map((o) => `--${o}`).join(', ')}` : `"${command.name}" takes no options`;
+  return own.length
+    ? `"${command.name}" takes ${own.map((o) => `--${o}`).join(', ')}`
+    : `"${command.name}" takes no options`;
 };
 
 function checkArgCount(command: CommandSpec, positionals: readonly string[]): void {
   const missing = command.args.find((a, i) => a.needs !== undefined && positionals[i] === undefined);
   if (missing) throw new UsageError(`"${command.name}" needs ${missing.needs}.`);
   if (positionals.length > command.args.length) {
-    const extra = positionals.slice(command.args.length).map((p) => `"${p}"`).join(' ');
-    const takes = command.args.length === 0 ? 'takes no arguments' : `takes ${command.args.map((a) => a.name).join(' ')}`;
-    throw new UsageError(`"${command.name}" ${takes}; unexpected ${extra}${command.extraArgsHint ? ` (${command.extraArgsHint})` : ''}.`);
+    const extra = positionals
+      .slice(command.args.length)
+      .map((p) => `"${p}"`)
+      .join(' ');
+    const takes =
+      command.args.length === 0 ? 'takes no arguments' : `takes ${command.args.map((a) => a.name).join(' ')}`;
+    throw new UsageError(
+      `"${command.name}" ${takes}; unexpected ${extra}${command.extraArgsHint ? ` (${command.extraArgsHint})` : ''}.`,
+    );
   }
 }

@@ -44,27 +44,39 @@ function positiveInteger(line: CommandLine, name: string, max = Number.MAX_SAFE_
   const raw = line.text(name);
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!(Number.isInteger(n) && n > 0 && n <= max)) throw new UsageError(`--${name} takes a positive whole number${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ''}, not "${raw}".`);
+  if (!(Number.isInteger(n) && n > 0 && n <= max))
+    throw new UsageError(
+      `--${name} takes a positive whole number${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ''}, not "${raw}".`,
+    );
   return n;
 }
 
 function nonNegativeInteger(line: CommandLine, name: string): number {
   const raw = line.text(name) ?? '';
   const n = Number(raw);
-  if (!(raw.trim() !== '' && Number.isInteger(n) && n >= 0)) throw new UsageError(`--${name} takes a whole number (0 or more), not "${raw}".`);
+  if (!(raw.trim() !== '' && Number.isInteger(n) && n >= 0))
+    throw new UsageError(`--${name} takes a whole number (0 or more), not "${raw}".`);
   return n;
 }
 
 /** The provider of `provider/model`, checked against the providers there are. */
 function providerOf(text: string): ModelProviderName {
   const parsed = ModelProviderName.safeParse(text.slice(0, text.indexOf('/')));
-  if (!parsed.success) throw new UsageError(`--model: "${text.slice(0, text.indexOf('/'))}" is not a provider (${ModelProviderName.options.join(', ')}); write provider/model or just the model.`);
+  if (!parsed.success)
+    throw new UsageError(
+      `--model: "${text.slice(0, text.indexOf('/'))}" is not a provider (${ModelProviderName.options.join(', ')}); write provider/model or just the model.`,
+    );
   return parsed.data;
 }
 
 /** Every command, its arguments and the only options it takes; `--help` is accepted everywhere. */
 export const COMMANDS: readonly CommandSpec[] = [
-  { name: 'demo', args: [], options: { team: flag }, run: async (l) => ((await demo({ team: l.flag('team') })) ? 0 : 1) },
+  {
+    name: 'demo',
+    args: [],
+    options: { team: flag },
+    run: async (l) => ((await demo({ team: l.flag('team') })) ? 0 : 1),
+  },
   {
     name: 'dev',
     args: [],
@@ -77,7 +89,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: [],
     options: { tools: text, mcp: text, unversioned: flag, 'keep-current': flag },
     run: async (l) => {
-      await worker(l.text('tools'), l.text('mcp'), { unversioned: l.flag('unversioned'), keepCurrent: l.flag('keep-current') });
+      await worker(l.text('tools'), l.text('mcp'), {
+        unversioned: l.flag('unversioned'),
+        keepCurrent: l.flag('keep-current'),
+      });
       return 0;
     },
   },
@@ -88,7 +103,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: { unversioned: flag },
     run: async (l) => {
       const buildId = l.args[0];
-      if (Boolean(buildId) === l.flag('unversioned')) throw new UsageError('"set-current-version" needs a build id from thoughtline versions, or --unversioned (not both).');
+      if (Boolean(buildId) === l.flag('unversioned'))
+        throw new UsageError(
+          '"set-current-version" needs a build id from thoughtline versions, or --unversioned (not both).',
+        );
       return setCurrent(buildId ?? null);
     },
   },
@@ -124,7 +142,13 @@ export const COMMANDS: readonly CommandSpec[] = [
         ...(given('oidc-roles-claim') !== undefined ? { rolesClaim: given('oidc-roles-claim')! } : {}),
         ...(given('oidc-tenant-claim') !== undefined ? { tenantClaim: given('oidc-tenant-claim')! } : {}),
         ...(l.flag('oidc-require-tenant') ? { requireTenant: true } : {}),
-        ...(given('oidc-token-types') !== undefined ? { tokenTypes: given('oidc-token-types')!.split(',').map((t) => t.trim()) } : {}),
+        ...(given('oidc-token-types') !== undefined
+          ? {
+              tokenTypes: given('oidc-token-types')!
+                .split(',')
+                .map((t) => t.trim()),
+            }
+          : {}),
       };
       return serveHttp({
         ...(port ? { port } : {}),
@@ -146,13 +170,36 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: { id: text, roles: text, tenant: text, file: text },
     run: async (l) => {
       const id = l.text('id')?.trim();
-      if (!id) throw new UsageError('"token" needs --id NAME: who presenting the token is, e.g. thoughtline token --id alice --roles developer,approver');
-      createToken({ id, ...(l.text('roles') !== undefined ? { roles: l.text('roles')! } : {}), ...(l.text('tenant') ? { tenant: l.text('tenant')! } : {}), ...(l.text('file') ? { file: l.text('file')! } : {}) });
+      if (!id)
+        throw new UsageError(
+          '"token" needs --id NAME: who presenting the token is, e.g. thoughtline token --id alice --roles developer,approver',
+        );
+      createToken({
+        id,
+        ...(l.text('roles') !== undefined ? { roles: l.text('roles')! } : {}),
+        ...(l.text('tenant') ? { tenant: l.text('tenant')! } : {}),
+        ...(l.text('file') ? { file: l.text('file')! } : {}),
+      });
       return 0;
     },
   },
-  { name: 'signing-key', args: [], options: { id: text }, run: async (l) => printSigningKey(l.text('id') !== undefined ? { id: l.text('id')! } : {}) },
-  { name: 'tools', args: [], options: { tools: text, mcp: text, json: flag }, run: async (l) => printTools({ ...(l.text('tools') ? { tools: l.text('tools')! } : {}), ...(l.text('mcp') ? { mcp: l.text('mcp')! } : {}), json: l.flag('json') }) },
+  {
+    name: 'signing-key',
+    args: [],
+    options: { id: text },
+    run: async (l) => printSigningKey(l.text('id') !== undefined ? { id: l.text('id')! } : {}),
+  },
+  {
+    name: 'tools',
+    args: [],
+    options: { tools: text, mcp: text, json: flag },
+    run: async (l) =>
+      printTools({
+        ...(l.text('tools') ? { tools: l.text('tools')! } : {}),
+        ...(l.text('mcp') ? { mcp: l.text('mcp')! } : {}),
+        json: l.flag('json'),
+      }),
+  },
   {
     name: 'run',
     args: [{ name: '"<task>"', needs: 'a task, e.g. thoughtline run "Compare the weather in Paris and Tokyo"' }],
@@ -200,15 +247,30 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: { json: flag, role: text, expand: flag, 'after-step': text, limit: text, 'as-of': text },
     run: async (l) => {
       if (l.text('as-of') !== undefined) {
-        if (l.flag('expand') || l.text('after-step') !== undefined || l.text('limit') !== undefined) throw new UsageError('--as-of prints the whole chain as it stood; it does not take --expand, --after-step or --limit.');
-        await printChainAsOf(l.args[0]!, positiveInteger(l, 'as-of')!, { json: l.flag('json'), role: role(l, 'developer') });
+        if (l.flag('expand') || l.text('after-step') !== undefined || l.text('limit') !== undefined)
+          throw new UsageError(
+            '--as-of prints the whole chain as it stood; it does not take --expand, --after-step or --limit.',
+          );
+        await printChainAsOf(l.args[0]!, positiveInteger(l, 'as-of')!, {
+          json: l.flag('json'),
+          role: role(l, 'developer'),
+        });
         return 0;
       }
       const afterStep = positiveInteger(l, 'after-step');
       const limit = positiveInteger(l, 'limit', MAX_CHAIN_PAGE_STEPS);
-      const page = afterStep !== undefined || limit !== undefined ? { ...(afterStep !== undefined ? { afterStep } : {}), ...(limit !== undefined ? { limit } : {}) } : undefined;
-      if (page && l.flag('expand')) throw new UsageError('--expand prints whole chains; it does not take --after-step or --limit.');
-      await printChain(l.args[0]!, { json: l.flag('json'), role: role(l, 'developer'), expand: l.flag('expand'), ...(page ? { page } : {}) });
+      const page =
+        afterStep !== undefined || limit !== undefined
+          ? { ...(afterStep !== undefined ? { afterStep } : {}), ...(limit !== undefined ? { limit } : {}) }
+          : undefined;
+      if (page && l.flag('expand'))
+        throw new UsageError('--expand prints whole chains; it does not take --after-step or --limit.');
+      await printChain(l.args[0]!, {
+        json: l.flag('json'),
+        role: role(l, 'developer'),
+        expand: l.flag('expand'),
+        ...(page ? { page } : {}),
+      });
       return 0;
     },
   },
@@ -236,7 +298,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: { note: text, yes: { type: 'boolean', short: 'y' }, ...PERSON },
     run: async (l) => {
       const note = l.text('note');
-      await decideCall(l.args[0]!, l.args[1], { approved: true, yes: l.flag('yes'), ...person(l), ...(note ? { reason: note } : {}) });
+      await decideCall(l.args[0]!, l.args[1], {
+        approved: true,
+        yes: l.flag('yes'),
+        ...person(l),
+        ...(note ? { reason: note } : {}),
+      });
       return 0;
     },
   },
@@ -246,14 +313,18 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: { reason: text, yes: { type: 'boolean', short: 'y' }, ...PERSON },
     run: async (l) => {
       const reason = l.text('reason')?.trim();
-      if (!reason) throw new UsageError('"reject" needs --reason TEXT: the agent reads it to decide what to do instead.');
+      if (!reason)
+        throw new UsageError('"reject" needs --reason TEXT: the agent reads it to decide what to do instead.');
       await decideCall(l.args[0]!, l.args[1], { approved: false, yes: l.flag('yes'), ...person(l), reason });
       return 0;
     },
   },
   {
     name: 'steer',
-    args: [WORKFLOW_ID, { name: '"<instruction>"', needs: 'the instruction, e.g. thoughtline steer <id> "Use only 2024 data"' }],
+    args: [
+      WORKFLOW_ID,
+      { name: '"<instruction>"', needs: 'the instruction, e.g. thoughtline steer <id> "Use only 2024 data"' },
+    ],
     extraArgsHint: 'put the instruction in quotes',
     options: PERSON,
     run: async (l) => {
@@ -281,11 +352,18 @@ export const COMMANDS: readonly CommandSpec[] = [
       const out = l.text('out');
       const keyring = l.text('keyring');
       const query = l.text('query');
-      if ((query === undefined) === (l.args[0] === undefined)) throw new UsageError('export takes a workflow id, or --query "<visibility query>" for many runs (not both).');
+      if ((query === undefined) === (l.args[0] === undefined))
+        throw new UsageError('export takes a workflow id, or --query "<visibility query>" for many runs (not both).');
       if (query === undefined && l.text('limit') !== undefined) throw new UsageError('--limit goes with --query.');
       const limit = positiveInteger(l, 'limit', MAX_EXPORT_LIMIT);
       const target = query !== undefined ? { query, ...(limit ? { limit } : {}) } : { workflowId: l.args[0]! };
-      await exportRun(target, { format, role: role(l, 'auditor'), ...(out ? { out } : {}), ...(keyring ? { keyring } : {}), ...person(l) });
+      await exportRun(target, {
+        format,
+        role: role(l, 'auditor'),
+        ...(out ? { out } : {}),
+        ...(keyring ? { keyring } : {}),
+        ...person(l),
+      });
       return 0;
     },
   },
@@ -294,15 +372,29 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: [WORKFLOW_ID],
     options: { 'at-step': text, model: text, steer: text, tools: text, 'dry-run': flag, json: flag, ...PERSON },
     run: async (l) => {
-      if (l.text('at-step') === undefined) throw new UsageError('fork needs --at-step N: the step to fork at (see thoughtline chain <id>).');
+      if (l.text('at-step') === undefined)
+        throw new UsageError('fork needs --at-step N: the step to fork at (see thoughtline chain <id>).');
       const atStep = nonNegativeInteger(l, 'at-step');
       const model = l.text('model');
       const tools = l.text('tools');
       const steer = l.text('steer');
       return forkCommand(l.args[0]!, {
         atStep,
-        ...(model ? { model: model.includes('/') ? { provider: providerOf(model), model: model.slice(model.indexOf('/') + 1) } : { model } } : {}),
-        ...(tools !== undefined ? { tools: tools.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+        ...(model
+          ? {
+              model: model.includes('/')
+                ? { provider: providerOf(model), model: model.slice(model.indexOf('/') + 1) }
+                : { model },
+            }
+          : {}),
+        ...(tools !== undefined
+          ? {
+              tools: tools
+                .split(',')
+                .map((t) => t.trim())
+                .filter(Boolean),
+            }
+          : {}),
         ...(steer ? { steer } : {}),
         dryRun: l.flag('dry-run'),
         json: l.flag('json'),
@@ -314,7 +406,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'verify',
     args: [{ name: '<file>', needs: 'the JSON report to check (from export --format json)' }],
     options: { 'public-key': { type: 'string', multiple: true }, 'final-hash': { type: 'string', multiple: true } },
-    run: async (l) => verifyExport(l.args[0]!, { publicKeys: l.texts('public-key') ?? [], finalHashes: l.texts('final-hash') ?? [] }),
+    run: async (l) =>
+      verifyExport(l.args[0]!, { publicKeys: l.texts('public-key') ?? [], finalHashes: l.texts('final-hash') ?? [] }),
   },
   {
     name: 'cancel',

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { defineTool, type ToolDefinition } from '../tools/define-tool';
 
 const isTool = (value: unknown): value is ToolDefinition =>
-  typeof value === 'object' && value !== null &&
+  typeof value === 'object' &&
+  value !== null &&
   typeof (value as ToolDefinition).name === 'string' &&
   typeof (value as ToolDefinition).execute === 'function' &&
   typeof (value as ToolDefinition).input?.safeParse === 'function';

@@ -18,8 +18,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** The one line a failure prints: a run that is missing keeps Temporal's words, which name it. */
-const failureText = (err: unknown): string =>
-  err instanceof WorkflowNotFoundError ? err.message : readErrorText(err);
+const failureText = (err: unknown): string => (err instanceof WorkflowNotFoundError ? err.message : readErrorText(err));
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

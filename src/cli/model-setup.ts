@@ -24,7 +24,12 @@ export interface ModelSetup {
 export async function setupModels(config: Readonly<Config>, log: (line: string) => void): Promise<ModelSetup> {
   const registry = config.modelRegistry;
   const local = registry?.openaiCompatibleBaseUrl
-    ? { 'openai-compatible': createOpenAICompatibleProvider({ baseURL: registry.openaiCompatibleBaseUrl, prices: registryPrices(registry, 'openai-compatible') }) }
+    ? {
+        'openai-compatible': createOpenAICompatibleProvider({
+          baseURL: registry.openaiCompatibleBaseUrl,
+          prices: registryPrices(registry, 'openai-compatible'),
+        }),
+      }
     : {};
   const prices = { ...CLAUDE_PRICES, ...(registry ? registryPrices(registry, 'anthropic') : {}) };
   if (config.anthropicApiKey) {
@@ -33,14 +38,24 @@ export async function setupModels(config: Readonly<Config>, log: (line: string) 
       prices,
       ...(config.anthropicBaseUrl ? { baseURL: config.anthropicBaseUrl } : {}),
     });
-    return { models: { anthropic: provider, ...local }, offline: false, secrets: [config.anthropicApiKey], close: async () => {} };
+    return {
+      models: { anthropic: provider, ...local },
+      offline: false,
+      secrets: [config.anthropicApiKey],
+      close: async () => {},
+    };
   }
   log(
     'No ANTHROPIC_API_KEY is set, so runs use the offline model: it calls the tools whose name or ' +
       'description shares words with the task, and answers with their results quoted (marked "[offline model]"). ' +
       'Set ANTHROPIC_API_KEY to use Claude.',
   );
-  return { models: { anthropic: createOfflineModel([weatherDemoTurn]), ...local }, offline: true, secrets: [], close: async () => {} };
+  return {
+    models: { anthropic: createOfflineModel([weatherDemoTurn]), ...local },
+    offline: true,
+    secrets: [],
+    close: async () => {},
+  };
 }
 
 /** The registry's prices for one provider's models, keyed by model id as providers look them up. */

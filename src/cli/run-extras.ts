@@ -11,7 +11,9 @@ export function readAgentsFile(file: string): Record<string, SubAgentDefinition>
   } catch (err) {
     throw new UsageError(`--agents ${file}: not readable JSON (${(err as Error).message}).`);
   }
-  const parsed = z.record(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a tool name: letters, digits, _ or -'), SubAgentDefinition).safeParse(raw);
+  const parsed = z
+    .record(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a tool name: letters, digits, _ or -'), SubAgentDefinition)
+    .safeParse(raw);
   if (!parsed.success) throw new UsageError(`--agents ${file}: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
@@ -21,7 +23,11 @@ export function readAgentsFile(file: string): Record<string, SubAgentDefinition>
  * worker's registered tools and the catalogue's agents, nothing else. Checked before the run
  * starts; the run itself would only find out when that sub-agent is called, children later.
  */
-export function checkAgentTools(agents: Readonly<Record<string, { tools?: readonly string[] | undefined }>>, registered: readonly string[], file = 'the --agents file'): void {
+export function checkAgentTools(
+  agents: Readonly<Record<string, { tools?: readonly string[] | undefined }>>,
+  registered: readonly string[],
+  file = 'the --agents file',
+): void {
   const known = new Set([...registered, ...Object.keys(agents)]);
   const problems = Object.entries(agents).flatMap(([name, agent]) =>
     (agent.tools ?? []).filter((tool) => !known.has(tool)).map((tool) => `"${name}" names the tool "${tool}"`),
@@ -45,7 +51,8 @@ export interface RunExtraFlags {
 /** The input fields `run` adds from its flags: a catalogue of sub-agents, planning, a template, questions. */
 export function runExtras(flags: RunExtraFlags): Partial<AgentInputInit> {
   const template = flags.template === undefined ? undefined : PlanTemplateName.safeParse(flags.template);
-  if (template && !template.success) throw new UsageError(`--template must be one of ${PlanTemplateName.options.join(', ')}.`);
+  if (template && !template.success)
+    throw new UsageError(`--template must be one of ${PlanTemplateName.options.join(', ')}.`);
   const agents = flags.agents ? readAgentsFile(flags.agents) : undefined;
   if (agents && flags.registeredTools) checkAgentTools(agents, flags.registeredTools, `--agents ${flags.agents}`);
   return {

@@ -73,7 +73,9 @@ function installQuietRuntime(): void {
 export async function startWorker(
   { config, server }: Connected,
   extraTools: readonly ToolDefinition[] = [],
-  options: Pick<AgentWorkerOptions, 'onModelReply' | 'events' | 'mcp' | 'deployment'> & { wrapTools?: (tools: readonly ToolDefinition[]) => ToolDefinition[] } = {},
+  options: Pick<AgentWorkerOptions, 'onModelReply' | 'events' | 'mcp' | 'deployment'> & {
+    wrapTools?: (tools: readonly ToolDefinition[]) => ToolDefinition[];
+  } = {},
 ): Promise<RunningWorker> {
   const { wrapTools = (t) => [...t], ...workerOptions } = options;
   installQuietRuntime();
@@ -84,7 +86,10 @@ export async function startWorker(
   });
   const connection = await NativeConnection.connect({ address: server.address });
   // A bus the caller passes (serve --with-worker: its own) is theirs to close; one made here is ours.
-  const ownBus = !options.events && config.events ? createEventBus(config.events, { ...(config.eventsToken ? { token: config.eventsToken } : {}), log }) : undefined;
+  const ownBus =
+    !options.events && config.events
+      ? createEventBus(config.events, { ...(config.eventsToken ? { token: config.eventsToken } : {}), log })
+      : undefined;
   const worker = await createAgentWorker({
     workflowBundle,
     connection,
@@ -93,7 +98,9 @@ export async function startWorker(
     tools: wrapTools([...BUILT_IN_TOOLS, ...extraTools]),
     models: models.models,
     secrets: models.secrets,
-    ...(config.modelRegistry ? { isModelAllowed: (p: string, m: string) => isModelAllowed(config.modelRegistry!, p, m) } : {}),
+    ...(config.modelRegistry
+      ? { isModelAllowed: (p: string, m: string) => isModelAllowed(config.modelRegistry!, p, m) }
+      : {}),
     ...(config.encryptionKeys ? { workerOptions: { dataConverter: createDataConverter(config.encryptionKeys) } } : {}),
     ...(config.tenantLimits ? { tenantLimits: config.tenantLimits } : {}),
     ...(ownBus ? { events: ownBus } : {}),
@@ -120,4 +127,6 @@ export async function startWorker(
 }
 
 export const webUiLink = (server: TemporalServer, workflowId: string): string | undefined =>
-  server.uiUrl ? `${server.uiUrl}/namespaces/${server.namespace}/workflows/${encodeURIComponent(workflowId)}` : undefined;
+  server.uiUrl
+    ? `${server.uiUrl}/namespaces/${server.namespace}/workflows/${encodeURIComponent(workflowId)}`
+    : undefined;

@@ -7,7 +7,10 @@ import { writeSafe } from './render/terminal-safe';
  * Prints what `AgentClient.follow` yields: one line per step, and streaming model text inline
  * (dimmed) until the step it belongs to lands.
  */
-export async function printFollowed(events: AsyncGenerator<WatchEvent, AgentResult>, out: NodeJS.WritableStream): Promise<AgentResult> {
+export async function printFollowed(
+  events: AsyncGenerator<WatchEvent, AgentResult>,
+  out: NodeJS.WritableStream,
+): Promise<AgentResult> {
   let liveOpen = false;
   let next = await events.next();
   for (; !next.done; next = await events.next()) {

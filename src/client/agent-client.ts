@@ -85,10 +85,24 @@ export class AgentClient {
   }
 
   /** `dataConverter`: e.g. `createDataConverter(keys)` when payloads are encrypted; workers must use the same keys. */
-  static async connect(options: { address: string; namespace?: string; taskQueue?: string; dataConverter?: DataConverter; server?: PushServer }): Promise<AgentClient> {
+  static async connect(options: {
+    address: string;
+    namespace?: string;
+    taskQueue?: string;
+    dataConverter?: DataConverter;
+    server?: PushServer;
+  }): Promise<AgentClient> {
     const connection = await Connection.connect({ address: options.address });
-    const client = new Client({ connection, namespace: options.namespace ?? DEFAULT_NAMESPACE, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}) });
-    return new AgentClient({ client, ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}), ...(options.server ? { server: options.server } : {}) });
+    const client = new Client({
+      connection,
+      namespace: options.namespace ?? DEFAULT_NAMESPACE,
+      ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+    });
+    return new AgentClient({
+      client,
+      ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}),
+      ...(options.server ? { server: options.server } : {}),
+    });
   }
 
   /** Validates the input here, so a bad field fails at the caller rather than in a workflow task. */
@@ -169,7 +183,10 @@ export class AgentClient {
   async chain(workflowId: string, role: ViewerRole = 'developer', page?: ChainPage): Promise<ReasoningChain> {
     const handle = this.getHandle(workflowId);
     const { status } = await handle.describe();
-    const latest = status.name === 'COMPLETED' ? chainPage(viewChain((await this.restored(workflowId, await handle.result(), page)).chain, role), page) : await handle.query(chainQuery, role, page);
+    const latest =
+      status.name === 'COMPLETED'
+        ? chainPage(viewChain((await this.restored(workflowId, await handle.result(), page)).chain, role), page)
+        : await handle.query(chainQuery, role, page);
     return this.withEarlierSteps(workflowId, latest, role, page);
   }
 
@@ -177,7 +194,12 @@ export class AgentClient {
    * `latest`, a chain of the run's latest Temporal run in `role`'s view (a result's or a query's),
    * with the steps that earlier Temporal runs hold (see `earlier`), or the page of them asked for.
    */
-  withEarlierSteps(workflowId: string, latest: ReasoningChain, role: ViewerRole, page?: ChainPage): Promise<ReasoningChain> {
+  withEarlierSteps(
+    workflowId: string,
+    latest: ReasoningChain,
+    role: ViewerRole,
+    page?: ChainPage,
+  ): Promise<ReasoningChain> {
     return joinedChain(
       latest,
       // A Temporal run gone from the server (retention) reads as undefined: joinedChain stops there.
@@ -187,7 +209,11 @@ export class AgentClient {
           const archive = await readChainArchive(this.client, workflowId, runId);
           if (!archive) return this.client.workflow.getHandle(workflowId, runId).query(chainQuery, role, part);
           const { earlier: _latest, approvals: _approvals, view: _view, ...head } = latest;
-          return { ...head, steps: viewChain({ ...head, steps: archive.steps }, role).steps, ...(archive.earlier ? { earlier: archive.earlier } : {}) };
+          return {
+            ...head,
+            steps: viewChain({ ...head, steps: archive.steps }, role).steps,
+            ...(archive.earlier ? { earlier: archive.earlier } : {}),
+          };
         }),
       page,
     );
@@ -215,16 +241,26 @@ export class AgentClient {
    */
   async decide(workflowId: string, decision: Decision): Promise<ApprovalRecord> {
     await this.refuseIfEnded(workflowId);
-    const route = routeApproval(workflowId, await this.pendingApprovals(workflowId), { callId: decision.callId, verb: decision.approved ? 'approve' : 'reject' });
+    const route = routeApproval(workflowId, await this.pendingApprovals(workflowId), {
+      callId: decision.callId,
+      verb: decision.approved ? 'approve' : 'reject',
+    });
     if (route.kind === 'refuse') throw new UpdateRefusedError(route.message);
     if (route.workflowId !== workflowId) await this.refuseIfEnded(route.workflowId);
     const hash = decision.argumentsHash ?? route.record?.argumentsHash ?? 'unknown';
-    return sendUpdate(() => this.getHandle(route.workflowId).executeUpdate(approveToolCallUpdate, { args: [{ ...decision, by: toPerson(decision.by), argumentsHash: hash }] }));
+    return sendUpdate(() =>
+      this.getHandle(route.workflowId).executeUpdate(approveToolCallUpdate, {
+        args: [{ ...decision, by: toPerson(decision.by), argumentsHash: hash }],
+      }),
+    );
   }
 
   private async refuseIfEnded(workflowId: string): Promise<void> {
     const { status } = await this.getHandle(workflowId).describe();
-    if (status.name !== 'RUNNING') throw new UpdateRefusedError(`${workflowId} has ended (${status.name.toLowerCase()}); no call awaits a decision.`);
+    if (status.name !== 'RUNNING')
+      throw new UpdateRefusedError(
+        `${workflowId} has ended (${status.name.toLowerCase()}); no call awaits a decision.`,
+      );
   }
 
   /**
@@ -251,7 +287,9 @@ export class AgentClient {
 
   /** Answers the question the agent asked; refused when none is open. The chain names `by`'s id. */
   answer(workflowId: string, text: string, by: Actor): Promise<string> {
-    return sendUpdate(() => this.getHandle(workflowId).executeUpdate(answerUpdate, { args: [{ text, by: actorId(by) }] }));
+    return sendUpdate(() =>
+      this.getHandle(workflowId).executeUpdate(answerUpdate, { args: [{ text, by: actorId(by) }] }),
+    );
   }
 
   /**
@@ -284,7 +322,8 @@ export class AgentClient {
    */
   async *follow(workflowId: string, options: FollowOptions = {}): AsyncGenerator<WatchEvent, AgentResult> {
     const { pollMs = 300, live = true } = options;
-    if (this.server) return yield* pushFollow(workflowId, { server: this.server, live, result: (id) => this.result(id) });
+    if (this.server)
+      return yield* pushFollow(workflowId, { server: this.server, live, result: (id) => this.result(id) });
     const handle = this.getHandle(workflowId);
     const liveReader = live ? new LiveReplyReader(this.client, workflowId) : undefined;
     let done: { result?: AgentResult; error?: unknown } | undefined;
@@ -299,7 +338,12 @@ export class AgentClient {
       // only the steps after the last one seen, so a poll of a long run stays small.
       const after = { afterStep: seen };
       const chain = settled?.result
-        ? await this.withEarlierSteps(workflowId, chainPage(viewChain(settled.result.chain, 'developer'), after), 'developer', after)
+        ? await this.withEarlierSteps(
+            workflowId,
+            chainPage(viewChain(settled.result.chain, 'developer'), after),
+            'developer',
+            after,
+          )
         : await this.chainOrUndefined(workflowId, after);
       for (const step of chain?.steps ?? []) yield { type: 'step', step };
       seen = Math.max(seen, chain?.steps.at(-1)?.stepNumber ?? 0);

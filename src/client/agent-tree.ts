@@ -29,7 +29,12 @@ export async function loadAgentTree(rootId: string, readers: AgentTreeReaders): 
   const status = await readers.status(rootId);
   const agentName = await readers.agentName?.(rootId).catch(() => undefined);
   const seen = new Set([rootId]);
-  return { workflowId: rootId, ...(agentName ? { agentName } : {}), status, children: await loadChildren(status, readers, seen) };
+  return {
+    workflowId: rootId,
+    ...(agentName ? { agentName } : {}),
+    status,
+    children: await loadChildren(status, readers, seen),
+  };
 }
 
 function loadChildren(status: AgentStatus, readers: AgentTreeReaders, seen: Set<string>): Promise<AgentTreeNode[]> {

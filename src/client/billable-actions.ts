@@ -32,7 +32,16 @@ export interface BillableActions {
  * counts of every history of a tree of runs add up to the tree's cost.
  */
 export function billableActions(history: temporal.api.history.v1.IHistory): BillableActions {
-  const count = { starts: 0, activities: 0, localActivityTasks: 0, upserts: 0, timers: 0, childStarts: 0, signals: 0, updates: 0 };
+  const count = {
+    starts: 0,
+    activities: 0,
+    localActivityTasks: 0,
+    upserts: 0,
+    timers: 0,
+    childStarts: 0,
+    signals: 0,
+    updates: 0,
+  };
   const tasksWithLocalActivities = new Set<number>();
   let task = 0;
   for (const event of history.events ?? []) {
@@ -40,7 +49,11 @@ export function billableActions(history: temporal.api.history.v1.IHistory): Bill
       case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
         // A child's first start is the parent's StartChildWorkflowExecutionInitiated: counted there.
         // A continue-as-new is a start of its own, a child's too.
-        if (!event.workflowExecutionStartedEventAttributes?.parentWorkflowExecution || event.workflowExecutionStartedEventAttributes.continuedExecutionRunId) count.starts += 1;
+        if (
+          !event.workflowExecutionStartedEventAttributes?.parentWorkflowExecution ||
+          event.workflowExecutionStartedEventAttributes.continuedExecutionRunId
+        )
+          count.starts += 1;
         break;
       case EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
         task += 1;
@@ -50,7 +63,8 @@ export function billableActions(history: temporal.api.history.v1.IHistory): Bill
         count.activities += Math.max(1, event.activityTaskStartedEventAttributes?.attempt ?? 1);
         break;
       case EventType.EVENT_TYPE_MARKER_RECORDED:
-        if (event.markerRecordedEventAttributes?.markerName === 'core_local_activity') tasksWithLocalActivities.add(task);
+        if (event.markerRecordedEventAttributes?.markerName === 'core_local_activity')
+          tasksWithLocalActivities.add(task);
         break;
       case EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES:
         count.upserts += 1;

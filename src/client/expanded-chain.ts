@@ -25,11 +25,18 @@ export function childRunIds(chain: ReasoningChain): string[] {
  * Reads `rootId`'s chain and, recursively and siblings in parallel, its sub-agents' chains. A
  * child that cannot be read keeps its error in place; only the root's failure fails the walk.
  */
-export async function loadExpandedChain(rootId: string, readChain: (workflowId: string) => Promise<ReasoningChain>): Promise<ExpandedChain> {
+export async function loadExpandedChain(
+  rootId: string,
+  readChain: (workflowId: string) => Promise<ReasoningChain>,
+): Promise<ExpandedChain> {
   return expand(await readChain(rootId), readChain, new Set([rootId]));
 }
 
-async function expand(chain: ReasoningChain, readChain: (workflowId: string) => Promise<ReasoningChain>, seen: Set<string>): Promise<ExpandedChain> {
+async function expand(
+  chain: ReasoningChain,
+  readChain: (workflowId: string) => Promise<ReasoningChain>,
+  seen: Set<string>,
+): Promise<ExpandedChain> {
   // Listed once, so a chain that names an ancestor cannot loop.
   const ids = childRunIds(chain).filter((id) => !seen.has(id));
   for (const id of ids) seen.add(id);

@@ -1,6 +1,14 @@
 // The client library: what a client script imports (through the package's index). Nothing here
 // imports the CLI, the server or audit (test/unit/import-rules).
-export { AgentClient, type AgentClientOptions, type AgentHandle, type Decision, type FollowOptions, type StartOptions, type WatchEvent } from './agent-client';
+export {
+  AgentClient,
+  type AgentClientOptions,
+  type AgentHandle,
+  type Decision,
+  type FollowOptions,
+  type StartOptions,
+  type WatchEvent,
+} from './agent-client';
 export type { Actor } from './actor';
 export type { AgentTreeNode } from './agent-tree';
 export { billableActions, type BillableActions } from './billable-actions';

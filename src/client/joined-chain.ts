@@ -14,7 +14,11 @@ export type ReadRunChain = (runId: string, page: ChainPage | undefined) => Promi
  * A run gone from the server (retention) ends the walk: the steps after it are returned, and
  * `unavailable` says which are missing, so a long run stays readable as its first runs expire.
  */
-export async function joinedChain(latest: ReasoningChain, read: ReadRunChain, page?: ChainPage): Promise<ReasoningChain> {
+export async function joinedChain(
+  latest: ReasoningChain,
+  read: ReadRunChain,
+  page?: ChainPage,
+): Promise<ReasoningChain> {
   const after = page?.afterStep ?? 0;
   const parts: ReasoningStep[][] = [latest.steps];
   let boundary = latest.earlier;
@@ -28,7 +32,10 @@ export async function joinedChain(latest: ReasoningChain, read: ReadRunChain, pa
     }
     parts.push(part.steps.filter((s) => s.stepNumber <= through));
     // Each earlier chain must end before the one after it began; anything else would loop.
-    if (part.earlier && part.earlier.throughStep >= through) throw new Error(`The chain of run ${boundary.runId} points forward (to step ${part.earlier.throughStep}, not before ${through}).`);
+    if (part.earlier && part.earlier.throughStep >= through)
+      throw new Error(
+        `The chain of run ${boundary.runId} points forward (to step ${part.earlier.throughStep}, not before ${through}).`,
+      );
     boundary = part.earlier;
   }
   const { earlier: _carried, ...head } = latest;

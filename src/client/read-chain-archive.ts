@@ -13,7 +13,11 @@ const LAST_EVENTS = 10;
  * activity just before the handover; older ones in the continue-as-new input. Undefined when the
  * handover left none (runs recorded before archives existed) or nothing there reads as one.
  */
-export async function readChainArchive(client: Client, workflowId: string, runId: string): Promise<ChainArchive | undefined> {
+export async function readChainArchive(
+  client: Client,
+  workflowId: string,
+  runId: string,
+): Promise<ChainArchive | undefined> {
   const { history } = await client.workflowService.getWorkflowExecutionHistoryReverse({
     namespace: client.options.namespace,
     execution: { workflowId, runId },
@@ -23,7 +27,9 @@ export async function readChainArchive(client: Client, workflowId: string, runId
   const handover = events[0]?.workflowExecutionContinuedAsNewEventAttributes?.input?.payloads;
   if (!handover?.length) return undefined;
   const [input] = await decodeArrayFromPayloads(client.options.loadedDataConverter, handover);
-  const carried = ChainArchive.safeParse((input as { continued?: { archive?: unknown } } | undefined)?.continued?.archive);
+  const carried = ChainArchive.safeParse(
+    (input as { continued?: { archive?: unknown } } | undefined)?.continued?.archive,
+  );
   if (carried.success) return carried.data;
   const marker = events.find(isArchiveMarker)?.markerRecordedEventAttributes?.details?.['result']?.payloads;
   if (!marker?.length) return undefined;
@@ -38,7 +44,10 @@ function isArchiveMarker(event: temporal.api.history.v1.IHistoryEvent): boolean 
   const data = marker?.markerName === 'core_local_activity' ? marker.details?.['data']?.payloads?.[0]?.data : undefined;
   if (!data) return false;
   try {
-    return (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: unknown }).activity_type === 'keepChainArchive';
+    return (
+      (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: unknown }).activity_type ===
+      'keepChainArchive'
+    );
   } catch {
     return false;
   }

@@ -9,7 +9,12 @@ export const ENCRYPTED_WITHOUT_KEYS =
 
 /** The error and its causes, outermost first: the SDK wraps a converter's error in its own. */
 function* causes(err: unknown): Generator<unknown> {
-  for (let e = err, depth = 0; e !== undefined && e !== null && depth < 10; e = (e as { cause?: unknown }).cause, depth++) yield e;
+  for (
+    let e = err, depth = 0;
+    e !== undefined && e !== null && depth < 10;
+    e = (e as { cause?: unknown }).cause, depth++
+  )
+    yield e;
 }
 
 /** Why an encrypted run could not be read, or undefined when the error is about something else. */
@@ -26,4 +31,6 @@ export function encryptionProblem(err: unknown): string | undefined {
 
 /** Why a run could not be read, short enough to stand in for it in a tree or an expanded chain. */
 export const readErrorText = (err: unknown): string =>
-  err instanceof WorkflowNotFoundError ? 'not found' : (encryptionProblem(err) ?? (err instanceof Error ? err.message : String(err)));
+  err instanceof WorkflowNotFoundError
+    ? 'not found'
+    : (encryptionProblem(err) ?? (err instanceof Error ? err.message : String(err)));

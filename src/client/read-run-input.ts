@@ -6,7 +6,11 @@ import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-wor
  * converter (so encrypted runs read too): one event fetched, no worker and no replay. A plain
  * object, unchecked; `{}` when the event carries nothing readable.
  */
-export async function readRunInput(client: Client, workflowId: string, runId?: string): Promise<Record<string, unknown>> {
+export async function readRunInput(
+  client: Client,
+  workflowId: string,
+  runId?: string,
+): Promise<Record<string, unknown>> {
   const response = await client.workflowService.getWorkflowExecutionHistory({
     namespace: client.options.namespace,
     execution: { workflowId, ...(runId ? { runId } : {}) },

@@ -5,7 +5,11 @@ import type { ApprovalRecord } from '../shared';
  * `workflowId` is not `shownFor`, the run whose status lists it) also says which run waits and
  * the command that decides it there (unless `commands: false`: an end user is not the operator).
  */
-export function renderPendingApproval(record: ApprovalRecord, shownFor?: string, options: { commands?: boolean } = {}): string {
+export function renderPendingApproval(
+  record: ApprovalRecord,
+  shownFor?: string,
+  options: { commands?: boolean } = {},
+): string {
   const roles = record.approverRoles.length ? ` · approvers: ${record.approverRoles.join(', ')}` : '';
   const lines = [
     `${record.callId}  ${record.toolName}  (waiting since ${record.requestedAt}, expires ${record.expiresAt}${roles})`,
@@ -14,7 +18,10 @@ export function renderPendingApproval(record: ApprovalRecord, shownFor?: string,
   ];
   if (record.workflowId && record.workflowId !== shownFor) {
     const path = record.agentPath?.length ? ` (${record.agentPath.join(' › ')})` : '';
-    const decide = options.commands === false ? '' : ` · decide with: thoughtline approve|reject ${record.workflowId} ${record.callId}`;
+    const decide =
+      options.commands === false
+        ? ''
+        : ` · decide with: thoughtline approve|reject ${record.workflowId} ${record.callId}`;
     lines.push(`  run: ${record.workflowId}${path}${decide}`);
   }
   return lines.join('\n');

@@ -1,6 +1,15 @@
 import type { Client } from '@temporalio/client';
 import { recordedActivities } from './history/recorded-activities';
-import { chainPage, readShortened, ToolInvocation, ToolOutput, type ChainPage, type ReasoningChain, type ReasoningStep, type ShortenedText } from '../shared';
+import {
+  chainPage,
+  readShortened,
+  ToolInvocation,
+  ToolOutput,
+  type ChainPage,
+  type ReasoningChain,
+  type ReasoningStep,
+  type ShortenedText,
+} from '../shared';
 
 /** A step whose observation the result named instead of repeating, and where to find it. */
 interface Named {
@@ -19,7 +28,12 @@ interface Named {
  * that cannot be put back (its history gone past retention, a key this client's codec lacks) stays
  * as the result has it, marker and all.
  */
-export async function restoreObservations(client: Client, workflowId: string, chain: ReasoningChain, page?: ChainPage): Promise<ReasoningChain> {
+export async function restoreObservations(
+  client: Client,
+  workflowId: string,
+  chain: ReasoningChain,
+  page?: ChainPage,
+): Promise<ReasoningChain> {
   const named = namedSteps(workflowId, chain, page);
   if (named.length === 0) return chain;
   const restored = new Map<string, unknown>();
@@ -32,7 +46,11 @@ export async function restoreObservations(client: Client, workflowId: string, ch
     }
   }
   if (restored.size === 0) return chain;
-  const steps = chain.steps.map((step) => (step.type === 'tool_result' && restored.has(step.stepId) ? { ...step, toolResult: { ...step.toolResult, result: restored.get(step.stepId) } } : step));
+  const steps = chain.steps.map((step) =>
+    step.type === 'tool_result' && restored.has(step.stepId)
+      ? { ...step, toolResult: { ...step.toolResult, result: restored.get(step.stepId) } }
+      : step,
+  );
   return { ...chain, steps };
 }
 
@@ -40,7 +58,9 @@ export async function restoreObservations(client: Client, workflowId: string, ch
 function namedSteps(workflowId: string, chain: ReasoningChain, page?: ChainPage): Named[] {
   const inPage = chainPage(chain, page).steps.filter(isNamedResult);
   if (inPage.length === 0) return [];
-  const callSteps = new Map(chain.steps.flatMap((s) => (s.type === 'tool_call' ? [[s.toolCall.correlationId, s.stepId] as const] : [])));
+  const callSteps = new Map(
+    chain.steps.flatMap((s) => (s.type === 'tool_call' ? [[s.toolCall.correlationId, s.stepId] as const] : [])),
+  );
   return inPage.flatMap((step) => {
     const marker = readShortened(step.toolResult.result as string);
     const callStep = callSteps.get(step.toolResult.correlationId);
@@ -49,7 +69,11 @@ function namedSteps(workflowId: string, chain: ReasoningChain, page?: ChainPage)
 }
 
 function isNamedResult(step: ReasoningStep): step is Extract<ReasoningStep, { type: 'tool_result' }> {
-  return step.type === 'tool_result' && typeof step.toolResult.result === 'string' && readShortened(step.toolResult.result)?.where === 'in the result';
+  return (
+    step.type === 'tool_result' &&
+    typeof step.toolResult.result === 'string' &&
+    readShortened(step.toolResult.result)?.where === 'in the result'
+  );
 }
 
 /** The full text is the one the marker describes: as long, and starting with the head it kept. */
@@ -67,7 +91,8 @@ async function toolResults(client: Client, workflowId: string, runId: string): P
   for (const activity of await recordedActivities(client, workflowId, runId, 'runTool')) {
     const invocation = ToolInvocation.safeParse(activity.input);
     const output = ToolOutput.safeParse(activity.result);
-    if (invocation.success && output.success && output.data.result !== undefined) results.set(invocation.data.idempotencyKey, output.data.result);
+    if (invocation.success && output.success && output.data.result !== undefined)
+      results.set(invocation.data.idempotencyKey, output.data.result);
   }
   return results;
 }

@@ -3,8 +3,7 @@ import { renderPendingApproval } from './render-pending-approval';
 
 /** Where a decision goes: the run that waits, which may be a sub-agent of the run named. */
 export type ApprovalRoute =
-  | { kind: 'send'; workflowId: string; callId: string; record?: ApprovalRecord }
-  | { kind: 'refuse'; message: string };
+  { kind: 'send'; workflowId: string; callId: string; record?: ApprovalRecord } | { kind: 'refuse'; message: string };
 
 /** The run a record waits in; a run's own records may leave `workflowId` out. */
 export const waitingRun = (record: ApprovalRecord, namedRun: string): string => record.workflowId ?? namedRun;
@@ -23,7 +22,8 @@ export function routeApproval(
   const { callId, verb = 'approve' } = options;
   if (callId === undefined) {
     const only = pending[0];
-    if (pending.length === 1 && only) return { kind: 'send', workflowId: waitingRun(only, namedRun), callId: only.callId, record: only };
+    if (pending.length === 1 && only)
+      return { kind: 'send', workflowId: waitingRun(only, namedRun), callId: only.callId, record: only };
     return {
       kind: 'refuse',
       message:
@@ -33,12 +33,19 @@ export function routeApproval(
     };
   }
   const byRun = new Map<string, ApprovalRecord>();
-  for (const r of pending) if (r.callId === callId && !byRun.has(waitingRun(r, namedRun))) byRun.set(waitingRun(r, namedRun), r);
+  for (const r of pending)
+    if (r.callId === callId && !byRun.has(waitingRun(r, namedRun))) byRun.set(waitingRun(r, namedRun), r);
   const matches = [...byRun.entries()];
   const [first] = matches;
   if (!first) return { kind: 'send', workflowId: namedRun, callId };
   if (matches.length === 1) return { kind: 'send', workflowId: first[0], callId, record: first[1] };
   const suffix = verb === 'reject' ? ' --reason TEXT' : '';
-  const lines = matches.map(([run, r]) => `  thoughtline ${verb} ${run} ${callId}${suffix}    (${r.agentPath?.length ? `${r.agentPath.join(' › ')}: ` : ''}${r.toolName})`);
-  return { kind: 'refuse', message: `${callId} is pending in ${matches.length} runs; name the run that waits:\n${lines.join('\n')}` };
+  const lines = matches.map(
+    ([run, r]) =>
+      `  thoughtline ${verb} ${run} ${callId}${suffix}    (${r.agentPath?.length ? `${r.agentPath.join(' › ')}: ` : ''}${r.toolName})`,
+  );
+  return {
+    kind: 'refuse',
+    message: `${callId} is pending in ${matches.length} runs; name the run that waits:\n${lines.join('\n')}`,
+  };
 }

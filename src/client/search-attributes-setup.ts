@@ -15,7 +15,9 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
   await operator.addSearchAttributes({
     namespace,
     // The encoder is undefined only for a null type, which no key has.
-    searchAttributes: Object.fromEntries(missing.map((a) => [a.name, encodeSearchAttributeIndexedValueType(a.key.type)!])),
+    searchAttributes: Object.fromEntries(
+      missing.map((a) => [a.name, encodeSearchAttributeIndexedValueType(a.key.type)!]),
+    ),
   });
   return missing.map((a) => a.name);
 }

@@ -26,7 +26,12 @@ export function statusFromResult(result: AgentResult): AgentStatus {
             source: plan.source,
             completed: plan.tasks.filter((t) => t.status === 'completed').length,
             total: plan.tasks.length,
-            tasks: plan.tasks.map(({ id, description, status, dependencies }) => ({ id, description, status, dependencies })),
+            tasks: plan.tasks.map(({ id, description, status, dependencies }) => ({
+              id,
+              description,
+              status,
+              dependencies,
+            })),
           },
         }
       : {}),

@@ -31,7 +31,10 @@ export class AesGcmCodec implements PayloadCodec {
       const plain = temporal.api.common.v1.Payload.encode(payload).finish();
       const data = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
       return {
-        metadata: { [METADATA_ENCODING_KEY]: utf8.encode(ENCRYPTED_ENCODING), [METADATA_ENCRYPTION_KEY_ID]: utf8.encode(keyId) },
+        metadata: {
+          [METADATA_ENCODING_KEY]: utf8.encode(ENCRYPTED_ENCODING),
+          [METADATA_ENCRYPTION_KEY_ID]: utf8.encode(keyId),
+        },
         data,
       };
     });
@@ -41,14 +44,16 @@ export class AesGcmCodec implements PayloadCodec {
     return payloads.map((payload) => {
       if (fromUtf8(payload.metadata?.[METADATA_ENCODING_KEY]) !== ENCRYPTED_ENCODING) return payload;
       const keyId = fromUtf8(payload.metadata?.[METADATA_ENCRYPTION_KEY_ID]);
-      if (keyId === undefined) throw new PayloadDecryptionError(`encrypted payload has no "${METADATA_ENCRYPTION_KEY_ID}" metadata`);
+      if (keyId === undefined)
+        throw new PayloadDecryptionError(`encrypted payload has no "${METADATA_ENCRYPTION_KEY_ID}" metadata`);
       const key = this.keys.keys.get(keyId);
       if (!key) {
         // Only the missing id: the ring's other key ids are nobody's business who can send a payload.
         throw new PayloadDecryptionError(`payload was encrypted with key "${keyId}", which is not in the key ring`);
       }
       const data = payload.data ?? new Uint8Array();
-      if (data.length < IV_BYTES + TAG_BYTES) throw new PayloadDecryptionError(`payload encrypted with key "${keyId}" is too short to hold an IV and tag`);
+      if (data.length < IV_BYTES + TAG_BYTES)
+        throw new PayloadDecryptionError(`payload encrypted with key "${keyId}" is too short to hold an IV and tag`);
       const iv = data.subarray(0, IV_BYTES);
       const tag = data.subarray(data.length - TAG_BYTES);
       const decipher = createDecipheriv('aes-256-gcm', key, iv);
@@ -57,7 +62,9 @@ export class AesGcmCodec implements PayloadCodec {
       try {
         plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
       } catch {
-        throw new PayloadDecryptionError(`payload failed authentication with key "${keyId}": the key is wrong or the data was altered`);
+        throw new PayloadDecryptionError(
+          `payload failed authentication with key "${keyId}": the key is wrong or the data was altered`,
+        );
       }
       return temporal.api.common.v1.Payload.decode(plain);
     });

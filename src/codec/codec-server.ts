@@ -29,7 +29,10 @@ const PayloadProto = temporal.api.common.v1.Payload;
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -47,7 +50,8 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
 
   // Compares digests, so neither the token's content nor its length leaks through timing.
-  const tokenMatches = (candidate: string | undefined) => candidate !== undefined && timingSafeEqual(digest(candidate), tokenDigest);
+  const tokenMatches = (candidate: string | undefined) =>
+    candidate !== undefined && timingSafeEqual(digest(candidate), tokenDigest);
 
   const server = http.createServer((req, res) => {
     const origin = req.headers.origin;
@@ -60,7 +64,8 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
       const status = err instanceof HttpError ? err.status : 500;
       // An unread oversized body is not drained; the connection closes after the reply instead.
       if (status === 413) res.setHeader('Connection', 'close');
-      if (!res.headersSent) sendJson(res, status, { error: err instanceof HttpError ? err.message : 'codec server error' });
+      if (!res.headersSent)
+        sendJson(res, status, { error: err instanceof HttpError ? err.message : 'codec server error' });
     });
   });
 
@@ -77,7 +82,8 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
     }
     const segments = new URL(req.url ?? '/', 'http://codec').pathname.split('/').filter((s) => s.length > 0);
     const operation = segments[segments.length - 1];
-    if (operation !== 'encode' && operation !== 'decode') throw new HttpError(404, 'not found; POST to /encode or /decode');
+    if (operation !== 'encode' && operation !== 'decode')
+      throw new HttpError(404, 'not found; POST to /encode or /decode');
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST, OPTIONS');
       throw new HttpError(405, `${operation} takes POST`);
@@ -93,11 +99,14 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
     const payloads = parsePayloads(await readBody(req, maxBodyBytes));
     let converted: Payload[];
     try {
-      converted = operation === 'encode' ? await options.codec.encode(payloads) : await decodeEach(options.codec, payloads);
+      converted =
+        operation === 'encode' ? await options.codec.encode(payloads) : await decodeEach(options.codec, payloads);
     } catch (err) {
       throw new HttpError(400, `${operation} failed: ${(err as Error).message}`);
     }
-    sendJson(res, 200, { payloads: converted.map((p) => PayloadProto.toObject(PayloadProto.fromObject(p), { bytes: String })) });
+    sendJson(res, 200, {
+      payloads: converted.map((p) => PayloadProto.toObject(PayloadProto.fromObject(p), { bytes: String })),
+    });
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -121,7 +130,9 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
  * as it was, still encrypted, so the rest of a history stays readable in the Web UI.
  */
 async function decodeEach(codec: PayloadCodec, payloads: Payload[]): Promise<Payload[]> {
-  return Promise.all(payloads.map(async (payload) => (await codec.decode([payload]).catch(() => [payload]))[0] ?? payload));
+  return Promise.all(
+    payloads.map(async (payload) => (await codec.decode([payload]).catch(() => [payload]))[0] ?? payload),
+  );
 }
 
 function parsePayloads(body: string): Payload[] {

@@ -30,22 +30,38 @@ const call = (view: RequestView, name: string, input: Record<string, unknown>, n
  * Anything else (no demo city, a plan, questions) is left to the offline model's general rules.
  */
 export function weatherDemoTurn(request: ModelRequest): AssistantBlock[] | undefined {
-  if (request.toolChoice === 'none' || request.tools.length === 0 || request.system === plannerSystem()) return undefined;
+  if (request.toolChoice === 'none' || request.tools.length === 0 || request.system === plannerSystem())
+    return undefined;
   const view = readRequest(request);
   const offered = new Set(view.tools.map((t) => t.name));
   const task = view.task.toLowerCase();
   const cities = citiesIn(task);
-  if (cities.length === 0 || view.control.update || view.control.question || !view.control.finish || !view.control.giveUp) return undefined;
+  if (
+    cities.length === 0 ||
+    view.control.update ||
+    view.control.question ||
+    !view.control.finish ||
+    !view.control.giveUp
+  )
+    return undefined;
   if (!offered.has('get_weather') && !offered.has(WEATHER_AGENT)) return undefined;
   const readings = readingsSoFar(view.calls);
   const next = cities.filter((c) => !readings.has(c));
   // With a weather agent on offer (the team demo), every city goes to its own sub-agent, all in one turn.
   if (next.length > 0 && cities.length > 1 && offered.has(WEATHER_AGENT)) {
-    return [text(`Delegating ${next.length} cities to weather agents, in parallel.`), ...next.map((c, i) => call(view, WEATHER_AGENT, { task: `Get the current weather in ${titleCase(c)}, in celsius.` }, i))];
+    return [
+      text(`Delegating ${next.length} cities to weather agents, in parallel.`),
+      ...next.map((c, i) =>
+        call(view, WEATHER_AGENT, { task: `Get the current weather in ${titleCase(c)}, in celsius.` }, i),
+      ),
+    ];
   }
   if (next.length > 0) {
     if (!offered.has('get_weather')) return undefined;
-    const thought = readings.size === 0 ? `I need current weather for ${cities.map(titleCase).join(' and ')}. Starting with ${titleCase(next[0]!)}.` : `Now ${titleCase(next[0]!)}.`;
+    const thought =
+      readings.size === 0
+        ? `I need current weather for ${cities.map(titleCase).join(' and ')}. Starting with ${titleCase(next[0]!)}.`
+        : `Now ${titleCase(next[0]!)}.`;
     return [text(thought), call(view, 'get_weather', { location: titleCase(next[0]!), units: 'celsius' })];
   }
   const worked = cities.filter((c) => readings.get(c)?.ok);
@@ -53,15 +69,31 @@ export function weatherDemoTurn(request: ModelRequest): AssistantBlock[] | undef
     const r = readings.get(c)!;
     return r.ok ? [] : [`no reading for ${titleCase(c)} (${r.error.slice(0, 200)})`];
   });
-  if (worked.length === 0) return [text('No reading came back.'), call(view, view.control.giveUp, { reason: `${OFFLINE_MARK} No weather reading came back: ${failures.join('; ')}.` })];
+  if (worked.length === 0)
+    return [
+      text('No reading came back.'),
+      call(view, view.control.giveUp, {
+        reason: `${OFFLINE_MARK} No weather reading came back: ${failures.join('; ')}.`,
+      }),
+    ];
   // A weather agent's own run (its task is the lead's wording): the reading itself is the answer.
-  if (task.startsWith(AGENT_TASK_PREFIX)) return [text('Reading taken.'), call(view, view.control.finish, { result: JSON.stringify(readingOf(view.calls, cities[0]!)) })];
+  if (task.startsWith(AGENT_TASK_PREFIX))
+    return [
+      text('Reading taken.'),
+      call(view, view.control.finish, { result: JSON.stringify(readingOf(view.calls, cities[0]!)) }),
+    ];
   const comparison = `${compare(worked, readings)}${failures.length > 0 ? ` But ${failures.join('; ')}.` : ''}`;
   // Asked to save: one save_report call (it waits for a person's approval), then finish whatever came back.
   if (/\bsave\b/.test(task) && offered.has('save_report') && !view.calls.some((c) => c.name === 'save_report')) {
-    return [text('Saving the comparison, as asked.'), call(view, 'save_report', { name: 'weather.md', content: `# Weather\n\n${comparison}` })];
+    return [
+      text('Saving the comparison, as asked.'),
+      call(view, 'save_report', { name: 'weather.md', content: `# Weather\n\n${comparison}` }),
+    ];
   }
-  return [text('I have every reading I need.'), call(view, view.control.finish, { result: `${OFFLINE_MARK} ${comparison}` })];
+  return [
+    text('I have every reading I need.'),
+    call(view, view.control.finish, { result: `${OFFLINE_MARK} ${comparison}` }),
+  ];
 }
 
 /** Each city's reading, or why there is none, from the weather calls and weather agents so far (the last attempt wins). */
@@ -87,7 +119,12 @@ function readResult(result: { content: string; isError: boolean }): Reading {
   try {
     const parsed = JSON.parse(result.content) as Record<string, unknown>;
     if (typeof parsed['temperature'] === 'number' && Number.isFinite(parsed['temperature'])) {
-      return { ok: true, temperature: parsed['temperature'], units: String(parsed['units'] ?? 'celsius'), conditions: String(parsed['conditions'] ?? 'unknown conditions') };
+      return {
+        ok: true,
+        temperature: parsed['temperature'],
+        units: String(parsed['units'] ?? 'celsius'),
+        conditions: String(parsed['conditions'] ?? 'unknown conditions'),
+      };
     }
   } catch {
     // Not JSON: not a reading.
@@ -103,7 +140,9 @@ function readingOf(calls: readonly SeenCall[], city: string): unknown {
 
 function compare(cities: readonly string[], readings: ReadonlyMap<string, Reading>): string {
   const ok = cities.map((c) => ({ city: c, r: readings.get(c) as Extract<Reading, { ok: true }> }));
-  const lines = ok.map(({ city, r }) => `${titleCase(city)}: ${r.temperature}°${r.units === 'fahrenheit' ? 'F' : 'C'}, ${r.conditions}`);
+  const lines = ok.map(
+    ({ city, r }) => `${titleCase(city)}: ${r.temperature}°${r.units === 'fahrenheit' ? 'F' : 'C'}, ${r.conditions}`,
+  );
   if (ok.length < 2) return `${lines.join('; ')}.`;
   const temps = ok.map(({ r }) => r.temperature);
   const warmest = ok[temps.indexOf(Math.max(...temps))]!.city;

@@ -16,7 +16,10 @@ export const saveReportTool = defineTool({
   type: 'file_system',
   description: 'Save a short markdown report to a file in the reports folder. A person must approve each save.',
   input: z.object({
-    name: z.string().regex(/^[\w.-]{1,80}\.md$/, 'a plain file name ending in .md').describe('File name, e.g. "weather.md"'),
+    name: z
+      .string()
+      .regex(/^[\w.-]{1,80}\.md$/, 'a plain file name ending in .md')
+      .describe('File name, e.g. "weather.md"'),
     content: z.string().min(1).max(20_000).describe('The report, in markdown'),
   }),
   summaryTemplate: 'Saved the report {name}',

@@ -16,7 +16,8 @@ export const DEMO_CITIES = Object.keys(READINGS);
 /** The demo's local weather tool (the classic ReAct `weather_api` example). Data are canned, not live. */
 export const weatherTool = defineTool({
   name: 'get_weather',
-  description: 'Current weather for a city (demo data for a few large cities). Returns temperature, conditions and humidity.',
+  description:
+    'Current weather for a city (demo data for a few large cities). Returns temperature, conditions and humidity.',
   input: z.object({
     location: z.string().min(1).describe('City name, e.g. "Paris"'),
     units: z.enum(['celsius', 'fahrenheit']).default('celsius').describe('Temperature units'),
@@ -26,6 +27,13 @@ export const weatherTool = defineTool({
     const reading = READINGS[location.trim().toLowerCase()];
     if (!reading) throw new Error(`No demo weather data for "${location}". Known cities: ${DEMO_CITIES.join(', ')}.`);
     const temperature = units === 'celsius' ? reading.temperatureC : Math.round(reading.temperatureC * 1.8 + 32);
-    return { location, temperature, units, conditions: reading.conditions, humidity: reading.humidity, source: 'thoughtline demo data' };
+    return {
+      location,
+      temperature,
+      units,
+      conditions: reading.conditions,
+      humidity: reading.humidity,
+      source: 'thoughtline demo data',
+    };
   },
 });

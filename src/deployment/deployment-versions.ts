@@ -20,13 +20,19 @@ const STATUS_TEXT: Record<number, string> = {
   [Status.WORKER_DEPLOYMENT_VERSION_STATUS_DRAINED]: 'drained',
 };
 
-const time = (t: { seconds?: unknown } | null | undefined): string | undefined => (t?.seconds === undefined || t.seconds === null ? undefined : new Date(Number(t.seconds) * 1000).toISOString());
+const time = (t: { seconds?: unknown } | null | undefined): string | undefined =>
+  t?.seconds === undefined || t.seconds === null ? undefined : new Date(Number(t.seconds) * 1000).toISOString();
 
 /** The versions of deployment `name`, newest first; an empty list when it has none yet. */
 export async function listVersions(client: Client, name: string): Promise<DeploymentVersionSummary[]> {
   let info;
   try {
-    info = (await client.workflowService.describeWorkerDeployment({ namespace: client.options.namespace, deploymentName: name })).workerDeploymentInfo;
+    info = (
+      await client.workflowService.describeWorkerDeployment({
+        namespace: client.options.namespace,
+        deploymentName: name,
+      })
+    ).workerDeploymentInfo;
   } catch (err) {
     if ((err as { code?: number }).code === 5) return []; // NOT_FOUND: no worker of it has run yet
     throw err;
@@ -47,7 +53,12 @@ export async function listVersions(client: Client, name: string): Promise<Deploy
  * worker make its own version current before it polls: Temporal would refuse a version with no
  * pollers yet, or one not yet seen on the task queues of the current version.
  */
-export async function setCurrentVersion(client: Client, name: string, buildId: string | null, options: { beforePolling?: boolean } = {}): Promise<void> {
+export async function setCurrentVersion(
+  client: Client,
+  name: string,
+  buildId: string | null,
+  options: { beforePolling?: boolean } = {},
+): Promise<void> {
   await client.workflowService.setWorkerDeploymentCurrentVersion({
     namespace: client.options.namespace,
     deploymentName: name,

@@ -36,16 +36,24 @@ export function packageVersion(): string {
 }
 
 /** The version for `deployment`, over a bundle given as code or a path to it. */
-export function resolveVersion(deployment: WorkerDeployment, bundle: NonNullable<WorkerOptions['workflowBundle']>): ResolvedVersion {
+export function resolveVersion(
+  deployment: WorkerDeployment,
+  bundle: NonNullable<WorkerOptions['workflowBundle']>,
+): ResolvedVersion {
   const code = 'code' in bundle ? bundle.code : fs.readFileSync(bundle.codePath, 'utf8');
   const buildId = deployment.buildId ?? buildIdOf(packageVersion(), code);
   return {
     deploymentName: deployment.name,
     buildId,
     workflowBundle: { code },
-    options: { useWorkerVersioning: true, version: { deploymentName: deployment.name, buildId }, defaultVersioningBehavior: 'PINNED' },
+    options: {
+      useWorkerVersioning: true,
+      version: { deploymentName: deployment.name, buildId },
+      defaultVersioningBehavior: 'PINNED',
+    },
   };
 }
 
 /** How a version is written for people: `deployment/buildId`. */
-export const versionText = (v: { deploymentName: string; buildId: string }): string => `${v.deploymentName}/${v.buildId}`;
+export const versionText = (v: { deploymentName: string; buildId: string }): string =>
+  `${v.deploymentName}/${v.buildId}`;

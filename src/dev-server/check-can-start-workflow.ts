@@ -29,7 +29,9 @@ export async function checkCanStartWorkflow(address: string, namespace: string, 
     );
     // Best effort: a server that started the probe works, whatever the delete says.
     await connection
-      .withDeadline(Date.now() + timeoutMs, () => connection.workflowService.deleteWorkflowExecution({ namespace, workflowExecution: { workflowId, runId } }))
+      .withDeadline(Date.now() + timeoutMs, () =>
+        connection.workflowService.deleteWorkflowExecution({ namespace, workflowExecution: { workflowId, runId } }),
+      )
       .catch(() => {});
   } finally {
     await connection.close();

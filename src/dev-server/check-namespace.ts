@@ -53,7 +53,11 @@ export async function waitForNamespace(
 /** Log line telling how to register missing attributes; workflows that upsert them fail otherwise. */
 export function missingAttributesHint(address: string, namespace: string, missing: string[]): string {
   const commands = SEARCH_ATTRIBUTES.filter((a) => missing.includes(a.name)).map(
-    (a) => `temporal operator search-attribute create --address ${address} --namespace ${namespace} --name ${a.name} --type ${a.cliType}`,
+    (a) =>
+      `temporal operator search-attribute create --address ${address} --namespace ${namespace} --name ${a.name} --type ${a.cliType}`,
   );
-  return [`warning: the server lacks Thoughtline search attributes ${missing.join(', ')}; register them with:`, ...commands].join('\n  ');
+  return [
+    `warning: the server lacks Thoughtline search attributes ${missing.join(', ')}; register them with:`,
+    ...commands,
+  ].join('\n  ');
 }

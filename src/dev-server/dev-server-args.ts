@@ -8,7 +8,16 @@ import { devServerTuningArgs } from './dev-server-tuning';
  * Re-registering the same search attributes on a persistent db at restart is accepted (checked with CLI 1.9.1).
  */
 export function devServerArgs(opts: { port: number; uiPort: number; dbFile?: string; namespace: string }): string[] {
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--ui-port', String(opts.uiPort)];
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(opts.port),
+    '--ui-port',
+    String(opts.uiPort),
+  ];
   args.push('--namespace', opts.namespace);
   if (opts.dbFile !== undefined) args.push('--db-filename', opts.dbFile);
   args.push(...devServerTuningArgs(opts));

@@ -9,7 +9,10 @@
  * that schedules an activity on the worker's own task queue gets the activity task back in its
  * completion's reply instead of through a poll, which took a fifth off an iteration here.
  */
-export const DEV_SERVER_DYNAMIC_CONFIG: readonly string[] = ['history.transferProcessorMaxPollRPS=1000', 'system.enableActivityEagerExecution=true'];
+export const DEV_SERVER_DYNAMIC_CONFIG: readonly string[] = [
+  'history.transferProcessorMaxPollRPS=1000',
+  'system.enableActivityEagerExecution=true',
+];
 
 /**
  * With a db file, SQLite syncs the disk on every commit (7–10 ms a write); `synchronous=off`
@@ -23,6 +26,7 @@ export const DEV_SERVER_SQLITE_PRAGMAS: readonly string[] = ['synchronous=off'];
 /** `temporal server start-dev` flags for the settings above; the pragmas only when a db file is used. */
 export function devServerTuningArgs(opts: { dbFile?: string }): string[] {
   const args = DEV_SERVER_DYNAMIC_CONFIG.flatMap((value) => ['--dynamic-config-value', value]);
-  if (opts.dbFile !== undefined) args.push(...DEV_SERVER_SQLITE_PRAGMAS.flatMap((pragma) => ['--sqlite-pragma', pragma]));
+  if (opts.dbFile !== undefined)
+    args.push(...DEV_SERVER_SQLITE_PRAGMAS.flatMap((pragma) => ['--sqlite-pragma', pragma]));
   return args;
 }

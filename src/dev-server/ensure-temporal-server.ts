@@ -28,7 +28,9 @@ async function serverFromEnv(address: string, namespace: string, log: (l: string
     const missing = await checkNamespace(address, namespace);
     if (missing.length > 0) log(missingAttributesHint(address, namespace, missing));
   } catch (err) {
-    log(`warning: TEMPORAL_ADDRESS ${address} accepts connections but namespace '${namespace}' does not answer: ${detailOf(err)}`);
+    log(
+      `warning: TEMPORAL_ADDRESS ${address} accepts connections but namespace '${namespace}' does not answer: ${detailOf(err)}`,
+    );
   }
   log(`using the Temporal server at ${address} from TEMPORAL_ADDRESS (namespace ${namespace})`);
   return { address, namespace, source: 'env', stop: noStop };
@@ -40,7 +42,11 @@ async function serverFromEnv(address: string, namespace: string, log: (l: string
  * listens but does not work (another program, or a dev server whose database was deleted with
  * its checkout) is reported with the pid to stop.
  */
-async function workingLocalServer(port: number, namespace: string, log: (l: string) => void): Promise<TemporalServer | undefined> {
+async function workingLocalServer(
+  port: number,
+  namespace: string,
+  log: (l: string) => void,
+): Promise<TemporalServer | undefined> {
   const address = `127.0.0.1:${port}`;
   if (!(await isReachable(address))) return undefined;
   let missing: string[];
@@ -52,18 +58,26 @@ async function workingLocalServer(port: number, namespace: string, log: (l: stri
   try {
     await checkCanStartWorkflow(address, namespace);
   } catch (err) {
-    throw brokenServer(address, port, `it cannot start a workflow in namespace '${namespace}' (was its database deleted?): ${detailOf(err)}`);
+    throw brokenServer(
+      address,
+      port,
+      `it cannot start a workflow in namespace '${namespace}' (was its database deleted?): ${detailOf(err)}`,
+    );
   }
   if (missing.length > 0) log(missingAttributesHint(address, namespace, missing));
   const uiUrl = (await isReachable(`127.0.0.1:${port + 1000}`)) ? `http://localhost:${port + 1000}` : undefined;
-  log(`reusing the Temporal server already running at ${address} (namespace ${namespace}${uiUrl ? `; Web UI: ${uiUrl}` : ''})`);
+  log(
+    `reusing the Temporal server already running at ${address} (namespace ${namespace}${uiUrl ? `; Web UI: ${uiUrl}` : ''})`,
+  );
   return { address, namespace, ...(uiUrl ? { uiUrl } : {}), source: 'already-running', stop: noStop };
 }
 
 function brokenServer(address: string, port: number, why: string): Error {
   const pid = findListeningPid(port);
   const stop = pid === undefined ? `stop the process listening on port ${port}` : `stop it (pid ${pid}: kill ${pid})`;
-  return new Error(`a Temporal server on ${address} does not work (${why}); ${stop}, or set TEMPORAL_ADDRESS to a server that works`);
+  return new Error(
+    `a Temporal server on ${address} does not work (${why}); ${stop}, or set TEMPORAL_ADDRESS to a server that works`,
+  );
 }
 
 /**
@@ -71,7 +85,9 @@ function brokenServer(address: string, port: number, why: string): Error {
  * on 127.0.0.1:<port>. Throws NoTemporalServerError, saying how to start one, when none runs.
  * For commands that only read or talk to existing runs.
  */
-export async function findTemporalServer(opts: Pick<EnsureServerOptions, 'log' | 'port'> = {}): Promise<TemporalServer> {
+export async function findTemporalServer(
+  opts: Pick<EnsureServerOptions, 'log' | 'port'> = {},
+): Promise<TemporalServer> {
   const log = opts.log ?? ((line: string) => console.error(line));
   const { namespace, temporalAddress } = loadConfig();
   if (temporalAddress) return serverFromEnv(temporalAddress, namespace, log);

@@ -1,7 +1,12 @@
 import path from 'node:path';
 import { isExecutableFile } from './find-temporal-cli';
 import type { InstallAttempt, Log } from './install-temporal-cli';
-import { DEFAULT_TEST_SERVER_ATTEMPTS, TEST_SERVER_BIN_VERSION, TEST_SERVER_EXE, installTestServer } from './install-test-server';
+import {
+  DEFAULT_TEST_SERVER_ATTEMPTS,
+  TEST_SERVER_BIN_VERSION,
+  TEST_SERVER_EXE,
+  installTestServer,
+} from './install-test-server';
 import { findProjectRoot, thoughtlinePaths } from './project-paths';
 
 export interface FindOrInstallTestServerOptions {
@@ -26,7 +31,9 @@ export function findTestServer(opts: { projectRoot: string; env?: NodeJS.Process
   if (explicit) {
     const resolved = path.resolve(explicit);
     if (!isExecutableFile(resolved)) {
-      throw new Error(`THOUGHTLINE_TEST_SERVER is set to '${explicit}', which is not an executable file; fix or unset it`);
+      throw new Error(
+        `THOUGHTLINE_TEST_SERVER is set to '${explicit}', which is not an executable file; fix or unset it`,
+      );
     }
     return resolved;
   }

@@ -40,7 +40,9 @@ export function findTemporalCli(opts: { projectRoot: string; env?: NodeJS.Proces
   if (explicit) {
     const resolved = path.resolve(explicit);
     if (!isExecutableFile(resolved)) {
-      throw new Error(`THOUGHTLINE_TEMPORAL_CLI is set to '${explicit}', which is not an executable file; fix or unset it`);
+      throw new Error(
+        `THOUGHTLINE_TEMPORAL_CLI is set to '${explicit}', which is not an executable file; fix or unset it`,
+      );
     }
     return { path: resolved, source: 'THOUGHTLINE_TEMPORAL_CLI' };
   }

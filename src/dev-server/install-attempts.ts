@@ -16,7 +16,16 @@ export function pipWheelAttempt(command: string, prefixArgs: string[], pkg: stri
     name: `${name} install ${pkg}`,
     async run(stageDir) {
       // --target installs into a plain folder: no venv, no site-packages change, no PEP 668 refusal.
-      const args = [...prefixArgs, 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '--target', stageDir, pkg];
+      const args = [
+        ...prefixArgs,
+        'install',
+        '--quiet',
+        '--disable-pip-version-check',
+        '--no-deps',
+        '--target',
+        stageDir,
+        pkg,
+      ];
       const result = await runCommand(command, args);
       if (result.exitCode !== 0) throw new Error(describeFailure(name, result));
       return path.join(stageDir, 'bin', exe);
@@ -31,7 +40,10 @@ const goAttempt: InstallAttempt = {
   name: `go install github.com/temporalio/cli/cmd/temporal@${GO_CLI_VERSION}`,
   async run(stageDir, log) {
     log(`building the Temporal CLI ${GO_CLI_VERSION} from source with go; this can take several minutes`);
-    const result = await runCommand('go', ['install', `github.com/temporalio/cli/cmd/temporal@${GO_CLI_VERSION}`], { ...process.env, GOBIN: stageDir });
+    const result = await runCommand('go', ['install', `github.com/temporalio/cli/cmd/temporal@${GO_CLI_VERSION}`], {
+      ...process.env,
+      GOBIN: stageDir,
+    });
     if (result.exitCode !== 0) throw new Error(describeFailure('go', result));
     return path.join(stageDir, TEMPORAL_EXE);
   },
@@ -45,7 +57,11 @@ type Testing = typeof import('@temporalio/testing');
  * `cached-download` into the stage directory, stops it and keeps the file whose name starts with
  * `filePrefix`. `@temporalio/testing` is a dev dependency, so it is loaded lazily and may be missing.
  */
-export function sdkDownloadAttempt(what: string, filePrefix: string, start: (testing: Testing, downloadDir: string) => Promise<{ teardown(): Promise<void> }>): InstallAttempt {
+export function sdkDownloadAttempt(
+  what: string,
+  filePrefix: string,
+  start: (testing: Testing, downloadDir: string) => Promise<{ teardown(): Promise<void> }>,
+): InstallAttempt {
   return {
     name: 'download via @temporalio/testing (temporal.download)',
     async run(stageDir, log) {

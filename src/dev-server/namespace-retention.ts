@@ -10,7 +10,10 @@ const DAY_SECONDS = 86_400;
 export async function setNamespaceRetention(address: string, namespace: string, days: number): Promise<number> {
   const connection = await Connection.connect({ address, connectTimeout: 2000 });
   try {
-    await connection.workflowService.updateNamespace({ namespace, config: { workflowExecutionRetentionTtl: msToTs(days * DAY_SECONDS * 1000) } });
+    await connection.workflowService.updateNamespace({
+      namespace,
+      config: { workflowExecutionRetentionTtl: msToTs(days * DAY_SECONDS * 1000) },
+    });
     const described = await connection.workflowService.describeNamespace({ namespace });
     return Number(described.config?.workflowExecutionRetentionTtl?.seconds ?? 0) / DAY_SECONDS;
   } finally {

@@ -12,7 +12,11 @@ export interface CommandResult {
 const KEEP_CHARS = 4000;
 
 /** Runs a command to completion without a shell; never rejects. */
-export function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<CommandResult> {
+export function runCommand(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CommandResult> {
   return new Promise((resolve) => {
     let output = '';
     const keep = (chunk: Buffer): void => {
@@ -21,7 +25,9 @@ export function runCommand(command: string, args: string[], env: NodeJS.ProcessE
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
-    child.once('error', (err: NodeJS.ErrnoException) => resolve({ exitCode: null, output, spawnError: err.code ?? err.message }));
+    child.once('error', (err: NodeJS.ErrnoException) =>
+      resolve({ exitCode: null, output, spawnError: err.code ?? err.message }),
+    );
     child.once('close', (code) => resolve({ exitCode: code, output }));
   });
 }

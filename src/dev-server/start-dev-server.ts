@@ -41,7 +41,9 @@ export async function startDevServer(o: StartDevServerOptions): Promise<Temporal
   const address = `127.0.0.1:${o.port}`;
   const uiUrl = `http://localhost:${o.port + 1000}`;
   const args = devServerArgs({ port: o.port, uiPort: o.port + 1000, dbFile: paths.dbFile, namespace: o.namespace });
-  o.log(`no Temporal server on ${address}; starting ${o.detached ? 'a detached' : 'a'} dev server: ${o.cli} ${args.join(' ')}`);
+  o.log(
+    `no Temporal server on ${address}; starting ${o.detached ? 'a detached' : 'a'} dev server: ${o.cli} ${args.join(' ')}`,
+  );
   o.log(`server output goes to ${paths.logFile}`);
 
   const logFd = fs.openSync(paths.logFile, 'a');
@@ -58,7 +60,10 @@ export async function startDevServer(o: StartDevServerOptions): Promise<Temporal
   if (!o.detached) process.once('exit', killOnExit);
 
   try {
-    const missing = await waitForNamespace(address, o.namespace, { timeoutMs: READY_TIMEOUT_MS, gaveUp: () => exitReason });
+    const missing = await waitForNamespace(address, o.namespace, {
+      timeoutMs: READY_TIMEOUT_MS,
+      gaveUp: () => exitReason,
+    });
     if (missing.length > 0) o.log(missingAttributesHint(address, o.namespace, missing));
   } catch (err) {
     child.kill('SIGTERM');
@@ -69,11 +74,15 @@ export async function startDevServer(o: StartDevServerOptions): Promise<Temporal
       return { address, namespace: o.namespace, uiUrl, source: 'already-running', stop: async () => {} };
     }
     const message = err instanceof Error ? err.message : String(err);
-    throw new Error(`Temporal dev server did not come up: ${message}\nlast lines of ${paths.logFile}:\n${tail(paths.logFile)}`);
+    throw new Error(
+      `Temporal dev server did not come up: ${message}\nlast lines of ${paths.logFile}:\n${tail(paths.logFile)}`,
+    );
   }
 
   const days = await setNamespaceRetention(address, o.namespace, o.retentionDays);
-  o.log(`Temporal dev server ready at ${address} (namespace ${o.namespace}, closed runs kept ${days} days); Web UI: ${uiUrl}`);
+  o.log(
+    `Temporal dev server ready at ${address} (namespace ${o.namespace}, closed runs kept ${days} days); Web UI: ${uiUrl}`,
+  );
   if (o.detached) {
     fs.writeFileSync(paths.pidFile, `${child.pid}\n`);
     o.log(`it keeps running after this process exits; stop it with: kill $(cat ${paths.pidFile})`);

@@ -62,9 +62,12 @@ export async function withStartLock<T>(lockFile: string, opts: StartLockOptions,
       continue;
     }
     if (Date.now() > deadline) {
-      throw new Error(`another process (pid ${pid}) has been starting a Temporal server for too long; if it is stuck, stop it or remove ${lockFile}`);
+      throw new Error(
+        `another process (pid ${pid}) has been starting a Temporal server for too long; if it is stuck, stop it or remove ${lockFile}`,
+      );
     }
-    if (!announced && pid !== process.pid) opts.log(`another process (pid ${pid}) is starting a Temporal server; waiting for it`);
+    if (!announced && pid !== process.pid)
+      opts.log(`another process (pid ${pid}) is starting a Temporal server; waiting for it`);
     announced = true;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

@@ -21,7 +21,10 @@ export function createEventBus(url: string, options: CreateEventBusOptions = {})
   const scheme = /^([a-z]+):\/\//.exec(url)?.[1];
   if (scheme === 'redis' || scheme === 'rediss') return createRedisBus(url, options.log ? { log: options.log } : {});
   if (scheme === 'http' || scheme === 'https') {
-    if (!options.token) throw new Error(`The event bus ${url} is a server: set THOUGHTLINE_EVENTS_TOKEN to a token whose identity has role "publisher".`);
+    if (!options.token)
+      throw new Error(
+        `The event bus ${url} is a server: set THOUGHTLINE_EVENTS_TOKEN to a token whose identity has role "publisher".`,
+      );
     return createHttpPublisher({ url, token: options.token, ...(options.log ? { log: options.log } : {}) });
   }
   throw new Error(`Unknown event bus "${url}": use ${EVENT_BUS_URL_FORMS}.`);

@@ -16,7 +16,10 @@ export interface DropLog {
  * Drops are expected under load (delivery is at most once), so they are counted, not logged one
  * by one: a bus that loses a thousand deltas a second writes one line a minute.
  */
-export function createDropLog(name: string, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): DropLog {
+export function createDropLog(
+  name: string,
+  log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): DropLog {
   const counts = new Map<string, number>();
   let total = 0;
   let lastDropReport = 0;

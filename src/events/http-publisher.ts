@@ -196,7 +196,10 @@ export function createHttpPublisher(options: HttpPublisherOptions): HttpPublishe
           schedule(0);
         }
         let deadline: NodeJS.Timeout | undefined;
-        await Promise.race([new Promise<void>((resolve) => idleWaiters.add(resolve)), new Promise<void>((resolve) => (deadline = setTimeout(resolve, deadlineMs)))]);
+        await Promise.race([
+          new Promise<void>((resolve) => idleWaiters.add(resolve)),
+          new Promise<void>((resolve) => (deadline = setTimeout(resolve, deadlineMs))),
+        ]);
         clearTimeout(deadline);
       }
       stopped = true;

@@ -65,7 +65,9 @@ export function createRedisBus(url: string, options: RedisBusOptions = {}): Redi
     if (subscriber) return subscriber;
     subscriber = createClient({ url, socket });
     subscriber.on('error', (err: Error) => drops.note(`subscriber: ${err.message}`));
-    subscriberReady = subscriber.connect().catch((err: Error) => drops.note(`subscriber cannot connect: ${err.message}`));
+    subscriberReady = subscriber
+      .connect()
+      .catch((err: Error) => drops.note(`subscriber cannot connect: ${err.message}`));
     return subscriber;
   };
 
@@ -79,7 +81,9 @@ export function createRedisBus(url: string, options: RedisBusOptions = {}): Redi
         return drops.drop(1, 'events (not JSON)');
       }
       // Not awaited: a slow or absent Redis costs the event, never the caller's time.
-      publisher.publish(runChannel(event.runId), json).catch(() => drops.drop(1, event.type === 'text_delta' ? 'text deltas' : 'events'));
+      publisher
+        .publish(runChannel(event.runId), json)
+        .catch(() => drops.drop(1, event.type === 'text_delta' ? 'text deltas' : 'events'));
     },
     subscribe(workflowId, listener) {
       const channel = runChannel(workflowId);
@@ -88,14 +92,19 @@ export function createRedisBus(url: string, options: RedisBusOptions = {}): Redi
         set = new Set();
         listeners.set(channel, set);
         const client = subscriberClient();
-        void subscriberReady!.then(() => (listeners.has(channel) && !closed ? client.subscribe(channel, deliver) : undefined)).catch((err: Error) => drops.note(`subscribe ${channel}: ${err.message}`));
+        void subscriberReady!
+          .then(() => (listeners.has(channel) && !closed ? client.subscribe(channel, deliver) : undefined))
+          .catch((err: Error) => drops.note(`subscribe ${channel}: ${err.message}`));
       }
       set.add(listener);
       return () => {
         if (!set.delete(listener) || set.size > 0 || listeners.get(channel) !== set) return;
         listeners.delete(channel);
         const client = subscriber;
-        if (client && !closed) void subscriberReady!.then(() => (listeners.has(channel) ? undefined : client.unsubscribe(channel))).catch(() => undefined);
+        if (client && !closed)
+          void subscriberReady!
+            .then(() => (listeners.has(channel) ? undefined : client.unsubscribe(channel)))
+            .catch(() => undefined);
       };
     },
     stats: () => ({ dropped: drops.total() }),
@@ -109,7 +118,12 @@ export function createRedisBus(url: string, options: RedisBusOptions = {}): Redi
 }
 
 /** Closes politely when connected (pending publishes go out), within a second; otherwise at once. */
-async function closeClient(client: { isReady: boolean; isOpen: boolean; close(): Promise<unknown>; destroy(): void }): Promise<void> {
+async function closeClient(client: {
+  isReady: boolean;
+  isOpen: boolean;
+  close(): Promise<unknown>;
+  destroy(): void;
+}): Promise<void> {
   if (client.isReady) {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([client.close().catch(() => undefined), new Promise((r) => (timer = setTimeout(r, 1_000)))]);

@@ -88,7 +88,16 @@ export function createWorkerRunEvents(publisher: RunEventPublisher | undefined):
     },
     onModelDelta(delta) {
       const at = positions.get(delta.workflowId) ?? { chainStatus: 'thinking' as const, stepNumber: 0 };
-      send({ type: 'text_delta', runId: delta.workflowId, ...at, activityId: delta.activityId, attempt: delta.attempt, kind: delta.kind, offset: delta.offset, text: delta.text });
+      send({
+        type: 'text_delta',
+        runId: delta.workflowId,
+        ...at,
+        activityId: delta.activityId,
+        attempt: delta.attempt,
+        kind: delta.kind,
+        offset: delta.offset,
+        text: delta.text,
+      });
     },
     dropped: () => dropped,
   };

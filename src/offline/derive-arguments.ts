@@ -1,4 +1,15 @@
-import { asSchema, distinct, firstChoice, fitNumber, fits, fitString, integerOr, isRecord, typeOf, type Schema } from './fit-to-schema';
+import {
+  asSchema,
+  distinct,
+  firstChoice,
+  fitNumber,
+  fits,
+  fitString,
+  integerOr,
+  isRecord,
+  typeOf,
+  type Schema,
+} from './fit-to-schema';
 import { capitalisedPhrases, escapeRegExp, mentions, quotedStrings, valueAfterName } from './task-text';
 
 /**
@@ -84,17 +95,24 @@ class Deriver {
 
   /** Whether the text gives this slot a value of its own (so an optional property is worth sending). */
   named(schema: Schema, slot: Slot): boolean {
-    if (Array.isArray(schema['enum'])) return schema['enum'].some((v) => typeof v === 'string' && mentions(this.source.text, v));
+    if (Array.isArray(schema['enum']))
+      return schema['enum'].some((v) => typeof v === 'string' && mentions(this.source.text, v));
     return valueAfterName(this.source.text, slot.name) !== undefined;
   }
 
   private object(schema: Schema, depth: number): Record<string, unknown> {
     const properties = isRecord(schema['properties']) ? schema['properties'] : {};
-    const required = new Set(Array.isArray(schema['required']) ? (schema['required'] as unknown[]).filter((r) => typeof r === 'string') : []);
+    const required = new Set(
+      Array.isArray(schema['required']) ? (schema['required'] as unknown[]).filter((r) => typeof r === 'string') : [],
+    );
     const out: Record<string, unknown> = {};
     for (const [name, raw] of Object.entries(properties)) {
       const property = asSchema(raw);
-      const slot: Slot = { name, description: typeof property['description'] === 'string' ? property['description'] : '', required: required.has(name) };
+      const slot: Slot = {
+        name,
+        description: typeof property['description'] === 'string' ? property['description'] : '',
+        required: required.has(name),
+      };
       if (!slot.required && !this.named(property, slot) && !('default' in property)) continue;
       out[name] = this.value(property, slot, depth + 1);
     }
@@ -112,7 +130,8 @@ class Deriver {
     for (let i = 0; i < count; i++) {
       let item = depth >= MAX_DEPTH ? null : this.value(items, slot, depth + 1);
       // Distinct items, for `uniqueItems`: strings get a suffix, numbers move up a step.
-      if (schema['uniqueItems'] === true && out.some((o) => JSON.stringify(o) === JSON.stringify(item))) item = distinct(item, i, items);
+      if (schema['uniqueItems'] === true && out.some((o) => JSON.stringify(o) === JSON.stringify(item)))
+        item = distinct(item, i, items);
       out.push(item);
     }
     return out;
@@ -122,7 +141,9 @@ class Deriver {
   private enumValue(options: unknown[], slot: Slot): unknown {
     const text = this.source.text;
     const strings = options.filter((v): v is string => typeof v === 'string');
-    const afterName = strings.find((v) => new RegExp(`\\b${escapeRegExp(slot.name)}\\s*[:=]?\\s*${escapeRegExp(v)}\\b`, 'i').test(text));
+    const afterName = strings.find((v) =>
+      new RegExp(`\\b${escapeRegExp(slot.name)}\\s*[:=]?\\s*${escapeRegExp(v)}\\b`, 'i').test(text),
+    );
     const mentioned = strings
       .map((v) => ({ v, at: text.search(new RegExp(`\\b${escapeRegExp(v)}\\b`, 'i')) }))
       .filter((m) => m.at >= 0)
@@ -151,13 +172,21 @@ class Deriver {
   private string(schema: Schema, slot: Slot): string {
     const format = typeof schema['format'] === 'string' ? FORMATS[schema['format']] : undefined;
     if (format) return format;
-    const candidates = [valueAfterName(this.source.text, slot.name), typeof schema['default'] === 'string' ? schema['default'] : undefined, ...this.byMeaning(slot)];
-    return fitString(candidates.filter((c): c is string => c !== undefined && c !== ''), schema);
+    const candidates = [
+      valueAfterName(this.source.text, slot.name),
+      typeof schema['default'] === 'string' ? schema['default'] : undefined,
+      ...this.byMeaning(slot),
+    ];
+    return fitString(
+      candidates.filter((c): c is string => c !== undefined && c !== ''),
+      schema,
+    );
   }
 
   /** Candidates for a string slot by what its name and description say it holds. */
   private byMeaning(slot: Slot): string[] {
-    const about = `${slot.name.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2')} ${slot.description}`.toLowerCase();
+    const about =
+      `${slot.name.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2')} ${slot.description}`.toLowerCase();
     const text = this.source.text.trim();
     const quoted = quotedStrings(text);
     const phrase = capitalisedPhrases(text);

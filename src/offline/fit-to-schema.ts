@@ -9,7 +9,12 @@ export function fitString(candidates: readonly string[], schema: Schema): string
   const pattern = typeof schema['pattern'] === 'string' ? safeRegExp(schema['pattern']) : undefined;
   const extension = typeof schema['pattern'] === 'string' ? /\\\.(\w+)\)?\$?$/.exec(schema['pattern'])?.[1] : undefined;
   const shaped = [...candidates, 'offline'].flatMap((c) => {
-    const slug = c.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'offline';
+    const slug =
+      c
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .slice(0, 40) || 'offline';
     return [c, slug, ...(extension ? [`${slug}.${extension}`] : []), slug.replace(/-/g, '_')];
   });
   const fitted = shaped.map((c) => fitLength(c, min, max));
@@ -27,7 +32,8 @@ export function fits(n: number, schema: Schema, integer: boolean): boolean {
   if (typeof schema['maximum'] === 'number' && n > schema['maximum']) return false;
   if (typeof schema['exclusiveMinimum'] === 'number' && n <= schema['exclusiveMinimum']) return false;
   if (typeof schema['exclusiveMaximum'] === 'number' && n >= schema['exclusiveMaximum']) return false;
-  if (typeof schema['multipleOf'] === 'number' && schema['multipleOf'] > 0 && !isMultiple(n, schema['multipleOf'])) return false;
+  if (typeof schema['multipleOf'] === 'number' && schema['multipleOf'] > 0 && !isMultiple(n, schema['multipleOf']))
+    return false;
   return true;
 }
 
@@ -69,7 +75,12 @@ export function distinct(item: unknown, index: number, schema: Schema): unknown 
 export function firstChoice(schema: Schema): Schema | undefined {
   const { anyOf, oneOf, type, ...rest } = schema;
   const list = [anyOf, oneOf].find(Array.isArray) as unknown[] | undefined;
-  if (list) return { ...rest, ...(type !== undefined ? { type } : {}), ...asSchema(list.find((s) => asSchema(s)['type'] !== 'null') ?? list[0]) };
+  if (list)
+    return {
+      ...rest,
+      ...(type !== undefined ? { type } : {}),
+      ...asSchema(list.find((s) => asSchema(s)['type'] !== 'null') ?? list[0]),
+    };
   if (Array.isArray(type)) return { ...rest, type: (type as unknown[]).find((t) => t !== 'null') ?? type[0] };
   return undefined;
 }

@@ -29,7 +29,9 @@ export function createOfflineModel(specialists: readonly OfflineSpecialist[] = [
       const started = Date.now();
       let content: AssistantBlock[];
       try {
-        content = specialists.reduce<AssistantBlock[] | undefined>((found, s) => found ?? s(request), undefined) ?? offlineContent(request);
+        content =
+          specialists.reduce<AssistantBlock[] | undefined>((found, s) => found ?? s(request), undefined) ??
+          offlineContent(request);
       } catch (err) {
         // A bug in the rules would fail the same way on every retry: the call fails for good, typed.
         const message = `The offline model could not read this request: ${err instanceof Error ? err.message : String(err)}`;
@@ -43,7 +45,11 @@ export function createOfflineModel(specialists: readonly OfflineSpecialist[] = [
         // The model that answered: the chain and `status` say so, not the Claude model the run asked for.
         model: OFFLINE_MODEL_NAME,
         // Rough counts (4 characters a token), so budgets and views behave as with a real model; it costs nothing.
-        usage: { ...zeroUsage(), inputTokens: estimateTokens([request.system, request.messages, request.tools]), outputTokens: estimateTokens(content) },
+        usage: {
+          ...zeroUsage(),
+          inputTokens: estimateTokens([request.system, request.messages, request.tools]),
+          outputTokens: estimateTokens(content),
+        },
         costUsd: 0,
         durationMs: Date.now() - started,
       };
@@ -73,7 +79,8 @@ function textOnly(request: ModelRequest): string {
   const own = new Set(view.tools.map((t) => t.name));
   const observed = view.calls.filter((c) => c.result && own.has(c.name)).map(describeOutcome);
   const sofar = observed.length > 0 ? `So far: ${observed.join('; ')}.` : 'No tool has returned anything yet.';
-  if (/Pause and reflect/.test(last)) return `${OFFLINE_MARK} Reflection: ${observed.length} tool call${observed.length === 1 ? '' : 's'} so far. ${sofar}`;
+  if (/Pause and reflect/.test(last))
+    return `${OFFLINE_MARK} Reflection: ${observed.length} tool call${observed.length === 1 ? '' : 's'} so far. ${sofar}`;
   return `${OFFLINE_MARK} Stopped before finishing. ${sofar}`;
 }
 
@@ -81,6 +88,11 @@ function textOnly(request: ModelRequest): string {
 function blocks(move: Move, callsSoFar: number): AssistantBlock[] {
   return [
     { type: 'text', text: move.text },
-    ...move.calls.map((c, i): AssistantBlock => ({ type: 'tool_use', id: `toolu_offline_${callsSoFar + i + 1}`, name: c.name, input: c.input })),
+    ...move.calls.map((c, i): AssistantBlock => ({
+      type: 'tool_use',
+      id: `toolu_offline_${callsSoFar + i + 1}`,
+      name: c.name,
+      input: c.input,
+    })),
   ];
 }

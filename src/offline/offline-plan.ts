@@ -18,14 +18,27 @@ export function offlinePlanReply(prompt: string): string {
   }
   const toolNames = /Tools the agent can use: (.*)\./.exec(prompt)?.[1]?.split(', ') ?? [];
   const maxTasks = Number(/at most (\d+) tasks/.exec(prompt)?.[1] ?? 12);
-  const fitting = relevantTools(goal, toolNames.map((name) => ({ name, description: '', inputSchema: {} })))
+  const fitting = relevantTools(
+    goal,
+    toolNames.map((name) => ({ name, description: '', inputSchema: {} })),
+  )
     .map((t) => t.name)
     .slice(0, Math.max(1, Math.min(2, maxTasks - 1)));
   const work =
     fitting.length > 0
-      ? fitting.map((tool, i) => ({ id: `t${i + 1}`, description: `Call ${tool} for: ${goal}`, dependencies: [], required_tools: [tool] }))
+      ? fitting.map((tool, i) => ({
+          id: `t${i + 1}`,
+          description: `Call ${tool} for: ${goal}`,
+          dependencies: [],
+          required_tools: [tool],
+        }))
       : [{ id: 't1', description: `Find and call the tools that fit: ${goal}`, dependencies: [], required_tools: [] }];
-  const answer = { id: `t${work.length + 1}`, description: `${ANSWER_TASK}: ${goal}`, dependencies: work.map((t) => t.id), required_tools: [] };
+  const answer = {
+    id: `t${work.length + 1}`,
+    description: `${ANSWER_TASK}: ${goal}`,
+    dependencies: work.map((t) => t.id),
+    required_tools: [],
+  };
   const tasks = maxTasks > work.length ? [...work, answer] : work;
   return JSON.stringify({ tasks });
 }

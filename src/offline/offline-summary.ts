@@ -24,7 +24,7 @@ export function observedSummary(task: string, calls: readonly SeenCall[]): strin
   return [
     `${OFFLINE_MARK} For "${clip(task, 200)}" I made ${calls.length} tool call${calls.length === 1 ? '' : 's'} (${worked} succeeded).`,
     ...calls.map((c) => `- ${describeOutcome(c)}`),
-    'These are the tools\' own results, quoted; the offline model does not reason about them. Set ANTHROPIC_API_KEY to use Claude.',
+    "These are the tools' own results, quoted; the offline model does not reason about them. Set ANTHROPIC_API_KEY to use Claude.",
   ].join('\n');
 }
 

@@ -37,23 +37,40 @@ export function nextMove(view: RequestView): Move {
   const asked = view.calls.some((c) => c.name === view.control.question);
   if (ASKS_FIRST.test(view.task) && !asked) {
     if (!view.control.question) {
-      return giveUp(view, `${OFFLINE_MARK} The task asks me to ask a person first, but this run does not allow questions (start it with allowQuestions: true, or \`run --allow-questions\`).`);
+      return giveUp(
+        view,
+        `${OFFLINE_MARK} The task asks me to ask a person first, but this run does not allow questions (start it with allowQuestions: true, or \`run --allow-questions\`).`,
+      );
     }
-    return ask(view.control.question, `Before I start on "${clip(view.task, 300)}": what should I know or use? The tools I can call: ${toolNames(view.tools)}.`);
+    return ask(
+      view.control.question,
+      `Before I start on "${clip(view.task, 300)}": what should I know or use? The tools I can call: ${toolNames(view.tools)}.`,
+    );
   }
   const plan = view.control.update ? latestPlan(view.notes) : undefined;
   if (plan) return planMove(view, plan, view.control.update!);
-  const work = progress(view, view.task, relevantTools(context(view, view.task), view.tools), ownCalls(view, view.calls));
+  const work = progress(
+    view,
+    view.task,
+    relevantTools(context(view, view.task), view.tools),
+    ownCalls(view, view.calls),
+  );
   switch (work.kind) {
     case 'act':
       return work.move;
     case 'observed':
       return finish(view, observedSummary(view.task, work.calls));
     case 'failed':
-      return giveUp(view, `${OFFLINE_MARK} Every tool call failed, so I cannot answer. ${work.calls.map(describeOutcome).join('; ')}`);
+      return giveUp(
+        view,
+        `${OFFLINE_MARK} Every tool call failed, so I cannot answer. ${work.calls.map(describeOutcome).join('; ')}`,
+      );
     case 'no_tool':
       if (view.control.question && !asked) {
-        return ask(view.control.question, `No tool I have fits "${clip(view.task, 300)}". My tools: ${toolNames(view.tools)}. Which should I use, or what should I look up?`);
+        return ask(
+          view.control.question,
+          `No tool I have fits "${clip(view.task, 300)}". My tools: ${toolNames(view.tools)}. Which should I use, or what should I look up?`,
+        );
       }
       return giveUp(view, noToolReason(view));
   }
@@ -83,16 +100,23 @@ function planMove(view: RequestView, plan: readonly PlanLine[], update: string):
   if (!current) {
     const stuck = plan.filter((t) => t.status === 'failed' || t.status === 'blocked');
     if (stuck.length > 0) {
-      return giveUp(view, `${OFFLINE_MARK} The plan could not be completed: ${stuck.map((t) => `${t.id} is ${t.status} (${clip(t.description, 160)})`).join('; ')}.`);
+      return giveUp(
+        view,
+        `${OFFLINE_MARK} The plan could not be completed: ${stuck.map((t) => `${t.id} is ${t.status} (${clip(t.description, 160)})`).join('; ')}.`,
+      );
     }
     const calls = ownCalls(view, view.calls);
-    return finish(view, `${observedSummary(view.task, calls)}\nPlan: ${plan.map((t) => `${t.id} ${t.status}`).join(', ')}.`);
+    return finish(
+      view,
+      `${observedSummary(view.task, calls)}\nPlan: ${plan.map((t) => `${t.id} ${t.status}`).join(', ')}.`,
+    );
   }
   const report = (status: 'completed' | 'failed', note: string): Move => ({
     text: `${OFFLINE_MARK} Task ${current.id} is ${status}.`,
     calls: [{ name: update, input: { task_id: current.id, status, note: clip(note, 1_000) } }],
   });
-  if (current.description.startsWith(ANSWER_TASK)) return report('completed', `Answered from ${ownCalls(view, view.calls).length} tool results.`);
+  if (current.description.startsWith(ANSWER_TASK))
+    return report('completed', `Answered from ${ownCalls(view, view.calls).length} tool results.`);
   const lastUpdate = view.calls.map((c) => c.name).lastIndexOf(update);
   const scope = ownCalls(view, view.calls.slice(lastUpdate + 1));
   const named = view.tools.filter((t) => new RegExp(`(^|\\s)${escapeRegExp(t.name)}(\\s|$)`).test(current.description));
@@ -115,16 +139,22 @@ function latestPlan(notes: readonly string[]): PlanLine[] | undefined {
   // A reflection quotes the plan in its own words; only the loop's notes and update results count.
   const note = [...notes].reverse().find((n) => /^Plan \(version \d+|\n\nPlan \(version \d+/.test(n));
   if (!note) return undefined;
-  return [...note.matchAll(/^- (\S+) \[(\w+)\] (.*)$/gm)].map((m) => ({ id: m[1]!, status: m[2]!, description: m[3]! }));
+  return [...note.matchAll(/^- (\S+) \[(\w+)\] (.*)$/gm)].map((m) => ({
+    id: m[1]!,
+    status: m[2]!,
+    description: m[3]!,
+  }));
 }
 
 /** The task, with any answers people gave first (an answer names what the task left open). */
 const context = (view: RequestView, focus: string): string => [...view.answers, focus].join('\n');
 
 /** Calls of the run's own tools, not of the injected ones. */
-const ownCalls = (view: RequestView, calls: readonly SeenCall[]): SeenCall[] => calls.filter((c) => view.tools.some((t) => t.name === c.name));
+const ownCalls = (view: RequestView, calls: readonly SeenCall[]): SeenCall[] =>
+  calls.filter((c) => view.tools.some((t) => t.name === c.name));
 
-const toolNames = (tools: readonly ModelTool[]): string => (tools.length > 0 ? tools.map((t) => t.name).join(', ') : 'none');
+const toolNames = (tools: readonly ModelTool[]): string =>
+  tools.length > 0 ? tools.map((t) => t.name).join(', ') : 'none';
 
 function noToolReason(view: RequestView): string {
   return (
@@ -133,15 +163,20 @@ function noToolReason(view: RequestView): string {
   );
 }
 
-const ask = (tool: string, question: string): Move => ({ text: `${OFFLINE_MARK} I need a person's answer first.`, calls: [{ name: tool, input: { question } }] });
+const ask = (tool: string, question: string): Move => ({
+  text: `${OFFLINE_MARK} I need a person's answer first.`,
+  calls: [{ name: tool, input: { question } }],
+});
 
 function finish(view: RequestView, result: string): Move {
   if (!view.control.finish) return { text: result, calls: [] };
-  return { text: `${OFFLINE_MARK} Done; answering with what the tools returned.`, calls: [{ name: view.control.finish, input: { result } }] };
+  return {
+    text: `${OFFLINE_MARK} Done; answering with what the tools returned.`,
+    calls: [{ name: view.control.finish, input: { result } }],
+  };
 }
 
 function giveUp(view: RequestView, reason: string): Move {
   if (!view.control.giveUp) return { text: reason, calls: [] };
   return { text: `${OFFLINE_MARK} I cannot do this task.`, calls: [{ name: view.control.giveUp, input: { reason } }] };
 }
-

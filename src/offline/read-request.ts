@@ -67,7 +67,10 @@ export function readRequest(request: ModelRequest): RequestView {
     }
   }
   const question = request.tools.find((t) => t.description.startsWith(QUESTION_DESCRIPTION))?.name;
-  const update = [...notes].reverse().map((n) => named(UPDATE_NAME, n)).find((n) => n !== undefined);
+  const update = [...notes]
+    .reverse()
+    .map((n) => named(UPDATE_NAME, n))
+    .find((n) => n !== undefined);
   const control: ControlTools = {
     ...optional('finish', named(FINISH_NAME, request.system)),
     ...optional('giveUp', named(GIVE_UP_NAME, request.system)),
@@ -78,7 +81,14 @@ export function readRequest(request: ModelRequest): RequestView {
   const answers = calls
     .filter((c) => c.name === control.question && c.result && !c.result.isError)
     .map((c) => ANSWER.exec(c.result!.content)?.[1] ?? c.result!.content);
-  return { task: task ?? '', answers, tools: request.tools.filter((t) => !injected.has(t.name)), control, calls, notes };
+  return {
+    task: task ?? '',
+    answers,
+    tools: request.tools.filter((t) => !injected.has(t.name)),
+    control,
+    calls,
+    notes,
+  };
 }
 
 function optional<K extends keyof ControlTools>(key: K, value: string | undefined): Partial<ControlTools> {

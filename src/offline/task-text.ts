@@ -29,7 +29,8 @@ export function quotedStrings(text: string): string[] {
 }
 
 /** A sentence's ordinary first words, never taken for a name. */
-const OPENERS = /^(I|Call|Use|What|Which|Who|How|When|Where|Why|Please|Compare|Get|Find|Show|Tell|Look|Check|Ask|Then|And|The|Is|Are|Can|Could|Would|Weather)$/;
+const OPENERS =
+  /^(I|Call|Use|What|Which|Who|How|When|Where|Why|Please|Compare|Get|Find|Show|Tell|Look|Check|Ask|Then|And|The|Is|Are|Can|Could|Would|Weather)$/;
 
 /**
  * Runs of capitalised words, as names of places, people or things: those inside a sentence

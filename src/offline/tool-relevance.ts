@@ -11,7 +11,7 @@ export const MAX_TOOLS = 3;
 const COMMON = new Set(
   (
     'the and for with that this from into what which where when who whom whose why how are was were will would could should ' +
-    'can may might must shall have has had not but all any each every some one two its it\'s our your their them they then ' +
+    "can may might must shall have has had not but all any each every some one two its it's our your their them they then " +
     'than there here about also just only very more most much many such please tell give get got let use using used call ' +
     'find show need want like make made does did done doing now out over under again after before between both either ' +
     'you yourself me my mine him her his hers she its via per new old current today first last next same other others ' +
@@ -41,7 +41,8 @@ function stem(word: string): string {
  * (src/workflows/delegation/sub-agent-tools.ts): its words ("work", "write", "complete") say
  * nothing of what the agent does, and would match every task that uses them.
  */
-const ownDescription = (tool: Pick<ModelTool, 'description'>): string => tool.description.replace(/\s*\(A sub-agent: [^)]*\)\s*$/, '');
+const ownDescription = (tool: Pick<ModelTool, 'description'>): string =>
+  tool.description.replace(/\s*\(A sub-agent: [^)]*\)\s*$/, '');
 
 /** The tool's score against the task's words: 2 per word in its name, 1 per word only in its description. */
 export function relevance(taskWords: ReadonlySet<string>, tool: Pick<ModelTool, 'name' | 'description'>): number {
@@ -54,7 +55,9 @@ export function relevance(taskWords: ReadonlySet<string>, tool: Pick<ModelTool, 
 
 /** Words that mark a tool as changing something; such tools are called alone, after the others. */
 const WRITES = new Set(
-  'save write delete remove send create update post pay transfer deploy book cancel approve modify insert drop publish charge refund upload move rename store put patch commit'.split(' ').map(stem),
+  'save write delete remove send create update post pay transfer deploy book cancel approve modify insert drop publish charge refund upload move rename store put patch commit'
+    .split(' ')
+    .map(stem),
 );
 
 /** No word of its name or description says it changes anything: safe to call alongside others. */

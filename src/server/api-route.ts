@@ -32,7 +32,11 @@ export interface RouteInput<P, Q, B> {
  * One API route: its schemas (the same ones parse requests and describe them in the OpenAPI
  * document) and its handler. Public routes take no token.
  */
-export interface ApiRoute<P extends Schema | undefined = Schema | undefined, Q extends Schema | undefined = Schema | undefined, B extends Schema | undefined = Schema | undefined> {
+export interface ApiRoute<
+  P extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  B extends Schema | undefined = Schema | undefined,
+> {
   method: 'GET' | 'POST';
   /** Fastify's form, `/v1/runs/:id`; the OpenAPI document writes `{id}`. */
   url: string;
@@ -53,7 +57,9 @@ export interface ApiRoute<P extends Schema | undefined = Schema | undefined, Q e
 }
 
 /** Keeps each route's handler typed by its own schemas while routes share one table. */
-export const defineRoute = <P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined>(route: ApiRoute<P, Q, B>): ApiRoute => route as unknown as ApiRoute;
+export const defineRoute = <P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined>(
+  route: ApiRoute<P, Q, B>,
+): ApiRoute => route as unknown as ApiRoute;
 
 const PUBLIC: Identity = { id: 'anonymous', roles: [], via: 'in-process' };
 
@@ -86,7 +92,11 @@ export function registerRoutes(app: FastifyInstance, ctx: ApiContext, routes: re
         const params = parse(route.params, request.params, 'path');
         const query = parse(route.query, request.query, 'query');
         const body = parse(route.body, request.body ?? (route.optionalBody ? {} : undefined), 'body');
-        const result = await route.handle({ ctx, identity, params, query, body, request, reply } as RouteInput<Schema, Schema, Schema>);
+        const result = await route.handle({ ctx, identity, params, query, body, request, reply } as RouteInput<
+          Schema,
+          Schema,
+          Schema
+        >);
         return reply.status(route.response.status).send(result);
       },
     });

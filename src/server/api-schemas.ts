@@ -1,6 +1,15 @@
 import { AuditModelCall } from '../audit';
 import { z } from 'zod';
-import { AgentInput, ApprovalRecord, ChainStatus, PlanProgress, ReasoningChain, SubAgentRun, TokenUsage, ViewerRole } from '../shared';
+import {
+  AgentInput,
+  ApprovalRecord,
+  ChainStatus,
+  PlanProgress,
+  ReasoningChain,
+  SubAgentRun,
+  TokenUsage,
+  ViewerRole,
+} from '../shared';
 
 /** Temporal's limit on a workflow id; longer ids cannot name a run. */
 export const RunIdParams = z.object({ id: z.string().min(1).max(1000) });
@@ -9,7 +18,13 @@ export const RunIdParams = z.object({ id: z.string().min(1).max(1000) });
 export const SERVER_SET_FIELDS = ['caller', 'delegation', 'continued', 'signedDecisions', 'fork'] as const;
 
 /** The run input a client sends: AgentInput without the server-set fields; unknown fields are refused. */
-export const StartRunBody = AgentInput.omit({ caller: true, delegation: true, continued: true, signedDecisions: true, fork: true }).strict();
+export const StartRunBody = AgentInput.omit({
+  caller: true,
+  delegation: true,
+  continued: true,
+  signedDecisions: true,
+  fork: true,
+}).strict();
 
 export const RunLinks = z.object({ self: z.string(), chain: z.string(), events: z.string() });
 export const StartRunResponse = z.object({ runId: z.string(), links: RunLinks });
@@ -17,7 +32,9 @@ export const StartRunResponse = z.object({ runId: z.string(), links: RunLinks })
 export const RunState = z.enum(['running', 'completed', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued']);
 
 /** A name filter as visibility queries take it: letters, digits, space and `._:/@-`, never a quote. */
-const SafeName = z.string().regex(/^[\p{L}\p{N} ._:/@-]{1,200}$/u, 'letters, digits, spaces and ._:/@- only, at most 200');
+const SafeName = z
+  .string()
+  .regex(/^[\p{L}\p{N} ._:/@-]{1,200}$/u, 'letters, digits, spaces and ._:/@- only, at most 200');
 const Instant = z.iso.datetime({ offset: true }).transform((text) => new Date(text).toISOString());
 
 export const ListRunsQuery = z
@@ -28,7 +45,10 @@ export const ListRunsQuery = z
     startedAfter: Instant.optional(),
     startedBefore: Instant.optional(),
     pageSize: z.coerce.number().int().min(1).max(100).default(20),
-    pageToken: z.string().regex(/^[A-Za-z0-9_-]{1,4096}$/, 'the nextPageToken of the previous page').optional(),
+    pageToken: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,4096}$/, 'the nextPageToken of the previous page')
+      .optional(),
   })
   .strict();
 
@@ -54,7 +74,9 @@ export const RunProgress = z.object({
   waitingFor: z.string().optional(),
   cancelRequested: z.string().optional(),
   steeringQueued: z.number().int().nonnegative().optional(),
-  openQuestion: z.object({ callId: z.string(), question: z.string(), askedAt: z.string(), expiresAt: z.string() }).optional(),
+  openQuestion: z
+    .object({ callId: z.string(), question: z.string(), askedAt: z.string(), expiresAt: z.string() })
+    .optional(),
   plan: PlanProgress.optional(),
   tokenBudget: z.number().optional(),
   costBudgetUsd: z.number().optional(),
@@ -91,13 +113,24 @@ export const ModelCallsResponse = z.object({
   modelCallsUnavailable: z.string().optional(),
 });
 
-export const ChainResponse = z.object({ chain: ReasoningChain, nextAfterStep: z.number().int().optional(), totalSteps: z.number().int().nonnegative() });
+export const ChainResponse = z.object({
+  chain: ReasoningChain,
+  nextAfterStep: z.number().int().optional(),
+  totalSteps: z.number().int().nonnegative(),
+});
 
 export const ApprovalParams = RunIdParams.extend({ callId: z.string().min(1).max(200) });
 export const ApprovalBody = z
-  .object({ approved: z.boolean(), argumentsHash: z.string().min(1).max(200), reason: z.string().max(4_000).optional() })
+  .object({
+    approved: z.boolean(),
+    argumentsHash: z.string().min(1).max(200),
+    reason: z.string().max(4_000).optional(),
+  })
   .strict()
-  .refine((body) => body.approved || (body.reason ?? '').trim() !== '', { path: ['reason'], message: 'a reason is required when rejecting: the agent reads it to decide what to do instead' });
+  .refine((body) => body.approved || (body.reason ?? '').trim() !== '', {
+    path: ['reason'],
+    message: 'a reason is required when rejecting: the agent reads it to decide what to do instead',
+  });
 
 /** Steering and answers are read by the model: bounded well under a payload's limit. */
 const PersonText = z.string().trim().min(1).max(32_000);
@@ -107,5 +140,11 @@ export const AnswerBody = z.object({ text: PersonText, callId: z.string().min(1)
 export const AcceptedResponse = z.object({ accepted: z.literal(true) });
 export const AnswerResponse = z.object({ answer: z.string() });
 
-export const MeResponse = z.object({ id: z.string(), roles: z.array(z.string()), tenant: z.string().optional(), views: z.array(ViewerRole), defaultView: ViewerRole });
+export const MeResponse = z.object({
+  id: z.string(),
+  roles: z.array(z.string()),
+  tenant: z.string().optional(),
+  views: z.array(ViewerRole),
+  defaultView: ViewerRole,
+});
 export const HealthResponse = z.object({ ok: z.literal(true) });

@@ -60,12 +60,18 @@ export interface RunningServer {
  * through `accessRun`, so another tenant's run is a 404 like an unknown one.
  */
 export async function createServer(options: CreateServerOptions): Promise<RunningServer> {
-  if (options.requireSignatures && !options.signer) throw new Error('requireSignatures needs a signer: pass signer (serve: --signing-keys FILE).');
+  if (options.requireSignatures && !options.signer)
+    throw new Error('requireSignatures needs a signer: pass signer (serve: --signing-keys FILE).');
   const log = options.log ?? (() => {});
   const host = options.host ?? '127.0.0.1';
   const bus = options.bus ?? createMemoryBus();
   // forceCloseConnections: an open event stream must not hold close() forever.
-  const app = Fastify({ logger: false, bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, forceCloseConnections: true, return503OnClosing: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+  });
   const ctx: ApiContext = {
     agents: options.agents,
     auth: options.auth,

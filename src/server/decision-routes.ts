@@ -3,7 +3,16 @@ import { sendUpdate, UpdateRefusedError } from '../client/update-refused-error';
 import { answerUpdate, approveToolCallUpdate, cancelSignal, steerSignal } from '../workflows/messages';
 import { ApiError } from './api-error';
 import { defineRoute, type ApiContext, type ApiRoute } from './api-route';
-import { AcceptedResponse, AnswerBody, AnswerResponse, ApprovalBody, ApprovalParams, CancelBody, RunIdParams, SteerBody } from './api-schemas';
+import {
+  AcceptedResponse,
+  AnswerBody,
+  AnswerResponse,
+  ApprovalBody,
+  ApprovalParams,
+  CancelBody,
+  RunIdParams,
+  SteerBody,
+} from './api-schemas';
 import type { Identity } from './auth/identity';
 import type { SignedDecisionKind } from './signing/decision-signer';
 import { liveRead } from './live-read';
@@ -20,11 +29,17 @@ async function refusedAsConflict<T>(send: () => Promise<T>): Promise<T> {
 }
 
 /** Signed by the server's keys when it has them; the run checks the signature when it requires one. */
-const signed = <T extends object>(ctx: ApiContext, kind: SignedDecisionKind, workflowId: string, payload: T, identity: Identity): T =>
-  ctx.signer ? ctx.signer.sign(kind, workflowId, payload, identity) : payload;
+const signed = <T extends object>(
+  ctx: ApiContext,
+  kind: SignedDecisionKind,
+  workflowId: string,
+  payload: T,
+  identity: Identity,
+): T => (ctx.signer ? ctx.signer.sign(kind, workflowId, payload, identity) : payload);
 
 function requireRunning(facts: RunFacts, what: string): void {
-  if (facts.state !== 'running') throw new ApiError('conflict', `The run has ended (${facts.state}); it takes no ${what}.`);
+  if (facts.state !== 'running')
+    throw new ApiError('conflict', `The run has ended (${facts.state}); it takes no ${what}.`);
 }
 
 export const decideApproval = defineRoute({
@@ -40,12 +55,25 @@ export const decideApproval = defineRoute({
     const facts = await ctx.accessRun(identity, params.id);
     requireRunning(facts, 'decisions');
     const view = ctx.viewFor(identity, undefined);
-    const pending = (await liveRead(() => ctx.agents.pendingApprovals(params.id, view), ctx.queryTimeoutMs)).filter((record) => record.callId === params.callId);
-    if (pending.length === 0) throw new ApiError('conflict', `No call ${params.callId} awaits a decision in this run: it was decided, timed out or never asked.`);
-    if (pending.length > 1) throw new ApiError('conflict', `Call id ${params.callId} awaits a decision in ${pending.length} runs of this tree; decide it on the sub-agent's own run (${pending.map((r) => r.workflowId ?? params.id).join(', ')}).`);
+    const pending = (await liveRead(() => ctx.agents.pendingApprovals(params.id, view), ctx.queryTimeoutMs)).filter(
+      (record) => record.callId === params.callId,
+    );
+    if (pending.length === 0)
+      throw new ApiError(
+        'conflict',
+        `No call ${params.callId} awaits a decision in this run: it was decided, timed out or never asked.`,
+      );
+    if (pending.length > 1)
+      throw new ApiError(
+        'conflict',
+        `Call id ${params.callId} awaits a decision in ${pending.length} runs of this tree; decide it on the sub-agent's own run (${pending.map((r) => r.workflowId ?? params.id).join(', ')}).`,
+      );
     const record = pending[0]!;
     if (record.approverRoles.length > 0 && !record.approverRoles.some((role) => identity.roles.includes(role))) {
-      throw new ApiError('forbidden', `Deciding on ${record.toolName} needs one of the roles ${record.approverRoles.join(', ')}; you have ${identity.roles.join(', ') || 'none'}.`);
+      throw new ApiError(
+        'forbidden',
+        `Deciding on ${record.toolName} needs one of the roles ${record.approverRoles.join(', ')}; you have ${identity.roles.join(', ') || 'none'}.`,
+      );
     }
     const target = record.workflowId ?? params.id;
     const decision: ApprovalDecision = {
@@ -56,10 +84,18 @@ export const decideApproval = defineRoute({
       ...(body.reason !== undefined ? { reason: body.reason } : {}),
     };
     const payload = signed(ctx, 'approval', target, decision, identity);
-    const outcome = await refusedAsConflict(() => ctx.agents.getHandle(target).executeUpdate(approveToolCallUpdate, { args: [payload] }));
+    const outcome = await refusedAsConflict(() =>
+      ctx.agents.getHandle(target).executeUpdate(approveToolCallUpdate, { args: [payload] }),
+    );
     // The record as the caller's view showed it, with the outcome's decision fields.
     const { status, decidedAt, decidedBy, note } = outcome;
-    return { ...record, status, ...(decidedAt ? { decidedAt } : {}), ...(decidedBy ? { decidedBy } : {}), ...(note !== undefined ? { note } : {}) };
+    return {
+      ...record,
+      status,
+      ...(decidedAt ? { decidedAt } : {}),
+      ...(decidedBy ? { decidedBy } : {}),
+      ...(note !== undefined ? { note } : {}),
+    };
   },
 });
 
@@ -76,7 +112,9 @@ export const cancelRunRoute = defineRoute({
   async handle({ ctx, identity, params, body }) {
     const facts = await ctx.accessRun(identity, params.id);
     requireRunning(facts, 'cancel request');
-    await ctx.agents.getHandle(params.id).signal(cancelSignal, { by: identity.id, ...(body.reason ? { reason: body.reason } : {}) });
+    await ctx.agents
+      .getHandle(params.id)
+      .signal(cancelSignal, { by: identity.id, ...(body.reason ? { reason: body.reason } : {}) });
     return { accepted: true as const };
   },
 });
@@ -111,9 +149,15 @@ export const answerRunRoute = defineRoute({
   async handle({ ctx, identity, params, body }) {
     const facts = await ctx.accessRun(identity, params.id);
     requireRunning(facts, 'answers');
-    const request: AnswerRequest = { text: body.text, by: identity.id, ...(body.callId ? { callId: body.callId } : {}) };
+    const request: AnswerRequest = {
+      text: body.text,
+      by: identity.id,
+      ...(body.callId ? { callId: body.callId } : {}),
+    };
     const payload = signed(ctx, 'answer', params.id, request, identity);
-    const answer = await refusedAsConflict(() => ctx.agents.getHandle(params.id).executeUpdate(answerUpdate, { args: [payload] }));
+    const answer = await refusedAsConflict(() =>
+      ctx.agents.getHandle(params.id).executeUpdate(answerUpdate, { args: [payload] }),
+    );
     return { answer };
   },
 });

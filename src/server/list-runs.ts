@@ -31,7 +31,9 @@ const quoted = (value: string): string => {
  */
 export function visibilityQuery(identity: Identity, filters: z.infer<typeof ListRunsQuery>): string {
   const clauses = [`WorkflowType = 'agentWorkflow'`, `${AgentAttribute.name} IS NOT NULL`];
-  clauses.push(identity.tenant ? `${TenantAttribute.name} = ${quoted(identity.tenant)}` : `${TenantAttribute.name} IS NULL`);
+  clauses.push(
+    identity.tenant ? `${TenantAttribute.name} = ${quoted(identity.tenant)}` : `${TenantAttribute.name} IS NULL`,
+  );
   if (filters.tenant !== undefined) clauses.push(`${TenantAttribute.name} = ${quoted(filters.tenant)}`);
   if (filters.status !== undefined) clauses.push(`ExecutionStatus = ${quoted(VISIBILITY_STATUS[filters.status])}`);
   if (filters.agent !== undefined) clauses.push(`${AgentAttribute.name} = ${quoted(filters.agent)}`);
@@ -41,7 +43,11 @@ export function visibilityQuery(identity: Identity, filters: z.infer<typeof List
 }
 
 /** One page of the caller's runs, newest first as visibility orders them. */
-export async function listRuns(agents: AgentClient, identity: Identity, filters: z.infer<typeof ListRunsQuery>): Promise<z.infer<typeof ListRunsResponse>> {
+export async function listRuns(
+  agents: AgentClient,
+  identity: Identity,
+  filters: z.infer<typeof ListRunsQuery>,
+): Promise<z.infer<typeof ListRunsResponse>> {
   const client = agents.client;
   const namespace = client.options.namespace;
   let response;
@@ -54,7 +60,10 @@ export async function listRuns(agents: AgentClient, identity: Identity, filters:
     });
   } catch (err) {
     // A page token the server cannot read is the caller's mistake; anything else is the server's.
-    if (filters.pageToken && /token/i.test(String((err as Error).message))) throw new ApiError('bad_request', 'The pageToken is not one this server gave; start again without it.', [{ path: ['pageToken'], message: 'unknown page token' }]);
+    if (filters.pageToken && /token/i.test(String((err as Error).message)))
+      throw new ApiError('bad_request', 'The pageToken is not one this server gave; start again without it.', [
+        { path: ['pageToken'], message: 'unknown page token' },
+      ]);
     throw err;
   }
   const runs = await Promise.all(
@@ -73,6 +82,9 @@ export async function listRuns(agents: AgentClient, identity: Identity, filters:
       };
     }),
   );
-  const next = response.nextPageToken && response.nextPageToken.length > 0 ? Buffer.from(response.nextPageToken).toString('base64url') : undefined;
+  const next =
+    response.nextPageToken && response.nextPageToken.length > 0
+      ? Buffer.from(response.nextPageToken).toString('base64url')
+      : undefined;
   return { runs, ...(next ? { nextPageToken: next } : {}) };
 }

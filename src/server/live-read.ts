@@ -10,14 +10,26 @@ export async function liveRead<T>(read: () => Promise<T>, timeoutMs: number): Pr
   let timer: NodeJS.Timeout | undefined;
   // A query nobody answers (no worker on the queue) would hold the request open; it gets a 503 instead.
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ApiError('unavailable', `No worker answered for the run within ${timeoutMs / 1000} s: a worker must be polling its task queue. Retry shortly.`)), timeoutMs);
+    timer = setTimeout(
+      () =>
+        reject(
+          new ApiError(
+            'unavailable',
+            `No worker answered for the run within ${timeoutMs / 1000} s: a worker must be polling its task queue. Retry shortly.`,
+          ),
+        ),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([read(), late]);
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if (err instanceof WorkflowNotFoundError) throw runNotFound();
-    throw new ApiError('unavailable', `The run could not be read now: a worker must be polling its task queue. Retry shortly.`);
+    throw new ApiError(
+      'unavailable',
+      `The run could not be read now: a worker must be polling its task queue. Retry shortly.`,
+    );
   } finally {
     clearTimeout(timer);
   }

@@ -16,9 +16,13 @@ export interface OidcFlags {
 export function missingOidcFlags(flags: OidcFlags): string[] {
   const given = { 'oidc-issuer': flags.issuer, 'oidc-audience': flags.audience, 'oidc-jwks-url': flags.jwksUrl };
   const present = Object.values(given).filter((v) => v !== undefined).length;
-  const tuning = [flags.rolesClaim, flags.tenantClaim, flags.requireTenant, flags.tokenTypes].some((v) => v !== undefined);
+  const tuning = [flags.rolesClaim, flags.tenantClaim, flags.requireTenant, flags.tokenTypes].some(
+    (v) => v !== undefined,
+  );
   if (present === 0 && !tuning) return [];
-  return Object.entries(given).filter(([, v]) => v === undefined).map(([name]) => `--${name}`);
+  return Object.entries(given)
+    .filter(([, v]) => v === undefined)
+    .map(([name]) => `--${name}`);
 }
 
 /** The OIDC authenticator the flags describe, or undefined when none were given. */

@@ -23,7 +23,7 @@ const ERROR_TEXT: Record<number, string> = {
   400: 'Bad request: the issues name each bad field by its path',
   401: 'Missing, invalid or expired token (WWW-Authenticate: Bearer)',
   403: 'Your roles do not allow this',
-  404: 'No such run, or not your tenant\'s (the same answer)',
+  404: "No such run, or not your tenant's (the same answer)",
   409: 'The run refused: its reason is the message',
   413: 'The body is over the size limit',
   503: 'A worker or Temporal could not answer; retry',
@@ -40,7 +40,15 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
 }
 
 const errorResponses = (statuses: readonly number[]): Record<string, JsonSchema> =>
-  Object.fromEntries(statuses.map((status) => [String(status), { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]));
+  Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      {
+        description: ERROR_TEXT[status] ?? 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
+    ]),
+  );
 
 const openApiPath = (url: string): string => url.replace(/:([A-Za-z]+)/g, '{$1}');
 
@@ -56,9 +64,19 @@ export function openApiDocument(routes: readonly ApiRoute[], version: string): J
       summary: route.summary,
       ...(route.public ? { security: [] } : {}),
       parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
-      ...(route.body ? { requestBody: { required: !route.optionalBody, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } } : {}),
+      ...(route.body
+        ? {
+            requestBody: {
+              required: !route.optionalBody,
+              content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+            },
+          }
+        : {}),
       responses: {
-        [String(route.response.status)]: { description: route.response.description, content: { 'application/json': { schema: jsonSchema(route.response.schema, 'output') } } },
+        [String(route.response.status)]: {
+          description: route.response.description,
+          content: { 'application/json': { schema: jsonSchema(route.response.schema, 'output') } },
+        },
         ...errorResponses(route.errors),
       },
     };
@@ -67,23 +85,46 @@ export function openApiDocument(routes: readonly ApiRoute[], version: string): J
   paths['/v1/runs/{id}/events'] = {
     get: {
       operationId: 'runEvents',
-      summary: 'Server-Sent Events of a run: steps (id = step number), status, approvals, sub-agents, model text, end; resumable with Last-Event-ID or ?after=',
+      summary:
+        'Server-Sent Events of a run: steps (id = step number), status, approvals, sub-agents, model text, end; resumable with Last-Event-ID or ?after=',
       parameters: [
         { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
-        { name: 'view', in: 'query', required: false, schema: { type: 'string', enum: ['end_user', 'developer', 'auditor'] } },
+        {
+          name: 'view',
+          in: 'query',
+          required: false,
+          schema: { type: 'string', enum: ['end_user', 'developer', 'auditor'] },
+        },
         { name: 'after', in: 'query', required: false, schema: { type: 'string' } },
         { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } },
       ],
       responses: {
-        '200': { description: 'text/event-stream; each message\'s data is a RunEvent in the caller\'s view', content: { 'text/event-stream': { schema: jsonSchema(RunEvent, 'output') } } },
+        '200': {
+          description: "text/event-stream; each message's data is a RunEvent in the caller's view",
+          content: { 'text/event-stream': { schema: jsonSchema(RunEvent, 'output') } },
+        },
         ...errorResponses([400, 401, 403, 404]),
       },
     },
   };
-  paths['/v1/openapi.json'] = { get: { operationId: 'openApi', summary: 'This document; no token needed', security: [], responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } } };
+  paths['/v1/openapi.json'] = {
+    get: {
+      operationId: 'openApi',
+      summary: 'This document; no token needed',
+      security: [],
+      responses: {
+        '200': { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } },
+      },
+    },
+  };
   return {
     openapi: '3.1.0',
-    info: { title: 'Thoughtline', version, description: 'Start, follow and decide on durable agent runs. Every /v1 route but health and this document needs Authorization: Bearer <token>.' },
+    info: {
+      title: 'Thoughtline',
+      version,
+      description:
+        'Start, follow and decide on durable agent runs. Every /v1 route but health and this document needs Authorization: Bearer <token>.',
+    },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
     components: {

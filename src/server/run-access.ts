@@ -20,7 +20,8 @@ const STATES: Readonly<Record<string, RunState>> = {
 };
 
 /** A Temporal execution status name (`RUNNING`, `CONTINUED_AS_NEW`, …) in the API's words; unknown ones read as running. */
-export const runStateOf = (statusName: string | undefined): RunState => (statusName !== undefined ? STATES[statusName] : undefined) ?? 'running';
+export const runStateOf = (statusName: string | undefined): RunState =>
+  (statusName !== undefined ? STATES[statusName] : undefined) ?? 'running';
 
 /** What the server knows of a run once it is the caller's: its tenant, its agent and its state now. */
 export interface RunFacts extends RunAccess {
@@ -29,7 +30,8 @@ export interface RunFacts extends RunAccess {
 }
 
 /** The same answer for an unknown run and another tenant's: nobody learns which ids exist. */
-export const runNotFound = (): ApiError => new ApiError('not_found', 'No run with this id is visible to you; check the id (GET /v1/runs lists yours).');
+export const runNotFound = (): ApiError =>
+  new ApiError('not_found', 'No run with this id is visible to you; check the id (GET /v1/runs lists yours).');
 
 /** Tenants of runs already read, by Temporal run: a run's input never changes, so the cache is never stale. */
 const CACHE_LIMIT = 10_000;
@@ -45,9 +47,16 @@ export function createRunAccess(agents: AgentClient): (identity: Identity, workf
   const client = agents.client;
 
   const fromHistory = async (workflowId: string, runId: string): Promise<{ tenant?: string; agentName: string }> => {
-    const record = (await readRunInput(client, workflowId, runId)) as { agentName?: unknown; caller?: { tenant?: unknown } };
-    const tenant = typeof record.caller?.tenant === 'string' && record.caller.tenant !== '' ? record.caller.tenant : undefined;
-    return { agentName: typeof record.agentName === 'string' ? record.agentName : 'agent', ...(tenant ? { tenant } : {}) };
+    const record = (await readRunInput(client, workflowId, runId)) as {
+      agentName?: unknown;
+      caller?: { tenant?: unknown };
+    };
+    const tenant =
+      typeof record.caller?.tenant === 'string' && record.caller.tenant !== '' ? record.caller.tenant : undefined;
+    return {
+      agentName: typeof record.agentName === 'string' ? record.agentName : 'agent',
+      ...(tenant ? { tenant } : {}),
+    };
   };
 
   return async (identity, workflowId) => {
@@ -64,11 +73,19 @@ export function createRunAccess(agents: AgentClient): (identity: Identity, workf
     if (!known) {
       const agentName = description.typedSearchAttributes.get(AgentAttribute);
       const tenant = description.typedSearchAttributes.get(TenantAttribute);
-      known = agentName !== undefined ? { agentName, ...(tenant ? { tenant } : {}) } : await fromHistory(workflowId, description.runId);
+      known =
+        agentName !== undefined
+          ? { agentName, ...(tenant ? { tenant } : {}) }
+          : await fromHistory(workflowId, description.runId);
       if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
       cache.set(key, known);
     }
     if ((known.tenant ?? null) !== (identity.tenant ?? null)) throw runNotFound();
-    return { workflowId, agentName: known.agentName, state: runStateOf(description.status.name), ...(known.tenant ? { tenant: known.tenant } : {}) };
+    return {
+      workflowId,
+      agentName: known.agentName,
+      state: runStateOf(description.status.name),
+      ...(known.tenant ? { tenant: known.tenant } : {}),
+    };
   };
 }

@@ -4,7 +4,19 @@ import { modelCallsGoneNote, modelCallsOfRun, ModelCallHistoryError } from '../c
 import { runIdsOf } from '../client/run-ids';
 import { ApiError } from './api-error';
 import { defineRoute, type ApiRoute } from './api-route';
-import { ChainQuery, ChainResponse, ModelCallsResponse, ListRunsQuery, ListRunsResponse, RunIdParams, RunQuery, RunStatusResponse, SERVER_SET_FIELDS, StartRunBody, StartRunResponse } from './api-schemas';
+import {
+  ChainQuery,
+  ChainResponse,
+  ModelCallsResponse,
+  ListRunsQuery,
+  ListRunsResponse,
+  RunIdParams,
+  RunQuery,
+  RunStatusResponse,
+  SERVER_SET_FIELDS,
+  StartRunBody,
+  StartRunResponse,
+} from './api-schemas';
 import { allowedViews } from './auth/view-policy';
 import { liveRead } from './live-read';
 import { listRuns } from './list-runs';
@@ -64,10 +76,14 @@ export const startRun = defineRoute({
     const raw = request.body as Record<string, unknown>;
     const visibility = VISIBILITY_FIELDS.filter((field) => Object.hasOwn(raw, field));
     if (visibility.length > 0 && !allowedViews(identity.roles).includes('developer')) {
-      throw new ApiError('forbidden', `Setting ${visibility.join(', ')} changes what end users see of a tool; it needs the developer or operator role.`);
+      throw new ApiError(
+        'forbidden',
+        `Setting ${visibility.join(', ')} changes what end users see of a tool; it needs the developer or operator role.`,
+      );
     }
     const caller = { id: identity.id, roles: identity.roles, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
-    const signed = ctx.signer && ctx.requireSignatures ? { signedDecisions: { publicKeys: ctx.signer.publicKeys() } } : {};
+    const signed =
+      ctx.signer && ctx.requireSignatures ? { signedDecisions: { publicKeys: ctx.signer.publicKeys() } } : {};
     const input: AgentInputInit = { ...(body as AgentInputInit), caller, ...signed };
     const handle = await ctx.agents.start(input);
     const self = runPath(handle.workflowId);
@@ -105,7 +121,16 @@ function statusRecord(facts: RunFacts, status: AgentStatus) {
       maxIterations: status.maxIterations,
       model: status.model,
       continuations: status.continuations,
-      ...pick(status, ['lastStep', 'waitingFor', 'cancelRequested', 'steeringQueued', 'openQuestion', 'plan', 'tokenBudget', 'costBudgetUsd']),
+      ...pick(status, [
+        'lastStep',
+        'waitingFor',
+        'cancelRequested',
+        'steeringQueued',
+        'openQuestion',
+        'plan',
+        'tokenBudget',
+        'costBudgetUsd',
+      ]),
     },
   };
 }
@@ -120,7 +145,8 @@ export const getRun = defineRoute({
   method: 'GET',
   url: '/v1/runs/:id',
   operationId: 'getRun',
-  summary: "A run's state, progress and pending approvals, in the caller's view (default: the widest their roles allow)",
+  summary:
+    "A run's state, progress and pending approvals, in the caller's view (default: the widest their roles allow)",
   params: RunIdParams,
   query: RunQuery,
   response: { status: 200, description: 'The run', schema: RunStatusResponse },
@@ -148,7 +174,11 @@ export const getChain = defineRoute({
     const after = chain.steps.filter((step) => step.stepNumber > query.afterStep);
     const page = after.slice(0, query.limit);
     const more = after.length > page.length;
-    return { chain: { ...chain, steps: page }, totalSteps: chain.steps.length, ...(more ? { nextAfterStep: page[page.length - 1]!.stepNumber } : {}) };
+    return {
+      chain: { ...chain, steps: page },
+      totalSteps: chain.steps.length,
+      ...(more ? { nextAfterStep: page[page.length - 1]!.stepNumber } : {}),
+    };
   },
 });
 
@@ -156,7 +186,8 @@ export const getModelCalls = defineRoute({
   method: 'GET',
   url: '/v1/runs/:id/model-calls',
   operationId: 'getModelCalls',
-  summary: "Every model call of the run exactly as sent and answered (system prompt, messages, tools, reply), rebuilt from its history; the auditor's view only",
+  summary:
+    "Every model call of the run exactly as sent and answered (system prompt, messages, tools, reply), rebuilt from its history; the auditor's view only",
   params: RunIdParams,
   response: { status: 200, description: 'The model calls, oldest first, secrets redacted', schema: ModelCallsResponse },
   errors: [400, 401, 403, 404, 503],
@@ -171,10 +202,14 @@ export const getModelCalls = defineRoute({
     try {
       calls = await modelCallsOfRun(ctx.agents.client, params.id, runIds, chain.steps, gone);
     } catch (err) {
-      if (err instanceof ModelCallHistoryError) throw new ApiError('unavailable', gone ? modelCallsGoneNote(gone, { failure: err.message }) : err.message);
+      if (err instanceof ModelCallHistoryError)
+        throw new ApiError('unavailable', gone ? modelCallsGoneNote(gone, { failure: err.message }) : err.message);
       throw err;
     }
-    return { modelCalls: calls.map((call) => redactSecrets(call)), ...(gone ? { modelCallsUnavailable: modelCallsGoneNote(gone, { calls }) } : {}) };
+    return {
+      modelCalls: calls.map((call) => redactSecrets(call)),
+      ...(gone ? { modelCallsUnavailable: modelCallsGoneNote(gone, { calls }) } : {}),
+    };
   },
 });
 

@@ -16,7 +16,8 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** No inline script or style, no other origin: data the page shows can never run as code. */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 interface ViewerFile {
   body: Buffer;
@@ -59,7 +60,10 @@ export function registerViewerRoute(app: FastifyInstance, dir: string = VIEWER_D
     // A Map lookup: no prototype keys, no path segments, nothing joined from the request.
     const file = files.get(request.params.file);
     if (!file) {
-      const error = new ApiError('not_found', `No viewer file named ${JSON.stringify(request.params.file.slice(0, 80))}. Open / for the viewer.`);
+      const error = new ApiError(
+        'not_found',
+        `No viewer file named ${JSON.stringify(request.params.file.slice(0, 80))}. Open / for the viewer.`,
+      );
       return reply.code(error.status).send(error.toJSON());
     }
     return send(reply, file);

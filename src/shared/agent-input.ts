@@ -16,8 +16,7 @@ export { FallbackModel, ModelSettings };
 export const ToolVisibility = z.object({ level: VisibilityLevel, summaryTemplate: z.string().optional() });
 export type ToolVisibility = z.infer<typeof ToolVisibility>;
 
-export const DEFAULT_FINISH_DESCRIPTION =
-  'Signal that you have completed the task. Call this with your final answer.';
+export const DEFAULT_FINISH_DESCRIPTION = 'Signal that you have completed the task. Call this with your final answer.';
 
 /** A text a run carries at every handover: at most MAX_TASK_BYTES of UTF-8, refused at the start otherwise. */
 const boundedText = (what: string) =>
@@ -36,7 +35,9 @@ export const AgentInput = z.object({
   /** Names of registered tools this run may use; omitted means every registered tool. */
   tools: z
     .array(z.string())
-    .refine((names) => new Set(names).size === names.length, { message: 'tools must not name a tool twice (the model APIs refuse duplicate tool names)' })
+    .refine((names) => new Set(names).size === names.length, {
+      message: 'tools must not name a tool twice (the model APIs refuse duplicate tool names)',
+    })
     .optional(),
   maxIterations: z.number().int().positive().default(10),
   /** `native`: the API's tool calling. `react-text`: Thought/Action/Observation text (docs/react-text.md), for models without tools. */
@@ -97,7 +98,11 @@ export const AgentInput = z.object({
   /** Approval policies by tool name; each replaces that tool's own policy for this run. */
   approvals: z.record(z.string(), ApprovalPolicy).default({}),
   /** A call waiting for approval this long is treated as rejected (an error observation). Default 7 days. */
-  approvalTimeoutMs: z.number().int().positive().default(7 * 86_400_000),
+  approvalTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(7 * 86_400_000),
   /** Model names (or `provider/model`) this run may use; a model or fallback outside it is refused. */
   allowedModels: z.array(z.string().min(1)).optional(),
   /** Offer the model a tool to ask a person a question; the run waits for the `answer` update. */

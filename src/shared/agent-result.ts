@@ -56,7 +56,9 @@ export const AgentStatus = z.object({
   /** Tool calls waiting for a person's decision (the `approveToolCall` update). */
   pendingApprovals: z.array(ApprovalRecord).default([]),
   /** The question the agent asked a person, waiting for the `answer` update. */
-  openQuestion: z.object({ callId: z.string(), question: z.string(), askedAt: z.string(), expiresAt: z.string() }).optional(),
+  openQuestion: z
+    .object({ callId: z.string(), question: z.string(), askedAt: z.string(), expiresAt: z.string() })
+    .optional(),
   /** Steering instructions received, not yet read by the model. */
   steeringQueued: z.number().int().nonnegative().optional(),
   /** The plan's tasks and progress, when planning is on. */

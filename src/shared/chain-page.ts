@@ -15,14 +15,17 @@ export interface ChainPage {
  */
 export function queryPage(value: unknown): ChainPage | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) throw new Error('A chain page must be an object { afterStep?, limit? }.');
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new Error('A chain page must be an object { afterStep?, limit? }.');
   const page: ChainPage = {};
   for (const [key, raw] of Object.entries(value)) {
-    if (key !== 'afterStep' && key !== 'limit') throw new Error(`A chain page has no "${key}"; it takes afterStep and limit.`);
+    if (key !== 'afterStep' && key !== 'limit')
+      throw new Error(`A chain page has no "${key}"; it takes afterStep and limit.`);
     if (raw === undefined) continue;
     const min = key === 'limit' ? 1 : 0;
     const max = key === 'limit' ? MAX_CHAIN_PAGE_STEPS : Number.MAX_SAFE_INTEGER;
-    if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < min || raw > max) throw new Error(`A chain page's ${key} must be a whole number from ${min} to ${max}.`);
+    if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < min || raw > max)
+      throw new Error(`A chain page's ${key} must be a whole number from ${min} to ${max}.`);
     page[key] = raw;
   }
   return page;

@@ -24,7 +24,11 @@ function callFacts(steps: readonly ReasoningStep[]): Map<string, CallFacts> {
   for (const step of steps) {
     if (step.type !== 'tool_call') continue;
     const { correlationId, sensitiveFields = [], toolType, toolName } = step.toolCall;
-    facts.set(correlationId, { sensitiveFields, level: step.visibility.level, ...(toolType === 'llm' ? { model: step.model ?? toolName } : {}) });
+    facts.set(correlationId, {
+      sensitiveFields,
+      level: step.visibility.level,
+      ...(toolType === 'llm' ? { model: step.model ?? toolName } : {}),
+    });
   }
   return facts;
 }
@@ -44,7 +48,8 @@ function withoutSensitiveFields(step: ReasoningStep, facts: Map<string, CallFact
 
 /** The model a model-call step talks to, or undefined for any other step. */
 function modelOf(step: ReasoningStep, facts: Map<string, CallFacts>): string | undefined {
-  if (step.type === 'tool_call') return step.toolCall.toolType === 'llm' ? (step.model ?? step.toolCall.toolName) : undefined;
+  if (step.type === 'tool_call')
+    return step.toolCall.toolType === 'llm' ? (step.model ?? step.toolCall.toolName) : undefined;
   if (step.type === 'tool_result') return step.model ?? facts.get(step.toolResult.correlationId)?.model;
   return undefined;
 }
@@ -61,7 +66,8 @@ function forEndUser(full: ReasoningStep, facts: Map<string, CallFacts>): Reasoni
   if (full.type === 'synthesis') return full;
   const model = modelOf(full, facts);
   const approvalWait = full.type === 'thinking' ? APPROVAL_WAIT.exec(full.thought) : null;
-  if (approvalWait && full.type === 'thinking') return { ...full, thought: `Waiting for a person to approve ${approvalWait[1]}.` };
+  if (approvalWait && full.type === 'thinking')
+    return { ...full, thought: `Waiting for a person to approve ${approvalWait[1]}.` };
   if (full.visibility.level !== 'summary' && model === undefined) return full;
   const { usage: _usage, costUsd: _cost, ...step } = full;
   const summary = step.visibility.summary ?? (model === undefined ? undefined : `Model call (${model})`);
@@ -111,7 +117,8 @@ function valuesAt(value: unknown, paths: readonly string[]): string[] {
       else for (const element of node) walk(element, path);
       return;
     }
-    if (node !== null && typeof node === 'object' && Object.prototype.hasOwnProperty.call(node, head)) walk((node as Record<string, unknown>)[head], rest);
+    if (node !== null && typeof node === 'object' && Object.prototype.hasOwnProperty.call(node, head))
+      walk((node as Record<string, unknown>)[head], rest);
   };
   for (const path of paths) if (!path.split('.').some((s) => s === '')) walk(value, path.split('.'));
   return found;
@@ -122,15 +129,22 @@ function valuesAt(value: unknown, paths: readonly string[]): string[] {
  * views other than the auditor's also redact them where free text repeats them (a thought that
  * quotes the card number, a final answer). Short values (under 8 characters) are left alone.
  */
-function sensitiveValues(steps: readonly ReasoningStep[], approvals: readonly ApprovalRecord[], facts: Map<string, CallFacts>): string[] {
+function sensitiveValues(
+  steps: readonly ReasoningStep[],
+  approvals: readonly ApprovalRecord[],
+  facts: Map<string, CallFacts>,
+): string[] {
   const values = new Set<string>();
   for (const step of steps) {
-    if (step.type === 'tool_call') for (const v of valuesAt(step.toolCall.arguments, step.toolCall.sensitiveFields ?? [])) values.add(v);
+    if (step.type === 'tool_call')
+      for (const v of valuesAt(step.toolCall.arguments, step.toolCall.sensitiveFields ?? [])) values.add(v);
     if (step.type === 'tool_result') {
-      for (const v of valuesAt(step.toolResult.result, facts.get(step.toolResult.correlationId)?.sensitiveFields ?? [])) values.add(v);
+      for (const v of valuesAt(step.toolResult.result, facts.get(step.toolResult.correlationId)?.sensitiveFields ?? []))
+        values.add(v);
     }
   }
-  for (const record of approvals) for (const v of valuesAt(record.arguments, fieldsOfRecord(record, facts))) values.add(v);
+  for (const record of approvals)
+    for (const v of valuesAt(record.arguments, fieldsOfRecord(record, facts))) values.add(v);
   return [...values].sort();
 }
 
@@ -151,7 +165,8 @@ export function viewChain(chain: ReasoningChain, role: ViewerRole): ReasoningCha
   const shown = role === 'auditor' ? chain.steps : chain.steps.filter((step) => step.visibility.level !== 'hidden');
   const knownKey = `${role}\u0000${known.join('\u0000')}`;
   const steps = shown.map((step) => stepView(step, role, facts, known, knownKey));
-  const approvals = role === 'auditor' ? chain.approvals : chain.approvals?.map((record) => approvalView(record, facts, role));
+  const approvals =
+    role === 'auditor' ? chain.approvals : chain.approvals?.map((record) => approvalView(record, facts, role));
   // A view of a view counts the steps both left out.
   const view = { role, hiddenSteps: priorHidden + chain.steps.length - shown.length };
   const { steps: _steps, ...head } = chain;
@@ -167,7 +182,8 @@ export function viewChain(chain: ReasoningChain, role: ViewerRole): ReasoningCha
  */
 export function viewStatus(status: AgentStatus, role: ViewerRole, steps: readonly ReasoningStep[] = []): AgentStatus {
   if (role === 'auditor') return redactSecrets(status);
-  const needFacts = role === 'end_user' || status.pendingApprovals.some((record) => record.sensitiveFields === undefined);
+  const needFacts =
+    role === 'end_user' || status.pendingApprovals.some((record) => record.sensitiveFields === undefined);
   const facts = needFacts ? callFacts(steps) : new Map<string, CallFacts>();
   const known = sensitiveValues([], status.pendingApprovals, facts);
   const pendingApprovals = status.pendingApprovals.map((record) => approvalView(record, facts, role));
@@ -192,11 +208,22 @@ export function viewResult(result: AgentResult, role: ViewerRole): AgentResult {
 const viewedSteps = new WeakMap<ReasoningStep, Map<string, ReasoningStep>>();
 
 /** `known`: the sensitive values to redact in free text; in the cache `key`, as it grows with the chain. */
-function stepView(step: ReasoningStep, role: ViewerRole, facts: Map<string, CallFacts>, known: readonly string[], key: string): ReasoningStep {
+function stepView(
+  step: ReasoningStep,
+  role: ViewerRole,
+  facts: Map<string, CallFacts>,
+  known: readonly string[],
+  key: string,
+): ReasoningStep {
   const memo = viewedSteps.get(step) ?? new Map<string, ReasoningStep>();
   const cached = memo.get(key);
   if (cached) return cached;
-  const shaped = role === 'auditor' ? step : role === 'end_user' ? forEndUser(withoutSensitiveFields(step, facts), facts) : withoutSensitiveFields(step, facts);
+  const shaped =
+    role === 'auditor'
+      ? step
+      : role === 'end_user'
+        ? forEndUser(withoutSensitiveFields(step, facts), facts)
+        : withoutSensitiveFields(step, facts);
   const viewed = redactSecrets(shaped, known);
   // Only the latest key per role is kept: an older set of values is never asked for again.
   for (const k of memo.keys()) if (k.startsWith(`${role}\u0000`)) memo.delete(k);
@@ -212,7 +239,8 @@ function stepView(step: ReasoningStep, role: ViewerRole, facts: Map<string, Call
  */
 export function queryRole(value: unknown): ViewerRole {
   if (value === undefined || value === null) return 'developer';
-  if (typeof value !== 'string') throw new Error(`A viewer role must be a string. Valid roles: ${ViewerRole.options.join(', ')}.`);
+  if (typeof value !== 'string')
+    throw new Error(`A viewer role must be a string. Valid roles: ${ViewerRole.options.join(', ')}.`);
   return parseViewerRole(value);
 }
 
@@ -238,10 +266,17 @@ export class IncrementalChainView {
   add(step: ReasoningStep): void {
     if (step.type === 'tool_call') {
       const { correlationId, sensitiveFields = [], toolType, toolName } = step.toolCall;
-      this.facts.set(correlationId, { sensitiveFields, level: step.visibility.level, ...(toolType === 'llm' ? { model: step.model ?? toolName } : {}) });
+      this.facts.set(correlationId, {
+        sensitiveFields,
+        level: step.visibility.level,
+        ...(toolType === 'llm' ? { model: step.model ?? toolName } : {}),
+      });
       this.remember(valuesAt(step.toolCall.arguments, sensitiveFields));
     }
-    if (step.type === 'tool_result') this.remember(valuesAt(step.toolResult.result, this.facts.get(step.toolResult.correlationId)?.sensitiveFields ?? []));
+    if (step.type === 'tool_result')
+      this.remember(
+        valuesAt(step.toolResult.result, this.facts.get(step.toolResult.correlationId)?.sensitiveFields ?? []),
+      );
   }
 
   addApproval(record: ApprovalRecord): void {

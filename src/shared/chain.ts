@@ -84,7 +84,13 @@ const StepBase = z.object({
    * Calls the model asked for in one turn and that ran concurrently: `group` is the step number
    * of the turn's first call, which they share; `index` counts from 1 within the turn.
    */
-  parallel: z.object({ group: z.number().int().positive(), index: z.number().int().positive(), size: z.number().int().positive() }).optional(),
+  parallel: z
+    .object({
+      group: z.number().int().positive(),
+      index: z.number().int().positive(),
+      size: z.number().int().positive(),
+    })
+    .optional(),
 });
 
 export const ThinkingStep = StepBase.extend({
@@ -112,7 +118,11 @@ export type ChainStatus = z.infer<typeof ChainStatus>;
  * back) and its own `chain` query, answered even after it closed, still has them. `lastReactCall`
  * is the highest text-protocol call number among the steps left behind, so numbering never repeats.
  */
-export const ChainEarlier = z.object({ runId: z.string(), throughStep: z.number().int().nonnegative(), lastReactCall: z.number().int().nonnegative().optional() });
+export const ChainEarlier = z.object({
+  runId: z.string(),
+  throughStep: z.number().int().nonnegative(),
+  lastReactCall: z.number().int().nonnegative().optional(),
+});
 export type ChainEarlier = z.infer<typeof ChainEarlier>;
 
 /** The steps one handover left behind, after `earlier.throughStep` (or the first step), in order. */
@@ -144,10 +154,20 @@ export const ReasoningChain = z.object({
    */
   unavailable: z.object({ runId: z.string(), throughStep: z.number().int().nonnegative() }).optional(),
   /** Who started the run, with their roles (left out when none) and tenant (the input's `caller`); absent in runs recorded before it was kept here. */
-  caller: z.object({ id: z.string(), roles: z.array(z.string()).default([]), tenant: z.string().optional() }).optional(),
+  caller: z
+    .object({ id: z.string(), roles: z.array(z.string()).default([]), tenant: z.string().optional() })
+    .optional(),
   /** Set on a fork: the run and step it started from (its first steps are that run's, unchanged). */
-  forkedFrom: z.object({ workflowId: z.string(), atStep: z.number().int().nonnegative(), keptThroughStep: z.number().int().nonnegative() }).optional(),
+  forkedFrom: z
+    .object({
+      workflowId: z.string(),
+      atStep: z.number().int().nonnegative(),
+      keptThroughStep: z.number().int().nonnegative(),
+    })
+    .optional(),
   /** Set on a view: which role's view this is, and how many steps it leaves out. */
-  view: z.object({ role: z.enum(['end_user', 'developer', 'auditor']), hiddenSteps: z.number().int().nonnegative() }).optional(),
+  view: z
+    .object({ role: z.enum(['end_user', 'developer', 'auditor']), hiddenSteps: z.number().int().nonnegative() })
+    .optional(),
 });
 export type ReasoningChain = z.infer<typeof ReasoningChain>;

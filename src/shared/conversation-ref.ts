@@ -49,14 +49,17 @@ export interface ModelContext {
 }
 
 /** The text a context is kept as (and hashed over, with textHash): the same on both sides of a payload. */
-export const contextText = (context: ModelContext): string => JSON.stringify({ system: context.system, tools: context.tools });
+export const contextText = (context: ModelContext): string =>
+  JSON.stringify({ system: context.system, tools: context.tools });
 
 /** The context a kept text holds, when it is one whose hash is `hash`; else undefined. */
 export function readContext(text: string | undefined, hash: string): ModelContext | undefined {
   if (text === undefined || textHash(text) !== hash) return undefined;
   try {
     const parsed = JSON.parse(text) as Partial<ModelContext>;
-    return typeof parsed.system === 'string' && Array.isArray(parsed.tools) ? { system: parsed.system, tools: parsed.tools } : undefined;
+    return typeof parsed.system === 'string' && Array.isArray(parsed.tools)
+      ? { system: parsed.system, tools: parsed.tools }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -78,7 +81,10 @@ export const messageHash = (message: ModelMessage): string => digest(JSON.string
  * the audit each build it from the reply's content as received, and hash its JSON: one shape, so
  * they agree (see REPLY_BY_REFERENCE_PATCH).
  */
-export const replyMessage = (content: readonly AssistantBlock[]): ModelMessage => ({ role: 'assistant', content: [...content] });
+export const replyMessage = (content: readonly AssistantBlock[]): ModelMessage => ({
+  role: 'assistant',
+  content: [...content],
+});
 
 /** Tool results shorter than this are sent whole: naming one by hash would save little. */
 export const MIN_KNOWN_TEXT_CHARS = 256;
@@ -87,7 +93,8 @@ export const MIN_KNOWN_TEXT_CHARS = 256;
  * A tool result's text as the model receives it: a string as it is, anything else as JSON. The
  * workflow and the worker that ran the tool both make it, so they agree on a known text's hash.
  */
-export const observationText = (result: unknown): string => (typeof result === 'string' ? result : JSON.stringify(result));
+export const observationText = (result: unknown): string =>
+  typeof result === 'string' ? result : JSON.stringify(result);
 
 /** The hash a known text goes by (KnownText), on both sides. */
 export const textHash = (text: string): string => digest(text);
@@ -127,11 +134,14 @@ export function conversationFromParts(
     if ('added' in part) {
       for (const added of part.added) {
         const message = withTexts(added, known.get(messages.length), texts);
-        messages.push(message), hashes.push(messageHash(message));
+        (messages.push(message), hashes.push(messageHash(message)));
       }
       continue;
     }
-    if (!base || part.from + part.count > base.messages.length) throw new RangeError(`messages ${part.from}–${part.from + part.count - 1} of an earlier conversation that is not at hand`);
+    if (!base || part.from + part.count > base.messages.length)
+      throw new RangeError(
+        `messages ${part.from}–${part.from + part.count - 1} of an earlier conversation that is not at hand`,
+      );
     messages.push(...base.messages.slice(part.from, part.from + part.count));
     hashes.push(...base.hashes.slice(part.from, part.from + part.count));
   }
@@ -151,7 +161,8 @@ function withTexts(message: ModelMessage, known: readonly KnownText[] | undefine
   for (const { block, hash } of known) {
     const at = content[block];
     const text = texts(hash);
-    if (at?.type !== 'tool_result' || text === undefined || textHash(text) !== hash) throw new UnknownTextError(`the text of a tool result (${hash}) is not at hand`);
+    if (at?.type !== 'tool_result' || text === undefined || textHash(text) !== hash)
+      throw new UnknownTextError(`the text of a tool result (${hash}) is not at hand`);
     content[block] = { ...at, content: text };
   }
   return { ...message, content } as ModelMessage;

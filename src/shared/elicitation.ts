@@ -25,7 +25,10 @@ export const ElicitationRequest = z.object({
 });
 export type ElicitationRequest = z.infer<typeof ElicitationRequest>;
 
-export const ElicitationContent = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]));
+export const ElicitationContent = z.record(
+  z.string(),
+  z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]),
+);
 export type ElicitationContent = z.infer<typeof ElicitationContent>;
 
 /** A person's answer to one ElicitationRequest, matched by `key`; what the server receives is `action` and `content`. */

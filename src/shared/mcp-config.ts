@@ -70,7 +70,8 @@ export const McpHttpServer = z.strictObject({
 export type McpHttpServer = z.infer<typeof McpHttpServer>;
 
 export const McpServerConfig = z.union([McpStdioServer, McpHttpServer], {
-  error: () => 'an MCP server is either { "command", "args"?, "env"?, "cwd"? } (stdio) or { "url", "headers"? } (Streamable HTTP), plus optional "timeoutMs", "maxAttempts" and "thoughtline"; no other keys',
+  error: () =>
+    'an MCP server is either { "command", "args"?, "env"?, "cwd"? } (stdio) or { "url", "headers"? } (Streamable HTTP), plus optional "timeoutMs", "maxAttempts" and "thoughtline"; no other keys',
 });
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
 
@@ -78,11 +79,14 @@ export const McpConfig = z.strictObject({
   mcpServers: z
     .record(
       z.string().max(40).regex(MCP_SERVER_NAME, {
-        message: 'an MCP server name takes letters, digits, - and single _ (at most 40; no "__", which separates server and tool in tool names)',
+        message:
+          'an MCP server name takes letters, digits, - and single _ (at most 40; no "__", which separates server and tool in tool names)',
       }),
       McpServerConfig,
     )
-    .refine((servers) => Object.keys(servers).length <= MAX_MCP_SERVERS, { message: `at most ${MAX_MCP_SERVERS} MCP servers` }),
+    .refine((servers) => Object.keys(servers).length <= MAX_MCP_SERVERS, {
+      message: `at most ${MAX_MCP_SERVERS} MCP servers`,
+    }),
 });
 export type McpConfig = z.infer<typeof McpConfig>;
 export type McpConfigInit = z.input<typeof McpConfig>;

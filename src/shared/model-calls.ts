@@ -1,5 +1,14 @@
 import { SentConversation } from './continued-state';
-import { conversationFromParts, messageHash, replyMessage, textHash, wholeHash, type ModelCallInput, type ModelContext, type TextLookup } from './conversation-ref';
+import {
+  conversationFromParts,
+  messageHash,
+  replyMessage,
+  textHash,
+  wholeHash,
+  type ModelCallInput,
+  type ModelContext,
+  type TextLookup,
+} from './conversation-ref';
 import type { AssistantBlock, ModelMessage, ModelRequest } from './model-wire';
 
 /** A conversation rebuilt from a history, with its messages' hashes. */
@@ -18,7 +27,12 @@ export interface RebuiltConversation {
  * build on its conversation with that reply (REPLY_BY_REFERENCE_PATCH). Throws when a reference
  * names nothing earlier (a history cut short) or a text not at hand (UnknownTextError). Pure.
  */
-export function modelCallsFromInputs(inputs: readonly ModelCallInput[], texts?: TextLookup, before: ReadonlyMap<string, RebuiltConversation> = new Map(), replies: readonly (readonly AssistantBlock[] | undefined)[] = []): ModelRequest[] {
+export function modelCallsFromInputs(
+  inputs: readonly ModelCallInput[],
+  texts?: TextLookup,
+  before: ReadonlyMap<string, RebuiltConversation> = new Map(),
+  replies: readonly (readonly AssistantBlock[] | undefined)[] = [],
+): ModelRequest[] {
   const earlier = new Map(before);
   const contexts = new Map<string, ModelContext>();
   return inputs.map((input, index) => {
@@ -26,7 +40,8 @@ export function modelCallsFromInputs(inputs: readonly ModelCallInput[], texts?: 
     const { conversation, context: hash, ...call } = input;
     const needsBase = conversation.parts.some((part) => 'from' in part);
     const base = earlier.get(conversation.baseHash);
-    if (needsBase && !base) throw new Error(`Model call ${index + 1} builds on an earlier conversation that no earlier call sent.`);
+    if (needsBase && !base)
+      throw new Error(`Model call ${index + 1} builds on an earlier conversation that no earlier call sent.`);
     const rebuilt = conversationFromParts(conversation, base, texts);
     earlier.set(wholeHash(rebuilt.hashes), rebuilt);
     const reply = replies[index];
@@ -37,7 +52,8 @@ export function modelCallsFromInputs(inputs: readonly ModelCallInput[], texts?: 
       return { ...call, messages: rebuilt.messages };
     }
     const context = hash === undefined ? undefined : contexts.get(hash);
-    if (!context) throw new Error(`Model call ${index + 1} names a system prompt and tools that no earlier call of this run sent.`);
+    if (!context)
+      throw new Error(`Model call ${index + 1} names a system prompt and tools that no earlier call of this run sent.`);
     return { ...call, ...context, messages: rebuilt.messages };
   });
 }
@@ -49,7 +65,10 @@ const LAST_CONVERSATIONS = 3;
  * The conversations of a Temporal run's last calls, by whole hash: the next Temporal run's first
  * call may build on one of them (the handover names the one its messages start with).
  */
-export function lastConversations(requests: readonly ModelRequest[], replies: readonly (readonly AssistantBlock[] | undefined)[] = []): Map<string, RebuiltConversation> {
+export function lastConversations(
+  requests: readonly ModelRequest[],
+  replies: readonly (readonly AssistantBlock[] | undefined)[] = [],
+): Map<string, RebuiltConversation> {
   const last = new Map<string, RebuiltConversation>();
   const from = Math.max(0, requests.length - LAST_CONVERSATIONS);
   requests.slice(from).forEach(({ messages }, i) => {
@@ -76,15 +95,23 @@ function withReply(sent: RebuiltConversation, reply: readonly AssistantBlock[]):
  * name as known texts. So a run's calls rebuild without the run before it (gone past retention).
  * Whatever does not read is left out: a call that needed it then fails to rebuild, as before.
  */
-export function carriedConversations(continued: unknown): { conversations: Map<string, RebuiltConversation>; texts: Map<string, string> } {
+export function carriedConversations(continued: unknown): {
+  conversations: Map<string, RebuiltConversation>;
+  texts: Map<string, string>;
+} {
   const conversations = new Map<string, RebuiltConversation>();
   const texts = new Map<string, string>();
-  const carried = typeof continued === 'object' && continued !== null ? (continued as { messages?: unknown; sentConversation?: unknown }) : {};
+  const carried =
+    typeof continued === 'object' && continued !== null
+      ? (continued as { messages?: unknown; sentConversation?: unknown })
+      : {};
   // Hashed as recorded, not parsed: a parse could reorder keys, and the hash is of the JSON.
   const messages = Array.isArray(carried.messages) ? (carried.messages as ModelMessage[]) : [];
   for (const message of messages) {
     if (message?.role !== 'user' || !Array.isArray(message.content)) continue;
-    for (const block of message.content) if (block?.type === 'tool_result' && typeof block.content === 'string') texts.set(textHash(block.content), block.content);
+    for (const block of message.content)
+      if (block?.type === 'tool_result' && typeof block.content === 'string')
+        texts.set(textHash(block.content), block.content);
   }
   const sent = SentConversation.safeParse(carried.sentConversation);
   if (sent.success && sent.data.messages <= messages.length) {

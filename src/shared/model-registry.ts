@@ -29,7 +29,11 @@ export const ModelRegistry = z
   .superRefine((registry, ctx) => {
     const names = Object.keys(registry.models);
     for (const name of [...(registry.allowed ?? []), ...Object.values(registry.models).flatMap((m) => m.fallbacks)]) {
-      if (!names.includes(name)) ctx.addIssue({ code: 'custom', message: `"${name}" is not a registered model (registered: ${names.join(', ')})` });
+      if (!names.includes(name))
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${name}" is not a registered model (registered: ${names.join(', ')})`,
+        });
     }
   });
 export type ModelRegistry = z.infer<typeof ModelRegistry>;
@@ -41,7 +45,10 @@ export class UnknownModelError extends Error {
 const allowedNames = (registry: ModelRegistry): string[] => registry.allowed ?? Object.keys(registry.models);
 
 /** A registered, allowed model as run settings, its fallbacks resolved; throws for anything else. */
-export function resolveModel(registry: ModelRegistry, name: string): Pick<ModelSettings, 'provider' | 'model' | 'fallbacks'> & Partial<Pick<ModelSettings, 'maxTokens' | 'price'>> {
+export function resolveModel(
+  registry: ModelRegistry,
+  name: string,
+): Pick<ModelSettings, 'provider' | 'model' | 'fallbacks'> & Partial<Pick<ModelSettings, 'maxTokens' | 'price'>> {
   const entry = ownValue(registry.models, name);
   if (!entry || !allowedNames(registry).includes(name)) {
     throw new UnknownModelError(`Model "${name}" is not allowed. Allowed: ${allowedNames(registry).join(', ')}.`);
@@ -50,7 +57,12 @@ export function resolveModel(registry: ModelRegistry, name: string): Pick<ModelS
     .filter((n) => allowedNames(registry).includes(n) && Object.hasOwn(registry.models, n))
     .map((n) => {
       const f = registry.models[n]!;
-      return { provider: f.provider, model: f.model, ...(f.maxTokens ? { maxTokens: f.maxTokens } : {}), ...(f.price ? { price: f.price } : {}) };
+      return {
+        provider: f.provider,
+        model: f.model,
+        ...(f.maxTokens ? { maxTokens: f.maxTokens } : {}),
+        ...(f.price ? { price: f.price } : {}),
+      };
     });
   return {
     provider: entry.provider,
@@ -63,5 +75,7 @@ export function resolveModel(registry: ModelRegistry, name: string): Pick<ModelS
 
 /** Whether a worker may call this provider/model pair. */
 export function isModelAllowed(registry: ModelRegistry, provider: string, model: string): boolean {
-  return allowedNames(registry).some((n) => ownValue(registry.models, n)?.provider === provider && ownValue(registry.models, n)?.model === model);
+  return allowedNames(registry).some(
+    (n) => ownValue(registry.models, n)?.provider === provider && ownValue(registry.models, n)?.model === model,
+  );
 }

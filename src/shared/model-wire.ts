@@ -27,7 +27,12 @@ export type TextBlock = z.infer<typeof TextBlock>;
 export type ToolUseBlock = z.infer<typeof ToolUseBlock>;
 export type ToolResultBlock = z.infer<typeof ToolResultBlock>;
 
-export const AssistantBlock = z.discriminatedUnion('type', [TextBlock, ToolUseBlock, ThinkingBlock, RedactedThinkingBlock]);
+export const AssistantBlock = z.discriminatedUnion('type', [
+  TextBlock,
+  ToolUseBlock,
+  ThinkingBlock,
+  RedactedThinkingBlock,
+]);
 export type AssistantBlock = z.infer<typeof AssistantBlock>;
 export const UserBlock = z.discriminatedUnion('type', [TextBlock, ToolResultBlock]);
 export type UserBlock = z.infer<typeof UserBlock>;

@@ -70,7 +70,8 @@ export function priceFor(model: string, table: PriceTable = CLAUDE_PRICES): Pric
   if (exact !== undefined) return exact;
   let best: string | undefined;
   for (const key of Object.keys(table)) {
-    if (model.startsWith(key) && ID_SUFFIX.test(model.slice(key.length)) && key.length > (best?.length ?? 0)) best = key;
+    if (model.startsWith(key) && ID_SUFFIX.test(model.slice(key.length)) && key.length > (best?.length ?? 0))
+      best = key;
   }
   return best === undefined ? undefined : table[best];
 }

@@ -6,12 +6,14 @@ import { toolResultNote } from './tool-result-note';
 export type RunLink = (workflowId: string) => string;
 
 const clip = (value: string, max: number): string => (value.length <= max ? value : `${value.slice(0, max)}…`);
-const json = (value: unknown, max: number): string => clip(typeof value === 'string' ? value : JSON.stringify(value), max);
+const json = (value: unknown, max: number): string =>
+  clip(typeof value === 'string' ? value : JSON.stringify(value), max);
 /** Free text, cut, that renders as itself (no curly quotes, no dashes for `--`). */
 const prose = (value: string, max: number): string => text(clip(value, max));
 
 /** A run's id, as a link when the caller knows where runs are shown. */
-const runRef = (workflowId: string, runLink?: RunLink): string => (runLink ? `[${text(workflowId)}](${runLink(workflowId)})` : code(workflowId));
+const runRef = (workflowId: string, runLink?: RunLink): string =>
+  runLink ? `[${text(workflowId)}](${runLink(workflowId)})` : code(workflowId);
 
 /**
  * One line of markdown per step; hidden steps show only that they exist. Text renders as itself:
@@ -22,22 +24,35 @@ export function renderStepMarkdown(step: ReasoningStep, runLink?: RunLink): stri
   const head = `${step.stepNumber}.${parallel}`;
   const child = (workflowId: string) => runRef(workflowId, runLink);
   if (step.visibility.level === 'hidden') return `${head} _(hidden ${step.type})_`;
-  if (step.visibility.level === 'summary' && step.visibility.summary) return `${head} ${prose(step.visibility.summary, 500)}`;
+  if (step.visibility.level === 'summary' && step.visibility.summary)
+    return `${head} ${prose(step.visibility.summary, 500)}`;
   switch (step.type) {
     case 'thinking': {
-      const label = step.purpose === 'plan' ? 'Plan' : step.purpose === 'reflection' ? 'Reflection' : step.purpose === 'delegation_blocked' ? 'Delegation blocked' : 'Thought';
+      const label =
+        step.purpose === 'plan'
+          ? 'Plan'
+          : step.purpose === 'reflection'
+            ? 'Reflection'
+            : step.purpose === 'delegation_blocked'
+              ? 'Delegation blocked'
+              : 'Thought';
       return `${head} **${label}** ${prose(step.thought, 300)}`;
     }
     case 'tool_call': {
       const c = step.toolCall;
-      if (c.delegatedTo) return `${head} **Delegate** to ${code(c.toolName)} → ${child(c.delegatedTo.workflowId)} ${code(json(c.arguments, 200))}`;
+      if (c.delegatedTo)
+        return `${head} **Delegate** to ${code(c.toolName)} → ${child(c.delegatedTo.workflowId)} ${code(json(c.arguments, 200))}`;
       const note = c.arguments['note'];
-      return c.toolType === 'llm' ? `${head} **Model call** ${code(c.toolName)}${typeof note === 'string' ? ` (${prose(note, 200)})` : ''}` : `${head} **Action** ${code(c.toolName)} ${code(json(c.arguments, 200))}`;
+      return c.toolType === 'llm'
+        ? `${head} **Model call** ${code(c.toolName)}${typeof note === 'string' ? ` (${prose(note, 200)})` : ''}`
+        : `${head} **Action** ${code(c.toolName)} ${code(json(c.arguments, 200))}`;
     }
     case 'tool_result': {
       const r = step.toolResult;
       if (r.subAgent) {
-        const spent = r.subAgent.usage ? `, ${r.subAgent.usage.inputTokens + r.subAgent.usage.outputTokens} tokens` : '';
+        const spent = r.subAgent.usage
+          ? `, ${r.subAgent.usage.inputTokens + r.subAgent.usage.outputTokens} tokens`
+          : '';
         const outcome = `${text(r.subAgent.agentName)} ${r.subAgent.terminationReason ?? r.subAgent.status} (${r.subAgent.steps ?? 0} steps${spent}) ${child(r.subAgent.workflowId)}`;
         return `${head} **Sub-agent** ${outcome}: ${r.success ? code(json(r.result, 300)) : prose(r.error ?? 'failed', 300)}`;
       }
@@ -63,7 +78,12 @@ export function renderStepMarkdown(step: ReasoningStep, runLink?: RunLink): stri
  * whole chain's length when `chain` holds only its latest steps. Not recorded in history (a
  * query serves it), so its text may change without a patch.
  */
-export function renderChainMarkdown(chain: ReasoningChain, maxSteps = 40, totalSteps = chain.steps.length, runLink?: RunLink): string {
+export function renderChainMarkdown(
+  chain: ReasoningChain,
+  maxSteps = 40,
+  totalSteps = chain.steps.length,
+  runLink?: RunLink,
+): string {
   const shown = chain.steps.slice(-maxSteps);
   const omitted = totalSteps - shown.length;
   const plan = chain.plan;
@@ -73,8 +93,22 @@ export function renderChainMarkdown(chain: ReasoningChain, maxSteps = 40, totalS
   return [
     `### ${text(chain.agentName)}: ${prose(chain.task, 200)}`,
     `Status: **${chain.status}** · ${totalSteps} steps`,
-    ...(plan ? ['', `**Plan** v${plan.version} · ${done}/${plan.tasks.length} done`, ...plan.tasks.map((t) => `- ${marks[t.status] ?? '?'} ${text(t.id)} ${prose(t.description, 120)}`)] : []),
-    ...(children.length ? ['', `**Sub-agents** (${children.length})`, ...children.map((r) => `- ${text(r.agentName)} · ${r.terminationReason ?? r.status} · ${runRef(r.workflowId, runLink)}`)] : []),
+    ...(plan
+      ? [
+          '',
+          `**Plan** v${plan.version} · ${done}/${plan.tasks.length} done`,
+          ...plan.tasks.map((t) => `- ${marks[t.status] ?? '?'} ${text(t.id)} ${prose(t.description, 120)}`),
+        ]
+      : []),
+    ...(children.length
+      ? [
+          '',
+          `**Sub-agents** (${children.length})`,
+          ...children.map(
+            (r) => `- ${text(r.agentName)} · ${r.terminationReason ?? r.status} · ${runRef(r.workflowId, runLink)}`,
+          ),
+        ]
+      : []),
     '',
     ...(omitted > 0 ? [`_${omitted} earlier steps not shown; query \`chain\` for all._`] : []),
     ...shown.map((step) => renderStepMarkdown(step, runLink)),

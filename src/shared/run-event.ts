@@ -9,7 +9,11 @@ import { SubAgentRun } from './sub-agent';
  * view before sending. `stepNumber` on every event is the last step recorded when it was
  * published, which is what a resuming client's `Last-Event-ID` names.
  */
-const Base = z.object({ runId: z.string().min(1), chainStatus: ChainStatus, stepNumber: z.number().int().nonnegative() });
+const Base = z.object({
+  runId: z.string().min(1),
+  chainStatus: ChainStatus,
+  stepNumber: z.number().int().nonnegative(),
+});
 
 export const RunEvent = z.discriminatedUnion('type', [
   Base.extend({ type: z.literal('step'), step: ReasoningStep }),
@@ -26,7 +30,10 @@ export const RunEvent = z.discriminatedUnion('type', [
     offset: z.number().int().nonnegative(),
     text: z.string(),
   }),
-  Base.extend({ type: z.literal('end'), outcome: z.enum(['completed', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued']) }),
+  Base.extend({
+    type: z.literal('end'),
+    outcome: z.enum(['completed', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued']),
+  }),
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;
 export type RunEventType = RunEvent['type'];

@@ -20,7 +20,11 @@ export const CancelRequestSchema = z
   .transform((request) => ({ reason: request?.reason, by: request?.by }));
 
 /** A person's answer to a stalled run's "continue?" question. */
-export const StallDecision = z.object({ continue: z.boolean(), by: z.string().optional(), note: z.string().optional() });
+export const StallDecision = z.object({
+  continue: z.boolean(),
+  by: z.string().optional(),
+  note: z.string().optional(),
+});
 export type StallDecision = z.infer<typeof StallDecision>;
 
 /** A sub-agent's report to its parent: the calls its tree waits on. */

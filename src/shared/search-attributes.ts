@@ -17,7 +17,11 @@ export const CallerAttribute = defineSearchAttributeKey('ThoughtlineCaller', 'KE
 export const ForkedFromAttribute = defineSearchAttributeKey('ThoughtlineForkedFrom', 'KEYWORD');
 
 /** Each attribute once: its typed key, and its name and type as the `temporal` CLI spells them. */
-export const SEARCH_ATTRIBUTES: ReadonlyArray<{ key: SearchAttributeKey<SearchAttributeType>; name: string; cliType: 'Keyword' | 'Int' | 'Double' }> = [
+export const SEARCH_ATTRIBUTES: ReadonlyArray<{
+  key: SearchAttributeKey<SearchAttributeType>;
+  name: string;
+  cliType: 'Keyword' | 'Int' | 'Double';
+}> = [
   { key: StatusAttribute, name: StatusAttribute.name, cliType: 'Keyword' },
   { key: IterationAttribute, name: IterationAttribute.name, cliType: 'Int' },
   { key: TokensAttribute, name: TokensAttribute.name, cliType: 'Int' },

@@ -99,7 +99,10 @@ const START = String.raw`(?<![A-Za-z0-9_-])`;
 /** Not followed by a character of the token's alphabet (used only after a bounded run). */
 const END = String.raw`(?![A-Za-z0-9_-])`;
 
-const rule = (source: string, flags = 'g', accept?: Rule['accept']): Rule => ({ re: new RegExp(source, flags), ...(accept ? { accept } : {}) });
+const rule = (source: string, flags = 'g', accept?: Rule['accept']): Rule => ({
+  re: new RegExp(source, flags),
+  ...(accept ? { accept } : {}),
+});
 
 /** Applied in order; each sees the output of the ones before (so `[REDACTED]` is never re-matched). */
 const RULES: readonly Rule[] = [
@@ -141,7 +144,9 @@ const RULES: readonly Rule[] = [
   rule(String.raw`()${START}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{8,}`),
   // gitleaks shopify-access-token and friends, digitalocean-*, doppler-api-token, linear-api-key,
   // postman-api-token, grafana-*, databricks-api-token, age-secret-key, twilio-api-key, square-access-token.
-  rule(String.raw`()${START}(?:shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}|do[opr]_v1_[a-f0-9]{64}|dp\.(?:st|ct|sa|scim|audit)\.[A-Za-z0-9_-]{40,}|lin_(?:api|oauth)_[A-Za-z0-9]{40}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|gl(?:c|sa)_[A-Za-z0-9_=+/-]{32,}|dapi[a-f0-9]{32}|AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}|SK[0-9a-fA-F]{32}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|EAA[A-Za-z0-9]{100,})${END}`),
+  rule(
+    String.raw`()${START}(?:shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}|do[opr]_v1_[a-f0-9]{64}|dp\.(?:st|ct|sa|scim|audit)\.[A-Za-z0-9_-]{40,}|lin_(?:api|oauth)_[A-Za-z0-9]{40}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|gl(?:c|sa)_[A-Za-z0-9_=+/-]{32,}|dapi[a-f0-9]{32}|AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}|SK[0-9a-fA-F]{32}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|EAA[A-Za-z0-9]{100,})${END}`,
+  ),
   // Telegram bot tokens: <bot id>:<35 characters>.
   rule(String.raw`()(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}${END}`),
   // gitleaks azure-storage-account-key style connection strings: `AccountKey=…`, `SharedAccessKey=…`, SAS `sig=…`.
@@ -152,34 +157,61 @@ const RULES: readonly Rule[] = [
   // A URL whose user part alone is a token (`https://ghp_…@github.com`, `https://<token>@host`): long and with a digit.
   rule(String.raw`((?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}://)[^\s:/@"'<>]{16,256}(?=@)`, 'g', hasDigit),
   // Signed-URL and key query parameters: S3/GCS presigned signatures and session tokens, `signature=`, `key=`.
-  rule(String.raw`([?&](?:x-amz-signature|x-goog-signature|x-amz-security-token|x-goog-credential|signature|key)=)[A-Za-z0-9%+/=._-]{16,}`, 'gi'),
+  rule(
+    String.raw`([?&](?:x-amz-signature|x-goog-signature|x-amz-security-token|x-goog-credential|signature|key)=)[A-Za-z0-9%+/=._-]{16,}`,
+    'gi',
+  ),
   // Command lines. Long options that name a credential, quoted or bare: `--password "a b"`, `--api-key=…`,
   // `--client-secret …`, `--http-password=…`; not `--password-file PATH` or `--token-stdin`.
   rule(String.raw`(${CRED_OPTION}(?:=|[ \t]{1,8})")[^"\r\n]{1,256}(?=")`, 'gi'),
   rule(String.raw`(${CRED_OPTION}(?:=|[ \t]{1,8})')[^'\r\n]{1,256}(?=')`, 'gi'),
   rule(String.raw`(${CRED_OPTION}(?:=|[ \t]{1,8}))${VALUE_CHAR}+`, 'gi', (s) => !s.startsWith('-') && s !== REDACTED),
   // `user:password` given to a user option: `curl -u ann:pw`, `--user=ann:pw`, `--proxy-user`, smbclient's `-U ann%pw`.
-  rule(String.raw`((?<![A-Za-z0-9_-])(?:-u|-U|--user|--proxy-user|--http-user|--ftp-user|--username)(?:=|[ \t]{0,8})["']?[^\s:%"'@/]{1,128}[:%])${VALUE_CHAR}+`, 'g', notTrivial),
+  rule(
+    String.raw`((?<![A-Za-z0-9_-])(?:-u|-U|--user|--proxy-user|--http-user|--ftp-user|--username)(?:=|[ \t]{0,8})["']?[^\s:%"'@/]{1,128}[:%])${VALUE_CHAR}+`,
+    'g',
+    notTrivial,
+  ),
   // openssl's `-passin pass:…`, `-passout pass:…`, `-pass pass:…` (env: and file: name no secret).
   rule(String.raw`((?<![A-Za-z0-9_-])-pass(?:in|out)?[ \t]{1,8}["']?pass:)${VALUE_CHAR}+`),
   // Programs whose short option takes the password: mysql's glued `-pSECRET`; `sshpass -p`, `docker login -p`, `redis-cli -a`.
-  rule(String.raw`((?<![A-Za-z0-9_-])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)[^\r\n|;&]{0,200}?[ \t]-p)${VALUE_CHAR}+`, 'g', notTrivial),
-  rule(String.raw`((?<![A-Za-z0-9_-])(?:sshpass|docker login|podman login|nerdctl login)[^\r\n|;&]{0,200}?[ \t]-p[ \t]{1,8})${VALUE_CHAR}+`),
+  rule(
+    String.raw`((?<![A-Za-z0-9_-])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)[^\r\n|;&]{0,200}?[ \t]-p)${VALUE_CHAR}+`,
+    'g',
+    notTrivial,
+  ),
+  rule(
+    String.raw`((?<![A-Za-z0-9_-])(?:sshpass|docker login|podman login|nerdctl login)[^\r\n|;&]{0,200}?[ \t]-p[ \t]{1,8})${VALUE_CHAR}+`,
+  ),
   rule(String.raw`((?<![A-Za-z0-9_-])redis-cli[^\r\n|;&]{0,200}?[ \t]-a[ \t]{1,8})${VALUE_CHAR}+`),
   // `Authorization: Bearer|Basic|Token|… <credentials>` (also Proxy-Authorization): the scheme stays.
-  rule(String.raw`((?<![A-Za-z])(?:proxy-)?authorization${SEP}(?:bearer|basic|token|bot|negotiate|ntlm|apikey|sso-key)[ \t]{1,8})${VALUE_CHAR}+`, 'gi'),
+  rule(
+    String.raw`((?<![A-Za-z])(?:proxy-)?authorization${SEP}(?:bearer|basic|token|bot|negotiate|ntlm|apikey|sso-key)[ \t]{1,8})${VALUE_CHAR}+`,
+    'gi',
+  ),
   // `Authorization: Digest username="…", response="…"`, AWS SigV4 and other parameterised schemes: the rest of the line.
-  rule(String.raw`((?<![A-Za-z])(?:proxy-)?authorization${SEP}(?:digest|aws4-hmac-sha256|hmac|hawk|oauth|signature)[ \t]{1,8})[^\r\n]+`, 'gi'),
+  rule(
+    String.raw`((?<![A-Za-z])(?:proxy-)?authorization${SEP}(?:digest|aws4-hmac-sha256|hmac|hawk|oauth|signature)[ \t]{1,8})[^\r\n]+`,
+    'gi',
+  ),
   // `Cookie:` and `Set-Cookie:` headers: every cookie is a possible session, the rest of the line goes.
   rule(String.raw`((?<![A-Za-z-])(?:set-)?cookie(?:\\?["'])?[ \t]{0,8}:[ \t]{0,8}(?:\\?["'])?)[^\r\n"\\]+`, 'gi'),
   // Bare bearer tokens: a digit, or 20+ characters, so `Bearer bonds` prose stays.
-  rule(String.raw`((?<![A-Za-z])[Bb]earer[ \t]{1,8})[A-Za-z0-9._~+/-]{12,}=*`, 'g', (s) => hasDigit(s) || s.length >= 20),
+  rule(
+    String.raw`((?<![A-Za-z])[Bb]earer[ \t]{1,8})[A-Za-z0-9._~+/-]{12,}=*`,
+    'g',
+    (s) => hasDigit(s) || s.length >= 20,
+  ),
   // Labelled assignments (`api_key=…`, `"x-api-key": "…"`, `clientSecret: …`, `aws_secret_access_key = …`).
   rule(String.raw`(${LABELS}${SEP})${VALUE_CHAR}{8,}`, 'g', notTrivial),
   // Passwords, however short: `password=hunter2`, `"dbPassword": "…"`.
   rule(String.raw`(${PASSWORD_LABELS}${SEP})${VALUE_CHAR}+`, 'g', (s) => s !== REDACTED),
   // gitleaks generic-api-key, environment style: `DB_PASSWORD=…`, `export STRIPE_SECRET_KEY="…"`, `GITHUB_TOKEN: …`.
-  rule(String.raw`((?<![A-Za-z0-9_])[A-Z0-9_]{0,40}${ENV_WORD}[A-Z0-9_]{0,40}["']?[ \t]{0,8}[=:][ \t]{0,8}["']?)${VALUE_CHAR}+`, 'g', (s) => s !== REDACTED && notTrivial(s)),
+  rule(
+    String.raw`((?<![A-Za-z0-9_])[A-Z0-9_]{0,40}${ENV_WORD}[A-Z0-9_]{0,40}["']?[ \t]{0,8}[=:][ \t]{0,8}["']?)${VALUE_CHAR}+`,
+    'g',
+    (s) => s !== REDACTED && notTrivial(s),
+  ),
 ];
 
 /** PEM private keys (RSA, EC, OPENSSH, ENCRYPTED, DSA, plain, PGP blocks), gitleaks private-key. */
@@ -252,7 +284,8 @@ export function redactSecretsInText(text: string, knownSecrets: readonly string[
  * `tokens` (a count) does not end with `token`; pagination cursors (`nextPageToken`,
  * `continuation_token`) are not credentials and a model needs them to read the next page.
  */
-const SECRET_KEY = /(?:password|passwd|passphrase|secret|token|apikey|authorization|cookie|privatekey|privatekeyid|accesskey|accesskeyid|credentials?|accountkey|sessionid)$/;
+const SECRET_KEY =
+  /(?:password|passwd|passphrase|secret|token|apikey|authorization|cookie|privatekey|privatekeyid|accesskey|accesskeyid|credentials?|accountkey|sessionid)$/;
 const CURSOR_KEY = /(?:page|next|continuation|sync|resume)token$/;
 
 /** True when a value under `key` is a credential by its name alone. */
@@ -263,7 +296,13 @@ export function isSecretKey(key: string): boolean {
 
 /** Values under a secret-named key that are kept: nothing to hide in them, or already a marker. */
 const isEmpty = (v: unknown): boolean =>
-  v === null || v === undefined || v === '' || typeof v === 'boolean' || v === REDACTED || v === SENSITIVE || v === TOO_DEEP;
+  v === null ||
+  v === undefined ||
+  v === '' ||
+  typeof v === 'boolean' ||
+  v === REDACTED ||
+  v === SENSITIVE ||
+  v === TOO_DEEP;
 
 /** Deeper than this, a value is replaced by a marker: walks are recursive and the stack is finite. */
 export const MAX_REDACTION_DEPTH = 256;

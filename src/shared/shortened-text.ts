@@ -26,5 +26,10 @@ export function readShortened(text: string): ShortenedText | undefined {
   const from = Math.max(0, text.length - MARKER_TAIL_CHARS);
   const marked = MARKER.exec(text.slice(from));
   if (!marked) return undefined;
-  return { head: text.slice(0, from + marked.index), length: Number(marked[1]), where: marked[2] as ShortenedWhere, runId: marked[3]! };
+  return {
+    head: text.slice(0, from + marked.index),
+    length: Number(marked[1]),
+    where: marked[2] as ShortenedWhere,
+    runId: marked[3]!,
+  };
 }

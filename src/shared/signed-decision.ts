@@ -62,13 +62,26 @@ const textHash = (text: string): string => `sha256:${bytesToHex(sha256(utf8ToByt
  * which key, and what was decided (for answers and steering, the SHA-256 of the text). Undefined
  * when the payload lacks a field the kind needs. Absent optional fields are left out, not null.
  */
-export function decisionClaims(kind: SignedDecisionKind, workflowId: string, payload: unknown, keyId: string, issuedAt: string): Record<string, unknown> | undefined {
+export function decisionClaims(
+  kind: SignedDecisionKind,
+  workflowId: string,
+  payload: unknown,
+  keyId: string,
+  issuedAt: string,
+): Record<string, unknown> | undefined {
   const common = { kind, workflowId, issuedAt, keyId };
   if (kind === 'approval') {
     const p = ClaimSources.approval.safeParse(payload);
     if (!p.success) return undefined;
     const { callId, approved, argumentsHash, reason, by } = p.data;
-    return { ...common, callId, approved, argumentsHash, ...(reason !== undefined ? { reason } : {}), by: { id: by.id, roles: by.roles } };
+    return {
+      ...common,
+      callId,
+      approved,
+      argumentsHash,
+      ...(reason !== undefined ? { reason } : {}),
+      by: { id: by.id, roles: by.roles },
+    };
   }
   if (kind === 'answer') {
     const p = ClaimSources.answer.safeParse(payload);
@@ -93,7 +106,10 @@ export const MAX_DECISION_SIGNATURES = 8;
  * A payload's `signature` field: one signature, or one per key of the server's keyring (newest
  * first), so that during a key rotation runs started before and after the new key both verify.
  */
-export const DecisionSignatureField = z.union([DecisionSignature, z.array(DecisionSignature).min(1).max(MAX_DECISION_SIGNATURES)]);
+export const DecisionSignatureField = z.union([
+  DecisionSignature,
+  z.array(DecisionSignature).min(1).max(MAX_DECISION_SIGNATURES),
+]);
 export type DecisionSignatureField = z.infer<typeof DecisionSignatureField>;
 
 /** A private signing key: its id and the 32-byte Ed25519 seed. */
@@ -115,7 +131,8 @@ export function signDecision<T extends object>(
   issuedAt: string,
 ): T & { signature: DecisionSignatureField } {
   const list = 'keyId' in keys ? [keys] : keys;
-  if (list.length === 0 || list.length > MAX_DECISION_SIGNATURES) throw new RangeError(`Sign with 1 to ${MAX_DECISION_SIGNATURES} keys, not ${list.length}.`);
+  if (list.length === 0 || list.length > MAX_DECISION_SIGNATURES)
+    throw new RangeError(`Sign with 1 to ${MAX_DECISION_SIGNATURES} keys, not ${list.length}.`);
   const signatures = list.map((key) => {
     const claims = decisionClaims(kind, workflowId, payload, key.keyId, issuedAt);
     if (!claims) throw new TypeError(`The ${kind} payload lacks a field its signature must cover.`);
@@ -139,15 +156,24 @@ export function verifyDecisionSignature(
   maxAgeMs: number = DEFAULT_SIGNATURE_MAX_AGE_MS,
 ): VerifyDecisionResult {
   try {
-    const raw = payload !== null && typeof payload === 'object' ? (payload as { signature?: unknown }).signature : undefined;
-    if (raw === undefined || raw === null) return refuse(`this run requires signed decisions and the ${kind} carries no signature; send it through thoughtline serve`);
+    const raw =
+      payload !== null && typeof payload === 'object' ? (payload as { signature?: unknown }).signature : undefined;
+    if (raw === undefined || raw === null)
+      return refuse(
+        `this run requires signed decisions and the ${kind} carries no signature; send it through thoughtline serve`,
+      );
     const parsed = DecisionSignatureField.safeParse(raw);
-    if (!parsed.success) return refuse(`the signature does not parse (expected { keyId, issuedAt, value }, or a list of 1 to ${MAX_DECISION_SIGNATURES})`);
+    if (!parsed.success)
+      return refuse(
+        `the signature does not parse (expected { keyId, issuedAt, value }, or a list of 1 to ${MAX_DECISION_SIGNATURES})`,
+      );
     const signatures = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
     const trusted = signatures.filter((sig) => Object.hasOwn(policy.publicKeys, sig.keyId));
     if (trusted.length === 0) {
       const named = signatures.map((sig) => `"${sig.keyId}"`).join(', ');
-      return refuse(`the signing key ${named} is not one this run trusts (${Object.keys(policy.publicKeys).join(', ') || 'none'})`);
+      return refuse(
+        `the signing key ${named} is not one this run trusts (${Object.keys(policy.publicKeys).join(', ') || 'none'})`,
+      );
     }
     let firstFailure: VerifyDecisionResult | undefined;
     for (const sig of trusted) {
@@ -161,17 +187,30 @@ export function verifyDecisionSignature(
   }
 }
 
-function verifyOne(kind: SignedDecisionKind, workflowId: string, payload: unknown, publicKeyText: string, sig: DecisionSignature, nowMs: number, maxAgeMs: number): VerifyDecisionResult {
+function verifyOne(
+  kind: SignedDecisionKind,
+  workflowId: string,
+  payload: unknown,
+  publicKeyText: string,
+  sig: DecisionSignature,
+  nowMs: number,
+  maxAgeMs: number,
+): VerifyDecisionResult {
   const { keyId, issuedAt, value } = sig;
   const publicKey = base64UrlDecode(publicKeyText);
-  if (!publicKey || publicKey.length !== 32) return refuse(`the run's public key "${keyId}" is not 32 bytes of base64url`);
+  if (!publicKey || publicKey.length !== 32)
+    return refuse(`the run's public key "${keyId}" is not 32 bytes of base64url`);
   const signature = base64UrlDecode(value);
   if (!signature) return refuse('the signature is not base64url');
   if (signature.length !== 64) return refuse(`the signature has ${signature.length} bytes, not 64`);
   const issuedMs = ISO_UTC.test(issuedAt) ? Date.parse(issuedAt) : NaN;
   if (!Number.isFinite(issuedMs)) return refuse(`the signature's issuedAt "${issuedAt}" is not an ISO 8601 UTC time`);
-  if (issuedMs < nowMs - maxAgeMs) return refuse(`the signature was issued at ${issuedAt}, more than ${Math.round(maxAgeMs / 1000)} s ago; decide again`);
-  if (issuedMs > nowMs + MAX_SIGNATURE_FUTURE_MS) return refuse(`the signature was issued at ${issuedAt}, in the future; check the server's clock`);
+  if (issuedMs < nowMs - maxAgeMs)
+    return refuse(
+      `the signature was issued at ${issuedAt}, more than ${Math.round(maxAgeMs / 1000)} s ago; decide again`,
+    );
+  if (issuedMs > nowMs + MAX_SIGNATURE_FUTURE_MS)
+    return refuse(`the signature was issued at ${issuedAt}, in the future; check the server's clock`);
   const claims = decisionClaims(kind, workflowId, payload, keyId, issuedAt);
   if (!claims) return refuse(`the ${kind} lacks a field its signature must cover`);
   if (!ed25519.verify(signature, decisionMessage(claims), publicKey, { zip215: false })) {

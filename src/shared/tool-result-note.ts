@@ -9,6 +9,7 @@ const seconds = (ms: number): string => (ms < 1_000 ? `${Math.round(ms)} ms` : `
  */
 export function toolResultNote(result: ToolResult): string | undefined {
   if (result.cachedFrom !== undefined) return 'cached';
-  if (result.attempts !== undefined && result.attempts > 1) return `${result.attempts} attempts, ${seconds(result.durationMs)}`;
+  if (result.attempts !== undefined && result.attempts > 1)
+    return `${result.attempts} attempts, ${seconds(result.durationMs)}`;
   return undefined;
 }

@@ -2,7 +2,12 @@ import * as otel from '@opentelemetry/api';
 import type { Context as ActivityContext } from '@temporalio/activity';
 import { ApplicationFailure, defaultPayloadConverter, type Headers } from '@temporalio/common';
 import { extractContextFromHeaders } from '@temporalio/interceptors-opentelemetry/lib/instrumentation';
-import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory, Next } from '@temporalio/worker';
+import type {
+  ActivityExecuteInput,
+  ActivityInboundCallsInterceptor,
+  ActivityInterceptorsFactory,
+  Next,
+} from '@temporalio/worker';
 import type { ModelReply } from '../shared';
 import { callStart, modelCallEnd, toolCallEnd, type CallStart } from './gen-ai-calls';
 import type { Telemetry } from './start-telemetry';
@@ -37,27 +42,38 @@ class ActivityTelemetryInbound implements ActivityInboundCallsInterceptor {
     };
     const parent = extractContextFromHeaders(input.headers) ?? otel.context.active();
     const started = performance.now();
-    return this.telemetry.tracer.startActiveSpan(call.spanName, { kind: call.spanKind, attributes }, parent, async (span) => {
-      try {
-        const result = await next(input);
-        const ended = call.kind === 'model' ? modelCallEnd(result) : call.kind === 'tool' ? toolCallEnd(result) : {};
-        span.setAttributes(ended);
-        this.measure(call, agent, started, undefined, result);
-        return result;
-      } catch (err) {
-        const type = errorType(err);
-        // The type only: a failure's message can quote a tool's arguments or a provider's reply.
-        span.setAttribute(Attr.errorType, type);
-        span.setStatus({ code: otel.SpanStatusCode.ERROR, message: type });
-        this.measure(call, agent, started, type, undefined);
-        throw err;
-      } finally {
-        span.end();
-      }
-    });
+    return this.telemetry.tracer.startActiveSpan(
+      call.spanName,
+      { kind: call.spanKind, attributes },
+      parent,
+      async (span) => {
+        try {
+          const result = await next(input);
+          const ended = call.kind === 'model' ? modelCallEnd(result) : call.kind === 'tool' ? toolCallEnd(result) : {};
+          span.setAttributes(ended);
+          this.measure(call, agent, started, undefined, result);
+          return result;
+        } catch (err) {
+          const type = errorType(err);
+          // The type only: a failure's message can quote a tool's arguments or a provider's reply.
+          span.setAttribute(Attr.errorType, type);
+          span.setStatus({ code: otel.SpanStatusCode.ERROR, message: type });
+          this.measure(call, agent, started, type, undefined);
+          throw err;
+        } finally {
+          span.end();
+        }
+      },
+    );
   }
 
-  private measure(call: CallStart, agent: string | undefined, started: number, error: string | undefined, result: unknown): void {
+  private measure(
+    call: CallStart,
+    agent: string | undefined,
+    started: number,
+    error: string | undefined,
+    result: unknown,
+  ): void {
     const { metrics } = this.telemetry;
     const seconds = (performance.now() - started) / 1000;
     const who = { ...(agent ? { [Attr.agentName]: agent } : {}), ...(error ? { [Attr.errorType]: error } : {}) };
@@ -66,15 +82,28 @@ class ActivityTelemetryInbound implements ActivityInboundCallsInterceptor {
       return;
     }
     if (call.kind !== 'model') return;
-    const model = { [Attr.providerName]: call.attributes[Attr.providerName], [Attr.requestModel]: call.attributes[Attr.requestModel] };
-    metrics.modelDuration.record(seconds, { [Attr.operationName]: call.attributes[Attr.operationName], ...model, ...who });
+    const model = {
+      [Attr.providerName]: call.attributes[Attr.providerName],
+      [Attr.requestModel]: call.attributes[Attr.requestModel],
+    };
+    metrics.modelDuration.record(seconds, {
+      [Attr.operationName]: call.attributes[Attr.operationName],
+      ...model,
+      ...who,
+    });
     if (error) return;
     const reply = result as Partial<ModelReply>;
     const spend = { ...model, ...(agent ? { [Attr.agentName]: agent } : {}) };
     const usage = reply.usage;
     if (usage) {
-      const byType = { input: usage.inputTokens, output: usage.outputTokens, cache_read: usage.cacheReadTokens, cache_write: usage.cacheWriteTokens };
-      for (const [type, count] of Object.entries(byType)) if (count > 0) metrics.tokens.add(count, { ...spend, [Attr.tokenType]: type });
+      const byType = {
+        input: usage.inputTokens,
+        output: usage.outputTokens,
+        cache_read: usage.cacheReadTokens,
+        cache_write: usage.cacheWriteTokens,
+      };
+      for (const [type, count] of Object.entries(byType))
+        if (count > 0) metrics.tokens.add(count, { ...spend, [Attr.tokenType]: type });
     }
     if (typeof reply.costUsd === 'number' && reply.costUsd > 0) metrics.cost.add(reply.costUsd, spend);
   }
@@ -95,6 +124,7 @@ function agentOf(headers: Headers): string | undefined {
 /** A failure's stable type (Thoughtline's FailureType), `cancelled`, or the error's class name. */
 function errorType(err: unknown): string {
   if (err instanceof ApplicationFailure && err.type) return err.type;
-  if (err instanceof Error) return err.name === 'CancelledFailure' || err.name === 'AbortError' ? 'cancelled' : err.name;
+  if (err instanceof Error)
+    return err.name === 'CancelledFailure' || err.name === 'AbortError' ? 'cancelled' : err.name;
   return 'unknown';
 }

@@ -21,7 +21,11 @@ export function callStart(activityType: string, input: unknown): CallStart {
       kind: 'model',
       spanName: `${Operation.chat} ${String(model)}`,
       spanKind: SpanKind.CLIENT,
-      attributes: { [Attr.operationName]: Operation.chat, [Attr.providerName]: String(provider), [Attr.requestModel]: String(model) },
+      attributes: {
+        [Attr.operationName]: Operation.chat,
+        [Attr.providerName]: String(provider),
+        [Attr.requestModel]: String(model),
+      },
     };
   }
   if (activityType === 'runTool' && isObject(input)) {
@@ -31,7 +35,11 @@ export function callStart(activityType: string, input: unknown): CallStart {
       spanName: `${Operation.executeTool} ${String(toolName)}`,
       spanKind: SpanKind.INTERNAL,
       // The idempotency key (workflow id and step id) is the call's id on every attempt.
-      attributes: { [Attr.operationName]: Operation.executeTool, [Attr.toolName]: String(toolName), ...(typeof idempotencyKey === 'string' ? { [Attr.toolCallId]: idempotencyKey } : {}) },
+      attributes: {
+        [Attr.operationName]: Operation.executeTool,
+        [Attr.toolName]: String(toolName),
+        ...(typeof idempotencyKey === 'string' ? { [Attr.toolCallId]: idempotencyKey } : {}),
+      },
     };
   }
   return { kind: 'other', spanName: activityType, spanKind: SpanKind.INTERNAL, attributes: {} };
@@ -44,7 +52,14 @@ export function modelCallEnd(reply: unknown): Attributes {
   return {
     ...(typeof model === 'string' ? { [Attr.responseModel]: model } : {}),
     ...(typeof stopReason === 'string' ? { [Attr.finishReasons]: [stopReason] } : {}),
-    ...(usage ? { [Attr.inputTokens]: usage.inputTokens, [Attr.outputTokens]: usage.outputTokens, [Attr.cacheReadTokens]: usage.cacheReadTokens, [Attr.cacheWriteTokens]: usage.cacheWriteTokens } : {}),
+    ...(usage
+      ? {
+          [Attr.inputTokens]: usage.inputTokens,
+          [Attr.outputTokens]: usage.outputTokens,
+          [Attr.cacheReadTokens]: usage.cacheReadTokens,
+          [Attr.cacheWriteTokens]: usage.cacheWriteTokens,
+        }
+      : {}),
     ...(typeof costUsd === 'number' ? { [Attr.costUsd]: costUsd } : {}),
   };
 }

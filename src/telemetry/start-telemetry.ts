@@ -29,7 +29,9 @@ const SCOPE = 'thoughtline';
  */
 export function startTelemetry(config: TelemetryConfig): Telemetry {
   // Later resources win: the SDK's defaults, then ours, then OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES.
-  const resource = Resource.default().merge(new Resource({ 'service.name': 'thoughtline' })).merge(envDetectorSync.detect());
+  const resource = Resource.default()
+    .merge(new Resource({ 'service.name': 'thoughtline' }))
+    .merge(envDetectorSync.detect());
   let tracerProvider: NodeTracerProvider | undefined;
   let spanProcessor: SpanProcessor | undefined;
   if (config.traces) {
@@ -40,7 +42,12 @@ export function startTelemetry(config: TelemetryConfig): Telemetry {
   const meterProvider = config.metrics
     ? new MeterProvider({
         resource,
-        readers: [new PeriodicExportingMetricReader({ exporter: createMetricExporter(config.metrics), exportIntervalMillis: config.metrics.exportIntervalMs })],
+        readers: [
+          new PeriodicExportingMetricReader({
+            exporter: createMetricExporter(config.metrics),
+            exportIntervalMillis: config.metrics.exportIntervalMs,
+          }),
+        ],
       })
     : undefined;
   const tracer = (tracerProvider ?? otel.trace.getTracerProvider()).getTracer(SCOPE);

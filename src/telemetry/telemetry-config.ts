@@ -59,7 +59,12 @@ const DEFAULT_GRPC_ENDPOINT = 'http://localhost:4317';
  * Where a signal goes, by the spec's rules: a signal's own endpoint is used as written; the
  * shared one gets `/v1/traces` or `/v1/metrics` appended for HTTP and is used as is for gRPC.
  */
-function signalExport(protocol: OtlpProtocol, own: string | undefined, shared: string | undefined, path: string): SignalExport {
+function signalExport(
+  protocol: OtlpProtocol,
+  own: string | undefined,
+  shared: string | undefined,
+  path: string,
+): SignalExport {
   if (own) return { protocol, url: own };
   if (protocol === 'grpc') return { protocol, url: shared ?? DEFAULT_GRPC_ENDPOINT };
   return { protocol, url: `${(shared ?? DEFAULT_HTTP_ENDPOINT).replace(/\/+$/, '')}${path}` };
@@ -79,12 +84,24 @@ export function parseTelemetryConfig(env: NodeJS.ProcessEnv): TelemetryConfig | 
   const e = parsed.data;
   if (e.OTEL_SDK_DISABLED?.toLowerCase() === 'true') return undefined;
   const protocol = e.OTEL_EXPORTER_OTLP_PROTOCOL ?? DEFAULT_PROTOCOL;
-  const traces = e.OTEL_TRACES_EXPORTER === 'none'
-    ? undefined
-    : signalExport(e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? protocol, e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, e.OTEL_EXPORTER_OTLP_ENDPOINT, '/v1/traces');
-  const metrics = e.OTEL_METRICS_EXPORTER === 'none'
-    ? undefined
-    : signalExport(e.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? protocol, e.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT, e.OTEL_EXPORTER_OTLP_ENDPOINT, '/v1/metrics');
+  const traces =
+    e.OTEL_TRACES_EXPORTER === 'none'
+      ? undefined
+      : signalExport(
+          e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? protocol,
+          e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+          e.OTEL_EXPORTER_OTLP_ENDPOINT,
+          '/v1/traces',
+        );
+  const metrics =
+    e.OTEL_METRICS_EXPORTER === 'none'
+      ? undefined
+      : signalExport(
+          e.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? protocol,
+          e.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT,
+          e.OTEL_EXPORTER_OTLP_ENDPOINT,
+          '/v1/metrics',
+        );
   if (!traces && !metrics) return undefined;
   return Object.freeze({
     ...(traces ? { traces } : {}),

@@ -21,6 +21,8 @@ export function telemetryFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerTe
  * Options for `bundleWorkflowCode` when a worker is given a prebuilt bundle: the telemetry
  * interceptors when telemetry is on, nothing otherwise (the bundle stays byte-for-byte the same).
  */
-export function telemetryBundleOptions(env: NodeJS.ProcessEnv = process.env): { workflowInterceptorModules?: string[] } {
+export function telemetryBundleOptions(env: NodeJS.ProcessEnv = process.env): {
+  workflowInterceptorModules?: string[];
+} {
   return telemetryFromEnv(env) ? { workflowInterceptorModules: [...TELEMETRY_WORKFLOW_MODULES] } : {};
 }

@@ -15,7 +15,9 @@ import type { TelemetrySinks } from './workflows/telemetry-sinks';
  * them through `interceptors.workflowModules`; a prebuilt bundle must be built with them
  * (`bundleWorkflowCode({ …, workflowInterceptorModules })`, see telemetryBundleOptions()).
  */
-export const TELEMETRY_WORKFLOW_MODULES: readonly string[] = [path.join(__dirname, 'workflows', 'workflow-interceptors')];
+export const TELEMETRY_WORKFLOW_MODULES: readonly string[] = [
+  path.join(__dirname, 'workflows', 'workflow-interceptors'),
+];
 
 /** What telemetry adds to a Worker. */
 export interface WorkerTelemetry {
@@ -51,12 +53,24 @@ export function workerTelemetry(telemetry: Telemetry): WorkerTelemetry {
         },
       },
       thoughtlineTelemetry: {
-        runStarted: { fn: (_info, run) => metrics.runsStarted.add(1, { [Attr.agentName]: run.agentName, [Attr.runKind]: run.runKind }), callDuringReplay: false },
-        runEnded: {
-          fn: (_info, run) => metrics.runsEnded.add(1, { [Attr.agentName]: run.agentName, [Attr.runKind]: run.runKind, [Attr.terminationReason]: run.terminationReason }),
+        runStarted: {
+          fn: (_info, run) =>
+            metrics.runsStarted.add(1, { [Attr.agentName]: run.agentName, [Attr.runKind]: run.runKind }),
           callDuringReplay: false,
         },
-        continuedAsNew: { fn: (_info, run) => metrics.continuedAsNew.add(1, { [Attr.agentName]: run.agentName }), callDuringReplay: false },
+        runEnded: {
+          fn: (_info, run) =>
+            metrics.runsEnded.add(1, {
+              [Attr.agentName]: run.agentName,
+              [Attr.runKind]: run.runKind,
+              [Attr.terminationReason]: run.terminationReason,
+            }),
+          callDuringReplay: false,
+        },
+        continuedAsNew: {
+          fn: (_info, run) => metrics.continuedAsNew.add(1, { [Attr.agentName]: run.agentName }),
+          callDuringReplay: false,
+        },
       },
     },
     events: (own) => ({

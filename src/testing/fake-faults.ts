@@ -1,4 +1,12 @@
-import { text, type FakeBrokenReply, type FakeErrorReply, type FakeFault, type FakeMessageReply, type FakeRawReply, type ReplyTiming } from './fake-replies';
+import {
+  text,
+  type FakeBrokenReply,
+  type FakeErrorReply,
+  type FakeFault,
+  type FakeMessageReply,
+  type FakeRawReply,
+  type ReplyTiming,
+} from './fake-replies';
 
 /**
  * Script entries for the ways the real API (and what sits in front of it) fails. Each works for
@@ -59,7 +67,16 @@ export function httpError(status: number, options: HttpErrorOptions = {}): FakeE
   if (options.shouldRetry !== undefined) headers['x-should-retry'] = String(options.shouldRetry);
   if (options.requestId !== undefined) headers['request-id'] = options.requestId;
   Object.assign(headers, options.headers);
-  return withTiming<FakeErrorReply>({ kind: 'error', status, errorType: options.type ?? defaultType, message: options.message ?? defaultMessage, headers }, options);
+  return withTiming<FakeErrorReply>(
+    {
+      kind: 'error',
+      status,
+      errorType: options.type ?? defaultType,
+      message: options.message ?? defaultMessage,
+      headers,
+    },
+    options,
+  );
 }
 
 export interface NonJsonErrorOptions extends ReplyTiming {
@@ -74,7 +91,13 @@ const PROXY_PAGE = (status: number) =>
 /** An error status whose body is not JSON: by default a proxy's HTML 502 page. */
 export function nonJsonError(status = 502, options: NonJsonErrorOptions = {}): FakeRawReply {
   return withTiming<FakeRawReply>(
-    { kind: 'raw', status, contentType: options.contentType ?? 'text/html', body: options.body ?? PROXY_PAGE(status), headers: options.headers ?? {} },
+    {
+      kind: 'raw',
+      status,
+      contentType: options.contentType ?? 'text/html',
+      body: options.body ?? PROXY_PAGE(status),
+      headers: options.headers ?? {},
+    },
     options,
   );
 }
@@ -91,20 +114,33 @@ const MID_REPLY = 4;
 const DEFAULT_REPLY = () => text('The weather in Paris is sunny, 21 degrees, with a light breeze from the west.');
 
 function broken(fault: FakeFault, defaultAfter: number, options: BrokenReplyOptions): FakeBrokenReply {
-  return withTiming<FakeBrokenReply>({ kind: 'broken', reply: options.reply ?? DEFAULT_REPLY(), afterEvents: options.afterEvents ?? defaultAfter, fault }, options);
+  return withTiming<FakeBrokenReply>(
+    {
+      kind: 'broken',
+      reply: options.reply ?? DEFAULT_REPLY(),
+      afterEvents: options.afterEvents ?? defaultAfter,
+      fault,
+    },
+    options,
+  );
 }
 
 /** Accepts the request and never answers (by default not even the status line) until the client leaves. */
 export const hang = (options: BrokenReplyOptions = {}): FakeBrokenReply => broken({ type: 'hang' }, 0, options);
 
 /** Destroys the connection with a TCP reset, by default mid-reply. `afterEvents: 0` resets before any answer. */
-export const socketReset = (options: BrokenReplyOptions = {}): FakeBrokenReply => broken({ type: 'reset' }, MID_REPLY, options);
+export const socketReset = (options: BrokenReplyOptions = {}): FakeBrokenReply =>
+  broken({ type: 'reset' }, MID_REPLY, options);
 
 /** Ends the response cleanly but early: no `message_stop` (streamed), half a JSON body (not streamed). */
-export const earlyEof = (options: BrokenReplyOptions = {}): FakeBrokenReply => broken({ type: 'eof' }, MID_REPLY, options);
+export const earlyEof = (options: BrokenReplyOptions = {}): FakeBrokenReply =>
+  broken({ type: 'eof' }, MID_REPLY, options);
 
 /** An `event: error` mid-stream (e.g. `overloaded_error`), then the end of the response. */
-export function midStreamError(errorType = 'overloaded_error', options: BrokenReplyOptions & { message?: string } = {}): FakeBrokenReply {
+export function midStreamError(
+  errorType = 'overloaded_error',
+  options: BrokenReplyOptions & { message?: string } = {},
+): FakeBrokenReply {
   const message = options.message ?? ERROR_TYPES[statusOfErrorType(errorType)]?.[1] ?? errorType;
   return broken({ type: 'error_event', errorType, message }, MID_REPLY, options);
 }

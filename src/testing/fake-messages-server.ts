@@ -79,7 +79,13 @@ export async function startFakeMessagesServer(options: FakeMessagesServerOptions
       clientAborted: false,
     };
     requests.push(record);
-    const x: Exchange = { res, record, stall: () => wait(undefined, res), pause: (ms) => wait(ms, res), closedByServer: false };
+    const x: Exchange = {
+      res,
+      record,
+      stall: () => wait(undefined, res),
+      pause: (ms) => wait(ms, res),
+      closedByServer: false,
+    };
     res.on('close', () => {
       if (!res.writableFinished && !x.closedByServer) record.clientAborted = true;
     });
@@ -101,7 +107,12 @@ export async function startFakeMessagesServer(options: FakeMessagesServerOptions
     }
     const entry = script.shift();
     if (entry === undefined) {
-      return fail(x, 500, 'api_error', `script exhausted: request #${requests.length} arrived after all ${consumed} entries were used`);
+      return fail(
+        x,
+        500,
+        'api_error',
+        `script exhausted: request #${requests.length} arrived after all ${consumed} entries were used`,
+      );
     }
     consumed += 1;
     let reply: FakeReply;
@@ -140,4 +151,3 @@ export async function startFakeMessagesServer(options: FakeMessagesServerOptions
     close: () => closeServer(server, pendingWaits),
   };
 }
-

@@ -85,10 +85,7 @@ export interface FakeRawReply extends ReplyTiming {
 
 /** How a broken reply goes wrong once `afterEvents` events are out. */
 export type FakeFault =
-  | { type: 'hang' }
-  | { type: 'reset' }
-  | { type: 'eof' }
-  | { type: 'error_event'; errorType: string; message: string };
+  { type: 'hang' } | { type: 'reset' } | { type: 'eof' } | { type: 'error_event'; errorType: string; message: string };
 
 /**
  * A reply that breaks partway. Streamed: `afterEvents` SSE events of `reply` are sent (never its
@@ -110,13 +107,14 @@ export type ScriptEntry = FakeReply | ((body: FakeRequestBody) => FakeReply | Pr
 
 export const textBlock = (text: string): FakeTextBlock => ({ type: 'text', text });
 
-export const toolUseBlock = (
-  name: string,
-  input: Record<string, unknown>,
-  id?: string,
-): FakeToolUseBlock => (id === undefined ? { type: 'tool_use', name, input } : { type: 'tool_use', name, input, id });
+export const toolUseBlock = (name: string, input: Record<string, unknown>, id?: string): FakeToolUseBlock =>
+  id === undefined ? { type: 'tool_use', name, input } : { type: 'tool_use', name, input, id };
 
-export const thinkingBlock = (thinking: string, signature: string): FakeThinkingBlock => ({ type: 'thinking', thinking, signature });
+export const thinkingBlock = (thinking: string, signature: string): FakeThinkingBlock => ({
+  type: 'thinking',
+  thinking,
+  signature,
+});
 
 export const redactedThinkingBlock = (data: string): FakeRedactedThinkingBlock => ({ type: 'redacted_thinking', data });
 
@@ -168,7 +166,11 @@ export function maxTokensInToolUse(
 }
 
 const describeBlock = (b: FakeContentBlock): string =>
-  b.type === 'text' ? `text(${JSON.stringify(b.text.slice(0, 40))})` : b.type === 'tool_use' ? `toolUse(${b.name})` : b.type;
+  b.type === 'text'
+    ? `text(${JSON.stringify(b.text.slice(0, 40))})`
+    : b.type === 'tool_use'
+      ? `toolUse(${b.name})`
+      : b.type;
 
 /** One line per entry, for failure messages. */
 export function describeEntry(entry: ScriptEntry): string {
@@ -188,6 +190,10 @@ export function describeEntry(entry: ScriptEntry): string {
 /** E.g. `socket reset after 4 events`; also what a recorded request shows as its fault. */
 export function describeFault(reply: FakeBrokenReply): string {
   const what =
-    reply.fault.type === 'error_event' ? `error event ${reply.fault.errorType}` : reply.fault.type === 'reset' ? 'socket reset' : reply.fault.type;
+    reply.fault.type === 'error_event'
+      ? `error event ${reply.fault.errorType}`
+      : reply.fault.type === 'reset'
+        ? 'socket reset'
+        : reply.fault.type;
   return `${what} after ${reply.afterEvents} events`;
 }

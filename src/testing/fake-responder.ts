@@ -59,7 +59,12 @@ async function respondBroken(x: Exchange, reply: FakeBrokenReply, model: string,
   const { fault } = reply;
   x.record.fault = describeFault(reply);
   if (fault.type === 'error_event' && !stream) {
-    return sendError(x, { status: statusOfErrorType(fault.errorType), errorType: fault.errorType, message: fault.message, headers: {} });
+    return sendError(x, {
+      status: statusOfErrorType(fault.errorType),
+      errorType: fault.errorType,
+      message: fault.message,
+      headers: {},
+    });
   }
   if (reply.afterEvents > 0 || fault.type === 'eof' || fault.type === 'error_event') {
     if (stream) {
@@ -87,7 +92,10 @@ async function respondBroken(x: Exchange, reply: FakeBrokenReply, model: string,
       x.res.end();
       return;
     case 'error_event':
-      await write(x, sseText({ event: 'error', data: renderErrorBody(fault.errorType, fault.message, newRequestId()) }));
+      await write(
+        x,
+        sseText({ event: 'error', data: renderErrorBody(fault.errorType, fault.message, newRequestId()) }),
+      );
       x.res.end();
       return;
   }
@@ -98,7 +106,11 @@ async function writeEvents(x: Exchange, events: string[], gapMs = 0): Promise<vo
   if (!x.res.headersSent) {
     x.record.status = 200;
     x.record.eventsSent = 0;
-    x.res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': newRequestId() });
+    x.res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'request-id': newRequestId(),
+    });
   }
   for (const [i, event] of events.entries()) {
     if (i > 0 && gapMs > 0 && !(await x.pause(gapMs))) return;

@@ -11,7 +11,12 @@ export function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** Throws with every harness error, and with the script entries nobody asked for. */
-export function verifyScript<T>(serverName: string, errors: readonly string[], script: readonly T[], describe: (entry: T) => string): void {
+export function verifyScript<T>(
+  serverName: string,
+  errors: readonly string[],
+  script: readonly T[],
+  describe: (entry: T) => string,
+): void {
   const problems = [...errors];
   if (script.length > 0) {
     problems.push(`${serverName}: ${script.length} script entries left unused: ${script.map(describe).join('; ')}`);

@@ -37,7 +37,12 @@ export interface WireUsage {
 }
 
 // Small non-zero defaults so cost and usage code paths see real numbers when a test does not care.
-const DEFAULT_USAGE = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+const DEFAULT_USAGE = {
+  input_tokens: 10,
+  output_tokens: 5,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: 0,
+};
 
 function renderBlock(block: FakeContentBlock): WireContentBlock {
   switch (block.type) {

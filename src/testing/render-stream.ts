@@ -59,7 +59,9 @@ function deltasOf(block: WireContentBlock, index: number, inputJson: string | un
     case 'tool_use': {
       // The API opens tool input with an empty partial_json, then sends the JSON in pieces.
       const json = inputJson ?? JSON.stringify(block.input);
-      return ['', ...splitIntoChunks(json)].map((partial_json) => delta(index, { type: 'input_json_delta', partial_json }));
+      return ['', ...splitIntoChunks(json)].map((partial_json) =>
+        delta(index, { type: 'input_json_delta', partial_json }),
+      );
     }
   }
 }
@@ -72,14 +74,26 @@ export function renderStreamEvents(reply: FakeMessageReply, requestModel: string
       event: 'message_start',
       data: {
         type: 'message_start',
-        message: { ...head, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: Math.min(1, usage.output_tokens) } },
+        message: {
+          ...head,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { ...usage, output_tokens: Math.min(1, usage.output_tokens) },
+        },
       },
     },
   ];
   content.forEach((block, index) => {
     const fake = reply.content[index];
-    const cut = fake?.type === 'tool_use' && fake.inputCutAt !== undefined ? JSON.stringify(fake.input).slice(0, fake.inputCutAt) : undefined;
-    events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: startOf(block) } });
+    const cut =
+      fake?.type === 'tool_use' && fake.inputCutAt !== undefined
+        ? JSON.stringify(fake.input).slice(0, fake.inputCutAt)
+        : undefined;
+    events.push({
+      event: 'content_block_start',
+      data: { type: 'content_block_start', index, content_block: startOf(block) },
+    });
     if (index === 0) events.push({ event: 'ping', data: { type: 'ping' } });
     events.push(...deltasOf(block, index, cut));
     events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
@@ -87,7 +101,11 @@ export function renderStreamEvents(reply: FakeMessageReply, requestModel: string
   events.push(
     {
       event: 'message_delta',
-      data: { type: 'message_delta', delta: { stop_reason, stop_sequence, stop_details: null }, usage: { output_tokens: usage.output_tokens } },
+      data: {
+        type: 'message_delta',
+        delta: { stop_reason, stop_sequence, stop_details: null },
+        usage: { output_tokens: usage.output_tokens },
+      },
     },
     { event: 'message_stop', data: { type: 'message_stop' } },
   );

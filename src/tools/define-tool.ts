@@ -101,22 +101,33 @@ function isObjectSchema(input: z.ZodType): boolean {
 export const MAX_LOCAL_TIMEOUT_MS = 10_000;
 
 /** Defines a tool once: the model sees its JSON Schema, the workflow validates, the worker runs it. */
-export function defineTool<Input extends z.ZodType, Output>(options: ToolOptions<Input, Output>): ToolDefinition<Input, Output> {
+export function defineTool<Input extends z.ZodType, Output>(
+  options: ToolOptions<Input, Output>,
+): ToolDefinition<Input, Output> {
   if (!TOOL_NAME.test(options.name)) {
-    throw new InvalidToolDefinitionError(`Tool name "${options.name}" must match ${TOOL_NAME} (letters, digits, _ and -).`);
+    throw new InvalidToolDefinitionError(
+      `Tool name "${options.name}" must match ${TOOL_NAME} (letters, digits, _ and -).`,
+    );
   }
   if (!isObjectSchema(options.input)) {
-    throw new InvalidToolDefinitionError(`Tool "${options.name}": its input must be an object schema (z.object(...)); the model APIs take tool arguments as one JSON object.`);
+    throw new InvalidToolDefinitionError(
+      `Tool "${options.name}": its input must be an object schema (z.object(...)); the model APIs take tool arguments as one JSON object.`,
+    );
   }
   const timeoutMs = options.timeoutMs ?? (options.local ? MAX_LOCAL_TIMEOUT_MS : 30_000);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     throw new InvalidToolDefinitionError(`Tool "${options.name}": timeoutMs must be a positive integer.`);
   }
   if (options.local && timeoutMs > MAX_LOCAL_TIMEOUT_MS) {
-    throw new InvalidToolDefinitionError(`Tool "${options.name}": a local tool must finish within ${MAX_LOCAL_TIMEOUT_MS} ms (timeoutMs ${timeoutMs}); a slower one needs heartbeats, so make it an ordinary activity.`);
+    throw new InvalidToolDefinitionError(
+      `Tool "${options.name}": a local tool must finish within ${MAX_LOCAL_TIMEOUT_MS} ms (timeoutMs ${timeoutMs}); a slower one needs heartbeats, so make it an ordinary activity.`,
+    );
   }
   const problem = policyProblem(options.approval);
-  if (problem) throw new InvalidToolDefinitionError(`Tool "${options.name}": ${problem}. A rule that can never be read would ask for approval on every call.`);
+  if (problem)
+    throw new InvalidToolDefinitionError(
+      `Tool "${options.name}": ${problem}. A rule that can never be read would ask for approval on every call.`,
+    );
   return Object.freeze({
     name: options.name,
     type: options.type ?? 'external',
@@ -128,7 +139,9 @@ export function defineTool<Input extends z.ZodType, Output>(options: ToolOptions
     readOnly: options.readOnly ?? false,
     local: options.local ?? false,
     ...(options.maxResultChars ? { maxResultChars: options.maxResultChars } : {}),
-    approval: options.approval ?? defaultApprovalPolicy({ type: options.type ?? 'external', readOnly: options.readOnly ?? false }),
+    approval:
+      options.approval ??
+      defaultApprovalPolicy({ type: options.type ?? 'external', readOnly: options.readOnly ?? false }),
     approverRoles: options.approverRoles ?? [],
     requiredRoles: options.requiredRoles ?? [],
     sensitiveFields: options.sensitiveFields ?? [],

@@ -27,7 +27,12 @@ export function toJsonSafe(value: unknown, maxDepth: number = MAX_RESULT_DEPTH):
       for (const [k, v] of Object.entries(node)) {
         // Defined, not assigned: a key named `__proto__` stays an own property.
         if (typeof v !== 'function' && typeof v !== 'symbol' && v !== undefined) {
-          Object.defineProperty(out, k, { value: convert(v, depth + 1), enumerable: true, writable: true, configurable: true });
+          Object.defineProperty(out, k, {
+            value: convert(v, depth + 1),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         }
       }
       return out;

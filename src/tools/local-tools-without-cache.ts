@@ -6,7 +6,10 @@ import type { ToolDefinition } from './define-tool';
  * pick another run whose local activity is still running: that run's workflow task times out
  * (10 s) and runs again. The SDK's default cache does not do this.
  */
-export function localToolsWithoutCache(tools: readonly ToolDefinition[], maxCachedWorkflows: number | undefined): string | undefined {
+export function localToolsWithoutCache(
+  tools: readonly ToolDefinition[],
+  maxCachedWorkflows: number | undefined,
+): string | undefined {
   if (maxCachedWorkflows !== 0) return undefined;
   const local = tools.filter((t) => t.local).map((t) => t.name);
   if (local.length === 0) return undefined;

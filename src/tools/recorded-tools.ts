@@ -39,7 +39,11 @@ const errorText = (err: unknown): string => (err instanceof Error ? err.message 
  * secrets and key-shaped strings redacted. With `workflowId`, only that run's. The tools work as
  * before; recording never changes what they return or throw.
  */
-export function recordToolCalls(tools: readonly ToolDefinition[], file: string, options: { workflowId?: string; secrets?: readonly string[]; onRecord?: () => void } = {}): ToolDefinition[] {
+export function recordToolCalls(
+  tools: readonly ToolDefinition[],
+  file: string,
+  options: { workflowId?: string; secrets?: readonly string[]; onRecord?: () => void } = {},
+): ToolDefinition[] {
   const redact = createRedactor(options.secrets ?? []);
   const write = (line: Omit<RecordedToolCall, 'kind'>): void => {
     if (options.workflowId && line.workflowId !== options.workflowId) return;
@@ -55,7 +59,13 @@ export function recordToolCalls(tools: readonly ToolDefinition[], file: string, 
         write({ workflowId, tool: tool.name, arguments: args, result });
         return result;
       } catch (err) {
-        write({ workflowId, tool: tool.name, arguments: args, error: errorText(err), ...(ToolError.is(err) && !err.retryable ? { final: true } : {}) });
+        write({
+          workflowId,
+          tool: tool.name,
+          arguments: args,
+          error: errorText(err),
+          ...(ToolError.is(err) && !err.retryable ? { final: true } : {}),
+        });
         throw err;
       }
     },
@@ -74,7 +84,11 @@ export class ToolNotRecordedError extends Error {
  * deterministically. A call the recording lacks fails at once, non-retryably (ToolNotRecordedError
  * in `verify()` too); `verify()` also throws when recorded executions were left unused.
  */
-export function replayToolCalls(tools: readonly ToolDefinition[], file: string, options: { workflowId?: string } = {}): { tools: ToolDefinition[]; verify(): void } {
+export function replayToolCalls(
+  tools: readonly ToolDefinition[],
+  file: string,
+  options: { workflowId?: string } = {},
+): { tools: ToolDefinition[]; verify(): void } {
   const queues = new Map<string, RecordedToolCall[]>();
   const key = (tool: string, args: unknown) => `${tool}\u0000${canonicalJson(args)}`;
   for (const [i, line] of fs.readFileSync(file, 'utf8').split('\n').entries()) {
@@ -106,7 +120,8 @@ export function replayToolCalls(tools: readonly ToolDefinition[], file: string, 
     verify() {
       if (missing.length) throw new ToolNotRecordedError(missing[0]!);
       const left = [...queues.values()].reduce((n, q) => n + q.length, 0);
-      if (left > 0) throw new ToolNotRecordedError(`${left} recorded tool execution(s) in ${file} were never replayed.`);
+      if (left > 0)
+        throw new ToolNotRecordedError(`${left} recorded tool execution(s) in ${file} were never replayed.`);
     },
   };
 }

@@ -37,7 +37,10 @@ export function redactToolResult(value: unknown, maxChars: number, redact: Redac
   if (text.length <= maxChars + REDACTION_OVERLAP) return cutToSize(redact(keyed), maxChars);
   const head = redactText(redact, text.slice(0, maxChars + REDACTION_OVERLAP));
   // The overlap's end may hold the start of a secret the patterns could not see whole: never shown.
-  return { result: truncatedText(head.slice(0, Math.max(0, Math.min(maxChars, head.length - UNSEEN_TAIL))), text.length), truncated: true };
+  return {
+    result: truncatedText(head.slice(0, Math.max(0, Math.min(maxChars, head.length - UNSEEN_TAIL))), text.length),
+    truncated: true,
+  };
 }
 
 /** Text of anything thrown, even an object whose `toString` throws or that has no prototype. */

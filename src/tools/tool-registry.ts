@@ -58,7 +58,10 @@ export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegist
 
 export class UnknownToolError extends Error {
   override readonly name = 'UnknownToolError';
-  constructor(readonly toolName: string, readonly known: string[]) {
+  constructor(
+    readonly toolName: string,
+    readonly known: string[],
+  ) {
     super(`Tool "${toolName}" is not registered on this worker. Registered: ${known.join(', ') || '(none)'}.`);
   }
 }

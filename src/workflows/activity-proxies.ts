@@ -1,4 +1,9 @@
-import { proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import {
+  proxyActivities,
+  proxyLocalActivities,
+  type ActivityOptions,
+  type LocalActivityOptions,
+} from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import type { ModelSettings, ToolSpec } from '../shared';
 

@@ -1,7 +1,17 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ChainPage } from '../shared/chain-page';
 import { StallDecision, SubAgentApprovals } from '../shared/run-message-payloads';
-import type { AgentStatus, AnswerRequest, ApprovalDecision, ApprovalRecord, ModelContext, ModelMessage, ReasoningChain, SteeringInstruction, ViewerRole } from '../shared';
+import type {
+  AgentStatus,
+  AnswerRequest,
+  ApprovalDecision,
+  ApprovalRecord,
+  ModelContext,
+  ModelMessage,
+  ReasoningChain,
+  SteeringInstruction,
+  ViewerRole,
+} from '../shared';
 
 /** Longest `reason` or `by` of a cancel request kept; longer ones are cut with a marker. */
 export const MAX_CANCEL_TEXT_CHARS = 1_000;

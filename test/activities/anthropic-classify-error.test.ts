@@ -1,4 +1,10 @@
-import { AnthropicError, APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import {
+  AnthropicError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { classifyAnthropicError } from '../../src/activities/models/anthropic-classify-error';
@@ -6,7 +12,12 @@ import { retryDelayMs } from '../../src/activities/models/retry-delay';
 import { FailureType } from '../../src/shared';
 
 /** The same construction the SDK uses for an HTTP error response. */
-function apiError(status: number, message = 'boom', headers: Record<string, string> = {}, type = 'api_error'): APIError {
+function apiError(
+  status: number,
+  message = 'boom',
+  headers: Record<string, string> = {},
+  type = 'api_error',
+): APIError {
   return APIError.generate(status, { type: 'error', error: { type, message } }, undefined, new Headers(headers));
 }
 
@@ -39,7 +50,9 @@ describe('classifyAnthropicError by status', () => {
   });
 
   it('puts status, API error type and request-id in details', () => {
-    const failure = classifyAnthropicError(apiError(529, 'Overloaded', { 'request-id': 'req_abc' }, 'overloaded_error'));
+    const failure = classifyAnthropicError(
+      apiError(529, 'Overloaded', { 'request-id': 'req_abc' }, 'overloaded_error'),
+    );
     expect(failure.details).toEqual([{ status: 529, apiErrorType: 'overloaded_error', requestId: 'req_abc' }]);
     expect(classifyAnthropicError(apiError(500)).details).toEqual([{ status: 500, apiErrorType: 'api_error' }]);
   });
@@ -53,7 +66,9 @@ describe('classifyAnthropicError by status', () => {
 
 describe('classifyAnthropicError retry delays', () => {
   it('retry-after-ms wins over retry-after', () => {
-    expect(classifyAnthropicError(apiError(429, 'x', { 'retry-after-ms': '250', 'retry-after': '9' })).nextRetryDelay).toBe(250);
+    expect(
+      classifyAnthropicError(apiError(429, 'x', { 'retry-after-ms': '250', 'retry-after': '9' })).nextRetryDelay,
+    ).toBe(250);
   });
 
   it('retry-after in seconds', () => {
@@ -62,14 +77,18 @@ describe('classifyAnthropicError retry delays', () => {
 
   it('retry-after as an HTTP date, relative to now', () => {
     const now = Date.parse('2026-11-20T10:00:00Z');
-    const failure = classifyAnthropicError(apiError(429, 'x', { 'retry-after': 'Fri, 20 Nov 2026 10:00:30 GMT' }), { now });
+    const failure = classifyAnthropicError(apiError(429, 'x', { 'retry-after': 'Fri, 20 Nov 2026 10:00:30 GMT' }), {
+      now,
+    });
     expect(failure.nextRetryDelay).toBe(30_000);
   });
 
   it('ignores unusable values and never sets a delay on a non-retryable failure', () => {
     expect(retryDelayMs(new Headers({ 'retry-after': 'soon' }))).toBeUndefined();
     expect(retryDelayMs(new Headers({ 'retry-after': '0' }))).toBeUndefined();
-    expect(retryDelayMs(new Headers({ 'retry-after': 'Fri, 20 Nov 2026 09:00:00 GMT' }), Date.parse('2026-11-20T10:00:00Z'))).toBeUndefined();
+    expect(
+      retryDelayMs(new Headers({ 'retry-after': 'Fri, 20 Nov 2026 09:00:00 GMT' }), Date.parse('2026-11-20T10:00:00Z')),
+    ).toBeUndefined();
     expect(classifyAnthropicError(apiError(400, 'x', { 'retry-after': '3' })).nextRetryDelay).toBeUndefined();
   });
 });
@@ -86,14 +105,18 @@ describe('classifyAnthropicError without a response', () => {
   });
 
   it('an SDK-side validation error is a non-retryable ModelBadRequest', () => {
-    const failure = classifyAnthropicError(new AnthropicError('Streaming is required for operations that may take longer than 10 minutes.'));
+    const failure = classifyAnthropicError(
+      new AnthropicError('Streaming is required for operations that may take longer than 10 minutes.'),
+    );
     expect(failure.type).toBe(FailureType.ModelBadRequest);
     expect(failure.nonRetryable).toBe(true);
     expect(failure.message).toMatch(/Streaming is required/);
   });
 
   it('a missing credential is a non-retryable ModelAuthentication', () => {
-    const failure = classifyAnthropicError(new Error('Could not resolve authentication method. Expected one of apiKey, authToken, ...'));
+    const failure = classifyAnthropicError(
+      new Error('Could not resolve authentication method. Expected one of apiKey, authToken, ...'),
+    );
     expect(failure.type).toBe(FailureType.ModelAuthentication);
     expect(failure.nonRetryable).toBe(true);
   });
@@ -107,7 +130,13 @@ describe('classifyAnthropicError without a response', () => {
 describe('classifyAnthropicError for broken replies', () => {
   it('an error event inside a stream (APIError without status, built as the SDK does) is classified by its type', () => {
     const body = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } };
-    const event = new APIError(undefined, body, undefined, new Headers({ 'request-id': 'req_stream' }), 'overloaded_error');
+    const event = new APIError(
+      undefined,
+      body,
+      undefined,
+      new Headers({ 'request-id': 'req_stream' }),
+      'overloaded_error',
+    );
     const failure = classifyAnthropicError(event);
     expect(failure.type).toBe(FailureType.ModelOverloaded);
     expect(failure.nonRetryable).toBe(false);

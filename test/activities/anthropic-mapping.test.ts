@@ -24,9 +24,16 @@ describe('toMessageCreateParams', () => {
   });
 
   it('marks only the last tool for caching, so tools and system form the cached prefix', () => {
-    const clockTool = { name: 'get_time', description: 'Current time', inputSchema: { type: 'object', properties: {} } };
+    const clockTool = {
+      name: 'get_time',
+      description: 'Current time',
+      inputSchema: { type: 'object', properties: {} },
+    };
     const params = toMessageCreateParams(modelRequest({ tools: [weatherTool, clockTool] }));
-    expect(params.tools?.map((tool) => ('cache_control' in tool ? tool.cache_control : undefined))).toEqual([undefined, { type: 'ephemeral' }]);
+    expect(params.tools?.map((tool) => ('cache_control' in tool ? tool.cache_control : undefined))).toEqual([
+      undefined,
+      { type: 'ephemeral' },
+    ]);
     expect(params.messages[0]).not.toHaveProperty('content.0.cache_control');
   });
 
@@ -37,10 +44,17 @@ describe('toMessageCreateParams', () => {
   it('sends tools with tool_choice auto or none', () => {
     const auto = toMessageCreateParams(modelRequest({ tools: [weatherTool] }));
     expect(auto.tools).toEqual([
-      { name: 'get_weather', description: 'Current weather for a city', input_schema: weatherTool.inputSchema, cache_control: { type: 'ephemeral' } },
+      {
+        name: 'get_weather',
+        description: 'Current weather for a city',
+        input_schema: weatherTool.inputSchema,
+        cache_control: { type: 'ephemeral' },
+      },
     ]);
     expect(auto.tool_choice).toEqual({ type: 'auto' });
-    expect(toMessageCreateParams(modelRequest({ tools: [weatherTool], toolChoice: 'none' })).tool_choice).toEqual({ type: 'none' });
+    expect(toMessageCreateParams(modelRequest({ tools: [weatherTool], toolChoice: 'none' })).tool_choice).toEqual({
+      type: 'none',
+    });
     expect(toMessageCreateParams(modelRequest({ toolChoice: 'none' }))).not.toHaveProperty('tool_choice');
   });
 });
@@ -67,7 +81,10 @@ describe('toMessageParam', () => {
         role: 'user',
         content: [{ type: 'tool_result', toolUseId: 'toolu_1', content: 'unknown city', isError: true }],
       }),
-    ).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'unknown city', is_error: true }] });
+    ).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'unknown city', is_error: true }],
+    });
   });
 
   it('sends thinking and redacted thinking back unchanged, signature included, in their original place', () => {
@@ -100,7 +117,10 @@ describe('toMessageParam', () => {
 
 describe('toTool', () => {
   it('forces an object schema at the top level', () => {
-    expect(toTool({ name: 't', description: 'd', inputSchema: { properties: {} } }).input_schema).toEqual({ properties: {}, type: 'object' });
+    expect(toTool({ name: 't', description: 'd', inputSchema: { properties: {} } }).input_schema).toEqual({
+      properties: {},
+      type: 'object',
+    });
   });
 });
 
@@ -139,7 +159,10 @@ describe('fromAnthropicMessage', () => {
 describe('toTokenUsage', () => {
   it('maps all four counters and turns null into 0', () => {
     expect(toTokenUsage(usage)).toEqual({ inputTokens: 3, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0 });
-    const full: Pick<Anthropic.Usage, 'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens'> = {
+    const full: Pick<
+      Anthropic.Usage,
+      'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens'
+    > = {
       input_tokens: 1,
       output_tokens: 2,
       cache_creation_input_tokens: 30,
@@ -151,7 +174,9 @@ describe('toTokenUsage', () => {
 
 describe('stop sequences', () => {
   it('are sent as stop_sequences (text ReAct stops before a made-up Observation), and left out when none', () => {
-    expect(toMessageCreateParams(modelRequest({ stopSequences: ['\nObservation:'] })).stop_sequences).toEqual(['\nObservation:']);
+    expect(toMessageCreateParams(modelRequest({ stopSequences: ['\nObservation:'] })).stop_sequences).toEqual([
+      '\nObservation:',
+    ]);
     expect(toMessageCreateParams(modelRequest())).not.toHaveProperty('stop_sequences');
   });
 });

@@ -45,7 +45,10 @@ describe.each([
   });
 
   it('a reply that stalls after it began: CancelledFailure within 2 s', async () => {
-    const stalled: FakeBrokenReply = hang({ afterEvents: 5, reply: text('The weather in Paris is sunny and mild today.') });
+    const stalled: FakeBrokenReply = hang({
+      afterEvents: 5,
+      reply: text('The weather in Paris is sunny and mild today.'),
+    });
     fake.server.append([stalled]);
     const env = new MockActivityEnvironment();
     let heartbeats = 0;

@@ -30,7 +30,9 @@ describe.each([
       expect(failure.type).toBe(FailureType.ModelRateLimited);
       expect(failure.nonRetryable).toBe(false);
       expect(failure.nextRetryDelay).toBe(2000);
-      expect(failure.details).toEqual([{ status: 429, apiErrorType: 'rate_limit_error', requestId: 'req_ratelimited' }]);
+      expect(failure.details).toEqual([
+        { status: 429, apiErrorType: 'rate_limit_error', requestId: 'req_ratelimited' },
+      ]);
       expect(fake.server.requests).toHaveLength(1);
       fake.server.verify();
     });
@@ -82,7 +84,10 @@ describe.each([
       const closed = await startFakeMessagesServer();
       await closed.close();
       const failure = await failureOf(
-        createAnthropicProvider({ apiKey: API_KEY, baseURL: closed.baseUrl, stream }).complete(modelRequest(), new AbortController().signal),
+        createAnthropicProvider({ apiKey: API_KEY, baseURL: closed.baseUrl, stream }).complete(
+          modelRequest(),
+          new AbortController().signal,
+        ),
       );
       expect(failure.type).toBe(FailureType.ModelConnectionError);
       expect(failure.nonRetryable).toBe(false);
@@ -93,7 +98,10 @@ describe.each([
     it('surfaces the activity CancelledFailure and aborts the HTTP call', async () => {
       fake.server.append([text('too late', { delayMs: 10_000 })]);
       const env = new MockActivityEnvironment();
-      const running = env.run(async (request: ModelRequest) => fake.provider.complete(request, Context.current().cancellationSignal), modelRequest());
+      const running = env.run(
+        async (request: ModelRequest) => fake.provider.complete(request, Context.current().cancellationSignal),
+        modelRequest(),
+      );
       const outcome = running.then(
         () => undefined,
         (e: unknown) => e,

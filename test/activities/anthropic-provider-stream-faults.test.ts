@@ -27,7 +27,9 @@ describe('anthropic provider, streamed: broken streams', () => {
     expect(failure.type).toBe(type);
     expect(failure.nonRetryable).toBe(nonRetryable);
     expect(failure.message).toBe(`Anthropic API stream error (${errorType}): the stream says ${errorType}`);
-    expect(failure.details).toEqual([{ apiErrorType: errorType, midStream: true, requestId: expect.stringMatching(/^req_01/) }]);
+    expect(failure.details).toEqual([
+      { apiErrorType: errorType, midStream: true, requestId: expect.stringMatching(/^req_01/) },
+    ]);
     expect(fake.server.requests).toHaveLength(1);
     fake.server.verify();
   });
@@ -37,7 +39,9 @@ describe('anthropic provider, streamed: broken streams', () => {
     const cut = await failureOf(fake.complete());
     expect(cut.type).toBe(FailureType.ModelStreamIncomplete);
     expect(cut.nonRetryable).toBe(false);
-    expect(cut.message).toMatch(/^Anthropic API stream ended before message_stop after 5 events: stream ended without producing a Message/);
+    expect(cut.message).toMatch(
+      /^Anthropic API stream ended before message_stop after 5 events: stream ended without producing a Message/,
+    );
     const empty = await failureOf(fake.complete());
     expect(empty.type).toBe(FailureType.ModelStreamIncomplete);
     expect(empty.message).toMatch(/after 0 events: request ended without sending any chunks/);
@@ -116,7 +120,9 @@ describe.each([
     const failure = await failureOf(fake.complete());
     expect(failure.type).toBe(FailureType.ModelServerError);
     expect(failure.nonRetryable).toBe(false);
-    expect(failure.message).toMatch(/^Anthropic API 502: non-JSON body \(text\/html\): "<html> <head><title>502 Bad Gateway<\/title>/);
+    expect(failure.message).toMatch(
+      /^Anthropic API 502: non-JSON body \(text\/html\): "<html> <head><title>502 Bad Gateway<\/title>/,
+    );
     expect(failure.details).toEqual([{ status: 502, nonJsonBody: true }]);
   });
 

@@ -32,7 +32,9 @@ async function bothWays(reply: FakeMessageReply, request = modelRequest({ tools:
 describe('anthropic provider streaming', () => {
   it('streams a text reply: deltas in order through the hooks, a heartbeat per event, the same reply as without streaming', async () => {
     const answer = 'It is sunny in Paris today, 21 degrees, with a light breeze.';
-    const { streamed, plain, log, heartbeats } = await bothWays(text(answer, { usage: { input_tokens: 1200, output_tokens: 18 } }));
+    const { streamed, plain, log, heartbeats } = await bothWays(
+      text(answer, { usage: { input_tokens: 1200, output_tokens: 18 } }),
+    );
     expect(streamed).toEqual(plain);
     expect(streamed.content).toEqual([{ type: 'text', text: answer }]);
     expect(streamed.usage).toEqual({ inputTokens: 1200, outputTokens: 18, cacheReadTokens: 0, cacheWriteTokens: 0 });
@@ -48,7 +50,9 @@ describe('anthropic provider streaming', () => {
   it('streams a tool call whose input JSON arrives in several input_json_delta chunks', async () => {
     const input = { city: 'Paris', units: 'celsius', days: 3, include: ['wind', 'humidity'] };
     const reply = toolUse('get_weather', input, { id: 'toolu_01Fixed', text: 'Let me check.' });
-    const jsonChunks = renderStreamEvents(reply, 'm').filter((e) => (e.data.delta as { type?: string } | undefined)?.type === 'input_json_delta');
+    const jsonChunks = renderStreamEvents(reply, 'm').filter(
+      (e) => (e.data.delta as { type?: string } | undefined)?.type === 'input_json_delta',
+    );
     expect(jsonChunks.length).toBeGreaterThan(2);
     const { streamed, plain, log } = await bothWays(reply);
     expect(streamed).toEqual(plain);
@@ -58,7 +62,12 @@ describe('anthropic provider streaming', () => {
       { type: 'tool_use', id: 'toolu_01Fixed', name: 'get_weather', input },
     ]);
     // Tool input JSON is not text: only the preamble reaches onTextDelta.
-    expect(log.filter((e) => e.startsWith('text:')).map((e) => e.slice('text:'.length)).join('')).toBe('Let me check.');
+    expect(
+      log
+        .filter((e) => e.startsWith('text:'))
+        .map((e) => e.slice('text:'.length))
+        .join(''),
+    ).toBe('Let me check.');
   });
 
   it('keeps thinking blocks with their signature and redacted thinking; thinking deltas go to onThinkingDelta only', async () => {
@@ -85,7 +94,9 @@ describe('anthropic provider streaming', () => {
     const input = { city: 'Paris', units: 'celsius', forecast_days: 3 };
     // Cut inside the value of `units`: the SDK's lenient parser drops the unfinished field.
     const cutAt = JSON.stringify(input).indexOf('celsius') + 3;
-    const { streamed, plain } = await bothWays(maxTokensInToolUse('get_weather', input, { id: 'toolu_01Cut', cutAt, text: 'Checking.' }));
+    const { streamed, plain } = await bothWays(
+      maxTokensInToolUse('get_weather', input, { id: 'toolu_01Cut', cutAt, text: 'Checking.' }),
+    );
     expect(streamed.stopReason).toBe('max_tokens');
     expect(streamed.content).toEqual([
       { type: 'text', text: 'Checking.' },
@@ -96,13 +107,23 @@ describe('anthropic provider streaming', () => {
   });
 
   it('marks the system prompt and the last tool for prompt caching, and reports cache tokens', async () => {
-    const clockTool = { name: 'get_time', description: 'Current time', inputSchema: { type: 'object', properties: {} } };
-    fake.server.append([text('ok', { usage: { input_tokens: 12, output_tokens: 2, cache_read_input_tokens: 3000, cache_creation_input_tokens: 0 } })]);
+    const clockTool = {
+      name: 'get_time',
+      description: 'Current time',
+      inputSchema: { type: 'object', properties: {} },
+    };
+    fake.server.append([
+      text('ok', {
+        usage: { input_tokens: 12, output_tokens: 2, cache_read_input_tokens: 3000, cache_creation_input_tokens: 0 },
+      }),
+    ]);
     const reply = await fake.complete(modelRequest({ tools: [weatherTool, clockTool] }));
     expect(reply.usage).toEqual({ inputTokens: 12, outputTokens: 2, cacheReadTokens: 3000, cacheWriteTokens: 0 });
     const body = fake.server.requests[0]?.body;
     expect(body?.stream).toBe(true);
-    expect(body?.system).toEqual([{ type: 'text', text: 'You are a careful assistant.', cache_control: { type: 'ephemeral' } }]);
+    expect(body?.system).toEqual([
+      { type: 'text', text: 'You are a careful assistant.', cache_control: { type: 'ephemeral' } },
+    ]);
     expect(body?.tools?.map((t) => t.cache_control)).toEqual([undefined, { type: 'ephemeral' }]);
   });
 });

@@ -21,7 +21,9 @@ describe.each([
       expect(reply.durationMs).toBeGreaterThanOrEqual(0);
       expect(fake.server.requests).toHaveLength(1);
       const body = fake.server.requests[0]?.body;
-      expect(body?.system).toEqual([{ type: 'text', text: 'You are a careful assistant.', cache_control: { type: 'ephemeral' } }]);
+      expect(body?.system).toEqual([
+        { type: 'text', text: 'You are a careful assistant.', cache_control: { type: 'ephemeral' } },
+      ]);
       expect(body?.max_tokens).toBe(1024);
       expect(body?.tools).toBeUndefined();
       expect(body?.tool_choice).toBeUndefined();
@@ -41,7 +43,12 @@ describe.each([
       expect(call.input).toEqual({ city: 'Paris' });
       const body = fake.server.requests[0]?.body;
       expect(body?.tools).toEqual([
-        { name: 'get_weather', description: 'Current weather for a city', input_schema: weatherTool.inputSchema, cache_control: { type: 'ephemeral' } },
+        {
+          name: 'get_weather',
+          description: 'Current weather for a city',
+          input_schema: weatherTool.inputSchema,
+          cache_control: { type: 'ephemeral' },
+        },
       ]);
       expect(body?.tool_choice).toEqual({ type: 'auto' });
     });
@@ -57,7 +64,10 @@ describe.each([
         messages: [
           ...modelRequest().messages,
           { role: 'assistant', content: first.content },
-          { role: 'user', content: [{ type: 'tool_result', toolUseId: call.id, content: '{"tempC":21}', isError: false }] },
+          {
+            role: 'user',
+            content: [{ type: 'tool_result', toolUseId: call.id, content: '{"tempC":21}', isError: false }],
+          },
         ],
       });
       const second = await complete(followUp);
@@ -79,7 +89,12 @@ describe.each([
       fake.server.append([
         text('ok', {
           model: 'claude-haiku-4-5-20251001',
-          usage: { input_tokens: 1000, output_tokens: 200, cache_read_input_tokens: null, cache_creation_input_tokens: 400 },
+          usage: {
+            input_tokens: 1000,
+            output_tokens: 200,
+            cache_read_input_tokens: null,
+            cache_creation_input_tokens: 400,
+          },
         }),
       ]);
       const reply = await complete(modelRequest({ model: 'claude-haiku-4-5' }));
@@ -100,7 +115,10 @@ describe.each([
       process.env.ANTHROPIC_BASE_URL = fake.server.baseUrl;
       try {
         fake.server.append([text('via env')]);
-        const reply = await createAnthropicProvider({ apiKey: API_KEY, stream }).complete(modelRequest(), new AbortController().signal);
+        const reply = await createAnthropicProvider({ apiKey: API_KEY, stream }).complete(
+          modelRequest(),
+          new AbortController().signal,
+        );
         expect(reply.content).toEqual([{ type: 'text', text: 'via env' }]);
       } finally {
         if (saved === undefined) delete process.env.ANTHROPIC_BASE_URL;
@@ -119,7 +137,10 @@ describe.each([
     it('accepts an injected client using authToken', async () => {
       const client = new Anthropic({ authToken: 'oauth-token-xyz', baseURL: fake.server.baseUrl, maxRetries: 0 });
       fake.server.append([text('ok')]);
-      const reply = await createAnthropicProvider({ client, stream }).complete(modelRequest(), new AbortController().signal);
+      const reply = await createAnthropicProvider({ client, stream }).complete(
+        modelRequest(),
+        new AbortController().signal,
+      );
       expect(reply.content).toEqual([{ type: 'text', text: 'ok' }]);
       expect(fake.server.requests[0]?.headers.authorization).toBe('Bearer [redacted]');
     });

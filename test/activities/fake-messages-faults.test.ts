@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  earlyEof,
-  hang,
-  midStreamError,
-  nonJsonError,
-  socketReset,
-  text,
-} from '../../src/testing';
+import { earlyEof, hang, midStreamError, nonJsonError, socketReset, text } from '../../src/testing';
 import { API_KEY, useFakeServerPerTest, waitFor } from './fixtures';
 
 const start = useFakeServerPerTest();
@@ -15,7 +8,12 @@ function post(baseUrl: string, stream: boolean, signal?: AbortSignal): Promise<R
   return fetch(`${baseUrl}/v1/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
-    body: JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }], stream }),
+    body: JSON.stringify({
+      model: 'claude-haiku-4-5',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'hi' }],
+      stream,
+    }),
     ...(signal === undefined ? {} : { signal }),
   });
 }
@@ -60,12 +58,23 @@ describe('fake Messages server faults', () => {
   it('midStreamError: events, then an Anthropic error event; without streaming, the HTTP error of that type', async () => {
     const s = await start([midStreamError('overloaded_error'), midStreamError('overloaded_error')]);
     const streamed = await (await post(s.baseUrl, true)).text();
-    expect(eventNames(streamed)).toEqual(['message_start', 'content_block_start', 'ping', 'content_block_delta', 'error']);
-    expect(streamed).toMatch(/event: error\ndata: \{"type":"error","error":\{"type":"overloaded_error","message":"Overloaded"\}/);
+    expect(eventNames(streamed)).toEqual([
+      'message_start',
+      'content_block_start',
+      'ping',
+      'content_block_delta',
+      'error',
+    ]);
+    expect(streamed).toMatch(
+      /event: error\ndata: \{"type":"error","error":\{"type":"overloaded_error","message":"Overloaded"\}/,
+    );
     const plain = await post(s.baseUrl, false);
     expect(plain.status).toBe(529);
     expect(await plain.json()).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } });
-    expect(s.requests.map((r) => r.fault)).toEqual(['error event overloaded_error after 4 events', 'error event overloaded_error after 4 events']);
+    expect(s.requests.map((r) => r.fault)).toEqual([
+      'error event overloaded_error after 4 events',
+      'error event overloaded_error after 4 events',
+    ]);
     s.verify();
   });
 

@@ -1,13 +1,6 @@
 import Anthropic, { InternalServerError, type APIError } from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import {
-  httpError,
-  message,
-  text,
-  textBlock,
-  toolUse,
-  toolUseBlock,
-} from '../../src/testing';
+import { httpError, message, text, textBlock, toolUse, toolUseBlock } from '../../src/testing';
 import { useFakeServerPerTest } from './fixtures';
 
 const API_KEY = 'sk-ant-fake-server-key-42';
@@ -17,7 +10,11 @@ const sdk = (baseURL: string) => new Anthropic({ apiKey: API_KEY, baseURL, maxRe
 const ask = (client: Anthropic, content = 'hi') =>
   client.messages.create({ model: 'claude-haiku-4-5', max_tokens: 64, messages: [{ role: 'user', content }] });
 
-function rawPost(baseUrl: string, headers: Record<string, string>, body: unknown = { model: 'm', max_tokens: 1, messages: [] }) {
+function rawPost(
+  baseUrl: string,
+  headers: Record<string, string>,
+  body: unknown = { model: 'm', max_tokens: 1, messages: [] },
+) {
   return fetch(`${baseUrl}/v1/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -28,7 +25,11 @@ function rawPost(baseUrl: string, headers: Record<string, string>, body: unknown
 describe('fake Messages server', () => {
   it('answers in a shape the real SDK parses: ids, echoed model, blocks, usage', async () => {
     const s = await start([
-      message([textBlock('Checking.'), toolUseBlock('get_weather', { city: 'Oslo' }), toolUseBlock('get_time', {}, 'toolu_fixed')]),
+      message([
+        textBlock('Checking.'),
+        toolUseBlock('get_weather', { city: 'Oslo' }),
+        toolUseBlock('get_time', {}, 'toolu_fixed'),
+      ]),
     ]);
     const reply = await ask(sdk(s.baseUrl));
     expect(reply.id).toMatch(/^msg_01[0-9A-Za-z]{22}$/);
@@ -52,7 +53,9 @@ describe('fake Messages server', () => {
   });
 
   it('answers scripted HTTP errors with the Anthropic error body and headers', async () => {
-    const s = await start([httpError(429, { retryAfter: 3, retryAfterMs: 3100, shouldRetry: true, requestId: 'req_x' })]);
+    const s = await start([
+      httpError(429, { retryAfter: 3, retryAfterMs: 3100, shouldRetry: true, requestId: 'req_x' }),
+    ]);
     const response = await rawPost(s.baseUrl, { 'x-api-key': API_KEY });
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('3');

@@ -1,13 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import {
-  message,
-  redactedThinkingBlock,
-  text,
-  textBlock,
-  thinkingBlock,
-  toolUseBlock,
-} from '../../src/testing';
+import { message, redactedThinkingBlock, text, textBlock, thinkingBlock, toolUseBlock } from '../../src/testing';
 import { API_KEY, useFakeServerPerTest } from './fixtures';
 
 const start = useFakeServerPerTest();
@@ -22,7 +15,12 @@ async function streamRaw(baseUrl: string): Promise<{ response: Response; events:
   const response = await fetch(`${baseUrl}/v1/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
-    body: JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }], stream: true }),
+    body: JSON.stringify({
+      model: 'claude-haiku-4-5',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    }),
   });
   const body = await response.text();
   const events = body
@@ -33,13 +31,18 @@ async function streamRaw(baseUrl: string): Promise<{ response: Response; events:
       expect(extra).toEqual([]);
       expect(eventLine).toMatch(/^event: \w+$/);
       expect(dataLine).toMatch(/^data: /);
-      return { event: eventLine!.slice('event: '.length), data: JSON.parse(dataLine!.slice('data: '.length)) as Sse['data'] };
+      return {
+        event: eventLine!.slice('event: '.length),
+        data: JSON.parse(dataLine!.slice('data: '.length)) as Sse['data'],
+      };
     });
   return { response, events };
 }
 
 const deltasOf = (events: Sse[], index: number) =>
-  events.filter((e) => e.event === 'content_block_delta' && e.data.index === index).map((e) => e.data.delta as Record<string, string>);
+  events
+    .filter((e) => e.event === 'content_block_delta' && e.data.index === index)
+    .map((e) => e.data.delta as Record<string, string>);
 
 const mixedReply = () =>
   message(
@@ -58,7 +61,9 @@ describe('fake Messages server streaming (SSE)', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(response.headers.get('request-id')).toMatch(/^req_01/);
     for (const e of events) expect(e.data.type).toBe(e.event);
-    const order = events.map((e) => e.event).filter((name, i, all) => name !== 'content_block_delta' || all[i - 1] !== 'content_block_delta');
+    const order = events
+      .map((e) => e.event)
+      .filter((name, i, all) => name !== 'content_block_delta' || all[i - 1] !== 'content_block_delta');
     expect(order).toEqual([
       'message_start',
       ...['content_block_start', 'ping', 'content_block_delta', 'content_block_stop'],
@@ -67,7 +72,12 @@ describe('fake Messages server streaming (SSE)', () => {
       'message_delta',
       'message_stop',
     ]);
-    expect(events[0]?.data.message).toMatchObject({ content: [], stop_reason: null, model: 'claude-haiku-4-5', usage: { input_tokens: 50 } });
+    expect(events[0]?.data.message).toMatchObject({
+      content: [],
+      stop_reason: null,
+      model: 'claude-haiku-4-5',
+      usage: { input_tokens: 50 },
+    });
     expect(events.at(-2)?.data).toEqual({
       type: 'message_delta',
       delta: { stop_reason: 'tool_use', stop_sequence: null, stop_details: null },
@@ -88,7 +98,13 @@ describe('fake Messages server streaming (SSE)', () => {
     ]);
 
     const thinking = deltasOf(events, 0);
-    expect(thinking.map((d) => d.type)).toEqual(['thinking_delta', 'thinking_delta', 'thinking_delta', 'thinking_delta', 'signature_delta']);
+    expect(thinking.map((d) => d.type)).toEqual([
+      'thinking_delta',
+      'thinking_delta',
+      'thinking_delta',
+      'thinking_delta',
+      'signature_delta',
+    ]);
     expect(thinking.map((d) => d.thinking ?? '').join('')).toBe('The user wants the weather; I should call the tool.');
     expect(thinking.at(-1)?.signature).toBe('sig-EqQBCkYIBRgCKkA');
 
@@ -137,7 +153,9 @@ describe('fake Messages server streaming (SSE)', () => {
     });
     expect(response.status).toBe(500);
     expect(response.headers.get('x-should-retry')).toBe('false');
-    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/script exhausted: request #2/);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /script exhausted: request #2/,
+    );
     expect(() => s.verify()).toThrow(/script exhausted/);
   });
 });

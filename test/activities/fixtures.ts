@@ -20,7 +20,11 @@ export function useProviderOnFakeServer(options: { stream?: boolean } = {}): Pro
   } as ProviderOnFakeServer;
   beforeEach(async () => {
     fake.server = await startFakeMessagesServer();
-    fake.provider = createAnthropicProvider({ apiKey: API_KEY, baseURL: fake.server.baseUrl, stream: options.stream ?? true });
+    fake.provider = createAnthropicProvider({
+      apiKey: API_KEY,
+      baseURL: fake.server.baseUrl,
+      stream: options.stream ?? true,
+    });
   });
   afterEach(async () => {
     await fake.server.close();

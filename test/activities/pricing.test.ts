@@ -54,7 +54,10 @@ describe('costOf', () => {
   });
 
   it('accepts an overriding table', () => {
-    const table: PriceTable = { ...CLAUDE_PRICES, 'my-proxy-model': { input: 2, output: 4, cacheWrite: 0, cacheRead: 0 } };
+    const table: PriceTable = {
+      ...CLAUDE_PRICES,
+      'my-proxy-model': { input: 2, output: 4, cacheWrite: 0, cacheRead: 0 },
+    };
     expect(costOf('my-proxy-model', usage(500_000, 250_000), table)).toBeCloseTo(2, 9);
     expect(priceFor('my-proxy-model')).toBeUndefined();
   });

@@ -17,7 +17,11 @@ const call: ToolInvocation = { toolName: 'probe', arguments: {}, idempotencyKey:
 
 function activitiesWith(execute: () => unknown) {
   const tool = defineTool({ name: 'probe', description: 'test tool', input: z.object({}), execute });
-  return createToolActivities({ tools: createToolRegistry([tool]), redact: createRedactor([]), heartbeatEveryMs: 60_000 });
+  return createToolActivities({
+    tools: createToolRegistry([tool]),
+    redact: createRedactor([]),
+    heartbeatEveryMs: 60_000,
+  });
 }
 
 async function failureOf(run: () => Promise<unknown>): Promise<ApplicationFailure> {
@@ -60,7 +64,12 @@ describe('runTool reports attempts, refusals and where the tool threw', () => {
         call,
       ),
     );
-    expect(failure).toMatchObject({ type: FailureType.ToolRefused, nonRetryable: true, message: 'Not allowed for this account.', details: [{ attempts: 2 }] });
+    expect(failure).toMatchObject({
+      type: FailureType.ToolRefused,
+      nonRetryable: true,
+      message: 'Not allowed for this account.',
+      details: [{ attempts: 2 }],
+    });
   });
 
   it('a ToolError that may be retried, and a plain Error, are retryable ToolFailed failures', async () => {
@@ -73,7 +82,12 @@ describe('runTool reports attempts, refusals and where the tool threw', () => {
           call,
         ),
       );
-      expect(failure).toMatchObject({ type: FailureType.ToolFailed, nonRetryable: false, message: 'probe failed: busy, try again', details: [{ attempts: 1 }] });
+      expect(failure).toMatchObject({
+        type: FailureType.ToolFailed,
+        nonRetryable: false,
+        message: 'probe failed: busy, try again',
+        details: [{ attempts: 1 }],
+      });
     }
   });
 

@@ -11,7 +11,8 @@ import { defineTool, type ToolContext } from '../../src/tools/define-tool';
 import { createToolRegistry } from '../../src/tools/tool-registry';
 
 /** Key-shaped values built at run time, so no literal token sits in the source. */
-const fake = (prefix: string, length: number): string => prefix + Array.from({ length }, (_, i) => 'aB3xY9kQ7mZ2'[i % 12]).join('');
+const fake = (prefix: string, length: number): string =>
+  prefix + Array.from({ length }, (_, i) => 'aB3xY9kQ7mZ2'[i % 12]).join('');
 const ANTHROPIC = fake('sk-ant-api03-', 60);
 const GITHUB = fake('ghp_', 36);
 const KNOWN = 'the-worker-known-secret-value';
@@ -20,14 +21,23 @@ const SECRETS = [ANTHROPIC, GITHUB, KNOWN, 'hunter22', fake('', 60)];
 
 function activitiesWith(execute: (args: Record<string, never>, context: ToolContext) => unknown) {
   const tool = defineTool({ name: 'probe', description: 'test tool', input: z.object({}), execute });
-  return createToolActivities({ tools: createToolRegistry([tool]), redact: createRedactor([KNOWN]), heartbeatEveryMs: 60_000 });
+  return createToolActivities({
+    tools: createToolRegistry([tool]),
+    redact: createRedactor([KNOWN]),
+    heartbeatEveryMs: 60_000,
+  });
 }
 
 /** Runs the probe tool's activity once, as a worker would. */
 const runProbe = (activities: ReturnType<typeof activitiesWith>, invocation: ToolInvocation): Promise<ToolOutput> =>
   new MockActivityEnvironment().run(activities.runTool, invocation) as Promise<ToolOutput>;
 
-const call = (maxResultChars = 10_000): ToolInvocation => ({ toolName: 'probe', arguments: {}, idempotencyKey: 'wf/1', maxResultChars });
+const call = (maxResultChars = 10_000): ToolInvocation => ({
+  toolName: 'probe',
+  arguments: {},
+  idempotencyKey: 'wf/1',
+  maxResultChars,
+});
 
 /** Everything Temporal would send or log of a failure: message, stack, details, causes. */
 function failureText(err: unknown): string {
@@ -62,7 +72,10 @@ describe('runTool: no secret leaves through an error (issue 14, class 5)', () =>
       throw ApplicationFailure.create({
         type: 'UpstreamRefused',
         message: `key ${ANTHROPIC} refused; known ${KNOWN}`,
-        details: [{ token: 'hunter22', nested: { note: `Authorization: Bearer ${fake('', 60)}` } }, `password=hunter22`],
+        details: [
+          { token: 'hunter22', nested: { note: `Authorization: Bearer ${fake('', 60)}` } },
+          `password=hunter22`,
+        ],
         nonRetryable: true,
         cause,
       });
@@ -73,13 +86,20 @@ describe('runTool: no secret leaves through an error (issue 14, class 5)', () =>
     expect(failure.type).toBe('UpstreamRefused');
     expect(failure.nonRetryable).toBe(true);
     expect(failure.message).toContain('[REDACTED]');
-    expect(failure.details).toEqual([{ token: '[REDACTED]', nested: { note: 'Authorization: Bearer [REDACTED]' } }, 'password=[REDACTED]']);
+    expect(failure.details).toEqual([
+      { token: '[REDACTED]', nested: { note: 'Authorization: Bearer [REDACTED]' } },
+      'password=[REDACTED]',
+    ]);
     expect((failure.cause as Error).message).toBe('upstream said [REDACTED]');
     expectNoSecret(failureText(err));
   });
 
   it('a plain Error, a string and an object without a prototype', async () => {
-    const thrown: unknown[] = [new TypeError(`bad ${ANTHROPIC}`), `raw ${GITHUB}`, Object.assign(Object.create(null) as object, { k: KNOWN })];
+    const thrown: unknown[] = [
+      new TypeError(`bad ${ANTHROPIC}`),
+      `raw ${GITHUB}`,
+      Object.assign(Object.create(null) as object, { k: KNOWN }),
+    ];
     for (const value of thrown) {
       const activities = activitiesWith(() => {
         throw value;
@@ -97,17 +117,29 @@ describe('runTool: no secret leaves through an error (issue 14, class 5)', () =>
         return `getter ${ANTHROPIC}`;
       }
     }
-    const frozen = Object.freeze(ApplicationFailure.create({ type: 'Frozen', message: `frozen ${ANTHROPIC}`, nonRetryable: true }));
+    const frozen = Object.freeze(
+      ApplicationFailure.create({ type: 'Frozen', message: `frozen ${ANTHROPIC}`, nonRetryable: true }),
+    );
     for (const value of [frozen, new GetterError()]) {
-      const err = await failureOf(() => runProbe(activitiesWith(() => {
-        throw value;
-      }), call()));
+      const err = await failureOf(() =>
+        runProbe(
+          activitiesWith(() => {
+            throw value;
+          }),
+          call(),
+        ),
+      );
       expect(err).toBeInstanceOf(ApplicationFailure);
       expectNoSecret(failureText(err));
     }
-    const err = await failureOf(() => runProbe(activitiesWith(() => {
-      throw frozen;
-    }), call()));
+    const err = await failureOf(() =>
+      runProbe(
+        activitiesWith(() => {
+          throw frozen;
+        }),
+        call(),
+      ),
+    );
     expect(err).toMatchObject({ type: 'Frozen', nonRetryable: true });
   });
 
@@ -134,7 +166,15 @@ describe('runTool: no secret leaves through an error (issue 14, class 5)', () =>
       models: {
         anthropic: {
           name: 'anthropic',
-          complete: () => Promise.reject(ApplicationFailure.create({ type: FailureType.ModelAuthentication, message: `invalid x-api-key ${ANTHROPIC}`, details: [{ apiKey: KNOWN }], nonRetryable: true })),
+          complete: () =>
+            Promise.reject(
+              ApplicationFailure.create({
+                type: FailureType.ModelAuthentication,
+                message: `invalid x-api-key ${ANTHROPIC}`,
+                details: [{ apiKey: KNOWN }],
+                nonRetryable: true,
+              }),
+            ),
         },
       },
     });
@@ -149,7 +189,10 @@ describe('runTool: no secret leaves through an error (issue 14, class 5)', () =>
 describe('every activity: the worker interceptor', () => {
   it('redacts secret shapes from any failure before the SDK logs or sends it', async () => {
     const { inbound } = wellFormedFailures()({} as never);
-    const failing = () => Promise.reject(ApplicationFailure.create({ message: `tenant said ${ANTHROPIC}`, details: [{ secret: 'hunter22' }] }));
+    const failing = () =>
+      Promise.reject(
+        ApplicationFailure.create({ message: `tenant said ${ANTHROPIC}`, details: [{ secret: 'hunter22' }] }),
+      );
     const err = await failureOf(() => inbound!.execute!({} as never, failing));
     expect((err as Error).message).toBe('tenant said [REDACTED]');
     expectNoSecret(failureText(err));
@@ -157,7 +200,12 @@ describe('every activity: the worker interceptor', () => {
 
   it("redacts the worker's own listed secrets too, which have no recognisable shape, from any activity's failure", async () => {
     const { inbound } = wellFormedFailures(['plain-looking-value-42'])({} as never);
-    const failing = () => Promise.reject(new Error('could not reach https://db.internal with plain-looking-value-42', { cause: new Error('plain-looking-value-42 refused') }));
+    const failing = () =>
+      Promise.reject(
+        new Error('could not reach https://db.internal with plain-looking-value-42', {
+          cause: new Error('plain-looking-value-42 refused'),
+        }),
+      );
     const err = await failureOf(() => inbound!.execute!({} as never, failing));
     expect(failureText(err)).not.toContain('plain-looking-value-42');
     expect((err as Error).message).toBe('could not reach https://db.internal with [REDACTED]');
@@ -176,15 +224,21 @@ describe('runTool: results are cut before they are redacted (issue 14, class 6)'
   });
 
   it('values under credential-named keys go before the cut, and small results keep their shape', async () => {
-    const big = await runProbe(activitiesWith(() => ({ password: 'hunter22', filler: 'z'.repeat(50_000) })), call(100));
+    const big = await runProbe(
+      activitiesWith(() => ({ password: 'hunter22', filler: 'z'.repeat(50_000) })),
+      call(100),
+    );
     expect(big.truncated).toBe(true);
     expect(String(big.result)).toContain('"password":"[REDACTED]"');
-    const small = await runProbe(activitiesWith(() => ({ password: 'hunter22', note: `k ${ANTHROPIC}` })), call());
+    const small = await runProbe(
+      activitiesWith(() => ({ password: 'hunter22', note: `k ${ANTHROPIC}` })),
+      call(),
+    );
     expect(small).toMatchObject({ truncated: false, result: { password: '[REDACTED]', note: 'k [REDACTED]' } });
   });
 
   it('a 5 MiB hostile result is cut and redacted quickly', async () => {
-    const activities = activitiesWith(() => 'sk-'.repeat(5 * 1024 * 1024 / 3));
+    const activities = activitiesWith(() => 'sk-'.repeat((5 * 1024 * 1024) / 3));
     const started = performance.now();
     const out = await runProbe(activities, call(100_000));
     expect(out.truncated).toBe(true);
@@ -210,7 +264,9 @@ describe('runTool: what fails after execute is not retried (issue 14, class 7)',
     expect(err).toBeInstanceOf(ApplicationFailure);
     expect((err as ApplicationFailure).type).toBe(FailureType.ToolResultUnusable);
     expect((err as ApplicationFailure).nonRetryable).toBe(true);
-    expect((err as ApplicationFailure).message).toMatch(/^probe ran, but its result could not be used: .*nested deeper than 128/);
+    expect((err as ApplicationFailure).message).toMatch(
+      /^probe ran, but its result could not be used: .*nested deeper than 128/,
+    );
   });
 
   it('a result whose getter throws while it is converted', async () => {
@@ -226,7 +282,10 @@ describe('runTool: what fails after execute is not retried (issue 14, class 7)',
   });
 
   it('a result nested 100 deep is still a result', async () => {
-    const out = await runProbe(activitiesWith(() => deep(100)), call());
+    const out = await runProbe(
+      activitiesWith(() => deep(100)),
+      call(),
+    );
     expect(out.truncated).toBe(false);
   });
 });

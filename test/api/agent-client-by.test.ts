@@ -14,9 +14,16 @@ import { scriptedInput } from '../helpers/scripted-input';
 const book = new ScriptBook();
 const gates = gateTool();
 const ran: Array<Record<string, unknown>> = [];
-const shared = sharedWorker(() => [gates.tool, writeFileTool(ran, { name: 'deploy_config', approverRoles: ['ops'] })], book.provider);
+const shared = sharedWorker(
+  () => [gates.tool, writeFileTool(ran, { name: 'deploy_config', approverRoles: ['ops'] })],
+  book.provider,
+);
 
-const refusal = (p: Promise<unknown>) => p.then(() => 'accepted', (e: unknown) => (e instanceof UpdateRefusedError ? 'refused' : `unexpected ${String(e)}`));
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => 'accepted',
+    (e: unknown) => (e instanceof UpdateRefusedError ? 'refused' : `unexpected ${String(e)}`),
+  );
 
 describe('AgentClient: one shape for `by`', () => {
   it('decide takes an id (no roles) or an id with roles', async () => {
@@ -30,7 +37,9 @@ describe('AgentClient: one shape for `by`', () => {
     await waitForPending(shared.h.agents, id);
 
     // An id alone holds no role: the tool's approverRoles refuse it.
-    expect(await refusal(shared.h.agents.decide(id, { callId: 'toolu_by_d1', approved: true, by: 'carol' }))).toBe('refused');
+    expect(await refusal(shared.h.agents.decide(id, { callId: 'toolu_by_d1', approved: true, by: 'carol' }))).toBe(
+      'refused',
+    );
     // Roles come only from the caller; extra fields of its object are not sent.
     const carol = { id: 'carol', roles: ['ops'], note: 'not a person field' };
     const decided = await shared.h.agents.decide(id, { callId: 'toolu_by_d1', approved: true, by: carol });
@@ -67,6 +76,9 @@ describe('AgentClient: one shape for `by`', () => {
       { kind: 'steer', by: 'alice' },
       { kind: 'steer', by: 'dan' },
     ]);
-    expect(resultStepOfTool(result.chain.steps, 'ask_person')).toMatchObject({ fromPerson: { kind: 'answer', by: 'bob' }, toolResult: { result: 'Paris' } });
+    expect(resultStepOfTool(result.chain.steps, 'ask_person')).toMatchObject({
+      fromPerson: { kind: 'answer', by: 'bob' },
+      toolResult: { result: 'Paris' },
+    });
   });
 });

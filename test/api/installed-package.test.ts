@@ -14,7 +14,15 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
 import type { ToolDefinition } from '../../src/tools/define-tool';
-import { asCommonJsExcerpt, describeDiagnostic, diagnosticsOf, readPages, ROOT, snippetsOf, type Snippet } from '../docs/doc-snippets';
+import {
+  asCommonJsExcerpt,
+  describeDiagnostic,
+  diagnosticsOf,
+  readPages,
+  ROOT,
+  snippetsOf,
+  type Snippet,
+} from '../docs/doc-snippets';
 import { createHarness, useTestEnv } from '../helpers/temporal-env';
 import { installBuiltPackage, type InstalledPackage } from './installed-package';
 
@@ -56,15 +64,42 @@ describe('the installed package', () => {
        console.log(JSON.stringify(out));`,
     )) as Record<string, { cjs: string[]; notInEsm: string[] }>;
 
-    expect(Object.keys(names)).toEqual(['thoughtline', 'thoughtline/workflow', 'thoughtline/testing', 'thoughtline/tools']);
+    expect(Object.keys(names)).toEqual([
+      'thoughtline',
+      'thoughtline/workflow',
+      'thoughtline/testing',
+      'thoughtline/tools',
+    ]);
     for (const { notInEsm } of Object.values(names)) expect(notInEsm).toEqual([]);
     // What the docs import from each.
     expect(names['thoughtline']!.cjs).toEqual(
-      expect.arrayContaining(['AgentClient', 'defineTool', 'createAgentWorker', 'NativeConnection', 'createDataConverter', 'parseEncryptionKeys', 'UpdateRefusedError', 'FAILURE_CONVERTER_PATH', 'loadMcpConfig']),
+      expect.arrayContaining([
+        'AgentClient',
+        'defineTool',
+        'createAgentWorker',
+        'NativeConnection',
+        'createDataConverter',
+        'parseEncryptionKeys',
+        'UpdateRefusedError',
+        'FAILURE_CONVERTER_PATH',
+        'loadMcpConfig',
+      ]),
     );
-    expect(names['thoughtline/workflow']!.cjs).toEqual(expect.arrayContaining(['runAgent', 'anyOf', 'hasToolCall', 'isIterationCount']));
-    expect(names['thoughtline/testing']!.cjs).toEqual(expect.arrayContaining(['startFakeMessagesServer', 'httpError', 'text', 'toolUse', 'openai']));
-    expect(names['thoughtline/tools']!.cjs).toEqual(expect.arrayContaining(['createFileTools', 'createHttpTool', 'createSqliteQueryTool', 'createPostgresQueryTool', 'createLlmTool']));
+    expect(names['thoughtline/workflow']!.cjs).toEqual(
+      expect.arrayContaining(['runAgent', 'anyOf', 'hasToolCall', 'isIterationCount']),
+    );
+    expect(names['thoughtline/testing']!.cjs).toEqual(
+      expect.arrayContaining(['startFakeMessagesServer', 'httpError', 'text', 'toolUse', 'openai']),
+    );
+    expect(names['thoughtline/tools']!.cjs).toEqual(
+      expect.arrayContaining([
+        'createFileTools',
+        'createHttpTool',
+        'createSqliteQueryTool',
+        'createPostgresQueryTool',
+        'createLlmTool',
+      ]),
+    );
     for (const target of Object.values(pkg.packageJson.exports)) {
       if (typeof target === 'string') continue;
       expect(fs.existsSync(path.join(pkg.packageDir, target.types)), target.types).toBe(true);
@@ -98,15 +133,32 @@ describe('the installed package', () => {
       return { mode, dir, snippets, controls: snippetsOf('controls.md', CONTROLS, dir) };
     });
     // One program: each file is an ES module or CommonJS by its folder's package.json, as Node decides.
-    const diagnostics = compileOnDisk(modes.map(({ mode, dir, snippets, controls }) => ({ mode, dir, snippets: [...snippets, ...controls] })));
+    const diagnostics = compileOnDisk(
+      modes.map(({ mode, dir, snippets, controls }) => ({ mode, dir, snippets: [...snippets, ...controls] })),
+    );
 
     for (const { mode, snippets, controls } of modes) {
-      expect(snippets.flatMap((s) => diagnostics.get(s.file)!.map((d) => describeDiagnostic(s, d))), mode).toEqual([]);
+      expect(
+        snippets.flatMap((s) => diagnostics.get(s.file)!.map((d) => describeDiagnostic(s, d))),
+        mode,
+      ).toEqual([]);
       const controlErrors = controls.map((s) => diagnostics.get(s.file)!.map((d) => describeDiagnostic(s, d)));
-      expect(controlErrors[0], mode).toEqual([expect.stringMatching(/^controls\.md:3 TS2322: Type '"finished"' is not assignable/)]);
-      expect(controlErrors[1], mode).toEqual([expect.stringMatching(/^controls\.md:7 TS2307: Cannot find module 'thoughtline\/dist\/codec\/data-converter'/)]);
+      expect(controlErrors[0], mode).toEqual([
+        expect.stringMatching(/^controls\.md:3 TS2322: Type '"finished"' is not assignable/),
+      ]);
+      expect(controlErrors[1], mode).toEqual([
+        expect.stringMatching(/^controls\.md:7 TS2307: Cannot find module 'thoughtline\/dist\/codec\/data-converter'/),
+      ]);
       // A whole file that awaits at its top is an ES module only.
-      expect(controlErrors[2], mode).toEqual(mode === 'esm' ? [] : [expect.stringMatching(/^controls\.md:12 TS1309: The current file is a CommonJS module and cannot use 'await' at the top level/)]);
+      expect(controlErrors[2], mode).toEqual(
+        mode === 'esm'
+          ? []
+          : [
+              expect.stringMatching(
+                /^controls\.md:12 TS1309: The current file is a CommonJS module and cannot use 'await' at the top level/,
+              ),
+            ],
+      );
     }
   }, 180_000);
 
@@ -125,7 +177,12 @@ describe('the installed package', () => {
 
   it("runs README's client.ts against the dev server, with README's tool, as an ES module and as CommonJS", async () => {
     expect(inject('temporalNamespace')).toBe('default'); // the snippet connects to the default namespace
-    const blocks = Object.fromEntries(snippetsOf('README.md', fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'), pkg.dir).map((s) => [path.basename(s.file), s.code]));
+    const blocks = Object.fromEntries(
+      snippetsOf('README.md', fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'), pkg.dir).map((s) => [
+        path.basename(s.file),
+        s.code,
+      ]),
+    );
     const dir = path.join(pkg.dir, 'readme-run');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'tools.cjs'), transpile(blocks['tools.ts']!, ts.ModuleKind.CommonJS));
@@ -136,11 +193,17 @@ describe('the installed package', () => {
     ];
     const model = createScriptedModel([...weatherTurns, ...weatherTurns]);
     const h = await createHarness(env, { tools: [getWeather], models: { anthropic: model } });
-    const client = blocks['client.ts']!.replace("'localhost:7233'", JSON.stringify(inject('temporalAddress'))).replace("'my-agent'", JSON.stringify(h.taskQueue));
+    const client = blocks['client.ts']!.replace("'localhost:7233'", JSON.stringify(inject('temporalAddress'))).replace(
+      "'my-agent'",
+      JSON.stringify(h.taskQueue),
+    );
     expect(client).not.toMatch(/'localhost:7233'|'my-agent'/);
 
     await h.worker.runUntil(async () => {
-      for (const [file, kind] of [['client.mjs', ts.ModuleKind.ES2022], ['client.cjs', ts.ModuleKind.CommonJS]] as const) {
+      for (const [file, kind] of [
+        ['client.mjs', ts.ModuleKind.ES2022],
+        ['client.cjs', ts.ModuleKind.CommonJS],
+      ] as const) {
         fs.writeFileSync(path.join(dir, file), transpile(client, kind));
         const { stdout } = await run(process.execPath, [file], { cwd: dir, timeout: 60_000 });
         const lines = stdout.split('\n');
@@ -151,10 +214,16 @@ describe('the installed package', () => {
         const chain = await h.agents.chain(workflowId!);
         // The steps the client printed as they landed: every step of the chain, in order.
         expect(lines.slice(1, end), file).toEqual(chain.steps.map((s) => `${s.stepNumber} ${s.type}`));
-        const weatherCalls = chain.steps.flatMap((s) => (s.type === 'tool_call' && s.toolCall.toolName === 'get_weather' ? [s.toolCall.correlationId] : []));
-        const results = chain.steps.flatMap((s) => (s.type === 'tool_result' && weatherCalls.includes(s.toolResult.correlationId) ? [s.toolResult.result] : []));
+        const weatherCalls = chain.steps.flatMap((s) =>
+          s.type === 'tool_call' && s.toolCall.toolName === 'get_weather' ? [s.toolCall.correlationId] : [],
+        );
+        const results = chain.steps.flatMap((s) =>
+          s.type === 'tool_result' && weatherCalls.includes(s.toolResult.correlationId) ? [s.toolResult.result] : [],
+        );
         // The two calls run in parallel: their results land in whichever order they finish.
-        const byLocation = [...results].sort((a, b) => String((a as { location?: string }).location).localeCompare(String((b as { location?: string }).location)));
+        const byLocation = [...results].sort((a, b) =>
+          String((a as { location?: string }).location).localeCompare(String((b as { location?: string }).location)),
+        );
         expect(byLocation, file).toEqual([
           expect.objectContaining({ location: 'Paris', units: 'celsius', temperature: 18, conditions: 'sunny' }),
           expect.objectContaining({ location: 'Tokyo', units: 'celsius', temperature: 18, conditions: 'sunny' }),
@@ -185,7 +254,9 @@ const CONTROLS = [
 ].join('\n');
 
 /** Compiles snippets as files on disk, each folder's package.json making its files ES modules or CommonJS. */
-function compileOnDisk(folders: ReadonlyArray<{ mode: 'esm' | 'cjs'; dir: string; snippets: readonly Snippet[] }>): Map<string, readonly ts.Diagnostic[]> {
+function compileOnDisk(
+  folders: ReadonlyArray<{ mode: 'esm' | 'cjs'; dir: string; snippets: readonly Snippet[] }>,
+): Map<string, readonly ts.Diagnostic[]> {
   for (const { mode, dir, snippets } of folders) {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: mode === 'esm' ? 'module' : 'commonjs' }));
@@ -207,9 +278,17 @@ function compileOnDisk(folders: ReadonlyArray<{ mode: 'esm' | 'cjs'; dir: string
     typeRoots: [path.join(ROOT, 'node_modules/@types')],
   };
   const snippets = folders.flatMap((f) => f.snippets);
-  return diagnosticsOf(ts.createProgram(snippets.map((s) => s.file), options), snippets);
+  return diagnosticsOf(
+    ts.createProgram(
+      snippets.map((s) => s.file),
+      options,
+    ),
+    snippets,
+  );
 }
 
 function transpile(code: string, module: ts.ModuleKind): string {
-  return ts.transpileModule(code, { compilerOptions: { module, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText;
+  return ts.transpileModule(code, {
+    compilerOptions: { module, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+  }).outputText;
 }

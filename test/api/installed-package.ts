@@ -23,9 +23,16 @@ export function installBuiltPackage(): InstalledPackage {
   const packageDir = path.join(dir, 'node_modules/thoughtline');
   fs.mkdirSync(packageDir, { recursive: true });
   const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', path.join(packageDir, 'dist')], { stdio: 'pipe' });
-  const packageJson = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as InstalledPackage['packageJson'] & { files: string[] };
+  execFileSync(
+    process.execPath,
+    [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', path.join(packageDir, 'dist')],
+    { stdio: 'pipe' },
+  );
+  const packageJson = JSON.parse(
+    fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'),
+  ) as InstalledPackage['packageJson'] & { files: string[] };
   fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(packageDir, 'package.json'));
-  for (const f of packageJson.files) if (f !== 'dist') fs.cpSync(path.join(ROOT, f), path.join(packageDir, f), { recursive: true });
+  for (const f of packageJson.files)
+    if (f !== 'dist') fs.cpSync(path.join(ROOT, f), path.join(packageDir, f), { recursive: true });
   return { dir, packageDir, packageJson, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }

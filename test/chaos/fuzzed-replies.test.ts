@@ -44,10 +44,12 @@ async function fuzzRun(h: AgentHarness, router: RunRouter, plan: FuzzPlan): Prom
   try {
     const handle = await h.agents.start(plan.input, { workflowId });
     const started = Date.now();
-    const result = await withDeadline(handle.result(), RUN_DEADLINE_MS, `run ${plan.index}`).catch(async (err: unknown) => {
-      await handle.terminate('chaos: past its deadline').catch(() => undefined);
-      throw err;
-    });
+    const result = await withDeadline(handle.result(), RUN_DEADLINE_MS, `run ${plan.index}`).catch(
+      async (err: unknown) => {
+        await handle.terminate('chaos: past its deadline').catch(() => undefined);
+        throw err;
+      },
+    );
     let scriptProblem: string | undefined;
     try {
       model.verify();
@@ -57,7 +59,9 @@ async function fuzzRun(h: AgentHarness, router: RunRouter, plan: FuzzPlan): Prom
     const history = await handle.fetchHistory();
     const events = history.events ?? [];
     const problems = fuzzProblems({ plan, result, events, requests: model.calls, scriptProblem });
-    console.log(`fuzz run ${plan.index} seed ${plan.seed}: ${result.terminationReason} after ${plan.turns.length} turns, ${events.length} events, in ${Date.now() - started} ms${problems.length ? ' PROBLEMS' : ''}`);
+    console.log(
+      `fuzz run ${plan.index} seed ${plan.seed}: ${result.terminationReason} after ${plan.turns.length} turns, ${events.length} events, in ${Date.now() - started} ms${problems.length ? ' PROBLEMS' : ''}`,
+    );
     return { problems, workflowId, history };
   } finally {
     router.delete(workflowId);
@@ -68,7 +72,10 @@ async function fuzzRun(h: AgentHarness, router: RunRouter, plan: FuzzPlan): Prom
 async function replayProblems(records: readonly RunRecord[]): Promise<Map<string, string>> {
   const failed = new Map<string, string>(records.map((r) => [r.workflowId, 'its history was never replayed']));
   const histories = records.map(({ workflowId, history }) => ({ workflowId, history }));
-  for await (const replay of Worker.runReplayHistories({ workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: createWorkerRunEvents(undefined).sinks }, histories)) {
+  for await (const replay of Worker.runReplayHistories(
+    { workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: createWorkerRunEvents(undefined).sinks },
+    histories,
+  )) {
     if (replay.error) failed.set(replay.workflowId, `replay failed: ${String(replay.error)}`);
     else failed.delete(replay.workflowId);
   }
@@ -76,30 +83,51 @@ async function replayProblems(records: readonly RunRecord[]): Promise<Map<string
 }
 
 describe(`chaos: fuzzed model replies (seed ${seed}, ${RUNS} runs)`, () => {
-  it('every run ends with its reason, no workflow task fails, and the chain records each bad turn', async () => {
-    console.log(`fuzzed replies: seed ${seed}, ${RUNS} runs (reproduce: CHAOS_SEED=${seed})`);
-    const plans = Array.from({ length: RUNS }, (_, i) => planFuzz(seed, i));
-    console.log(`fuzzed replies: turns by kind ${JSON.stringify(fuzzCoverage(plans))}`);
-    const router = createRunRouter('scripted');
-    const h = await createHarness(env, { tools: testTools().tools, models: { scripted: router.provider }, cacheWorkflows: true });
-    const outcomes = await h.worker.runUntil(runPool(plans, CONCURRENCY, (plan) => fuzzRun(h, router, plan)));
-    const replayed = await replayProblems(outcomes.flatMap((o) => (o.ok ? [o.value] : [])));
-    const report = outcomes.flatMap((o, i) => {
-      const replay = o.ok ? replayed.get(o.value.workflowId) : undefined;
-      const problems = o.ok ? [...o.value.problems, ...(replay ? [replay] : [])] : [String(o.error)];
-      return problems.length ? [`${describeFuzz(plans[i]!)}\n    - ${problems.join('\n    - ')}`] : [];
-    });
-    expect(report, `seed ${seed}`).toEqual([]);
-  }, RUN_DEADLINE_MS * Math.ceil(RUNS / CONCURRENCY) + 30_000);
+  it(
+    'every run ends with its reason, no workflow task fails, and the chain records each bad turn',
+    async () => {
+      console.log(`fuzzed replies: seed ${seed}, ${RUNS} runs (reproduce: CHAOS_SEED=${seed})`);
+      const plans = Array.from({ length: RUNS }, (_, i) => planFuzz(seed, i));
+      console.log(`fuzzed replies: turns by kind ${JSON.stringify(fuzzCoverage(plans))}`);
+      const router = createRunRouter('scripted');
+      const h = await createHarness(env, {
+        tools: testTools().tools,
+        models: { scripted: router.provider },
+        cacheWorkflows: true,
+      });
+      const outcomes = await h.worker.runUntil(runPool(plans, CONCURRENCY, (plan) => fuzzRun(h, router, plan)));
+      const replayed = await replayProblems(outcomes.flatMap((o) => (o.ok ? [o.value] : [])));
+      const report = outcomes.flatMap((o, i) => {
+        const replay = o.ok ? replayed.get(o.value.workflowId) : undefined;
+        const problems = o.ok ? [...o.value.problems, ...(replay ? [replay] : [])] : [String(o.error)];
+        return problems.length ? [`${describeFuzz(plans[i]!)}\n    - ${problems.join('\n    - ')}`] : [];
+      });
+      expect(report, `seed ${seed}`).toEqual([]);
+    },
+    RUN_DEADLINE_MS * Math.ceil(RUNS / CONCURRENCY) + 30_000,
+  );
 });
 
 describe('fuzzed replies: cases the seeded scripts leave out', () => {
   it('an empty native reply is not a successful empty answer, and the chain says so', async () => {
     const model = createScriptedModel([{ content: [] }, { content: [{ type: 'text', text: 'the answer' }] }]);
     const h = await createHarness(env, { tools: testTools().tools, models: { scripted: model } });
-    const result = await h.worker.runUntil(async () => withDeadline((await h.agents.start({ task: 'empty reply', model: { provider: 'scripted', model: 'm' } })).result(), 30_000, 'the run'));
-    expect(result.success && result.finalAnswer === '', 'an empty reply ended the run as a success with no answer').toBe(false);
-    const said = result.chain.steps.some((s) => (s.type === 'thinking' ? s.thought : s.type === 'tool_result' ? (s.toolResult.error ?? '') : '').toLowerCase().includes('empty'));
+    const result = await h.worker.runUntil(async () =>
+      withDeadline(
+        (await h.agents.start({ task: 'empty reply', model: { provider: 'scripted', model: 'm' } })).result(),
+        30_000,
+        'the run',
+      ),
+    );
+    expect(
+      result.success && result.finalAnswer === '',
+      'an empty reply ended the run as a success with no answer',
+    ).toBe(false);
+    const said = result.chain.steps.some((s) =>
+      (s.type === 'thinking' ? s.thought : s.type === 'tool_result' ? (s.toolResult.error ?? '') : '')
+        .toLowerCase()
+        .includes('empty'),
+    );
     expect(said || /empty/i.test(result.error ?? ''), 'the chain does not record the empty reply').toBe(true);
   });
 
@@ -124,8 +152,13 @@ describe('fuzzed replies: cases the seeded scripts leave out', () => {
     try {
       const result = await h.worker.runUntil(withDeadline(handle.result(), 30_000, 'the run'));
       expect(result).toMatchObject({ terminationReason: 'success', finalAnswer: 'the file is missing' });
-      const observed = result.chain.steps.find((s) => s.type === 'tool_result' && s.toolResult.correlationId === 'toolu_surrogate');
-      expect(observed?.type === 'tool_result' && observed.toolResult).toMatchObject({ success: false, error: expect.stringContaining('no file a') });
+      const observed = result.chain.steps.find(
+        (s) => s.type === 'tool_result' && s.toolResult.correlationId === 'toolu_surrogate',
+      );
+      expect(observed?.type === 'tool_result' && observed.toolResult).toMatchObject({
+        success: false,
+        error: expect.stringContaining('no file a'),
+      });
     } finally {
       await handle.terminate('chaos: cleanup').catch(() => undefined);
     }

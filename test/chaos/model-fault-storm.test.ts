@@ -29,21 +29,32 @@ const env = useTestEnv();
 async function stormRun(h: AgentHarness, router: RunRouter, plan: StormPlan): Promise<string[]> {
   const fake = await startFakeMessagesServer({ script: [...plan.script] });
   const workflowId = `chaos-storm-${plan.seed}-${randomUUID().slice(0, 8)}`;
-  router.set(workflowId, createAnthropicProvider({ apiKey: 'sk-ant-chaos-0123456789', baseURL: fake.baseUrl, stream: plan.stream }));
+  router.set(
+    workflowId,
+    createAnthropicProvider({ apiKey: 'sk-ant-chaos-0123456789', baseURL: fake.baseUrl, stream: plan.stream }),
+  );
   try {
     const handle = await h.agents.start(
       {
         task: `Storm run ${plan.index}`,
-        model: { provider: 'anthropic', model: 'claude-sonnet-4-6', maximumAttempts: plan.maximumAttempts, timeoutMs: plan.timeoutMs, heartbeatTimeoutMs: 3 * plan.timeoutMs },
+        model: {
+          provider: 'anthropic',
+          model: 'claude-sonnet-4-6',
+          maximumAttempts: plan.maximumAttempts,
+          timeoutMs: plan.timeoutMs,
+          heartbeatTimeoutMs: 3 * plan.timeoutMs,
+        },
         maxIterations: plan.calls.length + 2,
       },
       { workflowId },
     );
     const started = Date.now();
-    const result = await withDeadline(handle.result(), plan.boundMs, `run ${plan.index}`).catch(async (err: unknown) => {
-      await handle.terminate('chaos: past its bound').catch(() => undefined);
-      throw err;
-    });
+    const result = await withDeadline(handle.result(), plan.boundMs, `run ${plan.index}`).catch(
+      async (err: unknown) => {
+        await handle.terminate('chaos: past its bound').catch(() => undefined);
+        throw err;
+      },
+    );
     const elapsed = Date.now() - started;
     let serverProblem: string | undefined;
     try {
@@ -53,7 +64,9 @@ async function stormRun(h: AgentHarness, router: RunRouter, plan: StormPlan): Pr
     }
     const events = (await handle.fetchHistory()).events ?? [];
     const problems = stormProblems({ plan, result, events, requests: fake.requests, serverProblem });
-    console.log(`storm run ${plan.index} seed ${plan.seed}: ${result.terminationReason} in ${elapsed} ms (bound ${plan.boundMs} ms)${problems.length ? ' PROBLEMS' : ''}`);
+    console.log(
+      `storm run ${plan.index} seed ${plan.seed}: ${result.terminationReason} in ${elapsed} ms (bound ${plan.boundMs} ms)${problems.length ? ' PROBLEMS' : ''}`,
+    );
     return problems;
   } finally {
     router.delete(workflowId);
@@ -62,22 +75,29 @@ async function stormRun(h: AgentHarness, router: RunRouter, plan: StormPlan): Pr
 }
 
 describe(`chaos: model fault storms (seed ${seed}, ${RUNS} runs)`, () => {
-  it('every run ends within its bound: success when retries suffice, else error with the fault that ended it', async () => {
-    console.log(`model fault storm: seed ${seed}, ${RUNS} runs (reproduce: CHAOS_SEED=${seed})`);
-    const router = createRunRouter('anthropic');
-    const h = await createHarness(env, { tools: testTools().tools, models: { anthropic: router.provider } });
-    const outcomes = await h.worker.runUntil(runPool(plans, CONCURRENCY, (plan) => stormRun(h, router, plan)));
+  it(
+    'every run ends within its bound: success when retries suffice, else error with the fault that ended it',
+    async () => {
+      console.log(`model fault storm: seed ${seed}, ${RUNS} runs (reproduce: CHAOS_SEED=${seed})`);
+      const router = createRunRouter('anthropic');
+      const h = await createHarness(env, { tools: testTools().tools, models: { anthropic: router.provider } });
+      const outcomes = await h.worker.runUntil(runPool(plans, CONCURRENCY, (plan) => stormRun(h, router, plan)));
 
-    const report = outcomes.flatMap((o, i) => {
-      const problems = o.ok ? o.value : [String(o.error)];
-      return problems.length ? [`${describeStorm(plans[i]!)}\n    - ${problems.join('\n    - ')}`] : [];
-    });
-    const ends = plans.map((p) => (p.expected.reason === 'success' ? 'success' : `error:${p.expected.failure.type}`));
-    console.log(`model fault storm: expected endings ${JSON.stringify(tally(ends))}`);
-    expect(report, `seed ${seed}`).toEqual([]);
-    // A storm that never both succeeds and fails proves little: the seed must cover both.
-    expect(ends.some((e) => e === 'success') && ends.some((e) => e !== 'success'), `seed ${seed} covers both endings`).toBe(true);
-  }, TEST_TIMEOUT_MS);
+      const report = outcomes.flatMap((o, i) => {
+        const problems = o.ok ? o.value : [String(o.error)];
+        return problems.length ? [`${describeStorm(plans[i]!)}\n    - ${problems.join('\n    - ')}`] : [];
+      });
+      const ends = plans.map((p) => (p.expected.reason === 'success' ? 'success' : `error:${p.expected.failure.type}`));
+      console.log(`model fault storm: expected endings ${JSON.stringify(tally(ends))}`);
+      expect(report, `seed ${seed}`).toEqual([]);
+      // A storm that never both succeeds and fails proves little: the seed must cover both.
+      expect(
+        ends.some((e) => e === 'success') && ends.some((e) => e !== 'success'),
+        `seed ${seed} covers both endings`,
+      ).toBe(true);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
 
 describe('model fault storms: cases the seeded storms leave out', () => {
@@ -85,11 +105,20 @@ describe('model fault storms: cases the seeded storms leave out', () => {
     // The API may echo part of a request in an error; JSON carries a lone surrogate as "\ud800".
     // Under 40 bytes protobufjs encodes the failure message itself, into invalid UTF-8.
     const fake = await startFakeMessagesServer({ script: [httpError(400, { message: 'bad "\uD800"' })] });
-    const h = await createHarness(env, { tools: [], models: { anthropic: createAnthropicProvider({ apiKey: 'sk-ant-chaos-0123456789', baseURL: fake.baseUrl }) } });
-    const handle = await h.agents.start({ task: 'surrogate in an error', model: { provider: 'anthropic', model: 'claude-sonnet-4-6', timeoutMs: 2_000 } });
+    const h = await createHarness(env, {
+      tools: [],
+      models: { anthropic: createAnthropicProvider({ apiKey: 'sk-ant-chaos-0123456789', baseURL: fake.baseUrl }) },
+    });
+    const handle = await h.agents.start({
+      task: 'surrogate in an error',
+      model: { provider: 'anthropic', model: 'claude-sonnet-4-6', timeoutMs: 2_000 },
+    });
     try {
       const result = await h.worker.runUntil(withDeadline(handle.result(), 30_000, 'the run'));
-      expect(result).toMatchObject({ terminationReason: 'error', error: expect.stringMatching(/^Model call failed: ModelBadRequest: Anthropic API 400: bad "/) });
+      expect(result).toMatchObject({
+        terminationReason: 'error',
+        error: expect.stringMatching(/^Model call failed: ModelBadRequest: Anthropic API 400: bad "/),
+      });
       expect(fake.requests).toHaveLength(1);
     } finally {
       await handle.terminate('chaos: cleanup').catch(() => undefined);
@@ -98,4 +127,5 @@ describe('model fault storms: cases the seeded storms leave out', () => {
   });
 });
 
-const tally = (items: string[]): Record<string, number> => items.reduce<Record<string, number>>((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
+const tally = (items: string[]): Record<string, number> =>
+  items.reduce<Record<string, number>>((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});

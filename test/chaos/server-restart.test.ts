@@ -56,7 +56,9 @@ describe('chaos: server restart', () => {
     const afterRequests = rng.int(RUNS, 2 * RUNS);
     const downMs = rng.int(1_000, 5_000);
     const plans = Array.from({ length: RUNS }, (_, i) => planRun(scenarioSeed, i));
-    console.log(`[chaos server-restart] seed ${seed} (reproduce: CHAOS_SEED=${seed}): ${signal} after ${afterRequests} model requests, down ${downMs} ms`);
+    console.log(
+      `[chaos server-restart] seed ${seed} (reproduce: CHAOS_SEED=${seed}): ${signal} after ${afterRequests} model requests, down ${downMs} ms`,
+    );
 
     const toolsFile = writeChaosToolsModule(dir);
     const referencing = runReferences(env, plans, toolsFile);
@@ -80,7 +82,9 @@ describe('chaos: server restart', () => {
     const client = new Client({ connection, namespace: server.namespace });
     const agents = new AgentClient({ client, taskQueue });
     const began = performance.now();
-    const handles = await Promise.all(plans.map((plan) => agents.start(chaosAgentInput(plan), { workflowId: `restart-${plan.label}` })));
+    const handles = await Promise.all(
+      plans.map((plan) => agents.start(chaosAgentInput(plan), { workflowId: `restart-${plan.label}` })),
+    );
     const results = Promise.all(handles.map((h) => h.result()));
     results.catch(() => {});
 
@@ -98,15 +102,34 @@ describe('chaos: server restart', () => {
         `restarted at +${seconds(restartedAt - began)} s, namespace answering at +${seconds(performance.now() - began)} s`,
     );
 
-    const finished = await withDeadline(results, DEADLINE_MS, () => `runs not done ${DEADLINE_MS} ms after the restart`);
-    console.log(`[chaos server-restart] all runs done at +${seconds(performance.now() - began)} s; workers that died on their own: ${relay.unexpectedExits.length}`);
+    const finished = await withDeadline(
+      results,
+      DEADLINE_MS,
+      () => `runs not done ${DEADLINE_MS} ms after the restart`,
+    );
+    console.log(
+      `[chaos server-restart] all runs done at +${seconds(performance.now() - began)} s; workers that died on their own: ${relay.unexpectedExits.length}`,
+    );
     for (const exit of relay.unexpectedExits) console.log(`[chaos server-restart] ${exit}`);
 
     const references = await referencing;
     const problems = [...fake.errors, ...service.errors];
     for (const [i, plan] of plans.entries()) {
-      const run = { plan, workflowId: handles[i]!.workflowId, result: finished[i]!, activities: await activityAttempts(client, handles[i]!.workflowId) };
-      problems.push(...runProblems(run, references.get(plan.label)!, { model, modelRecords: fake.requests, service, interruptions: [{ at: restartedAt }], origin: began }));
+      const run = {
+        plan,
+        workflowId: handles[i]!.workflowId,
+        result: finished[i]!,
+        activities: await activityAttempts(client, handles[i]!.workflowId),
+      };
+      problems.push(
+        ...runProblems(run, references.get(plan.label)!, {
+          model,
+          modelRecords: fake.requests,
+          service,
+          interruptions: [{ at: restartedAt }],
+          origin: began,
+        }),
+      );
     }
     expect(problems).toEqual([]);
     // The restart must have landed mid-run: some work before it, some after.

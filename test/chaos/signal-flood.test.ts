@@ -31,12 +31,22 @@ describe('a flood of signals', () => {
   it(`${flood.total} steer signals leave the run healthy: at most ${MAX_QUEUED_INSTRUCTIONS} join the conversation, and its history replays`, async () => {
     const task = `hostile: ${flood.total} steers`;
     // The run waits on a question (no activity timeout), so the flood can take as long as the machine needs.
-    book.script(task, [{ content: [useTool('ask_person', { question: 'Go on?' })] }, { content: [useTool('finish', { result: 'done' })] }]);
-    const h = await createHarness(shared.env, { tools: [gates.tool], models: { scripted: book.provider }, cacheWorkflows: true });
+    book.script(task, [
+      { content: [useTool('ask_person', { question: 'Go on?' })] },
+      { content: [useTool('finish', { result: 'done' })] },
+    ]);
+    const h = await createHarness(shared.env, {
+      tools: [gates.tool],
+      models: { scripted: book.provider },
+      cacheWorkflows: true,
+    });
     const { result, history } = await h.worker.runUntil(async () => {
       const started = await h.agents.start(scriptedInput(task, { allowQuestions: true }));
       const handle = shared.env.client.workflow.getHandle(started.workflowId);
-      await waitFor('the question to open', async () => (await handle.query<{ openQuestion?: unknown }>('status')).openQuestion !== undefined);
+      await waitFor(
+        'the question to open',
+        async () => (await handle.query<{ openQuestion?: unknown }>('status')).openQuestion !== undefined,
+      );
       const { runId } = await handle.describe();
       let sent = 0;
       for (let start = 0; start < flood.total; start += flood.wave) {
@@ -53,19 +63,33 @@ describe('a flood of signals', () => {
       }
       expect(sent).toBe(flood.total);
       // At the cap the server refuses the next signal: a flood can fill a run's history only so far.
-      if (flood.total === SIGNALS_PER_RUN_CAP) await expect(handle.signal('steer', { text: 'one more', by: 'flood' })).rejects.toThrow();
+      if (flood.total === SIGNALS_PER_RUN_CAP)
+        await expect(handle.signal('steer', { text: 'one more', by: 'flood' })).rejects.toThrow();
       await handle.executeUpdate('answer', { args: [{ text: 'Go on.', by: 'bob' }] });
       const done = (await handle.result()) as AgentResult;
-      return { result: done, history: await shared.env.client.workflow.getHandle(started.workflowId, runId).fetchHistory() };
+      return {
+        result: done,
+        history: await shared.env.client.workflow.getHandle(started.workflowId, runId).fetchHistory(),
+      };
     });
     expect(result).toMatchObject({ success: true, finalAnswer: 'done', terminationReason: 'success' });
-    expect(result.chain.steps.filter((s: ReasoningStep) => s.fromPerson?.kind === 'steer')).toHaveLength(MAX_QUEUED_INSTRUCTIONS);
+    expect(result.chain.steps.filter((s: ReasoningStep) => s.fromPerson?.kind === 'steer')).toHaveLength(
+      MAX_QUEUED_INSTRUCTIONS,
+    );
     const events = history.events!;
     expect(events.filter((e) => e.workflowExecutionSignaledEventAttributes)).toHaveLength(flood.total);
     // The only failed workflow tasks are the server's own: it fails a task to flush signals buffered meanwhile.
-    const causes = new Set(events.flatMap((e) => (e.workflowTaskFailedEventAttributes ? [e.workflowTaskFailedEventAttributes.cause] : [])));
-    expect([...causes].filter((c) => c !== WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND)).toEqual([]);
+    const causes = new Set(
+      events.flatMap((e) => (e.workflowTaskFailedEventAttributes ? [e.workflowTaskFailedEventAttributes.cause] : [])),
+    );
+    expect(
+      [...causes].filter((c) => c !== WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND),
+    ).toEqual([]);
     // A worker that restarts replays every signal and reaches the same commands.
-    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: createWorkerRunEvents(undefined).sinks }, history, 'replay-signal-flood');
+    await Worker.runReplayHistory(
+      { workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: createWorkerRunEvents(undefined).sinks },
+      history,
+      'replay-signal-flood',
+    );
   }, 900_000);
 });

@@ -31,7 +31,9 @@ describe('chaos: worker kills', () => {
   it(
     `${RUNS} seeded runs, each SIGKILLing its worker at a random point, all complete as if undisturbed`,
     async () => {
-      console.log(`[chaos worker-kills] seed ${seed} (reproduce: CHAOS_SEED=${seed}), ${RUNS} runs in waves of ${WAVE}`);
+      console.log(
+        `[chaos worker-kills] seed ${seed} (reproduce: CHAOS_SEED=${seed}), ${RUNS} runs in waves of ${WAVE}`,
+      );
       const toolsFile = writeChaosToolsModule(dir);
       const plans = Array.from({ length: RUNS }, (_, i) => planRun(seed, i));
       // The undisturbed references run alongside the first wave, which mostly waits on timeouts.

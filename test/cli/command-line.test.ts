@@ -28,28 +28,43 @@ describe('did you mean', () => {
     expect(didYouMean('max-iteration', ['model', 'max-iterations'])).toBe('max-iterations');
     expect(didYouMean('js', ['json'])).toBe('json');
     expect(didYouMean('x', ['json', 'role'])).toBeUndefined();
-    expect(didYouMean('frobnicate', COMMANDS.map((c) => c.name))).toBeUndefined();
+    expect(
+      didYouMean(
+        'frobnicate',
+        COMMANDS.map((c) => c.name),
+      ),
+    ).toBeUndefined();
   });
 });
 
 describe('the command line, read against the command table', () => {
   it('suggests the option and the command meant', () => {
     expect(refusal('status', 'agent-1', '--josn')).toBe('unknown option --josn; did you mean --json?');
-    expect(refusal('run', 'a task', '--max-iteration', '3')).toBe('unknown option --max-iteration; did you mean --max-iterations?');
+    expect(refusal('run', 'a task', '--max-iteration', '3')).toBe(
+      'unknown option --max-iteration; did you mean --max-iterations?',
+    );
     expect(refusal('stauts', 'agent-1')).toBe('unknown command "stauts"; did you mean "status"?');
     expect(refusal('frobnicate')).toBe('unknown command "frobnicate".');
   });
 
   it('refuses options that another command takes, saying which does and what this one takes', () => {
-    expect(refusal('cancel', 'agent-1', '--json')).toBe('"cancel" does not take --json (versions, tools, run, chain, status, tree, fork do); "cancel" takes --reason, --hard.');
-    expect(refusal('approve', 'agent-1', '--reason', 'r')).toMatch(/^"approve" does not take --reason \(reject, cancel do\); "approve" takes --note, --yes, --as, --roles\.$/);
-    expect(refusal('dev', '--tools', 'x.js')).toBe('"dev" does not take --tools (worker, serve, tools, fork do); "dev" takes --port.');
+    expect(refusal('cancel', 'agent-1', '--json')).toBe(
+      '"cancel" does not take --json (versions, tools, run, chain, status, tree, fork do); "cancel" takes --reason, --hard.',
+    );
+    expect(refusal('approve', 'agent-1', '--reason', 'r')).toMatch(
+      /^"approve" does not take --reason \(reject, cancel do\); "approve" takes --note, --yes, --as, --roles\.$/,
+    );
+    expect(refusal('dev', '--tools', 'x.js')).toBe(
+      '"dev" does not take --tools (worker, serve, tools, fork do); "dev" takes --port.',
+    );
     expect(refusal('status', 'agent-1', '-z')).toBe('unknown option -z for "status"; "status" takes --json, --role.');
   });
 
   it('refuses extra arguments and names the missing one', () => {
     expect(refusal('status', 'agent-1', 'extra')).toBe('"status" takes <workflowId>; unexpected "extra".');
-    expect(refusal('run', 'Compare', 'Paris', 'and', 'Tokyo')).toBe('"run" takes "<task>"; unexpected "Paris" "and" "Tokyo" (put the task in quotes).');
+    expect(refusal('run', 'Compare', 'Paris', 'and', 'Tokyo')).toBe(
+      '"run" takes "<task>"; unexpected "Paris" "and" "Tokyo" (put the task in quotes).',
+    );
     expect(refusal('dev', 'now')).toBe('"dev" takes no arguments; unexpected "now".');
     expect(refusal('steer', 'agent-1')).toMatch(/^"steer" needs the instruction/);
     expect(refusal('chain')).toBe('"chain" needs a workflow id.');
@@ -65,9 +80,13 @@ describe('the command line, read against the command table', () => {
 
   it('reads what each command takes: approve its optional call id, run --allow-questions, codec-server repeated origins', () => {
     const approve = parse('approve', 'agent-1', 'toolu_1', '-y', '--as', 'alice');
-    expect(approve.kind === 'command' && [approve.line.args, approve.line.flag('yes'), approve.line.text('as')]).toEqual([['agent-1', 'toolu_1'], true, 'alice']);
+    expect(
+      approve.kind === 'command' && [approve.line.args, approve.line.flag('yes'), approve.line.text('as')],
+    ).toEqual([['agent-1', 'toolu_1'], true, 'alice']);
     const run = parse('run', 'Ask me', '--allow-questions', '--plan');
-    expect(run.kind === 'command' && [run.line.flag('allow-questions'), run.line.flag('plan'), run.line.flag('json')]).toEqual([true, true, false]);
+    expect(
+      run.kind === 'command' && [run.line.flag('allow-questions'), run.line.flag('plan'), run.line.flag('json')],
+    ).toEqual([true, true, false]);
     const codec = parse('codec-server', '--cors-origin', 'http://a', '--cors-origin', 'http://b');
     expect(codec.kind === 'command' && codec.line.texts('cors-origin')).toEqual(['http://a', 'http://b']);
   });
@@ -81,7 +100,9 @@ describe('the command line, read against the command table', () => {
   it('the help text names every command and every option each command takes', () => {
     const missing = COMMANDS.flatMap((c: CommandSpec) => [
       ...(HELP.includes(`thoughtline ${c.name}`) ? [] : [c.name]),
-      ...Object.keys(c.options).filter((o) => !HELP.includes(`--${o}`)).map((o) => `${c.name} --${o}`),
+      ...Object.keys(c.options)
+        .filter((o) => !HELP.includes(`--${o}`))
+        .map((o) => `${c.name} --${o}`),
     ]);
     expect(missing).toEqual([]);
   });

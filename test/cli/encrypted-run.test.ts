@@ -7,15 +7,25 @@ import { cliEnv, runCli } from '../helpers/cli-process';
 describe('an encrypted run', () => {
   it('read without keys says to set THOUGHTLINE_ENCRYPTION_KEYS (exit 1); with them, status is human text and --json the record', async () => {
     const queue = `encrypted-${randomUUID()}`;
-    const withKeys = cliEnv({ THOUGHTLINE_TASK_QUEUE: queue, THOUGHTLINE_ENCRYPTION_KEYS: generateEncryptionKey('k1') });
+    const withKeys = cliEnv({
+      THOUGHTLINE_TASK_QUEUE: queue,
+      THOUGHTLINE_ENCRYPTION_KEYS: generateEncryptionKey('k1'),
+    });
     const withoutKeys = cliEnv({ THOUGHTLINE_TASK_QUEUE: queue });
     delete withoutKeys['THOUGHTLINE_ENCRYPTION_KEYS'];
     const id = `agent-encrypted-${randomUUID()}`;
     // The offline model and the embedded worker: however the run ends, it completes with a result.
-    const run = await runCli(['run', 'Compare the weather in Paris and Tokyo', '--json', '--workflow-id', id, '--max-iterations', '4'], withKeys);
+    const run = await runCli(
+      ['run', 'Compare the weather in Paris and Tokyo', '--json', '--workflow-id', id, '--max-iterations', '4'],
+      withKeys,
+    );
     expect([0, 1], run.stderr).toContain(run.code);
 
-    for (const args of [['status', id], ['chain', id], ['export', id]]) {
+    for (const args of [
+      ['status', id],
+      ['chain', id],
+      ['export', id],
+    ]) {
       const unread = await runCli(args, withoutKeys);
       expect(unread.code, args.join(' ')).toBe(1);
       expect(unread.stderr).toContain(
@@ -38,6 +48,8 @@ describe('an encrypted run', () => {
     // An ended run refuses steering, with the agent's own reason when it can be read.
     const steer = await runCli(['steer', id, 'Use only 2024 data'], withKeys);
     expect(steer.code).toBe(1);
-    expect(steer.stderr).toMatch(new RegExp(`thoughtline: run ${id} has ended \\(completed: [a-z_]+\\); nothing to steer\\.`));
+    expect(steer.stderr).toMatch(
+      new RegExp(`thoughtline: run ${id} has ended \\(completed: [a-z_]+\\); nothing to steer\\.`),
+    );
   });
 });

@@ -9,7 +9,7 @@ import { useTestEnv } from '../helpers/temporal-env';
 const env = useTestEnv();
 
 describe('messages to a run that has ended', () => {
-  it('steer, answer, cancel, approve and reject say the run has ended and how, exit 1, instead of Temporal\'s text', async () => {
+  it("steer, answer, cancel, approve and reject say the run has ended and how, exit 1, instead of Temporal's text", async () => {
     // No worker: the run is started and terminated, which is enough to have ended.
     const agents = new AgentClient({ client: env.client, taskQueue: `ended-${randomUUID()}` });
     const handle = await agents.start({ task: 'Never served', model: SCRIPTED_MODEL });

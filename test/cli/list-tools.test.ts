@@ -3,9 +3,29 @@ import { describe, expect, it } from 'vitest';
 import { formatToolTable, toolRow } from '../../src/cli/commands/list-tools';
 import { defineTool } from '../../src/tools/define-tool';
 
-const read = defineTool({ name: 'read_ledger', type: 'database', description: 'Reads the ledger', input: z.object({}), readOnly: true, execute: () => 1 });
-const write = defineTool({ name: 'write_ledger', type: 'database', description: 'Writes\nthe ledger', input: z.object({}), requiredRoles: ['finance'], execute: () => 1 });
-const ruled = defineTool({ name: 'pay', description: 'Pays', input: z.object({ amount: z.number() }), approval: { anyOf: [{ when: 'above', field: 'amount', threshold: 100 }] }, execute: () => 1 });
+const read = defineTool({
+  name: 'read_ledger',
+  type: 'database',
+  description: 'Reads the ledger',
+  input: z.object({}),
+  readOnly: true,
+  execute: () => 1,
+});
+const write = defineTool({
+  name: 'write_ledger',
+  type: 'database',
+  description: 'Writes\nthe ledger',
+  input: z.object({}),
+  requiredRoles: ['finance'],
+  execute: () => 1,
+});
+const ruled = defineTool({
+  name: 'pay',
+  description: 'Pays',
+  input: z.object({ amount: z.number() }),
+  approval: { anyOf: [{ when: 'above', field: 'amount', threshold: 100 }] },
+  execute: () => 1,
+});
 
 describe('thoughtline tools', () => {
   it('shows each tool with its type, source, read-only flag, approval default and roles', () => {

@@ -12,8 +12,12 @@ describe('readErrorText', () => {
   });
 
   it('a key the ring lacks names the key and the variable', () => {
-    const text = readErrorText(new PayloadDecryptionError('payload was encrypted with key "k2", which is not in the key ring'));
-    expect(text).toBe('payload was encrypted with key "k2", which is not in the key ring: set THOUGHTLINE_ENCRYPTION_KEYS to include the key the run was written with (see docs/security.md, "Encryption at rest")');
+    const text = readErrorText(
+      new PayloadDecryptionError('payload was encrypted with key "k2", which is not in the key ring'),
+    );
+    expect(text).toBe(
+      'payload was encrypted with key "k2", which is not in the key ring: set THOUGHTLINE_ENCRYPTION_KEYS to include the key the run was written with (see docs/security.md, "Encryption at rest")',
+    );
   });
 
   it('keeps other errors as they are, and a missing run short', () => {

@@ -30,7 +30,10 @@ describe('run flags into the agent input', () => {
   });
 
   it('accepts registered tools and catalogue agents, and skips the check when the worker is elsewhere', () => {
-    const file = agentsFile({ lead: { description: 'Leads', tools: ['helper', 'get_weather'] }, helper: { description: 'Helps', tools: ['remote_tool'] } });
+    const file = agentsFile({
+      lead: { description: 'Leads', tools: ['helper', 'get_weather'] },
+      helper: { description: 'Helps', tools: ['remote_tool'] },
+    });
     expect(() => runExtras({ agents: file, registeredTools: ['get_weather', 'remote_tool'] })).not.toThrow();
     expect(Object.keys(runExtras({ agents: file }).agents ?? {})).toEqual(['lead', 'helper']);
   });

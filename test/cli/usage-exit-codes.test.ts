@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { cliEnv, runCli } from '../helpers/cli-process';
 
 /** Each mistake is refused before the CLI talks to any server: exit 2, the reason, and the pointer to --help. */
-const usageMistake = async (args: string[], message: string | RegExp, extraEnv: Record<string, string> = {}): Promise<void> => {
+const usageMistake = async (
+  args: string[],
+  message: string | RegExp,
+  extraEnv: Record<string, string> = {},
+): Promise<void> => {
   const { code, stdout, stderr } = await runCli(args, cliEnv(extraEnv));
   expect(code, `${args.join(' ')}\n${stderr}`).toBe(2);
   if (typeof message === 'string') expect(stderr).toContain(`thoughtline: ${message}\n`);
@@ -23,19 +27,31 @@ describe('the CLI refuses usage mistakes with exit code 2 and says what was mean
 
   it('extra arguments and options the command does not take are refused, not ignored', async () => {
     await usageMistake(['status', 'agent-1', 'extra'], '"status" takes <workflowId>; unexpected "extra".');
-    await usageMistake(['cancel', 'agent-1', '--json'], '"cancel" does not take --json (versions, tools, run, chain, status, tree, fork do); "cancel" takes --reason, --hard.');
+    await usageMistake(
+      ['cancel', 'agent-1', '--json'],
+      '"cancel" does not take --json (versions, tools, run, chain, status, tree, fork do); "cancel" takes --reason, --hard.',
+    );
   });
 
   it('bad option values are usage mistakes too (they exited 1)', async () => {
     await usageMistake(['status', 'agent-1', '--role', 'boss'], /--role: Unknown viewer role "boss"/);
-    await usageMistake(['run', 'A task', '--template', 'nope'], '--template must be one of debug_bug, implement_feature, refactor_code.');
-    await usageMistake(['reject', 'agent-1', '--yes'], '"reject" needs --reason TEXT: the agent reads it to decide what to do instead.');
+    await usageMistake(
+      ['run', 'A task', '--template', 'nope'],
+      '--template must be one of debug_bug, implement_feature, refactor_code.',
+    );
+    await usageMistake(
+      ['reject', 'agent-1', '--yes'],
+      '"reject" needs --reason TEXT: the agent reads it to decide what to do instead.',
+    );
   });
 
   it('an --agents file naming a tool the embedded worker does not serve is refused before the run starts', async () => {
     // A queue no worker polls, so the run would go to this process's own worker, whose tools are known.
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'agents-')), 'agents.json');
-    fs.writeFileSync(file, JSON.stringify({ researcher: { description: 'Finds facts', tools: ['get_weather', 'web_search'] } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ researcher: { description: 'Finds facts', tools: ['get_weather', 'web_search'] } }),
+    );
     await usageMistake(
       ['run', 'Research the weather', '--agents', file],
       `the --agents file: "researcher" names the tool "web_search", which this run's worker does not serve. Known tools: get_weather, save_report; agents in the file: researcher.`,
@@ -47,6 +63,8 @@ describe('the CLI refuses usage mistakes with exit code 2 and says what was mean
     const { code, stdout } = await runCli(['run', '--help'], cliEnv({}));
     expect(code).toBe(0);
     expect(stdout).toContain('--allow-questions');
-    expect(stdout).toContain('Exit codes: 0 success, 1 the agent ended another way or the command failed, 2 a usage mistake,\n130 Ctrl-C while run followed its run.');
+    expect(stdout).toContain(
+      'Exit codes: 0 success, 1 the agent ended another way or the command failed, 2 a usage mistake,\n130 Ctrl-C while run followed its run.',
+    );
   });
 });

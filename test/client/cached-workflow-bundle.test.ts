@@ -18,7 +18,12 @@ describe('the cached workflow bundle', () => {
     const code = fs.readFileSync(first.codePath, 'utf8');
     expect(code).toContain('agentWorkflow');
     // Its source map names every file and line, without the sources' text (half the bundle).
-    const map = JSON.parse(Buffer.from(/sourceMappingURL=data:application\/json;charset=utf-8;base64,(.+)$/m.exec(code)![1]!, 'base64').toString('utf8')) as { sources: string[]; sourcesContent?: unknown };
+    const map = JSON.parse(
+      Buffer.from(
+        /sourceMappingURL=data:application\/json;charset=utf-8;base64,(.+)$/m.exec(code)![1]!,
+        'base64',
+      ).toString('utf8'),
+    ) as { sources: string[]; sourcesContent?: unknown };
     expect(map.sources.some((s) => s.endsWith('run-agent.ts'))).toBe(true);
     expect(map.sourcesContent).toBeUndefined();
 
@@ -29,11 +34,16 @@ describe('the cached workflow bundle', () => {
 
     const encrypted = await cachedWorkflowBundle({ cacheDir, failureConverterPath: FAILURE_CONVERTER_PATH });
     expect(encrypted.codePath).not.toBe(first.codePath);
-    expect(fs.readdirSync(cacheDir).sort()).toEqual([path.basename(first.codePath), path.basename(encrypted.codePath)].sort());
+    expect(fs.readdirSync(cacheDir).sort()).toEqual(
+      [path.basename(first.codePath), path.basename(encrypted.codePath)].sort(),
+    );
   }, 120_000);
 
   it("serves the CLI's embedded worker, encrypted payloads included", async () => {
-    const env = cliEnv({ THOUGHTLINE_TASK_QUEUE: `bundle-${randomUUID()}`, THOUGHTLINE_ENCRYPTION_KEYS: generateEncryptionKey('k1') });
+    const env = cliEnv({
+      THOUGHTLINE_TASK_QUEUE: `bundle-${randomUUID()}`,
+      THOUGHTLINE_ENCRYPTION_KEYS: generateEncryptionKey('k1'),
+    });
     const run = await runCli(['run', 'Compare the weather in San Francisco and Paris', '--json'], env);
     expect(run.code, run.stderr).toBe(0);
     expect(AgentResult.parse(JSON.parse(run.stdout))).toMatchObject({ success: true, toolCalls: 2 });

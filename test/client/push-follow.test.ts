@@ -29,10 +29,14 @@ afterAll(async () => {
 const lookups = lookupTurns;
 const start = (task: string, turns: ScriptedTurn[], free = Infinity) => book.start(h.agents, task, turns, free);
 
-const pushClient = (url: string, token = 'dev-token') => new AgentClient({ client: env.client, taskQueue: h.taskQueue, server: { url, token } });
+const pushClient = (url: string, token = 'dev-token') =>
+  new AgentClient({ client: env.client, taskQueue: h.taskQueue, server: { url, token } });
 
 /** Everything a follower yields, then its result. */
-async function collect(events: AsyncGenerator<WatchEvent, AgentResult>, onEvent?: (e: WatchEvent) => void): Promise<{ events: WatchEvent[]; result: AgentResult }> {
+async function collect(
+  events: AsyncGenerator<WatchEvent, AgentResult>,
+  onEvent?: (e: WatchEvent) => void,
+): Promise<{ events: WatchEvent[]; result: AgentResult }> {
   const seen: WatchEvent[] = [];
   let next = await events.next();
   for (; !next.done; next = await events.next()) {
@@ -47,7 +51,10 @@ const steps = (events: readonly WatchEvent[]) => events.flatMap((e) => (e.type =
 describe('AgentClient.follow with a server: the push stream', () => {
   it('yields the same steps as polling follow for the same run, and the same result', async () => {
     const run = await start('push and poll', lookups(3));
-    const [pushed, polled] = await Promise.all([collect(pushClient(server.url).follow(run.id, { live: false })), collect(h.agents.follow(run.id, { live: false, pollMs: 100 }))]);
+    const [pushed, polled] = await Promise.all([
+      collect(pushClient(server.url).follow(run.id, { live: false })),
+      collect(h.agents.follow(run.id, { live: false, pollMs: 100 })),
+    ]);
     expect(steps(pushed.events).length).toBeGreaterThan(8);
     expect(steps(pushed.events)).toEqual(steps(polled.events));
     expect(pushed.result).toEqual(polled.result);
@@ -63,7 +70,17 @@ describe('AgentClient.follow with a server: the push stream', () => {
     });
     await pollFor('the run to wait', () => (run.waiting() === 1 ? true : undefined));
     await pollFor('the watcher to join', () => (server.route.watcherCount() > 0 ? true : undefined));
-    server.bus.publish({ type: 'text_delta', runId: run.id, chainStatus: 'thinking', stepNumber: 1, activityId: '9', attempt: 2, kind: 'thinking', offset: 0, text: 'hmm' });
+    server.bus.publish({
+      type: 'text_delta',
+      runId: run.id,
+      chainStatus: 'thinking',
+      stepNumber: 1,
+      activityId: '9',
+      attempt: 2,
+      kind: 'thinking',
+      offset: 0,
+      text: 'hmm',
+    });
     await pollFor('the live delta', () => (live.length > 0 ? true : undefined));
     run.release();
     await following;
@@ -94,7 +111,7 @@ describe('AgentClient.follow with a server: the push stream', () => {
     }
   });
 
-  it('a refusal ends following at once with the server\'s reason', async () => {
+  it("a refusal ends following at once with the server's reason", async () => {
     const run = await start('push refused', lookups(0));
     await run.handle.result();
     await expect(collect(pushClient(server.url, 'nobody').follow(run.id))).rejects.toThrow(PushStreamError);

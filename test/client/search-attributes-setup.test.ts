@@ -16,7 +16,9 @@ describe('ensureSearchAttributes', () => {
     });
     expect(await ensureSearchAttributes(env.client, namespace)).toEqual(SEARCH_ATTRIBUTES.map((a) => a.name));
     const listed = await env.client.connection.operatorService.listSearchAttributes({ namespace });
-    expect(Object.keys(listed.customAttributes ?? {})).toEqual(expect.arrayContaining(SEARCH_ATTRIBUTES.map((a) => a.name)));
+    expect(Object.keys(listed.customAttributes ?? {})).toEqual(
+      expect.arrayContaining(SEARCH_ATTRIBUTES.map((a) => a.name)),
+    );
     expect(await ensureSearchAttributes(env.client, namespace)).toEqual([]);
   });
 });

@@ -28,7 +28,11 @@ describe('AesGcmCodec', () => {
     expect(Buffer.from(again[0]!.data!).equals(Buffer.from(encoded[0]!.data!))).toBe(false);
 
     const decoded = await codec.decode(encoded);
-    expect(decoded.map((p) => defaultPayloadConverter.fromPayload(p))).toEqual([{ task: 'SECRET-MARKER' }, null, new Uint8Array([0, 1, 2])]);
+    expect(decoded.map((p) => defaultPayloadConverter.fromPayload(p))).toEqual([
+      { task: 'SECRET-MARKER' },
+      null,
+      new Uint8Array([0, 1, 2]),
+    ]);
     expect(text(decoded[0]!.metadata?.encoding)).toBe('json/plain');
   });
 
@@ -37,7 +41,7 @@ describe('AesGcmCodec', () => {
     const stored = await before.encode([toPayload('written under k1')]);
     const after = new AesGcmCodec(parseEncryptionKeys(`${k2},${k1}`));
 
-    expect(defaultPayloadConverter.fromPayload(( await after.decode(stored))[0]!)).toBe('written under k1');
+    expect(defaultPayloadConverter.fromPayload((await after.decode(stored))[0]!)).toBe('written under k1');
     const fresh = await after.encode([toPayload('written under k2')]);
     expect(text(fresh[0]!.metadata?.[METADATA_ENCRYPTION_KEY_ID])).toBe('k2');
     await expect(before.decode(fresh)).rejects.toThrow(PayloadDecryptionError);
@@ -46,7 +50,10 @@ describe('AesGcmCodec', () => {
   it('names the key id when the key is not in the ring', async () => {
     const stored = await new AesGcmCodec(parseEncryptionKeys(k2)).encode([toPayload('x')]);
     const other = new AesGcmCodec(parseEncryptionKeys(k1));
-    const refused = await other.decode(stored).then(() => undefined, (err: Error) => err.message);
+    const refused = await other.decode(stored).then(
+      () => undefined,
+      (err: Error) => err.message,
+    );
     expect(refused).toMatch(/encrypted with key "k2", which is not in the key ring/);
     // The ring's own key ids are not given away.
     expect(refused).not.toContain('k1');

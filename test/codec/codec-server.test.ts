@@ -22,14 +22,23 @@ const countingCodec: PayloadCodec = {
 let server: CodecServer;
 let encryptedBody: string;
 beforeAll(async () => {
-  server = await startCodecServer({ codec: countingCodec, token: TOKEN, corsOrigins: [UI_ORIGIN], maxBodyBytes: 64 * 1024 });
+  server = await startCodecServer({
+    codec: countingCodec,
+    token: TOKEN,
+    corsOrigins: [UI_ORIGIN],
+    maxBodyBytes: 64 * 1024,
+  });
   const encrypted = await codec.encode([defaultPayloadConverter.toPayload({ secret: 'CODEC-SERVER-MARKER' })]);
   encryptedBody = JSON.stringify({ payloads: encrypted.map(toJson) });
 });
 afterAll(async () => server?.close());
 
 const post = (path: string, headers: Record<string, string>, body = encryptedBody) =>
-  fetch(`${server.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Namespace': 'default', ...headers }, body });
+  fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Namespace': 'default', ...headers },
+    body,
+  });
 
 const decodedData = async (res: Response): Promise<unknown[]> => {
   const json = (await res.json()) as { payloads: Array<{ metadata: Record<string, string>; data: string }> };
@@ -42,7 +51,12 @@ const decodedData = async (res: Response): Promise<unknown[]> => {
 describe('codec server', () => {
   it('refuses without the token or with a wrong one, and decodes nothing', async () => {
     const before = { ...calls };
-    const attempts: Array<Record<string, string>> = [{}, { Authorization: 'Bearer wrong-token' }, { Authorization: `Basic ${TOKEN}` }, { Authorization: `Bearer ${TOKEN}x` }];
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { Authorization: 'Bearer wrong-token' },
+      { Authorization: `Basic ${TOKEN}` },
+      { Authorization: `Bearer ${TOKEN}x` },
+    ];
     for (const headers of attempts) {
       const res = await post('/decode', headers);
       expect(res.status).toBe(401);
@@ -77,10 +91,13 @@ describe('codec server', () => {
     const res = await post('/decode', { Authorization: `Bearer ${TOKEN}` }, body);
     expect(res.status).toBe(200);
     const text = await res.text();
-    const payloads = (JSON.parse(text) as { payloads: temporal.api.common.v1.IPayload[] }).payloads.map((p) => temporal.api.common.v1.Payload.fromObject(p));
+    const payloads = (JSON.parse(text) as { payloads: temporal.api.common.v1.IPayload[] }).payloads.map((p) =>
+      temporal.api.common.v1.Payload.fromObject(p),
+    );
     // Decoded payloads keep no trace of our key. (A search of the raw text for "k1" failed at
     // random: base64 ciphertext contains those two characters about one time in fifty.)
-    for (const decoded of [payloads[0]!, payloads[2]!]) expect(Object.keys(decoded.metadata ?? {})).toEqual(['encoding']);
+    for (const decoded of [payloads[0]!, payloads[2]!])
+      expect(Object.keys(decoded.metadata ?? {})).toEqual(['encoding']);
     expect(defaultPayloadConverter.fromPayload(payloads[0]!)).toEqual({ secret: 'CODEC-SERVER-MARKER' });
     expect(toJson(payloads[1]!)).toEqual(toJson(foreign!));
     expect(defaultPayloadConverter.fromPayload(payloads[2]!)).toBe('after the bad one');
@@ -101,7 +118,11 @@ describe('codec server', () => {
     const preflight = (origin: string) =>
       fetch(`${server.url}/decode`, {
         method: 'OPTIONS',
-        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-namespace' },
+        headers: {
+          Origin: origin,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'content-type,x-namespace',
+        },
       });
     const allowed = await preflight(UI_ORIGIN);
     expect(allowed.status).toBe(204);
@@ -133,7 +154,9 @@ describe('codec server', () => {
     // An altered payload fails only itself: it comes back as it was sent, still encrypted.
     const altered = await post('/decode', auth, JSON.stringify(tampered));
     expect(altered.status).toBe(200);
-    expect(((await altered.json()) as { payloads: Array<{ data: string }> }).payloads[0]!.data).toBe(tampered.payloads[0]!.data);
+    expect(((await altered.json()) as { payloads: Array<{ data: string }> }).payloads[0]!.data).toBe(
+      tampered.payloads[0]!.data,
+    );
     expect((await post('/metrics', auth)).status).toBe(404);
     expect((await fetch(`${server.url}/decode`, { headers: auth })).status).toBe(405);
   });
@@ -143,13 +166,22 @@ describe('readCodecServerEnv', () => {
   const key = generateEncryptionKey('k1');
 
   it('refuses to start without a token, or with a short one, saying how to make one', () => {
-    expect(() => readCodecServerEnv({ THOUGHTLINE_ENCRYPTION_KEYS: key })).toThrow(/THOUGHTLINE_CODEC_TOKEN is not set.*will not start without one.*randomBytes/);
-    expect(() => readCodecServerEnv({ THOUGHTLINE_ENCRYPTION_KEYS: key, THOUGHTLINE_CODEC_TOKEN: 'short' })).toThrow(/at least 16 characters/);
-    expect(() => readCodecServerEnv({ THOUGHTLINE_CODEC_TOKEN: TOKEN })).toThrow(/THOUGHTLINE_ENCRYPTION_KEYS is not set/);
+    expect(() => readCodecServerEnv({ THOUGHTLINE_ENCRYPTION_KEYS: key })).toThrow(
+      /THOUGHTLINE_CODEC_TOKEN is not set.*will not start without one.*randomBytes/,
+    );
+    expect(() => readCodecServerEnv({ THOUGHTLINE_ENCRYPTION_KEYS: key, THOUGHTLINE_CODEC_TOKEN: 'short' })).toThrow(
+      /at least 16 characters/,
+    );
+    expect(() => readCodecServerEnv({ THOUGHTLINE_CODEC_TOKEN: TOKEN })).toThrow(
+      /THOUGHTLINE_ENCRYPTION_KEYS is not set/,
+    );
   });
 
   it('parses the key ring and token', () => {
-    const { keys, token } = readCodecServerEnv({ THOUGHTLINE_ENCRYPTION_KEYS: `${key},${generateEncryptionKey('k0')}`, THOUGHTLINE_CODEC_TOKEN: TOKEN });
+    const { keys, token } = readCodecServerEnv({
+      THOUGHTLINE_ENCRYPTION_KEYS: `${key},${generateEncryptionKey('k0')}`,
+      THOUGHTLINE_CODEC_TOKEN: TOKEN,
+    });
     expect(token).toBe(TOKEN);
     expect(keys.currentKeyId).toBe('k1');
     expect(keys.keys.size).toBe(2);

@@ -80,19 +80,25 @@ interface Found {
 function payloadsIn(value: unknown, path = ''): Found[] {
   if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return [];
   // Decoded messages carry their reflected type; @temporalio/proto types are not constructors.
-  if ((value as { $type?: unknown }).$type === Payload) return [{ path, payload: value as temporal.api.common.v1.Payload }];
+  if ((value as { $type?: unknown }).$type === Payload)
+    return [{ path, payload: value as temporal.api.common.v1.Payload }];
   return Object.entries(value)
     .filter(([key]) => key !== 'header' && key !== 'searchAttributes')
     .flatMap(([key, child]) => payloadsIn(child, `${path}.${key}`));
 }
 
-const encodingOf = (payload: temporal.api.common.v1.IPayload) => Buffer.from(payload.metadata?.encoding ?? []).toString();
+const encodingOf = (payload: temporal.api.common.v1.IPayload) =>
+  Buffer.from(payload.metadata?.encoding ?? []).toString();
 
 /** What the Web UI does: sends stored payloads to the codec server and reads back plain data. */
 async function decodeRemotely(payloads: temporal.api.common.v1.IPayload[]): Promise<string[]> {
   const res = await fetch(`${codecServer.url}/decode`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Namespace': inject('temporalNamespace'), Authorization: `Bearer ${TOKEN}` },
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Namespace': inject('temporalNamespace'),
+      Authorization: `Bearer ${TOKEN}`,
+    },
     body: JSON.stringify({ payloads: payloads.map((p) => Payload.toObject(Payload.fromObject(p), { bytes: String })) }),
   });
   expect(res.status).toBe(200);
@@ -100,10 +106,13 @@ async function decodeRemotely(payloads: temporal.api.common.v1.IPayload[]): Prom
   return body.payloads.map((p) => Buffer.from(p.data ?? '', 'base64').toString('utf8'));
 }
 
-
 describe('encryption at rest on a real dev server', () => {
   it('stores only ciphertext for inputs, results, activities and failures; the codec server reads it back', async () => {
-    const handle = await agents.start({ task: `Open the vault for ${TASK_MARKER}`, model: SCRIPTED_MODEL, caller: { id: 'u1', roles: [], tenant: 'enc-tenant' } });
+    const handle = await agents.start({
+      task: `Open the vault for ${TASK_MARKER}`,
+      model: SCRIPTED_MODEL,
+      caller: { id: 'u1', roles: [], tenant: 'enc-tenant' },
+    });
     const result = await handle.result();
     model.verify();
     expect(result.finalAnswer).toContain(ANSWER_MARKER);
@@ -116,14 +125,30 @@ describe('encryption at rest on a real dev server', () => {
 
     const events = history.events ?? [];
     const ofType = (type: temporal.api.enums.v1.EventType) => events.filter((e) => e.eventType === type);
-    const started = ofType(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED)[0]!.workflowExecutionStartedEventAttributes!;
-    const completed = ofType(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED)[0]!.workflowExecutionCompletedEventAttributes!;
-    const scheduled = ofType(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED).map((e) => e.activityTaskScheduledEventAttributes!);
-    const activityResults = ofType(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED).map((e) => e.activityTaskCompletedEventAttributes!);
-    const activityFailures = ofType(EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED).map((e) => e.activityTaskFailedEventAttributes!.failure!);
+    const started = ofType(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED)[0]!
+      .workflowExecutionStartedEventAttributes!;
+    const completed = ofType(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED)[0]!
+      .workflowExecutionCompletedEventAttributes!;
+    const scheduled = ofType(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED).map(
+      (e) => e.activityTaskScheduledEventAttributes!,
+    );
+    const activityResults = ofType(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED).map(
+      (e) => e.activityTaskCompletedEventAttributes!,
+    );
+    const activityFailures = ofType(EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED).map(
+      (e) => e.activityTaskFailedEventAttributes!.failure!,
+    );
     expect(started.input?.payloads).toHaveLength(1);
     expect(completed.result?.payloads).toHaveLength(1);
-    expect(scheduled.map((s) => s.activityType?.name)).toEqual(['acquireTenantRun', 'describeTools', 'leaseTenantTokens', 'callModel', 'runTool', 'callModel', 'releaseTenantRun']);
+    expect(scheduled.map((s) => s.activityType?.name)).toEqual([
+      'acquireTenantRun',
+      'describeTools',
+      'leaseTenantTokens',
+      'callModel',
+      'runTool',
+      'callModel',
+      'releaseTenantRun',
+    ]);
     expect(activityResults).toHaveLength(6);
     expect(activityFailures).toHaveLength(1);
 
@@ -146,7 +171,11 @@ describe('encryption at rest on a real dev server', () => {
     expect(toolFailure.stackTrace).toBe('');
     expect(encodingOf(toolFailure.encodedAttributes!)).toBe(ENCRYPTED_ENCODING);
 
-    const decoded = await decodeRemotely([started.input!.payloads![0]!, completed.result!.payloads![0]!, toolFailure.encodedAttributes!]);
+    const decoded = await decodeRemotely([
+      started.input!.payloads![0]!,
+      completed.result!.payloads![0]!,
+      toolFailure.encodedAttributes!,
+    ]);
     expect(decoded[0]).toContain(TASK_MARKER);
     expect(decoded[1]).toContain(ANSWER_MARKER);
     expect(JSON.parse(decoded[2]!)).toMatchObject({ message: expect.stringContaining(TOOL_ERROR_MARKER) });
@@ -176,7 +205,9 @@ describe('encryption at rest on a real dev server', () => {
     expect(stored.stackTrace).toBe('');
     expect(stored.applicationFailureInfo?.type).toBe('InvalidAgentInput');
     expect(encodingOf(stored.encodedAttributes!)).toBe(ENCRYPTED_ENCODING);
-    expect(Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1')).not.toContain('maxIterations');
+    expect(Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1')).not.toContain(
+      'maxIterations',
+    );
 
     const [attributes] = await decodeRemotely([stored.encodedAttributes!]);
     const { message, stack_trace } = JSON.parse(attributes!) as { message: string; stack_trace: string };

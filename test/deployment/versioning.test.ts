@@ -23,62 +23,86 @@ function buildsThatRan(history: temporal.api.history.v1.IHistory): string[] {
 }
 
 describe('upgrades through Worker Deployment Versioning', () => {
-  it('a run started on build A finishes on A after B became current; B takes every new run; A drains and stops', { timeout: 120_000 }, async () => {
-    const codeA = fs.readFileSync(inject('workflowBundlePath'), 'utf8');
-    // The same workflows as another build: any change to the bundle is a new build id.
-    const codeB = `// build B\n${codeA}`;
-    const taskQueue = `versioning-${randomUUID()}`;
-    const namespace = inject('temporalNamespace');
-    const ran: Array<Record<string, unknown>> = [];
-    const worker = (code: string, model: ReturnType<typeof createScriptedModel>) =>
-      createAgentWorker({ connection: env.nativeConnection, namespace, taskQueue, tools: [writeFileTool(ran)], models: { scripted: model }, workflowBundle: { code }, deployment: { name: taskQueue }, workerOptions: { maxCachedWorkflows: 0 } });
-    const agents = new AgentClient({ client: env.client, taskQueue });
+  it(
+    'a run started on build A finishes on A after B became current; B takes every new run; A drains and stops',
+    { timeout: 120_000 },
+    async () => {
+      const codeA = fs.readFileSync(inject('workflowBundlePath'), 'utf8');
+      // The same workflows as another build: any change to the bundle is a new build id.
+      const codeB = `// build B\n${codeA}`;
+      const taskQueue = `versioning-${randomUUID()}`;
+      const namespace = inject('temporalNamespace');
+      const ran: Array<Record<string, unknown>> = [];
+      const worker = (code: string, model: ReturnType<typeof createScriptedModel>) =>
+        createAgentWorker({
+          connection: env.nativeConnection,
+          namespace,
+          taskQueue,
+          tools: [writeFileTool(ran)],
+          models: { scripted: model },
+          workflowBundle: { code },
+          deployment: { name: taskQueue },
+          workerOptions: { maxCachedWorkflows: 0 },
+        });
+      const agents = new AgentClient({ client: env.client, taskQueue });
 
-    const modelA = createScriptedModel([{ content: [useTool('write_file', { path: '/tmp/a', text: 'a' }, 'toolu_a')] }, { content: [useTool('finish', { result: 'a done' })] }]);
-    const workerA = await worker(codeA, modelA);
-    const a = workerVersion(workerA)!;
-    expect(a).toEqual({ deploymentName: taskQueue, buildId: buildIdOf(packageVersion(), codeA) });
-    const runningA = workerA.run();
+      const modelA = createScriptedModel([
+        { content: [useTool('write_file', { path: '/tmp/a', text: 'a' }, 'toolu_a')] },
+        { content: [useTool('finish', { result: 'a done' })] },
+      ]);
+      const workerA = await worker(codeA, modelA);
+      const a = workerVersion(workerA)!;
+      expect(a).toEqual({ deploymentName: taskQueue, buildId: buildIdOf(packageVersion(), codeA) });
+      const runningA = workerA.run();
 
-    // Build A is current: the run starts there and waits for a person.
-    const old = await agents.start(scriptedInput('Write the file', { approvalTimeoutMs: 60_000 }));
-    await waitForPending(agents, old.workflowId);
+      // Build A is current: the run starts there and waits for a person.
+      const old = await agents.start(scriptedInput('Write the file', { approvalTimeoutMs: 60_000 }));
+      await waitForPending(agents, old.workflowId);
 
-    // Build B starts and makes itself current: every new run goes to it.
-    const modelB = createScriptedModel([{ content: [useTool('finish', { result: 'b done' })] }, { content: [useTool('finish', { result: 'b again' })] }]);
-    const workerB = await worker(codeB, modelB);
-    const b = workerVersion(workerB)!;
-    expect(b.buildId).not.toBe(a.buildId);
-    const runningB = workerB.run();
-    const fresh = await agents.start(scriptedInput('Answer'));
-    expect((await fresh.result()).finalAnswer).toBe('b done');
-    expect(new Set(buildsThatRan(await fresh.fetchHistory()))).toEqual(new Set([b.buildId]));
-    const versions = await listVersions(env.client, taskQueue);
-    expect(versions.find((v) => v.buildId === b.buildId)?.status).toBe('current');
-    expect(versions.find((v) => v.buildId === a.buildId)?.status).toBe('draining');
+      // Build B starts and makes itself current: every new run goes to it.
+      const modelB = createScriptedModel([
+        { content: [useTool('finish', { result: 'b done' })] },
+        { content: [useTool('finish', { result: 'b again' })] },
+      ]);
+      const workerB = await worker(codeB, modelB);
+      const b = workerVersion(workerB)!;
+      expect(b.buildId).not.toBe(a.buildId);
+      const runningB = workerB.run();
+      const fresh = await agents.start(scriptedInput('Answer'));
+      expect((await fresh.result()).finalAnswer).toBe('b done');
+      expect(new Set(buildsThatRan(await fresh.fetchHistory()))).toEqual(new Set([b.buildId]));
+      const versions = await listVersions(env.client, taskQueue);
+      expect(versions.find((v) => v.buildId === b.buildId)?.status).toBe('current');
+      expect(versions.find((v) => v.buildId === a.buildId)?.status).toBe('draining');
 
-    // The old run is the one open run pinned to A.
-    const openOnA = () => env.client.workflow.count(`TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running' AND TemporalWorkerDeploymentVersion = '${taskQueue}:${a.buildId}'`).then((c) => c.count);
-    await expect.poll(openOnA, { timeout: 10_000 }).toBe(1);
+      // The old run is the one open run pinned to A.
+      const openOnA = () =>
+        env.client.workflow
+          .count(
+            `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running' AND TemporalWorkerDeploymentVersion = '${taskQueue}:${a.buildId}'`,
+          )
+          .then((c) => c.count);
+      await expect.poll(openOnA, { timeout: 10_000 }).toBe(1);
 
-    // The approval decided now completes the old run on A's worker, which B never touches.
-    await agents.decide(old.workflowId, { callId: 'toolu_a', approved: true, by: { id: 'alice', roles: [] } });
-    expect(await old.result()).toMatchObject({ success: true, finalAnswer: 'a done' });
-    expect(ran).toHaveLength(1);
-    const oldBuilds = buildsThatRan(await old.fetchHistory());
-    expect(oldBuilds.length).toBeGreaterThan(2);
-    expect(new Set(oldBuilds)).toEqual(new Set([a.buildId]));
-    expect((await old.describe()).raw.workflowExecutionInfo?.versioningInfo?.behavior).toBe(1); // VERSIONING_BEHAVIOR_PINNED
+      // The approval decided now completes the old run on A's worker, which B never touches.
+      await agents.decide(old.workflowId, { callId: 'toolu_a', approved: true, by: { id: 'alice', roles: [] } });
+      expect(await old.result()).toMatchObject({ success: true, finalAnswer: 'a done' });
+      expect(ran).toHaveLength(1);
+      const oldBuilds = buildsThatRan(await old.fetchHistory());
+      expect(oldBuilds.length).toBeGreaterThan(2);
+      expect(new Set(oldBuilds)).toEqual(new Set([a.buildId]));
+      expect((await old.describe()).raw.workflowExecutionInfo?.versioningInfo?.behavior).toBe(1); // VERSIONING_BEHAVIOR_PINNED
 
-    // A has no open run left: its worker can stop, and B goes on alone.
-    await expect.poll(openOnA, { timeout: 10_000 }).toBe(0);
-    workerA.shutdown();
-    await runningA;
-    modelA.verify();
-    const later = await agents.start(scriptedInput('Answer again'));
-    expect((await later.result()).finalAnswer).toBe('b again');
-    workerB.shutdown();
-    await runningB;
-    modelB.verify();
-  });
+      // A has no open run left: its worker can stop, and B goes on alone.
+      await expect.poll(openOnA, { timeout: 10_000 }).toBe(0);
+      workerA.shutdown();
+      await runningA;
+      modelA.verify();
+      const later = await agents.start(scriptedInput('Answer again'));
+      expect((await later.result()).finalAnswer).toBe('b again');
+      workerB.shutdown();
+      await runningB;
+      modelB.verify();
+    },
+  );
 });

@@ -43,7 +43,9 @@ describe('thoughtline dev (the compiled CLI in a project of its own, on a port o
     await checkCanStartWorkflow(address, 'default');
     // The namespace keeps closed runs as long as configured (default 90 days).
     const connection = await Connection.connect({ address });
-    const described = await connection.workflowService.describeNamespace({ namespace: 'default' }).finally(() => connection.close());
+    const described = await connection.workflowService
+      .describeNamespace({ namespace: 'default' })
+      .finally(() => connection.close());
     expect(Number(described.config?.workflowExecutionRetentionTtl?.seconds)).toBe(30 * 86_400);
 
     server.child.kill('SIGINT');

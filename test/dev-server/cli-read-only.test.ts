@@ -23,7 +23,10 @@ describe('read-only commands never start a server', () => {
   });
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  async function run(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; output: string; ms: number }> {
+  async function run(
+    args: string[],
+    extraEnv: Record<string, string> = {},
+  ): Promise<{ code: number | null; output: string; ms: number }> {
     const before = Date.now();
     const p = spawnScript(cli, args, { ...env, ...extraEnv });
     const code = await p.exited;
@@ -39,7 +42,9 @@ describe('read-only commands never start a server', () => {
       expect(ms, output).toBeLessThan(10_000);
       expect(output).not.toContain('starting');
       if (!someoneElsesServer) {
-        expect(output).toContain('no Temporal server is running at 127.0.0.1:7233. Start one in another terminal with "npx thoughtline dev"');
+        expect(output).toContain(
+          'no Temporal server is running at 127.0.0.1:7233. Start one in another terminal with "npx thoughtline dev"',
+        );
       }
     }
     expect(fs.existsSync(marker)).toBe(false);

@@ -8,7 +8,12 @@ function valueOf(args: string[], flag: string): string | undefined {
 }
 
 describe('devServerArgs', () => {
-  const args = devServerArgs({ port: 7300, uiPort: 8300, dbFile: '/p/.thoughtline/data/temporal.db', namespace: 'agents' });
+  const args = devServerArgs({
+    port: 7300,
+    uiPort: 8300,
+    dbFile: '/p/.thoughtline/data/temporal.db',
+    namespace: 'agents',
+  });
 
   it('starts the dev server bound to loopback on the given ports', () => {
     expect(args.slice(0, 2)).toEqual(['server', 'start-dev']);
@@ -33,10 +38,16 @@ describe('devServerArgs', () => {
 
   it('lifts the transfer-queue throttle, turns on eager activities, and sets the SQLite pragmas only when a db file is used', () => {
     const values = (list: string[], flag: string) => list.flatMap((a, i) => (list[i - 1] === flag ? [a] : []));
-    expect(values(args, '--dynamic-config-value')).toEqual(['history.transferProcessorMaxPollRPS=1000', 'system.enableActivityEagerExecution=true']);
+    expect(values(args, '--dynamic-config-value')).toEqual([
+      'history.transferProcessorMaxPollRPS=1000',
+      'system.enableActivityEagerExecution=true',
+    ]);
     expect(values(args, '--sqlite-pragma')).toEqual(['synchronous=off']);
     const inMemory = devServerArgs({ port: 1, uiPort: 2, namespace: 'default' });
-    expect(values(inMemory, '--dynamic-config-value')).toEqual(['history.transferProcessorMaxPollRPS=1000', 'system.enableActivityEagerExecution=true']);
+    expect(values(inMemory, '--dynamic-config-value')).toEqual([
+      'history.transferProcessorMaxPollRPS=1000',
+      'system.enableActivityEagerExecution=true',
+    ]);
     expect(inMemory).not.toContain('--sqlite-pragma');
   });
 });

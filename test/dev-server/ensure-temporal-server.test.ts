@@ -54,10 +54,17 @@ describe('ensureTemporalServer (real dev server)', () => {
     const port = await freePortPair();
     const first = await ensureTemporalServer({ projectRoot: root, port, detached: false, log });
     started.push(first);
-    expect(first).toMatchObject({ address: `127.0.0.1:${port}`, namespace: 'default', source: 'started', uiUrl: `http://localhost:${port + 1000}` });
+    expect(first).toMatchObject({
+      address: `127.0.0.1:${port}`,
+      namespace: 'default',
+      source: 'started',
+      uiUrl: `http://localhost:${port + 1000}`,
+    });
     expect(lines.join('\n')).toContain(`${localBinary} server start-dev`);
     expect(fs.existsSync(path.join(root, '.thoughtline', 'data', 'temporal.db'))).toBe(true);
-    expect(await registeredAttributes(first.address, 'default')).toEqual(expect.arrayContaining(SEARCH_ATTRIBUTES.map((a) => a.name)));
+    expect(await registeredAttributes(first.address, 'default')).toEqual(
+      expect.arrayContaining(SEARCH_ATTRIBUTES.map((a) => a.name)),
+    );
 
     const second = await ensureTemporalServer({ projectRoot: root, port, log });
     expect(second.source).toBe('already-running');
@@ -76,7 +83,9 @@ describe('ensureTemporalServer (real dev server)', () => {
     const third = await ensureTemporalServer({ projectRoot: root, port, log });
     started.push(third);
     expect(third.source).toBe('started');
-    expect(await registeredAttributes(third.address, 'default')).toEqual(expect.arrayContaining(SEARCH_ATTRIBUTES.map((a) => a.name)));
+    expect(await registeredAttributes(third.address, 'default')).toEqual(
+      expect.arrayContaining(SEARCH_ATTRIBUTES.map((a) => a.name)),
+    );
   }, 120_000);
 
   it('creates TEMPORAL_NAMESPACE with the search attributes', async () => {
@@ -100,7 +109,10 @@ describe('ensureTemporalServer (real dev server)', () => {
     } finally {
       process.kill(pid, 'SIGTERM');
     }
-    await vi.waitFor(async () => expect(await isReachable(server.address)).toBe(false), { timeout: 15_000, interval: 200 });
+    await vi.waitFor(async () => expect(await isReachable(server.address)).toBe(false), {
+      timeout: 15_000,
+      interval: 200,
+    });
   }, 60_000);
 
   it('refuses to replace an unreachable TEMPORAL_ADDRESS', async () => {

@@ -26,16 +26,25 @@ describe('findTemporalCli', () => {
 
   it('prefers PATH over .thoughtline/bin, skipping empty and missing entries', () => {
     const PATH = ['', path.join(root, 'missing'), pathDir].join(path.delimiter);
-    expect(findTemporalCli({ projectRoot: root, env: { PATH } })).toEqual({ path: path.join(pathDir, 'temporal'), source: 'PATH' });
+    expect(findTemporalCli({ projectRoot: root, env: { PATH } })).toEqual({
+      path: path.join(pathDir, 'temporal'),
+      source: 'PATH',
+    });
   });
 
   it('skips a non-executable temporal on PATH', () => {
     fs.chmodSync(path.join(pathDir, 'temporal'), 0o644);
-    expect(findTemporalCli({ projectRoot: root, env: { PATH: pathDir } })).toEqual({ path: local, source: '.thoughtline/bin' });
+    expect(findTemporalCli({ projectRoot: root, env: { PATH: pathDir } })).toEqual({
+      path: local,
+      source: '.thoughtline/bin',
+    });
   });
 
   it('falls back to <projectRoot>/.thoughtline/bin', () => {
-    expect(findTemporalCli({ projectRoot: root, env: { PATH: '' } })).toEqual({ path: local, source: '.thoughtline/bin' });
+    expect(findTemporalCli({ projectRoot: root, env: { PATH: '' } })).toEqual({
+      path: local,
+      source: '.thoughtline/bin',
+    });
   });
 
   it('returns undefined when there is no binary anywhere', () => {

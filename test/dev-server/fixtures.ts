@@ -39,17 +39,18 @@ export async function freePortPair(): Promise<number> {
 export function isolatedCli(root: string): string {
   const repo = path.resolve(__dirname, '../..');
   const dist = path.join(repo, 'dist');
-  if (!fs.existsSync(path.join(dist, 'cli/main.js'))) throw new Error(`${dist} is missing: run "npm run build" first (npm test does).`);
+  if (!fs.existsSync(path.join(dist, 'cli/main.js')))
+    throw new Error(`${dist} is missing: run "npm run build" first (npm test does).`);
   fs.cpSync(dist, path.join(root, 'dist'), { recursive: true });
   fs.writeFileSync(path.join(root, 'package.json'), '{ "name": "isolated-thoughtline", "private": true }\n');
   fs.symlinkSync(fs.realpathSync(path.join(repo, 'node_modules')), path.join(root, 'node_modules'), 'dir');
   return path.join(root, 'dist/cli/main.js');
 }
 
-
 /** Environment for a CLI that must find or start its own server: none of the suite's settings. */
 export function ownServerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  for (const name of ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL']) delete env[name];
+  for (const name of ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'])
+    delete env[name];
   return { ...env, ...extra };
 }

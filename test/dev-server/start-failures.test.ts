@@ -38,7 +38,9 @@ describe('ensureTemporalServer failure reports', () => {
     const { port } = impostor.address() as net.AddressInfo;
     try {
       await expect(ensureTemporalServer({ projectRoot: root, port, log: () => {} })).rejects.toThrow(
-        new RegExp(`a Temporal server on 127\\.0\\.0\\.1:${port} does not work \\(namespace 'default' does not answer: .*\\); stop it \\(pid ${process.pid}: kill ${process.pid}\\)`),
+        new RegExp(
+          `a Temporal server on 127\\.0\\.0\\.1:${port} does not work \\(namespace 'default' does not answer: .*\\); stop it \\(pid ${process.pid}: kill ${process.pid}\\)`,
+        ),
       );
     } finally {
       for (const socket of sockets) socket.destroy();

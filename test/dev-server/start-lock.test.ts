@@ -37,7 +37,9 @@ describe('withStartLock', () => {
     const lock = path.join(dir, 'temporal-server.lock');
     fs.writeFileSync(lock, `${deadPid()}\n`);
     const started = Date.now();
-    expect(await withStartLock(lock, { log: () => {} }, async () => fs.readFileSync(lock, 'utf8').trim())).toBe(String(process.pid));
+    expect(await withStartLock(lock, { log: () => {} }, async () => fs.readFileSync(lock, 'utf8').trim())).toBe(
+      String(process.pid),
+    );
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
@@ -47,7 +49,11 @@ describe('withStartLock', () => {
     fs.writeFileSync(lock, `${process.ppid}\n`); // our parent: alive, and not us
     const lines: string[] = [];
     let ran = false;
-    const error = await withStartLock(lock, { log: (l) => lines.push(l), waitLimitMs: 600 }, async () => (ran = true)).catch((e: Error) => e);
+    const error = await withStartLock(
+      lock,
+      { log: (l) => lines.push(l), waitLimitMs: 600 },
+      async () => (ran = true),
+    ).catch((e: Error) => e);
     expect(ran).toBe(false);
     expect(lines).toEqual([`another process (pid ${process.ppid}) is starting a Temporal server; waiting for it`]);
     expect((error as Error).message).toContain(`remove ${lock}`);

@@ -11,8 +11,12 @@ describe('startTestServer', () => {
       expect(server.namespace).toBe('default');
       const connection = await Connection.connect({ address: server.address });
       try {
-        const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace: server.namespace });
-        expect(Object.keys(customAttributes ?? {})).toEqual(expect.arrayContaining(SEARCH_ATTRIBUTES.map((a) => a.name)));
+        const { customAttributes } = await connection.operatorService.listSearchAttributes({
+          namespace: server.namespace,
+        });
+        expect(Object.keys(customAttributes ?? {})).toEqual(
+          expect.arrayContaining(SEARCH_ATTRIBUTES.map((a) => a.name)),
+        );
       } finally {
         await connection.close();
       }

@@ -42,12 +42,16 @@ const NEGATIVE_CONTROL = [
 
 /** `thoughtline/<entry>` → the source file its `exports` target is built from (dist/x.js → src/x.ts). */
 function entryPointSources(): Record<string, string[]> {
-  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | { default: string }> };
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { default: string }>;
+  };
   const paths: Record<string, string[]> = {};
   for (const [entry, target] of Object.entries(pkg.exports)) {
     const built = typeof target === 'string' ? target : target.default;
     if (!built.endsWith('.js')) continue;
-    paths[path.posix.join('thoughtline', entry)] = [path.join(ROOT, built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'))];
+    paths[path.posix.join('thoughtline', entry)] = [
+      path.join(ROOT, built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')),
+    ];
   }
   return paths;
 }
@@ -108,23 +112,44 @@ describe('docs', () => {
 
   it('import only what README tells a user to install: thoughtline entry points, packages on its npm install line, node: builtins', () => {
     const readme = pages.find((p) => p.page === 'README.md')!.markdown;
-    const install = fencedBlocks(readme).flatMap((b) => b.code.split('\n')).find((line) => /^npm install \S*thoughtline/.test(line));
+    const install = fencedBlocks(readme)
+      .flatMap((b) => b.code.split('\n'))
+      .find((line) => /^npm install \S*thoughtline/.test(line));
     expect(install).toBeDefined();
-    const installed = install!.split(/\s+/).slice(2).filter((w) => !w.includes('/') || w.startsWith('@')).map((w) => w.replace(/(?<=.)@.*$/, ''));
+    const installed = install!
+      .split(/\s+/)
+      .slice(2)
+      .filter((w) => !w.includes('/') || w.startsWith('@'))
+      .map((w) => w.replace(/(?<=.)@.*$/, ''));
     expect(installed).toContain('zod');
     const entryPoints = Object.keys(entryPointSources());
     const imported = pages.flatMap(({ page, markdown }) =>
-      snippetsOf(page, markdown, SNIPPET_DIR).flatMap((s) => [...s.code.matchAll(/\bfrom '([^']+)'/g)].map((m) => ({ where: `${page}:${s.line}`, spec: m[1]! }))),
+      snippetsOf(page, markdown, SNIPPET_DIR).flatMap((s) =>
+        [...s.code.matchAll(/\bfrom '([^']+)'/g)].map((m) => ({ where: `${page}:${s.line}`, spec: m[1]! })),
+      ),
     );
-    const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
-    const unexplained = imported.filter(({ spec }) => !spec.startsWith('.') && !spec.startsWith('node:') && !entryPoints.includes(spec) && !installed.includes(packageOf(spec)));
+    const packageOf = (spec: string) =>
+      spec
+        .split('/')
+        .slice(0, spec.startsWith('@') ? 2 : 1)
+        .join('/');
+    const unexplained = imported.filter(
+      ({ spec }) =>
+        !spec.startsWith('.') &&
+        !spec.startsWith('node:') &&
+        !entryPoints.includes(spec) &&
+        !installed.includes(packageOf(spec)),
+    );
     expect(unexplained).toEqual([]);
-    expect(imported.map((i) => i.spec)).toEqual(expect.arrayContaining(['thoughtline', 'thoughtline/workflow', 'thoughtline/testing', 'zod']));
+    expect(imported.map((i) => i.spec)).toEqual(
+      expect.arrayContaining(['thoughtline', 'thoughtline/workflow', 'thoughtline/testing', 'zod']),
+    );
   });
 
   it('link only to files and headings that exist, and catch a broken link (negative control)', () => {
     expect(pages.flatMap(brokenLinks)).toEqual([]);
-    const markdown = '# Here\n[a](concepts.md#budgets) [b](#here) [c](no-such-page.md) [d](concepts.md#no-such-heading) [e](#elsewhere)';
+    const markdown =
+      '# Here\n[a](concepts.md#budgets) [b](#here) [c](no-such-page.md) [d](concepts.md#no-such-heading) [e](#elsewhere)';
     expect(brokenLinks({ page: 'docs/control.md', markdown })).toEqual([
       'docs/control.md:2 no-such-page.md: no such file',
       'docs/control.md:2 concepts.md#no-such-heading: no such heading',

@@ -9,7 +9,14 @@ import ts from 'typescript';
 import { fencedBlocks } from './markdown-blocks';
 
 export const ROOT = path.resolve(__dirname, '../..');
-export const PAGES = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+export const PAGES = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 export interface Snippet {
   page: string;
@@ -59,7 +66,12 @@ export function asCommonJsExcerpt(s: Snippet): Snippet {
   if (s.wholeFile) return s;
   const source = ts.createSourceFile('excerpt.ts', s.code, ts.ScriptTarget.ES2022, true);
   const statements = source.statements;
-  if (statements.some((st) => ts.canHaveModifiers(st) && ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword))) return s;
+  if (
+    statements.some(
+      (st) => ts.canHaveModifiers(st) && ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword),
+    )
+  )
+    return s;
   if (!statements.some(hasTopLevelAwait)) return s;
   const imports = statements.filter(ts.isImportDeclaration);
   const at = imports.length > 0 ? imports[imports.length - 1]!.end : 0;
@@ -81,6 +93,9 @@ export function describeDiagnostic(s: Snippet, d: ts.Diagnostic): string {
 }
 
 /** Every diagnostic of each snippet, all compiled in one program. */
-export function diagnosticsOf(program: ts.Program, snippets: readonly Snippet[]): Map<string, readonly ts.Diagnostic[]> {
+export function diagnosticsOf(
+  program: ts.Program,
+  snippets: readonly Snippet[],
+): Map<string, readonly ts.Diagnostic[]> {
   return new Map(snippets.map((s) => [s.file, ts.getPreEmitDiagnostics(program, program.getSourceFile(s.file))]));
 }

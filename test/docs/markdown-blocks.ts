@@ -32,7 +32,12 @@ export function fencedBlocks(markdown: string): FencedBlock[] {
       if (line.trim().startsWith(fence[0]!.repeat(fence.length)) && line.trim().replace(/[`~]/g, '') === '') break;
       body.push(line.startsWith(indent) ? line.slice(indent.length) : line.trimStart());
     }
-    blocks.push({ lang: lang.toLowerCase(), code: body.join('\n'), line: i + 1, declare: declarationsBefore(lines, i) });
+    blocks.push({
+      lang: lang.toLowerCase(),
+      code: body.join('\n'),
+      line: i + 1,
+      declare: declarationsBefore(lines, i),
+    });
     i = j;
   }
   return blocks;
@@ -62,7 +67,8 @@ export function markdownLinks(markdown: string): MarkdownLink[] {
     if (FENCE.test(line)) inFence = !inFence;
     if (inFence) return;
     const prose = line.replace(/`[^`]*`/g, '');
-    for (const m of prose.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) links.push({ target: m[1]!, line: i + 1 });
+    for (const m of prose.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g))
+      links.push({ target: m[1]!, line: i + 1 });
   });
   return links;
 }

@@ -25,14 +25,23 @@ describe.concurrent('thoughtline status / approve / reject', () => {
   it('status shows the pending call; approve <id> <callId> --as alice --roles ops runs it, after refusing a person without the role', async () => {
     const ran: Array<Record<string, unknown>> = [];
     const args = { path: '/srv/app.yaml', text: 'replicas: 3' };
-    const model = createScriptedModel([{ content: [useTool('deploy_config', args, 'toolu_e1')] }, { content: [useTool('finish', { result: 'deployed' })] }]);
+    const model = createScriptedModel([
+      { content: [useTool('deploy_config', args, 'toolu_e1')] },
+      { content: [useTool('finish', { result: 'deployed' })] },
+    ]);
     const { observed, result } = await runScripted(env, {
       ...deployRun(model, ran),
       during: async ({ h, workflowId }) => {
         await waitForPending(h.agents, workflowId);
         const status = await runCli(['status', workflowId], cliEnv(asNobody));
-        const denied = await runCli(['approve', workflowId, 'toolu_e1', '--yes', '--as', 'dave', '--roles', 'dev'], cliEnv(asNobody));
-        const approved = await runCli(['approve', workflowId, 'toolu_e1', '--yes', '--as', 'alice', '--roles', 'ops'], cliEnv(asNobody));
+        const denied = await runCli(
+          ['approve', workflowId, 'toolu_e1', '--yes', '--as', 'dave', '--roles', 'dev'],
+          cliEnv(asNobody),
+        );
+        const approved = await runCli(
+          ['approve', workflowId, 'toolu_e1', '--yes', '--as', 'alice', '--roles', 'ops'],
+          cliEnv(asNobody),
+        );
         return { status, denied, approved };
       },
     });
@@ -49,7 +58,9 @@ describe.concurrent('thoughtline status / approve / reject', () => {
     expect(status.stdout).toContain(`  arguments: ${JSON.stringify(args)}`);
 
     expect(denied.code).toBe(1);
-    expect(denied.stderr).toContain('thoughtline: dave may not decide on deploy_config: it needs one of the roles ops; they have dev.');
+    expect(denied.stderr).toContain(
+      'thoughtline: dave may not decide on deploy_config: it needs one of the roles ops; they have dev.',
+    );
 
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain('toolu_e1  deploy_config');
@@ -57,17 +68,25 @@ describe.concurrent('thoughtline status / approve / reject', () => {
 
     expect(ran).toEqual([args]);
     expect(result).toMatchObject({ success: true, finalAnswer: 'deployed' });
-    expect(result.chain.approvals).toEqual([expect.objectContaining({ callId: 'toolu_e1', status: 'approved', decidedBy: { id: 'alice', roles: ['ops'] } })]);
+    expect(result.chain.approvals).toEqual([
+      expect.objectContaining({ callId: 'toolu_e1', status: 'approved', decidedBy: { id: 'alice', roles: ['ops'] } }),
+    ]);
   });
 
   it('reject <id> --reason without a call id rejects the only pending call, acting as THOUGHTLINE_USER', async () => {
     const ran: Array<Record<string, unknown>> = [];
-    const model = createScriptedModel([{ content: [useTool('deploy_config', { path: '/srv/app.yaml' }, 'toolu_e2')] }, { content: [useTool('finish', { result: 'not deployed' })] }]);
+    const model = createScriptedModel([
+      { content: [useTool('deploy_config', { path: '/srv/app.yaml' }, 'toolu_e2')] },
+      { content: [useTool('finish', { result: 'not deployed' })] },
+    ]);
     const { observed, result } = await runScripted(env, {
       ...deployRun(model, ran),
       during: async ({ h, workflowId }) => {
         await waitForPending(h.agents, workflowId);
-        return runCli(['reject', workflowId, '--reason', 'not now', '--yes'], cliEnv({ THOUGHTLINE_USER: 'bob', THOUGHTLINE_ROLES: 'ops' }));
+        return runCli(
+          ['reject', workflowId, '--reason', 'not now', '--yes'],
+          cliEnv({ THOUGHTLINE_USER: 'bob', THOUGHTLINE_ROLES: 'ops' }),
+        );
       },
     });
     model.verify();
@@ -76,14 +95,31 @@ describe.concurrent('thoughtline status / approve / reject', () => {
     expect(observed.stdout).toContain('rejected by bob: deploy_config (toolu_e2)');
     expect(ran).toEqual([]);
     expect(result).toMatchObject({ success: true, finalAnswer: 'not deployed', toolCalls: 0 });
-    expect(result.chain.approvals).toEqual([expect.objectContaining({ callId: 'toolu_e2', status: 'rejected', note: 'not now', decidedBy: { id: 'bob', roles: ['ops'] } })]);
-    expect(lastToolResults(model.calls[1]!.messages)).toEqual([{ type: 'tool_result', toolUseId: 'toolu_e2', content: 'Not run: bob rejected this call: not now.', isError: true }]);
+    expect(result.chain.approvals).toEqual([
+      expect.objectContaining({
+        callId: 'toolu_e2',
+        status: 'rejected',
+        note: 'not now',
+        decidedBy: { id: 'bob', roles: ['ops'] },
+      }),
+    ]);
+    expect(lastToolResults(model.calls[1]!.messages)).toEqual([
+      {
+        type: 'tool_result',
+        toolUseId: 'toolu_e2',
+        content: 'Not run: bob rejected this call: not now.',
+        isError: true,
+      },
+    ]);
   });
 
   it('shows the call and asks first: no answer or "n" decides nothing, "y" approves what was shown', async () => {
     const ran: Array<Record<string, unknown>> = [];
     const args = { path: '/srv/app.yaml', text: 'replicas: 5' };
-    const model = createScriptedModel([{ content: [useTool('deploy_config', args, 'toolu_e4')] }, { content: [useTool('finish', { result: 'deployed' })] }]);
+    const model = createScriptedModel([
+      { content: [useTool('deploy_config', args, 'toolu_e4')] },
+      { content: [useTool('finish', { result: 'deployed' })] },
+    ]);
     const as = ['--as', 'alice', '--roles', 'ops'];
     const { observed, result } = await runScripted(env, {
       ...deployRun(model, ran),
@@ -119,7 +155,10 @@ describe.concurrent('thoughtline status / approve / reject', () => {
       ...deployRun(held.model, ran),
       during: async ({ workflowId }) => {
         await pollFor('the first model call', () => (held.held() > 0 ? true : undefined));
-        const approve = await runCli(['approve', workflowId, '--yes', '--as', 'alice', '--roles', 'ops'], cliEnv(asNobody));
+        const approve = await runCli(
+          ['approve', workflowId, '--yes', '--as', 'alice', '--roles', 'ops'],
+          cliEnv(asNobody),
+        );
         const reject = await runCli(['reject', workflowId, '--yes', '--as', 'alice'], cliEnv(asNobody));
         held.release();
         return { workflowId, approve, reject };

@@ -24,7 +24,10 @@ describe('thoughtline cancel', () => {
         return 'job done';
       },
     });
-    const model = createScriptedModel([{ content: [useTool('slow_job', {})] }, { content: [say('Summary: the job finished; stopped on request.')] }]);
+    const model = createScriptedModel([
+      { content: [useTool('slow_job', {})] },
+      { content: [say('Summary: the job finished; stopped on request.')] },
+    ]);
     const h = await createHarness(env, { tools: [slow], models: { scripted: model } });
     const result = await h.worker.runUntil(async () => {
       const handle = await h.agents.start({ task: 'Run the job', model: SCRIPTED_MODEL, cancelGraceMs: 10_000 });
@@ -36,7 +39,11 @@ describe('thoughtline cancel', () => {
       return handle.result();
     });
     model.verify();
-    expect(result).toMatchObject({ terminationReason: 'cancelled', finalAnswer: 'Summary: the job finished; stopped on request.', toolCalls: 1 });
+    expect(result).toMatchObject({
+      terminationReason: 'cancelled',
+      finalAnswer: 'Summary: the job finished; stopped on request.',
+      toolCalls: 1,
+    });
     expect(result.chain.steps.some((s) => s.type === 'thinking' && s.thought.includes('release frozen'))).toBe(true);
   });
 });

@@ -45,7 +45,10 @@ const runIds: Array<{ agents: AgentClient; workflowId: string }> = [];
 async function unservedRun(taskQueue: string): Promise<string> {
   const agents = new AgentClient({ client: env.client, taskQueue });
   started.push(agents);
-  const handle = await agents.start({ task: 'Nobody will do this', model: { provider: 'anthropic', model: 'claude-sonnet-4-6' } });
+  const handle = await agents.start({
+    task: 'Nobody will do this',
+    model: { provider: 'anthropic', model: 'claude-sonnet-4-6' },
+  });
   runIds.push({ agents, workflowId: handle.workflowId });
   return handle.workflowId;
 }
@@ -57,14 +60,26 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
-  await Promise.all(runIds.map(({ agents, workflowId }) => agents.getHandle(workflowId).terminate('test over').catch(() => undefined)));
+  await Promise.all(
+    runIds.map(({ agents, workflowId }) =>
+      agents
+        .getHandle(workflowId)
+        .terminate('test over')
+        .catch(() => undefined),
+    ),
+  );
   await silentModel.close();
 });
 
 describe('thoughtline fails fast when no worker serves a run', () => {
   it('run --no-worker on a task queue nobody polls starts nothing and says how to start a worker', async () => {
     const queue = `nobody-${randomUUID()}`;
-    const { value: run, ms } = await timed(runCli(['run', 'Compare the weather in Paris and Tokyo', '--no-worker', '--workflow-id', `never-${queue}`], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue })));
+    const { value: run, ms } = await timed(
+      runCli(
+        ['run', 'Compare the weather in Paris and Tokyo', '--no-worker', '--workflow-id', `never-${queue}`],
+        cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }),
+      ),
+    );
     expect(ms).toBeLessThan(FAST_MS);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`no worker polls task queue "${queue}"`);
@@ -96,12 +111,23 @@ describe('thoughtline fails fast when no worker serves a run', () => {
     // machine, and the query fails on the server ("Failed to query Workflow") before the deadline.
     const agents = new AgentClient({ client: env.client, taskQueue: queue });
     const workflowId = `agent-${randomUUID()}`;
-    await env.client.workflow.start('agentWorkflow', { taskQueue: queue, workflowId, args: [AgentInput.parse({ task: 'Nobody will do this', model: { provider: 'anthropic', model: 'claude-sonnet-4-6' } })], workflowTaskTimeout: '1 minute' });
+    await env.client.workflow.start('agentWorkflow', {
+      taskQueue: queue,
+      workflowId,
+      args: [
+        AgentInput.parse({ task: 'Nobody will do this', model: { provider: 'anthropic', model: 'claude-sonnet-4-6' } }),
+      ],
+      workflowTaskTimeout: '1 minute',
+    });
     runIds.push({ agents, workflowId });
     // A poller that takes the run's first workflow task and never completes it: the queue has a
     // poller, yet nothing answers the run's queries.
     const taken = await env.client.connection.withDeadline(Date.now() + 30_000, () =>
-      env.client.workflowService.pollWorkflowTaskQueue({ namespace: env.client.options.namespace, taskQueue: { name: queue }, identity: 'mute-worker' }),
+      env.client.workflowService.pollWorkflowTaskQueue({
+        namespace: env.client.options.namespace,
+        taskQueue: { name: queue },
+        identity: 'mute-worker',
+      }),
     );
     expect(taken.workflowExecution?.workflowId).toBe(workflowId);
     const { value: out, ms } = await timed(runCli(['status', workflowId], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue })));
@@ -112,7 +138,10 @@ describe('thoughtline fails fast when no worker serves a run', () => {
   });
 
   it('a completed run is read from its history after its worker has gone', async () => {
-    const run = await runCli(['run', 'Compare the weather in San Francisco and Paris', '--json'], cliEnv({ THOUGHTLINE_TASK_QUEUE: `own-${randomUUID()}` }));
+    const run = await runCli(
+      ['run', 'Compare the weather in San Francisco and Paris', '--json'],
+      cliEnv({ THOUGHTLINE_TASK_QUEUE: `own-${randomUUID()}` }),
+    );
     expect(run.code, run.stderr).toBe(0);
     const result = AgentResult.parse(JSON.parse(run.stdout));
     const { value: chain, ms } = await timed(runCli(['chain', result.chain.chainId], cliEnv({})));
@@ -125,7 +154,14 @@ describe('thoughtline fails fast when no worker serves a run', () => {
 describe('thoughtline run', () => {
   it('Ctrl-C stops following and its worker at once, says where the run stands and how to resume, and exits 130', async () => {
     const modelCallsBefore = silentModel.requests();
-    const cli = spawnCli(['run', 'Compare the weather in Paris and Tokyo'], cliEnv({ THOUGHTLINE_TASK_QUEUE: `own-${randomUUID()}`, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: silentModel.url }));
+    const cli = spawnCli(
+      ['run', 'Compare the weather in Paris and Tokyo'],
+      cliEnv({
+        THOUGHTLINE_TASK_QUEUE: `own-${randomUUID()}`,
+        ANTHROPIC_API_KEY: 'test-key',
+        ANTHROPIC_BASE_URL: silentModel.url,
+      }),
+    );
     processes.push(cli);
     await cli.waitFor(/Started (\S+)/);
     const workflowId = /Started (\S+)/.exec(cli.output())![1]!;
@@ -137,7 +173,9 @@ describe('thoughtline run', () => {
     expect(ms).toBeLessThan(FAST_MS);
     expect(code).toBe(130);
     const out = cli.output();
-    expect(out).toContain(`Stopped following ${workflowId} and stopped its worker. The run keeps its state in Temporal`);
+    expect(out).toContain(
+      `Stopped following ${workflowId} and stopped its worker. The run keeps its state in Temporal`,
+    );
     expect(out).toMatch(/THOUGHTLINE_TASK_QUEUE=\S+-run-\w+ thoughtline worker \[--tools FILE\]/);
     expect(out).toContain(`thoughtline watch ${workflowId}`);
     const { status } = await env.client.workflow.getHandle(workflowId).describe();
@@ -147,23 +185,37 @@ describe('thoughtline run', () => {
   it('never competes with a standing worker: it runs on its own queue, with its own model, and --record writes what it says', async () => {
     const queue = `shared-${randomUUID()}`;
     // A standing worker on the same queue whose model never answers: any call it took would hang the run.
-    const standing = spawnCli(['worker'], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: silentModel.url }));
+    const standing = spawnCli(
+      ['worker'],
+      cliEnv({ THOUGHTLINE_TASK_QUEUE: queue, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: silentModel.url }),
+    );
     processes.push(standing);
     await standing.waitFor(/worker polling task queue/);
     const modelCallsBefore = silentModel.requests();
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tl-record-')), 'replies.jsonl');
 
-    const run = await runCli(['run', 'Compare the weather in San Francisco and Paris', '--record', file], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }));
+    const run = await runCli(
+      ['run', 'Compare the weather in San Francisco and Paris', '--record', file],
+      cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }),
+    );
     standing.child.kill('SIGTERM');
     await standing.exited;
 
     expect(run.code, run.stderr).toBe(0);
     expect(silentModel.requests()).toBe(modelCallsBefore);
-    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind?: string });
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind?: string });
     const tools = lines.filter((l) => l.kind === 'tool').length;
     // The weather comparison: two tool executions, the rest model replies.
     expect(tools).toBe(2);
-    expect(run.stdout).toMatch(new RegExp(`Recorded ${lines.length - tools} model replies and ${tools} tool executions of \\S+ to ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `Recorded ${lines.length - tools} model replies and ${tools} tool executions of \\S+ to ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+      ),
+    );
     const workflowId = /Started (\S+)/.exec(run.stdout)![1]!;
     const { taskQueue } = await env.client.workflow.getHandle(workflowId).describe();
     expect(taskQueue).toMatch(new RegExp(`^${queue}-run-\\w{8}$`));
@@ -174,19 +226,24 @@ describe('thoughtline run', () => {
     const standing = spawnCli(['worker'], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }));
     processes.push(standing);
     await standing.waitFor(/worker polling task queue/);
-    const run = await runCli(['run', 'Compare the weather in San Francisco and Paris', '--json'], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }));
+    const run = await runCli(
+      ['run', 'Compare the weather in San Francisco and Paris', '--json'],
+      cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }),
+    );
     standing.child.kill('SIGTERM');
     await standing.exited;
 
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain(`a worker already polls task queue "${queue}": the run goes to it, with its tools and model, and this process runs none`);
+    expect(run.stderr).toContain(
+      `a worker already polls task queue "${queue}": the run goes to it, with its tools and model, and this process runs none`,
+    );
     expect(run.stderr).not.toContain('offline scripted model');
     const result = AgentResult.parse(JSON.parse(run.stdout));
     const { taskQueue } = await env.client.workflow.getHandle(result.chain.chainId).describe();
     expect(taskQueue).toBe(queue);
   });
 
-  it('says while following when nobody takes the run\'s tasks (a worker that stopped a moment ago still looks like a poller)', async () => {
+  it("says while following when nobody takes the run's tasks (a worker that stopped a moment ago still looks like a poller)", async () => {
     const queue = `gone-${randomUUID()}`;
     const gone = spawnCli(['worker'], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }));
     processes.push(gone);
@@ -194,7 +251,10 @@ describe('thoughtline run', () => {
     gone.child.kill('SIGKILL');
     await gone.exited;
 
-    const cli = spawnCli(['run', 'Compare the weather in Paris and Tokyo', '--no-worker'], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }));
+    const cli = spawnCli(
+      ['run', 'Compare the weather in Paris and Tokyo', '--no-worker'],
+      cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }),
+    );
     processes.push(cli);
     await cli.waitFor(/Started (\S+)/, FAST_MS);
     const workflowId = /Started (\S+)/.exec(cli.output())![1]!;
@@ -205,14 +265,18 @@ describe('thoughtline run', () => {
 
     cli.child.kill('SIGINT');
     expect(await cli.exited).toBe(130);
-    expect(cli.output()).toContain(`Stopped following ${workflowId}. The run keeps its state in Temporal and goes on on the workers of task queue "${queue}".`);
+    expect(cli.output()).toContain(
+      `Stopped following ${workflowId}. The run keeps its state in Temporal and goes on on the workers of task queue "${queue}".`,
+    );
   });
 
   it('--workflow-id of a run already running is refused with what to do, exit 1', async () => {
     const workflowId = await unservedRun(`nobody-${randomUUID()}`);
     const run = await runCli(['run', 'Again', '--workflow-id', workflowId], cliEnv({}));
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`a run with id ${workflowId} is already running; watch it with:\n  thoughtline watch ${workflowId}`);
+    expect(run.stderr).toContain(
+      `a run with id ${workflowId} is already running; watch it with:\n  thoughtline watch ${workflowId}`,
+    );
     expect(run.stderr).not.toMatch(/Workflow execution already started/i);
   });
 });

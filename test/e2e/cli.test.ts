@@ -29,8 +29,18 @@ describe('the thoughtline CLI against a real server', () => {
 
     const temporal = await findOrInstallTemporalCli({ log: () => {} });
     const { stdout } = await exec(temporal, [
-      'workflow', 'query', '--address', env['TEMPORAL_ADDRESS']!, '--namespace', env['TEMPORAL_NAMESPACE']!,
-      '--workflow-id', result.chain.chainId, '--type', 'chain', '--output', 'json',
+      'workflow',
+      'query',
+      '--address',
+      env['TEMPORAL_ADDRESS']!,
+      '--namespace',
+      env['TEMPORAL_NAMESPACE']!,
+      '--workflow-id',
+      result.chain.chainId,
+      '--type',
+      'chain',
+      '--output',
+      'json',
     ]);
     const answer = JSON.parse(stdout) as { queryResult: unknown[] };
     const chain = ReasoningChain.parse(answer.queryResult[0]);

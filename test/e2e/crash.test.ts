@@ -10,7 +10,9 @@ import { AgentClient } from '../../src/client/agent-client';
 
 const SIDE_EFFECTS = 3;
 const toolResultsIn = (body: FakeRequestBody | undefined): number =>
-  (body?.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ type: string }>) : [])).filter((b) => b.type === 'tool_result').length;
+  (body?.messages ?? [])
+    .flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ type: string }>) : []))
+    .filter((b) => b.type === 'tool_result').length;
 
 /** A tools module for the CLI worker: each call appends one line to a file, like a real side effect. */
 function writeToolsModule(dir: string, logFile: string): string {
@@ -54,7 +56,11 @@ describe('a worker killed mid-run', () => {
     };
     fake = await startFakeMessagesServer({ script: Array.from({ length: 10 }, () => model) });
     const taskQueue = `crash-${randomUUID()}`;
-    const workerEnv = cliEnv({ THOUGHTLINE_TASK_QUEUE: taskQueue, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.baseUrl });
+    const workerEnv = cliEnv({
+      THOUGHTLINE_TASK_QUEUE: taskQueue,
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_BASE_URL: fake.baseUrl,
+    });
     const tools = writeToolsModule(dir, logFile);
 
     const first = spawnCli(['worker', '--tools', tools], workerEnv);
@@ -67,7 +73,8 @@ describe('a worker killed mid-run', () => {
     });
 
     // Wait until the second model call is in flight, then kill the worker without warning.
-    for (let i = 0; i < 300 && !fake.requests.some((r) => toolResultsIn(r.body) === 1); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 300 && !fake.requests.some((r) => toolResultsIn(r.body) === 1); i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect(fs.readFileSync(logFile, 'utf8').trim().split('\n')).toHaveLength(1);
     first.child.kill('SIGKILL');
     await first.exited;
@@ -79,20 +86,31 @@ describe('a worker killed mid-run', () => {
     expect(result).toMatchObject({ success: true, finalAnswer: `recorded ${SIDE_EFFECTS}`, toolCalls: SIDE_EFFECTS });
 
     // Every side effect happened exactly once, with its own idempotency key; the first before the crash.
-    const effects = fs.readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { n: number; key: string; pid: number });
+    const effects = fs
+      .readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { n: number; key: string; pid: number });
     expect(effects.map((e) => e.n)).toEqual([1, 2, 3]);
     expect(new Set(effects.map((e) => e.key)).size).toBe(SIDE_EFFECTS);
     expect(effects[0]!.pid).toBe(first.child.pid);
     expect(effects.slice(1).every((e) => e.pid === second.child.pid)).toBe(true);
 
     // Each completed model call answered a distinct point of the conversation; only the killed one repeated.
-    const completed = fake.requests.filter((r) => r.status === 200 && !r.clientAborted).map((r) => toolResultsIn(r.body));
+    const completed = fake.requests
+      .filter((r) => r.status === 200 && !r.clientAborted)
+      .map((r) => toolResultsIn(r.body));
     expect(completed).toEqual([0, 1, 2, 3]);
     expect(fake.requests.filter((r) => r.clientAborted)).toHaveLength(1);
 
     // The budget ledger survived the kill: it holds exactly the completed calls (the fake's 10 in /
     // 5 out each), not the one that died with the worker, and nothing twice.
-    expect(result.usage).toEqual({ inputTokens: 10 * completed.length, outputTokens: 5 * completed.length, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(result.usage).toEqual({
+      inputTokens: 10 * completed.length,
+      outputTokens: 5 * completed.length,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
 
     const activities = (await scheduledActivities(env.client, handle.workflowId)).map((a) => a.type);
     expect(activities.filter((t) => t === 'runTool')).toHaveLength(SIDE_EFFECTS);

@@ -31,7 +31,13 @@ const approval = (status: ApprovalRecord['status']): ApprovalRecord => ({
   status,
 });
 
-const child: SubAgentRun = { callId: 'call-2', agentName: 'helper', workflowId: 'wf-1/helper', status: 'running', budget: { maxIterations: 3 } };
+const child: SubAgentRun = {
+  callId: 'call-2',
+  agentName: 'helper',
+  workflowId: 'wf-1/helper',
+  status: 'running',
+  budget: { maxIterations: 3 },
+};
 
 /** A run's observer whose events wait until the test flushes them, as at the end of a workflow task. */
 function observed() {
@@ -75,7 +81,9 @@ describe('ChainBuilder observer', () => {
     const seen: ChainChange[] = [];
     const first = builder(undefined);
     first.thinking('a', SHOWN);
-    const restored = new ChainBuilder({ now: () => 't', newId: () => 'x' }, { restore: first.snapshot() }, (c) => seen.push(c));
+    const restored = new ChainBuilder({ now: () => 't', newId: () => 'x' }, { restore: first.snapshot() }, (c) =>
+      seen.push(c),
+    );
     restored.thinking('b', SHOWN);
     expect(seen.map((c) => (c.kind === 'step' ? c.step.stepNumber : c.kind))).toEqual([2]);
   });
@@ -106,7 +114,9 @@ describe('createRunEventObserver', () => {
       ['end', 3, 'completed'],
     ]);
     expect(events.every((e) => e.runId === 'wf-1')).toBe(true);
-    expect(events.filter((e) => e.type === 'step').map((e) => (e.type === 'step' ? e.step.stepNumber : 0))).toEqual([1, 2, 3]);
+    expect(events.filter((e) => e.type === 'step').map((e) => (e.type === 'step' ? e.step.stepNumber : 0))).toEqual([
+      1, 2, 3,
+    ]);
   });
 
   it('a parallel tag added before the steps leave travels with them, and is not sent twice after', () => {
@@ -142,7 +152,11 @@ describe('createRunEventObserver', () => {
 
   it('loses nothing when the deferred flush runs at once (as a condition the SDK tries eagerly)', () => {
     const events: RunEvent[] = [];
-    const observer = createRunEventObserver('wf-1', (batch) => events.push(...batch), (flush) => flush());
+    const observer = createRunEventObserver(
+      'wf-1',
+      (batch) => events.push(...batch),
+      (flush) => flush(),
+    );
     const chain = builder(observer.observe);
     chain.thinking('one', SHOWN);
     chain.setStatus('tool_calling');

@@ -20,14 +20,18 @@ describe('createEventBus', () => {
     const publisher = createEventBus('http://127.0.0.1:9', { token: 't', log: () => {} });
     expect(() => publisher.subscribe('wf-1', () => {})).toThrow(/only publishes/);
     await publisher.close();
-    expect(() => createEventBus('nats://broker:4222')).toThrow(/redis:\/\/host:port, http\(s\):\/\/server:port or memory:/);
+    expect(() => createEventBus('nats://broker:4222')).toThrow(
+      /redis:\/\/host:port, http\(s\):\/\/server:port or memory:/,
+    );
   });
 });
 
 describe('THOUGHTLINE_EVENTS in the config', () => {
   it('is read with its token; bad URLs and a server URL without a token are refused at the edge', () => {
     expect(loadConfig({ THOUGHTLINE_EVENTS: 'redis://redis:6379' })).toMatchObject({ events: 'redis://redis:6379' });
-    expect(loadConfig({ THOUGHTLINE_EVENTS: 'https://api.example.com', THOUGHTLINE_EVENTS_TOKEN: 'tok' })).toMatchObject({ events: 'https://api.example.com', eventsToken: 'tok' });
+    expect(
+      loadConfig({ THOUGHTLINE_EVENTS: 'https://api.example.com', THOUGHTLINE_EVENTS_TOKEN: 'tok' }),
+    ).toMatchObject({ events: 'https://api.example.com', eventsToken: 'tok' });
     expect(loadConfig({}).events).toBeUndefined();
     expect(() => loadConfig({ THOUGHTLINE_EVENTS: 'kafka://x' })).toThrow(/THOUGHTLINE_EVENTS/);
     expect(() => loadConfig({ THOUGHTLINE_EVENTS: 'http://server:8080' })).toThrow(/THOUGHTLINE_EVENTS_TOKEN/);

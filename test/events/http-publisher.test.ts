@@ -67,9 +67,27 @@ const step = (runId: string, n: number): RunEvent => ({
   runId,
   chainStatus: 'thinking',
   stepNumber: n,
-  step: { type: 'thinking', stepId: `s${n}`, stepNumber: n, timestamp: '2026-01-01T00:00:00.000Z', iteration: 1, thought: `thought ${n}`, visibility: { level: 'full' } },
+  step: {
+    type: 'thinking',
+    stepId: `s${n}`,
+    stepNumber: n,
+    timestamp: '2026-01-01T00:00:00.000Z',
+    iteration: 1,
+    thought: `thought ${n}`,
+    visibility: { level: 'full' },
+  },
 });
-const delta = (runId: string, offset: number): RunEvent => ({ type: 'text_delta', runId, chainStatus: 'thinking', stepNumber: 1, activityId: '3', attempt: 1, kind: 'text', offset, text: 'x' });
+const delta = (runId: string, offset: number): RunEvent => ({
+  type: 'text_delta',
+  runId,
+  chainStatus: 'thinking',
+  stepNumber: 1,
+  activityId: '3',
+  attempt: 1,
+  kind: 'text',
+  offset,
+  text: 'x',
+});
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -93,7 +111,11 @@ describe('POST /v1/internal/events', () => {
     track(s.app);
     const got: RunEvent[] = [];
     s.bus.subscribe('wf-1', (e) => got.push(e));
-    const res = await fetch(`${s.url}/v1/internal/events`, { method: 'POST', headers: { authorization: 'Bearer pub-token', 'content-type': 'application/json' }, body: JSON.stringify([step('wf-1', 1), delta('wf-1', 0), step('wf-1', 2)]) });
+    const res = await fetch(`${s.url}/v1/internal/events`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer pub-token', 'content-type': 'application/json' },
+      body: JSON.stringify([step('wf-1', 1), delta('wf-1', 0), step('wf-1', 2)]),
+    });
     expect(res.status).toBe(202);
     expect(got.map((e) => e.type)).toEqual(['step', 'text_delta', 'step']);
   });
@@ -104,7 +126,11 @@ describe('POST /v1/internal/events', () => {
     const got: RunEvent[] = [];
     s.bus.subscribe('wf-1', (e) => got.push(e));
     const post = (token: string | undefined, body: unknown) =>
-      fetch(`${s.url}/v1/internal/events`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+      fetch(`${s.url}/v1/internal/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
     expect((await post(undefined, [step('wf-1', 1)])).status).toBe(401);
     const forbidden = await post('dev-token', [step('wf-1', 1)]);
     expect(forbidden.status).toBe(403);
@@ -114,7 +140,14 @@ describe('POST /v1/internal/events', () => {
     const body = (await bad.json()) as { error: { code: string; issues: Array<{ path: unknown[] }> } };
     expect(body.error.code).toBe('bad_request');
     expect(body.error.issues.map((i) => i.path)).toContainEqual([1, 'chainStatus']);
-    expect((await post('pub-token', Array.from({ length: 1_001 }, (_, i) => delta('wf-1', i)))).status).toBe(400);
+    expect(
+      (
+        await post(
+          'pub-token',
+          Array.from({ length: 1_001 }, (_, i) => delta('wf-1', i)),
+        )
+      ).status,
+    ).toBe(400);
     expect((await post('pub-token', { not: 'an array' })).status).toBe(400);
     // Nothing of a refused batch was published.
     expect(got).toEqual([]);
@@ -146,7 +179,16 @@ describe('createHttpPublisher', () => {
     track(s.app);
     const got: RunEvent[] = [];
     s.bus.subscribe('wf-1', (e) => got.push(e));
-    const publisher = tracked(createHttpPublisher({ url: s.url, token: 'dev-token', maxQueuedEvents: 50, initialRetryMs: 10, maxRetryMs: 20, log: () => {} }));
+    const publisher = tracked(
+      createHttpPublisher({
+        url: s.url,
+        token: 'dev-token',
+        maxQueuedEvents: 50,
+        initialRetryMs: 10,
+        maxRetryMs: 20,
+        log: () => {},
+      }),
+    );
     for (let i = 0; i < 200; i += 1) publisher.publish(step('wf-1', i + 1));
     await pollFor('a few refused requests', () => (s.requests.length >= 3 ? true : undefined));
     expect(got).toEqual([]);
@@ -156,7 +198,16 @@ describe('createHttpPublisher', () => {
   it('holds its bound while the server is down (text deltas go first), then drains in order when it comes up', async () => {
     const port = await freePort();
     const lines: string[] = [];
-    const publisher: HttpPublisher = tracked(createHttpPublisher({ url: `http://127.0.0.1:${port}`, token: 'pub-token', maxQueuedEvents: 100, initialRetryMs: 20, maxRetryMs: 50, log: (l) => lines.push(l) }));
+    const publisher: HttpPublisher = tracked(
+      createHttpPublisher({
+        url: `http://127.0.0.1:${port}`,
+        token: 'pub-token',
+        maxQueuedEvents: 100,
+        initialRetryMs: 20,
+        maxRetryMs: 50,
+        log: (l) => lines.push(l),
+      }),
+    );
     for (let i = 1; i <= 60; i += 1) {
       publisher.publish(step('wf-1', i));
       for (let k = 0; k < 50; k += 1) publisher.publish(delta('wf-1', i * 50 + k));
@@ -174,7 +225,11 @@ describe('createHttpPublisher', () => {
     track(s.app);
     const got: RunEvent[] = [];
     s.bus.subscribe('wf-1', (e) => got.push(e));
-    await pollFor('the queue drained', () => (publisher.stats().queuedEvents + publisher.stats().inFlight === 0 ? true : undefined), 10_000);
+    await pollFor(
+      'the queue drained',
+      () => (publisher.stats().queuedEvents + publisher.stats().inFlight === 0 ? true : undefined),
+      10_000,
+    );
     // Every step survived (deltas were dropped first), in order.
     const steps = got.flatMap((e) => (e.type === 'step' ? [e.stepNumber] : []));
     expect(steps).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
@@ -183,7 +238,15 @@ describe('createHttpPublisher', () => {
 
   it('a byte bound holds too', async () => {
     const port = await freePort();
-    const publisher = tracked(createHttpPublisher({ url: `http://127.0.0.1:${port}`, token: 'pub-token', maxQueuedBytes: 10_000, initialRetryMs: 1_000, log: () => {} }));
+    const publisher = tracked(
+      createHttpPublisher({
+        url: `http://127.0.0.1:${port}`,
+        token: 'pub-token',
+        maxQueuedBytes: 10_000,
+        initialRetryMs: 1_000,
+        log: () => {},
+      }),
+    );
     for (let i = 1; i <= 500; i += 1) publisher.publish(step('wf-1', i));
     expect(publisher.stats().queuedBytes).toBeLessThanOrEqual(10_000);
     expect(publisher.stats().dropped).toBeGreaterThan(0);
@@ -201,7 +264,11 @@ describe('createHttpPublisher', () => {
     publisher.publish(step('wf-1', 31));
     expect(publisher.stats().dropped).toBe(1);
 
-    const down = createHttpPublisher({ url: `http://127.0.0.1:${await freePort()}`, token: 'pub-token', log: () => {} });
+    const down = createHttpPublisher({
+      url: `http://127.0.0.1:${await freePort()}`,
+      token: 'pub-token',
+      log: () => {},
+    });
     down.publish(step('wf-1', 1));
     const started = Date.now();
     await down.close(300);

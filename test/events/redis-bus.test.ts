@@ -22,11 +22,19 @@ async function freePort(): Promise<number> {
 
 /** A throwaway redis-server on `port`, nothing persisted; resolves once it accepts connections. */
 async function startRedis(): Promise<void> {
-  redis = spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await pollFor('redis-server to accept connections', () => new Promise<true | undefined>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
-    socket.on('error', () => resolve(undefined));
-  }), 10_000, 50);
+  redis = spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  await pollFor(
+    'redis-server to accept connections',
+    () =>
+      new Promise<true | undefined>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
+        socket.on('error', () => resolve(undefined));
+      }),
+    10_000,
+    50,
+  );
 }
 
 async function stopRedis(): Promise<void> {
@@ -60,16 +68,29 @@ const step = (runId: string, n: number): RunEvent => ({
   runId,
   chainStatus: 'thinking',
   stepNumber: n,
-  step: { type: 'thinking', stepId: `s${n}`, stepNumber: n, timestamp: '2026-01-01T00:00:00.000Z', iteration: 1, thought: `thought ${n}`, visibility: { level: 'full' } },
+  step: {
+    type: 'thinking',
+    stepId: `s${n}`,
+    stepNumber: n,
+    timestamp: '2026-01-01T00:00:00.000Z',
+    iteration: 1,
+    thought: `thought ${n}`,
+    visibility: { level: 'full' },
+  },
 });
 
 /** Waits until a fresh subscription is live, by publishing a probe until `seen` says it arrived. */
 async function untilLive(publisher: EventBus, runId: string, seen: () => boolean): Promise<void> {
-  await pollFor(`a live subscription to ${runId}`, () => {
-    if (seen()) return true;
-    publisher.publish({ type: 'status', runId, chainStatus: 'thinking', stepNumber: 0 });
-    return undefined;
-  }, 15_000, 100);
+  await pollFor(
+    `a live subscription to ${runId}`,
+    () => {
+      if (seen()) return true;
+      publisher.publish({ type: 'status', runId, chainStatus: 'thinking', stepNumber: 0 });
+      return undefined;
+    },
+    15_000,
+    100,
+  );
 }
 
 describe('the Redis bus', () => {
@@ -93,9 +114,17 @@ describe('the Redis bus', () => {
     const admin = createClient({ url: `redis://127.0.0.1:${port}` });
     await admin.connect();
     try {
-      const pubsubClients = String(await admin.sendCommand(['CLIENT', 'LIST', 'TYPE', 'pubsub'])).trim().split('\n').filter(Boolean);
+      const pubsubClients = String(await admin.sendCommand(['CLIENT', 'LIST', 'TYPE', 'pubsub']))
+        .trim()
+        .split('\n')
+        .filter(Boolean);
       expect(pubsubClients).toHaveLength(1);
-      expect(await admin.sendCommand(['PUBSUB', 'NUMSUB', 'thoughtline:run:run-a', 'thoughtline:run:run-c'])).toEqual(['thoughtline:run:run-a', 1, 'thoughtline:run:run-c', 1]);
+      expect(await admin.sendCommand(['PUBSUB', 'NUMSUB', 'thoughtline:run:run-a', 'thoughtline:run:run-c'])).toEqual([
+        'thoughtline:run:run-a',
+        1,
+        'thoughtline:run:run-c',
+        1,
+      ]);
     } finally {
       await admin.close();
     }
@@ -115,7 +144,9 @@ describe('the Redis bus', () => {
     stopFirst();
     const before = { first: first.length, second: second.length, watched: watched.length };
     worker.publish(step('run-u', 1));
-    await pollFor('the witness to get step 1', () => (watched.length > before.watched && second.length > before.second ? true : undefined));
+    await pollFor('the witness to get step 1', () =>
+      watched.length > before.watched && second.length > before.second ? true : undefined,
+    );
     expect(first.length).toBe(before.first);
     stopSecond();
     stopSecond();

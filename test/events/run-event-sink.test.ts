@@ -24,7 +24,10 @@ function scripts() {
     { content: [useTool('helper_agent', { task: 'Look it up' }, 'toolu_h1')] },
     { content: [useTool('finish', { result: 'done' })] },
   ]);
-  const helper = createScriptedModel([{ content: [useTool('lookup', { key: 'k' })] }, { content: [useTool('finish', { result: 'found' })] }]);
+  const helper = createScriptedModel([
+    { content: [useTool('lookup', { key: 'k' })] },
+    { content: [useTool('finish', { result: 'found' })] },
+  ]);
   return { lead, helper, models: modelsByName({ lead, helper }) };
 }
 
@@ -32,7 +35,14 @@ const input: AgentInputInit = {
   task: 'Write, then delegate',
   model: scripted('lead'),
   approvalTimeoutMs: 60_000,
-  agents: { helper_agent: { description: 'Looks things up', model: scripted('helper'), tools: ['lookup'], limits: { maxIterations: 3 } } },
+  agents: {
+    helper_agent: {
+      description: 'Looks things up',
+      model: scripted('helper'),
+      tools: ['lookup'],
+      limits: { maxIterations: 3 },
+    },
+  },
 };
 
 /** A worker on `taskQueue` that replays every task (no cache) unless told otherwise. */
@@ -52,8 +62,15 @@ function worker(taskQueue: string, models: ModelProvider, extra: Partial<AgentWo
 /** Event types of one run's history other than workflow tasks (whose number follows timing, not the run). */
 async function historyShape(client: Client, workflowId: string): Promise<string[]> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  const tasks = new Set([EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED, EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED, EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED]);
-  return (history.events ?? []).filter((e) => !tasks.has(e.eventType!)).map((e) => EventType[e.eventType!]!).sort();
+  const tasks = new Set([
+    EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED,
+    EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED,
+    EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED,
+  ]);
+  return (history.events ?? [])
+    .filter((e) => !tasks.has(e.eventType!))
+    .map((e) => EventType[e.eventType!]!)
+    .sort();
 }
 
 const alice = { id: 'alice', roles: ['ops'] };
@@ -67,14 +84,18 @@ describe.concurrent('run events from the workflow sink', () => {
     const childEvents: RunEvent[] = [];
     bus.subscribe(workflowId, (e) => received.push(RunEvent.parse(e)));
     // The child's id is derived from the parent's and its call step; catch it by prefix.
-    const all = { publish: (e: RunEvent) => (e.runId.startsWith(`${workflowId}/`) && childEvents.push(e), bus.publish(e)) };
+    const all = {
+      publish: (e: RunEvent) => (e.runId.startsWith(`${workflowId}/`) && childEvents.push(e), bus.publish(e)),
+    };
     const { models } = scripts();
     const w = await worker(taskQueue, models, { events: all });
     const agents = new AgentClient({ client: env.client, taskQueue });
     const result = await w.runUntil(async () => {
       const handle = await agents.start(input, { workflowId });
       // The approval request reaches the watcher as an event, before anyone asks the run.
-      await pollFor('an approval event', () => received.find((e) => e.type === 'approval' && e.approval.status === 'pending'));
+      await pollFor('an approval event', () =>
+        received.find((e) => e.type === 'approval' && e.approval.status === 'pending'),
+      );
       await waitForPending(agents, workflowId);
       await agents.decide(workflowId, { callId: 'toolu_w1', approved: true, by: alice });
       return handle.result();
@@ -93,7 +114,12 @@ describe.concurrent('run events from the workflow sink', () => {
     const statuses = received.flatMap((e) => (e.type === 'status' ? [e.chainStatus] : []));
     expect(statuses).toContain('waiting');
     expect(statuses.at(-1)).toBe('completed');
-    expect(received.at(-1)).toMatchObject({ type: 'end', outcome: 'completed', chainStatus: 'completed', stepNumber: result.chain.steps.length });
+    expect(received.at(-1)).toMatchObject({
+      type: 'end',
+      outcome: 'completed',
+      chainStatus: 'completed',
+      stepNumber: result.chain.steps.length,
+    });
     // Every event names the step it follows: numbers never go back.
     const numbers = received.map((e) => e.stepNumber);
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
@@ -159,16 +185,25 @@ describe.concurrent('run events from the workflow sink', () => {
         throw new Error('bus down');
       },
     };
-    const model = createScriptedModel([{ content: [useTool('lookup', { key: 'a' })] }, { content: [useTool('finish', { result: 'ok' })] }]);
+    const model = createScriptedModel([
+      { content: [useTool('lookup', { key: 'a' })] },
+      { content: [useTool('finish', { result: 'ok' })] },
+    ]);
     const w = await worker(taskQueue, model, { events: broken });
     const agents = new AgentClient({ client: env.client, taskQueue });
     const workflowId = `broken-${randomUUID()}`;
-    const result = await w.runUntil(async () => (await agents.start({ task: 'Look up a', model: scripted('any') }, { workflowId })).result());
+    const result = await w.runUntil(async () =>
+      (await agents.start({ task: 'Look up a', model: scripted('any') }, { workflowId })).result(),
+    );
     model.verify();
     expect(result.success).toBe(true);
     expect(calls).toBeGreaterThan(result.chain.steps.length);
     const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
-    const failures = (history.events ?? []).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED || e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED);
+    const failures = (history.events ?? []).filter(
+      (e) =>
+        e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED ||
+        e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED,
+    );
     expect(failures).toEqual([]);
   });
 
@@ -186,7 +221,11 @@ describe.concurrent('run events from the workflow sink', () => {
     ]);
     const w = await worker(taskQueue, model, { events: bus });
     const agents = new AgentClient({ client: env.client, taskQueue });
-    const result = await w.runUntil(async () => (await agents.start({ task: 'Look up a, b, c', model: scripted('any'), continueAsNewEvery: 1 }, { workflowId })).result());
+    const result = await w.runUntil(async () =>
+      (
+        await agents.start({ task: 'Look up a, b, c', model: scripted('any'), continueAsNewEvery: 1 }, { workflowId })
+      ).result(),
+    );
     model.verify();
     expect(result.success).toBe(true);
     const ends = received.flatMap((e) => (e.type === 'end' ? [e.outcome] : []));

@@ -4,7 +4,16 @@ import { createAnthropicProvider } from '../../src/activities/models/anthropic-p
 import { AgentClient } from '../../src/client/agent-client';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import type { RunEvent } from '../../src/shared/run-event';
-import { message, midStreamError, startFakeMessagesServer, text, textBlock, thinkingBlock, toolUse, type FakeMessagesServer } from '../../src/testing';
+import {
+  message,
+  midStreamError,
+  startFakeMessagesServer,
+  text,
+  textBlock,
+  thinkingBlock,
+  toolUse,
+  type FakeMessagesServer,
+} from '../../src/testing';
 import { createAgentWorker } from '../../src/worker';
 import { useTestEnv } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
@@ -42,7 +51,9 @@ describe('text deltas from a streaming provider', () => {
     const workflowId = `deltas-${randomUUID()}`;
     const deltas: TextDelta[] = [];
     const steps: number[] = [];
-    bus.subscribe(workflowId, (e) => (e.type === 'text_delta' ? deltas.push(e) : e.type === 'step' && steps.push(e.stepNumber)));
+    bus.subscribe(workflowId, (e) =>
+      e.type === 'text_delta' ? deltas.push(e) : e.type === 'step' && steps.push(e.stepNumber),
+    );
     const worker = await createAgentWorker({
       connection: env.nativeConnection,
       namespace: inject('temporalNamespace'),
@@ -53,7 +64,14 @@ describe('text deltas from a streaming provider', () => {
       events: bus,
     });
     const agents = new AgentClient({ client: env.client, taskQueue });
-    const result = await worker.runUntil(async () => (await agents.start({ task: 'What is alpha?', model: { provider: 'anthropic', model: 'claude-sonnet-4-6' } }, { workflowId })).result());
+    const result = await worker.runUntil(async () =>
+      (
+        await agents.start(
+          { task: 'What is alpha?', model: { provider: 'anthropic', model: 'claude-sonnet-4-6' } },
+          { workflowId },
+        )
+      ).result(),
+    );
     fake.verify();
     expect(result).toMatchObject({ success: true, finalAnswer: answer });
 
@@ -66,14 +84,19 @@ describe('text deltas from a streaming provider', () => {
         at += piece.text.length;
       }
     }
-    const whole = (suffix: string) => [...replies.entries()].filter(([k]) => k.endsWith(suffix)).map(([k, pieces]) => [k.split('#')[1], pieces.map((p) => p.text).join('')]);
+    const whole = (suffix: string) =>
+      [...replies.entries()]
+        .filter(([k]) => k.endsWith(suffix))
+        .map(([k, pieces]) => [k.split('#')[1], pieces.map((p) => p.text).join('')]);
     expect(whole('#text')).toEqual([
       ['1', 'Let me look up alpha first.'],
       ['1', expect.stringMatching(/^Alpha is/)],
       ['2', answer],
     ]);
     expect(whole('#thinking')).toEqual([['2', thought]]);
-    const [broken] = [...replies.values()].filter((pieces) => pieces[0]!.attempt === 1 && pieces[0]!.text.startsWith('Alpha'));
+    const [broken] = [...replies.values()].filter(
+      (pieces) => pieces[0]!.attempt === 1 && pieces[0]!.text.startsWith('Alpha'),
+    );
     expect(answer.startsWith(broken!.map((p) => p.text).join(''))).toBe(true);
     expect([...replies.values()].every((pieces) => pieces.length > 1)).toBe(true);
     // Each delta names the last step its worker had published when it streamed.

@@ -37,21 +37,39 @@ describe('`thoughtline worker` with THOUGHTLINE_EVENTS pointing at a server', ()
     const answer = 'Paris is sunny today, eighteen degrees, and the evening stays dry for a walk.';
     fake = await startFakeMessagesServer({ script: [text(answer)] });
     const bus = createMemoryBus();
-    app.setErrorHandler((err: Error, _request, reply) => (err instanceof ApiError ? reply.code(err.status).send(err.toJSON()) : reply.code(500).send({ error: { code: 'internal', message: err.message } })));
+    app.setErrorHandler((err: Error, _request, reply) =>
+      err instanceof ApiError
+        ? reply.code(err.status).send(err.toJSON())
+        : reply.code(500).send({ error: { code: 'internal', message: err.message } }),
+    );
     // The server's own check of which runs a publisher may publish for, against the dev server.
     const accessRun = createRunAccess(new AgentClient({ client: env.client }));
     registerIngestRoute(app, { bus, auth, accessRun } as unknown as ServerContext);
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
 
     const taskQueue = `events-${randomUUID()}`;
-    worker = spawnCli(['worker'], cliEnv({ THOUGHTLINE_TASK_QUEUE: taskQueue, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.baseUrl, THOUGHTLINE_EVENTS: url, THOUGHTLINE_EVENTS_TOKEN: 'worker-secret' }));
+    worker = spawnCli(
+      ['worker'],
+      cliEnv({
+        THOUGHTLINE_TASK_QUEUE: taskQueue,
+        ANTHROPIC_API_KEY: 'test-key',
+        ANTHROPIC_BASE_URL: fake.baseUrl,
+        THOUGHTLINE_EVENTS: url,
+        THOUGHTLINE_EVENTS_TOKEN: 'worker-secret',
+      }),
+    );
     await worker.waitFor(/worker polling task queue/);
 
     const workflowId = `remote-${randomUUID()}`;
     const events: RunEvent[] = [];
     bus.subscribe(workflowId, (e) => events.push(e));
     const agents = new AgentClient({ client: env.client, taskQueue });
-    const result = await (await agents.start({ task: 'What is the weather in Paris?', model: { provider: 'anthropic', model: 'claude-sonnet-4-6' } }, { workflowId })).result();
+    const result = await (
+      await agents.start(
+        { task: 'What is the weather in Paris?', model: { provider: 'anthropic', model: 'claude-sonnet-4-6' } },
+        { workflowId },
+      )
+    ).result();
     expect(result).toMatchObject({ success: true, finalAnswer: answer });
     await pollFor('the end event', () => events.find((e) => e.type === 'end'));
 

@@ -4,7 +4,12 @@ import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
 import type { RunEvent } from '../../src/shared/run-event';
 
 const info = (workflowId: string) => ({ workflowId }) as WorkflowInfo;
-const status = (stepNumber: number): RunEvent => ({ type: 'status', runId: 'written-by-the-workflow', chainStatus: 'tool_calling', stepNumber });
+const status = (stepNumber: number): RunEvent => ({
+  type: 'status',
+  runId: 'written-by-the-workflow',
+  chainStatus: 'tool_calling',
+  stepNumber,
+});
 const nextTurn = () => new Promise((r) => setImmediate(r));
 
 describe('createWorkerRunEvents', () => {
@@ -36,12 +41,24 @@ describe('createWorkerRunEvents', () => {
       },
     });
     void events.sinks.runEvents.publish.fn(info('wf-2'), status(3));
-    void events.sinks.runEvents.publish.fn(info('wf-2'), { type: 'end', runId: 'x', chainStatus: 'completed', stepNumber: 3, outcome: 'completed' });
+    void events.sinks.runEvents.publish.fn(info('wf-2'), {
+      type: 'end',
+      runId: 'x',
+      chainStatus: 'completed',
+      stepNumber: 3,
+      outcome: 'completed',
+    });
     await nextTurn();
     expect([calls, events.dropped()]).toEqual([2, 2]);
     const seen: RunEvent[] = [];
     const fresh = createWorkerRunEvents({ publish: (e) => seen.push(e) });
-    void fresh.sinks.runEvents.publish.fn(info('wf-3'), { type: 'end', runId: 'x', chainStatus: 'completed', stepNumber: 3, outcome: 'completed' });
+    void fresh.sinks.runEvents.publish.fn(info('wf-3'), {
+      type: 'end',
+      runId: 'x',
+      chainStatus: 'completed',
+      stepNumber: 3,
+      outcome: 'completed',
+    });
     fresh.onModelDelta({ workflowId: 'wf-3', activityId: '1', attempt: 1, kind: 'text', offset: 0, text: 'late' });
     await nextTurn();
     expect(seen[1]).toMatchObject({ type: 'text_delta', stepNumber: 0, chainStatus: 'thinking' });
@@ -52,7 +69,11 @@ describe('createWorkerRunEvents', () => {
     const events = createWorkerRunEvents({ publish: (e) => got.push(e) });
     const sink = events.sinks.runEvents.publishAll;
     expect(sink.callDuringReplay).toBe(false);
-    void sink.fn(info('wf-5'), [status(1), status(2), { type: 'end', runId: 'x', chainStatus: 'completed', stepNumber: 2, outcome: 'completed' }]);
+    void sink.fn(info('wf-5'), [
+      status(1),
+      status(2),
+      { type: 'end', runId: 'x', chainStatus: 'completed', stepNumber: 2, outcome: 'completed' },
+    ]);
     expect(() => sink.fn(info('wf-5'), 'not a list' as unknown as RunEvent[])).not.toThrow();
     await nextTurn();
     expect(got.map((e) => [e.type, e.runId, e.stepNumber])).toEqual([

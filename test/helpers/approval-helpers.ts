@@ -9,7 +9,12 @@ import { defineTool } from '../../src/tools/define-tool';
 const EventType = temporal.api.enums.v1.EventType;
 
 /** Polls `probe` until it returns something other than undefined; fails naming `what` at the deadline. */
-export async function pollFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000, everyMs = 40): Promise<T> {
+export async function pollFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 15_000,
+  everyMs = 40,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -19,7 +24,10 @@ export async function pollFor<T>(what: string, probe: () => Promise<T | undefine
     } catch (err) {
       lastError = err;
     }
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
@@ -58,7 +66,10 @@ export const until = (atMs: number): Promise<void> => new Promise((r) => setTime
  * A write-like tool (type `file_system`, not read-only, so `approval: always` by default) that
  * records the arguments of every execution.
  */
-export function writeFileTool(ran: Array<Record<string, unknown>>, options: { name?: string; approverRoles?: string[]; approval?: ApprovalPolicy } = {}) {
+export function writeFileTool(
+  ran: Array<Record<string, unknown>>,
+  options: { name?: string; approverRoles?: string[]; approval?: ApprovalPolicy } = {},
+) {
   return defineTool({
     name: options.name ?? 'write_file',
     type: 'file_system',
@@ -78,7 +89,10 @@ export function writeFileTool(ran: Array<Record<string, unknown>>, options: { na
  * Wraps a model so that calls after the first `free` ones wait until `release()`: keeps a run open
  * (and its approval records live) while a test sends late decisions. `held()` counts calls waiting.
  */
-export function holdAfter(inner: ModelProvider, free: number): { model: ModelProvider; release(): void; held(): number } {
+export function holdAfter(
+  inner: ModelProvider,
+  free: number,
+): { model: ModelProvider; release(): void; held(): number } {
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
   let calls = 0;
@@ -92,7 +106,9 @@ export function holdAfter(inner: ModelProvider, free: number): { model: ModelPro
         try {
           await Promise.race([
             released,
-            new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true })),
+            new Promise<never>((_, reject) =>
+              signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+            ),
           ]);
         } finally {
           waiting -= 1;
@@ -115,7 +131,11 @@ export function lastToolResults(messages: readonly ModelMessage[]): ToolResultBl
  * `approveToolCall` updates recorded in one Temporal run's history: the decision each accepted
  * update carried, and how many completed. Refused updates never reach history.
  */
-export async function approvalUpdatesInHistory(client: Client, workflowId: string, runId?: string): Promise<{ accepted: ApprovalDecision[]; completed: number; otherUpdates: number }> {
+export async function approvalUpdatesInHistory(
+  client: Client,
+  workflowId: string,
+  runId?: string,
+): Promise<{ accepted: ApprovalDecision[]; completed: number; otherUpdates: number }> {
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   const converter = client.options.loadedDataConverter.payloadConverter;
   const accepted: ApprovalDecision[] = [];
@@ -143,7 +163,8 @@ export async function toolActivities(client: Client, workflowId: string, runId?:
   const converter = client.options.loadedDataConverter.payloadConverter;
   return (history.events ?? []).flatMap((e) => {
     const attrs = e.activityTaskScheduledEventAttributes;
-    if (e.eventType !== EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED || attrs?.activityType?.name !== 'runTool') return [];
+    if (e.eventType !== EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED || attrs?.activityType?.name !== 'runTool')
+      return [];
     const [arg] = attrs.input?.payloads ?? [];
     return [converter.fromPayload<{ toolName: string }>(arg!).toolName];
   });

@@ -17,14 +17,23 @@ export const resultStep = (steps: readonly ReasoningStep[], callId: string): Too
   steps.find((s): s is ToolResultStep => s.type === 'tool_result' && s.toolResult.correlationId === callId);
 
 /** The ToolResult (not its step) answering the call with this id. */
-export const toolResultOf = (steps: readonly ReasoningStep[], callId: string): ToolResult | undefined => resultStep(steps, callId)?.toolResult;
+export const toolResultOf = (steps: readonly ReasoningStep[], callId: string): ToolResult | undefined =>
+  resultStep(steps, callId)?.toolResult;
 
 // Calls of one tool, found by the tool's name.
 
 /** The steps of every call of the tool and of the results that answer them, in chain order. */
 export function stepsOfTool(steps: readonly ReasoningStep[], toolName: string): ReasoningStep[] {
-  const ids = new Set(steps.flatMap((s) => (s.type === 'tool_call' && s.toolCall.toolName === toolName ? [s.toolCall.correlationId] : [])));
-  return steps.filter((s) => (s.type === 'tool_call' && ids.has(s.toolCall.correlationId)) || (s.type === 'tool_result' && ids.has(s.toolResult.correlationId)));
+  const ids = new Set(
+    steps.flatMap((s) =>
+      s.type === 'tool_call' && s.toolCall.toolName === toolName ? [s.toolCall.correlationId] : [],
+    ),
+  );
+  return steps.filter(
+    (s) =>
+      (s.type === 'tool_call' && ids.has(s.toolCall.correlationId)) ||
+      (s.type === 'tool_result' && ids.has(s.toolResult.correlationId)),
+  );
 }
 
 /** The tool's first call step. */
@@ -36,12 +45,14 @@ export const resultStepOfTool = (steps: readonly ReasoningStep[], toolName: stri
   stepsOfTool(steps, toolName).find((s): s is ToolResultStep => s.type === 'tool_result');
 
 /** The ToolResult (not its step) of resultStepOfTool. */
-export const toolResultOfTool = (steps: readonly ReasoningStep[], toolName: string): ToolResult | undefined => resultStepOfTool(steps, toolName)?.toolResult;
+export const toolResultOfTool = (steps: readonly ReasoningStep[], toolName: string): ToolResult | undefined =>
+  resultStepOfTool(steps, toolName)?.toolResult;
 
 // Lists, in chain order.
 
 /** The ToolCall of every model call. */
-export const llmCalls = (steps: readonly ReasoningStep[]): ToolCall[] => steps.filter(isModelCall).map((s) => s.toolCall);
+export const llmCalls = (steps: readonly ReasoningStep[]): ToolCall[] =>
+  steps.filter(isModelCall).map((s) => s.toolCall);
 
 /** The call steps of tools, leaving out model calls. */
 export const toolCallSteps = (steps: readonly ReasoningStep[]): ToolCallStep[] =>
@@ -58,7 +69,8 @@ export function openCallSteps(steps: readonly ReasoningStep[]): ToolCallStep[] {
 }
 
 /** The text of every thinking step. */
-export const thoughts = (steps: readonly ReasoningStep[]): string[] => steps.flatMap((s) => (s.type === 'thinking' ? [s.thought] : []));
+export const thoughts = (steps: readonly ReasoningStep[]): string[] =>
+  steps.flatMap((s) => (s.type === 'thinking' ? [s.thought] : []));
 
 /** The thinking steps written for one purpose (a plan, a reflection, a blocked delegation). */
 export const thinkingSteps = (steps: readonly ReasoningStep[], purpose: ThinkingStep['purpose']): ThinkingStep[] =>
@@ -69,7 +81,11 @@ export const thinkingSteps = (steps: readonly ReasoningStep[], purpose: Thinking
 /** `call:<toolType>:<toolName>`, `result:<success>`, or the step's type. */
 export const stepShape = (steps: readonly ReasoningStep[]): string[] =>
   steps.map((s) =>
-    s.type === 'tool_call' ? `call:${s.toolCall.toolType}:${s.toolCall.toolName}` : s.type === 'tool_result' ? `result:${s.toolResult.success}` : s.type,
+    s.type === 'tool_call'
+      ? `call:${s.toolCall.toolType}:${s.toolCall.toolName}`
+      : s.type === 'tool_result'
+        ? `result:${s.toolResult.success}`
+        : s.type,
   );
 
 /** `tool_call:<toolName>`, or the step's type. */
@@ -78,4 +94,10 @@ export const stepTypesWithToolNames = (steps: readonly ReasoningStep[]): string[
 
 /** `tool_call:<toolType>`, `tool_result:llm` or `tool_result:tool`, or the step's type. */
 export const stepTypesWithSources = (steps: readonly ReasoningStep[]): string[] =>
-  steps.map((s) => (s.type === 'tool_call' ? `${s.type}:${s.toolCall.toolType}` : s.type === 'tool_result' ? `${s.type}:${s.model ? 'llm' : 'tool'}` : s.type));
+  steps.map((s) =>
+    s.type === 'tool_call'
+      ? `${s.type}:${s.toolCall.toolType}`
+      : s.type === 'tool_result'
+        ? `${s.type}:${s.model ? 'llm' : 'tool'}`
+        : s.type,
+  );

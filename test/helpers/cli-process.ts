@@ -18,7 +18,12 @@ export interface CliProcess {
 export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'THOUGHTLINE_MODEL']) delete env[name];
-  return { ...env, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: inject('temporalNamespace'), ...extra };
+  return {
+    ...env,
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_NAMESPACE: inject('temporalNamespace'),
+    ...extra,
+  };
 }
 
 /** Runs the compiled CLI (`npm test` builds it first) as its own process. */
@@ -50,15 +55,24 @@ export function spawnScript(script: string, args: string[], env: NodeJS.ProcessE
 
 /** Stdout of a finished CLI run, and its exit code. */
 /** Runs the compiled CLI to its end; `input`, when given, is its standard input (else it has none). */
-export async function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first (npm test does).`);
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env,
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
   if (input !== undefined) child.stdin!.end(input);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   // 'close', not 'exit': a large output may still be arriving on the pipes when the process exits.
-  const code = await new Promise<number | null>((resolve) => child.on('close', (exitCode: number | null) => resolve(exitCode)));
+  const code = await new Promise<number | null>((resolve) =>
+    child.on('close', (exitCode: number | null) => resolve(exitCode)),
+  );
   return { code, stdout, stderr };
 }

@@ -4,7 +4,11 @@ import ts from 'typescript';
 
 /** Every .ts file under `root` and the files it imports (relative specifiers, type-only included), read with TypeScript's own parser. */
 export function importGraph(root: string): Map<string, Set<string>> {
-  return graphOf(root, (source) => ts.preProcessFile(source, true, true).importedFiles.map(({ fileName }) => fileName), false);
+  return graphOf(
+    root,
+    (source) => ts.preProcessFile(source, true, true).importedFiles.map(({ fileName }) => fileName),
+    false,
+  );
 }
 
 /** Import cycles (strongly connected components of two or more files, or a file importing itself), as paths relative to `root`. */
@@ -49,19 +53,33 @@ export function findImportCycles(root: string): string[][] {
  * under `root`, package ones (e.g. `@temporalio/workflow`) as written.
  */
 export function runtimeImportGraph(root: string): Map<string, Set<string>> {
-  const compiled = (source: string) => ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
-  return graphOf(root, (source) => [...compiled(source).matchAll(/\brequire\("([^"]+)"\)/g)].map(([, specifier]) => specifier!), true);
+  const compiled = (source: string) =>
+    ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } })
+      .outputText;
+  return graphOf(
+    root,
+    (source) => [...compiled(source).matchAll(/\brequire\("([^"]+)"\)/g)].map(([, specifier]) => specifier!),
+    true,
+  );
 }
 
 /** Each file's specifiers (from `specifiersOf` its text): relative ones resolved to files under `root`; package ones kept as written, or dropped. */
-function graphOf(root: string, specifiersOf: (source: string) => string[], keepPackages: boolean): Map<string, Set<string>> {
+function graphOf(
+  root: string,
+  specifiersOf: (source: string) => string[],
+  keepPackages: boolean,
+): Map<string, Set<string>> {
   const files = listTs(root);
   const known = new Set(files);
   const graph = new Map<string, Set<string>>();
   for (const file of files) {
     const deps = new Set<string>();
     for (const specifier of specifiersOf(fs.readFileSync(file, 'utf8'))) {
-      const target = specifier.startsWith('.') ? resolveRelative(file, specifier, known) : keepPackages ? specifier : undefined;
+      const target = specifier.startsWith('.')
+        ? resolveRelative(file, specifier, known)
+        : keepPackages
+          ? specifier
+          : undefined;
       if (target) deps.add(target);
     }
     graph.set(file, deps);

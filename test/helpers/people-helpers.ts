@@ -50,11 +50,20 @@ export class ScriptBook {
  * pollFor for checks that answer yes or no: false counts as not yet. Gently, every 150 ms: with
  * maxCachedWorkflows 0 every query replays the whole run on a busy, shared machine.
  */
-export function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  return pollFor(what, async () => {
-    const value = await check();
-    return value === false ? undefined : value;
-  }, timeoutMs, 150);
+export function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  return pollFor(
+    what,
+    async () => {
+      const value = await check();
+      return value === false ? undefined : value;
+    },
+    timeoutMs,
+    150,
+  );
 }
 
 interface Gate {
@@ -107,7 +116,9 @@ export async function updateEvents(client: Client, workflowId: string): Promise<
     EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_REJECTED,
     EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED,
   ]);
-  return (history.events ?? []).filter((e) => e.eventType != null && kinds.has(e.eventType)).map((e) => EventType[e.eventType!]);
+  return (history.events ?? [])
+    .filter((e) => e.eventType != null && kinds.has(e.eventType))
+    .map((e) => EventType[e.eventType!]);
 }
 
 /** Text of every text block and tool result the model was sent in one request. */
@@ -126,7 +137,10 @@ export function occurrences(haystack: string, needle: string): number {
  * One worker for a whole test file, started before its tests and stopped after them. Each test
  * gives its run its own task, so one ScriptBook serves them all and runs can go in parallel.
  */
-export function sharedWorker(tools: () => readonly ToolDefinition[], provider: ModelProvider): { env: TestEnv; h: AgentHarness } {
+export function sharedWorker(
+  tools: () => readonly ToolDefinition[],
+  provider: ModelProvider,
+): { env: TestEnv; h: AgentHarness } {
   const shared = { env: useTestEnv() } as { env: TestEnv; h: AgentHarness };
   let running: Promise<void> | undefined;
   beforeAll(async () => {

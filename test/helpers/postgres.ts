@@ -6,7 +6,8 @@ import pg from 'pg';
 import { freePort } from '../../src/dev-server/free-port';
 
 const RELATIVE = 'scripts/ensure-postgres.sh';
-const SCRIPT = [path.resolve(__dirname, '../..', RELATIVE), path.resolve(RELATIVE)].find((file) => fs.existsSync(file)) ?? RELATIVE;
+const SCRIPT =
+  [path.resolve(__dirname, '../..', RELATIVE), path.resolve(RELATIVE)].find((file) => fs.existsSync(file)) ?? RELATIVE;
 
 /** A throwaway PostgreSQL cluster on 127.0.0.1, owned by the `postgres` OS user when the tests run as root. */
 export interface TestPostgres {
@@ -27,25 +28,35 @@ export interface TestPostgres {
  * as root every server program runs as the `postgres` OS user, which the Debian package creates.
  */
 export async function startTestPostgres(): Promise<TestPostgres> {
-  const bin = clearly('PostgreSQL is not installed and could not be installed (scripts/ensure-postgres.sh, run as root)', () =>
-    execFileSync('bash', [SCRIPT], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 }).trim(),
+  const bin = clearly(
+    'PostgreSQL is not installed and could not be installed (scripts/ensure-postgres.sh, run as root)',
+    () =>
+      execFileSync('bash', [SCRIPT], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 }).trim(),
   );
   const asRoot = process.getuid?.() === 0;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thoughtline-pg-'));
   if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
   const run = (program: string, args: string[]) =>
-    execFileSync(asRoot ? 'runuser' : path.join(bin, program), asRoot ? ['-u', 'postgres', '--', path.join(bin, program), ...args] : args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 60_000,
-    });
+    execFileSync(
+      asRoot ? 'runuser' : path.join(bin, program),
+      asRoot ? ['-u', 'postgres', '--', path.join(bin, program), ...args] : args,
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 60_000,
+      },
+    );
   const data = path.join(dir, 'data');
   const port = await freePort();
   const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
   const log = path.join(dir, 'server.log');
-  clearly(`The test PostgreSQL cluster in ${dir} could not start`, () => {
-    run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--no-instructions']);
-    run('pg_ctl', ['-D', data, '-l', log, '-o', serverOptions, '-w', '-t', '30', 'start']);
-  }, log);
+  clearly(
+    `The test PostgreSQL cluster in ${dir} could not start`,
+    () => {
+      run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--no-instructions']);
+      run('pg_ctl', ['-D', data, '-l', log, '-o', serverOptions, '-w', '-t', '30', 'start']);
+    },
+    log,
+  );
   const urlFor = (user: string) => `postgresql://${encodeURIComponent(user)}@127.0.0.1:${port}/postgres`;
   let stopped = false;
   return {
@@ -81,7 +92,11 @@ function clearly<T>(what: string, step: () => T, log?: string): T {
   } catch (error) {
     const stderr = (error as { stderr?: Buffer | string }).stderr?.toString().trim();
     const tail = log && fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').slice(-20).join('\n') : '';
-    throw new Error([`${what}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, stderr, tail].filter(Boolean).join('\n'));
+    throw new Error(
+      [`${what}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, stderr, tail]
+        .filter(Boolean)
+        .join('\n'),
+    );
   }
 }
 

@@ -39,9 +39,15 @@ export interface ScriptedRunResult<T> {
  * Runs one agent to its end on a fresh harness (its own Worker and task queue on the suite's dev
  * server), served by the scripted provider.
  */
-export async function runScripted<T = undefined>(env: TestEnv, run: ScriptRun<T>): Promise<ScriptedRunResult<T> & { model: ScriptedModel }>;
+export async function runScripted<T = undefined>(
+  env: TestEnv,
+  run: ScriptRun<T>,
+): Promise<ScriptedRunResult<T> & { model: ScriptedModel }>;
 export async function runScripted<T = undefined>(env: TestEnv, run: ProviderRun<T>): Promise<ScriptedRunResult<T>>;
-export async function runScripted<T>(env: TestEnv, run: ScriptRun<T> | ProviderRun<T>): Promise<ScriptedRunResult<T> & { model?: ScriptedModel }> {
+export async function runScripted<T>(
+  env: TestEnv,
+  run: ScriptRun<T> | ProviderRun<T>,
+): Promise<ScriptedRunResult<T> & { model?: ScriptedModel }> {
   const model = 'script' in run ? createScriptedModel(run.script) : undefined;
   const provider = 'script' in run ? (run.wrap ? run.wrap(model!) : model!) : run.model;
   const defaults = testTools();

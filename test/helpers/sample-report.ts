@@ -13,14 +13,33 @@ export function sampleChain(chainId = 'wf-1'): ReasoningChain {
   const chain = testChainBuilder();
   const modelCall = (n: number, tool: string) => {
     chain.iteration = n;
-    chain.toolCall({ toolType: 'llm', toolName: 'm', arguments: { messages: 2 * n - 1 }, correlationId: `m${n}` }, full, { model: 'm' });
-    chain.toolResult({ correlationId: `m${n}`, success: true, result: { text: '', toolCalls: [{ id: `t${n}`, name: tool }] }, durationMs: 5 }, full, { model: 'm', usage, costUsd: 0.001 });
+    chain.toolCall(
+      { toolType: 'llm', toolName: 'm', arguments: { messages: 2 * n - 1 }, correlationId: `m${n}` },
+      full,
+      { model: 'm' },
+    );
+    chain.toolResult(
+      {
+        correlationId: `m${n}`,
+        success: true,
+        result: { text: '', toolCalls: [{ id: `t${n}`, name: tool }] },
+        durationMs: 5,
+      },
+      full,
+      { model: 'm', usage, costUsd: 0.001 },
+    );
   };
   modelCall(1, 'read_notes');
-  chain.toolCall({ toolType: 'external', toolName: 'read_notes', arguments: { topic: 'revenue' }, correlationId: 't1' }, full);
+  chain.toolCall(
+    { toolType: 'external', toolName: 'read_notes', arguments: { topic: 'revenue' }, correlationId: 't1' },
+    full,
+  );
   chain.toolResult({ correlationId: 't1', success: true, result: 'notes: 42', durationMs: 3 }, full);
   modelCall(2, 'write_file');
-  chain.toolCall({ toolType: 'external', toolName: 'write_file', arguments: { path: 'report.txt' }, correlationId: 't2' }, full);
+  chain.toolCall(
+    { toolType: 'external', toolName: 'write_file', arguments: { path: 'report.txt' }, correlationId: 't2' },
+    full,
+  );
   chain.toolResult({ correlationId: 't2', success: true, result: 'wrote', durationMs: 3 }, full);
   modelCall(3, 'finish');
   chain.toolCall({ toolType: 'custom', toolName: 'finish', arguments: { result: 'done' }, correlationId: 't3' }, full);

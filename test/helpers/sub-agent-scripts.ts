@@ -16,10 +16,15 @@ export async function childRunIds(client: Client, workflowId: string): Promise<s
 
 /** The ids of a run's children once it has started `count` of them. */
 export function waitForChildren(client: Client, workflowId: string, count = 1, timeoutMs = 30_000): Promise<string[]> {
-  return pollFor(`${count} child run(s) of ${workflowId}`, async () => {
-    const ids = await childRunIds(client, workflowId);
-    return ids.length >= count ? ids : undefined;
-  }, timeoutMs, 100);
+  return pollFor(
+    `${count} child run(s) of ${workflowId}`,
+    async () => {
+      const ids = await childRunIds(client, workflowId);
+      return ids.length >= count ? ids : undefined;
+    },
+    timeoutMs,
+    100,
+  );
 }
 
 /** True when the server has never heard of the workflow id; other errors propagate. */

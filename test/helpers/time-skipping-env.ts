@@ -25,14 +25,20 @@ const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
  * `describe()` leaves `staticSummary`/`staticDetails` undefined (they are kept in the first history
  * event), and the worker logs once that the server lacks `activity_failure_include_heartbeat`.
  */
-export async function createTimeSkippingEnv(opts: { log?: (line: string) => void } = {}): Promise<TestWorkflowEnvironment> {
+export async function createTimeSkippingEnv(
+  opts: { log?: (line: string) => void } = {},
+): Promise<TestWorkflowEnvironment> {
   installQuietRuntime();
   const path = await findOrInstallTestServer({ log: opts.log ?? ((line) => console.error(`[test-server] ${line}`)) });
-  const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path } },
+  });
   try {
     await env.connection.operatorService.addSearchAttributes({
       namespace: env.namespace ?? 'default',
-      searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTES.map((a) => [a.name, IndexedValueType[`INDEXED_VALUE_TYPE_${a.key.type}`]])),
+      searchAttributes: Object.fromEntries(
+        SEARCH_ATTRIBUTES.map((a) => [a.name, IndexedValueType[`INDEXED_VALUE_TYPE_${a.key.type}`]]),
+      ),
     });
   } catch (err) {
     await env.teardown();

@@ -16,12 +16,19 @@ function valueImports(file: string): string[] {
   const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
   const out: string[] = [];
   for (const node of source.statements) {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       const clause = ts.isImportDeclaration(node) ? node.importClause : undefined;
       const typeOnly = ts.isImportDeclaration(node)
         ? clause?.isTypeOnly ||
-          (clause !== undefined && !clause.name && clause.namedBindings !== undefined &&
-            ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.every((e) => e.isTypeOnly))
+          (clause !== undefined &&
+            !clause.name &&
+            clause.namedBindings !== undefined &&
+            ts.isNamedImports(clause.namedBindings) &&
+            clause.namedBindings.elements.every((e) => e.isTypeOnly))
         : node.isTypeOnly;
       if (!typeOnly) out.push(node.moduleSpecifier.text);
     }
@@ -47,12 +54,14 @@ export function findSandboxViolations(entry: string, srcRoot: string): ImportVio
     for (const specifier of valueImports(file)) {
       const rel = path.relative(srcRoot, file);
       if (builtins.has(specifier)) violations.push({ file: rel, specifier, why: 'Node builtin' });
-      else if (FORBIDDEN_PACKAGES.includes(specifier)) violations.push({ file: rel, specifier, why: 'non-workflow Temporal package' });
+      else if (FORBIDDEN_PACKAGES.includes(specifier))
+        violations.push({ file: rel, specifier, why: 'non-workflow Temporal package' });
       else if (specifier.startsWith('.')) {
         const target = resolveLocal(file, specifier);
         if (!target) continue;
         const area = path.relative(srcRoot, target).split(path.sep)[0];
-        if (area !== 'workflows' && area !== 'shared') violations.push({ file: rel, specifier, why: `value import from src/${area}` });
+        if (area !== 'workflows' && area !== 'shared')
+          violations.push({ file: rel, specifier, why: `value import from src/${area}` });
         else visit(target);
       }
     }

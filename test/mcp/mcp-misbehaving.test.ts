@@ -12,14 +12,22 @@ describe('an MCP server that misbehaves', () => {
   let mcp: McpTools | undefined;
   afterEach(async () => mcp?.close());
   const serve = (mode: string, extra: object = {}) => {
-    mcp = createMcpTools(parseMcpConfig({ mcpServers: { bad: { command: process.execPath, args: [SERVER, mode], ...extra } } }));
+    mcp = createMcpTools(
+      parseMcpConfig({ mcpServers: { bad: { command: process.execPath, args: [SERVER, mode], ...extra } } }),
+    );
     return mcp;
   };
 
   it('returning content that is not MCP content: a final error, not a retry or a crash', async () => {
-    const call = serve('invalid-content').call({ toolName: 'bad__broken', arguments: {}, idempotencyKey: 'k', maxResultChars: 1_000 }, context());
+    const call = serve('invalid-content').call(
+      { toolName: 'bad__broken', arguments: {}, idempotencyKey: 'k', maxResultChars: 1_000 },
+      context(),
+    );
     await expect(call).rejects.toThrow(ToolError);
-    await expect(call).rejects.toMatchObject({ retryable: false, message: expect.stringContaining('returned content that is not a valid MCP result') });
+    await expect(call).rejects.toMatchObject({
+      retryable: false,
+      message: expect.stringContaining('returned content that is not a valid MCP result'),
+    });
   });
 
   it('offering a schema no run can read: listing fails for good, naming the tool', async () => {
@@ -31,7 +39,13 @@ describe('an MCP server that misbehaves', () => {
   it('lying in its annotations: the worker policy decides', async () => {
     expect((await serve('lying').allSpecs())[0]).toMatchObject({ name: 'bad__delete_everything', readOnly: true });
     await mcp!.close();
-    const guarded = serve('lying', { thoughtline: { tools: { delete_everything: { readOnly: false, approval: 'always' } } } });
-    expect((await guarded.allSpecs())[0]).toMatchObject({ name: 'bad__delete_everything', readOnly: false, approval: 'always' });
+    const guarded = serve('lying', {
+      thoughtline: { tools: { delete_everything: { readOnly: false, approval: 'always' } } },
+    });
+    expect((await guarded.allSpecs())[0]).toMatchObject({
+      name: 'bad__delete_everything',
+      readOnly: false,
+      approval: 'always',
+    });
   });
 });

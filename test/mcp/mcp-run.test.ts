@@ -13,7 +13,8 @@ import { EVERYTHING_SERVER, sampleFolder, startEverythingHttp, stdioConfig, type
 
 const env = useTestEnv();
 
-const results = (steps: readonly ReasoningStep[]) => steps.flatMap((s) => (s.type === 'tool_result' ? [s.toolResult] : []));
+const results = (steps: readonly ReasoningStep[]) =>
+  steps.flatMap((s) => (s.type === 'tool_result' ? [s.toolResult] : []));
 
 describe('a run with MCP servers as tools', () => {
   const dir = sampleFolder();
@@ -28,22 +29,41 @@ describe('a run with MCP servers as tools', () => {
     config.mcpServers['web'] = { url: http.url };
     const model = createScriptedModel([
       { content: [say('Reading the notes.'), useTool('fs__read_text_file', { path: `${dir}/notes.txt` }, 'toolu_fs')] },
-      { content: [useTool('everything__get-structured-content', { location: 'Chicago' }, 'toolu_weather'), useTool('web__get-sum', { a: 20, b: 22 }, 'toolu_sum')] },
+      {
+        content: [
+          useTool('everything__get-structured-content', { location: 'Chicago' }, 'toolu_weather'),
+          useTool('web__get-sum', { a: 20, b: 22 }, 'toolu_sum'),
+        ],
+      },
       { content: [useTool('finish', { result: 'Launch on Tuesday; 42.' })] },
     ]);
     const h = await createHarness(env, { tools: [], models: { scripted: model }, mcp: config });
     const { result, workflowId } = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ model: SCRIPTED_MODEL, task: 'When is the launch?', tools: ['fs__*', 'everything__get-structured-content', 'web__get-sum'] });
+      const handle = await h.agents.start({
+        model: SCRIPTED_MODEL,
+        task: 'When is the launch?',
+        tools: ['fs__*', 'everything__get-structured-content', 'web__get-sum'],
+      });
       return { result: await handle.result(), workflowId: handle.workflowId };
     });
     model.verify();
     expect(result.terminationReason).toBe('success');
     const byCall = new Map(results(result.chain.steps).map((r) => [r.correlationId, r]));
-    expect(byCall.get('toolu_fs')).toMatchObject({ success: true, result: expect.objectContaining({ text: 'The launch is on Tuesday.\n' }) });
-    expect(byCall.get('toolu_weather')).toMatchObject({ success: true, result: expect.objectContaining({ structuredContent: expect.objectContaining({ conditions: expect.any(String) }) }) });
+    expect(byCall.get('toolu_fs')).toMatchObject({
+      success: true,
+      result: expect.objectContaining({ text: 'The launch is on Tuesday.\n' }),
+    });
+    expect(byCall.get('toolu_weather')).toMatchObject({
+      success: true,
+      result: expect.objectContaining({
+        structuredContent: expect.objectContaining({ conditions: expect.any(String) }),
+      }),
+    });
     expect(byCall.get('toolu_sum')).toMatchObject({ success: true, result: 'The sum of 20 and 22 is 42.' });
     const scheduled = await scheduledActivities(env.client, workflowId);
-    expect(scheduled.map((a) => a.summary)).toEqual(expect.arrayContaining([expect.stringMatching(/^fs__read_text_file /), expect.stringMatching(/^web__get-sum /)]));
+    expect(scheduled.map((a) => a.summary)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^fs__read_text_file /), expect.stringMatching(/^web__get-sum /)]),
+    );
   }, 120_000);
 
   it('finishes a run whose MCP server is killed mid-call: the call is retried on a new process', async () => {
@@ -52,18 +72,34 @@ describe('a run with MCP servers as tools', () => {
       { content: [useTool('everything__trigger-long-running-operation', { duration: 4, steps: 4 }, 'toolu_long')] },
       { content: [useTool('finish', { result: 'done' })] },
     ]);
-    const h = await createHarness(env, { tools: [], models: { scripted: model }, mcp: { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_SERVER, 'stdio', marker] } } } });
+    const h = await createHarness(env, {
+      tools: [],
+      models: { scripted: model },
+      mcp: { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_SERVER, 'stdio', marker] } } },
+    });
     const result = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ model: SCRIPTED_MODEL, task: 'Run the long operation', tools: ['everything__trigger-long-running-operation'] });
-      const pid = await waitFor('the server process', () => {
-        try {
-          return Number(execFileSync('pgrep', ['-f', marker]).toString().trim().split('\n')[0]) || undefined;
-        } catch {
-          return undefined;
-        }
-      }, 30_000);
+      const handle = await h.agents.start({
+        model: SCRIPTED_MODEL,
+        task: 'Run the long operation',
+        tools: ['everything__trigger-long-running-operation'],
+      });
+      const pid = await waitFor(
+        'the server process',
+        () => {
+          try {
+            return Number(execFileSync('pgrep', ['-f', marker]).toString().trim().split('\n')[0]) || undefined;
+          } catch {
+            return undefined;
+          }
+        },
+        30_000,
+      );
       // Let the call start, then kill the server under it.
-      await waitFor('the long call to start', async () => (await scheduledActivities(env.client, handle.workflowId)).some((a) => a.type === 'runTool'), 30_000);
+      await waitFor(
+        'the long call to start',
+        async () => (await scheduledActivities(env.client, handle.workflowId)).some((a) => a.type === 'runTool'),
+        30_000,
+      );
       await new Promise((r) => setTimeout(r, 1_500));
       process.kill(pid, 'SIGKILL');
       return handle.result();
@@ -83,7 +119,10 @@ describe('a run with MCP servers as tools', () => {
     const first = await createHarness(env, { tools: [], models: { scripted: model }, mcp });
     const workflowId = `mcp-elicit-${randomUUID()}`;
     await first.worker.runUntil(async () => {
-      await first.agents.start({ model: SCRIPTED_MODEL, task: 'Register me', tools: ['everything__trigger-elicitation-request'] }, { workflowId });
+      await first.agents.start(
+        { model: SCRIPTED_MODEL, task: 'Register me', tools: ['everything__trigger-elicitation-request'] },
+        { workflowId },
+      );
       await waitFor('the open question', async () => (await first.agents.status(workflowId)).openQuestion, 60_000);
     });
     // The first worker is gone; the question waits in the run's history, with no activity open.
@@ -99,7 +138,9 @@ describe('a run with MCP servers as tools', () => {
     });
     const result = await second.runUntil(async () => {
       const status = await first.agents.status(workflowId);
-      expect(status.openQuestion?.question).toContain('The MCP server "everything" asks, during everything__trigger-elicitation-request');
+      expect(status.openQuestion?.question).toContain(
+        'The MCP server "everything" asks, during everything__trigger-elicitation-request',
+      );
       const answer = spawnCli(['answer', workflowId, '{"name":"Ana Lima","check":true}', '--as', 'ana'], cliEnv({}));
       expect(await answer.exited).toBe(0);
       return first.agents.result(workflowId);
@@ -109,6 +150,11 @@ describe('a run with MCP servers as tools', () => {
     const asked = results(result.chain.steps).find((r) => r.correlationId === 'toolu_ask');
     expect(asked).toMatchObject({ success: true });
     expect(JSON.stringify(asked?.result)).toContain('Ana Lima');
-    expect(result.chain.steps.some((s) => s.type === 'thinking' && s.thought.includes('ana answered everything') && s.fromPerson?.kind === 'answer')).toBe(true);
+    expect(
+      result.chain.steps.some(
+        (s) =>
+          s.type === 'thinking' && s.thought.includes('ana answered everything') && s.fromPerson?.kind === 'answer',
+      ),
+    ).toBe(true);
   }, 180_000);
 });

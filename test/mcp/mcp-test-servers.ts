@@ -37,10 +37,16 @@ export interface HttpServer {
 /** server-everything over Streamable HTTP on a free port; resolves once it listens. */
 export async function startEverythingHttp(): Promise<HttpServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING_SERVER, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [EVERYTHING_SERVER, 'streamableHttp'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let said = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server-everything did not listen on ${port} in 20 s: ${said}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`server-everything did not listen on ${port} in 20 s: ${said}`)),
+      20_000,
+    );
     child.stderr!.on('data', (chunk: Buffer) => {
       said += chunk.toString();
       if (said.includes('listening')) {

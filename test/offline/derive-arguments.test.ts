@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { deriveArguments } from '../../src/offline/derive-arguments';
 
 /** The workflow's own check of a model's arguments (src/workflows/tools/validate-tool-call.ts). */
-const validates = (schema: Record<string, unknown>, args: unknown) => z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]).safeParse(args);
+const validates = (schema: Record<string, unknown>, args: unknown) =>
+  z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]).safeParse(args);
 const jsonSchemaOf = (schema: z.ZodType) => z.toJSONSchema(schema) as Record<string, unknown>;
 
 /** A small seeded generator (mulberry32): the same seed gives the same schemas on every run. */
@@ -15,10 +16,31 @@ function random(seed: number) {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! };
+  return {
+    next,
+    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!,
+  };
 }
 
-const NAMES = ['city', 'location', 'query', 'content', 'name', 'count', 'order_id', 'limit', 'units', 'flag', 'email', 'tags', 'amount', 'task', 'file_name', 'note'];
+const NAMES = [
+  'city',
+  'location',
+  'query',
+  'content',
+  'name',
+  'count',
+  'order_id',
+  'limit',
+  'units',
+  'flag',
+  'email',
+  'tags',
+  'amount',
+  'task',
+  'file_name',
+  'note',
+];
 
 /** A zod schema of the kinds tools declare: strings with bounds, formats and patterns, numbers with bounds, enums, optionals, nested objects and arrays. */
 function zodSchema(r: ReturnType<typeof random>, depth: number): z.ZodType {
@@ -31,7 +53,15 @@ function zodSchema(r: ReturnType<typeof random>, depth: number): z.ZodType {
       return s;
     }
     case 1:
-      return r.pick([z.email(), z.url(), z.uuid(), z.iso.date(), z.iso.datetime(), z.string().regex(/^[\w.-]{1,80}\.md$/), z.string().regex(/^[a-z]+$/)]);
+      return r.pick([
+        z.email(),
+        z.url(),
+        z.uuid(),
+        z.iso.date(),
+        z.iso.datetime(),
+        z.string().regex(/^[\w.-]{1,80}\.md$/),
+        z.string().regex(/^[a-z]+$/),
+      ]);
     case 2: {
       let n = r.next() < 0.5 ? z.number() : z.number().int();
       const lo = r.int(-50, 50);
@@ -44,7 +74,13 @@ function zodSchema(r: ReturnType<typeof random>, depth: number): z.ZodType {
     case 3:
       return z.boolean();
     case 4:
-      return z.enum(r.pick([['celsius', 'fahrenheit'], ['asc', 'desc'], ['low', 'medium', 'high']] as [string, ...string[]][]));
+      return z.enum(
+        r.pick([
+          ['celsius', 'fahrenheit'],
+          ['asc', 'desc'],
+          ['low', 'medium', 'high'],
+        ] as [string, ...string[]][]),
+      );
     case 5:
       return zodSchema(r, depth + 1).optional();
     case 6:
@@ -88,12 +124,29 @@ describe('deriveArguments', () => {
   });
 
   it('takes values from the task where the property asks for them', () => {
-    const weather = jsonSchemaOf(z.object({ location: z.string().min(1).describe('City name'), units: z.enum(['celsius', 'fahrenheit']).default('celsius') }));
-    expect(deriveArguments(weather, { text: "What's the weather in Rome, in fahrenheit?" })).toEqual({ location: 'Rome', units: 'fahrenheit' });
-    expect(deriveArguments(weather, { text: 'Weather for New York please' })).toEqual({ location: 'New York', units: 'celsius' });
+    const weather = jsonSchemaOf(
+      z.object({
+        location: z.string().min(1).describe('City name'),
+        units: z.enum(['celsius', 'fahrenheit']).default('celsius'),
+      }),
+    );
+    expect(deriveArguments(weather, { text: "What's the weather in Rome, in fahrenheit?" })).toEqual({
+      location: 'Rome',
+      units: 'fahrenheit',
+    });
+    expect(deriveArguments(weather, { text: 'Weather for New York please' })).toEqual({
+      location: 'New York',
+      units: 'celsius',
+    });
 
-    const order = jsonSchemaOf(z.object({ order_id: z.string(), verbose: z.boolean(), limit: z.number().int().min(1).max(50) }));
-    expect(deriveArguments(order, { text: 'Where is order A-1234? Show 5 lines.' })).toEqual({ order_id: 'A-1234', verbose: false, limit: 5 });
+    const order = jsonSchemaOf(
+      z.object({ order_id: z.string(), verbose: z.boolean(), limit: z.number().int().min(1).max(50) }),
+    );
+    expect(deriveArguments(order, { text: 'Where is order A-1234? Show 5 lines.' })).toEqual({
+      order_id: 'A-1234',
+      verbose: false,
+      limit: 5,
+    });
 
     const report = jsonSchemaOf(z.object({ name: z.string().regex(/^[\w.-]{1,80}\.md$/), content: z.string().min(1) }));
     const args = deriveArguments(report, { text: 'Save a report', observed: 'lookup returned 42' });
@@ -102,8 +155,13 @@ describe('deriveArguments', () => {
   });
 
   it('leaves out optional properties the task says nothing about, and keeps every required one', () => {
-    const schema = jsonSchemaOf(z.object({ query: z.string(), page: z.number().optional(), sort: z.enum(['asc', 'desc']).optional() }));
+    const schema = jsonSchemaOf(
+      z.object({ query: z.string(), page: z.number().optional(), sort: z.enum(['asc', 'desc']).optional() }),
+    );
     expect(deriveArguments(schema, { text: 'search cats' })).toEqual({ query: 'search cats' });
-    expect(deriveArguments(schema, { text: 'search cats, desc' })).toEqual({ query: 'search cats, desc', sort: 'desc' });
+    expect(deriveArguments(schema, { text: 'search cats, desc' })).toEqual({
+      query: 'search cats, desc',
+      sort: 'desc',
+    });
   });
 });

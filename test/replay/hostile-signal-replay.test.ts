@@ -16,14 +16,31 @@ const SIGNAL_EVENT_ID = '20';
 
 const swaps: { name: string; signalName: string; payload: string; encoding?: string }[] = [
   { name: 'cancel with a null payload', signalName: 'cancel', payload: 'null' },
-  { name: 'cancel whose reason cannot become text', signalName: 'cancel', payload: '{"reason":{"toString":1,"valueOf":1},"by":"mallory"}' },
-  { name: 'steer whose by cannot become text', signalName: 'steer', payload: '{"text":"Answer in one line.","by":{"toString":1,"valueOf":1}}' },
+  {
+    name: 'cancel whose reason cannot become text',
+    signalName: 'cancel',
+    payload: '{"reason":{"toString":1,"valueOf":1},"by":"mallory"}',
+  },
+  {
+    name: 'steer whose by cannot become text',
+    signalName: 'steer',
+    payload: '{"text":"Answer in one line.","by":{"toString":1,"valueOf":1}}',
+  },
   { name: 'subAgentApprovals with a null payload', signalName: 'subAgentApprovals', payload: 'null' },
-  { name: 'subAgentApprovals with a list of nulls', signalName: 'subAgentApprovals', payload: '{"workflowId":"x","pending":[null]}' },
+  {
+    name: 'subAgentApprovals with a list of nulls',
+    signalName: 'subAgentApprovals',
+    payload: '{"workflowId":"x","pending":[null]}',
+  },
   // Bytes no JSON client writes, sent with the raw API: the SDK could not decode them before any handler ran.
   ...['cancel', 'steer', 'subAgentApprovals'].flatMap((signalName) => [
     { name: `${signalName} whose bytes are not JSON`, signalName, payload: '{"text": not json' },
-    { name: `${signalName} with an encoding no converter knows`, signalName, payload: '{"text":"hi"}', encoding: 'thoughtline/unknown' },
+    {
+      name: `${signalName} with an encoding no converter knows`,
+      signalName,
+      payload: '{"text":"hi"}',
+      encoding: 'thoughtline/unknown',
+    },
   ]),
 ];
 
@@ -40,7 +57,10 @@ function swapped(signalName: string, payload: string, encoding?: string) {
 
 beforeAll(() => {
   try {
-    Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
+    Runtime.install({
+      logger: new DefaultLogger('ERROR'),
+      telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } },
+    });
   } catch {
     // Another file in this process installed it already.
   }
@@ -49,7 +69,11 @@ beforeAll(() => {
 describe('replay of a history with a hostile signal swapped in', () => {
   it.each(swaps)('$name replays without a workflow task failure', async ({ signalName, payload, encoding }) => {
     const results: ReplayResult[] = [];
-    for await (const r of Worker.runReplayHistories({ workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: createWorkerRunEvents(undefined).sinks }, [swapped(signalName, payload, encoding)])) results.push(r);
+    for await (const r of Worker.runReplayHistories(
+      { workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: createWorkerRunEvents(undefined).sinks },
+      [swapped(signalName, payload, encoding)],
+    ))
+      results.push(r);
     expect(results).toHaveLength(1);
     expect(results[0]!.error, String(results[0]!.error)).toBeUndefined();
   });

@@ -22,7 +22,12 @@ it('has something to record', () => {
 for (const scenario of toRecord) {
   it(`records ${scenario.name}`, async () => {
     const model = createScriptedModel(scenario.turns);
-    const h = await createHarness(env, { tools: [...testTools().tools, ...(scenario.extraTools?.() ?? [])], models: { scripted: model }, ...(scenario.tenantLimits ? { tenantLimits: scenario.tenantLimits } : {}), ...(scenario.mcp ? { mcp: scenario.mcp() } : {}) });
+    const h = await createHarness(env, {
+      tools: [...testTools().tools, ...(scenario.extraTools?.() ?? [])],
+      models: { scripted: model },
+      ...(scenario.tenantLimits ? { tenantLimits: scenario.tenantLimits } : {}),
+      ...(scenario.mcp ? { mcp: scenario.mcp() } : {}),
+    });
     const workflowId = `replay-${scenario.name}`;
     await h.worker.runUntil(async () => {
       const handle = await h.agents.start(scenario.input, { workflowId });
@@ -30,7 +35,9 @@ for (const scenario of toRecord) {
       return handle.result();
     });
     model.verify();
-    const history = await env.client.workflow.getHandle(workflowId, scenario.fixtureRun === 'first' ? await firstRunId(workflowId) : undefined).fetchHistory();
+    const history = await env.client.workflow
+      .getHandle(workflowId, scenario.fixtureRun === 'first' ? await firstRunId(workflowId) : undefined)
+      .fetchHistory();
     fs.writeFileSync(path.join(FIXTURES, `${scenario.name}.json`), `${historyToJSON(history)}\n`);
   });
 }
@@ -38,6 +45,7 @@ for (const scenario of toRecord) {
 /** The run the workflow started with, before any continue-as-new. */
 async function firstRunId(workflowId: string): Promise<string> {
   const runs: Array<{ runId: string; start: number }> = [];
-  for await (const run of env.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) runs.push({ runId: run.runId, start: run.startTime.getTime() });
+  for await (const run of env.client.workflow.list({ query: `WorkflowId = '${workflowId}'` }))
+    runs.push({ runId: run.runId, start: run.startTime.getTime() });
   return runs.sort((a, b) => a.start - b.start)[0]!.runId;
 }

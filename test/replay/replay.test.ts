@@ -9,11 +9,14 @@ import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 const fixtures = () =>
-  fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).map((f) => ({
-    // The id the recorder gave the run: child workflow ids derive from it, and replay compares them.
-    workflowId: `replay-${path.basename(f, '.json')}`,
-    history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(FIXTURES, f), 'utf8'))),
-  }));
+  fs
+    .readdirSync(FIXTURES)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => ({
+      // The id the recorder gave the run: child workflow ids derive from it, and replay compares them.
+      workflowId: `replay-${path.basename(f, '.json')}`,
+      history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(FIXTURES, f), 'utf8'))),
+    }));
 
 async function replayAll(options: Parameters<typeof Worker.runReplayHistories>[0]): Promise<ReplayResult[]> {
   const results: ReplayResult[] = [];
@@ -24,7 +27,10 @@ async function replayAll(options: Parameters<typeof Worker.runReplayHistories>[0
 beforeAll(() => {
   try {
     // The negative control makes the core log each determinism violation at WARN; expected here.
-    Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
+    Runtime.install({
+      logger: new DefaultLogger('ERROR'),
+      telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } },
+    });
   } catch {
     // Another file in this process installed it already.
   }
@@ -32,11 +38,18 @@ beforeAll(() => {
 
 describe('replay of recorded histories', () => {
   it('has a fixture for every scenario', () => {
-    expect(fixtures().map((f) => f.workflowId).sort()).toEqual(REPLAY_SCENARIOS.map((s) => `replay-${s.name}`).sort());
+    expect(
+      fixtures()
+        .map((f) => f.workflowId)
+        .sort(),
+    ).toEqual(REPLAY_SCENARIOS.map((s) => `replay-${s.name}`).sort());
   });
 
   it('replays every fixture against the current workflow code without a determinism error', async () => {
-    const results = await replayAll({ workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: createWorkerRunEvents(undefined).sinks });
+    const results = await replayAll({
+      workflowBundle: { codePath: inject('workflowBundlePath') },
+      sinks: createWorkerRunEvents(undefined).sinks,
+    });
     expect(results).toHaveLength(REPLAY_SCENARIOS.length);
     for (const r of results) expect(r.error, `${r.workflowId}: ${String(r.error)}`).toBeUndefined();
   });

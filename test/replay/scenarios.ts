@@ -48,12 +48,13 @@ async function cancelInSecondIteration(agents: AgentClient, id: string): Promise
 }
 /** Three lookups, then the answer; tool-call ids start with `toolu_${prefix}`. */
 const threeLookups = (prefix: string): ScriptedTurn[] => [
-  ...Array.from({ length: 3 }, (_, i) => ({ content: [useTool('lookup', { key: `k${i + 1}` }, `toolu_${prefix}${i + 1}`)] })),
+  ...Array.from({ length: 3 }, (_, i) => ({
+    content: [useTool('lookup', { key: `k${i + 1}` }, `toolu_${prefix}${i + 1}`)],
+  })),
   { content: [useTool('finish', { result: 'looked up' }, `toolu_${prefix}z`)] },
 ];
 const secretKey = { lookup: { anyOf: [{ when: 'equals' as const, field: 'key', values: ['vault'] }] } };
 const ops = { id: 'olga', roles: ['ops'] };
-
 
 export const REPLAY_SCENARIOS: ReplayScenario[] = [
   {
@@ -63,7 +64,11 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     extraTools: () => [
       createLlmTool({
         registry: ModelRegistry.parse({ models: { fast: { provider: 'openai-compatible', model: 'fast-1' } } }),
-        providers: { 'openai-compatible': createScriptedModel([{ content: [say('4')], usage: { inputTokens: 30, outputTokens: 5 }, costUsd: 0.002 }]) },
+        providers: {
+          'openai-compatible': createScriptedModel([
+            { content: [say('4')], usage: { inputTokens: 30, outputTokens: 5 }, costUsd: 0.002 },
+          ]),
+        },
       }),
     ],
     turns: [
@@ -75,10 +80,19 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     // An MCP tool asks for input: a question on the desk, two answers refused (unreadable, then a
     // missing field, which the server's form check finds), the call run again with the third.
     name: 'mcp-elicitation',
-    input: { task: 'Register me', model: SCRIPTED_MODEL, tools: ['everything__trigger-elicitation-request', 'everything__echo'] },
+    input: {
+      task: 'Register me',
+      model: SCRIPTED_MODEL,
+      tools: ['everything__trigger-elicitation-request', 'everything__echo'],
+    },
     mcp: () => ({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] } } }),
     turns: [
-      { content: [useTool('everything__echo', { message: 'hello' }, 'toolu_m1'), useTool('everything__trigger-elicitation-request', {}, 'toolu_m2')] },
+      {
+        content: [
+          useTool('everything__echo', { message: 'hello' }, 'toolu_m1'),
+          useTool('everything__trigger-elicitation-request', {}, 'toolu_m2'),
+        ],
+      },
       { content: [useTool('finish', { result: 'registered' }, 'toolu_m3')] },
     ],
     interact: async (agents, id) => {
@@ -111,19 +125,82 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       fork: {
         from: { workflowId: 'replay-original', atStep: 4, keptThroughStep: 4 },
         steps: [
-          { stepId: 'o1', stepNumber: 1, timestamp: '2026-11-23T08:00:00.000Z', iteration: 1, visibility: { level: 'full' }, model: 'scripted-model', type: 'tool_call', toolCall: { toolType: 'llm', toolName: 'scripted-model', arguments: { messages: 1 }, correlationId: 'm1' } },
-          { stepId: 'o2', stepNumber: 2, timestamp: '2026-11-23T08:00:00.100Z', iteration: 1, visibility: { level: 'full' }, model: 'scripted-model', usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0.001, type: 'tool_result', toolResult: { correlationId: 'm1', success: true, result: { stopReason: 'tool_use', text: '', toolCalls: [{ id: 'toolu_o', name: 'lookup' }] }, durationMs: 100 } },
-          { stepId: 'o3', stepNumber: 3, timestamp: '2026-11-23T08:00:00.200Z', iteration: 1, visibility: { level: 'full' }, type: 'tool_call', toolCall: { toolType: 'custom', toolName: 'lookup', arguments: { key: 'alpha' }, correlationId: 'toolu_o' } },
-          { stepId: 'o4', stepNumber: 4, timestamp: '2026-11-23T08:00:00.300Z', iteration: 1, visibility: { level: 'full' }, type: 'tool_result', toolResult: { correlationId: 'toolu_o', success: true, result: { key: 'alpha', value: 50 }, durationMs: 5 } },
+          {
+            stepId: 'o1',
+            stepNumber: 1,
+            timestamp: '2026-11-23T08:00:00.000Z',
+            iteration: 1,
+            visibility: { level: 'full' },
+            model: 'scripted-model',
+            type: 'tool_call',
+            toolCall: { toolType: 'llm', toolName: 'scripted-model', arguments: { messages: 1 }, correlationId: 'm1' },
+          },
+          {
+            stepId: 'o2',
+            stepNumber: 2,
+            timestamp: '2026-11-23T08:00:00.100Z',
+            iteration: 1,
+            visibility: { level: 'full' },
+            model: 'scripted-model',
+            usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
+            costUsd: 0.001,
+            type: 'tool_result',
+            toolResult: {
+              correlationId: 'm1',
+              success: true,
+              result: { stopReason: 'tool_use', text: '', toolCalls: [{ id: 'toolu_o', name: 'lookup' }] },
+              durationMs: 100,
+            },
+          },
+          {
+            stepId: 'o3',
+            stepNumber: 3,
+            timestamp: '2026-11-23T08:00:00.200Z',
+            iteration: 1,
+            visibility: { level: 'full' },
+            type: 'tool_call',
+            toolCall: { toolType: 'custom', toolName: 'lookup', arguments: { key: 'alpha' }, correlationId: 'toolu_o' },
+          },
+          {
+            stepId: 'o4',
+            stepNumber: 4,
+            timestamp: '2026-11-23T08:00:00.300Z',
+            iteration: 1,
+            visibility: { level: 'full' },
+            type: 'tool_result',
+            toolResult: { correlationId: 'toolu_o', success: true, result: { key: 'alpha', value: 50 }, durationMs: 5 },
+          },
         ],
         messages: [
           { role: 'user', content: [{ type: 'text', text: 'Look up alpha' }] },
-          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_o', name: 'lookup', input: { key: 'alpha' } }] },
-          { role: 'user', content: [{ type: 'tool_result', toolUseId: 'toolu_o', content: '{"key":"alpha","value":50}', isError: false }] },
+          {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 'toolu_o', name: 'lookup', input: { key: 'alpha' } }],
+          },
+          {
+            role: 'user',
+            content: [
+              { type: 'tool_result', toolUseId: 'toolu_o', content: '{"key":"alpha","value":50}', isError: false },
+            ],
+          },
         ],
-        ledger: { usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0.001, iterations: 1, modelCalls: 1, toolCalls: 1 },
+        ledger: {
+          usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
+          costUsd: 0.001,
+          iterations: 1,
+          modelCalls: 1,
+          toolCalls: 1,
+        },
         steering: [{ text: 'Also look up beta.', by: 'bob' }],
-        hazards: [{ stepNumber: 7, toolName: 'always_fails', toolType: 'custom', approval: 'never', because: 'not declared read-only' }],
+        hazards: [
+          {
+            stepNumber: 7,
+            toolName: 'always_fails',
+            toolType: 'custom',
+            approval: 'never',
+            because: 'not declared read-only',
+          },
+        ],
         change: 'the instruction "Also look up beta."',
       },
     },
@@ -155,7 +232,9 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       { content: [useTool('always_fails', {}, 'toolu_3')] },
       { content: [useTool('finish', {}, 'toolu_4')] },
       { content: [useTool('big_result', { secret: true }, 'toolu_5')] },
-      { content: [useTool('lookup', { key: 'late' }, 'toolu_6'), useTool('finish', { result: 'recovered' }, 'toolu_7')] },
+      {
+        content: [useTool('lookup', { key: 'late' }, 'toolu_6'), useTool('finish', { result: 'recovered' }, 'toolu_7')],
+      },
     ],
   },
   {
@@ -214,7 +293,15 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     // A tool marked local: a local-activity marker in the workflow task instead of an activity task.
     name: 'local-tool',
     input: { task: 'Double 21', model: SCRIPTED_MODEL },
-    extraTools: () => [defineTool({ name: 'double', description: 'Doubles a number', input: z.object({ n: z.number() }), local: true, execute: ({ n }) => n * 2 })],
+    extraTools: () => [
+      defineTool({
+        name: 'double',
+        description: 'Doubles a number',
+        input: z.object({ n: z.number() }),
+        local: true,
+        execute: ({ n }) => n * 2,
+      }),
+    ],
     turns: [
       { content: [useTool('double', { n: 21 }, 'toolu_l1')] },
       { content: [useTool('finish', { result: '42' }, 'toolu_l2')] },
@@ -273,9 +360,17 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
   {
     // The same handover, its archive recorded once as a local activity's marker (keepChainArchive).
     name: 'archive-in-marker',
-    input: { task: 'Look up many keys', model: SCRIPTED_MODEL, continueAsNewEvery: 52, maxIterations: 60, maxContextChars: 4_000 },
+    input: {
+      task: 'Look up many keys',
+      model: SCRIPTED_MODEL,
+      continueAsNewEvery: 52,
+      maxIterations: 60,
+      maxContextChars: 4_000,
+    },
     turns: [
-      ...Array.from({ length: 53 }, (_, i) => ({ content: [useTool('lookup', { key: `k${i + 1}` }, `toolu_m${i + 1}`)] })),
+      ...Array.from({ length: 53 }, (_, i) => ({
+        content: [useTool('lookup', { key: `k${i + 1}` }, `toolu_m${i + 1}`)],
+      })),
       { content: [useTool('finish', { result: 'looked up' }, 'toolu_mz')] },
     ],
     fixtureRun: 'first',
@@ -283,9 +378,17 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
   {
     // A handover with more steps than it carries: the chain's tail goes on, `earlier` points back.
     name: 'long-chain-tail',
-    input: { task: 'Look up many keys', model: SCRIPTED_MODEL, continueAsNewEvery: 52, maxIterations: 60, maxContextChars: 4_000 },
+    input: {
+      task: 'Look up many keys',
+      model: SCRIPTED_MODEL,
+      continueAsNewEvery: 52,
+      maxIterations: 60,
+      maxContextChars: 4_000,
+    },
     turns: [
-      ...Array.from({ length: 53 }, (_, i) => ({ content: [useTool('lookup', { key: `k${i + 1}` }, `toolu_t${i + 1}`)] })),
+      ...Array.from({ length: 53 }, (_, i) => ({
+        content: [useTool('lookup', { key: `k${i + 1}` }, `toolu_t${i + 1}`)],
+      })),
       { content: [useTool('finish', { result: 'looked up' }, 'toolu_tz')] },
     ],
     fixtureRun: 'first',
@@ -294,7 +397,13 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     name: 'approvals-decided',
     input: { task: 'Read the vault twice and alpha', model: SCRIPTED_MODEL, approvals: secretKey },
     turns: [
-      { content: [useTool('lookup', { key: 'vault' }, 'toolu_p1'), useTool('lookup', { key: 'vault' }, 'toolu_p2'), useTool('lookup', { key: 'alpha' }, 'toolu_p3')] },
+      {
+        content: [
+          useTool('lookup', { key: 'vault' }, 'toolu_p1'),
+          useTool('lookup', { key: 'vault' }, 'toolu_p2'),
+          useTool('lookup', { key: 'alpha' }, 'toolu_p3'),
+        ],
+      },
       { content: [useTool('finish', { result: 'vault=50 once, alpha=50' }, 'toolu_p4')] },
     ],
     interact: async (agents, id) => {
@@ -327,7 +436,11 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
   },
   {
     name: 'tenant-limited',
-    input: { task: 'Look up alpha for a tenant', model: SCRIPTED_MODEL, caller: { id: 'u1', roles: ['analyst'], tenant: 'replay-tenant' } },
+    input: {
+      task: 'Look up alpha for a tenant',
+      model: SCRIPTED_MODEL,
+      caller: { id: 'u1', roles: ['analyst'], tenant: 'replay-tenant' },
+    },
     tenantLimits: { tenants: { 'replay-tenant': { maxConcurrentRuns: 2, tokensPerHour: 100_000 } } },
     turns: [
       { content: [useTool('lookup', { key: 'alpha' }, 'toolu_n1')] },
@@ -337,9 +450,20 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
   {
     // Two lookups and a sub-agent in one turn: the concurrent path, a child workflow, the roll-up.
     name: 'parallel-and-sub-agent',
-    input: { task: 'Look up alpha and beta, and have the researcher check gamma', model: SCRIPTED_MODEL, agents: { researcher: { description: 'Checks one key', tools: ['lookup'], limits: { maxIterations: 3 } } }, tokenBudget: 50_000 },
+    input: {
+      task: 'Look up alpha and beta, and have the researcher check gamma',
+      model: SCRIPTED_MODEL,
+      agents: { researcher: { description: 'Checks one key', tools: ['lookup'], limits: { maxIterations: 3 } } },
+      tokenBudget: 50_000,
+    },
     turns: [
-      { content: [useTool('lookup', { key: 'alpha' }, 'toolu_p1'), useTool('lookup', { key: 'beta' }, 'toolu_p2'), useTool('researcher', { task: 'Check gamma' }, 'toolu_p3')] },
+      {
+        content: [
+          useTool('lookup', { key: 'alpha' }, 'toolu_p1'),
+          useTool('lookup', { key: 'beta' }, 'toolu_p2'),
+          useTool('researcher', { task: 'Check gamma' }, 'toolu_p3'),
+        ],
+      },
       // The child's one turn: the parent waits for it, so the script stays in order.
       { content: [useTool('finish', { result: 'gamma checked' }, 'toolu_c1')] },
       { content: [useTool('finish', { result: 'alpha=50 beta=40 gamma checked' }, 'toolu_p4')] },
@@ -349,8 +473,19 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     name: 'planned-with-reflection',
     input: { task: 'Look up alpha, then report', model: SCRIPTED_MODEL, planning: { reflectEvery: 2 } },
     turns: [
-      { content: [say('{"tasks":[{"id":"t1","description":"Look up alpha","dependencies":[]},{"id":"t2","description":"Report","dependencies":["t1"]}]}')] },
-      { content: [useTool('update_task', { task_id: 't2', status: 'completed' }, 'toolu_u0'), useTool('lookup', { key: 'alpha' }, 'toolu_l1')] },
+      {
+        content: [
+          say(
+            '{"tasks":[{"id":"t1","description":"Look up alpha","dependencies":[]},{"id":"t2","description":"Report","dependencies":["t1"]}]}',
+          ),
+        ],
+      },
+      {
+        content: [
+          useTool('update_task', { task_id: 't2', status: 'completed' }, 'toolu_u0'),
+          useTool('lookup', { key: 'alpha' }, 'toolu_l1'),
+        ],
+      },
       // Reflections at iterations 2 and 4: calls without tools, before that iteration's turn.
       { content: [say('Alpha is known; the report is next.')] },
       { content: [useTool('update_task', { task_id: 't1', status: 'completed' }, 'toolu_u1')] },
@@ -363,7 +498,12 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     // A parent cancelled while its sub-agent runs a slow tool: the cancel is forwarded to the child,
     // both grace periods pass, the child's tool is cancelled and both end `cancelled`.
     name: 'cancelled-parent-with-child',
-    input: { task: 'Have the worker run the job', model: SCRIPTED_MODEL, cancelGraceMs: 300, agents: { worker: { description: 'Runs the job', tools: ['slow_job'] } } },
+    input: {
+      task: 'Have the worker run the job',
+      model: SCRIPTED_MODEL,
+      cancelGraceMs: 300,
+      agents: { worker: { description: 'Runs the job', tools: ['slow_job'] } },
+    },
     turns: [
       { content: [useTool('worker', { task: 'Run the job' }, 'toolu_k1')] },
       { content: [useTool('slow_job', {}, 'toolu_k2')] },
@@ -382,7 +522,12 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     // A tool failing every attempt (its result carries attempts and time), then a call
     // still waiting for approval when the run is cancelled (recorded as never run).
     name: 'failed-tool-then-cancelled-approval',
-    input: { task: 'Try the database, then read the vault', model: SCRIPTED_MODEL, approvals: secretKey, cancelGraceMs: 100 },
+    input: {
+      task: 'Try the database, then read the vault',
+      model: SCRIPTED_MODEL,
+      approvals: secretKey,
+      cancelGraceMs: 100,
+    },
     turns: [
       { content: [useTool('always_fails', {}, 'toolu_f1')] },
       { content: [useTool('lookup', { key: 'vault' }, 'toolu_f2')] },

@@ -19,7 +19,10 @@ function project(): void {
   fs.writeFileSync(path.join(root, 'src/cli/main.ts'), 'export const cli = true;\n');
   fs.writeFileSync(path.join(root, 'package.json'), '{ "name": "stale-check", "private": true }\n');
   const options = { outDir: 'dist', rootDir: 'src', module: 'commonjs', target: 'es2022', types: [] };
-  fs.writeFileSync(path.join(root, 'tsconfig.build.json'), JSON.stringify({ compilerOptions: options, include: ['src'] }));
+  fs.writeFileSync(
+    path.join(root, 'tsconfig.build.json'),
+    JSON.stringify({ compilerOptions: options, include: ['src'] }),
+  );
 }
 
 const build = () => spawnSync(process.execPath, ['scripts/build-if-stale.cjs'], { cwd: root, encoding: 'utf8' });

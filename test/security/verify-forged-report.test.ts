@@ -31,7 +31,9 @@ const verify = (file: string, ...args: string[]) => runCli(['verify', file, ...a
 /** The sample report with one observation changed: what a forger wants the record to say. */
 const altered = (): AuditReport => ({
   ...sampleReport(),
-  steps: sampleReport().steps.map((s) => (s.stepNumber === 4 && s.type === 'tool_result' ? { ...s, toolResult: { ...s.toolResult, result: 'notes: 43' } } : s)),
+  steps: sampleReport().steps.map((s) =>
+    s.stepNumber === 4 && s.type === 'tool_result' ? { ...s, toolResult: { ...s.toolResult, result: 'notes: 43' } } : s,
+  ),
 });
 
 beforeAll(() => {
@@ -46,7 +48,11 @@ describe('verify refuses what it cannot tie to a key or a hash the checker holds
     const byKey = await verify(file, '--public-key', auditorKey);
     expect(byKey.code, byKey.stdout).toBe(0);
     expect(byKey.stdout).toContain('signed by trusted key audit-2026');
-    const byHash = await verify(write('genuine-unsigned', JSON.parse(JSON.stringify(sealAll(sampleReport())))), '--final-hash', genuine.integrity.finalHash);
+    const byHash = await verify(
+      write('genuine-unsigned', JSON.parse(JSON.stringify(sealAll(sampleReport())))),
+      '--final-hash',
+      genuine.integrity.finalHash,
+    );
     expect(byHash.code, byHash.stdout).toBe(0);
     expect(byHash.stdout).toContain('its final hash is the one you gave');
   });
@@ -54,13 +60,20 @@ describe('verify refuses what it cannot tie to a key or a hash the checker holds
   it('refuses a report that only vouches for itself, even an untouched one, naming its final hash to compare', async () => {
     const result = await verify(write('alone', genuine));
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain(`consistent, but not verified: nothing ties it to its author (signature valid for key audit-2026 (${auditorKey})`);
-    expect(result.stdout).toContain(`--final-hash with the final hash printed when it was exported (${genuine.integrity.finalHash})`);
+    expect(result.stdout).toContain(
+      `consistent, but not verified: nothing ties it to its author (signature valid for key audit-2026 (${auditorKey})`,
+    );
+    expect(result.stdout).toContain(
+      `--final-hash with the final hash printed when it was exported (${genuine.integrity.finalHash})`,
+    );
   });
 
-  it('refuses an edited report sealed again without a key, or with the forger\'s own key, whatever the checker passes', async () => {
+  it("refuses an edited report sealed again without a key, or with the forger's own key, whatever the checker passes", async () => {
     const unsigned = write('resealed-unsigned', JSON.parse(JSON.stringify(sealAll(altered()))));
-    const forgerSigned = write('resealed-forger', JSON.parse(JSON.stringify(sealAll(altered(), { keyId: 'audit-2026', seed: forgerSeed }))));
+    const forgerSigned = write(
+      'resealed-forger',
+      JSON.parse(JSON.stringify(sealAll(altered(), { keyId: 'audit-2026', seed: forgerSeed }))),
+    );
     for (const file of [unsigned, forgerSigned]) {
       expect((await verify(file)).code, file).toBe(1);
       const byKey = await verify(file, '--public-key', auditorKey);
@@ -78,7 +91,13 @@ describe('verify refuses what it cannot tie to a key or a hash the checker holds
     const resealed = JSON.parse(JSON.stringify(sealAll(altered())));
     const forgeries: Record<string, unknown> = {
       'signature moved': { ...resealed, integrity: { ...resealed.integrity, signature: genuine.integrity.signature } },
-      'public key swapped': { ...genuine, integrity: { ...genuine.integrity, signature: { ...(genuine.integrity as { signature: object }).signature, publicKey: forgerKey } } },
+      'public key swapped': {
+        ...genuine,
+        integrity: {
+          ...genuine.integrity,
+          signature: { ...(genuine.integrity as { signature: object }).signature, publicKey: forgerKey },
+        },
+      },
       truncated: { ...genuine, steps: genuine.steps.slice(0, -2) },
       appended: { ...genuine, steps: [...genuine.steps, genuine.steps[0]] },
       reordered: { ...genuine, steps: [genuine.steps[1], genuine.steps[0], ...genuine.steps.slice(2)] },

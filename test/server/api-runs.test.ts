@@ -16,9 +16,18 @@ beforeAll(async () => {
 afterAll(async () => s?.close());
 
 /** Starts a run over HTTP whose model plays `turns`, and waits until it has ended. */
-async function runToEnd(who: Person, key: string, turns: Parameters<typeof model.script>[1], extra: Record<string, unknown> = {}): Promise<string> {
+async function runToEnd(
+  who: Person,
+  key: string,
+  turns: Parameters<typeof model.script>[1],
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   if (turns.length > 0) model.script(key, turns);
-  const started = await s.call(who, 'POST', '/v1/runs', { task: `${key}: look things up`, model: SCRIPTED_MODEL, ...extra });
+  const started = await s.call(who, 'POST', '/v1/runs', {
+    task: `${key}: look things up`,
+    model: SCRIPTED_MODEL,
+    ...extra,
+  });
   expect(started.status).toBe(201);
   const runId = started.json.runId as string;
   await eventually(`${runId} to end`, async () => {
@@ -31,37 +40,76 @@ async function runToEnd(who: Person, key: string, turns: Parameters<typeof model
 const finish = (answer: string) => ({ content: [useTool('finish', { result: answer })] });
 
 describe('POST /v1/runs and GET /v1/runs/{id}', () => {
-  it('starts a run as the authenticated caller and reports its status in the caller\'s view', async () => {
+  it("starts a run as the authenticated caller and reports its status in the caller's view", async () => {
     model.script('run-basic', [{ content: [say('Looking up.'), useTool('lookup', { key: 'abc' })] }, finish('30')]);
-    const started = await s.call('dev', 'POST', '/v1/runs', { task: 'run-basic: look up abc', model: SCRIPTED_MODEL, agentName: 'finder' });
+    const started = await s.call('dev', 'POST', '/v1/runs', {
+      task: 'run-basic: look up abc',
+      model: SCRIPTED_MODEL,
+      agentName: 'finder',
+    });
     expect(started.status).toBe(201);
     const runId = started.json.runId as string;
-    expect(started.json.links).toEqual({ self: `/v1/runs/${runId}`, chain: `/v1/runs/${runId}/chain`, events: `/v1/runs/${runId}/events` });
+    expect(started.json.links).toEqual({
+      self: `/v1/runs/${runId}`,
+      chain: `/v1/runs/${runId}/chain`,
+      events: `/v1/runs/${runId}/events`,
+    });
 
     const done = await eventually('completion', async () => {
       const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
       return json.status === 'completed' ? json : undefined;
     });
-    expect(done).toMatchObject({ runId, status: 'completed', agentName: 'finder', chainStatus: 'completed', iterations: 2, pendingApprovals: [], subAgents: [] });
+    expect(done).toMatchObject({
+      runId,
+      status: 'completed',
+      agentName: 'finder',
+      chainStatus: 'completed',
+      iterations: 2,
+      pendingApprovals: [],
+      subAgents: [],
+    });
     expect(done.stepCount).toBeGreaterThanOrEqual(4);
     expect(done.progress.line).toMatch(/^step \d+ · iteration 2\/10 · \$0\.00$/);
 
     // The caller in the run's input is the token's identity, whatever the body could have said.
     const history = await s.h.agents.getHandle(runId).fetchHistory();
-    const input = env.client.options.loadedDataConverter.payloadConverter.fromPayload<{ caller: unknown }>(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!);
+    const input = env.client.options.loadedDataConverter.payloadConverter.fromPayload<{ caller: unknown }>(
+      history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!,
+    );
     expect(input.caller).toEqual({ id: 'dev', roles: ['developer'], tenant: 'acme' });
   });
 
   it('refuses a body with caller (or another server-set field), naming the field, and a bad field by its zod path', async () => {
-    const withCaller = await s.call('dev', 'POST', '/v1/runs', { task: 'x', caller: { id: 'boss', roles: ['auditor'] } });
+    const withCaller = await s.call('dev', 'POST', '/v1/runs', {
+      task: 'x',
+      caller: { id: 'boss', roles: ['auditor'] },
+    });
     expect(withCaller.status).toBe(400);
-    expect(withCaller.json.error).toMatchObject({ code: 'bad_request', issues: [{ path: ['caller'], message: 'set by the server' }] });
+    expect(withCaller.json.error).toMatchObject({
+      code: 'bad_request',
+      issues: [{ path: ['caller'], message: 'set by the server' }],
+    });
     expect(withCaller.json.error.message).toMatch(/caller is set by the server/);
 
-    const continued = await s.call('dev', 'POST', '/v1/runs', { task: 'x', continued: {}, signedDecisions: { publicKeys: {} } });
-    expect(continued.json.error.issues.map((i: { path: string[] }) => i.path[0])).toEqual(['continued', 'signedDecisions']);
+    const continued = await s.call('dev', 'POST', '/v1/runs', {
+      task: 'x',
+      continued: {},
+      signedDecisions: { publicKeys: {} },
+    });
+    expect(continued.json.error.issues.map((i: { path: string[] }) => i.path[0])).toEqual([
+      'continued',
+      'signedDecisions',
+    ]);
     // A forged fork start would give a run someone else's steps and a made-up origin.
-    const forged = await s.call('dev', 'POST', '/v1/runs', { task: 'x', fork: { from: { workflowId: 'other-tenants-run', atStep: 1, keptThroughStep: 1 }, steps: [], messages: [], ledger: {} } });
+    const forged = await s.call('dev', 'POST', '/v1/runs', {
+      task: 'x',
+      fork: {
+        from: { workflowId: 'other-tenants-run', atStep: 1, keptThroughStep: 1 },
+        steps: [],
+        messages: [],
+        ledger: {},
+      },
+    });
     expect(forged.status).toBe(400);
     expect(forged.json.error.issues.map((i: { path: string[] }) => i.path[0])).toEqual(['fork']);
 
@@ -71,12 +119,21 @@ describe('POST /v1/runs and GET /v1/runs/{id}', () => {
     expect(bad.json.error.message).toMatch(/body\.maxIterations/);
 
     // A starter may require approvals, never relax a tool's own policy.
-    const loosened = await s.call('dev', 'POST', '/v1/runs', { task: 'x', approvals: { lookup: 'always', deploy: 'never', pay: { anyOf: [{ when: 'always' }] } } });
+    const loosened = await s.call('dev', 'POST', '/v1/runs', {
+      task: 'x',
+      approvals: { lookup: 'always', deploy: 'never', pay: { anyOf: [{ when: 'always' }] } },
+    });
     expect(loosened.status).toBe(400);
-    expect(loosened.json.error.issues.map((i: { path: string[] }) => i.path)).toEqual([['approvals', 'deploy'], ['approvals', 'pay']]);
+    expect(loosened.json.error.issues.map((i: { path: string[] }) => i.path)).toEqual([
+      ['approvals', 'deploy'],
+      ['approvals', 'pay'],
+    ]);
 
     // What end users see of a tool is for people who may read more than they do.
-    const widened = await s.call('user', 'POST', '/v1/runs', { task: 'x', visibilityByTool: { lookup: { level: 'full' } } });
+    const widened = await s.call('user', 'POST', '/v1/runs', {
+      task: 'x',
+      visibilityByTool: { lookup: { level: 'full' } },
+    });
     expect(widened.status).toBe(403);
     expect(widened.json.error.message).toMatch(/visibilityByTool .*developer or operator role/);
 
@@ -85,7 +142,7 @@ describe('POST /v1/runs and GET /v1/runs/{id}', () => {
     expect(JSON.stringify(unknown.json.error.issues)).toContain('maxIteration');
   });
 
-  it('answers 404 with the same body for another tenant\'s run and for an unknown one', async () => {
+  it("answers 404 with the same body for another tenant's run and for an unknown one", async () => {
     const runId = await runToEnd('dev', 'run-tenant', [finish('done')]);
     const rival = await s.call('rival', 'GET', `/v1/runs/${runId}`);
     const unknown = await s.call('rival', 'GET', '/v1/runs/agent-no-such-run');
@@ -101,15 +158,25 @@ describe('POST /v1/runs and GET /v1/runs/{id}', () => {
 
 describe('sub-agent runs', () => {
   it("belong to their root's tenant (read from the caller their input carries) and stay out of run lists", async () => {
-    model.script('parent-key', [{ content: [useTool('researcher', { task: 'child-key: find the figure' })] }, finish('parent done')]);
+    model.script('parent-key', [
+      { content: [useTool('researcher', { task: 'child-key: find the figure' })] },
+      finish('parent done'),
+    ]);
     model.script('child-key', [finish('child done')]);
     const agent = `delegator-${Date.now()}`;
-    const parent = await runToEnd('dev', 'parent-key', [], { agentName: agent, agents: { researcher: { description: 'Finds figures' } } });
+    const parent = await runToEnd('dev', 'parent-key', [], {
+      agentName: agent,
+      agents: { researcher: { description: 'Finds figures' } },
+    });
     const [childId] = await childRunIds(env.client, parent);
     expect(childId).toEqual(expect.any(String));
     // Child ids hold a slash (`<parent>/…`): a path segment carries it encoded.
     const child = encodeURIComponent(childId!);
-    expect((await s.call('dev', 'GET', `/v1/runs/${child}`)).json).toMatchObject({ runId: childId, status: 'completed', agentName: 'researcher' });
+    expect((await s.call('dev', 'GET', `/v1/runs/${child}`)).json).toMatchObject({
+      runId: childId,
+      status: 'completed',
+      agentName: 'researcher',
+    });
     expect((await s.call('rival', 'GET', `/v1/runs/${child}`)).status).toBe(404);
     expect((await s.call('solo', 'GET', `/v1/runs/${child}/chain`)).status).toBe(404);
     await eventually('the parent in the list', async () => {
@@ -125,7 +192,10 @@ describe('sub-agent runs', () => {
 describe('GET /v1/runs', () => {
   it("lists only the caller's tenant's runs, filters by agent and status, and pages with a token", async () => {
     const agent = `lister-${Date.now()}`;
-    const mine = [await runToEnd('dev', 'list-a', [finish('a')], { agentName: agent }), await runToEnd('dev', 'list-b', [finish('b')], { agentName: agent })];
+    const mine = [
+      await runToEnd('dev', 'list-a', [finish('a')], { agentName: agent }),
+      await runToEnd('dev', 'list-b', [finish('b')], { agentName: agent }),
+    ];
     const theirs = await runToEnd('rival', 'list-c', [finish('c')], { agentName: agent });
     const lonely = await runToEnd('solo', 'list-d', [finish('d')], { agentName: agent });
 
@@ -134,7 +204,12 @@ describe('GET /v1/runs', () => {
       return json.runs?.length === 2 ? json : undefined;
     });
     expect(listed.runs.map((r: { runId: string }) => r.runId).sort()).toEqual([...mine].sort());
-    expect(listed.runs[0]).toMatchObject({ agentName: agent, status: 'completed', tenant: 'acme', task: expect.stringMatching(/^list-[ab]: look things up$/) });
+    expect(listed.runs[0]).toMatchObject({
+      agentName: agent,
+      status: 'completed',
+      tenant: 'acme',
+      task: expect.stringMatching(/^list-[ab]: look things up$/),
+    });
     expect(listed.runs[0].closedAt >= listed.runs[0].startedAt).toBe(true);
 
     const rival = await eventually('the rival run', async () => {
@@ -152,22 +227,34 @@ describe('GET /v1/runs', () => {
     // Asking for another tenant narrows, never widens.
     expect((await s.call('dev', 'GET', `/v1/runs?agent=${agent}&tenant=globex`)).json.runs).toEqual([]);
     expect((await s.call('dev', 'GET', `/v1/runs?agent=${agent}&status=running`)).json.runs).toEqual([]);
-    expect((await s.call('dev', 'GET', `/v1/runs?agent=${agent}&startedAfter=2999-01-01T00:00:00Z`)).json.runs).toEqual([]);
+    expect((await s.call('dev', 'GET', `/v1/runs?agent=${agent}&startedAfter=2999-01-01T00:00:00Z`)).json.runs).toEqual(
+      [],
+    );
 
     const first = await s.call('dev', 'GET', `/v1/runs?agent=${agent}&pageSize=1`);
     expect(first.json.runs).toHaveLength(1);
     expect(first.json.nextPageToken).toEqual(expect.any(String));
-    const second = await s.call('dev', 'GET', `/v1/runs?agent=${agent}&pageSize=1&pageToken=${first.json.nextPageToken}`);
+    const second = await s.call(
+      'dev',
+      'GET',
+      `/v1/runs?agent=${agent}&pageSize=1&pageToken=${first.json.nextPageToken}`,
+    );
     expect(second.json.runs).toHaveLength(1);
     expect(second.json.runs[0].runId).not.toBe(first.json.runs[0].runId);
   });
 
   it('refuses filter values outside their allow-list before they reach a visibility query', async () => {
-    const injected = await s.call('dev', 'GET', `/v1/runs?agent=${encodeURIComponent("x' OR ThoughtlineTenant = 'globex")}`);
+    const injected = await s.call(
+      'dev',
+      'GET',
+      `/v1/runs?agent=${encodeURIComponent("x' OR ThoughtlineTenant = 'globex")}`,
+    );
     expect(injected.status).toBe(400);
     expect(injected.json.error.issues[0].path).toEqual(['agent']);
     expect((await s.call('dev', 'GET', '/v1/runs?status=sleeping')).json.error.issues[0].path).toEqual(['status']);
-    expect((await s.call('dev', 'GET', '/v1/runs?startedAfter=yesterday')).json.error.issues[0].path).toEqual(['startedAfter']);
+    expect((await s.call('dev', 'GET', '/v1/runs?startedAfter=yesterday')).json.error.issues[0].path).toEqual([
+      'startedAfter',
+    ]);
     expect((await s.call('dev', 'GET', '/v1/runs?pageSize=1000')).json.error.issues[0].path).toEqual(['pageSize']);
     expect((await s.call('dev', 'GET', '/v1/runs?orderBy=x')).status).toBe(400);
   });
@@ -175,12 +262,17 @@ describe('GET /v1/runs', () => {
 
 describe('GET /v1/runs/{id}/chain', () => {
   it("serves every model call whole to an auditor of the run's tenant, and to nobody else", async () => {
-    const runId = await runToEnd('dev', 'model-calls', [{ content: [say('Looking up.'), useTool('lookup', { key: 'xyz' })] }, finish('30')]);
+    const runId = await runToEnd('dev', 'model-calls', [
+      { content: [say('Looking up.'), useTool('lookup', { key: 'xyz' })] },
+      finish('30'),
+    ]);
     const calls = await s.call('auditor', 'GET', `/v1/runs/${encodeURIComponent(runId)}/model-calls`);
     expect(calls.status).toBe(200);
     expect(calls.json.modelCalls).toHaveLength(2);
     const [first, second] = calls.json.modelCalls;
-    expect(first.request.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'model-calls: look things up' }] }]);
+    expect(first.request.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'model-calls: look things up' }] },
+    ]);
     expect(second.request.messages).toHaveLength(3);
     expect(JSON.stringify(second.request.messages[2])).toContain('xyz');
     expect(second.reply.content).toEqual([expect.objectContaining({ type: 'tool_use', name: 'finish' })]);
@@ -216,6 +308,8 @@ describe('GET /v1/runs/{id}/chain', () => {
     expect((await s.call('user', 'GET', `/v1/runs/${runId}/chain`)).json.chain.view.role).toBe('end_user');
     expect((await s.call('auditor', 'GET', `/v1/runs/${runId}/chain`)).json.chain.view.role).toBe('auditor');
     expect((await s.call('dev', 'GET', `/v1/runs/${runId}/chain?view=owner`)).status).toBe(400);
-    expect((await s.call('dev', 'GET', `/v1/runs/${runId}/chain?limit=501`)).json.error.issues[0].path).toEqual(['limit']);
+    expect((await s.call('dev', 'GET', `/v1/runs/${runId}/chain?limit=501`)).json.error.issues[0].path).toEqual([
+      'limit',
+    ]);
   });
 });

@@ -36,7 +36,10 @@ afterAll(async () => {
 describe('thoughtline token', () => {
   it('adds a hashed entry to a 0600 file and prints the token once', async () => {
     const file = path.join(dir, 'people.json');
-    const alice = await runCli(['token', '--id', 'alice', '--roles', 'developer, approver', '--tenant', 'acme', '--file', file], env);
+    const alice = await runCli(
+      ['token', '--id', 'alice', '--roles', 'developer, approver', '--tenant', 'acme', '--file', file],
+      env,
+    );
     expect(alice.code).toBe(0);
     const token = alice.stdout.trim();
     expect(token).toMatch(/^tl_[A-Za-z0-9_-]{43}$/);
@@ -66,15 +69,25 @@ describe('thoughtline serve', () => {
       expect(server.output()).not.toContain('#token=');
       const base = `http://127.0.0.1:${port}`;
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const started = await fetch(`${base}/v1/runs`, { method: 'POST', headers, body: JSON.stringify({ task: 'What is the weather in Paris?' }) });
+      const started = await fetch(`${base}/v1/runs`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ task: 'What is the weather in Paris?' }),
+      });
       expect(started.status).toBe(201);
       const { runId } = (await started.json()) as { runId: string };
-      const done = await eventually('the run to complete', async () => {
-        const status = (await (await fetch(`${base}/v1/runs/${runId}`, { headers })).json()) as { status: string };
-        return status.status === 'completed' ? status : undefined;
-      }, 60_000);
+      const done = await eventually(
+        'the run to complete',
+        async () => {
+          const status = (await (await fetch(`${base}/v1/runs/${runId}`, { headers })).json()) as { status: string };
+          return status.status === 'completed' ? status : undefined;
+        },
+        60_000,
+      );
       expect(done).toMatchObject({ runId, agentName: 'agent', chainStatus: 'completed' });
-      const chain = (await (await fetch(`${base}/v1/runs/${runId}/chain`, { headers })).json()) as { chain: { caller: unknown; steps: unknown[] } };
+      const chain = (await (await fetch(`${base}/v1/runs/${runId}/chain`, { headers })).json()) as {
+        chain: { caller: unknown; steps: unknown[] };
+      };
       expect(chain.chain.steps.length).toBeGreaterThan(0);
       expect((await fetch(`${base}/v1/me`)).status).toBe(401);
     } finally {
@@ -87,7 +100,10 @@ describe('thoughtline serve', () => {
 
   it('with no token file and no OIDC, writes one for "you" (0600) and prints the URL with the token once; never on a public host', async () => {
     const file = path.join(dir, 'fresh', 'tokens.json');
-    const refused = await runCli(['serve', '--port', String(await freePort()), '--host', '0.0.0.0', '--tokens', file], env);
+    const refused = await runCli(
+      ['serve', '--port', String(await freePort()), '--host', '0.0.0.0', '--tokens', file],
+      env,
+    );
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('No token file at');
     expect(fs.existsSync(file)).toBe(false);
@@ -99,7 +115,12 @@ describe('thoughtline serve', () => {
       const token = /#token=(\S+)/.exec(server.output())![1]!;
       expect(fs.statSync(file).mode & 0o777).toBe(0o600);
       const me = await fetch(`http://127.0.0.1:${port}/v1/me`, { headers: { authorization: `Bearer ${token}` } });
-      expect(await me.json()).toEqual({ id: 'you', roles: ['developer', 'auditor', 'approver'], views: ['end_user', 'developer', 'auditor'], defaultView: 'auditor' });
+      expect(await me.json()).toEqual({
+        id: 'you',
+        roles: ['developer', 'auditor', 'approver'],
+        views: ['end_user', 'developer', 'auditor'],
+        defaultView: 'auditor',
+      });
     } finally {
       server.child.kill('SIGTERM');
     }
@@ -124,11 +145,23 @@ describe('thoughtline serve', () => {
     try {
       await server.waitFor(/serving http:\/\/127\.0\.0\.1:\d+ .*with a worker on task queue/);
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const started = (await (await fetch(`http://127.0.0.1:${port}/v1/runs`, { method: 'POST', headers, body: JSON.stringify({ task: 'What is the weather in Tokyo?' }) })).json()) as { runId: string };
-      await eventually('the run to complete', async () => {
-        const status = (await (await fetch(`http://127.0.0.1:${port}/v1/runs/${started.runId}`, { headers })).json()) as { status: string };
-        return status.status === 'completed' ? status : undefined;
-      }, 60_000);
+      const started = (await (
+        await fetch(`http://127.0.0.1:${port}/v1/runs`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ task: 'What is the weather in Tokyo?' }),
+        })
+      ).json()) as { runId: string };
+      await eventually(
+        'the run to complete',
+        async () => {
+          const status = (await (
+            await fetch(`http://127.0.0.1:${port}/v1/runs/${started.runId}`, { headers })
+          ).json()) as { status: string };
+          return status.status === 'completed' ? status : undefined;
+        },
+        60_000,
+      );
     } finally {
       server.child.kill('SIGTERM');
     }

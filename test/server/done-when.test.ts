@@ -56,15 +56,25 @@ beforeAll(async () => {
   // The worker runs every tenant's runs, so its credential may publish for all of them.
   const publisher = addToken(written.file, { id: 'worker-1', roles: ['publisher-all-tenants'] });
   const keyring = path.join(dir, 'keys.json');
-  fs.writeFileSync(keyring, JSON.stringify({ keys: [{ id: 'k-done', privateKey: generateSigningKey('k-done').privateKey }] }), { mode: 0o600 });
+  fs.writeFileSync(
+    keyring,
+    JSON.stringify({ keys: [{ id: 'k-done', privateKey: generateSigningKey('k-done').privateKey }] }),
+    { mode: 0o600 },
+  );
   const toolsFile = path.join(dir, 'tools.js');
   fs.writeFileSync(toolsFile, TOOLS_MODULE(PROJECT_ROOT));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   const queue = `done-${randomUUID()}`;
-  server = spawnCli(['serve', '--port', String(port), '--tokens', written.file, '--signing-keys', keyring, '--require-signatures'], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }));
+  server = spawnCli(
+    ['serve', '--port', String(port), '--tokens', written.file, '--signing-keys', keyring, '--require-signatures'],
+    cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }),
+  );
   await server.waitFor(/serving http/);
-  worker = spawnCli(['worker', '--tools', toolsFile], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue, THOUGHTLINE_EVENTS: base, THOUGHTLINE_EVENTS_TOKEN: publisher }));
+  worker = spawnCli(
+    ['worker', '--tools', toolsFile],
+    cliEnv({ THOUGHTLINE_TASK_QUEUE: queue, THOUGHTLINE_EVENTS: base, THOUGHTLINE_EVENTS_TOKEN: publisher }),
+  );
   await worker.waitFor(/worker polling task queue/);
 });
 
@@ -74,10 +84,19 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const call = async (who: Person | undefined, method: string, url: string, body?: unknown): Promise<{ status: number; json: any }> => {
+const call = async (
+  who: Person | undefined,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> => {
   const headers: Record<string, string> = who ? { authorization: `Bearer ${tokens[who]}` } : {};
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${base}${url}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const response = await fetch(`${base}${url}`, {
+    method,
+    headers,
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   return { status: response.status, json: await response.json() };
 };
 
@@ -90,7 +109,11 @@ const increasingSteps = (messages: readonly SseMessage[]): number[] => {
 
 describe('thoughtline serve, done when', () => {
   it('starts a run over HTTP, follows it by SSE to the end, resumes mid-run with Last-Event-ID missing nothing; approvals 403/200, a forged unsigned one refused; another tenant 404', async () => {
-    const started = await call('dev', 'POST', '/v1/runs', { task: 'Look up the stock level of order A-1234 and publish the restock notice', tools: ['lookup_stock', 'publish_notice'], maxIterations: 6 });
+    const started = await call('dev', 'POST', '/v1/runs', {
+      task: 'Look up the stock level of order A-1234 and publish the restock notice',
+      tools: ['lookup_stock', 'publish_notice'],
+      maxIterations: 6,
+    });
     expect(started.status).toBe(201);
     const runId = started.json.runId as string;
     expect(started.json.links.events).toBe(`/v1/runs/${runId}/events`);
@@ -98,8 +121,15 @@ describe('thoughtline serve, done when', () => {
     // One watcher follows the whole run; another leaves while it waits for a person and comes back later.
     const whole = await openEvents({ url: base }, runId, { token: tokens.dev });
     const first = await openEvents({ url: base }, runId, { token: tokens.dev });
-    expect([whole.status, whole.headers.get('content-type')]).toEqual([200, expect.stringMatching(/^text\/event-stream/)]);
-    const request = await first.waitFor('the approval request', (m) => m.event === 'approval' && m.data.approval.status === 'pending', 60_000);
+    expect([whole.status, whole.headers.get('content-type')]).toEqual([
+      200,
+      expect.stringMatching(/^text\/event-stream/),
+    ]);
+    const request = await first.waitFor(
+      'the approval request',
+      (m) => m.event === 'approval' && m.data.approval.status === 'pending',
+      60_000,
+    );
     const record = request.data.approval;
     expect(record).toMatchObject({ toolName: 'publish_notice', approverRoles: ['ops'] });
     first.close();
@@ -112,11 +142,22 @@ describe('thoughtline serve, done when', () => {
     expect((await call('rival', 'GET', `/v1/runs/${runId}`)).status).toBe(404);
 
     const url = `/v1/runs/${runId}/approvals/${record.callId}`;
-    expect((await call('rival', 'POST', url, { approved: true, argumentsHash: record.argumentsHash })).status).toBe(404);
+    expect((await call('rival', 'POST', url, { approved: true, argumentsHash: record.argumentsHash })).status).toBe(
+      404,
+    );
     const wrong = await call('dev', 'POST', url, { approved: true, argumentsHash: record.argumentsHash });
     expect(wrong.status).toBe(403);
     // Someone with raw Temporal access, not the server, forges ops' approval: unsigned, the run refuses it.
-    const forged = env.client.workflow.getHandle(runId).executeUpdate(approveToolCallUpdate, { args: [{ callId: record.callId, approved: true, by: { id: 'ops', roles: ['ops'] }, argumentsHash: record.argumentsHash }] });
+    const forged = env.client.workflow.getHandle(runId).executeUpdate(approveToolCallUpdate, {
+      args: [
+        {
+          callId: record.callId,
+          approved: true,
+          by: { id: 'ops', roles: ['ops'] },
+          argumentsHash: record.argumentsHash,
+        },
+      ],
+    });
     await expect(forged).rejects.toMatchObject({ cause: { message: expect.stringMatching(/signature/i) } });
     const right = await call('ops', 'POST', url, { approved: true, argumentsHash: record.argumentsHash });
     expect(right.status).toBe(200);

@@ -32,7 +32,10 @@ let agents: AgentClient;
 beforeAll(async () => {
   connection = await Connection.connect({ address: inject('temporalAddress') });
   // No worker polls this queue: the stream's reads of the run wait for their deadline.
-  agents = new AgentClient({ client: new Client({ connection, namespace: inject('temporalNamespace') }), taskQueue: `nobody-${randomUUID()}` });
+  agents = new AgentClient({
+    client: new Client({ connection, namespace: inject('temporalNamespace') }),
+    taskQueue: `nobody-${randomUUID()}`,
+  });
 });
 
 afterAll(async () => connection?.close());

@@ -55,8 +55,11 @@ export function testContext(agents: AgentClient, bus: EventBus): ServerContext {
         await handle.describe();
         const history = await handle.fetchHistory();
         const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
-        const input = AgentInput.parse(agents.client.options.loadedDataConverter.payloadConverter.fromPayload(payload!));
-        if ((input.caller?.tenant ?? undefined) !== identity.tenant) throw new ApiError('not_found', `No run ${workflowId}.`);
+        const input = AgentInput.parse(
+          agents.client.options.loadedDataConverter.payloadConverter.fromPayload(payload!),
+        );
+        if ((input.caller?.tenant ?? undefined) !== identity.tenant)
+          throw new ApiError('not_found', `No run ${workflowId}.`);
         return { workflowId, ...(input.caller?.tenant ? { tenant: input.caller.tenant } : {}) };
       } catch (err) {
         if (err instanceof WorkflowNotFoundError) throw new ApiError('not_found', `No run ${workflowId}.`);
@@ -66,7 +69,8 @@ export function testContext(agents: AgentClient, bus: EventBus): ServerContext {
     viewFor(identity, requested) {
       const allowed = viewsOf(identity);
       if (requested === undefined) return allowed[0]!;
-      if (!allowed.includes(requested as ViewerRole)) throw new ApiError('forbidden', `Your roles do not allow the ${requested} view.`);
+      if (!allowed.includes(requested as ViewerRole))
+        throw new ApiError('forbidden', `Your roles do not allow the ${requested} view.`);
       return requested as ViewerRole;
     },
   };
@@ -80,7 +84,12 @@ export interface EventsServer {
 }
 
 /** A real Fastify instance with only the events route, on a free port. */
-export async function startEventsServer(agents: AgentClient, options: EventsRouteOptions = {}, bus: EventBus = createMemoryBus(), port = 0): Promise<EventsServer> {
+export async function startEventsServer(
+  agents: AgentClient,
+  options: EventsRouteOptions = {},
+  bus: EventBus = createMemoryBus(),
+  port = 0,
+): Promise<EventsServer> {
   const app = Fastify();
   const route = registerEventsRoute(app, testContext(agents, bus), { safetyPollMs: 300, ...options });
   const url = await app.listen({ port, host: '127.0.0.1' });
@@ -107,12 +116,19 @@ export interface OpenStream {
 }
 
 /** Opens the events stream with fetch and parses it as EventSource does. */
-export async function openEvents(server: { url: string }, workflowId: string, options: { token?: string; lastEventId?: string; query?: string } = {}): Promise<OpenStream> {
+export async function openEvents(
+  server: { url: string },
+  workflowId: string,
+  options: { token?: string; lastEventId?: string; query?: string } = {},
+): Promise<OpenStream> {
   const abort = new AbortController();
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
-  const response = await fetch(`${server.url}/v1/runs/${encodeURIComponent(workflowId)}/events${options.query ? `?${options.query}` : ''}`, { headers, signal: abort.signal });
+  const response = await fetch(
+    `${server.url}/v1/runs/${encodeURIComponent(workflowId)}/events${options.query ? `?${options.query}` : ''}`,
+    { headers, signal: abort.signal },
+  );
   const messages: SseMessage[] = [];
   const waiters = new Set<() => void>();
   const stream: OpenStream = {
@@ -132,7 +148,9 @@ export async function openEvents(server: { url: string }, workflowId: string, op
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`timed out waiting for ${what}; got ${messages.map((m) => `${m.event}#${m.id}`).join(' ')}`));
+          reject(
+            new Error(`timed out waiting for ${what}; got ${messages.map((m) => `${m.event}#${m.id}`).join(' ')}`),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();
@@ -168,7 +186,10 @@ export async function openEvents(server: { url: string }, workflowId: string, op
  */
 export class HeldScripts {
   private readonly scripts = new Map<string, ModelProvider>();
-  private readonly holds = new Map<string, { free: number; calls: number; released: Promise<void>; release(): void; waiting: number }>();
+  private readonly holds = new Map<
+    string,
+    { free: number; calls: number; released: Promise<void>; release(): void; waiting: number }
+  >();
 
   script(task: string, turns: readonly ScriptedTurn[], free = Infinity): { release(): void; waiting(): number } {
     this.scripts.set(task, createScriptedModel(turns));
@@ -192,12 +213,22 @@ export class HeldScripts {
       const task = taskOf(request);
       const model = this.scripts.get(task);
       const hold = this.holds.get(task);
-      if (!model || !hold) throw ApplicationFailure.create({ type: FailureType.ScriptExhausted, message: `No script for task "${task}".`, nonRetryable: true });
+      if (!model || !hold)
+        throw ApplicationFailure.create({
+          type: FailureType.ScriptExhausted,
+          message: `No script for task "${task}".`,
+          nonRetryable: true,
+        });
       hold.calls += 1;
       if (hold.calls > hold.free) {
         hold.waiting += 1;
         try {
-          await Promise.race([hold.released, new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }))]);
+          await Promise.race([
+            hold.released,
+            new Promise<never>((_, reject) =>
+              signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+            ),
+          ]);
         } finally {
           hold.waiting -= 1;
         }
@@ -208,7 +239,13 @@ export class HeldScripts {
 }
 
 /** `n` lookups, then the answer: 1 + 4n steps or so, each model call a step pair. */
-export const lookupTurns = (n: number): ScriptedTurn[] => [...Array.from({ length: n }, (_, i) => ({ content: [say(`Looking up k${i}.`), useTool('lookup', { key: `k${i}` })] })), { content: [say('Final answer: done.')] }];
+export const lookupTurns = (n: number): ScriptedTurn[] => [
+  ...Array.from({ length: n }, (_, i) => ({
+    content: [say(`Looking up k${i}.`), useTool('lookup', { key: `k${i}` })],
+  })),
+  { content: [say('Final answer: done.')] },
+];
 
 /** Step numbers of the step messages received, in order. */
-export const stepNumbers = (messages: readonly SseMessage[]): number[] => messages.filter((m) => m.event === 'step').map((m) => m.data.stepNumber as number);
+export const stepNumbers = (messages: readonly SseMessage[]): number[] =>
+  messages.filter((m) => m.event === 'step').map((m) => m.data.stepNumber as number);

@@ -7,7 +7,15 @@ import { defineTool } from '../../src/tools/define-tool';
 import { pollFor } from '../helpers/approval-helpers';
 import { createHarness, useTestEnv, type AgentHarness } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
-import { HeldScripts, lookupTurns, openEvents, startEventsServer, stepNumbers, type EventsServer, type SseMessage } from './events-harness';
+import {
+  HeldScripts,
+  lookupTurns,
+  openEvents,
+  startEventsServer,
+  stepNumbers,
+  type EventsServer,
+  type SseMessage,
+} from './events-harness';
 
 const CARD = '4111111111111111';
 const chargeCard = defineTool({
@@ -26,7 +34,11 @@ let running: Promise<void>;
 let server: EventsServer;
 
 beforeAll(async () => {
-  h = await createHarness(env, { tools: [...testTools().tools, chargeCard], models: { scripted: book.provider }, cacheWorkflows: true });
+  h = await createHarness(env, {
+    tools: [...testTools().tools, chargeCard],
+    models: { scripted: book.provider },
+    cacheWorkflows: true,
+  });
   running = h.worker.run();
   server = await startEventsServer(h.agents);
 });
@@ -44,7 +56,8 @@ const stepsOf = (messages: readonly SseMessage[]) => messages.filter((m) => m.ev
 
 /** Every id as the contract says: a step's is its number, any other event's `<step>.<seq>`. */
 function expectContractIds(messages: readonly SseMessage[]): void {
-  for (const m of messages) expect(m.id).toMatch(m.event === 'step' ? new RegExp(`^${m.data.stepNumber}$`) : /^\d+\.\d+$/);
+  for (const m of messages)
+    expect(m.id).toMatch(m.event === 'step' ? new RegExp(`^${m.data.stepNumber}$`) : /^\d+\.\d+$/);
 }
 
 describe('GET /v1/runs/:id/events', () => {
@@ -59,7 +72,12 @@ describe('GET /v1/runs/:id/events', () => {
     const chain = await h.agents.chain(run.id, 'developer');
     expect(chain.steps.length).toBeGreaterThan(8);
     expect(stepsOf(stream.messages)).toEqual(chain.steps);
-    expect(end.data).toMatchObject({ type: 'end', runId: run.id, outcome: 'completed', stepNumber: chain.steps.at(-1)!.stepNumber });
+    expect(end.data).toMatchObject({
+      type: 'end',
+      runId: run.id,
+      outcome: 'completed',
+      stepNumber: chain.steps.at(-1)!.stepNumber,
+    });
     expect(stream.messages.filter((m) => m.event === 'status').length).toBeGreaterThanOrEqual(1);
     expect(stream.messages.at(-1)!.event).toBe('end');
     expectContractIds(stream.messages);
@@ -71,7 +89,10 @@ describe('GET /v1/runs/:id/events', () => {
     const first = await openEvents(server, run.id, { token: 'dev-token' });
     await pollFor('the run to wait on its third model call', () => (run.waiting() === 1 ? true : undefined));
     const held = await h.agents.chain(run.id, 'developer');
-    await first.waitFor(`step ${held.steps.at(-1)!.stepNumber}`, (m) => m.event === 'step' && m.data.stepNumber === held.steps.at(-1)!.stepNumber);
+    await first.waitFor(
+      `step ${held.steps.at(-1)!.stepNumber}`,
+      (m) => m.event === 'step' && m.data.stepNumber === held.steps.at(-1)!.stepNumber,
+    );
     first.close();
     const late = await openEvents(server, run.id, { token: 'dev-token' });
     const status = await late.waitFor('status', (m) => m.event === 'status');
@@ -128,11 +149,23 @@ describe('GET /v1/runs/:id/events', () => {
       const result = await run.handle.result();
       const raw = result.chain.steps.filter((s) => s.stepNumber > seen);
       expect(raw.length).toBeGreaterThan(4);
-      const event = (step: (typeof raw)[number]): RunEvent => ({ type: 'step', runId: run.id, chainStatus: 'thinking', stepNumber: step.stepNumber, step });
+      const event = (step: (typeof raw)[number]): RunEvent => ({
+        type: 'step',
+        runId: run.id,
+        chainStatus: 'thinking',
+        stepNumber: step.stepNumber,
+        step,
+      });
       // Lost: the second; repeated: every one; swapped: the fourth and fifth.
       const order = [raw[0]!, raw[0]!, raw[2]!, raw[4]!, raw[3]!, raw[3]!, ...raw.slice(5), raw[2]!];
       for (const step of order) quiet.bus.publish(event(step));
-      quiet.bus.publish({ type: 'end', runId: run.id, chainStatus: 'completed', stepNumber: raw.at(-1)!.stepNumber, outcome: 'completed' });
+      quiet.bus.publish({
+        type: 'end',
+        runId: run.id,
+        chainStatus: 'completed',
+        stepNumber: raw.at(-1)!.stepNumber,
+        outcome: 'completed',
+      });
       await stream.waitFor('end', (m) => m.event === 'end');
       const developer = (await h.agents.chain(run.id, 'developer')).steps;
       expect(stepsOf(stream.messages)).toEqual(developer);
@@ -145,9 +178,14 @@ describe('GET /v1/runs/:id/events', () => {
   describe('a run waiting for an approval', () => {
     let runId: string;
     beforeAll(async () => {
-      const run = await start('charge and wait', [{ content: [say('Charging.'), useTool('charge_card', { card: CARD, amount: 3 })] }, { content: [say('Final answer: charged.')] }]);
+      const run = await start('charge and wait', [
+        { content: [say('Charging.'), useTool('charge_card', { card: CARD, amount: 3 })] },
+        { content: [say('Final answer: charged.')] },
+      ]);
       runId = run.id;
-      await pollFor('a pending approval', async () => ((await h.agents.pendingApprovals(runId)).length === 1 ? true : undefined));
+      await pollFor('a pending approval', async () =>
+        (await h.agents.pendingApprovals(runId)).length === 1 ? true : undefined,
+      );
     });
     afterAll(async () => {
       await h.agents.getHandle(runId).terminate('test done');
@@ -157,19 +195,47 @@ describe('GET /v1/runs/:id/events', () => {
       const dev = await openEvents(server, runId, { token: 'dev-token' });
       const user = await openEvents(server, runId, { token: 'user-token' });
       const auditor = await openEvents(server, runId, { token: 'auditor-token' });
-      const statuses = await Promise.all([dev, user, auditor].map((s) => s.waitFor('status', (m) => m.event === 'status')));
+      const statuses = await Promise.all(
+        [dev, user, auditor].map((s) => s.waitFor('status', (m) => m.event === 'status')),
+      );
       expect(statuses.map((m) => m.data.status.pendingApprovals.length)).toEqual([1, 1, 1]);
       expect(JSON.stringify(statuses[0]!.data)).not.toContain(CARD);
       expect(JSON.stringify(statuses[1]!.data)).not.toContain(CARD);
       expect(JSON.stringify(statuses[2]!.data)).toContain(CARD);
       const [record] = await h.agents.pendingApprovals(runId, 'auditor');
       const base = { runId, chainStatus: 'waiting', stepNumber: 1 } as const;
-      for (let i = 0; i < 3; i++) server.bus.publish({ ...base, type: 'text_delta', activityId: '7', attempt: 1, kind: 'text', offset: i * 5, text: `tok${i} ` });
+      for (let i = 0; i < 3; i++)
+        server.bus.publish({
+          ...base,
+          type: 'text_delta',
+          activityId: '7',
+          attempt: 1,
+          kind: 'text',
+          offset: i * 5,
+          text: `tok${i} `,
+        });
       server.bus.publish({ ...base, type: 'approval', approval: record! });
-      server.bus.publish({ ...base, type: 'text_delta', activityId: '7', attempt: 1, kind: 'text', offset: 15, text: 'last' });
-      await Promise.all([dev, auditor].map((s) => s.waitFor('the last delta', (m) => m.event === 'text_delta' && m.data.text === 'last')));
+      server.bus.publish({
+        ...base,
+        type: 'text_delta',
+        activityId: '7',
+        attempt: 1,
+        kind: 'text',
+        offset: 15,
+        text: 'last',
+      });
+      await Promise.all(
+        [dev, auditor].map((s) =>
+          s.waitFor('the last delta', (m) => m.event === 'text_delta' && m.data.text === 'last'),
+        ),
+      );
       await user.waitFor('the approval', (m) => m.event === 'approval');
-      expect(dev.messages.filter((m) => m.event === 'text_delta').map((m) => m.data.text).join('')).toBe('tok0 tok1 tok2 last');
+      expect(
+        dev.messages
+          .filter((m) => m.event === 'text_delta')
+          .map((m) => m.data.text)
+          .join(''),
+      ).toBe('tok0 tok1 tok2 last');
       expect(user.messages.filter((m) => m.event === 'text_delta')).toEqual([]);
       const approvals = [dev, user, auditor].map((s) => s.messages.find((m) => m.event === 'approval')!.data.approval);
       expect(approvals[0].arguments.card).toBe('[SENSITIVE]');
@@ -188,10 +254,23 @@ describe('GET /v1/runs/:id/events', () => {
       await reader.waitFor('status', (m) => m.event === 'status');
       await pollFor('both watchers to join', () => (server.route.watcherCount() === 2 ? true : undefined));
       const chunk = 'x'.repeat(64 * 1024);
-      for (let i = 0; i < 300; i++) server.bus.publish({ type: 'text_delta', runId, chainStatus: 'waiting', stepNumber: 1, activityId: 'big', attempt: 1, kind: 'text', offset: i * chunk.length, text: `${i}:${chunk}` });
+      for (let i = 0; i < 300; i++)
+        server.bus.publish({
+          type: 'text_delta',
+          runId,
+          chainStatus: 'waiting',
+          stepNumber: 1,
+          activityId: 'big',
+          attempt: 1,
+          kind: 'text',
+          offset: i * chunk.length,
+          text: `${i}:${chunk}`,
+        });
       await reader.waitFor('the 300th delta', (m) => m.event === 'text_delta' && m.data.text.startsWith('299:'));
       expect(reader.messages.filter((m) => m.event === 'text_delta' && m.data.activityId === 'big')).toHaveLength(300);
-      await pollFor('the reader-less watcher to be dropped', () => (server.route.watcherCount() === 1 ? true : undefined));
+      await pollFor('the reader-less watcher to be dropped', () =>
+        server.route.watcherCount() === 1 ? true : undefined,
+      );
       // The reader was never held up: it had every delta, and it is the one still connected.
       expect(reader.messages.some((m) => m.event === 'end')).toBe(false);
       reader.close();
@@ -237,12 +316,17 @@ describe('GET /v1/runs/:id/events', () => {
       expect(empty.json).toMatchObject({ error: { code: 'bad_request', issues: [{ path: ['id'] }] } });
     });
 
-    it('429 past the streams one identity may hold, and past one tenant\'s; another tenant and the server still have room (issue 43)', async () => {
+    it("429 past the streams one identity may hold, and past one tenant's; another tenant and the server still have room (issue 43)", async () => {
       const capped = await startEventsServer(h.agents, { maxWatchersPerIdentity: 2, maxWatchersPerTenant: 3 });
       const open: Array<{ close(): void }> = [];
       try {
         const run = await start('stream caps', lookups(1), 0);
-        const globex = await h.agents.start({ task: 'stream caps globex', model: { provider: 'scripted', model: 'scripted-model' }, caller: { id: 'gil', roles: ['developer'], tenant: 'globex' }, maxIterations: 1 });
+        const globex = await h.agents.start({
+          task: 'stream caps globex',
+          model: { provider: 'scripted', model: 'scripted-model' },
+          caller: { id: 'gil', roles: ['developer'], tenant: 'globex' },
+          maxIterations: 1,
+        });
         for (let i = 0; i < 2; i++) {
           const s = await openEvents(capped, run.id, { token: 'dev-token' });
           expect(s.status).toBe(200);
@@ -250,14 +334,18 @@ describe('GET /v1/runs/:id/events', () => {
         }
         const third = await openEvents(capped, run.id, { token: 'dev-token' });
         expect(third.status).toBe(429);
-        expect(third.json).toMatchObject({ error: { code: 'too_many_requests', message: expect.stringContaining('You hold 2 open event streams') } });
+        expect(third.json).toMatchObject({
+          error: { code: 'too_many_requests', message: expect.stringContaining('You hold 2 open event streams') },
+        });
         // Another person of the same tenant takes the tenant's last one, then the tenant is full for everyone in it.
         const ulla = await openEvents(capped, run.id, { token: 'user-token' });
         expect(ulla.status).toBe(200);
         open.push(ulla);
         const abe = await openEvents(capped, run.id, { token: 'auditor-token' });
         expect(abe.status).toBe(429);
-        expect(abe.json).toMatchObject({ error: { code: 'too_many_requests', message: expect.stringContaining("Your tenant's people hold 3") } });
+        expect(abe.json).toMatchObject({
+          error: { code: 'too_many_requests', message: expect.stringContaining("Your tenant's people hold 3") },
+        });
         // Another tenant is not starved by acme's streams.
         const gil = await openEvents(capped, globex.workflowId, { token: 'globex-token' });
         expect(gil.status).toBe(200);

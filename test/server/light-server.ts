@@ -8,11 +8,20 @@ import type { TestEnv } from '../helpers/temporal-env';
 import { writeTokenFile, type Person } from './server-harness';
 
 /** The server without a worker, for what needs none: authentication, errors, the document. */
-export async function startLightServer(env: TestEnv, options: Partial<CreateServerOptions> = {}): Promise<{ server: RunningServer; tokens: Record<Person, string>; logs: string[]; close(): Promise<void> }> {
+export async function startLightServer(
+  env: TestEnv,
+  options: Partial<CreateServerOptions> = {},
+): Promise<{ server: RunningServer; tokens: Record<Person, string>; logs: string[]; close(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-server-'));
   const { file, tokens } = writeTokenFile(dir);
   const logs: string[] = [];
-  const server = await createServer({ agents: new AgentClient({ client: env.client }), auth: createTokenFileAuthenticator({ file, log: (l) => logs.push(l) }), port: 0, log: (l) => logs.push(l), ...options });
+  const server = await createServer({
+    agents: new AgentClient({ client: env.client }),
+    auth: createTokenFileAuthenticator({ file, log: (l) => logs.push(l) }),
+    port: 0,
+    log: (l) => logs.push(l),
+    ...options,
+  });
   return {
     server,
     tokens,

@@ -24,7 +24,11 @@ async function signingKey(kid: string, alg: string): Promise<SigningKey> {
   return { kid, alg, privateKey, jwk: { ...(await jose.exportJWK(publicKey)), kid, alg, use: 'sig' } };
 }
 
-function token(key: SigningKey, claims: Record<string, unknown> = {}, options: { iss?: string; aud?: string; exp?: number; typ?: string | null } = {}): Promise<string> {
+function token(
+  key: SigningKey,
+  claims: Record<string, unknown> = {},
+  options: { iss?: string; aud?: string; exp?: number; typ?: string | null } = {},
+): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const typ = options.typ === undefined ? 'at+jwt' : options.typ;
   return new jose.SignJWT({ roles: ['ops', 'auditor'], tenant: 'acme', ...claims })
@@ -37,7 +41,8 @@ function token(key: SigningKey, claims: Record<string, unknown> = {}, options: {
     .sign(key.privateKey);
 }
 
-const authenticator = (extra: Partial<OidcAuthenticatorOptions> = {}) => createOidcAuthenticator({ issuer, audience, jwksUrl, jwksCooldownMs: 0, ...extra });
+const authenticator = (extra: Partial<OidcAuthenticatorOptions> = {}) =>
+  createOidcAuthenticator({ issuer, audience, jwksUrl, jwksCooldownMs: 0, ...extra });
 const ALG_REFUSED = "The token's signing algorithm is not accepted; this server accepts RS256, PS256, ES256, EdDSA.";
 const bearer = (t: string) => `Bearer ${t}`;
 
@@ -72,13 +77,23 @@ afterAll(async () => new Promise<void>((r) => server.close(() => r())));
 
 describe('createOidcAuthenticator', () => {
   it('accepts a valid token: id, roles and tenant come from its claims', async () => {
-    await expect(authenticator().authenticate(bearer(await token(rsa)))).resolves.toEqual({ id: 'alice', roles: ['ops', 'auditor'], tenant: 'acme', via: 'oidc' });
+    await expect(authenticator().authenticate(bearer(await token(rsa)))).resolves.toEqual({
+      id: 'alice',
+      roles: ['ops', 'auditor'],
+      tenant: 'acme',
+      via: 'oidc',
+    });
   });
 
   it('accepts each allowed asymmetric algorithm (ES256, PS256, EdDSA)', async () => {
-    const others = [await signingKey('ec-1', 'ES256'), await signingKey('ps-1', 'PS256'), await signingKey('ed-1', 'EdDSA')];
+    const others = [
+      await signingKey('ec-1', 'ES256'),
+      await signingKey('ps-1', 'PS256'),
+      await signingKey('ed-1', 'EdDSA'),
+    ];
     published = { keys: [rsa.jwk, ...others.map((k) => k.jwk)] };
-    for (const key of others) await expect(authenticator().authenticate(bearer(await token(key)))).resolves.toMatchObject({ id: 'alice' });
+    for (const key of others)
+      await expect(authenticator().authenticate(bearer(await token(key)))).resolves.toMatchObject({ id: 'alice' });
     published = { keys: [rsa.jwk] };
   });
 
@@ -98,16 +113,29 @@ describe('createOidcAuthenticator', () => {
   });
 
   it('refuses a token from another issuer, or for another audience', async () => {
-    const wrongIssuer = await refused(authenticator().authenticate(bearer(await token(rsa, {}, { iss: 'https://evil.example.test' }))));
-    expect(wrongIssuer.message).toBe(`The token was issued by "https://evil.example.test", not by ${issuer}; sign in with that issuer.`);
-    const wrongAudience = await refused(authenticator().authenticate(bearer(await token(rsa, {}, { aud: 'another-api' }))));
-    expect(wrongAudience.message).toBe('The token is for audience "another-api", not thoughtline-api; request a token for this API.');
+    const wrongIssuer = await refused(
+      authenticator().authenticate(bearer(await token(rsa, {}, { iss: 'https://evil.example.test' }))),
+    );
+    expect(wrongIssuer.message).toBe(
+      `The token was issued by "https://evil.example.test", not by ${issuer}; sign in with that issuer.`,
+    );
+    const wrongAudience = await refused(
+      authenticator().authenticate(bearer(await token(rsa, {}, { aud: 'another-api' }))),
+    );
+    expect(wrongAudience.message).toBe(
+      'The token is for audience "another-api", not thoughtline-api; request a token for this API.',
+    );
     expect([wrongIssuer.reason, wrongAudience.reason]).toEqual(['invalid_token', 'invalid_token']);
   });
 
   it('refuses an unsigned token (alg none)', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const unsigned = new jose.UnsecuredJWT({ roles: ['admin'] }).setSubject('mallory').setIssuer(issuer).setAudience(audience).setExpirationTime(now + 300).encode();
+    const unsigned = new jose.UnsecuredJWT({ roles: ['admin'] })
+      .setSubject('mallory')
+      .setIssuer(issuer)
+      .setAudience(audience)
+      .setExpirationTime(now + 300)
+      .encode();
     expect(unsigned.endsWith('.')).toBe(true);
     const err = await refused(authenticator().authenticate(bearer(unsigned)));
     expect(err.message).toBe(ALG_REFUSED);
@@ -153,20 +181,39 @@ describe('createOidcAuthenticator', () => {
 
   it('reads roles from a dotted path (Keycloak), a namespaced claim (Auth0) and a space-separated string; absent roles are none', async () => {
     const keycloak = authenticator({ rolesClaim: 'realm_access.roles', tenantClaim: 'org.id' });
-    const kc = await token(rsa, { roles: undefined, realm_access: { roles: ['finance', 'ops'] }, org: { id: 'acme-eu' } });
-    await expect(keycloak.authenticate(bearer(kc))).resolves.toEqual({ id: 'alice', roles: ['finance', 'ops'], tenant: 'acme-eu', via: 'oidc' });
+    const kc = await token(rsa, {
+      roles: undefined,
+      realm_access: { roles: ['finance', 'ops'] },
+      org: { id: 'acme-eu' },
+    });
+    await expect(keycloak.authenticate(bearer(kc))).resolves.toEqual({
+      id: 'alice',
+      roles: ['finance', 'ops'],
+      tenant: 'acme-eu',
+      via: 'oidc',
+    });
 
     const auth0 = authenticator({ rolesClaim: 'https://thoughtline.example/roles' });
-    await expect(auth0.authenticate(bearer(await token(rsa, { 'https://thoughtline.example/roles': ['approver'] })))).resolves.toMatchObject({ roles: ['approver'] });
+    await expect(
+      auth0.authenticate(bearer(await token(rsa, { 'https://thoughtline.example/roles': ['approver'] }))),
+    ).resolves.toMatchObject({ roles: ['approver'] });
 
     const scopes = authenticator({ rolesClaim: 'scp' });
-    await expect(scopes.authenticate(bearer(await token(rsa, { scp: 'runs.read  runs.approve' })))).resolves.toMatchObject({ roles: ['runs.read', 'runs.approve'] });
-    await expect(authenticator().authenticate(bearer(await token(rsa, { roles: undefined })))).resolves.toMatchObject({ roles: [] });
+    await expect(
+      scopes.authenticate(bearer(await token(rsa, { scp: 'runs.read  runs.approve' }))),
+    ).resolves.toMatchObject({ roles: ['runs.read', 'runs.approve'] });
+    await expect(authenticator().authenticate(bearer(await token(rsa, { roles: undefined })))).resolves.toMatchObject({
+      roles: [],
+    });
   });
 
   it('refuses to fetch keys over plain http from anywhere but loopback, and needs an issuer and an audience', () => {
-    expect(() => createOidcAuthenticator({ issuer, audience, jwksUrl: 'http://id.example.test/jwks' })).toThrow('The JWKS URL http://id.example.test/jwks must use https (plain http only for localhost).');
-    expect(() => createOidcAuthenticator({ issuer, audience, jwksUrl: 'file:///etc/jwks.json' })).toThrow(/must use https/);
+    expect(() => createOidcAuthenticator({ issuer, audience, jwksUrl: 'http://id.example.test/jwks' })).toThrow(
+      'The JWKS URL http://id.example.test/jwks must use https (plain http only for localhost).',
+    );
+    expect(() => createOidcAuthenticator({ issuer, audience, jwksUrl: 'file:///etc/jwks.json' })).toThrow(
+      /must use https/,
+    );
     expect(() => createOidcAuthenticator({ issuer: '', audience, jwksUrl })).toThrow(/needs an issuer and an audience/);
     expect(() => createOidcAuthenticator({ issuer, audience, jwksUrl: 'https://id.example.test/jwks' })).not.toThrow();
   });
@@ -181,7 +228,9 @@ describe('createOidcAuthenticator', () => {
     try {
       const err = await refused(authenticator().authenticate(bearer(await token(rsa))));
       expect(err.reason).toBe('keys_unavailable');
-      expect(err.message).toBe(`The server could not fetch the signing keys from ${jwksUrl}; try again later, or tell whoever runs the server.`);
+      expect(err.message).toBe(
+        `The server could not fetch the signing keys from ${jwksUrl}; try again later, or tell whoever runs the server.`,
+      );
     } finally {
       failWith = undefined;
     }
@@ -203,16 +252,24 @@ describe('OIDC identity claims present in an unusable shape refuse the token (is
   ])('a tenant that is %s', async (_name, tenant, shape) => {
     const err = await refused(authenticator().authenticate(bearer(await token(rsa, { tenant }))));
     expect(err.reason).toBe('invalid_token');
-    expect(err.message).toBe(`The token's "tenant" claim is ${shape}, not one tenant (a string of 1 to 200 characters); map a single-valued claim to it at your issuer.`);
+    expect(err.message).toBe(
+      `The token's "tenant" claim is ${shape}, not one tenant (a string of 1 to 200 characters); map a single-valued claim to it at your issuer.`,
+    );
   });
 
   it('a tenant of exactly 200 characters is accepted; an absent one gives no tenant unless the server requires one', async () => {
-    await expect(authenticator().authenticate(bearer(await token(rsa, { tenant: 't'.repeat(200) })))).resolves.toMatchObject({ tenant: 't'.repeat(200) });
+    await expect(
+      authenticator().authenticate(bearer(await token(rsa, { tenant: 't'.repeat(200) }))),
+    ).resolves.toMatchObject({ tenant: 't'.repeat(200) });
     const none = await authenticator().authenticate(bearer(await token(rsa, { tenant: undefined })));
     expect(none).not.toHaveProperty('tenant');
-    const err = await refused(authenticator({ requireTenant: true }).authenticate(bearer(await token(rsa, { tenant: undefined }))));
+    const err = await refused(
+      authenticator({ requireTenant: true }).authenticate(bearer(await token(rsa, { tenant: undefined }))),
+    );
     expect(err.message).toMatch(/^The token has no "tenant" claim, and this server requires a tenant/);
-    await expect(authenticator({ requireTenant: true }).authenticate(bearer(await token(rsa)))).resolves.toMatchObject({ tenant: 'acme' });
+    await expect(authenticator({ requireTenant: true }).authenticate(bearer(await token(rsa)))).resolves.toMatchObject({
+      tenant: 'acme',
+    });
   });
 
   it.each([
@@ -232,17 +289,23 @@ describe('OIDC identity claims present in an unusable shape refuse the token (is
 describe('OIDC token type: access tokens only (issue 43)', () => {
   it('by default accepts typ at+jwt (any case, with or without application/) and refuses JWT, none and other types', async () => {
     for (const typ of ['at+jwt', 'AT+JWT', 'application/at+jwt']) {
-      await expect(authenticator().authenticate(bearer(await token(rsa, {}, { typ }))), typ).resolves.toMatchObject({ id: 'alice' });
+      await expect(authenticator().authenticate(bearer(await token(rsa, {}, { typ }))), typ).resolves.toMatchObject({
+        id: 'alice',
+      });
     }
     for (const typ of ['JWT', 'id_token+jwt', 'logout+jwt', null]) {
       const err = await refused(authenticator().authenticate(bearer(await token(rsa, {}, { typ }))));
-      expect(err.message, String(typ)).toMatch(/in its "typ" header; this server accepts at\+jwt \(access tokens\)\. Send an access token, not an ID token/);
+      expect(err.message, String(typ)).toMatch(
+        /in its "typ" header; this server accepts at\+jwt \(access tokens\)\. Send an access token, not an ID token/,
+      );
     }
   });
 
   it('tokenTypes opens JWT for issuers that type access tokens so, and still refuses what is recognisably an ID token', async () => {
     const keycloak = authenticator({ tokenTypes: ['at+jwt', 'JWT'] });
-    await expect(keycloak.authenticate(bearer(await token(rsa, { typ: 'Bearer' }, { typ: 'JWT' })))).resolves.toMatchObject({ id: 'alice' });
+    await expect(
+      keycloak.authenticate(bearer(await token(rsa, { typ: 'Bearer' }, { typ: 'JWT' }))),
+    ).resolves.toMatchObject({ id: 'alice' });
     const idTokens: Array<[Record<string, unknown>, string]> = [
       [{ typ: 'ID', nonce: 'n-1' }, 'its "typ" claim is "ID"'],
       [{ at_hash: 'x3Q1kN9b2Jc4', nonce: 'n-1' }, 'it has "at_hash"'],

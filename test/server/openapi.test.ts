@@ -20,7 +20,9 @@ const ajv = new Ajv2020({ strict: false, validateFormats: false });
 describe('GET /v1/openapi.json', () => {
   it('lists every route of the API, the event stream and itself, with bearer security except for health and itself', () => {
     expect(doc.openapi).toBe('3.1.0');
-    const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, ops]) => Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} ${p}`, op })));
+    const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} ${p}`, op })),
+    );
     expect(operations.map((o) => o.key).sort()).toEqual(
       [
         'POST /v1/runs',
@@ -39,7 +41,9 @@ describe('GET /v1/openapi.json', () => {
       ].sort(),
     );
     expect(API_ROUTES).toHaveLength(11);
-    const publicOnes = operations.filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0).map((o) => o.key);
+    const publicOnes = operations
+      .filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0)
+      .map((o) => o.key);
     expect(publicOnes.sort()).toEqual(['GET /v1/health', 'GET /v1/openapi.json']);
     expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
     for (const { key, op } of operations) expect(Object.keys(op.responses).length, key).toBeGreaterThan(0);
@@ -59,18 +63,42 @@ describe('GET /v1/openapi.json', () => {
     expect(body('/v1/runs/{id}/answers')({ text: 'Paris', callId: 'toolu_1' })).toBe(true);
     expect(doc.paths['/v1/runs/{id}/cancel'].post.requestBody.required).toBe(false);
 
-    const listParams = doc.paths['/v1/runs'].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
-    expect(listParams).toEqual(['query:status', 'query:agent', 'query:tenant', 'query:startedAfter', 'query:startedBefore', 'query:pageSize', 'query:pageToken']);
+    const listParams = doc.paths['/v1/runs'].get.parameters.map(
+      (p: { name: string; in: string }) => `${p.in}:${p.name}`,
+    );
+    expect(listParams).toEqual([
+      'query:status',
+      'query:agent',
+      'query:tenant',
+      'query:startedAfter',
+      'query:startedBefore',
+      'query:pageSize',
+      'query:pageToken',
+    ]);
     const chainParams = doc.paths['/v1/runs/{id}/chain'].get.parameters;
-    expect(chainParams.map((p: { name: string; required: boolean }) => [p.name, p.required])).toEqual([['id', true], ['view', false], ['afterStep', false], ['limit', false]]);
+    expect(chainParams.map((p: { name: string; required: boolean }) => [p.name, p.required])).toEqual([
+      ['id', true],
+      ['view', false],
+      ['afterStep', false],
+      ['limit', false],
+    ]);
   });
 
   it('describes the responses the server sends: a real answer validates against its schema', async () => {
-    const response = (path: string, method: string, status: string) => ajv.compile(doc.paths[path][method].responses[status].content['application/json'].schema);
-    const me = await (await fetch(`${light.server.url}/v1/me`, { headers: { authorization: `Bearer ${light.tokens.dev}` } })).json();
+    const response = (path: string, method: string, status: string) =>
+      ajv.compile(doc.paths[path][method].responses[status].content['application/json'].schema);
+    const me = await (
+      await fetch(`${light.server.url}/v1/me`, { headers: { authorization: `Bearer ${light.tokens.dev}` } })
+    ).json();
     expect(response('/v1/me', 'get', '200')(me)).toBe(true);
-    const bad = await (await fetch(`${light.server.url}/v1/runs?status=nope`, { headers: { authorization: `Bearer ${light.tokens.dev}` } })).json();
-    expect(doc.paths['/v1/runs'].get.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    const bad = await (
+      await fetch(`${light.server.url}/v1/runs?status=nope`, {
+        headers: { authorization: `Bearer ${light.tokens.dev}` },
+      })
+    ).json();
+    expect(doc.paths['/v1/runs'].get.responses['400'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Error',
+    });
     const error = ajv.compile({ ...doc.components.schemas.Error });
     expect(error(bad)).toBe(true);
     expect(error({ error: { code: 'nope', message: 'x' } })).toBe(false);

@@ -22,9 +22,16 @@ export type Person = keyof typeof PEOPLE;
 
 /** Writes a token file granting PEOPLE; returns the file and each person's token. */
 export function writeTokenFile(dir: string): { file: string; tokens: Record<Person, string> } {
-  const tokens = Object.fromEntries(Object.keys(PEOPLE).map((id) => [id, `tl_test_${id}_${Math.random().toString(36).slice(2)}`])) as Record<Person, string>;
+  const tokens = Object.fromEntries(
+    Object.keys(PEOPLE).map((id) => [id, `tl_test_${id}_${Math.random().toString(36).slice(2)}`]),
+  ) as Record<Person, string>;
   const file = path.join(dir, 'tokens.json');
-  const entries = Object.entries(PEOPLE).map(([id, p]) => ({ sha256: tokenSha256(tokens[id as Person]), id, roles: [...p.roles], ...('tenant' in p ? { tenant: p.tenant } : {}) }));
+  const entries = Object.entries(PEOPLE).map(([id, p]) => ({
+    sha256: tokenSha256(tokens[id as Person]),
+    id,
+    roles: [...p.roles],
+    ...('tenant' in p ? { tenant: p.tenant } : {}),
+  }));
   fs.writeFileSync(file, JSON.stringify({ tokens: entries }), { mode: 0o600 });
   return { file, tokens };
 }
@@ -58,23 +65,41 @@ export interface ServerHarness {
   tokenFile: string;
   logs: string[];
   /** fetch against the server as a person (or with no token). */
-  call(who: Person | undefined, method: string, url: string, body?: unknown): Promise<{ status: number; json: any; headers: Headers }>;
+  call(
+    who: Person | undefined,
+    method: string,
+    url: string,
+    body?: unknown,
+  ): Promise<{ status: number; json: any; headers: Headers }>;
   close(): Promise<void>;
 }
 
 /** A worker on its own queue (in this process), and the server in front of it, with PEOPLE's tokens. */
-export async function startServerHarness(env: TestEnv, deps: { tools: readonly ToolDefinition[]; model: ModelProvider; server?: Partial<CreateServerOptions> }): Promise<ServerHarness> {
+export async function startServerHarness(
+  env: TestEnv,
+  deps: { tools: readonly ToolDefinition[]; model: ModelProvider; server?: Partial<CreateServerOptions> },
+): Promise<ServerHarness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-server-'));
   const { file, tokens } = writeTokenFile(dir);
   const h = await createHarness(env, { tools: deps.tools, models: { scripted: deps.model }, cacheWorkflows: true });
   const running = h.worker.run();
   const logs: string[] = [];
-  const server = await createServer({ agents: h.agents, auth: createTokenFileAuthenticator({ file, log: (l) => logs.push(l) }), port: 0, log: (l) => logs.push(l), ...deps.server });
+  const server = await createServer({
+    agents: h.agents,
+    auth: createTokenFileAuthenticator({ file, log: (l) => logs.push(l) }),
+    port: 0,
+    log: (l) => logs.push(l),
+    ...deps.server,
+  });
   const call: ServerHarness['call'] = async (who, method, url, body) => {
     const headers: Record<string, string> = {};
     if (who) headers.authorization = `Bearer ${tokens[who]}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${server.url}${url}`, { method, headers, ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}) });
+    const response = await fetch(`${server.url}${url}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
     const text = await response.text();
     let json: unknown;
     try {

@@ -38,7 +38,12 @@ describe('createTokenFileAuthenticator', () => {
     expect(token).toMatch(/^tl_[A-Za-z0-9_-]{43}$/);
     write([{ sha256: tokenSha256(token), id: 'alice', roles: ['developer', 'approver'], tenant: 'acme' }]);
     const auth = createTokenFileAuthenticator({ file });
-    expect(await auth.authenticate(`Bearer ${token}`)).toEqual({ id: 'alice', roles: ['developer', 'approver'], tenant: 'acme', via: 'token' });
+    expect(await auth.authenticate(`Bearer ${token}`)).toEqual({
+      id: 'alice',
+      roles: ['developer', 'approver'],
+      tenant: 'acme',
+      via: 'token',
+    });
     expect(fs.readFileSync(file, 'utf8')).not.toContain(token);
     expect((await refusal(auth, `Bearer ${token}x`)).code).toBe('unauthenticated');
     expect((await refusal(auth, undefined)).message).toMatch(/Authorization: Bearer/);
@@ -68,7 +73,13 @@ describe('createTokenFileAuthenticator', () => {
     expect(logs[1]).toMatch(/refused: it is not JSON .*Every request is refused until it is fixed/);
 
     // One bad entry spoils the file: nobody gets in on a half-read list.
-    write([{ sha256: tokenSha256(token), id: 'x', roles: [] }, { sha256: 'not-hex', id: 'y' }], new Date(Date.now() + 5_000));
+    write(
+      [
+        { sha256: tokenSha256(token), id: 'x', roles: [] },
+        { sha256: 'not-hex', id: 'y' },
+      ],
+      new Date(Date.now() + 5_000),
+    );
     await refusal(auth, `Bearer ${token}`);
     expect(logs[2]).toMatch(/does not match .*sha256/);
     expect(logs).toHaveLength(3);

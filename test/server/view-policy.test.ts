@@ -13,13 +13,17 @@ const refused = (roles: string[], view: string): ApiError => {
 };
 
 describe('view policy', () => {
-  it('allows views by role, an allow-list: auditor all, developer or operator two, anyone else the end user\'s', () => {
+  it("allows views by role, an allow-list: auditor all, developer or operator two, anyone else the end user's", () => {
     expect(allowedViews(['auditor'])).toEqual(['end_user', 'developer', 'auditor']);
     expect(allowedViews(['developer'])).toEqual(['end_user', 'developer']);
     expect(allowedViews(['operator'])).toEqual(['end_user', 'developer']);
     expect(allowedViews(['ops', 'finance', 'Auditor', 'admin'])).toEqual(['end_user']);
     expect(allowedViews([])).toEqual(['end_user']);
-    expect([defaultView(['developer', 'auditor']), defaultView(['developer']), defaultView(['approver'])]).toEqual(['auditor', 'developer', 'end_user']);
+    expect([defaultView(['developer', 'auditor']), defaultView(['developer']), defaultView(['approver'])]).toEqual([
+      'auditor',
+      'developer',
+      'end_user',
+    ]);
   });
 
   it('gives the widest allowed view by default, a narrower one on request, and refuses a wider (403) or unknown (400) one', () => {

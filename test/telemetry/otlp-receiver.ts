@@ -41,7 +41,8 @@ const plain = (v: AnyValue): Plain => {
   if (v.arrayValue) return (v.arrayValue.values ?? []).map(plain);
   return null;
 };
-const attrs = (list: KeyValue[] | undefined): Record<string, Plain> => Object.fromEntries((list ?? []).map((kv) => [kv.key, plain(kv.value)]));
+const attrs = (list: KeyValue[] | undefined): Record<string, Plain> =>
+  Object.fromEntries((list ?? []).map((kv) => [kv.key, plain(kv.value)]));
 
 /**
  * A real OTLP/HTTP receiver (JSON protocol): `/v1/traces` and `/v1/metrics` are decoded and kept
@@ -100,7 +101,10 @@ function decodeSpans(body: any): ReceivedSpan[] {
           parentSpanId: s.parentSpanId || undefined,
           name: s.name,
           attributes: attrs(s.attributes),
-          events: (s.events ?? []).map((e: { name: string; attributes?: KeyValue[] }) => ({ name: e.name, attributes: attrs(e.attributes) })),
+          events: (s.events ?? []).map((e: { name: string; attributes?: KeyValue[] }) => ({
+            name: e.name,
+            attributes: attrs(e.attributes),
+          })),
           resource,
         });
       }

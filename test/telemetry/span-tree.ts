@@ -6,7 +6,12 @@ export function spanTree(spans: readonly ReceivedSpan[]) {
   const byId = new Map(spans.map((s) => [s.spanId, s]));
   const ancestors = (span: ReceivedSpan): ReceivedSpan[] => {
     const out: ReceivedSpan[] = [];
-    for (let at = span.parentSpanId && byId.get(span.parentSpanId); at; at = at.parentSpanId && byId.get(at.parentSpanId)) out.push(at);
+    for (
+      let at = span.parentSpanId && byId.get(span.parentSpanId);
+      at;
+      at = at.parentSpanId && byId.get(at.parentSpanId)
+    )
+      out.push(at);
     return out;
   };
   return {

@@ -6,7 +6,9 @@ import { findSandboxViolations } from '../helpers/workflow-imports';
 
 describe('telemetry configuration from the standard OTEL_* variables', () => {
   it('is off when none of them is set, and nothing starts', () => {
-    expect(parseTelemetryConfig({ PATH: '/usr/bin', OTEL_METRIC_EXPORT_INTERVAL: '1000', OTEL_EXPORTER_OTLP_ENDPOINT: ' ' })).toBeUndefined();
+    expect(
+      parseTelemetryConfig({ PATH: '/usr/bin', OTEL_METRIC_EXPORT_INTERVAL: '1000', OTEL_EXPORTER_OTLP_ENDPOINT: ' ' }),
+    ).toBeUndefined();
     // This process has no OTEL_* set: no SDK, no bundle module, the global tracer still the no-op one.
     expect(telemetryFromEnv({})).toBeUndefined();
     expect(telemetryBundleOptions({})).toEqual({});
@@ -14,7 +16,9 @@ describe('telemetry configuration from the standard OTEL_* variables', () => {
   });
 
   it('is off when OTEL_SDK_DISABLED is true or both exporters are none', () => {
-    expect(parseTelemetryConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })).toBeUndefined();
+    expect(
+      parseTelemetryConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }),
+    ).toBeUndefined();
     expect(parseTelemetryConfig({ OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' })).toBeUndefined();
   });
 
@@ -25,21 +29,40 @@ describe('telemetry configuration from the standard OTEL_* variables', () => {
     });
   });
 
-  it('appends the signal path to the shared endpoint, takes a signal\'s own endpoint as written, and leaves gRPC endpoints alone', () => {
-    expect(parseTelemetryConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })).toMatchObject({
+  it("appends the signal path to the shared endpoint, takes a signal's own endpoint as written, and leaves gRPC endpoints alone", () => {
+    expect(
+      parseTelemetryConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/otlp',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      }),
+    ).toMatchObject({
       traces: { protocol: 'http/json', url: 'https://traces.example/otlp' },
       metrics: { protocol: 'http/json', url: 'http://collector:4318/v1/metrics' },
     });
-    expect(parseTelemetryConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_METRICS_EXPORTER: 'none' })).toEqual({ traces: { protocol: 'grpc', url: 'http://localhost:4317' } });
-    expect(parseTelemetryConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'grpc', OTEL_TRACES_EXPORTER: 'none', OTEL_METRIC_EXPORT_INTERVAL: '5000' })).toEqual({
+    expect(parseTelemetryConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_METRICS_EXPORTER: 'none' })).toEqual({
+      traces: { protocol: 'grpc', url: 'http://localhost:4317' },
+    });
+    expect(
+      parseTelemetryConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317',
+        OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'grpc',
+        OTEL_TRACES_EXPORTER: 'none',
+        OTEL_METRIC_EXPORT_INTERVAL: '5000',
+      }),
+    ).toEqual({
       metrics: { protocol: 'grpc', url: 'http://c:4317', exportIntervalMs: 5000 },
     });
   });
 
   it('refuses values it does not understand, naming the variable', () => {
-    expect(() => parseTelemetryConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/xml' })).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL/);
+    expect(() => parseTelemetryConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/xml' })).toThrow(
+      /OTEL_EXPORTER_OTLP_PROTOCOL/,
+    );
     expect(() => parseTelemetryConfig({ OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(/OTEL_TRACES_EXPORTER/);
-    expect(() => parseTelemetryConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+    expect(() => parseTelemetryConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT/,
+    );
   });
 });
 

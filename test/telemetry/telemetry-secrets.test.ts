@@ -28,8 +28,17 @@ const TOKEN = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
-  Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'thoughtline-secrets-test' });
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, ...WORKFLOW_BUNDLER_OPTIONS, ...telemetryBundleOptions(), logger: quietLogger });
+  Object.assign(process.env, {
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_SERVICE_NAME: 'thoughtline-secrets-test',
+  });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    ...WORKFLOW_BUNDLER_OPTIONS,
+    ...telemetryBundleOptions(),
+    logger: quietLogger,
+  });
   bundlePath = path.resolve(__dirname, `../../.thoughtline/tmp/telemetry-secrets-bundle-${process.pid}.js`);
   fs.mkdirSync(path.dirname(bundlePath), { recursive: true });
   fs.writeFileSync(bundlePath, code);
@@ -67,16 +76,31 @@ describe('OpenTelemetry exports no secret on the failure paths', () => {
         return scripted.complete(...args);
       },
     };
-    const h = await createHarness(env, { tools: [leakyTool], models: { scripted: model }, secrets: [KNOWN], workflowBundlePath: bundlePath });
+    const h = await createHarness(env, {
+      tools: [leakyTool],
+      models: { scripted: model },
+      secrets: [KNOWN],
+      workflowBundlePath: bundlePath,
+    });
     const workflowId = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Connect to the database', agentName: 'secret_keeper', model: SCRIPTED_MODEL });
+      const handle = await h.agents.start({
+        task: 'Connect to the database',
+        agentName: 'secret_keeper',
+        model: SCRIPTED_MODEL,
+      });
       await h.agents.steer(handle.workflowId, `use password ${PASSWORD} and ${TOKEN}`).catch(() => undefined);
-      await h.agents.decide(handle.workflowId, { callId: `call_${TOKEN}`, approved: true, by: { id: 'mallory', roles: [] } }).catch(() => undefined);
+      await h.agents
+        .decide(handle.workflowId, { callId: `call_${TOKEN}`, approved: true, by: { id: 'mallory', roles: [] } })
+        .catch(() => undefined);
       const result = await handle.result();
       expect(result.terminationReason).toBe('success');
       return handle.workflowId;
     });
-    await pollFor('the run span', () => receiver.spans.find((s) => s.name === 'RunWorkflow:agentWorkflow' && s.attributes['thoughtline.workflow.id'] === workflowId));
+    await pollFor('the run span', () =>
+      receiver.spans.find(
+        (s) => s.name === 'RunWorkflow:agentWorkflow' && s.attributes['thoughtline.workflow.id'] === workflowId,
+      ),
+    );
     await pollFor('the failed tool span', () => receiver.spans.find((s) => s.name === 'execute_tool connect'));
     const exported = receiver.bodies.join('\n');
     // The failures were exported (the test looks where a leak would be) ...

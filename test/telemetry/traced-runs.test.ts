@@ -23,9 +23,18 @@ const SECRET = 'SECRET-7f3c';
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
   // The standard variables, as a user sets them; the SDK starts on the first createAgentWorker.
-  Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'thoughtline-telemetry-test' });
+  Object.assign(process.env, {
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_SERVICE_NAME: 'thoughtline-telemetry-test',
+  });
   // Every harness replays each workflow task from the start (maxCachedWorkflows: 0): a bundle with the telemetry interceptors.
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, ...WORKFLOW_BUNDLER_OPTIONS, ...telemetryBundleOptions(), logger: quietLogger });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    ...WORKFLOW_BUNDLER_OPTIONS,
+    ...telemetryBundleOptions(),
+    logger: quietLogger,
+  });
   bundlePath = path.resolve(__dirname, `../../.thoughtline/tmp/telemetry-bundle-${process.pid}.js`);
   fs.mkdirSync(path.dirname(bundlePath), { recursive: true });
   fs.writeFileSync(bundlePath, code);
@@ -39,18 +48,38 @@ afterAll(async () => {
 describe('OpenTelemetry on a real worker, exported to a real OTLP receiver', () => {
   it('gives a run one trace: the run span, chat spans and execute_tool spans with GenAI attributes, and metrics', async () => {
     const model = createScriptedModel([
-      { content: [useTool('lookup', { key: SECRET }, 'call_lookup')], usage: { inputTokens: 120, outputTokens: 15 }, costUsd: 0.004 },
-      { content: [useTool('finish', { result: 'done' })], usage: { inputTokens: 200, outputTokens: 10 }, costUsd: 0.006 },
+      {
+        content: [useTool('lookup', { key: SECRET }, 'call_lookup')],
+        usage: { inputTokens: 120, outputTokens: 15 },
+        costUsd: 0.004,
+      },
+      {
+        content: [useTool('finish', { result: 'done' })],
+        usage: { inputTokens: 200, outputTokens: 10 },
+        costUsd: 0.006,
+      },
     ]);
-    const h = await createHarness(env, { tools: testTools().tools, models: { scripted: model }, workflowBundlePath: bundlePath });
+    const h = await createHarness(env, {
+      tools: testTools().tools,
+      models: { scripted: model },
+      workflowBundlePath: bundlePath,
+    });
     const { workflowId, result } = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: `Look up ${SECRET}`, agentName: 'tracer_one', model: SCRIPTED_MODEL });
+      const handle = await h.agents.start({
+        task: `Look up ${SECRET}`,
+        agentName: 'tracer_one',
+        model: SCRIPTED_MODEL,
+      });
       return { workflowId: handle.workflowId, result: await handle.result() };
     });
     model.verify();
     expect(result.terminationReason).toBe('success');
 
-    const run = await pollFor('the run span', () => receiver.spans.find((s) => s.name === 'RunWorkflow:agentWorkflow' && s.attributes['thoughtline.workflow.id'] === workflowId));
+    const run = await pollFor('the run span', () =>
+      receiver.spans.find(
+        (s) => s.name === 'RunWorkflow:agentWorkflow' && s.attributes['thoughtline.workflow.id'] === workflowId,
+      ),
+    );
     const tree = spanTree(receiver.spans);
     const trace = tree.inTrace(run.traceId);
     expect(run.parentSpanId).toBeUndefined();
@@ -79,12 +108,21 @@ describe('OpenTelemetry on a real worker, exported to a real OTLP receiver', () 
         'thoughtline.workflow.id': workflowId,
       });
     }
-    expect(chats.map((c) => [c.attributes['gen_ai.usage.input_tokens'], c.attributes['gen_ai.usage.output_tokens']]).sort()).toEqual([[120, 15], [200, 10]]);
+    expect(
+      chats.map((c) => [c.attributes['gen_ai.usage.input_tokens'], c.attributes['gen_ai.usage.output_tokens']]).sort(),
+    ).toEqual([
+      [120, 15],
+      [200, 10],
+    ]);
 
     const tool = tree.one('execute_tool lookup', { 'thoughtline.workflow.id': workflowId });
     expect(tool.traceId).toBe(run.traceId);
     expect(tree.path(tool)).toEqual(['StartActivity:runTool', 'RunWorkflow:agentWorkflow']);
-    expect(tool.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup', 'thoughtline.tool.truncated': false });
+    expect(tool.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'lookup',
+      'thoughtline.tool.truncated': false,
+    });
     expect(String(tool.attributes['gen_ai.tool.call.id'])).toContain(workflowId);
 
     // Replayed tasks (every task replays here) exported nothing twice; nothing of the task, arguments or results left.
@@ -93,19 +131,41 @@ describe('OpenTelemetry on a real worker, exported to a real OTLP receiver', () 
     expect(receiver.rejected).toEqual([]);
 
     const metric = (name: string, attributes: Record<string, unknown>) =>
-      receiver.points.filter((p) => p.metric === name && Object.entries(attributes).every(([k, v]) => p.attributes[k] === v)).at(-1)?.value;
+      receiver.points
+        .filter((p) => p.metric === name && Object.entries(attributes).every(([k, v]) => p.attributes[k] === v))
+        .at(-1)?.value;
     await pollFor('the run metrics', () => metric('thoughtline.runs.ended', { 'gen_ai.agent.name': 'tracer_one' }));
-    expect(metric('thoughtline.runs.started', { 'gen_ai.agent.name': 'tracer_one', 'thoughtline.run.kind': 'root' })).toBe(1);
-    expect(metric('thoughtline.runs.ended', { 'gen_ai.agent.name': 'tracer_one', 'thoughtline.termination_reason': 'success' })).toBe(1);
-    expect(metric('thoughtline.tokens', { 'gen_ai.agent.name': 'tracer_one', 'gen_ai.token.type': 'input', 'gen_ai.request.model': 'scripted-model' })).toBe(320);
+    expect(
+      metric('thoughtline.runs.started', { 'gen_ai.agent.name': 'tracer_one', 'thoughtline.run.kind': 'root' }),
+    ).toBe(1);
+    expect(
+      metric('thoughtline.runs.ended', {
+        'gen_ai.agent.name': 'tracer_one',
+        'thoughtline.termination_reason': 'success',
+      }),
+    ).toBe(1);
+    expect(
+      metric('thoughtline.tokens', {
+        'gen_ai.agent.name': 'tracer_one',
+        'gen_ai.token.type': 'input',
+        'gen_ai.request.model': 'scripted-model',
+      }),
+    ).toBe(320);
     expect(metric('thoughtline.tokens', { 'gen_ai.agent.name': 'tracer_one', 'gen_ai.token.type': 'output' })).toBe(25);
     expect(metric('thoughtline.cost', { 'gen_ai.agent.name': 'tracer_one' })).toBeCloseTo(0.01, 9);
-    expect(metric('gen_ai.client.operation.duration', { 'gen_ai.agent.name': 'tracer_one', 'gen_ai.operation.name': 'chat' })).toBe(2);
-    expect(metric('thoughtline.tool.duration', { 'gen_ai.agent.name': 'tracer_one', 'gen_ai.tool.name': 'lookup' })).toBe(1);
+    expect(
+      metric('gen_ai.client.operation.duration', {
+        'gen_ai.agent.name': 'tracer_one',
+        'gen_ai.operation.name': 'chat',
+      }),
+    ).toBe(2);
+    expect(
+      metric('thoughtline.tool.duration', { 'gen_ai.agent.name': 'tracer_one', 'gen_ai.tool.name': 'lookup' }),
+    ).toBe(1);
     expect(JSON.stringify(receiver.points)).not.toContain(SECRET);
   });
 
-  it('puts a sub-agent\'s run, model calls and tools under the delegating run\'s trace', async () => {
+  it("puts a sub-agent's run, model calls and tools under the delegating run's trace", async () => {
     const lead = createScriptedModel([
       { content: [useTool('helper_agent', { task: 'Look it up' }, 'call_helper')] },
       { content: [useTool('finish', { result: 'helped' })] },
@@ -115,20 +175,38 @@ describe('OpenTelemetry on a real worker, exported to a real OTLP receiver', () 
       { content: [useTool('finish', { result: 'k is 10' })] },
     ]);
     const models = modelsByName({ lead, helper });
-    const h = await createHarness(env, { tools: testTools().tools, models: { scripted: models }, workflowBundlePath: bundlePath });
+    const h = await createHarness(env, {
+      tools: testTools().tools,
+      models: { scripted: models },
+      workflowBundlePath: bundlePath,
+    });
     const { workflowId, result } = await h.worker.runUntil(async () => {
       const handle = await h.agents.start({
         task: 'Delegate the lookup',
         agentName: 'tracer_lead',
         model: scripted('lead'),
-        agents: { helper_agent: { description: 'Looks things up', model: scripted('helper'), tools: ['lookup'], limits: { maxIterations: 3 } } },
+        agents: {
+          helper_agent: {
+            description: 'Looks things up',
+            model: scripted('helper'),
+            tools: ['lookup'],
+            limits: { maxIterations: 3 },
+          },
+        },
       });
       return { workflowId: handle.workflowId, result: await handle.result() };
     });
     models.verify();
     expect(result.terminationReason).toBe('success');
 
-    const child = await pollFor('the sub-agent\'s run span', () => receiver.spans.find((s) => s.name === 'RunWorkflow:agentWorkflow' && s.attributes['gen_ai.agent.name'] === 'helper_agent' && String(s.attributes['thoughtline.workflow.id']).startsWith(`${workflowId}/`)));
+    const child = await pollFor("the sub-agent's run span", () =>
+      receiver.spans.find(
+        (s) =>
+          s.name === 'RunWorkflow:agentWorkflow' &&
+          s.attributes['gen_ai.agent.name'] === 'helper_agent' &&
+          String(s.attributes['thoughtline.workflow.id']).startsWith(`${workflowId}/`),
+      ),
+    );
     const tree = spanTree(receiver.spans);
     const parent = tree.one('RunWorkflow:agentWorkflow', { 'thoughtline.workflow.id': workflowId });
     expect(child.traceId).toBe(parent.traceId);
@@ -136,10 +214,17 @@ describe('OpenTelemetry on a real worker, exported to a real OTLP receiver', () 
     expect(tree.path(child)).toEqual(['StartChildWorkflow:agentWorkflow', 'RunWorkflow:agentWorkflow']);
     expect(tree.ancestors(child).at(-1)!.spanId).toBe(parent.spanId);
 
-    const childTool = tree.one('execute_tool lookup', { 'thoughtline.workflow.id': child.attributes['thoughtline.workflow.id'] });
+    const childTool = tree.one('execute_tool lookup', {
+      'thoughtline.workflow.id': child.attributes['thoughtline.workflow.id'],
+    });
     expect(childTool.traceId).toBe(parent.traceId);
     expect(childTool.attributes['gen_ai.agent.name']).toBe('helper_agent');
-    expect(tree.path(childTool)).toEqual(['StartActivity:runTool', 'RunWorkflow:agentWorkflow', 'StartChildWorkflow:agentWorkflow', 'RunWorkflow:agentWorkflow']);
+    expect(tree.path(childTool)).toEqual([
+      'StartActivity:runTool',
+      'RunWorkflow:agentWorkflow',
+      'StartChildWorkflow:agentWorkflow',
+      'RunWorkflow:agentWorkflow',
+    ]);
     expect(tree.inTrace(parent.traceId).filter((s) => s.name === 'chat helper')).toHaveLength(2);
     expect(tree.inTrace(parent.traceId).filter((s) => s.name === 'chat lead')).toHaveLength(2);
     expect(duplicateSpanIds(receiver.spans)).toEqual([]);
@@ -155,7 +240,11 @@ describe('OpenTelemetry on a real worker, exported to a real OTLP receiver', () 
     const first = await createHarness(env, { tools, models: { scripted: model }, workflowBundlePath: bundlePath });
     // Worker one runs the first model call and stops while the run waits for a person.
     const workflowId = await first.worker.runUntil(async () => {
-      const handle = await first.agents.start({ task: 'Write the notes', agentName: 'tracer_restart', model: SCRIPTED_MODEL });
+      const handle = await first.agents.start({
+        task: 'Write the notes',
+        agentName: 'tracer_restart',
+        model: SCRIPTED_MODEL,
+      });
       await waitForPending(first.agents, handle.workflowId);
       return handle.workflowId;
     });
@@ -176,7 +265,11 @@ describe('OpenTelemetry on a real worker, exported to a real OTLP receiver', () 
     expect(result.terminationReason).toBe('success');
     expect(ran).toHaveLength(1);
 
-    const run = await pollFor('the run span', () => receiver.spans.find((s) => s.name === 'RunWorkflow:agentWorkflow' && s.attributes['thoughtline.workflow.id'] === workflowId));
+    const run = await pollFor('the run span', () =>
+      receiver.spans.find(
+        (s) => s.name === 'RunWorkflow:agentWorkflow' && s.attributes['thoughtline.workflow.id'] === workflowId,
+      ),
+    );
     const tree = spanTree(receiver.spans);
     const trace = tree.inTrace(run.traceId);
     expect(duplicateSpanIds(receiver.spans)).toEqual([]);
@@ -187,7 +280,14 @@ describe('OpenTelemetry on a real worker, exported to a real OTLP receiver', () 
     // The decision: an update span under the run (not a trace of its own) and an event on the run span.
     expect(tree.path(tree.one('HandleUpdate:approveToolCall', {}))).toEqual(['RunWorkflow:agentWorkflow']);
     expect(run.events.filter((e) => e.name === 'thoughtline.update.approveToolCall')).toEqual([
-      { name: 'thoughtline.update.approveToolCall', attributes: { 'thoughtline.message.name': 'approveToolCall', 'thoughtline.call.id': 'call_write', 'thoughtline.approval.approved': true } },
+      {
+        name: 'thoughtline.update.approveToolCall',
+        attributes: {
+          'thoughtline.message.name': 'approveToolCall',
+          'thoughtline.call.id': 'call_write',
+          'thoughtline.approval.approved': true,
+        },
+      },
     ]);
     expect(JSON.stringify(trace)).not.toContain(SECRET);
     // Worker one flushed its metrics as it stopped, with the call still waiting.

@@ -47,7 +47,11 @@ function hostileSpellings(inside: string): string[] {
   ];
   // Separators and dots that POSIX does not read as such but other layers decode.
   for (const sep of ['\\', '%2f', '%2F', '%252f', '%5c', '%c0%af']) {
-    spellings.push(`/tmp${sep}..${sep}${rel.split('/').join(sep)}`, inside.split('/').join(sep), `/tmp/${rel.split('/').join(sep)}`);
+    spellings.push(
+      `/tmp${sep}..${sep}${rel.split('/').join(sep)}`,
+      inside.split('/').join(sep),
+      `/tmp/${rel.split('/').join(sep)}`,
+    );
   }
   for (const dot of ['%2e%2e', '%2E%2E', '.%2e', '%252e%252e']) spellings.push(`/tmp/${dot}${inside}`);
   return spellings;
@@ -59,16 +63,33 @@ describe('pathPrefix fails closed', () => {
     expect(pathNeeds(path)).toBe(true);
   });
 
-  it.each([['/etc'], ['/etc/'], ['/etc/passwd'], ['/ETC/Passwd'], ['/home/alice/.SSH/config'], ['/etc/ssl/certs/x.pem']])('needs approval under a prefix: %j', (path) => {
-    expect(approvalNeeded(protectedDirs, { path })).toMatchObject({ needed: true, reason: expect.stringContaining('is under') });
+  it.each([
+    ['/etc'],
+    ['/etc/'],
+    ['/etc/passwd'],
+    ['/ETC/Passwd'],
+    ['/home/alice/.SSH/config'],
+    ['/etc/ssl/certs/x.pem'],
+  ])('needs approval under a prefix: %j', (path) => {
+    expect(approvalNeeded(protectedDirs, { path })).toMatchObject({
+      needed: true,
+      reason: expect.stringContaining('is under'),
+    });
   });
 
-  it.each([['/tmp/report.txt'], ['/etcetera/x'], ['/home/alice/.sshd/x'], ['/var/lib/a file with spaces.txt'], ['/tmp/café.txt'], ['/tmp/dir/'], ['/'], ['/tmp/a.b..c'], ['/tmp/...']])(
-    'needs no approval for a plain absolute path outside: %j',
-    (path) => {
-      expect(approvalNeeded(protectedDirs, { path })).toEqual({ needed: false });
-    },
-  );
+  it.each([
+    ['/tmp/report.txt'],
+    ['/etcetera/x'],
+    ['/home/alice/.sshd/x'],
+    ['/var/lib/a file with spaces.txt'],
+    ['/tmp/café.txt'],
+    ['/tmp/dir/'],
+    ['/'],
+    ['/tmp/a.b..c'],
+    ['/tmp/...'],
+  ])('needs no approval for a plain absolute path outside: %j', (path) => {
+    expect(approvalNeeded(protectedDirs, { path })).toEqual({ needed: false });
+  });
 
   it('an unplain prefix protects everything, and a missing or non-string field never matches', () => {
     const odd = policy({ when: 'pathPrefix', field: 'path', prefixes: ['etc'] });
@@ -119,14 +140,14 @@ const HIDDEN_WRITES = [
   'VACUUM FULL',
   // blocks, prepared statements, COPY
   'DO $$BEGIN DELETE FROM t; END$$',
-  'DO $x$ BEGIN EXECUTE \'DROP TABLE t\'; END $x$',
+  "DO $x$ BEGIN EXECUTE 'DROP TABLE t'; END $x$",
   'BEGIN; DELETE FROM t; COMMIT',
-  "PREPARE p AS DELETE FROM t; EXECUTE p",
+  'PREPARE p AS DELETE FROM t; EXECUTE p',
   "PREPARE s FROM 'DELETE FROM t'",
   'EXECUTE p',
   "COPY (SELECT * FROM t) TO '/tmp/out.csv'",
   "COPY t FROM '/tmp/in.csv'",
-  "COPY (DELETE FROM t RETURNING *) TO STDOUT",
+  'COPY (DELETE FROM t RETURNING *) TO STDOUT',
   // executable and nested comments, comments that MySQL reads as code
   'SELECT 1 /*! ; DROP TABLE t */',
   'SELECT 1 /*!50000 DROP TABLE t */',
@@ -155,7 +176,7 @@ const HIDDEN_WRITES = [
   "SELECT nextval('s')",
   "SELECT setval('s', 1)",
   'SELECT pg_terminate_backend(42)',
-  "SELECT lo_unlink(1)",
+  'SELECT lo_unlink(1)',
   "SELECT dblink_exec('DELETE FROM t')",
   "SELECT set_config('a', 'b', false)",
   'SELECT sleep(100)',
@@ -177,7 +198,12 @@ function generatedWrites(): string[] {
   for (const write of verbsOut) {
     out.push(write, write.toLowerCase(), `(${write})`, `  ${write}  `);
     for (const join of joins) out.push(`SELECT 1${join}${write}`, `${write}${join}SELECT 1`);
-    out.push(`WITH x AS (${write} RETURNING *) SELECT * FROM x`, `EXPLAIN ${write}`, `/*!${write}*/`, `SELECT (${write})`);
+    out.push(
+      `WITH x AS (${write} RETURNING *) SELECT * FROM x`,
+      `EXPLAIN ${write}`,
+      `/*!${write}*/`,
+      `SELECT (${write})`,
+    );
   }
   return out;
 }
@@ -218,13 +244,22 @@ describe('sqlVerb fails closed', () => {
 
   it('SQL too long to check needs approval without being parsed', () => {
     const long = `SELECT ${Array.from({ length: MAX_CHECKED_SQL_LENGTH }, (_, i) => `a${i}`).join(', ')} FROM t`;
-    expect(approvalNeeded(writes, { sql: long })).toMatchObject({ needed: true, reason: expect.stringContaining('too long') });
+    expect(approvalNeeded(writes, { sql: long })).toMatchObject({
+      needed: true,
+      reason: expect.stringContaining('too long'),
+    });
   });
 
   it('names why, in words an approver reads', () => {
-    expect(approvalNeeded(writes, { sql: 'SELECT 1; DROP TABLE t' })).toMatchObject({ reason: expect.stringContaining('2 statements') });
-    expect(approvalNeeded(writes, { sql: 'SELECT * INTO x FROM t' })).toMatchObject({ reason: expect.stringContaining('INTO') });
-    expect(approvalNeeded(writes, { sql: "SELECT nextval('s')" })).toMatchObject({ reason: expect.stringContaining('nextval') });
+    expect(approvalNeeded(writes, { sql: 'SELECT 1; DROP TABLE t' })).toMatchObject({
+      reason: expect.stringContaining('2 statements'),
+    });
+    expect(approvalNeeded(writes, { sql: 'SELECT * INTO x FROM t' })).toMatchObject({
+      reason: expect.stringContaining('INTO'),
+    });
+    expect(approvalNeeded(writes, { sql: "SELECT nextval('s')" })).toMatchObject({
+      reason: expect.stringContaining('nextval'),
+    });
   });
 });
 
@@ -234,7 +269,12 @@ describe('matches runs in linear time', () => {
   it('a hostile pattern on a hostile argument answers at once (the old matcher froze for over 40 s on 31 characters)', () => {
     for (const pattern of ['(a+)+$', '(a|a)*$', '(a*)*b', '^(\\w+\\s?)*$', '(x+x+)+y']) {
       const rule = policy({ when: 'matches', field: 'q', pattern });
-      for (const q of ['a'.repeat(31) + '!', 'a'.repeat(100_000) + '!', 'x'.repeat(5_000), `${'word '.repeat(10_000)}!`]) {
+      for (const q of [
+        'a'.repeat(31) + '!',
+        'a'.repeat(100_000) + '!',
+        'x'.repeat(5_000),
+        `${'word '.repeat(10_000)}!`,
+      ]) {
         expect(typeof needs(rule, { q })).toBe('boolean');
       }
     }
@@ -245,7 +285,10 @@ describe('matches runs in linear time', () => {
     expect(needs(policy({ when: 'matches', field: 'q', pattern: 'rm -rf' }), { q: 'RM -RF /' })).toBe(true);
     expect(needs(policy({ when: 'matches', field: 'q', pattern: 'rm -rf' }), { q: 'ls' })).toBe(false);
     for (const pattern of ['(a)\\1', '(?=a)b', '(?<!a)b', '[']) {
-      expect(approvalNeeded(policy({ when: 'matches', field: 'q', pattern }), { q: 'zzz' })).toMatchObject({ needed: true, reason: expect.stringContaining('invalid approval rule pattern') });
+      expect(approvalNeeded(policy({ when: 'matches', field: 'q', pattern }), { q: 'zzz' })).toMatchObject({
+        needed: true,
+        reason: expect.stringContaining('invalid approval rule pattern'),
+      });
     }
   });
 });

@@ -21,7 +21,10 @@ describe('approvalNeeded: fixed policies', () => {
   });
 
   it('reports the first rule that holds, and needs nothing when none does', () => {
-    const both = policy({ when: 'equals', field: 'mode', values: ['force'] }, { when: 'above', field: 'amount', threshold: 10 });
+    const both = policy(
+      { when: 'equals', field: 'mode', values: ['force'] },
+      { when: 'above', field: 'amount', threshold: 10 },
+    );
     expect(reasonOf(both, { mode: 'force', amount: 50 })).toBe('mode is "force"');
     expect(reasonOf(both, { mode: 'safe', amount: 50 })).toBe('amount 50 is above 10');
     expect(approvalNeeded(both, { mode: 'safe', amount: 5 })).toEqual({ needed: false });
@@ -31,7 +34,9 @@ describe('approvalNeeded: fixed policies', () => {
 describe('fields', () => {
   it('follows dotted paths into nested objects', () => {
     const nested = policy({ when: 'pathPrefix', field: 'target.file.path', prefixes: ['/etc'] });
-    expect(reasonOf(nested, { target: { file: { path: '/etc/hosts' } } })).toBe('target.file.path "/etc/hosts" is under "/etc"');
+    expect(reasonOf(nested, { target: { file: { path: '/etc/hosts' } } })).toBe(
+      'target.file.path "/etc/hosts" is under "/etc"',
+    );
     expect(approvalNeeded(nested, { target: { file: { path: '/tmp/x' } } }).needed).toBe(false);
     expect(approvalNeeded(nested, { target: { path: '/etc/hosts' } }).needed).toBe(false);
   });
@@ -168,7 +173,8 @@ describe('defaultApprovalPolicy', () => {
   it('needs none for read-only tools or other types', () => {
     expect(defaultApprovalPolicy({ type: 'database', readOnly: true })).toBe('never');
     expect(defaultApprovalPolicy({ type: 'file_system', readOnly: true })).toBe('never');
-    for (const type of ['llm', 'external', 'skill', 'sub_agent', 'custom'] as const) expect(defaultApprovalPolicy({ type })).toBe('never');
+    for (const type of ['llm', 'external', 'skill', 'sub_agent', 'custom'] as const)
+      expect(defaultApprovalPolicy({ type })).toBe('never');
   });
 });
 

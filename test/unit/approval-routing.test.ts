@@ -7,7 +7,11 @@ const ROOT = 'agent-1';
 const CHILD = 'agent-1/researcher-4';
 const GRANDCHILD = 'agent-1/researcher-4/writer-7';
 
-const record = (callId: string, toolName: string, from?: { workflowId: string; agentPath: string[] }): ApprovalRecord => ({
+const record = (
+  callId: string,
+  toolName: string,
+  from?: { workflowId: string; agentPath: string[] },
+): ApprovalRecord => ({
   callId,
   stepId: `s-${callId}`,
   toolName,
@@ -27,7 +31,12 @@ const fromGrandchild = { workflowId: GRANDCHILD, agentPath: ['orchestrator', 're
 describe('routeApproval', () => {
   it('sends a record without workflowId to the run named (its own call)', () => {
     const own = record('toolu_1', 'write_file');
-    expect(routeApproval(ROOT, [own], { callId: 'toolu_1' })).toEqual({ kind: 'send', workflowId: ROOT, callId: 'toolu_1', record: own });
+    expect(routeApproval(ROOT, [own], { callId: 'toolu_1' })).toEqual({
+      kind: 'send',
+      workflowId: ROOT,
+      callId: 'toolu_1',
+      record: own,
+    });
     expect(routeApproval(ROOT, [own])).toEqual({ kind: 'send', workflowId: ROOT, callId: 'toolu_1', record: own });
   });
 
@@ -35,26 +44,58 @@ describe('routeApproval', () => {
     const own = record('toolu_1', 'write_file');
     const child = record('toolu_2', 'deploy', fromChild);
     const grandchild = record('toolu_3', 'send_mail', fromGrandchild);
-    expect(routeApproval(ROOT, [own, child, grandchild], { callId: 'toolu_2' })).toEqual({ kind: 'send', workflowId: CHILD, callId: 'toolu_2', record: child });
-    expect(routeApproval(ROOT, [own, child, grandchild], { callId: 'toolu_3' })).toMatchObject({ kind: 'send', workflowId: GRANDCHILD });
-    expect(routeApproval(CHILD, [child, grandchild], { callId: 'toolu_3' })).toMatchObject({ kind: 'send', workflowId: GRANDCHILD });
+    expect(routeApproval(ROOT, [own, child, grandchild], { callId: 'toolu_2' })).toEqual({
+      kind: 'send',
+      workflowId: CHILD,
+      callId: 'toolu_2',
+      record: child,
+    });
+    expect(routeApproval(ROOT, [own, child, grandchild], { callId: 'toolu_3' })).toMatchObject({
+      kind: 'send',
+      workflowId: GRANDCHILD,
+    });
+    expect(routeApproval(CHILD, [child, grandchild], { callId: 'toolu_3' })).toMatchObject({
+      kind: 'send',
+      workflowId: GRANDCHILD,
+    });
   });
 
   it('picks the only pending call of the tree when none is named, wherever it waits', () => {
     const grandchild = record('toolu_3', 'send_mail', fromGrandchild);
-    expect(routeApproval(ROOT, [grandchild])).toEqual({ kind: 'send', workflowId: GRANDCHILD, callId: 'toolu_3', record: grandchild });
+    expect(routeApproval(ROOT, [grandchild])).toEqual({
+      kind: 'send',
+      workflowId: GRANDCHILD,
+      callId: 'toolu_3',
+      record: grandchild,
+    });
   });
 
   it('keeps working when the child is named directly, whether or not its own records carry its id', () => {
     const bare = record('toolu_2', 'deploy');
     const tagged = record('toolu_2', 'deploy', { workflowId: CHILD, agentPath: ['orchestrator', 'researcher'] });
-    expect(routeApproval(CHILD, [bare], { callId: 'toolu_2' })).toMatchObject({ kind: 'send', workflowId: CHILD, record: bare });
-    expect(routeApproval(CHILD, [tagged], { callId: 'toolu_2' })).toMatchObject({ kind: 'send', workflowId: CHILD, record: tagged });
+    expect(routeApproval(CHILD, [bare], { callId: 'toolu_2' })).toMatchObject({
+      kind: 'send',
+      workflowId: CHILD,
+      record: bare,
+    });
+    expect(routeApproval(CHILD, [tagged], { callId: 'toolu_2' })).toMatchObject({
+      kind: 'send',
+      workflowId: CHILD,
+      record: tagged,
+    });
   });
 
   it('sends a call id nobody lists to the run named, without a record, so its validator explains', () => {
-    expect(routeApproval(ROOT, [record('toolu_1', 'write_file')], { callId: 'toolu_nope' })).toEqual({ kind: 'send', workflowId: ROOT, callId: 'toolu_nope' });
-    expect(routeApproval(ROOT, [], { callId: 'toolu_nope' })).toEqual({ kind: 'send', workflowId: ROOT, callId: 'toolu_nope' });
+    expect(routeApproval(ROOT, [record('toolu_1', 'write_file')], { callId: 'toolu_nope' })).toEqual({
+      kind: 'send',
+      workflowId: ROOT,
+      callId: 'toolu_nope',
+    });
+    expect(routeApproval(ROOT, [], { callId: 'toolu_nope' })).toEqual({
+      kind: 'send',
+      workflowId: ROOT,
+      callId: 'toolu_nope',
+    });
   });
 
   it('refuses a call id pending in two runs and lists the commands that name each run', () => {
@@ -74,9 +115,19 @@ describe('routeApproval', () => {
 
   it('does not call one run listed twice ambiguous', () => {
     const a = record('toolu_2', 'deploy', fromChild);
-    expect(routeApproval(ROOT, [a, { ...a }], { callId: 'toolu_2' })).toMatchObject({ kind: 'send', workflowId: CHILD, record: a });
+    expect(routeApproval(ROOT, [a, { ...a }], { callId: 'toolu_2' })).toMatchObject({
+      kind: 'send',
+      workflowId: CHILD,
+      record: a,
+    });
     // The run's own record with its id spelled out is the same run as one without.
-    expect(routeApproval(ROOT, [record('toolu_1', 'x'), record('toolu_1', 'x', { workflowId: ROOT, agentPath: ['orchestrator'] })], { callId: 'toolu_1' })).toMatchObject({
+    expect(
+      routeApproval(
+        ROOT,
+        [record('toolu_1', 'x'), record('toolu_1', 'x', { workflowId: ROOT, agentPath: ['orchestrator'] })],
+        { callId: 'toolu_1' },
+      ),
+    ).toMatchObject({
       kind: 'send',
       workflowId: ROOT,
     });
@@ -89,7 +140,9 @@ describe('routeApproval', () => {
     const message = several.kind === 'refuse' ? several.message : '';
     expect(message).toContain(`${ROOT} has 2 pending calls; name one:`);
     expect(message).toContain('toolu_1  write_file  (waiting since');
-    expect(message).toContain(`  run: ${CHILD} (orchestrator › researcher) · decide with: thoughtline approve|reject ${CHILD} toolu_2`);
+    expect(message).toContain(
+      `  run: ${CHILD} (orchestrator › researcher) · decide with: thoughtline approve|reject ${CHILD} toolu_2`,
+    );
   });
 });
 
@@ -108,7 +161,9 @@ describe('waitingRun / renderPendingApproval', () => {
         '  arguments: {"path":"/srv/toolu_1"}',
       ].join('\n'),
     );
-    expect(renderPendingApproval(record('toolu_1', 'write_file', { workflowId: ROOT, agentPath: ['orchestrator'] }), ROOT)).not.toContain('run:');
+    expect(
+      renderPendingApproval(record('toolu_1', 'write_file', { workflowId: ROOT, agentPath: ['orchestrator'] }), ROOT),
+    ).not.toContain('run:');
     expect(renderPendingApproval(record('toolu_3', 'send_mail', fromGrandchild), ROOT).split('\n')[3]).toBe(
       `  run: ${GRANDCHILD} (orchestrator › researcher › writer) · decide with: thoughtline approve|reject ${GRANDCHILD} toolu_3`,
     );

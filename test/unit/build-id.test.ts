@@ -13,7 +13,11 @@ describe('a worker build id', () => {
   it('pins runs by default, and a build id given is used as it is', () => {
     const v = resolveVersion({ name: 'thoughtline' }, { code: 'x' });
     expect(v.buildId).toBe(buildIdOf(packageVersion(), 'x'));
-    expect(v.options).toEqual({ useWorkerVersioning: true, version: { deploymentName: 'thoughtline', buildId: v.buildId }, defaultVersioningBehavior: 'PINNED' });
+    expect(v.options).toEqual({
+      useWorkerVersioning: true,
+      version: { deploymentName: 'thoughtline', buildId: v.buildId },
+      defaultVersioningBehavior: 'PINNED',
+    });
     expect(resolveVersion({ name: 'q', buildId: 'release-7' }, { code: 'x' }).buildId).toBe('release-7');
   });
 });

@@ -7,35 +7,98 @@ import { renderChainMarkdown } from '../../src/shared/render-chain-markdown';
 
 const at = '2026-01-01T00:00:00.000Z';
 const step = (n: number, body: Record<string, unknown>): ReasoningStep =>
-  ({ stepId: `s${n}`, stepNumber: n, timestamp: at, iteration: 1, visibility: { level: 'full' }, ...body }) as ReasoningStep;
-const chainOf = (steps: ReasoningStep[]): ReasoningChain => ({ schemaVersion: 1, chainId: 'wf-1', agentName: 'a', task: 'task', startedAt: at, status: 'thinking', steps });
+  ({
+    stepId: `s${n}`,
+    stepNumber: n,
+    timestamp: at,
+    iteration: 1,
+    visibility: { level: 'full' },
+    ...body,
+  }) as ReasoningStep;
+const chainOf = (steps: ReasoningStep[]): ReasoningChain => ({
+  schemaVersion: 1,
+  chainId: 'wf-1',
+  agentName: 'a',
+  task: 'task',
+  startedAt: at,
+  status: 'thinking',
+  steps,
+});
 // eslint-disable-next-line no-control-regex
 const plain = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** Undoes CommonMark's backslash escapes: what a renderer shows of escaped text. */
 const unescape = (md: string): string => md.replace(/\\([!-/:-@[-`{-~])/g, '$1');
 
-const APPROVE_THOUGHT = 'Waiting for approval of write_file (call toolu_1): always. Decide with: thoughtline approve agent-1 toolu_1  (or reject … --reason)';
+const APPROVE_THOUGHT =
+  'Waiting for approval of write_file (call toolu_1): always. Decide with: thoughtline approve agent-1 toolu_1  (or reject … --reason)';
 
 describe('terminal steps show retries and cached results (issue 15, item 9)', () => {
   it('a retried call shows its attempts and the time of all of them', () => {
-    const line = plain(renderStep(step(3, { type: 'tool_result', toolResult: { correlationId: 'c1', success: true, result: 'ok', durationMs: 3_100, attempts: 3 } })));
+    const line = plain(
+      renderStep(
+        step(3, {
+          type: 'tool_result',
+          toolResult: { correlationId: 'c1', success: true, result: 'ok', durationMs: 3_100, attempts: 3 },
+        }),
+      ),
+    );
     expect(line).toContain('(3 attempts, 3.1 s)');
-    const failed = plain(renderStep(step(3, { type: 'tool_result', toolResult: { correlationId: 'c1', success: false, result: null, error: 'down', durationMs: 650, attempts: 2 } })));
+    const failed = plain(
+      renderStep(
+        step(3, {
+          type: 'tool_result',
+          toolResult: {
+            correlationId: 'c1',
+            success: false,
+            result: null,
+            error: 'down',
+            durationMs: 650,
+            attempts: 2,
+          },
+        }),
+      ),
+    );
     expect(failed).toContain('down (2 attempts, 650 ms)');
   });
 
   it('a first-attempt call shows no note, a reused observation says it is cached', () => {
-    expect(plain(renderStep(step(3, { type: 'tool_result', toolResult: { correlationId: 'c1', success: true, result: 'ok', durationMs: 12, attempts: 1 } })))).not.toContain('(');
-    const cached = plain(renderStep(step(5, { type: 'tool_result', toolResult: { correlationId: 'c2', success: true, result: 'ok', durationMs: 0, cachedFrom: 's3' } })));
+    expect(
+      plain(
+        renderStep(
+          step(3, {
+            type: 'tool_result',
+            toolResult: { correlationId: 'c1', success: true, result: 'ok', durationMs: 12, attempts: 1 },
+          }),
+        ),
+      ),
+    ).not.toContain('(');
+    const cached = plain(
+      renderStep(
+        step(5, {
+          type: 'tool_result',
+          toolResult: { correlationId: 'c2', success: true, result: 'ok', durationMs: 0, cachedFrom: 's3' },
+        }),
+      ),
+    );
     expect(cached).toContain('(cached)');
   });
 });
 
 describe('the end_user view, as docs/security.md describes it', () => {
   const steps = [
-    step(1, { type: 'tool_call', model: 'claude-x', toolCall: { toolType: 'llm', toolName: 'claude-x', arguments: {}, correlationId: 'm1' } }),
-    step(2, { type: 'tool_result', model: 'claude-x', usage: { inputTokens: 120, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0.0123, toolResult: { correlationId: 'm1', success: true, result: 'reply', durationMs: 900 } }),
+    step(1, {
+      type: 'tool_call',
+      model: 'claude-x',
+      toolCall: { toolType: 'llm', toolName: 'claude-x', arguments: {}, correlationId: 'm1' },
+    }),
+    step(2, {
+      type: 'tool_result',
+      model: 'claude-x',
+      usage: { inputTokens: 120, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      costUsd: 0.0123,
+      toolResult: { correlationId: 'm1', success: true, result: 'reply', durationMs: 900 },
+    }),
     step(3, { type: 'thinking', thought: APPROVE_THOUGHT }),
   ];
 
@@ -63,8 +126,20 @@ describe('Current Details markdown copies exactly', () => {
   const md = renderChainMarkdown(
     chainOf([
       step(1, { type: 'thinking', thought: APPROVE_THOUGHT }),
-      step(2, { type: 'tool_call', toolCall: { toolType: 'external', toolName: 'shell', arguments: args, correlationId: 'c1' } }),
-      step(3, { type: 'tool_result', toolResult: { correlationId: 'c1', success: true, result: { out: '"done" -- ok' }, durationMs: 5, cachedFrom: 's0' } }),
+      step(2, {
+        type: 'tool_call',
+        toolCall: { toolType: 'external', toolName: 'shell', arguments: args, correlationId: 'c1' },
+      }),
+      step(3, {
+        type: 'tool_result',
+        toolResult: {
+          correlationId: 'c1',
+          success: true,
+          result: { out: '"done" -- ok' },
+          durationMs: 5,
+          cachedFrom: 's0',
+        },
+      }),
     ]),
   );
   const lines = md.split('\n');

@@ -8,10 +8,18 @@ const CARD = '4111111111111111';
 
 type StepBody = Omit<ReasoningStep, 'stepId' | 'stepNumber' | 'timestamp' | 'iteration' | 'visibility'>;
 const step = (n: number, visibility: Visibility, body: Record<string, unknown>): ReasoningStep =>
-  ({ stepId: `s${n}`, stepNumber: n, timestamp: `2025-01-01T00:00:0${n % 10}.000Z`, iteration: 0, visibility, ...(body as StepBody) }) as ReasoningStep;
+  ({
+    stepId: `s${n}`,
+    stepNumber: n,
+    timestamp: `2025-01-01T00:00:0${n % 10}.000Z`,
+    iteration: 0,
+    visibility,
+    ...(body as StepBody),
+  }) as ReasoningStep;
 const full: Visibility = { level: 'full' };
 const hidden: Visibility = { level: 'hidden' };
-const summary = (text?: string): Visibility => (text === undefined ? { level: 'summary' } : { level: 'summary', summary: text });
+const summary = (text?: string): Visibility =>
+  text === undefined ? { level: 'summary' } : { level: 'summary', summary: text };
 const result = (correlationId: string, value: unknown, extra: Record<string, unknown> = {}) => ({
   type: 'tool_result',
   toolResult: { correlationId, success: true, result: value, durationMs: 5, ...extra },
@@ -45,26 +53,59 @@ function sampleChain(): ReasoningChain {
     steps: [
       step(1, full, { type: 'thinking', thought: `Plan: look up the customer with ${KEY}` }),
       step(2, hidden, { type: 'thinking', thought: 'private musing' }),
-      step(3, full, { type: 'tool_call', model: 'claude-x', toolCall: { toolType: 'llm', toolName: 'claude-x', arguments: { prompt: 'secret prompt' }, correlationId: 'm1' } }),
+      step(3, full, {
+        type: 'tool_call',
+        model: 'claude-x',
+        toolCall: {
+          toolType: 'llm',
+          toolName: 'claude-x',
+          arguments: { prompt: 'secret prompt' },
+          correlationId: 'm1',
+        },
+      }),
       step(4, full, { ...result('m1', { text: 'model internals' }), model: 'claude-x' }),
       step(5, summary('Looked up the customer'), {
         type: 'tool_call',
-        toolCall: { toolType: 'external', toolName: 'lookup', arguments: { email: 'a@b.c', card: { number: CARD } }, correlationId: 'c1', sensitiveFields: ['card.number'] },
+        toolCall: {
+          toolType: 'external',
+          toolName: 'lookup',
+          arguments: { email: 'a@b.c', card: { number: CARD } },
+          correlationId: 'c1',
+          sensitiveFields: ['card.number'],
+        },
       }),
       step(6, summary('Found the customer'), result('c1', { name: 'Ann', card: { number: CARD } })),
       step(7, hidden, {
         type: 'tool_call',
-        toolCall: { toolType: 'database', toolName: 'login', arguments: { user: 'ann', password: 'hunter22' }, correlationId: 'c2', sensitiveFields: ['password'] },
+        toolCall: {
+          toolType: 'database',
+          toolName: 'login',
+          arguments: { user: 'ann', password: 'hunter22' },
+          correlationId: 'c2',
+          sensitiveFields: ['password'],
+        },
       }),
       step(8, full, result('c2', { ok: true, password: 'hunter22' })),
       step(9, summary(), { type: 'thinking', thought: 'raw thought 9' }),
       step(10, full, {
         type: 'tool_call',
-        toolCall: { toolType: 'external', toolName: 'charge', arguments: { amount: 5, card: { number: CARD } }, correlationId: 'c3', sensitiveFields: ['card.number'] },
+        toolCall: {
+          toolType: 'external',
+          toolName: 'charge',
+          arguments: { amount: 5, card: { number: CARD } },
+          correlationId: 'c3',
+          sensitiveFields: ['card.number'],
+        },
       }),
       step(11, summary('Charged the card'), result('c3', null, { success: false, error: `declined ${CARD}` })),
-      step(12, summary(), { type: 'tool_result', toolResult: { correlationId: 'c9', success: false, result: 'raw', error: 'raw failure', durationMs: 1 } }),
-      step(13, summary('Answered'), { type: 'synthesis', synthesis: { sources: ['s6'], conclusion: `Done; key ${KEY}` } }),
+      step(12, summary(), {
+        type: 'tool_result',
+        toolResult: { correlationId: 'c9', success: false, result: 'raw', error: 'raw failure', durationMs: 1 },
+      }),
+      step(13, summary('Answered'), {
+        type: 'synthesis',
+        synthesis: { sources: ['s6'], conclusion: `Done; key ${KEY}` },
+      }),
     ],
   });
 }
@@ -114,10 +155,18 @@ describe('viewChain: developer', () => {
   });
 
   it('redacts sensitive fields in arguments, matching results (even of a hidden call) and approvals', () => {
-    expect(byNumber(view, 5)).toMatchObject({ toolCall: { arguments: { email: 'a@b.c', card: { number: '[SENSITIVE]' } } } });
-    expect(byNumber(view, 6)).toMatchObject({ toolResult: { result: { name: 'Ann', card: { number: '[SENSITIVE]' } } } });
+    expect(byNumber(view, 5)).toMatchObject({
+      toolCall: { arguments: { email: 'a@b.c', card: { number: '[SENSITIVE]' } } },
+    });
+    expect(byNumber(view, 6)).toMatchObject({
+      toolResult: { result: { name: 'Ann', card: { number: '[SENSITIVE]' } } },
+    });
     expect(byNumber(view, 8)).toMatchObject({ toolResult: { result: { ok: true, password: '[SENSITIVE]' } } });
-    expect(view.approvals?.[0]?.arguments).toEqual({ amount: 5, card: { number: '[SENSITIVE]' }, memo: 'key [REDACTED]' });
+    expect(view.approvals?.[0]?.arguments).toEqual({
+      amount: 5,
+      card: { number: '[SENSITIVE]' },
+      memo: 'key [REDACTED]',
+    });
     expect(JSON.stringify(view)).not.toContain('hunter22');
   });
 
@@ -138,7 +187,10 @@ describe('viewChain: end_user', () => {
 
   it('shows a summary-level thinking step as its summary, or (working) without one', () => {
     const chain = sampleChain();
-    const withSummary = viewChain({ ...chain, steps: [step(1, summary('Thinking about it'), { type: 'thinking', thought: 'raw' })] }, 'end_user');
+    const withSummary = viewChain(
+      { ...chain, steps: [step(1, summary('Thinking about it'), { type: 'thinking', thought: 'raw' })] },
+      'end_user',
+    );
     expect(withSummary.steps[0]).toMatchObject({ thought: 'Thinking about it' });
     expect(byNumber(view, 9)).toMatchObject({ thought: '(working)' });
   });
@@ -149,27 +201,46 @@ describe('viewChain: end_user', () => {
 
   it('shows a summary-level tool call with no arguments but its name, type and id', () => {
     const call = byNumber(view, 5);
-    expect(call.type === 'tool_call' && call.toolCall).toEqual({ toolType: 'external', toolName: 'lookup', correlationId: 'c1', arguments: {} });
+    expect(call.type === 'tool_call' && call.toolCall).toEqual({
+      toolType: 'external',
+      toolName: 'lookup',
+      correlationId: 'c1',
+      arguments: {},
+    });
   });
 
   it('shows a summary-level result as its summary, with only a generic error', () => {
     expect(byNumber(view, 6)).toMatchObject({ toolResult: { result: 'Found the customer', success: true } });
     const failed = byNumber(view, 11);
-    expect(failed).toMatchObject({ toolResult: { result: 'Charged the card', success: false, error: 'The step failed.' } });
+    expect(failed).toMatchObject({
+      toolResult: { result: 'Charged the card', success: false, error: 'The step failed.' },
+    });
     const bare = byNumber(view, 12);
-    expect(bare.type === 'tool_result' && bare.toolResult).toEqual({ correlationId: 'c9', success: false, result: null, durationMs: 1 });
+    expect(bare.type === 'tool_result' && bare.toolResult).toEqual({
+      correlationId: 'c9',
+      success: false,
+      result: null,
+      durationMs: 1,
+    });
   });
 
   it('shows model calls at summary level even when they are full', () => {
     const call = byNumber(view, 3);
-    expect(call.type === 'tool_call' && call.toolCall).toEqual({ toolType: 'llm', toolName: 'claude-x', correlationId: 'm1', arguments: {} });
+    expect(call.type === 'tool_call' && call.toolCall).toEqual({
+      toolType: 'llm',
+      toolName: 'claude-x',
+      correlationId: 'm1',
+      arguments: {},
+    });
     expect(byNumber(view, 4)).toMatchObject({ toolResult: { result: 'Model call (claude-x)' } });
     expect(JSON.stringify(view)).not.toContain('model internals');
     expect(JSON.stringify(view)).not.toContain('secret prompt');
   });
 
   it('shows full tool steps in full with sensitive fields redacted', () => {
-    expect(byNumber(view, 10)).toMatchObject({ toolCall: { arguments: { amount: 5, card: { number: '[SENSITIVE]' } } } });
+    expect(byNumber(view, 10)).toMatchObject({
+      toolCall: { arguments: { amount: 5, card: { number: '[SENSITIVE]' } } },
+    });
     expect(byNumber(view, 8)).toMatchObject({ toolResult: { result: { ok: true, password: '[SENSITIVE]' } } });
     expect(view.approvals?.[0]?.arguments).toMatchObject({ card: { number: '[SENSITIVE]' } });
     expect(JSON.stringify(view)).not.toContain(CARD);
@@ -213,7 +284,9 @@ describe('parseViewerRole', () => {
   });
 
   it('rejects anything else and lists the valid roles', () => {
-    expect(() => parseViewerRole('admin')).toThrow('Unknown viewer role "admin". Valid roles: end_user, developer, auditor.');
+    expect(() => parseViewerRole('admin')).toThrow(
+      'Unknown viewer role "admin". Valid roles: end_user, developer, auditor.',
+    );
     expect(() => parseViewerRole('End_User')).toThrow(/Valid roles/);
   });
 });

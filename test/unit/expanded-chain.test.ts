@@ -7,9 +7,33 @@ import { ReasoningChain, type ReasoningStep, type SubAgentRun } from '../../src/
 const plain = (s: string): string => s.replace(/\u001b\[\d+m/g, '');
 const full = { level: 'full' } as const;
 const steps = (drafts: Array<Record<string, unknown>>): ReasoningStep[] =>
-  drafts.map((d, i) => ({ stepId: `s${i + 1}`, stepNumber: i + 1, timestamp: '2026-01-01T00:00:00.000Z', iteration: 1, visibility: full, ...d }) as ReasoningStep);
-const chain = (chainId: string, agentName: string, task: string, drafts: Array<Record<string, unknown>>, status: ReasoningChain['status'] = 'completed'): ReasoningChain =>
-  ReasoningChain.parse({ schemaVersion: 1, chainId, agentName, task, startedAt: '2026-01-01T00:00:00.000Z', status, steps: steps(drafts) });
+  drafts.map(
+    (d, i) =>
+      ({
+        stepId: `s${i + 1}`,
+        stepNumber: i + 1,
+        timestamp: '2026-01-01T00:00:00.000Z',
+        iteration: 1,
+        visibility: full,
+        ...d,
+      }) as ReasoningStep,
+  );
+const chain = (
+  chainId: string,
+  agentName: string,
+  task: string,
+  drafts: Array<Record<string, unknown>>,
+  status: ReasoningChain['status'] = 'completed',
+): ReasoningChain =>
+  ReasoningChain.parse({
+    schemaVersion: 1,
+    chainId,
+    agentName,
+    task,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    status,
+    steps: steps(drafts),
+  });
 
 const run = (agentName: string, workflowId: string, fields: Partial<SubAgentRun> = {}): SubAgentRun => ({
   callId: `toolu_${agentName}`,
@@ -23,9 +47,25 @@ const run = (agentName: string, workflowId: string, fields: Partial<SubAgentRun>
 });
 const delegate = (agentName: string, workflowId: string) => ({
   type: 'tool_call',
-  toolCall: { toolType: 'sub_agent', toolName: agentName, arguments: { task: `ask ${agentName}` }, correlationId: `toolu_${agentName}`, delegatedTo: { agentName, workflowId } },
+  toolCall: {
+    toolType: 'sub_agent',
+    toolName: agentName,
+    arguments: { task: `ask ${agentName}` },
+    correlationId: `toolu_${agentName}`,
+    delegatedTo: { agentName, workflowId },
+  },
 });
-const answered = (r: SubAgentRun, result: string) => ({ type: 'tool_result', toolResult: { correlationId: r.callId, success: r.status === 'completed', result, ...(r.status === 'completed' ? {} : { error: result }), durationMs: 1, subAgent: r } });
+const answered = (r: SubAgentRun, result: string) => ({
+  type: 'tool_result',
+  toolResult: {
+    correlationId: r.callId,
+    success: r.status === 'completed',
+    result,
+    ...(r.status === 'completed' ? {} : { error: result }),
+    durationMs: 1,
+    subAgent: r,
+  },
+});
 
 const RES = 'agent-1/researcher-1';
 const FACT = 'agent-1/researcher-1/fact_checker-1';
@@ -42,7 +82,11 @@ const chains: Record<string, ReasoningChain> = {
     answered(run('summariser', GONE), 'summary'),
     answered(run('coder', CODER, { status: 'refused', terminationReason: undefined, steps: undefined }), 'refused'),
   ]),
-  [RES]: chain(RES, 'researcher', 'ask researcher', [delegate('fact_checker', FACT), answered(run('fact_checker', FACT), 'checked'), { type: 'synthesis', synthesis: { sources: [], conclusion: 'found it' } }]),
+  [RES]: chain(RES, 'researcher', 'ask researcher', [
+    delegate('fact_checker', FACT),
+    answered(run('fact_checker', FACT), 'checked'),
+    { type: 'synthesis', synthesis: { sources: [], conclusion: 'found it' } },
+  ]),
   [FACT]: chain(FACT, 'fact_checker', 'ask fact_checker', [{ type: 'thinking', thought: 'Checking' }]),
   [WRITER]: chain(WRITER, 'writer', 'ask writer', [{ type: 'thinking', thought: 'Drafting' }], 'thinking'),
 };
@@ -100,9 +144,10 @@ describe('renderExpandedChain', () => {
 
   it("shows a child whose steps the view leaves out after the run's own steps", () => {
     const parent = { ...chains['agent-1']!, steps: [] as ReasoningStep[] };
-    expect(plain(renderExpandedChain({ chain: parent, subAgents: { [WRITER]: { chain: chains[WRITER]!, subAgents: {} } } })).split('\n')).toEqual([
-      `      │ writer · ${WRITER} · thinking: ask writer`,
-      '      │   1 Thought      Drafting',
-    ]);
+    expect(
+      plain(
+        renderExpandedChain({ chain: parent, subAgents: { [WRITER]: { chain: chains[WRITER]!, subAgents: {} } } }),
+      ).split('\n'),
+    ).toEqual([`      │ writer · ${WRITER} · thinking: ask writer`, '      │   1 Thought      Drafting']);
   });
 });

@@ -50,7 +50,10 @@ function layerViolations(workflowsDir: string): string[] {
     for (const dep of deps) {
       const to = layerOf(path.relative(workflowsDir, dep));
       if (!to || to.name === from.name) continue;
-      if (to.rank >= from.rank) problems.push(`${path.relative(workflowsDir, file)} imports ${path.relative(workflowsDir, dep)} (${from.name} may only import lower layers)`);
+      if (to.rank >= from.rank)
+        problems.push(
+          `${path.relative(workflowsDir, file)} imports ${path.relative(workflowsDir, dep)} (${from.name} may only import lower layers)`,
+        );
     }
   }
   return problems;
@@ -65,7 +68,8 @@ const APP_ROOMS: Record<string, number> = { 'cli/': 40, 'server/': 30, 'audit/':
 
 /** Imports between top-level folders of `srcDir` that reach an app room not below their own. */
 function roomViolations(srcDir: string): string[] {
-  const rank = (relative: string): number | undefined => (relative.includes('/') ? (APP_ROOMS[`${relative.split('/')[0]}/`] ?? 0) : undefined);
+  const rank = (relative: string): number | undefined =>
+    relative.includes('/') ? (APP_ROOMS[`${relative.split('/')[0]}/`] ?? 0) : undefined;
   const problems: string[] = [];
   for (const [file, deps] of importGraph(srcDir)) {
     const from = path.relative(srcDir, file);
@@ -119,11 +123,16 @@ describe('import rules of the house', () => {
       'client/agent.ts': "import { render } from '../cli/render';\nexport const a = render;\n",
       'cli/render.ts': "import { route } from '../server/route';\nexport const render = route;\n",
       'server/route.ts': "import { report } from '../audit/report';\nexport const route = report;\n",
-      'audit/report.ts': "import { serve } from '../server/route';\nexport const report = 1;\nexport const s = serve;\n",
+      'audit/report.ts':
+        "import { serve } from '../server/route';\nexport const report = 1;\nexport const s = serve;\n",
       'tools/tool.ts': "import { a } from '../client/agent';\nexport const t = a;\n",
       'index.ts': "export { render } from './cli/render';\n",
     });
-    expect(roomViolations(root).sort()).toEqual(['audit/report.ts imports server/route.ts', 'client/agent.ts imports cli/render.ts', 'tools/tool.ts imports client/agent.ts']);
+    expect(roomViolations(root).sort()).toEqual([
+      'audit/report.ts imports server/route.ts',
+      'client/agent.ts imports cli/render.ts',
+      'tools/tool.ts imports client/agent.ts',
+    ]);
   });
 
   it('refuses an import upward, one sideways, and a file outside every layer (negative control)', () => {

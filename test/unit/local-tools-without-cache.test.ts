@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { defineTool } from '../../src/tools/define-tool';
 import { localToolsWithoutCache } from '../../src/tools/local-tools-without-cache';
 
-const tool = (name: string, local: boolean) => defineTool({ name, description: name, input: z.object({}), local, execute: () => 'ok' });
+const tool = (name: string, local: boolean) =>
+  defineTool({ name, description: name, input: z.object({}), local, execute: () => 'ok' });
 
 describe('localToolsWithoutCache', () => {
   it('names the local tools of a worker without a workflow cache', () => {

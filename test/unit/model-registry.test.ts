@@ -18,7 +18,12 @@ describe('model registry', () => {
       provider: 'anthropic',
       model: 'claude-opus-4-6',
       fallbacks: [
-        { provider: 'anthropic', model: 'claude-haiku-4-5', maxTokens: 1024, price: { input: 1, output: 5, cacheRead: 0, cacheWrite: 0 } },
+        {
+          provider: 'anthropic',
+          model: 'claude-haiku-4-5',
+          maxTokens: 1024,
+          price: { input: 1, output: 5, cacheRead: 0, cacheWrite: 0 },
+        },
         { provider: 'openai-compatible', model: 'llama3.1:8b' },
       ],
     });
@@ -36,9 +41,15 @@ describe('model registry', () => {
   });
 
   it('rejects a registry naming models it does not define', () => {
-    const bad = ModelRegistry.safeParse({ models: { a: { provider: 'anthropic', model: 'x', fallbacks: ['ghost'] } }, allowed: ['a', 'b'] });
+    const bad = ModelRegistry.safeParse({
+      models: { a: { provider: 'anthropic', model: 'x', fallbacks: ['ghost'] } },
+      allowed: ['a', 'b'],
+    });
     expect(bad.success).toBe(false);
     const messages = bad.error?.issues.map((i) => i.message) ?? [];
-    expect(messages).toEqual([expect.stringContaining('"b" is not a registered model'), expect.stringContaining('"ghost" is not a registered model')]);
+    expect(messages).toEqual([
+      expect.stringContaining('"b" is not a registered model'),
+      expect.stringContaining('"ghost" is not a registered model'),
+    ]);
   });
 });

@@ -21,7 +21,8 @@ const spec = (name: string): ToolSpec => ({
   visibility: 'full',
 });
 
-const input = (extra: Record<string, unknown> = {}): AgentInput => AgentInput.parse({ task: 't', model: { provider: 'scripted', model: 'm' }, ...extra });
+const input = (extra: Record<string, unknown> = {}): AgentInput =>
+  AgentInput.parse({ task: 't', model: { provider: 'scripted', model: 'm' }, ...extra });
 
 describe.each(PROTOTYPE_NAMES.map((n) => [n]))('a tool or agent named %s', (name) => {
   it('is no clash with an empty agent catalogue, and comes out as itself', () => {
@@ -56,9 +57,12 @@ describe('a record key __proto__ in the run input', () => {
   });
 
   it('other names, other fields and unreadable input are no problem here', () => {
-    expect(protoKeyProblem(JSON.parse('{"task": "t", "approvals": {"constructor": "always"}, "tools": ["__proto__"]}'))).toBeUndefined();
+    expect(
+      protoKeyProblem(JSON.parse('{"task": "t", "approvals": {"constructor": "always"}, "tools": ["__proto__"]}')),
+    ).toBeUndefined();
     expect(protoKeyProblem(JSON.parse('{"task": "t", "caller": {"__proto__": 1}}'))).toBeUndefined();
-    for (const raw of [null, 'x', 42, [], { approvals: null }, Object.create(null)]) expect(protoKeyProblem(raw)).toBeUndefined();
+    for (const raw of [null, 'x', 42, [], { approvals: null }, Object.create(null)])
+      expect(protoKeyProblem(raw)).toBeUndefined();
   });
 
   it('other prototype names are kept as own keys', () => {

@@ -6,7 +6,8 @@ import { redactSecrets, redactSecretsInText } from '../../src/shared/secret-patt
 const fake = (prefix: string, length: number): string =>
   prefix + Array.from({ length }, (_, i) => 'aB3xY9kQ7mZ2'[i % 12]).join('');
 
-const PEM_BODY = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nVJTUt9Us8cKjMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictG\n';
+const PEM_BODY =
+  'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nVJTUt9Us8cKjMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictG\n';
 
 describe('redactSecretsInText: each secret shape', () => {
   const cases: Array<[string, string, string]> = [
@@ -37,7 +38,9 @@ describe('redactSecretsInText: each secret shape', () => {
   it('keeps the label and the scheme of an assignment or header', () => {
     expect(redactSecretsInText(`api_key=${fake('', 20)}&q=1`)).toBe('api_key=[REDACTED]&q=1');
     expect(redactSecretsInText(`{"x-api-key": "${fake('', 20)}"}`)).toBe('{"x-api-key": "[REDACTED]"}');
-    expect(redactSecretsInText('Authorization: Bearer abcdefghijklmnopqrstuvwxyz')).toBe('Authorization: Bearer [REDACTED]');
+    expect(redactSecretsInText('Authorization: Bearer abcdefghijklmnopqrstuvwxyz')).toBe(
+      'Authorization: Bearer [REDACTED]',
+    );
   });
 
   it.each(['RSA ', 'EC ', 'OPENSSH ', 'ENCRYPTED ', ''])('redacts a multi-line %sPEM private key whole', (kind) => {
@@ -99,8 +102,14 @@ describe('redactSecrets: deep values', () => {
   });
 
   it('redacts the whole string under a credential-named key, whatever its shape', () => {
-    const out = redactSecrets({ headers: { 'x-api-key': 'short-1', Authorization: 'Basic dXNlcjpwYXNz', accept: 'json' }, apiKey: 'abc' });
-    expect(out).toEqual({ headers: { 'x-api-key': '[REDACTED]', Authorization: '[REDACTED]', accept: 'json' }, apiKey: '[REDACTED]' });
+    const out = redactSecrets({
+      headers: { 'x-api-key': 'short-1', Authorization: 'Basic dXNlcjpwYXNz', accept: 'json' },
+      apiKey: 'abc',
+    });
+    expect(out).toEqual({
+      headers: { 'x-api-key': '[REDACTED]', Authorization: '[REDACTED]', accept: 'json' },
+      apiKey: '[REDACTED]',
+    });
   });
 
   it('returns a copy and leaves the input unchanged', () => {

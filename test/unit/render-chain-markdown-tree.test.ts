@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { renderChainMarkdown, type ReasoningChain } from '../../src/shared';
 
-const base = { stepId: 's', timestamp: '2026-11-22T00:00:00.000Z', iteration: 1, visibility: { level: 'full' as const } };
+const base = {
+  stepId: 's',
+  timestamp: '2026-11-22T00:00:00.000Z',
+  iteration: 1,
+  visibility: { level: 'full' as const },
+};
 const chain: ReasoningChain = {
   schemaVersion: 1,
   chainId: 'lead',
@@ -9,11 +14,41 @@ const chain: ReasoningChain = {
   task: 'Compare',
   startedAt: '2026-11-22T00:00:00.000Z',
   status: 'tool_calling',
-  plan: { version: 1, source: 'model', tasks: [{ id: 't1', description: 'Ask the agents', dependencies: [], requiredTools: [], status: 'in_progress' }] },
-  subAgents: [{ callId: 'c1', agentName: 'weather_agent', workflowId: 'lead/weather_agent-1', status: 'running', budget: { maxIterations: 4 } }],
+  plan: {
+    version: 1,
+    source: 'model',
+    tasks: [{ id: 't1', description: 'Ask the agents', dependencies: [], requiredTools: [], status: 'in_progress' }],
+  },
+  subAgents: [
+    {
+      callId: 'c1',
+      agentName: 'weather_agent',
+      workflowId: 'lead/weather_agent-1',
+      status: 'running',
+      budget: { maxIterations: 4 },
+    },
+  ],
   steps: [
-    { ...base, stepNumber: 1, type: 'tool_call', parallel: { group: 1, index: 1, size: 2 }, toolCall: { toolType: 'sub_agent', toolName: 'weather_agent', arguments: { task: 'Paris' }, correlationId: 'c1', delegatedTo: { agentName: 'weather_agent', workflowId: 'lead/weather_agent-1' } } },
-    { ...base, stepNumber: 2, type: 'thinking', purpose: 'delegation_blocked', thought: 'Delegation refused: a → b → a would be a cycle.' },
+    {
+      ...base,
+      stepNumber: 1,
+      type: 'tool_call',
+      parallel: { group: 1, index: 1, size: 2 },
+      toolCall: {
+        toolType: 'sub_agent',
+        toolName: 'weather_agent',
+        arguments: { task: 'Paris' },
+        correlationId: 'c1',
+        delegatedTo: { agentName: 'weather_agent', workflowId: 'lead/weather_agent-1' },
+      },
+    },
+    {
+      ...base,
+      stepNumber: 2,
+      type: 'thinking',
+      purpose: 'delegation_blocked',
+      thought: 'Delegation refused: a → b → a would be a cycle.',
+    },
   ],
 };
 

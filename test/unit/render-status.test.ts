@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { renderStatus } from '../../src/cli/render/render-status';
 import { AgentStatus, type ApprovalRecord } from '../../src/shared';
 
-const approval = (callId: string, toolName: string, from?: { workflowId: string; agentPath: string[] }): ApprovalRecord => ({
+const approval = (
+  callId: string,
+  toolName: string,
+  from?: { workflowId: string; agentPath: string[] },
+): ApprovalRecord => ({
   callId,
   stepId: 's1',
   toolName,
@@ -16,7 +20,15 @@ const approval = (callId: string, toolName: string, from?: { workflowId: string;
   status: 'pending',
   ...(from ?? {}),
 });
-const base = { status: 'waiting', iteration: 3, maxIterations: 10, steps: 9, usage: {}, costUsd: 0.01, model: 'claude-sonnet-4-6' };
+const base = {
+  status: 'waiting',
+  iteration: 3,
+  maxIterations: 10,
+  steps: 9,
+  usage: {},
+  costUsd: 0.01,
+  model: 'claude-sonnet-4-6',
+};
 
 describe('renderStatus', () => {
   it('prints the run at a glance, the plan checklist, the sub-agents and whose run each pending call waits in', () => {
@@ -37,10 +49,28 @@ describe('renderStatus', () => {
         ],
       },
       subAgents: [
-        { callId: 'c1', agentName: 'researcher', workflowId: 'agent-1/researcher-4', status: 'completed', terminationReason: 'success', budget: { maxIterations: 5 }, steps: 8, costUsd: 0.004 },
-        { callId: 'c2', agentName: 'writer', workflowId: 'agent-1/writer-9', status: 'running', budget: { maxIterations: 5 } },
+        {
+          callId: 'c1',
+          agentName: 'researcher',
+          workflowId: 'agent-1/researcher-4',
+          status: 'completed',
+          terminationReason: 'success',
+          budget: { maxIterations: 5 },
+          steps: 8,
+          costUsd: 0.004,
+        },
+        {
+          callId: 'c2',
+          agentName: 'writer',
+          workflowId: 'agent-1/writer-9',
+          status: 'running',
+          budget: { maxIterations: 5 },
+        },
       ],
-      pendingApprovals: [approval('toolu_own', 'deploy'), approval('toolu_w', 'write_file', { workflowId: 'agent-1/writer-9', agentPath: ['orchestrator', 'writer'] })],
+      pendingApprovals: [
+        approval('toolu_own', 'deploy'),
+        approval('toolu_w', 'write_file', { workflowId: 'agent-1/writer-9', agentPath: ['orchestrator', 'writer'] }),
+      ],
     });
     const text = renderStatus('agent-1', status);
     const [glance, ...sections] = text.trimEnd().split('\n\n');
@@ -56,7 +86,14 @@ describe('renderStatus', () => {
     // Human text, not a JSON dump (`status --json` prints the record).
     expect(text).not.toMatch(/^\{/);
     expect(sections).toEqual([
-      ['Plan v1 · 2/5 done', '  ✓ t1 Collect sources', '  ✓ t2 Summarise them', '  ▶ t3 Draft the report', '  ✗ t4 Check figures', '  ⊘ t5 Publish'].join('\n'),
+      [
+        'Plan v1 · 2/5 done',
+        '  ✓ t1 Collect sources',
+        '  ✓ t2 Summarise them',
+        '  ▶ t3 Draft the report',
+        '  ✗ t4 Check figures',
+        '  ⊘ t5 Publish',
+      ].join('\n'),
       [
         'Sub-agents (2):',
         '  researcher  agent-1/researcher-4  completed (success) · 8 steps, $0.0040',
@@ -100,13 +137,24 @@ describe('renderStatus', () => {
   });
 
   it('says when nothing waits, and how to answer an open question; no plan or sub-agent sections without them', () => {
-    const status = AgentStatus.parse({ ...base, openQuestion: { callId: 'q1', question: 'Which year?', askedAt: 'a', expiresAt: 'b' } });
+    const status = AgentStatus.parse({
+      ...base,
+      openQuestion: { callId: 'q1', question: 'Which year?', askedAt: 'a', expiresAt: 'b' },
+    });
     const sections = renderStatus('agent-2', status).trimEnd().split('\n\n').slice(1);
-    expect(sections).toEqual(['No calls awaiting approval.', 'Open question (q1): Which year?\nAnswer with: thoughtline answer agent-2 "<text>"']);
+    expect(sections).toEqual([
+      'No calls awaiting approval.',
+      'Open question (q1): Which year?\nAnswer with: thoughtline answer agent-2 "<text>"',
+    ]);
   });
 
   it("the end user's status shows no tokens, no cost and no operator command (as its chain view)", () => {
-    const status = AgentStatus.parse({ ...base, pendingApprovals: [approval('toolu_w', 'write_file', { workflowId: 'agent-1/writer-9', agentPath: ['orchestrator', 'writer'] })] });
+    const status = AgentStatus.parse({
+      ...base,
+      pendingApprovals: [
+        approval('toolu_w', 'write_file', { workflowId: 'agent-1/writer-9', agentPath: ['orchestrator', 'writer'] }),
+      ],
+    });
     const user = renderStatus('agent-1', status, 'end_user');
     expect(user).not.toMatch(/Tokens:|Cost:|thoughtline approve/);
     expect(user).toContain('run: agent-1/writer-9 (orchestrator › writer)\n');

@@ -4,8 +4,14 @@ import { renderStep, renderSummary } from '../../src/cli/render/render-step';
 import type { AgentResult, Plan, ReasoningStep, SubAgentRun } from '../../src/shared';
 
 const plain = (s: string): string => s.replace(/\u001b\[\d+m/g, '');
-const base = { stepId: 's', timestamp: '2026-01-01T00:00:00.000Z', iteration: 2, visibility: { level: 'full' } } as const;
-const render = (step: Record<string, unknown>): string => plain(renderStep({ ...base, stepNumber: 5, ...step } as ReasoningStep));
+const base = {
+  stepId: 's',
+  timestamp: '2026-01-01T00:00:00.000Z',
+  iteration: 2,
+  visibility: { level: 'full' },
+} as const;
+const render = (step: Record<string, unknown>): string =>
+  plain(renderStep({ ...base, stepNumber: 5, ...step } as ReasoningStep));
 
 const researcher: SubAgentRun = {
   callId: 'toolu_r',
@@ -24,7 +30,14 @@ const plan: Plan = {
   version: 2,
   source: 'repaired',
   tasks: [
-    { id: 't1', description: 'Find the failing test', dependencies: [], requiredTools: [], status: 'completed', note: 'test_parse fails' },
+    {
+      id: 't1',
+      description: 'Find the failing test',
+      dependencies: [],
+      requiredTools: [],
+      status: 'completed',
+      note: 'test_parse fails',
+    },
     { id: 't2', description: 'Reproduce it', dependencies: ['t1'], requiredTools: [], status: 'in_progress' },
     { id: 't3', description: 'Fix the parser', dependencies: ['t2'], requiredTools: [], status: 'pending' },
     { id: 't4', description: 'Ask the owner', dependencies: [], requiredTools: [], status: 'failed' },
@@ -34,30 +47,79 @@ const plan: Plan = {
 
 describe('renderStep with sub-agents, parallel calls and planning', () => {
   it('shows where a sub_agent call was delegated', () => {
-    const call = { type: 'tool_call', toolCall: { toolType: 'sub_agent', toolName: 'researcher', arguments: { task: 'Find it' }, correlationId: 'toolu_r', delegatedTo: { agentName: 'researcher', workflowId: 'agent-1/researcher-5' } } };
-    expect(render(call).split('\n')).toEqual(['  5 Action       researcher {"task":"Find it"}', '                 → delegated to researcher (run agent-1/researcher-5)']);
+    const call = {
+      type: 'tool_call',
+      toolCall: {
+        toolType: 'sub_agent',
+        toolName: 'researcher',
+        arguments: { task: 'Find it' },
+        correlationId: 'toolu_r',
+        delegatedTo: { agentName: 'researcher', workflowId: 'agent-1/researcher-5' },
+      },
+    };
+    expect(render(call).split('\n')).toEqual([
+      '  5 Action       researcher {"task":"Find it"}',
+      '                 → delegated to researcher (run agent-1/researcher-5)',
+    ]);
   });
 
   it("summarises a sub-agent's outcome under its result, with the command that shows its chain", () => {
-    const result = { type: 'tool_result', toolResult: { correlationId: 'toolu_r', success: true, result: 'Paris is 21°C', durationMs: 9000, subAgent: researcher } };
+    const result = {
+      type: 'tool_result',
+      toolResult: {
+        correlationId: 'toolu_r',
+        success: true,
+        result: 'Paris is 21°C',
+        durationMs: 9000,
+        subAgent: researcher,
+      },
+    };
     expect(render(result).split('\n')).toEqual([
       '  5 Observation  Paris is 21°C',
       '                 ↳ researcher success: 7 steps, 1,234 tokens, $0.0123 — thoughtline chain agent-1/researcher-5',
     ]);
-    const failed = { type: 'tool_result', toolResult: { correlationId: 'toolu_r', success: false, result: null, error: 'gave up', durationMs: 1, subAgent: { ...researcher, status: 'failed', terminationReason: 'max_iterations' } } };
+    const failed = {
+      type: 'tool_result',
+      toolResult: {
+        correlationId: 'toolu_r',
+        success: false,
+        result: null,
+        error: 'gave up',
+        durationMs: 1,
+        subAgent: { ...researcher, status: 'failed', terminationReason: 'max_iterations' },
+      },
+    };
     expect(render(failed)).toContain('↳ researcher max_iterations: 7 steps');
   });
 
   it('points nowhere for a refused delegation (no child ran)', () => {
     const { usage: _u, costUsd: _c, steps: _s, terminationReason: _t, runId: _r, ...started } = researcher;
-    const refused = { type: 'tool_result', toolResult: { correlationId: 'toolu_r', success: false, result: null, error: 'depth limit', durationMs: 0, subAgent: { ...started, status: 'refused' } } };
+    const refused = {
+      type: 'tool_result',
+      toolResult: {
+        correlationId: 'toolu_r',
+        success: false,
+        result: null,
+        error: 'depth limit',
+        durationMs: 0,
+        subAgent: { ...started, status: 'refused' },
+      },
+    };
     expect(render(refused).split('\n')[1]).toBe('                 ↳ researcher refused');
   });
 
   it('tags calls of one turn that ran concurrently', () => {
-    const call = { type: 'tool_call', parallel: { group: 5, index: 2, size: 3 }, toolCall: { toolType: 'external', toolName: 'get_weather', arguments: { city: 'Oslo' }, correlationId: 'c2' } };
+    const call = {
+      type: 'tool_call',
+      parallel: { group: 5, index: 2, size: 3 },
+      toolCall: { toolType: 'external', toolName: 'get_weather', arguments: { city: 'Oslo' }, correlationId: 'c2' },
+    };
     expect(render(call)).toBe('  5 Action       [parallel 5 · 2/3] get_weather {"city":"Oslo"}');
-    const result = { type: 'tool_result', parallel: { group: 5, index: 2, size: 3 }, toolResult: { correlationId: 'c2', success: false, result: null, error: 'timeout', durationMs: 3 } };
+    const result = {
+      type: 'tool_result',
+      parallel: { group: 5, index: 2, size: 3 },
+      toolResult: { correlationId: 'c2', success: false, result: null, error: 'timeout', durationMs: 3 },
+    };
     expect(render(result)).toBe('  5 Observation  [parallel 5 · 2/3] timeout');
   });
 
@@ -71,12 +133,20 @@ describe('renderStep with sub-agents, parallel calls and planning', () => {
       '                 ⊘ t5 Ship it',
     ]);
     expect(render({ type: 'thinking', thought: 'On track', purpose: 'reflection' })).toBe('  5 Reflection   On track');
-    expect(render({ type: 'thinking', thought: 'researcher is my ancestor', purpose: 'delegation_blocked' })).toBe('  5 Blocked      researcher is my ancestor');
+    expect(render({ type: 'thinking', thought: 'researcher is my ancestor', purpose: 'delegation_blocked' })).toBe(
+      '  5 Blocked      researcher is my ancestor',
+    );
     expect(render({ type: 'thinking', thought: 'Hmm' })).toBe('  5 Thought      Hmm');
   });
 
   it('keeps a hidden step to one line whatever it holds', () => {
-    expect(render({ type: 'tool_result', visibility: { level: 'hidden' }, toolResult: { correlationId: 'x', success: true, result: 1, durationMs: 1, subAgent: researcher } })).toBe('  5 (hidden tool_result)');
+    expect(
+      render({
+        type: 'tool_result',
+        visibility: { level: 'hidden' },
+        toolResult: { correlationId: 'x', success: true, result: 1, durationMs: 1, subAgent: researcher },
+      }),
+    ).toBe('  5 (hidden tool_result)');
   });
 });
 
@@ -88,9 +158,19 @@ describe('renderPlan', () => {
       completed: 1,
       total: 3,
       current: 't2',
-      tasks: plan.tasks.slice(0, 3).map(({ id, description, dependencies }, i) => ({ id, description, dependencies, status: i === 0 ? ('completed' as const) : ('pending' as const) })),
+      tasks: plan.tasks.slice(0, 3).map(({ id, description, dependencies }, i) => ({
+        id,
+        description,
+        dependencies,
+        status: i === 0 ? ('completed' as const) : ('pending' as const),
+      })),
     };
-    expect(renderPlan(progress).split('\n')).toEqual(['Plan v1 · 1/3 done · template', '  ✓ t1 Find the failing test', '  ▶ t2 Reproduce it', '  ○ t3 Fix the parser']);
+    expect(renderPlan(progress).split('\n')).toEqual([
+      'Plan v1 · 1/3 done · template',
+      '  ✓ t1 Find the failing test',
+      '  ▶ t2 Reproduce it',
+      '  ○ t3 Fix the parser',
+    ]);
     expect(renderPlan({ ...plan, source: 'model' }).split('\n')[0]).toBe('Plan v2 · 1/5 done');
   });
 });
@@ -107,7 +187,12 @@ describe('renderSummary', () => {
       modelCalls: 4,
       toolCalls: 3,
       executionTimeMs: 1200,
-      delegated: { runs: 2, usage: { inputTokens: 3000, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0.02, iterations: 6 },
+      delegated: {
+        runs: 2,
+        usage: { inputTokens: 3000, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        costUsd: 0.02,
+        iterations: 6,
+      },
       plan: { ...plan, source: 'model' },
     } as unknown as AgentResult;
     const lines = plain(renderSummary(result)).split('\n');

@@ -13,9 +13,23 @@ const FACT_CHECKER = 'agent-1/researcher-4/fact_checker-3';
 const GONE = 'agent-1/summariser-12';
 const REFUSED = 'agent-1/coder-15';
 
-const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 });
+const usage = (inputTokens: number, outputTokens: number) => ({
+  inputTokens,
+  outputTokens,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+});
 const status = (fields: Partial<AgentStatus> = {}): AgentStatus =>
-  AgentStatus.parse({ status: 'thinking', iteration: 1, maxIterations: 10, steps: 3, usage: usage(100, 20), costUsd: 0.001, model: 'claude-sonnet-4-6', ...fields });
+  AgentStatus.parse({
+    status: 'thinking',
+    iteration: 1,
+    maxIterations: 10,
+    steps: 3,
+    usage: usage(100, 20),
+    costUsd: 0.001,
+    model: 'claude-sonnet-4-6',
+    ...fields,
+  });
 const subRun = (agentName: string, workflowId: string, fields: Partial<SubAgentRun> = {}): SubAgentRun => ({
   callId: `toolu_${agentName}`,
   agentName,
@@ -54,7 +68,13 @@ const statuses: Record<string, AgentStatus> = {
     iteration: 4,
     usage: usage(10_000, 2_345),
     costUsd: 0.0612,
-    plan: { version: 1, source: 'model', completed: 2, total: 5, tasks: [{ id: 't1', description: 'x', status: 'completed', dependencies: [] }] },
+    plan: {
+      version: 1,
+      source: 'model',
+      completed: 2,
+      total: 5,
+      tasks: [{ id: 't1', description: 'x', status: 'completed', dependencies: [] }],
+    },
     subAgents: [
       researcherRun,
       subRun('writer', WRITER, { runId: 'r-wri' }),
@@ -64,8 +84,24 @@ const statuses: Record<string, AgentStatus> = {
     // The whole tree's pending calls: the writer's, and one from a child that cannot be read.
     pendingApprovals: [approval('toolu_w', 'write_file', WRITER), approval('toolu_s', 'send_mail', GONE)],
   }),
-  [RESEARCHER]: status({ status: 'completed', iteration: 3, maxIterations: 5, usage: usage(4000, 1000), costUsd: 0.02, subAgents: [subRun('fact_checker', FACT_CHECKER, { status: 'failed', terminationReason: 'max_iterations', iterations: 2 })] }),
-  [WRITER]: status({ status: 'waiting', iteration: 2, maxIterations: 5, usage: usage(500, 100), costUsd: 0.003, pendingApprovals: [approval('toolu_w', 'write_file')] }),
+  [RESEARCHER]: status({
+    status: 'completed',
+    iteration: 3,
+    maxIterations: 5,
+    usage: usage(4000, 1000),
+    costUsd: 0.02,
+    subAgents: [
+      subRun('fact_checker', FACT_CHECKER, { status: 'failed', terminationReason: 'max_iterations', iterations: 2 }),
+    ],
+  }),
+  [WRITER]: status({
+    status: 'waiting',
+    iteration: 2,
+    maxIterations: 5,
+    usage: usage(500, 100),
+    costUsd: 0.003,
+    pendingApprovals: [approval('toolu_w', 'write_file')],
+  }),
   [FACT_CHECKER]: status({ status: 'failed', iteration: 2, maxIterations: 2, usage: usage(300, 50), costUsd: 0.002 }),
 };
 
@@ -96,12 +132,20 @@ describe('loadAgentTree', () => {
     expect(tree.children[0]!.run).toEqual(researcherRun);
     // A refused child never started: nothing to ask.
     expect(read).not.toContain(REFUSED);
-    expect(tree.children[3]).toEqual({ workflowId: REFUSED, agentName: 'coder', run: statuses[ROOT]!.subAgents[3], children: [] });
+    expect(tree.children[3]).toEqual({
+      workflowId: REFUSED,
+      agentName: 'coder',
+      run: statuses[ROOT]!.subAgents[3],
+      children: [],
+    });
   });
 
-  it("fails only when the root cannot be read; an unreadable root name is left out", async () => {
+  it('fails only when the root cannot be read; an unreadable root name is left out', async () => {
     await expect(loadAgentTree('agent-missing', fakeReaders())).rejects.toBeInstanceOf(WorkflowNotFoundError);
-    const tree = await loadAgentTree(WRITER, { ...fakeReaders(), agentName: async () => Promise.reject(new Error('no worker')) });
+    const tree = await loadAgentTree(WRITER, {
+      ...fakeReaders(),
+      agentName: async () => Promise.reject(new Error('no worker')),
+    });
     expect(tree.agentName).toBeUndefined();
     expect(tree.children).toEqual([]);
   });
@@ -142,7 +186,15 @@ describe('renderTree', () => {
     const tree: AgentTreeNode = {
       workflowId: ROOT,
       status: status({ pendingApprovals: [approval('toolu_1', 'deploy')], cancelRequested: 'too slow' }),
-      children: [{ workflowId: RESEARCHER, agentName: 'researcher', run: researcherRun, error: 'no worker answered', children: [] }],
+      children: [
+        {
+          workflowId: RESEARCHER,
+          agentName: 'researcher',
+          run: researcherRun,
+          error: 'no worker answered',
+          children: [],
+        },
+      ],
     };
     expect(plain(renderTree(tree)).split('\n')).toEqual([
       '(agent)  agent-1  thinking · cancel requested · 1/10 iterations · 120 tokens · $0.0010',

@@ -25,7 +25,11 @@ const SHAPES: Array<[string, string, string]> = [
   ['x-api-key JSON header', `{"x-api-key": "${fake('', 32)}"}`, fake('', 32)],
   ['Authorization: Bearer', `Authorization: Bearer ${fake('', 30)}`, fake('', 30)],
   ['Authorization: Basic', `authorization: Basic ${fake('', 20)}==`, fake('', 20)],
-  ['PEM private key', `-----BEGIN RSA PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEF\n-----END RSA PRIVATE KEY-----`, 'MIIEvQIBADAN'],
+  [
+    'PEM private key',
+    `-----BEGIN RSA PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEF\n-----END RSA PRIVATE KEY-----`,
+    'MIIEvQIBADAN',
+  ],
   ['Stripe live secret key', `stripe ${fake('sk_live_', 24)}`, fake('', 24)],
   ['Stripe restricted key', `stripe ${fake('rk_live_', 24)}`, fake('', 24)],
   ['Stripe test secret key', `stripe ${fake('sk_test_', 24)}`, fake('', 24)],
@@ -33,7 +37,11 @@ const SHAPES: Array<[string, string, string]> = [
   ['JWT', `token=${jwt}`, jwt.slice(0, 20)],
   ['JWT alone in text', `the id_token is ${jwt} ok`, jwt.split('.')[2]!],
   ['GCP API key', `key ${fake('AIza', 35)} here`, fake('', 35)],
-  ['GCP service-account JSON key', `{"type":"service_account","private_key_id":"${hex(40)}","private_key":"-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEF\\n-----END PRIVATE KEY-----\\n"}`, 'MIIEvQIBADAN'],
+  [
+    'GCP service-account JSON key',
+    `{"type":"service_account","private_key_id":"${hex(40)}","private_key":"-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEF\\n-----END PRIVATE KEY-----\\n"}`,
+    'MIIEvQIBADAN',
+  ],
   ['GCP service-account key id', `{"private_key_id": "${hex(40)}"}`, hex(40)],
   ['Google OAuth access token', `got ${fake('ya29.a0', 60)}`, fake('', 60)],
   ['Google OAuth refresh token', `refresh ${fake('1//0', 60)}`, fake('', 60)],
@@ -52,16 +60,28 @@ const SHAPES: Array<[string, string, string]> = [
   ['Cookie header', 'Cookie: session=abc123def456; theme=dark', 'abc123def456'],
   ['Set-Cookie header', 'Set-Cookie: sid=31d4d96e407aad42; Path=/; Secure; HttpOnly', '31d4d96e407aad42'],
   ['Authorization: Token', `Authorization: Token ${fake('', 24)}`, fake('', 24)],
-  ['Authorization: Digest', 'Authorization: Digest username="Mufasa", realm="x", nonce="dcd98b", response="6629fae49393a05397450978507c4ef1"', '6629fae49393a0539745'],
+  [
+    'Authorization: Digest',
+    'Authorization: Digest username="Mufasa", realm="x", nonce="dcd98b", response="6629fae49393a05397450978507c4ef1"',
+    '6629fae49393a0539745',
+  ],
   ['Proxy-Authorization: Basic', 'Proxy-Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==', 'QWxhZGRpbjpvcGVu'],
-  ['AWS SigV4 Authorization', 'Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/iam/aws4_request, Signature=5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7', '5d672d79c15b1316'],
+  [
+    'AWS SigV4 Authorization',
+    'Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/iam/aws4_request, Signature=5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7',
+    '5d672d79c15b1316',
+  ],
   ['GitLab personal token', `gitlab ${fake('glpat-', 20)}`, fake('', 20)],
   ['GitLab deploy token', `gitlab ${fake('gldt-', 20)}`, fake('', 20)],
   ['npm token', `//registry.npmjs.org/:_authToken=${fake('npm_', 36)}`, fake('', 36)],
   ['npm token alone', `token ${fake('npm_', 36)}`, fake('', 36)],
   ['Hugging Face token', `hf ${fake('hf_', 34)}`, fake('', 34)],
   ['SendGrid key', `sg ${fake('SG.', 22)}.${fake('', 43)}`, fake('', 43)],
-  ['Azure storage AccountKey', `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${fake('', 86)}==;EndpointSuffix=core.windows.net`, fake('', 86)],
+  [
+    'Azure storage AccountKey',
+    `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${fake('', 86)}==;EndpointSuffix=core.windows.net`,
+    fake('', 86),
+  ],
   ['Azure SAS signature', `https://acct.blob.core.windows.net/c?sv=2022-11-02&sig=${fake('', 44)}%3D`, fake('', 44)],
   ['Slack user token', `slack ${fake('xoxp-', 50)}`, fake('', 50)],
   ['Slack app token', `slack ${fake('xapp-1-', 40)}`, fake('', 40)],
@@ -71,8 +91,16 @@ const SHAPES: Array<[string, string, string]> = [
   ['Shopify token', `shop shpat_${hex(32)}`, hex(32)],
   ['DigitalOcean token', `do dop_v1_${hex(64)}`, hex(64)],
   ['Telegram bot token', `bot 123456789:AA${b64url(33)}`, b64url(33)],
-  ['OpenSSH private key', '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n-----END OPENSSH PRIVATE KEY-----', 'b3BlbnNzaC1rZXktdjEA'],
-  ['PGP private key block', '-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBF0XqK8BCADLkRwf\n-----END PGP PRIVATE KEY BLOCK-----', 'lQOYBF0XqK8BCADLkRwf'],
+  [
+    'OpenSSH private key',
+    '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n-----END OPENSSH PRIVATE KEY-----',
+    'b3BlbnNzaC1rZXktdjEA',
+  ],
+  [
+    'PGP private key block',
+    '-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBF0XqK8BCADLkRwf\n-----END PGP PRIVATE KEY BLOCK-----',
+    'lQOYBF0XqK8BCADLkRwf',
+  ],
   ['client_secret= in a form body', `grant_type=client_credentials&client_secret=${fake('', 32)}`, fake('', 32)],
   // Issue 43: credentials in URLs and command lines.
   ['curl -u user:password', 'curl -u ann:hunter2pw https://api.example.com', 'hunter2pw'],
@@ -89,7 +117,11 @@ const SHAPES: Array<[string, string, string]> = [
   ['docker login -p', 'docker login -u ann -p D0ckerPass registry.example.com', 'D0ckerPass'],
   ['redis-cli -a', 'redis-cli -h cache -p 6379 -a R3disPass ping', 'R3disPass'],
   ['token as a URL user', `git clone https://${fake('', 40)}@git.example.com/repo.git`, fake('', 40)],
-  ['S3 presigned signature', `https://b.s3.amazonaws.com/o?X-Amz-Credential=AK%2F1&X-Amz-Signature=${hex(64)}`, hex(64)],
+  [
+    'S3 presigned signature',
+    `https://b.s3.amazonaws.com/o?X-Amz-Credential=AK%2F1&X-Amz-Signature=${hex(64)}`,
+    hex(64),
+  ],
   ['S3 presigned session token', `https://b.s3.amazonaws.com/o?X-Amz-Security-Token=${fake('', 40)}`, fake('', 40)],
   ['access_token in JSON text', `{"access_token":"${fake('', 40)}","expires_in":3600}`, fake('', 40)],
 ];
@@ -129,10 +161,38 @@ describe('redactSecretsInText: ordinary text that looks close stays', () => {
 
 describe('redactSecrets: values under credential-named keys, at any depth', () => {
   const names = [
-    'password', 'Password', 'PASSWORD', 'passwd', 'db_password', 'dbPassword', 'secret', 'client_secret', 'clientSecret', 'client-secret',
-    'token', 'access_token', 'accessToken', 'refresh-token', 'GITHUB_TOKEN', 'api_key', 'apiKey', 'API-KEY', 'apikey', 'x-api-key',
-    'authorization', 'Authorization', 'proxy-authorization', 'cookie', 'Cookie', 'set-cookie', 'private_key', 'privateKey',
-    'access_key', 'aws_access_key_id', 'secret_access_key', 'credentials',
+    'password',
+    'Password',
+    'PASSWORD',
+    'passwd',
+    'db_password',
+    'dbPassword',
+    'secret',
+    'client_secret',
+    'clientSecret',
+    'client-secret',
+    'token',
+    'access_token',
+    'accessToken',
+    'refresh-token',
+    'GITHUB_TOKEN',
+    'api_key',
+    'apiKey',
+    'API-KEY',
+    'apikey',
+    'x-api-key',
+    'authorization',
+    'Authorization',
+    'proxy-authorization',
+    'cookie',
+    'Cookie',
+    'set-cookie',
+    'private_key',
+    'privateKey',
+    'access_key',
+    'aws_access_key_id',
+    'secret_access_key',
+    'credentials',
   ];
   it.each(names)('%s', (name) => {
     const value = { outer: [{ deep: { [name]: 'plain-looking' } }], [name]: 12345 };
@@ -142,8 +202,28 @@ describe('redactSecrets: values under credential-named keys, at any depth', () =
   });
 
   it('redacts an object or array under such a key whole, and keeps empty ones and unrelated keys', () => {
-    const out = redactSecrets({ credentials: { user: 'ann', pass: 'x' }, tokens: 3, max_tokens: 10, input_tokens: 5, tokenBudget: 9, password: '', secret: null, keys: ['a'], nextPageToken: 'p2' });
-    expect(out).toEqual({ credentials: '[REDACTED]', tokens: 3, max_tokens: 10, input_tokens: 5, tokenBudget: 9, password: '', secret: null, keys: ['a'], nextPageToken: 'p2' });
+    const out = redactSecrets({
+      credentials: { user: 'ann', pass: 'x' },
+      tokens: 3,
+      max_tokens: 10,
+      input_tokens: 5,
+      tokenBudget: 9,
+      password: '',
+      secret: null,
+      keys: ['a'],
+      nextPageToken: 'p2',
+    });
+    expect(out).toEqual({
+      credentials: '[REDACTED]',
+      tokens: 3,
+      max_tokens: 10,
+      input_tokens: 5,
+      tokenBudget: 9,
+      password: '',
+      secret: null,
+      keys: ['a'],
+      nextPageToken: 'p2',
+    });
   });
 
   it('keeps a key named __proto__ as an own property and never changes the prototype', () => {

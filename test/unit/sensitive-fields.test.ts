@@ -3,7 +3,10 @@ import { redactFields, SENSITIVE } from '../../src/shared/sensitive-fields';
 
 describe('redactFields', () => {
   it('replaces top-level and nested fields with the marker', () => {
-    const out = redactFields({ password: 'hunter22', card: { number: '4111', expiry: '12/30' }, user: 'ann' }, ['password', 'card.number']);
+    const out = redactFields({ password: 'hunter22', card: { number: '4111', expiry: '12/30' }, user: 'ann' }, [
+      'password',
+      'card.number',
+    ]);
     expect(out).toEqual({ password: SENSITIVE, card: { number: '[SENSITIVE]', expiry: '12/30' }, user: 'ann' });
   });
 
@@ -13,17 +16,24 @@ describe('redactFields', () => {
   });
 
   it('applies through nested arrays and at the top level of an array value', () => {
-    expect(redactFields({ rows: [[{ pin: 1 }], [{ pin: 2 }]] }, ['rows.pin'])).toEqual({ rows: [[{ pin: SENSITIVE }], [{ pin: SENSITIVE }]] });
+    expect(redactFields({ rows: [[{ pin: 1 }], [{ pin: 2 }]] }, ['rows.pin'])).toEqual({
+      rows: [[{ pin: SENSITIVE }], [{ pin: SENSITIVE }]],
+    });
     expect(redactFields([{ pin: 1 }, { pin: 2 }], ['pin'])).toEqual([{ pin: SENSITIVE }, { pin: SENSITIVE }]);
   });
 
   it('picks one element when the segment is an index', () => {
-    expect(redactFields({ items: [{ ssn: '1' }, { ssn: '2' }] }, ['items.1.ssn'])).toEqual({ items: [{ ssn: '1' }, { ssn: SENSITIVE }] });
+    expect(redactFields({ items: [{ ssn: '1' }, { ssn: '2' }] }, ['items.1.ssn'])).toEqual({
+      items: [{ ssn: '1' }, { ssn: SENSITIVE }],
+    });
     expect(redactFields({ items: ['a', 'b'] }, ['items.0', 'items.9'])).toEqual({ items: [SENSITIVE, 'b'] });
   });
 
   it('replaces a whole subtree when the path names an object or array', () => {
-    expect(redactFields({ card: { number: '4111' }, tags: ['x'] }, ['card', 'tags'])).toEqual({ card: SENSITIVE, tags: SENSITIVE });
+    expect(redactFields({ card: { number: '4111' }, tags: ['x'] }, ['card', 'tags'])).toEqual({
+      card: SENSITIVE,
+      tags: SENSITIVE,
+    });
   });
 
   it('ignores absent paths and never adds fields', () => {

@@ -1,6 +1,13 @@
 import { ed25519 } from '@noble/curves/ed25519';
 import { describe, expect, it } from 'vitest';
-import { base64UrlDecode, base64UrlEncode, signDecision, verifyDecisionSignature, type DecisionSignature, type SignedDecisionKind } from '../../src/shared/signed-decision';
+import {
+  base64UrlDecode,
+  base64UrlEncode,
+  signDecision,
+  verifyDecisionSignature,
+  type DecisionSignature,
+  type SignedDecisionKind,
+} from '../../src/shared/signed-decision';
 
 const seed = new Uint8Array(32).map((_, i) => i + 1);
 const otherSeed = new Uint8Array(32).map((_, i) => 200 - i);
@@ -10,12 +17,19 @@ const now = Date.parse('2026-11-22T15:00:00.000Z');
 const issuedAt = '2026-11-22T14:59:00.000Z';
 const wf = 'agent-1';
 
-const approval = { callId: 'toolu_1', approved: true, argumentsHash: 'sha256:abc', reason: 'fine', by: { id: 'alice', roles: ['ops'] } };
+const approval = {
+  callId: 'toolu_1',
+  approved: true,
+  argumentsHash: 'sha256:abc',
+  reason: 'fine',
+  by: { id: 'alice', roles: ['ops'] },
+};
 const answer = { text: 'Use the blue one.', by: 'alice', roles: ['ops'], callId: 'toolu_q' };
 const steer = { text: 'Stop after this step.', by: 'alice', roles: ['ops'] };
 const payloads: Record<SignedDecisionKind, object> = { approval, answer, steer };
 
-const verify = (kind: SignedDecisionKind, payload: unknown, at = now, workflowId = wf) => verifyDecisionSignature(kind, workflowId, payload, policy, at);
+const verify = (kind: SignedDecisionKind, payload: unknown, at = now, workflowId = wf) =>
+  verifyDecisionSignature(kind, workflowId, payload, policy, at);
 const reasonOf = (result: ReturnType<typeof verify>) => (result.ok ? 'ok' : result.reason);
 
 describe('verifyDecisionSignature', () => {
@@ -31,8 +45,13 @@ describe('verifyDecisionSignature', () => {
   });
 
   describe('refuses, with a reason', () => {
-    const signed = signDecision('approval', wf, approval, key, issuedAt) as typeof approval & { signature: DecisionSignature };
-    const withSignature = (patch: Record<string, unknown>) => ({ ...signed, signature: { ...signed.signature, ...patch } });
+    const signed = signDecision('approval', wf, approval, key, issuedAt) as typeof approval & {
+      signature: DecisionSignature;
+    };
+    const withSignature = (patch: Record<string, unknown>) => ({
+      ...signed,
+      signature: { ...signed.signature, ...patch },
+    });
 
     it.each([
       ['no signature', approval, /carries no signature/],
@@ -44,8 +63,16 @@ describe('verifyDecisionSignature', () => {
       ['padded base64', withSignature({ value: `${signed.signature.value}==` }), /not base64url/],
       ['a wrong length', withSignature({ value: base64UrlEncode(new Uint8Array(63)) }), /63 bytes, not 64/],
       ['an unreadable issuedAt', withSignature({ issuedAt: 'yesterday' }), /not an ISO 8601 UTC time/],
-      ['an issuedAt with an offset', withSignature({ issuedAt: '2026-11-22T16:59:00+02:00' }), /not an ISO 8601 UTC time/],
-      ['a signature over another issuedAt', withSignature({ issuedAt: '2026-11-22T14:59:01.000Z' }), /does not match this approval/],
+      [
+        'an issuedAt with an offset',
+        withSignature({ issuedAt: '2026-11-22T16:59:00+02:00' }),
+        /not an ISO 8601 UTC time/,
+      ],
+      [
+        'a signature over another issuedAt',
+        withSignature({ issuedAt: '2026-11-22T14:59:01.000Z' }),
+        /does not match this approval/,
+      ],
       ['a missing claim field', { ...signed, argumentsHash: undefined }, /lacks a field/],
     ])('%s', (_name, payload, reason) => {
       expect(reasonOf(verify('approval', payload))).toMatch(reason);
@@ -57,7 +84,9 @@ describe('verifyDecisionSignature', () => {
       expect(verify('approval', at('2026-11-22T14:50:00.000Z'))).toEqual({ ok: true });
       expect(reasonOf(verify('approval', at('2026-11-22T15:01:00.001Z')))).toMatch(/in the future/);
       expect(verify('approval', at('2026-11-22T15:01:00.000Z'))).toEqual({ ok: true });
-      expect(verifyDecisionSignature('approval', wf, at('2026-11-22T14:59:00.000Z'), policy, now, 30_000).ok).toBe(false);
+      expect(verifyDecisionSignature('approval', wf, at('2026-11-22T14:59:00.000Z'), policy, now, 30_000).ok).toBe(
+        false,
+      );
     });
 
     it('a signature by a key the run does not list under that id (forged with another key)', () => {
@@ -127,16 +156,24 @@ describe('several signatures (one per keyring key, during a rotation)', () => {
 
   it('verifies for a run started before the new key (old key only), during (both) and after (new key only)', () => {
     expect(Array.isArray(signedByBoth.signature) && signedByBoth.signature.map((s) => s.keyId)).toEqual(['k2', 'k1']);
-    for (const publicKeys of [{ k1: policy.publicKeys.k1 }, { k2, k1: policy.publicKeys.k1 }, { k2 }] as Array<Record<string, string>>) {
+    for (const publicKeys of [{ k1: policy.publicKeys.k1 }, { k2, k1: policy.publicKeys.k1 }, { k2 }] as Array<
+      Record<string, string>
+    >) {
       expect(verifyDecisionSignature('approval', wf, signedByBoth, { publicKeys }, now)).toEqual({ ok: true });
     }
   });
 
   it('refuses when no listed key signed, when the trusted one is forged, and past the limit of signatures', () => {
-    expect(reasonOf(verifyDecisionSignature('approval', wf, signedByBoth, { publicKeys: { k3: k2 } }, now))).toMatch(/signing key "k2", "k1" is not one this run trusts \(k3\)/);
+    expect(reasonOf(verifyDecisionSignature('approval', wf, signedByBoth, { publicKeys: { k3: k2 } }, now))).toMatch(
+      /signing key "k2", "k1" is not one this run trusts \(k3\)/,
+    );
     const list = signedByBoth.signature as DecisionSignature[];
     const forgedTrusted = { ...signedByBoth, signature: [list[0], { ...list[1]!, value: list[0]!.value }] };
-    expect(reasonOf(verifyDecisionSignature('approval', wf, forgedTrusted, { publicKeys: { k1: policy.publicKeys.k1 } }, now))).toMatch(/does not match/);
+    expect(
+      reasonOf(
+        verifyDecisionSignature('approval', wf, forgedTrusted, { publicKeys: { k1: policy.publicKeys.k1 } }, now),
+      ),
+    ).toMatch(/does not match/);
     const tooMany = { ...signedByBoth, signature: Array.from({ length: 9 }, () => list[1]) };
     expect(reasonOf(verify('approval', tooMany))).toMatch(/does not parse/);
     expect(reasonOf(verify('approval', { ...signedByBoth, signature: [] }))).toMatch(/does not parse/);

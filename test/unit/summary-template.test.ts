@@ -3,7 +3,11 @@ import { renderSummaryTemplate } from '../../src/shared/summary-template';
 
 describe('renderSummaryTemplate', () => {
   it('looks up the arguments first, then an object result', () => {
-    const out = renderSummaryTemplate('Searched {query} in {db.name}: {row_count} rows', { query: 'cats', db: { name: 'main' }, row_count: 1 }, { row_count: 9 });
+    const out = renderSummaryTemplate(
+      'Searched {query} in {db.name}: {row_count} rows',
+      { query: 'cats', db: { name: 'main' }, row_count: 1 },
+      { row_count: 9 },
+    );
     expect(out).toBe('Searched cats in main: 1 rows');
     expect(renderSummaryTemplate('{row_count} rows', { query: 'x' }, { row_count: 9 })).toBe('9 rows');
   });
@@ -26,7 +30,9 @@ describe('renderSummaryTemplate', () => {
   });
 
   it('renders objects as JSON and null and booleans as text', () => {
-    expect(renderSummaryTemplate('{filter} {flag} {empty}', { filter: { a: [1] }, flag: false, empty: null }, null)).toBe('{"a":[1]} false null');
+    expect(
+      renderSummaryTemplate('{filter} {flag} {empty}', { filter: { a: [1] }, flag: false, empty: null }, null),
+    ).toBe('{"a":[1]} false null');
   });
 
   it('clips each value to 200 characters', () => {
@@ -37,16 +43,25 @@ describe('renderSummaryTemplate', () => {
   });
 
   it('leaves text that is not a placeholder alone', () => {
-    expect(renderSummaryTemplate('Plain {"json": 1} and { spaced }', {}, null)).toBe('Plain {"json": 1} and { spaced }');
+    expect(renderSummaryTemplate('Plain {"json": 1} and { spaced }', {}, null)).toBe(
+      'Plain {"json": 1} and { spaced }',
+    );
   });
 
   it('redacts sensitive fields in the arguments and the result before rendering', () => {
-    const out = renderSummaryTemplate('Paid with {card.number}; got {result}', { card: { number: '4111111111111111' } }, { card: { number: '4111111111111111' }, ok: true }, ['card.number']);
+    const out = renderSummaryTemplate(
+      'Paid with {card.number}; got {result}',
+      { card: { number: '4111111111111111' } },
+      { card: { number: '4111111111111111' }, ok: true },
+      ['card.number'],
+    );
     expect(out).toBe('Paid with [SENSITIVE]; got {"card":{"number":"[SENSITIVE]"},"ok":true}');
     expect(out).not.toContain('4111');
   });
 
   it('redacts secret-shaped text in the rendered line', () => {
-    expect(renderSummaryTemplate('Called with {key}', { key: 'AKIAIOSFODNN7EXAMPLE' }, null)).toBe('Called with [REDACTED]');
+    expect(renderSummaryTemplate('Called with {key}', { key: 'AKIAIOSFODNN7EXAMPLE' }, null)).toBe(
+      'Called with [REDACTED]',
+    );
   });
 });

@@ -47,7 +47,26 @@ describe('terminalSafe', () => {
   });
 
   it('is inert on every mix of control bytes and printable text', () => {
-    const alphabet = [ESC, '[', ']', 'P', '_', '\\', '\x07', '\x9b', '\x9c', '\x9d', '\r', '\b', '\u202e', '2', 'K', ';', 'a', '\n'];
+    const alphabet = [
+      ESC,
+      '[',
+      ']',
+      'P',
+      '_',
+      '\\',
+      '\x07',
+      '\x9b',
+      '\x9c',
+      '\x9d',
+      '\r',
+      '\b',
+      '\u202e',
+      '2',
+      'K',
+      ';',
+      'a',
+      '\n',
+    ];
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
     for (let i = 0; i < 2_000; i++) {
@@ -74,7 +93,15 @@ const resultStep: ReasoningStep = {
   type: 'tool_result',
   toolResult: { correlationId: 'c1', success: true, result: ATTACK, durationMs: 1 },
 };
-const thoughtStep: ReasoningStep = { stepId: 's1', stepNumber: 1, timestamp: at, iteration: 1, visibility: { level: 'full' }, type: 'thinking', thought: ATTACK };
+const thoughtStep: ReasoningStep = {
+  stepId: 's1',
+  stepNumber: 1,
+  timestamp: at,
+  iteration: 1,
+  visibility: { level: 'full' },
+  type: 'thinking',
+  thought: ATTACK,
+};
 
 describe('terminal paths', () => {
   it('watch prints a hostile tool result and thought inert', async () => {

@@ -3,7 +3,14 @@ import type { AgentClient } from '../../src/client/agent-client';
 import { auditReport } from '../../src/cli/commands/export';
 import { renderAuditMarkdown } from '../../src/cli/render/render-audit-markdown';
 import { renderStatus } from '../../src/cli/render/render-status';
-import { AgentStatus, ReasoningChain, ViewerRole, type AgentResult, type ApprovalRecord, type ReasoningStep } from '../../src/shared';
+import {
+  AgentStatus,
+  ReasoningChain,
+  ViewerRole,
+  type AgentResult,
+  type ApprovalRecord,
+  type ReasoningStep,
+} from '../../src/shared';
 import { queryRole, viewChain, viewResult, viewStatus } from '../../src/shared/chain-view';
 
 const KEY = 'AKIAIOSFODNN7EXAMPLE';
@@ -14,12 +21,25 @@ const SEES_SENSITIVE: readonly ViewerRole[] = ['auditor'];
 
 const at = '2026-01-01T00:00:00.000Z';
 const step = (n: number, body: Record<string, unknown>): ReasoningStep =>
-  ({ stepId: `s${n}`, stepNumber: n, timestamp: at, iteration: 1, visibility: { level: 'full' }, ...body }) as ReasoningStep;
+  ({
+    stepId: `s${n}`,
+    stepNumber: n,
+    timestamp: at,
+    iteration: 1,
+    visibility: { level: 'full' },
+    ...body,
+  }) as ReasoningStep;
 
 const chargeArgs = { amount: 5, card: { number: CARD }, memo: `key ${KEY}` };
 const chargeCall = step(2, {
   type: 'tool_call',
-  toolCall: { toolType: 'external', toolName: 'charge_card', arguments: chargeArgs, correlationId: 'c1', sensitiveFields: ['card.number'] },
+  toolCall: {
+    toolType: 'external',
+    toolName: 'charge_card',
+    arguments: chargeArgs,
+    correlationId: 'c1',
+    sensitiveFields: ['card.number'],
+  },
 });
 
 const pending = (extra: Partial<ApprovalRecord> = {}): ApprovalRecord => ({
@@ -66,7 +86,10 @@ function chain(): ReasoningChain {
     steps: [
       step(1, { type: 'thinking', thought: `I will charge ${CARD}` }),
       chargeCall,
-      step(3, { type: 'tool_result', toolResult: { correlationId: 'c1', success: true, result: { ok: true, card: { number: CARD } }, durationMs: 3 } }),
+      step(3, {
+        type: 'tool_result',
+        toolResult: { correlationId: 'c1', success: true, result: { ok: true, card: { number: CARD } }, durationMs: 3 },
+      }),
       step(4, { type: 'synthesis', synthesis: { sources: ['s3'], conclusion: `Charged ${CARD} using ${KEY}` } }),
     ],
   });
@@ -96,12 +119,16 @@ describe('viewStatus: the status query per role', () => {
     if (SEES_SENSITIVE.includes(role)) expect(text).toContain(CARD);
     else {
       expect(text).not.toContain(CARD);
-      expect(viewStatus(status([pending()]), role).pendingApprovals[0]!.arguments).toMatchObject({ card: { number: '[SENSITIVE]' }, amount: 5 });
+      expect(viewStatus(status([pending()]), role).pendingApprovals[0]!.arguments).toMatchObject({
+        card: { number: '[SENSITIVE]' },
+        amount: 5,
+      });
     }
   });
 
   it('keeps the hash of the raw arguments, so an approver can decide on what the view showed', () => {
-    for (const role of ROLES) expect(viewStatus(status([pending()]), role).pendingApprovals[0]!.argumentsHash).toBe('hash-of-raw');
+    for (const role of ROLES)
+      expect(viewStatus(status([pending()]), role).pendingApprovals[0]!.argumentsHash).toBe('hash-of-raw');
   });
 
   it("a record made before records carried their fields takes them from the chain's call step", () => {
@@ -111,7 +138,11 @@ describe('viewStatus: the status query per role', () => {
   });
 
   it("a sub-agent's record (not in this run's chain) is redacted by its own fields", () => {
-    const viewed = viewStatus(status([pending({ workflowId: 'child-1', agentPath: ['payer', 'child'] })]), 'end_user', []);
+    const viewed = viewStatus(
+      status([pending({ workflowId: 'child-1', agentPath: ['payer', 'child'] })]),
+      'end_user',
+      [],
+    );
     expect(JSON.stringify(viewed)).not.toContain(CARD);
     expect(JSON.stringify(viewed)).not.toContain(KEY);
   });
@@ -128,7 +159,9 @@ describe('viewStatus: the status query per role', () => {
       const quiet = { ...chargeCall, visibility: { level } } as ReasoningStep;
       expect(viewStatus(status([pending()]), 'end_user', [quiet]).pendingApprovals[0]!.arguments).toEqual({});
       expect(viewChain({ ...chain(), steps: [quiet] }, 'end_user').approvals![0]!.arguments).toEqual({});
-      expect(viewStatus(status([pending()]), 'developer', [quiet]).pendingApprovals[0]!.arguments).toMatchObject({ card: { number: '[SENSITIVE]' } });
+      expect(viewStatus(status([pending()]), 'developer', [quiet]).pendingApprovals[0]!.arguments).toMatchObject({
+        card: { number: '[SENSITIVE]' },
+      });
     }
   });
 
@@ -144,7 +177,8 @@ describe('queryRole', () => {
     expect(queryRole(undefined)).toBe('developer');
     expect(queryRole(null)).toBe('developer');
     expect(queryRole('auditor')).toBe('auditor');
-    for (const bad of ['root', 42, {}, [], Object.create(null)]) expect(() => queryRole(bad)).toThrow(/Valid roles: end_user, developer, auditor/);
+    for (const bad of ['root', 42, {}, [], Object.create(null)])
+      expect(() => queryRole(bad)).toThrow(/Valid roles: end_user, developer, auditor/);
   });
 });
 

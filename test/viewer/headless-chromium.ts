@@ -14,7 +14,16 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1100, height: 900 },
     colorScheme: 'light',
     timeout: 60_000,

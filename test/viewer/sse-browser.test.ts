@@ -63,7 +63,10 @@ describe('viewer/sse.js in Chromium', () => {
       { event: 'step', id: '2', data: '{"n":2}' },
       { event: 'end', id: '2.1', data: '{"outcome":"completed"}' },
     ]);
-    expect(connections).toEqual([{ authorization: 'Bearer tl_stream_token' }, { authorization: 'Bearer tl_stream_token', lastEventId: '1.1' }]);
+    expect(connections).toEqual([
+      { authorization: 'Bearer tl_stream_token' },
+      { authorization: 'Bearer tl_stream_token', lastEventId: '1.1' },
+    ]);
     await page.close();
   });
 });

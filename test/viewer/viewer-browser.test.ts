@@ -87,9 +87,20 @@ afterAll(async () => {
 });
 
 /** Starts a run over HTTP as `who`; its model plays `turns` (the task carries the script's key). */
-async function start(who: Person, key: string, task: string, turns: Parameters<typeof model.script>[1], extra: Record<string, unknown> = {}): Promise<string> {
+async function start(
+  who: Person,
+  key: string,
+  task: string,
+  turns: Parameters<typeof model.script>[1],
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   model.script(key, turns);
-  const started = await s.call(who, 'POST', '/v1/runs', { task: `${task} [${key}]`, model: SCRIPTED_MODEL, agentName: 'accounts-payable', ...extra });
+  const started = await s.call(who, 'POST', '/v1/runs', {
+    task: `${task} [${key}]`,
+    model: SCRIPTED_MODEL,
+    agentName: 'accounts-payable',
+    ...extra,
+  });
   expect(started.status).toBe(201);
   return started.json.runId as string;
 }
@@ -100,7 +111,8 @@ async function openAs(who: Person | string, route = '/'): Promise<Page> {
   // Any uncaught error or CSP violation on any page fails the test that opened it.
   page.on('pageerror', (err) => pageErrors.push(err.message));
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text());
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+      pageErrors.push(message.text());
   });
   const token = who in s.tokens ? s.tokens[who as Person] : who;
   await page.goto(`${s.server.url}/#token=${encodeURIComponent(token)}&${route}`);
@@ -124,10 +136,21 @@ async function screenshot(page: Page, file: string): Promise<void> {
 const usage = { inputTokens: 1840, outputTokens: 96 };
 
 describe('the chain viewer in Chromium', () => {
-  it('shows a run\'s steps as they land, without a reload, with tokens, cost and the progress line', async () => {
+  it("shows a run's steps as they land, without a reload, with tokens, cost and the progress line", async () => {
     const runId = await start('dev', 'live', 'Reconcile the October vendor statements', [
-      { content: [say('First I wait for the ledger export to finish.'), useTool('wait_for_gate', { gate: 'ledger' })], usage, costUsd: 0.0123 },
-      { content: [say('The export is there; the statements reconcile.'), useTool('finish', { result: 'All 14 October statements reconcile with the ledger.' })], usage, costUsd: 0.0117 },
+      {
+        content: [say('First I wait for the ledger export to finish.'), useTool('wait_for_gate', { gate: 'ledger' })],
+        usage,
+        costUsd: 0.0123,
+      },
+      {
+        content: [
+          say('The export is there; the statements reconcile.'),
+          useTool('finish', { result: 'All 14 October statements reconcile with the ledger.' }),
+        ],
+        usage,
+        costUsd: 0.0117,
+      },
     ]);
     await eventually('the gate tool to start', async () => gate.started('ledger') || undefined);
     const page = await openAs('dev', `/runs/${runId}`);
@@ -159,14 +182,22 @@ describe('the chain viewer in Chromium', () => {
     await page.locator('.live-state[data-live="ended"]').waitFor();
     await page.locator('.step-title', { hasText: 'From dev (steer)' }).waitFor();
     // The view selector offers a developer their views, never the auditor's.
-    expect((await page.locator('#view option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value))).sort()).toEqual(['developer', 'end_user']);
+    expect(
+      (
+        await page
+          .locator('#view option')
+          .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value))
+      ).sort(),
+    ).toEqual(['developer', 'end_user']);
     await screenshot(page, 'viewer-run.png');
     await page.close();
   });
 
   it('shows model text as it arrives, replaced by the step when it lands', async () => {
     const runId = await start('dev', 'typing', 'Draft the October summary', [
-      { content: [say('Drafting the October summary for the CFO.'), useTool('finish', { result: 'Summary drafted.' })] },
+      {
+        content: [say('Drafting the October summary for the CFO.'), useTool('finish', { result: 'Summary drafted.' })],
+      },
     ]);
     const page = await openAs('dev', `/runs/${runId}`);
     await page.locator('.live-state[data-live="sse"]').waitFor();
@@ -174,7 +205,9 @@ describe('the chain viewer in Chromium', () => {
     await page.locator('.step-live .live-text', { hasText: 'Drafting the October summary for the CFO.' }).waitFor();
     expect(await page.locator('.thought', { hasText: 'Drafting the October' }).count()).toBe(0);
     typing.done.resolve();
-    await page.locator('.thought', { hasText: 'Drafting the October summary for the CFO.' }).waitFor({ timeout: 20_000 });
+    await page
+      .locator('.thought', { hasText: 'Drafting the October summary for the CFO.' })
+      .waitFor({ timeout: 20_000 });
     await page.locator('.live-state[data-live="ended"]').waitFor({ timeout: 20_000 });
     expect(await page.locator('.step-live').count()).toBe(0);
     await page.close();
@@ -182,7 +215,12 @@ describe('the chain viewer in Chromium', () => {
 
   it('approves a pending call from its Approve button: the record is approved and the run goes on', async () => {
     const runId = await start('dev', 'approve', 'Pay the Globex invoice INV-7731', [
-      { content: [say('The invoice is due today; I pay it.'), useTool('pay_invoice', { vendor: 'Globex', invoice: 'INV-7731', amountUsd: 1200, cardNumber: CARD })] },
+      {
+        content: [
+          say('The invoice is due today; I pay it.'),
+          useTool('pay_invoice', { vendor: 'Globex', invoice: 'INV-7731', amountUsd: 1200, cardNumber: CARD }),
+        ],
+      },
       { content: [useTool('finish', { result: 'Paid INV-7731 (PAY-20931).' })] },
     ]);
     const pending = await pendingApproval(runId);
@@ -197,7 +235,13 @@ describe('the chain viewer in Chromium', () => {
     await page.locator('.approval-approved').first().waitFor({ timeout: 20_000 });
     await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
     const { json } = await s.call('auditor', 'GET', `/v1/runs/${runId}/chain`);
-    expect(json.chain.approvals).toEqual([expect.objectContaining({ callId: pending.callId, status: 'approved', decidedBy: expect.objectContaining({ id: 'ops' }) })]);
+    expect(json.chain.approvals).toEqual([
+      expect.objectContaining({
+        callId: pending.callId,
+        status: 'approved',
+        decidedBy: expect.objectContaining({ id: 'ops' }),
+      }),
+    ]);
     expect(paid).toContainEqual(expect.objectContaining({ invoice: 'INV-7731', cardNumber: CARD }));
     await page.close();
 
@@ -205,7 +249,13 @@ describe('the chain viewer in Chromium', () => {
     const audit = await openAs('auditor', `/runs/${runId}`);
     await audit.locator('.approval-approved .approval-decided', { hasText: 'Approved by ops' }).waitFor();
     expect(await audit.locator('.step-tool_call .json-string', { hasText: CARD }).count()).toBeGreaterThan(0);
-    expect((await audit.locator('#view option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value))).sort()).toEqual(['auditor', 'developer', 'end_user']);
+    expect(
+      (
+        await audit
+          .locator('#view option')
+          .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value))
+      ).sort(),
+    ).toEqual(['auditor', 'developer', 'end_user']);
     // ...and switching to the end-user view shows what an end user gets: no card number.
     await audit.locator('#view').selectOption('end_user');
     await audit.locator('.view-note', { hasText: 'End-user view' }).waitFor();
@@ -216,7 +266,14 @@ describe('the chain viewer in Chromium', () => {
 
   it('shows an end user no sensitive argument, no tokens or cost, no decision they may not make, no auditor view', async () => {
     const runId = await start('user', 'end-user', 'Pay the Initech invoice INV-88', [
-      { content: [say('I pay the Initech invoice.'), useTool('pay_invoice', { vendor: 'Initech', invoice: 'INV-88', amountUsd: 430, cardNumber: CARD })], usage, costUsd: 0.02 },
+      {
+        content: [
+          say('I pay the Initech invoice.'),
+          useTool('pay_invoice', { vendor: 'Initech', invoice: 'INV-88', amountUsd: 430, cardNumber: CARD }),
+        ],
+        usage,
+        costUsd: 0.02,
+      },
     ]);
     const pending = await pendingApproval(runId);
     const page = await openAs('user', `/runs/${runId}`);
@@ -230,7 +287,11 @@ describe('the chain viewer in Chromium', () => {
     expect(await page.locator('.progress').textContent()).not.toContain('$');
     expect(await page.locator('button.approve').count()).toBe(0);
     expect(await page.getByText('Someone with one of the roles above has to decide.').count()).toBe(1);
-    expect(await page.locator('#view option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value))).toEqual(['end_user']);
+    expect(
+      await page
+        .locator('#view option')
+        .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value)),
+    ).toEqual(['end_user']);
     // The end user can still stop what they started.
     expect(await page.locator('button.cancel').count()).toBe(1);
     await screenshot(page, 'viewer-end-user.png');
@@ -249,7 +310,11 @@ describe('the chain viewer in Chromium', () => {
 
   it('rejects a call with the reason the approver gives: the run reads it and goes on', async () => {
     const runId = await start('dev', 'reject', 'Pay the Umbrella invoice INV-12', [
-      { content: [useTool('pay_invoice', { vendor: 'Umbrella', invoice: 'INV-12', amountUsd: 99_000, cardNumber: CARD })] },
+      {
+        content: [
+          useTool('pay_invoice', { vendor: 'Umbrella', invoice: 'INV-12', amountUsd: 99_000, cardNumber: CARD }),
+        ],
+      },
       { content: [useTool('finish', { result: 'Not paid: the approver refused.' })] },
     ]);
     const pending = await pendingApproval(runId);
@@ -261,21 +326,37 @@ describe('the chain viewer in Chromium', () => {
     await box.locator('.approval-message', { hasText: 'Say why' }).waitFor();
     await box.locator('.reject-reason').fill('Amount is 100x the usual Umbrella invoice.');
     await box.locator('.reject-form button[type="submit"]').click();
-    await page.locator('.approval-rejected .approval-decided', { hasText: 'Amount is 100x the usual Umbrella invoice.' }).waitFor({ timeout: 20_000 });
+    await page
+      .locator('.approval-rejected .approval-decided', { hasText: 'Amount is 100x the usual Umbrella invoice.' })
+      .waitFor({ timeout: 20_000 });
     await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
     const { json } = await s.call('auditor', 'GET', `/v1/runs/${runId}/chain`);
-    expect(json.chain.approvals[0]).toMatchObject({ status: 'rejected', note: 'Amount is 100x the usual Umbrella invoice.', decidedBy: { id: 'ops' } });
+    expect(json.chain.approvals[0]).toMatchObject({
+      status: 'rejected',
+      note: 'Amount is 100x the usual Umbrella invoice.',
+      decidedBy: { id: 'ops' },
+    });
     expect(paid).not.toContainEqual(expect.objectContaining({ invoice: 'INV-12' }));
     await page.close();
   });
 
   it('opens a long chain on its latest steps and loads earlier ones on request', async () => {
-    const turns = Array.from({ length: 13 }, (_, i) => ({ content: [say(`Counting ledger table ${i + 1}.`), useTool('count_rows', { table: `ledger_${i + 1}` })] }));
-    const runId = await start('dev', 'long', 'Count every ledger table', [...turns, { content: [useTool('finish', { result: 'Counted 13 tables.' })] }], { maxIterations: 20 });
-    const total = (await eventually('the long run to end', async () => {
-      const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
-      return json.status === 'completed' ? json : undefined;
-    })).stepCount as number;
+    const turns = Array.from({ length: 13 }, (_, i) => ({
+      content: [say(`Counting ledger table ${i + 1}.`), useTool('count_rows', { table: `ledger_${i + 1}` })],
+    }));
+    const runId = await start(
+      'dev',
+      'long',
+      'Count every ledger table',
+      [...turns, { content: [useTool('finish', { result: 'Counted 13 tables.' })] }],
+      { maxIterations: 20 },
+    );
+    const total = (
+      await eventually('the long run to end', async () => {
+        const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
+        return json.status === 'completed' ? json : undefined;
+      })
+    ).stepCount as number;
     expect(total).toBeGreaterThan(60);
 
     const page = await openAs('dev', `/runs/${runId}`);
@@ -287,17 +368,32 @@ describe('the chain viewer in Chromium', () => {
     expect(await page.locator('.steps .step').count()).toBe(total);
     expect(await page.locator('button.earlier').isHidden()).toBe(true);
     // In step order, top to bottom.
-    const numbers = await page.locator('.steps .step').evaluateAll((els) => els.map((el) => Number((el as unknown as { dataset: { step: string } }).dataset.step)));
+    const numbers = await page
+      .locator('.steps .step')
+      .evaluateAll((els) => els.map((el) => Number((el as unknown as { dataset: { step: string } }).dataset.step)));
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
     await page.close();
   });
 
-  it('folds out a sub-agent\'s chain under the call that delegated to it', async () => {
-    model.script('child-research', [{ content: [say('Looking the vendor up in the register.'), useTool('finish', { result: 'Globex Ltd, registered 2011.' })] }]);
-    const runId = await start('dev', 'parent-research', 'Check the vendor before paying', [
-      { content: [useTool('researcher', { task: 'Find Globex in the company register [child-research]' })] },
-      { content: [useTool('finish', { result: 'Globex is registered; safe to pay.' })] },
-    ], { agents: { researcher: { description: 'Looks companies up', model: SCRIPTED_MODEL, tools: [] } } });
+  it("folds out a sub-agent's chain under the call that delegated to it", async () => {
+    model.script('child-research', [
+      {
+        content: [
+          say('Looking the vendor up in the register.'),
+          useTool('finish', { result: 'Globex Ltd, registered 2011.' }),
+        ],
+      },
+    ]);
+    const runId = await start(
+      'dev',
+      'parent-research',
+      'Check the vendor before paying',
+      [
+        { content: [useTool('researcher', { task: 'Find Globex in the company register [child-research]' })] },
+        { content: [useTool('finish', { result: 'Globex is registered; safe to pay.' })] },
+      ],
+      { agents: { researcher: { description: 'Looks companies up', model: SCRIPTED_MODEL, tools: [] } } },
+    );
     await eventually('the parent to end', async () => {
       const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
       return json.status === 'completed' ? json : undefined;
@@ -319,29 +415,51 @@ describe('the chain viewer in Chromium', () => {
       { id: 't1', description: 'Export the ledger', dependencies: [] },
       { id: 't2', description: 'Match each statement', dependencies: ['t1'] },
     ];
-    const runId = await start('dev', 'plan', 'Reconcile with a plan', [
-      { content: [say(`Here is the plan:\n\`\`\`json\n${JSON.stringify({ tasks })}\n\`\`\``)] },
-      { content: [useTool('update_task', { task_id: 't1', status: 'completed' }), useTool('wait_for_gate', { gate: 'plan' })] },
-      { content: [useTool('update_task', { task_id: 't2', status: 'completed' })] },
-      { content: [useTool('finish', { result: 'Reconciled.' })] },
-    ], { planning: { reflectEvery: 0 } });
+    const runId = await start(
+      'dev',
+      'plan',
+      'Reconcile with a plan',
+      [
+        { content: [say(`Here is the plan:\n\`\`\`json\n${JSON.stringify({ tasks })}\n\`\`\``)] },
+        {
+          content: [
+            useTool('update_task', { task_id: 't1', status: 'completed' }),
+            useTool('wait_for_gate', { gate: 'plan' }),
+          ],
+        },
+        { content: [useTool('update_task', { task_id: 't2', status: 'completed' })] },
+        { content: [useTool('finish', { result: 'Reconciled.' })] },
+      ],
+      { planning: { reflectEvery: 0 } },
+    );
     await eventually('the plan gate to start', async () => gate.started('plan') || undefined);
     const page = await openAs('dev', `/runs/${runId}`);
     await page.locator('.plan .task-completed', { hasText: 'Export the ledger' }).waitFor();
     expect(await page.locator('.plan .task-completed', { hasText: 'Match each statement' }).count()).toBe(0);
     gate.release('plan');
     await page.locator('.plan .task-completed', { hasText: 'Match each statement' }).waitFor({ timeout: 20_000 });
-    expect(await page.locator('.plan .checklist li').allTextContents()).toEqual(['✓ Export the ledger (completed)', '✓ Match each statement (completed)']);
+    expect(await page.locator('.plan .checklist li').allTextContents()).toEqual([
+      '✓ Export the ledger (completed)',
+      '✓ Match each statement (completed)',
+    ]);
     await page.close();
   });
 
-  it('answers the agent\'s question from the page', async () => {
-    const runId = await start('user', 'question', 'Reconcile the statements', [
-      { content: [useTool('ask_person', { question: 'Which quarter should I reconcile?' })] },
-      { content: [useTool('finish', { result: 'Reconciled Q3.' })] },
-    ], { allowQuestions: true });
+  it("answers the agent's question from the page", async () => {
+    const runId = await start(
+      'user',
+      'question',
+      'Reconcile the statements',
+      [
+        { content: [useTool('ask_person', { question: 'Which quarter should I reconcile?' })] },
+        { content: [useTool('finish', { result: 'Reconciled Q3.' })] },
+      ],
+      { allowQuestions: true },
+    );
     const page = await openAs('user', `/runs/${runId}`);
-    await page.locator('.question .question-text', { hasText: 'Which quarter should I reconcile?' }).waitFor({ timeout: 20_000 });
+    await page
+      .locator('.question .question-text', { hasText: 'Which quarter should I reconcile?' })
+      .waitFor({ timeout: 20_000 });
     await page.locator('.answer-text').fill('Q3, please.');
     await page.locator('form.answer button').click();
     await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
@@ -362,8 +480,10 @@ describe('the chain viewer in Chromium', () => {
     await page.close();
   });
 
-  it('starts a run from the list page\'s form and opens it; filters the list by status', async () => {
-    model.script('form-start', [{ content: [say('Reading the request.'), useTool('finish', { result: 'Started from the browser.' })] }]);
+  it("starts a run from the list page's form and opens it; filters the list by status", async () => {
+    model.script('form-start', [
+      { content: [say('Reading the request.'), useTool('finish', { result: 'Started from the browser.' })] },
+    ]);
     const page = await openAs('dev');
     await page.locator('form.start textarea[name="task"]').fill('Summarise the open invoices [form-start]');
     await page.locator('form.start summary').click();
@@ -386,7 +506,9 @@ describe('the chain viewer in Chromium', () => {
     await page.locator('form.filters select[name="status"]').selectOption('completed');
     await page.locator('form.filters button[type="submit"]').click();
     await expect.poll(async () => (await page.locator('table.runs tbody tr').count()) > 0).toBe(true);
-    await expect.poll(async () => [...new Set(await page.locator('table.runs tbody .status').allTextContents())]).toEqual(['completed']);
+    await expect
+      .poll(async () => [...new Set(await page.locator('table.runs tbody .status').allTextContents())])
+      .toEqual(['completed']);
     await screenshot(page, 'viewer-list.png');
     await page.close();
   });
@@ -413,7 +535,9 @@ describe('the chain viewer in Chromium', () => {
     await page.goto(`${s.server.url}/?again#token=${encodeURIComponent(s.tokens.rival)}&/`);
     const dialog = page.locator('.switch-identity');
     await dialog.waitFor();
-    expect(await dialog.textContent()).toMatch(/signed in as dev · acme \(developer\).*signs in as rival · globex \(developer, ops, auditor\)/);
+    expect(await dialog.textContent()).toMatch(
+      /signed in as dev · acme \(developer\).*signs in as rival · globex \(developer, ops, auditor\)/,
+    );
     expect(page.url()).not.toContain(s.tokens.rival);
     await dialog.getByRole('button', { name: 'Stay signed in as dev' }).click();
     await identity.waitFor();

@@ -28,7 +28,10 @@ export interface ViewerHarness {
  * routes, and a real worker on its own task queue that publishes its run events (steps, model
  * text as it arrives) to the server's bus. server-harness's people and tokens.
  */
-export async function startViewerHarness(env: TestEnv, deps: { tools: readonly ToolDefinition[]; model: ModelProvider }): Promise<ViewerHarness> {
+export async function startViewerHarness(
+  env: TestEnv,
+  deps: { tools: readonly ToolDefinition[]; model: ModelProvider },
+): Promise<ViewerHarness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-viewer-'));
   const { file, tokens } = writeTokenFile(dir);
   const bus = createMemoryBus();
@@ -56,8 +59,15 @@ export async function startViewerHarness(env: TestEnv, deps: { tools: readonly T
     tokens,
     tokenFile: file,
     async call(who, method, url, body) {
-      const headers: Record<string, string> = { authorization: `Bearer ${tokens[who]}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
-      const response = await fetch(`${server.url}${url}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${tokens[who]}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      };
+      const response = await fetch(`${server.url}${url}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       const text = await response.text();
       return { status: response.status, json: text ? JSON.parse(text) : undefined };
     },

@@ -2,12 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { renderUnavailable } from '../../src/cli/render/render-unavailable';
 import { viewerModule } from './viewer-module';
 
-interface SseMessage { event: string; data: string; id: string }
+interface SseMessage {
+  event: string;
+  data: string;
+  id: string;
+}
 interface SseModule {
-  createSseParser(): { push(chunk: string): SseMessage[]; readonly lastEventId: string; readonly retry: number | undefined };
+  createSseParser(): {
+    push(chunk: string): SseMessage[];
+    readonly lastEventId: string;
+    readonly retry: number | undefined;
+  };
   reconnectDelay(attempt: number, serverRetry?: number): number;
 }
-interface LiveBlock { key: string; kind: string; text: string }
+interface LiveBlock {
+  key: string;
+  kind: string;
+  text: string;
+}
 interface ChainStateModule {
   createChainState(): {
     addSteps(steps: unknown[]): { stepNumber: number }[];
@@ -32,10 +44,17 @@ interface FormatModule {
   goneStepsLine(unavailable: unknown): string | undefined;
 }
 interface ApiModule {
-  ApiFailure: new (status: number, code: string, message: string, issues?: Array<{ path: unknown[]; message: string }>) => Error;
+  ApiFailure: new (
+    status: number,
+    code: string,
+    message: string,
+    issues?: Array<{ path: unknown[]; message: string }>,
+  ) => Error;
   describeFailure(err: unknown): string;
 }
-interface TokenModule { tokenFromFragment(hash: string): { token: string; rest: string } | undefined }
+interface TokenModule {
+  tokenFromFragment(hash: string): { token: string; rest: string } | undefined;
+}
 
 describe('sse parser', () => {
   it('assembles messages across chunks, CRLF split between chunks included', async () => {
@@ -69,7 +88,16 @@ describe('sse parser', () => {
   });
 });
 
-const step = (n: number, extra: Record<string, unknown> = {}) => ({ stepId: `s${n}`, stepNumber: n, type: 'thinking', thought: `t${n}`, timestamp: '2026-11-22T15:00:00Z', iteration: 1, visibility: { level: 'full' }, ...extra });
+const step = (n: number, extra: Record<string, unknown> = {}) => ({
+  stepId: `s${n}`,
+  stepNumber: n,
+  type: 'thinking',
+  thought: `t${n}`,
+  timestamp: '2026-11-22T15:00:00Z',
+  iteration: 1,
+  visibility: { level: 'full' },
+  ...extra,
+});
 
 describe('chain state', () => {
   it('holds each step once, whichever way it arrived, in order', async () => {
@@ -78,14 +106,20 @@ describe('chain state', () => {
     expect(state.addSteps([step(5), step(3)]).map((s) => s.stepNumber)).toEqual([3, 5]);
     expect(state.addSteps([step(5), step(6), step(4)]).map((s) => s.stepNumber)).toEqual([4, 6]);
     expect([state.first, state.last, state.size]).toEqual([3, 6, 4]);
-    state.addSteps([step(7, { type: 'tool_call', toolCall: { toolName: 'search', correlationId: 'c1', toolType: 'external', arguments: {} } })]);
+    state.addSteps([
+      step(7, {
+        type: 'tool_call',
+        toolCall: { toolName: 'search', correlationId: 'c1', toolType: 'external', arguments: {} },
+      }),
+    ]);
     expect(state.toolNames().get('c1')).toBe('search');
   });
 
   it('builds live text from deltas: repeats dropped, overlaps trimmed, gaps marked, retries replace', async () => {
     const { createChainState } = await viewerModule<ChainStateModule>('chain-state.js');
     const state = createChainState();
-    const d = (offset: number, text: string, attempt = 1) => state.applyDelta({ activityId: 'a1', attempt, kind: 'text', offset, text });
+    const d = (offset: number, text: string, attempt = 1) =>
+      state.applyDelta({ activityId: 'a1', attempt, kind: 'text', offset, text });
     d(0, 'Hello');
     d(5, ', wor');
     expect(d(0, 'Hello').text).toBe('Hello, wor');
@@ -101,33 +135,70 @@ describe('chain state', () => {
 describe('format', () => {
   it('writes the progress line from what the status has, and leaves out what it lacks', async () => {
     const { progressLine } = await viewerModule<FormatModule>('format.js');
-    expect(progressLine({ stepCount: 7, iterations: 3, maxIterations: 10, costUsd: 0.0412 })).toBe('step 7 · iteration 3/10 · $0.04');
+    expect(progressLine({ stepCount: 7, iterations: 3, maxIterations: 10, costUsd: 0.0412 })).toBe(
+      'step 7 · iteration 3/10 · $0.04',
+    );
     expect(progressLine({ stepCount: 7, iterations: 3, maxIterations: 10 })).toBe('step 7 · iteration 3/10');
     expect(progressLine({ steps: 2, iteration: 1 })).toBe('step 2 · iteration 1');
-    expect(progressLine({ stepCount: 4, iterations: 2, progress: { maxIterations: 5 }, costUsd: 1 }, { spend: false })).toBe('step 4 · iteration 2/5');
+    expect(
+      progressLine({ stepCount: 4, iterations: 2, progress: { maxIterations: 5 }, costUsd: 1 }, { spend: false }),
+    ).toBe('step 4 · iteration 2/5');
     expect(progressLine(undefined)).toBe('');
   });
 
   it('formats money, tokens and durations for people', async () => {
     const f = await viewerModule<FormatModule>('format.js');
-    expect([f.formatUsd(0), f.formatUsd(0.0023), f.formatUsd(1.5), f.formatUsd(undefined)]).toEqual(['$0.00', '$0.0023', '$1.50', undefined]);
-    expect(f.formatTokens({ inputTokens: 1234, outputTokens: 56, cacheReadTokens: 0, cacheWriteTokens: 0 })).toBe('1,234 in · 56 out');
+    expect([f.formatUsd(0), f.formatUsd(0.0023), f.formatUsd(1.5), f.formatUsd(undefined)]).toEqual([
+      '$0.00',
+      '$0.0023',
+      '$1.50',
+      undefined,
+    ]);
+    expect(f.formatTokens({ inputTokens: 1234, outputTokens: 56, cacheReadTokens: 0, cacheWriteTokens: 0 })).toBe(
+      '1,234 in · 56 out',
+    );
     expect(f.formatTokens(undefined)).toBeUndefined();
-    expect([f.formatDuration(850), f.formatDuration(2400), f.formatDuration(185_000)]).toEqual(['850 ms', '2.4 s', '3 min 5 s']);
+    expect([f.formatDuration(850), f.formatDuration(2400), f.formatDuration(185_000)]).toEqual([
+      '850 ms',
+      '2.4 s',
+      '3 min 5 s',
+    ]);
   });
 
   it('titles steps and lists only the facts a step carries (an end user’s step has no tokens or cost)', async () => {
     const f = await viewerModule<FormatModule>('format.js');
-    const call = { ...step(2), type: 'tool_call', toolCall: { toolType: 'external', toolName: 'pay', correlationId: 'c', arguments: {} } };
-    const result = { ...step(3), type: 'tool_result', toolResult: { correlationId: 'c', success: false, durationMs: 1200 } };
+    const call = {
+      ...step(2),
+      type: 'tool_call',
+      toolCall: { toolType: 'external', toolName: 'pay', correlationId: 'c', arguments: {} },
+    };
+    const result = {
+      ...step(3),
+      type: 'tool_result',
+      toolResult: { correlationId: 'c', success: false, durationMs: 1200 },
+    };
     expect(f.stepTitle(call)).toBe('Tool call · pay');
     expect(f.stepTitle(result, new Map([['c', 'pay']]))).toBe('Result · pay (failed)');
     expect(f.stepTitle({ ...step(4), type: 'synthesis' })).toBe('Answer');
     // A model's reply is titled by the model that answered (here the offline model, asked for claude).
-    const reply = { ...step(5), type: 'tool_result', model: 'offline-model', toolResult: { correlationId: 'm', success: true, result: { stopReason: 'end_turn' }, durationMs: 3 } };
+    const reply = {
+      ...step(5),
+      type: 'tool_result',
+      model: 'offline-model',
+      toolResult: { correlationId: 'm', success: true, result: { stopReason: 'end_turn' }, durationMs: 3 },
+    };
     expect(f.stepTitle(reply, new Map([['m', 'claude']]))).toBe('Model reply · offline-model');
-    expect(f.stepTitle({ ...reply, toolResult: { ...reply.toolResult, success: false, result: null } })).toBe('Model reply · offline-model (failed)');
-    const model = { ...step(1), type: 'tool_call', model: 'claude', usage: { inputTokens: 10, outputTokens: 2 }, costUsd: 0.5, toolCall: { toolType: 'llm', toolName: 'claude', correlationId: 'm', arguments: {} } };
+    expect(f.stepTitle({ ...reply, toolResult: { ...reply.toolResult, success: false, result: null } })).toBe(
+      'Model reply · offline-model (failed)',
+    );
+    const model = {
+      ...step(1),
+      type: 'tool_call',
+      model: 'claude',
+      usage: { inputTokens: 10, outputTokens: 2 },
+      costUsd: 0.5,
+      toolCall: { toolType: 'llm', toolName: 'claude', correlationId: 'm', arguments: {} },
+    };
     expect(f.stepFacts(model).join(' | ')).toMatch(/claude \| 10 in · 2 out \| \$0\.50$/);
     const { usage: _u, costUsd: _c, ...endUser } = model;
     expect(f.stepFacts(endUser).some((x) => /\$|in ·/.test(x))).toBe(false);
@@ -148,12 +219,21 @@ describe('format', () => {
     const { goneStepsLine } = await viewerModule<FormatModule>('format.js');
     const gone = { runId: 'run-3', throughStep: 80 };
     expect(goneStepsLine(gone)).toBe(renderUnavailable(gone));
-    expect([goneStepsLine(undefined), goneStepsLine({ runId: 'r', throughStep: 0 }), goneStepsLine({ runId: 'r', throughStep: '80' })]).toEqual([undefined, undefined, undefined]);
+    expect([
+      goneStepsLine(undefined),
+      goneStepsLine({ runId: 'r', throughStep: 0 }),
+      goneStepsLine({ runId: 'r', throughStep: '80' }),
+    ]).toEqual([undefined, undefined, undefined]);
   });
 
   it('marks plan tasks and never trusts an unknown status', async () => {
     const { planLine } = await viewerModule<FormatModule>('format.js');
-    expect(planLine({ description: 'Read the data', status: 'completed' })).toEqual({ mark: '✓', text: 'Read the data', status: 'completed', key: 'completed' });
+    expect(planLine({ description: 'Read the data', status: 'completed' })).toEqual({
+      mark: '✓',
+      text: 'Read the data',
+      status: 'completed',
+      key: 'completed',
+    });
     expect(planLine({ description: 'x', status: 'in_progress' }).status).toBe('in progress');
     expect(planLine({ description: 'x', status: '<img>' }).mark).toBe('○');
     expect(planLine({ description: 'x', status: 'constructor' }).key).toBe('pending');
@@ -172,11 +252,16 @@ describe('token fragment', () => {
 });
 
 describe('api failures', () => {
-  it('shows the server\'s message, adding only the field issues it does not already name', async () => {
+  it("shows the server's message, adding only the field issues it does not already name", async () => {
     const { ApiFailure, describeFailure } = await viewerModule<ApiModule>('api.js');
-    const named = new ApiFailure(400, 'bad_request', 'Invalid request at body.maxIterations: Too small.', [{ path: ['maxIterations'], message: 'Too small.' }]);
+    const named = new ApiFailure(400, 'bad_request', 'Invalid request at body.maxIterations: Too small.', [
+      { path: ['maxIterations'], message: 'Too small.' },
+    ]);
     expect(describeFailure(named)).toBe('Invalid request at body.maxIterations: Too small.');
-    const terse = new ApiFailure(400, 'bad_request', 'Fix the body.', [{ path: ['task'], message: 'Required' }, { path: [], message: 'Unknown key' }]);
+    const terse = new ApiFailure(400, 'bad_request', 'Fix the body.', [
+      { path: ['task'], message: 'Required' },
+      { path: [], message: 'Unknown key' },
+    ]);
     expect(describeFailure(terse)).toBe('Fix the body. (task: Required; (body): Unknown key)');
     expect(describeFailure(new Error('boom'))).toBe('boom');
   });

@@ -21,7 +21,15 @@ describe('viewer route', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     const csp = String(res.headers['content-security-policy']);
-    for (const part of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "img-src 'self' data:", "frame-ancestors 'none'"]) expect(csp).toContain(part);
+    for (const part of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "connect-src 'self'",
+      "img-src 'self' data:",
+      "frame-ancestors 'none'",
+    ])
+      expect(csp).toContain(part);
     expect(csp).not.toContain('unsafe');
     expect(res.body).toContain('<script type="module" src="/viewer/app.js">');
     await app.close();
@@ -29,7 +37,12 @@ describe('viewer route', () => {
 
   it('serves every module the page imports with its content type', async () => {
     const app = await appFor();
-    for (const [file, type] of [['app.js', 'text/javascript; charset=utf-8'], ['run-page.js', 'text/javascript; charset=utf-8'], ['sse.js', 'text/javascript; charset=utf-8'], ['style.css', 'text/css; charset=utf-8']] as const) {
+    for (const [file, type] of [
+      ['app.js', 'text/javascript; charset=utf-8'],
+      ['run-page.js', 'text/javascript; charset=utf-8'],
+      ['sse.js', 'text/javascript; charset=utf-8'],
+      ['style.css', 'text/css; charset=utf-8'],
+    ] as const) {
       const res = await app.inject({ method: 'GET', url: `/viewer/${file}` });
       expect(res.statusCode, file).toBe(200);
       expect(res.headers['content-type']).toBe(type);
@@ -39,7 +52,10 @@ describe('viewer route', () => {
     for (const file of modules) {
       const body = (await app.inject({ method: 'GET', url: `/viewer/${file}` })).body;
       for (const [, imported] of body.matchAll(/from '\.\/([^']+)'/g)) {
-        expect((await app.inject({ method: 'GET', url: `/viewer/${imported}` })).statusCode, `${file} imports ${imported}`).toBe(200);
+        expect(
+          (await app.inject({ method: 'GET', url: `/viewer/${imported}` })).statusCode,
+          `${file} imports ${imported}`,
+        ).toBe(200);
       }
     }
     await app.close();
@@ -52,7 +68,16 @@ describe('viewer route', () => {
     writeFileSync(path.join(dir, 'app.js'), 'export {}');
     mkdirSync(path.join(dir, 'sub.js'));
     const app = await appFor(dir);
-    for (const url of ['/viewer/notes.txt', '/viewer/sub.js', '/viewer/..%2Fpackage.json', '/viewer/%2e%2e%2f%2e%2e%2fetc%2fpasswd', '/viewer/constructor', '/viewer/__proto__', '/viewer/', '/viewer/APP.JS']) {
+    for (const url of [
+      '/viewer/notes.txt',
+      '/viewer/sub.js',
+      '/viewer/..%2Fpackage.json',
+      '/viewer/%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+      '/viewer/constructor',
+      '/viewer/__proto__',
+      '/viewer/',
+      '/viewer/APP.JS',
+    ]) {
       const res = await app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
       if (url !== '/viewer/') expect(res.json().error.code, url).toBe('not_found');

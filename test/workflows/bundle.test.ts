@@ -18,7 +18,10 @@ describe('workflow bundle', () => {
     const scratch = path.resolve(__dirname, '../../.thoughtline/tmp');
     fs.mkdirSync(scratch, { recursive: true });
     const dir = fs.mkdtempSync(path.join(scratch, 'bad-wf-'));
-    fs.writeFileSync(path.join(dir, 'index.ts'), "import fs from 'fs';\nexport async function bad() { return fs.existsSync('/'); }\n");
+    fs.writeFileSync(
+      path.join(dir, 'index.ts'),
+      "import fs from 'fs';\nexport async function bad() { return fs.existsSync('/'); }\n",
+    );
     try {
       await expect(bundleWorkflowCode({ workflowsPath: path.join(dir, 'index.ts'), ...quiet })).rejects.toThrow(
         /importing the following disallowed modules[\s\S]*'fs'/,

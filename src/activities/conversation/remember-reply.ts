@@ -7,11 +7,21 @@ import type { ConversationCache } from './conversation-cache';
  * way: SentConversations.replied) instead of recording it again after the call's result. Nothing
  * happens when the conversation is no longer kept; the next call then asks the run.
  */
-export function rememberReply(cache: ConversationCache, workflowId: string, sentHash: string, content: AssistantBlock[]): void {
+export function rememberReply(
+  cache: ConversationCache,
+  workflowId: string,
+  sentHash: string,
+  content: AssistantBlock[],
+): void {
   const sent = cache.find(workflowId, sentHash);
   if (!sent) return;
   const message = replyMessage(content);
   const json = JSON.stringify(message);
   const hash = textHash(json); // messageHash, without making the JSON twice
-  cache.remember(workflowId, { messages: [...sent.messages, message], hashes: [...sent.hashes, hash], whole: chainHash(sent.whole, hash), bytes: sent.bytes + json.length });
+  cache.remember(workflowId, {
+    messages: [...sent.messages, message],
+    hashes: [...sent.hashes, hash],
+    whole: chainHash(sent.whole, hash),
+    bytes: sent.bytes + json.length,
+  });
 }

@@ -1,10 +1,27 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { contextText, conversationFromParts, FailureType, messageHash, NO_MESSAGES_HASH, readContext, UnknownTextError, wholeHash, type ModelCallInput, type ModelContext, type ModelMessage, type ModelRequest } from '../../shared';
+import {
+  contextText,
+  conversationFromParts,
+  FailureType,
+  messageHash,
+  NO_MESSAGES_HASH,
+  readContext,
+  UnknownTextError,
+  wholeHash,
+  type ModelCallInput,
+  type ModelContext,
+  type ModelMessage,
+  type ModelRequest,
+} from '../../shared';
 import type { ConversationCache } from './conversation-cache';
 import type { KnownTexts } from './known-texts';
 
 /** Asks the run itself for the whole conversation of the call in flight (a query), by its hash. */
-export type AskRunForConversation = (workflowId: string, runId: string, hash: string) => Promise<readonly ModelMessage[] | undefined>;
+export type AskRunForConversation = (
+  workflowId: string,
+  runId: string,
+  hash: string,
+) => Promise<readonly ModelMessage[] | undefined>;
 
 /** Where a call by reference finds the messages it does not carry. */
 export interface ConversationSource {
@@ -24,7 +41,11 @@ export interface ConversationSource {
  * hash must come out as the workflow's, so the model sees exactly what the workflow holds. A
  * mismatch or no answer is a retryable ConversationUnavailable: the next attempt asks again.
  */
-export async function resolveConversation(input: ModelCallInput, run: { workflowId: string; runId: string } | undefined, source: ConversationSource): Promise<ModelRequest> {
+export async function resolveConversation(
+  input: ModelCallInput,
+  run: { workflowId: string; runId: string } | undefined,
+  source: ConversationSource,
+): Promise<ModelRequest> {
   if (!('conversation' in input)) return input;
   const { conversation, ...call } = input;
   // Kept per workflow, not per Temporal run: a handover's next run names what the last one sent.
@@ -34,15 +55,24 @@ export async function resolveConversation(input: ModelCallInput, run: { workflow
   let rebuilt: { messages: ModelMessage[]; hashes: string[] } | undefined;
   if (!needsBase || base) rebuilt = fromParts(conversation, base, source);
   if (!rebuilt) {
-    const answered = run && source.ask ? await source.ask(run.workflowId, run.runId, conversation.hash).catch(() => undefined) : undefined;
-    if (!answered) throw unavailable('this worker does not hold the earlier conversation it builds on, and the run did not answer for it');
+    const answered =
+      run && source.ask
+        ? await source.ask(run.workflowId, run.runId, conversation.hash).catch(() => undefined)
+        : undefined;
+    if (!answered)
+      throw unavailable(
+        'this worker does not hold the earlier conversation it builds on, and the run did not answer for it',
+      );
     rebuilt = { messages: [...answered], hashes: answered.map(messageHash) };
   }
   const whole = wholeHash(rebuilt.hashes);
   if (rebuilt.messages.length !== conversation.count || whole !== conversation.hash) {
-    throw unavailable(`the rebuilt conversation (${rebuilt.messages.length} messages) is not the one the run sent (${conversation.count})`);
+    throw unavailable(
+      `the rebuilt conversation (${rebuilt.messages.length} messages) is not the one the run sent (${conversation.count})`,
+    );
   }
-  if (run && whole !== NO_MESSAGES_HASH) source.cache.remember(key, { ...rebuilt, whole, bytes: JSON.stringify(rebuilt.messages).length });
+  if (run && whole !== NO_MESSAGES_HASH)
+    source.cache.remember(key, { ...rebuilt, whole, bytes: JSON.stringify(rebuilt.messages).length });
   const { context: _named, ...request } = call;
   return { ...request, ...(await resolveContext(call, run, source)), messages: rebuilt.messages };
 }
@@ -52,7 +82,11 @@ export async function resolveConversation(input: ModelCallInput, run: { workflow
  * or, for a call that names them, from what this worker kept, else from the run (a query). Either
  * way they must hash to the name, or the attempt fails retryably (ConversationUnavailable).
  */
-async function resolveContext(call: { context?: string; system?: string; tools?: ModelContext['tools'] }, run: { workflowId: string; runId: string } | undefined, source: ConversationSource): Promise<ModelContext> {
+async function resolveContext(
+  call: { context?: string; system?: string; tools?: ModelContext['tools'] },
+  run: { workflowId: string; runId: string } | undefined,
+  source: ConversationSource,
+): Promise<ModelContext> {
   const { context: hash, system, tools } = call;
   if (system !== undefined && tools !== undefined) {
     if (hash !== undefined) source.texts?.remember(contextText({ system, tools }));
@@ -60,15 +94,25 @@ async function resolveContext(call: { context?: string; system?: string; tools?:
   }
   const kept = hash === undefined ? undefined : readContext(source.texts?.get(hash), hash);
   if (kept) return kept;
-  const answered = hash !== undefined && run && source.askContext ? await source.askContext(run.workflowId, run.runId, hash).catch(() => undefined) : undefined;
+  const answered =
+    hash !== undefined && run && source.askContext
+      ? await source.askContext(run.workflowId, run.runId, hash).catch(() => undefined)
+      : undefined;
   const context = answered && hash !== undefined ? readContext(contextText(answered), hash) : undefined;
-  if (!context) throw unavailable('this worker does not hold the system prompt and tools the call names, and the run did not answer for them');
+  if (!context)
+    throw unavailable(
+      'this worker does not hold the system prompt and tools the call names, and the run did not answer for them',
+    );
   source.texts?.remember(contextText(context));
   return context;
 }
 
 /** The conversation from the kept one and the parts; undefined when a known text is not kept here. */
-function fromParts(conversation: Parameters<typeof conversationFromParts>[0], base: Parameters<typeof conversationFromParts>[1], source: ConversationSource) {
+function fromParts(
+  conversation: Parameters<typeof conversationFromParts>[0],
+  base: Parameters<typeof conversationFromParts>[1],
+  source: ConversationSource,
+) {
   try {
     return conversationFromParts(conversation, base, (hash) => source.texts?.get(hash));
   } catch (err) {
@@ -78,5 +122,9 @@ function fromParts(conversation: Parameters<typeof conversationFromParts>[0], ba
 }
 
 function unavailable(why: string): ApplicationFailure {
-  return ApplicationFailure.create({ type: FailureType.ConversationUnavailable, message: `The model call's conversation could not be rebuilt: ${why}. Retrying.`, nonRetryable: false });
+  return ApplicationFailure.create({
+    type: FailureType.ConversationUnavailable,
+    message: `The model call's conversation could not be rebuilt: ${why}. Retrying.`,
+    nonRetryable: false,
+  });
 }

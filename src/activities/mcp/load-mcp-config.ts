@@ -21,7 +21,8 @@ export async function loadMcpConfig(file: string): Promise<McpConfig> {
   const text = await readFile(file, 'utf8').catch((err: Error) => {
     throw new InvalidMcpConfigError(`Cannot read the MCP config ${file}: ${err.message}`);
   });
-  if (text.length > MAX_CONFIG_BYTES) throw new InvalidMcpConfigError(`The MCP config ${file} is over ${MAX_CONFIG_BYTES} bytes.`);
+  if (text.length > MAX_CONFIG_BYTES)
+    throw new InvalidMcpConfigError(`The MCP config ${file} is over ${MAX_CONFIG_BYTES} bytes.`);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -35,7 +35,11 @@ export function neededInput(value: { [NEEDS_INPUT]: ElicitationRequest }, redact
 }
 
 /** The worker's own tools and the MCP servers' tools, in the order the run names them. */
-export async function describeWithMcp(tools: ToolRegistry, mcp: McpTools, names: readonly string[] | undefined): Promise<ToolSpec[]> {
+export async function describeWithMcp(
+  tools: ToolRegistry,
+  mcp: McpTools,
+  names: readonly string[] | undefined,
+): Promise<ToolSpec[]> {
   if (!names) return [...tools.specs(), ...(await mcp.allSpecs())];
   const fromMcp = names.filter((n) => !tools.get(n) && mcp.owns(n));
   const resolved = fromMcp.length ? await mcp.resolve(fromMcp) : [];

@@ -1,10 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_ELICITATION_MESSAGE_CHARS, MAX_ELICITATION_SCHEMA_CHARS, type ElicitationAnswer, type ElicitationContent, type ElicitationRequest } from '../../shared';
+import {
+  MAX_ELICITATION_MESSAGE_CHARS,
+  MAX_ELICITATION_SCHEMA_CHARS,
+  type ElicitationAnswer,
+  type ElicitationContent,
+  type ElicitationRequest,
+} from '../../shared';
 
 /** The same question gets the same key on every run of the call, so its answer is found again. */
 export function elicitationKey(server: string, message: string, requestedSchema: unknown): string {
-  return createHash('sha256').update(JSON.stringify([server, message, requestedSchema])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([server, message, requestedSchema]))
+    .digest('hex');
 }
 
 /** What the activity does with one `elicitation/create` from the server during a call. */
@@ -19,10 +27,17 @@ export type ElicitationStep =
  * the requested schema); one without an answer becomes a question for a person. URL-mode
  * requests and oversized schemas are refused: a run cannot send a person to a page for a server.
  */
-export function decideElicitation(server: string, tool: string, params: ElicitRequest['params'], answers: readonly ElicitationAnswer[]): ElicitationStep {
-  if (!('requestedSchema' in params) || !params.requestedSchema) return { kind: 'refuse', reason: 'it asked the user to open a URL, which a run cannot do' };
+export function decideElicitation(
+  server: string,
+  tool: string,
+  params: ElicitRequest['params'],
+  answers: readonly ElicitationAnswer[],
+): ElicitationStep {
+  if (!('requestedSchema' in params) || !params.requestedSchema)
+    return { kind: 'refuse', reason: 'it asked the user to open a URL, which a run cannot do' };
   const schema = params.requestedSchema as Record<string, unknown>;
-  if (JSON.stringify(schema).length > MAX_ELICITATION_SCHEMA_CHARS) return { kind: 'refuse', reason: `its requested schema is over ${MAX_ELICITATION_SCHEMA_CHARS} characters` };
+  if (JSON.stringify(schema).length > MAX_ELICITATION_SCHEMA_CHARS)
+    return { kind: 'refuse', reason: `its requested schema is over ${MAX_ELICITATION_SCHEMA_CHARS} characters` };
   const message = params.message.slice(0, MAX_ELICITATION_MESSAGE_CHARS);
   const key = elicitationKey(server, params.message, schema);
   const request: ElicitationRequest = { key, server, tool, message, requestedSchema: schema };
@@ -37,7 +52,9 @@ export function decideElicitation(server: string, tool: string, params: ElicitRe
 /** Checks fields against MCP's flat elicitation schema: required fields, types, enums; unknown fields refused. */
 export function contentProblem(schema: Record<string, unknown>, content: ElicitationContent): string | undefined {
   const properties = isRecord(schema['properties']) ? schema['properties'] : {};
-  const required = Array.isArray(schema['required']) ? schema['required'].filter((r): r is string => typeof r === 'string') : [];
+  const required = Array.isArray(schema['required'])
+    ? schema['required'].filter((r): r is string => typeof r === 'string')
+    : [];
   const missing = required.filter((field) => !Object.hasOwn(content, field));
   if (missing.length) return `missing ${missing.join(', ')}`;
   for (const [field, value] of Object.entries(content)) {
@@ -50,7 +67,11 @@ export function contentProblem(schema: Record<string, unknown>, content: Elicita
 }
 
 function valueProblem(prop: Record<string, unknown>, value: ElicitationContent[string]): string | undefined {
-  const choices = Array.isArray(prop['enum']) ? prop['enum'] : Array.isArray(prop['oneOf']) ? prop['oneOf'].map((o) => (isRecord(o) ? o['const'] : undefined)) : undefined;
+  const choices = Array.isArray(prop['enum'])
+    ? prop['enum']
+    : Array.isArray(prop['oneOf'])
+      ? prop['oneOf'].map((o) => (isRecord(o) ? o['const'] : undefined))
+      : undefined;
   switch (prop['type']) {
     case 'string':
       if (typeof value !== 'string') return 'must be text';

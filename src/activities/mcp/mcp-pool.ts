@@ -59,7 +59,10 @@ export function createMcpPool(config: McpConfig, clientInfo = { name: 'thoughtli
           })
         : new StreamableHTTPClientTransport(new URL(settings.url), { requestInit: { headers: settings.headers } });
     if (transport instanceof StdioClientTransport) {
-      transport.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS)));
+      transport.stderr?.on(
+        'data',
+        (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS)),
+      );
     }
     const client = new Client(clientInfo, { capabilities: { elicitation: {} } });
     const calls = new Set<ElicitHandler>();
@@ -69,13 +72,19 @@ export function createMcpPool(config: McpConfig, clientInfo = { name: 'thoughtli
     });
     client.onclose = () => {
       closed = true;
-      void open.get(server)?.then((c) => c.client === client && open.delete(server), () => undefined);
+      void open.get(server)?.then(
+        (c) => c.client === client && open.delete(server),
+        () => undefined,
+      );
     };
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     } catch (err) {
       await client.close().catch(() => undefined);
-      throw new McpUnavailableError(server, `could not connect: ${(err as Error).message}${stderr ? `; its stderr: ${stderr.trim()}` : ''}`);
+      throw new McpUnavailableError(
+        server,
+        `could not connect: ${(err as Error).message}${stderr ? `; its stderr: ${stderr.trim()}` : ''}`,
+      );
     }
     const pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
     return {
@@ -96,7 +105,7 @@ export function createMcpPool(config: McpConfig, clientInfo = { name: 'thoughtli
     has: (server) => Object.hasOwn(config.mcpServers, server),
     async connect(server) {
       const settings = Object.hasOwn(config.mcpServers, server) ? config.mcpServers[server] : undefined;
-      if (!settings) throw new McpUnavailableError(server, 'no such server in this worker\'s MCP config');
+      if (!settings) throw new McpUnavailableError(server, "no such server in this worker's MCP config");
       const current = open.get(server);
       if (current) {
         const connection = await current.catch(() => undefined);
@@ -117,7 +126,16 @@ export function createMcpPool(config: McpConfig, clientInfo = { name: 'thoughtli
     async close() {
       const all = [...open.values()];
       open.clear();
-      await Promise.all(all.map((p) => p.then((c) => c.client.close(), () => undefined).catch(() => undefined)));
+      await Promise.all(
+        all.map((p) =>
+          p
+            .then(
+              (c) => c.client.close(),
+              () => undefined,
+            )
+            .catch(() => undefined),
+        ),
+      );
     },
   };
 }
@@ -125,7 +143,10 @@ export function createMcpPool(config: McpConfig, clientInfo = { name: 'thoughtli
 /** The server could not be reached or went away: a retryable failure (the retry dials again). */
 export class McpUnavailableError extends Error {
   override readonly name = 'McpUnavailableError';
-  constructor(readonly server: string, reason: string) {
+  constructor(
+    readonly server: string,
+    reason: string,
+  ) {
     super(`MCP server "${server}" is unavailable: ${reason}`);
   }
 }

@@ -26,13 +26,30 @@ export function mcpObservation(result: CallToolResult, limit: number): unknown {
         references.push({ type: block.type, mimeType: block.mimeType, bytes: base64Bytes(block.data) });
         break;
       case 'resource_link':
-        references.push({ type: 'resource_link', uri: block.uri, name: block.name, ...(block.mimeType ? { mimeType: block.mimeType } : {}) });
+        references.push({
+          type: 'resource_link',
+          uri: block.uri,
+          name: block.name,
+          ...(block.mimeType ? { mimeType: block.mimeType } : {}),
+        });
         break;
       case 'resource': {
         const r = block.resource;
-        references.push('text' in r && typeof r.text === 'string'
-          ? { type: 'resource', uri: r.uri, ...(r.mimeType ? { mimeType: r.mimeType } : {}), text: r.text.slice(0, maxChars) }
-          : { type: 'resource', uri: r.uri, ...(r.mimeType ? { mimeType: r.mimeType } : {}), bytes: base64Bytes('blob' in r && typeof r.blob === 'string' ? r.blob : '') });
+        references.push(
+          'text' in r && typeof r.text === 'string'
+            ? {
+                type: 'resource',
+                uri: r.uri,
+                ...(r.mimeType ? { mimeType: r.mimeType } : {}),
+                text: r.text.slice(0, maxChars),
+              }
+            : {
+                type: 'resource',
+                uri: r.uri,
+                ...(r.mimeType ? { mimeType: r.mimeType } : {}),
+                bytes: base64Bytes('blob' in r && typeof r.blob === 'string' ? r.blob : ''),
+              },
+        );
         break;
       }
       default:
@@ -40,7 +57,8 @@ export function mcpObservation(result: CallToolResult, limit: number): unknown {
     }
   }
   const text = texts.join('\n');
-  if (result.isError) throw new ToolError(text || 'The MCP tool reported an error without a message.', { retryable: false });
+  if (result.isError)
+    throw new ToolError(text || 'The MCP tool reported an error without a message.', { retryable: false });
   if (result.structuredContent === undefined && references.length === 0) return text;
   return {
     ...(text ? { text } : {}),
@@ -69,7 +87,9 @@ function withoutBlobs(value: unknown, depth: number): unknown {
   const media = record['type'] === 'image' || record['type'] === 'audio';
   return Object.fromEntries(
     Object.entries(record).map(([key, item]) =>
-      typeof item === 'string' && (key === 'blob' || (media && key === 'data')) ? [`${key}Bytes`, base64Bytes(item)] : [key, withoutBlobs(item, depth + 1)],
+      typeof item === 'string' && (key === 'blob' || (media && key === 'data'))
+        ? [`${key}Bytes`, base64Bytes(item)]
+        : [key, withoutBlobs(item, depth + 1)],
     ),
   );
 }

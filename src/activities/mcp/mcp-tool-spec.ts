@@ -20,7 +20,10 @@ const UNSAFE_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066
 
 /** A server's text as the model, the chain and a terminal may see it: plain, and bounded. */
 export function plainText(text: string, maxChars: number): string {
-  return text.slice(0, maxChars * 2).replace(UNSAFE_TEXT, '').slice(0, maxChars);
+  return text
+    .slice(0, maxChars * 2)
+    .replace(UNSAFE_TEXT, '')
+    .slice(0, maxChars);
 }
 
 /** The name the model sees: `<server>__<tool>`. */
@@ -42,12 +45,17 @@ export function isOfferable(server: string, tool: Tool): boolean {
  */
 export function mcpToolSpec(server: string, settings: McpServerConfig, tool: Tool): ToolSpec {
   const name = mcpToolName(server, tool.name);
-  const policy: McpToolPolicy = { ...settings.thoughtline?.tools?.['*'], ...(Object.hasOwn(settings.thoughtline?.tools ?? {}, tool.name) ? settings.thoughtline!.tools![tool.name] : {}) };
+  const policy: McpToolPolicy = {
+    ...settings.thoughtline?.tools?.['*'],
+    ...(Object.hasOwn(settings.thoughtline?.tools ?? {}, tool.name) ? settings.thoughtline!.tools![tool.name] : {}),
+  };
   const hints = tool.annotations ?? {};
   const readOnly = policy.readOnly ?? hints.readOnlyHint === true;
   const destructive = !readOnly && hints.destructiveHint !== false;
   const approval = policy.approval ?? (destructive ? 'always' : 'never');
-  const description = plainText([tool.title, tool.description].filter(Boolean).join(': '), MAX_MCP_DESCRIPTION_CHARS) || `Tool ${tool.name} of the MCP server ${server}.`;
+  const description =
+    plainText([tool.title, tool.description].filter(Boolean).join(': '), MAX_MCP_DESCRIPTION_CHARS) ||
+    `Tool ${tool.name} of the MCP server ${server}.`;
   return {
     name,
     type: settings.thoughtline?.type ?? 'external',
@@ -68,8 +76,10 @@ export function mcpToolSpec(server: string, settings: McpServerConfig, tool: Too
 /** A schema the run's validator can read (the workflow builds a zod schema from it) and small enough to record. */
 function checkedSchema(name: string, schema: Tool['inputSchema']): Record<string, unknown> {
   const json = JSON.stringify(schema);
-  if (json.length > MAX_MCP_SCHEMA_CHARS) throw new McpSchemaError(name, `its input schema is ${json.length} characters; at most ${MAX_MCP_SCHEMA_CHARS}`);
-  if (nestedDeeperThan(json, MAX_MCP_SCHEMA_DEPTH)) throw new McpSchemaError(name, `its input schema is nested deeper than ${MAX_MCP_SCHEMA_DEPTH} levels`);
+  if (json.length > MAX_MCP_SCHEMA_CHARS)
+    throw new McpSchemaError(name, `its input schema is ${json.length} characters; at most ${MAX_MCP_SCHEMA_CHARS}`);
+  if (nestedDeeperThan(json, MAX_MCP_SCHEMA_DEPTH))
+    throw new McpSchemaError(name, `its input schema is nested deeper than ${MAX_MCP_SCHEMA_DEPTH} levels`);
   try {
     z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
   } catch (err) {
@@ -98,7 +108,10 @@ function nestedDeeperThan(json: string, max: number): boolean {
 /** A tool whose schema no run can use: not retried, since listing again gives the same schema. */
 export class McpSchemaError extends Error {
   override readonly name = 'McpSchemaError';
-  constructor(readonly toolName: string, reason: string) {
+  constructor(
+    readonly toolName: string,
+    reason: string,
+  ) {
     super(`MCP tool "${toolName}" cannot be offered: ${reason}.`);
   }
 }

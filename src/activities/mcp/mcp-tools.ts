@@ -46,35 +46,53 @@ export function createMcpTools(config: McpConfig): McpTools {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES && tools.length < MAX_MCP_TOOLS_PER_SERVER; page++) {
-      const listed = await connection.client.listTools(cursor ? { cursor } : {}).catch((err: unknown) => failed(connection, err));
+      const listed = await connection.client
+        .listTools(cursor ? { cursor } : {})
+        .catch((err: unknown) => failed(connection, err));
       tools.push(...listed.tools);
       cursor = listed.nextCursor;
       if (!cursor) break;
     }
     const allowed = settings.thoughtline?.allowTools;
-    const offered = tools.slice(0, MAX_MCP_TOOLS_PER_SERVER).filter((tool) => isOfferable(server, tool) && (!allowed || allowed.includes(tool.name)));
+    const offered = tools
+      .slice(0, MAX_MCP_TOOLS_PER_SERVER)
+      .filter((tool) => isOfferable(server, tool) && (!allowed || allowed.includes(tool.name)));
     // Two tools of one name: which one a call reaches would be the server's choice, so neither is offered.
     const seen = new Set<string>();
     for (const tool of offered) {
-      if (seen.has(tool.name)) throw new ToolError(`MCP server "${server}" offers two tools named "${tool.name}"; neither is offered.`, { retryable: false });
+      if (seen.has(tool.name))
+        throw new ToolError(`MCP server "${server}" offers two tools named "${tool.name}"; neither is offered.`, {
+          retryable: false,
+        });
       seen.add(tool.name);
     }
     const specs = offered.map((tool) => mcpToolSpec(server, settings, tool));
     const chars = JSON.stringify(specs).length;
     if (chars > MAX_MCP_SPECS_CHARS_PER_SERVER) {
-      throw new ToolError(`MCP server "${server}" offers ${chars} characters of tool specs; a run records at most ${MAX_MCP_SPECS_CHARS_PER_SERVER}. Name the tools this worker needs in thoughtline.allowTools.`, { retryable: false });
+      throw new ToolError(
+        `MCP server "${server}" offers ${chars} characters of tool specs; a run records at most ${MAX_MCP_SPECS_CHARS_PER_SERVER}. Name the tools this worker needs in thoughtline.allowTools.`,
+        { retryable: false },
+      );
     }
     return specs;
   }
 
   /** A failure of the connection itself: dropped, so the retry dials a new one. */
   async function failed(connection: McpConnection, err: unknown): Promise<never> {
-    if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed && err.code !== ErrorCode.RequestTimeout && connection.isOpen()) {
+    if (
+      err instanceof McpError &&
+      err.code !== ErrorCode.ConnectionClosed &&
+      err.code !== ErrorCode.RequestTimeout &&
+      connection.isOpen()
+    ) {
       throw new ToolError(`MCP server "${connection.server}" refused: ${err.message}`, { retryable: false });
     }
     await pool.discard(connection);
     const stderr = connection.stderrTail();
-    throw new McpUnavailableError(connection.server, `${(err as Error).message ?? String(err)}${stderr ? `; its stderr: ${stderr.slice(-500)}` : ''}`);
+    throw new McpUnavailableError(
+      connection.server,
+      `${(err as Error).message ?? String(err)}${stderr ? `; its stderr: ${stderr.slice(-500)}` : ''}`,
+    );
   }
 
   return {
@@ -94,7 +112,11 @@ export function createMcpTools(config: McpConfig): McpTools {
         const specs = listed.get(server)!;
         if (tool === '*') return specs;
         const spec = specs.find((s) => s.name === name);
-        if (!spec) throw new ToolError(`MCP server "${server}" offers no tool "${tool}" to this worker. It offers: ${specs.map((s) => s.name).join(', ') || '(none)'}.`, { retryable: false });
+        if (!spec)
+          throw new ToolError(
+            `MCP server "${server}" offers no tool "${tool}" to this worker. It offers: ${specs.map((s) => s.name).join(', ') || '(none)'}.`,
+            { retryable: false },
+          );
         return [spec];
       });
     },
@@ -102,7 +124,8 @@ export function createMcpTools(config: McpConfig): McpTools {
       const { server, tool } = splitMcpName(invocation.toolName)!;
       const settings = config.mcpServers[server]!;
       const allowed = settings.thoughtline?.allowTools;
-      if (allowed && !allowed.includes(tool)) throw new ToolError(`MCP tool "${invocation.toolName}" is not allowed on this worker.`, { retryable: false });
+      if (allowed && !allowed.includes(tool))
+        throw new ToolError(`MCP tool "${invocation.toolName}" is not allowed on this worker.`, { retryable: false });
       const connection = await pool.connect(server);
       const abort = new AbortController();
       const stop = () => abort.abort(context.signal.reason);
@@ -133,7 +156,11 @@ export function createMcpTools(config: McpConfig): McpTools {
       } catch (err) {
         if (asked) return { needsInput: asked };
         if (context.signal.aborted || err instanceof ToolError) throw err;
-        if (isInvalidContent(err)) throw new ToolError(`MCP tool "${invocation.toolName}" returned content that is not a valid MCP result: ${(err as Error).message.slice(0, 500)}`, { retryable: false });
+        if (isInvalidContent(err))
+          throw new ToolError(
+            `MCP tool "${invocation.toolName}" returned content that is not a valid MCP result: ${(err as Error).message.slice(0, 500)}`,
+            { retryable: false },
+          );
         return failed(connection, err);
       } finally {
         release();
@@ -146,5 +173,10 @@ export function createMcpTools(config: McpConfig): McpTools {
 
 /** The SDK checks results against the protocol's schema and throws zod's error when they do not fit. */
 function isInvalidContent(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'ZodError' || err.name === '$ZodError' || (err instanceof McpError && err.code === ErrorCode.InvalidParams && /result/i.test(err.message)));
+  return (
+    err instanceof Error &&
+    (err.name === 'ZodError' ||
+      err.name === '$ZodError' ||
+      (err instanceof McpError && err.code === ErrorCode.InvalidParams && /result/i.test(err.message)))
+  );
 }

@@ -52,7 +52,9 @@ export function classifyAnthropicError(error: unknown, options: { now?: number }
     return ApplicationFailure.create({
       ...decideOnStatus(classifyStatus(status), error.headers, options.now),
       // apiMessage is the body's error.message; error.message would be "429 {json}".
-      message: redact(`Anthropic API ${status}: ${error.error == null ? describeNonJsonBody(error) : (error.apiMessage ?? error.message)}`),
+      message: redact(
+        `Anthropic API ${status}: ${error.error == null ? describeNonJsonBody(error) : (error.apiMessage ?? error.message)}`,
+      ),
       details: [details],
     });
   }
@@ -77,7 +79,9 @@ export function classifyAnthropicError(error: unknown, options: { now?: number }
   return ApplicationFailure.create({
     type: missingCredential ? FailureType.ModelAuthentication : FailureType.ModelBadRequest,
     nonRetryable: true,
-    message: redact(`Anthropic call failed before a response${error instanceof AnthropicError ? ' (SDK)' : ''}: ${message}`),
+    message: redact(
+      `Anthropic call failed before a response${error instanceof AnthropicError ? ' (SDK)' : ''}: ${message}`,
+    ),
     ...(error instanceof Error ? { cause: error } : {}),
   });
 }
@@ -98,7 +102,10 @@ function classifyStreamErrorEvent(error: APIError): ApplicationFailure {
 
 /** E.g. `non-JSON body (text/html): "<html> <head><title>502 Bad Gateway</title>…"`; usually a proxy's page. */
 function describeNonJsonBody(error: APIError): string {
-  const body = error.message.replace(/^\d{3}\s*/, '').replace(/\s+/g, ' ').trim();
+  const body = error.message
+    .replace(/^\d{3}\s*/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   const contentType = error.headers?.get('content-type') ?? 'no content-type';
   if (body === '' || /status code \(no body\)$/.test(body)) return `empty body (${contentType})`;
   return `non-JSON body (${contentType}): ${JSON.stringify(body.length > 160 ? `${body.slice(0, 160)}…` : body)}`;

@@ -50,7 +50,9 @@ export function toMessageCreateParams(request: ModelRequest): Anthropic.MessageC
   if (request.system !== '') params.system = [{ type: 'text', text: request.system, cache_control: EPHEMERAL }];
   // The API rejects tool_choice without tools, and tools with an empty list add nothing.
   if (request.tools.length > 0) {
-    params.tools = request.tools.map((tool, i) => (i === request.tools.length - 1 ? { ...toTool(tool), cache_control: EPHEMERAL } : toTool(tool)));
+    params.tools = request.tools.map((tool, i) =>
+      i === request.tools.length - 1 ? { ...toTool(tool), cache_control: EPHEMERAL } : toTool(tool),
+    );
     params.tool_choice = request.toolChoice === 'none' ? { type: 'none' } : { type: 'auto' };
   }
   return params;
@@ -79,7 +81,12 @@ export function toMessageParam(message: ModelMessage): Anthropic.MessageParam {
     if (block.type === 'text') {
       if (block.text !== '') content.push({ type: 'text', text: block.text });
     } else {
-      content.push({ type: 'tool_result', tool_use_id: block.toolUseId, content: block.content, is_error: block.isError });
+      content.push({
+        type: 'tool_result',
+        tool_use_id: block.toolUseId,
+        content: block.content,
+        is_error: block.isError,
+      });
     }
   }
   return { role: 'user', content };
@@ -114,7 +121,12 @@ export function fromAnthropicMessage(message: AnthropicReplyFields): MappedReply
     if (block.type === 'text') content.push({ type: 'text', text: block.text });
     // Client tool input is always a JSON object; anything else would fail the tool's schema anyway.
     else if (block.type === 'tool_use') {
-      content.push({ type: 'tool_use', id: block.id, name: block.name, input: isRecord(block.input) ? block.input : {} });
+      content.push({
+        type: 'tool_use',
+        id: block.id,
+        name: block.name,
+        input: isRecord(block.input) ? block.input : {},
+      });
     } else if (block.type === 'thinking') {
       content.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
     } else if (block.type === 'redacted_thinking') {

@@ -31,8 +31,7 @@ export interface AnthropicProviderOptions {
  * runs tool calls from it.
  */
 export function createAnthropicProvider(options: AnthropicProviderOptions = {}): ModelProvider {
-  const client =
-    options.client ?? new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
+  const client = options.client ?? new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
   const prices = options.prices ?? CLAUDE_PRICES;
   const stream = options.stream ?? true;
 
@@ -43,7 +42,9 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
       const startedAt = Date.now();
       let message: Anthropic.Message;
       try {
-        message = stream ? await streamMessage(client, params, signal, hooks) : await client.messages.create(params, { signal });
+        message = stream
+          ? await streamMessage(client, params, signal, hooks)
+          : await client.messages.create(params, { signal });
       } catch (error) {
         // The SDK turns an abort into APIUserAbortError, which Temporal would report as a plain
         // failure; the activity's own cancellation reason (a CancelledFailure) must surface.
@@ -65,7 +66,14 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
  */
 function checkShape(message: unknown): Anthropic.Message {
   const m = message as Partial<Anthropic.Message> | null;
-  if (typeof m === 'object' && m !== null && Array.isArray(m.content) && typeof m.model === 'string' && typeof m.usage === 'object' && m.usage !== null) {
+  if (
+    typeof m === 'object' &&
+    m !== null &&
+    Array.isArray(m.content) &&
+    typeof m.model === 'string' &&
+    typeof m.usage === 'object' &&
+    m.usage !== null
+  ) {
     return m as Anthropic.Message;
   }
   const seen = typeof message === 'string' ? JSON.stringify(message.slice(0, 120)) : typeof message;

@@ -22,7 +22,10 @@ const BY_STATUS: Readonly<Record<number, StatusClass>> = {
 };
 
 /** A status's class: the provider's own entry if it has one, else the shared table, else by range. */
-export function classifyStatus(status: number, providerStatuses: Readonly<Record<number, StatusClass>> = {}): StatusClass {
+export function classifyStatus(
+  status: number,
+  providerStatuses: Readonly<Record<number, StatusClass>> = {},
+): StatusClass {
   const known = providerStatuses[status] ?? BY_STATUS[status];
   if (known !== undefined) return known;
   if (status >= 500) return [FailureType.ModelServerError, false];
@@ -41,7 +44,11 @@ export interface StatusDecision {
  * The decision for an HTTP error answer. The server's explicit `x-should-retry` overrides the
  * status's class, as both SDKs honour it; a retryable failure waits as long as the server asked.
  */
-export function decideOnStatus([type, nonRetryableByStatus]: StatusClass, headers: Headers | undefined, now?: number): StatusDecision {
+export function decideOnStatus(
+  [type, nonRetryableByStatus]: StatusClass,
+  headers: Headers | undefined,
+  now?: number,
+): StatusDecision {
   const shouldRetry = headers?.get('x-should-retry');
   const nonRetryable = shouldRetry === 'false' ? true : shouldRetry === 'true' ? false : nonRetryableByStatus;
   const delay = nonRetryable ? undefined : retryDelayMs(headers, now);

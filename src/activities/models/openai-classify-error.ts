@@ -37,7 +37,8 @@ interface ApiError {
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-const stringOf = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const stringOf = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
 
 /**
  * Reads the error shapes servers use: `{error: {message, type, code}}` (OpenAI, Ollama,
@@ -81,7 +82,8 @@ export function classifyOpenAIHttpError(
   const apiError = readApiError(parseJson(body));
   const contentType = headers.get('content-type') ?? 'no content-type';
   const what =
-    apiError?.message ?? (body.trim() === '' ? `empty body (${contentType})` : `unreadable body (${contentType}): ${bodySnippet(body)}`);
+    apiError?.message ??
+    (body.trim() === '' ? `empty body (${contentType})` : `unreadable body (${contentType}): ${bodySnippet(body)}`);
   const details: Record<string, unknown> = { status };
   if (apiError?.type !== undefined) details.apiErrorType = redact(apiError.type);
   if (apiError?.code !== undefined) details.apiErrorCode = apiError.code;
@@ -107,7 +109,12 @@ export function classifyOpenAIErrorPayload(payload: unknown, redact: RedactText)
   if (code !== undefined) details.apiErrorCode = code;
   if (typeof code === 'number' && code >= 400 && code <= 599) {
     const [type, nonRetryable] = classifyOpenAIStatus(code);
-    return ApplicationFailure.create({ type, nonRetryable, message: redact(`${PREFIX} error ${code} after 200: ${apiError.message}`), details: [details] });
+    return ApplicationFailure.create({
+      type,
+      nonRetryable,
+      message: redact(`${PREFIX} error ${code} after 200: ${apiError.message}`),
+      details: [details],
+    });
   }
   return ApplicationFailure.create({
     type: FailureType.ModelStreamIncomplete,
@@ -121,7 +128,9 @@ function describeCause(error: Error): string {
   const cause = error.cause;
   if (!(cause instanceof Error)) return error.message;
   const code = (cause as { code?: unknown }).code;
-  const parts = [typeof code === 'string' ? code : undefined, cause.message || undefined].filter((p) => p !== undefined);
+  const parts = [typeof code === 'string' ? code : undefined, cause.message || undefined].filter(
+    (p) => p !== undefined,
+  );
   return parts.length > 0 ? [...new Set(parts)].join(': ') : error.message;
 }
 
@@ -132,7 +141,8 @@ function describeCause(error: Error): string {
  */
 export function classifyOpenAIFetchError(error: unknown, redact: RedactText): ApplicationFailure {
   if (error instanceof ApplicationFailure) return error;
-  if (error instanceof TypeError && error.message === 'fetch failed') return connectionFailure(describeCause(error), redact);
+  if (error instanceof TypeError && error.message === 'fetch failed')
+    return connectionFailure(describeCause(error), redact);
   const message = error instanceof Error ? error.message : String(error);
   return ApplicationFailure.create({
     type: FailureType.ModelBadRequest,

@@ -52,13 +52,20 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleProvider
   const redact = createTextRedactor(options.apiKey);
 
   function headers(): Headers {
-    const out = new Headers({ 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json' });
+    const out = new Headers({
+      'content-type': 'application/json',
+      accept: stream ? 'text/event-stream' : 'application/json',
+    });
     if (options.apiKey !== undefined && options.apiKey !== '') out.set('authorization', `Bearer ${options.apiKey}`);
     for (const [name, value] of Object.entries(options.headers ?? {})) out.set(name, value);
     return out;
   }
 
-  async function call(request: ModelRequest, signal: AbortSignal, hooks: ModelCallHooks | undefined): Promise<MappedReply> {
+  async function call(
+    request: ModelRequest,
+    signal: AbortSignal,
+    hooks: ModelCallHooks | undefined,
+  ): Promise<MappedReply> {
     let response: Response;
     try {
       const body = JSON.stringify(toChatCompletionRequest(request, stream));
@@ -81,7 +88,8 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleProvider
     name: 'openai-compatible',
     async complete(request: ModelRequest, signal: AbortSignal, hooks?: ModelCallHooks): Promise<ModelReply> {
       const startedAt = Date.now();
-      const keepAlive = hooks?.heartbeat === undefined ? undefined : setInterval(() => hooks.heartbeat?.(), KEEPALIVE_HEARTBEAT_MS);
+      const keepAlive =
+        hooks?.heartbeat === undefined ? undefined : setInterval(() => hooks.heartbeat?.(), KEEPALIVE_HEARTBEAT_MS);
       let reply: MappedReply;
       try {
         reply = await call(request, signal, hooks);
@@ -105,14 +113,20 @@ async function readCompletion(response: Response, requestModel: string, redact: 
   try {
     text = await response.text();
   } catch (error) {
-    throw connectionFailure(`the connection broke while reading the reply: ${error instanceof Error ? error.message : String(error)}`, redact);
+    throw connectionFailure(
+      `the connection broke while reading the reply: ${error instanceof Error ? error.message : String(error)}`,
+      redact,
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     const contentType = response.headers.get('content-type') ?? 'no content-type';
-    throw badResponse(`status ${response.status} but the body is not JSON (${contentType}): ${bodySnippet(text) || '(empty)'}`, redact);
+    throw badResponse(
+      `status ${response.status} but the body is not JSON (${contentType}): ${bodySnippet(text) || '(empty)'}`,
+      redact,
+    );
   }
   if (typeof json === 'object' && json !== null && (json as { error?: unknown }).error != null) {
     throw classifyOpenAIErrorPayload(json, redact);

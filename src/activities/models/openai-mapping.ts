@@ -93,7 +93,12 @@ export function fromChatCompletion(completion: ChatCompletion, requestModel: str
 export function toMappedReply(reply: AssembledReply): MappedReply {
   const content: AssistantBlock[] = reply.text === '' ? [] : [{ type: 'text', text: reply.text }];
   for (const call of reply.toolCalls) {
-    content.push({ type: 'tool_use', id: call.id || newToolCallId(), name: call.name, input: parseArguments(call.arguments) });
+    content.push({
+      type: 'tool_use',
+      id: call.id || newToolCallId(),
+      name: call.name,
+      input: parseArguments(call.arguments),
+    });
   }
   return {
     content,
@@ -129,7 +134,12 @@ const count = (value: number | null | undefined): number =>
 export function toTokenUsage(usage: ChatUsage | null | undefined): TokenUsage {
   const prompt = count(usage?.prompt_tokens);
   const cached = Math.min(count(usage?.prompt_tokens_details?.cached_tokens), prompt);
-  return { inputTokens: prompt - cached, outputTokens: count(usage?.completion_tokens), cacheReadTokens: cached, cacheWriteTokens: 0 };
+  return {
+    inputTokens: prompt - cached,
+    outputTokens: count(usage?.completion_tokens),
+    cacheReadTokens: cached,
+    cacheWriteTokens: 0,
+  };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

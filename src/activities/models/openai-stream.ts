@@ -88,7 +88,10 @@ export async function readChatStream(
     }
   } catch (error) {
     if (error instanceof ApplicationFailure) throw error;
-    const why = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error);
+    const why =
+      error instanceof Error
+        ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}`
+        : String(error);
     throw streamIncomplete(`the connection broke mid-stream: ${why}`, redact);
   }
 
@@ -98,6 +101,7 @@ export async function readChatStream(
   }
   const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
   const nameless = toolCalls.find((call) => call.name === '');
-  if (nameless !== undefined) throw badResponse(`a streamed tool call has no function name (id "${nameless.id}")`, redact);
+  if (nameless !== undefined)
+    throw badResponse(`a streamed tool call has no function name (id "${nameless.id}")`, redact);
   return toMappedReply({ model, text, toolCalls, finishReason, usage });
 }

@@ -1,5 +1,12 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType, zeroUsage, type AssistantBlock, type ModelReply, type ModelRequest, type TokenUsage } from '../../shared';
+import {
+  FailureType,
+  zeroUsage,
+  type AssistantBlock,
+  type ModelReply,
+  type ModelRequest,
+  type TokenUsage,
+} from '../../shared';
 import type { ModelProvider } from '../../shared/model-provider';
 
 /** One canned turn: fixed content, or content computed from the request (e.g. to quote tool results). */
@@ -52,9 +59,12 @@ export function createScriptedModel(turns: readonly ScriptedTurn[]): ScriptedMod
       return reply;
     },
     verify() {
-      if (overrun > 0) throw new ScriptExhaustedError(`Scripted model was called ${overrun} time(s) past its ${turns.length} turns.`);
+      if (overrun > 0)
+        throw new ScriptExhaustedError(`Scripted model was called ${overrun} time(s) past its ${turns.length} turns.`);
       if (calls.length < turns.length) {
-        throw new ScriptExhaustedError(`Scripted model used ${calls.length} of ${turns.length} turns; the rest were never requested.`);
+        throw new ScriptExhaustedError(
+          `Scripted model used ${calls.length} of ${turns.length} turns; the rest were never requested.`,
+        );
       }
     },
   };

@@ -14,9 +14,15 @@ export async function cancelRun(workflowId: string, options: { reason?: string; 
     const handle = agents.getHandle(workflowId);
     await sendToOpenRun(agents, workflowId, 'cancel', async () => {
       if (options.hard) await handle.cancel();
-      else await handle.signal(cancelSignal, { by: userInfo().username, ...(options.reason ? { reason: options.reason } : {}) });
+      else
+        await handle.signal(cancelSignal, {
+          by: userInfo().username,
+          ...(options.reason ? { reason: options.reason } : {}),
+        });
     });
-    process.stdout.write(`${options.hard ? 'Cancellation requested through Temporal' : 'Cancel signal sent'} for ${workflowId}; follow it with: thoughtline watch ${workflowId}\n`);
+    process.stdout.write(
+      `${options.hard ? 'Cancellation requested through Temporal' : 'Cancel signal sent'} for ${workflowId}; follow it with: thoughtline watch ${workflowId}\n`,
+    );
   } finally {
     await agents.client.connection.close();
   }

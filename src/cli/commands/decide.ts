@@ -10,7 +10,13 @@ import { refuseIfEnded } from './require-open-run';
 
 /** The person the CLI acts for: flags first, then THOUGHTLINE_USER / THOUGHTLINE_ROLES, then the OS user. */
 export function actingPerson(config: Readonly<Config>, flags: { as?: string; roles?: string }): Person {
-  const roles = flags.roles !== undefined ? flags.roles.split(',').map((r) => r.trim()).filter(Boolean) : config.roles;
+  const roles =
+    flags.roles !== undefined
+      ? flags.roles
+          .split(',')
+          .map((r) => r.trim())
+          .filter(Boolean)
+      : config.roles;
   return { id: flags.as ?? config.user ?? userInfo().username, roles };
 }
 
@@ -27,20 +33,34 @@ export async function decideCall(
 ): Promise<ApprovalRecord> {
   const { agents, config } = await connect();
   try {
-    if (!options.approved && !options.reason?.trim()) throw new Error('reject needs --reason: the agent reads it to decide what to do instead.');
+    if (!options.approved && !options.reason?.trim())
+      throw new Error('reject needs --reason: the agent reads it to decide what to do instead.');
     await refuseIfEnded(agents, workflowId, options.approved ? 'approve' : 'reject');
-    const route = routeApproval(workflowId, await agents.pendingApprovals(workflowId), { callId, verb: options.approved ? 'approve' : 'reject' });
+    const route = routeApproval(workflowId, await agents.pendingApprovals(workflowId), {
+      callId,
+      verb: options.approved ? 'approve' : 'reject',
+    });
     if (route.kind === 'refuse') throw new Error(route.message);
-    if (!route.record) throw new Error(`No pending call ${route.callId} to show in ${workflowId}; nothing was decided.`);
+    if (!route.record)
+      throw new Error(`No pending call ${route.callId} to show in ${workflowId}; nothing was decided.`);
     writeSafe(process.stdout, `${renderPendingApproval(route.record, workflowId)}\n`);
     const verb = options.approved ? 'Approve' : 'Reject';
-    if (!options.yes && !(await confirm(`${verb} ${route.record.toolName} (${route.callId}) with the arguments above? [y/N] `))) {
+    if (
+      !options.yes &&
+      !(await confirm(`${verb} ${route.record.toolName} (${route.callId}) with the arguments above? [y/N] `))
+    ) {
       throw new Error('Not decided: answer y to decide, or pass --yes (for scripts).');
     }
     const by = actingPerson(config, options);
     // The run's own hash of what was shown: the view may redact the arguments it prints.
     const shown = route.record.argumentsHash;
-    const decided = await agents.decide(workflowId, { callId: route.callId, approved: options.approved, by, argumentsHash: shown, ...(options.reason ? { reason: options.reason } : {}) });
+    const decided = await agents.decide(workflowId, {
+      callId: route.callId,
+      approved: options.approved,
+      by,
+      argumentsHash: shown,
+      ...(options.reason ? { reason: options.reason } : {}),
+    });
     const where = route.workflowId === workflowId ? '' : ` in ${route.workflowId}`;
     writeSafe(process.stdout, `${decided.status} by ${by.id}: ${decided.toolName} (${decided.callId})${where}\n`);
     return decided;

@@ -9,7 +9,9 @@ import { connectOrStart, webUiLink } from '../runtime';
 /** `temporal` when it is on PATH; else the project-local copy the demo may have installed. */
 function temporalCommand(): string {
   const local = path.join(findProjectRoot(), '.thoughtline/bin/temporal');
-  const onPath = (process.env['PATH'] ?? '').split(path.delimiter).some((dir) => fs.existsSync(path.join(dir, 'temporal')));
+  const onPath = (process.env['PATH'] ?? '')
+    .split(path.delimiter)
+    .some((dir) => fs.existsSync(path.join(dir, 'temporal')));
   return onPath || !fs.existsSync(local) ? 'temporal' : path.relative(process.cwd(), local) || local;
 }
 import { runTask } from './run';
@@ -24,7 +26,8 @@ export const TEAM_TASK = 'Compare the weather in Paris, Tokyo and Berlin.';
 export const TEAM_AGENTS: Record<string, SubAgentDefinition> = {
   [WEATHER_AGENT]: {
     description: 'Finds the current weather of one city and answers with the reading.',
-    instructions: 'You find the current weather of the city you are given, with the get_weather tool, and answer with the reading.',
+    instructions:
+      'You find the current weather of the city you are given, with the get_weather tool, and answer with the reading.',
     tools: ['get_weather'],
     limits: { maxIterations: 4 },
   },
@@ -35,11 +38,14 @@ export async function demo(options: { team?: boolean } = {}): Promise<boolean> {
   const c = await connectOrStart();
   const task = options.team ? TEAM_TASK : DEMO_TASK;
   process.stdout.write(`\nThoughtline demo — task: ${task}\n`);
-  process.stdout.write(`Model: ${c.config.anthropicApiKey ? `Claude (${c.config.model})` : 'the offline model (no ANTHROPIC_API_KEY; docs/offline.md)'}\n\n`);
+  process.stdout.write(
+    `Model: ${c.config.anthropicApiKey ? `Claude (${c.config.model})` : 'the offline model (no ANTHROPIC_API_KEY; docs/offline.md)'}\n\n`,
+  );
   const extra = options.team ? { agentName: 'weather_lead', agents: TEAM_AGENTS, tokenBudget: 200_000 } : {};
   const result = await runTask({ task, json: false, embeddedWorker: true, ownWorker: true, extra }, c);
   const link = webUiLink(c.server, result.chain.chainId);
-  if (options.team) writeSafe(process.stdout, `\nThe tree of runs:\n${renderTree(await c.agents.tree(result.chain.chainId))}\n`);
+  if (options.team)
+    writeSafe(process.stdout, `\nThe tree of runs:\n${renderTree(await c.agents.tree(result.chain.chainId))}\n`);
   writeSafe(
     process.stdout,
     [

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import { CallerContext, redactSecrets, type ReasoningChain, type ViewerRole } from '../../shared';
 import type { AgentClient } from '../../client/agent-client';
 import { modelCallsGoneNote, modelCallsOfRun } from '../../client/history/model-call-history';
-import { buildAuditReport, sealReport, type AuditModelCall, type AuditReport, type ExportSigningKey } from '../../audit';
+import {
+  buildAuditReport,
+  sealReport,
+  type AuditModelCall,
+  type AuditReport,
+  type ExportSigningKey,
+} from '../../audit';
 import { readRunInput } from '../../client/read-run-input';
 import { runIdsOf } from '../../client/run-ids';
 import { renderAuditMarkdown } from '../render/render-audit-markdown';
@@ -20,24 +26,49 @@ export const MAX_EXPORT_DEPTH = 8;
 export const MAX_EXPORTED_MODEL_CALL_BYTES = 32 * 1024 * 1024;
 
 /** Who started the run and its tenant, from the chain, or for runs recorded before the chain named them, from the first input. */
-async function startedBy(agents: AgentClient, workflowId: string, firstRunId: string, chain: ReasoningChain): Promise<NonNullable<Parameters<typeof buildAuditReport>[0]['startedBy']>> {
-  const forkedFrom = chain.forkedFrom ? { forkedFrom: { workflowId: chain.forkedFrom.workflowId, atStep: chain.forkedFrom.atStep } } : {};
-  if (chain.caller) return { caller: { id: chain.caller.id, roles: chain.caller.roles ?? [] }, ...(chain.caller.tenant ? { tenant: chain.caller.tenant } : {}), ...forkedFrom };
+async function startedBy(
+  agents: AgentClient,
+  workflowId: string,
+  firstRunId: string,
+  chain: ReasoningChain,
+): Promise<NonNullable<Parameters<typeof buildAuditReport>[0]['startedBy']>> {
+  const forkedFrom = chain.forkedFrom
+    ? { forkedFrom: { workflowId: chain.forkedFrom.workflowId, atStep: chain.forkedFrom.atStep } }
+    : {};
+  if (chain.caller)
+    return {
+      caller: { id: chain.caller.id, roles: chain.caller.roles ?? [] },
+      ...(chain.caller.tenant ? { tenant: chain.caller.tenant } : {}),
+      ...forkedFrom,
+    };
   const input = await readRunInput(agents.client, workflowId, firstRunId).catch(() => ({}) as Record<string, unknown>);
   const caller = CallerContext.safeParse(input.caller);
   if (!caller.success) return forkedFrom;
-  return { caller: { id: caller.data.id, roles: caller.data.roles }, ...(caller.data.tenant ? { tenant: caller.data.tenant } : {}), ...forkedFrom };
+  return {
+    caller: { id: caller.data.id, roles: caller.data.roles },
+    ...(caller.data.tenant ? { tenant: caller.data.tenant } : {}),
+    ...forkedFrom,
+  };
 }
 
 /** The auditor's model calls, redacted like every view, up to the size limit. */
-async function auditedModelCalls(agents: AgentClient, workflowId: string, runIds: string[], report: AuditReport): Promise<Pick<AuditReport, 'modelCalls' | 'modelCallsUnavailable'>> {
+async function auditedModelCalls(
+  agents: AgentClient,
+  workflowId: string,
+  runIds: string[],
+  report: AuditReport,
+): Promise<Pick<AuditReport, 'modelCalls' | 'modelCallsUnavailable'>> {
   const gone = report.stepsUnavailable;
   let calls: AuditModelCall[];
   try {
     calls = await modelCallsOfRun(agents.client, workflowId, runIds, report.steps, gone);
   } catch (err) {
     const failure = (err as Error).message;
-    return { modelCallsUnavailable: gone ? modelCallsGoneNote(gone, { failure }) : `The model calls could not be rebuilt from the history: ${failure}` };
+    return {
+      modelCallsUnavailable: gone
+        ? modelCallsGoneNote(gone, { failure })
+        : `The model calls could not be rebuilt from the history: ${failure}`,
+    };
   }
   const partly = gone ? { modelCallsUnavailable: modelCallsGoneNote(gone, { calls }) } : {};
   const kept: AuditModelCall[] = [];
@@ -46,7 +77,10 @@ async function auditedModelCalls(agents: AgentClient, workflowId: string, runIds
     bytes += JSON.stringify(call).length;
     if (bytes > MAX_EXPORTED_MODEL_CALL_BYTES) {
       const limit = `Only the first ${kept.length} of ${calls.length} model calls fit the export's ${MAX_EXPORTED_MODEL_CALL_BYTES / 1024 / 1024} MiB limit for them.`;
-      return { modelCalls: kept, modelCallsUnavailable: partly.modelCallsUnavailable ? `${partly.modelCallsUnavailable} ${limit}` : limit };
+      return {
+        modelCalls: kept,
+        modelCallsUnavailable: partly.modelCallsUnavailable ? `${partly.modelCallsUnavailable} ${limit}` : limit,
+      };
     }
     kept.push(redactSecrets(call));
   }
@@ -58,13 +92,21 @@ async function auditedModelCalls(agents: AgentClient, workflowId: string, runIds
  * with its sub-agents' reports nested; the auditor's also carries every model call's whole
  * request and reply, rebuilt from the history. Not yet sealed.
  */
-export async function auditReport(agents: AgentClient, workflowId: string, role: ViewerRole, exportedBy?: { id: string; roles: string[] }, depth = 0): Promise<AuditReport> {
+export async function auditReport(
+  agents: AgentClient,
+  workflowId: string,
+  role: ViewerRole,
+  exportedBy?: { id: string; roles: string[] },
+  depth = 0,
+): Promise<AuditReport> {
   const handle = agents.getHandle(workflowId);
   const { status, runId } = await handle.describe();
   // Every part in the role's view: the result's top-level fields (the final answer, the error) too.
   const finished = status.name === 'COMPLETED' ? viewResult(await agents.result(workflowId), role) : undefined;
   // A long run's result carries its latest steps; the earlier Temporal runs hold the rest.
-  const chain = finished ? await agents.withEarlierSteps(workflowId, finished.chain, role) : await agents.chain(workflowId, role);
+  const chain = finished
+    ? await agents.withEarlierSteps(workflowId, finished.chain, role)
+    : await agents.chain(workflowId, role);
   const live = finished ? undefined : await agents.status(workflowId, role);
   const listed = await runIdsOf(agents.client, workflowId).catch(() => [runId]);
   const runIds = listed.length ? listed : [runId];
@@ -81,7 +123,8 @@ export async function auditReport(agents: AgentClient, workflowId: string, role:
   const calls = role === 'auditor' ? await auditedModelCalls(agents, workflowId, runIds, report) : {};
   const children: AuditReport[] = [];
   if (depth < MAX_EXPORT_DEPTH) {
-    for (const sub of chain.subAgents ?? []) children.push(await auditReport(agents, sub.workflowId, role, exportedBy, depth + 1));
+    for (const sub of chain.subAgents ?? [])
+      children.push(await auditReport(agents, sub.workflowId, role, exportedBy, depth + 1));
   }
   return { ...report, ...calls, ...(children.length ? { children } : {}) };
 }
@@ -119,7 +162,11 @@ export interface AuditBundle {
  * Agent runs (root runs: the ones started with the `ThoughtlineAgent` attribute) matching a
  * visibility query, newest first, each once however many Temporal runs it has.
  */
-export async function workflowIdsMatching(agents: AgentClient, query: string, limit: number): Promise<{ ids: string[]; truncated: boolean }> {
+export async function workflowIdsMatching(
+  agents: AgentClient,
+  query: string,
+  limit: number,
+): Promise<{ ids: string[]; truncated: boolean }> {
   const ids = new Set<string>();
   const full = `WorkflowType = 'agentWorkflow' AND ThoughtlineAgent IS NOT NULL AND (${query})`;
   for await (const run of agents.client.workflow.list({ query: full })) {
@@ -134,7 +181,10 @@ export async function workflowIdsMatching(agents: AgentClient, query: string, li
  * `export <id> --format json|md [--role R] [--out FILE] [--keyring FILE]`, or `export --query Q
  * [--limit N]` for many runs: sealed, and signed when a key is configured.
  */
-export async function exportRun(target: { workflowId: string } | { query: string; limit?: number }, options: ExportOptions): Promise<void> {
+export async function exportRun(
+  target: { workflowId: string } | { query: string; limit?: number },
+  options: ExportOptions,
+): Promise<void> {
   const { agents, config } = await connect();
   try {
     const keyring = options.keyring ?? config.exportKeyring;
@@ -151,8 +201,17 @@ export async function exportRun(target: { workflowId: string } | { query: string
       const { ids, truncated } = await workflowIdsMatching(agents, target.query, target.limit ?? DEFAULT_EXPORT_LIMIT);
       const reports: AuditReport[] = [];
       for (const id of ids) reports.push(await sealed(id));
-      const bundle: AuditBundle = { kind: 'thoughtline-audit-bundle', query: target.query, exportedAt: new Date().toISOString(), truncated, reports };
-      text = options.format === 'json' ? `${JSON.stringify(bundle, null, 2)}\n` : reports.map(renderAuditMarkdown).join('\n\n');
+      const bundle: AuditBundle = {
+        kind: 'thoughtline-audit-bundle',
+        query: target.query,
+        exportedAt: new Date().toISOString(),
+        truncated,
+        reports,
+      };
+      text =
+        options.format === 'json'
+          ? `${JSON.stringify(bundle, null, 2)}\n`
+          : reports.map(renderAuditMarkdown).join('\n\n');
       what = `${options.role} ${options.format} reports of ${reports.length} run(s) matching the query${truncated ? ' (more matched: raise --limit)' : ''}`;
     }
     if (options.out) {

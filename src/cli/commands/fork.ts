@@ -10,10 +10,13 @@ import { actingPerson } from './decide';
 
 function hazardLines(planned: PlannedFork): string {
   const { hazards, from } = planned.start;
-  if (hazards.length === 0) return `No side-effect hazards: no call after step ${from.keptThroughStep} changes anything the original's tools declare.\n`;
+  if (hazards.length === 0)
+    return `No side-effect hazards: no call after step ${from.keptThroughStep} changes anything the original's tools declare.\n`;
   return [
     `Side-effect hazards: calls the original made after step ${from.keptThroughStep} that the fork may make again (approvals never carry over; each keeps its policy):`,
-    ...hazards.map((h) => `  step ${h.stepNumber}: ${h.toolName} (${h.toolType}) · approval: ${h.approval} · ${h.because}`),
+    ...hazards.map(
+      (h) => `  step ${h.stepNumber}: ${h.toolName} (${h.toolType}) · approval: ${h.approval} · ${h.because}`,
+    ),
     '',
   ].join('\n');
 }
@@ -22,22 +25,36 @@ function hazardLines(planned: PlannedFork): string {
  * `fork <id> --at-step N [--model M] [--steer TEXT] [--tools a,b] [--dry-run] [--json]`: lists
  * the fork's hazards first, then starts it (not with --dry-run). The original is only read.
  */
-export async function forkCommand(workflowId: string, options: Omit<ForkOptions, 'caller'> & { dryRun: boolean; json: boolean; as?: string; roles?: string }): Promise<number> {
+export async function forkCommand(
+  workflowId: string,
+  options: Omit<ForkOptions, 'caller'> & { dryRun: boolean; json: boolean; as?: string; roles?: string },
+): Promise<number> {
   const { agents, config } = await connect();
   try {
     const person = actingPerson(config, options);
     const forkOptions: ForkOptions = { ...options, caller: { id: person.id, roles: person.roles } };
     try {
       const planned = await agents.planFork(workflowId, forkOptions);
-      if (!options.json) writeSafe(process.stdout, `Fork of ${workflowId} at step ${options.atStep}: keeps steps 1–${planned.start.from.keptThroughStep}${planned.start.change ? `, with ${planned.start.change}` : ''}.\n${hazardLines(planned)}`);
+      if (!options.json)
+        writeSafe(
+          process.stdout,
+          `Fork of ${workflowId} at step ${options.atStep}: keeps steps 1–${planned.start.from.keptThroughStep}${planned.start.change ? `, with ${planned.start.change}` : ''}.\n${hazardLines(planned)}`,
+        );
       if (options.dryRun) {
-        if (options.json) writeForStdout(`${JSON.stringify({ fork: planned.start.from, change: planned.start.change, hazards: planned.start.hazards }, null, 2)}\n`);
+        if (options.json)
+          writeForStdout(
+            `${JSON.stringify({ fork: planned.start.from, change: planned.start.change, hazards: planned.start.hazards }, null, 2)}\n`,
+          );
         return 0;
       }
       // Starts what was planned and shown, not a second reading of the original.
       const handle = await agents.start(planned.input, { workflowId: forkWorkflowId(workflowId) });
-      if (options.json) writeForStdout(`${JSON.stringify({ workflowId: handle.workflowId, fork: planned.start.from, change: planned.start.change, hazards: planned.start.hazards }, null, 2)}\n`);
-      else writeSafe(process.stdout, `Started ${handle.workflowId}. Follow it: thoughtline watch ${handle.workflowId}\n`);
+      if (options.json)
+        writeForStdout(
+          `${JSON.stringify({ workflowId: handle.workflowId, fork: planned.start.from, change: planned.start.change, hazards: planned.start.hazards }, null, 2)}\n`,
+        );
+      else
+        writeSafe(process.stdout, `Started ${handle.workflowId}. Follow it: thoughtline watch ${handle.workflowId}\n`);
       return 0;
     } catch (err) {
       if (!(err instanceof ForkError)) throw err;
@@ -50,15 +67,24 @@ export async function forkCommand(workflowId: string, options: Omit<ForkOptions,
 }
 
 /** `chain <id> --as-of N`: the chain, the spend and the plan as they stood once step N was recorded. */
-export async function printChainAsOf(workflowId: string, asOfStep: number, options: { json: boolean; role: ViewerRole }): Promise<void> {
+export async function printChainAsOf(
+  workflowId: string,
+  asOfStep: number,
+  options: { json: boolean; role: ViewerRole },
+): Promise<void> {
   const { agents } = await connect();
   try {
     const then = chainAsOf(await agents.chain(workflowId, options.role), asOfStep);
     if (options.json) return writeForStdout(`${JSON.stringify(then, null, 2)}\n`);
     const { chain, ledger } = then;
     const spend = `iteration ${ledger.iteration} · ${ledger.modelCalls} model call(s), ${ledger.toolCalls} tool call(s) · ${ledger.usage.inputTokens + ledger.usage.outputTokens} tokens · $${ledger.costUsd.toFixed(4)}`;
-    const plan = chain.plan ? `\nplan: ${chain.plan.tasks.map((t) => `[${t.status}] ${t.description}`).join(' · ')}` : '';
-    writeSafe(process.stdout, `${chain.agentName}: ${chain.task}\nas of step ${asOfStep}: ${chain.status} · ${spend}${plan}\n\n`);
+    const plan = chain.plan
+      ? `\nplan: ${chain.plan.tasks.map((t) => `[${t.status}] ${t.description}`).join(' · ')}`
+      : '';
+    writeSafe(
+      process.stdout,
+      `${chain.agentName}: ${chain.task}\nas of step ${asOfStep}: ${chain.status} · ${spend}${plan}\n\n`,
+    );
     const body = chain.steps.map(renderStep).join('\n');
     if (body) writeSafe(process.stdout, `${body}\n`);
   } finally {

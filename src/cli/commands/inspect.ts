@@ -18,19 +18,28 @@ import { writeForStdout, writeSafe } from '../render/terminal-safe';
  * finished, in a role's view, whole or one page of steps; with `expand`, each sub-agent's chain
  * under its result, recursively.
  */
-export async function printChain(workflowId: string, options: { json: boolean; role: ViewerRole; expand?: boolean; page?: ChainPage }): Promise<void> {
+export async function printChain(
+  workflowId: string,
+  options: { json: boolean; role: ViewerRole; expand?: boolean; page?: ChainPage },
+): Promise<void> {
   const c = await connect();
   const { agents } = c;
   try {
     const { json, role } = options;
     const { expanded, chain } = await readServed(c, workflowId, async () => {
       const withChildren = options.expand ? await agents.expandedChain(workflowId, role) : undefined;
-      return { expanded: withChildren, chain: withChildren?.chain ?? (await agents.chain(workflowId, role, options.page)) };
+      return {
+        expanded: withChildren,
+        chain: withChildren?.chain ?? (await agents.chain(workflowId, role, options.page)),
+      };
     });
     if (json) writeForStdout(`${JSON.stringify(expanded ?? chain, null, 2)}\n`);
     else {
       const hidden = chain.view?.hiddenSteps ? ` · ${chain.view.hiddenSteps} steps hidden in this view` : '';
-      writeSafe(process.stdout, `${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${role}${hidden}\n\n`);
+      writeSafe(
+        process.stdout,
+        `${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${role}${hidden}\n\n`,
+      );
       if (chain.unavailable) writeSafe(process.stdout, `${renderUnavailable(chain.unavailable)}\n\n`);
       const body = expanded ? renderExpandedChain(expanded) : chain.steps.map(renderStep).join('\n');
       if (body) writeSafe(process.stdout, `${body}\n`);
@@ -50,8 +59,12 @@ export async function printChain(workflowId: string, options: { json: boolean; r
 export async function watchRun(workflowId: string): Promise<boolean> {
   const { agents, config } = await connect();
   await requireServedRun(agents, workflowId, config.taskQueue);
-  const follower = config.server ? new AgentClient({ client: agents.client, taskQueue: agents.taskQueue, server: config.server }) : agents;
-  const stopStallWatch = watchForStall(agents.client, workflowId, ({ waitedMs, taskQueue }) => log(stallAdvice(workflowId, waitedMs, taskQueue, config.taskQueue)));
+  const follower = config.server
+    ? new AgentClient({ client: agents.client, taskQueue: agents.taskQueue, server: config.server })
+    : agents;
+  const stopStallWatch = watchForStall(agents.client, workflowId, ({ waitedMs, taskQueue }) =>
+    log(stallAdvice(workflowId, waitedMs, taskQueue, config.taskQueue)),
+  );
   const result = await printFollowed(follower.follow(workflowId), process.stdout).finally(stopStallWatch);
   writeSafe(process.stdout, `\n${renderSummary(result)}\n`);
   await agents.client.connection.close();

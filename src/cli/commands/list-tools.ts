@@ -42,7 +42,8 @@ export function formatToolTable(rows: readonly ToolRow[]): string {
   if (rows.length === 0) return 'No tools.\n';
   const cells = rows.map((row) => COLUMNS.map(([, get]) => get(row)));
   const widths = COLUMNS.map(([title], i) => Math.max(title.length, ...cells.map((line) => line[i]!.length)));
-  const line = (values: readonly string[]): string => values.map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i]!))).join('  ');
+  const line = (values: readonly string[]): string =>
+    values.map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i]!))).join('  ');
   const out = [line(COLUMNS.map(([title]) => title)), ...cells.map(line), ''];
   for (const row of rows) out.push(`${row.name}: ${row.description.replace(/\s+/g, ' ').slice(0, 200)}`);
   return `${out.join('\n')}\n`;

@@ -10,7 +10,13 @@ async function howItEnded(agents: AgentClient, workflowId: string, temporalStatu
   const status = temporalStatus.toLowerCase().replace('_', ' ');
   if (temporalStatus !== 'COMPLETED') return status;
   // The agent's own reason (a graceful cancel completes too); unreadable without the run's keys.
-  const reason = await agents.getHandle(workflowId).result().then((r) => r.terminationReason, () => undefined);
+  const reason = await agents
+    .getHandle(workflowId)
+    .result()
+    .then(
+      (r) => r.terminationReason,
+      () => undefined,
+    );
   return reason ? `${status}: ${reason}` : status;
 }
 
@@ -18,14 +24,21 @@ async function howItEnded(agents: AgentClient, workflowId: string, temporalStatu
 export async function refuseIfEnded(agents: AgentClient, workflowId: string, nothingTo: string): Promise<void> {
   const { status } = await agents.getHandle(workflowId).describe();
   if (status.name === 'RUNNING') return;
-  throw new RunEndedError(`run ${workflowId} has ended (${await howItEnded(agents, workflowId, status.name)}); nothing to ${nothingTo}.`);
+  throw new RunEndedError(
+    `run ${workflowId} has ended (${await howItEnded(agents, workflowId, status.name)}); nothing to ${nothingTo}.`,
+  );
 }
 
 /**
  * Sends a message to a running run. Checked before, and again after a failure, since the run may
  * end in between: then the person reads that it ended, not Temporal's "already completed".
  */
-export async function sendToOpenRun<T>(agents: AgentClient, workflowId: string, nothingTo: string, send: () => Promise<T>): Promise<T> {
+export async function sendToOpenRun<T>(
+  agents: AgentClient,
+  workflowId: string,
+  nothingTo: string,
+  send: () => Promise<T>,
+): Promise<T> {
   await refuseIfEnded(agents, workflowId, nothingTo);
   try {
     return await send();

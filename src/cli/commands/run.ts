@@ -15,7 +15,15 @@ import { readErrorText } from '../../client/read-error-text';
 import { renderSummary } from '../render/render-step';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import { checkAgentTools } from '../run-extras';
-import { BUILT_IN_TOOLS, connectOrStart, log, startWorker, webUiLink, type Connected, type RunningWorker } from '../runtime';
+import {
+  BUILT_IN_TOOLS,
+  connectOrStart,
+  log,
+  startWorker,
+  webUiLink,
+  type Connected,
+  type RunningWorker,
+} from '../runtime';
 import { printFollowed } from '../watch-printer';
 import { actingPerson } from './decide';
 
@@ -59,16 +67,24 @@ export async function runTask(options: RunOptions, connected?: Connected): Promi
 
 async function runFollowed(options: RunOptions, c: Connected, interruption: Interruption): Promise<AgentResult> {
   const workflowId = options.workflowId ?? `agent-${randomUUID()}`;
-  if (options.recordTo && !options.embeddedWorker) throw new Error('--record needs the embedded worker (drop --no-worker).');
+  if (options.recordTo && !options.embeddedWorker)
+    throw new Error('--record needs the embedded worker (drop --no-worker).');
   const placement = await placeRun(c.agents.client, c.config.taskQueue, {
     standingOnly: !options.embeddedWorker,
     ownOnly: Boolean(options.recordTo || options.ownWorker || options.mcp),
   });
   // This process's worker serves the built-in tools: a sub-agent naming any other is refused before
   // the run starts. A standing worker's tools are not known here; its run finds out itself.
-  if (placement.worker === 'own' && options.extra?.agents) checkAgentTools(options.extra.agents, BUILT_IN_TOOLS.map((t) => t.name), 'the --agents file');
+  if (placement.worker === 'own' && options.extra?.agents)
+    checkAgentTools(
+      options.extra.agents,
+      BUILT_IN_TOOLS.map((t) => t.name),
+      'the --agents file',
+    );
   if (placement.worker === 'standing' && options.embeddedWorker) {
-    log(`a worker already polls task queue "${placement.taskQueue}": the run goes to it, with its tools and model, and this process runs none (--record runs its own).`);
+    log(
+      `a worker already polls task queue "${placement.taskQueue}": the run goes to it, with its tools and model, and this process runs none (--record runs its own).`,
+    );
   }
   const recorder = options.recordTo ? countingRecorder(options.recordTo, workflowId, c) : undefined;
   const worker =
@@ -80,13 +96,24 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
       : undefined;
   const out = options.json ? process.stderr : process.stdout;
   try {
-    const handle = await startRun(new AgentClient({ client: c.agents.client, taskQueue: placement.taskQueue }), runInput(options, c), workflowId);
+    const handle = await startRun(
+      new AgentClient({ client: c.agents.client, taskQueue: placement.taskQueue }),
+      runInput(options, c),
+      workflowId,
+    );
     out.write(`Started ${handle.workflowId}\n`);
     interruption.arm();
     const link = webUiLink(c.server, handle.workflowId);
     if (link) out.write(`Web UI: ${link}\n\n`);
     const outcome = await follow(options, c, handle.workflowId, worker, interruption);
-    if (outcome.kind !== 'ended') return await stopFollowing(outcome, { workflowId, placement, worker, interruption, configuredQueue: c.config.taskQueue });
+    if (outcome.kind !== 'ended')
+      return await stopFollowing(outcome, {
+        workflowId,
+        placement,
+        worker,
+        interruption,
+        configuredQueue: c.config.taskQueue,
+      });
     const { result } = outcome;
     // The auditor's view: every step, secrets redacted, as everywhere else a result is shown.
     if (options.json) writeForStdout(`${JSON.stringify(viewResult(result, 'auditor'), null, 2)}\n`);
@@ -104,10 +131,17 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
   }
 }
 
-type FollowOutcome = { kind: 'ended'; result: AgentResult } | { kind: 'interrupted' } | { kind: 'worker-stopped'; error: string };
+type FollowOutcome =
+  { kind: 'ended'; result: AgentResult } | { kind: 'interrupted' } | { kind: 'worker-stopped'; error: string };
 
 /** Follows the run until it ends, Ctrl-C, or this process's worker stops; warns when nobody takes its tasks. */
-async function follow(options: RunOptions, c: Connected, workflowId: string, worker: RunningWorker | undefined, interruption: Interruption): Promise<FollowOutcome> {
+async function follow(
+  options: RunOptions,
+  c: Connected,
+  workflowId: string,
+  worker: RunningWorker | undefined,
+  interruption: Interruption,
+): Promise<FollowOutcome> {
   const stopStallWatch = watchForStall(c.agents.client, workflowId, ({ waitedMs, taskQueue }) =>
     log(stallAdvice(workflowId, waitedMs, taskQueue, c.config.taskQueue)),
   );
@@ -134,7 +168,13 @@ async function follow(options: RunOptions, c: Connected, workflowId: string, wor
 /** Says where the run stands and how to resume it, stops this process's worker, and exits. */
 async function stopFollowing(
   outcome: Exclude<FollowOutcome, { kind: 'ended' }>,
-  at: { workflowId: string; placement: RunPlacement; worker: RunningWorker | undefined; interruption: Interruption; configuredQueue: string },
+  at: {
+    workflowId: string;
+    placement: RunPlacement;
+    worker: RunningWorker | undefined;
+    interruption: Interruption;
+    configuredQueue: string;
+  },
 ): Promise<never> {
   const { workflowId, placement, worker, interruption } = at;
   // The SDK stops the worker on Ctrl-C too, so which promise won the race says less than the flag.
@@ -145,9 +185,15 @@ async function stopFollowing(
     placement.worker === 'own'
       ? `The run keeps its state in Temporal; nothing advances it until a worker polls task queue "${placement.taskQueue}".`
       : `The run keeps its state in Temporal and goes on on the workers of task queue "${placement.taskQueue}".`;
-  const next = placement.worker === 'own' ? resumeAdvice(workflowId, placement.taskQueue, at.configuredQueue) : `Follow it again with:\n  thoughtline watch ${workflowId}`;
+  const next =
+    placement.worker === 'own'
+      ? resumeAdvice(workflowId, placement.taskQueue, at.configuredQueue)
+      : `Follow it again with:\n  thoughtline watch ${workflowId}`;
   process.stderr.write(`\n${what} ${where}\n${next}\n`);
-  await Promise.race([worker?.shutdown().catch(() => undefined), new Promise((r) => setTimeout(r, WORKER_STOP_MS).unref())]);
+  await Promise.race([
+    worker?.shutdown().catch(() => undefined),
+    new Promise((r) => setTimeout(r, WORKER_STOP_MS).unref()),
+  ]);
   process.exit(interruption.happened ? INTERRUPTED_EXIT_CODE : 1);
 }
 
@@ -177,7 +223,8 @@ function countingRecorder(file: string, workflowId: string, c: Connected) {
       if (id === workflowId) written++;
     },
     // MCP tools are not wrapped: they are not ToolDefinitions of this process.
-    wrapTools: (defined: readonly ToolDefinition[]) => recordToolCalls(defined, file, { workflowId, secrets, onRecord: () => (tools += 1) }),
+    wrapTools: (defined: readonly ToolDefinition[]) =>
+      recordToolCalls(defined, file, { workflowId, secrets, onRecord: () => (tools += 1) }),
     count: () => written,
     toolCount: () => tools,
   };
@@ -189,6 +236,8 @@ async function startRun(agents: AgentClient, init: AgentInputInit, workflowId: s
     return await agents.start(init, { workflowId });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    throw new Error(`a run with id ${workflowId} is already running; watch it with:\n  thoughtline watch ${workflowId}\nor choose another --workflow-id.`);
+    throw new Error(
+      `a run with id ${workflowId} is already running; watch it with:\n  thoughtline watch ${workflowId}\nor choose another --workflow-id.`,
+    );
   }
 }

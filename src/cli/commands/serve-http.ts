@@ -35,7 +35,8 @@ export interface ServeHttpOptions {
 }
 
 /** `--tokens`, else THOUGHTLINE_TOKENS, else `.thoughtline/tokens.json` under the working directory. */
-export const defaultTokenFile = (): string => process.env.THOUGHTLINE_TOKENS || path.join('.thoughtline', 'tokens.json');
+export const defaultTokenFile = (): string =>
+  process.env.THOUGHTLINE_TOKENS || path.join('.thoughtline', 'tokens.json');
 
 /**
  * `serve`: the HTTP API (and the viewer) in front of the Temporal server, until Ctrl-C or
@@ -45,21 +46,38 @@ export const defaultTokenFile = (): string => process.env.THOUGHTLINE_TOKENS || 
 export async function serveHttp(options: ServeHttpOptions): Promise<number> {
   const host = options.host ?? '127.0.0.1';
   const missing = missingOidcFlags(options.oidc);
-  if (missing.length > 0) throw new UsageError(`OIDC needs --oidc-issuer, --oidc-audience and --oidc-jwks-url; missing ${missing.join(', ')}.`);
+  if (missing.length > 0)
+    throw new UsageError(
+      `OIDC needs --oidc-issuer, --oidc-audience and --oidc-jwks-url; missing ${missing.join(', ')}.`,
+    );
   for (const flag of ['tools', 'mcp', 'unversioned', 'keep-current'] as const) {
-    const given = flag === 'tools' || flag === 'mcp' ? options[flag] : flag === 'unversioned' ? options.versioning?.unversioned : options.versioning?.keepCurrent;
-    if (given && !options.withWorker) throw new UsageError(`--${flag} is for the worker: add --with-worker, or give --${flag} to "thoughtline worker".`);
+    const given =
+      flag === 'tools' || flag === 'mcp'
+        ? options[flag]
+        : flag === 'unversioned'
+          ? options.versioning?.unversioned
+          : options.versioning?.keepCurrent;
+    if (given && !options.withWorker)
+      throw new UsageError(
+        `--${flag} is for the worker: add --with-worker, or give --${flag} to "thoughtline worker".`,
+      );
   }
   // Read first: a bad config file is reported before anything starts.
   const mcp = options.mcp ? await loadMcpConfig(options.mcp) : undefined;
-  if (options.requireSignatures && !options.signingKeys) throw new UsageError('--require-signatures needs --signing-keys FILE: the keys the server signs decisions with.');
+  if (options.requireSignatures && !options.signingKeys)
+    throw new UsageError('--require-signatures needs --signing-keys FILE: the keys the server signs decisions with.');
   const tokenFile = path.resolve(options.tokens ?? defaultTokenFile());
   const oidc = await oidcFromFlags(options.oidc);
   let devToken: string | undefined;
   if (!fs.existsSync(tokenFile) && !oidc) {
-    if (!isLoopback(host)) throw new UsageError(`No token file at ${tokenFile} and no OIDC: create tokens first (thoughtline token --id NAME --roles ROLES) before serving on ${host}.`);
+    if (!isLoopback(host))
+      throw new UsageError(
+        `No token file at ${tokenFile} and no OIDC: create tokens first (thoughtline token --id NAME --roles ROLES) before serving on ${host}.`,
+      );
     devToken = createDevTokenFile(tokenFile);
-    log(`created ${tokenFile} with a token for "you" (roles developer, auditor, approver); add people with: thoughtline token --id NAME --roles ROLES`);
+    log(
+      `created ${tokenFile} with a token for "you" (roles developer, auditor, approver); add people with: thoughtline token --id NAME --roles ROLES`,
+    );
   }
   const tokens = fs.existsSync(tokenFile) || !oidc ? createTokenFileAuthenticator({ file: tokenFile, log }) : undefined;
   const auth = createCombinedAuthenticator({ ...(tokens ? { tokens } : {}), ...(oidc ? { oidc } : {}) });
@@ -70,7 +88,13 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
   let worker: RunningWorker | undefined;
   try {
     const deployment = standingDeployment(connected.config.taskQueue, options.versioning ?? {});
-    worker = options.withWorker ? await startWorker(connected, options.tools ? loadToolsModule(options.tools) : [], { events: bus, ...(mcp ? { mcp } : {}), ...(deployment ? { deployment } : {}) }) : undefined;
+    worker = options.withWorker
+      ? await startWorker(connected, options.tools ? loadToolsModule(options.tools) : [], {
+          events: bus,
+          ...(mcp ? { mcp } : {}),
+          ...(deployment ? { deployment } : {}),
+        })
+      : undefined;
     const server = await createServer({
       agents: connected.agents,
       auth,
@@ -85,9 +109,16 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
     // Listening for the signal before saying it serves: a SIGTERM sent on seeing the line must
     // find the handler, not the default action (the process killed, exit code lost).
     const signalled = untilSignal();
-    log(`serving ${server.url} (API under /v1, OpenAPI at /v1/openapi.json)${worker ? ` with a worker on task queue "${connected.config.taskQueue}", ${versionLine(worker.worker, options.versioning?.keepCurrent)}` : ''}; tokens from ${tokenFile}${oidc ? ' and OIDC' : ''}. Ctrl-C stops it.`);
-    process.stdout.write(devToken ? `Open ${server.url}/#token=${devToken}\n` : `Viewer at ${server.url}/ (sign in with your token)\n`);
-    const ended = await Promise.race([signalled, (worker?.done ?? new Promise<never>(() => {})).then(() => 'worker' as const)]);
+    log(
+      `serving ${server.url} (API under /v1, OpenAPI at /v1/openapi.json)${worker ? ` with a worker on task queue "${connected.config.taskQueue}", ${versionLine(worker.worker, options.versioning?.keepCurrent)}` : ''}; tokens from ${tokenFile}${oidc ? ' and OIDC' : ''}. Ctrl-C stops it.`,
+    );
+    process.stdout.write(
+      devToken ? `Open ${server.url}/#token=${devToken}\n` : `Viewer at ${server.url}/ (sign in with your token)\n`,
+    );
+    const ended = await Promise.race([
+      signalled,
+      (worker?.done ?? new Promise<never>(() => {})).then(() => 'worker' as const),
+    ]);
     log(ended === 'worker' ? 'the worker stopped by itself; stopping' : 'stopping');
     await server.close();
     return ended === 'worker' ? 1 : 0;

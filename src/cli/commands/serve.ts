@@ -18,7 +18,10 @@ export async function dev(port?: number): Promise<number> {
     return 0;
   }
   log(`dev server on ${server.address}${server.uiUrl ? `, Web UI ${server.uiUrl}` : ''}. Ctrl-C stops it.`);
-  const ended = await Promise.race([untilSignal().then(() => undefined), server.exited ?? new Promise<never>(() => {})]);
+  const ended = await Promise.race([
+    untilSignal().then(() => undefined),
+    server.exited ?? new Promise<never>(() => {}),
+  ]);
   if (ended !== undefined) {
     log(`${ended}; its output is in ${thoughtlinePaths(findProjectRoot()).logFile}`);
     return 1;
@@ -54,8 +57,13 @@ export async function worker(toolsModule?: string, mcpFile?: string, versioning:
   const mcp = mcpFile ? await loadMcpConfig(mcpFile) : undefined;
   const connected = await connectOrStart();
   const deployment = standingDeployment(connected.config.taskQueue, versioning);
-  const running = await startWorker(connected, toolsModule ? loadToolsModule(toolsModule) : [], { ...(mcp ? { mcp } : {}), ...(deployment ? { deployment } : {}) });
-  log(`worker polling task queue "${connected.config.taskQueue}" on ${connected.server.address}, ${versionLine(running.worker, versioning.keepCurrent)}. Ctrl-C stops it.`);
+  const running = await startWorker(connected, toolsModule ? loadToolsModule(toolsModule) : [], {
+    ...(mcp ? { mcp } : {}),
+    ...(deployment ? { deployment } : {}),
+  });
+  log(
+    `worker polling task queue "${connected.config.taskQueue}" on ${connected.server.address}, ${versionLine(running.worker, versioning.keepCurrent)}. Ctrl-C stops it.`,
+  );
   await Promise.race([untilSignal(), running.done]);
   await running.shutdown();
 }

@@ -23,6 +23,8 @@ export function generateSigningKey(id?: string): SigningKeyEntry {
 export function printSigningKey(options: { id?: string } = {}): number {
   const { id, privateKey, publicKey } = generateSigningKey(options.id);
   process.stdout.write(`${JSON.stringify({ id, privateKey })}\n`);
-  process.stderr.write(`Add this entry FIRST in "keys" of your keyring file (chmod 600); public key ${publicKey}. See docs/signed-decisions.md for rotation.\n`);
+  process.stderr.write(
+    `Add this entry FIRST in "keys" of your keyring file (chmod 600); public key ${publicKey}. See docs/signed-decisions.md for rotation.\n`,
+  );
   return 0;
 }

@@ -22,7 +22,9 @@ export async function answerRun(workflowId: string, text: string, flags: { as?: 
     await refuseIfEnded(agents, workflowId, 'answer');
     const status = await agents.status(workflowId);
     if (status.openQuestion) writeSafe(process.stdout, `Question: ${status.openQuestion.question}\n`);
-    const reply = await sendToOpenRun(agents, workflowId, 'answer', () => agents.answer(workflowId, text, actingPerson(config, flags).id));
+    const reply = await sendToOpenRun(agents, workflowId, 'answer', () =>
+      agents.answer(workflowId, text, actingPerson(config, flags).id),
+    );
     writeSafe(process.stdout, `${reply}\n`);
   } finally {
     await agents.client.connection.close();

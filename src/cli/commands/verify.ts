@@ -4,7 +4,8 @@ import { UsageError } from '../usage-error';
 
 function describe(check: ReportCheck): string {
   const sig = check.signature;
-  if (check.anchor === 'final_hash') return `its final hash is the one you gave${sig.state === 'unsigned' ? '' : `; ${signatureText(check)}`}`;
+  if (check.anchor === 'final_hash')
+    return `its final hash is the one you gave${sig.state === 'unsigned' ? '' : `; ${signatureText(check)}`}`;
   return signatureText(check);
 }
 
@@ -25,7 +26,9 @@ function signatureText(check: ReportCheck): string {
 /** The reports a file holds: one report, or a bundle of them (`export --query`). */
 function reportsIn(json: unknown): unknown[] {
   const bundle = json as { kind?: unknown; reports?: unknown };
-  return bundle && bundle.kind === 'thoughtline-audit-bundle' && Array.isArray(bundle.reports) ? bundle.reports : [json];
+  return bundle && bundle.kind === 'thoughtline-audit-bundle' && Array.isArray(bundle.reports)
+    ? bundle.reports
+    : [json];
 }
 
 /**
@@ -46,7 +49,9 @@ export function verifyExport(file: string, options: { publicKeys?: string[]; fin
   try {
     json = JSON.parse(text);
   } catch {
-    process.stdout.write(`✗ ${file} is not a JSON export. verify checks reports from \`thoughtline export --format json\`; a markdown report lists its final hash at the end, to compare with the JSON one.\n`);
+    process.stdout.write(
+      `✗ ${file} is not a JSON export. verify checks reports from \`thoughtline export --format json\`; a markdown report lists its final hash at the end, to compare with the JSON one.\n`,
+    );
     return 1;
   }
   let intact = true;
@@ -68,7 +73,12 @@ export function verifyExport(file: string, options: { publicKeys?: string[]; fin
       continue;
     }
     intact = false;
-    process.stdout.write(`✗ ${check.workflowId}: ${problems[0]}\n${problems.slice(1).map((p) => `  also: ${p}\n`).join('')}`);
+    process.stdout.write(
+      `✗ ${check.workflowId}: ${problems[0]}\n${problems
+        .slice(1)
+        .map((p) => `  also: ${p}\n`)
+        .join('')}`,
+    );
   }
   return intact ? 0 : 1;
 }

@@ -12,10 +12,16 @@ export async function printVersions(options: { json: boolean }): Promise<number>
       return 0;
     }
     if (versions.length === 0) {
-      writeSafe(process.stdout, `Deployment "${config.taskQueue}" has no versions: no versioned worker has polled it (thoughtline worker starts one).\n`);
+      writeSafe(
+        process.stdout,
+        `Deployment "${config.taskQueue}" has no versions: no versioned worker has polled it (thoughtline worker starts one).\n`,
+      );
       return 0;
     }
-    const lines = versions.map((v) => `${v.status.padEnd(9)} ${v.buildId}  created ${v.createdAt ?? '?'}${v.currentSince ? `, current since ${v.currentSince}` : ''}`);
+    const lines = versions.map(
+      (v) =>
+        `${v.status.padEnd(9)} ${v.buildId}  created ${v.createdAt ?? '?'}${v.currentSince ? `, current since ${v.currentSince}` : ''}`,
+    );
     writeSafe(process.stdout, `Deployment "${config.taskQueue}":\n${lines.join('\n')}\n`);
     return 0;
   } finally {
@@ -32,7 +38,12 @@ export async function setCurrent(buildId: string | null): Promise<number> {
   const { agents, config } = await connect();
   try {
     await setCurrentVersion(agents.client, config.taskQueue, buildId);
-    writeSafe(process.stdout, buildId ? `New runs on "${config.taskQueue}" go to version ${buildId}; open runs stay on the version that started them.\n` : `New runs on "${config.taskQueue}" go to unversioned workers.\n`);
+    writeSafe(
+      process.stdout,
+      buildId
+        ? `New runs on "${config.taskQueue}" go to version ${buildId}; open runs stay on the version that started them.\n`
+        : `New runs on "${config.taskQueue}" go to unversioned workers.\n`,
+    );
     return 0;
   } finally {
     await agents.client.connection.close();

@@ -11,11 +11,14 @@ const escape = (text: string): string => text.replace(/[\\`*_[\]<>|~&$]/g, '\\$&
 const inline = (text: string, max = 300): string => escape(clip(text.replace(/\s*\r?\n\s*/g, ' '), max));
 /** Like `inline`, but keeps line breaks as `<br>` so a table row stays one line. */
 const cell = (text: string, max = 300): string => escape(clip(text.trim(), max)).replace(/\r?\n/g, '<br>');
-const valueText = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
+const valueText = (value: unknown): string =>
+  typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 /** `key=value, …` for an object (e.g. `applicant_id=78291`), the value itself otherwise. */
 const pairs = (value: unknown): string =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? Object.entries(value).map(([k, v]) => `${k}=${clip(valueText(v), 80)}`).join(', ')
+    ? Object.entries(value)
+        .map(([k, v]) => `${k}=${clip(valueText(v), 80)}`)
+        .join(', ')
     : valueText(value);
 
 const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -54,7 +57,9 @@ export function renderAuditMarkdown(report: AuditReport): string {
     '',
     '### Interventions',
     '',
-    ...(report.interventions.length === 0 ? ['No steering, answers or cancels from people.'] : interventionTable(report.interventions)),
+    ...(report.interventions.length === 0
+      ? ['No steering, answers or cancels from people.']
+      : interventionTable(report.interventions)),
     '',
     '## Reasoning chain',
     '',
@@ -75,25 +80,51 @@ export function renderAuditMarkdown(report: AuditReport): string {
 function summary(report: AuditReport): string[] {
   const { run, outcome, costs } = report;
   const u = costs.usage;
-  const waiting = outcome.state === 'running' && outcome.live?.waitingFor ? `, waiting for ${inline(outcome.live.waitingFor, 120)}` : '';
+  const waiting =
+    outcome.state === 'running' && outcome.live?.waitingFor
+      ? `, waiting for ${inline(outcome.live.waitingFor, 120)}`
+      : '';
   const rows: [string, string][] = [
-    ['Outcome', outcome.state === 'finished' ? (outcome.success ? 'Succeeded' : 'Did not succeed') : `Running (${outcome.chainStatus}${waiting})`],
+    [
+      'Outcome',
+      outcome.state === 'finished'
+        ? outcome.success
+          ? 'Succeeded'
+          : 'Did not succeed'
+        : `Running (${outcome.chainStatus}${waiting})`,
+    ],
     ['Termination reason', outcome.state === 'finished' ? outcome.terminationReason : 'none yet (still running)'],
     ...(outcome.state === 'finished' && outcome.error ? [['Error', cell(outcome.error)] as [string, string]] : []),
     ['Iterations', String(run.iterations)],
     ['Duration', formatDuration(run.durationMs)],
-    ['Tokens', `${grouped(costs.totalTokens)} (${grouped(u.inputTokens)} in, ${grouped(u.outputTokens)} out, ${grouped(u.cacheReadTokens)} cache read, ${grouped(u.cacheWriteTokens)} cache write)`],
+    [
+      'Tokens',
+      `${grouped(costs.totalTokens)} (${grouped(u.inputTokens)} in, ${grouped(u.outputTokens)} out, ${grouped(u.cacheReadTokens)} cache read, ${grouped(u.cacheWriteTokens)} cache write)`,
+    ],
     ['Cost (USD)', usd(costs.costUsd)],
     ['Model calls', String(costs.modelCalls)],
     ['Tool calls', String(costs.toolCalls)],
-    ...(run.caller ? [['Started by', cell(`${run.caller.id}${run.caller.roles.length ? ` (${run.caller.roles.join(', ')})` : ''}`)] as [string, string]] : []),
+    ...(run.caller
+      ? [
+          [
+            'Started by',
+            cell(`${run.caller.id}${run.caller.roles.length ? ` (${run.caller.roles.join(', ')})` : ''}`),
+          ] as [string, string],
+        ]
+      : []),
     ...(run.tenant ? [['Tenant', cell(run.tenant)] as [string, string]] : []),
-    ...(run.forkedFrom ? [['Forked from', cell(`${run.forkedFrom.workflowId} at step ${run.forkedFrom.atStep}`)] as [string, string]] : []),
+    ...(run.forkedFrom
+      ? [['Forked from', cell(`${run.forkedFrom.workflowId} at step ${run.forkedFrom.atStep}`)] as [string, string]]
+      : []),
     ['Started', cell(run.startedAt)],
     ['Completed', run.completedAt ? cell(run.completedAt) : 'not yet'],
   ];
   const lines = table(['Item', 'Value'], rows);
-  if (costs.totalsFrom !== 'result') lines.push('', `_Totals are from the ${costs.totalsFrom === 'live_status' ? 'live status' : 'visible steps'}; the run has not finished._`);
+  if (costs.totalsFrom !== 'result')
+    lines.push(
+      '',
+      `_Totals are from the ${costs.totalsFrom === 'live_status' ? 'live status' : 'visible steps'}; the run has not finished._`,
+    );
   if (costs.byModel.length === 0) return lines;
   return [
     ...lines,
@@ -140,12 +171,22 @@ function approvalTable(approvals: AuditApproval[]): string[] {
   );
 }
 
-const interventionLabel: Record<AuditIntervention['kind'], string> = { steer: 'Steering', answer: 'Answer', cancel: 'Cancel' };
+const interventionLabel: Record<AuditIntervention['kind'], string> = {
+  steer: 'Steering',
+  answer: 'Answer',
+  cancel: 'Cancel',
+};
 
 function interventionTable(interventions: AuditIntervention[]): string[] {
   return table(
     ['Step', 'Kind', 'By', 'When', 'What'],
-    interventions.map((i) => [String(i.stepNumber), interventionLabel[i.kind], cell(i.by, 100), cell(i.timestamp), i.text !== undefined ? cell(i.text) : '(hidden in this view)']),
+    interventions.map((i) => [
+      String(i.stepNumber),
+      interventionLabel[i.kind],
+      cell(i.by, 100),
+      cell(i.timestamp),
+      i.text !== undefined ? cell(i.text) : '(hidden in this view)',
+    ]),
   );
 }
 
@@ -157,10 +198,17 @@ const toolTag: Record<Exclude<ToolType, 'llm'>, string> = {
   database: 'DATABASE',
   file_system: 'FILE SYSTEM',
 };
-const personTag: Record<NonNullable<ReasoningStep['fromPerson']>['kind'], string> = { steer: 'STEERING', answer: 'ANSWER', approval: 'APPROVAL', cancel: 'CANCEL' };
+const personTag: Record<NonNullable<ReasoningStep['fromPerson']>['kind'], string> = {
+  steer: 'STEERING',
+  answer: 'ANSWER',
+  approval: 'APPROVAL',
+  cancel: 'CANCEL',
+};
 /** Steps with a `summary` but no summary text still show in full, as in the chain view. */
-const isShown = (s: ReasoningStep): boolean => s.visibility.level === 'full' || (s.visibility.level === 'summary' && !s.visibility.summary);
-const bySuffix = (s: ReasoningStep): string => (s.fromPerson ? ` (${s.fromPerson.kind} by ${inline(s.fromPerson.by, 100)})` : '');
+const isShown = (s: ReasoningStep): boolean =>
+  s.visibility.level === 'full' || (s.visibility.level === 'summary' && !s.visibility.summary);
+const bySuffix = (s: ReasoningStep): string =>
+  s.fromPerson ? ` (${s.fromPerson.kind} by ${inline(s.fromPerson.by, 100)})` : '';
 
 interface ChainContext {
   numberOf: Map<string, number>;
@@ -180,7 +228,13 @@ function reasoningChain(report: AuditReport): string[] {
     if (merged.has(step.stepId)) continue;
     const reply =
       step.type === 'tool_call' && isShown(step)
-        ? steps.find((s): s is ResultStep => s.type === 'tool_result' && s.stepNumber > step.stepNumber && s.toolResult.correlationId === step.toolCall.correlationId && isShown(s))
+        ? steps.find(
+            (s): s is ResultStep =>
+              s.type === 'tool_result' &&
+              s.stepNumber > step.stepNumber &&
+              s.toolResult.correlationId === step.toolCall.correlationId &&
+              isShown(s),
+          )
         : undefined;
     if (reply) merged.add(reply.stepId);
     const label = reply ? `Steps ${step.stepNumber}–${reply.stepNumber}` : `Step ${step.stepNumber}`;
@@ -191,7 +245,11 @@ function reasoningChain(report: AuditReport): string[] {
 }
 
 const approvalNote = (a: AuditApproval | undefined): string =>
-  !a ? '' : a.decidedBy ? ` (${decisionLabel[a.decision].toLowerCase()} by ${inline(a.decidedBy.id, 100)})` : ` (approval ${decisionLabel[a.decision].toLowerCase()})`;
+  !a
+    ? ''
+    : a.decidedBy
+      ? ` (${decisionLabel[a.decision].toLowerCase()} by ${inline(a.decidedBy.id, 100)})`
+      : ` (approval ${decisionLabel[a.decision].toLowerCase()})`;
 
 function stepText(step: ReasoningStep, reply: ResultStep | undefined, context: ChainContext): string {
   if (step.visibility.level === 'hidden') return `(hidden ${step.type.replace('_', ' ')})`;
@@ -257,7 +315,9 @@ const quote = (text: string): string[] =>
 function footer(report: AuditReport): string[] {
   const { view, exportedBy } = report;
   const role = view.role ? `${view.role} view` : 'unfiltered chain (no role view)';
-  const by = exportedBy ? ` by ${inline(exportedBy.id, 100)}${exportedBy.roles.length > 0 ? ` (${inline(exportedBy.roles.join(', '), 100)})` : ''}` : '';
+  const by = exportedBy
+    ? ` by ${inline(exportedBy.id, 100)}${exportedBy.roles.length > 0 ? ` (${inline(exportedBy.roles.join(', '), 100)})` : ''}`
+    : '';
   return [
     `- View: ${role}; ${view.hiddenSteps} steps hidden`,
     `- Exported: ${inline(report.exportedAt, 60)}${by}`,
@@ -268,6 +328,10 @@ function footer(report: AuditReport): string[] {
           `- Final hash: \`${report.integrity.finalHash}\`${report.integrity.signature ? `, signed by key ${inline(report.integrity.signature.keyId, 100)}` : ''} (check the JSON export of the same run with \`thoughtline verify\`)`,
         ]
       : []),
-    ...(report.children?.length ? [`- Sub-agent reports: ${report.children.map((c) => inline(c.run.workflowId, 200)).join(', ')} (in the JSON export)`] : []),
+    ...(report.children?.length
+      ? [
+          `- Sub-agent reports: ${report.children.map((c) => inline(c.run.workflowId, 200)).join(', ')} (in the JSON export)`,
+        ]
+      : []),
   ];
 }

@@ -16,12 +16,17 @@ function childAt(step: ReasoningStep, withResult: ReadonlySet<string>): string |
 function renderChild(workflowId: string, child: ExpandedChain | { error: string }, prefix: string): string[] {
   if ('error' in child) return [`${prefix}${workflowId}: chain not readable (${child.error})`];
   const { chain } = child;
-  return [`${prefix}${chain.agentName} · ${workflowId} · ${chain.status}: ${clip(chain.task.replace(/\s+/g, ' '), 160)}`, ...renderSteps(child, prefix)];
+  return [
+    `${prefix}${chain.agentName} · ${workflowId} · ${chain.status}: ${clip(chain.task.replace(/\s+/g, ' '), 160)}`,
+    ...renderSteps(child, prefix),
+  ];
 }
 
 function renderSteps(expanded: ExpandedChain, prefix: string): string[] {
   const steps = expanded.chain.steps;
-  const withResult = new Set(steps.flatMap((s) => (s.type === 'tool_result' && s.toolResult.subAgent ? [s.toolResult.subAgent.workflowId] : [])));
+  const withResult = new Set(
+    steps.flatMap((s) => (s.type === 'tool_result' && s.toolResult.subAgent ? [s.toolResult.subAgent.workflowId] : [])),
+  );
   const placed = new Set<string>();
   const out: string[] = [];
   const place = (id: string): void => {

@@ -19,7 +19,8 @@ export function renderChecklist(tasks: readonly ChecklistTask[], current?: strin
 export function renderPlan(plan: Plan | PlanProgress, indent = '  '): string {
   const done = 'completed' in plan ? plan.completed : plan.tasks.filter((t) => t.status === 'completed').length;
   const total = 'total' in plan ? plan.total : plan.tasks.length;
-  const source = plan.source === 'model' ? '' : ` · ${plan.source}${'template' in plan && plan.template ? ` ${plan.template}` : ''}`;
+  const source =
+    plan.source === 'model' ? '' : ` · ${plan.source}${'template' in plan && plan.template ? ` ${plan.template}` : ''}`;
   const lines = renderChecklist(plan.tasks, 'current' in plan ? plan.current : undefined);
   return [`Plan v${plan.version} · ${done}/${total} done${source}`, ...lines.map((l) => `${indent}${l}`)].join('\n');
 }

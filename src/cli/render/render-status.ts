@@ -7,7 +7,10 @@ import { count, usd } from './terminal-style';
 /** "1,234 tokens (1,000 in, 234 out) of 50,000": what the run spent, against its budget when it has one. */
 function spend(status: AgentStatus): string[] {
   const u = status.usage;
-  const cache = u.cacheReadTokens || u.cacheWriteTokens ? `, ${count(u.cacheReadTokens)} cache read, ${count(u.cacheWriteTokens)} cache write` : '';
+  const cache =
+    u.cacheReadTokens || u.cacheWriteTokens
+      ? `, ${count(u.cacheReadTokens)} cache read, ${count(u.cacheWriteTokens)} cache write`
+      : '';
   const tokenBudget = status.tokenBudget !== undefined ? ` of ${count(status.tokenBudget)}` : '';
   const costBudget = status.costBudgetUsd !== undefined ? ` of ${usd(status.costBudgetUsd)}` : '';
   return [
@@ -27,8 +30,12 @@ function summary(workflowId: string, status: AgentStatus, role: ViewerRole): str
     ...(role === 'end_user' ? [] : spend(status)),
     ...(status.waitingFor ? [`Waiting for: ${status.waitingFor}`] : []),
     ...(status.lastStep ? [`Last step:   ${status.lastStep}`] : []),
-    ...(status.steeringQueued ? [`Steering:    ${status.steeringQueued} instruction(s) queued for the next thought`] : []),
-    ...(status.cancelRequested ? [`Cancel:      requested (${status.cancelRequested}); the run finishes its step and summarises`] : []),
+    ...(status.steeringQueued
+      ? [`Steering:    ${status.steeringQueued} instruction(s) queued for the next thought`]
+      : []),
+    ...(status.cancelRequested
+      ? [`Cancel:      requested (${status.cancelRequested}); the run finishes its step and summarises`]
+      : []),
   ].join('\n');
 }
 
@@ -43,12 +50,18 @@ export function renderStatus(workflowId: string, status: AgentStatus, role: View
   const sections = [summary(workflowId, status, role)];
   if (plan) sections.push(renderPlan(plan));
   // Runs from before sub-agents existed answer without the field.
-  if (subAgents?.length) sections.push([`Sub-agents (${subAgents.length}):`, ...subAgents.map((r) => `  ${renderSubAgentRow(r)}`)].join('\n'));
+  if (subAgents?.length)
+    sections.push(
+      [`Sub-agents (${subAgents.length}):`, ...subAgents.map((r) => `  ${renderSubAgentRow(r)}`)].join('\n'),
+    );
   sections.push(
     pendingApprovals.length
       ? `Pending approvals (${pendingApprovals.length}):\n${pendingApprovals.map((r) => renderPendingApproval(r, workflowId, { commands })).join('\n')}`
       : 'No calls awaiting approval.',
   );
-  if (openQuestion) sections.push(`Open question (${openQuestion.callId}): ${openQuestion.question}\nAnswer with: thoughtline answer ${workflowId} "<text>"`);
+  if (openQuestion)
+    sections.push(
+      `Open question (${openQuestion.callId}): ${openQuestion.question}\nAnswer with: thoughtline answer ${workflowId} "<text>"`,
+    );
   return `${sections.join('\n\n')}\n`;
 }

@@ -7,7 +7,8 @@ import { toolResultNote } from '../../shared/tool-result-note';
 
 /** Lines a step adds under its first sit under the text after the label (number 4 + label 13). */
 const UNDER = ' '.repeat(17);
-const label = (text: string, colour: (t: string) => string): string => `${colour(text)}${' '.repeat(Math.max(1, 13 - text.length))}`;
+const label = (text: string, colour: (t: string) => string): string =>
+  `${colour(text)}${' '.repeat(Math.max(1, 13 - text.length))}`;
 const under = (lines: readonly string[]): string => lines.map((l) => `\n${UNDER}${l}`).join('');
 
 /** "[parallel 5 · 2/3] ": one of the calls a model turn ran concurrently (group = the turn's first call). */
@@ -45,7 +46,9 @@ export function renderStep(step: ReasoningStep): string {
         const note = c.arguments['note'];
         return `${n}${dim(`Model call   ${c.toolName} (iteration ${step.iteration})`)}${typeof note === 'string' ? ` ${yellow(note)}` : ''}`;
       }
-      const delegated = c.delegatedTo ? under([`→ delegated to ${c.delegatedTo.agentName} (run ${c.delegatedTo.workflowId})`]) : '';
+      const delegated = c.delegatedTo
+        ? under([`→ delegated to ${c.delegatedTo.agentName} (run ${c.delegatedTo.workflowId})`])
+        : '';
       return `${n}${label('Action', yellow)}${tag}${c.toolName} ${oneLine(c.arguments)}${delegated}`;
     }
     case 'tool_result': {
@@ -53,9 +56,14 @@ export function renderStep(step: ReasoningStep): string {
       if (step.model) {
         const u = step.usage;
         // A view without usage or cost (the end user's) shows neither.
-        const parts = [u ? `${u.inputTokens} in / ${u.outputTokens} out` : '', step.costUsd !== undefined ? `$${step.costUsd.toFixed(4)}` : '', `${r.durationMs} ms`];
+        const parts = [
+          u ? `${u.inputTokens} in / ${u.outputTokens} out` : '',
+          step.costUsd !== undefined ? `$${step.costUsd.toFixed(4)}` : '',
+          `${r.durationMs} ms`,
+        ];
         // A string result is an `llm` tool's answer (ask_model): name the model that gave it.
-        if (typeof r.result === 'string') return `${n}${label('Observation', green)}${tag}${dim(`${step.model} · ${parts.filter(Boolean).join(' · ')} `)}${oneLine(r.result)}`;
+        if (typeof r.result === 'string')
+          return `${n}${label('Observation', green)}${tag}${dim(`${step.model} · ${parts.filter(Boolean).join(' · ')} `)}${oneLine(r.result)}`;
         // The model that answered, which may not be the one asked (a fallback, the offline model).
         return `${n}${dim(`Model reply  ${[step.model, ...parts].filter(Boolean).join(' · ')}`)}`;
       }
@@ -81,7 +89,9 @@ export function renderSummary(result: AgentResult): string {
   const u = result.usage;
   const status = result.success ? green(result.terminationReason) : red(result.terminationReason);
   const delegated = result.delegated?.runs
-    ? [`Sub-agents: ${result.delegated.runs} runs, ${result.delegated.iterations} iterations, ${result.delegated.usage.inputTokens} in / ${result.delegated.usage.outputTokens} out, $${result.delegated.costUsd.toFixed(6)} (included above)`]
+    ? [
+        `Sub-agents: ${result.delegated.runs} runs, ${result.delegated.iterations} iterations, ${result.delegated.usage.inputTokens} in / ${result.delegated.usage.outputTokens} out, $${result.delegated.costUsd.toFixed(6)} (included above)`,
+      ]
     : [];
   return [
     `Result: ${status} after ${result.iterations} iterations, ${result.modelCalls} model calls, ${result.toolCalls} tool calls`,

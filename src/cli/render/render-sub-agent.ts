@@ -13,7 +13,8 @@ export function renderSubBudget(b: SubBudget): string {
 }
 
 /** "completed (success)", "running", "refused": the parent's view of the child. */
-export const subAgentState = (run: SubAgentRun): string => (run.terminationReason ? `${run.status} (${run.terminationReason})` : run.status);
+export const subAgentState = (run: SubAgentRun): string =>
+  run.terminationReason ? `${run.status} (${run.terminationReason})` : run.status;
 
 /** "7 steps, 1,234 tokens, $0.0123": whatever of it the parent recorded (set once the child ended). */
 export function subAgentSpend(run: SubAgentRun): string {

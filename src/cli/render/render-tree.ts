@@ -19,7 +19,12 @@ function state(node: AgentTreeNode): string {
 function facts(node: AgentTreeNode): string[] {
   const { run, status } = node;
   const out: string[] = [];
-  if (status) out.push(`${status.iteration}/${status.maxIterations} iterations`, `${count(totalTokens(status.usage))} tokens`, usd(status.costUsd));
+  if (status)
+    out.push(
+      `${status.iteration}/${status.maxIterations} iterations`,
+      `${count(totalTokens(status.usage))} tokens`,
+      usd(status.costUsd),
+    );
   else if (run) {
     if (run.iterations !== undefined) out.push(`${run.iterations} iterations`);
     const spend = subAgentSpend(run);
@@ -46,9 +51,12 @@ function approvalsByRun(root: AgentTreeNode): Map<string, ApprovalRecord[]> {
 }
 
 function lines(node: AgentTreeNode, head: string, rest: string, approvals: Map<string, ApprovalRecord[]>): string[] {
-  const out = [`${head}${[`${node.agentName ?? '(agent)'}  ${node.workflowId}  ${state(node)}`, ...facts(node)].join(' · ')}`];
+  const out = [
+    `${head}${[`${node.agentName ?? '(agent)'}  ${node.workflowId}  ${state(node)}`, ...facts(node)].join(' · ')}`,
+  ];
   const under = `${rest}${node.children.length ? '│' : ' '}   `;
-  for (const r of approvals.get(node.workflowId) ?? []) out.push(`${under}approval pending: ${r.toolName} (${r.callId})`);
+  for (const r of approvals.get(node.workflowId) ?? [])
+    out.push(`${under}approval pending: ${r.toolName} (${r.callId})`);
   node.children.forEach((child, i) => {
     const last = i === node.children.length - 1;
     out.push(...lines(child, `${rest}${last ? '└─ ' : '├─ '}`, `${rest}${last ? '   ' : '│  '}`, approvals));

@@ -8,7 +8,9 @@
  * this CLI writes itself (terminal-style.ts) are kept. Pure; linear in the text's length.
  */
 export function terminalSafe(text: string): string {
-  return text.replace(UNSAFE, (match) => (OWN_STYLE.test(match) ? match : STARTS_SEQUENCE.test(match) ? '' : REPLACEMENT));
+  return text.replace(UNSAFE, (match) =>
+    OWN_STYLE.test(match) ? match : STARTS_SEQUENCE.test(match) ? '' : REPLACEMENT,
+  );
 }
 
 /** Writes `text` to a terminal stream through `terminalSafe`. */

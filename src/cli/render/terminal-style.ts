@@ -9,7 +9,8 @@ export const red = paint(31);
 export const yellow = paint(33);
 
 export const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
-export const oneLine = (value: unknown, max = 160): string => clip((typeof value === 'string' ? value : JSON.stringify(value)).replace(/\s+/g, ' '), max);
+export const oneLine = (value: unknown, max = 160): string =>
+  clip((typeof value === 'string' ? value : JSON.stringify(value)).replace(/\s+/g, ' '), max);
 
 /** `12,345`: token counts read at a glance, the same on every machine. */
 export const count = (n: number): string => n.toLocaleString('en-US');

@@ -64,7 +64,10 @@ async function refusal(response: Response): Promise<string> {
  * missed; connections failing `maxRetries` times in a row, or a refusal (401, 403, 404), end
  * following with a PushStreamError.
  */
-export async function* pushFollow(workflowId: string, options: PushFollowOptions): AsyncGenerator<PushedEvent, AgentResult> {
+export async function* pushFollow(
+  workflowId: string,
+  options: PushFollowOptions,
+): AsyncGenerator<PushedEvent, AgentResult> {
   const { server, live = true, maxRetries = 6, retryBaseMs = 250 } = options;
   const url = `${server.url.replace(/\/+$/, '')}/v1/runs/${encodeURIComponent(workflowId)}/events?view=developer`;
   let lastId: string | undefined;
@@ -79,7 +82,11 @@ export async function* pushFollow(workflowId: string, options: PushFollowOptions
       const response = await fetch(url, { headers, signal: abort.signal });
       if (!response.ok || !response.body) {
         const problem = await refusal(response);
-        if (!RETRYABLE_STATUS.has(response.status)) throw new PushStreamError(`The server refused the event stream of ${workflowId}: ${problem}`, response.status);
+        if (!RETRYABLE_STATUS.has(response.status))
+          throw new PushStreamError(
+            `The server refused the event stream of ${workflowId}: ${problem}`,
+            response.status,
+          );
         throw new Error(problem);
       }
       for await (const message of sseMessages(response.body)) {
@@ -103,7 +110,10 @@ export async function* pushFollow(workflowId: string, options: PushFollowOptions
     }
     if (ended) return options.result(workflowId);
     failures += 1;
-    if (failures > maxRetries) throw new PushStreamError(`Lost the event stream of ${workflowId} ${failures} times in a row${lastProblem ? ` (last: ${lastProblem})` : ''}.`);
+    if (failures > maxRetries)
+      throw new PushStreamError(
+        `Lost the event stream of ${workflowId} ${failures} times in a row${lastProblem ? ` (last: ${lastProblem})` : ''}.`,
+      );
     await sleep(Math.min(retryBaseMs * 2 ** (failures - 1), 5_000));
   }
 }

@@ -19,7 +19,8 @@ export interface PlacementWish {
 }
 
 /** The embedded worker's queue: the configured one's name, `-run-` and 8 random hex digits. */
-export const privateTaskQueue = (configuredQueue: string): string => `${configuredQueue}-run-${randomUUID().slice(0, 8)}`;
+export const privateTaskQueue = (configuredQueue: string): string =>
+  `${configuredQueue}-run-${randomUUID().slice(0, 8)}`;
 
 /**
  * Chooses where a run goes; by default, to a worker already polling `configuredQueue` (it has the
@@ -37,5 +38,7 @@ export async function placeRun(client: Client, configuredQueue: string, wish: Pl
     );
   }
   const polling = await workflowPollers(client, configuredQueue);
-  return polling.length > 0 ? { worker: 'standing', taskQueue: configuredQueue } : { worker: 'own', taskQueue: privateTaskQueue(configuredQueue) };
+  return polling.length > 0
+    ? { worker: 'standing', taskQueue: configuredQueue }
+    : { worker: 'own', taskQueue: privateTaskQueue(configuredQueue) };
 }

@@ -9,7 +9,12 @@ import { workerPolls, WORKER_GRACE_MS } from './worker-presence';
  * through one, and so does an ended run that left no result (cancelled with --hard, terminated).
  * A completed run is served from the result in its history, with or without a worker.
  */
-export async function requireServedRun(agents: AgentClient, workflowId: string, configuredQueue: string, graceMs = WORKER_GRACE_MS): Promise<void> {
+export async function requireServedRun(
+  agents: AgentClient,
+  workflowId: string,
+  configuredQueue: string,
+  graceMs = WORKER_GRACE_MS,
+): Promise<void> {
   const { status, taskQueue } = await agents.getHandle(workflowId).describe();
   if (status.name === 'COMPLETED') return;
   if (await workerPolls(agents.client, taskQueue, graceMs)) return;

@@ -23,7 +23,9 @@ export function watchForStall(
   let reported: string | undefined;
   const check = async (): Promise<void> => {
     // Under a deadline, so stopping never waits longer than one period for a check.
-    const { raw, taskQueue } = await client.connection.withDeadline(Date.now() + CHECK_EVERY_MS, () => client.workflow.getHandle(workflowId).describe());
+    const { raw, taskQueue } = await client.connection.withDeadline(Date.now() + CHECK_EVERY_MS, () =>
+      client.workflow.getHandle(workflowId).describe(),
+    );
     const task = raw.pendingWorkflowTask;
     const since = task?.originalScheduledTime ?? task?.scheduledTime;
     if (!task || task.state !== SCHEDULED || !since) return;

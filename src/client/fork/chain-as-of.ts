@@ -22,12 +22,33 @@ export function chainAsOf(chain: ReasoningChain, asOfStep: number): ChainAsOf {
   const answered = new Set(steps.flatMap((s) => (s.type === 'tool_result' ? [s.toolResult.correlationId] : [])));
   const approvals = chain.approvals
     ?.filter((a) => kept.has(a.stepId))
-    .map((a) => (a.decidedAt !== undefined && a.decidedAt > at ? { ...a, status: 'pending' as const, decidedAt: undefined, decidedBy: undefined, note: undefined } : a))
+    .map((a) =>
+      a.decidedAt !== undefined && a.decidedAt > at
+        ? { ...a, status: 'pending' as const, decidedAt: undefined, decidedBy: undefined, note: undefined }
+        : a,
+    )
     .map((a) => Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)) as typeof a);
-  const subAgents = chain.subAgents?.filter((s) => answered.has(s.callId) || steps.some((st) => st.type === 'tool_call' && st.toolCall.correlationId === s.callId)).map((s) => (answered.has(s.callId) ? s : { callId: s.callId, agentName: s.agentName, workflowId: s.workflowId, ...(s.runId ? { runId: s.runId } : {}), status: 'running' as const, budget: s.budget }));
+  const subAgents = chain.subAgents
+    ?.filter(
+      (s) =>
+        answered.has(s.callId) || steps.some((st) => st.type === 'tool_call' && st.toolCall.correlationId === s.callId),
+    )
+    .map((s) =>
+      answered.has(s.callId)
+        ? s
+        : {
+            callId: s.callId,
+            agentName: s.agentName,
+            workflowId: s.workflowId,
+            ...(s.runId ? { runId: s.runId } : {}),
+            status: 'running' as const,
+            budget: s.budget,
+          },
+    );
   const plan = planAsOf(chain.steps, asOfStep);
   const { completedAt: _completed, plan: _plan, approvals: _approvals, subAgents: _subAgents, ...rest } = chain;
-  const finished = last !== undefined && last.stepNumber === chain.steps.at(-1)?.stepNumber && chain.completedAt !== undefined;
+  const finished =
+    last !== undefined && last.stepNumber === chain.steps.at(-1)?.stepNumber && chain.completedAt !== undefined;
   return {
     asOfStep,
     chain: {

@@ -7,6 +7,9 @@ export class ForkError extends Error {
  * Why a run whose first steps are gone from the server cannot be forked: a fork starts from the
  * run's first input and the conversation up to its step, and the first Temporal runs held them.
  */
-export function forkOfGoneStepsRefused(workflowId: string, { runId, throughStep }: { runId: string; throughStep: number }): string {
+export function forkOfGoneStepsRefused(
+  workflowId: string,
+  { runId, throughStep }: { runId: string; throughStep: number },
+): string {
   return `Cannot fork ${workflowId}: steps 1–${throughStep} are no longer on the Temporal server (run ${runId} is past the namespace's retention or deleted), and a fork starts from the run's first input.`;
 }

@@ -30,7 +30,10 @@ async function readOriginal(agents: ForkAgents<unknown>, workflowId: string): Pr
   const runIds = await runIdsOf(agents.client, workflowId);
   if (runIds.length === 0) throw new ForkError(`No run ${workflowId} to fork.`);
   const first = AgentInput.safeParse(await readRunInput(agents.client, workflowId, runIds[0]));
-  if (!first.success) throw new ForkError(`The input of ${workflowId} does not read as an agent run's: ${first.error.issues[0]?.message}`);
+  if (!first.success)
+    throw new ForkError(
+      `The input of ${workflowId} does not read as an agent run's: ${first.error.issues[0]?.message}`,
+    );
   const chain: ReasoningChain = await agents.chain(workflowId, 'auditor');
   if (chain.unavailable) throw new ForkError(forkOfGoneStepsRefused(workflowId, chain.unavailable));
   const modelCalls = await modelCallsOfRun(agents.client, workflowId, runIds, chain.steps).catch((err: Error) => {
@@ -39,11 +42,21 @@ async function readOriginal(agents: ForkAgents<unknown>, workflowId: string): Pr
   // The tools its worker described at the start; a continued run keeps that set.
   const [described] = await recordedActivities(agents.client, workflowId, runIds[0]!, 'describeTools');
   const tools = described ? ToolSpec.array().safeParse(described.result) : undefined;
-  return { workflowId, input: first.data, steps: chain.steps, modelCalls, tools: tools?.success ? tools.data : undefined };
+  return {
+    workflowId,
+    input: first.data,
+    steps: chain.steps,
+    modelCalls,
+    tools: tools?.success ? tools.data : undefined,
+  };
 }
 
 /** What a fork of `workflowId` would start from, and its hazards; starts nothing. */
-export async function planForkOf(agents: ForkAgents<unknown>, workflowId: string, options: ForkOptions): Promise<PlannedFork> {
+export async function planForkOf(
+  agents: ForkAgents<unknown>,
+  workflowId: string,
+  options: ForkOptions,
+): Promise<PlannedFork> {
   const original = await readOriginal(agents, workflowId);
   // The fork is the forker's run, in the original's tenant unless they name one.
   const tenant = original.input.caller?.tenant;
@@ -55,18 +68,26 @@ export async function planForkOf(agents: ForkAgents<unknown>, workflowId: string
 export const forkWorkflowId = (original: string): string => `${original}-fork-${randomUUID().slice(0, 8)}`;
 
 /** Plans and starts a fork: a new linked run (`forkedFrom`, and `ThoughtlineForkedFrom` for the original's list); the original is only read. */
-export async function forkRun<Handle>(agents: ForkAgents<Handle>, workflowId: string, options: ForkOptions): Promise<{ handle: Handle; planned: PlannedFork }> {
+export async function forkRun<Handle>(
+  agents: ForkAgents<Handle>,
+  workflowId: string,
+  options: ForkOptions,
+): Promise<{ handle: Handle; planned: PlannedFork }> {
   const planned = await planForkOf(agents, workflowId, options);
   const handle = await agents.start(planned.input, { workflowId: options.workflowId ?? forkWorkflowId(workflowId) });
   return { handle, planned };
 }
 
 /** The forks of a run, newest first (a visibility query; the original itself records nothing). */
-export async function forksOf(agents: { client: Client }, workflowId: string): Promise<Array<{ workflowId: string; startTime: Date; status: string }>> {
+export async function forksOf(
+  agents: { client: Client },
+  workflowId: string,
+): Promise<Array<{ workflowId: string; startTime: Date; status: string }>> {
   const forks = new Map<string, { workflowId: string; startTime: Date; status: string }>();
   const query = `${ForkedFromAttribute.name} = "${workflowId.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   for await (const run of agents.client.workflow.list({ query })) {
-    if (!forks.has(run.workflowId)) forks.set(run.workflowId, { workflowId: run.workflowId, startTime: run.startTime, status: run.status.name });
+    if (!forks.has(run.workflowId))
+      forks.set(run.workflowId, { workflowId: run.workflowId, startTime: run.startTime, status: run.status.name });
   }
   return [...forks.values()].sort((a, b) => b.startTime.getTime() - a.startTime.getTime());
 }

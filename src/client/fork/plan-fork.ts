@@ -45,12 +45,16 @@ export interface PlannedFork {
 /** The plan as it stood at a step: the last plan snapshot at or before it. */
 export function planAsOf(steps: readonly ReasoningStep[], stepNumber: number): Plan | undefined {
   let plan: Plan | undefined;
-  for (const step of steps) if (step.stepNumber <= stepNumber && step.type === 'thinking' && step.plan) plan = step.plan;
+  for (const step of steps)
+    if (step.stepNumber <= stepNumber && step.type === 'thinking' && step.plan) plan = step.plan;
   return plan;
 }
 
 /** Tokens, cost and calls the steps through `stepNumber` record, sub-agents' spend included. */
-export function ledgerAsOf(steps: readonly ReasoningStep[], stepNumber: number): Omit<ForkStart['ledger'], 'iterations'> {
+export function ledgerAsOf(
+  steps: readonly ReasoningStep[],
+  stepNumber: number,
+): Omit<ForkStart['ledger'], 'iterations'> {
   let usage = zeroUsage();
   let costUsd = 0;
   let modelCalls = 0;
@@ -67,7 +71,8 @@ export function ledgerAsOf(steps: readonly ReasoningStep[], stepNumber: number):
   return { usage, costUsd, modelCalls, toolCalls };
 }
 
-const policyName = (policy: ApprovalPolicy | undefined): string => (policy === undefined ? 'never' : typeof policy === 'string' ? policy : 'rules');
+const policyName = (policy: ApprovalPolicy | undefined): string =>
+  policy === undefined ? 'never' : typeof policy === 'string' ? policy : 'rules';
 
 /**
  * The calls after `keptThrough` that the fork may make again with effects: every tool call that
@@ -85,8 +90,19 @@ export function forkHazards(original: ForkOriginal, keptThrough: number): ForkHa
     if (toolType === 'llm' || (toolType === 'custom' && control.has(toolName))) continue;
     const spec = specs.get(toolName);
     if (spec?.readOnly === true && toolType !== 'sub_agent') continue;
-    const because = toolType === 'sub_agent' ? 'a sub-agent, which may do anything its tools allow' : spec ? 'not declared read-only' : "not in the original's described tools, so not known to be read-only";
-    hazards.push({ stepNumber: step.stepNumber, toolName, toolType, approval: policyName(input.approvals[toolName] ?? spec?.approval), because });
+    const because =
+      toolType === 'sub_agent'
+        ? 'a sub-agent, which may do anything its tools allow'
+        : spec
+          ? 'not declared read-only'
+          : "not in the original's described tools, so not known to be read-only";
+    hazards.push({
+      stepNumber: step.stepNumber,
+      toolName,
+      toolType,
+      approval: policyName(input.approvals[toolName] ?? spec?.approval),
+      because,
+    });
   }
   return hazards;
 }
@@ -97,11 +113,20 @@ export function forkHazards(original: ForkOriginal, keptThrough: number): ForkHa
  * that call was sent and the ledger and plan as they stood, and lists its hazards. Pure; throws
  * ForkError when the step does not exist or no model call follows it.
  */
-export function planFork(original: ForkOriginal, atStep: number, change: ForkChange, caller: AgentInput['caller']): PlannedFork {
+export function planFork(
+  original: ForkOriginal,
+  atStep: number,
+  change: ForkChange,
+  caller: AgentInput['caller'],
+): PlannedFork {
   const last = original.steps.at(-1)?.stepNumber ?? 0;
-  if (!Number.isInteger(atStep) || atStep < 0 || atStep > last) throw new ForkError(`Run ${original.workflowId} has steps 1–${last}; there is no step ${atStep} to fork at.`);
+  if (!Number.isInteger(atStep) || atStep < 0 || atStep > last)
+    throw new ForkError(`Run ${original.workflowId} has steps 1–${last}; there is no step ${atStep} to fork at.`);
   const next = original.modelCalls.find((c) => c.stepNumber > atStep);
-  if (!next) throw new ForkError(`Run ${original.workflowId} made no model call after step ${atStep}, so a fork there has nothing to do again; fork at an earlier step.`);
+  if (!next)
+    throw new ForkError(
+      `Run ${original.workflowId} made no model call after step ${atStep}, so a fork there has nothing to do again; fork at an earlier step.`,
+    );
   const keptThroughStep = next.stepNumber - 1;
   const steps = original.steps.filter((s) => s.stepNumber <= keptThroughStep);
   const callStep = original.steps.find((s) => s.stepNumber === next.stepNumber);
@@ -109,7 +134,9 @@ export function planFork(original: ForkOriginal, atStep: number, change: ForkCha
   const words = [
     ...(change.model ? [`model ${change.model.provider ? `${change.model.provider}/` : ''}${change.model.model}`] : []),
     ...(change.tools ? [`tools ${change.tools.join(', ') || '(none)'}`] : []),
-    ...(change.steer ? [`the instruction "${change.steer.length > 200 ? `${change.steer.slice(0, 199)}…` : change.steer}"`] : []),
+    ...(change.steer
+      ? [`the instruction "${change.steer.length > 200 ? `${change.steer.slice(0, 199)}…` : change.steer}"`]
+      : []),
   ];
   const parsed = ForkStart.safeParse({
     from: { workflowId: original.workflowId, atStep, keptThroughStep },
@@ -121,12 +148,23 @@ export function planFork(original: ForkOriginal, atStep: number, change: ForkCha
     hazards: forkHazards(original, keptThroughStep),
     change: words.join('; '),
   });
-  if (!parsed.success) throw new ForkError(`Cannot fork ${original.workflowId} at step ${atStep}: ${parsed.error.issues[0]?.message ?? 'its state does not read'}`);
+  if (!parsed.success)
+    throw new ForkError(
+      `Cannot fork ${original.workflowId} at step ${atStep}: ${parsed.error.issues[0]?.message ?? 'its state does not read'}`,
+    );
   // A fork is a root run of its own: never a continuation, never a sub-agent of the original's parent.
   const { continued: _continued, delegation: _delegation, fork: _fork, ...rest } = original.input;
   const input: AgentInputInit = {
     ...rest,
-    ...(change.model ? { model: { ...rest.model, model: change.model.model, ...(change.model.provider ? { provider: change.model.provider } : {}) } } : {}),
+    ...(change.model
+      ? {
+          model: {
+            ...rest.model,
+            model: change.model.model,
+            ...(change.model.provider ? { provider: change.model.provider } : {}),
+          },
+        }
+      : {}),
     ...(change.tools ? { tools: change.tools } : {}),
     ...(caller ? { caller } : {}),
     fork: parsed.data,

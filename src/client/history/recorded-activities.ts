@@ -16,7 +16,12 @@ export interface RecordedActivity {
  * payloads decoded with the client's converter (so encrypted runs read too). Reads the whole
  * history once, no worker.
  */
-export async function recordedActivities(client: Client, workflowId: string, runId: string, activityTypes: string | readonly string[]): Promise<RecordedActivity[]> {
+export async function recordedActivities(
+  client: Client,
+  workflowId: string,
+  runId: string,
+  activityTypes: string | readonly string[],
+): Promise<RecordedActivity[]> {
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   const converter = client.options.loadedDataConverter;
   const wanted = new Set(typeof activityTypes === 'string' ? [activityTypes] : activityTypes);
@@ -41,7 +46,9 @@ export async function recordedActivities(client: Client, workflowId: string, run
   return recorded;
 }
 
-function endOf(event: temporal.api.history.v1.IHistoryEvent): ({ scheduledEventId: string } & ({ payloads: temporal.api.common.v1.IPayload[] } | { error: string })) | undefined {
+function endOf(
+  event: temporal.api.history.v1.IHistoryEvent,
+): ({ scheduledEventId: string } & ({ payloads: temporal.api.common.v1.IPayload[] } | { error: string })) | undefined {
   const done = event.activityTaskCompletedEventAttributes;
   if (done) return { scheduledEventId: String(done.scheduledEventId), payloads: done.result?.payloads ?? [] };
   const failed = event.activityTaskFailedEventAttributes;

@@ -48,7 +48,12 @@ export function createTokenFileAuthenticator(options: TokenFileAuthenticatorOpti
       // Every entry is compared, in constant time each, so timing tells nothing about which matched.
       for (const entry of current()) if (timingSafeEqual(entry.digest, digest) && !found) found = entry;
       if (!found) throw new ApiError('unauthenticated', INVALID);
-      const identity: Identity = { id: found.id, roles: [...found.roles], via: 'token', ...(found.tenant ? { tenant: found.tenant } : {}) };
+      const identity: Identity = {
+        id: found.id,
+        roles: [...found.roles],
+        via: 'token',
+        ...(found.tenant ? { tenant: found.tenant } : {}),
+      };
       return identity;
     },
   };
@@ -63,7 +68,10 @@ function read(file: string, stamp: string, log: (line: string) => void): Loaded[
     const parsed = TokenFile.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
     return parsed.tokens.map((entry) => ({ ...entry, digest: Buffer.from(entry.sha256, 'hex') }));
   } catch (err) {
-    const why = err instanceof SyntaxError ? `it is not JSON (${err.message})` : `it does not match { "tokens": [{ "sha256", "id", "roles", "tenant"? }] } (${err instanceof Error ? err.message.slice(0, 500) : String(err)})`;
+    const why =
+      err instanceof SyntaxError
+        ? `it is not JSON (${err.message})`
+        : `it does not match { "tokens": [{ "sha256", "id", "roles", "tenant"? }] } (${err instanceof Error ? err.message.slice(0, 500) : String(err)})`;
     log(`token file ${file} refused: ${why}. Every request is refused until it is fixed.`);
     return [];
   }

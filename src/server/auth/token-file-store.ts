@@ -9,7 +9,9 @@ import { generateToken, tokenSha256 } from './token-hash';
  * is replaced by a rename, so a server reading it never sees half of it.
  */
 export function addToken(file: string, who: Omit<TokenEntry, 'sha256'>): string {
-  const existing: TokenFile = fs.existsSync(file) ? TokenFile.parse(JSON.parse(fs.readFileSync(file, 'utf8'))) : { tokens: [] };
+  const existing: TokenFile = fs.existsSync(file)
+    ? TokenFile.parse(JSON.parse(fs.readFileSync(file, 'utf8')))
+    : { tokens: [] };
   const token = generateToken();
   const entry = TokenEntry.parse({ sha256: tokenSha256(token), ...who });
   fs.mkdirSync(path.dirname(file), { recursive: true });

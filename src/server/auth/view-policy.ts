@@ -24,8 +24,15 @@ export function defaultView(roles: readonly string[]): ViewerRole {
 /** The view asked for, or the caller's default; `forbidden` for a wider view, `bad_request` for an unknown one. */
 export function viewFor(identity: Identity, requested: string | undefined): ViewerRole {
   if (requested === undefined || requested === '') return defaultView(identity.roles);
-  if (!(ORDER as readonly string[]).includes(requested)) throw new ApiError('bad_request', `Unknown view "${requested}"; use one of ${ORDER.join(', ')}.`, [{ path: ['view'], message: `one of ${ORDER.join(', ')}` }]);
+  if (!(ORDER as readonly string[]).includes(requested))
+    throw new ApiError('bad_request', `Unknown view "${requested}"; use one of ${ORDER.join(', ')}.`, [
+      { path: ['view'], message: `one of ${ORDER.join(', ')}` },
+    ]);
   const views = allowedViews(identity.roles);
-  if (!(views as string[]).includes(requested)) throw new ApiError('forbidden', `Your roles allow the views ${views.join(', ')}; the ${requested} view needs another role.`);
+  if (!(views as string[]).includes(requested))
+    throw new ApiError(
+      'forbidden',
+      `Your roles allow the views ${views.join(', ')}; the ${requested} view needs another role.`,
+    );
   return requested as ViewerRole;
 }

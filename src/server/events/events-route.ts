@@ -45,7 +45,10 @@ async function authenticate(ctx: ServerContext, authorization: string | undefine
     return await ctx.auth.authenticate(authorization);
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    throw new ApiError('unauthenticated', `Send "Authorization: Bearer <token>" with a valid token (${err instanceof Error ? err.message : 'refused'}).`);
+    throw new ApiError(
+      'unauthenticated',
+      `Send "Authorization: Bearer <token>" with a valid token (${err instanceof Error ? err.message : 'refused'}).`,
+    );
   }
 }
 
@@ -54,46 +57,93 @@ async function authenticate(ctx: ServerContext, authorization: string | undefine
  * view. Authentication, the run's tenant, the view and the resume point are checked before a
  * byte is streamed (401/404/403/400 as JSON); a server at its cap of streams answers 503.
  */
-export function registerEventsRoute(app: FastifyInstance, ctx: ServerContext, options: EventsRouteOptions = {}): EventsRoute {
-  const caps = { server: options.maxWatchers ?? 20_000, perIdentity: options.maxWatchersPerIdentity ?? 100, perTenant: options.maxWatchersPerTenant ?? 2_000 };
-  const hub = new RunStreamHub({ agents: ctx.agents, bus: ctx.bus, safetyPollMs: options.safetyPollMs ?? 1_000, readTimeoutMs: options.readTimeoutMs ?? 10_000 }, caps);
-  const writerOptions = { pingMs: options.pingMs ?? 15_000, maxBufferedBytes: options.maxBufferedBytes ?? 1 << 20, drainTimeoutMs: options.drainTimeoutMs ?? 10_000 };
+export function registerEventsRoute(
+  app: FastifyInstance,
+  ctx: ServerContext,
+  options: EventsRouteOptions = {},
+): EventsRoute {
+  const caps = {
+    server: options.maxWatchers ?? 20_000,
+    perIdentity: options.maxWatchersPerIdentity ?? 100,
+    perTenant: options.maxWatchersPerTenant ?? 2_000,
+  };
+  const hub = new RunStreamHub(
+    {
+      agents: ctx.agents,
+      bus: ctx.bus,
+      safetyPollMs: options.safetyPollMs ?? 1_000,
+      readTimeoutMs: options.readTimeoutMs ?? 10_000,
+    },
+    caps,
+  );
+  const writerOptions = {
+    pingMs: options.pingMs ?? 15_000,
+    maxBufferedBytes: options.maxBufferedBytes ?? 1 << 20,
+    drainTimeoutMs: options.drainTimeoutMs ?? 10_000,
+  };
   const open = new Set<SseWriter>();
 
-  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>('/v1/runs/:id/events', async (request, reply) => {
-    let checked;
-    try {
-      const identity = await authenticate(ctx, request.headers.authorization);
-      const params = RunIdParams.safeParse(request.params);
-      if (!params.success) throw new ApiError('bad_request', 'Give a run id in the path: /v1/runs/<id>/events (1 to 1,000 characters).', [{ path: ['id'], message: params.error.issues[0]?.message ?? 'invalid' }]);
-      const after = resumePoint(request.headers['last-event-id'], request.query.after);
-      const { view: requested } = request.query;
-      if (requested !== undefined && typeof requested !== 'string') throw new ApiError('bad_request', 'Give view once: auditor, developer or end_user.', [{ path: ['view'], message: 'expected a string' }]);
-      const access = await ctx.accessRun(identity, params.data.id);
-      const view = ctx.viewFor(identity, requested);
-      const owner = { id: identity.id, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
-      const full = hub.fullFor(owner);
-      if (full === 'server') throw new ApiError('unavailable', 'This server holds as many event streams as it allows; retry in a moment or use another instance.');
-      if (full === 'identity') throw new ApiError('too_many_requests', `You hold ${caps.perIdentity} open event streams, as many as one identity may; close one (a tab, a watcher) before opening another.`);
-      if (full === 'tenant') throw new ApiError('too_many_requests', `Your tenant's people hold ${caps.perTenant} open event streams, as many as one tenant may; close one before opening another.`);
-      checked = { after, view, workflowId: access.workflowId, owner };
-    } catch (err) {
-      if (err instanceof ApiError) return sendError(reply, err);
-      throw err;
-    }
-    reply.hijack();
-    const { after, view, workflowId, owner } = checked;
-    let joined: ReturnType<typeof hub.join<Watcher>> | undefined;
-    const writer = new SseWriter(reply.raw, writerOptions, () => {
-      open.delete(writer);
-      if (joined) hub.leave(joined.stream, joined.listener);
-    });
-    open.add(writer);
-    writer.open();
-    if (writer.closed) return;
-    joined = hub.join(workflowId, owner, (stream) => new Watcher(stream, writer, view, after, options.maxQueuedEvents ?? 1_000));
-    void joined.listener.start();
-  });
+  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>(
+    '/v1/runs/:id/events',
+    async (request, reply) => {
+      let checked;
+      try {
+        const identity = await authenticate(ctx, request.headers.authorization);
+        const params = RunIdParams.safeParse(request.params);
+        if (!params.success)
+          throw new ApiError(
+            'bad_request',
+            'Give a run id in the path: /v1/runs/<id>/events (1 to 1,000 characters).',
+            [{ path: ['id'], message: params.error.issues[0]?.message ?? 'invalid' }],
+          );
+        const after = resumePoint(request.headers['last-event-id'], request.query.after);
+        const { view: requested } = request.query;
+        if (requested !== undefined && typeof requested !== 'string')
+          throw new ApiError('bad_request', 'Give view once: auditor, developer or end_user.', [
+            { path: ['view'], message: 'expected a string' },
+          ]);
+        const access = await ctx.accessRun(identity, params.data.id);
+        const view = ctx.viewFor(identity, requested);
+        const owner = { id: identity.id, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
+        const full = hub.fullFor(owner);
+        if (full === 'server')
+          throw new ApiError(
+            'unavailable',
+            'This server holds as many event streams as it allows; retry in a moment or use another instance.',
+          );
+        if (full === 'identity')
+          throw new ApiError(
+            'too_many_requests',
+            `You hold ${caps.perIdentity} open event streams, as many as one identity may; close one (a tab, a watcher) before opening another.`,
+          );
+        if (full === 'tenant')
+          throw new ApiError(
+            'too_many_requests',
+            `Your tenant's people hold ${caps.perTenant} open event streams, as many as one tenant may; close one before opening another.`,
+          );
+        checked = { after, view, workflowId: access.workflowId, owner };
+      } catch (err) {
+        if (err instanceof ApiError) return sendError(reply, err);
+        throw err;
+      }
+      reply.hijack();
+      const { after, view, workflowId, owner } = checked;
+      let joined: ReturnType<typeof hub.join<Watcher>> | undefined;
+      const writer = new SseWriter(reply.raw, writerOptions, () => {
+        open.delete(writer);
+        if (joined) hub.leave(joined.stream, joined.listener);
+      });
+      open.add(writer);
+      writer.open();
+      if (writer.closed) return;
+      joined = hub.join(
+        workflowId,
+        owner,
+        (stream) => new Watcher(stream, writer, view, after, options.maxQueuedEvents ?? 1_000),
+      );
+      void joined.listener.start();
+    },
+  );
 
   // Open streams never end by themselves: end them so the server can close; and wait for the
   // streams' Temporal reads, so whoever closes the Temporal connection next leaves none queued.

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { INGEST_PATH, MAX_INGEST_BYTES, MAX_INGEST_EVENTS, PUBLISHER_ALL_TENANTS_ROLE, PUBLISHER_ROLE } from '../../events/ingest-limits';
+import {
+  INGEST_PATH,
+  MAX_INGEST_BYTES,
+  MAX_INGEST_EVENTS,
+  PUBLISHER_ALL_TENANTS_ROLE,
+  PUBLISHER_ROLE,
+} from '../../events/ingest-limits';
 import { RunEvent } from '../../shared/run-event';
 import { ApiError } from '../api-error';
 import type { Identity } from '../auth/identity';
@@ -41,12 +47,22 @@ export function registerIngestRoute(app: FastifyInstance, ctx: ServerContext): v
     const identity = await authenticated(ctx, request.headers.authorization);
     const allTenants = identity.roles.includes(PUBLISHER_ALL_TENANTS_ROLE);
     if (!allTenants && !identity.roles.includes(PUBLISHER_ROLE)) {
-      throw new ApiError('forbidden', `Publishing run events needs role "${PUBLISHER_ROLE}" or "${PUBLISHER_ALL_TENANTS_ROLE}"; ${identity.id} has ${identity.roles.join(', ') || 'no roles'}.`);
+      throw new ApiError(
+        'forbidden',
+        `Publishing run events needs role "${PUBLISHER_ROLE}" or "${PUBLISHER_ALL_TENANTS_ROLE}"; ${identity.id} has ${identity.roles.join(', ') || 'no roles'}.`,
+      );
     }
     const parsed = Batch.safeParse(request.body);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message }));
-      throw new ApiError('bad_request', `The body must be a JSON array of at most ${MAX_INGEST_EVENTS} run events; fix the events named in issues.`, issues);
+      const issues = parsed.error.issues.map((i) => ({
+        path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+        message: i.message,
+      }));
+      throw new ApiError(
+        'bad_request',
+        `The body must be a JSON array of at most ${MAX_INGEST_EVENTS} run events; fix the events named in issues.`,
+        issues,
+      );
     }
     if (!allTenants) {
       const runs = [...new Set(parsed.data.map((event) => event.runId))];
@@ -54,7 +70,10 @@ export function registerIngestRoute(app: FastifyInstance, ctx: ServerContext): v
       const refused = runs.filter((_, i) => !allowed[i]);
       if (refused.length > 0) {
         const tenant = identity.tenant ? `tenant ${identity.tenant}` : 'no tenant';
-        throw new ApiError('forbidden', `${identity.id} (${tenant}) may publish only for its tenant's runs; no such run is visible to it: ${refused.slice(0, 5).join(', ')}${refused.length > 5 ? ` and ${refused.length - 5} more` : ''}. A worker that runs several tenants' runs needs role "${PUBLISHER_ALL_TENANTS_ROLE}".`);
+        throw new ApiError(
+          'forbidden',
+          `${identity.id} (${tenant}) may publish only for its tenant's runs; no such run is visible to it: ${refused.slice(0, 5).join(', ')}${refused.length > 5 ? ` and ${refused.length - 5} more` : ''}. A worker that runs several tenants' runs needs role "${PUBLISHER_ALL_TENANTS_ROLE}".`,
+        );
       }
     }
     for (const event of parsed.data) ctx.bus.publish(event);
@@ -68,6 +87,9 @@ async function authenticated(ctx: ServerContext, authorization: string | undefin
     return await ctx.auth.authenticate(authorization);
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    throw new ApiError('unauthenticated', `Send a valid bearer token of an identity with role "${PUBLISHER_ROLE}": ${(err as Error).message ?? 'refused'}`);
+    throw new ApiError(
+      'unauthenticated',
+      `Send a valid bearer token of an identity with role "${PUBLISHER_ROLE}": ${(err as Error).message ?? 'refused'}`,
+    );
   }
 }

@@ -14,9 +14,11 @@ export function resumePoint(lastEventId: string | string[] | undefined, after: u
   if (text === undefined || text === '') return 0;
   const match = typeof text === 'string' ? EVENT_ID.exec(text.trim()) : null;
   if (!match) {
-    throw new ApiError('bad_request', `${source} must be an event id this stream sent ("7" or "7.3"); got ${JSON.stringify(String(text).slice(0, 40))}.`, [
-      { path: [source === 'after' ? 'after' : 'Last-Event-ID'], message: 'expected a step number or <step>.<seq>' },
-    ]);
+    throw new ApiError(
+      'bad_request',
+      `${source} must be an event id this stream sent ("7" or "7.3"); got ${JSON.stringify(String(text).slice(0, 40))}.`,
+      [{ path: [source === 'after' ? 'after' : 'Last-Event-ID'], message: 'expected a step number or <step>.<seq>' }],
+    );
   }
   const step = Number(match[1]);
   if (!Number.isSafeInteger(step)) throw new ApiError('bad_request', `${source} is out of range.`);

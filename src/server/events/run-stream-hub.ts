@@ -49,7 +49,11 @@ export class RunStreamHub {
   }
 
   /** Attaches the listener `make` builds for the run's stream (made now if the run had none). */
-  join<L extends StreamListener>(workflowId: string, owner: WatcherOwner, make: (stream: RunStream) => L): { stream: RunStream; listener: L } {
+  join<L extends StreamListener>(
+    workflowId: string,
+    owner: WatcherOwner,
+    make: (stream: RunStream) => L,
+  ): { stream: RunStream; listener: L } {
     let stream = this.streams.get(workflowId);
     if (!stream) {
       stream = new RunStream(workflowId, this.deps);

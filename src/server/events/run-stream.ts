@@ -142,7 +142,10 @@ export class RunStream {
   private sharedRead<T>(key: string, since: number, read: () => Promise<T>): Promise<T> {
     const current = this.reads.get(key);
     if (current && current.startedSeq >= since) return current.promise as Promise<T>;
-    const entry = { startedSeq: this.seq, promise: this.temporal(`reading ${key} of ${this.workflowId}`, () => this.whenReadable().then(read)) };
+    const entry = {
+      startedSeq: this.seq,
+      promise: this.temporal(`reading ${key} of ${this.workflowId}`, () => this.whenReadable().then(read)),
+    };
     this.reads.set(key, entry);
     const forget = (): void => {
       if (this.reads.get(key) === entry) this.reads.delete(key);
@@ -174,9 +177,11 @@ export class RunStream {
     if (this.watchingReadiness) return;
     this.watchingReadiness = true;
     try {
-      for (const until = Date.now() + READINESS_WATCH_MS; Date.now() < until && !this.closed && !this.ended; ) {
+      for (const until = Date.now() + READINESS_WATCH_MS; Date.now() < until && !this.closed && !this.ended;) {
         await new Promise((resolve) => setTimeout(resolve, READINESS_POLL_MS).unref());
-        const described = await this.temporal('describe', () => this.deps.agents.getHandle(this.workflowId).describe()).catch(() => undefined);
+        const described = await this.temporal('describe', () =>
+          this.deps.agents.getHandle(this.workflowId).describe(),
+        ).catch(() => undefined);
         if (!described || !this.notedReadiness(described) || this.closed) continue;
         void this.syncFacts();
         this.broadcast({ kind: 'steps-exist', upTo: Number.MAX_SAFE_INTEGER });
@@ -190,7 +195,8 @@ export class RunStream {
 
   /** Whether the described run is past its first workflow task (or closed); remembers it for the next reads. */
   private notedReadiness(described: { runId: string; historyLength: number; status: { name: string } }): boolean {
-    const ready = runStateOf(described.status.name) !== 'running' || described.historyLength > EVENTS_BEFORE_FIRST_TASK_ENDS;
+    const ready =
+      runStateOf(described.status.name) !== 'running' || described.historyLength > EVENTS_BEFORE_FIRST_TASK_ENDS;
     // A run that continued as new starts again with a first task of its own.
     this.readyRunId = ready ? described.runId : undefined;
     return ready;
@@ -212,7 +218,9 @@ export class RunStream {
     return call;
   }
 
-  private broadcast(signal: StreamSignal extends infer S ? (S extends StreamSignal ? Omit<S, 'seq'> : never) : never): void {
+  private broadcast(
+    signal: StreamSignal extends infer S ? (S extends StreamSignal ? Omit<S, 'seq'> : never) : never,
+  ): void {
     // Text deltas never change what a read of the chain or status returns: they do not advance
     // the sequence, so watchers that join while text streams share one catch-up read.
     const delta = signal.kind === 'event' && signal.event.type === 'text_delta';
@@ -319,7 +327,14 @@ export class RunStream {
       this.lastHistoryLength = described.historyLength;
       if (status.steps > this.factsHigh) void this.syncFacts();
       this.broadcast({ kind: 'steps-exist', upTo: status.steps });
-      const key = JSON.stringify([status.status, status.waitingFor, status.openQuestion?.callId, status.pendingApprovals.map((r) => [r.callId, r.status]), status.subAgents.map((s) => [s.callId, s.status]), status.plan]);
+      const key = JSON.stringify([
+        status.status,
+        status.waitingFor,
+        status.openQuestion?.callId,
+        status.pendingApprovals.map((r) => [r.callId, r.status]),
+        status.subAgents.map((s) => [s.callId, s.status]),
+        status.plan,
+      ]);
       if (this.lastStatusKey !== undefined && key !== this.lastStatusKey) this.broadcast({ kind: 'status-changed' });
       this.lastStatusKey = key;
     } catch {

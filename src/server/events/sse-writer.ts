@@ -83,9 +83,13 @@ export class SseWriter {
   private write(chunk: string): void {
     if (this.done) return;
     if (this.res.write(chunk)) return;
-    if (this.buffered > this.options.maxBufferedBytes) return this.drop(`more than ${this.options.maxBufferedBytes} bytes unread`);
+    if (this.buffered > this.options.maxBufferedBytes)
+      return this.drop(`more than ${this.options.maxBufferedBytes} bytes unread`);
     if (this.drainTimer) return;
-    this.drainTimer = setTimeout(() => this.drop(`not drained within ${this.options.drainTimeoutMs} ms`), this.options.drainTimeoutMs);
+    this.drainTimer = setTimeout(
+      () => this.drop(`not drained within ${this.options.drainTimeoutMs} ms`),
+      this.options.drainTimeoutMs,
+    );
     this.drainTimer.unref();
     this.res.once('drain', () => {
       clearTimeout(this.drainTimer);

@@ -62,7 +62,8 @@ export class Watcher implements StreamListener {
     await this.fill(since);
     await this.sendStatus(since);
     // Joined a run whose end was already announced to the others: end this stream too.
-    if (this.stream.ended && !this.queue.some((s) => s.kind === 'ended')) this.queue.push({ kind: 'ended', outcome: this.stream.ended, seq: this.stream.now });
+    if (this.stream.ended && !this.queue.some((s) => s.kind === 'ended'))
+      this.queue.push({ kind: 'ended', outcome: this.stream.ended, seq: this.stream.now });
     this.started = true;
     this.schedule();
   }
@@ -117,7 +118,13 @@ export class Watcher implements StreamListener {
       }
       case 'ended':
         await this.fill(signal.seq);
-        this.writer.event('end', this.nextId(), { type: 'end', runId: this.stream.workflowId, chainStatus: this.chainStatus, stepNumber: this.cursor, outcome: signal.outcome });
+        this.writer.event('end', this.nextId(), {
+          type: 'end',
+          runId: this.stream.workflowId,
+          chainStatus: this.chainStatus,
+          stepNumber: this.cursor,
+          outcome: signal.outcome,
+        });
         return this.writer.close();
     }
   }
@@ -163,7 +170,8 @@ export class Watcher implements StreamListener {
       return;
     }
     if (this.writer.closed) return;
-    for (const step of chain.steps) if (step.stepNumber > this.cursor) this.sendStep(step.stepNumber, step, chain.status);
+    for (const step of chain.steps)
+      if (step.stepNumber > this.cursor) this.sendStep(step.stepNumber, step, chain.status);
     // Steps this view leaves out (hidden) count too: the chain had this many in all.
     const recorded = chain.steps.length + (chain.view?.hiddenSteps ?? 0);
     this.cursor = Math.max(this.cursor, recorded);
@@ -175,7 +183,14 @@ export class Watcher implements StreamListener {
   private sendStep(n: number, viewed: ReasoningStep | undefined, chainStatus: ChainStatus): void {
     this.cursor = n;
     this.chainStatus = chainStatus;
-    if (viewed) this.writer.event('step', String(n), { type: 'step', runId: this.stream.workflowId, chainStatus, stepNumber: n, step: viewed });
+    if (viewed)
+      this.writer.event('step', String(n), {
+        type: 'step',
+        runId: this.stream.workflowId,
+        chainStatus,
+        stepNumber: n,
+        step: viewed,
+      });
   }
 
   private async sendStatus(since: number): Promise<void> {
@@ -183,7 +198,13 @@ export class Watcher implements StreamListener {
       const status = await this.stream.statusInView(this.view, since);
       if (this.writer.closed) return;
       this.chainStatus = status.status;
-      this.writer.event('status', this.nextId(), { type: 'status', runId: this.stream.workflowId, chainStatus: status.status, stepNumber: this.cursor, status });
+      this.writer.event('status', this.nextId(), {
+        type: 'status',
+        runId: this.stream.workflowId,
+        chainStatus: status.status,
+        stepNumber: this.cursor,
+        status,
+      });
     } catch {
       // A run whose first task has not run has no status yet; the next change sends one.
     }

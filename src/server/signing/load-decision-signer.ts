@@ -16,7 +16,10 @@ const Keyring = z.object({
   keys: z
     .array(z.object({ id: z.string().min(1).max(200), privateKey: z.string().min(1) }))
     .min(1, 'list at least one key (generate one with `thoughtline signing-key`)')
-    .max(MAX_DECISION_SIGNATURES, `list at most ${MAX_DECISION_SIGNATURES} keys; remove keys no open run was started with`),
+    .max(
+      MAX_DECISION_SIGNATURES,
+      `list at most ${MAX_DECISION_SIGNATURES} keys; remove keys no open run was started with`,
+    ),
 });
 
 export interface LoadedKey {
@@ -37,7 +40,10 @@ export function loadDecisionSigner(file: string): DecisionSigner {
     publicKeys: () => ({ ...publicKeys }),
     sign<T extends object>(kind: SignedDecisionKind, workflowId: string, payload: T, by: Identity): T {
       // Who decided comes from authentication, whatever the payload said.
-      const stamped = kind === 'approval' ? { ...payload, by: { id: by.id, roles: [...by.roles] } } : { ...payload, by: by.id, roles: [...by.roles] };
+      const stamped =
+        kind === 'approval'
+          ? { ...payload, by: { id: by.id, roles: [...by.roles] } }
+          : { ...payload, by: by.id, roles: [...by.roles] };
       // Every listed key signs (newest first), so runs started before a rotation still verify.
       return signDecision(kind, workflowId, stamped, keys, new Date().toISOString()) as unknown as T;
     },
@@ -56,7 +62,9 @@ export function readSigningKeyring(file: string): LoadedKey[] {
   }
   if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
     const mode = (stat.mode & 0o777).toString(8);
-    throw new KeyringError(`The signing keyring ${file} may be read by others (mode ${mode}); its keys approve anything. Run: chmod 600 ${file}`);
+    throw new KeyringError(
+      `The signing keyring ${file} may be read by others (mode ${mode}); its keys approve anything. Run: chmod 600 ${file}`,
+    );
   }
   let json: unknown;
   try {
@@ -67,14 +75,20 @@ export function readSigningKeyring(file: string): LoadedKey[] {
   const parsed = Keyring.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new KeyringError(`The signing keyring ${file} is malformed at ${issue.path.join('.') || '(root)'}: ${issue.message}. Expected { "keys": [{ "id": "...", "privateKey": "<base64url 32-byte seed>" }] }.`);
+    throw new KeyringError(
+      `The signing keyring ${file} is malformed at ${issue.path.join('.') || '(root)'}: ${issue.message}. Expected { "keys": [{ "id": "...", "privateKey": "<base64url 32-byte seed>" }] }.`,
+    );
   }
   const seen = new Set<string>();
   return parsed.data.keys.map(({ id, privateKey }, i) => {
-    if (seen.has(id)) throw new KeyringError(`The signing keyring ${file} lists the key id "${id}" twice; ids must be unique.`);
+    if (seen.has(id))
+      throw new KeyringError(`The signing keyring ${file} lists the key id "${id}" twice; ids must be unique.`);
     seen.add(id);
     const seed = base64UrlDecode(privateKey);
-    if (!seed || seed.length !== 32) throw new KeyringError(`Key ${i} ("${id}") in ${file} is not a base64url 32-byte Ed25519 seed; generate one with \`thoughtline signing-key\`.`);
+    if (!seed || seed.length !== 32)
+      throw new KeyringError(
+        `Key ${i} ("${id}") in ${file} is not a base64url 32-byte Ed25519 seed; generate one with \`thoughtline signing-key\`.`,
+      );
     return { keyId: id, seed, publicKey: base64UrlEncode(ed25519.getPublicKey(seed)) };
   });
 }

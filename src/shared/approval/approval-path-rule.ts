@@ -27,7 +27,8 @@ function plainSegments(text: string): string[] | { problem: string } {
   if (INVISIBLE.test(text)) return { problem: 'contains a control or invisible character' };
   const segments = (text.length > 1 && text.endsWith('/') ? text.slice(1, -1) : text.slice(1)).split('/');
   if (text === '/') return [];
-  if (segments.some((s) => s === '' || s === '.' || s === '..')) return { problem: 'is not normalised (empty, . or .. segment)' };
+  if (segments.some((s) => s === '' || s === '.' || s === '..'))
+    return { problem: 'is not normalised (empty, . or .. segment)' };
   return segments;
 }
 
@@ -46,10 +47,12 @@ function isUnder(path: readonly string[], prefix: readonly string[]): boolean {
 export function pathReason(field: string, value: unknown, prefixes: readonly string[]): string | undefined {
   if (typeof value !== 'string') return undefined;
   const path = plainSegments(value);
-  if (!Array.isArray(path)) return `${field} ${shown(value)} ${path.problem}, so it cannot be shown to be outside ${prefixes.map(shown).join(' or ')}`;
+  if (!Array.isArray(path))
+    return `${field} ${shown(value)} ${path.problem}, so it cannot be shown to be outside ${prefixes.map(shown).join(' or ')}`;
   for (const prefix of prefixes) {
     const base = plainSegments(prefix);
-    if (!Array.isArray(base)) return `approval rule prefix ${shown(prefix)} ${base.problem}, so no path can be shown to be outside it`;
+    if (!Array.isArray(base))
+      return `approval rule prefix ${shown(prefix)} ${base.problem}, so no path can be shown to be outside it`;
     if (isUnder(path, base)) return `${field} ${shown(value)} is under ${shown(prefix)}`;
   }
   return undefined;

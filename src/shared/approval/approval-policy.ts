@@ -35,7 +35,10 @@ export function approvalNeeded(policy: ApprovalPolicy | undefined, args: Record<
 export function describePolicy(policy: ApprovalPolicy | undefined): string {
   if (policy === undefined || policy === 'never') return 'never';
   if (policy === 'always') return 'always';
-  return policy.anyOf.map(describeRule).join('; ').replace(/[\u0000-\u001f]+/g, ' ');
+  return policy.anyOf
+    .map(describeRule)
+    .join('; ')
+    .replace(/[\u0000-\u001f]+/g, ' ');
 }
 
 const WRITE_LIKE_TYPES: ReadonlySet<string> = new Set(['file_system', 'database']);
@@ -63,9 +66,12 @@ function ruleReason(rule: ApprovalRule, args: Record<string, unknown>): string |
       // a hostile pattern or argument cannot freeze the workflow. Patterns RE2 cannot compile
       // (backreferences, lookaround) always need approval.
       const pattern = compileRulePattern(rule.pattern);
-      if ('problem' in pattern) return `invalid approval rule pattern ${shown(rule.pattern)} for ${rule.field}: ${pattern.problem}`;
+      if ('problem' in pattern)
+        return `invalid approval rule pattern ${shown(rule.pattern)} for ${rule.field}: ${pattern.problem}`;
       return first((value) =>
-        (typeof value === 'string' || typeof value === 'number') && pattern.matcher(String(value)).find() ? `${rule.field} matches /${rule.pattern}/` : undefined,
+        (typeof value === 'string' || typeof value === 'number') && pattern.matcher(String(value)).find()
+          ? `${rule.field} matches /${rule.pattern}/`
+          : undefined,
       );
     }
     case 'equals':
@@ -88,7 +94,10 @@ function describeRule(rule: ApprovalRule): string {
     case 'above':
       return `when ${rule.field} > ${rule.threshold}`;
     case 'sqlVerb':
-      return `when ${rule.field} runs ${rule.verbs.map(verbWords).map((w) => w.join(' ')).join(' or ')} or anything but one plain read`;
+      return `when ${rule.field} runs ${rule.verbs
+        .map(verbWords)
+        .map((w) => w.join(' '))
+        .join(' or ')} or anything but one plain read`;
     case 'matches':
       return `when ${rule.field} matches /${rule.pattern}/`;
     case 'equals':

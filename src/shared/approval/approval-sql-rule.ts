@@ -1,4 +1,3 @@
-
 /*
  * The `sqlVerb` approval rule, failing closed: SQL needs no approval only when a real parser
  * (node-sql-parser's PostgreSQL and MySQL grammars, both) reads it as exactly one plain read: a
@@ -22,8 +21,16 @@ let parsers: readonly SqlParser[] | undefined;
  */
 function sqlParsers(): readonly SqlParser[] {
   parsers ??= [
-    { dialect: 'PostgreSQL', parser: new (require('node-sql-parser/build/postgresql') as typeof import('node-sql-parser/build/postgresql')).Parser() },
-    { dialect: 'MySQL', parser: new (require('node-sql-parser/build/mysql') as typeof import('node-sql-parser/build/mysql')).Parser() },
+    {
+      dialect: 'PostgreSQL',
+      parser: new (
+        require('node-sql-parser/build/postgresql') as typeof import('node-sql-parser/build/postgresql')
+      ).Parser(),
+    },
+    {
+      dialect: 'MySQL',
+      parser: new (require('node-sql-parser/build/mysql') as typeof import('node-sql-parser/build/mysql')).Parser(),
+    },
   ];
   return parsers;
 }
@@ -44,8 +51,10 @@ const READ_ONLY_FUNCTIONS: ReadonlySet<string> = new Set(
 
 /** Statement kinds other than SELECT; found anywhere in the tree, the SQL is no plain read. */
 const STATEMENT_TYPES: ReadonlySet<string> = new Set(
-  ('insert update delete replace create drop alter truncate rename call set lock unlock grant revoke use show ' +
-    'exec execute declare transaction load_data copy prepare deallocate do raise go merge analyze vacuum').split(' '),
+  (
+    'insert update delete replace create drop alter truncate rename call set lock unlock grant revoke use show ' +
+    'exec execute declare transaction load_data copy prepare deallocate do raise go merge analyze vacuum'
+  ).split(' '),
 );
 
 /** Clauses that lock rows (`FOR UPDATE`, `FOR SHARE`, `LOCK IN SHARE MODE`): they block writers, so not a plain read. */
@@ -102,7 +111,8 @@ function notPlainRead(sql: string, dialect: string, parser: { astify(sql: string
   const statements = Array.isArray(ast) ? ast : [ast];
   if (statements.length !== 1) return `holds ${statements.length} statements`;
   const only = statements[0] as Record<string, unknown> | null;
-  if (only === null || typeof only !== 'object' || only['type'] !== 'select') return `runs ${String(only?.['type'] ?? 'an unknown statement').toUpperCase()}`;
+  if (only === null || typeof only !== 'object' || only['type'] !== 'select')
+    return `runs ${String(only?.['type'] ?? 'an unknown statement').toUpperCase()}`;
   const found = writeIn(only, 0);
   return found === undefined ? undefined : `${found} (${dialect})`;
 }
@@ -130,9 +140,11 @@ const AMBIGUOUS_SQL: ReadonlyArray<[RegExp, string]> = [
  */
 export function sqlReason(value: unknown, verbs: readonly string[]): string | undefined {
   if (typeof value !== 'string') return undefined;
-  if (value.length > MAX_CHECKED_SQL_LENGTH) return `SQL is longer than ${MAX_CHECKED_SQL_LENGTH} characters, too long to check`;
+  if (value.length > MAX_CHECKED_SQL_LENGTH)
+    return `SQL is longer than ${MAX_CHECKED_SQL_LENGTH} characters, too long to check`;
   for (const [pattern, what] of AMBIGUOUS_SQL) {
-    if (pattern.test(value)) return `SQL contains ${what}, which databases and parsers read differently, so it is not recognised as a plain read`;
+    if (pattern.test(value))
+      return `SQL contains ${what}, which databases and parsers read differently, so it is not recognised as a plain read`;
   }
   for (const { dialect, parser } of sqlParsers()) {
     const problem = notPlainRead(value, dialect, parser);

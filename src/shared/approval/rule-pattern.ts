@@ -25,7 +25,8 @@ export function policyProblem(policy: ApprovalPolicy | undefined): string | unde
   for (const rule of policy.anyOf) {
     if (rule.when !== 'matches') continue;
     const compiled = compileRulePattern(rule.pattern);
-    if ('problem' in compiled) return `the approval rule pattern ${shown(rule.pattern)} for ${rule.field} is not RE2 syntax: ${compiled.problem}`;
+    if ('problem' in compiled)
+      return `the approval rule pattern ${shown(rule.pattern)} for ${rule.field} is not RE2 syntax: ${compiled.problem}`;
   }
   return undefined;
 }

@@ -20,8 +20,6 @@ export function jsonText(value: unknown): string | undefined {
   }
 }
 
-
-
 /**
  * A number, or a string holding one: optional sign and currency symbol, `1500`, `1500.5`, `1e3`,
  * or comma thousands in groups of three (`1,500.00`). Any other non-empty string is `unreadable`;
@@ -64,7 +62,10 @@ export function candidates(value: unknown, path: readonly string[]): unknown[] {
 }
 
 /** The first reason `test` gives for one of `values`, in order, or undefined: a rule holds when any value makes it hold. */
-export function firstReason(values: readonly unknown[], test: (value: unknown) => string | undefined): string | undefined {
+export function firstReason(
+  values: readonly unknown[],
+  test: (value: unknown) => string | undefined,
+): string | undefined {
   for (const value of values) {
     const reason = test(value);
     if (reason !== undefined) return reason;

@@ -57,20 +57,36 @@ class TracedInbound extends OpenTelemetryInboundInterceptor {
     super();
   }
 
-  override handleQuery(input: QueryInput, next: Next<WorkflowInboundCallsInterceptor, 'handleQuery'>): Promise<unknown> {
+  override handleQuery(
+    input: QueryInput,
+    next: Next<WorkflowInboundCallsInterceptor, 'handleQuery'>,
+  ): Promise<unknown> {
     return next(input);
   }
 
-  override execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
+  override execute(
+    input: WorkflowExecuteInput,
+    next: Next<WorkflowInboundCallsInterceptor, 'execute'>,
+  ): Promise<unknown> {
     return super.execute(input, typeOnlyAsync(next)).catch((err: unknown) => Promise.reject(originalOf(err)));
   }
 
-  override handleSignal(input: SignalInput, next: Next<WorkflowInboundCallsInterceptor, 'handleSignal'>): Promise<void> {
-    return this.underRun(input.headers, () => super.handleSignal(input, typeOnlyAsync(next))).catch((err: unknown) => Promise.reject(originalOf(err)));
+  override handleSignal(
+    input: SignalInput,
+    next: Next<WorkflowInboundCallsInterceptor, 'handleSignal'>,
+  ): Promise<void> {
+    return this.underRun(input.headers, () => super.handleSignal(input, typeOnlyAsync(next))).catch((err: unknown) =>
+      Promise.reject(originalOf(err)),
+    );
   }
 
-  override handleUpdate(input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>): Promise<unknown> {
-    return this.underRun(input.headers, () => super.handleUpdate(input, typeOnlyAsync(next))).catch((err: unknown) => Promise.reject(originalOf(err)));
+  override handleUpdate(
+    input: UpdateInput,
+    next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>,
+  ): Promise<unknown> {
+    return this.underRun(input.headers, () => super.handleUpdate(input, typeOnlyAsync(next))).catch((err: unknown) =>
+      Promise.reject(originalOf(err)),
+    );
   }
 
   override validateUpdate(input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'validateUpdate'>): void {
@@ -101,14 +117,21 @@ class RunInbound implements WorkflowInboundCallsInterceptor {
     const info = workflowInfo();
     const span = otel.trace.getActiveSpan();
     Object.assign(this.scope, { span, context: otel.context.active(), facts });
-    span?.setAttributes({ [Attr.operationName]: Operation.invokeAgent, [Attr.agentName]: facts.agentName, [Attr.workflowId]: info.workflowId, [Attr.runKind]: facts.runKind });
+    span?.setAttributes({
+      [Attr.operationName]: Operation.invokeAgent,
+      [Attr.agentName]: facts.agentName,
+      [Attr.workflowId]: info.workflowId,
+      [Attr.runKind]: facts.runKind,
+    });
     // A continued run is the same agent run: it was counted when it started.
     if (!info.continuedFromExecutionRunId) quietly(() => sinks.thoughtlineTelemetry.runStarted(facts));
     try {
       const result = await next(input);
       const ended = agentResultFacts(result);
       span?.setAttributes(ended);
-      quietly(() => sinks.thoughtlineTelemetry.runEnded({ ...facts, terminationReason: String(ended[Attr.terminationReason]) }));
+      quietly(() =>
+        sinks.thoughtlineTelemetry.runEnded({ ...facts, terminationReason: String(ended[Attr.terminationReason]) }),
+      );
       return result;
     } catch (err) {
       if (err instanceof ContinueAsNew) {
@@ -122,7 +145,10 @@ class RunInbound implements WorkflowInboundCallsInterceptor {
     }
   }
 
-  async handleUpdate(input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>): Promise<unknown> {
+  async handleUpdate(
+    input: UpdateInput,
+    next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>,
+  ): Promise<unknown> {
     const result = await next(input);
     const decision = input.args[0] as { callId?: unknown; approved?: unknown } | undefined;
     this.event(`thoughtline.update.${input.name}`, {
@@ -148,11 +174,17 @@ class RunInbound implements WorkflowInboundCallsInterceptor {
 class AgentHeaderOutbound implements WorkflowOutboundCallsInterceptor {
   constructor(private readonly scope: RunScope) {}
 
-  scheduleActivity(input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>): Promise<unknown> {
+  scheduleActivity(
+    input: ActivityInput,
+    next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>,
+  ): Promise<unknown> {
     return next({ ...input, headers: this.withAgent(input.headers) });
   }
 
-  scheduleLocalActivity(input: LocalActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>): Promise<unknown> {
+  scheduleLocalActivity(
+    input: LocalActivityInput,
+    next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>,
+  ): Promise<unknown> {
     return next({ ...input, headers: this.withAgent(input.headers) });
   }
 
@@ -164,9 +196,13 @@ class AgentHeaderOutbound implements WorkflowOutboundCallsInterceptor {
 
 /** An agent run's input names its task; its agent name defaults as AgentInput's does. */
 function agentRunFacts(input: unknown): RunFacts | undefined {
-  if (typeof input !== 'object' || input === null || typeof (input as { task?: unknown }).task !== 'string') return undefined;
+  if (typeof input !== 'object' || input === null || typeof (input as { task?: unknown }).task !== 'string')
+    return undefined;
   const name = (input as { agentName?: unknown }).agentName;
-  return { agentName: typeof name === 'string' && name ? name : 'agent', runKind: workflowInfo().parent ? 'sub_agent' : 'root' };
+  return {
+    agentName: typeof name === 'string' && name ? name : 'agent',
+    runKind: workflowInfo().parent ? 'sub_agent' : 'root',
+  };
 }
 
 /** The outcome of an AgentResult as span attributes: reason, cost, tokens, iterations. */
@@ -178,7 +214,9 @@ function agentResultFacts(result: unknown): otel.Attributes {
     usage?: { inputTokens?: unknown; outputTokens?: unknown };
   };
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  const facts: otel.Attributes = { [Attr.terminationReason]: typeof r.terminationReason === 'string' ? r.terminationReason : 'error' };
+  const facts: otel.Attributes = {
+    [Attr.terminationReason]: typeof r.terminationReason === 'string' ? r.terminationReason : 'error',
+  };
   const pairs: [string, number | undefined][] = [
     [Attr.costUsd, num(r.costUsd)],
     [Attr.iterations, num(r.iterations)],

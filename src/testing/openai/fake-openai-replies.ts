@@ -79,11 +79,14 @@ export type FakeChatScriptReply = FakeChatReply | FakeHttpErrorReply | FakeConne
 
 /** A canned reply, or a function of the parsed request body (for replies that depend on it). */
 export type ChatScriptEntry =
-  | FakeChatScriptReply
-  | ((body: FakeChatRequestBody) => FakeChatScriptReply | Promise<FakeChatScriptReply>);
+  FakeChatScriptReply | ((body: FakeChatRequestBody) => FakeChatScriptReply | Promise<FakeChatScriptReply>);
 
 /** Any mix of text and tool calls; the general form behind `text` and `toolUse`. */
-export function message(content: string | null, toolCalls: FakeToolCall[], options: ChatReplyOptions = {}): FakeChatReply {
+export function message(
+  content: string | null,
+  toolCalls: FakeToolCall[],
+  options: ChatReplyOptions = {},
+): FakeChatReply {
   const { finishReason, usage, chunkSize, streamEnd, ...rest } = options;
   return {
     kind: 'chat',
@@ -107,7 +110,11 @@ export function toolUse(
   options: ChatReplyOptions & { id?: string; text?: string } = {},
 ): FakeChatReply {
   const { id, text: preamble, ...rest } = options;
-  return message(preamble ?? null, [id === undefined ? { name, arguments: args } : { name, arguments: args, id }], rest);
+  return message(
+    preamble ?? null,
+    [id === undefined ? { name, arguments: args } : { name, arguments: args, id }],
+    rest,
+  );
 }
 
 export interface HttpErrorOptions extends ReplyTiming {
@@ -149,7 +156,12 @@ export function httpError(status: number, options: HttpErrorOptions = {}): FakeH
   if (options.shouldRetry !== undefined) headers['x-should-retry'] = String(options.shouldRetry);
   Object.assign(headers, options.headers);
   const body = options.body ?? {
-    error: { message: options.message ?? defaultMessage, type: options.type ?? defaultType, param: null, code: options.code ?? null },
+    error: {
+      message: options.message ?? defaultMessage,
+      type: options.type ?? defaultType,
+      param: null,
+      code: options.code ?? null,
+    },
   };
   const reply: FakeHttpErrorReply = { kind: 'error', status, body, headers };
   if (options.delayMs !== undefined) reply.delayMs = options.delayMs;
@@ -157,8 +169,10 @@ export function httpError(status: number, options: HttpErrorOptions = {}): FakeH
 }
 
 /** A proxy's HTML error page: what an unreadable body looks like. */
-export const nonJsonError = (status = 502, body = '<html><body><h1>502 Bad Gateway</h1></body></html>'): FakeHttpErrorReply =>
-  httpError(status, { body, headers: { 'content-type': 'text/html' } });
+export const nonJsonError = (
+  status = 502,
+  body = '<html><body><h1>502 Bad Gateway</h1></body></html>',
+): FakeHttpErrorReply => httpError(status, { body, headers: { 'content-type': 'text/html' } });
 
 /** Never answers; the request stays open until the client aborts or the server closes. */
 export const hang = (): FakeConnectionFault => ({ kind: 'hang' });

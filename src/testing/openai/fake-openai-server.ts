@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { closeServer, readBody, verifyScript } from '../fake-server-kit';
 import { authOf, redactHeaders } from '../recorded-request';
 import { newRequestId } from './fake-openai-ids';
-import { describeEntry, type ChatScriptEntry, type FakeChatReply, type FakeChatScriptReply } from './fake-openai-replies';
+import {
+  describeEntry,
+  type ChatScriptEntry,
+  type FakeChatReply,
+  type FakeChatScriptReply,
+} from './fake-openai-replies';
 import { parseChatRequestBody, type RecordedChatRequest } from './recorded-chat-request';
 import { renderChunks, renderCompletion } from './render-chat-completion';
 
@@ -47,7 +52,13 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
   // Ends pending waits when the server closes, so no handler outlives it.
   const pendingWaits = new Set<() => void>();
 
-  function send(res: ServerResponse, record: RecordedChatRequest, status: number, body: unknown, headers: Record<string, string> = {}) {
+  function send(
+    res: ServerResponse,
+    record: RecordedChatRequest,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) {
     if (res.writableEnded || res.destroyed) return;
     record.status = status;
     const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -60,7 +71,13 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
   function fail(res: ServerResponse, record: RecordedChatRequest, status: number, problem: string) {
     const message = `Fake OpenAI server: ${problem}`;
     errors.push(message);
-    send(res, record, status, { error: { message, type: 'invalid_request_error', param: null, code: null } }, { 'x-should-retry': 'false' });
+    send(
+      res,
+      record,
+      status,
+      { error: { message, type: 'invalid_request_error', param: null, code: null } },
+      { 'x-should-retry': 'false' },
+    );
   }
 
   /** Resolves true after `ms` (never, for Infinity), or false once the client disconnects or the server closes. */
@@ -79,10 +96,20 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     });
   }
 
-  async function stream(req: IncomingMessage, res: ServerResponse, record: RecordedChatRequest, reply: FakeChatReply, includeUsage: boolean) {
+  async function stream(
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RecordedChatRequest,
+    reply: FakeChatReply,
+    includeUsage: boolean,
+  ) {
     const { deltas, finish, usage } = renderChunks(reply, record.body?.model ?? '', includeUsage);
     record.status = 200;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-request-id': newRequestId() });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      'x-request-id': newRequestId(),
+    });
     const event = (data: unknown) => res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
     deltas.forEach(event);
     const end = reply.streamEnd;
@@ -122,7 +149,12 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     }
     // The real server's answer, not a harness problem: a test may send a wrong key on purpose.
     if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
-      const error = { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' };
+      const error = {
+        message: 'Incorrect API key provided',
+        type: 'invalid_request_error',
+        param: null,
+        code: 'invalid_api_key',
+      };
       return send(res, record, 401, { error });
     }
     if (parsed.problem !== undefined || parsed.body === undefined) {
@@ -130,7 +162,12 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     }
     const entry = script.shift();
     if (entry === undefined) {
-      return fail(res, record, 500, `script exhausted: request #${requests.length} arrived after all ${consumed} entries were used`);
+      return fail(
+        res,
+        record,
+        500,
+        `script exhausted: request #${requests.length} arrived after all ${consumed} entries were used`,
+      );
     }
     consumed += 1;
     let reply: FakeChatScriptReply;
@@ -146,7 +183,12 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     const streamed = parsed.body.stream === true;
     if (streamed) return stream(req, res, record, reply, parsed.body.stream_options?.include_usage === true);
     if (reply.streamEnd !== 'done') {
-      return fail(res, record, 500, `script entry #${consumed} (${describeEntry(reply)}) is a stream fault but the request was not streamed`);
+      return fail(
+        res,
+        record,
+        500,
+        `script entry #${consumed} (${describeEntry(reply)}) is a stream fault but the request was not streamed`,
+      );
     }
     send(res, record, 200, renderCompletion(reply, parsed.body.model));
   }
@@ -177,4 +219,3 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     close: () => closeServer(server, pendingWaits),
   };
 }
-

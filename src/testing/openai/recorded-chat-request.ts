@@ -1,7 +1,12 @@
 /** The parsed JSON body of `POST /v1/chat/completions`, loosely typed: tests inspect what was really sent. */
 export interface FakeChatRequestBody {
   model: string;
-  messages: Array<{ role: string; content?: unknown; tool_calls?: Array<{ id: string; [key: string]: unknown }>; tool_call_id?: string }>;
+  messages: Array<{
+    role: string;
+    content?: unknown;
+    tool_calls?: Array<{ id: string; [key: string]: unknown }>;
+    tool_call_id?: string;
+  }>;
   max_tokens?: number;
   tools?: Array<{ type: string; function: { name: string; [key: string]: unknown } }>;
   tool_choice?: unknown;
@@ -36,7 +41,10 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * message per id, right after it). A body that parses is returned even with a problem, so the
  * recorded request shows what the client actually sent.
  */
-export function parseChatRequestBody(raw: string): { body: FakeChatRequestBody | undefined; problem: string | undefined } {
+export function parseChatRequestBody(raw: string): {
+  body: FakeChatRequestBody | undefined;
+  problem: string | undefined;
+} {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -54,10 +62,13 @@ function problemOf(body: FakeChatRequestBody): string | undefined {
   if (body.max_tokens !== undefined && (!Number.isInteger(body.max_tokens) || body.max_tokens < 1)) {
     return 'max_tokens must be a positive integer';
   }
-  if (body.stream_options !== undefined && body.stream !== true) return "'stream_options' is only allowed when 'stream' is enabled";
-  if (body.tool_choice !== undefined && !Array.isArray(body.tools)) return "'tool_choice' is only allowed when 'tools' are specified";
+  if (body.stream_options !== undefined && body.stream !== true)
+    return "'stream_options' is only allowed when 'stream' is enabled";
+  if (body.tool_choice !== undefined && !Array.isArray(body.tools))
+    return "'tool_choice' is only allowed when 'tools' are specified";
   for (const tool of body.tools ?? []) {
-    if (tool.type !== 'function' || typeof tool.function?.name !== 'string') return `tools must be {type:'function', function:{name,…}}`;
+    if (tool.type !== 'function' || typeof tool.function?.name !== 'string')
+      return `tools must be {type:'function', function:{name,…}}`;
   }
   return toolOrderProblem(body.messages);
 }
@@ -79,5 +90,7 @@ function toolOrderProblem(messages: FakeChatRequestBody['messages']): string | u
       pending = new Set(message.tool_calls.map((call) => call.id));
     }
   }
-  return pending.size > 0 ? `tool_calls ids ${[...pending].join(', ')} were never answered by 'tool' messages` : undefined;
+  return pending.size > 0
+    ? `tool_calls ids ${[...pending].join(', ')} were never answered by 'tool' messages`
+    : undefined;
 }

@@ -102,8 +102,11 @@ export function renderChunks(reply: FakeChatReply, requestModel: string, include
   for (const piece of pieces(reply.reasoning ?? '', size)) deltas.push(delta({ reasoning_content: piece }));
   for (const piece of pieces(reply.content ?? '', size)) deltas.push(delta({ content: piece }));
   r.calls.forEach((call, index) => {
-    deltas.push(delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
-    for (const piece of pieces(call.arguments, size)) deltas.push(delta({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    deltas.push(
+      delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),
+    );
+    for (const piece of pieces(call.arguments, size))
+      deltas.push(delta({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   return {
     deltas,

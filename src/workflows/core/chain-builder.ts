@@ -47,7 +47,9 @@ export class ChainBuilder {
 
   constructor(
     private readonly clock: ChainClock,
-    init: { chainId: string; agentName: string; task: string; caller?: ReasoningChain['caller'] } | { restore: ReasoningChain },
+    init:
+      | { chainId: string; agentName: string; task: string; caller?: ReasoningChain['caller'] }
+      | { restore: ReasoningChain },
     /** Told of each appended step, status change and approval or sub-agent record put; default none. */
     private readonly observer?: ChainObserver,
   ) {
@@ -160,13 +162,17 @@ export class ChainBuilder {
     if (changed) this.notify({ kind: 'status' });
   }
 
-
   thinking(thought: string, visibility: Visibility, fromPerson?: PersonMark): ReasoningStep {
     return this.push({ type: 'thinking', thought, visibility, ...(fromPerson ? { fromPerson } : {}) });
   }
 
   /** A thought the loop adds itself: a plan (with its snapshot), a reflection, a blocked delegation. */
-  note(purpose: 'plan' | 'reflection' | 'delegation_blocked', thought: string, visibility: Visibility, plan?: Plan): ReasoningStep {
+  note(
+    purpose: 'plan' | 'reflection' | 'delegation_blocked',
+    thought: string,
+    visibility: Visibility,
+    plan?: Plan,
+  ): ReasoningStep {
     return this.push({ type: 'thinking', thought, visibility, purpose, ...(plan ? { plan } : {}) });
   }
 
@@ -174,7 +180,11 @@ export class ChainBuilder {
     return this.push({ type: 'tool_call', toolCall, visibility, ...meta }) as ToolCallStep;
   }
 
-  toolResult(toolResult: ToolResult, visibility: Visibility, meta?: ModelMeta | { fromPerson: PersonMark }): ReasoningStep {
+  toolResult(
+    toolResult: ToolResult,
+    visibility: Visibility,
+    meta?: ModelMeta | { fromPerson: PersonMark },
+  ): ReasoningStep {
     const parallel = this.parallelByCall.get(toolResult.correlationId);
     return this.push({ type: 'tool_result', toolResult, visibility, ...meta, ...(parallel ? { parallel } : {}) });
   }

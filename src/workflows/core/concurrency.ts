@@ -4,7 +4,11 @@
  * call's outcome reaches the chain even when a sibling was cancelled. Deterministic in a workflow:
  * starts depend only on the order promises settle in, which history fixes.
  */
-export async function settleWithLimit<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function settleWithLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const settled: Array<PromiseSettledResult<R>> = new Array(items.length);
   let next = 0;
   const lane = async (): Promise<void> => {

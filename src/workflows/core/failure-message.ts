@@ -2,7 +2,8 @@ import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temp
 
 /** The most useful line of a failure: an activity's own ApplicationFailure message, not its wrapper. */
 export function failureMessage(err: unknown): string {
-  if ((err instanceof ActivityFailure || err instanceof ChildWorkflowFailure) && err.cause) return failureMessage(err.cause);
+  if ((err instanceof ActivityFailure || err instanceof ChildWorkflowFailure) && err.cause)
+    return failureMessage(err.cause);
   if (err instanceof ApplicationFailure && err.type) return `${err.type}: ${err.message}`;
   if (err instanceof Error) return err.message;
   return String(err);

@@ -20,13 +20,23 @@ type Waiting = { step: Extract<ChainChange, { kind: 'step' }>['step']; at: Chain
  * added in the same turn (a parallel group) travels with its step. Pure: `publish` and `defer`
  * are injected.
  */
-export function createRunEventObserver(runId: string, publish: (events: RunEvent[]) => void, defer: (flush: () => void) => void): RunEventObserver {
+export function createRunEventObserver(
+  runId: string,
+  publish: (events: RunEvent[]) => void,
+  defer: (flush: () => void) => void,
+): RunEventObserver {
   let waiting: Waiting[] = [];
   const flush = (): void => {
     const batch = waiting;
     waiting = [];
     if (batch.length === 0) return;
-    publish(batch.map((w) => ('event' in w ? w.event : { type: 'step', runId, chainStatus: w.at.status, stepNumber: w.step.stepNumber, step: w.step })));
+    publish(
+      batch.map((w) =>
+        'event' in w
+          ? w.event
+          : { type: 'step', runId, chainStatus: w.at.status, stepNumber: w.step.stepNumber, step: w.step },
+      ),
+    );
   };
   const wait = (w: Waiting): void => {
     waiting.push(w);
@@ -39,14 +49,32 @@ export function createRunEventObserver(runId: string, publish: (events: RunEvent
         return wait({ step: change.step, at });
       case 'step_amended':
         // Not passed on yet: the waiting step takes the tag. Already passed on: the durable chain has it.
-        waiting = waiting.map((w) => ('step' in w && w.step.stepNumber === change.step.stepNumber ? { ...w, step: change.step } : w));
+        waiting = waiting.map((w) =>
+          'step' in w && w.step.stepNumber === change.step.stepNumber ? { ...w, step: change.step } : w,
+        );
         return;
       case 'status':
         return wait({ event: { type: 'status', runId, chainStatus: at.status, stepNumber: at.stepNumber } });
       case 'approval':
-        return wait({ event: { type: 'approval', runId, chainStatus: at.status, stepNumber: at.stepNumber, approval: change.approval } });
+        return wait({
+          event: {
+            type: 'approval',
+            runId,
+            chainStatus: at.status,
+            stepNumber: at.stepNumber,
+            approval: change.approval,
+          },
+        });
       case 'sub_agent':
-        return wait({ event: { type: 'sub_agent', runId, chainStatus: at.status, stepNumber: at.stepNumber, subAgent: change.subAgent } });
+        return wait({
+          event: {
+            type: 'sub_agent',
+            runId,
+            chainStatus: at.status,
+            stepNumber: at.stepNumber,
+            subAgent: change.subAgent,
+          },
+        });
       default: {
         const unreachable: never = change;
         throw new Error(`Unhandled chain change ${JSON.stringify(unreachable)}`);

@@ -54,7 +54,9 @@ export class RunState {
 
   /** The state an earlier Temporal run of this agent run carried over (already parsed); other fields of it are ignored. */
   static restore(carried: RunStateData): RunState {
-    const data = Object.fromEntries(CARRIED_FIELDS.flatMap((key) => (carried[key] === undefined ? [] : [[key, carried[key]]]))) as RunStateData;
+    const data = Object.fromEntries(
+      CARRIED_FIELDS.flatMap((key) => (carried[key] === undefined ? [] : [[key, carried[key]]])),
+    ) as RunStateData;
     const state = new RunState(carried.lastModel, carried.messages, carried.startedAtMs);
     state.data = { ...data, schemaVersion: RUN_STATE_SCHEMA_VERSION, tenant: { ...carried.tenant } };
     return state;
@@ -181,17 +183,26 @@ export class RunState {
 
   /** What the budget checks count as spent: the ledger plus running sub-agents' sub-budgets. */
   committed(): { usage: TokenUsage; costUsd: number } {
-    return { usage: { ...this.usage, inputTokens: this.usage.inputTokens + this.held.tokens }, costUsd: addUsd(this.costUsd, this.held.usd) };
+    return {
+      usage: { ...this.usage, inputTokens: this.usage.inputTokens + this.held.tokens },
+      costUsd: addUsd(this.costUsd, this.held.usd),
+    };
   }
 
   /** A sub-agent starts: its sub-budget counts as spent until it reports. */
   reserve(budget: Held): void {
-    this.held = { tokens: this.held.tokens + (budget.tokenBudget ?? 0), usd: roundUsd(this.held.usd + (budget.costBudgetUsd ?? 0)) };
+    this.held = {
+      tokens: this.held.tokens + (budget.tokenBudget ?? 0),
+      usd: roundUsd(this.held.usd + (budget.costBudgetUsd ?? 0)),
+    };
   }
 
   /** A sub-agent reported (or was abandoned): its sub-budget is no longer held. */
   release(budget: Held): void {
-    this.held = { tokens: Math.max(0, this.held.tokens - (budget.tokenBudget ?? 0)), usd: Math.max(0, roundUsd(this.held.usd - (budget.costBudgetUsd ?? 0))) };
+    this.held = {
+      tokens: Math.max(0, this.held.tokens - (budget.tokenBudget ?? 0)),
+      usd: Math.max(0, roundUsd(this.held.usd - (budget.costBudgetUsd ?? 0))),
+    };
   }
 
   /** A finished sub-agent's spend joins the ledger (its own children's included). */
@@ -242,7 +253,9 @@ export class RunState {
   }
 
   remember(observation: CachedObservation): void {
-    const cache = [...this.data.readOnlyCache.filter((c) => c.key !== observation.key), observation].slice(-MAX_CACHED_OBSERVATIONS);
+    const cache = [...this.data.readOnlyCache.filter((c) => c.key !== observation.key), observation].slice(
+      -MAX_CACHED_OBSERVATIONS,
+    );
     this.data.readOnlyCache = this.withinLimit(cache);
   }
 
@@ -290,7 +303,12 @@ export class RunState {
     const messages = this.data.messages;
     let dropped = 0;
     // messages[0] is the task; [1] assistant, [2] its results, ... Drop pairs while the last two user turns remain.
-    while (this.contextChars() > maxChars && messages.length > 5 && messages[1]?.role === 'assistant' && messages[2]?.role === 'user') {
+    while (
+      this.contextChars() > maxChars &&
+      messages.length > 5 &&
+      messages[1]?.role === 'assistant' &&
+      messages[2]?.role === 'user'
+    ) {
       messages.splice(1, 2);
       dropped += 1;
     }
@@ -298,7 +316,11 @@ export class RunState {
       this.data.droppedTurns += dropped;
       const task = messages[0];
       const note = `${DROPPED_NOTE_PREFIX} ${this.data.droppedTurns} earlier turns were removed to fit the context window; the run's chain keeps them.]`;
-      if (task?.role === 'user') task.content = [...task.content.filter((b) => !(b.type === 'text' && b.text.startsWith(DROPPED_NOTE_PREFIX))), { type: 'text', text: note }];
+      if (task?.role === 'user')
+        task.content = [
+          ...task.content.filter((b) => !(b.type === 'text' && b.text.startsWith(DROPPED_NOTE_PREFIX))),
+          { type: 'text', text: note },
+        ];
       removed += dropped;
     }
     return removed;
@@ -319,8 +341,10 @@ export class RunState {
       if (index === 0 || index >= keepFrom || message.role !== 'user') continue;
       for (const [b, block] of message.content.entries()) {
         let replacement: typeof block | undefined;
-        if (block.type === 'tool_result' && !block.content.startsWith(ELIDED)) replacement = { ...block, content: ELIDED };
-        if (block.type === 'text' && block.text.startsWith('Observation:') && !block.text.includes(ELIDED)) replacement = { ...block, text: `Observation: ${ELIDED}` };
+        if (block.type === 'tool_result' && !block.content.startsWith(ELIDED))
+          replacement = { ...block, content: ELIDED };
+        if (block.type === 'text' && block.text.startsWith('Observation:') && !block.text.includes(ELIDED))
+          replacement = { ...block, text: `Observation: ${ELIDED}` };
         if (!replacement) continue;
         message.content[b] = replacement;
         elided += 1;

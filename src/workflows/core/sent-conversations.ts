@@ -1,4 +1,18 @@
-import { chainHash, contextText, type AssistantBlock, MIN_KNOWN_TEXT_CHARS, NO_MESSAGES_HASH, replyMessage, textHash, type ConversationPart, type ConversationRef, type KnownText, type ModelContext, type ModelMessage, type SentConversation } from '../../shared';
+import {
+  chainHash,
+  contextText,
+  type AssistantBlock,
+  MIN_KNOWN_TEXT_CHARS,
+  NO_MESSAGES_HASH,
+  replyMessage,
+  textHash,
+  type ConversationPart,
+  type ConversationRef,
+  type KnownText,
+  type ModelContext,
+  type ModelMessage,
+  type SentConversation,
+} from '../../shared';
 
 /** Conversations remembered per run: the loop's own and one side call's (a plan, a summary). */
 const REMEMBERED = 2;
@@ -53,7 +67,8 @@ export class SentConversations {
   carriedOver(messages: readonly ModelMessage[]): void {
     for (const message of messages) {
       if (message.role !== 'user') continue;
-      for (const block of message.content) if (block.type === 'tool_result' && !block.isError) this.returnedByWorker(block.content);
+      for (const block of message.content)
+        if (block.type === 'tool_result' && !block.isError) this.returnedByWorker(block.content);
     }
   }
 
@@ -98,9 +113,18 @@ export class SentConversations {
     const parts = base ? partsFrom(hashes, base, messages) : messages.length ? [{ added: [...messages] }] : [];
     const prefixes = this.prefixHashes(hashes);
     const whole = prefixes.at(-1) ?? NO_MESSAGES_HASH;
-    this.sent = [{ messages: [...messages], hashes, prefixes, whole }, ...this.sent.filter((s) => s.whole !== whole)].slice(0, REMEMBERED);
+    this.sent = [
+      { messages: [...messages], hashes, prefixes, whole },
+      ...this.sent.filter((s) => s.whole !== whole),
+    ].slice(0, REMEMBERED);
     const known = this.workerTexts.size ? leaveOutKnownTexts(parts, this.workerTexts) : [];
-    return { baseHash: base?.whole ?? NO_MESSAGES_HASH, parts, count: messages.length, hash: whole, ...(known.length ? { known } : {}) };
+    return {
+      baseHash: base?.whole ?? NO_MESSAGES_HASH,
+      parts,
+      count: messages.length,
+      hash: whole,
+      ...(known.length ? { known } : {}),
+    };
   }
 
   /**
@@ -115,7 +139,12 @@ export class SentConversations {
     const message = replyMessage(content);
     const hash = this.hashOf(message);
     const whole = chainHash(sent.whole, hash);
-    this.reply = { messages: [...sent.messages, message], hashes: [...sent.hashes, hash], prefixes: [...sent.prefixes, whole], whole };
+    this.reply = {
+      messages: [...sent.messages, message],
+      hashes: [...sent.hashes, hash],
+      prefixes: [...sent.prefixes, whole],
+      whole,
+    };
   }
 
   /**
@@ -175,7 +204,8 @@ export class SentConversations {
       if (same > reused.length) reused = sent.prefixes.slice(0, same);
     }
     const prefixes = [...reused];
-    for (let i = prefixes.length; i < hashes.length; i += 1) prefixes.push(chainHash(prefixes[i - 1] ?? NO_MESSAGES_HASH, hashes[i]!));
+    for (let i = prefixes.length; i < hashes.length; i += 1)
+      prefixes.push(chainHash(prefixes[i - 1] ?? NO_MESSAGES_HASH, hashes[i]!));
     return prefixes;
   }
 
@@ -231,7 +261,12 @@ function leaveOutKnownTexts(parts: ConversationPart[], workerTexts: ReadonlySet<
       const at = index++;
       if (message.role !== 'user') return message;
       const content = message.content.map((block, b) => {
-        if (block.type !== 'tool_result' || block.content.length < MIN_KNOWN_TEXT_CHARS || !workerTexts.has(block.content)) return block;
+        if (
+          block.type !== 'tool_result' ||
+          block.content.length < MIN_KNOWN_TEXT_CHARS ||
+          !workerTexts.has(block.content)
+        )
+          return block;
         known.push({ message: at, block: b, hash: textHash(block.content) });
         return { ...block, content: '' };
       });

@@ -3,13 +3,22 @@ import type { StallState } from '../../shared';
 /** `warn`: tell the agent once that it is repeating itself; `stalled`: it did it again. */
 export type StallVerdict = 'ok' | 'warn' | 'stalled';
 
-export const freshStallState = (): StallState => ({ sameCallsInRow: 0, formatErrorsInRow: 0, warned: false, formatWarned: false });
+export const freshStallState = (): StallState => ({
+  sameCallsInRow: 0,
+  formatErrorsInRow: 0,
+  warned: false,
+  formatWarned: false,
+});
 
 /**
  * A turn's tool calls, as one key (the same set of calls again is a repeat). A different call
  * is progress: the counters and the warning reset.
  */
-export function afterToolCalls(state: StallState, turnKey: string, threshold: number): { state: StallState; verdict: StallVerdict } {
+export function afterToolCalls(
+  state: StallState,
+  turnKey: string,
+  threshold: number,
+): { state: StallState; verdict: StallVerdict } {
   const repeat = state.lastCallKey === turnKey;
   const next: StallState = {
     lastCallKey: turnKey,
@@ -28,9 +37,18 @@ export function afterFormatError(state: StallState, threshold: number): { state:
 }
 
 /** A reply that was read and acted on: format errors in a row end, and so does that warning. */
-export const afterReadableReply = (state: StallState): StallState => ({ ...state, formatErrorsInRow: 0, formatWarned: false });
+export const afterReadableReply = (state: StallState): StallState => ({
+  ...state,
+  formatErrorsInRow: 0,
+  formatWarned: false,
+});
 
-function judge(state: StallState, inRow: number, threshold: number, flag: 'warned' | 'formatWarned'): { state: StallState; verdict: StallVerdict } {
+function judge(
+  state: StallState,
+  inRow: number,
+  threshold: number,
+  flag: 'warned' | 'formatWarned',
+): { state: StallState; verdict: StallVerdict } {
   if (inRow < threshold) return { state, verdict: 'ok' };
   if (!state[flag]) return { state: { ...state, [flag]: true }, verdict: 'warn' };
   return { state, verdict: 'stalled' };

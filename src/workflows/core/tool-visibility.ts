@@ -7,12 +7,19 @@ import { renderSummaryTemplate } from '../../shared/summary-template';
  * setting for its type, the tool's own. A `summary` step gets its line from the template, with
  * the arguments (and the result once there is one); sensitive fields never reach the line.
  */
-export function toolStepVisibility(input: AgentInput, spec: ToolSpec, args: Record<string, unknown>, result?: unknown): Visibility {
+export function toolStepVisibility(
+  input: AgentInput,
+  spec: ToolSpec,
+  args: Record<string, unknown>,
+  result?: unknown,
+): Visibility {
   const setting = ownValue(input.visibilityByTool, spec.name) ?? ownValue(input.visibilityByToolType, spec.type);
   const level = setting?.level ?? spec.visibility;
   const template = setting?.summaryTemplate ?? spec.summaryTemplate;
   if (level !== 'summary') return { level };
-  const summary = template ? renderSummaryTemplate(template, args, result, spec.sensitiveFields ?? []) : defaultSummary(spec, result);
+  const summary = template
+    ? renderSummaryTemplate(template, args, result, spec.sensitiveFields ?? [])
+    : defaultSummary(spec, result);
   return { level, summary };
 }
 

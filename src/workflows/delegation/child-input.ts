@@ -58,9 +58,16 @@ export function childInput(
  * has: the parent's registered tools plus the catalogue agents not on its delegation path; only
  * an unlimited parent leaves it unlimited.
  */
-function childTools(parent: AgentInput, definition: SubAgentDefinition, path: readonly DelegationLink[]): string[] | undefined {
+function childTools(
+  parent: AgentInput,
+  definition: SubAgentDefinition,
+  path: readonly DelegationLink[],
+): string[] | undefined {
   if (definition.tools || !parent.tools) return definition.tools;
   const isAgent = (name: string) => Object.hasOwn(parent.agents, name);
   const onPath = new Set(path.map((link) => link.agentName));
-  return [...parent.tools.filter((name) => !isAgent(name)), ...Object.keys(parent.agents).filter((name) => !onPath.has(name))];
+  return [
+    ...parent.tools.filter((name) => !isAgent(name)),
+    ...Object.keys(parent.agents).filter((name) => !onPath.has(name)),
+  ];
 }

@@ -1,7 +1,10 @@
 import type { AgentInput, DelegationLink } from '../../shared';
 
 /** The agents from the root down to this run, this run last. */
-export function delegationPath(input: Pick<AgentInput, 'delegation' | 'agentName'>, workflowId: string): DelegationLink[] {
+export function delegationPath(
+  input: Pick<AgentInput, 'delegation' | 'agentName'>,
+  workflowId: string,
+): DelegationLink[] {
   return input.delegation?.path ?? [{ agentName: input.agentName, workflowId }];
 }
 
@@ -11,7 +14,10 @@ export function maxDepthOf(input: Pick<AgentInput, 'delegation' | 'maxDelegation
 }
 
 /** How many levels of sub-agents may still be below this run. */
-export function levelsBelow(input: Pick<AgentInput, 'delegation' | 'agentName' | 'maxDelegationDepth'>, workflowId: string): number {
+export function levelsBelow(
+  input: Pick<AgentInput, 'delegation' | 'agentName' | 'maxDelegationDepth'>,
+  workflowId: string,
+): number {
   return Math.max(0, maxDepthOf(input) - (delegationPath(input, workflowId).length - 1));
 }
 
@@ -19,7 +25,11 @@ export function levelsBelow(input: Pick<AgentInput, 'delegation' | 'agentName' |
  * Why delegating to `agentName` from here is refused, or undefined when it may go ahead: a cycle
  * (the agent is already on the path) or a child deeper than the limit (the root is depth 0).
  */
-export function delegationBlocked(path: readonly DelegationLink[], agentName: string, maxDepth: number): string | undefined {
+export function delegationBlocked(
+  path: readonly DelegationLink[],
+  agentName: string,
+  maxDepth: number,
+): string | undefined {
   const names = path.map((l) => l.agentName);
   const loopAt = names.indexOf(agentName);
   if (loopAt >= 0) {

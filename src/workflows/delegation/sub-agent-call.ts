@@ -37,16 +37,29 @@ export async function runSubAgentCall(
 ): Promise<Observation> {
   const { input, chain, workflowId } = ctx;
   const visibility = toolStepVisibility(input, spec, args);
-  const childId = callStep.toolCall.delegatedTo?.workflowId ?? childWorkflowId(workflowId, spec.name, callStep.stepNumber);
+  const childId =
+    callStep.toolCall.delegatedTo?.workflowId ?? childWorkflowId(workflowId, spec.name, callStep.stepNumber);
   const definition = ownValue(input.agents, spec.name);
   const path = delegationPath(input, workflowId);
-  const blocked = definition ? delegationBlocked(path, spec.name, maxDepthOf(input)) : `Delegation refused: "${spec.name}" is not in this run's agent catalogue.`;
+  const blocked = definition
+    ? delegationBlocked(path, spec.name, maxDepthOf(input))
+    : `Delegation refused: "${spec.name}" is not in this run's agent catalogue.`;
   const carved = definition && !blocked ? carveSubBudget(definition.limits, parentLeft(ctx), sharers) : undefined;
-  const refusal = blocked ?? (carved && 'refused' in carved ? `Delegation refused: ${carved.refused}. Do this part yourself, or finish with what you have.` : undefined);
+  const refusal =
+    blocked ??
+    (carved && 'refused' in carved
+      ? `Delegation refused: ${carved.refused}. Do this part yourself, or finish with what you have.`
+      : undefined);
   if (refusal || !carved || 'refused' in carved || !definition) {
     const why = refusal ?? 'Delegation refused.';
     chain.note('delegation_blocked', why, { level: 'full' });
-    tree.put({ callId: call.id, agentName: spec.name, workflowId: childId, status: 'refused', budget: { maxIterations: 1 } });
+    tree.put({
+      callId: call.id,
+      agentName: spec.name,
+      workflowId: childId,
+      status: 'refused',
+      budget: { maxIterations: 1 },
+    });
     chain.toolResult({ correlationId: call.id, success: false, result: null, error: why, durationMs: 0 }, visibility);
     return { callId: call.id, content: why, isError: true };
   }
@@ -54,7 +67,13 @@ export async function runSubAgentCall(
   const { budget } = carved;
   const task = typeof args['task'] === 'string' ? args['task'] : JSON.stringify(args);
   const childPath = [...path, { agentName: spec.name, workflowId: childId }];
-  const running: SubAgentRun = { callId: call.id, agentName: spec.name, workflowId: childId, status: 'running', budget };
+  const running: SubAgentRun = {
+    callId: call.id,
+    agentName: spec.name,
+    workflowId: childId,
+    status: 'running',
+    budget,
+  };
   ctx.state.reserve(budget);
   tree.put(running);
   ctx.state.countToolCall();
@@ -81,7 +100,17 @@ export async function runSubAgentCall(
       ? `Sub-agent ${spec.name} was cancelled with this run before it reported.${charged}`
       : `Sub-agent ${spec.name} (${childId}) failed: ${failureMessage(err)}.${charged} Decide whether to retry, ask another agent, or go on without it.`;
     tree.put({ ...running, status: cancelled ? 'cancelled' : 'failed' });
-    chain.toolResult({ correlationId: call.id, success: false, result: null, error, durationMs: Date.now() - startedAt, ...(cancelled ? { outcome: 'unknown' as const } : {}) }, visibility);
+    chain.toolResult(
+      {
+        correlationId: call.id,
+        success: false,
+        result: null,
+        error,
+        durationMs: Date.now() - startedAt,
+        ...(cancelled ? { outcome: 'unknown' as const } : {}),
+      },
+      visibility,
+    );
     if (cancelled) throw err;
     return { callId: call.id, content: error, isError: true };
   } finally {
@@ -91,7 +120,16 @@ export async function runSubAgentCall(
   }
 }
 
-function ended(ctx: RunContext, tree: SubAgentTree, call: ToolUseBlock, running: SubAgentRun, runId: string, result: AgentResult, durationMs: number, visibility: ReturnType<typeof toolStepVisibility>): Observation {
+function ended(
+  ctx: RunContext,
+  tree: SubAgentTree,
+  call: ToolUseBlock,
+  running: SubAgentRun,
+  runId: string,
+  result: AgentResult,
+  durationMs: number,
+  visibility: ReturnType<typeof toolStepVisibility>,
+): Observation {
   const iterations = result.iterations + (result.delegated?.iterations ?? 0);
   ctx.state.countDelegated({ usage: result.usage, costUsd: result.costUsd, iterations });
   const status = result.terminationReason === 'cancelled' ? 'cancelled' : result.success ? 'completed' : 'failed';
@@ -107,8 +145,20 @@ function ended(ctx: RunContext, tree: SubAgentTree, call: ToolUseBlock, running:
   };
   tree.put(run);
   const why = result.error ? ` (${result.error})` : '';
-  const error = result.success ? undefined : `Sub-agent ${run.agentName} did not finish its task (it stopped: ${result.terminationReason}${why}).`;
-  ctx.chain.toolResult({ correlationId: call.id, success: result.success, result: result.finalAnswer, durationMs, subAgent: run, ...(error ? { error } : {}) }, visibility);
+  const error = result.success
+    ? undefined
+    : `Sub-agent ${run.agentName} did not finish its task (it stopped: ${result.terminationReason}${why}).`;
+  ctx.chain.toolResult(
+    {
+      correlationId: call.id,
+      success: result.success,
+      result: result.finalAnswer,
+      durationMs,
+      subAgent: run,
+      ...(error ? { error } : {}),
+    },
+    visibility,
+  );
   if (result.success) return { callId: call.id, content: result.finalAnswer, isError: false };
   const partial = result.finalAnswer.trim() ? ` What it had so far: ${result.finalAnswer}` : ' It left no answer.';
   return { callId: call.id, content: `${error}${partial}`, isError: true };
@@ -145,6 +195,10 @@ function chargeUnknown(state: RunState, budget: SubBudget): string {
   const tokens = budget.tokenBudget ?? 0;
   const usd = budget.costBudgetUsd ?? 0;
   if (tokens === 0 && usd === 0) return '';
-  state.countDelegated({ usage: { inputTokens: tokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: usd, iterations: 0 });
+  state.countDelegated({
+    usage: { inputTokens: tokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    costUsd: usd,
+    iterations: 0,
+  });
   return ` Its spend is unknown, so its whole sub-budget (${tokens} tokens, $${usd}) is charged to this run.`;
 }

@@ -29,7 +29,10 @@ export class SubAgentTree {
 
   /** Sends a signal to every running child; one that already ended is not an error. */
   forward<Args extends unknown[]>(signal: SignalDefinition<Args>, ...args: Args): void {
-    for (const run of this.running()) void getExternalWorkflowHandle(run.workflowId).signal(signal, ...args).catch(() => undefined);
+    for (const run of this.running())
+      void getExternalWorkflowHandle(run.workflowId)
+        .signal(signal, ...args)
+        .catch(() => undefined);
   }
 
   put(run: SubAgentRun): void {

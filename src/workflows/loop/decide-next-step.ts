@@ -2,18 +2,19 @@ import type { AgentInput, ModelReply, ToolUseBlock } from '../../shared';
 import { replyText } from '../core/model-exchange';
 
 /** What the loop does after a model reply. The loop switches on `kind` exhaustively. */
-export type NextStep = { thought?: string } & (
+export type NextStep = { thought?: string } &
   /** Early stops, read from the reply alone before the protocol reads it; none of its calls run. */
-  | { kind: 'refused'; text: string }
-  | { kind: 'cut_reply'; text: string; error: string }
-  | { kind: 'phrase'; ending: 'success' | 'failure'; phrase: string; text: string; calls: ToolUseBlock[] }
-  | { kind: 'final_answer'; answer: string; via: 'finish_tool'; finishCall: ToolUseBlock; skipped: ToolUseBlock[] }
-  | { kind: 'final_answer'; answer: string; via: 'text_reply' }
-  | { kind: 'run_tools'; calls: ToolUseBlock[] }
-  | { kind: 'invalid_finish'; finishCall: ToolUseBlock; others: ToolUseBlock[]; problem: string }
-  | { kind: 'give_up'; reason: string; call: ToolUseBlock; skipped: ToolUseBlock[] }
-  | { kind: 'format_error'; message: string }
-);
+  (
+    | { kind: 'refused'; text: string }
+    | { kind: 'cut_reply'; text: string; error: string }
+    | { kind: 'phrase'; ending: 'success' | 'failure'; phrase: string; text: string; calls: ToolUseBlock[] }
+    | { kind: 'final_answer'; answer: string; via: 'finish_tool'; finishCall: ToolUseBlock; skipped: ToolUseBlock[] }
+    | { kind: 'final_answer'; answer: string; via: 'text_reply' }
+    | { kind: 'run_tools'; calls: ToolUseBlock[] }
+    | { kind: 'invalid_finish'; finishCall: ToolUseBlock; others: ToolUseBlock[]; problem: string }
+    | { kind: 'give_up'; reason: string; call: ToolUseBlock; skipped: ToolUseBlock[] }
+    | { kind: 'format_error'; message: string }
+  );
 
 /** The next steps that end the run before the protocol reads the reply. */
 export type EarlyStop = Extract<NextStep, { kind: 'refused' | 'cut_reply' | 'phrase' }>;
@@ -28,15 +29,26 @@ export function isEarlyStop(next: NextStep): next is EarlyStop {
  * the context window (the SDK drops truncated tool input fields silently, so a call from a cut
  * reply never runs); a failure phrase, else a success phrase.
  */
-export function earlyStop(reply: ModelReply, input: Pick<AgentInput, 'failurePhrases' | 'successPhrases'>): EarlyStop | undefined {
+export function earlyStop(
+  reply: ModelReply,
+  input: Pick<AgentInput, 'failurePhrases' | 'successPhrases'>,
+): EarlyStop | undefined {
   const text = replyText(reply);
   const calls = reply.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
   if (reply.stopReason === 'refusal') return { kind: 'refused', text };
   if (reply.stopReason === 'max_tokens') {
-    return { kind: 'cut_reply', text, error: `The reply was still cut at max_tokens after raising the limit; ${calls.length ? 'its tool calls were not run' : 'the text is partial'}.` };
+    return {
+      kind: 'cut_reply',
+      text,
+      error: `The reply was still cut at max_tokens after raising the limit; ${calls.length ? 'its tool calls were not run' : 'the text is partial'}.`,
+    };
   }
   if (reply.stopReason === 'model_context_window_exceeded') {
-    return { kind: 'cut_reply', text, error: 'The conversation no longer fits the context window, even after eliding older tool results.' };
+    return {
+      kind: 'cut_reply',
+      text,
+      error: 'The conversation no longer fits the context window, even after eliding older tool results.',
+    };
   }
   const failure = findPhrase(text, input.failurePhrases);
   if (failure) return { kind: 'phrase', ending: 'failure', phrase: failure, text, calls };
@@ -67,14 +79,23 @@ export function decideNextStep(reply: ModelReply, finishToolName: string, giveUp
     const others = calls.filter((c) => c !== finishCall);
     const result = finishCall.input['result'];
     if (typeof result !== 'string' || result.trim() === '') {
-      return { kind: 'invalid_finish', finishCall, others, problem: `"${finishToolName}" needs a non-empty string "result".` };
+      return {
+        kind: 'invalid_finish',
+        finishCall,
+        others,
+        problem: `"${finishToolName}" needs a non-empty string "result".`,
+      };
     }
     return { kind: 'final_answer', answer: result, via: 'finish_tool', finishCall, skipped: others };
   }
   if (calls.length === 0) {
     const text = replyText(reply);
     // An empty reply is not an answer: the model is told, like any reply that cannot be used.
-    if (!text) return { kind: 'format_error', message: `Your reply was empty. Call a tool, or call "${finishToolName}" with your answer.` };
+    if (!text)
+      return {
+        kind: 'format_error',
+        message: `Your reply was empty. Call a tool, or call "${finishToolName}" with your answer.`,
+      };
     return { kind: 'final_answer', answer: text, via: 'text_reply' };
   }
   return { kind: 'run_tools', calls };
@@ -82,6 +103,9 @@ export function decideNextStep(reply: ModelReply, finishToolName: string, giveUp
 
 /** The model declares the task impossible; other calls of the same turn are not run. */
 export function giveUpStep(call: ToolUseBlock, calls: readonly ToolUseBlock[]): NextStep {
-  const reason = typeof call.input['reason'] === 'string' && call.input['reason'].trim() ? call.input['reason'].trim() : 'The model gave up without a reason.';
+  const reason =
+    typeof call.input['reason'] === 'string' && call.input['reason'].trim()
+      ? call.input['reason'].trim()
+      : 'The model gave up without a reason.';
   return { kind: 'give_up', reason, call, skipped: calls.filter((c) => c !== call) };
 }

@@ -19,7 +19,8 @@ export function finishTool(input: Pick<AgentInput, 'finishToolName' | 'finishToo
 export function giveUpTool(input: Pick<AgentInput, 'giveUpToolName'>): ModelTool {
   return {
     name: input.giveUpToolName,
-    description: 'Declare that the task cannot be completed (missing access, impossible request, repeated failures). Use only after real attempts.',
+    description:
+      'Declare that the task cannot be completed (missing access, impossible request, repeated failures). Use only after real attempts.',
     inputSchema: {
       type: 'object',
       properties: { reason: { type: 'string', description: 'Why the task cannot be completed, and what was tried.' } },
@@ -36,7 +37,9 @@ export function questionTool(input: Pick<AgentInput, 'questionToolName'>): Model
       'Ask the person supervising this run a question when you need information or a decision only they can give (request clarification). The run waits for their answer.',
     inputSchema: {
       type: 'object',
-      properties: { question: { type: 'string', description: 'One clear question, with the context they need to answer it.' } },
+      properties: {
+        question: { type: 'string', description: 'One clear question, with the context they need to answer it.' },
+      },
       required: ['question'],
     },
   };
@@ -62,7 +65,8 @@ export const toModelTool = (spec: ToolSpec): ModelTool => ({
 });
 
 export function systemPrompt(input: Pick<AgentInput, 'systemPrompt' | 'finishToolName' | 'giveUpToolName'>): string {
-  const lead = input.systemPrompt ?? 'You are an autonomous agent that reasons step by step and uses tools to solve the task.';
+  const lead =
+    input.systemPrompt ?? 'You are an autonomous agent that reasons step by step and uses tools to solve the task.';
   return [
     lead,
     '',

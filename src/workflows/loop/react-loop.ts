@@ -24,7 +24,13 @@ import { replyText, type Observation } from '../core/model-exchange';
 import { recordControlCall, refuseCall } from '../core/record-calls';
 import type { RunContext } from '../core/run-context';
 import { callKey } from '../core/stable-hash';
-import { afterFormatError, afterReadableReply, afterToolCalls, freshStallState, type StallVerdict } from '../core/stall-detector';
+import {
+  afterFormatError,
+  afterReadableReply,
+  afterToolCalls,
+  freshStallState,
+  type StallVerdict,
+} from '../core/stall-detector';
 import { abandonRunningChildren } from '../delegation/sub-agent-call';
 import type { SubAgentTree } from '../delegation/sub-agent-tree';
 import { modelTurn } from '../model/model-turn';
@@ -68,9 +74,19 @@ export class ReactLoop {
     private readonly parts: LoopParts,
   ) {
     const { input } = ctx;
-    this.planKeeper = input.planning ? new PlanKeeper(ctx, input.planning, parts.strategy, parts.tools.map((t) => t.name)) : undefined;
+    this.planKeeper = input.planning
+      ? new PlanKeeper(
+          ctx,
+          input.planning,
+          parts.strategy,
+          parts.tools.map((t) => t.name),
+        )
+      : undefined;
     this.toolTurn = {
-      validate: createToolCallValidator(parts.tools, injectedToolNames(input).map((t) => t.name)),
+      validate: createToolCallValidator(
+        parts.tools,
+        injectedToolNames(input).map((t) => t.name),
+      ),
       gate: parts.people.gate,
       desk: parts.people.desk,
       tree: parts.tree,
@@ -92,9 +108,13 @@ export class ReactLoop {
     try {
       await this.planKeeper?.start();
       for (;;) {
-        if (this.state.cancelRequested !== undefined) return await this.summarise('cancelled', `The run was cancelled (${this.state.cancelRequested}).`);
+        if (this.state.cancelRequested !== undefined)
+          return await this.summarise('cancelled', `The run was cancelled (${this.state.cancelRequested}).`);
         if (this.state.iteration >= this.input.maxIterations) {
-          return await this.summarise('max_iterations', `You have reached the limit of ${this.input.maxIterations} iterations.`);
+          return await this.summarise(
+            'max_iterations',
+            `You have reached the limit of ${this.input.maxIterations} iterations.`,
+          );
         }
         if (this.parts.shouldContinueAsNew()) throw new ContinueAsNewRequested();
         this.chain.iteration = this.state.startIteration();
@@ -141,8 +161,10 @@ export class ReactLoop {
   /** Extended thinking is shown as thinking steps; the blocks themselves stay in the conversation. */
   private recordExtendedThinking(reply: ModelReply): void {
     for (const block of reply.content) {
-      if (block.type === 'thinking' && block.thinking.trim()) this.chain.thinking(block.thinking.trim(), { level: this.input.visibility });
-      if (block.type === 'redacted_thinking') this.chain.thinking('(thinking redacted by the provider)', { level: this.input.visibility });
+      if (block.type === 'thinking' && block.thinking.trim())
+        this.chain.thinking(block.thinking.trim(), { level: this.input.visibility });
+      if (block.type === 'redacted_thinking')
+        this.chain.thinking('(thinking redacted by the provider)', { level: this.input.visibility });
     }
   }
 
@@ -166,7 +188,12 @@ export class ReactLoop {
       case 'run_tools': {
         const verdict = this.judgeRepeats(next.calls);
         if (verdict === 'warn') return void this.observeRejected(next.calls, this.repeatWarning(next.calls));
-        if (verdict === 'stalled' && !(await this.mayGoOn(`it called ${next.calls.map((c) => c.name).join(', ')} with the same arguments ${this.state.stall.sameCallsInRow} times in a row`))) {
+        if (
+          verdict === 'stalled' &&
+          !(await this.mayGoOn(
+            `it called ${next.calls.map((c) => c.name).join(', ')} with the same arguments ${this.state.stall.sameCallsInRow} times in a row`,
+          ))
+        ) {
           // Every tool_use needs its tool_result, also in the summary request.
           this.observeRejected(next.calls, 'Not run: the run stopped because it was stalled.');
           return this.summarise('stalled', 'You kept repeating the same tool calls without progress.');
@@ -181,17 +208,27 @@ export class ReactLoop {
         this.state.countFormatError();
         const judged = afterFormatError(this.state.stall, this.input.stallThreshold);
         this.state.setStall(judged.state);
-        if (judged.verdict === 'stalled' && !(await this.mayGoOn(`${this.state.stall.formatErrorsInRow} replies in a row could not be read`))) {
+        if (
+          judged.verdict === 'stalled' &&
+          !(await this.mayGoOn(`${this.state.stall.formatErrorsInRow} replies in a row could not be read`))
+        ) {
           return this.summarise('stalled', 'Your replies could not be read, several times in a row.');
         }
-        const warning = judged.verdict === 'warn' ? ` This is unreadable reply number ${this.state.stall.formatErrorsInRow} in a row; follow the format exactly or the run will stop.` : '';
+        const warning =
+          judged.verdict === 'warn'
+            ? ` This is unreadable reply number ${this.state.stall.formatErrorsInRow} in a row; follow the format exactly or the run will stop.`
+            : '';
         this.chain.thinking(`Reply not understood: ${next.message}${warning}`, { level: 'full' });
         this.parts.strategy.unreadable(this.state, next.message + warning);
         return undefined;
       }
       default: {
         const unreachable: never = next;
-        return { reason: 'error', answer: '', error: `Unhandled next step ${JSON.stringify(unreachable)} after ${reply.stopReason}` };
+        return {
+          reason: 'error',
+          answer: '',
+          error: `Unhandled next step ${JSON.stringify(unreachable)} after ${reply.stopReason}`,
+        };
       }
     }
   }
@@ -200,7 +237,11 @@ export class ReactLoop {
   private stopEarly(next: EarlyStop): RunOutcome {
     switch (next.kind) {
       case 'refused':
-        return { reason: 'failure', answer: next.text, error: `The model refused to continue${next.text ? `: ${next.text}` : '.'}` };
+        return {
+          reason: 'failure',
+          answer: next.text,
+          error: `The model refused to continue${next.text ? `: ${next.text}` : '.'}`,
+        };
       case 'cut_reply':
         return { reason: 'error', answer: next.text, error: next.error };
       case 'phrase':
@@ -230,12 +271,18 @@ export class ReactLoop {
     if (this.input.onStall !== 'ask') return false;
     this.chain.setStatus('waiting');
     this.ctx.progress.publish();
-    const decision = await this.parts.people.stall.ask(`The agent seems stuck: ${what}. Continue?`, this.input.stallQuestionTimeoutMs, () => this.ctx.progress.publish());
+    const decision = await this.parts.people.stall.ask(
+      `The agent seems stuck: ${what}. Continue?`,
+      this.input.stallQuestionTimeoutMs,
+      () => this.ctx.progress.publish(),
+    );
     this.chain.setStatus('thinking');
     const who = decision?.by ? ` (${decision.by})` : '';
     const note = decision?.note ? `: ${decision.note}` : '';
     this.chain.thinking(
-      decision === undefined ? 'Nobody answered "continue?" in time; stopping.' : `A person${who} chose to ${decision.continue ? 'continue' : 'stop'}${note}.`,
+      decision === undefined
+        ? 'Nobody answered "continue?" in time; stopping.'
+        : `A person${who} chose to ${decision.continue ? 'continue' : 'stop'}${note}.`,
       { level: 'full' },
     );
     if (!decision?.continue) return false;
@@ -260,7 +307,9 @@ export class ReactLoop {
   }
 
   private observeRejected(calls: ToolUseBlock[], observation: string): void {
-    this.state.addMessage(this.parts.strategy.observe(calls.map((call) => refuseCall(this.chain, this.input, call, observation))));
+    this.state.addMessage(
+      this.parts.strategy.observe(calls.map((call) => refuseCall(this.chain, this.input, call, observation))),
+    );
     this.ctx.progress.publish();
   }
 
@@ -284,9 +333,15 @@ export class ReactLoop {
   /** Written without a model, so a failed summary call still leaves the partial results in view. */
   private summaryWithoutModel(why: string): string {
     const lines = this.chain.steps.flatMap((s) =>
-      s.type === 'tool_result' && s.model === undefined && s.toolResult.success ? [`- ${JSON.stringify(s.toolResult.result).slice(0, 300)}`] : [],
+      s.type === 'tool_result' && s.model === undefined && s.toolResult.success
+        ? [`- ${JSON.stringify(s.toolResult.result).slice(0, 300)}`]
+        : [],
     );
-    return [`Stopped after ${this.state.iteration} iterations without a final answer. ${why}`, 'Results gathered so far:', ...(lines.length ? lines : ['- (none)'])].join('\n');
+    return [
+      `Stopped after ${this.state.iteration} iterations without a final answer. ${why}`,
+      'Results gathered so far:',
+      ...(lines.length ? lines : ['- (none)']),
+    ].join('\n');
   }
 
   /** The answer becomes the chain's synthesis, and the run's outcome. */
@@ -302,15 +357,21 @@ export class ReactLoop {
       stepCount: this.chain.stepCount,
       usage: this.state.usage,
       costUsd: this.state.costUsd,
-      lastToolCalls: reply.content.flatMap((b) => (b.type === 'tool_use' ? [{ name: b.name, arguments: b.input }] : [])),
+      lastToolCalls: reply.content.flatMap((b) =>
+        b.type === 'tool_use' ? [{ name: b.name, arguments: b.input }] : [],
+      ),
     };
   }
 
   private recordNotRun(calls: readonly ToolUseBlock[], why: string): void {
-    for (const call of calls) recordControlCall(this.chain, this.input, call, { success: false, error: `Not run: ${why}.` });
+    for (const call of calls)
+      recordControlCall(this.chain, this.input, call, { success: false, error: `Not run: ${why}.` });
   }
 
   private synthesise(answer: string): void {
-    this.chain.synthesis({ sources: this.chain.observationSources(), conclusion: answer }, { level: this.input.visibility });
+    this.chain.synthesis(
+      { sources: this.chain.observationSources(), conclusion: answer },
+      { level: this.input.visibility },
+    );
   }
 }

@@ -44,7 +44,14 @@ export const hasToolCall = (toolName: string, args?: (a: Record<string, unknown>
 /** Some successful observation's text matches `pattern`. */
 export const hasObservationMatching = (pattern: RegExp): StopPredicate => ({
   name: `hasObservationMatching(${pattern})`,
-  test: (v) => v.steps.some((s) => s.type === 'tool_result' && s.model === undefined && s.toolResult.success && pattern.test(JSON.stringify(s.toolResult.result))),
+  test: (v) =>
+    v.steps.some(
+      (s) =>
+        s.type === 'tool_result' &&
+        s.model === undefined &&
+        s.toolResult.success &&
+        pattern.test(JSON.stringify(s.toolResult.result)),
+    ),
 });
 
 /** Any of the predicates. */

@@ -4,7 +4,13 @@ import { replyText, type ModelPrompt, type Observation } from '../core/model-exc
 import type { RunState } from '../core/run-state';
 import { fnv1a } from '../core/stable-hash';
 import { parseReAct } from '../react-text/react-parser';
-import { delimitObservation, formatObservation, observationMarker, reactTextSystemPrompt, REACT_STOP_SEQUENCES } from '../react-text/react-text-prompt';
+import {
+  delimitObservation,
+  formatObservation,
+  observationMarker,
+  reactTextSystemPrompt,
+  REACT_STOP_SEQUENCES,
+} from '../react-text/react-text-prompt';
 import { decideNextStep, giveUpStep, type NextStep } from './decide-next-step';
 import { injectedTools, systemPrompt, toModelTool } from './prompt';
 
@@ -29,7 +35,12 @@ export function nativeStrategy(input: AgentInput, specs: readonly ToolSpec[]): S
     },
     observe: (observations) => ({
       role: 'user',
-      content: observations.map((o) => ({ type: 'tool_result', toolUseId: o.callId, content: o.content, isError: o.isError })),
+      content: observations.map((o) => ({
+        type: 'tool_result',
+        toolUseId: o.callId,
+        content: o.content,
+        isError: o.isError,
+      })),
     }),
     // The unusable (empty) reply leaves the conversation: the API refuses empty assistant turns.
     unreadable: (state, text) => {
@@ -47,14 +58,23 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * tool calling. `Final Answer:` plays the finish tool's part, so both strategies leave the same
  * chain shape. Ids are numbered per agent run: deterministic on replay.
  */
-export function reactTextStrategy(input: AgentInput, specs: readonly ToolSpec[], firstCallNumber = 1, observationMarker?: string): Strategy {
+export function reactTextStrategy(
+  input: AgentInput,
+  specs: readonly ToolSpec[],
+  firstCallNumber = 1,
+  observationMarker?: string,
+): Strategy {
   // Numbered across the whole agent run (continue-as-new passes the next number), so no two
   // calls share an id: approvals and results are keyed by it.
   let calls = firstCallNumber - 1;
   const callId = () => `react_${++calls}`;
   return {
     // The give-up tool is listed like any other; "Final Answer:" replaces the finish tool.
-    system: reactTextSystemPrompt({ tools: [...specs, ...injectedTools(input, false)], ...(input.systemPrompt ? { lead: input.systemPrompt } : {}), ...(observationMarker ? { observationMarker } : {}) }),
+    system: reactTextSystemPrompt({
+      tools: [...specs, ...injectedTools(input, false)],
+      ...(input.systemPrompt ? { lead: input.systemPrompt } : {}),
+      ...(observationMarker ? { observationMarker } : {}),
+    }),
     tools: [],
     stopSequences: [...REACT_STOP_SEQUENCES],
     decide: (reply) => {
@@ -62,18 +82,42 @@ export function reactTextStrategy(input: AgentInput, specs: readonly ToolSpec[],
       const thought = parsed.kind !== 'error' && parsed.thought ? { thought: parsed.thought } : {};
       switch (parsed.kind) {
         case 'final': {
-          const finishCall = { type: 'tool_use' as const, id: callId(), name: input.finishToolName, input: { result: parsed.answer } };
-          return { kind: 'final_answer', via: 'finish_tool', answer: parsed.answer, finishCall, skipped: [], ...thought };
+          const finishCall = {
+            type: 'tool_use' as const,
+            id: callId(),
+            name: input.finishToolName,
+            input: { result: parsed.answer },
+          };
+          return {
+            kind: 'final_answer',
+            via: 'finish_tool',
+            answer: parsed.answer,
+            finishCall,
+            skipped: [],
+            ...thought,
+          };
         }
         case 'action':
           if (parsed.tool === input.giveUpToolName) {
-            const call = { type: 'tool_use' as const, id: callId(), name: parsed.tool, input: isObject(parsed.input) ? parsed.input : { reason: parsed.rawInput } };
+            const call = {
+              type: 'tool_use' as const,
+              id: callId(),
+              name: parsed.tool,
+              input: isObject(parsed.input) ? parsed.input : { reason: parsed.rawInput },
+            };
             return { ...giveUpStep(call, [call]), ...thought };
           }
           if (!isObject(parsed.input)) {
-            return { kind: 'format_error', message: `Invalid Format: 'Action Input:' must be one JSON object of the tool's parameters, e.g. {"location": "Paris"}; got ${parsed.rawInput}` };
+            return {
+              kind: 'format_error',
+              message: `Invalid Format: 'Action Input:' must be one JSON object of the tool's parameters, e.g. {"location": "Paris"}; got ${parsed.rawInput}`,
+            };
           }
-          return { kind: 'run_tools', calls: [{ type: 'tool_use', id: callId(), name: parsed.tool, input: parsed.input }], ...thought };
+          return {
+            kind: 'run_tools',
+            calls: [{ type: 'tool_use', id: callId(), name: parsed.tool, input: parsed.input }],
+            ...thought,
+          };
         case 'error':
           return { kind: 'format_error', message: parsed.message };
       }

@@ -40,12 +40,20 @@ export function estimateInputTokens(call: Pick<BudgetedCall, 'system' | 'message
  * budget, so the call is never started. Input is priced at the dearer of plain input and cache
  * write, as either may be billed. `input`: the call's estimateInputTokens, when the caller has it.
  */
-export function affordableMaxTokens(spent: Spent, budgets: Budgets, call: BudgetedCall, input = estimateInputTokens(call)): number {
+export function affordableMaxTokens(
+  spent: Spent,
+  budgets: Budgets,
+  call: BudgetedCall,
+  input = estimateInputTokens(call),
+): number {
   let maxTokens = call.maxTokens;
   if (budgets.tokenBudget !== undefined) {
     const left = budgets.tokenBudget - totalTokens(spent.usage);
     if (left - input < MIN_OUTPUT_TOKENS) {
-      throw new BudgetExhausted('token_budget', `Token budget: ${totalTokens(spent.usage)} of ${budgets.tokenBudget} tokens spent; the next call needs about ${input} input tokens plus room to answer.`);
+      throw new BudgetExhausted(
+        'token_budget',
+        `Token budget: ${totalTokens(spent.usage)} of ${budgets.tokenBudget} tokens spent; the next call needs about ${input} input tokens plus room to answer.`,
+      );
     }
     maxTokens = Math.min(maxTokens, left - input);
   }
@@ -53,9 +61,17 @@ export function affordableMaxTokens(spent: Spent, budgets: Budgets, call: Budget
     const left = budgets.costBudgetUsd - spent.costUsd;
     const price = call.price;
     const inputUsd = price ? (input * Math.max(price.input, price.cacheWrite)) / 1e6 : 0;
-    const outputFits = price && price.output > 0 ? Math.floor(((left - inputUsd) * 1e6) / price.output) : left - inputUsd > 0 ? maxTokens : 0;
+    const outputFits =
+      price && price.output > 0
+        ? Math.floor(((left - inputUsd) * 1e6) / price.output)
+        : left - inputUsd > 0
+          ? maxTokens
+          : 0;
     if (outputFits < MIN_OUTPUT_TOKENS) {
-      throw new BudgetExhausted('cost_budget', `Cost budget: $${spent.costUsd.toFixed(6)} of $${budgets.costBudgetUsd} spent; the next call would cost about $${(inputUsd + ((price?.output ?? 0) * MIN_OUTPUT_TOKENS) / 1e6).toFixed(6)} or more.`);
+      throw new BudgetExhausted(
+        'cost_budget',
+        `Cost budget: $${spent.costUsd.toFixed(6)} of $${budgets.costBudgetUsd} spent; the next call would cost about $${(inputUsd + ((price?.output ?? 0) * MIN_OUTPUT_TOKENS) / 1e6).toFixed(6)} or more.`,
+      );
     }
     maxTokens = Math.min(maxTokens, outputFits);
   }

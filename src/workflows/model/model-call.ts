@@ -11,7 +11,8 @@ import { affordableMaxTokens, estimateInputTokens } from './budget';
 import { takenCallIds, withUniqueCallIds } from './unique-call-ids';
 
 /** A model to call, with the room and price it is called with. */
-export type Candidate = Required<Omit<FallbackModel, 'maxTokens' | 'price'>> & Pick<FallbackModel, 'price'> & { maxTokens: number };
+export type Candidate = Required<Omit<FallbackModel, 'maxTokens' | 'price'>> &
+  Pick<FallbackModel, 'price'> & { maxTokens: number };
 
 export interface RecordedReply {
   reply: ModelReply;
@@ -122,7 +123,10 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
     };
     const sent = callInput(ctx, call, request.messages);
     sentHash = sent.conversation.hash;
-    return activities.callModel.executeWithOptions(modelCallOptions(input.model, `${candidate.model} · iteration ${state.iteration}`), [sent]);
+    return activities.callModel.executeWithOptions(
+      modelCallOptions(input.model, `${candidate.model} · iteration ${state.iteration}`),
+      [sent],
+    );
   };
   const finish = (received: ModelReply): RecordedReply => {
     state.countReply(received);
@@ -134,12 +138,20 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
     const reply = unique ? unique.reply : received;
     const toolUses = reply.content.filter((b) => b.type === 'tool_use').map((b) => ({ id: b.id, name: b.name }));
     chain.toolResult(
-      { correlationId, success: true, result: { stopReason: reply.stopReason, text: replyText(reply), toolCalls: toolUses }, durationMs: reply.durationMs },
+      {
+        correlationId,
+        success: true,
+        result: { stopReason: reply.stopReason, text: replyText(reply), toolCalls: toolUses },
+        durationMs: reply.durationMs,
+      },
       visibility,
       { model: reply.model, usage: reply.usage, costUsd: reply.costUsd },
     );
     if (unique) {
-      chain.thinking(`The model gave one id to several tool calls; renamed ${unique.renamed.map((r) => `${r.from} → ${r.to}`).join(', ')}, so each call has its own approval and result.`, { level: 'full' });
+      chain.thinking(
+        `The model gave one id to several tool calls; renamed ${unique.renamed.map((r) => `${r.from} → ${r.to}`).join(', ')}, so each call has its own approval and result.`,
+        { level: 'full' },
+      );
     }
     if (request.publishReply) ctx.progress.publish();
     return maxTokens < request.maxTokens ? { reply, capped: maxTokens } : { reply };
@@ -147,7 +159,9 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
   const failed = (err: unknown): unknown => {
     if (isCancellation(err)) return err;
     const error = `Model call failed: ${failureMessage(err)}`;
-    chain.toolResult({ correlationId, success: false, result: null, error, durationMs: 0 }, visibility, { model: candidate.model });
+    chain.toolResult({ correlationId, success: false, result: null, error, durationMs: 0 }, visibility, {
+      model: candidate.model,
+    });
     return new ModelCallFailed(error);
   };
   return { start, finish, failed };
@@ -158,7 +172,11 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
  * and the system prompt and tools only the first time (then `context` names them), so a call
  * records the bytes it adds, not the whole conversation again.
  */
-function callInput(ctx: RunContext, call: Omit<ModelRequest, 'messages'>, messages: ModelMessage[]): Exclude<ModelCallInput, ModelRequest> {
+function callInput(
+  ctx: RunContext,
+  call: Omit<ModelRequest, 'messages'>,
+  messages: ModelMessage[],
+): Exclude<ModelCallInput, ModelRequest> {
   const conversation = ctx.conversations.reference(messages);
   const context = ctx.conversations.context(call);
   if (!context) return { ...call, conversation };

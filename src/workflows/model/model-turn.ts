@@ -21,7 +21,11 @@ const MAX_PAUSE_CONTINUATIONS = 5;
  * Before every attempt the budget ledger must afford it (else BudgetExhausted, nothing called);
  * `max_tokens` is lowered to what the budgets leave.
  */
-export async function modelTurn(ctx: RunContext, prompt: ModelPrompt, toolChoice: 'auto' | 'none'): Promise<ModelReply> {
+export async function modelTurn(
+  ctx: RunContext,
+  prompt: ModelPrompt,
+  toolChoice: 'auto' | 'none',
+): Promise<ModelReply> {
   // One function awaiting each call's activity directly: every async layer is a promise the SDK
   // takes a stack trace for, on every workflow task and every replay.
   const candidates = candidatesOf(ctx);
@@ -60,10 +64,17 @@ function candidatesOf({ input }: RunContext): Candidate[] {
   }));
 }
 
-const fallbackNote = (candidate: Candidate, err: ModelCallFailed): string => `fallback from ${candidate.model} after: ${err.message}`;
+const fallbackNote = (candidate: Candidate, err: ModelCallFailed): string =>
+  `fallback from ${candidate.model} after: ${err.message}`;
 
 /** The next attempt's call: the conversation as it stands, the room and the reason the attempts hold. */
-function attemptRequest(ctx: RunContext, prompt: ModelPrompt, toolChoice: 'auto' | 'none', candidate: Candidate, attempts: TurnAttempts): ModelCallRequest {
+function attemptRequest(
+  ctx: RunContext,
+  prompt: ModelPrompt,
+  toolChoice: 'auto' | 'none',
+  candidate: Candidate,
+  attempts: TurnAttempts,
+): ModelCallRequest {
   return {
     candidate,
     system: prompt.system,
@@ -98,7 +109,10 @@ class TurnAttempts {
     const { input, state } = this.ctx;
     if (reply.stopReason === 'max_tokens' && capped) {
       const reason = input.tokenBudget !== undefined ? 'token_budget' : 'cost_budget';
-      throw new BudgetExhausted(reason, `The reply was cut at max_tokens, lowered to ${capped} by the budget; more room would cross it.`);
+      throw new BudgetExhausted(
+        reason,
+        `The reply was cut at max_tokens, lowered to ${capped} by the budget; more room would cross it.`,
+      );
     }
     if (reply.stopReason === 'max_tokens' && this.maxTokens * 2 <= this.candidate.maxTokens * MAX_TOKENS_GROWTH) {
       this.maxTokens *= 2;

@@ -17,7 +17,10 @@ export function takenCallIds(steps: readonly ReasoningStep[], messages: readonly
  * approval: a repeated id gets the suffix `#2`, `#3`, … (the first that is free). Returns the
  * renamed ids, or undefined when every id was already unique.
  */
-export function withUniqueCallIds(reply: ModelReply, taken: ReadonlySet<string>): { reply: ModelReply; renamed: Array<{ from: string; to: string }> } | undefined {
+export function withUniqueCallIds(
+  reply: ModelReply,
+  taken: ReadonlySet<string>,
+): { reply: ModelReply; renamed: Array<{ from: string; to: string }> } | undefined {
   const used = new Set(taken);
   const renamed: Array<{ from: string; to: string }> = [];
   const content = reply.content.map((block) => {

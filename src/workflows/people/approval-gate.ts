@@ -45,20 +45,29 @@ export class ApprovalGate {
   check(raw: unknown): void {
     const decision = readMessage(ApprovalDecision, raw);
     if (!decision) {
-      throw new Error('Malformed decision: expected { callId: string, approved: boolean, by: { id: string, roles?: string[] }, argumentsHash: string, reason?: string }.');
+      throw new Error(
+        'Malformed decision: expected { callId: string, approved: boolean, by: { id: string, roles?: string[] }, argumentsHash: string, reason?: string }.',
+      );
     }
-    if (decision.by.id.length > MAX_APPROVER_ID_CHARS) throw new Error(`An approver's id has at most ${MAX_APPROVER_ID_CHARS} characters.`);
+    if (decision.by.id.length > MAX_APPROVER_ID_CHARS)
+      throw new Error(`An approver's id has at most ${MAX_APPROVER_ID_CHARS} characters.`);
     if ((decision.reason?.length ?? 0) > MAX_DECISION_REASON_CHARS) {
-      throw new Error(`A decision's reason has at most ${MAX_DECISION_REASON_CHARS} characters; this one has ${decision.reason!.length}.`);
+      throw new Error(
+        `A decision's reason has at most ${MAX_DECISION_REASON_CHARS} characters; this one has ${decision.reason!.length}.`,
+      );
     }
     const record = this.chain.approvals.find((r) => r.callId === decision.callId);
     if (!record) {
       const pending = this.pending().map((r) => r.callId);
-      throw new Error(`No tool call "${decision.callId}" awaits approval in this run. Pending: ${pending.length ? pending.join(', ') : 'none'}.`);
+      throw new Error(
+        `No tool call "${decision.callId}" awaits approval in this run. Pending: ${pending.length ? pending.join(', ') : 'none'}.`,
+      );
     }
     if (record.status !== 'pending') {
       const who = record.decidedBy ? ` by ${record.decidedBy.id}` : '';
-      throw new Error(`Tool call "${record.callId}" (${record.toolName}) was already ${record.status.replace('_', ' ')}${who}${record.decidedAt ? ` at ${record.decidedAt}` : ''}.`);
+      throw new Error(
+        `Tool call "${record.callId}" (${record.toolName}) was already ${record.status.replace('_', ' ')}${who}${record.decidedAt ? ` at ${record.decidedAt}` : ''}.`,
+      );
     }
     if (record.approverRoles.length > 0 && !decision.by.roles.some((role) => record.approverRoles.includes(role))) {
       throw new Error(
@@ -66,9 +75,12 @@ export class ApprovalGate {
       );
     }
     if (decision.argumentsHash !== record.argumentsHash) {
-      throw new Error(`The arguments hash ${decision.argumentsHash} does not match the call's arguments (${record.argumentsHash}); fetch the pending call again and review what will run.`);
+      throw new Error(
+        `The arguments hash ${decision.argumentsHash} does not match the call's arguments (${record.argumentsHash}); fetch the pending call again and review what will run.`,
+      );
     }
-    if (!decision.approved && !decision.reason?.trim()) throw new Error('A rejection needs a reason; the model reads it.');
+    if (!decision.approved && !decision.reason?.trim())
+      throw new Error('A rejection needs a reason; the model reads it.');
   }
 
   /**
@@ -80,7 +92,8 @@ export class ApprovalGate {
     const decision = readMessage(ApprovalDecision, raw);
     if (!decision) throw ApplicationFailure.nonRetryable('Malformed decision.', FailureType.MalformedMessage);
     const record = this.chain.approvals.find((r) => r.callId === decision.callId);
-    if (!record) throw ApplicationFailure.nonRetryable(`No approval request ${decision.callId}`, FailureType.MalformedMessage);
+    if (!record)
+      throw ApplicationFailure.nonRetryable(`No approval request ${decision.callId}`, FailureType.MalformedMessage);
     const note = decision.reason?.trim() ? cutText(decision.reason.trim(), MAX_DECISION_REASON_CHARS) : undefined;
     const decided: ApprovalRecord = {
       ...record,

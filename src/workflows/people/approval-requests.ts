@@ -21,16 +21,32 @@ export type Decisions = Map<string, { record: ApprovalRecord; step: ToolCallStep
  * run waits (at no cost) until all are decided or `approvalTimeoutMs` passes, and undecided
  * calls time out. Approved calls then run exactly the arguments that were shown and hashed.
  */
-export async function requestApprovals(ctx: RunContext, gate: ApprovalGate, needed: readonly ApprovalNeeded[]): Promise<Decisions> {
+export async function requestApprovals(
+  ctx: RunContext,
+  gate: ApprovalGate,
+  needed: readonly ApprovalNeeded[],
+): Promise<Decisions> {
   const steps = new Map<string, ToolCallStep>();
   if (needed.length === 0) return new Map();
   const { chain, input, workflowId } = ctx;
   const requests = needed.map(({ call, check, reason }) => {
     const step = recordToolCall(chain, input, check.spec, call.id, check.args);
     steps.set(call.id, step);
-    chain.thinking(`Waiting for approval of ${check.spec.name} (call ${call.id}): ${reason}. Decide with: thoughtline approve ${workflowId} ${call.id}  (or reject … --reason)`, { level: 'full' });
+    chain.thinking(
+      `Waiting for approval of ${check.spec.name} (call ${call.id}): ${reason}. Decide with: thoughtline approve ${workflowId} ${call.id}  (or reject … --reason)`,
+      { level: 'full' },
+    );
     const sensitive = check.spec.sensitiveFields?.length ? { sensitiveFields: [...check.spec.sensitiveFields] } : {};
-    return { callId: call.id, stepId: step.stepId, toolName: check.spec.name, arguments: check.args, ...sensitive, argumentsHash: argumentsHash(check.args), reason, approverRoles: check.spec.approverRoles ?? [] };
+    return {
+      callId: call.id,
+      stepId: step.stepId,
+      toolName: check.spec.name,
+      arguments: check.args,
+      ...sensitive,
+      argumentsHash: argumentsHash(check.args),
+      reason,
+      approverRoles: check.spec.approverRoles ?? [],
+    };
   });
   chain.setStatus('waiting');
   // Open, then publish (the search attribute says waiting_approval), then the timer: this order is in recorded histories.
@@ -48,6 +64,9 @@ export function notApproved(ctx: RunContext, record: ApprovalRecord, step: ToolC
     record.status === 'rejected'
       ? `Not run: ${record.decidedBy?.id ?? 'a person'} rejected this call: ${record.note ?? 'no reason given'}.`
       : `Not run: nobody approved this call within ${inWords(ctx.input.approvalTimeoutMs)}.`;
-  ctx.chain.toolResult({ correlationId: record.callId, success: false, result: null, error, durationMs: 0 }, step.visibility);
+  ctx.chain.toolResult(
+    { correlationId: record.callId, success: false, result: null, error, durationMs: 0 },
+    step.visibility,
+  );
   return { callId: record.callId, content: error, isError: true };
 }

@@ -1,5 +1,9 @@
 import type { AgentInput } from '../../shared';
-import { verifyDecisionSignature, type SignedDecisionKind, type VerifyDecisionResult } from '../../shared/signed-decision';
+import {
+  verifyDecisionSignature,
+  type SignedDecisionKind,
+  type VerifyDecisionResult,
+} from '../../shared/signed-decision';
 
 /**
  * The run's signed-decision policy: off when the input lists no public keys (every decision is

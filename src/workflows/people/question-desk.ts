@@ -27,8 +27,10 @@ export class QuestionDesk {
   check(raw: unknown): void {
     const request = readMessage(AnswerRequest, raw);
     if (!request) throw new Error('Malformed answer: expected { text: string, by: string, callId?: string }.');
-    if (request.text.length > MAX_ANSWER_CHARS) throw new Error(`An answer has at most ${MAX_ANSWER_CHARS} characters; this one has ${request.text.length}.`);
-    if (request.by.length > MAX_PERSON_ID_CHARS) throw new Error(`A person's id has at most ${MAX_PERSON_ID_CHARS} characters.`);
+    if (request.text.length > MAX_ANSWER_CHARS)
+      throw new Error(`An answer has at most ${MAX_ANSWER_CHARS} characters; this one has ${request.text.length}.`);
+    if (request.by.length > MAX_PERSON_ID_CHARS)
+      throw new Error(`A person's id has at most ${MAX_PERSON_ID_CHARS} characters.`);
     if (!this.open || this.answer) throw new Error('This run has no open question.');
     if (request.callId && request.callId !== this.open.callId) {
       throw new Error(`The open question is "${this.open.callId}", not "${request.callId}".`);
@@ -43,7 +45,11 @@ export class QuestionDesk {
   receive(raw: unknown): boolean {
     const request = readMessage(AnswerRequest, raw);
     if (!request || !this.open || this.answer) return false;
-    this.answer = { ...request, text: cutText(request.text, MAX_ANSWER_CHARS), by: cutText(request.by, MAX_PERSON_ID_CHARS) };
+    this.answer = {
+      ...request,
+      text: cutText(request.text, MAX_ANSWER_CHARS),
+      by: cutText(request.by, MAX_PERSON_ID_CHARS),
+    };
     return true;
   }
 

@@ -21,7 +21,8 @@ export class StallQuestion {
     if ((decision.by?.length ?? 0) > MAX_STALL_TEXT_CHARS || (decision.note?.length ?? 0) > MAX_STALL_TEXT_CHARS) {
       throw new Error(`A decision's by and note have at most ${MAX_STALL_TEXT_CHARS} characters each.`);
     }
-    if (this.question === undefined || this.decision !== undefined) throw new Error('This run is not waiting for a "continue?" decision.');
+    if (this.question === undefined || this.decision !== undefined)
+      throw new Error('This run is not waiting for a "continue?" decision.');
   }
 
   /** The update's handler, total (on replay the validator does not run): the decision read, or undefined when it cannot be read. */

@@ -49,7 +49,12 @@ export class PlanKeeper {
     }
     const plan = startNextTask(made.plan).plan;
     this.chain.setPlan(plan);
-    this.chain.note('plan', `${describeOrigin(plan, made.attempts)}\n${taskList(plan)}`, { level: this.input.visibility }, plan);
+    this.chain.note(
+      'plan',
+      `${describeOrigin(plan, made.attempts)}\n${taskList(plan)}`,
+      { level: this.input.visibility },
+      plan,
+    );
     this.state.appendUserText(planNote(plan, this.settings));
   }
 
@@ -57,17 +62,30 @@ export class PlanKeeper {
   async update(call: ToolUseBlock): Promise<Observation> {
     const plan = this.chain.plan;
     const parsed = parseTaskUpdate(call.input);
-    const applied = !plan ? { ok: false as const, message: 'This run has no plan.' } : parsed.ok ? applyTaskUpdate(plan, parsed.update) : { ok: false as const, message: parsed.message };
+    const applied = !plan
+      ? { ok: false as const, message: 'This run has no plan.' }
+      : parsed.ok
+        ? applyTaskUpdate(plan, parsed.update)
+        : { ok: false as const, message: parsed.message };
     if (!applied.ok || !plan) {
       recordControlCall(this.chain, this.input, call, { success: false, error: applied.message });
-      return { callId: call.id, content: `${applied.message}\n\n${plan ? planNote(plan, this.settings) : ''}`.trim(), isError: true };
+      return {
+        callId: call.id,
+        content: `${applied.message}\n\n${plan ? planNote(plan, this.settings) : ''}`.trim(),
+        isError: true,
+      };
     }
     let next = startNextTask(applied.plan).plan;
     recordControlCall(this.chain, this.input, call, { success: true, result: applied.message });
     this.chain.setPlan(next);
-    if (parsed.ok && parsed.update.status === 'failed' && next.version - 1 < this.settings.maxReplans) next = await this.replanAfter(next, parsed.update.task_id);
+    if (parsed.ok && parsed.update.status === 'failed' && next.version - 1 < this.settings.maxReplans)
+      next = await this.replanAfter(next, parsed.update.task_id);
     const finished = isPlanFinished(next) ? ' Every task is settled; give your final answer now.' : '';
-    return { callId: call.id, content: `${applied.message}${finished}\n\n${planNote(next, this.settings)}`, isError: false };
+    return {
+      callId: call.id,
+      content: `${applied.message}${finished}\n\n${planNote(next, this.settings)}`,
+      isError: false,
+    };
   }
 
   /** Every `reflectEvery` iterations (not the first): one model call without tools, shown as a reflection and read by the model next. */
@@ -111,12 +129,21 @@ export class PlanKeeper {
       made = { attempts: [{ reply: '', problems: [err.message] }] };
     }
     if (!made.plan) {
-      this.chain.note('plan', `Re-planning after ${failedTaskId} failed did not give a valid plan; the current plan stands.`, { level: this.input.visibility });
+      this.chain.note(
+        'plan',
+        `Re-planning after ${failedTaskId} failed did not give a valid plan; the current plan stands.`,
+        { level: this.input.visibility },
+      );
       return plan;
     }
     const next = startNextTask(made.plan).plan;
     this.chain.setPlan(next);
-    this.chain.note('plan', `Re-planned after ${failedTaskId} failed (version ${next.version}).\n${taskList(next)}`, { level: this.input.visibility }, next);
+    this.chain.note(
+      'plan',
+      `Re-planned after ${failedTaskId} failed (version ${next.version}).\n${taskList(next)}`,
+      { level: this.input.visibility },
+      next,
+    );
     return next;
   }
 
@@ -159,5 +186,7 @@ function describeOrigin(plan: Plan, attempts: readonly PlanAttempt[]): string {
 }
 
 function taskList(plan: Plan): string {
-  return plan.tasks.map((t) => `${t.id}. ${t.description}${t.dependencies.length ? ` (after ${t.dependencies.join(', ')})` : ''}`).join('\n');
+  return plan.tasks
+    .map((t) => `${t.id}. ${t.description}${t.dependencies.length ? ` (after ${t.dependencies.join(', ')})` : ''}`)
+    .join('\n');
 }

@@ -4,7 +4,8 @@ import { readyTasks } from './plan-tracker';
 
 /** Pure text builders for planning calls and the plan note; the same input gives the same text. */
 
-const REPLY_SHAPE = '{"tasks": [{"id": "t1", "description": "...", "dependencies": [], "required_tools": ["tool_name"]}]}';
+const REPLY_SHAPE =
+  '{"tasks": [{"id": "t1", "description": "...", "dependencies": [], "required_tools": ["tool_name"]}]}';
 
 export function plannerSystem(): string {
   return [
@@ -14,7 +15,12 @@ export function plannerSystem(): string {
   ].join(' ');
 }
 
-export function plannerPrompt(goal: string, toolNames: readonly string[], settings: Pick<PlanningSettings, 'maxTasks'>, template?: PlanTemplateName): string {
+export function plannerPrompt(
+  goal: string,
+  toolNames: readonly string[],
+  settings: Pick<PlanningSettings, 'maxTasks'>,
+  template?: PlanTemplateName,
+): string {
   const parts = [
     `Goal:\n${goal}`,
     toolList(toolNames),
@@ -99,7 +105,9 @@ export function planNote(plan: Plan, settings: Pick<PlanningSettings, 'updateToo
 }
 
 function toolList(toolNames: readonly string[]): string {
-  return toolNames.length > 0 ? `Tools the agent can use: ${toolNames.join(', ')}.` : 'The agent has no tools; it can only reason and answer.';
+  return toolNames.length > 0
+    ? `Tools the agent can use: ${toolNames.join(', ')}.`
+    : 'The agent has no tools; it can only reason and answer.';
 }
 
 function taskLines(tasks: readonly PlanTask[]): string {

@@ -40,24 +40,40 @@ export function startNextTask(plan: Plan): { plan: Plan; started?: PlanTask } {
 export function applyTaskUpdate(plan: Plan, update: TaskUpdate): TaskUpdateResult {
   const task = plan.tasks.find((t) => t.id === update.task_id);
   if (!task) {
-    return { ok: false, message: `Unknown task "${update.task_id}". Valid task ids: ${plan.tasks.map((t) => t.id).join(', ')}.` };
+    return {
+      ok: false,
+      message: `Unknown task "${update.task_id}". Valid task ids: ${plan.tasks.map((t) => t.id).join(', ')}.`,
+    };
   }
   if (task.status === 'completed') {
-    return { ok: false, message: `Task "${task.id}" is already completed and cannot change. Work on a task that is not completed.` };
+    return {
+      ok: false,
+      message: `Task "${task.id}" is already completed and cannot change. Work on a task that is not completed.`,
+    };
   }
   if (task.status === 'blocked') {
     const failed = failedAncestors(plan, task.id).join(', ') || 'none';
-    return { ok: false, message: `Task "${task.id}" is blocked: a task it depends on failed (failed: ${failed}); it cannot be worked on.` };
+    return {
+      ok: false,
+      message: `Task "${task.id}" is blocked: a task it depends on failed (failed: ${failed}); it cannot be worked on.`,
+    };
   }
   if (update.status !== 'failed') {
     const missing = task.dependencies.filter((d) => statusOf(plan, d) !== 'completed');
     if (missing.length > 0) {
       const verb = update.status === 'completed' ? 'completed' : 'started';
       const list = missing.map((d) => `"${d}" (${statusOf(plan, d) ?? 'unknown'})`).join(', ');
-      return { ok: false, message: `Task "${task.id}" cannot be ${verb} yet: these dependencies are not completed: ${list}.` };
+      return {
+        ok: false,
+        message: `Task "${task.id}" cannot be ${verb} yet: these dependencies are not completed: ${list}.`,
+      };
     }
   }
-  const changed: PlanTask = { ...task, status: update.status, ...(update.note !== undefined ? { note: update.note } : {}) };
+  const changed: PlanTask = {
+    ...task,
+    status: update.status,
+    ...(update.note !== undefined ? { note: update.note } : {}),
+  };
   const next = settleBlocked(withTask(plan, changed));
   return { ok: true, plan: next, message: updateMessage(plan, next, changed) };
 }
@@ -75,7 +91,8 @@ export function planProgress(plan: Plan): PlanProgress {
 }
 
 /** Nothing left to do: every task is completed, failed or blocked. */
-export const isPlanFinished = (plan: Plan): boolean => !plan.tasks.some((t) => t.status === 'pending' || t.status === 'in_progress');
+export const isPlanFinished = (plan: Plan): boolean =>
+  !plan.tasks.some((t) => t.status === 'pending' || t.status === 'in_progress');
 
 /**
  * A re-plan: the old plan's completed tasks stay as they were (a new task repeating one of their
@@ -108,7 +125,9 @@ export function updateTaskTool(settings: Pick<PlanningSettings, 'updateToolName'
 }
 
 /** The update tool's arguments, or a message telling the model what to send instead. */
-export function parseTaskUpdate(input: Record<string, unknown>): { ok: true; update: TaskUpdate } | { ok: false; message: string } {
+export function parseTaskUpdate(
+  input: Record<string, unknown>,
+): { ok: true; update: TaskUpdate } | { ok: false; message: string } {
   const parsed = TaskUpdate.safeParse(input);
   if (parsed.success) return { ok: true, update: parsed.data };
   return {
@@ -153,13 +172,16 @@ function settleBlocked(plan: Plan): Plan {
 
 function updateMessage(before: Plan, after: Plan, task: PlanTask): string {
   if (task.status === 'failed') {
-    const newlyBlocked = after.tasks.filter((t) => t.status === 'blocked' && statusOf(before, t.id) !== 'blocked').map((t) => t.id);
+    const newlyBlocked = after.tasks
+      .filter((t) => t.status === 'blocked' && statusOf(before, t.id) !== 'blocked')
+      .map((t) => t.id);
     const blocked = newlyBlocked.length > 0 ? ` Blocked because of it: ${newlyBlocked.join(', ')}.` : '';
     return `Task "${task.id}" is marked failed.${blocked}`;
   }
   if (task.status === 'in_progress') return `Task "${task.id}" is in progress.`;
   const done = after.tasks.filter((t) => t.status === 'completed').length;
   const ready = readyTasks(after).map((t) => t.id);
-  const next = ready.length > 0 ? ` Ready next: ${ready.join(', ')}.` : isPlanFinished(after) ? ' No tasks are left.' : '';
+  const next =
+    ready.length > 0 ? ` Ready next: ${ready.join(', ')}.` : isPlanFinished(after) ? ' No tasks are left.' : '';
   return `Task "${task.id}" is completed (${done} of ${after.tasks.length}).${next}`;
 }

@@ -9,16 +9,23 @@ const SHAPE = '{"tasks": [{"id": "t1", "description": "...", "dependencies": [],
  * act on in a repair call. `doneIds` are completed tasks kept from an earlier plan: a re-plan's
  * tasks may depend on them. Deterministic; never throws.
  */
-export function validatePlan(raw: unknown, settings: Pick<PlanningSettings, 'maxTasks'>, doneIds: readonly string[] = []): PlanCheck {
+export function validatePlan(
+  raw: unknown,
+  settings: Pick<PlanningSettings, 'maxTasks'>,
+  doneIds: readonly string[] = [],
+): PlanCheck {
   const list = isRecord(raw) ? raw['tasks'] : undefined;
   if (!Array.isArray(list)) {
     return { ok: false, problems: [`The reply must be one JSON object with a "tasks" array, like ${SHAPE}.`] };
   }
-  if (list.length === 0) return { ok: false, problems: ['The "tasks" array is empty; the plan needs at least one task.'] };
+  if (list.length === 0)
+    return { ok: false, problems: ['The "tasks" array is empty; the plan needs at least one task.'] };
 
   const problems: string[] = [];
   if (list.length > settings.maxTasks) {
-    problems.push(`The plan has ${list.length} tasks but at most ${settings.maxTasks} are allowed; merge small steps into larger ones.`);
+    problems.push(
+      `The plan has ${list.length} tasks but at most ${settings.maxTasks} are allowed; merge small steps into larger ones.`,
+    );
   }
   const tasks = list.map((item, i) => readTask(item, i + 1, problems));
   const ids = tasks.map((t) => t.id).filter((id) => id !== '');
@@ -35,13 +42,16 @@ export function validatePlan(raw: unknown, settings: Pick<PlanningSettings, 'max
     const label = task.id === '' ? `Task ${i + 1}` : `Task "${task.id}"`;
     for (const dep of task.dependencies) {
       if (dep === task.id) problems.push(`${label} depends on itself; remove "${dep}" from its dependencies.`);
-      else if (!known.has(dep)) problems.push(`${label} depends on "${dep}", which is not a task in the plan (known ids: ${knownList}).`);
+      else if (!known.has(dep))
+        problems.push(`${label} depends on "${dep}", which is not a task in the plan (known ids: ${knownList}).`);
     }
   });
   // Cycles are only well defined when each id names exactly one task.
   if (idsUnique) {
     for (const cycle of findCycles(tasks)) {
-      problems.push(`The dependencies form a cycle: ${cycle.join(' → ')} (each task depends on the next); remove one of these dependencies.`);
+      problems.push(
+        `The dependencies form a cycle: ${cycle.join(' → ')} (each task depends on the next); remove one of these dependencies.`,
+      );
     }
   }
   return problems.length === 0 ? { ok: true, tasks } : { ok: false, problems };
@@ -59,9 +69,17 @@ function readTask(item: unknown, position: number, problems: string[]): PlanTask
   const label = id === undefined ? where : `Task "${id}"`;
   const description = typeof item['description'] === 'string' ? item['description'].trim() : '';
   if (description === '') problems.push(`${label} needs a "description": a non-empty string saying what to do.`);
-  const dependencies = readIdList(item['dependencies'], `${label} has invalid "dependencies": give a list of task ids, [] for none.`, problems);
+  const dependencies = readIdList(
+    item['dependencies'],
+    `${label} has invalid "dependencies": give a list of task ids, [] for none.`,
+    problems,
+  );
   const tools = item['required_tools'] ?? item['requiredTools'];
-  const requiredTools = readIdList(tools, `${label} has invalid "required_tools": give a list of tool names, [] for none.`, problems);
+  const requiredTools = readIdList(
+    tools,
+    `${label} has invalid "required_tools": give a list of tool names, [] for none.`,
+    problems,
+  );
   return { id: id ?? '', description, dependencies, requiredTools, status: 'pending' };
 }
 

@@ -33,13 +33,15 @@ export async function makePlan(
   const prompt = plannerPrompt(goal, toolNames, settings, settings.template);
   const { tasks, attempts } = await askWithRepair(model, prompt, 'plan', settings);
   const template = settings.template !== undefined ? { template: settings.template } : {};
-  if (tasks) return { plan: { tasks, source: attempts.length === 1 ? 'model' : 'repaired', version: 1, ...template }, attempts };
+  if (tasks)
+    return { plan: { tasks, source: attempts.length === 1 ? 'model' : 'repaired', version: 1, ...template }, attempts };
   return { plan: fallbackPlan(goal, settings), attempts };
 }
 
 /** The plan when the planner gave none: the template's steps, or the goal as a single task. */
 export function fallbackPlan(goal: string, settings: Pick<PlanningSettings, 'template'>): Plan {
-  if (settings.template) return { tasks: templateTasks(settings.template), source: 'template', version: 1, template: settings.template };
+  if (settings.template)
+    return { tasks: templateTasks(settings.template), source: 'template', version: 1, template: settings.template };
   const single: PlanTask = { id: 't1', description: goal, dependencies: [], requiredTools: [], status: 'pending' };
   return { tasks: [single], source: 'single_task', version: 1 };
 }
@@ -76,7 +78,9 @@ async function askWithRepair(
     const reply = await model.ask({ system, prompt: text, note: label });
     const raw = readPlanReply(reply);
     const check =
-      raw === undefined ? { ok: false as const, problems: ['The reply contains no JSON object.'] } : validatePlan(raw, settings, doneIds);
+      raw === undefined
+        ? { ok: false as const, problems: ['The reply contains no JSON object.'] }
+        : validatePlan(raw, settings, doneIds);
     attempts.push({ reply, problems: check.ok ? [] : check.problems });
     return check.ok ? check.tasks : undefined;
   };
@@ -84,6 +88,8 @@ async function askWithRepair(
   // Each call stands alone, so the repair repeats the request before the reply and its problems.
   if (first) return { tasks: first, attempts };
   const previous = attempts[0];
-  const repaired = previous ? await attempt(`${prompt}\n\n${repairPrompt(previous.reply, previous.problems)}`, `${note} repair`) : undefined;
+  const repaired = previous
+    ? await attempt(`${prompt}\n\n${repairPrompt(previous.reply, previous.problems)}`, `${note} repair`)
+    : undefined;
   return repaired ? { tasks: repaired, attempts } : { attempts };
 }

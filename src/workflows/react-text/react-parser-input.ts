@@ -10,11 +10,15 @@ const FENCE_ONLY = /^\s*(```|~~~)[\w-]*$/;
  */
 export function toolNameOf(text: string): string {
   const first = text.split('\n').find((l) => l.trim() !== '') ?? '';
-  return first.replace(WRAPPERS, '').replace(/\s*\(.*\)$/, '').replace(WRAPPERS, '');
+  return first
+    .replace(WRAPPERS, '')
+    .replace(/\s*\(.*\)$/, '')
+    .replace(WRAPPERS, '');
 }
 
 /** `Action: Final Answer` (the structured-chat habit) means the Action Input is the answer. */
-export const namesFinalAnswer = (tool: string): boolean => tool.toLowerCase().replace(/[\s_]+/g, ' ') === 'final answer';
+export const namesFinalAnswer = (tool: string): boolean =>
+  tool.toLowerCase().replace(/[\s_]+/g, ' ') === 'final answer';
 
 /**
  * Reads an `Action Input:` field (already trimmed). A fenced input ends at its closing fence and a

@@ -111,7 +111,12 @@ class FieldGuard {
 }
 
 export function scanReply(text: string): Scan {
-  const lines = unwrapWholeFence(text.replace(/\r\n?/g, '\n').split('\n').map((l) => l.trimEnd()));
+  const lines = unwrapWholeFence(
+    text
+      .replace(/\r\n?/g, '\n')
+      .split('\n')
+      .map((l) => l.trimEnd()),
+  );
   const firstText = lines.find((l) => l.trim() !== '') ?? '';
   const fields: Field[] = [{ label: 'preamble', start: -1, head: '', indent: indentOf(firstText) }];
   let guard = new FieldGuard('preamble');
@@ -162,6 +167,7 @@ function unwrapWholeFence(lines: string[]): string[] {
   const last = lines.length - 1 - [...lines].reverse().findIndex((l) => l.trim() !== '');
   if (first < 0 || first >= last) return lines;
   const closes = /^\s*(```|~~~)$/.test(lines[last] ?? '');
-  if (!isFenceLine(lines[first] ?? '') || !closes || !lines.slice(first + 1, last).some((l) => matchLabel(l))) return lines;
+  if (!isFenceLine(lines[first] ?? '') || !closes || !lines.slice(first + 1, last).some((l) => matchLabel(l)))
+    return lines;
   return lines.map((l, i) => (i === first || i === last ? '' : l));
 }

@@ -33,15 +33,18 @@ export type ParsedReAct =
 
 /** Observations for malformed replies; each names the label at fault and how to fix it. */
 export const REACT_FORMAT_ERRORS = {
-  empty: "Invalid Format: The reply is empty. Write 'Thought:', then either 'Action:' and 'Action Input:', or 'Final Answer:'.",
+  empty:
+    "Invalid Format: The reply is empty. Write 'Thought:', then either 'Action:' and 'Action Input:', or 'Final Answer:'.",
   missingActionOrAnswer:
     "Invalid Format: Missing 'Action:' or 'Final Answer:' after 'Thought:'. Call one tool with 'Action:' and 'Action Input:', or finish with 'Final Answer:'.",
-  missingActionInput: "Invalid Format: Missing 'Action Input:' after 'Action:'. Put the tool's JSON arguments on the next line, after 'Action Input:'.",
+  missingActionInput:
+    "Invalid Format: Missing 'Action Input:' after 'Action:'. Put the tool's JSON arguments on the next line, after 'Action Input:'.",
   missingAction: "Invalid Format: Missing 'Action:' before 'Action Input:'. Name the tool on an 'Action:' line first.",
   actionAndAnswer:
     "Invalid Format: The reply has both an 'Action:' and a 'Final Answer:'. Either call one tool and wait for its Observation, or give only the Final Answer.",
   emptyToolName: "Invalid Format: 'Action:' names no tool. Write exactly one tool name from the list after 'Action:'.",
-  emptyActionInput: "Invalid Format: 'Action Input:' is empty. Write the arguments as JSON; use {} for a tool without parameters.",
+  emptyActionInput:
+    "Invalid Format: 'Action Input:' is empty. Write the arguments as JSON; use {} for a tool without parameters.",
   emptyFinalAnswer: "Invalid Format: 'Final Answer:' is empty. Write your answer after 'Final Answer:'.",
 } as const;
 
@@ -75,7 +78,10 @@ export function parseReAct(text: string): ParsedReAct {
   return withThought({ kind: 'action', tool, input: value, rawInput }, thought);
 }
 
-const error = (key: keyof typeof REACT_FORMAT_ERRORS): ParsedReAct => ({ kind: 'error', message: REACT_FORMAT_ERRORS[key] });
+const error = (key: keyof typeof REACT_FORMAT_ERRORS): ParsedReAct => ({
+  kind: 'error',
+  message: REACT_FORMAT_ERRORS[key],
+});
 
 const answer = (text: string, thought: string): ParsedReAct =>
   text ? withThought({ kind: 'final', answer: text }, thought) : error('emptyFinalAnswer');

@@ -1,4 +1,14 @@
-import type { AgentInput, ApprovalRecord, ChainArchive, ContinuedState, ReasoningChain, ReasoningStep, RunStateData, SteeringInstruction, ToolSpec } from '../../shared';
+import type {
+  AgentInput,
+  ApprovalRecord,
+  ChainArchive,
+  ContinuedState,
+  ReasoningChain,
+  ReasoningStep,
+  RunStateData,
+  SteeringInstruction,
+  ToolSpec,
+} from '../../shared';
 import { MAX_CARRIED_BYTES, jsonBytes } from '../../shared/payload-size';
 import { readShortened, shortenedText } from '../../shared/shortened-text';
 import { RunState } from '../core/run-state';
@@ -62,7 +72,10 @@ export function carryOver(
  * The carried state naming the conversation the last model call sent, when the carried messages
  * start with it (see SentConversations.continueFrom); as it is otherwise.
  */
-export function withSentConversation(carried: ContinuedState, sent: Pick<SentConversations, 'sentPrefixOf'>): ContinuedState {
+export function withSentConversation(
+  carried: ContinuedState,
+  sent: Pick<SentConversations, 'sentPrefixOf'>,
+): ContinuedState {
   const named = sent.sentPrefixOf(carried.messages);
   return named ? { ...carried, sentConversation: named } : carried;
 }
@@ -122,7 +135,9 @@ export function shortenChain(chain: ReasoningChain, runId: string, level: CarryL
   const steps = chain.steps.map((s) => shortenStep(s, runId, level));
   if (!level.everyText || !chain.approvals) return { ...chain, steps };
   // Decided records only: a pending one is what an approver is shown and its hash must match.
-  const approvals = chain.approvals.map((a) => (a.status === 'pending' ? a : shortenApproval(a, runId, level.resultChars)));
+  const approvals = chain.approvals.map((a) =>
+    a.status === 'pending' ? a : shortenApproval(a, runId, level.resultChars),
+  );
   return { ...chain, steps, approvals };
 }
 
@@ -130,7 +145,11 @@ function shortenApproval(record: ApprovalRecord, runId: string, limit: number): 
   const args = JSON.stringify(record.arguments);
   const cut = shortened(args, limit, runId);
   const note = record.note === undefined ? undefined : shortened(record.note, limit, runId);
-  return { ...record, ...(cut === args ? {} : { arguments: { shortened: cut } }), ...(note === undefined ? {} : { note }) };
+  return {
+    ...record,
+    ...(cut === args ? {} : { arguments: { shortened: cut } }),
+    ...(note === undefined ? {} : { note }),
+  };
 }
 
 function shortenStep(step: ReasoningStep, runId: string, level: CarryLevel): ReasoningStep {
@@ -142,11 +161,22 @@ function shortenStep(step: ReasoningStep, runId: string, level: CarryLevel): Rea
     const cut = shortened(text, limit, runId);
     const cutError = level.everyText && error !== undefined ? shortened(error, limit, runId) : error;
     if (cut === text && cutError === error) return step;
-    return { ...step, toolResult: { ...step.toolResult, ...(cut === text ? {} : { result: cut }), ...(cutError === undefined ? {} : { error: cutError }) } };
+    return {
+      ...step,
+      toolResult: {
+        ...step.toolResult,
+        ...(cut === text ? {} : { result: cut }),
+        ...(cutError === undefined ? {} : { error: cutError }),
+      },
+    };
   }
   if (!level.everyText) return step;
   if (step.type === 'thinking') return { ...step, thought: shortened(step.thought, limit, runId) };
-  if (step.type === 'synthesis') return { ...step, synthesis: { ...step.synthesis, conclusion: shortened(step.synthesis.conclusion, limit, runId) } };
+  if (step.type === 'synthesis')
+    return {
+      ...step,
+      synthesis: { ...step.synthesis, conclusion: shortened(step.synthesis.conclusion, limit, runId) },
+    };
   const args = JSON.stringify(step.toolCall.arguments);
   const cut = shortened(args, limit, runId);
   return cut === args ? step : { ...step, toolCall: { ...step.toolCall, arguments: { shortened: cut } } };
@@ -161,7 +191,11 @@ function shortened(text: string, limit: number, runId: string): string {
   const marked = readShortened(text);
   const head = marked ? marked.head : text;
   if (head.length <= limit) return text;
-  return shortenedText(marked ? { ...marked, head: head.slice(0, limit) } : { head: head.slice(0, limit), length: text.length, where: 'at continue-as-new', runId });
+  return shortenedText(
+    marked
+      ? { ...marked, head: head.slice(0, limit) }
+      : { head: head.slice(0, limit), length: text.length, where: 'at continue-as-new', runId },
+  );
 }
 
 /** The conversation compacted harder, on a copy (the live state is not touched). */

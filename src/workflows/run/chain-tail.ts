@@ -44,17 +44,34 @@ export interface ChainHandover {
  * once (keep-archive.ts; readers find it through `earlier`, with no replay), pointing on to where
  * the steps before them are. Pure and deterministic.
  */
-export function chainTail(chain: ReasoningChain, runId: string, limits: CarriedLimits = CARRIED_LIMITS, leave?: number): ChainHandover {
+export function chainTail(
+  chain: ReasoningChain,
+  runId: string,
+  limits: CarriedLimits = CARRIED_LIMITS,
+  leave?: number,
+): ChainHandover {
   // `leave` pins the cut: the same steps left behind as an archive already recorded, however many came since.
   const cut = Math.min(chain.steps.length, leave ?? Math.max(0, chain.steps.length - limits.steps));
   const left = chain.steps.slice(0, cut);
   const steps = chain.steps.slice(cut);
   const lastReactCall = Math.max(chain.earlier?.lastReactCall ?? 0, nextReactCallNumber(left) - 1);
-  const earlier = cut === 0 ? chain.earlier : { runId, throughStep: steps[0]!.stepNumber - 1, ...(lastReactCall > 0 ? { lastReactCall } : {}) };
-  const approvals = chain.approvals && latestKeeping(chain.approvals, (a) => a.status === 'pending', limits.decidedApprovals);
+  const earlier =
+    cut === 0
+      ? chain.earlier
+      : { runId, throughStep: steps[0]!.stepNumber - 1, ...(lastReactCall > 0 ? { lastReactCall } : {}) };
+  const approvals =
+    chain.approvals && latestKeeping(chain.approvals, (a) => a.status === 'pending', limits.decidedApprovals);
   const subAgents = chain.subAgents && latestKeeping(chain.subAgents, (s) => s.status === 'running', limits.subAgents);
-  const carried = { ...chain, steps, ...(earlier ? { earlier } : {}), ...(approvals ? { approvals } : {}), ...(subAgents ? { subAgents } : {}) };
-  return cut === 0 ? { chain: carried } : { chain: carried, archive: { steps: left, ...(chain.earlier ? { earlier: chain.earlier } : {}) } };
+  const carried = {
+    ...chain,
+    steps,
+    ...(earlier ? { earlier } : {}),
+    ...(approvals ? { approvals } : {}),
+    ...(subAgents ? { subAgents } : {}),
+  };
+  return cut === 0
+    ? { chain: carried }
+    : { chain: carried, archive: { steps: left, ...(chain.earlier ? { earlier: chain.earlier } : {}) } };
 }
 
 /** Every item `keep` holds for, and the latest `others` of the rest, in their order. */

@@ -22,7 +22,10 @@ export function fitResult(result: AgentResult, runId: string, limit = MAX_CARRIE
   }
   const hardest = CARRY_LEVELS[CARRY_LEVELS.length - 1]!;
   const steps = shortenChain(result.chain, runId, hardest).steps;
-  const cut = (text: string) => (text.length > RESULT_TEXT_CHARS ? `${text.slice(0, RESULT_TEXT_CHARS)}…[${text.length} characters; shortened to fit the result]` : text);
+  const cut = (text: string) =>
+    text.length > RESULT_TEXT_CHARS
+      ? `${text.slice(0, RESULT_TEXT_CHARS)}…[${text.length} characters; shortened to fit the result]`
+      : text;
   const base: AgentResult = {
     ...result,
     finalAnswer: cut(result.finalAnswer),
@@ -37,6 +40,13 @@ export function fitResult(result: AgentResult, runId: string, limit = MAX_CARRIE
     room -= size;
     from -= 1;
   }
-  const note = from > 0 ? ` The result's chain keeps only its last ${steps.length - from} of ${steps.length} steps, to fit Temporal's payload limit.` : '';
-  return { ...base, chain: { ...base.chain, steps: steps.slice(from) }, ...(note && base.error !== undefined ? { error: base.error + note } : {}) };
+  const note =
+    from > 0
+      ? ` The result's chain keeps only its last ${steps.length - from} of ${steps.length} steps, to fit Temporal's payload limit.`
+      : '';
+  return {
+    ...base,
+    chain: { ...base.chain, steps: steps.slice(from) },
+    ...(note && base.error !== undefined ? { error: base.error + note } : {}),
+  };
 }

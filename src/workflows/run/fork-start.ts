@@ -1,4 +1,10 @@
-import { CHAIN_SCHEMA_VERSION, type AgentInput, type ForkStart, type ReasoningChain, type RunStateData } from '../../shared';
+import {
+  CHAIN_SCHEMA_VERSION,
+  type AgentInput,
+  type ForkStart,
+  type ReasoningChain,
+  type RunStateData,
+} from '../../shared';
 import { freshRunStateData } from '../core/run-state';
 
 // A fork is a new agent run that starts where another stood: these build its chain and state
@@ -22,13 +28,23 @@ export function forkChain(fork: ForkStart, workflowId: string, input: AgentInput
 /** The fork's run state: the conversation its next model call is sent, and the ledger as it stood; its clock starts now. */
 export function forkState(fork: ForkStart, input: AgentInput, nowMs: number): RunStateData {
   const { usage, costUsd, iterations, modelCalls, toolCalls } = fork.ledger;
-  return { ...freshRunStateData(input.model.model, fork.messages, nowMs), usage, costUsd, iteration: iterations, modelCalls, toolCalls };
+  return {
+    ...freshRunStateData(input.model.model, fork.messages, nowMs),
+    usage,
+    costUsd,
+    iteration: iterations,
+    modelCalls,
+    toolCalls,
+  };
 }
 
 /** The fork's first step of its own: where it comes from, what it changes, and what it may do again. */
 export function forkNote(fork: ForkStart): string {
   const { from } = fork;
-  const kept = from.keptThroughStep === from.atStep ? `step ${from.atStep}` : `step ${from.atStep} (kept through step ${from.keptThroughStep}, up to the next model call)`;
+  const kept =
+    from.keptThroughStep === from.atStep
+      ? `step ${from.atStep}`
+      : `step ${from.atStep} (kept through step ${from.keptThroughStep}, up to the next model call)`;
   const hazards = fork.hazards.length
     ? ` It may repeat ${fork.hazards.length} call(s) with side effects that the original made after that point: ${fork.hazards.map((h) => `${h.toolName} (step ${h.stepNumber}, approval: ${h.approval})`).join(', ')}; approvals given to the original do not carry over.`
     : '';

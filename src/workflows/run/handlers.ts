@@ -1,12 +1,31 @@
 import { setHandler } from '@temporalio/workflow';
-import { type AgentStatus, type ApprovalRecord, type ModelContext, type ModelMessage, type ReasoningChain } from '../../shared';
+import {
+  type AgentStatus,
+  type ApprovalRecord,
+  type ModelContext,
+  type ModelMessage,
+  type ReasoningChain,
+} from '../../shared';
 import { chainPage, queryPage } from '../../shared/chain-page';
 import { queryRole, viewChain, viewStatus } from '../../shared/chain-view';
 import type { RunContext } from '../core/run-context';
 import { cutText, readMessage } from '../core/read-message';
 import { decodeSignalPayload, rawSignal } from '../core/signal-payload';
 import type { SubAgentTree } from '../delegation/sub-agent-tree';
-import { answerUpdate, approveToolCallUpdate, CancelRequestSchema, cancelSignal, chainQuery, MAX_CANCEL_TEXT_CHARS, modelContextQuery, modelConversationQuery, resolveStallUpdate, statusQuery, steerSignal, subAgentApprovalsSignal } from '../messages';
+import {
+  answerUpdate,
+  approveToolCallUpdate,
+  CancelRequestSchema,
+  cancelSignal,
+  chainQuery,
+  MAX_CANCEL_TEXT_CHARS,
+  modelContextQuery,
+  modelConversationQuery,
+  resolveStallUpdate,
+  statusQuery,
+  steerSignal,
+  subAgentApprovalsSignal,
+} from '../messages';
 import { DecisionSignatures } from '../people/decision-signatures';
 import type { People } from '../people/people';
 import type { Interrupts } from './interrupts';
@@ -35,7 +54,13 @@ export interface MessageHandlers {
  * (which replay runs without the validator) fail only the update, with an ApplicationFailure,
  * never the workflow task; queries answer a clear error for a bad argument. Deterministic.
  */
-export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentTree, interrupts: Interrupts, status: () => AgentStatus): MessageHandlers {
+export function messageHandlers(
+  ctx: RunContext,
+  people: People,
+  tree: SubAgentTree,
+  interrupts: Interrupts,
+  status: () => AgentStatus,
+): MessageHandlers {
   const { input, chain, state, progress } = ctx;
   const { gate, desk, inbox, stall } = people;
   const signatures = new DecisionSignatures(input.signedDecisions, ctx.workflowId);
@@ -51,7 +76,8 @@ export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentT
     chain.thinking(thought, { level: 'full' });
     progress.details();
   };
-  const refuse = (signal: string, expected: string) => refuseWith(signal, `its payload does not parse (expected ${expected})`);
+  const refuse = (signal: string, expected: string) =>
+    refuseWith(signal, `its payload does not parse (expected ${expected})`);
   return {
     // A role the query does not know fails the query (not the run) with the list of valid roles.
     conversation: (hash) => ctx.conversations.find(hash) ?? null,
@@ -69,7 +95,11 @@ export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentT
       const reason = cutText(request.reason ?? 'no reason given', MAX_CANCEL_TEXT_CHARS);
       const by = request.by ? cutText(request.by, MAX_CANCEL_TEXT_CHARS) : undefined;
       if (!state.requestCancel(`${reason}${by ? `, by ${by}` : ''}`)) return;
-      chain.thinking(`Cancel requested (${state.cancelRequested}); finishing the current step, then summarising.`, { level: 'full' }, { kind: 'cancel', by: by ?? 'unknown' });
+      chain.thinking(
+        `Cancel requested (${state.cancelRequested}); finishing the current step, then summarising.`,
+        { level: 'full' },
+        { kind: 'cancel', by: by ?? 'unknown' },
+      );
       // Sub-agents hear why, so their own chains say it; the scope's cancel then stops them.
       if (tree.running().length > 0) {
         tree.forward(cancelSignal, { reason: `the parent run was cancelled: ${reason}`, ...(by ? { by } : {}) });
@@ -110,7 +140,11 @@ export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentT
         const roles = decision.by.roles.length ? ` (${decision.by.roles.join(', ')})` : '';
         const note = record.note ? `: ${record.note}` : '';
         const by = record.decidedBy?.id ?? decision.by.id;
-        chain.thinking(`${decision.approved ? 'Approved' : 'Rejected'} by ${by}${roles}: ${record.toolName} (call ${record.callId})${note}`, { level: 'full' }, { kind: 'approval', by });
+        chain.thinking(
+          `${decision.approved ? 'Approved' : 'Rejected'} by ${by}${roles}: ${record.toolName} (call ${record.callId})${note}`,
+          { level: 'full' },
+          { kind: 'approval', by },
+        );
         progress.details();
         return record;
       },
@@ -120,7 +154,10 @@ export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentT
         desk.check(raw);
         signatures.require('answer', raw);
       },
-      handler: (raw) => (desk.receive(raw) ? 'Answer received; the run goes on.' : 'The answer could not be read or no question is open; the run goes on.'),
+      handler: (raw) =>
+        desk.receive(raw)
+          ? 'Answer received; the run goes on.'
+          : 'The answer could not be read or no question is open; the run goes on.',
     },
   };
 }
@@ -130,7 +167,13 @@ export function messageHandlers(ctx: RunContext, people: People, tree: SubAgentT
  * order, which recorded histories rely on: a message buffered at start is handled when its
  * handler is set.
  */
-export function registerHandlers(ctx: RunContext, people: People, tree: SubAgentTree, interrupts: Interrupts, status: () => AgentStatus): void {
+export function registerHandlers(
+  ctx: RunContext,
+  people: People,
+  tree: SubAgentTree,
+  interrupts: Interrupts,
+  status: () => AgentStatus,
+): void {
   const h = messageHandlers(ctx, people, tree, interrupts, status);
   setHandler(chainQuery, h.chain);
   setHandler(modelConversationQuery, h.conversation);

@@ -61,10 +61,16 @@ export class Interrupts {
    * `settleMs()` to acknowledge and let the loop end by itself; past that the run ends with
    * `ending(interruption)`, without it.
    */
-  async race(settled: Promise<Settled>, settleMs: () => number, ending: (interruption: Interruption) => RunOutcome): Promise<Settled> {
+  async race(
+    settled: Promise<Settled>,
+    settleMs: () => number,
+    ending: (interruption: Interruption) => RunOutcome,
+  ): Promise<Settled> {
     const first = await Promise.race([settled, this.interrupted]);
     if (!('by' in first)) return first;
-    const late = await CancellationScope.nonCancellable(() => Promise.race([settled, sleep(settleMs()).then(() => undefined)]));
+    const late = await CancellationScope.nonCancellable(() =>
+      Promise.race([settled, sleep(settleMs()).then(() => undefined)]),
+    );
     return late && 'outcome' in late ? late : { outcome: ending(first) };
   }
 }

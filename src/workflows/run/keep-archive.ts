@@ -4,7 +4,10 @@ import { jsonBytes, MAX_CARRIED_BYTES } from '../../shared/payload-size';
 import { localActivities } from '../activity-proxies';
 import { CARRY_LEVELS, shortenArchive } from './carry-over';
 
-const KEEP_OPTIONS: Readonly<LocalActivityOptions> = { startToCloseTimeout: '10 seconds', retry: { maximumAttempts: 3 } };
+const KEEP_OPTIONS: Readonly<LocalActivityOptions> = {
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 3 },
+};
 
 /**
  * Records the steps a handover leaves behind as the result of a local activity (keepChainArchive),
@@ -17,7 +20,9 @@ export async function keepArchive(archive: ChainArchive, runId: string): Promise
   if (!fitting) return false;
   try {
     // Not cancellable: a cancel arriving now is for the run, which is past its loop and hands over.
-    await CancellationScope.nonCancellable(() => localActivities.keepChainArchive.executeWithOptions(KEEP_OPTIONS, [fitting]));
+    await CancellationScope.nonCancellable(() =>
+      localActivities.keepChainArchive.executeWithOptions(KEEP_OPTIONS, [fitting]),
+    );
     return true;
   } catch {
     return false;

@@ -14,12 +14,19 @@ import type { RunOutcome } from '../loop/react-loop';
  * an injected tool's name. A refusal is a visible step and ends the run with `error`; a name
  * clash is a bad input and fails it.
  */
-export async function preflight(ctx: RunContext, carriedTools: ToolSpec[] | undefined): Promise<{ tools: ToolSpec[] } | { refused: RunOutcome }> {
+export async function preflight(
+  ctx: RunContext,
+  carriedTools: ToolSpec[] | undefined,
+): Promise<{ tools: ToolSpec[] } | { refused: RunOutcome }> {
   const { input, chain, workflowId } = ctx;
   // Only a new agent run checks (a continued one passed already).
   const unreadable = carriedTools ? undefined : approvalRuleProblem(input);
   if (unreadable) {
-    throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: `${unreadable}; fix the rule (RE2 syntax: no backreferences or lookaround).`, nonRetryable: true });
+    throw ApplicationFailure.create({
+      type: FailureType.InvalidAgentInput,
+      message: `${unreadable}; fix the rule (RE2 syntax: no backreferences or lookaround).`,
+      nonRetryable: true,
+    });
   }
   const refused = modelRefusal(input);
   if (refused) {

@@ -25,7 +25,9 @@ const DETAIL_STEPS = 40;
 function latestSteps(chain: ReasoningChain): ReasoningChain {
   const tail = chain.steps.slice(-DETAIL_STEPS);
   const answered = new Set(tail.flatMap((s) => (s.type === 'tool_result' ? [s.toolResult.correlationId] : [])));
-  const calls = chain.steps.slice(0, -DETAIL_STEPS).filter((s) => s.type === 'tool_call' && answered.has(s.toolCall.correlationId));
+  const calls = chain.steps
+    .slice(0, -DETAIL_STEPS)
+    .filter((s) => s.type === 'tool_call' && answered.has(s.toolCall.correlationId));
   const { approvals: _approvals, ...rest } = chain;
   return { ...rest, steps: [...calls, ...tail] };
 }
@@ -52,7 +54,13 @@ export function createProgress(chain: ChainBuilder, status: () => AgentStatus): 
   const upserts = upsertPolicy();
   const publish = (statusValue?: string): void => {
     const s = status();
-    const searchable: Searchable = { status: statusValue ?? searchableStatus(s), model: s.model, iteration: s.iteration, tokens: totalTokens(s.usage), costUsd: s.costUsd };
+    const searchable: Searchable = {
+      status: statusValue ?? searchableStatus(s),
+      model: s.model,
+      iteration: s.iteration,
+      tokens: totalTokens(s.usage),
+      costUsd: s.costUsd,
+    };
     if (upserts.due(searchable, statusValue !== undefined)) {
       upsertSearchAttributes([
         { key: StatusAttribute, value: searchable.status },

@@ -9,7 +9,11 @@ import { CARRIED_RESULT_CHARS } from './carry-over';
  * second time. Readers put it back from there (client/restore-observations.ts). Only a cut that
  * makes the text shorter is made; with none, `result` itself comes back. Pure and deterministic.
  */
-export function observationsByReference(result: AgentResult, runId: string, inHistory: ReadonlySet<string>): AgentResult {
+export function observationsByReference(
+  result: AgentResult,
+  runId: string,
+  inHistory: ReadonlySet<string>,
+): AgentResult {
   let cut = false;
   const steps = result.chain.steps.map((step) => {
     const named = inHistory.has(step.stepId) ? byReference(step, runId) : step;
@@ -24,6 +28,11 @@ function byReference(step: ReasoningStep, runId: string): ReasoningStep {
   const { result } = step.toolResult;
   const text = typeof result === 'string' ? result : JSON.stringify(result ?? null);
   // Cut afresh even when the tool's own text ends like a marker: this is the activity's text, in full.
-  const cut = shortenedText({ head: text.slice(0, CARRIED_RESULT_CHARS), length: text.length, where: 'in the result', runId });
+  const cut = shortenedText({
+    head: text.slice(0, CARRIED_RESULT_CHARS),
+    length: text.length,
+    where: 'in the result',
+    runId,
+  });
   return cut.length < text.length ? { ...step, toolResult: { ...step.toolResult, result: cut } } : step;
 }

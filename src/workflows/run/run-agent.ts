@@ -1,5 +1,23 @@
-import { ApplicationFailure, CancellationScope, allHandlersFinished, condition, continueAsNew, isCancellation, uuid4, workflowInfo } from '@temporalio/workflow';
-import { AgentInput, FailureType, type AgentInputInit, type AgentResult, type AgentStatus, type ContinuedState, type ReasoningChain, type ToolSpec } from '../../shared';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  isCancellation,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import {
+  AgentInput,
+  FailureType,
+  type AgentInputInit,
+  type AgentResult,
+  type AgentStatus,
+  type ContinuedState,
+  type ReasoningChain,
+  type ToolSpec,
+} from '../../shared';
 import { MAX_CACHE_BYTES } from '../../shared/payload-size';
 import { protoKeyProblem } from '../../shared/own-value';
 import { activities } from '../activity-proxies';
@@ -44,7 +62,11 @@ function chainCaller(input: AgentInput): { caller?: NonNullable<ReasoningChain['
   if (!input.caller) return {};
   const { id, roles, tenant } = input.caller;
   // No empty list: some JSON readers (the temporal CLI's query output) turn [] into null.
-  return { caller: { id, ...(roles.length ? { roles: [...roles] } : {}), ...(tenant ? { tenant } : {}) } as NonNullable<ReasoningChain['caller']> };
+  return {
+    caller: { id, ...(roles.length ? { roles: [...roles] } : {}), ...(tenant ? { tenant } : {}) } as NonNullable<
+      ReasoningChain['caller']
+    >,
+  };
 }
 
 /** After a cancel or timeout, how long in-flight work may take to acknowledge before the run ends without it. */
@@ -70,7 +92,11 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   const parsed = AgentInput.safeParse(rawInput);
   if (!parsed.success) {
     events.end('failed', { status: 'failed', stepNumber: 0 });
-    throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: parsed.error.message, nonRetryable: true });
+    throw ApplicationFailure.create({
+      type: FailureType.InvalidAgentInput,
+      message: parsed.error.message,
+      nonRetryable: true,
+    });
   }
   // The archive of steps the last handover left behind is for readers only: not kept in memory.
   const { archive: _archive, ...continued } = parsed.data.continued ?? {};
@@ -83,8 +109,16 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   const chain = carried
     ? new ChainBuilder(clock, { restore: carried.chain }, events.observe)
     : fork
-      ? new ChainBuilder(clock, { restore: { ...forkChain(fork, workflowId, input, clock.now()), ...chainCaller(input) } }, events.observe)
-      : new ChainBuilder(clock, { chainId: workflowId, agentName: input.agentName, task: input.task, ...chainCaller(input) }, events.observe);
+      ? new ChainBuilder(
+          clock,
+          { restore: { ...forkChain(fork, workflowId, input, clock.now()), ...chainCaller(input) } },
+          events.observe,
+        )
+      : new ChainBuilder(
+          clock,
+          { chainId: workflowId, agentName: input.agentName, task: input.task, ...chainCaller(input) },
+          events.observe,
+        );
   const state = carried
     ? RunState.restore(carried)
     : fork
@@ -94,7 +128,12 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   if (fork) chain.thinking(forkNote(fork), { level: 'full' });
   state.limitCacheBytes(MAX_CACHE_BYTES);
   const interrupts = new Interrupts();
-  const people: People = { gate: new ApprovalGate(chain, runId, clock.now), desk: new QuestionDesk(), inbox: new SteeringInbox(carried?.steering ?? fork?.steering, carried?.steeringRefused), stall: new StallQuestion() };
+  const people: People = {
+    gate: new ApprovalGate(chain, runId, clock.now),
+    desk: new QuestionDesk(),
+    inbox: new SteeringInbox(carried?.steering ?? fork?.steering, carried?.steeringRefused),
+    stall: new StallQuestion(),
+  };
   const tree = new SubAgentTree(chain, delegationPath(input, workflowId));
   const status = (): AgentStatus => runStatus(ctx, people, tree);
   const shown = createProgress(chain, status);
@@ -104,7 +143,10 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     chain,
     state,
     // Every published change also reaches the parent, which lists this tree's pending approvals.
-    progress: { details: shown.details, publish: (value) => (shown.publish(value), tree.reportUp(people.gate.pending())) },
+    progress: {
+      details: shown.details,
+      publish: (value) => (shown.publish(value), tree.reportUp(people.gate.pending())),
+    },
     conversations: new SentConversations(),
     resultsInHistory: new Set(),
   };
@@ -112,7 +154,11 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   if (carried) ctx.conversations.carriedOver(state.messages);
   if (carried?.sentConversation) ctx.conversations.continueFrom(state.messages, carried.sentConversation);
   registerHandlers(ctx, people, tree, interrupts, status);
-  interrupts.onTemporalCancel(() => (state.cancelRequested !== undefined ? `The run was cancelled (${state.cancelRequested}).` : 'The run was cancelled through Temporal.'));
+  interrupts.onTemporalCancel(() =>
+    state.cancelRequested !== undefined
+      ? `The run was cancelled (${state.cancelRequested}).`
+      : 'The run was cancelled through Temporal.',
+  );
   if (input.runTimeoutMs !== undefined) interrupts.startDeadline(input.runTimeoutMs, state.startedAtMs);
 
   let loop: ReactLoop | undefined;
@@ -122,8 +168,23 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       const checked = await preflight(ctx, carried?.tools);
       if ('refused' in checked) return checked.refused;
       tools = checked.tools;
-      const strategy = input.strategy === 'react-text' ? reactTextStrategy(input, tools, Math.max(nextReactCallNumber(chain.steps), (chain.earlier?.lastReactCall ?? 0) + 1), runObservationMarker()) : nativeStrategy(input, tools);
-      loop = new ReactLoop(ctx, { tools, strategy, people, tree, stopWhen: options.stopWhen ?? [], shouldContinueAsNew: () => shouldContinueAsNew(input, state, chain) });
+      const strategy =
+        input.strategy === 'react-text'
+          ? reactTextStrategy(
+              input,
+              tools,
+              Math.max(nextReactCallNumber(chain.steps), (chain.earlier?.lastReactCall ?? 0) + 1),
+              runObservationMarker(),
+            )
+          : nativeStrategy(input, tools);
+      loop = new ReactLoop(ctx, {
+        tools,
+        strategy,
+        people,
+        tree,
+        stopWhen: options.stopWhen ?? [],
+        shouldContinueAsNew: () => shouldContinueAsNew(input, state, chain),
+      });
       return loop.run();
     })
     .then(
@@ -132,7 +193,9 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     );
   // Running sub-agents wind down and report first, each level below with its own settle window.
   const settleMs = () => (tree.running().length ? SETTLE_MS * (2 + levelsBelow(input, workflowId)) : SETTLE_MS);
-  const ended = await interrupts.race(settled, settleMs, ({ by, why }) => (loop ? loop.interrupted(by, why) : { reason: by, answer: why }));
+  const ended = await interrupts.race(settled, settleMs, ({ by, why }) =>
+    loop ? loop.interrupted(by, why) : { reason: by, answer: why },
+  );
   let refused: RunOutcome | undefined;
   if ('error' in ended && ended.error instanceof ContinueAsNewRequested) {
     await condition(allHandlersFinished);
@@ -143,10 +206,18 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       await condition(allHandlersFinished);
       held = { chain: chainTail(chain.snapshot(), runId, CARRIED_LIMITS, held.archive.steps.length).chain };
     }
-    const handover = planHandover(input, (level) => withSentConversation(carryOver(state, held.chain, tools, runId, people.inbox, level, held.archive), ctx.conversations), {
-      iterationsThisRun: state.iterationsThisRun,
-      historyBytes: workflowInfo().historySize,
-    });
+    const handover = planHandover(
+      input,
+      (level) =>
+        withSentConversation(
+          carryOver(state, held.chain, tools, runId, people.inbox, level, held.archive),
+          ctx.conversations,
+        ),
+      {
+        iterationsThisRun: state.iterationsThisRun,
+        historyBytes: workflowInfo().historySize,
+      },
+    );
     if (handover.kind === 'continue') {
       events.end('continued', chain.position());
       return continueAsNew<(input: AgentInput) => Promise<AgentResult>>(handover.input);
@@ -156,7 +227,8 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   let outcome: RunOutcome;
   if (refused) outcome = refused;
   else if ('outcome' in ended) outcome = ended.outcome;
-  else if (isCancellation(ended.error)) outcome = { reason: 'cancelled', answer: 'The run was cancelled before it began.' };
+  else if (isCancellation(ended.error))
+    outcome = { reason: 'cancelled', answer: 'The run was cancelled before it began.' };
   // Anything else ends the run with its chain intact instead of failing the workflow task forever.
   else outcome = { reason: 'error', answer: '', error: failureMessage(ended.error) };
 
@@ -164,12 +236,17 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   if (tenant && !input.delegation) {
     // The slot and unspent leased tokens go back even when the run was cancelled.
     const unusedTokens = Math.max(0, Math.floor(state.tenantTokens.allowance));
-    await CancellationScope.nonCancellable(() => activities.releaseTenantRun({ tenant, workflowId, unusedTokens })).catch(() => undefined);
+    await CancellationScope.nonCancellable(() =>
+      activities.releaseTenantRun({ tenant, workflowId, unusedTokens }),
+    ).catch(() => undefined);
   }
   chain.setStatus(outcome.reason === 'error' ? 'failed' : 'completed');
   ctx.progress.publish(outcome.reason);
   const whole = agentResult(ctx, outcome);
-  events.end(outcome.reason === 'cancelled' ? 'cancelled' : outcome.reason === 'error' ? 'failed' : 'completed', chain.position());
+  events.end(
+    outcome.reason === 'cancelled' ? 'cancelled' : outcome.reason === 'error' ? 'failed' : 'completed',
+    chain.position(),
+  );
   // Long observations this run's history holds already are named, not recorded a second time.
   const result = observationsByReference(whole, runId, ctx.resultsInHistory);
   return fitsPayload(result) ? result : fitResult(result, runId);

@@ -5,7 +5,11 @@ import type { People } from '../people/people';
 import { planProgress } from '../planning/plan-tracker';
 
 /** The `status` query's record: cheap to build, so it can be polled; approvals are the whole tree's. */
-export function runStatus({ input, chain, state }: RunContext, { gate, desk, inbox, stall }: People, tree: SubAgentTree): AgentStatus {
+export function runStatus(
+  { input, chain, state }: RunContext,
+  { gate, desk, inbox, stall }: People,
+  tree: SubAgentTree,
+): AgentStatus {
   const stallQuestion = stall.current;
   const last = chain.steps[chain.steps.length - 1];
   const pendingApprovals = tree.pending(gate.pending());

@@ -1,6 +1,10 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { TenantLimits } from '../../shared/tenant-limits';
-import type { AcquireTenantRunRequest, LeaseTenantTokensRequest, ReleaseTenantRunRequest } from './tenant-quota-requests';
+import type {
+  AcquireTenantRunRequest,
+  LeaseTenantTokensRequest,
+  ReleaseTenantRunRequest,
+} from './tenant-quota-requests';
 import { fnv1a } from '../core/stable-hash';
 
 /** Workflow id of a tenant's quota workflow. Characters outside [A-Za-z0-9_.-] become `_`, plus a hash of the raw id so two tenants never share one. */
@@ -45,10 +49,16 @@ export interface TenantQuotaSnapshot {
 }
 
 /** Takes a run slot. Idempotent per workflowId: acquiring again while holding a slot is granted and takes no second slot. */
-export const acquireTenantRunUpdate = defineUpdate<AcquireTenantRunResult, [AcquireTenantRunRequest]>('acquireTenantRun');
+export const acquireTenantRunUpdate = defineUpdate<AcquireTenantRunResult, [AcquireTenantRunRequest]>(
+  'acquireTenantRun',
+);
 /** Leases up to `tokens` from the tenant's hourly budget. */
-export const leaseTenantTokensUpdate = defineUpdate<LeaseTenantTokensResult, [LeaseTenantTokensRequest]>('leaseTenantTokens');
+export const leaseTenantTokensUpdate = defineUpdate<LeaseTenantTokensResult, [LeaseTenantTokensRequest]>(
+  'leaseTenantTokens',
+);
 /** Frees the run's slot and gives back unused tokens. Idempotent: only a run holding a slot is released. */
-export const releaseTenantRunUpdate = defineUpdate<ReleaseTenantRunResult, [ReleaseTenantRunRequest]>('releaseTenantRun');
+export const releaseTenantRunUpdate = defineUpdate<ReleaseTenantRunResult, [ReleaseTenantRunRequest]>(
+  'releaseTenantRun',
+);
 /** The quota's current state, for the CLI and tests. */
 export const tenantQuotaQuery = defineQuery<TenantQuotaSnapshot>('tenantQuota');

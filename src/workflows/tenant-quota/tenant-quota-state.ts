@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { TenantLimits } from '../../shared/tenant-limits';
-import type { AcquireTenantRunResult, LeaseTenantTokensResult, ReleaseTenantRunResult, TenantQuotaSnapshot } from './tenant-quota-messages';
+import type {
+  AcquireTenantRunResult,
+  LeaseTenantTokensResult,
+  ReleaseTenantRunResult,
+  TenantQuotaSnapshot,
+} from './tenant-quota-messages';
 
 /** Length of the sliding token window. */
 export const TOKEN_WINDOW_MS = 3_600_000;
@@ -35,13 +40,21 @@ interface Step<R> {
   result: R;
 }
 
-export function acquireRun(state: TenantQuotaState, workflowId: string, limits: TenantLimits, now: number): Step<AcquireTenantRunResult> {
+export function acquireRun(
+  state: TenantQuotaState,
+  workflowId: string,
+  limits: TenantLimits,
+  now: number,
+): Step<AcquireTenantRunResult> {
   const max = limits.maxConcurrentRuns;
   const held = state.activeRuns.some((r) => r.workflowId === workflowId);
   const count = state.activeRuns.length;
   if (!held && max !== undefined && count >= max) {
     const reason = `Tenant "${state.tenant}" is at its limit of ${max} concurrent run${max === 1 ? '' : 's'} (${count} active); start this run again when one finishes.`;
-    return { state: { ...state, limits }, result: { granted: false, reason, activeRuns: count, maxConcurrentRuns: max } };
+    return {
+      state: { ...state, limits },
+      result: { granted: false, reason, activeRuns: count, maxConcurrentRuns: max },
+    };
   }
   const activeRuns = held ? state.activeRuns : [...state.activeRuns, { workflowId, since: now }];
   return {
@@ -75,19 +88,23 @@ export function leaseTokens(
 }
 
 /** Frees the slot and gives back up to `unusedTokens` of this run's counted leases, newest first. */
-export function releaseRun(state: TenantQuotaState, workflowId: string, unusedTokens: number, now: number): Step<ReleaseTenantRunResult> {
+export function releaseRun(
+  state: TenantQuotaState,
+  workflowId: string,
+  unusedTokens: number,
+  now: number,
+): Step<ReleaseTenantRunResult> {
   if (!state.activeRuns.some((r) => r.workflowId === workflowId)) {
     return { state, result: { released: false, returnedTokens: 0, activeRuns: state.activeRuns.length } };
   }
   const activeRuns = state.activeRuns.filter((r) => r.workflowId !== workflowId);
   let left = unusedTokens;
-  const leases = countedLeases(state.leases, now)
-    .reduceRight<TokenLease[]>((kept, lease) => {
-      if (lease.workflowId !== workflowId || left === 0) return [lease, ...kept];
-      const back = Math.min(left, lease.tokens);
-      left -= back;
-      return lease.tokens > back ? [{ ...lease, tokens: lease.tokens - back }, ...kept] : kept;
-    }, []);
+  const leases = countedLeases(state.leases, now).reduceRight<TokenLease[]>((kept, lease) => {
+    if (lease.workflowId !== workflowId || left === 0) return [lease, ...kept];
+    const back = Math.min(left, lease.tokens);
+    left -= back;
+    return lease.tokens > back ? [{ ...lease, tokens: lease.tokens - back }, ...kept] : kept;
+  }, []);
   return {
     state: { ...state, activeRuns, leases },
     result: { released: true, returnedTokens: unusedTokens - left, activeRuns: activeRuns.length },
@@ -98,7 +115,11 @@ export function releaseRun(state: TenantQuotaState, workflowId: string, unusedTo
  * Drops the slots of runs found closed. Only slots unchanged since the check began (same `since`)
  * go, so a run that released and acquired again while the check ran keeps its new slot.
  */
-export function dropClosedRuns(state: TenantQuotaState, closed: readonly string[], checked: readonly ActiveRun[]): TenantQuotaState {
+export function dropClosedRuns(
+  state: TenantQuotaState,
+  closed: readonly string[],
+  checked: readonly ActiveRun[],
+): TenantQuotaState {
   const stale = new Set(checked.filter((r) => closed.includes(r.workflowId)).map((r) => `${r.workflowId}@${r.since}`));
   if (stale.size === 0) return state;
   return { ...state, activeRuns: state.activeRuns.filter((r) => !stale.has(`${r.workflowId}@${r.since}`)) };

@@ -21,7 +21,16 @@ import {
   ReleaseTenantRunRequest,
   tenantQuotaQuery,
 } from './tenant-quota-messages';
-import { acquireRun, dropClosedRuns, emptyTenantQuotaState, leaseTokens, releaseRun, snapshotOf, TenantQuotaState, type TenantQuotaInput } from './tenant-quota-state';
+import {
+  acquireRun,
+  dropClosedRuns,
+  emptyTenantQuotaState,
+  leaseTokens,
+  releaseRun,
+  snapshotOf,
+  TenantQuotaState,
+  type TenantQuotaInput,
+} from './tenant-quota-state';
 
 /** How often, while runs hold slots, the quota looks for runs that closed without releasing (terminated). */
 export const DEFAULT_RECLAIM_EVERY_MS = 5 * 60_000;
@@ -84,7 +93,12 @@ export async function tenantQuotaWorkflow(input: TenantQuotaInput): Promise<neve
     if (handOver()) return continueAsNew<typeof tenantQuotaWorkflow>({ ...input, carried: state });
     if (state.activeRuns.length === 0) {
       await condition(settled(() => handOver() || state.activeRuns.length > 0));
-    } else if (!(await condition(settled(() => handOver() || state.activeRuns.length === 0), reclaimEveryMs))) {
+    } else if (
+      !(await condition(
+        settled(() => handOver() || state.activeRuns.length === 0),
+        reclaimEveryMs,
+      ))
+    ) {
       await condition(allHandlersFinished);
       await reclaimClosedRuns();
     }
@@ -94,7 +108,10 @@ export async function tenantQuotaWorkflow(input: TenantQuotaInput): Promise<neve
   async function reclaimClosedRuns(): Promise<void> {
     const checked = state.activeRuns;
     try {
-      const closed = await activities.findClosedRuns.executeWithOptions({ summary: 'Find runs that ended without releasing their slot' }, [checked.map((r) => r.workflowId)]);
+      const closed = await activities.findClosedRuns.executeWithOptions(
+        { summary: 'Find runs that ended without releasing their slot' },
+        [checked.map((r) => r.workflowId)],
+      );
       state = dropClosedRuns(state, closed, checked);
       if (closed.length > 0) log.info('Reclaimed run slots of closed runs', { tenant: state.tenant, closed });
     } catch (err) {
@@ -108,7 +125,8 @@ export async function tenantQuotaWorkflow(input: TenantQuotaInput): Promise<neve
 /** An update's payload in its handler: the parsed request, or an ApplicationFailure that fails only the update. */
 function readRequest<T>(schema: z.ZodType<T>, raw: unknown): T {
   const request = readMessage(schema, raw);
-  if (request === undefined) throw ApplicationFailure.nonRetryable('Malformed tenant quota request.', FailureType.MalformedMessage);
+  if (request === undefined)
+    throw ApplicationFailure.nonRetryable('Malformed tenant quota request.', FailureType.MalformedMessage);
   return request;
 }
 
@@ -116,5 +134,8 @@ function initialState(input: TenantQuotaInput): TenantQuotaState {
   if (input.carried === undefined) return emptyTenantQuotaState(input.tenant);
   const parsed = TenantQuotaState.safeParse(input.carried);
   if (parsed.success) return parsed.data;
-  throw ApplicationFailure.nonRetryable(`Carried tenant quota state does not parse: ${parsed.error.message}`, FailureType.InvalidTenantQuotaState);
+  throw ApplicationFailure.nonRetryable(
+    `Carried tenant quota state does not parse: ${parsed.error.message}`,
+    FailureType.InvalidTenantQuotaState,
+  );
 }

@@ -14,11 +14,18 @@ export async function ensureTenantTokens({ input, state, workflowId }: RunContex
   const tenant = input.caller?.tenant;
   const held = () => state.tenantTokens;
   if (!tenant || !needsTenantTokens({ input, state }, needed)) return;
-  const lease = await activities.leaseTenantTokens({ tenant, workflowId, tokens: Math.max(needed - held().allowance, LEASE_CHUNK) });
+  const lease = await activities.leaseTenantTokens({
+    tenant,
+    workflowId,
+    tokens: Math.max(needed - held().allowance, LEASE_CHUNK),
+  });
   state.leaseTenantTokens(lease.granted, lease.tokensPerHour === undefined);
   if (held().unlimited || held().allowance >= needed) return;
   const resets = lease.resetsAt ? `; tokens free up from ${lease.resetsAt}` : '';
-  throw new BudgetExhausted('token_budget', `Tenant "${tenant}" has used ${lease.usedThisHour} of its ${lease.tokensPerHour} tokens this hour${resets}.`);
+  throw new BudgetExhausted(
+    'token_budget',
+    `Tenant "${tenant}" has used ${lease.usedThisHour} of its ${lease.tokensPerHour} tokens this hour${resets}.`,
+  );
 }
 
 /** Whether the next call needs a lease first: false for most calls, which then need no await at all. Pure. */

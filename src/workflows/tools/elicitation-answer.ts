@@ -21,14 +21,20 @@ export function readElicitationAnswer(request: ElicitationRequest, text: string,
       return { ok: false, problem: 'The answer starts with "{" but is not valid JSON.' };
     }
     const content = ElicitationContent.safeParse(parsed);
-    if (!content.success) return { ok: false, problem: 'The JSON answer must be an object of strings, numbers, booleans or string lists.' };
+    if (!content.success)
+      return { ok: false, problem: 'The JSON answer must be an object of strings, numbers, booleans or string lists.' };
     return { ok: true, answer: { key: request.key, action: 'accept', content: content.data, by } };
   }
   const fields = schemaFields(request);
-  if (fields.length !== 1) return { ok: false, problem: `Answer with a JSON object of the fields ${fields.join(', ') || '(none)'}, or "decline" or "cancel".` };
+  if (fields.length !== 1)
+    return {
+      ok: false,
+      problem: `Answer with a JSON object of the fields ${fields.join(', ') || '(none)'}, or "decline" or "cancel".`,
+    };
   const [field] = fields as [string];
   const value = asFieldType(fieldType(request, field), trimmed);
-  if (value === undefined) return { ok: false, problem: `"${field}" must be ${TYPE_IN_WORDS[fieldType(request, field)] ?? 'text'}.` };
+  if (value === undefined)
+    return { ok: false, problem: `"${field}" must be ${TYPE_IN_WORDS[fieldType(request, field)] ?? 'text'}.` };
   return { ok: true, answer: { key: request.key, action: 'accept', content: { [field]: value }, by } };
 }
 
@@ -40,7 +46,11 @@ export function elicitationQuestion(request: ElicitationRequest): string {
   return `The MCP server "${request.server}" asks, during ${request.tool}: ${request.message}\n${how}, or "decline" or "cancel".${again}`;
 }
 
-const TYPE_IN_WORDS: Readonly<Record<string, string>> = { integer: 'a whole number', number: 'a number', boolean: 'yes or no' };
+const TYPE_IN_WORDS: Readonly<Record<string, string>> = {
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'yes or no',
+};
 
 function properties(request: ElicitationRequest): Record<string, unknown> {
   const props = request.requestedSchema['properties'];

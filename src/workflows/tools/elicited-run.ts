@@ -1,5 +1,11 @@
 import { ApplicationFailure } from '@temporalio/workflow';
-import { MAX_ELICITATION_ROUNDS, type ElicitationAnswer, type ElicitationRequest, type ToolInvocation, type ToolOutput } from '../../shared';
+import {
+  MAX_ELICITATION_ROUNDS,
+  type ElicitationAnswer,
+  type ElicitationRequest,
+  type ToolInvocation,
+  type ToolOutput,
+} from '../../shared';
 import { FailureType } from '../../shared/failure-types';
 import type { RunContext } from '../core/run-context';
 import type { QuestionDesk } from '../people/question-desk';
@@ -32,7 +38,8 @@ export async function runToolActivity(
   const answers = new Map<string, ElicitationAnswer>();
   for (let rounds = 0; out.needsInput; rounds++) {
     if (!desk) throw refused(`${out.needsInput.server} asked for input, but this run cannot ask a person here.`);
-    if (rounds >= MAX_ELICITATION_ROUNDS) throw refused(`${out.needsInput.server} asked for input more than ${MAX_ELICITATION_ROUNDS} times in one call.`);
+    if (rounds >= MAX_ELICITATION_ROUNDS)
+      throw refused(`${out.needsInput.server} asked for input more than ${MAX_ELICITATION_ROUNDS} times in one call.`);
     const answer = await askUntilReadable(ctx, desk, callId, out.needsInput);
     answers.set(answer.key, answer);
     out = await run({ ...invocation, elicitation: [...answers.values()] });
@@ -41,14 +48,23 @@ export async function runToolActivity(
 }
 
 /** Asks until the text reads as an answer (each unreadable one counts as a round), or fails the call. */
-async function askUntilReadable(ctx: RunContext, desk: QuestionDesk, callId: string, request: ElicitationRequest): Promise<ElicitationAnswer> {
+async function askUntilReadable(
+  ctx: RunContext,
+  desk: QuestionDesk,
+  callId: string,
+  request: ElicitationRequest,
+): Promise<ElicitationAnswer> {
   let asking = request;
   for (let round = 0; round < MAX_ELICITATION_ROUNDS; round++) {
     const text = await askDesk(ctx, desk, callId, asking);
     const read = readElicitationAnswer(asking, text.text, text.by);
     if (read.ok) {
       const said = read.answer.action === 'accept' ? JSON.stringify(read.answer.content ?? {}) : read.answer.action;
-      ctx.chain.thinking(`${text.by} answered ${request.server}'s question "${request.message}": ${said}`, { level: ctx.input.visibility }, { kind: 'answer', by: text.by });
+      ctx.chain.thinking(
+        `${text.by} answered ${request.server}'s question "${request.message}": ${said}`,
+        { level: ctx.input.visibility },
+        { kind: 'answer', by: text.by },
+      );
       return read.answer;
     }
     asking = { ...request, problem: read.problem };
@@ -57,9 +73,15 @@ async function askUntilReadable(ctx: RunContext, desk: QuestionDesk, callId: str
 }
 
 /** One question through the desk, which holds one at a time: a call waits its turn behind others. */
-async function askDesk(ctx: RunContext, desk: QuestionDesk, callId: string, request: ElicitationRequest): Promise<{ text: string; by: string }> {
+async function askDesk(
+  ctx: RunContext,
+  desk: QuestionDesk,
+  callId: string,
+  request: ElicitationRequest,
+): Promise<{ text: string; by: string }> {
   const { answer } = await waitForAnswer(ctx, desk, callId, elicitationQuestion(request));
-  if (!answer) throw refused(`Nobody answered ${request.server}'s question within ${inWords(ctx.input.questionTimeoutMs)}.`);
+  if (!answer)
+    throw refused(`Nobody answered ${request.server}'s question within ${inWords(ctx.input.questionTimeoutMs)}.`);
   return answer;
 }
 

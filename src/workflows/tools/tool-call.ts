@@ -1,5 +1,13 @@
 import { ActivityCancellationType, ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
-import { observationText, type AgentInput, type ReasoningStep, type ToolOutput, type ToolResult, type ToolSpec, type ToolUseBlock } from '../../shared';
+import {
+  observationText,
+  type AgentInput,
+  type ReasoningStep,
+  type ToolOutput,
+  type ToolResult,
+  type ToolSpec,
+  type ToolUseBlock,
+} from '../../shared';
 import { FailureType } from '../../shared/failure-types';
 import { activities, localActivities, localToolCallOptions, toolCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
@@ -16,7 +24,11 @@ import { affordLlmCall, llmResultRoom, takeLlmAnswer, type AffordedLlmCall } fro
 
 /** The result limit for one tool: the smallest of the run's characters, its tokens (4 chars each) and the tool's own. */
 export function resultLimit(input: AgentInput, spec: ToolSpec): number {
-  const limits = [input.maxToolResultChars, input.maxToolResultTokens ? input.maxToolResultTokens * 4 : undefined, spec.maxResultChars];
+  const limits = [
+    input.maxToolResultChars,
+    input.maxToolResultTokens ? input.maxToolResultTokens * 4 : undefined,
+    spec.maxResultChars,
+  ];
   return Math.min(...limits.filter((n): n is number => n !== undefined));
 }
 
@@ -46,7 +58,16 @@ export async function runToolCall(
     state.countCachedCall();
     const { result, error, truncated, summarised } = earlier;
     chain.toolResult(
-      { correlationId: call.id, success: !earlier.isError, result, durationMs: 0, cachedFrom: earlier.stepId, ...(error ? { error } : {}), ...(truncated ? { truncated } : {}), ...(summarised ? { summarised } : {}) },
+      {
+        correlationId: call.id,
+        success: !earlier.isError,
+        result,
+        durationMs: 0,
+        cachedFrom: earlier.stepId,
+        ...(error ? { error } : {}),
+        ...(truncated ? { truncated } : {}),
+        ...(summarised ? { summarised } : {}),
+      },
       shownAs(result),
     );
     return { callId: call.id, content: earlier.content, isError: earlier.isError };
@@ -62,10 +83,19 @@ export async function runToolCall(
   const startedAtMs = Date.now();
   // A model call made by a tool: paid for by the run's ledger, so the budget must afford it first.
   const llm = spec.type === 'llm' ? await affordOrStop(ctx, call, spec, args) : undefined;
-  const room = llm ? llmResultRoom(spec, limit) : input.summariseLargeResults ? Math.max(limit, SUMMARY_SOURCE_CHARS) : limit;
+  const room = llm
+    ? llmResultRoom(spec, limit)
+    : input.summariseLargeResults
+      ? Math.max(limit, SUMMARY_SOURCE_CHARS)
+      : limit;
   try {
     const runner = toolRunner(spec, summary);
-    const invocation = { toolName: spec.name, arguments: llm?.args ?? args, idempotencyKey: `${ctx.workflowId}:${callStep.stepId}`, maxResultChars: room };
+    const invocation = {
+      toolName: spec.name,
+      arguments: llm?.args ?? args,
+      idempotencyKey: `${ctx.workflowId}:${callStep.stepId}`,
+      maxResultChars: room,
+    };
     // The activity awaited here (one promise fewer); a request for input goes on in runToolActivity.
     let out: ToolOutput = await runner(invocation);
     if (out.needsInput) out = await runToolActivity(ctx, desk, call.id, runner, invocation, out);
@@ -76,9 +106,17 @@ export async function runToolCall(
       return remembered(ctx, spec, key, callStep.stepId, taken.shown, taken.observation);
     }
     const text = observationText(out.result);
-    const condensed = text.length > limit && input.summariseLargeResults ? await summariseOrCut(ctx, spec, text, limit) : undefined;
+    const condensed =
+      text.length > limit && input.summariseLargeResults ? await summariseOrCut(ctx, spec, text, limit) : undefined;
     const flags = condensed?.summarised ? { summarised: true } : out.truncated || condensed ? { truncated: true } : {};
-    shown = { correlationId: call.id, success: true, result: condensed?.text ?? out.result, durationMs: out.durationMs, ...(out.attempts ? { attempts: out.attempts } : {}), ...flags };
+    shown = {
+      correlationId: call.id,
+      success: true,
+      result: condensed?.text ?? out.result,
+      durationMs: out.durationMs,
+      ...(out.attempts ? { attempts: out.attempts } : {}),
+      ...flags,
+    };
     const step = chain.toolResult(shown, shownAs(shown.result));
     observation = { callId: call.id, content: condensed?.text ?? text, isError: false };
     if (!condensed && !spec.local) {
@@ -89,8 +127,20 @@ export async function runToolCall(
     }
   } catch (err) {
     if (isCancellation(err)) {
-      const error = ran ? 'The tool ran, but the run was cancelled before its result was used.' : 'Cancelled while running; the tool acknowledged the cancellation.';
-      chain.toolResult({ correlationId: call.id, success: false, result: null, error, durationMs: 0, outcome: ran ? 'done' : 'cancelled' }, visibility);
+      const error = ran
+        ? 'The tool ran, but the run was cancelled before its result was used.'
+        : 'Cancelled while running; the tool acknowledged the cancellation.';
+      chain.toolResult(
+        {
+          correlationId: call.id,
+          success: false,
+          result: null,
+          error,
+          durationMs: 0,
+          outcome: ran ? 'done' : 'cancelled',
+        },
+        visibility,
+      );
       throw err;
     }
     if (isLoopSignal(err)) throw err;
@@ -105,21 +155,52 @@ export async function runToolCall(
 }
 
 /** A read-only tool's observation is kept, so an identical call reuses it. */
-function remembered(ctx: RunContext, spec: ToolSpec, key: string, stepId: string, shown: ToolResult, observation: Observation): Observation {
+function remembered(
+  ctx: RunContext,
+  spec: ToolSpec,
+  key: string,
+  stepId: string,
+  shown: ToolResult,
+  observation: Observation,
+): Observation {
   if (spec.readOnly) {
     const { result, error, truncated, summarised } = shown;
-    ctx.state.remember({ key, stepId, content: observation.content, isError: observation.isError, result, ...(error ? { error } : {}), ...(truncated ? { truncated } : {}), ...(summarised ? { summarised } : {}) });
+    ctx.state.remember({
+      key,
+      stepId,
+      content: observation.content,
+      isError: observation.isError,
+      result,
+      ...(error ? { error } : {}),
+      ...(truncated ? { truncated } : {}),
+      ...(summarised ? { summarised } : {}),
+    });
   }
   return observation;
 }
 
 /** The budget check of an `llm` tool call; when it stops the run, the call is recorded as never run first. */
-async function affordOrStop(ctx: RunContext, call: ToolUseBlock, spec: ToolSpec, args: Record<string, unknown>): Promise<AffordedLlmCall> {
+async function affordOrStop(
+  ctx: RunContext,
+  call: ToolUseBlock,
+  spec: ToolSpec,
+  args: Record<string, unknown>,
+): Promise<AffordedLlmCall> {
   try {
     return await affordLlmCall(ctx, spec, args);
   } catch (err) {
     if (err instanceof BudgetExhausted) {
-      ctx.chain.toolResult({ correlationId: call.id, success: false, result: null, error: `Not run: ${err.message}`, durationMs: 0, outcome: 'not_run' }, { level: ctx.input.visibility });
+      ctx.chain.toolResult(
+        {
+          correlationId: call.id,
+          success: false,
+          result: null,
+          error: `Not run: ${err.message}`,
+          durationMs: 0,
+          outcome: 'not_run',
+        },
+        { level: ctx.input.visibility },
+      );
     }
     throw err;
   }
@@ -134,29 +215,46 @@ function failedAttempts(err: unknown, spec: ToolSpec, startedAtMs: number): { du
   const durationMs = Math.max(0, Date.now() - startedAtMs);
   if (!(err instanceof ActivityFailure)) return { durationMs };
   // Only failures the tool activity made carry `{ attempts }`; a tool's own ApplicationFailure has its own details.
-  const ours = err.cause instanceof ApplicationFailure && (err.cause.type === FailureType.ToolFailed || err.cause.type === FailureType.ToolRefused);
+  const ours =
+    err.cause instanceof ApplicationFailure &&
+    (err.cause.type === FailureType.ToolFailed || err.cause.type === FailureType.ToolRefused);
   const reported: unknown = ours ? (err.cause as ApplicationFailure).details?.[0] : undefined;
-  const count = reported !== null && typeof reported === 'object' ? (reported as { attempts?: unknown }).attempts : undefined;
+  const count =
+    reported !== null && typeof reported === 'object' ? (reported as { attempts?: unknown }).attempts : undefined;
   if (typeof count === 'number' && Number.isInteger(count) && count > 0) return { durationMs, attempts: count };
-  if (err.retryState === 'MAXIMUM_ATTEMPTS_REACHED' && spec.retry.maximumAttempts > 0) return { durationMs, attempts: spec.retry.maximumAttempts };
+  if (err.retryState === 'MAXIMUM_ATTEMPTS_REACHED' && spec.retry.maximumAttempts > 0)
+    return { durationMs, attempts: spec.retry.maximumAttempts };
   return { durationMs };
 }
 
 /** A summary when the model gives one, else the text cut to the limit with a marker. */
-async function summariseOrCut(ctx: RunContext, spec: ToolSpec, text: string, limit: number): Promise<{ text: string; summarised: boolean }> {
+async function summariseOrCut(
+  ctx: RunContext,
+  spec: ToolSpec,
+  text: string,
+  limit: number,
+): Promise<{ text: string; summarised: boolean }> {
   try {
     const summary = await summariseObservation(ctx, spec, text, limit);
     if (summary) return { text: summary, summarised: true };
   } catch (err) {
     if (!isLoopSignal(err)) throw err;
   }
-  return { text: `${text.slice(0, limit)}\n…[truncated: showing ${limit} of ${text.length} characters]`, summarised: false };
+  return {
+    text: `${text.slice(0, limit)}\n…[truncated: showing ${limit} of ${text.length} characters]`,
+    summarised: false,
+  };
 }
 
 /** How a tool's call runs: a local activity for a `local` tool, else an ordinary one. */
 function toolRunner(spec: ToolSpec, summary: string): RunTool {
-  if (spec.local) return (invocation) => localActivities.runTool.executeWithOptions(localToolCallOptions(spec, summary), [invocation]);
+  if (spec.local)
+    return (invocation) =>
+      localActivities.runTool.executeWithOptions(localToolCallOptions(spec, summary), [invocation]);
   // Wait for the tool to acknowledge a cancel, so the chain can say whether it ran.
-  const options = { ...toolCallOptions(spec, summary), cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
+  const options = {
+    ...toolCallOptions(spec, summary),
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  };
   return (invocation) => activities.runTool.executeWithOptions(options, [invocation]);
 }

@@ -43,17 +43,27 @@ export interface ToolTurnParts {
  * as concurrent child runs), questions for a person one at a time after them, and all results go
  * back together in the model's order.
  */
-export async function runToolTurn(ctx: RunContext, parts: ToolTurnParts, calls: readonly ToolUseBlock[], refused: ReadonlyMap<string, string>): Promise<Observation[]> {
+export async function runToolTurn(
+  ctx: RunContext,
+  parts: ToolTurnParts,
+  calls: readonly ToolUseBlock[],
+  refused: ReadonlyMap<string, string>,
+): Promise<Observation[]> {
   const routes = calls.map((call) => routeCall(ctx, parts, call, refused.get(call.id)));
   const approvals = routes.filter((r): r is Extract<CallRoute, { kind: 'approve' }> => r.kind === 'approve');
   // A turn without task updates or approvals (most turns) awaits neither: each await is a promise
   // the SDK takes a stack trace for, on every workflow task and replay.
-  const updated = !routes.some((r) => r.kind === 'task_update') ? new Map<string, Observation>() : await applyTaskUpdates(parts, routes);
+  const updated = !routes.some((r) => r.kind === 'task_update')
+    ? new Map<string, Observation>()
+    : await applyTaskUpdates(parts, routes);
   const decided: Decisions = approvals.length === 0 ? new Map() : await requestApprovals(ctx, parts.gate, approvals);
-  const runnable = routes.filter((r) => r.kind === 'run' || (r.kind === 'approve' && decided.get(r.call.id)?.record.status === 'approved'));
+  const runnable = routes.filter(
+    (r) => r.kind === 'run' || (r.kind === 'approve' && decided.get(r.call.id)?.record.status === 'approved'),
+  );
   let sharers = runnable.filter((r) => 'check' in r && r.check.spec.type === 'sub_agent').length;
   const share = () => Math.max(1, sharers--);
-  const execute = (call: ToolUseBlock, check: ValidCall, step: ToolCallStep | undefined) => runCall(ctx, parts, share, call, check, step);
+  const execute = (call: ToolUseBlock, check: ValidCall, step: ToolCallStep | undefined) =>
+    runCall(ctx, parts, share, call, check, step);
   if (runnable.length >= 2) return runConcurrently(ctx, parts, routes, decided, updated, execute);
   const observations: Observation[] = [];
   for (const route of routes) {
@@ -70,7 +80,9 @@ export async function runToolTurn(ctx: RunContext, parts: ToolTurnParts, calls: 
       case 'approve': {
         const { record, step } = decided.get(route.call.id)!;
         // Approved: exactly the arguments that were shown and hashed.
-        observations.push(record.status === 'approved' ? await execute(route.call, route.check, step) : notApproved(ctx, record, step));
+        observations.push(
+          record.status === 'approved' ? await execute(route.call, route.check, step) : notApproved(ctx, record, step),
+        );
         break;
       }
       case 'ask':
@@ -92,12 +104,25 @@ type Execute = (call: ToolUseBlock, check: ValidCall, step: ToolCallStep | undef
  * tagged as one parallel group; then they run with the concurrency cap; results land in the
  * chain as they finish, and go back to the model in its order.
  */
-async function runConcurrently(ctx: RunContext, parts: ToolTurnParts, routes: readonly CallRoute[], decided: Decisions, updated: ReadonlyMap<string, Observation>, execute: Execute): Promise<Observation[]> {
+async function runConcurrently(
+  ctx: RunContext,
+  parts: ToolTurnParts,
+  routes: readonly CallRoute[],
+  decided: Decisions,
+  updated: ReadonlyMap<string, Observation>,
+  execute: Execute,
+): Promise<Observation[]> {
   const observations: Array<Observation | undefined> = routes.map((r) => updated.get(r.call.id));
   const jobs: Array<{ index: number; call: ToolUseBlock; check: ValidCall; step: ToolCallStep }> = [];
   for (const [index, route] of routes.entries()) {
     if (route.kind === 'refuse') observations[index] = refuseRouted(ctx, route);
-    if (route.kind === 'run') jobs.push({ index, call: route.call, check: route.check, step: recordToolCall(ctx.chain, ctx.input, route.check.spec, route.call.id, route.check.args) });
+    if (route.kind === 'run')
+      jobs.push({
+        index,
+        call: route.call,
+        check: route.check,
+        step: recordToolCall(ctx.chain, ctx.input, route.check.spec, route.call.id, route.check.args),
+      });
     if (route.kind === 'approve') {
       const { record, step } = decided.get(route.call.id)!;
       if (record.status === 'approved') jobs.push({ index, call: route.call, check: route.check, step });
@@ -106,7 +131,9 @@ async function runConcurrently(ctx: RunContext, parts: ToolTurnParts, routes: re
   }
   ctx.chain.tagParallel(jobs.map((j) => j.step));
   ctx.progress.publish();
-  const results = await settleWithLimit(jobs, ctx.input.maxParallelToolCalls, (job) => execute(job.call, job.check, job.step));
+  const results = await settleWithLimit(jobs, ctx.input.maxParallelToolCalls, (job) =>
+    execute(job.call, job.check, job.step),
+  );
   results.forEach((observation, k) => (observations[jobs[k]!.index] = observation));
   for (const [index, route] of routes.entries()) {
     if (route.kind === 'ask') observations[index] = await askPerson(ctx, parts.desk, route.call, route.question);
@@ -115,7 +142,14 @@ async function runConcurrently(ctx: RunContext, parts: ToolTurnParts, routes: re
 }
 
 /** A tool activity, or a child run for a `sub_agent` tool (its call step names the child, so it is recorded first). */
-function runCall(ctx: RunContext, parts: ToolTurnParts, share: () => number, call: ToolUseBlock, check: ValidCall, step: ToolCallStep | undefined): Promise<Observation> {
+function runCall(
+  ctx: RunContext,
+  parts: ToolTurnParts,
+  share: () => number,
+  call: ToolUseBlock,
+  check: ValidCall,
+  step: ToolCallStep | undefined,
+): Promise<Observation> {
   if (check.spec.type !== 'sub_agent') return runToolCall(ctx, call, check, step, parts.desk);
   const callStep = step ?? recordToolCall(ctx.chain, ctx.input, check.spec, call.id, check.args);
   return runSubAgentCall(ctx, { tree: parts.tree, sharers: share() }, call, check, callStep);
@@ -125,13 +159,16 @@ function runCall(ctx: RunContext, parts: ToolTurnParts, share: () => number, cal
 async function applyTaskUpdates(parts: ToolTurnParts, routes: readonly CallRoute[]): Promise<Map<string, Observation>> {
   const done = new Map<string, Observation>();
   for (const route of routes) {
-    if (route.kind === 'task_update' && parts.planKeeper) done.set(route.call.id, await parts.planKeeper.update(route.call));
+    if (route.kind === 'task_update' && parts.planKeeper)
+      done.set(route.call.id, await parts.planKeeper.update(route.call));
   }
   return done;
 }
 
 function refuseRouted(ctx: RunContext, route: Extract<CallRoute, { kind: 'refuse' }>): Observation {
-  return route.spec ? refuseKnownTool(ctx, route.call, route.spec, route.observation) : refuseCall(ctx.chain, ctx.input, route.call, route.observation);
+  return route.spec
+    ? refuseKnownTool(ctx, route.call, route.spec, route.observation)
+    : refuseCall(ctx.chain, ctx.input, route.call, route.observation);
 }
 
 function routeCall(ctx: RunContext, parts: ToolTurnParts, call: ToolUseBlock, refusal: string | undefined): CallRoute {
@@ -140,10 +177,13 @@ function routeCall(ctx: RunContext, parts: ToolTurnParts, call: ToolUseBlock, re
   if (parts.planKeeper && call.name === parts.planKeeper.updateToolName) return { kind: 'task_update', call };
   if (input.allowQuestions && call.name === input.questionToolName) {
     const question = typeof call.input['question'] === 'string' ? call.input['question'].trim() : '';
-    return question ? { kind: 'ask', call, question } : { kind: 'refuse', call, observation: `Error: "${call.name}" needs a non-empty "question".` };
+    return question
+      ? { kind: 'ask', call, question }
+      : { kind: 'refuse', call, observation: `Error: "${call.name}" needs a non-empty "question".` };
   }
   const check = parts.validate(call);
-  if (!check.ok) return { kind: 'refuse', call, observation: check.observation, ...(check.spec ? { spec: check.spec } : {}) };
+  if (!check.ok)
+    return { kind: 'refuse', call, observation: check.observation, ...(check.spec ? { spec: check.spec } : {}) };
   const missingRole = roleProblem(input, check);
   if (missingRole) return { kind: 'refuse', call, observation: missingRole, spec: check.spec };
   const policy = ownValue(input.approvals, check.spec.name) ?? check.spec.approval;
@@ -165,6 +205,9 @@ function roleProblem(input: AgentInput, { spec }: ValidCall): string | undefined
 /** A refused call to a known tool keeps that tool's type, visibility and sensitive fields in the chain. */
 function refuseKnownTool(ctx: RunContext, call: ToolUseBlock, spec: ToolSpec, observation: string): Observation {
   const step = recordToolCall(ctx.chain, ctx.input, spec, call.id, call.input);
-  ctx.chain.toolResult({ correlationId: call.id, success: false, result: null, error: observation, durationMs: 0 }, step.visibility);
+  ctx.chain.toolResult(
+    { correlationId: call.id, success: false, result: null, error: observation, durationMs: 0 },
+    step.visibility,
+  );
   return { callId: call.id, content: observation, isError: true };
 }

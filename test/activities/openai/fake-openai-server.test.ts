@@ -12,7 +12,10 @@ import {
 
 let server: FakeOpenAIServer | undefined;
 
-async function start(script: ChatScriptEntry[] = [], options: Omit<FakeOpenAIServerOptions, 'script'> = {}): Promise<FakeOpenAIServer> {
+async function start(
+  script: ChatScriptEntry[] = [],
+  options: Omit<FakeOpenAIServerOptions, 'script'> = {},
+): Promise<FakeOpenAIServer> {
   server = await startFakeOpenAIServer({ script, ...options });
   return server;
 }
@@ -46,7 +49,12 @@ describe('fake OpenAI-compatible server', () => {
       type: 'function',
       function: { name: 'get_weather', arguments: '{"city":"Oslo"}' },
     });
-    expect(reply.usage).toEqual({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, prompt_tokens_details: { cached_tokens: 0 } });
+    expect(reply.usage).toEqual({
+      prompt_tokens: 10,
+      completion_tokens: 5,
+      total_tokens: 15,
+      prompt_tokens_details: { cached_tokens: 0 },
+    });
     s.verify();
   });
 
@@ -67,7 +75,9 @@ describe('fake OpenAI-compatible server', () => {
     expect(chunks.map((c) => c.choices[0]?.finish_reason ?? null)).toEqual([null, null, null, 'stop', null]);
     expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 10, completion_tokens: 5 } });
     expect(chunks.slice(0, -1).every((c) => c.usage === null)).toBe(true);
-    const without = (await read({ ...ask, stream: true })).slice(0, -1).map((d) => JSON.parse(d) as Record<string, any>);
+    const without = (await read({ ...ask, stream: true }))
+      .slice(0, -1)
+      .map((d) => JSON.parse(d) as Record<string, any>);
     expect(without).toHaveLength(4);
     expect(without.every((c) => !('usage' in c))).toBe(true);
     s.verify();
@@ -101,7 +111,9 @@ describe('fake OpenAI-compatible server', () => {
   it('verify() fails when entries are left unused', async () => {
     const s = await start([text('used'), text('never requested'), httpError(429)]);
     await post(s, ask);
-    expect(() => s.verify()).toThrow(/2 script entries left unused: message\[text\("never requested"\)\]; httpError\(429\)/);
+    expect(() => s.verify()).toThrow(
+      /2 script entries left unused: message\[text\("never requested"\)\]; httpError\(429\)/,
+    );
   });
 
   it('answers an exhausted script loudly (not retryable) and verify() fails even if the client swallowed it', async () => {
@@ -116,7 +128,13 @@ describe('fake OpenAI-compatible server', () => {
     ['a path without /v1', ask, '/../chat/completions', 404, /no route for POST \/chat\/completions/],
     ['invalid JSON', '{nope', '/chat/completions', 400, /not valid JSON/],
     ['no model', { messages: ask.messages }, '/chat/completions', 400, /model \(string\) is required/],
-    ['stream_options without stream', { ...ask, stream_options: { include_usage: true } }, '/chat/completions', 400, /stream_options/],
+    [
+      'stream_options without stream',
+      { ...ask, stream_options: { include_usage: true } },
+      '/chat/completions',
+      400,
+      /stream_options/,
+    ],
     ['tool_choice without tools', { ...ask, tool_choice: 'none' }, '/chat/completions', 400, /tool_choice/],
     [
       'a tool message answering nothing',
@@ -131,7 +149,11 @@ describe('fake OpenAI-compatible server', () => {
         ...ask,
         messages: [
           ...ask.messages,
-          { role: 'assistant', content: null, tool_calls: [{ id: 'call_y', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'call_y', type: 'function', function: { name: 'f', arguments: '{}' } }],
+          },
           { role: 'user', content: 'and?' },
         ],
       },

@@ -6,7 +6,11 @@ import {
   type OpenAICompatibleProviderOptions,
 } from '../../../src/activities/models/openai-compatible-provider';
 import type { ModelReply, ModelRequest } from '../../../src/shared';
-import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeOpenAIServerOptions } from '../../../src/testing/openai';
+import {
+  startFakeOpenAIServer,
+  type FakeOpenAIServer,
+  type FakeOpenAIServerOptions,
+} from '../../../src/testing/openai';
 
 export const API_KEY = 'sk-local-test-key-0123456789';
 

@@ -67,7 +67,9 @@ describe('openai mapping', () => {
       {
         role: 'assistant',
         content: 'Let me look.',
-        tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } }],
+        tool_calls: [
+          { id: 'call_9', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
+        ],
       },
     ]);
   });
@@ -100,7 +102,9 @@ describe('openai mapping', () => {
   });
 
   it('splits cached tokens out of prompt_tokens and never goes negative', () => {
-    expect(toTokenUsage({ prompt_tokens: 100, completion_tokens: 7, prompt_tokens_details: { cached_tokens: 60 } })).toEqual({
+    expect(
+      toTokenUsage({ prompt_tokens: 100, completion_tokens: 7, prompt_tokens_details: { cached_tokens: 60 } }),
+    ).toEqual({
       inputTokens: 40,
       outputTokens: 7,
       cacheReadTokens: 60,
@@ -113,8 +117,18 @@ describe('openai mapping', () => {
 
 describe('stop sequences', () => {
   it('are sent as `stop` (text ReAct stops before a made-up Observation), and left out when none', () => {
-    const base = { provider: 'openai-compatible' as const, model: 'llama3', system: '', messages: [], tools: [], toolChoice: 'auto' as const, maxTokens: 10 };
-    expect(toChatCompletionRequest({ ...base, stopSequences: ['\nObservation:'] }, false).stop).toEqual(['\nObservation:']);
+    const base = {
+      provider: 'openai-compatible' as const,
+      model: 'llama3',
+      system: '',
+      messages: [],
+      tools: [],
+      toolChoice: 'auto' as const,
+      maxTokens: 10,
+    };
+    expect(toChatCompletionRequest({ ...base, stopSequences: ['\nObservation:'] }, false).stop).toEqual([
+      '\nObservation:',
+    ]);
     expect(toChatCompletionRequest(base, false)).not.toHaveProperty('stop');
   });
 });

@@ -25,13 +25,17 @@ describe.each([
     [502, FailureType.ModelServerError, false],
     [503, FailureType.ModelOverloaded, false],
   ])('%i is %s, nonRetryable %s, with the server message', async (status, type, nonRetryable) => {
-    fake.server.append([httpError(status, { message: `problem ${status}`, code: 'some_code', headers: { 'x-request-id': 'req_abc' } })]);
+    fake.server.append([
+      httpError(status, { message: `problem ${status}`, code: 'some_code', headers: { 'x-request-id': 'req_abc' } }),
+    ]);
     const failure = await failureOf(complete());
     expect(failure.type).toBe(type);
     expect(failure.nonRetryable).toBe(nonRetryable);
     expect(failure.message).toBe(`OpenAI-compatible API ${status}: problem ${status}`);
     expect(failure.nextRetryDelay).toBeUndefined();
-    expect(failure.details).toEqual([{ status, apiErrorType: expect.any(String), apiErrorCode: 'some_code', requestId: 'req_abc' }]);
+    expect(failure.details).toEqual([
+      { status, apiErrorType: expect.any(String), apiErrorCode: 'some_code', requestId: 'req_abc' },
+    ]);
     expect(fake.server.requests).toHaveLength(1);
   });
 
@@ -55,14 +59,26 @@ describe.each([
   it('x-should-retry: false makes a 503 final and drops its delay; true makes a 400 retryable', async () => {
     fake.server.append([httpError(503, { shouldRetry: false, retryAfter: 5 }), httpError(400, { shouldRetry: true })]);
     const first = await failureOf(complete());
-    expect([first.type, first.nonRetryable, first.nextRetryDelay]).toEqual([FailureType.ModelOverloaded, true, undefined]);
+    expect([first.type, first.nonRetryable, first.nextRetryDelay]).toEqual([
+      FailureType.ModelOverloaded,
+      true,
+      undefined,
+    ]);
     const second = await failureOf(complete());
     expect([second.type, second.nonRetryable]).toEqual([FailureType.ModelBadRequest, false]);
   });
 
   it.each([
-    ['{error: "text"} (Ollama native)', { error: 'model "llama9" not found, try pulling it first' }, 'model "llama9" not found, try pulling it first'],
-    ['top-level message (older vLLM)', { object: 'error', message: 'maximum context length is 4096', type: 'BadRequestError', code: 400 }, 'maximum context length is 4096'],
+    [
+      '{error: "text"} (Ollama native)',
+      { error: 'model "llama9" not found, try pulling it first' },
+      'model "llama9" not found, try pulling it first',
+    ],
+    [
+      'top-level message (older vLLM)',
+      { object: 'error', message: 'maximum context length is 4096', type: 'BadRequestError', code: 400 },
+      'maximum context length is 4096',
+    ],
     ['FastAPI detail', { detail: 'Not Found' }, 'Not Found'],
   ])('reads the error message from %s', async (_shape, body, expected) => {
     fake.server.append([httpError(400, { body })]);
@@ -74,7 +90,9 @@ describe.each([
     const failure = await failureOf(complete());
     expect(failure.type).toBe(FailureType.ModelServerError);
     expect(failure.nonRetryable).toBe(false);
-    expect(failure.message).toBe('OpenAI-compatible API 502: unreadable body (text/html): <html><body><h1>502 Bad Gateway</h1></body></html>');
+    expect(failure.message).toBe(
+      'OpenAI-compatible API 502: unreadable body (text/html): <html><body><h1>502 Bad Gateway</h1></body></html>',
+    );
   });
 
   it('a 200 that is not JSON is a retryable ModelBadResponse', async () => {
@@ -86,13 +104,18 @@ describe.each([
   });
 
   it('a 200 JSON body that is not a completion is a ModelBadResponse; one with no choices too', async () => {
-    fake.server.append([httpError(200, { body: { hello: 'world' } }), httpError(200, { body: { model: 'm', choices: [] } })]);
+    fake.server.append([
+      httpError(200, { body: { hello: 'world' } }),
+      httpError(200, { body: { model: 'm', choices: [] } }),
+    ]);
     expect((await failureOf(complete())).type).toBe(FailureType.ModelBadResponse);
     expect((await failureOf(complete())).message).toContain('no choices');
   });
 
   it('a 200 carrying an {error} body is classified by its code', async () => {
-    fake.server.append([httpError(200, { body: { error: { message: 'context too long', type: 'BadRequestError', code: 400 } } })]);
+    fake.server.append([
+      httpError(200, { body: { error: { message: 'context too long', type: 'BadRequestError', code: 400 } } }),
+    ]);
     const failure = await failureOf(complete());
     expect([failure.type, failure.nonRetryable]).toEqual([FailureType.ModelBadRequest, true]);
     expect(failure.message).toContain('context too long');
@@ -107,7 +130,11 @@ describe.each([
 
   it('a wrong key gets the server 401 as ModelAuthentication', async () => {
     fake.server.append([text('kept for the right key')]);
-    const wrong = createOpenAICompatibleProvider({ baseURL: fake.server.baseUrl, apiKey: 'sk-wrong-key-000000000', stream });
+    const wrong = createOpenAICompatibleProvider({
+      baseURL: fake.server.baseUrl,
+      apiKey: 'sk-wrong-key-000000000',
+      stream,
+    });
     const failure = await failureOf(wrong.complete(modelRequest(), new AbortController().signal));
     expect([failure.type, failure.nonRetryable]).toEqual([FailureType.ModelAuthentication, true]);
     expect(failure.message).toBe('OpenAI-compatible API 401: Incorrect API key provided');

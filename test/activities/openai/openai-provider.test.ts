@@ -43,7 +43,14 @@ describe.each([
     ]);
     const body = fake.server.requests[0]?.body;
     expect(body?.tools).toEqual([
-      { type: 'function', function: { name: 'get_weather', description: 'Current weather for a city', parameters: weatherTool.inputSchema } },
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          description: 'Current weather for a city',
+          parameters: weatherTool.inputSchema,
+        },
+      },
     ]);
     expect(body?.tool_choice).toBeUndefined();
   });
@@ -77,7 +84,9 @@ describe.each([
       {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: call.id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        tool_calls: [
+          { id: call.id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+        ],
       },
       { role: 'tool', tool_call_id: call.id, content: '{"tempC":21}' },
       { role: 'user', content: 'Also: be brief.' },
@@ -110,7 +119,9 @@ describe.each([
   });
 
   it('reports usage with cached prompt tokens split out, and prices it from the table', async () => {
-    fake.server.append([text('ok', { model: 'gpt-4.1-mini', usage: { prompt_tokens: 1000, completion_tokens: 200, cached_tokens: 400 } })]);
+    fake.server.append([
+      text('ok', { model: 'gpt-4.1-mini', usage: { prompt_tokens: 1000, completion_tokens: 200, cached_tokens: 400 } }),
+    ]);
     const priced = createOpenAICompatibleProvider({
       baseURL: fake.server.baseUrl,
       stream,
@@ -124,7 +135,10 @@ describe.each([
   });
 
   it('costs a local model 0 and reads missing usage as zeros', async () => {
-    fake.server.append([text('ok', { usage: { prompt_tokens: 5000, completion_tokens: 900 } }), text('ok', { usage: null })]);
+    fake.server.append([
+      text('ok', { usage: { prompt_tokens: 5000, completion_tokens: 900 } }),
+      text('ok', { usage: null }),
+    ]);
     const first = await complete();
     expect(first.usage).toEqual({ inputTokens: 5000, outputTokens: 900, cacheReadTokens: 0, cacheWriteTokens: 0 });
     expect(first.costUsd).toBe(0);

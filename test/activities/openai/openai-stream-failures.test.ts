@@ -12,7 +12,9 @@ describe('openai-compatible provider, broken streams', () => {
     const failure = await failureOf(fake.complete(modelRequest(), { onTextDelta: (d) => void deltas.push(d) }));
     expect(failure.type).toBe(FailureType.ModelStreamIncomplete);
     expect(failure.nonRetryable).toBe(false);
-    expect(failure.message).toBe('OpenAI-compatible API stream incomplete: the stream ended without a finish_reason and data: [DONE]');
+    expect(failure.message).toBe(
+      'OpenAI-compatible API stream incomplete: the stream ended without a finish_reason and data: [DONE]',
+    );
     expect(deltas).toEqual(['Hel', 'lo ', 'wor']);
   });
 
@@ -47,7 +49,12 @@ describe('openai-compatible provider, broken streams', () => {
   });
 
   it('a mid-stream error chunk without an HTTP-like code is retryable, with its message', async () => {
-    fake.server.append([streamError({ message: 'The server had an error while processing your request', type: 'server_error' }, { partialText: 'So far' })]);
+    fake.server.append([
+      streamError(
+        { message: 'The server had an error while processing your request', type: 'server_error' },
+        { partialText: 'So far' },
+      ),
+    ]);
     const failure = await failureOf(fake.complete());
     expect(failure.type).toBe(FailureType.ModelStreamIncomplete);
     expect(failure.nonRetryable).toBe(false);

@@ -60,7 +60,9 @@ describe('openai-compatible provider streaming', () => {
 
   it('gives the same reply streamed and not streamed', async () => {
     const script: ChatScriptEntry[] = [
-      text('Plain answer with ünïcödé and "quotes".', { usage: { prompt_tokens: 70, completion_tokens: 9, cached_tokens: 30 } }),
+      text('Plain answer with ünïcödé and "quotes".', {
+        usage: { prompt_tokens: 70, completion_tokens: 9, cached_tokens: 30 },
+      }),
       toolUse('get_weather', { city: 'Paris', days: [1, 2] }, { id: 'call_same', text: 'One moment.' }),
       text('Truncated', { finishReason: 'length', model: 'llama3.2:3b-instruct-q4' }),
     ];
@@ -71,7 +73,14 @@ describe('openai-compatible provider streaming', () => {
       const whole = await plain.complete(modelRequest({ tools: [weatherTool] }), new AbortController().signal);
       expect({ ...streamed, durationMs: 0 }).toEqual({ ...whole, durationMs: 0 });
     }
-    expect(fake.server.requests.map((r) => r.body?.stream)).toEqual([true, undefined, true, undefined, true, undefined]);
+    expect(fake.server.requests.map((r) => r.body?.stream)).toEqual([
+      true,
+      undefined,
+      true,
+      undefined,
+      true,
+      undefined,
+    ]);
   });
 
   it('accepts a whole JSON completion from a server that ignores stream: true', async () => {

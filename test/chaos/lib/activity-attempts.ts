@@ -19,7 +19,7 @@ export interface ActivityAttempts {
  */
 export async function activityAttempts(client: Client, workflowId: string): Promise<ActivityAttempts[]> {
   const histories: temporal.api.history.v1.IHistory[] = [];
-  for (let runId: string | undefined = undefined; ; ) {
+  for (let runId: string | undefined = undefined; ;) {
     const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
     histories.unshift(history);
     runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
@@ -28,7 +28,10 @@ export async function activityAttempts(client: Client, workflowId: string): Prom
   return histories.flatMap((history) => attemptsOf(history, client.options.loadedDataConverter.payloadConverter));
 }
 
-function attemptsOf(history: temporal.api.history.v1.IHistory, converter: Client['options']['loadedDataConverter']['payloadConverter']): ActivityAttempts[] {
+function attemptsOf(
+  history: temporal.api.history.v1.IHistory,
+  converter: Client['options']['loadedDataConverter']['payloadConverter'],
+): ActivityAttempts[] {
   const events = history.events ?? [];
   const startedOf = new Map<string, { attempt: number; lastFailure?: string }>();
   for (const e of events) {
@@ -36,7 +39,10 @@ function attemptsOf(history: temporal.api.history.v1.IHistory, converter: Client
     if (e.eventType !== EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED || !started) continue;
     const failure = started.lastFailure;
     const lastFailure = failure ? [failure.message, failure.cause?.message].filter(Boolean).join(': ') : undefined;
-    startedOf.set(String(started.scheduledEventId), { attempt: started.attempt ?? 1, ...(lastFailure ? { lastFailure } : {}) });
+    startedOf.set(String(started.scheduledEventId), {
+      attempt: started.attempt ?? 1,
+      ...(lastFailure ? { lastFailure } : {}),
+    });
   }
   return events
     .filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)

@@ -38,7 +38,10 @@ export interface ChaosModelOptions {
   replyDelayMs?: number;
 }
 
-export function createChaosModel(plans: ReadonlyMap<string, RunPlan>, { killer, replyDelayMs = 0 }: ChaosModelOptions = {}): ChaosModel {
+export function createChaosModel(
+  plans: ReadonlyMap<string, RunPlan>,
+  { killer, replyDelayMs = 0 }: ChaosModelOptions = {},
+): ChaosModel {
   const requests: ModelRequestLog[] = [];
   const fired = new Set<string>();
   const entry = (body: FakeRequestBody): FakeReply => {

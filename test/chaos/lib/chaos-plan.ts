@@ -63,14 +63,27 @@ export function planRun(scenarioSeed: number, index: number): RunPlan {
   const finalAnswer = `Run ${label} done after ${toolTurns} tool turns.`;
   turns.push({ thought: 'All effects are applied; finishing.', calls: [] });
   // Not drawn from rng: a seed gives the same turns and kill point as before handovers were planned.
-  return { label, seed, task: `[chaos-run ${label}] Apply the planned deposits and notifications.`, turns, finalAnswer, kill: killPoint(rng, turns), handsOver: index % 3 === 0 };
+  return {
+    label,
+    seed,
+    task: `[chaos-run ${label}] Apply the planned deposits and notifications.`,
+    turns,
+    finalAnswer,
+    kill: killPoint(rng, turns),
+    handsOver: index % 3 === 0,
+  };
 }
 
 function plannedCall(rng: SeededRandom, label: string, turn: number, k: number): PlannedCall {
   const id = `toolu_${label.replace(/-/g, '_')}_${turn}_${k}`;
   // Arguments carry turn and index, so the external service can tell every call of a run apart.
-  if (rng.chance(0.5)) return { id, name: 'deposit', input: { account: `acct-${turn}-${k}`, amount: rng.int(1, 1000) } };
-  return { id, name: 'notify', input: { to: rng.pick(['ops', 'finance', 'audit']), message: `turn ${turn}.${k}: ${rng.int(0, 99_999)}` } };
+  if (rng.chance(0.5))
+    return { id, name: 'deposit', input: { account: `acct-${turn}-${k}`, amount: rng.int(1, 1000) } };
+  return {
+    id,
+    name: 'notify',
+    input: { to: rng.pick(['ops', 'finance', 'audit']), message: `turn ${turn}.${k}: ${rng.int(0, 99_999)}` },
+  };
 }
 
 function killPoint(rng: SeededRandom, turns: readonly PlannedTurn[]): KillPoint {
@@ -78,13 +91,23 @@ function killPoint(rng: SeededRandom, turns: readonly PlannedTurn[]): KillPoint 
   switch (rng.pick(['model', 'tool', 'between'] as const)) {
     case 'model':
       // 0: before the status line; 2 and 5: mid-stream (message_start, content blocks, deltas).
-      return { kind: 'model', turn: rng.int(0, toolTurns), afterEvents: rng.pick([0, 2, 5]), delayMs: rng.int(0, 1_500) };
+      return {
+        kind: 'model',
+        turn: rng.int(0, toolTurns),
+        afterEvents: rng.pick([0, 2, 5]),
+        delayMs: rng.int(0, 1_500),
+      };
     case 'tool': {
       const turn = rng.int(0, toolTurns - 1);
       return { kind: 'tool', turn, call: rng.int(0, turns[turn]!.calls.length - 1), delayMs: rng.int(0, 1_500) };
     }
     case 'between':
-      return { kind: 'between', after: rng.pick(['model', 'tool'] as const), turn: rng.int(0, toolTurns - 1), delayMs: rng.int(0, 400) };
+      return {
+        kind: 'between',
+        after: rng.pick(['model', 'tool'] as const),
+        turn: rng.int(0, toolTurns - 1),
+        delayMs: rng.int(0, 400),
+      };
   }
 }
 
@@ -93,13 +116,21 @@ export function plannedReply(plan: RunPlan, turn: number): FakeMessageReply {
   const planned = plan.turns[turn];
   if (!planned) throw new Error(`run ${plan.label} has no turn ${turn} (it plans ${plan.turns.length})`);
   if (planned.calls.length === 0) {
-    return toolUse('finish', { result: plan.finalAnswer }, { id: `toolu_${plan.label.replace(/-/g, '_')}_finish`, text: planned.thought });
+    return toolUse(
+      'finish',
+      { result: plan.finalAnswer },
+      { id: `toolu_${plan.label.replace(/-/g, '_')}_finish`, text: planned.thought },
+    );
   }
   return message([textBlock(planned.thought), ...planned.calls.map((c) => toolUseBlock(c.name, c.input, c.id))]);
 }
 
 /** Turn and index of the planned call with these arguments, if any. */
-export function findPlannedCall(plan: RunPlan, name: string, input: unknown): { turn: number; call: number } | undefined {
+export function findPlannedCall(
+  plan: RunPlan,
+  name: string,
+  input: unknown,
+): { turn: number; call: number } | undefined {
   const wanted = flatKey(input);
   for (const [turn, planned] of plan.turns.entries()) {
     const call = planned.calls.findIndex((c) => c.name === name && flatKey(c.input) === wanted);
@@ -110,7 +141,9 @@ export function findPlannedCall(plan: RunPlan, name: string, input: unknown): { 
 
 /** Key-order-free text of a flat object: arguments come back through zod, which may reorder keys. */
 const flatKey = (value: unknown): string =>
-  typeof value === 'object' && value !== null ? JSON.stringify(value, Object.keys(value).sort()) : JSON.stringify(value);
+  typeof value === 'object' && value !== null
+    ? JSON.stringify(value, Object.keys(value).sort())
+    : JSON.stringify(value);
 
 /**
  * The run's input. Short timeouts let a call lost with a killed worker be retried within
@@ -122,6 +155,12 @@ export function chaosAgentInput(plan: RunPlan): AgentInputInit {
     tools: [...CHAOS_TOOL_NAMES],
     maxIterations: plan.turns.length + 2,
     ...(plan.handsOver ? { continueAsNewEvery: 1 } : {}),
-    model: { provider: 'anthropic', model: 'claude-sonnet-4-6', timeoutMs: 30_000, heartbeatTimeoutMs: 5_000, maximumAttempts: 20 },
+    model: {
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-6',
+      timeoutMs: 30_000,
+      heartbeatTimeoutMs: 5_000,
+      maximumAttempts: 20,
+    },
   };
 }

@@ -19,7 +19,7 @@ export function comparableChain(chain: ReasoningChain): unknown[] {
   };
   const steps = chain.steps.map((s) => JSON.parse(JSON.stringify(comparableStep(s), alias)) as Record<string, unknown>);
   const out: Array<Record<string, unknown>> = [];
-  for (let i = 0; i < steps.length; ) {
+  for (let i = 0; i < steps.length;) {
     let end = i;
     while (end < steps.length && steps[end]!['type'] === 'tool_result') end++;
     if (end - i > 1) {
@@ -45,4 +45,5 @@ function comparableStep(step: ReasoningStep): Record<string, unknown> {
   }
 }
 
-const correlationOf = (step: Record<string, unknown>): string => String((step['toolResult'] as { correlationId?: unknown } | undefined)?.correlationId);
+const correlationOf = (step: Record<string, unknown>): string =>
+  String((step['toolResult'] as { correlationId?: unknown } | undefined)?.correlationId);

@@ -8,7 +8,10 @@ import type { ModelRequestLog } from './chaos-model';
  * in order, byte for byte: compared by sha256 of their JSON as the fake server parsed it. A call
  * asked again after a kill must receive what its first ask did.
  */
-export function conversationProblems(asks: readonly ModelRequestLog[], reference: readonly ModelRequestLog[]): string[] {
+export function conversationProblems(
+  asks: readonly ModelRequestLog[],
+  reference: readonly ModelRequestLog[],
+): string[] {
   const problems: string[] = [];
   const firstAsks = new Map<number, ModelRequestLog>();
   for (const ask of [...asks].sort((a, b) => a.at - b.at)) {
@@ -24,13 +27,18 @@ export function conversationProblems(asks: readonly ModelRequestLog[], reference
   return problems;
 }
 
-const sha256 = (value: unknown): string => createHash('sha256').update(JSON.stringify(value ?? null)).digest('hex');
+const sha256 = (value: unknown): string =>
+  createHash('sha256')
+    .update(JSON.stringify(value ?? null))
+    .digest('hex');
 
 /** How `got`'s conversation differs from `want`'s, a phrase per part that differs. */
 function differences(got: ModelRequestLog, want: ModelRequestLog): string[] {
   const found: string[] = [];
-  if (sha256(got.body.system) !== sha256(want.body.system)) found.push(`another system prompt: ${divergence(got.body.system, want.body.system)}`);
-  if (sha256(got.body.messages) !== sha256(want.body.messages)) found.push(`messages where ${firstDifferingMessage(got.body.messages, want.body.messages)}`);
+  if (sha256(got.body.system) !== sha256(want.body.system))
+    found.push(`another system prompt: ${divergence(got.body.system, want.body.system)}`);
+  if (sha256(got.body.messages) !== sha256(want.body.messages))
+    found.push(`messages where ${firstDifferingMessage(got.body.messages, want.body.messages)}`);
   return found;
 }
 
@@ -52,6 +60,7 @@ function divergence(got: unknown, want: unknown): string {
   const [a, b] = [JSON.stringify(got ?? null), JSON.stringify(want ?? null)];
   let at = 0;
   while (at < a.length && a[at] === b[at]) at++;
-  const around = (text: string) => `${at > 60 ? '…' : ''}${text.slice(Math.max(0, at - 60), at + 100)}${text.length > at + 100 ? '…' : ''}`;
+  const around = (text: string) =>
+    `${at > 60 ? '…' : ''}${text.slice(Math.max(0, at - 60), at + 100)}${text.length > at + 100 ? '…' : ''}`;
   return `${around(a)} where the expected has ${around(b)}`;
 }

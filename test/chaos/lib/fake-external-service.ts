@@ -58,12 +58,24 @@ export async function startFakeExternalService(hooks: ExternalServiceHooks = {})
       return;
     }
     const earlier = applied.get(body.key);
-    const attempt: EffectAttempt = { key: body.key, tool: body.tool, args: body.args, at, applied: earlier === undefined, held: false };
+    const attempt: EffectAttempt = {
+      key: body.key,
+      tool: body.tool,
+      args: body.args,
+      at,
+      applied: earlier === undefined,
+      held: false,
+    };
     attempts.push(attempt);
     // The receipt makes the result long enough (over 256 characters) that the next model call names
     // it by hash (a known text), so a killed worker's successor must get it back from the run.
     const receipt = `${body.tool} ${JSON.stringify(body.args)}; `.repeat(12);
-    const effect = earlier ?? { key: body.key, tool: body.tool, args: body.args, result: { ok: true, effect: body.tool, ...body.args, receipt } };
+    const effect = earlier ?? {
+      key: body.key,
+      tool: body.tool,
+      args: body.args,
+      result: { ok: true, effect: body.tool, ...body.args, receipt },
+    };
     applied.set(body.key, effect);
     if (hooks.onEffect?.(attempt) === 'hold') {
       // Applied, but the caller never hears so: its activity cannot complete.

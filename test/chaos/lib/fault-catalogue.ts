@@ -1,5 +1,13 @@
 import { FailureType } from '../../../src/shared';
-import { earlyEof, hang, httpError, midStreamError, nonJsonError, socketReset, type FakeReply } from '../../../src/testing';
+import {
+  earlyEof,
+  hang,
+  httpError,
+  midStreamError,
+  nonJsonError,
+  socketReset,
+  type FakeReply,
+} from '../../../src/testing';
 import type { SeededRandom } from './seeded-random';
 
 /** A start-to-close timeout: no ApplicationFailure type, Temporal's own TimeoutFailure. */
@@ -26,34 +34,88 @@ const byMode = (stream: boolean, streamed: string, plain: string): string => (st
 
 /** Faults a retry can get past: rate limits, overload, 5xx, dropped and cut connections, hangs. */
 export function retryableFault(r: SeededRandom, stream: boolean): Fault {
-  const kind = r.pick(['429', '529', '500', '502-html', 'reset-before', 'reset-mid', 'eof', 'overloaded-event', 'hang-before', 'hang-mid'] as const);
+  const kind = r.pick([
+    '429',
+    '529',
+    '500',
+    '502-html',
+    'reset-before',
+    'reset-mid',
+    'eof',
+    'overloaded-event',
+    'hang-before',
+    'hang-mid',
+  ] as const);
   switch (kind) {
     case '429': {
       const retryAfterMs = r.int(50, 400);
-      return { label: `429 retry-after-ms ${retryAfterMs}`, reply: httpError(429, { retryAfterMs }), type: FailureType.ModelRateLimited, retryable: true, retryAfterMs };
+      return {
+        label: `429 retry-after-ms ${retryAfterMs}`,
+        reply: httpError(429, { retryAfterMs }),
+        type: FailureType.ModelRateLimited,
+        retryable: true,
+        retryAfterMs,
+      };
     }
     case '529': {
       // The real API sends 529s with and without retry-after; without, Temporal's backoff applies.
       const retryAfterMs = r.chance(0.5) ? r.int(50, 400) : undefined;
       const reply = httpError(529, retryAfterMs === undefined ? {} : { retryAfterMs });
-      return { label: `529${retryAfterMs === undefined ? '' : ` retry-after-ms ${retryAfterMs}`}`, reply, type: FailureType.ModelOverloaded, retryable: true, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+      return {
+        label: `529${retryAfterMs === undefined ? '' : ` retry-after-ms ${retryAfterMs}`}`,
+        reply,
+        type: FailureType.ModelOverloaded,
+        retryable: true,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      };
     }
     case '500':
       return { label: '500', reply: httpError(500), type: FailureType.ModelServerError, retryable: true };
     case '502-html':
-      return { label: 'proxy 502 (HTML)', reply: nonJsonError(502), type: FailureType.ModelServerError, retryable: true };
+      return {
+        label: 'proxy 502 (HTML)',
+        reply: nonJsonError(502),
+        type: FailureType.ModelServerError,
+        retryable: true,
+      };
     case 'reset-before':
-      return { label: 'reset before any answer', reply: socketReset({ afterEvents: 0 }), type: FailureType.ModelConnectionError, retryable: true };
+      return {
+        label: 'reset before any answer',
+        reply: socketReset({ afterEvents: 0 }),
+        type: FailureType.ModelConnectionError,
+        retryable: true,
+      };
     case 'reset-mid':
-      return { label: 'reset mid-reply', reply: socketReset(), type: byMode(stream, FailureType.ModelStreamIncomplete, FailureType.ModelConnectionError), retryable: true };
+      return {
+        label: 'reset mid-reply',
+        reply: socketReset(),
+        type: byMode(stream, FailureType.ModelStreamIncomplete, FailureType.ModelConnectionError),
+        retryable: true,
+      };
     case 'eof':
-      return { label: 'early EOF', reply: earlyEof(), type: byMode(stream, FailureType.ModelStreamIncomplete, FailureType.ModelBadResponse), retryable: true };
+      return {
+        label: 'early EOF',
+        reply: earlyEof(),
+        type: byMode(stream, FailureType.ModelStreamIncomplete, FailureType.ModelBadResponse),
+        retryable: true,
+      };
     case 'overloaded-event':
-      return { label: 'overloaded_error mid-stream', reply: midStreamError('overloaded_error'), type: FailureType.ModelOverloaded, retryable: true };
+      return {
+        label: 'overloaded_error mid-stream',
+        reply: midStreamError('overloaded_error'),
+        type: FailureType.ModelOverloaded,
+        retryable: true,
+      };
     case 'hang-before':
       return { label: 'hang before any answer', reply: hang(), type: TIMED_OUT, retryable: true, hangs: true };
     case 'hang-mid':
-      return { label: 'hang mid-reply', reply: hang({ afterEvents: 4 }), type: TIMED_OUT, retryable: true, hangs: true };
+      return {
+        label: 'hang mid-reply',
+        reply: hang({ afterEvents: 4 }),
+        type: TIMED_OUT,
+        retryable: true,
+        hangs: true,
+      };
   }
 }
 
@@ -62,7 +124,13 @@ export function fatalFault(r: SeededRandom, marker: string): Fault {
   const kind = r.pick(['400', '401', '402', '403', '404', '413', '529-no-retry', 'invalid-request-event'] as const);
   // The API's message, with a tab and a bell in it: the run's error must carry it through intact.
   const message = `${marker}: refused\tby the fake API\u0007`;
-  const http = (status: number, type: string): Fault => ({ label: `${status}`, reply: httpError(status, { message }), type, retryable: false, message });
+  const http = (status: number, type: string): Fault => ({
+    label: `${status}`,
+    reply: httpError(status, { message }),
+    type,
+    retryable: false,
+    message,
+  });
   switch (kind) {
     case '400':
       return http(400, FailureType.ModelBadRequest);
@@ -77,8 +145,20 @@ export function fatalFault(r: SeededRandom, marker: string): Fault {
     case '413':
       return http(413, FailureType.ModelRequestTooLarge);
     case '529-no-retry':
-      return { label: '529 x-should-retry: false', reply: httpError(529, { message, shouldRetry: false }), type: FailureType.ModelOverloaded, retryable: false, message };
+      return {
+        label: '529 x-should-retry: false',
+        reply: httpError(529, { message, shouldRetry: false }),
+        type: FailureType.ModelOverloaded,
+        retryable: false,
+        message,
+      };
     case 'invalid-request-event':
-      return { label: 'invalid_request_error mid-stream', reply: midStreamError('invalid_request_error', { message }), type: FailureType.ModelBadRequest, retryable: false, message };
+      return {
+        label: 'invalid_request_error mid-stream',
+        reply: midStreamError('invalid_request_error', { message }),
+        type: FailureType.ModelBadRequest,
+        retryable: false,
+        message,
+      };
   }
 }

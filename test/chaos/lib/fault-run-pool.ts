@@ -2,7 +2,11 @@
  * Runs `work` over `items` with at most `limit` at a time, in order of index, and collects every
  * outcome (a thrown error is an outcome too), so one broken run never hides the others.
  */
-export async function runPool<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<Array<{ ok: true; value: R } | { ok: false; error: unknown }>> {
+export async function runPool<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<Array<{ ok: true; value: R } | { ok: false; error: unknown }>> {
   const outcomes: Array<{ ok: true; value: R } | { ok: false; error: unknown }> = new Array(items.length);
   let next = 0;
   const lane = async (): Promise<void> => {

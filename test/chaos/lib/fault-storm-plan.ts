@@ -36,7 +36,8 @@ const ATTEMPT_MS = 500;
 const RUN_SLACK_MS = 15_000;
 
 /** Temporal's wait before attempt `next` (2, 3, …): the server's retry-after, else 1 s doubling (activity-proxies). */
-const backoffMs = (fault: Fault, next: number): number => fault.retryAfterMs ?? Math.min(1_000 * 2 ** (next - 2), 60_000);
+const backoffMs = (fault: Fault, next: number): number =>
+  fault.retryAfterMs ?? Math.min(1_000 * 2 ** (next - 2), 60_000);
 
 /**
  * A seeded storm over one run of 2-3 model calls (a lookup per call, then a final answer):
@@ -66,7 +67,10 @@ export function planStorm(scenarioSeed: number, index: number): StormPlan {
     calls.push({ faults, ending });
     script.push(...faults.map((f) => f.reply));
     faults.forEach((fault, i) => {
-      boundMs += 2 * ((fault.hangs ? TIMEOUT_MS : ATTEMPT_MS) + (i + 1 < maximumAttempts && fault.retryable ? backoffMs(fault, i + 2) : 0));
+      boundMs +=
+        2 *
+        ((fault.hangs ? TIMEOUT_MS : ATTEMPT_MS) +
+          (i + 1 < maximumAttempts && fault.retryable ? backoffMs(fault, i + 2) : 0));
     });
     if (ending === 'reply') {
       script.push(call < callCount ? toolUse('lookup', { key: `${marker}-${call}` }) : text(answer));
@@ -80,7 +84,13 @@ export function planStorm(scenarioSeed: number, index: number): StormPlan {
 
 /** One line per call, printed with every failure so a run can be read without re-running it. */
 export function describeStorm(plan: StormPlan): string {
-  const calls = plan.calls.map((c, i) => `  call ${i + 1}: ${[...c.faults.map((f) => f.label), c.ending === 'reply' ? 'reply' : c.ending].join(' → ')}`);
+  const calls = plan.calls.map(
+    (c, i) =>
+      `  call ${i + 1}: ${[...c.faults.map((f) => f.label), c.ending === 'reply' ? 'reply' : c.ending].join(' → ')}`,
+  );
   const expected = plan.expected.reason === 'success' ? 'success' : `error (${plan.expected.failure.type})`;
-  return [`run ${plan.index} seed ${plan.seed} (${plan.stream ? 'streamed' : 'not streamed'}, ${plan.maximumAttempts} attempts per call): expect ${expected}`, ...calls].join('\n');
+  return [
+    `run ${plan.index} seed ${plan.seed} (${plan.stream ? 'streamed' : 'not streamed'}, ${plan.maximumAttempts} attempts per call): expect ${expected}`,
+    ...calls,
+  ].join('\n');
 }

@@ -33,7 +33,12 @@ function observationSent(request: ModelRequest | undefined): { errors: boolean[]
   return { errors: results, text };
 }
 
-function turnProblems(expect: TurnExpectation, segment: ReasoningStep[], next: ModelRequest | undefined, strategy: FuzzPlan['strategy']): string[] {
+function turnProblems(
+  expect: TurnExpectation,
+  segment: ReasoningStep[],
+  next: ModelRequest | undefined,
+  strategy: FuzzPlan['strategy'],
+): string[] {
   const problems: string[] = [];
   const check = (ok: boolean, what: string) => void (ok || problems.push(what));
   const outcomes = segment.flatMap((s) => (s.type === 'tool_result' ? [outcomeOf(s.toolResult)] : []));
@@ -44,15 +49,24 @@ function turnProblems(expect: TurnExpectation, segment: ReasoningStep[], next: M
     case 'calls':
     case 'end':
       check(calls === expect.calls.length, `${calls} tool_call steps, expected ${expect.calls.length}`);
-      check(sorted(outcomes) === sorted(expect.calls), `outcomes ${sorted(outcomes)}, expected ${sorted(expect.calls)}`);
+      check(
+        sorted(outcomes) === sorted(expect.calls),
+        `outcomes ${sorted(outcomes)}, expected ${sorted(expect.calls)}`,
+      );
       check(unread.length === 0, 'a format-error thought for a readable reply');
       break;
     case 'format_error':
-      check(unread.length === 1 && unread[0]!.startsWith(`Reply not understood: ${expect.message}`), `format-error thoughts ${JSON.stringify(unread.map((t) => t.slice(0, 160)))}, expected one starting with ${JSON.stringify(expect.message)}`);
+      check(
+        unread.length === 1 && unread[0]!.startsWith(`Reply not understood: ${expect.message}`),
+        `format-error thoughts ${JSON.stringify(unread.map((t) => t.slice(0, 160)))}, expected one starting with ${JSON.stringify(expect.message)}`,
+      );
       check(calls === 0 && outcomes.length === 0, `${calls} tool calls recorded for an unreadable reply`);
       break;
     case 'stalled':
-      check(thoughts.some((t) => t.startsWith('Stalled: ')), 'no "Stalled:" thought');
+      check(
+        thoughts.some((t) => t.startsWith('Stalled: ')),
+        'no "Stalled:" thought',
+      );
       check(calls === 0 && unread.length === 0, 'the stalled reply was acted on');
       break;
   }
@@ -62,10 +76,17 @@ function turnProblems(expect: TurnExpectation, segment: ReasoningStep[], next: M
     if (!sent) return [...problems, 'the next request does not end with a user message'];
     if (strategy === 'native') {
       const wanted = expect.kind === 'calls' ? expect.calls.map((c) => c !== 'ok') : [];
-      check(sorted(sent.errors.map(String)) === sorted(wanted.map(String)), `observations sent as is_error ${sorted(sent.errors.map(String))}, expected ${sorted(wanted.map(String))}`);
+      check(
+        sorted(sent.errors.map(String)) === sorted(wanted.map(String)),
+        `observations sent as is_error ${sorted(sent.errors.map(String))}, expected ${sorted(wanted.map(String))}`,
+      );
     } else {
-      check(sent.text.startsWith('Observation: '), `next request's text ${JSON.stringify(sent.text.slice(0, 80))} is no Observation`);
-      if (expect.kind === 'format_error') check(sent.text.includes(expect.message), 'the Observation does not carry the format error');
+      check(
+        sent.text.startsWith('Observation: '),
+        `next request's text ${JSON.stringify(sent.text.slice(0, 80))} is no Observation`,
+      );
+      if (expect.kind === 'format_error')
+        check(sent.text.includes(expect.message), 'the Observation does not carry the format error');
     }
   }
   return problems;
@@ -83,21 +104,38 @@ export function fuzzProblems({ plan, result, events, requests, scriptProblem }: 
   if (end.kind !== 'end') throw new Error('a fuzz plan ends with an end turn');
 
   check(!events.some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED), 'a workflow task failed');
-  check(result.continuations === 0, `continued as new ${result.continuations} times: earlier histories were not checked`);
+  check(
+    result.continuations === 0,
+    `continued as new ${result.continuations} times: earlier histories were not checked`,
+  );
   check(scriptProblem === undefined, `script: ${scriptProblem}`);
-  check(result.terminationReason === end.reason, `ended ${result.terminationReason} (${result.error ?? ''}), expected ${end.reason}`);
-  check(end.exact ? result.finalAnswer === end.answer : result.finalAnswer.includes(end.answer), `answer ${JSON.stringify(result.finalAnswer.slice(0, 120))}, expected ${end.exact ? '' : 'to contain '}${JSON.stringify(end.answer.slice(0, 120))}`);
+  check(
+    result.terminationReason === end.reason,
+    `ended ${result.terminationReason} (${result.error ?? ''}), expected ${end.reason}`,
+  );
+  check(
+    end.exact ? result.finalAnswer === end.answer : result.finalAnswer.includes(end.answer),
+    `answer ${JSON.stringify(result.finalAnswer.slice(0, 120))}, expected ${end.exact ? '' : 'to contain '}${JSON.stringify(end.answer.slice(0, 120))}`,
+  );
   const unreadable = plan.turns.filter((t) => t.expect.kind === 'format_error' || t.expect.kind === 'stalled').length;
   check(result.formatErrors === unreadable, `formatErrors ${result.formatErrors}, expected ${unreadable}`);
-  if (end.reason === 'stalled') check(requests.at(-1)?.toolChoice === 'none', 'the summary after the stall was asked with tools allowed');
+  if (end.reason === 'stalled')
+    check(requests.at(-1)?.toolChoice === 'none', 'the summary after the stall was asked with tools allowed');
 
   const bySegment = segments(result.chain.steps);
-  check(bySegment.length === plan.turns.length, `${bySegment.length} model calls in the chain, ${plan.turns.length} turns scripted`);
+  check(
+    bySegment.length === plan.turns.length,
+    `${bySegment.length} model calls in the chain, ${plan.turns.length} turns scripted`,
+  );
   plan.turns.forEach((turn, i) => {
-    for (const p of turnProblems(turn.expect, bySegment[i] ?? [], requests[i + 1], plan.strategy)) problems.push(`turn ${i + 1} (${turn.label}): ${p}`);
+    for (const p of turnProblems(turn.expect, bySegment[i] ?? [], requests[i + 1], plan.strategy))
+      problems.push(`turn ${i + 1} (${turn.label}): ${p}`);
   });
   const synthesis = result.chain.steps.at(-1);
   // A give-up's synthesis says so around the reason: "The task could not be completed: <reason>".
-  check(synthesis?.type === 'synthesis' && synthesis.synthesis.conclusion.includes(result.finalAnswer), 'the chain does not end with a synthesis of the answer');
+  check(
+    synthesis?.type === 'synthesis' && synthesis.synthesis.conclusion.includes(result.finalAnswer),
+    'the chain does not end with a synthesis of the answer',
+  );
   return problems;
 }

@@ -9,7 +9,18 @@ interface Call {
   label: string;
 }
 
-const UNKNOWN_NAMES = ['nonexistent', 'LOOKUP', 'lookup ', '', 'look\u0000up', 'lookup\uD800', 'get weather', 'tool'.repeat(30), 'finish_', '../lookup'];
+const UNKNOWN_NAMES = [
+  'nonexistent',
+  'LOOKUP',
+  'lookup ',
+  '',
+  'look\u0000up',
+  'lookup\uD800',
+  'get weather',
+  'tool'.repeat(30),
+  'finish_',
+  '../lookup',
+];
 const WRONG_KEYS: unknown[] = [5, null, true, 1.5, [], ['a'], {}, { key: 'nested' }];
 const BAD_RESULTS: unknown[] = ['', '   ', 42, null, ['x'], { text: 'x' }];
 
@@ -17,8 +28,23 @@ const BAD_RESULTS: unknown[] = ['', '   ', 42, null, ['x'], { text: 'x' }];
 function fuzzCall(ctx: FuzzContext): Call {
   const { r } = ctx;
   const nonce = ctx.id('nonce-');
-  const use = (name: string, input: Record<string, unknown>): ToolUse => ({ type: 'tool_use', id: ctx.id('toolu_fuzz_'), name, input });
-  const kind = r.pick(['lookup', 'lookup', 'big', 'unknown', 'wrong-type', 'missing', 'bad-boolean', 'fails', 'extra'] as const);
+  const use = (name: string, input: Record<string, unknown>): ToolUse => ({
+    type: 'tool_use',
+    id: ctx.id('toolu_fuzz_'),
+    name,
+    input,
+  });
+  const kind = r.pick([
+    'lookup',
+    'lookup',
+    'big',
+    'unknown',
+    'wrong-type',
+    'missing',
+    'bad-boolean',
+    'fails',
+    'extra',
+  ] as const);
   switch (kind) {
     case 'lookup': {
       const huge = ctx.takeHuge(0.1);
@@ -29,17 +55,33 @@ function fuzzCall(ctx: FuzzContext): Call {
       return { block: use('big_result', { nonce }), outcome: 'ok', label: 'big_result' };
     case 'extra':
       // Extra fields are allowed (the schema has no additionalProperties: false) and dropped by the tool.
-      return { block: use('lookup', { key: 'k', nonce, extra: nastyText(r), nested: { deep: [1, { x: null }] } }), outcome: 'ok', label: 'lookup(+extra fields)' };
+      return {
+        block: use('lookup', { key: 'k', nonce, extra: nastyText(r), nested: { deep: [1, { x: null }] } }),
+        outcome: 'ok',
+        label: 'lookup(+extra fields)',
+      };
     case 'unknown': {
       const name = r.chance(0.3) ? nastyText(r) : r.pick(UNKNOWN_NAMES);
-      return { block: use(name, { nonce }), outcome: 'unknown_tool', label: `unknown ${JSON.stringify(name.slice(0, 20))}` };
+      return {
+        block: use(name, { nonce }),
+        outcome: 'unknown_tool',
+        label: `unknown ${JSON.stringify(name.slice(0, 20))}`,
+      };
     }
     case 'wrong-type':
-      return { block: use('lookup', { key: r.pick(WRONG_KEYS), nonce }), outcome: 'invalid_args', label: 'lookup(wrong type)' };
+      return {
+        block: use('lookup', { key: r.pick(WRONG_KEYS), nonce }),
+        outcome: 'invalid_args',
+        label: 'lookup(wrong type)',
+      };
     case 'missing':
       return { block: use('lookup', { nonce }), outcome: 'invalid_args', label: 'lookup(missing key)' };
     case 'bad-boolean':
-      return { block: use('big_result', { secret: r.pick(['yes', 1, null, {}]), nonce }), outcome: 'invalid_args', label: 'big_result(wrong type)' };
+      return {
+        block: use('big_result', { secret: r.pick(['yes', 1, null, {}]), nonce }),
+        outcome: 'invalid_args',
+        label: 'big_result(wrong type)',
+      };
     case 'fails':
       return { block: use('always_fails', { nonce }), outcome: 'tool_failed', label: 'always_fails' };
   }
@@ -74,7 +116,11 @@ export function nativeMidTurn(ctx: FuzzContext): FuzzTurn {
   const calls = Array.from({ length: many ? r.int(6, 16) : r.int(1, 3) }, () => fuzzCall(ctx));
   if (r.chance(0.2)) {
     const result = r.chance(0.2) ? {} : { result: r.pick(BAD_RESULTS) };
-    calls.splice(r.int(0, calls.length), 0, { block: { type: 'tool_use', id: ctx.id('toolu_fuzz_'), name: 'finish', input: result }, outcome: 'invalid_finish', label: 'finish(invalid result)' });
+    calls.splice(r.int(0, calls.length), 0, {
+      block: { type: 'tool_use', id: ctx.id('toolu_fuzz_'), name: 'finish', input: result },
+      outcome: 'invalid_finish',
+      label: 'finish(invalid result)',
+    });
   }
   // Two calls with one id (the API never sends it; a proxy or a replayed log might). Never a finish's id:
   // the finish's refusal is keyed by id and would be given to its twin too.
@@ -98,10 +144,19 @@ export function nativeEndTurn(ctx: FuzzContext, marker: string): FuzzTurn {
   const answer = `${r.chance(0.3) ? '  ' : ''}${marker} ${nastyText(r)}`;
   const kind = r.pick(['text', 'finish', 'finish', 'give_up'] as const);
   if (kind === 'text') {
-    return { label: 'native end: text answer', turn: { content: [{ type: 'text', text: answer }] }, expect: { kind: 'end', reason: 'success', answer: answer.trim(), exact: true, calls: [] } };
+    return {
+      label: 'native end: text answer',
+      turn: { content: [{ type: 'text', text: answer }] },
+      expect: { kind: 'end', reason: 'success', answer: answer.trim(), exact: true, calls: [] },
+    };
   }
   const skipped = r.chance(0.4) ? Array.from({ length: r.int(1, 3) }, () => fuzzCall(ctx).block) : [];
-  const control: ToolUse = { type: 'tool_use', id: ctx.id('toolu_fuzz_'), name: kind, input: kind === 'finish' ? { result: answer } : { reason: answer } };
+  const control: ToolUse = {
+    type: 'tool_use',
+    id: ctx.id('toolu_fuzz_'),
+    name: kind,
+    input: kind === 'finish' ? { result: answer } : { reason: answer },
+  };
   return {
     label: `native end: ${kind}${skipped.length ? ` beside ${skipped.length} calls` : ''}`,
     turn: { content: [...preamble(ctx).blocks, ...skipped, control] },

@@ -47,13 +47,18 @@ export function planFuzz(scenarioSeed: number, index: number): FuzzPlan {
     if (unreadableInRow >= stallThreshold && warned) {
       turns.push({ ...turn, expect: { kind: 'stalled' } });
       const summary = `${marker} summary after a stall`;
-      turns.push({ label: 'summary after the stall', turn: { content: [{ type: 'text', text: summary }] }, expect: { kind: 'end', reason: 'stalled', answer: summary, exact: true, calls: [] } });
+      turns.push({
+        label: 'summary after the stall',
+        turn: { content: [{ type: 'text', text: summary }] },
+        expect: { kind: 'end', reason: 'stalled', answer: summary, exact: true, calls: [] },
+      });
       break;
     }
     if (unreadableInRow >= stallThreshold) warned = true;
     turns.push(turn);
   }
-  if (turns.at(-1)?.expect.kind !== 'end') turns.push(strategy === 'native' ? nativeEndTurn(ctx, marker) : reactEndTurn(ctx, marker));
+  if (turns.at(-1)?.expect.kind !== 'end')
+    turns.push(strategy === 'native' ? nativeEndTurn(ctx, marker) : reactEndTurn(ctx, marker));
   return {
     index,
     seed,
@@ -74,7 +79,10 @@ export function planFuzz(scenarioSeed: number, index: number): FuzzPlan {
 
 export function describeFuzz(plan: FuzzPlan): string {
   const threshold = plan.input.stallThreshold === NO_STALL ? '' : `, stall threshold ${plan.input.stallThreshold}`;
-  return [`run ${plan.index} seed ${plan.seed} (${plan.strategy}${threshold})`, ...plan.turns.map((t, i) => `  turn ${i + 1}: ${t.label} → ${t.expect.kind}`)].join('\n');
+  return [
+    `run ${plan.index} seed ${plan.seed} (${plan.strategy}${threshold})`,
+    ...plan.turns.map((t, i) => `  turn ${i + 1}: ${t.label} → ${t.expect.kind}`),
+  ].join('\n');
 }
 
 /** How often each kind of turn occurs in the plans (details such as tool names folded), printed with the seed. */
@@ -82,7 +90,13 @@ export function fuzzCoverage(plans: readonly FuzzPlan[]): Record<string, number>
   const counts: Record<string, number> = {};
   for (const turn of plans.flatMap((p) => p.turns)) {
     const at = turn.label.indexOf(': ');
-    const parts = at < 0 ? [turn.label] : turn.label.slice(at + 2).split(', ').map((part) => `${turn.label.slice(0, at)}: ${part.replace(/^unknown .*/s, 'unknown')}`);
+    const parts =
+      at < 0
+        ? [turn.label]
+        : turn.label
+            .slice(at + 2)
+            .split(', ')
+            .map((part) => `${turn.label.slice(0, at)}: ${part.replace(/^unknown .*/s, 'unknown')}`);
     for (const kind of parts) counts[kind] = (counts[kind] ?? 0) + 1;
   }
   return counts;

@@ -7,11 +7,58 @@ import type { SeededRandom } from './seeded-random';
  * No colons, backticks or label words, so in a text-ReAct reply it never forms a label or fence.
  */
 const ODD = [
-  '\u0000', '\u0001', '\u0007', '\b', '\t', '\u000b', '\f', '\r', '\u001b', '\u007f', '\u0085',
-  '\uD800', '\uDBFF', '\uDC00', '\uDFFF', '\uFEFF', '\u200B', '\u200D', '\u202E', '\u2028', '\u2029',
-  '\uFFFD', '\uFFFF', 'e\u0301', '\u{1F600}', '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}', '漢字', 'ß', '\u00A0',
+  '\u0000',
+  '\u0001',
+  '\u0007',
+  '\b',
+  '\t',
+  '\u000b',
+  '\f',
+  '\r',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\uD800',
+  '\uDBFF',
+  '\uDC00',
+  '\uDFFF',
+  '\uFEFF',
+  '\u200B',
+  '\u200D',
+  '\u202E',
+  '\u2028',
+  '\u2029',
+  '\uFFFD',
+  '\uFFFF',
+  'e\u0301',
+  '\u{1F600}',
+  '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}',
+  '漢字',
+  'ß',
+  '\u00A0',
 ] as const;
-const WORDS = ['the', 'weather', 'lookup', 'value', 'key', 'of', 'alpha', 'zeta', 'null', 'undefined', 'NaN', '{}', '[]', '"quoted"', "it's", '\\n', '%s', '$(rm)', '<b>', '&amp;'] as const;
+const WORDS = [
+  'the',
+  'weather',
+  'lookup',
+  'value',
+  'key',
+  'of',
+  'alpha',
+  'zeta',
+  'null',
+  'undefined',
+  'NaN',
+  '{}',
+  '[]',
+  '"quoted"',
+  "it's",
+  '\\n',
+  '%s',
+  '$(rm)',
+  '<b>',
+  '&amp;',
+] as const;
 
 /** The smallest length the brief calls huge. */
 export const HUGE_CHARS = 100_000;
@@ -37,4 +84,3 @@ export function nastyText(r: SeededRandom, options: NastyOptions = {}): string {
   }
   return text;
 }
-

@@ -54,5 +54,8 @@ const ERRORS: Array<[Exclude<CallOutcome, 'ok'>, RegExp]> = [
 /** A tool result as the outcome it shows; an error of no known kind is returned whole, to be printed. */
 export function outcomeOf(result: ToolResult): string {
   if (result.success) return 'ok';
-  return ERRORS.find(([, pattern]) => pattern.test(result.error ?? ''))?.[0] ?? `unexpected error: ${JSON.stringify(result.error)?.slice(0, 200)}`;
+  return (
+    ERRORS.find(([, pattern]) => pattern.test(result.error ?? ''))?.[0] ??
+    `unexpected error: ${JSON.stringify(result.error)?.slice(0, 200)}`
+  );
 }

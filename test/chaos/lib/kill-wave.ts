@@ -34,18 +34,33 @@ export interface WaveOutcome extends RunEvidence {
  * Runs `plans` concurrently on a CLI worker process that is SIGKILLed at each run's kill point
  * and replaced at once. Each wave has its own task queue, fake model, external service and worker.
  */
-export async function runKillWave(client: Client, plans: readonly RunPlan[], toolsFile: string, deadlineMs: number): Promise<WaveOutcome> {
+export async function runKillWave(
+  client: Client,
+  plans: readonly RunPlan[],
+  toolsFile: string,
+  deadlineMs: number,
+): Promise<WaveOutcome> {
   const origin = performance.now();
   const suffix = randomUUID().slice(0, 8);
   const workflowIdOf = (plan: RunPlan) => `chaos-${plan.label}-${suffix}`;
   let relay: WorkerRelay | undefined;
-  const killer = { get generation() { return relay?.generation ?? 0; }, kill: (g: number, reason: string) => relay?.kill(g, reason) ?? Promise.resolve() };
+  const killer = {
+    get generation() {
+      return relay?.generation ?? 0;
+    },
+    kill: (g: number, reason: string) => relay?.kill(g, reason) ?? Promise.resolve(),
+  };
   const model = createChaosModel(new Map(plans.map((p) => [p.label, p])), { killer });
   const toolHooks = createToolKillHooks(new Map(plans.map((p) => [workflowIdOf(p), p])), killer);
   const fake = await startFakeMessagesServer({ script: Array.from({ length: 10_000 }, () => model.entry) });
   const service = await startFakeExternalService(toolHooks);
   const taskQueue = `chaos-kills-${suffix}`;
-  const workerEnv = cliEnv({ THOUGHTLINE_TASK_QUEUE: taskQueue, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.baseUrl, CHAOS_SERVICE_URL: service.url });
+  const workerEnv = cliEnv({
+    THOUGHTLINE_TASK_QUEUE: taskQueue,
+    ANTHROPIC_API_KEY: 'test-key',
+    ANTHROPIC_BASE_URL: fake.baseUrl,
+    CHAOS_SERVICE_URL: service.url,
+  });
   try {
     relay = await startWorkerRelay(() => spawnCli(['worker', '--tools', toolsFile], workerEnv));
     const agents = new AgentClient({ client, taskQueue });
@@ -57,10 +72,16 @@ export async function runKillWave(client: Client, plans: readonly RunPlan[], too
         }),
       ),
       deadlineMs,
-      () => `runs not done after ${deadlineMs} ms; kills so far:\n${relay!.kills.map((k) => `  gen ${k.generation}: ${k.reason}`).join('\n')}`,
+      () =>
+        `runs not done after ${deadlineMs} ms; kills so far:\n${relay!.kills.map((k) => `  gen ${k.generation}: ${k.reason}`).join('\n')}`,
     );
     const runs = await Promise.all(
-      plans.map(async (plan, i) => ({ plan, workflowId: workflowIdOf(plan), ...results[i]!, activities: await activityAttempts(client, workflowIdOf(plan)) })),
+      plans.map(async (plan, i) => ({
+        plan,
+        workflowId: workflowIdOf(plan),
+        ...results[i]!,
+        activities: await activityAttempts(client, workflowIdOf(plan)),
+      })),
     );
     await relay.stop();
     return {

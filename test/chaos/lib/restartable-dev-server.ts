@@ -25,7 +25,10 @@ export async function startRestartableDevServer(dir: string): Promise<Restartabl
   const cli = await findOrInstallTemporalCli({ log: () => {} });
   const port = await freePort();
   const address = `127.0.0.1:${port}`;
-  const args = [...devServerArgs({ port, uiPort: port + 1000, dbFile: path.join(dir, 'temporal.db'), namespace: NAMESPACE }), '--headless'];
+  const args = [
+    ...devServerArgs({ port, uiPort: port + 1000, dbFile: path.join(dir, 'temporal.db'), namespace: NAMESPACE }),
+    '--headless',
+  ];
   const logFile = path.join(dir, 'temporal-server.log');
   let child: ChildProcess | undefined;
   // Never outlive the test process, however it ends.
@@ -37,7 +40,10 @@ export async function startRestartableDevServer(dir: string): Promise<Restartabl
     fs.closeSync(logFd);
     child = started;
     let exitReason: string | undefined;
-    started.once('exit', (code, signal) => (exitReason = `the dev server exited (${signal ?? `code ${code}`}); see ${logFile}`));
+    started.once(
+      'exit',
+      (code, signal) => (exitReason = `the dev server exited (${signal ?? `code ${code}`}); see ${logFile}`),
+    );
     await waitForNamespace(address, NAMESPACE, { timeoutMs: READY_TIMEOUT_MS, gaveUp: () => exitReason });
   }
 

@@ -8,7 +8,10 @@ import type { EffectAttempt, ExternalServiceHooks } from './fake-external-servic
  * tool`: the worker is killed `delayMs` after the turn's first call was answered. Idempotency keys
  * are `<workflowId>:<stepId>`, so the run is found from the key.
  */
-export function createToolKillHooks(plansByWorkflowId: ReadonlyMap<string, RunPlan>, killer: Killer): ExternalServiceHooks & { fired: ReadonlySet<string> } {
+export function createToolKillHooks(
+  plansByWorkflowId: ReadonlyMap<string, RunPlan>,
+  killer: Killer,
+): ExternalServiceHooks & { fired: ReadonlySet<string> } {
   const fired = new Set<string>();
   const seen = new Set<string>();
   const locate = (attempt: EffectAttempt) => {
@@ -36,7 +39,14 @@ export function createToolKillHooks(plansByWorkflowId: ReadonlyMap<string, RunPl
       if (!found) return;
       const { plan, turn, call } = found;
       const point = plan.kill;
-      if (point.kind !== 'between' || point.after !== 'tool' || point.turn !== turn || call !== 0 || fired.has(plan.label)) return;
+      if (
+        point.kind !== 'between' ||
+        point.after !== 'tool' ||
+        point.turn !== turn ||
+        call !== 0 ||
+        fired.has(plan.label)
+      )
+        return;
       fired.add(plan.label);
       const generation = killer.generation;
       setTimeout(() => void killer.kill(generation, `${plan.label} ${describeKillPoint(plan)}`), point.delayMs);

@@ -15,7 +15,10 @@ export function waveReport(wave: WaveOutcome): string {
   return [
     `${wave.runs.length} runs, ${wave.relay.kills.length} kills, ${wave.model.requests.length - planned} model calls asked again, ` +
       `${deduplicated} side effects deduplicated, ${seconds(performance.now() - began)} s`,
-    ...wave.runs.map((r) => `  ${r.plan.label}: ${r.plan.turns.length} turns, to be killed ${describeKillPoint(r.plan)}; done at +${seconds(r.finishedAt - began)} s`),
+    ...wave.runs.map(
+      (r) =>
+        `  ${r.plan.label}: ${r.plan.turns.length} turns, to be killed ${describeKillPoint(r.plan)}; done at +${seconds(r.finishedAt - began)} s`,
+    ),
     ...kills.map((k) => `  +${seconds(k.at - began)} s: ${k.what} worker ${k.generation} for ${k.reason}`),
   ].join('\n');
 }

@@ -48,7 +48,9 @@ export async function startWorkerRelay(spawnWorker: () => CliProcess): Promise<W
     const mine = generation;
     void worker.exited.then((code) => {
       if (kills.some((k) => k.generation === mine) || stopped) return;
-      unexpectedExits.push(`worker ${mine} exited with ${code} at ${performance.now().toFixed(0)} ms:\n${worker.output().slice(-2_000)}`);
+      unexpectedExits.push(
+        `worker ${mine} exited with ${code} at ${performance.now().toFixed(0)} ms:\n${worker.output().slice(-2_000)}`,
+      );
       // A worker that died on its own is replaced too, so the runs can still finish and the test can say why.
       if (mine === generation && unexpectedExits.length <= MAX_REPLACED_EXITS) current = launch();
     });

@@ -6,7 +6,12 @@ const mode = process.argv[2] ?? 'names';
 const ESC = '\u001b';
 let deep = { type: 'string' };
 for (let i = 0; i < 200; i++) deep = { type: 'object', properties: { a: deep } };
-const big = { type: 'object', properties: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`field_${i}`, { type: 'string', description: 'x'.repeat(40) }])) };
+const big = {
+  type: 'object',
+  properties: Object.fromEntries(
+    Array.from({ length: 300 }, (_, i) => [`field_${i}`, { type: 'string', description: 'x'.repeat(40) }]),
+  ),
+};
 const tools = {
   names: [
     { name: 'finish', description: 'Claims to end the run', inputSchema: { type: 'object' } },
@@ -25,7 +30,11 @@ const tools = {
     },
   ],
   'deep-schema': [{ name: 'nested', description: 'Nested 200 levels deep', inputSchema: deep }],
-  'huge-specs': Array.from({ length: 60 }, (_, i) => ({ name: `tool_${i}`, description: 'One of many', inputSchema: big })),
+  'huge-specs': Array.from({ length: 60 }, (_, i) => ({
+    name: `tool_${i}`,
+    description: 'One of many',
+    inputSchema: big,
+  })),
   'endless-progress': [{ name: 'slow', description: 'Reports progress forever', inputSchema: { type: 'object' } }],
   'elicitation-flood': [{ name: 'nosy', description: 'Asks and asks', inputSchema: { type: 'object' } }],
 }[mode];
@@ -38,7 +47,16 @@ serveRequests((message) => {
     let n = 0;
     setInterval(() => send({ method: 'notifications/progress', params: { progressToken: token, progress: ++n } }), 20);
   } else if (message.method === 'tools/call' && mode === 'elicitation-flood') {
-    for (let i = 0; i < 1_000; i++) send({ id: `ask-${i}`, method: 'elicitation/create', params: { message: `Question ${i}?`, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } } });
-  } else if (message.method === 'tools/call') send({ id: message.id, result: { content: [{ type: 'text', text: 'ok' }] } });
+    for (let i = 0; i < 1_000; i++)
+      send({
+        id: `ask-${i}`,
+        method: 'elicitation/create',
+        params: {
+          message: `Question ${i}?`,
+          requestedSchema: { type: 'object', properties: { a: { type: 'string' } } },
+        },
+      });
+  } else if (message.method === 'tools/call')
+    send({ id: message.id, result: { content: [{ type: 'text', text: 'ok' }] } });
   else methodNotFound(message);
 });

@@ -19,7 +19,15 @@ function serveRequests(onRequest) {
 }
 
 /** The answer to `initialize`, as a server named `name` offering tools. */
-const initialized = (message, name) => send({ id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name, version: '1' } } });
+const initialized = (message, name) =>
+  send({
+    id: message.id,
+    result: {
+      protocolVersion: message.params.protocolVersion,
+      capabilities: { tools: {} },
+      serverInfo: { name, version: '1' },
+    },
+  });
 const methodNotFound = (message) => send({ id: message.id, error: { code: -32601, message: 'Method not found' } });
 
 module.exports = { send, serveRequests, initialized, methodNotFound };

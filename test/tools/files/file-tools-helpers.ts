@@ -4,7 +4,11 @@ import path from 'node:path';
 import type { ToolContext, ToolDefinition } from '../../../src/tools/define-tool';
 import { ToolError } from '../../../src/tools/tool-error';
 
-export const context: ToolContext = { idempotencyKey: 'test', signal: new AbortController().signal, heartbeat: () => undefined };
+export const context: ToolContext = {
+  idempotencyKey: 'test',
+  signal: new AbortController().signal,
+  heartbeat: () => undefined,
+};
 
 /** Runs a tool as the worker does: arguments parsed by its schema first. */
 export async function run(tool: ToolDefinition, args: Record<string, unknown>): Promise<unknown> {

@@ -12,11 +12,17 @@ beforeEach(() => {
   fs.symlinkSync(path.join(tree.outside, 'secret.txt'), path.join(tree.root, 'link-to-secret'));
   fs.symlinkSync(tree.outside, path.join(tree.root, 'link-to-outside'));
   fs.symlinkSync(path.join(tree.outside, 'new.txt'), path.join(tree.root, 'dangling'));
-  before = { ...snapshot(tree.outside), ...Object.fromEntries(Object.entries(snapshot(tree.sibling)).map(([k, v]) => [`sibling/${k}`, v])) };
+  before = {
+    ...snapshot(tree.outside),
+    ...Object.fromEntries(Object.entries(snapshot(tree.sibling)).map(([k, v]) => [`sibling/${k}`, v])),
+  };
 });
 afterEach(() => {
   // Whatever a test tried, nothing outside the root changed.
-  const after = { ...snapshot(tree.outside), ...Object.fromEntries(Object.entries(snapshot(tree.sibling)).map(([k, v]) => [`sibling/${k}`, v])) };
+  const after = {
+    ...snapshot(tree.outside),
+    ...Object.fromEntries(Object.entries(snapshot(tree.sibling)).map(([k, v]) => [`sibling/${k}`, v])),
+  };
   expect(after).toEqual(before);
   tree.cleanup();
 });
@@ -36,16 +42,29 @@ describe('file tools: definitions', () => {
       ['files_write', 'file_system', false, 'always'],
     ]);
     expect(read.summaryTemplate).toBe('Read {path}');
-    expect(tools({ overrides: { write: { approval: 'never', requiredRoles: ['ops'] } } }).write).toMatchObject({ approval: 'never', requiredRoles: ['ops'] });
-    expect(() => createFileTools({ root: tree.root, maxReadBytes: 0 })).toThrow(/maxReadBytes must be a positive integer/);
+    expect(tools({ overrides: { write: { approval: 'never', requiredRoles: ['ops'] } } }).write).toMatchObject({
+      approval: 'never',
+      requiredRoles: ['ops'],
+    });
+    expect(() => createFileTools({ root: tree.root, maxReadBytes: 0 })).toThrow(
+      /maxReadBytes must be a positive integer/,
+    );
   });
 });
 
 describe('file tools: inside the root', () => {
   it('read, list, search and write work on relative and absolute paths inside the root', async () => {
     const { read, list, search, write } = tools();
-    expect(await run(read, { path: 'a.txt' })).toEqual({ path: 'a.txt', content: 'alpha\nneedle one\n', bytes: 17, truncated: false });
-    expect(await run(read, { path: path.join(tree.root, 'sub/b.txt') })).toMatchObject({ path: 'sub/b.txt', content: 'beta\nthe needle two\n' });
+    expect(await run(read, { path: 'a.txt' })).toEqual({
+      path: 'a.txt',
+      content: 'alpha\nneedle one\n',
+      bytes: 17,
+      truncated: false,
+    });
+    expect(await run(read, { path: path.join(tree.root, 'sub/b.txt') })).toMatchObject({
+      path: 'sub/b.txt',
+      content: 'beta\nthe needle two\n',
+    });
     expect(await run(list, {})).toEqual({
       path: '.',
       entries: [
@@ -66,7 +85,11 @@ describe('file tools: inside the root', () => {
       filesScanned: 2,
     });
     expect(await run(search, { query: 'SECRET', ignoreCase: true })).toEqual({ matches: [], filesScanned: 2 });
-    expect(await run(write, { path: 'sub/new.txt', content: 'héllo' })).toEqual({ path: 'sub/new.txt', bytes: 6, created: true });
+    expect(await run(write, { path: 'sub/new.txt', content: 'héllo' })).toEqual({
+      path: 'sub/new.txt',
+      bytes: 6,
+      created: true,
+    });
     expect(await run(write, { path: 'a.txt', content: 'short' })).toEqual({ path: 'a.txt', bytes: 5, created: false });
     expect(fs.readFileSync(path.join(tree.root, 'a.txt'), 'utf8')).toBe('short');
     expect(fs.readFileSync(path.join(tree.root, 'sub/new.txt'), 'utf8')).toBe('héllo');
@@ -91,8 +114,12 @@ describe('file tools: escapes are refused', () => {
       expect(await refusal(tool, { path: '../outside/secret.txt', content: 'x' })).toMatch(/contains "\.\."/);
       expect(await refusal(tool, { path: 'sub/../../outside/secret.txt', content: 'x' })).toMatch(/contains "\.\."/);
       expect(await refusal(tool, { path: 'a.txt\0.png', content: 'x' })).toBe('The path contains a NUL byte.');
-      expect(await refusal(tool, { path: path.join(tree.outside, 'secret.txt'), content: 'x' })).toBe('The path is outside the root.');
-      expect(await refusal(tool, { path: path.join(tree.sibling, 'secret.txt'), content: 'x' })).toBe('The path is outside the root.');
+      expect(await refusal(tool, { path: path.join(tree.outside, 'secret.txt'), content: 'x' })).toBe(
+        'The path is outside the root.',
+      );
+      expect(await refusal(tool, { path: path.join(tree.sibling, 'secret.txt'), content: 'x' })).toBe(
+        'The path is outside the root.',
+      );
       expect(await refusal(tool, { path: '/etc/passwd', content: 'x' })).toBe('The path is outside the root.');
     }
     expect(await refusal(list, { path: '..' })).toMatch(/contains "\.\."/);
@@ -115,7 +142,9 @@ describe('file tools: escapes are refused', () => {
 
   it('writing through a dangling symlink, or a symlink to a file inside, is refused (O_NOFOLLOW)', async () => {
     const { write, read } = tools();
-    expect(await refusal(write, { path: 'dangling', content: 'pwned' })).toBe('The path is a symlink; the file tools do not follow symlinks.');
+    expect(await refusal(write, { path: 'dangling', content: 'pwned' })).toBe(
+      'The path is a symlink; the file tools do not follow symlinks.',
+    );
     expect(fs.existsSync(path.join(tree.outside, 'new.txt'))).toBe(false);
     expect(fs.lstatSync(path.join(tree.root, 'dangling')).isSymbolicLink()).toBe(true);
     expect(await refusal(read, { path: 'dangling' })).toBe('No such file: dangling.');
@@ -134,7 +163,9 @@ describe('file tools: escapes are refused', () => {
     const { read, write } = tools();
     const longest = 'x'.repeat(MAX_COMPONENT_BYTES);
     expect(await run(write, { path: longest, content: 'ok' })).toMatchObject({ path: longest });
-    expect(await refusal(read, { path: `${longest}x` })).toBe(`A path component is longer than ${MAX_COMPONENT_BYTES} bytes.`);
+    expect(await refusal(read, { path: `${longest}x` })).toBe(
+      `A path component is longer than ${MAX_COMPONENT_BYTES} bytes.`,
+    );
     const deep = Array.from({ length: MAX_PATH_BYTES / 2 }, () => 'd').join('/'); // 4095 bytes
     expect(await refusal(read, { path: deep })).toBe(`No such file: ${deep}.`);
     expect(await refusal(read, { path: `${deep}/e` })).toBe(`The path is longer than ${MAX_PATH_BYTES} bytes.`);
@@ -146,12 +177,19 @@ describe('file tools: limits', () => {
     const { read } = tools({ maxReadBytes: 17 });
     expect(await run(read, { path: 'a.txt' })).toMatchObject({ truncated: false, content: 'alpha\nneedle one\n' });
     fs.writeFileSync(path.join(tree.root, 'long.txt'), 'y'.repeat(18));
-    expect(await run(read, { path: 'long.txt' })).toEqual({ path: 'long.txt', content: `${'y'.repeat(17)}\n[… cut: the file is 18 bytes, showing the first 17]`, bytes: 18, truncated: true });
+    expect(await run(read, { path: 'long.txt' })).toEqual({
+      path: 'long.txt',
+      content: `${'y'.repeat(17)}\n[… cut: the file is 18 bytes, showing the first 17]`,
+      bytes: 18,
+      truncated: true,
+    });
   });
 
   it('write refuses content over maxWriteBytes and leaves the file as it was; exactly at the cap is written', async () => {
     const { write } = tools({ maxWriteBytes: 4 });
-    expect(await refusal(write, { path: 'a.txt', content: 'éééé'.slice(0, 3) })).toBe('The content is 6 bytes; files_write accepts at most 4.');
+    expect(await refusal(write, { path: 'a.txt', content: 'éééé'.slice(0, 3) })).toBe(
+      'The content is 6 bytes; files_write accepts at most 4.',
+    );
     expect(fs.readFileSync(path.join(tree.root, 'a.txt'), 'utf8')).toBe('alpha\nneedle one\n');
     expect(await run(write, { path: 'a.txt', content: 'four' })).toMatchObject({ bytes: 4 });
   });
@@ -164,10 +202,22 @@ describe('file tools: limits', () => {
   });
 
   it('search stops at each cap and names it', async () => {
-    expect(await run(tools({ maxSearchResults: 1 }).search, { query: 'needle' })).toEqual({ matches: [{ path: 'a.txt', line: 2, text: 'needle one' }], filesScanned: 2, stoppedAt: 'maxSearchResults' });
+    expect(await run(tools({ maxSearchResults: 1 }).search, { query: 'needle' })).toEqual({
+      matches: [{ path: 'a.txt', line: 2, text: 'needle one' }],
+      filesScanned: 2,
+      stoppedAt: 'maxSearchResults',
+    });
     expect(await run(tools({ maxSearchResults: 2 }).search, { query: 'needle' })).toMatchObject({ filesScanned: 2 });
-    expect(await run(tools({ maxSearchFiles: 1 }).search, { query: 'needle' })).toEqual({ matches: [{ path: 'a.txt', line: 2, text: 'needle one' }], filesScanned: 1, stoppedAt: 'maxSearchFiles' });
+    expect(await run(tools({ maxSearchFiles: 1 }).search, { query: 'needle' })).toEqual({
+      matches: [{ path: 'a.txt', line: 2, text: 'needle one' }],
+      filesScanned: 1,
+      stoppedAt: 'maxSearchFiles',
+    });
     // 17 bytes of a.txt, then nothing left for sub/b.txt.
-    expect(await run(tools({ maxSearchBytes: 17 }).search, { query: 'needle' })).toEqual({ matches: [{ path: 'a.txt', line: 2, text: 'needle one' }], filesScanned: 1, stoppedAt: 'maxSearchBytes' });
+    expect(await run(tools({ maxSearchBytes: 17 }).search, { query: 'needle' })).toEqual({
+      matches: [{ path: 'a.txt', line: 2, text: 'needle one' }],
+      filesScanned: 1,
+      stoppedAt: 'maxSearchBytes',
+    });
   });
 });

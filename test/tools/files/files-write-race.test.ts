@@ -32,7 +32,11 @@ describe('files_write under a racing folder swap', () => {
     fs.mkdirSync(dir);
     const write = createFileTools({ root: tree.root })[3];
     const until = Date.now() + 3_000;
-    const swapper = spawn(process.execPath, ['-e', SWAPPER, dir, path.join(tree.root, 'work-parked'), target, String(until)], { stdio: 'ignore' });
+    const swapper = spawn(
+      process.execPath,
+      ['-e', SWAPPER, dir, path.join(tree.root, 'work-parked'), target, String(until)],
+      { stdio: 'ignore' },
+    );
     const exited = new Promise<void>((resolve) => swapper.once('exit', () => resolve()));
     let written = 0;
     let refused = 0;

@@ -29,7 +29,9 @@ describe('address guard: IPv6 forms that embed an IPv4 address are judged by tha
     expect(addressRefusal('::ffff:8.8.8.8', closed)).toBeUndefined();
     expect(addressRefusal('::8.8.8.8', closed)).toBeUndefined();
     expect(addressRefusal('::ffff:127.0.0.1', addressPolicy(false, ['127.0.0.1']))).toBeUndefined();
-    expect(addressRefusal('::127.0.0.2', addressPolicy(false, ['127.0.0.1']))).toMatch(/127\.0\.0\.2 is a loopback address/);
+    expect(addressRefusal('::127.0.0.2', addressPolicy(false, ['127.0.0.1']))).toMatch(
+      /127\.0\.0\.2 is a loopback address/,
+    );
   });
 
   it('transition relays stay refused even when the IPv4 address they carry is public', () => {

@@ -9,9 +9,10 @@ export async function localServer(handler: http.RequestListener) {
   return {
     port,
     url: (path = '/') => `http://127.0.0.1:${port}${path}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

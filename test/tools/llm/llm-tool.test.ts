@@ -8,7 +8,12 @@ import { withinEscapedSize } from '../../../src/tools/builtin/llm/llm-tool';
 const registry = ModelRegistry.parse({
   models: {
     fast: { provider: 'scripted', model: 'fast-1' },
-    strong: { provider: 'scripted', model: 'strong-1', maxTokens: 500, price: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } },
+    strong: {
+      provider: 'scripted',
+      model: 'strong-1',
+      maxTokens: 500,
+      price: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+    },
     secret: { provider: 'anthropic', model: 'claude-x' },
   },
   allowed: ['fast', 'strong', 'secret'],
@@ -28,23 +33,43 @@ describe('createLlmTool (ask_model)', () => {
 
   it('refuses at definition a model outside the registry allow-list, or without its provider', () => {
     const narrow = ModelRegistry.parse({ ...registry, allowed: ['fast'] });
-    expect(() => createLlmTool({ registry: narrow, providers: { scripted: createScriptedModel([]) }, models: ['strong'] })).toThrow(InvalidToolDefinitionError);
-    expect(() => createLlmTool({ registry, providers: { scripted: createScriptedModel([]) }, models: ['secret'] })).toThrow(/needs the "anthropic" provider/);
-    expect(() => createLlmTool({ registry, providers: { scripted: createScriptedModel([]) }, models: [] })).toThrow(/no models/);
-    expect(() => createLlmTool({ registry, providers: { scripted: createScriptedModel([]) }, models: ['fast'], maxTokens: 0 })).toThrow(/maxTokens/);
+    expect(() =>
+      createLlmTool({ registry: narrow, providers: { scripted: createScriptedModel([]) }, models: ['strong'] }),
+    ).toThrow(InvalidToolDefinitionError);
+    expect(() =>
+      createLlmTool({ registry, providers: { scripted: createScriptedModel([]) }, models: ['secret'] }),
+    ).toThrow(/needs the "anthropic" provider/);
+    expect(() => createLlmTool({ registry, providers: { scripted: createScriptedModel([]) }, models: [] })).toThrow(
+      /no models/,
+    );
+    expect(() =>
+      createLlmTool({ registry, providers: { scripted: createScriptedModel([]) }, models: ['fast'], maxTokens: 0 }),
+    ).toThrow(/maxTokens/);
   });
 
   it('caps maxTokens at the option, and a registry entry lowers it', async () => {
     const provider = createScriptedModel([{ content: [say('a')] }, { content: [say('b')] }, { content: [say('c')] }]);
-    const tool = createLlmTool({ registry, providers: { scripted: provider }, models: ['fast', 'strong'], maxTokens: 1_000 });
+    const tool = createLlmTool({
+      registry,
+      providers: { scripted: provider },
+      models: ['fast', 'strong'],
+      maxTokens: 1_000,
+    });
     expect(tool.input.safeParse({ model: 'fast', prompt: 'q', maxTokens: 1_000 }).success).toBe(true);
     expect(tool.input.safeParse({ model: 'fast', prompt: 'q', maxTokens: 1_001 }).success).toBe(false);
     await tool.execute(tool.input.parse({ model: 'fast', prompt: 'q' }), context);
     await tool.execute(tool.input.parse({ model: 'fast', prompt: 'q', maxTokens: 10 }), context);
     await tool.execute(tool.input.parse({ model: 'strong', prompt: 'q', maxTokens: 900 }), context);
-    expect(provider.calls.map((c) => [c.model, c.maxTokens])).toEqual([['fast-1', 1_000], ['fast-1', 10], ['strong-1', 500]]);
+    expect(provider.calls.map((c) => [c.model, c.maxTokens])).toEqual([
+      ['fast-1', 1_000],
+      ['fast-1', 10],
+      ['strong-1', 500],
+    ]);
     // The sub-call sees only the prompt: no tools, one user message.
-    expect(provider.calls[0]).toMatchObject({ tools: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }] });
+    expect(provider.calls[0]).toMatchObject({
+      tools: [],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }],
+    });
     provider.verify();
   });
 
@@ -61,7 +86,12 @@ describe('createLlmTool (ask_model)', () => {
   });
 
   it('caps the prompt at maxPromptChars (exactly at the limit passes)', () => {
-    const tool = createLlmTool({ registry, providers: { scripted: createScriptedModel([]) }, models: ['fast'], maxPromptChars: 100 });
+    const tool = createLlmTool({
+      registry,
+      providers: { scripted: createScriptedModel([]) },
+      models: ['fast'],
+      maxPromptChars: 100,
+    });
     expect(tool.input.safeParse({ model: 'fast', prompt: 'x'.repeat(100) }).success).toBe(true);
     expect(tool.input.safeParse({ model: 'fast', prompt: 'x'.repeat(101) }).success).toBe(false);
     expect(tool.input.safeParse({ model: 'fast', prompt: '' }).success).toBe(false);
@@ -74,11 +104,22 @@ describe('createLlmTool (ask_model)', () => {
     ]);
     const tool = createLlmTool({ registry, providers: { scripted: provider }, models: ['fast'], maxResultChars: 50 });
     const first = LlmAnswer.parse(await tool.execute(tool.input.parse({ model: 'fast', prompt: 'q' }), context));
-    expect(first).toMatchObject({ model: 'fast-1', alias: 'fast', answer: 'y'.repeat(50), costUsd: 0.0123, usage: { inputTokens: 7, outputTokens: 900 } });
+    expect(first).toMatchObject({
+      model: 'fast-1',
+      alias: 'fast',
+      answer: 'y'.repeat(50),
+      costUsd: 0.0123,
+      usage: { inputTokens: 7, outputTokens: 900 },
+    });
     expect(first.truncated).toBeUndefined();
     const short = createLlmTool({ registry, providers: { scripted: provider }, models: ['fast'], maxResultChars: 49 });
     const cut = LlmAnswer.parse(await short.execute(short.input.parse({ model: 'fast', prompt: 'q' }), context));
-    expect(cut).toMatchObject({ answer: 'y'.repeat(49), truncated: true, costUsd: 0.001, usage: { inputTokens: 7, outputTokens: 9 } });
+    expect(cut).toMatchObject({
+      answer: 'y'.repeat(49),
+      truncated: true,
+      costUsd: 0.001,
+      usage: { inputTokens: 7, outputTokens: 9 },
+    });
   });
 
   it('cuts an answer of escaped characters until its JSON form fits twice the limit', () => {

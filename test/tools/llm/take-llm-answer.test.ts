@@ -6,11 +6,20 @@ import { takeLlmAnswer } from '../../../src/workflows/tools/llm-tool-call';
 /** Only the ledger entry point takeLlmAnswer uses; it records what was counted. */
 function ledger() {
   const counted: Array<{ usage: TokenUsage; costUsd: number }> = [];
-  const ctx = { state: { countToolSpend: (spend: { usage: TokenUsage; costUsd: number }) => counted.push(spend) } } as unknown as RunContext;
+  const ctx = {
+    state: { countToolSpend: (spend: { usage: TokenUsage; costUsd: number }) => counted.push(spend) },
+  } as unknown as RunContext;
   return { ctx, counted };
 }
 const usage = { ...zeroUsage(), inputTokens: 30, outputTokens: 5 };
-const answer = (text: string) => ({ model: 'fast-1', alias: 'fast', answer: text, stopReason: 'end_turn', usage, costUsd: 0.002 });
+const answer = (text: string) => ({
+  model: 'fast-1',
+  alias: 'fast',
+  answer: text,
+  stopReason: 'end_turn',
+  usage,
+  costUsd: 0.002,
+});
 
 describe('takeLlmAnswer (the workflow side of an llm tool)', () => {
   it('counts the spend, and cuts the answer to the limit (exactly at the limit is whole)', () => {
@@ -23,13 +32,20 @@ describe('takeLlmAnswer (the workflow side of an llm tool)', () => {
     expect(cut.shown).toMatchObject({ result: 'x'.repeat(10), truncated: true });
     expect(cut.observation.content).toContain('[truncated: showing 10 of 11 characters]');
     // The cut answer's spend is counted in full, like the whole one's.
-    expect(counted.map(({ usage: u, costUsd }) => ({ u, costUsd }))).toEqual([{ u: usage, costUsd: 0.002 }, { u: usage, costUsd: 0.002 }]);
+    expect(counted.map(({ usage: u, costUsd }) => ({ u, costUsd }))).toEqual([
+      { u: usage, costUsd: 0.002 },
+      { u: usage, costUsd: 0.002 },
+    ]);
   });
 
   it('refuses a result that does not report model, tokens and cost, and counts nothing', () => {
     const { ctx, counted } = ledger();
-    expect(() => takeLlmAnswer(ctx, 'c1', { result: 'just text', durationMs: 1, truncated: false }, 100)).toThrow(/did not report the model, tokens and cost/);
-    expect(() => takeLlmAnswer(ctx, 'c1', { result: { ...answer('a'), costUsd: -1 }, durationMs: 1, truncated: false }, 100)).toThrow(/did not report/);
+    expect(() => takeLlmAnswer(ctx, 'c1', { result: 'just text', durationMs: 1, truncated: false }, 100)).toThrow(
+      /did not report the model, tokens and cost/,
+    );
+    expect(() =>
+      takeLlmAnswer(ctx, 'c1', { result: { ...answer('a'), costUsd: -1 }, durationMs: 1, truncated: false }, 100),
+    ).toThrow(/did not report/);
     expect(counted).toEqual([]);
   });
 });

@@ -26,7 +26,9 @@ async function refusal(tool: ReturnType<typeof createPostgresQueryTool>, sql: st
 
 /** Backends of `role` running a statement right now, seen from a superuser connection. */
 async function activeBackends(role: string): Promise<number> {
-  const { rows } = await server.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = '${role}' AND state = 'active'`);
+  const { rows } = await server.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = '${role}' AND state = 'active'`,
+  );
   return rows[0]!.n;
 }
 
@@ -39,7 +41,9 @@ async function flushedLsn(): Promise<string> {
 /** Logical-decoding messages in the WAL since `lsn`: what change-data-capture consumers receive. */
 async function walMessagesSince(lsn: string): Promise<number> {
   const end = await flushedLsn();
-  const { rows } = await server.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_get_wal_records_info('${lsn}', '${end}') WHERE resource_manager = 'LogicalMessage'`);
+  const { rows } = await server.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_get_wal_records_info('${lsn}', '${end}') WHERE resource_manager = 'LogicalMessage'`,
+  );
   return rows[0]!.n;
 }
 
@@ -70,9 +74,14 @@ afterAll(async () => {
 describe('the PostgreSQL tool refuses roles that can act past a read-only transaction (issue 43, item 3)', () => {
   it('refuses the plain reader while PUBLIC may call pg_logical_emit_message and dblink, saying what to revoke; nothing reaches the WAL', async () => {
     const before = await flushedLsn();
-    const error = await refusal(createPostgresQueryTool({ connection: server.urlFor('reader') }), "SELECT pg_logical_emit_message(false, 'cdc', 'leaked')");
+    const error = await refusal(
+      createPostgresQueryTool({ connection: server.urlFor('reader') }),
+      "SELECT pg_logical_emit_message(false, 'cdc', 'leaked')",
+    );
     expect(error.message).toMatch(/^The PostgreSQL role "reader" can do what a read-only query must not/);
-    expect(error.message).toContain('dblink — dblink: runs statements on its own connection, which commits; fix: REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA');
+    expect(error.message).toContain(
+      'dblink — dblink: runs statements on its own connection, which commits; fix: REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA',
+    );
     expect(error.message).toContain('logical-emit — pg_logical_emit_message: writes to the write-ahead log');
     expect(error.message).toContain("acceptRisks: ['dblink', 'logical-emit']");
     // pg_walinspect reads the WAL itself: the message a change-data-capture consumer would receive is not there...
@@ -84,15 +93,24 @@ describe('the PostgreSQL tool refuses roles that can act past a read-only transa
 
   it('refuses a superuser connection, so dblink_exec cannot create a table through it', async () => {
     const tool = createPostgresQueryTool({ connection: server.superuserUrl });
-    const error = await refusal(tool, `SELECT dblink_exec('host=127.0.0.1 port=${server.port} dbname=postgres user=postgres', 'CREATE TABLE pwned (i int)')`);
-    expect(error.message).toMatch(/^The PostgreSQL role "postgres" .*superuser — SUPERUSER: every rule below, and more, is open to it; fix: connect as a role without SUPERUSER/);
+    const error = await refusal(
+      tool,
+      `SELECT dblink_exec('host=127.0.0.1 port=${server.port} dbname=postgres user=postgres', 'CREATE TABLE pwned (i int)')`,
+    );
+    expect(error.message).toMatch(
+      /^The PostgreSQL role "postgres" .*superuser — SUPERUSER: every rule below, and more, is open to it; fix: connect as a role without SUPERUSER/,
+    );
     expect(await tableExists('pwned')).toBe(false);
   });
 
   it('refuses a role that may switch to a superuser role (NOINHERIT membership), signal other sessions, or read server files', async () => {
     await server.query('REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC');
     await server.query(REVOKE_LOGICAL_EMIT);
-    for (const [role, risk] of [['switcher', 'superuser'], ['signaller', 'signal-backend'], ['file_reader', 'server-files']] as const) {
+    for (const [role, risk] of [
+      ['switcher', 'superuser'],
+      ['signaller', 'signal-backend'],
+      ['file_reader', 'server-files'],
+    ] as const) {
       const error = await refusal(createPostgresQueryTool({ connection: server.urlFor(role) }), 'SELECT 1');
       expect(error.message, role).toContain(`${risk} — `);
       expect(error.message, role).toMatch(new RegExp(`acceptRisks: \\[[^\\]]*'${risk}'`));
@@ -102,7 +120,10 @@ describe('the PostgreSQL tool refuses roles that can act past a read-only transa
   it('runs as the reader once the grants are revoked as documented, and acceptRisks lets an operator accept a named risk', async () => {
     const reader = createPostgresQueryTool({ connection: server.urlFor('reader') });
     expect((await reader.execute({ sql: 'SELECT id FROM t' }, toolContext())).rows).toEqual([{ id: 1 }]);
-    const signaller = createPostgresQueryTool({ connection: server.urlFor('signaller'), acceptRisks: ['signal-backend'] });
+    const signaller = createPostgresQueryTool({
+      connection: server.urlFor('signaller'),
+      acceptRisks: ['signal-backend'],
+    });
     expect((await signaller.execute({ sql: 'SELECT 1 AS one' }, toolContext())).rows).toEqual([{ one: 1 }]);
     const superuser = createPostgresQueryTool({ connection: server.superuserUrl, acceptRisks: everyRisk });
     expect((await superuser.execute({ sql: 'SELECT 1 AS one' }, toolContext())).rows).toEqual([{ one: 1 }]);
@@ -112,13 +133,20 @@ describe('the PostgreSQL tool refuses roles that can act past a read-only transa
 describe('the PostgreSQL tool enforces its deadline on the server (issue 43, item 2)', () => {
   // The first FETCH (rows 1-100) switches statement_timeout off for the rest of the transaction;
   // the second sleeps a minute with no server-side timeout left.
-  const escape = "SELECT n, CASE WHEN n = 1 THEN set_config('statement_timeout', '0', true) WHEN n = 150 THEN pg_sleep(60)::text END AS x FROM generate_series(1, 300) AS n";
+  const escape =
+    "SELECT n, CASE WHEN n = 1 THEN set_config('statement_timeout', '0', true) WHEN n = 150 THEN pg_sleep(60)::text END AS x FROM generate_series(1, 300) AS n";
 
   it('a query that turns statement_timeout off is stopped at the deadline and its backend is gone when the call returns, call after call', async () => {
-    const tool = createPostgresQueryTool({ connection: server.urlFor('reader'), statementTimeoutMs: 1_000, maxRows: 1_000 });
+    const tool = createPostgresQueryTool({
+      connection: server.urlFor('reader'),
+      statementTimeoutMs: 1_000,
+      maxRows: 1_000,
+    });
     for (let call = 0; call < 5; call++) {
       const error = await refusal(tool, escape);
-      expect(error.message).toMatch(/^The query ran past its time limit of 1000 ms; PostgreSQL (cancelled it|terminated its backend) \(pid \d+\), and it no longer runs\.$/);
+      expect(error.message).toMatch(
+        /^The query ran past its time limit of 1000 ms; PostgreSQL (cancelled it|terminated its backend) \(pid \d+\), and it no longer runs\.$/,
+      );
       expect(await activeBackends('reader')).toBe(0);
     }
     expect((await tool.execute({ sql: 'SELECT count(*)::int AS n FROM t' }, toolContext())).rows).toEqual([{ n: 1 }]);
@@ -135,7 +163,9 @@ describe('the PostgreSQL tool enforces its deadline on the server (issue 43, ite
       GRANT EXECUTE ON FUNCTION stubborn() TO reader;`);
     const tool = createPostgresQueryTool({ connection: server.urlFor('reader'), statementTimeoutMs: 1_000 });
     const error = await refusal(tool, "SELECT set_config('statement_timeout', '0', true), stubborn()");
-    expect(error.message).toMatch(/^The query ran past its time limit of 1000 ms; PostgreSQL terminated its backend \(pid \d+\), and it no longer runs\.$/);
+    expect(error.message).toMatch(
+      /^The query ran past its time limit of 1000 ms; PostgreSQL terminated its backend \(pid \d+\), and it no longer runs\.$/,
+    );
     expect(await activeBackends('reader')).toBe(0);
   }, 60_000);
 });

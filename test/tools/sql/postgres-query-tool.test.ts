@@ -15,18 +15,41 @@ let superuser: ReturnType<typeof createPostgresQueryTool>;
 const tools: Array<ReturnType<typeof createPostgresQueryTool>> = [];
 
 /** What the database holds, read through a separate read-write superuser connection. */
-async function snapshot(): Promise<{ tables: string[]; counts: Record<string, number>; readOnlyDefault: string; roles: string[]; largeObjects: number }> {
-  const tables = (await server.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")).rows.map((row) => row.tablename);
+async function snapshot(): Promise<{
+  tables: string[];
+  counts: Record<string, number>;
+  readOnlyDefault: string;
+  roles: string[];
+  largeObjects: number;
+}> {
+  const tables = (
+    await server.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")
+  ).rows.map((row) => row.tablename);
   const counts: Record<string, number> = {};
-  for (const table of tables) counts[table] = Number((await server.query<{ n: string }>(`SELECT count(*) AS n FROM "${table}"`)).rows[0]!.n);
-  const readOnlyDefault = (await server.query<{ v: string }>("SELECT coalesce(array_to_string(setconfig, ','), '') AS v FROM pg_roles r LEFT JOIN pg_db_role_setting s ON s.setrole = r.oid WHERE rolname = 'reader'")).rows[0]!.v;
-  const roles = (await server.query<{ rolname: string }>("SELECT rolname FROM pg_roles WHERE rolname NOT LIKE 'pg\\_%' ORDER BY 1")).rows.map((row) => row.rolname);
-  const largeObjects = Number((await server.query<{ n: string }>('SELECT count(*) AS n FROM pg_largeobject_metadata')).rows[0]!.n);
+  for (const table of tables)
+    counts[table] = Number((await server.query<{ n: string }>(`SELECT count(*) AS n FROM "${table}"`)).rows[0]!.n);
+  const readOnlyDefault = (
+    await server.query<{ v: string }>(
+      "SELECT coalesce(array_to_string(setconfig, ','), '') AS v FROM pg_roles r LEFT JOIN pg_db_role_setting s ON s.setrole = r.oid WHERE rolname = 'reader'",
+    )
+  ).rows[0]!.v;
+  const roles = (
+    await server.query<{ rolname: string }>("SELECT rolname FROM pg_roles WHERE rolname NOT LIKE 'pg\\_%' ORDER BY 1")
+  ).rows.map((row) => row.rolname);
+  const largeObjects = Number(
+    (await server.query<{ n: string }>('SELECT count(*) AS n FROM pg_largeobject_metadata')).rows[0]!.n,
+  );
   return { tables, counts, readOnlyDefault, roles, largeObjects };
 }
 
-async function refusal(tool: ReturnType<typeof createPostgresQueryTool>, sql: string, params?: unknown[]): Promise<ToolError> {
-  const error: unknown = await Promise.resolve(tool.execute({ sql, ...(params ? { params: params as string[] } : {}) }, toolContext())).then(
+async function refusal(
+  tool: ReturnType<typeof createPostgresQueryTool>,
+  sql: string,
+  params?: unknown[],
+): Promise<ToolError> {
+  const error: unknown = await Promise.resolve(
+    tool.execute({ sql, ...(params ? { params: params as string[] } : {}) }, toolContext()),
+  ).then(
     () => undefined,
     (caught: unknown) => caught,
   );
@@ -39,7 +62,9 @@ beforeAll(async () => {
   try {
     server = await startTestPostgres();
   } catch (error) {
-    throw new Error(`PostgreSQL could not start for the sql tool tests (scripts/ensure-postgres.sh installs it as root): ${String(error)}`);
+    throw new Error(
+      `PostgreSQL could not start for the sql tool tests (scripts/ensure-postgres.sh installs it as root): ${String(error)}`,
+    );
   }
   await server.query(`
     CREATE TABLE t (id int PRIMARY KEY, name text);
@@ -51,7 +76,11 @@ beforeAll(async () => {
   await server.query(REVOKE_LOGICAL_EMIT);
   reader = createPostgresQueryTool({ connection: server.urlFor('reader'), statementTimeoutMs: 1_000 });
   // Every risk accepted knowingly: these tests show what the read-only transaction alone stops.
-  superuser = createPostgresQueryTool({ connection: server.superuserUrl, statementTimeoutMs: 1_000, acceptRisks: ALL_RISKS });
+  superuser = createPostgresQueryTool({
+    connection: server.superuserUrl,
+    statementTimeoutMs: 1_000,
+    acceptRisks: ALL_RISKS,
+  });
   tools.push(reader, superuser);
 }, 600_000);
 
@@ -61,12 +90,28 @@ afterAll(async () => {
 
 describe('createPostgresQueryTool', () => {
   it('is a read-only database tool that needs no approval and shows its query', () => {
-    expect(reader).toMatchObject({ name: 'sql_query', type: 'database', readOnly: true, approval: 'never', summaryTemplate: 'SQL: {sql}' });
+    expect(reader).toMatchObject({
+      name: 'sql_query',
+      type: 'database',
+      readOnly: true,
+      approval: 'never',
+      summaryTemplate: 'SQL: {sql}',
+    });
   });
 
   it('returns rows and columns, with $n parameters', async () => {
-    const result = await reader.execute({ sql: 'SELECT id, name FROM t WHERE id >= $1 ORDER BY id', params: [2] }, toolContext());
-    expect(result).toEqual({ columns: ['id', 'name'], rows: [{ id: 2, name: 'b' }, { id: 3, name: 'c' }], rowCount: 2 });
+    const result = await reader.execute(
+      { sql: 'SELECT id, name FROM t WHERE id >= $1 ORDER BY id', params: [2] },
+      toolContext(),
+    );
+    expect(result).toEqual({
+      columns: ['id', 'name'],
+      rows: [
+        { id: 2, name: 'b' },
+        { id: 3, name: 'c' },
+      ],
+      rowCount: 2,
+    });
   });
 
   it('accepts the trailing semicolon and comment models often write', async () => {
@@ -82,9 +127,12 @@ describe('createPostgresQueryTool', () => {
     ['COPY TO PROGRAM', "COPY t TO PROGRAM 'touch /tmp/thoughtline-pwned'"],
     ['COPY FROM', "COPY t FROM '/etc/hostname'"],
     ['a DO block', 'DO $$ BEGIN DELETE FROM t; END $$'],
-    ['turning read-only off for later transactions', "SELECT set_config('default_transaction_read_only', 'off', false), set_config('transaction_read_only', 'off', false)"],
+    [
+      'turning read-only off for later transactions',
+      "SELECT set_config('default_transaction_read_only', 'off', false), set_config('transaction_read_only', 'off', false)",
+    ],
     ['turning the transaction read-write', "SELECT set_config('transaction_read_only', 'off', true)"],
-    ['ALTER ROLE', "ALTER ROLE reader SET default_transaction_read_only = off"],
+    ['ALTER ROLE', 'ALTER ROLE reader SET default_transaction_read_only = off'],
     ['SELECT FOR UPDATE', 'SELECT * FROM t FOR UPDATE'],
     ['a sequence bump', "SELECT nextval('pg_catalog.pg_class_oid_index')"],
   ];
@@ -118,13 +166,18 @@ describe('createPostgresQueryTool', () => {
   it('leaves no session state on a pooled connection: advisory locks are released', async () => {
     const tool = createPostgresQueryTool({ connection: { connectionString: server.urlFor('reader'), max: 1 } });
     await tool.execute({ sql: 'SELECT pg_advisory_lock(42)' }, toolContext());
-    const held = await tool.execute({ sql: "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'" }, toolContext());
+    const held = await tool.execute(
+      { sql: "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'" },
+      toolContext(),
+    );
     expect(held.rows).toEqual([{ n: 0 }]);
   });
 
   it('ends a query that kills its own connection as a refusal, and the next call works', async () => {
     const before = await snapshot();
-    const error: unknown = await Promise.resolve(reader.execute({ sql: 'SELECT pg_terminate_backend(pg_backend_pid())' }, toolContext())).catch((caught: unknown) => caught);
+    const error: unknown = await Promise.resolve(
+      reader.execute({ sql: 'SELECT pg_terminate_backend(pg_backend_pid())' }, toolContext()),
+    ).catch((caught: unknown) => caught);
     expect(ToolError.is(error)).toBe(true);
     expect((error as Error).message).toMatch(/PostgreSQL|terminat|Connection/i);
     expect((await reader.execute({ sql: 'SELECT count(*)::int AS n FROM t' }, toolContext())).rows).toEqual([{ n: 3 }]);
@@ -141,10 +194,17 @@ describe('createPostgresQueryTool', () => {
   });
 
   it('bounds the whole read, not only each statement: slow rows across batches end at the time limit', async () => {
-    const tool = createPostgresQueryTool({ connection: server.urlFor('reader'), statementTimeoutMs: 1_000, maxRows: 1_000 });
+    const tool = createPostgresQueryTool({
+      connection: server.urlFor('reader'),
+      statementTimeoutMs: 1_000,
+      maxRows: 1_000,
+    });
     const started = Date.now();
     // Each batch of 100 rows sleeps 0.5 s: under the statement timeout, over the total after three batches.
-    const error = await refusal(tool, 'SELECT n, CASE WHEN n % 100 = 0 THEN pg_sleep(0.5) END AS pause FROM big ORDER BY n');
+    const error = await refusal(
+      tool,
+      'SELECT n, CASE WHEN n % 100 = 0 THEN pg_sleep(0.5) END AS pause FROM big ORDER BY n',
+    );
     expect(error.message).toMatch(/time limit of 1000 ms/);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
@@ -187,7 +247,9 @@ describe('createPostgresQueryTool', () => {
     const client = new pg.Client({ connectionString: server.urlFor('reader') });
     await client.connect();
     try {
-      expect((await client.query('SHOW default_transaction_read_only')).rows).toEqual([{ default_transaction_read_only: 'off' }]);
+      expect((await client.query('SHOW default_transaction_read_only')).rows).toEqual([
+        { default_transaction_read_only: 'off' },
+      ]);
     } finally {
       await client.end();
     }

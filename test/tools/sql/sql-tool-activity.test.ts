@@ -28,7 +28,12 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const registry = () => createToolRegistry([createSqliteQueryTool({ file })]);
 const run = (sql: string) => {
   const activities = createToolActivities({ tools: registry(), redact: createRedactor([]), heartbeatEveryMs: 60_000 });
-  return new MockActivityEnvironment().run(activities.runTool, { toolName: 'sql_query', arguments: { sql }, idempotencyKey: 'wf/1', maxResultChars: 10_000 }) as Promise<ToolOutput>;
+  return new MockActivityEnvironment().run(activities.runTool, {
+    toolName: 'sql_query',
+    arguments: { sql },
+    idempotencyKey: 'wf/1',
+    maxResultChars: 10_000,
+  }) as Promise<ToolOutput>;
 };
 
 describe('sql_query as the worker runs it', () => {
@@ -37,7 +42,9 @@ describe('sql_query as the worker runs it', () => {
     expect(spec).toMatchObject({ name: 'sql_query', type: 'database', readOnly: true, summaryTemplate: 'SQL: {sql}' });
     expect(spec!.approval).toBeUndefined(); // `never`, the default left out of specs
     expect(spec!.inputSchema).toMatchObject({ type: 'object', required: ['sql'] });
-    expect(renderSummaryTemplate(spec!.summaryTemplate!, { sql: 'SELECT name FROM t' }, undefined)).toBe('SQL: SELECT name FROM t');
+    expect(renderSummaryTemplate(spec!.summaryTemplate!, { sql: 'SELECT name FROM t' }, undefined)).toBe(
+      'SQL: SELECT name FROM t',
+    );
   });
 
   it('returns the rows as the observation', async () => {

@@ -34,7 +34,9 @@ describe('sql_query in a run', () => {
       ],
     });
     expect(result).toMatchObject({ success: true, finalAnswer: 'Two rows: a and b.' });
-    const calls = result.chain.steps.filter((step) => step.type === 'tool_call' && step.toolCall.toolName === 'sql_query');
+    const calls = result.chain.steps.filter(
+      (step) => step.type === 'tool_call' && step.toolCall.toolName === 'sql_query',
+    );
     expect(calls.map((step) => (step.type === 'tool_call' ? step.toolCall.arguments : undefined))).toEqual([
       { sql: 'SELECT name FROM t ORDER BY id' },
       { sql: 'DELETE FROM t RETURNING *' },
@@ -44,8 +46,13 @@ describe('sql_query in a run', () => {
       { level: 'summary', summary: 'SQL: DELETE FROM t RETURNING *' },
     ]);
     const ids = calls.map((step) => (step.type === 'tool_call' ? step.toolCall.correlationId : undefined));
-    const outcomes = ids.map((id) => result.chain.steps.find((step) => step.type === 'tool_result' && step.toolResult.correlationId === id));
-    expect(outcomes.map((step) => (step?.type === 'tool_result' ? step.toolResult.success : undefined))).toEqual([true, false]);
+    const outcomes = ids.map((id) =>
+      result.chain.steps.find((step) => step.type === 'tool_result' && step.toolResult.correlationId === id),
+    );
+    expect(outcomes.map((step) => (step?.type === 'tool_result' ? step.toolResult.success : undefined))).toEqual([
+      true,
+      false,
+    ]);
     expect(outcomes[1]?.type === 'tool_result' ? outcomes[1].toolResult.error : undefined).toMatch(/read-only/);
     const db = new Database(file, { readonly: true });
     expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 2 });

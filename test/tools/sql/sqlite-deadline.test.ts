@@ -27,14 +27,17 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('a SQLite query ends at its deadline (issue 43, item 5)', () => {
   // One row after a hundred million steps: about 15 s inside one native call, no row to stop at.
-  const longScan = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 100000000) SELECT count(*) AS n FROM c';
+  const longScan =
+    'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 100000000) SELECT count(*) AS n FROM c';
 
   it('a long scan is stopped at the deadline, its process is gone, and the worker thread kept running meanwhile', async () => {
     const tool = createSqliteQueryTool({ file, queryTimeoutMs: 1_000 });
     let ticks = 0;
     const ticking = setInterval(() => ticks++, 20);
     const started = Date.now();
-    const error: unknown = await Promise.resolve(tool.execute({ sql: longScan }, toolContext())).catch((caught: unknown) => caught);
+    const error: unknown = await Promise.resolve(tool.execute({ sql: longScan }, toolContext())).catch(
+      (caught: unknown) => caught,
+    );
     const took = Date.now() - started;
     clearInterval(ticking);
     expect(ToolError.is(error), String(error)).toBe(true);
@@ -50,7 +53,9 @@ describe('a SQLite query ends at its deadline (issue 43, item 5)', () => {
     const tool = createSqliteQueryTool({ file, queryTimeoutMs: 30_000 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('activity cancelled')), 300);
-    const error: unknown = await Promise.resolve(tool.execute({ sql: longScan }, { ...toolContext(), signal: controller.signal })).catch((caught: unknown) => caught);
+    const error: unknown = await Promise.resolve(
+      tool.execute({ sql: longScan }, { ...toolContext(), signal: controller.signal }),
+    ).catch((caught: unknown) => caught);
     expect((error as Error).message).toBe('activity cancelled');
     expect(queryProcesses()).toEqual([]);
   }, 60_000);

@@ -14,8 +14,12 @@ let file: string;
 function snapshot(): { tables: string[]; counts: Record<string, number>; files: string[] } {
   const db = new Database(file);
   try {
-    const tables = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((row) => row.name);
-    const counts = Object.fromEntries(tables.map((name) => [name, (db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n]));
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as { name: string }[]
+    ).map((row) => row.name);
+    const counts = Object.fromEntries(
+      tables.map((name) => [name, (db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n]),
+    );
     return { tables, counts, files: fs.readdirSync(dir).sort() };
   } finally {
     db.close();
@@ -23,10 +27,12 @@ function snapshot(): { tables: string[]; counts: Record<string, number>; files: 
 }
 
 async function refusal(run: () => unknown): Promise<ToolError> {
-  const error: unknown = await Promise.resolve().then(run).then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
+  const error: unknown = await Promise.resolve()
+    .then(run)
+    .then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
   expect(ToolError.is(error), `expected a ToolError, got ${String(error)}`).toBe(true);
   const toolError = error as ToolError;
   expect(toolError.retryable).toBe(false);
@@ -51,17 +57,36 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 describe('createSqliteQueryTool', () => {
   it('is a read-only database tool that needs no approval and shows its query', () => {
     const tool = createSqliteQueryTool({ file: '/nowhere.db' });
-    expect(tool).toMatchObject({ name: 'sql_query', type: 'database', readOnly: true, approval: 'never', summaryTemplate: 'SQL: {sql}' });
+    expect(tool).toMatchObject({
+      name: 'sql_query',
+      type: 'database',
+      readOnly: true,
+      approval: 'never',
+      summaryTemplate: 'SQL: {sql}',
+    });
   });
 
   it('returns rows and columns, with ? parameters', async () => {
     const tool = createSqliteQueryTool({ file });
-    const result = await tool.execute({ sql: 'SELECT id, name FROM t WHERE id >= ? ORDER BY id', params: [2] }, toolContext());
-    expect(result).toEqual({ columns: ['id', 'name'], rows: [{ id: 2, name: 'b' }, { id: 3, name: 'c' }], rowCount: 2 });
+    const result = await tool.execute(
+      { sql: 'SELECT id, name FROM t WHERE id >= ? ORDER BY id', params: [2] },
+      toolContext(),
+    );
+    expect(result).toEqual({
+      columns: ['id', 'name'],
+      rows: [
+        { id: 2, name: 'b' },
+        { id: 3, name: 'c' },
+      ],
+      rowCount: 2,
+    });
   });
 
   it('accepts the trailing semicolon and comment models often write', async () => {
-    const result = await createSqliteQueryTool({ file }).execute({ sql: 'SELECT count(*) AS n FROM t; -- how many' }, toolContext());
+    const result = await createSqliteQueryTool({ file }).execute(
+      { sql: 'SELECT count(*) AS n FROM t; -- how many' },
+      toolContext(),
+    );
     expect(result.rows).toEqual([{ n: 3 }]);
   });
 
@@ -114,7 +139,9 @@ describe('createSqliteQueryTool', () => {
 
   it('refuses a missing file without creating it', async () => {
     const missing = path.join(dir, 'missing.db');
-    const error = await refusal(() => createSqliteQueryTool({ file: missing }).execute({ sql: 'SELECT 1' }, toolContext()));
+    const error = await refusal(() =>
+      createSqliteQueryTool({ file: missing }).execute({ sql: 'SELECT 1' }, toolContext()),
+    );
     expect(error.message).toMatch(/Cannot open the SQLite database/);
     expect(fs.existsSync(missing)).toBe(false);
   });

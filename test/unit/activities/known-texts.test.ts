@@ -2,13 +2,34 @@ import { describe, expect, it } from 'vitest';
 import { ConversationCache } from '../../../src/activities/conversation/conversation-cache';
 import { resolveConversation } from '../../../src/activities/conversation/resolve-conversation';
 import { KnownTexts } from '../../../src/activities/conversation/known-texts';
-import { contextText, MIN_KNOWN_TEXT_CHARS, modelCallsFromInputs, textHash, UnknownTextError, type ModelCallInput, type ModelMessage } from '../../../src/shared';
+import {
+  contextText,
+  MIN_KNOWN_TEXT_CHARS,
+  modelCallsFromInputs,
+  textHash,
+  UnknownTextError,
+  type ModelCallInput,
+  type ModelMessage,
+} from '../../../src/shared';
 import { SentConversations } from '../../../src/workflows/core/sent-conversations';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text }] });
-const useTool = (id: string): ModelMessage => ({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'page', input: {} }] });
-const results = (...texts: Array<[string, string]>): ModelMessage => ({ role: 'user', content: texts.map(([id, content]) => ({ type: 'tool_result' as const, toolUseId: id, content, isError: false })) });
-const call = { provider: 'scripted' as const, model: 'm', system: 's', tools: [], toolChoice: 'auto' as const, maxTokens: 10 };
+const useTool = (id: string): ModelMessage => ({
+  role: 'assistant',
+  content: [{ type: 'tool_use', id, name: 'page', input: {} }],
+});
+const results = (...texts: Array<[string, string]>): ModelMessage => ({
+  role: 'user',
+  content: texts.map(([id, content]) => ({ type: 'tool_result' as const, toolUseId: id, content, isError: false })),
+});
+const call = {
+  provider: 'scripted' as const,
+  model: 'm',
+  system: 's',
+  tools: [],
+  toolChoice: 'auto' as const,
+  maxTokens: 10,
+};
 const run = { workflowId: 'wf', runId: 'r1' };
 
 const long = (tag: string) => `${tag}:${'x'.repeat(MIN_KNOWN_TEXT_CHARS)}`;
@@ -58,14 +79,21 @@ describe('a model call names the tool results a tool activity returned, instead 
   it('a worker without the text asks the run for the whole conversation, and gets the same request', async () => {
     const { inputs, messages, sent } = twoCalls();
     const asked: string[] = [];
-    const source = { cache: new ConversationCache(1_000_000), texts: new KnownTexts(1_000_000), ask: async (_w: string, _r: string, hash: string) => (asked.push(hash), sent.find(hash)) };
+    const source = {
+      cache: new ConversationCache(1_000_000),
+      texts: new KnownTexts(1_000_000),
+      ask: async (_w: string, _r: string, hash: string) => (asked.push(hash), sent.find(hash)),
+    };
     await resolveConversation(inputs[0]!, run, source);
     expect(await resolveConversation(inputs[1]!, run, source)).toEqual({ ...call, messages: messages[1] });
     expect(asked).toEqual([conversationOf(inputs[1]!).hash]);
     // With nobody to ask, the attempt fails retryably rather than send an empty result to the model.
     const alone = { cache: new ConversationCache(1_000_000), texts: new KnownTexts(1_000_000) };
     await resolveConversation(inputs[0]!, run, alone);
-    await expect(resolveConversation(inputs[1]!, run, alone)).rejects.toMatchObject({ type: 'ConversationUnavailable', nonRetryable: false });
+    await expect(resolveConversation(inputs[1]!, run, alone)).rejects.toMatchObject({
+      type: 'ConversationUnavailable',
+      nonRetryable: false,
+    });
   });
 
   it('a kept text that does not match its hash is never used', async () => {
@@ -74,10 +102,12 @@ describe('a model call names the tool results a tool activity returned, instead 
     const lying = { get: (h: string) => (h === hash ? long('two') : undefined) } as unknown as KnownTexts;
     const source = { cache: new ConversationCache(1_000_000), texts: lying };
     await resolveConversation(inputs[0]!, run, source);
-    await expect(resolveConversation(inputs[1]!, run, source)).rejects.toMatchObject({ type: 'ConversationUnavailable' });
+    await expect(resolveConversation(inputs[1]!, run, source)).rejects.toMatchObject({
+      type: 'ConversationUnavailable',
+    });
   });
 
-  it('an auditor rebuilds every prompt from the history: the calls and the tools\' results', () => {
+  it("an auditor rebuilds every prompt from the history: the calls and the tools' results", () => {
     const { inputs, messages } = twoCalls();
     const fromHistory = new Map([[textHash(long('one')), long('one')]]);
     expect(modelCallsFromInputs(inputs, (h) => fromHistory.get(h)).map((r) => r.messages)).toEqual(messages);
@@ -107,7 +137,13 @@ describe('SentConversations.returnedByWorker', () => {
 });
 
 describe('a model call names the system prompt and tools it sent before (context)', () => {
-  const tools = [{ name: 'page', description: 'Returns a page', inputSchema: { type: 'object', properties: { n: { type: 'number' } } } }];
+  const tools = [
+    {
+      name: 'page',
+      description: 'Returns a page',
+      inputSchema: { type: 'object', properties: { n: { type: 'number' } } },
+    },
+  ];
   const system = `You read pages. ${'Be careful. '.repeat(30)}`;
   const request = { ...call, system, tools };
 
@@ -136,22 +172,45 @@ describe('a model call names the system prompt and tools it sent before (context
     const { sent, inputs } = namedCalls();
     const kept = { cache: new ConversationCache(1_000_000), texts: new KnownTexts(1_000_000) };
     await resolveConversation(inputs[0]!, run, kept);
-    expect(await resolveConversation(inputs[1]!, run, kept)).toMatchObject({ system, tools, messages: [user('task'), useTool('t1')] });
+    expect(await resolveConversation(inputs[1]!, run, kept)).toMatchObject({
+      system,
+      tools,
+      messages: [user('task'), useTool('t1')],
+    });
 
     const asked: string[] = [];
-    const fresh = { cache: new ConversationCache(1_000_000), texts: new KnownTexts(1_000_000), ask: async (_w: string, _r: string, h: string) => sent.find(h), askContext: async (_w: string, _r: string, h: string) => (asked.push(h), sent.findContext(h)) };
+    const fresh = {
+      cache: new ConversationCache(1_000_000),
+      texts: new KnownTexts(1_000_000),
+      ask: async (_w: string, _r: string, h: string) => sent.find(h),
+      askContext: async (_w: string, _r: string, h: string) => (asked.push(h), sent.findContext(h)),
+    };
     expect(await resolveConversation(inputs[1]!, run, fresh)).toMatchObject({ system, tools });
     expect(asked).toHaveLength(1);
 
-    const lying = { ...fresh, texts: new KnownTexts(1_000_000), askContext: async () => ({ system: 'something else entirely', tools }) };
-    await expect(resolveConversation(inputs[1]!, run, lying)).rejects.toMatchObject({ type: 'ConversationUnavailable', nonRetryable: false });
+    const lying = {
+      ...fresh,
+      texts: new KnownTexts(1_000_000),
+      askContext: async () => ({ system: 'something else entirely', tools }),
+    };
+    await expect(resolveConversation(inputs[1]!, run, lying)).rejects.toMatchObject({
+      type: 'ConversationUnavailable',
+      nonRetryable: false,
+    });
   });
 
-  it('an auditor rebuilds the named context from the run\'s earlier call, and refuses one it never sent', () => {
+  it("an auditor rebuilds the named context from the run's earlier call, and refuses one it never sent", () => {
     const { inputs } = namedCalls();
-    expect(modelCallsFromInputs(inputs).map((r) => [r.system, r.tools])).toEqual([[system, tools], [system, tools]]);
+    expect(modelCallsFromInputs(inputs).map((r) => [r.system, r.tools])).toEqual([
+      [system, tools],
+      [system, tools],
+    ]);
     const { system: _s, tools: _t, ...rest } = request;
-    const alone: ModelCallInput = { ...rest, conversation: new SentConversations().reference([user('task')]), context: textHash(contextText(request)) };
+    const alone: ModelCallInput = {
+      ...rest,
+      conversation: new SentConversations().reference([user('task')]),
+      context: textHash(contextText(request)),
+    };
     expect(() => modelCallsFromInputs([alone])).toThrow(/names a system prompt and tools that no earlier call/);
   });
 });
@@ -171,7 +230,10 @@ describe('SentConversations hashes', () => {
 describe('SentConversations.carriedOver', () => {
   it('names the carried tool results in the first call after a handover, not errors or short ones', () => {
     const sent = new SentConversations();
-    const failed: ModelMessage = { role: 'user', content: [{ type: 'tool_result', toolUseId: 'e', content: long('an error'), isError: true }] };
+    const failed: ModelMessage = {
+      role: 'user',
+      content: [{ type: 'tool_result', toolUseId: 'e', content: long('an error'), isError: true }],
+    };
     const carried = [user('task'), useTool('a'), results(['a', long('carried')], ['b', short]), useTool('e'), failed];
     sent.carriedOver(carried);
     const ref = sent.reference([...carried, useTool('c')]);

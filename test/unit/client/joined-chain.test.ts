@@ -16,7 +16,11 @@ function runsOf(n: number): Map<string, ReasoningChain> {
     builder.thinking(`step ${i}`, full);
     if (i % 4 === 0 && i < n) {
       runs.set(`run-${run}`, builder.snapshot());
-      const carried = chainTail(builder.snapshot(), `run-${run}`, { steps: 2, decidedApprovals: 1, subAgents: 1 }).chain;
+      const carried = chainTail(builder.snapshot(), `run-${run}`, {
+        steps: 2,
+        decidedApprovals: 1,
+        subAgents: 1,
+      }).chain;
       builder = new ChainBuilder({ now: () => 't', newId: () => `r${run}-${i}` }, { restore: carried });
       run++;
     }
@@ -40,7 +44,9 @@ describe('joinedChain: a long run read across its Temporal runs', () => {
     const log: string[] = [];
     const whole = await joinedChain(latest, reader(runs, log));
     expect(whole.steps.map((s) => s.stepNumber)).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
-    expect(whole.steps.map((s) => (s.type === 'thinking' ? s.thought : ''))).toEqual(Array.from({ length: 13 }, (_, i) => `step ${i + 1}`));
+    expect(whole.steps.map((s) => (s.type === 'thinking' ? s.thought : ''))).toEqual(
+      Array.from({ length: 13 }, (_, i) => `step ${i + 1}`),
+    );
     expect(whole.earlier).toBeUndefined();
     expect(log).toEqual(['run-3', 'run-2', 'run-1']);
   });
@@ -52,7 +58,10 @@ describe('joinedChain: a long run read across its Temporal runs', () => {
     const part = await joinedChain(chainPage(latest, page), reader(runs, log), page);
     expect(part.steps.map((s) => s.stepNumber)).toEqual([11, 12]);
     expect(log).toEqual([]);
-    const early = await joinedChain(chainPage(latest, { afterStep: 5, limit: 3 }), reader(runs, log), { afterStep: 5, limit: 3 });
+    const early = await joinedChain(chainPage(latest, { afterStep: 5, limit: 3 }), reader(runs, log), {
+      afterStep: 5,
+      limit: 3,
+    });
     expect(early.steps.map((s) => s.stepNumber)).toEqual([6, 7, 8]);
     expect(log).toEqual(['run-3', 'run-2']);
   });
@@ -60,7 +69,8 @@ describe('joinedChain: a long run read across its Temporal runs', () => {
   it('stops at a run gone from the server: the steps after it, and which are missing', async () => {
     const log: string[] = [];
     const gone = reader(runs, log);
-    const read = async (runId: string, page: ChainPage | undefined) => (runId === 'run-2' ? undefined : gone(runId, page));
+    const read = async (runId: string, page: ChainPage | undefined) =>
+      runId === 'run-2' ? undefined : gone(runId, page);
     const whole = await joinedChain(latest, read);
     // run-3 left steps 7…10 and points to run-2 for 1…6 (each hands over at 4 steps with a tail of 2).
     expect(whole.unavailable).toEqual({ runId: 'run-2', throughStep: 6 });

@@ -12,7 +12,11 @@ interface Described {
 
 /** An AgentClient as the stream uses it: describe, chain and status reads, no Temporal behind. */
 function fakeAgents(described: Described) {
-  const chain = vi.fn(async (workflowId: string, _view?: string) => ({ chainId: workflowId, status: 'thinking', steps: [] }));
+  const chain = vi.fn(async (workflowId: string, _view?: string) => ({
+    chainId: workflowId,
+    status: 'thinking',
+    steps: [],
+  }));
   const status = vi.fn(async () => ({ status: 'thinking', steps: 0 }));
   const describe = vi.fn(async () => ({ ...described }));
   const agents = {
@@ -25,7 +29,7 @@ function fakeAgents(described: Described) {
 }
 
 async function until(what: string, check: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 5_000; !check(); ) {
+  for (const deadline = Date.now() + 5_000; !check();) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -40,7 +44,12 @@ describe('RunStream before the run’s first workflow task ends', () => {
   it('refuses reads at once without a query, then tells its watchers to catch up once the run can be read', async () => {
     const described: Described = { runId: 'r1', historyLength: 3, status: { name: 'RUNNING' } };
     const { agents, chain, status } = fakeAgents(described);
-    const stream = new RunStream('wf-1', { agents, bus: createMemoryBus(), safetyPollMs: 3_600_000, readTimeoutMs: 5_000 });
+    const stream = new RunStream('wf-1', {
+      agents,
+      bus: createMemoryBus(),
+      safetyPollMs: 3_600_000,
+      readTimeoutMs: 5_000,
+    });
     streams.push(stream);
     const signals: StreamSignal[] = [];
     stream.attach({ signal: (s) => signals.push(s) });
@@ -64,7 +73,12 @@ describe('RunStream before the run’s first workflow task ends', () => {
   it('reads a closed run at once, and asks again once the run continued as new', async () => {
     const described: Described = { runId: 'r1', historyLength: 2, status: { name: 'COMPLETED' } };
     const { agents, chain, describe } = fakeAgents(described);
-    const closed = new RunStream('wf-2', { agents, bus: createMemoryBus(), safetyPollMs: 3_600_000, readTimeoutMs: 5_000 });
+    const closed = new RunStream('wf-2', {
+      agents,
+      bus: createMemoryBus(),
+      safetyPollMs: 3_600_000,
+      readTimeoutMs: 5_000,
+    });
     streams.push(closed);
     await expect(closed.chainInView('developer', closed.now)).resolves.toMatchObject({ chainId: 'wf-2' });
 

@@ -37,7 +37,8 @@ const REVIEWED_MUTABLE: ReadonlySet<string> = new Set([
 
 /** Containers whose contents change in place; module-level ones must be read-only by type. */
 const CONTAINERS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet', 'Array']);
-const readOnlyType = (type: ts.TypeNode | undefined, sf: ts.SourceFile): boolean => !!type && /^(readonly |Readonly|ReadonlyArray|ReadonlyMap|ReadonlySet)/.test(type.getText(sf));
+const readOnlyType = (type: ts.TypeNode | undefined, sf: ts.SourceFile): boolean =>
+  !!type && /^(readonly |Readonly|ReadonlyArray|ReadonlyMap|ReadonlySet)/.test(type.getText(sf));
 
 /** What a value starts as, under `as` / `satisfies` / parentheses; whether it is `as const`. */
 function unwrap(init: ts.Expression, sf: ts.SourceFile): { value: ts.Expression; asConst: boolean } {
@@ -62,11 +63,20 @@ function moduleStateProblems(file: string): string[] {
   const name = path.relative(SRC, file);
   const problems: string[] = [];
   for (const statement of sf.statements) {
-    if (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isFunctionDeclaration(statement)) continue;
+    if (
+      ts.isImportDeclaration(statement) ||
+      ts.isExportDeclaration(statement) ||
+      ts.isTypeAliasDeclaration(statement) ||
+      ts.isInterfaceDeclaration(statement) ||
+      ts.isFunctionDeclaration(statement)
+    )
+      continue;
     if (ts.isClassDeclaration(statement)) {
       for (const member of statement.members) {
-        const isStatic = ts.canHaveModifiers(member) && ts.getModifiers(member)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword);
-        if (isStatic && !ts.isMethodDeclaration(member)) problems.push(`${name}: class ${statement.name?.text} has a static field ${member.name?.getText(sf)}`);
+        const isStatic =
+          ts.canHaveModifiers(member) && ts.getModifiers(member)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword);
+        if (isStatic && !ts.isMethodDeclaration(member))
+          problems.push(`${name}: class ${statement.name?.text} has a static field ${member.name?.getText(sf)}`);
       }
       continue;
     }
@@ -86,8 +96,10 @@ function moduleStateProblems(file: string): string[] {
       if (!declaration.initializer) continue;
       const { value, asConst } = unwrap(declaration.initializer, sf);
       if (asConst || readOnlyType(declaration.type, sf)) continue;
-      if (ts.isNewExpression(value) && CONTAINERS.has(value.expression.getText(sf))) problems.push(`${id}: a module-level ${value.expression.getText(sf)} not read-only by type`);
-      if (!exported && (ts.isArrayLiteralExpression(value) || ts.isObjectLiteralExpression(value))) problems.push(`${id}: a module-level literal not read-only by type`);
+      if (ts.isNewExpression(value) && CONTAINERS.has(value.expression.getText(sf)))
+        problems.push(`${id}: a module-level ${value.expression.getText(sf)} not read-only by type`);
+      if (!exported && (ts.isArrayLiteralExpression(value) || ts.isObjectLiteralExpression(value)))
+        problems.push(`${id}: a module-level literal not read-only by type`);
     }
   }
   return problems;
@@ -104,7 +116,9 @@ describe('the modules the workflow bundle preloads (workflows/preload-workflow-m
 
   it('include the ones that use the workflow SDK, which declare at module level and call it only from functions', () => {
     const usesSdk = (file: string) => [...loads(file)].some((dep) => dep === '@temporalio/workflow');
-    expect(relative(listed.filter(usesSdk))).toEqual(expect.arrayContaining(['workflows/messages.ts', 'workflows/run/run-agent.ts', 'workflows/activity-proxies.ts']));
+    expect(relative(listed.filter(usesSdk))).toEqual(
+      expect.arrayContaining(['workflows/messages.ts', 'workflows/run/run-agent.ts', 'workflows/activity-proxies.ts']),
+    );
   });
 
   it('keep no mutable state at module level, but the reviewed memos', () => {
@@ -124,7 +138,11 @@ describe('the modules the workflow bundle preloads (workflows/preload-workflow-m
       expect(probe('const queue: string[] = [];')).toBe(1);
       expect(probe('globalThis.x = 1;')).toBe(1);
       expect(probe('class A { static count = 0; }')).toBe(1);
-      expect(probe('const seen: ReadonlySet<string> = new Set(["a"]); const list = ["a"] as const; export const table = { a: 1 }; class B { static of() { return new B(); } }')).toBe(0);
+      expect(
+        probe(
+          'const seen: ReadonlySet<string> = new Set(["a"]); const list = ["a"] as const; export const table = { a: 1 }; class B { static of() { return new B(); } }',
+        ),
+      ).toBe(0);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

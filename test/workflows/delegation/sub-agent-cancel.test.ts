@@ -39,12 +39,19 @@ async function cancelParentDuringChildren(how: 'signal' | 'temporal') {
     task: 'Run both jobs',
     agentName: 'lead',
     model: scripted('lead'),
-    agents: { north_agent: { ...worker, model: scripted('north') }, south_agent: { ...worker, model: scripted('south') } },
+    agents: {
+      north_agent: { ...worker, model: scripted('north') },
+      south_agent: { ...worker, model: scripted('south') },
+    },
   };
   return h.worker.runUntil(async () => {
     const handle = await h.agents.start(input);
     const childIds = await waitForChildren(env.client, handle.workflowId, 2);
-    await pollFor('both slow jobs to start', () => (events.filter((e) => e === 'started').length === 2 ? true : undefined), 30_000);
+    await pollFor(
+      'both slow jobs to start',
+      () => (events.filter((e) => e === 'started').length === 2 ? true : undefined),
+      30_000,
+    );
     const cancelledAt = Date.now();
     if (how === 'signal') await handle.signal(cancelSignal, { reason: 'no longer needed', by: 'alice' });
     else await handle.cancel();
@@ -52,7 +59,10 @@ async function cancelParentDuringChildren(how: 'signal' | 'temporal') {
       const value = (await p) as AgentResult;
       return { value, ms: Date.now() - cancelledAt };
     };
-    const [parent, ...children] = await Promise.all([timed(handle.result()), ...childIds.map((id) => timed(h.agents.result(id)))]);
+    const [parent, ...children] = await Promise.all([
+      timed(handle.result()),
+      ...childIds.map((id) => timed(h.agents.result(id))),
+    ]);
     models.verify();
     return { parent: parent!, children, childIds, events, workflowId: handle.workflowId };
   });
@@ -64,11 +74,19 @@ describe.concurrent('cancelling a parent cancels its sub-agents', () => {
       const { parent, children, childIds, events, workflowId } = await cancelParentDuringChildren(how);
 
       // Children: ended `cancelled`, promptly, the job's cancellation seen by the tool.
-      expect(childIds).toEqual([expect.stringMatching(new RegExp(`^${workflowId}/north_agent-\\d+$`)), expect.stringMatching(new RegExp(`^${workflowId}/south_agent-\\d+$`))]);
+      expect(childIds).toEqual([
+        expect.stringMatching(new RegExp(`^${workflowId}/north_agent-\\d+$`)),
+        expect.stringMatching(new RegExp(`^${workflowId}/south_agent-\\d+$`)),
+      ]);
       for (const child of children) {
         expect(child.value).toMatchObject({ success: false, terminationReason: 'cancelled' });
         expect(child.ms).toBeLessThan(PROMPT_MS);
-        expect(resultStep(child.value.chain.steps, child.value.chain.agentName === 'north_agent' ? 'call_north_job' : 'call_south_job')?.toolResult).toMatchObject({ success: false });
+        expect(
+          resultStep(
+            child.value.chain.steps,
+            child.value.chain.agentName === 'north_agent' ? 'call_north_job' : 'call_south_job',
+          )?.toolResult,
+        ).toMatchObject({ success: false });
       }
       expect(events.filter((e) => e === 'started')).toHaveLength(2);
       expect(events.filter((e) => e === 'aborted')).toHaveLength(2);
@@ -89,34 +107,62 @@ describe.concurrent('cancelling a parent cancels its sub-agents', () => {
           success: false,
           result: child.finalAnswer,
           error: `Sub-agent ${name} did not finish its task (it stopped: cancelled).`,
-          subAgent: { status: 'cancelled', terminationReason: 'cancelled', workflowId: childIds[index], steps: child.chain.steps.length },
+          subAgent: {
+            status: 'cancelled',
+            terminationReason: 'cancelled',
+            workflowId: childIds[index],
+            steps: child.chain.steps.length,
+          },
         });
       }
       expect(parent.value.delegated).toMatchObject({ runs: 2 });
       if (how === 'signal') {
-        expect(parent.value.chain.steps.some((s) => s.type === 'thinking' && s.thought.includes('no longer needed, by alice'))).toBe(true);
+        expect(
+          parent.value.chain.steps.some(
+            (s) => s.type === 'thinking' && s.thought.includes('no longer needed, by alice'),
+          ),
+        ).toBe(true);
         // The children heard why: the reason travels down with the cancel.
-        for (const child of children) expect(child.value.chain.steps.some((s) => s.type === 'thinking' && s.thought.includes('the parent run was cancelled: no longer needed'))).toBe(true);
+        for (const child of children)
+          expect(
+            child.value.chain.steps.some(
+              (s) => s.type === 'thinking' && s.thought.includes('the parent run was cancelled: no longer needed'),
+            ),
+          ).toBe(true);
       }
     });
   }
 
   it('waits for a child that is slow to wind down, so its report and spend still reach the parent', async () => {
     const events: string[] = [];
-    const lead = createScriptedModel([{ content: [useTool('stubborn_agent', { task: 'Run the job' }, 'call_stubborn')] }]);
+    const lead = createScriptedModel([
+      { content: [useTool('stubborn_agent', { task: 'Run the job' }, 'call_stubborn')] },
+    ]);
     const stubborn = createScriptedModel([{ content: [useTool('slow_job', {}, 'call_job')] }]);
     const models = modelsByName({ lead, stubborn });
     // The job ignores cancellation for 4 s: longer than one run's own settle window (1.5 s).
-    const h = await createHarness(env, { tools: [slowTool(events, { honoursCancel: false, ms: 4_000 })], models: { scripted: models } });
+    const h = await createHarness(env, {
+      tools: [slowTool(events, { honoursCancel: false, ms: 4_000 })],
+      models: { scripted: models },
+    });
     const result = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Run it', agentName: 'lead', model: scripted('lead'), tokenBudget: 50_000, agents: { stubborn_agent: { description: 'Runs a job', tools: ['slow_job'], model: scripted('stubborn') } } });
+      const handle = await h.agents.start({
+        task: 'Run it',
+        agentName: 'lead',
+        model: scripted('lead'),
+        tokenBudget: 50_000,
+        agents: { stubborn_agent: { description: 'Runs a job', tools: ['slow_job'], model: scripted('stubborn') } },
+      });
       await pollFor('the job to start', () => (events.includes('started') ? true : undefined), 30_000);
       await handle.cancel();
       return handle.result();
     });
     expect(result.terminationReason).toBe('cancelled');
     expect(result.chain.subAgents?.[0]).toMatchObject({ status: 'cancelled', terminationReason: 'cancelled' });
-    expect(resultStep(result.chain.steps, 'call_stubborn')?.toolResult.subAgent).toMatchObject({ agentName: 'stubborn_agent', status: 'cancelled' });
+    expect(resultStep(result.chain.steps, 'call_stubborn')?.toolResult.subAgent).toMatchObject({
+      agentName: 'stubborn_agent',
+      status: 'cancelled',
+    });
     expect(result.delegated?.runs).toBe(1);
     expect(result.usage.inputTokens).toBeGreaterThan(lead.calls.length * 100);
   });

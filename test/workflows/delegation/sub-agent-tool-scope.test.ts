@@ -19,7 +19,12 @@ describe('a sub-agent without a tool list inherits its parent’s limits', () =>
     expect(names.length).toBeGreaterThan(2);
     const allowed = names[0]!;
     const lead = createScriptedModel([
-      { content: [useTool('open_agent', { task: 'Look around' }, 'call_open'), useTool('named_agent', { task: 'Use everything' }, 'call_named')] },
+      {
+        content: [
+          useTool('open_agent', { task: 'Look around' }, 'call_open'),
+          useTool('named_agent', { task: 'Use everything' }, 'call_named'),
+        ],
+      },
       { content: finishWithLastResult() },
     ]);
     const child = () => createScriptedModel([{ content: [useTool('finish', { result: 'done' })] }]);
@@ -37,7 +42,8 @@ describe('a sub-agent without a tool list inherits its parent’s limits', () =>
     };
     const result = await h.worker.runUntil(async () => (await h.agents.start(input)).result());
     models.verify();
-    const childOf = (callId: string) => h.agents.result(callStep(result.chain.steps, callId)!.toolCall.delegatedTo!.workflowId);
+    const childOf = (callId: string) =>
+      h.agents.result(callStep(result.chain.steps, callId)!.toolCall.delegatedTo!.workflowId);
     const open = await childOf('call_open');
     const named = await childOf('call_named');
     // The open child may also delegate to the catalogue agents not above it (the guards judge those calls).

@@ -31,26 +31,57 @@ describe('agentWorkflow on a real dev server', () => {
 
     const steps = result.chain.steps;
     expect(stepTypesWithSources(steps)).toEqual([
-      'tool_call:llm', 'tool_result:llm', 'thinking', 'tool_call:external', 'tool_result:tool',
-      'tool_call:llm', 'tool_result:llm', 'tool_call:external', 'tool_result:tool',
-      'tool_call:llm', 'tool_result:llm', 'thinking', 'tool_call:custom', 'tool_result:tool', 'synthesis',
+      'tool_call:llm',
+      'tool_result:llm',
+      'thinking',
+      'tool_call:external',
+      'tool_result:tool',
+      'tool_call:llm',
+      'tool_result:llm',
+      'tool_call:external',
+      'tool_result:tool',
+      'tool_call:llm',
+      'tool_result:llm',
+      'thinking',
+      'tool_call:custom',
+      'tool_result:tool',
+      'synthesis',
     ]);
     const llmResult = steps[1]!;
-    expect(llmResult).toMatchObject({ model: 'scripted-model', usage: { inputTokens: 100, outputTokens: 20 }, costUsd: 0.001 });
-    const observations = steps.filter((s) => s.type === 'tool_result' && s.toolResult.success && !s.model && s.toolResult.correlationId.startsWith('toolu_'));
+    expect(llmResult).toMatchObject({
+      model: 'scripted-model',
+      usage: { inputTokens: 100, outputTokens: 20 },
+      costUsd: 0.001,
+    });
+    const observations = steps.filter(
+      (s) =>
+        s.type === 'tool_result' && s.toolResult.success && !s.model && s.toolResult.correlationId.startsWith('toolu_'),
+    );
     const synthesis = steps[steps.length - 1]!;
-    expect(synthesis.type === 'synthesis' && synthesis.synthesis.sources).toEqual(expect.arrayContaining(observations.slice(0, 2).map((s) => s.stepId)));
+    expect(synthesis.type === 'synthesis' && synthesis.synthesis.sources).toEqual(
+      expect.arrayContaining(observations.slice(0, 2).map((s) => s.stepId)),
+    );
 
     // Tool results reach the model as tool_result blocks matched to its tool_use ids.
     const second = model.calls[1]!;
     const toolUse = model.calls[1]!.messages[1]!.content[1]!;
-    expect(second.messages[2]).toMatchObject({ role: 'user', content: [{ type: 'tool_result', toolUseId: toolUse.type === 'tool_use' ? toolUse.id : '', isError: false }] });
+    expect(second.messages[2]).toMatchObject({
+      role: 'user',
+      content: [{ type: 'tool_result', toolUseId: toolUse.type === 'tool_use' ? toolUse.id : '', isError: false }],
+    });
     expect(second.tools.map((t) => t.name)).toEqual(['lookup', 'always_fails', 'big_result', 'finish', 'give_up']);
 
     // Each tool call is exactly one activity, labelled for the Web UI; model calls too.
     const workflowId = result.chain.chainId;
     const activities = await scheduledActivities(env.client, workflowId);
-    expect(activities.map((a) => a.type)).toEqual(['describeTools', 'callModel', 'runTool', 'callModel', 'runTool', 'callModel']);
+    expect(activities.map((a) => a.type)).toEqual([
+      'describeTools',
+      'callModel',
+      'runTool',
+      'callModel',
+      'runTool',
+      'callModel',
+    ]);
     expect(activities[2]!.summary).toBe('lookup {"key":"alpha"}');
     expect(activities[1]!.summary).toBe('scripted-model · iteration 1');
 
@@ -69,13 +100,23 @@ describe('agentWorkflow on a real dev server', () => {
   it('takes a reply without tool calls as the final answer', async () => {
     const model = createScriptedModel([{ content: [say('Paris is the capital of France.')] }]);
     const h = await createHarness(env, { tools: [], models: { scripted: model } });
-    const result = await h.worker.runUntil(async () => (await h.agents.start(scriptedInput('Capital of France?'))).result());
+    const result = await h.worker.runUntil(async () =>
+      (await h.agents.start(scriptedInput('Capital of France?'))).result(),
+    );
     model.verify();
-    expect(result).toMatchObject({ success: true, terminationReason: 'success', finalAnswer: 'Paris is the capital of France.', toolCalls: 0 });
+    expect(result).toMatchObject({
+      success: true,
+      terminationReason: 'success',
+      finalAnswer: 'Paris is the capital of France.',
+      toolCalls: 0,
+    });
     expect(result.chain.steps.map((s) => s.type)).toEqual(['tool_call', 'tool_result', 'synthesis']);
     expect(result.chain.status).toBe('completed');
     // The worker has stopped: a finished run's chain still comes back, from its result, in the default (developer) view.
-    expect(await h.agents.chain(result.chain.chainId)).toEqual({ ...result.chain, view: { role: 'developer', hiddenSteps: 0 } });
+    expect(await h.agents.chain(result.chain.chainId)).toEqual({
+      ...result.chain,
+      view: { role: 'developer', hiddenSteps: 0 },
+    });
   });
 
   it('serves the chain query while the run is in flight', async () => {
@@ -85,7 +126,10 @@ describe('agentWorkflow on a real dev server', () => {
     const toolStarted = new Promise<void>((resolve) => (entered = resolve));
     const { tools } = testTools();
     const slow = { ...tools[0]!, name: 'slow', execute: async () => (entered(), await gate, 'late') };
-    const model = createScriptedModel([{ content: [say('Waiting on slow.'), useTool('slow', { key: 'k' })] }, { content: [say('done')] }]);
+    const model = createScriptedModel([
+      { content: [say('Waiting on slow.'), useTool('slow', { key: 'k' })] },
+      { content: [say('done')] },
+    ]);
     const h = await createHarness(env, { tools: [slow], models: { scripted: model } });
     await h.worker.runUntil(async () => {
       const handle = await h.agents.start(scriptedInput('Use the slow tool'));

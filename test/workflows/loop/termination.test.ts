@@ -41,8 +41,11 @@ function unansweredToolUses(request: ModelRequest): string[] {
   request.messages.forEach((message, i) => {
     if (message.role !== 'assistant') return;
     const next = request.messages[i + 1];
-    const answered = new Set(next?.role === 'user' ? next.content.flatMap((b) => (b.type === 'tool_result' ? [b.toolUseId] : [])) : []);
-    for (const block of message.content) if (block.type === 'tool_use' && !answered.has(block.id)) missing.push(block.id);
+    const answered = new Set(
+      next?.role === 'user' ? next.content.flatMap((b) => (b.type === 'tool_result' ? [b.toolUseId] : [])) : [],
+    );
+    for (const block of message.content)
+      if (block.type === 'tool_use' && !answered.has(block.id)) missing.push(block.id);
   });
   return missing;
 }
@@ -55,14 +58,33 @@ describe('termination reasons (real dev server)', () => {
       input: { task, successPhrases: ['TASK COMPLETE'] },
     });
 
-    expect(result).toMatchObject({ success: true, terminationReason: 'success', finalAnswer: text, modelCalls: 1, toolCalls: 0, iterations: 1 });
+    expect(result).toMatchObject({
+      success: true,
+      terminationReason: 'success',
+      finalAnswer: text,
+      modelCalls: 1,
+      toolCalls: 0,
+      iterations: 1,
+    });
     expect(model.calls).toHaveLength(1);
     expect(log.calls).toEqual([]);
-    expect((await scheduledActivities(env.client, result.chain.chainId)).filter((a) => a.type === 'runTool')).toEqual([]);
+    expect((await scheduledActivities(env.client, result.chain.chainId)).filter((a) => a.type === 'runTool')).toEqual(
+      [],
+    );
 
-    expect(stepShape(result.chain.steps)).toEqual(['call:llm:scripted-model', 'result:true', 'thinking', 'call:custom:lookup', 'result:false', 'synthesis']);
+    expect(stepShape(result.chain.steps)).toEqual([
+      'call:llm:scripted-model',
+      'result:true',
+      'thinking',
+      'call:custom:lookup',
+      'result:false',
+      'synthesis',
+    ]);
     expect(thoughts(result.chain.steps)).toEqual([text]);
-    expect(toolResultOf(result.chain.steps, 'toolu_p1')).toMatchObject({ success: false, error: 'Not run: the reply contained the success phrase "TASK COMPLETE".' });
+    expect(toolResultOf(result.chain.steps, 'toolu_p1')).toMatchObject({
+      success: false,
+      error: 'Not run: the reply contained the success phrase "TASK COMPLETE".',
+    });
     expectSynthesisLast(result);
     expect(result.chain.status).toBe('completed');
   });
@@ -77,15 +99,30 @@ describe('termination reasons (real dev server)', () => {
       input: { task, successPhrases: ['task complete'], failurePhrases: ['cannot proceed'] },
     });
 
-    expect(result).toMatchObject({ success: false, terminationReason: 'failure', finalAnswer: text, modelCalls: 2, toolCalls: 1, iterations: 2 });
+    expect(result).toMatchObject({
+      success: false,
+      terminationReason: 'failure',
+      finalAnswer: text,
+      modelCalls: 2,
+      toolCalls: 1,
+      iterations: 2,
+    });
     expect(log.calls.map((c) => c.args)).toEqual([{ key: 'a' }]);
-    expect(toolResultOf(result.chain.steps, 'toolu_f1')).toMatchObject({ success: true, result: { key: 'a', value: 10 } });
-    expect(toolResultOf(result.chain.steps, 'toolu_f2')).toMatchObject({ success: false, error: 'Not run: the reply contained the failure phrase "cannot proceed".' });
+    expect(toolResultOf(result.chain.steps, 'toolu_f1')).toMatchObject({
+      success: true,
+      result: { key: 'a', value: 10 },
+    });
+    expect(toolResultOf(result.chain.steps, 'toolu_f2')).toMatchObject({
+      success: false,
+      error: 'Not run: the reply contained the failure phrase "cannot proceed".',
+    });
     expect(thoughts(result.chain.steps)).toEqual(['Looking up a.', text]);
     expectSynthesisLast(result);
     // The synthesis draws on the one real observation.
     const last = result.chain.steps.at(-1);
-    const observed = result.chain.steps.find((s) => s.type === 'tool_result' && s.toolResult.correlationId === 'toolu_f1');
+    const observed = result.chain.steps.find(
+      (s) => s.type === 'tool_result' && s.toolResult.correlationId === 'toolu_f1',
+    );
     expect(last?.type === 'synthesis' && last.synthesis.sources).toEqual([observed?.stepId]);
   });
 
@@ -105,8 +142,20 @@ describe('termination reasons (real dev server)', () => {
     });
 
     // The model was offered the give-up tool beside the finish tool.
-    expect(model.calls[0]?.tools.map((t) => t.name)).toEqual(['lookup', 'always_fails', 'big_result', 'finish', 'give_up']);
-    expect(result).toMatchObject({ success: false, terminationReason: 'failure', finalAnswer: reason, modelCalls: 1, toolCalls: 0 });
+    expect(model.calls[0]?.tools.map((t) => t.name)).toEqual([
+      'lookup',
+      'always_fails',
+      'big_result',
+      'finish',
+      'give_up',
+    ]);
+    expect(result).toMatchObject({
+      success: false,
+      terminationReason: 'failure',
+      finalAnswer: reason,
+      modelCalls: 1,
+      toolCalls: 0,
+    });
     expect(log.calls).toEqual([]);
     expect(stepShape(result.chain.steps)).toEqual([
       'call:llm:scripted-model',
@@ -120,7 +169,10 @@ describe('termination reasons (real dev server)', () => {
     ]);
     expect(thoughts(result.chain.steps)).toEqual(['I lack access.']);
     expect(toolResultOf(result.chain.steps, 'toolu_g2')).toMatchObject({ success: true, result: reason });
-    expect(toolResultOf(result.chain.steps, 'toolu_g1')).toMatchObject({ success: false, error: 'Not run: "give_up" was called in the same turn.' });
+    expect(toolResultOf(result.chain.steps, 'toolu_g1')).toMatchObject({
+      success: false,
+      error: 'Not run: "give_up" was called in the same turn.',
+    });
     const last = result.chain.steps.at(-1);
     expect(last?.type === 'synthesis' && last.synthesis.conclusion).toBe(`The task could not be completed: ${reason}`);
   });
@@ -140,7 +192,14 @@ describe('termination reasons (real dev server)', () => {
         input: { task, stallThreshold: 3, onStall: 'stop' },
       });
 
-      expect(result).toMatchObject({ success: false, terminationReason: 'stalled', finalAnswer: summary, modelCalls: 5, toolCalls: 2, iterations: 4 });
+      expect(result).toMatchObject({
+        success: false,
+        terminationReason: 'stalled',
+        finalAnswer: summary,
+        modelCalls: 5,
+        toolCalls: 2,
+        iterations: 4,
+      });
       // Only the first two calls ran.
       expect(log.calls).toHaveLength(2);
       expect(toolResultOf(result.chain.steps, 'toolu_r1')).toMatchObject({ success: true });
@@ -148,16 +207,34 @@ describe('termination reasons (real dev server)', () => {
 
       // The third was not run; the model read a warning in its place, once.
       const warning = 'Not run: you have made this exact call (lookup with the same arguments) 3 times in a row';
-      expect(toolResultOf(result.chain.steps, 'toolu_r3')).toMatchObject({ success: false, error: expect.stringContaining(warning) });
+      expect(toolResultOf(result.chain.steps, 'toolu_r3')).toMatchObject({
+        success: false,
+        error: expect.stringContaining(warning),
+      });
       const toR3 = model.calls[3]?.messages.at(-1);
-      expect(toR3).toEqual({ role: 'user', content: [{ type: 'tool_result', toolUseId: 'toolu_r3', content: expect.stringContaining(warning), isError: true }] });
-      expect(model.calls.filter((c) => lastMessageJson(c).includes('Not run: you have made this exact call'))).toHaveLength(1);
+      expect(toR3).toEqual({
+        role: 'user',
+        content: [
+          { type: 'tool_result', toolUseId: 'toolu_r3', content: expect.stringContaining(warning), isError: true },
+        ],
+      });
+      expect(
+        model.calls.filter((c) => lastMessageJson(c).includes('Not run: you have made this exact call')),
+      ).toHaveLength(1);
       expect(lastMessageJson(model.calls[2])).not.toContain('Not run');
 
       // The fourth stalled the run: never run (recorded as such), a "Stalled:" step, then one tool-less summary call.
-      expect(callStep(result.chain.steps, 'toolu_r4')?.toolCall).toMatchObject({ toolName: 'lookup', toolType: 'custom' });
-      expect(toolResultOf(result.chain.steps, 'toolu_r4')).toMatchObject({ success: false, error: 'Not run: the run stopped because it was stalled.' });
-      expect(thoughts(result.chain.steps)).toContain('Stalled: it called lookup with the same arguments 4 times in a row, after being told once.');
+      expect(callStep(result.chain.steps, 'toolu_r4')?.toolCall).toMatchObject({
+        toolName: 'lookup',
+        toolType: 'custom',
+      });
+      expect(toolResultOf(result.chain.steps, 'toolu_r4')).toMatchObject({
+        success: false,
+        error: 'Not run: the run stopped because it was stalled.',
+      });
+      expect(thoughts(result.chain.steps)).toContain(
+        'Stalled: it called lookup with the same arguments 4 times in a row, after being told once.',
+      );
       const summaryCall = model.calls[4]!;
       expect(summaryCall.toolChoice).toBe('none');
       expect(lastMessageJson(summaryCall)).toContain('You kept repeating the same tool calls without progress.');
@@ -172,9 +249,19 @@ describe('termination reasons (real dev server)', () => {
     it('stops after repeated unreadable replies (react-text): a warning on the third, stalled on the fourth', async () => {
       const bad: ScriptedTurn = { content: [say('Thought: I should look it up.\nAction: lookup')] };
       const summary = 'Summary: nothing was looked up; my replies did not follow the format.';
-      const { result, model, log } = await runScripted(env, { script: [bad, bad, bad, bad, { content: [say(summary)] }], input: { task, strategy: 'react-text', stallThreshold: 3 } });
+      const { result, model, log } = await runScripted(env, {
+        script: [bad, bad, bad, bad, { content: [say(summary)] }],
+        input: { task, strategy: 'react-text', stallThreshold: 3 },
+      });
 
-      expect(result).toMatchObject({ success: false, terminationReason: 'stalled', finalAnswer: summary, modelCalls: 5, toolCalls: 0, formatErrors: 4 });
+      expect(result).toMatchObject({
+        success: false,
+        terminationReason: 'stalled',
+        finalAnswer: summary,
+        modelCalls: 5,
+        toolCalls: 0,
+        formatErrors: 4,
+      });
       expect(log.calls).toEqual([]);
       const warning = 'This is unreadable reply number 3 in a row; follow the format exactly or the run will stop.';
       expect(model.calls.map((c) => lastMessageJson(c).includes(warning))).toEqual([false, false, false, true, false]);
@@ -182,7 +269,9 @@ describe('termination reasons (real dev server)', () => {
       const notUnderstood = thoughts(result.chain.steps).filter((t) => t.startsWith('Reply not understood'));
       expect(notUnderstood).toHaveLength(3);
       expect(notUnderstood[2]).toContain(warning);
-      expect(thoughts(result.chain.steps)).toContain('Stalled: 4 replies in a row could not be read, after being told once.');
+      expect(thoughts(result.chain.steps)).toContain(
+        'Stalled: 4 replies in a row could not be read, after being told once.',
+      );
       expect(model.calls[4]?.toolChoice).toBe('none');
       expect(lastMessageJson(model.calls[4])).toContain('Your replies could not be read, several times in a row.');
       expectSynthesisLast(result);
@@ -203,19 +292,30 @@ describe('termination reasons (real dev server)', () => {
       const h = await createHarness(env, { tools, models: { scripted: model } });
 
       const { result, early, waiting, answer, after, history } = await h.worker.runUntil(async () => {
-        const handle = await h.agents.start({ task: 'Find alpha.', model: SCRIPTED_MODEL, stallThreshold: 3, onStall: 'ask' });
+        const handle = await h.agents.start({
+          task: 'Find alpha.',
+          model: SCRIPTED_MODEL,
+          stallThreshold: 3,
+          onStall: 'ask',
+        });
         while (firstCall.held() === 0) await wait(20);
         const early = await handle
           .executeUpdate(resolveStallUpdate, { args: [{ continue: true, by: 'mallory' }], updateId: 'too-early' })
-          .then((value) => ({ value }), (error: unknown) => ({ error }));
+          .then(
+            (value) => ({ value }),
+            (error: unknown) => ({ error }),
+          );
         firstCall.release();
 
         let waiting = await handle.query(statusQuery);
-        for (const deadline = Date.now() + 20_000; waiting.waitingFor === undefined && Date.now() < deadline; ) {
+        for (const deadline = Date.now() + 20_000; waiting.waitingFor === undefined && Date.now() < deadline;) {
           await wait(100);
           waiting = await handle.query(statusQuery);
         }
-        const answer = await handle.executeUpdate(resolveStallUpdate, { args: [{ continue: true, by: 'alice', note: 'try once more' }], updateId: 'continue-1' });
+        const answer = await handle.executeUpdate(resolveStallUpdate, {
+          args: [{ continue: true, by: 'alice', note: 'try once more' }],
+          updateId: 'continue-1',
+        });
         const result = await handle.result();
         const after = await handle.query(statusQuery);
         return { result, early, waiting, answer, after, history: await handle.fetchHistory() };
@@ -231,18 +331,33 @@ describe('termination reasons (real dev server)', () => {
       // While stalled, the status says what the run waits for.
       expect(waiting).toMatchObject({
         status: 'waiting',
-        waitingFor: 'resolveStall: The agent seems stuck: it called lookup with the same arguments 4 times in a row. Continue?',
+        waitingFor:
+          'resolveStall: The agent seems stuck: it called lookup with the same arguments 4 times in a row. Continue?',
       });
       expect(answer).toBe('The run will continue.');
       expect(after.waitingFor).toBeUndefined();
 
       // Continued: the stalled call ran, and the model finished.
-      expect(result).toMatchObject({ success: true, terminationReason: 'success', finalAnswer: 'alpha is 50', modelCalls: 5, toolCalls: 3 });
+      expect(result).toMatchObject({
+        success: true,
+        terminationReason: 'success',
+        finalAnswer: 'alpha is 50',
+        modelCalls: 5,
+        toolCalls: 3,
+      });
       expect(log.calls).toHaveLength(3);
-      expect(toolResultOf(result.chain.steps, 'toolu_a3')).toMatchObject({ success: false, error: expect.stringContaining('Not run: you have made this exact call') });
-      expect(toolResultOf(result.chain.steps, 'toolu_a4')).toMatchObject({ success: true, result: { key: 'alpha', value: 50 } });
+      expect(toolResultOf(result.chain.steps, 'toolu_a3')).toMatchObject({
+        success: false,
+        error: expect.stringContaining('Not run: you have made this exact call'),
+      });
+      expect(toolResultOf(result.chain.steps, 'toolu_a4')).toMatchObject({
+        success: true,
+        result: { key: 'alpha', value: 50 },
+      });
       const said = thoughts(result.chain.steps);
-      const stalledAt = said.indexOf('Stalled: it called lookup with the same arguments 4 times in a row, after being told once.');
+      const stalledAt = said.indexOf(
+        'Stalled: it called lookup with the same arguments 4 times in a row, after being told once.',
+      );
       expect(stalledAt).toBeGreaterThanOrEqual(0);
       expect(said[stalledAt + 1]).toBe('A person (alice) chose to continue: try once more.');
       expectSynthesisLast(result);
@@ -250,9 +365,13 @@ describe('termination reasons (real dev server)', () => {
       // Only the accepted update is in the history; the rejected one left no trace.
       const events = history.events ?? [];
       const accepted = events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED);
-      expect(accepted.map((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.meta?.updateId)).toEqual(['continue-1']);
+      expect(
+        accepted.map((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.meta?.updateId),
+      ).toEqual(['continue-1']);
       const completed = events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED);
-      expect(completed.map((e) => e.workflowExecutionUpdateCompletedEventAttributes?.meta?.updateId)).toEqual(['continue-1']);
+      expect(completed.map((e) => e.workflowExecutionUpdateCompletedEventAttributes?.meta?.updateId)).toEqual([
+        'continue-1',
+      ]);
     });
   });
 
@@ -261,9 +380,20 @@ describe('termination reasons (real dev server)', () => {
    * plays the same script first; its third request is what the budgeted run would send.
    */
   const budgetScript = (costs: [number, number] = [0, 0]): ScriptedTurn[] => [
-    { content: [say('Looking up a.'), useTool('lookup', { key: 'a' }, 'toolu_b1')], usage: { inputTokens: 1000, outputTokens: 50 }, costUsd: costs[0] },
-    { content: [useTool('lookup', { key: 'bb' }, 'toolu_b2')], usage: { inputTokens: 1500, outputTokens: 60 }, costUsd: costs[1] },
-    { content: [useTool('finish', { result: 'a=10, bb=20' }, 'toolu_b3')], usage: { inputTokens: 1600, outputTokens: 40 } },
+    {
+      content: [say('Looking up a.'), useTool('lookup', { key: 'a' }, 'toolu_b1')],
+      usage: { inputTokens: 1000, outputTokens: 50 },
+      costUsd: costs[0],
+    },
+    {
+      content: [useTool('lookup', { key: 'bb' }, 'toolu_b2')],
+      usage: { inputTokens: 1500, outputTokens: 60 },
+      costUsd: costs[1],
+    },
+    {
+      content: [useTool('finish', { result: 'a=10, bb=20' }, 'toolu_b3')],
+      usage: { inputTokens: 1600, outputTokens: 40 },
+    },
   ];
   async function projections(): Promise<{ second: number; third: number; requests: readonly ModelRequest[] }> {
     const dry = await runScripted(env, { script: budgetScript(), input: { task } });
@@ -279,7 +409,10 @@ describe('termination reasons (real dev server)', () => {
 
     // One token short of room for the third call: the run ends before making it.
     const budget = fits - 1;
-    const { result, model } = await runScripted(env, { script: budgetScript().slice(0, 2), input: { task, tokenBudget: budget } });
+    const { result, model } = await runScripted(env, {
+      script: budgetScript().slice(0, 2),
+      input: { task, tokenBudget: budget },
+    });
     expect(model.calls.map((c) => c.messages)).toEqual(projected.requests.slice(0, 2).map((c) => c.messages));
     expect(result).toMatchObject({ success: false, terminationReason: 'token_budget', modelCalls: 2, toolCalls: 2 });
     expect(totalTokens(result.usage)).toBe(spentAfterTwo);
@@ -289,7 +422,9 @@ describe('termination reasons (real dev server)', () => {
     expect(model.calls[1]?.maxTokens).toBeLessThan(2048);
     // No summary call: the answer is written without a model, and says why.
     expect(llmCalls(result.chain.steps)).toHaveLength(2);
-    expect(result.finalAnswer).toContain(`Token budget: ${spentAfterTwo} of ${budget} tokens spent; the next call needs about ${projected.third} input tokens`);
+    expect(result.finalAnswer).toContain(
+      `Token budget: ${spentAfterTwo} of ${budget} tokens spent; the next call needs about ${projected.third} input tokens`,
+    );
     expect(result.finalAnswer).toContain('- {"key":"a","value":10}');
     expect(result.finalAnswer).toContain('- {"key":"bb","value":20}');
     expectSynthesisLast(result);
@@ -309,18 +444,32 @@ describe('termination reasons (real dev server)', () => {
     const budgetFor = (outputTokens: number) => 0.03 + thirdInputUsd + (outputTokens * 15) / 1e6;
 
     const budget = budgetFor(MIN_OUTPUT_TOKENS - 0.5);
-    const { result, model } = await runScripted(env, { script: budgetScript([0.01, 0.02]).slice(0, 2), input: { task, costBudgetUsd: budget, model: { ...SCRIPTED_MODEL, price } } });
-    expect(result).toMatchObject({ success: false, terminationReason: 'cost_budget', modelCalls: 2, toolCalls: 2, costUsd: 0.03 });
+    const { result, model } = await runScripted(env, {
+      script: budgetScript([0.01, 0.02]).slice(0, 2),
+      input: { task, costBudgetUsd: budget, model: { ...SCRIPTED_MODEL, price } },
+    });
+    expect(result).toMatchObject({
+      success: false,
+      terminationReason: 'cost_budget',
+      modelCalls: 2,
+      toolCalls: 2,
+      costUsd: 0.03,
+    });
     expect(result.costUsd).toBeLessThanOrEqual(budget);
     expect(model.calls).toHaveLength(2);
     expect(llmCalls(result.chain.steps)).toHaveLength(2);
-    expect(result.finalAnswer).toContain(`Cost budget: $0.030000 of $${budget} spent; the next call would cost about $`);
+    expect(result.finalAnswer).toContain(
+      `Cost budget: $0.030000 of $${budget} spent; the next call would cost about $`,
+    );
     expectSynthesisLast(result);
     const last = result.chain.steps.at(-1);
     expect(last?.type === 'synthesis' && last.synthesis.conclusion).toContain('Cost budget');
 
     // Half a token's worth more: the third call is affordable, with max_tokens cut to the minimum.
-    const enough = await runScripted(env, { script: budgetScript([0.01, 0.02]), input: { task, costBudgetUsd: budgetFor(MIN_OUTPUT_TOKENS + 0.5), model: { ...SCRIPTED_MODEL, price } } });
+    const enough = await runScripted(env, {
+      script: budgetScript([0.01, 0.02]),
+      input: { task, costBudgetUsd: budgetFor(MIN_OUTPUT_TOKENS + 0.5), model: { ...SCRIPTED_MODEL, price } },
+    });
     expect(enough.result).toMatchObject({ success: true, terminationReason: 'success', modelCalls: 3 });
     expect(enough.model.calls[2]?.maxTokens).toBe(MIN_OUTPUT_TOKENS);
   });

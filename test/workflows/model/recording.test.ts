@@ -18,9 +18,15 @@ describe('recording a session', () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rec-')), 'session.jsonl');
     const apiKey = 'sk-ant-live-key-ABCDEFGHIJKLMNOP';
     const fake = await startFakeMessagesServer({
-      script: [toolUse('lookup', { key: 'alpha' }, { text: 'Looking up alpha.' }), text(`alpha is 50 (debug: key ${apiKey})`)],
+      script: [
+        toolUse('lookup', { key: 'alpha' }, { text: 'Looking up alpha.' }),
+        text(`alpha is 50 (debug: key ${apiKey})`),
+      ],
     });
-    const input: AgentInputInit = { task: 'What is alpha?', model: { provider: 'anthropic', model: 'claude-sonnet-4-6' } };
+    const input: AgentInputInit = {
+      task: 'What is alpha?',
+      model: { provider: 'anthropic', model: 'claude-sonnet-4-6' },
+    };
     const live = await createHarness(env, {
       tools: testTools().tools,
       models: { anthropic: createAnthropicProvider({ apiKey, baseURL: fake.baseUrl }) },

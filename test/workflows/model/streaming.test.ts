@@ -18,7 +18,9 @@ const claude = { provider: 'anthropic' as const, model: 'claude-sonnet-4-6' };
 describe('a streamed run on the dev server', () => {
   it('shows token deltas to watchers while history keeps only whole replies', async () => {
     const answer = 'Alpha is fifty, which I looked up with the lookup tool just now.';
-    fake = await startFakeMessagesServer({ script: [toolUse('lookup', { key: 'alpha' }, { text: 'Let me look up alpha.' }), text(answer)] });
+    fake = await startFakeMessagesServer({
+      script: [toolUse('lookup', { key: 'alpha' }, { text: 'Let me look up alpha.' }), text(answer)],
+    });
     const deltas: ModelDelta[] = [];
     const h = await createHarness(env, {
       tools: testTools().tools,
@@ -44,7 +46,11 @@ describe('a streamed run on the dev server', () => {
     const events = history.events ?? [];
     expect(events.filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED)).toHaveLength(4); // describeTools, 2 model calls, 1 tool
     // No signal and no marker carries a piece.
-    const carriers = events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED || e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED);
+    const carriers = events.filter(
+      (e) =>
+        e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED ||
+        e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED,
+    );
     expect(carriers).toEqual([]);
   });
 
@@ -60,7 +66,10 @@ describe('a streamed run on the dev server', () => {
     const result = await h.worker.runUntil(async () => {
       const handle = await h.agents.start({ task: 'Say it slowly', model: claude });
       // A separate client, as another process would have: nothing shared with the worker.
-      const watcher = new AgentClient({ client: new Client({ connection: env.client.connection, namespace: env.client.options.namespace }), taskQueue: h.taskQueue });
+      const watcher = new AgentClient({
+        client: new Client({ connection: env.client.connection, namespace: env.client.options.namespace }),
+        taskQueue: h.taskQueue,
+      });
       const followed = watcher.follow(handle.workflowId, { pollMs: 100 });
       let next = await followed.next();
       for (; !next.done; next = await followed.next()) events.push(next.value);
@@ -69,7 +78,9 @@ describe('a streamed run on the dev server', () => {
     expect(result).toMatchObject({ success: true, finalAnswer: answer });
     const live = events.flatMap((e) => (e.type === 'live' ? [e] : []));
     expect(live.length).toBeGreaterThanOrEqual(2);
-    expect(new Set(live.map((d) => `${d.activityId}#${d.attempt}#${d.kind}`))).toEqual(new Set([`${live[0]!.activityId}#1#text`]));
+    expect(new Set(live.map((d) => `${d.activityId}#${d.attempt}#${d.kind}`))).toEqual(
+      new Set([`${live[0]!.activityId}#1#text`]),
+    );
     const streamed = live.map((d) => d.text).join('');
     expect(streamed.length).toBeGreaterThan(0);
     expect(answer.startsWith(streamed)).toBe(true);
@@ -92,7 +103,8 @@ describe('a streamed run on the dev server', () => {
       await new Promise((r) => setTimeout(r, 300)); // well into the stream
       const cancelledAt = Date.now();
       await handle.cancel();
-      while (!fake.requests[0]!.clientAborted && Date.now() - cancelledAt < 5_000) await new Promise((r) => setTimeout(r, 20));
+      while (!fake.requests[0]!.clientAborted && Date.now() - cancelledAt < 5_000)
+        await new Promise((r) => setTimeout(r, 20));
       expect(fake.requests[0]!.clientAborted).toBe(true);
       expect(Date.now() - cancelledAt).toBeLessThan(2_000);
       // The run returns rather than fails: reason `cancelled`, the model call marked cancelled.

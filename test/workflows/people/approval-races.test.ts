@@ -4,7 +4,14 @@ import type { ModelProvider } from '../../../src/activities';
 import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refused-error';
 import type { ApprovalRecord } from '../../../src/shared';
 import { approveToolCallUpdate } from '../../../src/workflows/messages';
-import { approvalUpdatesInHistory, holdAfter, lastToolResults, until, waitForPending, writeFileTool } from '../../helpers/approval-helpers';
+import {
+  approvalUpdatesInHistory,
+  holdAfter,
+  lastToolResults,
+  until,
+  waitForPending,
+  writeFileTool,
+} from '../../helpers/approval-helpers';
 import { taskOf } from '../../helpers/people-helpers';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
@@ -33,10 +40,16 @@ describe.concurrent('a decision racing the approval deadline', () => {
     const offsets = [-100, -40, 0, 40, 100, 300];
     const ran: Array<Record<string, unknown>> = [];
     const runs = offsets.map((offset, i) => {
-      const scripted = createScriptedModel([{ content: [useTool('write_file', { path: `/tmp/race-${i}` }, 'toolu_race')] }, { content: [useTool('finish', { result: `run ${i} done` })] }]);
+      const scripted = createScriptedModel([
+        { content: [useTool('write_file', { path: `/tmp/race-${i}` }, 'toolu_race')] },
+        { content: [useTool('finish', { result: `run ${i} done` })] },
+      ]);
       return { offset, task: `Race ${i}`, scripted, held: holdAfter(scripted, 1) };
     });
-    const h = await createHarness(env, { tools: [writeFileTool(ran)], models: { scripted: routeByTask(new Map(runs.map((r) => [r.task, r.held.model]))) } });
+    const h = await createHarness(env, {
+      tools: [writeFileTool(ran)],
+      models: { scripted: routeByTask(new Map(runs.map((r) => [r.task, r.held.model]))) },
+    });
 
     const outcomes = await h.worker.runUntil(() =>
       Promise.all(
@@ -75,7 +88,9 @@ describe.concurrent('a decision racing the approval deadline', () => {
         expect(accepted, label).toHaveLength(1);
       } else {
         expect(sent.error, label).toBeInstanceOf(UpdateRefusedError);
-        expect((sent.error as Error).message, label).toMatch(/^Tool call "toolu_race" \(write_file\) was already timed out at \S+\.$/);
+        expect((sent.error as Error).message, label).toMatch(
+          /^Tool call "toolu_race" \(write_file\) was already timed out at \S+\.$/,
+        );
         expect(record, label).toMatchObject({ status: 'timed_out' });
         expect(record?.decidedBy, label).toBeUndefined();
         expect(sideEffects, label).toEqual([]);
@@ -98,15 +113,27 @@ describe.concurrent('approvals across continue-as-new', () => {
     const h = await createHarness(env, { tools: [writeFileTool(ran)], models: { scripted: model } });
 
     const { handle, firstRunId, first, second, again, result } = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Write both files', model: SCRIPTED_MODEL, continueAsNewEvery: 1, approvalTimeoutMs: 60_000 });
+      const handle = await h.agents.start({
+        task: 'Write both files',
+        model: SCRIPTED_MODEL,
+        continueAsNewEvery: 1,
+        approvalTimeoutMs: 60_000,
+      });
       const firstRunId = (await handle.describe()).runId;
       const [first] = await waitForPending(h.agents, handle.workflowId);
       await h.agents.decide(handle.workflowId, { callId: 'toolu_can1', approved: true, by: alice });
       const [second] = await waitForPending(h.agents, handle.workflowId);
-      const again = await h.agents.decide(handle.workflowId, { callId: 'toolu_can1', approved: false, by: { id: 'bob', roles: [] }, reason: 'too late' }).then(
-        () => 'accepted',
-        (e: unknown) => (e instanceof UpdateRefusedError ? e.message : `unexpected ${String(e)}`),
-      );
+      const again = await h.agents
+        .decide(handle.workflowId, {
+          callId: 'toolu_can1',
+          approved: false,
+          by: { id: 'bob', roles: [] },
+          reason: 'too late',
+        })
+        .then(
+          () => 'accepted',
+          (e: unknown) => (e instanceof UpdateRefusedError ? e.message : `unexpected ${String(e)}`),
+        );
       await h.agents.decide(handle.workflowId, { callId: 'toolu_can2', approved: true, by: alice });
       return { handle, firstRunId, first: first!, second: second!, again, result: await handle.result() };
     });
@@ -116,7 +143,9 @@ describe.concurrent('approvals across continue-as-new', () => {
     expect(second.callId).toBe('toolu_can2');
     expect(second.runId).not.toBe(first.runId);
     const decidedFirst = result.chain.approvals?.find((r) => r.callId === 'toolu_can1');
-    expect(again).toBe(`Tool call "toolu_can1" (write_file) was already approved by alice at ${decidedFirst?.decidedAt}.`);
+    expect(again).toBe(
+      `Tool call "toolu_can1" (write_file) was already approved by alice at ${decidedFirst?.decidedAt}.`,
+    );
 
     expect(result).toMatchObject({ success: true, finalAnswer: 'both written' });
     expect(result.continuations).toBeGreaterThanOrEqual(1);
@@ -128,7 +157,9 @@ describe.concurrent('approvals across continue-as-new', () => {
       { path: '/tmp/first', text: '' },
       { path: '/tmp/second', text: '' },
     ]);
-    expect(lastToolResults(model.calls[2]!.messages)).toEqual([expect.objectContaining({ toolUseId: 'toolu_can2', isError: false })]);
+    expect(lastToolResults(model.calls[2]!.messages)).toEqual([
+      expect.objectContaining({ toolUseId: 'toolu_can2', isError: false }),
+    ]);
 
     // Each Temporal run's history holds its own accepted decision; the refused one is in neither.
     const inFirst = await approvalUpdatesInHistory(env.client, handle.workflowId, first.runId);
@@ -138,14 +169,28 @@ describe.concurrent('approvals across continue-as-new', () => {
     expect(inFirst.completed + inSecond.completed).toBe(2);
   });
 
-  it('react-text: calls in different Temporal runs keep distinct ids, so each keeps its own approval record', async ({ expect }) => {
+  it('react-text: calls in different Temporal runs keep distinct ids, so each keeps its own approval record', async ({
+    expect,
+  }) => {
     const ran: Array<Record<string, unknown>> = [];
-    const action = (path: string) => ({ content: [say(`Thought: write ${path}.\nAction: write_file\nAction Input: {"path": "${path}"}`)] });
-    const model = createScriptedModel([action('/tmp/one'), action('/tmp/two'), { content: [say('Final Answer: both written')] }]);
+    const action = (path: string) => ({
+      content: [say(`Thought: write ${path}.\nAction: write_file\nAction Input: {"path": "${path}"}`)],
+    });
+    const model = createScriptedModel([
+      action('/tmp/one'),
+      action('/tmp/two'),
+      { content: [say('Final Answer: both written')] },
+    ]);
     const h = await createHarness(env, { tools: [writeFileTool(ran)], models: { scripted: model } });
 
     const { ids, result } = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task: 'Write both files', model: SCRIPTED_MODEL, strategy: 'react-text', continueAsNewEvery: 1, approvalTimeoutMs: 60_000 });
+      const handle = await h.agents.start({
+        task: 'Write both files',
+        model: SCRIPTED_MODEL,
+        strategy: 'react-text',
+        continueAsNewEvery: 1,
+        approvalTimeoutMs: 60_000,
+      });
       const ids: string[] = [];
       for (const path of ['/tmp/one', '/tmp/two']) {
         const [pending] = await waitForPending(h.agents, handle.workflowId);

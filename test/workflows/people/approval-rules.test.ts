@@ -30,7 +30,12 @@ describe.concurrent('approval rules in a run', () => {
       tools,
       input: { task: 'Write three files', approvalTimeoutMs: 60_000 },
       script: [
-        { content: [say('Writing.'), ...names.map((name, i) => useTool(name, { path: `/tmp/${i}.txt`, text: name }, `toolu_${i}`))] },
+        {
+          content: [
+            say('Writing.'),
+            ...names.map((name, i) => useTool(name, { path: `/tmp/${i}.txt`, text: name }, `toolu_${i}`)),
+          ],
+        },
         { content: [useTool('finish', { result: 'written' })] },
       ],
     });
@@ -45,7 +50,9 @@ describe.concurrent('approval rules in a run', () => {
       input: {
         task: 'Write a file',
         approvalTimeoutMs: 60_000,
-        approvals: Object.fromEntries([['constructor', { anyOf: [{ when: 'pathPrefix', field: 'path', prefixes: ['/etc'] }] }]]),
+        approvals: Object.fromEntries([
+          ['constructor', { anyOf: [{ when: 'pathPrefix', field: 'path', prefixes: ['/etc'] }] }],
+        ]),
       },
       script: [
         { content: [useTool('constructor', { path: 'etc/passwd', text: 'x' }, 'toolu_p1')] },
@@ -57,7 +64,11 @@ describe.concurrent('approval rules in a run', () => {
         return pending!;
       },
     });
-    expect(observed).toMatchObject({ callId: 'toolu_p1', toolName: 'constructor', reason: expect.stringContaining('is not an absolute path') });
+    expect(observed).toMatchObject({
+      callId: 'toolu_p1',
+      toolName: 'constructor',
+      reason: expect.stringContaining('is not an absolute path'),
+    });
     expect(ran).toEqual([]);
     expect(result).toMatchObject({ success: true, finalAnswer: 'done' });
     // One code path: no version marker decides how the rule is read.
@@ -97,17 +108,26 @@ describe.concurrent('approval rules in a run', () => {
   });
 
   it('an approvals key __proto__ is refused: by the client, and by the workflow when the raw input reaches it', async () => {
-    const raw = JSON.parse('{"task": "t", "model": {"provider": "scripted", "model": "scripted"}, "approvals": {"__proto__": "always"}}');
+    const raw = JSON.parse(
+      '{"task": "t", "model": {"provider": "scripted", "model": "scripted"}, "approvals": {"__proto__": "always"}}',
+    );
     const h = await createHarness(env, { tools: [], models: {} });
     await expect(h.agents.start(raw)).rejects.toThrow('"__proto__" cannot name a tool or agent in approvals');
     await h.worker.runUntil(async () => {
-      const handle = await env.client.workflow.start('agentWorkflow', { taskQueue: h.taskQueue, workflowId: `proto-${Date.now()}`, args: [raw] });
+      const handle = await env.client.workflow.start('agentWorkflow', {
+        taskQueue: h.taskQueue,
+        workflowId: `proto-${Date.now()}`,
+        args: [raw],
+      });
       const failure = await handle.result().then(
         () => undefined,
         (error: unknown) => error,
       );
       expect(failure).toBeInstanceOf(WorkflowFailedError);
-      expect((failure as WorkflowFailedError).cause).toMatchObject({ type: 'InvalidAgentInput', message: expect.stringContaining('"__proto__" cannot name a tool or agent in approvals') });
+      expect((failure as WorkflowFailedError).cause).toMatchObject({
+        type: 'InvalidAgentInput',
+        message: expect.stringContaining('"__proto__" cannot name a tool or agent in approvals'),
+      });
     });
   });
 
@@ -122,7 +142,14 @@ describe.concurrent('approval rules in a run', () => {
       });
       return handle.result();
     });
-    expect(result).toMatchObject({ success: false, terminationReason: 'error', modelCalls: 0, error: expect.stringMatching(/^InvalidAgentInput: approvals\.write_file: the approval rule pattern .* for path is not RE2 syntax/) });
+    expect(result).toMatchObject({
+      success: false,
+      terminationReason: 'error',
+      modelCalls: 0,
+      error: expect.stringMatching(
+        /^InvalidAgentInput: approvals\.write_file: the approval rule pattern .* for path is not RE2 syntax/,
+      ),
+    });
     expect(ran).toEqual([]);
   });
 });

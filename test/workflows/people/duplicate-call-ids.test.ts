@@ -24,7 +24,12 @@ describe('tool calls that share an id', () => {
       during: async ({ h, workflowId }) => {
         const pending = await waitForPending(h.agents, workflowId, 2);
         await h.agents.decide(workflowId, { callId: 'call_1', approved: true, by: alice });
-        await h.agents.decide(workflowId, { callId: 'call_1#2', approved: false, by: alice, reason: 'not shown to me' });
+        await h.agents.decide(workflowId, {
+          callId: 'call_1#2',
+          approved: false,
+          by: alice,
+          reason: 'not shown to me',
+        });
         return pending;
       },
     });

@@ -25,7 +25,16 @@ const MODEL_THOUGHT = [
   '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANmodelpembody0123\n-----END PRIVATE KEY-----',
 ].join(' ');
 /** Distinctive parts of every secret above; none may appear in any view. */
-const SECRET_MARKS = ['sk-ant-', 'TOOLSECRET', 'TOOLBEARER', 'toolpembody', 'MODELTHOUGHT', 'MODELBEARER', 'modelpembody', 'AKIA'];
+const SECRET_MARKS = [
+  'sk-ant-',
+  'TOOLSECRET',
+  'TOOLBEARER',
+  'toolpembody',
+  'MODELTHOUGHT',
+  'MODELBEARER',
+  'modelpembody',
+  'AKIA',
+];
 
 const paid: string[] = [];
 const pay = defineTool({
@@ -82,10 +91,19 @@ const readConfig = defineTool({
   execute: () => ({ ...TOOL_SECRETS }),
 });
 const ping = (name: string) =>
-  defineTool({ name, description: 'Pings a target', input: z.object({ target: z.string() }), readOnly: true, execute: ({ target }) => ({ target, pong: true }) });
+  defineTool({
+    name,
+    description: 'Pings a target',
+    input: z.object({ target: z.string() }),
+    readOnly: true,
+    execute: ({ target }) => ({ target, pong: true }),
+  });
 
 const book = new ScriptBook();
-const shared = sharedWorker(() => [pay, adminPurge, auditNote, lookupCity, chargeCard, readConfig, ping('ext_ping'), ping('ext_pong')], book.provider);
+const shared = sharedWorker(
+  () => [pay, adminPurge, auditNote, lookupCity, chargeCard, readConfig, ping('ext_ping'), ping('ext_pong')],
+  book.provider,
+);
 
 const ROLES: readonly ViewerRole[] = ['auditor', 'developer', 'end_user'];
 
@@ -132,7 +150,10 @@ describe('caller roles', () => {
     expect(observation('none')!.content).toContain('no caller');
     expect(observation('finance')).toMatchObject({ toolUseId: 'toolu_pay_finance', isError: false });
     expect(JSON.parse(observation('finance')!.content)).toMatchObject({ status: 'paid' });
-    expect(toolResultOfTool(byName['dev']!.result.chain.steps, 'pay')).toMatchObject({ success: false, error: expect.stringContaining('finance') });
+    expect(toolResultOfTool(byName['dev']!.result.chain.steps, 'pay')).toMatchObject({
+      success: false,
+      error: expect.stringContaining('finance'),
+    });
 
     // A refused call never reaches an activity.
     const activities = await scheduledActivities(shared.env.client, byName['dev']!.handle.workflowId);
@@ -142,17 +163,29 @@ describe('caller roles', () => {
   it('keeps a refused call’s sensitive fields and hidden level in the developer and end-user views', async () => {
     const task = 'roles: refused calls keep their tool’s view settings';
     const model = book.script(task, [
-      { content: [useTool('pay', { card: CARD, amount: 9 }, 'toolu_pay_refused'), useTool('admin_purge', { cache: 'sessions' }, 'toolu_purge_refused')] },
+      {
+        content: [
+          useTool('pay', { card: CARD, amount: 9 }, 'toolu_pay_refused'),
+          useTool('admin_purge', { cache: 'sessions' }, 'toolu_purge_refused'),
+        ],
+      },
       { content: [useTool('finish', { result: 'could not pay' })] },
     ]);
     const handle = await shared.h.agents.start(scriptedInput(task, { caller: { id: 'u3', roles: ['dev'] } }));
     const result = await handle.result();
     model.verify();
-    expect(toolResultOfTool(result.chain.steps, 'admin_purge')).toMatchObject({ success: false, error: expect.stringContaining('admin') });
+    expect(toolResultOfTool(result.chain.steps, 'admin_purge')).toMatchObject({
+      success: false,
+      error: expect.stringContaining('admin'),
+    });
     for (const role of ['developer', 'end_user'] as const) {
       const view = await shared.h.agents.chain(handle.workflowId, role);
-      expect.soft(callStepOfTool(view.steps, 'pay')?.toolCall.arguments, `${role} view of the refused call's arguments`).toEqual({ card: SENSITIVE, amount: 9 });
-      expect.soft(stepsOfTool(view.steps, 'admin_purge'), `${role} view shows the hidden tool's refused call`).toEqual([]);
+      expect
+        .soft(callStepOfTool(view.steps, 'pay')?.toolCall.arguments, `${role} view of the refused call's arguments`)
+        .toEqual({ card: SENSITIVE, amount: 9 });
+      expect
+        .soft(stepsOfTool(view.steps, 'admin_purge'), `${role} view shows the hidden tool's refused call`)
+        .toEqual([]);
     }
   });
 });
@@ -162,12 +195,18 @@ describe('model allow-list', () => {
     const cases = {
       outside: { allowedModels: ['other-model'] },
       allowed: { allowedModels: ['scripted/scripted-model'] },
-      fallback: { allowedModels: ['scripted-model'], fallbacks: [{ provider: 'scripted' as const, model: 'backup-model' }] },
+      fallback: {
+        allowedModels: ['scripted-model'],
+        fallbacks: [{ provider: 'scripted' as const, model: 'backup-model' }],
+      },
     };
     const runs = await Promise.all(
       Object.entries(cases).map(async ([name, { allowedModels, ...model }]) => {
         const task = `models: ${name}`;
-        const script = book.script(task, name === 'allowed' ? [{ content: [useTool('finish', { result: 'allowed' })] }] : []);
+        const script = book.script(
+          task,
+          name === 'allowed' ? [{ content: [useTool('finish', { result: 'allowed' })] }] : [],
+        );
         const handle = await shared.h.agents.start({ task, allowedModels, model: { ...SCRIPTED_MODEL, ...model } });
         return { name, script, id: handle.workflowId, result: await handle.result() };
       }),
@@ -179,7 +218,9 @@ describe('model allow-list', () => {
     expect(outside!.result.error).toContain('scripted/scripted-model');
     expect(outside!.script.calls).toHaveLength(0);
     expect(await scheduledActivities(shared.env.client, outside!.id)).toEqual([]);
-    expect(outside!.result.chain.steps.some((s) => s.type === 'thinking' && s.thought.startsWith('Refused:'))).toBe(true);
+    expect(outside!.result.chain.steps.some((s) => s.type === 'thinking' && s.thought.startsWith('Refused:'))).toBe(
+      true,
+    );
 
     expect(allowed!.result).toMatchObject({ success: true, finalAnswer: 'allowed' });
     expect(allowed!.script.calls).toHaveLength(1);
@@ -196,13 +237,22 @@ describe('role views of the chain', () => {
   it('shows each role its view, live (waiting for an approval) and finished, through the query and the client', async () => {
     const task = 'views: every kind of step';
     const model = book.script(task, [
-      { content: [say(MODEL_THOUGHT), useTool('audit_note', { note: 'started' }), useTool('lookup_city', { key: 'alpha' }), useTool('read_config', {})] },
+      {
+        content: [
+          say(MODEL_THOUGHT),
+          useTool('audit_note', { note: 'started' }),
+          useTool('lookup_city', { key: 'alpha' }),
+          useTool('read_config', {}),
+        ],
+      },
       { content: [say('Charging now.'), useTool('charge_card', { card: CARD, amount: 12 }, 'toolu_charge')] },
       { content: [useTool('finish', { result: 'Charged 12; alpha is 42.' })] },
     ]);
     const handle = await shared.h.agents.start(scriptedInput(task));
     const id = handle.workflowId;
-    await waitFor('the charge to wait for approval', async () => (await shared.h.agents.pendingApprovals(id)).some((r) => r.callId === 'toolu_charge'));
+    await waitFor('the charge to wait for approval', async () =>
+      (await shared.h.agents.pendingApprovals(id)).some((r) => r.callId === 'toolu_charge'),
+    );
 
     // Live: the run is waiting, so agents.chain goes through the `chain` query.
     const live = {} as Record<ViewerRole, ReasoningChain>;
@@ -219,7 +269,10 @@ describe('role views of the chain', () => {
       expect(stepsOfTool(live[role].steps, 'audit_note')).toEqual([]);
       expect(live[role].view?.hiddenSteps).toBe(2);
       expect(live[role].approvals?.[0]?.arguments).toEqual({ card: SENSITIVE, amount: 12 });
-      expect(callStepOfTool(live[role].steps, 'charge_card')?.toolCall.arguments).toEqual({ card: SENSITIVE, amount: 12 });
+      expect(callStepOfTool(live[role].steps, 'charge_card')?.toolCall.arguments).toEqual({
+        card: SENSITIVE,
+        amount: 12,
+      });
     }
     expect(toolResultOfTool(live.end_user.steps, 'lookup_city')?.result).toBe('Looked up alpha: 42');
     expect(toolResultOfTool(live.developer.steps, 'lookup_city')?.result).toEqual({ key: 'alpha', value: 42 });
@@ -235,7 +288,10 @@ describe('role views of the chain', () => {
       done[role] = await shared.h.agents.chain(id, role);
       expect(await handle.query(chainQuery, role), `${role}: query and client differ`).toEqual(done[role]);
       expectNoSecrets(done[role], `finished ${role}`);
-      expect(done[role].steps.at(-1)).toMatchObject({ type: 'synthesis', synthesis: { conclusion: 'Charged 12; alpha is 42.' } });
+      expect(done[role].steps.at(-1)).toMatchObject({
+        type: 'synthesis',
+        synthesis: { conclusion: 'Charged 12; alpha is 42.' },
+      });
     }
 
     const { auditor, developer, end_user: endUser } = done;
@@ -253,22 +309,34 @@ describe('role views of the chain', () => {
     expect(stepsOfTool(developer.steps, 'audit_note')).toEqual([]);
     expect(callStepOfTool(developer.steps, 'lookup_city')?.toolCall.arguments).toEqual({ key: 'alpha' });
     expect(toolResultOfTool(developer.steps, 'lookup_city')?.result).toEqual({ key: 'alpha', value: 42 });
-    expect(toolResultOfTool(developer.steps, 'charge_card')?.result).toEqual({ card: SENSITIVE, amount: 12, status: 'charged' });
+    expect(toolResultOfTool(developer.steps, 'charge_card')?.result).toEqual({
+      card: SENSITIVE,
+      amount: 12,
+      status: 'charged',
+    });
     expect(JSON.stringify(developer)).not.toContain(CARD);
     // Step numbers keep their gaps.
-    expect(developer.steps.map((s) => s.stepNumber)).toEqual(result.chain.steps.filter((s) => s.visibility.level !== 'hidden').map((s) => s.stepNumber));
+    expect(developer.steps.map((s) => s.stepNumber)).toEqual(
+      result.chain.steps.filter((s) => s.visibility.level !== 'hidden').map((s) => s.stepNumber),
+    );
 
     // End user: summaries for summary steps and model calls; sensitive fields redacted; the answer kept.
     expect(endUser.view).toEqual({ role: 'end_user', hiddenSteps: 2 });
     expect(callStepOfTool(endUser.steps, 'lookup_city')?.toolCall.arguments).toEqual({});
     expect(toolResultOfTool(endUser.steps, 'lookup_city')?.result).toBe('Looked up alpha: 42');
-    const modelSteps = endUser.steps.filter((s) => s.model !== undefined || (s.type === 'tool_call' && s.toolCall.toolType === 'llm'));
+    const modelSteps = endUser.steps.filter(
+      (s) => s.model !== undefined || (s.type === 'tool_call' && s.toolCall.toolType === 'llm'),
+    );
     expect(modelSteps.length).toBe(6);
     for (const s of modelSteps) {
       if (s.type === 'tool_call') expect(s.toolCall.arguments).toEqual({});
       if (s.type === 'tool_result') expect(s.toolResult.result).toBe('Model call (scripted-model)');
     }
-    expect(toolResultOfTool(endUser.steps, 'charge_card')?.result).toEqual({ card: SENSITIVE, amount: 12, status: 'charged' });
+    expect(toolResultOfTool(endUser.steps, 'charge_card')?.result).toEqual({
+      card: SENSITIVE,
+      amount: 12,
+      status: 'charged',
+    });
     expect(JSON.stringify(endUser)).not.toContain(CARD);
     expect(JSON.stringify(endUser)).not.toContain('"note":"started"');
   });
@@ -282,9 +350,12 @@ describe('role views of the chain', () => {
     const handle = await shared.h.agents.start(scriptedInput(task));
     const result = await handle.result();
     model.verify();
-    const toolSteps = result.chain.steps.filter((s) => s.model === undefined && (s.type === 'tool_result' || s.type === 'tool_call'));
+    const toolSteps = result.chain.steps.filter(
+      (s) => s.model === undefined && (s.type === 'tool_result' || s.type === 'tool_call'),
+    );
     const text = JSON.stringify(toolSteps);
-    for (const mark of ['TOOLSECRET', 'TOOLBEARER', 'toolpembody', 'AKIA', 'sk-ant-']) expect(text, `raw chain shows "${mark}"`).not.toContain(mark);
+    for (const mark of ['TOOLSECRET', 'TOOLBEARER', 'toolpembody', 'AKIA', 'sk-ant-'])
+      expect(text, `raw chain shows "${mark}"`).not.toContain(mark);
     expect(toolResultOfTool(result.chain.steps, 'read_config')?.result).toEqual({
       anthropic: '[REDACTED]',
       header: 'Bearer [REDACTED]',
@@ -306,25 +377,43 @@ describe('role views of the chain', () => {
     ]);
     const handle = await shared.h.agents.start(scriptedInput(task));
     const id = handle.workflowId;
-    await waitFor('the charge to wait for approval', async () => (await shared.h.agents.pendingApprovals(id)).length > 0);
+    await waitFor(
+      'the charge to wait for approval',
+      async () => (await shared.h.agents.pendingApprovals(id)).length > 0,
+    );
     const meta = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
-    await shared.h.agents.decide(id, { callId: 'toolu_charge_ui', approved: false, by: { id: 'ann', roles: [] }, reason: 'test' });
+    await shared.h.agents.decide(id, {
+      callId: 'toolu_charge_ui',
+      approved: false,
+      by: { id: 'ann', roles: [] },
+      reason: 'test',
+    });
     await handle.result();
     model.verify();
     expect(meta.currentDetails).toContain('charge_card');
-    for (const mark of [...SECRET_MARKS, CARD]) expect(meta.currentDetails, `Web UI details show "${mark}"`).not.toContain(mark);
+    for (const mark of [...SECRET_MARKS, CARD])
+      expect(meta.currentDetails, `Web UI details show "${mark}"`).not.toContain(mark);
   });
 
   it('applies visibilityByToolType, with visibilityByTool overriding it and the tool’s own setting', async () => {
     const task = 'views: visibility by type and by tool';
     const model = book.script(task, [
-      { content: [useTool('ext_ping', { target: 'a' }), useTool('ext_pong', { target: 'b' }), useTool('lookup_city', { key: 'beta' })] },
+      {
+        content: [
+          useTool('ext_ping', { target: 'a' }),
+          useTool('ext_pong', { target: 'b' }),
+          useTool('lookup_city', { key: 'beta' }),
+        ],
+      },
       { content: [useTool('finish', { result: 'pinged' })] },
     ]);
     const handle = await shared.h.agents.start(
       scriptedInput(task, {
         visibilityByToolType: { external: { level: 'summary', summaryTemplate: 'External call to {target}' } },
-        visibilityByTool: { ext_pong: { level: 'full' }, lookup_city: { level: 'summary', summaryTemplate: 'City {key} is {value}' } },
+        visibilityByTool: {
+          ext_pong: { level: 'full' },
+          lookup_city: { level: 'summary', summaryTemplate: 'City {key} is {value}' },
+        },
       }),
     );
     const result = await handle.result();

@@ -5,7 +5,15 @@ import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refus
 import { StatusAttribute, type ModelRequest, type ReasoningStep } from '../../../src/shared';
 import { answerUpdate } from '../../../src/workflows/messages';
 import { resultStepOfTool } from '../../helpers/chain-helpers';
-import { ScriptBook, gateTool, occurrences, requestTexts, updateEvents, waitFor, sharedWorker } from '../../helpers/people-helpers';
+import {
+  ScriptBook,
+  gateTool,
+  occurrences,
+  requestTexts,
+  updateEvents,
+  waitFor,
+  sharedWorker,
+} from '../../helpers/people-helpers';
 import { scriptedInput } from '../../helpers/scripted-input';
 
 const EventType = temporal.api.enums.v1.EventType;
@@ -14,7 +22,6 @@ const EventType = temporal.api.enums.v1.EventType;
 const book = new ScriptBook();
 const gates = gateTool();
 const shared = sharedWorker(() => [gates.tool], book.provider);
-
 
 const isSteer = (s: ReasoningStep) => s.fromPerson?.kind === 'steer';
 const thoughtOf = (s: ReasoningStep) => (s.type === 'thinking' ? s.thought : undefined);
@@ -46,14 +53,19 @@ describe('steering', () => {
 
     const steps = result.chain.steps;
     const steering = steps.filter(isSteer);
-    expect(steering.map(thoughtOf)).toEqual(['Instruction from alice: Use metric units.', 'Instruction from a person: Keep the answer short.']);
+    expect(steering.map(thoughtOf)).toEqual([
+      'Instruction from alice: Use metric units.',
+      'Instruction from a person: Keep the answer short.',
+    ]);
     expect(steering.map((s) => s.fromPerson)).toEqual([
       { kind: 'steer', by: 'alice' },
       { kind: 'steer', by: 'a person' },
     ]);
     // Placed after the tool's result and before the next model call.
     const toolResultAt = steps.findIndex((s) => s.type === 'tool_result' && s.model === undefined);
-    const secondModelCallAt = steps.findIndex((s, i) => i > toolResultAt && s.type === 'tool_call' && s.toolCall.toolType === 'llm');
+    const secondModelCallAt = steps.findIndex(
+      (s, i) => i > toolResultAt && s.type === 'tool_call' && s.toolCall.toolType === 'llm',
+    );
     const steeringAt = steps.map((s, i) => (isSteer(s) ? i : -1)).filter((i) => i >= 0);
     expect(toolResultAt).toBeGreaterThan(0);
     expect(steeringAt).toEqual([toolResultAt + 1, toolResultAt + 2]);
@@ -105,7 +117,12 @@ describe('clarification questions', () => {
   it('round trip: the question is shown, the answer is marked as a person’s and reaches the model', async () => {
     const task = 'question: which city';
     const model = book.script(task, [
-      { content: [say('I need to know the city.'), useTool('ask_person', { question: 'Which city do you mean?' }, 'toolu_q_city')] },
+      {
+        content: [
+          say('I need to know the city.'),
+          useTool('ask_person', { question: 'Which city do you mean?' }, 'toolu_q_city'),
+        ],
+      },
       { content: [useTool('finish', { result: 'Weather for Paris' })] },
     ]);
     const handle = await shared.h.agents.start(scriptedInput(task, { allowQuestions: true }));
@@ -118,11 +135,16 @@ describe('clarification questions', () => {
     expect(status.openQuestion).toMatchObject({ callId: 'toolu_q_city', question: 'Which city do you mean?' });
     expect(status.waitingFor).toContain('Which city do you mean?');
     expect(status.status).toBe('waiting');
-    await waitFor('ThoughtlineStatus = waiting_input', async () => (await handle.describe()).typedSearchAttributes.get(StatusAttribute) === 'waiting_input');
+    await waitFor(
+      'ThoughtlineStatus = waiting_input',
+      async () => (await handle.describe()).typedSearchAttributes.get(StatusAttribute) === 'waiting_input',
+    );
 
     // Refused answers (blank, another call id) change nothing.
     await expect(shared.h.agents.answer(id, '  ', 'bob')).rejects.toThrow(UpdateRefusedError);
-    const otherCall = sendUpdate(() => handle.executeUpdate(answerUpdate, { args: [{ text: 'Rome', by: 'eve', callId: 'toolu_other' }] }));
+    const otherCall = sendUpdate(() =>
+      handle.executeUpdate(answerUpdate, { args: [{ text: 'Rome', by: 'eve', callId: 'toolu_other' }] }),
+    );
     await expect(otherCall).rejects.toThrow(/toolu_q_city/);
 
     await expect(shared.h.agents.answer(id, 'Paris', 'bob')).resolves.toBe('Answer received; the run goes on.');
@@ -131,7 +153,10 @@ describe('clarification questions', () => {
     expect(result).toMatchObject({ success: true, finalAnswer: 'Weather for Paris' });
 
     const answered = resultStepOfTool(result.chain.steps, 'ask_person');
-    expect(answered).toMatchObject({ fromPerson: { kind: 'answer', by: 'bob' }, toolResult: { correlationId: 'toolu_q_city', success: true, result: 'Paris' } });
+    expect(answered).toMatchObject({
+      fromPerson: { kind: 'answer', by: 'bob' },
+      toolResult: { correlationId: 'toolu_q_city', success: true, result: 'Paris' },
+    });
     expect(lastMessage(model.calls[1]!)).toEqual({
       role: 'user',
       content: [{ type: 'tool_result', toolUseId: 'toolu_q_city', content: 'Answer from bob: Paris', isError: false }],
@@ -144,7 +169,10 @@ describe('clarification questions', () => {
     expect(updates.filter((e) => e.endsWith('_COMPLETED'))).toHaveLength(1);
     expect(updates.filter((e) => e.endsWith('_REJECTED'))).toHaveLength(0);
     expect((await shared.h.agents.status(id)).openQuestion).toBeUndefined();
-    await waitFor('ThoughtlineStatus = success', async () => (await handle.describe()).typedSearchAttributes.get(StatusAttribute) === 'success');
+    await waitFor(
+      'ThoughtlineStatus = success',
+      async () => (await handle.describe()).typedSearchAttributes.get(StatusAttribute) === 'success',
+    );
   });
 
   it('refuses an answer when no question is open, leaving no update events in history', async () => {
@@ -177,7 +205,10 @@ describe('clarification questions', () => {
     ]);
     const started = Date.now();
     const handle = await shared.h.agents.start(scriptedInput(task, { allowQuestions: true, questionTimeoutMs: 1_500 }));
-    const open = await waitFor('the open question', async () => (await shared.h.agents.status(handle.workflowId)).openQuestion);
+    const open = await waitFor(
+      'the open question',
+      async () => (await shared.h.agents.status(handle.workflowId)).openQuestion,
+    );
     expect(Date.parse(open.expiresAt) - Date.parse(open.askedAt)).toBe(1_500);
 
     const result = await handle.result();

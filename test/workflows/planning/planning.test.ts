@@ -16,7 +16,9 @@ import { testTools } from '../../helpers/test-tools';
 
 const env = useTestEnv();
 
-const planReply = (tasks: unknown[]): ScriptedTurn => ({ content: [say(`Here is the plan:\n\`\`\`json\n${JSON.stringify({ tasks })}\n\`\`\``)] });
+const planReply = (tasks: unknown[]): ScriptedTurn => ({
+  content: [say(`Here is the plan:\n\`\`\`json\n${JSON.stringify({ tasks })}\n\`\`\``)],
+});
 const THREE_TASKS = [
   { id: 't1', description: 'Gather the figures', dependencies: [], required_tools: ['lookup'] },
   { id: 't2', description: 'Analyse them', dependencies: ['t1'] },
@@ -53,16 +55,24 @@ describe.concurrent('planning', () => {
       { content: [update('t3', 'completed', 'u_t3')] },
       { content: [useTool('finish', { result: 'Quarter reported.' })] },
     ];
-    const { result, model } = await runWithGates(script, { planning: { reflectEvery: 3 } }, async (_workflowId, gates) => {
-      await pollFor('the gate to start', () => gates.started('analysis') || undefined);
-      gates.release('analysis');
-    });
+    const { result, model } = await runWithGates(
+      script,
+      { planning: { reflectEvery: 3 } },
+      async (_workflowId, gates) => {
+        await pollFor('the gate to start', () => gates.started('analysis') || undefined);
+        gates.release('analysis');
+      },
+    );
     expect(result.terminationReason).toBe('success');
     const steps = result.chain.steps;
 
     // The plan: made first, visible with its snapshot, and in the final result all completed.
     const [made] = thinkingSteps(steps, 'plan');
-    expect(made?.plan?.tasks.map((t) => [t.id, t.dependencies])).toEqual([['t1', []], ['t2', ['t1']], ['t3', ['t2']]]);
+    expect(made?.plan?.tasks.map((t) => [t.id, t.dependencies])).toEqual([
+      ['t1', []],
+      ['t2', ['t1']],
+      ['t3', ['t2']],
+    ]);
     expect(made?.plan).toMatchObject({ source: 'model', version: 1 });
     expect(result.plan?.tasks.map((t) => t.status)).toEqual(['completed', 'completed', 'completed']);
 
@@ -103,7 +113,11 @@ describe.concurrent('planning', () => {
       { id: 'a', description: 'First', dependencies: ['b'] },
       { id: 'b', description: 'Second', dependencies: ['a'] },
     ];
-    const script: ScriptedTurn[] = [planReply(cyclic), planReply(THREE_TASKS), { content: [useTool('finish', { result: 'done' })] }];
+    const script: ScriptedTurn[] = [
+      planReply(cyclic),
+      planReply(THREE_TASKS),
+      { content: [useTool('finish', { result: 'done' })] },
+    ];
     const { result, model } = await runWithGates(script, { planning: { reflectEvery: 0 } });
     expect(text(model.calls[1]!)).toMatch(/cycle/i);
     expect(result.plan).toMatchObject({ source: 'repaired', version: 1 });
@@ -111,8 +125,15 @@ describe.concurrent('planning', () => {
   });
 
   it('falls back to the named template when both plans are invalid; the planner saw the template', async () => {
-    const script: ScriptedTurn[] = [{ content: [say('no idea')] }, { content: [say('still no JSON')] }, { content: [useTool('finish', { result: 'done' })] }];
-    const { result, model } = await runWithGates(script, { task: 'Fix the login bug', planning: { template: 'debug_bug', reflectEvery: 0 } });
+    const script: ScriptedTurn[] = [
+      { content: [say('no idea')] },
+      { content: [say('still no JSON')] },
+      { content: [useTool('finish', { result: 'done' })] },
+    ];
+    const { result, model } = await runWithGates(script, {
+      task: 'Fix the login bug',
+      planning: { template: 'debug_bug', reflectEvery: 0 },
+    });
     expect(text(model.calls[0]!)).toContain('Reproduce the bug');
     expect(result.plan).toMatchObject({ source: 'template', template: 'debug_bug' });
     expect(result.plan?.tasks[0]).toMatchObject({ description: 'Reproduce the bug', status: 'in_progress' });
@@ -126,14 +147,27 @@ describe.concurrent('planning', () => {
         name: inner.name,
         complete: (request, signal, hooks) => {
           calls += 1;
-          if (calls === 1) throw ApplicationFailure.create({ type: 'ModelBadRequest', message: 'planner overloaded', nonRetryable: true });
+          if (calls === 1)
+            throw ApplicationFailure.create({
+              type: 'ModelBadRequest',
+              message: 'planner overloaded',
+              nonRetryable: true,
+            });
           return inner.complete(request, signal, hooks);
         },
       };
     };
-    const { result } = await runWithGates([{ content: [useTool('finish', { result: 'done anyway' })] }], { planning: { reflectEvery: 0 } }, undefined, failFirst);
+    const { result } = await runWithGates(
+      [{ content: [useTool('finish', { result: 'done anyway' })] }],
+      { planning: { reflectEvery: 0 } },
+      undefined,
+      failFirst,
+    );
     expect(result.terminationReason).toBe('success');
-    expect(result.plan).toMatchObject({ source: 'single_task', tasks: [{ id: 't1', description: 'Report on the quarter', status: 'in_progress' }] });
+    expect(result.plan).toMatchObject({
+      source: 'single_task',
+      tasks: [{ id: 't1', description: 'Report on the quarter', status: 'in_progress' }],
+    });
     expect(thinkingSteps(result.chain.steps, 'plan')[0]?.thought).toMatch(/planner overloaded/);
   });
 
@@ -143,7 +177,11 @@ describe.concurrent('planning', () => {
     await h.worker.runUntil(async () => {
       const handle = await h.agents.start({ task: 'Plan it', model: SCRIPTED_MODEL, planning: {} });
       const result = await handle.result();
-      expect(result).toMatchObject({ success: false, terminationReason: 'error', error: expect.stringContaining('InvalidAgentInput') });
+      expect(result).toMatchObject({
+        success: false,
+        terminationReason: 'error',
+        error: expect.stringContaining('InvalidAgentInput'),
+      });
       expect(result.error).toContain('set planning.updateToolName to another name');
       expect(result.modelCalls).toBe(0);
     });

@@ -15,7 +15,11 @@ const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.err
 
 beforeAll(async () => {
   const bundle = async (name: string, preloadModules: string[]) => {
-    const { code } = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'probe-workflows.ts'), preloadModules, logger: quiet });
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: path.join(__dirname, 'probe-workflows.ts'),
+      preloadModules,
+      logger: quiet,
+    });
     const file = path.join(PROJECT_ROOT, `.thoughtline/tmp/preload-probe-${name}-${process.pid}.js`);
     fs.writeFileSync(file, code);
     return file;
@@ -26,12 +30,25 @@ beforeAll(async () => {
 afterAll(() => [preloaded, plain].forEach((file) => fs.rmSync(file, { force: true })));
 
 /** Two probe runs, one after the other, in one reusable V8 context (one workflow thread), with the patch markers each run's history holds. */
-async function twoRuns(codePath: string): Promise<[ProbeReport & { markers: string[] }, ProbeReport & { markers: string[] }]> {
+async function twoRuns(
+  codePath: string,
+): Promise<[ProbeReport & { markers: string[] }, ProbeReport & { markers: string[] }]> {
   const taskQueue = `preload-${path.basename(codePath)}-${Date.now()}`;
-  const worker = await Worker.create({ connection: env.nativeConnection, namespace: env.namespace, taskQueue, workflowBundle: { codePath }, reuseV8Context: true, workflowThreadPoolSize: 1 });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    namespace: env.namespace,
+    taskQueue,
+    workflowBundle: { codePath },
+    reuseV8Context: true,
+    workflowThreadPoolSize: 1,
+  });
   return worker.runUntil(async () => {
     const run = async (tag: string) => {
-      const handle = await env.client.workflow.start('preloadProbe', { taskQueue, workflowId: `preload-probe-${tag}-${Date.now()}`, args: [tag] });
+      const handle = await env.client.workflow.start('preloadProbe', {
+        taskQueue,
+        workflowId: `preload-probe-${tag}-${Date.now()}`,
+        args: [tag],
+      });
       const report = (await handle.result()) as ProbeReport;
       const markers = patchIds(await handle.fetchHistory());
       return { ...report, markers };
@@ -41,20 +58,52 @@ async function twoRuns(codePath: string): Promise<[ProbeReport & { markers: stri
 }
 
 describe('the modules preloaded into the shared V8 context', () => {
-  it('are shared but closed: a run can leave nothing in them for the next, and their schemas and classes work in every run', { timeout: 60_000 }, async () => {
-    const [first, second] = await twoRuns(preloaded);
-    const expected = { exportsFrozen: true, sawBefore: undefined, writeRefused: true, inputParsed: true, badInputRefused: true, stepParsed: true, nestedWriteRefused: true, templateSteps: 7, classWorks: true };
-    // A shared module that uses the SDK: its workflowInfo() answers for each run, its condition() runs each run's own work.
-    const sdk = { sdkModuleFrozen: true, sdkSawThisRun: true, atRestRan: true, markers: [] };
-    expect(first).toEqual({ ...expected, ...sdk });
-    expect(second).toEqual({ ...expected, ...sdk });
-  });
+  it(
+    'are shared but closed: a run can leave nothing in them for the next, and their schemas and classes work in every run',
+    { timeout: 60_000 },
+    async () => {
+      const [first, second] = await twoRuns(preloaded);
+      const expected = {
+        exportsFrozen: true,
+        sawBefore: undefined,
+        writeRefused: true,
+        inputParsed: true,
+        badInputRefused: true,
+        stepParsed: true,
+        nestedWriteRefused: true,
+        templateSteps: 7,
+        classWorks: true,
+      };
+      // A shared module that uses the SDK: its workflowInfo() answers for each run, its condition() runs each run's own work.
+      const sdk = { sdkModuleFrozen: true, sdkSawThisRun: true, atRestRan: true, markers: [] };
+      expect(first).toEqual({ ...expected, ...sdk });
+      expect(second).toEqual({ ...expected, ...sdk });
+    },
+  );
 
-  it('are what keeps a run from writing into them (without the preload, each run has its own open copy)', { timeout: 60_000 }, async () => {
-    const [first, second] = await twoRuns(plain);
-    expect(first).toMatchObject({ exportsFrozen: false, sdkModuleFrozen: false, writeRefused: false, nestedWriteRefused: false, templateSteps: 8, inputParsed: true, classWorks: true, atRestRan: true });
-    // Its own module scope: the second run does not see the first run's write either.
-    expect(second).toMatchObject({ exportsFrozen: false, writeRefused: false, nestedWriteRefused: false, templateSteps: 8 });
-    expect([first.sawBefore, second.sawBefore]).toEqual([undefined, undefined]);
-  });
+  it(
+    'are what keeps a run from writing into them (without the preload, each run has its own open copy)',
+    { timeout: 60_000 },
+    async () => {
+      const [first, second] = await twoRuns(plain);
+      expect(first).toMatchObject({
+        exportsFrozen: false,
+        sdkModuleFrozen: false,
+        writeRefused: false,
+        nestedWriteRefused: false,
+        templateSteps: 8,
+        inputParsed: true,
+        classWorks: true,
+        atRestRan: true,
+      });
+      // Its own module scope: the second run does not see the first run's write either.
+      expect(second).toMatchObject({
+        exportsFrozen: false,
+        writeRefused: false,
+        nestedWriteRefused: false,
+        templateSteps: 8,
+      });
+      expect([first.sawBefore, second.sawBefore]).toEqual([undefined, undefined]);
+    },
+  );
 });

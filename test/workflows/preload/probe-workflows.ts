@@ -43,7 +43,15 @@ export async function preloadProbe(tag: string): Promise<ProbeReport> {
   // The shared schemas parse and refuse as they do unshared, in the first run and in later ones.
   const input = AgentInput.safeParse({ task: tag, model: { provider: 'scripted', model: 'm' } });
   const bad = AgentInput.safeParse({ task: 42 });
-  const step = chainModule.ReasoningStep.safeParse({ type: 'thinking', stepId: tag, stepNumber: 1, timestamp: 't', iteration: 0, thought: tag, visibility: { level: 'full' } });
+  const step = chainModule.ReasoningStep.safeParse({
+    type: 'thinking',
+    stepId: tag,
+    stepNumber: 1,
+    timestamp: 't',
+    iteration: 0,
+    thought: tag,
+    visibility: { level: 'full' },
+  });
   const steps = planTemplates.debug_bug.steps as string[];
   let nestedWriteRefused = false;
   try {
@@ -52,7 +60,8 @@ export async function preloadProbe(tag: string): Promise<ProbeReport> {
     nestedWriteRefused = true;
   }
   // Workflow SDK calls made from a shared module act on the run that makes them.
-  const sdkSawThisRun = strategies.runObservationMarker() === observationMarker(fnv1a(workflowInfo().firstExecutionRunId));
+  const sdkSawThisRun =
+    strategies.runObservationMarker() === observationMarker(fnv1a(workflowInfo().firstExecutionRunId));
   let ranWith: string | undefined;
   createAtRest().once(() => (ranWith = tag));
   const atRestRan = await condition(() => ranWith !== undefined, '10 seconds');
@@ -75,5 +84,10 @@ export async function preloadProbe(tag: string): Promise<ProbeReport> {
 /** A fresh inbox from the preloaded module takes this run's instruction and holds only that one. */
 function inboxWorks(tag: string): boolean {
   const inbox = new SteeringInbox();
-  return inbox.receive({ text: tag }) === 'queued' && inbox.receive({ text: 42 }) === 'malformed' && inbox.waiting.length === 1 && inbox.waiting[0]!.text === tag;
+  return (
+    inbox.receive({ text: tag }) === 'queued' &&
+    inbox.receive({ text: 42 }) === 'malformed' &&
+    inbox.waiting.length === 1 &&
+    inbox.waiting[0]!.text === tag
+  );
 }

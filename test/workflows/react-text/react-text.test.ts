@@ -24,7 +24,8 @@ describe('the react-text strategy', () => {
       ],
       input: { ...question, strategy: 'react-text' },
     });
-    for (const { result } of [native, text]) expect(result).toMatchObject({ success: true, finalAnswer: 'alpha is 50', toolCalls: 1, formatErrors: 0 });
+    for (const { result } of [native, text])
+      expect(result).toMatchObject({ success: true, finalAnswer: 'alpha is 50', toolCalls: 1, formatErrors: 0 });
     expect(stepShape(text.result.chain.steps)).toEqual(stepShape(native.result.chain.steps));
     expect(thoughts(text.result.chain.steps)).toEqual(thoughts(native.result.chain.steps));
 
@@ -56,6 +57,8 @@ describe('the react-text strategy', () => {
     const observation = (i: number) => JSON.stringify(model.calls[i]!.messages.at(-1));
     expect(observation(1)).toContain("Invalid Format: Missing 'Action Input:' after 'Action:'");
     expect(observation(2)).toContain("'Action Input:' must be one JSON object");
-    expect(result.chain.steps.filter((s) => s.type === 'thinking' && s.thought.startsWith('Reply not understood'))).toHaveLength(2);
+    expect(
+      result.chain.steps.filter((s) => s.type === 'thinking' && s.thought.startsWith('Reply not understood')),
+    ).toHaveLength(2);
   });
 });

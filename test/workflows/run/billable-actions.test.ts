@@ -15,23 +15,45 @@ import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
 const env = useTestEnv();
 const FIXTURES = path.resolve(__dirname, '../../replay/fixtures');
-const fixture = (name: string) => historyFromJSON(JSON.parse(fs.readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')));
+const fixture = (name: string) =>
+  historyFromJSON(JSON.parse(fs.readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')));
 
 describe('billable Temporal Cloud actions, counted from real histories', () => {
   it('the offline demo run (3 model calls, 2 tool calls) costs 9: its start, 6 activities and 2 upserts', async () => {
-    const h = await createHarness(env, { tools: [weatherTool], models: { anthropic: createOfflineModel([weatherDemoTurn]) } });
+    const h = await createHarness(env, {
+      tools: [weatherTool],
+      models: { anthropic: createOfflineModel([weatherDemoTurn]) },
+    });
     const history = await h.worker.runUntil(async () => {
       const handle = await h.agents.start({ task: DEMO_TASK });
       expect(await handle.result()).toMatchObject({ success: true, toolCalls: 2 });
       return handle.fetchHistory();
     });
     // describeTools, 3 model calls, 2 weather lookups; the status at the first reply and at the end.
-    expect(billableActions(history)).toEqual({ starts: 1, activities: 6, localActivityTasks: 0, upserts: 2, timers: 0, childStarts: 0, signals: 0, updates: 0, total: 9 });
+    expect(billableActions(history)).toEqual({
+      starts: 1,
+      activities: 6,
+      localActivityTasks: 0,
+      upserts: 2,
+      timers: 0,
+      childStarts: 0,
+      signals: 0,
+      updates: 0,
+      total: 9,
+    });
   });
 
   it('a 10-iteration run with one tool call an iteration costs at most 2 an iteration + 3', async () => {
-    const lookup = defineTool({ name: 'lookup', description: 'Looks a number up', input: z.object({ n: z.number() }), execute: ({ n }) => `value ${n}` });
-    const turns: ScriptedTurn[] = [...Array.from({ length: 9 }, (_, n) => ({ content: [useTool('lookup', { n })] })), { content: [useTool('finish', { result: 'done' })] }];
+    const lookup = defineTool({
+      name: 'lookup',
+      description: 'Looks a number up',
+      input: z.object({ n: z.number() }),
+      execute: ({ n }) => `value ${n}`,
+    });
+    const turns: ScriptedTurn[] = [
+      ...Array.from({ length: 9 }, (_, n) => ({ content: [useTool('lookup', { n })] })),
+      { content: [useTool('finish', { result: 'done' })] },
+    ];
     const model = createScriptedModel(turns);
     const h = await createHarness(env, { tools: [lookup], models: { scripted: model } });
     const { result, history } = await h.worker.runUntil(async () => {
@@ -56,7 +78,10 @@ describe('billable Temporal Cloud actions, counted from real histories', () => {
     // A tool failing every attempt: each attempt is an action, not only the one scheduled.
     const failing = fixture('failed-tool-then-cancelled-approval');
     const scheduled = (failing.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes).length;
-    const attempts = (failing.events ?? []).reduce((sum, e) => sum + (e.activityTaskStartedEventAttributes?.attempt ?? 0), 0);
+    const attempts = (failing.events ?? []).reduce(
+      (sum, e) => sum + (e.activityTaskStartedEventAttributes?.attempt ?? 0),
+      0,
+    );
     expect(billableActions(failing).activities).toBe(attempts);
     expect(attempts).toBeGreaterThan(scheduled);
     for (const name of fs.readdirSync(FIXTURES).map((f) => path.basename(f, '.json'))) {

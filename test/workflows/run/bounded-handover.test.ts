@@ -26,23 +26,42 @@ describe('a run whose carried state cannot fit ends instead of handing over fore
     const h = await createHarness(env, { tools: [noop], models: { scripted: model } });
     const { result, workflowId } = await h.worker.runUntil(async () => {
       // The carried state (~750 KB) is over continueAsNewAtBytes at the first handover.
-      const handle = await h.agents.start({ task: TASK, model: SCRIPTED_MODEL, continueAsNewEvery: 1, continueAsNewAtBytes: 700_000 });
-      const ended = await Promise.race([handle.result(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running after ${ENDS_WITHIN_MS} ms`)), ENDS_WITHIN_MS))]).catch(
-        async (err: unknown) => {
-          const runs = await temporalRuns(handle.workflowId);
-          await handle.terminate('test: livelocked');
-          throw new Error(`${String(err)}; ${runs} Temporal runs so far`);
-        },
-      );
+      const handle = await h.agents.start({
+        task: TASK,
+        model: SCRIPTED_MODEL,
+        continueAsNewEvery: 1,
+        continueAsNewAtBytes: 700_000,
+      });
+      const ended = await Promise.race([
+        handle.result(),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`still running after ${ENDS_WITHIN_MS} ms`)), ENDS_WITHIN_MS),
+        ),
+      ]).catch(async (err: unknown) => {
+        const runs = await temporalRuns(handle.workflowId);
+        await handle.terminate('test: livelocked');
+        throw new Error(`${String(err)}; ${runs} Temporal runs so far`);
+      });
       return { result: ended, workflowId: handle.workflowId };
     });
     model.verify();
 
-    expect(result).toMatchObject({ success: false, terminationReason: 'error', iterations: 1, modelCalls: 1, toolCalls: 1, continuations: 0 });
-    expect(result.error).toMatch(/^Continue-as-new refused: the state to carry is \d+ → \d+ → \d+ bytes .*at or over the limit of 700000 bytes/);
+    expect(result).toMatchObject({
+      success: false,
+      terminationReason: 'error',
+      iterations: 1,
+      modelCalls: 1,
+      toolCalls: 1,
+      continuations: 0,
+    });
+    expect(result.error).toMatch(
+      /^Continue-as-new refused: the state to carry is \d+ → \d+ → \d+ bytes .*at or over the limit of 700000 bytes/,
+    );
     // The chain so far: the task, and the one tool call with its result.
     expect(result.chain.task).toBe(TASK);
-    expect(result.chain.steps.filter((s) => s.type === 'tool_result' && s.model === undefined)).toEqual([expect.objectContaining({ toolResult: expect.objectContaining({ result: 'ok', success: true }) })]);
+    expect(result.chain.steps.filter((s) => s.type === 'tool_result' && s.model === undefined)).toEqual([
+      expect.objectContaining({ toolResult: expect.objectContaining({ result: 'ok', success: true }) }),
+    ]);
     expect(await temporalRuns(workflowId)).toBe(1);
   });
 
@@ -54,7 +73,9 @@ describe('a run whose carried state cannot fit ends instead of handing over fore
         workflowId: `too-big-${Date.now()}`,
         args: [{ task: 'x'.repeat(256 * 1024 + 1), model: SCRIPTED_MODEL }],
       });
-      await expect(handle.result()).rejects.toMatchObject({ cause: { type: 'InvalidAgentInput', message: expect.stringContaining('The task must be at most 262144 bytes') } });
+      await expect(handle.result()).rejects.toMatchObject({
+        cause: { type: 'InvalidAgentInput', message: expect.stringContaining('The task must be at most 262144 bytes') },
+      });
     });
   });
 });

@@ -56,7 +56,10 @@ describe('cancellation returns `cancelled` with the chain so far, within 2 secon
     it(`by ${how} during a model call: the call is aborted and marked cancelled`, async () => {
       const model = slowFirstCall([]);
       let requested = false;
-      const probe: ModelProvider = { name: 'scripted', complete: (r, s, h) => ((requested = true), model.complete(r, s, h)) };
+      const probe: ModelProvider = {
+        name: 'scripted',
+        complete: (r, s, h) => ((requested = true), model.complete(r, s, h)),
+      };
       const { result, ms } = await cancelDuring({ tools: [], models: { scripted: probe } }, () => requested, how);
       expect(ms).toBeLessThan(2_000);
       expect(model.aborted()).toBe(true);
@@ -65,13 +68,20 @@ describe('cancellation returns `cancelled` with the chain so far, within 2 secon
       expect(llm).toMatchObject({ toolResult: { success: false, outcome: 'cancelled' } });
       expect(openCallSteps(result.chain.steps)).toEqual([]);
       expect(result.chain.steps.at(-1)?.type).toBe('synthesis');
-      if (how === 'signal') expect(result.chain.steps.some((s) => s.type === 'thinking' && s.thought.includes('changed my mind, by alice'))).toBe(true);
+      if (how === 'signal')
+        expect(
+          result.chain.steps.some((s) => s.type === 'thinking' && s.thought.includes('changed my mind, by alice')),
+        ).toBe(true);
     });
 
     it(`by ${how} during a slow tool: the tool gets its cancellation and the chain says it stopped`, async () => {
       const events: string[] = [];
       const model = createScriptedModel([{ content: [say('Starting the job.'), useTool('slow_job', {})] }]);
-      const { result, ms } = await cancelDuring({ tools: [slowTool(events)], models: { scripted: model } }, () => events.includes('started'), how);
+      const { result, ms } = await cancelDuring(
+        { tools: [slowTool(events)], models: { scripted: model } },
+        () => events.includes('started'),
+        how,
+      );
       expect(ms).toBeLessThan(2_000);
       expect(events).toEqual(['started', 'aborted']);
       expect(result).toMatchObject({ terminationReason: 'cancelled', toolCalls: 1 });
@@ -84,10 +94,18 @@ describe('cancellation returns `cancelled` with the chain so far, within 2 secon
   it('a tool that ignores cancellation is reported as outcome unknown, and the run still returns', async () => {
     const events: string[] = [];
     const model = createScriptedModel([{ content: [useTool('slow_job', {})] }]);
-    const { result, ms } = await cancelDuring({ tools: [slowTool(events, { honoursCancel: false, ms: 4_000 })], models: { scripted: model } }, () => events.includes('started'), 'temporal');
+    const { result, ms } = await cancelDuring(
+      { tools: [slowTool(events, { honoursCancel: false, ms: 4_000 })], models: { scripted: model } },
+      () => events.includes('started'),
+      'temporal',
+    );
     expect(ms).toBeLessThan(2_500);
     expect(result.terminationReason).toBe('cancelled');
-    expect(toolResultOfTool(result.chain.steps, 'slow_job')).toMatchObject({ success: false, outcome: 'unknown', error: expect.stringContaining('may or may not have taken effect') });
+    expect(toolResultOfTool(result.chain.steps, 'slow_job')).toMatchObject({
+      success: false,
+      outcome: 'unknown',
+      error: expect.stringContaining('may or may not have taken effect'),
+    });
   });
 
   it('a cancel signal between steps lets the model summarise, and a second signal changes nothing', async () => {
@@ -113,12 +131,21 @@ describe('cancellation returns `cancelled` with the chain so far, within 2 secon
       return handle.result();
     });
     model.verify();
-    expect(result).toMatchObject({ terminationReason: 'cancelled', finalAnswer: 'Summary: looked up a (10); stopped on request.', toolCalls: 1 });
-    expect(toolResultOfTool(result.chain.steps, 'lookup')).toMatchObject({ success: true, result: { key: 'a', value: 10 } });
+    expect(result).toMatchObject({
+      terminationReason: 'cancelled',
+      finalAnswer: 'Summary: looked up a (10); stopped on request.',
+      toolCalls: 1,
+    });
+    expect(toolResultOfTool(result.chain.steps, 'lookup')).toMatchObject({
+      success: true,
+      result: { key: 'a', value: 10 },
+    });
     // The summary call had no tools and was told why.
     const last = model.calls[1]!;
     expect(last.toolChoice).toBe('none');
     expect(JSON.stringify(last.messages.at(-1))).toContain('cancelled (enough)');
-    expect(result.chain.steps.filter((s) => s.type === 'thinking' && s.thought.startsWith('Cancel requested'))).toHaveLength(1);
+    expect(
+      result.chain.steps.filter((s) => s.type === 'thinking' && s.thought.startsWith('Cancel requested')),
+    ).toHaveLength(1);
   });
 });

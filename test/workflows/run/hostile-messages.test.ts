@@ -17,7 +17,10 @@ const thoughtOf = (s: ReasoningStep) => (s.type === 'thinking' ? s.thought : '')
 
 /** Starts a run that holds in a gated tool, then finishes with `done`; returns its raw handle once the tool runs. */
 async function heldRun(task: string, gate: string) {
-  book.script(task, [{ content: [useTool('wait_for_gate', { gate })] }, { content: [useTool('finish', { result: 'done' })] }]);
+  book.script(task, [
+    { content: [useTool('wait_for_gate', { gate })] },
+    { content: [useTool('finish', { result: 'done' })] },
+  ]);
   const started = await shared.h.agents.start(scriptedInput(task));
   await waitFor(`gate ${gate} to start`, () => gates.started(gate));
   return shared.env.client.workflow.getHandle(started.workflowId);
@@ -28,7 +31,10 @@ const GRPC_RESOURCE_EXHAUSTED = 8;
 
 /** Runs `send` with a client on its own connection that gives up on the first refusal. */
 async function withoutRetries<T>(send: (client: Client) => Promise<T>): Promise<T> {
-  const connection = await Connection.connect({ address: inject('temporalAddress'), interceptors: [makeGrpcRetryInterceptor({ delayFunction: () => 0, retryableDecider: () => false })] });
+  const connection = await Connection.connect({
+    address: inject('temporalAddress'),
+    interceptors: [makeGrpcRetryInterceptor({ delayFunction: () => 0, retryableDecider: () => false })],
+  });
   try {
     return await send(new Client({ connection, namespace: inject('temporalNamespace') }));
   } finally {
@@ -46,7 +52,10 @@ describe('hostile messages on a live run', () => {
       await handle.signal('steer', payload);
       await handle.signal('subAgentApprovals', payload);
       for (const update of ['resolveStall', 'approveToolCall', 'answer']) {
-        await expect(handle.executeUpdate(update, { args: [payload] }), `${update} with ${name}`).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
+        await expect(
+          handle.executeUpdate(update, { args: [payload] }),
+          `${update} with ${name}`,
+        ).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
       }
     }
     // Payloads no JSON client would write, as raw bytes: 500,000 levels of nesting, bytes that are
@@ -85,12 +94,20 @@ describe('hostile messages on a live run', () => {
     const handle = await heldRun('hostile: null cancel then a real one', 'null-cancel');
     await handle.signal('cancel', null);
     await handle.signal('cancel', { reason: { toString: 1, valueOf: 1 } });
-    await waitFor('the refusals in the chain', async () => (await handle.query<ReasoningChain>('chain')).steps.filter((s: ReasoningStep) => thoughtOf(s).startsWith('Refused a "cancel"')).length === 2);
+    await waitFor(
+      'the refusals in the chain',
+      async () =>
+        (await handle.query<ReasoningChain>('chain')).steps.filter((s: ReasoningStep) =>
+          thoughtOf(s).startsWith('Refused a "cancel"'),
+        ).length === 2,
+    );
     await handle.signal('cancel', { reason: 'enough', by: 'alice' });
     gates.release('null-cancel');
     const result = (await handle.result()) as AgentResult;
     expect(result.terminationReason).toBe('cancelled');
-    expect(result.chain.steps.map(thoughtOf)).toContain('Cancel requested (enough, by alice); finishing the current step, then summarising.');
+    expect(result.chain.steps.map(thoughtOf)).toContain(
+      'Cancel requested (enough, by alice); finishing the current step, then summarising.',
+    );
   });
 
   it('a 5 MB steer is refused by the server (the client gets the error) and the run is unaffected', async () => {
@@ -100,7 +117,13 @@ describe('hostile messages on a live run', () => {
     expect(await handle.query('status')).toMatchObject({ steeringQueued: 1 });
     // Over the server's 4 MB message limit: refused. Sent through a connection that does not retry,
     // so the refusal comes back at once (the default client retries it for about 40 s).
-    await expect(withoutRetries((client) => client.workflow.getHandle(handle.workflowId).signal('steer', { text: 'x'.repeat(5 * 1024 * 1024), by: 'mallory' }))).rejects.toMatchObject({
+    await expect(
+      withoutRetries((client) =>
+        client.workflow
+          .getHandle(handle.workflowId)
+          .signal('steer', { text: 'x'.repeat(5 * 1024 * 1024), by: 'mallory' }),
+      ),
+    ).rejects.toMatchObject({
       cause: { code: GRPC_RESOURCE_EXHAUSTED, message: expect.stringMatching(/larger than max/) },
     });
     gates.release('big');

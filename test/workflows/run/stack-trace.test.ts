@@ -20,7 +20,10 @@ describe("a run's stack trace", () => {
   // The bundle's source map keeps lines only (WORKFLOW_BUNDLER_OPTIONS): the Web UI's stack
   // trace of a waiting run must still point at the TypeScript line it waits on.
   it('names the source file and line a waiting run waits at', async () => {
-    const model = createScriptedModel([{ content: [useTool('write_file', { path: '/tmp/a.txt', text: 'a' }, 'toolu_s1')] }, { content: [useTool('finish', { result: 'done' })] }]);
+    const model = createScriptedModel([
+      { content: [useTool('write_file', { path: '/tmp/a.txt', text: 'a' }, 'toolu_s1')] },
+      { content: [useTool('finish', { result: 'done' })] },
+    ]);
     const { observed, result } = await runScripted(env, {
       model,
       tools: [writeFileTool([])],

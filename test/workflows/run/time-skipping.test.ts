@@ -57,7 +57,13 @@ describe('agentWorkflow on the time-skipping test server', () => {
     const serverStart = await env.currentTimeMs();
     // Awaiting result() through the test environment's client lets the server skip to the next timer.
     const { result, description, history } = await worker.runUntil(async () => {
-      const handle = await agents.start({ task: 'Find alpha.', model: SCRIPTED_MODEL, stallThreshold: 3, onStall: 'ask', stallQuestionTimeoutMs: THIRTY_DAYS_MS });
+      const handle = await agents.start({
+        task: 'Find alpha.',
+        model: SCRIPTED_MODEL,
+        stallThreshold: 3,
+        onStall: 'ask',
+        stallQuestionTimeoutMs: THIRTY_DAYS_MS,
+      });
       const result = await handle.result();
       return { result, description: await handle.describe(), history: await handle.fetchHistory() };
     });
@@ -65,10 +71,19 @@ describe('agentWorkflow on the time-skipping test server', () => {
     const skippedMs = (await env.currentTimeMs()) - serverStart;
     model.verify();
 
-    expect(result).toMatchObject({ success: false, terminationReason: 'stalled', finalAnswer: summary, modelCalls: 5, toolCalls: 2, iterations: 4 });
+    expect(result).toMatchObject({
+      success: false,
+      terminationReason: 'stalled',
+      finalAnswer: summary,
+      modelCalls: 5,
+      toolCalls: 2,
+      iterations: 4,
+    });
     expect(log.calls).toHaveLength(2);
     const said = thoughts(result.chain.steps);
-    const stalledAt = said.indexOf('Stalled: it called lookup with the same arguments 4 times in a row, after being told once.');
+    const stalledAt = said.indexOf(
+      'Stalled: it called lookup with the same arguments 4 times in a row, after being told once.',
+    );
     expect(stalledAt).toBeGreaterThanOrEqual(0);
     expect(said[stalledAt + 1]).toBe('Nobody answered "continue?" in time; stopping.');
     expect(model.calls[4]?.toolChoice).toBe('none');
@@ -85,10 +100,16 @@ describe('agentWorkflow on the time-skipping test server', () => {
     // No workflow task failed (an API the test server lacks would show up here, retried forever).
     expect(events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED)).toEqual([]);
     const timers = events.filter((e) => e.eventType === EventType.EVENT_TYPE_TIMER_STARTED);
-    const thirtyDayTimers = timers.filter((e) => Number(e.timerStartedEventAttributes?.startToFireTimeout?.seconds) === THIRTY_DAYS_MS / 1000);
+    const thirtyDayTimers = timers.filter(
+      (e) => Number(e.timerStartedEventAttributes?.startToFireTimeout?.seconds) === THIRTY_DAYS_MS / 1000,
+    );
     expect(thirtyDayTimers).toHaveLength(1);
     const timerId = thirtyDayTimers[0]?.timerStartedEventAttributes?.timerId;
-    expect(events.filter((e) => e.eventType === EventType.EVENT_TYPE_TIMER_FIRED).map((e) => e.timerFiredEventAttributes?.timerId)).toContain(timerId);
+    expect(
+      events
+        .filter((e) => e.eventType === EventType.EVENT_TYPE_TIMER_FIRED)
+        .map((e) => e.timerFiredEventAttributes?.timerId),
+    ).toContain(timerId);
 
     // The search attributes set at start and upserted by the workflow reached the server.
     expect(description.status.name).toBe('COMPLETED');
@@ -98,7 +119,10 @@ describe('agentWorkflow on the time-skipping test server', () => {
   });
 
   it('a person answers on day 29: the status query, the update and its validator work, and the run goes on', async () => {
-    const script = createScriptedModel([...stallingTurns('toolu_p'), { content: [say('Got it.'), useTool('finish', { result: 'alpha is 50' }, 'toolu_p5')] }]);
+    const script = createScriptedModel([
+      ...stallingTurns('toolu_p'),
+      { content: [say('Got it.'), useTool('finish', { result: 'alpha is 50' }, 'toolu_p5')] },
+    ]);
     // The first model call waits for the test, so the early update meets a run with nothing pending.
     const firstCall = holdAfter(script, 0);
     const model = firstCall.model;
@@ -106,20 +130,29 @@ describe('agentWorkflow on the time-skipping test server', () => {
 
     const wallStart = Date.now();
     const { result, early, waiting, answer } = await worker.runUntil(async () => {
-      const handle = await agents.start({ task: 'Find alpha.', model: SCRIPTED_MODEL, stallThreshold: 3, onStall: 'ask', stallQuestionTimeoutMs: THIRTY_DAYS_MS });
+      const handle = await agents.start({
+        task: 'Find alpha.',
+        model: SCRIPTED_MODEL,
+        stallThreshold: 3,
+        onStall: 'ask',
+        stallQuestionTimeoutMs: THIRTY_DAYS_MS,
+      });
       while (firstCall.held() === 0) await wait(20);
-      const early = await handle
-        .executeUpdate(resolveStallUpdate, { args: [{ continue: true, by: 'mallory' }] })
-        .then((value) => ({ value }), (error: unknown) => ({ error }));
+      const early = await handle.executeUpdate(resolveStallUpdate, { args: [{ continue: true, by: 'mallory' }] }).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
       firstCall.release();
       let waiting = await handle.query(statusQuery);
-      for (const deadline = Date.now() + 20_000; waiting.waitingFor === undefined && Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 20_000; waiting.waitingFor === undefined && Date.now() < deadline;) {
         await wait(100);
         waiting = await handle.query(statusQuery);
       }
       // Nothing awaits the result yet, so the server's clock is held; skip 29 days by hand.
       await env.sleep(THIRTY_DAYS_MS - DAY_MS);
-      const answer = await handle.executeUpdate(resolveStallUpdate, { args: [{ continue: true, by: 'alice', note: 'day 29' }] });
+      const answer = await handle.executeUpdate(resolveStallUpdate, {
+        args: [{ continue: true, by: 'alice', note: 'day 29' }],
+      });
       return { result: await handle.result(), early, waiting, answer };
     });
     const wallMs = Date.now() - wallStart;
@@ -132,7 +165,13 @@ describe('agentWorkflow on the time-skipping test server', () => {
     expect(waiting).toMatchObject({ status: 'waiting', waitingFor: expect.stringContaining('The agent seems stuck') });
     expect(answer).toBe('The run will continue.');
 
-    expect(result).toMatchObject({ success: true, terminationReason: 'success', finalAnswer: 'alpha is 50', modelCalls: 5, toolCalls: 3 });
+    expect(result).toMatchObject({
+      success: true,
+      terminationReason: 'success',
+      finalAnswer: 'alpha is 50',
+      modelCalls: 5,
+      toolCalls: 3,
+    });
     expect(log.calls).toHaveLength(3);
     expect(thoughts(result.chain.steps)).toContain('A person (alice) chose to continue: day 29.');
     // Answered inside the 30 days: the run saw 29 days pass, not the timeout.
@@ -153,9 +192,14 @@ describe('approvals that wait for weeks, on the time-skipping test server', () =
     const { worker, log, agents } = await harness(model);
     const wallStart = Date.now();
     const result = await worker.runUntil(async () => {
-      const handle = await agents.start({ task: 'Find alpha.', model: SCRIPTED_MODEL, approvals: { lookup: 'always' }, approvalTimeoutMs: THIRTY_DAYS_MS });
+      const handle = await agents.start({
+        task: 'Find alpha.',
+        model: SCRIPTED_MODEL,
+        approvals: { lookup: 'always' },
+        approvalTimeoutMs: THIRTY_DAYS_MS,
+      });
       let pending = await agents.pendingApprovals(handle.workflowId).catch(() => []);
-      for (const deadline = Date.now() + 20_000; pending.length === 0 && Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 20_000; pending.length === 0 && Date.now() < deadline;) {
         await wait(100);
         pending = await agents.pendingApprovals(handle.workflowId).catch(() => []);
       }
@@ -180,17 +224,29 @@ describe('approvals that wait for weeks, on the time-skipping test server', () =
   it('nobody decides: after the default 7 days the call times out, the model is told, and the run goes on', async () => {
     const model = createScriptedModel([
       { content: [useTool('lookup', { key: 'alpha' }, 'toolu_d1')] },
-      { content: [say('Nobody approved; I will answer without it.'), useTool('finish', { result: 'unknown' }, 'toolu_d2')] },
+      {
+        content: [
+          say('Nobody approved; I will answer without it.'),
+          useTool('finish', { result: 'unknown' }, 'toolu_d2'),
+        ],
+      },
     ]);
     const { worker, log, agents } = await harness(model);
-    const result = await worker.runUntil(async () => (await agents.start({ task: 'Find alpha.', model: SCRIPTED_MODEL, approvals: { lookup: 'always' } })).result());
+    const result = await worker.runUntil(async () =>
+      (await agents.start({ task: 'Find alpha.', model: SCRIPTED_MODEL, approvals: { lookup: 'always' } })).result(),
+    );
     model.verify();
     expect(log.calls).toHaveLength(0);
     expect(result).toMatchObject({ success: true, finalAnswer: 'unknown' });
     expect(result.chain.approvals?.[0]).toMatchObject({ callId: 'toolu_d1', status: 'timed_out' });
     expect(result.executionTimeMs).toBeGreaterThanOrEqual(7 * DAY_MS);
     const observation = model.calls[1]!.messages.at(-1)!.content[0]!;
-    expect(observation).toMatchObject({ type: 'tool_result', toolUseId: 'toolu_d1', isError: true, content: expect.stringContaining('nobody approved this call') });
+    expect(observation).toMatchObject({
+      type: 'tool_result',
+      toolUseId: 'toolu_d1',
+      isError: true,
+      content: expect.stringContaining('nobody approved this call'),
+    });
   });
 });
 
@@ -211,7 +267,9 @@ describe('finding and installing the test server', () => {
     const explicit = path.join(root, 'my-test-server');
     fs.writeFileSync(explicit, '#!/bin/sh\n', { mode: 0o755 });
     expect(findTestServer({ projectRoot: root, env: { THOUGHTLINE_TEST_SERVER: explicit } })).toBe(explicit);
-    expect(() => findTestServer({ projectRoot: root, env: { THOUGHTLINE_TEST_SERVER: path.join(root, 'typo') } })).toThrow(/THOUGHTLINE_TEST_SERVER .*not an executable/);
+    expect(() =>
+      findTestServer({ projectRoot: root, env: { THOUGHTLINE_TEST_SERVER: path.join(root, 'typo') } }),
+    ).toThrow(/THOUGHTLINE_TEST_SERVER .*not an executable/);
   });
 
   it('installs only a binary that really serves: an impostor is refused, the next attempt is kept', async () => {
@@ -230,7 +288,9 @@ describe('finding and installing the test server', () => {
     const real = staged('copy', (file) => fs.copyFileSync(findTestServer({ projectRoot: findProjectRoot() })!, file));
 
     const dest = testServerPath(root);
-    await expect(installTestServer([impostor], dest, (l) => lines.push(l))).rejects.toThrow(/impostor: .*did not listen on its port \(exited with code 0\)/);
+    await expect(installTestServer([impostor], dest, (l) => lines.push(l))).rejects.toThrow(
+      /impostor: .*did not listen on its port \(exited with code 0\)/,
+    );
     expect(fs.existsSync(dest)).toBe(false);
     expect(await installTestServer([impostor, real], dest, (l) => lines.push(l))).toBe(dest);
     expect(findTestServer({ projectRoot: root, env: {} })).toBe(dest);

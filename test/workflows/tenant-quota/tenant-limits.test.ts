@@ -45,7 +45,11 @@ describe('per-tenant limits, enforced by the tenant quota workflow', () => {
     const tenant = `beta-${randomUUID().slice(0, 8)}`;
     // A call needs its projected input plus max_tokens (2,048): more than the tenant's whole hour.
     const scripted = createScriptedModel([]);
-    const h = await createHarness(env, { tools: testTools().tools, models: { scripted }, tenantLimits: { tenants: { [tenant]: { tokensPerHour: 2_500 } } } });
+    const h = await createHarness(env, {
+      tools: testTools().tools,
+      models: { scripted },
+      tenantLimits: { tenants: { [tenant]: { tokensPerHour: 2_500 } } },
+    });
     const caller = { id: 'u1', roles: [], tenant };
     const { first, second } = await h.worker.runUntil(async () => {
       const first = await (await h.agents.start({ task: 'Look up a', model: SCRIPTED_MODEL, caller })).result();
@@ -53,7 +57,11 @@ describe('per-tenant limits, enforced by the tenant quota workflow', () => {
       return { first, second };
     });
     expect(first.terminationReason).toBe('token_budget');
-    expect(first.finalAnswer).toMatch(new RegExp(`Tenant "${tenant}" has used 2500 of its 2500 tokens this hour; tokens free up from \\d{4}-\\d\\d-\\d\\dT`));
+    expect(first.finalAnswer).toMatch(
+      new RegExp(
+        `Tenant "${tenant}" has used 2500 of its 2500 tokens this hour; tokens free up from \\d{4}-\\d\\d-\\d\\dT`,
+      ),
+    );
     expect(first.modelCalls).toBe(0);
     scripted.verify();
     expect(second.terminationReason).toBe('token_budget');

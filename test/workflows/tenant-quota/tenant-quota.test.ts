@@ -7,7 +7,12 @@ import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTenantActivities, type TenantActivities } from '../../../src/activities/tenant-activities';
 import type { TenantLimitsConfigInit } from '../../../src/shared/tenant-limits';
-import { leaseTenantTokensUpdate, tenantQuotaQuery, tenantQuotaWorkflowId, type TenantQuotaSnapshot } from '../../../src/workflows/tenant-quota/tenant-quota-messages';
+import {
+  leaseTenantTokensUpdate,
+  tenantQuotaQuery,
+  tenantQuotaWorkflowId,
+  type TenantQuotaSnapshot,
+} from '../../../src/workflows/tenant-quota/tenant-quota-messages';
 import type { tenantQuotaWorkflow } from '../../../src/workflows/tenant-quota/tenant-quota-workflow';
 import { useTestEnv } from '../../helpers/temporal-env';
 
@@ -65,7 +70,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([...started].map((id) => client.workflow.getHandle(id).terminate('test over').catch(() => undefined)));
+  await Promise.all(
+    [...started].map((id) =>
+      client.workflow
+        .getHandle(id)
+        .terminate('test over')
+        .catch(() => undefined),
+    ),
+  );
   worker?.shutdown();
   await running;
 });
@@ -88,10 +100,22 @@ describe('concurrent runs', () => {
   it('refuses the third run with a clear reason, frees a slot on release, and is idempotent', async () => {
     const t = tenant.concurrency;
     const [a, b, c] = [run('a'), run('b'), run('c')];
-    expect(await quota.acquireTenantRun({ tenant: t, workflowId: a })).toEqual({ granted: true, activeRuns: 1, maxConcurrentRuns: 2 });
-    expect(await quota.acquireTenantRun({ tenant: t, workflowId: b })).toEqual({ granted: true, activeRuns: 2, maxConcurrentRuns: 2 });
+    expect(await quota.acquireTenantRun({ tenant: t, workflowId: a })).toEqual({
+      granted: true,
+      activeRuns: 1,
+      maxConcurrentRuns: 2,
+    });
+    expect(await quota.acquireTenantRun({ tenant: t, workflowId: b })).toEqual({
+      granted: true,
+      activeRuns: 2,
+      maxConcurrentRuns: 2,
+    });
     // An activity retry of the same acquire: granted, no second slot.
-    expect(await quota.acquireTenantRun({ tenant: t, workflowId: a })).toEqual({ granted: true, activeRuns: 2, maxConcurrentRuns: 2 });
+    expect(await quota.acquireTenantRun({ tenant: t, workflowId: a })).toEqual({
+      granted: true,
+      activeRuns: 2,
+      maxConcurrentRuns: 2,
+    });
     expect(await quota.acquireTenantRun({ tenant: t, workflowId: c })).toEqual({
       granted: false,
       reason: `Tenant "${t}" is at its limit of 2 concurrent runs (2 active); start this run again when one finishes.`,
@@ -99,8 +123,16 @@ describe('concurrent runs', () => {
       maxConcurrentRuns: 2,
     });
 
-    expect(await quota.releaseTenantRun({ tenant: t, workflowId: a, unusedTokens: 0 })).toEqual({ released: true, returnedTokens: 0, activeRuns: 1 });
-    expect(await quota.releaseTenantRun({ tenant: t, workflowId: a, unusedTokens: 0 })).toEqual({ released: false, returnedTokens: 0, activeRuns: 1 });
+    expect(await quota.releaseTenantRun({ tenant: t, workflowId: a, unusedTokens: 0 })).toEqual({
+      released: true,
+      returnedTokens: 0,
+      activeRuns: 1,
+    });
+    expect(await quota.releaseTenantRun({ tenant: t, workflowId: a, unusedTokens: 0 })).toEqual({
+      released: false,
+      returnedTokens: 0,
+      activeRuns: 1,
+    });
     expect(await quota.acquireTenantRun({ tenant: t, workflowId: c })).toMatchObject({ granted: true, activeRuns: 2 });
     expect((await snapshot(t)).activeRuns.map((r) => r.workflowId)).toEqual([b, c]);
 
@@ -113,16 +145,28 @@ describe('concurrent runs', () => {
 
   it('grants exactly the limit when many runs acquire at once', async () => {
     const ids = Array.from({ length: 8 }, (_, i) => run(`burst${i}`));
-    const results = await Promise.all(ids.map((workflowId) => quota.acquireTenantRun({ tenant: tenant.burst, workflowId })));
+    const results = await Promise.all(
+      ids.map((workflowId) => quota.acquireTenantRun({ tenant: tenant.burst, workflowId })),
+    );
     expect(results.filter((r) => r.granted)).toHaveLength(3);
-    expect(results.filter((r) => !r.granted).every((r) => !r.granted && r.reason.includes('limit of 3 concurrent runs'))).toBe(true);
+    expect(
+      results.filter((r) => !r.granted).every((r) => !r.granted && r.reason.includes('limit of 3 concurrent runs')),
+    ).toBe(true);
     expect((await snapshot(tenant.burst)).activeRuns).toHaveLength(3);
   });
 
   it('leaves a tenant without limits alone: granted, no quota workflow', async () => {
-    expect(await quota.acquireTenantRun({ tenant: tenant.free, workflowId: run('x') })).toEqual({ granted: true, activeRuns: 0 });
-    expect(await quota.leaseTenantTokens({ tenant: tenant.free, workflowId: run('x'), tokens: 1e9 })).toEqual({ granted: 1e9, usedThisHour: 0 });
-    await expect(client.workflow.getHandle(tenantQuotaWorkflowId(tenant.free)).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    expect(await quota.acquireTenantRun({ tenant: tenant.free, workflowId: run('x') })).toEqual({
+      granted: true,
+      activeRuns: 0,
+    });
+    expect(await quota.leaseTenantTokens({ tenant: tenant.free, workflowId: run('x'), tokens: 1e9 })).toEqual({
+      granted: 1e9,
+      usedThisHour: 0,
+    });
+    await expect(client.workflow.getHandle(tenantQuotaWorkflowId(tenant.free)).describe()).rejects.toBeInstanceOf(
+      WorkflowNotFoundError,
+    );
   });
 });
 
@@ -138,7 +182,10 @@ describe('tokens per hour', () => {
     expect(resetsAt).toBeGreaterThanOrEqual(before + 3_600_000 - 5_000);
     expect(resetsAt).toBeLessThanOrEqual(Date.now() + 3_600_000 + 5_000);
 
-    expect(await quota.leaseTenantTokens({ tenant: t, workflowId: b, tokens: 600 })).toMatchObject({ granted: 400, usedThisHour: 1_000 });
+    expect(await quota.leaseTenantTokens({ tenant: t, workflowId: b, tokens: 600 })).toMatchObject({
+      granted: 400,
+      usedThisHour: 1_000,
+    });
     expect(await quota.leaseTenantTokens({ tenant: t, workflowId: b, tokens: 50 })).toEqual({
       granted: 0,
       usedThisHour: 1_000,
@@ -146,8 +193,15 @@ describe('tokens per hour', () => {
       resetsAt: first.resetsAt,
     });
 
-    expect(await quota.releaseTenantRun({ tenant: t, workflowId: a, unusedTokens: 250 })).toEqual({ released: true, returnedTokens: 250, activeRuns: 0 });
-    expect(await quota.leaseTenantTokens({ tenant: t, workflowId: b, tokens: 400 })).toMatchObject({ granted: 250, usedThisHour: 1_000 });
+    expect(await quota.releaseTenantRun({ tenant: t, workflowId: a, unusedTokens: 250 })).toEqual({
+      released: true,
+      returnedTokens: 250,
+      activeRuns: 0,
+    });
+    expect(await quota.leaseTenantTokens({ tenant: t, workflowId: b, tokens: 400 })).toMatchObject({
+      granted: 250,
+      usedThisHour: 1_000,
+    });
     expect(await snapshot(t)).toMatchObject({ usedThisHour: 1_000, limits: { tokensPerHour: 1_000 } });
   });
 
@@ -155,20 +209,26 @@ describe('tokens per hour', () => {
     const t = tenant.retries;
     const agent = { workflowId: run('agent'), runId: randomUUID() };
     const attempt = (n: number) =>
-      new MockActivityEnvironment({ activityId: '7', attempt: n, workflowExecution: agent }).run(quota.leaseTenantTokens, {
-        tenant: t,
-        workflowId: agent.workflowId,
-        tokens: 300,
-      });
+      new MockActivityEnvironment({ activityId: '7', attempt: n, workflowExecution: agent }).run(
+        quota.leaseTenantTokens,
+        {
+          tenant: t,
+          workflowId: agent.workflowId,
+          tokens: 300,
+        },
+      );
     const first = await attempt(1);
     expect(first).toMatchObject({ granted: 300, usedThisHour: 300 });
     expect(await attempt(2)).toEqual(first);
     // A different activity of the same run is a new lease.
-    const other = await new MockActivityEnvironment({ activityId: '8', workflowExecution: agent }).run(quota.leaseTenantTokens, {
-      tenant: t,
-      workflowId: agent.workflowId,
-      tokens: 300,
-    });
+    const other = await new MockActivityEnvironment({ activityId: '8', workflowExecution: agent }).run(
+      quota.leaseTenantTokens,
+      {
+        tenant: t,
+        workflowId: agent.workflowId,
+        tokens: 300,
+      },
+    );
     expect(other).toMatchObject({ granted: 300, usedThisHour: 600 });
     expect((await snapshot(t)).usedThisHour).toBe(600);
   });
@@ -197,7 +257,8 @@ describe('durability', () => {
       await client.workflow.start('tenantQuotaWorkflow', { taskQueue, workflowId: id, args: [{ tenant: id }] });
     }
     const ghost = run('ghost');
-    for (const id of [victim, survivor, ghost]) expect(await reclaiming.acquireTenantRun({ tenant: t, workflowId: id })).toMatchObject({ granted: true });
+    for (const id of [victim, survivor, ghost])
+      expect(await reclaiming.acquireTenantRun({ tenant: t, workflowId: id })).toMatchObject({ granted: true });
     await client.workflow.getHandle(victim).terminate('simulating a killed run');
 
     const deadline = Date.now() + 20_000;
@@ -226,11 +287,24 @@ describe('durability', () => {
     await quota.acquireTenantRun({ tenant: t, workflowId: b });
     await quota.leaseTenantTokens({ tenant: t, workflowId: a, tokens: 300 });
     // The first run has handed over by now; these land on later runs.
-    expect(await quota.acquireTenantRun({ tenant: t, workflowId: b })).toEqual({ granted: true, activeRuns: 2, maxConcurrentRuns: 3 });
-    expect(await quota.leaseTenantTokens({ tenant: t, workflowId: b, tokens: 500 })).toMatchObject({ granted: 500, usedThisHour: 800 });
-    expect(await quota.releaseTenantRun({ tenant: t, workflowId: a, unusedTokens: 100 })).toMatchObject({ released: true, returnedTokens: 100 });
+    expect(await quota.acquireTenantRun({ tenant: t, workflowId: b })).toEqual({
+      granted: true,
+      activeRuns: 2,
+      maxConcurrentRuns: 3,
+    });
+    expect(await quota.leaseTenantTokens({ tenant: t, workflowId: b, tokens: 500 })).toMatchObject({
+      granted: 500,
+      usedThisHour: 800,
+    });
+    expect(await quota.releaseTenantRun({ tenant: t, workflowId: a, unusedTokens: 100 })).toMatchObject({
+      released: true,
+      returnedTokens: 100,
+    });
     expect(await quota.acquireTenantRun({ tenant: t, workflowId: c })).toMatchObject({ granted: true, activeRuns: 2 });
-    expect(await quota.leaseTenantTokens({ tenant: t, workflowId: c, tokens: 1_000 })).toMatchObject({ granted: 300, usedThisHour: 1_000 });
+    expect(await quota.leaseTenantTokens({ tenant: t, workflowId: c, tokens: 1_000 })).toMatchObject({
+      granted: 300,
+      usedThisHour: 1_000,
+    });
 
     const firstTypes = await eventTypes(handle.workflowId, first.firstExecutionRunId);
     expect(count(firstTypes, 'EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW')).toBe(1);
@@ -275,7 +349,8 @@ describe('durability', () => {
     expect(granted).toBe(120);
 
     const runs: number[][] = [];
-    for await (const r of client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` })) runs.push(await eventTypes(r.workflowId, r.runId));
+    for await (const r of client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` }))
+      runs.push(await eventTypes(r.workflowId, r.runId));
     expect(runs.length).toBeGreaterThan(2);
     expect(runs.map((types) => count(types, 'EVENT_TYPE_WORKFLOW_TASK_FAILED'))).toEqual(runs.map(() => 0));
     expect(runs.some((types) => count(types, 'EVENT_TYPE_ACTIVITY_TASK_COMPLETED') > 0)).toBe(true);

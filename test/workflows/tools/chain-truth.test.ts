@@ -16,7 +16,9 @@ const env = useTestEnv();
 describe('the chain tells the truth about tool calls', () => {
   it('a call still waiting for approval when the run is cancelled is recorded as never run', async () => {
     const ran: Array<Record<string, unknown>> = [];
-    const model = createScriptedModel([{ content: [say('Writing the file.'), useTool('write_file', { path: '/tmp/x', text: 'hi' }, 'toolu_w')] }]);
+    const model = createScriptedModel([
+      { content: [say('Writing the file.'), useTool('write_file', { path: '/tmp/x', text: 'hi' }, 'toolu_w')] },
+    ]);
     const h = await createHarness(env, { tools: [writeFileTool(ran)], models: { scripted: model } });
     const result = await h.worker.runUntil(async () => {
       const handle = await h.agents.start(scriptedInput('write it', { cancelGraceMs: 0 }));
@@ -27,7 +29,11 @@ describe('the chain tells the truth about tool calls', () => {
     expect(ran).toEqual([]);
     expect(result.terminationReason).toBe('cancelled');
     const written = toolResultOfTool(result.chain.steps, 'write_file');
-    expect(written).toMatchObject({ success: false, outcome: 'not_run', error: expect.stringMatching(/^Never ran: the call was still waiting for approval/) });
+    expect(written).toMatchObject({
+      success: false,
+      outcome: 'not_run',
+      error: expect.stringMatching(/^Never ran: the call was still waiting for approval/),
+    });
     expect(written?.error).not.toContain('may or may not');
   });
 
@@ -90,10 +96,17 @@ describe('the chain tells the truth about tool calls', () => {
       },
     });
     const seen: string[] = [];
-    const script = createScriptedModel([{ content: [useTool('transfer', { amount: 500 })] }, { content: [say('Refused, as expected.')] }]);
+    const script = createScriptedModel([
+      { content: [useTool('transfer', { amount: 500 })] },
+      { content: [say('Refused, as expected.')] },
+    ]);
     const model = {
       ...script,
-      complete: (request: Parameters<typeof script.complete>[0], signal: AbortSignal, hooks?: Parameters<typeof script.complete>[2]) => {
+      complete: (
+        request: Parameters<typeof script.complete>[0],
+        signal: AbortSignal,
+        hooks?: Parameters<typeof script.complete>[2],
+      ) => {
         seen.push(JSON.stringify(request.messages.at(-1)));
         return script.complete(request, signal, hooks);
       },
@@ -102,7 +115,11 @@ describe('the chain tells the truth about tool calls', () => {
     const result = await h.worker.runUntil(async () => (await h.agents.start(scriptedInput('transfer 500'))).result());
     expect(runs).toBe(1);
     const observation = toolResultOfTool(result.chain.steps, 'transfer');
-    expect(observation).toMatchObject({ success: false, attempts: 1, error: expect.stringContaining(`${FailureType.ToolRefused}: Transfers above 100 are not allowed; 500 asked.`) });
+    expect(observation).toMatchObject({
+      success: false,
+      attempts: 1,
+      error: expect.stringContaining(`${FailureType.ToolRefused}: Transfers above 100 are not allowed; 500 asked.`),
+    });
     expect(seen.at(-1)).toContain('Transfers above 100 are not allowed; 500 asked.');
     expect(seen.at(-1)).toContain('"isError":true');
   });

@@ -12,7 +12,10 @@ import { useTestEnv } from '../../helpers/temporal-env';
 
 const env = useTestEnv();
 
-const base: AgentInputInit = { task: 'Gather observations', model: { provider: 'scripted', model: 'm', maxTokens: 100 } };
+const base: AgentInputInit = {
+  task: 'Gather observations',
+  model: { provider: 'scripted', model: 'm', maxTokens: 100 },
+};
 const BIG = 5_000;
 /** A text whose every position is recognisable, so a cut or a summary cannot pass for the original. */
 const bigText = (n = BIG) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
@@ -101,15 +104,22 @@ function observationTools(log: CallLog = { calls: [] }) {
   return { log, tools: [forecast, quote, send, big, smallLimit, largeLimit, record, explode] as ToolDefinition[] };
 }
 
-
 /** The tool_result blocks of the last user message of one request: what the model was told. */
-function observationsIn(request: ModelRequest | undefined): Array<{ toolUseId: string; content: string; isError: boolean }> {
+function observationsIn(
+  request: ModelRequest | undefined,
+): Array<{ toolUseId: string; content: string; isError: boolean }> {
   const last = request?.messages[request.messages.length - 1];
-  return (last?.content ?? []).flatMap((b) => (b.type === 'tool_result' ? [{ toolUseId: b.toolUseId, content: b.content, isError: b.isError }] : []));
+  return (last?.content ?? []).flatMap((b) =>
+    b.type === 'tool_result' ? [{ toolUseId: b.toolUseId, content: b.content, isError: b.isError }] : [],
+  );
 }
 
 /** runScripted with this file's tools, whose executions land in `log`, and the `runTool` activities its history scheduled. */
-async function runObserved(script: ScriptedTurn[], input: Partial<AgentInputInit> = {}, wrap?: (m: ModelProvider) => ModelProvider) {
+async function runObserved(
+  script: ScriptedTurn[],
+  input: Partial<AgentInputInit> = {},
+  wrap?: (m: ModelProvider) => ModelProvider,
+) {
   const { tools, log } = observationTools();
   const { result, model } = await runScripted(env, { script, wrap, tools, input: { ...base, ...input } });
   const runTools = (await scheduledActivities(env.client, result.chain.chainId)).filter((a) => a.type === 'runTool');
@@ -182,12 +192,18 @@ describe('duplicate calls', () => {
       { content: [useTool('quote', { lang: 'en', topic: 'sun' }, 'q3')] },
       { content: [say('done')] },
     ]);
-    expect(log.calls.map((c) => c.args)).toEqual([{ topic: 'sun', lang: 'en' }, { topic: 'sun', lang: 'fr' }]);
+    expect(log.calls.map((c) => c.args)).toEqual([
+      { topic: 'sun', lang: 'en' },
+      { topic: 'sun', lang: 'fr' },
+    ]);
     expect(runTools).toHaveLength(2);
     expect(result).toMatchObject({ cachedCalls: 1, toolCalls: 2 });
     expect(toolResultOf(result.chain.steps, 'q2')?.cachedFrom).toBeUndefined();
     const q1Call = toolCallSteps(result.chain.steps)[0]!;
-    expect(toolResultOf(result.chain.steps, 'q3')).toMatchObject({ cachedFrom: q1Call.stepId, result: 'Quote about sun in en' });
+    expect(toolResultOf(result.chain.steps, 'q3')).toMatchObject({
+      cachedFrom: q1Call.stepId,
+      result: 'Quote about sun in en',
+    });
   });
 
   it('runs a repeated call of a tool that is not read-only every time', async () => {
@@ -205,7 +221,10 @@ describe('duplicate calls', () => {
 
 describe('size limits', () => {
   it('cuts a result over maxToolResultChars, with a visible marker, in the chain and the observation', async () => {
-    const { result, model } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }], { maxToolResultChars: 1_000 });
+    const { result, model } = await runObserved(
+      [{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }],
+      { maxToolResultChars: 1_000 },
+    );
     const cut = `${bigText().slice(0, 1_000)}\n…[truncated: showing 1000 of 5000 characters]`;
     expect(toolResultOf(result.chain.steps, 'b1')).toMatchObject({ success: true, truncated: true, result: cut });
     expect(toolResultOf(result.chain.steps, 'b1')?.summarised).toBeUndefined();
@@ -213,10 +232,13 @@ describe('size limits', () => {
   });
 
   it('lets maxToolResultTokens (4 characters each) win over a larger maxToolResultChars', async () => {
-    const { result, model } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }], {
-      maxToolResultChars: 1_000,
-      maxToolResultTokens: 100,
-    });
+    const { result, model } = await runObserved(
+      [{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }],
+      {
+        maxToolResultChars: 1_000,
+        maxToolResultTokens: 100,
+      },
+    );
     const cut = `${bigText().slice(0, 400)}\n…[truncated: showing 400 of 5000 characters]`;
     expect(toolResultOf(result.chain.steps, 'b1')).toMatchObject({ truncated: true, result: cut });
     expect(observationsIn(model.calls[1])[0]?.content).toBe(cut);
@@ -224,7 +246,10 @@ describe('size limits', () => {
 
   it("lets a tool's own smaller maxResultChars win over the run's limit, but never raise it", async () => {
     const { result } = await runObserved(
-      [{ content: [useTool('big_text_small_limit', {}, 'small'), useTool('big_text_large_limit', {}, 'large')] }, { content: [say('ok')] }],
+      [
+        { content: [useTool('big_text_small_limit', {}, 'small'), useTool('big_text_large_limit', {}, 'large')] },
+        { content: [say('ok')] },
+      ],
       { maxToolResultChars: 1_000 },
     );
     expect(toolResultOf(result.chain.steps, 'small')).toMatchObject({
@@ -238,7 +263,10 @@ describe('size limits', () => {
   });
 
   it('keeps a structured result that fits as an object in the chain, and sends it to the model as JSON', async () => {
-    const { result, model } = await runObserved([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], { maxToolResultChars: 1_000 });
+    const { result, model } = await runObserved(
+      [{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }],
+      { maxToolResultChars: 1_000 },
+    );
     const value = { id: 7, tags: ['a', 'b'], nested: { ok: true, score: 0.5 } };
     const step = toolResultOf(result.chain.steps, 'r1');
     expect(step?.result).toEqual(value);
@@ -247,7 +275,9 @@ describe('size limits', () => {
   });
 
   it('cuts a structured result over the limit to its JSON text with the marker', async () => {
-    const { result } = await runObserved([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], { maxToolResultChars: 20 });
+    const { result } = await runObserved([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], {
+      maxToolResultChars: 20,
+    });
     const json = JSON.stringify({ id: 7, tags: ['a', 'b'], nested: { ok: true, score: 0.5 } });
     expect(toolResultOf(result.chain.steps, 'r1')).toMatchObject({
       truncated: true,
@@ -261,17 +291,26 @@ describe('summarising large results', () => {
 
   it('condenses an oversized result with a visible model call and hands the summary to the model', async () => {
     const summary = 'Summary: the alphabet, repeated 192 times and then some.';
-    const { result, model, log } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say(summary)] }, { content: [say('ok')] }], input);
+    const { result, model, log } = await runObserved(
+      [{ content: [useTool('big_text', {}, 'b1')] }, { content: [say(summary)] }, { content: [say('ok')] }],
+      input,
+    );
     expect(result).toMatchObject({ success: true, finalAnswer: 'ok', modelCalls: 3, toolCalls: 1 });
     expect(log.calls).toHaveLength(1);
 
     // An extra llm step pair, made while the tool step is open, with a note saying why.
     const llm = llmCalls(result.chain.steps);
     expect(llm).toHaveLength(3);
-    expect(llm[1]?.arguments).toMatchObject({ toolChoice: 'none', tools: [], note: expect.stringMatching(/summarising a 5000-character result of big_text/) });
+    expect(llm[1]?.arguments).toMatchObject({
+      toolChoice: 'none',
+      tools: [],
+      note: expect.stringMatching(/summarising a 5000-character result of big_text/),
+    });
     const llmResults = result.chain.steps.filter((s) => s.type === 'tool_result' && s.model !== undefined);
     expect(llmResults).toHaveLength(3);
-    const types = result.chain.steps.map((s) => (s.type === 'tool_call' || s.type === 'tool_result' ? `${s.type}:${s.model ? 'llm' : 'tool'}` : s.type));
+    const types = result.chain.steps.map((s) =>
+      s.type === 'tool_call' || s.type === 'tool_result' ? `${s.type}:${s.model ? 'llm' : 'tool'}` : s.type,
+    );
     expect(types.slice(2, 6)).toEqual(['tool_call:tool', 'tool_call:llm', 'tool_result:llm', 'tool_result:tool']);
 
     // The summary call saw the task and the whole result, without tools.
@@ -291,12 +330,19 @@ describe('summarising large results', () => {
   it('does not summarise a result that fits', async () => {
     const { result } = await runObserved([{ content: [useTool('record', {}, 'r1')] }, { content: [say('ok')] }], input);
     expect(result.modelCalls).toBe(2);
-    expect(toolResultOf(result.chain.steps, 'r1')?.result).toEqual({ id: 7, tags: ['a', 'b'], nested: { ok: true, score: 0.5 } });
+    expect(toolResultOf(result.chain.steps, 'r1')?.result).toEqual({
+      id: 7,
+      tags: ['a', 'b'],
+      nested: { ok: true, score: 0.5 },
+    });
     expect(toolResultOf(result.chain.steps, 'r1')?.summarised).toBeUndefined();
   });
 
   it('falls back to the cut text, flagged truncated, when the summary is empty', async () => {
-    const { result, model } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('   ')] }, { content: [say('ok')] }], input);
+    const { result, model } = await runObserved(
+      [{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('   ')] }, { content: [say('ok')] }],
+      input,
+    );
     const cut = `${bigText().slice(0, 1_000)}\n…[truncated: showing 1000 of 5000 characters]`;
     expect(result.modelCalls).toBe(3);
     expect(llmCalls(result.chain.steps)[1]?.arguments['note']).toMatch(/summarising/);
@@ -316,10 +362,16 @@ describe('summarising large results', () => {
         return m.complete(request, signal, hooks);
       },
     });
-    const { result, model } = await runObserved([{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }], input, failingSummary);
+    const { result, model } = await runObserved(
+      [{ content: [useTool('big_text', {}, 'b1')] }, { content: [say('ok')] }],
+      input,
+      failingSummary,
+    );
     const cut = `${bigText().slice(0, 1_000)}\n…[truncated: showing 1000 of 5000 characters]`;
     expect(result).toMatchObject({ success: true, finalAnswer: 'ok', modelCalls: 3 });
-    const failed = result.chain.steps.find((s) => s.type === 'tool_result' && s.model !== undefined && !s.toolResult.success);
+    const failed = result.chain.steps.find(
+      (s) => s.type === 'tool_result' && s.model !== undefined && !s.toolResult.success,
+    );
     expect(failed?.type === 'tool_result' && failed.toolResult.error).toContain('ModelOverloaded: no capacity');
     expect(toolResultOf(result.chain.steps, 'b1')).toMatchObject({ success: true, truncated: true, result: cut });
     expect(observationsIn(model.calls[1])[0]?.content).toBe(cut);
@@ -333,7 +385,8 @@ describe('tool errors', () => {
       { content: [say('gave up on it')] },
     ]);
     expect(log.calls).toHaveLength(1);
-    const expected = 'Tool "explode" failed with arguments {"target":"db","count":2}: ToolFailed: explode failed: the disk is on fire';
+    const expected =
+      'Tool "explode" failed with arguments {"target":"db","count":2}: ToolFailed: explode failed: the disk is on fire';
     expect(toolResultOf(result.chain.steps, 'x1')).toMatchObject({ success: false, result: null, error: expected });
     expect(observationsIn(model.calls[1])).toEqual([{ toolUseId: 'x1', content: expected, isError: true }]);
   });

@@ -44,7 +44,15 @@ describe.concurrent('parallel tool calls', () => {
       { content: [useTool('finish', { result: 'done' })] },
     ]);
     const h = await createHarness(env, { tools: [tool], models: { scripted: model } });
-    const result = await h.worker.runUntil(async () => (await h.agents.start({ task: 'Look up a, b and c', model: { provider: 'scripted', model: 'm' }, maxParallelToolCalls: 2 })).result());
+    const result = await h.worker.runUntil(async () =>
+      (
+        await h.agents.start({
+          task: 'Look up a, b and c',
+          model: { provider: 'scripted', model: 'm' },
+          maxParallelToolCalls: 2,
+        })
+      ).result(),
+    );
     model.verify();
 
     expect(seen.peak).toBe(2);
@@ -52,11 +60,19 @@ describe.concurrent('parallel tool calls', () => {
     expect(seen.order).toEqual(['b', 'c', 'a']);
     // The three runnable calls share a group; the refused one is not part of it.
     const group = callStep(result.chain.steps, 'p_a')!.stepNumber;
-    expect(['p_a', 'p_b', 'p_c'].map((id) => callStep(result.chain.steps, id)!.parallel)).toEqual([1, 2, 3].map((index) => ({ group, index, size: 3 })));
-    expect(['p_a', 'p_b', 'p_c'].map((id) => resultStep(result.chain.steps, id)!.parallel?.group)).toEqual([group, group, group]);
+    expect(['p_a', 'p_b', 'p_c'].map((id) => callStep(result.chain.steps, id)!.parallel)).toEqual(
+      [1, 2, 3].map((index) => ({ group, index, size: 3 })),
+    );
+    expect(['p_a', 'p_b', 'p_c'].map((id) => resultStep(result.chain.steps, id)!.parallel?.group)).toEqual([
+      group,
+      group,
+      group,
+    ]);
     expect(callStep(result.chain.steps, 'p_bad')!.parallel).toBeUndefined();
     // Results in the chain in completion order, linked to their calls by correlation id.
-    const resultOrder = result.chain.steps.filter((s) => s.type === 'tool_result' && s.parallel).map((s) => (s.type === 'tool_result' ? s.toolResult.correlationId : ''));
+    const resultOrder = result.chain.steps
+      .filter((s) => s.type === 'tool_result' && s.parallel)
+      .map((s) => (s.type === 'tool_result' ? s.toolResult.correlationId : ''));
     expect(resultOrder).toEqual(['p_b', 'p_c', 'p_a']);
     // One results message, in the model's order, with the refused call's error in place.
     const results = lastToolResults(model.calls[1]!.messages);

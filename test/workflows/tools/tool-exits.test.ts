@@ -9,7 +9,8 @@ import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 const env = useTestEnv();
 
 /** Key-shaped values built at run time, so no literal token sits in the source. */
-const fake = (prefix: string, length: number): string => prefix + Array.from({ length }, (_, i) => 'aB3xY9kQ7mZ2'[i % 12]).join('');
+const fake = (prefix: string, length: number): string =>
+  prefix + Array.from({ length }, (_, i) => 'aB3xY9kQ7mZ2'[i % 12]).join('');
 
 /** Issue 14, classes 5 and 7, on a real worker and server: what leaves `runTool` after `execute`. */
 describe('tool exits on the dev server', () => {
@@ -32,10 +33,15 @@ describe('tool exits on the dev server', () => {
       { content: [{ type: 'text', text: 'done' }] },
     ]);
     const h = await createHarness(env, { tools: [deep], models: { scripted: model } });
-    const result = await h.worker.runUntil(async () => (await h.agents.start({ task: 'deep', model: { provider: 'scripted', model: 'm' } })).result());
+    const result = await h.worker.runUntil(async () =>
+      (await h.agents.start({ task: 'deep', model: { provider: 'scripted', model: 'm' } })).result(),
+    );
     expect(runs).toBe(1);
     const [observation] = toolResults(result.chain.steps);
-    expect(observation).toMatchObject({ success: false, error: expect.stringContaining('its result could not be used') });
+    expect(observation).toMatchObject({
+      success: false,
+      error: expect.stringContaining('its result could not be used'),
+    });
     expect(result).toMatchObject({ success: true, finalAnswer: 'done' });
   });
 
@@ -56,7 +62,9 @@ describe('tool exits on the dev server', () => {
       { content: [{ type: 'text', text: 'done' }] },
     ]);
     const h = await createHarness(env, { tools: [failing], models: { scripted: model } });
-    const result = await h.worker.runUntil(async () => (await h.agents.start({ task: 'leak', model: { provider: 'scripted', model: 'm' } })).result());
+    const result = await h.worker.runUntil(async () =>
+      (await h.agents.start({ task: 'leak', model: { provider: 'scripted', model: 'm' } })).result(),
+    );
     const [observation] = toolResults(result.chain.steps);
     expect(observation).toMatchObject({ success: false, error: expect.stringContaining('[REDACTED]') });
     // Every string and every payload's bytes (as UTF-8) of the run's history.

@@ -20,7 +20,8 @@ export interface FileToolsOptions extends Partial<FileLimits> {
  */
 export function createFileTools(options: FileToolsOptions) {
   const { root, overrides = {}, ...limitOverrides } = options;
-  if (typeof root !== 'string' || root === '' || root.includes('\0')) throw new TypeError('createFileTools: root must be a directory path.');
+  if (typeof root !== 'string' || root === '' || root.includes('\0'))
+    throw new TypeError('createFileTools: root must be a directory path.');
   const absolute = path.resolve(root);
   const limits = fileLimits(limitOverrides);
   return [

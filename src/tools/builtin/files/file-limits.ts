@@ -29,7 +29,8 @@ export function fileLimits(overrides: Partial<FileLimits>): FileLimits {
   for (const key of Object.keys(DEFAULT_FILE_LIMITS) as Array<keyof FileLimits>) {
     const value = overrides[key];
     if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`createFileTools: ${key} must be a positive integer, got ${String(value)}.`);
+    if (!Number.isSafeInteger(value) || value <= 0)
+      throw new RangeError(`createFileTools: ${key} must be a positive integer, got ${String(value)}.`);
     limits[key] = value;
   }
   return Object.freeze(limits);

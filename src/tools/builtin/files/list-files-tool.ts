@@ -40,7 +40,11 @@ export function listFilesTool(root: string, limits: FileLimits, overrides: ToolO
         dir = await fs.opendir(target.real);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        throw refuse(code === 'ENOTDIR' ? `${target.relative} is not a directory.` : `The directory cannot be opened: ${code ?? String(err)}.`);
+        throw refuse(
+          code === 'ENOTDIR'
+            ? `${target.relative} is not a directory.`
+            : `The directory cannot be opened: ${code ?? String(err)}.`,
+        );
       }
       const entries: ListFilesResult['entries'] = [];
       let truncated = false;

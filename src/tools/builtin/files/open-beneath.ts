@@ -15,8 +15,12 @@ let descriptorPaths: boolean | undefined;
 /** Why a step of the walk failed, in words the model can act on. */
 function walkRefusal(err: unknown, what: 'folder' | 'file'): Error {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ELOOP') return refuse(`${what === 'folder' ? 'A folder on the path' : 'The path'} is a symlink; the file tools do not follow symlinks.`);
-  if (code === 'ENOENT' || code === 'ENOTDIR') return refuse(what === 'folder' ? 'The parent directory does not exist.' : 'No such file.');
+  if (code === 'ELOOP')
+    return refuse(
+      `${what === 'folder' ? 'A folder on the path' : 'The path'} is a symlink; the file tools do not follow symlinks.`,
+    );
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return refuse(what === 'folder' ? 'The parent directory does not exist.' : 'No such file.');
   if (code === 'EISDIR') return refuse('The path is a directory.');
   if (code === 'EEXIST') return refuse('The file appeared while it was being created; nothing was written.');
   if (code === 'ENXIO') return refuse('The path is not a regular file.');
@@ -32,9 +36,15 @@ function walkRefusal(err: unknown, what: 'folder' | 'file'): Error {
  * relative to the last one with O_NOFOLLOW (and O_CREAT | O_EXCL when it is new). A symlink
  * swapped in anywhere on the path fails the open; nothing is followed.
  */
-export async function openBeneath(root: string, parts: readonly string[]): Promise<{ handle: FileHandle; created: boolean }> {
+export async function openBeneath(
+  root: string,
+  parts: readonly string[],
+): Promise<{ handle: FileHandle; created: boolean }> {
   descriptorPaths ??= existsSync(FD_DIR);
-  if (!descriptorPaths) throw refuse(`files_write needs ${FD_DIR} (Linux) to write without following a symlink swapped in mid-call; this system has none, so it writes nothing.`);
+  if (!descriptorPaths)
+    throw refuse(
+      `files_write needs ${FD_DIR} (Linux) to write without following a symlink swapped in mid-call; this system has none, so it writes nothing.`,
+    );
   const name = parts.at(-1);
   if (!name) throw refuse('The path is the root directory.');
   let dir = await fs.open(root, O_RDONLY | O_DIRECTORY);

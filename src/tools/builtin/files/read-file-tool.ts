@@ -37,7 +37,9 @@ export function readFileTool(root: string, limits: FileLimits, overrides: ToolOv
         if (shown.includes(0)) throw refuse(`${target.relative} is a binary file; files_read returns text only.`);
         const truncated = size > bytesRead;
         const text = shown.toString('utf8');
-        const content = truncated ? `${text}\n[… cut: the file is ${size} bytes, showing the first ${bytesRead}]` : text;
+        const content = truncated
+          ? `${text}\n[… cut: the file is ${size} bytes, showing the first ${bytesRead}]`
+          : text;
         return { path: target.relative, content, bytes: size, truncated };
       } finally {
         await handle.close();

@@ -8,7 +8,6 @@ export const MAX_PATH_BYTES = 4096;
 /** Longest single component, in UTF-8 bytes (Linux's NAME_MAX). */
 export const MAX_COMPONENT_BYTES = 255;
 
-
 /** True when `candidate` is `root` or under it, on a separator boundary (`/data2` is not under `/data`). */
 export function isInside(root: string, candidate: string): boolean {
   if (candidate === root) return true;
@@ -25,7 +24,8 @@ function components(requested: string, rootReal: string, rootGiven: string): str
   if (Buffer.byteLength(requested) > MAX_PATH_BYTES) throw refuse(`The path is longer than ${MAX_PATH_BYTES} bytes.`);
   const parts = requested.split(/[/\\]+/).filter((p) => p !== '' && p !== '.');
   if (parts.includes('..')) throw refuse('The path contains "..": give a path inside the root without parent steps.');
-  if (parts.some((p) => Buffer.byteLength(p) > MAX_COMPONENT_BYTES)) throw refuse(`A path component is longer than ${MAX_COMPONENT_BYTES} bytes.`);
+  if (parts.some((p) => Buffer.byteLength(p) > MAX_COMPONENT_BYTES))
+    throw refuse(`A path component is longer than ${MAX_COMPONENT_BYTES} bytes.`);
   if (!path.isAbsolute(requested)) return parts;
   // An absolute path is accepted only when it names something under the root as configured or as resolved.
   for (const root of [rootReal, rootGiven]) {
@@ -39,7 +39,10 @@ async function realRoot(root: string): Promise<string> {
   try {
     return await fs.realpath(root);
   } catch (err) {
-    throw new ToolError(`The tool's root directory cannot be opened: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`, { retryable: false, cause: err });
+    throw new ToolError(
+      `The tool's root directory cannot be opened: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`,
+      { retryable: false, cause: err },
+    );
   }
 }
 
@@ -68,7 +71,8 @@ export async function resolveInRoot(rootGiven: string, requested: string): Promi
   try {
     real = await fs.realpath(target);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw refuse(`The path cannot be resolved: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw refuse(`The path cannot be resolved: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
     exists = false;
     real = await realThroughParent(root, parts);
   }

@@ -89,7 +89,11 @@ export function searchFilesTool(root: string, limits: FileLimits, overrides: Too
           const at = (ignoreCase ? line.toLowerCase() : line).indexOf(needle);
           if (at === -1) continue;
           if (matches.length === limits.maxSearchResults) return 'maxSearchResults';
-          matches.push({ path: path.relative(target.root, file).split(path.sep).join('/'), line: i + 1, text: excerpt(line, at) });
+          matches.push({
+            path: path.relative(target.root, file).split(path.sep).join('/'),
+            line: i + 1,
+            text: excerpt(line, at),
+          });
         }
         return undefined;
       };

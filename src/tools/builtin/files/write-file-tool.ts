@@ -31,7 +31,8 @@ export function writeFileTool(root: string, limits: FileLimits, overrides: ToolO
     ...overrides,
     async execute({ path, content }): Promise<WriteFileResult> {
       const bytes = Buffer.byteLength(content);
-      if (bytes > limits.maxWriteBytes) throw refuse(`The content is ${bytes} bytes; files_write accepts at most ${limits.maxWriteBytes}.`);
+      if (bytes > limits.maxWriteBytes)
+        throw refuse(`The content is ${bytes} bytes; files_write accepts at most ${limits.maxWriteBytes}.`);
       const target = await resolveInRoot(root, path);
       if (target.relative === '.') throw refuse('The path is the root directory.');
       // Opened by descriptor from the root down, without truncating: a folder swapped for a symlink fails the open.

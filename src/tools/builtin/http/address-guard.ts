@@ -18,7 +18,10 @@ export interface AddressPolicy {
 }
 
 /** Parses `allowAddresses` entries (`127.0.0.1`, `10.0.0.0/8`, `::1/128`); throws on anything else. */
-export function addressPolicy(allowPrivate: boolean | undefined, allowAddresses: readonly string[] = []): AddressPolicy {
+export function addressPolicy(
+  allowPrivate: boolean | undefined,
+  allowAddresses: readonly string[] = [],
+): AddressPolicy {
   const ranges = allowAddresses.map((entry): [ipaddr.IPv4 | ipaddr.IPv6, number] => {
     try {
       if (entry.includes('/')) return ipaddr.parseCIDR(entry);

@@ -3,9 +3,22 @@ import { z } from 'zod';
 import type { ApprovalPolicy } from '../../../shared';
 import { defineTool } from '../../define-tool';
 import { ToolError } from '../../tool-error';
-import { addressPolicy, addressRefusal, bareHost, type AddressPolicy, type HostResolver, type ResolvedAddress } from './address-guard';
+import {
+  addressPolicy,
+  addressRefusal,
+  bareHost,
+  type AddressPolicy,
+  type HostResolver,
+  type ResolvedAddress,
+} from './address-guard';
 import { hostAllowList, normalHost, type HostAllowList } from './host-allow-list';
-import { DEFAULT_ALLOW_HEADERS, KNOWN_METHODS, READ_METHODS, type HttpMethod, type HttpToolOptions } from './http-options';
+import {
+  DEFAULT_ALLOW_HEADERS,
+  KNOWN_METHODS,
+  READ_METHODS,
+  type HttpMethod,
+  type HttpToolOptions,
+} from './http-options';
 import { pinnedRequest } from './pinned-request';
 import { refuse } from '../refuse';
 
@@ -27,7 +40,8 @@ export interface HttpFetchResult {
 
 const positive = (name: string, value: number | undefined, fallback: number): number => {
   const n = value ?? fallback;
-  if (!Number.isSafeInteger(n) || n <= 0) throw new RangeError(`createHttpTool: ${name} must be a positive integer, got ${String(value)}.`);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new RangeError(`createHttpTool: ${name} must be a positive integer, got ${String(value)}.`);
   return n;
 };
 
@@ -42,23 +56,30 @@ const systemResolver: HostResolver = (host) => dns.lookup(host, { all: true, ver
 export function createHttpTool(options: HttpToolOptions) {
   const hosts = hostAllowList(options.allowHosts);
   const ports = new Set(options.allowPorts ?? [80, 443]);
-  for (const port of ports) if (!Number.isInteger(port) || port < 1 || port > 65535) throw new RangeError(`createHttpTool: port ${String(port)} is out of range.`);
+  for (const port of ports)
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+      throw new RangeError(`createHttpTool: port ${String(port)} is out of range.`);
   const methods = [...new Set(options.methods ?? READ_METHODS)];
-  for (const m of methods) if (!(KNOWN_METHODS as readonly string[]).includes(m)) throw new TypeError(`createHttpTool: unknown method "${String(m)}"; use ${KNOWN_METHODS.join(', ')}.`);
+  for (const m of methods)
+    if (!(KNOWN_METHODS as readonly string[]).includes(m))
+      throw new TypeError(`createHttpTool: unknown method "${String(m)}"; use ${KNOWN_METHODS.join(', ')}.`);
   if (methods.length === 0) throw new TypeError('createHttpTool: methods must list at least one method.');
   const allowHeaders = new Set((options.allowHeaders ?? DEFAULT_ALLOW_HEADERS).map((h) => h.toLowerCase()));
   const hostHeaders = operatorHeaders(options.hostHeaders ?? {});
   const maxRequestBytes = positive('maxRequestBytes', options.maxRequestBytes, 64 * 1024);
   const maxResponseBytes = positive('maxResponseBytes', options.maxResponseBytes, 256 * 1024);
   const maxRedirects = options.maxRedirects ?? 5;
-  if (!Number.isSafeInteger(maxRedirects) || maxRedirects < 0) throw new RangeError('createHttpTool: maxRedirects must be a non-negative integer.');
+  if (!Number.isSafeInteger(maxRedirects) || maxRedirects < 0)
+    throw new RangeError('createHttpTool: maxRedirects must be a non-negative integer.');
   const timeoutMs = positive('timeoutMs', options.timeoutMs, 15_000);
   const addresses = addressPolicy(options.allowPrivate, options.allowAddresses);
   const resolveHost = options.resolveHost ?? systemResolver;
 
   const writeMethods = methods.filter((m) => !READ_METHODS.includes(m));
   // The schema's enum is case-sensitive, so an `equals` rule over the write methods sees every one.
-  const approval: ApprovalPolicy = writeMethods.length ? { anyOf: [{ when: 'equals', field: 'method', values: writeMethods }] } : 'never';
+  const approval: ApprovalPolicy = writeMethods.length
+    ? { anyOf: [{ when: 'equals', field: 'method', values: writeMethods }] }
+    : 'never';
 
   return defineTool({
     name: 'http_fetch',
@@ -67,7 +88,10 @@ export function createHttpTool(options: HttpToolOptions) {
     input: z.object({
       url: z.string().min(1).max(8_192).describe('Absolute http or https URL'),
       method: z.enum(methods as [HttpMethod, ...HttpMethod[]]).default(methods.includes('GET') ? 'GET' : methods[0]!),
-      headers: z.record(z.string(), z.string().max(8_192)).default({}).describe(`Request headers; allowed: ${[...allowHeaders].join(', ')}`),
+      headers: z
+        .record(z.string(), z.string().max(8_192))
+        .default({})
+        .describe(`Request headers; allowed: ${[...allowHeaders].join(', ')}`),
       body: z.string().optional().describe('Request body (not for GET or HEAD)'),
     }),
     readOnly: writeMethods.length === 0,
@@ -78,14 +102,17 @@ export function createHttpTool(options: HttpToolOptions) {
     async execute(args, context): Promise<HttpFetchResult> {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(args.headers)) {
-        if (!allowHeaders.has(name.toLowerCase())) throw refuse(`Header "${name}" is not allowed; allowed: ${[...allowHeaders].join(', ')}.`);
+        if (!allowHeaders.has(name.toLowerCase()))
+          throw refuse(`Header "${name}" is not allowed; allowed: ${[...allowHeaders].join(', ')}.`);
         if (/[\r\n\0]/.test(value)) throw refuse(`Header "${name}" contains a line break or NUL.`);
         headers[name.toLowerCase()] = value;
       }
       let method: string = args.method;
       let body = args.body;
-      if (body !== undefined && READ_METHODS.includes(args.method)) throw refuse(`${args.method} requests take no body.`);
-      if (body !== undefined && Buffer.byteLength(body) > maxRequestBytes) throw refuse(`The request body is ${Buffer.byteLength(body)} bytes; at most ${maxRequestBytes} are sent.`);
+      if (body !== undefined && READ_METHODS.includes(args.method))
+        throw refuse(`${args.method} requests take no body.`);
+      if (body !== undefined && Buffer.byteLength(body) > maxRequestBytes)
+        throw refuse(`The request body is ${Buffer.byteLength(body)} bytes; at most ${maxRequestBytes} are sent.`);
 
       const signal = AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
       const redirects: string[] = [];
@@ -93,14 +120,33 @@ export function createHttpTool(options: HttpToolOptions) {
       for (;;) {
         const pin = await resolveChecked(url, resolveHost, addresses);
         const sent = { ...headers, ...hostHeaders.get(url.hostname) };
-        const res = await send({ url, method, headers: sent, pin, signal, maxResponseBytes, ...(body === undefined ? {} : { body }) });
+        const res = await send({
+          url,
+          method,
+          headers: sent,
+          pin,
+          signal,
+          maxResponseBytes,
+          ...(body === undefined ? {} : { body }),
+        });
         const location = res.headers.location;
         // A redirect that would repeat a write (307/308 after a POST) is handed back, not followed: the approval named the first URL.
-        const repeatsWrite = !READ_METHODS.includes(method as HttpMethod) && res.status !== 303 && !((res.status === 301 || res.status === 302) && method === 'POST');
+        const repeatsWrite =
+          !READ_METHODS.includes(method as HttpMethod) &&
+          res.status !== 303 &&
+          !((res.status === 301 || res.status === 302) && method === 'POST');
         if (!REDIRECTS.has(res.status) || typeof location !== 'string' || repeatsWrite) {
-          return { url: url.href, status: res.status, headers: shownHeaders(res.headers), body: res.body.toString('utf8'), truncated: res.truncated, redirects };
+          return {
+            url: url.href,
+            status: res.status,
+            headers: shownHeaders(res.headers),
+            body: res.body.toString('utf8'),
+            truncated: res.truncated,
+            redirects,
+          };
         }
-        if (redirects.length === maxRedirects) throw refuse(`Stopped after ${maxRedirects} redirects (the next one was to ${location}).`);
+        if (redirects.length === maxRedirects)
+          throw refuse(`Stopped after ${maxRedirects} redirects (the next one was to ${location}).`);
         url = checkUrl(new URL(location, url).href, hosts, ports, 'A redirect');
         redirects.push(url.href);
         // 303, and 301/302 after a POST, turn into a GET without a body, as browsers do.
@@ -115,7 +161,9 @@ export function createHttpTool(options: HttpToolOptions) {
 }
 
 /** The operator's per-host headers, keyed by the URL parser's form of each host; lowercase names, no line breaks. */
-function operatorHeaders(byHost: Readonly<Record<string, Readonly<Record<string, string>>>>): Map<string, Record<string, string>> {
+function operatorHeaders(
+  byHost: Readonly<Record<string, Readonly<Record<string, string>>>>,
+): Map<string, Record<string, string>> {
   const out = new Map<string, Record<string, string>>();
   for (const [host, headers] of Object.entries(byHost)) {
     const clean: Record<string, string> = {};
@@ -138,9 +186,11 @@ function checkUrl(text: string, hosts: HostAllowList, ports: ReadonlySet<number>
   } catch {
     throw refuse(`${what} is not a valid absolute URL.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse(`${what} uses ${url.protocol}; only http and https are allowed.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw refuse(`${what} uses ${url.protocol}; only http and https are allowed.`);
   if (url.username || url.password) throw refuse(`${what} carries credentials; they are not allowed in URLs.`);
-  if (!hosts.allows(url.hostname)) throw refuse(`${what} goes to ${url.hostname}, which is not an allowed host (${hosts.entries.join(', ')}).`);
+  if (!hosts.allows(url.hostname))
+    throw refuse(`${what} goes to ${url.hostname}, which is not an allowed host (${hosts.entries.join(', ')}).`);
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   if (!ports.has(port)) throw refuse(`${what} uses port ${port}, which is not allowed (${[...ports].join(', ')}).`);
   return url;
@@ -171,8 +221,12 @@ async function send(request: Parameters<typeof pinnedRequest>[0]) {
   try {
     return await pinnedRequest(request);
   } catch (err) {
-    if (request.signal.aborted) throw new ToolError(`The request to ${request.url.host} was cancelled or timed out.`, { cause: err });
-    throw new ToolError(`The request to ${request.url.host} failed: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`, { cause: err });
+    if (request.signal.aborted)
+      throw new ToolError(`The request to ${request.url.host} was cancelled or timed out.`, { cause: err });
+    throw new ToolError(
+      `The request to ${request.url.host} failed: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`,
+      { cause: err },
+    );
   }
 }
 

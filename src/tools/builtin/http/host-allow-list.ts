@@ -17,24 +17,41 @@ export function normalHost(host: string): string {
   } catch {
     throw new TypeError(`createHttpTool: allowHosts entry "${host}" is not a host name.`);
   }
-  if (url.host !== url.hostname || url.username || url.password || url.pathname !== '/' || url.search || url.hash || host.includes('/')) {
-    throw new TypeError(`createHttpTool: allowHosts entry "${host}" must be a bare host name (no port, path or credentials).`);
+  if (
+    url.host !== url.hostname ||
+    url.username ||
+    url.password ||
+    url.pathname !== '/' ||
+    url.search ||
+    url.hash ||
+    host.includes('/')
+  ) {
+    throw new TypeError(
+      `createHttpTool: allowHosts entry "${host}" must be a bare host name (no port, path or credentials).`,
+    );
   }
   return url.hostname;
 }
 
 export function hostAllowList(entries: readonly string[]): HostAllowList {
-  if (!Array.isArray(entries) || entries.length === 0) throw new TypeError('createHttpTool: allowHosts must list at least one host.');
+  if (!Array.isArray(entries) || entries.length === 0)
+    throw new TypeError('createHttpTool: allowHosts must list at least one host.');
   const exact = new Set<string>();
   const suffixes: string[] = [];
   for (const entry of entries) {
-    if (typeof entry !== 'string' || entry === '') throw new TypeError('createHttpTool: allowHosts entries must be non-empty strings.');
+    if (typeof entry !== 'string' || entry === '')
+      throw new TypeError('createHttpTool: allowHosts entries must be non-empty strings.');
     if (entry.startsWith('*.')) {
       const suffix = normalHost(entry.slice(2));
-      if (!suffix.includes('.') || suffix.startsWith('[')) throw new TypeError(`createHttpTool: allowHosts pattern "${entry}" must name a domain with at least two labels.`);
+      if (!suffix.includes('.') || suffix.startsWith('['))
+        throw new TypeError(
+          `createHttpTool: allowHosts pattern "${entry}" must name a domain with at least two labels.`,
+        );
       suffixes.push(`.${suffix}`);
     } else if (entry.includes('*')) {
-      throw new TypeError(`createHttpTool: allowHosts entry "${entry}": a wildcard is only allowed as the whole first label (*.example.com).`);
+      throw new TypeError(
+        `createHttpTool: allowHosts entry "${entry}": a wildcard is only allowed as the whole first label (*.example.com).`,
+      );
     } else {
       exact.add(normalHost(entry));
     }

@@ -7,7 +7,14 @@ export type HttpMethod = (typeof KNOWN_METHODS)[number];
 export const READ_METHODS: readonly HttpMethod[] = ['GET', 'HEAD'];
 
 /** Request headers the model may set by default. Anything else (Host, Cookie, Authorization…) is refused. */
-export const DEFAULT_ALLOW_HEADERS = ['accept', 'accept-language', 'content-type', 'if-none-match', 'if-modified-since', 'user-agent'] as const;
+export const DEFAULT_ALLOW_HEADERS = [
+  'accept',
+  'accept-language',
+  'content-type',
+  'if-none-match',
+  'if-modified-since',
+  'user-agent',
+] as const;
 
 export interface HttpToolOptions {
   /** Hosts the tool may reach: exact names or `*.example.com`. Required; nothing else is reachable, redirects included. */

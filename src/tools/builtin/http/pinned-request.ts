@@ -50,7 +50,8 @@ export function pinnedRequest(request: PinnedRequest): Promise<RawResponse> {
       const chunks: Buffer[] = [];
       let size = 0;
       let truncated = false;
-      const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks, size), truncated });
+      const done = () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks, size), truncated });
       res.on('data', (chunk: Buffer) => {
         const room = request.maxResponseBytes - size;
         if (chunk.length > room) {

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import type { ModelProvider } from '../../../shared/model-provider';
-import { resolveModel, type LlmAnswer, type ModelProviderName, type ModelRegistry, type ModelRequest } from '../../../shared';
+import {
+  resolveModel,
+  type LlmAnswer,
+  type ModelProviderName,
+  type ModelRegistry,
+  type ModelRequest,
+} from '../../../shared';
 import { costOf } from '../../../shared/pricing';
 import { defineTool, InvalidToolDefinitionError, type ToolDefinition, type ToolOptions } from '../../define-tool';
 import { ToolError } from '../../tool-error';
@@ -17,7 +23,10 @@ const SYSTEM_CHARS = 4_000;
 const DEFAULT_SYSTEM = 'Answer the question directly and concisely.';
 
 /** The options every tool takes, but `type` (always `llm`: that is how the run counts its spend), input and execute. */
-type SharedToolOptions = Omit<ToolOptions<z.ZodType, LlmAnswer>, 'name' | 'description' | 'type' | 'input' | 'execute' | 'models'>;
+type SharedToolOptions = Omit<
+  ToolOptions<z.ZodType, LlmAnswer>,
+  'name' | 'description' | 'type' | 'input' | 'execute' | 'models'
+>;
 
 export interface LlmToolOptions extends SharedToolOptions {
   /** Default `ask_model`. */
@@ -41,9 +50,19 @@ function inputSchema(aliases: readonly [string, ...string[]], maxTokens: number,
   return z
     .object({
       model: z.enum(aliases).describe('Which model answers.'),
-      prompt: z.string().min(1).max(maxPromptChars).describe('The whole question: the model sees nothing else of this conversation.'),
+      prompt: z
+        .string()
+        .min(1)
+        .max(maxPromptChars)
+        .describe('The whole question: the model sees nothing else of this conversation.'),
       system: z.string().max(SYSTEM_CHARS).optional().describe('Instructions for the answering model.'),
-      maxTokens: z.number().int().positive().max(maxTokens).optional().describe(`Most tokens the answer may have (default ${maxTokens}).`),
+      maxTokens: z
+        .number()
+        .int()
+        .positive()
+        .max(maxTokens)
+        .optional()
+        .describe(`Most tokens the answer may have (default ${maxTokens}).`),
     })
     .strict();
 }
@@ -55,10 +74,21 @@ function inputSchema(aliases: readonly [string, ...string[]], maxTokens: number,
  * workflow adds to the run's one ledger (budgets included) and shows as an `llm` step.
  */
 export function createLlmTool(options: LlmToolOptions): ToolDefinition {
-  const { registry, providers, name = DEFAULT_NAME, maxTokens = DEFAULT_MAX_TOKENS, maxPromptChars = DEFAULT_MAX_PROMPT_CHARS, models: chosen, description, ...shared } = options;
+  const {
+    registry,
+    providers,
+    name = DEFAULT_NAME,
+    maxTokens = DEFAULT_MAX_TOKENS,
+    maxPromptChars = DEFAULT_MAX_PROMPT_CHARS,
+    models: chosen,
+    description,
+    ...shared
+  } = options;
   const problem = (text: string) => new InvalidToolDefinitionError(`Tool "${name}": ${text}`);
-  if (!Number.isInteger(maxTokens) || maxTokens <= 0 || maxTokens > MAX_TOKENS_CEILING) throw problem(`maxTokens must be an integer from 1 to ${MAX_TOKENS_CEILING}.`);
-  if (!Number.isInteger(maxPromptChars) || maxPromptChars <= 0) throw problem('maxPromptChars must be a positive integer.');
+  if (!Number.isInteger(maxTokens) || maxTokens <= 0 || maxTokens > MAX_TOKENS_CEILING)
+    throw problem(`maxTokens must be an integer from 1 to ${MAX_TOKENS_CEILING}.`);
+  if (!Number.isInteger(maxPromptChars) || maxPromptChars <= 0)
+    throw problem('maxPromptChars must be a positive integer.');
   const aliases = [...new Set(chosen ?? registry.allowed ?? Object.keys(registry.models))];
   if (aliases.length === 0) throw problem('no models to choose from; name at least one registry model in `models`.');
   // Checked once here, so a call can only fail on the provider's side.
@@ -70,7 +100,8 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
       } catch (err) {
         throw problem((err as Error).message);
       }
-      if (!providers[target.provider]) throw problem(`model "${alias}" needs the "${target.provider}" provider, which was not given.`);
+      if (!providers[target.provider])
+        throw problem(`model "${alias}" needs the "${target.provider}" provider, which was not given.`);
       return [alias, target] as const;
     }),
   );
@@ -84,17 +115,25 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
     maxResultChars,
     name,
     type: 'llm',
-    description: description ?? `Ask another model a self-contained question and get its text answer. Pick a cheap model for simple sub-questions and a strong one for hard parts. Models: ${list}.`,
+    description:
+      description ??
+      `Ask another model a self-contained question and get its text answer. Pick a cheap model for simple sub-questions and a strong one for hard parts. Models: ${list}.`,
     input: inputSchema(aliases as [string, ...string[]], maxTokens, maxPromptChars),
     models: [...targets.values()].map((t) => ({ provider: t.provider, model: t.model })),
     async execute(args, context): Promise<LlmAnswer> {
       // The schema already holds the model to the allow-list; this guards a registry changed under a running worker.
       const target = targets.get(args.model);
       const provider = target && providers[target.provider];
-      if (!target || !provider) throw new ToolError(`Model "${args.model}" is not allowed. Allowed: ${aliases.join(', ')}.`, { retryable: false });
+      if (!target || !provider)
+        throw new ToolError(`Model "${args.model}" is not allowed. Allowed: ${aliases.join(', ')}.`, {
+          retryable: false,
+        });
       // The worker's own allow-list too: an organisation's registry is never bypassed by a tool's.
       if (context.isModelAllowed && !context.isModelAllowed(target.provider, target.model)) {
-        throw new ToolError(`Model "${args.model}" (${target.provider}/${target.model}) is not allowed by this worker's model registry.`, { retryable: false });
+        throw new ToolError(
+          `Model "${args.model}" (${target.provider}/${target.model}) is not allowed by this worker's model registry.`,
+          { retryable: false },
+        );
       }
       const request: ModelRequest = {
         provider: target.provider,

@@ -31,7 +31,11 @@ interface Backend {
  * grace period, `pg_terminate_backend` from a second connection; then it checks in
  * pg_stat_activity that the backend is no longer running. `stop()` disarms it when the call ends first.
  */
-export function watchDeadline(client: pg.PoolClient, config: pg.ClientConfig, ms: number): { stop(): void; fired(): Promise<DeadlineOutcome> | undefined } {
+export function watchDeadline(
+  client: pg.PoolClient,
+  config: pg.ClientConfig,
+  ms: number,
+): { stop(): void; fired(): Promise<DeadlineOutcome> | undefined } {
   let outcome: Promise<DeadlineOutcome> | undefined;
   const timer = setTimeout(() => {
     outcome = stopBackend(client as unknown as Backend, config);
@@ -46,7 +50,12 @@ export function watchDeadline(client: pg.PoolClient, config: pg.ClientConfig, ms
 async function stopBackend(backend: Backend, config: pg.ClientConfig): Promise<DeadlineOutcome> {
   const pid = backend.processID ?? 0;
   await sendCancelRequest(backend).catch(() => undefined);
-  const watcher = new pg.Client({ ...config, connectionTimeoutMillis: 5_000, query_timeout: 5_000, application_name: 'thoughtline-sql-deadline' });
+  const watcher = new pg.Client({
+    ...config,
+    connectionTimeoutMillis: 5_000,
+    query_timeout: 5_000,
+    application_name: 'thoughtline-sql-deadline',
+  });
   try {
     await watcher.connect();
     if (await stillActive(watcher, pid, CANCEL_GRACE_MS)) {
@@ -65,7 +74,10 @@ async function stopBackend(backend: Backend, config: pg.ClientConfig): Promise<D
 async function stillActive(watcher: pg.Client, pid: number, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
   for (;;) {
-    const { rows } = await watcher.query<{ state: string | null }>('SELECT state FROM pg_stat_activity WHERE pid = $1', [pid]);
+    const { rows } = await watcher.query<{ state: string | null }>(
+      'SELECT state FROM pg_stat_activity WHERE pid = $1',
+      [pid],
+    );
     if (rows.length === 0 || rows[0]!.state !== 'active') return false;
     if (Date.now() >= until) return true;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

@@ -38,7 +38,9 @@ const CURSOR_HINT = 'Only a single query that can feed a cursor runs here: SELEC
  * (the server refuses stacked statements) declared as a cursor, rows are fetched in batches until
  * a cap, and the transaction is rolled back, then `DISCARD ALL`. The pool is made on the first call.
  */
-export function createPostgresQueryTool(options: PostgresQueryToolOptions): ToolDefinition<typeof SqlQueryInput, SqlQueryResult> {
+export function createPostgresQueryTool(
+  options: PostgresQueryToolOptions,
+): ToolDefinition<typeof SqlQueryInput, SqlQueryResult> {
   const caps = sqlCaps(options);
   const statementTimeoutMs = positiveCap('statementTimeoutMs', options.statementTimeoutMs, 10_000, 300_000);
   const config = typeof options.connection === 'string' ? { connectionString: options.connection } : options.connection;
@@ -56,8 +58,12 @@ export function createPostgresQueryTool(options: PostgresQueryToolOptions): Tool
   return defineTool({
     // Connecting (10 s at most by default) plus the read (about twice the statement limit).
     timeoutMs: statementTimeoutMs * 2 + 15_000,
-    ...sqlToolBase(options, 'Runs one read-only SQL query (PostgreSQL dialect, parameters as $1, $2, …) and returns its rows as JSON.'),
-    execute: ({ sql, params }, context) => runPostgres({ pool: getPool(), config, checkRole }, sql, params ?? [], caps, statementTimeoutMs, context),
+    ...sqlToolBase(
+      options,
+      'Runs one read-only SQL query (PostgreSQL dialect, parameters as $1, $2, …) and returns its rows as JSON.',
+    ),
+    execute: ({ sql, params }, context) =>
+      runPostgres({ pool: getPool(), config, checkRole }, sql, params ?? [], caps, statementTimeoutMs, context),
   });
 }
 
@@ -114,14 +120,18 @@ async function runPostgres(
   try {
     await checkRole(client);
     await client.query('BEGIN READ ONLY');
-    await client.query({ text: "SELECT set_config('statement_timeout', $1, true)", values: [`${statementTimeoutMs}ms`] });
+    await client.query({
+      text: "SELECT set_config('statement_timeout', $1, true)",
+      values: [`${statementTimeoutMs}ms`],
+    });
     try {
       await client.query(extended(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${sql}`, params));
     } catch (error) {
       throw refused(error, CURSOR_HINT);
     }
     const result = await fetchRows(client, caps, () => {
-      if (Date.now() > deadline) throw new ToolError(`The query ran past its time limit of ${statementTimeoutMs} ms.`, { retryable: false });
+      if (Date.now() > deadline)
+        throw new ToolError(`The query ran past its time limit of ${statementTimeoutMs} ms.`, { retryable: false });
       context.heartbeat();
     });
     await client.query('ROLLBACK');
@@ -142,10 +152,19 @@ async function runPostgres(
 }
 
 /** The error of a call whose deadline stopped it, once the backend is known to be stopped (or could not be confirmed). */
-async function pastDeadline(fired: ReturnType<ReturnType<typeof watchDeadline>['fired']> & object, statementTimeoutMs: number, cause: unknown): Promise<ToolError> {
+async function pastDeadline(
+  fired: ReturnType<ReturnType<typeof watchDeadline>['fired']> & object,
+  statementTimeoutMs: number,
+  cause: unknown,
+): Promise<ToolError> {
   const { pid, how, stopped } = await fired;
-  const what = stopped ? `PostgreSQL ${how === 'terminated' ? 'terminated its backend' : 'cancelled it'} (pid ${pid}), and it no longer runs` : `it was cancelled, but whether its backend (pid ${pid}) stopped could not be confirmed`;
-  return new ToolError(`The query ran past its time limit of ${statementTimeoutMs} ms; ${what}.`, { retryable: false, cause });
+  const what = stopped
+    ? `PostgreSQL ${how === 'terminated' ? 'terminated its backend' : 'cancelled it'} (pid ${pid}), and it no longer runs`
+    : `it was cancelled, but whether its backend (pid ${pid}) stopped could not be confirmed`;
+  return new ToolError(`The query ran past its time limit of ${statementTimeoutMs} ms; ${what}.`, {
+    retryable: false,
+    cause,
+  });
 }
 
 /** Reads the cursor in batches; `beforeBatch` throws to stop (time limit) and heartbeats. */
@@ -171,7 +190,9 @@ async function fetchRows(client: pg.PoolClient, caps: QueryCaps, beforeBatch: ()
 function refused(error: unknown, hint?: string): ToolError {
   const code = error instanceof pg.DatabaseError && error.code ? ` (SQLSTATE ${error.code})` : '';
   const serverSide = error instanceof pg.DatabaseError;
-  const message = serverSide ? `PostgreSQL refused the query: ${error.message}${code}.${hint ? ` ${hint}` : ''}` : `The PostgreSQL query failed: ${messageOf(error)}`;
+  const message = serverSide
+    ? `PostgreSQL refused the query: ${error.message}${code}.${hint ? ` ${hint}` : ''}`
+    : `The PostgreSQL query failed: ${messageOf(error)}`;
   // A dropped connection may be retried; a refusal or a timeout would only repeat.
   return new ToolError(message, { retryable: !serverSide && !/timeout/i.test(messageOf(error)), cause: error });
 }

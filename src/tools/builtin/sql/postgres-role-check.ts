@@ -10,10 +10,12 @@ export const POSTGRES_RISKS = {
   bypassrls: 'BYPASSRLS: reads rows that row-level security hides',
   createrole: 'CREATEROLE: can grant itself the rest',
   replication: 'REPLICATION: can read the whole write-ahead log',
-  'server-files': 'reads or writes server files or runs server programs (pg_read_server_files, pg_write_server_files, pg_execute_server_program, pg_read_file, lo_import, lo_export…)',
+  'server-files':
+    'reads or writes server files or runs server programs (pg_read_server_files, pg_write_server_files, pg_execute_server_program, pg_read_file, lo_import, lo_export…)',
   'signal-backend': "pg_signal_backend: cancels or ends other roles' sessions",
   dblink: 'dblink: runs statements on its own connection, which commits',
-  'logical-emit': 'pg_logical_emit_message: writes to the write-ahead log, seen by change-data-capture consumers, whatever the rollback',
+  'logical-emit':
+    'pg_logical_emit_message: writes to the write-ahead log, seen by change-data-capture consumers, whatever the rollback',
   adminpack: 'adminpack: writes server files',
 } as const;
 export type PostgresRisk = keyof typeof POSTGRES_RISKS;
@@ -24,14 +26,23 @@ const REMEDY: Record<PostgresRisk, (role: string) => string> = {
   bypassrls: (r) => `ALTER ROLE ${r} NOBYPASSRLS`,
   createrole: (r) => `ALTER ROLE ${r} NOCREATEROLE`,
   replication: (r) => `ALTER ROLE ${r} NOREPLICATION`,
-  'server-files': (r) => `REVOKE pg_read_server_files, pg_write_server_files, pg_execute_server_program FROM ${r}, and EXECUTE on the file functions it was granted`,
+  'server-files': (r) =>
+    `REVOKE pg_read_server_files, pg_write_server_files, pg_execute_server_program FROM ${r}, and EXECUTE on the file functions it was granted`,
   'signal-backend': (r) => `REVOKE pg_signal_backend FROM ${r}`,
-  dblink: () => 'REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA <dblink\'s schema> FROM PUBLIC (or DROP EXTENSION dblink)',
-  'logical-emit': () => 'REVOKE EXECUTE ON FUNCTION pg_logical_emit_message FROM PUBLIC, every signature, as a superuser (docs/tools-sql.md has the script)',
+  dblink: () => "REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA <dblink's schema> FROM PUBLIC (or DROP EXTENSION dblink)",
+  'logical-emit': () =>
+    'REVOKE EXECUTE ON FUNCTION pg_logical_emit_message FROM PUBLIC, every signature, as a superuser (docs/tools-sql.md has the script)',
   adminpack: () => 'DROP EXTENSION adminpack (or REVOKE EXECUTE on its functions)',
 };
 
-const SERVER_FILE_FUNCTIONS = ['pg_read_file', 'pg_read_binary_file', 'pg_ls_dir', 'pg_stat_file', 'lo_import', 'lo_export'];
+const SERVER_FILE_FUNCTIONS = [
+  'pg_read_file',
+  'pg_read_binary_file',
+  'pg_ls_dir',
+  'pg_stat_file',
+  'lo_import',
+  'lo_export',
+];
 const ADMINPACK_FUNCTIONS = ['pg_file_write', 'pg_file_rename', 'pg_file_unlink', 'pg_file_sync'];
 
 /**
@@ -68,7 +79,9 @@ interface RiskRow {
 }
 
 /** The risks the connected role holds, in POSTGRES_RISKS order. */
-export async function postgresRoleRisks(client: Pick<pg.ClientBase, 'query'>): Promise<{ role: string; risks: PostgresRisk[] }> {
+export async function postgresRoleRisks(
+  client: Pick<pg.ClientBase, 'query'>,
+): Promise<{ role: string; risks: PostgresRisk[] }> {
   const { rows } = await client.query<RiskRow>(RISK_QUERY, [SERVER_FILE_FUNCTIONS, ADMINPACK_FUNCTIONS]);
   const row = rows[0]!;
   const held: Record<PostgresRisk, boolean> = {
@@ -86,7 +99,11 @@ export async function postgresRoleRisks(client: Pick<pg.ClientBase, 'query'>): P
 }
 
 /** Why the tool must not run as this role, or undefined: every risk held is one the operator accepted. */
-export function roleRefusal(role: string, risks: readonly PostgresRisk[], accepted: ReadonlySet<PostgresRisk>): string | undefined {
+export function roleRefusal(
+  role: string,
+  risks: readonly PostgresRisk[],
+  accepted: ReadonlySet<PostgresRisk>,
+): string | undefined {
   const refused = risks.filter((risk) => !accepted.has(risk));
   if (refused.length === 0) return undefined;
   const quoted = `"${role.replace(/"/g, '""')}"`;

@@ -56,13 +56,19 @@ export class RowCollector {
   }
 
   result(): SqlQueryResult {
-    return { columns: this.columns, rows: this.rows, rowCount: this.rows.length, ...(this.truncated ? { truncated: this.truncated } : {}) };
+    return {
+      columns: this.columns,
+      rows: this.rows,
+      rowCount: this.rows.length,
+      ...(this.truncated ? { truncated: this.truncated } : {}),
+    };
   }
 }
 
 /** Checks a cap option: a positive integer no larger than `ceiling`. */
 export function positiveCap(name: string, value: number | undefined, fallback: number, ceiling: number): number {
   const cap = value ?? fallback;
-  if (!Number.isInteger(cap) || cap <= 0 || cap > ceiling) throw new RangeError(`${name} must be an integer from 1 to ${ceiling}; got ${cap}.`);
+  if (!Number.isInteger(cap) || cap <= 0 || cap > ceiling)
+    throw new RangeError(`${name} must be an integer from 1 to ${ceiling}; got ${cap}.`);
   return cap;
 }

@@ -6,7 +6,16 @@ import { SQL_SUMMARY_TEMPLATE, SqlQueryInput } from './sql-input';
 export type SqlToolOptions = Partial<
   Pick<
     ToolOptions<typeof SqlQueryInput, unknown>,
-    'name' | 'description' | 'visibility' | 'approval' | 'approverRoles' | 'requiredRoles' | 'sensitiveFields' | 'summaryTemplate' | 'maxResultChars' | 'retry'
+    | 'name'
+    | 'description'
+    | 'visibility'
+    | 'approval'
+    | 'approverRoles'
+    | 'requiredRoles'
+    | 'sensitiveFields'
+    | 'summaryTemplate'
+    | 'maxResultChars'
+    | 'retry'
   >
 > & {
   /** Rows returned at most; the result says `truncated: 'max_rows'` past it. Default 200, at most 10,000. */

@@ -27,7 +27,9 @@ type ChildAnswer =
  * no VACUUM INTO). Each query runs in a process of its own, killed at the deadline: better-sqlite3
  * cannot interrupt a query, and a worker thread cannot be stopped inside its native call.
  */
-export function createSqliteQueryTool(options: SqliteQueryToolOptions): ToolDefinition<typeof SqlQueryInput, SqlQueryResult> {
+export function createSqliteQueryTool(
+  options: SqliteQueryToolOptions,
+): ToolDefinition<typeof SqlQueryInput, SqlQueryResult> {
   const caps = sqlCaps(options);
   const queryTimeoutMs = positiveCap('queryTimeoutMs', options.queryTimeoutMs, 10_000, 300_000);
   return defineTool({
@@ -35,7 +37,18 @@ export function createSqliteQueryTool(options: SqliteQueryToolOptions): ToolDefi
     timeoutMs: queryTimeoutMs + 15_000,
     ...sqlToolBase(options, 'Runs one read-only SQL query (SQLite dialect) and returns its rows as JSON.'),
     execute: async ({ sql, params }, context) => {
-      const answer = await runInChild({ module: betterSqlite3Path(), file: options.file, sql, params: params ?? [], maxRows: caps.maxRows, maxBytes: caps.maxBytes }, queryTimeoutMs, context);
+      const answer = await runInChild(
+        {
+          module: betterSqlite3Path(),
+          file: options.file,
+          sql,
+          params: params ?? [],
+          maxRows: caps.maxRows,
+          maxBytes: caps.maxBytes,
+        },
+        queryTimeoutMs,
+        context,
+      );
       return collect(answer, caps);
     },
   });
@@ -46,7 +59,10 @@ function betterSqlite3Path(): string {
   try {
     return require.resolve('better-sqlite3');
   } catch (error) {
-    throw new ToolError('The SQLite tool needs the package better-sqlite3: install it next to thoughtline (npm install better-sqlite3).', { retryable: false, cause: error });
+    throw new ToolError(
+      'The SQLite tool needs the package better-sqlite3: install it next to thoughtline (npm install better-sqlite3).',
+      { retryable: false, cause: error },
+    );
   }
 }
 
@@ -60,7 +76,10 @@ function collect(answer: ChildAnswer, caps: QueryCaps): SqlQueryResult {
     case 'open':
       throw new ToolError(`Cannot open the SQLite database: ${answer.message}`, { retryable: false });
     case 'not-read-only':
-      throw new ToolError('Only read-only queries that return rows are allowed (SELECT, WITH … SELECT, VALUES); this statement returns no rows or writes.', { retryable: false });
+      throw new ToolError(
+        'Only read-only queries that return rows are allowed (SELECT, WITH … SELECT, VALUES); this statement returns no rows or writes.',
+        { retryable: false },
+      );
     case 'refused':
       throw new ToolError(`SQLite refused the query: ${answer.message}`, { retryable: false });
   }
@@ -73,7 +92,10 @@ function collect(answer: ChildAnswer, caps: QueryCaps): SqlQueryResult {
  */
 function runInChild(job: Record<string, unknown>, timeoutMs: number, context: ToolContext): Promise<ChildAnswer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', SQLITE_CHILD_SOURCE, SQLITE_CHILD_MARKER], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' });
+    const child = spawn(process.execPath, ['-e', SQLITE_CHILD_SOURCE, SQLITE_CHILD_MARKER], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2_000)));
     let outcome: { answer: ChildAnswer } | { error: unknown } | undefined;
@@ -85,14 +107,34 @@ function runInChild(job: Record<string, unknown>, timeoutMs: number, context: To
       // Killed or not, the call settles when the process is gone.
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     };
-    const timer = setTimeout(() => end({ error: new ToolError(`The query ran past its time limit of ${timeoutMs} ms; its process was stopped.`, { retryable: false }) }), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        end({
+          error: new ToolError(`The query ran past its time limit of ${timeoutMs} ms; its process was stopped.`, {
+            retryable: false,
+          }),
+        }),
+      timeoutMs,
+    );
     const onAbort = () => end({ error: context.signal.reason ?? new Error('cancelled') });
     context.signal.addEventListener('abort', onAbort, { once: true });
     child.on('message', (answer: ChildAnswer) => end({ answer }));
-    child.on('error', (error) => end({ error: new ToolError(`The SQLite query process could not start: ${error.message}`, { retryable: true, cause: error }) }));
+    child.on('error', (error) =>
+      end({
+        error: new ToolError(`The SQLite query process could not start: ${error.message}`, {
+          retryable: true,
+          cause: error,
+        }),
+      }),
+    );
     // 'close', not 'exit': the answer may still be in the IPC channel when the process has exited.
     child.on('close', (code, signal) => {
-      end({ error: new ToolError(`The SQLite query process ended without an answer (${signal ?? `exit ${code}`})${stderr ? `: ${stderr.trim()}` : ''}.`, { retryable: false }) });
+      end({
+        error: new ToolError(
+          `The SQLite query process ended without an answer (${signal ?? `exit ${code}`})${stderr ? `: ${stderr.trim()}` : ''}.`,
+          { retryable: false },
+        ),
+      });
       const result = outcome!;
       if ('answer' in result) resolve(result.answer);
       else reject(result.error);

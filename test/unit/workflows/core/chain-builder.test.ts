@@ -7,8 +7,14 @@ describe('ChainBuilder', () => {
     const chain = testChainBuilder();
     chain.iteration = 1;
     chain.thinking('look it up', { level: 'full' });
-    chain.toolCall({ toolType: 'external', toolName: 'w', arguments: { q: 1 }, correlationId: 'c1' }, { level: 'full' });
-    const result = chain.toolResult({ correlationId: 'c1', success: true, result: { t: 18 }, durationMs: 5 }, { level: 'full' });
+    chain.toolCall(
+      { toolType: 'external', toolName: 'w', arguments: { q: 1 }, correlationId: 'c1' },
+      { level: 'full' },
+    );
+    const result = chain.toolResult(
+      { correlationId: 'c1', success: true, result: { t: 18 }, durationMs: 5 },
+      { level: 'full' },
+    );
     chain.synthesis({ sources: chain.observationSources(), conclusion: 'done' }, { level: 'full' });
     const snap = chain.snapshot();
     expect(snap.steps.map((s) => [s.stepNumber, s.type, s.iteration])).toEqual([
@@ -24,8 +30,15 @@ describe('ChainBuilder', () => {
 
   it('leaves model replies and failed tools out of the synthesis sources', () => {
     const chain = testChainBuilder();
-    chain.toolResult({ correlationId: 'm', success: true, result: {}, durationMs: 1 }, { level: 'full' }, { model: 'claude' });
-    chain.toolResult({ correlationId: 'x', success: false, result: null, error: 'boom', durationMs: 1 }, { level: 'full' });
+    chain.toolResult(
+      { correlationId: 'm', success: true, result: {}, durationMs: 1 },
+      { level: 'full' },
+      { model: 'claude' },
+    );
+    chain.toolResult(
+      { correlationId: 'x', success: false, result: null, error: 'boom', durationMs: 1 },
+      { level: 'full' },
+    );
     const ok = chain.toolResult({ correlationId: 'y', success: true, result: 1, durationMs: 1 }, { level: 'full' });
     expect(chain.observationSources()).toEqual([ok.stepId]);
   });

@@ -3,7 +3,8 @@ import type { ModelMessage } from '../../../../src/shared';
 import { RunState } from '../../../../src/workflows/core/run-state';
 
 const ELIDED = '[elided to fit the context window]';
-const NOTE = (n: number) => `[Context note: ${n} earlier turns were removed to fit the context window; the run's chain keeps them.]`;
+const NOTE = (n: number) =>
+  `[Context note: ${n} earlier turns were removed to fit the context window; the run's chain keeps them.]`;
 
 const task = (text = 'The task'): ModelMessage => ({ role: 'user', content: [{ type: 'text', text }] });
 const calls = (...ids: string[]): ModelMessage => ({
@@ -12,10 +13,18 @@ const calls = (...ids: string[]): ModelMessage => ({
 });
 const results = (...entries: Array<[id: string, size: number]>): ModelMessage => ({
   role: 'user',
-  content: entries.map(([id, size]) => ({ type: 'tool_result' as const, toolUseId: id, content: id.repeat(size), isError: false })),
+  content: entries.map(([id, size]) => ({
+    type: 'tool_result' as const,
+    toolUseId: id,
+    content: id.repeat(size),
+    isError: false,
+  })),
 });
 /** A text-ReAct observation turn. */
-const observation = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text: `Observation: ${text}` }] });
+const observation = (text: string): ModelMessage => ({
+  role: 'user',
+  content: [{ type: 'text', text: `Observation: ${text}` }],
+});
 
 /** Which tool results (by id) and observations are still whole. */
 const whole = (state: RunState): string[] =>
@@ -30,7 +39,21 @@ const whole = (state: RunState): string[] =>
 
 /** task, then four turns of tool calls with a 1,000-character result each (r1 oldest). */
 function fourTurns(): RunState {
-  return new RunState('m', [task(), calls('1'), results(['1', 1000]), calls('2'), results(['2', 1000]), calls('3'), results(['3', 1000]), calls('4'), results(['4', 1000])], 0);
+  return new RunState(
+    'm',
+    [
+      task(),
+      calls('1'),
+      results(['1', 1000]),
+      calls('2'),
+      results(['2', 1000]),
+      calls('3'),
+      results(['3', 1000]),
+      calls('4'),
+      results(['4', 1000]),
+    ],
+    0,
+  );
 }
 
 describe('RunState.compactToFit', () => {
@@ -64,7 +87,13 @@ describe('RunState.compactToFit', () => {
     // Two results elided, then two whole turns (call + results) dropped: 4 in all.
     expect(state.compactToFit(10)).toBe(4);
     expect(state.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'The task' }, { type: 'text', text: NOTE(2) }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'The task' },
+          { type: 'text', text: NOTE(2) },
+        ],
+      },
       calls('3'),
       results(['3', 1000]),
       calls('4'),
@@ -75,9 +104,18 @@ describe('RunState.compactToFit', () => {
 
   it('drops only as many turns as needed, after eliding what it can', () => {
     const state = fourTurns();
-    const elided = (id: string): ModelMessage => ({ role: 'user', content: [{ type: 'tool_result', toolUseId: id, content: ELIDED, isError: false }] });
+    const elided = (id: string): ModelMessage => ({
+      role: 'user',
+      content: [{ type: 'tool_result', toolUseId: id, content: ELIDED, isError: false }],
+    });
     const expected: ModelMessage[] = [
-      { role: 'user', content: [{ type: 'text', text: 'The task' }, { type: 'text', text: NOTE(1) }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'The task' },
+          { type: 'text', text: NOTE(1) },
+        ],
+      },
       calls('2'),
       elided('2'),
       calls('3'),
@@ -97,7 +135,13 @@ describe('RunState.compactToFit', () => {
     // r3 is now old enough to elide; then one more turn goes.
     expect(state.compactToFit(10)).toBe(2);
     expect(state.droppedTurns).toBe(3);
-    expect(state.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'The task' }, { type: 'text', text: NOTE(3) }] });
+    expect(state.messages[0]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'The task' },
+        { type: 'text', text: NOTE(3) },
+      ],
+    });
     expect(whole(state)).toEqual(['The task', NOTE(3).slice(0, 20), '4', '5']);
   });
 
@@ -110,12 +154,28 @@ describe('RunState.compactToFit', () => {
   });
 
   it('counts each elided block, several per turn, and keeps the call ids', () => {
-    const state = new RunState('m', [task(), calls('a', 'b'), results(['a', 800], ['b', 800]), calls('c'), results(['c', 800]), calls('d'), results(['d', 800])], 0);
+    const state = new RunState(
+      'm',
+      [
+        task(),
+        calls('a', 'b'),
+        results(['a', 800], ['b', 800]),
+        calls('c'),
+        results(['c', 800]),
+        calls('d'),
+        results(['d', 800]),
+      ],
+      0,
+    );
     const size = state.contextChars();
     // Eliding a alone is not enough; a and b are.
     expect(state.compactToFit(size - 1000)).toBe(2);
     expect(whole(state)).toEqual(['The task', 'c', 'd']);
-    const elidedIds = state.messages.flatMap((m) => (m.role === 'user' ? m.content.flatMap((b) => (b.type === 'tool_result' && b.content === ELIDED ? [b.toolUseId] : [])) : []));
+    const elidedIds = state.messages.flatMap((m) =>
+      m.role === 'user'
+        ? m.content.flatMap((b) => (b.type === 'tool_result' && b.content === ELIDED ? [b.toolUseId] : []))
+        : [],
+    );
     expect(elidedIds).toEqual(['a', 'b']);
     expect(state.messages).toHaveLength(7);
   });
@@ -140,7 +200,11 @@ describe('RunState.compactToFit', () => {
   });
 
   it('with only one user turn after the task, elides nothing (that turn is among the last two)', () => {
-    const state = new RunState('m', [task(), calls('1'), results(['1', 5000]), { role: 'assistant', content: [{ type: 'text', text: 'thinking' }] }], 0);
+    const state = new RunState(
+      'm',
+      [task(), calls('1'), results(['1', 5000]), { role: 'assistant', content: [{ type: 'text', text: 'thinking' }] }],
+      0,
+    );
     expect(state.compactToFit(100)).toBe(0);
     expect(whole(state)).toEqual(['The task', '1']);
   });
@@ -162,7 +226,13 @@ describe('RunState.compactToFit', () => {
 });
 
 describe('RunState read-only cache', () => {
-  const entry = (key: string, chars: number) => ({ key, stepId: `s-${key}`, content: 'c'.repeat(chars), isError: false, result: null });
+  const entry = (key: string, chars: number) => ({
+    key,
+    stepId: `s-${key}`,
+    content: 'c'.repeat(chars),
+    isError: false,
+    result: null,
+  });
   const keys = (state: RunState) => state.carried('r').readOnlyCache.map((c) => c.key);
 
   it('keeps at most 100 observations, the oldest going first', () => {

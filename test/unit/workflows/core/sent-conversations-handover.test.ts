@@ -8,7 +8,8 @@ import { testChainBuilder } from '../../../helpers/test-chain-builder';
 const user = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text }] });
 const reply = (text: string): ModelMessage => ({ role: 'assistant', content: [{ type: 'text', text }] });
 /** A copy, as the next Temporal run reads the carried messages from its input. */
-const carried = (messages: readonly ModelMessage[]): ModelMessage[] => JSON.parse(JSON.stringify(messages)) as ModelMessage[];
+const carried = (messages: readonly ModelMessage[]): ModelMessage[] =>
+  JSON.parse(JSON.stringify(messages)) as ModelMessage[];
 
 describe('SentConversations across a handover: the next run builds on what the last one sent', () => {
   it('names the conversation last sent that the carried messages start with, and the next run builds on it', () => {
@@ -25,7 +26,11 @@ describe('SentConversations across a handover: the next run builds on what the l
     const restored = carried(messages);
     expect(after.continueFrom(restored, named!)).toBe(true);
     const first = after.reference(restored);
-    expect(first).toMatchObject({ baseHash: named!.hash, parts: [{ from: 0, count: 3 }, { added: restored.slice(3) }], count: 5 });
+    expect(first).toMatchObject({
+      baseHash: named!.hash,
+      parts: [{ from: 0, count: 3 }, { added: restored.slice(3) }],
+      count: 5,
+    });
     expect(first.hash).toBe(wholeHash(restored.map(messageHash)));
     // A worker that lacks the base asks the run for the whole; the run has it.
     expect(after.find(first.hash)).toEqual(restored);
@@ -48,13 +53,19 @@ describe('SentConversations across a handover: the next run builds on what the l
     const messages = [user('task'), reply('thought 1'), user('result 1')];
     before.reference(messages);
     expect(before.sentPrefixOf(messages.slice(0, 2))).toBeUndefined();
-    expect(before.sentPrefixOf([user('task'), reply('thought 1'), user('[elided]'), reply('thought 2')])).toBeUndefined();
+    expect(
+      before.sentPrefixOf([user('task'), reply('thought 1'), user('[elided]'), reply('thought 2')]),
+    ).toBeUndefined();
   });
 
   it('refuses a named conversation its messages do not hash to, or that reaches past them, and sends the first call whole', () => {
     const messages = [user('task'), reply('thought 1'), user('result 1')];
     const hash = wholeHash(messages.map(messageHash));
-    for (const named of [{ messages: 3, hash: 'f'.repeat(32) }, { messages: 4, hash }, { messages: 2, hash }]) {
+    for (const named of [
+      { messages: 3, hash: 'f'.repeat(32) },
+      { messages: 4, hash },
+      { messages: 2, hash },
+    ]) {
       const after = new SentConversations();
       expect(after.continueFrom(messages, named)).toBe(false);
       expect(after.reference(messages).parts).toEqual([{ added: messages }]);
@@ -69,10 +80,18 @@ describe('SentConversations across a handover: the next run builds on what the l
     const plain = carryOver(state, testChainBuilder().snapshot(), [], 'run-1');
     expect(withSentConversation(plain, new SentConversations())).toBe(plain);
     const named = withSentConversation(plain, sent);
-    expect(named.sentConversation).toEqual({ messages: 3, hash: wholeHash(state.messages.slice(0, 3).map(messageHash)) });
+    expect(named.sentConversation).toEqual({
+      messages: 3,
+      hash: wholeHash(state.messages.slice(0, 3).map(messageHash)),
+    });
     expect(ContinuedState.parse(JSON.parse(JSON.stringify(named))).sentConversation).toEqual(named.sentConversation);
     expect(ContinuedState.safeParse(plain).success).toBe(true);
-    for (const sentConversation of [{ messages: 0, hash: 'a' }, { messages: 1.5, hash: 'a' }, { messages: 3, hash: 'a'.repeat(65) }, { messages: 3 }]) {
+    for (const sentConversation of [
+      { messages: 0, hash: 'a' },
+      { messages: 1.5, hash: 'a' },
+      { messages: 3, hash: 'a'.repeat(65) },
+      { messages: 3 },
+    ]) {
       expect(ContinuedState.safeParse({ ...plain, sentConversation }).success).toBe(false);
     }
   });

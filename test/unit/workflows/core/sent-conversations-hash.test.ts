@@ -12,7 +12,8 @@ describe('SentConversations: whole hashes reused from the conversations sent bef
   it('equal the hash made from scratch as a conversation grows, is edited early, loses turns, and alternates with a side call', () => {
     const sent = new SentConversations();
     const messages: ModelMessage[] = [user('task')];
-    const check = (conversation: readonly ModelMessage[]) => expect(sent.reference(conversation).hash).toBe(fromScratch(conversation));
+    const check = (conversation: readonly ModelMessage[]) =>
+      expect(sent.reference(conversation).hash).toBe(fromScratch(conversation));
     check([]);
     expect(sent.reference([]).hash).toBe(NO_MESSAGES_HASH);
     for (let turn = 1; turn <= 12; turn += 1) {

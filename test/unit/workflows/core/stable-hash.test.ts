@@ -36,7 +36,9 @@ describe('canonicalJson', () => {
 
 describe('callKey', () => {
   it('is equal for the same tool and arguments with keys in another order, at any depth', () => {
-    expect(callKey('lookup', { a: 1, b: { c: [1, 2], d: 'x' } })).toBe(callKey('lookup', { b: { d: 'x', c: [1, 2] }, a: 1 }));
+    expect(callKey('lookup', { a: 1, b: { c: [1, 2], d: 'x' } })).toBe(
+      callKey('lookup', { b: { d: 'x', c: [1, 2] }, a: 1 }),
+    );
   });
 
   it('differs for different arguments', () => {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { StallState } from '../../../../src/shared';
-import { afterFormatError, afterReadableReply, afterToolCalls, freshStallState, type StallVerdict } from '../../../../src/workflows/core/stall-detector';
+import {
+  afterFormatError,
+  afterReadableReply,
+  afterToolCalls,
+  freshStallState,
+  type StallVerdict,
+} from '../../../../src/workflows/core/stall-detector';
 
 type Event = { call: string } | 'format_error' | 'readable';
 
@@ -14,7 +20,8 @@ function feed(events: readonly Event[], threshold = 3): { verdicts: Array<StallV
       verdicts.push('-');
       continue;
     }
-    const judged = event === 'format_error' ? afterFormatError(state, threshold) : afterToolCalls(state, event.call, threshold);
+    const judged =
+      event === 'format_error' ? afterFormatError(state, threshold) : afterToolCalls(state, event.call, threshold);
     state = judged.state;
     verdicts.push(judged.verdict);
   }
@@ -32,7 +39,13 @@ describe('stall detector: repeated tool calls', () => {
   it('is ok below the threshold, warns once at it, and stalls on the next repeat', () => {
     const { verdicts, state } = feed([a, a, a, a]);
     expect(verdicts).toEqual(['ok', 'ok', 'warn', 'stalled']);
-    expect(state).toEqual({ lastCallKey: 'lookup#a', sameCallsInRow: 4, formatErrorsInRow: 0, warned: true, formatWarned: false });
+    expect(state).toEqual({
+      lastCallKey: 'lookup#a',
+      sameCallsInRow: 4,
+      formatErrorsInRow: 0,
+      warned: true,
+      formatWarned: false,
+    });
   });
 
   it('keeps reporting stalled on further repeats (it never warns twice)', () => {
@@ -58,7 +71,13 @@ describe('stall detector: repeated tool calls', () => {
   it('a different call right after the warning resets the warning', () => {
     const { verdicts, state } = feed([a, a, a, b]);
     expect(verdicts).toEqual(['ok', 'ok', 'warn', 'ok']);
-    expect(state).toEqual({ lastCallKey: 'lookup#b', sameCallsInRow: 1, formatErrorsInRow: 0, warned: false, formatWarned: false });
+    expect(state).toEqual({
+      lastCallKey: 'lookup#b',
+      sameCallsInRow: 1,
+      formatErrorsInRow: 0,
+      warned: false,
+      formatWarned: false,
+    });
   });
 
   it('does not mutate the state it is given', () => {
@@ -79,7 +98,13 @@ describe('stall detector: format errors', () => {
   });
 
   it('a readable reply ends the run of format errors', () => {
-    expect(feed(['format_error', 'format_error', 'readable', 'format_error', 'format_error']).verdicts).toEqual(['ok', 'ok', '-', 'ok', 'ok']);
+    expect(feed(['format_error', 'format_error', 'readable', 'format_error', 'format_error']).verdicts).toEqual([
+      'ok',
+      'ok',
+      '-',
+      'ok',
+      'ok',
+    ]);
   });
 
   it('a tool call ends the run of format errors', () => {

@@ -7,13 +7,18 @@ const path = [
   { agentName: 'lead', workflowId: 'root' },
   { agentName: 'helper', workflowId: 'root/helper-3' },
 ];
-const definition = (tools?: string[]): SubAgentDefinition => ({ description: 'Helps', limits: {}, ...(tools ? { tools } : {}) }) as SubAgentDefinition;
+const definition = (tools?: string[]): SubAgentDefinition =>
+  ({ description: 'Helps', limits: {}, ...(tools ? { tools } : {}) }) as SubAgentDefinition;
 const parent = (tools?: string[]) =>
   AgentInput.parse({
     task: 'Lead',
     model: { provider: 'scripted', model: 'm' },
     ...(tools ? { tools } : {}),
-    agents: { helper: { description: 'Helps' }, checker: { description: 'Checks' }, constructor: { description: 'Named like a prototype key' } },
+    agents: {
+      helper: { description: 'Helps' },
+      checker: { description: 'Checks' },
+      constructor: { description: 'Named like a prototype key' },
+    },
   });
 const toolsOf = (p: AgentInput, d: SubAgentDefinition) => childInput(p, d, 'Do it', budget, path, 3).tools;
 
@@ -32,6 +37,11 @@ describe('childInput: a definition without tools inherits its parent’s limits'
   });
 
   it('treats a tool named like a prototype key as a tool, not as an agent', () => {
-    expect(toolsOf(parent(['toString', 'lookup']), definition())).toEqual(['toString', 'lookup', 'checker', 'constructor']);
+    expect(toolsOf(parent(['toString', 'lookup']), definition())).toEqual([
+      'toString',
+      'lookup',
+      'checker',
+      'constructor',
+    ]);
   });
 });

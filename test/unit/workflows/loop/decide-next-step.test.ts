@@ -10,11 +10,20 @@ const reply = (content: ModelReply['content']): ModelReply => ({
   costUsd: 0,
   durationMs: 1,
 });
-const use = (name: string, input: Record<string, unknown>, id = name) => ({ type: 'tool_use' as const, id, name, input });
+const use = (name: string, input: Record<string, unknown>, id = name) => ({
+  type: 'tool_use' as const,
+  id,
+  name,
+  input,
+});
 
 describe('decideNextStep', () => {
   it('ends with the finish tool result', () => {
-    const next = decideNextStep(reply([{ type: 'text', text: 'done' }, use('finish', { result: '42' })]), 'finish', 'give_up');
+    const next = decideNextStep(
+      reply([{ type: 'text', text: 'done' }, use('finish', { result: '42' })]),
+      'finish',
+      'give_up',
+    );
     expect(next).toMatchObject({ kind: 'final_answer', via: 'finish_tool', answer: '42', skipped: [] });
   });
 
@@ -35,7 +44,9 @@ describe('decideNextStep', () => {
 
   it('reports tools called beside finish as skipped', () => {
     const next = decideNextStep(reply([use('weather', {}), use('finish', { result: 'ok' })]), 'finish', 'give_up');
-    expect(next.kind === 'final_answer' && next.via === 'finish_tool' && next.skipped.map((c) => c.name)).toEqual(['weather']);
+    expect(next.kind === 'final_answer' && next.via === 'finish_tool' && next.skipped.map((c) => c.name)).toEqual([
+      'weather',
+    ]);
   });
 
   it('rejects a finish call without a string result', () => {
@@ -45,12 +56,25 @@ describe('decideNextStep', () => {
     }
   });
   it('treats the give-up tool as a declared failure and skips the other calls of the turn', () => {
-    const next = decideNextStep(reply([use('lookup', {}, '1'), use('give_up', { reason: ' No access. ' }, '2')]), 'finish', 'give_up');
+    const next = decideNextStep(
+      reply([use('lookup', {}, '1'), use('give_up', { reason: ' No access. ' }, '2')]),
+      'finish',
+      'give_up',
+    );
     expect(next).toMatchObject({ kind: 'give_up', reason: 'No access.', skipped: [{ id: '1' }] });
-    expect(decideNextStep(reply([use('give_up', {}, '3')]), 'finish', 'give_up')).toMatchObject({ kind: 'give_up', reason: 'The model gave up without a reason.' });
+    expect(decideNextStep(reply([use('give_up', {}, '3')]), 'finish', 'give_up')).toMatchObject({
+      kind: 'give_up',
+      reason: 'The model gave up without a reason.',
+    });
   });
 
   it('lets a valid finish win over a give-up in the same turn', () => {
-    expect(decideNextStep(reply([use('give_up', { reason: 'x' }, '1'), use('finish', { result: 'done' }, '2')]), 'finish', 'give_up').kind).toBe('final_answer');
+    expect(
+      decideNextStep(
+        reply([use('give_up', { reason: 'x' }, '1'), use('finish', { result: 'done' }, '2')]),
+        'finish',
+        'give_up',
+      ).kind,
+    ).toBe('final_answer');
   });
 });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { zeroUsage, type ReasoningStep } from '../../../../src/shared';
-import { allOf, anyOf, firstHolding, hasObservationMatching, hasToolCall, isIterationCount, isStepCount, type LoopView } from '../../../../src/workflows/loop/stop-conditions';
+import {
+  allOf,
+  anyOf,
+  firstHolding,
+  hasObservationMatching,
+  hasToolCall,
+  isIterationCount,
+  isStepCount,
+  type LoopView,
+} from '../../../../src/workflows/loop/stop-conditions';
 
 const result = (value: unknown): ReasoningStep => ({
   type: 'tool_result',

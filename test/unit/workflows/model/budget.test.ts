@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { zeroUsage, type ModelMessage, type ModelTool, type TokenUsage } from '../../../../src/shared';
 import type { Price } from '../../../../src/shared/pricing';
 import { BudgetExhausted } from '../../../../src/workflows/core/loop-signals';
-import { affordableMaxTokens, estimateInputTokens, MIN_OUTPUT_TOKENS, type BudgetedCall } from '../../../../src/workflows/model/budget';
+import {
+  affordableMaxTokens,
+  estimateInputTokens,
+  MIN_OUTPUT_TOKENS,
+  type BudgetedCall,
+} from '../../../../src/workflows/model/budget';
 
 /** A call whose projected input is exactly `inputTokens` (3 characters per token, rounded up). */
 function plannedCall(inputTokens: number, over: Partial<BudgetedCall> = {}): BudgetedCall {
@@ -51,8 +56,20 @@ describe('affordableMaxTokens', () => {
 
     it('lowers maxTokens to what is left after the projected input', () => {
       // 10,000 − 6,000 spent − 1,000 projected input = 3,000 left … then 500 tokens more spent.
-      expect(affordableMaxTokens(spent({ inputTokens: 6000 }), { tokenBudget: 10_000 }, plannedCall(1000, { maxTokens: 8000 }))).toBe(3000);
-      expect(affordableMaxTokens(spent({ inputTokens: 6000, outputTokens: 500 }), { tokenBudget: 10_000 }, plannedCall(1000, { maxTokens: 8000 }))).toBe(2500);
+      expect(
+        affordableMaxTokens(
+          spent({ inputTokens: 6000 }),
+          { tokenBudget: 10_000 },
+          plannedCall(1000, { maxTokens: 8000 }),
+        ),
+      ).toBe(3000);
+      expect(
+        affordableMaxTokens(
+          spent({ inputTokens: 6000, outputTokens: 500 }),
+          { tokenBudget: 10_000 },
+          plannedCall(1000, { maxTokens: 8000 }),
+        ),
+      ).toBe(2500);
     });
 
     it('counts every kind of token already spent (input, output, cache read and write)', () => {
@@ -63,19 +80,33 @@ describe('affordableMaxTokens', () => {
     it('allows a call with exactly MIN_OUTPUT_TOKENS of room, and refuses one with a token less', () => {
       expect(MIN_OUTPUT_TOKENS).toBe(256);
       const budget = 5000 + 1000 + MIN_OUTPUT_TOKENS;
-      expect(affordableMaxTokens(spent({ inputTokens: 5000 }), { tokenBudget: budget }, plannedCall(1000))).toBe(MIN_OUTPUT_TOKENS);
-      const err = exhausted(() => affordableMaxTokens(spent({ inputTokens: 5000 }), { tokenBudget: budget - 1 }, plannedCall(1000)));
+      expect(affordableMaxTokens(spent({ inputTokens: 5000 }), { tokenBudget: budget }, plannedCall(1000))).toBe(
+        MIN_OUTPUT_TOKENS,
+      );
+      const err = exhausted(() =>
+        affordableMaxTokens(spent({ inputTokens: 5000 }), { tokenBudget: budget - 1 }, plannedCall(1000)),
+      );
       expect(err.reason).toBe('token_budget');
-      expect(err.message).toBe(`Token budget: 5000 of ${budget - 1} tokens spent; the next call needs about 1000 input tokens plus room to answer.`);
+      expect(err.message).toBe(
+        `Token budget: 5000 of ${budget - 1} tokens spent; the next call needs about 1000 input tokens plus room to answer.`,
+      );
     });
 
     it('refuses when the budget is already spent, or overspent', () => {
-      expect(exhausted(() => affordableMaxTokens(spent({ inputTokens: 1000 }), { tokenBudget: 1000 }, plannedCall(10))).reason).toBe('token_budget');
-      expect(exhausted(() => affordableMaxTokens(spent({ outputTokens: 2000 }), { tokenBudget: 1000 }, plannedCall(10))).reason).toBe('token_budget');
+      expect(
+        exhausted(() => affordableMaxTokens(spent({ inputTokens: 1000 }), { tokenBudget: 1000 }, plannedCall(10)))
+          .reason,
+      ).toBe('token_budget');
+      expect(
+        exhausted(() => affordableMaxTokens(spent({ outputTokens: 2000 }), { tokenBudget: 1000 }, plannedCall(10)))
+          .reason,
+      ).toBe('token_budget');
     });
 
     it('refuses a first call whose input alone would not leave room to answer', () => {
-      expect(exhausted(() => affordableMaxTokens(spent(), { tokenBudget: 1200 }, plannedCall(1000))).reason).toBe('token_budget');
+      expect(exhausted(() => affordableMaxTokens(spent(), { tokenBudget: 1200 }, plannedCall(1000))).reason).toBe(
+        'token_budget',
+      );
       expect(affordableMaxTokens(spent(), { tokenBudget: 1256 }, plannedCall(1000))).toBe(256);
     });
   });
@@ -87,40 +118,63 @@ describe('affordableMaxTokens', () => {
 
     it('lowers maxTokens to the output the money left can buy after the projected input', () => {
       // $0.05 left − $0.01 input = $0.04 → 2,000 output tokens.
-      expect(affordableMaxTokens(spent({}, 0.05), { costBudgetUsd: 0.1 }, plannedCall(1000, { price, maxTokens: 4096 }))).toBe(2000);
+      expect(
+        affordableMaxTokens(spent({}, 0.05), { costBudgetUsd: 0.1 }, plannedCall(1000, { price, maxTokens: 4096 })),
+      ).toBe(2000);
       // Plenty left: the planned value stands.
-      expect(affordableMaxTokens(spent({}, 0), { costBudgetUsd: 10 }, plannedCall(1000, { price, maxTokens: 4096 }))).toBe(4096);
+      expect(
+        affordableMaxTokens(spent({}, 0), { costBudgetUsd: 10 }, plannedCall(1000, { price, maxTokens: 4096 })),
+      ).toBe(4096);
     });
 
     it('prices the input at the dearer of input and cache write', () => {
       const dearWrite: Price = { ...price, cacheWrite: 30 };
       // $0.05 left − 1,000 × $30/M = $0.02 → 1,000 output tokens.
-      expect(affordableMaxTokens(spent({}, 0.05), { costBudgetUsd: 0.1 }, plannedCall(1000, { price: dearWrite, maxTokens: 4096 }))).toBe(1000);
+      expect(
+        affordableMaxTokens(
+          spent({}, 0.05),
+          { costBudgetUsd: 0.1 },
+          plannedCall(1000, { price: dearWrite, maxTokens: 4096 }),
+        ),
+      ).toBe(1000);
     });
 
     it('allows exactly MIN_OUTPUT_TOKENS of output, and refuses less', () => {
       // $0.01 input + 256 × $0.00002 = $0.01512.
       expect(affordableMaxTokens(spent({}, 0), { costBudgetUsd: 0.01512 }, plannedCall(1000, { price }))).toBe(256);
-      const err = exhausted(() => affordableMaxTokens(spent({}, 0.1), { costBudgetUsd: 0.115 }, plannedCall(1000, { price })));
+      const err = exhausted(() =>
+        affordableMaxTokens(spent({}, 0.1), { costBudgetUsd: 0.115 }, plannedCall(1000, { price })),
+      );
       expect(err.reason).toBe('cost_budget');
-      expect(err.message).toBe('Cost budget: $0.100000 of $0.115 spent; the next call would cost about $0.015120 or more.');
+      expect(err.message).toBe(
+        'Cost budget: $0.100000 of $0.115 spent; the next call would cost about $0.015120 or more.',
+      );
     });
 
     it('with an unknown price checks only what was already spent', () => {
       // Nothing can be projected: any money left lets the call go ahead at its planned size.
       expect(affordableMaxTokens(spent({}, 0.099), { costBudgetUsd: 0.1 }, plannedCall(1000))).toBe(2048);
       const err = exhausted(() => affordableMaxTokens(spent({}, 0.1), { costBudgetUsd: 0.1 }, plannedCall(1000)));
-      expect(err).toMatchObject({ reason: 'cost_budget', message: 'Cost budget: $0.100000 of $0.1 spent; the next call would cost about $0.000000 or more.' });
-      expect(exhausted(() => affordableMaxTokens(spent({}, 0.2), { costBudgetUsd: 0.1 }, plannedCall(1000))).reason).toBe('cost_budget');
+      expect(err).toMatchObject({
+        reason: 'cost_budget',
+        message: 'Cost budget: $0.100000 of $0.1 spent; the next call would cost about $0.000000 or more.',
+      });
+      expect(
+        exhausted(() => affordableMaxTokens(spent({}, 0.2), { costBudgetUsd: 0.1 }, plannedCall(1000))).reason,
+      ).toBe('cost_budget');
     });
 
     it('with free output still refuses a call whose input alone would cross the budget', () => {
       const inputOnly: Price = { input: 10, output: 0, cacheRead: 0, cacheWrite: 0 };
       // Input of 1,000 tokens costs $0.01, but only $0.005 is left.
-      const err = exhausted(() => affordableMaxTokens(spent({}, 0.095), { costBudgetUsd: 0.1 }, plannedCall(1000, { price: inputOnly })));
+      const err = exhausted(() =>
+        affordableMaxTokens(spent({}, 0.095), { costBudgetUsd: 0.1 }, plannedCall(1000, { price: inputOnly })),
+      );
       expect(err.reason).toBe('cost_budget');
       // With the input affordable, output is free: the planned value stands.
-      expect(affordableMaxTokens(spent({}, 0.05), { costBudgetUsd: 0.1 }, plannedCall(1000, { price: inputOnly }))).toBe(2048);
+      expect(
+        affordableMaxTokens(spent({}, 0.05), { costBudgetUsd: 0.1 }, plannedCall(1000, { price: inputOnly })),
+      ).toBe(2048);
     });
   });
 
@@ -128,10 +182,22 @@ describe('affordableMaxTokens', () => {
     const price: Price = { input: 10, output: 20, cacheRead: 1, cacheWrite: 10 };
     const call = plannedCall(1000, { price, maxTokens: 8000 });
     // Tokens leave 3,000; money leaves $0.05 − $0.01 = 2,000 output tokens.
-    expect(affordableMaxTokens(spent({ inputTokens: 6000 }, 0.05), { tokenBudget: 10_000, costBudgetUsd: 0.1 }, call)).toBe(2000);
+    expect(
+      affordableMaxTokens(spent({ inputTokens: 6000 }, 0.05), { tokenBudget: 10_000, costBudgetUsd: 0.1 }, call),
+    ).toBe(2000);
     // Tokens leave 1,000; money leaves 2,000.
-    expect(affordableMaxTokens(spent({ inputTokens: 8000 }, 0.05), { tokenBudget: 10_000, costBudgetUsd: 0.1 }, call)).toBe(1000);
-    expect(exhausted(() => affordableMaxTokens(spent({ inputTokens: 8900 }, 0.05), { tokenBudget: 10_000, costBudgetUsd: 0.1 }, call)).reason).toBe('token_budget');
-    expect(exhausted(() => affordableMaxTokens(spent({ inputTokens: 6000 }, 0.099), { tokenBudget: 10_000, costBudgetUsd: 0.1 }, call)).reason).toBe('cost_budget');
+    expect(
+      affordableMaxTokens(spent({ inputTokens: 8000 }, 0.05), { tokenBudget: 10_000, costBudgetUsd: 0.1 }, call),
+    ).toBe(1000);
+    expect(
+      exhausted(() =>
+        affordableMaxTokens(spent({ inputTokens: 8900 }, 0.05), { tokenBudget: 10_000, costBudgetUsd: 0.1 }, call),
+      ).reason,
+    ).toBe('token_budget');
+    expect(
+      exhausted(() =>
+        affordableMaxTokens(spent({ inputTokens: 6000 }, 0.099), { tokenBudget: 10_000, costBudgetUsd: 0.1 }, call),
+      ).reason,
+    ).toBe('cost_budget');
   });
 });

@@ -4,10 +4,16 @@ import { RunState } from '../../../../src/workflows/core/run-state';
 import { carryOver } from '../../../../src/workflows/run/carry-over';
 import { ApprovalGate, MAX_DECISION_REASON_CHARS } from '../../../../src/workflows/people/approval-gate';
 import { MAX_ANSWER_CHARS, QuestionDesk } from '../../../../src/workflows/people/question-desk';
-import { MAX_INSTRUCTION_CHARS, MAX_QUEUED_CHARS, MAX_QUEUED_INSTRUCTIONS, SteeringInbox } from '../../../../src/workflows/people/steering-inbox';
+import {
+  MAX_INSTRUCTION_CHARS,
+  MAX_QUEUED_CHARS,
+  MAX_QUEUED_INSTRUCTIONS,
+  SteeringInbox,
+} from '../../../../src/workflows/people/steering-inbox';
 import { testChainBuilder } from '../../../helpers/test-chain-builder';
 
-const thoughts = (chain: ReturnType<typeof testChainBuilder>) => chain.snapshot().steps.map((s) => (s.type === 'thinking' ? s.thought : ''));
+const thoughts = (chain: ReturnType<typeof testChainBuilder>) =>
+  chain.snapshot().steps.map((s) => (s.type === 'thinking' ? s.thought : ''));
 
 describe('steering limits', () => {
   it(`queues ${MAX_QUEUED_INSTRUCTIONS} instructions, refuses the next, and says so at delivery`, () => {
@@ -41,7 +47,8 @@ describe('steering limits', () => {
   it(`refuses an instruction that would take the waiting text past ${MAX_QUEUED_CHARS} characters, but takes one that fits exactly`, () => {
     const inbox = new SteeringInbox();
     const full = MAX_QUEUED_CHARS / MAX_INSTRUCTION_CHARS;
-    for (let i = 0; i < full - 1; i++) expect(inbox.receive({ text: 'x'.repeat(MAX_INSTRUCTION_CHARS) })).toBe('queued');
+    for (let i = 0; i < full - 1; i++)
+      expect(inbox.receive({ text: 'x'.repeat(MAX_INSTRUCTION_CHARS) })).toBe('queued');
     expect(inbox.receive({ text: 'y'.repeat(MAX_INSTRUCTION_CHARS - 1) })).toBe('queued');
     expect(inbox.receive({ text: 'zz' })).toBe('refused');
     expect(inbox.receive({ text: 'z' })).toBe('queued');
@@ -69,22 +76,47 @@ describe('steering limits', () => {
 describe('answer and rejection reason limits', () => {
   it(`the answer validator refuses an answer over ${MAX_ANSWER_CHARS} characters`, () => {
     const desk = new QuestionDesk();
-    expect(() => desk.check({ text: 'a'.repeat(MAX_ANSWER_CHARS + 1), by: 'ann' })).toThrow(`An answer has at most ${MAX_ANSWER_CHARS} characters`);
+    expect(() => desk.check({ text: 'a'.repeat(MAX_ANSWER_CHARS + 1), by: 'ann' })).toThrow(
+      `An answer has at most ${MAX_ANSWER_CHARS} characters`,
+    );
     // At the limit it passes the length check and reaches the next one (no question is open here).
-    expect(() => desk.check({ text: 'a'.repeat(MAX_ANSWER_CHARS), by: 'ann' })).toThrow('This run has no open question.');
+    expect(() => desk.check({ text: 'a'.repeat(MAX_ANSWER_CHARS), by: 'ann' })).toThrow(
+      'This run has no open question.',
+    );
   });
 
   function gateWithPending() {
     const chain = testChainBuilder();
     const gate = new ApprovalGate(chain, 'run-1', () => '2026-01-01T00:00:00.000Z');
-    gate.open([{ callId: 'c1', stepId: 's1', toolName: 'rm', arguments: {}, argumentsHash: 'h', reason: 'always', approverRoles: [] }], '2026-01-02T00:00:00.000Z');
+    gate.open(
+      [
+        {
+          callId: 'c1',
+          stepId: 's1',
+          toolName: 'rm',
+          arguments: {},
+          argumentsHash: 'h',
+          reason: 'always',
+          approverRoles: [],
+        },
+      ],
+      '2026-01-02T00:00:00.000Z',
+    );
     return gate;
   }
-  const rejection = (reason: string) => ({ callId: 'c1', approved: false, by: { id: 'dana', roles: [] }, argumentsHash: 'h', reason });
+  const rejection = (reason: string) => ({
+    callId: 'c1',
+    approved: false,
+    by: { id: 'dana', roles: [] },
+    argumentsHash: 'h',
+    reason,
+  });
 
   it(`the approval validator refuses a reason over ${MAX_DECISION_REASON_CHARS} characters and takes one at the limit`, () => {
     const gate = gateWithPending();
-    expect(() => gate.check(rejection('r'.repeat(MAX_DECISION_REASON_CHARS + 1)))).toThrow(`at most ${MAX_DECISION_REASON_CHARS} characters`);
+    expect(() => gate.check(rejection('r'.repeat(MAX_DECISION_REASON_CHARS + 1)))).toThrow(
+      `at most ${MAX_DECISION_REASON_CHARS} characters`,
+    );
     expect(() => gate.check(rejection('r'.repeat(MAX_DECISION_REASON_CHARS)))).not.toThrow();
   });
 

@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../../../src/shared';
-import { planNote, plannerPrompt, reflectionPrompt, repairPrompt } from '../../../../src/workflows/planning/plan-prompts';
+import {
+  planNote,
+  plannerPrompt,
+  reflectionPrompt,
+  repairPrompt,
+} from '../../../../src/workflows/planning/plan-prompts';
 
 const plan: Plan = {
   tasks: [
-    { id: 't1', description: 'Read the log', dependencies: [], requiredTools: [], status: 'completed', note: 'found a timeout' },
+    {
+      id: 't1',
+      description: 'Read the log',
+      dependencies: [],
+      requiredTools: [],
+      status: 'completed',
+      note: 'found a timeout',
+    },
     { id: 't2', description: 'Raise the timeout', dependencies: ['t1'], requiredTools: [], status: 'in_progress' },
     { id: 't3', description: 'Rerun the job', dependencies: ['t2'], requiredTools: [], status: 'pending' },
   ],
@@ -23,9 +35,17 @@ describe('plan prompts', () => {
   });
 
   it('names the next ready task when none is in progress, and nothing when none is ready', () => {
-    const between: Plan = { ...plan, tasks: plan.tasks.map((t) => (t.id === 't2' ? { ...t, status: 'completed' } : t)) };
+    const between: Plan = {
+      ...plan,
+      tasks: plan.tasks.map((t) => (t.id === 't2' ? { ...t, status: 'completed' } : t)),
+    };
     expect(planNote(between, { updateToolName: 'report' })).toContain('Next ready task: t3: Rerun the job');
-    const stuck: Plan = { ...plan, tasks: plan.tasks.map((t) => (t.id === 't2' ? { ...t, status: 'failed' } : t.id === 't3' ? { ...t, status: 'blocked' } : t)) };
+    const stuck: Plan = {
+      ...plan,
+      tasks: plan.tasks.map((t) =>
+        t.id === 't2' ? { ...t, status: 'failed' } : t.id === 't3' ? { ...t, status: 'blocked' } : t,
+      ),
+    };
     expect(planNote(stuck, { updateToolName: 'report' })).toContain('No task is in progress or ready to start.');
   });
 

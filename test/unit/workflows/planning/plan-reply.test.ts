@@ -10,7 +10,9 @@ describe('reading the JSON of a planner reply', () => {
   });
 
   it('reads a ```json fenced block', () => {
-    expect(readPlanReply(`Here is the plan:\n\`\`\`json\n${JSON.stringify(plan, null, 2)}\n\`\`\`\nGood luck.`)).toEqual(plan);
+    expect(
+      readPlanReply(`Here is the plan:\n\`\`\`json\n${JSON.stringify(plan, null, 2)}\n\`\`\`\nGood luck.`),
+    ).toEqual(plan);
   });
 
   it('reads JSON surrounded by prose', () => {

@@ -22,7 +22,12 @@ const task = (id: string, dependencies: string[] = [], status: TaskStatus = 'pen
 });
 /** t1 → t2 → t3, and t4 after t1 (t2 and t4 can run side by side). */
 const plan = (statuses: Partial<Record<string, TaskStatus>> = {}): Plan => ({
-  tasks: [task('t1', [], statuses['t1']), task('t2', ['t1'], statuses['t2']), task('t3', ['t2'], statuses['t3']), task('t4', ['t1'], statuses['t4'])],
+  tasks: [
+    task('t1', [], statuses['t1']),
+    task('t2', ['t1'], statuses['t2']),
+    task('t3', ['t2'], statuses['t3']),
+    task('t4', ['t1'], statuses['t4']),
+  ],
   source: 'model',
   version: 1,
 });
@@ -72,7 +77,9 @@ describe('task updates from the model', () => {
   });
 
   it('lets a pending task be completed directly once its dependencies are done', () => {
-    expect(statuses(apply(plan({ t1: 'completed' }), { task_id: 't4', status: 'completed' }).plan)['t4']).toBe('completed');
+    expect(statuses(apply(plan({ t1: 'completed' }), { task_id: 't4', status: 'completed' }).plan)['t4']).toBe(
+      'completed',
+    );
   });
 
   it('allows two tasks in progress at once', () => {
@@ -81,12 +88,18 @@ describe('task updates from the model', () => {
   });
 
   it('refuses an unknown id, listing the valid ones', () => {
-    expect(refusal(plan(), { task_id: 't9', status: 'completed' })).toBe('Unknown task "t9". Valid task ids: t1, t2, t3, t4.');
+    expect(refusal(plan(), { task_id: 't9', status: 'completed' })).toBe(
+      'Unknown task "t9". Valid task ids: t1, t2, t3, t4.',
+    );
   });
 
   it('refuses to start or complete a task before its dependencies, naming them', () => {
-    expect(refusal(plan(), { task_id: 't2', status: 'in_progress' })).toMatch(/"t2" cannot be started yet.*"t1" \(pending\)/);
-    expect(refusal(plan({ t1: 'in_progress' }), { task_id: 't2', status: 'completed' })).toMatch(/cannot be completed yet.*"t1" \(in_progress\)/);
+    expect(refusal(plan(), { task_id: 't2', status: 'in_progress' })).toMatch(
+      /"t2" cannot be started yet.*"t1" \(pending\)/,
+    );
+    expect(refusal(plan({ t1: 'in_progress' }), { task_id: 't2', status: 'completed' })).toMatch(
+      /cannot be completed yet.*"t1" \(in_progress\)/,
+    );
   });
 
   it('refuses to change a completed task', () => {
@@ -94,7 +107,11 @@ describe('task updates from the model', () => {
   });
 
   it('on failure blocks every dependent, transitively, and names them', () => {
-    const failed = apply(plan({ t1: 'completed', t2: 'in_progress' }), { task_id: 't2', status: 'failed', note: 'no access' });
+    const failed = apply(plan({ t1: 'completed', t2: 'in_progress' }), {
+      task_id: 't2',
+      status: 'failed',
+      note: 'no access',
+    });
     expect(statuses(failed.plan)).toEqual({ t1: 'completed', t2: 'failed', t3: 'blocked', t4: 'pending' });
     expect(failed.message).toBe('Task "t2" is marked failed. Blocked because of it: t3.');
     expect(failed.plan.tasks[1]?.note).toBe('no access');
@@ -110,7 +127,10 @@ describe('task updates from the model', () => {
 
   it('restarting a failed task unblocks its dependents', () => {
     const p = plan({ t1: 'completed', t2: 'failed', t3: 'blocked' });
-    expect(statuses(apply(p, { task_id: 't2', status: 'in_progress' }).plan)).toMatchObject({ t2: 'in_progress', t3: 'pending' });
+    expect(statuses(apply(p, { task_id: 't2', status: 'in_progress' }).plan)).toMatchObject({
+      t2: 'in_progress',
+      t3: 'pending',
+    });
   });
 });
 
@@ -126,7 +146,10 @@ describe('progress and the end of the plan', () => {
   it('is finished when nothing is pending or in progress', () => {
     expect(isPlanFinished(plan({ t1: 'completed', t2: 'completed', t3: 'in_progress', t4: 'completed' }))).toBe(false);
     expect(isPlanFinished(plan({ t1: 'completed', t2: 'failed', t3: 'blocked', t4: 'completed' }))).toBe(true);
-    const done = apply(plan({ t1: 'completed', t2: 'completed', t3: 'completed' }), { task_id: 't4', status: 'completed' });
+    const done = apply(plan({ t1: 'completed', t2: 'completed', t3: 'completed' }), {
+      task_id: 't4',
+      status: 'completed',
+    });
     expect(isPlanFinished(done.plan)).toBe(true);
     expect(done.message).toBe('Task "t4" is completed (4 of 4). No tasks are left.');
   });
@@ -162,7 +185,10 @@ describe('the update tool', () => {
   });
 
   it('parses good arguments and explains bad ones', () => {
-    expect(parseTaskUpdate({ task_id: ' t2 ', status: 'failed', note: 'no' })).toEqual({ ok: true, update: { task_id: 't2', status: 'failed', note: 'no' } });
+    expect(parseTaskUpdate({ task_id: ' t2 ', status: 'failed', note: 'no' })).toEqual({
+      ok: true,
+      update: { task_id: 't2', status: 'failed', note: 'no' },
+    });
     const bad = parseTaskUpdate({ task_id: 't2', status: 'done' });
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.message).toMatch(/Invalid task update.*"in_progress", "completed" or "failed"[\s\S]*status/);

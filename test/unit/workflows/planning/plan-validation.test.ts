@@ -29,8 +29,19 @@ describe('plan validation', () => {
   });
 
   it('reads numeric ids as strings', () => {
-    const check = validatePlan({ tasks: [{ id: 1, description: 'a' }, { id: 2, description: 'b', dependencies: [1] }] }, settings);
-    expect(check.ok && check.tasks.map((t) => [t.id, t.dependencies])).toEqual([['1', []], ['2', ['1']]]);
+    const check = validatePlan(
+      {
+        tasks: [
+          { id: 1, description: 'a' },
+          { id: 2, description: 'b', dependencies: [1] },
+        ],
+      },
+      settings,
+    );
+    expect(check.ok && check.tasks.map((t) => [t.id, t.dependencies])).toEqual([
+      ['1', []],
+      ['2', ['1']],
+    ]);
   });
 
   it('ignores a status the model wrote: every task starts pending', () => {
@@ -55,7 +66,13 @@ describe('plan validation', () => {
 
   it('names each task with a bad shape', () => {
     const problems = problemsOf({
-      tasks: [7, { description: 'no id' }, { id: 't3' }, { id: 't4', description: 'x', dependencies: 't3' }, { id: 't5', description: 'y', required_tools: [1.5, {}] }],
+      tasks: [
+        7,
+        { description: 'no id' },
+        { id: 't3' },
+        { id: 't4', description: 'x', dependencies: 't3' },
+        { id: 't5', description: 'y', required_tools: [1.5, {}] },
+      ],
     });
     expect(problems).toHaveLength(6);
     expect(problems[0]).toMatch(/at most 4/);
@@ -69,15 +86,25 @@ describe('plan validation', () => {
   });
 
   it('rejects duplicate ids', () => {
-    expect(problemsOf({ tasks: [{ id: 't1', description: 'a' }, { id: 't1', description: 'b' }] })).toEqual([
-      'The id "t1" is used by 2 tasks; every task needs its own id.',
-    ]);
+    expect(
+      problemsOf({
+        tasks: [
+          { id: 't1', description: 'a' },
+          { id: 't1', description: 'b' },
+        ],
+      }),
+    ).toEqual(['The id "t1" is used by 2 tasks; every task needs its own id.']);
   });
 
   it('rejects a dependency on an unknown task, listing the known ids', () => {
-    expect(problemsOf({ tasks: [{ id: 't1', description: 'a' }, { id: 't2', description: 'b', dependencies: ['t9'] }] })).toEqual([
-      'Task "t2" depends on "t9", which is not a task in the plan (known ids: t1, t2).',
-    ]);
+    expect(
+      problemsOf({
+        tasks: [
+          { id: 't1', description: 'a' },
+          { id: 't2', description: 'b', dependencies: ['t9'] },
+        ],
+      }),
+    ).toEqual(['Task "t2" depends on "t9", which is not a task in the plan (known ids: t1, t2).']);
   });
 
   it('lets a re-plan depend on completed tasks kept from the old plan', () => {
@@ -93,7 +120,12 @@ describe('plan validation', () => {
   });
 
   it('names a two-task cycle', () => {
-    const problems = problemsOf({ tasks: [{ id: 't1', description: 'a', dependencies: ['t2'] }, { id: 't2', description: 'b', dependencies: ['t1'] }] });
+    const problems = problemsOf({
+      tasks: [
+        { id: 't1', description: 'a', dependencies: ['t2'] },
+        { id: 't2', description: 'b', dependencies: ['t1'] },
+      ],
+    });
     expect(problems).toEqual([expect.stringContaining('cycle: t1 → t2 → t1')]);
   });
 

@@ -118,8 +118,22 @@ describe('making a plan', () => {
 describe('re-planning after a failed task', () => {
   const failedPlan: Plan = {
     tasks: [
-      { id: 't1', description: 'Run the tests', dependencies: [], requiredTools: [], status: 'completed', note: '3 failures' },
-      { id: 't2', description: 'Patch the parser', dependencies: ['t1'], requiredTools: [], status: 'failed', note: 'file is read-only' },
+      {
+        id: 't1',
+        description: 'Run the tests',
+        dependencies: [],
+        requiredTools: [],
+        status: 'completed',
+        note: '3 failures',
+      },
+      {
+        id: 't2',
+        description: 'Patch the parser',
+        dependencies: ['t1'],
+        requiredTools: [],
+        status: 'failed',
+        note: 'file is read-only',
+      },
       { id: 't3', description: 'Rerun the tests', dependencies: ['t2'], requiredTools: [], status: 'blocked' },
     ],
     source: 'model',
@@ -152,7 +166,10 @@ describe('re-planning after a failed task', () => {
   });
 
   it('repairs once, then gives up without a plan', async () => {
-    const repaired = scriptedPlanner(['{"tasks": [{"id": "t4", "description": "x", "dependencies": ["t2x"]}]}', newTasks]);
+    const repaired = scriptedPlanner([
+      '{"tasks": [{"id": "t4", "description": "x", "dependencies": ["t2x"]}]}',
+      newTasks,
+    ]);
     const first = await replan(goal, failedPlan, 't2', tools, settings, repaired);
     repaired.done();
     expect(first.plan?.source).toBe('repaired');

@@ -9,13 +9,29 @@ const cases: Array<[name: string, text: string, expected: ParsedReAct]> = [
   // --- actions
   [
     'plain action with JSON input',
-    lines('Thought: I need the weather.', 'Action: weather_api', 'Action Input: {"location": "Paris", "units": "celsius"}'),
-    { kind: 'action', tool: 'weather_api', input: { location: 'Paris', units: 'celsius' }, rawInput: '{"location": "Paris", "units": "celsius"}', thought: 'I need the weather.' },
+    lines(
+      'Thought: I need the weather.',
+      'Action: weather_api',
+      'Action Input: {"location": "Paris", "units": "celsius"}',
+    ),
+    {
+      kind: 'action',
+      tool: 'weather_api',
+      input: { location: 'Paris', units: 'celsius' },
+      rawInput: '{"location": "Paris", "units": "celsius"}',
+      thought: 'I need the weather.',
+    },
   ],
   [
     'JSON spread over several lines',
     lines('Thought: add them', 'Action: add', 'Action Input: {', '    "a": 1,', '    "b": [2, 3]', '}'),
-    { kind: 'action', tool: 'add', input: { a: 1, b: [2, 3] }, rawInput: '{\n    "a": 1,\n    "b": [2, 3]\n}', thought: 'add them' },
+    {
+      kind: 'action',
+      tool: 'add',
+      input: { a: 1, b: [2, 3] },
+      rawInput: '{\n    "a": 1,\n    "b": [2, 3]\n}',
+      thought: 'add them',
+    },
   ],
   [
     'input in a ```json fence on the next line',
@@ -29,8 +45,24 @@ const cases: Array<[name: string, text: string, expected: ParsedReAct]> = [
   ],
   [
     'non-JSON code in a fence stays the raw text, fences included',
-    lines('Now I write a test.', '', 'Action: python', 'Action Input:', '```', 'import unittest', '', 'unittest.main()', '```'),
-    { kind: 'action', tool: 'python', input: '```\nimport unittest\n\nunittest.main()\n```', rawInput: '```\nimport unittest\n\nunittest.main()\n```', thought: 'Now I write a test.' },
+    lines(
+      'Now I write a test.',
+      '',
+      'Action: python',
+      'Action Input:',
+      '```',
+      'import unittest',
+      '',
+      'unittest.main()',
+      '```',
+    ),
+    {
+      kind: 'action',
+      tool: 'python',
+      input: '```\nimport unittest\n\nunittest.main()\n```',
+      rawInput: '```\nimport unittest\n\nunittest.main()\n```',
+      thought: 'Now I write a test.',
+    },
   ],
   [
     'CRLF line endings',
@@ -50,17 +82,35 @@ const cases: Array<[name: string, text: string, expected: ParsedReAct]> = [
   [
     'label values on the line after the label',
     lines('Thought: list files', 'Action:', 'Terminal', '', 'Action Input:', 'ls -l ~/.bashrc.d/', ''),
-    { kind: 'action', tool: 'Terminal', input: 'ls -l ~/.bashrc.d/', rawInput: 'ls -l ~/.bashrc.d/', thought: 'list files' },
+    {
+      kind: 'action',
+      tool: 'Terminal',
+      input: 'ls -l ~/.bashrc.d/',
+      rawInput: 'ls -l ~/.bashrc.d/',
+      thought: 'list files',
+    },
   ],
   [
     'CJK tool name',
     lines('Thought: 東京の天気を調べる', 'Action: 天気', 'Action Input: {"都市": "東京"}'),
-    { kind: 'action', tool: '天気', input: { 都市: '東京' }, rawInput: '{"都市": "東京"}', thought: '東京の天気を調べる' },
+    {
+      kind: 'action',
+      tool: '天気',
+      input: { 都市: '東京' },
+      rawInput: '{"都市": "東京"}',
+      thought: '東京の天気を調べる',
+    },
   ],
   [
     'accented tool name',
     lines('Thought: quel temps', 'Action: météo', 'Action Input: {"ville": "Orléans"}'),
-    { kind: 'action', tool: 'météo', input: { ville: 'Orléans' }, rawInput: '{"ville": "Orléans"}', thought: 'quel temps' },
+    {
+      kind: 'action',
+      tool: 'météo',
+      input: { ville: 'Orléans' },
+      rawInput: '{"ville": "Orléans"}',
+      thought: 'quel temps',
+    },
   ],
   [
     'JSON string input with escaped quotes keeps its closing quote',
@@ -74,18 +124,49 @@ const cases: Array<[name: string, text: string, expected: ParsedReAct]> = [
   ],
   [
     'SQL with quoted identifiers keeps both quotes',
-    lines('I should query the largest payment.', 'Action: query_sql_db', 'Action Input: SELECT "UserName", MAX(pay) FROM shifts GROUP BY "UserName"'),
-    { kind: 'action', tool: 'query_sql_db', input: 'SELECT "UserName", MAX(pay) FROM shifts GROUP BY "UserName"', rawInput: 'SELECT "UserName", MAX(pay) FROM shifts GROUP BY "UserName"', thought: 'I should query the largest payment.' },
+    lines(
+      'I should query the largest payment.',
+      'Action: query_sql_db',
+      'Action Input: SELECT "UserName", MAX(pay) FROM shifts GROUP BY "UserName"',
+    ),
+    {
+      kind: 'action',
+      tool: 'query_sql_db',
+      input: 'SELECT "UserName", MAX(pay) FROM shifts GROUP BY "UserName"',
+      rawInput: 'SELECT "UserName", MAX(pay) FROM shifts GROUP BY "UserName"',
+      thought: 'I should query the largest payment.',
+    },
   ],
   [
     'hallucinated Observation and Final Answer after the input are cut',
-    lines('Thought: search NBA', 'Action: Search', 'Action Input: NBA', 'Observation: founded in 1946', 'Thought: I know it', 'Final Answer: 1946'),
+    lines(
+      'Thought: search NBA',
+      'Action: Search',
+      'Action Input: NBA',
+      'Observation: founded in 1946',
+      'Thought: I know it',
+      'Final Answer: 1946',
+    ),
     { kind: 'action', tool: 'Search', input: 'NBA', rawInput: 'NBA', thought: 'search NBA' },
   ],
   [
     'hallucinated Observation right after a JSON input, then another action',
-    lines('Thought: go', 'Action: fetch', 'Action Input: {"url": "https://a.example"}', '', 'Observation: <html>', 'Action: fetch', 'Action Input: {"url": "https://b.example"}'),
-    { kind: 'action', tool: 'fetch', input: { url: 'https://a.example' }, rawInput: '{"url": "https://a.example"}', thought: 'go' },
+    lines(
+      'Thought: go',
+      'Action: fetch',
+      'Action Input: {"url": "https://a.example"}',
+      '',
+      'Observation: <html>',
+      'Action: fetch',
+      'Action Input: {"url": "https://b.example"}',
+    ),
+    {
+      kind: 'action',
+      tool: 'fetch',
+      input: { url: 'https://a.example' },
+      rawInput: '{"url": "https://a.example"}',
+      thought: 'go',
+    },
   ],
   [
     'Observation inside an unclosed JSON object still cuts',
@@ -94,23 +175,47 @@ const cases: Array<[name: string, text: string, expected: ParsedReAct]> = [
   ],
   [
     'several Action blocks: the first wins',
-    lines('Thought: both cities', 'Action: weather', 'Action Input: {"city": "SF"}', 'Action: weather', 'Action Input: {"city": "Paris"}'),
+    lines(
+      'Thought: both cities',
+      'Action: weather',
+      'Action Input: {"city": "SF"}',
+      'Action: weather',
+      'Action Input: {"city": "Paris"}',
+    ),
     { kind: 'action', tool: 'weather', input: { city: 'SF' }, rawInput: '{"city": "SF"}', thought: 'both cities' },
   ],
   [
     'Final Answer: inside the JSON string on the input line does not count',
     lines('Thought: note it', 'Action: write_note', 'Action Input: {"text": "Final Answer: 42"}'),
-    { kind: 'action', tool: 'write_note', input: { text: 'Final Answer: 42' }, rawInput: '{"text": "Final Answer: 42"}', thought: 'note it' },
+    {
+      kind: 'action',
+      tool: 'write_note',
+      input: { text: 'Final Answer: 42' },
+      rawInput: '{"text": "Final Answer: 42"}',
+      thought: 'note it',
+    },
   ],
   [
     'Final Answer: on a line inside an open JSON string does not count',
     lines('Thought: t', 'Action: write_file', 'Action Input: {"content": "draft', 'Final Answer: not yet', '"}'),
-    { kind: 'action', tool: 'write_file', input: '{"content": "draft\nFinal Answer: not yet\n"}', rawInput: '{"content": "draft\nFinal Answer: not yet\n"}', thought: 't' },
+    {
+      kind: 'action',
+      tool: 'write_file',
+      input: '{"content": "draft\nFinal Answer: not yet\n"}',
+      rawInput: '{"content": "draft\nFinal Answer: not yet\n"}',
+      thought: 't',
+    },
   ],
   [
     'labels inside a fenced input do not count',
     lines('Thought: t', 'Action: write_file', 'Action Input:', '```', 'Observation: kept', 'Final Answer: kept', '```'),
-    { kind: 'action', tool: 'write_file', input: '```\nObservation: kept\nFinal Answer: kept\n```', rawInput: '```\nObservation: kept\nFinal Answer: kept\n```', thought: 't' },
+    {
+      kind: 'action',
+      tool: 'write_file',
+      input: '```\nObservation: kept\nFinal Answer: kept\n```',
+      rawInput: '```\nObservation: kept\nFinal Answer: kept\n```',
+      thought: 't',
+    },
   ],
   [
     'commentary after a JSON input is dropped',
@@ -120,7 +225,13 @@ const cases: Array<[name: string, text: string, expected: ParsedReAct]> = [
   [
     'an unbalanced JSON input stays a string',
     lines('Thought: t', 'Action: search', 'Action Input: {"query": "temperature in SF"'),
-    { kind: 'action', tool: 'search', input: '{"query": "temperature in SF"', rawInput: '{"query": "temperature in SF"', thought: 't' },
+    {
+      kind: 'action',
+      tool: 'search',
+      input: '{"query": "temperature in SF"',
+      rawInput: '{"query": "temperature in SF"',
+      thought: 't',
+    },
   ],
   [
     'a JSON number input',
@@ -130,7 +241,13 @@ const cases: Array<[name: string, text: string, expected: ParsedReAct]> = [
   [
     'text before the first label is the thought',
     lines('I can use the `foo` tool to achieve the goal.', '    Action: foo', '    Action Input: bar'),
-    { kind: 'action', tool: 'foo', input: 'bar', rawInput: 'bar', thought: 'I can use the `foo` tool to achieve the goal.' },
+    {
+      kind: 'action',
+      tool: 'foo',
+      input: 'bar',
+      rawInput: 'bar',
+      thought: 'I can use the `foo` tool to achieve the goal.',
+    },
   ],
   [
     'preamble and Thought: are joined',
@@ -190,7 +307,13 @@ const cases: Array<[name: string, text: string, expected: ParsedReAct]> = [
   [
     'label words in the middle of a thought are text',
     lines('Thought: the next Action: is a search', 'Action: search', 'Action Input: {"q": "x"}'),
-    { kind: 'action', tool: 'search', input: { q: 'x' }, rawInput: '{"q": "x"}', thought: 'the next Action: is a search' },
+    {
+      kind: 'action',
+      tool: 'search',
+      input: { q: 'x' },
+      rawInput: '{"q": "x"}',
+      thought: 'the next Action: is a search',
+    },
   ],
   // --- final answers
   [
@@ -240,7 +363,14 @@ const cases: Array<[name: string, text: string, expected: ParsedReAct]> = [
   ],
   [
     'a fenced block in the answer hides its labels',
-    lines('Thought: show the format', 'Final Answer: Write:', '```', 'Action: search', 'Action Input: {"q": "x"}', '```'),
+    lines(
+      'Thought: show the format',
+      'Final Answer: Write:',
+      '```',
+      'Action: search',
+      'Action Input: {"q": "x"}',
+      '```',
+    ),
     { kind: 'final', answer: 'Write:\n```\nAction: search\nAction Input: {"q": "x"}\n```', thought: 'show the format' },
   ],
   [
@@ -259,14 +389,42 @@ const cases: Array<[name: string, text: string, expected: ParsedReAct]> = [
     { kind: 'final', answer: 'contains Legislative Action: here is the content.', thought: 'ok' },
   ],
   // --- errors
-  ['action and final answer', lines('Thought: t', 'Action: search', 'Action Input: NBA', 'Thought: I know', 'Final Answer: 1994'), err(E.actionAndAnswer)],
-  ['final answer then a parsable action', lines('Final Answer: margherita', '', '    Action: foo', '    Action Input: bar'), err(E.actionAndAnswer)],
-  ['Final Answer: on the Action line', lines('Thought: t', 'Action: search Final Answer:', 'Action Input: what is the temperature?'), err(E.actionAndAnswer)],
-  ['Action without Action Input before a final answer', lines('Thought: t', 'Action: none', 'Final Answer: 42'), err(E.actionAndAnswer)],
+  [
+    'action and final answer',
+    lines('Thought: t', 'Action: search', 'Action Input: NBA', 'Thought: I know', 'Final Answer: 1994'),
+    err(E.actionAndAnswer),
+  ],
+  [
+    'final answer then a parsable action',
+    lines('Final Answer: margherita', '', '    Action: foo', '    Action Input: bar'),
+    err(E.actionAndAnswer),
+  ],
+  [
+    'Final Answer: on the Action line',
+    lines('Thought: t', 'Action: search Final Answer:', 'Action Input: what is the temperature?'),
+    err(E.actionAndAnswer),
+  ],
+  [
+    'Action without Action Input before a final answer',
+    lines('Thought: t', 'Action: none', 'Final Answer: 42'),
+    err(E.actionAndAnswer),
+  ],
   ['Action without Action Input', lines('Thought: t', 'Action: search'), err(E.missingActionInput)],
-  ['Action followed by a Thought', lines('Thought: search NBA', 'Action: Search', 'Thought: NBA'), err(E.missingActionInput)],
-  ['Action then a made-up Observation', lines('Action: search', 'Observation: result', 'Action Input: x'), err(E.missingActionInput)],
-  ['Action Input without Action', lines('Thought: search NBA', 'Thought: Search', 'Action Input: NBA'), err(E.missingAction)],
+  [
+    'Action followed by a Thought',
+    lines('Thought: search NBA', 'Action: Search', 'Thought: NBA'),
+    err(E.missingActionInput),
+  ],
+  [
+    'Action then a made-up Observation',
+    lines('Action: search', 'Observation: result', 'Action Input: x'),
+    err(E.missingActionInput),
+  ],
+  [
+    'Action Input without Action',
+    lines('Thought: search NBA', 'Thought: Search', 'Action Input: NBA'),
+    err(E.missingAction),
+  ],
   ['Action Input before Action', lines('Action Input: {"q": 1}', 'Action: search'), err(E.missingAction)],
   ['Thought only', 'Thought: I am still thinking about it.', err(E.missingActionOrAnswer)],
   ['prose without labels', 'I can use the `foo` tool to achieve the goal.', err(E.missingActionOrAnswer)],
@@ -294,14 +452,20 @@ describe('parseReAct', () => {
 
   it('ignores trailing whitespace on every line and at the end', () => {
     for (const text of multiLine) {
-      const padded = `${text.split('\n').map((l, i) => l + ' \t'.repeat(i % 3)).join('\n')}  \n\n `;
+      const padded = `${text
+        .split('\n')
+        .map((l, i) => l + ' \t'.repeat(i % 3))
+        .join('\n')}  \n\n `;
       expect(parseReAct(padded)).toStrictEqual(parseReAct(text));
     }
   });
 
   it('ignores an indentation shared by every line', () => {
     for (const text of multiLine) {
-      const indented = text.split('\n').map((l) => `    ${l}`).join('\n');
+      const indented = text
+        .split('\n')
+        .map((l) => `    ${l}`)
+        .join('\n');
       expect(parseReAct(indented)).toStrictEqual(parseReAct(text));
     }
   });

@@ -63,7 +63,9 @@ describe('renderToolsForReAct', () => {
   });
 
   it('renders arrays, nested objects, nullable and literal types, and Returns when given', () => {
-    expect(renderToolsForReAct([{ ...database, returns: 'Query results with rows\nand metadata' }]).split('\n')).toEqual([
+    expect(
+      renderToolsForReAct([{ ...database, returns: 'Query results with rows\nand metadata' }]).split('\n'),
+    ).toEqual([
       'database: Query the database for data. Use SQL queries.',
       '  Parameters:',
       '    - query (string, required): SQL query to execute',
@@ -114,7 +116,9 @@ describe('reactTextSystemPrompt', () => {
     expect(rules).toHaveLength(10);
     expect(rules.join('\n')).toMatch(/valid JSON object/);
     expect(rules.join('\n')).toMatch(/NEVER write "Observation:" yourself/);
-    expect(rules[9]).toBe('10. When you have enough information, write "Final Answer:" followed by your complete response to the user.');
+    expect(rules[9]).toBe(
+      '10. When you have enough information, write "Final Answer:" followed by your complete response to the user.',
+    );
     const custom = reactTextSystemPrompt({ tools: [clock], finishInstruction: 'Finish by calling "finish".' });
     expect(custom.split('\n').filter((l) => l.startsWith('10. '))).toEqual(['10. Finish by calling "finish".']);
   });

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { AgentInput, ContinuedState, type AgentResult, type ContinuedState as Carried } from '../../../../src/shared';
 import { MAX_CARRIED_BYTES, MAX_TASK_BYTES, jsonBytes } from '../../../../src/shared/payload-size';
 import { RunState } from '../../../../src/workflows/core/run-state';
-import { CARRY_LEVELS, carryOver, handoverLimit, planHandover, shortenChain, type CarryLevel } from '../../../../src/workflows/run/carry-over';
+import {
+  CARRY_LEVELS,
+  carryOver,
+  handoverLimit,
+  planHandover,
+  shortenChain,
+  type CarryLevel,
+} from '../../../../src/workflows/run/carry-over';
 import { fitResult } from '../../../../src/workflows/run/fit-result';
 import { ChainBuilder } from '../../../../src/workflows/core/chain-builder';
 
@@ -12,22 +19,30 @@ const progressed = { iterationsThisRun: 1, historyBytes: 10_000 };
 function run(task: string, { results = 0, resultChars = 100, cacheChars = 0 } = {}) {
   let id = 0;
   // The chain carries the task too, as a real run's does.
-  const chain = new ChainBuilder({ now: () => '2026-01-01T00:00:00.000Z', newId: () => `id-${++id}` }, { chainId: 'wf-1', agentName: 'a', task });
+  const chain = new ChainBuilder(
+    { now: () => '2026-01-01T00:00:00.000Z', newId: () => `id-${++id}` },
+    { chainId: 'wf-1', agentName: 'a', task },
+  );
   chain.iteration = 1;
   for (let i = 0; i < results; i++) {
     chain.thinking(`thought ${i} ${'t'.repeat(resultChars)}`, full);
-    chain.toolCall({ toolType: 'external', toolName: 'lookup', arguments: { q: 'a'.repeat(resultChars) }, correlationId: `c${i}` }, full);
+    chain.toolCall(
+      { toolType: 'external', toolName: 'lookup', arguments: { q: 'a'.repeat(resultChars) }, correlationId: `c${i}` },
+      full,
+    );
     chain.toolResult({ correlationId: `c${i}`, success: true, result: 'r'.repeat(resultChars), durationMs: 1 }, full);
   }
   const state = new RunState('m', [{ role: 'user', content: [{ type: 'text', text: task }] }], 0);
-  if (cacheChars > 0) state.remember({ key: 'k', stepId: 's', content: 'c'.repeat(cacheChars), isError: false, result: 'x' });
+  if (cacheChars > 0)
+    state.remember({ key: 'k', stepId: 's', content: 'c'.repeat(cacheChars), isError: false, result: 'x' });
   const carry = (level: CarryLevel): Carried => carryOver(state, chain.snapshot(), [], 'run-1', undefined, level);
   return { chain, state, carry };
 }
 
 const input = (task: string, extra: Record<string, unknown> = {}) => AgentInput.parse({ task, ...extra });
 /** Bytes of the next run's input at `level`. */
-const nextBytes = (i: AgentInput, carry: (l: CarryLevel) => Carried, level = CARRY_LEVELS[0]!) => jsonBytes({ ...i, continued: carry(level) });
+const nextBytes = (i: AgentInput, carry: (l: CarryLevel) => Carried, level = CARRY_LEVELS[0]!) =>
+  jsonBytes({ ...i, continued: carry(level) });
 
 describe('planHandover', () => {
   it('hands over what fits, shortened as every handover is, and the next input parses', () => {
@@ -75,7 +90,9 @@ describe('planHandover', () => {
     const none = planHandover(input('task', { continueAsNewAtBytes: sizes[2]! - 10 }), carry, progressed);
     expect(none.kind).toBe('refused');
     // The sizes named are those measured with this threshold (two digits fewer than the default's).
-    expect(none.kind === 'refused' && none.error).toContain(`${sizes[0]! - 2} → ${sizes[1]! - 2} → ${sizes[2]! - 2} bytes`);
+    expect(none.kind === 'refused' && none.error).toContain(
+      `${sizes[0]! - 2} → ${sizes[1]! - 2} → ${sizes[2]! - 2} bytes`,
+    );
   });
 
   it('refuses what can never fit: a task at the start limit carried three times, over a low threshold', () => {
@@ -83,7 +100,9 @@ describe('planHandover', () => {
     const { carry } = run(task, { results: 1 });
     const handover = planHandover(input(task, { continueAsNewAtBytes: 700_000 }), carry, progressed);
     expect(handover.kind).toBe('refused');
-    expect(handover.kind === 'refused' && handover.error).toMatch(/^Continue-as-new refused: the state to carry is \d+ → \d+ → \d+ bytes .* limit of 700000 bytes/);
+    expect(handover.kind === 'refused' && handover.error).toMatch(
+      /^Continue-as-new refused: the state to carry is \d+ → \d+ → \d+ bytes .* limit of 700000 bytes/,
+    );
     // With the default threshold the same task fits.
     expect(planHandover(input(task), carry, progressed).kind).toBe('continue');
   });
@@ -92,14 +111,19 @@ describe('planHandover', () => {
     const { carry } = run('task', { results: 1 });
     const handover = planHandover(input('task'), carry, { iterationsThisRun: 0, historyBytes: 2_100_000 });
     expect(handover.kind).toBe('refused');
-    expect(handover.kind === 'refused' && handover.error).toContain('before its first iteration (history 2100000 bytes, continueAsNewAtBytes 2000000)');
+    expect(handover.kind === 'refused' && handover.error).toContain(
+      'before its first iteration (history 2100000 bytes, continueAsNewAtBytes 2000000)',
+    );
   });
 
   it('does not change the live state while it shortens the conversation on a copy', () => {
     const { state, carry } = run('task');
     for (let i = 0; i < 6; i++) {
       state.addMessage({ role: 'assistant', content: [{ type: 'text', text: `turn ${i}` }] });
-      state.addMessage({ role: 'user', content: [{ type: 'tool_result', toolUseId: `u${i}`, content: 'o'.repeat(30_000), isError: false }] });
+      state.addMessage({
+        role: 'user',
+        content: [{ type: 'tool_result', toolUseId: `u${i}`, content: 'o'.repeat(30_000), isError: false }],
+      });
     }
     const before = JSON.stringify(state.messages);
     const shorter = carry(CARRY_LEVELS[2]!);
@@ -110,18 +134,35 @@ describe('planHandover', () => {
 
 describe('shortenChain', () => {
   const record = (callId: string, status: 'pending' | 'approved' | 'rejected') => ({
-    callId, stepId: `s-${callId}`, toolName: 'write', arguments: { body: 'b'.repeat(5_000) }, argumentsHash: 'h', reason: 'always',
-    approverRoles: [], runId: 'run-0', requestedAt: 't', expiresAt: 't', status, ...(status === 'rejected' ? { note: 'n'.repeat(5_000) } : {}),
+    callId,
+    stepId: `s-${callId}`,
+    toolName: 'write',
+    arguments: { body: 'b'.repeat(5_000) },
+    argumentsHash: 'h',
+    reason: 'always',
+    approverRoles: [],
+    runId: 'run-0',
+    requestedAt: 't',
+    expiresAt: 't',
+    status,
+    ...(status === 'rejected' ? { note: 'n'.repeat(5_000) } : {}),
   });
 
   it('at the hardest level cuts decided approvals, never a pending one (its hash must match what is shown)', () => {
     const { chain } = run('task');
-    const withApprovals = { ...chain.snapshot(), approvals: [record('a', 'approved'), record('r', 'rejected'), record('p', 'pending')] };
+    const withApprovals = {
+      ...chain.snapshot(),
+      approvals: [record('a', 'approved'), record('r', 'rejected'), record('p', 'pending')],
+    };
     expect(shortenChain(withApprovals, 'run-1', CARRY_LEVELS[1]!).approvals).toEqual(withApprovals.approvals);
     const [approved, rejected, pending] = shortenChain(withApprovals, 'run-1', CARRY_LEVELS[2]!).approvals!;
-    expect(approved!.arguments).toEqual({ shortened: expect.stringMatching(/…\[\d+ characters; shortened at continue-as-new, in full in run run-1\]$/) });
+    expect(approved!.arguments).toEqual({
+      shortened: expect.stringMatching(/…\[\d+ characters; shortened at continue-as-new, in full in run run-1\]$/),
+    });
     expect(JSON.stringify(approved).length).toBeLessThan(1_000);
-    expect(rejected!.note).toHaveLength(200 + '…[5000 characters; shortened at continue-as-new, in full in run run-1]'.length);
+    expect(rejected!.note).toHaveLength(
+      200 + '…[5000 characters; shortened at continue-as-new, in full in run run-1]'.length,
+    );
     expect(pending).toEqual(withApprovals.approvals[2]);
   });
 });
@@ -129,7 +170,17 @@ describe('shortenChain', () => {
 describe('fitResult', () => {
   function result(steps: number, chars: number): AgentResult {
     const { chain } = run('task', { results: steps, resultChars: chars });
-    return { success: false, finalAnswer: '', terminationReason: 'error', error: 'why', chain: chain.snapshot(), usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0, iterations: 1, executionTimeMs: 1 } as AgentResult;
+    return {
+      success: false,
+      finalAnswer: '',
+      terminationReason: 'error',
+      error: 'why',
+      chain: chain.snapshot(),
+      usage: { inputTokens: 0, outputTokens: 0 },
+      costUsd: 0,
+      iterations: 1,
+      executionTimeMs: 1,
+    } as AgentResult;
   }
 
   it('leaves a result that fits alone', () => {
@@ -151,7 +202,9 @@ describe('fitResult', () => {
     const fitted = fitResult(r, 'run-1', 200_000);
     expect(jsonBytes(fitted)).toBeLessThan(200_000);
     expect(fitted.chain.steps.length).toBeGreaterThan(0);
-    expect(fitted.chain.steps.at(-1)).toEqual(expect.objectContaining({ stepNumber: r.chain.steps.at(-1)!.stepNumber }));
+    expect(fitted.chain.steps.at(-1)).toEqual(
+      expect.objectContaining({ stepNumber: r.chain.steps.at(-1)!.stepNumber }),
+    );
     expect(fitted.error).toMatch(/keeps only its last \d+ of 9000 steps/);
   });
 });

@@ -6,7 +6,8 @@ import { RunState } from '../../../../src/workflows/core/run-state';
 import { testChainBuilder } from '../../../helpers/test-chain-builder';
 
 const full = { level: 'full' } as const;
-const marker = (length: number, runId: string) => `…[${length} characters; shortened at continue-as-new, in full in run ${runId}]`;
+const marker = (length: number, runId: string) =>
+  `…[${length} characters; shortened at continue-as-new, in full in run ${runId}]`;
 const long = (n: number, c = 'x') => c.repeat(n);
 
 const tool: ToolSpec = {
@@ -20,21 +21,48 @@ const tool: ToolSpec = {
   readOnly: true,
 };
 
-function addTool(chain: ChainBuilder, id: string, result: unknown, extra: { success?: boolean; error?: string } = {}): void {
+function addTool(
+  chain: ChainBuilder,
+  id: string,
+  result: unknown,
+  extra: { success?: boolean; error?: string } = {},
+): void {
   chain.toolCall({ toolType: 'external', toolName: 'lookup', arguments: { id }, correlationId: id }, full);
-  chain.toolResult({ correlationId: id, success: extra.success ?? true, result, durationMs: 1, ...(extra.error ? { error: extra.error } : {}) }, full);
+  chain.toolResult(
+    {
+      correlationId: id,
+      success: extra.success ?? true,
+      result,
+      durationMs: 1,
+      ...(extra.error ? { error: extra.error } : {}),
+    },
+    full,
+  );
 }
 
 const results = (steps: readonly ReasoningStep[]) =>
-  Object.fromEntries(steps.flatMap((s) => (s.type === 'tool_result' ? [[s.toolResult.correlationId, s.toolResult.result]] : [])));
+  Object.fromEntries(
+    steps.flatMap((s) => (s.type === 'tool_result' ? [[s.toolResult.correlationId, s.toolResult.result]] : [])),
+  );
 
 /** A run with one of everything: long and short results, a model reply, thinking, a failure. */
 function firstRun() {
   const chain = testChainBuilder();
   chain.iteration = 1;
   chain.thinking(long(3_000, 't'), full);
-  chain.toolCall({ toolType: 'llm', toolName: 'm', arguments: { messages: 1 }, correlationId: 'llm1' }, full, { model: 'm' });
-  chain.toolResult({ correlationId: 'llm1', success: true, result: { stopReason: 'tool_use', text: long(4_000, 'm'), toolCalls: [] }, durationMs: 1 }, full, { model: 'm' });
+  chain.toolCall({ toolType: 'llm', toolName: 'm', arguments: { messages: 1 }, correlationId: 'llm1' }, full, {
+    model: 'm',
+  });
+  chain.toolResult(
+    {
+      correlationId: 'llm1',
+      success: true,
+      result: { stopReason: 'tool_use', text: long(4_000, 'm'), toolCalls: [] },
+      durationMs: 1,
+    },
+    full,
+    { model: 'm' },
+  );
   addTool(chain, 'long', long(5_000, 'a'));
   addTool(chain, 'short', 'short result');
   addTool(chain, 'exact', long(CARRIED_RESULT_CHARS, 'e'));
@@ -43,8 +71,23 @@ function firstRun() {
   addTool(chain, 'smallObject', { ok: true });
   addTool(chain, 'failed', null, { success: false, error: long(2_000, 'f') });
   const fresh = new RunState('m', [{ role: 'user', content: [{ type: 'text', text: 'task' }] }], 1_000).carried('none');
-  const state = RunState.restore({ ...fresh, previousRunIds: [], iteration: 3, modelCalls: 4, toolCalls: 5, cachedCalls: 2, formatErrors: 1, costUsd: 0.25 });
-  state.remember({ key: 'lookup#0', stepId: 'id-1', content: long(5_000, 'a'), isError: false, result: long(5_000, 'a') });
+  const state = RunState.restore({
+    ...fresh,
+    previousRunIds: [],
+    iteration: 3,
+    modelCalls: 4,
+    toolCalls: 5,
+    cachedCalls: 2,
+    formatErrors: 1,
+    costUsd: 0.25,
+  });
+  state.remember({
+    key: 'lookup#0',
+    stepId: 'id-1',
+    content: long(5_000, 'a'),
+    isError: false,
+    result: long(5_000, 'a'),
+  });
   return { chain, state };
 }
 
@@ -72,7 +115,8 @@ describe('carryOver', () => {
     const after = carried.chain.steps;
     expect(after).toHaveLength(before.length);
     for (const [i, step] of after.entries()) {
-      const changed = step.type === 'tool_result' && ['long', 'oneOver', 'object'].includes(step.toolResult.correlationId);
+      const changed =
+        step.type === 'tool_result' && ['long', 'oneOver', 'object'].includes(step.toolResult.correlationId);
       if (!changed) expect(step).toEqual(before[i]);
     }
     expect(r['llm1']).toEqual({ stopReason: 'tool_use', text: long(4_000, 'm'), toolCalls: [] });
@@ -81,7 +125,9 @@ describe('carryOver', () => {
   it('keeps the other fields of a shortened step', () => {
     const { chain, state } = firstRun();
     const carried = carryOver(state, chain.snapshot(), [tool], 'run-1');
-    const before = chain.snapshot().steps.find((s) => s.type === 'tool_result' && s.toolResult.correlationId === 'long')!;
+    const before = chain
+      .snapshot()
+      .steps.find((s) => s.type === 'tool_result' && s.toolResult.correlationId === 'long')!;
     const after = carried.chain.steps.find((s) => s.type === 'tool_result' && s.toolResult.correlationId === 'long')!;
     expect(after.type === 'tool_result' && { ...after, toolResult: { ...after.toolResult, result: 'x' } }).toEqual(
       before.type === 'tool_result' && { ...before, toolResult: { ...before.toolResult, result: 'x' } },
@@ -127,7 +173,10 @@ describe('carryOver', () => {
 
     // The next run restores the state and adds a long result of its own.
     const state2 = RunState.restore(ContinuedState.parse(first));
-    const chain2 = new ChainBuilder({ now: () => '2026-01-01T01:00:00.000Z', newId: () => 'id-run2' }, { restore: first.chain });
+    const chain2 = new ChainBuilder(
+      { now: () => '2026-01-01T01:00:00.000Z', newId: () => 'id-run2' },
+      { restore: first.chain },
+    );
     chain2.iteration = 4;
     addTool(chain2, 'later', long(2_000, 'l'));
     const second = carryOver(state2, chain2.snapshot(), first.tools, 'run-2');
@@ -138,7 +187,11 @@ describe('carryOver', () => {
     expect(r2['long']).toBe(long(CARRIED_RESULT_CHARS, 'a') + marker(5_000, 'run-1'));
     expect(r2['object']).toBe(r1['object']);
     expect(r2['oneOver']).toBe(r1['oneOver']);
-    expect(JSON.stringify(second.chain.steps.filter((s) => s.type === 'tool_result' && s.toolResult.correlationId !== 'later'))).not.toContain('run-2');
+    expect(
+      JSON.stringify(
+        second.chain.steps.filter((s) => s.type === 'tool_result' && s.toolResult.correlationId !== 'later'),
+      ),
+    ).not.toContain('run-2');
     // The new long result names the run that holds it in full.
     expect(r2['later']).toBe(long(CARRIED_RESULT_CHARS, 'l') + marker(2_000, 'run-2'));
     expect(second.previousRunIds).toEqual(['run-1', 'run-2']);
@@ -153,7 +206,9 @@ describe('carryOver', () => {
     const chain = testChainBuilder();
     for (let i = 0; i < 20; i++) addTool(chain, `r${i}`, long(50_000, 'z'));
     const carried = carryOver(new RunState('m', [], 0), chain.snapshot(), [], 'run-1');
-    const sizes = carried.chain.steps.flatMap((s) => (s.type === 'tool_result' ? [String(s.toolResult.result).length] : []));
+    const sizes = carried.chain.steps.flatMap((s) =>
+      s.type === 'tool_result' ? [String(s.toolResult.result).length] : [],
+    );
     expect(Math.max(...sizes)).toBe(CARRIED_RESULT_CHARS + marker(50_000, 'run-1').length);
     expect(JSON.stringify(carried.chain).length).toBeLessThan(40_000);
   });
@@ -161,7 +216,10 @@ describe('carryOver', () => {
   it('carries at most the last 100 run ids and counts the rest, so continuations stays right', () => {
     let state = new RunState('m', [], 0);
     const handOver = (n: number) => {
-      for (let i = 1; i <= n; i++) state = RunState.restore(ContinuedState.parse(carryOver(state, testChainBuilder().snapshot(), [], `run-${state.continuations + 1}`)));
+      for (let i = 1; i <= n; i++)
+        state = RunState.restore(
+          ContinuedState.parse(carryOver(state, testChainBuilder().snapshot(), [], `run-${state.continuations + 1}`)),
+        );
     };
     handOver(100);
     expect(state.previousRunIds).toHaveLength(100);

@@ -38,7 +38,10 @@ describe('chainTail: what a handover carries of the chain', () => {
   it('keeps numbering where the carried tail left off, across handovers', () => {
     const once = chainTail(chainOf(5), 'run-1', limits).chain;
     let t = 0;
-    const next = new ChainBuilder({ now: () => `2026-01-02T00:00:0${t++}.000Z`, newId: () => `n-${t}` }, { restore: once });
+    const next = new ChainBuilder(
+      { now: () => `2026-01-02T00:00:0${t++}.000Z`, newId: () => `n-${t}` },
+      { restore: once },
+    );
     expect(next.stepCount).toBe(10);
     const step = next.thinking('go on', full);
     expect(step.stepNumber).toBe(11);
@@ -53,13 +56,23 @@ describe('chainTail: what a handover carries of the chain', () => {
     const thinking = new ChainBuilder({ now: () => 't', newId: () => `m-${t++}` }, { restore: twice });
     thinking.thinking('a', full);
     thinking.thinking('b', full);
-    expect(chainTail(thinking.snapshot(), 'run-3', { ...limits, steps: 2 }).chain.earlier).toEqual({ runId: 'run-3', throughStep: 11, lastReactCall: 5 });
+    expect(chainTail(thinking.snapshot(), 'run-3', { ...limits, steps: 2 }).chain.earlier).toEqual({
+      runId: 'run-3',
+      throughStep: 11,
+      lastReactCall: 5,
+    });
   });
 
   it('keeps every pending approval and running sub-agent, and only the latest decided ones', () => {
     const chain: ReasoningChain = {
       ...chainOf(1),
-      approvals: [approval('a1', 'approved'), approval('a2', 'pending'), approval('a3', 'rejected'), approval('a4', 'approved'), approval('a5', 'pending')],
+      approvals: [
+        approval('a1', 'approved'),
+        approval('a2', 'pending'),
+        approval('a3', 'rejected'),
+        approval('a4', 'approved'),
+        approval('a5', 'pending'),
+      ],
       subAgents: [child('c1', 'running'), child('c2', 'completed'), child('c3', 'failed'), child('c4', 'running')],
     };
     const tail = chainTail(chain, 'run-1', limits).chain;

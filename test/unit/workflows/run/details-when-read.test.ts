@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { detailsWhenRead } from '../../../../src/workflows/run/details-when-read';
 
 /** What the SDK's metadata query does with the details: the JSON payload converter. */
-const read = (details: object): string => (JSON.parse(JSON.stringify({ currentDetails: details })) as { currentDetails: string }).currentDetails;
+const read = (details: object): string =>
+  (JSON.parse(JSON.stringify({ currentDetails: details })) as { currentDetails: string }).currentDetails;
 
 describe('the Web UI details, rendered when read', () => {
   it('renders nothing until read, then once per change however often it is read', () => {
@@ -24,7 +25,9 @@ describe('the Web UI details, rendered when read', () => {
       if (fail) throw new TypeError('the card 4242 4242 4242 4242 could not be read');
       return 'the chain';
     });
-    expect(read(shown.details)).toBe("The run's details could not be shown (TypeError); the chain query still answers.");
+    expect(read(shown.details)).toBe(
+      "The run's details could not be shown (TypeError); the chain query still answers.",
+    );
     fail = false;
     expect(read(shown.details)).toBe('the chain');
   });

@@ -18,11 +18,30 @@ function run() {
   const state = new RunState('m', [], 0);
   const progress = { details: vi.fn(), publish: vi.fn() };
   const interrupts = { cancelAfterGrace: vi.fn() };
-  const people = { gate: new ApprovalGate(chain, 'run-1', () => '2026-01-01T00:00:00.000Z'), desk: new QuestionDesk(), inbox: new SteeringInbox(), stall: new StallQuestion() };
+  const people = {
+    gate: new ApprovalGate(chain, 'run-1', () => '2026-01-01T00:00:00.000Z'),
+    desk: new QuestionDesk(),
+    inbox: new SteeringInbox(),
+    stall: new StallQuestion(),
+  };
   const tree = new SubAgentTree(chain, [{ agentName: 'a', workflowId: 'wf-1' }]);
   const conversations = new SentConversations();
-  const ctx = { input: { cancelGraceMs: 500 } as AgentInput, workflowId: 'wf-1', chain, state, progress, conversations, resultsInHistory: new Set<string>() };
-  const h = messageHandlers(ctx, people, tree, interrupts as unknown as Interrupts, () => ({ status: 'running' }) as unknown as AgentStatus);
+  const ctx = {
+    input: { cancelGraceMs: 500 } as AgentInput,
+    workflowId: 'wf-1',
+    chain,
+    state,
+    progress,
+    conversations,
+    resultsInHistory: new Set<string>(),
+  };
+  const h = messageHandlers(
+    ctx,
+    people,
+    tree,
+    interrupts as unknown as Interrupts,
+    () => ({ status: 'running' }) as unknown as AgentStatus,
+  );
   return { h, chain, state, progress, interrupts, people, conversations };
 }
 
@@ -128,10 +147,27 @@ describe('message handlers are total over hostile payloads', () => {
 
   it('the approval handler applies a valid decision as before', () => {
     const { h, people, chain } = run();
-    people.gate.open([{ callId: 'c1', stepId: 's1', toolName: 'rm', arguments: {}, argumentsHash: 'h', reason: 'always', approverRoles: [] }], '2026-01-02T00:00:00.000Z');
+    people.gate.open(
+      [
+        {
+          callId: 'c1',
+          stepId: 's1',
+          toolName: 'rm',
+          arguments: {},
+          argumentsHash: 'h',
+          reason: 'always',
+          approverRoles: [],
+        },
+      ],
+      '2026-01-02T00:00:00.000Z',
+    );
     const decision = { callId: 'c1', approved: false, by: { id: 'dana', roles: [] }, argumentsHash: 'h', reason: 'no' };
     expect(() => h.approveToolCall.validator(decision)).not.toThrow();
-    expect(h.approveToolCall.handler(decision)).toMatchObject({ status: 'rejected', note: 'no', decidedBy: { id: 'dana' } });
+    expect(h.approveToolCall.handler(decision)).toMatchObject({
+      status: 'rejected',
+      note: 'no',
+      decidedBy: { id: 'dana' },
+    });
     expect(chain.snapshot().steps.at(-1)).toMatchObject({ thought: 'Rejected by dana: rm (call c1): no' });
   });
 });
@@ -142,7 +178,8 @@ describe('the modelConversation query', () => {
     const messages = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hello' }] }];
     const sent = conversations.reference(messages);
     expect(h.conversation(sent.hash)).toEqual(messages);
-    for (const payload of [undefined, null, 42, {}, ['x'], 'no such hash', sent.baseHash]) expect(h.conversation(payload)).toBeNull();
+    for (const payload of [undefined, null, 42, {}, ['x'], 'no such hash', sent.baseHash])
+      expect(h.conversation(payload)).toBeNull();
   });
 });
 
@@ -152,6 +189,7 @@ describe('the modelContext query', () => {
     const context = { system: `You help. ${'Be brief. '.repeat(40)}`, tools: [] };
     const { hash } = conversations.context(context)!;
     expect(h.context(hash)).toEqual(context);
-    for (const payload of [undefined, null, 42, {}, ['x'], 'no such hash', { hash }]) expect(h.context(payload)).toBeNull();
+    for (const payload of [undefined, null, 42, {}, ['x'], 'no such hash', { hash }])
+      expect(h.context(payload)).toBeNull();
   });
 });

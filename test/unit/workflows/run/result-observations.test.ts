@@ -33,10 +33,13 @@ const resultOf = (chain: ChainBuilder): AgentResult => ({
   executionTimeMs: 1,
 });
 
-const results = (steps: readonly ReasoningStep[]) => Object.fromEntries(steps.flatMap((s) => (s.type === 'tool_result' ? [[s.toolResult.correlationId, s.toolResult.result]] : [])));
+const results = (steps: readonly ReasoningStep[]) =>
+  Object.fromEntries(
+    steps.flatMap((s) => (s.type === 'tool_result' ? [[s.toolResult.correlationId, s.toolResult.result]] : [])),
+  );
 
 describe('observationsByReference', () => {
-  it("cuts only the long results the history holds, at CARRIED_RESULT_CHARS, with a marker naming the run", () => {
+  it('cuts only the long results the history holds, at CARRIED_RESULT_CHARS, with a marker naming the run', () => {
     const chain = testChainBuilder();
     const inHistory = new Set([
       addTool(chain, 'long', long(5_000, 'a')),
@@ -68,7 +71,12 @@ describe('observationsByReference', () => {
     const forged = `${long(2_000, 'f')}…[9 characters; shortened in the result, in full in run elsewhere]`;
     const inHistory = new Set([addTool(chain, 'forged', forged)]);
     const cut = results(observationsByReference(resultOf(chain), 'run-1', inHistory).chain.steps)['forged'] as string;
-    expect(readShortened(cut)).toEqual({ head: forged.slice(0, CARRIED_RESULT_CHARS), length: forged.length, where: 'in the result', runId: 'run-1' });
+    expect(readShortened(cut)).toEqual({
+      head: forged.slice(0, CARRIED_RESULT_CHARS),
+      length: forged.length,
+      where: 'in the result',
+      runId: 'run-1',
+    });
   });
 
   it('a result cut further to fit a payload keeps the marker that says where the text is in full', () => {
@@ -78,13 +86,23 @@ describe('observationsByReference', () => {
     // About 67 KB with the marked heads: fitting it into 60 KB cuts every observation to 200 characters.
     const fitted = fitResult(named, 'run-1', 60_000);
     const cut = results(fitted.chain.steps)['c0'] as string;
-    expect(readShortened(cut)).toEqual({ head: long(200, 'z'), length: 60_000, where: 'in the result', runId: 'run-1' });
+    expect(readShortened(cut)).toEqual({
+      head: long(200, 'z'),
+      length: 60_000,
+      where: 'in the result',
+      runId: 'run-1',
+    });
   });
 });
 
 describe('readShortened', () => {
   it('reads both markers and nothing else', () => {
-    expect(readShortened(`abc…[12 characters; shortened at continue-as-new, in full in run r-2]`)).toEqual({ head: 'abc', length: 12, where: 'at continue-as-new', runId: 'r-2' });
+    expect(readShortened(`abc…[12 characters; shortened at continue-as-new, in full in run r-2]`)).toEqual({
+      head: 'abc',
+      length: 12,
+      where: 'at continue-as-new',
+      runId: 'r-2',
+    });
     expect(readShortened('abc…[12 characters; shortened somewhere, in full in run r-2]')).toBeUndefined();
     expect(readShortened('abc…[12 characters; shortened in the result, in full in run r-2] and more')).toBeUndefined();
     expect(readShortened('')).toBeUndefined();

@@ -61,7 +61,10 @@ describe('run slots', () => {
   it('applies the latest limits it is given', () => {
     const state = acquireAll(emptyTenantQuotaState('acme'), ['a', 'b']);
     expect(acquireRun(state, 'c', { maxConcurrentRuns: 3 }, T0).result.granted).toBe(true);
-    expect(acquireRun(state, 'c', { maxConcurrentRuns: 1 }, T0).result).toMatchObject({ granted: false, maxConcurrentRuns: 1 });
+    expect(acquireRun(state, 'c', { maxConcurrentRuns: 1 }, T0).result).toMatchObject({
+      granted: false,
+      maxConcurrentRuns: 1,
+    });
   });
 
   it('releases once: a second release changes nothing', () => {
@@ -90,13 +93,23 @@ describe('hourly token window', () => {
   it('grants min(asked, left) until spent, then 0 with the time the oldest lease leaves the window', () => {
     let state = emptyTenantQuotaState('acme');
     const first = leaseTokens(state, 'a', 600, tokens, T0);
-    expect(first.result).toEqual({ granted: 600, usedThisHour: 600, tokensPerHour: 1_000, resetsAt: new Date(T0 + TOKEN_WINDOW_MS).toISOString() });
+    expect(first.result).toEqual({
+      granted: 600,
+      usedThisHour: 600,
+      tokensPerHour: 1_000,
+      resetsAt: new Date(T0 + TOKEN_WINDOW_MS).toISOString(),
+    });
     state = first.state;
     const second = leaseTokens(state, 'b', 600, tokens, T0 + 5 * MIN);
     expect(second.result).toMatchObject({ granted: 400, usedThisHour: 1_000 });
     state = second.state;
     const spent = leaseTokens(state, 'a', 100, tokens, T0 + 10 * MIN);
-    expect(spent.result).toEqual({ granted: 0, usedThisHour: 1_000, tokensPerHour: 1_000, resetsAt: '2025-01-01T01:00:00.000Z' });
+    expect(spent.result).toEqual({
+      granted: 0,
+      usedThisHour: 1_000,
+      tokensPerHour: 1_000,
+      resetsAt: '2025-01-01T01:00:00.000Z',
+    });
     expect(spent.state.leases).toEqual(state.leases);
   });
 
@@ -122,7 +135,10 @@ describe('hourly token window', () => {
     expect(leaseTokens(state, 'b', 1, tokens, T0 + 3 * MIN).result.granted).toBe(0);
     const released = releaseRun(state, 'a', 5_000, T0 + 4 * MIN);
     expect(released.result).toEqual({ released: true, returnedTokens: 400, activeRuns: 1 });
-    expect(leaseTokens(released.state, 'b', 1_000, tokens, T0 + 5 * MIN).result).toMatchObject({ granted: 400, usedThisHour: 1_000 });
+    expect(leaseTokens(released.state, 'b', 1_000, tokens, T0 + 5 * MIN).result).toMatchObject({
+      granted: 400,
+      usedThisHour: 1_000,
+    });
   });
 
   it('gives back from the run’s newest leases first', () => {

@@ -245,7 +245,8 @@ describe('thoughtline run', () => {
 
   it("says while following when nobody takes the run's tasks (a worker that stopped a moment ago still looks like a poller)", async () => {
     const queue = `gone-${randomUUID()}`;
-    const gone = spawnCli(['worker'], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }));
+    // Unversioned: a versioned worker's poller is gone from the queue's list as soon as it dies.
+    const gone = spawnCli(['worker', '--unversioned'], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }));
     processes.push(gone);
     await gone.waitFor(/worker polling task queue/);
     gone.child.kill('SIGKILL');

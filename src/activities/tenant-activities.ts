@@ -60,6 +60,9 @@ export function createTenantActivities(deps: TenantActivityDeps) {
         } satisfies TenantQuotaInput,
       ],
       workflowIdConflictPolicy: 'USE_EXISTING',
+      // A tenant's quota lives for ever (continuing as new), so it follows the current worker
+      // version instead of staying pinned to the build that started it, whose workers go away.
+      versioningOverride: 'AUTO_UPGRADE',
       staticSummary: `Quota of tenant ${tenant}`,
     });
     try {

@@ -38,7 +38,7 @@ export {
 } from './activities/models/scripted-model';
 export { createOfflineModel } from './offline/offline-model';
 // After the fact: sealed audit reports, fork and time travel (docs/auditing.md, docs/debugging-by-fork.md).
-export { auditReport, sealAll, type AuditBundle } from './cli/commands/export';
+export type { AuditBundle } from './cli/commands/export';
 export { createDataConverter, FAILURE_CONVERTER_PATH } from './codec/data-converter';
 export { generateEncryptionKey, parseEncryptionKeys, type EncryptionKeyRing } from './codec/encryption-keys';
 export { EncryptionKeyError } from './codec/encryption-key-error';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentClient } from '../../src/client/agent-client';
-import { auditReport } from '../../src/cli/commands/export';
+import { auditReport } from '../../src/audit';
 import { renderAuditMarkdown } from '../../src/cli/render/render-audit-markdown';
 import { renderStatus } from '../../src/cli/render/render-status';
 import {

@@ -1,7 +1,7 @@
 import { ed25519 } from '@noble/curves/ed25519';
 import { describe, expect, it } from 'vitest';
 import type { AuditReport } from '../../../src/audit/audit-report';
-import { sealAll } from '../../../src/cli/commands/export';
+import { sealAll } from '../../../src/audit';
 import { allProblems, verifyReport } from '../../../src/audit/verify-report';
 import { base64UrlEncode } from '../../../src/shared/signed-decision';
 import { sampleReport } from '../../helpers/sample-report';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
 import { modelCallsGoneNote } from '../../../src/client/history/model-call-history';
-import { auditReport } from '../../../src/cli/commands/export';
+import { auditReport } from '../../../src/audit';
 import { ForkError, forkOfGoneStepsRefused } from '../../../src/client/fork/fork-error';
 import { renderAuditMarkdown } from '../../../src/cli/render/render-audit-markdown';
 import { renderUnavailable } from '../../../src/cli/render/render-unavailable';

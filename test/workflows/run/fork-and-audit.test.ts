@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ModelProvider } from '../../../src/activities';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
-import { sealAll, auditReport } from '../../../src/cli/commands/export';
+import { sealAll, auditReport } from '../../../src/audit';
 import { verifyReport, allProblems } from '../../../src/audit/verify-report';
 import { ForkError } from '../../../src/client/fork/fork-error';
 import { chainAsOf } from '../../../src/client/fork/chain-as-of';

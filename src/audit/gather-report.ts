@@ -1,0 +1,123 @@
+import { CallerContext, redactSecrets, type ReasoningChain, type ViewerRole } from '../shared';
+import { viewResult } from '../shared/chain-view';
+import type { AgentClient } from '../client/agent-client';
+import { modelCallsGoneNote, modelCallsOfRun } from '../client/history/model-call-history';
+import { readRunInput } from '../client/read-run-input';
+import { runIdsOf } from '../client/run-ids';
+import { buildAuditReport, type AuditModelCall, type AuditReport } from './audit-report';
+import { sealReport, type ExportSigningKey } from './seal-report';
+
+/** Sub-agent levels an export nests (the run's own `maxDelegationDepth` is at most this in practice). */
+export const MAX_EXPORT_DEPTH = 8;
+/** JSON bytes of model calls one report carries; the rest are left out, and the report says so. */
+export const MAX_EXPORTED_MODEL_CALL_BYTES = 32 * 1024 * 1024;
+
+/** Who started the run and its tenant, from the chain, or for runs recorded before the chain named them, from the first input. */
+async function startedBy(
+  agents: AgentClient,
+  workflowId: string,
+  firstRunId: string,
+  chain: ReasoningChain,
+): Promise<NonNullable<Parameters<typeof buildAuditReport>[0]['startedBy']>> {
+  const forkedFrom = chain.forkedFrom
+    ? { forkedFrom: { workflowId: chain.forkedFrom.workflowId, atStep: chain.forkedFrom.atStep } }
+    : {};
+  if (chain.caller)
+    return {
+      caller: { id: chain.caller.id, roles: chain.caller.roles ?? [] },
+      ...(chain.caller.tenant ? { tenant: chain.caller.tenant } : {}),
+      ...forkedFrom,
+    };
+  const input = await readRunInput(agents.client, workflowId, firstRunId).catch(() => ({}) as Record<string, unknown>);
+  const caller = CallerContext.safeParse(input.caller);
+  if (!caller.success) return forkedFrom;
+  return {
+    caller: { id: caller.data.id, roles: caller.data.roles },
+    ...(caller.data.tenant ? { tenant: caller.data.tenant } : {}),
+    ...forkedFrom,
+  };
+}
+
+/** The auditor's model calls, redacted like every view, up to the size limit. */
+async function auditedModelCalls(
+  agents: AgentClient,
+  workflowId: string,
+  runIds: string[],
+  report: AuditReport,
+): Promise<Pick<AuditReport, 'modelCalls' | 'modelCallsUnavailable'>> {
+  const gone = report.stepsUnavailable;
+  let calls: AuditModelCall[];
+  try {
+    calls = await modelCallsOfRun(agents.client, workflowId, runIds, report.steps, gone);
+  } catch (err) {
+    const failure = (err as Error).message;
+    return {
+      modelCallsUnavailable: gone
+        ? modelCallsGoneNote(gone, { failure })
+        : `The model calls could not be rebuilt from the history: ${failure}`,
+    };
+  }
+  const partly = gone ? { modelCallsUnavailable: modelCallsGoneNote(gone, { calls }) } : {};
+  const kept: AuditModelCall[] = [];
+  let bytes = 0;
+  for (const call of calls) {
+    bytes += JSON.stringify(call).length;
+    if (bytes > MAX_EXPORTED_MODEL_CALL_BYTES) {
+      const limit = `Only the first ${kept.length} of ${calls.length} model calls fit the export's ${MAX_EXPORTED_MODEL_CALL_BYTES / 1024 / 1024} MiB limit for them.`;
+      return {
+        modelCalls: kept,
+        modelCallsUnavailable: partly.modelCallsUnavailable ? `${partly.modelCallsUnavailable} ${limit}` : limit,
+      };
+    }
+    kept.push(redactSecrets(call));
+  }
+  return { modelCalls: kept, ...partly };
+}
+
+/**
+ * The audit report of a run, live or finished, in a role's view (default auditor: everything),
+ * with its sub-agents' reports nested; the auditor's also carries every model call's whole
+ * request and reply, rebuilt from the history. Not yet sealed.
+ */
+export async function auditReport(
+  agents: AgentClient,
+  workflowId: string,
+  role: ViewerRole,
+  exportedBy?: { id: string; roles: string[] },
+  depth = 0,
+): Promise<AuditReport> {
+  const handle = agents.getHandle(workflowId);
+  const { status, runId } = await handle.describe();
+  // Every part in the role's view: the result's top-level fields (the final answer, the error) too.
+  const finished = status.name === 'COMPLETED' ? viewResult(await agents.result(workflowId), role) : undefined;
+  // A long run's result carries its latest steps; the earlier Temporal runs hold the rest.
+  const chain = finished
+    ? await agents.withEarlierSteps(workflowId, finished.chain, role)
+    : await agents.chain(workflowId, role);
+  const live = finished ? undefined : await agents.status(workflowId, role);
+  const listed = await runIdsOf(agents.client, workflowId).catch(() => [runId]);
+  const runIds = listed.length ? listed : [runId];
+  const report = buildAuditReport({
+    workflowId,
+    runIds,
+    startedBy: await startedBy(agents, workflowId, runIds[0]!, chain),
+    chain,
+    ...(finished ? { result: finished } : {}),
+    ...(live ? { status: live } : {}),
+    exportedAt: new Date().toISOString(),
+    ...(exportedBy ? { exportedBy } : {}),
+  });
+  const calls = role === 'auditor' ? await auditedModelCalls(agents, workflowId, runIds, report) : {};
+  const children: AuditReport[] = [];
+  if (depth < MAX_EXPORT_DEPTH) {
+    for (const sub of chain.subAgents ?? [])
+      children.push(await auditReport(agents, sub.workflowId, role, exportedBy, depth + 1));
+  }
+  return { ...report, ...calls, ...(children.length ? { children } : {}) };
+}
+
+/** Seals a report and its children, deepest first, each with the same key when one is given. */
+export function sealAll(report: AuditReport, key?: ExportSigningKey): AuditReport {
+  const children = report.children?.map((child) => sealAll(child, key));
+  return sealReport({ ...report, ...(children ? { children } : {}) }, key);
+}

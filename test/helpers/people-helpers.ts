@@ -93,7 +93,9 @@ export function gateTool() {
     description: 'Works until its gate opens',
     input: z.object({ gate: z.string() }),
     retry: { maximumAttempts: 1 },
-    timeoutMs: 30_000,
+    // Long enough that a run held here while a test sends it many messages on a loaded machine
+    // (the hostile-message loop took 45 s at load 14) is never ended by the tool's own timeout.
+    timeoutMs: 120_000,
     execute: async ({ gate }, { signal }) => {
       const g = get(gate);
       g.started = true;

@@ -74,6 +74,7 @@ describe('upgrades through Worker Deployment Versioning', () => {
       const versions = await listVersions(env.client, taskQueue);
       expect(versions.find((v) => v.buildId === b.buildId)?.status).toBe('current');
       expect(versions.find((v) => v.buildId === a.buildId)?.status).toBe('draining');
+      expect(versions.map((v) => v.pollers)).toEqual([1, 1]); // both workers poll
 
       // The old run is the one open run pinned to A.
       const openOnA = () =>

@@ -11,6 +11,8 @@ const ConfigSchema = z.object({
   TEMPORAL_ADDRESS: z.preprocess(emptyAsUndefined, z.string().optional()),
   TEMPORAL_NAMESPACE: z.preprocess(emptyAsUndefined, z.string().default(DEFAULT_NAMESPACE)),
   THOUGHTLINE_TASK_QUEUE: z.preprocess(emptyAsUndefined, z.string().default(DEFAULT_TASK_QUEUE)),
+  /** The Worker Deployment that `worker`, `serve --with-worker` and `versions` use; default the task queue. */
+  THOUGHTLINE_DEPLOYMENT_NAME: z.preprocess(emptyAsUndefined, z.string().optional()),
   THOUGHTLINE_MODEL: z.preprocess(emptyAsUndefined, z.string().default('claude-sonnet-4-6')),
   ANTHROPIC_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
   ANTHROPIC_BASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
@@ -48,6 +50,8 @@ export interface Config {
   temporalAddress?: string;
   namespace: string;
   taskQueue: string;
+  /** THOUGHTLINE_DEPLOYMENT_NAME, else the task queue. */
+  deploymentName: string;
   model: string;
   anthropicApiKey?: string;
   anthropicBaseUrl?: string;
@@ -95,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   return Object.freeze({
     namespace: e.TEMPORAL_NAMESPACE,
     taskQueue: e.THOUGHTLINE_TASK_QUEUE,
+    deploymentName: e.THOUGHTLINE_DEPLOYMENT_NAME ?? e.THOUGHTLINE_TASK_QUEUE,
     model: e.THOUGHTLINE_MODEL,
     retentionDays: e.THOUGHTLINE_RETENTION_DAYS,
     roles: (e.THOUGHTLINE_ROLES ?? '')

@@ -12,12 +12,14 @@ Usage:
                                         exporting "tools": an array of defineTool(...) results;
                                         --mcp: MCP servers, { "mcpServers": { ... } } as desktop
                                         clients write it; their tools are <server>__<tool>.
-                                        It declares a version (the task queue / the package
-                                        version and its workflow code's hash), makes it current
-                                        (new runs come to it; open runs stay on theirs) unless
-                                        --keep-current; --unversioned declares none
-  thoughtline versions [--json]         the task queue's worker versions: current, draining
-                                        (pinned runs still open), drained
+                                        It declares a version (deployment THOUGHTLINE_DEPLOYMENT_NAME,
+                                        default the task queue; build: the package version and its
+                                        workflow code's hash), makes it current (new runs come to
+                                        it; open runs stay on theirs) unless --keep-current;
+                                        --unversioned declares none
+  thoughtline versions [--json]         the deployment's worker versions: current, draining
+                                        (pinned runs still open), drained; and how many of each
+                                        version's workers poll the task queue now
   thoughtline set-current-version <buildId> | --unversioned
                                         send new runs to that version's workers (a rollout or a
                                         rollback); --unversioned: to unversioned workers

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { pollersByBuildId } from './version-pollers';
 
 const Status = temporal.api.enums.v1.WorkerDeploymentVersionStatus;
 
@@ -10,6 +11,8 @@ export interface DeploymentVersionSummary {
   status: string;
   createdAt: string | undefined;
   currentSince: string | undefined;
+  /** Workers of this build polling the deployment's task queue now (0: none; its runs wait for one). */
+  pollers: number;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -23,8 +26,15 @@ const STATUS_TEXT: Record<number, string> = {
 const time = (t: { seconds?: unknown } | null | undefined): string | undefined =>
   t?.seconds === undefined || t.seconds === null ? undefined : new Date(Number(t.seconds) * 1000).toISOString();
 
-/** The versions of deployment `name`, newest first; an empty list when it has none yet. */
-export async function listVersions(client: Client, name: string): Promise<DeploymentVersionSummary[]> {
+/**
+ * The versions of deployment `name`, newest first, with their pollers on `taskQueue` (default: the
+ * deployment's name, as Thoughtline names deployments); an empty list when it has none yet.
+ */
+export async function listVersions(
+  client: Client,
+  name: string,
+  taskQueue: string = name,
+): Promise<DeploymentVersionSummary[]> {
   let info;
   try {
     info = (
@@ -37,12 +47,14 @@ export async function listVersions(client: Client, name: string): Promise<Deploy
     if ((err as { code?: number }).code === 5) return []; // NOT_FOUND: no worker of it has run yet
     throw err;
   }
+  const pollers = await pollersByBuildId(client, name, taskQueue);
   return (info?.versionSummaries ?? [])
     .map((v) => ({
       buildId: v.deploymentVersion?.buildId ?? '',
       status: STATUS_TEXT[v.status ?? 0] ?? 'unknown',
       createdAt: time(v.createTime),
       currentSince: time(v.currentSinceTime),
+      pollers: pollers.get(v.deploymentVersion?.buildId ?? '') ?? 0,
     }))
     .sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
 }

@@ -1,3 +1,5 @@
+import { VERSIONING_DYNAMIC_CONFIG } from './versioning-dynamic-config';
+
 /**
  * The dev server's own throttles, lifted so figures measure Thoughtline rather than the server.
  *
@@ -23,9 +25,15 @@ export const DEV_SERVER_DYNAMIC_CONFIG: readonly string[] = [
  */
 export const DEV_SERVER_SQLITE_PRAGMAS: readonly string[] = ['synchronous=off'];
 
-/** `temporal server start-dev` flags for the settings above; the pragmas only when a db file is used. */
+/**
+ * `temporal server start-dev` flags for the settings above and for worker versioning
+ * (versioning-dynamic-config.ts); the pragmas only when a db file is used.
+ */
 export function devServerTuningArgs(opts: { dbFile?: string }): string[] {
-  const args = DEV_SERVER_DYNAMIC_CONFIG.flatMap((value) => ['--dynamic-config-value', value]);
+  const args = [...DEV_SERVER_DYNAMIC_CONFIG, ...VERSIONING_DYNAMIC_CONFIG].flatMap((value) => [
+    '--dynamic-config-value',
+    value,
+  ]);
   if (opts.dbFile !== undefined)
     args.push(...DEV_SERVER_SQLITE_PRAGMAS.flatMap((pragma) => ['--sqlite-pragma', pragma]));
   return args;

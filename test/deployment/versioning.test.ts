@@ -24,7 +24,7 @@ function buildsThatRan(history: temporal.api.history.v1.IHistory): string[] {
 
 describe('upgrades through Worker Deployment Versioning', () => {
   it(
-    'a run started on build A finishes on A after B became current; B takes every new run; A drains and stops',
+    'a run started on build A finishes on A after B became current; B takes every new run; A drains, shows drained and stops',
     { timeout: 120_000 },
     async () => {
       const codeA = fs.readFileSync(inject('workflowBundlePath'), 'utf8');
@@ -74,6 +74,7 @@ describe('upgrades through Worker Deployment Versioning', () => {
       const versions = await listVersions(env.client, taskQueue);
       expect(versions.find((v) => v.buildId === b.buildId)?.status).toBe('current');
       expect(versions.find((v) => v.buildId === a.buildId)?.status).toBe('draining');
+      expect(versions.map((v) => v.pollers)).toEqual([1, 1]); // both workers poll
 
       // The old run is the one open run pinned to A.
       const openOnA = () =>
@@ -93,8 +94,12 @@ describe('upgrades through Worker Deployment Versioning', () => {
       expect(new Set(oldBuilds)).toEqual(new Set([a.buildId]));
       expect((await old.describe()).raw.workflowExecutionInfo?.versioningInfo?.behavior).toBe(1); // VERSIONING_BEHAVIOR_PINNED
 
-      // A has no open run left: its worker can stop, and B goes on alone.
+      // A has no open run left: Temporal marks it drained (the dev servers check every few seconds,
+      // src/dev-server/versioning-dynamic-config.ts), its worker can stop, and B goes on alone.
       await expect.poll(openOnA, { timeout: 10_000 }).toBe(0);
+      const statusOfA = async () =>
+        (await listVersions(env.client, taskQueue)).find((v) => v.buildId === a.buildId)?.status;
+      await expect.poll(statusOfA, { timeout: 30_000, interval: 500 }).toBe('drained');
       workerA.shutdown();
       await runningA;
       modelA.verify();

@@ -7,6 +7,13 @@ function valueOf(args: string[], flag: string): string | undefined {
   return i >= 0 ? args[i + 1] : undefined;
 }
 
+const VERSIONING = [
+  'system.enableDeploymentVersions=true',
+  'frontend.workerVersioningWorkflowAPIs=true',
+  'matching.wv.VersionDrainageStatusVisibilityGracePeriod="5s"',
+  'matching.wv.VersionDrainageStatusRefreshInterval="5s"',
+];
+
 describe('devServerArgs', () => {
   const args = devServerArgs({
     port: 7300,
@@ -36,17 +43,19 @@ describe('devServerArgs', () => {
     expect(registered).toContain('ThoughtlineCostUsd=Double');
   });
 
-  it('lifts the transfer-queue throttle, turns on eager activities, and sets the SQLite pragmas only when a db file is used', () => {
+  it('lifts the transfer-queue throttle, turns on eager activities and worker versioning, and sets the SQLite pragmas only when a db file is used', () => {
     const values = (list: string[], flag: string) => list.flatMap((a, i) => (list[i - 1] === flag ? [a] : []));
     expect(values(args, '--dynamic-config-value')).toEqual([
       'history.transferProcessorMaxPollRPS=1000',
       'system.enableActivityEagerExecution=true',
+      ...VERSIONING,
     ]);
     expect(values(args, '--sqlite-pragma')).toEqual(['synchronous=off']);
     const inMemory = devServerArgs({ port: 1, uiPort: 2, namespace: 'default' });
     expect(values(inMemory, '--dynamic-config-value')).toEqual([
       'history.transferProcessorMaxPollRPS=1000',
       'system.enableActivityEagerExecution=true',
+      ...VERSIONING,
     ]);
     expect(inMemory).not.toContain('--sqlite-pragma');
   });

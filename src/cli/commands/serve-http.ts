@@ -87,7 +87,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
   const bus = serverBus(connected.config.events);
   let worker: RunningWorker | undefined;
   try {
-    const deployment = standingDeployment(connected.config.taskQueue, options.versioning ?? {});
+    const deployment = standingDeployment(connected.config.deploymentName, options.versioning ?? {});
     worker = options.withWorker
       ? await startWorker(connected, options.tools ? loadToolsModule(options.tools) : [], {
           events: bus,

@@ -39,9 +39,9 @@ export interface Versioning {
   keepCurrent?: boolean;
 }
 
-/** A standing worker's deployment: one per task queue, named after it. */
-export function standingDeployment(taskQueue: string, versioning: Versioning): WorkerDeployment | undefined {
-  return versioning.unversioned ? undefined : { name: taskQueue, makeCurrent: !versioning.keepCurrent };
+/** A standing worker's deployment: THOUGHTLINE_DEPLOYMENT_NAME, by default named after the task queue. */
+export function standingDeployment(name: string, versioning: Versioning): WorkerDeployment | undefined {
+  return versioning.unversioned ? undefined : { name, makeCurrent: !versioning.keepCurrent };
 }
 
 /** What a started worker says of its version. */
@@ -56,7 +56,7 @@ export async function worker(toolsModule?: string, mcpFile?: string, versioning:
   // Read first: a bad config file is reported before anything starts.
   const mcp = mcpFile ? await loadMcpConfig(mcpFile) : undefined;
   const connected = await connectOrStart();
-  const deployment = standingDeployment(connected.config.taskQueue, versioning);
+  const deployment = standingDeployment(connected.config.deploymentName, versioning);
   const running = await startWorker(connected, toolsModule ? loadToolsModule(toolsModule) : [], {
     ...(mcp ? { mcp } : {}),
     ...(deployment ? { deployment } : {}),

@@ -74,9 +74,10 @@ interface Gate {
 
 /**
  * A tool that holds its activity until the test opens its gate (by name), so a run stays busy
- * mid-step exactly as long as a test needs. It honours cancellation.
+ * mid-step exactly as long as a test needs. It honours cancellation. Past `timeoutMs` (default
+ * 30 s) its activity times out and the run goes on: a gate never released does not hold a run for ever.
  */
-export function gateTool() {
+export function gateTool({ timeoutMs = 30_000 }: { timeoutMs?: number } = {}) {
   const gates = new Map<string, Gate>();
   const get = (name: string): Gate => {
     let gate = gates.get(name);
@@ -93,7 +94,7 @@ export function gateTool() {
     description: 'Works until its gate opens',
     input: z.object({ gate: z.string() }),
     retry: { maximumAttempts: 1 },
-    timeoutMs: 30_000,
+    timeoutMs,
     execute: async ({ gate }, { signal }) => {
       const g = get(gate);
       g.started = true;

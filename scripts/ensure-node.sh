@@ -1,11 +1,11 @@
 # Puts a Node that satisfies package.json's engines (>= 22.13) first on PATH. Source it from bash:
 #   source scripts/ensure-node.sh
 # When the node on PATH is older, it installs Node $THOUGHTLINE_NODE_VERSION from the npm registry
-# (the package node-<platform>-<arch>, which the registry's `node` package installs too: the binary
-# and its C headers, no install script) into <project>/.thoughtline/node/<version>, once.
+# into <project>/.thoughtline/node/<version>, once: the package node-<platform>-<arch> (what the
+# registry's `node` package installs), which holds the binary and its C headers and runs no script.
 # Either way it points node-gyp at the headers of the node it leaves first, so a native build never
-# downloads them and never picks up another Node's. npm stays the one on PATH:
-# it runs on the node found first. No internet beyond the npm registry.
+# downloads them and never picks up another Node's. npm stays the one on PATH and runs on that node.
+# Nothing is fetched from anywhere but the npm registry.
 
 THOUGHTLINE_NODE_VERSION="${THOUGHTLINE_NODE_VERSION:-22.23.3}"
 

@@ -4,7 +4,7 @@
 #
 # Debian (glibc), not Alpine: the Temporal worker loads a prebuilt native Rust addon
 # (@temporalio/core-bridge) that is built for glibc only.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:22-bookworm-slim
 
 # ---- build: compile TypeScript to dist/ --------------------------------------------------------
 FROM ${NODE_IMAGE} AS build

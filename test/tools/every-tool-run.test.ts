@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +16,7 @@ import { toolResultOf } from '../helpers/chain-helpers';
 import { waitForPending } from '../helpers/approval-helpers';
 import { REVOKE_LOGICAL_EMIT, startTestPostgres, type TestPostgres } from '../helpers/postgres';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
+import { openSqlite } from '../helpers/sqlite-file';
 import { createHarness, useTestEnv } from '../helpers/temporal-env';
 import { sampleFolder, startEverythingHttp, stdioConfig, type HttpServer } from '../mcp/mcp-test-servers';
 import { localServer } from './http/local-server';
@@ -39,7 +39,7 @@ describe('one run with every kind of tool', () => {
 
   beforeAll(async () => {
     fs.writeFileSync(path.join(workspace, 'brief.txt'), 'Ship on Tuesday.\n');
-    const db = new Database(sqliteFile);
+    const db = openSqlite(sqliteFile);
     db.exec(
       'CREATE TABLE orders (id INTEGER PRIMARY KEY, total REAL); INSERT INTO orders (total) VALUES (12.5), (30);',
     );

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import fs from 'node:fs';
@@ -11,6 +10,7 @@ import { FailureType, type ToolOutput } from '../../../src/shared';
 import { renderSummaryTemplate } from '../../../src/shared/summary-template';
 import { createSqliteQueryTool } from '../../../src/tools/builtin/sql';
 import { createToolRegistry } from '../../../src/tools/tool-registry';
+import { openSqlite } from '../../helpers/sqlite-file';
 
 let dir: string;
 let file: string;
@@ -18,7 +18,7 @@ let file: string;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thoughtline-sql-activity-'));
   file = path.join(dir, 'shop.db');
-  const db = new Database(file);
+  const db = openSqlite(file);
   db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t (name) VALUES ('a'), ('b');");
   db.close();
 });

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { say, useTool } from '../../../src/activities/models/scripted-model';
 import { createSqliteQueryTool } from '../../../src/tools/builtin/sql';
 import { runScripted } from '../../helpers/run-scripted';
+import { openSqlite } from '../../helpers/sqlite-file';
 import { useTestEnv } from '../../helpers/temporal-env';
 
 const env = useTestEnv();
@@ -15,7 +15,7 @@ let file: string;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thoughtline-sql-run-'));
   file = path.join(dir, 'shop.db');
-  const db = new Database(file);
+  const db = openSqlite(file);
   db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t (name) VALUES ('a'), ('b');");
   db.close();
 });
@@ -54,7 +54,7 @@ describe('sql_query in a run', () => {
       false,
     ]);
     expect(outcomes[1]?.type === 'tool_result' ? outcomes[1].toolResult.error : undefined).toMatch(/read-only/);
-    const db = new Database(file, { readonly: true });
+    const db = openSqlite(file, { readOnly: true });
     expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 2 });
     db.close();
   }, 120_000);

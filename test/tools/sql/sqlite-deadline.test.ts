@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteQueryTool } from '../../../src/tools/builtin/sql';
 import { SQLITE_CHILD_MARKER } from '../../../src/tools/builtin/sql/sqlite-child-source';
 import { ToolError } from '../../../src/tools/tool-error';
+import { openSqlite } from '../../helpers/sqlite-file';
 import { toolContext } from './sql-tool-context';
 
 let dir: string;
@@ -21,7 +21,9 @@ const queryProcesses = (): string[] =>
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thoughtline-sqlite-deadline-'));
   file = path.join(dir, 'db.sqlite');
-  new Database(file).exec('CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);').close();
+  const db = openSqlite(file);
+  db.exec('CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);');
+  db.close();
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

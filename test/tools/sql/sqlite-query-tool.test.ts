@@ -1,10 +1,10 @@
-import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteQueryTool } from '../../../src/tools/builtin/sql';
 import { ToolError } from '../../../src/tools/tool-error';
+import { openSqlite } from '../../helpers/sqlite-file';
 import { toolContext } from './sql-tool-context';
 
 let dir: string;
@@ -12,7 +12,7 @@ let file: string;
 
 /** What the database holds, read through a separate read-write connection. */
 function snapshot(): { tables: string[]; counts: Record<string, number>; files: string[] } {
-  const db = new Database(file);
+  const db = openSqlite(file);
   try {
     const tables = (
       db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as { name: string }[]
@@ -42,13 +42,13 @@ async function refusal(run: () => unknown): Promise<ToolError> {
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thoughtline-sqlite-'));
   file = path.join(dir, 'shop.db');
-  const db = new Database(file);
+  const db = openSqlite(file);
   db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t (name) VALUES ('a'), ('b'), ('c');");
   db.exec('CREATE TABLE big (n INTEGER, pad TEXT)');
   const insert = db.prepare('INSERT INTO big VALUES (?, ?)');
-  db.transaction(() => {
-    for (let n = 1; n <= 500; n++) insert.run(n, 'x'.repeat(100));
-  })();
+  db.exec('BEGIN');
+  for (let n = 1; n <= 500; n++) insert.run(n, 'x'.repeat(100));
+  db.exec('COMMIT');
   db.close();
 });
 

@@ -54,7 +54,11 @@ export function createSqliteQueryTool(
   });
 }
 
-/** Where better-sqlite3 is, for the query process to load; a final ToolError that says what to install when it is missing. */
+/**
+ * Where better-sqlite3 is, for the query process to load; a final ToolError that says what to install
+ * when it is missing. Not Node's own `node:sqlite`: on Node 22 it cannot say before a statement runs
+ * whether it writes or returns rows, nor refuse a second statement (docs/tools-sql.md).
+ */
 function betterSqlite3Path(): string {
   try {
     return require.resolve('better-sqlite3');

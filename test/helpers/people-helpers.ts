@@ -74,11 +74,11 @@ interface Gate {
 
 /**
  * A tool that holds its activity until the test opens its gate (by name), so a run stays busy
- * mid-step exactly as long as a test needs. It honours cancellation. Past `timeoutMs` (default
- * 30 s) its activity times out and the run goes on: a gate never released does not hold a run for ever.
+ * mid-step exactly as long as a test needs. It honours cancellation. Past `timeoutMs` its activity
+ * times out and the run goes on: a gate never released does not hold a run for ever. The default,
+ * 120 s, outlasts a test that sends a held run many messages on a loaded machine (the hostile-message
+ * loop took 45 s at load 14).
  */
-// The default is long enough that a run held here while a test sends it many messages on a loaded
-// machine (the hostile-message loop took 45 s at load 14) is never ended by the tool's own timeout.
 export function gateTool({ timeoutMs = 120_000 }: { timeoutMs?: number } = {}) {
   const gates = new Map<string, Gate>();
   const get = (name: string): Gate => {

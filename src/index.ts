@@ -38,7 +38,6 @@ export {
 } from './activities/models/scripted-model';
 export { createOfflineModel } from './offline/offline-model';
 // After the fact: sealed audit reports, fork and time travel (docs/auditing.md, docs/debugging-by-fork.md).
-export type { AuditBundle } from './cli/commands/export';
 export { createDataConverter, FAILURE_CONVERTER_PATH } from './codec/data-converter';
 export { generateEncryptionKey, parseEncryptionKeys, type EncryptionKeyRing } from './codec/encryption-keys';
 export { EncryptionKeyError } from './codec/encryption-key-error';
@@ -75,7 +74,7 @@ export {
 export { AuthError, type AuthFailure } from './server/auth/auth-error';
 export { loadDecisionSigner } from './server/signing/load-decision-signer';
 export { KeyringError } from './server/signing/keyring-error';
-export { generateSigningKey, type SigningKeyEntry } from './cli/commands/signing-key';
+export { generateSigningKey, type SigningKeyEntry } from './server/signing/generate-signing-key';
 export {
   DecisionSignature,
   DEFAULT_SIGNATURE_MAX_AGE_MS,

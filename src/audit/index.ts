@@ -10,3 +10,4 @@ export { ReportIntegrity } from './report-integrity';
 export { sealReport, type ExportSigningKey } from './seal-report';
 export { verifyReport, allProblems, type ReportCheck, type SignatureCheck, type VerifyOptions } from './verify-report';
 export { auditReport, sealAll, MAX_EXPORT_DEPTH, MAX_EXPORTED_MODEL_CALL_BYTES } from './gather-report';
+export type { AuditBundle } from './audit-bundle';

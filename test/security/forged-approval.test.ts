@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, useTool } from '../../src/activities/models/scripted-model';
-import { generateSigningKey } from '../../src/cli/commands/signing-key';
+import { generateSigningKey } from '../../src/server/signing/generate-signing-key';
 import type { Identity } from '../../src/server/auth/identity';
 import { loadDecisionSigner } from '../../src/server/signing/load-decision-signer';
 import { UpdateRefusedError, sendUpdate } from '../../src/client/update-refused-error';

@@ -7,7 +7,7 @@ import { createServer } from '../../src/server/create-server';
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
 import type { DecisionSigner } from '../../src/server/signing/decision-signer';
 import { loadDecisionSigner } from '../../src/server/signing/load-decision-signer';
-import { generateSigningKey } from '../../src/cli/commands/signing-key';
+import { generateSigningKey } from '../../src/server/signing/generate-signing-key';
 import { approveToolCallUpdate } from '../../src/workflows/messages';
 import { approvalUpdatesInHistory, writeFileTool } from '../helpers/approval-helpers';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';

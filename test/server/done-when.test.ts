@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addToken } from '../../src/server/auth/token-file-store';
-import { generateSigningKey } from '../../src/cli/commands/signing-key';
+import { generateSigningKey } from '../../src/server/signing/generate-signing-key';
 import { approveToolCallUpdate } from '../../src/workflows/messages';
 import { cliEnv, PROJECT_ROOT, spawnCli, type CliProcess } from '../helpers/cli-process';
 import { useTestEnv } from '../helpers/temporal-env';

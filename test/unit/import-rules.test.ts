@@ -74,8 +74,15 @@ function roomViolations(srcDir: string): string[] {
   for (const [file, deps] of importGraph(srcDir)) {
     const from = path.relative(srcDir, file);
     const own = rank(from);
-    // The package's entry files (index.ts, worker.ts) sit at the top and may import anything.
-    if (own === undefined) continue;
+    // The package's entry files (index.ts, worker.ts) sit at the top and may import anything but
+    // the CLI: it is an app, and what a library user needs lives below it.
+    if (own === undefined) {
+      for (const dep of deps) {
+        const to = path.relative(srcDir, dep);
+        if (to.startsWith('cli/')) problems.push(`${from} imports ${to}`);
+      }
+      continue;
+    }
     for (const dep of deps) {
       const to = path.relative(srcDir, dep);
       const target = rank(to);
@@ -114,7 +121,7 @@ describe('import rules of the house', () => {
     expect(layerViolations(path.join(SRC, 'workflows'))).toEqual([]);
   });
 
-  it('the CLI sits above the server, the server above audit, audit above the client library; nothing below imports them', () => {
+  it('the CLI sits above the server, the server above audit, audit above the client library; nothing below imports them, and the package entry not the CLI', () => {
     expect(roomViolations(SRC)).toEqual([]);
   });
 
@@ -131,6 +138,7 @@ describe('import rules of the house', () => {
     expect(roomViolations(root).sort()).toEqual([
       'audit/report.ts imports server/route.ts',
       'client/agent.ts imports cli/render.ts',
+      'index.ts imports cli/render.ts',
       'tools/tool.ts imports client/agent.ts',
     ]);
   });

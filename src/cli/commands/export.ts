@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { ViewerRole } from '../../shared';
 import type { AgentClient } from '../../client/agent-client';
-import { auditReport, sealAll, type AuditReport } from '../../audit';
+import { auditReport, sealAll, type AuditBundle, type AuditReport } from '../../audit';
 import { renderAuditMarkdown } from '../render/render-audit-markdown';
 import { connect } from '../runtime';
 import { actingPerson } from './decide';
@@ -22,16 +22,6 @@ export interface ExportOptions {
 /** Runs one `export --query` exports at most, by default and at most. */
 export const DEFAULT_EXPORT_LIMIT = 100;
 export const MAX_EXPORT_LIMIT = 1_000;
-
-/** Several runs' sealed reports in one file; `verify` checks each. */
-export interface AuditBundle {
-  kind: 'thoughtline-audit-bundle';
-  query: string;
-  exportedAt: string;
-  /** True when more runs matched than the limit let in. */
-  truncated: boolean;
-  reports: AuditReport[];
-}
 
 /**
  * Agent runs (root runs: the ones started with the `ThoughtlineAgent` attribute) matching a

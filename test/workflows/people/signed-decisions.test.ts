@@ -5,7 +5,7 @@ import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
-import { generateSigningKey } from '../../../src/cli/commands/signing-key';
+import { generateSigningKey } from '../../../src/server/signing/generate-signing-key';
 import type { Identity } from '../../../src/server/auth/identity';
 import { loadDecisionSigner } from '../../../src/server/signing/load-decision-signer';
 import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refused-error';

@@ -1,4 +1,4 @@
-// Audit reports: build, seal, verify. The CLI and the server import this index only.
+// Audit reports: build, seal, verify, render. The CLI and the server import this index only.
 export {
   AuditReport,
   AuditModelCall,
@@ -11,3 +11,4 @@ export { sealReport, type ExportSigningKey } from './seal-report';
 export { verifyReport, allProblems, type ReportCheck, type SignatureCheck, type VerifyOptions } from './verify-report';
 export { auditReport, sealAll, MAX_EXPORT_DEPTH, MAX_EXPORTED_MODEL_CALL_BYTES } from './gather-report';
 export type { AuditBundle } from './audit-bundle';
+export { renderAuditMarkdown } from './render-audit-markdown';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AuditReport, buildAuditReport } from '../../src/audit/audit-report';
-import { renderAuditMarkdown } from '../../src/cli/render/render-audit-markdown';
+import { renderAuditMarkdown } from '../../src/audit';
 import {
   AgentStatus,
   ReasoningChain,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentClient } from '../../src/client/agent-client';
 import { auditReport } from '../../src/audit';
-import { renderAuditMarkdown } from '../../src/cli/render/render-audit-markdown';
+import { renderAuditMarkdown } from '../../src/audit';
 import { renderStatus } from '../../src/cli/render/render-status';
 import {
   AgentStatus,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderUnavailable } from '../../src/cli/render/render-unavailable';
+import { renderUnavailable } from '../../src/shared/render-unavailable';
 import { viewerModule } from './viewer-module';
 
 interface SseMessage {

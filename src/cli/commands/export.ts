@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import type { ViewerRole } from '../../shared';
 import type { AgentClient } from '../../client/agent-client';
-import { auditReport, sealAll, type AuditBundle, type AuditReport } from '../../audit';
-import { renderAuditMarkdown } from '../render/render-audit-markdown';
+import { auditReport, renderAuditMarkdown, sealAll, type AuditBundle, type AuditReport } from '../../audit';
 import { connect } from '../runtime';
 import { actingPerson } from './decide';
 import { writeForStdout } from '../render/terminal-safe';

@@ -4,7 +4,7 @@ import { renderExpandedChain } from '../render/render-expanded-chain';
 import { renderStatus } from '../render/render-status';
 import { renderStep, renderSummary } from '../render/render-step';
 import { renderTree } from '../render/render-tree';
-import { renderUnavailable } from '../render/render-unavailable';
+import { renderUnavailable } from '../../shared/render-unavailable';
 import { requireServedRun } from '../../client/follow/served-run';
 import { withQueryDeadline } from '../../client/follow/query-deadline';
 import { watchForStall } from '../../client/follow/stall-watch';

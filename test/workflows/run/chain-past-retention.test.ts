@@ -5,8 +5,8 @@ import { createScriptedModel, useTool } from '../../../src/activities/models/scr
 import { modelCallsGoneNote } from '../../../src/client/history/model-call-history';
 import { auditReport } from '../../../src/audit';
 import { ForkError, forkOfGoneStepsRefused } from '../../../src/client/fork/fork-error';
-import { renderAuditMarkdown } from '../../../src/cli/render/render-audit-markdown';
-import { renderUnavailable } from '../../../src/cli/render/render-unavailable';
+import { renderAuditMarkdown } from '../../../src/audit';
+import { renderUnavailable } from '../../../src/shared/render-unavailable';
 import { runIdsOf } from '../../../src/client/run-ids';
 import { registerViewerRoute } from '../../../src/server/viewer-route';
 import { defineTool } from '../../../src/tools/define-tool';

@@ -1,4 +1,4 @@
-import type { ReasoningChain } from '../../shared';
+import type { ReasoningChain } from './chain';
 
 /** The line that says which first steps a chain lacks, because their Temporal run is gone from the server. */
 export function renderUnavailable({ runId, throughStep }: NonNullable<ReasoningChain['unavailable']>): string {

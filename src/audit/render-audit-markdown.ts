@@ -1,6 +1,6 @@
-import type { ReasoningStep, ToolType } from '../../shared';
-import { renderUnavailable } from './render-unavailable';
-import type { AuditApproval, AuditIntervention, AuditReport } from '../../audit';
+import type { ReasoningStep, ToolType } from '../shared';
+import { renderUnavailable } from '../shared/render-unavailable';
+import type { AuditApproval, AuditIntervention, AuditReport } from './audit-report';
 
 type ResultStep = Extract<ReasoningStep, { type: 'tool_result' }>;
 

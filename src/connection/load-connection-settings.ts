@@ -180,7 +180,7 @@ export function loadConnectionSettings(
     throw new TemporalConfigError(
       'TEMPORAL_ADDRESS',
       `${what} is configured but no server address: set TEMPORAL_ADDRESS to the frontend's host:port ` +
-        `(Temporal Cloud: <namespace>.<account>.tmprl.cloud:7233), or address in ${label}`,
+        `(for Temporal Cloud, the endpoint its UI shows for the namespace), or address in ${label}`,
     );
   }
   const metadata = overrides.metadata ?? profile.grpcMeta;

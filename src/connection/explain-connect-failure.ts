@@ -23,12 +23,14 @@ function grpcCode(err: unknown): number | undefined {
   return undefined;
 }
 
-/** Refused credentials, as the client (a status) or the native bridge (only words) reports them. */
+/**
+ * Credentials refused, as the client (a status) or the native bridge (only words) reports it.
+ * PERMISSION_DENIED is left alone: it refuses one call (listing search attributes, say) to
+ * credentials that were accepted, and says so itself.
+ */
 function isAuthFailure(err: unknown): boolean {
-  const code = grpcCode(err);
-  if (code === status.UNAUTHENTICATED || code === status.PERMISSION_DENIED) return true;
-  const message = err instanceof Error ? err.message : '';
-  return /valid authentication credentials|permission ?denied/i.test(message);
+  if (grpcCode(err) === status.UNAUTHENTICATED) return true;
+  return err instanceof Error && /valid authentication credentials/i.test(err.message);
 }
 
 /** Only a failure to get through is explained: a server that answered with another status has said its piece. */

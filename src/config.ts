@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { parseEncryptionKeys, type EncryptionKeyRing } from './codec/encryption-keys';
+import { loadConnectionSettings, type ConnectionSettings } from './connection';
 import { EVENT_BUS_URL_FORMS, isEventBusUrl } from './events/event-bus-url';
-import { DEFAULT_NAMESPACE, DEFAULT_RETENTION_DAYS, DEFAULT_TASK_QUEUE, ModelRegistry } from './shared';
+import { DEFAULT_RETENTION_DAYS, DEFAULT_TASK_QUEUE, ModelRegistry } from './shared';
 import { TenantLimitsConfig } from './shared/tenant-limits';
 
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 
+/** The TEMPORAL_* variables (address, namespace, TLS, API key, profile) are read by loadConnectionSettings. */
 const ConfigSchema = z.object({
-  TEMPORAL_ADDRESS: z.preprocess(emptyAsUndefined, z.string().optional()),
-  TEMPORAL_NAMESPACE: z.preprocess(emptyAsUndefined, z.string().default(DEFAULT_NAMESPACE)),
   THOUGHTLINE_TASK_QUEUE: z.preprocess(emptyAsUndefined, z.string().default(DEFAULT_TASK_QUEUE)),
   /** The Worker Deployment that `worker`, `serve --with-worker` and `versions` use; default the task queue. */
   THOUGHTLINE_DEPLOYMENT_NAME: z.preprocess(emptyAsUndefined, z.string().optional()),
@@ -47,7 +47,11 @@ const ConfigSchema = z.object({
 });
 
 export interface Config {
+  /** How to reach Temporal: TEMPORAL_* variables over the temporal.toml profile (see connection/). */
+  temporal: ConnectionSettings;
+  /** `temporal.address`: absent when neither a variable nor the profile names one (the local dev server). */
   temporalAddress?: string;
+  /** `temporal.namespace`. */
   namespace: string;
   taskQueue: string;
   /** THOUGHTLINE_DEPLOYMENT_NAME, else the task queue. */
@@ -96,8 +100,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       'Invalid environment:\nTHOUGHTLINE_EVENTS is a server URL: set THOUGHTLINE_EVENTS_TOKEN to a token whose identity has role "publisher".',
     );
   }
+  const temporal = loadConnectionSettings({}, env);
   return Object.freeze({
-    namespace: e.TEMPORAL_NAMESPACE,
+    temporal,
+    namespace: temporal.namespace,
     taskQueue: e.THOUGHTLINE_TASK_QUEUE,
     deploymentName: e.THOUGHTLINE_DEPLOYMENT_NAME ?? e.THOUGHTLINE_TASK_QUEUE,
     model: e.THOUGHTLINE_MODEL,
@@ -108,7 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       .filter(Boolean),
     ...(e.THOUGHTLINE_USER ? { user: e.THOUGHTLINE_USER } : {}),
     ...(e.THOUGHTLINE_ENCRYPTION_KEYS ? { encryptionKeys: parseEncryptionKeys(e.THOUGHTLINE_ENCRYPTION_KEYS) } : {}),
-    ...(e.TEMPORAL_ADDRESS ? { temporalAddress: e.TEMPORAL_ADDRESS } : {}),
+    ...(temporal.address ? { temporalAddress: temporal.address } : {}),
     ...(e.THOUGHTLINE_EVENTS ? { events: e.THOUGHTLINE_EVENTS } : {}),
     ...(e.THOUGHTLINE_EVENTS_TOKEN ? { eventsToken: e.THOUGHTLINE_EVENTS_TOKEN } : {}),
     ...(e.ANTHROPIC_API_KEY ? { anthropicApiKey: e.ANTHROPIC_API_KEY } : {}),

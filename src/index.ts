@@ -45,6 +45,18 @@ export { PayloadDecryptionError } from './codec/payload-decryption-error';
 // The connection createAgentWorker takes, so a worker file needs no import from @temporalio/worker.
 export { NativeConnection } from '@temporalio/worker';
 export { ensureTemporalServer, type TemporalServer } from './dev-server';
+// Secured clusters and Temporal Cloud: the standard TEMPORAL_* variables and temporal.toml profiles (docs/operations.md).
+export {
+  connectClient,
+  connectNative,
+  endpointOf,
+  loadConnectionSettings,
+  TemporalConfigError,
+  TemporalConnectionError,
+  type ConnectionOverrides,
+  type ConnectionSettings,
+  type TemporalEndpoint,
+} from './connection';
 export { loadConfig, type Config } from './config';
 export { chainQuery, statusQuery } from './workflows/messages';
 export { createReplyRecorder, loadRecordedTurns, RecordedReply } from './activities/recording';

@@ -27,15 +27,23 @@ import { createMcpTools } from './activities/mcp/mcp-tools';
 import { mcpSecrets, type McpConfigInit } from './shared/mcp-config';
 import { telemetryBundleOptions, telemetryFromEnv } from './telemetry';
 import { resolveVersion, setCurrentVersion, type ResolvedVersion, type WorkerDeployment } from './deployment';
+import { connectNative, endpointOf, loadConnectionSettings } from './connection';
 
 export interface AgentWorkerOptions {
-  connection: NativeConnection;
+  /**
+   * Default: one opened with Temporal's standard environment configuration (TEMPORAL_* variables
+   * and the temporal.toml profile they select; docs/operations.md, "Connecting to a secured
+   * cluster or Temporal Cloud"), closed when the worker stops. Its API key is then redacted like
+   * `secrets`.
+   */
+  connection?: NativeConnection;
   /**
    * Bytes of conversations this worker keeps so that a model call records only what is new
    * (default 64 MiB), and a quarter of it again for the texts its tools returned, which the next
    * call names instead of carrying. A call whose run or texts are not kept here asks the run (a query).
    */
   conversationCacheBytes?: number;
+  /** Default: the environment's (TEMPORAL_NAMESPACE or the profile's) when `connection` is opened from it, else 'default'. */
   namespace?: string;
   taskQueue?: string;
   tools: readonly ToolDefinition[];
@@ -103,6 +111,23 @@ export const WORKFLOW_BUNDLER_OPTIONS: Readonly<Pick<BundleOptions, 'preloadModu
 
 /** Composition root: tools and model providers become activities on one Worker. */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
+  if (options.connection) return createWorkerOn(options.connection, options);
+  const settings = loadConnectionSettings({ namespace: options.namespace });
+  const connection = await connectNative(endpointOf(settings));
+  const worker = await createWorkerOn(connection, {
+    ...options,
+    namespace: settings.namespace,
+    // A tool that read the key from the environment must not put it in a chain.
+    secrets: [...(options.secrets ?? []), ...(settings.apiKey ? [settings.apiKey] : [])],
+  }).catch(async (err: unknown) => {
+    await connection.close();
+    throw err;
+  });
+  closeWhenStopped(worker, () => connection.close());
+  return worker;
+}
+
+async function createWorkerOn(connection: NativeConnection, options: AgentWorkerOptions): Promise<Worker> {
   // Off (undefined) unless OTEL_* variables are set: then no interceptor, sink or bundle module is added.
   const telemetry = telemetryFromEnv();
   if (telemetry && options.workflowBundle) telemetry.checkBundle(options.workflowBundle);
@@ -123,7 +148,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     : undefined;
   // With encryption on, queries and the quota's replies are encrypted too: this client needs the same converter.
   const client = new Client({
-    connection: options.connection,
+    connection,
     namespace,
     ...(options.workerOptions?.dataConverter ? { dataConverter: options.workerOptions.dataConverter } : {}),
   });
@@ -158,7 +183,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     taskQueue,
   });
   const worker = await Worker.create({
-    connection: options.connection,
+    connection,
     namespace,
     taskQueue,
     activities: { ...activities, ...tenantActivities },

@@ -111,6 +111,10 @@ Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, THOUGHTLINE_TASK_QUEUE, THOUG
 ANTHROPIC_API_KEY (without it the offline model runs: docs/offline.md), ANTHROPIC_BASE_URL,
 THOUGHTLINE_USER, THOUGHTLINE_ROLES, THOUGHTLINE_ENCRYPTION_KEYS, THOUGHTLINE_CODEC_TOKEN,
 THOUGHTLINE_TOKENS.
+Secured clusters and Temporal Cloud, as Temporal's own CLI reads them: TEMPORAL_API_KEY,
+TEMPORAL_TLS, TEMPORAL_TLS_CLIENT_CERT_PATH, TEMPORAL_TLS_CLIENT_KEY_PATH,
+TEMPORAL_TLS_SERVER_CA_CERT_PATH, TEMPORAL_TLS_SERVER_NAME (and the _DATA forms), TEMPORAL_PROFILE,
+TEMPORAL_CONFIG_FILE (a temporal.toml of profiles): docs/operations.md.
 
 Exit codes: 0 success, 1 the agent ended another way or the command failed, 2 a usage mistake,
 130 Ctrl-C while run followed its run.

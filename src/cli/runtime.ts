@@ -1,7 +1,9 @@
 import path from 'node:path';
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
+import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { createDataConverter, FAILURE_CONVERTER_PATH } from '../codec/data-converter';
 import { loadConfig, type Config } from '../config';
+import { connectClient, connectNative } from '../connection';
 import { saveReportTool } from '../demo/save-report-tool';
 import { weatherTool } from '../demo/weather-tool';
 import { ensureTemporalServer, findTemporalServer, type TemporalServer } from '../dev-server';
@@ -42,12 +44,12 @@ export async function connectOrStart(): Promise<Connected> {
 
 async function connectTo(server: TemporalServer): Promise<Connected> {
   const config = loadConfig();
-  const agents = await AgentClient.connect({
-    address: server.address,
+  const client = new Client({
+    connection: await connectClient(server.endpoint),
     namespace: server.namespace,
-    taskQueue: config.taskQueue,
     ...(config.encryptionKeys ? { dataConverter: createDataConverter(config.encryptionKeys) } : {}),
   });
+  const agents = new AgentClient({ client, taskQueue: config.taskQueue });
   const added = await ensureSearchAttributes(agents.client, server.namespace);
   if (added.length > 0) log(`registered search attributes ${added.join(', ')}`);
   return { config, server, agents };
@@ -84,7 +86,7 @@ export async function startWorker(
     cacheDir: path.join(thoughtlinePaths(findProjectRoot()).dir, 'workflow-bundles'),
     ...(config.encryptionKeys ? { failureConverterPath: FAILURE_CONVERTER_PATH } : {}),
   });
-  const connection = await NativeConnection.connect({ address: server.address });
+  const connection = await connectNative(server.endpoint);
   // A bus the caller passes (serve --with-worker: its own) is theirs to close; one made here is ours.
   const ownBus =
     !options.events && config.events
@@ -97,7 +99,8 @@ export async function startWorker(
     taskQueue: config.taskQueue,
     tools: wrapTools([...BUILT_IN_TOOLS, ...extraTools]),
     models: models.models,
-    secrets: models.secrets,
+    // The Temporal API key too: a tool that read it from the environment must not put it in a chain.
+    secrets: [...models.secrets, ...(server.endpoint.apiKey ? [server.endpoint.apiKey] : [])],
     ...(config.modelRegistry
       ? { isModelAllowed: (p: string, m: string) => isModelAllowed(config.modelRegistry!, p, m) }
       : {}),

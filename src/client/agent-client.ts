@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { forkRun, forksOf, planForkOf, type ForkOptions } from './fork/fork-run';
 import type { PlannedFork } from './fork/plan-fork';
-import { Client, Connection, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { Client, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
+import { connectClient, endpointOf, loadConnectionSettings, type ConnectionOverrides } from '../connection';
 import {
   AgentInput,
-  DEFAULT_NAMESPACE,
   DEFAULT_TASK_QUEUE,
   AgentAttribute,
   CallerAttribute,
@@ -84,25 +84,26 @@ export class AgentClient {
     this.server = options.server;
   }
 
-  /** `dataConverter`: e.g. `createDataConverter(keys)` when payloads are encrypted; workers must use the same keys. */
-  static async connect(options: {
-    address: string;
-    namespace?: string;
-    taskQueue?: string;
-    dataConverter?: DataConverter;
-    server?: PushServer;
-  }): Promise<AgentClient> {
-    const connection = await Connection.connect({ address: options.address });
+  /**
+   * Connects with Temporal's standard environment configuration: the TEMPORAL_* variables
+   * (address, namespace, TLS, client certificates, API key) and the temporal.toml profile they
+   * select, each overridden by the same option given here (docs/operations.md, "Connecting to a
+   * secured cluster or Temporal Cloud"). With no address anywhere, the local dev server at
+   * 127.0.0.1:7233. A bad setting throws TemporalConfigError; a refused connection
+   * TemporalConnectionError, saying which variable to set.
+   * `dataConverter`: e.g. `createDataConverter(keys)` when payloads are encrypted; workers must use the same keys.
+   */
+  static async connect(
+    options: ConnectionOverrides & { taskQueue?: string; dataConverter?: DataConverter; server?: PushServer } = {},
+  ): Promise<AgentClient> {
+    const { taskQueue, dataConverter, server, ...overrides } = options;
+    const settings = loadConnectionSettings(overrides);
     const client = new Client({
-      connection,
-      namespace: options.namespace ?? DEFAULT_NAMESPACE,
-      ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+      connection: await connectClient(endpointOf(settings)),
+      namespace: settings.namespace,
+      ...(dataConverter ? { dataConverter } : {}),
     });
-    return new AgentClient({
-      client,
-      ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}),
-      ...(options.server ? { server: options.server } : {}),
-    });
+    return new AgentClient({ client, ...(taskQueue ? { taskQueue } : {}), ...(server ? { server } : {}) });
   }
 
   /** Validates the input here, so a bad field fails at the caller rather than in a workflow task. */

@@ -1,14 +1,15 @@
 import { Connection } from '@temporalio/client';
+import type { TemporalEndpoint } from '../connection/connection-settings';
 import { SEARCH_ATTRIBUTES } from '../shared/search-attributes';
 import { isReachable } from './is-reachable';
 
 /**
- * Asks the frontend at `address` to describe `namespace` and returns the Thoughtline search
+ * Asks the frontend at `endpoint` to describe `namespace` and returns the Thoughtline search
  * attributes it lacks. Throws if the server or namespace does not answer.
  */
-export async function checkNamespace(address: string, namespace: string): Promise<string[]> {
+export async function checkNamespace(endpoint: TemporalEndpoint, namespace: string): Promise<string[]> {
   // lazy + finally: a failed connect must still close its channel, or grpc keeps redialling in the background.
-  const connection = Connection.lazy({ address, connectTimeout: 2000 });
+  const connection = Connection.lazy({ ...endpoint, connectTimeout: 2000 });
   try {
     await connection.ensureConnected();
     return await connection.withDeadline(Date.now() + 5000, async () => {
@@ -37,7 +38,7 @@ export async function waitForNamespace(
     if (reason) throw new Error(reason);
     try {
       // A plain TCP probe first: it fails fast while the port is still closed, where a gRPC connect waits its full timeout.
-      if (await isReachable(address, 500)) return await checkNamespace(address, namespace);
+      if (await isReachable(address, 500)) return await checkNamespace({ address }, namespace);
       lastError = new Error('port not open yet');
     } catch (err) {
       lastError = err;

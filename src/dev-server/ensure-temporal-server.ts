@@ -1,4 +1,7 @@
 import { loadConfig } from '../config';
+import { endpointOf, securityOf, type ConnectionSettings } from '../connection/connection-settings';
+import { explainConnectFailure } from '../connection/explain-connect-failure';
+import { TemporalConnectionError } from '../connection/temporal-connection-error';
 import { checkCanStartWorkflow } from './check-can-start-workflow';
 import { checkNamespace, missingAttributesHint } from './check-namespace';
 import { findListeningPid } from './find-listening-pid';
@@ -15,25 +18,37 @@ const noStop = async (): Promise<void> => {};
 
 const detailOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-/** The server at TEMPORAL_ADDRESS, which must answer; it is never replaced. */
-async function serverFromEnv(address: string, namespace: string, log: (l: string) => void): Promise<TemporalServer> {
+/**
+ * The server the connection settings name (TEMPORAL_ADDRESS or a temporal.toml profile), which
+ * must answer; it is never replaced. A TLS or credential problem found on the way is fatal and
+ * says what to set; anything else (a server that refuses the operator API) is only a warning.
+ */
+async function serverFromEnv(
+  settings: ConnectionSettings & { address: string },
+  log: (l: string) => void,
+): Promise<TemporalServer> {
+  const { address, namespace } = settings;
+  const from = settings.addressFrom ?? 'TEMPORAL_ADDRESS';
   if (!(await isReachable(address, 3000))) {
+    const unset = from === 'TEMPORAL_ADDRESS' ? 'unset TEMPORAL_ADDRESS' : 'remove it';
     throw new NoTemporalServerError(
-      `TEMPORAL_ADDRESS is set to '${address}' but nothing accepts connections there. ` +
-        'Start that server, or unset TEMPORAL_ADDRESS to use the local dev server ("npx thoughtline dev").',
+      `${from} is set to '${address}' but nothing accepts connections there. ` +
+        `Start that server, or ${unset} to use the local dev server ("npx thoughtline dev").`,
     );
   }
-  // Best effort only: a remote server may need TLS or an API key, or refuse the operator API.
+  const endpoint = endpointOf(settings);
   try {
-    const missing = await checkNamespace(address, namespace);
+    const missing = await checkNamespace(endpoint, namespace);
     if (missing.length > 0) log(missingAttributesHint(address, namespace, missing));
   } catch (err) {
+    const explained = await explainConnectFailure(endpoint, err);
+    if (explained instanceof TemporalConnectionError) throw explained;
     log(
-      `warning: TEMPORAL_ADDRESS ${address} accepts connections but namespace '${namespace}' does not answer: ${detailOf(err)}`,
+      `warning: ${from} ${address} accepts connections but namespace '${namespace}' does not answer: ${detailOf(err)}`,
     );
   }
-  log(`using the Temporal server at ${address} from TEMPORAL_ADDRESS (namespace ${namespace})`);
-  return { address, namespace, source: 'env', stop: noStop };
+  log(`using the Temporal server at ${address} from ${from} (namespace ${namespace}, ${securityOf(endpoint)})`);
+  return { address, endpoint, namespace, source: 'env', stop: noStop };
 }
 
 /**
@@ -51,7 +66,7 @@ async function workingLocalServer(
   if (!(await isReachable(address))) return undefined;
   let missing: string[];
   try {
-    missing = await checkNamespace(address, namespace);
+    missing = await checkNamespace({ address }, namespace);
   } catch (err) {
     throw brokenServer(address, port, `namespace '${namespace}' does not answer: ${detailOf(err)}`);
   }
@@ -69,7 +84,14 @@ async function workingLocalServer(
   log(
     `reusing the Temporal server already running at ${address} (namespace ${namespace}${uiUrl ? `; Web UI: ${uiUrl}` : ''})`,
   );
-  return { address, namespace, ...(uiUrl ? { uiUrl } : {}), source: 'already-running', stop: noStop };
+  return {
+    address,
+    endpoint: { address },
+    namespace,
+    ...(uiUrl ? { uiUrl } : {}),
+    source: 'already-running',
+    stop: noStop,
+  };
 }
 
 function brokenServer(address: string, port: number, why: string): Error {
@@ -89,8 +111,8 @@ export async function findTemporalServer(
   opts: Pick<EnsureServerOptions, 'log' | 'port'> = {},
 ): Promise<TemporalServer> {
   const log = opts.log ?? ((line: string) => console.error(line));
-  const { namespace, temporalAddress } = loadConfig();
-  if (temporalAddress) return serverFromEnv(temporalAddress, namespace, log);
+  const { namespace, temporal } = loadConfig();
+  if (temporal.address) return serverFromEnv({ ...temporal, address: temporal.address }, log);
   const port = opts.port ?? DEFAULT_PORT;
   const found = await workingLocalServer(port, namespace, log);
   if (found) return found;
@@ -106,12 +128,13 @@ export async function findTemporalServer(
  * a working server already listening on 127.0.0.1:<port>, or a dev server started from a found
  * or freshly installed `temporal` binary. Starting holds <projectRoot>/.thoughtline's start
  * lock, so two commands starting at once start one server and share it.
- * TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE come from `loadConfig()`.
+ * The address, namespace, TLS and credentials come from `loadConfig()` (TEMPORAL_* variables and the
+ * temporal.toml profile).
  */
 export async function ensureTemporalServer(opts: EnsureServerOptions = {}): Promise<TemporalServer> {
   const log = opts.log ?? ((line: string) => console.error(line));
-  const { namespace, temporalAddress, retentionDays } = loadConfig();
-  if (temporalAddress) return serverFromEnv(temporalAddress, namespace, log);
+  const { namespace, temporal, retentionDays } = loadConfig();
+  if (temporal.address) return serverFromEnv({ ...temporal, address: temporal.address }, log);
 
   const port = opts.port ?? DEFAULT_PORT;
   const running = await workingLocalServer(port, namespace, log);

@@ -71,7 +71,14 @@ export async function startDevServer(o: StartDevServerOptions): Promise<Temporal
     // Another process (a parallel test worker, a second CLI) may have won the race for the port.
     if (exitReason && (await isReachable(address))) {
       o.log(`another Temporal server took ${address} while ours was starting; using that one`);
-      return { address, namespace: o.namespace, uiUrl, source: 'already-running', stop: async () => {} };
+      return {
+        address,
+        endpoint: { address },
+        namespace: o.namespace,
+        uiUrl,
+        source: 'already-running',
+        stop: async () => {},
+      };
     }
     const message = err instanceof Error ? err.message : String(err);
     throw new Error(
@@ -79,16 +86,24 @@ export async function startDevServer(o: StartDevServerOptions): Promise<Temporal
     );
   }
 
-  const days = await setNamespaceRetention(address, o.namespace, o.retentionDays);
+  const days = await setNamespaceRetention({ address }, o.namespace, o.retentionDays);
   o.log(
     `Temporal dev server ready at ${address} (namespace ${o.namespace}, closed runs kept ${days} days); Web UI: ${uiUrl}`,
   );
   if (o.detached) {
     fs.writeFileSync(paths.pidFile, `${child.pid}\n`);
     o.log(`it keeps running after this process exits; stop it with: kill $(cat ${paths.pidFile})`);
-    return { address, namespace: o.namespace, uiUrl, source: 'started', stop: async () => {} };
+    return { address, endpoint: { address }, namespace: o.namespace, uiUrl, source: 'started', stop: async () => {} };
   }
-  return { address, namespace: o.namespace, uiUrl, source: 'started', stop: () => stopChild(), exited };
+  return {
+    address,
+    endpoint: { address },
+    namespace: o.namespace,
+    uiUrl,
+    source: 'started',
+    stop: () => stopChild(),
+    exited,
+  };
 
   async function stopChild(): Promise<void> {
     process.removeListener('exit', killOnExit);

@@ -1,7 +1,11 @@
+import type { TemporalEndpoint } from '../connection/connection-settings';
+
 /** A reachable Temporal frontend, however it was obtained. */
 export interface TemporalServer {
   /** host:port of the gRPC frontend, e.g. '127.0.0.1:7233'. */
   address: string;
+  /** How to connect to it: the address with its TLS and credentials (plain for a local dev server). */
+  endpoint: TemporalEndpoint;
   /** 'default' unless TEMPORAL_NAMESPACE is set. */
   namespace: string;
   /** Web UI, e.g. 'http://localhost:8233', when known. */

@@ -14,14 +14,20 @@ export interface CliProcess {
   exited: Promise<number | null>;
 }
 
-/** Environment for a CLI process talking to the suite's dev server, without the developer's own settings. */
+/**
+ * Environment for a CLI process talking to the suite's dev server, without the developer's own
+ * settings: no inherited TEMPORAL_* variable (an API key or TLS would be used on the dev server)
+ * and an empty temporal.toml instead of theirs.
+ */
 export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'THOUGHTLINE_MODEL']) delete env[name];
+  for (const name of Object.keys(env)) if (name.startsWith('TEMPORAL_')) delete env[name];
   return {
     ...env,
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_NAMESPACE: inject('temporalNamespace'),
+    TEMPORAL_CONFIG_FILE: '/dev/null',
     ...extra,
   };
 }

@@ -1,0 +1,22 @@
+import { Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import type { TemporalEndpoint } from './connection-settings';
+import { explainConnectFailure } from './explain-connect-failure';
+
+/** A client Connection to `endpoint`; a refused TLS or credential fails saying which TEMPORAL_* variable to set. */
+export async function connectClient(endpoint: TemporalEndpoint): Promise<Connection> {
+  try {
+    return await Connection.connect({ ...endpoint });
+  } catch (err) {
+    throw await explainConnectFailure(endpoint, err);
+  }
+}
+
+/** A worker's NativeConnection to `endpoint`; failures are explained as for connectClient. */
+export async function connectNative(endpoint: TemporalEndpoint): Promise<NativeConnection> {
+  try {
+    return await NativeConnection.connect({ ...endpoint });
+  } catch (err) {
+    throw await explainConnectFailure(endpoint, err);
+  }
+}

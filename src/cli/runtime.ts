@@ -47,6 +47,8 @@ async function connectTo(server: TemporalServer): Promise<Connected> {
     namespace: server.namespace,
     taskQueue: config.taskQueue,
     ...(config.encryptionKeys ? { dataConverter: createDataConverter(config.encryptionKeys) } : {}),
+    onStartRetry: ({ attempt, attempts, delayMs, reason }) =>
+      log(`start refused (${reason}); trying again in ${delayMs / 1000} s (${attempt + 1} of ${attempts})`),
   });
   const added = await ensureSearchAttributes(agents.client, server.namespace);
   if (added.length > 0) log(`registered search attributes ${added.join(', ')}`);

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Client, ServiceError } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
 import { AgentClient } from '../../src/client/agent-client';
 import { messageWithCauses } from '../../src/client/read-error-text';
 import { retryUnknownSearchAttribute, type StartRetry } from '../../src/client/retry-unknown-search-attribute';
 import { ensureSearchAttributes } from '../../src/client/search-attributes-setup';
 import { isUnknownSearchAttribute, serverErrorAdvice } from '../../src/client/server-error-advice';
+import { findOrInstallTestServer } from '../../src/dev-server/find-or-install-test-server';
 import { AgentAttribute, StatusAttribute } from '../../src/shared';
 import { freshNamespace } from '../helpers/fresh-namespace';
 import { scriptedInput } from '../helpers/scripted-input';
-import { useTestEnv } from '../helpers/temporal-env';
+import { installQuietRuntime, useTestEnv } from '../helpers/temporal-env';
 
 const env = useTestEnv();
 
@@ -91,4 +93,31 @@ describe('a start the server refuses for a search attribute it does not know yet
     );
     expect(serverErrorAdvice(error)).toMatch(/^shorten the value it names/);
   });
+
+  it('is recognised in the other wording servers use too ("search attribute X is not defined", the test server’s)', async () => {
+    installQuietRuntime();
+    const path = await findOrInstallTestServer({ log: () => {} });
+    const testEnv = await TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: { type: 'existing-path', path } },
+    });
+    try {
+      const retries: StartRetry[] = [];
+      const error = await retryUnknownSearchAttribute(
+        () =>
+          testEnv.client.workflow.start('agentWorkflow', {
+            taskQueue: 'nobody',
+            workflowId: `never-${randomUUID()}`,
+            typedSearchAttributes: [{ key: StatusAttribute, value: 'started' }],
+          }),
+        { delaysMs: [10], onRetry: (retry) => retries.push(retry) },
+      ).catch((e) => e);
+      expect(retries).toHaveLength(1);
+      expect(messageWithCauses(error)).toBe(
+        'Failed to start Workflow: search attribute ThoughtlineStatus is not defined',
+      );
+      expect(serverErrorAdvice(error)).toMatch(/^the server does not know search attribute ThoughtlineStatus/);
+    } finally {
+      await testEnv.teardown();
+    }
+  }, 120_000);
 });

@@ -7,8 +7,9 @@ import { GrpcCode } from './grpc-cause';
 /**
  * Registers Thoughtline's search attributes where they are missing: a run upserting an unknown
  * attribute would fail its workflow tasks. The dev server and docker-compose register them already.
- * Returns the names it added, once the server lists them all (see waitForSearchAttributes: a server
- * can take seconds to show what it accepted, and a run started before then fails to start).
+ * Returns the names it added once the server lists them all and its frontend accepts them (see
+ * waitForSearchAttributes: a cluster applies a registration up to 10 s after storing it, and
+ * refuses a run that carries it until then).
  * Throws SearchAttributesNotVisibleError when they are still not listed after `wait.timeoutMs`.
  */
 export async function ensureSearchAttributes(

@@ -72,18 +72,22 @@ for pair in $ATTRIBUTES; do
   fi
 done
 
-# Verify: every attribute must now be listed (the list call reads through the server's cache).
-missing=""
-current="$(list_attributes)"
-for pair in $ATTRIBUTES; do
-  name="${pair%%=*}"
-  type="${pair#*=}"
-  has_name_and_type "$current" "$name" "$type" || missing="${missing} ${name}(${type})"
-done
-if [ -n "$missing" ]; then
-  log "missing after registration:${missing}"
-  exit 1
-fi
+# Wait until the server lists every attribute with its type and its frontend accepts them: it may
+# accept a registration before it applies it, and a run started in between fails to start.
+all_listed() {
+  current="$(list_attributes)" || return 1
+  unlisted=""
+  for pair in $ATTRIBUTES; do
+    has_name_and_type "$current" "${pair%%=*}" "${pair#*=}" || unlisted="${unlisted} ${pair}"
+  done
+  [ -z "$unlisted" ] || { echo "not listed:${unlisted}"; return 1; }
+  # Listed is not applied: the frontend checks queries, as it checks a run's start, against its
+  # namespace cache, which picks a registration up when it refreshes (every 10 s by default).
+  query="WorkflowId = 'thoughtline-search-attribute-probe'"
+  for pair in $ATTRIBUTES; do query="${query:+${query} AND }${pair%%=*} IS NULL"; done
+  temporal workflow count --namespace "$NAMESPACE" --address "$ADDRESS" --query "$query"
+}
+wait_for "every search attribute listed and applied in namespace ${NAMESPACE}" all_listed
 log "all search attributes registered in namespace ${NAMESPACE}"
 
 # How long closed runs stay (THOUGHTLINE_RETENTION_DAYS, default 90, like `thoughtline dev`); export chains that must outlive it.

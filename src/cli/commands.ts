@@ -7,7 +7,7 @@ import { printSigningKey } from './commands/signing-key';
 import { printTools } from './commands/tools';
 import { decideCall } from './commands/decide';
 import { demo } from './commands/demo';
-import { exportRun, MAX_EXPORT_LIMIT } from './commands/export';
+import { exportFormatFor, exportRun, MAX_EXPORT_LIMIT } from './commands/export';
 import { verifyExport } from './commands/verify';
 import { forkCommand, printChainAsOf } from './commands/fork';
 import { printChain, printStatus, printTree, watchRun } from './commands/inspect';
@@ -347,9 +347,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: [{ name: '<workflowId>' }],
     options: { format: text, role: text, out: text, query: text, limit: text, keyring: text, ...PERSON },
     run: async (l) => {
-      const format = l.text('format') ?? 'md';
-      if (format !== 'json' && format !== 'md') throw new UsageError('--format takes json or md.');
       const out = l.text('out');
+      const format = exportFormatFor(l.text('format'), out);
       const keyring = l.text('keyring');
       const query = l.text('query');
       if ((query === undefined) === (l.args[0] === undefined))

@@ -91,7 +91,9 @@ Usage:
                                         the audit report: who started it, chain, approvals, costs,
                                         outcome, sub-agents' reports; the auditor's has every model
                                         call's whole request and reply. Sealed with a hash chain,
-                                        signed with --keyring FILE (or THOUGHTLINE_EXPORT_KEYRING)
+                                        signed with --keyring FILE (or THOUGHTLINE_EXPORT_KEYRING).
+                                        Format: --format, else FILE's extension (.json: JSON, a
+                                        bundle with --query; .md: markdown), else markdown on stdout
   thoughtline fork <workflowId> --at-step N [--model M] [--steer TEXT] [--tools a,b] [--dry-run] [--json]
                                         a new run from the conversation and spend at step N (up to
                                         the next model call), with the change; lists first the calls

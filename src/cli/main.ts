@@ -5,6 +5,7 @@ import { COMMANDS } from './commands';
 import { HELP } from './help-text';
 import { UsageError } from './usage-error';
 import { readErrorText } from '../client/read-error-text';
+import { serverErrorAdvice } from '../client/server-error-advice';
 import { terminalSafe } from './render/terminal-safe';
 
 /** Returns the process exit code: 0 when the command (and any agent it ran) succeeded, 2 for a usage mistake. */
@@ -17,15 +18,24 @@ async function main(argv: string[]): Promise<number> {
   return parsed.command.run(parsed.line);
 }
 
-/** The one line a failure prints: a run that is missing keeps Temporal's words, which name it. */
-const failureText = (err: unknown): string => (err instanceof WorkflowNotFoundError ? err.message : readErrorText(err));
+/**
+ * What a failure prints, without a stack: its message with the causes it wraps (a run that is
+ * missing keeps Temporal's words, which name it), then, for a server's refusal, what to do.
+ */
+function failureLines(err: unknown): string[] {
+  const advice = serverErrorAdvice(err);
+  return [
+    `thoughtline: ${err instanceof WorkflowNotFoundError ? err.message : readErrorText(err)}`,
+    ...(advice ? [`thoughtline: what to do: ${advice}`] : []),
+  ];
+}
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     const usage = err instanceof UsageError;
     // A failure's message can quote a tool's or a model's text.
-    console.error(terminalSafe(`thoughtline: ${failureText(err)}`));
+    for (const line of failureLines(err)) console.error(terminalSafe(line));
     if (usage) console.error('Run "thoughtline --help" for usage.');
     process.exit(usage ? 2 : 1);
   },

@@ -48,6 +48,8 @@ async function connectTo(server: TemporalServer): Promise<Connected> {
     connection: await connectClient(server.endpoint),
     namespace: server.namespace,
     ...(config.encryptionKeys ? { dataConverter: createDataConverter(config.encryptionKeys) } : {}),
+    onStartRetry: ({ attempt, attempts, delayMs, reason }) =>
+      log(`start refused (${reason}); trying again in ${delayMs / 1000} s (${attempt + 1} of ${attempts})`),
   });
   const agents = new AgentClient({ client, taskQueue: config.taskQueue });
   const added = await ensureSearchAttributes(agents.client, server.namespace);

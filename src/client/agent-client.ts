@@ -38,6 +38,7 @@ import { LiveReplyReader, type LiveDelta } from './live-replies';
 import { statusFromResult } from './status-from-result';
 import { routeApproval } from './route-approval';
 import { sendUpdate, UpdateRefusedError } from './update-refused-error';
+import { retryUnknownSearchAttribute, type StartRetry } from './retry-unknown-search-attribute';
 
 export type AgentHandle = WorkflowHandle<typeof agentWorkflow>;
 
@@ -46,6 +47,8 @@ export interface AgentClientOptions {
   taskQueue?: string;
   /** A `thoughtline serve` instance: `follow` then uses its push stream instead of polling. */
   server?: PushServer;
+  /** Told each time `start` tries again because the server does not know a search attribute yet. */
+  onStartRetry?: (retry: StartRetry) => void;
 }
 
 /** What a watcher sees: whole steps as they land, and (optionally) model replies as they stream. */
@@ -77,11 +80,13 @@ export class AgentClient {
   readonly client: Client;
   readonly taskQueue: string;
   readonly server: PushServer | undefined;
+  private readonly onStartRetry: ((retry: StartRetry) => void) | undefined;
 
   constructor(options: AgentClientOptions) {
     this.client = options.client;
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
     this.server = options.server;
+    this.onStartRetry = options.onStartRetry;
   }
 
   /**
@@ -94,26 +99,47 @@ export class AgentClient {
    * `dataConverter`: e.g. `createDataConverter(keys)` when payloads are encrypted; workers must use the same keys.
    */
   static async connect(
-    options: ConnectionOverrides & { taskQueue?: string; dataConverter?: DataConverter; server?: PushServer } = {},
+    options: ConnectionOverrides & {
+      taskQueue?: string;
+      dataConverter?: DataConverter;
+      server?: PushServer;
+      onStartRetry?: (retry: StartRetry) => void;
+    } = {},
   ): Promise<AgentClient> {
-    const { taskQueue, dataConverter, server, ...overrides } = options;
+    const { taskQueue, dataConverter, server, onStartRetry, ...overrides } = options;
     const settings = loadConnectionSettings(overrides);
     const client = new Client({
       connection: await connectClient(endpointOf(settings)),
       namespace: settings.namespace,
       ...(dataConverter ? { dataConverter } : {}),
     });
-    return new AgentClient({ client, ...(taskQueue ? { taskQueue } : {}), ...(server ? { server } : {}) });
+    return new AgentClient({
+      client,
+      ...(taskQueue ? { taskQueue } : {}),
+      ...(server ? { server } : {}),
+      ...(onStartRetry ? { onStartRetry } : {}),
+    });
   }
 
-  /** Validates the input here, so a bad field fails at the caller rather than in a workflow task. */
+  /**
+   * Validates the input here, so a bad field fails at the caller rather than in a workflow task.
+   * A start the server refuses for a search attribute it does not know yet is tried again for up
+   * to about 16 s (see retryUnknownSearchAttribute); other refusals throw at once.
+   */
   async start(init: AgentInputInit, options: StartOptions = {}): Promise<AgentHandle> {
     const protoKey = protoKeyProblem(init);
     if (protoKey !== undefined) throw new TypeError(protoKey);
     const input = AgentInput.parse(init);
+    const workflowId = options.workflowId ?? `agent-${randomUUID()}`;
+    return retryUnknownSearchAttribute(() => this.startWorkflow(input, workflowId), {
+      ...(this.onStartRetry ? { onRetry: this.onStartRetry } : {}),
+    });
+  }
+
+  private startWorkflow(input: AgentInput, workflowId: string): Promise<AgentHandle> {
     return this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
       taskQueue: this.taskQueue,
-      workflowId: options.workflowId ?? `agent-${randomUUID()}`,
+      workflowId,
       args: [input],
       staticSummary: input.task.length > 200 ? `${input.task.slice(0, 199)}…` : input.task,
       staticDetails: `Agent **${input.agentName}** · model \`${input.model.provider}/${input.model.model}\` · up to ${input.maxIterations} iterations`,

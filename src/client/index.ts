@@ -19,4 +19,6 @@ export type { ForkChange, PlannedFork } from './fork/plan-fork';
 export { chainAsOf, type ChainAsOf } from './fork/chain-as-of';
 export type { LiveDelta } from './live-replies';
 export { ensureSearchAttributes } from './search-attributes-setup';
+export { SearchAttributesNotVisibleError } from '../dev-server/search-attributes-not-visible-error';
+export type { StartRetry } from './retry-unknown-search-attribute';
 export { UpdateRefusedError } from './update-refused-error';

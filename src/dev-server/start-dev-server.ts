@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { missingAttributesHint, waitForNamespace } from './check-namespace';
+import { Connection } from '@temporalio/client';
+import { waitForNamespace } from './check-namespace';
 import { setNamespaceRetention } from './namespace-retention';
 import { devServerArgs } from './dev-server-args';
 import { isReachable } from './is-reachable';
 import { thoughtlinePaths } from './project-paths';
 import type { TemporalServer } from './temporal-server';
+import { waitForSearchAttributes } from './wait-for-search-attributes';
 
 const READY_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 10_000;
@@ -20,6 +22,15 @@ export interface StartDevServerOptions {
   /** Days closed runs are kept (THOUGHTLINE_RETENTION_DAYS, default 90). */
   retentionDays: number;
   log: (line: string) => void;
+}
+
+async function waitForListedAttributes(address: string, namespace: string, names: string[]): Promise<void> {
+  const connection = await Connection.connect({ address, connectTimeout: 2000 });
+  try {
+    await waitForSearchAttributes(connection, namespace, names, { timeoutMs: READY_TIMEOUT_MS });
+  } finally {
+    await connection.close();
+  }
 }
 
 function tail(file: string, lines = 15): string {
@@ -64,7 +75,8 @@ export async function startDevServer(o: StartDevServerOptions): Promise<Temporal
       timeoutMs: READY_TIMEOUT_MS,
       gaveUp: () => exitReason,
     });
-    if (missing.length > 0) o.log(missingAttributesHint(address, o.namespace, missing));
+    // Registered by --search-attribute, but a server may answer before it lists them: a run started then fails.
+    if (missing.length > 0) await waitForListedAttributes(address, o.namespace, missing);
   } catch (err) {
     child.kill('SIGTERM');
     process.removeListener('exit', killOnExit);

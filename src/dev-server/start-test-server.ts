@@ -1,6 +1,7 @@
 import { SEARCH_ATTRIBUTES } from '../shared/search-attributes';
 import { devServerTuningArgs } from './dev-server-tuning';
 import { findOrInstallTemporalCli } from './find-or-install-temporal-cli';
+import { waitForSearchAttributes } from './wait-for-search-attributes';
 
 export interface TestServer {
   address: string;
@@ -9,7 +10,8 @@ export interface TestServer {
 }
 
 /**
- * An in-memory dev server on a free port for one test file, with Thoughtline's search attributes.
+ * An in-memory dev server on a free port for one test file, with Thoughtline's search attributes
+ * (listed by the server before this returns).
  * Uses `existing-path` so the SDK never downloads (its cached download expires after a day).
  * `@temporalio/testing` is a dev dependency, so it is loaded only when this is called.
  */
@@ -26,5 +28,17 @@ export async function startTestServer(opts: { log?: (line: string) => void } = {
       extraArgs: devServerTuningArgs({}),
     },
   });
-  return { address: env.address, namespace: env.namespace ?? 'default', stop: () => env.teardown() };
+  const namespace = env.namespace ?? 'default';
+  try {
+    // Registered at start-up; a run started before the server lists them fails to start.
+    await waitForSearchAttributes(
+      env.connection,
+      namespace,
+      SEARCH_ATTRIBUTES.map((a) => a.name),
+    );
+  } catch (err) {
+    await env.teardown();
+    throw err;
+  }
+  return { address: env.address, namespace, stop: () => env.teardown() };
 }

@@ -48,10 +48,13 @@ async function connectTo(server: TemporalServer): Promise<Connected> {
     connection: await connectClient(server.endpoint),
     namespace: server.namespace,
     ...(config.encryptionKeys ? { dataConverter: createDataConverter(config.encryptionKeys) } : {}),
+  });
+  const agents = new AgentClient({
+    client,
+    taskQueue: config.taskQueue,
     onStartRetry: ({ attempt, attempts, delayMs, reason }) =>
       log(`start refused (${reason}); trying again in ${delayMs / 1000} s (${attempt + 1} of ${attempts})`),
   });
-  const agents = new AgentClient({ client, taskQueue: config.taskQueue });
   const added = await ensureSearchAttributes(agents.client, server.namespace);
   if (added.length > 0) log(`registered search attributes ${added.join(', ')}`);
   return { config, server, agents };

@@ -1,9 +1,11 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The cluster's own tests need a cluster (`npm run test:cluster` starts one).
+    exclude: [...configDefaults.exclude, 'test/cluster/**'],
     // Temporal's native worker is happiest in child processes, not worker threads.
     pool: 'forks',
     // At least two files at a time (vitest's default is a core fewer than the machine has, so one on

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
-import { startTestServer } from '../src/dev-server';
 import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../src/worker';
+import { startSuiteServer } from './helpers/suite-server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,9 +13,12 @@ declare module 'vitest' {
   }
 }
 
-/** One real dev server and one workflow bundle for the whole run; every test file shares them. */
+/**
+ * One real Temporal server and one workflow bundle for the whole run; every test file shares them.
+ * The server is a dev server of its own, or the one THOUGHTLINE_TEST_TEMPORAL_ADDRESS names.
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const server = await startTestServer({ log: (line) => console.error(`[temporal] ${line}`) });
+  const server = await startSuiteServer((line) => console.error(`[temporal] ${line}`));
   const dir = path.resolve(__dirname, '../.thoughtline/tmp');
   fs.mkdirSync(dir, { recursive: true });
   const bundlePath = path.join(dir, `workflow-bundle-${process.pid}.js`);

@@ -1,0 +1,190 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../../config';
+import { isReachable } from '../is-reachable';
+import { findProjectRoot } from '../project-paths';
+import { withStartLock } from '../start-lock';
+import { findOrBuildTemporalServer } from './build-temporal-server';
+import { clusterDynamicConfigYaml } from './cluster-dynamic-config';
+import { clusterPaths, type ClusterPaths } from './cluster-paths';
+import { findPostgresBin, initPostgres, postgresPid, startPostgres } from './cluster-postgres';
+import { setUpSchemas } from './cluster-schema';
+import { CLUSTER_PORT_NAMES, clusterServerConfig, SERVER_ROLES, type ClusterPorts } from './cluster-server-config';
+import { addressOf, isOurProcess, readClusterState, writeClusterState, type ClusterState } from './cluster-state';
+import { ensureNamespace } from './ensure-namespace';
+import { freePortsBelow32768, isPortFree } from './free-ports-below';
+import { ensureSearchAttributesReady } from './search-attributes-ready';
+import { spawnServerRole } from './server-role-process';
+import { stopClusterProcesses } from './stop-cluster';
+
+/** Roles joining the ring, the namespace and its search attributes: about 20 s on two idle cores. */
+const READY_TIMEOUT_MS = 180_000;
+const DEFAULT_SHARDS = 4;
+
+export interface StartClusterOptions {
+  projectRoot?: string;
+  /** Several clusters can live side by side under .thoughtline/cluster/<name>; default 'default'. */
+  name?: string;
+  /** Registered with Thoughtline's search attributes; default 'default'. */
+  namespace?: string;
+  /** For new databases only (default 4): the count is fixed once the databases exist. */
+  numHistoryShards?: number;
+  /** Stop the cluster if it runs, and delete its databases, logs and state first. */
+  fresh?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface RunningCluster {
+  name: string;
+  /** host:port of the frontend, for TEMPORAL_ADDRESS. */
+  address: string;
+  namespace: string;
+  state: ClusterState;
+  paths: ClusterPaths;
+  /** False when it was running already. */
+  started: boolean;
+}
+
+/**
+ * A Temporal cluster as it runs in production, on this machine: the real server at
+ * TEMPORAL_SERVER_VERSION (built once), its four roles in four processes, PostgreSQL for
+ * persistence and SQL visibility with the schemas applied by the SQL tool, and `namespace` with
+ * Thoughtline's search attributes usable. Everything it starts outlives this process and is
+ * recorded in the cluster's state file; `stopCluster` ends exactly that. A cluster already
+ * running is returned as it is.
+ */
+export async function startCluster(o: StartClusterOptions = {}): Promise<RunningCluster> {
+  const log = o.log ?? ((line: string) => console.error(line));
+  const projectRoot = o.projectRoot ?? findProjectRoot();
+  const name = o.name ?? 'default';
+  const namespace = o.namespace ?? 'default';
+  const paths = clusterPaths(projectRoot, name);
+  fs.mkdirSync(paths.dir, { recursive: true });
+  return withStartLock(paths.lockFile, { log }, async () => {
+    let previous = readClusterState(paths.stateFile);
+    if (previous && previous.processes.length > 0) {
+      if (!o.fresh && (await isWhole(previous, paths))) {
+        log(`cluster ${name} is running already`);
+        if (previous.namespace !== namespace) await prepareNamespace(previous, namespace, log);
+        return { name, address: addressOf(previous), namespace, state: previous, paths, started: false };
+      }
+      log(
+        o.fresh
+          ? `stopping cluster ${name} to start it afresh`
+          : `cluster ${name} is partly running (a start that failed, or a process that died); stopping what is left`,
+      );
+      await stopClusterProcesses(previous, paths);
+    }
+    if (o.fresh) {
+      fs.rmSync(paths.dir, { recursive: true, force: true });
+      fs.mkdirSync(paths.dir, { recursive: true });
+      previous = undefined;
+    }
+    const hasDatabases = fs.existsSync(path.join(paths.postgresData, 'PG_VERSION'));
+    const numHistoryShards = shardCount(hasDatabases ? previous : undefined, o.numHistoryShards, name);
+
+    const binaries = await findOrBuildTemporalServer({ projectRoot, log });
+    const postgresBin = await findPostgresBin(projectRoot);
+    const state: ClusterState = {
+      schemaVersion: 1,
+      name,
+      namespace,
+      numHistoryShards,
+      ports: await choosePorts(previous?.ports),
+      postgresBin,
+      processes: [],
+    };
+    writeClusterState(paths.stateFile, state);
+    try {
+      if (await initPostgres(postgresBin, paths)) log(`created PostgreSQL's data folder ${paths.postgresData}`);
+      await startPostgres(postgresBin, paths, state.ports.postgres);
+      log(`PostgreSQL on 127.0.0.1:${state.ports.postgres}`);
+      await setUpSchemas(binaries, state.ports.postgres, log);
+
+      fs.writeFileSync(paths.dynamicConfig, clusterDynamicConfigYaml());
+      const config = clusterServerConfig({
+        ports: state.ports,
+        dynamicConfigFile: paths.dynamicConfig,
+        numHistoryShards,
+      });
+      fs.writeFileSync(paths.serverConfig, `${JSON.stringify(config, null, 2)}\n`);
+      for (const role of SERVER_ROLES) {
+        const pid = spawnServerRole({
+          server: binaries.server,
+          configFile: paths.serverConfig,
+          role,
+          logDir: paths.logDir,
+        });
+        state.processes.push({ role, pid });
+        // Written after each spawn, so a stop finds whatever a failed start left running.
+        writeClusterState(paths.stateFile, state);
+      }
+      log(`Temporal server ${SERVER_ROLES.join(', ')} started (logs in ${paths.logDir})`);
+      await prepareNamespace(state, namespace, log, () => deadRole(state, paths));
+    } catch (err) {
+      await stopClusterProcesses(state, paths).catch(() => {});
+      writeClusterState(paths.stateFile, { ...state, processes: [] });
+      throw new Error(`cluster ${name} did not start: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    log(`cluster ${name} ready: TEMPORAL_ADDRESS=${addressOf(state)} TEMPORAL_NAMESPACE=${namespace}`);
+    return { name, address: addressOf(state), namespace, state, paths, started: true };
+  });
+}
+
+async function prepareNamespace(
+  state: ClusterState,
+  namespace: string,
+  log: (line: string) => void,
+  gaveUp?: () => string | undefined,
+): Promise<void> {
+  const address = addressOf(state);
+  const wait = { timeoutMs: READY_TIMEOUT_MS, ...(gaveUp ? { gaveUp } : {}) };
+  const registered = await ensureNamespace(address, namespace, loadConfig().retentionDays, wait);
+  if (registered) log(`registered namespace ${namespace}`);
+  const added = await ensureSearchAttributesReady(address, namespace, wait);
+  if (added.length > 0) log(`registered search attributes ${added.join(', ')}; a run using them starts`);
+}
+
+/** Every recorded role still ours, PostgreSQL up, and the frontend accepting connections. */
+async function isWhole(state: ClusterState, paths: ClusterPaths): Promise<boolean> {
+  return (
+    state.processes.every((p) => isOurProcess(p.pid, paths.serverConfig)) &&
+    postgresPid(paths) !== undefined &&
+    (await isReachable(addressOf(state)))
+  );
+}
+
+/** The same ports as last time when all are free, so the address stays the same across restarts. */
+async function choosePorts(previous: ClusterPorts | undefined): Promise<ClusterPorts> {
+  if (previous) {
+    const free = await Promise.all(CLUSTER_PORT_NAMES.map((n) => isPortFree(previous[n])));
+    if (free.every(Boolean)) return previous;
+  }
+  const ports = await freePortsBelow32768(CLUSTER_PORT_NAMES.length);
+  return Object.fromEntries(CLUSTER_PORT_NAMES.map((n, i) => [n, ports[i]!])) as unknown as ClusterPorts;
+}
+
+function shardCount(existing: ClusterState | undefined, asked: number | undefined, name: string): number {
+  if (!existing) return asked ?? DEFAULT_SHARDS;
+  if (asked !== undefined && asked !== existing.numHistoryShards) {
+    throw new Error(
+      `cluster ${name}'s databases were created with ${existing.numHistoryShards} history shards, ` +
+        `which cannot change; start it with --fresh to begin again with ${asked}`,
+    );
+  }
+  return existing.numHistoryShards;
+}
+
+/** Why waiting is pointless: a role that has exited, with the end of its log. */
+function deadRole(state: ClusterState, paths: ClusterPaths): string | undefined {
+  const dead = state.processes.find((p) => !isOurProcess(p.pid, paths.serverConfig));
+  if (!dead) return undefined;
+  const logFile = path.join(paths.logDir, `${dead.role}.log`);
+  let tail = '(no log)';
+  try {
+    tail = fs.readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-10).join('\n');
+  } catch {
+    // No log yet.
+  }
+  return `the ${dead.role} role (pid ${dead.pid}) exited; last lines of ${logFile}:\n${tail}`;
+}

@@ -10,9 +10,11 @@ describe('npx thoughtline in the checkout', () => {
       cwd: ROOT,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 60_000,
+      // A first npx in a fresh checkout links the project into npm's npx cache (npm 11), running its
+      // prepare script: a build check that is quick once `npm install` has built dist/.
+      timeout: 120_000,
     });
     expect(help).toContain('Usage:');
     expect(help).toContain('thoughtline serve');
-  });
+  }, 150_000);
 });

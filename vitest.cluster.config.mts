@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * `npm run test:cluster`: the files that matter on a production-like cluster (scripts/test-cluster.sh
  * starts one and sets THOUGHTLINE_TEST_TEMPORAL_ADDRESS; global-setup then uses it): runs,
- * approvals, sub-agents, cancellation, continue-as-new (long chains, the tenant quota), visibility
+ * approvals, sub-agents, continue-as-new (long chains, the tenant quota), visibility
  * lists, export and fork, serve, worker versioning, a new namespace's search attributes, and the
  * cluster's own smoke test.
  */
@@ -15,7 +15,6 @@ export default defineConfig({
       'test/workflows/people/approvals.test.ts',
       'test/workflows/delegation/sub-agents.test.ts',
       'test/workflows/delegation/sub-agent-approvals.test.ts',
-      'test/workflows/run/cancellation.test.ts',
       'test/workflows/run/chain-segments.test.ts',
       'test/workflows/run/fork-and-audit.test.ts',
       'test/workflows/tenant-quota/tenant-quota.test.ts',

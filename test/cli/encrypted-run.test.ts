@@ -51,5 +51,5 @@ describe('an encrypted run', () => {
     expect(steer.stderr).toMatch(
       new RegExp(`thoughtline: run ${id} has ended \\(completed: [a-z_]+\\); nothing to steer\\.`),
     );
-  });
+  }, 180_000);
 });

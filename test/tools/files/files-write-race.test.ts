@@ -50,9 +50,9 @@ describe('files_write under a racing folder swap', () => {
       }
     }
     await exited;
-    // The race was real: both outcomes happened many times.
-    expect(written).toBeGreaterThan(50);
-    expect(refused).toBeGreaterThan(50);
+    // The race was real: both outcomes happened many times (hundreds idle; 47 writes at load 12).
+    expect(written).toBeGreaterThan(10);
+    expect(refused).toBeGreaterThan(10);
     expect(fs.readdirSync(target)).toEqual([]);
     // Every file reported written is inside the root, whole.
     const inside = fs.readdirSync(dir);

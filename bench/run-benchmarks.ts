@@ -14,6 +14,7 @@ import { measureScale } from './scale';
 import { measureSeeing } from './seeing';
 import { measurePush } from './serve-push';
 import { measureOverhead } from './thoughtline-overhead';
+import { measureWorkers } from './workers';
 
 const FIGURES: Record<
   FigureId,
@@ -28,16 +29,17 @@ const FIGURES: Record<
   idle: { title: '7. Idle runs: many waiting for people on one worker', measure: measureIdleRuns },
   redaction: { title: '5. Redaction of 1 MiB of hostile text', measure: measureRedaction },
   scale: { title: '2. Scale: concurrent runs on one worker', measure: measureScale },
+  workers: { title: '2b. Scale over worker processes: one and two', measure: measureWorkers },
 };
 
-/** `npm run bench`: every figure against one fresh dev server, printed and written to JSON. */
+/** `npm run bench`: every figure against one fresh dev server (or BENCH_TEMPORAL_ADDRESS), printed and written to JSON. */
 async function main(): Promise<number> {
   const projectRoot = findProjectRoot();
   const config = loadBenchConfig(process.env, projectRoot);
   const log = (line: string): void => console.error(`[bench] ${line}`);
   log(`${config.quick ? 'quick sizes (BENCH_QUICK=1)' : 'full sizes'}; figures: ${config.figures.join(', ')}`);
   const date = new Date().toISOString();
-  const ctx = await createBenchContext(log);
+  const ctx = await createBenchContext(log, config.server);
   // Interrupted: stop the server this run started (and, through 'exit', any worker process) and quit.
   const interrupt = (signal: NodeJS.Signals): void => {
     log(`${signal}: stopping`);

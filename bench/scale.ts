@@ -1,9 +1,7 @@
-import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { WorkflowHandle } from '@temporalio/client';
 import { AgentClient } from '../src/client/agent-client';
 import type { AgentResult } from '../src/shared';
 import { benchRun } from './lib/bench-model';
@@ -16,29 +14,15 @@ import { mapLimit } from './lib/map-limit';
 import { sampleRss } from './lib/rss-sampler';
 import { writeRawLoopBundle } from './lib/raw-loop-bundle';
 import type { ScaleSide, ScaleWorkerMessage, ScaleWorkerSpec } from './lib/scale-worker';
-import { nextMessage } from './lib/worker-messages';
+import { forkScaleWorker } from './lib/scale-worker-process';
+import { listExecutions, waitUntilAllClosed } from './lib/queue-executions';
+import { scaleWorkerOptions } from './lib/scale-worker-options';
 import { median, summarise } from './lib/stats';
 
 /** Starting and checking runs: enough requests in flight to keep the server busy, not to flood it. */
 const CLIENT_CONCURRENCY = 50;
 /** Histories read to split a run's time into queueing and work. */
 const TIMING_SAMPLE = 20;
-
-/**
- * The scale worker's options unless BENCH_SCALE_WORKER_OPTIONS overrides them: up to 500 runs
- * stay cached (each costs about 4 MB; more is an eviction and a replay), every run's 200 ms model
- * call can wait at once, and pollers scale with the backlog.
- */
-function scaleWorkerOptions(runs: number): Record<string, unknown> {
-  const slots = Math.max(runs, 10);
-  return {
-    maxCachedWorkflows: Math.min(slots, 500),
-    maxConcurrentWorkflowTaskExecutions: Math.min(slots, 100),
-    maxConcurrentActivityTaskExecutions: slots,
-    workflowTaskPollerBehavior: { type: 'autoscaling' },
-    activityTaskPollerBehavior: { type: 'autoscaling' },
-  };
-}
 
 type ScaleOptions = BenchConfig['scale'];
 /** A started run of either side: an agent handle or a bare workflow handle. */
@@ -178,14 +162,9 @@ async function measureSide(
     modelDelayMs: o.modelMs,
     workerOptions: { ...scaleWorkerOptions(runs), ...o.workerOptions },
   };
-  const child = fork(path.join(__dirname, 'lib', 'scale-worker.js'), [JSON.stringify(spec)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: [...o.nodeArgs],
-  });
-  const killChild = (): void => void child.kill('SIGKILL');
-  process.once('exit', killChild);
+  const worker = await forkScaleWorker(spec, o.nodeArgs);
+  const { child, ready } = worker;
   try {
-    const ready = await nextMessage(child, 'ready', 120_000);
     const rss = sampleRss(child.pid ?? 0);
     const agents = new AgentClient({ client: ctx.client, taskQueue });
     ctx.log(
@@ -207,15 +186,8 @@ async function measureSide(
           }),
     );
     const startedAllMs = Date.now() - t0;
-    // A worker that dies fails the figure now rather than at the timeout.
-    const died = new Promise<never>((_, reject) =>
-      child.once('exit', (code, signal) =>
-        reject(new Error(`the scale worker exited mid-run (${signal ?? `code ${code}`})`)),
-      ),
-    );
-    died.catch(() => undefined); // it also rejects at the normal stop, later
     const observedDoneMs =
-      (await Promise.race([waitUntilAllClosed(ctx.client, taskQueue, runs, t0 + o.timeoutMs), died])) - t0;
+      (await Promise.race([waitUntilAllClosed(ctx.client, taskQueue, runs, t0 + o.timeoutMs), worker.died])) - t0;
     const peakRss = rss.peakBytes();
     rss.stop();
     const executions = await listExecutions(ctx.client, taskQueue);
@@ -226,11 +198,9 @@ async function measureSide(
     // Where a run's time went, averaged over a sample of histories.
     const sampled = handles.filter((_, i) => i % Math.ceil(handles.length / TIMING_SAMPLE) === 0);
     const timing = meanTiming(await Promise.all(sampled.map(async (h) => historyTiming(await h.fetchHistory()))));
-    child.send('stop');
-    const stopped = await nextMessage(child, 'stopped', 60_000).catch(() => undefined);
-    const peakBytes = Math.max(peakRss ?? 0, stopped?.type === 'stopped' ? stopped.maxRssBytes : 0) || undefined;
-    const cpu =
-      ready.type === 'ready' && stopped?.type === 'stopped' ? workerCpu(ready, stopped, runs, timing) : undefined;
+    const stopped = await worker.stop();
+    const peakBytes = Math.max(peakRss ?? 0, stopped?.maxRssBytes ?? 0) || undefined;
+    const cpu = stopped ? workerCpu(ready, stopped, runs, timing) : undefined;
     return {
       finishMs,
       peakBytes,
@@ -240,7 +210,7 @@ async function measureSide(
       details: {
         runs,
         workerOptionsGiven: spec.workerOptions,
-        workerSettings: ready.type === 'ready' ? ready.settings : undefined,
+        workerSettings: ready.settings,
         finishMs,
         observedDoneByClientMs: observedDoneMs,
         startedAllMs,
@@ -248,7 +218,7 @@ async function measureSide(
         meanRunTimingMs: timing && { ...timing, runsSampled: sampled.length },
         peakRss: {
           vmHwmBytes: peakRss,
-          getrusageMaxRssBytes: stopped?.type === 'stopped' ? stopped.maxRssBytes : undefined,
+          getrusageMaxRssBytes: stopped?.maxRssBytes,
         },
         workerCpu: cpu,
         rssTimelineMB: rss.timeline(),
@@ -261,8 +231,7 @@ async function measureSide(
         : [],
     };
   } finally {
-    process.removeListener('exit', killChild);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await worker.stop();
   }
 }
 
@@ -289,21 +258,4 @@ function workerCpu(
     perWorkflowTaskMs: tasks ? (userMs + systemMs) / tasks : undefined,
     note: 'from ready to stopped; activities included; per task = total / (runs x workflow tasks per run)',
   };
-}
-
-/** Polls visibility until every run on the queue has closed; returns the time it saw that. */
-async function waitUntilAllClosed(client: Client, taskQueue: string, runs: number, deadline: number): Promise<number> {
-  // Counting closed runs, not open ones: a run not yet visible would look like a finished one.
-  const query = `TaskQueue = '${taskQueue}' AND ExecutionStatus != 'Running'`;
-  while (Date.now() < deadline) {
-    if ((await client.workflow.count(query)).count >= runs) return Date.now();
-    await sleep(250);
-  }
-  throw new Error(`runs still open on ${taskQueue} after the scale timeout (BENCH_SCALE_TIMEOUT_MS)`);
-}
-
-async function listExecutions(client: Client, taskQueue: string) {
-  const executions = [];
-  for await (const e of client.workflow.list({ query: `TaskQueue = '${taskQueue}'` })) executions.push(e);
-  return executions;
 }

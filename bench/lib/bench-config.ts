@@ -11,6 +11,7 @@ export const FIGURE_IDS = [
   'idle',
   'redaction',
   'scale',
+  'workers',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 export const PEER_NAMES = ['plain-node', 'temporal-ai-sdk', 'langgraph-sqlite'] as const;
@@ -57,6 +58,12 @@ const BenchEnv = z.object({
     .optional(),
   /** Node flags for the scale worker process, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'. */
   BENCH_SCALE_NODE_ARGS: z.string().optional(),
+  BENCH_WORKERS_RUNS: count.optional(),
+  /** How many worker processes, one load after another, e.g. '1,2'. */
+  BENCH_WORKERS_PROCESSES: counts.optional(),
+  /** An existing server to measure instead of a fresh dev server (npm run bench:cluster sets it). */
+  BENCH_TEMPORAL_ADDRESS: z.string().optional(),
+  BENCH_TEMPORAL_NAMESPACE: z.string().optional(),
   BENCH_CHAIN_ITERATIONS: count.optional(),
   BENCH_CHAIN_QUERIES: count.optional(),
   BENCH_WATCH_ITERATIONS: count.optional(),
@@ -90,6 +97,9 @@ export interface BenchConfig {
     workerOptions: Record<string, unknown>;
     nodeArgs: readonly string[];
   };
+  workers: { runs: number; processes: readonly number[] };
+  /** Where the figures run: undefined is a fresh dev server. */
+  server: { address: string; namespace: string } | undefined;
   seeing: {
     chainIterations: number;
     queries: number;
@@ -131,6 +141,13 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
       workerOptions: e.BENCH_SCALE_WORKER_OPTIONS ?? {},
       nodeArgs: e.BENCH_SCALE_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
     },
+    workers: {
+      runs: pick(e.BENCH_WORKERS_RUNS, 1000, 50),
+      processes: pick(e.BENCH_WORKERS_PROCESSES, [1, 2], [1, 2]),
+    },
+    server: e.BENCH_TEMPORAL_ADDRESS
+      ? { address: e.BENCH_TEMPORAL_ADDRESS, namespace: e.BENCH_TEMPORAL_NAMESPACE ?? 'default' }
+      : undefined,
     seeing: {
       chainIterations: pick(e.BENCH_CHAIN_ITERATIONS, 250, 25),
       queries: pick(e.BENCH_CHAIN_QUERIES, 100, 20),

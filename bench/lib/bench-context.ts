@@ -21,7 +21,10 @@ export interface BenchContext {
 /** Webpack's progress lines are noise next to the figures; errors still show. */
 export const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
 
-export async function createBenchContext(log: (line: string) => void): Promise<BenchContext> {
+export async function createBenchContext(
+  log: (line: string) => void,
+  given?: { address: string; namespace: string },
+): Promise<BenchContext> {
   // Worker lifecycle chatter at INFO would bury the figures; the SDK's warnings still show. The
   // core's payload-size warnings would repeat on every long run: the history figure reports the
   // largest event instead. No shutdown signals: the runner handles SIGINT/SIGTERM itself,
@@ -32,7 +35,7 @@ export async function createBenchContext(log: (line: string) => void): Promise<B
     telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'WARN' } } },
   });
   const projectRoot = findProjectRoot();
-  const server = await startBenchServer(log);
+  const server = await startBenchServer(log, given);
   const connection = await Connection.connect({ address: server.address });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   // Bundled once: webpack takes seconds, and no figure should pay for it.

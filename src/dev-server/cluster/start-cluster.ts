@@ -9,10 +9,17 @@ import { clusterDynamicConfigYaml } from './cluster-dynamic-config';
 import { clusterPaths, type ClusterPaths } from './cluster-paths';
 import { findPostgresBin, initPostgres, postgresPid, startPostgres } from './cluster-postgres';
 import { setUpSchemas } from './cluster-schema';
-import { CLUSTER_PORT_NAMES, clusterServerConfig, SERVER_ROLES, type ClusterPorts } from './cluster-server-config';
+import {
+  CLUSTER_PORT_NAMES,
+  clusterServerConfig,
+  SERVER_ROLES,
+  type ClusterPorts,
+  type ServerRole,
+} from './cluster-server-config';
 import { addressOf, isOurProcess, readClusterState, writeClusterState, type ClusterState } from './cluster-state';
 import { ensureNamespace } from './ensure-namespace';
 import { freePortsBelow32768, isPortFree } from './free-ports-below';
+import { retryUntil } from './retry-until';
 import { ensureSearchAttributesReady } from './search-attributes-ready';
 import { spawnServerRole } from './server-role-process';
 import { stopClusterProcesses } from './stop-cluster';
@@ -108,7 +115,7 @@ export async function startCluster(o: StartClusterOptions = {}): Promise<Running
         numHistoryShards,
       });
       fs.writeFileSync(paths.serverConfig, `${JSON.stringify(config, null, 2)}\n`);
-      for (const role of SERVER_ROLES) {
+      const spawnRole = (role: ServerRole): void => {
         const pid = spawnServerRole({
           server: binaries.server,
           configFile: paths.serverConfig,
@@ -118,7 +125,22 @@ export async function startCluster(o: StartClusterOptions = {}): Promise<Running
         state.processes.push({ role, pid });
         // Written after each spawn, so a stop finds whatever a failed start left running.
         writeClusterState(paths.stateFile, state);
-      }
+      };
+      // One role first, alone: every role writes the cluster's metadata record on a fresh database
+      // before it listens, and two writing it at once can fail one of them ("failed to initialize
+      // current cluster metadata"). Once the first listens, the record is there for the others.
+      spawnRole('history');
+      await retryUntil(
+        `the history role listening on ${state.ports.historyGrpc}`,
+        {
+          timeoutMs: READY_TIMEOUT_MS,
+          gaveUp: () => deadRole(state, paths),
+        },
+        async () => {
+          if (!(await isReachable(`127.0.0.1:${state.ports.historyGrpc}`))) throw new Error('not yet');
+        },
+      );
+      SERVER_ROLES.filter((role) => role !== 'history').forEach(spawnRole);
       log(`Temporal server ${SERVER_ROLES.join(', ')} started (logs in ${paths.logDir})`);
       await prepareNamespace(state, namespace, log, () => deadRole(state, paths));
     } catch (err) {

@@ -10,11 +10,12 @@ import { clusterClientVariables, clusterEndpoint } from './cluster-client-variab
 import { clusterDynamicConfigYaml } from './cluster-dynamic-config';
 import { clusterPaths, type ClusterPaths } from './cluster-paths';
 import { findPostgresBin, initPostgres, postgresPid, startPostgres } from './cluster-postgres';
-import { setUpSchemas } from './cluster-schema';
+import { askPostgres, setUpSchemas } from './cluster-schema';
 import { CLUSTER_PORT_NAMES, clusterServerConfig, SERVER_ROLES, type ClusterPorts } from './cluster-server-config';
 import { addressOf, isOurProcess, readClusterState, writeClusterState, type ClusterState } from './cluster-state';
 import { ensureNamespace } from './ensure-namespace';
 import { freePortsBelow32768, isPortFree } from './free-ports-below';
+import { retryUntil } from './retry-until';
 import { ensureSearchAttributesReady } from './search-attributes-ready';
 import { spawnServerRole } from './server-role-process';
 import { stopClusterProcesses } from './stop-cluster';
@@ -127,7 +128,7 @@ export async function startCluster(o: StartClusterOptions = {}): Promise<Running
         ...(tls ? { tls: tls.certs } : {}),
       });
       fs.writeFileSync(paths.serverConfig, `${JSON.stringify(config, null, 2)}\n`);
-      for (const role of SERVER_ROLES) {
+      const spawnRole = (role: (typeof SERVER_ROLES)[number]): void => {
         const pid = spawnServerRole({
           server: binaries.server,
           configFile: paths.serverConfig,
@@ -137,7 +138,17 @@ export async function startCluster(o: StartClusterOptions = {}): Promise<Running
         state.processes.push({ role, pid });
         // Written after each spawn, so a stop finds whatever a failed start left running.
         writeClusterState(paths.stateFile, state);
-      }
+      };
+      // Every role writes the cluster's metadata row when it finds none; four at once on new
+      // databases race, and a loser exits on the duplicate key. One role first, then the others.
+      const [first, ...others] = SERVER_ROLES;
+      spawnRole(first);
+      await retryUntil(
+        `the ${first} role writing the cluster's metadata`,
+        { timeoutMs: READY_TIMEOUT_MS, gaveUp: () => deadRole(state, paths) },
+        () => clusterMetadataWritten(state.ports.postgres),
+      );
+      for (const role of others) spawnRole(role);
       log(`Temporal server ${SERVER_ROLES.join(', ')} started (logs in ${paths.logDir})`);
       await prepareNamespace(clusterClientVariables(state, namespace, paths), log, () => deadRole(state, paths));
     } catch (err) {
@@ -166,6 +177,12 @@ async function prepareNamespace(
   if (registered) log(`registered namespace ${namespace}`);
   const added = await ensureSearchAttributesReady(endpoint, namespace, wait);
   if (added.length > 0) log(`registered search attributes ${added.join(', ')}; a run using them starts`);
+}
+
+/** Resolves once the `temporal` database holds the cluster's metadata row; rejects before. */
+async function clusterMetadataWritten(port: number): Promise<void> {
+  const rows = await askPostgres(port, 'temporal', 'SELECT 1 FROM cluster_metadata_info LIMIT 1', [], (r) => r.length);
+  if (rows === 0) throw new Error('no cluster_metadata_info row yet');
 }
 
 /** Every recorded role still ours, PostgreSQL up, and the frontend accepting connections. */

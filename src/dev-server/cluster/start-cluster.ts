@@ -11,7 +11,13 @@ import { clusterDynamicConfigYaml } from './cluster-dynamic-config';
 import { clusterPaths, type ClusterPaths } from './cluster-paths';
 import { findPostgresBin, initPostgres, postgresPid, startPostgres } from './cluster-postgres';
 import { askPostgres, setUpSchemas } from './cluster-schema';
-import { CLUSTER_PORT_NAMES, clusterServerConfig, SERVER_ROLES, type ClusterPorts } from './cluster-server-config';
+import {
+  CLUSTER_PORT_NAMES,
+  clusterServerConfig,
+  SERVER_ROLES,
+  type ClusterPorts,
+  type ServerRole,
+} from './cluster-server-config';
 import { addressOf, isOurProcess, readClusterState, writeClusterState, type ClusterState } from './cluster-state';
 import { ensureNamespace } from './ensure-namespace';
 import { freePortsBelow32768, isPortFree } from './free-ports-below';
@@ -120,7 +126,8 @@ export async function startCluster(o: StartClusterOptions = {}): Promise<Running
 
       fs.writeFileSync(paths.dynamicConfig, clusterDynamicConfigYaml());
       const tls = mtls ? ensureClusterCertificates(paths.tlsDir, name) : undefined;
-      if (tls?.made) log(`made a CA, server and client certificates in ${paths.tlsDir}`);
+      if (tls?.made)
+        log(`made the cluster's CA and its frontend, internode and client certificates in ${paths.tlsDir}`);
       const config = clusterServerConfig({
         ports: state.ports,
         dynamicConfigFile: paths.dynamicConfig,
@@ -128,7 +135,7 @@ export async function startCluster(o: StartClusterOptions = {}): Promise<Running
         ...(tls ? { tls: tls.certs } : {}),
       });
       fs.writeFileSync(paths.serverConfig, `${JSON.stringify(config, null, 2)}\n`);
-      const spawnRole = (role: (typeof SERVER_ROLES)[number]): void => {
+      const spawnRole = (role: ServerRole): void => {
         const pid = spawnServerRole({
           server: binaries.server,
           configFile: paths.serverConfig,

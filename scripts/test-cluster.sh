@@ -29,4 +29,6 @@ export THOUGHTLINE_TEST_MTLS_CA="$(variable TEMPORAL_TLS_SERVER_CA_CERT_PATH "$m
 export THOUGHTLINE_TEST_MTLS_CERT="$(variable TEMPORAL_TLS_CLIENT_CERT_PATH "$mtls")"
 export THOUGHTLINE_TEST_MTLS_KEY="$(variable TEMPORAL_TLS_CLIENT_KEY_PATH "$mtls")"
 export THOUGHTLINE_TEST_MTLS_SERVER_NAME="$(variable TEMPORAL_TLS_SERVER_NAME "$mtls")"
+# test/cluster/mtls-cluster.test.ts reads its state file by this name.
+export THOUGHTLINE_TEST_MTLS_CLUSTER_NAME=test-mtls
 npx vitest run --config vitest.cluster.config.mts "$@"

@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
  * approvals, sub-agents, continue-as-new (long chains, the tenant quota), visibility
  * lists, export and fork, serve, worker versioning, a new namespace's search attributes, the
  * cluster's own smoke test, and the CLI, serve and the library on a second cluster started with
- * --mtls (THOUGHTLINE_TEST_MTLS_*, read by test/helpers/secured-frontend.ts).
+ * --mtls (THOUGHTLINE_TEST_MTLS_*, read by test/helpers/secured-frontend.ts and
+ * test/cluster/mtls-cluster.test.ts).
  */
 export default defineConfig({
   test: {

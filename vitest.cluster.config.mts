@@ -4,8 +4,10 @@ import { defineConfig } from 'vitest/config';
  * `npm run test:cluster`: the files that matter on a production-like cluster (scripts/test-cluster.sh
  * starts one and sets THOUGHTLINE_TEST_TEMPORAL_ADDRESS; global-setup then uses it): runs,
  * approvals, sub-agents, continue-as-new (long chains, the tenant quota), visibility
- * lists, export and fork, serve, worker versioning, a new namespace's search attributes, and the
- * cluster's own smoke test.
+ * lists, export and fork, serve, worker versioning, a new namespace's search attributes, the
+ * cluster's own smoke test, and the CLI, serve and the library on a second cluster started with
+ * --mtls (THOUGHTLINE_TEST_MTLS_*, read by test/helpers/secured-frontend.ts and
+ * test/cluster/mtls-cluster.test.ts).
  */
 export default defineConfig({
   test: {
@@ -25,6 +27,7 @@ export default defineConfig({
       'test/e2e/cli-approve.test.ts',
       'test/e2e/cli-audit-fork.test.ts',
       'test/deployment/versioning.test.ts',
+      'test/connection/secured-cluster.test.ts',
     ],
     pool: 'forks',
     // Two files at a time, as the default suite on two cores: most of a file's time is waiting on the server.

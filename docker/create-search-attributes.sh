@@ -1,15 +1,17 @@
 #!/bin/sh
 # One-shot job for docker-compose.yml (runs in the temporalio/admin-tools image, which ships the
-# `temporal` CLI). Waits until the Temporal server answers and the namespace exists, then
-# registers the custom search attributes every Thoughtline run upserts
-# (src/shared/search-attributes.ts). Safe to re-run: attributes that already exist with the same
-# type are skipped; one that exists with a different type fails the job on purpose.
+# `temporal` CLI). Waits until the Temporal server answers and the namespace exists (the
+# create-namespace job registers it), then registers the custom search attributes every
+# Thoughtline run upserts, as THOUGHTLINE_SEARCH_ATTRIBUTES lists them (docker-compose.yml sets it
+# from src/shared/search-attributes.ts; a test keeps the two the same). Safe to re-run: attributes
+# that already exist with the same type are skipped; one that exists with a different type fails
+# the job on purpose.
 set -eu
 
 ADDRESS="${TEMPORAL_ADDRESS:-temporal:7233}"
 NAMESPACE="${TEMPORAL_NAMESPACE:-default}"
-# name=type pairs, space separated; types as the temporal CLI spells them.
-ATTRIBUTES="${THOUGHTLINE_SEARCH_ATTRIBUTES:-ThoughtlineStatus=Keyword ThoughtlineIteration=Int ThoughtlineTokens=Int ThoughtlineCostUsd=Double ThoughtlineModel=Keyword ThoughtlineTenant=Keyword ThoughtlineAgent=Keyword ThoughtlineCaller=Keyword ThoughtlineForkedFrom=Keyword}"
+# name=type pairs, space separated; types as the temporal CLI spells them. No default here: one list, in the compose file.
+ATTRIBUTES="${THOUGHTLINE_SEARCH_ATTRIBUTES:?set THOUGHTLINE_SEARCH_ATTRIBUTES to name=type pairs (docker-compose.yml does)}"
 WAIT_SECONDS="${WAIT_SECONDS:-180}"
 
 log() { echo "[create-search-attributes] $*"; }
@@ -34,14 +36,13 @@ server_serving() {
   temporal operator cluster health --address "$ADDRESS" 2>/dev/null | grep -q SERVING
 }
 
-# auto-setup registers the default namespace in the background after the frontend comes up,
-# so "healthy" does not yet mean the namespace exists.
-wait_for "Temporal server at ${ADDRESS}" server_serving
-wait_for "namespace ${NAMESPACE}" temporal operator namespace describe --namespace "$NAMESPACE" --address "$ADDRESS"
-
 list_attributes() {
   temporal operator search-attribute list --namespace "$NAMESPACE" --address "$ADDRESS" --output json
 }
+
+wait_for "Temporal server at ${ADDRESS}" server_serving
+# Listing, not describing: a namespace just created is described before other calls find it.
+wait_for "namespace ${NAMESPACE}" list_attributes
 
 # The JSON is the ListSearchAttributes response: "customAttributes": {"Name": "INDEXED_VALUE_TYPE_KEYWORD", ...}.
 has_name() { echo "$1" | grep -q "\"$2\"[[:space:]]*:"; }
@@ -89,11 +90,3 @@ all_listed() {
 }
 wait_for "every search attribute listed and applied in namespace ${NAMESPACE}" all_listed
 log "all search attributes registered in namespace ${NAMESPACE}"
-
-# How long closed runs stay (THOUGHTLINE_RETENTION_DAYS, default 90, like `thoughtline dev`); export chains that must outlive it.
-RETENTION_DAYS="${THOUGHTLINE_RETENTION_DAYS:-90}"
-case "$RETENTION_DAYS" in
-  ''|*[!0-9]*) log "THOUGHTLINE_RETENTION_DAYS must be a whole number of days, not '${RETENTION_DAYS}'"; exit 1 ;;
-esac
-temporal operator namespace update --namespace "$NAMESPACE" --address "$ADDRESS" --retention "$((RETENTION_DAYS * 24))h"
-log "namespace ${NAMESPACE} keeps closed runs ${RETENTION_DAYS} days"

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { say, useTool, createScriptedModel } from '../../src/activities/models/scripted-model';
 import { AgentClient } from '../../src/client/agent-client';
 import { connectNative, TemporalConnectionError } from '../../src/connection';
 import { weatherTool } from '../../src/demo/weather-tool';
+import { freePort } from '../../src/dev-server/free-port';
+import { TEMPORAL_SERVER_VERSION } from '../../src/dev-server/cluster';
 import { AgentResult } from '../../src/shared';
 import { createAgentWorker } from '../../src/worker';
 import { cliEnv, runCli, spawnCli, type CliProcess } from '../helpers/cli-process';
@@ -12,6 +16,7 @@ import { scriptedInput } from '../helpers/scripted-input';
 import { mtlsFrontend, startTlsProxy, type SecuredFrontend } from '../helpers/secured-frontend';
 import { makeTestCertificates, type TestCertificates } from '../helpers/test-certificates';
 import { installQuietRuntime } from '../helpers/temporal-env';
+import { eventually } from '../server/server-harness';
 
 const API_KEY = `tl-test-key-${randomUUID()}`;
 const CLIENT_PAIR_ADVICE = 'set TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH';
@@ -64,7 +69,38 @@ const weatherScript = () =>
     { content: (r) => [say(String(JSON.stringify(r.messages.at(-1)?.content).includes('light rain')))] },
   ]);
 
-describe('frontend mTLS: the CLI, a worker and AgentClient connect with TEMPORAL_TLS_* variables', () => {
+/**
+ * With only `variables` in the environment (no address or connection in code), createAgentWorker
+ * and AgentClient.connect connect, and a scripted run completes through the worker's tool.
+ * Resolves to what the frontend says of itself, to tell a real server from the proxy.
+ */
+async function runWithVariablesOnly(variables: Record<string, string>): Promise<{ serverVersion: string }> {
+  stubVariables(variables);
+  const taskQueue = `secured-lib-${randomUUID()}`;
+  const model = weatherScript();
+  const agentWorker = await createAgentWorker({
+    taskQueue,
+    tools: [weatherTool],
+    models: { scripted: model },
+    workflowBundle: { codePath: inject('workflowBundlePath') },
+  });
+  const agents = await AgentClient.connect({ taskQueue });
+  try {
+    const result = await agentWorker.runUntil(async () =>
+      (await agents.start(scriptedInput('Weather in Paris?'))).result(),
+    );
+    expect(result).toMatchObject({ success: true, finalAnswer: 'true' });
+    model.verify();
+    const info = await agents.client.connection.workflowService.getSystemInfo({});
+    return { serverVersion: info.serverVersion };
+  } finally {
+    await agents.client.connection.close();
+  }
+}
+
+describe('frontend mTLS: the CLI, serve, a worker and AgentClient connect with TEMPORAL_TLS_* variables', () => {
+  const taskQueue = `mtls-cli-${randomUUID()}`;
+  const env = (): NodeJS.ProcessEnv => cliEnv({ ...mtlsVariables(mtls), THOUGHTLINE_TASK_QUEUE: taskQueue });
   let worker: CliProcess | undefined;
   afterAll(async () => {
     worker?.child.kill('SIGTERM');
@@ -72,14 +108,13 @@ describe('frontend mTLS: the CLI, a worker and AgentClient connect with TEMPORAL
   });
 
   it('`thoughtline worker` and `thoughtline run` complete a run through the mTLS frontend', async () => {
-    const env = cliEnv({ ...mtlsVariables(mtls), THOUGHTLINE_TASK_QUEUE: `mtls-cli-${randomUUID()}` });
-    worker = spawnCli(['worker', '--unversioned'], env);
+    worker = spawnCli(['worker', '--unversioned'], env());
     await worker.waitFor(/worker polling task queue/);
     expect(worker.output()).toContain(
       `from TEMPORAL_ADDRESS (namespace ${mtls.namespace}, over TLS with a client certificate)`,
     );
 
-    const run = await runCli(['run', 'What is the weather in Paris?', '--json', '--no-worker'], env);
+    const run = await runCli(['run', 'What is the weather in Paris?', '--json', '--no-worker'], env());
     expect(run.code, run.stderr).toBe(0);
     const result = AgentResult.parse(JSON.parse(run.stdout));
     expect(result).toMatchObject({ success: true, terminationReason: 'success' });
@@ -92,26 +127,46 @@ describe('frontend mTLS: the CLI, a worker and AgentClient connect with TEMPORAL
     }
   });
 
-  it('AgentClient.connect and createAgentWorker take the same variables, with no address or connection in code', async () => {
-    stubVariables(mtlsVariables(mtls));
-    const taskQueue = `mtls-lib-${randomUUID()}`;
-    const model = weatherScript();
-    const agentWorker = await createAgentWorker({
-      taskQueue,
-      tools: [weatherTool],
-      models: { scripted: model },
-      workflowBundle: { codePath: inject('workflowBundlePath') },
-    });
-    const agents = await AgentClient.connect({ taskQueue });
+  // On the task queue of the worker the test above started.
+  it('`thoughtline serve` starts a run over HTTP that the worker completes', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-mtls-serve-'));
+    const port = await freePort();
+    let server: CliProcess | undefined;
     try {
-      const result = await agentWorker.runUntil(async () =>
-        (await agents.start(scriptedInput('Weather in Paris?'))).result(),
+      const tokens = path.join(dir, 'tokens.json');
+      const token = await runCli(['token', '--id', 'carol', '--roles', 'developer', '--file', tokens], env());
+      expect(token.code, token.stderr).toBe(0);
+      server = spawnCli(['serve', '--port', String(port), '--tokens', tokens], env());
+      await server.waitFor(/serving http:\/\/127\.0\.0\.1:\d+/);
+      const base = `http://127.0.0.1:${port}`;
+      const headers = { authorization: `Bearer ${token.stdout.trim()}`, 'content-type': 'application/json' };
+      const started = await fetch(`${base}/v1/runs`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ task: 'What is the weather in Paris?' }),
+      });
+      expect(started.status).toBe(201);
+      const { runId } = (await started.json()) as { runId: string };
+      const done = await eventually(
+        'the run to complete',
+        async () => {
+          const run = (await (await fetch(`${base}/v1/runs/${runId}`, { headers })).json()) as { status: string };
+          return run.status === 'completed' ? run : undefined;
+        },
+        60_000,
       );
-      expect(result).toMatchObject({ success: true, finalAnswer: 'true' });
-      model.verify();
+      expect(done).toMatchObject({ runId, chainStatus: 'completed' });
     } finally {
-      await agents.client.connection.close();
+      server?.child.kill('SIGTERM');
+      await server?.exited;
+      fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('AgentClient.connect and createAgentWorker take the same variables, with no address or connection in code', async () => {
+    const { serverVersion } = await runWithVariablesOnly(mtlsVariables(mtls));
+    // On a cluster (no proxy in between) the frontend is the real server at the pinned version.
+    if (!mtls.seen) expect(serverVersion).toBe(TEMPORAL_SERVER_VERSION);
   });
 });
 
@@ -187,24 +242,7 @@ describe('an API key (Temporal Cloud style): TLS implied, sent as a bearer heade
   });
 
   it('a worker and AgentClient from TEMPORAL_API_KEY (no TEMPORAL_TLS) complete a run; every call carried the key', async () => {
-    stubVariables(keyVariables(API_KEY));
-    const taskQueue = `api-key-${randomUUID()}`;
-    const model = weatherScript();
-    const agentWorker = await createAgentWorker({
-      taskQueue,
-      tools: [weatherTool],
-      models: { scripted: model },
-      workflowBundle: { codePath: inject('workflowBundlePath') },
-    });
-    const agents = await AgentClient.connect({ taskQueue });
-    try {
-      const result = await agentWorker.runUntil(async () =>
-        (await agents.start(scriptedInput('Weather in Paris?'))).result(),
-      );
-      expect(result).toMatchObject({ success: true, finalAnswer: 'true' });
-    } finally {
-      await agents.client.connection.close();
-    }
+    await runWithVariablesOnly(keyVariables(API_KEY));
     const calls = apiKeyFrontend.seen!.calls;
     const methods = new Set(calls.map((c) => c.method.split('/').pop()));
     expect(methods).toContain('PollWorkflowTaskQueue');

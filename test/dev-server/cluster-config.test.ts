@@ -92,6 +92,8 @@ describe('cluster ports', () => {
       processes: [],
     };
     expect(ClusterState.safeParse({ ...state, ports: PORTS }).success).toBe(true);
+    // A state file from before --mtls existed is a cluster without it.
+    expect(ClusterState.parse({ ...state, ports: PORTS }).mtls).toBe(false);
     expect(ClusterState.safeParse({ ...state, ports: { ...PORTS, historyMembership: 40000 } }).success).toBe(false);
   });
 });

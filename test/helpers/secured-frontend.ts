@@ -141,8 +141,8 @@ function forward(
 /**
  * The mTLS frontend the tests use: the cluster named by THOUGHTLINE_TEST_MTLS_ADDRESS when set
  * (with THOUGHTLINE_TEST_MTLS_CA, _CERT, _KEY, _SERVER_NAME and _NAMESPACE: a cluster whose
- * frontend requires client certificates, e.g. the project's own cluster script), else a proxy
- * in front of the suite's dev server.
+ * frontend requires client certificates; `npm run test:cluster` sets them from what
+ * `npm run cluster -- start --mtls` printed), else a proxy in front of the suite's dev server.
  */
 export async function mtlsFrontend(certs: TestCertificates): Promise<SecuredFrontend> {
   const address = process.env.THOUGHTLINE_TEST_MTLS_ADDRESS;

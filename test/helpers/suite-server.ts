@@ -11,7 +11,7 @@ export async function startSuiteServer(log: (line: string) => void): Promise<Tes
   const address = process.env.THOUGHTLINE_TEST_TEMPORAL_ADDRESS;
   if (!address) return startTestServer({ log });
   const namespace = process.env.THOUGHTLINE_TEST_TEMPORAL_NAMESPACE || 'default';
-  const added = await ensureSearchAttributesReady(address, namespace, { timeoutMs: 120_000 });
+  const added = await ensureSearchAttributesReady({ address }, namespace, { timeoutMs: 120_000 });
   if (added.length > 0) log(`registered search attributes ${added.join(', ')} in namespace ${namespace}`);
   log(`running on the server at ${address} (namespace ${namespace}) from THOUGHTLINE_TEST_TEMPORAL_ADDRESS`);
   return { address, namespace, stop: async () => {} };

@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { makeCertificateAuthority, makeSignedCertificate } from '../../src/dev-server/cluster/openssl-certificates';
 
 /** PEM files made by `openssl` for one test file: a CA, a server and a client it signed, and strangers. */
 export interface TestCertificates {
@@ -19,59 +19,7 @@ export interface TestCertificates {
   remove(): void;
 }
 
-const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-
-function openssl(dir: string, args: string[]): void {
-  execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-}
-
-function makeCa(dir: string, name: string, cn: string): void {
-  openssl(dir, [
-    'req',
-    '-x509',
-    ...EC_KEY,
-    '-keyout',
-    `${name}.key`,
-    '-out',
-    `${name}.pem`,
-    '-days',
-    '2',
-    '-subj',
-    `/CN=${cn}`,
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-  ]);
-}
-
-/** A key and a certificate for `cn` signed by CA `ca`, with the extensions rustls and Go insist on. */
-function makeLeaf(dir: string, name: string, ca: string, cn: string, extensions: string, days = '2', key = name): void {
-  if (!fs.existsSync(path.join(dir, `${key}.key`)))
-    openssl(dir, ['req', ...EC_KEY, '-keyout', `${key}.key`, '-out', `${key}.csr`, '-subj', `/CN=${cn}`]);
-  else openssl(dir, ['req', '-new', '-key', `${key}.key`, '-out', `${key}.csr`, '-subj', `/CN=${cn}`]);
-  fs.writeFileSync(
-    path.join(dir, `${name}.ext`),
-    `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n${extensions}\n`,
-  );
-  openssl(dir, [
-    'x509',
-    '-req',
-    '-in',
-    `${key}.csr`,
-    '-CA',
-    `${ca}.pem`,
-    '-CAkey',
-    `${ca}.key`,
-    '-CAcreateserial',
-    '-out',
-    `${name}.pem`,
-    '-days',
-    days,
-    '-extfile',
-    `${name}.ext`,
-  ]);
-}
+const CLIENT_AUTH = 'extendedKeyUsage=clientAuth';
 
 /**
  * Makes the certificates in a new temporary directory (about a second: EC keys). The server's is
@@ -79,12 +27,37 @@ function makeLeaf(dir: string, name: string, ca: string, cn: string, extensions:
  */
 export function makeTestCertificates(): TestCertificates {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thoughtline-tls-'));
-  makeCa(dir, 'ca', 'Thoughtline Test CA');
-  makeCa(dir, 'other-ca', 'Some Other CA');
-  makeLeaf(dir, 'server', 'ca', 'localhost', 'extendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1');
-  makeLeaf(dir, 'client', 'ca', 'thoughtline-worker', 'extendedKeyUsage=clientAuth');
-  makeLeaf(dir, 'stranger', 'other-ca', 'stranger', 'extendedKeyUsage=clientAuth');
-  makeLeaf(dir, 'expired', 'ca', 'thoughtline-worker', 'extendedKeyUsage=clientAuth', '0', 'client');
+  makeCertificateAuthority(dir, { name: 'ca', commonName: 'Thoughtline Test CA', days: 2 });
+  makeCertificateAuthority(dir, { name: 'other-ca', commonName: 'Some Other CA', days: 2 });
+  makeSignedCertificate(dir, {
+    name: 'server',
+    ca: 'ca',
+    commonName: 'localhost',
+    extensions: 'extendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1',
+    days: 2,
+  });
+  makeSignedCertificate(dir, {
+    name: 'client',
+    ca: 'ca',
+    commonName: 'thoughtline-worker',
+    extensions: CLIENT_AUTH,
+    days: 2,
+  });
+  makeSignedCertificate(dir, {
+    name: 'stranger',
+    ca: 'other-ca',
+    commonName: 'stranger',
+    extensions: CLIENT_AUTH,
+    days: 2,
+  });
+  makeSignedCertificate(dir, {
+    name: 'expired',
+    ca: 'ca',
+    commonName: 'thoughtline-worker',
+    extensions: CLIENT_AUTH,
+    days: 0,
+    keyOf: 'client',
+  });
   const file = (name: string): string => path.join(dir, name);
   return {
     dir,

@@ -5,12 +5,15 @@ import { stopCluster } from './stop-cluster';
 
 const USAGE = `usage: npm run cluster -- <command> [options]
 
-  start   [--name N] [--namespace NS] [--shards N] [--fresh]
+  start   [--name N] [--namespace NS] [--shards N] [--fresh] [--mtls]
           build the pinned Temporal server once, start PostgreSQL and the four server roles,
-          register the namespace and Thoughtline's search attributes; prints TEMPORAL_ADDRESS
+          register the namespace and Thoughtline's search attributes; prints the TEMPORAL_*
+          variables a client sets (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, and with --mtls the
+          TEMPORAL_TLS_* files: the cluster's own CA and a client certificate it signed)
   stop    [--name N] [--delete]
           end what start started; --delete also removes the cluster's databases and logs
   status  [--name N]
+          each process and whether it runs, and the TEMPORAL_* variables
 
 Clusters live in .thoughtline/cluster/<name> (default name: default).`;
 
@@ -21,18 +24,27 @@ const OPTIONS = {
   namespace: { type: 'string' },
   shards: { type: 'string' },
   fresh: { type: 'boolean' },
+  mtls: { type: 'boolean' },
   delete: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 /** Which options each command takes; any other is a usage error. */
 const ALLOWED: Record<string, ReadonlyArray<keyof typeof OPTIONS>> = {
-  start: ['name', 'namespace', 'shards', 'fresh'],
+  start: ['name', 'namespace', 'shards', 'fresh', 'mtls'],
   stop: ['name', 'delete'],
   status: ['name'],
 };
 
-/** Runs one command; the address goes to stdout (`KEY=value` lines), progress to stderr. */
+/** `KEY=value` lines, the form `set -a; eval "$(…)"` and `sed -n 's/^KEY=//p'` read. */
+const printVariables = (variables: Readonly<Record<string, string>>): void =>
+  console.log(
+    Object.entries(variables)
+      .map(([key, value]) => `${key}=${value}`)
+      .join('\n'),
+  );
+
+/** Runs one command; the client's variables go to stdout (`KEY=value` lines), progress to stderr. */
 async function main(argv: string[]): Promise<void> {
   let parsed;
   try {
@@ -64,9 +76,10 @@ async function main(argv: string[]): Promise<void> {
       ...(values.namespace ? { namespace: values.namespace } : {}),
       ...(shards !== undefined ? { numHistoryShards: shards } : {}),
       ...(values.fresh ? { fresh: true } : {}),
+      ...(values.mtls ? { mtls: true } : {}),
     });
     if (cluster.started) log(`started in ${Math.round((Date.now() - started) / 1000)} s`);
-    console.log(`TEMPORAL_ADDRESS=${cluster.address}\nTEMPORAL_NAMESPACE=${cluster.namespace}`);
+    printVariables(cluster.variables);
   } else if (command === 'stop') {
     const stopped = await stopCluster({
       log,
@@ -77,7 +90,7 @@ async function main(argv: string[]): Promise<void> {
   } else {
     const status = await clusterStatus(values.name ? { name: values.name } : {});
     console.log(`cluster ${status.name}: ${status.condition}`);
-    if (status.address) console.log(`TEMPORAL_ADDRESS=${status.address}\nTEMPORAL_NAMESPACE=${status.namespace}`);
+    if (status.variables) printVariables(status.variables);
     for (const line of status.processes) console.log(`  ${line}`);
     if (status.condition === 'partial') process.exitCode = 1;
   }

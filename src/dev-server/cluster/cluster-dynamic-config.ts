@@ -4,13 +4,14 @@ import { VERSIONING_DYNAMIC_CONFIG } from '../versioning-dynamic-config';
 /**
  * The cluster's dynamic config, as `KEY=JSON` like the dev server's flags: the same throttles
  * lifted and worker versioning with the same drainage checks as the dev servers the project
- * starts (and docker/dynamicconfig/development.yaml), plus the ID limit of the SQL schema's
- * 255-character columns (a clear API error instead of a database one).
+ * starts, plus the ID limit of the SQL schema's 255-character columns (a clear API error instead
+ * of a database one). docker/dynamicconfig/development.yaml holds the same values for the compose
+ * stack (test/deployment/docker-compose-in-step.test.ts).
  *
- * Left out on purpose: `system.forceSearchAttributesCacheRefreshOnRead`, which the compose stack
- * sets for development. Without it a cluster behaves as in production: search attributes just
- * registered are not usable until the namespace cache refreshes, and whatever registers them
- * (the cluster's start, global-setup, `thoughtline run`) must wait for that.
+ * Left out on purpose: `system.forceSearchAttributesCacheRefreshOnRead`, a development setting.
+ * Without it a cluster behaves as in production: search attributes just registered are not
+ * usable until the namespace cache refreshes, and whatever registers them (the cluster's start,
+ * global-setup, `thoughtline run`, the compose stack's job) must wait for that.
  */
 export const CLUSTER_DYNAMIC_CONFIG: readonly string[] = [
   ...DEV_SERVER_DYNAMIC_CONFIG,

@@ -34,6 +34,8 @@ export interface ClusterPaths {
   postgresLog: string;
   serverConfig: string;
   dynamicConfig: string;
+  /** An mTLS cluster's CA, server and client certificates (cluster-certificates.ts). */
+  tlsDir: string;
   /** One log file per server role: <logDir>/<role>.log. */
   logDir: string;
   /** Ports and the pids of what `start` started; `stop` reads it. */
@@ -52,6 +54,7 @@ export function clusterPaths(projectRoot: string, name: string): ClusterPaths {
     postgresLog: path.join(postgresDir, 'postgres.log'),
     serverConfig: path.join(dir, 'temporal-server.yaml'),
     dynamicConfig: path.join(dir, 'dynamic-config.yaml'),
+    tlsDir: path.join(dir, 'tls'),
     logDir: path.join(dir, 'logs'),
     stateFile: path.join(dir, 'state.json'),
     lockFile: path.join(dir, 'cluster.lock'),

@@ -9,7 +9,8 @@ export const TEMPORAL_DATABASES = [
   { name: 'temporal_visibility', schemaDir: (b: ServerBinaryPaths) => b.visibilitySchemaDir },
 ] as const;
 
-async function ask<T>(
+/** One query on `database` of the cluster's PostgreSQL, its rows read by `read`. */
+export async function askPostgres<T>(
   port: number,
   database: string,
   sql: string,
@@ -55,7 +56,7 @@ export async function setUpSchemas(
       if (result.exitCode !== 0)
         throw new Error(`schema of ${db.name}: ${describeFailure(`temporal-sql-tool ${command[0]}`, result)}`);
     };
-    const exists = await ask(
+    const exists = await askPostgres(
       port,
       'postgres',
       'SELECT 1 FROM pg_database WHERE datname = $1',
@@ -63,8 +64,12 @@ export async function setUpSchemas(
       (r) => r.length > 0,
     );
     if (!exists) await sqlTool('create-database');
-    const versioned = await ask(port, db.name, "SELECT to_regclass('schema_version') IS NOT NULL AS ok", [], (r) =>
-      Boolean((r[0] as { ok: boolean }).ok),
+    const versioned = await askPostgres(
+      port,
+      db.name,
+      "SELECT to_regclass('schema_version') IS NOT NULL AS ok",
+      [],
+      (r) => Boolean((r[0] as { ok: boolean }).ok),
     );
     if (!versioned) await sqlTool('setup-schema', '-v', '0.0');
     await sqlTool('update-schema', '-d', db.schemaDir(binaries));

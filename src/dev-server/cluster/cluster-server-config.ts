@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLUSTER_SERVER_NAME, type ClusterCertificates } from './cluster-certificates';
 import { POSTGRES_USER } from './cluster-postgres';
 import { MAX_CLUSTER_PORT } from './free-ports-below';
 
@@ -29,6 +30,8 @@ export interface ClusterServerConfigOptions {
   dynamicConfigFile: string;
   /** Fixed for the life of the databases: Temporal refuses to start with another count. */
   numHistoryShards: number;
+  /** With these, every gRPC listener requires TLS and a client certificate signed by the cluster's CA. */
+  tls?: ClusterCertificates;
 }
 
 function sqlStore(database: string, port: number, maxConns: number): Record<string, unknown> {
@@ -47,6 +50,26 @@ function sqlStore(database: string, port: number, maxConns: number): Record<stri
   };
 }
 
+/**
+ * Mutual TLS on the frontend (clients) and between the roles (internode), as a production cluster
+ * runs: each side presents a certificate the cluster's CA signed and checks the other's. The
+ * system worker dials the frontend like any client, with the internode pair.
+ */
+function mutualTls(certs: ClusterCertificates): Record<string, unknown> {
+  const client = { serverName: CLUSTER_SERVER_NAME, rootCaFiles: [certs.caCert] };
+  const server = (certFile: string, keyFile: string) => ({
+    certFile,
+    keyFile,
+    requireClientAuth: true,
+    clientCaFiles: [certs.caCert],
+  });
+  return {
+    internode: { server: server(certs.internodeCert, certs.internodeKey), client },
+    frontend: { server: server(certs.frontendCert, certs.frontendKey), client },
+    systemWorker: { certFile: certs.internodeCert, keyFile: certs.internodeKey, client },
+  };
+}
+
 const role = (grpcPort: number, membershipPort: number, extra: Record<string, unknown> = {}) => ({
   rpc: { grpcPort, membershipPort, bindOnLocalHost: true, ...extra },
 });
@@ -54,7 +77,7 @@ const role = (grpcPort: number, membershipPort: number, extra: Record<string, un
 /**
  * The server's static config: the module's config/development-postgres12.yaml with this cluster's
  * ports and database, SQL visibility on PostgreSQL, and without what a test cluster has no use
- * for (archival to /tmp, a Prometheus listener, pprof). Pure. Returned as an object: its JSON
+ * for (archival to /tmp, a Prometheus listener, pprof); with `tls`, mutual TLS everywhere. Pure. Returned as an object: its JSON
  * text is YAML too, and the server reads it with --config-file.
  */
 export function clusterServerConfig(o: ClusterServerConfigOptions): Record<string, unknown> {
@@ -72,6 +95,7 @@ export function clusterServerConfig(o: ClusterServerConfigOptions): Record<strin
     },
     global: {
       membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' },
+      ...(o.tls ? { tls: mutualTls(o.tls) } : {}),
     },
     services: {
       frontend: role(ports.frontendGrpc, ports.frontendMembership, { httpPort: ports.frontendHttp }),

@@ -13,6 +13,8 @@ export const ClusterState = z.object({
   /** Fixed when the databases are created. */
   numHistoryShards: z.number().int().positive(),
   ports: ClusterPorts,
+  /** Started with --mtls: every listener requires a client certificate from the cluster's CA. Absent before mTLS existed. */
+  mtls: z.boolean().default(false),
   /** The PostgreSQL bin folder whose pg_ctl stops the database. */
   postgresBin: z.string(),
   /** Server roles this cluster's `start` spawned; empty once stopped. */

@@ -1,5 +1,6 @@
 import { isReachable } from '../is-reachable';
 import { findProjectRoot } from '../project-paths';
+import { clusterClientVariables } from './cluster-client-variables';
 import { clusterPaths } from './cluster-paths';
 import { postgresPid } from './cluster-postgres';
 import { addressOf, isOurProcess, readClusterState } from './cluster-state';
@@ -10,6 +11,8 @@ export interface ClusterStatus {
   condition: 'absent' | 'stopped' | 'running' | 'partial';
   address?: string;
   namespace?: string;
+  /** What a client sets to reach it (with the TEMPORAL_TLS_* files of an mTLS cluster); absent with no state. */
+  variables?: Readonly<Record<string, string>>;
   /** One line per process: what it is, its pid, and whether it runs. */
   processes: string[];
 }
@@ -31,5 +34,6 @@ export async function clusterStatus(o: { projectRoot?: string; name?: string } =
   const allUp = roles.length > 0 && roles.every((r) => r.alive) && postgres !== undefined && frontendUp;
   const nothingUp = roles.every((r) => !r.alive) && postgres === undefined;
   const condition = allUp ? 'running' : nothingUp ? 'stopped' : 'partial';
-  return { name, condition, address, namespace: state.namespace, processes };
+  const variables = clusterClientVariables(state, state.namespace, paths);
+  return { name, condition, address, namespace: state.namespace, variables, processes };
 }

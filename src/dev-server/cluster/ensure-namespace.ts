@@ -1,5 +1,6 @@
 import { Connection, isGrpcServiceError } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
+import type { TemporalEndpoint } from '../../connection/connection-settings';
 import { setNamespaceRetention } from '../namespace-retention';
 import { retryUntil, type RetryOptions } from './retry-until';
 
@@ -13,13 +14,13 @@ const ALREADY_EXISTS = 6;
  * closed runs are kept. Returns whether it registered the namespace.
  */
 export async function ensureNamespace(
-  address: string,
+  endpoint: TemporalEndpoint,
   namespace: string,
   retentionDays: number,
   opts: RetryOptions,
 ): Promise<boolean> {
-  const connection = await retryUntil(`the frontend at ${address} answering`, opts, async () => {
-    const c = await Connection.connect({ address, connectTimeout: 2000 });
+  const connection = await retryUntil(`the frontend at ${endpoint.address} answering`, opts, async () => {
+    const c = await Connection.connect({ ...endpoint, connectTimeout: 2000 });
     try {
       await c.withDeadline(Date.now() + 5000, () => c.workflowService.getSystemInfo({}));
       return c;
@@ -44,7 +45,7 @@ export async function ensureNamespace(
     await retryUntil(`namespace ${namespace} described`, opts, () =>
       connection.workflowService.describeNamespace({ namespace }),
     );
-    await setNamespaceRetention({ address }, namespace, retentionDays);
+    await setNamespaceRetention(endpoint, namespace, retentionDays);
     return registered;
   } finally {
     await connection.close();

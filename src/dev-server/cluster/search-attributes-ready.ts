@@ -4,6 +4,7 @@ import {
   encodeSearchAttributeIndexedValueType,
   type SearchAttributePair,
 } from '@temporalio/common/lib/search-attributes';
+import type { TemporalEndpoint } from '../../connection/connection-settings';
 import { SEARCH_ATTRIBUTES } from '../../shared/search-attributes';
 import { retryUntil, type RetryOptions } from './retry-until';
 
@@ -27,11 +28,11 @@ async function missingAttributes(connection: Connection, namespace: string): Pro
  * start before that fails with "Failed to start Workflow". Returns the names it registered.
  */
 export async function ensureSearchAttributesReady(
-  address: string,
+  endpoint: TemporalEndpoint,
   namespace: string,
   opts: RetryOptions,
 ): Promise<string[]> {
-  const connection = await Connection.connect({ address, connectTimeout: 5000 });
+  const connection = await Connection.connect({ ...endpoint, connectTimeout: 5000 });
   try {
     const added = await retryUntil(`registering search attributes in namespace ${namespace}`, opts, async () => {
       const missing = await missingAttributes(connection, namespace);

@@ -5,10 +5,12 @@ import { isReachable } from '../is-reachable';
 import { findProjectRoot } from '../project-paths';
 import { withStartLock } from '../start-lock';
 import { findOrBuildTemporalServer } from './build-temporal-server';
+import { ensureClusterCertificates } from './cluster-certificates';
+import { clusterClientVariables, clusterEndpoint } from './cluster-client-variables';
 import { clusterDynamicConfigYaml } from './cluster-dynamic-config';
 import { clusterPaths, type ClusterPaths } from './cluster-paths';
 import { findPostgresBin, initPostgres, postgresPid, startPostgres } from './cluster-postgres';
-import { setUpSchemas } from './cluster-schema';
+import { askPostgres, setUpSchemas } from './cluster-schema';
 import {
   CLUSTER_PORT_NAMES,
   clusterServerConfig,
@@ -38,6 +40,12 @@ export interface StartClusterOptions {
   numHistoryShards?: number;
   /** Stop the cluster if it runs, and delete its databases, logs and state first. */
   fresh?: boolean;
+  /**
+   * Mutual TLS: the frontend and the roles among themselves require certificates signed by the
+   * cluster's own CA, made in <cluster>/tls. Chosen at every start (default off): a running
+   * cluster started the other way is restarted on the same data.
+   */
+  mtls?: boolean;
   log?: (line: string) => void;
 }
 
@@ -46,6 +54,8 @@ export interface RunningCluster {
   /** host:port of the frontend, for TEMPORAL_ADDRESS. */
   address: string;
   namespace: string;
+  /** What a client sets to reach it: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, and the TEMPORAL_TLS_* files of an mTLS cluster. */
+  variables: Readonly<Record<string, string>>;
   state: ClusterState;
   paths: ClusterPaths;
   /** False when it was running already. */
@@ -65,20 +75,25 @@ export async function startCluster(o: StartClusterOptions = {}): Promise<Running
   const projectRoot = o.projectRoot ?? findProjectRoot();
   const name = o.name ?? 'default';
   const namespace = o.namespace ?? 'default';
+  const mtls = o.mtls ?? false;
   const paths = clusterPaths(projectRoot, name);
   fs.mkdirSync(paths.dir, { recursive: true });
   return withStartLock(paths.lockFile, { log }, async () => {
     let previous = readClusterState(paths.stateFile);
     if (previous && previous.processes.length > 0) {
-      if (!o.fresh && (await isWhole(previous, paths))) {
+      const whole = !o.fresh && (await isWhole(previous, paths));
+      if (whole && previous.mtls === mtls) {
         log(`cluster ${name} is running already`);
-        if (previous.namespace !== namespace) await prepareNamespace(previous, namespace, log);
-        return { name, address: addressOf(previous), namespace, state: previous, paths, started: false };
+        const variables = clusterClientVariables(previous, namespace, paths);
+        if (previous.namespace !== namespace) await prepareNamespace(variables, log);
+        return { name, address: addressOf(previous), namespace, variables, state: previous, paths, started: false };
       }
       log(
         o.fresh
           ? `stopping cluster ${name} to start it afresh`
-          : `cluster ${name} is partly running (a start that failed, or a process that died); stopping what is left`,
+          : whole
+            ? `cluster ${name} runs ${previous.mtls ? 'with' : 'without'} mTLS; restarting it ${mtls ? 'with' : 'without'}`
+            : `cluster ${name} is partly running (a start that failed, or a process that died); stopping what is left`,
       );
       await stopClusterProcesses(previous, paths);
     }
@@ -98,6 +113,7 @@ export async function startCluster(o: StartClusterOptions = {}): Promise<Running
       namespace,
       numHistoryShards,
       ports: await choosePorts(previous?.ports),
+      mtls,
       postgresBin,
       processes: [],
     };
@@ -109,10 +125,14 @@ export async function startCluster(o: StartClusterOptions = {}): Promise<Running
       await setUpSchemas(binaries, state.ports.postgres, log);
 
       fs.writeFileSync(paths.dynamicConfig, clusterDynamicConfigYaml());
+      const tls = mtls ? ensureClusterCertificates(paths.tlsDir, name) : undefined;
+      if (tls?.made)
+        log(`made the cluster's CA and its frontend, internode and client certificates in ${paths.tlsDir}`);
       const config = clusterServerConfig({
         ports: state.ports,
         dynamicConfigFile: paths.dynamicConfig,
         numHistoryShards,
+        ...(tls ? { tls: tls.certs } : {}),
       });
       fs.writeFileSync(paths.serverConfig, `${JSON.stringify(config, null, 2)}\n`);
       const spawnRole = (role: ServerRole): void => {
@@ -126,45 +146,50 @@ export async function startCluster(o: StartClusterOptions = {}): Promise<Running
         // Written after each spawn, so a stop finds whatever a failed start left running.
         writeClusterState(paths.stateFile, state);
       };
-      // One role first, alone: every role writes the cluster's metadata record on a fresh database
-      // before it listens, and two writing it at once can fail one of them ("failed to initialize
-      // current cluster metadata"). Once the first listens, the record is there for the others.
-      spawnRole('history');
+      // Every role writes the cluster's metadata row when it finds none; four at once on new
+      // databases race, and a loser exits on the duplicate key. One role first, then the others.
+      const [first, ...others] = SERVER_ROLES;
+      spawnRole(first);
       await retryUntil(
-        `the history role listening on ${state.ports.historyGrpc}`,
-        {
-          timeoutMs: READY_TIMEOUT_MS,
-          gaveUp: () => deadRole(state, paths),
-        },
-        async () => {
-          if (!(await isReachable(`127.0.0.1:${state.ports.historyGrpc}`))) throw new Error('not yet');
-        },
+        `the ${first} role writing the cluster's metadata`,
+        { timeoutMs: READY_TIMEOUT_MS, gaveUp: () => deadRole(state, paths) },
+        () => clusterMetadataWritten(state.ports.postgres),
       );
-      SERVER_ROLES.filter((role) => role !== 'history').forEach(spawnRole);
+      for (const role of others) spawnRole(role);
       log(`Temporal server ${SERVER_ROLES.join(', ')} started (logs in ${paths.logDir})`);
-      await prepareNamespace(state, namespace, log, () => deadRole(state, paths));
+      await prepareNamespace(clusterClientVariables(state, namespace, paths), log, () => deadRole(state, paths));
     } catch (err) {
       await stopClusterProcesses(state, paths).catch(() => {});
       writeClusterState(paths.stateFile, { ...state, processes: [] });
       throw new Error(`cluster ${name} did not start: ${err instanceof Error ? err.message : String(err)}`);
     }
-    log(`cluster ${name} ready: TEMPORAL_ADDRESS=${addressOf(state)} TEMPORAL_NAMESPACE=${namespace}`);
-    return { name, address: addressOf(state), namespace, state, paths, started: true };
+    log(
+      `cluster ${name} ready${mtls ? ' (mTLS)' : ''}: TEMPORAL_ADDRESS=${addressOf(state)} TEMPORAL_NAMESPACE=${namespace}`,
+    );
+    const variables = clusterClientVariables(state, namespace, paths);
+    return { name, address: addressOf(state), namespace, variables, state, paths, started: true };
   });
 }
 
+/** Registers the namespace and its search attributes through the frontend, as a client given `variables` would. */
 async function prepareNamespace(
-  state: ClusterState,
-  namespace: string,
+  variables: Readonly<Record<string, string>>,
   log: (line: string) => void,
   gaveUp?: () => string | undefined,
 ): Promise<void> {
-  const address = addressOf(state);
+  const endpoint = clusterEndpoint(variables);
+  const namespace = variables.TEMPORAL_NAMESPACE!;
   const wait = { timeoutMs: READY_TIMEOUT_MS, ...(gaveUp ? { gaveUp } : {}) };
-  const registered = await ensureNamespace(address, namespace, loadConfig().retentionDays, wait);
+  const registered = await ensureNamespace(endpoint, namespace, loadConfig().retentionDays, wait);
   if (registered) log(`registered namespace ${namespace}`);
-  const added = await ensureSearchAttributesReady(address, namespace, wait);
+  const added = await ensureSearchAttributesReady(endpoint, namespace, wait);
   if (added.length > 0) log(`registered search attributes ${added.join(', ')}; a run using them starts`);
+}
+
+/** Resolves once the `temporal` database holds the cluster's metadata row; rejects before. */
+async function clusterMetadataWritten(port: number): Promise<void> {
+  const rows = await askPostgres(port, 'temporal', 'SELECT 1 FROM cluster_metadata_info LIMIT 1', [], (r) => r.length);
+  if (rows === 0) throw new Error('no cluster_metadata_info row yet');
 }
 
 /** Every recorded role still ours, PostgreSQL up, and the frontend accepting connections. */

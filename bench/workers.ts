@@ -8,6 +8,7 @@ import { BENCH_MODEL } from './lib/bench-worker';
 import { errorText, measurement, type FigureBody, type Measurement } from './lib/figure';
 import { historyTiming, meanTiming } from './lib/history-timing';
 import { iterationIntervals } from './lib/iteration-intervals';
+import { cpuByProgram, readProcessCpu } from './lib/cpu-by-program';
 import { machineCpu } from './lib/machine-cpu';
 import { mapLimit } from './lib/map-limit';
 import { listExecutions, waitUntilAllClosed } from './lib/queue-executions';
@@ -103,6 +104,7 @@ async function measureLoad(ctx: BenchContext, config: BenchConfig, workers: numb
     const agents = new AgentClient({ client: ctx.client, taskQueue });
     ctx.log(`workers: ${runs} runs x ${iterations} iterations on ${workers} worker processes`);
     const cpuBefore = machineCpu();
+    const processesBefore = readProcessCpu();
     const ownBefore = process.cpuUsage();
     const t0 = Date.now();
     const handles = await mapLimit(runs, CLIENT_CONCURRENCY, () =>
@@ -113,6 +115,7 @@ async function measureLoad(ctx: BenchContext, config: BenchConfig, workers: numb
       ...processes.map((p) => p.died),
     ]);
     const cpuAfter = machineCpu();
+    const byProgram = cpuByProgram(processesBefore, readProcessCpu());
     const own = process.cpuUsage(ownBefore);
     const executions = await listExecutions(ctx.client, taskQueue);
     const finishMs = Math.max(...executions.map((e) => e.closeTime?.getTime() ?? Number.NaN)) - t0;
@@ -144,6 +147,9 @@ async function measureLoad(ctx: BenchContext, config: BenchConfig, workers: numb
           benchClientMs: clientMs,
           serverAndRestMs: busyMs - workerCpuMs - clientMs,
           perWorkerProcessMs: perWorkerMs,
+          // The same window by program name: the server's processes (temporal-server, or the dev
+          // server's temporal), PostgreSQL's, the node processes (workers, this runner, anything else).
+          byProgramMs: byProgram.slice(0, 8),
         },
       },
       errors: failed.length

@@ -3,8 +3,9 @@
 # real Temporal server's four roles on PostgreSQL): `test`, which the suite runs on through
 # THOUGHTLINE_TEST_TEMPORAL_ADDRESS, and `test-mtls`, started with --mtls, which
 # test/connection/secured-cluster.test.ts and test/cluster/mtls-cluster.test.ts reach through
-# THOUGHTLINE_TEST_MTLS_*, set from the client variables its start printed. Runs vitest.cluster.config.mts, then stops both clusters and
-# deletes their data, also when the tests fail or are interrupted. Extra arguments go to vitest
+# THOUGHTLINE_TEST_MTLS_*, set from the client variables its start printed. Runs
+# vitest.cluster.config.mts, then stops both clusters and deletes their data, also when the tests
+# fail or are interrupted. Extra arguments go to vitest
 # (a file name runs only that file). Run it through scripts/on-engines-node.sh (the npm script
 # does), on Node >= 22.13.
 set -euo pipefail

@@ -8,7 +8,9 @@ export const TOOL_HEARTBEAT_TIMEOUT_MS = 5_000;
 
 /**
  * How often runTool heartbeats while a tool works. Every heartbeat sent is a billable action on
- * Temporal Cloud: at half the timeout, a call shorter than 2.5 s sends none and a long one 24 a
- * minute, and a worker whose event loop stalls has 2.5 s in hand before a false timeout.
+ * Temporal Cloud: a call shorter than 1 s sends none, a long one 60 a minute. The failover alone
+ * would do with one every 2.5 s, but a cancel reaches a tool only in a heartbeat's answer, and a
+ * cancelled run waits 1.5 s for its tools to stop (SETTLE_MS in run-agent.ts) before it calls
+ * their outcome unknown. A worker whose event loop stalls has 4 s in hand before a false timeout.
  */
-export const TOOL_HEARTBEAT_EVERY_MS = TOOL_HEARTBEAT_TIMEOUT_MS / 2;
+export const TOOL_HEARTBEAT_EVERY_MS = 1_000;

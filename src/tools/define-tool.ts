@@ -13,7 +13,7 @@ export interface ToolContext {
   signal: AbortSignal;
   /**
    * Sends progress details with a heartbeat (each one sent is a billable action). Not needed to
-   * stay alive: the worker heartbeats every call every 2.5 s against a 5 s heartbeat timeout.
+   * stay alive: the worker heartbeats every call once a second against a 5 s heartbeat timeout.
    */
   heartbeat(details?: unknown): void;
   /**

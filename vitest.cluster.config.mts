@@ -5,9 +5,10 @@ import { defineConfig } from 'vitest/config';
  * starts one and sets THOUGHTLINE_TEST_TEMPORAL_ADDRESS; global-setup then uses it): runs,
  * approvals, sub-agents, continue-as-new (long chains, the tenant quota), visibility
  * lists, export and fork, serve, worker versioning, a new namespace's search attributes, the
- * cluster's own smoke test, and the CLI, serve and the library on a second cluster started with
- * --mtls (THOUGHTLINE_TEST_MTLS_*, read by test/helpers/secured-frontend.ts and
- * test/cluster/mtls-cluster.test.ts).
+ * cluster's own smoke test, the chaos scenario (test/cluster/production-chaos.test.ts: workers and
+ * serve instances killed, the Temporal server and PostgreSQL restarted, under load), and the CLI,
+ * serve and the library on a second cluster started with --mtls (THOUGHTLINE_TEST_MTLS_*, read by
+ * test/helpers/secured-frontend.ts and test/cluster/mtls-cluster.test.ts).
  */
 export default defineConfig({
   test: {

@@ -190,6 +190,12 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
     // A cancelled run reaches its model call at the next heartbeat sent; send them at most 1 s
     // apart (the default can be 24 s) so a cancel stops a stream within about a second.
     maxHeartbeatThrottleInterval: '1 second',
+    // A run's next workflow task goes to its last worker's sticky queue, and the server keeps
+    // sending it there for up to 10 s after that worker's last poll, dead or not. Moved to any
+    // worker after 2 s (the SDK's default is 10 s), a run whose worker was killed mid-call takes
+    // its next step within about 8 s: 5 s heartbeat timeout, 1 s retry interval, 2 s here. A live
+    // worker too busy to start it in 2 s costs a replay on another worker, not a billable action.
+    stickyQueueScheduleToStartTimeout: '2 seconds',
     ...(version
       ? { workflowBundle: version.workflowBundle, workerDeploymentOptions: version.options }
       : options.workflowBundle

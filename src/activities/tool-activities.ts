@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, observationText, type ToolInvocation, type ToolOutput, type ToolSpec } from '../shared';
+import { TOOL_HEARTBEAT_EVERY_MS } from '../shared/tool-heartbeat';
 import type { KnownTexts } from './conversation/known-texts';
 import { ToolError } from '../tools/tool-error';
 import type { ToolContext } from '../tools/define-tool';
@@ -14,7 +15,7 @@ export interface ToolActivityDeps {
   redact: Redactor;
   /** MCP servers' tools, named `<server>__<tool>`. */
   mcp?: McpTools;
-  /** How often a running tool heartbeats, so a cancel reaches it. Default 500 ms. */
+  /** How often a running tool heartbeats, so a cancel reaches it and a dead worker is noticed. Default 1 s (TOOL_HEARTBEAT_EVERY_MS). */
   heartbeatEveryMs?: number;
   /** Where results' texts are kept for the next model call to name (known texts). */
   texts?: KnownTexts;
@@ -26,7 +27,7 @@ export function createToolActivities({
   tools,
   redact,
   mcp,
-  heartbeatEveryMs = 500,
+  heartbeatEveryMs = TOOL_HEARTBEAT_EVERY_MS,
   texts,
   isModelAllowed,
 }: ToolActivityDeps) {
@@ -83,7 +84,8 @@ export function createToolActivities({
       }
       const started = Date.now();
       let value: unknown;
-      // Cancellation reaches an activity only through heartbeats: send them while the tool works.
+      // Cancellation reaches an activity only through heartbeats, and their absence tells Temporal the
+      // worker died: send them while the tool works (none for a call shorter than the interval).
       const keepAlive = setInterval(() => ctx.heartbeat(), heartbeatEveryMs);
       try {
         value = await tool.execute(args.data, {

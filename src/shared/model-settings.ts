@@ -28,8 +28,12 @@ export const ModelSettings = z.object({
   timeoutMs: z.number().int().positive().default(120_000),
   /** Attempts of one model call, retryable failures only. */
   maximumAttempts: z.number().int().positive().default(5),
-  /** A call that stops heartbeating this long is retried; streams heartbeat on every chunk. */
-  heartbeatTimeoutMs: z.number().int().positive().default(30_000),
+  /**
+   * A call that stops heartbeating this long is retried, on another worker if its own died. The
+   * worker heartbeats every call once a second (while it waits for a slow first token too, and on
+   * stream chunks), so 5 s notices a dead worker quickly and leaves 4 s for a stalled event loop.
+   */
+  heartbeatTimeoutMs: z.number().int().positive().default(5_000),
   /** Tried in order, each with the same attempts, once this model has failed for good. */
   fallbacks: z.array(FallbackModel).default([]),
   /** Used to project a call's cost against `costBudgetUsd`; else the built-in Claude list prices. */

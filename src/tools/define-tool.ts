@@ -11,7 +11,10 @@ export interface ToolContext {
   idempotencyKey: string;
   /** Aborts when the activity is cancelled or times out. */
   signal: AbortSignal;
-  /** Tells Temporal the tool is alive; needed only for tools slower than their heartbeat timeout. */
+  /**
+   * Sends progress details with a heartbeat (each one sent is a billable action). Not needed to
+   * stay alive: the worker heartbeats every call once a second against a 5 s heartbeat timeout.
+   */
   heartbeat(details?: unknown): void;
   /**
    * The worker's model allow-list (`createAgentWorker({ isModelAllowed })`); absent when the

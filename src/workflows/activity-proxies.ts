@@ -6,6 +6,7 @@ import {
 } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import type { ModelSettings, ToolSpec } from '../shared';
+import { TOOL_HEARTBEAT_TIMEOUT_MS } from '../shared/tool-heartbeat';
 
 /** Defaults only; every model and tool call passes its own options through `executeWithOptions`. */
 export const activities = proxyActivities<AgentActivities>({
@@ -35,6 +36,8 @@ export function toolCallOptions(spec: ToolSpec, summary: string): ActivityOption
   return {
     summary,
     startToCloseTimeout: spec.timeoutMs,
+    // Whatever the tool's own limit, a worker that dies mid-call is noticed within this; runTool heartbeats.
+    heartbeatTimeout: TOOL_HEARTBEAT_TIMEOUT_MS,
     retry: {
       maximumAttempts: spec.retry.maximumAttempts,
       initialInterval: spec.retry.initialIntervalMs,
@@ -43,7 +46,7 @@ export function toolCallOptions(spec: ToolSpec, summary: string): ActivityOption
   };
 }
 
-/** A local tool's options: the same limit and retries, run by the worker inside the workflow task. */
+/** A local tool's options: the same limit and retries, run by the worker inside the workflow task (no heartbeats). */
 export function localToolCallOptions(spec: ToolSpec, summary: string): LocalActivityOptions {
   const { startToCloseTimeout, retry } = toolCallOptions(spec, summary);
   return { summary, startToCloseTimeout, ...(retry ? { retry } : {}) };

@@ -62,6 +62,7 @@ import * as subAgent from '../shared/sub-agent';
 import * as summaryTemplate from '../shared/summary-template';
 import * as tenantLimits from '../shared/tenant-limits';
 import * as termination from '../shared/termination';
+import * as toolHeartbeat from '../shared/tool-heartbeat';
 import * as toolResultNote from '../shared/tool-result-note';
 import * as toolSpec from '../shared/tool-spec';
 import * as usage from '../shared/usage';
@@ -195,6 +196,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   summaryTemplate,
   tenantLimits,
   termination,
+  toolHeartbeat,
   toolResultNote,
   toolSpec,
   usage,

@@ -6,23 +6,14 @@ import { clusterStatus, startCluster, stopCluster, TEMPORAL_SERVER_VERSION } fro
 import { clusterPaths } from '../../src/dev-server/cluster/cluster-paths';
 import { POSTGRES_USER } from '../../src/dev-server/cluster/cluster-postgres';
 import { CLUSTER_PORT_NAMES } from '../../src/dev-server/cluster/cluster-server-config';
-import { readClusterState, type ClusterState } from '../../src/dev-server/cluster/cluster-state';
 import { isPortFree } from '../../src/dev-server/cluster/free-ports-below';
 import { findProjectRoot } from '../../src/dev-server/project-paths';
 import { StatusAttribute } from '../../src/shared/search-attributes';
+import { suiteCluster } from '../helpers/suite-cluster';
 import { useTestEnv } from '../helpers/temporal-env';
 
 const env = useTestEnv();
 const PROJECT_ROOT = findProjectRoot(__dirname);
-
-/** The cluster `npm run test:cluster` started for the suite; it names it so the test can read its state. */
-function suiteCluster(): ClusterState {
-  const name = process.env.THOUGHTLINE_TEST_CLUSTER_NAME;
-  if (!name) throw new Error('THOUGHTLINE_TEST_CLUSTER_NAME is not set: run these tests with npm run test:cluster');
-  const state = readClusterState(clusterPaths(PROJECT_ROOT, name).stateFile);
-  if (!state) throw new Error(`cluster ${name} has no state file`);
-  return state;
-}
 
 async function sql<Row>(port: number, database: string, text: string, params: unknown[] = []): Promise<Row[]> {
   const client = new pg.Client({ host: '127.0.0.1', port, user: POSTGRES_USER, database });

@@ -1,66 +1,26 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventBus } from '../../src/events/event-bus';
 import { createRedisBus, type RedisBus } from '../../src/events/redis-bus';
 import type { RunEvent } from '../../src/shared/run-event';
 import { pollFor } from '../helpers/approval-helpers';
-import { ensureDebianProgram } from '../helpers/debian-package';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server';
 
-let redisServer = '';
-let port = 0;
-let redis: ChildProcess | undefined;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port: p } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return p;
-}
-
-/** A throwaway redis-server on `port`, nothing persisted; resolves once it accepts connections. */
-async function startRedis(): Promise<void> {
-  redis = spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  await pollFor(
-    'redis-server to accept connections',
-    () =>
-      new Promise<true | undefined>((resolve) => {
-        const socket = net.connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
-        socket.on('error', () => resolve(undefined));
-      }),
-    10_000,
-    50,
-  );
-}
-
-async function stopRedis(): Promise<void> {
-  const proc = redis;
-  redis = undefined;
-  if (!proc || proc.exitCode !== null) return;
-  const exited = new Promise((r) => proc.once('exit', r));
-  proc.kill('SIGKILL');
-  await exited;
-}
+let redis: RedisServer;
 
 const buses: EventBus[] = [];
 const bus = (options: Parameters<typeof createRedisBus>[1] = { log: () => {} }): RedisBus => {
-  const b = createRedisBus(`redis://127.0.0.1:${port}`, options);
+  const b = createRedisBus(redis.url, options);
   buses.push(b);
   return b;
 };
 
 beforeAll(async () => {
-  redisServer = ensureDebianProgram('redis-server');
-  port = await freePort();
-  await startRedis();
+  redis = await startRedisServer();
 });
 afterAll(async () => {
   for (const b of buses) await b.close();
-  await stopRedis();
+  await redis?.stop();
 });
 
 const step = (runId: string, n: number): RunEvent => ({
@@ -111,7 +71,7 @@ describe('the Redis bus', () => {
     expect(other.filter((e) => e.type === 'step')).toEqual([]);
 
     // Three runs watched, one pub/sub connection.
-    const admin = createClient({ url: `redis://127.0.0.1:${port}` });
+    const admin = createClient({ url: redis.url });
     await admin.connect();
     try {
       const pubsubClients = String(await admin.sendCommand(['CLIENT', 'LIST', 'TYPE', 'pubsub']))
@@ -164,13 +124,13 @@ describe('the Redis bus', () => {
     const got: RunEvent[] = [];
     server.subscribe('run-r', (e) => got.push(e));
     await untilLive(worker, 'run-r', () => got.length > 0);
-    await stopRedis();
+    await redis.stop();
     await pollFor('the publisher to notice', () => (lines.length > 0 ? true : undefined));
     // Published while Redis is down: at most 100 wait for the connection, the rest are dropped and counted; nothing throws.
     for (let i = 0; i < 1_000; i += 1) expect(() => worker.publish(step('run-r', 1))).not.toThrow();
     await pollFor('drops reported', () => lines.find((l) => /dropped \d+ events/.test(l)));
     await pollFor('at least 900 drops', () => (worker.stats().dropped >= 900 ? true : undefined));
-    await startRedis();
+    await redis.start();
     got.length = 0;
     await untilLive(worker, 'run-r', () => got.length > 0);
     worker.publish(step('run-r', 2));

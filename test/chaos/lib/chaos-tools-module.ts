@@ -5,11 +5,12 @@ import type { ToolDefinition } from '../../../src/tools/define-tool';
 import { PROJECT_ROOT } from '../../helpers/cli-process';
 
 /**
- * Writes the tools module a CLI worker loads (`thoughtline worker --tools FILE`): `deposit` and
- * `notify` each apply one side effect at the fake external service named by CHAOS_SERVICE_URL,
- * passing the call's idempotency key. Plain JS, because the worker is a separate Node process.
- * Timeouts are short so a call lost with a killed worker is retried within seconds, and attempts
- * are generous because every kill in a wave may interrupt the same call.
+ * Writes the tools module a CLI worker loads (`thoughtline worker --tools FILE`): `deposit`,
+ * `notify` and `slow_job` each apply one side effect at the fake external service named by
+ * CHAOS_SERVICE_URL, passing the call's idempotency key and the worker's pid. Plain JS, because
+ * the worker is a separate Node process. Attempts are generous because every kill in a wave may
+ * interrupt the same call. `slow_job` may take an hour: only its heartbeat timeout (5 s) notices a
+ * worker that died during it.
  */
 export function writeChaosToolsModule(dir: string): string {
   const file = path.join(dir, 'chaos-tools.js');
@@ -23,7 +24,7 @@ function createChaosTools(serviceUrl) {
     const res = await fetch(serviceUrl + '/effects', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key: ctx.idempotencyKey, tool, args }),
+      body: JSON.stringify({ key: ctx.idempotencyKey, tool, args, worker: process.pid }),
       signal: ctx.signal,
     });
     if (!res.ok) throw new Error('external service answered ' + res.status);
@@ -40,6 +41,12 @@ function createChaosTools(serviceUrl) {
       name: 'notify', description: 'Sends a notification',
       input: z.object({ to: z.string(), message: z.string() }), ...options,
       execute: (args, ctx) => apply('notify', args, ctx),
+    }),
+    defineTool({
+      name: 'slow_job', description: 'Runs a job of a run step',
+      input: z.object({ run: z.string(), step: z.number().int() }),
+      timeoutMs: 3600000, retry: { maximumAttempts: 20 },
+      execute: (args, ctx) => apply('slow_job', args, ctx),
     }),
   ];
 }

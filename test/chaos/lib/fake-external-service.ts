@@ -17,6 +17,8 @@ export interface EffectAttempt {
   applied: boolean;
   /** The service kept the answer back until the caller went away. */
   held: boolean;
+  /** The pid of the worker process that sent it, when the tool says. */
+  worker?: number;
 }
 
 export interface AppliedEffect {
@@ -34,7 +36,7 @@ export interface ExternalServiceHooks {
 }
 
 export interface FakeExternalService {
-  /** Tools POST `{ key, tool, args }` to `${url}/effects`. */
+  /** Tools POST `{ key, tool, args, worker? }` to `${url}/effects`. */
   readonly url: string;
   readonly attempts: readonly EffectAttempt[];
   /** The effects applied, one per idempotency key. */
@@ -65,6 +67,7 @@ export async function startFakeExternalService(hooks: ExternalServiceHooks = {})
       at,
       applied: earlier === undefined,
       held: false,
+      ...(typeof body.worker === 'number' ? { worker: body.worker } : {}),
     };
     attempts.push(attempt);
     // The receipt makes the result long enough (over 256 characters) that the next model call names
@@ -120,7 +123,9 @@ function readJson(req: IncomingMessage): Promise<unknown> {
   });
 }
 
-function isEffectRequest(body: unknown): body is { key: string; tool: string; args: Record<string, unknown> } {
+function isEffectRequest(
+  body: unknown,
+): body is { key: string; tool: string; args: Record<string, unknown>; worker?: unknown } {
   const b = body as { key?: unknown; tool?: unknown; args?: unknown } | undefined;
   return typeof b?.key === 'string' && typeof b.tool === 'string' && typeof b.args === 'object' && b.args !== null;
 }

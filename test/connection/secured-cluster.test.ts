@@ -16,7 +16,7 @@ import { scriptedInput } from '../helpers/scripted-input';
 import { mtlsFrontend, startTlsProxy, type SecuredFrontend } from '../helpers/secured-frontend';
 import { makeTestCertificates, type TestCertificates } from '../helpers/test-certificates';
 import { installQuietRuntime } from '../helpers/temporal-env';
-import { eventually } from '../server/server-harness';
+import { runThroughApi } from '../server/server-harness';
 
 const API_KEY = `tl-test-key-${randomUUID()}`;
 const CLIENT_PAIR_ADVICE = 'set TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH';
@@ -139,23 +139,8 @@ describe('frontend mTLS: the CLI, serve, a worker and AgentClient connect with T
       server = spawnCli(['serve', '--port', String(port), '--tokens', tokens], env());
       await server.waitFor(/serving http:\/\/127\.0\.0\.1:\d+/);
       const base = `http://127.0.0.1:${port}`;
-      const headers = { authorization: `Bearer ${token.stdout.trim()}`, 'content-type': 'application/json' };
-      const started = await fetch(`${base}/v1/runs`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ task: 'What is the weather in Paris?' }),
-      });
-      expect(started.status).toBe(201);
-      const { runId } = (await started.json()) as { runId: string };
-      const done = await eventually(
-        'the run to complete',
-        async () => {
-          const run = (await (await fetch(`${base}/v1/runs/${runId}`, { headers })).json()) as { status: string };
-          return run.status === 'completed' ? run : undefined;
-        },
-        60_000,
-      );
-      expect(done).toMatchObject({ runId, chainStatus: 'completed' });
+      const done = await runThroughApi(base, token.stdout.trim());
+      expect(done).toMatchObject({ chainStatus: 'completed' });
     } finally {
       server?.child.kill('SIGTERM');
       await server?.exited;

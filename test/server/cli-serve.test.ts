@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenFile } from '../../src/server/auth/token-file';
 import { tokenSha256 } from '../../src/server/auth/token-hash';
 import { cliEnv, runCli, spawnCli, type CliProcess } from '../helpers/cli-process';
-import { eventually } from './server-harness';
+import { eventually, runThroughApi } from './server-harness';
 import { freePort } from '../../src/dev-server/free-port';
 
 const portIsFree = (port: number): Promise<boolean> =>
@@ -68,23 +68,10 @@ describe('thoughtline serve', () => {
       await server.waitFor(/serving http:\/\/127\.0\.0\.1:\d+/);
       expect(server.output()).not.toContain('#token=');
       const base = `http://127.0.0.1:${port}`;
-      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const started = await fetch(`${base}/v1/runs`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ task: 'What is the weather in Paris?' }),
-      });
-      expect(started.status).toBe(201);
-      const { runId } = (await started.json()) as { runId: string };
-      const done = await eventually(
-        'the run to complete',
-        async () => {
-          const status = (await (await fetch(`${base}/v1/runs/${runId}`, { headers })).json()) as { status: string };
-          return status.status === 'completed' ? status : undefined;
-        },
-        60_000,
-      );
-      expect(done).toMatchObject({ runId, agentName: 'agent', chainStatus: 'completed' });
+      const done = await runThroughApi(base, token);
+      expect(done).toMatchObject({ agentName: 'agent', chainStatus: 'completed' });
+      const headers = { authorization: `Bearer ${token}` };
+      const { runId } = done;
       const chain = (await (await fetch(`${base}/v1/runs/${runId}/chain`, { headers })).json()) as {
         chain: { caller: unknown; steps: unknown[] };
       };

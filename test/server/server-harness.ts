@@ -135,3 +135,29 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * Starts a run through `serve`'s API at `base` with `token` and waits (up to a minute) for it to
+ * complete; the run's record, or a failed expectation naming the status the API answered.
+ */
+export async function runThroughApi(
+  base: string,
+  token: string,
+  task = 'What is the weather in Paris?',
+): Promise<{ runId: string; status: string; [key: string]: unknown }> {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const started = await fetch(`${base}/v1/runs`, { method: 'POST', headers, body: JSON.stringify({ task }) });
+  if (started.status !== 201) throw new Error(`POST /v1/runs answered ${started.status}: ${await started.text()}`);
+  const { runId } = (await started.json()) as { runId: string };
+  return eventually(
+    'the run to complete',
+    async () => {
+      const run = (await (await fetch(`${base}/v1/runs/${runId}`, { headers })).json()) as {
+        runId: string;
+        status: string;
+      };
+      return run.status === 'completed' ? run : undefined;
+    },
+    60_000,
+  );
+}

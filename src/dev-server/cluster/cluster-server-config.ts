@@ -77,8 +77,8 @@ const role = (grpcPort: number, membershipPort: number, extra: Record<string, un
 /**
  * The server's static config: the module's config/development-postgres12.yaml with this cluster's
  * ports and database, SQL visibility on PostgreSQL, and without what a test cluster has no use
- * for (archival to /tmp, a Prometheus listener, pprof); with `tls`, mutual TLS everywhere. Pure. Returned as an object: its JSON
- * text is YAML too, and the server reads it with --config-file.
+ * for (archival to /tmp, a Prometheus listener, pprof); with `tls`, mutual TLS everywhere. Pure.
+ * Returned as an object: its JSON text is YAML too, and the server reads it with --config-file.
  */
 export function clusterServerConfig(o: ClusterServerConfigOptions): Record<string, unknown> {
   const { ports } = o;

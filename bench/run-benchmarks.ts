@@ -32,7 +32,10 @@ const FIGURES: Record<
   workers: { title: '2b. Scale over worker processes: one and two', measure: measureWorkers },
 };
 
-/** `npm run bench`: every figure against one fresh dev server (or BENCH_TEMPORAL_ADDRESS), printed and written to JSON. */
+/**
+ * `npm run bench`: every figure against one fresh dev server (or the server BENCH_TEMPORAL_ADDRESS
+ * names), printed and written to JSON.
+ */
 async function main(): Promise<number> {
   const projectRoot = findProjectRoot();
   const config = loadBenchConfig(process.env, projectRoot);

@@ -15,7 +15,10 @@ export interface ToolActivityDeps {
   redact: Redactor;
   /** MCP servers' tools, named `<server>__<tool>`. */
   mcp?: McpTools;
-  /** How often a running tool heartbeats, so a cancel reaches it and a dead worker is noticed. Default 1 s (TOOL_HEARTBEAT_EVERY_MS). */
+  /**
+   * How often a running tool heartbeats, so a cancel reaches it and a dead worker is noticed.
+   * Default 1 s (TOOL_HEARTBEAT_EVERY_MS).
+   */
   heartbeatEveryMs?: number;
   /** Where results' texts are kept for the next model call to name (known texts). */
   texts?: KnownTexts;

@@ -13,7 +13,10 @@ export const ClusterState = z.object({
   /** Fixed when the databases are created. */
   numHistoryShards: z.number().int().positive(),
   ports: ClusterPorts,
-  /** Started with --mtls: every listener requires a client certificate from the cluster's CA. Absent before mTLS existed. */
+  /**
+   * Started with --mtls: every listener requires a client certificate from the cluster's CA.
+   * Absent before mTLS existed.
+   */
   mtls: z.boolean().default(false),
   /** The PostgreSQL bin folder whose pg_ctl stops the database. */
   postgresBin: z.string(),

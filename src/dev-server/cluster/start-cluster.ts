@@ -54,7 +54,10 @@ export interface RunningCluster {
   /** host:port of the frontend, for TEMPORAL_ADDRESS. */
   address: string;
   namespace: string;
-  /** What a client sets to reach it: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, and the TEMPORAL_TLS_* files of an mTLS cluster. */
+  /**
+   * What a client sets to reach it: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, and the TEMPORAL_TLS_*
+   * files of an mTLS cluster.
+   */
   variables: Readonly<Record<string, string>>;
   state: ClusterState;
   paths: ClusterPaths;

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { currentBuildId } from './current-build';
 import { pollersByBuildId } from './version-pollers';
 
 const Status = temporal.api.enums.v1.WorkerDeploymentVersionStatus;
@@ -71,11 +72,34 @@ export async function setCurrentVersion(
   buildId: string | null,
   options: { beforePolling?: boolean } = {},
 ): Promise<void> {
-  await client.workflowService.setWorkerDeploymentCurrentVersion({
-    namespace: client.options.namespace,
-    deploymentName: name,
-    buildId: buildId ?? '',
-    identity: 'thoughtline',
-    ...(options.beforePolling ? { allowNoPollers: true, ignoreMissingTaskQueues: true } : {}),
-  });
+  const set = () =>
+    client.workflowService.setWorkerDeploymentCurrentVersion({
+      namespace: client.options.namespace,
+      deploymentName: name,
+      buildId: buildId ?? '',
+      identity: 'thoughtline',
+      ...(options.beforePolling ? { allowNoPollers: true, ignoreMissingTaskQueues: true } : {}),
+    });
+  // Replicas of one build start together, and each makes its version current. The server runs
+  // these calls through the deployment's own workflow, and one made at the same moment as another
+  // can fail there ("MultiOperation could not be executed: Update failed", seen with two workers
+  // started at once): tried again, and done when another caller has made the build current.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await set();
+      return;
+    } catch (err) {
+      if (buildId !== null && (await currentBuildId(client, name).catch(() => undefined)) === buildId) return;
+      if (attempt >= SET_ATTEMPTS || !TRANSIENT_CODES.has((err as { code?: number }).code ?? -1)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** (attempt - 1)));
+    }
+  }
 }
+
+/** 250 ms, 0.5, 1 and 2 s apart: about 4 s in all before the last error is the caller's. */
+const SET_ATTEMPTS = 5;
+/**
+ * gRPC codes of a call that may succeed when made again: UNKNOWN, DEADLINE_EXCEEDED,
+ * RESOURCE_EXHAUSTED, ABORTED, INTERNAL, UNAVAILABLE. Any other refusal is the caller's at once.
+ */
+const TRANSIENT_CODES: ReadonlySet<number> = new Set([2, 4, 8, 10, 13, 14]);

@@ -8,6 +8,13 @@ import { FallbackModel, ModelSettings } from './model-settings';
 import { MAX_TASK_BYTES, utf8Bytes } from './payload-size';
 import { CallerContext } from './people';
 import { PlanningSettings } from './plan';
+import {
+  Confidence,
+  DEFAULT_THOUGHT_PROMPT,
+  MAX_THOUGHT_PROMPT_CHARS,
+  ReActLabels,
+  ThoughtValidation,
+} from './reasoning/reasoning-settings';
 import { Delegation, SubAgentDefinition } from './sub-agent';
 
 export { FallbackModel, ModelSettings };
@@ -49,6 +56,22 @@ export const AgentInput = z.object({
   /** Visibility of thinking and synthesis steps; tool steps take their tool's own level. */
   visibility: VisibilityLevel.default('full'),
 
+  // Reasoning (seed 001 §2.2–2.4, docs/concepts.md "Thoughts"), in both strategies.
+  /** A tool call must come with a thought (text before it, or extended thinking); else a format error that counts toward a stall. */
+  requireThought: z.boolean().default(true),
+  /** What every thought should answer, put in the system prompt; '' leaves it out. Default: seed 001's four questions. */
+  thoughtPrompt: z.string().max(MAX_THOUGHT_PROMPT_CHARS).default(DEFAULT_THOUGHT_PROMPT),
+  /** Text ReAct's labels (`Thought`, `Action`, …): its prompt, parser and stop sequence follow them. */
+  labels: ReActLabels.default(ReActLabels.parse({})),
+  /** Refuse thin thoughts (too short, "I will use the tool", a repeat); off when absent. */
+  thoughtValidation: ThoughtValidation.optional(),
+  /** The model reads its earlier thoughts (the scratchpad); false sends it only actions and observations. The chain keeps every thought. */
+  scratchpad: z.boolean().default(true),
+  /** Ask for a confidence (0–1) with every thought and the final answer (a `Confidence:` line; `finish`'s `confidence`). */
+  askConfidence: z.boolean().default(false),
+  /** An answer whose confidence is below this (or missing) waits for a person to accept it or send the agent back; needs no `askConfidence`. */
+  confirmBelowConfidence: Confidence.optional(),
+
   // Early termination: a failure phrase ends the run as `failure`, a success phrase as `success`. Phrases match the model's text, case-insensitively.
   /** A reply containing one of these ends the run with `success`, its text as the answer. */
   successPhrases: z.array(z.string().min(1)).default([]),
@@ -56,8 +79,10 @@ export const AgentInput = z.object({
   failurePhrases: z.array(z.string().min(1)).default([]),
   /** The injected tool by which the model declares the task impossible (`failure`). */
   giveUpToolName: z.string().min(1).default(DEFAULT_GIVE_UP_TOOL),
-  /** The same call (tool + arguments) or a format error this many times in a row is a stall. */
+  /** The same call (tool + arguments, compared after normalising) or a format error this many times in a row is a stall. */
   stallThreshold: z.number().int().min(2).default(3),
+  /** The last this many turns are searched for a cycle (A-B-A-B, A-B-C-A-B-C): a cycle repeated twice is a stall. */
+  stallWindow: z.number().int().min(4).max(20).default(8),
   /** On a stall after the one warning: `stop` (reason `stalled`) or `ask` a person (update `resolveStall`). */
   onStall: z.enum(['stop', 'ask']).default('stop'),
   /** How long an `ask` waits for a person before stopping as `stalled`. Default 1 day. */

@@ -64,6 +64,8 @@ export type ToolResult = z.infer<typeof ToolResult>;
 export const Synthesis = z.object({
   sources: z.array(z.string()),
   conclusion: z.string(),
+  /** How sure the model said it is of the answer, 0–1 (given to `finish`, or a `Confidence:` line). */
+  confidence: z.number().min(0).max(1).optional(),
 });
 export type Synthesis = z.infer<typeof Synthesis>;
 
@@ -99,6 +101,8 @@ export const ThinkingStep = StepBase.extend({
   /** Set on thoughts the loop itself adds: a plan (with its snapshot), a reflection, a blocked delegation. */
   purpose: z.enum(['plan', 'reflection', 'delegation_blocked']).optional(),
   plan: Plan.optional(),
+  /** How sure the model said it is, 0–1 (`askConfidence`: a `Confidence:` line with the thought). */
+  confidence: z.number().min(0).max(1).optional(),
 });
 export const ToolCallStep = StepBase.extend({ type: z.literal('tool_call'), toolCall: ToolCall });
 export const ToolResultStep = StepBase.extend({ type: z.literal('tool_result'), toolResult: ToolResult });

@@ -22,6 +22,23 @@ export const CachedObservation = z.object({
 });
 export type CachedObservation = z.infer<typeof CachedObservation>;
 
+/** The most turns the cycle check looks back over (AgentInput.stallWindow's maximum). */
+export const MAX_RECENT_TURNS = 20;
+/** Failed calls remembered, so an identical call is pointed at its failure instead of running again. */
+export const MAX_FAILED_CALLS = 32;
+/** Characters of a failure's error kept with it. */
+export const MAX_FAILED_CALL_ERROR_CHARS = 300;
+
+/** A tool call that failed: an identical one (same tool, same arguments) is not run again. */
+export const FailedCall = z.object({
+  key: z.string(),
+  /** The step of the failed result. */
+  stepId: z.string(),
+  stepNumber: z.number().int().positive(),
+  error: z.string().max(MAX_FAILED_CALL_ERROR_CHARS),
+});
+export type FailedCall = z.infer<typeof FailedCall>;
+
 /** Consecutive repeats seen so far, and whether the agent was already told it is repeating itself. */
 export const StallState = z.object({
   lastCallKey: z.string().optional(),
@@ -31,6 +48,12 @@ export const StallState = z.object({
   warned: z.boolean(),
   /** Told once about unreadable replies (a separate warning). */
   formatWarned: z.boolean().default(false),
+  /** Keys of the latest turns' calls (compared after normalising), oldest first: at most MAX_RECENT_TURNS, for cycles. */
+  recentTurns: z.array(z.string()).max(MAX_RECENT_TURNS).default([]),
+  /** Told once about a cycle (A-B-A-B). */
+  cycleWarned: z.boolean().default(false),
+  /** Fingerprint of the last thought before a tool call (thoughtValidation's repeat check). */
+  lastThoughtKey: z.string().optional(),
 });
 export type StallState = z.infer<typeof StallState>;
 
@@ -63,6 +86,8 @@ export const RunStateData = z.object({
   droppedTurns: z.number().int().nonnegative().default(0),
   readOnlyCache: z.array(CachedObservation),
   stall: StallState,
+  /** The latest failed calls, oldest first, at most MAX_FAILED_CALLS. */
+  failedCalls: z.array(FailedCall).max(MAX_FAILED_CALLS).default([]),
   /** Tokens leased from the tenant's hourly quota and not yet spent (may dip below 0 until the next lease). */
   tenant: z.object({ allowance: z.number(), unlimited: z.boolean() }).default({ allowance: 0, unlimited: false }),
   /** Iteration of the last reflection, so the cadence continues. */

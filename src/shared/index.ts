@@ -1,4 +1,5 @@
 export * from './agent-input';
+export * from './reasoning/reasoning-settings';
 export * from './agent-result';
 export * from './chain';
 export * from './chain-length';

@@ -32,6 +32,7 @@ import * as chainPage from '../shared/chain-page';
 import * as chainView from '../shared/chain-view';
 import * as constants from '../shared/constants';
 import * as continuedState from '../shared/continued-state';
+import * as reasoningSettings from '../shared/reasoning/reasoning-settings';
 import * as conversationRef from '../shared/conversation-ref';
 import * as delegatedSpend from '../shared/delegated-spend';
 import * as elicitation from '../shared/elicitation';
@@ -128,6 +129,8 @@ import * as reactParser from './react-text/react-parser';
 import * as reactParserInput from './react-text/react-parser-input';
 import * as reactParserScan from './react-text/react-parser-scan';
 import * as reactTextPrompt from './react-text/react-text-prompt';
+import * as confidence from './reasoning/confidence';
+import * as thoughtCheck from './reasoning/thought-check';
 import * as runAgentResult from './run/agent-result';
 import * as carryOver from './run/carry-over';
 import * as chainTail from './run/chain-tail';
@@ -166,6 +169,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   chainView,
   constants,
   continuedState,
+  reasoningSettings,
   conversationRef,
   delegatedSpend,
   elicitation,
@@ -268,6 +272,8 @@ export const PRELOADED_MODULES: readonly object[] = [
   planner,
   // workflows/react-text
   reactParser,
+  confidence,
+  thoughtCheck,
   reactParserInput,
   reactParserScan,
   reactTextPrompt,

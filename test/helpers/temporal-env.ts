@@ -7,6 +7,7 @@ import type { ModelProvider } from '../../src/activities';
 import { AgentClient } from '../../src/client/agent-client';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import { createAgentWorker, type AgentWorkerOptions } from '../../src/worker';
+import type { AgentInputInit } from '../../src/shared';
 
 /** A Temporal server as a test file sees it: a Client, and the NativeConnection Workers use. */
 export interface TestEnv {
@@ -113,5 +114,19 @@ export async function createHarness(
     workflowBundle: { codePath: deps.workflowBundlePath ?? inject('workflowBundlePath') },
     workerOptions: deps.cacheWorkflows ? {} : { maxCachedWorkflows: 0 },
   });
-  return { taskQueue, worker, agents: new AgentClient({ client: env.client, taskQueue }) };
+  return { taskQueue, worker, agents: new ScriptHarnessClient({ client: env.client, taskQueue }) };
+}
+
+/**
+ * The harness's client: runs start with `requireThought: false` unless the test says otherwise.
+ * Most tests' scripted turns call tools without a thought, since they test other things; the
+ * thought-control tests (test/workflows/reasoning) set it, and the default stays on for users.
+ */
+class ScriptHarnessClient extends AgentClient {
+  override start(
+    init: AgentInputInit,
+    options?: Parameters<AgentClient['start']>[1],
+  ): ReturnType<AgentClient['start']> {
+    return super.start({ requireThought: false, ...init }, options);
+  }
 }

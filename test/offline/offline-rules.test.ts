@@ -3,7 +3,13 @@ import { weatherDemoTurn } from '../../src/demo/offline-weather-model';
 import { offlineContent } from '../../src/offline/offline-model';
 import { offlinePlanReply } from '../../src/offline/offline-plan';
 import { relevantTools } from '../../src/offline/tool-relevance';
-import type { AssistantBlock, ModelMessage, ModelRequest, ModelTool } from '../../src/shared';
+import {
+  AgentInput,
+  type AssistantBlock,
+  type ModelMessage,
+  type ModelRequest,
+  type ModelTool,
+} from '../../src/shared';
 import { plannerPrompt } from '../../src/workflows/planning/plan-prompts';
 import { readPlanReply } from '../../src/workflows/planning/plan-reply';
 import { validatePlan } from '../../src/workflows/planning/plan-validation';
@@ -19,7 +25,12 @@ const SAVE = tool('save_report', 'Save a short markdown report to a file', {
   name: { type: 'string' },
   content: { type: 'string' },
 });
-const names = { finishToolName: 'finish', giveUpToolName: 'give_up', finishToolDescription: 'Give the final answer' };
+const names = AgentInput.parse({
+  task: 'x',
+  finishToolName: 'finish',
+  giveUpToolName: 'give_up',
+  finishToolDescription: 'Give the final answer',
+});
 
 /** A native-tool-calling request as the loop sends it, with the injected finish and give-up tools. */
 function request(task: string, tools: ModelTool[], later: ModelMessage[] = []): ModelRequest {

@@ -162,8 +162,14 @@ export class ChainBuilder {
     if (changed) this.notify({ kind: 'status' });
   }
 
-  thinking(thought: string, visibility: Visibility, fromPerson?: PersonMark): ReasoningStep {
-    return this.push({ type: 'thinking', thought, visibility, ...(fromPerson ? { fromPerson } : {}) });
+  thinking(thought: string, visibility: Visibility, fromPerson?: PersonMark, confidence?: number): ReasoningStep {
+    return this.push({
+      type: 'thinking',
+      thought,
+      visibility,
+      ...(fromPerson ? { fromPerson } : {}),
+      ...(confidence !== undefined ? { confidence } : {}),
+    });
   }
 
   /** A thought the loop adds itself: a plan (with its snapshot), a reflection, a blocked delegation. */
@@ -191,6 +197,15 @@ export class ChainBuilder {
 
   synthesis(synthesis: Synthesis, visibility: Visibility): ReasoningStep {
     return this.push({ type: 'synthesis', synthesis, visibility });
+  }
+
+  /** The result step of a call, if this run's steps hold it; searched from the latest. */
+  resultOf(correlationId: string): Extract<ReasoningStep, { type: 'tool_result' }> | undefined {
+    for (let i = this.chain.steps.length - 1; i >= 0; i--) {
+      const step = this.chain.steps[i];
+      if (step?.type === 'tool_result' && step.toolResult.correlationId === correlationId) return step;
+    }
+    return undefined;
   }
 
   /** Ids of successful observations from real tools: what a final answer draws on. */

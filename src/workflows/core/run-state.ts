@@ -6,6 +6,8 @@ import {
   RUN_STATE_SCHEMA_VERSION,
   type CachedObservation,
   type DelegatedSpend,
+  type FailedCall,
+  MAX_FAILED_CALLS,
   type ModelMessage,
   type ModelReply,
   RunStateData,
@@ -248,6 +250,24 @@ export class RunState {
     else this.data.messages.push({ role: 'user', content: [{ type: 'text', text }] });
   }
 
+  /** The remembered failure of an identical call (same tool, same arguments), if any. */
+  failedCall(key: string): FailedCall | undefined {
+    return this.data.failedCalls.find((f) => f.key === key);
+  }
+
+  /** Remembers a failed call, keeping the latest MAX_FAILED_CALLS. */
+  rememberFailure(failure: FailedCall): void {
+    this.data.failedCalls = [...this.data.failedCalls.filter((f) => f.key !== failure.key), failure].slice(
+      -MAX_FAILED_CALLS,
+    );
+  }
+
+  /** Puts a new version of the model's last message in its place (a new object: sent conversations hash by object). */
+  replaceLastAssistantMessage(message: ModelMessage): void {
+    const last = this.data.messages.length - 1;
+    if (this.data.messages[last]?.role === 'assistant') this.data.messages[last] = message;
+  }
+
   cached(key: string): CachedObservation | undefined {
     return this.data.readOnlyCache.find((c) => c.key === key);
   }
@@ -384,6 +404,7 @@ export function freshRunStateData(model: string, messages: ModelMessage[], start
     droppedTurns: 0,
     readOnlyCache: [],
     stall: freshStallState(),
+    failedCalls: [],
     tenant: { allowance: 0, unlimited: false },
     lastReflectionAt: 0,
     previousRunIds: [],

@@ -2,14 +2,25 @@ import type { AgentInput, ModelReply, ToolUseBlock } from '../../shared';
 import { replyText } from '../core/model-exchange';
 
 /** What the loop does after a model reply. The loop switches on `kind` exhaustively. */
-export type NextStep = { thought?: string } &
+export type NextStep = {
+  thought?: string;
+  /** The confidence written with the thought (askConfidence), 0–1. */
+  thoughtConfidence?: number;
+} &
   /** Early stops, read from the reply alone before the protocol reads it; none of its calls run. */
   (
     | { kind: 'refused'; text: string }
     | { kind: 'cut_reply'; text: string; error: string }
     | { kind: 'phrase'; ending: 'success' | 'failure'; phrase: string; text: string; calls: ToolUseBlock[] }
-    | { kind: 'final_answer'; answer: string; via: 'finish_tool'; finishCall: ToolUseBlock; skipped: ToolUseBlock[] }
-    | { kind: 'final_answer'; answer: string; via: 'text_reply' }
+    | {
+        kind: 'final_answer';
+        answer: string;
+        via: 'finish_tool';
+        finishCall: ToolUseBlock;
+        skipped: ToolUseBlock[];
+        confidence?: number;
+      }
+    | { kind: 'final_answer'; answer: string; via: 'text_reply'; confidence?: number }
     | { kind: 'run_tools'; calls: ToolUseBlock[] }
     | { kind: 'invalid_finish'; finishCall: ToolUseBlock; others: ToolUseBlock[]; problem: string }
     | { kind: 'give_up'; reason: string; call: ToolUseBlock; skipped: ToolUseBlock[] }

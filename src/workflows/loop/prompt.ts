@@ -3,17 +3,31 @@ import { injectedToolNames, type InjectedToolOption } from '../core/injected-too
 import { updateTaskTool } from '../planning/plan-tracker';
 
 /** The injected finish tool: its `result` is the run's final answer; a reply without tool calls is an answer too. */
-export function finishTool(input: Pick<AgentInput, 'finishToolName' | 'finishToolDescription'>): ModelTool {
+export function finishTool(
+  input: Pick<AgentInput, 'finishToolName' | 'finishToolDescription' | 'askConfidence' | 'confirmBelowConfidence'>,
+): ModelTool {
+  const result = { type: 'string', description: 'Your final answer or output.' };
+  // Offered only when the run uses confidence, so other runs' tool lists stay as they were.
+  const confidence = {
+    type: 'number',
+    minimum: 0,
+    maximum: 1,
+    description: 'How sure you are of the answer, from 0 (a guess) to 1 (certain).',
+  };
   return {
     name: input.finishToolName,
     description: input.finishToolDescription,
     inputSchema: {
       type: 'object',
-      properties: { result: { type: 'string', description: 'Your final answer or output.' } },
+      properties: usesConfidence(input) ? { result, confidence } : { result },
       required: ['result'],
     },
   };
 }
+
+/** The run asks for a confidence, or acts on one. */
+export const usesConfidence = (input: Pick<AgentInput, 'askConfidence' | 'confirmBelowConfidence'>): boolean =>
+  input.askConfidence || input.confirmBelowConfidence !== undefined;
 
 /** The injected give-up tool: the model's way to declare the task impossible (reason `failure`). */
 export function giveUpTool(input: Pick<AgentInput, 'giveUpToolName'>): ModelTool {
@@ -64,15 +78,36 @@ export const toModelTool = (spec: ToolSpec): ModelTool => ({
   inputSchema: spec.inputSchema,
 });
 
-export function systemPrompt(input: Pick<AgentInput, 'systemPrompt' | 'finishToolName' | 'giveUpToolName'>): string {
+export function systemPrompt(
+  input: Pick<
+    AgentInput,
+    | 'systemPrompt'
+    | 'finishToolName'
+    | 'giveUpToolName'
+    | 'thoughtPrompt'
+    | 'requireThought'
+    | 'askConfidence'
+    | 'confirmBelowConfidence'
+    | 'labels'
+  >,
+): string {
   const lead =
     input.systemPrompt ?? 'You are an autonomous agent that reasons step by step and uses tools to solve the task.';
+  const thoughtPrompt = input.thoughtPrompt.trim();
   return [
     lead,
     '',
-    'Before each tool call, say briefly what you are about to do and why.',
+    input.requireThought
+      ? 'Before each tool call, write your reasoning as text (your thought): a call without one is not run.'
+      : 'Before each tool call, say briefly what you are about to do and why.',
+    ...(thoughtPrompt ? ['', thoughtPrompt, ''] : []),
     'Never invent tool results; wait for the real result. If a tool fails, try another approach.',
     `When you have a complete answer, call the "${input.finishToolName}" tool with it as "result".`,
+    ...(usesConfidence(input)
+      ? [
+          `End each thought with a line "${input.labels.confidence}: <0 to 1>", and give "${input.finishToolName}" your confidence in the answer (0 = a guess, 1 = certain).`,
+        ]
+      : []),
     `If the task truly cannot be done, call the "${input.giveUpToolName}" tool with the reason.`,
   ].join('\n');
 }

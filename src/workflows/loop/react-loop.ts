@@ -21,14 +21,20 @@ import type { ChainBuilder } from '../core/chain-builder';
 import { injectedToolNames } from '../core/injected-tools';
 import { BudgetExhausted, ContinueAsNewRequested, isLoopSignal, ModelCallFailed } from '../core/loop-signals';
 import { replyText, type Observation } from '../core/model-exchange';
+import { MAX_FAILED_CALL_ERROR_CHARS } from '../../shared/continued-state';
+import { replyMessage } from '../../shared';
+import { checkThought, thoughtKey } from '../reasoning/thought-check';
 import { recordControlCall, refuseCall } from '../core/record-calls';
 import type { RunContext } from '../core/run-context';
-import { callKey } from '../core/stable-hash';
+import { cutText } from '../core/read-message';
+import { callKey, similarCallKey } from '../core/stable-hash';
 import {
   afterFormatError,
   afterReadableReply,
   afterToolCalls,
+  cycleLength,
   freshStallState,
+  type RepeatKind,
   type StallVerdict,
 } from '../core/stall-detector';
 import { abandonRunningChildren } from '../delegation/sub-agent-call';
@@ -49,6 +55,8 @@ export interface RunOutcome {
   reason: TerminationReason;
   answer: string;
   error?: string;
+  /** The answer's confidence, 0–1, when the model gave one. */
+  confidence?: number;
 }
 
 /** What the loop uses besides the run context; runAgent builds it once, after the preflight. */
@@ -171,35 +179,48 @@ export class ReactLoop {
   /** Carries out one decision; returns an outcome when the run is over. */
   private async act(next: NextStep, reply: ModelReply): Promise<RunOutcome | undefined> {
     if (isEarlyStop(next)) return this.stopEarly(next);
-    if (next.thought) this.chain.thinking(next.thought, { level: this.input.visibility });
+    if (next.thought)
+      this.chain.thinking(next.thought, { level: this.input.visibility }, undefined, next.thoughtConfidence);
+    if (next.kind === 'run_tools') {
+      const thought = next.thought || extendedThinking(reply);
+      const names = next.calls.map((c) => c.name);
+      const verdict = checkThought(thought, this.input, names, this.state.stall.lastThoughtKey);
+      if (!verdict.ok) return this.refuseForThought(next.calls, verdict.problem);
+      this.state.setStall({ ...this.state.stall, lastThoughtKey: thoughtKey(thought) });
+      if (!this.input.scratchpad)
+        this.state.replaceLastAssistantMessage(this.parts.strategy.actionOnly(replyMessage(reply.content), next));
+    }
     if (next.kind !== 'format_error') this.state.setStall(afterReadableReply(this.state.stall));
     switch (next.kind) {
       case 'final_answer':
+        if (!(await this.answerAccepted(next))) return undefined;
         if (next.via === 'finish_tool') {
           recordControlCall(this.chain, this.input, next.finishCall, { success: true, result: next.answer });
           this.recordNotRun(next.skipped, `"${this.input.finishToolName}" was called in the same turn`);
         }
-        return this.end('success', next.answer);
+        return this.end('success', next.answer, next.confidence);
       case 'give_up':
         recordControlCall(this.chain, this.input, next.call, { success: true, result: next.reason });
         this.recordNotRun(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
         this.synthesise(`The task could not be completed: ${next.reason}`);
         return { reason: 'failure', answer: next.reason };
       case 'run_tools': {
-        const verdict = this.judgeRepeats(next.calls);
-        if (verdict === 'warn') return void this.observeRejected(next.calls, this.repeatWarning(next.calls));
-        if (
-          verdict === 'stalled' &&
-          !(await this.mayGoOn(
-            `it called ${next.calls.map((c) => c.name).join(', ')} with the same arguments ${this.state.stall.sameCallsInRow} times in a row`,
-          ))
-        ) {
+        const { verdict, kind } = this.judgeRepeats(next.calls);
+        const what =
+          kind === 'cycle'
+            ? `it went round the same ${cycleLength(this.state.stall.recentTurns)} turns of calls twice`
+            : `it called ${next.calls.map((c) => c.name).join(', ')} with the same arguments ${this.state.stall.sameCallsInRow} times in a row`;
+        if (verdict === 'warn') return void this.observeRejected(next.calls, this.repeatWarning(kind, what));
+        if (verdict === 'stalled' && !(await this.mayGoOn(what))) {
           // Every tool_use needs its tool_result, also in the summary request.
           this.observeRejected(next.calls, 'Not run: the run stopped because it was stalled.');
           return this.summarise('stalled', 'You kept repeating the same tool calls without progress.');
         }
         this.beforeTools();
-        return void this.afterTools(await runToolTurn(this.ctx, this.toolTurn, next.calls, new Map()));
+        const refused = this.earlierFailures(next.calls);
+        const observations = await runToolTurn(this.ctx, this.toolTurn, next.calls, refused);
+        this.rememberFailures(next.calls, observations, refused);
+        return void this.afterTools(observations);
       }
       case 'invalid_finish':
         await this.observe([...next.others, next.finishCall], new Map([[next.finishCall.id, next.problem]]));
@@ -251,18 +272,110 @@ export class ReactLoop {
     }
   }
 
-  private judgeRepeats(calls: ToolUseBlock[]): StallVerdict {
-    const turnKey = calls.map((c) => callKey(c.name, c.input)).join('|');
-    const judged = afterToolCalls(this.state.stall, turnKey, this.input.stallThreshold);
+  private judgeRepeats(calls: ToolUseBlock[]): { verdict: StallVerdict; kind: RepeatKind } {
+    const turnKey = calls.map((c) => similarCallKey(c.name, c.input)).join('|');
+    const judged = afterToolCalls(this.state.stall, turnKey, this.input.stallThreshold, this.input.stallWindow);
     this.state.setStall(judged.state);
-    return judged.verdict;
+    return judged;
   }
 
-  private repeatWarning(calls: ToolUseBlock[]): string {
-    return (
-      `Not run: you have made this exact call (${calls.map((c) => c.name).join(', ')} with the same arguments) ${this.state.stall.sameCallsInRow} times in a row, ` +
-      'and the result will not change. Use the earlier result, try something different, or finish.'
+  private repeatWarning(kind: RepeatKind, what: string): string {
+    const you = what.replace(/^it /, 'you ');
+    return kind === 'cycle'
+      ? `Not run: ${you}, and the results will not change. Use the earlier results, try something different, or finish.`
+      : `Not run: ${you}, and the result will not change. Use the earlier result, try something different, or finish.`;
+  }
+
+  /**
+   * A turn's calls without a usable thought (requireThought, thoughtValidation): none runs, each
+   * gets the problem as its observation, and the turn counts as a format error toward a stall.
+   */
+  private async refuseForThought(calls: ToolUseBlock[], problem: string): Promise<RunOutcome | undefined> {
+    this.state.countFormatError();
+    const judged = afterFormatError(this.state.stall, this.input.stallThreshold);
+    this.state.setStall(judged.state);
+    if (
+      judged.verdict === 'stalled' &&
+      !(await this.mayGoOn(`${this.state.stall.formatErrorsInRow} replies in a row came without a usable thought`))
+    ) {
+      this.observeRejected(calls, 'Not run: the run stopped because it was stalled.');
+      return this.summarise('stalled', 'Your tool calls came without a usable thought, several times in a row.');
+    }
+    const warning =
+      judged.verdict === 'warn'
+        ? ` This is refusal number ${this.state.stall.formatErrorsInRow} in a row; write a thought or the run will stop.`
+        : '';
+    this.observeRejected(calls, problem + warning);
+    return undefined;
+  }
+
+  /** Calls identical to one that already failed are not run again: their observation points to that failure. */
+  private earlierFailures(calls: readonly ToolUseBlock[]): Map<string, string> {
+    const refused = new Map<string, string>();
+    for (const call of calls) {
+      const failed = this.state.failedCall(callKey(call.name, call.input));
+      if (!failed) continue;
+      refused.set(
+        call.id,
+        `Not run: the identical call (${call.name} with the same arguments) already failed at step ${failed.stepNumber}: ${failed.error} ` +
+          'Running it again would fail the same way: change the arguments, use another tool, or finish with what you have.',
+      );
+    }
+    return refused;
+  }
+
+  /** Remembers the turn's failed calls (not those refused above, nor ones cut short), so a repeat points to them. */
+  private rememberFailures(
+    calls: readonly ToolUseBlock[],
+    observations: readonly Observation[],
+    refused: ReadonlyMap<string, string>,
+  ): void {
+    for (const call of calls) {
+      if (refused.has(call.id) || !observations.find((o) => o.callId === call.id)?.isError) continue;
+      const step = this.chain.resultOf(call.id);
+      if (!step || step.toolResult.outcome !== undefined) continue;
+      this.state.rememberFailure({
+        key: callKey(call.name, call.input),
+        stepId: step.stepId,
+        stepNumber: step.stepNumber,
+        error: cutText(step.toolResult.error ?? 'it failed', MAX_FAILED_CALL_ERROR_CHARS),
+      });
+    }
+  }
+
+  /**
+   * With `confirmBelowConfidence`, an answer below it (or without one) waits for a person: they
+   * accept it, or send the agent back to work with a note. Nobody answering in time accepts it.
+   */
+  private async answerAccepted(next: Extract<NextStep, { kind: 'final_answer' }>): Promise<boolean> {
+    const threshold = this.input.confirmBelowConfidence;
+    if (threshold === undefined || (next.confidence !== undefined && next.confidence >= threshold)) return true;
+    const said = next.confidence === undefined ? 'gave no confidence' : `is ${next.confidence} confident`;
+    this.chain.setStatus('waiting');
+    this.ctx.progress.publish();
+    const decision = await this.parts.people.stall.ask(
+      `The agent ${said} in its answer (below ${threshold}). Continue working instead of accepting it? Answer: ${cutText(next.answer, 500)}`,
+      this.input.stallQuestionTimeoutMs,
+      () => this.ctx.progress.publish(),
     );
+    this.chain.setStatus('thinking');
+    const who = decision?.by ? ` (${decision.by})` : '';
+    const note = decision?.note ? `: ${decision.note}` : '';
+    if (!decision?.continue) {
+      this.chain.thinking(
+        decision === undefined
+          ? `Nobody confirmed the low-confidence answer in time; it stands (confidence ${next.confidence ?? 'not given'}, threshold ${threshold}).`
+          : `A person${who} accepted the low-confidence answer${note}.`,
+        { level: 'full' },
+      );
+      return true;
+    }
+    this.chain.thinking(`A person${who} sent the answer back${note}.`, { level: 'full' });
+    const instruction = `A person did not accept this answer yet and asks you to keep working${note}.`;
+    if (next.via === 'finish_tool')
+      this.observeRejected([next.finishCall, ...next.skipped], `Not accepted: ${instruction}`);
+    else this.state.appendUserText(instruction);
+    return false;
   }
 
   /** On a stall: with `onStall: 'ask'`, a person may let the run go on (the counters restart). */
@@ -345,9 +458,9 @@ export class ReactLoop {
   }
 
   /** The answer becomes the chain's synthesis, and the run's outcome. */
-  private end(reason: TerminationReason, answer: string): RunOutcome {
-    this.synthesise(answer);
-    return { reason, answer };
+  private end(reason: TerminationReason, answer: string, confidence?: number): RunOutcome {
+    this.synthesise(answer, confidence);
+    return { reason, answer, ...(confidence !== undefined ? { confidence } : {}) };
   }
 
   private view(reply: ModelReply): LoopView {
@@ -368,10 +481,24 @@ export class ReactLoop {
       recordControlCall(this.chain, this.input, call, { success: false, error: `Not run: ${why}.` });
   }
 
-  private synthesise(answer: string): void {
+  private synthesise(answer: string, confidence?: number): void {
     this.chain.synthesis(
-      { sources: this.chain.observationSources(), conclusion: answer },
+      {
+        sources: this.chain.observationSources(),
+        conclusion: answer,
+        ...(confidence !== undefined ? { confidence } : {}),
+      },
       { level: this.input.visibility },
     );
   }
+}
+
+/** The reply's extended thinking, which counts as a thought (requireThought). */
+function extendedThinking(reply: ModelReply): string {
+  return reply.content
+    .flatMap((b) =>
+      b.type === 'thinking' ? [b.thinking] : b.type === 'redacted_thinking' ? ['(redacted thinking)'] : [],
+    )
+    .join('\n')
+    .trim();
 }

@@ -3,20 +3,23 @@ import type { AgentInput, ModelMessage, ModelReply, ToolSpec } from '../../share
 import { replyText, type ModelPrompt, type Observation } from '../core/model-exchange';
 import type { RunState } from '../core/run-state';
 import { fnv1a } from '../core/stable-hash';
-import { parseReAct } from '../react-text/react-parser';
+import { reactParser } from '../react-text/react-parser';
 import {
   delimitObservation,
   formatObservation,
   observationMarker,
+  reactStopSequences,
   reactTextSystemPrompt,
-  REACT_STOP_SEQUENCES,
 } from '../react-text/react-text-prompt';
+import { asConfidence, readConfidence } from '../reasoning/confidence';
 import { decideNextStep, giveUpStep, type NextStep } from './decide-next-step';
-import { injectedTools, systemPrompt, toModelTool } from './prompt';
+import { injectedTools, systemPrompt, toModelTool, usesConfidence } from './prompt';
 
 /** How a run talks to its model: what it sends (the prompt), how it reads replies, how it reports results. */
 export interface Strategy extends ModelPrompt {
   decide(reply: ModelReply): NextStep;
+  /** The model's message for a turn that ran tools, without its thought (`scratchpad: false`). */
+  actionOnly(message: ModelMessage, next: Extract<NextStep, { kind: 'run_tools' }>): ModelMessage;
   observe(observations: Observation[]): ModelMessage;
   /** Tells the model its last reply could not be used (a `format_error`), in this protocol's terms. */
   unreadable(state: RunState, text: string): void;
@@ -28,11 +31,17 @@ export function nativeStrategy(input: AgentInput, specs: readonly ToolSpec[]): S
     system: systemPrompt(input),
     tools: [...specs.map(toModelTool), ...injectedTools(input, true)],
     decide: (reply) => {
-      const next = decideNextStep(reply, input.finishToolName, input.giveUpToolName);
-      const thought = replyText(reply);
+      const next = withAnswerConfidence(decideNextStep(reply, input.finishToolName, input.giveUpToolName), input);
+      const { text: thought, confidence } = readConfidence(replyText(reply), input.labels.confidence);
       // A reply that is only text is the answer itself, not a thought before acting.
-      return (next.kind === 'final_answer' && next.via === 'text_reply') || !thought ? next : { ...next, thought };
+      if ((next.kind === 'final_answer' && next.via === 'text_reply') || !thought) return next;
+      return { ...next, thought, ...(confidence !== undefined ? { thoughtConfidence: confidence } : {}) };
     },
+    // Tool calls and extended thinking stay (the API wants thinking blocks kept with their calls).
+    actionOnly: (message) =>
+      message.role === 'assistant'
+        ? { role: 'assistant', content: message.content.filter((b) => b.type !== 'text') }
+        : message,
     observe: (observations) => ({
       role: 'user',
       content: observations.map((o) => ({
@@ -68,32 +77,44 @@ export function reactTextStrategy(
   // calls share an id: approvals and results are keyed by it.
   let calls = firstCallNumber - 1;
   const callId = () => `react_${++calls}`;
+  const { labels } = input;
+  const parse = reactParser(labels);
   return {
     // The give-up tool is listed like any other; "Final Answer:" replaces the finish tool.
     system: reactTextSystemPrompt({
       tools: [...specs, ...injectedTools(input, false)],
       ...(input.systemPrompt ? { lead: input.systemPrompt } : {}),
       ...(observationMarker ? { observationMarker } : {}),
+      labels,
+      thoughtPrompt: input.thoughtPrompt,
+      askConfidence: usesConfidence(input),
     }),
     tools: [],
-    stopSequences: [...REACT_STOP_SEQUENCES],
+    stopSequences: reactStopSequences(labels),
     decide: (reply) => {
-      const parsed = parseReAct(replyText(reply));
-      const thought = parsed.kind !== 'error' && parsed.thought ? { thought: parsed.thought } : {};
+      const parsed = parse(replyText(reply));
+      const read =
+        parsed.kind !== 'error' && parsed.thought ? readConfidence(parsed.thought, labels.confidence) : undefined;
+      const thought = read?.text
+        ? { thought: read.text, ...(read.confidence !== undefined ? { thoughtConfidence: read.confidence } : {}) }
+        : {};
       switch (parsed.kind) {
         case 'final': {
+          const answer = readConfidence(parsed.answer, labels.confidence);
+          const confidence = answer.confidence !== undefined ? { confidence: answer.confidence } : {};
           const finishCall = {
             type: 'tool_use' as const,
             id: callId(),
             name: input.finishToolName,
-            input: { result: parsed.answer },
+            input: { result: answer.text || parsed.answer, ...confidence },
           };
           return {
             kind: 'final_answer',
             via: 'finish_tool',
-            answer: parsed.answer,
+            answer: answer.text || parsed.answer,
             finishCall,
             skipped: [],
+            ...confidence,
             ...thought,
           };
         }
@@ -129,7 +150,10 @@ export function reactTextStrategy(
           type: 'text',
           text: observations
             .map((o) => formatObservation(o.content, o.isError))
-            .map((text) => `Observation: ${observationMarker ? delimitObservation(text, observationMarker) : text}`)
+            .map(
+              (text) =>
+                `${labels.observation}: ${observationMarker ? delimitObservation(text, observationMarker) : text}`,
+            )
             .join('\n'),
         },
       ],
@@ -137,7 +161,25 @@ export function reactTextStrategy(
     unreadable(state, text) {
       state.addMessage(this.observe([{ callId: '', content: text, isError: true }]));
     },
+    // One call per reply in this protocol: the reply becomes its Action and Action Input alone.
+    actionOnly: (message, next) => {
+      const call = next.calls[0];
+      const text = call ? `${labels.action}: ${call.name}\n${labels.actionInput}: ${JSON.stringify(call.input)}` : '';
+      return { ...message, content: [{ type: 'text', text }] };
+    },
   };
+}
+
+/** The confidence given to the finish tool, or written on the answer's last line (a text reply). */
+function withAnswerConfidence(next: NextStep, input: AgentInput): NextStep {
+  if (next.kind !== 'final_answer') return next;
+  if (next.via === 'finish_tool') {
+    const confidence = asConfidence(next.finishCall.input['confidence']);
+    return confidence === undefined ? next : { ...next, confidence };
+  }
+  const read = readConfidence(next.answer, input.labels.confidence);
+  if (read.confidence === undefined || !read.text) return next;
+  return { ...next, answer: read.text, confidence: read.confidence };
 }
 
 /** The number after the highest `react_N` call id in the chain: where a continued run's ids resume. */

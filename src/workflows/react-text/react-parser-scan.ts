@@ -2,6 +2,7 @@
  * Line scanner of the ReAct text parser: cuts a reply into labelled fields. Pure and
  * deterministic (workflow sandbox side); the meaning of the fields is decided in react-parser.ts.
  */
+import { labelKey, ReActLabels } from '../../shared/reasoning/reasoning-settings';
 
 export type FieldLabel = 'preamble' | 'thought' | 'action' | 'input' | 'observation' | 'final';
 
@@ -24,17 +25,43 @@ export interface Scan {
   end: number;
 }
 
-const LABEL_KEYS: Readonly<Record<string, Exclude<FieldLabel, 'preamble'>>> = {
-  thought: 'thought',
-  action: 'action',
-  actioninput: 'input',
-  observation: 'observation',
-  finalanswer: 'final',
-  answer: 'final',
-};
+/** The labels a reply is read with: `Thought`, `Action`, … by default, or a run's own (`labels`). */
+export interface LabelSet {
+  /** Label letters, lower case (labelKey) → field. */
+  keys: Readonly<Record<string, Exclude<FieldLabel, 'preamble'>>>;
+  /** `Action Input:` or `Final Answer:` written on the `Action:` line itself. */
+  inlineAfterAction: RegExp;
+  /** Letters of the Action Input label, lower case: tells the two inline labels apart. */
+  inputKey: string;
+}
+
+/** The set for a run's labels. `Answer:` also means Final Answer, unless a label of the run uses that word. */
+export function labelSet(labels: ReActLabels): LabelSet {
+  const keys: Record<string, Exclude<FieldLabel, 'preamble'>> = {
+    [labelKey(labels.thought)]: 'thought',
+    [labelKey(labels.action)]: 'action',
+    [labelKey(labels.actionInput)]: 'input',
+    [labelKey(labels.observation)]: 'observation',
+    [labelKey(labels.finalAnswer)]: 'final',
+  };
+  keys['answer'] ??= 'final';
+  // Labels are letters, spaces and _ only (ReActLabels), so they need no escaping; `[ _]?` where a space was.
+  const loose = (label: string) =>
+    label
+      .trim()
+      .split(/[\s_]+/)
+      .join('[ _]?');
+  const inlineAfterAction = new RegExp(
+    `(?<![\\p{L}])(${loose(labels.actionInput)}|${loose(labels.finalAnswer)})\\s*[:：]`,
+    'iu',
+  );
+  return { keys, inlineAfterAction, inputKey: labelKey(labels.actionInput) };
+}
+
+export const DEFAULT_LABEL_SET: LabelSet = labelSet(ReActLabels.parse({}));
+
 /** Inside a Final Answer only these labels start a field; other label-like lines are answer text. */
 const LABELS_AFTER_ANSWER: ReadonlySet<FieldLabel> = new Set(['action', 'input', 'observation']);
-const INLINE_AFTER_ACTION = /\b(action[ _]?input|final[ _]?answer)\s*[:：]/i;
 
 export const isFenceLine = (line: string): boolean => /^\s*(```|~~~)/.test(line);
 const indentOf = (line: string): number => line.length - line.trimStart().length;
@@ -43,13 +70,16 @@ const indentOf = (line: string): number => line.length - line.trimStart().length
  * `Thought:`, `**Action:**`, `### Final Answer:`, `Action Input 1:`, `action_input：` … at the
  * start of a line (after indentation). Case-insensitive; the label words must fill the head.
  */
-export function matchLabel(line: string): { label: Exclude<FieldLabel, 'preamble'>; rest: string } | undefined {
+export function matchLabel(
+  line: string,
+  set: LabelSet = DEFAULT_LABEL_SET,
+): { label: Exclude<FieldLabel, 'preamble'>; rest: string } | undefined {
   const text = line.trimStart();
   const colon = text.search(/[:：]/);
   if (colon < 1 || colon > 40) return undefined;
   const head = text.slice(0, colon);
-  if (!/^[#>*_ ]*[A-Za-z][A-Za-z _]*\d*[*_ ]*$/.test(head)) return undefined;
-  const label = LABEL_KEYS[head.replace(/[^A-Za-z]/g, '').toLowerCase()];
+  if (!/^[#>*_ ]*\p{L}[\p{L} _]*\d*[*_ ]*$/u.test(head)) return undefined;
+  const label = set.keys[labelKey(head)];
   if (!label) return undefined;
   // `**Action:** x`: the bold opened before the label closes after the colon.
   const opened = (/^[#> ]*([*_]*)/.exec(head)?.[1] ?? '').length - (/([*_]*)\s*$/.exec(head)?.[1] ?? '').length;
@@ -110,8 +140,9 @@ class FieldGuard {
   }
 }
 
-export function scanReply(text: string): Scan {
+export function scanReply(text: string, set: LabelSet = DEFAULT_LABEL_SET): Scan {
   const lines = unwrapWholeFence(
+    set,
     text
       .replace(/\r\n?/g, '\n')
       .split('\n')
@@ -123,7 +154,7 @@ export function scanReply(text: string): Scan {
   let committed = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
-    const found = guard.hidesLabels() ? undefined : matchLabel(line);
+    const found = guard.hidesLabels() ? undefined : matchLabel(line, set);
     const current = fields[fields.length - 1]?.label;
     if (!found || (current === 'final' && !LABELS_AFTER_ANSWER.has(found.label))) {
       guard.feed(line);
@@ -132,9 +163,9 @@ export function scanReply(text: string): Scan {
     if (found.label === 'observation' && committed) return { lines, fields, end: i };
     committed ||= found.label === 'action' || found.label === 'input' || found.label === 'final';
     const parts = [found];
-    const inline = found.label === 'action' ? INLINE_AFTER_ACTION.exec(found.rest) : null;
+    const inline = found.label === 'action' ? set.inlineAfterAction.exec(found.rest) : null;
     if (inline?.[1]) {
-      const label = /input/i.test(inline[1]) ? 'input' : 'final';
+      const label = labelKey(inline[1]) === set.inputKey ? 'input' : 'final';
       parts.splice(0, 1, { label: 'action', rest: found.rest.slice(0, inline.index).trim() });
       parts.push({ label, rest: found.rest.slice(inline.index + inline[0].length).trim() });
     }
@@ -162,12 +193,12 @@ function dedent(line: string, width: number): string {
 }
 
 /** A reply wrapped whole in one code fence (with ReAct labels inside) is read without the fence. */
-function unwrapWholeFence(lines: string[]): string[] {
+function unwrapWholeFence(set: LabelSet, lines: string[]): string[] {
   const first = lines.findIndex((l) => l.trim() !== '');
   const last = lines.length - 1 - [...lines].reverse().findIndex((l) => l.trim() !== '');
   if (first < 0 || first >= last) return lines;
   const closes = /^\s*(```|~~~)$/.test(lines[last] ?? '');
-  if (!isFenceLine(lines[first] ?? '') || !closes || !lines.slice(first + 1, last).some((l) => matchLabel(l)))
+  if (!isFenceLine(lines[first] ?? '') || !closes || !lines.slice(first + 1, last).some((l) => matchLabel(l, set)))
     return lines;
   return lines.map((l, i) => (i === first || i === last ? '' : l));
 }

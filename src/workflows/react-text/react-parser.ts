@@ -24,32 +24,57 @@
  * | Reply wrapped whole in one code fence              | unwrapped                                           |
  */
 import { dropFenceDebris, namesFinalAnswer, readActionInput, toolNameOf } from './react-parser-input';
-import { fieldText, scanReply, type FieldLabel, type Scan } from './react-parser-scan';
+import { ReActLabels } from '../../shared/reasoning/reasoning-settings';
+import {
+  DEFAULT_LABEL_SET,
+  fieldText,
+  labelSet,
+  scanReply,
+  type FieldLabel,
+  type LabelSet,
+  type Scan,
+} from './react-parser-scan';
 
 export type ParsedReAct =
   | { kind: 'action'; tool: string; input: unknown; rawInput: string; thought?: string }
   | { kind: 'final'; answer: string; thought?: string }
   | { kind: 'error'; message: string };
 
-/** Observations for malformed replies; each names the label at fault and how to fix it. */
-export const REACT_FORMAT_ERRORS = {
-  empty:
-    "Invalid Format: The reply is empty. Write 'Thought:', then either 'Action:' and 'Action Input:', or 'Final Answer:'.",
-  missingActionOrAnswer:
-    "Invalid Format: Missing 'Action:' or 'Final Answer:' after 'Thought:'. Call one tool with 'Action:' and 'Action Input:', or finish with 'Final Answer:'.",
-  missingActionInput:
-    "Invalid Format: Missing 'Action Input:' after 'Action:'. Put the tool's JSON arguments on the next line, after 'Action Input:'.",
-  missingAction: "Invalid Format: Missing 'Action:' before 'Action Input:'. Name the tool on an 'Action:' line first.",
-  actionAndAnswer:
-    "Invalid Format: The reply has both an 'Action:' and a 'Final Answer:'. Either call one tool and wait for its Observation, or give only the Final Answer.",
-  emptyToolName: "Invalid Format: 'Action:' names no tool. Write exactly one tool name from the list after 'Action:'.",
-  emptyActionInput:
-    "Invalid Format: 'Action Input:' is empty. Write the arguments as JSON; use {} for a tool without parameters.",
-  emptyFinalAnswer: "Invalid Format: 'Final Answer:' is empty. Write your answer after 'Final Answer:'.",
-} as const;
+/** Observations for malformed replies, in a run's own labels; each names the label at fault and how to fix it. */
+export function reactFormatErrors(labels: ReActLabels) {
+  const { thought, action, actionInput: input, finalAnswer: final } = labels;
+  return {
+    empty: `Invalid Format: The reply is empty. Write '${thought}:', then either '${action}:' and '${input}:', or '${final}:'.`,
+    missingActionOrAnswer: `Invalid Format: Missing '${action}:' or '${final}:' after '${thought}:'. Call one tool with '${action}:' and '${input}:', or finish with '${final}:'.`,
+    missingActionInput: `Invalid Format: Missing '${input}:' after '${action}:'. Put the tool's JSON arguments on the next line, after '${input}:'.`,
+    missingAction: `Invalid Format: Missing '${action}:' before '${input}:'. Name the tool on an '${action}:' line first.`,
+    actionAndAnswer: `Invalid Format: The reply has both an '${action}:' and a '${final}:'. Either call one tool and wait for its Observation, or give only the ${final}.`,
+    emptyToolName: `Invalid Format: '${action}:' names no tool. Write exactly one tool name from the list after '${action}:'.`,
+    emptyActionInput: `Invalid Format: '${input}:' is empty. Write the arguments as JSON; use {} for a tool without parameters.`,
+    emptyFinalAnswer: `Invalid Format: '${final}:' is empty. Write your answer after '${final}:'.`,
+  } as const;
+}
+type FormatErrors = ReturnType<typeof reactFormatErrors>;
+
+/** The messages with the default labels. */
+export const REACT_FORMAT_ERRORS: FormatErrors = reactFormatErrors(ReActLabels.parse({}));
+
+/** A parser for a run's labels; parseReAct is the one for the default labels. */
+export function reactParser(labels: ReActLabels): (text: string) => ParsedReAct {
+  const set = labelSet(labels);
+  const errors = reactFormatErrors(labels);
+  return (text) => parseWith(text, set, errors);
+}
 
 export function parseReAct(text: string): ParsedReAct {
-  const scan = scanReply(text);
+  return parseWith(text, DEFAULT_LABEL_SET, REACT_FORMAT_ERRORS);
+}
+
+function parseWith(text: string, set: LabelSet, errors: FormatErrors): ParsedReAct {
+  const error = (key: keyof FormatErrors): ParsedReAct => ({ kind: 'error', message: errors[key] });
+  const answer = (text: string, thought: string): ParsedReAct =>
+    text ? withThought({ kind: 'final', answer: text }, thought) : error('emptyFinalAnswer');
+  const scan = scanReply(text, set);
   const { fields } = scan;
   const indexOf = (label: FieldLabel): number => fields.findIndex((f) => f.label === label);
   const isCall = (label: FieldLabel): boolean => label === 'action' || label === 'input';
@@ -77,14 +102,6 @@ export function parseReAct(text: string): ParsedReAct {
   if (namesFinalAnswer(tool)) return answer(typeof value === 'string' ? value.trim() : rawInput, thought);
   return withThought({ kind: 'action', tool, input: value, rawInput }, thought);
 }
-
-const error = (key: keyof typeof REACT_FORMAT_ERRORS): ParsedReAct => ({
-  kind: 'error',
-  message: REACT_FORMAT_ERRORS[key],
-});
-
-const answer = (text: string, thought: string): ParsedReAct =>
-  text ? withThought({ kind: 'final', answer: text }, thought) : error('emptyFinalAnswer');
 
 function withThought<T extends ParsedReAct>(result: T, thought: string): T {
   return thought ? { ...result, thought } : result;

@@ -4,6 +4,7 @@ import {
   afterFormatError,
   afterReadableReply,
   afterToolCalls,
+  cycleLength,
   freshStallState,
   type StallVerdict,
 } from '../../../../src/workflows/core/stall-detector';
@@ -11,7 +12,11 @@ import {
 type Event = { call: string } | 'format_error' | 'readable';
 
 /** Feeds events through the detector from a fresh state; returns each verdict and the last state. */
-function feed(events: readonly Event[], threshold = 3): { verdicts: Array<StallVerdict | '-'>; state: StallState } {
+function feed(
+  events: readonly Event[],
+  threshold = 3,
+  window = 8,
+): { verdicts: Array<StallVerdict | '-'>; state: StallState } {
   let state = freshStallState();
   const verdicts: Array<StallVerdict | '-'> = [];
   for (const event of events) {
@@ -21,7 +26,9 @@ function feed(events: readonly Event[], threshold = 3): { verdicts: Array<StallV
       continue;
     }
     const judged =
-      event === 'format_error' ? afterFormatError(state, threshold) : afterToolCalls(state, event.call, threshold);
+      event === 'format_error'
+        ? afterFormatError(state, threshold)
+        : afterToolCalls(state, event.call, threshold, window);
     state = judged.state;
     verdicts.push(judged.verdict);
   }
@@ -33,7 +40,14 @@ const b = { call: 'lookup#b' };
 
 describe('stall detector: repeated tool calls', () => {
   it('starts fresh', () => {
-    expect(freshStallState()).toEqual({ sameCallsInRow: 0, formatErrorsInRow: 0, warned: false, formatWarned: false });
+    expect(freshStallState()).toEqual({
+      sameCallsInRow: 0,
+      formatErrorsInRow: 0,
+      warned: false,
+      formatWarned: false,
+      recentTurns: [],
+      cycleWarned: false,
+    });
   });
 
   it('is ok below the threshold, warns once at it, and stalls on the next repeat', () => {
@@ -45,6 +59,8 @@ describe('stall detector: repeated tool calls', () => {
       formatErrorsInRow: 0,
       warned: true,
       formatWarned: false,
+      recentTurns: ['lookup#a', 'lookup#a', 'lookup#a', 'lookup#a'],
+      cycleWarned: false,
     });
   });
 
@@ -57,8 +73,10 @@ describe('stall detector: repeated tool calls', () => {
     expect(feed([a, a, a, a, a, a], 5).verdicts).toEqual(['ok', 'ok', 'ok', 'ok', 'warn', 'stalled']);
   });
 
-  it('different calls never stall', () => {
-    expect(feed([a, b, a, b, a, b]).verdicts).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
+  it('different calls that do not go round in a cycle never stall', () => {
+    const c = { call: 'lookup#c' };
+    const d = { call: 'lookup#d' };
+    expect(feed([a, b, c, d, a, c, b, d]).verdicts).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
   });
 
   it('a different call resets the count and the warning', () => {
@@ -77,13 +95,15 @@ describe('stall detector: repeated tool calls', () => {
       formatErrorsInRow: 0,
       warned: false,
       formatWarned: false,
+      recentTurns: ['lookup#a', 'lookup#a', 'lookup#a', 'lookup#b'],
+      cycleWarned: false,
     });
   });
 
   it('does not mutate the state it is given', () => {
     const before = freshStallState();
     const snapshot = structuredClone(before);
-    afterToolCalls(before, 'k', 3);
+    afterToolCalls(before, 'k', 3, 8);
     afterFormatError(before, 3);
     afterReadableReply(before);
     expect(before).toEqual(snapshot);
@@ -124,7 +144,7 @@ describe('stall detector: format errors', () => {
   });
   it('keeps the repeat warning and the format warning apart', () => {
     let state = freshStallState();
-    for (let i = 0; i < 3; i++) state = afterToolCalls(state, 'lookup#a', 3).state;
+    for (let i = 0; i < 3; i++) state = afterToolCalls(state, 'lookup#a', 3, 8).state;
     expect(state.warned).toBe(true);
     const verdicts: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -133,5 +153,35 @@ describe('stall detector: format errors', () => {
       verdicts.push(judged.verdict);
     }
     expect(verdicts).toEqual(['ok', 'ok', 'warn']);
+  });
+});
+
+describe('stall detector: cycles (seed 001 §4.3)', () => {
+  const c = { call: 'lookup#c' };
+
+  it('warns at A-B-A-B and stalls when the agent goes round again', () => {
+    expect(feed([a, b, a, b, a]).verdicts).toEqual(['ok', 'ok', 'ok', 'warn', 'stalled']);
+  });
+
+  it('catches a cycle of three (A-B-C-A-B-C)', () => {
+    expect(feed([a, b, c, a, b, c]).verdicts).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'warn']);
+  });
+
+  it('looks no further back than the window', () => {
+    // A cycle of three needs six turns; a window of four cannot hold it.
+    expect(feed([a, b, c, a, b, c], 3, 4).verdicts).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
+    expect(feed([a, b, a, b], 3, 4).verdicts).toEqual(['ok', 'ok', 'ok', 'warn']);
+  });
+
+  it('a turn that breaks the cycle resets its warning', () => {
+    const { verdicts, state } = feed([a, b, a, b, c]);
+    expect(verdicts).toEqual(['ok', 'ok', 'ok', 'warn', 'ok']);
+    expect(state.cycleWarned).toBe(false);
+  });
+
+  it('finds the period of a cycle the keys end with', () => {
+    expect(cycleLength(['x', 'a', 'b', 'a', 'b'])).toBe(2);
+    expect(cycleLength(['a', 'a', 'a', 'a'])).toBe(0);
+    expect(cycleLength(['a', 'b', 'c', 'a', 'b'])).toBe(0);
   });
 });

@@ -210,7 +210,7 @@ export class ReactLoop {
           kind === 'cycle'
             ? `it went round the same ${cycleLength(this.state.stall.recentTurns)} turns of calls twice`
             : `it called ${next.calls.map((c) => c.name).join(', ')} with the same arguments ${this.state.stall.sameCallsInRow} times in a row`;
-        if (verdict === 'warn') return void this.observeRejected(next.calls, this.repeatWarning(kind, what));
+        if (verdict === 'warn') return void this.observeRejected(next.calls, this.repeatWarning(kind, next.calls));
         if (verdict === 'stalled' && !(await this.mayGoOn(what))) {
           // Every tool_use needs its tool_result, also in the summary request.
           this.observeRejected(next.calls, 'Not run: the run stopped because it was stalled.');
@@ -279,11 +279,16 @@ export class ReactLoop {
     return judged;
   }
 
-  private repeatWarning(kind: RepeatKind, what: string): string {
-    const you = what.replace(/^it /, 'you ');
-    return kind === 'cycle'
-      ? `Not run: ${you}, and the results will not change. Use the earlier results, try something different, or finish.`
-      : `Not run: ${you}, and the result will not change. Use the earlier result, try something different, or finish.`;
+  private repeatWarning(kind: RepeatKind, calls: readonly ToolUseBlock[]): string {
+    if (kind === 'cycle')
+      return (
+        `Not run: you have gone round the same ${cycleLength(this.state.stall.recentTurns)} turns of calls twice, ` +
+        'and the results will not change. Use the earlier results, try something different, or finish.'
+      );
+    return (
+      `Not run: you have made this exact call (${calls.map((c) => c.name).join(', ')} with the same arguments) ${this.state.stall.sameCallsInRow} times in a row, ` +
+      'and the result will not change. Use the earlier result, try something different, or finish.'
+    );
   }
 
   /**

@@ -43,7 +43,7 @@ describe('a custom workflow around runAgent', () => {
     });
     const model = createScriptedModel([
       { content: [say('Checks first.'), useTool('check', {})] },
-      { content: [useTool('deploy', { version: '1.2.3' })] },
+      { content: [say('Checks are green, so deploy 1.2.3.'), useTool('deploy', { version: '1.2.3' })] },
       { content: [say('Deployed 1.2.3 after green checks.')] },
     ]);
     const h = await createHarness(env, {

@@ -34,3 +34,4 @@ export * from './plan';
 export * from './sub-agent';
 export * from './delegated-spend';
 export * from './llm-answer';
+export * from './react-trace';

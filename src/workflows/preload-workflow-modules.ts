@@ -33,6 +33,7 @@ import * as chainView from '../shared/chain-view';
 import * as constants from '../shared/constants';
 import * as continuedState from '../shared/continued-state';
 import * as reasoningSettings from '../shared/reasoning/reasoning-settings';
+import * as reactTrace from '../shared/react-trace';
 import * as conversationRef from '../shared/conversation-ref';
 import * as delegatedSpend from '../shared/delegated-spend';
 import * as elicitation from '../shared/elicitation';
@@ -170,6 +171,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   constants,
   continuedState,
   reasoningSettings,
+  reactTrace,
   conversationRef,
   delegatedSpend,
   elicitation,

@@ -16,7 +16,7 @@ const env = useTestEnv();
 
 const thinkingConfidences = (steps: readonly ReasoningStep[]) =>
   steps.flatMap((s) => (s.type === 'thinking' && s.confidence !== undefined ? [[s.thought, s.confidence]] : []));
-const synthesisOf = (steps: readonly ReasoningStep[]) => steps.findLast((s) => s.type === 'synthesis');
+const synthesisOf = (steps: readonly ReasoningStep[]) => [...steps].reverse().find((s) => s.type === 'synthesis');
 
 describe('confidence', () => {
   it('native: asked for in the prompt, read from a thought and from finish', async () => {

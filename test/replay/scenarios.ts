@@ -578,6 +578,36 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     turns: replyTurns('h'),
     fixtureRun: 'first',
   },
+  {
+    // The reasoning contract: a call without a thought refused, a confidence on a thought and on
+    // finish, a failed call not run again, and the scratchpad left out of what the model reads.
+    name: 'thought-controls',
+    input: {
+      task: 'Look up alpha carefully',
+      model: SCRIPTED_MODEL,
+      requireThought: true,
+      thoughtValidation: {},
+      askConfidence: true,
+      scratchpad: false,
+    },
+    turns: [
+      { content: [useTool('lookup', { key: 'alpha' }, 'toolu_tc1')] },
+      {
+        content: [
+          say('Alpha is the value the task asks for.\nConfidence: 0.6'),
+          useTool('lookup', { key: 'alpha' }, 'toolu_tc2'),
+        ],
+      },
+      { content: [say('The database may hold more detail about alpha.'), useTool('always_fails', {}, 'toolu_tc3')] },
+      { content: [say('Asking the database again for alpha details.'), useTool('always_fails', {}, 'toolu_tc4')] },
+      {
+        content: [
+          say('Alpha is known and the database is down.'),
+          useTool('finish', { result: 'alpha is 50', confidence: 0.8 }, 'toolu_tc5'),
+        ],
+      },
+    ],
+  },
 ];
 
 function replyTurns(prefix: string): ScriptedTurn[] {

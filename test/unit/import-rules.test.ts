@@ -25,6 +25,7 @@ const WORKFLOW_LAYERS: Record<string, number> = {
   'delegation/': 60,
   'model/': 50,
   'react-text/': 40,
+  'reasoning/': 40,
   'tenant-quota/': 40,
   'core/': 10,
   'messages.ts': 5,

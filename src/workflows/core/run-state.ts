@@ -262,10 +262,11 @@ export class RunState {
     );
   }
 
-  /** Puts a new version of the model's last message in its place (a new object: sent conversations hash by object). */
-  replaceLastAssistantMessage(message: ModelMessage): void {
+  /** Rewrites the model's last message, as a new object (sent conversations remember hashes by object). */
+  rewriteLastAssistantMessage(rewrite: (message: ModelMessage) => ModelMessage): void {
     const last = this.data.messages.length - 1;
-    if (this.data.messages[last]?.role === 'assistant') this.data.messages[last] = message;
+    const message = this.data.messages[last];
+    if (message?.role === 'assistant') this.data.messages[last] = rewrite(message);
   }
 
   cached(key: string): CachedObservation | undefined {

@@ -3,7 +3,9 @@ import type { AgentInput, AgentInputInit, DelegationLink, SubAgentDefinition, Su
 /**
  * A sub-agent's input: its definition (instructions, model, tools), its carved sub-budget, and
  * what must hold across the whole tree (caller, approvals, signed decisions, allowed models, views, the catalogue
- * and the delegation path). Not inherited: the parent's task, phrases, planning and questions.
+ * and the delegation path), and the same reasoning rules (thoughts, labels, scratchpad, asking for
+ * confidence). Not inherited: the parent's task, phrases, planning, questions and its
+ * confirmBelowConfidence (a person confirms the root's answer, not each child's).
  * A definition without `tools` inherits its parent's limits, never every tool on the worker.
  */
 export function childInput(
@@ -34,6 +36,13 @@ export function childInput(
     summariseLargeResults: parent.summariseLargeResults,
     visibility: parent.visibility,
     stallThreshold: parent.stallThreshold,
+    stallWindow: parent.stallWindow,
+    requireThought: parent.requireThought,
+    thoughtPrompt: parent.thoughtPrompt,
+    labels: parent.labels,
+    ...(parent.thoughtValidation ? { thoughtValidation: parent.thoughtValidation } : {}),
+    scratchpad: parent.scratchpad,
+    askConfidence: parent.askConfidence,
     cancelGraceMs: parent.cancelGraceMs,
     maxContextChars: parent.maxContextChars,
     continueAsNewAtBytes: parent.continueAsNewAtBytes,

@@ -22,7 +22,6 @@ import { injectedToolNames } from '../core/injected-tools';
 import { BudgetExhausted, ContinueAsNewRequested, isLoopSignal, ModelCallFailed } from '../core/loop-signals';
 import { replyText, type Observation } from '../core/model-exchange';
 import { MAX_FAILED_CALL_ERROR_CHARS } from '../../shared/continued-state';
-import { replyMessage } from '../../shared';
 import { checkThought, thoughtKey } from '../reasoning/thought-check';
 import { recordControlCall, refuseCall } from '../core/record-calls';
 import type { RunContext } from '../core/run-context';
@@ -188,7 +187,7 @@ export class ReactLoop {
       if (!verdict.ok) return this.refuseForThought(next.calls, verdict.problem);
       this.state.setStall({ ...this.state.stall, lastThoughtKey: thoughtKey(thought) });
       if (!this.input.scratchpad)
-        this.state.replaceLastAssistantMessage(this.parts.strategy.actionOnly(replyMessage(reply.content), next));
+        this.state.rewriteLastAssistantMessage((message) => this.parts.strategy.actionOnly(message, next));
     }
     if (next.kind !== 'format_error') this.state.setStall(afterReadableReply(this.state.stall));
     switch (next.kind) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalGate, MAX_MARKED_RESULT_CHARS } from '../../../../src/workflows/people/approval-gate';
+import { decisionClaims } from '../../../../src/shared/signed-decision';
 import { testChainBuilder } from '../../../helpers/test-chain-builder';
 
 /** Issue 46: a lost `once` call is settled through the approval gate; only its record takes markDone. */
@@ -66,5 +67,16 @@ describe('outcome-unknown decisions', () => {
     const ordinary = gate.decide({ callId: 'c1', approved: true, by, argumentsHash: 'h', markDone: true });
     expect(ordinary.record.status).toBe('approved');
     expect(ordinary.record).not.toHaveProperty('markedDone');
+  });
+});
+
+describe('signed outcome-unknown decisions', () => {
+  it('sign markDone and the result, so neither can be added to or changed in a signed approval', () => {
+    const claims = (extra: Record<string, unknown>) =>
+      decisionClaims('approval', 'wf', { callId: 'c', approved: true, argumentsHash: 'h', by, ...extra }, 'k', 't');
+    expect(claims({})).not.toHaveProperty('markDone');
+    expect(claims({ markDone: true })).toMatchObject({ markDone: true });
+    expect(claims({ markDone: true, result: 'a' })).not.toEqual(claims({ markDone: true, result: 'b' }));
+    expect(JSON.stringify(claims({ markDone: true, result: 'tr_1' }))).not.toContain('tr_1');
   });
 });

@@ -220,6 +220,10 @@ export function defineTool<Input extends z.ZodType, Output>(
     throw new InvalidToolDefinitionError(
       `Tool "${options.name}": reconcile is for tools with effects 'once'; this one has '${effects}', so a lost attempt is simply retried.`,
     );
+  if (options.local && effects === 'once')
+    throw new InvalidToolDefinitionError(
+      `Tool "${options.name}": a once tool cannot be local. A local activity's attempt is not recorded until it ends, so a worker that dies during it runs it again on replay, unseen; make it an ordinary activity.`,
+    );
   const returns = returnsText(options.name, options.returns);
   const alternatives = checkedAlternatives(options.name, options.alternatives);
   return Object.freeze({

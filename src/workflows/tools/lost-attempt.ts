@@ -41,19 +41,20 @@ export interface OnceCall {
  * caller's, as for any tool. A lost attempt is not run again blindly: the tool's `reconcile` hook
  * says whether the effect happened; without one, or when it fails, a person decides through the
  * approval path (run again, mark done, give up; no decision within approvalTimeoutMs gives up).
- * Every step of it is a thinking step in the chain. Deterministic.
+ * Every step of it is a thinking step in the chain. `settled`: the output is not a `runTool`
+ * result (reconcile's or a person's), so no worker holds its text. Deterministic.
  */
 export async function runOnce(
   ctx: RunContext,
   once: OnceCall,
   runner: RunTool,
   invocation: Parameters<RunTool>[0],
-): Promise<ToolOutput> {
+): Promise<{ out: ToolOutput; settled: boolean }> {
   const { chain } = ctx;
   const { spec, call } = once;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await runner(invocation);
+      return { out: await runner(invocation), settled: false };
     } catch (err) {
       if (!isLostAttempt(err)) throw err;
       chain.thinking(
@@ -72,7 +73,8 @@ export async function runOnce(
         continue;
       }
       if (settled.kind === 'give_up') throw new OutcomeUnknown(settled.why);
-      return { result: settled.result, truncated: settled.truncated ?? false, durationMs: 0, attempts: attempt };
+      const out = { result: settled.result, truncated: settled.truncated ?? false, durationMs: 0, attempts: attempt };
+      return { out, settled: true };
     }
   }
 }

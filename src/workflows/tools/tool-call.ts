@@ -123,9 +123,10 @@ export async function runToolCall(
       ...(validated ? { validated } : {}),
     };
     // The activity awaited here (one promise fewer); a request for input goes on in runToolActivity.
-    let out: ToolOutput = once
+    const first = once
       ? await runOnce(ctx, { call, spec, args, stepId: callStep.stepId, gate }, runner, invocation)
-      : await runner(invocation);
+      : { out: await runner(invocation), settled: false };
+    let out: ToolOutput = first.out;
     if (out.needsInput) out = await runToolActivity(ctx, desk, call.id, runner, invocation, out);
     if (out.refused !== undefined) {
       // The tool's validate hook refused: it did not run, and the model reads why.
@@ -151,12 +152,15 @@ export async function runToolCall(
       durationMs: out.durationMs,
       ...(out.attempts ? { attempts: out.attempts } : {}),
       ...flags,
+      // A lost `once` call that reconcile or a person said took effect.
+      ...(first.settled ? { outcome: 'done' as const } : {}),
     };
     const step = chain.toolResult(shown, shownAs(shown.result));
     observation = { callId: call.id, content: condensed?.text ?? text, isError: false };
-    if (!condensed && !spec.local && (spec.auditLevel ?? 'full') === 'full') {
-      // The text is this activity's result in the history: the run's result may name it.
-      ctx.resultsInHistory.add(step.stepId);
+    // Not for a result reconcile or a person gave: no runTool result holds it.
+    if (!condensed && !spec.local && !first.settled) {
+      // The text is this activity's result in the history: the run's result may name it (a step the chain keeps whole).
+      if ((spec.auditLevel ?? 'full') === 'full') ctx.resultsInHistory.add(step.stepId);
       // The worker that ran it keeps the text, so the next model call can name it instead of recording it again.
       ctx.conversations.returnedByWorker(text);
     }

@@ -58,13 +58,16 @@ describe('defineTool: tool contracts', () => {
     expect(tool.returns).not.toContain('$schema');
   });
 
-  it('refuses returns that are empty or longer than a spec carries, reconcile without once, and bad alternatives', () => {
+  it('refuses returns that are empty or longer than a spec carries, reconcile without once, a local once tool, and bad alternatives', () => {
     expect(() => defineTool({ name: 'pay', ...base, returns: '  ' })).toThrow(InvalidToolDefinitionError);
     expect(() => defineTool({ name: 'pay', ...base, returns: 'x'.repeat(MAX_RETURNS_CHARS + 1) })).toThrow(
       /at most 2000/,
     );
     expect(() => defineTool({ name: 'pay', ...base, reconcile: () => ({ happened: true }) })).toThrow(
       /reconcile is for tools with effects 'once'/,
+    );
+    expect(() => defineTool({ name: 'pay', ...base, effects: 'once', local: true })).toThrow(
+      /a once tool cannot be local/,
     );
     expect(() => defineTool({ name: 'pay', ...base, alternatives: ['pay'] })).toThrow(/another tool's name/);
     expect(() => defineTool({ name: 'pay', ...base, alternatives: ['has space'] })).toThrow(InvalidToolDefinitionError);

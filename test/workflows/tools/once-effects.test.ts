@@ -145,7 +145,7 @@ describe('a once tool whose worker is killed mid-call', () => {
       decide(agents, id, { approved: true, markDone: true, result: 'bank shows transfer tr_9' }),
     );
     expect(effects.runs).toHaveLength(1);
-    expect(observationOf(result)).toMatchObject({ success: true, result: 'bank shows transfer tr_9' });
+    expect(observationOf(result)).toMatchObject({ success: true, result: 'bank shows transfer tr_9', outcome: 'done' });
     expect(result.chain.approvals?.[0]).toMatchObject({ status: 'approved', markedDone: true });
   });
 
@@ -156,7 +156,7 @@ describe('a once tool whose worker is killed mid-call', () => {
     );
     expect(effects.runs).toHaveLength(1);
     expect(effects.reconciled).toEqual([effects.runs[0]]);
-    expect(observationOf(result)).toMatchObject({ success: true, result: 'found transfer tr_7' });
+    expect(observationOf(result)).toMatchObject({ success: true, result: 'found transfer tr_7', outcome: 'done' });
     expect(result.chain.approvals ?? []).toEqual([]);
     expect(thoughts(result.chain.steps).join('\n')).toMatch(/reconcile says the effect of call toolu_pay happened/);
   });

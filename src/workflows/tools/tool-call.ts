@@ -26,6 +26,7 @@ import type { ApprovalGate } from '../people/approval-gate';
 import type { QuestionDesk } from '../people/question-desk';
 import { runToolActivity, type RunTool } from './elicited-run';
 import { affordLlmCall, llmResultRoom, takeLlmAnswer, type AffordedLlmCall } from './llm-tool-call';
+import { withAlternatives } from './alternatives';
 import { OutcomeUnknown, runOnce } from './lost-attempt';
 
 /** What a call brings besides the call itself, when it has it. */
@@ -205,12 +206,6 @@ export async function runToolCall(
     if (llm) state.release(llm.hold);
   }
   return remembered(ctx, spec, key, callStep.stepId, shown, observation);
-}
-
-/** An error observation ends by naming the tool's alternatives the run has (describeTools kept only those). */
-export function withAlternatives(spec: ToolSpec, error: string): string {
-  const names = spec.alternatives ?? [];
-  return names.length ? `${error}\nInstead, you could try: ${names.join(', ')}.` : error;
 }
 
 /** A side-effect-free tool's observation is kept, so an identical call reuses it. */

@@ -14,6 +14,7 @@ import { notApproved, requestApprovals, type ApprovalNeeded, type Decisions } fr
 import { askPerson } from '../people/ask-person';
 import type { QuestionDesk } from '../people/question-desk';
 import type { PlanKeeper } from '../planning/plan-keeper';
+import { withAlternatives } from './alternatives';
 import { runToolCall } from './tool-call';
 import type { ToolCallCheck } from './validate-tool-call';
 import { validateBeforeApproval, type PreValidated } from './validate-before-approval';
@@ -220,7 +221,10 @@ function roleProblem(input: AgentInput, { spec }: ValidCall): string | undefined
   const roles = input.caller?.roles ?? [];
   if (roles.some((r) => required.includes(r))) return undefined;
   const who = input.caller ? `${input.caller.id} has ${roles.join(', ') || 'no roles'}` : 'the run has no caller';
-  return `Not run: "${spec.name}" requires one of the roles ${required.join(', ')}; ${who}. Use another tool or explain what you need.`;
+  return withAlternatives(
+    spec,
+    `Not run: "${spec.name}" requires one of the roles ${required.join(', ')}; ${who}. Use another tool or explain what you need.`,
+  );
 }
 
 /** A refused call to a known tool keeps that tool's type, visibility and sensitive fields in the chain. */

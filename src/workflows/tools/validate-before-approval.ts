@@ -7,7 +7,8 @@ import type { RunContext } from '../core/run-context';
 import { activities } from '../activity-proxies';
 import type { ApprovalNeeded } from '../people/approval-requests';
 import { auditedResult } from '../../shared/tool-audit';
-import { resultLimit, withAlternatives } from './tool-call';
+import { withAlternatives } from './alternatives';
+import { resultLimit } from './tool-call';
 
 /** What validation before approval found for one call: its recorded step, and a refusal when refused. */
 export interface PreValidated {

@@ -6,6 +6,8 @@ import { auditedArguments, auditedResult } from '../../../src/shared/tool-audit'
 import { defineTool, InvalidToolDefinitionError } from '../../../src/tools/define-tool';
 import { toToolSpec } from '../../../src/tools/tool-registry';
 import { toModelTool } from '../../../src/workflows/loop/prompt';
+import { withAlternatives } from '../../../src/workflows/tools/alternatives';
+import { createToolCallValidator } from '../../../src/workflows/tools/validate-tool-call';
 import { reactTextSystemPrompt } from '../../../src/workflows/react-text/react-text-prompt';
 
 const base = { description: 'Sends money', input: z.object({ to: z.string() }), execute: () => 'sent' };
@@ -162,5 +164,17 @@ describe('audit levels', () => {
       outcome: 'unknown',
     });
     expect(JSON.stringify(auditedResult(spec('none'), shown))).not.toContain('DE00');
+  });
+});
+
+describe('alternatives', () => {
+  it('end the invalid-arguments observation of a tool that names them', () => {
+    const spec = toToolSpec(defineTool({ name: 'pay', ...base, alternatives: ['quote'] }));
+    const check = createToolCallValidator([spec], ['finish'])({ type: 'tool_use', id: 't1', name: 'pay', input: {} });
+    expect(check.ok).toBe(false);
+    expect(!check.ok && check.observation).toMatch(
+      /invalid arguments for tool "pay"[\s\S]*\nInstead, you could try: quote\.$/,
+    );
+    expect(withAlternatives({}, 'failed')).toBe('failed');
   });
 });

@@ -1,10 +1,19 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType, observationText, type ToolInvocation, type ToolOutput, type ToolSpec } from '../shared';
+import {
+  FailureType,
+  observationText,
+  type Reconciliation,
+  type ToolCheckInput,
+  type ToolInvocation,
+  type ToolOutput,
+  type ToolSpec,
+} from '../shared';
+import { MAX_REFUSAL_CHARS } from '../shared/tool-spec';
 import { TOOL_HEARTBEAT_EVERY_MS } from '../shared/tool-heartbeat';
 import type { KnownTexts } from './conversation/known-texts';
 import { ToolError } from '../tools/tool-error';
-import type { ToolContext } from '../tools/define-tool';
+import type { ToolContext, ToolDefinition } from '../tools/define-tool';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { describeWithMcp, isNeedsInput, mcpTool, neededInput } from './mcp/mcp-activity-parts';
 import type { McpTools } from './mcp/mcp-tools';
@@ -61,7 +70,7 @@ export function createToolActivities({
           message: `The tool "${twice}" is named twice (a worker tool and an MCP tool, or twice in the run's list).`,
           nonRetryable: true,
         });
-      return specs;
+      return withRunAlternatives(specs);
     },
 
     /**
@@ -86,17 +95,18 @@ export function createToolActivities({
         throw ApplicationFailure.create({ type: FailureType.ToolFailed, message, nonRetryable: true });
       }
       const started = Date.now();
+      const own = tools.get(call.toolName);
+      // Validated once, before the first attempt; a retry is of a call already allowed.
+      if (own?.validate && !call.validated && ctx.info.attempt === 1) {
+        const refused = await refusal(own, args.data, toolContext(call.idempotencyKey));
+        if (refused) return { result: null, truncated: false, durationMs: Date.now() - started, attempts: 1, refused };
+      }
       let value: unknown;
       // Cancellation reaches an activity only through heartbeats, and their absence tells Temporal the
       // worker died: send them while the tool works (none for a call shorter than the interval).
       const keepAlive = setInterval(() => ctx.heartbeat(), heartbeatEveryMs);
       try {
-        value = await tool.execute(args.data, {
-          idempotencyKey: call.idempotencyKey,
-          signal: ctx.cancellationSignal,
-          heartbeat: (details) => ctx.heartbeat(redactHeartbeat(details, redact)),
-          ...(isModelAllowed ? { isModelAllowed } : {}),
-        });
+        value = await tool.execute(args.data, toolContext(call.idempotencyKey));
       } catch (err) {
         if (err instanceof ApplicationFailure) throw redactFailure(err, redact);
         if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
@@ -134,7 +144,86 @@ export function createToolActivities({
         throw ApplicationFailure.create({ type: FailureType.ToolResultUnusable, message, nonRetryable: true });
       }
     },
+
+    /**
+     * Runs a tool's `validate` hook alone: for a call that needs approval, before a person is
+     * asked. `{ refused }` with the reason, or `{}`. Not retried past a thrown hook: that refuses.
+     */
+    async validateToolCall(call: ToolCheckInput): Promise<{ refused?: string }> {
+      const tool = tools.get(call.toolName);
+      if (!tool?.validate) return {};
+      const args = tool.input.safeParse(call.arguments);
+      if (!args.success) return { refused: redactText(`Invalid arguments for ${tool.name}: ${args.error.message}`) };
+      const refused = await refusal(tool, args.data, toolContext(call.idempotencyKey));
+      return refused ? { refused } : {};
+    },
+
+    /**
+     * Asks a `once` tool's `reconcile` hook whether a lost attempt's effect happened. A hook that
+     * throws or answers something else fails this activity for good: the workflow then asks a person.
+     */
+    async reconcileTool(call: ToolCheckInput): Promise<Reconciliation> {
+      const tool = tools.get(call.toolName);
+      if (!tool?.reconcile) {
+        const message = `Tool "${call.toolName}" has no reconcile hook on this worker.`;
+        throw ApplicationFailure.create({ type: FailureType.ToolNotRegistered, message, nonRetryable: true });
+      }
+      let answer: unknown;
+      try {
+        answer = await tool.reconcile(call.idempotencyKey, toolContext(call.idempotencyKey));
+      } catch (err) {
+        const message = redactText(`${tool.name}'s reconcile failed: ${thrownText(err)}`);
+        throw ApplicationFailure.create({ type: FailureType.ToolFailed, message, nonRetryable: true });
+      }
+      const happened =
+        answer !== null && typeof answer === 'object' ? (answer as { happened?: unknown }).happened : undefined;
+      if (typeof happened !== 'boolean') {
+        const message = `${tool.name}'s reconcile answered neither { happened: true } nor { happened: false }.`;
+        throw ApplicationFailure.create({ type: FailureType.ToolResultUnusable, message, nonRetryable: true });
+      }
+      if (!happened || !('result' in (answer as object))) return { happened };
+      try {
+        const { result, truncated } = redactToolResult(
+          (answer as { result: unknown }).result,
+          call.maxResultChars,
+          redact,
+        );
+        return { happened, result, ...(truncated ? { truncated } : {}) };
+      } catch (err) {
+        const message = redactText(`${tool.name}'s reconciled result could not be used: ${thrownText(err)}`);
+        throw ApplicationFailure.create({ type: FailureType.ToolResultUnusable, message, nonRetryable: true });
+      }
+    },
   };
+
+  /** What a hook of the tool receives: the call's key, the activity's cancel signal and heartbeats. */
+  function toolContext(idempotencyKey: string): ToolContext {
+    const ctx = Context.current();
+    return {
+      idempotencyKey,
+      signal: ctx.cancellationSignal,
+      heartbeat: (details) => ctx.heartbeat(redactHeartbeat(details, redact)),
+      ...(isModelAllowed ? { isModelAllowed } : {}),
+    };
+  }
+
+  /**
+   * The `validate` hook's refusal, redacted and bounded, or undefined when it allows the call.
+   * Fail-closed: a hook that throws, or answers something other than a string or nothing, refuses.
+   */
+  async function refusal(tool: ToolDefinition, args: unknown, context: ToolContext): Promise<string | undefined> {
+    let answer: unknown;
+    try {
+      answer = await tool.validate!(args, context);
+    } catch (err) {
+      if (context.signal.aborted) throw context.signal.reason;
+      answer = `its validate hook failed: ${thrownText(err)}`;
+    }
+    if (answer === undefined || answer === null) return undefined;
+    const text = typeof answer === 'string' ? answer.trim() : '';
+    const reason = text || 'its validate hook gave no readable reason';
+    return redactText(reason.length > MAX_REFUSAL_CHARS ? `${reason.slice(0, MAX_REFUSAL_CHARS)}…` : reason);
+  }
 
   function redactText(text: string): string {
     try {
@@ -160,6 +249,17 @@ function withStackOf(failure: Error, thrown: unknown, redactText: (text: string)
   const frames = stack.split('\n').filter((line) => /^\s+at /.test(line));
   if (frames.length === 0) return;
   failure.stack = redactText(`${failure.name}: ${failure.message}\n${frames.join('\n')}`);
+}
+
+/** Each spec's alternatives, only those the run's tool set has: an observation never suggests a tool the model cannot call. */
+function withRunAlternatives(specs: ToolSpec[]): ToolSpec[] {
+  const names = new Set(specs.map((s) => s.name));
+  return specs.map((spec) => {
+    if (!spec.alternatives) return spec;
+    const { alternatives, ...rest } = spec;
+    const present = alternatives.filter((name) => names.has(name));
+    return present.length ? { ...rest, alternatives: present } : rest;
+  });
 }
 
 /** The first name two specs share (a worker tool and an MCP tool, or a tool listed twice), if any. */

@@ -68,6 +68,10 @@ export interface Decision {
   /** Required when rejecting. */
   reason?: string;
   argumentsHash?: string;
+  /** For a call whose outcome is unknown (a lost `once` attempt), with `approved: true`: it took effect; do not run it again. */
+  markDone?: boolean;
+  /** With `markDone`: the call's result as the person knows it. */
+  result?: string;
 }
 
 export interface StartOptions {

@@ -48,6 +48,9 @@ const ClaimSources = {
     argumentsHash: z.string(),
     reason: z.string().optional(),
     by: z.object({ id: z.string(), roles: Roles }),
+    /** A lost `once` call's settlement (approval.ts): signed too, so nobody turns "run again" into "mark done". */
+    markDone: z.boolean().optional(),
+    result: z.string().optional(),
   }),
   answer: z.object({ text: z.string(), by: z.string(), roles: Roles, callId: z.string().optional() }),
   steer: z.object({ text: z.string(), by: z.string(), roles: Roles }),
@@ -73,7 +76,7 @@ export function decisionClaims(
   if (kind === 'approval') {
     const p = ClaimSources.approval.safeParse(payload);
     if (!p.success) return undefined;
-    const { callId, approved, argumentsHash, reason, by } = p.data;
+    const { callId, approved, argumentsHash, reason, by, markDone, result } = p.data;
     return {
       ...common,
       callId,
@@ -81,6 +84,8 @@ export function decisionClaims(
       argumentsHash,
       ...(reason !== undefined ? { reason } : {}),
       by: { id: by.id, roles: by.roles },
+      ...(markDone !== undefined ? { markDone } : {}),
+      ...(result !== undefined ? { resultHash: textHash(result) } : {}),
     };
   }
   if (kind === 'answer') {

@@ -11,6 +11,26 @@ export const ToolRetry = z.object({
 export type ToolRetry = z.infer<typeof ToolRetry>;
 
 /**
+ * What running a tool does to the world. `none`: nothing (an identical call within a run reuses
+ * the earlier observation). `idempotent`: a repeat with the same idempotency key does no more
+ * than the first, so Temporal may retry it. `once`: never retried by Temporal; a lost attempt is
+ * reconciled or put to a person (tool-outcome.ts).
+ */
+export const ToolEffects = z.enum(['none', 'idempotent', 'once']);
+export type ToolEffects = z.infer<typeof ToolEffects>;
+
+/** What the chain records of a call: `full` everything; `basic` the call and whether it succeeded; `none` that it happened. */
+export const AuditLevel = z.enum(['none', 'basic', 'full']);
+export type AuditLevel = z.infer<typeof AuditLevel>;
+
+/** Longest `returns` text a spec carries (both prompts render it). */
+export const MAX_RETURNS_CHARS = 2_000;
+/** Most alternatives one tool may name. */
+export const MAX_ALTERNATIVES = 5;
+/** Longest refusal reason a `validate` hook's answer is cut to. */
+export const MAX_REFUSAL_CHARS = 1_000;
+
+/**
  * What the workflow knows of a tool: everything but its code. The worker's registry serves these
  * through the `describeTools` activity, so a run records the exact tool set it started with.
  */
@@ -22,8 +42,23 @@ export const ToolSpec = z.object({
   timeoutMs: z.number().int().positive(),
   retry: ToolRetry,
   visibility: VisibilityLevel,
-  /** No side effects: an identical call within a run reuses the earlier observation. */
+  /**
+   * Recorded form of `effects: 'none'`, kept because recorded specs and readers (the fork plan,
+   * `thoughtline tools`) use it; a spec with `effects` is read by `effects` alone.
+   */
   readOnly: z.boolean().optional(),
+  /** Absent on specs recorded before it existed: then `readOnly` decides (toolEffects). */
+  effects: ToolEffects.optional(),
+  /** What the tool returns, rendered in both prompts. */
+  returns: z.string().max(MAX_RETURNS_CHARS).optional(),
+  /** Absent means `full`. */
+  auditLevel: AuditLevel.optional(),
+  /** Tools an error observation of this one suggests; only those in the run's tool set are kept. */
+  alternatives: z.array(z.string()).max(MAX_ALTERNATIVES).optional(),
+  /** The tool has a `validate` hook: a call that needs approval is validated before a person is asked. */
+  validates: z.boolean().optional(),
+  /** The tool has a `reconcile` hook (`once` tools only): a lost attempt asks it whether the effect happened. */
+  reconciles: z.boolean().optional(),
   /** This tool's own result limit, in characters; the smaller of it and the run's wins. */
   maxResultChars: z.number().int().positive().optional(),
   /** Runs as a Temporal local activity, in the worker running the workflow task (short tools only). */
@@ -41,6 +76,11 @@ export const ToolSpec = z.object({
 });
 export type ToolSpec = z.infer<typeof ToolSpec>;
 
+/** A spec's effects; a spec recorded before `effects` existed is read from `readOnly`. */
+export function toolEffects(spec: Pick<ToolSpec, 'effects' | 'readOnly'>): ToolEffects {
+  return spec.effects ?? (spec.readOnly ? 'none' : 'idempotent');
+}
+
 /** Input of the `runTool` activity. Arguments were already validated in the workflow. */
 export const ToolInvocation = z.object({
   toolName: z.string(),
@@ -50,6 +90,8 @@ export const ToolInvocation = z.object({
   maxResultChars: z.number().int().positive(),
   /** Answers a person gave to this call's earlier elicitation requests (MCP tools only). */
   elicitation: z.array(ElicitationAnswer).max(MAX_ELICITATION_ROUNDS).optional(),
+  /** The tool's `validate` hook already allowed these arguments (before approval): not asked again. */
+  validated: z.boolean().optional(),
 });
 export type ToolInvocation = z.infer<typeof ToolInvocation>;
 
@@ -63,5 +105,24 @@ export const ToolOutput = z.object({
   attempts: z.number().int().positive().optional(),
   /** The tool (an MCP server) asked for input the call does not carry: `result` is null; ask a person and run it again. */
   needsInput: ElicitationRequest.optional(),
+  /** The tool's `validate` hook refused the arguments, with this reason: the tool did not run, `result` is null. */
+  refused: z.string().optional(),
 });
 export type ToolOutput = z.infer<typeof ToolOutput>;
+
+/** Input of the `validateToolCall` and `reconcileTool` activities. */
+export const ToolCheckInput = z.object({
+  toolName: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  idempotencyKey: z.string(),
+  maxResultChars: z.number().int().positive(),
+});
+export type ToolCheckInput = z.infer<typeof ToolCheckInput>;
+
+/** What a `once` tool's `reconcile` hook said of a lost attempt: the effect happened (with its result, if known) or not. */
+export const Reconciliation = z.object({
+  happened: z.boolean(),
+  result: z.unknown().optional(),
+  truncated: z.boolean().optional(),
+});
+export type Reconciliation = z.infer<typeof Reconciliation>;

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import type { ApprovalPolicy, ModelProviderName, ToolRetry, ToolType, VisibilityLevel } from '../shared';
+import type {
+  ApprovalPolicy,
+  AuditLevel,
+  ModelProviderName,
+  ToolEffects,
+  ToolRetry,
+  ToolType,
+  VisibilityLevel,
+} from '../shared';
+import { MAX_ALTERNATIVES, MAX_RETURNS_CHARS } from '../shared/tool-spec';
 import { defaultApprovalPolicy } from '../shared/approval/approval-policy';
 import { policyProblem } from '../shared/approval/rule-pattern';
 
@@ -24,6 +33,12 @@ export interface ToolContext {
   isModelAllowed?(provider: ModelProviderName, model: string): boolean;
 }
 
+/** A `validate` hook's answer: a reason to refuse the call, or nothing to let it run. */
+export type ToolValidation = string | undefined | void;
+
+/** A `reconcile` hook's answer: whether a lost attempt's effect happened, with its result when known. */
+export type Reconciled<Output> = { happened: true; result?: Output } | { happened: false };
+
 export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output = unknown> {
   readonly name: string;
   readonly type: ToolType;
@@ -32,7 +47,11 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output = un
   readonly timeoutMs: number;
   readonly retry: ToolRetry;
   readonly visibility: VisibilityLevel;
-  readonly readOnly: boolean;
+  readonly effects: ToolEffects;
+  /** What the tool returns, as the prompts show it (a zod schema already rendered to JSON Schema text). */
+  readonly returns?: string;
+  readonly auditLevel: AuditLevel;
+  readonly alternatives: readonly string[];
   /** Runs as a Temporal local activity (see ToolOptions.local). */
   readonly local: boolean;
   readonly maxResultChars?: number;
@@ -44,6 +63,8 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output = un
   /** The models the tool may call, so a worker with a model allow-list refuses it at start rather than at a call. */
   readonly models?: ReadonlyArray<{ readonly provider: ModelProviderName; readonly model: string }>;
   execute(args: z.output<Input>, context: ToolContext): Promise<Output> | Output;
+  validate?(args: z.output<Input>, context: ToolContext): Promise<ToolValidation> | ToolValidation;
+  reconcile?(idempotencyKey: string, context: ToolContext): Promise<Reconciled<Output>> | Reconciled<Output>;
 }
 
 export interface ToolOptions<Input extends z.ZodType, Output> {
@@ -58,8 +79,35 @@ export interface ToolOptions<Input extends z.ZodType, Output> {
   retry?: Partial<ToolRetry>;
   /** Default `full`. */
   visibility?: VisibilityLevel;
-  /** No side effects (default false): a repeated identical call reuses the earlier observation. */
-  readOnly?: boolean;
+  /**
+   * What a call does to the world. Default `idempotent`: retried by its `retry` policy, so a tool
+   * with a side effect must dedupe it by `idempotencyKey`, or say `once`.
+   * - `none`: no side effects; an identical call within a run reuses the earlier observation.
+   * - `once`: never retried by Temporal. An attempt that was lost (its worker died, it timed out)
+   *   is put to `reconcile`, else to a person: run again, mark done, or give up.
+   */
+  effects?: ToolEffects;
+  /** What the tool returns: a sentence, or a zod schema (rendered as JSON Schema); both prompts show it. */
+  returns?: string | z.ZodType;
+  /**
+   * Checks a call's arguments in the worker before it runs (and before a person is asked to approve
+   * it): return a reason to refuse it, which the model reads as an error observation; the tool does
+   * not run. A hook that throws refuses the call too.
+   */
+  validate?(args: z.output<Input>, context: ToolContext): Promise<ToolValidation> | ToolValidation;
+  /**
+   * What the chain records of a call. Default `full`. `basic`: the call and whether it succeeded,
+   * its arguments, result and error replaced by a marker; `none`: only that a call was made. The
+   * model still reads the result.
+   */
+  auditLevel?: AuditLevel;
+  /** Tools to try instead, named in this tool's error observations (those the run has, at most 5). */
+  alternatives?: readonly string[];
+  /**
+   * For an `effects: 'once'` tool: after a lost attempt, whether its effect happened (look it up by
+   * the idempotency key). `{ happened: false }` runs the tool again with the same key.
+   */
+  reconcile?(idempotencyKey: string, context: ToolContext): Promise<Reconciled<Output>> | Reconciled<Output>;
   /** Cut results longer than this many characters; the run's own limit applies too. */
   maxResultChars?: number;
   /**
@@ -71,7 +119,7 @@ export interface ToolOptions<Input extends z.ZodType, Output> {
   local?: boolean;
   /**
    * When a person must approve a call: `never`, `always`, or `{ anyOf: rules }` over the arguments.
-   * Default: `always` for write-like tools (not read-only, type `file_system` or `database`), else `never`.
+   * Default: `always` for write-like tools (effects other than `none`, type `file_system` or `database`), else `never`.
    */
   approval?: ApprovalPolicy;
   /** Roles allowed to approve; default anyone. */
@@ -98,6 +146,42 @@ function isObjectSchema(input: z.ZodType): boolean {
   } catch {
     return false;
   }
+}
+
+/** A `returns` option as the prompts show it: the text, or the schema's output JSON Schema, compact. */
+function returnsText(name: string, returns: string | z.ZodType | undefined): string | undefined {
+  if (returns === undefined) return undefined;
+  let text: string;
+  if (typeof returns === 'string') text = returns.trim();
+  else {
+    try {
+      const { $schema: _dialect, ...schema } = z.toJSONSchema(returns, { io: 'output' }) as Record<string, unknown>;
+      text = JSON.stringify(schema);
+    } catch (err) {
+      throw new InvalidToolDefinitionError(
+        `Tool "${name}": its returns schema cannot be shown as JSON Schema: ${(err as Error).message}`,
+      );
+    }
+  }
+  if (!text) throw new InvalidToolDefinitionError(`Tool "${name}": returns must not be empty.`);
+  if (text.length > MAX_RETURNS_CHARS)
+    throw new InvalidToolDefinitionError(
+      `Tool "${name}": returns is ${text.length} characters as the prompts show it; at most ${MAX_RETURNS_CHARS}.`,
+    );
+  return text;
+}
+
+function checkedAlternatives(name: string, alternatives: readonly string[] | undefined): string[] {
+  const list = [...new Set(alternatives ?? [])];
+  if (list.length > MAX_ALTERNATIVES)
+    throw new InvalidToolDefinitionError(`Tool "${name}": at most ${MAX_ALTERNATIVES} alternatives.`);
+  for (const alt of list) {
+    if (!TOOL_NAME.test(alt) || alt === name)
+      throw new InvalidToolDefinitionError(
+        `Tool "${name}": alternative "${alt}" must be another tool's name (letters, digits, _ and -).`,
+      );
+  }
+  return list;
 }
 
 /** Longest attempt a local tool may take: a workflow task waits on it, and it cannot heartbeat. */
@@ -131,6 +215,17 @@ export function defineTool<Input extends z.ZodType, Output>(
     throw new InvalidToolDefinitionError(
       `Tool "${options.name}": ${problem}. A rule that can never be read would ask for approval on every call.`,
     );
+  const effects = options.effects ?? 'idempotent';
+  if (options.reconcile && effects !== 'once')
+    throw new InvalidToolDefinitionError(
+      `Tool "${options.name}": reconcile is for tools with effects 'once'; this one has '${effects}', so a lost attempt is simply retried.`,
+    );
+  if (options.local && effects === 'once')
+    throw new InvalidToolDefinitionError(
+      `Tool "${options.name}": a once tool cannot be local. A local activity's attempt is not recorded until it ends, so a worker that dies during it runs it again on replay, unseen; make it an ordinary activity.`,
+    );
+  const returns = returnsText(options.name, options.returns);
+  const alternatives = checkedAlternatives(options.name, options.alternatives);
   return Object.freeze({
     name: options.name,
     type: options.type ?? 'external',
@@ -139,17 +234,20 @@ export function defineTool<Input extends z.ZodType, Output>(
     timeoutMs,
     retry: { maximumAttempts: 3, initialIntervalMs: 1_000, backoffCoefficient: 2, ...options.retry },
     visibility: options.visibility ?? 'full',
-    readOnly: options.readOnly ?? false,
+    effects,
+    ...(returns ? { returns } : {}),
+    auditLevel: options.auditLevel ?? 'full',
+    alternatives,
     local: options.local ?? false,
     ...(options.maxResultChars ? { maxResultChars: options.maxResultChars } : {}),
-    approval:
-      options.approval ??
-      defaultApprovalPolicy({ type: options.type ?? 'external', readOnly: options.readOnly ?? false }),
+    approval: options.approval ?? defaultApprovalPolicy({ type: options.type ?? 'external', effects }),
     approverRoles: options.approverRoles ?? [],
     requiredRoles: options.requiredRoles ?? [],
     sensitiveFields: options.sensitiveFields ?? [],
     ...(options.summaryTemplate ? { summaryTemplate: options.summaryTemplate } : {}),
     ...(options.models ? { models: options.models.map((m) => ({ provider: m.provider, model: m.model })) } : {}),
     execute: options.execute,
+    ...(options.validate ? { validate: options.validate } : {}),
+    ...(options.reconcile ? { reconcile: options.reconcile } : {}),
   });
 }

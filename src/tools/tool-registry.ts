@@ -23,7 +23,8 @@ export function toToolSpec(tool: ToolDefinition): ToolSpec {
     timeoutMs: tool.timeoutMs,
     retry: tool.retry,
     visibility: tool.visibility,
-    readOnly: tool.readOnly,
+    readOnly: tool.effects === 'none',
+    effects: tool.effects,
     ...(tool.maxResultChars ? { maxResultChars: tool.maxResultChars } : {}),
     ...(tool.local ? { local: true } : {}),
     // Only what differs from the defaults, so specs (and recorded histories) stay small.
@@ -32,6 +33,11 @@ export function toToolSpec(tool: ToolDefinition): ToolSpec {
     ...(tool.requiredRoles.length ? { requiredRoles: [...tool.requiredRoles] } : {}),
     ...(tool.sensitiveFields.length ? { sensitiveFields: [...tool.sensitiveFields] } : {}),
     ...(tool.summaryTemplate ? { summaryTemplate: tool.summaryTemplate } : {}),
+    ...(tool.returns ? { returns: tool.returns } : {}),
+    ...(tool.auditLevel !== 'full' ? { auditLevel: tool.auditLevel } : {}),
+    ...(tool.alternatives.length ? { alternatives: [...tool.alternatives] } : {}),
+    ...(tool.validate ? { validates: true } : {}),
+    ...(tool.reconcile ? { reconciles: true } : {}),
   };
 }
 

@@ -8,7 +8,7 @@ const read = defineTool({
   type: 'database',
   description: 'Reads the ledger',
   input: z.object({}),
-  readOnly: true,
+  effects: 'none',
   execute: () => 1,
 });
 const write = defineTool({

@@ -167,12 +167,12 @@ describe('equals', () => {
 describe('defaultApprovalPolicy', () => {
   it('requires approval for write-like file system and database tools', () => {
     expect(defaultApprovalPolicy({ type: 'file_system' })).toBe('always');
-    expect(defaultApprovalPolicy({ type: 'database', readOnly: false })).toBe('always');
+    expect(defaultApprovalPolicy({ type: 'database', effects: 'once' })).toBe('always');
   });
 
   it('needs none for read-only tools or other types', () => {
-    expect(defaultApprovalPolicy({ type: 'database', readOnly: true })).toBe('never');
-    expect(defaultApprovalPolicy({ type: 'file_system', readOnly: true })).toBe('never');
+    expect(defaultApprovalPolicy({ type: 'database', effects: 'none' })).toBe('never');
+    expect(defaultApprovalPolicy({ type: 'file_system', effects: 'none' })).toBe('never');
     for (const type of ['llm', 'external', 'skill', 'sub_agent', 'custom'] as const)
       expect(defaultApprovalPolicy({ type })).toBe('never');
   });

@@ -51,7 +51,7 @@ describe('--tools FILE loads every tool through defineTool', () => {
         approval: 'always',
         timeoutMs: 30_000,
         visibility: 'full',
-        readOnly: false,
+        effects: 'idempotent',
       });
       expect(loaded!.retry).toEqual({ maximumAttempts: 3, initialIntervalMs: 1_000, backoffCoefficient: 2 });
     } finally {
@@ -79,7 +79,7 @@ describe('--tools FILE loads every tool through defineTool', () => {
     const made = defineTool({
       name: 'read_file',
       type: 'file_system',
-      readOnly: true,
+      effects: 'none',
       description: 'Reads',
       input: z.object({ path: z.string() }),
       requiredRoles: ['ops'],
@@ -92,7 +92,7 @@ describe('--tools FILE loads every tool through defineTool', () => {
       expect(loadToolsModule(file)[0]).toMatchObject({
         name: 'read_file',
         approval: 'never',
-        readOnly: true,
+        effects: 'none',
         requiredRoles: ['ops'],
       });
     } finally {

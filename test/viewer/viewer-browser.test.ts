@@ -42,7 +42,7 @@ const countRows = defineTool({
   name: 'count_rows',
   description: 'Counts the rows of a ledger table',
   input: z.object({ table: z.string() }),
-  readOnly: true,
+  effects: 'none',
   execute: ({ table }) => ({ table, rows: table.length * 100 }),
 });
 

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ToolSpec } from '../../shared';
+import { MAX_RETURNS_CHARS } from '../../shared/tool-spec';
 import { MCP_SEPARATOR, type McpServerConfig, type McpToolPolicy } from '../../shared/mcp-config';
 
 /** Names the model APIs accept for a tool. */
@@ -65,12 +66,31 @@ export function mcpToolSpec(server: string, settings: McpServerConfig, tool: Too
     retry: { maximumAttempts: settings.maxAttempts ?? 3, initialIntervalMs: 1_000, backoffCoefficient: 2 },
     visibility: policy.visibility ?? 'full',
     readOnly,
+    effects: readOnly ? 'none' : 'idempotent',
+    ...returnsOf(tool),
     ...(policy.maxResultChars ? { maxResultChars: policy.maxResultChars } : {}),
     ...(approval !== 'never' ? { approval } : {}),
     ...(policy.approverRoles?.length ? { approverRoles: policy.approverRoles } : {}),
     ...(policy.requiredRoles?.length ? { requiredRoles: policy.requiredRoles } : {}),
     ...(policy.summaryTemplate ? { summaryTemplate: policy.summaryTemplate } : {}),
   };
+}
+
+/**
+ * What the prompts say the tool returns: its `outputSchema` as compact JSON, or a note when that is
+ * longer than a spec may carry. Nothing when the server declares none.
+ */
+function returnsOf(tool: Tool): { returns?: string } {
+  if (!tool.outputSchema) return {};
+  let json: string;
+  try {
+    const { $schema: _dialect, ...schema } = tool.outputSchema as Record<string, unknown>;
+    json = plainText(JSON.stringify(schema), MAX_RETURNS_CHARS + 1);
+  } catch {
+    return {};
+  }
+  if (json.length <= MAX_RETURNS_CHARS) return { returns: json };
+  return { returns: 'structured content (JSON) as the server declares it; its schema is too long to show' };
 }
 
 /** A schema the run's validator can read (the workflow builds a zod schema from it) and small enough to record. */

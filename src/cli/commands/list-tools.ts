@@ -1,4 +1,4 @@
-import type { ToolSpec } from '../../shared';
+import { toolEffects, type ToolSpec } from '../../shared';
 import type { ToolDefinition } from '../../tools/define-tool';
 
 /** One tool as `thoughtline tools` shows it: what the model sees, and what a run does with a call by default. */
@@ -21,7 +21,7 @@ export function toolRow(tool: ToolDefinition | ToolSpec, source: string): ToolRo
     name: tool.name,
     type: tool.type,
     source,
-    readOnly: tool.readOnly ?? false,
+    readOnly: toolEffects('readOnly' in tool ? tool : { effects: tool.effects }) === 'none',
     approval: typeof approval === 'string' ? approval : `rules (${approval.anyOf.length})`,
     requiredRoles: tool.requiredRoles ?? [],
     description: tool.description,

@@ -3,7 +3,7 @@ import { pathReason } from './approval-path-rule';
 import { sqlReason, verbWords } from './approval-sql-rule';
 import { compileRulePattern } from './rule-pattern';
 import { aboveReason, candidates, firstReason, jsonText, shown } from './rule-values';
-import type { ToolSpec } from '../tool-spec';
+import { toolEffects, type ToolSpec } from '../tool-spec';
 
 /*
  * Evaluates a tool's approval policy against a call's arguments. Runs inside the workflow: pure,
@@ -45,10 +45,10 @@ const WRITE_LIKE_TYPES: ReadonlySet<string> = new Set(['file_system', 'database'
 
 /**
  * The policy a tool gets when it sets none: `always` for write-like tools (type `file_system` or
- * `database` and not marked `readOnly: true`), `never` for every other tool.
+ * `database` with effects other than `none`), `never` for every other tool.
  */
-export function defaultApprovalPolicy(tool: Pick<ToolSpec, 'type' | 'readOnly'>): ApprovalPolicy {
-  return WRITE_LIKE_TYPES.has(tool.type) && tool.readOnly !== true ? 'always' : 'never';
+export function defaultApprovalPolicy(tool: Pick<ToolSpec, 'type' | 'effects' | 'readOnly'>): ApprovalPolicy {
+  return WRITE_LIKE_TYPES.has(tool.type) && toolEffects(tool) !== 'none' ? 'always' : 'never';
 }
 
 function ruleReason(rule: ApprovalRule, args: Record<string, unknown>): string | undefined {

@@ -61,6 +61,16 @@ export const ApprovalRecord = z.object({
   decidedBy: Person.optional(),
   /** The approver's comment, or the reason for a rejection. */
   note: z.string().optional(),
+  /**
+   * Absent: approve a call before it runs. `outcome_unknown`: an `effects: 'once'` call's attempt
+   * was lost and nobody knows whether its effect happened; approving runs it again, rejecting
+   * gives up, approving with `markDone` records it done without running it.
+   */
+  kind: z.enum(['outcome_unknown']).optional(),
+  /** On an `outcome_unknown` record: the person said the effect happened. */
+  markedDone: z.boolean().optional(),
+  /** With `markedDone`: the result the person gave, which the model reads. */
+  result: z.string().optional(),
 });
 export type ApprovalRecord = z.infer<typeof ApprovalRecord>;
 
@@ -73,6 +83,10 @@ export const ApprovalDecision = z.object({
   argumentsHash: z.string().min(1),
   /** Required when rejecting. */
   reason: z.string().optional(),
+  /** Only for an `outcome_unknown` record, with `approved: true`: the effect happened; do not run it again. */
+  markDone: z.boolean().optional(),
+  /** With `markDone`: the call's result as the person knows it (text the model reads). */
+  result: z.string().optional(),
   /** The server's signature over the decision; required by runs with `signedDecisions`. */
   signature: DecisionSignatureField.optional(),
 });

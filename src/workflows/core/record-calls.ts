@@ -1,4 +1,5 @@
 import type { AgentInput, ToolSpec, ToolUseBlock } from '../../shared';
+import { auditedArguments } from '../../shared/tool-audit';
 import { toolStepVisibility } from './tool-visibility';
 import type { ChainBuilder, ToolCallStep } from './chain-builder';
 import type { Observation } from './model-exchange';
@@ -59,9 +60,18 @@ export function recordToolCall(
           },
         }
       : {};
+  // The tool's audit level decides what of the arguments the chain keeps (shared/tool-audit.ts).
+  const recorded = auditedArguments(spec, args);
   return chain.toolCall(
-    { toolType: spec.type, toolName: spec.name, arguments: args, correlationId: callId, ...sensitive, ...delegated },
-    toolStepVisibility(input, spec, args),
+    {
+      toolType: spec.type,
+      toolName: spec.name,
+      arguments: recorded,
+      correlationId: callId,
+      ...sensitive,
+      ...delegated,
+    },
+    toolStepVisibility(input, spec, recorded),
   );
 }
 

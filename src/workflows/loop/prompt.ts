@@ -72,9 +72,10 @@ export function injectedTools(input: AgentInput, withFinish: boolean): ModelTool
     .map((tool) => definitions[tool.option](tool.name));
 }
 
+/** The tool as a native tool call offers it; what it returns, if the spec says, ends its description. */
 export const toModelTool = (spec: ToolSpec): ModelTool => ({
   name: spec.name,
-  description: spec.description,
+  description: spec.returns ? `${spec.description}\nReturns: ${spec.returns}` : spec.description,
   inputSchema: spec.inputSchema,
 });
 

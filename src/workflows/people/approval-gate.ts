@@ -6,6 +6,8 @@ import { cutText, readMessage } from '../core/read-message';
 
 /** Longest rejection reason (or approver's comment) accepted; the validator refuses longer ones (the model reads it whole). */
 export const MAX_DECISION_REASON_CHARS = 2_000;
+/** Longest result a person may give when marking a lost call done. */
+export const MAX_MARKED_RESULT_CHARS = 4_000;
 /** Longest approver id accepted. */
 export const MAX_APPROVER_ID_CHARS = 200;
 
@@ -20,6 +22,8 @@ export interface ApprovalRequest {
   argumentsHash: string;
   reason: string;
   approverRoles: string[];
+  /** `outcome_unknown`: a lost `once` call, not a call waiting to run (ApprovalRecord.kind). */
+  kind?: 'outcome_unknown';
 }
 
 /**
@@ -81,6 +85,15 @@ export class ApprovalGate {
     }
     if (!decision.approved && !decision.reason?.trim())
       throw new Error('A rejection needs a reason; the model reads it.');
+    if ((decision.markDone || decision.result !== undefined) && record.kind !== 'outcome_unknown')
+      throw new Error(
+        `markDone and result are for a call whose outcome is unknown; ${record.callId} waits for approval to run.`,
+      );
+    if (decision.markDone && !decision.approved)
+      throw new Error('markDone needs approved: true (the effect happened); to give up, reject with a reason.');
+    if (decision.result !== undefined && !decision.markDone) throw new Error('A result goes with markDone: true.');
+    if ((decision.result?.length ?? 0) > MAX_MARKED_RESULT_CHARS)
+      throw new Error(`A marked-done result has at most ${MAX_MARKED_RESULT_CHARS} characters.`);
   }
 
   /**
@@ -95,12 +108,16 @@ export class ApprovalGate {
     if (!record)
       throw ApplicationFailure.nonRetryable(`No approval request ${decision.callId}`, FailureType.MalformedMessage);
     const note = decision.reason?.trim() ? cutText(decision.reason.trim(), MAX_DECISION_REASON_CHARS) : undefined;
+    // Only an approval of a lost call may mark it done; anything else is read as not marked.
+    const markedDone = record.kind === 'outcome_unknown' && decision.approved && decision.markDone === true;
     const decided: ApprovalRecord = {
       ...record,
       status: decision.approved ? 'approved' : 'rejected',
       decidedAt: this.now(),
       decidedBy: { ...decision.by, id: cutText(decision.by.id, MAX_APPROVER_ID_CHARS) },
       ...(note ? { note } : {}),
+      ...(markedDone ? { markedDone } : {}),
+      ...(markedDone && decision.result ? { result: cutText(decision.result, MAX_MARKED_RESULT_CHARS) } : {}),
     };
     this.chain.putApproval(decided);
     return { decision, record: decided };

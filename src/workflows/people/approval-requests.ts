@@ -11,6 +11,8 @@ export interface ApprovalNeeded {
   call: ToolUseBlock;
   check: ValidCall;
   reason: string;
+  /** The call's step when it was recorded already (validated before approval). */
+  step?: ToolCallStep;
 }
 
 /** Each requested call's final record and its recorded `tool_call` step, by call id. */
@@ -29,8 +31,8 @@ export async function requestApprovals(
   const steps = new Map<string, ToolCallStep>();
   if (needed.length === 0) return new Map();
   const { chain, input, workflowId } = ctx;
-  const requests = needed.map(({ call, check, reason }) => {
-    const step = recordToolCall(chain, input, check.spec, call.id, check.args);
+  const requests = needed.map(({ call, check, reason, step: recorded }) => {
+    const step = recorded ?? recordToolCall(chain, input, check.spec, call.id, check.args);
     steps.set(call.id, step);
     chain.thinking(
       `Waiting for approval of ${check.spec.name} (call ${call.id}): ${reason}. Decide with: thoughtline approve ${workflowId} ${call.id}  (or reject … --reason)`,

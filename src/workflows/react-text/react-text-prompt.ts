@@ -5,8 +5,8 @@
 import type { ToolSpec } from '../../shared';
 import { ReActLabels } from '../../shared/reasoning/reasoning-settings';
 
-/** What the prompt shows of a tool. `returns` is optional: ToolSpec does not carry one yet. */
-export type ReActToolDescription = Pick<ToolSpec, 'name' | 'description' | 'inputSchema'> & { returns?: string };
+/** What the prompt shows of a tool; `returns` when the tool says what it returns. */
+export type ReActToolDescription = Pick<ToolSpec, 'name' | 'description' | 'inputSchema' | 'returns'>;
 
 export interface ReActPromptOptions {
   tools: readonly ReActToolDescription[];

@@ -1,26 +1,43 @@
 import { ActivityCancellationType, ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
 import {
   observationText,
+  toolEffects,
   type AgentInput,
   type ReasoningStep,
   type ToolOutput,
   type ToolResult,
   type ToolSpec,
   type ToolUseBlock,
+  type Visibility,
 } from '../../shared';
 import { FailureType } from '../../shared/failure-types';
+import { auditedArguments, auditedResult, auditedValue } from '../../shared/tool-audit';
 import { activities, localActivities, localToolCallOptions, toolCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
 import { BudgetExhausted, isLoopSignal } from '../core/loop-signals';
+import type { ModelMeta } from '../core/chain-builder';
 import type { Observation, ValidCall } from '../core/model-exchange';
 import type { RunContext } from '../core/run-context';
 import { recordToolCall } from '../core/record-calls';
 import { callKey } from '../core/stable-hash';
 import { toolStepVisibility } from '../core/tool-visibility';
 import { SUMMARY_SOURCE_CHARS, summariseObservation } from '../model/summarise-observation';
+import type { ApprovalGate } from '../people/approval-gate';
 import type { QuestionDesk } from '../people/question-desk';
 import { runToolActivity, type RunTool } from './elicited-run';
 import { affordLlmCall, llmResultRoom, takeLlmAnswer, type AffordedLlmCall } from './llm-tool-call';
+import { withAlternatives } from './alternatives';
+import { OutcomeUnknown, runOnce } from './lost-attempt';
+
+/** What a call brings besides the call itself, when it has it. */
+export interface ToolCallExtras {
+  /** Where a tool's request for input (MCP elicitation) becomes a question for a person. */
+  desk?: QuestionDesk;
+  /** Where a person settles a lost `once` call (run again, mark done, give up). */
+  gate?: ApprovalGate;
+  /** The tool's `validate` hook allowed the arguments already (before approval). */
+  validated?: boolean;
+}
 
 /** The result limit for one tool: the smallest of the run's characters, its tokens (4 chars each) and the tool's own. */
 export function resultLimit(input: AgentInput, spec: ToolSpec): number {
@@ -33,9 +50,11 @@ export function resultLimit(input: AgentInput, spec: ToolSpec): number {
 }
 
 /**
- * Runs one validated call: a repeat of a read-only call reuses the earlier observation (no
- * activity); otherwise the `runTool` activity, with its result limited or summarised. Errors
- * come back as observations with their context; cancellation is recorded, then propagates.
+ * Runs one validated call: a repeat of a call without effects reuses the earlier observation (no
+ * activity); otherwise the `runTool` activity, with its result limited or summarised; a `once`
+ * tool's lost attempt is settled in lost-attempt.ts. Errors come back as observations with their
+ * context (and the tool's alternatives); cancellation is recorded, then propagates. What the chain
+ * keeps follows the tool's audit level; the model reads the whole observation.
  */
 export async function runToolCall(
   ctx: RunContext,
@@ -43,17 +62,23 @@ export async function runToolCall(
   check: ValidCall,
   /** Already recorded, e.g. when the call waited for approval. */
   recordedCall?: ReasoningStep,
-  /** Where a tool's request for input (MCP elicitation) becomes a question for a person. */
-  desk?: QuestionDesk,
+  { desk, gate, validated }: ToolCallExtras = {},
 ): Promise<Observation> {
-  const { input, state, chain } = ctx;
+  const { input, state } = ctx;
   const { spec, args } = check;
   const key = callKey(spec.name, args);
-  const callStep = recordedCall ?? recordToolCall(chain, input, spec, call.id, args);
-  const shownAs = (result?: unknown) => toolStepVisibility(input, spec, args, result);
+  const callStep = recordedCall ?? recordToolCall(ctx.chain, input, spec, call.id, args);
+  const recordedArgs = auditedArguments(spec, args);
+  const shownAs = (result?: unknown) => toolStepVisibility(input, spec, recordedArgs, auditedValue(spec, result));
   const visibility = shownAs();
+  // Every result of this call is recorded at the tool's audit level.
+  const chain = {
+    toolResult: (shown: ToolResult, shownTo: Visibility, meta?: ModelMeta) =>
+      ctx.chain.toolResult(auditedResult(spec, shown), shownTo, meta),
+  };
+  const effects = toolEffects(spec);
 
-  const earlier = spec.readOnly ? state.cached(key) : undefined;
+  const earlier = effects === 'none' ? state.cached(key) : undefined;
   if (earlier) {
     state.countCachedCall();
     const { result, error, truncated, summarised } = earlier;
@@ -81,6 +106,7 @@ export async function runToolCall(
   let shown: ToolResult;
   let ran = false;
   const startedAtMs = Date.now();
+  const once = effects === 'once';
   // A model call made by a tool: paid for by the run's ledger, so the budget must afford it first.
   const llm = spec.type === 'llm' ? await affordOrStop(ctx, call, spec, args) : undefined;
   const room = llm
@@ -89,16 +115,27 @@ export async function runToolCall(
       ? Math.max(limit, SUMMARY_SOURCE_CHARS)
       : limit;
   try {
-    const runner = toolRunner(spec, summary);
+    const runner = toolRunner(spec, summary, once);
     const invocation = {
       toolName: spec.name,
       arguments: llm?.args ?? args,
       idempotencyKey: `${ctx.workflowId}:${callStep.stepId}`,
       maxResultChars: room,
+      ...(validated ? { validated } : {}),
     };
     // The activity awaited here (one promise fewer); a request for input goes on in runToolActivity.
-    let out: ToolOutput = await runner(invocation);
+    const first = once
+      ? await runOnce(ctx, { call, spec, args, stepId: callStep.stepId, gate }, runner, invocation)
+      : { out: await runner(invocation), settled: false };
+    let out: ToolOutput = first.out;
     if (out.needsInput) out = await runToolActivity(ctx, desk, call.id, runner, invocation, out);
+    if (out.refused !== undefined) {
+      // The tool's validate hook refused: it did not run, and the model reads why.
+      const error = withAlternatives(spec, `Not run: ${spec.name} refused these arguments: ${out.refused}`);
+      shown = { correlationId: call.id, success: false, result: null, error, durationMs: 0, outcome: 'not_run' };
+      chain.toolResult(shown, visibility);
+      return remembered(ctx, spec, key, callStep.stepId, shown, { callId: call.id, content: error, isError: true });
+    }
     ran = true;
     if (llm) {
       const taken = takeLlmAnswer(ctx, call.id, out, limit);
@@ -116,12 +153,15 @@ export async function runToolCall(
       durationMs: out.durationMs,
       ...(out.attempts ? { attempts: out.attempts } : {}),
       ...flags,
+      // A lost `once` call that reconcile or a person said took effect.
+      ...(first.settled ? { outcome: 'done' as const } : {}),
     };
     const step = chain.toolResult(shown, shownAs(shown.result));
     observation = { callId: call.id, content: condensed?.text ?? text, isError: false };
-    if (!condensed && !spec.local) {
-      // The text is this activity's result in the history: the run's result may name it.
-      ctx.resultsInHistory.add(step.stepId);
+    // Not for a result reconcile or a person gave: no runTool result holds it.
+    if (!condensed && !spec.local && !first.settled) {
+      // The text is this activity's result in the history: the run's result may name it (a step the chain keeps whole).
+      if ((spec.auditLevel ?? 'full') === 'full') ctx.resultsInHistory.add(step.stepId);
       // The worker that ran it keeps the text, so the next model call can name it instead of recording it again.
       ctx.conversations.returnedByWorker(text);
     }
@@ -144,8 +184,22 @@ export async function runToolCall(
       throw err;
     }
     if (isLoopSignal(err)) throw err;
-    const error = `Tool "${spec.name}" failed with arguments ${JSON.stringify(args).slice(0, 300)}: ${failureMessage(err)}`;
-    shown = { correlationId: call.id, success: false, result: null, error, ...failedAttempts(err, spec, startedAtMs) };
+    const unknown = err instanceof OutcomeUnknown;
+    const error = withAlternatives(
+      spec,
+      unknown
+        ? err.message
+        : `Tool "${spec.name}" failed with arguments ${JSON.stringify(args).slice(0, 300)}: ${failureMessage(err)}`,
+    );
+    shown = {
+      correlationId: call.id,
+      success: false,
+      result: null,
+      error,
+      ...(unknown
+        ? { durationMs: Math.max(0, Date.now() - startedAtMs), outcome: 'unknown' as const }
+        : failedAttempts(err, spec, startedAtMs)),
+    };
     chain.toolResult(shown, visibility);
     observation = { callId: call.id, content: error, isError: true };
   } finally {
@@ -154,7 +208,7 @@ export async function runToolCall(
   return remembered(ctx, spec, key, callStep.stepId, shown, observation);
 }
 
-/** A read-only tool's observation is kept, so an identical call reuses it. */
+/** A side-effect-free tool's observation is kept, so an identical call reuses it. */
 function remembered(
   ctx: RunContext,
   spec: ToolSpec,
@@ -163,7 +217,7 @@ function remembered(
   shown: ToolResult,
   observation: Observation,
 ): Observation {
-  if (spec.readOnly) {
+  if (toolEffects(spec) === 'none') {
     const { result, error, truncated, summarised } = shown;
     ctx.state.remember({
       key,
@@ -246,14 +300,19 @@ async function summariseOrCut(
   };
 }
 
-/** How a tool's call runs: a local activity for a `local` tool, else an ordinary one. */
-function toolRunner(spec: ToolSpec, summary: string): RunTool {
+/**
+ * How a tool's call runs: a local activity for a `local` tool, else an ordinary one. A `once`
+ * tool gets one attempt: Temporal never runs it again by itself.
+ */
+function toolRunner(spec: ToolSpec, summary: string, once: boolean): RunTool {
+  const retry = once ? { retry: { maximumAttempts: 1 } } : {};
   if (spec.local)
     return (invocation) =>
-      localActivities.runTool.executeWithOptions(localToolCallOptions(spec, summary), [invocation]);
+      localActivities.runTool.executeWithOptions({ ...localToolCallOptions(spec, summary), ...retry }, [invocation]);
   // Wait for the tool to acknowledge a cancel, so the chain can say whether it ran.
   const options = {
     ...toolCallOptions(spec, summary),
+    ...retry,
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   };
   return (invocation) => activities.runTool.executeWithOptions(options, [invocation]);

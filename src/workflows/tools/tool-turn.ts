@@ -1,4 +1,5 @@
 import { approvalNeeded } from '../../shared/approval/approval-policy';
+import { auditedResult } from '../../shared/tool-audit';
 import { ownValue } from '../../shared/own-value';
 import type { AgentInput, ToolSpec, ToolUseBlock } from '../../shared';
 import type { ToolCallStep } from '../core/chain-builder';
@@ -13,8 +14,10 @@ import { notApproved, requestApprovals, type ApprovalNeeded, type Decisions } fr
 import { askPerson } from '../people/ask-person';
 import type { QuestionDesk } from '../people/question-desk';
 import type { PlanKeeper } from '../planning/plan-keeper';
+import { withAlternatives } from './alternatives';
 import { runToolCall } from './tool-call';
 import type { ToolCallCheck } from './validate-tool-call';
+import { validateBeforeApproval, type PreValidated } from './validate-before-approval';
 
 /** Where one of a turn's calls goes, decided before anything runs. */
 type CallRoute =
@@ -50,7 +53,13 @@ export async function runToolTurn(
   refused: ReadonlyMap<string, string>,
 ): Promise<Observation[]> {
   const routes = calls.map((call) => routeCall(ctx, parts, call, refused.get(call.id)));
-  const approvals = routes.filter((r): r is Extract<CallRoute, { kind: 'approve' }> => r.kind === 'approve');
+  const asked = routes.filter((r): r is Extract<CallRoute, { kind: 'approve' }> => r.kind === 'approve');
+  // Tools with a validate hook check a call before anyone is asked to approve it.
+  const validated = asked.length === 0 ? new Map<string, PreValidated>() : await validateBeforeApproval(ctx, asked);
+  const approvals = asked.flatMap((r) => {
+    const pre = validated.get(r.call.id);
+    return pre?.refused ? [] : [{ ...r, ...(pre ? { step: pre.step } : {}) }];
+  });
   // A turn without task updates or approvals (most turns) awaits neither: each await is a promise
   // the SDK takes a stack trace for, on every workflow task and replay.
   const updated = !routes.some((r) => r.kind === 'task_update')
@@ -63,8 +72,11 @@ export async function runToolTurn(
   let sharers = runnable.filter((r) => 'check' in r && r.check.spec.type === 'sub_agent').length;
   const share = () => Math.max(1, sharers--);
   const execute = (call: ToolUseBlock, check: ValidCall, step: ToolCallStep | undefined) =>
-    runCall(ctx, parts, share, call, check, step);
-  if (runnable.length >= 2) return runConcurrently(ctx, parts, routes, decided, updated, execute);
+    runCall(ctx, parts, share, call, check, step, validated.has(call.id));
+  const refusedFirst = new Map(
+    [...validated].flatMap(([id, pre]) => (pre.refused ? [[id, pre.refused] as const] : [])),
+  );
+  if (runnable.length >= 2) return runConcurrently(ctx, parts, routes, decided, refusedFirst, updated, execute);
   const observations: Observation[] = [];
   for (const route of routes) {
     switch (route.kind) {
@@ -78,6 +90,11 @@ export async function runToolTurn(
         observations.push(await execute(route.call, route.check, undefined));
         break;
       case 'approve': {
+        const refusal = refusedFirst.get(route.call.id);
+        if (refusal) {
+          observations.push(refusal);
+          break;
+        }
         const { record, step } = decided.get(route.call.id)!;
         // Approved: exactly the arguments that were shown and hashed.
         observations.push(
@@ -109,6 +126,7 @@ async function runConcurrently(
   parts: ToolTurnParts,
   routes: readonly CallRoute[],
   decided: Decisions,
+  refusedFirst: ReadonlyMap<string, Observation>,
   updated: ReadonlyMap<string, Observation>,
   execute: Execute,
 ): Promise<Observation[]> {
@@ -123,7 +141,9 @@ async function runConcurrently(
         check: route.check,
         step: recordToolCall(ctx.chain, ctx.input, route.check.spec, route.call.id, route.check.args),
       });
-    if (route.kind === 'approve') {
+    if (route.kind === 'approve' && refusedFirst.has(route.call.id))
+      observations[index] = refusedFirst.get(route.call.id);
+    else if (route.kind === 'approve') {
       const { record, step } = decided.get(route.call.id)!;
       if (record.status === 'approved') jobs.push({ index, call: route.call, check: route.check, step });
       else observations[index] = notApproved(ctx, record, step);
@@ -149,8 +169,10 @@ function runCall(
   call: ToolUseBlock,
   check: ValidCall,
   step: ToolCallStep | undefined,
+  validated: boolean,
 ): Promise<Observation> {
-  if (check.spec.type !== 'sub_agent') return runToolCall(ctx, call, check, step, parts.desk);
+  if (check.spec.type !== 'sub_agent')
+    return runToolCall(ctx, call, check, step, { desk: parts.desk, gate: parts.gate, validated });
   const callStep = step ?? recordToolCall(ctx.chain, ctx.input, check.spec, call.id, check.args);
   return runSubAgentCall(ctx, { tree: parts.tree, sharers: share() }, call, check, callStep);
 }
@@ -199,14 +221,17 @@ function roleProblem(input: AgentInput, { spec }: ValidCall): string | undefined
   const roles = input.caller?.roles ?? [];
   if (roles.some((r) => required.includes(r))) return undefined;
   const who = input.caller ? `${input.caller.id} has ${roles.join(', ') || 'no roles'}` : 'the run has no caller';
-  return `Not run: "${spec.name}" requires one of the roles ${required.join(', ')}; ${who}. Use another tool or explain what you need.`;
+  return withAlternatives(
+    spec,
+    `Not run: "${spec.name}" requires one of the roles ${required.join(', ')}; ${who}. Use another tool or explain what you need.`,
+  );
 }
 
 /** A refused call to a known tool keeps that tool's type, visibility and sensitive fields in the chain. */
 function refuseKnownTool(ctx: RunContext, call: ToolUseBlock, spec: ToolSpec, observation: string): Observation {
   const step = recordToolCall(ctx.chain, ctx.input, spec, call.id, call.input);
   ctx.chain.toolResult(
-    { correlationId: call.id, success: false, result: null, error: observation, durationMs: 0 },
+    auditedResult(spec, { correlationId: call.id, success: false, result: null, error: observation, durationMs: 0 }),
     step.visibility,
   );
   return { callId: call.id, content: observation, isError: true };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ToolSpec, ToolUseBlock } from '../../shared';
 import type { ValidCall } from '../core/model-exchange';
+import { withAlternatives } from './alternatives';
 
 export type ToolCallCheck =
   | ({ ok: true } & ValidCall)
@@ -33,9 +34,11 @@ export function createToolCallValidator(specs: readonly ToolSpec[], controlTools
     const parsed = schemaOf(spec).safeParse(call.input);
     if (!parsed.success) {
       const problems = z.prettifyError(parsed.error);
-      const observation =
+      const observation = withAlternatives(
+        spec,
         `Error: invalid arguments for tool "${call.name}":\n${problems}\n` +
-        `Expected input schema: ${JSON.stringify(spec.inputSchema)}`;
+          `Expected input schema: ${JSON.stringify(spec.inputSchema)}`,
+      );
       return { ok: false, observation, spec };
     }
     return { ok: true, spec, args: parsed.data as Record<string, unknown> };

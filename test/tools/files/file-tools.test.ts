@@ -35,11 +35,11 @@ const tools = (options: Partial<Parameters<typeof createFileTools>[0]> = {}) => 
 describe('file tools: definitions', () => {
   it('are file_system tools; only files_write needs approval, and an override changes it', () => {
     const { read, list, search, write } = tools();
-    expect([read, list, search, write].map((t) => [t.name, t.type, t.readOnly, t.approval])).toEqual([
-      ['files_read', 'file_system', true, 'never'],
-      ['files_list', 'file_system', true, 'never'],
-      ['files_search', 'file_system', true, 'never'],
-      ['files_write', 'file_system', false, 'always'],
+    expect([read, list, search, write].map((t) => [t.name, t.type, t.effects, t.approval])).toEqual([
+      ['files_read', 'file_system', 'none', 'never'],
+      ['files_list', 'file_system', 'none', 'never'],
+      ['files_search', 'file_system', 'none', 'never'],
+      ['files_write', 'file_system', 'idempotent', 'always'],
     ]);
     expect(read.summaryTemplate).toBe('Read {path}');
     expect(tools({ overrides: { write: { approval: 'never', requiredRoles: ['ops'] } } }).write).toMatchObject({

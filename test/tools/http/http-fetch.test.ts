@@ -65,9 +65,9 @@ const fetchOk = async (tool: ReturnType<typeof createHttpTool>, args: Record<str
 describe('http_fetch definition', () => {
   it('is an external tool, read-only and without approval by default; other methods need approval on the calls that use them', () => {
     const reader = createHttpTool({ allowHosts: ['example.com'] });
-    expect(reader).toMatchObject({ name: 'http_fetch', type: 'external', readOnly: true, approval: 'never' });
+    expect(reader).toMatchObject({ name: 'http_fetch', type: 'external', effects: 'none', approval: 'never' });
     const writer = createHttpTool({ allowHosts: ['example.com'], methods: ['GET', 'POST', 'DELETE'] });
-    expect(writer.readOnly).toBe(false);
+    expect(writer.effects).toBe('idempotent');
     expect(approvalNeeded(writer.approval, { url: 'https://example.com/', method: 'POST' }).needed).toBe(true);
     expect(approvalNeeded(writer.approval, { url: 'https://example.com/', method: 'DELETE' }).needed).toBe(true);
     expect(approvalNeeded(writer.approval, { url: 'https://example.com/', method: 'GET' }).needed).toBe(false);

@@ -23,7 +23,7 @@ const context = { idempotencyKey: 'wf:1', signal: new AbortController().signal, 
 describe('createLlmTool (ask_model)', () => {
   it('is an llm tool whose model enum is the allow-list: other names are refused before any call', () => {
     const tool = createLlmTool({ registry, providers: { scripted: createScriptedModel([]) }, models: ['fast'] });
-    expect(tool).toMatchObject({ name: 'ask_model', type: 'llm', readOnly: true, maxResultChars: 8_000 });
+    expect(tool).toMatchObject({ name: 'ask_model', type: 'llm', effects: 'none', maxResultChars: 8_000 });
     expect(tool.input.safeParse({ model: 'fast', prompt: 'q' }).success).toBe(true);
     // Registered and allowed by the registry, but not chosen for this tool.
     expect(tool.input.safeParse({ model: 'strong', prompt: 'q' }).success).toBe(false);

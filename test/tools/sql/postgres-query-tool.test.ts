@@ -93,7 +93,7 @@ describe('createPostgresQueryTool', () => {
     expect(reader).toMatchObject({
       name: 'sql_query',
       type: 'database',
-      readOnly: true,
+      effects: 'none',
       approval: 'never',
       summaryTemplate: 'SQL: {sql}',
     });

@@ -60,7 +60,7 @@ describe('createSqliteQueryTool', () => {
     expect(tool).toMatchObject({
       name: 'sql_query',
       type: 'database',
-      readOnly: true,
+      effects: 'none',
       approval: 'never',
       summaryTemplate: 'SQL: {sql}',
     });

@@ -38,7 +38,7 @@ describe('a custom workflow around runAgent', () => {
       name: 'check',
       description: 'Runs the checks',
       input: z.object({}),
-      readOnly: true,
+      effects: 'none',
       execute: () => 'all green',
     });
     const model = createScriptedModel([

@@ -70,7 +70,7 @@ const lookupCity = defineTool({
   name: 'lookup_city',
   description: 'Looks up a number for a city',
   input: z.object({ key: z.string() }),
-  readOnly: true,
+  effects: 'none',
   visibility: 'summary',
   summaryTemplate: 'Looked up {key}: {value}',
   execute: ({ key }) => ({ key, value: 42 }),
@@ -87,7 +87,7 @@ const readConfig = defineTool({
   name: 'read_config',
   description: 'Reads the service configuration',
   input: z.object({}),
-  readOnly: true,
+  effects: 'none',
   execute: () => ({ ...TOOL_SECRETS }),
 });
 const ping = (name: string) =>
@@ -95,7 +95,7 @@ const ping = (name: string) =>
     name,
     description: 'Pings a target',
     input: z.object({ target: z.string() }),
-    readOnly: true,
+    effects: 'none',
     execute: ({ target }) => ({ target, pong: true }),
   });
 

@@ -27,7 +27,7 @@ const readNotes = defineTool({
   name: 'read_notes',
   description: 'Reads the notes on a topic',
   input: z.object({ topic: z.string() }),
-  readOnly: true,
+  effects: 'none',
   execute: ({ topic }) => `notes on ${topic}: 42`,
 });
 const writeFile = defineTool({

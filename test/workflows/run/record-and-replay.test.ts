@@ -35,7 +35,7 @@ describe('run --record: model replies and tool executions, replayed offline with
           name: 'stock',
           description: 'Stock level',
           input: z.object({ sku: z.string() }),
-          readOnly: true,
+          effects: 'none',
           execute: ({ sku }) => ({ sku, units: 7 }),
         }),
         // Fails once, then works: the replay must fail and retry the same way.

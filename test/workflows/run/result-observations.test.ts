@@ -16,7 +16,7 @@ const long = defineTool({
   name: 'long',
   description: 'A long text',
   input: z.object({}),
-  readOnly: true,
+  effects: 'none',
   execute: () => LONG,
 });
 const rows = defineTool({ name: 'rows', description: 'Many rows', input: z.object({}), execute: () => LONG_OBJECT });

@@ -43,7 +43,7 @@ describe('the chain tells the truth about tool calls', () => {
       name: 'flaky',
       description: 'Fails twice, then works',
       input: z.object({}),
-      readOnly: true,
+      effects: 'none',
       retry: { maximumAttempts: 3, initialIntervalMs: 300, backoffCoefficient: 1 },
       execute: () => {
         runs += 1;

@@ -30,7 +30,7 @@ function observationTools(log: CallLog = { calls: [] }) {
     name: 'forecast',
     description: 'Weather forecast (read-only)',
     input: z.object({ city: z.string(), filters: z.record(z.string(), z.number()) }),
-    readOnly: true,
+    effects: 'none',
     retry: { maximumAttempts: 1 },
     execute: (args) => {
       log.calls.push({ tool: 'forecast', args });
@@ -41,7 +41,7 @@ function observationTools(log: CallLog = { calls: [] }) {
     name: 'quote',
     description: 'A short quote (read-only, text result)',
     input: z.object({ topic: z.string(), lang: z.string() }),
-    readOnly: true,
+    effects: 'none',
     retry: { maximumAttempts: 1 },
     execute: (args) => {
       log.calls.push({ tool: 'quote', args });

@@ -29,7 +29,7 @@ export function listFilesTool(root: string, limits: FileLimits, overrides: ToolO
     type: 'file_system',
     description: `Lists the entries of a directory under the workspace root (not recursive). Paths are relative to the root; "." is the root. At most ${limits.maxListEntries} entries.`,
     input: z.object({ path: z.string().default('.').describe('Directory path relative to the root') }),
-    readOnly: true,
+    effects: 'none',
     summaryTemplate: 'Listed {path}',
     ...overrides,
     async execute({ path }): Promise<ListFilesResult> {

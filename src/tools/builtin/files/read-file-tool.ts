@@ -22,7 +22,7 @@ export function readFileTool(root: string, limits: FileLimits, overrides: ToolOv
     type: 'file_system',
     description: `Reads a text file under the workspace root. Paths are relative to the root. Returns at most ${limits.maxReadBytes} bytes; longer files are cut.`,
     input: z.object({ path: z.string().min(1).describe('File path relative to the root') }),
-    readOnly: true,
+    effects: 'none',
     summaryTemplate: 'Read {path}',
     ...overrides,
     async execute({ path }): Promise<ReadFileResult> {

@@ -50,7 +50,7 @@ export function searchFilesTool(root: string, limits: FileLimits, overrides: Too
       path: z.string().default('.').describe('Directory to search, relative to the root'),
       ignoreCase: z.boolean().default(false),
     }),
-    readOnly: true,
+    effects: 'none',
     summaryTemplate: 'Searched {path} for "{query}"',
     ...overrides,
     async execute({ query, path: start, ignoreCase }): Promise<SearchFilesResult> {

@@ -94,7 +94,7 @@ export function createHttpTool(options: HttpToolOptions) {
         .describe(`Request headers; allowed: ${[...allowHeaders].join(', ')}`),
       body: z.string().optional().describe('Request body (not for GET or HEAD)'),
     }),
-    readOnly: writeMethods.length === 0,
+    effects: writeMethods.length === 0 ? 'none' : 'idempotent',
     approval,
     timeoutMs: timeoutMs + 5_000,
     summaryTemplate: '{method} {url}: {status}',

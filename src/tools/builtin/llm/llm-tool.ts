@@ -109,7 +109,7 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
   const maxResultChars = shared.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
 
   return defineTool({
-    readOnly: true,
+    effects: 'none',
     timeoutMs: DEFAULT_TIMEOUT_MS,
     ...shared,
     maxResultChars,

@@ -45,7 +45,7 @@ export function sqlToolBase(options: SqlToolOptions, description: string) {
   return {
     name: options.name ?? 'sql_query',
     type: 'database' as const,
-    readOnly: true,
+    effects: 'none' as const,
     approval: options.approval ?? 'never',
     description: options.description ?? description,
     input: SqlQueryInput,

@@ -142,6 +142,7 @@ function ended(
     iterations,
     terminationReason: result.terminationReason,
     steps: chainLength(result.chain),
+    ...(result.grounding ? { grounding: result.grounding } : {}),
   };
   tree.put(run);
   const why = result.error ? ` (${result.error})` : '';
@@ -159,9 +160,24 @@ function ended(
     },
     visibility,
   );
-  if (result.success) return { callId: call.id, content: result.finalAnswer, isError: false };
-  const partial = result.finalAnswer.trim() ? ` What it had so far: ${result.finalAnswer}` : ' It left no answer.';
+  const unbacked = unbackedNote(result);
+  if (result.success) return { callId: call.id, content: `${unbacked}${result.finalAnswer}`, isError: false };
+  const partial = result.finalAnswer.trim()
+    ? ` What it had so far: ${unbacked}${result.finalAnswer}`
+    : ' It left no answer.';
   return { callId: call.id, content: `${error}${partial}`, isError: true };
+}
+
+/** Said before a child's answer that no tool result of its own stands behind (core/grounding.ts). */
+function unbackedNote(result: AgentResult): string {
+  switch (result.grounding) {
+    case 'unsupported':
+      return "(The sub-agent used no tool result for this answer; it is its model's own knowledge.) ";
+    case 'ungrounded':
+      return `(Ungrounded: the sub-agent stopped (${result.terminationReason}) with no tool result behind this summary.) `;
+    default:
+      return '';
+  }
 }
 
 /** What this run can still give a child: its budgets minus spend and running siblings' reservations. */

@@ -160,24 +160,14 @@ function ended(
     },
     visibility,
   );
-  const unbacked = unbackedNote(result);
-  if (result.success) return { callId: call.id, content: `${unbacked}${result.finalAnswer}`, isError: false };
-  const partial = result.finalAnswer.trim()
-    ? ` What it had so far: ${unbacked}${result.finalAnswer}`
-    : ' It left no answer.';
+  if (result.success) return { callId: call.id, content: result.finalAnswer, isError: false };
+  // An ungrounded summary (core/grounding.ts) is not passed on as if the child had found it out.
+  const what =
+    result.grounding === 'ungrounded'
+      ? ' What it had so far (ungrounded: no tool result of its own stands behind it)'
+      : ' What it had so far';
+  const partial = result.finalAnswer.trim() ? `${what}: ${result.finalAnswer}` : ' It left no answer.';
   return { callId: call.id, content: `${error}${partial}`, isError: true };
-}
-
-/** Said before a child's answer that no tool result of its own stands behind (core/grounding.ts). */
-function unbackedNote(result: AgentResult): string {
-  switch (result.grounding) {
-    case 'unsupported':
-      return "(The sub-agent used no tool result for this answer; it is its model's own knowledge.) ";
-    case 'ungrounded':
-      return `(Ungrounded: the sub-agent stopped (${result.terminationReason}) with no tool result behind this summary.) `;
-    default:
-      return '';
-  }
 }
 
 /** What this run can still give a child: its budgets minus spend and running siblings' reservations. */

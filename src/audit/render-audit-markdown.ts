@@ -67,7 +67,7 @@ export function renderAuditMarkdown(report: AuditReport): string {
     ...(report.stepsUnavailable ? [escape(renderUnavailable(report.stepsUnavailable)), ''] : []),
     ...reasoningChain(report),
     '',
-    `## ${answerHeading(report)}`,
+    `## ${escape(answerHeading(report))}`,
     '',
     ...finalAnswer(report),
     '',

@@ -117,6 +117,8 @@ describe('the terminal never titles an answer without a tool result behind it "F
     );
     expect(grounded).toContain('Answer: grounded: tool results in steps 2 (confidence 85%)');
     expect(plain(renderSummary(resultOf([OLD], {})))).not.toContain('Answer:');
+    const noAnswer = resultOf([STALLED], { terminationReason: 'error', grounding: 'ungrounded', finalAnswer: '' });
+    expect(plain(renderSummary(noAnswer))).not.toContain('Answer:');
   });
 
   it('marks a sub-agent whose answer had nothing behind it', () => {

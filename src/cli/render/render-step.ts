@@ -98,10 +98,11 @@ function renderAnswer(synthesis: Extract<ReasoningStep, { type: 'synthesis' }>['
   return `${colour(judged.title)}${under([conclusion])}`;
 }
 
-/** "Answer: grounded in steps 4, 7 (confidence 80%)" or what else stands behind it; undefined for old results. */
+/** "Answer: grounded: tool results in steps 4, 7 (confidence 80%)", or what else stands behind it; undefined for old results. */
 function answerLine(result: AgentResult): string | undefined {
   const judged = answerLabel({ grounding: result.grounding, terminationReason: result.terminationReason });
-  if (judged === undefined) return undefined;
+  // No answer (an error before any), nothing to judge.
+  if (judged === undefined || result.finalAnswer.trim() === '') return undefined;
   const numberOf = new Map(result.chain.steps.map((s) => [s.stepId, s.stepNumber]));
   const steps = (result.answerSources ?? []).map((id) => numberOf.get(id) ?? id);
   const behind =

@@ -60,7 +60,9 @@ export function renderStepMarkdown(step: ReasoningStep, runLink?: RunLink): stri
         const spent = r.subAgent.usage
           ? `, ${r.subAgent.usage.inputTokens + r.subAgent.usage.outputTokens} tokens`
           : '';
-        const outcome = `${text(r.subAgent.agentName)} ${r.subAgent.terminationReason ?? r.subAgent.status} (${r.subAgent.steps ?? 0} steps${spent}) ${child(r.subAgent.workflowId)}`;
+        const g = r.subAgent.grounding;
+        const unbacked = g === 'unsupported' || g === 'ungrounded' ? `, ${g} answer` : '';
+        const outcome = `${text(r.subAgent.agentName)} ${r.subAgent.terminationReason ?? r.subAgent.status}${unbacked} (${r.subAgent.steps ?? 0} steps${spent}) ${child(r.subAgent.workflowId)}`;
         return `${head} **Sub-agent** ${outcome}: ${r.success ? code(json(r.result, 300)) : prose(r.error ?? 'failed', 300)}`;
       }
       const spent = step.usage ? `${step.usage.inputTokens}→${step.usage.outputTokens} tokens ` : '';

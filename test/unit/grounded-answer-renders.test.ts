@@ -136,6 +136,32 @@ describe('the terminal never titles an answer without a tool result behind it "F
 });
 
 describe('the markdown views label answers the same way', () => {
+  it('a sub-agent result whose answer had nothing behind it', () => {
+    const result = step(4, {
+      type: 'tool_result',
+      toolResult: {
+        correlationId: 'c',
+        success: false,
+        result: 'Paris, France, 2023.',
+        error: 'Sub-agent researcher did not finish its task (it stopped: stalled).',
+        durationMs: 9,
+        subAgent: {
+          callId: 'c',
+          agentName: 'researcher',
+          workflowId: 'wf-1/researcher-3',
+          status: 'failed',
+          terminationReason: 'stalled',
+          budget: { maxIterations: 3 },
+          steps: 12,
+          grounding: 'ungrounded',
+        },
+      },
+    });
+    expect(shown(renderStepMarkdown(result))).toContain(
+      '**Sub-agent** researcher stalled, ungrounded answer (12 steps)',
+    );
+  });
+
   it('chain markdown', () => {
     expect(shown(renderStepMarkdown(STALLED))).toBe(
       '3. **Ungrounded summary (stalled)** The weather in Paris is indeed very hot and sunny. _(no tool result behind it)_',

@@ -438,6 +438,11 @@ describe('the chain viewer in Chromium', () => {
     const fold = page.locator('details.sub-agent').first();
     await fold.waitFor();
     expect(await page.locator('.sub-agents .sub-agent-link', { hasText: 'researcher' }).count()).toBe(1);
+    // The child called no tool, so neither its answer nor the parent's, which rests on it, is grounded.
+    expect(await page.locator('.sub-agents .sub-agent-link').first().textContent()).toContain('unsupported answer');
+    expect(await page.locator('article.step-synthesis .step-title').last().textContent()).toBe(
+      'Answer, no tool result behind it',
+    );
     await fold.locator('summary').click();
     await fold.locator('.thought', { hasText: 'Looking the vendor up in the register.' }).waitFor();
     // The child's own page is one click away.

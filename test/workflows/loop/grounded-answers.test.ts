@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
+import { renderStep, renderSummary } from '../../../src/cli/render/render-step';
 import { AgentResult, ReasoningChain, type ReasoningStep } from '../../../src/shared';
 import { lastToolResults } from '../../helpers/approval-helpers';
 import { resultStep } from '../../helpers/chain-helpers';
@@ -12,6 +13,8 @@ import { testTools } from '../../helpers/test-tools';
 const env = useTestEnv();
 
 const task = 'What is the weather in Paris?';
+// eslint-disable-next-line no-control-regex
+const plain = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** The chain's last step, which must be the answer. */
 function synthesisOf(result: AgentResult): Extract<ReasoningStep, { type: 'synthesis' }>['synthesis'] {
@@ -64,6 +67,23 @@ describe('grounded answers (real dev server)', () => {
     const looked = resultStep(result.chain.steps, 'toolu_a')!;
     expect(result).toMatchObject({ success: true, grounding: 'grounded', answerSources: [looked.stepId] });
     expect(synthesisOf(result)).toMatchObject({ grounding: 'grounded', sources: [looked.stepId] });
+  });
+
+  it("the answer's confidence reaches the result, and the run summary shows it with what stands behind it", async () => {
+    const { result } = await runScripted(env, {
+      script: [
+        { content: [say('Alpha must be looked up.\nConfidence: 0.6'), useTool('lookup', { key: 'alpha' }, 'toolu_a')] },
+        { content: [useTool('finish', { result: 'alpha is 50', confidence: 0.9 }, 'toolu_done')] },
+      ],
+      input: { task: 'Find alpha.', askConfidence: true },
+    });
+    expect(result).toMatchObject({ grounding: 'grounded', confidence: 0.9 });
+    expect(synthesisOf(result)).toMatchObject({ confidence: 0.9 });
+    const looked = resultStep(result.chain.steps, 'toolu_a')!;
+    expect(plain(renderSummary(result))).toContain(
+      `Answer: grounded: tool results in steps ${looked.stepNumber} (confidence 90%)`,
+    );
+    expect(plain(renderStep(result.chain.steps.at(-1)!))).toMatch(/ Final answer alpha is 50 \(confidence 90%\)$/);
   });
 
   it('max_iterations with an observation gathered is a partial answer grounded on it', async () => {

@@ -74,7 +74,11 @@ const TOOL_LABEL = {
   custom: 'Tool',
 };
 
-/** The heading of a step: "Thinking", "Tool call · search", "Result · search (failed)", "Answer". */
+/**
+ * The heading of a step: "Thinking", "Tool call · search", "Result · search (failed)", and for
+ * the answer "Final answer", "Partial answer (max_iterations)", "Answer, no tool result behind
+ * it", "Ungrounded summary (stalled)" (answerLabel), or "Answer" in chains recorded before.
+ */
 export function stepTitle(step, toolNames = new Map()) {
   switch (step?.type) {
     case 'thinking': {
@@ -97,10 +101,42 @@ export function stepTitle(step, toolNames = new Map()) {
       return `Result${name ? ` · ${name}` : ''}${outcome}`;
     }
     case 'synthesis':
-      return 'Answer';
+      return answerLabel(step.synthesis)?.title ?? 'Answer';
     default:
       return 'Step';
   }
+}
+
+/**
+ * How an answer is named (src/shared/answer-grounding.ts says the same for the CLI and the
+ * exports): only a grounded success is "Final answer". Undefined for an answer recorded before
+ * answers were judged (no `grounding`); the page then shows it as it always did.
+ */
+export function answerLabel(synthesis) {
+  const reason = typeof synthesis?.terminationReason === 'string' ? synthesis.terminationReason : undefined;
+  switch (synthesis?.grounding) {
+    case 'grounded':
+      return reason === undefined || reason === 'success'
+        ? { kind: 'final', title: 'Final answer', badge: 'grounded' }
+        : { kind: 'partial', title: `Partial answer (${reason})`, badge: 'partial' };
+    case 'unsupported':
+      return { kind: 'unsupported', title: 'Answer, no tool result behind it', badge: 'no tool result' };
+    case 'ungrounded':
+      return {
+        kind: 'ungrounded',
+        title: `Ungrounded summary (${reason ?? 'not a success'})`,
+        badge: 'ungrounded',
+      };
+    default:
+      return undefined;
+  }
+}
+
+/** "confidence 80%" from a number in 0..1; undefined otherwise. */
+export function confidenceText(confidence) {
+  if (typeof confidence !== 'number' || !Number.isFinite(confidence) || confidence < 0 || confidence > 1)
+    return undefined;
+  return `confidence ${Math.round(confidence * 100)}%`;
 }
 
 /** The facts line under a step: time, model, tokens, cost, duration (each only when present). */
@@ -118,6 +154,8 @@ export function stepFacts(step) {
     if (step.toolResult?.attempts > 1) facts.push(`${step.toolResult.attempts} attempts`);
   }
   if (step?.parallel) facts.push(`parallel ${step.parallel.index}/${step.parallel.size}`);
+  const confidence = confidenceText(step?.type === 'synthesis' ? step.synthesis?.confidence : step?.confidence);
+  if (confidence) facts.push(confidence);
   return facts;
 }
 

@@ -1,7 +1,7 @@
 // One reasoning step as a card: heading, facts (time, model, tokens, cost, duration) and its
 // body (thought, call arguments, result, answer). Shows exactly what the API sent, nothing more.
 import { h } from './dom.js';
-import { stepFacts, stepTitle } from './format.js';
+import { answerLabel, stepFacts, stepTitle } from './format.js';
 import { jsonView } from './json-view.js';
 
 /**
@@ -10,10 +10,11 @@ import { jsonView } from './json-view.js';
 export function stepView(step, ctx = {}) {
   const facts = stepFacts(step);
   const failed = step.type === 'tool_result' && step.toolResult?.success === false;
+  const judged = step.type === 'synthesis' ? answerLabel(step.synthesis) : undefined;
   return h(
     'article',
     {
-      class: `step step-${step.type}${failed ? ' step-failed' : ''}`,
+      class: `step step-${step.type}${failed ? ' step-failed' : ''}${judged ? ` answer-${judged.kind}` : ''}`,
       id: `step-${step.stepNumber}`,
       dataset: { step: String(step.stepNumber), type: step.type },
     },
@@ -22,6 +23,7 @@ export function stepView(step, ctx = {}) {
       {},
       h('span', { class: 'step-number' }, `#${step.stepNumber}`),
       h('span', { class: 'step-title' }, stepTitle(step, ctx.toolNames)),
+      judged ? h('span', { class: `badge badge-${judged.kind}` }, judged.badge) : null,
       step.visibility?.level === 'summary' ? h('span', { class: 'badge' }, 'summary') : null,
       step.visibility?.level === 'hidden' ? h('span', { class: 'badge badge-hidden' }, 'hidden from others') : null,
     ),
@@ -69,10 +71,29 @@ function body(step) {
       );
     }
     case 'synthesis':
-      return h('div', { class: 'step-body' }, h('p', { class: 'conclusion' }, step.synthesis?.conclusion ?? ''));
+      return h(
+        'div',
+        { class: 'step-body' },
+        h('p', { class: 'conclusion' }, step.synthesis?.conclusion ?? ''),
+        groundingNote(step.synthesis),
+      );
     default:
       return null;
   }
+}
+
+/** Says what stands behind a judged answer; nothing for one recorded before answers were judged. */
+function groundingNote(synthesis) {
+  const judged = answerLabel(synthesis);
+  if (!judged) return null;
+  const sources = Array.isArray(synthesis.sources) ? synthesis.sources.length : 0;
+  const text =
+    sources > 0
+      ? `Drawn from ${sources} tool result${sources === 1 ? '' : 's'}${judged.kind === 'partial' ? `; the run ended ${synthesis.terminationReason}, so it may be incomplete` : ''}.`
+      : judged.kind === 'ungrounded'
+        ? `No tool result stands behind this summary: the run ended ${synthesis.terminationReason ?? 'without success'}.`
+        : 'No tool result stands behind this answer: it is the model’s own.';
+  return h('p', { class: 'note grounding-note' }, text);
 }
 
 /** The block of model text still arriving for one reply; replaced by the step when it lands. */

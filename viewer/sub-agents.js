@@ -8,9 +8,17 @@ import { stepView } from './step-view.js';
 
 const CHILD_PAGE = 100;
 
-/** "research · completed · 12 steps · $0.03" with a link to the child's page. */
+/** "research · completed · 12 steps · $0.03" (with "ungrounded answer" after the status when so), linking the child's page. */
 export function subAgentLink(sub) {
-  const facts = [sub.status, typeof sub.steps === 'number' ? `${sub.steps} steps` : undefined, formatUsd(sub.costUsd)]
+  // A child's answer with no tool result behind it says so (docs/concepts.md, "Grounded answers").
+  const unbacked =
+    sub.grounding === 'unsupported' || sub.grounding === 'ungrounded' ? `${sub.grounding} answer` : undefined;
+  const facts = [
+    sub.status,
+    unbacked,
+    typeof sub.steps === 'number' ? `${sub.steps} steps` : undefined,
+    formatUsd(sub.costUsd),
+  ]
     .filter(Boolean)
     .join(' · ');
   return h(

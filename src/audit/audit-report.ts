@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import {
   AgentStatus,
+  AnswerGrounding,
   ApprovalStatus,
+  Confidence,
   ChainStatus,
   Person,
   ReasoningChain,
@@ -30,6 +32,11 @@ export const AuditOutcome = z.discriminatedUnion('state', [
     terminationReason: TerminationReason,
     success: z.boolean(),
     finalAnswer: z.string(),
+    /** What stands behind the answer, as the result recorded it; absent for runs recorded before. */
+    grounding: AnswerGrounding.optional(),
+    /** Step ids of the observations behind the answer. */
+    answerSources: z.array(z.string()).optional(),
+    confidence: Confidence.optional(),
     error: z.string().optional(),
   }),
   /** No result yet: what the run is doing, and its live status when the caller had it. */
@@ -188,6 +195,9 @@ export function buildAuditReport(input: AuditReportInput): AuditReport {
           terminationReason: result.terminationReason,
           success: result.success,
           finalAnswer: result.finalAnswer,
+          ...(result.grounding ? { grounding: result.grounding } : {}),
+          ...(result.answerSources ? { answerSources: result.answerSources } : {}),
+          ...(result.confidence !== undefined ? { confidence: result.confidence } : {}),
           ...(result.error ? { error: result.error } : {}),
         }
       : { state: 'running', chainStatus: chain.status, ...(status ? { live: status } : {}) },

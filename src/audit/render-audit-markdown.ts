@@ -1,4 +1,5 @@
 import type { ReasoningStep, ToolType } from '../shared';
+import { answerLabel, confidenceText } from '../shared/answer-grounding';
 import { renderUnavailable } from '../shared/render-unavailable';
 import type { AuditApproval, AuditIntervention, AuditReport } from './audit-report';
 
@@ -66,7 +67,7 @@ export function renderAuditMarkdown(report: AuditReport): string {
     ...(report.stepsUnavailable ? [escape(renderUnavailable(report.stepsUnavailable)), ''] : []),
     ...reasoningChain(report),
     '',
-    '## Final answer',
+    `## ${escape(answerHeading(report))}`,
     '',
     ...finalAnswer(report),
     '',
@@ -256,7 +257,7 @@ function stepText(step: ReasoningStep, reply: ResultStep | undefined, context: C
   if (!isShown(step)) return inline(step.visibility.summary ?? '');
   switch (step.type) {
     case 'thinking':
-      return `[${step.fromPerson ? `${personTag[step.fromPerson.kind]} by ${inline(step.fromPerson.by, 100)}` : 'THINKING'}] "${inline(step.thought)}"`;
+      return `[${step.fromPerson ? `${personTag[step.fromPerson.kind]} by ${inline(step.fromPerson.by, 100)}` : 'THINKING'}] "${inline(step.thought)}"${confidenceSuffix(step.confidence)}`;
     case 'tool_call': {
       const call = step.toolCall;
       if (call.toolType === 'llm') {
@@ -271,7 +272,15 @@ function stepText(step: ReasoningStep, reply: ResultStep | undefined, context: C
       return step.model !== undefined ? `[MODEL] ${modelText(step, step)}` : `[RESULT] ${resultText(step, context)}`;
     case 'synthesis': {
       const sources = step.synthesis.sources.map((id) => context.numberOf.get(id)).filter((n) => n !== undefined);
-      return `[FINAL ANSWER] "${inline(step.synthesis.conclusion)}"${sources.length > 0 ? ` (drawing on steps ${sources.join(', ')})` : ''}`;
+      const judged = answerLabel(step.synthesis);
+      const tag = judged === undefined ? 'FINAL ANSWER' : judged.title.toUpperCase();
+      const behind =
+        sources.length > 0
+          ? ` (drawing on steps ${sources.join(', ')})`
+          : judged && judged.kind !== 'final'
+            ? ' (no tool result behind it)'
+            : '';
+      return `[${inline(tag, 100)}] "${inline(step.synthesis.conclusion)}"${behind}${confidenceSuffix(step.synthesis.confidence)}`;
     }
   }
 }
@@ -297,12 +306,47 @@ function resultText(step: ResultStep, { numberOf }: ChainContext): string {
   return `→ ${body}${flags.length > 0 ? ` (${flags.join(', ')})` : ''}${bySuffix(step)}`;
 }
 
+const confidenceSuffix = (confidence: number | undefined): string => {
+  const text = confidenceText(confidence);
+  return text ? ` (${text})` : '';
+};
+
+/** "Final answer" only for a grounded success (or a run recorded before answers were judged). */
+function answerHeading(report: AuditReport): string {
+  const { outcome } = report;
+  if (outcome.state === 'running') return 'Final answer';
+  return answerLabel(outcome)?.title ?? 'Final answer';
+}
+
+/** What stands behind a judged answer, in words, with the steps it draws on. */
+function groundingLine(report: AuditReport): string[] {
+  const { outcome } = report;
+  if (outcome.state === 'running' || outcome.grounding === undefined) return [];
+  const numberOf = new Map(report.steps.map((s) => [s.stepId, s.stepNumber]));
+  const steps = (outcome.answerSources ?? []).map((id) => numberOf.get(id) ?? inline(id, 60));
+  const confidence = confidenceSuffix(outcome.confidence);
+  switch (outcome.grounding) {
+    case 'grounded':
+      return [
+        `_Grounded: tool results in step${steps.length === 1 ? '' : 's'} ${steps.join(', ')} stand behind it${outcome.success ? '' : `, but the run ended ${outcome.terminationReason}: a partial answer`}${confidence}._`,
+      ];
+    case 'unsupported':
+      return [`_Unsupported: no tool result stands behind this answer; it is the model's own${confidence}._`];
+    case 'ungrounded':
+      return [
+        `_Ungrounded: the run ended ${outcome.terminationReason} and no tool result stands behind this summary${confidence}._`,
+      ];
+  }
+}
+
 /** The answer in full, as a quote whose lines cannot open a heading, list, fence or table. */
 function finalAnswer(report: AuditReport): string[] {
   const { outcome } = report;
   if (outcome.state === 'running') return ['_The run has not finished; there is no final answer yet._'];
   const lines = outcome.finalAnswer.trim() === '' ? ['_No final answer._'] : quote(outcome.finalAnswer);
-  return outcome.error ? [...lines, '', `**Error:** ${inline(outcome.error, 1000)}`] : lines;
+  const judged = groundingLine(report);
+  const withJudgement = judged.length > 0 && outcome.finalAnswer.trim() !== '' ? [...judged, '', ...lines] : lines;
+  return outcome.error ? [...withJudgement, '', `**Error:** ${inline(outcome.error, 1000)}`] : withJudgement;
 }
 
 const quote = (text: string): string[] =>

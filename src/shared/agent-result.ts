@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { AnswerGrounding } from './answer-grounding';
+import { Confidence } from './reasoning/reasoning-settings';
 import { ApprovalRecord } from './approval/approval';
 import { Plan, PlanProgress } from './plan';
 import { SubAgentRun } from './sub-agent';
@@ -11,6 +13,15 @@ export const AgentResult = z.object({
   success: z.boolean(),
   finalAnswer: z.string(),
   terminationReason: TerminationReason,
+  /**
+   * What stands behind `finalAnswer` (docs/concepts.md, "Grounded answers"); absent in results
+   * recorded before answers were judged. Only `grounded` with `success` is a plain final answer.
+   */
+  grounding: AnswerGrounding.optional(),
+  /** Step ids of the observations behind the answer: the synthesis step's `sources`. */
+  answerSources: z.array(z.string()).optional(),
+  /** How sure the model said it was of the answer, when it said. */
+  confidence: Confidence.optional(),
   chain: ReasoningChain,
   usage: TokenUsage,
   costUsd: z.number().nonnegative(),

@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import { AnswerGrounding } from './answer-grounding';
+import { Confidence } from './reasoning/reasoning-settings';
 import { ApprovalRecord } from './approval/approval';
 import { Plan } from './plan';
 import { SubAgentRun } from './sub-agent';
+import { TerminationReason } from './termination';
 import { TokenUsage } from './usage';
 
 /** Bumped whenever a stored chain would no longer parse; old fixtures must keep parsing. */
@@ -62,10 +65,15 @@ export const ToolResult = z.object({
 export type ToolResult = z.infer<typeof ToolResult>;
 
 export const Synthesis = z.object({
+  /** Step ids of the observations the answer draws on (see AnswerGrounding). */
   sources: z.array(z.string()),
   conclusion: z.string(),
+  /** Absent in chains recorded before answers were judged; views then show them as before. */
+  grounding: AnswerGrounding.optional(),
+  /** How the run ended, so a view can call a non-success ending's answer partial; absent in older chains. */
+  terminationReason: TerminationReason.optional(),
   /** How sure the model said it is of the answer, 0–1 (given to `finish`, or a `Confidence:` line). */
-  confidence: z.number().min(0).max(1).optional(),
+  confidence: Confidence.optional(),
 });
 export type Synthesis = z.infer<typeof Synthesis>;
 
@@ -102,7 +110,7 @@ export const ThinkingStep = StepBase.extend({
   purpose: z.enum(['plan', 'reflection', 'delegation_blocked']).optional(),
   plan: Plan.optional(),
   /** How sure the model said it is, 0–1 (`askConfidence`: a `Confidence:` line with the thought). */
-  confidence: z.number().min(0).max(1).optional(),
+  confidence: Confidence.optional(),
 });
 export const ToolCallStep = StepBase.extend({ type: z.literal('tool_call'), toolCall: ToolCall });
 export const ToolResultStep = StepBase.extend({ type: z.literal('tool_result'), toolResult: ToolResult });

@@ -1,6 +1,7 @@
 export * from './agent-input';
 export * from './reasoning/reasoning-settings';
 export * from './agent-result';
+export * from './answer-grounding';
 export * from './chain';
 export * from './chain-length';
 export * from './chain-page';

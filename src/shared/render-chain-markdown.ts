@@ -1,6 +1,7 @@
 import type { ReasoningChain, ReasoningStep } from './chain';
 import { markdownCode as code, markdownText as text } from './markdown-escape';
 import { toolResultNote } from './tool-result-note';
+import { answerLabel, confidenceText } from './answer-grounding';
 
 /** Turns a workflow id into a link target, e.g. the Web UI's page of that run. */
 export type RunLink = (workflowId: string) => string;
@@ -10,6 +11,12 @@ const json = (value: unknown, max: number): string =>
   clip(typeof value === 'string' ? value : JSON.stringify(value), max);
 /** Free text, cut, that renders as itself (no curly quotes, no dashes for `--`). */
 const prose = (value: string, max: number): string => text(clip(value, max));
+
+/** " (confidence 80%)" when the model gave one. */
+const confidenceNote = (confidence: number | undefined): string => {
+  const words = confidenceText(confidence);
+  return words ? ` (${words})` : '';
+};
 
 /** A run's id, as a link when the caller knows where runs are shown. */
 const runRef = (workflowId: string, runLink?: RunLink): string =>
@@ -36,7 +43,7 @@ export function renderStepMarkdown(step: ReasoningStep, runLink?: RunLink): stri
             : step.purpose === 'delegation_blocked'
               ? 'Delegation blocked'
               : 'Thought';
-      return `${head} **${label}** ${prose(step.thought, 300)}`;
+      return `${head} **${label}** ${prose(step.thought, 300)}${confidenceNote(step.confidence)}`;
     }
     case 'tool_call': {
       const c = step.toolCall;
@@ -53,7 +60,9 @@ export function renderStepMarkdown(step: ReasoningStep, runLink?: RunLink): stri
         const spent = r.subAgent.usage
           ? `, ${r.subAgent.usage.inputTokens + r.subAgent.usage.outputTokens} tokens`
           : '';
-        const outcome = `${text(r.subAgent.agentName)} ${r.subAgent.terminationReason ?? r.subAgent.status} (${r.subAgent.steps ?? 0} steps${spent}) ${child(r.subAgent.workflowId)}`;
+        const g = r.subAgent.grounding;
+        const unbacked = g === 'unsupported' || g === 'ungrounded' ? `, ${g} answer` : '';
+        const outcome = `${text(r.subAgent.agentName)} ${r.subAgent.terminationReason ?? r.subAgent.status}${unbacked} (${r.subAgent.steps ?? 0} steps${spent}) ${child(r.subAgent.workflowId)}`;
         return `${head} **Sub-agent** ${outcome}: ${r.success ? code(json(r.result, 300)) : prose(r.error ?? 'failed', 300)}`;
       }
       const spent = step.usage ? `${step.usage.inputTokens}→${step.usage.outputTokens} tokens ` : '';
@@ -68,8 +77,14 @@ export function renderStepMarkdown(step: ReasoningStep, runLink?: RunLink): stri
         ? `${head} **Observation** ${code(json(r.result, 300))} (${note ? `${note}, ` : ''}${r.durationMs} ms)`
         : `${head} **Observation (error)** ${prose(r.error ?? 'failed', 300)}${note ? ` (${note})` : ''}`;
     }
-    case 'synthesis':
-      return `${head} **Answer** ${prose(step.synthesis.conclusion, 500)}`;
+    case 'synthesis': {
+      // "Final answer" only for a grounded success; an answer recorded before answers were judged stays "Answer".
+      const judged = answerLabel(step.synthesis);
+      const title = judged?.title ?? 'Answer';
+      const behind =
+        judged && judged.kind !== 'final' && step.synthesis.sources.length === 0 ? ' _(no tool result behind it)_' : '';
+      return `${head} **${text(title)}** ${prose(step.synthesis.conclusion, 500)}${behind}${confidenceNote(step.synthesis.confidence)}`;
+    }
   }
 }
 

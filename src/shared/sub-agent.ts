@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AnswerGrounding } from './answer-grounding';
 import { ModelOverride } from './model-settings';
 import { TerminationReason } from './termination';
 import { TokenUsage } from './usage';
@@ -70,5 +71,7 @@ export const SubAgentRun = z.object({
   terminationReason: TerminationReason.optional(),
   /** Steps in the child's chain when it ended. */
   steps: z.number().int().nonnegative().optional(),
+  /** What stands behind the child's answer, set when it ended (absent in older records). */
+  grounding: AnswerGrounding.optional(),
 });
 export type SubAgentRun = z.infer<typeof SubAgentRun>;

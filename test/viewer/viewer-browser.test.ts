@@ -193,6 +193,65 @@ describe('the chain viewer in Chromium', () => {
     await page.close();
   });
 
+  it('never titles an answer with no tool result behind it "Final answer" (issue 46)', async () => {
+    const bad = { content: [say('Thought: I should check.\nAction: get_weather')] };
+    const summary = 'The weather in Paris is indeed very hot and sunny.';
+    const stalled = await start(
+      'dev',
+      'ga-stalled',
+      'What is the weather in Paris?',
+      [bad, bad, bad, bad, { content: [say(summary)] }],
+      {
+        strategy: 'react-text',
+        stallThreshold: 3,
+      },
+    );
+    const page = await openAs('dev', `/runs/${stalled}`);
+    await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    const card = page.locator('article.step-synthesis');
+    await card.locator('.conclusion', { hasText: summary }).waitFor();
+    expect(await card.locator('.step-title').textContent()).toBe('Ungrounded summary (stalled)');
+    expect(await card.locator('.badge-ungrounded').textContent()).toBe('ungrounded');
+    expect(await card.locator('.grounding-note').textContent()).toContain('No tool result stands behind this summary');
+    expect(await page.locator('.step-title', { hasText: 'Final answer' }).count()).toBe(0);
+
+    // A tool-backed answer is the final answer.
+    const backed = await start('dev', 'ga-tool', 'Count the ledger rows', [
+      { content: [say('I count the ledger.'), useTool('count_rows', { table: 'ledger' })] },
+      { content: [say('Counted.'), useTool('finish', { result: 'The ledger has 600 rows.' })] },
+    ]);
+    await page.goto(`${s.server.url}/#/runs/${backed}`);
+    await page
+      .locator('article.step-synthesis .conclusion', { hasText: 'The ledger has 600 rows.' })
+      .waitFor({ timeout: 20_000 });
+    expect(await page.locator('article.step-synthesis .step-title').textContent()).toBe('Final answer');
+    expect(await page.locator('article.step-synthesis .badge-final').textContent()).toBe('grounded');
+
+    // A sub-agent that called no tool: neither its answer nor the parent's, which rests on it, is grounded.
+    model.script('ga-child', [
+      { content: [say('I know this one.'), useTool('finish', { result: 'Globex Ltd, registered 2011.' })] },
+    ]);
+    const delegated = await start(
+      'dev',
+      'ga-parent',
+      'Check the vendor',
+      [
+        { content: [say('I ask the researcher.'), useTool('researcher', { task: 'Find Globex [ga-child]' })] },
+        { content: [say('It answered.'), useTool('finish', { result: 'Globex is registered.' })] },
+      ],
+      { agents: { researcher: { description: 'Looks companies up', model: SCRIPTED_MODEL, tools: [] } } },
+    );
+    await page.goto(`${s.server.url}/#/runs/${delegated}`);
+    await page
+      .locator('article.step-synthesis .conclusion', { hasText: 'Globex is registered.' })
+      .waitFor({ timeout: 20_000 });
+    await page.locator('.sub-agents .sub-agent-link', { hasText: 'unsupported answer' }).waitFor();
+    expect(await page.locator('article.step-synthesis .step-title').textContent()).toBe(
+      'Answer, no tool result behind it',
+    );
+    await page.close();
+  });
+
   it('shows model text as it arrives, replaced by the step when it lands', async () => {
     const runId = await start('dev', 'typing', 'Draft the October summary', [
       {

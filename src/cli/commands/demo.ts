@@ -17,6 +17,7 @@ function temporalCommand(): string {
 import { runTask } from './run';
 import { writeSafe } from '../render/terminal-safe';
 import { viewResult } from '../../shared/chain-view';
+import { answerLabel } from '../../shared/answer-grounding';
 
 /** The classic ReAct example task: compare the weather in two cities. */
 export const DEMO_TASK = "What's the weather in San Francisco and Paris? Compare them.";
@@ -50,7 +51,8 @@ export async function demo(options: { team?: boolean } = {}): Promise<boolean> {
     process.stdout,
     [
       '',
-      `Final answer: ${viewResult(result, 'developer').finalAnswer}`,
+      // "Final answer" only for a grounded success (docs/concepts.md, "Grounded answers").
+      `${answerLabel(result)?.title ?? 'Final answer'}: ${viewResult(result, 'developer').finalAnswer}`,
       '',
       ...(link ? [`See this run in the Temporal Web UI: ${link}`] : []),
       `List runs:   ${temporalCommand()} workflow list --address ${c.server.address}`,

@@ -4,6 +4,7 @@ import { renderSubAgentOutcome } from './render-sub-agent';
 import { clip, cyan, dim, green, oneLine, red, yellow } from './terminal-style';
 import { redactSecretsInText } from '../../shared/secret-patterns';
 import { toolResultNote } from '../../shared/tool-result-note';
+import { answerLabel, confidenceText } from '../../shared/answer-grounding';
 
 /** Lines a step adds under its first sit under the text after the label (number 4 + label 13). */
 const UNDER = ' '.repeat(17);
@@ -15,8 +16,14 @@ const under = (lines: readonly string[]): string => lines.map((l) => `\n${UNDER}
 const parallelTag = (step: ReasoningStep): string =>
   step.parallel ? dim(`[parallel ${step.parallel.group} · ${step.parallel.index}/${step.parallel.size}] `) : '';
 
+/** " (confidence 80%)", dimmed, when the model gave one. */
+const confidenceNote = (confidence: number | undefined): string => {
+  const text = confidenceText(confidence);
+  return text ? dim(` (${text})`) : '';
+};
+
 function renderThought(step: Extract<ReasoningStep, { type: 'thinking' }>): string {
-  const thought = clip(step.thought, 400);
+  const thought = `${clip(step.thought, 400)}${confidenceNote(step.confidence)}`;
   switch (step.purpose) {
     case 'plan':
       return `${label(step.plan ? `Plan v${step.plan.version}` : 'Plan', cyan)}${thought}${step.plan ? under(renderChecklist(step.plan.tasks)) : ''}`;
@@ -75,8 +82,35 @@ export function renderStep(step: ReasoningStep): string {
       return `${n}${line}${r.subAgent ? under([renderSubAgentOutcome(r.subAgent)]) : ''}`;
     }
     case 'synthesis':
-      return `${n}${label('Final answer', green)}${step.synthesis.conclusion}`;
+      return `${n}${renderAnswer(step.synthesis)}`;
   }
+}
+
+/**
+ * The answer step: "Final answer" only for a grounded success (or one recorded before answers
+ * were judged); otherwise its label says what it is, on a line of its own, in yellow or red.
+ */
+function renderAnswer(synthesis: Extract<ReasoningStep, { type: 'synthesis' }>['synthesis']): string {
+  const judged = answerLabel(synthesis);
+  const conclusion = `${synthesis.conclusion}${confidenceNote(synthesis.confidence)}`;
+  if (judged === undefined || judged.kind === 'final') return `${label('Final answer', green)}${conclusion}`;
+  const colour = judged.kind === 'ungrounded' ? red : yellow;
+  return `${colour(judged.title)}${under([conclusion])}`;
+}
+
+/** "Answer: grounded: tool results in steps 4, 7 (confidence 80%)", or what else stands behind it; undefined for old results. */
+function answerLine(result: AgentResult): string | undefined {
+  const judged = answerLabel({ grounding: result.grounding, terminationReason: result.terminationReason });
+  // No answer (an error before any), nothing to judge.
+  if (judged === undefined || result.finalAnswer.trim() === '') return undefined;
+  const numberOf = new Map(result.chain.steps.map((s) => [s.stepId, s.stepNumber]));
+  const steps = (result.answerSources ?? []).map((id) => numberOf.get(id) ?? id);
+  const behind =
+    result.grounding === 'grounded'
+      ? `${judged.kind === 'final' ? green('grounded') : yellow(judged.title)}: tool results in steps ${steps.join(', ')}`
+      : `${judged.kind === 'ungrounded' ? red(judged.title) : yellow(judged.title)}: no tool result behind it`;
+  const confidence = confidenceText(result.confidence);
+  return `Answer: ${behind}${confidence ? ` (${confidence})` : ''}`;
 }
 
 /** Streaming model text, dimmed; `first` opens its line with a marker under the step column. */
@@ -88,6 +122,7 @@ export function renderLive(kind: 'text' | 'thinking', text: string, first: boole
 export function renderSummary(result: AgentResult): string {
   const u = result.usage;
   const status = result.success ? green(result.terminationReason) : red(result.terminationReason);
+  const answer = answerLine(result);
   const delegated = result.delegated?.runs
     ? [
         `Sub-agents: ${result.delegated.runs} runs, ${result.delegated.iterations} iterations, ${result.delegated.usage.inputTokens} in / ${result.delegated.usage.outputTokens} out, $${result.delegated.costUsd.toFixed(6)} (included above)`,
@@ -95,6 +130,7 @@ export function renderSummary(result: AgentResult): string {
     : [];
   return [
     `Result: ${status} after ${result.iterations} iterations, ${result.modelCalls} model calls, ${result.toolCalls} tool calls`,
+    ...(answer ? [answer] : []),
     `Tokens: ${u.inputTokens} in, ${u.outputTokens} out, ${u.cacheReadTokens} cache read, ${u.cacheWriteTokens} cache write`,
     `Cost:   $${result.costUsd.toFixed(6)} · ${result.executionTimeMs} ms`,
     ...delegated,

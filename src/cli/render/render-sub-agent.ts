@@ -28,7 +28,9 @@ export function subAgentSpend(run: SubAgentRun): string {
 /** The line under a sub_agent result, ending with the command that shows the child's own chain. */
 export function renderSubAgentOutcome(run: SubAgentRun): string {
   const spend = subAgentSpend(run);
-  const head = `↳ ${run.agentName} ${run.terminationReason ?? run.status}${spend ? `: ${spend}` : ''}`;
+  // A child's answer with no tool result behind it says so (core/grounding.ts).
+  const unbacked = run.grounding && run.grounding !== 'grounded' ? `, ${run.grounding} answer` : '';
+  const head = `↳ ${run.agentName} ${run.terminationReason ?? run.status}${unbacked}${spend ? `: ${spend}` : ''}`;
   // A refused child never started, so there is no chain to point to.
   return run.status === 'refused' ? head : `${head} — thoughtline chain ${run.workflowId}`;
 }

@@ -142,6 +142,7 @@ function ended(
     iterations,
     terminationReason: result.terminationReason,
     steps: chainLength(result.chain),
+    ...(result.grounding ? { grounding: result.grounding } : {}),
   };
   tree.put(run);
   const why = result.error ? ` (${result.error})` : '';
@@ -160,7 +161,12 @@ function ended(
     visibility,
   );
   if (result.success) return { callId: call.id, content: result.finalAnswer, isError: false };
-  const partial = result.finalAnswer.trim() ? ` What it had so far: ${result.finalAnswer}` : ' It left no answer.';
+  // An ungrounded summary (core/grounding.ts) is not passed on as if the child had found it out.
+  const what =
+    result.grounding === 'ungrounded'
+      ? ' What it had so far (ungrounded: no tool result of its own stands behind it)'
+      : ' What it had so far';
+  const partial = result.finalAnswer.trim() ? `${what}: ${result.finalAnswer}` : ' It left no answer.';
   return { callId: call.id, content: `${error}${partial}`, isError: true };
 }
 

@@ -18,6 +18,7 @@
  */
 import type { ModelReply, TerminationReason, ToolSpec, ToolUseBlock } from '../../shared';
 import type { ChainBuilder } from '../core/chain-builder';
+import { controlToolNames, judgeAnswer } from '../core/grounding';
 import { injectedToolNames } from '../core/injected-tools';
 import { BudgetExhausted, ContinueAsNewRequested, isLoopSignal, ModelCallFailed } from '../core/loop-signals';
 import { replyText, type Observation } from '../core/model-exchange';
@@ -201,7 +202,7 @@ export class ReactLoop {
       case 'give_up':
         recordControlCall(this.chain, this.input, next.call, { success: true, result: next.reason });
         this.recordNotRun(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
-        this.synthesise(`The task could not be completed: ${next.reason}`);
+        this.synthesise('failure', `The task could not be completed: ${next.reason}`);
         return { reason: 'failure', answer: next.reason };
       case 'run_tools': {
         const { verdict, kind } = this.judgeRepeats(next.calls);
@@ -463,7 +464,7 @@ export class ReactLoop {
 
   /** The answer becomes the chain's synthesis, and the run's outcome. */
   private end(reason: TerminationReason, answer: string, confidence?: number): RunOutcome {
-    this.synthesise(answer, confidence);
+    this.synthesise(reason, answer, confidence);
     return { reason, answer, ...(confidence !== undefined ? { confidence } : {}) };
   }
 
@@ -485,11 +486,15 @@ export class ReactLoop {
       recordControlCall(this.chain, this.input, call, { success: false, error: `Not run: ${why}.` });
   }
 
-  private synthesise(answer: string, confidence?: number): void {
+  /** The chain's last step: the answer, with what stands behind it (core/grounding.ts). */
+  private synthesise(reason: TerminationReason, answer: string, confidence?: number): void {
+    const { grounding, sources } = judgeAnswer(this.chain.steps, reason, controlToolNames(this.input));
     this.chain.synthesis(
       {
-        sources: this.chain.observationSources(),
+        sources,
         conclusion: answer,
+        grounding,
+        terminationReason: reason,
         ...(confidence !== undefined ? { confidence } : {}),
       },
       { level: this.input.visibility },

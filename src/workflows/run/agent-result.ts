@@ -1,13 +1,19 @@
 import type { AgentResult } from '../../shared';
+import { controlToolNames, judgeAnswer } from '../core/grounding';
 import type { RunContext } from '../core/run-context';
 import type { RunOutcome } from '../loop/react-loop';
 
 /** The workflow's result: the outcome, the whole chain, and the ledger and counters of every Temporal run of this agent run. */
 export function agentResult({ input, chain, state }: RunContext, outcome: RunOutcome): AgentResult {
+  // The same judgement as the synthesis step's, also for endings that write none (a refusal, an error).
+  const judged = judgeAnswer(chain.steps, outcome.reason, controlToolNames(input));
   return {
     success: outcome.reason === 'success',
     finalAnswer: outcome.answer,
     terminationReason: outcome.reason,
+    grounding: judged.grounding,
+    answerSources: judged.sources,
+    ...(outcome.confidence !== undefined ? { confidence: outcome.confidence } : {}),
     chain: chain.snapshot(),
     usage: state.usage,
     costUsd: state.costUsd,

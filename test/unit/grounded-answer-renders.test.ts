@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import { buildAuditReport, renderAuditMarkdown } from '../../src/audit';
+import { renderStep, renderSummary } from '../../src/cli/render/render-step';
+import { renderSubAgentOutcome } from '../../src/cli/render/render-sub-agent';
+import type { AgentResult, ReasoningChain, ReasoningStep } from '../../src/shared';
+import { renderStepMarkdown } from '../../src/shared/render-chain-markdown';
+
+const at = '2026-01-01T00:00:00.000Z';
+const step = (n: number, body: Record<string, unknown>): ReasoningStep =>
+  ({
+    stepId: `s${n}`,
+    stepNumber: n,
+    timestamp: at,
+    iteration: 1,
+    visibility: { level: 'full' },
+    ...body,
+  }) as ReasoningStep;
+// eslint-disable-next-line no-control-regex
+const plain = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
+/** Undoes CommonMark's backslash escapes: what a renderer shows of escaped text. */
+const shown = (md: string): string => md.replace(/\\([!-/:-@[-`{-~])/g, '$1');
+
+const observation = [
+  step(1, {
+    type: 'tool_call',
+    toolCall: { toolType: 'external', toolName: 'weather', arguments: {}, correlationId: 'c1' },
+  }),
+  step(2, {
+    type: 'tool_result',
+    toolResult: { correlationId: 'c1', success: true, result: { t: 31 }, durationMs: 4 },
+  }),
+];
+const answer = (synthesis: Record<string, unknown>, n = 3): ReasoningStep => step(n, { type: 'synthesis', synthesis });
+
+const STALLED = answer({
+  sources: [],
+  conclusion: 'The weather in Paris is indeed very hot and sunny.',
+  grounding: 'ungrounded',
+  terminationReason: 'stalled',
+});
+const UNSUPPORTED = answer({
+  sources: [],
+  conclusion: 'The weather in Paris is quite unusual.',
+  grounding: 'unsupported',
+  terminationReason: 'success',
+});
+const PARTIAL = answer({
+  sources: ['s2'],
+  conclusion: 'It is 31 °C so far.',
+  grounding: 'grounded',
+  terminationReason: 'max_iterations',
+});
+const GROUNDED = answer({
+  sources: ['s2'],
+  conclusion: 'It is 31 °C.',
+  grounding: 'grounded',
+  terminationReason: 'success',
+  confidence: 0.85,
+});
+const OLD = answer({ sources: [], conclusion: 'Recorded before answers were judged.' });
+
+const chainOf = (steps: ReasoningStep[]): ReasoningChain => ({
+  schemaVersion: 1,
+  chainId: 'wf-1',
+  agentName: 'a',
+  task: 'Weather in Paris?',
+  startedAt: at,
+  completedAt: at,
+  status: 'completed',
+  steps,
+});
+const resultOf = (steps: ReasoningStep[], fields: Partial<AgentResult>): AgentResult => ({
+  success: (fields.terminationReason ?? 'success') === 'success',
+  finalAnswer: (steps.at(-1) as Extract<ReasoningStep, { type: 'synthesis' }>).synthesis.conclusion,
+  terminationReason: 'success',
+  chain: chainOf(steps),
+  usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+  costUsd: 0,
+  iterations: 2,
+  modelCalls: 2,
+  toolCalls: 1,
+  formatErrors: 0,
+  cachedCalls: 0,
+  continuations: 0,
+  executionTimeMs: 10,
+  ...fields,
+});
+
+describe('the terminal never titles an answer without a tool result behind it "Final answer"', () => {
+  it('labels each kind of answer step', () => {
+    expect(plain(renderStep(STALLED))).toMatch(/^ {2}3 Ungrounded summary \(stalled\)\n +The weather in Paris/);
+    expect(plain(renderStep(STALLED))).not.toContain('Final answer');
+    expect(plain(renderStep(UNSUPPORTED))).toContain('Answer, no tool result behind it');
+    expect(plain(renderStep(UNSUPPORTED))).not.toContain('Final answer');
+    expect(plain(renderStep(PARTIAL))).toContain('Partial answer (max_iterations)');
+    expect(plain(renderStep(PARTIAL))).not.toContain('Final answer');
+    expect(plain(renderStep(GROUNDED))).toBe('  3 Final answer It is 31 °C. (confidence 85%)');
+    // A chain recorded before answers were judged renders as it always did.
+    expect(plain(renderStep(OLD))).toBe('  3 Final answer Recorded before answers were judged.');
+  });
+
+  it('shows a thought’s confidence', () => {
+    expect(plain(renderStep(step(1, { type: 'thinking', thought: 'Look it up', confidence: 0.3 })))).toBe(
+      '  1 Thought      Look it up (confidence 30%)',
+    );
+  });
+
+  it('says in the run summary what stands behind the answer', () => {
+    const stalled = plain(
+      renderSummary(resultOf([STALLED], { terminationReason: 'stalled', grounding: 'ungrounded', answerSources: [] })),
+    );
+    expect(stalled).toContain('Answer: Ungrounded summary (stalled): no tool result behind it');
+    const grounded = plain(
+      renderSummary(
+        resultOf([...observation, GROUNDED], { grounding: 'grounded', answerSources: ['s2'], confidence: 0.85 }),
+      ),
+    );
+    expect(grounded).toContain('Answer: grounded: tool results in steps 2 (confidence 85%)');
+    expect(plain(renderSummary(resultOf([OLD], {})))).not.toContain('Answer:');
+    const noAnswer = resultOf([STALLED], { terminationReason: 'error', grounding: 'ungrounded', finalAnswer: '' });
+    expect(plain(renderSummary(noAnswer))).not.toContain('Answer:');
+  });
+
+  it('marks a sub-agent whose answer had nothing behind it', () => {
+    const line = renderSubAgentOutcome({
+      callId: 'c',
+      agentName: 'researcher',
+      workflowId: 'wf-1/researcher-2',
+      status: 'completed',
+      terminationReason: 'success',
+      budget: { maxIterations: 3 },
+      grounding: 'unsupported',
+    });
+    expect(line).toContain('researcher success, unsupported answer');
+  });
+});
+
+describe('the markdown views label answers the same way', () => {
+  it('a sub-agent result whose answer had nothing behind it', () => {
+    const result = step(4, {
+      type: 'tool_result',
+      toolResult: {
+        correlationId: 'c',
+        success: false,
+        result: 'Paris, France, 2023.',
+        error: 'Sub-agent researcher did not finish its task (it stopped: stalled).',
+        durationMs: 9,
+        subAgent: {
+          callId: 'c',
+          agentName: 'researcher',
+          workflowId: 'wf-1/researcher-3',
+          status: 'failed',
+          terminationReason: 'stalled',
+          budget: { maxIterations: 3 },
+          steps: 12,
+          grounding: 'ungrounded',
+        },
+      },
+    });
+    expect(shown(renderStepMarkdown(result))).toContain(
+      '**Sub-agent** researcher stalled, ungrounded answer (12 steps)',
+    );
+  });
+
+  it('chain markdown', () => {
+    expect(shown(renderStepMarkdown(STALLED))).toBe(
+      '3. **Ungrounded summary (stalled)** The weather in Paris is indeed very hot and sunny. _(no tool result behind it)_',
+    );
+    expect(shown(renderStepMarkdown(UNSUPPORTED))).toContain('**Answer, no tool result behind it**');
+    expect(shown(renderStepMarkdown(PARTIAL))).toContain('**Partial answer (max_iterations)**');
+    expect(shown(renderStepMarkdown(GROUNDED))).toBe('3. **Final answer** It is 31 °C. (confidence 85%)');
+    expect(shown(renderStepMarkdown(OLD))).toBe('3. **Answer** Recorded before answers were judged.');
+  });
+
+  it('audit export: heading, chain line and the JSON outcome', () => {
+    const steps = [STALLED];
+    const report = buildAuditReport({
+      workflowId: 'wf-1',
+      runIds: ['r1'],
+      chain: chainOf(steps),
+      result: resultOf(steps, { terminationReason: 'stalled', grounding: 'ungrounded', answerSources: [] }),
+      exportedAt: at,
+    });
+    expect(report.outcome).toMatchObject({ state: 'finished', grounding: 'ungrounded', answerSources: [] });
+    const md = renderAuditMarkdown(report);
+    expect(md).not.toContain('## Final answer');
+    expect(md).toContain('## Ungrounded summary (stalled)');
+    expect(md).toContain('_Ungrounded: the run ended stalled and no tool result stands behind this summary._');
+    expect(md).toContain(
+      '[UNGROUNDED SUMMARY (STALLED)] "The weather in Paris is indeed very hot and sunny." (no tool result behind it)',
+    );
+
+    const backed = [...observation, GROUNDED];
+    const ok = renderAuditMarkdown(
+      buildAuditReport({
+        workflowId: 'wf-1',
+        runIds: ['r1'],
+        chain: chainOf(backed),
+        result: resultOf(backed, { grounding: 'grounded', answerSources: ['s2'], confidence: 0.85 }),
+        exportedAt: at,
+      }),
+    );
+    expect(ok).toContain('## Final answer');
+    expect(ok).toContain('_Grounded: tool results in step 2 stand behind it (confidence 85%)._');
+  });
+});

@@ -1,4 +1,5 @@
 import type { ReasoningChain, ReasoningStep } from './chain';
+import { answerLabel } from './answer-grounding';
 import { DEFAULT_FINISH_TOOL } from './constants';
 import { observationText } from './conversation-ref';
 
@@ -7,7 +8,10 @@ export interface ReActTraceStep {
   iteration: number;
   /** The thoughts of the iteration (on its first action only); '' when there were none. */
   thought: string;
-  /** `tool {"arg":…}`, or `Final Answer` for the synthesis. */
+  /**
+   * `tool {"arg":…}`, or for the synthesis its title: `Final Answer` when tool results stand
+   * behind a success, else what it is (`Partial answer (max_iterations)`, `Ungrounded summary (stalled)`, …).
+   */
   action: string;
   /** The tool's result or error as text; the answer itself on the Final Answer step. */
   observation: string;
@@ -60,11 +64,17 @@ export function reactTrace(
       trace.push({
         iteration: step.iteration,
         thought: takeThought(step.iteration),
-        action: 'Final Answer',
+        action: finalAction(step.synthesis),
         observation: step.synthesis.conclusion,
         timestamp: step.timestamp,
       });
     }
   }
   return trace;
+}
+
+/** `Final Answer` for an answer tool results back (or one recorded before answers were judged), else its title. */
+function finalAction(synthesis: Parameters<typeof answerLabel>[0]): string {
+  const label = answerLabel(synthesis);
+  return !label || label.kind === 'final' ? 'Final Answer' : label.title;
 }

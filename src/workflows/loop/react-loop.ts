@@ -18,7 +18,7 @@
  */
 import type { ModelReply, TerminationReason, ToolSpec, ToolUseBlock } from '../../shared';
 import type { ChainBuilder } from '../core/chain-builder';
-import { controlToolNames, judgeAnswer } from '../core/grounding';
+import { controlToolNames, judgeAnswer, supportingObservations } from '../core/grounding';
 import { injectedToolNames } from '../core/injected-tools';
 import { BudgetExhausted, ContinueAsNewRequested, isLoopSignal, ModelCallFailed } from '../core/loop-signals';
 import { replyText, type Observation } from '../core/model-exchange';
@@ -43,6 +43,7 @@ import { modelTurn } from '../model/model-turn';
 import type { People } from '../people/people';
 import { PlanKeeper } from '../planning/plan-keeper';
 import { closeOpenCalls } from '../tools/close-open-calls';
+import { withAlternatives } from '../tools/alternatives';
 import { runToolTurn, type ToolTurnParts } from '../tools/tool-turn';
 import { createToolCallValidator } from '../tools/validate-tool-call';
 import { earlyStop, isEarlyStop, type EarlyStop, type NextStep } from './decide-next-step';
@@ -320,11 +321,11 @@ export class ReactLoop {
     for (const call of calls) {
       const failed = this.state.failedCall(callKey(call.name, call.input));
       if (!failed) continue;
-      refused.set(
-        call.id,
+      const pointer =
         `Not run: the identical call (${call.name} with the same arguments) already failed at step ${failed.stepNumber}: ${failed.error} ` +
-          'Running it again would fail the same way: change the arguments, use another tool, or finish with what you have.',
-      );
+        'Running it again would fail the same way: change the arguments, use another tool, or finish with what you have.';
+      const spec = this.parts.tools.find((t) => t.name === call.name);
+      refused.set(call.id, spec ? withAlternatives(spec, pointer) : pointer);
     }
     return refused;
   }
@@ -450,8 +451,10 @@ export class ReactLoop {
 
   /** Written without a model, so a failed summary call still leaves the partial results in view. */
   private summaryWithoutModel(why: string): string {
+    // The results an answer could rest on (core/grounding.ts), not the loop's own bookkeeping.
+    const supporting = new Set(supportingObservations(this.chain.steps, controlToolNames(this.input)));
     const lines = this.chain.steps.flatMap((s) =>
-      s.type === 'tool_result' && s.model === undefined && s.toolResult.success
+      s.type === 'tool_result' && supporting.has(s.stepId)
         ? [`- ${JSON.stringify(s.toolResult.result).slice(0, 300)}`]
         : [],
     );

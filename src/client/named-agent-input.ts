@@ -1,5 +1,7 @@
-import type { AgentInputInit } from '../shared';
+import { AgentInput, type AgentInputInit } from '../shared';
 import { AgentInputConflictError } from './agent-input-conflict-error';
+
+const DEFAULT_AGENT_NAME = AgentInput.shape.agentName.parse(undefined);
 
 /**
  * The input of a run that names an agent (`agent`, or a whole `definition` inline), as the client
@@ -22,7 +24,8 @@ export function namedAgentInput(init: AgentInputInit): AgentInputInit {
     throw new AgentInputConflictError(
       `A run of agent "${id}" takes its tools from the definition; leave tools out, or define a new version.`,
     );
-  if (init.agentName !== undefined && init.agentName !== id)
+  // An input parsed already (the server's body) carries the default name: that is no choice of the caller's.
+  if (init.agentName !== undefined && init.agentName !== id && init.agentName !== DEFAULT_AGENT_NAME)
     throw new AgentInputConflictError(`agentName "${init.agentName}" is not agent "${id}"; leave agentName out.`);
   return { ...init, agentName: id };
 }

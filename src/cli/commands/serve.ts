@@ -1,7 +1,7 @@
 import { ensureTemporalServer } from '../../dev-server';
 import { findProjectRoot, thoughtlinePaths } from '../../dev-server/project-paths';
 import { loadMcpConfig } from '../../activities/mcp/load-mcp-config';
-import { loadToolsModule } from '../load-tools-module';
+import { loadAgentsModule, loadToolsModule } from '../load-tools-module';
 import { connectOrStart, log, startWorker } from '../runtime';
 import { workerVersion } from '../../worker';
 import { versionText, type WorkerDeployment } from '../../deployment';
@@ -58,6 +58,7 @@ export async function worker(toolsModule?: string, mcpFile?: string, versioning:
   const connected = await connectOrStart();
   const deployment = standingDeployment(connected.config.deploymentName, versioning);
   const running = await startWorker(connected, toolsModule ? loadToolsModule(toolsModule) : [], {
+    ...(toolsModule ? { agents: loadAgentsModule(toolsModule) } : {}),
     ...(mcp ? { mcp } : {}),
     ...(deployment ? { deployment } : {}),
   });

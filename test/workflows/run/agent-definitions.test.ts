@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { say, useTool } from '../../../src/activities/models/scripted-model';
+import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { defineAgent } from '../../../src/agents/define-agent';
 import { temporal } from '@temporalio/proto';
 import { AgentAttribute, AgentVersionAttribute } from '../../../src/shared';
 import { scheduledActivities } from '../../helpers/history';
 import { runScripted } from '../../helpers/run-scripted';
-import { useTestEnv } from '../../helpers/temporal-env';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
+import { createHarness, useTestEnv } from '../../helpers/temporal-env';
+import { testTools } from '../../helpers/test-tools';
 
 const env = useTestEnv();
 
@@ -148,5 +150,32 @@ describe('a run started by agent name', () => {
     const system = model.calls[0]!.system;
     expect(system).toContain('You are the research agent.');
     expect(system).toContain('<task>\nFind gamma\n</task>\n<answer>\ngamma=50 (from lookup)\n</answer>');
+  });
+
+  it('forks with the definition the original followed, though the workers now hold another version', async () => {
+    const original = createScriptedModel([
+      { content: [useTool('lookup', { key: 'alpha' })] },
+      { content: [useTool('finish', { result: 'alpha=50' })] },
+    ]);
+    const h1 = await createHarness(env, {
+      tools: testTools().tools,
+      models: { scripted: original },
+      agents: [researcher],
+    });
+    const first = await h1.worker.runUntil(async () =>
+      (await h1.agents.start({ task: 'Find alpha', agent: 'researcher', model: SCRIPTED_MODEL })).result(),
+    );
+    original.verify();
+
+    const redeployed = createScriptedModel([{ content: [useTool('finish', { result: 'alpha=50 again' })] }]);
+    const v2 = { ...researcher, version: '2.0.0', systemPrompt: 'You are the NEW research agent.' };
+    const h2 = await createHarness(env, { tools: testTools().tools, models: { scripted: redeployed }, agents: [v2] });
+    const fork = await h2.worker.runUntil(async () =>
+      (await h2.agents.fork(first.chain.chainId, { atStep: 4 })).handle.result(),
+    );
+    redeployed.verify();
+    expect(fork).toMatchObject({ success: true, agent: { id: 'researcher', version: '1.2.0', source: 'inline' } });
+    expect(redeployed.calls[0]!.system).toContain('You are the research agent.');
+    expect(redeployed.calls[0]!.system).not.toContain('NEW');
   });
 });

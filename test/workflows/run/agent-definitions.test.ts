@@ -3,6 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { defineAgent } from '../../../src/agents/define-agent';
 import { billableActions } from '../../../src/client/billable-actions';
+import {
+  MAX_AGENT_EXAMPLES,
+  MAX_AGENT_EXAMPLES_BYTES,
+  MAX_AGENT_PROMPT_BYTES,
+} from '../../../src/shared/agent-definition';
 import { temporal } from '@temporalio/proto';
 import { AgentAttribute, AgentVersionAttribute, type AgentResult } from '../../../src/shared';
 import { scheduledActivities } from '../../helpers/history';
@@ -201,5 +206,30 @@ describe('a run started by agent name', () => {
       'A run of agent "researcher" takes its system prompt from the definition; leave systemPrompt out, or define a new version.',
     );
     expect(result.agent).toBeUndefined();
+  });
+
+  it('carries a definition at its size limits through continue-as-new', async () => {
+    const each = MAX_AGENT_EXAMPLES_BYTES / MAX_AGENT_EXAMPLES / 2;
+    const largest = defineAgent({
+      ...researcher,
+      id: 'largest',
+      systemPrompt: 'p'.repeat(MAX_AGENT_PROMPT_BYTES),
+      examples: Array.from({ length: MAX_AGENT_EXAMPLES }, () => ({
+        task: 't'.repeat(Math.floor(each)),
+        answer: 'a'.repeat(Math.floor(each)),
+      })),
+    });
+    const { result, model } = await runScripted(env, {
+      agents: [largest],
+      input: { task: 'Find alpha', agent: 'largest', continueAsNewEvery: 1 },
+      script: [
+        { content: [useTool('lookup', { key: 'alpha' })] },
+        { content: [useTool('finish', { result: 'alpha=50' })] },
+      ],
+    });
+    expect(result).toMatchObject({ success: true, agent: { id: 'largest', version: '1.2.0', source: 'worker' } });
+    expect(result.continuations).toBeGreaterThanOrEqual(1);
+    expect(model.calls[1]!.system).toBe(model.calls[0]!.system);
+    expect(model.calls[1]!.system.length).toBeGreaterThan(MAX_AGENT_PROMPT_BYTES + MAX_AGENT_EXAMPLES_BYTES - 100);
   });
 });

@@ -36,6 +36,7 @@ describe('thoughtline run --agent', () => {
     const standing = spawnCli(['worker', '--unversioned', '--tools', modulePath], env);
     processes.push(standing);
     await standing.waitFor(/worker polling task queue/);
+    expect(standing.output()).toContain('; agents: weather-reporter 2.1.0. Ctrl-C stops it.');
 
     const run = await runCli(['run', 'Weather in Paris?', '--agent', 'weather-reporter', '--json'], env);
     expect([0, 1], run.stderr).toContain(run.code);

@@ -57,13 +57,15 @@ export async function worker(toolsModule?: string, mcpFile?: string, versioning:
   const mcp = mcpFile ? await loadMcpConfig(mcpFile) : undefined;
   const connected = await connectOrStart();
   const deployment = standingDeployment(connected.config.deploymentName, versioning);
+  const agents = toolsModule ? loadAgentsModule(toolsModule) : [];
   const running = await startWorker(connected, toolsModule ? loadToolsModule(toolsModule) : [], {
-    ...(toolsModule ? { agents: loadAgentsModule(toolsModule) } : {}),
+    agents,
     ...(mcp ? { mcp } : {}),
     ...(deployment ? { deployment } : {}),
   });
+  const named = agents.map((a) => `${a.id} ${a.version}`).join(', ');
   log(
-    `worker polling task queue "${connected.config.taskQueue}" on ${connected.server.address}, ${versionLine(running.worker, versioning.keepCurrent)}. Ctrl-C stops it.`,
+    `worker polling task queue "${connected.config.taskQueue}" on ${connected.server.address}, ${versionLine(running.worker, versioning.keepCurrent)}${named ? `; agents: ${named}` : ''}. Ctrl-C stops it.`,
   );
   await Promise.race([untilSignal(), running.done]);
   await running.shutdown();

@@ -8,6 +8,8 @@ export {
   type ToolOptions,
 } from './tools/define-tool';
 export { ToolError, type ToolErrorOptions } from './tools/tool-error';
+export { defineAgent } from './agents/define-agent';
+export { AgentDefinitionError } from './agents/agent-definition-error';
 export {
   createAgentWorker,
   PRELOAD_MODULES,

@@ -9,6 +9,8 @@ import {
   type WorkerOptions,
 } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities';
+import { createAgentRegistry } from './agents/agent-registry';
+import type { AgentDefinitionInit } from './shared/agent-definition';
 import { wellFormedFailures } from './activities/well-formed-failures';
 import { ConversationCache } from './activities/conversation/conversation-cache';
 import { KnownTexts } from './activities/conversation/known-texts';
@@ -47,6 +49,12 @@ export interface AgentWorkerOptions {
   namespace?: string;
   taskQueue?: string;
   tools: readonly ToolDefinition[];
+  /**
+   * Agents runs may start by name (`agent` in the input, `thoughtline run --agent`, `POST /v1/runs
+   * { agent }`): `defineAgent(...)` results or plain objects of the same shape, checked here; one
+   * per id. A run resolves its definition once, when it starts, and keeps it. Default none.
+   */
+  agents?: readonly AgentDefinitionInit[];
   /**
    * MCP servers whose tools this worker offers, named `<server>__<tool>`, in the format desktop
    * clients use: `{ mcpServers: { fs: { command, args, env } | { url, headers } } }` (see
@@ -155,6 +163,7 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
   const conversationBytes = options.conversationCacheBytes ?? DEFAULT_CONVERSATION_CACHE_BYTES;
   const activities = createActivities({
     tools: createToolRegistry(options.tools),
+    agents: createAgentRegistry(options.agents ?? []),
     ...(mcp ? { mcp } : {}),
     models: options.models,
     secrets,

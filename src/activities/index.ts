@@ -1,3 +1,5 @@
+import { createAgentActivities } from '../agents/agent-activities';
+import { createAgentRegistry, type AgentRegistry } from '../agents/agent-registry';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { McpTools } from './mcp/mcp-tools';
 import { createChainArchiveActivities } from './chain-archive-activity';
@@ -19,6 +21,8 @@ export interface ActivityDeps extends ModelActivityDeps {
   mcp?: McpTools;
   /** Values that must never appear in a tool result or error (API keys and the like). */
   secrets?: readonly string[];
+  /** Agents runs may start by name (`agent`); default none. */
+  agents?: AgentRegistry;
 }
 
 /** Every activity of an agent worker. Workflows import this file as a type only. */
@@ -30,14 +34,19 @@ export function createActivities(deps: ActivityDeps) {
     ...given,
     texts: given.texts ?? new KnownTexts(knownTextChars(DEFAULT_CONVERSATION_CACHE_BYTES)),
   };
+  const toolActivities = createToolActivities({
+    tools: deps.tools,
+    redact,
+    texts: conversations.texts,
+    ...(deps.mcp ? { mcp: deps.mcp } : {}),
+    ...(deps.isModelAllowed ? { isModelAllowed: deps.isModelAllowed } : {}),
+  });
   return {
     ...createModelActivities({ ...deps, redact, conversations }),
-    ...createToolActivities({
-      tools: deps.tools,
-      redact,
-      texts: conversations.texts,
-      ...(deps.mcp ? { mcp: deps.mcp } : {}),
-      ...(deps.isModelAllowed ? { isModelAllowed: deps.isModelAllowed } : {}),
+    ...toolActivities,
+    ...createAgentActivities({
+      agents: deps.agents ?? createAgentRegistry([]),
+      describeTools: toolActivities.describeTools,
     }),
     ...createChainArchiveActivities(),
   };

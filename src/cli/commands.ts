@@ -1,5 +1,5 @@
 import { parseViewerRole } from '../shared/chain-view';
-import { ModelProviderName, type ViewerRole } from '../shared';
+import { AgentId, ModelProviderName, type ViewerRole } from '../shared';
 import { MAX_CHAIN_PAGE_STEPS } from '../shared/chain-page';
 import { cancelRun } from './commands/cancel';
 import { runCodecServer } from './commands/codec-server';
@@ -60,6 +60,13 @@ function nonNegativeInteger(line: CommandLine, name: string): number {
 }
 
 /** The provider of `provider/model`, checked against the providers there are. */
+/** `--agent NAME`: an agent id as definitions spell it, else a usage error. */
+function agentName(text: string): string {
+  const parsed = AgentId.safeParse(text);
+  if (!parsed.success) throw new UsageError(`--agent "${text}": ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
 function providerOf(text: string): ModelProviderName {
   const parsed = ModelProviderName.safeParse(text.slice(0, text.indexOf('/')));
   if (!parsed.success)
@@ -210,6 +217,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'max-iterations': text,
       model: text,
       'workflow-id': text,
+      agent: text,
       agents: text,
       plan: flag,
       template: text,
@@ -233,6 +241,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         ...(maxIterations ? { maxIterations } : {}),
         ...(l.text('model') ? { model: l.text('model')! } : {}),
         ...(l.text('workflow-id') ? { workflowId: l.text('workflow-id')! } : {}),
+        ...(l.text('agent') !== undefined ? { agent: agentName(l.text('agent')!) } : {}),
         ...(l.text('record') ? { recordTo: l.text('record')! } : {}),
         ...(l.text('mcp') ? { mcp: await loadMcpConfig(l.text('mcp')!) } : {}),
         extra,

@@ -9,7 +9,8 @@ Usage:
                                         or set TEMPORAL_ADDRESS=127.0.0.1:N
   thoughtline worker [--tools FILE] [--mcp FILE] [--unversioned | --keep-current]
                                         run an agent worker until Ctrl-C; --tools: a JS module
-                                        exporting "tools": an array of defineTool(...) results;
+                                        exporting "tools": an array of defineTool(...) results,
+                                        and "agents": defineAgent(...) results runs start by name;
                                         --mcp: MCP servers, { "mcpServers": { ... } } as desktop
                                         clients write it; their tools are <server>__<tool>.
                                         It declares a version (deployment THOUGHTLINE_DEPLOYMENT_NAME,
@@ -52,6 +53,8 @@ Usage:
       --max-iterations N     default 10
       --model NAME           default THOUGHTLINE_MODEL or claude-sonnet-4-6
       --workflow-id ID       default agent-<uuid>
+      --agent NAME           start the agent a worker registered under NAME (its prompt,
+                             examples, tools and version); needs a standing worker that does
       --agents FILE          JSON of sub-agents by tool name ({ "researcher": { "description",
                              "instructions", "model", "tools", "limits" } }), offered as tools;
                              checked against run's own worker's tools before it starts

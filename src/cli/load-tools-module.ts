@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { AgentDefinitionInit } from '../shared/agent-definition';
 import { defineTool, type ToolDefinition } from '../tools/define-tool';
 
 const isTool = (value: unknown): value is ToolDefinition =>
@@ -18,6 +19,8 @@ export function loadToolsModule(modulePath: string): ToolDefinition[] {
   const resolved = path.resolve(modulePath);
   const loaded = require(resolved) as { tools?: unknown; default?: unknown };
   const tools = loaded.tools ?? loaded.default;
+  // A module may define agents only.
+  if (tools === undefined && (loaded as { agents?: unknown }).agents !== undefined) return [];
   if (!Array.isArray(tools) || !tools.every(isTool)) {
     throw new Error(`${resolved} must export "tools": an array of defineTool(...) results.`);
   }
@@ -30,4 +33,18 @@ export function loadToolsModule(modulePath: string): ToolDefinition[] {
       sensitiveFields: [...(tool.sensitiveFields ?? [])],
     }),
   );
+}
+
+/**
+ * The agents the same module defines, as its `agents` export (an array of `defineAgent(...)`
+ * results), for the CLI's worker to register: runs then start them by name (`run --agent`).
+ * None when the module has no such export; the worker checks each definition again.
+ */
+export function loadAgentsModule(modulePath: string): AgentDefinitionInit[] {
+  const resolved = path.resolve(modulePath);
+  const { agents } = require(resolved) as { agents?: unknown };
+  if (agents === undefined) return [];
+  if (!Array.isArray(agents))
+    throw new Error(`${resolved} exports "agents" that is not an array of defineAgent(...) results.`);
+  return agents as AgentDefinitionInit[];
 }

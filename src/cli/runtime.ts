@@ -80,7 +80,7 @@ function installQuietRuntime(): void {
 export async function startWorker(
   { config, server }: Connected,
   extraTools: readonly ToolDefinition[] = [],
-  options: Pick<AgentWorkerOptions, 'onModelReply' | 'events' | 'mcp' | 'deployment'> & {
+  options: Pick<AgentWorkerOptions, 'onModelReply' | 'events' | 'mcp' | 'deployment' | 'agents'> & {
     wrapTools?: (tools: readonly ToolDefinition[]) => ToolDefinition[];
   } = {},
 ): Promise<RunningWorker> {

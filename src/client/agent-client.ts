@@ -8,6 +8,7 @@ import {
   AgentInput,
   DEFAULT_TASK_QUEUE,
   AgentAttribute,
+  AgentVersionAttribute,
   CallerAttribute,
   ForkedFromAttribute,
   ModelAttribute,
@@ -27,6 +28,8 @@ import { protoKeyProblem } from '../shared/own-value';
 import type { agentWorkflow } from '../workflows';
 import { answerUpdate, approveToolCallUpdate, chainQuery, statusQuery, steerSignal } from '../workflows/messages';
 import { actorId, toPerson, type Actor } from './actor';
+import { namedAgentInput } from './named-agent-input';
+import { runsOfAgent, type AgentRunListing } from './runs-of-agent';
 import { joinedChain } from './joined-chain';
 import { unlessRunGone } from './run-gone';
 import { readChainArchive } from './read-chain-archive';
@@ -133,7 +136,7 @@ export class AgentClient {
   async start(init: AgentInputInit, options: StartOptions = {}): Promise<AgentHandle> {
     const protoKey = protoKeyProblem(init);
     if (protoKey !== undefined) throw new TypeError(protoKey);
-    const input = AgentInput.parse(init);
+    const input = AgentInput.parse(namedAgentInput(init));
     const workflowId = options.workflowId ?? `agent-${randomUUID()}`;
     return retryUnknownSearchAttribute(() => this.startWorkflow(input, workflowId), {
       ...(this.onStartRetry ? { onRetry: this.onStartRetry } : {}),
@@ -151,6 +154,8 @@ export class AgentClient {
         { key: StatusAttribute, value: 'started' },
         { key: ModelAttribute, value: input.model.model },
         { key: AgentAttribute, value: input.agentName },
+        // A definition sent inline is known now; one the worker resolves by name is upserted by the run.
+        ...(input.definition ? [{ key: AgentVersionAttribute, value: input.definition.version }] : []),
         ...(input.caller?.tenant ? [{ key: TenantAttribute, value: input.caller.tenant }] : []),
         ...(input.caller ? [{ key: CallerAttribute, value: input.caller.id }] : []),
         ...(input.fork ? [{ key: ForkedFromAttribute, value: input.fork.from.workflowId }] : []),
@@ -181,6 +186,11 @@ export class AgentClient {
   /** The runs forked from `workflowId`, newest first. */
   forks(workflowId: string): Promise<Array<{ workflowId: string; startTime: Date; status: string }>> {
     return forksOf(this, workflowId);
+  }
+
+  /** Runs of one agent, of one version when `options.version` is given, newest first (see runsOfAgent). */
+  runsOfAgent(agent: string, options: { version?: string; limit?: number } = {}): Promise<AgentRunListing[]> {
+    return runsOfAgent(this.client, agent, options);
   }
 
   getHandle(workflowId: string): AgentHandle {

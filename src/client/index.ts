@@ -10,6 +10,8 @@ export {
   type WatchEvent,
 } from './agent-client';
 export type { Actor } from './actor';
+export { AgentInputConflictError } from './agent-input-conflict-error';
+export type { AgentRunListing } from './runs-of-agent';
 export type { AgentTreeNode } from './agent-tree';
 export { billableActions, type BillableActions } from './billable-actions';
 export type { ExpandedChain } from './expanded-chain';

@@ -17,13 +17,18 @@ export const RunIdParams = z.object({ id: z.string().min(1).max(1000) });
 /** Fields only the server (the caller) or the run itself (delegation, continuing) sets; a fork's start is built by AgentClient.fork from the original's history, never taken from a body. */
 export const SERVER_SET_FIELDS = ['caller', 'delegation', 'continued', 'signedDecisions', 'fork'] as const;
 
-/** The run input a client sends: AgentInput without the server-set fields; unknown fields are refused. */
+/**
+ * The run input a client sends: AgentInput without the server-set fields, nor an inline agent
+ * `definition` (a body could then claim any agent id and version: over HTTP an agent is started by
+ * name, `agent`, from what the workers registered); unknown fields are refused.
+ */
 export const StartRunBody = AgentInput.omit({
   caller: true,
   delegation: true,
   continued: true,
   signedDecisions: true,
   fork: true,
+  definition: true,
 }).strict();
 
 export const RunLinks = z.object({ self: z.string(), chain: z.string(), events: z.string() });
@@ -41,6 +46,8 @@ export const ListRunsQuery = z
   .object({
     status: RunState.optional(),
     agent: SafeName.optional(),
+    /** Runs of this agent definition version (`ThoughtlineAgentVersion`). */
+    agentVersion: SafeName.optional(),
     tenant: SafeName.optional(),
     startedAfter: Instant.optional(),
     startedBefore: Instant.optional(),
@@ -55,6 +62,8 @@ export const ListRunsQuery = z
 export const RunSummary = z.object({
   runId: z.string(),
   agentName: z.string(),
+  /** The agent definition's version, once the run recorded it; absent for a run without a definition. */
+  agentVersion: z.string().optional(),
   status: RunState,
   task: z.string(),
   tenant: z.string().optional(),

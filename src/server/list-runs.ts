@@ -1,6 +1,6 @@
 import { executionInfoFromRaw } from '@temporalio/client/lib/helpers';
 import type { z } from 'zod';
-import { AgentAttribute, TenantAttribute } from '../shared';
+import { AgentAttribute, AgentVersionAttribute, TenantAttribute } from '../shared';
 import type { AgentClient } from '../client/agent-client';
 import { ApiError } from './api-error';
 import type { ListRunsQuery, ListRunsResponse, RunState } from './api-schemas';
@@ -37,6 +37,8 @@ export function visibilityQuery(identity: Identity, filters: z.infer<typeof List
   if (filters.tenant !== undefined) clauses.push(`${TenantAttribute.name} = ${quoted(filters.tenant)}`);
   if (filters.status !== undefined) clauses.push(`ExecutionStatus = ${quoted(VISIBILITY_STATUS[filters.status])}`);
   if (filters.agent !== undefined) clauses.push(`${AgentAttribute.name} = ${quoted(filters.agent)}`);
+  if (filters.agentVersion !== undefined)
+    clauses.push(`${AgentVersionAttribute.name} = ${quoted(filters.agentVersion)}`);
   if (filters.startedAfter !== undefined) clauses.push(`StartTime > ${quoted(filters.startedAfter)}`);
   if (filters.startedBefore !== undefined) clauses.push(`StartTime < ${quoted(filters.startedBefore)}`);
   return clauses.join(' AND ');
@@ -70,10 +72,12 @@ export async function listRuns(
     (response.executions ?? []).map(async (raw) => {
       const info = await executionInfoFromRaw(raw, client.options.loadedDataConverter, raw, namespace);
       const tenant = info.typedSearchAttributes.get(TenantAttribute);
+      const agentVersion = info.typedSearchAttributes.get(AgentVersionAttribute);
       const task = info.memo?.task;
       return {
         runId: info.workflowId,
         agentName: info.typedSearchAttributes.get(AgentAttribute) ?? 'agent',
+        ...(agentVersion ? { agentVersion } : {}),
         status: runStateOf(info.status.name),
         task: typeof task === 'string' ? task : '',
         ...(tenant ? { tenant } : {}),

@@ -2,6 +2,7 @@ import { redactSecrets, type AgentInputInit, type AgentStatus } from '../shared'
 import { protoKeyProblem } from '../shared/own-value';
 import { modelCallsGoneNote, modelCallsOfRun, ModelCallHistoryError } from '../client/history/model-call-history';
 import { runIdsOf } from '../client/run-ids';
+import { AgentInputConflictError } from '../client/agent-input-conflict-error';
 import { ApiError } from './api-error';
 import { defineRoute, type ApiRoute } from './api-route';
 import {
@@ -33,6 +34,15 @@ function refuseServerSet(body: unknown): void {
     'bad_request',
     `${present.join(', ')} ${present.length === 1 ? 'is' : 'are'} set by the server (the caller comes from your token); leave ${present.length === 1 ? 'it' : 'them'} out of the body.`,
     present.map((field) => ({ path: [field], message: 'set by the server' })),
+  );
+}
+
+/** An inline `definition`, named as such before the generic unknown-field refusal. */
+function refuseInlineDefinition(body: unknown): void {
+  if (typeof body !== 'object' || body === null || !Object.hasOwn(body, 'definition')) return;
+  throw new ApiError(
+    'bad_request',
+    'definition is not taken over HTTP: start an agent a worker registered by its name, with "agent".',
   );
 }
 
@@ -68,6 +78,7 @@ export const startRun = defineRoute({
   errors: [400, 401, 403, 413, 503],
   precheck: (raw) => {
     refuseServerSet(raw);
+    refuseInlineDefinition(raw);
     refuseLoosenedApprovals(raw);
     const problem = protoKeyProblem(raw);
     if (problem !== undefined) throw new ApiError('bad_request', problem);
@@ -85,7 +96,11 @@ export const startRun = defineRoute({
     const signed =
       ctx.signer && ctx.requireSignatures ? { signedDecisions: { publicKeys: ctx.signer.publicKeys() } } : {};
     const input: AgentInputInit = { ...(body as AgentInputInit), caller, ...signed };
-    const handle = await ctx.agents.start(input);
+    const handle = await ctx.agents.start(input).catch((err: unknown) => {
+      // A body naming an agent and setting its prompt or tools: the caller's mistake, said as such.
+      if (err instanceof AgentInputConflictError) throw new ApiError('bad_request', err.message);
+      throw err;
+    });
     const self = runPath(handle.workflowId);
     return { runId: handle.workflowId, links: { self, chain: `${self}/chain`, events: `${self}/events` } };
   },

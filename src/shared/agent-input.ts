@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentDefinition, AgentId } from './agent-definition';
 import { ApprovalPolicy } from './approval/approval';
 import { ToolType, VisibilityLevel } from './chain';
 import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL, DEFAULT_QUESTION_TOOL } from './constants';
@@ -157,6 +158,13 @@ export const AgentInput = z.object({
 
   /** Set by `AgentClient.fork`: a new agent run that starts from another run's step (docs/debugging-by-fork.md). */
   fork: ForkStart.optional(),
+
+  // Agents as named, versioned definitions (docs/concepts.md). With either set, `systemPrompt`
+  // and `tools` must be absent: the prompt, examples and tools are the definition's.
+  /** Start the agent the worker registered under this id (`createAgentWorker({ agents })`); resolved once, when the run starts. */
+  agent: AgentId.optional(),
+  /** The definition the run follows: sent whole by the caller, or set by the run itself when it resolves `agent`. */
+  definition: AgentDefinition.optional(),
 
   /** Set by the run itself when it continues as new; never by callers. */
   continued: ContinuedState.optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AnswerGrounding } from './answer-grounding';
 import { Confidence } from './reasoning/reasoning-settings';
+import { AgentRef } from './agent-definition';
 import { ApprovalRecord } from './approval/approval';
 import { Plan, PlanProgress } from './plan';
 import { SubAgentRun } from './sub-agent';
@@ -44,6 +45,8 @@ export const AgentResult = z.object({
   delegated: DelegatedSpend.optional(),
   /** The plan at the end, when planning was on. */
   plan: Plan.optional(),
+  /** The named, versioned definition the run followed, as its chain records it. */
+  agent: AgentRef.optional(),
 });
 export type AgentResult = z.infer<typeof AgentResult>;
 

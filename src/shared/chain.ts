@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AnswerGrounding } from './answer-grounding';
 import { Confidence } from './reasoning/reasoning-settings';
+import { AgentRef } from './agent-definition';
 import { ApprovalRecord } from './approval/approval';
 import { Plan } from './plan';
 import { SubAgentRun } from './sub-agent';
@@ -169,6 +170,8 @@ export const ReasoningChain = z.object({
   caller: z
     .object({ id: z.string(), roles: z.array(z.string()).default([]), tenant: z.string().optional() })
     .optional(),
+  /** The named, versioned definition the run followed (its id, version and where it came from); absent for a run without one. */
+  agent: AgentRef.optional(),
   /** Set on a fork: the run and step it started from (its first steps are that run's, unchanged). */
   forkedFrom: z
     .object({

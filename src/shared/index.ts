@@ -1,3 +1,4 @@
+export * from './agent-definition';
 export * from './agent-input';
 export * from './reasoning/reasoning-settings';
 export * from './agent-result';

@@ -11,6 +11,11 @@ export const ModelAttribute = defineSearchAttributeKey('ThoughtlineModel', 'KEYW
 export const TenantAttribute = defineSearchAttributeKey('ThoughtlineTenant', 'KEYWORD');
 /** The agent's name, set at start (with or without a tenant): its presence marks a run started with both. */
 export const AgentAttribute = defineSearchAttributeKey('ThoughtlineAgent', 'KEYWORD');
+/**
+ * The version of the agent definition a run follows (docs/concepts.md): set at start when the
+ * caller sent the definition inline, else with the run's first upsert once it resolved `agent`.
+ */
+export const AgentVersionAttribute = defineSearchAttributeKey('ThoughtlineAgentVersion', 'KEYWORD');
 /** Who started the run (`caller.id`), set at start; absent when the input names nobody. */
 export const CallerAttribute = defineSearchAttributeKey('ThoughtlineCaller', 'KEYWORD');
 /** On a fork: the workflow id it was forked from, so the original lists its forks with one query. */
@@ -29,6 +34,7 @@ export const SEARCH_ATTRIBUTES: ReadonlyArray<{
   { key: ModelAttribute, name: ModelAttribute.name, cliType: 'Keyword' },
   { key: TenantAttribute, name: TenantAttribute.name, cliType: 'Keyword' },
   { key: AgentAttribute, name: AgentAttribute.name, cliType: 'Keyword' },
+  { key: AgentVersionAttribute, name: AgentVersionAttribute.name, cliType: 'Keyword' },
   { key: CallerAttribute, name: CallerAttribute.name, cliType: 'Keyword' },
   { key: ForkedFromAttribute, name: ForkedFromAttribute.name, cliType: 'Keyword' },
 ];

@@ -24,6 +24,7 @@
  * calls act on the run that makes them; test/unit/workflows/preload-list checks that this list
  * holds every module the workflows load, and that none keeps mutable state at module level.
  */
+import * as agentDefinition from '../shared/agent-definition';
 import * as agentInput from '../shared/agent-input';
 import * as agentResult from '../shared/agent-result';
 import * as chain from '../shared/chain';
@@ -102,6 +103,7 @@ import * as subAgentTools from './delegation/sub-agent-tools';
 import * as subAgentTree from './delegation/sub-agent-tree';
 import * as subBudget from './delegation/sub-budget';
 import * as decideNextStep from './loop/decide-next-step';
+import * as fewShot from './loop/few-shot';
 import * as prompt from './loop/prompt';
 import * as reactLoop from './loop/react-loop';
 import * as stopConditions from './loop/stop-conditions';
@@ -143,6 +145,7 @@ import * as interrupts from './run/interrupts';
 import * as keepArchive from './run/keep-archive';
 import * as preflight from './run/preflight';
 import * as publishProgress from './run/publish-progress';
+import * as resolveAgent from './run/resolve-agent';
 import * as resultObservations from './run/result-observations';
 import * as runAgent from './run/run-agent';
 import * as runStatus from './run/run-status';
@@ -162,6 +165,7 @@ import * as validateToolCall from './tools/validate-tool-call';
 /** Every module listed above: each one's exports are frozen here. */
 export const PRELOADED_MODULES: readonly object[] = [
   // shared
+  agentDefinition,
   agentInput,
   agentResult,
   chain,
@@ -245,6 +249,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   subBudget,
   // workflows/loop
   decideNextStep,
+  fewShot,
   prompt,
   reactLoop,
   stopConditions,
@@ -291,6 +296,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   keepArchive,
   preflight,
   publishProgress,
+  resolveAgent,
   resultObservations,
   runAgent,
   runStatus,

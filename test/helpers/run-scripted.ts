@@ -2,6 +2,7 @@ import type { ModelProvider } from '../../src/activities';
 import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from '../../src/activities/models/scripted-model';
 import type { AgentInputInit, AgentResult } from '../../src/shared';
 import type { ToolDefinition } from '../../src/tools/define-tool';
+import type { AgentWorkerOptions } from '../../src/worker';
 import { SCRIPTED_MODEL } from './scripted-input';
 import { createHarness, type AgentHarness, type TestEnv } from './temporal-env';
 import { testTools, type ToolLog } from './test-tools';
@@ -11,6 +12,8 @@ interface RunOptions<T> {
   input: Partial<AgentInputInit> & { task: string };
   /** The worker's tools; by default the test tools (lookup, always_fails, big_result). */
   tools?: readonly ToolDefinition[];
+  /** Agents the worker registers (runs start them by name); default none. */
+  agents?: AgentWorkerOptions['agents'];
   /** Runs once the agent has started, with the worker polling; what it returns comes back as `observed`. */
   during?: (run: { h: AgentHarness; workflowId: string }) => Promise<T>;
 }
@@ -51,7 +54,11 @@ export async function runScripted<T>(
   const model = 'script' in run ? createScriptedModel(run.script) : undefined;
   const provider = 'script' in run ? (run.wrap ? run.wrap(model!) : model!) : run.model;
   const defaults = testTools();
-  const h = await createHarness(env, { tools: run.tools ?? defaults.tools, models: { scripted: provider } });
+  const h = await createHarness(env, {
+    tools: run.tools ?? defaults.tools,
+    models: { scripted: provider },
+    ...(run.agents ? { agents: run.agents } : {}),
+  });
   const ran = await h.worker.runUntil(async () => {
     const handle = await h.agents.start({ model: SCRIPTED_MODEL, ...run.input });
     const observed = (run.during ? await run.during({ h, workflowId: handle.workflowId }) : undefined) as T;

@@ -95,6 +95,7 @@ export async function createHarness(
     tenantLimits?: AgentWorkerOptions['tenantLimits'];
     mcp?: AgentWorkerOptions['mcp'];
     conversationCacheBytes?: number;
+    agents?: AgentWorkerOptions['agents'];
   },
 ): Promise<AgentHarness> {
   const taskQueue = `test-${randomUUID()}`;
@@ -110,6 +111,7 @@ export async function createHarness(
     ...(deps.isModelAllowed ? { isModelAllowed: deps.isModelAllowed } : {}),
     ...(deps.tenantLimits ? { tenantLimits: deps.tenantLimits } : {}),
     ...(deps.mcp ? { mcp: deps.mcp } : {}),
+    ...(deps.agents ? { agents: deps.agents } : {}),
     ...(deps.conversationCacheBytes !== undefined ? { conversationCacheBytes: deps.conversationCacheBytes } : {}),
     workflowBundle: { codePath: deps.workflowBundlePath ?? inject('workflowBundlePath') },
     workerOptions: deps.cacheWorkflows ? {} : { maxCachedWorkflows: 0 },

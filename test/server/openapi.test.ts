@@ -69,6 +69,7 @@ describe('GET /v1/openapi.json', () => {
     expect(listParams).toEqual([
       'query:status',
       'query:agent',
+      'query:agentVersion',
       'query:tenant',
       'query:startedAfter',
       'query:startedBefore',

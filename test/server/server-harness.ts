@@ -7,6 +7,7 @@ import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-a
 import { tokenSha256 } from '../../src/server/auth/token-hash';
 import { createServer, type CreateServerOptions, type RunningServer } from '../../src/server/create-server';
 import type { ToolDefinition } from '../../src/tools/define-tool';
+import type { AgentWorkerOptions } from '../../src/worker';
 import { createHarness, type AgentHarness, type TestEnv } from '../helpers/temporal-env';
 
 /** The people of the server tests: one token each. */
@@ -77,11 +78,22 @@ export interface ServerHarness {
 /** A worker on its own queue (in this process), and the server in front of it, with PEOPLE's tokens. */
 export async function startServerHarness(
   env: TestEnv,
-  deps: { tools: readonly ToolDefinition[]; model: ModelProvider; server?: Partial<CreateServerOptions> },
+  deps: {
+    tools: readonly ToolDefinition[];
+    model: ModelProvider;
+    server?: Partial<CreateServerOptions>;
+    /** Agents the worker registers (runs start them by name); default none. */
+    agents?: AgentWorkerOptions['agents'];
+  },
 ): Promise<ServerHarness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-server-'));
   const { file, tokens } = writeTokenFile(dir);
-  const h = await createHarness(env, { tools: deps.tools, models: { scripted: deps.model }, cacheWorkflows: true });
+  const h = await createHarness(env, {
+    tools: deps.tools,
+    models: { scripted: deps.model },
+    cacheWorkflows: true,
+    ...(deps.agents ? { agents: deps.agents } : {}),
+  });
   const running = h.worker.run();
   const logs: string[] = [];
   const server = await createServer({

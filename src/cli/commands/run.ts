@@ -40,6 +40,8 @@ export interface RunOptions {
   ownWorker?: boolean;
   maxIterations?: number;
   model?: string;
+  /** Start the agent a worker registered under this id (`run --agent`); only the name is sent. */
+  agent?: string;
   workflowId?: string;
   /** Append this run's model replies and tool executions to a JSONL file, to replay it offline; runs this process's own worker. */
   recordTo?: string;
@@ -80,6 +82,11 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
       options.extra.agents,
       BUILT_IN_TOOLS.map((t) => t.name),
       'the --agents file',
+    );
+  // This process's worker registers no agents: a run by name needs a standing worker that does.
+  if (options.agent !== undefined && placement.worker === 'own')
+    throw new Error(
+      `--agent ${options.agent} needs a worker that registers agents, and none polls task queue "${placement.taskQueue}": start one with\n  thoughtline worker --tools FILE\nwhere FILE exports "agents" (defineAgent(...) results).`,
     );
   if (placement.worker === 'standing' && options.embeddedWorker) {
     log(
@@ -205,6 +212,7 @@ function runInput(options: RunOptions, c: Connected): AgentInputInit {
       ? resolveModel(c.config.modelRegistry, options.model ?? c.config.model)
       : { provider: 'anthropic', model: options.model ?? c.config.model },
     ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
+    ...(options.agent !== undefined ? { agent: options.agent } : {}),
     // Who started it, for the audit trail and tools' required roles: the person the CLI acts as.
     caller: actingPerson(c.config, {}),
     ...options.extra,

@@ -5,7 +5,7 @@ import type { EventBus } from '../../events/event-bus';
 import { createMemoryBus } from '../../events/memory-bus';
 import { UsageError } from '../usage-error';
 import { loadMcpConfig } from '../../activities/mcp/load-mcp-config';
-import { loadToolsModule } from '../load-tools-module';
+import { loadAgentsModule, loadToolsModule } from '../load-tools-module';
 import { standingDeployment, versionLine, type Versioning } from './serve';
 import { connectOrStart, log, startWorker, type RunningWorker } from '../runtime';
 import { createCombinedAuthenticator } from '../../server/auth/combined-authenticator';
@@ -91,6 +91,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
     worker = options.withWorker
       ? await startWorker(connected, options.tools ? loadToolsModule(options.tools) : [], {
           events: bus,
+          ...(options.tools ? { agents: loadAgentsModule(options.tools) } : {}),
           ...(mcp ? { mcp } : {}),
           ...(deployment ? { deployment } : {}),
         })

@@ -1,7 +1,7 @@
 import { ensureTemporalServer } from '../../dev-server';
 import { findProjectRoot, thoughtlinePaths } from '../../dev-server/project-paths';
 import { loadMcpConfig } from '../../activities/mcp/load-mcp-config';
-import { loadToolsModule } from '../load-tools-module';
+import { loadAgentsModule, loadToolsModule } from '../load-tools-module';
 import { connectOrStart, log, startWorker } from '../runtime';
 import { workerVersion } from '../../worker';
 import { versionText, type WorkerDeployment } from '../../deployment';
@@ -57,12 +57,15 @@ export async function worker(toolsModule?: string, mcpFile?: string, versioning:
   const mcp = mcpFile ? await loadMcpConfig(mcpFile) : undefined;
   const connected = await connectOrStart();
   const deployment = standingDeployment(connected.config.deploymentName, versioning);
+  const agents = toolsModule ? loadAgentsModule(toolsModule) : [];
   const running = await startWorker(connected, toolsModule ? loadToolsModule(toolsModule) : [], {
+    agents,
     ...(mcp ? { mcp } : {}),
     ...(deployment ? { deployment } : {}),
   });
+  const named = agents.map((a) => `${a.id} ${a.version}`).join(', ');
   log(
-    `worker polling task queue "${connected.config.taskQueue}" on ${connected.server.address}, ${versionLine(running.worker, versioning.keepCurrent)}. Ctrl-C stops it.`,
+    `worker polling task queue "${connected.config.taskQueue}" on ${connected.server.address}, ${versionLine(running.worker, versioning.keepCurrent)}${named ? `; agents: ${named}` : ''}. Ctrl-C stops it.`,
   );
   await Promise.race([untilSignal(), running.done]);
   await running.shutdown();

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
+import { z } from 'zod';
 import { AgentInput, ToolSpec, type AgentInputInit, type ReasoningChain, type ViewerRole } from '../../shared';
+import { AgentDefinition } from '../../shared/agent-definition';
 import { ForkedFromAttribute } from '../../shared/search-attributes';
 import { modelCallsOfRun } from '../history/model-call-history';
 import { recordedActivities } from '../history/recorded-activities';
@@ -25,6 +27,9 @@ export interface ForkAgents<Handle> {
   start(init: AgentInputInit, options: { workflowId?: string }): Promise<Handle>;
 }
 
+/** What `describeAgent` recorded for a run by name that found its agent. */
+const DescribedAgent = z.object({ found: z.literal(true), definition: AgentDefinition, tools: ToolSpec.array() });
+
 /** The original as a fork reads it: its first input, every step, its model calls rebuilt from history, its tool specs. */
 async function readOriginal(agents: ForkAgents<unknown>, workflowId: string): Promise<ForkOriginal> {
   const runIds = await runIdsOf(agents.client, workflowId);
@@ -39,12 +44,21 @@ async function readOriginal(agents: ForkAgents<unknown>, workflowId: string): Pr
   const modelCalls = await modelCallsOfRun(agents.client, workflowId, runIds, chain.steps).catch((err: Error) => {
     throw new ForkError(`Cannot rebuild the conversation of ${workflowId}: ${err.message}`);
   });
-  // The tools its worker described at the start; a continued run keeps that set.
-  const [described] = await recordedActivities(agents.client, workflowId, runIds[0]!, 'describeTools');
-  const tools = described ? ToolSpec.array().safeParse(described.result) : undefined;
+  // The tools its worker described at the start (with its agent definition, for a run by name); a continued run keeps that set.
+  const [described] = await recordedActivities(agents.client, workflowId, runIds[0]!, [
+    'describeTools',
+    'describeAgent',
+  ]);
+  const agent = described?.type === 'describeAgent' ? DescribedAgent.safeParse(described.result) : undefined;
+  const tools = agent?.success
+    ? { success: true as const, data: agent.data.tools }
+    : described?.type === 'describeTools'
+      ? ToolSpec.array().safeParse(described.result)
+      : undefined;
   return {
     workflowId,
-    input: first.data,
+    // A fork follows the definition the original resolved, sent inline: never whatever the workers hold now.
+    input: agent?.success ? { ...first.data, definition: agent.data.definition } : first.data,
     steps: chain.steps,
     modelCalls,
     tools: tools?.success ? tools.data : undefined,

@@ -1,3 +1,4 @@
+import type { AgentRef } from '../../shared/agent-definition';
 import {
   CHAIN_SCHEMA_VERSION,
   type ApprovalRecord,
@@ -153,6 +154,15 @@ export class ChainBuilder {
   /** A fresh deterministic id, e.g. to correlate a model call with its reply. */
   newId(): string {
     return this.clock.newId();
+  }
+
+  get agent(): AgentRef | undefined {
+    return this.chain.agent;
+  }
+
+  /** Records the definition the run follows; once, when the run starts (it is carried from then on). */
+  setAgent(agent: AgentRef): void {
+    this.chain.agent = agent;
   }
 
   setStatus(status: ChainStatus): void {

@@ -17,7 +17,8 @@ export interface Progress {
  * the parts change.
  */
 export interface RunContext {
-  readonly input: AgentInput;
+  /** Replaced once, by the preflight of a new run that follows an agent definition (run/resolve-agent.ts). */
+  input: AgentInput;
   readonly workflowId: string;
   readonly chain: ChainBuilder;
   readonly state: RunState;

@@ -28,5 +28,6 @@ export function agentResult({ input, chain, state }: RunContext, outcome: RunOut
     ...(outcome.error ? { error: outcome.error } : {}),
     ...(state.delegated.runs > 0 ? { delegated: state.delegated } : {}),
     ...(chain.plan ? { plan: chain.plan } : {}),
+    ...(chain.agent ? { agent: chain.agent } : {}),
   };
 }

@@ -6,12 +6,14 @@ import { injectedToolNames } from '../core/injected-tools';
 import type { RunContext } from '../core/run-context';
 import { splitToolNames, withSubAgents } from '../delegation/sub-agent-tools';
 import type { RunOutcome } from '../loop/react-loop';
+import { resolveAgent, type ResolvedAgent } from './resolve-agent';
 
 /**
  * What a run checks before its first iteration, in this order: its approval rules can be read; its models are allowed; a root
  * run of a tenant gets one of the tenant's run slots; the tools are described by the worker
  * (once per agent run: a continued run keeps the set it started with); no registered tool takes
- * an injected tool's name. A refusal is a visible step and ends the run with `error`; a name
+ * an injected tool's name. A new run that names an agent follows its definition from then on
+ * (resolve-agent.ts; an unknown name is refused). A refusal is a visible step and ends the run with `error`; a name
  * clash is a bad input and fails it.
  */
 export async function preflight(
@@ -42,12 +44,20 @@ export async function preflight(
       return { refused: { reason: 'error', answer: '', error: slot.reason } };
     }
   }
+  // A new run follows its agent definition from here on (resolve-agent.ts).
+  const resolved: ResolvedAgent = carriedTools ? { input } : await resolveAgent(ctx);
+  if ('refused' in resolved) {
+    chain.thinking(`Refused: ${resolved.refused}`, { level: 'full' });
+    return { refused: { reason: 'error', answer: '', error: resolved.refused } };
+  }
+  ctx.input = resolved.input;
   let tools = carriedTools;
   if (!tools) {
-    const names = splitToolNames(input, workflowId);
-    tools = withSubAgents(input, await activities.describeTools(names.registered), names.agents);
+    const names = splitToolNames(ctx.input, workflowId);
+    const registered = resolved.tools ?? (await activities.describeTools(names.registered));
+    tools = withSubAgents(ctx.input, registered, names.agents);
   }
-  const injected = new Map(injectedToolNames(input).map((t) => [t.name, t.option]));
+  const injected = new Map(injectedToolNames(ctx.input).map((t) => [t.name, t.option]));
   const clash = tools.find((t) => injected.has(t.name));
   if (clash) {
     const message = `A registered tool is named "${clash.name}", like an injected tool; set ${injected.get(clash.name)} to another name.`;

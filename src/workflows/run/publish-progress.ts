@@ -1,5 +1,6 @@
 import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import {
+  AgentVersionAttribute,
   CostAttribute,
   IterationAttribute,
   ModelAttribute,
@@ -68,6 +69,8 @@ export function createProgress(chain: ChainBuilder, status: () => AgentStatus): 
         { key: TokensAttribute, value: searchable.tokens },
         { key: CostAttribute, value: searchable.costUsd },
         { key: ModelAttribute, value: searchable.model },
+        // Known once the run resolved its definition: rides along with the upserts above, never one of its own.
+        ...(chain.agent ? [{ key: AgentVersionAttribute, value: chain.agent.version }] : []),
       ]);
     }
     shown.changed();

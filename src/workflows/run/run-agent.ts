@@ -102,7 +102,10 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   const { archive: _archive, ...continued } = parsed.data.continued ?? {};
   // A fork's starting state is read once, here: never carried into a continue-as-new.
   const { fork: forkInput, ...unforked } = parsed.data;
-  const input: AgentInput = parsed.data.continued ? { ...unforked, continued: continued as ContinuedState } : unforked;
+  const given: AgentInput = parsed.data.continued ? { ...unforked, continued: continued as ContinuedState } : unforked;
+  // A run of a named agent is named after it, whatever `agentName` said.
+  const agentId = given.definition?.id ?? given.agent;
+  const input: AgentInput = agentId === undefined ? given : { ...given, agentName: agentId };
   const fork = parsed.data.continued ? undefined : forkInput;
   const clock = { now: () => new Date().toISOString(), newId: () => uuid4() };
   const carried = input.continued;
@@ -168,15 +171,16 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       const checked = await preflight(ctx, carried?.tools);
       if ('refused' in checked) return checked.refused;
       tools = checked.tools;
+      // The preflight may have replaced the input with the agent definition's (resolve-agent.ts).
       const strategy =
-        input.strategy === 'react-text'
+        ctx.input.strategy === 'react-text'
           ? reactTextStrategy(
-              input,
+              ctx.input,
               tools,
               Math.max(nextReactCallNumber(chain.steps), (chain.earlier?.lastReactCall ?? 0) + 1),
               runObservationMarker(),
             )
-          : nativeStrategy(input, tools);
+          : nativeStrategy(ctx.input, tools);
       loop = new ReactLoop(ctx, {
         tools,
         strategy,
@@ -207,7 +211,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       held = { chain: chainTail(chain.snapshot(), runId, CARRIED_LIMITS, held.archive.steps.length).chain };
     }
     const handover = planHandover(
-      input,
+      ctx.input,
       (level) =>
         withSentConversation(
           carryOver(state, held.chain, tools, runId, people.inbox, level, held.archive),

@@ -1,0 +1,25 @@
+import type { AgentDefinition, AgentDefinitionInit } from '../shared/agent-definition';
+import { AgentDefinitionError } from './agent-definition-error';
+import { defineAgent } from './define-agent';
+
+/** The agents a worker can start by name: one definition (one version) per id. */
+export interface AgentRegistry {
+  get(id: string): Readonly<AgentDefinition> | undefined;
+  /** Every registered id, sorted. */
+  ids(): string[];
+}
+
+/** Checks every definition again (plain objects too) and refuses an id registered twice. */
+export function createAgentRegistry(definitions: readonly AgentDefinitionInit[]): AgentRegistry {
+  const byId = new Map<string, Readonly<AgentDefinition>>();
+  for (const init of definitions) {
+    const definition = defineAgent(init);
+    if (byId.has(definition.id))
+      throw new AgentDefinitionError(
+        `Agent "${definition.id}" is registered twice; a worker serves one version of each agent.`,
+      );
+    byId.set(definition.id, definition);
+  }
+  const ids = [...byId.keys()].sort();
+  return { get: (id) => byId.get(id), ids: () => [...ids] };
+}

@@ -1,0 +1,22 @@
+import { AgentDefinition, type AgentDefinitionInit } from '../shared/agent-definition';
+import { AgentDefinitionError } from './agent-definition-error';
+
+/**
+ * An agent as a named, versioned definition: checked here, when it is defined (id and version
+ * shape, bounded prompt and examples), and frozen. Register it with a worker
+ * (`createAgentWorker({ agents: [...] })`) to start it by name, or pass it as a run's `definition`.
+ */
+export function defineAgent(init: AgentDefinitionInit): Readonly<AgentDefinition> {
+  const parsed = AgentDefinition.safeParse(init);
+  if (!parsed.success) {
+    const id = typeof init?.id === 'string' ? ` "${init.id}"` : '';
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'definition'}: ${i.message}`).join('; ');
+    throw new AgentDefinitionError(`Agent${id} is not a valid definition: ${problems}`);
+  }
+  const d = parsed.data;
+  return Object.freeze({
+    ...d,
+    examples: Object.freeze(d.examples.map((e) => Object.freeze({ ...e }))) as AgentDefinition['examples'],
+    ...(d.tools ? { tools: Object.freeze([...d.tools]) as string[] } : {}),
+  });
+}

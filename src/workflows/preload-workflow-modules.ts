@@ -25,6 +25,12 @@
  * holds every module the workflows load, and that none keeps mutable state at module level.
  */
 import * as agentDefinition from '../shared/agent-definition';
+import * as answerGrounding from '../shared/answer-grounding';
+import * as toolAudit from '../shared/tool-audit';
+import * as grounding from './core/grounding';
+import * as alternatives from './tools/alternatives';
+import * as lostAttempt from './tools/lost-attempt';
+import * as validateBeforeApproval from './tools/validate-before-approval';
 import * as agentInput from '../shared/agent-input';
 import * as agentResult from '../shared/agent-result';
 import * as chain from '../shared/chain';
@@ -278,6 +284,12 @@ export const PRELOADED_MODULES: readonly object[] = [
   planValidation,
   planner,
   // workflows/react-text
+  answerGrounding,
+  toolAudit,
+  grounding,
+  alternatives,
+  lostAttempt,
+  validateBeforeApproval,
   reactParser,
   confidence,
   thoughtCheck,

@@ -64,7 +64,7 @@ function stubVariables(variables: Record<string, string>): void {
 /** One scripted agent run: a get_weather call, then an answer quoting it. */
 const weatherScript = () =>
   createScriptedModel([
-    { content: [useTool('get_weather', { location: 'Paris' })] },
+    { content: [say('Calling get_weather for the task.'), useTool('get_weather', { location: 'Paris' })] },
     // 'true' when the tool's reading came back through the worker.
     { content: (r) => [say(String(JSON.stringify(r.messages.at(-1)?.content).includes('light rain')))] },
   ]);

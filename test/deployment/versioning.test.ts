@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { temporal } from '@temporalio/proto';
 import { describe, expect, inject, it } from 'vitest';
-import { createScriptedModel, useTool } from '../../src/activities/models/scripted-model';
+import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
 import { AgentClient } from '../../src/client/agent-client';
 import { buildIdOf, listVersions, packageVersion } from '../../src/deployment';
 import { createAgentWorker, workerVersion } from '../../src/worker';
@@ -47,7 +47,12 @@ describe('upgrades through Worker Deployment Versioning', () => {
       const agents = new AgentClient({ client: env.client, taskQueue });
 
       const modelA = createScriptedModel([
-        { content: [useTool('write_file', { path: '/tmp/a', text: 'a' }, 'toolu_a')] },
+        {
+          content: [
+            say('Calling write_file for the task.'),
+            useTool('write_file', { path: '/tmp/a', text: 'a' }, 'toolu_a'),
+          ],
+        },
         { content: [useTool('finish', { result: 'a done' })] },
       ]);
       const workerA = await worker(codeA, modelA);

@@ -21,11 +21,13 @@ const EventType = temporal.api.enums.v1.EventType;
 function scripts() {
   const lead = createScriptedModel([
     { content: [say('Saving first.'), useTool('write_file', { path: '/tmp/x', text: 'hi' }, 'toolu_w1')] },
-    { content: [useTool('helper_agent', { task: 'Look it up' }, 'toolu_h1')] },
+    {
+      content: [say('Calling helper_agent for the task.'), useTool('helper_agent', { task: 'Look it up' }, 'toolu_h1')],
+    },
     { content: [useTool('finish', { result: 'done' })] },
   ]);
   const helper = createScriptedModel([
-    { content: [useTool('lookup', { key: 'k' })] },
+    { content: [say('Calling lookup for the task.'), useTool('lookup', { key: 'k' })] },
     { content: [useTool('finish', { result: 'found' })] },
   ]);
   return { lead, helper, models: modelsByName({ lead, helper }) };
@@ -186,7 +188,7 @@ describe.concurrent('run events from the workflow sink', () => {
       },
     };
     const model = createScriptedModel([
-      { content: [useTool('lookup', { key: 'a' })] },
+      { content: [say('Calling lookup for the task.'), useTool('lookup', { key: 'a' })] },
       { content: [useTool('finish', { result: 'ok' })] },
     ]);
     const w = await worker(taskQueue, model, { events: broken });
@@ -214,9 +216,9 @@ describe.concurrent('run events from the workflow sink', () => {
     const received: RunEvent[] = [];
     bus.subscribe(workflowId, (e) => received.push(e));
     const model = createScriptedModel([
-      { content: [useTool('lookup', { key: 'a' })] },
-      { content: [useTool('lookup', { key: 'b' })] },
-      { content: [useTool('lookup', { key: 'c' })] },
+      { content: [say('Calling lookup for the task.'), useTool('lookup', { key: 'a' })] },
+      { content: [say('Calling lookup for the task.'), useTool('lookup', { key: 'b' })] },
+      { content: [say('Calling lookup for the task.'), useTool('lookup', { key: 'c' })] },
       { content: [useTool('finish', { result: 'abc' })] },
     ]);
     const w = await worker(taskQueue, model, { events: bus });

@@ -36,7 +36,12 @@ async function waitingRun(
   then: Parameters<typeof model.script>[1],
 ): Promise<{ runId: string; record: any }> {
   model.script(key, [
-    { content: [useTool('deploy_config', { path: `/srv/${key}.yaml`, text: 'replicas: 3' }, callId)] },
+    {
+      content: [
+        say('Calling deploy_config for the task.'),
+        useTool('deploy_config', { path: `/srv/${key}.yaml`, text: 'replicas: 3' }, callId),
+      ],
+    },
     ...then,
   ]);
   const started = await s.call('dev', 'POST', '/v1/runs', {
@@ -139,11 +144,16 @@ describe('POST /v1/runs/{id}/approvals/{callId}', () => {
 describe("a sub-agent's approval", () => {
   it('is listed on the root and decided there: the decision goes to the sub-agent that waits', async () => {
     model.script('root-deploys', [
-      { content: [useTool('deployer', { task: 'child-deploys: roll out' })] },
+      { content: [say('Calling deployer for the task.'), useTool('deployer', { task: 'child-deploys: roll out' })] },
       finish('rolled out'),
     ]);
     model.script('child-deploys', [
-      { content: [useTool('deploy_config', { path: '/srv/child.yaml', text: 'x' }, 'toolu_child')] },
+      {
+        content: [
+          say('Calling deploy_config for the task.'),
+          useTool('deploy_config', { path: '/srv/child.yaml', text: 'x' }, 'toolu_child'),
+        ],
+      },
       finish('deployed by child'),
     ]);
     const started = await s.call('dev', 'POST', '/v1/runs', {
@@ -255,7 +265,12 @@ describe('with a decision signer', () => {
     });
     try {
       model.script('signed', [
-        { content: [useTool('deploy_config', { path: '/srv/signed.yaml' }, 'toolu_sig')] },
+        {
+          content: [
+            say('Calling deploy_config for the task.'),
+            useTool('deploy_config', { path: '/srv/signed.yaml' }, 'toolu_sig'),
+          ],
+        },
         finish('deployed'),
       ]);
       const call = (token: string, method: string, url: string, body?: unknown) =>

@@ -159,7 +159,12 @@ describe('POST /v1/runs and GET /v1/runs/{id}', () => {
 describe('sub-agent runs', () => {
   it("belong to their root's tenant (read from the caller their input carries) and stay out of run lists", async () => {
     model.script('parent-key', [
-      { content: [useTool('researcher', { task: 'child-key: find the figure' })] },
+      {
+        content: [
+          say('Calling researcher for the task.'),
+          useTool('researcher', { task: 'child-key: find the figure' }),
+        ],
+      },
       finish('parent done'),
     ]);
     model.script('child-key', [finish('child done')]);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createScriptedModel, useTool } from '../../src/activities/models/scripted-model';
+import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
 import { telemetryBundleOptions } from '../../src/telemetry';
 import { createAgentWorker, WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../../src/worker';
 import { pollFor, waitForPending, writeFileTool } from '../helpers/approval-helpers';
@@ -49,7 +49,7 @@ describe('OpenTelemetry on a real worker, exported to a real OTLP receiver', () 
   it('gives a run one trace: the run span, chat spans and execute_tool spans with GenAI attributes, and metrics', async () => {
     const model = createScriptedModel([
       {
-        content: [useTool('lookup', { key: SECRET }, 'call_lookup')],
+        content: [say('Calling lookup for the task.'), useTool('lookup', { key: SECRET }, 'call_lookup')],
         usage: { inputTokens: 120, outputTokens: 15 },
         costUsd: 0.004,
       },
@@ -167,11 +167,16 @@ describe('OpenTelemetry on a real worker, exported to a real OTLP receiver', () 
 
   it("puts a sub-agent's run, model calls and tools under the delegating run's trace", async () => {
     const lead = createScriptedModel([
-      { content: [useTool('helper_agent', { task: 'Look it up' }, 'call_helper')] },
+      {
+        content: [
+          say('Calling helper_agent for the task.'),
+          useTool('helper_agent', { task: 'Look it up' }, 'call_helper'),
+        ],
+      },
       { content: [useTool('finish', { result: 'helped' })] },
     ]);
     const helper = createScriptedModel([
-      { content: [useTool('lookup', { key: 'k' })] },
+      { content: [say('Calling lookup for the task.'), useTool('lookup', { key: 'k' })] },
       { content: [useTool('finish', { result: 'k is 10' })] },
     ]);
     const models = modelsByName({ lead, helper });
@@ -234,7 +239,12 @@ describe('OpenTelemetry on a real worker, exported to a real OTLP receiver', () 
     const ran: Array<Record<string, unknown>> = [];
     const tools = [writeFileTool(ran)];
     const model = createScriptedModel([
-      { content: [useTool('write_file', { path: 'notes.txt', text: SECRET }, 'call_write')] },
+      {
+        content: [
+          say('Calling write_file for the task.'),
+          useTool('write_file', { path: 'notes.txt', text: SECRET }, 'call_write'),
+        ],
+      },
       { content: [useTool('finish', { result: 'written' })] },
     ]);
     const first = await createHarness(env, { tools, models: { scripted: model }, workflowBundlePath: bundlePath });

@@ -448,7 +448,12 @@ describe('the chain viewer in Chromium', () => {
       'parent-research',
       'Check the vendor before paying',
       [
-        { content: [useTool('researcher', { task: 'Find Globex in the company register [child-research]' })] },
+        {
+          content: [
+            say('Calling researcher for the task.'),
+            useTool('researcher', { task: 'Find Globex in the company register [child-research]' }),
+          ],
+        },
         { content: [useTool('finish', { result: 'Globex is registered; safe to pay.' })] },
       ],
       { agents: { researcher: { description: 'Looks companies up', model: SCRIPTED_MODEL, tools: [] } } },
@@ -486,7 +491,12 @@ describe('the chain viewer in Chromium', () => {
             useTool('wait_for_gate', { gate: 'plan' }),
           ],
         },
-        { content: [useTool('update_task', { task_id: 't2', status: 'completed' })] },
+        {
+          content: [
+            say('Calling update_task for the task.'),
+            useTool('update_task', { task_id: 't2', status: 'completed' }),
+          ],
+        },
         { content: [useTool('finish', { result: 'Reconciled.' })] },
       ],
       { planning: { reflectEvery: 0 } },
@@ -510,7 +520,12 @@ describe('the chain viewer in Chromium', () => {
       'question',
       'Reconcile the statements',
       [
-        { content: [useTool('ask_person', { question: 'Which quarter should I reconcile?' })] },
+        {
+          content: [
+            say('Calling ask_person for the task.'),
+            useTool('ask_person', { question: 'Which quarter should I reconcile?' }),
+          ],
+        },
         { content: [useTool('finish', { result: 'Reconciled Q3.' })] },
       ],
       { allowQuestions: true },

@@ -330,7 +330,7 @@ export class ReactLoop {
     return refused;
   }
 
-  /** Remembers the turn's failed calls (not those refused above, nor ones cut short), so a repeat points to them. */
+  /** Remembers the turn's failed tool calls (not those refused above, nor ones cut short), so a repeat points to them. */
   private rememberFailures(
     calls: readonly ToolUseBlock[],
     observations: readonly Observation[],
@@ -338,6 +338,10 @@ export class ReactLoop {
   ): void {
     for (const call of calls) {
       if (refused.has(call.id) || !observations.find((o) => o.callId === call.id)?.isError) continue;
+      // Only the worker's tools: an injected tool's refusal (a plan update too early) and a
+      // sub-agent's failure depend on the run's state or a model, so the same call may work later.
+      const spec = this.parts.tools.find((t) => t.name === call.name);
+      if (!spec || spec.type === 'sub_agent') continue;
       const step = this.chain.resultOf(call.id);
       if (!step || step.toolResult.outcome !== undefined) continue;
       this.state.rememberFailure({

@@ -53,7 +53,12 @@ describe('signed decisions', () => {
     const hash = argumentsHash(args);
     const model = createScriptedModel([
       { content: [say('Writing the payment.'), useTool('write_file', args, 'toolu_s1')] },
-      { content: [useTool('ask_person', { question: 'Which account?' }, 'toolu_q1')] },
+      {
+        content: [
+          say('Calling ask_person for the task.'),
+          useTool('ask_person', { question: 'Which account?' }, 'toolu_q1'),
+        ],
+      },
       { content: [useTool('finish', { result: 'paid' })] },
     ]);
 
@@ -195,7 +200,7 @@ describe('signed decisions', () => {
     const ran: Array<Record<string, unknown>> = [];
     const args = { path: '/tmp/a.txt', text: 'a' };
     const model = createScriptedModel([
-      { content: [useTool('write_file', args, 'toolu_u1')] },
+      { content: [say('Calling write_file for the task.'), useTool('write_file', args, 'toolu_u1')] },
       { content: [useTool('finish', { result: 'ok' })] },
     ]);
     const { observed, result } = await runScripted(env, {
@@ -219,11 +224,16 @@ describe('signed decisions', () => {
     const ran: Array<Record<string, unknown>> = [];
     const args = { path: '/tmp/child.txt', text: 'child' };
     const lead = createScriptedModel([
-      { content: [useTool('leaf_agent', { task: 'Write the file' }, 'call_leaf')] },
+      {
+        content: [
+          say('Calling leaf_agent for the task.'),
+          useTool('leaf_agent', { task: 'Write the file' }, 'call_leaf'),
+        ],
+      },
       { content: finishWithLastResult('lead: ') },
     ]);
     const leaf = createScriptedModel([
-      { content: [useTool('write_file', args, 'call_write')] },
+      { content: [say('Calling write_file for the task.'), useTool('write_file', args, 'call_write')] },
       { content: finishWithLastResult('leaf: ') },
     ]);
     const models = modelsByName({ lead, leaf });

@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
+import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { modelCallsGoneNote } from '../../../src/client/history/model-call-history';
 import { auditReport } from '../../../src/audit';
 import { ForkError, forkOfGoneStepsRefused } from '../../../src/client/fork/fork-error';
@@ -56,7 +56,9 @@ describe('a long run whose first Temporal runs are past retention', () => {
     { timeout: 240_000 },
     async () => {
       const model = createScriptedModel([
-        ...Array.from({ length: ITERATIONS }, (_, i) => ({ content: [useTool('count', { n: i + 1 })] })),
+        ...Array.from({ length: ITERATIONS }, (_, i) => ({
+          content: [say('Calling count for the task.'), useTool('count', { n: i + 1 })],
+        })),
         { content: [useTool('finish', { result: 'counted' })] },
       ]);
       // Started through `serve` (with the viewer) by a developer of the tenant, so the tenant's auditor reads it there too.

@@ -21,7 +21,12 @@ import { useTestEnv } from '../../helpers/temporal-env';
 const env = useTestEnv();
 
 const script: ScriptedTurn[] = [
-  { content: [{ type: 'tool_use', id: 'toolu_pay', name: 'transfer', input: { to: 'acme' } }] },
+  {
+    content: [
+      { type: 'text', text: 'Acme is owed; pay it once.' },
+      { type: 'tool_use', id: 'toolu_pay', name: 'transfer', input: { to: 'acme' } },
+    ],
+  },
   { content: [{ type: 'text', text: 'over' }] },
 ];
 

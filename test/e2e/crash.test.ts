@@ -52,7 +52,11 @@ describe('a worker killed mid-run', () => {
     const model = (body: FakeRequestBody) => {
       const done = toolResultsIn(body);
       if (done >= SIDE_EFFECTS) return toolUse('finish', { result: `recorded ${done}` });
-      return toolUse('record', { n: done + 1 }, { delayMs: done === 1 && !killed ? 60_000 : 0 });
+      return toolUse(
+        'record',
+        { n: done + 1 },
+        { delayMs: done === 1 && !killed ? 60_000 : 0, text: `Recording side effect ${done + 1}.` },
+      );
     };
     fake = await startFakeMessagesServer({ script: Array.from({ length: 10 }, () => model) });
     const taskQueue = `crash-${randomUUID()}`;

@@ -371,6 +371,7 @@ describe('the chain viewer in Chromium', () => {
     const runId = await start('dev', 'reject', 'Pay the Umbrella invoice INV-12', [
       {
         content: [
+          say('Calling pay_invoice for the task.'),
           useTool('pay_invoice', { vendor: 'Umbrella', invoice: 'INV-12', amountUsd: 99_000, cardNumber: CARD }),
         ],
       },
@@ -487,6 +488,7 @@ describe('the chain viewer in Chromium', () => {
         { content: [say(`Here is the plan:\n\`\`\`json\n${JSON.stringify({ tasks })}\n\`\`\``)] },
         {
           content: [
+            say('Calling update_task for the task.'),
             useTool('update_task', { task_id: 't1', status: 'completed' }),
             useTool('wait_for_gate', { gate: 'plan' }),
           ],

@@ -153,6 +153,8 @@ export function chaosAgentInput(plan: RunPlan): AgentInputInit {
   return {
     task: plan.task,
     tools: [...CHAOS_TOOL_NAMES],
+    // Every planned turn has a thought; said outright, so a run and its undisturbed reference match.
+    requireThought: true,
     maxIterations: plan.turns.length + 2,
     ...(plan.handsOver ? { continueAsNewEvery: 1 } : {}),
     model: {

@@ -24,7 +24,7 @@ export function jobRunModel({ replyDelayMs = 0 }: { replyDelayMs?: number } = {}
     const turn = body.messages.filter((m) => m.role === 'assistant').length;
     const options = { delayMs: replyDelayMs, id: `toolu_${run!.replace(/\W/g, '_')}_${turn}` };
     return turn < Number(steps)
-      ? toolUse('slow_job', { run: run!, step: turn }, options)
+      ? toolUse('slow_job', { run: run!, step: turn }, { ...options, text: `Step ${turn} of ${run} is next.` })
       : toolUse('finish', { result: `${run} done` }, options);
   };
 }

@@ -32,6 +32,15 @@ export function modelCallOptions(model: ModelSettings, summary: string): Activit
   };
 }
 
+/** A tool's hook (its `validate` or `reconcile`) runs in the worker: within the tool's own limit, tried three times. */
+export function toolHookOptions(spec: ToolSpec, hook: 'validate' | 'reconcile'): ActivityOptions {
+  return {
+    summary: `${hook} ${spec.name}`.slice(0, 200),
+    startToCloseTimeout: spec.timeoutMs,
+    retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
+  };
+}
+
 export function toolCallOptions(spec: ToolSpec, summary: string): ActivityOptions {
   return {
     summary,

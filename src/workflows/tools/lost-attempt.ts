@@ -1,6 +1,6 @@
 import { ActivityFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
 import { argumentsHash, type ToolOutput, type ToolSpec, type ToolUseBlock } from '../../shared';
-import { activities } from '../activity-proxies';
+import { activities, toolHookOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
 import type { RunContext } from '../core/run-context';
 import type { ApprovalGate } from '../people/approval-gate';
@@ -88,21 +88,14 @@ async function settle(
   const { spec, call } = once;
   if (spec.reconciles) {
     try {
-      const found = await activities.reconcileTool.executeWithOptions(
+      const found = await activities.reconcileTool.executeWithOptions(toolHookOptions(spec, 'reconcile'), [
         {
-          summary: `reconcile ${spec.name}`.slice(0, 200),
-          startToCloseTimeout: spec.timeoutMs,
-          retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
+          toolName: spec.name,
+          arguments: invocation.arguments,
+          idempotencyKey: invocation.idempotencyKey,
+          maxResultChars: invocation.maxResultChars,
         },
-        [
-          {
-            toolName: spec.name,
-            arguments: invocation.arguments,
-            idempotencyKey: invocation.idempotencyKey,
-            maxResultChars: invocation.maxResultChars,
-          },
-        ],
-      );
+      ]);
       ctx.chain.thinking(
         `${spec.name}'s reconcile says the effect of call ${call.id} ${found.happened ? 'happened' : 'did not happen'}.`,
         { level: 'full' },

@@ -4,7 +4,7 @@ import { failureMessage } from '../core/failure-message';
 import type { Observation } from '../core/model-exchange';
 import { recordToolCall } from '../core/record-calls';
 import type { RunContext } from '../core/run-context';
-import { activities } from '../activity-proxies';
+import { activities, toolHookOptions } from '../activity-proxies';
 import type { ApprovalNeeded } from '../people/approval-requests';
 import { auditedResult } from '../../shared/tool-audit';
 import { withAlternatives } from './alternatives';
@@ -36,21 +36,14 @@ export async function validateBeforeApproval(
       const step = recordToolCall(ctx.chain, ctx.input, spec, call.id, args);
       let reason: string | undefined;
       try {
-        const answer = await activities.validateToolCall.executeWithOptions(
+        const answer = await activities.validateToolCall.executeWithOptions(toolHookOptions(spec, 'validate'), [
           {
-            summary: `validate ${spec.name}`.slice(0, 200),
-            startToCloseTimeout: spec.timeoutMs,
-            retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
+            toolName: spec.name,
+            arguments: args,
+            idempotencyKey: `${ctx.workflowId}:${step.stepId}`,
+            maxResultChars: resultLimit(ctx.input, spec),
           },
-          [
-            {
-              toolName: spec.name,
-              arguments: args,
-              idempotencyKey: `${ctx.workflowId}:${step.stepId}`,
-              maxResultChars: resultLimit(ctx.input, spec),
-            },
-          ],
-        );
+        ]);
         reason = answer.refused;
       } catch (err) {
         if (isCancellation(err)) throw err;

@@ -304,14 +304,23 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'approve',
     args: [WORKFLOW_ID, { name: '[callId]' }],
-    options: { note: text, yes: { type: 'boolean', short: 'y' }, ...PERSON },
+    options: {
+      note: text,
+      'mark-done': { type: 'boolean' },
+      result: text,
+      yes: { type: 'boolean', short: 'y' },
+      ...PERSON,
+    },
     run: async (l) => {
       const note = l.text('note');
+      const result = l.text('result');
       await decideCall(l.args[0]!, l.args[1], {
         approved: true,
         yes: l.flag('yes'),
         ...person(l),
         ...(note ? { reason: note } : {}),
+        ...(l.flag('mark-done') ? { markDone: true } : {}),
+        ...(result !== undefined ? { result } : {}),
       });
       return 0;
     },

@@ -80,7 +80,7 @@ Usage:
                                         developer: sensitive fields redacted); --json: the record
   thoughtline tree <workflowId> [--json]    print the run and its sub-agents, recursively: state,
                                         iterations, tokens, cost, budgets, plan, pending approvals
-  thoughtline approve <workflowId> [callId] [--note TEXT] [--yes]
+  thoughtline approve <workflowId> [callId] [--note TEXT] [--mark-done [--result TEXT]] [--yes]
   thoughtline reject <workflowId> [callId] --reason TEXT [--yes]
                                         decide a call awaiting approval (the only one if no id),
                                         naming the run that waits or any run above it; shows the

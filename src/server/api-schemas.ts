@@ -134,11 +134,23 @@ export const ApprovalBody = z
     approved: z.boolean(),
     argumentsHash: z.string().min(1).max(200),
     reason: z.string().max(4_000).optional(),
+    /** For a call whose outcome is unknown (a lost `once` attempt), with `approved: true`: it took effect, do not run it again. */
+    markDone: z.boolean().optional(),
+    /** With `markDone`: the call's result as the person knows it. */
+    result: z.string().max(4_000).optional(),
   })
   .strict()
   .refine((body) => body.approved || (body.reason ?? '').trim() !== '', {
     path: ['reason'],
     message: 'a reason is required when rejecting: the agent reads it to decide what to do instead',
+  })
+  .refine((body) => body.result === undefined || body.markDone === true, {
+    path: ['result'],
+    message: 'a result goes with markDone: true only',
+  })
+  .refine((body) => !body.markDone || body.approved, {
+    path: ['markDone'],
+    message: 'markDone goes with approved: true (the call took effect)',
   });
 
 /** Steering and answers are read by the model: bounded well under a payload's limit. */

@@ -82,6 +82,9 @@ export const decideApproval = defineRoute({
       by: { id: identity.id, roles: [...identity.roles] },
       argumentsHash: body.argumentsHash,
       ...(body.reason !== undefined ? { reason: body.reason } : {}),
+      // The gate refuses these on any record but an outcome-unknown one.
+      ...(body.markDone ? { markDone: true } : {}),
+      ...(body.result !== undefined ? { result: body.result } : {}),
     };
     const payload = signed(ctx, 'approval', target, decision, identity);
     const outcome = await refusedAsConflict(() =>

@@ -29,12 +29,23 @@ export function actingPerson(config: Readonly<Config>, flags: { as?: string; rol
 export async function decideCall(
   workflowId: string,
   callId: string | undefined,
-  options: { approved: boolean; reason?: string; as?: string; roles?: string; yes?: boolean },
+  options: {
+    approved: boolean;
+    reason?: string;
+    as?: string;
+    roles?: string;
+    yes?: boolean;
+    /** A lost `once` call took effect: record it done (with `result`) instead of running it again. */
+    markDone?: boolean;
+    result?: string;
+  },
 ): Promise<ApprovalRecord> {
   const { agents, config } = await connect();
   try {
     if (!options.approved && !options.reason?.trim())
       throw new Error('reject needs --reason: the agent reads it to decide what to do instead.');
+    if (options.result !== undefined && !options.markDone)
+      throw new Error('--result goes with --mark-done: it is the result of a call that took effect.');
     await refuseIfEnded(agents, workflowId, options.approved ? 'approve' : 'reject');
     const route = routeApproval(workflowId, await agents.pendingApprovals(workflowId), {
       callId,
@@ -60,6 +71,8 @@ export async function decideCall(
       by,
       argumentsHash: shown,
       ...(options.reason ? { reason: options.reason } : {}),
+      ...(options.markDone ? { markDone: true } : {}),
+      ...(options.result !== undefined ? { result: options.result } : {}),
     });
     const where = route.workflowId === workflowId ? '' : ` in ${route.workflowId}`;
     writeSafe(process.stdout, `${decided.status} by ${by.id}: ${decided.toolName} (${decided.callId})${where}\n`);

@@ -188,7 +188,13 @@ describe('the installed package', () => {
     fs.writeFileSync(path.join(dir, 'tools.cjs'), transpile(blocks['tools.ts']!, ts.ModuleKind.CommonJS));
     const { getWeather } = createRequire(path.join(dir, 'tools.cjs'))('./tools.cjs') as { getWeather: ToolDefinition };
     const weatherTurns = [
-      { content: [useTool('get_weather', { location: 'Paris' }), useTool('get_weather', { location: 'Tokyo' })] },
+      {
+        content: [
+          say('Both cities are asked about; look both up at once.'),
+          useTool('get_weather', { location: 'Paris' }),
+          useTool('get_weather', { location: 'Tokyo' }),
+        ],
+      },
       { content: [say('Paris and Tokyo: both 18 °C and sunny.')] },
     ];
     const model = createScriptedModel([...weatherTurns, ...weatherTurns]);

@@ -52,7 +52,7 @@ describe('the command line, read against the command table', () => {
       '"cancel" does not take --json (versions, tools, run, chain, status, tree, fork do); "cancel" takes --reason, --hard.',
     );
     expect(refusal('approve', 'agent-1', '--reason', 'r')).toMatch(
-      /^"approve" does not take --reason \(reject, cancel do\); "approve" takes --note, --yes, --as, --roles\.$/,
+      /^"approve" does not take --reason \(reject, cancel do\); "approve" takes --note, --mark-done, --result, --yes, --as, --roles\.$/,
     );
     expect(refusal('dev', '--tools', 'x.js')).toBe(
       '"dev" does not take --tools (worker, serve, tools, fork do); "dev" takes --port.',

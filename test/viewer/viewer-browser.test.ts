@@ -624,15 +624,15 @@ describe('the chain viewer in Chromium', () => {
     await openLink(s.tokens.rival);
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Switch to rival' }).click();
-    const signedInAsRival = "/^rival/.test(document.querySelector('#who .identity')?.textContent ?? '')";
-    await page.waitForFunction(signedInAsRival);
+    // A locator wait, not waitForFunction(string): the viewer's CSP forbids the eval that polling would need.
+    await page.locator('#who .identity', { hasText: /^rival/ }).waitFor();
     expect(page.url()).not.toContain(s.tokens.rival);
     // A link with a refused token says so and changes nothing.
     await openLink('tl_not_a_real_token');
     await dialog.waitFor();
     expect(await dialog.locator('.error').textContent()).toMatch(/refused/);
     await dialog.getByRole('button', { name: 'Stay signed in as rival' }).click();
-    await page.waitForFunction(signedInAsRival);
+    await page.locator('#who .identity', { hasText: /^rival/ }).waitFor();
     // The same token as the tab's own is no question at all.
     await openLink(s.tokens.rival);
     await page.locator('table.runs').waitFor();

@@ -101,3 +101,17 @@ export const stepTypesWithSources = (steps: readonly ReasoningStep[]): string[] 
         ? `${s.type}:${s.model ? 'llm' : 'tool'}`
         : s.type,
   );
+
+/** The fixed time of the steps `stepOf` makes. */
+export const STEP_TIME = '2026-01-01T00:00:00.000Z';
+
+/** A step for render tests: number `n` (id `s<n>`) of iteration 1, fully visible, with `body`'s type and fields. */
+export const stepOf = (n: number, body: Record<string, unknown>): ReasoningStep =>
+  ({
+    stepId: `s${n}`,
+    stepNumber: n,
+    timestamp: STEP_TIME,
+    iteration: 1,
+    visibility: { level: 'full' },
+    ...body,
+  }) as ReasoningStep;

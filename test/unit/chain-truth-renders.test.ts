@@ -4,23 +4,14 @@ import type { ReasoningChain, ReasoningStep } from '../../src/shared';
 import { viewChain } from '../../src/shared/chain-view';
 import { markdownCode, markdownText } from '../../src/shared/markdown-escape';
 import { renderChainMarkdown } from '../../src/shared/render-chain-markdown';
+import { STEP_TIME, stepOf } from '../helpers/chain-helpers';
 
-const at = '2026-01-01T00:00:00.000Z';
-const step = (n: number, body: Record<string, unknown>): ReasoningStep =>
-  ({
-    stepId: `s${n}`,
-    stepNumber: n,
-    timestamp: at,
-    iteration: 1,
-    visibility: { level: 'full' },
-    ...body,
-  }) as ReasoningStep;
 const chainOf = (steps: ReasoningStep[]): ReasoningChain => ({
   schemaVersion: 1,
   chainId: 'wf-1',
   agentName: 'a',
   task: 'task',
-  startedAt: at,
+  startedAt: STEP_TIME,
   status: 'thinking',
   steps,
 });
@@ -37,7 +28,7 @@ describe('terminal steps show retries and cached results (issue 15, item 9)', ()
   it('a retried call shows its attempts and the time of all of them', () => {
     const line = plain(
       renderStep(
-        step(3, {
+        stepOf(3, {
           type: 'tool_result',
           toolResult: { correlationId: 'c1', success: true, result: 'ok', durationMs: 3_100, attempts: 3 },
         }),
@@ -46,7 +37,7 @@ describe('terminal steps show retries and cached results (issue 15, item 9)', ()
     expect(line).toContain('(3 attempts, 3.1 s)');
     const failed = plain(
       renderStep(
-        step(3, {
+        stepOf(3, {
           type: 'tool_result',
           toolResult: {
             correlationId: 'c1',
@@ -66,7 +57,7 @@ describe('terminal steps show retries and cached results (issue 15, item 9)', ()
     expect(
       plain(
         renderStep(
-          step(3, {
+          stepOf(3, {
             type: 'tool_result',
             toolResult: { correlationId: 'c1', success: true, result: 'ok', durationMs: 12, attempts: 1 },
           }),
@@ -75,7 +66,7 @@ describe('terminal steps show retries and cached results (issue 15, item 9)', ()
     ).not.toContain('(');
     const cached = plain(
       renderStep(
-        step(5, {
+        stepOf(5, {
           type: 'tool_result',
           toolResult: { correlationId: 'c2', success: true, result: 'ok', durationMs: 0, cachedFrom: 's3' },
         }),
@@ -87,19 +78,19 @@ describe('terminal steps show retries and cached results (issue 15, item 9)', ()
 
 describe('the end_user view, as docs/security.md describes it', () => {
   const steps = [
-    step(1, {
+    stepOf(1, {
       type: 'tool_call',
       model: 'claude-x',
       toolCall: { toolType: 'llm', toolName: 'claude-x', arguments: {}, correlationId: 'm1' },
     }),
-    step(2, {
+    stepOf(2, {
       type: 'tool_result',
       model: 'claude-x',
       usage: { inputTokens: 120, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0 },
       costUsd: 0.0123,
       toolResult: { correlationId: 'm1', success: true, result: 'reply', durationMs: 900 },
     }),
-    step(3, { type: 'thinking', thought: APPROVE_THOUGHT }),
+    stepOf(3, { type: 'thinking', thought: APPROVE_THOUGHT }),
   ];
 
   it('shows model calls without tokens or cost, and a wait for approval without the operator command', () => {
@@ -125,12 +116,12 @@ describe('Current Details markdown copies exactly', () => {
   const args = { cmd: 'rm --force "x.txt"', quote: "it's", tick: 'a`b', star: '*not bold*' };
   const md = renderChainMarkdown(
     chainOf([
-      step(1, { type: 'thinking', thought: APPROVE_THOUGHT }),
-      step(2, {
+      stepOf(1, { type: 'thinking', thought: APPROVE_THOUGHT }),
+      stepOf(2, {
         type: 'tool_call',
         toolCall: { toolType: 'external', toolName: 'shell', arguments: args, correlationId: 'c1' },
       }),
-      step(3, {
+      stepOf(3, {
         type: 'tool_result',
         toolResult: {
           correlationId: 'c1',
@@ -170,12 +161,12 @@ describe('Current Details markdown copies exactly', () => {
 });
 
 // Asked for claude-sonnet-4-6, answered by the offline model (no key): the reply names who answered.
-const call = step(1, {
+const call = stepOf(1, {
   type: 'tool_call',
   model: 'claude-sonnet-4-6',
   toolCall: { toolType: 'llm', toolName: 'claude-sonnet-4-6', arguments: {}, correlationId: 'm1' },
 });
-const reply = step(2, {
+const reply = stepOf(2, {
   type: 'tool_result',
   model: 'offline-model',
   usage: { inputTokens: 487, outputTokens: 57, cacheReadTokens: 0, cacheWriteTokens: 0 },

@@ -4,33 +4,25 @@ import { renderStep, renderSummary } from '../../src/cli/render/render-step';
 import { renderSubAgentOutcome } from '../../src/cli/render/render-sub-agent';
 import type { AgentResult, ReasoningChain, ReasoningStep } from '../../src/shared';
 import { renderStepMarkdown } from '../../src/shared/render-chain-markdown';
+import { STEP_TIME, stepOf } from '../helpers/chain-helpers';
 
-const at = '2026-01-01T00:00:00.000Z';
-const step = (n: number, body: Record<string, unknown>): ReasoningStep =>
-  ({
-    stepId: `s${n}`,
-    stepNumber: n,
-    timestamp: at,
-    iteration: 1,
-    visibility: { level: 'full' },
-    ...body,
-  }) as ReasoningStep;
 // eslint-disable-next-line no-control-regex
 const plain = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
 /** Undoes CommonMark's backslash escapes: what a renderer shows of escaped text. */
 const shown = (md: string): string => md.replace(/\\([!-/:-@[-`{-~])/g, '$1');
 
 const observation = [
-  step(1, {
+  stepOf(1, {
     type: 'tool_call',
     toolCall: { toolType: 'external', toolName: 'weather', arguments: {}, correlationId: 'c1' },
   }),
-  step(2, {
+  stepOf(2, {
     type: 'tool_result',
     toolResult: { correlationId: 'c1', success: true, result: { t: 31 }, durationMs: 4 },
   }),
 ];
-const answer = (synthesis: Record<string, unknown>, n = 3): ReasoningStep => step(n, { type: 'synthesis', synthesis });
+const answer = (synthesis: Record<string, unknown>, n = 3): ReasoningStep =>
+  stepOf(n, { type: 'synthesis', synthesis });
 
 const STALLED = answer({
   sources: [],
@@ -64,8 +56,8 @@ const chainOf = (steps: ReasoningStep[]): ReasoningChain => ({
   chainId: 'wf-1',
   agentName: 'a',
   task: 'Weather in Paris?',
-  startedAt: at,
-  completedAt: at,
+  startedAt: STEP_TIME,
+  completedAt: STEP_TIME,
   status: 'completed',
   steps,
 });
@@ -100,7 +92,7 @@ describe('the terminal never titles an answer without a tool result behind it "F
   });
 
   it('shows a thought’s confidence', () => {
-    expect(plain(renderStep(step(1, { type: 'thinking', thought: 'Look it up', confidence: 0.3 })))).toBe(
+    expect(plain(renderStep(stepOf(1, { type: 'thinking', thought: 'Look it up', confidence: 0.3 })))).toBe(
       '  1 Thought      Look it up (confidence 30%)',
     );
   });
@@ -137,7 +129,7 @@ describe('the terminal never titles an answer without a tool result behind it "F
 
 describe('the markdown views label answers the same way', () => {
   it('a sub-agent result whose answer had nothing behind it', () => {
-    const result = step(4, {
+    const result = stepOf(4, {
       type: 'tool_result',
       toolResult: {
         correlationId: 'c',
@@ -179,7 +171,7 @@ describe('the markdown views label answers the same way', () => {
       runIds: ['r1'],
       chain: chainOf(steps),
       result: resultOf(steps, { terminationReason: 'stalled', grounding: 'ungrounded', answerSources: [] }),
-      exportedAt: at,
+      exportedAt: STEP_TIME,
     });
     expect(report.outcome).toMatchObject({ state: 'finished', grounding: 'ungrounded', answerSources: [] });
     const md = renderAuditMarkdown(report);
@@ -197,7 +189,7 @@ describe('the markdown views label answers the same way', () => {
         runIds: ['r1'],
         chain: chainOf(backed),
         result: resultOf(backed, { grounding: 'grounded', answerSources: ['s2'], confidence: 0.85 }),
-        exportedAt: at,
+        exportedAt: STEP_TIME,
       }),
     );
     expect(ok).toContain('## Final answer');

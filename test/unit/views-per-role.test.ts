@@ -12,6 +12,7 @@ import {
   type ReasoningStep,
 } from '../../src/shared';
 import { queryRole, viewChain, viewResult, viewStatus } from '../../src/shared/chain-view';
+import { STEP_TIME, stepOf } from '../helpers/chain-helpers';
 
 const KEY = 'AKIAIOSFODNN7EXAMPLE';
 const CARD = '4111111111111111';
@@ -19,19 +20,8 @@ const ROLES = ViewerRole.options;
 /** Roles that see a tool's sensitive fields in clear. */
 const SEES_SENSITIVE: readonly ViewerRole[] = ['auditor'];
 
-const at = '2026-01-01T00:00:00.000Z';
-const step = (n: number, body: Record<string, unknown>): ReasoningStep =>
-  ({
-    stepId: `s${n}`,
-    stepNumber: n,
-    timestamp: at,
-    iteration: 1,
-    visibility: { level: 'full' },
-    ...body,
-  }) as ReasoningStep;
-
 const chargeArgs = { amount: 5, card: { number: CARD }, memo: `key ${KEY}` };
-const chargeCall = step(2, {
+const chargeCall = stepOf(2, {
   type: 'tool_call',
   toolCall: {
     toolType: 'external',
@@ -52,8 +42,8 @@ const pending = (extra: Partial<ApprovalRecord> = {}): ApprovalRecord => ({
   reason: 'always requires approval',
   approverRoles: [],
   runId: 'run-1',
-  requestedAt: at,
-  expiresAt: at,
+  requestedAt: STEP_TIME,
+  expiresAt: STEP_TIME,
   status: 'pending',
   ...extra,
 });
@@ -70,7 +60,7 @@ const status = (records: ApprovalRecord[]): AgentStatus =>
     continuations: 0,
     waitingFor: `approval of charge_card (c1) for card ${CARD}`,
     pendingApprovals: records,
-    openQuestion: { callId: 'q1', question: `Is ${KEY} yours?`, askedAt: at, expiresAt: at },
+    openQuestion: { callId: 'q1', question: `Is ${KEY} yours?`, askedAt: STEP_TIME, expiresAt: STEP_TIME },
   });
 
 function chain(): ReasoningChain {
@@ -79,18 +69,18 @@ function chain(): ReasoningChain {
     chainId: 'wf-1',
     agentName: 'payer',
     task: 'Pay the invoice',
-    startedAt: at,
-    completedAt: at,
+    startedAt: STEP_TIME,
+    completedAt: STEP_TIME,
     status: 'completed',
-    approvals: [{ ...pending(), status: 'approved', decidedBy: { id: 'ops', roles: [] }, decidedAt: at }],
+    approvals: [{ ...pending(), status: 'approved', decidedBy: { id: 'ops', roles: [] }, decidedAt: STEP_TIME }],
     steps: [
-      step(1, { type: 'thinking', thought: `I will charge ${CARD}` }),
+      stepOf(1, { type: 'thinking', thought: `I will charge ${CARD}` }),
       chargeCall,
-      step(3, {
+      stepOf(3, {
         type: 'tool_result',
         toolResult: { correlationId: 'c1', success: true, result: { ok: true, card: { number: CARD } }, durationMs: 3 },
       }),
-      step(4, { type: 'synthesis', synthesis: { sources: ['s3'], conclusion: `Charged ${CARD} using ${KEY}` } }),
+      stepOf(4, { type: 'synthesis', synthesis: { sources: ['s3'], conclusion: `Charged ${CARD} using ${KEY}` } }),
     ],
   });
 }

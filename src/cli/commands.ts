@@ -1,5 +1,5 @@
 import { parseViewerRole } from '../shared/chain-view';
-import { AgentId, ModelProviderName, type ViewerRole } from '../shared';
+import { AgentId, BUILT_IN_MODEL_PROVIDERS, ModelProviderName, type ViewerRole } from '../shared';
 import { MAX_CHAIN_PAGE_STEPS } from '../shared/chain-page';
 import { cancelRun } from './commands/cancel';
 import { runCodecServer } from './commands/codec-server';
@@ -71,7 +71,7 @@ function providerOf(text: string): ModelProviderName {
   const parsed = ModelProviderName.safeParse(text.slice(0, text.indexOf('/')));
   if (!parsed.success)
     throw new UsageError(
-      `--model: "${text.slice(0, text.indexOf('/'))}" is not a provider (${ModelProviderName.options.join(', ')}); write provider/model or just the model.`,
+      `--model: "${text.slice(0, text.indexOf('/'))}" is not a provider name (built in: ${BUILT_IN_MODEL_PROVIDERS.join(', ')}); write provider/model or just the model.`,
     );
   return parsed.data;
 }

@@ -19,6 +19,8 @@ export const FailureType = {
   /** A 200 reply that could not be read (not JSON, cut, unknown shape): retryable, usually a proxy. */
   ModelBadResponse: 'ModelBadResponse',
   ModelProviderMissing: 'ModelProviderMissing',
+  /** The call sets a sampling setting (temperature, topP, topK, seed) its provider or model cannot honour: non-retryable. */
+  ModelSettingUnsupported: 'ModelSettingUnsupported',
   /** The worker's model registry does not allow this provider/model pair (governance). */
   ModelNotAllowed: 'ModelNotAllowed',
   /** A model call by reference whose conversation the worker could not rebuild (see resolve-conversation.ts): retryable. */

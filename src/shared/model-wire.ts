@@ -51,8 +51,40 @@ export const ModelTool = z.object({
 });
 export type ModelTool = z.infer<typeof ModelTool>;
 
-export const ModelProviderName = z.enum(['anthropic', 'openai-compatible', 'scripted']);
+/** The providers Thoughtline builds itself; a worker may register any other name (`gemini`, `bedrock-eu`). */
+export const BUILT_IN_MODEL_PROVIDERS = ['anthropic', 'openai-compatible', 'scripted', 'local'] as const;
+
+/** Letters, digits, `.`, `_` and `-`, starting with a letter: a name that reads the same in a flag, a URL and a log. */
+function isProviderName(name: string): boolean {
+  if (name.length === 0 || name.length > 64) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+    const other = (c >= 48 && c <= 57) || c === 45 || c === 46 || c === 95;
+    if (!(letter || (i > 0 && other))) return false;
+  }
+  return true;
+}
+
+/** A model provider as a worker names it. Checked with `refine`, not a regex: the workflow sandbox freezes RegExp state. */
+export const ModelProviderName = z
+  .string()
+  .refine(isProviderName, 'a provider name is up to 64 letters, digits, ".", "_" or "-", starting with a letter');
 export type ModelProviderName = z.infer<typeof ModelProviderName>;
+
+/**
+ * Sampling settings, sent to the provider only when set. A provider that cannot honour one refuses
+ * the call (FailureType.ModelSettingUnsupported) rather than ignore it.
+ */
+export const SamplingSettings = z
+  .object({
+    temperature: z.number().min(0).max(2).optional(),
+    topP: z.number().gt(0).max(1).optional(),
+    topK: z.number().int().positive().optional(),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  })
+  .strict();
+export type SamplingSettings = z.infer<typeof SamplingSettings>;
 
 export const ModelRequest = z.object({
   provider: ModelProviderName,
@@ -65,6 +97,7 @@ export const ModelRequest = z.object({
   maxTokens: z.number().int().positive(),
   /** The model stops before writing any of these (text ReAct stops before inventing an Observation). */
   stopSequences: z.array(z.string()).optional(),
+  sampling: SamplingSettings.optional(),
 });
 export type ModelRequest = z.infer<typeof ModelRequest>;
 

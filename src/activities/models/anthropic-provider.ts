@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, type ModelReply, type ModelRequest } from '../../shared';
 import { fromAnthropicMessage, toMessageCreateParams } from './anthropic-mapping';
+import { refuseUnsupportedSampling } from './sampling-support';
 import { streamMessage } from './anthropic-stream';
 import { classifyAnthropicError } from './anthropic-classify-error';
 import type { ModelCallHooks, ModelProvider } from '../../shared/model-provider';
@@ -38,6 +39,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
   return {
     name: 'anthropic',
     async complete(request: ModelRequest, signal: AbortSignal, hooks?: ModelCallHooks): Promise<ModelReply> {
+      // API version 2026-10-21 answers 400 to every sampling setting, so none is sent.
+      refuseUnsupportedSampling('anthropic', request, []);
       const params = toMessageCreateParams(request);
       const startedAt = Date.now();
       let message: Anthropic.Message;

@@ -32,6 +32,12 @@ export function toChatCompletionRequest(request: ModelRequest, stream: boolean):
     if (request.toolChoice === 'none') body.tool_choice = 'none';
   }
   if (request.stopSequences && request.stopSequences.length > 0) body.stop = request.stopSequences;
+  const sampling = request.sampling ?? {};
+  if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
+  if (sampling.topP !== undefined) body.top_p = sampling.topP;
+  // Not in OpenAI's own API, but Ollama, vLLM, llama.cpp and LM Studio take it; OpenAI answers 400.
+  if (sampling.topK !== undefined) body.top_k = sampling.topK;
+  if (sampling.seed !== undefined) body.seed = sampling.seed;
   if (stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };

@@ -31,6 +31,10 @@ export interface ChatCompletionRequest {
   tool_choice?: 'none';
   /** Up to 4 with OpenAI itself; local servers take more. */
   stop?: string[];
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+  seed?: number;
   stream?: true;
   stream_options?: { include_usage: true };
 }

@@ -15,6 +15,11 @@ export interface ModelPrompt {
   readonly system: string;
   readonly tools: ModelTool[];
   readonly stopSequences?: string[];
+  /**
+   * A reply cut at max_tokens is read for what it holds (the text protocol: a complete Action
+   * before the cut still counts), not retried with more room nor taken as the end of the run.
+   */
+  readonly readsCutReplies?: boolean;
 }
 
 /** A tool call whose tool exists and whose arguments passed its schema. */

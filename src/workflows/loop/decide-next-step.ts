@@ -43,11 +43,12 @@ export function isEarlyStop(next: NextStep): next is EarlyStop {
 export function earlyStop(
   reply: ModelReply,
   input: Pick<AgentInput, 'failurePhrases' | 'successPhrases'>,
+  readsCutReplies = false,
 ): EarlyStop | undefined {
   const text = replyText(reply);
   const calls = reply.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
   if (reply.stopReason === 'refusal') return { kind: 'refused', text };
-  if (reply.stopReason === 'max_tokens') {
+  if (reply.stopReason === 'max_tokens' && !readsCutReplies) {
     return {
       kind: 'cut_reply',
       text,

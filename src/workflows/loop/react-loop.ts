@@ -133,7 +133,9 @@ export class ReactLoop {
         if (this.planKeeper) await this.planKeeper.reflectIfDue();
         const reply = await modelTurn(this.ctx, this.parts.strategy, 'auto');
         this.recordExtendedThinking(reply);
-        const outcome = await this.act(earlyStop(reply, this.input) ?? this.parts.strategy.decide(reply), reply);
+        const { strategy } = this.parts;
+        const next = earlyStop(reply, this.input, strategy.readsCutReplies) ?? strategy.decide(reply);
+        const outcome = await this.act(next, reply);
         if (outcome) return outcome;
         const custom = firstHolding(this.parts.stopWhen, this.view(reply));
         if (custom) return await this.summarise('custom', `The stop condition ${custom} holds.`);

@@ -91,8 +91,11 @@ export function reactTextStrategy(
     }),
     tools: [],
     stopSequences: reactStopSequences(labels),
+    readsCutReplies: true,
     decide: (reply) => {
       const parsed = parse(replyText(reply));
+      const cut = reply.stopReason === 'max_tokens' ? cutReplyProblem(parsed, labels) : undefined;
+      if (cut) return { kind: 'format_error', message: cut };
       const read =
         parsed.kind !== 'error' && parsed.thought ? readConfidence(parsed.thought, labels.confidence) : undefined;
       const thought = read?.text
@@ -168,6 +171,19 @@ export function reactTextStrategy(
       return { ...message, content: [{ type: 'text', text }] };
     },
   };
+}
+
+/**
+ * Why a reply cut at max_tokens cannot be used, or undefined when it can: a complete Action with
+ * a JSON object input was written before the cut. A cut Final Answer may be missing its end, so
+ * it is asked for again, shorter; anything else is a format error like any unreadable reply.
+ */
+function cutReplyProblem(parsed: ReturnType<ReturnType<typeof reactParser>>, labels: AgentInput['labels']) {
+  if (parsed.kind === 'action' && isObject(parsed.input)) return undefined;
+  const lead = 'Invalid Format: Your reply was cut at its length limit';
+  if (parsed.kind === 'final')
+    return `${lead} inside the ${labels.finalAnswer}. Give the ${labels.finalAnswer} again, shorter.`;
+  return `${lead} before a complete ${labels.action} and ${labels.actionInput}. Write one short ${labels.thought}, then ${labels.action} and ${labels.actionInput}.`;
 }
 
 /** The confidence given to the finish tool, or written on the answer's last line (a text reply). */

@@ -15,7 +15,9 @@ const MAX_PAUSE_CONTINUATIONS = 5;
  * a visible pair of `llm` steps; the arguments say why an attempt was made (`note`).
  *  - fallback models take over, in order, once a model has failed for good;
  *  - `max_tokens`: the cut reply is dropped (its tool input may be truncated) and the call is
- *    made again with twice the room, up to 4x; past that the cut reply is returned;
+ *    made again with twice the room, up to 4x; past that the cut reply is returned. A protocol
+ *    that reads cut replies (text ReAct) gets the cut reply at once: servers that cap replies
+ *    below what was asked cut every retry at the same place;
  *  - `pause_turn`: the partial reply joins the conversation and the call continues it;
  *  - `model_context_window_exceeded`: older tool results are elided, then one retry.
  * Before every attempt the budget ledger must afford it (else BudgetExhausted, nothing called);
@@ -31,7 +33,7 @@ export async function modelTurn(
   const candidates = candidatesOf(ctx);
   let note: string | undefined;
   for (const [index, candidate] of candidates.entries()) {
-    const attempts = new TurnAttempts(ctx, candidate, note);
+    const attempts = new TurnAttempts(ctx, candidate, note, prompt.readsCutReplies === true);
     try {
       for (;;) {
         const request = attemptRequest(ctx, prompt, toolChoice, candidate, attempts);
@@ -99,6 +101,7 @@ class TurnAttempts {
     private readonly ctx: RunContext,
     private readonly candidate: Candidate,
     firstNote: string | undefined,
+    private readonly readsCutReplies: boolean,
   ) {
     this.maxTokens = candidate.maxTokens;
     this.why = firstNote;
@@ -114,7 +117,11 @@ class TurnAttempts {
         `The reply was cut at max_tokens, lowered to ${capped} by the budget; more room would cross it.`,
       );
     }
-    if (reply.stopReason === 'max_tokens' && this.maxTokens * 2 <= this.candidate.maxTokens * MAX_TOKENS_GROWTH) {
+    if (
+      reply.stopReason === 'max_tokens' &&
+      !this.readsCutReplies &&
+      this.maxTokens * 2 <= this.candidate.maxTokens * MAX_TOKENS_GROWTH
+    ) {
       this.maxTokens *= 2;
       this.why = `previous reply was cut at max_tokens; retrying with ${this.maxTokens}`;
       return undefined;

@@ -21,6 +21,8 @@ export const FailureType = {
   ModelProviderMissing: 'ModelProviderMissing',
   /** The call sets a sampling setting (temperature, topP, topK, seed) its provider or model cannot honour: non-retryable. */
   ModelSettingUnsupported: 'ModelSettingUnsupported',
+  /** The model has no tool calling (the server said so): the run goes on in text ReAct. Non-retryable. */
+  ModelToolsUnsupported: 'ModelToolsUnsupported',
   /** The worker's model registry does not allow this provider/model pair (governance). */
   ModelNotAllowed: 'ModelNotAllowed',
   /** A model call by reference whose conversation the worker could not rebuild (see resolve-conversation.ts): retryable. */

@@ -110,6 +110,7 @@ import * as subAgentTree from './delegation/sub-agent-tree';
 import * as subBudget from './delegation/sub-budget';
 import * as decideNextStep from './loop/decide-next-step';
 import * as fewShot from './loop/few-shot';
+import * as loopTurn from './loop/loop-turn';
 import * as prompt from './loop/prompt';
 import * as reactLoop from './loop/react-loop';
 import * as stopConditions from './loop/stop-conditions';
@@ -256,6 +257,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   // workflows/loop
   decideNextStep,
   fewShot,
+  loopTurn,
   prompt,
   reactLoop,
   stopConditions,

@@ -71,6 +71,19 @@ function parseJson(text: string): unknown {
   }
 }
 
+/**
+ * How local servers say a model cannot take tools, seen in their sources: Ollama ("… does not
+ * support tools"), vLLM ("\"auto\" tool choice requires --enable-auto-tool-choice …"), llama.cpp
+ * ("tools param requires --jinja flag"). Only a 400 is read this way; a wrong reading costs a
+ * switch to text ReAct, which every model can follow.
+ */
+const TOOLS_REFUSED = ['does not support tools', 'tool choice requires', 'tools param requires'];
+
+function refusesTools(status: number, message: string | undefined): boolean {
+  const text = message?.toLowerCase() ?? '';
+  return status === 400 && TOOLS_REFUSED.some((phrase) => text.includes(phrase));
+}
+
 /** A non-2xx answer. The body may be anything: JSON error envelope, HTML from a proxy, empty. */
 export function classifyOpenAIHttpError(
   status: number,
@@ -89,8 +102,11 @@ export function classifyOpenAIHttpError(
   if (apiError?.code !== undefined) details.apiErrorCode = apiError.code;
   const requestId = headers.get('x-request-id');
   if (requestId !== null) details.requestId = redact(requestId);
+  const decided = refusesTools(status, apiError?.message)
+    ? { type: FailureType.ModelToolsUnsupported, nonRetryable: true }
+    : decideOnStatus(classifyOpenAIStatus(status), headers, now);
   return ApplicationFailure.create({
-    ...decideOnStatus(classifyOpenAIStatus(status), headers, now),
+    ...decided,
     message: redact(`${PREFIX} ${status}: ${what}`),
     details: [details],
   });

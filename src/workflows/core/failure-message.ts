@@ -8,3 +8,9 @@ export function failureMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+/** The `type` of the ApplicationFailure at the root of `err` (an activity's classification), if any. */
+export function failureType(err: unknown): string | undefined {
+  if ((err instanceof ActivityFailure || err instanceof ChildWorkflowFailure) && err.cause) return failureType(err.cause);
+  return err instanceof ApplicationFailure ? (err.type ?? undefined) : undefined;
+}

@@ -28,7 +28,11 @@ export class BudgetExhausted extends LoopSignal {
 
 /** Every model (the primary and its fallbacks) failed for good; the loop ends with `error`. */
 export class ModelCallFailed extends LoopSignal {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The activity's FailureType, when it classified the failure. */
+    readonly failureType?: string,
+  ) {
     super(message);
     this.name = 'ModelCallFailed';
   }

@@ -49,7 +49,7 @@ import { createToolCallValidator } from '../tools/validate-tool-call';
 import { earlyStop, isEarlyStop, type EarlyStop, type NextStep } from './decide-next-step';
 import { stopInstruction } from './prompt';
 import { firstHolding, type LoopView, type StopPredicate } from './stop-conditions';
-import type { Strategy } from './strategies';
+import { loopTurn, type StrategySlot } from './loop-turn';
 
 /** How a run ended: its termination reason, its answer (partial or not) and, for `error`, what went wrong. */
 export interface RunOutcome {
@@ -61,9 +61,8 @@ export interface RunOutcome {
 }
 
 /** What the loop uses besides the run context; runAgent builds it once, after the preflight. */
-export interface LoopParts {
+export interface LoopParts extends StrategySlot {
   tools: readonly ToolSpec[];
-  strategy: Strategy;
   /** Approvals, questions, steering and "continue?": where people reach into the run. */
   people: People;
   /** The child runs below this one, and the approvals they wait for. */
@@ -131,7 +130,7 @@ export class ReactLoop {
         this.fitContext();
         // Without a plan there is nothing to await (one promise fewer an iteration).
         if (this.planKeeper) await this.planKeeper.reflectIfDue();
-        const reply = await modelTurn(this.ctx, this.parts.strategy, 'auto');
+        const reply = await loopTurn(this.ctx, this.parts);
         this.recordExtendedThinking(reply);
         const { strategy } = this.parts;
         const next = earlyStop(reply, this.input, strategy.readsCutReplies) ?? strategy.decide(reply);

@@ -2,7 +2,7 @@ import { isCancellation } from '@temporalio/workflow';
 import type { FallbackModel, ModelCallInput, ModelMessage, ModelReply, ModelRequest, ModelTool } from '../../shared';
 import { priceFor, type Price } from '../../shared/pricing';
 import { activities, modelCallOptions } from '../activity-proxies';
-import { failureMessage } from '../core/failure-message';
+import { failureMessage, failureType } from '../core/failure-message';
 import { ModelCallFailed } from '../core/loop-signals';
 import { replyText } from '../core/model-exchange';
 import type { RunContext } from '../core/run-context';
@@ -162,7 +162,7 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
     chain.toolResult({ correlationId, success: false, result: null, error, durationMs: 0 }, visibility, {
       model: candidate.model,
     });
-    return new ModelCallFailed(error);
+    return new ModelCallFailed(error, failureType(err));
   };
   return { start, finish, failed };
 }

@@ -172,18 +172,18 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       if ('refused' in checked) return checked.refused;
       tools = checked.tools;
       // The preflight may have replaced the input with the agent definition's (resolve-agent.ts).
-      const strategy =
-        ctx.input.strategy === 'react-text'
-          ? reactTextStrategy(
-              ctx.input,
-              tools,
-              Math.max(nextReactCallNumber(chain.steps), (chain.earlier?.lastReactCall ?? 0) + 1),
-              runObservationMarker(),
-            )
-          : nativeStrategy(ctx.input, tools);
+      const textStrategy = () =>
+        reactTextStrategy(
+          ctx.input,
+          tools,
+          Math.max(nextReactCallNumber(chain.steps), (chain.earlier?.lastReactCall ?? 0) + 1),
+          runObservationMarker(),
+        );
+      const native = ctx.input.strategy !== 'react-text';
       loop = new ReactLoop(ctx, {
         tools,
-        strategy,
+        strategy: native ? nativeStrategy(ctx.input, tools) : textStrategy(),
+        textStrategy: native ? textStrategy : undefined,
         people,
         tree,
         stopWhen: options.stopWhen ?? [],

@@ -67,6 +67,14 @@ function agentName(text: string): string {
   return parsed.data;
 }
 
+/** `--strategy`: how the run talks to its model. */
+function strategyName(text: string): 'native' | 'react-text' {
+  if (text === 'native' || text === 'react-text') return text;
+  throw new UsageError(
+    `--strategy takes native (the model's own tool calling) or react-text (Thought / Action text, for models without tool calling), not "${text}".`,
+  );
+}
+
 function providerOf(text: string): ModelProviderName {
   const parsed = ModelProviderName.safeParse(text.slice(0, text.indexOf('/')));
   if (!parsed.success)
@@ -219,6 +227,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'workflow-id': text,
       agent: text,
       agents: text,
+      strategy: text,
       plan: flag,
       template: text,
       'allow-questions': flag,
@@ -240,6 +249,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         embeddedWorker,
         ...(maxIterations ? { maxIterations } : {}),
         ...(l.text('model') ? { model: l.text('model')! } : {}),
+        ...(l.text('strategy') !== undefined ? { strategy: strategyName(l.text('strategy')!) } : {}),
         ...(l.text('workflow-id') ? { workflowId: l.text('workflow-id')! } : {}),
         ...(l.text('agent') !== undefined ? { agent: agentName(l.text('agent')!) } : {}),
         ...(l.text('record') ? { recordTo: l.text('record')! } : {}),

@@ -51,7 +51,12 @@ Usage:
       --json                 print only the AgentResult as JSON on stdout
       --no-worker            only a worker already polling the task queue (none: exit 1)
       --max-iterations N     default 10
-      --model NAME           default THOUGHTLINE_MODEL or claude-sonnet-4-6
+      --model NAME           default THOUGHTLINE_MODEL or claude-sonnet-4-6; with a registry
+                             (THOUGHTLINE_MODELS) an entry's or a group's name
+      --strategy S           native (the model's tool calling) or react-text (Thought / Action
+                             text, for models without tool calling); default the registry
+                             entry's, else native, switching to react-text if the server
+                             says the model has no tool calling
       --workflow-id ID       default agent-<uuid>
       --agent NAME           start the agent a worker registered under NAME (its prompt,
                              examples, tools and version); needs a standing worker that does

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ModelProviderName } from './model-wire';
+import { ModelProviderName, SamplingSettings } from './model-wire';
 
 /** USD per million tokens. */
 export const ModelPrice = z.object({
@@ -10,6 +10,9 @@ export const ModelPrice = z.object({
 });
 export type ModelPrice = z.infer<typeof ModelPrice>;
 
+/** Registry entries (their own base URL, key or region) a worker picks among for each attempt of a call. */
+export const ModelEndpoints = z.array(z.string().min(1).max(128)).min(1).max(16);
+
 /** A model to switch to when the one before it has failed for good (retries exhausted or non-retryable). */
 export const FallbackModel = z.object({
   provider: ModelProviderName,
@@ -17,6 +20,8 @@ export const FallbackModel = z.object({
   maxTokens: z.number().int().positive().optional(),
   /** Used to project a call's cost against `costBudgetUsd`; else the built-in Claude list prices. */
   price: ModelPrice.optional(),
+  sampling: SamplingSettings.optional(),
+  endpoints: ModelEndpoints.optional(),
 });
 export type FallbackModel = z.infer<typeof FallbackModel>;
 
@@ -38,6 +43,10 @@ export const ModelSettings = z.object({
   fallbacks: z.array(FallbackModel).default([]),
   /** Used to project a call's cost against `costBudgetUsd`; else the built-in Claude list prices. */
   price: ModelPrice.optional(),
+  /** temperature, topP, topK, seed: sent only when set; a provider that cannot honour one refuses the call. */
+  sampling: SamplingSettings.optional(),
+  /** Set by a model registry: the entries (endpoints) of this model the worker balances calls across. */
+  endpoints: ModelEndpoints.optional(),
 });
 export type ModelSettings = z.infer<typeof ModelSettings>;
 
@@ -51,5 +60,7 @@ export const ModelOverride = z.object({
   heartbeatTimeoutMs: z.number().int().positive().optional(),
   fallbacks: z.array(FallbackModel).optional(),
   price: ModelPrice.optional(),
+  sampling: SamplingSettings.optional(),
+  endpoints: ModelEndpoints.optional(),
 });
 export type ModelOverride = z.infer<typeof ModelOverride>;

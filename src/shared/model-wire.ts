@@ -81,7 +81,12 @@ export const SamplingSettings = z
     temperature: z.number().min(0).max(2).optional(),
     topP: z.number().gt(0).max(1).optional(),
     topK: z.number().int().positive().optional(),
-    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
   })
   .strict();
 export type SamplingSettings = z.infer<typeof SamplingSettings>;
@@ -98,6 +103,8 @@ export const ModelRequest = z.object({
   /** The model stops before writing any of these (text ReAct stops before inventing an Observation). */
   stopSequences: z.array(z.string()).optional(),
   sampling: SamplingSettings.optional(),
+  /** Registry entries the worker may send this call to (their own URL, key, region, model id); one is picked per attempt. */
+  endpoints: z.array(z.string().min(1).max(128)).min(1).max(16).optional(),
 });
 export type ModelRequest = z.infer<typeof ModelRequest>;
 
@@ -110,5 +117,7 @@ export const ModelReply = z.object({
   usage: TokenUsage,
   costUsd: z.number().nonnegative(),
   durationMs: z.number().nonnegative(),
+  /** The registry entry that answered, when the call named endpoints. */
+  endpoint: z.string().optional(),
 });
 export type ModelReply = z.infer<typeof ModelReply>;

@@ -4,7 +4,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { createReplyRecorder } from '../../activities/recording';
 import { recordToolCalls } from '../../tools/recorded-tools';
 import type { ToolDefinition } from '../../tools/define-tool';
-import { resolveModel, type AgentInputInit, type AgentResult, type ModelReply } from '../../shared';
+import { registeredStrategy, resolveModel, type AgentInputInit, type AgentResult, type ModelReply } from '../../shared';
 import { viewResult } from '../../shared/chain-view';
 import { AgentClient, type AgentHandle } from '../../client/agent-client';
 import { INTERRUPTED_EXIT_CODE, watchInterruption, type Interruption } from '../../client/follow/interruption';
@@ -40,6 +40,8 @@ export interface RunOptions {
   ownWorker?: boolean;
   maxIterations?: number;
   model?: string;
+  /** `--strategy`: text ReAct for a model without tool calling; default the registry entry's, else native. */
+  strategy?: 'native' | 'react-text';
   /** Start the agent a worker registered under this id (`run --agent`); only the name is sent. */
   agent?: string;
   workflowId?: string;
@@ -205,12 +207,14 @@ async function stopFollowing(
 }
 
 function runInput(options: RunOptions, c: Connected): AgentInputInit {
+  const registry = c.config.modelRegistry;
+  const name = options.model ?? c.config.model;
+  const strategy = options.strategy ?? (registry ? registeredStrategy(registry, name) : undefined);
   return {
     task: options.task,
     // With a registry, models are chosen by name and come with their fallbacks.
-    model: c.config.modelRegistry
-      ? resolveModel(c.config.modelRegistry, options.model ?? c.config.model)
-      : { provider: 'anthropic', model: options.model ?? c.config.model },
+    model: registry ? resolveModel(registry, name) : { provider: 'anthropic', model: name },
+    ...(strategy ? { strategy } : {}),
     ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
     ...(options.agent !== undefined ? { agent: options.agent } : {}),
     // Who started it, for the audit trail and tools' required roles: the person the CLI acts as.

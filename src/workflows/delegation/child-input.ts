@@ -22,7 +22,7 @@ export function childInput(
     task,
     agentName: path[path.length - 1]!.agentName,
     ...(definition.instructions ? { systemPrompt: definition.instructions } : {}),
-    model: { ...parent.model, ...definition.model },
+    model: childModel(parent.model, definition.model),
     ...(tools ? { tools } : {}),
     maxIterations,
     ...(tokenBudget !== undefined ? { tokenBudget } : {}),
@@ -79,4 +79,18 @@ function childTools(
     ...parent.tools.filter((name) => !isAgent(name)),
     ...Object.keys(parent.agents).filter((name) => !onPath.has(name)),
   ];
+}
+
+/**
+ * The parent's model with the definition's fields over it. Another model keeps none of the
+ * parent's endpoints (registry entries of the parent's model) or sampling, unless it sets its own.
+ */
+function childModel(parent: AgentInput['model'], own: SubAgentDefinition['model']): AgentInput['model'] {
+  if (!own) return parent;
+  const other =
+    (own.provider !== undefined && own.provider !== parent.provider) ||
+    (own.model !== undefined && own.model !== parent.model);
+  if (!other) return { ...parent, ...own };
+  const { endpoints: _endpoints, sampling: _sampling, ...kept } = parent;
+  return { ...kept, ...own };
 }

@@ -11,8 +11,8 @@ import { affordableMaxTokens, estimateInputTokens } from './budget';
 import { takenCallIds, withUniqueCallIds } from './unique-call-ids';
 
 /** A model to call, with the room and price it is called with. */
-export type Candidate = Required<Omit<FallbackModel, 'maxTokens' | 'price'>> &
-  Pick<FallbackModel, 'price'> & { maxTokens: number };
+export type Candidate = Required<Pick<FallbackModel, 'provider' | 'model'>> &
+  Pick<FallbackModel, 'price' | 'sampling' | 'endpoints'> & { maxTokens: number };
 
 export interface RecordedReply {
   reply: ModelReply;
@@ -120,6 +120,8 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
       toolChoice: request.toolChoice,
       maxTokens,
       ...(request.stopSequences ? { stopSequences: request.stopSequences } : {}),
+      ...(candidate.sampling ? { sampling: candidate.sampling } : {}),
+      ...(candidate.endpoints ? { endpoints: candidate.endpoints } : {}),
     };
     const sent = callInput(ctx, call, request.messages);
     sentHash = sent.conversation.hash;

@@ -63,6 +63,8 @@ function candidatesOf({ input }: RunContext): Candidate[] {
     model: m.model,
     maxTokens: m.maxTokens ?? input.model.maxTokens,
     price: m.price,
+    ...(m.sampling ? { sampling: m.sampling } : {}),
+    ...(m.endpoints ? { endpoints: m.endpoints } : {}),
   }));
 }
 

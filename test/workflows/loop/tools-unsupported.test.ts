@@ -34,9 +34,9 @@ describe('a model without tool calling', () => {
     expect(log.calls.map((c) => c.args)).toEqual([{ key: 'alpha' }]);
     // The first request offered tools; after the switch none are sent and the text protocol is taught.
     const [first, second] = server.requests;
-    expect(first!.body.tools?.length).toBeGreaterThan(0);
-    expect(second!.body.tools).toBeUndefined();
-    expect(JSON.stringify(second!.body.messages)).toContain('Action Input:');
+    expect(first!.body!.tools?.length).toBeGreaterThan(0);
+    expect(second!.body!.tools).toBeUndefined();
+    expect(JSON.stringify(second!.body!.messages)).toContain('Action Input:');
     expect(thoughts(result.chain.steps).join('\n')).toContain('has no tool calling');
   });
 

@@ -62,6 +62,12 @@ export interface AgentWorkerOptions {
    */
   mcp?: McpConfigInit;
   models: ActivityDeps['models'];
+  /**
+   * Named endpoints: registry entries with their own base URL, API key or region (an EU and a US
+   * deployment side by side), as `{ provider, model }`. Runs reach them through a model registry
+   * (`endpoints` in their model settings); the worker balances a group's calls across them.
+   */
+  endpoints?: ActivityDeps['endpoints'];
   /** Values redacted from tool results and errors, e.g. API keys. */
   secrets?: readonly string[];
   /** Receives model output as it streams (never stored in history). */
@@ -166,6 +172,7 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
     agents: createAgentRegistry(options.agents ?? []),
     ...(mcp ? { mcp } : {}),
     models: options.models,
+    ...(options.endpoints ? { endpoints: options.endpoints } : {}),
     secrets,
     ...(onModelDelta ? { onModelDelta } : {}),
     ...(options.onModelReply ? { onModelReply: options.onModelReply } : {}),

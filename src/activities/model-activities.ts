@@ -5,6 +5,7 @@ import { ConversationCache } from './conversation/conversation-cache';
 import { rememberReply } from './conversation/remember-reply';
 import { resolveConversation, type ConversationSource } from './conversation/resolve-conversation';
 import type { ModelProvider } from '../shared/model-provider';
+import { EndpointBalancer, type ModelEndpoint } from './models/endpoints/endpoint-balancer';
 import { redactFailure, type Redactor } from '../tools/redact-secrets';
 
 /** A piece of a reply as it streams in. Delivered to watchers only; it never enters history. */
@@ -33,6 +34,8 @@ export interface ModelActivityDeps {
   heartbeatEveryMs?: number;
   /** Where calls by reference find their conversation; default a 64 MiB cache and no way to ask the run. */
   conversations?: ConversationSource;
+  /** Named endpoints (registry entries with their own URL, key or region) that requests may name in `endpoints`. */
+  endpoints?: Readonly<Record<string, ModelEndpoint>>;
 }
 
 /** The conversations a worker keeps for calls by reference, by default. */
@@ -48,7 +51,9 @@ export function createModelActivities({
   heartbeatEveryMs = 1_000,
   redact = (v) => v,
   conversations,
+  endpoints = {},
 }: ModelActivityDeps) {
+  const balancer = new EndpointBalancer(endpoints);
   const source = conversations ?? { cache: new ConversationCache(DEFAULT_CONVERSATION_CACHE_BYTES) };
   return {
     /**
@@ -62,14 +67,22 @@ export function createModelActivities({
         execution && { workflowId: execution.workflowId, runId: execution.runId },
         source,
       );
-      const provider = models[request.provider];
+      const routed = request.endpoints ? balancer.pick(request.endpoints) : undefined;
+      if (request.endpoints && !routed) {
+        const configured = balancer.names().join(', ') || '(none)';
+        const message = `None of the endpoints ${request.endpoints.join(', ')} is on this worker (configured: ${configured}).`;
+        throw ApplicationFailure.create({ type: FailureType.ModelProviderMissing, message, nonRetryable: true });
+      }
+      const provider = routed?.provider ?? models[request.provider];
       if (!provider) {
         const configured = Object.keys(models).join(', ') || '(none)';
         const message = `No "${request.provider}" model provider on this worker (configured: ${configured}).`;
         throw ApplicationFailure.create({ type: FailureType.ModelProviderMissing, message, nonRetryable: true });
       }
-      if (isModelAllowed && !isModelAllowed(request.provider, request.model)) {
-        const message = `Model ${request.provider}/${request.model} is not allowed by this worker's model registry.`;
+      // An endpoint calls its own model id (a group's entries may name one model differently).
+      const sent = routed ? { ...request, model: routed.model } : request;
+      if (isModelAllowed && !isModelAllowed(request.provider, sent.model)) {
+        const message = `Model ${request.provider}/${sent.model} is not allowed by this worker's model registry.`;
         throw ApplicationFailure.create({ type: FailureType.ModelNotAllowed, message, nonRetryable: true });
       }
       const ctx = Context.current();
@@ -94,17 +107,18 @@ export function createModelActivities({
       // Heartbeats carry cancellation to us; a provider that is silent while it waits still gets them.
       const timer = setInterval(beat, heartbeatEveryMs);
       try {
-        const reply = await provider.complete(request, ctx.cancellationSignal, {
+        const reply = await provider.complete(sent, ctx.cancellationSignal, {
           heartbeat: beat,
           onTextDelta: publish('text'),
           onThinkingDelta: publish('thinking'),
         });
-        const safe = withoutSecrets(reply, redact);
+        const safe = withoutSecrets(routed ? { ...reply, endpoint: routed.name } : reply, redact);
         if ('conversation' in input && execution)
           rememberReply(source.cache, execution.workflowId, input.conversation.hash, safe.content);
         onModelReply?.(workflowId, safe);
         return safe;
       } catch (err) {
+        routed?.failed(err);
         // A provider's error can quote the request or the key: redacted like the reply, class and retry kept.
         throw redactFailure(err, redact);
       } finally {

@@ -83,7 +83,8 @@ export async function createHarness(
   env: TestEnv,
   deps: {
     tools: readonly ToolDefinition[];
-    models: Partial<Record<'anthropic' | 'openai-compatible' | 'scripted', ModelProvider>>;
+    models: Partial<Record<string, ModelProvider>>;
+    endpoints?: AgentWorkerOptions['endpoints'];
     secrets?: string[];
     onModelDelta?: AgentWorkerOptions['onModelDelta'];
     onModelReply?: AgentWorkerOptions['onModelReply'];
@@ -105,6 +106,7 @@ export async function createHarness(
     taskQueue,
     tools: deps.tools,
     models: deps.models,
+    ...(deps.endpoints ? { endpoints: deps.endpoints } : {}),
     secrets: deps.secrets ?? [],
     ...(deps.onModelDelta ? { onModelDelta: deps.onModelDelta } : {}),
     ...(deps.onModelReply ? { onModelReply: deps.onModelReply } : {}),

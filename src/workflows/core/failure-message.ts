@@ -11,6 +11,7 @@ export function failureMessage(err: unknown): string {
 
 /** The `type` of the ApplicationFailure at the root of `err` (an activity's classification), if any. */
 export function failureType(err: unknown): string | undefined {
-  if ((err instanceof ActivityFailure || err instanceof ChildWorkflowFailure) && err.cause) return failureType(err.cause);
+  if ((err instanceof ActivityFailure || err instanceof ChildWorkflowFailure) && err.cause)
+    return failureType(err.cause);
   return err instanceof ApplicationFailure ? (err.type ?? undefined) : undefined;
 }

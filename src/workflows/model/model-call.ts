@@ -143,7 +143,13 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
       {
         correlationId,
         success: true,
-        result: { stopReason: reply.stopReason, text: replyText(reply), toolCalls: toolUses },
+        result: {
+          stopReason: reply.stopReason,
+          text: replyText(reply),
+          toolCalls: toolUses,
+          // Which registry entry answered, when the call was balanced across several.
+          ...(reply.endpoint ? { endpoint: reply.endpoint } : {}),
+        },
         durationMs: reply.durationMs,
       },
       visibility,

@@ -6,6 +6,7 @@ import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL, DEFAULT_QUESTION_TOOL } from
 import { ContinuedState } from './continued-state';
 import { ForkStart } from './fork';
 import { FallbackModel, ModelSettings } from './model-settings';
+import { OutputSchema } from './output/output-schema';
 import { MAX_TASK_BYTES, utf8Bytes } from './payload-size';
 import { CallerContext } from './people';
 import { PlanningSettings } from './plan';
@@ -50,6 +51,12 @@ export const AgentInput = z.object({
   maxIterations: z.number().int().positive().default(10),
   /** `native`: the API's tool calling. `react-text`: Thought/Action/Observation text (docs/react-text.md), for models without tools. */
   strategy: z.enum(['native', 'react-text']).default('native'),
+  /**
+   * The final answer must be JSON matching this JSON Schema (a client may pass zod: outputSchemaOf).
+   * A mismatch is sent back to the model, which tries again within the run's limits; the value is
+   * `AgentResult.output`.
+   */
+  outputSchema: OutputSchema.optional(),
   finishToolName: z.string().min(1).default(DEFAULT_FINISH_TOOL),
   finishToolDescription: z.string().default(DEFAULT_FINISH_DESCRIPTION),
   /** Tool results longer than this (as JSON text) are cut, with a visible marker. */

@@ -23,6 +23,8 @@ export const AgentResult = z.object({
   answerSources: z.array(z.string()).optional(),
   /** How sure the model said it was of the answer, when it said. */
   confidence: Confidence.optional(),
+  /** The final answer as the value the run's `outputSchema` checked (its JSON text is `finalAnswer`). */
+  output: z.unknown().optional(),
   chain: ReasoningChain,
   usage: TokenUsage,
   costUsd: z.number().nonnegative(),

@@ -1,5 +1,7 @@
 export * from './agent-definition';
 export * from './agent-input';
+export * from './output/output-schema';
+export * from './output/structured-answer';
 export * from './reasoning/reasoning-settings';
 export * from './agent-result';
 export * from './answer-grounding';

@@ -82,6 +82,8 @@ import * as approvalSqlRule from '../shared/approval/approval-sql-rule';
 import * as argumentsHash from '../shared/approval/arguments-hash';
 import * as rulePattern from '../shared/approval/rule-pattern';
 import * as ruleValues from '../shared/approval/rule-values';
+import * as outputSchema from '../shared/output/output-schema';
+import * as structuredAnswer from '../shared/output/structured-answer';
 import * as activityProxies from './activity-proxies';
 import * as agentWorkflow from './agent-workflow';
 import * as messages from './messages';
@@ -115,6 +117,7 @@ import * as prompt from './loop/prompt';
 import * as reactLoop from './loop/react-loop';
 import * as stopConditions from './loop/stop-conditions';
 import * as strategies from './loop/strategies';
+import * as structuredFinal from './loop/structured-final';
 import * as budget from './model/budget';
 import * as modelCall from './model/model-call';
 import * as modelTurn from './model/model-turn';
@@ -225,6 +228,9 @@ export const PRELOADED_MODULES: readonly object[] = [
   argumentsHash,
   rulePattern,
   ruleValues,
+  // shared/output
+  outputSchema,
+  structuredAnswer,
   // workflows
   activityProxies,
   agentWorkflow,
@@ -262,6 +268,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   reactLoop,
   stopConditions,
   strategies,
+  structuredFinal,
   // workflows/model
   budget,
   modelCall,

@@ -19,8 +19,10 @@ export type NextStep = {
         finishCall: ToolUseBlock;
         skipped: ToolUseBlock[];
         confidence?: number;
+        /** The answer's value, once checked against the run's output schema. */
+        output?: unknown;
       }
-    | { kind: 'final_answer'; answer: string; via: 'text_reply'; confidence?: number }
+    | { kind: 'final_answer'; answer: string; via: 'text_reply'; confidence?: number; output?: unknown }
     | { kind: 'run_tools'; calls: ToolUseBlock[] }
     | { kind: 'invalid_finish'; finishCall: ToolUseBlock; others: ToolUseBlock[]; problem: string }
     | { kind: 'give_up'; reason: string; call: ToolUseBlock; skipped: ToolUseBlock[] }
@@ -82,7 +84,12 @@ function findPhrase(text: string, phrases: readonly string[]): string | undefine
  * made in the same turn as a valid finish are not run (the answer was written without their
  * results) and are reported.
  */
-export function decideNextStep(reply: ModelReply, finishToolName: string, giveUpToolName: string): NextStep {
+export function decideNextStep(
+  reply: ModelReply,
+  finishToolName: string,
+  giveUpToolName: string,
+  structured = false,
+): NextStep {
   const calls = reply.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
   const finishCall = calls.find((c) => c.name === finishToolName);
   const giveUp = calls.find((c) => c.name === giveUpToolName);
@@ -90,6 +97,9 @@ export function decideNextStep(reply: ModelReply, finishToolName: string, giveUp
   if (finishCall) {
     const others = calls.filter((c) => c !== finishCall);
     const result = finishCall.input['result'];
+    // With an output schema the result is a value; structuredFinal checks it against the schema.
+    if (structured && result !== undefined)
+      return { kind: 'final_answer', answer: JSON.stringify(result), via: 'finish_tool', finishCall, skipped: others };
     if (typeof result !== 'string' || result.trim() === '') {
       return {
         kind: 'invalid_finish',

@@ -4,9 +4,15 @@ import { updateTaskTool } from '../planning/plan-tracker';
 
 /** The injected finish tool: its `result` is the run's final answer; a reply without tool calls is an answer too. */
 export function finishTool(
-  input: Pick<AgentInput, 'finishToolName' | 'finishToolDescription' | 'askConfidence' | 'confirmBelowConfidence'>,
+  input: Pick<
+    AgentInput,
+    'finishToolName' | 'finishToolDescription' | 'askConfidence' | 'confirmBelowConfidence' | 'outputSchema'
+  >,
 ): ModelTool {
-  const result = { type: 'string', description: 'Your final answer or output.' };
+  // With an output schema the model gives the answer's value itself, shaped by the schema.
+  const result = input.outputSchema
+    ? { ...input.outputSchema, description: 'Your final answer, matching this schema.' }
+    : { type: 'string', description: 'Your final answer or output.' };
   // Offered only when the run uses confidence, so other runs' tool lists stay as they were.
   const confidence = {
     type: 'number',
@@ -90,6 +96,7 @@ export function systemPrompt(
     | 'askConfidence'
     | 'confirmBelowConfidence'
     | 'labels'
+    | 'outputSchema'
   >,
 ): string {
   const lead =
@@ -110,7 +117,16 @@ export function systemPrompt(
         ]
       : []),
     `If the task truly cannot be done, call the "${input.giveUpToolName}" tool with the reason.`,
+    ...(input.outputSchema
+      ? [`Give "${input.finishToolName}" the answer as a JSON value matching the schema of its "result".`]
+      : []),
   ].join('\n');
+}
+
+/** What a text-protocol run is told about a structured answer: the schema itself, as the finish tool is not offered. */
+export function outputInstruction(input: Pick<AgentInput, 'outputSchema' | 'labels'>): string {
+  if (!input.outputSchema) return '';
+  return `\n\nYour ${input.labels.finalAnswer} must be one JSON value matching this JSON Schema, and nothing else: ${JSON.stringify(input.outputSchema)}`;
 }
 
 /** Why the run is ending, in the words the model reads before its last, tool-less reply. */

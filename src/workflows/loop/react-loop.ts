@@ -50,6 +50,7 @@ import { earlyStop, isEarlyStop, type EarlyStop, type NextStep } from './decide-
 import { stopInstruction } from './prompt';
 import { firstHolding, type LoopView, type StopPredicate } from './stop-conditions';
 import { loopTurn, type StrategySlot } from './loop-turn';
+import { structuredFinal } from './structured-final';
 
 /** How a run ended: its termination reason, its answer (partial or not) and, for `error`, what went wrong. */
 export interface RunOutcome {
@@ -58,6 +59,8 @@ export interface RunOutcome {
   error?: string;
   /** The answer's confidence, 0–1, when the model gave one. */
   confidence?: number;
+  /** The answer's value, checked against the run's output schema. */
+  output?: unknown;
 }
 
 /** What the loop uses besides the run context; runAgent builds it once, after the preflight. */
@@ -179,8 +182,10 @@ export class ReactLoop {
   }
 
   /** Carries out one decision; returns an outcome when the run is over. */
-  private async act(next: NextStep, reply: ModelReply): Promise<RunOutcome | undefined> {
-    if (isEarlyStop(next)) return this.stopEarly(next);
+  private async act(decided: NextStep, reply: ModelReply): Promise<RunOutcome | undefined> {
+    if (isEarlyStop(decided)) return this.stopEarly(decided);
+    const schema = this.input.outputSchema;
+    const next = decided.kind === 'final_answer' && schema ? structuredFinal(decided, schema) : decided;
     if (next.thought)
       this.chain.thinking(next.thought, { level: this.input.visibility }, undefined, next.thoughtConfidence);
     if (next.kind === 'run_tools') {
@@ -200,7 +205,7 @@ export class ReactLoop {
           recordControlCall(this.chain, this.input, next.finishCall, { success: true, result: next.answer });
           this.recordNotRun(next.skipped, `"${this.input.finishToolName}" was called in the same turn`);
         }
-        return this.end('success', next.answer, next.confidence);
+        return this.end('success', next.answer, next.confidence, next.output);
       case 'give_up':
         recordControlCall(this.chain, this.input, next.call, { success: true, result: next.reason });
         this.recordNotRun(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
@@ -471,9 +476,14 @@ export class ReactLoop {
   }
 
   /** The answer becomes the chain's synthesis, and the run's outcome. */
-  private end(reason: TerminationReason, answer: string, confidence?: number): RunOutcome {
+  private end(reason: TerminationReason, answer: string, confidence?: number, output?: unknown): RunOutcome {
     this.synthesise(reason, answer, confidence);
-    return { reason, answer, ...(confidence !== undefined ? { confidence } : {}) };
+    return {
+      reason,
+      answer,
+      ...(confidence !== undefined ? { confidence } : {}),
+      ...(output !== undefined ? { output } : {}),
+    };
   }
 
   private view(reply: ModelReply): LoopView {

@@ -13,7 +13,7 @@ import {
 } from '../react-text/react-text-prompt';
 import { asConfidence, readConfidence } from '../reasoning/confidence';
 import { decideNextStep, giveUpStep, type NextStep } from './decide-next-step';
-import { injectedTools, systemPrompt, toModelTool, usesConfidence } from './prompt';
+import { injectedTools, outputInstruction, systemPrompt, toModelTool, usesConfidence } from './prompt';
 
 /** How a run talks to its model: what it sends (the prompt), how it reads replies, how it reports results. */
 export interface Strategy extends ModelPrompt {
@@ -31,7 +31,10 @@ export function nativeStrategy(input: AgentInput, specs: readonly ToolSpec[]): S
     system: systemPrompt(input),
     tools: [...specs.map(toModelTool), ...injectedTools(input, true)],
     decide: (reply) => {
-      const next = withAnswerConfidence(decideNextStep(reply, input.finishToolName, input.giveUpToolName), input);
+      const next = withAnswerConfidence(
+        decideNextStep(reply, input.finishToolName, input.giveUpToolName, input.outputSchema !== undefined),
+        input,
+      );
       const { text: thought, confidence } = readConfidence(replyText(reply), input.labels.confidence);
       // A reply that is only text is the answer itself, not a thought before acting.
       if ((next.kind === 'final_answer' && next.via === 'text_reply') || !thought) return next;
@@ -88,7 +91,7 @@ export function reactTextStrategy(
       labels,
       thoughtPrompt: input.thoughtPrompt,
       askConfidence: usesConfidence(input),
-    }),
+    }) + outputInstruction(input),
     tools: [],
     stopSequences: reactStopSequences(labels),
     readsCutReplies: true,

@@ -14,6 +14,7 @@ export function agentResult({ input, chain, state }: RunContext, outcome: RunOut
     grounding: judged.grounding,
     answerSources: judged.sources,
     ...(outcome.confidence !== undefined ? { confidence: outcome.confidence } : {}),
+    ...(outcome.output !== undefined ? { output: outcome.output } : {}),
     chain: chain.snapshot(),
     usage: state.usage,
     costUsd: state.costUsd,

@@ -44,8 +44,8 @@ describe('a model balanced across registry endpoints', () => {
     expect(us.requests.map((r) => r.body!.model)).toEqual(['gpt-us-deployment']);
     // The chain says which endpoint answered each call.
     const answered = result.chain.steps
-      .filter((s) => s.type === 'tool_result' && s.toolResult?.success && s.model)
-      .map((s) => (s.toolResult!.result as { endpoint?: string }).endpoint);
+      .flatMap((s) => (s.type === 'tool_result' && s.toolResult.success && s.model ? [s.toolResult.result] : []))
+      .map((result) => (result as { endpoint?: string }).endpoint);
     expect(answered).toEqual(['gpt-us', 'gpt-eu']);
   });
 });

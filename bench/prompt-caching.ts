@@ -23,7 +23,7 @@ import { summarise } from './lib/stats';
 import { runLimitMs, within } from './lib/within';
 
 /** Claude Sonnet at its list prices (input 3, output 15, cache write 3.75, cache read 0.30 USD per MTok). */
-const MODEL = { provider: 'anthropic', model: 'claude-sonnet-4-5' } as const;
+const MODEL = { provider: 'anthropic', model: 'claude-sonnet-4-6' } as const;
 const ITERATIONS = 20;
 /** At most this share of input tokens not read from the cache: the issue asks for at least 80% read. */
 const NOT_READ_TARGET = 0.2;
@@ -71,6 +71,9 @@ export async function measurePromptCaching(ctx: BenchContext, _config: BenchConf
     const after = fake.cacheTotals();
     const bodies = fake.requests.flatMap((r) => (r.body ? [r.body] : []));
     const before = replay(bodies.map(withoutMessageMarkers), after.outputTokens);
+    // The anchor's share: the same requests with the tail breakpoint alone (one turn adds 3 blocks here,
+    // well inside the API's 20-block lookback, so the anchor matters only for wider turns).
+    const tailOnly = replay(bodies.map(tailMarkerOnly), after.outputTokens);
     const llmUsage = chainUsage(result.chain.steps);
     const price = priceFor(MODEL.model);
     const costAfter = costOf(MODEL.model, usageOf(after));
@@ -111,6 +114,7 @@ export async function measurePromptCaching(ctx: BenchContext, _config: BenchConf
         modelCalls: after.requests,
         after,
         before,
+        tailOnly,
         noCachingUsd: uncached,
         // The run's own ledger must agree with what the server billed, call by call and in total.
         runUsage: result.usage,
@@ -157,6 +161,12 @@ function withoutMessageMarkers(body: FakeRequestBody): FakeRequestBody {
         })
       : content;
   return { ...body, messages: body.messages.map((m) => ({ ...m, content: strip(m.content) })) };
+}
+
+/** The request with the conversation's last marker only (no anchor on the previous call's end). */
+function tailMarkerOnly(body: FakeRequestBody): FakeRequestBody {
+  const stripped = withoutMessageMarkers(body);
+  return { ...stripped, messages: [...stripped.messages.slice(0, -1), ...body.messages.slice(-1)] };
 }
 
 /** Model calls' usage, summed from the chain's `llm` result steps. */

@@ -13,6 +13,7 @@ import { writeResults } from './lib/write-results';
 import { measureScale } from './scale';
 import { measureSeeing } from './seeing';
 import { measurePush } from './serve-push';
+import { measurePromptCaching } from './prompt-caching';
 import { measureOverhead } from './thoughtline-overhead';
 import { measureWorkers } from './workers';
 
@@ -30,6 +31,7 @@ const FIGURES: Record<
   redaction: { title: '5. Redaction of 1 MiB of hostile text', measure: measureRedaction },
   scale: { title: '2. Scale: concurrent runs on one worker', measure: measureScale },
   workers: { title: '2b. Scale over worker processes: one and two', measure: measureWorkers },
+  cache: { title: '9. Prompt caching of a 20-iteration run (Anthropic request shape)', measure: measurePromptCaching },
 };
 
 /**

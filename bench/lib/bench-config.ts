@@ -12,6 +12,7 @@ export const FIGURE_IDS = [
   'redaction',
   'scale',
   'workers',
+  'cache',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 export const PEER_NAMES = ['plain-node', 'temporal-ai-sdk', 'langgraph-sqlite'] as const;

@@ -1,7 +1,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer, readBody, verifyScript } from './fake-server-kit';
-import { describeEntry, type FakeReply, type ScriptEntry } from './fake-replies';
+import { describeEntry, type FakeMessageReply, type FakeReply, type ScriptEntry } from './fake-replies';
+import {
+  breakpointProblem,
+  createFakePromptCache,
+  estimateTokens,
+  type PromptCacheOptions,
+  type PromptCacheTotals,
+  type PromptCacheUsage,
+} from './fake-prompt-cache';
 import { respond, sendError, type Exchange } from './fake-responder';
 import { authOf, parseRequestBody, redactHeaders, type RecordedRequest } from './recorded-request';
 
@@ -17,6 +25,12 @@ import { authOf, parseRequestBody, redactHeaders, type RecordedRequest } from '.
  */
 export interface FakeMessagesServerOptions {
   script?: ScriptEntry[];
+  /**
+   * Simulate prompt caching (see fake-prompt-cache.ts): replies then report the input, cache read
+   * and cache write tokens of their request, and output tokens estimated from their content
+   * unless the script sets them. Off by default: replies carry the script's usage.
+   */
+  promptCache?: boolean | PromptCacheOptions;
 }
 
 export interface FakeMessagesServer {
@@ -27,6 +41,8 @@ export interface FakeMessagesServer {
   /** Harness problems recorded so far (what `verify()` reports). */
   readonly errors: readonly string[];
   append(entries: ScriptEntry[]): void;
+  /** Token sums over the replies so far when prompt caching is simulated; all zero otherwise. */
+  cacheTotals(): PromptCacheTotals;
   /** Throws if any harness problem was recorded or script entries were left unused. */
   verify(): void;
   close(): Promise<void>;
@@ -39,6 +55,10 @@ export async function startFakeMessagesServer(options: FakeMessagesServerOptions
   const requests: RecordedRequest[] = [];
   const errors: string[] = [];
   let consumed = 0;
+  const cache =
+    options.promptCache === undefined || options.promptCache === false
+      ? undefined
+      : createFakePromptCache(options.promptCache === true ? {} : options.promptCache);
   // Ends pending waits (delays, hangs) when the server closes, so no handler outlives it.
   const pendingWaits = new Set<() => void>();
 
@@ -105,6 +125,9 @@ export async function startFakeMessagesServer(options: FakeMessagesServerOptions
     if (parsed.problem !== undefined || parsed.body === undefined) {
       return fail(x, 400, 'invalid_request_error', parsed.problem ?? 'unreadable request body');
     }
+    // The real API's answer to misplaced cache markers; a mistake of the code under test, so recorded too.
+    const markers = breakpointProblem(parsed.body);
+    if (markers !== undefined) return fail(x, 400, 'invalid_request_error', markers);
     const entry = script.shift();
     if (entry === undefined) {
       return fail(
@@ -121,6 +144,7 @@ export async function startFakeMessagesServer(options: FakeMessagesServerOptions
     } catch (err) {
       return fail(x, 500, 'api_error', `script entry #${consumed} (${describeEntry(entry)}) threw: ${String(err)}`);
     }
+    if (cache !== undefined) reply = withCacheUsage(reply, cache.account(parsed.body), cache.countOutput);
     if (reply.delayMs !== undefined && reply.delayMs > 0 && !(await wait(reply.delayMs, res))) return;
     await respond(x, reply, parsed.body.model, record.stream);
   }
@@ -145,9 +169,24 @@ export async function startFakeMessagesServer(options: FakeMessagesServerOptions
     append(entries) {
       script.push(...entries);
     },
+    cacheTotals: () =>
+      cache?.totals() ?? { requests: 0, inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0 },
     verify() {
       verifyScript('Fake Messages server', errors, script, describeEntry);
     },
     close: () => closeServer(server, pendingWaits),
   };
+}
+
+/**
+ * A reply that reports its request's cache accounting (a message, or a broken reply's message:
+ * the API counts the prompt once it starts answering); errors are returned unchanged.
+ */
+function withCacheUsage(reply: FakeReply, input: PromptCacheUsage, countOutput: (tokens: number) => void): FakeReply {
+  if (reply.kind !== 'message' && reply.kind !== 'broken') return reply;
+  const message = reply.kind === 'message' ? reply : reply.reply;
+  const output = message.usage.output_tokens ?? estimateTokens(message.content);
+  countOutput(output);
+  const priced: FakeMessageReply = { ...message, usage: { ...message.usage, ...input, output_tokens: output } };
+  return reply.kind === 'message' ? priced : { ...reply, reply: priced };
 }

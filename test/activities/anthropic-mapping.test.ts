@@ -19,11 +19,16 @@ describe('toMessageCreateParams', () => {
       model: 'claude-sonnet-4-6',
       max_tokens: 1024,
       system: [{ type: 'text', text: 'You are a careful assistant.', cache_control: { type: 'ephemeral' } }],
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is the weather in Paris?' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'text', text: 'What is the weather in Paris?', cache_control: { type: 'ephemeral' } }],
+        },
+      ],
     });
   });
 
-  it('marks only the last tool for caching, so tools and system form the cached prefix', () => {
+  it('marks only the last tool for caching, so tools and system form the first cached prefix', () => {
     const clockTool = {
       name: 'get_time',
       description: 'Current time',
@@ -34,7 +39,8 @@ describe('toMessageCreateParams', () => {
       undefined,
       { type: 'ephemeral' },
     ]);
-    expect(params.messages[0]).not.toHaveProperty('content.0.cache_control');
+    // The conversation's own breakpoints: anthropic-cache-breakpoints.test.ts.
+    expect(params.messages[0]).toHaveProperty('content.0.cache_control', { type: 'ephemeral' });
   });
 
   it('omits an empty system prompt', () => {

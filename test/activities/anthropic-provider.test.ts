@@ -80,7 +80,16 @@ describe.each([
       });
       expect(body?.messages[2]).toEqual({
         role: 'user',
-        content: [{ type: 'tool_result', tool_use_id: call.id, content: '{"tempC":21}', is_error: false }],
+        // The conversation's last block carries the moving cache breakpoint.
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: call.id,
+            content: '{"tempC":21}',
+            is_error: false,
+            cache_control: { type: 'ephemeral' },
+          },
+        ],
       });
       fake.server.verify();
     });

@@ -6,6 +6,7 @@ import {
   type ModelTool,
   type TokenUsage,
 } from '../../shared';
+import { withConversationBreakpoints } from './anthropic-cache-breakpoints';
 
 /**
  * Pure translation between Thoughtline's provider-neutral wire format and the Anthropic
@@ -37,14 +38,16 @@ const EPHEMERAL: Anthropic.CacheControlEphemeral = { type: 'ephemeral' };
  * No sampling parameters: API version 2026-10-21 (sent by SDK 1.x) answers 400 to
  * temperature/top_p/top_k even at their defaults, so ModelRequest does not carry them.
  * Prompt caching: the last tool and the system prompt carry cache breakpoints (the cached prefix
- * is tools, then system), so every turn of a run rereads them from the cache. Prefixes shorter
- * than the model's minimum are simply not cached; the API does not reject them.
+ * is tools, then system, then messages), and the conversation two more (see
+ * anthropic-cache-breakpoints.ts): its last block, and where the previous call ended. So each
+ * call reads what the previous one wrote and pays full price only for what the turn appended.
+ * Prefixes shorter than the model's minimum are simply not cached; the API does not reject them.
  */
 export function toMessageCreateParams(request: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
   const params: Anthropic.MessageCreateParamsNonStreaming = {
     model: request.model,
     max_tokens: request.maxTokens,
-    messages: request.messages.map(toMessageParam),
+    messages: withConversationBreakpoints(request.messages.map(toMessageParam)),
   };
   if (request.stopSequences && request.stopSequences.length > 0) params.stop_sequences = request.stopSequences;
   if (request.system !== '') params.system = [{ type: 'text', text: request.system, cache_control: EPHEMERAL }];

@@ -89,6 +89,17 @@ function classifyApiCallError(
       ? failure(FailureType.ModelBadRequest, true, `${providerName} request could not be sent: ${error.message}`)
       : failure(FailureType.ModelConnectionError, false, `${providerName} connection failed: ${messageChain(error)}`);
   }
+  if (status < 400) {
+    // A 200 whose body broke while being read ("Failed to process successful response"): a cut
+    // connection underneath is an incomplete stream, anything else an unreadable reply. Either is
+    // usually a proxy or a restart, and a retry asks again.
+    const cut = causes(error).some((cause) => cause instanceof TypeError);
+    return failure(
+      cut ? FailureType.ModelStreamIncomplete : FailureType.ModelBadResponse,
+      false,
+      `${providerName} ${status} reply ${cut ? 'cut off' : 'unreadable'}: ${messageChain(error)}`,
+    );
+  }
   const headers = new Headers(isStringRecord(error.responseHeaders) ? error.responseHeaders : {});
   const details: Record<string, unknown> = { status };
   const requestId = headers.get('x-request-id') ?? headers.get('request-id');
@@ -140,3 +151,11 @@ export function classifyStreamError(payload: unknown, providerName: string): App
 
 const isStringRecord = (value: unknown): value is Record<string, string> =>
   typeof value === 'object' && value !== null && Object.values(value).every((v) => typeof v === 'string');
+
+function causes(error: Error): unknown[] {
+  const out: unknown[] = [];
+  for (let e: unknown = error.cause; e !== undefined && out.length < 4; e = e instanceof Error ? e.cause : undefined) {
+    out.push(e);
+  }
+  return out;
+}

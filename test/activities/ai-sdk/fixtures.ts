@@ -50,7 +50,7 @@ export function useAnthropicAdapter(options: AiSdkProviderOptions = {}): Adapter
   beforeEach(async () => {
     fake.server = await startFakeMessagesServer();
     const { createAnthropic } = await import('@ai-sdk/anthropic');
-    fake.provider = createAiSdkProvider(createAnthropic({ baseURL: fake.server.baseUrl, apiKey: ANTHROPIC_KEY }), {
+    fake.provider = createAiSdkProvider(createAnthropic({ baseURL: `${fake.server.baseUrl}/v1`, apiKey: ANTHROPIC_KEY }), {
       name: 'anthropic-ai-sdk',
       ...options,
     });

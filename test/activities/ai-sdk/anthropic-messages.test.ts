@@ -41,7 +41,10 @@ describe('AI SDK adapter over @ai-sdk/anthropic (provider object, fake Messages 
   });
 
   it('stop_sequence and max_tokens keep their meaning', async () => {
-    fake.server.append([text('Thought: look it up', { stopReason: 'stop_sequence' }), text('Thought: I', { stopReason: 'max_tokens' })]);
+    fake.server.append([
+      text('Thought: look it up', { stopReason: 'stop_sequence' }),
+      text('Thought: I', { stopReason: 'max_tokens' }),
+    ]);
     expect((await fake.complete({ stopSequences: ['\nObservation:'] })).stopReason).toBe('stop_sequence');
     expect((await fake.complete({ maxTokens: 3 })).stopReason).toBe('max_tokens');
     expect(fake.server.requests[0]!.body).toMatchObject({ stop_sequences: ['\nObservation:'] });
@@ -65,9 +68,12 @@ describe('AI SDK adapter over @ai-sdk/anthropic (provider object, fake Messages 
       { type: 'text', text: 'Checking.' },
       { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
     ]);
-    expect(seen.log.filter((e) => e.startsWith('thinking:')).join('').replace(/thinking:/g, '')).toBe(
-      'Paris weather needs a lookup.',
-    );
+    expect(
+      seen.log
+        .filter((e) => e.startsWith('thinking:'))
+        .join('')
+        .replace(/thinking:/g, ''),
+    ).toBe('Paris weather needs a lookup.');
     const messages: ModelMessage[] = [
       { role: 'user', content: [{ type: 'text', text: 'What is the weather in Paris?' }] },
       { role: 'assistant', content: first.content },
@@ -85,7 +91,9 @@ describe('AI SDK adapter over @ai-sdk/anthropic (provider object, fake Messages 
     });
     expect(sent[2]).toEqual({
       role: 'user',
-      content: [expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'no data', is_error: true })],
+      content: [
+        expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'no data', is_error: true }),
+      ],
     });
   });
 

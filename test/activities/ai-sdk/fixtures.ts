@@ -50,10 +50,13 @@ export function useAnthropicAdapter(options: AiSdkProviderOptions = {}): Adapter
   beforeEach(async () => {
     fake.server = await startFakeMessagesServer();
     const { createAnthropic } = await import('@ai-sdk/anthropic');
-    fake.provider = createAiSdkProvider(createAnthropic({ baseURL: `${fake.server.baseUrl}/v1`, apiKey: ANTHROPIC_KEY }), {
-      name: 'anthropic-ai-sdk',
-      ...options,
-    });
+    fake.provider = createAiSdkProvider(
+      createAnthropic({ baseURL: `${fake.server.baseUrl}/v1`, apiKey: ANTHROPIC_KEY }),
+      {
+        name: 'anthropic-ai-sdk',
+        ...options,
+      },
+    );
   });
   afterEach(async () => {
     try {

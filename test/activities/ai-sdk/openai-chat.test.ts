@@ -4,10 +4,14 @@ import { httpError, socketReset, streamError, text, toolUse } from '../../../src
 import { failureOf, recordingHooks, useOpenAIChatAdapter, weatherTool } from './fixtures';
 
 describe('AI SDK adapter over @ai-sdk/openai Chat Completions (fake server, real HTTP): replies', () => {
-  const fake = useOpenAIChatAdapter({ prices: { 'gpt-4o': { input: 2.5, output: 10, cacheWrite: 0, cacheRead: 1.25 } } });
+  const fake = useOpenAIChatAdapter({
+    prices: { 'gpt-4o': { input: 2.5, output: 10, cacheWrite: 0, cacheRead: 1.25 } },
+  });
 
   it('streams text deltas to the hooks, heartbeats per part, and maps the reply', async () => {
-    fake.server.append([text('It is sunny today.', { chunkSize: 5, usage: { prompt_tokens: 30, completion_tokens: 7 } })]);
+    fake.server.append([
+      text('It is sunny today.', { chunkSize: 5, usage: { prompt_tokens: 30, completion_tokens: 7 } }),
+    ]);
     const seen = recordingHooks();
     const reply = await fake.complete({}, seen.hooks);
     expect(seen.text()).toEqual(['It is', ' sunn', 'y tod', 'ay.']);
@@ -64,7 +68,11 @@ describe('AI SDK adapter over @ai-sdk/openai Chat Completions (fake server, real
     expect(firstBody.tools).toEqual([
       {
         type: 'function',
-        function: { name: 'get_weather', description: 'Current weather for a city', parameters: expect.objectContaining({ type: 'object', properties: { city: { type: 'string' } } }) },
+        function: {
+          name: 'get_weather',
+          description: 'Current weather for a city',
+          parameters: expect.objectContaining({ type: 'object', properties: { city: { type: 'string' } } }),
+        },
       },
     ]);
     const body = fake.server.requests[1]!.body!;
@@ -74,7 +82,9 @@ describe('AI SDK adapter over @ai-sdk/openai Chat Completions (fake server, real
       {
         role: 'assistant',
         content: 'Checking.',
-        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+        ],
       },
       { role: 'tool', tool_call_id: 'call_1', content: 'sunny, 21 C' },
     ]);
@@ -179,7 +189,9 @@ describe('AI SDK adapter over @ai-sdk/openai Chat Completions (fake server, real
   });
 
   it('an error chunk mid-stream fails the call with the server message', async () => {
-    fake.server.append([streamError({ message: 'The server had an error', type: 'server_error' }, { partialText: 'It is' })]);
+    fake.server.append([
+      streamError({ message: 'The server had an error', type: 'server_error' }, { partialText: 'It is' }),
+    ]);
     const failure = await failureOf(fake.complete());
     expect(failure.nonRetryable).toBe(false);
     expect(failure.message).toContain('The server had an error');

@@ -3,7 +3,7 @@ import { temporal } from '@temporalio/proto';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createAiSdkProvider } from '../../../src/activities/models/ai-sdk/ai-sdk-provider';
 import { AgentClient } from '../../../src/client/agent-client';
-import { startFakeOpenAIServer, text, toolUse, type FakeOpenAIServer } from '../../../src/testing/openai';
+import { httpError, startFakeOpenAIServer, text, toolUse, type FakeOpenAIServer } from '../../../src/testing/openai';
 import { createAgentWorker } from '../../../src/worker';
 import { useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
@@ -15,10 +15,11 @@ let fake: FakeOpenAIServer | undefined;
 afterEach(async () => fake?.close());
 
 describe('a run whose model is the AI SDK adapter (@ai-sdk/openai, fake server, real dev server)', () => {
-  it('calls a tool and answers; the chain and history show both model calls and the tool call', async () => {
+  it('a 429 waits as asked, then it calls a tool and answers; the chain and history show it all', async () => {
     fake = await startFakeOpenAIServer({
       apiKey: OPENAI_KEY,
       script: [
+        httpError(429, { retryAfterMs: 1_000 }),
         toolUse(
           'lookup',
           { key: 'alpha' },
@@ -77,7 +78,7 @@ describe('a run whose model is the AI SDK adapter (@ai-sdk/openai, fake server, 
     expect(lookupResult).toMatchObject({ toolResult: { success: true, result: { key: 'alpha', value: 50 } } });
 
     // The second request carried the call and its result back, as Chat Completions messages.
-    const second = fake.requests[1]!.body!;
+    const second = fake.requests[2]!.body!;
     expect(second.tools?.map((t) => t.function.name)).toContain('lookup');
     expect(second.messages).toContainEqual(
       expect.objectContaining({ role: 'assistant', tool_calls: [expect.objectContaining({ id: 'call_alpha' })] }),

@@ -42,7 +42,7 @@ export async function readModelStream(
   context: StreamContext,
 ): Promise<StreamedReply> {
   const drafts: Draft[] = [];
-  const open = new Map<string, Draft & { type: 'text' | 'reasoning' }>();
+  const open = new Map<string, OpenDraft>();
   let finish: Extract<AiSdkStreamPart, { type: 'finish' }> | undefined;
   let modelId: string | undefined;
   let parts = 0;
@@ -129,12 +129,10 @@ export async function readModelStream(
   return { content: drafts.flatMap(toBlock), finishReason: finish.finishReason, usage: finish.usage, modelId };
 }
 
-function draftFor<T extends Draft & { type: 'text' | 'reasoning' }>(
-  open: Map<string, Draft & { type: 'text' | 'reasoning' }>,
-  drafts: Draft[],
-  key: string,
-  create: () => T,
-): Draft & { type: 'text' | 'reasoning' } {
+type OpenDraft = Extract<Draft, { type: 'text' | 'reasoning' }>;
+
+/** The block a `text-*` or `reasoning-*` part belongs to, by its id; created at its first part. */
+function draftFor(open: Map<string, OpenDraft>, drafts: Draft[], key: string, create: () => OpenDraft): OpenDraft {
   const known = open.get(key);
   if (known !== undefined) return known;
   const draft = create();

@@ -96,6 +96,24 @@ describe('AI SDK adapter with MockLanguageModelV4: reasoning and mapping', () =>
     });
   });
 
+  it('sends a signature back under the key its provider reads (Bedrock reads `bedrock`, not `amazon-bedrock`)', async () => {
+    const { MockLanguageModelV4, convertArrayToReadableStream } = await load();
+    const model = new MockLanguageModelV4({
+      provider: 'amazon-bedrock',
+      modelId: 'mock-model',
+      doStream: { stream: convertArrayToReadableStream<AiSdkStreamPart>([finish('stop')]) },
+    });
+    const messages: ModelMessage[] = [
+      ...request().messages,
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'Hmm.', signature: 'sig-b' }] },
+    ];
+    await complete(createAiSdkProvider(model), { messages });
+    expect(model.doStreamCalls[0]!.prompt.at(-1)).toEqual({
+      role: 'assistant',
+      content: [{ type: 'reasoning', text: 'Hmm.', providerOptions: { bedrock: { signature: 'sig-b' } } }],
+    });
+  });
+
   it('maps the request into call options: system, tools, tool choice, results with names and errors, sampling', async () => {
     const { model, provider } = await scripted([{ type: 'stream-start', warnings: [] }, finish('stop')]);
     const messages: ModelMessage[] = [

@@ -30,6 +30,16 @@ export function toCallOptions(request: ModelRequest, metadataKey: string): Omit<
   return options;
 }
 
+// Providers whose per-part options key is not the part of their name before the first dot
+// (`anthropic.messages` reads `anthropic`; `amazon-bedrock` reads `bedrock`).
+const OPTIONS_KEYS: Readonly<Record<string, string>> = { 'amazon-bedrock': 'bedrock' };
+
+/** The `providerOptions` key under which a model of `provider` reads a reasoning block's signature. */
+export function providerOptionsKey(provider: string): string {
+  const prefix = provider.split('.')[0] ?? provider;
+  return OPTIONS_KEYS[prefix] ?? prefix;
+}
+
 /**
  * One neutral message may become two prompt messages: the tool results go in a `tool` message
  * placed before the user's text, so they directly follow the assistant's calls. A tool result

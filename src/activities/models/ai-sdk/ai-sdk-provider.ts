@@ -1,7 +1,7 @@
 import type { ModelReply, ModelRequest } from '../../../shared';
 import type { ModelCallHooks, ModelProvider } from '../../../shared/model-provider';
 import { costOf, priceFor, type PriceTable } from '../pricing';
-import { toCallOptions } from './ai-sdk-call-options';
+import { providerOptionsKey, toCallOptions } from './ai-sdk-call-options';
 import { classifyAiSdkError } from './ai-sdk-classify-error';
 import { isLanguageModel, languageModelFor, type AiSdkModelSource } from './ai-sdk-model-source';
 import { toStopReason, toTokenUsage } from './ai-sdk-reply';
@@ -37,8 +37,7 @@ export function createAiSdkProvider(model: AiSdkModelSource, options: AiSdkProvi
 
   async function call(request: ModelRequest, signal: AbortSignal, hooks: ModelCallHooks): Promise<StreamedReply> {
     const languageModel = languageModelFor(model, request.model, name);
-    // `anthropic.messages` reads its options under `anthropic`: the part before the first dot.
-    const metadataKey = languageModel.provider.split('.')[0] ?? languageModel.provider;
+    const metadataKey = providerOptionsKey(languageModel.provider);
     // Our own controller, so the reader can also drop the connection when it refuses a reply.
     const abort = new AbortController();
     const onAbort = () => abort.abort(signal.reason);

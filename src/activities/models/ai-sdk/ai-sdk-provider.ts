@@ -36,6 +36,7 @@ export function createAiSdkProvider(model: AiSdkModelSource, options: AiSdkProvi
   const prices = options.prices ?? {};
 
   async function call(request: ModelRequest, signal: AbortSignal, hooks: ModelCallHooks): Promise<StreamedReply> {
+    if (signal.aborted) throw signal.reason;
     const languageModel = languageModelFor(model, request.model, name);
     const metadataKey = providerOptionsKey(languageModel.provider);
     // Our own controller, so the reader can also drop the connection when it refuses a reply.

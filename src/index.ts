@@ -31,6 +31,7 @@ export * from './audit';
 export { telemetryBundleOptions } from './telemetry';
 export { createActivities, type ActivityDeps, type AgentActivities, type ModelProvider } from './activities';
 export { createAnthropicProvider, type AnthropicProviderOptions } from './activities/models/anthropic-provider';
+export { createAiSdkProvider, type AiSdkProviderOptions } from './activities/models/ai-sdk/ai-sdk-provider';
 export {
   createScriptedModel,
   say,

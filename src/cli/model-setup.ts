@@ -1,4 +1,6 @@
 import type { ModelProvider } from '../activities';
+import type { ModelEndpoint } from '../activities/models/endpoints/endpoint-balancer';
+import { registryEndpoints } from '../activities/models/endpoints/registry-endpoints';
 import { createAnthropicProvider } from '../activities/models/anthropic-provider';
 import { createOpenAICompatibleProvider } from '../activities/models/openai-compatible-provider';
 import { CLAUDE_PRICES, type PriceTable } from '../activities/models/pricing';
@@ -9,6 +11,8 @@ import { createOfflineModel } from '../offline/offline-model';
 
 export interface ModelSetup {
   models: { anthropic: ModelProvider; 'openai-compatible'?: ModelProvider };
+  /** The registry's entries with their own endpoint (sdk, baseURL, apiKeyEnv, region), by entry name. */
+  endpoints: Record<string, ModelEndpoint>;
   /** True when no API key is set and the offline model (src/offline) stands in for Claude. */
   offline: boolean;
   /** Values the worker must redact. */
@@ -23,6 +27,7 @@ export interface ModelSetup {
  */
 export async function setupModels(config: Readonly<Config>, log: (line: string) => void): Promise<ModelSetup> {
   const registry = config.modelRegistry;
+  const routed = registry ? await registryEndpoints(registry) : { endpoints: {}, secrets: [] };
   const local = registry?.openaiCompatibleBaseUrl
     ? {
         'openai-compatible': createOpenAICompatibleProvider({
@@ -40,8 +45,9 @@ export async function setupModels(config: Readonly<Config>, log: (line: string) 
     });
     return {
       models: { anthropic: provider, ...local },
+      endpoints: routed.endpoints,
       offline: false,
-      secrets: [config.anthropicApiKey],
+      secrets: [config.anthropicApiKey, ...routed.secrets],
       close: async () => {},
     };
   }
@@ -52,8 +58,9 @@ export async function setupModels(config: Readonly<Config>, log: (line: string) 
   );
   return {
     models: { anthropic: createOfflineModel([weatherDemoTurn]), ...local },
+    endpoints: routed.endpoints,
     offline: true,
-    secrets: [],
+    secrets: routed.secrets,
     close: async () => {},
   };
 }

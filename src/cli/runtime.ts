@@ -104,6 +104,7 @@ export async function startWorker(
     taskQueue: config.taskQueue,
     tools: wrapTools([...BUILT_IN_TOOLS, ...extraTools]),
     models: models.models,
+    endpoints: models.endpoints,
     // The Temporal API key too: a tool that read it from the environment must not put it in a chain.
     secrets: [...models.secrets, ...(server.endpoint.apiKey ? [server.endpoint.apiKey] : [])],
     ...(config.modelRegistry

@@ -4,6 +4,7 @@ import { createAnthropicProvider } from '../anthropic-provider';
 import { createOpenAICompatibleProvider } from '../openai-compatible-provider';
 import type { PriceTable } from '../pricing';
 import type { ModelEndpoint } from './endpoint-balancer';
+import { aiSdkEndpoint } from './ai-sdk-packages';
 import { RegistryEndpointError } from './registry-endpoint-error';
 
 /** What an entry's endpoint is built from; the key is read from the environment here, on the worker. */
@@ -14,7 +15,7 @@ export interface EndpointSettings {
   prices?: PriceTable;
 }
 
-/** Builds a provider from an AI SDK package (see ai-sdk-packages.ts). */
+/** Builds a provider from an AI SDK package; default ai-sdk-packages.ts. */
 export type AiSdkEndpointFactory = (
   sdk: AiSdkPackage,
   settings: EndpointSettings,
@@ -34,7 +35,7 @@ export interface RegistryEndpoints {
  */
 export async function registryEndpoints(
   registry: ModelRegistry,
-  options: { env?: NodeJS.ProcessEnv; aiSdk: AiSdkEndpointFactory },
+  options: { env?: NodeJS.ProcessEnv; aiSdk?: AiSdkEndpointFactory } = {},
 ): Promise<RegistryEndpoints> {
   const env = options.env ?? process.env;
   const endpoints: Record<string, ModelEndpoint> = {};
@@ -43,7 +44,10 @@ export async function registryEndpoints(
     if (!hasOwnEndpoint(entry)) continue;
     const settings = settingsOf(name, entry, env);
     if (settings.apiKey) secrets.push(settings.apiKey);
-    endpoints[name] = { provider: await providerOf(name, entry, settings, options.aiSdk), model: entry.model };
+    endpoints[name] = {
+      provider: await providerOf(name, entry, settings, options.aiSdk ?? aiSdkEndpoint),
+      model: entry.model,
+    };
   }
   return { endpoints, secrets };
 }

@@ -44,9 +44,18 @@ function unfenced(text: string): string {
 }
 
 /** Keywords whose value is one subschema, a list of them, or a map of them. */
-const ONE = ['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];
-const LIST = ['prefixItems', 'anyOf', 'oneOf', 'allOf'];
-const MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+const ONE: readonly string[] = [
+  'additionalProperties',
+  'items',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+];
+const LIST: readonly string[] = ['prefixItems', 'anyOf', 'oneOf', 'allOf'];
+const MAP: readonly string[] = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

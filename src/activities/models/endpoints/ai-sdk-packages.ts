@@ -2,7 +2,7 @@ import type { AiSdkPackage } from '../../../shared';
 import type { ModelProvider } from '../../../shared/model-provider';
 import { createAiSdkProvider } from '../ai-sdk/ai-sdk-provider';
 import type { AiSdkModelSource } from '../ai-sdk/ai-sdk-model-source';
-import type { EndpointSettings } from './registry-endpoints';
+import type { EndpointSettings } from './endpoint-settings';
 import { RegistryEndpointError } from './registry-endpoint-error';
 
 /** Each package's provider factory, as the package exports it. */

@@ -2,20 +2,14 @@ import { hasOwnEndpoint, type AiSdkPackage, type ModelRegistry, type RegisteredM
 import type { ModelProvider } from '../../../shared/model-provider';
 import { createAnthropicProvider } from '../anthropic-provider';
 import { createOpenAICompatibleProvider } from '../openai-compatible-provider';
-import type { PriceTable } from '../pricing';
+import type { EndpointSettings } from './endpoint-settings';
 import type { ModelEndpoint } from './endpoint-balancer';
 import { aiSdkEndpoint } from './ai-sdk-packages';
 import { RegistryEndpointError } from './registry-endpoint-error';
 
-/** What an entry's endpoint is built from; the key is read from the environment here, on the worker. */
-export interface EndpointSettings {
-  baseURL?: string;
-  apiKey?: string;
-  region?: string;
-  prices?: PriceTable;
-}
-
 /** Builds a provider from an AI SDK package; default ai-sdk-packages.ts. */
+export type { EndpointSettings };
+
 export type AiSdkEndpointFactory = (
   sdk: AiSdkPackage,
   settings: EndpointSettings,

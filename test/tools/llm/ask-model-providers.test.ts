@@ -71,6 +71,13 @@ function together(n: number, answer: (model: string) => ReturnType<typeof text> 
   return Array.from({ length: n }, () => entry);
 }
 
+/** What a call threw, or undefined when it returned. */
+const failureOf = (call: unknown): Promise<unknown> =>
+  Promise.resolve(call).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+
 const usage = (prompt_tokens: number, completion_tokens: number) => ({ usage: { prompt_tokens, completion_tokens } });
 
 describe('ask_model consensus with real providers on the fake servers', () => {
@@ -142,7 +149,7 @@ describe('ask_model consensus with real providers on the fake servers', () => {
     expect(result.answers[1]).toEqual({ alias: 'b', model: 'model-b', error: expect.stringMatching(/404|exist/) });
 
     openai.append(together(2, () => httpError(404)));
-    const failed = await tool.execute(input, context()).catch((err: unknown) => err);
+    const failed = await failureOf(tool.execute(input, context()));
     expect(ToolError.is(failed)).toBe(true);
     expect((failed as ToolError).message).toMatch(/^Every model failed\. a: .*; b: /);
     // A missing model stays missing: not worth another attempt.
@@ -166,9 +173,9 @@ describe('ask_model consensus with real providers on the fake servers', () => {
 describe('a sampling setting the provider refuses (anthropic takes none)', () => {
   it('is a non-retryable tool error naming the model and the setting, and nothing is sent', async () => {
     const tool = askModel();
-    const failed = await tool
-      .execute(tool.input.parse({ model: 'claude', prompt: 'q', temperature: 0.2 }), context())
-      .catch((err: unknown) => err);
+    const failed = await failureOf(
+      tool.execute(tool.input.parse({ model: 'claude', prompt: 'q', temperature: 0.2 }), context()),
+    );
     expect(ToolError.is(failed)).toBe(true);
     expect((failed as ToolError).retryable).toBe(false);
     expect((failed as ToolError).message).toMatch(

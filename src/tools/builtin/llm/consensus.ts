@@ -10,22 +10,25 @@ const ERROR_CHARS = 300;
 /**
  * Asks every model the same prompt at once, inside this one tool activity: they share its abort
  * signal (a cancel stops them all) and its heartbeats. A model that fails is listed with its
- * error as long as one answers; when none does, the call fails as a ToolError, retryable only
- * if one of the failures was (a rerun asks every model again, none of which was paid for).
+ * error as long as one answers, and is not retried on its own (the tool's retry would ask, and
+ * pay, the others again). When none answers, the call fails as a ToolError, retryable only if one
+ * of the failures was (a rerun asks every model again, none of which was paid for).
  */
 export async function askConsensus(calls: readonly OneCall[], context: ToolContext): Promise<LlmConsensus> {
   const settled = await Promise.allSettled(calls.map((call) => askOne(call, context)));
   if (context.signal.aborted) throw context.signal.reason;
-  const answers: ConsensusAnswer[] = [];
-  const asked = settled.map((s, i) => {
+  const answers = settled.map((s, i): ConsensusAnswer => {
     const { alias, target } = calls[i]!;
-    if (s.status === 'fulfilled') {
-      answers.push(s.value.answer);
-      return { alias, text: s.value.text, shown: s.value.answer.answer };
-    }
-    answers.push({ model: target.model, alias, error: errorText(s.reason).slice(0, ERROR_CHARS) });
-    return { alias };
+    return s.status === 'fulfilled'
+      ? s.value.answer
+      : { model: target.model, alias, error: errorText(s.reason).slice(0, ERROR_CHARS) };
   });
+  // Compared whole, reported as cut.
+  const asked = settled.map((s, i) =>
+    s.status === 'fulfilled'
+      ? { alias: calls[i]!.alias, text: s.value.text, shown: s.value.answer.answer }
+      : { alias: calls[i]!.alias },
+  );
   const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
   if (failures.length === calls.length) {
     const each = answers.map((a) => `${a.alias}: ${'error' in a ? a.error : ''}`).join('; ');

@@ -134,5 +134,3 @@ function allowedByWorker(alias: string, target: Target, context: ToolContext): v
     );
   }
 }
-
-export { withinEscapedSize } from './ask-one';

@@ -25,7 +25,11 @@ export const MAX_CONSENSUS_MODELS = 5;
 
 /** One model's part of a consensus: its answer, or why it has none (then no usage and no cost). */
 export const ConsensusAnswer = z.union([
-  LlmAnswer.extend({ error: z.undefined().optional() }),
+  LlmAnswer.extend({
+    error: z.undefined().optional(),
+    /** How long this model took; the chain shows it on the model's own step. */
+    durationMs: z.number().nonnegative().optional(),
+  }),
   z.object({
     /** The provider's id of the model asked. */
     model: z.string(),

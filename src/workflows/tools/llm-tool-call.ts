@@ -165,7 +165,9 @@ function takeConsensus(
       arguments: { model: a.alias, consensusOf: callId },
       correlationId: `${callId}/${a.alias}`,
     };
-    const base = { correlationId: call.correlationId, durationMs: out.durationMs };
+    // A model's own time when it reported one, else the whole call's.
+    const durationMs = a.error === undefined && a.durationMs !== undefined ? a.durationMs : out.durationMs;
+    const base = { correlationId: call.correlationId, durationMs };
     if (a.error !== undefined) {
       calls.push({ call, result: { ...base, success: false, result: null, error: a.error }, meta: { model: a.model } });
       return { model: a.alias, error: a.error };

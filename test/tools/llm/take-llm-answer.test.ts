@@ -54,7 +54,7 @@ describe('takeLlmAnswer (the workflow side of an llm tool)', () => {
     const consensus = {
       mode: 'consensus',
       answers: [
-        { ...answer('4'), alias: 'fast', model: 'fast-1' },
+        { ...answer('4'), alias: 'fast', model: 'fast-1', durationMs: 4 },
         { ...answer('4.'), alias: 'strong', model: 'strong-1', costUsd: 0.01 },
         { alias: 'local', model: 'local-1', error: 'ModelUnavailable: down' },
       ],
@@ -72,6 +72,8 @@ describe('takeLlmAnswer (the workflow side of an llm tool)', () => {
       ['c1/local', 'llm', false, { model: 'local-1' }],
     ]);
     expect(taken.calls?.[2]?.result.error).toBe('ModelUnavailable: down');
+    // Each model's own time when it has one, else the whole call's.
+    expect(taken.calls?.map((c) => c.result.durationMs)).toEqual([4, 9, 9]);
     expect(taken.shown).toMatchObject({
       correlationId: 'c1',
       success: true,

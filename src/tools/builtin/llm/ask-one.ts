@@ -67,7 +67,10 @@ export function requestOf(call: OneCall): ModelRequest {
  * own retry decision), but a sampling setting the provider refuses becomes a non-retryable
  * ToolError the agent can act on: it names the model and the setting.
  */
-export async function askOne(call: OneCall, context: ToolContext): Promise<{ answer: LlmAnswer; text: string }> {
+export async function askOne(
+  call: OneCall,
+  context: ToolContext,
+): Promise<{ answer: LlmAnswer; text: string; durationMs: number }> {
   const request = requestOf(call);
   let reply: ModelReply;
   try {
@@ -81,6 +84,7 @@ export async function askOne(call: OneCall, context: ToolContext): Promise<{ ans
   const { target } = call;
   return {
     text,
+    durationMs: reply.durationMs,
     answer: {
       model: reply.model,
       alias: call.alias,

@@ -20,7 +20,7 @@ export async function askConsensus(calls: readonly OneCall[], context: ToolConte
   const answers = settled.map((s, i): ConsensusAnswer => {
     const { alias, target } = calls[i]!;
     return s.status === 'fulfilled'
-      ? s.value.answer
+      ? { ...s.value.answer, durationMs: s.value.durationMs }
       : { model: target.model, alias, error: errorText(s.reason).slice(0, ERROR_CHARS) };
   });
   // Compared whole, reported as cut.

@@ -32,7 +32,7 @@ export interface AffordedLlmCall {
 }
 
 /** How many models a call asks: every name in `models` (a consensus), else the one `model`. */
-export function modelsAsked(args: Record<string, unknown>): number {
+function modelsAsked(args: Record<string, unknown>): number {
   const models = args['models'];
   return Array.isArray(models) && models.length > 0 ? models.length : 1;
 }

@@ -31,6 +31,7 @@ export function inputSchema(
 ): z.ZodType<AskModelInput> {
   const name = z.enum(aliases);
   const most = Math.min(MAX_CONSENSUS_MODELS, aliases.length);
+  const howMany = most === 2 ? '2' : `2 to ${most}`;
   const consensus =
     aliases.length >= 2
       ? {
@@ -40,7 +41,7 @@ export function inputSchema(
             .max(most, `consensus takes at most ${most} models in \`models\``)
             .optional()
             .describe(
-              `With mode "consensus": 2 to ${most} different models, all asked the same prompt at once. The result has each answer and how far they agree.`,
+              `With mode "consensus": ${howMany} different models, all asked the same prompt at once. The result has each answer and how far they agree.`,
             ),
           mode: z.literal('consensus').optional().describe('Set to "consensus" together with `models`.'),
         }
@@ -82,7 +83,7 @@ export function inputSchema(
         );
       else if (models !== undefined && mode !== 'consensus') issue('With `models`, set mode: "consensus".');
       else if (models === undefined && mode === 'consensus')
-        issue(`mode "consensus" needs \`models\`: 2 to ${most} different model names.`);
+        issue(`mode "consensus" needs \`models\`: ${howMany} different model names.`);
       const twice = models?.find((m, i) => models.indexOf(m) !== i);
       if (twice !== undefined) issue(`Each model may be named once in \`models\`; "${twice}" is named twice.`);
     }) as z.ZodType<AskModelInput>;

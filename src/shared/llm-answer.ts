@@ -4,7 +4,7 @@ import { TokenUsage } from './usage';
 /**
  * What a tool of type `llm` returns (the built-in `ask_model`): the answer and what it cost. The
  * workflow reads `usage` and `costUsd` into the run's ledger, so a tool of type `llm` whose result
- * does not parse as this is refused rather than trusted to be free.
+ * does not parse as this (or as an LlmConsensus) is refused rather than trusted to be free.
  */
 export const LlmAnswer = z.object({
   /** The model that actually answered (the provider's id, e.g. `claude-haiku-4-5`). */
@@ -19,3 +19,45 @@ export const LlmAnswer = z.object({
   truncated: z.boolean().optional(),
 });
 export type LlmAnswer = z.infer<typeof LlmAnswer>;
+
+/** Most models one consensus call may ask. */
+export const MAX_CONSENSUS_MODELS = 5;
+
+/** One model's part of a consensus: its answer, or why it has none (then no usage and no cost). */
+export const ConsensusAnswer = z.union([
+  LlmAnswer.extend({
+    error: z.undefined().optional(),
+    /** How long this model took; the chain shows it on the model's own step. */
+    durationMs: z.number().nonnegative().optional(),
+  }),
+  z.object({
+    /** The provider's id of the model asked. */
+    model: z.string(),
+    alias: z.string(),
+    error: z.string(),
+  }),
+]);
+export type ConsensusAnswer = z.infer<typeof ConsensusAnswer>;
+
+/**
+ * What `ask_model` returns for `mode: "consensus"`: every model's answer in the order asked, and
+ * how far they agree (see `agreementOf` in tools/builtin/llm/agreement.ts). The workflow counts
+ * each answer's usage and cost into the run's ledger and records each as its own `llm` step.
+ */
+export const LlmConsensus = z.object({
+  mode: z.literal('consensus'),
+  answers: z.array(ConsensusAnswer).min(2).max(MAX_CONSENSUS_MODELS),
+  /** Share of the models asked whose answers fall in the largest group of equal answers, 0–1. */
+  agreement: z.number().min(0).max(1),
+  /** Every model asked answered, and all the same. */
+  unanimous: z.boolean(),
+  /** The answer of a strict majority of the models asked (as the first of them wrote it); absent without one. */
+  majority: z.string().optional(),
+  /** Registry names grouped by equal answer, largest group first; failed models are in none. */
+  groups: z.array(z.array(z.string())),
+});
+export type LlmConsensus = z.infer<typeof LlmConsensus>;
+
+/** Any result of a tool of type `llm`. */
+export const LlmToolResult = z.union([LlmConsensus, LlmAnswer]);
+export type LlmToolResult = z.infer<typeof LlmToolResult>;

@@ -1,8 +1,11 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import {
   LlmAnswer,
+  LlmConsensus,
+  observationText,
   type ModelMessage,
   type SubBudget,
+  type ToolCall,
   type ToolOutput,
   type ToolResult,
   type ToolSpec,
@@ -24,6 +27,14 @@ export interface AffordedLlmCall {
   args: Record<string, unknown>;
   /** Held against the budget while the call runs, so concurrent calls cannot overspend together; release it after. */
   hold: Pick<SubBudget, 'tokenBudget'>;
+  /** How many model calls the tool makes: the length of `models` in a consensus, else 1. */
+  calls: number;
+}
+
+/** How many models a call asks: every name in `models` (a consensus), else the one `model`. */
+function modelsAsked(args: Record<string, unknown>): number {
+  const models = args['models'];
+  return Array.isArray(models) && models.length > 0 ? models.length : 1;
 }
 
 /**
@@ -31,7 +42,9 @@ export interface AffordedLlmCall {
  * BudgetExhausted when even a short answer would cross the token or cost budget (nothing is
  * called), else lowers `maxTokens` to what the budget affords. The answering model's price is not
  * known here (the worker's registry holds it), so the cost budget is checked against what is
- * already spent; the answer's cost joins the ledger as soon as it is in.
+ * already spent; the answer's cost joins the ledger as soon as it is in. A consensus asks each of
+ * its models the same prompt, so the budget must afford that many calls: the input counts once per
+ * model, and what output is left is shared equally (`maxTokens` is per model).
  */
 export async function affordLlmCall(
   ctx: RunContext,
@@ -51,31 +64,52 @@ export async function affordLlmCall(
     maxTokens: asked,
     price: undefined,
   };
-  const inputTokens = estimateInputTokens(call);
-  const maxTokens = affordableMaxTokens(state.committed(), input, call, inputTokens);
-  const tokens = inputTokens + maxTokens;
+  const calls = modelsAsked(args);
+  const inputTokens = estimateInputTokens(call) * calls;
+  const output = affordableMaxTokens(state.committed(), input, { ...call, maxTokens: asked * calls }, inputTokens);
+  const maxTokens = Math.max(1, Math.floor(output / calls));
+  const tokens = inputTokens + maxTokens * calls;
   await ensureTenantTokens(ctx, tokens);
   const hold = { tokenBudget: tokens };
   state.reserve(hold);
-  return { args: maxTokens < asked ? { ...args, maxTokens } : args, hold };
+  return { args: maxTokens < asked ? { ...args, maxTokens } : args, hold, calls };
 }
 
-/** What the activity may return: the tool's own cut answer in its envelope, JSON-escaped (up to twice as long). */
-export function llmResultRoom(spec: ToolSpec, limit: number): number {
-  return Math.max(limit, 2 * (spec.maxResultChars ?? limit)) + ENVELOPE_CHARS;
+/** What the activity may return: the tool's own cut answers, JSON-escaped (up to twice as long), each in its envelope. */
+export function llmResultRoom(spec: ToolSpec, limit: number, calls = 1): number {
+  return Math.max(limit, 2 * (spec.maxResultChars ?? limit)) + ENVELOPE_CHARS * calls;
+}
+
+/** One model's call within a consensus, for the chain: its own `llm` call step and result step. */
+export interface ConsensusCallSteps {
+  call: ToolCall;
+  result: ToolResult;
+  meta: ModelMeta;
+}
+
+/** What the chain records of an `llm` tool's result; `calls` (a consensus) go before `shown`, each its own `llm` step. */
+export interface TakenLlmResult {
+  shown: ToolResult;
+  /** Absent for a consensus: its calls carry the models, tokens and costs. */
+  meta?: ModelMeta;
+  observation: Observation;
+  calls?: ConsensusCallSteps[];
 }
 
 /**
  * Reads an `llm` tool's answer, counts its spend into the run's ledger, and cuts the answer to
- * the call's limit. A result that is not an LlmAnswer fails closed (ToolResultUnusable): a model
- * call whose cost cannot be counted is not used.
+ * the call's limit. A result that is not an LlmAnswer (or an LlmConsensus) fails closed
+ * (ToolResultUnusable): a model call whose cost cannot be counted is not used.
  */
 export function takeLlmAnswer(
   ctx: RunContext,
   callId: string,
   out: ToolOutput,
   limit: number,
-): { shown: ToolResult; meta: ModelMeta; observation: Observation } {
+  toolName = 'ask_model',
+): TakenLlmResult {
+  const consensus = LlmConsensus.safeParse(out.result);
+  if (consensus.success) return takeConsensus(ctx, callId, out, limit, toolName, consensus.data);
   const parsed = LlmAnswer.safeParse(out.result);
   if (!parsed.success) {
     throw ApplicationFailure.create({
@@ -105,6 +139,68 @@ export function takeLlmAnswer(
     meta: { model: answer.model, usage: answer.usage, costUsd: answer.costUsd },
     observation: { callId, content: text + hitMaxTokens, isError: false },
   };
+}
+
+/**
+ * A consensus: every model's spend joins the ledger on its own (as a single call's would), and
+ * each model's call becomes its own pair of `llm` steps (call and result, with model, tokens and
+ * cost) under the tool call, whose own result is the agreement with each answer cut to an equal
+ * share of the limit, and carries no spend (the steps' spend sums to what was counted).
+ */
+function takeConsensus(
+  ctx: RunContext,
+  callId: string,
+  out: ToolOutput,
+  limit: number,
+  toolName: string,
+  consensus: LlmConsensus,
+): TakenLlmResult {
+  const share = Math.max(1, Math.floor(limit / consensus.answers.length));
+  const calls: ConsensusCallSteps[] = [];
+  let cutAny = false;
+  const answers = consensus.answers.map((a) => {
+    const call: ToolCall = {
+      toolType: 'llm',
+      toolName,
+      arguments: { model: a.alias, consensusOf: callId },
+      correlationId: `${callId}/${a.alias}`,
+    };
+    // A model's own time when it reported one, else the whole call's.
+    const durationMs = a.error === undefined && a.durationMs !== undefined ? a.durationMs : out.durationMs;
+    const base = { correlationId: call.correlationId, durationMs };
+    if (a.error !== undefined) {
+      calls.push({ call, result: { ...base, success: false, result: null, error: a.error }, meta: { model: a.model } });
+      return { model: a.alias, error: a.error };
+    }
+    ctx.state.countToolSpend(a);
+    const cut = a.answer.length > share;
+    cutAny ||= cut || a.truncated === true;
+    const answer = cut ? a.answer.slice(0, share) : a.answer;
+    const flags = cut || a.truncated ? { truncated: true } : {};
+    calls.push({
+      call,
+      result: { ...base, success: true, result: answer, ...flags },
+      meta: { model: a.model, usage: a.usage, costUsd: a.costUsd },
+    });
+    return { model: a.alias, answer, ...flags, ...(a.stopReason === 'max_tokens' ? { reachedMaxTokens: true } : {}) };
+  });
+  const { agreement, unanimous, majority, groups } = consensus;
+  const result = {
+    agreement,
+    unanimous,
+    ...(majority !== undefined ? { majority: majority.slice(0, share) } : {}),
+    groups,
+    answers,
+  };
+  const shown: ToolResult = {
+    correlationId: callId,
+    success: true,
+    result,
+    durationMs: out.durationMs,
+    ...(out.attempts ? { attempts: out.attempts } : {}),
+    ...(cutAny ? { truncated: true } : {}),
+  };
+  return { shown, observation: { callId, content: observationText(result), isError: false }, calls };
 }
 
 /** The `maximum` of `maxTokens` in the tool's JSON Schema, the most a call may ask for. */

@@ -110,7 +110,7 @@ export async function runToolCall(
   // A model call made by a tool: paid for by the run's ledger, so the budget must afford it first.
   const llm = spec.type === 'llm' ? await affordOrStop(ctx, call, spec, args) : undefined;
   const room = llm
-    ? llmResultRoom(spec, limit)
+    ? llmResultRoom(spec, limit, llm.calls)
     : input.summariseLargeResults
       ? Math.max(limit, SUMMARY_SOURCE_CHARS)
       : limit;
@@ -138,7 +138,12 @@ export async function runToolCall(
     }
     ran = true;
     if (llm) {
-      const taken = takeLlmAnswer(ctx, call.id, out, limit);
+      const taken = takeLlmAnswer(ctx, call.id, out, limit, spec.name);
+      // A consensus: each model's call is its own llm step pair, before the tool call's result.
+      for (const sub of taken.calls ?? []) {
+        ctx.chain.toolCall(sub.call, callStep.visibility, { model: sub.meta.model });
+        chain.toolResult(sub.result, shownAs(sub.result.result), sub.meta);
+      }
       chain.toolResult(taken.shown, shownAs(taken.shown.result), taken.meta);
       return remembered(ctx, spec, key, callStep.stepId, taken.shown, taken.observation);
     }

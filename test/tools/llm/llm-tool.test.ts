@@ -3,7 +3,7 @@ import { createScriptedModel, say } from '../../../src/activities/models/scripte
 import { LlmAnswer, ModelRegistry } from '../../../src/shared';
 import { InvalidToolDefinitionError } from '../../../src/tools/define-tool';
 import { createLlmTool } from '../../../src/tools/builtin/llm';
-import { withinEscapedSize } from '../../../src/tools/builtin/llm/llm-tool';
+import { withinEscapedSize } from '../../../src/tools/builtin/llm/ask-one';
 
 const registry = ModelRegistry.parse({
   models: {

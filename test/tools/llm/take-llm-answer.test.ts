@@ -48,4 +48,63 @@ describe('takeLlmAnswer (the workflow side of an llm tool)', () => {
     ).toThrow(/did not report/);
     expect(counted).toEqual([]);
   });
+
+  it('a consensus: counts every answer into the ledger, one llm step pair per model, and the agreement as the result', () => {
+    const { ctx, counted } = ledger();
+    const consensus = {
+      mode: 'consensus',
+      answers: [
+        { ...answer('4'), alias: 'fast', model: 'fast-1', durationMs: 4 },
+        { ...answer('4.'), alias: 'strong', model: 'strong-1', costUsd: 0.01 },
+        { alias: 'local', model: 'local-1', error: 'ModelUnavailable: down' },
+      ],
+      agreement: 2 / 3,
+      unanimous: false,
+      majority: '4',
+      groups: [['fast', 'strong']],
+    };
+    const taken = takeLlmAnswer(ctx, 'c1', { result: consensus, durationMs: 9, truncated: false }, 100);
+    expect(counted.map((c) => c.costUsd)).toEqual([0.002, 0.01]);
+    expect(taken.meta).toBeUndefined();
+    expect(taken.calls?.map((c) => [c.call.correlationId, c.call.toolType, c.result.success, c.meta])).toEqual([
+      ['c1/fast', 'llm', true, { model: 'fast-1', usage, costUsd: 0.002 }],
+      ['c1/strong', 'llm', true, { model: 'strong-1', usage, costUsd: 0.01 }],
+      ['c1/local', 'llm', false, { model: 'local-1' }],
+    ]);
+    expect(taken.calls?.[2]?.result.error).toBe('ModelUnavailable: down');
+    // Each model's own time when it has one, else the whole call's.
+    expect(taken.calls?.map((c) => c.result.durationMs)).toEqual([4, 9, 9]);
+    expect(taken.shown).toMatchObject({
+      correlationId: 'c1',
+      success: true,
+      result: {
+        agreement: 2 / 3,
+        unanimous: false,
+        majority: '4',
+        answers: [
+          { model: 'fast', answer: '4' },
+          { model: 'strong', answer: '4.' },
+          { model: 'local', error: 'ModelUnavailable: down' },
+        ],
+      },
+    });
+    expect(JSON.parse(taken.observation.content)).toEqual(taken.shown.result);
+  });
+
+  it("a consensus cuts each answer to an equal share of the call's limit", () => {
+    const { ctx } = ledger();
+    const consensus = {
+      mode: 'consensus',
+      answers: [
+        { ...answer('x'.repeat(30)), alias: 'a' },
+        { ...answer('y'.repeat(30)), alias: 'b' },
+      ],
+      agreement: 0.5,
+      unanimous: false,
+      groups: [['a'], ['b']],
+    };
+    const taken = takeLlmAnswer(ctx, 'c1', { result: consensus, durationMs: 1, truncated: false }, 20);
+    expect(taken.shown.truncated).toBe(true);
+    expect(taken.calls?.map((c) => c.result.result)).toEqual(['x'.repeat(10), 'y'.repeat(10)]);
+  });
 });

@@ -1,15 +1,17 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ModelProvider } from '../../../shared/model-provider';
+import { resolveModel, type LlmToolResult, type ModelProviderName, type ModelRegistry } from '../../../shared';
 import {
-  resolveModel,
-  type LlmAnswer,
-  type ModelProviderName,
-  type ModelRegistry,
-  type ModelRequest,
-} from '../../../shared';
-import { costOf } from '../../../shared/pricing';
-import { defineTool, InvalidToolDefinitionError, type ToolDefinition, type ToolOptions } from '../../define-tool';
+  defineTool,
+  InvalidToolDefinitionError,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolOptions,
+} from '../../define-tool';
 import { ToolError } from '../../tool-error';
+import { askOne, type OneCall, type Target } from './ask-one';
+import { askConsensus } from './consensus';
+import { inputSchema, type AskModelInput } from './input-schema';
 
 const DEFAULT_NAME = 'ask_model';
 const DEFAULT_MAX_TOKENS = 1_024;
@@ -19,12 +21,10 @@ const DEFAULT_MAX_RESULT_CHARS = 8_000;
 const DEFAULT_TIMEOUT_MS = 120_000;
 /** Largest maxTokens the option accepts: far above any model's output limit, so it only stops typos. */
 const MAX_TOKENS_CEILING = 200_000;
-const SYSTEM_CHARS = 4_000;
-const DEFAULT_SYSTEM = 'Answer the question directly and concisely.';
 
 /** The options every tool takes, but `type` (always `llm`: that is how the run counts its spend), input and execute. */
 type SharedToolOptions = Omit<
-  ToolOptions<z.ZodType, LlmAnswer>,
+  ToolOptions<z.ZodType, LlmToolResult>,
   'name' | 'description' | 'type' | 'input' | 'execute' | 'models'
 >;
 
@@ -45,33 +45,13 @@ export interface LlmToolOptions extends SharedToolOptions {
   maxPromptChars?: number;
 }
 
-/** The tool's input: the model names are an enum of the allow-list, so any other name is refused before a call. */
-function inputSchema(aliases: readonly [string, ...string[]], maxTokens: number, maxPromptChars: number) {
-  return z
-    .object({
-      model: z.enum(aliases).describe('Which model answers.'),
-      prompt: z
-        .string()
-        .min(1)
-        .max(maxPromptChars)
-        .describe('The whole question: the model sees nothing else of this conversation.'),
-      system: z.string().max(SYSTEM_CHARS).optional().describe('Instructions for the answering model.'),
-      maxTokens: z
-        .number()
-        .int()
-        .positive()
-        .max(maxTokens)
-        .optional()
-        .describe(`Most tokens the answer may have (default ${maxTokens}).`),
-    })
-    .strict();
-}
-
 /**
  * A built-in tool: the agent asks another model from the worker's registry a self-contained
- * question, picking it by name (`model: "fast"`) within an allow-list. It runs as a tool activity
- * with the registry's provider; its result carries the model, tokens and cost, which the
- * workflow adds to the run's one ledger (budgets included) and shows as an `llm` step.
+ * question, picking it by name (`model: "fast"`) within an allow-list, with optional sampling
+ * settings; or asks 2–5 of them at once (`mode: "consensus"`) and learns how far they agree. It
+ * runs as one tool activity with the registry's providers; its result carries each model, its
+ * tokens and cost, which the workflow adds to the run's one ledger (budgets included) and shows
+ * as `llm` steps.
  */
 export function createLlmTool(options: LlmToolOptions): ToolDefinition {
   const {
@@ -117,59 +97,40 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
     type: 'llm',
     description:
       description ??
-      `Ask another model a self-contained question and get its text answer. Pick a cheap model for simple sub-questions and a strong one for hard parts. Models: ${list}.`,
+      `Ask another model a self-contained question and get its text answer. Pick a cheap model for simple sub-questions and a strong one for hard parts.${
+        aliases.length >= 2
+          ? ' To check an answer, ask several models at once (`models` with mode "consensus") and see how far they agree.'
+          : ''
+      } Models: ${list}.`,
     input: inputSchema(aliases as [string, ...string[]], maxTokens, maxPromptChars),
     models: [...targets.values()].map((t) => ({ provider: t.provider, model: t.model })),
-    async execute(args, context): Promise<LlmAnswer> {
-      // The schema already holds the model to the allow-list; this guards a registry changed under a running worker.
-      const target = targets.get(args.model);
-      const provider = target && providers[target.provider];
-      if (!target || !provider)
-        throw new ToolError(`Model "${args.model}" is not allowed. Allowed: ${aliases.join(', ')}.`, {
-          retryable: false,
-        });
-      // The worker's own allow-list too: an organisation's registry is never bypassed by a tool's.
-      if (context.isModelAllowed && !context.isModelAllowed(target.provider, target.model)) {
-        throw new ToolError(
-          `Model "${args.model}" (${target.provider}/${target.model}) is not allowed by this worker's model registry.`,
-          { retryable: false },
-        );
-      }
-      const request: ModelRequest = {
-        provider: target.provider,
-        model: target.model,
-        system: args.system ?? DEFAULT_SYSTEM,
-        messages: [{ role: 'user', content: [{ type: 'text', text: args.prompt }] }],
-        tools: [],
-        toolChoice: 'auto',
-        maxTokens: Math.min(args.maxTokens ?? maxTokens, target.maxTokens ?? maxTokens),
-      };
-      const reply = await provider.complete(request, context.signal, { heartbeat: () => context.heartbeat() });
-      const text = reply.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
-      // Cut here, not by the activity: a cut envelope would lose the usage the run must count.
-      const answer = withinEscapedSize(text, maxResultChars);
-      const cut = answer.length < text.length;
-      return {
-        model: reply.model,
-        alias: args.model,
-        answer,
-        stopReason: reply.stopReason,
-        usage: reply.usage,
-        // A registry price wins over the provider's table, as for the run's own model calls.
-        costUsd: target.price ? costOf(target.model, reply.usage, { [target.model]: target.price }) : reply.costUsd,
-        ...(cut ? { truncated: true } : {}),
-      };
+    async execute(input, context): Promise<LlmToolResult> {
+      const args = input as AskModelInput;
+      const names = args.models ?? (args.model !== undefined ? [args.model] : []);
+      if (names.length === 0)
+        throw new ToolError('Give `model`, or `models` with mode "consensus".', { retryable: false });
+      const maxChars = Math.floor(maxResultChars / names.length);
+      const calls = names.map((alias): OneCall => {
+        const target = targets.get(alias);
+        const provider = target && providers[target.provider];
+        // The schema already holds the models to the allow-list; this guards a registry changed under a running worker.
+        if (!target || !provider)
+          throw new ToolError(`Model "${alias}" is not allowed. Allowed: ${aliases.join(', ')}.`, { retryable: false });
+        allowedByWorker(alias, target, context);
+        return { alias, target, provider, args, maxTokens, maxChars };
+      });
+      if (args.mode === 'consensus') return askConsensus(calls, context);
+      return (await askOne(calls[0]!, context)).answer;
     },
   });
 }
 
-/**
- * The answer cut to `maxChars`, and further until its JSON form fits twice that: the workflow
- * lets the activity return that much, so escapes (`\u0001` is six characters) can never make the
- * activity cut the envelope and lose the usage the run must count.
- */
-export function withinEscapedSize(text: string, maxChars: number): string {
-  let answer = text.length > maxChars ? text.slice(0, maxChars) : text;
-  while (JSON.stringify(answer).length - 2 > 2 * maxChars) answer = answer.slice(0, Math.floor(answer.length * 0.9));
-  return answer;
+/** The worker's own allow-list too: an organisation's registry is never bypassed by a tool's. */
+function allowedByWorker(alias: string, target: Target, context: ToolContext): void {
+  if (context.isModelAllowed && !context.isModelAllowed(target.provider, target.model)) {
+    throw new ToolError(
+      `Model "${alias}" (${target.provider}/${target.model}) is not allowed by this worker's model registry.`,
+      { retryable: false },
+    );
+  }
 }

@@ -32,6 +32,9 @@ export { telemetryBundleOptions } from './telemetry';
 export { createActivities, type ActivityDeps, type AgentActivities, type ModelProvider } from './activities';
 export { createAnthropicProvider, type AnthropicProviderOptions } from './activities/models/anthropic-provider';
 export { createAiSdkProvider, type AiSdkProviderOptions } from './activities/models/ai-sdk/ai-sdk-provider';
+export type { ModelEndpoint } from './activities/models/endpoints/endpoint-balancer';
+export { registryEndpoints, type RegistryEndpoints } from './activities/models/endpoints/registry-endpoints';
+export { RegistryEndpointError } from './activities/models/endpoints/registry-endpoint-error';
 export {
   createScriptedModel,
   say,

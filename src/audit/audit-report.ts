@@ -253,7 +253,12 @@ function costsByModel(steps: ReasoningStep[]): ModelCost[] {
     if (step.type === 'tool_call' && step.toolCall.toolType === 'llm') {
       unanswered.set(step.toolCall.correlationId, step.model ?? step.toolCall.toolName);
     }
-    if (step.type !== 'tool_result' || step.model === undefined) continue;
+    if (step.type !== 'tool_result') continue;
+    // A successful llm result without a model is an ask_model consensus: its models' own steps count.
+    if (step.model === undefined) {
+      if (step.toolResult.success) unanswered.delete(step.toolResult.correlationId);
+      continue;
+    }
     unanswered.delete(step.toolResult.correlationId);
     const r = row(step.model);
     r.calls += 1;

@@ -204,6 +204,22 @@ describe('buildAuditReport', () => {
     expect(JSON.stringify(report)).not.toContain('SECRET');
   });
 
+  it('counts an ask_model consensus as its models\' calls, not as a call of a model named ask_model', () => {
+    const consensus = steps([
+      { type: 'tool_call', toolCall: { toolType: 'llm', toolName: 'ask_model', arguments: {}, correlationId: 'c1' } },
+      modelCall(SONNET, 'c1/a'),
+      modelReply(SONNET, 'c1/a', 100, 10, 0.001),
+      modelCall(HAIKU, 'c1/b'),
+      modelReply(HAIKU, 'c1/b', 100, 10, 0.0002),
+      ok('c1', { agreement: 1 }),
+    ]);
+    const { costs } = buildAuditReport({ ...exported, chain: { ...loanChain, steps: consensus }, result: undefined });
+    expect(costs.byModel.map((m) => [m.model, m.calls])).toEqual([
+      [SONNET, 1],
+      [HAIKU, 1],
+    ]);
+  });
+
   it('takes totals from the result and sums the per-model breakdown from the model steps', () => {
     const { costs } = finished();
     expect(costs).toMatchObject({

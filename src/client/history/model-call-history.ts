@@ -141,8 +141,10 @@ export async function modelCallsOfRun(
     before = lastConversations(requests, replies);
     recorded.calls.forEach((r, i) => calls.push({ ...r, request: requests[i]! }));
   }
+  // The run's own model calls; ask_model's llm steps are tool activities, and their arguments carry no toolChoice.
   let llmSteps = steps.filter(
-    (s): s is Extract<ReasoningStep, { type: 'tool_call' }> => s.type === 'tool_call' && s.toolCall.toolType === 'llm',
+    (s): s is Extract<ReasoningStep, { type: 'tool_call' }> =>
+      s.type === 'tool_call' && s.toolCall.toolType === 'llm' && 'toolChoice' in s.toolCall.arguments,
   );
   if (stepsGone) {
     // Both are the tail of one sequence: the steps after the gone ones, the calls after the gone runs.

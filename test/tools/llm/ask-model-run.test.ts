@@ -2,6 +2,7 @@ import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { renderStep } from '../../../src/cli/render/render-step';
+import { modelCallsOfRun } from '../../../src/client/history/model-call-history';
 import { ModelRegistry, renderChainMarkdown } from '../../../src/shared';
 import { createLlmTool } from '../../../src/tools/builtin/llm';
 import { callStepOfTool, resultStepOfTool } from '../../helpers/chain-helpers';
@@ -52,6 +53,11 @@ describe('ask_model in a run on the dev server', () => {
     // The terminal and the markdown viewer name the model and show its tokens and cost.
     expect(renderStep(step!)).toMatch(/fast-1 · 30 in \/ 5 out · \$0\.0020/);
     expect(renderChainMarkdown(result.chain)).toMatch(/\*\*Model answer\*\* `fast-1` 30→5 tokens \$0\.0020/);
+
+    // The run's own model calls are rebuilt from the history (audit, fork); ask_model's call is not one of them.
+    const { runId } = await env.client.workflow.getHandle(result.chain.chainId).describe();
+    const rebuilt = await modelCallsOfRun(env.client, result.chain.chainId, [runId], result.chain.steps);
+    expect(rebuilt.map((c) => c.request.model)).toEqual(['scripted-model', 'scripted-model']);
 
     const history = await env.client.workflow.getHandle(result.chain.chainId).fetchHistory();
     // One code path: nothing asks patched().

@@ -6,9 +6,10 @@ import type { ModelRegistry } from '../shared';
 import type { Config } from '../config';
 import { weatherDemoTurn } from '../demo/offline-weather-model';
 import { createOfflineModel } from '../offline/offline-model';
+import { LOCAL_MODEL_CHOICE, setupLocalModel } from './local-model-setup';
 
 export interface ModelSetup {
-  models: { anthropic: ModelProvider; 'openai-compatible'?: ModelProvider };
+  models: { anthropic: ModelProvider; 'openai-compatible'?: ModelProvider; local?: ModelProvider };
   /** True when no API key is set and the offline model (src/offline) stands in for Claude. */
   offline: boolean;
   /** Values the worker must redact. */
@@ -31,6 +32,9 @@ export async function setupModels(config: Readonly<Config>, log: (line: string) 
         }),
       }
     : {};
+  // THOUGHTLINE_MODEL=local (or run --model local): the embedded model, its weights fetched now.
+  const inProcess = config.model === LOCAL_MODEL_CHOICE ? await setupLocalModel(log) : undefined;
+  const others = { ...local, ...(inProcess ? { local: inProcess } : {}) };
   const prices = { ...CLAUDE_PRICES, ...(registry ? registryPrices(registry, 'anthropic') : {}) };
   if (config.anthropicApiKey) {
     const provider = createAnthropicProvider({
@@ -39,10 +43,10 @@ export async function setupModels(config: Readonly<Config>, log: (line: string) 
       ...(config.anthropicBaseUrl ? { baseURL: config.anthropicBaseUrl } : {}),
     });
     return {
-      models: { anthropic: provider, ...local },
+      models: { anthropic: provider, ...others },
       offline: false,
       secrets: [config.anthropicApiKey],
-      close: async () => {},
+      close: async () => inProcess?.dispose(),
     };
   }
   log(
@@ -51,10 +55,10 @@ export async function setupModels(config: Readonly<Config>, log: (line: string) 
       'Set ANTHROPIC_API_KEY to use Claude.',
   );
   return {
-    models: { anthropic: createOfflineModel([weatherDemoTurn]), ...local },
+    models: { anthropic: createOfflineModel([weatherDemoTurn]), ...others },
     offline: true,
     secrets: [],
-    close: async () => {},
+    close: async () => inProcess?.dispose(),
   };
 }
 

@@ -26,6 +26,7 @@ import {
 } from '../runtime';
 import { printFollowed } from '../watch-printer';
 import { actingPerson } from './decide';
+import { localModelOf } from '../local-model-setup';
 
 export interface RunOptions {
   task: string;
@@ -73,7 +74,8 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
     throw new Error('--record needs the embedded worker (drop --no-worker).');
   const placement = await placeRun(c.agents.client, c.config.taskQueue, {
     standingOnly: !options.embeddedWorker,
-    ownOnly: Boolean(options.recordTo || options.ownWorker || options.mcp),
+    // The local model runs in this process's worker; a standing worker may not have it.
+    ownOnly: Boolean(options.recordTo || options.ownWorker || options.mcp || localModelOf(options.model)),
   });
   // This process's worker serves the built-in tools: a sub-agent naming any other is refused before
   // the run starts. A standing worker's tools are not known here; its run finds out itself.
@@ -96,7 +98,7 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
   const recorder = options.recordTo ? countingRecorder(options.recordTo, workflowId, c) : undefined;
   const worker =
     placement.worker === 'own'
-      ? await startWorker({ ...c, config: { ...c.config, taskQueue: placement.taskQueue } }, [], {
+      ? await startWorker({ ...c, config: { ...c.config, taskQueue: placement.taskQueue, ...runModel(options) } }, [], {
           ...(recorder ? { onModelReply: recorder.onModelReply, wrapTools: recorder.wrapTools } : {}),
           ...(options.mcp ? { mcp: options.mcp } : {}),
         })
@@ -204,13 +206,19 @@ async function stopFollowing(
   process.exit(interruption.happened ? INTERRUPTED_EXIT_CODE : 1);
 }
 
+/** `--model` also tells this process's worker which model to set up (the local one fetches its weights). */
+const runModel = (options: RunOptions): { model?: string } => (options.model ? { model: options.model } : {});
+
 function runInput(options: RunOptions, c: Connected): AgentInputInit {
   return {
     task: options.task,
     // With a registry, models are chosen by name and come with their fallbacks.
     model: c.config.modelRegistry
       ? resolveModel(c.config.modelRegistry, options.model ?? c.config.model)
-      : { provider: 'anthropic', model: options.model ?? c.config.model },
+      : (localModelOf(options.model ?? c.config.model) ?? {
+          provider: 'anthropic',
+          model: options.model ?? c.config.model,
+        }),
     ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
     ...(options.agent !== undefined ? { agent: options.agent } : {}),
     // Who started it, for the audit trail and tools' required roles: the person the CLI acts as.

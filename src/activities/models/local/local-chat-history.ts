@@ -45,7 +45,7 @@ function toolInstructions(tools: readonly ModelTool[]): string {
   return [
     'You can use these tools:',
     ...list,
-    'Reply with one JSON object. To use a tool: {"thought": "why", "tool": "<tool name>", "arguments": {...}}.',
-    'When you know the answer: {"thought": "why", "answer": "<the answer>"}.',
+    'Reply with one JSON object. To use a tool: {"thought": "<one short sentence>", "tool": "<tool name>", "arguments": {...}}.',
+    'When you know the answer: {"thought": "<one short sentence>", "answer": "<the answer>"}.',
   ].join('\n');
 }

@@ -11,13 +11,18 @@ import type { ModelTool } from '../../../shared';
  * (each branch is a fixed sequence of keys), the `tool` const picks the branch so the arguments
  * that follow are constrained by that tool's own schema, and `thought` comes first so the model
  * reasons before it acts (the ReAct order). Every key is required: an optional key would let the
- * grammar end the object early.
+ * grammar end the object early. The thought is bounded (THOUGHT_MAX_CHARS, a sentence or two): greedy decoding of
+ * a small model can repeat a phrase without end ("why, why, why, …" until max tokens, recorded
+ * in test/fixtures/local-model), and a bound makes the grammar close the string and go on.
  */
+export const THOUGHT_MAX_CHARS = 120;
+const THOUGHT = { type: 'string', maxLength: THOUGHT_MAX_CHARS };
+
 export function toolReplySchema(tools: readonly ModelTool[]): Record<string, unknown> {
   const calls = tools.map((tool) => ({
     type: 'object',
     properties: {
-      thought: { type: 'string' },
+      thought: THOUGHT,
       tool: { const: tool.name },
       arguments: toGrammarSchema(tool.inputSchema),
     },
@@ -26,7 +31,7 @@ export function toolReplySchema(tools: readonly ModelTool[]): Record<string, unk
   }));
   const answer = {
     type: 'object',
-    properties: { thought: { type: 'string' }, answer: { type: 'string' } },
+    properties: { thought: THOUGHT, answer: { type: 'string' } },
     required: ['thought', 'answer'],
     additionalProperties: false,
   };

@@ -2,8 +2,10 @@
 export const HELP = `thoughtline — durable, transparent ReAct agents on Temporal
 
 Usage:
-  thoughtline demo [--team]             start what is missing and run the weather demo;
-                                        --team: a lead agent with weather sub-agents in parallel
+  thoughtline demo [--team] [--model local]
+                                        start what is missing and run the weather demo;
+                                        --team: a lead agent with weather sub-agents in parallel;
+                                        --model local: SmolLM2-135M in this process (98 MB, once)
   thoughtline dev [--port N]            run a Temporal dev server until Ctrl-C (default port 7233,
                                         Web UI on the port + 1000); other commands find it on 7233,
                                         or set TEMPORAL_ADDRESS=127.0.0.1:N
@@ -51,7 +53,8 @@ Usage:
       --json                 print only the AgentResult as JSON on stdout
       --no-worker            only a worker already polling the task queue (none: exit 1)
       --max-iterations N     default 10
-      --model NAME           default THOUGHTLINE_MODEL or claude-sonnet-4-6
+      --model NAME           default THOUGHTLINE_MODEL or claude-sonnet-4-6; "local": SmolLM2-135M
+                             run in this process's worker (weights fetched once, 98 MB)
       --workflow-id ID       default agent-<uuid>
       --agent NAME           start the agent a worker registered under NAME (its prompt,
                              examples, tools and version); needs a standing worker that does

@@ -8,13 +8,20 @@ import type { ModelSettings } from '../shared';
  * steps and replies show.
  */
 export const LOCAL_MODEL_CHOICE = 'local';
-export const LOCAL_MODEL: Pick<ModelSettings, 'provider' | 'model'> = {
+/**
+ * 512 tokens a reply, not the default 2,048: a 135M model decoding greedily can repeat itself to
+ * the limit (test/fixtures/local-model), and the loop retries a cut reply with twice as many.
+ */
+export const LOCAL_MODEL: Pick<ModelSettings, 'provider' | 'model' | 'maxTokens'> = {
   provider: 'local',
   model: 'smollm2-135m-instruct',
+  maxTokens: 512,
 };
 
 /** The provider and model a `--model` value names when it names the local model; else undefined. */
-export const localModelOf = (choice: string | undefined): Pick<ModelSettings, 'provider' | 'model'> | undefined =>
+export const localModelOf = (
+  choice: string | undefined,
+): Pick<ModelSettings, 'provider' | 'model' | 'maxTokens'> | undefined =>
   choice === LOCAL_MODEL_CHOICE ? { ...LOCAL_MODEL } : undefined;
 
 /**

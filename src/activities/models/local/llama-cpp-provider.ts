@@ -26,6 +26,14 @@ export interface LlamaCppProvider extends ModelProvider {
   dispose(): Promise<void>;
 }
 
+/** Rejects with the signal's reason once it aborts; never settles otherwise. */
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
 /** Same period as the OpenAI-compatible provider: prompt evaluation may run long before the first token. */
 const KEEPALIVE_HEARTBEAT_MS = 5_000;
 
@@ -58,8 +66,8 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions): LlamaC
     hooks: ModelCallHooks | undefined,
   ): Promise<ModelReply> {
     const startedAt = Date.now();
-    const e = await loaded();
-    if (signal.aborted) throw signal.reason;
+    // The first call waits for the model to load (about a second); an abort does not wait with it.
+    const e = await Promise.race([loaded(), rejectOnAbort(signal)]);
     const constrained = request.tools.length > 0 && request.toolChoice === 'auto';
     const history = toChatHistory(request, constrained);
     const inputTokens = e.promptTokens(history);

@@ -71,6 +71,7 @@ export {
   createOpenAICompatibleProvider,
   type OpenAICompatibleProviderOptions,
 } from './activities/models/openai-compatible-provider';
+export * from './activities/models/local';
 export type { ModelDelta } from './activities/model-activities';
 export type { ModelCallHooks } from './shared/model-provider';
 // `thoughtline serve` as a library: the HTTP API in front of an AgentClient, with your own authenticator.

@@ -89,8 +89,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'demo',
     args: [],
-    options: { team: flag },
-    run: async (l) => ((await demo({ team: l.flag('team') })) ? 0 : 1),
+    options: { team: flag, model: text },
+    run: async (l) =>
+      (await demo({ team: l.flag('team'), ...(l.text('model') ? { model: l.text('model')! } : {}) })) ? 0 : 1,
   },
   {
     name: 'dev',

@@ -2,8 +2,10 @@
 export const HELP = `thoughtline — durable, transparent ReAct agents on Temporal
 
 Usage:
-  thoughtline demo [--team]             start what is missing and run the weather demo;
-                                        --team: a lead agent with weather sub-agents in parallel
+  thoughtline demo [--team] [--model local]
+                                        start what is missing and run the weather demo;
+                                        --team: a lead agent with weather sub-agents in parallel;
+                                        --model local: SmolLM2-135M in this process (98 MB, once)
   thoughtline dev [--port N]            run a Temporal dev server until Ctrl-C (default port 7233,
                                         Web UI on the port + 1000); other commands find it on 7233,
                                         or set TEMPORAL_ADDRESS=127.0.0.1:N
@@ -52,7 +54,8 @@ Usage:
       --no-worker            only a worker already polling the task queue (none: exit 1)
       --max-iterations N     default 10
       --model NAME           default THOUGHTLINE_MODEL or claude-sonnet-4-6; with a registry
-                             (THOUGHTLINE_MODELS) an entry's or a group's name
+                             (THOUGHTLINE_MODELS) an entry's or a group's name; "local":
+                             SmolLM2-135M run in this process's worker (weights fetched once, 98 MB)
       --strategy S           native (the model's tool calling) or react-text (Thought / Action
                              text, for models without tool calling); default the registry
                              entry's, else native, switching to react-text if the server

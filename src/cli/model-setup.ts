@@ -8,9 +8,10 @@ import type { ModelRegistry } from '../shared';
 import type { Config } from '../config';
 import { weatherDemoTurn } from '../demo/offline-weather-model';
 import { createOfflineModel } from '../offline/offline-model';
+import { LOCAL_MODEL_CHOICE, setupLocalModel } from './local-model-setup';
 
 export interface ModelSetup {
-  models: { anthropic: ModelProvider; 'openai-compatible'?: ModelProvider };
+  models: { anthropic: ModelProvider; 'openai-compatible'?: ModelProvider; local?: ModelProvider };
   /** The registry's entries with their own endpoint (sdk, baseURL, apiKeyEnv, region), by entry name. */
   endpoints: Record<string, ModelEndpoint>;
   /** True when no API key is set and the offline model (src/offline) stands in for Claude. */
@@ -36,6 +37,9 @@ export async function setupModels(config: Readonly<Config>, log: (line: string) 
         }),
       }
     : {};
+  // THOUGHTLINE_MODEL=local (or run --model local): the embedded model, its weights fetched now.
+  const inProcess = config.model === LOCAL_MODEL_CHOICE ? await setupLocalModel(log) : undefined;
+  const others = { ...local, ...(inProcess ? { local: inProcess } : {}) };
   const prices = { ...CLAUDE_PRICES, ...(registry ? registryPrices(registry, 'anthropic') : {}) };
   if (config.anthropicApiKey) {
     const provider = createAnthropicProvider({
@@ -44,11 +48,11 @@ export async function setupModels(config: Readonly<Config>, log: (line: string) 
       ...(config.anthropicBaseUrl ? { baseURL: config.anthropicBaseUrl } : {}),
     });
     return {
-      models: { anthropic: provider, ...local },
+      models: { anthropic: provider, ...others },
       endpoints: routed.endpoints,
       offline: false,
       secrets: [config.anthropicApiKey, ...routed.secrets],
-      close: async () => {},
+      close: async () => inProcess?.dispose(),
     };
   }
   log(
@@ -57,11 +61,11 @@ export async function setupModels(config: Readonly<Config>, log: (line: string) 
       'Set ANTHROPIC_API_KEY to use Claude.',
   );
   return {
-    models: { anthropic: createOfflineModel([weatherDemoTurn]), ...local },
+    models: { anthropic: createOfflineModel([weatherDemoTurn]), ...others },
     endpoints: routed.endpoints,
     offline: true,
     secrets: routed.secrets,
-    close: async () => {},
+    close: async () => inProcess?.dispose(),
   };
 }
 

@@ -18,6 +18,7 @@ import { runTask } from './run';
 import { writeSafe } from '../render/terminal-safe';
 import { viewResult } from '../../shared/chain-view';
 import { answerLabel } from '../../shared/answer-grounding';
+import { LOCAL_MODEL, localModelOf } from '../local-model-setup';
 
 /** The classic ReAct example task: compare the weather in two cities. */
 export const DEMO_TASK = "What's the weather in San Francisco and Paris? Compare them.";
@@ -35,15 +36,16 @@ export const TEAM_AGENTS: Record<string, SubAgentDefinition> = {
 };
 
 /** `npm run demo`: server, worker and one agent run (with `--team`, a lead and its sub-agents), with everything a newcomer needs to see. */
-export async function demo(options: { team?: boolean } = {}): Promise<boolean> {
+export async function demo(options: { team?: boolean; model?: string } = {}): Promise<boolean> {
   const c = await connectOrStart();
   const task = options.team ? TEAM_TASK : DEMO_TASK;
   process.stdout.write(`\nThoughtline demo — task: ${task}\n`);
   process.stdout.write(
-    `Model: ${c.config.anthropicApiKey ? `Claude (${c.config.model})` : 'the offline model (no ANTHROPIC_API_KEY; docs/offline.md)'}\n\n`,
+    `Model: ${localModelOf(options.model) ? `${LOCAL_MODEL.model}, run in this process (--model local)` : c.config.anthropicApiKey ? `Claude (${c.config.model})` : 'the offline model (no ANTHROPIC_API_KEY; docs/offline.md)'}\n\n`,
   );
   const extra = options.team ? { agentName: 'weather_lead', agents: TEAM_AGENTS, tokenBudget: 200_000 } : {};
-  const result = await runTask({ task, json: false, embeddedWorker: true, ownWorker: true, extra }, c);
+  const model = options.model ? { model: options.model } : {};
+  const result = await runTask({ task, json: false, embeddedWorker: true, ownWorker: true, extra, ...model }, c);
   const link = webUiLink(c.server, result.chain.chainId);
   if (options.team)
     writeSafe(process.stdout, `\nThe tree of runs:\n${renderTree(await c.agents.tree(result.chain.chainId))}\n`);

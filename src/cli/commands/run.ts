@@ -26,6 +26,7 @@ import {
 } from '../runtime';
 import { printFollowed } from '../watch-printer';
 import { actingPerson } from './decide';
+import { localModelOf } from '../local-model-setup';
 
 export interface RunOptions {
   task: string;
@@ -75,7 +76,8 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
     throw new Error('--record needs the embedded worker (drop --no-worker).');
   const placement = await placeRun(c.agents.client, c.config.taskQueue, {
     standingOnly: !options.embeddedWorker,
-    ownOnly: Boolean(options.recordTo || options.ownWorker || options.mcp),
+    // The local model runs in this process's worker; a standing worker may not have it.
+    ownOnly: Boolean(options.recordTo || options.ownWorker || options.mcp || localModelOf(options.model)),
   });
   // This process's worker serves the built-in tools: a sub-agent naming any other is refused before
   // the run starts. A standing worker's tools are not known here; its run finds out itself.
@@ -98,7 +100,7 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
   const recorder = options.recordTo ? countingRecorder(options.recordTo, workflowId, c) : undefined;
   const worker =
     placement.worker === 'own'
-      ? await startWorker({ ...c, config: { ...c.config, taskQueue: placement.taskQueue } }, [], {
+      ? await startWorker({ ...c, config: { ...c.config, taskQueue: placement.taskQueue, ...runModel(options) } }, [], {
           ...(recorder ? { onModelReply: recorder.onModelReply, wrapTools: recorder.wrapTools } : {}),
           ...(options.mcp ? { mcp: options.mcp } : {}),
         })
@@ -206,6 +208,9 @@ async function stopFollowing(
   process.exit(interruption.happened ? INTERRUPTED_EXIT_CODE : 1);
 }
 
+/** `--model` also tells this process's worker which model to set up (the local one fetches its weights). */
+const runModel = (options: RunOptions): { model?: string } => (options.model ? { model: options.model } : {});
+
 function runInput(options: RunOptions, c: Connected): AgentInputInit {
   const registry = c.config.modelRegistry;
   const name = options.model ?? c.config.model;
@@ -213,7 +218,9 @@ function runInput(options: RunOptions, c: Connected): AgentInputInit {
   return {
     task: options.task,
     // With a registry, models are chosen by name and come with their fallbacks.
-    model: registry ? resolveModel(registry, name) : { provider: 'anthropic', model: name },
+    model: registry
+      ? resolveModel(registry, name)
+      : (localModelOf(name) ?? { provider: 'anthropic', model: name }),
     ...(strategy ? { strategy } : {}),
     ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
     ...(options.agent !== undefined ? { agent: options.agent } : {}),

@@ -1,0 +1,4 @@
+/** The in-process model's public names: the provider, and the weights it runs (fetched on first use). */
+export { createLlamaCppProvider, type LlamaCppProvider, type LlamaCppProviderOptions } from './llama-cpp-provider';
+export { ensureSmolLM2Weights, modelsDir, SMOLLM2_WEIGHTS, type EnsureWeightsOptions } from './model-weights';
+export { ModelWeightsError, type ModelWeightsProblem } from './model-weights-error';

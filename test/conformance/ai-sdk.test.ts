@@ -1,0 +1,77 @@
+import { afterEach, beforeEach } from 'vitest';
+import { createAiSdkProvider } from '../../src/activities/models/ai-sdk/ai-sdk-provider';
+import { startFakeMessagesServer, type FakeMessagesServer } from '../../src/testing';
+import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../src/testing/openai';
+import { messagesScriptFor } from './anthropic-script';
+import { chatScriptFor } from './openai-script';
+import { defineProviderContract, type ProviderHarness } from './provider-contract';
+
+const request =
+  (provider: string, model: string): ProviderHarness['request'] =>
+  (overrides) => ({
+    provider,
+    model,
+    system: 'You are a careful assistant.',
+    messages: [],
+    tools: [],
+    toolChoice: 'auto',
+    maxTokens: 1024,
+    ...overrides,
+  });
+
+/** The AI SDK adapter over `@ai-sdk/anthropic` (a provider object), against the fake Messages server. */
+function useAiSdkAnthropic(): ProviderHarness {
+  let server: FakeMessagesServer;
+  const harness = {
+    request: (overrides) => ({
+      ...request('claude', 'claude-sonnet-4-6')(overrides),
+      // Anthropic's API version refuses every sampling setting; the model reports them unsupported.
+      sampling: undefined,
+    }),
+    arrange: (scenario) => server.append([messagesScriptFor(scenario)]),
+    verify: () => server.verify(),
+  } as ProviderHarness;
+  beforeEach(async () => {
+    server = await startFakeMessagesServer();
+    // ESM-only packages: loaded with import(), as a CommonJS worker would.
+    const { createAnthropic } = await import('@ai-sdk/anthropic');
+    harness.provider = createAiSdkProvider(createAnthropic({ baseURL: `${server.baseUrl}/v1`, apiKey: 'sk-ant-test' }));
+  });
+  afterEach(async () => server.close());
+  return harness;
+}
+
+/** The AI SDK adapter over `@ai-sdk/openai`'s Chat Completions model, against the fake Chat Completions server. */
+function useAiSdkOpenAIChat(): ProviderHarness {
+  let server: FakeOpenAIServer;
+  const harness = {
+    request: (overrides) => ({
+      ...request('openai', 'gpt-4o')(overrides),
+      // OpenAI takes no topK: the SDK reports it unsupported and the adapter refuses the call.
+      ...(overrides.sampling ? { sampling: { ...overrides.sampling, topK: undefined } } : {}),
+    }),
+    arrange: (scenario) => server.append([chatScriptFor(scenario)]),
+    verify: () => server.verify(),
+  } as ProviderHarness;
+  beforeEach(async () => {
+    server = await startFakeOpenAIServer();
+    const { createOpenAI } = await import('@ai-sdk/openai');
+    harness.provider = createAiSdkProvider(createOpenAI({ baseURL: server.baseUrl, apiKey: 'sk-test' }).chat('gpt-4o'));
+  });
+  afterEach(async () => server.close());
+  return harness;
+}
+
+defineProviderContract('the AI SDK adapter over @ai-sdk/anthropic on the fake Messages server', useAiSdkAnthropic, {
+  stopSequence: 'reported',
+  malformedReply: true,
+});
+
+defineProviderContract(
+  'the AI SDK adapter over @ai-sdk/openai on the fake Chat Completions server',
+  useAiSdkOpenAIChat,
+  {
+    stopSequence: 'sent',
+    malformedReply: true,
+  },
+);

@@ -1,0 +1,36 @@
+import { afterEach, beforeEach } from 'vitest';
+import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
+import { startFakeMessagesServer, type FakeMessagesServer } from '../../src/testing';
+import { messagesScriptFor } from './anthropic-script';
+import { defineProviderContract, type ProviderHarness } from './provider-contract';
+
+function useAnthropicOnFakeServer(): ProviderHarness {
+  let server: FakeMessagesServer;
+  const harness = {
+    request: (overrides) => ({
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-6',
+      system: 'You are a careful assistant.',
+      messages: [],
+      tools: [],
+      toolChoice: 'auto',
+      maxTokens: 1024,
+      ...overrides,
+      // The Anthropic provider refuses sampling settings it cannot send (ModelSettingUnsupported).
+      sampling: undefined,
+    }),
+    arrange: (scenario) => server.append([messagesScriptFor(scenario)]),
+    verify: () => server.verify(),
+  } as ProviderHarness;
+  beforeEach(async () => {
+    server = await startFakeMessagesServer();
+    harness.provider = createAnthropicProvider({ apiKey: 'sk-ant-test-key-0123456789', baseURL: server.baseUrl });
+  });
+  afterEach(async () => server.close());
+  return harness;
+}
+
+defineProviderContract('anthropic on the fake Messages server', useAnthropicOnFakeServer, {
+  stopSequence: 'reported',
+  malformedReply: true,
+});

@@ -1,0 +1,34 @@
+import { afterEach, beforeEach } from 'vitest';
+import { createOpenAICompatibleProvider } from '../../src/activities/models/openai-compatible-provider';
+import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../src/testing/openai';
+import { chatScriptFor } from './openai-script';
+import { defineProviderContract, type ProviderHarness } from './provider-contract';
+
+function useOpenAICompatibleOnFakeServer(): ProviderHarness {
+  let server: FakeOpenAIServer;
+  const harness = {
+    request: (overrides) => ({
+      provider: 'openai-compatible',
+      model: 'llama3.2',
+      system: 'You are a careful assistant.',
+      messages: [],
+      tools: [],
+      toolChoice: 'auto',
+      maxTokens: 1024,
+      ...overrides,
+    }),
+    arrange: (scenario) => server.append([chatScriptFor(scenario)]),
+    verify: () => server.verify(),
+  } as ProviderHarness;
+  beforeEach(async () => {
+    server = await startFakeOpenAIServer();
+    harness.provider = createOpenAICompatibleProvider({ baseURL: server.baseUrl });
+  });
+  afterEach(async () => server.close());
+  return harness;
+}
+
+defineProviderContract('openai-compatible on the fake Chat Completions server', useOpenAICompatibleOnFakeServer, {
+  stopSequence: 'sent',
+  malformedReply: true,
+});

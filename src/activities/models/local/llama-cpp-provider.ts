@@ -13,7 +13,7 @@ import { toolReplySchema } from './tool-reply-schema';
 export interface LlamaCppProviderOptions {
   /** A GGUF file (see model-weights.ts for SmolLM2-135M-Instruct, fetched on first use). */
   modelPath: string;
-  /** Evaluation threads. Default: the cores available (`os.availableParallelism()`); more is capped to that. */
+  /** Evaluation threads. Default: the cores available but one (`os.availableParallelism() - 1`, at least 1); more is capped to the cores. */
   threads?: number;
   /** Context window in tokens. Default 8,192, capped at the model's trained context. */
   contextSize?: number;

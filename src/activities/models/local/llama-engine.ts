@@ -22,13 +22,15 @@ export interface LlamaEngineOptions {
 }
 
 /**
- * Threads for evaluation: the cores this process may use, never more. Oversubscribing is the
- * slow path: node-llama-cpp's own default (at least 4) made a 10-token answer take 26 s on 2
- * cores, against about 40 tokens/s with 2 threads.
+ * Threads for evaluation: by default every core but one, which the worker's own event loop keeps
+ * (heartbeats, the Temporal SDK), and never more than the cores. llama.cpp's threads spin at each
+ * barrier, so a thread that loses its core stalls the rest: on 2 idle cores 1 thread made 75
+ * tokens/s and 2 threads 45–54 (bench of 2026-11-25); node-llama-cpp's own default (at least 4)
+ * took 26 s for a 10-token answer.
  */
 export function threadCount(requested: number | undefined): number {
   const cores = os.availableParallelism();
-  return requested === undefined ? cores : Math.max(1, Math.min(Math.floor(requested), cores));
+  return requested === undefined ? Math.max(1, cores - 1) : Math.max(1, Math.min(Math.floor(requested), cores));
 }
 
 /** Default context: SmolLM2's own is 8,192 tokens; a smaller trained context wins. */

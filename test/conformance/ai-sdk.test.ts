@@ -4,30 +4,14 @@ import { startFakeMessagesServer, type FakeMessagesServer } from '../../src/test
 import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../src/testing/openai';
 import { messagesScriptFor } from './anthropic-script';
 import { chatScriptFor } from './openai-script';
-import { defineProviderContract, type ProviderHarness } from './provider-contract';
-
-const request =
-  (provider: string, model: string): ProviderHarness['request'] =>
-  (overrides) => ({
-    provider,
-    model,
-    system: 'You are a careful assistant.',
-    messages: [],
-    tools: [],
-    toolChoice: 'auto',
-    maxTokens: 1024,
-    ...overrides,
-  });
+import { contractRequest, defineProviderContract, type ProviderHarness } from './provider-contract';
 
 /** The AI SDK adapter over `@ai-sdk/anthropic` (a provider object), against the fake Messages server. */
 function useAiSdkAnthropic(): ProviderHarness {
   let server: FakeMessagesServer;
   const harness = {
-    request: (overrides) => ({
-      ...request('claude', 'claude-sonnet-4-6')(overrides),
-      // Anthropic's API version refuses every sampling setting; the model reports them unsupported.
-      sampling: undefined,
-    }),
+    // Anthropic's API version refuses every sampling setting; the model reports them unsupported.
+    request: contractRequest('claude', 'claude-sonnet-4-6', { sampling: undefined }),
     arrange: (scenario) => server.append([messagesScriptFor(scenario)]),
     verify: () => server.verify(),
   } as ProviderHarness;
@@ -45,11 +29,7 @@ function useAiSdkAnthropic(): ProviderHarness {
 function useAiSdkOpenAIChat(): ProviderHarness {
   let server: FakeOpenAIServer;
   const harness = {
-    request: (overrides) => ({
-      ...request('openai', 'gpt-4o')(overrides),
-      // OpenAI takes no topK: the SDK reports it unsupported and the adapter refuses the call.
-      ...(overrides.sampling ? { sampling: { ...overrides.sampling, topK: undefined } } : {}),
-    }),
+    request: contractRequest('openai', 'gpt-4o'),
     arrange: (scenario) => server.append([chatScriptFor(scenario)]),
     verify: () => server.verify(),
   } as ProviderHarness;

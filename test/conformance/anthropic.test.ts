@@ -2,20 +2,12 @@ import { afterEach, beforeEach } from 'vitest';
 import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
 import { startFakeMessagesServer, type FakeMessagesServer } from '../../src/testing';
 import { messagesScriptFor } from './anthropic-script';
-import { defineProviderContract, type ProviderHarness } from './provider-contract';
+import { contractRequest, defineProviderContract, type ProviderHarness } from './provider-contract';
 
 function useAnthropicOnFakeServer(): ProviderHarness {
   let server: FakeMessagesServer;
   const harness = {
-    request: (overrides) => ({
-      provider: 'anthropic',
-      model: 'claude-sonnet-4-6',
-      system: 'You are a careful assistant.',
-      messages: [],
-      tools: [],
-      toolChoice: 'auto',
-      maxTokens: 1024,
-      ...overrides,
+    request: contractRequest('anthropic', 'claude-sonnet-4-6', {
       // The Anthropic provider refuses sampling settings it cannot send (ModelSettingUnsupported).
       sampling: undefined,
     }),

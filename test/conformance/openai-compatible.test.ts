@@ -2,21 +2,12 @@ import { afterEach, beforeEach } from 'vitest';
 import { createOpenAICompatibleProvider } from '../../src/activities/models/openai-compatible-provider';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../src/testing/openai';
 import { chatScriptFor } from './openai-script';
-import { defineProviderContract, type ProviderHarness } from './provider-contract';
+import { contractRequest, defineProviderContract, type ProviderHarness } from './provider-contract';
 
 function useOpenAICompatibleOnFakeServer(): ProviderHarness {
   let server: FakeOpenAIServer;
   const harness = {
-    request: (overrides) => ({
-      provider: 'openai-compatible',
-      model: 'llama3.2',
-      system: 'You are a careful assistant.',
-      messages: [],
-      tools: [],
-      toolChoice: 'auto',
-      maxTokens: 1024,
-      ...overrides,
-    }),
+    request: contractRequest('openai-compatible', 'llama3.2'),
     arrange: (scenario) => server.append([chatScriptFor(scenario)]),
     verify: () => server.verify(),
   } as ProviderHarness;

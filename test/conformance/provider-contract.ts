@@ -43,6 +43,21 @@ export interface ProviderCapabilities {
   testTimeoutMs?: number;
 }
 
+/** A harness's `request`: a plain request to this provider and model, the scenario's overrides on top. */
+export const contractRequest =
+  (provider: string, model: string, fixed: Partial<ModelRequest> = {}): ProviderHarness['request'] =>
+  (overrides) => ({
+    provider,
+    model,
+    system: 'You are a careful assistant.',
+    messages: [],
+    tools: [],
+    toolChoice: 'auto',
+    maxTokens: 1024,
+    ...overrides,
+    ...fixed,
+  });
+
 /** The tool the contract offers: trivially easy, with a schema strict enough to catch a bad call. */
 export const ADD_INPUT = z.object({ a: z.number(), b: z.number() }).strict();
 export const ADD_TOOL: ModelTool = {

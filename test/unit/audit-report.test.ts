@@ -204,7 +204,7 @@ describe('buildAuditReport', () => {
     expect(JSON.stringify(report)).not.toContain('SECRET');
   });
 
-  it('counts an ask_model consensus as its models\' calls, not as a call of a model named ask_model', () => {
+  it("counts an ask_model consensus as its models' calls, not as a call of a model named ask_model", () => {
     const consensus = steps([
       { type: 'tool_call', toolCall: { toolType: 'llm', toolName: 'ask_model', arguments: {}, correlationId: 'c1' } },
       modelCall(SONNET, 'c1/a'),

@@ -218,9 +218,7 @@ function runInput(options: RunOptions, c: Connected): AgentInputInit {
   return {
     task: options.task,
     // With a registry, models are chosen by name and come with their fallbacks.
-    model: registry
-      ? resolveModel(registry, name)
-      : (localModelOf(name) ?? { provider: 'anthropic', model: name }),
+    model: registry ? resolveModel(registry, name) : (localModelOf(name) ?? { provider: 'anthropic', model: name }),
     ...(strategy ? { strategy } : {}),
     ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),
     ...(options.agent !== undefined ? { agent: options.agent } : {}),

@@ -84,14 +84,15 @@ export function reactTextStrategy(
   const parse = reactParser(labels);
   return {
     // The give-up tool is listed like any other; "Final Answer:" replaces the finish tool.
-    system: reactTextSystemPrompt({
-      tools: [...specs, ...injectedTools(input, false)],
-      ...(input.systemPrompt ? { lead: input.systemPrompt } : {}),
-      ...(observationMarker ? { observationMarker } : {}),
-      labels,
-      thoughtPrompt: input.thoughtPrompt,
-      askConfidence: usesConfidence(input),
-    }) + outputInstruction(input),
+    system:
+      reactTextSystemPrompt({
+        tools: [...specs, ...injectedTools(input, false)],
+        ...(input.systemPrompt ? { lead: input.systemPrompt } : {}),
+        ...(observationMarker ? { observationMarker } : {}),
+        labels,
+        thoughtPrompt: input.thoughtPrompt,
+        askConfidence: usesConfidence(input),
+      }) + outputInstruction(input),
     tools: [],
     stopSequences: reactStopSequences(labels),
     readsCutReplies: true,

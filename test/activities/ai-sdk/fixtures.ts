@@ -1,10 +1,14 @@
-import { ApplicationFailure } from '@temporalio/common';
-import { afterEach, beforeEach, expect } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
+import { modelRequest } from '../fixtures';
 import { createAiSdkProvider, type AiSdkProviderOptions } from '../../../src/activities/models/ai-sdk/ai-sdk-provider';
 import type { ModelReply, ModelRequest } from '../../../src/shared';
 import type { ModelCallHooks, ModelProvider } from '../../../src/shared/model-provider';
 import { startFakeMessagesServer, type FakeMessagesServer } from '../../../src/testing';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../../src/testing/openai';
+
+// The same request, tool and helpers as the native providers' tests.
+export { waitFor, weatherTool } from '../fixtures';
+export { failureOf } from '../openai/fixtures';
 
 export const OPENAI_KEY = 'sk-openai-test-key-0123456789';
 export const ANTHROPIC_KEY = 'sk-ant-test-key-0123456789';
@@ -68,26 +72,10 @@ export function useAnthropicAdapter(options: AiSdkProviderOptions = {}): Adapter
   return fake;
 }
 
-const baseRequest = (provider: string, model: string, overrides: Partial<ModelRequest>): ModelRequest => ({
-  provider,
-  model,
-  system: 'You are a careful assistant.',
-  messages: [{ role: 'user', content: [{ type: 'text', text: 'What is the weather in Paris?' }] }],
-  tools: [],
-  toolChoice: 'auto',
-  maxTokens: 1024,
-  ...overrides,
-});
-
-export const openaiRequest = (overrides: Partial<ModelRequest> = {}) => baseRequest('openai', 'gpt-4o', overrides);
+export const openaiRequest = (overrides: Partial<ModelRequest> = {}) =>
+  modelRequest({ provider: 'openai', model: 'gpt-4o', ...overrides });
 export const anthropicRequest = (overrides: Partial<ModelRequest> = {}) =>
-  baseRequest('anthropic-ai-sdk', 'claude-sonnet-4-6', overrides);
-
-export const weatherTool = {
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-};
+  modelRequest({ provider: 'anthropic-ai-sdk', ...overrides });
 
 /** Hooks that log what they saw, in order: `beat`, `text:<delta>`, `thinking:<delta>`. */
 export function recordingHooks(): { hooks: ModelCallHooks; log: string[]; heartbeats(): number; text(): string[] } {
@@ -102,25 +90,4 @@ export function recordingHooks(): { hooks: ModelCallHooks; log: string[]; heartb
       onThinkingDelta: (text) => log.push(`thinking:${text}`),
     },
   };
-}
-
-/** The ApplicationFailure `promise` rejects with, failing the test if it resolves or throws anything else. */
-export async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
-  const error = await promise.then(
-    (value) => {
-      throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApplicationFailure);
-  return error as ApplicationFailure;
-}
-
-/** Resolves once `predicate` holds, polling; fails the test after `timeoutMs`. */
-export async function waitFor(predicate: () => boolean, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs}ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AgentResult } from '../agent-result';
+import { AnswerGrounding } from '../answer-grounding';
 import { TerminationReason } from '../termination';
 import { totalTokens } from '../usage';
 
@@ -11,6 +12,8 @@ export const FactToolCall = z.object({
   tool: z.string(),
   toolType: z.string(),
   arguments: z.record(z.string(), z.unknown()),
+  /** A thought came with the model turn that asked for this call (seed 001: every action has a reason). */
+  withThought: z.boolean(),
   /** Undefined when the call has no result in the chain (cancelled, or left behind by a long run). */
   success: z.boolean().optional(),
   error: z.string().optional(),
@@ -24,6 +27,10 @@ export const ScoringFacts = z.object({
   finalAnswer: z.string(),
   answerCut: z.boolean(),
   output: z.unknown().optional(),
+  /** What stands behind the answer (AgentResult.grounding), when the run judged it. */
+  grounding: AnswerGrounding.optional(),
+  /** Replies the run could not act on (text ReAct format errors). */
+  formatErrors: z.number().int().nonnegative(),
   iterations: z.number().int().nonnegative(),
   maxIterations: z.number().int().positive().optional(),
   toolCalls: z.array(FactToolCall),
@@ -52,12 +59,19 @@ export function factsOf(result: AgentResult, loopTools: LoopToolNames): ScoringF
         ...(step.toolResult.error !== undefined ? { error: step.toolResult.error } : {}),
       });
   const toolCalls: FactToolCall[] = [];
+  // A model turn is its `llm` call followed by the thought and the calls it asked for.
+  let thoughtThisTurn = false;
   for (const step of result.chain.steps) {
+    if (step.type === 'thinking' && step.purpose === undefined && step.thought.trim() !== '') thoughtThisTurn = true;
     if (step.type !== 'tool_call') continue;
     const { toolType, toolName, arguments: args, correlationId } = step.toolCall;
-    if (toolType === 'llm' || toolName === loopTools.finish || toolName === loopTools.giveUp) continue;
+    if (toolType === 'llm') {
+      thoughtThisTurn = false;
+      continue;
+    }
+    if (toolName === loopTools.finish || toolName === loopTools.giveUp) continue;
     const outcome = results.get(correlationId);
-    toolCalls.push({ tool: toolName, toolType, arguments: args, ...(outcome ?? {}) });
+    toolCalls.push({ tool: toolName, toolType, arguments: args, withThought: thoughtThisTurn, ...(outcome ?? {}) });
   }
   const answer = result.finalAnswer;
   return {
@@ -66,6 +80,8 @@ export function factsOf(result: AgentResult, loopTools: LoopToolNames): ScoringF
     finalAnswer: answer.length > MAX_FACTS_ANSWER_CHARS ? answer.slice(0, MAX_FACTS_ANSWER_CHARS) : answer,
     answerCut: answer.length > MAX_FACTS_ANSWER_CHARS,
     ...(result.output !== undefined ? { output: result.output } : {}),
+    ...(result.grounding !== undefined ? { grounding: result.grounding } : {}),
+    formatErrors: result.formatErrors,
     iterations: result.iterations,
     ...(result.maxIterations !== undefined ? { maxIterations: result.maxIterations } : {}),
     toolCalls,

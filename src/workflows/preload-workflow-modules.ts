@@ -159,6 +159,7 @@ import * as resolveAgent from './run/resolve-agent';
 import * as resultObservations from './run/result-observations';
 import * as runAgent from './run/run-agent';
 import * as runStatus from './run/run-status';
+import * as evalMessages from './eval/eval-messages';
 import * as tenantQuotaMessages from './tenant-quota/tenant-quota-messages';
 import * as tenantQuotaRequests from './tenant-quota/tenant-quota-requests';
 import * as tenantQuotaState from './tenant-quota/tenant-quota-state';
@@ -321,6 +322,8 @@ export const PRELOADED_MODULES: readonly object[] = [
   resultObservations,
   runAgent,
   runStatus,
+  // workflows/eval
+  evalMessages,
   // workflows/tenant-quota
   tenantQuotaMessages,
   tenantQuotaRequests,

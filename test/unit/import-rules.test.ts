@@ -27,6 +27,7 @@ const WORKFLOW_LAYERS: Record<string, number> = {
   'react-text/': 40,
   'reasoning/': 40,
   'tenant-quota/': 40,
+  'eval/': 40,
   'core/': 10,
   'messages.ts': 5,
   'activity-proxies.ts': 5,

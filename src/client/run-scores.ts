@@ -56,18 +56,16 @@ const ATTEMPTS = 3;
  * naming the bad field.
  */
 export function scoreRequest(init: ScoreInit): AddRunScoreRequest {
-  const comment =
-    init.comment === undefined
-      ? undefined
-      : // Redaction may lengthen a short secret; the cut keeps the checked limit.
-        cutText(redactSecrets(AddRunScoreRequest.shape.comment.parse(init.comment)!), MAX_SCORE_COMMENT_CHARS);
-  return AddRunScoreRequest.parse({
+  const request = AddRunScoreRequest.parse({
     name: init.name,
     value: typeof init.value === 'boolean' ? (init.value ? 1 : 0) : init.value,
-    ...(comment !== undefined ? { comment } : {}),
+    ...(init.comment !== undefined ? { comment: init.comment } : {}),
     ...(init.source !== undefined ? { source: init.source } : {}),
     by: actorId(init.by),
   });
+  if (request.comment === undefined) return request;
+  // Redaction may lengthen a short secret; the cut keeps the limit the validator checks.
+  return { ...request, comment: cutText(redactSecrets(request.comment), MAX_SCORE_COMMENT_CHARS) };
 }
 
 /** Refuses, with UnknownRunError, a workflow id that holds no agent run. */

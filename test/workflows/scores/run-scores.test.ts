@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { useTool } from '../../../src/activities/models/scripted-model';
@@ -7,7 +7,11 @@ import { addRunScore, readRunScores } from '../../../src/client/run-scores';
 import { UnknownRunError } from '../../../src/client/unknown-run-error';
 import { UpdateRefusedError } from '../../../src/client/update-refused-error';
 import { MAX_SCORES_PER_RUN, type RunScore, type RunScoresState } from '../../../src/shared/run-scores';
-import { runScoresQuery, runScoresWorkflowId } from '../../../src/workflows/scores/run-scores-messages';
+import {
+  addRunScoreUpdate,
+  runScoresQuery,
+  runScoresWorkflowId,
+} from '../../../src/workflows/scores/run-scores-messages';
 import type { runScoresWorkflow } from '../../../src/workflows/scores/run-scores-workflow';
 import { HOSTILE_PAYLOADS } from '../../helpers/hostile-payloads';
 import { ScriptBook, sharedWorker } from '../../helpers/people-helpers';
@@ -195,6 +199,11 @@ describe('lifetime', () => {
     expect(closed.scores.map((s) => s.name)).toEqual(['accepted', 'csat']);
     expect((await scoresHandle(run).describe()).status.name).toBe('COMPLETED');
     expect((await readRunScores(shared.env.client, run)).map((s) => s.name)).toEqual(['accepted', 'csat']);
+    // What addRunScore relies on when the execution it read as open closes before its update lands:
+    // an update to that closed execution is WorkflowNotFoundError, so it reads again and starts anew.
+    await expect(
+      scoresHandle(run, first.runId).executeUpdate(addRunScoreUpdate, { args: [{ name: 'late', value: 1, by: 'x' }] }),
+    ).rejects.toBeInstanceOf(WorkflowNotFoundError);
 
     const reopened = await addRunScore(
       shared.env.client,
@@ -217,5 +226,22 @@ describe('lifetime', () => {
     await scoresHandle(run).terminate('test over');
     // Terminated, not completed: read by a query the worker answers by replay.
     expect((await readRunScores(shared.env.client, run)).map((s) => s.name)).toContain('ticket.reopened');
+  });
+
+  it('continues as new after its update budget, carrying the scores; later scores reach the new execution', async () => {
+    const run = await endedRun('handover');
+    const id = runScoresWorkflowId(run);
+    await shared.env.client.workflow.start<typeof runScoresWorkflow>('runScoresWorkflow', {
+      workflowId: id,
+      taskQueue: shared.h.taskQueue,
+      args: [{ runWorkflowId: run, continueAsNewAfter: 2 }],
+    });
+    const first = await scoresHandle(run).describe();
+    for (const name of ['a', 'b', 'c', 'd', 'e'])
+      await addRunScore(shared.env.client, run, { name, value: 1, by: 'alice' }, options());
+    expect((await readRunScores(shared.env.client, run)).map((s) => s.name)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(count(await eventTypes(run, first.runId), 'EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW')).toBe(1);
+    expect((await scoresHandle(run).describe()).runId).not.toBe(first.runId);
+    await scoresHandle(run).terminate('test over');
   });
 });

@@ -51,9 +51,8 @@ export interface ScoreOptions {
 const ATTEMPTS = 3;
 
 /**
- * The request a score becomes: a boolean as 1 or 0, the comment redacted (before anything leaves
- * this process: an update's argument is kept in the history), then checked. Throws a ZodError
- * naming the bad field.
+ * The request a score becomes: checked (a ZodError naming the bad field), a boolean as 1 or 0, the
+ * comment redacted before anything leaves this process (an update's argument stays in history).
  */
 export function scoreRequest(init: ScoreInit): AddRunScoreRequest {
   const request = AddRunScoreRequest.parse({

@@ -8,6 +8,7 @@ import { ENDED, formatDateTime, goneStepsLine, planLine, progressLine } from './
 import { followEvents } from './sse.js';
 import { createRunControls } from './run-controls.js';
 import { liveView, stepView } from './step-view.js';
+import { renderScores } from './scores.js';
 import { subAgentLink, subAgentView } from './sub-agents.js';
 
 /** Steps per chain page; the API allows up to 500. */
@@ -36,6 +37,7 @@ export function renderRunPage(root, { runId, me, view }) {
   const pendingPanel = h('section', { class: 'pending', hidden: true });
   const planPanel = h('section', { class: 'plan panel', hidden: true });
   const subPanel = h('section', { class: 'sub-agents panel', hidden: true });
+  const scoresPanel = h('section', { class: 'scores panel', hidden: true });
   const earlier = h('button', { type: 'button', class: 'earlier', hidden: true }, 'Earlier steps');
   const goneNote = h('p', { class: 'steps-gone', role: 'note', hidden: true });
   const stepsEl = h('div', { class: 'steps' });
@@ -68,6 +70,7 @@ export function renderRunPage(root, { runId, me, view }) {
     pendingPanel,
     planPanel,
     subPanel,
+    scoresPanel,
     h('section', { class: 'chain' }, viewNote, goneNote, earlier, stepsEl, liveEl),
   );
 
@@ -274,6 +277,17 @@ export function renderRunPage(root, { runId, me, view }) {
     );
   };
 
+  // ---- scores: attached after the run (often days after), read once when the page opens ----
+  const loadScores = async () => {
+    try {
+      const { scores } = await api(`${base}/scores`);
+      if (!disposed) renderScores(scoresPanel, { scores });
+    } catch (err) {
+      // A run page without its scores is still a run page: say so in the panel, not in the message line.
+      if (!disposed) renderScores(scoresPanel, { failure: describeFailure(err) });
+    }
+  };
+
   // ---- live: the event stream, else polling ----
   const setLive = (mode, text) => {
     live.dataset.live = mode;
@@ -437,6 +451,7 @@ export function renderRunPage(root, { runId, me, view }) {
       updateEarlier();
       renderHead();
       renderApprovals();
+      void loadScores();
       if (disposed) return;
       if (ended()) setLive('ended', 'run ended');
       else startStream();

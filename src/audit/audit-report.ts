@@ -19,6 +19,7 @@ import {
   type ApprovalRecord,
 } from '../shared';
 import { AuditModelCall } from '../client/history/model-call-history';
+import { RunScore } from '../shared/run-scores';
 import { ReportIntegrity } from './report-integrity';
 
 export { AuditModelCall };
@@ -139,6 +140,14 @@ export const AuditReport = z.object({
   modelCalls: z.array(AuditModelCall).optional(),
   /** Why the auditor's export has no (or not every) model call: the history could not be read or matched, or the calls passed the size limit. */
   modelCallsUnavailable: z.string().optional(),
+  /**
+   * Outcome scores attached to the run, often after it ended (`AgentClient.score`, `POST
+   * /v1/runs/{id}/scores`), oldest first; absent when it has none, so reports of unscored runs and
+   * exports made before scores existed read and verify as they did.
+   */
+  scores: z.array(RunScore).optional(),
+  /** Why the scores could not be read (an open scores workflow that no worker answered for). */
+  scoresUnavailable: z.string().optional(),
   /** Sub-agents' reports, in the order they were started, each sealed on its own. */
   get children(): z.ZodOptional<z.ZodArray<typeof AuditReport>> {
     return z.array(AuditReport).optional();
@@ -159,6 +168,9 @@ export interface AuditReportInput {
   status?: AgentStatus;
   exportedAt: string;
   exportedBy?: Person;
+  /** The run's scores; none or an empty list leaves the section out. */
+  scores?: RunScore[];
+  scoresUnavailable?: string;
 }
 
 const msBetween = (from: string, to: string): number => {
@@ -207,6 +219,8 @@ export function buildAuditReport(input: AuditReportInput): AuditReport {
     steps: chain.steps,
     ...(chain.unavailable ? { stepsUnavailable: chain.unavailable } : {}),
     view: { ...(chain.view ? { role: chain.view.role } : {}), hiddenSteps: chain.view?.hiddenSteps ?? 0 },
+    ...(input.scores?.length ? { scores: input.scores } : {}),
+    ...(input.scoresUnavailable ? { scoresUnavailable: input.scoresUnavailable } : {}),
   });
 }
 

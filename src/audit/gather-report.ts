@@ -4,6 +4,7 @@ import type { AgentClient } from '../client/agent-client';
 import { modelCallsGoneNote, modelCallsOfRun } from '../client/history/model-call-history';
 import { readRunInput } from '../client/read-run-input';
 import { runIdsOf } from '../client/run-ids';
+import type { RunScore } from '../shared/run-scores';
 import { buildAuditReport, type AuditModelCall, type AuditReport } from './audit-report';
 import { sealReport, type ExportSigningKey } from './seal-report';
 
@@ -74,6 +75,18 @@ async function auditedModelCalls(
   return { modelCalls: kept, ...partly };
 }
 
+/** The run's scores, or why they could not be read: an export never fails for them. */
+async function scoresOf(
+  agents: AgentClient,
+  workflowId: string,
+): Promise<{ scores?: RunScore[]; scoresUnavailable?: string }> {
+  try {
+    return { scores: await agents.scores(workflowId) };
+  } catch (err) {
+    return { scoresUnavailable: `The run's scores could not be read: ${(err as Error).message}` };
+  }
+}
+
 /**
  * The audit report of a run, live or finished, in a role's view (default auditor: everything),
  * with its sub-agents' reports nested; the auditor's also carries every model call's whole
@@ -106,6 +119,7 @@ export async function auditReport(
     ...(live ? { status: live } : {}),
     exportedAt: new Date().toISOString(),
     ...(exportedBy ? { exportedBy } : {}),
+    ...(await scoresOf(agents, workflowId)),
   });
   const calls = role === 'auditor' ? await auditedModelCalls(agents, workflowId, runIds, report) : {};
   const children: AuditReport[] = [];

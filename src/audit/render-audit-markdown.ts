@@ -62,6 +62,7 @@ export function renderAuditMarkdown(report: AuditReport): string {
       ? ['No steering, answers or cancels from people.']
       : interventionTable(report.interventions)),
     '',
+    ...scoresSection(report),
     '## Reasoning chain',
     '',
     ...(report.stepsUnavailable ? [escape(renderUnavailable(report.stepsUnavailable)), ''] : []),
@@ -177,6 +178,26 @@ const interventionLabel: Record<AuditIntervention['kind'], string> = {
   answer: 'Answer',
   cancel: 'Cancel',
 };
+
+/** Outcome scores, when the run has any (or they could not be read); nothing at all otherwise. */
+function scoresSection(report: AuditReport): string[] {
+  if (!report.scores?.length && !report.scoresUnavailable) return [];
+  const rows = (report.scores ?? []).map((s) => [
+    cell(s.name, 64),
+    cell(String(s.value), 40),
+    cell(s.by, 100),
+    cell(s.at),
+    s.source !== undefined ? cell(s.source, 64) : '',
+    s.comment !== undefined ? cell(s.comment) : '',
+  ]);
+  return [
+    '## Scores',
+    '',
+    ...(rows.length ? table(['Name', 'Value', 'By', 'When', 'Source', 'Comment'], rows) : []),
+    ...(report.scoresUnavailable ? [...(rows.length ? [''] : []), inline(report.scoresUnavailable)] : []),
+    '',
+  ];
+}
 
 function interventionTable(interventions: AuditIntervention[]): string[] {
   return table(

@@ -17,6 +17,7 @@ import { printVersions, setCurrent } from './commands/versions';
 import { serveHttp } from './commands/serve-http';
 import { createToken } from './commands/token';
 import { answerRun, steerRun } from './commands/steer';
+import { SCORE_COMMAND } from './commands/score';
 import { loadMcpConfig } from '../activities/mcp/load-mcp-config';
 import { runExtras } from './run-extras';
 import type { ArgSpec, CommandLine, CommandSpec, OptionSpec } from './command-line';
@@ -447,6 +448,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       return 0;
     },
   },
+  SCORE_COMMAND,
   {
     name: 'codec-server',
     args: [],

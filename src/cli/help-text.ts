@@ -96,7 +96,7 @@ Usage:
   thoughtline steer <workflowId> "<instruction>"   add an instruction before the next thought
   thoughtline answer <workflowId> "<text>"         answer the question the agent asked
       --as ID / --roles a,b  who decides (default THOUGHTLINE_USER / THOUGHTLINE_ROLES, OS user),
-                             for approve, reject, steer, answer and export
+                             for approve, reject, steer, answer, score and export
   thoughtline export <workflowId> [--format json|md] [--role auditor|developer|end_user] [--out FILE]
   thoughtline export --query "<visibility query>" [--limit N] [--format json|md] [--out FILE]
                                         the audit report: who started it, chain, approvals, costs,
@@ -105,6 +105,9 @@ Usage:
                                         signed with --keyring FILE (or THOUGHTLINE_EXPORT_KEYRING).
                                         Format: --format, else FILE's extension (.json: JSON, a
                                         bundle with --query; .md: markdown), else markdown on stdout
+  thoughtline score <workflowId> --name N --value V [--comment C] [--source S]
+                                        attach an outcome score to a run, open or ended: a number
+                                        or true/false, by --as (as for approve); prints it as stored
   thoughtline fork <workflowId> --at-step N [--model M] [--steer TEXT] [--tools a,b] [--dry-run] [--json]
                                         a new run from the conversation and spend at step N (up to
                                         the next model call), with the change; lists first the calls

@@ -42,6 +42,8 @@ import { statusFromResult } from './status-from-result';
 import { routeApproval } from './route-approval';
 import { sendUpdate, UpdateRefusedError } from './update-refused-error';
 import { retryUnknownSearchAttribute, type StartRetry } from './retry-unknown-search-attribute';
+import { addRunScore, readRunScores, type ScoreInit } from './run-scores';
+import type { AddRunScoreResult, RunScore } from '../shared/run-scores';
 
 export type AgentHandle = WorkflowHandle<typeof agentWorkflow>;
 
@@ -331,6 +333,21 @@ export class AgentClient {
     return sendUpdate(() =>
       this.getHandle(workflowId).executeUpdate(answerUpdate, { args: [{ text, by: actorId(by) }] }),
     );
+  }
+
+  /**
+   * Attaches an outcome score to a run, open or ended (days later too: the ticket was reopened,
+   * the user accepted the answer). Stored with the run by its scores workflow; a second score of
+   * the same name by the same person replaces the first (`replaced` in the answer). Throws
+   * UnknownRunError when no agent run has this id, UpdateRefusedError past 200 scores a run.
+   */
+  score(workflowId: string, score: ScoreInit): Promise<AddRunScoreResult> {
+    return addRunScore(this.client, workflowId, score, { taskQueue: this.taskQueue });
+  }
+
+  /** The run's scores, oldest first; none when it was never scored. */
+  scores(workflowId: string): Promise<RunScore[]> {
+    return readRunScores(this.client, workflowId);
   }
 
   /**

@@ -60,6 +60,7 @@ import * as people from '../shared/people';
 import * as plan from '../shared/plan';
 import * as pricing from '../shared/pricing';
 import * as renderChainMarkdown from '../shared/render-chain-markdown';
+import * as runScores from '../shared/run-scores';
 import * as runEvent from '../shared/run-event';
 import * as runMessagePayloads from '../shared/run-message-payloads';
 import * as searchAttributes from '../shared/search-attributes';
@@ -160,6 +161,9 @@ import * as resultObservations from './run/result-observations';
 import * as runAgent from './run/run-agent';
 import * as runStatus from './run/run-status';
 import * as evalMessages from './eval/eval-messages';
+import * as runScoresMessages from './scores/run-scores-messages';
+import * as runScoresState from './scores/run-scores-state';
+import * as runScoresWorkflow from './scores/run-scores-workflow';
 import * as tenantQuotaMessages from './tenant-quota/tenant-quota-messages';
 import * as tenantQuotaRequests from './tenant-quota/tenant-quota-requests';
 import * as tenantQuotaState from './tenant-quota/tenant-quota-state';
@@ -206,6 +210,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   plan,
   pricing,
   renderChainMarkdown,
+  runScores,
   runEvent,
   runMessagePayloads,
   searchAttributes,
@@ -324,6 +329,10 @@ export const PRELOADED_MODULES: readonly object[] = [
   runStatus,
   // workflows/eval
   evalMessages,
+  // workflows/scores
+  runScoresMessages,
+  runScoresState,
+  runScoresWorkflow,
   // workflows/tenant-quota
   tenantQuotaMessages,
   tenantQuotaRequests,

@@ -35,12 +35,14 @@ describe('GET /v1/openapi.json', () => {
         'POST /v1/runs/{id}/cancel',
         'POST /v1/runs/{id}/steer',
         'POST /v1/runs/{id}/answers',
+        'POST /v1/runs/{id}/scores',
+        'GET /v1/runs/{id}/scores',
         'GET /v1/me',
         'GET /v1/health',
         'GET /v1/openapi.json',
       ].sort(),
     );
-    expect(API_ROUTES).toHaveLength(11);
+    expect(API_ROUTES).toHaveLength(13);
     const publicOnes = operations
       .filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0)
       .map((o) => o.key);

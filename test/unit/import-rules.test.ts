@@ -28,6 +28,7 @@ const WORKFLOW_LAYERS: Record<string, number> = {
   'reasoning/': 40,
   'tenant-quota/': 40,
   'eval/': 40,
+  'scores/': 40,
   'core/': 10,
   'messages.ts': 5,
   'activity-proxies.ts': 5,

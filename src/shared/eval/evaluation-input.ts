@@ -20,6 +20,8 @@ export const JudgeSettings = z
     model: ModelSettings,
     /** What the judge grades against; default: seed 001's reasoning coherence. */
     rubric: z.string().min(1).max(4_000).optional(),
+    /** The score at which a run passes; default 0.9 (seed 001: coherent in 90% of steps). */
+    passAt: z.number().min(0).max(1).optional(),
   })
   .strict();
 export type JudgeSettings = z.infer<typeof JudgeSettings>;

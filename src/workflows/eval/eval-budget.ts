@@ -15,7 +15,7 @@ export interface Spent {
 /** `grant`: start the next run with these limits; `wait`: runs in flight may hand back what they did not use; `spent`: no run starts again. */
 export type BudgetClaim = { grant: BudgetGrant } | { wait: true } | { spent: true };
 
-/** A share smaller than this part of the total is not worth a run: it waits for in-flight runs' leftovers, or the budget is spent. */
+/** The least part of the total a run starts with; once less is left, runs wait for in-flight leftovers, or the budget is spent. */
 const MIN_SHARE = 0.01;
 
 /**
@@ -25,10 +25,11 @@ const MIN_SHARE = 0.01;
  * spent and what running ones hold in reserve, shared equally among the free slots
  * (`min(concurrency − running, units not started)`). Its grant stays reserved until it reports;
  * then its actual spend is charged and the rest goes back to the pool (a run that never reports,
- * failed or cancelled, is charged its whole grant: its spend is unknown). So the sum of grants in
+ * its workflow failed or cancelled before it did, is charged its whole grant: its spend is unknown). So the sum of grants in
  * flight never exceeds what is left, and each run is held to its grant by its own budget checks.
- * A share under 1% of the total waits for leftovers while runs are in flight; with none in flight
- * the budget is spent and the remaining units are skipped. Without a budget every claim is granted
+ * A share is never under 1% of the total (a wide concurrency would make shares too small to
+ * start); once less than that is left, the next unit waits for in-flight runs' leftovers, and with
+ * none in flight the budget is spent and the remaining units are skipped. Without a budget every claim is granted
  * the case's own limits. Deterministic; the evaluation carries `spent` into its shards.
  */
 export class EvalBudget {
@@ -73,13 +74,11 @@ export class EvalBudget {
     this.spent.tokens += charged.tokens;
   }
 
-  /** True once a limited dimension has nothing left worth a run, whatever is in flight. */
-  exhausted(): boolean {
-    const used = (total: number | undefined, spent: number) => total !== undefined && total - spent < total * MIN_SHARE;
-    return used(this.total?.costUsd, this.spent.costUsd) || used(this.total?.tokens, this.spent.tokens);
-  }
-
-  /** A run's share of `total` (undefined: no limit; whole tokens when `whole`), or `short` when it is under the minimum. */
+  /**
+   * A run's share of `total` (undefined: no limit; whole tokens when `whole`): what is left over
+   * the free slots, but at least 1% of the total while that much is left (so a wide concurrency
+   * never makes shares too small to start); `short` once less than that is left.
+   */
   private share(
     total: number | undefined,
     held: number,
@@ -87,9 +86,12 @@ export class EvalBudget {
     whole: boolean,
   ): number | 'short' | undefined {
     if (total === undefined) return undefined;
-    const exact = (total - held) / Math.max(1, freeSlots);
+    const left = total - held;
+    const least = total * MIN_SHARE;
+    if (left <= 0 || left < least) return 'short';
+    const exact = Math.max(left / Math.max(1, freeSlots), least);
     const share = whole ? Math.floor(exact) : exact;
-    return share <= 0 || share < total * MIN_SHARE ? 'short' : share;
+    return share > 0 ? share : 'short';
   }
 }
 

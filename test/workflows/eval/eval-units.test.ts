@@ -146,6 +146,11 @@ describe('the evaluation budget', () => {
     expect(budget.claim(undefined, 1, 0)).toEqual({ spent: true });
   });
 
+  it('a wide concurrency still starts runs with at least 1% of the total each', () => {
+    const budget = new EvalBudget({ costUsd: 1, tokens: 1_000 });
+    expect(budget.claim(undefined, 256, 0)).toEqual({ grant: { costBudgetUsd: 0.01, tokenBudget: 10 } });
+  });
+
   it('without a budget every run gets its own case limits only', () => {
     const budget = new EvalBudget(undefined);
     expect(budget.claim({ tokenBudget: 900, maxIterations: 3 }, 2, 0)).toEqual({ grant: { tokenBudget: 900 } });

@@ -11,6 +11,7 @@ import {
 import { utf8Bytes } from '../../../src/shared/payload-size';
 import { caseAgentInput } from '../../../src/workflows/eval/case-agent-input';
 import { EvalBudget } from '../../../src/workflows/eval/eval-budget';
+import { evaluationDetails } from '../../../src/workflows/eval/evaluation-details';
 import { fitCaseResult, MAX_CASE_RESULT_BYTES } from '../../../src/workflows/eval/fit-case-result';
 import { fitEvaluationResult, MAX_EVALUATION_RESULT_BYTES } from '../../../src/workflows/eval/fit-evaluation-result';
 import { planUnits } from '../../../src/workflows/eval/unit-plan';
@@ -210,5 +211,26 @@ describe('units and their agent input', () => {
       runTimeoutMs: 9_000,
       costBudgetUsd: 0.2,
     });
+  });
+});
+
+describe("the evaluation's Web UI details", () => {
+  it('show the counts and the spend against the budget, the name escaped', () => {
+    const details = evaluationDetails(
+      { name: 'prompt *v2*', budget: { costUsd: 5 }, concurrency: 4 },
+      { total: 10, done: 3, running: 2, skipped: 1, passed: 2, spent: { costUsd: 0.5, tokens: 1200 } },
+      'running',
+    );
+    expect(details).toBe(
+      [
+        '**Evaluation prompt \\*v2\\***: running',
+        '',
+        '| done | running | skipped | passed | total |',
+        '| ---: | ---: | ---: | ---: | ---: |',
+        '| 3 | 2 | 1 | 2 | 10 |',
+        '',
+        'Spent $0.5000 of $5, 1200 tokens; at most 4 runs at once.',
+      ].join('\n'),
+    );
   });
 });

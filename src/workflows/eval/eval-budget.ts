@@ -21,7 +21,7 @@ const MIN_SHARE = 0.01;
 /**
  * One budget for a whole evaluation (`budget.costUsd`, `budget.tokens`), which in-flight runs can
  * never overshoot together. The rule: a run starts with, per limited dimension, the smaller of its
- * case's own limit and its share of what is left, where "left" is the total less what ended runs
+ * own limit (caseBudgetLimits) and its share of what is left, where "left" is the total less what ended runs
  * spent and what running ones hold in reserve, shared equally among the free slots
  * (`min(concurrency − running, units not started)`). Its grant stays reserved until it reports;
  * then its actual spend is charged and the rest goes back to the pool (a run that never reports,
@@ -44,7 +44,11 @@ export class EvalBudget {
   }
 
   /** The limits of the next run, or why it cannot start now. `freeSlots` ≥ 1. */
-  claim(limits: CaseLimits | undefined, freeSlots: number, running: number): BudgetClaim {
+  claim(
+    limits: Pick<CaseLimits, 'costBudgetUsd' | 'tokenBudget'> | undefined,
+    freeSlots: number,
+    running: number,
+  ): BudgetClaim {
     const cost = this.share(this.total?.costUsd, this.spent.costUsd + this.reserved.costUsd, freeSlots, false);
     const tokens = this.share(this.total?.tokens, this.spent.tokens + this.reserved.tokens, freeSlots, true);
     if (cost === 'short' || tokens === 'short') return running > 0 ? { wait: true } : { spent: true };

@@ -9,6 +9,7 @@ import {
 import type { CaseResult, EvaluationProgress } from '../../shared/eval/case-result';
 import { caseWorkflowId } from '../../shared/eval/case-result';
 import { failureMessage } from '../core/failure-message';
+import { caseBudgetLimits } from './case-agent-input';
 import { EvalBudget, type BudgetGrant } from './eval-budget';
 import { scoringWorkflowId, type EvaluationCaseInput } from './evaluation-case-workflow';
 import {
@@ -63,7 +64,8 @@ export class UnitPool {
         await condition(() => this.running < concurrency);
         const unit = units[next]!;
         const free = Math.min(concurrency - this.running, units.length - next);
-        const claim = this.budget.claim(this.plan.cases[unit[0]]!.limits, free, this.running);
+        const limits = caseBudgetLimits(this.plan.baseInput, this.plan.cases[unit[0]]!);
+        const claim = this.budget.claim(limits, free, this.running);
         if ('wait' in claim) {
           const before = this.settled;
           await condition(() => this.settled > before);

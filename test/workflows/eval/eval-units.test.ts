@@ -9,7 +9,7 @@ import {
   type EvaluationResult,
 } from '../../../src/shared/eval';
 import { utf8Bytes } from '../../../src/shared/payload-size';
-import { caseAgentInput } from '../../../src/workflows/eval/case-agent-input';
+import { caseAgentInput, caseBudgetLimits } from '../../../src/workflows/eval/case-agent-input';
 import { EvalBudget } from '../../../src/workflows/eval/eval-budget';
 import { evaluationDetails } from '../../../src/workflows/eval/evaluation-details';
 import { fitCaseResult, MAX_CASE_RESULT_BYTES } from '../../../src/workflows/eval/fit-case-result';
@@ -154,7 +154,7 @@ describe('the evaluation budget', () => {
 
   it('without a budget every run gets its own case limits only', () => {
     const budget = new EvalBudget(undefined);
-    expect(budget.claim({ tokenBudget: 900, maxIterations: 3 }, 2, 0)).toEqual({ grant: { tokenBudget: 900 } });
+    expect(budget.claim({ tokenBudget: 900 }, 2, 0)).toEqual({ grant: { tokenBudget: 900 } });
     expect(budget.claim(undefined, 2, 0)).toEqual({ grant: {} });
   });
 });
@@ -232,5 +232,21 @@ describe("the evaluation's Web UI details", () => {
         'Spent $0.5000 of $5, 1200 tokens; at most 4 runs at once.',
       ].join('\n'),
     );
+  });
+});
+
+describe("a run's own limits under the budget", () => {
+  it("are the case's limits, else its input's, else the base input's", () => {
+    const c = (init: object) => EvalCase.parse({ id: 'a', task: 't', ...init });
+    const base = { costBudgetUsd: 3, tokenBudget: 9_000 };
+    expect(caseBudgetLimits(base, c({ limits: { costBudgetUsd: 1 }, input: { costBudgetUsd: 2 } }))).toEqual({
+      costBudgetUsd: 1,
+      tokenBudget: 9_000,
+    });
+    expect(caseBudgetLimits(base, c({ input: { costBudgetUsd: 2 } }))).toEqual({
+      costBudgetUsd: 2,
+      tokenBudget: 9_000,
+    });
+    expect(caseBudgetLimits(undefined, c({}))).toEqual({});
   });
 });

@@ -1,6 +1,13 @@
-import { ChildWorkflowCancellationType, ParentClosePolicy, isCancellation, startChild } from '@temporalio/workflow';
+import {
+  ChildWorkflowCancellationType,
+  ParentClosePolicy,
+  isCancellation,
+  setCurrentDetails,
+  startChild,
+} from '@temporalio/workflow';
 import type { AgentResult } from '../../shared';
 import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL } from '../../shared/constants';
+import { markdownCode } from '../../shared/markdown-escape';
 import type { EvalCase } from '../../shared/eval/eval-case';
 import type { EvalVariant, JudgeSettings } from '../../shared/eval/evaluation-input';
 import { MAX_SCORE_WHY_CHARS, caseWorkflowId, type CaseResult, type Score } from '../../shared/eval/case-result';
@@ -50,6 +57,7 @@ export async function evaluationCaseWorkflow(input: EvaluationCaseInput): Promis
   const runId = caseWorkflowId(input.evaluationId, input.case, input.variant.id, input.repeat);
   const agentInput = caseAgentInput(input.baseInput, input.variant, input.case, input.grant);
   const base = baseResult(input, runId);
+  setCurrentDetails(`Running agent run ${markdownCode(runId)}.`);
   let result: AgentResult;
   try {
     const child = await startChild('agentWorkflow', {
@@ -75,8 +83,11 @@ export async function evaluationCaseWorkflow(input: EvaluationCaseInput): Promis
   const ran = { ...base, ...measured(facts) };
   if (result.terminationReason === 'cancelled')
     return fitCaseResult({ ...ran, note: cut(`the run was cancelled: ${result.error ?? 'no reason given'}`) });
+  setCurrentDetails(`Scoring agent run ${markdownCode(runId)} (it ended ${result.terminationReason}).`);
   const scores = [...scoreCase(input.case.expect, facts), ...(await workerScores(input, runId, loopTools))];
-  return fitCaseResult({ ...ran, status: 'scored', scores, passed: scores.every((s) => s.passed) });
+  const passed = scores.every((s) => s.passed);
+  setCurrentDetails(`Agent run ${markdownCode(runId)} scored: ${passed ? 'passed' : 'did not pass'}.`);
+  return fitCaseResult({ ...ran, status: 'scored', scores, passed });
 }
 
 /** The scores of the worker's scorers and the judge, from one activity; each scorer's own failure is a failed score. */

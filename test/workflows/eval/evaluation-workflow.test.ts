@@ -196,4 +196,37 @@ describe.concurrent('evaluationWorkflow', () => {
     // Later shards start with what earlier ones spent: the third unit's grant is the budget less two calls, over two slots.
     expect((await startInput(env.client, result.results[2]!.workflowId)).costBudgetUsd).toBeCloseTo((1 - 0.02) / 2);
   });
+
+  it('cancelled in a shard: the shard winds its units down and reports, later shards are skipped', async () => {
+    const events: string[] = [];
+    const h = await evalHarness(env, { tools: [slowTool(events)], models: { scripted: evalModel() } });
+    const input = evaluation({
+      cases: ['answer 1', 'slow 2', 'slow 3', 'answer 4', 'answer 5'].map((task, i) => ({ id: `c${i + 1}`, task })),
+      variants: [variant('a')],
+      concurrency: 2,
+    });
+    const { workflowId, result } = await h.worker.runUntil(async () => {
+      const started = await h.start(input, { shardSize: 2 });
+      await pollFor('the slow job to start', () => (events.includes('started') ? true : undefined), 60_000);
+      // The shard answers the progress query for its own units: wait for the quick one to be done.
+      const shard = env.client.workflow.getHandle(`${started.workflowId}/shard-1`);
+      await pollFor(
+        'the quick unit to end',
+        async () => ((await shard.query(evaluationProgressQuery)).done === 1 ? true : undefined),
+        60_000,
+      );
+      await env.client.workflow.getHandle(started.workflowId).cancel();
+      return { workflowId: started.workflowId, result: await started.result() };
+    });
+    expect(result.status).toBe('cancelled');
+    expect(result.results.map((r) => [r.caseId, r.status])).toEqual([
+      ['c1', 'scored'],
+      ['c2', 'failed'],
+      ['c3', 'skipped'],
+      ['c4', 'skipped'],
+      ['c5', 'skipped'],
+    ]);
+    expect(result.results.slice(2).every((r) => r.note === SKIPPED_CANCELLED)).toBe(true);
+    expect(await childStarts(env.client, workflowId)).toEqual([`${workflowId}/shard-1`]);
+  });
 });

@@ -1,3 +1,5 @@
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { caseWorkflowId, type CaseResult } from '../../../src/shared/eval';
 import { evaluationProgressQuery } from '../../../src/workflows/eval/eval-messages';
@@ -228,5 +230,21 @@ describe.concurrent('evaluationWorkflow', () => {
     ]);
     expect(result.results.slice(2).every((r) => r.note === SKIPPED_CANCELLED)).toBe(true);
     expect(await childStarts(env.client, workflowId)).toEqual([`${workflowId}/shard-1`]);
+  });
+
+  it('refuses an input that breaks the contract, failing at once and for good', async () => {
+    const h = await evalHarness(env, { tools: testTools().tools, models: { scripted: evalModel() } });
+    const failure = await h.worker.runUntil(async () => {
+      const started = await h.start(evaluation({ cases: [], variants: [variant('a')] }));
+      return started.result().then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+    });
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    const cause = (failure as WorkflowFailedError).cause as ApplicationFailure;
+    expect(cause).toBeInstanceOf(ApplicationFailure);
+    expect(cause.nonRetryable).toBe(true);
+    expect(cause.message).toMatch(/^Invalid evaluation input: /);
   });
 });

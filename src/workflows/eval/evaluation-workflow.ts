@@ -167,11 +167,18 @@ async function runInShards(
       });
       outcome = (await child.result()) as PlanOutcome;
     } catch (err) {
-      // A shard that fails (it should not) or is cancelled before it reports: its units never reported.
-      const why = isCancellation(err)
-        ? SKIPPED_CANCELLED
-        : `not run: its shard failed (${failureMessage(err)})`.slice(0, 200);
-      outcome = { results: units.map((u) => skippedResult(plan, u, why)), spent, stopped: 'cancelled' };
+      // Cancelled before it reported: its units count as skipped. A shard that failed (it should
+      // not: its pool turns every unit's ending into a result) leaves its units failed, and the
+      // evaluation goes on with the next shard.
+      const cancelled = isCancellation(err);
+      const note = `its shard failed: ${failureMessage(err)}`.slice(0, 200);
+      outcome = {
+        results: units.map((u) =>
+          cancelled ? skippedResult(plan, u, SKIPPED_CANCELLED) : { ...skippedResult(plan, u, note), status: 'failed' },
+        ),
+        spent,
+        ...(cancelled ? { stopped: 'cancelled' as const } : {}),
+      };
     }
     const before = spent;
     spent = outcome.spent;

@@ -108,3 +108,5 @@ export { createMemoryBus } from './events/memory-bus';
 export type { EventBus } from './events/event-bus';
 export { InvalidMcpConfigError, loadMcpConfig, parseMcpConfig } from './activities/mcp/load-mcp-config';
 export type { McpConfig, McpConfigInit, McpServerConfig, McpToolPolicy } from './shared/mcp-config';
+// Evaluation: scorers
+export { defineScorer, type ScorerDefinition, type ScorerInput, type ScorerVerdict } from './eval/define-scorer';

@@ -21,6 +21,7 @@ import { createWorkerRunEvents, type RunEventPublisher } from './events/run-even
 import type { TenantLimitsConfigInit } from './shared/tenant-limits';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
 import type { ToolDefinition } from './tools/define-tool';
+import type { ScorerDefinition } from './eval/define-scorer';
 import { localToolsWithoutCache } from './tools/local-tools-without-cache';
 import { modelsOutsideAllowList } from './tools/models-outside-allow-list';
 import { createToolRegistry } from './tools/tool-registry';
@@ -61,6 +62,11 @@ export interface AgentWorkerOptions {
    * docs/mcp.md). Their `env` and `headers` values are redacted like `secrets`.
    */
   mcp?: McpConfigInit;
+  /**
+   * Scorers evaluation cases and evaluations may name (`defineScorer(...)`), run by the
+   * `scoreRun` activity after each evaluation run; one per name. Default none.
+   */
+  scorers?: readonly ScorerDefinition[];
   models: ActivityDeps['models'];
   /**
    * Named endpoints: registry entries with their own base URL, API key or region (an EU and a US
@@ -170,6 +176,7 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
   const activities = createActivities({
     tools: createToolRegistry(options.tools),
     agents: createAgentRegistry(options.agents ?? []),
+    ...(options.scorers ? { scorers: uniqueScorers(options.scorers) } : {}),
     ...(mcp ? { mcp } : {}),
     models: options.models,
     ...(options.endpoints ? { endpoints: options.endpoints } : {}),
@@ -289,4 +296,14 @@ function bothDeltas(
     events(delta);
     own(delta);
   };
+}
+
+/** The scorers, checked to have one definition per name. */
+function uniqueScorers(scorers: readonly ScorerDefinition[]): readonly ScorerDefinition[] {
+  const seen = new Set<string>();
+  for (const s of scorers) {
+    if (seen.has(s.name)) throw new TypeError(`Two scorers are named "${s.name}"; each name must be unique.`);
+    seen.add(s.name);
+  }
+  return scorers;
 }

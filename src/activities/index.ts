@@ -3,6 +3,8 @@ import { createAgentRegistry, type AgentRegistry } from '../agents/agent-registr
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { McpTools } from './mcp/mcp-tools';
 import { createChainArchiveActivities } from './chain-archive-activity';
+import { createEvalActivities } from './eval/score-run';
+import type { ScorerDefinition } from '../eval/define-scorer';
 import { ConversationCache } from './conversation/conversation-cache';
 import { KnownTexts } from './conversation/known-texts';
 import {
@@ -23,6 +25,8 @@ export interface ActivityDeps extends ModelActivityDeps {
   secrets?: readonly string[];
   /** Agents runs may start by name (`agent`); default none. */
   agents?: AgentRegistry;
+  /** Scorers evaluation cases may name (the `scoreRun` activity); default none. */
+  scorers?: readonly ScorerDefinition[];
 }
 
 /** Every activity of an agent worker. Workflows import this file as a type only. */
@@ -49,6 +53,13 @@ export function createActivities(deps: ActivityDeps) {
       describeTools: toolActivities.describeTools,
     }),
     ...createChainArchiveActivities(),
+    ...createEvalActivities({
+      models: deps.models,
+      ...(deps.endpoints ? { endpoints: deps.endpoints } : {}),
+      ...(deps.isModelAllowed ? { isModelAllowed: deps.isModelAllowed } : {}),
+      ...(deps.scorers ? { scorers: deps.scorers } : {}),
+      redact,
+    }),
   };
 }
 

@@ -161,6 +161,21 @@ import * as resultObservations from './run/result-observations';
 import * as runAgent from './run/run-agent';
 import * as runStatus from './run/run-status';
 import * as evalMessages from './eval/eval-messages';
+import * as caseAgentInput from './eval/case-agent-input';
+import * as evalBudget from './eval/eval-budget';
+import * as evaluationCaseWorkflow from './eval/evaluation-case-workflow';
+import * as evaluationDetails from './eval/evaluation-details';
+import * as evaluationShardWorkflow from './eval/evaluation-shard-workflow';
+import * as evaluationWorkflow from './eval/evaluation-workflow';
+import * as fitCaseResult from './eval/fit-case-result';
+import * as fitEvaluationResult from './eval/fit-evaluation-result';
+import * as unitPlan from './eval/unit-plan';
+import * as unitPool from './eval/unit-pool';
+import * as evalCase from '../shared/eval/eval-case';
+import * as evaluationInput from '../shared/eval/evaluation-input';
+import * as caseResult from '../shared/eval/case-result';
+import * as scoringFacts from '../shared/eval/scoring-facts';
+import * as scoreCase from '../shared/eval/score-case';
 import * as runScoresMessages from './scores/run-scores-messages';
 import * as runScoresState from './scores/run-scores-state';
 import * as runScoresWorkflow from './scores/run-scores-workflow';
@@ -327,8 +342,24 @@ export const PRELOADED_MODULES: readonly object[] = [
   resultObservations,
   runAgent,
   runStatus,
+  // shared/eval
+  evalCase,
+  evaluationInput,
+  caseResult,
+  scoringFacts,
+  scoreCase,
   // workflows/eval
   evalMessages,
+  caseAgentInput,
+  evalBudget,
+  evaluationCaseWorkflow,
+  evaluationDetails,
+  evaluationShardWorkflow,
+  evaluationWorkflow,
+  fitCaseResult,
+  fitEvaluationResult,
+  unitPlan,
+  unitPool,
   // workflows/scores
   runScoresMessages,
   runScoresState,

@@ -20,12 +20,18 @@ export const JudgeSettings = z
     model: ModelSettings,
     /** What the judge grades against; default: seed 001's reasoning coherence. */
     rubric: z.string().min(1).max(4_000).optional(),
+    /** The score at which a run passes; default 0.9 (seed 001: coherent in 90% of steps). */
+    passAt: z.number().min(0).max(1).optional(),
   })
   .strict();
 export type JudgeSettings = z.infer<typeof JudgeSettings>;
 
-/** Cases × variants × repeats this evaluation may hold (each is a few hundred bytes in the result). */
-export const MAX_EVAL_UNITS = 5_000;
+/**
+ * Cases × variants × repeats this evaluation may hold: each unit's result is at most 1 KB (a few
+ * hundred bytes usually), and the evaluation's result must fit Temporal's 2 MiB per payload;
+ * 1,600 worst-case results with their case list do (test/workflows/eval/eval-units.test.ts).
+ */
+export const MAX_EVAL_UNITS = 1_600;
 
 /** What `thoughtline eval` (or a client) sends to start `evaluationWorkflow`. */
 export const EvaluationInput = z

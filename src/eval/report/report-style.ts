@@ -13,6 +13,7 @@ td.met { color: #047857; }
 td.not_met { color: #b91c1c; font-weight: 600; }
 td.not_measured { color: #6b7280; }
 .gate { padding: 10px 14px; border-radius: 6px; margin: 12px 0; }
+.gate h2 { margin-top: 4px; border: none; }
 .gate.passed { background: #ecfdf5; border: 1px solid #a7f3d0; }
 .gate.failed { background: #fef2f2; border: 1px solid #fecaca; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }

@@ -5,7 +5,7 @@ import { at, colourOf, line, plotOf, svgStart, text, ticks, yAxis } from './char
 
 /** One point per variant: cost per case across, pass rate up, with the pass rate's 95% interval. */
 export function costQualityChart(variants: readonly VariantSummary[]): string {
-  const plot = plotOf(560, 300, { left: 50, right: 30, top: 20, bottom: 44 });
+  const plot = plotOf(460, 320, { left: 50, right: 30, top: 20, bottom: 44 });
   const xTicks = ticks(Math.max(...variants.map((v) => v.costUsd.perCase)) * 1.1);
   const xMax = xTicks[xTicks.length - 1]!;
   const x = (cost: number) => plot.left + (cost / xMax) * (plot.right - plot.left);
@@ -29,7 +29,10 @@ export function costQualityChart(variants: readonly VariantSummary[]): string {
       parts.push(line(cx, y(v.passRate.interval.low), cx, y(v.passRate.interval.high), colourOf(i), 1.5));
     parts.push(
       `<circle class="point" cx="${at(cx)}" cy="${at(cy)}" r="6" fill="${colourOf(i)}"><title>${escapeHtml(`${v.variant}: ${usd(v.costUsd.perCase)} per case, pass rate ${estimateText(v.passRate)}`)}</title></circle>`,
-      text(cx + 9, cy - 8, v.variant),
+      // Labels in the right half go to the left of their point, so they stay inside the chart.
+      cx > (plot.left + plot.right) / 2
+        ? text(cx - 9, cy - 8, v.variant, 'text-anchor="end"')
+        : text(cx + 9, cy - 8, v.variant),
     );
   });
   parts.push('</svg>');

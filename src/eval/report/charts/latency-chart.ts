@@ -11,7 +11,7 @@ const ROW = 56;
  * its position, so equal latencies stay visible), with the variant's p50, p90 and p95 marked.
  */
 export function latencyChart(variants: readonly VariantSummary[], units: readonly CaseResult[]): string {
-  const plot = plotOf(560, 50 + variants.length * ROW, { left: 110, right: 30, top: 10, bottom: 40 });
+  const plot = plotOf(940, 50 + variants.length * ROW, { left: 110, right: 30, top: 10, bottom: 40 });
   const scored = units.filter((u) => u.status === 'scored');
   const xTicks = ticks(Math.max(1, ...scored.map((u) => u.latencyMs)) * 1.05);
   const xMax = xTicks[xTicks.length - 1]!;
@@ -38,12 +38,19 @@ export function latencyChart(variants: readonly VariantSummary[], units: readonl
         );
       });
     if (!v.latencyMs) return;
+    // Marks closer than a label's width share one label ("p90 p95").
+    const labels: Array<{ x: number; text: string }> = [];
     for (const [name, ms] of [
       ['p50', v.latencyMs.p50],
       ['p90', v.latencyMs.p90],
       ['p95', v.latencyMs.p95],
-    ] as const)
-      parts.push(line(x(ms), middle - 20, x(ms), middle + 20, '#111827', 1.5), text(x(ms) + 2, middle - 21, name));
+    ] as const) {
+      parts.push(line(x(ms), middle - 20, x(ms), middle + 20, '#111827', 1.5));
+      const previous = labels[labels.length - 1];
+      if (previous && x(ms) - previous.x < 24) previous.text += ` ${name}`;
+      else labels.push({ x: x(ms), text: name });
+    }
+    for (const label of labels) parts.push(text(label.x + 2, middle - 22, label.text));
   });
   parts.push('</svg>');
   return parts.join('');

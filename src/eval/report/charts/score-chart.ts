@@ -11,13 +11,13 @@ export function scoreChart(variants: readonly VariantSummary[]): string {
   const measures = ['pass rate', ...new Set(variants.flatMap((v) => v.scorers.map((s) => s.scorer)))];
   const valueOf = (v: VariantSummary, measure: string): Estimate | undefined =>
     measure === 'pass rate' ? v.passRate : v.scorers.find((s) => s.scorer === measure)?.mean;
-  const groupWidth = Math.max(56, variants.length * 18 + 20);
-  const plot = plotOf(Math.max(560, 70 + measures.length * groupWidth), 300, {
+  const plot = plotOf(Math.max(460, 70 + measures.length * (variants.length * 14 + 20)), 320, {
     left: 50,
     right: 20,
     top: 30,
-    bottom: 70,
+    bottom: 90,
   });
+  const groupWidth = (plot.right - plot.left - 8) / measures.length;
   const y = (v: number) => plot.bottom - v * (plot.bottom - plot.top);
   const bar = (groupWidth - 16) / Math.max(1, variants.length);
   const parts = [

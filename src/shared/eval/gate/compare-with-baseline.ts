@@ -61,7 +61,7 @@ function measures(units: readonly CaseResult[]): Array<{ measure: string; label:
     const readings = units.flatMap((u) => c.read(u, source) ?? []);
     out.push({
       measure: c.id,
-      label: c.label.toLowerCase(),
+      label: c.passedLabel,
       counts: { successes: readings.filter((r) => r.passed).length, n: readings.length },
     });
   }

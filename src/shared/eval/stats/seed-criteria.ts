@@ -13,6 +13,8 @@ export interface CriterionReading {
 export interface SeedCriterion {
   id: CriterionId;
   label: string;
+  /** What the gate's proportion counts: the share of units whose reading passed. */
+  passedLabel: string;
   target: CriterionSummary['target'];
   /** `mean`: an average of values with a t interval; `share`: a proportion with Wilson's interval. */
   kind: 'mean' | 'share';
@@ -37,6 +39,7 @@ export const SEED_CRITERIA: readonly SeedCriterion[] = [
   {
     id: 'coherence',
     label: 'Reasoning coherence',
+    passedLabel: 'runs judged coherent',
     target: { op: '>=', value: 0.9 },
     kind: 'mean',
     // A model judge, when one ran, grades coherence better than the deterministic proxy.
@@ -46,14 +49,23 @@ export const SEED_CRITERIA: readonly SeedCriterion[] = [
   {
     id: 'termination_accuracy',
     label: 'Termination accuracy',
+    passedLabel: 'termination accuracy',
     target: { op: '>=', value: 0.95 },
     kind: 'share',
     ...byScorer('termination_accuracy'),
   },
-  { id: 'recovery', label: 'Error recovery', target: { op: '>=', value: 0.8 }, kind: 'share', ...byScorer('recovery') },
+  {
+    id: 'recovery',
+    label: 'Error recovery',
+    passedLabel: 'recovery after a failed call',
+    target: { op: '>=', value: 0.8 },
+    kind: 'share',
+    ...byScorer('recovery'),
+  },
   {
     id: 'iteration_share',
     label: 'Iterations used (share of the maximum)',
+    passedLabel: 'runs using under half their iterations',
     target: { op: '<', value: 0.5 },
     kind: 'mean',
     source: () => 'iterations / maxIterations',
@@ -66,6 +78,7 @@ export const SEED_CRITERIA: readonly SeedCriterion[] = [
   {
     id: 'completion',
     label: 'Task completion',
+    passedLabel: 'task completion',
     target: { op: '>', value: 0.8 },
     kind: 'share',
     source: () => 'ended success, of all units',

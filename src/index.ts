@@ -108,3 +108,20 @@ export { createMemoryBus } from './events/memory-bus';
 export type { EventBus } from './events/event-bus';
 export { InvalidMcpConfigError, loadMcpConfig, parseMcpConfig } from './activities/mcp/load-mcp-config';
 export type { McpConfig, McpConfigInit, McpServerConfig, McpToolPolicy } from './shared/mcp-config';
+// Evaluation: datasets and reports
+export { loadDataset, DatasetError, MAX_DATASET_BYTES, type LoadedDataset, type DatasetProblem } from './eval/dataset';
+export {
+  renderMarkdownReport,
+  renderHtmlReport,
+  writeReports,
+  type ReportInput,
+  type WrittenReports,
+} from './eval/report';
+export {
+  summariseEvaluation,
+  EvaluationSummary,
+  VariantSummary,
+  CriterionSummary,
+  SEED_CRITERIA,
+} from './shared/eval/stats';
+export { compareWithBaseline, DatasetMismatchError, GateResult, type GateOptions } from './shared/eval/gate';

@@ -94,6 +94,8 @@ Usage:
                              --baseline-any-dataset compares even when the dataset changed
       --resume ID            follow an evaluation started before (after Ctrl-C) to its reports
       --json                 also print the summary (and the gate) as JSON on stdout
+                             Exit 1 when the gate finds a regression or the evaluation was
+                             cancelled; 130 on Ctrl-C (it goes on: resume with --resume)
   thoughtline watch <workflowId>        follow a run's steps until it ends
   thoughtline chain <workflowId> [--json] [--role end_user|developer|auditor] [--expand]
                   [--after-step N] [--limit N] [--as-of N]
@@ -149,6 +151,6 @@ TEMPORAL_TLS, TEMPORAL_TLS_CLIENT_CERT_PATH, TEMPORAL_TLS_CLIENT_KEY_PATH,
 TEMPORAL_TLS_SERVER_CA_CERT_PATH, TEMPORAL_TLS_SERVER_NAME (and the _DATA forms), TEMPORAL_PROFILE,
 TEMPORAL_CONFIG_FILE (a temporal.toml of profiles): docs/operations.md.
 
-Exit codes: 0 success, 1 the agent ended another way, the command failed, or eval's baseline gate
-found a regression, 2 a usage mistake, 130 Ctrl-C while run or eval followed its run.
+Exit codes: 0 success, 1 the agent ended another way or the command failed, 2 a usage mistake,
+130 Ctrl-C while run followed its run.
 `;

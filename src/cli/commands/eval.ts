@@ -17,7 +17,7 @@ import {
 import { compareWithBaseline, DatasetMismatchError, type GateResult } from '../../shared/eval/gate';
 import { summariseEvaluation } from '../../shared/eval/stats';
 import { MAX_CARRIED_BYTES, utf8Bytes } from '../../shared/payload-size';
-import type { Config } from '../../config';
+import { loadConfig, type Config } from '../../config';
 import type { ToolDefinition } from '../../tools/define-tool';
 import { EVALUATION_WORKFLOW, evaluationProgressQuery } from '../../workflows/eval/eval-messages';
 import { INTERRUPTED_EXIT_CODE, watchInterruption, type Interruption } from '../../client/follow/interruption';
@@ -27,7 +27,7 @@ import { startWorkerCommand } from '../../client/follow/worker-advice';
 import { readErrorText } from '../../client/read-error-text';
 import type { CommandLine, OptionSpec } from '../command-line';
 import { LOCAL_MODEL_CHOICE, localModelOf } from '../local-model-setup';
-import { loadToolsModule } from '../load-tools-module';
+import { loadAgentsModule, loadToolsModule } from '../load-tools-module';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import { connectOrStart, log, startWorker, webUiLink, type Connected, type RunningWorker } from '../runtime';
 import { UsageError } from '../usage-error';
@@ -264,12 +264,21 @@ export async function evaluate(options: EvalOptions): Promise<number> {
     throw new UsageError(
       `${dataset.replays.length} cases replay recordings, which only this process's own worker can serve; drop --no-worker.`,
     );
+  // Checked before any server is found or started: the input's mistakes are the command line's.
+  const input = options.resume ? undefined : evaluationInput(dataset, options, loadConfig());
   const interruption = watchInterruption();
   try {
     const c = await connectOrStart();
-    const input = options.resume ? undefined : evaluationInput(dataset, options, c.config);
     const evaluationId = options.resume ?? `eval-${variantId(dataset.name).slice(0, 40)}-${randomUUID().slice(0, 8)}`;
     const placement = await place(c, options, dataset, input, evaluationId);
+    // This process's worker registers only the agents of --tools: a variant naming another needs a standing worker.
+    const ownAgents = options.tools ? loadAgentsModule(options.tools).map((a) => a.id) : [];
+    const missing = options.agents.filter((a) => !ownAgents.includes(a));
+    if (placement.worker === 'own' && missing.length > 0)
+      throw new Error(
+        `--agent ${missing.join(', ')}: this process's worker registers ${ownAgents.length ? `only ${ownAgents.join(', ')}` : 'no agents'}, and no other worker takes the evaluation. ` +
+          `Start one that registers them (thoughtline worker --tools FILE, FILE exporting "agents"), or pass that FILE as --tools.`,
+      );
     const worker =
       placement.worker === 'own' ? await ownWorker(c, options, dataset, placement.taskQueue, evaluationId) : undefined;
     try {
@@ -366,6 +375,7 @@ async function ownWorker(
     { ...c, config: { ...c.config, taskQueue, ...local } },
     options.tools ? loadToolsModule(options.tools) : [],
     {
+      agents: options.tools ? loadAgentsModule(options.tools) : [],
       ...(replay ? { extraModels: { replay: replay.provider }, wrapTools: (tools) => replay.wrapTools(tools) } : {}),
     },
   );

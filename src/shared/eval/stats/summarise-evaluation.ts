@@ -86,7 +86,7 @@ function share(successes: number, n: number): Estimate {
 }
 
 /**
- * A mean with a t interval over repeats when there are two or more (each repeat's mean is one
+ * A mean of values in [0, 1] (scores, shares) with a t interval, clamped to [0, 1], over repeats when there are two or more (each repeat's mean is one
  * observation: how much the figure moves when the evaluation runs again), else over the units.
  */
 export function meanOverRepeats(readings: ReadonlyArray<{ repeat: number; value: number }>): Estimate | undefined {
@@ -97,7 +97,7 @@ export function meanOverRepeats(readings: ReadonlyArray<{ repeat: number; value:
   const observations = overRepeats
     ? [...byRepeat.values()].map((values) => mean(values))
     : readings.map((r) => r.value);
-  const m = meanInterval(observations, { lowest: 0, highest: Number.POSITIVE_INFINITY })!;
+  const m = meanInterval(observations, { lowest: 0, highest: 1 })!;
   return {
     value: m.value,
     ...(m.interval ? { interval: m.interval } : {}),
@@ -115,7 +115,7 @@ function scorerSummaries(scored: readonly CaseResult[]): ScorerSummary[] {
       u.scores.filter((s) => s.scorer === scorer).map((s) => ({ repeat: u.repeat, value: s.value, passed: s.passed })),
     );
     const passed = readings.filter((r) => r.passed).length;
-    return { scorer, mean: clampToUnit(meanOverRepeats(readings)!), passed, passRate: share(passed, readings.length) };
+    return { scorer, mean: meanOverRepeats(readings)!, passed, passRate: share(passed, readings.length) };
   });
 }
 
@@ -123,9 +123,6 @@ const rank = (scorer: string): number => {
   const at = SCORER_ORDER.indexOf(scorer);
   return at === -1 ? SCORER_ORDER.length : at;
 };
-
-const clampToUnit = (e: Estimate): Estimate =>
-  e.interval ? { ...e, interval: { low: Math.max(0, e.interval.low), high: Math.min(1, e.interval.high) } } : e;
 
 function criterionSummary(c: SeedCriterion, units: readonly CaseResult[], planned: number): CriterionSummary {
   const source = c.source(units);
@@ -140,9 +137,7 @@ function criterionSummary(c: SeedCriterion, units: readonly CaseResult[], planne
       ? undefined
       : c.kind === 'share'
         ? share(readings.filter((r) => r.passed).length, n)
-        : c.id === 'coherence'
-          ? clampToUnit(meanOverRepeats(readings)!)
-          : meanOverRepeats(readings);
+        : meanOverRepeats(readings);
   return {
     id: c.id,
     label: c.label,

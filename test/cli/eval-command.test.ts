@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { EvaluationResult } from '../../src/shared/eval';
-import { cliEnv, runCli } from '../helpers/cli-process';
+import { cliEnv, runCli, spawnCli } from '../helpers/cli-process';
 import { useTestEnv } from '../helpers/temporal-env';
 
 const env = useTestEnv();
@@ -77,5 +77,31 @@ describe('thoughtline eval, against a stand-in evaluationWorkflow on a standing 
     ]);
     expect(printed.summary.variants).toHaveLength(1);
     expect(run2.stderr).toContain('Regression gate against');
+  }, 120_000);
+
+  it('Ctrl-C stops following and says how to resume and cancel; --resume follows it to its reports', async () => {
+    const longer = path.join(dir, 'long.jsonl');
+    fs.writeFileSync(longer, Array.from({ length: 8 }, (_, i) => `{"id":"case-${i}","task":"Task ${i}"}`).join('\n'));
+    const envVars = cliEnv({ THOUGHTLINE_TASK_QUEUE: taskQueue });
+    const cli = spawnCli(['eval', longer, '--no-worker', '--out', path.join(dir, 'long')], envVars);
+    await cli.waitFor(/\d\/8 done/);
+    cli.child.kill('SIGINT');
+    expect(await cli.exited).toBe(130);
+    const id = /started evaluation (eval-long-[0-9a-f]{8})/.exec(cli.output())![1]!;
+    expect(cli.output()).toContain(
+      `Stopped following ${id}. The evaluation keeps its state in Temporal and goes on on the workers of task queue "${taskQueue}".`,
+    );
+    expect(cli.output()).toContain(`thoughtline eval "${longer}" --resume ${id} --out "${path.join(dir, 'long')}"`);
+    expect(cli.output()).toContain(`thoughtline cancel ${id} --hard`);
+    expect(fs.existsSync(path.join(dir, 'long'))).toBe(false);
+
+    const resumed = await runCli(
+      ['eval', longer, '--resume', id, '--no-worker', '--out', path.join(dir, 'long')],
+      envVars,
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`following evaluation ${id}`);
+    const result = EvaluationResult.parse(JSON.parse(fs.readFileSync(path.join(dir, 'long', 'result.json'), 'utf8')));
+    expect(result.results).toHaveLength(8);
   }, 120_000);
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderHtmlReport, renderMarkdownReport, runLinks, writeReports } from '../../src/eval/report';
+import { criteriaText, renderHtmlReport, renderMarkdownReport, runLinks, writeReports } from '../../src/eval/report';
 import { EvaluationResult } from '../../src/shared/eval';
 import { compareWithBaseline } from '../../src/shared/eval/gate';
 import { summariseEvaluation } from '../../src/shared/eval/stats';
@@ -109,5 +109,22 @@ describe('the HTML report', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the criteria for a terminal', () => {
+  it('is a table with a column per variant, aligned, and the pass rate last', () => {
+    const lines = criteriaText(summary).trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^Criterion +Target +claude-sonnet-4-6 +local$/);
+    expect(lines[1]).toMatch(/^-+  -+  -+  -+$/);
+    expect(lines[3]).toMatch(
+      /^Termination accuracy +>= 95% +100\.0% \[86\.2–100\.0\] met +87\.0% \[67\.9–95\.5\] NOT MET$/,
+    );
+    expect(lines[lines.length - 1]).toMatch(
+      /^Pass rate \(units that ran\) +100\.0% \[86\.2–100\.0\] +78\.3% \[58\.1–90\.3\]$/,
+    );
+    // Every row's third column starts under its header.
+    const at = lines[0]!.indexOf('claude-sonnet-4-6');
+    for (const line of lines.slice(2)) expect([line[at - 1], /\S/.test(line[at]!)]).toEqual([' ', true]);
   });
 });

@@ -33,6 +33,12 @@ describe('the markdown report', () => {
     expect(markdown).toMatch(/Per case: \$0\.\d{4}, [\d,]+ tokens; latency p50 [\d.]+ s, p90 [\d.]+ s, p95 [\d.]+ s\./);
   });
 
+  it('breaks the pass rate down by case tag', () => {
+    const local = markdown.slice(markdown.indexOf('## Variant local'));
+    expect(local).toMatch(/\| weather \| 66\.7% \[\d+\.\d–\d+\.\d\] \| 6 \|/);
+    expect(local).toMatch(/\| delegation \| 0\.0% \[0\.0–\d+\.\d\] \| 3 \|/);
+  });
+
   it('lists each failing case with its whys, its chain command and its viewer path, the hostile why escaped', () => {
     expect(markdown).toContain('### sub-agent · local · run 1 of 3');
     expect(markdown).toContain('- **termination\\_accuracy** (0.00): ended max\\_iterations; expected success');

@@ -147,7 +147,10 @@ export function realisticEvaluation(): EvaluationResult {
       EvalVariant.parse({ id: 'local', model: { provider: 'local', model: 'smollm2-135m' }, strategy: 'react-text' }),
     ],
     repeat: 3,
-    cases: CASES.map((id) => ({ id, tags: [] })),
+    cases: CASES.map((id) => ({
+      id,
+      tags: id.startsWith('weather') ? ['weather'] : id === 'sub-agent' ? ['delegation'] : [],
+    })),
     status: 'budget_spent',
     startedAt: '2026-11-25T10:00:00.000Z',
     endedAt: '2026-11-25T10:07:31.000Z',

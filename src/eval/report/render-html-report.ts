@@ -99,6 +99,14 @@ function variantSection(v: VariantSummary, description: string): string {
       ),
       '</table>',
     );
+  if (v.byTag.length > 0)
+    out.push(
+      '<table><tr><th>Tag</th><th>Pass rate [95% interval]</th><th>Runs</th></tr>',
+      ...v.byTag.map(
+        (t) => `<tr><td>${h(t.tag)}</td><td>${h(estimateText(t.passRate))}</td><td>${t.passRate.n}</td></tr>`,
+      ),
+      '</table>',
+    );
   if (v.passAtK.length > 1)
     out.push(`<p>pass@k: ${v.passAtK.map((p) => `pass@${p.k} ${percent(p.value)}`).join(', ')}.</p>`);
   const latency = v.latencyMs

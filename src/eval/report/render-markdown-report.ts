@@ -76,6 +76,11 @@ function variantSection(v: VariantSummary, description: string): string[] {
       );
     out.push('');
   }
+  if (v.byTag.length > 0) {
+    out.push('| Tag | Pass rate [95% interval] | Runs |', '|---|---|---|');
+    for (const t of v.byTag) out.push(`| ${md(t.tag)} | ${estimateText(t.passRate)} | ${t.passRate.n} |`);
+    out.push('');
+  }
   if (v.passAtK.length > 1) {
     out.push(
       `pass@k: ${v.passAtK.map((p) => `pass@${p.k} ${percent(p.value)}`).join(', ')} (mean pass rate ${estimateText(v.passRate)}).`,

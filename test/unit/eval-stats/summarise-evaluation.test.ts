@@ -76,6 +76,21 @@ describe('summariseEvaluation', () => {
     expect(v1.costUsd.total).toBeCloseTo(0.14, 10);
   });
 
+  it('breaks the pass rate down by tag, over the units that ran', () => {
+    const tagged = summariseEvaluation({
+      ...result,
+      cases: [
+        { id: 'a', tags: ['easy'] },
+        { id: 'b', tags: ['hard', 'easy'] },
+      ],
+    });
+    expect(tagged.variants[0]!.byTag.map((t) => [t.tag, t.passRate.value, t.passRate.n])).toEqual([
+      ['easy', 4 / 5, 5],
+      ['hard', 1 / 2, 2],
+    ]);
+    expect(v1.byTag).toEqual([]);
+  });
+
   it('lists built-in scorers first with their means and pass rates', () => {
     expect(v1.scorers.map((s) => s.scorer)).toEqual(['termination_accuracy', 'judge']);
     const judge = v1.scorers[1]!;

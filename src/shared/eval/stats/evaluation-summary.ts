@@ -56,6 +56,8 @@ export const VariantSummary = z.object({
   scorers: z.array(ScorerSummary),
   criteria: z.array(CriterionSummary),
   latencyMs: z.object({ p50: z.number(), p90: z.number(), p95: z.number() }).optional(),
+  /** The pass rate of the units that ran, per case tag (dataset order of first use); empty without tags. */
+  byTag: z.array(z.object({ tag: z.string(), passRate: Estimate })),
   /** Means over the units that ran, and the totals. */
   costUsd: z.object({ perCase: z.number(), total: z.number() }),
   tokens: z.object({ perCase: z.number(), total: z.number() }),

@@ -45,12 +45,18 @@ export function summariseEvaluation(result: EvaluationResult): EvaluationSummary
         v.id,
         result.results.filter((r) => r.variant === v.id),
         result.cases.length * result.repeat,
+        result.cases,
       ),
     ),
   };
 }
 
-function summariseVariant(variant: string, units: readonly CaseResult[], planned: number): VariantSummary {
+function summariseVariant(
+  variant: string,
+  units: readonly CaseResult[],
+  planned: number,
+  cases: EvaluationResult['cases'],
+): VariantSummary {
   const ran = units.filter((u) => u.status !== 'skipped');
   const scored = units.filter((u) => u.status === 'scored');
   const passed = ran.filter((u) => u.passed).length;
@@ -73,6 +79,7 @@ function summariseVariant(variant: string, units: readonly CaseResult[], planned
           },
         }
       : {}),
+    byTag: tagPassRates(ran, cases),
     costUsd: { perCase: ran.length ? mean(ran.map((u) => u.costUsd)) : 0, total: sum(units.map((u) => u.costUsd)) },
     tokens: { perCase: ran.length ? mean(ran.map((u) => u.tokens)) : 0, total: sum(units.map((u) => u.tokens)) },
   };
@@ -162,4 +169,14 @@ function passAtKs(ran: readonly CaseResult[]): VariantSummary['passAtK'] {
     out.push({ k, value: mean(eligible.map((e) => passAtK(e.n, e.c, k))), cases: eligible.length });
   }
   return out;
+}
+
+/** The pass rate of the units that ran, per tag of their case. */
+function tagPassRates(ran: readonly CaseResult[], cases: EvaluationResult['cases']): VariantSummary['byTag'] {
+  const tagsOf = new Map(cases.map((c) => [c.id, c.tags]));
+  const tags = [...new Set(cases.flatMap((c) => c.tags))];
+  return tags.flatMap((tag) => {
+    const tagged = ran.filter((u) => tagsOf.get(u.caseId)?.includes(tag));
+    return tagged.length > 0 ? [{ tag, passRate: share(tagged.filter((u) => u.passed).length, tagged.length) }] : [];
+  });
 }

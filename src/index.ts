@@ -110,3 +110,20 @@ export { InvalidMcpConfigError, loadMcpConfig, parseMcpConfig } from './activiti
 export type { McpConfig, McpConfigInit, McpServerConfig, McpToolPolicy } from './shared/mcp-config';
 // Evaluation: scorers
 export { defineScorer, type ScorerDefinition, type ScorerInput, type ScorerVerdict } from './eval/define-scorer';
+// Evaluation: datasets and reports
+export { loadDataset, DatasetError, MAX_DATASET_BYTES, type LoadedDataset, type DatasetProblem } from './eval/dataset';
+export {
+  renderMarkdownReport,
+  renderHtmlReport,
+  writeReports,
+  type ReportInput,
+  type WrittenReports,
+} from './eval/report';
+export {
+  summariseEvaluation,
+  EvaluationSummary,
+  VariantSummary,
+  CriterionSummary,
+  SEED_CRITERIA,
+} from './shared/eval/stats';
+export { compareWithBaseline, DatasetMismatchError, GateResult, type GateOptions } from './shared/eval/gate';

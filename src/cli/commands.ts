@@ -7,6 +7,7 @@ import { printSigningKey } from './commands/signing-key';
 import { printTools } from './commands/tools';
 import { decideCall } from './commands/decide';
 import { demo } from './commands/demo';
+import { EVAL_OPTIONS, evaluate, readEvalOptions } from './commands/eval';
 import { exportFormatFor, exportRun, MAX_EXPORT_LIMIT } from './commands/export';
 import { verifyExport } from './commands/verify';
 import { forkCommand, printChainAsOf } from './commands/fork';
@@ -260,6 +261,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       });
       return result.success ? 0 : 1;
     },
+  },
+  {
+    name: 'eval',
+    args: [{ name: '<dataset>', needs: 'a dataset, e.g. thoughtline eval evals/loop.jsonl' }],
+    options: EVAL_OPTIONS,
+    run: async (l) => evaluate(readEvalOptions(l)),
   },
   { name: 'watch', args: [WORKFLOW_ID], options: {}, run: async (l) => ((await watchRun(l.args[0]!)) ? 0 : 1) },
   {

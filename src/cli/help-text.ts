@@ -74,6 +74,28 @@ Usage:
                              redacted) to FILE, JSONL, to replay offline with both mocked:
                              loadRecordedTurns(FILE) and replayToolCalls(tools, FILE)
       --mcp FILE             also offer these MCP servers' tools; runs on this process's worker
+  thoughtline eval <dataset> [options]  run every case of a dataset (.jsonl: a case a line; .yaml: a
+                                        list) as agent runs under one durable evaluationWorkflow,
+                                        print progress and seed 001's criteria, and write
+                                        result.json, report.md and report.html (docs/evaluation.md)
+      --model M              a variant per --model (repeatable; names as for run); default
+                             the configured model
+      --agent NAME           a variant per registered agent (repeatable; × each --model)
+      --repeat N             runs per case and variant (default 1; up to 100): intervals, pass@k
+      --concurrency N        agent runs at once, across the evaluation (default 4)
+      --budget-usd X / --budget-tokens N   one budget for every run; once spent, the rest skip
+      --judge MODEL          grade coherence (or each case's rubric) with this pinned model
+      --scorer NAME          also run this worker-registered scorer on every case (repeatable)
+      --tools FILE           run this process's own worker with these tools (as worker --tools)
+      --no-worker            only a worker already polling the task queue (none: exit 1)
+      --out DIR              where the result and reports go (default eval-results/<id>/)
+      --baseline FILE        compare with an earlier result.json: exit 1 on a significant drop
+                             or a case that passed every run there and fails every run now;
+                             --baseline-any-dataset compares even when the dataset changed
+      --resume ID            follow an evaluation started before (after Ctrl-C) to its reports
+      --json                 also print the summary (and the gate) as JSON on stdout
+                             Exit 1 when the gate finds a regression or the evaluation was
+                             cancelled; 130 on Ctrl-C (it goes on: resume with --resume)
   thoughtline watch <workflowId>        follow a run's steps until it ends
   thoughtline chain <workflowId> [--json] [--role end_user|developer|auditor] [--expand]
                   [--after-step N] [--limit N] [--as-of N]

@@ -10,6 +10,7 @@ import { ensureTemporalServer, findTemporalServer, type TemporalServer } from '.
 import { findProjectRoot, thoughtlinePaths } from '../dev-server/project-paths';
 import { createEventBus } from '../events/create-event-bus';
 import { isModelAllowed } from '../shared';
+import type { ModelProvider } from '../activities';
 import type { ToolDefinition } from '../tools/define-tool';
 import { createAgentWorker, type AgentWorkerOptions } from '../worker';
 import { AgentClient } from '../client/agent-client';
@@ -82,9 +83,11 @@ export async function startWorker(
   extraTools: readonly ToolDefinition[] = [],
   options: Pick<AgentWorkerOptions, 'onModelReply' | 'events' | 'mcp' | 'deployment' | 'agents'> & {
     wrapTools?: (tools: readonly ToolDefinition[]) => ToolDefinition[];
+    /** Providers besides the configured ones, by provider name (`eval`'s replay of recorded replies). */
+    extraModels?: Readonly<Record<string, ModelProvider>>;
   } = {},
 ): Promise<RunningWorker> {
-  const { wrapTools = (t) => [...t], ...workerOptions } = options;
+  const { wrapTools = (t) => [...t], extraModels = {}, ...workerOptions } = options;
   installQuietRuntime();
   const models = await setupModels(config, log);
   const workflowBundle = await cachedWorkflowBundle({
@@ -103,7 +106,7 @@ export async function startWorker(
     namespace: server.namespace,
     taskQueue: config.taskQueue,
     tools: wrapTools([...BUILT_IN_TOOLS, ...extraTools]),
-    models: models.models,
+    models: { ...models.models, ...extraModels },
     endpoints: models.endpoints,
     // The Temporal API key too: a tool that read it from the environment must not put it in a chain.
     secrets: [...models.secrets, ...(server.endpoint.apiKey ? [server.endpoint.apiKey] : [])],

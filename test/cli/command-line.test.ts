@@ -49,13 +49,13 @@ describe('the command line, read against the command table', () => {
 
   it('refuses options that another command takes, saying which does and what this one takes', () => {
     expect(refusal('cancel', 'agent-1', '--json')).toBe(
-      '"cancel" does not take --json (versions, tools, run, chain, status, tree, fork do); "cancel" takes --reason, --hard.',
+      '"cancel" does not take --json (versions, tools, run, eval, chain, status, tree, fork do); "cancel" takes --reason, --hard.',
     );
     expect(refusal('approve', 'agent-1', '--reason', 'r')).toMatch(
       /^"approve" does not take --reason \(reject, cancel do\); "approve" takes --note, --mark-done, --result, --yes, --as, --roles\.$/,
     );
     expect(refusal('dev', '--tools', 'x.js')).toBe(
-      '"dev" does not take --tools (worker, serve, tools, fork do); "dev" takes --port.',
+      '"dev" does not take --tools (worker, serve, tools, eval, fork do); "dev" takes --port.',
     );
     expect(refusal('status', 'agent-1', '-z')).toBe('unknown option -z for "status"; "status" takes --json, --role.');
   });

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EvalCase } from '../../shared/eval/eval-case';
+import { checkCase, fieldText } from './check-case';
+import { DatasetError, type DatasetProblem } from './dataset-error';
+import { readJsonlCases, type RawCase } from './read-jsonl-cases';
+import { readYamlCases } from './read-yaml-cases';
+
+/** Largest dataset file read: its cases travel in the evaluation's input, which Temporal caps at 2 MiB. */
+export const MAX_DATASET_BYTES = 4 * 1024 * 1024;
+
+export interface LoadedDataset {
+  /** Absolute path. */
+  file: string;
+  /** The file's name without its extension: the evaluation's default name and its workflow id's middle. */
+  name: string;
+  /** Of the file's bytes, so a baseline is compared with the same dataset. */
+  sha256: string;
+  cases: EvalCase[];
+  /** The line each case starts on, in the order of `cases`. */
+  lines: number[];
+  /** Cases that replay a recording, with the recording's absolute path (resolved against the dataset's folder). */
+  replays: Array<{ id: string; recordingFile: string }>;
+}
+
+const FORMATS: Readonly<Record<string, typeof readJsonlCases>> = {
+  '.jsonl': readJsonlCases,
+  '.ndjson': readJsonlCases,
+  '.yaml': readYamlCases,
+  '.yml': readYamlCases,
+};
+
+/**
+ * Reads a dataset (JSONL or YAML, by extension), checks every case, and throws one DatasetError
+ * listing every problem as `file:line: field: message`: a case that is not an EvalCase, an
+ * `input` AgentInput would refuse or that sets what the evaluation sets, a duplicate id, a
+ * `replay` file that is not there, a file over MAX_DATASET_BYTES.
+ */
+export function loadDataset(file: string): LoadedDataset {
+  const absolute = path.resolve(file);
+  const read = FORMATS[path.extname(absolute).toLowerCase()];
+  if (!read)
+    throw new DatasetError(absolute, [
+      { message: 'a dataset is a .jsonl file (one case per line) or a .yaml / .yml file (a list of cases)' },
+    ]);
+  const bytes = readBounded(absolute);
+  const { cases: raw, problems } = read(bytes.toString('utf8'));
+  const cases: EvalCase[] = [];
+  const lines: number[] = [];
+  const firstLineOf = new Map<string, number>();
+  for (const item of raw) {
+    const checked = checkCase(item.value);
+    if (!checked.ok) {
+      problems.push(...checked.issues.map((i) => problem(item, i.path, i.message)));
+      continue;
+    }
+    const earlier = firstLineOf.get(checked.value.id);
+    if (earlier !== undefined) {
+      problems.push(problem(item, ['id'], `"${checked.value.id}" is already the id of the case on line ${earlier}`));
+      continue;
+    }
+    firstLineOf.set(checked.value.id, item.line);
+    cases.push(checked.value);
+    lines.push(item.line);
+  }
+  const replays = cases.flatMap((c, i) => {
+    if (c.replay === undefined) return [];
+    const recordingFile = path.resolve(path.dirname(absolute), c.replay);
+    if (!isFile(recordingFile)) {
+      problems.push({ line: lines[i]!, field: 'replay', message: `no recording at ${recordingFile}` });
+      return [];
+    }
+    return [{ id: c.id, recordingFile }];
+  });
+  if (problems.length === 0 && cases.length === 0) problems.push({ message: 'no cases: a dataset needs at least one' });
+  if (problems.length > 0)
+    throw new DatasetError(
+      absolute,
+      problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)),
+    );
+  return {
+    file: absolute,
+    name: path.basename(absolute, path.extname(absolute)),
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    cases,
+    lines,
+    replays,
+  };
+}
+
+function problem(item: RawCase, field: ReadonlyArray<string | number>, message: string): DatasetProblem {
+  const text = fieldText(field);
+  return { line: item.lineOf(field), ...(text ? { field: text } : {}), message };
+}
+
+function readBounded(file: string): Buffer {
+  let size: number;
+  try {
+    size = fs.statSync(file).size;
+  } catch {
+    throw new DatasetError(file, [{ message: `no dataset at ${file}` }]);
+  }
+  if (size > MAX_DATASET_BYTES)
+    throw new DatasetError(file, [
+      {
+        message: `${size} bytes is over the ${MAX_DATASET_BYTES}-byte limit: the cases travel in the evaluation's input; split the dataset`,
+      },
+    ]);
+  return fs.readFileSync(file);
+}
+
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}

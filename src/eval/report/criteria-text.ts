@@ -1,0 +1,33 @@
+import type { EvaluationSummary } from '../../shared/eval/stats/evaluation-summary';
+import { estimateText } from './report-format';
+import { statusMark, targetText } from './render-markdown-report';
+
+/**
+ * Seed 001's criteria per variant as a plain-text table for a terminal, with the pass rate as
+ * its last row. Variant names come from the result: the caller writes it through terminalSafe.
+ */
+export function criteriaText(summary: EvaluationSummary): string {
+  const variants = summary.variants;
+  if (variants.length === 0) return 'No variant ran.\n';
+  const rows: string[][] = [
+    ['Criterion', 'Target', ...variants.map((v) => v.variant)],
+    ...variants[0]!.criteria.map((c, i) => [
+      c.label,
+      targetText(c),
+      ...variants.map((v) => {
+        const own = v.criteria[i]!;
+        return own.estimate ? `${estimateText(own.estimate)} ${statusMark(own)}` : statusMark(own);
+      }),
+    ]),
+    ['Pass rate (units that ran)', '', ...variants.map((v) => estimateText(v.passRate))],
+  ];
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
+  const lines = rows.map((r) =>
+    r
+      .map((cell, col) => cell.padEnd(widths[col]!))
+      .join('  ')
+      .trimEnd(),
+  );
+  lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
+  return `${lines.join('\n')}\n`;
+}

@@ -62,7 +62,14 @@ export function factsOf(result: AgentResult, loopTools: LoopToolNames): ScoringF
   // A model turn is its `llm` call followed by the thought and the calls it asked for.
   let thoughtThisTurn = false;
   for (const step of result.chain.steps) {
-    if (step.type === 'thinking' && step.purpose === undefined && step.thought.trim() !== '') thoughtThisTurn = true;
+    // The model's own words only: not the loop's notes (a plan, a reflection) nor a person's (steering).
+    if (
+      step.type === 'thinking' &&
+      step.purpose === undefined &&
+      step.fromPerson === undefined &&
+      step.thought.trim() !== ''
+    )
+      thoughtThisTurn = true;
     if (step.type !== 'tool_call') continue;
     const { toolType, toolName, arguments: args, correlationId } = step.toolCall;
     if (toolType === 'llm') {

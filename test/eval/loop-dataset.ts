@@ -25,14 +25,15 @@ export function readDataset(file = DATASET): EvalCase[] {
 }
 
 /**
- * A case's run input as an evaluation starts it: the context before the task, the limits as the
- * run's own fields, then the case's input; a replayed case names its recording's model.
+ * A case's run input as the evaluation starts it (src/workflows/eval/case-agent-input.ts on the
+ * engine's branch): the case's input, its task with the context put before it, its limits; a
+ * replayed case asks for its recording as its model (`{ provider: 'replay', model: <caseId> }`).
  */
 export function caseInput(c: EvalCase): Record<string, unknown> {
   return {
-    task: c.context ? `${c.context}\n\n${c.task}` : c.task,
-    ...c.limits,
     ...c.input,
     ...(c.replay ? { model: { provider: 'replay', model: c.id } } : {}),
+    task: c.context ? `Context:\n${c.context}\n\nTask:\n${c.task}` : c.task,
+    ...c.limits,
   };
 }

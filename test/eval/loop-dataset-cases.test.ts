@@ -42,14 +42,15 @@ describe('eval/loop.jsonl, the project’s own dataset', () => {
     expect(BEHAVIOURS.filter((b) => !tags.has(b))).toEqual([]);
   });
 
-  it('gives each case a run input AgentInput accepts, with tools the dataset module has', () => {
+  it('gives each case a run input AgentInput accepts, with tools the dataset module (or the case’s agents) has', () => {
     const names = new Set(loopDatasetTools.map((t) => t.name));
     for (const c of cases) {
       const parsed = AgentInput.safeParse(caseInput(c));
       expect(parsed.success ? '' : `${c.id}: ${parsed.error.message}`).toBe('');
       const tools = (c.input?.['tools'] as string[] | undefined) ?? [];
+      const agents = Object.keys((c.input?.['agents'] as Record<string, unknown> | undefined) ?? {});
       expect(
-        tools.filter((t) => !names.has(t)),
+        tools.filter((t) => !names.has(t) && !agents.includes(t)),
         c.id,
       ).toEqual([]);
     }

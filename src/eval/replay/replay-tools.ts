@@ -34,11 +34,14 @@ export type RecordingOfRun = (workflowId: string) => { file: string; executions:
  * returns its result or throws its error (retryable unless it was final, so a recorded retry
  * replays as one); a call the recording lacks fails for good. A tool the recording never ran runs
  * for real (the dataset's tools are deterministic), and so does every call of a run no recording
- * serves. Each run keeps its own place in the recording: a repeat starts again at the start, and
- * a retried attempt (same call, same attempt number) gets the execution it got before.
+ * serves. Each run keeps its own place in the recording (a repeat starts again at the start), and
+ * a call's attempt N takes the N-th execution from where the call began. A worker restarted in
+ * the middle of a run forgets the earlier calls' places: a later call with the same tool and
+ * arguments as an earlier one then starts again at its first execution.
  */
 export function replayRecordedTools(tools: readonly ToolDefinition[], recordingOf: RecordingOfRun): ToolDefinition[] {
-  const runs = new Map<string, { used: Map<string, number>; given: Map<string, RecordedToolCall> }>();
+  /** Per run: executions taken so far by (tool, arguments), and where each call (idempotency key) began. */
+  const runs = new Map<string, { used: Map<string, number>; startOf: Map<string, number> }>();
   return tools.map((tool) => ({
     ...tool,
     execute: async (args: unknown, context) => {
@@ -48,21 +51,21 @@ export function replayRecordedTools(tools: readonly ToolDefinition[], recordingO
       const known = recorded && [...recorded.values()].some((list) => list[0]?.tool === tool.name);
       if (!info || !recording || !recorded || !known) return tool.execute(args as never, context);
       let run = runs.get(info.workflowId);
-      if (!run) runs.set(info.workflowId, (run = { used: new Map(), given: new Map() }));
-      const attemptKey = `${context.idempotencyKey}#${info.attempt}`;
-      let next = run.given.get(attemptKey);
+      if (!run) runs.set(info.workflowId, (run = { used: new Map(), startOf: new Map() }));
+      const k = key(tool.name, args);
+      // A call's attempt N takes the N-th execution from where the call began: a retry gets the
+      // next one, an attempt asked again the same one, and a worker that restarted between
+      // attempts (its memory empty) still skips the attempts made before.
+      const start = run.startOf.get(context.idempotencyKey) ?? run.used.get(k) ?? 0;
+      run.startOf.set(context.idempotencyKey, start);
+      const index = start + info.attempt - 1;
+      run.used.set(k, Math.max(run.used.get(k) ?? 0, index + 1));
+      const next = recorded.get(k)?.[index];
       if (!next) {
-        const k = key(tool.name, args);
-        const index = run.used.get(k) ?? 0;
-        next = recorded.get(k)?.[index];
-        if (!next) {
-          throw new ToolError(
-            `No recorded execution of ${tool.name} with arguments ${canonicalJson(args)} is left in ${recording.file}.`,
-            { retryable: false },
-          );
-        }
-        run.used.set(k, index + 1);
-        run.given.set(attemptKey, next);
+        throw new ToolError(
+          `No recorded execution of ${tool.name} with arguments ${canonicalJson(args)} is left in ${recording.file}.`,
+          { retryable: false },
+        );
       }
       if (next.error !== undefined) throw new ToolError(next.error, { retryable: next.final !== true });
       return next.result;

@@ -133,6 +133,12 @@ describe('the replayed tools (activity context)', () => {
     expect(realCalls).toBe(0);
   });
 
+  it('skip the attempts a worker made before it restarted', async () => {
+    const restarted = createEvalReplay({ evaluationId: 'eval-1', cases: [{ id: 'case-a', recordingFile: recording }] });
+    const [rateAfterRestart] = restarted.wrapTools([rate]) as [ToolDefinition];
+    expect(await runTool(rateAfterRestart, { pair: 'EURJPY' }, run(0), 2)).toEqual({ rate: 161.5 });
+  });
+
   it('give each run of the case its own place in the recording', async () => {
     await runTool(replayedRate, { pair: 'EURJPY' }, run(1), 1).catch(() => undefined);
     expect(await runTool(replayedRate, { pair: 'EURJPY' }, run(1), 2)).toEqual({ rate: 161.5 });

@@ -173,6 +173,9 @@ import * as resultObservations from './run/result-observations';
 import * as runAgent from './run/run-agent';
 import * as runStatus from './run/run-status';
 import * as evalMessages from './eval/eval-messages';
+import * as evalCase from '../shared/eval/eval-case';
+import * as evaluationInput from '../shared/eval/evaluation-input';
+import * as caseResult from '../shared/eval/case-result';
 import * as tenantQuotaMessages from './tenant-quota/tenant-quota-messages';
 import * as tenantQuotaRequests from './tenant-quota/tenant-quota-requests';
 import * as tenantQuotaState from './tenant-quota/tenant-quota-state';
@@ -245,6 +248,10 @@ export const PRELOADED_MODULES: readonly object[] = [
   // shared/output
   outputSchema,
   structuredAnswer,
+  // shared/eval: the scorers' Score and its limit (case-result), and the schemas it loads
+  evalCase,
+  evaluationInput,
+  caseResult,
   // shared/eval/scorers (loaded by shared/eval/score-case)
   answerMatchScorer,
   argumentPredicateScorer,

@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { EvalCase } from '../../src/shared/eval';
+
+export const DATASET = path.resolve(__dirname, '../../eval/loop.jsonl');
+
+/** The dataset's cases, each checked by EvalCase; an error names the line. */
+export function readDataset(file = DATASET): EvalCase[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .map((line, i) => ({ line, number: i + 1 }))
+    .filter(({ line }) => line.trim() !== '')
+    .map(({ line, number }) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(line);
+      } catch (err) {
+        throw new Error(`${path.basename(file)}:${number}: not JSON: ${(err as Error).message}`);
+      }
+      const parsed = EvalCase.safeParse(json);
+      if (!parsed.success) throw new Error(`${path.basename(file)}:${number}: ${parsed.error.message}`);
+      return parsed.data;
+    });
+}
+
+/**
+ * A case's run input as the evaluation starts it (src/workflows/eval/case-agent-input.ts on the
+ * engine's branch): the case's input, its task with the context put before it, its limits; a
+ * replayed case asks for its recording as its model (`{ provider: 'replay', model: <caseId> }`).
+ */
+export function caseInput(c: EvalCase): Record<string, unknown> {
+  return {
+    ...c.input,
+    ...(c.replay ? { model: { provider: 'replay', model: c.id } } : {}),
+    task: c.context ? `Context:\n${c.context}\n\nTask:\n${c.task}` : c.task,
+    ...c.limits,
+  };
+}

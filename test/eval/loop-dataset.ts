@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EvalCase } from '../../src/shared/eval';
+import { caseAgentInput } from '../../src/workflows/eval/case-agent-input';
 
 export const DATASET = path.resolve(__dirname, '../../eval/loop.jsonl');
 
@@ -24,16 +25,7 @@ export function readDataset(file = DATASET): EvalCase[] {
     });
 }
 
-/**
- * A case's run input as the evaluation starts it (src/workflows/eval/case-agent-input.ts on the
- * engine's branch): the case's input, its task with the context put before it, its limits; a
- * replayed case asks for its recording as its model (`{ provider: 'replay', model: <caseId> }`).
- */
+/** A case's run input exactly as the evaluation starts it (no base input, no budget grant). */
 export function caseInput(c: EvalCase): Record<string, unknown> {
-  return {
-    ...c.input,
-    ...(c.replay ? { model: { provider: 'replay', model: c.id } } : {}),
-    task: c.context ? `Context:\n${c.context}\n\nTask:\n${c.task}` : c.task,
-    ...c.limits,
-  };
+  return caseAgentInput(undefined, { id: 'offline' }, c, {}) as Record<string, unknown>;
 }

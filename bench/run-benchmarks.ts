@@ -1,5 +1,6 @@
 import { findProjectRoot } from '../src/dev-server/project-paths';
 import { measureActions } from './actions';
+import { measureEvaluation } from './evaluation';
 import { measureHistory } from './history';
 import { measureIdleRuns } from './idle-runs';
 import { measureLongRun } from './long-run';
@@ -32,6 +33,7 @@ const FIGURES: Record<
   scale: { title: '2. Scale: concurrent runs on one worker', measure: measureScale },
   workers: { title: '2b. Scale over worker processes: one and two', measure: measureWorkers },
   cache: { title: '9. Prompt caching of a 20-iteration run (Anthropic request shape)', measure: measurePromptCaching },
+  evaluation: { title: '10. An evaluation of 1,000 cases: history, case results, actions', measure: measureEvaluation },
 };
 
 /**

@@ -13,6 +13,7 @@ export const FIGURE_IDS = [
   'scale',
   'workers',
   'cache',
+  'evaluation',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 export const PEER_NAMES = ['plain-node', 'temporal-ai-sdk', 'langgraph-sqlite'] as const;
@@ -81,6 +82,8 @@ const BenchEnv = z.object({
   BENCH_LONG_RUN_OBSERVATION_BYTES: count.optional(),
   BENCH_IDLE_CACHED_RUNS: count.optional(),
   BENCH_IDLE_EVICTED_RUNS: count.optional(),
+  BENCH_EVAL_UNITS: count.optional(),
+  BENCH_EVAL_CONCURRENCY: count.optional(),
 });
 
 export interface BenchConfig {
@@ -112,6 +115,8 @@ export interface BenchConfig {
   history: { iterations: readonly number[]; observationBytes: readonly number[] };
   longRun: { iterations: number; observationBytes: number };
   idle: { cachedRuns: number; evictedRuns: number };
+  /** Figure 10: cases of one evaluation, and how many run at once. */
+  evaluation: { units: number; concurrency: number };
 }
 
 /** Parses the environment into a frozen config; throws with every bad knob named. */
@@ -174,6 +179,10 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
     idle: {
       cachedRuns: pick(e.BENCH_IDLE_CACHED_RUNS, 1_000, 100),
       evictedRuns: pick(e.BENCH_IDLE_EVICTED_RUNS, 10_000, 500),
+    },
+    evaluation: {
+      units: pick(e.BENCH_EVAL_UNITS, 1_000, 50),
+      concurrency: pick(e.BENCH_EVAL_CONCURRENCY, 16, 8),
     },
   });
 }

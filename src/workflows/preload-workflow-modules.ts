@@ -85,6 +85,19 @@ import * as rulePattern from '../shared/approval/rule-pattern';
 import * as ruleValues from '../shared/approval/rule-values';
 import * as outputSchema from '../shared/output/output-schema';
 import * as structuredAnswer from '../shared/output/structured-answer';
+import * as answerMatchScorer from '../shared/eval/scorers/answer-match';
+import * as argumentPredicateScorer from '../shared/eval/scorers/argument-predicate';
+import * as coherenceScorer from '../shared/eval/scorers/coherence';
+import * as costScorer from '../shared/eval/scorers/cost';
+import * as forbiddenToolsScorer from '../shared/eval/scorers/forbidden-tools';
+import * as iterationShareScorer from '../shared/eval/scorers/iteration-share';
+import * as jsonValuesScorer from '../shared/eval/scorers/json-values';
+import * as latencyScorer from '../shared/eval/scorers/latency';
+import * as re2PatternScorer from '../shared/eval/scorers/re2-pattern';
+import * as recoveryScorer from '../shared/eval/scorers/recovery';
+import * as scoreScorer from '../shared/eval/scorers/score';
+import * as terminationAccuracyScorer from '../shared/eval/scorers/termination-accuracy';
+import * as trajectoryScorer from '../shared/eval/scorers/trajectory';
 import * as activityProxies from './activity-proxies';
 import * as agentWorkflow from './agent-workflow';
 import * as messages from './messages';
@@ -252,6 +265,24 @@ export const PRELOADED_MODULES: readonly object[] = [
   // shared/output
   outputSchema,
   structuredAnswer,
+  // shared/eval: the scorers' Score and its limit (case-result), and the schemas it loads
+  evalCase,
+  evaluationInput,
+  caseResult,
+  // shared/eval/scorers (loaded by shared/eval/score-case)
+  answerMatchScorer,
+  argumentPredicateScorer,
+  coherenceScorer,
+  costScorer,
+  forbiddenToolsScorer,
+  iterationShareScorer,
+  jsonValuesScorer,
+  latencyScorer,
+  re2PatternScorer,
+  recoveryScorer,
+  scoreScorer,
+  terminationAccuracyScorer,
+  trajectoryScorer,
   // workflows
   activityProxies,
   agentWorkflow,
@@ -343,9 +374,6 @@ export const PRELOADED_MODULES: readonly object[] = [
   runAgent,
   runStatus,
   // shared/eval
-  evalCase,
-  evaluationInput,
-  caseResult,
   scoringFacts,
   scoreCase,
   // workflows/eval

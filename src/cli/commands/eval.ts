@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
-import type { ModelProvider } from '../../activities';
 import { DatasetError, loadDataset, type LoadedDataset } from '../../eval/dataset';
+import { createEvalReplay, type EvalReplay } from '../../eval/replay';
 import { criteriaText, writeReports } from '../../eval/report';
 import { AgentId, registeredStrategy, resolveModel, type ModelSettings } from '../../shared';
 import {
@@ -18,7 +18,6 @@ import { compareWithBaseline, DatasetMismatchError, type GateResult } from '../.
 import { summariseEvaluation } from '../../shared/eval/stats';
 import { MAX_CARRIED_BYTES, utf8Bytes } from '../../shared/payload-size';
 import { loadConfig, type Config } from '../../config';
-import type { ToolDefinition } from '../../tools/define-tool';
 import { EVALUATION_WORKFLOW, evaluationProgressQuery } from '../../workflows/eval/eval-messages';
 import { INTERRUPTED_EXIT_CODE, watchInterruption, type Interruption } from '../../client/follow/interruption';
 import { placeRun, type RunPlacement } from '../../client/follow/run-placement';
@@ -226,21 +225,6 @@ export function evaluationInput(
   return parsed.data;
 }
 
-/**
- * Replay seam: how cases with `replay` are evaluated offline. src/eval/replay's
- * `createEvalReplay({ evaluationId, cases })` is plugged in here; the worker then registers its
- * provider as `replay` and wraps its tools with it, and runs never reach a real model or tool.
- */
-export interface EvalReplay {
-  provider: ModelProvider;
-  wrapTools(tools: readonly ToolDefinition[]): ToolDefinition[];
-}
-export type CreateEvalReplay = (options: {
-  evaluationId: string;
-  cases: Array<{ id: string; recordingFile: string }>;
-}) => EvalReplay;
-const createEvalReplay: CreateEvalReplay | undefined = undefined;
-
 /** How often the progress query is asked while the evaluation runs. */
 const PROGRESS_EVERY_MS = 1_500;
 /** How long Ctrl-C waits for this process's worker to stop before the process exits anyway. */
@@ -381,11 +365,8 @@ async function ownWorker(
   );
 }
 
+/** Cases with `replay` are answered from their recordings by this process's worker: no real model or tool runs for them. */
 function replayFor(evaluationId: string, dataset: LoadedDataset): EvalReplay {
-  if (!createEvalReplay)
-    throw new Error(
-      `${dataset.replays.length} cases of ${path.basename(dataset.file)} replay recordings (first: ${dataset.replays[0]!.id}), and this build has no replay provider.`,
-    );
   return createEvalReplay({ evaluationId, cases: dataset.replays });
 }
 

@@ -8,11 +8,13 @@ export interface CaseIssue {
   message: string;
 }
 
-/** Input fields a case may not set, and what to do instead. */
+/**
+ * Input fields a case may not set, and what to do instead. `strategy` is allowed: a case about
+ * text ReAct needs it whatever the variant's model.
+ */
 const NOT_IN_A_CASE: Readonly<Record<string, string>> = {
   task: "the case's own task (with its context) is the run's task",
   model: 'the variant chooses the model (eval --model)',
-  strategy: 'the variant chooses the strategy (the model registry, or the evaluation input)',
   agent: 'the variant chooses the agent (eval --agent)',
   definition: 'the variant chooses the agent (eval --agent)',
   maxIterations: 'use the case\'s "limits.maxIterations"',

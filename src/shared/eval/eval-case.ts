@@ -86,6 +86,8 @@ export const CaseExpectation = z
     maxIterationShare: z.number().positive().max(1).optional(),
     maxLatencyMs: z.number().positive().optional(),
     maxCostUsd: z.number().nonnegative().optional(),
+    /** The `coherence` score (always given) passes at this share; default 0.9 (seed 001 §6); 0 lets every run pass it. */
+    minCoherence: z.number().min(0).max(1).optional(),
   })
   .strict();
 export type CaseExpectation = z.infer<typeof CaseExpectation>;

@@ -59,16 +59,28 @@ export function factsOf(result: AgentResult, loopTools: LoopToolNames): ScoringF
         ...(step.toolResult.error !== undefined ? { error: step.toolResult.error } : {}),
       });
   const toolCalls: FactToolCall[] = [];
-  // A model turn is its `llm` call followed by the thought and the calls it asked for.
+  // A model turn is its `llm` call and result, then the model's thought, then the calls it asked
+  // for. A thinking step after the turn's first call is the loop's (waiting for approval, a
+  // stall), as are plans, reflections and people's words: none of them is the model's reason.
   let thoughtThisTurn = false;
+  let callsThisTurn = 0;
   for (const step of result.chain.steps) {
-    if (step.type === 'thinking' && step.purpose === undefined && step.thought.trim() !== '') thoughtThisTurn = true;
+    if (
+      step.type === 'thinking' &&
+      callsThisTurn === 0 &&
+      step.purpose === undefined &&
+      step.fromPerson === undefined &&
+      step.thought.trim() !== ''
+    )
+      thoughtThisTurn = true;
     if (step.type !== 'tool_call') continue;
     const { toolType, toolName, arguments: args, correlationId } = step.toolCall;
     if (toolType === 'llm') {
       thoughtThisTurn = false;
+      callsThisTurn = 0;
       continue;
     }
+    callsThisTurn += 1;
     if (toolName === loopTools.finish || toolName === loopTools.giveUp) continue;
     const outcome = results.get(correlationId);
     toolCalls.push({ tool: toolName, toolType, arguments: args, withThought: thoughtThisTurn, ...(outcome ?? {}) });

@@ -43,6 +43,8 @@ export function caseAgentInput(
     ...(variant.agent ? { agent: variant.agent } : {}),
     ...(variant.strategy ? { strategy: variant.strategy } : {}),
     ...c.input,
+    // A recorded case answers from its recording: the worker's `replay` provider, by case id.
+    ...(c.replay ? { model: { provider: 'replay', model: c.id } } : {}),
     task: c.context ? `Context:\n${c.context}\n\nTask:\n${c.task}` : c.task,
     ...(maxIterations !== undefined ? { maxIterations } : {}),
     ...(runTimeoutMs !== undefined ? { runTimeoutMs } : {}),

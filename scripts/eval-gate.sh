@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The loop's own regression gate (CI runs it): the project's dataset, eval/loop.jsonl, on the offline
+# model (no API key, deterministic), compared with eval/baselines/loop-offline.json; exits 1 when a
+# case that passed there fails now, or a criterion drops significantly. A dev server this script had
+# to start is stopped again. Refresh the baseline after a deliberate change with:
+#   bash scripts/eval-gate.sh --out .thoughtline/eval/loop && cp .thoughtline/eval/loop/result.json eval/baselines/loop-offline.json
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/ensure-node.sh >/dev/null
+pidfile=.thoughtline/temporal-server.pid
+running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
+started_here=1
+if running; then started_here=0; fi
+stop_started() { if [ "$started_here" = 1 ] && running; then kill "$(cat "$pidfile")"; fi; }
+trap stop_started EXIT
+node scripts/build-if-stale.cjs
+env -u ANTHROPIC_API_KEY node dist/cli/main.js eval eval/loop.jsonl --tools eval/loop-tools.cjs \
+  --baseline eval/baselines/loop-offline.json --out .thoughtline/eval/loop "$@"

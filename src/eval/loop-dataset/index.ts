@@ -1,0 +1,1 @@
+export { loopDatasetTools } from './loop-tools';

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { CaseExpectation, MAX_SCORE_WHY_CHARS, scoreCase } from '../../../src/shared/eval';
+import { coherence } from '../../../src/shared/eval/scorers/coherence';
+import { cost } from '../../../src/shared/eval/scorers/cost';
+import { forbiddenTools } from '../../../src/shared/eval/scorers/forbidden-tools';
+import { iterationShare } from '../../../src/shared/eval/scorers/iteration-share';
+import { latency } from '../../../src/shared/eval/scorers/latency';
+import { recovery } from '../../../src/shared/eval/scorers/recovery';
+import { terminationAccuracy } from '../../../src/shared/eval/scorers/termination-accuracy';
+import { call, facts } from './scoring-facts-fixture';
+
+const expectation = (e: unknown) => CaseExpectation.parse(e);
+
+describe('termination_accuracy', () => {
+  it('expects success by default, or any of the reasons given', () => {
+    expect(terminationAccuracy(expectation({}), facts()).passed).toBe(true);
+    const r = terminationAccuracy(expectation({}), facts({ terminationReason: 'max_iterations', success: false }));
+    expect(r).toMatchObject({ passed: false, value: 0, why: 'ended max_iterations; expected success' });
+    const either = expectation({ terminationReason: ['stalled', 'max_iterations'] });
+    expect(terminationAccuracy(either, facts({ terminationReason: 'max_iterations' })).passed).toBe(true);
+    expect(terminationAccuracy(either, facts()).why).toBe('ended success; expected stalled or max_iterations');
+  });
+});
+
+describe('forbidden_tools', () => {
+  it('fails on any call of a forbidden tool, naming the first', () => {
+    expect(forbiddenTools(['delete'], facts({ toolCalls: [call('read')] })).passed).toBe(true);
+    expect(forbiddenTools(['delete'], facts()).passed).toBe(true);
+    const r = forbiddenTools(
+      ['delete'],
+      facts({ toolCalls: [call('read'), call('delete', {}, { success: false }), call('delete')] }),
+    );
+    expect(r).toMatchObject({ passed: false, why: 'call 2 is forbidden delete (2 forbidden calls)' });
+    expect(r.value).toBeCloseTo(1 / 3);
+  });
+});
+
+describe('recovery', () => {
+  const failedThenOk = [call('flaky', {}, { success: false, error: 'boom' }), call('backup')];
+  it('not asked for: scored when a call failed and the case expects success', () => {
+    expect(recovery(expectation({}), facts())).toBeUndefined();
+    expect(recovery(expectation({}), facts({ toolCalls: failedThenOk }))).toMatchObject({
+      passed: true,
+      why: 'call 1 flaky failed; the run still succeeded',
+    });
+    expect(recovery(expectation({}), facts({ toolCalls: failedThenOk, terminationReason: 'failure' }))).toMatchObject({
+      passed: false,
+      why: 'call 1 flaky failed; the run ended failure',
+    });
+    // A case that expects the run to give up is not about recovering.
+    expect(
+      recovery(
+        expectation({ terminationReason: 'failure' }),
+        facts({ toolCalls: failedThenOk, terminationReason: 'failure' }),
+      ),
+    ).toBeUndefined();
+  });
+  it('recovers: true always scores, and fails when no call failed; recovers: false opts out', () => {
+    expect(recovery(expectation({ recovers: true }), facts())).toMatchObject({
+      passed: false,
+      why: 'no tool call failed, so recovery was not shown',
+    });
+    expect(
+      recovery(expectation({ recovers: false }), facts({ toolCalls: failedThenOk, terminationReason: 'failure' })),
+    ).toBeUndefined();
+  });
+});
+
+describe('iteration_share, latency, cost', () => {
+  it('iterations over the maximum against the share', () => {
+    expect(iterationShare(0.5, facts({ iterations: 5, maxIterations: 10 }))).toMatchObject({
+      passed: true,
+      value: 1,
+      why: '5 of 10 iterations (50%), within 50%',
+    });
+    const over = iterationShare(0.5, facts({ iterations: 8, maxIterations: 10 }));
+    expect(over).toMatchObject({ passed: false, why: '8 of 10 iterations (80%), over 50%' });
+    expect(over.value).toBeCloseTo(0.4);
+    const { maxIterations: _dropped, ...noMax } = facts();
+    expect(iterationShare(0.5, noMax).passed).toBe(false);
+  });
+  it('latency and cost at or under their limits', () => {
+    expect(latency(1_000, facts({ latencyMs: 1_000 })).passed).toBe(true);
+    expect(latency(999, facts({ latencyMs: 1_000 })).why).toBe('1000 ms, over 999 ms');
+    expect(cost(0.01, facts({ costUsd: 0.0123456 }))).toMatchObject({ passed: false, why: '$0.01235, over $0.01' });
+    expect(cost(0, facts({ costUsd: 0 })).passed).toBe(true);
+  });
+});
+
+describe('coherence', () => {
+  it('averages thoughts behind calls, readable replies and a grounded success', () => {
+    expect(coherence(facts({ toolCalls: [call('a'), call('b')] }))).toMatchObject({ value: 1, passed: true });
+    const r = coherence(
+      facts({ toolCalls: [call('a'), call('b', {}, { withThought: false })], formatErrors: 1, modelCalls: 4 }),
+    );
+    expect(r.value).toBeCloseTo((0.5 + 0.75 + 1) / 3);
+    expect(r.passed).toBe(false);
+    expect(r.why).toBe('75% (under 90%): 1/2 calls with a thought; 1 format error in 4 model calls; answer grounded');
+    const unsupported = coherence(facts({ toolCalls: [call('a', {}, { success: false })], grounding: 'unsupported' }));
+    expect(unsupported.value).toBeCloseTo(2 / 3);
+    expect(coherence(facts({ toolCalls: [call('a', {}, { withThought: false })] }), 0).passed).toBe(true);
+  });
+  it('has nothing to judge without model and tool calls', () => {
+    expect(coherence(facts({ modelCalls: 0 }))).toMatchObject({ value: 1, passed: true });
+  });
+});
+
+describe('scoreCase', () => {
+  it('always termination_accuracy and coherence; the others from the expectation, in a fixed order', () => {
+    expect(scoreCase(expectation({}), facts()).map((s) => s.scorer)).toEqual(['termination_accuracy', 'coherence']);
+    const all = expectation({
+      answer: { match: 'contains', value: 'done' },
+      terminationReason: 'success',
+      tools: { mode: 'subset', calls: [{ tool: 'a' }] },
+      forbiddenTools: ['z'],
+      recovers: true,
+      maxIterationShare: 0.5,
+      maxLatencyMs: 5_000,
+      maxCostUsd: 1,
+      minCoherence: 0.5,
+    });
+    const scores = scoreCase(all, facts({ toolCalls: [call('a', {}, { success: false }), call('a')] }));
+    expect(scores.map((s) => [s.scorer, s.passed])).toEqual([
+      ['termination_accuracy', true],
+      ['answer_match', true],
+      ['trajectory', true],
+      ['forbidden_tools', true],
+      ['recovery', true],
+      ['iteration_share', true],
+      ['latency', true],
+      ['cost', true],
+      ['coherence', true],
+    ]);
+    for (const s of scores) expect(s.why.length).toBeLessThanOrEqual(MAX_SCORE_WHY_CHARS);
+  });
+});

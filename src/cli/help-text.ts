@@ -84,7 +84,7 @@ Usage:
       --repeat N             runs per case and variant (default 1; up to 100): intervals, pass@k
       --concurrency N        agent runs at once, across the evaluation (default 4)
       --budget-usd X / --budget-tokens N   one budget for every run; once spent, the rest skip
-      --judge MODEL          grade coherence (or each case's rubric) with this pinned model
+      --judge MODEL          grade each run's reasoning coherence with this pinned model
       --scorer NAME          also run this worker-registered scorer on every case (repeatable)
       --tools FILE           run this process's own worker with these tools (as worker --tools)
       --no-worker            only a worker already polling the task queue (none: exit 1)

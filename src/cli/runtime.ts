@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import { terseLogEntry } from './terse-log-entry';
 import { createDataConverter, FAILURE_CONVERTER_PATH } from '../codec/data-converter';
 import { loadConfig, type Config } from '../config';
 import { connectClient, connectNative } from '../connection';
@@ -71,10 +72,12 @@ export interface RunningWorker {
 
 let runtimeInstalled = false;
 
-/** The SDK logs every worker state change at INFO; people running the CLI need warnings only. */
+/** The SDK logs every worker state change at INFO; people running the CLI need warnings only, a line each. */
 function installQuietRuntime(): void {
   if (runtimeInstalled) return;
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  Runtime.install({
+    logger: new DefaultLogger('WARN', (entry) => process.stderr.write(`${terseLogEntry(entry)}\n`)),
+  });
   runtimeInstalled = true;
 }
 

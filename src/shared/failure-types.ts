@@ -38,6 +38,8 @@ export const FailureType = {
    */
   ToolResultUnusable: 'ToolResultUnusable',
   InvalidAgentInput: 'InvalidAgentInput',
+  /** An evaluation's input did not parse (evaluationWorkflow): non-retryable, nothing started. */
+  InvalidEvaluationInput: 'InvalidEvaluationInput',
   /** The tenant quota workflow refused a malformed message (its validator). */
   TenantQuotaRequestRejected: 'TenantQuotaRequestRejected',
   /** A tenant quota workflow was handed state it cannot read. */

@@ -103,7 +103,10 @@ export const CaseLimits = z
   .strict();
 export type CaseLimits = z.infer<typeof CaseLimits>;
 
-/** At most this much task and context text per case, so a thousand cases fit one workflow input. */
+/**
+ * At most this much task and context text per case. The whole evaluation input must still fit one
+ * Temporal payload: `thoughtline eval` measures it and refuses a dataset too large, to be split.
+ */
 export const MAX_CASE_TEXT_BYTES = 16 * 1024;
 
 const caseText = (what: string) =>

@@ -65,7 +65,7 @@ export async function evaluationWorkflow(
   const parsed = EvaluationInput.safeParse(init);
   if (!parsed.success)
     throw ApplicationFailure.create({
-      type: FailureType.InvalidAgentInput,
+      type: FailureType.InvalidEvaluationInput,
       message: `Invalid evaluation input: ${parsed.error.message}`,
       nonRetryable: true,
     });

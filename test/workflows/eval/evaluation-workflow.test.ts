@@ -246,5 +246,6 @@ describe.concurrent('evaluationWorkflow', () => {
     expect(cause).toBeInstanceOf(ApplicationFailure);
     expect(cause.nonRetryable).toBe(true);
     expect(cause.message).toMatch(/^Invalid evaluation input: /);
+    expect(cause.type).toBe('InvalidEvaluationInput');
   });
 });

@@ -1,3 +1,4 @@
+import { isIdentifierName } from './identifier-name';
 import { z } from 'zod';
 import { TokenUsage } from './usage';
 
@@ -55,16 +56,7 @@ export type ModelTool = z.infer<typeof ModelTool>;
 export const BUILT_IN_MODEL_PROVIDERS = ['anthropic', 'openai-compatible', 'scripted', 'local'] as const;
 
 /** Letters, digits, `.`, `_` and `-`, starting with a letter: a name that reads the same in a flag, a URL and a log. */
-function isProviderName(name: string): boolean {
-  if (name.length === 0 || name.length > 64) return false;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-    const other = (c >= 48 && c <= 57) || c === 45 || c === 46 || c === 95;
-    if (!(letter || (i > 0 && other))) return false;
-  }
-  return true;
-}
+const isProviderName = (name: string): boolean => isIdentifierName(name, 64);
 
 /** A model provider as a worker names it. Checked with `refine`, not a regex: the workflow sandbox freezes RegExp state. */
 export const ModelProviderName = z

@@ -1,3 +1,4 @@
+import { isIdentifierName } from './identifier-name';
 import { z } from 'zod';
 
 /*
@@ -16,14 +17,7 @@ export const MAX_SCORER_ID_CHARS = 200;
 
 /** Letters, digits, `.`, `_` and `-`, starting with a letter, at most 64: reads the same in a flag, a URL and a CSV header. */
 export function isScoreName(name: string): boolean {
-  if (name.length === 0 || name.length > MAX_SCORE_NAME_CHARS) return false;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-    const other = (c >= 48 && c <= 57) || c === 45 || c === 46 || c === 95;
-    if (!(letter || (i > 0 && other))) return false;
-  }
-  return true;
+  return isIdentifierName(name, MAX_SCORE_NAME_CHARS);
 }
 
 const NAME_RULE = 'up to 64 letters, digits, ".", "_" or "-", starting with a letter';

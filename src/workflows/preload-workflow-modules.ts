@@ -53,6 +53,7 @@ import * as markdownEscape from '../shared/markdown-escape';
 import * as modelCalls from '../shared/model-calls';
 import * as modelRegistry from '../shared/model-registry';
 import * as modelSettings from '../shared/model-settings';
+import * as identifierName from '../shared/identifier-name';
 import * as modelWire from '../shared/model-wire';
 import * as ownValue from '../shared/own-value';
 import * as payloadSize from '../shared/payload-size';
@@ -231,6 +232,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   modelCalls,
   modelRegistry,
   modelSettings,
+  identifierName,
   modelWire,
   ownValue,
   payloadSize,

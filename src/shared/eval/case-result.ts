@@ -40,6 +40,14 @@ export const CaseResult = z.object({
 });
 export type CaseResult = z.infer<typeof CaseResult>;
 
+/** A unit's result before anything was scored: `skipped` (never started) or `failed` until its run reports. */
+export function unscoredResult(
+  unit: Pick<CaseResult, 'caseId' | 'variant' | 'repeat' | 'workflowId' | 'status'> &
+    Partial<Pick<CaseResult, 'note' | 'maxIterations'>>,
+): CaseResult {
+  return { iterations: 0, toolCalls: 0, costUsd: 0, tokens: 0, latencyMs: 0, scores: [], passed: false, ...unit };
+}
+
 /** What `evaluationWorkflow` returns: the settings it ran with, and one CaseResult per unit. */
 export const EvaluationResult = z.object({
   schemaVersion: z.literal(1),

@@ -10,7 +10,13 @@ import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL } from '../../shared/constant
 import { markdownCode } from '../../shared/markdown-escape';
 import type { EvalCase } from '../../shared/eval/eval-case';
 import type { EvalVariant, JudgeSettings } from '../../shared/eval/evaluation-input';
-import { MAX_SCORE_WHY_CHARS, caseWorkflowId, type CaseResult, type Score } from '../../shared/eval/case-result';
+import {
+  MAX_SCORE_WHY_CHARS,
+  caseWorkflowId,
+  unscoredResult,
+  type CaseResult,
+  type Score,
+} from '../../shared/eval/case-result';
 import { factsOf, type LoopToolNames, type ScoringFacts } from '../../shared/eval/scoring-facts';
 import { scoreCase } from '../../shared/eval/score-case';
 import { failureMessage } from '../core/failure-message';
@@ -123,21 +129,14 @@ async function workerScores(input: EvaluationCaseInput, runId: string, loopTools
 }
 
 function baseResult(input: EvaluationCaseInput, runId: string): CaseResult {
-  return {
+  return unscoredResult({
     caseId: input.case.id,
     variant: input.variant.id,
     repeat: input.repeat,
     workflowId: runId,
     status: 'failed',
-    iterations: 0,
-    toolCalls: 0,
-    costUsd: 0,
-    tokens: 0,
-    latencyMs: 0,
-    scores: [],
-    passed: false,
     ...(input.case.limits?.maxIterations !== undefined ? { maxIterations: input.case.limits.maxIterations } : {}),
-  };
+  });
 }
 
 function measured(facts: ScoringFacts): Partial<CaseResult> {

@@ -1,5 +1,5 @@
 import type { CaseResult } from '../../shared/eval/case-result';
-import { caseWorkflowId } from '../../shared/eval/case-result';
+import { caseWorkflowId, unscoredResult } from '../../shared/eval/case-result';
 import type { EvalCase } from '../../shared/eval/eval-case';
 import type { EvalVariant, EvaluationInput, JudgeSettings } from '../../shared/eval/evaluation-input';
 import type { Spent } from './eval-budget';
@@ -63,21 +63,14 @@ export function subPlan(plan: UnitPlan, units: readonly UnitRef[], spentBefore: 
 export function skippedResult(plan: UnitPlan, [c, v, r]: UnitRef, why: string): CaseResult {
   const theCase = plan.cases[c]!;
   const variant = plan.variants[v]!;
-  return {
+  return unscoredResult({
     caseId: theCase.id,
     variant: variant.id,
     repeat: r,
     workflowId: caseWorkflowId(plan.evaluationId, theCase, variant.id, r),
     status: 'skipped',
-    iterations: 0,
-    toolCalls: 0,
-    costUsd: 0,
-    tokens: 0,
-    latencyMs: 0,
-    scores: [],
-    passed: false,
     note: why,
-  };
+  });
 }
 
 export const SKIPPED_BUDGET = 'not started: the evaluation budget was spent';

@@ -56,6 +56,7 @@ describe('evaluation scorers through the worker', () => {
     const [withLookup, direct] = result.results;
     expect(withLookup!.scores.map((s) => [s.scorer, s.passed])).toEqual([
       ['termination_accuracy', true],
+      ['coherence', true],
       ['says_twenty', true],
       ['used_lookup', true],
       ['judge', true],
@@ -63,6 +64,7 @@ describe('evaluation scorers through the worker', () => {
     expect(withLookup!.passed).toBe(true);
     expect(direct!.scores.map((s) => [s.scorer, s.passed])).toEqual([
       ['termination_accuracy', true],
+      ['coherence', true],
       ['says_twenty', true],
       ['used_lookup', false],
       ['judge', false],

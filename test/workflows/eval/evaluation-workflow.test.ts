@@ -69,7 +69,10 @@ describe.concurrent('evaluationWorkflow', () => {
         toolCalls: 1,
         costUsd: 2 * CALL_COST_USD,
         tokens: 240,
-        scores: [{ scorer: 'termination_accuracy', value: 1, passed: true }],
+        scores: [
+          { scorer: 'termination_accuracy', value: 1, passed: true },
+          { scorer: 'coherence', value: 1, passed: true },
+        ],
       });
     for (const r of result.results.filter((x) => x.caseId === 'direct'))
       expect(r).toMatchObject({ status: 'scored', passed: true, toolCalls: 0, costUsd: CALL_COST_USD });

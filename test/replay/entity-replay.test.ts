@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { DefaultLogger, Runtime, Worker, type ReplayResult } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type ReplayResult } from '@temporalio/worker';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
+import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../../src/worker';
 import { PROJECT_ROOT } from '../helpers/cli-process';
 import { ENTITY_SCENARIOS, fixtureName } from './entity-scenarios';
 
@@ -62,6 +63,39 @@ describe('replay of recorded evaluation and scores histories', () => {
     expect(results).toHaveLength(expectedFixtures.length);
     for (const r of results) expect(r.error, `${r.workflowId}: ${String(r.error)}`).toBeUndefined();
   });
+
+  it('fails replay of the case history alone when only the case workflow schedules its scoring before the agent run (negative control)', async () => {
+    // The real workflows, but for a case workflow that asks for its scores before it starts the
+    // agent run: the case history must reject it, and the histories of its parents still replay.
+    const dir = fs.mkdtempSync(path.join(PROJECT_ROOT, '.thoughtline/tmp/changed-case-wf-'));
+    const entry = path.join(dir, 'index.ts');
+    fs.writeFileSync(
+      entry,
+      `import { proxyActivities } from '@temporalio/workflow';
+export { agentWorkflow, tenantQuotaWorkflow, evaluationWorkflow, evaluationShardWorkflow, runScoresWorkflow } from ${JSON.stringify(WORKFLOWS_PATH)};
+const { scoreRun } = proxyActivities<Record<string, (...a: unknown[]) => Promise<unknown>>>({ startToCloseTimeout: '1 minute' });
+export async function evaluationCaseWorkflow(input: unknown): Promise<unknown> { return scoreRun(input); }
+`,
+    );
+    try {
+      const { code } = await bundleWorkflowCode({
+        workflowsPath: entry,
+        ...WORKFLOW_BUNDLER_OPTIONS,
+        logger: new DefaultLogger('ERROR'),
+      });
+      const results = await replayAll({ workflowBundle: { code }, sinks: createWorkerRunEvents(undefined).sinks });
+      const cases = new Set(
+        fixtures().flatMap((f) => (workflowType(f) === 'evaluationCaseWorkflow' ? [f.workflowId] : [])),
+      );
+      expect(cases.size).toBeGreaterThan(0);
+      expect(results).toHaveLength(expectedFixtures.length);
+      for (const r of results)
+        if (cases.has(r.workflowId)) expect(r.error?.name, r.workflowId).toBe('DeterminismViolationError');
+        else expect(r.error, `${r.workflowId}: ${String(r.error)}`).toBeUndefined();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('fails replay when the workflows change what they schedule first (negative control)', async () => {
     // Variants that call an activity before anything else: every history must reject them.

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { AgentClient } from '../../src/client/agent-client';
 import { addRunScore } from '../../src/client/run-scores';
 import type { EvaluationInputInit, EvaluationResult } from '../../src/shared/eval';
@@ -12,6 +13,8 @@ import { runScoresWorkflowId } from '../../src/workflows/scores/run-scores-messa
 import type { runScoresWorkflow } from '../../src/workflows/scores/run-scores-workflow';
 import { pollFor } from '../helpers/approval-helpers';
 import { CALL_COST_USD, evaluation, variant } from '../workflows/eval/eval-harness';
+
+const EventType = temporal.api.enums.v1.EventType;
 
 /** What a scenario drives: a worker on `taskQueue` with evalModel as `scripted`, the fake server as `anthropic`, testTools, slow_job and the `says_twenty` scorer. */
 export interface EntityRecording {
@@ -243,6 +246,12 @@ export const ENTITY_SCENARIOS: EntityScenario[] = [
       expectThat(refused, 'the malformed score is refused');
       const state = await closedScores(r, run);
       expectThat(state.scores.length === 1, 'only the good score is kept');
+      const events = (await handle.fetchHistory()).events ?? [];
+      expectThat(
+        events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED).length === 1 &&
+          !events.some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_REJECTED),
+        'the refused update left nothing in the history',
+      );
       return { scores: { workflowId: runScoresWorkflowId(run) } };
     },
   },

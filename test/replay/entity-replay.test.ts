@@ -64,6 +64,19 @@ describe('replay of recorded evaluation and scores histories', () => {
     for (const r of results) expect(r.error, `${r.workflowId}: ${String(r.error)}`).toBeUndefined();
   });
 
+  it('keeps the id each history ran under: an evaluation replayed under another id derives other child ids and fails', async () => {
+    const evaluations = fixtures().filter((f) => workflowType(f) === 'evaluationWorkflow');
+    expect(evaluations.length).toBeGreaterThan(0);
+    const renamed = evaluations.map((f) => ({ ...f, workflowId: `${f.workflowId}-renamed` }));
+    const results: ReplayResult[] = [];
+    for await (const r of Worker.runReplayHistories(
+      { workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: createWorkerRunEvents(undefined).sinks },
+      renamed,
+    ))
+      results.push(r);
+    expect(results.map((r) => r.error?.name)).toEqual(evaluations.map(() => 'DeterminismViolationError'));
+  });
+
   it('fails replay of the case history alone when only the case workflow schedules its scoring before the agent run (negative control)', async () => {
     // The real workflows, but for a case workflow that asks for its scores before it starts the
     // agent run: the case history must reject it, and the histories of its parents still replay.

@@ -61,7 +61,7 @@ for (const scenario of toRecord) {
         const fixture = { workflowId: execution.workflowId, history: JSON.parse(historyToJSON(history)) as unknown };
         fs.writeFileSync(
           path.join(FIXTURES, `${fixtureName(scenario.name, keep)}.json`),
-          `${JSON.stringify(fixture)}\n`,
+          `${JSON.stringify(fixture, null, 2)}\n`,
         );
       }
     } finally {

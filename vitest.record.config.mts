@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-/** `npm run record-fixtures`: re-records the replay fixtures in test/replay/fixtures. */
+/** `npm run record-fixtures`: records the missing replay fixtures of test/replay/fixtures and test/replay/entity-fixtures (RECORD_ALL=1: all). */
 export default defineConfig({
   test: {
     include: ['test/replay/*.recorder.ts'],

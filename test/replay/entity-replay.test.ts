@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type ReplayResult } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Worker, type ReplayResult } from '@temporalio/worker';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
 import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../../src/worker';
 import { PROJECT_ROOT } from '../helpers/cli-process';
+import { installQuietReplayRuntime, replayEach } from '../helpers/replay-runtime';
 import { ENTITY_SCENARIOS, fixtureName } from './entity-scenarios';
 
 // Recorded histories of the evaluation and scores workflows (entity-fixtures.recorder.ts), replayed
@@ -22,27 +23,14 @@ const fixtures = () =>
   });
 const expectedFixtures = ENTITY_SCENARIOS.flatMap((s) => s.keeps.map((k) => `${fixtureName(s.name, k)}.json`));
 
-async function replayAll(options: Parameters<typeof Worker.runReplayHistories>[0]): Promise<ReplayResult[]> {
-  const results: ReplayResult[] = [];
-  for await (const result of Worker.runReplayHistories(options, fixtures())) results.push(result);
-  return results;
-}
+const replayAll = (options: Parameters<typeof replayEach>[0]) => replayEach(options, fixtures());
 
 /** The workflow type a fixture's history started. */
 const workflowType = (f: ReturnType<typeof fixtures>[number]) =>
   f.history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name;
 
-beforeAll(() => {
-  try {
-    // The negative control makes the core log each determinism violation at WARN; expected here.
-    Runtime.install({
-      logger: new DefaultLogger('ERROR'),
-      telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } },
-    });
-  } catch {
-    // Another file in this process installed it already.
-  }
-});
+// The negative controls make the core log each determinism violation at WARN; expected here.
+beforeAll(installQuietReplayRuntime);
 
 describe('replay of recorded evaluation and scores histories', () => {
   it('has a fixture for every execution each scenario keeps, and no other', () => {

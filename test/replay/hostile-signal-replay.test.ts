@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { DefaultLogger, Runtime, Worker, type ReplayResult } from '@temporalio/worker';
+import { Worker, type ReplayResult } from '@temporalio/worker';
+import { installQuietReplayRuntime } from '../helpers/replay-runtime';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
 
@@ -55,16 +56,8 @@ function swapped(signalName: string, payload: string, encoding?: string) {
   return { workflowId: 'replay-steer-and-answer', history: historyFromJSON(json) };
 }
 
-beforeAll(() => {
-  try {
-    Runtime.install({
-      logger: new DefaultLogger('ERROR'),
-      telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } },
-    });
-  } catch {
-    // Another file in this process installed it already.
-  }
-});
+// The negative controls make the core log each determinism violation at WARN; expected here.
+beforeAll(installQuietReplayRuntime);
 
 describe('replay of a history with a hostile signal swapped in', () => {
   it.each(swaps)('$name replays without a workflow task failure', async ({ signalName, payload, encoding }) => {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { DefaultLogger, Runtime, Worker, type ReplayResult } from '@temporalio/worker';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '../helpers/cli-process';
+import { installQuietReplayRuntime, replayEach } from '../helpers/replay-runtime';
 import { REPLAY_SCENARIOS } from './scenarios';
 import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
 
@@ -18,23 +18,10 @@ const fixtures = () =>
       history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(FIXTURES, f), 'utf8'))),
     }));
 
-async function replayAll(options: Parameters<typeof Worker.runReplayHistories>[0]): Promise<ReplayResult[]> {
-  const results: ReplayResult[] = [];
-  for await (const result of Worker.runReplayHistories(options, fixtures())) results.push(result);
-  return results;
-}
+const replayAll = (options: Parameters<typeof replayEach>[0]) => replayEach(options, fixtures());
 
-beforeAll(() => {
-  try {
-    // The negative control makes the core log each determinism violation at WARN; expected here.
-    Runtime.install({
-      logger: new DefaultLogger('ERROR'),
-      telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } },
-    });
-  } catch {
-    // Another file in this process installed it already.
-  }
-});
+// The negative controls make the core log each determinism violation at WARN; expected here.
+beforeAll(installQuietReplayRuntime);
 
 describe('replay of recorded histories', () => {
   it('has a fixture for every scenario', () => {

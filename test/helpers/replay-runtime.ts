@@ -1,0 +1,26 @@
+import { DefaultLogger, Runtime, Worker, type ReplayResult } from '@temporalio/worker';
+
+/**
+ * Installs a Runtime that logs errors only: the replay tests' negative controls make the core log
+ * each determinism violation at WARN, as expected. Once per process; a second call is a no-op.
+ */
+export function installQuietReplayRuntime(): void {
+  try {
+    Runtime.install({
+      logger: new DefaultLogger('ERROR'),
+      telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } },
+    });
+  } catch {
+    // Another file in this process installed it already.
+  }
+}
+
+/** Every history replayed against the options' workflows, one result each. */
+export async function replayEach(
+  options: Parameters<typeof Worker.runReplayHistories>[0],
+  histories: Parameters<typeof Worker.runReplayHistories>[1],
+): Promise<ReplayResult[]> {
+  const results: ReplayResult[] = [];
+  for await (const result of Worker.runReplayHistories(options, histories)) results.push(result);
+  return results;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentContext } from './agent-context';
 import { AgentDefinition, AgentId } from './agent-definition';
 import { ApprovalPolicy } from './approval/approval';
 import { ToolType, VisibilityLevel } from './chain';
@@ -10,6 +11,7 @@ import { OutputSchema } from './output/output-schema';
 import { MAX_TASK_BYTES, utf8Bytes } from './payload-size';
 import { CallerContext } from './people';
 import { PlanningSettings } from './plan';
+import { RunCacheSettings } from './planning/run-cache-settings';
 import {
   Confidence,
   DEFAULT_THOUGHT_PROMPT,
@@ -160,6 +162,10 @@ export const AgentInput = z.object({
   maxParallelToolCalls: z.number().int().positive().default(4),
   /** Plan the goal as tasks with dependencies before acting (docs/teams-and-plans.md); off when absent. */
   planning: PlanningSettings.optional(),
+  /** Data and files the goal comes with (`run --files/--context`): bounded, redacted by the client, the chain's first step. */
+  context: AgentContext.optional(),
+  /** Opt-in reuse of tool results, model replies and plans across runs of the same tenant, with a time-to-live. */
+  cache: RunCacheSettings.optional(),
   /** Set by a parent run on its sub-agent's input; never by callers. */
   delegation: Delegation.optional(),
 

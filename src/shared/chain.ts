@@ -4,6 +4,7 @@ import { Confidence } from './reasoning/reasoning-settings';
 import { AgentRef } from './agent-definition';
 import { ApprovalRecord } from './approval/approval';
 import { Plan } from './plan';
+import { CacheHit, FallbackDecision, GoalCheckVerdict, ObserverVerdict, TaskChoice } from './planning/plan-verdicts';
 import { SubAgentRun } from './sub-agent';
 import { TerminationReason } from './termination';
 import { TokenUsage } from './usage';
@@ -78,6 +79,20 @@ export const Synthesis = z.object({
 });
 export type Synthesis = z.infer<typeof Synthesis>;
 
+/** Why the loop itself added a thought (ThinkingStep.purpose). */
+export const NotePurpose = z.enum([
+  'plan',
+  'reflection',
+  'delegation_blocked',
+  'context',
+  'memory',
+  'task_choice',
+  'observation',
+  'fallback',
+  'goal_check',
+]);
+export type NotePurpose = z.infer<typeof NotePurpose>;
+
 const StepBase = z.object({
   stepId: z.string(),
   stepNumber: z.number().int().positive(),
@@ -102,14 +117,24 @@ const StepBase = z.object({
       size: z.number().int().positive(),
     })
     .optional(),
+  /** Set on a result (a tool's, a model's) or plan reused from the cache: which run stored it and how old it is. */
+  cacheHit: CacheHit.optional(),
 });
 
 export const ThinkingStep = StepBase.extend({
   type: z.literal('thinking'),
   thought: z.string(),
-  /** Set on thoughts the loop itself adds: a plan (with its snapshot), a reflection, a blocked delegation. */
-  purpose: z.enum(['plan', 'reflection', 'delegation_blocked']).optional(),
+  /**
+   * Set on thoughts the loop itself adds: a plan (with its snapshot), a reflection, a blocked
+   * delegation, the run's context, learnings read from memory, the choice of the next task, an
+   * observer's reading, a fallback decision, a goal-completion check.
+   */
+  purpose: NotePurpose.optional(),
   plan: Plan.optional(),
+  taskChoice: TaskChoice.optional(),
+  observation: ObserverVerdict.optional(),
+  fallback: FallbackDecision.optional(),
+  goalCheck: GoalCheckVerdict.optional(),
   /** How sure the model said it is, 0–1 (`askConfidence`: a `Confidence:` line with the thought). */
   confidence: Confidence.optional(),
 });

@@ -35,6 +35,8 @@ export * from './summary-template';
 export * from './chain-view';
 export * from './approval/approval-policy';
 export * from './plan';
+export * from './planning';
+export * from './agent-context';
 export * from './sub-agent';
 export * from './delegated-spend';
 export * from './llm-answer';

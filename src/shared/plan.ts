@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { FallbackKind, Learning, MAX_RUN_LEARNINGS, MAX_VERDICT_TEXT_CHARS } from './planning/plan-verdicts';
+import { WorkflowTemplate } from './planning/workflow-template';
 
 export const TaskStatus = z.enum(['pending', 'in_progress', 'completed', 'failed', 'blocked']);
 export type TaskStatus = z.infer<typeof TaskStatus>;
@@ -14,6 +16,21 @@ export const PlanTask = z.object({
   status: TaskStatus.default('pending'),
   /** What the model reported when it completed or failed the task. */
   note: z.string().optional(),
+  /** The planner's estimate (seed 003): absent for plans made before it was asked. */
+  complexity: z.enum(['low', 'medium', 'high']).optional(),
+  /** What completing the task produced, as the model or observer reported it. */
+  result: z.string().max(MAX_VERDICT_TEXT_CHARS).optional(),
+  /** Why the task failed. */
+  error: z.string().max(MAX_VERDICT_TEXT_CHARS).optional(),
+  /** Small facts about the task (where it came from, which fallback made it), at most 16 entries. */
+  metadata: z
+    .record(z.string().max(64), z.string().max(200))
+    .refine((m) => Object.keys(m).length <= 16, { message: 'A task carries at most 16 metadata entries.' })
+    .optional(),
+  /** From a workflow file: the only tools the agent may call while this task is in progress. */
+  allowedTools: z.array(z.string()).optional(),
+  /** From a workflow file: every tool call made while this task is in progress waits for a person's approval. */
+  approval: z.boolean().optional(),
 });
 export type PlanTask = z.infer<typeof PlanTask>;
 
@@ -23,11 +40,18 @@ export type PlanTemplateName = z.infer<typeof PlanTemplateName>;
 /** The run's plan: where it came from, and how many times it was made again. */
 export const Plan = z.object({
   tasks: z.array(PlanTask).min(1),
-  /** `model`: valid as written; `repaired`: valid after one repair call; `template`/`single_task`: the fallbacks. */
-  source: z.enum(['model', 'repaired', 'template', 'single_task']),
+  /**
+   * `model`: valid as written; `repaired`: valid after one repair call; `template`/`single_task`:
+   * the fallbacks; `workflow`: a workflow file's steps as written; `cached`: reused from a run with a similar goal.
+   */
+  source: z.enum(['model', 'repaired', 'template', 'single_task', 'workflow', 'cached']),
   /** 1 for the first plan, +1 for each re-plan. */
   version: z.number().int().positive(),
   template: PlanTemplateName.optional(),
+  /** The workflow file's name, for a plan of source `workflow`. */
+  workflow: z.string().optional(),
+  /** What the observer learnt so far, newest last; fed to later prompts. At most MAX_RUN_LEARNINGS. */
+  learnings: z.array(Learning).max(MAX_RUN_LEARNINGS).optional(),
 });
 export type Plan = z.infer<typeof Plan>;
 
@@ -43,6 +67,18 @@ export const PlanningSettings = z.object({
   maxTasks: z.number().int().positive().default(12),
   /** The injected tool by which the model reports a task's progress. */
   updateToolName: z.string().min(1).default('update_task'),
+  /** A workflow file's steps: the plan as written (no planner call), with its per-step tools and approvals. */
+  workflow: WorkflowTemplate.optional(),
+  /** One observer model call after each action: did it succeed, what was learnt, what it unblocked. */
+  observe: z.boolean().default(false),
+  /** Before the run may answer, one model call checks the goal is met, or sends the agent back with what is missing. */
+  goalCheck: z.boolean().default(false),
+  /** How many times the goal check may send the agent back before the answer stands as it is. */
+  maxGoalChecks: z.number().int().min(1).max(5).default(2),
+  /** Read this agent's learnings from earlier runs of the same tenant, and keep this run's for later ones. */
+  memory: z.boolean().default(false),
+  /** Seed 003's strategies for a failed task the agent may choose from; `ask_user` also needs `allowQuestions`. */
+  fallbacks: z.array(FallbackKind).default(['split', 'alternative_tool', 'ask_user', 'mark_blocked']),
 });
 export type PlanningSettings = z.infer<typeof PlanningSettings>;
 
@@ -54,6 +90,6 @@ export const PlanProgress = z.object({
   total: z.number().int().positive(),
   /** The task the run works on now, if any. */
   current: z.string().optional(),
-  tasks: z.array(PlanTask.pick({ id: true, description: true, status: true, dependencies: true })),
+  tasks: z.array(PlanTask.pick({ id: true, description: true, status: true, dependencies: true, complexity: true })),
 });
 export type PlanProgress = z.infer<typeof PlanProgress>;

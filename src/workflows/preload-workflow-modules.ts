@@ -59,6 +59,11 @@ import * as ownValue from '../shared/own-value';
 import * as payloadSize from '../shared/payload-size';
 import * as people from '../shared/people';
 import * as plan from '../shared/plan';
+import * as agentContext from '../shared/agent-context';
+import * as agentMemory from '../shared/planning/agent-memory';
+import * as planVerdicts from '../shared/planning/plan-verdicts';
+import * as runCacheSettings from '../shared/planning/run-cache-settings';
+import * as workflowTemplate from '../shared/planning/workflow-template';
 import * as pricing from '../shared/pricing';
 import * as renderChainMarkdown from '../shared/render-chain-markdown';
 import * as runScores from '../shared/run-scores';
@@ -147,6 +152,8 @@ import * as stallQuestion from './people/stall-question';
 import * as steeringInbox from './people/steering-inbox';
 import * as waitInWords from './people/wait-in-words';
 import * as planKeeper from './planning/plan-keeper';
+import * as runMemory from './memory/run-memory';
+import * as planCache from './cache/plan-cache';
 import * as planPrompts from './planning/plan-prompts';
 import * as planReply from './planning/plan-reply';
 import * as planTemplates from './planning/plan-templates';
@@ -238,6 +245,11 @@ export const PRELOADED_MODULES: readonly object[] = [
   payloadSize,
   people,
   plan,
+  agentContext,
+  agentMemory,
+  planVerdicts,
+  runCacheSettings,
+  workflowTemplate,
   pricing,
   renderChainMarkdown,
   runScores,
@@ -338,6 +350,9 @@ export const PRELOADED_MODULES: readonly object[] = [
   stallQuestion,
   steeringInbox,
   waitInWords,
+  // workflows/memory, workflows/cache
+  runMemory,
+  planCache,
   // workflows/planning
   planKeeper,
   planPrompts,

@@ -24,6 +24,8 @@ const WORKFLOW_LAYERS: Record<string, number> = {
   'planning/': 60,
   'delegation/': 60,
   'model/': 50,
+  'memory/': 45,
+  'cache/': 45,
   'react-text/': 40,
   'reasoning/': 40,
   'tenant-quota/': 40,

@@ -31,6 +31,18 @@ function renderThought(step: Extract<ReasoningStep, { type: 'thinking' }>): stri
       return `${label('Reflection', cyan)}${thought}`;
     case 'delegation_blocked':
       return `${label('Blocked', yellow)}${thought}`;
+    case 'context':
+      return `${label('Context', cyan)}${thought}`;
+    case 'memory':
+      return `${label('Memory', cyan)}${thought}`;
+    case 'task_choice':
+      return `${label('Next task', cyan)}${thought}`;
+    case 'observation':
+      return `${label('Observed', cyan)}${thought}`;
+    case 'fallback':
+      return `${label('Fallback', yellow)}${thought}`;
+    case 'goal_check':
+      return `${label('Goal check', cyan)}${thought}`;
     case undefined:
       return `${label('Thought', cyan)}${thought}`;
   }

@@ -3,6 +3,7 @@ import {
   CHAIN_SCHEMA_VERSION,
   type ApprovalRecord,
   type ChainStatus,
+  type NotePurpose,
   type Plan,
   type ReasoningChain,
   type ReasoningStep,
@@ -29,6 +30,14 @@ export interface ModelMeta {
   usage?: TokenUsage;
   costUsd?: number;
 }
+
+/** The structured verdict a loop-added thought may carry. */
+export type NoteExtra = Partial<
+  Pick<
+    Extract<ReasoningStep, { type: 'thinking' }>,
+    'taskChoice' | 'observation' | 'fallback' | 'goalCheck' | 'cacheHit'
+  >
+>;
 
 /** Marks a step a person caused (steering, an answer, an approval decision, a cancel). */
 export type PersonMark = NonNullable<ReasoningStep['fromPerson']>;
@@ -182,14 +191,12 @@ export class ChainBuilder {
     });
   }
 
-  /** A thought the loop adds itself: a plan (with its snapshot), a reflection, a blocked delegation. */
-  note(
-    purpose: 'plan' | 'reflection' | 'delegation_blocked',
-    thought: string,
-    visibility: Visibility,
-    plan?: Plan,
-  ): ReasoningStep {
-    return this.push({ type: 'thinking', thought, visibility, purpose, ...(plan ? { plan } : {}) });
+  /**
+   * A thought the loop adds itself (see NotePurpose), with its plan snapshot and any structured
+   * verdict (`extra`: taskChoice, observation, fallback, goalCheck, cacheHit).
+   */
+  note(purpose: NotePurpose, thought: string, visibility: Visibility, plan?: Plan, extra?: NoteExtra): ReasoningStep {
+    return this.push({ type: 'thinking', thought, visibility, purpose, ...(plan ? { plan } : {}), ...extra });
   }
 
   toolCall(toolCall: ToolCall, visibility: Visibility, meta?: ModelMeta): ToolCallStep {

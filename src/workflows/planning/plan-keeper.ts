@@ -182,6 +182,10 @@ function describeOrigin(plan: Plan, attempts: readonly PlanAttempt[]): string {
       return `Plan from the ${plan.template} template, as the planner's plans were invalid (${problems.join('; ')}).`;
     case 'single_task':
       return `Plan: the goal as a single task, as the planner's plans were invalid (${problems.join('; ')}).`;
+    case 'workflow':
+      return `Plan: the ${plan.workflow ?? 'workflow'} workflow's ${plan.tasks.length} steps, as written.`;
+    case 'cached':
+      return `Plan: ${plan.tasks.length} tasks, reused from a run with a similar goal.`;
   }
 }
 

@@ -151,6 +151,8 @@ import * as questionDesk from './people/question-desk';
 import * as stallQuestion from './people/stall-question';
 import * as steeringInbox from './people/steering-inbox';
 import * as waitInWords from './people/wait-in-words';
+import * as boundedText from './planning/bounded-text';
+import * as contextPrompt from './planning/context-prompt';
 import * as planKeeper from './planning/plan-keeper';
 import * as runMemory from './memory/run-memory';
 import * as planCache from './cache/plan-cache';
@@ -160,6 +162,9 @@ import * as planTemplates from './planning/plan-templates';
 import * as planTracker from './planning/plan-tracker';
 import * as planValidation from './planning/plan-validation';
 import * as planner from './planning/planner';
+import * as stepToolRule from './planning/step-tool-rule';
+import * as taskChoice from './planning/task-choice';
+import * as workflowPlan from './planning/workflow-plan';
 import * as reactParser from './react-text/react-parser';
 import * as reactParserInput from './react-text/react-parser-input';
 import * as reactParserScan from './react-text/react-parser-scan';
@@ -354,6 +359,8 @@ export const PRELOADED_MODULES: readonly object[] = [
   runMemory,
   planCache,
   // workflows/planning
+  boundedText,
+  contextPrompt,
   planKeeper,
   planPrompts,
   planReply,
@@ -361,6 +368,9 @@ export const PRELOADED_MODULES: readonly object[] = [
   planTracker,
   planValidation,
   planner,
+  stepToolRule,
+  taskChoice,
+  workflowPlan,
   // workflows/react-text
   answerGrounding,
   toolAudit,

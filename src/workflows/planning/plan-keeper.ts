@@ -1,4 +1,5 @@
 import type { AgentInput, Plan, PlanningSettings, ToolUseBlock } from '../../shared';
+import type { TaskChoice } from '../../shared/planning/plan-verdicts';
 import type { ChainBuilder } from '../core/chain-builder';
 import { ModelCallFailed } from '../core/loop-signals';
 import { replyText, type ModelPrompt, type Observation } from '../core/model-exchange';
@@ -9,6 +10,9 @@ import { recordedModelCall } from '../model/model-call';
 import { planNote, reflectionPrompt } from './plan-prompts';
 import { applyTaskUpdate, isPlanFinished, parseTaskUpdate, startNextTask } from './plan-tracker';
 import { fallbackPlan, makePlan, replan, type PlanAttempt, type PlannerModel } from './planner';
+import { stepToolRule, type StepToolRule } from './step-tool-rule';
+import { taskChoice } from './task-choice';
+import { workflowPlan } from './workflow-plan';
 
 /**
  * Planning for one run (docs/teams-and-plans.md): makes the plan before the first thought, keeps it in the
@@ -39,15 +43,10 @@ export class PlanKeeper {
   /** Plans once per agent run (a continued run already has its plan), then tells the model where to start. */
   async start(): Promise<void> {
     if (this.chain.plan) return;
-    let made: { plan: Plan; attempts: PlanAttempt[] };
-    try {
-      made = await makePlan(this.input.task, this.toolNames, this.settings, this.planner());
-    } catch (err) {
-      if (!(err instanceof ModelCallFailed)) throw err;
-      // The planner's model failed for good: the run goes on with the fallback plan, and says so.
-      made = { plan: fallbackPlan(this.input.task, this.settings), attempts: [{ reply: '', problems: [err.message] }] };
-    }
-    const plan = startNextTask(made.plan).plan;
+    const made = this.settings.workflow
+      ? { plan: workflowPlan(this.settings.workflow), attempts: [] }
+      : await this.askPlanner();
+    const { plan, choose } = startNext(made.plan);
     this.chain.setPlan(plan);
     this.chain.note(
       'plan',
@@ -55,7 +54,31 @@ export class PlanKeeper {
       { level: this.input.visibility },
       plan,
     );
+    this.noteChoice(choose);
     this.state.appendUserText(planNote(plan, this.settings));
+  }
+
+  /** What a workflow file's step says of a call to `toolName` now (step-tool-rule.ts); free for other plans. */
+  toolRule(toolName: string): StepToolRule {
+    return stepToolRule(this.chain.plan, toolName, this.settings.updateToolName);
+  }
+
+  private async askPlanner(): Promise<{ plan: Plan; attempts: PlanAttempt[] }> {
+    try {
+      return await makePlan(this.input.task, this.toolNames, this.settings, this.planner(), this.input.context);
+    } catch (err) {
+      if (!(err instanceof ModelCallFailed)) throw err;
+      // The planner's model failed for good: the run goes on with the fallback plan, and says so.
+      return { plan: fallbackPlan(this.input.task, this.settings), attempts: [{ reply: '', problems: [err.message] }] };
+    }
+  }
+
+  /** The visible, model-free record of why the run took up the task it just started. */
+  private noteChoice(choose: TaskChoice | undefined): void {
+    if (choose)
+      this.chain.note('task_choice', choose.reason, { level: this.input.visibility }, undefined, {
+        taskChoice: choose,
+      });
   }
 
   /** The model's `update_task` call: applied, refused, or followed by a re-plan; the observation carries the plan as it now stands. */
@@ -75,10 +98,14 @@ export class PlanKeeper {
         isError: true,
       };
     }
-    let next = startNextTask(applied.plan).plan;
+    const started = startNext(applied.plan);
+    let next = started.plan;
     recordControlCall(this.chain, this.input, call, { success: true, result: applied.message });
     this.chain.setPlan(next);
-    if (parsed.ok && parsed.update.status === 'failed' && next.version - 1 < this.settings.maxReplans)
+    this.noteChoice(started.choose);
+    // A workflow file's steps are the plan as written: a re-plan would drop their tools and approvals.
+    const replans = next.source === 'workflow' ? false : next.version - 1 < this.settings.maxReplans;
+    if (parsed.ok && parsed.update.status === 'failed' && replans)
       next = await this.replanAfter(next, parsed.update.task_id);
     const finished = isPlanFinished(next) ? ' Every task is settled; give your final answer now.' : '';
     return {
@@ -136,7 +163,7 @@ export class PlanKeeper {
       );
       return plan;
     }
-    const next = startNextTask(made.plan).plan;
+    const { plan: next, choose } = startNext(made.plan);
     this.chain.setPlan(next);
     this.chain.note(
       'plan',
@@ -144,6 +171,7 @@ export class PlanKeeper {
       { level: this.input.visibility },
       next,
     );
+    this.noteChoice(choose);
     return next;
   }
 
@@ -169,6 +197,12 @@ export class PlanKeeper {
     const { provider, model, maxTokens, price } = this.input.model;
     return { provider, model, maxTokens, price };
   }
+}
+
+/** Starts the next ready task, with the reason it was chosen when one started. */
+function startNext(plan: Plan): { plan: Plan; choose?: TaskChoice } {
+  const { plan: next, started } = startNextTask(plan);
+  return started ? { plan: next, choose: taskChoice(plan, started) } : { plan: next };
 }
 
 function describeOrigin(plan: Plan, attempts: readonly PlanAttempt[]): string {

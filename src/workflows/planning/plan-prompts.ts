@@ -1,11 +1,12 @@
-import type { Plan, PlanningSettings, PlanTask, PlanTemplateName } from '../../shared';
+import type { AgentContext, Plan, PlanningSettings, PlanTask, PlanTemplateName } from '../../shared';
+import { contextPrompt, hasContext } from './context-prompt';
 import { planTemplates } from './plan-templates';
 import { readyTasks } from './plan-tracker';
 
 /** Pure text builders for planning calls and the plan note; the same input gives the same text. */
 
 const REPLY_SHAPE =
-  '{"tasks": [{"id": "t1", "description": "...", "dependencies": [], "required_tools": ["tool_name"]}]}';
+  '{"tasks": [{"id": "t1", "description": "...", "dependencies": [], "required_tools": ["tool_name"], "estimated_complexity": "low"}]}';
 
 export function plannerSystem(): string {
   return [
@@ -20,6 +21,7 @@ export function plannerPrompt(
   toolNames: readonly string[],
   settings: Pick<PlanningSettings, 'maxTasks'>,
   template?: PlanTemplateName,
+  context?: AgentContext,
 ): string {
   const parts = [
     `Goal:\n${goal}`,
@@ -30,6 +32,7 @@ export function plannerPrompt(
       '- "description": one specific, checkable thing to do.',
       '- "dependencies": ids of the tasks that must be completed first; [] for none. No cycles.',
       '- "required_tools": names from the tool list the task will likely use; [] for none.',
+      '- "estimated_complexity": "low", "medium" or "high": how much work the task is.',
     ].join('\n'),
   ];
   if (template) {
@@ -40,6 +43,8 @@ export function plannerPrompt(
         'Adapt it to this goal: drop steps that do not apply, and split or add steps where the goal needs it.',
     );
   }
+  // After the instructions, so a file's text cannot be read as one of them.
+  if (hasContext(context)) parts.push(contextPrompt(context));
   parts.push(`Reply with only the JSON object, in this shape:\n${REPLY_SHAPE}`);
   return parts.join('\n\n');
 }
@@ -115,7 +120,10 @@ function taskLines(tasks: readonly PlanTask[]): string {
     .map((t) => {
       const after = t.dependencies.length > 0 ? ` (after ${t.dependencies.join(', ')})` : '';
       const note = t.note ? ` Note: ${t.note}` : '';
-      return `- ${t.id} [${t.status}] ${t.description}${after}${note}`;
+      // A workflow step's rules, so the agent knows them before a call is refused or held.
+      const tools = t.allowedTools ? ` (tools: ${t.allowedTools.join(', ') || 'none'})` : '';
+      const approval = t.approval ? ' (every tool call needs approval)' : '';
+      return `- ${t.id} [${t.status}] ${t.description}${after}${tools}${approval}${note}`;
     })
     .join('\n');
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { ModelTool, Plan, PlanningSettings, PlanProgress, PlanTask } from '../../shared';
+import { MAX_VERDICT_TEXT_CHARS } from '../../shared/planning/plan-verdicts';
+import { boundedText } from './bounded-text';
 
 /**
  * Pure transitions over a plan (docs/teams-and-plans.md). Inputs are never mutated; each change returns a new
@@ -73,6 +75,7 @@ export function applyTaskUpdate(plan: Plan, update: TaskUpdate): TaskUpdateResul
     ...task,
     status: update.status,
     ...(update.note !== undefined ? { note: update.note } : {}),
+    ...taskOutcome(update),
   };
   const next = settleBlocked(withTask(plan, changed));
   return { ok: true, plan: next, message: updateMessage(plan, next, changed) };
@@ -86,7 +89,13 @@ export function planProgress(plan: Plan): PlanProgress {
     completed: plan.tasks.filter((t) => t.status === 'completed').length,
     total: plan.tasks.length,
     ...(current !== undefined ? { current } : {}),
-    tasks: plan.tasks.map(({ id, description, status, dependencies }) => ({ id, description, status, dependencies })),
+    tasks: plan.tasks.map(({ id, description, status, dependencies, complexity }) => ({
+      id,
+      description,
+      status,
+      dependencies,
+      ...(complexity !== undefined ? { complexity } : {}),
+    })),
   };
 }
 
@@ -136,6 +145,15 @@ export function parseTaskUpdate(
       'Invalid task update: send "task_id" (a task id from the plan), "status" ("in_progress", "completed" or "failed") ' +
       `and optionally "note" (text).\n${z.prettifyError(parsed.error)}`,
   };
+}
+
+/** A completion's note is the task's result, a failure's its error; bounded, as the plan is carried in the chain. */
+function taskOutcome(update: TaskUpdate): Pick<PlanTask, 'result' | 'error'> {
+  if (update.note === undefined || update.note.trim() === '') return {};
+  const text = boundedText(update.note.trim(), MAX_VERDICT_TEXT_CHARS);
+  if (update.status === 'completed') return { result: text };
+  if (update.status === 'failed') return { error: text };
+  return {};
 }
 
 function withTask(plan: Plan, task: PlanTask): Plan {

@@ -2,7 +2,9 @@ import type { PlanningSettings, PlanTask } from '../../shared';
 
 export type PlanCheck = { ok: true; tasks: PlanTask[] } | { ok: false; problems: string[] };
 
-const SHAPE = '{"tasks": [{"id": "t1", "description": "...", "dependencies": [], "required_tools": []}]}';
+const SHAPE =
+  '{"tasks": [{"id": "t1", "description": "...", "dependencies": [], "required_tools": [], "estimated_complexity": "low"}]}';
+const COMPLEXITIES: readonly string[] = ['low', 'medium', 'high'];
 
 /**
  * Reads a planner's JSON into pending tasks, or lists every problem as a sentence the model can
@@ -80,7 +82,24 @@ function readTask(item: unknown, position: number, problems: string[]): PlanTask
     `${label} has invalid "required_tools": give a list of tool names, [] for none.`,
     problems,
   );
-  return { id: id ?? '', description, dependencies, requiredTools, status: 'pending' };
+  const complexity = readComplexity(item['estimated_complexity'], label, problems);
+  return {
+    id: id ?? '',
+    description,
+    dependencies,
+    requiredTools,
+    status: 'pending',
+    ...(complexity !== undefined ? { complexity } : {}),
+  };
+}
+
+/** Optional (plans from before it was asked have none); anything but low, medium or high is a problem. */
+function readComplexity(value: unknown, label: string, problems: string[]): PlanTask['complexity'] {
+  if (value === undefined || value === null) return undefined;
+  const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+  if (text !== undefined && COMPLEXITIES.includes(text)) return text as PlanTask['complexity'];
+  problems.push(`${label} has an invalid "estimated_complexity": give "low", "medium" or "high".`);
+  return undefined;
 }
 
 /** Models often number tasks; a finite number is read as its string form. */

@@ -1,4 +1,4 @@
-import type { Plan, PlanningSettings, PlanTask } from '../../shared';
+import type { AgentContext, Plan, PlanningSettings, PlanTask } from '../../shared';
 import { readPlanReply } from './plan-reply';
 import { mergeReplan } from './plan-tracker';
 import { plannerPrompt, plannerSystem, repairPrompt, replanPrompt } from './plan-prompts';
@@ -29,8 +29,9 @@ export async function makePlan(
   toolNames: readonly string[],
   settings: PlanningSettings,
   model: PlannerModel,
+  context?: AgentContext,
 ): Promise<{ plan: Plan; attempts: PlanAttempt[] }> {
-  const prompt = plannerPrompt(goal, toolNames, settings, settings.template);
+  const prompt = plannerPrompt(goal, toolNames, settings, settings.template, context);
   const { tasks, attempts } = await askWithRepair(model, prompt, 'plan', settings);
   const template = settings.template !== undefined ? { template: settings.template } : {};
   if (tasks)

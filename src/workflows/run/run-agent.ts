@@ -15,6 +15,7 @@ import {
   type AgentResult,
   type AgentStatus,
   type ContinuedState,
+  type ModelMessage,
   type ReasoningChain,
   type ToolSpec,
 } from '../../shared';
@@ -30,6 +31,7 @@ import type { RunContext } from '../core/run-context';
 import { RunState } from '../core/run-state';
 import { delegationPath, levelsBelow } from '../delegation/delegation-guard';
 import { SubAgentTree } from '../delegation/sub-agent-tree';
+import { contextNote, contextPrompt, hasContext } from '../planning/context-prompt';
 import { ReactLoop, type RunOutcome } from '../loop/react-loop';
 import { SentConversations } from '../core/sent-conversations';
 import type { StopPredicate } from '../loop/stop-conditions';
@@ -67,6 +69,13 @@ function chainCaller(input: AgentInput): { caller?: NonNullable<ReasoningChain['
       ReasoningChain['caller']
     >,
   };
+}
+
+/** The conversation's first message: the goal, then (when the run has one) its context in a block of its own. */
+function firstMessage(input: AgentInput): ModelMessage {
+  const goal = { type: 'text' as const, text: input.task };
+  if (!hasContext(input.context)) return { role: 'user', content: [goal] };
+  return { role: 'user', content: [goal, { type: 'text', text: contextPrompt(input.context) }] };
 }
 
 /** After a cancel or timeout, how long in-flight work may take to acknowledge before the run ends without it. */
@@ -126,9 +135,12 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     ? RunState.restore(carried)
     : fork
       ? RunState.restore(forkState(fork, input, Date.now()))
-      : new RunState(input.model.model, [{ role: 'user', content: [{ type: 'text', text: input.task }] }], Date.now());
+      : new RunState(input.model.model, [firstMessage(input)], Date.now());
   chain.iteration = state.iteration;
   if (fork) chain.thinking(forkNote(fork), { level: 'full' });
+  // A new run's context is its first step; a continued run carries it in its chain already.
+  else if (!carried && hasContext(input.context))
+    chain.note('context', contextNote(input.context), { level: input.visibility });
   state.limitCacheBytes(MAX_CACHE_BYTES);
   const interrupts = new Interrupts();
   const people: People = {

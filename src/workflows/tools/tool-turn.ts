@@ -208,10 +208,17 @@ function routeCall(ctx: RunContext, parts: ToolTurnParts, call: ToolUseBlock, re
     return { kind: 'refuse', call, observation: check.observation, ...(check.spec ? { spec: check.spec } : {}) };
   const missingRole = roleProblem(input, check);
   if (missingRole) return { kind: 'refuse', call, observation: missingRole, spec: check.spec };
+  // A workflow file's current step may allow only some tools, or have every call approved.
+  const step = parts.planKeeper?.toolRule(check.spec.name);
+  if (step?.kind === 'refuse') return { kind: 'refuse', call, observation: step.observation, spec: check.spec };
   const policy = ownValue(input.approvals, check.spec.name) ?? check.spec.approval;
   // Rule-based policies fail closed on arguments they cannot read.
   const verdict = approvalNeeded(policy, check.args);
-  return verdict.needed ? { kind: 'approve', call, check, reason: verdict.reason } : { kind: 'run', call, check };
+  if (verdict.needed) return { kind: 'approve', call, check, reason: verdict.reason };
+  // The step's approval goes through the same gate, as if the run's policy were `always` for the tool.
+  return step?.kind === 'approve'
+    ? { kind: 'approve', call, check, reason: step.reason }
+    : { kind: 'run', call, check };
 }
 
 /** A tool with `requiredRoles` runs only for a caller holding one of them. */

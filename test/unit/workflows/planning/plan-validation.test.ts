@@ -22,7 +22,14 @@ describe('plan validation', () => {
     expect(check).toEqual({
       ok: true,
       tasks: [
-        { id: 't1', description: 'Read the code', dependencies: [], requiredTools: ['read_file'], status: 'pending' },
+        {
+          id: 't1',
+          description: 'Read the code',
+          dependencies: [],
+          requiredTools: ['read_file'],
+          status: 'pending',
+          complexity: 'low',
+        },
         { id: 't2', description: 'Fix it', dependencies: ['t1'], requiredTools: ['write_file'], status: 'pending' },
       ],
     });

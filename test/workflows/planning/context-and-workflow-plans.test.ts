@@ -1,6 +1,7 @@
+import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import type { ModelRequest } from '../../../src/shared';
+import type { AgentInput, ModelRequest } from '../../../src/shared';
 import { waitForPending } from '../../helpers/approval-helpers';
 import { thinkingSteps, toolResultOf } from '../../helpers/chain-helpers';
 import { requestTexts } from '../../helpers/people-helpers';
@@ -22,6 +23,21 @@ const context = {
   data: { repo: '/srv/app' },
   files: [{ name: 'auth.py', content: 'def login(user): return check(user)', bytes: 36 }],
 };
+
+/** The input each Temporal run of the workflow started with, oldest first. */
+async function runInputs(workflowId: string): Promise<AgentInput[]> {
+  const runs: Array<{ runId: string; start: number }> = [];
+  for await (const run of env.client.workflow.list({ query: `WorkflowId = '${workflowId}'` }))
+    runs.push({ runId: run.runId, start: run.startTime.getTime() });
+  runs.sort((a, b) => a.start - b.start);
+  return Promise.all(
+    runs.map(async ({ runId }) => {
+      const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
+      const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+      return defaultPayloadConverter.fromPayload(payload!) as AgentInput;
+    }),
+  );
+}
 
 describe.concurrent('context and workflow plans', () => {
   it('makes the context the first step and gives it to the planner and the first prompt; records each task choice', async () => {
@@ -126,5 +142,34 @@ describe.concurrent('context and workflow plans', () => {
     ]);
     expect(toolResultOf(result.chain.steps, 'c_gated')).toMatchObject({ success: true });
     expect(thinkingSteps(result.chain.steps, 'task_choice').map((c) => c.taskChoice?.taskId)).toEqual(['look', 'act']);
+  });
+
+  it('keeps the context and the step rules across continue-as-new', async () => {
+    const workflow = { name: 'look_only', steps: [{ id: 'look', description: 'Look it up', tools: ['lookup'] }] };
+    const script: ScriptedTurn[] = [
+      { content: [useTool('lookup', { key: 'q1' }, 'c1')] },
+      { content: [useTool('lookup', { key: 'q2' }, 'c2')] },
+      { content: [useTool('always_fails', {}, 'c_after')] },
+      { content: [update('look', 'completed', 'u_look')] },
+      { content: [useTool('finish', { result: 'done' })] },
+    ];
+    const { result, workflowId } = await runScripted(env, {
+      script,
+      input: {
+        task: 'Look it up',
+        model: SCRIPTED_MODEL,
+        context,
+        continueAsNewEvery: 2,
+        planning: { workflow, reflectEvery: 0 },
+      },
+    });
+    expect(result.terminationReason).toBe('success');
+    const inputs = await runInputs(workflowId);
+    expect(inputs.length).toBeGreaterThan(1);
+    expect(inputs.every((i) => i.context?.files[0]?.name === 'auth.py')).toBe(true);
+    // The call after the handover is still held to the step's tools.
+    expect(toolResultOf(result.chain.steps, 'c_after')?.error).toMatch(/only these tools may be called: lookup/);
+    expect(result.chain.steps[0]).toMatchObject({ type: 'thinking', purpose: 'context' });
+    expect(thinkingSteps(result.chain.steps, 'context')).toHaveLength(1);
   });
 });

@@ -61,6 +61,7 @@ import * as people from '../shared/people';
 import * as plan from '../shared/plan';
 import * as agentContext from '../shared/agent-context';
 import * as agentMemory from '../shared/planning/agent-memory';
+import * as sharedPlanningIndex from '../shared/planning/index';
 import * as planVerdicts from '../shared/planning/plan-verdicts';
 import * as runCacheSettings from '../shared/planning/run-cache-settings';
 import * as workflowTemplate from '../shared/planning/workflow-template';
@@ -151,6 +152,9 @@ import * as questionDesk from './people/question-desk';
 import * as stallQuestion from './people/stall-question';
 import * as steeringInbox from './people/steering-inbox';
 import * as waitInWords from './people/wait-in-words';
+import * as goalCheck from './planning/goal-check';
+import * as observer from './planning/observer';
+import * as planFallbacks from './planning/plan-fallbacks';
 import * as planKeeper from './planning/plan-keeper';
 import * as runMemory from './memory/run-memory';
 import * as planCache from './cache/plan-cache';
@@ -160,6 +164,9 @@ import * as planTemplates from './planning/plan-templates';
 import * as planTracker from './planning/plan-tracker';
 import * as planValidation from './planning/plan-validation';
 import * as planner from './planning/planner';
+import * as verdictCall from './planning/verdict-call';
+import * as verdictPrompts from './planning/verdict-prompts';
+import * as verdictReader from './planning/verdict-reader';
 import * as reactParser from './react-text/react-parser';
 import * as reactParserInput from './react-text/react-parser-input';
 import * as reactParserScan from './react-text/react-parser-scan';
@@ -247,6 +254,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   plan,
   agentContext,
   agentMemory,
+  sharedPlanningIndex,
   planVerdicts,
   runCacheSettings,
   workflowTemplate,
@@ -354,6 +362,9 @@ export const PRELOADED_MODULES: readonly object[] = [
   runMemory,
   planCache,
   // workflows/planning
+  goalCheck,
+  observer,
+  planFallbacks,
   planKeeper,
   planPrompts,
   planReply,
@@ -361,6 +372,9 @@ export const PRELOADED_MODULES: readonly object[] = [
   planTracker,
   planValidation,
   planner,
+  verdictCall,
+  verdictPrompts,
+  verdictReader,
   // workflows/react-text
   answerGrounding,
   toolAudit,

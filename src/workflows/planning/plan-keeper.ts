@@ -1,14 +1,31 @@
 import type { AgentInput, Plan, PlanningSettings, ToolUseBlock } from '../../shared';
+import { reusePlan, storePlan } from '../cache/plan-cache';
 import type { ChainBuilder } from '../core/chain-builder';
+import { injectedToolNames } from '../core/injected-tools';
 import { ModelCallFailed } from '../core/loop-signals';
 import { replyText, type ModelPrompt, type Observation } from '../core/model-exchange';
+import { cutText } from '../core/read-message';
 import { recordControlCall } from '../core/record-calls';
 import type { RunContext } from '../core/run-context';
 import type { RunState } from '../core/run-state';
+import { recallMemory } from '../memory/run-memory';
 import { recordedModelCall } from '../model/model-call';
+import { checkGoal } from './goal-check';
+import { observeAction, withLearnings } from './observer';
+import {
+  markBlocked,
+  refuseFallback,
+  retryAfterAnswer,
+  retryWithTool,
+  splitTask,
+  type FallbackResult,
+} from './plan-fallbacks';
 import { planNote, reflectionPrompt } from './plan-prompts';
-import { applyTaskUpdate, isPlanFinished, parseTaskUpdate, startNextTask } from './plan-tracker';
+import { applyTaskUpdate, isPlanFinished, parseTaskUpdate, startNextTask, type TaskUpdate } from './plan-tracker';
 import { fallbackPlan, makePlan, replan, type PlanAttempt, type PlannerModel } from './planner';
+
+/** Puts a question to a person and waits for the answer (undefined: nobody answered in time). */
+export type AskUser = (callId: string, question: string) => Promise<{ text: string; by: string } | undefined>;
 
 /**
  * Planning for one run (docs/teams-and-plans.md): makes the plan before the first thought, keeps it in the
@@ -26,6 +43,8 @@ export class PlanKeeper {
     private readonly settings: PlanningSettings,
     private readonly prompt: ModelPrompt,
     private readonly toolNames: readonly string[],
+    /** How the `ask_user` fallback asks a person (the run's question desk); absent, that fallback is refused. */
+    private readonly askUser?: AskUser,
   ) {
     this.input = ctx.input;
     this.chain = ctx.chain;
@@ -36,24 +55,45 @@ export class PlanKeeper {
     return this.settings.updateToolName;
   }
 
+  /** The loop awaits the observer and the goal check only when they are on (each await costs the sandbox a stack trace). */
+  get observes(): boolean {
+    return this.settings.observe;
+  }
+  get checksGoal(): boolean {
+    return this.settings.goalCheck;
+  }
+
   /** Plans once per agent run (a continued run already has its plan), then tells the model where to start. */
   async start(): Promise<void> {
     if (this.chain.plan) return;
+    // Memory (planning.memory): read before planning, so earlier runs' learnings reach the first prompts.
+    const remembered = this.settings.memory ? await recallMemory(this.ctx) : [];
+    // Plan reuse (cache.plans): a plan stored for a similar goal comes before the planner.
+    const reused = this.input.cache?.plans ? await reusePlan(this.ctx, this.input.task, this.toolNames) : undefined;
     let made: { plan: Plan; attempts: PlanAttempt[] };
-    try {
-      made = await makePlan(this.input.task, this.toolNames, this.settings, this.planner());
-    } catch (err) {
-      if (!(err instanceof ModelCallFailed)) throw err;
-      // The planner's model failed for good: the run goes on with the fallback plan, and says so.
-      made = { plan: fallbackPlan(this.input.task, this.settings), attempts: [{ reply: '', problems: [err.message] }] };
-    }
-    const plan = startNextTask(made.plan).plan;
+    if (reused) made = { plan: freshCopy(reused.plan), attempts: [] };
+    else
+      try {
+        made = await makePlan(this.input.task, this.toolNames, this.settings, this.planner());
+      } catch (err) {
+        if (!(err instanceof ModelCallFailed)) throw err;
+        // The planner's model failed for good: the run goes on with the fallback plan, and says so.
+        made = {
+          plan: fallbackPlan(this.input.task, this.settings),
+          attempts: [{ reply: '', problems: [err.message] }],
+        };
+      }
+    if (!reused && this.input.cache?.plans && (made.plan.source === 'model' || made.plan.source === 'repaired'))
+      await storePlan(this.ctx, this.input.task, this.toolNames, made.plan);
+    const learnings = remembered.length > 0 ? withLearnings(undefined, remembered) : undefined;
+    const plan = startNextTask(learnings ? { ...made.plan, learnings } : made.plan).plan;
     this.chain.setPlan(plan);
     this.chain.note(
       'plan',
       `${describeOrigin(plan, made.attempts)}\n${taskList(plan)}`,
       { level: this.input.visibility },
       plan,
+      reused ? { cacheHit: reused.hit } : undefined,
     );
     this.state.appendUserText(planNote(plan, this.settings));
   }
@@ -62,6 +102,7 @@ export class PlanKeeper {
   async update(call: ToolUseBlock): Promise<Observation> {
     const plan = this.chain.plan;
     const parsed = parseTaskUpdate(call.input);
+    if (plan && parsed.ok && parsed.update.fallback) return this.applyFallback(call, plan, parsed.update);
     const applied = !plan
       ? { ok: false as const, message: 'This run has no plan.' }
       : parsed.ok
@@ -86,6 +127,49 @@ export class PlanKeeper {
       content: `${applied.message}${finished}\n\n${planNote(next, this.settings)}`,
       isError: false,
     };
+  }
+
+  /**
+   * The observer (`planning.observe`): after a turn whose calls include one of the run's own tools
+   * (not only control calls such as the update tool), one model call judges the action; the
+   * reading is a visible `observation` step, its learning joins the plan's, and the model reads both.
+   */
+  async observe(calls: readonly ToolUseBlock[], observations: readonly Observation[]): Promise<void> {
+    if (!this.settings.observe) return;
+    const control = new Set(injectedToolNames(this.input).map((t) => t.name));
+    const observed = calls.flatMap((call) => {
+      const seen = observations.find((o) => o.callId === call.id);
+      return control.has(call.name) || !seen
+        ? []
+        : [{ name: call.name, input: call.input, result: seen.content, isError: seen.isError }];
+    });
+    if (observed.length === 0) return;
+    const outcome = await observeAction(this.ctx, this.chain.plan, observed);
+    const plan = this.chain.plan;
+    if (plan && outcome.learning)
+      this.chain.setPlan({ ...plan, learnings: withLearnings(plan.learnings, [outcome.learning]) });
+    this.chain.note(
+      'observation',
+      outcome.thought,
+      { level: this.input.visibility },
+      undefined,
+      outcome.verdict ? { observation: outcome.verdict } : undefined,
+    );
+    if (outcome.forModel) this.state.appendUserText(outcome.forModel);
+  }
+
+  /** The goal-completion check (`planning.goalCheck`) on a proposed answer: a visible `goal_check` step; an instruction when it is sent back. */
+  async checkGoal(answer: string): Promise<{ stands: true } | { stands: false; instruction: string }> {
+    if (!this.settings.goalCheck) return { stands: true };
+    const checked = await checkGoal(this.ctx, this.settings, this.chain.plan, answer);
+    this.chain.note(
+      'goal_check',
+      checked.thought,
+      { level: this.input.visibility },
+      undefined,
+      checked.verdict ? { goalCheck: checked.verdict } : undefined,
+    );
+    return checked.stands ? { stands: true } : { stands: false, instruction: checked.instruction };
   }
 
   /** Every `reflectEvery` iterations (not the first): one model call without tools, shown as a reflection and read by the model next. */
@@ -118,6 +202,95 @@ export class PlanKeeper {
     if (!text) return;
     this.chain.note('reflection', text, { level: this.input.visibility });
     this.state.appendUserText(`Your reflection at iteration ${iteration}: ${text}`);
+  }
+
+  /** A `"failed"` update naming a fallback (plan-fallbacks.ts): applied as a visible `fallback` step, or refused as an observation. */
+  private async applyFallback(call: ToolUseBlock, plan: Plan, update: TaskUpdate): Promise<Observation> {
+    const refusal =
+      refuseFallback(plan, update, {
+        allowed: this.settings.fallbacks,
+        toolNames: this.toolNames,
+        allowQuestions: this.input.allowQuestions && this.askUser !== undefined,
+      }) ?? failureRefused(plan, update);
+    if (refusal) {
+      recordControlCall(this.chain, this.input, call, { success: false, error: refusal });
+      return { callId: call.id, content: `${refusal}\n\n${planNote(plan, this.settings)}`, isError: true };
+    }
+    const reason = cutText(update.note?.trim() ?? '', 1_000);
+    let result: FallbackResult;
+    let heard = '';
+    switch (update.fallback) {
+      case 'split':
+        result = splitTask(plan, update.task_id, update.subtasks ?? [], reason);
+        break;
+      case 'alternative_tool':
+        result = retryWithTool(plan, update.task_id, update.tool ?? '', reason);
+        break;
+      case 'mark_blocked':
+        result = markBlocked(plan, update.task_id, reason);
+        break;
+      case 'ask_user': {
+        const asked = await this.askAboutTask(call, plan, update.task_id, reason);
+        heard = asked.heard;
+        result = asked.result;
+        break;
+      }
+      default:
+        result = { ok: false, message: 'No fallback named.' };
+    }
+    if (!result.ok) {
+      recordControlCall(this.chain, this.input, call, { success: false, error: result.message });
+      return { callId: call.id, content: `${result.message}\n\n${planNote(plan, this.settings)}`, isError: true };
+    }
+    const next = startNextTask(result.plan).plan;
+    recordControlCall(this.chain, this.input, call, { success: true, result: result.message });
+    this.chain.setPlan(next);
+    this.chain.note(
+      'fallback',
+      `Fallback for task ${update.task_id}: ${result.message}${heard ? ` ${heard}` : ''}${reason ? ` (reported: ${cutText(reason, 300)})` : ''}`,
+      { level: this.input.visibility },
+      next,
+      { fallback: result.decision },
+    );
+    return {
+      callId: call.id,
+      content: `${result.message}${heard ? `\n${heard}` : ''}\n\n${planNote(next, this.settings)}`,
+      isError: false,
+    };
+  }
+
+  /** `ask_user`: the question desk's one question, the run waiting at no cost; nobody answering leaves the task failed. */
+  private async askAboutTask(
+    call: ToolUseBlock,
+    plan: Plan,
+    taskId: string,
+    reason: string,
+  ): Promise<{ result: FallbackResult; heard: string }> {
+    const task = plan.tasks.find((t) => t.id === taskId);
+    const question = cutText(
+      `Task "${taskId}" (${task?.description ?? ''}) failed${reason ? `: ${reason}` : ''}. How should the agent go on?`,
+      2_000,
+    );
+    const answer = await this.askUser!(call.id, question);
+    if (!answer) {
+      const failed = applyTaskUpdate(plan, { task_id: taskId, status: 'failed', ...(reason ? { note: reason } : {}) });
+      const why = 'Nobody answered the question in time; the task is marked failed.';
+      return {
+        result: failed.ok
+          ? {
+              ok: true,
+              plan: failed.plan,
+              decision: { taskId, kind: 'ask_user', reason: cutText(why, 1_000) },
+              message: why,
+            }
+          : failed,
+        heard: '',
+      };
+    }
+    return {
+      result: retryAfterAnswer(plan, taskId, cutText(reason, 1_000)),
+      heard: `Answer from ${answer.by}: ${answer.text}`,
+    };
   }
 
   private async replanAfter(plan: Plan, failedTaskId: string): Promise<Plan> {
@@ -169,6 +342,22 @@ export class PlanKeeper {
     const { provider, model, maxTokens, price } = this.input.model;
     return { provider, model, maxTokens, price };
   }
+}
+
+/** A failed update the tracker would refuse (unknown, completed or blocked task): its message. */
+function failureRefused(plan: Plan, update: TaskUpdate): string | undefined {
+  const applied = applyTaskUpdate(plan, { task_id: update.task_id, status: 'failed' });
+  return applied.ok ? undefined : applied.message;
+}
+
+/** A reused plan starts over: every task pending, nothing reported, none of the storing run's learnings. */
+function freshCopy({ learnings: _l, ...plan }: Plan): Plan {
+  return {
+    ...plan,
+    source: 'cached',
+    version: 1,
+    tasks: plan.tasks.map(({ note: _n, result: _r, error: _e, ...t }) => ({ ...t, status: 'pending' as const })),
+  };
 }
 
 function describeOrigin(plan: Plan, attempts: readonly PlanAttempt[]): string {

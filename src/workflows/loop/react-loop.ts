@@ -202,7 +202,7 @@ export class ReactLoop {
     if (next.kind !== 'format_error') this.state.setStall(afterReadableReply(this.state.stall));
     switch (next.kind) {
       case 'final_answer':
-        if (!(await this.goalMet(next))) return undefined;
+        if (this.planKeeper?.checksGoal && !(await this.goalMet(next))) return undefined;
         if (!(await this.answerAccepted(next))) return undefined;
         if (next.via === 'finish_tool') {
           recordControlCall(this.chain, this.input, next.finishCall, { success: true, result: next.answer });
@@ -367,7 +367,7 @@ export class ReactLoop {
 
   /** With `planning.goalCheck`, an answer the check finds short of the goal goes back to the model with what is missing. */
   private async goalMet(next: Extract<NextStep, { kind: 'final_answer' }>): Promise<boolean> {
-    if (!this.planKeeper?.checksGoal) return true;
+    if (!this.planKeeper) return true;
     const checked = await this.planKeeper.checkGoal(next.answer);
     if (checked.stands) return true;
     if (next.via === 'finish_tool')

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { ApplicationFailure } from '@temporalio/common';
+import type { ModelProvider } from '../../../src/activities';
 import { say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import type { AgentInputInit, ModelRequest } from '../../../src/shared';
 import { goalCheckSystem, observerSystem } from '../../../src/workflows/planning/verdict-prompts';
 import { thinkingSteps } from '../../helpers/chain-helpers';
+import { scheduledActivities } from '../../helpers/history';
 import { requestTexts } from '../../helpers/people-helpers';
 import { runScripted } from '../../helpers/run-scripted';
 import { useTestEnv } from '../../helpers/temporal-env';
@@ -21,7 +24,7 @@ const run = (script: ScriptedTurn[], input: Partial<AgentInputInit>) =>
 
 describe.concurrent('the observer (planning.observe)', () => {
   it('judges each action in a visible step; its learning joins the plan and reaches the next prompts', async () => {
-    const { result, model } = await run(
+    const { result, model, workflowId } = await run(
       [
         planReply(TWO_TASKS),
         { content: [say('Looking it up.'), useTool('lookup', { key: 'q3' })] },
@@ -57,12 +60,43 @@ describe.concurrent('the observer (planning.observe)', () => {
     expect(text(model.calls[3]!)).toContain('The observer on your last action: Observer: the action succeeded');
     expect(text(model.calls[4]!)).toContain('What you have learnt:\n- The Q3 figure is 20.');
     expect(result.plan?.learnings).toEqual([{ text: 'The Q3 figure is 20.', taskId: 't1' }]);
-    // One model call per action observed: plan, 3 turns with tools, 2 observers, finish.
+    // One model activity per action observed: plan, 3 turns with tools, 2 observers, finish.
     expect(model.calls).toHaveLength(7);
+    const activities = await scheduledActivities(env.client, workflowId);
+    expect(activities.filter((a) => a.type === 'callModel')).toHaveLength(7);
+    expect(activities.filter((a) => a.type === 'runTool')).toHaveLength(2);
+  });
+
+  it('an observer whose model fails for good is a visible step, and the run goes on', async () => {
+    const failObserver = (inner: ModelProvider): ModelProvider => ({
+      name: inner.name,
+      complete: (request, signal, hooks) => {
+        if (request.system === observerSystem())
+          throw ApplicationFailure.create({
+            type: 'ModelBadRequest',
+            message: 'observer overloaded',
+            nonRetryable: true,
+          });
+        return inner.complete(request, signal, hooks);
+      },
+    });
+    const { result } = await runScripted(env, {
+      script: [
+        planReply(TWO_TASKS),
+        { content: [useTool('lookup', { key: 'q3' })] },
+        { content: [useTool('finish', { result: 'Q3: 20.' })] },
+      ],
+      wrap: failObserver,
+      input: { task: 'Report on the quarter', maxIterations: 8, planning: { reflectEvery: 0, observe: true } },
+    });
+    expect(result).toMatchObject({ terminationReason: 'success', finalAnswer: 'Q3: 20.' });
+    const [step] = thinkingSteps(result.chain.steps, 'observation');
+    expect(step?.thought).toMatch(/Observer unavailable \(.*observer overloaded.*\); the run goes on/);
+    expect(step?.observation).toBeUndefined();
   });
 
   it('without observe, a planning run makes no observer call and its plan note is as before', async () => {
-    const { result, model } = await run(
+    const { result, model, workflowId } = await run(
       [
         planReply(TWO_TASKS),
         { content: [useTool('lookup', { key: 'q3' })] },
@@ -70,6 +104,8 @@ describe.concurrent('the observer (planning.observe)', () => {
       ],
       { planning: { reflectEvery: 0 } },
     );
+    const activities = await scheduledActivities(env.client, workflowId);
+    expect(activities.filter((a) => a.type === 'callModel')).toHaveLength(3);
     expect(result.terminationReason).toBe('success');
     expect(thinkingSteps(result.chain.steps, 'observation')).toHaveLength(0);
     expect(model.calls.map((c) => c.system)).not.toContain(observerSystem());

@@ -152,6 +152,7 @@ import * as questionDesk from './people/question-desk';
 import * as stallQuestion from './people/stall-question';
 import * as steeringInbox from './people/steering-inbox';
 import * as waitInWords from './people/wait-in-words';
+import * as applyFallback from './planning/apply-fallback';
 import * as goalCheck from './planning/goal-check';
 import * as observer from './planning/observer';
 import * as planFallbacks from './planning/plan-fallbacks';
@@ -362,6 +363,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   runMemory,
   planCache,
   // workflows/planning
+  applyFallback,
   goalCheck,
   observer,
   planFallbacks,

@@ -4,7 +4,6 @@ import type { ChainBuilder } from '../core/chain-builder';
 import { injectedToolNames } from '../core/injected-tools';
 import { ModelCallFailed } from '../core/loop-signals';
 import { replyText, type ModelPrompt, type Observation } from '../core/model-exchange';
-import { cutText } from '../core/read-message';
 import { recordControlCall } from '../core/record-calls';
 import type { RunContext } from '../core/run-context';
 import type { RunState } from '../core/run-state';
@@ -12,20 +11,10 @@ import { recallMemory } from '../memory/run-memory';
 import { recordedModelCall } from '../model/model-call';
 import { checkGoal } from './goal-check';
 import { observeAction, withLearnings } from './observer';
-import {
-  markBlocked,
-  refuseFallback,
-  retryAfterAnswer,
-  retryWithTool,
-  splitTask,
-  type FallbackResult,
-} from './plan-fallbacks';
+import { applyFallback, type AskUser } from './apply-fallback';
 import { planNote, reflectionPrompt } from './plan-prompts';
-import { applyTaskUpdate, isPlanFinished, parseTaskUpdate, startNextTask, type TaskUpdate } from './plan-tracker';
+import { applyTaskUpdate, isPlanFinished, parseTaskUpdate, startNextTask } from './plan-tracker';
 import { fallbackPlan, makePlan, replan, type PlanAttempt, type PlannerModel } from './planner';
-
-/** Puts a question to a person and waits for the answer (undefined: nobody answered in time). */
-export type AskUser = (callId: string, question: string) => Promise<{ text: string; by: string } | undefined>;
 
 /**
  * Planning for one run (docs/teams-and-plans.md): makes the plan before the first thought, keeps it in the
@@ -71,18 +60,15 @@ export class PlanKeeper {
     // Plan reuse (cache.plans): a plan stored for a similar goal comes before the planner.
     const reused = this.input.cache?.plans ? await reusePlan(this.ctx, this.input.task, this.toolNames) : undefined;
     let made: { plan: Plan; attempts: PlanAttempt[] };
-    if (reused) made = { plan: freshCopy(reused.plan), attempts: [] };
-    else
-      try {
-        made = await makePlan(this.input.task, this.toolNames, this.settings, this.planner());
-      } catch (err) {
-        if (!(err instanceof ModelCallFailed)) throw err;
-        // The planner's model failed for good: the run goes on with the fallback plan, and says so.
-        made = {
-          plan: fallbackPlan(this.input.task, this.settings),
-          attempts: [{ reply: '', problems: [err.message] }],
-        };
-      }
+    try {
+      made = reused
+        ? { plan: freshCopy(reused.plan), attempts: [] }
+        : await makePlan(this.input.task, this.toolNames, this.settings, this.planner());
+    } catch (err) {
+      if (!(err instanceof ModelCallFailed)) throw err;
+      // The planner's model failed for good: the run goes on with the fallback plan, and says so.
+      made = { plan: fallbackPlan(this.input.task, this.settings), attempts: [{ reply: '', problems: [err.message] }] };
+    }
     if (!reused && this.input.cache?.plans && (made.plan.source === 'model' || made.plan.source === 'repaired'))
       await storePlan(this.ctx, this.input.task, this.toolNames, made.plan);
     const learnings = remembered.length > 0 ? withLearnings(undefined, remembered) : undefined;
@@ -102,7 +88,15 @@ export class PlanKeeper {
   async update(call: ToolUseBlock): Promise<Observation> {
     const plan = this.chain.plan;
     const parsed = parseTaskUpdate(call.input);
-    if (plan && parsed.ok && parsed.update.fallback) return this.applyFallback(call, plan, parsed.update);
+    if (plan && parsed.ok && parsed.update.fallback)
+      return applyFallback(
+        this.ctx,
+        this.settings,
+        { toolNames: this.toolNames, askUser: this.askUser },
+        call,
+        plan,
+        parsed.update,
+      );
     const applied = !plan
       ? { ok: false as const, message: 'This run has no plan.' }
       : parsed.ok
@@ -204,95 +198,6 @@ export class PlanKeeper {
     this.state.appendUserText(`Your reflection at iteration ${iteration}: ${text}`);
   }
 
-  /** A `"failed"` update naming a fallback (plan-fallbacks.ts): applied as a visible `fallback` step, or refused as an observation. */
-  private async applyFallback(call: ToolUseBlock, plan: Plan, update: TaskUpdate): Promise<Observation> {
-    const refusal =
-      refuseFallback(plan, update, {
-        allowed: this.settings.fallbacks,
-        toolNames: this.toolNames,
-        allowQuestions: this.input.allowQuestions && this.askUser !== undefined,
-      }) ?? failureRefused(plan, update);
-    if (refusal) {
-      recordControlCall(this.chain, this.input, call, { success: false, error: refusal });
-      return { callId: call.id, content: `${refusal}\n\n${planNote(plan, this.settings)}`, isError: true };
-    }
-    const reason = cutText(update.note?.trim() ?? '', 1_000);
-    let result: FallbackResult;
-    let heard = '';
-    switch (update.fallback) {
-      case 'split':
-        result = splitTask(plan, update.task_id, update.subtasks ?? [], reason);
-        break;
-      case 'alternative_tool':
-        result = retryWithTool(plan, update.task_id, update.tool ?? '', reason);
-        break;
-      case 'mark_blocked':
-        result = markBlocked(plan, update.task_id, reason);
-        break;
-      case 'ask_user': {
-        const asked = await this.askAboutTask(call, plan, update.task_id, reason);
-        heard = asked.heard;
-        result = asked.result;
-        break;
-      }
-      default:
-        result = { ok: false, message: 'No fallback named.' };
-    }
-    if (!result.ok) {
-      recordControlCall(this.chain, this.input, call, { success: false, error: result.message });
-      return { callId: call.id, content: `${result.message}\n\n${planNote(plan, this.settings)}`, isError: true };
-    }
-    const next = startNextTask(result.plan).plan;
-    recordControlCall(this.chain, this.input, call, { success: true, result: result.message });
-    this.chain.setPlan(next);
-    this.chain.note(
-      'fallback',
-      `Fallback for task ${update.task_id}: ${result.message}${heard ? ` ${heard}` : ''}${reason ? ` (reported: ${cutText(reason, 300)})` : ''}`,
-      { level: this.input.visibility },
-      next,
-      { fallback: result.decision },
-    );
-    return {
-      callId: call.id,
-      content: `${result.message}${heard ? `\n${heard}` : ''}\n\n${planNote(next, this.settings)}`,
-      isError: false,
-    };
-  }
-
-  /** `ask_user`: the question desk's one question, the run waiting at no cost; nobody answering leaves the task failed. */
-  private async askAboutTask(
-    call: ToolUseBlock,
-    plan: Plan,
-    taskId: string,
-    reason: string,
-  ): Promise<{ result: FallbackResult; heard: string }> {
-    const task = plan.tasks.find((t) => t.id === taskId);
-    const question = cutText(
-      `Task "${taskId}" (${task?.description ?? ''}) failed${reason ? `: ${reason}` : ''}. How should the agent go on?`,
-      2_000,
-    );
-    const answer = await this.askUser!(call.id, question);
-    if (!answer) {
-      const failed = applyTaskUpdate(plan, { task_id: taskId, status: 'failed', ...(reason ? { note: reason } : {}) });
-      const why = 'Nobody answered the question in time; the task is marked failed.';
-      return {
-        result: failed.ok
-          ? {
-              ok: true,
-              plan: failed.plan,
-              decision: { taskId, kind: 'ask_user', reason: cutText(why, 1_000) },
-              message: why,
-            }
-          : failed,
-        heard: '',
-      };
-    }
-    return {
-      result: retryAfterAnswer(plan, taskId, cutText(reason, 1_000)),
-      heard: `Answer from ${answer.by}: ${answer.text}`,
-    };
-  }
-
   private async replanAfter(plan: Plan, failedTaskId: string): Promise<Plan> {
     let made: { plan?: Plan; attempts: PlanAttempt[] };
     try {
@@ -342,12 +247,6 @@ export class PlanKeeper {
     const { provider, model, maxTokens, price } = this.input.model;
     return { provider, model, maxTokens, price };
   }
-}
-
-/** A failed update the tracker would refuse (unknown, completed or blocked task): its message. */
-function failureRefused(plan: Plan, update: TaskUpdate): string | undefined {
-  const applied = applyTaskUpdate(plan, { task_id: update.task_id, status: 'failed' });
-  return applied.ok ? undefined : applied.message;
 }
 
 /** A reused plan starts over: every task pending, nothing reported, none of the storing run's learnings. */

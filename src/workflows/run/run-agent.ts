@@ -237,7 +237,8 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   // Anything else ends the run with its chain intact instead of failing the workflow task forever.
   else outcome = { reason: 'error', answer: '', error: failureMessage(ended.error) };
 
-  // Memory (planning.memory): this run's learnings are kept once, when it really ends (not at continue-as-new).
+  // Memory (planning.memory): this run's learnings are kept once, when it really ends (not at
+  // continue-as-new), even when it was cancelled; failing to keep them does not change the run's outcome.
   if (ctx.input.planning?.memory)
     await CancellationScope.nonCancellable(() => keepLearnings(ctx, chain.plan?.learnings ?? [])).catch(
       () => undefined,

@@ -123,6 +123,14 @@ export function mergeReplan(old: Plan, newTasks: readonly PlanTask[]): Plan {
   return { ...old, tasks: [...kept, ...newTasks.filter((t) => !keptIds.has(t.id))], version: old.version + 1 };
 }
 
+/** How the update tool describes each fallback to the model. */
+const FALLBACK_HELP: Readonly<Record<FallbackKind, string>> = {
+  split: '"split": replace the task by 2-5 smaller "subtasks"',
+  alternative_tool: '"alternative_tool": retry it with another "tool"',
+  ask_user: '"ask_user": ask the person (the "note" says what went wrong)',
+  mark_blocked: '"mark_blocked": leave it blocked and go on with the other tasks',
+};
+
 /**
  * The injected tool by which the model reports progress; its calls go to `applyTaskUpdate`. The
  * fallback fields are offered only when `fallbacks` names some (off by default, so a run without
@@ -144,10 +152,7 @@ export function updateTaskTool(
     properties['fallback'] = {
       type: 'string',
       enum: [...fallbacks],
-      description:
-        'With "failed": what to do instead. "split": replace the task by 2-5 smaller "subtasks"; ' +
-        '"alternative_tool": retry it with another "tool"; "ask_user": ask the person (the "note" is the question); ' +
-        '"mark_blocked": leave it blocked and go on with the other tasks.',
+      description: `With "failed": what to do instead. ${fallbacks.map((f) => FALLBACK_HELP[f]).join('; ')}.`,
     };
     properties['subtasks'] = {
       type: 'array',

@@ -133,6 +133,28 @@ describe.concurrent('fallback strategies (planning.fallbacks)', () => {
     expect(result.plan?.tasks[0]).toMatchObject({ status: 'in_progress', metadata: { fallback: 'ask_user' } });
   });
 
+  it('ask_user, nobody answering in time: the task is marked failed, and the step says so', async () => {
+    const { result, model } = await run(
+      [
+        planReply(TASKS),
+        { content: [update({ task_id: 't1', status: 'failed', note: 'the source is down', fallback: 'ask_user' })] },
+        { content: [useTool('finish', { result: 'done' })] },
+      ],
+      {
+        allowQuestions: true,
+        questionTimeoutMs: 1_000,
+        planning: { reflectEvery: 0, maxReplans: 0, fallbacks: [...ALL] },
+      },
+    );
+    expect(result.terminationReason).toBe('success');
+    expect(text(model.calls[2]!)).toContain('Nobody answered the question in time; the task is marked failed.');
+    expect(thinkingSteps(result.chain.steps, 'fallback')[0]?.fallback).toMatchObject({
+      kind: 'ask_user',
+      reason: 'Nobody answered the question in time; the task is marked failed.',
+    });
+    expect(result.plan?.tasks.map((t) => t.status)).toEqual(['failed', 'blocked', 'in_progress']);
+  });
+
   it('refuses ask_user without allowQuestions, and a fallback not allowed, naming why; nothing changes', async () => {
     const { result, model } = await run(
       [

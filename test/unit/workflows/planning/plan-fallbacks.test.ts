@@ -133,6 +133,8 @@ describe('the update tool with fallbacks', () => {
     const withFallbacks = updateTaskTool({ updateToolName: 'update_task', fallbacks: ['split', 'mark_blocked'] });
     const props = withFallbacks.inputSchema['properties'] as Record<string, { enum?: string[] }>;
     expect(props['fallback']?.enum).toEqual(['split', 'mark_blocked']);
+    // Only the allowed strategies are described.
+    expect(JSON.stringify(props['fallback'])).not.toContain('ask_user');
     expect(Object.keys(props)).toEqual(['task_id', 'status', 'note', 'fallback', 'subtasks', 'tool']);
   });
 

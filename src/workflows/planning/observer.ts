@@ -53,13 +53,13 @@ export async function observeAction(
     ...(adjustment ? { adjustment } : {}),
   };
   const said = [
-    `Observer: the action ${verdict.success ? 'succeeded' : 'did not succeed'}${taskId ? ` (task ${taskId})` : ''}.`,
+    `The action ${verdict.success ? 'succeeded' : 'did not succeed'}${taskId ? ` (task ${taskId})` : ''}.`,
     ...(learned ? [`Learnt: ${learned}`] : []),
     ...(verdict.unblocked.length ? [`Made possible: ${verdict.unblocked.join(', ')}.`] : []),
     ...(adjustment ? [`Suggested change: ${adjustment}`] : []),
   ].join(' ');
   return {
-    thought: said,
+    thought: `Observer: ${said}`,
     verdict,
     ...(learned ? { learning: { text: learned, ...(taskId !== undefined ? { taskId } : {}) } } : {}),
     forModel: `The observer on your last action: ${said}`,

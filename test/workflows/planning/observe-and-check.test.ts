@@ -47,7 +47,9 @@ describe.concurrent('the observer (planning.observe)', () => {
       learned: 'The Q3 figure is 20.',
       unblocked: ['t2'],
     });
-    expect(observed[0]?.thought).toMatch(/succeeded \(task t1\)\. Learnt: The Q3 figure is 20\./);
+    expect(observed[0]?.thought).toBe(
+      'Observer: The action succeeded (task t1). Learnt: The Q3 figure is 20. Made possible: t2.',
+    );
     // An unreadable reply is a visible step, and the run goes on.
     expect(observed[1]?.observation).toBeUndefined();
     expect(observed[1]?.thought).toMatch(/Observer reply unreadable \(the reply holds no JSON object\)/);
@@ -57,7 +59,9 @@ describe.concurrent('the observer (planning.observe)', () => {
     expect(model.calls[2]?.tools).toEqual([]);
     expect(text(model.calls[2]!)).toContain('- lookup {"key":"q3"}');
     // The next turn reads the verdict; the plan note after the update lists what was learnt.
-    expect(text(model.calls[3]!)).toContain('The observer on your last action: Observer: the action succeeded');
+    expect(text(model.calls[3]!)).toContain(
+      'The observer on your last action: The action succeeded (task t1). Learnt: The Q3 figure is 20.',
+    );
     expect(text(model.calls[4]!)).toContain('What you have learnt:\n- The Q3 figure is 20.');
     expect(result.plan?.learnings).toEqual([{ text: 'The Q3 figure is 20.', taskId: 't1' }]);
     // One model activity per action observed: plan, 3 turns with tools, 2 observers, finish.

@@ -2,7 +2,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ModelCallHooks, ModelProvider } from '../shared/model-provider';
 import { FailureType, zeroUsage, type AssistantBlock, type ModelReply, type ModelRequest } from '../shared';
 import { plannerSystem } from '../workflows/planning/plan-prompts';
+import { goalCheckSystem, observerSystem } from '../workflows/planning/verdict-prompts';
 import { offlinePlanReply } from './offline-plan';
+import { offlineGoalCheckReply, offlineObserverReply } from './offline-verdicts';
 import { clip, describeOutcome, OFFLINE_MARK } from './offline-summary';
 import { nextMove, type Move } from './offline-turn';
 import { readRequest } from './read-request';
@@ -64,6 +66,8 @@ export function offlineContent(request: ModelRequest): AssistantBlock[] {
   const firstText = request.messages[0]?.content.find((b) => b.type === 'text');
   const prompt = firstText?.type === 'text' ? firstText.text : '';
   if (request.system === plannerSystem()) return [{ type: 'text', text: offlinePlanReply(prompt) }];
+  if (request.system === observerSystem()) return [{ type: 'text', text: offlineObserverReply(prompt) }];
+  if (request.system === goalCheckSystem()) return [{ type: 'text', text: offlineGoalCheckReply(prompt) }];
   if (request.toolChoice === 'none' || request.tools.length === 0) return [{ type: 'text', text: textOnly(request) }];
   const view = readRequest(request);
   return blocks(nextMove(view), view.calls.length);

@@ -77,8 +77,11 @@ export const PlanningSettings = z.object({
   maxGoalChecks: z.number().int().min(1).max(5).default(2),
   /** Read this agent's learnings from earlier runs of the same tenant, and keep this run's for later ones. */
   memory: z.boolean().default(false),
-  /** Seed 003's strategies for a failed task the agent may choose from; `ask_user` also needs `allowQuestions`. */
-  fallbacks: z.array(FallbackKind).default(['split', 'alternative_tool', 'ask_user', 'mark_blocked']),
+  /**
+   * Seed 003's strategies for a failed task the agent may choose from; `ask_user` also needs
+   * `allowQuestions`. None by default (opt-in like the rest: the update tool is then sent as before).
+   */
+  fallbacks: z.array(FallbackKind).max(4).default([]),
 });
 export type PlanningSettings = z.infer<typeof PlanningSettings>;
 

@@ -154,6 +154,10 @@ import * as steeringInbox from './people/steering-inbox';
 import * as waitInWords from './people/wait-in-words';
 import * as boundedText from './planning/bounded-text';
 import * as contextPrompt from './planning/context-prompt';
+import * as applyFallback from './planning/apply-fallback';
+import * as goalCheck from './planning/goal-check';
+import * as observer from './planning/observer';
+import * as planFallbacks from './planning/plan-fallbacks';
 import * as planKeeper from './planning/plan-keeper';
 import * as runMemory from './memory/run-memory';
 import * as planCache from './cache/plan-cache';
@@ -166,6 +170,9 @@ import * as planner from './planning/planner';
 import * as stepToolRule from './planning/step-tool-rule';
 import * as taskChoice from './planning/task-choice';
 import * as workflowPlan from './planning/workflow-plan';
+import * as verdictCall from './planning/verdict-call';
+import * as verdictPrompts from './planning/verdict-prompts';
+import * as verdictReader from './planning/verdict-reader';
 import * as reactParser from './react-text/react-parser';
 import * as reactParserInput from './react-text/react-parser-input';
 import * as reactParserScan from './react-text/react-parser-scan';
@@ -363,6 +370,10 @@ export const PRELOADED_MODULES: readonly object[] = [
   // workflows/planning
   boundedText,
   contextPrompt,
+  applyFallback,
+  goalCheck,
+  observer,
+  planFallbacks,
   planKeeper,
   planPrompts,
   planReply,
@@ -373,6 +384,9 @@ export const PRELOADED_MODULES: readonly object[] = [
   stepToolRule,
   taskChoice,
   workflowPlan,
+  verdictCall,
+  verdictPrompts,
+  verdictReader,
   // workflows/react-text
   answerGrounding,
   toolAudit,

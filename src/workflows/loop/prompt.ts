@@ -71,7 +71,8 @@ export function injectedTools(input: AgentInput, withFinish: boolean): ModelTool
     finishToolName: () => finishTool(input),
     giveUpToolName: () => giveUpTool(input),
     questionToolName: () => questionTool(input),
-    'planning.updateToolName': (name) => updateTaskTool({ updateToolName: name }),
+    'planning.updateToolName': (name) =>
+      updateTaskTool({ updateToolName: name, fallbacks: input.planning?.fallbacks ?? [] }),
   };
   return injectedToolNames(input)
     .filter((tool) => withFinish || tool.option !== 'finishToolName')

@@ -40,6 +40,7 @@ import {
 import { abandonRunningChildren } from '../delegation/sub-agent-call';
 import type { SubAgentTree } from '../delegation/sub-agent-tree';
 import { modelTurn } from '../model/model-turn';
+import { waitForAnswer } from '../people/ask-person';
 import type { People } from '../people/people';
 import { PlanKeeper } from '../planning/plan-keeper';
 import { closeOpenCalls } from '../tools/close-open-calls';
@@ -91,6 +92,7 @@ export class ReactLoop {
           input.planning,
           parts.strategy,
           parts.tools.map((t) => t.name),
+          async (callId, question) => (await waitForAnswer(ctx, parts.people.desk, callId, question)).answer,
         )
       : undefined;
     this.toolTurn = {
@@ -200,6 +202,7 @@ export class ReactLoop {
     if (next.kind !== 'format_error') this.state.setStall(afterReadableReply(this.state.stall));
     switch (next.kind) {
       case 'final_answer':
+        if (this.planKeeper?.checksGoal && !(await this.goalMet(next))) return undefined;
         if (!(await this.answerAccepted(next))) return undefined;
         if (next.via === 'finish_tool') {
           recordControlCall(this.chain, this.input, next.finishCall, { success: true, result: next.answer });
@@ -227,7 +230,10 @@ export class ReactLoop {
         const refused = this.earlierFailures(next.calls);
         const observations = await runToolTurn(this.ctx, this.toolTurn, next.calls, refused);
         this.rememberFailures(next.calls, observations, refused);
-        return void this.afterTools(observations);
+        this.afterTools(observations);
+        // The observer (planning.observe) reads the action once its results are in the conversation.
+        if (this.planKeeper?.observes) await this.planKeeper.observe(next.calls, observations);
+        return undefined;
       }
       case 'invalid_finish':
         await this.observe([...next.others, next.finishCall], new Map([[next.finishCall.id, next.problem]]));
@@ -357,6 +363,17 @@ export class ReactLoop {
         error: cutText(step.toolResult.error ?? 'it failed', MAX_FAILED_CALL_ERROR_CHARS),
       });
     }
+  }
+
+  /** With `planning.goalCheck`, an answer the check finds short of the goal goes back to the model with what is missing. */
+  private async goalMet(next: Extract<NextStep, { kind: 'final_answer' }>): Promise<boolean> {
+    if (!this.planKeeper) return true;
+    const checked = await this.planKeeper.checkGoal(next.answer);
+    if (checked.stands) return true;
+    if (next.via === 'finish_tool')
+      this.observeRejected([next.finishCall, ...next.skipped], `Not accepted: ${checked.instruction}`);
+    else this.state.appendUserText(checked.instruction);
+    return false;
   }
 
   /**

@@ -1,12 +1,18 @@
 import type { AgentInput, Plan, PlanningSettings, ToolUseBlock } from '../../shared';
 import type { TaskChoice } from '../../shared/planning/plan-verdicts';
+import { reusePlan, storePlan } from '../cache/plan-cache';
 import type { ChainBuilder } from '../core/chain-builder';
+import { injectedToolNames } from '../core/injected-tools';
 import { ModelCallFailed } from '../core/loop-signals';
 import { replyText, type ModelPrompt, type Observation } from '../core/model-exchange';
 import { recordControlCall } from '../core/record-calls';
 import type { RunContext } from '../core/run-context';
 import type { RunState } from '../core/run-state';
+import { recallMemory } from '../memory/run-memory';
 import { recordedModelCall } from '../model/model-call';
+import { checkGoal } from './goal-check';
+import { observeAction, withLearnings } from './observer';
+import { applyFallback, type AskUser } from './apply-fallback';
 import { planNote, reflectionPrompt } from './plan-prompts';
 import { applyTaskUpdate, isPlanFinished, parseTaskUpdate, startNextTask } from './plan-tracker';
 import { fallbackPlan, makePlan, replan, type PlanAttempt, type PlannerModel } from './planner';
@@ -30,6 +36,8 @@ export class PlanKeeper {
     private readonly settings: PlanningSettings,
     private readonly prompt: ModelPrompt,
     private readonly toolNames: readonly string[],
+    /** How the `ask_user` fallback asks a person (the run's question desk); absent, that fallback is refused. */
+    private readonly askUser?: AskUser,
   ) {
     this.input = ctx.input;
     this.chain = ctx.chain;
@@ -40,19 +48,40 @@ export class PlanKeeper {
     return this.settings.updateToolName;
   }
 
+  /** The loop awaits the observer and the goal check only when they are on (each await costs the sandbox a stack trace). */
+  get observes(): boolean {
+    return this.settings.observe;
+  }
+  get checksGoal(): boolean {
+    return this.settings.goalCheck;
+  }
+
   /** Plans once per agent run (a continued run already has its plan), then tells the model where to start. */
   async start(): Promise<void> {
     if (this.chain.plan) return;
+    // Memory (planning.memory): read before planning, so earlier runs' learnings reach the first prompts.
+    const remembered = this.settings.memory ? await recallMemory(this.ctx) : [];
+    // Plan reuse (cache.plans): a plan stored for a similar goal comes before the planner; never for a workflow file's plan.
+    const reused =
+      !this.settings.workflow && this.input.cache?.plans
+        ? await reusePlan(this.ctx, this.input.task, this.toolNames)
+        : undefined;
     const made = this.settings.workflow
       ? { plan: workflowPlan(this.settings.workflow), attempts: [] }
-      : await this.askPlanner();
-    const { plan, choose } = startNext(made.plan);
+      : reused
+        ? { plan: freshCopy(reused.plan), attempts: [] }
+        : await this.askPlanner();
+    if (!reused && this.input.cache?.plans && (made.plan.source === 'model' || made.plan.source === 'repaired'))
+      await storePlan(this.ctx, this.input.task, this.toolNames, made.plan);
+    const learnings = remembered.length > 0 ? withLearnings(undefined, remembered) : undefined;
+    const { plan, choose } = startNext(learnings ? { ...made.plan, learnings } : made.plan);
     this.chain.setPlan(plan);
     this.chain.note(
       'plan',
       `${describeOrigin(plan, made.attempts)}\n${taskList(plan)}`,
       { level: this.input.visibility },
       plan,
+      reused ? { cacheHit: reused.hit } : undefined,
     );
     this.noteChoice(choose);
     this.state.appendUserText(planNote(plan, this.settings));
@@ -85,6 +114,15 @@ export class PlanKeeper {
   async update(call: ToolUseBlock): Promise<Observation> {
     const plan = this.chain.plan;
     const parsed = parseTaskUpdate(call.input);
+    if (plan && parsed.ok && parsed.update.fallback)
+      return applyFallback(
+        this.ctx,
+        this.settings,
+        { toolNames: this.toolNames, askUser: this.askUser },
+        call,
+        plan,
+        parsed.update,
+      );
     const applied = !plan
       ? { ok: false as const, message: 'This run has no plan.' }
       : parsed.ok
@@ -113,6 +151,49 @@ export class PlanKeeper {
       content: `${applied.message}${finished}\n\n${planNote(next, this.settings)}`,
       isError: false,
     };
+  }
+
+  /**
+   * The observer (`planning.observe`): after a turn whose calls include one of the run's own tools
+   * (not only control calls such as the update tool), one model call judges the action; the
+   * reading is a visible `observation` step, its learning joins the plan's, and the model reads both.
+   */
+  async observe(calls: readonly ToolUseBlock[], observations: readonly Observation[]): Promise<void> {
+    if (!this.settings.observe) return;
+    const control = new Set(injectedToolNames(this.input).map((t) => t.name));
+    const observed = calls.flatMap((call) => {
+      const seen = observations.find((o) => o.callId === call.id);
+      return control.has(call.name) || !seen
+        ? []
+        : [{ name: call.name, input: call.input, result: seen.content, isError: seen.isError }];
+    });
+    if (observed.length === 0) return;
+    const outcome = await observeAction(this.ctx, this.chain.plan, observed);
+    const plan = this.chain.plan;
+    if (plan && outcome.learning)
+      this.chain.setPlan({ ...plan, learnings: withLearnings(plan.learnings, [outcome.learning]) });
+    this.chain.note(
+      'observation',
+      outcome.thought,
+      { level: this.input.visibility },
+      undefined,
+      outcome.verdict ? { observation: outcome.verdict } : undefined,
+    );
+    if (outcome.forModel) this.state.appendUserText(outcome.forModel);
+  }
+
+  /** The goal-completion check (`planning.goalCheck`) on a proposed answer: a visible `goal_check` step; an instruction when it is sent back. */
+  async checkGoal(answer: string): Promise<{ stands: true } | { stands: false; instruction: string }> {
+    if (!this.settings.goalCheck) return { stands: true };
+    const checked = await checkGoal(this.ctx, this.settings, this.chain.plan, answer);
+    this.chain.note(
+      'goal_check',
+      checked.thought,
+      { level: this.input.visibility },
+      undefined,
+      checked.verdict ? { goalCheck: checked.verdict } : undefined,
+    );
+    return checked.stands ? { stands: true } : { stands: false, instruction: checked.instruction };
   }
 
   /** Every `reflectEvery` iterations (not the first): one model call without tools, shown as a reflection and read by the model next. */
@@ -203,6 +284,16 @@ export class PlanKeeper {
 function startNext(plan: Plan): { plan: Plan; choose?: TaskChoice } {
   const { plan: next, started } = startNextTask(plan);
   return started ? { plan: next, choose: taskChoice(plan, started) } : { plan: next };
+}
+
+/** A reused plan starts over: every task pending, nothing reported, none of the storing run's learnings. */
+function freshCopy({ learnings: _l, ...plan }: Plan): Plan {
+  return {
+    ...plan,
+    source: 'cached',
+    version: 1,
+    tasks: plan.tasks.map(({ note: _n, result: _r, error: _e, ...t }) => ({ ...t, status: 'pending' as const })),
+  };
 }
 
 function describeOrigin(plan: Plan, attempts: readonly PlanAttempt[]): string {

@@ -1,4 +1,4 @@
-import type { AgentContext, Plan, PlanningSettings, PlanTask, PlanTemplateName } from '../../shared';
+import type { AgentContext, Learning, Plan, PlanningSettings, PlanTask, PlanTemplateName } from '../../shared';
 import { contextPrompt, hasContext } from './context-prompt';
 import { planTemplates } from './plan-templates';
 import { readyTasks } from './plan-tracker';
@@ -106,7 +106,14 @@ export function planNote(plan: Plan, settings: Pick<PlanningSettings, 'updateToo
     `Report progress with the "${tool}" tool: {"task_id": "<id>", "status": "in_progress"} when you start a task, ` +
       `"completed" with a short "note" when it is done, "failed" with the reason when it cannot be done. ` +
       'Start a task only when its dependencies are completed. Give your final answer when the tasks are done.',
+    // Only with learnings (the observer's, or memory's): a run without them reads the note as before.
+    ...(plan.learnings?.length ? [learntBlock(plan.learnings)] : []),
   ].join('\n\n');
+}
+
+/** What the run has learnt so far (planning.observe, planning.memory), oldest first. */
+export function learntBlock(learnings: readonly Learning[]): string {
+  return `What you have learnt:\n${learnings.map((l) => `- ${l.text}`).join('\n')}`;
 }
 
 function toolList(toolNames: readonly string[]): string {

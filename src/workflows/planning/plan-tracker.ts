@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import type { ModelTool, Plan, PlanningSettings, PlanProgress, PlanTask } from '../../shared';
+import {
+  FallbackKind,
+  type ModelTool,
+  type Plan,
+  type PlanningSettings,
+  type PlanProgress,
+  type PlanTask,
+} from '../../shared';
 import { MAX_VERDICT_TEXT_CHARS } from '../../shared/planning/plan-verdicts';
 import { boundedText } from './bounded-text';
 
@@ -8,11 +15,23 @@ import { boundedText } from './bounded-text';
  * plan. Deterministic, so the workflow may call them freely.
  */
 
-/** The arguments of the injected update tool. */
+/** A smaller task that replaces a failed one (the `split` fallback). */
+export const SplitSubtask = z.object({
+  id: z.string().trim().min(1).max(64),
+  description: z.string().trim().min(1).max(500),
+});
+export type SplitSubtask = z.infer<typeof SplitSubtask>;
+export const MIN_SPLIT_SUBTASKS = 2;
+export const MAX_SPLIT_SUBTASKS = 5;
+
+/** The arguments of the injected update tool; the fallback fields go with `"failed"` (plan-fallbacks.ts). */
 export const TaskUpdate = z.object({
   task_id: z.string().trim().min(1),
   status: z.enum(['in_progress', 'completed', 'failed']),
   note: z.string().optional(),
+  fallback: FallbackKind.optional(),
+  subtasks: z.array(SplitSubtask).min(MIN_SPLIT_SUBTASKS).max(MAX_SPLIT_SUBTASKS).optional(),
+  tool: z.string().trim().min(1).max(128).optional(),
 });
 export type TaskUpdate = z.infer<typeof TaskUpdate>;
 
@@ -113,23 +132,53 @@ export function mergeReplan(old: Plan, newTasks: readonly PlanTask[]): Plan {
   return { ...old, tasks: [...kept, ...newTasks.filter((t) => !keptIds.has(t.id))], version: old.version + 1 };
 }
 
-/** The injected tool by which the model reports progress; its calls go to `applyTaskUpdate`. */
-export function updateTaskTool(settings: Pick<PlanningSettings, 'updateToolName'>): ModelTool {
+/** How the update tool describes each fallback to the model. */
+const FALLBACK_HELP: Readonly<Record<FallbackKind, string>> = {
+  split: '"split": replace the task by 2-5 smaller "subtasks"',
+  alternative_tool: '"alternative_tool": retry it with another "tool"',
+  ask_user: '"ask_user": ask the person (the "note" says what went wrong)',
+  mark_blocked: '"mark_blocked": leave it blocked and go on with the other tasks',
+};
+
+/**
+ * The injected tool by which the model reports progress; its calls go to `applyTaskUpdate`. The
+ * fallback fields are offered only when `fallbacks` names some (off by default, so a run without
+ * them sends the tool as before).
+ */
+export function updateTaskTool(
+  settings: Pick<PlanningSettings, 'updateToolName'> & { fallbacks?: readonly FallbackKind[] },
+): ModelTool {
+  const fallbacks = settings.fallbacks ?? [];
+  const description =
+    'Report progress on a task of the plan: "in_progress" when you start it, "completed" when it is done, ' +
+    '"failed" when it cannot be done. A task can start only after its dependencies are completed.';
+  const properties: Record<string, unknown> = {
+    task_id: { type: 'string', description: 'The id of a task in the plan, e.g. "t1".' },
+    status: { type: 'string', enum: ['in_progress', 'completed', 'failed'] },
+    note: { type: 'string', description: 'What was done, or why the task failed.' },
+  };
+  if (fallbacks.length > 0) {
+    properties['fallback'] = {
+      type: 'string',
+      enum: [...fallbacks],
+      description: `With "failed": what to do instead. ${fallbacks.map((f) => FALLBACK_HELP[f]).join('; ')}.`,
+    };
+    properties['subtasks'] = {
+      type: 'array',
+      minItems: MIN_SPLIT_SUBTASKS,
+      maxItems: MAX_SPLIT_SUBTASKS,
+      items: {
+        type: 'object',
+        properties: { id: { type: 'string' }, description: { type: 'string' } },
+        required: ['id', 'description'],
+      },
+    };
+    properties['tool'] = { type: 'string', description: 'For "alternative_tool": the tool to try instead.' };
+  }
   return {
     name: settings.updateToolName,
-    description:
-      'Report progress on a task of the plan: "in_progress" when you start it, "completed" when it is done, ' +
-      '"failed" when it cannot be done. A task can start only after its dependencies are completed.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        task_id: { type: 'string', description: 'The id of a task in the plan, e.g. "t1".' },
-        status: { type: 'string', enum: ['in_progress', 'completed', 'failed'] },
-        note: { type: 'string', description: 'What was done, or why the task failed.' },
-      },
-      required: ['task_id', 'status'],
-      additionalProperties: false,
-    },
+    description,
+    inputSchema: { type: 'object', properties, required: ['task_id', 'status'], additionalProperties: false },
   };
 }
 
@@ -162,7 +211,11 @@ function withTask(plan: Plan, task: PlanTask): Plan {
 
 const statusOf = (plan: Plan, id: string) => plan.tasks.find((t) => t.id === id)?.status;
 
-/** Failed tasks among everything `id` depends on, directly or transitively, in plan order. */
+/** A task the model left blocked (the `mark_blocked` fallback): it stays so, and blocks what depends on it. */
+export const isMarkedBlocked = (task: PlanTask): boolean =>
+  task.status === 'blocked' && task.metadata?.['fallback'] === 'mark_blocked';
+
+/** Failed (or marked blocked) tasks among everything `id` depends on, directly or transitively, in plan order. */
 function failedAncestors(plan: Plan, id: string): string[] {
   const byId = new Map(plan.tasks.map((t) => [t.id, t]));
   const seen = new Set<string>();
@@ -174,13 +227,13 @@ function failedAncestors(plan: Plan, id: string): string[] {
     }
   };
   walk(id);
-  return plan.tasks.filter((t) => seen.has(t.id) && t.status === 'failed').map((t) => t.id);
+  return plan.tasks.filter((t) => seen.has(t.id) && (t.status === 'failed' || isMarkedBlocked(t))).map((t) => t.id);
 }
 
 /** Open tasks downstream of a failure are blocked; blocked ones whose failures were retried reopen. */
-function settleBlocked(plan: Plan): Plan {
+export function settleBlocked(plan: Plan): Plan {
   const tasks = plan.tasks.map((t): PlanTask => {
-    if (t.status === 'completed' || t.status === 'failed') return t;
+    if (t.status === 'completed' || t.status === 'failed' || isMarkedBlocked(t)) return t;
     const blocked = failedAncestors(plan, t.id).length > 0;
     if (blocked) return t.status === 'blocked' ? t : { ...t, status: 'blocked' };
     return t.status === 'blocked' ? { ...t, status: 'pending' } : t;

@@ -26,6 +26,7 @@ import { createAtRest } from '../core/at-rest';
 import { ChainBuilder } from '../core/chain-builder';
 import { failureMessage } from '../core/failure-message';
 import { ContinueAsNewRequested } from '../core/loop-signals';
+import { keepLearnings } from '../memory/run-memory';
 import { runEventSink } from '../core/run-event-sink';
 import type { RunContext } from '../core/run-context';
 import { RunState } from '../core/run-state';
@@ -248,6 +249,12 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   // Anything else ends the run with its chain intact instead of failing the workflow task forever.
   else outcome = { reason: 'error', answer: '', error: failureMessage(ended.error) };
 
+  // Memory (planning.memory): this run's learnings are kept once, when it really ends (not at
+  // continue-as-new), even when it was cancelled; failing to keep them does not change the run's outcome.
+  if (ctx.input.planning?.memory)
+    await CancellationScope.nonCancellable(() => keepLearnings(ctx, chain.plan?.learnings ?? [])).catch(
+      () => undefined,
+    );
   const tenant = input.caller?.tenant;
   if (tenant && !input.delegation) {
     // The slot and unspent leased tokens go back even when the run was cancelled.

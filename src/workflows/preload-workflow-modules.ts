@@ -153,6 +153,9 @@ import * as steeringInbox from './people/steering-inbox';
 import * as waitInWords from './people/wait-in-words';
 import * as planKeeper from './planning/plan-keeper';
 import * as runMemory from './memory/run-memory';
+import * as agentMemoryMessages from './memory/agent-memory-messages';
+import * as agentMemoryState from './memory/agent-memory-state';
+import * as agentMemoryWorkflow from './memory/agent-memory-workflow';
 import * as planCache from './cache/plan-cache';
 import * as planPrompts from './planning/plan-prompts';
 import * as planReply from './planning/plan-reply';
@@ -352,6 +355,9 @@ export const PRELOADED_MODULES: readonly object[] = [
   waitInWords,
   // workflows/memory, workflows/cache
   runMemory,
+  agentMemoryMessages,
+  agentMemoryState,
+  agentMemoryWorkflow,
   planCache,
   // workflows/planning
   planKeeper,

@@ -61,6 +61,7 @@ import * as people from '../shared/people';
 import * as plan from '../shared/plan';
 import * as agentContext from '../shared/agent-context';
 import * as agentMemory from '../shared/planning/agent-memory';
+import * as planningIndex from '../shared/planning/index';
 import * as planVerdicts from '../shared/planning/plan-verdicts';
 import * as runCacheSettings from '../shared/planning/run-cache-settings';
 import * as workflowTemplate from '../shared/planning/workflow-template';
@@ -250,6 +251,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   plan,
   agentContext,
   agentMemory,
+  planningIndex,
   planVerdicts,
   runCacheSettings,
   workflowTemplate,

@@ -1,4 +1,6 @@
 import { Context } from '@temporalio/activity';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import {
   MAX_LEARNINGS_PER_UPDATE,
   MAX_RECALLED_ENTRIES,
@@ -9,6 +11,9 @@ import {
 } from '../../shared/planning/agent-memory';
 import { rememberLearningsUpdate } from '../../workflows/memory/agent-memory-messages';
 import { readMemoryEntries, updateMemory } from './agent-memory-execution';
+
+/** Failure type of learnings the memory workflow refused. */
+export const MEMORY_REFUSED = 'MemoryRefused';
 
 export interface KeepAgentLearningsInput extends MemoryKey {
   /** The workflow id of the run that learnt them. */
@@ -33,13 +38,20 @@ export function createMemoryActivities() {
     /** Keeps a run's learnings: an update, or update-with-start when the memory is closed or new. */
     async keepAgentLearnings(input: KeepAgentLearningsInput): Promise<RememberLearningsResult> {
       const ctx = Context.current();
-      return updateMemory(
-        ctx.client,
-        { tenant: input.tenant, agent: input.agent },
-        rememberLearningsUpdate,
-        { runId: input.runId, learnings: input.learnings.slice(-MAX_LEARNINGS_PER_UPDATE) },
-        { taskQueue: ctx.info.taskQueue },
-      );
+      try {
+        return await updateMemory(
+          ctx.client,
+          { tenant: input.tenant, agent: input.agent },
+          rememberLearningsUpdate,
+          { runId: input.runId, learnings: input.learnings.slice(-MAX_LEARNINGS_PER_UPDATE) },
+          { taskQueue: ctx.info.taskQueue },
+        );
+      } catch (err) {
+        // The memory refused the learnings (its validator): the same request would be refused again.
+        if (err instanceof WorkflowUpdateFailedError)
+          throw ApplicationFailure.nonRetryable(err.cause?.message ?? err.message, MEMORY_REFUSED);
+        throw err;
+      }
     },
   };
 }

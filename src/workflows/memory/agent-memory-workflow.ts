@@ -60,12 +60,12 @@ export async function agentMemoryWorkflow(input: AgentMemoryInput): Promise<Agen
   // so it reads again for the types and treats the impossible unreadable payload as empty: it never throws.
   setHandler(
     rememberLearningsUpdate,
-    (raw) => apply(remember(state, readMessage(RememberLearningsRequest, raw) ?? NOTHING_LEARNT, uuid4, Date.now())),
+    (raw) => apply(remember(state, readMessage(RememberLearningsRequest, raw) ?? nothingLearnt(), uuid4, Date.now())),
     { validator: (raw) => void refuseUnreadable(RememberLearningsRequest, raw, REMEMBER_SHAPE) },
   );
   setHandler(
     forgetMemoryUpdate,
-    (raw) => apply(forget(state, readMessage(ForgetMemoryRequest, raw) ?? NOTHING_NAMED, Date.now())),
+    (raw) => apply(forget(state, readMessage(ForgetMemoryRequest, raw) ?? nothingNamed(), Date.now())),
     { validator: (raw) => void refuseUnreadable(ForgetMemoryRequest, raw, FORGET_SHAPE) },
   );
   setHandler(agentMemoryQuery, () => memoryView(state));
@@ -82,8 +82,9 @@ export async function agentMemoryWorkflow(input: AgentMemoryInput): Promise<Agen
   }
 }
 
-const NOTHING_LEARNT: RememberLearningsRequest = { runId: 'unreadable', learnings: [] };
-const NOTHING_NAMED: ForgetMemoryRequest = { ids: [] };
+/** What a handler applies for a payload it cannot read (never reached: the validator refused it first). */
+const nothingLearnt = (): RememberLearningsRequest => ({ runId: 'unreadable', learnings: [] });
+const nothingNamed = (): ForgetMemoryRequest => ({ ids: [] });
 
 /** Refuses (in a validator: only this update) a payload that does not parse. */
 function refuseUnreadable<T>(schema: z.ZodType<T>, raw: unknown, shape: string): void {

@@ -57,7 +57,7 @@ describe('thoughtline memory', () => {
       [['memory', 'delete', '--agent', 'a', '--id', 'x', '--all'], /--id ID \(repeatable\) or --all, one of them/],
       [['memory', 'delete', '--agent', 'a', '--all', '--json'], /--json goes with memory list/],
       [['memory', 'list', '--agent', 'a', '--all'], /--id and --all go with memory delete/],
-      [['memory', 'list', '--agent', 'a'.repeat(201)], /--agent takes a name of 1–200 characters/],
+      [['memory', 'list', '--agent', 'a'.repeat(101)], /--agent takes a name of 1–100 characters/],
       [['memory', 'list', '--agent', 'a', '--tenant', 'acme'], /"memory" does not take --tenant/],
     ];
     for (const [args, message] of cases) {

@@ -13,8 +13,11 @@ export const MAX_MEMORY_ENTRIES = 100;
 export const MAX_RECALLED_ENTRIES = 10;
 /** Learnings one `rememberLearnings` update takes (a run's own are at most MAX_RUN_LEARNINGS, also 20). */
 export const MAX_LEARNINGS_PER_UPDATE = 20;
-/** Longest tenant and agent name a memory key takes: both are spelt out in the workflow id. */
-export const MAX_MEMORY_KEY_CHARS = 200;
+/**
+ * Longest tenant and agent name (UTF-16 code units) a memory key takes: both are spelt out in the
+ * workflow id, which Temporal limits to 1,000 bytes; two of these are at most 600 bytes of UTF-8.
+ */
+export const MAX_MEMORY_KEY_CHARS = 100;
 /** Ids one `forgetMemory` update names: as many as the memory holds. */
 export const MAX_FORGET_IDS = MAX_MEMORY_ENTRIES;
 

@@ -149,9 +149,9 @@ describe('a run with planning.memory', () => {
     } finally {
       await squatter.terminate('test over');
     }
-    const tooLong = await probe({ agentName, caller: { id: 'u', tenant: 't'.repeat(201) }, ...memoryOn });
+    const tooLong = await probe({ agentName, caller: { id: 'u', tenant: 't'.repeat(101) }, ...memoryOn });
     expect(memorySteps(tooLong.steps)[0]).toMatchObject({
-      thought: expect.stringMatching(/^Memory unavailable: .*1–200 characters/),
+      thought: expect.stringMatching(/^Memory unavailable: .*1–100 characters/),
     });
     expect(tooLong.activities).toEqual([]);
   }, 60_000);

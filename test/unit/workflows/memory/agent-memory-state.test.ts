@@ -6,6 +6,7 @@ import {
   ForgetMemoryRequest,
   MAX_LEARNINGS_PER_UPDATE,
   MAX_MEMORY_ENTRIES,
+  MAX_MEMORY_KEY_CHARS,
   memoryWorkflowId,
   RememberLearningsRequest,
 } from '../../../../src/shared/planning/agent-memory';
@@ -50,7 +51,18 @@ describe('memoryWorkflowId', () => {
       tenant: 'acme',
       agent: 'support-bot',
     });
-    expect(memoryKeyOf(input({ caller: { id: 'u', tenant: 't'.repeat(201) } }))).toMatch(/1–200 characters/);
+    expect(memoryKeyOf(input({ caller: { id: 'u', tenant: 't'.repeat(101) } }))).toMatch(/1–100 characters/);
+    const widest = '😀'.repeat(MAX_MEMORY_KEY_CHARS / 2);
+    expect(
+      memoryKeyOf(input({ agentName: 'é'.repeat(MAX_MEMORY_KEY_CHARS), caller: { id: 'u', tenant: widest } })),
+    ).toEqual({
+      tenant: widest,
+      agent: 'é'.repeat(MAX_MEMORY_KEY_CHARS),
+    });
+    // Temporal takes workflow ids of up to 1,000 bytes.
+    expect(
+      Buffer.byteLength(memoryWorkflowId('\u4e00'.repeat(MAX_MEMORY_KEY_CHARS), '\u4e00'.repeat(MAX_MEMORY_KEY_CHARS))),
+    ).toBeLessThanOrEqual(1_000);
   });
 });
 

@@ -112,6 +112,14 @@ describe('a run with planning.memory', () => {
       ['cache the token', second.workflowId],
     ]);
 
+    // Temporal actions of the memory for two runs: one start, one update each, one idle timer.
+    const memoryEvents =
+      (await env.client.workflow.getHandle(memoryWorkflowId('acme', agentName)).fetchHistory()).events ?? [];
+    const count = (type: number) => memoryEvents.filter((e) => e.eventType === type).length;
+    expect(count(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED)).toBe(1);
+    expect(count(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED)).toBe(2);
+    expect(count(EventType.EVENT_TYPE_TIMER_STARTED)).toBe(1);
+
     const other = await probe({ agentName, caller: { id: 'bob', tenant: 'globex' }, ...memoryOn });
     expect(other.recalled).toEqual([]);
     expect(memorySteps(other.steps)[0]).toMatchObject({ thought: expect.stringContaining('no learnings yet') });

@@ -4,6 +4,7 @@ import type { ToolRegistry } from '../tools/tool-registry';
 import type { McpTools } from './mcp/mcp-tools';
 import { createChainArchiveActivities } from './chain-archive-activity';
 import { createEvalActivities } from './eval/score-run';
+import { createMemoryActivities } from './memory/memory-activities';
 import type { ScorerDefinition } from '../eval/define-scorer';
 import { ConversationCache } from './conversation/conversation-cache';
 import { KnownTexts } from './conversation/known-texts';
@@ -60,6 +61,7 @@ export function createActivities(deps: ActivityDeps) {
       ...(deps.scorers ? { scorers: deps.scorers } : {}),
       redact,
     }),
+    ...createMemoryActivities(),
   };
 }
 

@@ -19,6 +19,7 @@ import { serveHttp } from './commands/serve-http';
 import { createToken } from './commands/token';
 import { answerRun, steerRun } from './commands/steer';
 import { SCORE_COMMAND } from './commands/score';
+import { MEMORY_COMMAND } from './commands/memory';
 import { loadMcpConfig } from '../activities/mcp/load-mcp-config';
 import { runExtras } from './run-extras';
 import type { ArgSpec, CommandLine, CommandSpec, OptionSpec } from './command-line';
@@ -456,6 +457,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
   },
   SCORE_COMMAND,
+  MEMORY_COMMAND,
   {
     name: 'codec-server',
     args: [],

@@ -130,6 +130,10 @@ Usage:
   thoughtline score <workflowId> --name N --value V [--comment C] [--source S]
                                         attach an outcome score to a run, open or ended: a number
                                         or true/false, by --as (as for approve); prints it as stored
+  thoughtline memory list --agent NAME [--json]
+  thoughtline memory delete --agent NAME (--id ID... | --all)
+                                        what runs of an agent learnt (planning.memory), oldest
+                                        first, and forgetting it; the memory of runs without a tenant
   thoughtline fork <workflowId> --at-step N [--model M] [--steer TEXT] [--tools a,b] [--dry-run] [--json]
                                         a new run from the conversation and spend at step N (up to
                                         the next model call), with the change; lists first the calls

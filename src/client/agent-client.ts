@@ -43,6 +43,8 @@ import { routeApproval } from './route-approval';
 import { sendUpdate, UpdateRefusedError } from './update-refused-error';
 import { retryUnknownSearchAttribute, type StartRetry } from './retry-unknown-search-attribute';
 import { addRunScore, readRunScores, type ScoreInit } from './run-scores';
+import { forgetAgentMemory, readAgentMemory, type ForgetMemoryInit, type MemoryOwner } from './agent-memory';
+import type { ForgetMemoryResult, MemoryEntry } from '../shared/planning/agent-memory';
 import type { AddRunScoreResult, RunScore } from '../shared/run-scores';
 
 export type AgentHandle = WorkflowHandle<typeof agentWorkflow>;
@@ -348,6 +350,16 @@ export class AgentClient {
   /** The run's scores, oldest first; none when it was never scored. */
   scores(workflowId: string): Promise<RunScore[]> {
     return readRunScores(this.client, workflowId);
+  }
+
+  /** What runs of `agent` for `tenant` (default: runs without one) learnt (`planning.memory`), oldest first. */
+  memory(owner: MemoryOwner): Promise<MemoryEntry[]> {
+    return readAgentMemory(this.client, owner);
+  }
+
+  /** Forgets entries of that memory, by id or `all: true`; later runs no longer read them. */
+  forgetMemory(init: ForgetMemoryInit): Promise<ForgetMemoryResult> {
+    return forgetAgentMemory(this.client, init, { taskQueue: this.taskQueue });
   }
 
   /**

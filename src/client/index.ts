@@ -27,3 +27,5 @@ export { UpdateRefusedError } from './update-refused-error';
 export { UnknownRunError } from './unknown-run-error';
 export type { ScoreInit } from './run-scores';
 export type { AddRunScoreResult, RunScore } from '../shared/run-scores';
+export type { ForgetMemoryInit, MemoryOwner } from './agent-memory';
+export type { ForgetMemoryResult, MemoryEntry } from '../shared/planning/agent-memory';

@@ -60,3 +60,12 @@ export function localToolCallOptions(spec: ToolSpec, summary: string): LocalActi
   const { startToCloseTimeout, retry } = toolCallOptions(spec, summary);
   return { summary, startToCloseTimeout, ...(retry ? { retry } : {}) };
 }
+
+/** Reading or keeping an agent's memory (`planning.memory`): a query or an update, quick; tried three times. */
+export function memoryCallOptions(summary: string): ActivityOptions {
+  return {
+    summary,
+    startToCloseTimeout: '30 seconds',
+    retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
+  };
+}

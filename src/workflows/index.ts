@@ -5,3 +5,4 @@ export { evaluationWorkflow } from './eval/evaluation-workflow';
 export { evaluationShardWorkflow } from './eval/evaluation-shard-workflow';
 export { evaluationCaseWorkflow } from './eval/evaluation-case-workflow';
 export { runScoresWorkflow } from './scores/run-scores-workflow';
+export { agentMemoryWorkflow } from './memory/agent-memory-workflow';

@@ -160,6 +160,9 @@ import * as observer from './planning/observer';
 import * as planFallbacks from './planning/plan-fallbacks';
 import * as planKeeper from './planning/plan-keeper';
 import * as runMemory from './memory/run-memory';
+import * as agentMemoryMessages from './memory/agent-memory-messages';
+import * as agentMemoryState from './memory/agent-memory-state';
+import * as agentMemoryWorkflow from './memory/agent-memory-workflow';
 import * as planCache from './cache/plan-cache';
 import * as planPrompts from './planning/plan-prompts';
 import * as planReply from './planning/plan-reply';
@@ -366,6 +369,9 @@ export const PRELOADED_MODULES: readonly object[] = [
   waitInWords,
   // workflows/memory, workflows/cache
   runMemory,
+  agentMemoryMessages,
+  agentMemoryState,
+  agentMemoryWorkflow,
   planCache,
   // workflows/planning
   boundedText,

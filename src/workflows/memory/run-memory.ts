@@ -1,20 +1,109 @@
-import type { Learning } from '../../shared';
+import { isCancellation } from '@temporalio/workflow';
+import type { AgentInput, Learning } from '../../shared';
+import {
+  DEFAULT_MEMORY_TENANT,
+  MAX_LEARNINGS_PER_UPDATE,
+  MAX_MEMORY_KEY_CHARS,
+  type MemoryEntry,
+  type MemoryKey,
+} from '../../shared/planning/agent-memory';
+import { MAX_LEARNING_CHARS } from '../../shared/planning/plan-verdicts';
+import { redactSecretsInText } from '../../shared/secret-patterns';
+import { activities, memoryCallOptions } from '../activity-proxies';
+import { cutText } from '../core/read-message';
 import type { RunContext } from '../core/run-context';
 
 /**
- * The run's side of memory (`planning.memory`, docs/planning.md): what earlier runs of this agent
+ * The run's side of memory (`planning.memory`, docs/memory.md): what earlier runs of this agent
  * and tenant learnt, read once as a visible `memory` step, and this run's learnings kept for later
  * runs when it ends. The tenant comes from the run's caller, so memory never crosses tenants.
+ * Off (the default): nothing is read, kept or recorded, and no activity runs.
  */
+
+const SHOWN = { level: 'full' } as const;
+/** Characters of an activity's failure the `memory` step quotes. */
+const MAX_FAILURE_CHARS = 300;
+
+/** Whose memory a run reads and keeps: its caller's tenant (else the default) and its agent id (else its name). */
+export function memoryKeyOf(input: AgentInput): MemoryKey | string {
+  const tenant = input.caller?.tenant ?? DEFAULT_MEMORY_TENANT;
+  const agent = input.agent ?? input.agentName;
+  if (tenant.length > MAX_MEMORY_KEY_CHARS || agent.length > MAX_MEMORY_KEY_CHARS || agent.length === 0)
+    return `the tenant and the agent name must be 1–${MAX_MEMORY_KEY_CHARS} characters to key a memory`;
+  return { tenant, agent };
+}
 
 /** Reads the agent's memory and records it as a `memory` step; the learnings to feed later prompts (none when off or empty). */
 export async function recallMemory(ctx: RunContext): Promise<Learning[]> {
-  void ctx;
-  return [];
+  if (!ctx.input.planning?.memory) return [];
+  const key = memoryKeyOf(ctx.input);
+  if (typeof key === 'string') {
+    ctx.chain.note('memory', `Memory unavailable: ${key}; this run starts without earlier learnings.`, SHOWN);
+    return [];
+  }
+  let entries: MemoryEntry[];
+  try {
+    entries = await activities.readAgentMemory.executeWithOptions(memoryCallOptions('read agent memory'), [key]);
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    const why = failureText(err);
+    ctx.chain.note(
+      'memory',
+      `Memory of agent ${key.agent} was unavailable (${why}); this run starts without earlier learnings.`,
+      SHOWN,
+    );
+    return [];
+  }
+  const learnings = entries.map((e): Learning => ({
+    text: e.text,
+    ...(e.taskId !== undefined ? { taskId: e.taskId } : {}),
+    fromRun: e.fromRun ?? '',
+  }));
+  ctx.chain.note('memory', memoryNote(key.agent, learnings), SHOWN);
+  return learnings;
+}
+
+/** "Memory: 2 learnings from earlier runs of agent support: 1. … (run agent-1)". Each text is bounded already. */
+export function memoryNote(agent: string, learnings: readonly Learning[]): string {
+  if (learnings.length === 0) return `Memory: no learnings yet from earlier runs of agent ${agent}.`;
+  const runs = new Set(learnings.map((l) => l.fromRun)).size;
+  const lines = learnings.map((l, i) => `${i + 1}. ${l.text}${l.fromRun ? ` (run ${l.fromRun})` : ''}`);
+  const noun = learnings.length === 1 ? 'learning' : 'learnings';
+  return `Memory: ${learnings.length} ${noun} from ${runs === 1 ? 'an earlier run' : `${runs} earlier runs`} of agent ${agent}:\n${lines.join('\n')}`;
 }
 
 /** Keeps this run's learnings in the agent's memory (no-op when memory is off or nothing was learnt). */
 export async function keepLearnings(ctx: RunContext, learnings: readonly Learning[]): Promise<void> {
-  void ctx;
-  void learnings;
+  if (!ctx.input.planning?.memory) return;
+  // Only what this run learnt: those read from memory are there already.
+  const own = learnings
+    .filter((l) => l.fromRun === undefined)
+    .slice(-MAX_LEARNINGS_PER_UPDATE)
+    .map((l) => ({
+      // Redaction may lengthen a short secret; the cut keeps the limit the memory's validator checks.
+      text: cutText(redactSecretsInText(l.text), MAX_LEARNING_CHARS),
+      ...(l.taskId !== undefined ? { taskId: l.taskId } : {}),
+    }))
+    .filter((l) => l.text.length > 0);
+  if (own.length === 0) return;
+  const key = memoryKeyOf(ctx.input);
+  if (typeof key === 'string') {
+    ctx.chain.note('memory', `This run's learnings were not kept: ${key}.`, SHOWN);
+    return;
+  }
+  try {
+    await activities.keepAgentLearnings.executeWithOptions(memoryCallOptions('keep agent learnings'), [
+      { ...key, runId: ctx.workflowId, learnings: own },
+    ]);
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    const why = failureText(err);
+    ctx.chain.note('memory', `This run's ${own.length} learnings were not kept in memory (${why}).`, SHOWN);
+  }
+}
+
+/** What failed, bounded: an activity's own failure (its cause), else the error's message. */
+function failureText(err: unknown): string {
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+  return cutText(cause instanceof Error ? cause.message : String(cause), MAX_FAILURE_CHARS);
 }

@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { temporal } from '@temporalio/proto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentInput, type AgentInputInit, type Learning } from '../../../src/shared';
+import { memoryWorkflowId } from '../../../src/shared/planning/agent-memory';
+import { PROJECT_ROOT } from '../../helpers/cli-process';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
+import { ScriptBook } from '../../helpers/people-helpers';
+import { createHarness, useTestEnv, type AgentHarness } from '../../helpers/temporal-env';
+import type { MemoryProbeResult } from './memory-probe-workflows';
+
+const EventType = temporal.api.enums.v1.EventType;
+const env = useTestEnv();
+let bundlePath: string;
+let h: AgentHarness;
+let running: Promise<void>;
+beforeAll(async () => {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: path.join(__dirname, 'memory-probe-workflows.ts'),
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} },
+  });
+  bundlePath = path.join(PROJECT_ROOT, `.thoughtline/tmp/memory-probe-${process.pid}.js`);
+  fs.mkdirSync(path.dirname(bundlePath), { recursive: true });
+  fs.writeFileSync(bundlePath, code);
+  h = await createHarness(env, {
+    tools: [],
+    models: { scripted: new ScriptBook().provider },
+    workflowBundlePath: bundlePath,
+  });
+  running = h.worker.run();
+}, 120_000);
+afterAll(async () => {
+  h?.worker.shutdown();
+  await running;
+  fs.rmSync(bundlePath, { force: true });
+});
+
+/** A probe run: recalls the memory of `init`'s agent and tenant, then keeps `learnt`. */
+async function probe(init: Partial<AgentInputInit>, learnt: Learning[] = []) {
+  const input = AgentInput.parse({ task: 'probe memory', model: SCRIPTED_MODEL, ...init });
+  const workflowId = `memory-probe-${randomUUID()}`;
+  const handle = await env.client.workflow.start('memoryProbeWorkflow', {
+    taskQueue: h.taskQueue,
+    workflowId,
+    args: [input, learnt],
+  });
+  const result = (await handle.result()) as MemoryProbeResult;
+  const events = (await handle.fetchHistory()).events ?? [];
+  /** The input of each activity the probe scheduled, by activity type. */
+  const activities = events
+    .filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
+    .map((e) => {
+      const a = e.activityTaskScheduledEventAttributes!;
+      const payload = a.input?.payloads?.[0]?.data;
+      return {
+        type: a.activityType?.name,
+        input: payload ? (JSON.parse(Buffer.from(payload).toString()) as unknown) : undefined,
+      };
+    });
+  return { workflowId, ...result, activities };
+}
+const memoryOn = { planning: { memory: true } };
+const memorySteps = (steps: MemoryProbeResult['steps']) =>
+  steps.filter((s) => s.type === 'thinking' && s.purpose === 'memory');
+
+describe('a run with planning.memory', () => {
+  it('records nothing and runs no activity when memory is off', async () => {
+    const agentName = `off-${randomUUID().slice(0, 8)}`;
+    const off = await probe({ agentName }, [{ text: 'never kept' }]);
+    expect(off.recalled).toEqual([]);
+    expect(off.steps).toEqual([]);
+    expect(off.activities).toEqual([]);
+    await expect(env.client.workflow.getHandle(memoryWorkflowId('default', agentName)).describe()).rejects.toThrow();
+  });
+
+  it('the second run reads the first run’s learnings as one visible memory step, and keeps only its own; another tenant reads none', async () => {
+    const agentName = `support-${randomUUID().slice(0, 8)}`;
+    const caller = { id: 'alice', tenant: 'acme' };
+    const first = await probe({ agentName, caller, ...memoryOn }, [
+      { text: 'the v1 endpoint is gone; use v2', taskId: 't1' },
+      { text: 'retry once on 429' },
+    ]);
+    expect(first.recalled).toEqual([]);
+    expect(memorySteps(first.steps)).toEqual([
+      expect.objectContaining({
+        thought: `Memory: no learnings yet from earlier runs of agent ${agentName}.`,
+        visibility: { level: 'full' },
+      }),
+    ]);
+    expect(first.activities.map((a) => a.type)).toEqual(['readAgentMemory', 'keepAgentLearnings']);
+
+    const second = await probe({ agentName, caller, ...memoryOn }, [{ text: 'cache the token' }]);
+    expect(second.recalled).toEqual([
+      { text: 'the v1 endpoint is gone; use v2', taskId: 't1', fromRun: first.workflowId },
+      { text: 'retry once on 429', fromRun: first.workflowId },
+    ]);
+    expect(second.steps).toHaveLength(1);
+    expect(memorySteps(second.steps)[0]).toMatchObject({
+      thought: `Memory: 2 learnings from an earlier run of agent ${agentName}:\n1. the v1 endpoint is gone; use v2 (run ${first.workflowId})\n2. retry once on 429 (run ${first.workflowId})`,
+    });
+    // Only its own learning is sent back: the recalled ones are in memory already.
+    expect(second.activities[1]).toEqual({
+      type: 'keepAgentLearnings',
+      input: { tenant: 'acme', agent: agentName, runId: second.workflowId, learnings: [{ text: 'cache the token' }] },
+    });
+    expect((await h.agents.memory({ tenant: 'acme', agent: agentName })).map((e) => [e.text, e.fromRun])).toEqual([
+      ['the v1 endpoint is gone; use v2', first.workflowId],
+      ['retry once on 429', first.workflowId],
+      ['cache the token', second.workflowId],
+    ]);
+
+    // Temporal actions of the memory for two runs: one start, one update each, one idle timer.
+    const memoryEvents =
+      (await env.client.workflow.getHandle(memoryWorkflowId('acme', agentName)).fetchHistory()).events ?? [];
+    const count = (type: number) => memoryEvents.filter((e) => e.eventType === type).length;
+    expect(count(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED)).toBe(1);
+    expect(count(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED)).toBe(2);
+    expect(count(EventType.EVENT_TYPE_TIMER_STARTED)).toBe(1);
+
+    const other = await probe({ agentName, caller: { id: 'bob', tenant: 'globex' }, ...memoryOn });
+    expect(other.recalled).toEqual([]);
+    expect(memorySteps(other.steps)[0]).toMatchObject({ thought: expect.stringContaining('no learnings yet') });
+    const noTenant = await probe({ agentName, ...memoryOn });
+    expect(noTenant.recalled).toEqual([]);
+  });
+
+  it('redacts a secret in a learning before it is kept', async () => {
+    const agentName = `secret-${randomUUID().slice(0, 8)}`;
+    const key = 'sk-ant-api03-' + 'k'.repeat(60);
+    await probe({ agentName, ...memoryOn }, [{ text: `the key is ${key}` }]);
+    const [entry] = await h.agents.memory({ agent: agentName });
+    expect(entry!.text).toContain('[REDACTED]');
+    expect(entry!.text).not.toContain('k'.repeat(60));
+  });
+
+  it('a memory that cannot be read or kept is a visible step, never a failed run', async () => {
+    const agentName = `squatted-${randomUUID().slice(0, 8)}`;
+    // Something else holds the memory's workflow id: the query and the update both fail.
+    const squatter = await env.client.workflow.start('squatterWorkflow', {
+      taskQueue: h.taskQueue,
+      workflowId: memoryWorkflowId('default', agentName),
+    });
+    try {
+      const run = await probe({ agentName, ...memoryOn }, [{ text: 'lost' }]);
+      expect(run.recalled).toEqual([]);
+      const notes = memorySteps(run.steps).map((s) => (s.type === 'thinking' ? s.thought : ''));
+      expect(notes).toHaveLength(2);
+      expect(notes[0]).toMatch(
+        new RegExp(
+          `^Memory of agent ${agentName} was unavailable \\(.+\\); this run starts without earlier learnings\\.$`,
+        ),
+      );
+      expect(notes[1]).toMatch(/^This run's 1 learnings were not kept in memory \(.+\)\.$/);
+    } finally {
+      await squatter.terminate('test over');
+    }
+    const tooLong = await probe({ agentName, caller: { id: 'u', tenant: 't'.repeat(101) }, ...memoryOn });
+    expect(memorySteps(tooLong.steps)[0]).toMatchObject({
+      thought: expect.stringMatching(/^Memory unavailable: .*1–100 characters/),
+    });
+    expect(tooLong.activities).toEqual([]);
+  }, 60_000);
+});

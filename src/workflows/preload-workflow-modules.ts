@@ -64,6 +64,7 @@ import * as agentMemory from '../shared/planning/agent-memory';
 import * as planVerdicts from '../shared/planning/plan-verdicts';
 import * as runCacheSettings from '../shared/planning/run-cache-settings';
 import * as workflowTemplate from '../shared/planning/workflow-template';
+import * as planningIndex from '../shared/planning/index';
 import * as pricing from '../shared/pricing';
 import * as renderChainMarkdown from '../shared/render-chain-markdown';
 import * as runScores from '../shared/run-scores';
@@ -250,6 +251,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   planVerdicts,
   runCacheSettings,
   workflowTemplate,
+  planningIndex,
   pricing,
   renderChainMarkdown,
   runScores,

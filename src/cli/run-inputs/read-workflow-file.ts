@@ -12,14 +12,15 @@ export const MAX_WORKFLOW_FILE_BYTES = 256 * 1024;
 const LISTED = 20;
 
 /**
- * `run --workflow FILE|NAME`: a built-in workflow by name (when no file of that name exists), else a
+ * `run --workflow FILE|NAME`: a built-in workflow by name, else a
  * YAML (.yaml, .yml) or JSON (.json) file checked against WorkflowTemplate: ids, references and
  * cycles. Every problem is listed as `FILE:LINE: steps[2].after[0]: message` in one UsageError,
  * before anything starts. Aliases expand up to the YAML parser's default count, no further.
  */
 export function readWorkflow(spec: string): WorkflowTemplate {
+  // A built-in's name has no extension, so it never names a workflow file.
   const builtIn = builtInWorkflow(spec);
-  if (builtIn && !fs.existsSync(spec)) return builtIn;
+  if (builtIn) return builtIn;
   const ext = path.extname(spec).toLowerCase();
   if (!['.yaml', '.yml', '.json'].includes(ext))
     throw new UsageError(

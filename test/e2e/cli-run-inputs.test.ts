@@ -91,6 +91,9 @@ describe('seed 003 CLI examples on the offline model', () => {
     expect(bytes.includes(AWS_KEY)).toBe(false);
     expect(bytes.includes(ANTHROPIC_KEY)).toBe(false);
     expect(bytes.includes('def login(user, password):')).toBe(true);
+    // run's own worker served the reading file tools: the model was offered them.
+    expect(bytes.includes('files_read')).toBe(true);
+    expect(bytes.includes('files_write')).toBe(false);
   }, 180_000);
 
   it('implements a feature: thoughtline run "Add password reset functionality" --workflow implement_feature', async () => {
@@ -110,6 +113,8 @@ describe('seed 003 CLI examples on the offline model', () => {
     const { input } = await startedWith(id);
     expect(input.task).toBe('Add password reset functionality');
     expect(input.context).toBeUndefined();
+    // No --files: no file tools were offered.
+    expect((await startedWith(id)).bytes.includes('files_read')).toBe(false);
     expect(input.planning?.workflow?.name).toBe('implement_feature');
     expect(input.planning?.workflow?.steps.map((s) => s.description)).toEqual([
       'Understand requirements',

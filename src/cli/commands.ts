@@ -22,6 +22,7 @@ import { SCORE_COMMAND } from './commands/score';
 import { MEMORY_COMMAND } from './commands/memory';
 import { loadMcpConfig } from '../activities/mcp/load-mcp-config';
 import { runExtras } from './run-extras';
+import { readRunInputs } from './run-inputs/read-run-inputs';
 import type { ArgSpec, CommandLine, CommandSpec, OptionSpec } from './command-line';
 import { UsageError } from './usage-error';
 
@@ -221,7 +222,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'run',
-    args: [{ name: '"<task>"', needs: 'a task, e.g. thoughtline run "Compare the weather in Paris and Tokyo"' }],
+    // Optional: with --workflow the goal defaults to the workflow's description (checked in run).
+    args: [{ name: '"<task>"' }],
     extraArgsHint: 'put the task in quotes',
     options: {
       json: flag,
@@ -237,18 +239,37 @@ export const COMMANDS: readonly CommandSpec[] = [
       'allow-questions': flag,
       record: text,
       mcp: text,
+      files: { type: 'string', multiple: true },
+      'files-root': text,
+      context: text,
+      workflow: text,
     },
     run: async (l) => {
       const maxIterations = positiveInteger(l, 'max-iterations');
       const embeddedWorker = !l.flag('no-worker');
+      const inputs = await readRunInputs({
+        files: l.texts('files'),
+        filesRoot: l.text('files-root'),
+        context: l.text('context'),
+        workflow: l.text('workflow'),
+      });
+      const task = l.args[0] ?? inputs.workflow?.description;
+      if (task === undefined)
+        throw new UsageError(
+          inputs.workflow
+            ? `"run" needs a task: the workflow ${inputs.workflow.name} has no description to use instead.`
+            : '"run" needs a task, e.g. thoughtline run "Compare the weather in Paris and Tokyo".',
+        );
       const extra = runExtras({
         agents: l.text('agents'),
         plan: l.flag('plan'),
         template: l.text('template'),
         allowQuestions: l.flag('allow-questions'),
+        workflow: inputs.workflow,
+        context: inputs.context,
       });
       const result = await runTask({
-        task: l.args[0]!,
+        task,
         json: l.flag('json'),
         embeddedWorker,
         ...(maxIterations ? { maxIterations } : {}),
@@ -258,6 +279,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         ...(l.text('agent') !== undefined ? { agent: agentName(l.text('agent')!) } : {}),
         ...(l.text('record') ? { recordTo: l.text('record')! } : {}),
         ...(l.text('mcp') ? { mcp: await loadMcpConfig(l.text('mcp')!) } : {}),
+        ...(inputs.filesRoot ? { filesRoot: inputs.filesRoot } : {}),
         extra,
       });
       return result.success ? 0 : 1;

@@ -70,6 +70,16 @@ Usage:
       --allow-questions      offer the agent a tool to ask you a question; the run waits for
                              thoughtline answer <workflowId> "<text>"
       --template NAME        seed the plan: debug_bug, implement_feature or refactor_code
+      --files a.py,b.md      give the run these files (repeatable), read under --files-root;
+                             text only, each cut at 32 KiB, at most 20 and 160 KiB in all;
+                             this process's worker adds files_read/list/search rooted there
+      --files-root DIR       where --files are read and the file tools are rooted (default .)
+      --context JSON|@FILE   a JSON object of facts for the run (at most 16 KiB); secrets in
+                             it and in --files are redacted before the run starts
+      --workflow FILE|NAME   the plan's steps as written: a YAML or JSON workflow file (steps,
+                             after, tools, approval; checked with line numbers first) or
+                             debug_bug, implement_feature, refactor_code; the task defaults
+                             to its description; not with --template
       --record FILE          append the run's model replies and tool executions (secrets
                              redacted) to FILE, JSONL, to replay offline with both mocked:
                              loadRecordedTurns(FILE) and replayToolCalls(tools, FILE)

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { PlanTemplateName, SubAgentDefinition, type AgentInputInit } from '../shared';
+import type { AgentContext } from '../shared/agent-context';
+import type { WorkflowTemplate } from '../shared/planning/workflow-template';
 import { UsageError } from './usage-error';
 
 /** `run --agents FILE`: a JSON object of agents by tool name, checked before anything starts. */
@@ -44,12 +46,19 @@ export interface RunExtraFlags {
   plan?: boolean | undefined;
   template?: string | undefined;
   allowQuestions?: boolean | undefined;
+  /** `--workflow`, read and checked (run-inputs/read-workflow-file.ts): the plan's steps as written. */
+  workflow?: WorkflowTemplate | undefined;
+  /** `--files`/`--context`, read and bounded (run-inputs/read-run-inputs.ts). */
+  context?: AgentContext | undefined;
   /** The tools the run's worker registers, when known in this process: `--agents` is checked against them. */
   registeredTools?: readonly string[] | undefined;
 }
 
-/** The input fields `run` adds from its flags: a catalogue of sub-agents, planning, a template, questions. */
+/** The input fields `run` adds from its flags: a catalogue of sub-agents, planning, a template or a workflow, questions, context. */
 export function runExtras(flags: RunExtraFlags): Partial<AgentInputInit> {
+  // Both say what the plan's steps are: one way to say one thing.
+  if (flags.workflow && flags.template !== undefined)
+    throw new UsageError('--workflow and --template both give the plan its steps; give one of them.');
   const template = flags.template === undefined ? undefined : PlanTemplateName.safeParse(flags.template);
   if (template && !template.success)
     throw new UsageError(`--template must be one of ${PlanTemplateName.options.join(', ')}.`);
@@ -57,7 +66,13 @@ export function runExtras(flags: RunExtraFlags): Partial<AgentInputInit> {
   if (agents && flags.registeredTools) checkAgentTools(agents, flags.registeredTools, `--agents ${flags.agents}`);
   return {
     ...(agents ? { agents } : {}),
-    ...(flags.plan || template ? { planning: template?.success ? { template: template.data } : {} } : {}),
+    ...(flags.plan || template || flags.workflow ? { planning: planningOf(template?.data, flags.workflow) } : {}),
     ...(flags.allowQuestions ? { allowQuestions: true } : {}),
+    ...(flags.context ? { context: flags.context } : {}),
   };
 }
+
+const planningOf = (template: PlanTemplateName | undefined, workflow: WorkflowTemplate | undefined) => ({
+  ...(template ? { template } : {}),
+  ...(workflow ? { workflow } : {}),
+});

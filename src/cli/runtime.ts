@@ -13,6 +13,7 @@ import { createEventBus } from '../events/create-event-bus';
 import { isModelAllowed } from '../shared';
 import type { ModelProvider } from '../activities';
 import type { ToolDefinition } from '../tools/define-tool';
+import { createFileTools } from '../tools/builtin/files';
 import { createAgentWorker, type AgentWorkerOptions } from '../worker';
 import { AgentClient } from '../client/agent-client';
 import { cachedWorkflowBundle } from './cached-workflow-bundle';
@@ -24,6 +25,14 @@ export const log = (line: string): void => console.error(terminalSafe(`thoughtli
 
 /** Tools the CLI's worker offers. Real deployments compose their own worker (see README). */
 export const BUILT_IN_TOOLS: readonly ToolDefinition[] = [weatherTool, saveReportTool];
+
+/**
+ * What the CLI's worker adds for `run --files/--files-root`: the built-in file tools that read
+ * (files_read, files_list, files_search), rooted where the context files were read, so the agent
+ * can read more of the same tree. Never files_write: the flags ask for reading. Not added otherwise.
+ */
+export const readingFileTools = (root: string): ToolDefinition[] =>
+  createFileTools({ root }).filter((tool) => tool.name !== 'files_write') as ToolDefinition[];
 
 export interface Connected {
   config: Readonly<Config>;

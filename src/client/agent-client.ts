@@ -29,6 +29,7 @@ import type { agentWorkflow } from '../workflows';
 import { answerUpdate, approveToolCallUpdate, chainQuery, statusQuery, steerSignal } from '../workflows/messages';
 import { actorId, toPerson, type Actor } from './actor';
 import { namedAgentInput } from './named-agent-input';
+import { redactContext } from './redact-context';
 import { runsOfAgent, type AgentRunListing } from './runs-of-agent';
 import { joinedChain } from './joined-chain';
 import { unlessRunGone } from './run-gone';
@@ -140,7 +141,8 @@ export class AgentClient {
   async start(init: AgentInputInit, options: StartOptions = {}): Promise<AgentHandle> {
     const protoKey = protoKeyProblem(init);
     if (protoKey !== undefined) throw new TypeError(protoKey);
-    const input = AgentInput.parse(namedAgentInput(init));
+    // Secrets in the context go before validation, so the bounds apply to what is sent.
+    const input = AgentInput.parse(namedAgentInput(redactContext(init)));
     const workflowId = options.workflowId ?? `agent-${randomUUID()}`;
     return retryUnknownSearchAttribute(() => this.startWorkflow(input, workflowId), {
       ...(this.onStartRetry ? { onRetry: this.onStartRetry } : {}),

@@ -65,6 +65,7 @@ import * as sharedPlanning from '../shared/planning/index';
 import * as planVerdicts from '../shared/planning/plan-verdicts';
 import * as runCacheSettings from '../shared/planning/run-cache-settings';
 import * as workflowTemplate from '../shared/planning/workflow-template';
+import * as planningIndex from '../shared/planning/index';
 import * as pricing from '../shared/pricing';
 import * as renderChainMarkdown from '../shared/render-chain-markdown';
 import * as runScores from '../shared/run-scores';
@@ -267,6 +268,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   planVerdicts,
   runCacheSettings,
   workflowTemplate,
+  planningIndex,
   pricing,
   renderChainMarkdown,
   runScores,

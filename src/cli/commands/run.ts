@@ -18,6 +18,7 @@ import { checkAgentTools } from '../run-extras';
 import {
   BUILT_IN_TOOLS,
   connectOrStart,
+  readingFileTools,
   log,
   startWorker,
   webUiLink,
@@ -50,6 +51,11 @@ export interface RunOptions {
   recordTo?: string;
   /** MCP servers (a desktop-client config file's contents) for this process's own worker; runs it. */
   mcp?: McpConfigInit;
+  /**
+   * `--files`/`--files-root`: the directory the context files were read from, absolute. This
+   * process's worker then also serves the reading file tools rooted there; a standing worker's are its own.
+   */
+  filesRoot?: string;
   /** More input: sub-agents, planning (from `--agents`, `--plan`, `--template`, or the team demo). */
   extra?: Partial<AgentInputInit>;
 }
@@ -81,10 +87,11 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
   });
   // This process's worker serves the built-in tools: a sub-agent naming any other is refused before
   // the run starts. A standing worker's tools are not known here; its run finds out itself.
+  const fileTools = placement.worker === 'own' && options.filesRoot ? readingFileTools(options.filesRoot) : [];
   if (placement.worker === 'own' && options.extra?.agents)
     checkAgentTools(
       options.extra.agents,
-      BUILT_IN_TOOLS.map((t) => t.name),
+      [...BUILT_IN_TOOLS, ...fileTools].map((t) => t.name),
       'the --agents file',
     );
   // This process's worker registers no agents: a run by name needs a standing worker that does.
@@ -97,13 +104,21 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
       `a worker already polls task queue "${placement.taskQueue}": the run goes to it, with its tools and model, and this process runs none (--record runs its own).`,
     );
   }
+  if (placement.worker === 'standing' && options.filesRoot)
+    log(
+      `the files were read under ${options.filesRoot}; the run's file tools, if any, are that worker's, rooted where it says.`,
+    );
   const recorder = options.recordTo ? countingRecorder(options.recordTo, workflowId, c) : undefined;
   const worker =
     placement.worker === 'own'
-      ? await startWorker({ ...c, config: { ...c.config, taskQueue: placement.taskQueue, ...runModel(options) } }, [], {
-          ...(recorder ? { onModelReply: recorder.onModelReply, wrapTools: recorder.wrapTools } : {}),
-          ...(options.mcp ? { mcp: options.mcp } : {}),
-        })
+      ? await startWorker(
+          { ...c, config: { ...c.config, taskQueue: placement.taskQueue, ...runModel(options) } },
+          fileTools,
+          {
+            ...(recorder ? { onModelReply: recorder.onModelReply, wrapTools: recorder.wrapTools } : {}),
+            ...(options.mcp ? { mcp: options.mcp } : {}),
+          },
+        )
       : undefined;
   const out = options.json ? process.stderr : process.stdout;
   try {

@@ -60,3 +60,10 @@ export function localToolCallOptions(spec: ToolSpec, summary: string): LocalActi
   const { startToCloseTimeout, retry } = toolCallOptions(spec, summary);
   return { summary, startToCloseTimeout, ...(retry ? { retry } : {}) };
 }
+
+/** Plan reuse (`cache.plans`): a quick lookup and store in the worker's cache; one retry, then a miss. */
+export const planCacheActivities = proxyActivities<AgentActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 2 },
+  summary: 'plan cache',
+});

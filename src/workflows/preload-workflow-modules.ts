@@ -63,6 +63,9 @@ import * as agentContext from '../shared/agent-context';
 import * as agentMemory from '../shared/planning/agent-memory';
 import * as planVerdicts from '../shared/planning/plan-verdicts';
 import * as runCacheSettings from '../shared/planning/run-cache-settings';
+import * as cacheRequest from '../shared/planning/cache-request';
+import * as cacheHitText from '../shared/planning/cache-hit-text';
+import * as goalKey from '../shared/planning/goal-key';
 import * as workflowTemplate from '../shared/planning/workflow-template';
 import * as pricing from '../shared/pricing';
 import * as renderChainMarkdown from '../shared/render-chain-markdown';
@@ -249,6 +252,9 @@ export const PRELOADED_MODULES: readonly object[] = [
   agentMemory,
   planVerdicts,
   runCacheSettings,
+  cacheRequest,
+  cacheHitText,
+  goalKey,
   workflowTemplate,
   pricing,
   renderChainMarkdown,

@@ -63,6 +63,7 @@ import * as agentContext from '../shared/agent-context';
 import * as agentMemory from '../shared/planning/agent-memory';
 import * as planVerdicts from '../shared/planning/plan-verdicts';
 import * as runCacheSettings from '../shared/planning/run-cache-settings';
+import * as planningIndex from '../shared/planning/index';
 import * as cacheRequest from '../shared/planning/cache-request';
 import * as cacheHitText from '../shared/planning/cache-hit-text';
 import * as goalKey from '../shared/planning/goal-key';
@@ -252,6 +253,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   agentMemory,
   planVerdicts,
   runCacheSettings,
+  planningIndex,
   cacheRequest,
   cacheHitText,
   goalKey,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { goalKey, MAX_GOAL_KEY_CHARS, planToolsKey } from '../../../src/shared/planning/goal-key';
 import { cacheHitText } from '../../../src/shared/planning/cache-hit-text';
 import { toolCacheRequest, uncacheableReason } from '../../../src/shared/planning/cache-request';
+import { AgentInput } from '../../../src/shared';
 
 describe('goalKey', () => {
   it('gives similar goals one key: case, spacing, punctuation, order, repeats and stop words aside', () => {
@@ -31,12 +32,8 @@ describe('which tools a run caches', () => {
   const input = { cache: { ttlMs: 60_000, tools: ['search', 'pay', 'ask'], model: false, plans: false } };
   it('only listed tools, never a once or llm tool, under the caller’s tenant or default', () => {
     expect(toolCacheRequest(input, { name: 'search', type: 'external' })).toEqual({ tenant: 'default', ttlMs: 60_000 });
-    expect(
-      toolCacheRequest(
-        { ...input, caller: { id: 'u', roles: [], tenant: 'acme' } },
-        { name: 'search', type: 'external' },
-      ),
-    ).toEqual({ tenant: 'acme', ttlMs: 60_000 });
+    const acme: AgentInput = AgentInput.parse({ task: 't', ...input, caller: { id: 'u', tenant: 'acme' } });
+    expect(toolCacheRequest(acme, { name: 'search', type: 'external' })).toEqual({ tenant: 'acme', ttlMs: 60_000 });
     expect(toolCacheRequest(input, { name: 'other', type: 'external' })).toBeUndefined();
     expect(toolCacheRequest(input, { name: 'pay', type: 'external', effects: 'once' })).toBeUndefined();
     expect(uncacheableReason({ type: 'external', effects: 'once' })).toMatch(/once/);

@@ -12,7 +12,7 @@ import {
   type Visibility,
 } from '../../shared';
 import { FailureType } from '../../shared/failure-types';
-import { toolCacheRequest } from '../../shared/planning/cache-request';
+import { toolCacheRequest, uncacheableReason } from '../../shared/planning/cache-request';
 import { auditedArguments, auditedResult, auditedValue } from '../../shared/tool-audit';
 import { activities, localActivities, localToolCallOptions, toolCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
@@ -117,6 +117,7 @@ export async function runToolCall(
       ? Math.max(limit, SUMMARY_SOURCE_CHARS)
       : limit;
   const cache = toolCacheRequest(input, spec);
+  if (!cache && input.cache?.tools.includes(spec.name)) noteNeverCached(ctx, spec);
   try {
     const runner = toolRunner(spec, summary, once);
     const invocation = {
@@ -243,6 +244,16 @@ function remembered(
     });
   }
   return observation;
+}
+
+/**
+ * A tool the run lists in `cache.tools` but whose results are never reused (a `once` or `llm`
+ * tool): said once per run, as a visible thought, so the list is not silently ignored.
+ */
+function noteNeverCached(ctx: RunContext, spec: ToolSpec): void {
+  const thought = `Not cached: ${spec.name} is in cache.tools, but ${uncacheableReason(spec)}; it runs on every call.`;
+  if (ctx.chain.steps.some((s) => s.type === 'thinking' && s.thought === thought)) return;
+  ctx.chain.thinking(thought, { level: 'full' });
 }
 
 /** The budget check of an `llm` tool call; when it stops the run, the call is recorded as never run first. */

@@ -144,6 +144,12 @@ describe('tool results cached across runs (cache.tools)', () => {
       for (let i = 0; i < 2; i++) {
         const result = await h.run({ task: 'Pay 5', cache: { ttlMs: 60_000, tools: ['pay'] } });
         expect(toolResults(result)[0]!.cacheHit).toBeUndefined();
+        // The run says, once, why the tool it listed is not cached.
+        const notes = result.chain.steps.filter(
+          (s) => s.type === 'thinking' && s.thought.startsWith('Not cached: pay'),
+        );
+        expect(notes).toHaveLength(1);
+        expect(notes[0]).toMatchObject({ thought: expect.stringContaining("effects are 'once'") });
       }
     });
     expect(calls).toBe(2);

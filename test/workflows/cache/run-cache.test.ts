@@ -45,6 +45,18 @@ const durationOf = (step: ReasoningStep): number => (step.type === 'tool_result'
 const modelReplies = (result: AgentResult): ReasoningStep[] =>
   result.chain.steps.filter((s) => s.type === 'tool_result' && s.model !== undefined);
 
+/** Milliseconds from the run's runTool activity being scheduled to its completion, from the history. */
+async function runToolSpanMs(workflowId: string): Promise<number> {
+  const events = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const ms = (e: (typeof events)[number]) =>
+    Number(e.eventTime!.seconds) * 1_000 + Math.floor((e.eventTime!.nanos ?? 0) / 1e6);
+  const scheduled = events.findIndex((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool');
+  const done = events.find(
+    (e) => Number(e.activityTaskCompletedEventAttributes?.scheduledEventId) === Number(events[scheduled]!.eventId),
+  );
+  return ms(done!) - ms(events[scheduled]!);
+}
+
 /** A tool that counts its calls and takes a little while, so a cached call's time can be compared. */
 function countingLookup() {
   const counter = { calls: 0 };
@@ -73,7 +85,7 @@ describe('tool results cached across runs (cache.tools)', () => {
     { timeout: 120_000 },
     async () => {
       const { tool, counter } = countingLookup();
-      const model = createScriptedModel(lookupTurns(5));
+      const model = createScriptedModel(lookupTurns(6));
       const h = await cachingHarness([tool], model);
       const cache = { ttlMs: 60_000, tools: ['lookup'] };
       await h.worker.runUntil(async () => {
@@ -95,7 +107,11 @@ describe('tool results cached across runs (cache.tools)', () => {
         expect(JSON.stringify(model.calls[3]!.messages)).toBe(JSON.stringify(model.calls[1]!.messages));
         const uncachedMs = durationOf(toolResults(first)[0]!);
         const cachedMs = durationOf(hit);
-        console.log(`lookup tool call: uncached ${uncachedMs} ms, cached ${cachedMs} ms (in the worker)`);
+        const [firstSpan, secondSpan] = [await runToolSpanMs(first.workflowId), await runToolSpanMs(second.workflowId)];
+        // Reported, not asserted: timings vary with the machine.
+        console.log(
+          `lookup tool call: uncached ${uncachedMs} ms, cached ${cachedMs} ms in the worker; runTool scheduled to completed ${firstSpan} ms vs ${secondSpan} ms`,
+        );
 
         // Another tenant never reads the default tenant's entry.
         await h.run({ task: 'Look up temporal', cache, caller: { id: 'u', roles: [], tenant: 'globex' } });
@@ -106,9 +122,14 @@ describe('tool results cached across runs (cache.tools)', () => {
         await h.run({ task: 'Look up temporal', cache: { ttlMs: 50, tools: ['lookup'] } });
         expect(counter.calls).toBe(3);
 
+        // That run stored its result for its own 50 ms: expired, it is never returned, even to a run accepting an hour.
+        await new Promise((r) => setTimeout(r, 100));
+        await h.run({ task: 'Look up temporal', cache: { ttlMs: 3_600_000, tools: ['lookup'] } });
+        expect(counter.calls).toBe(4);
+
         // Without `cache` the tool runs, and its call carries nothing new.
         const plain = await h.run({ task: 'Look up temporal' });
-        expect(counter.calls).toBe(4);
+        expect(counter.calls).toBe(5);
         const history = await env.client.workflow.getHandle(plain.workflowId).fetchHistory();
         const scheduled = (history.events ?? []).filter(
           (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool',

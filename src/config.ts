@@ -39,6 +39,8 @@ const ConfigSchema = z.object({
   THOUGHTLINE_TOKEN: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** A keyring file (the decision-signing format) whose first key signs `thoughtline export` reports. */
   THOUGHTLINE_EXPORT_KEYRING: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** The SQLite file where a worker keeps results runs may reuse (`cache` in a run's input); default `.thoughtline/cache.sqlite`. */
+  THOUGHTLINE_CACHE_FILE: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Days a dev server the project starts keeps closed runs (its namespace retention). */
   THOUGHTLINE_RETENTION_DAYS: z.preprocess(
     emptyAsUndefined,
@@ -74,6 +76,8 @@ export interface Config {
   exportKeyring?: string;
   /** THOUGHTLINE_RETENTION_DAYS (default 90). */
   retentionDays: number;
+  /** THOUGHTLINE_CACHE_FILE: the worker's run cache (createAgentWorker's `cacheFile`). */
+  cacheFile?: string;
 }
 
 /** Reads a JSON file named by an environment variable and checks it against its schema. */
@@ -123,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       ? { modelRegistry: loadJsonFile('THOUGHTLINE_MODELS', e.THOUGHTLINE_MODELS, ModelRegistry, 'model registry') }
       : {}),
     ...(e.THOUGHTLINE_EXPORT_KEYRING ? { exportKeyring: e.THOUGHTLINE_EXPORT_KEYRING } : {}),
+    ...(e.THOUGHTLINE_CACHE_FILE ? { cacheFile: e.THOUGHTLINE_CACHE_FILE } : {}),
     ...(e.THOUGHTLINE_SERVER_URL
       ? { server: { url: e.THOUGHTLINE_SERVER_URL, token: e.THOUGHTLINE_TOKEN ?? '' } }
       : {}),

@@ -31,6 +31,8 @@ import { mcpSecrets, type McpConfigInit } from './shared/mcp-config';
 import { telemetryBundleOptions, telemetryFromEnv } from './telemetry';
 import { resolveVersion, setCurrentVersion, type ResolvedVersion, type WorkerDeployment } from './deployment';
 import { connectNative, endpointOf, loadConnectionSettings } from './connection';
+import { lazyRunCache } from './activities/cache/lazy-run-cache';
+import { openSqliteRunCache } from './activities/cache/sqlite-run-cache';
 
 export interface AgentWorkerOptions {
   /**
@@ -46,6 +48,13 @@ export interface AgentWorkerOptions {
    * call names instead of carrying. A call whose run or texts are not kept here asks the run (a query).
    */
   conversationCacheBytes?: number;
+  /**
+   * The SQLite file where results runs may reuse across runs are kept (`cache` in a run's input:
+   * tool results, model replies, plans; docs/caching.md). Opened on the first call that asks for
+   * it, so a worker whose runs never cache creates nothing. Default `.thoughtline/cache.sqlite`
+   * under the working directory (the CLI's worker: THOUGHTLINE_CACHE_FILE).
+   */
+  cacheFile?: string;
   /** Default: the environment's (TEMPORAL_NAMESPACE or the profile's) when `connection` is opened from it, else 'default'. */
   namespace?: string;
   taskQueue?: string;
@@ -173,6 +182,7 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
     ...(options.workerOptions?.dataConverter ? { dataConverter: options.workerOptions.dataConverter } : {}),
   });
   const conversationBytes = options.conversationCacheBytes ?? DEFAULT_CONVERSATION_CACHE_BYTES;
+  const runCache = workerRunCache(options.cacheFile);
   const activities = createActivities({
     tools: createToolRegistry(options.tools),
     agents: createAgentRegistry(options.agents ?? []),
@@ -184,6 +194,7 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
     ...(onModelDelta ? { onModelDelta } : {}),
     ...(options.onModelReply ? { onModelReply: options.onModelReply } : {}),
     ...(options.isModelAllowed ? { isModelAllowed: options.isModelAllowed } : {}),
+    cache: runCache,
     conversations: {
       cache: new ConversationCache(conversationBytes),
       texts: new KnownTexts(knownTextChars(conversationBytes)),
@@ -246,6 +257,7 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
     },
   });
   if (mcp) closeWhenStopped(worker, () => mcp.close());
+  closeWhenStopped(worker, async () => runCache.close());
   if (telemetry) closeWhenStopped(worker, () => telemetry.flush());
   // Before it polls: a run started right after this worker is created comes to it.
   if (version && options.deployment?.makeCurrent !== false)
@@ -272,6 +284,14 @@ async function bundleOwnWorkflows(): Promise<{ code: string }> {
       })
     ).code,
   };
+}
+
+/** Where this worker keeps results runs may reuse: opened on first use; a file that cannot be opened is logged once and caches nothing. */
+function workerRunCache(file: string | undefined) {
+  const at = file ?? path.join(process.cwd(), '.thoughtline', 'cache.sqlite');
+  const warn = (err: unknown) =>
+    Runtime.instance().logger.warn(`Run cache ${at}: ${(err as Error)?.message ?? String(err)}; calls run uncached.`);
+  return lazyRunCache(() => openSqliteRunCache(at, { onError: warn }), warn);
 }
 
 /** The worker's MCP connections (and the stdio servers' processes) end when the worker does. */

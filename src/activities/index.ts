@@ -17,6 +17,7 @@ import {
 import { createRedactor } from '../tools/redact-secrets';
 import type { TenantActivities } from './tenant-activities';
 import { createToolActivities } from './tool-activities';
+import { createPlanCacheActivities } from './cache/plan-cache-activities';
 
 export interface ActivityDeps extends ModelActivityDeps {
   tools: ToolRegistry;
@@ -45,6 +46,7 @@ export function createActivities(deps: ActivityDeps) {
     texts: conversations.texts,
     ...(deps.mcp ? { mcp: deps.mcp } : {}),
     ...(deps.isModelAllowed ? { isModelAllowed: deps.isModelAllowed } : {}),
+    ...(deps.cache ? { cache: deps.cache } : {}),
   });
   return {
     ...createModelActivities({ ...deps, redact, conversations }),
@@ -54,6 +56,7 @@ export function createActivities(deps: ActivityDeps) {
       describeTools: toolActivities.describeTools,
     }),
     ...createChainArchiveActivities(),
+    ...createPlanCacheActivities(deps.cache),
     ...createEvalActivities({
       models: deps.models,
       ...(deps.endpoints ? { endpoints: deps.endpoints } : {}),

@@ -7,6 +7,9 @@ import { resolveConversation, type ConversationSource } from './conversation/res
 import type { ModelProvider } from '../shared/model-provider';
 import { EndpointBalancer, type ModelEndpoint } from './models/endpoints/endpoint-balancer';
 import { redactFailure, type Redactor } from '../tools/redact-secrets';
+import { zeroUsage } from '../shared/usage';
+import { lookupCached, storeCached } from './cache/cached-result';
+import type { RunCache } from './cache/run-cache';
 
 /** A piece of a reply as it streams in. Delivered to watchers only; it never enters history. */
 export interface ModelDelta {
@@ -36,6 +39,8 @@ export interface ModelActivityDeps {
   conversations?: ConversationSource;
   /** Named endpoints (registry entries with their own URL, key or region) that requests may name in `endpoints`. */
   endpoints?: Readonly<Record<string, ModelEndpoint>>;
+  /** Where replies of runs that cache them (`cache.model`) are kept across runs; without it nothing is cached. */
+  cache?: RunCache;
 }
 
 /** The conversations a worker keeps for calls by reference, by default. */
@@ -52,6 +57,7 @@ export function createModelActivities({
   redact = (v) => v,
   conversations,
   endpoints = {},
+  cache,
 }: ModelActivityDeps) {
   const balancer = new EndpointBalancer(endpoints);
   const source = conversations ?? { cache: new ConversationCache(DEFAULT_CONVERSATION_CACHE_BYTES) };
@@ -62,7 +68,8 @@ export function createModelActivities({
      */
     async callModel(input: ModelCallInput): Promise<ModelReply> {
       const execution = Context.current().info.workflowExecution;
-      const request = await resolveConversation(
+      // The cache request is the worker's to read; a provider never sees it.
+      const { cache: cacheReq, ...request } = await resolveConversation(
         input,
         execution && { workflowId: execution.workflowId, runId: execution.runId },
         source,
@@ -84,6 +91,26 @@ export function createModelActivities({
       if (isModelAllowed && !isModelAllowed(request.provider, sent.model)) {
         const message = `Model ${request.provider}/${sent.model} is not allowed by this worker's model registry.`;
         throw ApplicationFailure.create({ type: FailureType.ModelNotAllowed, message, nonRetryable: true });
+      }
+      // Keyed by the whole request as a provider would get it (by-reference parts resolved), before routing.
+      const cached = cache && cacheReq ? { cache, req: cacheReq, key: modelCacheRequest(request) } : undefined;
+      if (cached) {
+        const started = Date.now();
+        const found = lookupCached(cached.cache, cached.req, 'model', request.provider, cached.key);
+        const stored = found && storedReply(found.value);
+        if (found && stored) {
+          const reply: ModelReply = {
+            ...stored,
+            // Nothing was called: nothing is paid, no tokens are spent.
+            usage: zeroUsage(),
+            costUsd: 0,
+            durationMs: Date.now() - started,
+            cacheHit: found.hit,
+          };
+          if ('conversation' in input && execution)
+            rememberReply(source.cache, execution.workflowId, input.conversation.hash, reply.content);
+          return reply;
+        }
       }
       const ctx = Context.current();
       const { activityId, attempt } = ctx.info;
@@ -116,6 +143,7 @@ export function createModelActivities({
         if ('conversation' in input && execution)
           rememberReply(source.cache, execution.workflowId, input.conversation.hash, safe.content);
         onModelReply?.(workflowId, safe);
+        if (cached) storeCached(cached.cache, cached.req, 'model', request.provider, cached.key, safe, workflowId);
         return safe;
       } catch (err) {
         routed?.failed(err);
@@ -126,6 +154,22 @@ export function createModelActivities({
       }
     },
   };
+}
+
+/** What a cached reply is keyed by: everything that shapes the answer, not where it was routed or how it was sent. */
+function modelCacheRequest(request: ModelRequest): Omit<ModelRequest, 'cache'> {
+  const { provider, model, system, messages, tools, toolChoice, maxTokens, stopSequences, sampling, endpoints } =
+    request;
+  return { provider, model, system, messages, tools, toolChoice, maxTokens, stopSequences, sampling, endpoints };
+}
+
+/** A stored reply, or undefined when the entry is not one (then the model is called). */
+function storedReply(value: unknown): ModelReply | undefined {
+  const v = value as Partial<ModelReply> | null;
+  if (v === null || typeof v !== 'object' || !Array.isArray(v.content) || typeof v.stopReason !== 'string')
+    return undefined;
+  if (typeof v.model !== 'string') return undefined;
+  return v as ModelReply;
 }
 
 /**

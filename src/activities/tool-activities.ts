@@ -18,6 +18,9 @@ import type { ToolRegistry } from '../tools/tool-registry';
 import { describeWithMcp, isNeedsInput, mcpTool, neededInput } from './mcp/mcp-activity-parts';
 import type { McpTools } from './mcp/mcp-tools';
 import { redactFailure, redactHeartbeat, redactToolResult, thrownText, type Redactor } from '../tools/redact-secrets';
+import { uncacheableReason } from '../shared/planning/cache-request';
+import { lookupCached, storeCached } from './cache/cached-result';
+import type { RunCache } from './cache/run-cache';
 
 export interface ToolActivityDeps {
   tools: ToolRegistry;
@@ -33,6 +36,8 @@ export interface ToolActivityDeps {
   texts?: KnownTexts;
   /** The worker's model allow-list, handed to every tool that calls a model (ToolContext.isModelAllowed). */
   isModelAllowed?: ToolContext['isModelAllowed'];
+  /** Where results of tools a run caches (`cache.tools`) are kept across runs; without it nothing is cached. */
+  cache?: RunCache;
 }
 
 export function createToolActivities({
@@ -42,6 +47,7 @@ export function createToolActivities({
   heartbeatEveryMs = TOOL_HEARTBEAT_EVERY_MS,
   texts,
   isModelAllowed,
+  cache,
 }: ToolActivityDeps) {
   return {
     /** Specs of the run's tools; recorded in history, so a replay sees the tool set the run began with. */
@@ -101,6 +107,19 @@ export function createToolActivities({
         const refused = await refusal(own, args.data, toolContext(call.idempotencyKey));
         if (refused) return { result: null, truncated: false, durationMs: Date.now() - started, attempts: 1, refused };
       }
+      // The worker checks its own definition too: a `once` or `llm` tool is never answered from the cache.
+      const cacheReq = cache && call.cache && !(own && uncacheableReason(own)) ? call.cache : undefined;
+      // Keyed by what the tool would be asked and how much of its result the run keeps.
+      const cacheRequest = { arguments: args.data, maxResultChars: call.maxResultChars };
+      if (cacheReq) {
+        const found = lookupCached(cache!, cacheReq, 'tool', tool.name, cacheRequest);
+        const stored = found && storedToolResult(found.value);
+        if (found && stored) {
+          if (texts && stored.result !== undefined) texts.remember(observationText(stored.result));
+          const durationMs = Date.now() - started;
+          return { ...stored, durationMs, attempts: ctx.info.attempt, cacheHit: found.hit };
+        }
+      }
       let value: unknown;
       // Cancellation reaches an activity only through heartbeats, and their absence tells Temporal the
       // worker died: send them while the tool works (none for a call shorter than the interval).
@@ -138,6 +157,11 @@ export function createToolActivities({
         const durationMs = attempt > 1 ? Math.max(0, Date.now() - scheduledTimestampMs) : Date.now() - started;
         // The text the model will receive, as the workflow makes it, so the next call can name it.
         if (texts && result !== undefined) texts.remember(observationText(result));
+        // Only a result the tool returned is kept: never an error, a refusal or a request for input.
+        if (cacheReq) {
+          const fromRun = ctx.info.workflowExecution?.workflowId ?? ctx.info.activityId;
+          storeCached(cache!, cacheReq, 'tool', tool.name, cacheRequest, { result, truncated }, fromRun);
+        }
         return { result, truncated, durationMs, attempts: attempt };
       } catch (err) {
         const message = redactText(`${tool.name} ran, but its result could not be used: ${thrownText(err)}`);
@@ -249,6 +273,13 @@ function withStackOf(failure: Error, thrown: unknown, redactText: (text: string)
   const frames = stack.split('\n').filter((line) => /^\s+at /.test(line));
   if (frames.length === 0) return;
   failure.stack = redactText(`${failure.name}: ${failure.message}\n${frames.join('\n')}`);
+}
+
+/** A stored tool result as runTool stored it, or undefined for anything else (then the tool runs). */
+function storedToolResult(value: unknown): { result: unknown; truncated: boolean } | undefined {
+  if (value === null || typeof value !== 'object' || !('result' in value)) return undefined;
+  const { result, truncated } = value as { result: unknown; truncated?: unknown };
+  return typeof truncated === 'boolean' ? { result, truncated } : undefined;
 }
 
 /** Each spec's alternatives, only those the run's tool set has: an observation never suggests a tool the model cannot call. */

@@ -127,6 +127,7 @@ export async function startWorker(
       : {}),
     ...(config.encryptionKeys ? { workerOptions: { dataConverter: createDataConverter(config.encryptionKeys) } } : {}),
     ...(config.tenantLimits ? { tenantLimits: config.tenantLimits } : {}),
+    ...(config.cacheFile ? { cacheFile: config.cacheFile } : {}),
     ...(ownBus ? { events: ownBus } : {}),
     ...workerOptions,
   }).catch(async (err: unknown) => {

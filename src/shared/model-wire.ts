@@ -1,6 +1,8 @@
 import { isIdentifierName } from './identifier-name';
 import { z } from 'zod';
 import { TokenUsage } from './usage';
+import { CacheRequest } from './planning/cache-request';
+import { CacheHit } from './planning/plan-verdicts';
 
 /**
  * Provider-neutral conversation format passed from the workflow to the `callModel` activity.
@@ -97,6 +99,8 @@ export const ModelRequest = z.object({
   sampling: SamplingSettings.optional(),
   /** Registry entries the worker may send this call to (their own URL, key, region, model id); one is picked per attempt. */
   endpoints: z.array(z.string().min(1).max(128)).min(1).max(16).optional(),
+  /** The run caches model replies (`cache.model`): the worker may answer from its cache. Never sent to a provider. */
+  cache: CacheRequest.optional(),
 });
 export type ModelRequest = z.infer<typeof ModelRequest>;
 
@@ -111,5 +115,7 @@ export const ModelReply = z.object({
   durationMs: z.number().nonnegative(),
   /** The registry entry that answered, when the call named endpoints. */
   endpoint: z.string().optional(),
+  /** The reply came from the worker's cache, stored by an earlier run: no model was called, nothing was paid. */
+  cacheHit: CacheHit.optional(),
 });
 export type ModelReply = z.infer<typeof ModelReply>;

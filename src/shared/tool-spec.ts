@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ApprovalPolicy } from './approval/approval';
 import { ToolType, VisibilityLevel } from './chain';
 import { ElicitationAnswer, ElicitationRequest, MAX_ELICITATION_ROUNDS } from './elicitation';
+import { CacheRequest } from './planning/cache-request';
+import { CacheHit } from './planning/plan-verdicts';
 
 export const ToolRetry = z.object({
   maximumAttempts: z.number().int().positive(),
@@ -92,6 +94,8 @@ export const ToolInvocation = z.object({
   elicitation: z.array(ElicitationAnswer).max(MAX_ELICITATION_ROUNDS).optional(),
   /** The tool's `validate` hook already allowed these arguments (before approval): not asked again. */
   validated: z.boolean().optional(),
+  /** The run caches this tool's results (`cache.tools`): the worker may answer from its cache. */
+  cache: CacheRequest.optional(),
 });
 export type ToolInvocation = z.infer<typeof ToolInvocation>;
 
@@ -107,6 +111,8 @@ export const ToolOutput = z.object({
   needsInput: ElicitationRequest.optional(),
   /** The tool's `validate` hook refused the arguments, with this reason: the tool did not run, `result` is null. */
   refused: z.string().optional(),
+  /** The result came from the worker's cache, stored by an earlier run: the tool did not run. */
+  cacheHit: CacheHit.optional(),
 });
 export type ToolOutput = z.infer<typeof ToolOutput>;
 

@@ -69,3 +69,9 @@ export function memoryCallOptions(summary: string): ActivityOptions {
     retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
   };
 }
+/** Plan reuse (`cache.plans`): a quick lookup and store in the worker's cache; one retry, then a miss. */
+export const planCacheActivities = proxyActivities<AgentActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 2 },
+  summary: 'plan cache',
+});

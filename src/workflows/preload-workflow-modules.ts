@@ -64,6 +64,9 @@ import * as agentMemory from '../shared/planning/agent-memory';
 import * as sharedPlanning from '../shared/planning/index';
 import * as planVerdicts from '../shared/planning/plan-verdicts';
 import * as runCacheSettings from '../shared/planning/run-cache-settings';
+import * as cacheRequest from '../shared/planning/cache-request';
+import * as cacheHitText from '../shared/planning/cache-hit-text';
+import * as goalKey from '../shared/planning/goal-key';
 import * as workflowTemplate from '../shared/planning/workflow-template';
 import * as planningIndex from '../shared/planning/index';
 import * as pricing from '../shared/pricing';
@@ -267,6 +270,9 @@ export const PRELOADED_MODULES: readonly object[] = [
   sharedPlanning,
   planVerdicts,
   runCacheSettings,
+  cacheRequest,
+  cacheHitText,
+  goalKey,
   workflowTemplate,
   planningIndex,
   pricing,

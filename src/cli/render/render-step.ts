@@ -5,6 +5,7 @@ import { clip, cyan, dim, green, oneLine, red, yellow } from './terminal-style';
 import { redactSecretsInText } from '../../shared/secret-patterns';
 import { toolResultNote } from '../../shared/tool-result-note';
 import { answerLabel, confidenceText } from '../../shared/answer-grounding';
+import { cacheHitText } from '../../shared/planning/cache-hit-text';
 
 /** Lines a step adds under its first sit under the text after the label (number 4 + label 13). */
 const UNDER = ' '.repeat(17);
@@ -15,6 +16,9 @@ const under = (lines: readonly string[]): string => lines.map((l) => `\n${UNDER}
 /** "[parallel 5 · 2/3] ": one of the calls a model turn ran concurrently (group = the turn's first call). */
 const parallelTag = (step: ReasoningStep): string =>
   step.parallel ? dim(`[parallel ${step.parallel.group} · ${step.parallel.index}/${step.parallel.size}] `) : '';
+
+/** " (cached from run X, 3 min old)", dimmed, on a result or plan reused from the worker's cache. */
+const cacheNote = (step: ReasoningStep): string => (step.cacheHit ? dim(` (${cacheHitText(step.cacheHit)})`) : '');
 
 /** " (confidence 80%)", dimmed, when the model gave one. */
 const confidenceNote = (confidence: number | undefined): string => {
@@ -58,7 +62,7 @@ export function renderStep(step: ReasoningStep): string {
   const tag = parallelTag(step);
   switch (step.type) {
     case 'thinking':
-      return `${n}${renderThought(step)}`;
+      return `${n}${renderThought(step)}${cacheNote(step)}`;
     case 'tool_call': {
       const c = step.toolCall;
       if (c.toolType === 'llm') {
@@ -84,10 +88,10 @@ export function renderStep(step: ReasoningStep): string {
         if (typeof r.result === 'string')
           return `${n}${label('Observation', green)}${tag}${dim(`${step.model} · ${parts.filter(Boolean).join(' · ')} `)}${oneLine(r.result)}`;
         // The model that answered, which may not be the one asked (a fallback, the offline model).
-        return `${n}${dim(`Model reply  ${[step.model, ...parts].filter(Boolean).join(' · ')}`)}`;
+        return `${n}${dim(`Model reply  ${[step.model, ...parts].filter(Boolean).join(' · ')}`)}${cacheNote(step)}`;
       }
       const note = toolResultNote(r);
-      const notes = `${r.truncated ? dim(' (truncated)') : ''}${note ? dim(` (${note})`) : ''}`;
+      const notes = `${r.truncated ? dim(' (truncated)') : ''}${note ? dim(` (${note})`) : ''}${cacheNote(step)}`;
       const line = r.success
         ? `${label('Observation', green)}${tag}${oneLine(r.result)}${notes}`
         : `${label('Observation', red)}${tag}${oneLine(r.error ?? 'failed', 300)}${notes}`;

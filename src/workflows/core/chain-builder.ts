@@ -1,6 +1,7 @@
 import type { AgentRef } from '../../shared/agent-definition';
 import {
   CHAIN_SCHEMA_VERSION,
+  type CacheHit,
   type ApprovalRecord,
   type ChainStatus,
   type NotePurpose,
@@ -29,6 +30,8 @@ export interface ModelMeta {
   model: string;
   usage?: TokenUsage;
   costUsd?: number;
+  /** The reply came from the worker's cache (`cache.model`). */
+  cacheHit?: CacheHit;
 }
 
 /** The structured verdict a loop-added thought may carry. */
@@ -206,7 +209,7 @@ export class ChainBuilder {
   toolResult(
     toolResult: ToolResult,
     visibility: Visibility,
-    meta?: ModelMeta | { fromPerson: PersonMark },
+    meta?: ModelMeta | { fromPerson: PersonMark } | { cacheHit: CacheHit },
   ): ReasoningStep {
     const parallel = this.parallelByCall.get(toolResult.correlationId);
     return this.push({ type: 'tool_result', toolResult, visibility, ...meta, ...(parallel ? { parallel } : {}) });

@@ -1,6 +1,7 @@
 import { isCancellation } from '@temporalio/workflow';
 import type { FallbackModel, ModelCallInput, ModelMessage, ModelReply, ModelRequest, ModelTool } from '../../shared';
 import { priceFor, type Price } from '../../shared/pricing';
+import { modelCacheRequest } from '../../shared/planning/cache-request';
 import { activities, modelCallOptions } from '../activity-proxies';
 import { failureMessage, failureType } from '../core/failure-message';
 import { ModelCallFailed } from '../core/loop-signals';
@@ -111,6 +112,7 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
   );
   state.countModelCall();
   let sentHash: string | undefined;
+  const cache = modelCacheRequest(input);
   const start = (): Promise<ModelReply> => {
     const call = {
       provider: candidate.provider,
@@ -122,6 +124,8 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
       ...(request.stopSequences ? { stopSequences: request.stopSequences } : {}),
       ...(candidate.sampling ? { sampling: candidate.sampling } : {}),
       ...(candidate.endpoints ? { endpoints: candidate.endpoints } : {}),
+      // Only when the run caches model replies (`cache.model`): other calls record what they always did.
+      ...(cache ? { cache } : {}),
     };
     const sent = callInput(ctx, call, request.messages);
     sentHash = sent.conversation.hash;
@@ -153,7 +157,13 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
         durationMs: reply.durationMs,
       },
       visibility,
-      { model: reply.model, usage: reply.usage, costUsd: reply.costUsd },
+      {
+        model: reply.model,
+        usage: reply.usage,
+        costUsd: reply.costUsd,
+        // A reply the worker had stored from an earlier run (usage and cost zero): which run, how old.
+        ...(reply.cacheHit ? { cacheHit: reply.cacheHit } : {}),
+      },
     );
     if (unique) {
       chain.thinking(

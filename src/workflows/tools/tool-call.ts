@@ -3,6 +3,7 @@ import {
   observationText,
   toolEffects,
   type AgentInput,
+  type CacheHit,
   type ReasoningStep,
   type ToolOutput,
   type ToolResult,
@@ -11,6 +12,7 @@ import {
   type Visibility,
 } from '../../shared';
 import { FailureType } from '../../shared/failure-types';
+import { toolCacheRequest, uncacheableReason } from '../../shared/planning/cache-request';
 import { auditedArguments, auditedResult, auditedValue } from '../../shared/tool-audit';
 import { activities, localActivities, localToolCallOptions, toolCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
@@ -73,7 +75,7 @@ export async function runToolCall(
   const visibility = shownAs();
   // Every result of this call is recorded at the tool's audit level.
   const chain = {
-    toolResult: (shown: ToolResult, shownTo: Visibility, meta?: ModelMeta) =>
+    toolResult: (shown: ToolResult, shownTo: Visibility, meta?: ModelMeta | { cacheHit: CacheHit }) =>
       ctx.chain.toolResult(auditedResult(spec, shown), shownTo, meta),
   };
   const effects = toolEffects(spec);
@@ -114,6 +116,8 @@ export async function runToolCall(
     : input.summariseLargeResults
       ? Math.max(limit, SUMMARY_SOURCE_CHARS)
       : limit;
+  const cache = toolCacheRequest(input, spec);
+  if (!cache && input.cache?.tools.includes(spec.name)) noteNeverCached(ctx, spec);
   try {
     const runner = toolRunner(spec, summary, once);
     const invocation = {
@@ -122,6 +126,8 @@ export async function runToolCall(
       idempotencyKey: `${ctx.workflowId}:${callStep.stepId}`,
       maxResultChars: room,
       ...(validated ? { validated } : {}),
+      // Only for a tool the run caches (`cache.tools`): other calls record what they always did.
+      ...(cache ? { cache } : {}),
     };
     // The activity awaited here (one promise fewer); a request for input goes on in runToolActivity.
     const first = once
@@ -161,7 +167,9 @@ export async function runToolCall(
       // A lost `once` call that reconcile or a person said took effect.
       ...(first.settled ? { outcome: 'done' as const } : {}),
     };
-    const step = chain.toolResult(shown, shownAs(shown.result));
+    // A result the worker had stored from an earlier run: the step says which run and how old it is.
+    // The model reads the same text as when the tool ran, so the conversation (and model caching) stays the same.
+    const step = chain.toolResult(shown, shownAs(shown.result), out.cacheHit ? { cacheHit: out.cacheHit } : undefined);
     observation = { callId: call.id, content: condensed?.text ?? text, isError: false };
     // Not for a result reconcile or a person gave: no runTool result holds it.
     if (!condensed && !spec.local && !first.settled) {
@@ -236,6 +244,16 @@ function remembered(
     });
   }
   return observation;
+}
+
+/**
+ * A tool the run lists in `cache.tools` but whose results are never reused (a `once` or `llm`
+ * tool): said once per run, as a visible thought, so the list is not silently ignored.
+ */
+function noteNeverCached(ctx: RunContext, spec: ToolSpec): void {
+  const thought = `Not cached: ${spec.name} is in cache.tools, but ${uncacheableReason(spec)}; it runs on every call.`;
+  if (ctx.chain.steps.some((s) => s.type === 'thinking' && s.thought === thought)) return;
+  ctx.chain.thinking(thought, { level: 'full' });
 }
 
 /** The budget check of an `llm` tool call; when it stops the run, the call is recorded as never run first. */

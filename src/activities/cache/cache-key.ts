@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+
+/** What kind of result an entry holds; part of its key, so a tool and a model of one name never meet. */
+export type CacheKind = 'tool' | 'model' | 'plan';
+
+/**
+ * The key of a cached result: sha256 of the canonical JSON of its tenant, kind, name and request.
+ * The tenant is in the key, so runs of different tenants never read each other's entries.
+ */
+export function cacheKey(tenant: string, kind: CacheKind, name: string, request: unknown): string {
+  return createHash('sha256')
+    .update(canonicalJson([tenant, kind, name, request]))
+    .digest('hex');
+}
+
+/**
+ * JSON with object keys sorted at every depth, so two requests that differ only in key order have
+ * one key. `undefined` members are dropped as JSON.stringify drops them; a value JSON cannot hold
+ * (a function, a symbol, a cycle) throws, and the caller does not cache.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sorted(value, new Set()));
+}
+
+function sorted(value: unknown, seen: Set<object>): unknown {
+  if (value === null || typeof value !== 'object') {
+    if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint')
+      throw new TypeError(`a ${typeof value} has no JSON form`);
+    return value;
+  }
+  // A Date (or anything with toJSON) is keyed by the JSON it becomes.
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return sorted(toJSON.call(value), seen);
+  if (seen.has(value)) throw new TypeError('a value that contains itself has no JSON form');
+  seen.add(value);
+  try {
+    if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : sorted(v, seen)));
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sorted(v, seen);
+    }
+    return out;
+  } finally {
+    seen.delete(value);
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * The worker's store of results runs may reuse (`cache` in AgentInput): tool results, model replies
+ * and plans, each under a key that names its tenant (cache-key.ts). Worker side only; workflows
+ * reach it through the activities that use it.
+ */
+
+/** One stored value and where it came from. */
+export interface CachedEntry {
+  /** JSON-safe; what the storing run got (redacted as it left its activity). */
+  value: unknown;
+  /** The workflow id of the run that stored it. */
+  fromRun: string;
+  /** Epoch milliseconds. */
+  storedAt: number;
+}
+
+export interface RunCache {
+  /**
+   * The entry under `key` stored at most `maxAgeMs` ago and not past the time-to-live it was stored
+   * with; undefined otherwise. Never throws: a store that cannot be read is a miss.
+   */
+  get(key: string, maxAgeMs: number): CachedEntry | undefined;
+  /**
+   * Stores `value` under `key` for `ttlMs`, replacing what was there. False when it is not kept
+   * (its JSON is past the value limit, or the store cannot be written). Never throws.
+   */
+  put(key: string, value: unknown, fromRun: string, ttlMs: number): boolean;
+  /** Removes entries past their time-to-live; how many went. */
+  deleteExpired(): number;
+  close(): void;
+}
+
+/** Largest value kept, in bytes of its JSON (UTF-8): a bigger one is not cached. */
+export const MAX_CACHED_VALUE_BYTES = 256 * 1024;
+/** Entries kept by default; past it the oldest go. */
+export const DEFAULT_MAX_CACHE_ENTRIES = 10_000;
+/** Bytes of values kept by default; past it the oldest go. */
+export const DEFAULT_MAX_CACHE_BYTES = 256 * 1024 * 1024;

@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import {
+  DEFAULT_MAX_CACHE_BYTES,
+  DEFAULT_MAX_CACHE_ENTRIES,
+  MAX_CACHED_VALUE_BYTES,
+  type CachedEntry,
+  type RunCache,
+} from './run-cache';
+
+export interface SqliteRunCacheOptions {
+  /** Epoch milliseconds; injected by tests. Default Date.now. */
+  now?: () => number;
+  /** Entries kept; past it the oldest go. Default DEFAULT_MAX_CACHE_ENTRIES. */
+  maxEntries?: number;
+  /** Bytes of values kept; past it the oldest go. Default DEFAULT_MAX_CACHE_BYTES. */
+  maxBytes?: number;
+  /** Largest value kept. Default MAX_CACHED_VALUE_BYTES. */
+  maxValueBytes?: number;
+  /** How long a query waits for another worker's write to finish before it counts as a miss. Default 1 s. */
+  busyTimeoutMs?: number;
+  /** Told when the store cannot be read or written (the call then runs as if uncached). Default silent. */
+  onError?: (err: unknown) => void;
+}
+
+/**
+ * A RunCache in one SQLite file (Node's built-in `node:sqlite`, nothing to compile). In WAL mode,
+ * so the workers of one machine share it: readers never wait for a writer, and a writer waits at
+ * most `busyTimeoutMs` for another, after which the call is simply not cached. Queries run on the
+ * activity's thread: each is a lookup or write of one row by its primary key, with values bounded
+ * to 256 KiB, so its deadline is the busy timeout (a worker thread per query, as the SQL tool's
+ * arbitrary queries need, would cost more than the lookup).
+ */
+export function openSqliteRunCache(file: string, options: SqliteRunCacheOptions = {}): RunCache {
+  const now = options.now ?? Date.now;
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_CACHE_ENTRIES;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_CACHE_BYTES;
+  const maxValueBytes = options.maxValueBytes ?? MAX_CACHED_VALUE_BYTES;
+  const onError = options.onError ?? (() => {});
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db: DatabaseSync = new (nodeSqlite().DatabaseSync)(file);
+  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 1_000))}`);
+  db.exec('PRAGMA journal_mode = WAL');
+  // A cache may lose its last writes on a power cut (never its consistency, in WAL mode): no fsync per write.
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec(`CREATE TABLE IF NOT EXISTS run_cache (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    from_run TEXT NOT NULL,
+    stored_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  )`);
+  // With `bytes`, the bound check after each write (COUNT, SUM of bytes) reads this index, not every value.
+  db.exec('CREATE INDEX IF NOT EXISTS run_cache_stored_at ON run_cache (stored_at, bytes)');
+  db.exec('CREATE INDEX IF NOT EXISTS run_cache_expires_at ON run_cache (expires_at)');
+  const select = db.prepare(
+    'SELECT value, from_run, stored_at FROM run_cache WHERE key = ? AND expires_at > ? AND stored_at >= ?',
+  );
+  const upsert = db.prepare(
+    `INSERT INTO run_cache (key, value, bytes, from_run, stored_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value, bytes = excluded.bytes,
+       from_run = excluded.from_run, stored_at = excluded.stored_at, expires_at = excluded.expires_at`,
+  );
+  const expired = db.prepare('DELETE FROM run_cache WHERE expires_at <= ?');
+  const totals = db.prepare('SELECT COUNT(*) AS entries, COALESCE(SUM(bytes), 0) AS bytes FROM run_cache');
+  const oldest = db.prepare(
+    'DELETE FROM run_cache WHERE key IN (SELECT key FROM run_cache ORDER BY stored_at ASC, key ASC LIMIT ?)',
+  );
+
+  return {
+    get(key, maxAgeMs) {
+      try {
+        const at = now();
+        const row = select.get(key, at, at - maxAgeMs) as
+          { value: string; from_run: string; stored_at: number } | undefined;
+        if (!row) return undefined;
+        const entry: CachedEntry = { value: JSON.parse(row.value), fromRun: row.from_run, storedAt: row.stored_at };
+        return entry;
+      } catch (err) {
+        onError(err);
+        return undefined;
+      }
+    },
+    put(key, value, fromRun, ttlMs) {
+      try {
+        const json = JSON.stringify(value);
+        if (json === undefined) return false;
+        const bytes = Buffer.byteLength(json, 'utf8');
+        if (bytes > maxValueBytes || bytes > maxBytes) return false;
+        const at = now();
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          expired.run(at);
+          upsert.run(key, json, bytes, fromRun, at, at + ttlMs);
+          evict(totals, oldest, maxEntries, maxBytes);
+          db.exec('COMMIT');
+        } catch (err) {
+          db.exec('ROLLBACK');
+          throw err;
+        }
+        return true;
+      } catch (err) {
+        onError(err);
+        return false;
+      }
+    },
+    deleteExpired() {
+      try {
+        return Number(expired.run(now()).changes);
+      } catch (err) {
+        onError(err);
+        return 0;
+      }
+    },
+    close() {
+      if (db.isOpen) db.close();
+    },
+  };
+}
+
+/** Deletes the oldest entries until the table is within both bounds. */
+function evict(totals: StatementSync, oldest: StatementSync, maxEntries: number, maxBytes: number): void {
+  for (;;) {
+    const { entries, bytes } = totals.get() as { entries: number; bytes: number };
+    if (entries <= maxEntries && bytes <= maxBytes) return;
+    // Past the entry bound, all the surplus at once; past the byte bound only, one at a time.
+    oldest.run(Math.max(1, entries - maxEntries));
+  }
+}
+
+type NodeSqlite = typeof import('node:sqlite');
+let loaded: NodeSqlite | undefined;
+
+/**
+ * `node:sqlite`, loaded on first use. Node 22 warns once that SQLite is experimental when it loads;
+ * that one warning is dropped (it would reach every worker's log), every other still goes out.
+ */
+function nodeSqlite(): NodeSqlite {
+  if (loaded) return loaded;
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
+    const text = typeof warning === 'string' ? warning : warning.message;
+    if (text.startsWith('SQLite is an experimental feature')) return;
+    return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
+  } as typeof process.emitWarning;
+  try {
+    loaded = process.getBuiltinModule('node:sqlite');
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+  return loaded;
+}

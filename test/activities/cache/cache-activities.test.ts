@@ -1,0 +1,144 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createPlanCacheActivities } from '../../../src/activities/cache/plan-cache-activities';
+import { MAX_CACHED_VALUE_BYTES } from '../../../src/activities/cache/run-cache';
+import { openSqliteRunCache } from '../../../src/activities/cache/sqlite-run-cache';
+import { createToolActivities } from '../../../src/activities/tool-activities';
+import { goalKey, planToolsKey, type Plan, type ToolInvocation, type ToolOutput } from '../../../src/shared';
+import { defineTool } from '../../../src/tools/define-tool';
+import { createRedactor } from '../../../src/tools/redact-secrets';
+import { createToolRegistry } from '../../../src/tools/tool-registry';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cache-activities-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const freshCache = () => openSqliteRunCache(path.join(dir, `${Math.random()}.sqlite`));
+const env = (workflowId: string) =>
+  new MockActivityEnvironment({
+    workflowExecution: { workflowId, runId: 'r' },
+  } as ConstructorParameters<typeof MockActivityEnvironment>[0]);
+
+describe('runTool with a cache request', () => {
+  /** A tool that returns a string of `chars` characters and counts its calls. */
+  function sized(chars: number) {
+    const counter = { calls: 0 };
+    const tool = defineTool({
+      name: 'big',
+      description: 'Returns a long text',
+      input: z.object({}),
+      execute: () => {
+        counter.calls += 1;
+        return 'y'.repeat(chars);
+      },
+    });
+    const activities = createToolActivities({
+      tools: createToolRegistry([tool]),
+      redact: createRedactor([]),
+      heartbeatEveryMs: 60_000,
+      cache: freshCache(),
+    });
+    return { activities, counter };
+  }
+  const call = (maxResultChars: number): ToolInvocation => ({
+    toolName: 'big',
+    arguments: {},
+    idempotencyKey: 'wf/1',
+    maxResultChars,
+    cache: { tenant: 'default', ttlMs: 60_000 },
+  });
+  // The stored JSON is {"result":"…","truncated":false}: 33 bytes besides the text.
+  const OVERHEAD = JSON.stringify({ result: '', truncated: false }).length;
+
+  it('stores a result at the 256 KiB limit and answers the next call from it, with where it came from', async () => {
+    const { activities, counter } = sized(MAX_CACHED_VALUE_BYTES - OVERHEAD);
+    const limit = MAX_CACHED_VALUE_BYTES;
+    const first = (await env('run-1').run(activities.runTool, call(limit))) as ToolOutput;
+    expect(first.cacheHit).toBeUndefined();
+    const second = (await env('run-2').run(activities.runTool, call(limit))) as ToolOutput;
+    expect(counter.calls).toBe(1);
+    expect(second.cacheHit).toMatchObject({ kind: 'tool', fromRun: 'run-1' });
+    expect(second.result).toBe(first.result);
+    // Another result limit is another request: the tool runs.
+    await env('run-3').run(activities.runTool, call(limit - 1));
+    expect(counter.calls).toBe(2);
+  });
+
+  it('does not store a result one byte past the limit: the next call runs the tool', async () => {
+    const { activities, counter } = sized(MAX_CACHED_VALUE_BYTES - OVERHEAD + 1);
+    const limit = MAX_CACHED_VALUE_BYTES;
+    await env('run-1').run(activities.runTool, call(limit));
+    const second = (await env('run-2').run(activities.runTool, call(limit))) as ToolOutput;
+    expect(counter.calls).toBe(2);
+    expect(second.cacheHit).toBeUndefined();
+  });
+
+  it('never stores an error', async () => {
+    let calls = 0;
+    const tool = defineTool({
+      name: 'flaky',
+      description: 'Fails',
+      input: z.object({}),
+      retry: { maximumAttempts: 1, initialIntervalMs: 1, backoffCoefficient: 1 },
+      execute: () => {
+        calls += 1;
+        throw new Error('down');
+      },
+    });
+    const activities = createToolActivities({
+      tools: createToolRegistry([tool]),
+      redact: createRedactor([]),
+      heartbeatEveryMs: 60_000,
+      cache: freshCache(),
+    });
+    const failing: ToolInvocation = { ...call(1_000), toolName: 'flaky' };
+    await expect(env('run-1').run(activities.runTool, failing)).rejects.toThrow(/down/);
+    await expect(env('run-2').run(activities.runTool, failing)).rejects.toThrow(/down/);
+    expect(calls).toBe(2);
+  });
+});
+
+describe('the plan cache activities', () => {
+  const plan: Plan = {
+    tasks: [
+      { id: 't1', description: 'Find the report', dependencies: [], requiredTools: ['search'], status: 'pending' },
+      { id: 't2', description: 'Summarise it', dependencies: ['t1'], requiredTools: [], status: 'pending' },
+    ],
+    source: 'model',
+    version: 1,
+  };
+  const key = (goal: string, tools: string[], tenant = 'acme') => ({
+    cache: { tenant, ttlMs: 60_000 },
+    goalKey: goalKey(goal),
+    tools: planToolsKey(tools),
+  });
+
+  it('finds a plan stored for a similar goal with the same tools, for the same tenant only', async () => {
+    const activities = createPlanCacheActivities(freshCache());
+    const stored = await env('planner-1').run(activities.storeCachedPlan, {
+      ...key('Summarise the Q3 report', ['search', 'calc']),
+      plan,
+    });
+    expect(stored).toBe(true);
+    const found = await env('planner-2').run(
+      activities.lookupCachedPlan,
+      key('summarise Q3 report, please', ['calc', 'search']),
+    );
+    expect(found).toMatchObject({ plan, hit: { kind: 'plan', fromRun: 'planner-1' } });
+    expect(await env('p').run(activities.lookupCachedPlan, key('Summarise the Q3 report', ['search']))).toBeNull();
+    expect(
+      await env('p').run(activities.lookupCachedPlan, key('Summarise the Q4 report', ['search', 'calc'])),
+    ).toBeNull();
+    expect(
+      await env('p').run(activities.lookupCachedPlan, key('Summarise the Q3 report', ['search', 'calc'], 'globex')),
+    ).toBeNull();
+  });
+
+  it('misses without a store', async () => {
+    const activities = createPlanCacheActivities(undefined);
+    expect(await env('p').run(activities.lookupCachedPlan, key('x', []))).toBeNull();
+    expect(await env('p').run(activities.storeCachedPlan, { ...key('x', []), plan })).toBe(false);
+  });
+});

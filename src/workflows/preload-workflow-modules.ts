@@ -68,7 +68,6 @@ import * as cacheRequest from '../shared/planning/cache-request';
 import * as cacheHitText from '../shared/planning/cache-hit-text';
 import * as goalKey from '../shared/planning/goal-key';
 import * as workflowTemplate from '../shared/planning/workflow-template';
-import * as planningIndex from '../shared/planning/index';
 import * as pricing from '../shared/pricing';
 import * as renderChainMarkdown from '../shared/render-chain-markdown';
 import * as runScores from '../shared/run-scores';
@@ -274,7 +273,6 @@ export const PRELOADED_MODULES: readonly object[] = [
   cacheHitText,
   goalKey,
   workflowTemplate,
-  planningIndex,
   pricing,
   renderChainMarkdown,
   runScores,

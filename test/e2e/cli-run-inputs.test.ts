@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AgentInput } from '../../src/shared';
+import type { AgentInput, AgentResult, ReasoningStep } from '../../src/shared';
 import { cliEnv, PROJECT_ROOT } from '../helpers/cli-process';
 import { useTestEnv } from '../helpers/temporal-env';
 
@@ -57,6 +57,15 @@ async function startedWith(workflowId: string): Promise<{ input: AgentInput; byt
   };
 }
 
+/** The run's result, with its chain (the workflow's own return value). */
+const resultOf = (workflowId: string): Promise<AgentResult> =>
+  env.client.workflow.getHandle(workflowId).result() as Promise<AgentResult>;
+
+const notes = (result: AgentResult, purpose: string): Extract<ReasoningStep, { type: 'thinking' }>[] =>
+  result.chain.steps.filter(
+    (s): s is Extract<ReasoningStep, { type: 'thinking' }> => s.type === 'thinking' && s.purpose === purpose,
+  );
+
 /** A run the offline model ends on its own: completed, with or without success. */
 async function expectRunEnded(workflowId: string, run: { code: number | null; output: string }): Promise<void> {
   expect([0, 1], run.output).toContain(run.code);
@@ -94,6 +103,12 @@ describe('seed 003 CLI examples on the offline model', () => {
     // run's own worker served the reading file tools: the model was offered them.
     expect(bytes.includes('files_read')).toBe(true);
     expect(bytes.includes('files_write')).toBe(false);
+    // The context is the chain's first step, naming the file, never holding its text.
+    const result = await resultOf(id);
+    expect(result.chain.steps[0]).toMatchObject({ type: 'thinking', purpose: 'context' });
+    const first = result.chain.steps[0] as Extract<ReasoningStep, { type: 'thinking' }>;
+    expect(first.thought).toContain('auth.py');
+    expect(first.thought).not.toContain('def login');
   }, 180_000);
 
   it('implements a feature: thoughtline run "Add password reset functionality" --workflow implement_feature', async () => {
@@ -127,6 +142,13 @@ describe('seed 003 CLI examples on the offline model', () => {
       'Commit changes',
     ]);
     expect(input.planning?.workflow?.steps[7]?.after).toEqual(['update_documentation']);
+    // The workflow's steps are the plan as written (no planner call), and the first step's choice is recorded.
+    const result = await resultOf(id);
+    expect(result.chain.plan).toMatchObject({ source: 'workflow', workflow: 'implement_feature' });
+    expect(result.chain.plan?.tasks).toHaveLength(8);
+    expect(notes(result, 'task_choice')[0]?.taskChoice?.taskId).toBe('understand_requirements');
+    const llmNotes = result.chain.steps.filter((s) => s.type === 'tool_call' && s.toolCall.toolType === 'llm');
+    expect(llmNotes.every((s) => s.type === 'tool_call' && !/plan/.test(s.toolCall.toolName))).toBe(true);
   }, 180_000);
 
   it('runs a workflow: thoughtline run --workflow debug_bug --context \'{"file": "auth.py", "error": "..."}\'', async () => {
@@ -149,6 +171,10 @@ describe('seed 003 CLI examples on the offline model', () => {
     expect(input.task).toBe('Systematically debug and fix a bug');
     expect(input.context).toEqual({ data: { file: 'auth.py', error: '...' }, files: [] });
     expect(input.planning?.workflow?.steps[0]).toMatchObject({ id: 'reproduce_the_bug', after: [] });
+    const result = await resultOf(id);
+    expect(result.chain.steps[0]).toMatchObject({ type: 'thinking', purpose: 'context' });
+    expect((result.chain.steps[0] as Extract<ReasoningStep, { type: 'thinking' }>).thought).toContain('auth.py');
+    expect(result.chain.plan).toMatchObject({ source: 'workflow', workflow: 'debug_bug' });
   }, 180_000);
 
   it('runs a workflow file with files under --files-root', async () => {
@@ -203,6 +229,12 @@ describe('seed 003 CLI examples on the offline model', () => {
       data: { error: 'login fails for p@ss' },
       files: [{ name: 'views.py', content: 'from auth import login\n', bytes: 23, truncated: false }],
     });
+    const result = await resultOf(id);
+    expect(result.chain.plan?.tasks.map((t) => [t.id, t.allowedTools])).toEqual([
+      ['read', ['files_read', 'files_list']],
+      ['diagnose', undefined],
+      ['propose', []],
+    ]);
   }, 180_000);
 
   it('refuses a bad workflow file with its line before any run starts (exit 2)', async () => {

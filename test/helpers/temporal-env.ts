@@ -97,6 +97,8 @@ export async function createHarness(
     mcp?: AgentWorkerOptions['mcp'];
     conversationCacheBytes?: number;
     agents?: AgentWorkerOptions['agents'];
+    /** The worker's run cache (`cache` runs); without it the CLI's default file would be used. */
+    cacheFile?: string;
   },
 ): Promise<AgentHarness> {
   const taskQueue = `test-${randomUUID()}`;
@@ -114,6 +116,7 @@ export async function createHarness(
     ...(deps.tenantLimits ? { tenantLimits: deps.tenantLimits } : {}),
     ...(deps.mcp ? { mcp: deps.mcp } : {}),
     ...(deps.agents ? { agents: deps.agents } : {}),
+    ...(deps.cacheFile ? { cacheFile: deps.cacheFile } : {}),
     ...(deps.conversationCacheBytes !== undefined ? { conversationCacheBytes: deps.conversationCacheBytes } : {}),
     workflowBundle: { codePath: deps.workflowBundlePath ?? inject('workflowBundlePath') },
     workerOptions: deps.cacheWorkflows ? {} : { maxCachedWorkflows: 0 },

@@ -236,6 +236,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'allow-questions': flag,
       record: text,
       mcp: text,
+      'no-dashboard': flag,
     },
     run: async (l) => {
       const maxIterations = positiveInteger(l, 'max-iterations');
@@ -250,6 +251,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         task: l.args[0]!,
         json: l.flag('json'),
         embeddedWorker,
+        dashboard: !l.flag('no-dashboard'),
         ...(maxIterations ? { maxIterations } : {}),
         ...(l.text('model') ? { model: l.text('model')! } : {}),
         ...(l.text('strategy') !== undefined ? { strategy: strategyName(l.text('strategy')!) } : {}),
@@ -268,7 +270,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: EVAL_OPTIONS,
     run: async (l) => evaluate(readEvalOptions(l)),
   },
-  { name: 'watch', args: [WORKFLOW_ID], options: {}, run: async (l) => ((await watchRun(l.args[0]!)) ? 0 : 1) },
+  {
+    name: 'watch',
+    args: [WORKFLOW_ID],
+    options: { dashboard: flag },
+    run: async (l) => ((await watchRun(l.args[0]!, { dashboard: l.flag('dashboard') })) ? 0 : 1),
+  },
   {
     name: 'chain',
     args: [WORKFLOW_ID],

@@ -148,7 +148,7 @@ describe('renderDashboard', () => {
     const text = renderDashboard(s, SIZE).join('\n');
     expect(text).toContain('Status: ended (success)');
     expect(text).toContain('Cost so far: $0.5000 · 15 tokens');
-    expect(text).toContain('Iteration 4/?');
+    expect(text).toContain('Iteration 4 | Progress');
   });
 });
 

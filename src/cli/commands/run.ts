@@ -24,7 +24,7 @@ import {
   type Connected,
   type RunningWorker,
 } from '../runtime';
-import { printFollowed } from '../watch-printer';
+import { followOnScreen } from '../watch-printer';
 import { actingPerson } from './decide';
 import { localModelOf } from '../local-model-setup';
 
@@ -50,6 +50,8 @@ export interface RunOptions {
   recordTo?: string;
   /** MCP servers (a desktop-client config file's contents) for this process's own worker; runs it. */
   mcp?: McpConfigInit;
+  /** False (`--no-dashboard`): one line per step even on a terminal; the dashboard needs a terminal either way. */
+  dashboard?: boolean;
   /** More input: sub-agents, planning (from `--agents`, `--plan`, `--template`, or the team demo). */
   extra?: Partial<AgentInputInit>;
 }
@@ -157,7 +159,13 @@ async function follow(
     log(stallAdvice(workflowId, waitedMs, taskQueue, c.config.taskQueue)),
   );
   const out = options.json ? process.stderr : process.stdout;
-  const following = options.json ? c.agents.result(workflowId) : printFollowed(c.agents.follow(workflowId), out);
+  // The dashboard reads the run's status at most once a second (dashboard/show-dashboard.ts).
+  const dashboard =
+    options.dashboard === false
+      ? undefined
+      : { workflowId, goal: options.task, readStatus: (id: string) => c.agents.status(id) };
+  const screen = options.json ? undefined : followOnScreen(c.agents.follow(workflowId), out, dashboard);
+  const following = screen ? screen.result : c.agents.result(workflowId);
   try {
     return await Promise.race<FollowOutcome>([
       following.then((result) => ({ kind: 'ended', result })),
@@ -172,6 +180,8 @@ async function follow(
         : []),
     ]);
   } finally {
+    // Before anything else is printed: the terminal back to its main screen, the last frame in the scrollback.
+    screen?.close();
     await stopStallWatch();
   }
 }

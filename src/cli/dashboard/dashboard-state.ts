@@ -191,7 +191,7 @@ function withThinking(state: DashboardState, step: Extract<ReasoningStep, { type
     case 'reflection':
       return { ...state, thought: step.thought };
     case 'plan':
-      return step.plan ? { ...state, plan: planOf(step.plan), note: `Plan v${step.plan.version}` } : state;
+      return step.plan ? { ...state, plan: planOf(step.plan) } : state;
     case 'task_choice': {
       const choice = step.taskChoice;
       if (!choice) return { ...state, note: step.thought };

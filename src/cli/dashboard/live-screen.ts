@@ -6,9 +6,8 @@
  */
 const ENTER = '\x1b[?1049h\x1b[?25l\x1b[?7l'; // alternate screen, hide cursor, no line wrap
 const LEAVE = '\x1b[?7h\x1b[?25h\x1b[?1049l'; // line wrap, show cursor, main screen
-const HOME = '\x1b[H';
-const CLEAR_LINE_END = '\x1b[K';
-const CLEAR_BELOW = '\x1b[J';
+/** Row `row` (1-based), column 1, the row cleared: with wrap off, clearing after a full-width row would erase its last column. */
+const ROW = (row: number): string => `\x1b[${row};1H\x1b[2K`;
 
 export interface LiveScreen {
   /** Replaces the screen's contents with `lines` (already fitted to the terminal). */
@@ -19,6 +18,7 @@ export interface LiveScreen {
 
 export function enterLiveScreen(out: NodeJS.WriteStream): LiveScreen {
   let open = true;
+  let drawn = 0;
   const leave = (): void => {
     if (!open) return;
     open = false;
@@ -32,7 +32,11 @@ export function enterLiveScreen(out: NodeJS.WriteStream): LiveScreen {
   return {
     draw(lines) {
       if (!open) return;
-      out.write(`${HOME}${lines.map((l) => `${l}${CLEAR_LINE_END}`).join('\r\n')}${CLEAR_BELOW}`);
+      // Each row placed and cleared, and the rows a taller frame used before cleared too.
+      const rows = lines.map((line, i) => `${ROW(i + 1)}${line}`);
+      for (let i = lines.length; i < drawn; i++) rows.push(ROW(i + 1));
+      drawn = lines.length;
+      out.write(rows.join(''));
     },
     leave,
   };

@@ -54,8 +54,8 @@ const count = (n: number): string => n.toLocaleString('en-US');
 
 function headerSection(state: DashboardState, inner: number): Section {
   const plan = state.plan;
-  const max = state.maxIterations !== undefined ? String(state.maxIterations) : '?';
-  const iteration = `Iteration ${state.iteration}/${max}`;
+  // The maximum comes with the first status read; a run that ended before one shows none.
+  const iteration = `Iteration ${state.iteration}${state.maxIterations !== undefined ? `/${state.maxIterations}` : ''}`;
   let progress = `Steps: ${state.steps}`;
   if (plan) {
     const percent = Math.round((plan.completed / plan.total) * 100);

@@ -14,11 +14,11 @@ node - "$out" docs/dashboard.md <<'JS'
 const fs = require('fs');
 const [dir, page] = process.argv.slice(2);
 let text = fs.readFileSync(page, 'utf8');
-for (const name of ['first', 'later', 'after-ctrl-c']) {
+for (const name of ['first', 'later', 'after-ctrl-c', 'watch-ended']) {
   const capture = fs.readFileSync(`${dir}/${name}.txt`, 'utf8').trimEnd();
-  const block = new RegExp(`(<!-- capture:${name} -->\\n)[\\s\\S]*?(\\n<!-- /capture -->)`);
+  const block = new RegExp(`(<!-- capture:${name} -->)[\\s\\S]*?(<!-- /capture -->)`);
   if (!block.test(text)) throw new Error(`${page} has no <!-- capture:${name} --> block`);
-  text = text.replace(block, (_, open, close) => `${open}\`\`\`text\n${capture}\n\`\`\`${close}`);
+  text = text.replace(block, (_, open, close) => `${open}\n\`\`\`text\n${capture}\n\`\`\`\n${close}`);
 }
 fs.writeFileSync(page, text);
 JS

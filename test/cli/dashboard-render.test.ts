@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentStatus, ReasoningStep } from '../../src/shared';
 import type { WatchEvent } from '../../src/client/agent-client';
-import { dashboardState, startDashboard, withResult } from '../../src/cli/dashboard/dashboard-state';
+import {
+  dashboardState,
+  startDashboard,
+  withResult,
+  withSubAgentStatus,
+} from '../../src/cli/dashboard/dashboard-state';
 import { renderDashboard } from '../../src/cli/dashboard/render-dashboard';
 import { textWidth } from '../../src/cli/dashboard/text-width';
 import { dashboardFits } from '../../src/cli/dashboard/show-dashboard';
@@ -149,6 +154,25 @@ describe('renderDashboard', () => {
     expect(text).toContain('Status: ended (success)');
     expect(text).toContain('Cost so far: $0.5000 · 15 tokens');
     expect(text).toContain('Iteration 4 | Progress');
+  });
+});
+
+describe('sub-agents on the dashboard', () => {
+  it('show their own iteration, plan progress and cost while they run, read from their own status', () => {
+    const child = {
+      ...STATUS,
+      iteration: 2,
+      maxIterations: 8,
+      costUsd: 0.002,
+      plan: { version: 1, source: 'model' as const, completed: 1, total: 2, tasks: [] },
+      subAgents: [],
+    };
+    const s = withSubAgentStatus(state(), 'agent-1/sub-9', child);
+    expect(renderDashboard(s, SIZE).join('\n')).toMatch(
+      /▶ researcher running · iteration 2\/8 · progress 50% \[█████░░░░░\] · \$0\.0020/,
+    );
+    // Another child's status changes nothing.
+    expect(withSubAgentStatus(state(), 'agent-other', child).subAgents).toEqual(state().subAgents);
   });
 });
 

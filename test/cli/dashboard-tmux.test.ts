@@ -72,7 +72,7 @@ beforeAll(async () => {
   worker = spawnCli(['worker', '--tools', writeSlowTools(dir)], env);
   await worker.waitFor(/worker polling task queue/, 120_000);
   // The pane's shell gets the suite's server and queue; colours allowed (cliEnv turns them off).
-  const paneEnv: NodeJS.ProcessEnv = { ...env, TERM: 'xterm-256color', PS1: '$ ' };
+  const paneEnv: NodeJS.ProcessEnv = { ...env, TERM: 'xterm-256color' };
   delete paneEnv['NO_COLOR'];
   execFileSync(
     tmux,
@@ -108,14 +108,11 @@ describe('thoughtline run on a terminal', () => {
     'redraws one dashboard screen as the plan advances, and gives the terminal back on Ctrl-C',
     { timeout: 240_000 },
     async () => {
+      // `thoughtline` in the pane is the built CLI, so the captures read as a person would type them.
       const cli = path.join(PROJECT_ROOT, 'dist/cli/main.js');
-      tm(
-        'send-keys',
-        '-t',
-        'dash',
-        `${process.execPath} ${cli} run --plan --no-worker "${TASK}"; echo "EXIT=$?"`,
-        'Enter',
-      );
+      tm('send-keys', '-t', 'dash', `PS1='$ '; thoughtline() { "${process.execPath}" "${cli}" "$@"; }; clear`, 'Enter');
+      await screenMatching([/^\$\s*$/m], 10_000);
+      tm('send-keys', '-t', 'dash', `thoughtline run --plan --no-worker "${TASK}"; echo "EXIT=$?"`, 'Enter');
 
       // First moment: the box with the plan, the iteration of the maximum, a task in progress.
       const first = await screenMatching([/Iteration \d+\/\d+ \| Progress: \d+%/, /▶ t1: /, /⋯ t3: .*after t1, t2/]);
@@ -154,7 +151,7 @@ describe('thoughtline run on a terminal', () => {
       const id = /thoughtline watch (agent-[0-9a-f-]{36})/.exec(after)?.[1];
       expect(id).toBeDefined();
       tm('send-keys', '-t', 'dash', 'clear', 'Enter');
-      tm('send-keys', '-t', 'dash', `${process.execPath} ${cli} watch --dashboard ${id}; echo "EXIT=$?"`, 'Enter');
+      tm('send-keys', '-t', 'dash', `thoughtline watch --dashboard ${id}; echo "EXIT=$?"`, 'Enter');
       const ended = await screenMatching([/^EXIT=[01]$/m]);
       expect(ended).toContain('EXIT=0');
       expect(flag('alternate_on')).toBe('0');

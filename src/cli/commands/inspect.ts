@@ -70,7 +70,11 @@ export async function watchRun(workflowId: string, options: { dashboard?: boolea
   const dashboard = options.dashboard
     ? {
         workflowId,
-        goal: (await agents.chain(workflowId, 'developer', { limit: 1 })).task,
+        goal: await agents.chain(workflowId, 'developer', { limit: 1 }).then(
+          (chain) => chain.task,
+          // The goal line is a courtesy: following does not wait on it.
+          () => '',
+        ),
         readStatus: (id: string) => agents.status(id),
       }
     : undefined;

@@ -50,7 +50,10 @@ export interface RunOptions {
   recordTo?: string;
   /** MCP servers (a desktop-client config file's contents) for this process's own worker; runs it. */
   mcp?: McpConfigInit;
-  /** False (`--no-dashboard`): one line per step even on a terminal; the dashboard needs a terminal either way. */
+  /**
+   * The live dashboard on a terminal that suits it (`run`'s default; `--no-dashboard` turns it off);
+   * otherwise, and for the demo, one line per step.
+   */
   dashboard?: boolean;
   /** More input: sub-agents, planning (from `--agents`, `--plan`, `--template`, or the team demo). */
   extra?: Partial<AgentInputInit>;
@@ -160,10 +163,9 @@ async function follow(
   );
   const out = options.json ? process.stderr : process.stdout;
   // The dashboard reads the run's status at most once a second (dashboard/show-dashboard.ts).
-  const dashboard =
-    options.dashboard === false
-      ? undefined
-      : { workflowId, goal: options.task, readStatus: (id: string) => c.agents.status(id) };
+  const dashboard = options.dashboard
+    ? { workflowId, goal: options.task, readStatus: (id: string) => c.agents.status(id) }
+    : undefined;
   const screen = options.json ? undefined : followOnScreen(c.agents.follow(workflowId), out, dashboard);
   const following = screen ? screen.result : c.agents.result(workflowId);
   try {

@@ -10,15 +10,14 @@ const LEAVE = '\x1b[?7h\x1b[?25h\x1b[?1049l'; // line wrap, show cursor, main sc
 const ROW = (row: number): string => `\x1b[${row};1H\x1b[2K`;
 
 export interface LiveScreen {
-  /** Replaces the screen's contents with `lines` (already fitted to the terminal). */
-  draw(lines: readonly string[]): void;
+  /** Replaces the screen's contents with `lines` (already fitted to the terminal's `height` rows). */
+  draw(lines: readonly string[], height: number): void;
   /** Back to the main screen with the cursor shown; idempotent, and run at process exit too. */
   leave(): void;
 }
 
 export function enterLiveScreen(out: NodeJS.WriteStream): LiveScreen {
   let open = true;
-  let drawn = 0;
   const leave = (): void => {
     if (!open) return;
     open = false;
@@ -30,12 +29,11 @@ export function enterLiveScreen(out: NodeJS.WriteStream): LiveScreen {
   process.on('exit', leave);
   out.write(ENTER);
   return {
-    draw(lines) {
+    draw(lines, height) {
       if (!open) return;
-      // Each row placed and cleared, and the rows a taller frame used before cleared too.
+      // Each row placed and cleared; below the frame, whatever a taller frame or a stray log line left.
       const rows = lines.map((line, i) => `${ROW(i + 1)}${line}`);
-      for (let i = lines.length; i < drawn; i++) rows.push(ROW(i + 1));
-      drawn = lines.length;
+      if (lines.length < height) rows.push(`\x1b[${lines.length + 1};1H\x1b[J`);
       out.write(rows.join(''));
     },
     leave,

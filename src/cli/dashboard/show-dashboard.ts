@@ -68,7 +68,8 @@ export function showDashboard(
   const draw = (): void => {
     pending = undefined;
     lastFrame = Date.now();
-    screen.draw(renderDashboard(state, size()));
+    const now = size();
+    screen.draw(renderDashboard(state, now), now.height);
   };
   const redraw = (): void => {
     if (closed || pending) return;

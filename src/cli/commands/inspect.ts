@@ -72,7 +72,7 @@ export async function watchRun(workflowId: string, options: { dashboard?: boolea
         workflowId,
         goal: await agents.chain(workflowId, 'developer', { limit: 1 }).then(
           (chain) => chain.task,
-          // The goal line is a courtesy: following does not wait on it.
+          // The goal line is a courtesy: a failed read leaves it empty rather than failing the watch.
           () => '',
         ),
         readStatus: (id: string) => agents.status(id),

@@ -40,5 +40,5 @@ export function followOnScreen(
   dashboard?: DashboardSource,
 ): Followed {
   if (dashboard && dashboardFits(out)) return showDashboard(events, out as NodeJS.WriteStream, dashboard);
-  return { result: printFollowed(events, out), close: () => {} };
+  return { result: printFollowed(events, out), close: () => {}, notice: () => false };
 }

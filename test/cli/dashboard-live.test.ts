@@ -112,8 +112,13 @@ describe('showDashboard', () => {
     const shown = showDashboard(never, out as unknown as NodeJS.WriteStream, { workflowId: 'agent-1', goal: 'g' });
     await new Promise((r) => setTimeout(r, 150));
     expect(process.listeners('exit').length).toBeGreaterThan(0);
+    expect(shown.notice('No worker has taken its next task')).toBe(true);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(out.written).toContain('! No worker has taken its next task');
     shown.close();
     shown.close();
+    // Once the screen is gone, the caller prints warnings itself.
+    expect(shown.notice('later')).toBe(false);
     expect(out.written.split('\x1b[?25h\x1b[?1049l').length - 1).toBe(1);
     expect(out.written.slice(out.written.lastIndexOf('\x1b[?1049l'))).toContain('thought number 1');
   });

@@ -6,6 +6,7 @@ import {
   startDashboard,
   withResult,
   withSubAgentStatus,
+  withWarning,
 } from '../../src/cli/dashboard/dashboard-state';
 import { renderDashboard } from '../../src/cli/dashboard/render-dashboard';
 import { textWidth } from '../../src/cli/dashboard/text-width';
@@ -173,6 +174,17 @@ describe('sub-agents on the dashboard', () => {
     );
     // Another child's status changes nothing.
     expect(withSubAgentStatus(state(), 'agent-other', child).subAgents).toEqual(state().subAgents);
+  });
+});
+
+describe('warnings on the dashboard', () => {
+  it('show the advice the CLI would log (a run nobody takes) under the status, in at most three rows', () => {
+    const advice = `No worker has taken agent-1's next task for 10 s. Start one with:\n  thoughtline worker\n${'more words '.repeat(60)}`;
+    const lines = renderDashboard(withWarning(state(), advice), SIZE);
+    const at = lines.findIndex((l) => l.includes('! No worker has taken'));
+    expect(at).toBe(4);
+    expect(lines[at + 1]).toContain('thoughtline worker');
+    expect(lines[at + 3]).toMatch(/^├/);
   });
 });
 

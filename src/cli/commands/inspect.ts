@@ -11,6 +11,7 @@ import { watchForStall } from '../../client/follow/stall-watch';
 import { stallAdvice } from '../../client/follow/worker-advice';
 import { connect, log, type Connected } from '../runtime';
 import { followOnScreen } from '../watch-printer';
+import type { Followed } from '../dashboard/show-dashboard';
 import { INTERRUPTED_EXIT_CODE, watchInterruption } from '../../client/follow/interruption';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 
@@ -63,9 +64,12 @@ export async function watchRun(workflowId: string, options: { dashboard?: boolea
   const follower = config.server
     ? new AgentClient({ client: agents.client, taskQueue: agents.taskQueue, server: config.server })
     : agents;
-  const stopStallWatch = watchForStall(agents.client, workflowId, ({ waitedMs, taskQueue }) =>
-    log(stallAdvice(workflowId, waitedMs, taskQueue, config.taskQueue)),
-  );
+  // On the dashboard the advice goes in its box: a line logged under it would be drawn over.
+  let screen: Followed | undefined;
+  const stopStallWatch = watchForStall(agents.client, workflowId, ({ waitedMs, taskQueue }) => {
+    const advice = stallAdvice(workflowId, waitedMs, taskQueue, config.taskQueue);
+    if (!screen?.notice(advice)) log(advice);
+  });
   // The dashboard's goal line: one page of one step is the cheapest read that carries the task.
   const dashboard = options.dashboard
     ? {
@@ -80,9 +84,10 @@ export async function watchRun(workflowId: string, options: { dashboard?: boolea
     : undefined;
   const interruption = watchInterruption();
   interruption.arm();
-  const screen = followOnScreen(follower.follow(workflowId), process.stdout, dashboard);
-  const ended = await Promise.race([screen.result, interruption.signalled.then(() => undefined)]).finally(() => {
-    screen.close();
+  screen = followOnScreen(follower.follow(workflowId), process.stdout, dashboard);
+  const shown = screen;
+  const ended = await Promise.race([shown.result, interruption.signalled.then(() => undefined)]).finally(() => {
+    shown.close();
     interruption.dispose();
     return stopStallWatch();
   });

@@ -25,6 +25,7 @@ import {
   type RunningWorker,
 } from '../runtime';
 import { followOnScreen } from '../watch-printer';
+import type { Followed } from '../dashboard/show-dashboard';
 import { actingPerson } from './decide';
 import { localModelOf } from '../local-model-setup';
 
@@ -158,15 +159,18 @@ async function follow(
   worker: RunningWorker | undefined,
   interruption: Interruption,
 ): Promise<FollowOutcome> {
-  const stopStallWatch = watchForStall(c.agents.client, workflowId, ({ waitedMs, taskQueue }) =>
-    log(stallAdvice(workflowId, waitedMs, taskQueue, c.config.taskQueue)),
-  );
+  // On the dashboard the advice goes in its box: a line logged under it would be drawn over.
+  let screen: Followed | undefined;
+  const stopStallWatch = watchForStall(c.agents.client, workflowId, ({ waitedMs, taskQueue }) => {
+    const advice = stallAdvice(workflowId, waitedMs, taskQueue, c.config.taskQueue);
+    if (!screen?.notice(advice)) log(advice);
+  });
   const out = options.json ? process.stderr : process.stdout;
   // The dashboard reads the run's status at most once a second (dashboard/show-dashboard.ts).
   const dashboard = options.dashboard
     ? { workflowId, goal: options.task, readStatus: (id: string) => c.agents.status(id) }
     : undefined;
-  const screen = options.json ? undefined : followOnScreen(c.agents.follow(workflowId), out, dashboard);
+  screen = options.json ? undefined : followOnScreen(c.agents.follow(workflowId), out, dashboard);
   const following = screen ? screen.result : c.agents.result(workflowId);
   try {
     return await Promise.race<FollowOutcome>([

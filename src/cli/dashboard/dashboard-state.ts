@@ -73,6 +73,8 @@ export interface DashboardState {
   outputTokens: number;
   steps: number;
   outcome?: { success: boolean; reason: string };
+  /** What the CLI would otherwise log while following (a run whose tasks nobody takes); untrusted-safe on render. */
+  warning?: string;
 }
 
 export function startDashboard(workflowId: string, goal: string, nowMs: number): DashboardState {
@@ -264,6 +266,9 @@ export function withSubAgentStatus(state: DashboardState, workflowId: string, st
     ),
   };
 }
+
+/** A warning the CLI would otherwise log to stderr, which would be drawn over (stall advice). */
+export const withWarning = (state: DashboardState, text: string): DashboardState => ({ ...state, warning: text });
 
 /** The run ended: its own totals replace what was read along the way. */
 export function withResult(state: DashboardState, result: AgentResult): DashboardState {

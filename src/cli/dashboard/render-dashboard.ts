@@ -64,15 +64,33 @@ function headerSection(state: DashboardState, inner: number): Section {
     const barWidth = Math.max(0, Math.min(30, inner - textWidth(head) - textWidth(tail) - 2));
     progress = barWidth >= 5 ? `[${progressBar(plan.completed, plan.total, barWidth)}]${tail}` : tail.trim();
     return {
-      rows: [{ text: `Goal: ${plainLine(state.goal)}` }, { text: `${head}${progress}` }, statusRow(state)],
+      rows: [
+        { text: `Goal: ${plainLine(state.goal)}` },
+        { text: `${head}${progress}` },
+        statusRow(state),
+        ...warningRows(state, inner),
+      ],
       keep: 2,
     };
   }
   return {
-    rows: [{ text: `Goal: ${plainLine(state.goal)}` }, { text: `${iteration} | ${progress}` }, statusRow(state)],
+    rows: [
+      { text: `Goal: ${plainLine(state.goal)}` },
+      { text: `${iteration} | ${progress}` },
+      statusRow(state),
+      ...warningRows(state, inner),
+    ],
     keep: 2,
   };
 }
+
+/** At most three rows of a warning, in yellow, under the status; its own lines kept (commands to copy). */
+const warningRows = (state: DashboardState, inner: number): Row[] =>
+  (state.warning ?? '')
+    .split('\n')
+    .flatMap((line) => wrapWidth(plainLine(line), inner - 2))
+    .slice(0, 3)
+    .map((text, i) => ({ text: `${i === 0 ? '!' : ' '} ${text}`, colour: 33 }));
 
 function statusRow(state: DashboardState): Row {
   if (state.outcome)

@@ -7,6 +7,7 @@ import {
   withStatus,
   withStep,
   withSubAgentStatus,
+  withWarning,
   type DashboardState,
 } from './dashboard-state';
 import { enterLiveScreen } from './live-screen';
@@ -35,6 +36,8 @@ export interface Followed {
   result: Promise<AgentResult>;
   /** Gives the terminal back (main screen, cursor shown) and prints the last frame as lines; idempotent. */
   close(): void;
+  /** Shows a warning the caller would log (stall advice); false when the caller must print it itself (lines, or closed). */
+  notice(text: string): boolean;
 }
 
 /** Whether the dashboard suits `out`: a terminal, colours allowed (NO_COLOR asks for plain lines), at least 60×12. */
@@ -113,9 +116,16 @@ export function showDashboard(
     const frame = renderDashboard(state, { ...size(), height: FINAL_FRAME_ROWS });
     out.write(`${frame.join('\n')}\n`);
   };
+  const notice = (text: string): boolean => {
+    if (closed) return false;
+    state = withWarning(state, text);
+    redraw();
+    return true;
+  };
   return {
     result: result.then((r) => (close(), r)),
     close,
+    notice,
   };
 }
 

@@ -104,6 +104,26 @@ describe('renderDashboard', () => {
     }
   });
 
+  it('keeps the status label in its column when a task has a long description and many dependencies', () => {
+    const deps = Array.from({ length: 40 }, (_, i) => `task_${i}`);
+    const long = {
+      ...state(),
+      plan: {
+        version: 1,
+        completed: 0,
+        total: 1,
+        tasks: [
+          { id: 't9', description: 'a long description '.repeat(10), status: 'pending' as const, dependencies: deps },
+        ],
+      },
+    };
+    for (const width of [60, 100]) {
+      const row = renderDashboard(long, { ...SIZE, width }).find((l) => l.includes('t9'))!;
+      expect(textWidth(row)).toBe(width);
+      expect(row).toMatch(/…  after task_0.*… \[PENDING\] │$/);
+    }
+  });
+
   it('never draws more lines than the terminal has, clipping the task list with "+N more"', () => {
     const tall = renderDashboard(state(), SIZE);
     for (const height of [24, 20, 16, 12]) {

@@ -111,10 +111,11 @@ function tasksSection(state: DashboardState, inner: number): Section | undefined
     const left = `${MARK[status]} ${plainLine(t.id)}: ${plainLine(t.description)}`;
     // The label keeps its column; the description gives way first, then the dependencies.
     const room = inner - textWidth(label) - 1;
+    const afterRoom = Math.min(textWidth(after), Math.floor(room / 3));
     const body =
       textWidth(left) + textWidth(after) <= room
         ? `${left}${after}`
-        : `${clipWidth(left, room - Math.min(textWidth(after), room / 3))}${clipWidth(after, Math.floor(room / 3))}`;
+        : `${clipWidth(left, room - afterRoom)}${clipWidth(after, afterRoom)}`;
     return { text: `${fitWidth(body, room)} ${label}`, colour: COLOUR[status] };
   });
   return { rows: [{ text: `Tasks (plan v${plan.version}):` }, ...rows], keep: 2, more: (n) => `  +${n} more` };

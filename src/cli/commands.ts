@@ -243,6 +243,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'files-root': text,
       context: text,
       workflow: text,
+      'no-dashboard': flag,
     },
     run: async (l) => {
       const maxIterations = positiveInteger(l, 'max-iterations');
@@ -272,6 +273,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         task,
         json: l.flag('json'),
         embeddedWorker,
+        dashboard: !l.flag('no-dashboard'),
         ...(maxIterations ? { maxIterations } : {}),
         ...(l.text('model') ? { model: l.text('model')! } : {}),
         ...(l.text('strategy') !== undefined ? { strategy: strategyName(l.text('strategy')!) } : {}),
@@ -291,7 +293,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: EVAL_OPTIONS,
     run: async (l) => evaluate(readEvalOptions(l)),
   },
-  { name: 'watch', args: [WORKFLOW_ID], options: {}, run: async (l) => ((await watchRun(l.args[0]!)) ? 0 : 1) },
+  {
+    name: 'watch',
+    args: [WORKFLOW_ID],
+    options: { dashboard: flag },
+    run: async (l) => ((await watchRun(l.args[0]!, { dashboard: l.flag('dashboard') })) ? 0 : 1),
+  },
   {
     name: 'chain',
     args: [WORKFLOW_ID],

@@ -84,6 +84,8 @@ Usage:
                              redacted) to FILE, JSONL, to replay offline with both mocked:
                              loadRecordedTurns(FILE) and replayToolCalls(tools, FILE)
       --mcp FILE             also offer these MCP servers' tools; runs on this process's worker
+      --no-dashboard         one line per step even on a terminal (the live dashboard is the
+                             default on a terminal of 60+ columns without NO_COLOR: docs/dashboard.md)
   thoughtline eval <dataset> [options]  run every case of a dataset (.jsonl: a case a line; .yaml: a
                                         list) as agent runs under one durable evaluationWorkflow,
                                         print progress and seed 001's criteria, and write
@@ -107,6 +109,8 @@ Usage:
                              Exit 1 when the gate finds a regression or the evaluation was
                              cancelled; 130 on Ctrl-C (it goes on: resume with --resume)
   thoughtline watch <workflowId>        follow a run's steps until it ends
+      --dashboard            redraw one screen instead (goal, iteration, plan, thought, action,
+                             sub-agents, cost) on a terminal of 60+ columns (docs/dashboard.md)
   thoughtline chain <workflowId> [--json] [--role end_user|developer|auditor] [--expand]
                   [--after-step N] [--limit N] [--as-of N]
                                         print a run's reasoning chain in a role's view; --expand

@@ -1,5 +1,6 @@
 import type { AgentResult } from '../shared';
 import type { WatchEvent } from '../client/agent-client';
+import { dashboardFits, showDashboard, type DashboardSource, type Followed } from './dashboard/show-dashboard';
 import { renderLive, renderStep } from './render/render-step';
 import { writeSafe } from './render/terminal-safe';
 
@@ -26,4 +27,18 @@ export async function printFollowed(
   }
   if (liveOpen) out.write('\n');
   return next.value;
+}
+
+/**
+ * The dashboard (src/cli/dashboard) when `dashboard` is given and `out` suits it (a terminal at
+ * least 60 columns wide, NO_COLOR unset), else the lines of `printFollowed`. The caller calls
+ * `close` however following ends, so the terminal is always given back.
+ */
+export function followOnScreen(
+  events: AsyncGenerator<WatchEvent, AgentResult>,
+  out: NodeJS.WritableStream,
+  dashboard?: DashboardSource,
+): Followed {
+  if (dashboard && dashboardFits(out)) return showDashboard(events, out as NodeJS.WriteStream, dashboard);
+  return { result: printFollowed(events, out), close: () => {}, notice: () => false };
 }

@@ -10,7 +10,9 @@ import { withQueryDeadline } from '../../client/follow/query-deadline';
 import { watchForStall } from '../../client/follow/stall-watch';
 import { stallAdvice } from '../../client/follow/worker-advice';
 import { connect, log, type Connected } from '../runtime';
-import { printFollowed } from '../watch-printer';
+import { followOnScreen } from '../watch-printer';
+import type { Followed } from '../dashboard/show-dashboard';
+import { INTERRUPTED_EXIT_CODE, watchInterruption } from '../../client/follow/interruption';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 
 /**
@@ -56,16 +58,47 @@ export async function printChain(
  * THOUGHTLINE_SERVER_URL set, follows the server's push stream (as THOUGHTLINE_TOKEN's identity)
  * instead of polling.
  */
-export async function watchRun(workflowId: string): Promise<boolean> {
+export async function watchRun(workflowId: string, options: { dashboard?: boolean } = {}): Promise<boolean> {
   const { agents, config } = await connect();
   await requireServedRun(agents, workflowId, config.taskQueue);
   const follower = config.server
     ? new AgentClient({ client: agents.client, taskQueue: agents.taskQueue, server: config.server })
     : agents;
-  const stopStallWatch = watchForStall(agents.client, workflowId, ({ waitedMs, taskQueue }) =>
-    log(stallAdvice(workflowId, waitedMs, taskQueue, config.taskQueue)),
-  );
-  const result = await printFollowed(follower.follow(workflowId), process.stdout).finally(stopStallWatch);
+  // On the dashboard the advice goes in its box: a line logged under it would be drawn over.
+  let screen: Followed | undefined;
+  const stopStallWatch = watchForStall(agents.client, workflowId, ({ waitedMs, taskQueue }) => {
+    const advice = stallAdvice(workflowId, waitedMs, taskQueue, config.taskQueue);
+    if (!screen?.notice(advice)) log(advice);
+  });
+  // The dashboard's goal line: one page of one step is the cheapest read that carries the task.
+  const dashboard = options.dashboard
+    ? {
+        workflowId,
+        goal: await agents.chain(workflowId, 'developer', { limit: 1 }).then(
+          (chain) => chain.task,
+          // The goal line is a courtesy: a failed read leaves it empty rather than failing the watch.
+          () => '',
+        ),
+        readStatus: (id: string) => agents.status(id),
+      }
+    : undefined;
+  const interruption = watchInterruption();
+  interruption.arm();
+  screen = followOnScreen(follower.follow(workflowId), process.stdout, dashboard);
+  const shown = screen;
+  const ended = await Promise.race([shown.result, interruption.signalled.then(() => undefined)]).finally(() => {
+    shown.close();
+    interruption.dispose();
+    return stopStallWatch();
+  });
+  if (!ended) {
+    // Ctrl-C: watching stops, the run does not.
+    process.stderr.write(
+      `\nStopped following ${workflowId}; the run goes on. Follow it again with:\n  thoughtline watch ${workflowId}\n`,
+    );
+    process.exit(INTERRUPTED_EXIT_CODE);
+  }
+  const result = ended;
   writeSafe(process.stdout, `\n${renderSummary(result)}\n`);
   await agents.client.connection.close();
   return result.success;

@@ -25,7 +25,8 @@ import {
   type Connected,
   type RunningWorker,
 } from '../runtime';
-import { printFollowed } from '../watch-printer';
+import { followOnScreen } from '../watch-printer';
+import type { Followed } from '../dashboard/show-dashboard';
 import { actingPerson } from './decide';
 import { localModelOf } from '../local-model-setup';
 
@@ -56,6 +57,11 @@ export interface RunOptions {
    * process's worker then also serves the reading file tools rooted there; a standing worker's are its own.
    */
   filesRoot?: string;
+  /**
+   * The live dashboard on a terminal that suits it (`run`'s default; `--no-dashboard` turns it off);
+   * otherwise, and for the demo, one line per step.
+   */
+  dashboard?: boolean;
   /** More input: sub-agents, planning (from `--agents`, `--plan`, `--template`, or the team demo). */
   extra?: Partial<AgentInputInit>;
 }
@@ -168,11 +174,19 @@ async function follow(
   worker: RunningWorker | undefined,
   interruption: Interruption,
 ): Promise<FollowOutcome> {
-  const stopStallWatch = watchForStall(c.agents.client, workflowId, ({ waitedMs, taskQueue }) =>
-    log(stallAdvice(workflowId, waitedMs, taskQueue, c.config.taskQueue)),
-  );
+  // On the dashboard the advice goes in its box: a line logged under it would be drawn over.
+  let screen: Followed | undefined;
+  const stopStallWatch = watchForStall(c.agents.client, workflowId, ({ waitedMs, taskQueue }) => {
+    const advice = stallAdvice(workflowId, waitedMs, taskQueue, c.config.taskQueue);
+    if (!screen?.notice(advice)) log(advice);
+  });
   const out = options.json ? process.stderr : process.stdout;
-  const following = options.json ? c.agents.result(workflowId) : printFollowed(c.agents.follow(workflowId), out);
+  // The dashboard reads the run's status at most once a second (dashboard/show-dashboard.ts).
+  const dashboard = options.dashboard
+    ? { workflowId, goal: options.task, readStatus: (id: string) => c.agents.status(id) }
+    : undefined;
+  screen = options.json ? undefined : followOnScreen(c.agents.follow(workflowId), out, dashboard);
+  const following = screen ? screen.result : c.agents.result(workflowId);
   try {
     return await Promise.race<FollowOutcome>([
       following.then((result) => ({ kind: 'ended', result })),
@@ -187,6 +201,8 @@ async function follow(
         : []),
     ]);
   } finally {
+    // Before anything else is printed: the terminal back to its main screen, the last frame in the scrollback.
+    screen?.close();
     await stopStallWatch();
   }
 }

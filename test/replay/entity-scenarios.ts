@@ -116,7 +116,7 @@ export const ENTITY_SCENARIOS: EntityScenario[] = [
       );
       const scored = result.results[0]!;
       expectThat(
-        scored.scores.map((s) => s.scorer).join() === 'termination_accuracy,says_twenty,judge',
+        scored.scores.map((s) => s.scorer).join() === 'termination_accuracy,coherence,says_twenty,judge',
         'the built-in, worker and judge scorers all score',
       );
       return {

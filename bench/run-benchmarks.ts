@@ -1,6 +1,7 @@
 import { findProjectRoot } from '../src/dev-server/project-paths';
 import { measureActions } from './actions';
 import { measureEvaluation } from './evaluation';
+import { measureSeed003 } from './seed-003';
 import { measureHistory } from './history';
 import { measureIdleRuns } from './idle-runs';
 import { measureLongRun } from './long-run';
@@ -34,6 +35,7 @@ const FIGURES: Record<
   workers: { title: '2b. Scale over worker processes: one and two', measure: measureWorkers },
   cache: { title: '9. Prompt caching of a 20-iteration run (Anthropic request shape)', measure: measurePromptCaching },
   evaluation: { title: '10. An evaluation of 1,000 cases: history, case results, actions', measure: measureEvaluation },
+  seed003: { title: "11. Seed 003's options: Temporal actions of one run with each", measure: measureSeed003 },
 };
 
 /**

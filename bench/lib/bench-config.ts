@@ -14,6 +14,7 @@ export const FIGURE_IDS = [
   'workers',
   'cache',
   'evaluation',
+  'seed003',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 export const PEER_NAMES = ['plain-node', 'temporal-ai-sdk', 'langgraph-sqlite'] as const;

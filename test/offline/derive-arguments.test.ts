@@ -154,6 +154,15 @@ describe('deriveArguments', () => {
     expect(String(args['name'])).toMatch(/\.md$/);
   });
 
+  it('gives a path or file property the first path-like token of the task, else the text', () => {
+    const read = jsonSchemaOf(z.object({ path: z.string().min(1).describe('File path under the root') }));
+    expect(deriveArguments(read, { text: 'Read auth.py and find why login fails' })).toEqual({ path: 'auth.py' });
+    expect(deriveArguments(read, { text: 'Look in src/auth/login.ts first, then tests/' })).toEqual({
+      path: 'src/auth/login.ts',
+    });
+    expect(deriveArguments(read, { text: 'Read the login code' })).toEqual({ path: 'Read the login code' });
+  });
+
   it('leaves out optional properties the task says nothing about, and keeps every required one', () => {
     const schema = jsonSchemaOf(
       z.object({ query: z.string(), page: z.number().optional(), sort: z.enum(['asc', 'desc']).optional() }),

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { IllegalStateError } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
@@ -97,7 +99,7 @@ export async function createHarness(
     mcp?: AgentWorkerOptions['mcp'];
     conversationCacheBytes?: number;
     agents?: AgentWorkerOptions['agents'];
-    /** The worker's run cache (`cache` runs); without it the CLI's default file would be used. */
+    /** The worker's run cache (`cache` runs); default: a new file in the system's temporary folder. */
     cacheFile?: string;
   },
 ): Promise<AgentHarness> {
@@ -116,7 +118,8 @@ export async function createHarness(
     ...(deps.tenantLimits ? { tenantLimits: deps.tenantLimits } : {}),
     ...(deps.mcp ? { mcp: deps.mcp } : {}),
     ...(deps.agents ? { agents: deps.agents } : {}),
-    ...(deps.cacheFile ? { cacheFile: deps.cacheFile } : {}),
+    // Each harness its own cache file (opened only if a run caches), never the project's shared one.
+    cacheFile: deps.cacheFile ?? path.join(os.tmpdir(), `thoughtline-test-cache-${randomUUID()}.sqlite`),
     ...(deps.conversationCacheBytes !== undefined ? { conversationCacheBytes: deps.conversationCacheBytes } : {}),
     workflowBundle: { codePath: deps.workflowBundlePath ?? inject('workflowBundlePath') },
     workerOptions: deps.cacheWorkflows ? {} : { maxCachedWorkflows: 0 },

@@ -19,7 +19,7 @@ import { capitalisedPhrases, escapeRegExp, mentions, quotedStrings, valueAfterNa
  * - a `const`, else an `enum` value the text mentions, else the enum's first value;
  * - strings: a value the text gives after the property's name (`order 1234`, `city: "Paris"`),
  *   else by the property's meaning: a place gets the text's capitalised phrase, a path or file the
- *   text's first path-like token (`auth.py`, `src/app`), a body or report
+ *   text's quoted string, else its first path-like token (`auth.py`, `/srv/app`), a body or report
  *   gets what the run observed so far, a query or task gets the whole text, anything else a
  *   quoted string, a capitalised phrase or the text; then fitted to format, pattern and length;
  * - numbers: the text's next unused number that fits the bounds, else the default, else the
@@ -51,7 +51,7 @@ const PLACE = /\b(city|location|place|country|region|address|destination|town|wh
 const BODY = /\b(content|body|text|report|message|summary|note|notes|markdown|comment)\b/;
 const FILE_PATH = /\b(path|file|filename|files)\b/;
 /** A token that reads as a file path: a name with an extension, or with a folder before it. */
-const PATH_TOKEN = /(?:[\w.-]+\/)*[\w-]+\.[A-Za-z0-9]{1,8}\b|(?:[\w.-]+\/)+[\w.-]+/g;
+const PATH_TOKEN = /(?:\.{0,2}\/)?(?:[\w.-]+\/)*[\w-]+\.[A-Za-z0-9]{1,8}\b|(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]+/g;
 const WHOLE_TEXT = /\b(query|q|search|task|prompt|question|input|topic|keywords?|term|request|goal|instructions?)\b/;
 const FORMATS: Record<string, string> = {
   email: 'offline@example.com',
@@ -195,7 +195,8 @@ class Deriver {
     const quoted = quotedStrings(text);
     const phrase = capitalisedPhrases(text);
     if (PLACE.test(about)) return [...phrase, ...quoted, text];
-    if (FILE_PATH.test(about)) return [...(text.match(PATH_TOKEN) ?? []), ...quoted, text];
+    // A quoted path is the task's own delimiting, so it goes first; then a bare path-like token.
+    if (FILE_PATH.test(about)) return [...quoted, ...(text.match(PATH_TOKEN) ?? []), text];
     if (BODY.test(about)) return [this.source.observed?.trim() || text];
     if (WHOLE_TEXT.test(about)) return [text];
     return [...quoted, ...phrase, text];

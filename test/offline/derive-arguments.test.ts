@@ -154,13 +154,18 @@ describe('deriveArguments', () => {
     expect(String(args['name'])).toMatch(/\.md$/);
   });
 
-  it('gives a path or file property the first path-like token of the task, else the text', () => {
+  it("gives a path or file property the task's quoted string or first path-like token, else the text", () => {
     const read = jsonSchemaOf(z.object({ path: z.string().min(1).describe('File path under the root') }));
     expect(deriveArguments(read, { text: 'Read auth.py and find why login fails' })).toEqual({ path: 'auth.py' });
     expect(deriveArguments(read, { text: 'Look in src/auth/login.ts first, then tests/' })).toEqual({
       path: 'src/auth/login.ts',
     });
     expect(deriveArguments(read, { text: 'Read the login code' })).toEqual({ path: 'Read the login code' });
+    // A quoted path is taken whole, leading slash and all; so is an unquoted absolute one.
+    expect(deriveArguments(read, { text: 'Read the text file "/tmp/x y/notes.txt" now' })).toEqual({
+      path: '/tmp/x y/notes.txt',
+    });
+    expect(deriveArguments(read, { text: 'Read /tmp/notes.txt now' })).toEqual({ path: '/tmp/notes.txt' });
   });
 
   it('leaves out optional properties the task says nothing about, and keeps every required one', () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { loadNodeSqlite } from './load-node-sqlite';
 import {
   DEFAULT_MAX_CACHE_BYTES,
   DEFAULT_MAX_CACHE_ENTRIES,
@@ -39,7 +40,7 @@ export function openSqliteRunCache(file: string, options: SqliteRunCacheOptions 
   const maxValueBytes = options.maxValueBytes ?? MAX_CACHED_VALUE_BYTES;
   const onError = options.onError ?? (() => {});
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db: DatabaseSync = new (nodeSqlite().DatabaseSync)(file);
+  const db: DatabaseSync = new (loadNodeSqlite().DatabaseSync)(file);
   db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 1_000))}`);
   db.exec('PRAGMA journal_mode = WAL');
   // A cache may lose its last writes on a power cut (never its consistency, in WAL mode): no fsync per write.
@@ -128,27 +129,4 @@ function evict(totals: StatementSync, oldest: StatementSync, maxEntries: number,
     // Past the entry bound, all the surplus at once; past the byte bound only, one at a time.
     oldest.run(Math.max(1, entries - maxEntries));
   }
-}
-
-type NodeSqlite = typeof import('node:sqlite');
-let loaded: NodeSqlite | undefined;
-
-/**
- * `node:sqlite`, loaded on first use. Node 22 warns once that SQLite is experimental when it loads;
- * that one warning is dropped (it would reach every worker's log), every other still goes out.
- */
-function nodeSqlite(): NodeSqlite {
-  if (loaded) return loaded;
-  const emitWarning = process.emitWarning;
-  process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
-    const text = typeof warning === 'string' ? warning : warning.message;
-    if (text.startsWith('SQLite is an experimental feature')) return;
-    return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
-  } as typeof process.emitWarning;
-  try {
-    loaded = process.getBuiltinModule('node:sqlite');
-  } finally {
-    process.emitWarning = emitWarning;
-  }
-  return loaded;
 }

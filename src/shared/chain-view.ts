@@ -1,9 +1,15 @@
 import type { AgentResult, AgentStatus } from './agent-result';
 import type { ApprovalRecord } from './approval/approval';
-import type { ReasoningChain, ReasoningStep } from './chain';
+import type { ReasoningChain, ReasoningStep, VisibilityLevel } from './chain';
 import { ViewerRole } from './people';
 import { redactSecrets } from './secret-patterns';
 import { redactFields } from './sensitive-fields';
+
+/** What `IncrementalChainView` remembers, as JSON: each call's facts by correlation id, and the sensitive values seen. */
+export interface ViewFacts {
+  calls: Record<string, { sensitiveFields: string[]; level: VisibilityLevel; model?: string }>;
+  values: string[];
+}
 
 /** What an end user sees of a failed step shown at summary level. */
 const GENERIC_FAILURE = 'The step failed.';
@@ -262,6 +268,48 @@ export class IncrementalChainView {
   private readonly facts = new Map<string, CallFacts>();
   private readonly values = new Set<string>();
   private known: string[] | undefined = [];
+
+  /** What the views need to remember of the steps added so far, as plain JSON (the chain store keeps it per run). */
+  toFacts(): ViewFacts {
+    const calls: ViewFacts['calls'] = {};
+    for (const [id, fact] of this.facts) calls[id] = { ...fact, sensitiveFields: [...fact.sensitiveFields] };
+    return { calls, values: this.sortedValues() };
+  }
+
+  /** A view that has seen what `facts` records, as if each step had been added again. */
+  static fromFacts(facts: ViewFacts): IncrementalChainView {
+    const view = new IncrementalChainView();
+    for (const [id, fact] of Object.entries(facts.calls)) view.facts.set(id, fact);
+    view.remember(facts.values);
+    return view;
+  }
+
+  /**
+   * One page of a chain in `role`'s view, equal to `chainPage(viewChain(chain, role), page)` when
+   * this view has seen every step and approval record of the chain: `head` is the chain without
+   * its steps, `steps` the page's raw steps, `hiddenSteps` how many of the whole chain's steps
+   * only the auditor sees.
+   */
+  page(
+    head: Omit<ReasoningChain, 'steps'>,
+    steps: readonly ReasoningStep[],
+    role: ViewerRole,
+    hiddenSteps: number,
+  ): ReasoningChain {
+    const shown: ReasoningStep[] = [];
+    for (const step of steps) {
+      const viewed = this.step(step, role);
+      if (viewed) shown.push(viewed);
+    }
+    const priorHidden = head.view?.hiddenSteps ?? 0;
+    const view = { role, hiddenSteps: priorHidden + (role === 'auditor' ? 0 : hiddenSteps) };
+    if (role === 'auditor') return { ...redactSecrets({ ...head, view }, []), steps: shown };
+    const approvals = head.approvals?.map((record) => approvalView(record, this.facts, role));
+    return {
+      ...redactSecrets({ ...head, ...(approvals ? { approvals } : {}), view }, this.sortedValues()),
+      steps: shown,
+    };
+  }
 
   add(step: ReasoningStep): void {
     if (step.type === 'tool_call') {

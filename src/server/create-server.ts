@@ -16,6 +16,7 @@ import { createRunAccess } from './run-access';
 import { RUNS_ROUTES } from './runs-routes';
 import { SCORES_ROUTES } from './scores-routes';
 import type { DecisionSigner } from './signing/decision-signer';
+import type { ChainStore } from '../store/chain-store';
 
 /** Every JSON route of the API, in the order the OpenAPI document lists them. */
 export const API_ROUTES: readonly ApiRoute[] = [...RUNS_ROUTES, ...DECISION_ROUTES, ...SCORES_ROUTES, ...ME_ROUTES];
@@ -30,6 +31,8 @@ export interface CreateServerOptions {
   bus?: EventBus;
   /** Signs every decision sent through the server. */
   signer?: DecisionSigner;
+  /** The chain store (open, migrated, fed by its projection elsewhere); reads use it, searches need it. */
+  store?: ChainStore;
   /** Runs started here require decisions signed by `signer`'s keys. Needs `signer`. */
   requireSignatures?: boolean;
   /** 0 picks a free port. */
@@ -78,6 +81,7 @@ export async function createServer(options: CreateServerOptions): Promise<Runnin
     auth: options.auth,
     bus,
     ...(options.signer ? { signer: options.signer } : {}),
+    ...(options.store ? { store: options.store } : {}),
     requireSignatures: options.requireSignatures ?? false,
     queryTimeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
     accessRun: createRunAccess(options.agents),

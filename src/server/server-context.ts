@@ -3,6 +3,7 @@ import type { EventBus } from '../events/event-bus';
 import type { AgentClient } from '../client/agent-client';
 import type { Authenticator, Identity } from './auth/identity';
 import type { DecisionSigner } from './signing/decision-signer';
+import type { ChainStore } from '../store/chain-store';
 
 /** What the caller may do with one run, once it is known to be theirs (their tenant's). */
 export interface RunAccess {
@@ -16,6 +17,8 @@ export interface ServerContext {
   auth: Authenticator;
   bus: EventBus;
   signer?: DecisionSigner;
+  /** The chain store reads are answered from when there is one (and it is not behind); Temporal otherwise. */
+  store?: ChainStore;
   /** Rejects with ApiError `not_found` when the run does not exist or belongs to another tenant. */
   accessRun(identity: Identity, workflowId: string): Promise<RunAccess>;
   /** The view asked for (or the caller's default); ApiError `forbidden` when their roles do not allow it. */

@@ -70,7 +70,9 @@ function version1(t: StoreTables): string[] {
       PRIMARY KEY (run_id, step_number)
     )`,
     `CREATE INDEX IF NOT EXISTS ${t.steps}_tool ON ${t.steps} (tool, run_id)`,
-    `CREATE INDEX IF NOT EXISTS ${t.steps}_call ON ${t.steps} (run_id, call_id)`,
+    `CREATE INDEX IF NOT EXISTS ${t.steps}_call ON ${t.steps} (run_id, call_id, type)`,
+    // Covers the aggregates recomputed on every write, so they never read the steps' JSON.
+    `CREATE INDEX IF NOT EXISTS ${t.steps}_totals ON ${t.steps} (run_id, type, tool, level, cost_usd, input_tokens, output_tokens, step_number)`,
   ];
 }
 

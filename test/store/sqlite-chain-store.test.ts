@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openChainStore } from '../../src/store/open-chain-store';
+import { StoreDatabaseError } from '../../src/store/store-errors';
 import { openSqlite } from '../helpers/sqlite-file';
 import { chainStoreContract } from './chain-store-contract';
 import { runUpdateOf, sampleChain } from './store-test-chains';
@@ -79,6 +80,12 @@ describe('the SQLite chain store', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('says which file it could not open', async () => {
+    // A folder where the file should be.
+    await expect(openChainStore({ kind: 'sqlite', file: root })).rejects.toThrow(StoreDatabaseError);
+    await expect(openChainStore({ kind: 'sqlite', file: root })).rejects.toThrow(`The chain store at ${root} failed`);
   });
 
   it('is nothing when the setting is off', async () => {

@@ -347,33 +347,40 @@ export class SqlChainStore implements ChainStore {
   /** Every aggregate from the stored steps (never incremented), the facts, and `behindSince` cleared once caught up. */
   private async refreshAggregates(tx: SqlExecutor, runId: string, facts: ViewFacts): Promise<void> {
     const { runs, steps } = this.tables;
-    const [sums] = await tx.query(
-      `SELECT count(*) AS n, max(step_number) AS last, sum(CASE WHEN level = 'hidden' THEN 1 ELSE 0 END) AS hidden,
-         sum(cost_usd) AS cost, sum(input_tokens) AS input, sum(output_tokens) AS output
-       FROM ${steps} WHERE run_id = ?`,
+    // One pass over the covering index, grouped small (types x tools x levels), folded here.
+    const groups = await tx.query(
+      `SELECT type, tool, level, count(*) AS n, max(step_number) AS last, sum(cost_usd) AS cost,
+         sum(input_tokens) AS input, sum(output_tokens) AS output
+       FROM ${steps} WHERE run_id = ? GROUP BY type, tool, level`,
       [runId],
     );
-    const tools = (
-      await tx.query(
-        `SELECT DISTINCT tool FROM ${steps} WHERE run_id = ? AND type = 'tool_call' AND tool IS NOT NULL`,
-        [runId],
-      )
-    )
-      .map((row) => String(row.tool))
-      .sort();
-    const last = Number(sums?.last ?? 0);
+    const sums = { n: 0, last: 0, hidden: 0, cost: 0, input: 0, output: 0 };
+    const toolSet = new Set<string>();
+    for (const group of groups) {
+      const n = Number(group.n);
+      sums.n += n;
+      sums.last = Math.max(sums.last, Number(group.last));
+      if (group.level === 'hidden') sums.hidden += n;
+      sums.cost += Number(group.cost);
+      sums.input += Number(group.input);
+      sums.output += Number(group.output);
+      if (group.type === 'tool_call' && group.tool !== null && group.tool !== undefined)
+        toolSet.add(String(group.tool));
+    }
+    const tools = [...toolSet].sort();
+    const last = sums.last;
     await tx.run(
       `UPDATE ${runs} SET step_count = ?, last_step = ?, hidden_steps = ?, cost_usd = ?, input_tokens = ?,
          output_tokens = ?, tools = ?, facts_json = ?, stored_at = ?,
          behind_since = CASE WHEN ? >= known_through THEN NULL ELSE behind_since END
        WHERE run_id = ?`,
       [
-        Number(sums?.n ?? 0),
+        sums.n,
         last,
-        Number(sums?.hidden ?? 0),
-        Number(sums?.cost ?? 0),
-        Number(sums?.input ?? 0),
-        Number(sums?.output ?? 0),
+        sums.hidden,
+        sums.cost,
+        sums.input,
+        sums.output,
         JSON.stringify(tools),
         JSON.stringify(facts),
         this.now().toISOString(),

@@ -19,6 +19,9 @@ export interface TestPostgres {
   urlFor(user: string): string;
   /** Runs SQL as the superuser on a fresh connection. */
   query<Row extends pg.QueryResultRow = pg.QueryResultRow>(sql: string): Promise<pg.QueryResult<Row>>;
+  /** Stops the server and keeps its data (a database that goes down mid-run); `resume` starts it again on its port. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -72,6 +75,12 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       } finally {
         await client.end();
       }
+    },
+    async pause() {
+      run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    },
+    async resume() {
+      run('pg_ctl', ['-D', data, '-l', log, '-o', serverOptions, '-w', '-t', '30', 'start']);
     },
     async stop() {
       if (stopped) return;

@@ -6,49 +6,55 @@ import { checkChainStore } from '../../src/server/chain-store/check-chain-store'
 import { markGoneRuns } from '../../src/server/chain-store/mark-gone-runs';
 import { useTestEnv } from '../helpers/temporal-env';
 import { createFeedWorker, eventually, lookupModel } from './feed-harness';
-import { STORE_KINDS, type StoreKind } from './store-kinds';
+import { storeKinds, type StoreKind } from './store-kinds';
 
 const env = useTestEnv();
+const kinds = storeKinds();
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const item of open.splice(0).reverse()) await item.close();
 });
 
-describe.each(STORE_KINDS)('the chain store projection on %s, when things fail', (_kind, openStore: StoreKind) => {
-  it('lets a run finish while the database is down, then catches it up to equal Temporal', async () => {
-    const { store, stop, start } = await openStore();
-    open.push(store);
-    const bus = createMemoryBus();
-    const feed = await createFeedWorker(env, lookupModel(6, 150), bus);
-    const projection = createChainStoreProjection({
-      store,
-      agents: feed.agents,
-      bus,
-      sweepEveryMs: 500,
-      pingEveryMs: 200,
-      log: () => {},
+describe.each(kinds.filter(([, , can]) => can.stoppable))(
+  'the chain store projection on %s, its database down',
+  (_kind, openStore: StoreKind) => {
+    it('lets a run finish while the database is down, then catches it up to equal Temporal', async () => {
+      const { store, stop, start } = await openStore();
+      open.push(store);
+      const bus = createMemoryBus();
+      const feed = await createFeedWorker(env, lookupModel(6, 150), bus);
+      const projection = createChainStoreProjection({
+        store,
+        agents: feed.agents,
+        bus,
+        sweepEveryMs: 500,
+        pingEveryMs: 200,
+        log: () => {},
+      });
+      open.push(projection);
+      await projection.start();
+      const { workflowId, success, sawDown } = await feed.worker.runUntil(async () => {
+        const handle = await feed.start('store-feed: database down');
+        expect(await eventually(async () => ((await store.run(handle.workflowId))?.lastStep ?? 0) >= 2)).toBe(true);
+        await stop!();
+        const sawDown = await eventually(async () => projection.stats().databaseDown, 5_000);
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        await start!();
+        const result = await handle.result();
+        expect(
+          await eventually(async () => (await store.run(handle.workflowId).catch(() => undefined))?.complete === true),
+        ).toBe(true);
+        return { workflowId: handle.workflowId, success: result.success, sawDown };
+      });
+      expect(success).toBe(true);
+      expect(sawDown).toBe(true);
+      expect(projection.stats().databaseDown).toBe(false);
+      expect((await checkChainStore(store, feed.agents, [workflowId])).differences).toEqual([]);
     });
-    open.push(projection);
-    await projection.start();
-    const { workflowId, success, sawDown } = await feed.worker.runUntil(async () => {
-      const handle = await feed.start('store-feed: database down');
-      expect(await eventually(async () => ((await store.run(handle.workflowId))?.lastStep ?? 0) >= 2)).toBe(true);
-      await stop();
-      const sawDown = await eventually(async () => projection.stats().databaseDown, 5_000);
-      await new Promise((resolve) => setTimeout(resolve, 600));
-      await start();
-      const result = await handle.result();
-      expect(
-        await eventually(async () => (await store.run(handle.workflowId).catch(() => undefined))?.complete === true),
-      ).toBe(true);
-      return { workflowId: handle.workflowId, success: result.success, sawDown };
-    });
-    expect(success).toBe(true);
-    expect(sawDown).toBe(true);
-    expect(projection.stats().databaseDown).toBe(false);
-    expect((await checkChainStore(store, feed.agents, [workflowId])).differences).toEqual([]);
-  });
+  },
+);
 
+describe.each(kinds)("the chain store projection on %s, past Temporal's retention", (_kind, openStore: StoreKind) => {
   it('keeps a run Temporal deleted, marked temporalGone, with its steps', async () => {
     const { store } = await openStore();
     open.push(store);

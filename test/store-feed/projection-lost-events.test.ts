@@ -8,9 +8,10 @@ import { checkChainStore } from '../../src/server/chain-store/check-chain-store'
 import type { ChainStore } from '../../src/store/chain-store';
 import { useTestEnv } from '../helpers/temporal-env';
 import { createFeedWorker, eventually, lossyPublisher, lookupModel } from './feed-harness';
-import { STORE_KINDS } from './store-kinds';
+import { storeKinds } from './store-kinds';
 
 const env = useTestEnv();
+const kinds = storeKinds();
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const item of open.splice(0).reverse()) await item.close();
@@ -28,7 +29,7 @@ async function startProjection(
   return projection;
 }
 
-describe.each(STORE_KINDS)('the chain store projection on %s', (_kind, openStore) => {
+describe.each(kinds)('the chain store projection on %s', (_kind, openStore) => {
   it("writes a run whose events all arrive from its events alone: equal to Temporal's chain, no Temporal action", async () => {
     const { store } = await openStore();
     open.push(store);

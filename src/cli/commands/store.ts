@@ -28,11 +28,12 @@ export function storeSettingsOf(flag: string | undefined): StoreSettings {
 
 /** Opens the store the settings name, or says why there is none. */
 export async function openStoreFor(settings: StoreSettings): Promise<ChainStore> {
-  if (settings.kind === 'off')
+  const store = await openChainStore(settings);
+  if (!store)
     throw new UsageError(
       'The chain store is off (THOUGHTLINE_STORE=off): give --store VALUE or set THOUGHTLINE_STORE.',
     );
-  return openChainStore(settings);
+  return store;
 }
 
 function storeAction(line: CommandLine): StoreAction {

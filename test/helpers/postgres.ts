@@ -19,9 +19,9 @@ export interface TestPostgres {
   urlFor(user: string): string;
   /** Runs SQL as the superuser on a fresh connection. */
   query<Row extends pg.QueryResultRow = pg.QueryResultRow>(sql: string): Promise<pg.QueryResult<Row>>;
-  /** Stops the server and keeps its data (a database that goes down mid-run); `resume` starts it again on its port. */
-  pause(): Promise<void>;
-  resume(): Promise<void>;
+  /** Stops the server (the database down) and starts it again on the same port and data. */
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -76,10 +76,10 @@ export async function startTestPostgres(): Promise<TestPostgres> {
         await client.end();
       }
     },
-    async pause() {
-      run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    pause() {
+      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
     },
-    async resume() {
+    resume() {
       run('pg_ctl', ['-D', data, '-l', log, '-o', serverOptions, '-w', '-t', '30', 'start']);
     },
     async stop() {

@@ -55,8 +55,8 @@ export function storeKinds(): Array<[string, StoreKind, { stoppable: boolean }]>
         const url = cluster.urlFor('postgres').replace(/\/postgres$/, `/${name}`);
         return {
           store: (await openChainStore({ kind: 'postgres', url }))!,
-          stop: () => cluster.pause(),
-          start: () => cluster.resume(),
+          stop: async () => cluster.pause(),
+          start: async () => cluster.resume(),
         };
       },
       { stoppable: true },

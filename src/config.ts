@@ -5,6 +5,7 @@ import { loadConnectionSettings, type ConnectionSettings } from './connection';
 import { EVENT_BUS_URL_FORMS, isEventBusUrl } from './events/event-bus-url';
 import { DEFAULT_RETENTION_DAYS, DEFAULT_TASK_QUEUE, ModelRegistry } from './shared';
 import { TenantLimitsConfig } from './shared/tenant-limits';
+import { parseStoreRetentionDays, parseStoreSetting, type StoreSettings } from './store/store-settings';
 
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 
@@ -78,6 +79,22 @@ export interface Config {
   retentionDays: number;
   /** THOUGHTLINE_CACHE_FILE: the worker's run cache (createAgentWorker's `cacheFile`). */
   cacheFile?: string;
+  /** THOUGHTLINE_STORE: the chain store `serve` and `thoughtline store` keep (unset: `.thoughtline/store.sqlite`). */
+  store: StoreSettings;
+  /** THOUGHTLINE_STORE_RETENTION_DAYS (default 400): days the store keeps an ended run. */
+  storeRetentionDays: number;
+}
+
+/** The store settings, with a bad value reported as the rest of the environment is. */
+function storeSettings(env: NodeJS.ProcessEnv): { store: StoreSettings; storeRetentionDays: number } {
+  try {
+    return {
+      store: parseStoreSetting(env.THOUGHTLINE_STORE),
+      storeRetentionDays: parseStoreRetentionDays(env.THOUGHTLINE_STORE_RETENTION_DAYS),
+    };
+  } catch (err) {
+    throw new Error(`Invalid environment:\n${(err as Error).message}`);
+  }
 }
 
 /** Reads a JSON file named by an environment variable and checks it against its schema. */
@@ -105,7 +122,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     );
   }
   const temporal = loadConnectionSettings({}, env);
+  const store = storeSettings(env);
   return Object.freeze({
+    ...store,
     temporal,
     namespace: temporal.namespace,
     taskQueue: e.THOUGHTLINE_TASK_QUEUE,

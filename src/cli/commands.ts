@@ -20,6 +20,7 @@ import { createToken } from './commands/token';
 import { answerRun, steerRun } from './commands/steer';
 import { SCORE_COMMAND } from './commands/score';
 import { MEMORY_COMMAND } from './commands/memory';
+import { STORE_COMMAND } from './commands/store';
 import { loadMcpConfig } from '../activities/mcp/load-mcp-config';
 import { runExtras } from './run-extras';
 import { readRunInputs } from './run-inputs/read-run-inputs';
@@ -151,6 +152,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'oidc-token-types': text,
       'signing-keys': text,
       'require-signatures': flag,
+      store: text,
     },
     run: async (l) => {
       const port = positiveInteger(l, 'port', 65_535);
@@ -181,6 +183,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         oidc,
         ...(given('signing-keys') ? { signingKeys: given('signing-keys')! } : {}),
         requireSignatures: l.flag('require-signatures'),
+        ...(given('store') !== undefined ? { store: given('store')! } : {}),
       });
     },
   },
@@ -487,6 +490,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   SCORE_COMMAND,
   MEMORY_COMMAND,
+  STORE_COMMAND,
   {
     name: 'codec-server',
     args: [],

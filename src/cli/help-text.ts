@@ -39,6 +39,8 @@ Usage:
                              [--oidc-token-types T,...]   accepted "typ" headers (default at+jwt)
       --signing-keys FILE    sign every decision with these Ed25519 keys; --require-signatures:
                              runs started here refuse decisions without a valid signature
+      --store VALUE          the chain store it keeps (default THOUGHTLINE_STORE, else
+                             .thoughtline/store.sqlite; a postgres:// URL; off: none)
   thoughtline token --id ID [--roles a,b] [--tenant T] [--file FILE]
                                         add a bearer token for a person to the token file (0600;
                                         only its hash is kept; serve reloads it) and print it once
@@ -148,6 +150,12 @@ Usage:
   thoughtline memory delete --agent NAME (--id ID... | --all)
                                         what runs of an agent learnt (planning.memory), oldest
                                         first, and forgetting it; the memory of runs without a tenant
+  thoughtline store [--store VALUE]     keep the chain store from run events and Temporal until
+                                        Ctrl-C (what serve does, without the HTTP API)
+  thoughtline store rebuild             re-derive the chain store from every run Temporal has
+  thoughtline store check [--run ID] [--json]
+                                        compare the store with Temporal's chains; exit 1 on any
+                                        difference
   thoughtline fork <workflowId> --at-step N [--model M] [--steer TEXT] [--tools a,b] [--dry-run] [--json]
                                         a new run from the conversation and spend at step N (up to
                                         the next model call), with the change; lists first the calls

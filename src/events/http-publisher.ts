@@ -181,6 +181,9 @@ export function createHttpPublisher(options: HttpPublisherOptions): HttpPublishe
     subscribe() {
       throw new Error('The HTTP publisher only publishes: subscribe on the server, which receives these events.');
     },
+    subscribeAll() {
+      throw new Error('The HTTP publisher only publishes: subscribe on the server, which receives these events.');
+    },
     stats() {
       return { queuedEvents: queue.length, queuedBytes, inFlight: inFlight.length, sent, dropped: drops.total() };
     },

@@ -4,9 +4,10 @@ import type { EventBus } from './event-bus';
 /** The bus for one process (`serve --with-worker`, tests): listeners are called synchronously. */
 export function createMemoryBus(): EventBus {
   const listeners = new Map<string, Set<(event: RunEvent) => void>>();
+  const everyRun = new Set<(event: RunEvent) => void>();
   return {
     publish(event) {
-      for (const listener of listeners.get(event.runId) ?? []) {
+      for (const listener of [...(listeners.get(event.runId) ?? []), ...everyRun]) {
         try {
           listener(event);
         } catch {
@@ -23,8 +24,14 @@ export function createMemoryBus(): EventBus {
         if (set.size === 0) listeners.delete(workflowId);
       };
     },
+    subscribeAll(listener) {
+      // In one process nothing is lost between publish and delivery, so there is no reconnect.
+      everyRun.add(listener);
+      return () => everyRun.delete(listener);
+    },
     async close() {
       listeners.clear();
+      everyRun.clear();
     },
   };
 }

@@ -18,6 +18,9 @@ export interface RedisBus extends EventBus {
 /** The channel of one run: every server watching it subscribes there. */
 export const runChannel = (workflowId: string): string => `thoughtline:run:${workflowId}`;
 
+/** The pattern of every run's channel, for `subscribeAll`. */
+const everyRunChannel = 'thoughtline:run:*';
+
 /** Wait before reconnecting: 50 ms, doubling, at most 2 s; never gives up. */
 const reconnectStrategy = (retries: number): number => Math.min(50 * 2 ** Math.min(retries, 6), 2_000);
 
@@ -37,21 +40,23 @@ export function createRedisBus(url: string, options: RedisBusOptions = {}): Redi
   publisher.connect().catch((err: Error) => drops.note(`publisher cannot connect: ${err.message}`));
 
   const listeners = new Map<string, Set<(event: RunEvent) => void>>();
+  const everyRun = new Set<(event: RunEvent) => void>();
+  const reconnectListeners = new Set<() => void>();
   let subscriber: ReturnType<typeof createClient> | undefined;
   let subscriberReady: Promise<unknown> | undefined;
   let closed = false;
 
-  const deliver = (message: string, channel: string): void => {
-    const set = listeners.get(channel);
-    if (!set?.size) return;
-    let event: RunEvent;
+  const parse = (message: string): RunEvent | undefined => {
     try {
       const parsed = RunEvent.safeParse(JSON.parse(message));
-      if (!parsed.success) return drops.drop(1, 'malformed messages');
-      event = parsed.data;
+      if (parsed.success) return parsed.data;
     } catch {
-      return drops.drop(1, 'malformed messages');
+      // Counted below as malformed.
     }
+    drops.drop(1, 'malformed messages');
+    return undefined;
+  };
+  const callAll = (set: Iterable<(event: RunEvent) => void>, event: RunEvent): void => {
     for (const listener of [...set]) {
       try {
         listener(event);
@@ -60,11 +65,35 @@ export function createRedisBus(url: string, options: RedisBusOptions = {}): Redi
       }
     }
   };
+  const deliver = (message: string, channel: string): void => {
+    const set = listeners.get(channel);
+    if (!set?.size) return;
+    const event = parse(message);
+    if (event) callAll(set, event);
+  };
+  const deliverToAll = (message: string): void => {
+    if (everyRun.size === 0) return;
+    const event = parse(message);
+    if (event) callAll(everyRun, event);
+  };
 
   const subscriberClient = (): ReturnType<typeof createClient> => {
     if (subscriber) return subscriber;
     subscriber = createClient({ url, socket });
     subscriber.on('error', (err: Error) => drops.note(`subscriber: ${err.message}`));
+    // 'ready' after the first means the connection came back: what was published meanwhile is lost.
+    let readyBefore = false;
+    subscriber.on('ready', () => {
+      if (readyBefore)
+        for (const listener of [...reconnectListeners]) {
+          try {
+            listener();
+          } catch {
+            // A broken reconnect listener must not stop the others.
+          }
+        }
+      readyBefore = true;
+    });
     subscriberReady = subscriber
       .connect()
       .catch((err: Error) => drops.note(`subscriber cannot connect: ${err.message}`));
@@ -107,10 +136,29 @@ export function createRedisBus(url: string, options: RedisBusOptions = {}): Redi
             .catch(() => undefined);
       };
     },
+    subscribeAll(listener, onReconnect) {
+      const first = everyRun.size === 0;
+      everyRun.add(listener);
+      if (onReconnect) reconnectListeners.add(onReconnect);
+      const client = subscriberClient();
+      if (first)
+        void subscriberReady!
+          .then(() => (everyRun.size > 0 && !closed ? client.pSubscribe(everyRunChannel, deliverToAll) : undefined))
+          .catch((err: Error) => drops.note(`subscribe ${everyRunChannel}: ${err.message}`));
+      return () => {
+        if (onReconnect) reconnectListeners.delete(onReconnect);
+        if (!everyRun.delete(listener) || everyRun.size > 0 || closed) return;
+        void subscriberReady!
+          .then(() => (everyRun.size > 0 ? undefined : client.pUnsubscribe(everyRunChannel)))
+          .catch(() => undefined);
+      };
+    },
     stats: () => ({ dropped: drops.total() }),
     async close() {
       closed = true;
       listeners.clear();
+      everyRun.clear();
+      reconnectListeners.clear();
       await Promise.all([publisher, subscriber].map((c) => (c ? closeClient(c) : undefined)));
       drops.flush();
     },

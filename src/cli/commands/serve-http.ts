@@ -16,6 +16,9 @@ import { missingOidcFlags, oidcFromFlags, type OidcFlags } from '../../server/oi
 import { signerFromFlags } from '../../server/signer-from-flags';
 import { registerViewerRoute } from '../../server/viewer-route';
 import { untilSignal } from './until-signal';
+import { openStoreFor, storeSettingsOf } from './store';
+import { createChainStoreProjection, type ChainStoreProjection } from '../../server/chain-store/chain-store-projection';
+import type { ChainStore } from '../../store/chain-store';
 
 export interface ServeHttpOptions {
   /** Default 8080. */
@@ -32,6 +35,8 @@ export interface ServeHttpOptions {
   oidc: OidcFlags;
   signingKeys?: string;
   requireSignatures: boolean;
+  /** The chain store it keeps (`--store`): over THOUGHTLINE_STORE; `off` keeps none. */
+  store?: string;
 }
 
 /** `--tokens`, else THOUGHTLINE_TOKENS, else `.thoughtline/tokens.json` under the working directory. */
@@ -82,11 +87,33 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
   const tokens = fs.existsSync(tokenFile) || !oidc ? createTokenFileAuthenticator({ file: tokenFile, log }) : undefined;
   const auth = createCombinedAuthenticator({ ...(tokens ? { tokens } : {}), ...(oidc ? { oidc } : {}) });
   const signer = options.signingKeys ? await signerFromFlags(options.signingKeys) : undefined;
+  const storeSettings = storeSettingsOf(options.store);
 
   const connected = await connectOrStart();
   const bus = serverBus(connected.config.events);
   let worker: RunningWorker | undefined;
+  let store: ChainStore | undefined;
+  let projection: ChainStoreProjection | undefined;
   try {
+    // A store that cannot be opened (PostgreSQL down) costs the store, never serving: reads go to Temporal.
+    store =
+      storeSettings.kind === 'off'
+        ? undefined
+        : await openStoreFor(storeSettings).catch((err: Error) => {
+            log(`serving without the chain store: it cannot be opened (${err.message}); restart to retry`);
+            return undefined;
+          });
+    if (store) {
+      projection = createChainStoreProjection({
+        store,
+        agents: connected.agents,
+        bus,
+        log,
+        retentionDays: connected.config.storeRetentionDays,
+      });
+      // Not awaited: the first sweep reads Temporal and must not hold up serving.
+      void projection.start();
+    }
     const deployment = standingDeployment(connected.config.deploymentName, options.versioning ?? {});
     worker = options.withWorker
       ? await startWorker(connected, options.tools ? loadToolsModule(options.tools) : [], {
@@ -100,6 +127,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
       agents: connected.agents,
       auth,
       bus,
+      ...(store ? { store } : {}),
       ...(signer ? { signer } : {}),
       requireSignatures: options.requireSignatures,
       port: options.port ?? 8080,
@@ -111,7 +139,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
     // find the handler, not the default action (the process killed, exit code lost).
     const signalled = untilSignal();
     log(
-      `serving ${server.url} (API under /v1, OpenAPI at /v1/openapi.json)${worker ? ` with a worker on task queue "${connected.config.taskQueue}", ${versionLine(worker.worker, options.versioning?.keepCurrent)}` : ''}; tokens from ${tokenFile}${oidc ? ' and OIDC' : ''}. Ctrl-C stops it.`,
+      `serving ${server.url} (API under /v1, OpenAPI at /v1/openapi.json)${store ? `, keeping the chain store ${store.where}` : ''}${worker ? ` with a worker on task queue "${connected.config.taskQueue}", ${versionLine(worker.worker, options.versioning?.keepCurrent)}` : ''}; tokens from ${tokenFile}${oidc ? ' and OIDC' : ''}. Ctrl-C stops it.`,
     );
     process.stdout.write(
       devToken ? `Open ${server.url}/#token=${devToken}\n` : `Viewer at ${server.url}/ (sign in with your token)\n`,
@@ -124,6 +152,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
     await server.close();
     return ended === 'worker' ? 1 : 0;
   } finally {
+    await projection?.close();
+    await store?.close();
     await worker?.shutdown();
     await bus.close();
     await connected.agents.client.connection.close();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { createServer, type RunningServer } from '../../src/server/create-server';
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
@@ -11,6 +11,13 @@ import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
 import { eventually, routedModel, startServerHarness, type Person, type ServerHarness } from '../server/server-harness';
 import { CARD, HIDDEN_NOTE, storeRun, viewTools } from './store-fixture';
+
+// chainTimeline is store-viewer's; here only that the route calls it with the chain in the caller's view.
+const timelineOf = vi.hoisted(() => vi.fn());
+vi.mock('../../src/shared/store/chain-timeline', async (original) => ({
+  ...(await original<typeof import('../../src/shared/store/chain-timeline')>()),
+  chainTimeline: timelineOf,
+}));
 
 const env = useTestEnv();
 const model = routedModel();
@@ -42,7 +49,7 @@ async function runToEnd(who: Person, key: string, agentName: string, turns: Para
 }
 
 beforeAll(async () => {
-  store = await openChainStore({ kind: 'sqlite', file: path.join(dir, 'store.sqlite') });
+  store = (await openChainStore({ kind: 'sqlite', file: path.join(dir, 'store.sqlite') }))!;
   s = await startServerHarness(env, { tools: viewTools(), model, server: { store } });
   const finish = (answer: string) => ({ content: [useTool('finish', { result: answer })] });
   [acmeRun, globexRun, goneRun] = await Promise.all([
@@ -218,6 +225,28 @@ describe('pages from the store', () => {
   });
 });
 
+describe('the timeline', () => {
+  it("is chainTimeline of the chain in the caller's view, with where it was read from", async () => {
+    timelineOf.mockImplementation((chain: { chainId: string; startedAt: string; steps: unknown[] }) => ({
+      runId: chain.chainId,
+      startedAt: chain.startedAt,
+      totalMs: chain.steps.length,
+      lanes: 1,
+      bars: [],
+      omitted: 0,
+    }));
+    const dev = await s.call('dev', 'GET', `/v1/runs/${acmeRun}/timeline`);
+    expect(dev.status).toBe(200);
+    expect(dev.json).toMatchObject({ runId: acmeRun, lanes: 1, source: 'store' });
+    const seen = timelineOf.mock.calls.at(-1)![0] as { steps: unknown[]; view: { role: string } };
+    expect(seen.view.role).toBe('developer');
+    expect(JSON.stringify(seen)).not.toContain(HIDDEN_NOTE);
+    const auditor = await s.call('auditor', 'GET', `/v1/runs/${acmeRun}/timeline?source=temporal`);
+    expect(auditor.json).toMatchObject({ source: 'temporal' });
+    expect(auditor.json.totalMs).toBeGreaterThan(dev.json.totalMs);
+  });
+});
+
 describe('events of an ended run', () => {
   it('are replayed from the store to the end event, and the stream closes', async () => {
     const response = await fetch(`${s.server.url}/v1/runs/${acmeRun}/events?view=developer`, {
@@ -240,7 +269,7 @@ describe('a store that fails', () => {
   let broken: ChainStore;
   let other: RunningServer;
   beforeAll(async () => {
-    broken = await openChainStore({ kind: 'sqlite', file: path.join(dir, 'store.sqlite') });
+    broken = (await openChainStore({ kind: 'sqlite', file: path.join(dir, 'store.sqlite') }))!;
     await broken.close();
     other = await createServer({
       agents: s.h.agents,

@@ -2,7 +2,7 @@ import type { ReasoningChain, ReasoningStep, ViewerRole } from '../../shared';
 import { IncrementalChainView } from '../../shared/chain-view';
 import type { StepFilter, StoredRun } from '../../shared/store';
 import type { ChainStore } from '../../store/chain-store';
-import { filters, matchesStepFilter } from './step-filter-match';
+import { givenFilter, matchesStepFilter } from './step-filter-match';
 
 /** Raw steps read from the store at a time while a page fills. */
 const BATCH = 500;
@@ -41,7 +41,7 @@ export async function readStoredPage(
   if (!stored || stored.run.behindSince !== undefined) return undefined;
   const { run, head, facts } = stored;
   const view = IncrementalChainView.fromFacts(facts);
-  const filter = filters(request.filter) ? request.filter : undefined;
+  const filter = givenFilter(request.filter);
   // The store already matched the tool (it knows each result's call); the rest is re-checked as viewed.
   const recheck = filter ? { ...filter, tool: undefined } : undefined;
   const limit = request.limit ?? Number.MAX_SAFE_INTEGER;

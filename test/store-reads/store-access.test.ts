@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { say, useTool } from '../../src/activities/models/scripted-model';
+import { AgentClient } from '../../src/client/agent-client';
 import { createServer, type RunningServer } from '../../src/server/create-server';
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
 import type { ChainStore } from '../../src/store/chain-store';
@@ -299,6 +300,31 @@ describe('a store that fails', () => {
     const found = await get(`/v1/search?text=${ACME_KEY}`);
     expect(found.status).toBe(503);
     expect(found.json.error.code).toBe('unavailable');
+  });
+});
+
+describe('AgentClient with a store', () => {
+  it('answers chain() from the store when it has the run, from Temporal when it is behind or fails', async () => {
+    const fromTemporal = await s.h.agents.chain(acmeRun, 'developer', { afterStep: 1, limit: 3 });
+    const agents = new AgentClient({ client: env.client, store });
+    const described = vi.spyOn(agents, 'getHandle');
+    expect(await agents.chain(acmeRun, 'developer', { afterStep: 1, limit: 3 })).toEqual(fromTemporal);
+    expect(described).not.toHaveBeenCalled();
+
+    await store.markBehind(acmeRun, true);
+    try {
+      expect(await agents.chain(acmeRun, 'developer', { afterStep: 1, limit: 3 })).toEqual(fromTemporal);
+      expect(described).toHaveBeenCalled();
+      const { json } = await s.call('dev', 'GET', `/v1/runs/${acmeRun}/chain`);
+      expect(json.source).toBe('temporal');
+    } finally {
+      await store.markBehind(acmeRun, false);
+    }
+
+    const closed = (await openChainStore({ kind: 'sqlite', file: path.join(dir, 'store.sqlite') }))!;
+    await closed.close();
+    const failing = new AgentClient({ client: env.client, store: closed });
+    expect(await failing.chain(acmeRun, 'developer', { afterStep: 1, limit: 3 })).toEqual(fromTemporal);
   });
 });
 

@@ -263,6 +263,34 @@ describe('events of an ended run', () => {
     expect(events.filter((e) => e === 'step')).toHaveLength(auditorChain.steps.length);
     expect(text).not.toContain(HIDDEN_NOTE);
     expect(text).not.toContain(CARD);
+
+    // Resumed after step 3: only later steps, then the end.
+    const resumed = await fetch(`${s.server.url}/v1/runs/${acmeRun}/events?after=3`, {
+      headers: { authorization: `Bearer ${s.tokens.auditor}` },
+    });
+    const ids = [...(await resumed.text()).matchAll(/^event: step\nid: (\d+)$/gm)].map((m) => Number(m[1]));
+    expect(ids.length).toBeGreaterThan(0);
+    expect(Math.min(...ids)).toBe(4);
+  });
+});
+
+describe('bounds', () => {
+  it('take inputs up to their limit and refuse one past it with 400', async () => {
+    const status = async (url: string) => (await s.call('dev', 'GET', url)).status;
+    expect(await status(`/v1/search?${q({ text: 'x'.repeat(200) })}`)).toBe(200);
+    expect(await status(`/v1/search?${q({ text: 'x'.repeat(201) })}`)).toBe(400);
+    expect(await status('/v1/search?limit=100')).toBe(200);
+    expect(await status('/v1/search?limit=101')).toBe(400);
+    expect(await status('/v1/search?tenant=acme&view=auditor')).toBe(403);
+    expect(await status(`/v1/runs/${acmeRun}/chain?${q({ text: 'x'.repeat(201) })}`)).toBe(400);
+    expect(await status(`/v1/runs/${acmeRun}/chain?types=thinking,nope`)).toBe(400);
+    expect(await status(`/v1/runs/${acmeRun}/chain?source=disk`)).toBe(400);
+    const to = '2026-11-26T00:00:00.000Z';
+    const from = (days: number) => new Date(Date.parse(to) - days * 86_400_000).toISOString();
+    expect(await status(`/v1/usage?${q({ from: from(366), to })}`)).toBe(200);
+    const past = await s.call('dev', 'GET', `/v1/usage?${q({ from: from(367), to })}`);
+    expect(past.status).toBe(400);
+    expect(past.json.error.message).toContain('366 days');
   });
 });
 

@@ -19,12 +19,12 @@ export async function endedInStore(
   runId: string,
 ): Promise<StoredHead | undefined> {
   if (!store) return undefined;
-  const stored = await store.head(runId).catch(() => undefined);
-  if (!stored) return undefined;
-  const { run } = stored;
-  if (run.state === 'running' || run.behindSince !== undefined || !(run.complete || run.temporalGone)) return undefined;
+  // The row first (no facts to parse): most streams are of running runs, which the live stream serves.
+  const run = await store.run(runId).catch(() => undefined);
+  if (!run || run.state === 'running' || run.behindSince !== undefined || !(run.complete || run.temporalGone))
+    return undefined;
   if ((run.tenant ?? null) !== (identity.tenant ?? null)) throw runNotFound();
-  return stored;
+  return store.head(runId).catch(() => undefined);
 }
 
 /**

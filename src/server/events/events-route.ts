@@ -4,6 +4,7 @@ import { RunIdParams } from '../api-schemas';
 import type { Identity } from '../auth/identity';
 import type { ServerContext } from '../server-context';
 import { resumePoint } from './resume-point';
+import { endedInStore, replayFromStore } from './store-replay';
 import { RunStreamHub } from './run-stream-hub';
 import { SseWriter } from './sse-writer';
 import { Watcher } from './watcher';
@@ -102,10 +103,13 @@ export function registerEventsRoute(
           throw new ApiError('bad_request', 'Give view once: auditor, developer or end_user.', [
             { path: ['view'], message: 'expected a string' },
           ]);
-        const access = await ctx.accessRun(identity, params.data.id);
+        // An ended run the store holds whole is replayed from it to its end, without Temporal.
+        const stored = await endedInStore(ctx.store, identity, params.data.id);
+        const access = stored ? undefined : await ctx.accessRun(identity, params.data.id);
         const view = ctx.viewFor(identity, requested);
         const owner = { id: identity.id, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
-        const full = hub.fullFor(owner);
+        // Replays are open streams too: they count toward the server's cap.
+        const full = open.size >= caps.server ? 'server' : hub.fullFor(owner);
         if (full === 'server')
           throw new ApiError(
             'unavailable',
@@ -121,12 +125,19 @@ export function registerEventsRoute(
             'too_many_requests',
             `Your tenant's people hold ${caps.perTenant} open event streams, as many as one tenant may; close one before opening another.`,
           );
-        checked = { after, view, workflowId: access.workflowId, owner };
+        checked = stored ? { after, view, stored } : { after, view, workflowId: access!.workflowId, owner };
       } catch (err) {
         if (err instanceof ApiError) return sendError(reply, err);
         throw err;
       }
       reply.hijack();
+      if ('stored' in checked) {
+        const replay = new SseWriter(reply.raw, writerOptions, () => open.delete(replay));
+        open.add(replay);
+        replay.open();
+        if (!replay.closed) await replayFromStore(ctx.store!, checked.stored, replay, checked.view, checked.after);
+        return;
+      }
       const { after, view, workflowId, owner } = checked;
       let joined: ReturnType<typeof hub.join<Watcher>> | undefined;
       const writer = new SseWriter(reply.raw, writerOptions, () => {

@@ -22,7 +22,7 @@ export function niceTicks(max, count = 5) {
  * The waterfall of a timeline (GET /v1/runs/{id}/timeline): one row per lane, bars scaled to the
  * run's span, an open bar drawn to the end and marked open, and the time axis's ticks.
  */
-export function timelineLayout(timeline, { width = 920, left = 8, laneHeight = 26, top = 24 } = {}) {
+export function timelineLayout(timeline, { width = 920, left = 24, laneHeight = 26, top = 24 } = {}) {
   const totalMs = Math.max(1, Number(timeline?.totalMs) || 0);
   const plot = width - left * 2;
   const x = (ms) => left + (Math.min(Math.max(ms, 0), totalMs) / totalMs) * plot;
@@ -31,17 +31,21 @@ export function timelineLayout(timeline, { width = 920, left = 8, laneHeight = 2
     const end = open ? totalMs : bar.endMs;
     const duration = open ? undefined : bar.endMs - bar.startMs;
     const x0 = x(bar.startMs);
+    const barWidth = Math.max(4, x(end) - x0);
+    const text = `${bar.label} · ${open ? 'open' : formatDuration(duration)}`;
     return {
       kind: bar.kind,
       label: bar.label,
-      text: `${bar.label} · ${open ? 'open' : formatDuration(duration)}`,
+      text,
+      // Written inside the bar only where it fits (about 6.5 px a character); the table lists every bar.
+      showText: text.length * 6.5 + 8 <= barWidth,
       stepNumber: bar.stepNumber,
       runId: bar.runId,
       open,
       failed: bar.success === false,
       x: x0,
       y: top + bar.lane * laneHeight,
-      width: Math.max(2, x(end) - x0),
+      width: barWidth,
       height: laneHeight - 6,
     };
   });

@@ -24,7 +24,13 @@ export function renderTimelinePage(root, { runId, view }) {
       const timeline = await api(`/v1/runs/${encodeURIComponent(runId)}/timeline`, { query: { view } });
       if (disposed) return;
       message.textContent = `Started ${formatDateTime(timeline.startedAt)} · ${formatDuration(timeline.totalMs)} · ${timeline.bars.length} bar${timeline.bars.length === 1 ? '' : 's'}${timeline.omitted ? ` · ${timeline.omitted} more not drawn` : ''}`;
-      replaceChildren(body, sourceNotice(timeline), legend(), waterfall(timeline, runHref));
+      replaceChildren(
+        body,
+        sourceNotice(timeline),
+        legend(),
+        waterfall(timeline, runHref),
+        barTable(timeline, runHref),
+      );
     } catch (err) {
       if (disposed) return;
       message.textContent = describeFailure(err);
@@ -80,8 +86,46 @@ function waterfall(timeline, runHref) {
           },
         },
         s('rect', { x: bar.x, y: bar.y, width: bar.width, height: bar.height, rx: 3 }),
-        s('text', { class: 'bar-label', x: bar.x + 4, y: bar.y + bar.height - 6 }, bar.text),
+        bar.showText ? s('text', { class: 'bar-label', x: bar.x + 4, y: bar.y + bar.height - 6 }, bar.text) : null,
         s('title', {}, `${KINDS[bar.kind]}: ${bar.text} (step ${bar.stepNumber})`),
+      ),
+    ),
+  );
+}
+
+/** Every bar as a row: what the chart can only hint at when bars are thin. */
+function barTable(timeline, runHref) {
+  if (timeline.bars.length === 0) return null;
+  return h(
+    'table',
+    { class: 'runs timeline-table' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['Step', 'Kind', 'What', 'Starts at', 'Took'].map((name) => h('th', {}, name)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      timeline.bars.map((bar) =>
+        h(
+          'tr',
+          { dataset: { kind: bar.kind } },
+          h('td', {}, h('a', { href: `${runHref}?step=${bar.stepNumber}` }, `#${bar.stepNumber}`)),
+          h('td', {}, KINDS[bar.kind] ?? bar.kind),
+          h(
+            'td',
+            {},
+            bar.runId ? h('a', { href: `#/runs/${encodeURIComponent(bar.runId)}/timeline` }, bar.label) : bar.label,
+            bar.success === false ? ' (failed)' : '',
+          ),
+          h('td', {}, formatDuration(bar.startMs)),
+          h('td', {}, bar.endMs === undefined ? 'still open' : formatDuration(bar.endMs - bar.startMs)),
+        ),
       ),
     ),
   );

@@ -57,10 +57,10 @@ describe('chart layout', () => {
       { width: 416 },
     );
     const [search, fetch] = layout.bars;
-    expect(search).toMatchObject({ text: 'search · 500 ms', open: false, x: 208, width: 100 });
-    expect(fetch).toMatchObject({ text: 'fetch · open', open: true, x: 208, width: 200 });
+    expect(search).toMatchObject({ text: 'search · 500 ms', open: false, x: 208, width: 92 });
+    expect(fetch).toMatchObject({ text: 'fetch · open', open: true, x: 208, width: 184 });
     expect(fetch!.y).toBeGreaterThan(search!.y);
-    expect(layout.ticks.at(-1)).toMatchObject({ label: '2.0 s', x: 408 });
+    expect(layout.ticks.at(-1)).toMatchObject({ label: '2.0 s', x: 392 });
   });
 
   it('sums usage per day (every day of the range) and per agent', async () => {

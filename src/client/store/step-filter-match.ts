@@ -47,13 +47,17 @@ export function matchesStepFilter(
   return filter.text === undefined || textMatches(step, filter.text);
 }
 
-/** The filter has something to narrow by. */
-export const filters = (filter: StepFilter | undefined): filter is StepFilter =>
-  filter !== undefined && Object.values(filter).some((value) => value !== undefined);
+/** The filter with only the fields given, or undefined when it narrows by nothing. */
+export function givenFilter(filter: StepFilter | undefined): StepFilter | undefined {
+  if (filter === undefined) return undefined;
+  const given = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined));
+  return Object.keys(given).length > 0 ? (given as StepFilter) : undefined;
+}
 
 /** A chain (already in the caller's view) with only the steps that pass `filter`. */
-export function filterChainSteps(chain: ReasoningChain, filter: StepFilter | undefined): ReasoningChain {
-  if (!filters(filter)) return chain;
+export function filterChainSteps(chain: ReasoningChain, given: StepFilter | undefined): ReasoningChain {
+  const filter = givenFilter(given);
+  if (!filter) return chain;
   const tools = new Map<string, string>();
   for (const step of chain.steps)
     if (step.type === 'tool_call') tools.set(step.toolCall.correlationId, step.toolCall.toolName);

@@ -119,13 +119,15 @@ export function barChartLayout(
     height,
     bars: items.map((item, i) => {
       const value = item[metric] ?? 0;
+      // At most 60 px wide, so a chart of one or two agents does not turn into blocks.
+      const barWidth = Math.max(1, Math.min(60, slot * 0.7));
       return {
         key: item.key,
         value,
         text: `${item.key}: ${formatMetric(metric, value)}`,
-        x: left + i * slot + slot * 0.15,
+        x: left + i * slot + (slot - barWidth) / 2,
         y: y(value),
-        width: Math.max(1, slot * 0.7),
+        width: barWidth,
         height: Math.max(0, 8 + plotH - y(value)),
         label: i % every === 0 ? item.key : undefined,
         labelX: left + i * slot + slot / 2,

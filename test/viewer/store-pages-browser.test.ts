@@ -22,6 +22,7 @@ const IMAGES = path.resolve(__dirname, '../../docs/images');
 /** The docs' screenshots are rewritten only on request (scripts/viewer-screenshots.sh). */
 const SAVE_SCREENSHOTS = process.env.THOUGHTLINE_SCREENSHOTS === '1';
 const AGENT = 'ledger-keeper';
+const OTHER_AGENT = 'archive-clerk';
 /** A word only the parallel run's results carry, for search. */
 const NEEDLE = 'quetzalrow';
 
@@ -101,7 +102,9 @@ async function screenshot(page: Page, file: string): Promise<void> {
 
 beforeAll(async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-store-viewer-'));
-  store = await openChainStore({ kind: 'sqlite', file: path.join(dir, 'store.sqlite') });
+  const opened = await openChainStore({ kind: 'sqlite', file: path.join(dir, 'store.sqlite') });
+  if (!opened) throw new Error('a sqlite setting opens a store');
+  store = opened;
   s = await startViewerHarness(env, { tools: [lookup, post, count], model, store });
   browser = await launchChromium();
 
@@ -113,12 +116,18 @@ beforeAll(async () => {
         useTool('lookup_ledger', { key: 'beta' }),
       ],
       usage: { inputTokens: 1200, outputTokens: 80 },
+      costUsd: 0.012,
     },
     {
       content: [say('Both read; I post the entry.'), useTool('post_entry', { amountUsd: 42 })],
       usage: { inputTokens: 1500, outputTokens: 40 },
+      costUsd: 0.015,
     },
-    { content: [useTool('finish', { result: 'Reconciled.' })], usage: { inputTokens: 1600, outputTokens: 30 } },
+    {
+      content: [useTool('finish', { result: 'Reconciled.' })],
+      usage: { inputTokens: 1600, outputTokens: 30 },
+      costUsd: 0.016,
+    },
   ]);
   const pending = await eventually('the approval request', async () => {
     const { json } = await s.call('dev', 'GET', `/v1/runs/${runs.parallel}`);
@@ -132,6 +141,7 @@ beforeAll(async () => {
 
   const turns = Array.from({ length: 42 }, (_, i) => ({
     content: [say(`Counting table ${i + 1}.`), useTool('count_rows', { table: `t${i + 1}` })],
+    costUsd: 0.001,
   }));
   runs.long = await start(
     'long',
@@ -141,7 +151,12 @@ beforeAll(async () => {
       maxIterations: 50,
     },
   );
-  runs.gone = await start('gone', 'An old run', [{ content: [useTool('finish', { result: 'Done long ago.' })] }]);
+  runs.gone = await start(
+    'gone',
+    'An old run',
+    [{ content: [useTool('finish', { result: 'Done long ago.' })], costUsd: 0.02 }],
+    { agentName: OTHER_AGENT },
+  );
   // What the projection would write once each run ended: its chain as Temporal holds it.
   const reader = new AgentClient({ client: env.client, taskQueue: 'store-viewer-reads' });
   for (const runId of Object.values(runs)) {
@@ -184,25 +199,30 @@ describe('the chain store pages in Chromium', () => {
   }, 60_000);
 
   it('draws usage per day and per agent with the numbers of the runs', async () => {
-    let runsSeen = 0;
-    let tokens = 0;
+    const expected = new Map<string, { runs: number; tokens: number; costUsd: number }>();
     for (const runId of Object.values(runs)) {
       const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}/summary`);
-      runsSeen += 1;
-      tokens += json.inputTokens + json.outputTokens;
+      const sums = expected.get(json.agentName) ?? { runs: 0, tokens: 0, costUsd: 0 };
+      sums.runs += 1;
+      sums.tokens += json.inputTokens + json.outputTokens;
+      sums.costUsd += json.costUsd;
+      expected.set(json.agentName, sums);
     }
-    expect(tokens).toBeGreaterThan(4_000);
+    expect([...expected.keys()].sort()).toEqual([OTHER_AGENT, AGENT]);
+    expect(expected.get(AGENT)!.costUsd).toBeGreaterThan(0.08);
     const page = await openAs('dev', '/usage');
-    const agentRuns = page.locator(`[data-by="agent"] svg.chart[data-metric="runs"] rect[data-key="${AGENT}"]`);
-    await agentRuns.waitFor();
-    expect(await agentRuns.getAttribute('data-value')).toBe(String(runsSeen));
-    const agentTokens = page.locator(`[data-by="agent"] svg.chart[data-metric="tokens"] rect[data-key="${AGENT}"]`);
-    expect(await agentTokens.getAttribute('data-value')).toBe(String(tokens));
+    const bar = (by: string, metric: string, key: string) =>
+      page.locator(`[data-by="${by}"] svg.chart[data-metric="${metric}"] rect[data-key="${key}"]`);
+    await bar('agent', 'runs', AGENT).waitFor();
+    for (const [agent, sums] of expected) {
+      expect(Number(await bar('agent', 'runs', agent).getAttribute('data-value'))).toBe(sums.runs);
+      expect(Number(await bar('agent', 'tokens', agent).getAttribute('data-value'))).toBe(sums.tokens);
+      expect(Number(await bar('agent', 'costUsd', agent).getAttribute('data-value'))).toBeCloseTo(sums.costUsd, 9);
+    }
     const today = new Date().toISOString().slice(0, 10);
-    const dayRuns = page.locator(`[data-by="day"] svg.chart[data-metric="runs"] rect[data-key="${today}"]`);
-    expect(await dayRuns.getAttribute('data-value')).toBe(String(runsSeen));
+    expect(await bar('day', 'runs', today).getAttribute('data-value')).toBe('3');
     expect(await page.locator('[data-by="day"] svg.chart[data-metric="runs"] rect').count()).toBe(14);
-    expect(await page.locator('.usage-totals').textContent()).toContain(`${runsSeen} runs`);
+    expect(await page.locator('.usage-totals').textContent()).toContain('3 runs');
     await screenshot(page, 'viewer-usage.png');
     await page.close();
   }, 60_000);

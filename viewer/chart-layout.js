@@ -4,12 +4,16 @@ import { formatDuration, formatUsd } from './format.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** About `count` round tick values (1, 2 or 5 times a power of ten) from 0 to at least `max`. */
-export function niceTicks(max, count = 5) {
+/**
+ * About `count` round tick values (1, 2 or 5 times a power of ten) from 0 to at least `max`;
+ * whole numbers only with `integer` (counts of runs or tokens have no halves).
+ */
+export function niceTicks(max, count = 5, { integer = false } = {}) {
   const top = Number.isFinite(max) && max > 0 ? max : 1;
   const rough = top / count;
   const power = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough) ?? 10 * power;
+  const nice = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough) ?? 10 * power;
+  const step = integer ? Math.max(1, nice) : nice;
   const ticks = [];
   for (let value = 0; value < top + step; value += step) {
     ticks.push(Number(value.toPrecision(12)));
@@ -108,7 +112,7 @@ export function barChartLayout(
   { width = 920, height = 200, left = 64, bottom = 28, maxLabels = 12 } = {},
 ) {
   const max = Math.max(0, ...items.map((item) => item[metric] ?? 0));
-  const ticks = niceTicks(max, 4);
+  const ticks = niceTicks(max, 4, { integer: metric !== 'costUsd' });
   const top = ticks[ticks.length - 1] || 1;
   const plotH = height - bottom - 8;
   const slot = (width - left - 8) / Math.max(1, items.length);

@@ -10,7 +10,7 @@ interface LaidBar {
   width: number;
 }
 interface ChartLayoutModule {
-  niceTicks(max: number, count?: number): number[];
+  niceTicks(max: number, count?: number, options?: { integer?: boolean }): number[];
   timelineLayout(
     timeline: unknown,
     options?: { width?: number },
@@ -41,6 +41,7 @@ describe('chart layout', () => {
     const { niceTicks } = await viewerModule<ChartLayoutModule>('chart-layout.js');
     expect(niceTicks(2_100, 6)).toEqual([0, 500, 1_000, 1_500, 2_000, 2_500]);
     expect(niceTicks(0)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
+    expect(niceTicks(2, 4, { integer: true })).toEqual([0, 1, 2]);
   });
 
   it('lays a timeline out by lane and scale, drawing an open bar to the end', async () => {

@@ -42,10 +42,10 @@ export function createChainTools({ base, view, showFiltered }) {
   const checks = TYPES.map(([type, label]) =>
     h('label', {}, h('input', { type: 'checkbox', name: 'types', value: type }), ` ${label}`),
   );
-  const tool = h('input', { name: 'tool', type: 'text', placeholder: 'tool', 'aria-label': 'Tool' });
+  const tool = h('input', { name: 'tool', type: 'text', placeholder: 'tool', 'aria-label': 'Tool', maxlength: 200 });
   const from = h('input', { name: 'from', type: 'datetime-local', step: 1, 'aria-label': 'From' });
   const to = h('input', { name: 'to', type: 'datetime-local', step: 1, 'aria-label': 'To' });
-  const text = h('input', { name: 'text', type: 'search', placeholder: 'text', 'aria-label': 'Text' });
+  const text = h('input', { name: 'text', type: 'search', placeholder: 'text', 'aria-label': 'Text', maxlength: 200 });
   const clear = h('button', { type: 'button', hidden: true }, 'Clear filters');
   const status = h('p', { class: 'message', role: 'status' });
   const form = h(

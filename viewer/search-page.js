@@ -39,7 +39,8 @@ export function renderSearchPage(root, { view }) {
         type,
         'aria-label': label,
         placeholder: label,
-        ...(type === 'number' ? { min: 0, step: 'any' } : {}),
+        // The API's own bounds (names 200, text MAX_SEARCH_TEXT = 200): the form cannot send past them.
+        ...(type === 'number' ? { min: 0, step: 'any' } : type === 'datetime-local' ? {} : { maxlength: 200 }),
       }),
     ]),
   );

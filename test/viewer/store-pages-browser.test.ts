@@ -229,6 +229,7 @@ describe('the chain store pages in Chromium', () => {
 
   it('finds a run by the text of its results, with the matching steps, and links to it', async () => {
     const page = await openAs('dev', '/search');
+    expect(await page.locator('input[name="text"]').getAttribute('maxlength')).toBe('200');
     await page.locator('input[name="text"]').fill(NEEDLE);
     await page.locator('input[name="agent"]').fill(AGENT);
     await page.locator('.search-form button[type="submit"]').click();
@@ -277,6 +278,10 @@ describe('the chain store pages in Chromium', () => {
     const notice = page.locator('.chain .store-notice.store-only');
     await notice.waitFor();
     expect(await notice.textContent()).toContain('Read from the chain store only');
+    const timeline = await openAs('dev', `/runs/${runs.gone}/timeline`);
+    await timeline.locator('.timeline .store-notice.store-only').waitFor();
+    expect(await timeline.locator('svg.waterfall g.bar').count()).toBeGreaterThan(0);
+    await timeline.close();
     const other = await openAs('dev', `/runs/${runs.parallel}`);
     await other.locator('.steps .step').first().waitFor();
     expect(await other.locator('.chain .store-notice').isHidden()).toBe(true);

@@ -198,6 +198,37 @@ describe('the chain store pages in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it("draws a sub-agent as one bar that opens the child's own timeline", async () => {
+    model.script('child', [
+      { content: [say('Reading the register.'), useTool('finish', { result: 'Registered in 2011.' })] },
+    ]);
+    // Not written to the store: its timeline is read from Temporal, as for any run the store lacks.
+    const runId = await start(
+      'parent',
+      'Check the vendor',
+      [
+        {
+          content: [say('Asking the researcher.'), useTool('researcher', { task: 'Find the vendor [child]' })],
+        },
+        { content: [useTool('finish', { result: 'The vendor is registered.' })] },
+      ],
+      { agents: { researcher: { description: 'Looks companies up', model: SCRIPTED_MODEL, tools: [] } } },
+    );
+    await ended(runId);
+    const page = await openAs('dev', `/runs/${runId}/timeline`);
+    const sub = page.locator('g.bar.kind-sub_agent');
+    await sub.waitFor();
+    expect(await sub.count()).toBe(1);
+    expect(await sub.locator('title').textContent()).toContain('researcher');
+    await sub.locator('rect').click();
+    const { json: timeline } = await s.call('dev', 'GET', `/v1/runs/${runId}/timeline`);
+    const child = timeline.bars.find((bar: { kind: string }) => bar.kind === 'sub_agent').runId as string;
+    expect(child).not.toBe(runId);
+    await page.waitForURL(`${s.server.url}/#/runs/${encodeURIComponent(child)}/timeline`);
+    await page.locator('.timeline g.bar.kind-model').first().waitFor();
+    await page.close();
+  }, 60_000);
+
   it('draws usage per day and per agent with the numbers of the runs', async () => {
     const expected = new Map<string, { runs: number; tokens: number; costUsd: number }>();
     for (const runId of Object.values(runs)) {

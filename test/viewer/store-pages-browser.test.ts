@@ -55,6 +55,7 @@ const count = defineTool({
 
 let s: ViewerHarness;
 let store: ChainStore;
+let storeClosed = false;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 const pageErrors: string[] = [];
 const runs = { parallel: '', long: '', gone: '' };
@@ -171,7 +172,7 @@ afterEach(() => {
 afterAll(async () => {
   await browser?.close();
   await s?.close();
-  await store?.close();
+  if (!storeClosed) await store?.close();
 });
 
 describe('the chain store pages in Chromium', () => {
@@ -318,5 +319,17 @@ describe('the chain store pages in Chromium', () => {
     expect(await other.locator('.chain .store-notice').isHidden()).toBe(true);
     await page.close();
     await other.close();
+  }, 60_000);
+
+  // Last: it closes the store, as a database gone away would leave it.
+  it('says when the store cannot be read, and shows the chain from Temporal', async () => {
+    await store.close();
+    storeClosed = true;
+    const page = await openAs('dev', `/runs/${runs.parallel}`);
+    const notice = page.locator('.chain .store-notice');
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(/^The chain store is unavailable \(.+\); read from Temporal\.$/);
+    await page.locator('.steps .step').first().waitFor();
+    await page.close();
   }, 60_000);
 });

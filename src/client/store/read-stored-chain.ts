@@ -60,7 +60,7 @@ export async function readStoredPage(
       if (!viewed || (recheck && !matchesStepFilter(viewed, recheck, () => undefined))) continue;
       matched += 1;
       if (step.stepNumber <= start) continue;
-      if (page.length < limit) page.push(step);
+      if (page.length < limit) page.push(viewed);
       else more = true;
     }
     // Unfiltered, the count is known from the run's row: stop once the page and one more are read.
@@ -68,7 +68,8 @@ export async function readStoredPage(
     after = raw[raw.length - 1]!.stepNumber;
   }
   return {
-    chain: view.page(head, page, role, run.hiddenSteps),
+    // The head viewed as `page` views it; the steps were viewed once above, exactly as `page` would.
+    chain: { ...view.page(head, [], role, run.hiddenSteps), steps: page },
     totalSteps: filter ? matched : role === 'auditor' ? run.stepCount : run.stepCount - run.hiddenSteps,
     ...(more ? { nextAfterStep: page[page.length - 1]!.stepNumber } : {}),
     run,

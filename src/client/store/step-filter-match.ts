@@ -1,9 +1,13 @@
 import type { ReasoningChain, ReasoningStep } from '../../shared';
 import type { StepFilter } from '../../shared/store';
 
-const json = (value: unknown): string => (value === undefined ? '' : JSON.stringify(value));
+const json = (value: unknown): string => (value === undefined ? '' : (JSON.stringify(value) ?? ''));
 
-/** The text a step's filter and search match on: its thought, arguments, result, error or conclusion. */
+/**
+ * The text a step's filter and search match on: its thought, arguments, result, error or
+ * conclusion, built as the store builds its search text (src/store/step-row.ts), so a step the
+ * store matched raw and whose view shows the same text matches here too.
+ */
 export function stepText(step: ReasoningStep): string {
   switch (step.type) {
     case 'thinking':
@@ -11,7 +15,7 @@ export function stepText(step: ReasoningStep): string {
     case 'tool_call':
       return `${step.toolCall.toolName} ${json(step.toolCall.arguments)}`;
     case 'tool_result':
-      return `${typeof step.toolResult.result === 'string' ? step.toolResult.result : json(step.toolResult.result)} ${step.toolResult.error ?? ''}`;
+      return [json(step.toolResult.result), step.toolResult.error ?? ''].join(' ');
     case 'synthesis':
       return step.synthesis.conclusion;
   }

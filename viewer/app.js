@@ -1,9 +1,12 @@
 // The viewer's entry: the token, who the person is (GET /v1/me), the view they read in, and
-// the two pages (#/ the run list, #/runs/<id> a run).
+// the pages (#/ the run list, #/runs/<id> a run, #/runs/<id>/timeline its timeline, #/search, #/usage).
 import { api, describeFailure, failureOf, onUnauthenticated } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { renderRunList } from './run-list.js';
 import { renderRunPage } from './run-page.js';
+import { renderSearchPage } from './search-page.js';
+import { renderTimelinePage } from './timeline-page.js';
+import { renderUsagePage } from './usage-page.js';
 import { clearToken, getToken, setToken, takeFragmentToken, tokenFromFragment } from './token.js';
 
 const VIEW_KEY = 'thoughtline.view';
@@ -142,7 +145,7 @@ function route() {
   if (!me) return;
   dispose();
   dispose = () => {};
-  const run = /^#\/runs\/([^/?#]+)/.exec(location.hash);
+  const run = /^#\/runs\/([^/?#]+)(\/timeline)?(?:\?step=(\d+))?/.exec(location.hash);
   if (run) {
     let runId;
     try {
@@ -150,7 +153,12 @@ function route() {
     } catch {
       runId = run[1];
     }
-    dispose = renderRunPage(main, { runId, me, view: currentView() });
+    if (run[2]) dispose = renderTimelinePage(main, { runId, view: currentView() });
+    else dispose = renderRunPage(main, { runId, me, view: currentView(), focusStep: Number(run[3] ?? 0) });
+  } else if (location.hash.startsWith('#/search')) {
+    dispose = renderSearchPage(main, { view: currentView() });
+  } else if (location.hash.startsWith('#/usage')) {
+    dispose = renderUsagePage(main);
   } else {
     renderRunList(main);
   }

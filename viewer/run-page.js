@@ -2,6 +2,7 @@
 // live over the event stream (or by polling the chain when the server has no stream).
 import { api, describeFailure } from './api.js';
 import { approvalView } from './approvals.js';
+import { createChainTools } from './chain-tools.js';
 import { createChainState } from './chain-state.js';
 import { h, replaceChildren } from './dom.js';
 import { ENDED, formatDateTime, goneStepsLine, planLine, progressLine } from './format.js';
@@ -9,6 +10,7 @@ import { followEvents } from './sse.js';
 import { createRunControls } from './run-controls.js';
 import { liveView, stepView } from './step-view.js';
 import { renderScores } from './scores.js';
+import { sourceLine } from './store-notices.js';
 import { subAgentLink, subAgentView } from './sub-agents.js';
 
 /** Steps per chain page; the API allows up to 500. */
@@ -16,7 +18,7 @@ export const PAGE = 50;
 const POLL_MS = 2000;
 
 /** Renders the run page into `root`; returns a function that stops its stream and timers. */
-export function renderRunPage(root, { runId, me, view }) {
+export function renderRunPage(root, { runId, me, view, focusStep }) {
   const base = `/v1/runs/${encodeURIComponent(runId)}`;
   const state = createChainState();
   const approvals = new Map();
@@ -43,6 +45,9 @@ export function renderRunPage(root, { runId, me, view }) {
   const stepsEl = h('div', { class: 'steps' });
   const liveEl = h('div', { class: 'live-blocks' });
   const viewNote = h('p', { class: 'view-note' });
+  const sourceNote = h('p', { class: 'store-notice', role: 'note', hidden: true });
+  const filteredEl = h('div', { class: 'steps filtered-steps', hidden: true });
+  const tools = createChainTools({ base, view, showFiltered: (steps) => showFiltered(steps) });
 
   const people = createRunControls({
     base,
@@ -56,7 +61,12 @@ export function renderRunPage(root, { runId, me, view }) {
 
   replaceChildren(
     root,
-    h('p', {}, h('a', { href: '#/', class: 'back' }, '← All runs')),
+    h(
+      'p',
+      { class: 'run-links' },
+      h('a', { href: '#/', class: 'back' }, '← All runs'),
+      h('a', { href: `#/runs/${encodeURIComponent(runId)}/timeline`, class: 'timeline-link' }, 'Timeline'),
+    ),
     h(
       'section',
       { class: 'run-head panel' },
@@ -71,7 +81,9 @@ export function renderRunPage(root, { runId, me, view }) {
     planPanel,
     subPanel,
     scoresPanel,
-    h('section', { class: 'chain' }, viewNote, goneNote, earlier, stepsEl, liveEl),
+    tools.summaryPanel,
+    tools.filterPanel,
+    h('section', { class: 'chain' }, viewNote, sourceNote, goneNote, earlier, stepsEl, liveEl, filteredEl),
   );
 
   const fail = (err) => {
@@ -116,6 +128,36 @@ export function renderRunPage(root, { runId, me, view }) {
     insertSteps(state.addSteps(steps));
     if (keepScroll) window.scrollBy(0, document.documentElement.scrollHeight - before);
     for (const step of steps ?? []) if (step.type === 'thinking' && step.plan) renderPlan(step.plan.tasks);
+  };
+
+  /** Filtered steps replace the whole chain's until the filters are cleared; live steps keep arriving behind. */
+  const showFiltered = (steps) => {
+    const filtering = steps !== undefined;
+    for (const el of [stepsEl, liveEl]) el.hidden = filtering;
+    filteredEl.hidden = !filtering;
+    if (!filtering) return void updateEarlier();
+    earlier.hidden = true;
+    const c = ctx();
+    replaceChildren(
+      filteredEl,
+      steps.length ? steps.map((step) => stepView(step, c)) : h('p', { class: 'note' }, 'No step matches.'),
+    );
+  };
+
+  /** Where the page was read from: the store only, or Temporal because the store is unavailable. */
+  const noteSource = (page) => {
+    const line = sourceLine(page);
+    sourceNote.hidden = !line;
+    sourceNote.classList.toggle('store-only', Boolean(page?.storeOnly));
+    sourceNote.textContent = line ?? '';
+  };
+
+  /** The step a link named (`#/runs/<id>?step=N`): scrolled to and marked once loaded. */
+  const showFocus = () => {
+    if (!focusStep) return;
+    const el = stepsEl.querySelector(`[data-step="${focusStep}"]`);
+    el?.classList.add('focused');
+    el?.scrollIntoView({ block: 'center' });
   };
 
   // ---- the head of the chain and the status record ----
@@ -398,6 +440,7 @@ export function renderRunPage(root, { runId, me, view }) {
     for (let guard = 0; guard < 100; guard += 1) {
       const page = await fetchPage(Math.max(state.last, loadedFrom), PAGE);
       chainHead = page.chain;
+      noteSource(page);
       noteGone(page.chain);
       for (const record of page.chain?.approvals ?? []) approvals.set(approvalKey(record), record);
       addStepsFromServer(page.chain?.steps ?? []);
@@ -447,11 +490,15 @@ export function renderRunPage(root, { runId, me, view }) {
       if (!status) return;
       const total = status.stepCount ?? status.steps ?? 0;
       loadedFrom = Math.max(0, total - PAGE);
+      // A link to a step loads from just before it (the chain's pages after it follow).
+      if (focusStep > 0) loadedFrom = Math.min(loadedFrom, focusStep - 1);
       await loadForward();
       updateEarlier();
       renderHead();
       renderApprovals();
+      showFocus();
       void loadScores();
+      void tools.loadSummary();
       if (disposed) return;
       if (ended()) setLive('ended', 'run ended');
       else startStream();

@@ -10,6 +10,7 @@ import { createServer, type RunningServer } from '../../src/server/create-server
 import { registerViewerRoute } from '../../src/server/viewer-route';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import type { ToolDefinition } from '../../src/tools/define-tool';
+import type { ChainStore } from '../../src/store/chain-store';
 import { createAgentWorker } from '../../src/worker';
 import type { TestEnv } from '../helpers/temporal-env';
 import { writeTokenFile, type Person } from '../server/server-harness';
@@ -30,7 +31,7 @@ export interface ViewerHarness {
  */
 export async function startViewerHarness(
   env: TestEnv,
-  deps: { tools: readonly ToolDefinition[]; model: ModelProvider },
+  deps: { tools: readonly ToolDefinition[]; model: ModelProvider; store?: ChainStore },
 ): Promise<ViewerHarness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-viewer-'));
   const { file, tokens } = writeTokenFile(dir);
@@ -52,6 +53,7 @@ export async function startViewerHarness(
     auth: createTokenFileAuthenticator({ file }),
     bus,
     port: 0,
+    ...(deps.store ? { store: deps.store } : {}),
     extend: (app) => registerViewerRoute(app),
   });
   return {

@@ -5,7 +5,6 @@ import { afterAll } from 'vitest';
 import type { ChainStore } from '../../src/store/chain-store';
 import { openChainStore } from '../../src/store/open-chain-store';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
-import { MemoryChainStore } from './memory-chain-store';
 
 /** A fresh empty store; `stop` and `start` take its database down and back (mid-run), where that can be done. */
 export interface OpenedStore {
@@ -16,8 +15,8 @@ export interface OpenedStore {
 export type StoreKind = () => Promise<OpenedStore>;
 
 /**
- * The stores a test file runs the projection on: [name, open one]. In memory (the projection's
- * logic alone), SQLite (a file per store) and PostgreSQL (a database per store on one cluster of
+ * The stores a test file runs the projection on: [name, open one]. Real databases only: SQLite
+ * (a file per store) and PostgreSQL (a database per store on one cluster of
  * the file's, started on first use and stopped after the file). Call at the top of the file.
  */
 export function storeKinds(): Array<[string, StoreKind, { stoppable: boolean }]> {
@@ -29,14 +28,6 @@ export function storeKinds(): Array<[string, StoreKind, { stoppable: boolean }]>
     await (await postgres)?.stop();
   });
   return [
-    [
-      'memory',
-      async () => {
-        const store = new MemoryChainStore();
-        return { store, stop: async () => void (store.down = true), start: async () => void (store.down = false) };
-      },
-      { stoppable: true },
-    ],
     [
       'SQLite',
       async () => ({

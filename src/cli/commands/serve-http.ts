@@ -127,7 +127,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
       agents: connected.agents,
       auth,
       bus,
-      ...(store ? { store } : {}),
+      ...(projection ? { store: projection.readable() } : {}),
       ...(signer ? { signer } : {}),
       requireSignatures: options.requireSignatures,
       port: options.port ?? 8080,

@@ -69,7 +69,8 @@ export async function readStoredPage(
   }
   return {
     // The head viewed as `page` views it; the steps were viewed once above, exactly as `page` would.
-    chain: { ...view.page(head, [], role, run.hiddenSteps), steps: page },
+    // The status is the latest event's (the head is rewritten from Temporal only at a catch-up).
+    chain: { ...view.page({ ...head, status: run.chainStatus }, [], role, run.hiddenSteps), steps: page },
     totalSteps: filter ? matched : role === 'auditor' ? run.stepCount : run.stepCount - run.hiddenSteps,
     ...(more ? { nextAfterStep: page[page.length - 1]!.stepNumber } : {}),
     run,

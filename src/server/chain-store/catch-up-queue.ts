@@ -15,6 +15,8 @@ export interface CatchUpQueue {
   add(runId: string): boolean;
   /** Run ids waiting or being caught up. */
   size(): number;
+  /** Whether the run waits for its catch-up. */
+  waits(runId: string): boolean;
   /** Resolves when nothing waits and nothing runs. */
   idle(): Promise<void>;
 }
@@ -59,6 +61,7 @@ export function createCatchUpQueue(options: CatchUpQueueOptions): CatchUpQueue {
       return true;
     },
     size: () => waiting.size + active,
+    waits: (runId) => waiting.has(runId),
     idle: () =>
       active === 0 && waiting.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => settled.push(resolve)),
   };

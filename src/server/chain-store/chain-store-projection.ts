@@ -8,6 +8,7 @@ import { createCatchUpQueue } from './catch-up-queue';
 import { readRunFromTemporal, readStartingRun, ActionCounter } from './read-run-from-temporal';
 import { createRunLanes } from './run-lanes';
 import { writeTemporalRun } from './write-temporal-run';
+import { behindWhileUnsettled } from './behind-while-unsettled';
 import { listAgentRuns, sinceQuery, RUNNING_QUERY } from './list-agent-runs';
 import { markGoneRuns, namespaceRetentionMs } from './mark-gone-runs';
 
@@ -49,6 +50,12 @@ export interface ChainStoreProjection {
   stats(): ChainStoreProjectionStats;
   /** `chain` queries sent for one run (kept for the latest 1,000 runs queried). */
   queriesOf(runId: string): number;
+  /**
+   * The store as this server's readers should see it: a run whose events this projection has
+   * received but not yet written (or whose catch-up waits or runs) reads as behind, so a read
+   * made just after an event (the `end` a watcher saw) goes to Temporal, never to a stale row.
+   */
+  readable(): ChainStore;
   close(): Promise<void>;
 }
 
@@ -177,7 +184,8 @@ export function createChainStoreProjection(options: ChainStoreProjectionOptions)
       if (event.type === 'approval' || event.type === 'sub_agent') {
         const current = await store.head(runId);
         if (!current) return;
-        const head = { ...current.head };
+        // The status the latest event said, not the head's as first stored.
+        const head = { ...current.head, status: current.run.chainStatus };
         if (event.type === 'approval') {
           const others = (head.approvals ?? []).filter((a) => a.callId !== event.approval.callId);
           head.approvals = [...others, event.approval];
@@ -282,6 +290,8 @@ export function createChainStoreProjection(options: ChainStoreProjectionOptions)
     },
     catchUp: enqueue,
     queriesOf: (runId) => counter.queriesOf(runId),
+    readable: () =>
+      behindWhileUnsettled(store, (runId) => lanes.busy(runId) || queue.waits(runId) || ending.has(runId)),
     async idle() {
       for (let i = 0; i < 100; i++) {
         await lanes.idle();

@@ -7,6 +7,8 @@ export interface RunLanes {
   run<T>(runId: string, work: () => Promise<T>): Promise<T>;
   /** Resolves when every lane is empty. */
   idle(): Promise<void>;
+  /** Whether the run's lane has work handed to it and not yet done. */
+  busy(runId: string): boolean;
 }
 
 export function createRunLanes(): RunLanes {
@@ -25,5 +27,6 @@ export function createRunLanes(): RunLanes {
     async idle() {
       while (tails.size > 0) await Promise.all([...tails.values()]);
     },
+    busy: (runId) => tails.has(runId),
   };
 }

@@ -1,0 +1,53 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AgentClient } from '../src/client/agent-client';
+import type { ReasoningChain } from '../src/shared';
+import { statusQuery } from '../src/workflows/messages';
+import { benchRun } from './lib/bench-model';
+import { BENCH_MODEL } from './lib/bench-worker';
+import { runLimitMs } from './lib/within';
+
+/** The bench model's iteration records about five steps (49,940 for 10,000 in figure 6); four leaves a margin. */
+const STEPS_PER_ITERATION_AT_LEAST = 4;
+
+export interface LongChain {
+  workflowId: string;
+  iterations: number;
+  /** The whole chain in the auditor's form (what the store keeps), joined across every Temporal run. */
+  chain: ReasoningChain;
+  continuations: number;
+  driveMs: number;
+}
+
+/**
+ * Drives a real run on the dev server until its chain has at least `steps` steps, then leaves it
+ * open on a question (so it is a running run, whose reads without a store replay its history on
+ * an evicted worker). Continue-as-new happens on the way, as for any long run.
+ */
+export async function driveLongChain(agents: AgentClient, steps: number): Promise<LongChain> {
+  const iterations = Math.ceil(steps / STEPS_PER_ITERATION_AT_LEAST);
+  const started = performance.now();
+  const handle = await agents.start({
+    ...benchRun({ iterations, askAtEnd: true }),
+    model: BENCH_MODEL,
+    maxIterations: iterations + 5,
+    allowQuestions: true,
+  });
+  const limitMs = runLimitMs(iterations);
+  let continuations = 0;
+  for (const deadline = Date.now() + limitMs; ; await sleep(500)) {
+    if (Date.now() > deadline) throw new Error(`run ${handle.workflowId} asked no question within ${limitMs} ms`);
+    const desc = await handle.describe();
+    if (desc.status.name !== 'RUNNING')
+      throw new Error(`run ${handle.workflowId} ended (${desc.status.name}) before it asked its question`);
+    const status = await handle.query(statusQuery).catch(() => undefined);
+    if (status?.openQuestion) {
+      continuations = status.continuations;
+      break;
+    }
+  }
+  const driveMs = performance.now() - started;
+  const chain = await agents.chain(handle.workflowId, 'auditor');
+  if (chain.steps.length < steps || chain.steps[0]?.stepNumber !== 1)
+    throw new Error(`run ${handle.workflowId}: its joined chain has ${chain.steps.length} steps, wanted ${steps}`);
+  return { workflowId: handle.workflowId, iterations, chain, continuations, driveMs };
+}

@@ -57,12 +57,13 @@ export async function timePageReads(
   server: { url: string; token: string },
   runId: string,
   starts: readonly number[],
-  source: 'store' | 'temporal',
+  /** undefined: leave the parameter out (a server without the store routes reads from Temporal). */
+  source: 'store' | 'temporal' | undefined,
 ): Promise<PageReads> {
   const samplesMs: number[] = [];
   const sources: string[] = [];
   for (const afterStep of starts) {
-    const url = `${server.url}/v1/runs/${encodeURIComponent(runId)}/chain?afterStep=${afterStep}&limit=${PAGE_STEPS}&source=${source}&view=auditor`;
+    const url = `${server.url}/v1/runs/${encodeURIComponent(runId)}/chain?afterStep=${afterStep}&limit=${PAGE_STEPS}${source ? `&source=${source}` : ''}&view=auditor`;
     const started = performance.now();
     const response = await fetch(url, { headers: { authorization: `Bearer ${server.token}` } });
     const body = (await response.json()) as { steps?: { stepNumber: number }[]; source?: string };
@@ -74,4 +75,15 @@ export async function timePageReads(
     sources.push(body.source ?? 'unnamed');
   }
   return { samplesMs, sources };
+}
+
+/** Where the server answers a store read from (`store` once the store routes are merged), or undefined when it refuses it. */
+export async function storeReadSource(
+  server: { url: string; token: string },
+  runId: string,
+): Promise<string | undefined> {
+  const url = `${server.url}/v1/runs/${encodeURIComponent(runId)}/chain?afterStep=0&limit=${PAGE_STEPS}&source=store&view=auditor`;
+  const response = await fetch(url, { headers: { authorization: `Bearer ${server.token}` } });
+  const body = (await response.json().catch(() => ({}))) as { source?: string };
+  return response.ok ? body.source : undefined;
 }

@@ -16,6 +16,8 @@ export interface LongChain {
   chain: ReasoningChain;
   continuations: number;
   driveMs: number;
+  /** Still running, waiting on its question (else it finished: see the loop below). */
+  open: boolean;
 }
 
 /**
@@ -34,20 +36,30 @@ export async function driveLongChain(agents: AgentClient, steps: number): Promis
   });
   const limitMs = runLimitMs(iterations);
   let continuations = 0;
-  for (const deadline = Date.now() + limitMs; ; await sleep(500)) {
+  let open = false;
+  for (const deadline = Date.now() + limitMs; !open; await sleep(500)) {
     if (Date.now() > deadline) throw new Error(`run ${handle.workflowId} asked no question within ${limitMs} ms`);
     const desc = await handle.describe();
-    if (desc.status.name !== 'RUNNING')
-      throw new Error(`run ${handle.workflowId} ended (${desc.status.name}) before it asked its question`);
+    if (desc.status.name !== 'RUNNING') {
+      // Seen on a loaded machine: the run finished without its question. A finished run is read
+      // the same way (its earlier Temporal runs replayed by the evicted worker), so go on with it.
+      const result = await handle.result();
+      if (result.terminationReason !== 'success')
+        throw new Error(
+          `run ${handle.workflowId} ended ${result.terminationReason}: ${result.error ?? result.finalAnswer}`,
+        );
+      continuations = result.continuations;
+      break;
+    }
     const status = await handle.query(statusQuery).catch(() => undefined);
     if (status?.openQuestion) {
       continuations = status.continuations;
-      break;
+      open = true;
     }
   }
   const driveMs = performance.now() - started;
   const chain = await agents.chain(handle.workflowId, 'auditor');
   if (chain.steps.length < steps || chain.steps[0]?.stepNumber !== 1)
     throw new Error(`run ${handle.workflowId}: its joined chain has ${chain.steps.length} steps, wanted ${steps}`);
-  return { workflowId: handle.workflowId, iterations, chain, continuations, driveMs };
+  return { workflowId: handle.workflowId, iterations, chain, continuations, driveMs, open };
 }

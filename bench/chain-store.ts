@@ -13,8 +13,9 @@ import { openChainStore } from '../src/store/open-chain-store';
 import type { StoreSettings } from '../src/store/store-settings';
 import { startTestPostgres } from '../test/helpers/postgres';
 import { driveLongChain, type LongChain } from './chain-store-run';
-import { PAGE_STEPS, projectChain, randomPageStarts, timePageReads } from './chain-store-reads';
+import { PAGE_STEPS, projectChain, randomPageStarts, storeReadSource, timePageReads } from './chain-store-reads';
 import { SEARCH_TENANTS, seedSearchRuns, timeSearches } from './chain-store-search';
+import { timeSearchesDirect, timeStorePagesDirect } from './chain-store-direct';
 import { measureBareEvictedQuery } from './lib/bare-evicted-query';
 import type { BenchConfig } from './lib/bench-config';
 import type { BenchContext } from './lib/bench-context';
@@ -39,6 +40,8 @@ interface DatabaseFigures {
   sources: string[];
   search: Record<string, number[]>;
   hits: Record<string, number>;
+  /** The route, or the store's own method when the server has no search route yet. */
+  searchedThrough: string;
   /** Queries the server sent Temporal while answering every page and search from this store. */
   queries: number;
 }
@@ -100,13 +103,30 @@ export async function measureChainStore(ctx: BenchContext, config: BenchConfig):
             const reader = { url: server.url, token: tokens.reader };
             ctx.log(`store: ${store.kind}: ${o.reads} page reads from the store, then searches`);
             const before = counted.queries();
-            const page = await timePageReads(reader, driven.long.workflowId, starts, 'store');
-            const search = await timeSearches({ url: server.url, token: tokens.searcher }, o.reads);
+            const searcher = { url: server.url, token: tokens.searcher };
+            const probe = await storeReadSource(reader, driven.long.workflowId);
+            const page =
+              probe === 'store'
+                ? await timePageReads(reader, driven.long.workflowId, starts, 'store')
+                : {
+                    samplesMs: await timeStorePagesDirect(store, driven.long.workflowId, starts),
+                    sources: ['ChainStore'],
+                  };
+            const searchedThrough = (await searchRouteAnswers(searcher)) ? 'GET /v1/search' : 'ChainStore.searchRuns';
+            const search =
+              searchedThrough === 'GET /v1/search'
+                ? await timeSearches(searcher, o.reads)
+                : await timeSearchesDirect(store, { tenant: SEARCH_TENANTS[0], role: 'developer' }, o.reads);
             const queries = counted.queries() - before;
             if (!temporal) {
               ctx.log(`store: ${temporalStarts.length} page reads from Temporal, evicted`);
               const q = counted.queries();
-              const read = await timePageReads(reader, driven.long.workflowId, temporalStarts, 'temporal');
+              const read = await timePageReads(
+                reader,
+                driven.long.workflowId,
+                temporalStarts,
+                probe ? 'temporal' : undefined,
+              );
               temporal = { page: read.samplesMs, sources: read.sources, queries: counted.queries() - q };
             }
             databases.push({
@@ -117,6 +137,7 @@ export async function measureChainStore(ctx: BenchContext, config: BenchConfig):
               sources: page.sources,
               search: search.samplesMs,
               hits: search.hits,
+              searchedThrough,
               queries,
             });
           } finally {
@@ -131,7 +152,7 @@ export async function measureChainStore(ctx: BenchContext, config: BenchConfig):
       const activities = (await ctx.client.workflow.getHandle(driven.long.workflowId).fetchHistory()).events?.filter(
         (e) => e.activityTaskScheduledEventAttributes,
       ).length;
-      await handle.terminate('benchmark done');
+      if (driven.long.open) await handle.terminate('benchmark done');
       const bareIterations = Math.max(1, Math.round((activities ?? 2) / 2));
       ctx.log(`store: ${o.reads} evicted queries to a bare SDK loop of ${bareIterations} iterations`);
       const bare = await measureBareEvictedQuery(ctx, { iterations: bareIterations, queries: o.reads });
@@ -146,6 +167,15 @@ export async function measureChainStore(ctx: BenchContext, config: BenchConfig):
     fs.rmSync(dir, { recursive: true, force: true });
     await postgres.stop();
   }
+}
+
+/** Whether the server has the search route (store-reads' routes merged): else the figure searches through ChainStore. */
+async function searchRouteAnswers(searcher: { url: string; token: string }): Promise<boolean> {
+  const response = await fetch(`${searcher.url}/v1/search?limit=1`, {
+    headers: { authorization: `Bearer ${searcher.token}` },
+  });
+  await response.arrayBuffer();
+  return response.status !== 404;
 }
 
 /** An AgentClient whose every workflow query is counted (a query is a billable action on Temporal Cloud). */
@@ -248,6 +278,7 @@ function figure(
         iterations: long.iterations,
         steps,
         continuations: long.continuations,
+        state: long.open ? 'running, waiting on its question' : 'completed',
         driveSeconds: long.driveMs / 1000,
         latestRunActivities: actions.activities,
       },
@@ -260,6 +291,7 @@ function figure(
         pageSamplesMs: db.page,
         search: Object.fromEntries(Object.entries(db.search).map(([name, s]) => [name, summarise(s)])),
         searchHits: db.hits,
+        searchedThrough: db.searchedThrough,
         temporalQueries: db.queries,
       })),
       temporal: {

@@ -1,0 +1,96 @@
+import pg from 'pg';
+import type { SqlDialect, SqlDriver, SqlExecutor, SqlRow, SqlValue } from './sql-driver';
+import { StoreDatabaseError } from './store-errors';
+
+/** How long a statement waits for a connection before the store says the database is down. */
+const CONNECT_TIMEOUT_MS = 5_000;
+const POOL_SIZE = 5;
+
+const dialect: SqlDialect = {
+  contains: (haystack) => `strpos(${haystack}, ?) > 0`,
+  forUpdate: ' FOR UPDATE',
+  // Two servers starting at once: CREATE TABLE IF NOT EXISTS is not safe against itself.
+  migrationLock: (prefix) => [`SELECT pg_advisory_xact_lock(hashtext('${prefix}store_schema'))`],
+};
+
+/** `?` placeholders numbered as PostgreSQL wants them (the store's SQL has no `?` in literals). */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+/** The URL without its password, for messages. */
+export function postgresWhere(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return 'postgres (an unreadable URL)';
+  }
+}
+
+/** The chain store's PostgreSQL pool. A lost server fails statements; the pool reconnects when it is back. */
+export function openPostgresDriver(url: string): SqlDriver {
+  const where = postgresWhere(url);
+  const fail = (cause: unknown) => (cause instanceof StoreDatabaseError ? cause : new StoreDatabaseError(where, cause));
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POOL_SIZE,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle connection dropped by a stopped server is reported here; unheard, it would end the process.
+  pool.on('error', () => undefined);
+  const on = (client: pg.Pool | pg.PoolClient): SqlExecutor => ({
+    dialect,
+    query: async (sql, params = []) => {
+      try {
+        return (await client.query(numbered(sql), params as SqlValue[])).rows as SqlRow[];
+      } catch (error) {
+        throw fail(error);
+      }
+    },
+    run: async (sql, params = []) => {
+      try {
+        return (await client.query(numbered(sql), params as SqlValue[])).rowCount ?? 0;
+      } catch (error) {
+        throw fail(error);
+      }
+    },
+  });
+  let closed: Promise<void> | undefined;
+  return {
+    kind: 'postgres',
+    where,
+    ...on(pool),
+    async transaction(work) {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw fail(error);
+      }
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        const result = await work(on(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          // The connection is gone: drop it from the pool rather than hand it out again.
+          broken = true;
+        }
+        throw error instanceof Error && error.constructor !== Error && !(error instanceof pg.DatabaseError)
+          ? error
+          : fail(error);
+      } finally {
+        client.release(broken);
+      }
+    },
+    close: () => (closed ??= pool.end()),
+  };
+}

@@ -1,0 +1,91 @@
+import type { SqlExecutor } from './sql-driver';
+
+/** The schema this code writes; a database at a newer version is refused, never downgraded. */
+export const STORE_SCHEMA_VERSION = 1;
+
+/** Table names under one prefix, so the store can share a database with other tables. */
+export interface StoreTables {
+  runs: string;
+  steps: string;
+  schema: string;
+}
+
+export function storeTables(prefix: string): StoreTables {
+  // The prefix is spliced into SQL: only identifier characters.
+  for (const ch of prefix)
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch === '_'))
+      throw new Error(`The chain store's table prefix "${prefix}" may hold only a-z, 0-9 and _.`);
+  return { runs: `${prefix}runs`, steps: `${prefix}steps`, schema: `${prefix}store_schema` };
+}
+
+/**
+ * Version 1. Both databases read the same DDL: TEXT for strings and JSON, INTEGER for counts and
+ * 0/1 flags, DOUBLE PRECISION for money. Times are ISO-8601 UTC strings, which sort as times.
+ */
+function version1(t: StoreTables): string[] {
+  return [
+    `CREATE TABLE IF NOT EXISTS ${t.runs} (
+      run_id TEXT PRIMARY KEY,
+      agent_name TEXT NOT NULL,
+      task TEXT NOT NULL,
+      tenant TEXT,
+      caller_id TEXT,
+      parent_run_id TEXT,
+      root_run_id TEXT NOT NULL,
+      state TEXT NOT NULL,
+      chain_status TEXT NOT NULL,
+      started_at TEXT NOT NULL,
+      ended_at TEXT,
+      step_count INTEGER NOT NULL DEFAULT 0,
+      last_step INTEGER NOT NULL DEFAULT 0,
+      hidden_steps INTEGER NOT NULL DEFAULT 0,
+      cost_usd DOUBLE PRECISION NOT NULL DEFAULT 0,
+      input_tokens BIGINT NOT NULL DEFAULT 0,
+      output_tokens BIGINT NOT NULL DEFAULT 0,
+      tools TEXT NOT NULL DEFAULT '[]',
+      complete INTEGER NOT NULL DEFAULT 0,
+      temporal_gone INTEGER NOT NULL DEFAULT 0,
+      behind_since TEXT,
+      known_through INTEGER NOT NULL DEFAULT 0,
+      stored_at TEXT NOT NULL,
+      head_json TEXT NOT NULL,
+      facts_json TEXT NOT NULL
+    )`,
+    `CREATE INDEX IF NOT EXISTS ${t.runs}_tenant_started ON ${t.runs} (tenant, started_at, run_id)`,
+    `CREATE INDEX IF NOT EXISTS ${t.runs}_started ON ${t.runs} (started_at, run_id)`,
+    `CREATE INDEX IF NOT EXISTS ${t.runs}_ended ON ${t.runs} (ended_at)`,
+    `CREATE TABLE IF NOT EXISTS ${t.steps} (
+      run_id TEXT NOT NULL,
+      step_number INTEGER NOT NULL,
+      type TEXT NOT NULL,
+      tool TEXT,
+      call_id TEXT,
+      level TEXT NOT NULL,
+      ts TEXT NOT NULL,
+      cost_usd DOUBLE PRECISION NOT NULL,
+      input_tokens BIGINT NOT NULL,
+      output_tokens BIGINT NOT NULL,
+      search_text TEXT NOT NULL,
+      step_json TEXT NOT NULL,
+      PRIMARY KEY (run_id, step_number)
+    )`,
+    `CREATE INDEX IF NOT EXISTS ${t.steps}_tool ON ${t.steps} (tool, run_id)`,
+    `CREATE INDEX IF NOT EXISTS ${t.steps}_call ON ${t.steps} (run_id, call_id)`,
+  ];
+}
+
+/** Creates or upgrades the tables inside the caller's transaction (which holds the migration lock). */
+export async function migrateStore(tx: SqlExecutor, tables: StoreTables, prefix: string): Promise<void> {
+  for (const sql of tx.dialect.migrationLock(prefix)) await tx.query(sql);
+  await tx.run(`CREATE TABLE IF NOT EXISTS ${tables.schema} (version INTEGER NOT NULL)`);
+  const rows = await tx.query(`SELECT max(version) AS version FROM ${tables.schema}`);
+  const current = rows[0]?.version == null ? 0 : Number(rows[0].version);
+  if (current > STORE_SCHEMA_VERSION)
+    throw new Error(
+      `The chain store's schema is at version ${current}, newer than this Thoughtline knows (${STORE_SCHEMA_VERSION}): upgrade Thoughtline.`,
+    );
+  if (current >= STORE_SCHEMA_VERSION) return;
+  for (const sql of version1(tables)) await tx.run(sql);
+  await tx.run(`DELETE FROM ${tables.schema}`);
+  await tx.run(`INSERT INTO ${tables.schema} (version) VALUES (?)`, [STORE_SCHEMA_VERSION]);
+}

@@ -19,6 +19,8 @@ import { serveHttp } from './commands/serve-http';
 import { createToken } from './commands/token';
 import { answerRun, steerRun } from './commands/steer';
 import { SCORE_COMMAND } from './commands/score';
+import { SEARCH_COMMAND } from './commands/search';
+import { CHAIN_STORE_OPTIONS, chainStoreRead, printChainRead } from './commands/chain-read';
 import { MEMORY_COMMAND } from './commands/memory';
 import { loadMcpConfig } from '../activities/mcp/load-mcp-config';
 import { runExtras } from './run-extras';
@@ -302,12 +304,21 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'chain',
     args: [WORKFLOW_ID],
-    options: { json: flag, role: text, expand: flag, 'after-step': text, limit: text, 'as-of': text },
+    options: {
+      json: flag,
+      role: text,
+      expand: flag,
+      'after-step': text,
+      limit: text,
+      'as-of': text,
+      ...CHAIN_STORE_OPTIONS,
+    },
     run: async (l) => {
+      const storeRead = chainStoreRead(l);
       if (l.text('as-of') !== undefined) {
-        if (l.flag('expand') || l.text('after-step') !== undefined || l.text('limit') !== undefined)
+        if (l.flag('expand') || l.text('after-step') !== undefined || l.text('limit') !== undefined || storeRead)
           throw new UsageError(
-            '--as-of prints the whole chain as it stood; it does not take --expand, --after-step or --limit.',
+            '--as-of prints the whole chain as it stood; it does not take --expand, --after-step, --limit, --summary or filters.',
           );
         await printChainAsOf(l.args[0]!, positiveInteger(l, 'as-of')!, {
           json: l.flag('json'),
@@ -323,11 +334,16 @@ export const COMMANDS: readonly CommandSpec[] = [
           : undefined;
       if (page && l.flag('expand'))
         throw new UsageError('--expand prints whole chains; it does not take --after-step or --limit.');
-      await printChain(l.args[0]!, {
+      if (l.flag('expand')) {
+        if (storeRead) throw new UsageError('--expand prints whole chains; it does not take --summary or filters.');
+        await printChain(l.args[0]!, { json: l.flag('json'), role: role(l, 'developer'), expand: true });
+        return 0;
+      }
+      await printChainRead(l.args[0]!, {
         json: l.flag('json'),
         role: role(l, 'developer'),
-        expand: l.flag('expand'),
         ...(page ? { page } : {}),
+        ...storeRead,
       });
       return 0;
     },
@@ -487,6 +503,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   SCORE_COMMAND,
   MEMORY_COMMAND,
+  SEARCH_COMMAND,
   {
     name: 'codec-server',
     args: [],

@@ -46,6 +46,8 @@ import { retryUnknownSearchAttribute, type StartRetry } from './retry-unknown-se
 import { addRunScore, readRunScores, type ScoreInit } from './run-scores';
 import { forgetAgentMemory, readAgentMemory, type ForgetMemoryInit, type MemoryOwner } from './agent-memory';
 import type { ForgetMemoryResult, MemoryEntry } from '../shared/planning/agent-memory';
+import type { ChainStore } from '../store/chain-store';
+import { readStoredPage } from './store/read-stored-chain';
 import type { AddRunScoreResult, RunScore } from '../shared/run-scores';
 
 export type AgentHandle = WorkflowHandle<typeof agentWorkflow>;
@@ -57,6 +59,11 @@ export interface AgentClientOptions {
   server?: PushServer;
   /** Told each time `start` tries again because the server does not know a search attribute yet. */
   onStartRetry?: (retry: StartRetry) => void;
+  /**
+   * The chain store: `chain()` answers from it when it has the run and is not behind, else (or
+   * when it fails) from Temporal as without it.
+   */
+  store?: ChainStore;
 }
 
 /** What a watcher sees: whole steps as they land, and (optionally) model replies as they stream. */
@@ -93,12 +100,14 @@ export class AgentClient {
   readonly taskQueue: string;
   readonly server: PushServer | undefined;
   private readonly onStartRetry: ((retry: StartRetry) => void) | undefined;
+  readonly store: ChainStore | undefined;
 
   constructor(options: AgentClientOptions) {
     this.client = options.client;
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
     this.server = options.server;
     this.onStartRetry = options.onStartRetry;
+    this.store = options.store;
   }
 
   /**
@@ -116,9 +125,10 @@ export class AgentClient {
       dataConverter?: DataConverter;
       server?: PushServer;
       onStartRetry?: (retry: StartRetry) => void;
+      store?: ChainStore;
     } = {},
   ): Promise<AgentClient> {
-    const { taskQueue, dataConverter, server, onStartRetry, ...overrides } = options;
+    const { taskQueue, dataConverter, server, onStartRetry, store, ...overrides } = options;
     const settings = loadConnectionSettings(overrides);
     const client = new Client({
       connection: await connectClient(endpointOf(settings)),
@@ -130,6 +140,7 @@ export class AgentClient {
       ...(taskQueue ? { taskQueue } : {}),
       ...(server ? { server } : {}),
       ...(onStartRetry ? { onStartRetry } : {}),
+      ...(store ? { store } : {}),
     });
   }
 
@@ -228,6 +239,11 @@ export class AgentClient {
    * which.
    */
   async chain(workflowId: string, role: ViewerRole = 'developer', page?: ChainPage): Promise<ReasoningChain> {
+    if (this.store) {
+      // The store is a copy: when it cannot answer, Temporal does.
+      const stored = await readStoredPage(this.store, workflowId, role, page).catch(() => undefined);
+      if (stored) return stored.chain;
+    }
     const handle = this.getHandle(workflowId);
     const { status } = await handle.describe();
     const latest =

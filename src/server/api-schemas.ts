@@ -10,6 +10,8 @@ import {
   TokenUsage,
   ViewerRole,
 } from '../shared';
+import { ChainSource } from '../shared/store';
+import { ReadSource, StepFilterQuery } from './store-schemas';
 
 /** Temporal's limit on a workflow id; longer ids cannot name a run. */
 export const RunIdParams = z.object({ id: z.string().min(1).max(1000) });
@@ -113,6 +115,8 @@ export const ChainQuery = z
     view: ViewQuery,
     afterStep: z.coerce.number().int().min(0).default(0),
     limit: z.coerce.number().int().min(1).max(500).default(100),
+    ...StepFilterQuery,
+    source: ReadSource,
   })
   .strict();
 export const ModelCallsResponse = z.object({
@@ -122,11 +126,13 @@ export const ModelCallsResponse = z.object({
   modelCallsUnavailable: z.string().optional(),
 });
 
-export const ChainResponse = z.object({
-  chain: ReasoningChain,
-  nextAfterStep: z.number().int().optional(),
-  totalSteps: z.number().int().nonnegative(),
-});
+export const ChainResponse = z
+  .object({
+    chain: ReasoningChain,
+    nextAfterStep: z.number().int().optional(),
+    totalSteps: z.number().int().nonnegative(),
+  })
+  .extend(ChainSource.shape);
 
 export const ApprovalParams = RunIdParams.extend({ callId: z.string().min(1).max(200) });
 export const ApprovalBody = z

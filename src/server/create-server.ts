@@ -15,11 +15,18 @@ import { openApiDocument } from './openapi';
 import { createRunAccess } from './run-access';
 import { RUNS_ROUTES } from './runs-routes';
 import { SCORES_ROUTES } from './scores-routes';
+import { STORE_ROUTES } from './store-routes';
 import type { DecisionSigner } from './signing/decision-signer';
 import type { ChainStore } from '../store/chain-store';
 
 /** Every JSON route of the API, in the order the OpenAPI document lists them. */
-export const API_ROUTES: readonly ApiRoute[] = [...RUNS_ROUTES, ...DECISION_ROUTES, ...SCORES_ROUTES, ...ME_ROUTES];
+export const API_ROUTES: readonly ApiRoute[] = [
+  ...RUNS_ROUTES,
+  ...STORE_ROUTES,
+  ...DECISION_ROUTES,
+  ...SCORES_ROUTES,
+  ...ME_ROUTES,
+];
 
 export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
 const API_VERSION = '1.0.0';

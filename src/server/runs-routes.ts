@@ -22,6 +22,7 @@ import { allowedViews } from './auth/view-policy';
 import { liveRead } from './live-read';
 import { listRuns } from './list-runs';
 import type { RunFacts } from './run-access';
+import { readFromStore, temporalPage } from './store-read';
 
 const runPath = (id: string): string => `/v1/runs/${encodeURIComponent(id)}`;
 
@@ -177,23 +178,23 @@ export const getChain = defineRoute({
   method: 'GET',
   url: '/v1/runs/:id/chain',
   operationId: 'getChain',
-  summary: "A page of the run's reasoning chain: steps after `afterStep`, at most `limit`, in the caller's view",
+  summary:
+    "A page of the run's reasoning chain: steps after `afterStep`, at most `limit`, in the caller's view, narrowed by the step filters; from the chain store when it has the run, else from Temporal",
   params: RunIdParams,
   query: ChainQuery,
   response: { status: 200, description: 'The chain with one page of steps', schema: ChainResponse },
   errors: [400, 401, 403, 404, 503],
   async handle({ ctx, identity, params, query }) {
     const view = ctx.viewFor(identity, query.view);
-    await ctx.accessRun(identity, params.id);
-    const chain = await liveRead(() => ctx.agents.chain(params.id, view), ctx.queryTimeoutMs);
-    const after = chain.steps.filter((step) => step.stepNumber > query.afterStep);
-    const page = after.slice(0, query.limit);
-    const more = after.length > page.length;
-    return {
-      chain: { ...chain, steps: page },
-      totalSteps: chain.steps.length,
-      ...(more ? { nextAfterStep: page[page.length - 1]!.stepNumber } : {}),
-    };
+    const { types, tool, from, to, text } = query;
+    const filter = { types, tool, from, to, text };
+    const request = { afterStep: query.afterStep, limit: query.limit, filter };
+    const stored = await readFromStore(ctx, identity, params.id, view, query.source, request);
+    if (stored.page) {
+      const { chain, totalSteps, nextAfterStep } = stored.page;
+      return { chain, totalSteps, ...(nextAfterStep !== undefined ? { nextAfterStep } : {}), ...stored.source };
+    }
+    return { ...(await temporalPage(ctx, identity, params.id, view, request)), ...stored.source };
   },
 });
 

@@ -4,6 +4,7 @@ import { RunIdParams } from '../api-schemas';
 import type { Identity } from '../auth/identity';
 import type { ServerContext } from '../server-context';
 import { resumePoint } from './resume-point';
+import { endedInStore, replayFromStore } from './store-replay';
 import { RunStreamHub } from './run-stream-hub';
 import { SseWriter } from './sse-writer';
 import { Watcher } from './watcher';
@@ -102,31 +103,44 @@ export function registerEventsRoute(
           throw new ApiError('bad_request', 'Give view once: auditor, developer or end_user.', [
             { path: ['view'], message: 'expected a string' },
           ]);
-        const access = await ctx.accessRun(identity, params.data.id);
-        const view = ctx.viewFor(identity, requested);
-        const owner = { id: identity.id, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
-        const full = hub.fullFor(owner);
-        if (full === 'server')
-          throw new ApiError(
-            'unavailable',
-            'This server holds as many event streams as it allows; retry in a moment or use another instance.',
-          );
-        if (full === 'identity')
-          throw new ApiError(
-            'too_many_requests',
-            `You hold ${caps.perIdentity} open event streams, as many as one identity may; close one (a tab, a watcher) before opening another.`,
-          );
-        if (full === 'tenant')
-          throw new ApiError(
-            'too_many_requests',
-            `Your tenant's people hold ${caps.perTenant} open event streams, as many as one tenant may; close one before opening another.`,
-          );
-        checked = { after, view, workflowId: access.workflowId, owner };
+        // An ended run the store holds whole is replayed from it to its end, without Temporal.
+        const stored = await endedInStore(ctx.store, identity, params.data.id);
+        if (stored) {
+          checked = { after, view: ctx.viewFor(identity, requested), stored };
+        } else {
+          const access = await ctx.accessRun(identity, params.data.id);
+          const view = ctx.viewFor(identity, requested);
+          const owner = { id: identity.id, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
+          const full = hub.fullFor(owner);
+          if (full === 'server')
+            throw new ApiError(
+              'unavailable',
+              'This server holds as many event streams as it allows; retry in a moment or use another instance.',
+            );
+          if (full === 'identity')
+            throw new ApiError(
+              'too_many_requests',
+              `You hold ${caps.perIdentity} open event streams, as many as one identity may; close one (a tab, a watcher) before opening another.`,
+            );
+          if (full === 'tenant')
+            throw new ApiError(
+              'too_many_requests',
+              `Your tenant's people hold ${caps.perTenant} open event streams, as many as one tenant may; close one before opening another.`,
+            );
+          checked = { after, view, workflowId: access.workflowId, owner };
+        }
       } catch (err) {
         if (err instanceof ApiError) return sendError(reply, err);
         throw err;
       }
       reply.hijack();
+      if ('stored' in checked) {
+        const replay = new SseWriter(reply.raw, writerOptions, () => open.delete(replay));
+        open.add(replay);
+        replay.open();
+        if (!replay.closed) await replayFromStore(ctx.store!, checked.stored, replay, checked.view, checked.after);
+        return;
+      }
       const { after, view, workflowId, owner } = checked;
       let joined: ReturnType<typeof hub.join<Watcher>> | undefined;
       const writer = new SseWriter(reply.raw, writerOptions, () => {

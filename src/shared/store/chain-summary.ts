@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ReasoningChain } from '../chain';
+import type { ReasoningChain, ReasoningStep } from '../chain';
 
 /** A chain past this many steps gets a warning: read it through filters, search and the summary. */
 export const LONG_CHAIN_STEPS = 200;
@@ -49,11 +49,97 @@ export const ChainSummary = z.object({
 });
 export type ChainSummary = z.infer<typeof ChainSummary>;
 
+type Decision = ChainSummary['decisions'][number];
+type ToolRow = ChainSummary['tools'][number];
+
+const DECISION_TEXT = 200;
+const MAX_DECISIONS = 50;
+
+const PURPOSE_KINDS: Readonly<Partial<Record<string, Decision['kind']>>> = {
+  plan: 'plan',
+  task_choice: 'task_choice',
+  fallback: 'fallback',
+  goal_check: 'goal_check',
+};
+
+const cut = (text: string): string => (text.length > DECISION_TEXT ? `${text.slice(0, DECISION_TEXT - 1)}…` : text);
+
+/** The decision a step records, if it is one the summary names. */
+function decisionOf(step: ReasoningStep): Decision | undefined {
+  const at = step.stepNumber;
+  if (step.type === 'thinking') {
+    const kind = step.purpose !== undefined ? PURPOSE_KINDS[step.purpose] : undefined;
+    return kind ? { stepNumber: at, kind, text: cut(step.thought) } : undefined;
+  }
+  if (step.type === 'synthesis') return { stepNumber: at, kind: 'answer', text: cut(step.synthesis.conclusion) };
+  if (step.type === 'tool_call' && step.toolCall.toolType === 'sub_agent')
+    return { stepNumber: at, kind: 'sub_agent', text: cut(`delegated with ${step.toolCall.toolName}`) };
+  if (step.fromPerson?.kind === 'approval')
+    return { stepNumber: at, kind: 'approval', text: cut(`decided by ${step.fromPerson.by}`) };
+  return undefined;
+}
+
 /**
  * The summary of a chain already in the reader's view (so it shows only what that view shows).
  * Pure. Decisions are cut to their first 200 characters; at most 50 are kept, the latest last.
  */
 export function summariseChain(chain: ReasoningChain): ChainSummary {
-  void chain;
-  throw new Error('summariseChain: not built yet (issue 50)');
+  const byType = { thinking: 0, tool_call: 0, tool_result: 0, synthesis: 0 };
+  const tools = new Map<string, ToolRow>();
+  const callTool = new Map<string, string>();
+  let modelCalls = 0;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let costUsd = 0;
+  const decisions: Decision[] = [];
+  for (const step of chain.steps) {
+    byType[step.type] += 1;
+    inputTokens += step.usage?.inputTokens ?? 0;
+    outputTokens += step.usage?.outputTokens ?? 0;
+    costUsd += step.costUsd ?? 0;
+    if (step.type === 'tool_call') {
+      const name = step.toolCall.toolName;
+      callTool.set(step.toolCall.correlationId, name);
+      if (step.toolCall.toolType === 'llm') modelCalls += 1;
+      const row = tools.get(name) ?? { name, calls: 0, failures: 0, totalMs: 0 };
+      row.calls += 1;
+      tools.set(name, row);
+    }
+    if (step.type === 'tool_result') {
+      const row = tools.get(callTool.get(step.toolResult.correlationId) ?? '');
+      if (row) {
+        row.totalMs += step.toolResult.durationMs;
+        if (!step.toolResult.success) row.failures += 1;
+      }
+    }
+    const decision = decisionOf(step);
+    if (decision) decisions.push(decision);
+  }
+  const first = chain.steps[0];
+  const last = chain.steps[chain.steps.length - 1];
+  const span = first && last ? Date.parse(last.timestamp) - Date.parse(first.timestamp) : 0;
+  const steps = chain.steps.length;
+  return {
+    runId: chain.chainId,
+    agentName: chain.agentName,
+    task: chain.task,
+    status: chain.status,
+    steps,
+    byType,
+    tools: [...tools.values()].sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name)),
+    modelCalls,
+    inputTokens,
+    outputTokens,
+    costUsd,
+    durationMs: Number.isFinite(span) && span > 0 ? span : 0,
+    decisions: decisions.slice(-MAX_DECISIONS),
+    ...(steps > LONG_CHAIN_STEPS
+      ? {
+          longChain: {
+            steps,
+            advice: `This chain has ${steps} steps: read it through filters (type, tool, text, time), search and this summary.`,
+          },
+        }
+      : {}),
+  };
 }

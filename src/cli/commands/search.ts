@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { parseViewerRole } from '../../shared/chain-view';
+import { MAX_SEARCH_PAGE, RunSearch, type RunSearchResult } from '../../shared/store';
+import { searchStore } from '../../client/store/search-store';
+import type { CommandLine, CommandSpec } from '../command-line';
+import { writeForStdout, writeSafe } from '../render/terminal-safe';
+import { UsageError } from '../usage-error';
+import { openReadStore } from './read-store';
+
+const text = { type: 'string' } as const;
+const Cost = z.coerce.number().nonnegative();
+const Instant = z.iso.datetime({ offset: true }).transform((t) => new Date(t).toISOString());
+
+/** The options of `search`, read once; each problem is a usage error naming its flag. */
+const SearchOptions = z
+  .object({
+    agent: z.string().optional(),
+    tenant: z.string().optional(),
+    caller: z.string().optional(),
+    state: z.string().optional(),
+    tool: z.string().optional(),
+    text: z.string().optional(),
+    'min-cost': Cost.optional(),
+    'max-cost': Cost.optional(),
+    since: Instant.optional(),
+    until: Instant.optional(),
+    limit: z.coerce.number().int().min(1).max(MAX_SEARCH_PAGE).optional(),
+    role: z.string().optional(),
+  })
+  .strict();
+
+function searchOf(line: CommandLine): {
+  search: RunSearch;
+  tenant: string | null;
+  role: ReturnType<typeof parseViewerRole>;
+} {
+  const raw: Record<string, string | undefined> = {};
+  for (const name of Object.keys(SearchOptions.shape)) raw[name] = line.text(name);
+  const options = SearchOptions.safeParse(raw);
+  if (!options.success) {
+    const issue = options.error.issues[0]!;
+    throw new UsageError(`--${String(issue.path[0] ?? '')}: ${issue.message}`);
+  }
+  const o = options.data;
+  const search = RunSearch.safeParse({
+    agent: o.agent,
+    tenant: o.tenant,
+    caller: o.caller,
+    state: o.state,
+    tool: o.tool,
+    text: o.text,
+    minCostUsd: o['min-cost'],
+    maxCostUsd: o['max-cost'],
+    startedAfter: o.since,
+    startedBefore: o.until,
+    ...(o.limit !== undefined ? { limit: o.limit } : {}),
+  });
+  if (!search.success) {
+    const issue = search.error.issues[0]!;
+    throw new UsageError(`${String(issue.path[0] ?? 'search')}: ${issue.message}`);
+  }
+  let role;
+  try {
+    role = parseViewerRole(o.role ?? 'developer');
+  } catch (err) {
+    throw new UsageError(`--role: ${(err as Error).message}`);
+  }
+  return { search: search.data, tenant: o.tenant ?? null, role };
+}
+
+/** One line a run, then its matching steps' excerpts indented. */
+export function renderSearch(result: RunSearchResult): string {
+  if (result.hits.length === 0) return 'No runs found.\n';
+  const lines: string[] = [];
+  for (const { run, matches } of result.hits) {
+    lines.push(
+      `${run.runId}  ${run.agentName}  ${run.state}  ${run.startedAt}  ${run.stepCount} steps  $${run.costUsd.toFixed(4)}${run.temporalGone ? '  (store only)' : ''}`,
+    );
+    for (const match of matches) lines.push(`  step ${match.stepNumber}: ${match.excerpt.replace(/\s+/g, ' ')}`);
+  }
+  if (result.next) lines.push(`(more: narrow the search, or raise --limit up to ${MAX_SEARCH_PAGE})`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `search [--agent --tenant --caller --state --tool --text --min-cost --max-cost --since --until --json]`:
+ * runs in the chain store. Runs of `--tenant` only (without it, runs without a tenant), in the
+ * `--role` view (default developer): a text only another view shows finds nothing.
+ */
+export async function searchCommand(line: CommandLine): Promise<number> {
+  const { search, tenant, role } = searchOf(line);
+  const store = await openReadStore();
+  if (!store)
+    throw new UsageError(
+      'search reads the chain store, and there is none here: set THOUGHTLINE_STORE (sqlite:PATH or postgres://…), or run it where serve keeps .thoughtline/store.sqlite.',
+    );
+  try {
+    const result = await searchStore(store, search, { tenant, role });
+    if (line.flag('json')) writeForStdout(`${JSON.stringify(result, null, 2)}\n`);
+    else writeSafe(process.stdout, renderSearch(result));
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+export const SEARCH_COMMAND: CommandSpec = {
+  name: 'search',
+  args: [],
+  options: {
+    agent: text,
+    tenant: text,
+    caller: text,
+    state: text,
+    tool: text,
+    text,
+    'min-cost': text,
+    'max-cost': text,
+    since: text,
+    until: text,
+    limit: text,
+    role: text,
+    json: { type: 'boolean' },
+  },
+  run: searchCommand,
+};

@@ -1,0 +1,77 @@
+import type { ReasoningStep, ViewerRole } from '../../shared';
+import { IncrementalChainView } from '../../shared/chain-view';
+import type { RunSearch, RunSearchHit, RunSearchResult, StoredRun } from '../../shared/store';
+import type { ChainStore, StoreScope } from '../../store/chain-store';
+import { stepText } from './step-filter-match';
+
+/** Candidate steps re-checked per run found; a run whose first ones all fail the caller's view is dropped. */
+const RECHECK_STEPS = 50;
+const EXCERPT_SIDE = 60;
+
+/** Up to `EXCERPT_SIDE` characters either side of the first match, from the viewed step. */
+function excerpt(step: ReasoningStep, needle: string): string {
+  const text = stepText(step);
+  const at = text.toLowerCase().indexOf(needle.toLowerCase());
+  const start = Math.max(0, at - EXCERPT_SIDE);
+  const end = Math.min(text.length, at + needle.length + EXCERPT_SIDE);
+  return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+}
+
+/**
+ * One run the store found, re-checked in the caller's view: the steps that made it match (text,
+ * tool) must still match as that view shows them, else it is dropped; its row is redacted as the
+ * view redacts the chain's head, and below the auditor its tools are those of steps the view shows.
+ */
+async function recheck(
+  store: ChainStore,
+  run: StoredRun,
+  search: RunSearch,
+  role: ViewerRole,
+): Promise<RunSearchHit | undefined> {
+  const stored = await store.head(run.runId);
+  if (!stored) return undefined;
+  const view = IncrementalChainView.fromFacts(stored.facts);
+  const shown = async (filter: Parameters<ChainStore['steps']>[1]['filter']) =>
+    (await store.steps(run.runId, { afterStep: 0, limit: RECHECK_STEPS, ...(filter ? { filter } : {}) }))
+      .map((step) => view.step(step, role))
+      .filter((step): step is ReasoningStep => step !== undefined);
+  if (search.tool !== undefined && (await shown({ tool: search.tool })).length === 0) return undefined;
+  const matches: RunSearchHit['matches'] = [];
+  if (search.text !== undefined) {
+    const needle = search.text.toLowerCase();
+    const found = (await shown({ text: search.text })).filter((step) => stepText(step).toLowerCase().includes(needle));
+    if (found.length === 0) return undefined;
+    for (const step of found.slice(0, 5)) matches.push({ stepNumber: step.stepNumber, excerpt: excerpt(step, needle) });
+  }
+  let tools = run.tools;
+  if (role !== 'auditor' && run.hiddenSteps > 0) {
+    const names = new Set<string>();
+    for (let after = 0; ;) {
+      const calls = await store.steps(run.runId, { afterStep: after, limit: 500, filter: { types: ['tool_call'] } });
+      for (const step of calls)
+        if (step.type === 'tool_call' && view.step(step, role)) names.add(step.toolCall.toolName);
+      if (calls.length < 500) break;
+      after = calls[calls.length - 1]!.stepNumber;
+    }
+    tools = [...names].sort();
+  }
+  return { run: view.redact({ ...run, tools }, role), matches };
+}
+
+/**
+ * Runs in `scope` matching `search`, as the store finds them, each re-checked in `scope.role`'s
+ * view (see recheck). `search.tenant` can only narrow to `scope.tenant`: any other finds nothing.
+ */
+export async function searchStore(store: ChainStore, search: RunSearch, scope: StoreScope): Promise<RunSearchResult> {
+  if (search.tenant !== undefined && search.tenant !== scope.tenant) return { hits: [], source: 'store' };
+  const { tenant: _tenant, ...narrowing } = search;
+  const found = await store.searchRuns(narrowing, scope);
+  const hits: RunSearchHit[] = [];
+  for (const { run } of found.runs) {
+    // A store that widened the scope would be a bug there; this keeps it from being a leak here.
+    if ((run.tenant ?? null) !== scope.tenant) continue;
+    const hit = await recheck(store, run, search, scope.role);
+    if (hit) hits.push(hit);
+  }
+  return { hits, ...(found.next !== undefined ? { next: found.next } : {}), source: 'store' };
+}

@@ -1,0 +1,61 @@
+import type { ReasoningChain, ReasoningStep } from '../../shared';
+import type { StepFilter } from '../../shared/store';
+
+const json = (value: unknown): string => (value === undefined ? '' : JSON.stringify(value));
+
+/** The text a step's filter and search match on: its thought, arguments, result, error or conclusion. */
+export function stepText(step: ReasoningStep): string {
+  switch (step.type) {
+    case 'thinking':
+      return step.thought;
+    case 'tool_call':
+      return `${step.toolCall.toolName} ${json(step.toolCall.arguments)}`;
+    case 'tool_result':
+      return `${typeof step.toolResult.result === 'string' ? step.toolResult.result : json(step.toolResult.result)} ${step.toolResult.error ?? ''}`;
+    case 'synthesis':
+      return step.synthesis.conclusion;
+  }
+}
+
+/** Whether `step`'s text (as given: the caller's view of it) contains `needle`, ignoring case. */
+export const textMatches = (step: ReasoningStep, needle: string): boolean =>
+  stepText(step).toLowerCase().includes(needle.toLowerCase());
+
+/**
+ * Whether a step passes `filter`. `toolOf` names the tool of a result's call (results do not
+ * carry it). Steps are compared as the caller's view shows them, so a text only another view
+ * shows never matches.
+ */
+export function matchesStepFilter(
+  step: ReasoningStep,
+  filter: StepFilter,
+  toolOf: (correlationId: string) => string | undefined,
+): boolean {
+  if (filter.types && !filter.types.includes(step.type)) return false;
+  if (filter.tool !== undefined) {
+    const tool =
+      step.type === 'tool_call'
+        ? step.toolCall.toolName
+        : step.type === 'tool_result'
+          ? toolOf(step.toolResult.correlationId)
+          : undefined;
+    if (tool !== filter.tool) return false;
+  }
+  const at = Date.parse(step.timestamp);
+  if (filter.from !== undefined && !(at >= Date.parse(filter.from))) return false;
+  if (filter.to !== undefined && !(at <= Date.parse(filter.to))) return false;
+  return filter.text === undefined || textMatches(step, filter.text);
+}
+
+/** The filter has something to narrow by. */
+export const filters = (filter: StepFilter | undefined): filter is StepFilter =>
+  filter !== undefined && Object.values(filter).some((value) => value !== undefined);
+
+/** A chain (already in the caller's view) with only the steps that pass `filter`. */
+export function filterChainSteps(chain: ReasoningChain, filter: StepFilter | undefined): ReasoningChain {
+  if (!filters(filter)) return chain;
+  const tools = new Map<string, string>();
+  for (const step of chain.steps)
+    if (step.type === 'tool_call') tools.set(step.toolCall.correlationId, step.toolCall.toolName);
+  return { ...chain, steps: chain.steps.filter((step) => matchesStepFilter(step, filter, (id) => tools.get(id))) };
+}

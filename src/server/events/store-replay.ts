@@ -1,0 +1,77 @@
+import type { ViewerRole } from '../../shared';
+import { IncrementalChainView } from '../../shared/chain-view';
+import type { ChainStore, StoredHead } from '../../store/chain-store';
+import type { Identity } from '../auth/identity';
+import { runNotFound } from '../run-access';
+import type { SseWriter } from './sse-writer';
+
+/** Raw steps read from the store at a time while replaying. */
+const BATCH = 500;
+
+/**
+ * The run's stored head when its events can be replayed from the store: it has ended, the store
+ * holds it whole (complete, or the only copy left) and is not behind. Another tenant's run is the
+ * same 404 as an unknown one; a store that fails answers undefined (the live stream serves).
+ */
+export async function endedInStore(
+  store: ChainStore | undefined,
+  identity: Identity,
+  runId: string,
+): Promise<StoredHead | undefined> {
+  if (!store) return undefined;
+  const stored = await store.head(runId).catch(() => undefined);
+  if (!stored) return undefined;
+  const { run } = stored;
+  if (run.state === 'running' || run.behindSince !== undefined || !(run.complete || run.temporalGone)) return undefined;
+  if ((run.tenant ?? null) !== (identity.tenant ?? null)) throw runNotFound();
+  return stored;
+}
+
+/**
+ * Replays an ended run's steps after `after` from the store in `view`, then the `end` event (as a
+ * live stream ends), and closes the stream. Ids are those of the live stream, so a client resumes
+ * the same way. A store that fails mid-way closes the stream without `end`: the client reconnects.
+ */
+export async function replayFromStore(
+  store: ChainStore,
+  stored: StoredHead,
+  writer: SseWriter,
+  view: ViewerRole,
+  after: number,
+): Promise<void> {
+  const { run } = stored;
+  const viewer = IncrementalChainView.fromFacts(stored.facts);
+  let cursor = after;
+  try {
+    for (;;) {
+      const steps = await store.steps(run.runId, { afterStep: cursor, limit: BATCH });
+      for (const step of steps) {
+        if (writer.closed) return;
+        cursor = step.stepNumber;
+        const viewed = viewer.step(step, view);
+        if (viewed)
+          writer.event('step', String(cursor), {
+            type: 'step',
+            runId: run.runId,
+            chainStatus: run.chainStatus,
+            stepNumber: cursor,
+            step: viewed,
+          });
+      }
+      if (writer.backedUp) await writer.drained();
+      if (steps.length < BATCH) break;
+    }
+  } catch {
+    return writer.close();
+  }
+  if (writer.closed || run.state === 'running') return;
+  cursor = Math.max(cursor, run.lastStep);
+  writer.event('end', `${cursor}.1`, {
+    type: 'end',
+    runId: run.runId,
+    chainStatus: run.chainStatus,
+    stepNumber: cursor,
+    outcome: run.state,
+  });
+  writer.close();
+}

@@ -1,0 +1,91 @@
+import type { ReasoningChain, ViewerRole } from '../shared';
+import type { ChainSource } from '../shared/store';
+import { readStoredPage, type StoredPage, type StoredPageRequest } from '../client/store/read-stored-chain';
+import { filterChainSteps } from '../client/store/step-filter-match';
+import type { ApiContext } from './api-route';
+import type { Identity } from './auth/identity';
+import { liveRead } from './live-read';
+import { runNotFound } from './run-access';
+
+/** A chain read answered from the store, or why it was not (then the caller reads Temporal). */
+export type StoreAnswer = { page: StoredPage; source: ChainSource } | { page?: undefined; source: ChainSource };
+
+/** `source` as the chain routes take it. */
+export type ReadSource = 'store' | 'temporal' | 'auto';
+
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/**
+ * Reads `runId` from the store in `role`'s view when there is one and the request allows it. The
+ * tenant is checked on the stored row (another tenant's run is the same 404 as an unknown one,
+ * before anything of it is sent). A store that throws is named in `storeUnavailable`, and the
+ * caller answers from Temporal; a store without the run, or behind on it, is not an error.
+ */
+export async function readFromStore(
+  ctx: ApiContext,
+  identity: Identity,
+  runId: string,
+  role: ViewerRole,
+  source: ReadSource,
+  request: StoredPageRequest,
+): Promise<StoreAnswer> {
+  const temporal: ChainSource = { source: 'temporal' };
+  if (!ctx.store || source === 'temporal') return { source: temporal };
+  let page;
+  try {
+    page = await readStoredPage(ctx.store, runId, role, request);
+  } catch (err) {
+    return {
+      source: {
+        ...temporal,
+        storeUnavailable: `The chain store (${ctx.store.kind}) could not be read (${message(err)}); answered from Temporal.`,
+      },
+    };
+  }
+  if (!page) return { source: temporal };
+  if ((page.run.tenant ?? null) !== (identity.tenant ?? null)) throw runNotFound();
+  return {
+    page,
+    source: {
+      source: 'store',
+      storedThroughStep: page.run.lastStep,
+      ...(page.run.temporalGone ? { storeOnly: true } : {}),
+    },
+  };
+}
+
+/** The whole chain in `role`'s view from the store when it can answer, else from Temporal (tenant checked either way). */
+export async function readWholeChain(
+  ctx: ApiContext,
+  identity: Identity,
+  runId: string,
+  role: ViewerRole,
+  source: ReadSource,
+): Promise<{ chain: ReasoningChain; source: ChainSource }> {
+  const stored = await readFromStore(ctx, identity, runId, role, source, {});
+  if (stored.page) return { chain: stored.page.chain, source: stored.source };
+  await ctx.accessRun(identity, runId);
+  const chain = await liveRead(() => ctx.agents.chain(runId, role), ctx.queryTimeoutMs);
+  return { chain, source: stored.source };
+}
+
+/** A page of the chain from Temporal, filtered as the store's would be, counted as today's route counts it. */
+export async function temporalPage(
+  ctx: ApiContext,
+  identity: Identity,
+  runId: string,
+  role: ViewerRole,
+  request: Required<Pick<StoredPageRequest, 'afterStep' | 'limit'>> & Pick<StoredPageRequest, 'filter'>,
+): Promise<{ chain: ReasoningChain; totalSteps: number; nextAfterStep?: number }> {
+  await ctx.accessRun(identity, runId);
+  const whole = await liveRead(() => ctx.agents.chain(runId, role), ctx.queryTimeoutMs);
+  const chain = filterChainSteps(whole, request.filter);
+  const after = chain.steps.filter((step) => step.stepNumber > request.afterStep);
+  const page = after.slice(0, request.limit);
+  const more = after.length > page.length;
+  return {
+    chain: { ...chain, steps: page },
+    totalSteps: chain.steps.length,
+    ...(more ? { nextAfterStep: page[page.length - 1]!.stepNumber } : {}),
+  };
+}

@@ -89,6 +89,7 @@ export async function measureChainStore(ctx: BenchContext, config: BenchConfig):
       ];
       for (const where of settings) {
         const store = await openChainStore(where);
+        if (!store) throw new Error(`no store opened for ${where.kind}`);
         try {
           ctx.log(`store: ${store.kind}: projecting ${steps} steps, then ${o.searchRuns - 1} more runs`);
           const projectMs = await projectChain(store, driven.long.chain);

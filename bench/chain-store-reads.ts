@@ -66,12 +66,13 @@ export async function timePageReads(
     const url = `${server.url}/v1/runs/${encodeURIComponent(runId)}/chain?afterStep=${afterStep}&limit=${PAGE_STEPS}${source ? `&source=${source}` : ''}&view=auditor`;
     const started = performance.now();
     const response = await fetch(url, { headers: { authorization: `Bearer ${server.token}` } });
-    const body = (await response.json()) as { steps?: { stepNumber: number }[]; source?: string };
+    const body = (await response.json()) as { chain?: { steps?: { stepNumber: number }[] }; source?: string };
     samplesMs.push(performance.now() - started);
     if (!response.ok) throw new Error(`GET ${url}: ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
-    const first = body.steps?.[0]?.stepNumber;
-    if (first !== afterStep + 1 || body.steps?.length !== PAGE_STEPS)
-      throw new Error(`GET ${url}: a page from step ${first} of ${body.steps?.length} steps, wanted ${afterStep + 1}…`);
+    const steps = body.chain?.steps;
+    const first = steps?.[0]?.stepNumber;
+    if (first !== afterStep + 1 || steps?.length !== PAGE_STEPS)
+      throw new Error(`GET ${url}: a page from step ${first} of ${steps?.length} steps, wanted ${afterStep + 1}…`);
     sources.push(body.source ?? 'unnamed');
   }
   return { samplesMs, sources };

@@ -58,15 +58,24 @@ export async function measureChainStore(ctx: BenchContext, config: BenchConfig):
   const o = config.store;
   const taskQueue = `bench-store-${randomUUID()}`;
   const setup = { model: createBenchModel(), tools: [benchTool()], taskQueue };
-  ctx.log(`store: a run driven to ${o.steps} steps, then left waiting on a question`);
+  ctx.log(`store: ${SEARCH_BASES} short runs, then one driven to ${o.steps} steps and left waiting on a question`);
   const driven = await withBenchWorker(ctx, setup, async (agents) => {
-    const long = await driveLongChain(agents, o.steps);
     const bases: ReasoningChain[] = [];
+    const iterationsOf = (i: number) => 3 + 2 * i;
     for (let i = 0; i < SEARCH_BASES; i++) {
-      const handle = await agents.start({ ...benchRun({ iterations: 3 + 2 * i }), model: BENCH_MODEL });
-      await handle.result();
+      const handle = await agents.start({
+        ...benchRun({ iterations: iterationsOf(i) }),
+        model: BENCH_MODEL,
+        maxIterations: iterationsOf(i) + 2,
+        requireThought: false,
+      });
+      const result = await handle.result();
+      if (result.terminationReason !== 'success')
+        throw new Error(`short run ${handle.workflowId}: ${result.finalAnswer}`);
       bases.push(await agents.chain(handle.workflowId, 'auditor'));
     }
+    const last = bases.at(-1)!;
+    const long = await driveLongChain(agents, o.steps, last.steps.length / iterationsOf(SEARCH_BASES - 1));
     return { long, bases };
   });
   const postgres = await startTestPostgres();

@@ -42,6 +42,8 @@ interface DatabaseFigures {
   hits: Record<string, number>;
   /** The route, or the store's own method when the server has no search route yet. */
   searchedThrough: string;
+  /** The same pages read through ChainStore in-process (head + steps + the view), no HTTP. */
+  direct: number[];
   /** Queries the server sent Temporal while answering every page and search from this store. */
   queries: number;
 }
@@ -122,6 +124,8 @@ export async function measureChainStore(ctx: BenchContext, config: BenchConfig):
                     samplesMs: await timeStorePagesDirect(store, driven.long.workflowId, starts),
                     sources: ['ChainStore'],
                   };
+            // Where the time goes: the same pages through ChainStore itself (head, steps, view), no HTTP.
+            const direct = await timeStorePagesDirect(store, driven.long.workflowId, starts);
             const searchedThrough = (await searchRouteAnswers(searcher)) ? 'GET /v1/search' : 'ChainStore.searchRuns';
             const search =
               searchedThrough === 'GET /v1/search'
@@ -148,6 +152,7 @@ export async function measureChainStore(ctx: BenchContext, config: BenchConfig):
               search: search.samplesMs,
               hits: search.hits,
               searchedThrough,
+              direct,
               queries,
             });
           } finally {
@@ -248,6 +253,11 @@ function figure(
         'ms',
       ),
       measurement(`${db.kind}: the same, p95`, p95(db.page), 'ms', { target: PAGE_TARGET }),
+      measurement(
+        `${db.kind}: the same pages through ChainStore in-process (head, steps, view), p95`,
+        p95(db.direct),
+        'ms',
+      ),
     );
     const all = Object.values(db.search).flat();
     rows.push(
@@ -302,6 +312,7 @@ function figure(
         search: Object.fromEntries(Object.entries(db.search).map(([name, s]) => [name, summarise(s)])),
         searchHits: db.hits,
         searchedThrough: db.searchedThrough,
+        directPage: summarise(db.direct),
         temporalQueries: db.queries,
       })),
       temporal: {

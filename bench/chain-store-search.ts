@@ -11,7 +11,7 @@ const RARE_WORDS = ['/etc/shadow', 'invoice-7731', 'kubeconfig'] as const;
 
 /**
  * Writes `count` runs into the store, each a copy of one of a few real chains with its own id,
- * agent, tenant, caller, start time, tool name, cost and (one run in 25) a rare word in a result:
+ * agent, tenant, caller, start time, tool name, cost and (about one run in 25) a rare word in a result:
  * what a search over many runs meets, without running `count` runs.
  */
 export async function seedSearchRuns(
@@ -23,26 +23,36 @@ export async function seedSearchRuns(
   const random = seededRandom(50);
   const started = performance.now();
   for (let i = 0; i < count; i++) {
-    const base = bases[i % bases.length]!;
-    const tool = TOOLS[i % TOOLS.length]!;
-    const rare = i % 25 === 0 ? RARE_WORDS[(i / 25) % RARE_WORDS.length] : undefined;
+    // Drawn independently, so every combination of agent, tenant and tool occurs.
+    const pick = (n: number) => Math.floor(random() * n);
+    const base = bases[pick(bases.length)]!;
+    const tool = TOOLS[pick(TOOLS.length)]!;
+    const agent = pick(AGENTS);
+    const tenant = SEARCH_TENANTS[pick(SEARCH_TENANTS.length)]!;
+    const rare = random() < 0.04 ? RARE_WORDS[pick(RARE_WORDS.length)] : undefined;
     const cost = Math.round(random() * 1_000_000) / 1_000_000;
     const chain: ReasoningChain = {
       ...base,
       chainId: `${prefix}-${i}`,
-      agentName: `agent-${i % AGENTS}`,
+      agentName: `agent-${agent}`,
       task: `${base.task} #${i}`,
       startedAt: new Date(Date.parse(base.startedAt) - i * 60_000).toISOString(),
-      caller: { id: `user-${i % 20}`, roles: [], tenant: SEARCH_TENANTS[i % SEARCH_TENANTS.length] },
-      steps: base.steps.map((step) => varyStep(step, tool, rare, cost / base.steps.length)),
+      caller: { id: `user-${pick(20)}`, roles: [], tenant },
+      steps: base.steps.map((step, n) => varyStep(step, tool, rare, n === 0 ? cost : undefined)),
     };
     await projectChain(store, chain, 'completed');
   }
   return performance.now() - started;
 }
 
-function varyStep(step: ReasoningStep, tool: string, rare: string | undefined, cost: number): ReasoningStep {
-  const costed = step.costUsd !== undefined ? { ...step, costUsd: cost } : step;
+/** The run's cost rides on its first step (the bench model's calls cost nothing). */
+function varyStep(
+  step: ReasoningStep,
+  tool: string,
+  rare: string | undefined,
+  cost: number | undefined,
+): ReasoningStep {
+  const costed = cost !== undefined ? { ...step, costUsd: cost } : step;
   if (costed.type === 'tool_call' && costed.toolCall.toolName === 'bench_tool')
     return { ...costed, toolCall: { ...costed.toolCall, toolName: tool } };
   if (costed.type === 'tool_result' && rare)

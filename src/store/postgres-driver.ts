@@ -19,6 +19,15 @@ function numbered(sql: string): string {
   return sql.replace(/\?/g, () => `$${++n}`);
 }
 
+/**
+ * PostgreSQL's text cannot hold NUL, which a thought, a task or an error may carry: it is bound as
+ * U+FFFD, the same on every write and read, so lookups still agree. (JSON columns escape it already.)
+ */
+const bindable = (params: readonly SqlValue[]): SqlValue[] =>
+  params.map((value) =>
+    typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value,
+  );
+
 /** The URL without its password, for messages. */
 export function postgresWhere(url: string): string {
   try {
@@ -46,14 +55,14 @@ export function openPostgresDriver(url: string): SqlDriver {
     dialect,
     query: async (sql, params = []) => {
       try {
-        return (await client.query(numbered(sql), params as SqlValue[])).rows as SqlRow[];
+        return (await client.query(numbered(sql), bindable(params))).rows as SqlRow[];
       } catch (error) {
         throw fail(error);
       }
     },
     run: async (sql, params = []) => {
       try {
-        return (await client.query(numbered(sql), params as SqlValue[])).rowCount ?? 0;
+        return (await client.query(numbered(sql), bindable(params))).rowCount ?? 0;
       } catch (error) {
         throw fail(error);
       }

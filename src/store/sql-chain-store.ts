@@ -9,6 +9,7 @@ import type { SqlDriver, SqlExecutor, SqlValue } from './sql-driver';
 import { stepPageQuery } from './step-query';
 import { STEP_COLUMNS, stepRow, utcTime } from './step-row';
 import { UnknownStoredRunError } from './store-errors';
+import { compactFacts } from './compact-facts';
 import { migrateStore, type StoreTables, storeTables } from './store-schema';
 
 /** The tables' prefix unless told otherwise. */
@@ -112,7 +113,7 @@ export class SqlChainStore implements ChainStore {
           update.complete ? 1 : 0,
           stamp,
           JSON.stringify(head),
-          JSON.stringify(view.toFacts()),
+          JSON.stringify(compactFacts(view.toFacts())),
           update.runId,
         ],
       );
@@ -173,7 +174,7 @@ export class SqlChainStore implements ChainStore {
       const view = IncrementalChainView.fromFacts(facts);
       for (const step of [...batch, ...earlierResults]) view.add(step);
       for (const record of head.approvals ?? []) view.addApproval(record);
-      await this.refreshAggregates(tx, runId, view.toFacts());
+      await this.refreshAggregates(tx, runId, compactFacts(view.toFacts()));
     });
   }
 

@@ -81,7 +81,11 @@ export function openSqliteDriver(file: string): SqlDriver {
   return {
     kind: 'sqlite',
     where: resolved,
-    ...executor,
+    dialect,
+    // Outside a transaction, in turn too: between two statements of a transaction on this
+    // connection, a read would otherwise see its uncommitted half.
+    query: (sql, params) => inTurn(resolved, () => executor.query(sql, params)),
+    run: (sql, params) => inTurn(resolved, () => executor.run(sql, params)),
     transaction: (work) =>
       inTurn(resolved, async () => {
         try {

@@ -70,7 +70,9 @@ function version1(t: StoreTables): string[] {
       PRIMARY KEY (run_id, step_number)
     )`,
     `CREATE INDEX IF NOT EXISTS ${t.steps}_tool ON ${t.steps} (tool, run_id)`,
-    `CREATE INDEX IF NOT EXISTS ${t.steps}_call ON ${t.steps} (run_id, call_id)`,
+    `CREATE INDEX IF NOT EXISTS ${t.steps}_call_type ON ${t.steps} (run_id, call_id, type)`,
+    // Covers the aggregates recomputed on every write, so they never read the steps' JSON.
+    `CREATE INDEX IF NOT EXISTS ${t.steps}_totals ON ${t.steps} (run_id, type, tool, level, cost_usd, input_tokens, output_tokens, step_number)`,
   ];
 }
 
@@ -84,8 +86,9 @@ export async function migrateStore(tx: SqlExecutor, tables: StoreTables, prefix:
     throw new Error(
       `The chain store's schema is at version ${current}, newer than this Thoughtline knows (${STORE_SCHEMA_VERSION}): upgrade Thoughtline.`,
     );
-  if (current >= STORE_SCHEMA_VERSION) return;
+  // Every statement is IF NOT EXISTS: run again, they add what an earlier build of version 1 lacked.
   for (const sql of version1(tables)) await tx.run(sql);
+  if (current === STORE_SCHEMA_VERSION) return;
   await tx.run(`DELETE FROM ${tables.schema}`);
   await tx.run(`INSERT INTO ${tables.schema} (version) VALUES (?)`, [STORE_SCHEMA_VERSION]);
 }

@@ -19,6 +19,9 @@ export interface TestPostgres {
   urlFor(user: string): string;
   /** Runs SQL as the superuser on a fresh connection. */
   query<Row extends pg.QueryResultRow = pg.QueryResultRow>(sql: string): Promise<pg.QueryResult<Row>>;
+  /** Stops the server (the database down) and starts it again on the same port and data. */
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -72,6 +75,12 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       } finally {
         await client.end();
       }
+    },
+    pause() {
+      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+    },
+    resume() {
+      run('pg_ctl', ['-D', data, '-l', log, '-o', serverOptions, '-w', '-t', '30', 'start']);
     },
     async stop() {
       if (stopped) return;

@@ -407,6 +407,16 @@ export function chainStoreContract(name: string, fresh: () => Promise<StoreUnder
       expect((await store.steps('run-1', { afterStep: 1, limit: 1 }))[0]).toMatchObject({ thought: `${pad}wxyzQ` });
     });
 
+    it('keeps text with a NUL character, and finds it', async () => {
+      const store = await storeOf();
+      const chain = sampleChain('run-1');
+      await store.putRun(runUpdateOf({ ...chain, task: 'a\u0000b' }));
+      const step = testStep(1, full, { type: 'thinking', thought: 'before\u0000after' });
+      await store.putSteps('run-1', [step]);
+      expect(await store.steps('run-1', { afterStep: 0, limit: 1, filter: { text: 'after' } })).toEqual([step]);
+      expect((await store.head('run-1'))?.head.task).toBe('a\u0000b');
+    });
+
     it('answers ping and migrates again harmlessly', async () => {
       const store = await storeOf();
       await store.ping();

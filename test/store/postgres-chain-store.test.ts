@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openChainStore } from '../../src/store/open-chain-store';
+import { postgresWhere } from '../../src/store/postgres-driver';
+import { StoreDatabaseError } from '../../src/store/store-errors';
+import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
+import { chainStoreContract } from './chain-store-contract';
+import { runUpdateOf, sampleChain } from './store-test-chains';
+
+let postgres: TestPostgres;
+beforeAll(async () => {
+  postgres = await startTestPostgres();
+});
+afterAll(async () => {
+  await postgres?.stop();
+});
+
+// Each test its own tables in the one cluster: a fresh prefix is a fresh database to the store.
+let databases = 0;
+const openWith = (tablePrefix: string) =>
+  openChainStore({ kind: 'postgres', url: postgres.superuserUrl }, { tablePrefix }).then((store) => store!);
+
+chainStoreContract('PostgreSQL', async () => {
+  const prefix = `t${++databases}_`;
+  return { open: () => openWith(prefix) };
+});
+
+describe('the PostgreSQL chain store', () => {
+  it('names its database without the password', () => {
+    const where = postgresWhere('postgresql://store:s3cret@db.example:5432/chains');
+    expect(where).toBe('postgresql://store@db.example:5432/chains');
+    expect(postgresWhere('not a url')).not.toContain('not a url');
+  });
+
+  it('two servers migrating at once make one schema', async () => {
+    const stores = await Promise.all([openWith('race_'), openWith('race_'), openWith('race_')]);
+    const versions = await postgres.query('SELECT version FROM race_store_schema');
+    expect(versions.rows).toEqual([{ version: 1 }]);
+    await Promise.all(stores.map((store) => store.close()));
+  });
+
+  it('rejects with a clear error while the database is down, and works again when it is back', async () => {
+    const store = await openWith('down_');
+    const chain = sampleChain('run-1');
+    try {
+      await store.putRun(runUpdateOf(chain));
+      await store.putSteps('run-1', chain.steps.slice(0, 3));
+      postgres.pause();
+      try {
+        await expect(store.ping()).rejects.toThrow(StoreDatabaseError);
+        await expect(store.ping()).rejects.toThrow(`The chain store at ${store.where} failed`);
+        await expect(store.putSteps('run-1', chain.steps.slice(3))).rejects.toThrow(StoreDatabaseError);
+        await expect(store.run('run-1')).rejects.toThrow(StoreDatabaseError);
+      } finally {
+        postgres.resume();
+      }
+      await store.ping();
+      await store.putSteps('run-1', chain.steps.slice(3));
+      expect(await store.run('run-1')).toMatchObject({ stepCount: 9, lastStep: 9 });
+    } finally {
+      await store.close();
+    }
+  });
+});

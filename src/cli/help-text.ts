@@ -117,6 +117,16 @@ Usage:
                                         also prints each sub-agent's chain under its result;
                                         --after-step and --limit print one page of steps;
                                         --as-of: the chain, spend and plan as they stood at step N
+                  [--summary] [--type T,T] [--tool NAME] [--text TEXT] [--from ISO] [--to ISO]
+                                        --summary: counts, tools, cost and the main decisions;
+                                        filters: step types, a tool, text as the view shows it, a
+                                        time range. Read from the chain store when it has the run
+                                        (THOUGHTLINE_STORE, or .thoughtline/store.sqlite if there)
+  thoughtline search [--agent A] [--tenant T] [--caller ID] [--state S] [--tool NAME] [--text TEXT]
+                  [--min-cost USD] [--max-cost USD] [--since ISO] [--until ISO] [--role R] [--json]
+                                        runs in the chain store matching every filter: runs of
+                                        --tenant only (none: runs without a tenant), in --role's
+                                        view (default developer)
   thoughtline status <workflowId> [--json] [--role end_user|developer|auditor]
                                         print a run's state, iteration, tokens, cost, what it waits
                                         for, its plan, sub-agents and the calls awaiting approval

@@ -11,7 +11,7 @@ import { runNotFound } from './run-access';
 export type StoreAnswer = { page: StoredPage; source: ChainSource } | { page?: undefined; source: ChainSource };
 
 /** `source` as the chain routes take it. */
-export type ReadSource = 'store' | 'temporal' | 'auto';
+export type SourceAsked = 'store' | 'temporal' | 'auto';
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -26,7 +26,7 @@ export async function readFromStore(
   identity: Identity,
   runId: string,
   role: ViewerRole,
-  source: ReadSource,
+  source: SourceAsked,
   request: StoredPageRequest,
 ): Promise<StoreAnswer> {
   const temporal: ChainSource = { source: 'temporal' };
@@ -60,7 +60,7 @@ export async function readWholeChain(
   identity: Identity,
   runId: string,
   role: ViewerRole,
-  source: ReadSource,
+  source: SourceAsked,
 ): Promise<{ chain: ReasoningChain; source: ChainSource }> {
   const stored = await readFromStore(ctx, identity, runId, role, source, {});
   if (stored.page) return { chain: stored.page.chain, source: stored.source };

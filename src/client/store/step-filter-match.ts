@@ -1,9 +1,13 @@
 import type { ReasoningChain, ReasoningStep } from '../../shared';
 import type { StepFilter } from '../../shared/store';
 
-const json = (value: unknown): string => (value === undefined ? '' : JSON.stringify(value));
+const json = (value: unknown): string => (value === undefined ? '' : (JSON.stringify(value) ?? ''));
 
-/** The text a step's filter and search match on: its thought, arguments, result, error or conclusion. */
+/**
+ * The text a step's filter and search match on: its thought, arguments, result, error or
+ * conclusion, built as the store builds its search text (src/store/step-row.ts), so a step the
+ * store matched raw and whose view shows the same text matches here too.
+ */
 export function stepText(step: ReasoningStep): string {
   switch (step.type) {
     case 'thinking':
@@ -11,7 +15,7 @@ export function stepText(step: ReasoningStep): string {
     case 'tool_call':
       return `${step.toolCall.toolName} ${json(step.toolCall.arguments)}`;
     case 'tool_result':
-      return `${typeof step.toolResult.result === 'string' ? step.toolResult.result : json(step.toolResult.result)} ${step.toolResult.error ?? ''}`;
+      return [json(step.toolResult.result), step.toolResult.error ?? ''].join(' ');
     case 'synthesis':
       return step.synthesis.conclusion;
   }
@@ -47,13 +51,17 @@ export function matchesStepFilter(
   return filter.text === undefined || textMatches(step, filter.text);
 }
 
-/** The filter has something to narrow by. */
-export const filters = (filter: StepFilter | undefined): filter is StepFilter =>
-  filter !== undefined && Object.values(filter).some((value) => value !== undefined);
+/** The filter with only the fields given, or undefined when it narrows by nothing. */
+export function givenFilter(filter: StepFilter | undefined): StepFilter | undefined {
+  if (filter === undefined) return undefined;
+  const given = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined));
+  return Object.keys(given).length > 0 ? (given as StepFilter) : undefined;
+}
 
 /** A chain (already in the caller's view) with only the steps that pass `filter`. */
-export function filterChainSteps(chain: ReasoningChain, filter: StepFilter | undefined): ReasoningChain {
-  if (!filters(filter)) return chain;
+export function filterChainSteps(chain: ReasoningChain, given: StepFilter | undefined): ReasoningChain {
+  const filter = givenFilter(given);
+  if (!filter) return chain;
   const tools = new Map<string, string>();
   for (const step of chain.steps)
     if (step.type === 'tool_call') tools.set(step.toolCall.correlationId, step.toolCall.toolName);

@@ -105,30 +105,27 @@ export function registerEventsRoute(
           ]);
         // An ended run the store holds whole is replayed from it to its end, without Temporal.
         const stored = await endedInStore(ctx.store, identity, params.data.id);
-        if (stored) {
-          checked = { after, view: ctx.viewFor(identity, requested), stored };
-        } else {
-          const access = await ctx.accessRun(identity, params.data.id);
-          const view = ctx.viewFor(identity, requested);
-          const owner = { id: identity.id, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
-          const full = hub.fullFor(owner);
-          if (full === 'server')
-            throw new ApiError(
-              'unavailable',
-              'This server holds as many event streams as it allows; retry in a moment or use another instance.',
-            );
-          if (full === 'identity')
-            throw new ApiError(
-              'too_many_requests',
-              `You hold ${caps.perIdentity} open event streams, as many as one identity may; close one (a tab, a watcher) before opening another.`,
-            );
-          if (full === 'tenant')
-            throw new ApiError(
-              'too_many_requests',
-              `Your tenant's people hold ${caps.perTenant} open event streams, as many as one tenant may; close one before opening another.`,
-            );
-          checked = { after, view, workflowId: access.workflowId, owner };
-        }
+        const access = stored ? undefined : await ctx.accessRun(identity, params.data.id);
+        const view = ctx.viewFor(identity, requested);
+        const owner = { id: identity.id, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
+        // Replays are open streams too: they count toward the server's cap.
+        const full = open.size >= caps.server ? 'server' : hub.fullFor(owner);
+        if (full === 'server')
+          throw new ApiError(
+            'unavailable',
+            'This server holds as many event streams as it allows; retry in a moment or use another instance.',
+          );
+        if (full === 'identity')
+          throw new ApiError(
+            'too_many_requests',
+            `You hold ${caps.perIdentity} open event streams, as many as one identity may; close one (a tab, a watcher) before opening another.`,
+          );
+        if (full === 'tenant')
+          throw new ApiError(
+            'too_many_requests',
+            `Your tenant's people hold ${caps.perTenant} open event streams, as many as one tenant may; close one before opening another.`,
+          );
+        checked = stored ? { after, view, stored } : { after, view, workflowId: access!.workflowId, owner };
       } catch (err) {
         if (err instanceof ApiError) return sendError(reply, err);
         throw err;

@@ -1,5 +1,6 @@
 import { findProjectRoot } from '../src/dev-server/project-paths';
 import { measureActions } from './actions';
+import { measureChainStore } from './chain-store';
 import { measureEvaluation } from './evaluation';
 import { measureSeed003 } from './seed-003';
 import { measureHistory } from './history';
@@ -36,6 +37,7 @@ const FIGURES: Record<
   cache: { title: '9. Prompt caching of a 20-iteration run (Anthropic request shape)', measure: measurePromptCaching },
   evaluation: { title: '10. An evaluation of 1,000 cases: history, case results, actions', measure: measureEvaluation },
   seed003: { title: "11. Seed 003's options: Temporal actions of one run with each", measure: measureSeed003 },
+  store: { title: '12. The chain store: page reads of a 10,000-step chain and search', measure: measureChainStore },
 };
 
 /**

@@ -15,6 +15,7 @@ export const FIGURE_IDS = [
   'cache',
   'evaluation',
   'seed003',
+  'store',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 export const PEER_NAMES = ['plain-node', 'temporal-ai-sdk', 'langgraph-sqlite'] as const;
@@ -85,6 +86,9 @@ const BenchEnv = z.object({
   BENCH_IDLE_EVICTED_RUNS: count.optional(),
   BENCH_EVAL_UNITS: count.optional(),
   BENCH_EVAL_CONCURRENCY: count.optional(),
+  BENCH_STORE_STEPS: count.optional(),
+  BENCH_STORE_READS: count.optional(),
+  BENCH_STORE_SEARCH_RUNS: count.optional(),
 });
 
 export interface BenchConfig {
@@ -118,6 +122,8 @@ export interface BenchConfig {
   idle: { cachedRuns: number; evictedRuns: number };
   /** Figure 10: cases of one evaluation, and how many run at once. */
   evaluation: { units: number; concurrency: number };
+  /** Figure 12: the chain's least steps, page reads per source, runs searched. */
+  store: { steps: number; reads: number; searchRuns: number };
 }
 
 /** Parses the environment into a frozen config; throws with every bad knob named. */
@@ -184,6 +190,11 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
     evaluation: {
       units: pick(e.BENCH_EVAL_UNITS, 1_000, 50),
       concurrency: pick(e.BENCH_EVAL_CONCURRENCY, 16, 8),
+    },
+    store: {
+      steps: pick(e.BENCH_STORE_STEPS, 10_000, 1_000),
+      reads: pick(e.BENCH_STORE_READS, 100, 20),
+      searchRuns: pick(e.BENCH_STORE_SEARCH_RUNS, 1_000, 100),
     },
   });
 }

@@ -99,3 +99,21 @@ describe('docker-compose.yml is in step with the cluster the project tests', () 
       );
   });
 });
+
+describe('docker-compose.yml gives serve a chain store', () => {
+  it('points THOUGHTLINE_STORE at the compose PostgreSQL, in a database the one-shot job creates before serve starts', () => {
+    const server = service('server');
+    const url = new URL(server.environment!.THOUGHTLINE_STORE!.replace('${TEMPORAL_DB_PASSWORD:-temporal}', 'pw'));
+    expect(url.protocol).toBe('postgres:');
+    expect(url.host).toBe('postgresql:5432');
+    const job = service('create-store-db');
+    expect(url.pathname).toBe(`/${job.environment!.STORE_DBNAME}`);
+    // Not Temporal's own databases: the store is a projection, never mixed with the source of truth.
+    expect(TEMPORAL_DATABASES.map((db) => db.name)).not.toContain(job.environment!.STORE_DBNAME);
+    expect(server.depends_on?.['create-store-db']?.condition).toBe('service_completed_successfully');
+    expect(job.depends_on?.postgresql?.condition).toBe('service_healthy');
+    const script = fs.readFileSync(hostFileOf(job, job.entrypoint!.at(-1)!), 'utf8');
+    expect(script).toContain('CREATE DATABASE');
+    expect(script).toContain('pg_database');
+  });
+});

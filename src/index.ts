@@ -127,3 +127,14 @@ export {
   SEED_CRITERIA,
 } from './shared/eval/stats';
 export { compareWithBaseline, DatasetMismatchError, GateResult, type GateOptions } from './shared/eval/gate';
+// The chain store (docs/store.md): open one to read chains and search runs without asking the runs.
+export * from './shared/store';
+export type { ChainStore, StoreScope } from './store/chain-store';
+export { openChainStore } from './store/open-chain-store';
+export { parseStoreSetting, type StoreSettings } from './store/store-settings';
+export { StoreDatabaseError } from './store/store-errors';
+export {
+  createChainStoreProjection,
+  type ChainStoreProjection,
+  type ChainStoreProjectionOptions,
+} from './server/chain-store/chain-store-projection';

@@ -1,6 +1,7 @@
 import { findProjectRoot } from '../src/dev-server/project-paths';
 import { measureActions } from './actions';
 import { measureChainStore } from './chain-store';
+import { measureCancellation } from './cancellation';
 import { measureEvaluation } from './evaluation';
 import { measureSeed003 } from './seed-003';
 import { measureHistory } from './history';
@@ -38,6 +39,7 @@ const FIGURES: Record<
   evaluation: { title: '10. An evaluation of 1,000 cases: history, case results, actions', measure: measureEvaluation },
   seed003: { title: "11. Seed 003's options: Temporal actions of one run with each", measure: measureSeed003 },
   store: { title: '12. The chain store: page reads of a 10,000-step chain and search', measure: measureChainStore },
+  cancel: { title: '13. Cancelling a run: from the request to the returned result', measure: measureCancellation },
 };
 
 /**

@@ -16,6 +16,7 @@ export const FIGURE_IDS = [
   'evaluation',
   'seed003',
   'store',
+  'cancel',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 export const PEER_NAMES = ['plain-node', 'temporal-ai-sdk', 'langgraph-sqlite'] as const;

@@ -1,4 +1,5 @@
 import type { ReasoningStep } from '../shared';
+import { stepText } from '../shared/store/step-text';
 import type { SqlValue } from './sql-driver';
 import { StepTooLargeError } from './store-errors';
 
@@ -27,22 +28,6 @@ export const STEP_COLUMNS = [
 export function utcTime(text: string): string {
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? text : new Date(ms).toISOString();
-}
-
-const json = (value: unknown): string => (value === undefined ? '' : (JSON.stringify(value) ?? ''));
-
-/** The step's searchable text (thought, arguments, result, error, conclusion), lowercased. */
-function searchText(step: ReasoningStep): string {
-  switch (step.type) {
-    case 'thinking':
-      return step.thought;
-    case 'tool_call':
-      return `${step.toolCall.toolName} ${json(step.toolCall.arguments)}`;
-    case 'tool_result':
-      return [json(step.toolResult.result), step.toolResult.error ?? ''].join(' ');
-    case 'synthesis':
-      return step.synthesis.conclusion;
-  }
 }
 
 /** The first MAX_SEARCH_TEXT_BYTES of `text` in UTF-8, never ending inside a character. */
@@ -89,7 +74,7 @@ export function stepRow(
     step.costUsd ?? 0,
     step.usage?.inputTokens ?? 0,
     step.usage?.outputTokens ?? 0,
-    boundSearchText(searchText(step)),
+    boundSearchText(stepText(step)),
     stepJson,
   ];
 }

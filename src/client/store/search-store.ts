@@ -2,7 +2,7 @@ import type { ReasoningStep, ViewerRole } from '../../shared';
 import { IncrementalChainView } from '../../shared/chain-view';
 import type { RunSearch, RunSearchHit, RunSearchResult, StoredRun } from '../../shared/store';
 import type { ChainStore, StoreScope } from '../../store/chain-store';
-import { stepText } from './step-filter-match';
+import { stepText } from '../../shared/store';
 
 /** Candidate steps re-checked per run found; a run whose first ones all fail the caller's view is dropped. */
 const RECHECK_STEPS = 50;

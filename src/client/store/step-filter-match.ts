@@ -1,25 +1,5 @@
 import type { ReasoningChain, ReasoningStep } from '../../shared';
-import type { StepFilter } from '../../shared/store';
-
-const json = (value: unknown): string => (value === undefined ? '' : (JSON.stringify(value) ?? ''));
-
-/**
- * The text a step's filter and search match on: its thought, arguments, result, error or
- * conclusion, built as the store builds its search text (src/store/step-row.ts), so a step the
- * store matched raw and whose view shows the same text matches here too.
- */
-export function stepText(step: ReasoningStep): string {
-  switch (step.type) {
-    case 'thinking':
-      return step.thought;
-    case 'tool_call':
-      return `${step.toolCall.toolName} ${json(step.toolCall.arguments)}`;
-    case 'tool_result':
-      return [json(step.toolResult.result), step.toolResult.error ?? ''].join(' ');
-    case 'synthesis':
-      return step.synthesis.conclusion;
-  }
-}
+import { stepText, type StepFilter } from '../../shared/store';
 
 /** Whether `step`'s text (as given: the caller's view of it) contains `needle`, ignoring case. */
 export const textMatches = (step: ReasoningStep, needle: string): boolean =>

@@ -5,3 +5,4 @@ export * from './usage-report';
 export * from './chain-summary';
 export * from './chain-timeline';
 export * from './chain-source';
+export * from './step-text';

@@ -89,6 +89,8 @@ export interface ChainStore {
   /** Usage per agent per UTC day of the runs in scope started in [from, to). */
   usage(scope: StoreScope, from: string, to: string, agent?: string): Promise<UsageRow[]>;
 
+  /** When the store last wrote any run (ISO), or undefined when it holds none: where a restarted projection resumes. */
+  lastWrite(): Promise<string | undefined>;
   /** Run ids for catch-up and checks: all, or those not complete, oldest first, a page at a time. */
   runIds(options: { incompleteOnly?: boolean; afterRunId?: string; limit: number }): Promise<string[]>;
   /** Deletes runs (and their steps) that ended before `cutoff` (ISO); returns how many. */

@@ -280,6 +280,11 @@ export class SqlChainStore implements ChainStore {
     }));
   }
 
+  async lastWrite(): Promise<string | undefined> {
+    const [row] = await this.driver.query(`SELECT MAX(stored_at) AS last FROM ${this.tables.runs}`, []);
+    return row?.last === null || row?.last === undefined ? undefined : String(row.last);
+  }
+
   async runIds(options: { incompleteOnly?: boolean; afterRunId?: string; limit: number }): Promise<string[]> {
     const { runs } = this.tables;
     const where: string[] = [];

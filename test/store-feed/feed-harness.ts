@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from '@temporalio/client';
 import { inject } from 'vitest';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { AgentClient } from '../../src/client/agent-client';
+import { ensureSearchAttributes } from '../../src/client/search-attributes-setup';
 import type { EventBus } from '../../src/events/event-bus';
 import type { ModelProvider } from '../../src/shared/model-provider';
 import { zeroUsage } from '../../src/shared';
@@ -11,6 +13,7 @@ import type { RunEvent } from '../../src/shared/run-event';
 import { createAgentWorker } from '../../src/worker';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import type { TestEnv } from '../helpers/temporal-env';
+import { freshNamespace } from '../helpers/fresh-namespace';
 import { testTools } from '../helpers/test-tools';
 
 /**
@@ -60,16 +63,23 @@ export function lossyPublisher(
   };
 }
 
-/** A worker on its own task queue publishing run events to `publish`, and a client for it. */
+/**
+ * A worker on its own task queue and in a namespace of its own (with Thoughtline's search
+ * attributes) publishing run events to `publish`, and a client for it. Its own namespace keeps the
+ * projection's sweeps to this test's runs: the suite's shared namespace holds every other file's.
+ */
 export async function createFeedWorker(
   env: TestEnv,
   model: ModelProvider,
   publish: { publish(event: RunEvent): void },
 ) {
   const taskQueue = `store-feed-${randomUUID()}`;
+  const namespace = await freshNamespace(env.client, 'store-feed');
+  await ensureSearchAttributes(env.client, namespace);
+  const client = new Client({ connection: env.client.connection, namespace });
   const worker = await createAgentWorker({
     connection: env.nativeConnection,
-    namespace: env.namespace ?? inject('temporalNamespace'),
+    namespace,
     taskQueue,
     tools: testTools().tools,
     models: { scripted: model },
@@ -78,9 +88,9 @@ export async function createFeedWorker(
     cacheFile: path.join(os.tmpdir(), `thoughtline-test-cache-${randomUUID()}.sqlite`),
     workflowBundle: { codePath: inject('workflowBundlePath') },
   });
-  const agents = new AgentClient({ client: env.client, taskQueue });
+  const agents = new AgentClient({ client, taskQueue });
   const start = (task: string) => agents.start({ model: SCRIPTED_MODEL, task, requireThought: false });
-  return { worker, agents, taskQueue, start };
+  return { worker, agents, taskQueue, namespace, start };
 }
 
 /** Polls `check` until it holds (true) or `ms` pass; returns its last answer. */

@@ -76,7 +76,7 @@ describe("the chain store past Temporal's retention", () => {
     expect(steps).toBeGreaterThanOrEqual(5);
     // The dev server keeps closed runs a day at least: deleting the run stands in for its retention.
     await env.client.workflowService.deleteWorkflowExecution({
-      namespace: env.client.options.namespace,
+      namespace: feed.namespace,
       workflowExecution: { workflowId },
     });
     const gone = () =>

@@ -31,7 +31,7 @@ describe('thoughtline store check', () => {
     await projection.close();
     await store.close();
 
-    const cli = cliEnv({ THOUGHTLINE_STORE: `sqlite:${file}` });
+    const cli = cliEnv({ THOUGHTLINE_STORE: `sqlite:${file}`, TEMPORAL_NAMESPACE: feed.namespace });
     const equal = await runCli(['store', 'check', '--run', workflowId, '--json'], cli);
     expect(equal.stderr).not.toMatch(/error/i);
     expect(equal.code).toBe(0);

@@ -68,6 +68,17 @@ export function chainStoreContract(name: string, fresh: () => Promise<StoreUnder
       expect(await store.run('nope')).toBeUndefined();
     });
 
+    it('says when it last wrote: nothing for an empty store, then its latest write', async () => {
+      const store = await storeOf();
+      expect(await store.lastWrite()).toBeUndefined();
+      const before = new Date().toISOString();
+      await putChain(store);
+      const last = await store.lastWrite();
+      expect(last).toBeDefined();
+      expect(Date.parse(last!)).toBeGreaterThanOrEqual(Date.parse(before));
+      expect(last).toBe((await store.run('run-1'))?.storedAt);
+    });
+
     it('is idempotent: the same steps twice, or in reverse one at a time, leave the same rows', async () => {
       const database = await fresh();
       const store = await storeOf(database);

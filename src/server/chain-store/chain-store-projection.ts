@@ -4,11 +4,12 @@ import type { EventBus } from '../../events/event-bus';
 import type { RunEvent } from '../../shared/run-event';
 import type { ChainStore } from '../../store/chain-store';
 import { BoundedRunSet } from './bounded-run-set';
-import { createCatchUpQueue } from './catch-up-queue';
+import { createCatchUpQueue, type CatchUpKind } from './catch-up-queue';
 import { readRunFromTemporal, readStartingRun, ActionCounter } from './read-run-from-temporal';
 import { createRunLanes } from './run-lanes';
 import { writeTemporalRun } from './write-temporal-run';
 import { behindWhileUnsettled } from './behind-while-unsettled';
+import { withinDeadline } from './within-deadline';
 import { listAgentRuns, sinceQuery, RUNNING_QUERY } from './list-agent-runs';
 import { markGoneRuns, namespaceRetentionMs } from './mark-gone-runs';
 
@@ -24,10 +25,15 @@ export interface ChainStoreProjectionOptions {
   sweepEveryMs?: number;
   /** How often a database that failed is asked again. Default 3 s. */
   pingEveryMs?: number;
-  /** On start, runs closed this long ago or later are checked (the store may have missed them). Default 1 day. */
+  /**
+   * On start, runs closed since the store's last write are checked (it may have missed them), but
+   * never more than this long ago (`store rebuild` covers the rest). Default 1 day.
+   */
   startLookbackMs?: number;
-  /** Catch-ups at once. Default 4. */
+  /** Catch-ups at once, in each pool (runs events named; runs sweeps listed). Default 4. */
   concurrency?: number;
+  /** How long one catch-up may wait for Temporal (a running run's query waits for a worker). Default 30 s. */
+  readDeadlineMs?: number;
 }
 
 export interface ChainStoreProjectionStats {
@@ -123,15 +129,29 @@ export function createChainStoreProjection(options: ChainStoreProjectionOptions)
   /** Runs whose `end` event came and whose catch-up has not started: it waits for their close. */
   const ending = new Set<string>();
 
-  const catchUpNow = async (runId: string): Promise<void> => {
+  /**
+   * A sweep never queries a running run (a query is an action, and waits for a worker that may be
+   * gone): it marks the run behind, so reads go to Temporal, and the run's next event (proof of a
+   * live worker) or its close catches it up.
+   */
+  const catchUpNow = async (runId: string, kind: CatchUpKind): Promise<void> => {
     const ended = ending.delete(runId);
     if (down) return dirty.add(runId);
     try {
       const stored = await store.run(runId);
       if (stored?.complete) return;
-      const read = await readRunFromTemporal(agents, runId, stored?.lastStep ?? 0, counter, ended);
+      const read = await withinDeadline(
+        readRunFromTemporal(agents, runId, stored?.lastStep ?? 0, counter, ended, kind === 'urgent'),
+        options.readDeadlineMs ?? 30_000,
+        `Temporal did not answer for run ${runId} in time (a query needs a worker polling its task queue)`,
+      );
       if (read.kind === 'gone') {
         if (stored && !stored.temporalGone) await store.markTemporalGone(runId);
+        return;
+      }
+      if (read.kind === 'running') {
+        if (!(await storedRun(runId))) return;
+        if (!stored?.behindSince) await store.markBehind(runId, true);
         return;
       }
       await writeTemporalRun(store, read, stored);
@@ -144,16 +164,18 @@ export function createChainStoreProjection(options: ChainStoreProjectionOptions)
     catchUp: catchUpNow,
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
   });
-  const enqueue = (runId: string): void => {
-    if (!queue.add(runId)) dirty.add(runId);
+  const enqueue = (runId: string, kind: CatchUpKind = 'sweep'): void => {
+    if (!queue.add(runId, kind)) dirty.add(runId);
   };
+  /** A run an event said is behind: caught up before any run a sweep listed. */
+  const urgent = (runId: string): void => enqueue(runId, 'urgent');
 
   /** The run's row, put from its input and description (no query) when the store has not seen it. */
   const storedRun = async (runId: string) => {
     const stored = await store.run(runId);
     if (stored) return stored;
     const starting = await readStartingRun(agents, runId);
-    if (starting.kind === 'gone') return undefined;
+    if (starting.kind !== 'found') return undefined;
     await store.putRun(starting.update);
     return store.run(runId);
   };
@@ -164,7 +186,7 @@ export function createChainStoreProjection(options: ChainStoreProjectionOptions)
     try {
       if (event.type === 'end' && event.outcome !== 'continued') {
         if (ending.size < 10_000) ending.add(runId);
-        return enqueue(runId);
+        return urgent(runId);
       }
       const stored = await storedRun(runId);
       if (!stored || stored.complete) return;
@@ -172,13 +194,14 @@ export function createChainStoreProjection(options: ChainStoreProjectionOptions)
         const number = event.step.stepNumber;
         if (number <= stored.lastStep) return;
         // Only the next step is written from an event: steps are stored without holes.
-        if (number === stored.lastStep + 1) return await store.putSteps(runId, [event.step]);
+        if (number === stored.lastStep + 1 && stored.behindSince === undefined)
+          return await store.putSteps(runId, [event.step]);
         await store.noteProgress(runId, event.chainStatus, number);
-        return enqueue(runId);
+        return urgent(runId);
       }
       if (event.type === 'status' || event.type === 'end') {
         await store.noteProgress(runId, event.chainStatus, event.stepNumber);
-        if (event.stepNumber > stored.lastStep) enqueue(runId);
+        if (event.stepNumber > stored.lastStep || stored.behindSince !== undefined) urgent(runId);
         return;
       }
       if (event.type === 'approval' || event.type === 'sub_agent') {
@@ -285,10 +308,14 @@ export function createChainStoreProjection(options: ChainStoreProjectionOptions)
       } catch (err) {
         return databaseDown(err);
       }
-      await sweep(lastSweep);
+      // Resume from the store's last write. A store that holds nothing starts from now: it fills
+      // from events, and `store rebuild` backfills what came before (a sweep would read every run).
+      const last = await store.lastWrite().catch(() => undefined);
+      lastSweep = last === undefined ? Date.now() : Math.max(Date.parse(last) - SWEEP_OVERLAP_MS, lastSweep);
+      if (last !== undefined) await sweep(lastSweep);
       void retention();
     },
-    catchUp: enqueue,
+    catchUp: urgent,
     queriesOf: (runId) => counter.queriesOf(runId),
     readable: () =>
       behindWhileUnsettled(store, (runId) => lanes.busy(runId) || queue.waits(runId) || ending.has(runId)),

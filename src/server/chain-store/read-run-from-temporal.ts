@@ -7,7 +7,9 @@ import { runStateOf } from '../run-access';
 
 /** What Temporal holds of a run now: its row for the store and its steps after `afterStep`. */
 export type TemporalRun =
-  { kind: 'gone' } | { kind: 'found'; update: RunUpdate; steps: ReasoningStep[]; unavailableThrough: number };
+  | { kind: 'gone' }
+  | { kind: 'running' }
+  | { kind: 'found'; update: RunUpdate; steps: ReasoningStep[]; unavailableThrough: number };
 
 /** How long a run that published its `end` event may take to be recorded closed. */
 const CLOSE_WAIT_MS = 10_000;
@@ -115,6 +117,8 @@ export async function readRunFromTemporal(
   counter: ActionCounter,
   /** The run said it ended: its close may not be recorded yet, so wait for it (a few seconds at most). */
   ending = false,
+  /** False: a run still running answers `running` instead of a query (a sweep's read). */
+  queryRunning = true,
 ): Promise<TemporalRun> {
   try {
     const handle = agents.getHandle(runId);
@@ -124,6 +128,7 @@ export async function readRunFromTemporal(
       description = await handle.describe();
     }
     const state = runStateOf(description.status.name);
+    if (state === 'running' && !queryRunning) return { kind: 'running' };
     if (state !== 'completed') counter.countQuery(runId);
     const [chain, input] = await Promise.all([
       agents.chain(runId, 'auditor', { afterStep }),

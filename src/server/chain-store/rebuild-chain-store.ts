@@ -39,6 +39,8 @@ export async function rebuildChainStore(
         }
         continue;
       }
+      // Rebuild queries running runs too (readRunFromTemporal's default): never `running` here.
+      if (read.kind !== 'found') continue;
       await writeTemporalRun(store, read, stored);
       totals.steps += read.steps.length;
       options.onRun?.(runId);

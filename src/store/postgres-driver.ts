@@ -49,8 +49,11 @@ export function openPostgresDriver(url: string): SqlDriver {
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
   });
-  // An idle connection dropped by a stopped server is reported here; unheard, it would end the process.
+  // A connection dropped by a stopped server emits 'error': on the pool while idle, on the client
+  // while checked out (its statement also rejects, which the caller sees). Unheard, either would end
+  // the process; each connection gets a listener as it is made.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => void client.on('error', () => undefined));
   const on = (client: pg.Pool | pg.PoolClient): SqlExecutor => ({
     dialect,
     query: async (sql, params = []) => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openChainStore } from '../../src/store/open-chain-store';
-import { postgresWhere } from '../../src/store/postgres-driver';
+import { openPostgresDriver, postgresWhere } from '../../src/store/postgres-driver';
 import { StoreDatabaseError } from '../../src/store/store-errors';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
 import { chainStoreContract } from './chain-store-contract';
@@ -29,6 +29,34 @@ describe('the PostgreSQL chain store', () => {
     const where = postgresWhere('postgresql://store:s3cret@db.example:5432/chains');
     expect(where).toBe('postgresql://store@db.example:5432/chains');
     expect(postgresWhere('not a url')).not.toContain('not a url');
+  });
+
+  it('survives its connection being ended mid-statement: the statement rejects, the process goes on', async () => {
+    // pg emits 'error' on a checked-out client whose server ends it; unheard, that ends the process
+    // (vitest reports it as an unhandled error, which fails this file).
+    const driver = openPostgresDriver(postgres.superuserUrl);
+    try {
+      // In a transaction: a checked-out client, which pg-pool does not listen to for us.
+      const slow = driver
+        .transaction((tx) => tx.query("SELECT pg_sleep(10) AS slept, 'store-driver-probe' AS probe"))
+        .then(
+          () => 'answered',
+          (err: unknown) => err,
+        );
+      for (let tries = 0; tries < 50; tries++) {
+        const ended = await postgres.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%store-driver-probe%' AND pid <> pg_backend_pid()",
+        );
+        if (ended.rowCount) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(await slow).toBeInstanceOf(StoreDatabaseError);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The pool hands out a fresh connection afterwards.
+      expect(await driver.query('SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
+    } finally {
+      await driver.close();
+    }
   });
 
   it('two servers migrating at once make one schema', async () => {

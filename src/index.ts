@@ -138,3 +138,6 @@ export {
   type ChainStoreProjection,
   type ChainStoreProjectionOptions,
 } from './server/chain-store/chain-store-projection';
+// Governance (docs/people-in-the-loop.md "Visibility policy"): the policy an organisation configures.
+export { loadVisibilityPolicy, visibilityPolicyFromEnv, type LoadedPolicy } from './governance/load-visibility-policy';
+export { VisibilityPolicyError } from './governance/visibility-policy-error';

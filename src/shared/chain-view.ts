@@ -4,6 +4,7 @@ import type { ReasoningChain, ReasoningStep, VisibilityLevel } from './chain';
 import { ViewerRole } from './people';
 import { redactSecrets } from './secret-patterns';
 import { redactFields } from './sensitive-fields';
+import type { ViewLens } from './visibility/view-lens';
 
 /** What `IncrementalChainView` remembers, as JSON: each call's facts by correlation id, and the sensitive values seen. */
 export interface ViewFacts {
@@ -164,7 +165,8 @@ function sensitiveValues(
  *   (no tokens, no cost), and a wait for approval leaves out the operator's command.
  * Steps keep their original `stepNumber`: the gaps honestly show that steps were left out.
  */
-export function viewChain(chain: ReasoningChain, role: ViewerRole): ReasoningChain {
+export function viewChain(chain: ReasoningChain, role: ViewerRole, lens?: ViewLens): ReasoningChain {
+  void lens;
   const priorHidden = chain.view?.hiddenSteps ?? 0;
   const facts = role === 'auditor' ? new Map<string, CallFacts>() : callFacts(chain.steps);
   const known = role === 'auditor' ? [] : sensitiveValues(chain.steps, chain.approvals ?? [], facts);
@@ -186,7 +188,13 @@ export function viewChain(chain: ReasoningChain, role: ViewerRole): ReasoningCha
  * values wherever else the record repeats them. `steps` (the run's chain) names the sensitive
  * fields of records made before records carried their own. Pure and sandbox-safe.
  */
-export function viewStatus(status: AgentStatus, role: ViewerRole, steps: readonly ReasoningStep[] = []): AgentStatus {
+export function viewStatus(
+  status: AgentStatus,
+  role: ViewerRole,
+  steps: readonly ReasoningStep[] = [],
+  lens?: ViewLens,
+): AgentStatus {
+  void lens;
   if (role === 'auditor') return redactSecrets(status);
   const needFacts =
     role === 'end_user' || status.pendingApprovals.some((record) => record.sensitiveFields === undefined);
@@ -200,7 +208,8 @@ export function viewStatus(status: AgentStatus, role: ViewerRole, steps: readonl
  * A run's result for one role: its chain through `viewChain`, and every other field (the final
  * answer, the error, the plan) through the same redaction, so no part of a result is printed raw.
  */
-export function viewResult(result: AgentResult, role: ViewerRole): AgentResult {
+export function viewResult(result: AgentResult, role: ViewerRole, lens?: ViewLens): AgentResult {
+  void lens;
   const facts = role === 'auditor' ? new Map<string, CallFacts>() : callFacts(result.chain.steps);
   const known = role === 'auditor' ? [] : sensitiveValues(result.chain.steps, result.chain.approvals ?? [], facts);
   const { chain, ...rest } = result;
@@ -295,7 +304,9 @@ export class IncrementalChainView {
     steps: readonly ReasoningStep[],
     role: ViewerRole,
     hiddenSteps: number,
+    lens?: ViewLens,
   ): ReasoningChain {
+    void lens;
     const shown: ReasoningStep[] = [];
     for (const step of steps) {
       const viewed = this.step(step, role);
@@ -332,7 +343,8 @@ export class IncrementalChainView {
   }
 
   /** The step in `role`'s view, or undefined when that view leaves it out (hidden). */
-  step(step: ReasoningStep, role: ViewerRole): ReasoningStep | undefined {
+  step(step: ReasoningStep, role: ViewerRole, lens?: ViewLens): ReasoningStep | undefined {
+    void lens;
     if (role === 'auditor') return stepView(step, role, new Map(), [], `${role}\u0000`);
     if (step.visibility.level === 'hidden') return undefined;
     const known = this.sortedValues();

@@ -41,3 +41,4 @@ export * from './sub-agent';
 export * from './delegated-spend';
 export * from './llm-answer';
 export * from './react-trace';
+export * from './visibility';

@@ -6,6 +6,14 @@ export const TenantLimits = z.object({
   maxConcurrentRuns: z.number().int().positive().optional(),
   /** Model tokens (input + output) this tenant may use in any sliding hour of workflow time. */
   tokensPerHour: z.number().int().positive().optional(),
+  /** Model and tool calls this tenant may start in any sliding minute of workflow time. */
+  callsPerMinute: z.number().int().positive().optional(),
+  /** Model tokens (input + output) this tenant may use in any sliding minute. */
+  tokensPerMinute: z.number().int().positive().optional(),
+  /** Model spend in USD this tenant may reach in any sliding hour; a run at the cap stops (`cost_budget`). */
+  costPerHourUsd: z.number().positive().optional(),
+  /** At a per-minute limit, a run waits (a visible step) until the window frees, or stops (`token_budget`). Default `wait`. */
+  onRateLimit: z.enum(['wait', 'stop']).optional(),
 });
 export type TenantLimits = z.infer<typeof TenantLimits>;
 
@@ -27,6 +35,10 @@ export function limitsFor(config: TenantLimitsConfig, tenant: string): TenantLim
   const limits: TenantLimits = {
     ...(merged.maxConcurrentRuns !== undefined ? { maxConcurrentRuns: merged.maxConcurrentRuns } : {}),
     ...(merged.tokensPerHour !== undefined ? { tokensPerHour: merged.tokensPerHour } : {}),
+    ...(merged.callsPerMinute !== undefined ? { callsPerMinute: merged.callsPerMinute } : {}),
+    ...(merged.tokensPerMinute !== undefined ? { tokensPerMinute: merged.tokensPerMinute } : {}),
+    ...(merged.costPerHourUsd !== undefined ? { costPerHourUsd: merged.costPerHourUsd } : {}),
   };
+  if (Object.keys(limits).length > 0 && merged.onRateLimit !== undefined) limits.onRateLimit = merged.onRateLimit;
   return Object.keys(limits).length > 0 ? limits : undefined;
 }

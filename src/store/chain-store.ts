@@ -1,7 +1,8 @@
 import type { ChainStatus, ReasoningChain, ReasoningStep } from '../shared';
 import type { ViewFacts } from '../shared/chain-view';
 import type { ViewerRole } from '../shared/people';
-import type { RunSearch, StepFilter, StoredRun, StoredRunState, UsageRow } from '../shared/store';
+import type { RunSearch, StepFilter, StoredRun, StoredRunState, TenantUsage, UsageRow } from '../shared/store';
+import type { ViewerPreferences } from '../shared/visibility';
 
 /** A chain without its steps: what the store keeps of a run besides them. */
 export type ChainHead = Omit<ReasoningChain, 'steps'>;
@@ -88,6 +89,13 @@ export interface ChainStore {
   searchRuns(search: RunSearch, scope: StoreScope): Promise<RunCandidates>;
   /** Usage per agent per UTC day of the runs in scope started in [from, to). */
   usage(scope: StoreScope, from: string, to: string, agent?: string): Promise<UsageRow[]>;
+  /** One tenant's runs started in [from, to): runs, calls, tokens and cost in total, by agent and by model. */
+  tenantUsage(tenant: string, from: string, to: string): Promise<TenantUsage>;
+
+  /** A person's saved viewing preferences (journey 5), by identity id; undefined when none are saved. */
+  readPreferences(identityId: string): Promise<ViewerPreferences | undefined>;
+  /** Saves (replaces) a person's viewing preferences. */
+  writePreferences(identityId: string, preferences: ViewerPreferences): Promise<void>;
 
   /** When the store last wrote any run (ISO), or undefined when it holds none: where a restarted projection resumes. */
   lastWrite(): Promise<string | undefined>;

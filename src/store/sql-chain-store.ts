@@ -1,6 +1,9 @@
 import type { ChainStatus, ReasoningChain, ReasoningStep } from '../shared';
 import { IncrementalChainView, type ViewFacts } from '../shared/chain-view';
-import type { RunSearch, StepFilter, StoredRun, UsageRow } from '../shared/store';
+import type { RunSearch, StepFilter, StoredRun, TenantUsage, UsageRow } from '../shared/store';
+import type { ViewerPreferences } from '../shared/visibility';
+import { readPreferences, writePreferences } from './preferences/preferences-sql';
+import { tenantUsage } from './usage/tenant-usage-sql';
 import type { ChainHead, ChainStore, RunCandidates, RunUpdate, StepRead, StoredHead, StoreScope } from './chain-store';
 import { RUN_COLUMNS, storedRunOf } from './run-row';
 import { runSearchQuery, tenantCondition, visibleStepCondition } from './run-search-query';
@@ -278,6 +281,18 @@ export class SqlChainStore implements ChainStore {
       outputTokens: Number(row.output_tokens),
       costUsd: Number(row.cost_usd),
     }));
+  }
+
+  tenantUsage(tenant: string, from: string, to: string): Promise<TenantUsage> {
+    return tenantUsage(this.driver, this.tables, tenant, from, to);
+  }
+
+  readPreferences(identityId: string): Promise<ViewerPreferences | undefined> {
+    return readPreferences(this.driver, this.tables, identityId);
+  }
+
+  writePreferences(identityId: string, preferences: ViewerPreferences): Promise<void> {
+    return writePreferences(this.driver, this.tables, identityId, preferences, this.now());
   }
 
   async lastWrite(): Promise<string | undefined> {

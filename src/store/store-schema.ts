@@ -1,13 +1,15 @@
 import type { SqlExecutor } from './sql-driver';
 
 /** The schema this code writes; a database at a newer version is refused, never downgraded. */
-export const STORE_SCHEMA_VERSION = 1;
+export const STORE_SCHEMA_VERSION = 2;
 
 /** Table names under one prefix, so the store can share a database with other tables. */
 export interface StoreTables {
   runs: string;
   steps: string;
   schema: string;
+  /** Version 2: each person's viewing preferences, by identity id. */
+  preferences: string;
 }
 
 export function storeTables(prefix: string): StoreTables {
@@ -15,7 +17,12 @@ export function storeTables(prefix: string): StoreTables {
   for (const ch of prefix)
     if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch === '_'))
       throw new Error(`The chain store's table prefix "${prefix}" may hold only a-z, 0-9 and _.`);
-  return { runs: `${prefix}runs`, steps: `${prefix}steps`, schema: `${prefix}store_schema` };
+  return {
+    runs: `${prefix}runs`,
+    steps: `${prefix}steps`,
+    schema: `${prefix}store_schema`,
+    preferences: `${prefix}viewer_preferences`,
+  };
 }
 
 /**
@@ -76,6 +83,17 @@ function version1(t: StoreTables): string[] {
   ];
 }
 
+/** Version 2: what each person chose to see (journey 5), kept server-side per identity. */
+function version2(t: StoreTables): string[] {
+  return [
+    `CREATE TABLE IF NOT EXISTS ${t.preferences} (
+      identity_id TEXT PRIMARY KEY,
+      preferences_json TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    )`,
+  ];
+}
+
 /** Creates or upgrades the tables inside the caller's transaction (which holds the migration lock). */
 export async function migrateStore(tx: SqlExecutor, tables: StoreTables, prefix: string): Promise<void> {
   for (const sql of tx.dialect.migrationLock(prefix)) await tx.query(sql);
@@ -86,8 +104,8 @@ export async function migrateStore(tx: SqlExecutor, tables: StoreTables, prefix:
     throw new Error(
       `The chain store's schema is at version ${current}, newer than this Thoughtline knows (${STORE_SCHEMA_VERSION}): upgrade Thoughtline.`,
     );
-  // Every statement is IF NOT EXISTS: run again, they add what an earlier build of version 1 lacked.
-  for (const sql of version1(tables)) await tx.run(sql);
+  // Every statement is IF NOT EXISTS: run again, they add what an earlier build or version lacked.
+  for (const sql of [...version1(tables), ...version2(tables)]) await tx.run(sql);
   if (current === STORE_SCHEMA_VERSION) return;
   await tx.run(`DELETE FROM ${tables.schema}`);
   await tx.run(`INSERT INTO ${tables.schema} (version) VALUES (?)`, [STORE_SCHEMA_VERSION]);

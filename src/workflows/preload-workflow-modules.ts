@@ -81,6 +81,11 @@ import * as signedDecision from '../shared/signed-decision';
 import * as subAgent from '../shared/sub-agent';
 import * as summaryTemplate from '../shared/summary-template';
 import * as tenantLimits from '../shared/tenant-limits';
+import * as visibilityPolicy from '../shared/visibility/visibility-policy';
+import * as viewerPreferences from '../shared/visibility/viewer-preferences';
+import * as viewLens from '../shared/visibility/view-lens';
+import * as progressSummary from '../shared/visibility/progress-summary';
+import * as visibilityIndex from '../shared/visibility';
 import * as termination from '../shared/termination';
 import * as toolHeartbeat from '../shared/tool-heartbeat';
 import * as toolResultNote from '../shared/tool-result-note';
@@ -286,6 +291,11 @@ export const PRELOADED_MODULES: readonly object[] = [
   subAgent,
   summaryTemplate,
   tenantLimits,
+  visibilityPolicy,
+  viewerPreferences,
+  viewLens,
+  progressSummary,
+  visibilityIndex,
   termination,
   toolHeartbeat,
   toolResultNote,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openChainStore } from '../../src/store/open-chain-store';
 import { openPostgresDriver, postgresWhere } from '../../src/store/postgres-driver';
 import { StoreDatabaseError } from '../../src/store/store-errors';
+import { STORE_SCHEMA_VERSION } from '../../src/store/store-schema';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
 import { chainStoreContract } from './chain-store-contract';
 import { runUpdateOf, sampleChain } from './store-test-chains';
@@ -62,7 +63,7 @@ describe('the PostgreSQL chain store', () => {
   it('two servers migrating at once make one schema', async () => {
     const stores = await Promise.all([openWith('race_'), openWith('race_'), openWith('race_')]);
     const versions = await postgres.query('SELECT version FROM race_store_schema');
-    expect(versions.rows).toEqual([{ version: 1 }]);
+    expect(versions.rows).toEqual([{ version: STORE_SCHEMA_VERSION }]);
     await Promise.all(stores.map((store) => store.close()));
   });
 

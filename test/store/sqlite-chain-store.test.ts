@@ -54,6 +54,7 @@ describe('the SQLite chain store', () => {
           'thoughtline_runs',
           'thoughtline_steps',
           'thoughtline_store_schema',
+          'thoughtline_viewer_preferences',
         ]);
       } finally {
         db.close();

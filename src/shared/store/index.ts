@@ -6,3 +6,4 @@ export * from './chain-summary';
 export * from './chain-timeline';
 export * from './chain-source';
 export * from './step-text';
+export * from './tenant-usage';

@@ -1,0 +1,2 @@
+export * from './load-visibility-policy';
+export * from './visibility-policy-error';

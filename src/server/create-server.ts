@@ -16,6 +16,7 @@ import { createRunAccess } from './run-access';
 import { RUNS_ROUTES } from './runs-routes';
 import { SCORES_ROUTES } from './scores-routes';
 import { STORE_ROUTES } from './store-routes';
+import { getTenantUsage } from './tenant-usage-route';
 import type { DecisionSigner } from './signing/decision-signer';
 import type { ChainStore } from '../store/chain-store';
 
@@ -23,6 +24,7 @@ import type { ChainStore } from '../store/chain-store';
 export const API_ROUTES: readonly ApiRoute[] = [
   ...RUNS_ROUTES,
   ...STORE_ROUTES,
+  getTenantUsage,
   ...DECISION_ROUTES,
   ...SCORES_ROUTES,
   ...ME_ROUTES,

@@ -34,6 +34,7 @@ describe('GET /v1/openapi.json', () => {
         'GET /v1/runs/{id}/timeline',
         'GET /v1/search',
         'GET /v1/usage',
+        'GET /v1/tenants/{tenant}/usage',
         'GET /v1/runs/{id}/events',
         'POST /v1/runs/{id}/approvals/{callId}',
         'POST /v1/runs/{id}/cancel',
@@ -46,7 +47,7 @@ describe('GET /v1/openapi.json', () => {
         'GET /v1/openapi.json',
       ].sort(),
     );
-    expect(API_ROUTES).toHaveLength(17);
+    expect(API_ROUTES).toHaveLength(18);
     const publicOnes = operations
       .filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0)
       .map((o) => o.key);

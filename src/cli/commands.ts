@@ -20,6 +20,7 @@ import { createToken } from './commands/token';
 import { answerRun, steerRun } from './commands/steer';
 import { SCORE_COMMAND } from './commands/score';
 import { SEARCH_COMMAND } from './commands/search';
+import { USAGE_COMMAND } from './commands/usage';
 import { CHAIN_STORE_OPTIONS, chainStoreRead, printChainRead } from './commands/chain-read';
 import { MEMORY_COMMAND } from './commands/memory';
 import { STORE_COMMAND } from './commands/store';
@@ -508,6 +509,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   MEMORY_COMMAND,
   STORE_COMMAND,
   SEARCH_COMMAND,
+  USAGE_COMMAND,
   {
     name: 'codec-server',
     args: [],

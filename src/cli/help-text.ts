@@ -129,6 +129,10 @@ Usage:
                                         runs in the chain store matching every filter: runs of
                                         --tenant only (none: runs without a tenant), in --role's
                                         view (default developer)
+  thoughtline usage --tenant T --since 7d|12h|ISO [--until ISO] [--json]
+                                        one tenant's runs, model and tool calls, tokens and cost
+                                        (total, by agent, by model) of runs started in the range
+                                        (at most 366 days), from the chain store
   thoughtline status <workflowId> [--json] [--role end_user|developer|auditor]
                                         print a run's state, iteration, tokens, cost, what it waits
                                         for, its plan, sub-agents and the calls awaiting approval

@@ -49,7 +49,7 @@ describe('the command line, read against the command table', () => {
 
   it('refuses options that another command takes, saying which does and what this one takes', () => {
     expect(refusal('cancel', 'agent-1', '--json')).toBe(
-      '"cancel" does not take --json (versions, tools, run, eval, chain, status, tree, fork, memory, store, search do); "cancel" takes --reason, --hard.',
+      '"cancel" does not take --json (versions, tools, run, eval, chain, status, tree, fork, memory, store, search, usage do); "cancel" takes --reason, --hard.',
     );
     expect(refusal('approve', 'agent-1', '--reason', 'r')).toMatch(
       /^"approve" does not take --reason \(reject, cancel do\); "approve" takes --note, --mark-done, --result, --yes, --as, --roles\.$/,
@@ -66,6 +66,7 @@ describe('the command line, read against the command table', () => {
       '"run" takes "<task>"; unexpected "Paris" "and" "Tokyo" (put the task in quotes).',
     );
     expect(refusal('dev', 'now')).toBe('"dev" takes no arguments; unexpected "now".');
+    expect(refusal('usage', 'acme')).toBe('"usage" takes no arguments; unexpected "acme".');
     expect(refusal('steer', 'agent-1')).toMatch(/^"steer" needs the instruction/);
     expect(refusal('chain')).toBe('"chain" needs a workflow id.');
   });

@@ -29,7 +29,34 @@ describe('the CLI refuses usage mistakes with exit code 2 and says what was mean
     await usageMistake(['status', 'agent-1', 'extra'], '"status" takes <workflowId>; unexpected "extra".');
     await usageMistake(
       ['cancel', 'agent-1', '--json'],
-      '"cancel" does not take --json (versions, tools, run, eval, chain, status, tree, fork, memory, store, search do); "cancel" takes --reason, --hard.',
+      '"cancel" does not take --json (versions, tools, run, eval, chain, status, tree, fork, memory, store, search, usage do); "cancel" takes --reason, --hard.',
+    );
+  });
+
+  it('usage needs a tenant and a readable range of at most 366 days, and a store', async () => {
+    await usageMistake(['usage', '--since', '7d'], '"usage" needs --tenant T: the tenant whose runs to count.');
+    await usageMistake(
+      ['usage', '--tenant', 'acme'],
+      '"usage" needs --since: a span like 7d or 12h, or an ISO time or day.',
+    );
+    await usageMistake(
+      ['usage', '--tenant', 'acme', '--since', 'last week'],
+      /--since: "since" must be a span like 7d or 12h/,
+    );
+    await usageMistake(
+      ['usage', '--tenant', 'acme', '--since', '367d'],
+      '--since: A usage report covers at most 366 days; narrow since and until.',
+    );
+    await usageMistake(
+      ['usage', '--tenant', 'acme', '--since', '2026-11-02', '--until', '2026-11-01'],
+      '--since: "since" must be before "until".',
+    );
+    await usageMistake(
+      ['usage', '--tenant', 'acme', '--since', '7d'],
+      /^thoughtline: usage reads the chain store, and there is none here/,
+      {
+        THOUGHTLINE_STORE: 'off',
+      },
     );
   });
 

@@ -9,7 +9,9 @@ import type { Identity } from './auth/identity';
 /** Roles that make an identity with no tenant a cross-tenant administrator. */
 const ADMIN_ROLES: readonly string[] = ['auditor', 'operator'];
 
-export const TenantParams = z.object({ tenant: z.string().min(1).max(200) });
+/** Fastify answers 414 for a longer path parameter (its maxParamLength, 100) before any route runs. */
+export const MAX_TENANT_PARAM = 100;
+export const TenantParams = z.object({ tenant: z.string().min(1).max(MAX_TENANT_PARAM) });
 export const TenantUsageQuery = z
   .object({ since: z.string().max(MAX_RANGE_TEXT).optional(), until: z.string().max(MAX_RANGE_TEXT).optional() })
   .strict();

@@ -10,7 +10,7 @@ const BUSY_TIMEOUT_MS = 5_000;
 
 const dialect: SqlDialect = {
   contains: (haystack) => `instr(${haystack}, ?) > 0`,
-  jsonField: (column, field) => `json_extract(${column}, '$.${field}')`,
+  jsonField: (column, path) => `json_extract(${column}, '$.${path.join('.')}')`,
   // BEGIN IMMEDIATE already holds the database's write lock.
   forUpdate: '',
   migrationLock: () => [],

@@ -15,8 +15,8 @@ const tokens = (inputTokens: number, outputTokens: number) => ({
 
 /**
  * A run whose provider answers under a dated name (its reply billed to the model the call asked
- * for), an LLM tool whose call names no model (its reply's model is billed), and a costed thought
- * with no model anywhere (billed as unknown, never dropped).
+ * for), an LLM tool whose call names no model (its reply's model is billed), a costed thought
+ * with no model anywhere (billed as unknown, never dropped), a question and the loop's finish.
  */
 function mixedChain(runId: string, tenant: string, startedAt: string): ReasoningChain {
   const sample = sampleChain(runId, { tenant, startedAt, agentName: 'y' });
@@ -48,7 +48,24 @@ function mixedChain(runId: string, tenant: string, startedAt: string): Reasoning
         toolResult: { correlationId: 't1', success: true, result: 'fine', durationMs: 1 },
       }),
       testStep(5, full, { type: 'thinking', thought: 'costed', usage: tokens(3, 1), costUsd: 0.002 }),
-      testStep(6, full, { type: 'synthesis', synthesis: { sources: [], conclusion: 'done' } }),
+      // A question to a person is a call; the loop's finish (custom, 0 ms) is not.
+      testStep(6, full, {
+        type: 'tool_call',
+        toolCall: { toolType: 'custom', toolName: 'ask_person', arguments: { question: 'ok?' }, correlationId: 'q1' },
+      }),
+      testStep(7, full, {
+        type: 'tool_result',
+        toolResult: { correlationId: 'q1', success: true, result: 'yes', durationMs: 1_500 },
+      }),
+      testStep(8, full, {
+        type: 'tool_call',
+        toolCall: { toolType: 'custom', toolName: 'finish', arguments: { result: 'done' }, correlationId: 'f1' },
+      }),
+      testStep(9, full, {
+        type: 'tool_result',
+        toolResult: { correlationId: 'f1', success: true, result: 'done', durationMs: 0 },
+      }),
+      testStep(10, full, { type: 'synthesis', synthesis: { sources: [], conclusion: 'done' } }),
     ],
   });
 }
@@ -86,7 +103,7 @@ export function tenantUsageContract(name: string, open: () => Promise<ChainStore
       expect(TenantUsage.parse(usage)).toEqual(usage);
       // Each sample run: one model call (claude-x, 105 in, 27 out, $0.75) and three tool calls.
       const x = { runs: 2, modelCalls: 2, toolCalls: 6, inputTokens: 210, outputTokens: 54, costUsd: 1.5 };
-      const y = { runs: 1, modelCalls: 1, toolCalls: 1, inputTokens: 1_053, outputTokens: 206, costUsd: 0.013 };
+      const y = { runs: 1, modelCalls: 1, toolCalls: 2, inputTokens: 1_053, outputTokens: 206, costUsd: 0.013 };
       expect(usage).toEqual({
         tenant: 'T',
         from: '2026-02-02T00:00:00.000Z',
@@ -94,7 +111,7 @@ export function tenantUsageContract(name: string, open: () => Promise<ChainStore
         totals: {
           runs: 3,
           modelCalls: 3,
-          toolCalls: 7,
+          toolCalls: 8,
           inputTokens: 1_263,
           outputTokens: 260,
           costUsd: expect.closeTo(1.513, 9),

@@ -13,16 +13,20 @@ type ModelUsage = TenantUsage['byModel'][number];
  *
  * Runs, tokens and cost come from the runs table (`tenant, started_at` index), whose sums the
  * store recomputes from the steps on every write: the same figures `/v1/usage` reports, and each
- * run's own ledger. A run counts once, sub-agent runs included (each is billed its own steps).
+ * run's own ledger (AgentResult `usage` and `costUsd`). A run counts once, sub-agent runs included
+ * (each is billed its own steps).
  *
  * Calls and the by-model split need the steps. A model call is a `tool_call` step with a
- * step-level `model` (set on model calls only); every other `tool_call` is a tool call. The `tool`
- * column cannot tell them apart (a model call's tool is its model, an LLM tool's its own name),
- * so the model is read from the step's JSON, but only of call steps and of steps that carry
- * tokens or cost: tool results, the large rows, are never parsed. A costed step (a model's reply)
- * is billed to its call's model, joined by call id on the (run_id, call_id, type) index, so a
- * provider answering with a dated model name does not split one call across two rows; failing
- * that to its own model, then its tool.
+ * step-level `model` (set on model calls only). A tool call is any other `tool_call` step except
+ * the loop's own control calls (finish, give up, plan updates, refused or unrun calls), which are
+ * `custom` calls whose result took 0 ms; like the ledger's `toolCalls`, then, but a question to a
+ * person, a repeat answered from the run's cache and a call an approver rejected still count.
+ * The `tool` column cannot tell these apart (a model call's tool is its model, an LLM tool's its
+ * own name), so the JSON is read, but only of call steps, of steps that carry tokens or cost, and
+ * of the results of `custom` calls: other tool results, the large rows, are never parsed. A costed
+ * step (a model's reply) is billed to its call's model, found by call id on the
+ * (run_id, call_id, type) index, so a provider answering with a dated model name does not split
+ * one call across two rows; failing that to its own model, then its tool.
  */
 export async function tenantUsage(
   db: SqlExecutor,
@@ -39,20 +43,33 @@ export async function tenantUsage(
      GROUP BY agent_name ORDER BY agent_name`,
     range,
   );
-  const field = (alias: string) => db.dialect.jsonField(`${alias}.step_json`, 'model');
+  const json = (alias: string, ...path: string[]) => db.dialect.jsonField(`${alias}.step_json`, path);
+  // One row per call step or costed step, then grouped: a subquery per row, never a join that could repeat it.
   const modelRows = await db.query(
-    `SELECT r.agent_name AS agent_name,
-       CASE WHEN s.type = 'tool_call' THEN ${field('s')}
-         ELSE COALESCE(${field('c')}, ${field('s')}, s.tool, '${UNKNOWN_MODEL}') END AS model,
-       sum(CASE WHEN s.type = 'tool_call' THEN 1 ELSE 0 END) AS calls, count(DISTINCT s.run_id) AS runs,
-       sum(s.input_tokens) AS input_tokens, sum(s.output_tokens) AS output_tokens, sum(s.cost_usd) AS cost_usd
-     FROM ${tables.runs} r
-     JOIN ${tables.steps} s ON s.run_id = r.run_id
-     LEFT JOIN ${tables.steps} c
-       ON s.type <> 'tool_call' AND c.run_id = s.run_id AND c.call_id = s.call_id AND c.type = 'tool_call'
-     WHERE r.tenant = ? AND r.started_at >= ? AND r.started_at < ?
-       AND (s.type = 'tool_call' OR s.cost_usd > 0 OR s.input_tokens > 0 OR s.output_tokens > 0)
-     GROUP BY 1, 2`,
+    `SELECT agent_name, model, sum(is_call) AS calls, sum(is_control) AS control_calls,
+       count(DISTINCT run_id) AS runs, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
+       sum(cost_usd) AS cost_usd
+     FROM (
+       SELECT r.agent_name AS agent_name, s.run_id AS run_id, s.input_tokens AS input_tokens,
+         s.output_tokens AS output_tokens, s.cost_usd AS cost_usd,
+         CASE WHEN s.type = 'tool_call' THEN 1 ELSE 0 END AS is_call,
+         CASE WHEN s.type = 'tool_call' THEN ${json('s', 'model')}
+           ELSE COALESCE(
+             (SELECT ${json('c', 'model')} FROM ${tables.steps} c
+               WHERE c.run_id = s.run_id AND c.call_id = s.call_id AND c.type = 'tool_call' LIMIT 1),
+             ${json('s', 'model')}, s.tool, '${UNKNOWN_MODEL}')
+         END AS model,
+         CASE WHEN s.type = 'tool_call' AND ${json('s', 'toolCall', 'toolType')} = 'custom' AND EXISTS (
+             SELECT 1 FROM ${tables.steps} o
+             WHERE o.run_id = s.run_id AND o.call_id = s.call_id AND o.type = 'tool_result'
+               AND CAST(${json('o', 'toolResult', 'durationMs')} AS TEXT) = '0')
+           THEN 1 ELSE 0 END AS is_control
+       FROM ${tables.runs} r
+       JOIN ${tables.steps} s ON s.run_id = r.run_id
+       WHERE r.tenant = ? AND r.started_at >= ? AND r.started_at < ?
+         AND (s.type = 'tool_call' OR s.cost_usd > 0 OR s.input_tokens > 0 OR s.output_tokens > 0)
+     ) u
+     GROUP BY agent_name, model`,
     range,
   );
   return fold(tenant, range[1]!, range[2]!, agentRows, modelRows);
@@ -69,7 +86,7 @@ function fold(tenant: string, from: string, to: string, agentRows: SqlRow[], mod
     const spend = spendOf(row);
     const isModel = row.model !== null && row.model !== undefined;
     if (isModel) counts.modelCalls += Number(row.calls);
-    else counts.toolCalls += Number(row.calls);
+    else counts.toolCalls += Number(row.calls) - Number(row.control_calls);
     // Tool calls without a model carry no spend; any that did is billed as unknown, never dropped.
     if (!isModel && spend.inputTokens + spend.outputTokens === 0 && spend.costUsd === 0) continue;
     const model = isModel ? String(row.model) : UNKNOWN_MODEL;

@@ -114,6 +114,11 @@ describe('GET /v1/openapi.json', () => {
       'cursor',
     ]);
     expect(doc.paths['/v1/usage'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['from', 'to', 'agent']);
+    expect(doc.paths['/v1/tenants/{tenant}/usage'].get.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'tenant',
+      'since',
+      'until',
+    ]);
   });
 
   it('describes the responses the server sends: a real answer validates against its schema', async () => {

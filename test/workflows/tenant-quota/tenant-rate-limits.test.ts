@@ -4,6 +4,7 @@ import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import type { TenantLimits } from '../../../src/shared/tenant-limits';
+import { cancelSignal } from '../../../src/workflows/messages';
 import { tenantQuotaQuery, tenantQuotaWorkflowId } from '../../../src/workflows/tenant-quota/tenant-quota-messages';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
@@ -100,5 +101,32 @@ describe('tenant rate and cost limits, enforced before each model and tool call'
     expect(result).toMatchObject({ success: true, finalAnswer: 'alpha=50' });
     expect(rateNotes(result)).toHaveLength(0);
     expect(timers).toBe(0);
+  });
+
+  it('a cancel during the wait ends the run as cancelled, well before the window frees', async () => {
+    const tenant = `rates-${randomUUID().slice(0, 8)}`;
+    const h = await createHarness(env, {
+      tools: testTools().tools,
+      models: { scripted: createScriptedModel(lookupThenFinish('x')) },
+      tenantLimits: { tenants: { [tenant]: { callsPerMinute: 1 } } },
+    });
+    const { result, ms } = await h.worker.runUntil(async () => {
+      const handle = await h.agents.start({
+        task: 'Look up alpha',
+        model: SCRIPTED_MODEL,
+        caller: { id: 'u1', roles: [], tenant },
+      });
+      const waiting = async () =>
+        (await h.agents.chain(handle.workflowId)).steps.some(
+          (s) => s.type === 'thinking' && s.purpose === 'rate_limit',
+        );
+      for (let i = 0; i < 200 && !(await waiting()); i++) await new Promise((r) => setTimeout(r, 100));
+      const started = Date.now();
+      await handle.signal(cancelSignal, { reason: 'enough', by: 'alice' });
+      return { result: await handle.result(), ms: Date.now() - started };
+    });
+    expect(result.terminationReason).toBe('cancelled');
+    expect(rateNotes(result)).toHaveLength(1);
+    expect(ms).toBeLessThan(30_000);
   });
 });

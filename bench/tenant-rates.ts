@@ -66,9 +66,13 @@ export async function measureTenantRates(ctx: BenchContext): Promise<FigureBody>
             ...benchRun({ iterations: ITERATIONS }),
             model: BENCH_MODEL,
             maxIterations: ITERATIONS + 2,
+            // The bench model calls tools without a thought, as the chain store's bench runs do.
+            requireThought: false,
             ...(variant.limits ? { caller: { id: 'bench', roles: [], tenant } } : {}),
           });
           const result = await handle.result();
+          if (result.toolCalls !== ITERATIONS)
+            throw new Error(`made ${result.toolCalls} tool calls, not ${ITERATIONS} (${result.terminationReason})`);
           const run = billableActions(await handle.fetchHistory());
           const quota =
             variant.limits && variant.limits !== 'none'

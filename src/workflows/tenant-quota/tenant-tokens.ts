@@ -56,7 +56,7 @@ export async function ensureTenantTokens(ctx: RunContext, needed: number, calls 
     }
     const callsLeft = after.calls === undefined || state.tenantCalls(Date.now()) >= calls;
     if (tokensLeft && callsLeft) return;
-    const limit = callsLeft ? `${lease.tokensPerMinute} tokens per minute` : `${lease.callsPerMinute} calls per minute`;
+    const limit = callsLeft ? perMinute(lease.tokensPerMinute, 'token') : perMinute(lease.callsPerMinute, 'call');
     const retryAt = lease.retryAt ?? new Date(Date.now() + 60_000).toISOString();
     if (lease.onRateLimit === 'stop') {
       throw new BudgetExhausted(
@@ -101,3 +101,4 @@ function costCapReason(tenant: string, lease: LeaseTenantTokensResult): string {
 }
 
 const usd = (n: number): string => n.toFixed(2);
+const perMinute = (n: number | undefined, what: string): string => `${n} ${what}${n === 1 ? '' : 's'} per minute`;

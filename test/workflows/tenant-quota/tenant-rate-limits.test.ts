@@ -72,7 +72,7 @@ describe('tenant rate and cost limits, enforced before each model and tool call'
     expect(result.terminationReason).toBe('token_budget');
     expect(result.finalAnswer).toMatch(
       new RegExp(
-        `Tenant "${tenant}" is at its limit of 1 calls per minute \\(room again at .*\\); its onRateLimit is 'stop'`,
+        `Tenant "${tenant}" is at its limit of 1 call per minute \\(room again at .*\\); its onRateLimit is 'stop'`,
       ),
     );
     expect(rateNotes(result)).toHaveLength(0);

@@ -81,6 +81,17 @@ describe('tenant rate and cost limits, enforced before each model and tool call'
     expect(notRun).toBeDefined();
   });
 
+  it('a model call that needs more tokens than the tenant may use in a minute stops the run at once instead of waiting', async () => {
+    // A call needs its projected input plus max_tokens (2,048): more than the whole minute.
+    const { tenant, result, timers } = await runFor({ tokensPerMinute: 1_000 }, []);
+    expect(result.terminationReason).toBe('token_budget');
+    expect(result.finalAnswer).toMatch(
+      new RegExp(`needs \\d+ tokens, more than tenant "${tenant}"'s limit of 1000 tokens per minute`),
+    );
+    expect(result.modelCalls).toBe(0);
+    expect(timers).toBe(0);
+  });
+
   it('at the hourly cost cap the run stops with cost_budget, naming the tenant, its spend and the cap', async () => {
     const turns = lookupThenFinish('c');
     const expensive = [{ ...turns[0]!, costUsd: 0.06 }, turns[1]!];

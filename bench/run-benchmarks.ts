@@ -20,6 +20,7 @@ import { measurePush } from './serve-push';
 import { measurePromptCaching } from './prompt-caching';
 import { measureOverhead } from './thoughtline-overhead';
 import { measureWorkers } from './workers';
+import { measureTenantRates } from './tenant-rates';
 
 const FIGURES: Record<
   FigureId,
@@ -40,6 +41,7 @@ const FIGURES: Record<
   seed003: { title: "11. Seed 003's options: Temporal actions of one run with each", measure: measureSeed003 },
   store: { title: '12. The chain store: page reads of a 10,000-step chain and search', measure: measureChainStore },
   cancel: { title: '13. Cancelling a run: from the request to the returned result', measure: measureCancellation },
+  tenant: { title: '14. Tenant limits: Temporal actions of a 21-call run with each', measure: measureTenantRates },
 };
 
 /**

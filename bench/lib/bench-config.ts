@@ -17,6 +17,7 @@ export const FIGURE_IDS = [
   'seed003',
   'store',
   'cancel',
+  'tenant',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 export const PEER_NAMES = ['plain-node', 'temporal-ai-sdk', 'langgraph-sqlite'] as const;

@@ -83,32 +83,34 @@ export function createTenantActivities(deps: TenantActivityDeps) {
       return updateWithStart(req.tenant, acquireTenantRunUpdate, { workflowId: req.workflowId, limits });
     },
 
+    /** Tokens, and (when the tenant has those limits) calls per minute and USD per hour; see LeaseTenantTokensRequest. */
     async leaseTenantTokens(req: {
       tenant: string;
       workflowId: string;
       tokens: number;
+      calls?: number;
+      usd?: number;
+      overspentUsd?: number;
     }): Promise<LeaseTenantTokensResult> {
       const limits: TenantLimits | undefined = limitsFor(config, req.tenant);
       if (limits === undefined) return { granted: req.tokens, usedThisHour: 0 };
-      return updateWithStart(
-        req.tenant,
-        leaseTenantTokensUpdate,
-        { workflowId: req.workflowId, tokens: req.tokens, limits },
-        leaseUpdateId(),
-      );
+      const { tenant: _tenant, ...request } = req;
+      return updateWithStart(req.tenant, leaseTenantTokensUpdate, { ...request, limits }, leaseUpdateId());
     },
 
     async releaseTenantRun(req: {
       tenant: string;
       workflowId: string;
       unusedTokens: number;
+      unusedCalls?: number;
+      unusedUsd?: number;
+      overspentUsd?: number;
     }): Promise<ReleaseTenantRunResult> {
       if (limitsFor(config, req.tenant) === undefined) return { released: false, returnedTokens: 0, activeRuns: 0 };
       const handle = client.workflow.getHandle(tenantQuotaWorkflowId(req.tenant));
+      const { tenant: _tenant, ...request } = req;
       try {
-        return await handle.executeUpdate(releaseTenantRunUpdate, {
-          args: [{ workflowId: req.workflowId, unusedTokens: req.unusedTokens }],
-        });
+        return await handle.executeUpdate(releaseTenantRunUpdate, { args: [request] });
       } catch (err) {
         // No quota workflow: nothing was ever acquired, so there is nothing to release.
         if (isNotFound(err)) return { released: false, returnedTokens: 0, activeRuns: 0 };

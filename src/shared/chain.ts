@@ -90,6 +90,8 @@ export const NotePurpose = z.enum([
   'observation',
   'fallback',
   'goal_check',
+  /** A wait for the tenant's per-minute limit (calls or tokens), with when the run continues. */
+  'rate_limit',
 ]);
 export type NotePurpose = z.infer<typeof NotePurpose>;
 

@@ -89,7 +89,18 @@ export const RunStateData = z.object({
   /** The latest failed calls, oldest first, at most MAX_FAILED_CALLS. */
   failedCalls: z.array(FailedCall).max(MAX_FAILED_CALLS).default([]),
   /** Tokens leased from the tenant's hourly quota and not yet spent (may dip below 0 until the next lease). */
-  tenant: z.object({ allowance: z.number(), unlimited: z.boolean() }).default({ allowance: 0, unlimited: false }),
+  tenant: z
+    .object({
+      allowance: z.number(),
+      unlimited: z.boolean(),
+      /** Calls leased from the tenant's per-minute window and not yet made (only with `callsPerMinute`). */
+      calls: z.number().optional(),
+      /** Workflow time (epoch ms) after which the held calls may no longer be used. */
+      callsExpireAt: z.number().optional(),
+      /** USD leased from the tenant's hourly spend and not yet spent, below 0 when overspent (only with `costPerHourUsd`). */
+      usd: z.number().optional(),
+    })
+    .default({ allowance: 0, unlimited: false }),
   /** Iteration of the last reflection, so the cadence continues. */
   lastReflectionAt: z.number().int().nonnegative().default(0),
   /** What sub-agents spent so far (already in `usage` and `costUsd`). */

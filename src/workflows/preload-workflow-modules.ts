@@ -224,6 +224,7 @@ import * as scoreCase from '../shared/eval/score-case';
 import * as runScoresMessages from './scores/run-scores-messages';
 import * as runScoresState from './scores/run-scores-state';
 import * as runScoresWorkflow from './scores/run-scores-workflow';
+import * as rateWindows from './tenant-quota/rate-windows';
 import * as tenantQuotaMessages from './tenant-quota/tenant-quota-messages';
 import * as tenantQuotaRequests from './tenant-quota/tenant-quota-requests';
 import * as tenantQuotaState from './tenant-quota/tenant-quota-state';
@@ -458,6 +459,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   runScoresState,
   runScoresWorkflow,
   // workflows/tenant-quota
+  rateWindows,
   tenantQuotaMessages,
   tenantQuotaRequests,
   tenantQuotaState,

@@ -39,7 +39,8 @@ for (const scenario of toRecord) {
       .getHandle(workflowId, scenario.fixtureRun === 'first' ? await firstRunId(workflowId) : undefined)
       .fetchHistory();
     fs.writeFileSync(path.join(FIXTURES, `${scenario.name}.json`), `${historyToJSON(history)}\n`);
-  });
+    // A run that waits for a tenant's minute (tenant-rate-limited) takes a little over a minute.
+  }, 150_000);
 }
 
 /** The run the workflow started with, before any continue-as-new. */

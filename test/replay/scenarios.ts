@@ -4,6 +4,7 @@ import { defineTool } from '../../src/tools/define-tool';
 import type { AgentClient } from '../../src/client/agent-client';
 import type { AgentInputInit } from '../../src/shared';
 import type { McpConfigInit } from '../../src/shared/mcp-config';
+import type { TenantLimits } from '../../src/shared/tenant-limits';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import { cancelSignal } from '../../src/workflows/messages';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
@@ -19,7 +20,7 @@ export interface ReplayScenario {
   input: AgentInputInit;
   turns: ScriptedTurn[];
   /** Per-tenant limits the recording worker enforces, for runs that name a tenant. */
-  tenantLimits?: { tenants: Record<string, { maxConcurrentRuns?: number; tokensPerHour?: number }> };
+  tenantLimits?: { tenants: Record<string, TenantLimits> };
   /** What people do while the run goes (approve, steer, answer); the recorder awaits it. */
   interact?: (agents: AgentClient, workflowId: string) => Promise<void>;
   /** Tools the recording worker has besides testTools(). */
@@ -445,6 +446,25 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     turns: [
       { content: [useTool('lookup', { key: 'alpha' }, 'toolu_n1')] },
       { content: [useTool('finish', { result: 'alpha=50' }, 'toolu_n2')] },
+    ],
+  },
+  {
+    // The first model call and the lookup fill the tenant's minute: the second model call waits
+    // (a rate_limit note and one timer), then the run leases again and finishes.
+    name: 'tenant-rate-limited',
+    input: {
+      task: 'Look up alpha for a rate-limited tenant',
+      model: SCRIPTED_MODEL,
+      caller: { id: 'u1', roles: ['analyst'], tenant: 'replay-rate-tenant' },
+    },
+    tenantLimits: {
+      tenants: {
+        'replay-rate-tenant': { tokensPerHour: 100_000, tokensPerMinute: 50_000, callsPerMinute: 2, costPerHourUsd: 5 },
+      },
+    },
+    turns: [
+      { content: [useTool('lookup', { key: 'alpha' }, 'toolu_r1')], costUsd: 0.01 },
+      { content: [useTool('finish', { result: 'alpha=50' }, 'toolu_r2')], costUsd: 0.01 },
     ],
   },
   {

@@ -211,6 +211,7 @@ function withThinking(state: DashboardState, step: Extract<ReasoningStep, { type
     case 'delegation_blocked':
     case 'context':
     case 'memory':
+    case 'rate_limit':
       return { ...state, note: step.thought };
   }
 }

@@ -47,6 +47,8 @@ function renderThought(step: Extract<ReasoningStep, { type: 'thinking' }>): stri
       return `${label('Fallback', yellow)}${thought}`;
     case 'goal_check':
       return `${label('Goal check', cyan)}${thought}`;
+    case 'rate_limit':
+      return `${label('Rate limit', yellow)}${thought}`;
     case undefined:
       return `${label('Thought', cyan)}${thought}`;
   }

@@ -183,6 +183,40 @@ export class RunState {
     this.data.tenant.allowance += granted;
   }
 
+  /**
+   * Calls and USD from a tenant lease (`now` workflow time). A lease without `callsPerMinute` or
+   * `costPerHourUsd` drops that kind of holding: the tenant has no such limit (any more).
+   */
+  leaseTenantRates(
+    lease: { calls?: number; callsPerMinute?: number; callsExpireAt?: string; usd?: number; costPerHourUsd?: number },
+    now: number,
+  ): void {
+    const held = this.data.tenant;
+    if (lease.callsPerMinute === undefined) {
+      delete held.calls;
+      delete held.callsExpireAt;
+    } else if ((lease.calls ?? 0) > 0) {
+      held.calls = this.tenantCalls(now) + (lease.calls ?? 0);
+      held.callsExpireAt = lease.callsExpireAt !== undefined ? Date.parse(lease.callsExpireAt) : now;
+    } else if (held.calls === undefined) {
+      held.calls = 0;
+    }
+    // Spend beyond what was held was reported with this lease: the grant starts from zero.
+    if (lease.costPerHourUsd === undefined) delete held.usd;
+    else held.usd = roundUsd(Math.max(0, held.usd ?? 0) + (lease.usd ?? 0));
+  }
+
+  /** Leased calls still usable at `now`; 0 when none are held or they expired. */
+  tenantCalls(now: number): number {
+    const { calls, callsExpireAt } = this.data.tenant;
+    return calls !== undefined && callsExpireAt !== undefined && now < callsExpireAt ? calls : 0;
+  }
+
+  /** One model or tool call made with a leased call (tenants with `callsPerMinute`). */
+  spendTenantCall(): void {
+    if (this.data.tenant.calls !== undefined) this.data.tenant.calls -= 1;
+  }
+
   /** What the budget checks count as spent: the ledger plus running sub-agents' sub-budgets. */
   committed(): { usage: TokenUsage; costUsd: number } {
     return {
@@ -223,12 +257,18 @@ export class RunState {
   /** A model call made inside a tool (type `llm`): its spend joins the ledger like a reply's. */
   countToolSpend(spend: { usage: TokenUsage; costUsd: number }): void {
     this.data.tenant.allowance -= totalTokens(spend.usage);
+    this.spendTenantUsd(spend.costUsd);
     this.data.usage = addUsage(this.data.usage, spend.usage);
     this.data.costUsd = addUsd(this.data.costUsd, spend.costUsd);
   }
 
+  private spendTenantUsd(usd: number): void {
+    if (this.data.tenant.usd !== undefined) this.data.tenant.usd = roundUsd(this.data.tenant.usd - usd);
+  }
+
   countReply(reply: ModelReply): void {
     this.data.tenant.allowance -= totalTokens(reply.usage);
+    this.spendTenantUsd(reply.costUsd);
     this.data.usage = addUsage(this.data.usage, reply.usage);
     this.data.costUsd = addUsd(this.data.costUsd, reply.costUsd);
     this.data.lastModel = reply.model;

@@ -111,6 +111,8 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
     { model: candidate.model },
   );
   state.countModelCall();
+  // The tenant's per-minute call it leased (ensureTenantTokens) before this call.
+  state.spendTenantCall();
   let sentHash: string | undefined;
   const cache = modelCacheRequest(input);
   const start = (): Promise<ModelReply> => {

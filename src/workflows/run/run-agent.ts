@@ -259,8 +259,15 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   if (tenant && !input.delegation) {
     // The slot and unspent leased tokens go back even when the run was cancelled.
     const unusedTokens = Math.max(0, Math.floor(state.tenantTokens.allowance));
+    const { calls, usd } = state.tenantTokens;
+    // Calls and USD only for tenants with those limits: other runs release what they always did.
+    const rates = {
+      ...(calls !== undefined ? { unusedCalls: Math.max(0, state.tenantCalls(Date.now())) } : {}),
+      ...(usd !== undefined && usd > 0 ? { unusedUsd: usd } : {}),
+      ...(usd !== undefined && usd < 0 ? { overspentUsd: -usd } : {}),
+    };
     await CancellationScope.nonCancellable(() =>
-      activities.releaseTenantRun({ tenant, workflowId, unusedTokens }),
+      activities.releaseTenantRun({ tenant, workflowId, unusedTokens, ...rates }),
     ).catch(() => undefined);
   }
   chain.setStatus(outcome.reason === 'error' ? 'failed' : 'completed');

@@ -28,6 +28,27 @@ export interface LeaseTenantTokensResult {
   tokensPerHour?: number;
   /** ISO time when the oldest counted lease leaves the window (tokens free up then). */
   resetsAt?: string;
+  /** The fields below are present only when the tenant has the matching limit. */
+  /** Calls granted from the per-minute window. */
+  calls?: number;
+  callsPerMinute?: number;
+  /** Calls counted in the last minute, this grant included. */
+  callsThisMinute?: number;
+  /** ISO time until which the granted calls may be used; later the run leases again. */
+  callsExpireAt?: string;
+  tokensPerMinute?: number;
+  /** Tokens counted in the last minute, this grant included. */
+  tokensThisMinute?: number;
+  /** USD granted from the hour's spend. */
+  usd?: number;
+  costPerHourUsd?: number;
+  /** USD counted in the last hour (leased, plus spend reported beyond it), this grant included. */
+  spentThisHourUsd?: number;
+  /** ISO time when the oldest counted spend leaves the hour. */
+  spendFreesAt?: string;
+  /** ISO time (workflow time) when a per-minute window that granted less than asked has room again. */
+  retryAt?: string;
+  onRateLimit?: 'wait' | 'stop';
 }
 export interface ReleaseTenantRunResult {
   /** False when the run held no slot (already released or reclaimed): nothing changed. */
@@ -44,6 +65,11 @@ export interface TenantQuotaSnapshot {
   resetsAt?: string;
   /** Lease entries counted in the window. */
   leases: number;
+  /** Entries of the per-minute and spend windows (bounded: at most 61 each). */
+  windowEntries: number;
+  callsThisMinute?: number;
+  tokensThisMinute?: number;
+  spentThisHourUsd?: number;
   /** Updates handled by this Temporal run (continue-as-new starts again at 0). */
   handledThisRun: number;
 }

@@ -26,6 +26,7 @@ import {
   dropClosedRuns,
   emptyTenantQuotaState,
   leaseTokens,
+  readCarriedState,
   releaseRun,
   snapshotOf,
   TenantQuotaState,
@@ -68,7 +69,9 @@ export async function tenantQuotaWorkflow(input: TenantQuotaInput): Promise<neve
     leaseTenantTokensUpdate,
     (raw) => {
       const req = readRequest(LeaseTenantTokensRequest, raw);
-      return apply(leaseTokens(state, req.workflowId, req.tokens, req.limits, Date.now()));
+      const { calls, usd, overspentUsd } = req;
+      const ask = { ...(calls !== undefined ? { calls } : {}), ...(usd !== undefined ? { usd } : {}), overspentUsd };
+      return apply(leaseTokens(state, req.workflowId, req.tokens, req.limits, Date.now(), ask));
     },
     { validator: (req) => void LeaseTenantTokensRequest.parse(req) },
   );
@@ -76,7 +79,7 @@ export async function tenantQuotaWorkflow(input: TenantQuotaInput): Promise<neve
     releaseTenantRunUpdate,
     (raw) => {
       const req = readRequest(ReleaseTenantRunRequest, raw);
-      return apply(releaseRun(state, req.workflowId, req.unusedTokens, Date.now()));
+      return apply(releaseRun(state, req.workflowId, req.unusedTokens, Date.now(), req));
     },
     { validator: (req) => void ReleaseTenantRunRequest.parse(req) },
   );
@@ -132,10 +135,12 @@ function readRequest<T>(schema: z.ZodType<T>, raw: unknown): T {
 
 function initialState(input: TenantQuotaInput): TenantQuotaState {
   if (input.carried === undefined) return emptyTenantQuotaState(input.tenant);
+  // Version 1 (before the per-minute and spend windows) is read too: a quota continues across the upgrade.
+  const read = readCarriedState(input.carried);
+  if (read !== undefined) return read;
   const parsed = TenantQuotaState.safeParse(input.carried);
-  if (parsed.success) return parsed.data;
   throw ApplicationFailure.nonRetryable(
-    `Carried tenant quota state does not parse: ${parsed.error.message}`,
+    `Carried tenant quota state does not parse: ${parsed.error?.message ?? 'unknown schema version'}`,
     FailureType.InvalidTenantQuotaState,
   );
 }

@@ -69,7 +69,8 @@ export async function affordLlmCall(
   const output = affordableMaxTokens(state.committed(), input, { ...call, maxTokens: asked * calls }, inputTokens);
   const maxTokens = Math.max(1, Math.floor(output / calls));
   const tokens = inputTokens + maxTokens * calls;
-  await ensureTenantTokens(ctx, tokens);
+  // The call itself was counted against the tenant's calls per minute before (tool-call.ts): tokens only.
+  await ensureTenantTokens(ctx, tokens, 0);
   const hold = { tokenBudget: tokens };
   state.reserve(hold);
   return { args: maxTokens < asked ? { ...args, maxTokens } : args, hold, calls };

@@ -28,6 +28,7 @@ import type { ApprovalGate } from '../people/approval-gate';
 import type { QuestionDesk } from '../people/question-desk';
 import { runToolActivity, type RunTool } from './elicited-run';
 import { affordLlmCall, llmResultRoom, takeLlmAnswer, type AffordedLlmCall } from './llm-tool-call';
+import { ensureTenantTokens, needsTenantTokens } from '../tenant-quota/tenant-tokens';
 import { withAlternatives } from './alternatives';
 import { OutcomeUnknown, runOnce } from './lost-attempt';
 
@@ -102,6 +103,9 @@ export async function runToolCall(
 
   state.countToolCall();
   ctx.progress.details();
+  // The tenant's calls per minute and spend per hour: most calls hold a leased call already (no await).
+  if (needsTenantTokens(ctx, 0)) await tenantCallOrStop(ctx, call);
+  state.spendTenantCall();
   const limit = resultLimit(input, spec);
   const summary = `${spec.name} ${JSON.stringify(args)}`.slice(0, 200);
   let observation: Observation;
@@ -254,6 +258,30 @@ function noteNeverCached(ctx: RunContext, spec: ToolSpec): void {
   const thought = `Not cached: ${spec.name} is in cache.tools, but ${uncacheableReason(spec)}; it runs on every call.`;
   if (ctx.chain.steps.some((s) => s.type === 'thinking' && s.thought === thought)) return;
   ctx.chain.thinking(thought, { level: 'full' });
+}
+
+/** The tenant's limits before a tool call (a wait, or a stop); when it stops the run, the call is recorded as never run first. */
+async function tenantCallOrStop(ctx: RunContext, call: ToolUseBlock): Promise<void> {
+  try {
+    await ensureTenantTokens(ctx, 0);
+  } catch (err) {
+    if (err instanceof BudgetExhausted) notRun(ctx, call, err);
+    throw err;
+  }
+}
+
+function notRun(ctx: RunContext, call: ToolUseBlock, err: BudgetExhausted): void {
+  ctx.chain.toolResult(
+    {
+      correlationId: call.id,
+      success: false,
+      result: null,
+      error: `Not run: ${err.message}`,
+      durationMs: 0,
+      outcome: 'not_run',
+    },
+    { level: ctx.input.visibility },
+  );
 }
 
 /** The budget check of an `llm` tool call; when it stops the run, the call is recorded as never run first. */

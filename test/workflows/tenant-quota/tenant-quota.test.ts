@@ -27,6 +27,7 @@ const tenant = {
   handover: `handover-${suffix}`,
   churn: `churn-${suffix}`,
   free: `free-${suffix}`,
+  upgrade: `upgrade-${suffix}`,
 };
 const limits: TenantLimitsConfigInit = {
   tenants: {
@@ -37,6 +38,7 @@ const limits: TenantLimitsConfigInit = {
     [tenant.reclaim]: { maxConcurrentRuns: 5 },
     [tenant.handover]: { maxConcurrentRuns: 3, tokensPerHour: 1_000 },
     [tenant.churn]: { maxConcurrentRuns: 3, tokensPerHour: 100_000 },
+    [tenant.upgrade]: { maxConcurrentRuns: 3, tokensPerHour: 1_000, callsPerMinute: 5 },
   },
 };
 
@@ -272,6 +274,40 @@ describe('durability', () => {
     expect(await reclaiming.findClosedRuns([victim, survivor, ghost])).toEqual([victim, ghost]);
     const types = await eventTypes(tenantQuotaWorkflowId(t));
     expect(count(types, 'EVENT_TYPE_ACTIVITY_TASK_COMPLETED')).toBeGreaterThanOrEqual(1);
+  });
+
+  it("continues from a version-1 quota's carried state (before the rate windows) and adds the windows to it", async () => {
+    const t = tenant.upgrade;
+    const handle = quotaOf(t);
+    const a = run('a');
+    const now = Date.now();
+    // What a quota of the previous version handed over at continue-as-new.
+    const v1 = {
+      schemaVersion: 1,
+      tenant: t,
+      limits: { maxConcurrentRuns: 3, tokensPerHour: 1_000 },
+      activeRuns: [{ workflowId: a, since: now }],
+      leases: [{ workflowId: a, tokens: 400, at: now }],
+    };
+    await client.workflow.start('tenantQuotaWorkflow', {
+      taskQueue,
+      workflowId: handle.workflowId,
+      args: [{ tenant: t, continueAsNewAfter: 2, reclaimEveryMs: 600_000, carried: v1 }],
+    });
+    expect(await snapshot(t)).toMatchObject({ activeRuns: [{ workflowId: a }], usedThisHour: 400, windowEntries: 0 });
+    expect(await quota.leaseTenantTokens({ tenant: t, workflowId: a, tokens: 100, calls: 5 })).toMatchObject({
+      granted: 100,
+      usedThisHour: 500,
+      calls: 5,
+      callsPerMinute: 5,
+    });
+    // The second update hands over: the next run carries version 2, with the calls counted.
+    expect(await quota.leaseTenantTokens({ tenant: t, workflowId: a, tokens: 0, calls: 1 })).toMatchObject({
+      calls: 0,
+      callsThisMinute: 5,
+    });
+    await wait(500);
+    expect(await snapshot(t)).toMatchObject({ usedThisHour: 500, callsThisMinute: 5, handledThisRun: 0 });
   });
 
   it('carries slots and the token window through continue-as-new', async () => {

@@ -7,6 +7,7 @@ import {
   emptyTenantQuotaState,
   LEASE_MERGE_MS,
   leaseTokens,
+  readCarriedState,
   releaseRun,
   snapshotOf,
   TenantQuotaState,
@@ -169,16 +170,19 @@ describe('hourly token window', () => {
 });
 
 describe('carried state and configuration', () => {
-  it('parses a carried state fixture of schemaVersion 1 and rejects a wrong version', () => {
-    const fixture = {
+  it('reads a carried state of schemaVersion 1 as version 2 with empty rate windows, and rejects an unknown version', () => {
+    const v1 = {
       schemaVersion: 1,
       tenant: 'acme',
       limits: { maxConcurrentRuns: 2, tokensPerHour: 1_000 },
       activeRuns: [{ workflowId: 'a', since: T0 }],
       leases: [{ workflowId: 'a', tokens: 10, at: T0 }],
     };
-    expect(TenantQuotaState.parse(JSON.parse(JSON.stringify(fixture)))).toEqual(fixture);
-    expect(TenantQuotaState.safeParse({ ...fixture, schemaVersion: 2 }).success).toBe(false);
+    const read = readCarriedState(JSON.parse(JSON.stringify(v1)));
+    expect(read).toEqual({ ...v1, schemaVersion: 2, calls: [], minuteTokens: [], spend: [] });
+    expect(TenantQuotaState.parse(JSON.parse(JSON.stringify(read)))).toEqual(read);
+    expect(readCarriedState({ ...v1, schemaVersion: 3 })).toBeUndefined();
+    expect(readCarriedState({ ...v1, schemaVersion: 2 })).toBeUndefined();
   });
 
   it('limitsFor puts the tenant’s fields over the default and returns undefined when nothing limits', () => {

@@ -155,6 +155,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'signing-keys': text,
       'require-signatures': flag,
       store: text,
+      policy: text,
     },
     run: async (l) => {
       const port = positiveInteger(l, 'port', 65_535);
@@ -186,6 +187,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         ...(given('signing-keys') ? { signingKeys: given('signing-keys')! } : {}),
         requireSignatures: l.flag('require-signatures'),
         ...(given('store') !== undefined ? { store: given('store')! } : {}),
+        ...(given('policy') !== undefined ? { policy: given('policy')! } : {}),
       });
     },
   },

@@ -41,6 +41,8 @@ Usage:
                              runs started here refuse decisions without a valid signature
       --store VALUE          the chain store it keeps (default THOUGHTLINE_STORE, else
                              .thoughtline/store.sqlite; a postgres:// URL; off: none)
+      --policy FILE          the visibility policy every read applies (default
+                             THOUGHTLINE_VISIBILITY_POLICY); unreadable: refuses to start (exit 2)
   thoughtline token --id ID [--roles a,b] [--tenant T] [--file FILE]
                                         add a bearer token for a person to the token file (0600;
                                         only its hash is kept; serve reloads it) and print it once

@@ -1,4 +1,6 @@
 import type { ChainStatus, ReasoningStep, ViewerRole } from '../../shared';
+import type { ViewLens } from '../../shared/visibility';
+import { chainInLens, statusInLens } from '../policy/apply-lens';
 import type { RunStream, StreamListener, StreamSignal } from './run-stream';
 import type { SseWriter } from './sse-writer';
 
@@ -36,6 +38,10 @@ export class Watcher implements StreamListener {
     private readonly view: ViewerRole,
     after: number,
     private readonly maxQueued: number,
+    /** This watcher's lens (the policy and its person's preferences); the run's stream is shared, the lens is not. */
+    private readonly lens?: ViewLens,
+    /** False for a sub-agent's run shown as its summary: no step is sent, only status and the end. */
+    private readonly sendsSteps = true,
   ) {
     this.cursor = after;
   }
@@ -156,7 +162,7 @@ export class Watcher implements StreamListener {
       const { step, chainStatus } = this.held.get(n)!;
       this.held.delete(n);
       if (n <= this.cursor) continue;
-      this.sendStep(n, this.stream.viewer.step(step, this.view), chainStatus);
+      this.sendStep(n, this.sendsSteps ? this.stream.viewer.step(step, this.view, this.lens) : undefined, chainStatus);
     }
   }
 
@@ -170,10 +176,12 @@ export class Watcher implements StreamListener {
       return;
     }
     if (this.writer.closed) return;
-    for (const step of chain.steps)
-      if (step.stepNumber > this.cursor) this.sendStep(step.stepNumber, step, chain.status);
     // Steps this view leaves out (hidden) count too: the chain had this many in all.
     const recorded = chain.steps.length + (chain.view?.hiddenSteps ?? 0);
+    const shown = this.sendsSteps ? chainInLens(chain, this.view, this.lens).steps : [];
+    const byNumber = new Map(shown.map((step) => [step.stepNumber, step]));
+    for (const step of chain.steps)
+      if (step.stepNumber > this.cursor) this.sendStep(step.stepNumber, byNumber.get(step.stepNumber), chain.status);
     this.cursor = Math.max(this.cursor, recorded);
     this.chainStatus = chain.status;
     this.releaseHeld();
@@ -195,7 +203,7 @@ export class Watcher implements StreamListener {
 
   private async sendStatus(since: number): Promise<void> {
     try {
-      const status = await this.stream.statusInView(this.view, since);
+      const status = statusInLens(await this.stream.statusInView(this.view, since), this.view, this.lens);
       if (this.writer.closed) return;
       this.chainStatus = status.status;
       this.writer.event('status', this.nextId(), {

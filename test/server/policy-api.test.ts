@@ -206,10 +206,10 @@ describe('views granted by the policy', () => {
     expect(nobody.json.defaultView).toBeUndefined();
     const refused = await call(granted, 'user', 'GET', `/v1/runs/${runId}/chain`);
     expect(refused.status).toBe(403);
-    expect(refused.json.message).toContain('grants your roles');
+    expect(refused.json.error.message).toContain('grants your roles');
     const devAsDeveloper = await call(granted, 'dev', 'GET', `/v1/runs/${runId}/chain?view=developer`);
     expect(devAsDeveloper.status).toBe(403);
-    expect(devAsDeveloper.json.message).toContain('visibility policy');
+    expect(devAsDeveloper.json.error.message).toContain('visibility policy');
     expect(typesOf((await chainOf(granted, 'dev')).chain)).not.toContain('thinking');
     expect(typesOf((await chainOf(granted, 'ops')).chain)).toContain('thinking');
     // Without grants the built-in mapping stands: ops (no developer role) reads the end user's view only.
@@ -254,7 +254,7 @@ describe('viewer preferences', () => {
     expect(tooBig.status).toBe(413);
     const off = await call(storeless, 'ops', 'GET', '/v1/me/preferences');
     expect(off.status).toBe(503);
-    expect(off.json.message).toContain('chain store');
+    expect(off.json.error.message).toContain('chain store');
     expect((await prefer(storeless, 'ops', { thinking: false })).status).toBe(503);
     expect((await call(policed, 'ops', 'GET', '/v1/me/preferences')).json.saved).toBe(false);
   });
@@ -305,7 +305,7 @@ describe("sub-agents' own runs", () => {
     for (const url of [`/v1/runs/${child}/chain`, `/v1/runs/${child}`, `/v1/runs/${child}/summary`]) {
       const refused = await call(policed, 'user', 'GET', url);
       expect(refused.status, url).toBe(403);
-      expect(refused.json.message).toContain('visibility policy hides sub-agents');
+      expect(refused.json.error.message).toContain('visibility policy hides sub-agents');
     }
     const summary = await chainOf(policed, 'dev', '', childId);
     expect(summary.chain.steps).toEqual([]);

@@ -55,5 +55,8 @@ roles:
 `;
 
 export const typesOf = (chain: ReasoningChain): string[] => chain.steps.map((step) => step.type);
+/** The tools (not models) the chain shows calls to. */
 export const toolsCalled = (chain: ReasoningChain): string[] =>
-  chain.steps.flatMap((step) => (step.type === 'tool_call' ? [step.toolCall.toolName] : []));
+  chain.steps.flatMap((step) =>
+    step.type === 'tool_call' && step.toolCall.toolType !== 'llm' ? [step.toolCall.toolName] : [],
+  );

@@ -8,6 +8,8 @@ const POOL_SIZE = 5;
 
 const dialect: SqlDialect = {
   contains: (haystack) => `strpos(${haystack}, ?) > 0`,
+  // json, not jsonb: the text is parsed, never decomposed and stored.
+  jsonField: (column, field) => `(${column}::json ->> '${field}')`,
   forUpdate: ' FOR UPDATE',
   // Two servers starting at once: CREATE TABLE IF NOT EXISTS is not safe against itself.
   migrationLock: (prefix) => [`SELECT pg_advisory_xact_lock(hashtext('${prefix}store_schema'))`],

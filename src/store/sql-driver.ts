@@ -30,6 +30,8 @@ export type SqlExecutor = Pick<SqlDriver, 'query' | 'run' | 'dialect'>;
 export interface SqlDialect {
   /** True when `haystack` (a column) contains the bound needle: `instr` or `strpos`. */
   contains(haystack: string): string;
+  /** The text of a top-level field of a JSON text column, NULL when absent: `json_extract` or `->>`. */
+  jsonField(column: string, field: string): string;
   /** Appended to a SELECT that must lock its rows until the transaction ends ('' where BEGIN locked already). */
   forUpdate: string;
   /** Statements that keep two migrations from running at once, first in the migration's transaction. */

@@ -10,6 +10,7 @@ const BUSY_TIMEOUT_MS = 5_000;
 
 const dialect: SqlDialect = {
   contains: (haystack) => `instr(${haystack}, ?) > 0`,
+  jsonField: (column, field) => `json_extract(${column}, '$.${field}')`,
   // BEGIN IMMEDIATE already holds the database's write lock.
   forUpdate: '',
   migrationLock: () => [],

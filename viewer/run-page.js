@@ -1,7 +1,6 @@
 // One run: its chain, loaded a page at a time from the latest steps backwards, then followed
 // live over the event stream (or by polling the chain when the server has no stream).
 import { api, describeFailure } from './api.js';
-import { detailsQuery } from './preferences.js';
 import { approvalView } from './approvals.js';
 import { createChainTools } from './chain-tools.js';
 import { createChainState } from './chain-state.js';

@@ -150,7 +150,7 @@ describe('a policy that hides thinking from end users', () => {
       expect(user.source).toBe(source);
       expect(typesOf(user.chain)).not.toContain('thinking');
       expect(JSON.stringify(user)).not.toContain(THOUGHT);
-      expect(toolsCalled(user.chain)).toEqual(['fetch_source', 'tally']);
+      expect(toolsCalled(user.chain)).toEqual(['fetch_source', 'tally', 'finish']);
       expect(typesOf((await chainOf(policed, 'dev', `?source=${source}`)).chain)).toContain('thinking');
       expect(typesOf((await chainOf(policed, 'auditor', `?source=${source}`)).chain)).toContain('thinking');
     }
@@ -246,6 +246,7 @@ describe('viewer preferences', () => {
   });
 
   it('are refused when malformed, and need the store', async () => {
+    await prefer(policed, 'ops', { thinking: false });
     for (const body of [{ thinking: 'no' }, { thinking: false, colour: 'blue' }, [true], 'thinking']) {
       const refused = await prefer(policed, 'ops', body);
       expect(refused.status, JSON.stringify(body)).toBe(400);
@@ -255,20 +256,25 @@ describe('viewer preferences', () => {
     const off = await call(storeless, 'ops', 'GET', '/v1/me/preferences');
     expect(off.status).toBe(503);
     expect(off.json.error.message).toContain('chain store');
-    expect((await prefer(storeless, 'ops', { thinking: false })).status).toBe(503);
-    expect((await call(policed, 'ops', 'GET', '/v1/me/preferences')).json.saved).toBe(false);
+    expect((await prefer(storeless, 'ops', { thinking: true })).status).toBe(503);
+    // Nothing refused was saved: the last good write stands.
+    expect((await call(policed, 'ops', 'GET', '/v1/me/preferences')).json.preferences).toMatchObject({
+      thinking: false,
+      externalCalls: true,
+    });
+    await prefer(policed, 'ops', {});
   });
 
   it('narrow every read of theirs; "details" drops them; they never show more than the policy', async () => {
     // An end user who unticks external calls stops seeing them, in the chain and the stream.
     await prefer(policed, 'user', { externalCalls: false, thinking: true });
     const user = await chainOf(policed, 'user');
-    expect(toolsCalled(user.chain)).toEqual(['tally']);
+    expect(toolsCalled(user.chain)).toEqual(['tally', 'finish']);
     // Ticking "thinking" never shows what the policy hides.
     expect(typesOf(user.chain)).not.toContain('thinking');
     expect((await streamedSteps(policed, 'user')).map((step) => step.type)).not.toContain('thinking');
     const detailed = await chainOf(policed, 'user', '?details=true');
-    expect(toolsCalled(detailed.chain)).toEqual(['fetch_source', 'tally']);
+    expect(toolsCalled(detailed.chain)).toEqual(['fetch_source', 'tally', 'finish']);
     expect(typesOf(detailed.chain)).not.toContain('thinking');
     await prefer(policed, 'user', {});
 

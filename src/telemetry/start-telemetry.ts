@@ -59,7 +59,7 @@ export function startTelemetry(config: TelemetryConfig): Telemetry {
     tracer,
     ...(spanProcessor ? { spanProcessor } : {}),
     metrics: createTelemetryMetrics(meter),
-    captureContent: config.captureContent,
+    captureContent: config.captureContent === true,
     flush: async () => {
       await Promise.all([tracerProvider?.forceFlush(), meterProvider?.forceFlush()]);
     },

@@ -16,9 +16,9 @@ export interface TelemetryConfig {
   metrics?: SignalExport & { exportIntervalMs: number };
   /**
    * OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true: each recorded step's content goes on
-   * a span, in the visibility policy's `telemetry.view`. Default false: no content at all.
+   * a span, in the visibility policy's `telemetry.view`. Absent (the default): no content at all.
    */
-  captureContent: boolean;
+  captureContent?: true;
 }
 
 /**
@@ -114,7 +114,9 @@ export function parseTelemetryConfig(env: NodeJS.ProcessEnv): TelemetryConfig | 
         );
   if (!traces && !metrics) return undefined;
   return Object.freeze({
-    captureContent: e.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.toLowerCase() === 'true',
+    ...(e.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.toLowerCase() === 'true'
+      ? { captureContent: true as const }
+      : {}),
     ...(traces ? { traces } : {}),
     ...(metrics ? { metrics: { ...metrics, exportIntervalMs: e.OTEL_METRIC_EXPORT_INTERVAL } } : {}),
   });

@@ -1,10 +1,10 @@
 import * as otel from '@opentelemetry/api';
 import type { LoadedPolicy } from '../governance/load-visibility-policy';
-import type { ReasoningStep, ToolType } from '../shared/chain';
+import type { ReasoningStep } from '../shared/chain';
 import { IncrementalChainView } from '../shared/chain-view';
 import type { ViewerRole } from '../shared/people';
 import type { RunEvent } from '../shared/run-event';
-import type { StepKind } from '../shared/visibility/visibility-policy';
+import { stepKind, type CallKindFacts } from '../shared/visibility/step-kind';
 import { resolveViewLens, type ViewLens } from '../shared/visibility/view-lens';
 import { boundedText } from './bounded-text';
 import type { RunSpan, RunSpans } from './run-spans';
@@ -18,8 +18,8 @@ const MAX_VIEWS = 10_000;
 interface RunView {
   chain: IncrementalChainView;
   lens: ViewLens;
-  /** Tool type by correlation id: a result's kind is its call's. */
-  calls: Map<string, ToolType>;
+  /** Each call's tool by correlation id: a result's kind is its call's. */
+  calls: Map<string, CallKindFacts>;
   /** The step number this worker expects next; a gap means it missed steps (a run taken over). */
   next: number;
   /** False once a step was missed: the view lacks their sensitive fields, so no content is shown. */
@@ -66,7 +66,10 @@ export function createStepContent(tracer: otel.Tracer, runSpans: RunSpans, polic
     const state = viewOf(workflowId, run, step.stepNumber);
     if (step.stepNumber !== state.next) state.complete = false;
     state.next = step.stepNumber + 1;
-    if (step.type === 'tool_call') state.calls.set(step.toolCall.correlationId, step.toolCall.toolType);
+    if (step.type === 'tool_call') {
+      const { correlationId, toolType, toolName } = step.toolCall;
+      state.calls.set(correlationId, { toolType, toolName });
+    }
     state.chain.add(step);
     const shown = state.chain.step(step, view, state.lens);
     if (!shown) return;
@@ -90,7 +93,7 @@ export function createStepContent(tracer: otel.Tracer, runSpans: RunSpans, polic
           [Attr.view]: view,
           [Attr.stepNumber]: step.stepNumber,
           [Attr.stepType]: step.type,
-          [Attr.stepKind]: kindOf(step, state.calls),
+          [Attr.stepKind]: stepKind(step, state.calls),
           ...(shown.type === 'tool_call' ? { [Attr.toolName]: shown.toolCall.toolName } : {}),
           ...(content
             ? { [Attr.stepContent]: content.text, [Attr.stepContentTruncated]: content.cut }
@@ -132,20 +135,5 @@ function stepText(step: ReasoningStep): string {
     }
     case 'synthesis':
       return step.synthesis.conclusion;
-  }
-}
-
-/** The kind a policy's levels address: a call's by its tool type, a result's by its call's. */
-function kindOf(step: ReasoningStep, calls: ReadonlyMap<string, ToolType>): StepKind {
-  const byType = (type: ToolType | undefined, otherwise: StepKind): StepKind =>
-    type === 'llm' ? 'model_call' : type === 'sub_agent' ? 'sub_agent' : otherwise;
-  switch (step.type) {
-    case 'thinking':
-    case 'synthesis':
-      return step.type;
-    case 'tool_call':
-      return byType(step.toolCall.toolType, 'tool_call');
-    case 'tool_result':
-      return byType(calls.get(step.toolResult.correlationId), 'tool_result');
   }
 }

@@ -22,6 +22,7 @@ import { answerRun, steerRun } from './commands/steer';
 import { SCORE_COMMAND } from './commands/score';
 import { SEARCH_COMMAND } from './commands/search';
 import { CHAIN_STORE_OPTIONS, chainStoreRead, printChainRead } from './commands/chain-read';
+import { POLICY_OPTION, readPolicyOption } from './commands/policy-option';
 import { MEMORY_COMMAND } from './commands/memory';
 import { STORE_COMMAND } from './commands/store';
 import { loadMcpConfig } from '../activities/mcp/load-mcp-config';
@@ -291,8 +292,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'watch',
     args: [WORKFLOW_ID],
-    options: { dashboard: flag },
-    run: async (l) => ((await watchRun(l.args[0]!, { dashboard: l.flag('dashboard') })) ? 0 : 1),
+    options: { dashboard: flag, ...POLICY_OPTION },
+    run: async (l) => {
+      const policy = await readPolicyOption(l);
+      return (await watchRun(l.args[0]!, { dashboard: l.flag('dashboard'), ...(policy ? { policy } : {}) })) ? 0 : 1;
+    },
   },
   {
     name: 'chain',
@@ -305,9 +309,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       limit: text,
       'as-of': text,
       ...CHAIN_STORE_OPTIONS,
+      ...POLICY_OPTION,
     },
     run: async (l) => {
       const storeRead = chainStoreRead(l);
+      const policy = await readPolicyOption(l);
+      const withPolicy = policy ? { policy } : {};
       if (l.text('as-of') !== undefined) {
         if (l.flag('expand') || l.text('after-step') !== undefined || l.text('limit') !== undefined || storeRead)
           throw new UsageError(
@@ -316,6 +323,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         await printChainAsOf(l.args[0]!, positiveInteger(l, 'as-of')!, {
           json: l.flag('json'),
           role: role(l, 'developer'),
+          ...withPolicy,
         });
         return 0;
       }
@@ -329,7 +337,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         throw new UsageError('--expand prints whole chains; it does not take --after-step or --limit.');
       if (l.flag('expand')) {
         if (storeRead) throw new UsageError('--expand prints whole chains; it does not take --summary or filters.');
-        await printChain(l.args[0]!, { json: l.flag('json'), role: role(l, 'developer'), expand: true });
+        await printChain(l.args[0]!, { json: l.flag('json'), role: role(l, 'developer'), expand: true, ...withPolicy });
         return 0;
       }
       await printChainRead(l.args[0]!, {
@@ -337,6 +345,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         role: role(l, 'developer'),
         ...(page ? { page } : {}),
         ...storeRead,
+        ...withPolicy,
       });
       return 0;
     },
@@ -421,8 +430,18 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'export',
     args: [{ name: '<workflowId>' }],
-    options: { format: text, role: text, out: text, query: text, limit: text, keyring: text, ...PERSON },
+    options: {
+      format: text,
+      role: text,
+      out: text,
+      query: text,
+      limit: text,
+      keyring: text,
+      ...PERSON,
+      ...POLICY_OPTION,
+    },
     run: async (l) => {
+      const policy = await readPolicyOption(l);
       const out = l.text('out');
       const format = exportFormatFor(l.text('format'), out);
       const keyring = l.text('keyring');
@@ -437,6 +456,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         role: role(l, 'auditor'),
         ...(out ? { out } : {}),
         ...(keyring ? { keyring } : {}),
+        ...(policy ? { policy } : {}),
         ...person(l),
       });
       return 0;

@@ -116,8 +116,11 @@ Usage:
   thoughtline watch <workflowId>        follow a run's steps until it ends
       --dashboard            redraw one screen instead (goal, iteration, plan, thought, action,
                              sub-agents, cost) on a terminal of 60+ columns (docs/dashboard.md)
+      --policy FILE          read through a visibility policy (chain and export take it too;
+                             default THOUGHTLINE_VISIBILITY_POLICY); an unreadable one exits 2
+                             (docs/people-in-the-loop.md, "Visibility policy")
   thoughtline chain <workflowId> [--json] [--role end_user|developer|auditor] [--expand]
-                  [--after-step N] [--limit N] [--as-of N]
+                  [--after-step N] [--limit N] [--as-of N] [--policy FILE]
                                         print a run's reasoning chain in a role's view; --expand
                                         also prints each sub-agent's chain under its result;
                                         --after-step and --limit print one page of steps;
@@ -149,6 +152,7 @@ Usage:
       --as ID / --roles a,b  who decides (default THOUGHTLINE_USER / THOUGHTLINE_ROLES, OS user),
                              for approve, reject, steer, answer, score and export
   thoughtline export <workflowId> [--format json|md] [--role auditor|developer|end_user] [--out FILE]
+                  [--policy FILE]
   thoughtline export --query "<visibility query>" [--limit N] [--format json|md] [--out FILE]
                                         the audit report: who started it, chain, approvals, costs,
                                         outcome, sub-agents' reports; the auditor's has every model

@@ -140,9 +140,10 @@ export class AgentClient {
       server?: PushServer;
       onStartRetry?: (retry: StartRetry) => void;
       store?: ChainStore;
+      visibilityPolicy?: LoadedPolicy;
     } = {},
   ): Promise<AgentClient> {
-    const { taskQueue, dataConverter, server, onStartRetry, store, ...overrides } = options;
+    const { taskQueue, dataConverter, server, onStartRetry, store, visibilityPolicy, ...overrides } = options;
     const settings = loadConnectionSettings(overrides);
     const client = new Client({
       connection: await connectClient(endpointOf(settings)),
@@ -155,6 +156,7 @@ export class AgentClient {
       ...(server ? { server } : {}),
       ...(onStartRetry ? { onStartRetry } : {}),
       ...(store ? { store } : {}),
+      ...(visibilityPolicy ? { visibilityPolicy } : {}),
     });
   }
 

@@ -1,38 +1,23 @@
 import { loadMcpConfig } from '../../activities/mcp/load-mcp-config';
-import { visibilityPolicyFromEnv, VisibilityPolicyError, type LoadedPolicy } from '../../governance';
 import type { CommandSpec } from '../command-line';
 import { loadAgentsModule, loadToolsModule } from '../load-tools-module';
 import { connectOrStart, log, startWorker } from '../runtime';
-import { UsageError } from '../usage-error';
+import type { LoadedPolicy } from '../../governance';
+import { POLICY_OPTION, readPolicyOption } from './policy-option';
 import { standingDeployment, versionLine, type Versioning } from './serve';
 import { untilSignal } from './until-signal';
 
 const flag = { type: 'boolean' } as const;
 const text = { type: 'string' } as const;
 
-/**
- * The visibility policy a command names (`--policy FILE`, else THOUGHTLINE_VISIBILITY_POLICY), or
- * undefined. One that cannot be read is a usage error (exit 2): the process refuses to start
- * rather than show more than the policy allows.
- */
-export async function commandPolicy(file: string | undefined): Promise<LoadedPolicy | undefined> {
-  try {
-    return await visibilityPolicyFromEnv(process.env, file);
-  } catch (err) {
-    if (err instanceof VisibilityPolicyError) throw new UsageError(err.message);
-    throw err;
-  }
-}
-
 /** `worker`: polls the task queue until Ctrl-C or SIGTERM, then drains and exits. */
 export async function worker(
   toolsModule?: string,
   mcpFile?: string,
   versioning: Versioning = {},
-  policyFile?: string,
+  policy?: LoadedPolicy,
 ): Promise<void> {
-  // Read first: a bad config file or policy is reported before anything starts.
-  const policy = await commandPolicy(policyFile);
+  // Read first: a bad config file is reported before anything starts.
   const mcp = mcpFile ? await loadMcpConfig(mcpFile) : undefined;
   const connected = await connectOrStart();
   const deployment = standingDeployment(connected.config.deploymentName, versioning);
@@ -54,13 +39,15 @@ export async function worker(
 export const WORKER_COMMAND: CommandSpec = {
   name: 'worker',
   args: [],
-  options: { tools: text, mcp: text, unversioned: flag, 'keep-current': flag, policy: text },
+  options: { tools: text, mcp: text, unversioned: flag, 'keep-current': flag, ...POLICY_OPTION },
   run: async (l) => {
+    // A policy that cannot be read is a usage error (exit 2): the worker never starts without it.
+    const policy = await readPolicyOption(l);
     await worker(
       l.text('tools'),
       l.text('mcp'),
       { unversioned: l.flag('unversioned'), keepCurrent: l.flag('keep-current') },
-      l.text('policy'),
+      policy,
     );
     return 0;
   },

@@ -1,6 +1,7 @@
 import * as otel from '@opentelemetry/api';
 import type { LoadedPolicy } from '../governance/load-visibility-policy';
-import type { ReasoningStep } from '../shared/chain';
+import type { ReasoningStep, VisibilityLevel } from '../shared/chain';
+import { narrowestLevel } from '../shared/visibility/narrowest-level';
 import { IncrementalChainView } from '../shared/chain-view';
 import type { ViewerRole } from '../shared/people';
 import type { RunEvent } from '../shared/run-event';
@@ -24,6 +25,8 @@ interface RunView {
   next: number;
   /** False once a step was missed: the view lacks their sensitive fields, so no content is shown. */
   complete: boolean;
+  /** How a sub-agent's own chain shows in its delegating agents' views (a root run: full). */
+  asSubChain: VisibilityLevel;
 }
 
 /**
@@ -38,17 +41,25 @@ export function createStepContent(tracer: otel.Tracer, runSpans: RunSpans, polic
   const view: ViewerRole = policy?.policy.telemetry.view ?? 'developer';
   const views = new Map<string, RunView>();
 
+  const lensFor = (agent: string, run: RunSpan): ViewLens =>
+    resolveViewLens(policy?.policy, {
+      view,
+      agent,
+      ...(run.tenant ? { tenant: run.tenant } : {}),
+      ...(policy?.deployment ? { deployment: policy.deployment } : {}),
+    });
+
   const viewOf = (workflowId: string, run: RunSpan, stepNumber: number): RunView => {
     let state = views.get(workflowId);
     if (!state) {
+      // A sub-agent's steps show only as far as every agent above it lets its sub-chains show.
+      let asSubChain: VisibilityLevel = 'full';
+      for (const agent of run.ancestors ?? [])
+        asSubChain = narrowestLevel(asSubChain, lensFor(agent, run).subChains) ?? asSubChain;
       state = {
         chain: new IncrementalChainView(),
-        lens: resolveViewLens(policy?.policy, {
-          view,
-          agent: run.agentName,
-          ...(run.tenant ? { tenant: run.tenant } : {}),
-          ...(policy?.deployment ? { deployment: policy.deployment } : {}),
-        }),
+        lens: lensFor(run.agentName, run),
+        asSubChain,
         calls: new Map(),
         next: 1,
         complete: stepNumber === 1,
@@ -72,8 +83,9 @@ export function createStepContent(tracer: otel.Tracer, runSpans: RunSpans, polic
     }
     state.chain.add(step);
     const shown = state.chain.step(step, view, state.lens);
-    if (!shown) return;
-    const content = state.complete ? boundedText(stepText(shown)) : undefined;
+    if (!shown || state.asSubChain === 'hidden') return;
+    // A sub-chain shown as a summary shows none of its steps' text: the delegating run's result has the summary.
+    const content = state.complete && state.asSubChain === 'full' ? boundedText(stepText(shown)) : undefined;
     const parent = otel.trace.setSpanContext(otel.ROOT_CONTEXT, {
       traceId: run.traceId,
       spanId: run.spanId,

@@ -43,7 +43,7 @@ const event = (s: ReasoningStep): RunEvent => ({
 });
 
 /** A recorder on an in-memory exporter, the run's span known as the workflow's sink tells it. */
-function recorder(init?: VisibilityPolicyInit, tenant?: string) {
+function recorder(init?: VisibilityPolicyInit, tenant?: string, ancestors?: string[]) {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const runSpans = createRunSpans();
@@ -54,6 +54,7 @@ function recorder(init?: VisibilityPolicyInit, tenant?: string) {
     spanId: RUN_SPAN,
     traceFlags: 1,
     ...(tenant ? { tenant } : {}),
+    ...(ancestors ? { runKind: 'sub_agent' as const, ancestors } : {}),
   });
   const policy: LoadedPolicy | undefined = init ? { policy: VisibilityPolicy.parse(init), path: 'p.yaml' } : undefined;
   const content = createStepContent(provider.getTracer('test'), runSpans, policy);
@@ -134,5 +135,24 @@ describe('step content as the telemetry view shows it', () => {
     content.observe(event(thought(1, 'x'.repeat(10_000))));
     expect(spans()[0]!['thoughtline.step.content_truncated']).toBe(true);
     expect(Buffer.byteLength(String(spans()[0]!['thoughtline.step.content']))).toBeLessThanOrEqual(4096);
+  });
+
+  it("shows a sub-agent's steps only as far as its delegating agents' subChains allow", () => {
+    const policy = (subChains: 'summary' | 'hidden'): VisibilityPolicyInit => ({
+      version: 1,
+      agents: { lead: { subChains } },
+    });
+    const hidden = recorder(policy('hidden'), undefined, ['lead']);
+    hidden.content.observe(event(thought(1, 'child thought')));
+    expect(hidden.spans()).toEqual([]);
+    const summary = recorder(policy('summary'), undefined, ['lead']);
+    summary.content.observe(event(thought(1, 'child thought')));
+    expect(summary.spans()).toHaveLength(1);
+    expect(summary.spans()[0]!['thoughtline.step.content_withheld']).toBe(true);
+    expect(JSON.stringify(summary.spans())).not.toContain('child thought');
+    // Under another agent, whose sub-chains the policy leaves in full, the same step shows.
+    const other = recorder(policy('hidden'), undefined, ['someone_else']);
+    other.content.observe(event(thought(1, 'child thought')));
+    expect(other.spans()[0]!['thoughtline.step.content']).toBe('child thought');
   });
 });

@@ -7,6 +7,11 @@ export interface RunFacts {
   runKind: 'root' | 'sub_agent';
   /** The caller's tenant (a metric label); absent for runs without one. */
   tenant?: string;
+  /**
+   * A sub-agent's delegating agents, root first (their policy's `subChains` decides whether its
+   * steps show at all); absent for a root run. Never a metric label.
+   */
+  ancestors?: string[];
 }
 
 /** The run's span as the worker side needs it to put a step's span under it (content capture). */

@@ -231,11 +231,24 @@ function agentRunFacts(input: unknown): RunFacts | undefined {
     return undefined;
   const name = (input as { agentName?: unknown }).agentName;
   const tenant = (input as { caller?: { tenant?: unknown } }).caller?.tenant;
+  const ancestors = delegatingAgents(input);
   return {
     agentName: typeof name === 'string' && name ? name : 'agent',
     runKind: workflowInfo().parent ? 'sub_agent' : 'root',
     ...(typeof tenant === 'string' && tenant ? { tenant } : {}),
+    ...(ancestors.length ? { ancestors } : {}),
   };
+}
+
+/** The agents of a child run's delegation path other than the run itself (the path is bounded by the input's depth limit). */
+function delegatingAgents(input: object): string[] {
+  const path = (input as { delegation?: { path?: unknown } }).delegation?.path;
+  if (!Array.isArray(path)) return [];
+  const own = workflowInfo().workflowId;
+  const names: string[] = [];
+  for (const link of path as { agentName?: unknown; workflowId?: unknown }[])
+    if (typeof link?.agentName === 'string' && link.workflowId !== own) names.push(link.agentName);
+  return names;
 }
 
 /** The outcome of an AgentResult as span attributes: reason, cost, tokens, iterations. */

@@ -13,7 +13,8 @@ import { verifyExport } from './commands/verify';
 import { forkCommand, printChainAsOf } from './commands/fork';
 import { printChain, printStatus, printTree, watchRun } from './commands/inspect';
 import { runTask } from './commands/run';
-import { dev, worker } from './commands/serve';
+import { dev } from './commands/serve';
+import { WORKER_COMMAND } from './commands/worker';
 import { printVersions, setCurrent } from './commands/versions';
 import { serveHttp } from './commands/serve-http';
 import { createToken } from './commands/token';
@@ -108,18 +109,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     // The Web UI listens on the port + 1000, so the port stops 1,000 short of the last one.
     run: async (l) => dev(positiveInteger(l, 'port', 64_535)),
   },
-  {
-    name: 'worker',
-    args: [],
-    options: { tools: text, mcp: text, unversioned: flag, 'keep-current': flag },
-    run: async (l) => {
-      await worker(l.text('tools'), l.text('mcp'), {
-        unversioned: l.flag('unversioned'),
-        keepCurrent: l.flag('keep-current'),
-      });
-      return 0;
-    },
-  },
+  WORKER_COMMAND,
   { name: 'versions', args: [], options: { json: flag }, run: async (l) => printVersions({ json: l.flag('json') }) },
   {
     name: 'set-current-version',

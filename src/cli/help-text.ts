@@ -9,7 +9,7 @@ Usage:
   thoughtline dev [--port N]            run a Temporal dev server until Ctrl-C (default port 7233,
                                         Web UI on the port + 1000); other commands find it on 7233,
                                         or set TEMPORAL_ADDRESS=127.0.0.1:N
-  thoughtline worker [--tools FILE] [--mcp FILE] [--unversioned | --keep-current]
+  thoughtline worker [--tools FILE] [--mcp FILE] [--unversioned | --keep-current] [--policy FILE]
                                         run an agent worker until Ctrl-C; --tools: a JS module
                                         exporting "tools": an array of defineTool(...) results,
                                         and "agents": defineAgent(...) results runs start by name;
@@ -19,7 +19,10 @@ Usage:
                                         default the task queue; build: the package version and its
                                         workflow code's hash), makes it current (new runs come to
                                         it; open runs stay on theirs) unless --keep-current;
-                                        --unversioned declares none
+                                        --unversioned declares none; --policy: the visibility
+                                        policy (default THOUGHTLINE_VISIBILITY_POLICY) whose
+                                        telemetry.view OpenTelemetry content capture shows; one
+                                        that cannot be read stops it (exit 2)
   thoughtline versions [--json]         the deployment's worker versions: current, draining
                                         (pinned runs still open), drained; and how many of each
                                         version's workers poll the task queue now

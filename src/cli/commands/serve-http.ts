@@ -133,6 +133,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
           ...(options.tools ? { agents: loadAgentsModule(options.tools) } : {}),
           ...(mcp ? { mcp } : {}),
           ...(deployment ? { deployment } : {}),
+          // The same policy as the server's: the worker's OpenTelemetry content follows it too.
+          ...(policy ? { policy } : {}),
         })
       : undefined;
     const server = await createServer({

@@ -1,6 +1,6 @@
 import type { ChainStatus, ReasoningStep, ViewerRole } from '../../shared';
 import type { ViewLens } from '../../shared/visibility';
-import { chainInLens, statusInLens } from '../policy/apply-lens';
+import { chainInLens, statusInLens, subAgentInLens } from '../policy/apply-lens';
 import type { RunStream, StreamListener, StreamSignal } from './run-stream';
 import type { SseWriter } from './sse-writer';
 
@@ -138,11 +138,14 @@ export class Watcher implements StreamListener {
   /** A published event other than a step, in this watcher's view. */
   private sendEvent(event: Extract<StreamSignal, { kind: 'event' }>['event']): void {
     const viewer = this.stream.viewer;
+    const subAgent = event.type === 'sub_agent' ? subAgentInLens(event.subAgent, this.view, this.lens) : undefined;
+    // A sub-agent the lens hides is not announced; the chain status it carried comes with the next event.
+    if (event.type === 'sub_agent' && !subAgent) return;
     const data =
       event.type === 'approval'
-        ? { ...event, approval: viewer.approval(event.approval, this.view) }
+        ? { ...event, approval: viewer.approval(event.approval, this.view, this.lens) }
         : event.type === 'sub_agent'
-          ? { ...event, subAgent: viewer.redact(event.subAgent, this.view) }
+          ? { ...event, subAgent: viewer.redact(subAgent, this.view) }
           : event.type === 'text_delta'
             ? { ...event, text: viewer.redact(event.text, this.view) }
             : event;

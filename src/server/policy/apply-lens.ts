@@ -1,4 +1,4 @@
-import type { AgentStatus, ReasoningChain, ViewerRole } from '../../shared';
+import type { AgentStatus, ReasoningChain, SubAgentRun, ViewerRole } from '../../shared';
 import { viewChain, viewStatus } from '../../shared/chain-view';
 import { progressSummary, type ProgressSummary, type ViewLens } from '../../shared/visibility';
 import { ApiError } from '../api-error';
@@ -17,6 +17,21 @@ export const chainInLens = (chain: ReasoningChain, view: ViewerRole, lens: ViewL
 /** The status record in `view` narrowed by `lens`; unchanged without one. */
 export const statusInLens = (status: AgentStatus, view: ViewerRole, lens: ViewLens | undefined): AgentStatus =>
   lens ? viewStatus(status, view, [], lens) : status;
+
+/**
+ * A sub-agent's entry (an event stream's `sub_agent` event) as the lens's `subChains` shows it:
+ * undefined when it hides sub-agents. Put through `viewStatus`, which shapes a status record's
+ * sub-agents, so the stream shows what `GET /v1/runs/{id}` shows.
+ */
+export function subAgentInLens(
+  entry: SubAgentRun,
+  view: ViewerRole,
+  lens: ViewLens | undefined,
+): SubAgentRun | undefined {
+  if (!lens) return entry;
+  const record = { pendingApprovals: [], subAgents: [entry] } as unknown as AgentStatus;
+  return viewStatus(record, view, [], lens).subAgents[0];
+}
 
 /**
  * How a run may be shown to this viewer: a sub-agent's own run follows the lens's `subChains`

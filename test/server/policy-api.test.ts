@@ -313,6 +313,15 @@ describe("sub-agents' own runs", () => {
       expect(refused.status, url).toBe(403);
       expect(refused.json.error.message).toContain('visibility policy hides sub-agents');
     }
+    const refusedStream = await openEvents(policed, childId, { token: s.tokens.user });
+    expect(refusedStream.status).toBe(403);
+    expect(JSON.stringify(refusedStream.json)).toContain('visibility policy hides sub-agents');
+    // Shown as its summary: the stream says how the run stands and that it ended, with no step.
+    const summaryStream = await openEvents(policed, childId, { token: s.tokens.dev });
+    await summaryStream.waitFor('the end', (m) => m.event === 'end');
+    summaryStream.close();
+    expect(summaryStream.messages.map((m) => m.event)).not.toContain('step');
+    expect(summaryStream.messages.map((m) => m.event)).toContain('status');
     const summary = await chainOf(policed, 'dev', '', childId);
     expect(summary.chain.steps).toEqual([]);
     expect(summary.progressSummary.lines.length).toBeGreaterThan(0);

@@ -45,7 +45,8 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function call(who: Person, method: string, url: string, body?: unknown) {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function call(who: Person, method: string, url: string, body?: unknown): Promise<{ status: number; json: any }> {
   const response = await fetch(`${policed.url}${url}`, {
     method,
     headers: {

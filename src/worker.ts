@@ -29,6 +29,7 @@ import { parseMcpConfig } from './activities/mcp/load-mcp-config';
 import { createMcpTools } from './activities/mcp/mcp-tools';
 import { mcpSecrets, type McpConfigInit } from './shared/mcp-config';
 import { telemetryBundleOptions, telemetryFromEnv } from './telemetry';
+import type { LoadedPolicy } from './governance/load-visibility-policy';
 import { resolveVersion, setCurrentVersion, type ResolvedVersion, type WorkerDeployment } from './deployment';
 import { connectNative, endpointOf, loadConnectionSettings } from './connection';
 import { lazyRunCache } from './activities/cache/lazy-run-cache';
@@ -93,6 +94,14 @@ export interface AgentWorkerOptions {
    * never awaited; what it throws is dropped. Default none.
    */
   events?: RunEventPublisher;
+  /**
+   * The visibility policy (`visibilityPolicyFromEnv(...)` or `--policy FILE`): with OpenTelemetry
+   * content capture on (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true), each step's
+   * content is recorded as its `telemetry.view` shows it. Default none: the `developer` view, with
+   * secrets and sensitive fields redacted. Read it before creating the worker: a policy that
+   * cannot be read must stop the worker from starting (VisibilityPolicyError).
+   */
+  policy?: LoadedPolicy;
   /** Receives every whole model reply, e.g. `createReplyRecorder(file)`. */
   onModelReply?: ActivityDeps['onModelReply'];
   /** Model governance, e.g. `(p, m) => isModelAllowed(registry, p, m)`. */
@@ -165,7 +174,9 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
   const stalls = localToolsWithoutCache(options.tools, options.workerOptions?.maxCachedWorkflows);
   if (stalls) Runtime.instance().logger.warn(stalls);
   // The sink is registered even without a publisher, so workflows never call an unknown sink.
-  const runEvents = createWorkerRunEvents(telemetry ? telemetry.events(options.events) : options.events);
+  const runEvents = createWorkerRunEvents(
+    telemetry ? telemetry.events(options.events, options.policy) : options.events,
+  );
   const onModelDelta = options.events ? bothDeltas(runEvents.onModelDelta, options.onModelDelta) : options.onModelDelta;
   const mcpConfig = options.mcp ? parseMcpConfig(options.mcp, "The worker's `mcp` option") : undefined;
   const secrets = [...(options.secrets ?? []), ...(mcpConfig ? mcpSecrets(mcpConfig) : [])];

@@ -1,5 +1,6 @@
 // The viewer's entry: the token, who the person is (GET /v1/me), the view they read in, and
-// the pages (#/ the run list, #/runs/<id> a run, #/runs/<id>/timeline its timeline, #/search, #/usage).
+// the pages (#/ the run list, #/runs/<id> a run, #/runs/<id>/timeline its timeline, #/search, #/usage,
+// #/settings the person's viewing preferences).
 import { api, describeFailure, failureOf, onUnauthenticated } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { renderRunList } from './run-list.js';
@@ -7,6 +8,7 @@ import { renderRunPage } from './run-page.js';
 import { renderSearchPage } from './search-page.js';
 import { renderTimelinePage } from './timeline-page.js';
 import { renderUsagePage } from './usage-page.js';
+import { renderPreferencesPage } from './preferences.js';
 import { clearToken, getToken, setToken, takeFragmentToken, tokenFromFragment } from './token.js';
 
 const VIEW_KEY = 'thoughtline.view';
@@ -154,11 +156,20 @@ function route() {
       runId = run[1];
     }
     if (run[2]) dispose = renderTimelinePage(main, { runId, view: currentView() });
-    else dispose = renderRunPage(main, { runId, me, view: currentView(), focusStep: Number(run[3] ?? 0) });
+    else
+      dispose = renderRunPage(main, {
+        runId,
+        me,
+        view: currentView(),
+        focusStep: Number(run[3] ?? 0),
+        reload: route,
+      });
   } else if (location.hash.startsWith('#/search')) {
     dispose = renderSearchPage(main, { view: currentView() });
   } else if (location.hash.startsWith('#/usage')) {
     dispose = renderUsagePage(main);
+  } else if (location.hash.startsWith('#/settings')) {
+    dispose = renderPreferencesPage(main);
   } else {
     renderRunList(main);
   }

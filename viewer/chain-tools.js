@@ -2,6 +2,7 @@
 // warning past the long-chain threshold, and filters on the chain (step type, tool, time, text)
 // that read only the matching steps (the chain route's types/tool/from/to/text).
 import { api, describeFailure } from './api.js';
+import { detailsQuery } from './preferences.js';
 import { h, replaceChildren } from './dom.js';
 import { formatDuration, formatUsd } from './format.js';
 import { sourceNotice } from './store-notices.js';
@@ -76,7 +77,9 @@ export function createChainTools({ base, view, showFiltered }) {
     if (!query) return reset();
     status.textContent = 'Filtering…';
     try {
-      const page = await api(`${base}/chain`, { query: { view, ...query, afterStep: 0, limit: FILTER_LIMIT } });
+      const page = await api(`${base}/chain`, {
+        query: { view, ...detailsQuery(), ...query, afterStep: 0, limit: FILTER_LIMIT },
+      });
       const steps = page.chain?.steps ?? [];
       status.textContent = `${page.totalSteps ?? steps.length} matching step${steps.length === 1 ? '' : 's'}${page.nextAfterStep ? ` (the first ${steps.length} shown)` : ''}`;
       clear.hidden = false;
@@ -100,7 +103,7 @@ export function createChainTools({ base, view, showFiltered }) {
 
   const loadSummary = async () => {
     try {
-      renderSummary(summaryPanel, await api(`${base}/summary`, { query: { view } }));
+      renderSummary(summaryPanel, await api(`${base}/summary`, { query: { view, ...detailsQuery() } }));
     } catch (err) {
       summaryPanel.hidden = false;
       replaceChildren(summaryPanel, h('h3', {}, 'Summary'), h('p', { class: 'note' }, describeFailure(err)));

@@ -9,6 +9,7 @@ import { ENDED, formatDateTime, goneStepsLine, planLine, progressLine } from './
 import { followEvents } from './sse.js';
 import { createRunControls } from './run-controls.js';
 import { liveView, stepView } from './step-view.js';
+import { detailsQuery, detailsToggle } from './preferences.js';
 import { renderScores } from './scores.js';
 import { sourceLine } from './store-notices.js';
 import { subAgentLink, subAgentView } from './sub-agents.js';
@@ -18,7 +19,7 @@ export const PAGE = 50;
 const POLL_MS = 2000;
 
 /** Renders the run page into `root`; returns a function that stops its stream and timers. */
-export function renderRunPage(root, { runId, me, view, focusStep }) {
+export function renderRunPage(root, { runId, me, view, focusStep, reload = () => {} }) {
   const base = `/v1/runs/${encodeURIComponent(runId)}`;
   const state = createChainState();
   const approvals = new Map();
@@ -45,6 +46,12 @@ export function renderRunPage(root, { runId, me, view, focusStep }) {
   const stepsEl = h('div', { class: 'steps' });
   const liveEl = h('div', { class: 'live-blocks' });
   const viewNote = h('p', { class: 'view-note' });
+  // The run's progress lines ("Checked 3 sources · processed 247 records"), first, when the person chose summaries only.
+  const progressSummary = h('section', {
+    class: 'progress-summary panel',
+    'aria-label': 'Progress summary',
+    hidden: true,
+  });
   const sourceNote = h('p', { class: 'store-notice', role: 'note', hidden: true });
   const filteredEl = h('div', { class: 'steps filtered-steps', hidden: true });
   const tools = createChainTools({ base, view, showFiltered: (steps) => showFiltered(steps) });
@@ -72,10 +79,11 @@ export function renderRunPage(root, { runId, me, view, focusStep }) {
       { class: 'run-head panel' },
       title,
       meta,
-      h('div', { class: 'progress-row' }, progress, live),
+      h('div', { class: 'progress-row' }, progress, live, detailsToggle(reload)),
       people.controls,
       message,
     ),
+    progressSummary,
     people.questionPanel,
     pendingPanel,
     planPanel,
@@ -196,7 +204,7 @@ export function renderRunPage(root, { runId, me, view, focusStep }) {
       do {
         statusAgain = false;
         try {
-          status = await api(base, { query: { view } });
+          status = await api(base, { query: { view, ...detailsQuery() } });
           const pendingNow = new Set((status?.pendingApprovals ?? []).map(approvalKey));
           // A record shown as pending that the run no longer lists was decided or timed out: read its outcome.
           const stale = [...approvals].some(([key, record]) => record.status === 'pending' && !pendingNow.has(key));
@@ -385,7 +393,7 @@ export function renderRunPage(root, { runId, me, view, focusStep }) {
   };
 
   const startStream = () => {
-    stream = followEvents(`${base}/events?${new URLSearchParams(view ? { view } : {})}`, {
+    stream = followEvents(`${base}/events?${new URLSearchParams({ ...(view ? { view } : {}), ...detailsQuery() })}`, {
       lastEventId: String(state.last),
       onEvent,
       onState: (s) => {
@@ -423,7 +431,28 @@ export function renderRunPage(root, { runId, me, view, focusStep }) {
   };
 
   // ---- paging ----
-  const fetchPage = (afterStep, limit) => api(`${base}/chain`, { query: { view, afterStep, limit } });
+  const fetchPage = async (afterStep, limit) => {
+    const page = await api(`${base}/chain`, { query: { view, afterStep, limit, ...detailsQuery() } });
+    renderProgressSummary(page.progressSummary);
+    return page;
+  };
+
+  /** The progress lines the server sends with each page while the person reads summaries only. */
+  const renderProgressSummary = (summary) => {
+    const lines = summary?.lines ?? [];
+    progressSummary.hidden = lines.length === 0;
+    replaceChildren(
+      progressSummary,
+      lines.length ? h('p', { class: 'progress-summary-text' }, summary.text) : null,
+      lines.length
+        ? h(
+            'ul',
+            { class: 'progress-summary-lines' },
+            lines.map((line) => h('li', {}, line)),
+          )
+        : null,
+    );
+  };
 
   /** A page that says its first steps are gone: say so, and page back no further than them. */
   const noteGone = (chain) => {

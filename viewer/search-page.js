@@ -1,6 +1,7 @@
 // Search across runs (#/search): GET /v1/search with the form's filters; each hit links to its
 // run, with the steps whose text matched and their excerpts.
 import { api, describeFailure } from './api.js';
+import { detailsQuery } from './preferences.js';
 import { h, replaceChildren } from './dom.js';
 import { formatDateTime, formatUsd } from './format.js';
 
@@ -67,7 +68,12 @@ export function renderSearchPage(root, { view }) {
     const values = Object.fromEntries(Object.entries(inputs).map(([k, input]) => [k, input.value]));
     try {
       const page = await api('/v1/search', {
-        query: { ...searchQuery({ ...values, state: state.value }), view, cursor: append ? next : undefined },
+        query: {
+          ...searchQuery({ ...values, state: state.value }),
+          view,
+          ...detailsQuery(),
+          cursor: append ? next : undefined,
+        },
       });
       if (disposed) return;
       if (!append) results.replaceChildren();

@@ -1,6 +1,7 @@
 // Sub-agents as nested drill-downs: a delegating call folds out the child run's chain (loaded
 // when opened, in the same view), with a link to the child's own live page.
 import { api, describeFailure } from './api.js';
+import { detailsQuery } from './preferences.js';
 import { createChainState } from './chain-state.js';
 import { h, replaceChildren } from './dom.js';
 import { formatUsd } from './format.js';
@@ -45,7 +46,7 @@ export function subAgentView(delegatedTo, { view, sub }) {
     body.textContent = 'Loading…';
     try {
       const page = await api(`/v1/runs/${encodeURIComponent(delegatedTo.workflowId)}/chain`, {
-        query: { view, limit: CHILD_PAGE },
+        query: { view, limit: CHILD_PAGE, ...detailsQuery() },
       });
       const state = createChainState();
       const steps = state.addSteps(page.chain?.steps ?? []);

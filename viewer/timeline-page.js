@@ -1,6 +1,7 @@
 // A run's timeline (#/runs/<id>/timeline): the waterfall of GET /v1/runs/{id}/timeline, one row
 // per lane so parallel calls sit side by side; a bar opens its step on the run page.
 import { api, describeFailure } from './api.js';
+import { detailsQuery } from './preferences.js';
 import { timelineLayout } from './chart-layout.js';
 import { h, replaceChildren } from './dom.js';
 import { formatDateTime, formatDuration } from './format.js';
@@ -21,7 +22,9 @@ export function renderTimelinePage(root, { runId, view }) {
   let disposed = false;
   void (async () => {
     try {
-      const timeline = await api(`/v1/runs/${encodeURIComponent(runId)}/timeline`, { query: { view } });
+      const timeline = await api(`/v1/runs/${encodeURIComponent(runId)}/timeline`, {
+        query: { view, ...detailsQuery() },
+      });
       if (disposed) return;
       message.textContent = `Started ${formatDateTime(timeline.startedAt)} · ${formatDuration(timeline.totalMs)} · ${timeline.bars.length} bar${timeline.bars.length === 1 ? '' : 's'}${timeline.omitted ? ` · ${timeline.omitted} more not drawn` : ''}`;
       replaceChildren(

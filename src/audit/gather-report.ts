@@ -1,5 +1,8 @@
 import { CallerContext, redactSecrets, type ReasoningChain, type ViewerRole } from '../shared';
 import { viewResult } from '../shared/chain-view';
+import type { VisibilityLevel } from '../shared/chain';
+import type { ViewLens } from '../shared/visibility/view-lens';
+import { identityOfChain } from '../client/run-lens';
 import type { AgentClient } from '../client/agent-client';
 import { modelCallsGoneNote, modelCallsOfRun } from '../client/history/model-call-history';
 import { readRunInput } from '../client/read-run-input';
@@ -101,12 +104,16 @@ export async function auditReport(
 ): Promise<AuditReport> {
   const handle = agents.getHandle(workflowId);
   const { status, runId } = await handle.describe();
-  // Every part in the role's view: the result's top-level fields (the final answer, the error) too.
-  const finished = status.name === 'COMPLETED' ? viewResult(await agents.result(workflowId), role) : undefined;
+  // Every part in the role's view: the result's top-level fields (the final answer, the error) too,
+  // narrowed by the client's visibility policy for this run (agents.lensOf; none without one).
+  const raw = status.name === 'COMPLETED' ? await agents.result(workflowId) : undefined;
+  const lens = raw ? agents.lensOf(identityOfChain(raw.chain), role) : undefined;
+  const finished = raw ? viewResult(raw, role, lens) : undefined;
   // A long run's result carries its latest steps; the earlier Temporal runs hold the rest.
   const chain = finished
-    ? await agents.withEarlierSteps(workflowId, finished.chain, role)
+    ? await agents.withEarlierSteps(workflowId, finished.chain, role, undefined, lens)
     : await agents.chain(workflowId, role);
+  const runLens = lens ?? agents.lensOf(identityOfChain(chain), role);
   const live = finished ? undefined : await agents.status(workflowId, role);
   const listed = await runIdsOf(agents.client, workflowId).catch(() => [runId]);
   const runIds = listed.length ? listed : [runId];
@@ -121,13 +128,23 @@ export async function auditReport(
     ...(exportedBy ? { exportedBy } : {}),
     ...(await scoresOf(agents, workflowId)),
   });
-  const calls = role === 'auditor' ? await auditedModelCalls(agents, workflowId, runIds, report) : {};
+  const calls =
+    role === 'auditor' && showsModelCalls(runLens) ? await auditedModelCalls(agents, workflowId, runIds, report) : {};
   const children: AuditReport[] = [];
-  if (depth < MAX_EXPORT_DEPTH) {
+  // A policy that shows sub-agents' chains as summaries or not at all nests none of their reports.
+  if (depth < MAX_EXPORT_DEPTH && (runLens?.subChains ?? 'full') === 'full') {
     for (const sub of chain.subAgents ?? [])
       children.push(await auditReport(agents, sub.workflowId, role, exportedBy, depth + 1));
   }
   return { ...report, ...calls, ...(children.length ? { children } : {}) };
+}
+
+/** Whether the policy leaves model calls in full: only then does the report carry their whole requests and replies. */
+function showsModelCalls(lens: ViewLens | undefined): boolean {
+  if (!lens) return true;
+  const full = (level: VisibilityLevel | undefined) => level === undefined || level === 'full';
+  const llm = lens.toolTypes.llm;
+  return full(lens.steps.model_call) && full(llm?.call) && full(llm?.result);
 }
 
 /** Seals a report and its children, deepest first, each with the same key when one is given. */

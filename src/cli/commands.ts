@@ -13,7 +13,8 @@ import { verifyExport } from './commands/verify';
 import { forkCommand, printChainAsOf } from './commands/fork';
 import { printChain, printStatus, printTree, watchRun } from './commands/inspect';
 import { runTask } from './commands/run';
-import { dev, worker } from './commands/serve';
+import { dev } from './commands/serve';
+import { WORKER_COMMAND } from './commands/worker';
 import { printVersions, setCurrent } from './commands/versions';
 import { serveHttp } from './commands/serve-http';
 import { createToken } from './commands/token';
@@ -22,6 +23,7 @@ import { SCORE_COMMAND } from './commands/score';
 import { SEARCH_COMMAND } from './commands/search';
 import { USAGE_COMMAND } from './commands/usage';
 import { CHAIN_STORE_OPTIONS, chainStoreRead, printChainRead } from './commands/chain-read';
+import { POLICY_OPTION, readPolicyOption } from './commands/policy-option';
 import { MEMORY_COMMAND } from './commands/memory';
 import { STORE_COMMAND } from './commands/store';
 import { loadMcpConfig } from '../activities/mcp/load-mcp-config';
@@ -108,18 +110,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     // The Web UI listens on the port + 1000, so the port stops 1,000 short of the last one.
     run: async (l) => dev(positiveInteger(l, 'port', 64_535)),
   },
-  {
-    name: 'worker',
-    args: [],
-    options: { tools: text, mcp: text, unversioned: flag, 'keep-current': flag },
-    run: async (l) => {
-      await worker(l.text('tools'), l.text('mcp'), {
-        unversioned: l.flag('unversioned'),
-        keepCurrent: l.flag('keep-current'),
-      });
-      return 0;
-    },
-  },
+  WORKER_COMMAND,
   { name: 'versions', args: [], options: { json: flag }, run: async (l) => printVersions({ json: l.flag('json') }) },
   {
     name: 'set-current-version',
@@ -156,6 +147,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'signing-keys': text,
       'require-signatures': flag,
       store: text,
+      policy: text,
     },
     run: async (l) => {
       const port = positiveInteger(l, 'port', 65_535);
@@ -187,6 +179,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         ...(given('signing-keys') ? { signingKeys: given('signing-keys')! } : {}),
         requireSignatures: l.flag('require-signatures'),
         ...(given('store') !== undefined ? { store: given('store')! } : {}),
+        ...(given('policy') !== undefined ? { policy: given('policy')! } : {}),
       });
     },
   },
@@ -302,8 +295,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'watch',
     args: [WORKFLOW_ID],
-    options: { dashboard: flag },
-    run: async (l) => ((await watchRun(l.args[0]!, { dashboard: l.flag('dashboard') })) ? 0 : 1),
+    options: { dashboard: flag, ...POLICY_OPTION },
+    run: async (l) => {
+      const policy = await readPolicyOption(l);
+      return (await watchRun(l.args[0]!, { dashboard: l.flag('dashboard'), ...(policy ? { policy } : {}) })) ? 0 : 1;
+    },
   },
   {
     name: 'chain',
@@ -316,9 +312,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       limit: text,
       'as-of': text,
       ...CHAIN_STORE_OPTIONS,
+      ...POLICY_OPTION,
     },
     run: async (l) => {
       const storeRead = chainStoreRead(l);
+      const policy = await readPolicyOption(l);
+      const withPolicy = policy ? { policy } : {};
       if (l.text('as-of') !== undefined) {
         if (l.flag('expand') || l.text('after-step') !== undefined || l.text('limit') !== undefined || storeRead)
           throw new UsageError(
@@ -327,6 +326,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         await printChainAsOf(l.args[0]!, positiveInteger(l, 'as-of')!, {
           json: l.flag('json'),
           role: role(l, 'developer'),
+          ...withPolicy,
         });
         return 0;
       }
@@ -340,7 +340,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         throw new UsageError('--expand prints whole chains; it does not take --after-step or --limit.');
       if (l.flag('expand')) {
         if (storeRead) throw new UsageError('--expand prints whole chains; it does not take --summary or filters.');
-        await printChain(l.args[0]!, { json: l.flag('json'), role: role(l, 'developer'), expand: true });
+        await printChain(l.args[0]!, { json: l.flag('json'), role: role(l, 'developer'), expand: true, ...withPolicy });
         return 0;
       }
       await printChainRead(l.args[0]!, {
@@ -348,6 +348,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         role: role(l, 'developer'),
         ...(page ? { page } : {}),
         ...storeRead,
+        ...withPolicy,
       });
       return 0;
     },
@@ -432,8 +433,18 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'export',
     args: [{ name: '<workflowId>' }],
-    options: { format: text, role: text, out: text, query: text, limit: text, keyring: text, ...PERSON },
+    options: {
+      format: text,
+      role: text,
+      out: text,
+      query: text,
+      limit: text,
+      keyring: text,
+      ...PERSON,
+      ...POLICY_OPTION,
+    },
     run: async (l) => {
+      const policy = await readPolicyOption(l);
       const out = l.text('out');
       const format = exportFormatFor(l.text('format'), out);
       const keyring = l.text('keyring');
@@ -448,6 +459,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         role: role(l, 'auditor'),
         ...(out ? { out } : {}),
         ...(keyring ? { keyring } : {}),
+        ...(policy ? { policy } : {}),
         ...person(l),
       });
       return 0;

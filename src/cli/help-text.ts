@@ -9,7 +9,7 @@ Usage:
   thoughtline dev [--port N]            run a Temporal dev server until Ctrl-C (default port 7233,
                                         Web UI on the port + 1000); other commands find it on 7233,
                                         or set TEMPORAL_ADDRESS=127.0.0.1:N
-  thoughtline worker [--tools FILE] [--mcp FILE] [--unversioned | --keep-current]
+  thoughtline worker [--tools FILE] [--mcp FILE] [--unversioned | --keep-current] [--policy FILE]
                                         run an agent worker until Ctrl-C; --tools: a JS module
                                         exporting "tools": an array of defineTool(...) results,
                                         and "agents": defineAgent(...) results runs start by name;
@@ -19,7 +19,10 @@ Usage:
                                         default the task queue; build: the package version and its
                                         workflow code's hash), makes it current (new runs come to
                                         it; open runs stay on theirs) unless --keep-current;
-                                        --unversioned declares none
+                                        --unversioned declares none; --policy: the visibility
+                                        policy (default THOUGHTLINE_VISIBILITY_POLICY) whose
+                                        telemetry.view OpenTelemetry content capture shows; one
+                                        that cannot be read stops it (exit 2)
   thoughtline versions [--json]         the deployment's worker versions: current, draining
                                         (pinned runs still open), drained; and how many of each
                                         version's workers poll the task queue now
@@ -41,6 +44,8 @@ Usage:
                              runs started here refuse decisions without a valid signature
       --store VALUE          the chain store it keeps (default THOUGHTLINE_STORE, else
                              .thoughtline/store.sqlite; a postgres:// URL; off: none)
+      --policy FILE          the visibility policy every read applies (default
+                             THOUGHTLINE_VISIBILITY_POLICY); unreadable: refuses to start (exit 2)
   thoughtline token --id ID [--roles a,b] [--tenant T] [--file FILE]
                                         add a bearer token for a person to the token file (0600;
                                         only its hash is kept; serve reloads it) and print it once
@@ -113,8 +118,11 @@ Usage:
   thoughtline watch <workflowId>        follow a run's steps until it ends
       --dashboard            redraw one screen instead (goal, iteration, plan, thought, action,
                              sub-agents, cost) on a terminal of 60+ columns (docs/dashboard.md)
+      --policy FILE          read through a visibility policy (chain and export take it too;
+                             default THOUGHTLINE_VISIBILITY_POLICY); an unreadable one exits 2
+                             (docs/people-in-the-loop.md, "Visibility policy")
   thoughtline chain <workflowId> [--json] [--role end_user|developer|auditor] [--expand]
-                  [--after-step N] [--limit N] [--as-of N]
+                  [--after-step N] [--limit N] [--as-of N] [--policy FILE]
                                         print a run's reasoning chain in a role's view; --expand
                                         also prints each sub-agent's chain under its result;
                                         --after-step and --limit print one page of steps;
@@ -150,6 +158,7 @@ Usage:
       --as ID / --roles a,b  who decides (default THOUGHTLINE_USER / THOUGHTLINE_ROLES, OS user),
                              for approve, reject, steer, answer, score and export
   thoughtline export <workflowId> [--format json|md] [--role auditor|developer|end_user] [--out FILE]
+                  [--policy FILE]
   thoughtline export --query "<visibility query>" [--limit N] [--format json|md] [--out FILE]
                                         the audit report: who started it, chain, approvals, costs,
                                         outcome, sub-agents' reports; the auditor's has every model

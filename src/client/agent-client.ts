@@ -48,6 +48,9 @@ import { forgetAgentMemory, readAgentMemory, type ForgetMemoryInit, type MemoryO
 import type { ForgetMemoryResult, MemoryEntry } from '../shared/planning/agent-memory';
 import type { ChainStore } from '../store/chain-store';
 import { readStoredPage } from './store/read-stored-chain';
+import type { LoadedPolicy } from '../governance/load-visibility-policy';
+import type { ViewLens } from '../shared/visibility/view-lens';
+import { identityOfChain, lensOfPolicy, type LensOfRun } from './run-lens';
 import type { AddRunScoreResult, RunScore } from '../shared/run-scores';
 
 export type AgentHandle = WorkflowHandle<typeof agentWorkflow>;
@@ -64,6 +67,12 @@ export interface AgentClientOptions {
    * when it fails) from Temporal as without it.
    */
   store?: ChainStore;
+  /**
+   * The organisation's visibility policy (`visibilityPolicyFromEnv`): every view this client reads
+   * (chain, status, follow and watch, archives, the store) is narrowed by it for the run's agent
+   * and tenant and this deployment. Absent: the built-in role views.
+   */
+  visibilityPolicy?: LoadedPolicy;
 }
 
 /** What a watcher sees: whole steps as they land, and (optionally) model replies as they stream. */
@@ -101,8 +110,13 @@ export class AgentClient {
   readonly server: PushServer | undefined;
   private readonly onStartRetry: ((retry: StartRetry) => void) | undefined;
   readonly store: ChainStore | undefined;
+  /** The visibility policy's lens for a run and a role (undefined without a policy). */
+  readonly lensOf: LensOfRun;
+  private readonly hasPolicy: boolean;
 
   constructor(options: AgentClientOptions) {
+    this.lensOf = lensOfPolicy(options.visibilityPolicy);
+    this.hasPolicy = options.visibilityPolicy !== undefined;
     this.client = options.client;
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
     this.server = options.server;
@@ -126,9 +140,10 @@ export class AgentClient {
       server?: PushServer;
       onStartRetry?: (retry: StartRetry) => void;
       store?: ChainStore;
+      visibilityPolicy?: LoadedPolicy;
     } = {},
   ): Promise<AgentClient> {
-    const { taskQueue, dataConverter, server, onStartRetry, store, ...overrides } = options;
+    const { taskQueue, dataConverter, server, onStartRetry, store, visibilityPolicy, ...overrides } = options;
     const settings = loadConnectionSettings(overrides);
     const client = new Client({
       connection: await connectClient(endpointOf(settings)),
@@ -141,6 +156,7 @@ export class AgentClient {
       ...(server ? { server } : {}),
       ...(onStartRetry ? { onStartRetry } : {}),
       ...(store ? { store } : {}),
+      ...(visibilityPolicy ? { visibilityPolicy } : {}),
     });
   }
 
@@ -241,16 +257,37 @@ export class AgentClient {
   async chain(workflowId: string, role: ViewerRole = 'developer', page?: ChainPage): Promise<ReasoningChain> {
     if (this.store) {
       // The store is a copy: when it cannot answer, Temporal does.
-      const stored = await readStoredPage(this.store, workflowId, role, page).catch(() => undefined);
+      const request = this.hasPolicy ? { ...page, lens: this.lensOf } : page;
+      const stored = await readStoredPage(this.store, workflowId, role, request).catch(() => undefined);
       if (stored) return stored.chain;
     }
     const handle = this.getHandle(workflowId);
-    const { status } = await handle.describe();
-    const latest =
-      status.name === 'COMPLETED'
-        ? chainPage(viewChain((await this.restored(workflowId, await handle.result(), page)).chain, role), page)
-        : await handle.query(chainQuery, role, page);
-    return this.withEarlierSteps(workflowId, latest, role, page);
+    const description = await handle.describe();
+    if (description.status.name === 'COMPLETED') {
+      const { chain } = await this.restored(workflowId, await handle.result(), page);
+      const lens = this.lensOf(identityOfChain(chain), role);
+      return this.withEarlierSteps(workflowId, chainPage(viewChain(chain, role, lens), page), role, page, lens);
+    }
+    const lens = await this.liveLens(handle, description, role);
+    const latest = lens ? await handle.query(chainQuery, role, page, lens) : await handle.query(chainQuery, role, page);
+    return this.withEarlierSteps(workflowId, latest, role, page, lens);
+  }
+
+  /**
+   * The policy's lens for a running run: its agent and tenant from its search attributes, else
+   * (a run started without them) from its chain's head, read with the lens that needs neither.
+   */
+  private async liveLens(
+    handle: AgentHandle,
+    description: Awaited<ReturnType<AgentHandle['describe']>>,
+    role: ViewerRole,
+  ): Promise<ViewLens | undefined> {
+    if (!this.hasPolicy) return undefined;
+    const agentName = description.typedSearchAttributes.get(AgentAttribute);
+    const tenant = description.typedSearchAttributes.get(TenantAttribute);
+    if (agentName !== undefined) return this.lensOf({ agentName, ...(tenant !== undefined ? { tenant } : {}) }, role);
+    const head = await handle.query(chainQuery, role, { afterStep: Number.MAX_SAFE_INTEGER }, this.lensOf({}, role));
+    return this.lensOf(identityOfChain(head), role);
   }
 
   /**
@@ -262,6 +299,7 @@ export class AgentClient {
     latest: ReasoningChain,
     role: ViewerRole,
     page?: ChainPage,
+    lens?: ViewLens,
   ): Promise<ReasoningChain> {
     return joinedChain(
       latest,
@@ -270,11 +308,14 @@ export class AgentClient {
         unlessRunGone(async () => {
           // The steps a handover left behind are in its continue-as-new event; older runs answer a query.
           const archive = await readChainArchive(this.client, workflowId, runId);
-          if (!archive) return this.client.workflow.getHandle(workflowId, runId).query(chainQuery, role, part);
+          if (!archive) {
+            const older = this.client.workflow.getHandle(workflowId, runId);
+            return lens ? older.query(chainQuery, role, part, lens) : older.query(chainQuery, role, part);
+          }
           const { earlier: _latest, approvals: _approvals, view: _view, ...head } = latest;
           return {
             ...head,
-            steps: viewChain({ ...head, steps: archive.steps }, role).steps,
+            steps: viewChain({ ...head, steps: archive.steps }, role, lens).steps,
             ...(archive.earlier ? { earlier: archive.earlier } : {}),
           };
         }),
@@ -339,7 +380,14 @@ export class AgentClient {
 
   /** A run's chain with its sub-agents' chains (recursively), each in the same role's view. */
   expandedChain(workflowId: string, role: ViewerRole = 'developer'): Promise<ExpandedChain> {
-    return loadExpandedChain(workflowId, (id) => this.chain(id, role));
+    return loadExpandedChain(
+      workflowId,
+      (id) => this.chain(id, role),
+      (chain) => {
+        const subChains = this.lensOf(identityOfChain(chain), role)?.subChains;
+        return subChains === undefined || subChains === 'full';
+      },
+    );
   }
 
   /** Adds a person's instruction before the agent's next thought; the chain names `by`'s id. */
@@ -386,12 +434,14 @@ export class AgentClient {
    */
   async status(workflowId: string, role: ViewerRole = 'developer'): Promise<AgentStatus> {
     const handle = this.getHandle(workflowId);
-    const { status } = await handle.describe();
-    if (status.name === 'COMPLETED') {
+    const description = await handle.describe();
+    if (description.status.name === 'COMPLETED') {
       const result = await handle.result();
-      return viewStatus(statusFromResult(result), role, result.chain.steps);
+      const lens = this.lensOf(identityOfChain(result.chain), role);
+      return viewStatus(statusFromResult(result), role, result.chain.steps, lens);
     }
-    return handle.query(statusQuery, role);
+    const lens = await this.liveLens(handle, description, role);
+    return lens ? handle.query(statusQuery, role, lens) : handle.query(statusQuery, role);
   }
 
   /** Yields each step once, as it lands, until the run ends; see `follow`. */
@@ -428,9 +478,10 @@ export class AgentClient {
       const chain = settled?.result
         ? await this.withEarlierSteps(
             workflowId,
-            chainPage(viewChain(settled.result.chain, 'developer'), after),
+            chainPage(viewChain(settled.result.chain, 'developer', this.resultLens(settled.result)), after),
             'developer',
             after,
+            this.resultLens(settled.result),
           )
         : await this.chainOrUndefined(workflowId, after);
       for (const step of chain?.steps ?? []) yield { type: 'step', step };
@@ -443,6 +494,11 @@ export class AgentClient {
       for (const delta of (await liveReader?.read().catch(() => [])) ?? []) yield { type: 'live', ...delta };
       await Promise.race([finished, new Promise((r) => setTimeout(r, pollMs))]);
     }
+  }
+
+  /** The policy's developer lens for a finished run (follow reads the developer's view). */
+  private resultLens(result: AgentResult): ViewLens | undefined {
+    return this.lensOf(identityOfChain(result.chain), 'developer');
   }
 
   private async chainOrUndefined(workflowId: string, page?: ChainPage): Promise<ReasoningChain | undefined> {

@@ -24,26 +24,31 @@ export function childRunIds(chain: ReasoningChain): string[] {
 /**
  * Reads `rootId`'s chain and, recursively and siblings in parallel, its sub-agents' chains. A
  * child that cannot be read keeps its error in place; only the root's failure fails the walk.
+ * `expands`: whether a chain's sub-agents' chains may be read (default: always).
  */
 export async function loadExpandedChain(
   rootId: string,
   readChain: (workflowId: string) => Promise<ReasoningChain>,
+  expands: (chain: ReasoningChain) => boolean = () => true,
 ): Promise<ExpandedChain> {
-  return expand(await readChain(rootId), readChain, new Set([rootId]));
+  return expand(await readChain(rootId), readChain, new Set([rootId]), expands);
 }
 
 async function expand(
   chain: ReasoningChain,
   readChain: (workflowId: string) => Promise<ReasoningChain>,
   seen: Set<string>,
+  expands: (chain: ReasoningChain) => boolean,
 ): Promise<ExpandedChain> {
+  // A visibility policy that shows this chain's sub-agents as summaries, or not at all, opens none.
+  if (!expands(chain)) return { chain, subAgents: {} };
   // Listed once, so a chain that names an ancestor cannot loop.
   const ids = childRunIds(chain).filter((id) => !seen.has(id));
   for (const id of ids) seen.add(id);
   const children = await Promise.all(
     ids.map(async (id): Promise<[string, ExpandedChain | { error: string }]> => {
       try {
-        return [id, await expand(await readChain(id), readChain, seen)];
+        return [id, await expand(await readChain(id), readChain, seen, expands)];
       } catch (err) {
         return [id, { error: readErrorText(err) }];
       }

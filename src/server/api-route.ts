@@ -37,7 +37,7 @@ export interface ApiRoute<
   Q extends Schema | undefined = Schema | undefined,
   B extends Schema | undefined = Schema | undefined,
 > {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   /** Fastify's form, `/v1/runs/:id`; the OpenAPI document writes `{id}`. */
   url: string;
   operationId: string;

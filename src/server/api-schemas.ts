@@ -11,7 +11,7 @@ import {
   ViewerRole,
 } from '../shared';
 import { ChainSource } from '../shared/store';
-import { ReadSource, StepFilterQuery } from './store-schemas';
+import { DetailsQuery, ReadSource, StepFilterQuery } from './store-schemas';
 
 /** Temporal's limit on a workflow id; longer ids cannot name a run. */
 export const RunIdParams = z.object({ id: z.string().min(1).max(1000) });
@@ -109,7 +109,7 @@ export const RunStatusResponse = z.object({
 });
 
 const ViewQuery = z.string().optional();
-export const RunQuery = z.object({ view: ViewQuery }).strict();
+export const RunQuery = z.object({ view: ViewQuery, details: DetailsQuery }).strict();
 export const ChainQuery = z
   .object({
     view: ViewQuery,
@@ -117,6 +117,7 @@ export const ChainQuery = z
     limit: z.coerce.number().int().min(1).max(500).default(100),
     ...StepFilterQuery,
     source: ReadSource,
+    details: DetailsQuery,
   })
   .strict();
 export const ModelCallsResponse = z.object({
@@ -131,6 +132,8 @@ export const ChainResponse = z
     chain: ReasoningChain,
     nextAfterStep: z.number().int().optional(),
     totalSteps: z.number().int().nonnegative(),
+    /** The run's progress lines, first: when the caller chose summaries only, or a sub-agent is shown as its summary. */
+    progressSummary: z.object({ lines: z.array(z.string()), text: z.string() }).optional(),
   })
   .extend(ChainSource.shape);
 
@@ -172,6 +175,7 @@ export const MeResponse = z.object({
   roles: z.array(z.string()),
   tenant: z.string().optional(),
   views: z.array(ViewerRole),
-  defaultView: ViewerRole,
+  /** Absent when a visibility policy grants the caller's roles no view. */
+  defaultView: ViewerRole.optional(),
 });
 export const HealthResponse = z.object({ ok: z.literal(true) });

@@ -19,6 +19,9 @@ import { STORE_ROUTES } from './store-routes';
 import { getTenantUsage } from './tenant-usage-route';
 import type { DecisionSigner } from './signing/decision-signer';
 import type { ChainStore } from '../store/chain-store';
+import type { LoadedPolicy } from '../governance';
+import { createLensFor } from './policy/lens-for';
+import { PREFERENCES_ROUTES } from './policy/preferences-routes';
 
 /** Every JSON route of the API, in the order the OpenAPI document lists them. */
 export const API_ROUTES: readonly ApiRoute[] = [
@@ -28,6 +31,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...DECISION_ROUTES,
   ...SCORES_ROUTES,
   ...ME_ROUTES,
+  ...PREFERENCES_ROUTES,
 ];
 
 export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
@@ -42,6 +46,11 @@ export interface CreateServerOptions {
   signer?: DecisionSigner;
   /** The chain store (open, migrated, fed by its projection elsewhere); reads use it, searches need it. */
   store?: ChainStore;
+  /**
+   * The visibility policy every read applies (with each person's preferences); absent: the
+   * built-in views. A policy that cannot be read never gets here: `serve` refuses to start.
+   */
+  policy?: LoadedPolicy;
   /** Runs started here require decisions signed by `signer`'s keys. Needs `signer`. */
   requireSignatures?: boolean;
   /** 0 picks a free port. */
@@ -94,7 +103,9 @@ export async function createServer(options: CreateServerOptions): Promise<Runnin
     requireSignatures: options.requireSignatures ?? false,
     queryTimeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
     accessRun: createRunAccess(options.agents),
-    viewFor,
+    viewFor: (identity, requested) => viewFor(identity, requested, options.policy?.policy),
+    ...(options.policy ? { policy: options.policy } : {}),
+    lensFor: createLensFor(options.policy, options.store, log),
   };
   installErrorHandler(app, log);
   registerRoutes(app, ctx, API_ROUTES);

@@ -17,6 +17,7 @@ import type { Identity } from './auth/identity';
 import type { SignedDecisionKind } from './signing/decision-signer';
 import { liveRead } from './live-read';
 import type { RunFacts } from './run-access';
+import { statusInLens } from './policy/apply-lens';
 
 /** The run's own refusal, as a 409 with its words. */
 async function refusedAsConflict<T>(send: () => Promise<T>): Promise<T> {
@@ -55,9 +56,10 @@ export const decideApproval = defineRoute({
     const facts = await ctx.accessRun(identity, params.id);
     requireRunning(facts, 'decisions');
     const view = ctx.viewFor(identity, undefined);
-    const pending = (await liveRead(() => ctx.agents.pendingApprovals(params.id, view), ctx.queryTimeoutMs)).filter(
-      (record) => record.callId === params.callId,
-    );
+    // The record answered is the one the caller's view (and lens) shows, as GET /v1/runs/{id} shows it.
+    const lens = await ctx.lensFor?.(identity, view, facts);
+    const live = await liveRead(() => ctx.agents.status(params.id, view), ctx.queryTimeoutMs);
+    const pending = statusInLens(live, view, lens).pendingApprovals.filter((record) => record.callId === params.callId);
     if (pending.length === 0)
       throw new ApiError(
         'conflict',

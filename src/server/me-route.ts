@@ -9,13 +9,17 @@ export const me = defineRoute({
   summary: 'Who the token says the caller is, and the views their roles allow',
   response: { status: 200, description: 'The caller', schema: MeResponse },
   errors: [401],
-  handle: async ({ identity }) => ({
-    id: identity.id,
-    roles: identity.roles,
-    ...(identity.tenant ? { tenant: identity.tenant } : {}),
-    views: allowedViews(identity.roles),
-    defaultView: defaultView(identity.roles),
-  }),
+  handle: async ({ ctx, identity }) => {
+    const policy = ctx.policy?.policy;
+    const widest = defaultView(identity.roles, policy);
+    return {
+      id: identity.id,
+      roles: identity.roles,
+      ...(identity.tenant ? { tenant: identity.tenant } : {}),
+      views: allowedViews(identity.roles, policy),
+      ...(widest ? { defaultView: widest } : {}),
+    };
+  },
 });
 
 export const health = defineRoute({

@@ -96,6 +96,7 @@ export function openApiDocument(routes: readonly ApiRoute[], version: string): J
           schema: { type: 'string', enum: ['end_user', 'developer', 'auditor'] },
         },
         { name: 'after', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'details', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'] } },
         { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } },
       ],
       responses: {

@@ -81,9 +81,11 @@ export function createRunAccess(agents: AgentClient): (identity: Identity, workf
       cache.set(key, known);
     }
     if ((known.tenant ?? null) !== (identity.tenant ?? null)) throw runNotFound();
+    const parent = description.parentExecution?.workflowId;
     return {
       workflowId,
       agentName: known.agentName,
+      ...(parent ? { parentRunId: parent } : {}),
       state: runStateOf(description.status.name),
       ...(known.tenant ? { tenant: known.tenant } : {}),
     };

@@ -22,7 +22,8 @@ import { allowedViews } from './auth/view-policy';
 import { liveRead } from './live-read';
 import { listRuns } from './list-runs';
 import type { RunFacts } from './run-access';
-import { readFromStore, temporalPage } from './store-read';
+import { pageOfChain, readFromStore, storedTarget, wholeChainAfterStore } from './store-read';
+import { chainInLens, progressFor, statusInLens, subChainShown, withoutSteps } from './policy/apply-lens';
 
 const runPath = (id: string): string => `/v1/runs/${encodeURIComponent(id)}`;
 
@@ -87,7 +88,7 @@ export const startRun = defineRoute({
   async handle({ ctx, identity, body, request }) {
     const raw = request.body as Record<string, unknown>;
     const visibility = VISIBILITY_FIELDS.filter((field) => Object.hasOwn(raw, field));
-    if (visibility.length > 0 && !allowedViews(identity.roles).includes('developer')) {
+    if (visibility.length > 0 && !allowedViews(identity.roles, ctx.policy?.policy).includes('developer')) {
       throw new ApiError(
         'forbidden',
         `Setting ${visibility.join(', ')} changes what end users see of a tool; it needs the developer or operator role.`,
@@ -170,7 +171,19 @@ export const getRun = defineRoute({
   async handle({ ctx, identity, params, query }) {
     const view = ctx.viewFor(identity, query.view);
     const facts = await ctx.accessRun(identity, params.id);
-    return statusRecord(facts, await liveRead(() => ctx.agents.status(params.id, view), ctx.queryTimeoutMs));
+    const lens = await ctx.lensFor?.(identity, view, facts, { details: query.details });
+    const shown = subChainShown(lens, facts);
+    const status = statusInLens(
+      await liveRead(() => ctx.agents.status(params.id, view), ctx.queryTimeoutMs),
+      view,
+      lens,
+    );
+    // A sub-agent shown as its summary: its state and counts, no step, question or approval.
+    if (shown === 'summary') {
+      const { lastStep: _step, openQuestion: _question, plan: _plan, ...rest } = status;
+      return statusRecord(facts, { ...rest, pendingApprovals: [] });
+    }
+    return statusRecord(facts, status);
   },
 });
 
@@ -190,11 +203,19 @@ export const getChain = defineRoute({
     const filter = { types, tool, from, to, text };
     const request = { afterStep: query.afterStep, limit: query.limit, filter };
     const stored = await readFromStore(ctx, identity, params.id, view, query.source, request);
-    if (stored.page) {
+    const target = stored.page ? storedTarget(stored.page.run) : await ctx.accessRun(identity, params.id);
+    const lens = await ctx.lensFor?.(identity, view, target, { details: query.details });
+    if (!lens && stored.page) {
       const { chain, totalSteps, nextAfterStep } = stored.page;
       return { chain, totalSteps, ...(nextAfterStep !== undefined ? { nextAfterStep } : {}), ...stored.source };
     }
-    return { ...(await temporalPage(ctx, identity, params.id, view, request)), ...stored.source };
+    // With a lens the whole chain is narrowed before it is filtered and paged: a filter never
+    // counts, and a page never holds, a step the policy or the preference leaves out.
+    const shown = subChainShown(lens, target);
+    const whole = chainInLens(await wholeChainAfterStore(ctx, params.id, view, stored), view, lens);
+    const progress = progressFor(whole, lens, shown);
+    const page = shown === 'summary' ? { chain: withoutSteps(whole), totalSteps: 0 } : pageOfChain(whole, request);
+    return { ...page, ...(progress ? { progressSummary: progress } : {}), ...stored.source };
   },
 });
 

@@ -4,11 +4,15 @@ import type { AgentClient } from '../client/agent-client';
 import type { Authenticator, Identity } from './auth/identity';
 import type { DecisionSigner } from './signing/decision-signer';
 import type { ChainStore } from '../store/chain-store';
+import type { LoadedPolicy } from '../governance';
+import type { LensFor } from './policy/lens-for';
 
 /** What the caller may do with one run, once it is known to be theirs (their tenant's). */
 export interface RunAccess {
   workflowId: string;
   tenant?: string;
+  /** Set when the run is a sub-agent's own run: the workflow id of the run that started it. */
+  parentRunId?: string;
 }
 
 /** Everything a route needs; built once by `createServer`. */
@@ -23,4 +27,8 @@ export interface ServerContext {
   accessRun(identity: Identity, workflowId: string): Promise<RunAccess>;
   /** The view asked for (or the caller's default); ApiError `forbidden` when their roles do not allow it. */
   viewFor(identity: Identity, requested: string | undefined): ViewerRole;
+  /** The visibility policy `serve` loaded (`--policy`, THOUGHTLINE_VISIBILITY_POLICY); absent: the built-in views. */
+  policy?: LoadedPolicy;
+  /** The lens for one viewer of one run (policy, deployment, their preferences); absent: no lens, as without a policy. */
+  lensFor?: LensFor;
 }

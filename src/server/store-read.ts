@@ -1,4 +1,5 @@
 import type { ReasoningChain, ViewerRole } from '../shared';
+import type { StoredRun } from '../shared/store';
 import type { ChainSource } from '../shared/store';
 import { readStoredPage, type StoredPage, type StoredPageRequest } from '../client/store/read-stored-chain';
 import { filterChainSteps } from '../client/store/step-filter-match';
@@ -6,6 +7,7 @@ import type { ApiContext } from './api-route';
 import type { Identity } from './auth/identity';
 import { liveRead } from './live-read';
 import { runNotFound } from './run-access';
+import type { LensTarget } from './policy/lens-for';
 
 /** A chain read answered from the store, or why it was not (then the caller reads Temporal). */
 export type StoreAnswer = { page: StoredPage; source: ChainSource } | { page?: undefined; source: ChainSource };
@@ -54,31 +56,55 @@ export async function readFromStore(
   };
 }
 
-/** The whole chain in `role`'s view from the store when it can answer, else from Temporal (tenant checked either way). */
+/** What a lens needs of a stored run: its agent, tenant and parent. */
+export const storedTarget = (run: StoredRun): LensTarget => ({
+  agentName: run.agentName,
+  ...(run.tenant ? { tenant: run.tenant } : {}),
+  ...(run.parentRunId ? { parentRunId: run.parentRunId } : {}),
+});
+
+/**
+ * The whole chain in `role`'s view from the store when it can answer, else from Temporal (tenant
+ * checked either way), with the run a lens is made for.
+ */
 export async function readWholeChain(
   ctx: ApiContext,
   identity: Identity,
   runId: string,
   role: ViewerRole,
   source: SourceAsked,
-): Promise<{ chain: ReasoningChain; source: ChainSource }> {
+): Promise<{ chain: ReasoningChain; source: ChainSource; target: LensTarget }> {
   const stored = await readFromStore(ctx, identity, runId, role, source, {});
-  if (stored.page) return { chain: stored.page.chain, source: stored.source };
-  await ctx.accessRun(identity, runId);
+  if (stored.page) return { chain: stored.page.chain, source: stored.source, target: storedTarget(stored.page.run) };
+  const target = await ctx.accessRun(identity, runId);
   const chain = await liveRead(() => ctx.agents.chain(runId, role), ctx.queryTimeoutMs);
-  return { chain, source: stored.source };
+  return { chain, source: stored.source, target };
 }
 
-/** A page of the chain from Temporal, filtered as the store's would be, counted as today's route counts it. */
-export async function temporalPage(
+/**
+ * The whole chain in `role`'s view after `readFromStore` answered `stored`: from the store when it
+ * answered (and still does), else from Temporal. The caller has checked the run is theirs.
+ */
+export async function wholeChainAfterStore(
   ctx: ApiContext,
-  identity: Identity,
   runId: string,
   role: ViewerRole,
-  request: Required<Pick<StoredPageRequest, 'afterStep' | 'limit'>> & Pick<StoredPageRequest, 'filter'>,
-): Promise<{ chain: ReasoningChain; totalSteps: number; nextAfterStep?: number }> {
-  await ctx.accessRun(identity, runId);
-  const whole = await liveRead(() => ctx.agents.chain(runId, role), ctx.queryTimeoutMs);
+  stored: StoreAnswer,
+): Promise<ReasoningChain> {
+  if (stored.page && ctx.store) {
+    const whole = await readStoredPage(ctx.store, runId, role, {}).catch(() => undefined);
+    if (whole) return whole.chain;
+  }
+  return liveRead(() => ctx.agents.chain(runId, role), ctx.queryTimeoutMs);
+}
+
+type PageRequest = Required<Pick<StoredPageRequest, 'afterStep' | 'limit'>> & Pick<StoredPageRequest, 'filter'>;
+
+/** A page of a whole chain (in a view), filtered as the store's would be, counted as the chain route counts it. */
+export function pageOfChain(
+  whole: ReasoningChain,
+  request: PageRequest,
+): { chain: ReasoningChain; totalSteps: number; nextAfterStep?: number } {
   const chain = filterChainSteps(whole, request.filter);
   const after = chain.steps.filter((step) => step.stepNumber > request.afterStep);
   const page = after.slice(0, request.limit);

@@ -5,6 +5,9 @@ import { ApiError } from './api-error';
 import { defineRoute, type ApiContext, type ApiRoute } from './api-route';
 import { RunIdParams } from './api-schemas';
 import { readWholeChain } from './store-read';
+import type { Identity } from './auth/identity';
+import { chainInLens, subChainShown, withoutSteps } from './policy/apply-lens';
+import { searchInLens } from './policy/search-in-lens';
 import {
   SearchQuery,
   SearchResponse,
@@ -16,6 +19,21 @@ import {
 } from './store-schemas';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The whole chain in the caller's view, narrowed by their lens (a sub-agent shown as its summary has no steps). */
+async function chainForStoreRoute(
+  ctx: ApiContext,
+  identity: Identity,
+  runId: string,
+  query: { view?: string | undefined; source: 'store' | 'temporal' | 'auto'; details: boolean },
+) {
+  const view = ctx.viewFor(identity, query.view);
+  const { chain, source, target } = await readWholeChain(ctx, identity, runId, view, query.source);
+  const lens = await ctx.lensFor?.(identity, view, target, { details: query.details });
+  const shown = subChainShown(lens, target);
+  const viewed = chainInLens(chain, view, lens);
+  return { chain: shown === 'summary' ? withoutSteps(viewed) : viewed, source };
+}
 
 /** A store that fails is a 503 saying so: a search never answers from part of the runs. */
 async function storeRead<T>(store: ChainStore, read: () => Promise<T>): Promise<T> {
@@ -45,8 +63,7 @@ export const getSummary = defineRoute({
   response: { status: 200, description: 'The summary', schema: SummaryResponse },
   errors: [400, 401, 403, 404, 503],
   async handle({ ctx, identity, params, query }) {
-    const view = ctx.viewFor(identity, query.view);
-    const { chain, source } = await readWholeChain(ctx, identity, params.id, view, query.source);
+    const { chain, source } = await chainForStoreRoute(ctx, identity, params.id, query);
     return { ...summariseChain(chain), runId: params.id, ...source };
   },
 });
@@ -61,8 +78,7 @@ export const getTimeline = defineRoute({
   response: { status: 200, description: 'The timeline', schema: TimelineResponse },
   errors: [400, 401, 403, 404, 503],
   async handle({ ctx, identity, params, query }) {
-    const view = ctx.viewFor(identity, query.view);
-    const { chain, source } = await readWholeChain(ctx, identity, params.id, view, query.source);
+    const { chain, source } = await chainForStoreRoute(ctx, identity, params.id, query);
     return { ...chainTimeline(chain), runId: params.id, ...source };
   },
 });
@@ -78,10 +94,13 @@ export const searchRuns = defineRoute({
   errors: [400, 401, 403, 503],
   async handle({ ctx, identity, query }) {
     const store = needStore(ctx);
-    const { view: requested, ...search } = query;
+    const { view: requested, details, ...search } = query;
     // The tenant and the view come from the caller's identity, never from the query.
     const scope: StoreScope = { tenant: identity.tenant ?? null, role: ctx.viewFor(identity, requested) };
-    return storeRead(store, () => searchStore(store, search as RunSearch, scope));
+    return storeRead(store, async () => {
+      const found = await searchStore(store, search as RunSearch, scope);
+      return searchInLens(ctx, store, identity, scope.role, search as RunSearch, found, details);
+    });
   },
 });
 

@@ -35,15 +35,19 @@ export const StepFilterQuery = {
   text: Needle.optional(),
 };
 
-export const SourcedQuery = z.object({ view: ViewQuery, source: ReadSource }).strict();
-
 const Flag = z.enum(['true', 'false']).transform((text) => text === 'true');
+
+/** `details=true` ("Show details", journey 5): the read leaves out the caller's preferences, never the policy. */
+export const DetailsQuery = Flag.default(false);
+
+export const SourcedQuery = z.object({ view: ViewQuery, source: ReadSource, details: DetailsQuery }).strict();
 const Cost = z.coerce.number().nonnegative().max(1e9);
 
 /** `GET /v1/search`'s query: RunSearch as query fields; tenant and view come from the caller. */
 export const SearchQuery = z
   .object({
     view: ViewQuery,
+    details: DetailsQuery,
     agent: Name.optional(),
     tenant: Name.optional(),
     caller: Name.optional(),

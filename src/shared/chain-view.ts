@@ -1,14 +1,20 @@
 import type { AgentResult, AgentStatus } from './agent-result';
 import type { ApprovalRecord } from './approval/approval';
-import type { ReasoningChain, ReasoningStep, VisibilityLevel } from './chain';
+import type { ReasoningChain, ReasoningStep, ToolType, VisibilityLevel } from './chain';
 import { ViewerRole } from './people';
 import { redactSecrets } from './secret-patterns';
 import { redactFields } from './sensitive-fields';
+import { callLensLevel, isEmptyLens, lensKey, lensLevel, withTenantFields } from './visibility/lens-level';
+import { isNarrower, narrowestLevel } from './visibility/narrowest-level';
 import type { ViewLens } from './visibility/view-lens';
+import type { SubAgentRun } from './sub-agent';
 
 /** What `IncrementalChainView` remembers, as JSON: each call's facts by correlation id, and the sensitive values seen. */
 export interface ViewFacts {
-  calls: Record<string, { sensitiveFields: string[]; level: VisibilityLevel; model?: string }>;
+  calls: Record<
+    string,
+    { sensitiveFields: string[]; level: VisibilityLevel; model?: string; toolType?: ToolType; toolName?: string }
+  >;
   values: string[];
 }
 
@@ -23,31 +29,51 @@ interface CallFacts {
   /** The call step's visibility level. */
   level: ReasoningStep['visibility']['level'];
   model?: string;
+  /** The call's tool, for a policy's levels by kind, tool and tool type (absent in facts kept before). */
+  toolType?: ToolType;
+  toolName?: string;
+}
+
+/** What a view knows of a call step. */
+function factOf(call: Extract<ReasoningStep, { type: 'tool_call' }>): CallFacts {
+  const { sensitiveFields = [], toolType, toolName } = call.toolCall;
+  return {
+    sensitiveFields,
+    level: call.visibility.level,
+    ...(toolType === 'llm' ? { model: call.model ?? toolName } : {}),
+    toolType,
+    toolName,
+  };
 }
 
 function callFacts(steps: readonly ReasoningStep[]): Map<string, CallFacts> {
   const facts = new Map<string, CallFacts>();
   // Every step, hidden ones included: a hidden call's visible result still hides its fields.
   for (const step of steps) {
-    if (step.type !== 'tool_call') continue;
-    const { correlationId, sensitiveFields = [], toolType, toolName } = step.toolCall;
-    facts.set(correlationId, {
-      sensitiveFields,
-      level: step.visibility.level,
-      ...(toolType === 'llm' ? { model: step.model ?? toolName } : {}),
-    });
+    if (step.type === 'tool_call') facts.set(step.toolCall.correlationId, factOf(step));
   }
   return facts;
 }
 
+/** The sensitive fields of a step's call: its own, and the tenant's for its tool (`lens`). */
+function fieldsOfStep(step: ReasoningStep, facts: Map<string, CallFacts>, lens?: ViewLens): readonly string[] {
+  if (step.type === 'tool_call')
+    return withTenantFields(step.toolCall.sensitiveFields ?? [], step.toolCall.toolName, lens);
+  if (step.type === 'tool_result') {
+    const call = facts.get(step.toolResult.correlationId);
+    return withTenantFields(call?.sensitiveFields ?? [], call?.toolName, lens);
+  }
+  return [];
+}
+
 /** The step with its call's sensitive fields replaced, in the arguments or the result. */
-function withoutSensitiveFields(step: ReasoningStep, facts: Map<string, CallFacts>): ReasoningStep {
+function withoutSensitiveFields(step: ReasoningStep, facts: Map<string, CallFacts>, lens?: ViewLens): ReasoningStep {
   if (step.type === 'tool_call') {
-    const fields = step.toolCall.sensitiveFields ?? [];
+    const fields = fieldsOfStep(step, facts, lens);
     return { ...step, toolCall: { ...step.toolCall, arguments: redactFields(step.toolCall.arguments, fields) } };
   }
   if (step.type === 'tool_result') {
-    const fields = facts.get(step.toolResult.correlationId)?.sensitiveFields ?? [];
+    const fields = fieldsOfStep(step, facts, lens);
     return { ...step, toolResult: { ...step.toolResult, result: redactFields(step.toolResult.result, fields) } };
   }
   return step;
@@ -64,18 +90,23 @@ function modelOf(step: ReasoningStep, facts: Map<string, CallFacts>): string | u
 /** The loop's note while a call waits for approval; its operator command is not for end users. */
 const APPROVAL_WAIT = /^Waiting for approval of (\S+) \(call [^)]*\):[\s\S]*Decide with: thoughtline /;
 
+/** The approval-wait thought an end user sees, or undefined when `step` is not a wait for approval. */
+function approvalWaitLine(step: ReasoningStep): ReasoningStep | undefined {
+  const approvalWait = step.type === 'thinking' ? APPROVAL_WAIT.exec(step.thought) : null;
+  if (approvalWait && step.type === 'thinking')
+    return { ...step, thought: `Waiting for a person to approve ${approvalWait[1]}.` };
+  return undefined;
+}
+
 /**
- * An end user's version of a step: summary-level steps, and model calls at any level, show only
- * their summary, with no tokens or cost; a wait for approval says so without the operator's
- * command. Other full thinking, tool and synthesis steps stay as they are.
+ * A step at summary level, in any view: only its summary, with no arguments, tokens or cost; a
+ * wait for approval says so without the operator's command; an answer keeps its conclusion (the
+ * answer stays in the result) without the reasoning behind it.
  */
-function forEndUser(full: ReasoningStep, facts: Map<string, CallFacts>): ReasoningStep {
-  if (full.type === 'synthesis') return full;
+function summaryShape(full: ReasoningStep, facts: Map<string, CallFacts>): ReasoningStep {
+  const wait = approvalWaitLine(full);
+  if (wait) return wait;
   const model = modelOf(full, facts);
-  const approvalWait = full.type === 'thinking' ? APPROVAL_WAIT.exec(full.thought) : null;
-  if (approvalWait && full.type === 'thinking')
-    return { ...full, thought: `Waiting for a person to approve ${approvalWait[1]}.` };
-  if (full.visibility.level !== 'summary' && model === undefined) return full;
   const { usage: _usage, costUsd: _cost, ...step } = full;
   const summary = step.visibility.summary ?? (model === undefined ? undefined : `Model call (${model})`);
   switch (step.type) {
@@ -90,21 +121,117 @@ function forEndUser(full: ReasoningStep, facts: Map<string, CallFacts>): Reasoni
       const failure = error !== undefined && summary !== undefined ? { error: GENERIC_FAILURE } : {};
       return { ...step, toolResult: { ...rest, result: summary ?? null, ...failure } };
     }
+    case 'synthesis': {
+      const { conclusion, terminationReason } = step.synthesis;
+      return { ...step, synthesis: { sources: [], conclusion, ...(terminationReason ? { terminationReason } : {}) } };
+    }
   }
 }
 
+/**
+ * An end user's version of a step: summary-level steps, and model calls at any level, show only
+ * their summary, with no tokens or cost; a wait for approval says so without the operator's
+ * command. Other full thinking, tool and synthesis steps stay as they are.
+ */
+function forEndUser(full: ReasoningStep, facts: Map<string, CallFacts>): ReasoningStep {
+  if (full.type === 'synthesis') return full;
+  const wait = approvalWaitLine(full);
+  if (wait) return wait;
+  if (full.visibility.level !== 'summary' && modelOf(full, facts) === undefined) return full;
+  return summaryShape(full, facts);
+}
+
+/**
+ * What `role` shows of a step before any policy: the auditor everything in full; the developer
+ * all but recorded-hidden steps in full; the end user the recorded level (an answer in full).
+ */
+function roleLevel(step: ReasoningStep, role: ViewerRole): VisibilityLevel {
+  const recorded = step.visibility.level;
+  if (role === 'auditor') return 'full';
+  if (role === 'developer') return recorded === 'hidden' ? 'hidden' : 'full';
+  return step.type === 'synthesis' && recorded === 'summary' ? 'full' : recorded;
+}
+
+/** The step's level in `role`'s view under `lens`, and whether the lens made it narrower than the role would. */
+function levelIn(
+  step: ReasoningStep,
+  role: ViewerRole,
+  facts: Map<string, CallFacts>,
+  lens: ViewLens | undefined,
+): { level: VisibilityLevel; narrowed: boolean } {
+  const own = roleLevel(step, role);
+  if (!lens) return { level: own, narrowed: false };
+  const capped = lensLevel(step, facts, lens);
+  return { level: narrowestLevel(own, capped) ?? own, narrowed: isNarrower(capped, own) };
+}
+
+/** A sub-agent run shown as its summary: who, how it ended and where its chain is, without its spend or detail. */
+function subAgentSummary(run: SubAgentRun): SubAgentRun {
+  const { callId, agentName, workflowId, runId, status, budget, terminationReason } = run;
+  return {
+    callId,
+    agentName,
+    workflowId,
+    ...(runId !== undefined ? { runId } : {}),
+    status,
+    budget,
+    ...(terminationReason ? { terminationReason } : {}),
+  };
+}
+
+/** Sub-agent runs as the lens's `subChains` shows them: in full, as summaries, or none (undefined). */
+function subAgentsView(runs: readonly SubAgentRun[], lens: ViewLens | undefined): SubAgentRun[] | undefined {
+  if (lens?.subChains === 'hidden') return undefined;
+  return lens?.subChains === 'summary' ? runs.map(subAgentSummary) : [...runs];
+}
+
+/** A result's sub-agent run as the lens's `subChains` shows it. */
+function withSubChain(step: ReasoningStep, lens: ViewLens | undefined): ReasoningStep {
+  if (step.type !== 'tool_result' || !step.toolResult.subAgent || !lens?.subChains || lens.subChains === 'full')
+    return step;
+  const { subAgent, ...rest } = step.toolResult;
+  return {
+    ...step,
+    toolResult: lens.subChains === 'hidden' ? rest : { ...rest, subAgent: subAgentSummary(subAgent) },
+  };
+}
+
+/** `step` as `role` sees it at `level` (never hidden here), before secret redaction. */
+function shapeStep(
+  step: ReasoningStep,
+  role: ViewerRole,
+  level: VisibilityLevel,
+  facts: Map<string, CallFacts>,
+  lens: ViewLens | undefined,
+): ReasoningStep {
+  if (role === 'auditor') return withSubChain(level === 'summary' ? summaryShape(step, facts) : step, lens);
+  const redacted = withoutSensitiveFields(step, facts, lens);
+  const shaped =
+    level === 'summary' ? summaryShape(redacted, facts) : role === 'end_user' ? forEndUser(redacted, facts) : redacted;
+  return withSubChain(shaped, lens);
+}
+
 /** A record's sensitive fields: its own (set when it was requested), else its call step's. */
-const fieldsOfRecord = (record: ApprovalRecord, facts: Map<string, CallFacts>): readonly string[] =>
-  record.sensitiveFields ?? facts.get(record.callId)?.sensitiveFields ?? [];
+const fieldsOfRecord = (record: ApprovalRecord, facts: Map<string, CallFacts>, lens?: ViewLens): readonly string[] =>
+  withTenantFields(record.sensitiveFields ?? facts.get(record.callId)?.sensitiveFields ?? [], record.toolName, lens);
 
 /**
  * A record's arguments with its sensitive fields replaced; an end user, who sees a summary-level
  * or hidden call without its arguments in the chain, sees none here either.
  */
-function approvalView(record: ApprovalRecord, facts: Map<string, CallFacts>, role: ViewerRole): ApprovalRecord {
-  const level = facts.get(record.callId)?.level;
+function approvalView(
+  record: ApprovalRecord,
+  facts: Map<string, CallFacts>,
+  role: ViewerRole,
+  lens?: ViewLens,
+): ApprovalRecord {
+  const call = facts.get(record.callId);
+  const level = call?.level;
   if (role === 'end_user' && (level === 'summary' || level === 'hidden')) return { ...record, arguments: {} };
-  return { ...record, arguments: redactFields(record.arguments, fieldsOfRecord(record, facts)) };
+  // A policy that shows the call at summary or not at all shows its arguments in no view.
+  if (lens && isNarrower(callLensLevel(call, record.toolName, lens), 'full')) return { ...record, arguments: {} };
+  if (role === 'auditor') return record;
+  return { ...record, arguments: redactFields(record.arguments, fieldsOfRecord(record, facts, lens)) };
 }
 
 /** The scalar values found at `paths` in `value` (same path rules as `redactFields`). */
@@ -140,19 +267,20 @@ function sensitiveValues(
   steps: readonly ReasoningStep[],
   approvals: readonly ApprovalRecord[],
   facts: Map<string, CallFacts>,
+  lens?: ViewLens,
 ): string[] {
   const values = new Set<string>();
-  for (const step of steps) {
-    if (step.type === 'tool_call')
-      for (const v of valuesAt(step.toolCall.arguments, step.toolCall.sensitiveFields ?? [])) values.add(v);
-    if (step.type === 'tool_result') {
-      for (const v of valuesAt(step.toolResult.result, facts.get(step.toolResult.correlationId)?.sensitiveFields ?? []))
-        values.add(v);
-    }
-  }
+  for (const step of steps) for (const v of stepSensitiveValues(step, facts, lens)) values.add(v);
   for (const record of approvals)
-    for (const v of valuesAt(record.arguments, fieldsOfRecord(record, facts))) values.add(v);
+    for (const v of valuesAt(record.arguments, fieldsOfRecord(record, facts, lens))) values.add(v);
   return [...values].sort();
+}
+
+/** The values of one step's sensitive fields (its call's own, and the tenant's under `lens`). */
+function stepSensitiveValues(step: ReasoningStep, facts: Map<string, CallFacts>, lens?: ViewLens): string[] {
+  if (step.type === 'tool_call') return valuesAt(step.toolCall.arguments, fieldsOfStep(step, facts, lens));
+  if (step.type === 'tool_result') return valuesAt(step.toolResult.result, fieldsOfStep(step, facts, lens));
+  return [];
 }
 
 /**
@@ -163,22 +291,58 @@ function sensitiveValues(
  *   where other text (a thought, a conclusion, the task) repeats a sensitive field's value.
  * - end_user: as developer, but summary-level steps and model calls show only their summary
  *   (no tokens, no cost), and a wait for approval leaves out the operator's command.
+ * `lens` (the organisation's policy for this viewer, from `resolveViewLens`) only narrows, in every
+ * view: a step it hides is left out and counted, one it caps at summary shows its summary shape,
+ * its tenant's fields are masked like the call's own (below the auditor's view), and sub-agents'
+ * runs show as its `subChains` says. No lens, or an empty one: exactly the view without.
  * Steps keep their original `stepNumber`: the gaps honestly show that steps were left out.
  */
 export function viewChain(chain: ReasoningChain, role: ViewerRole, lens?: ViewLens): ReasoningChain {
-  void lens;
-  const priorHidden = chain.view?.hiddenSteps ?? 0;
-  const facts = role === 'auditor' ? new Map<string, CallFacts>() : callFacts(chain.steps);
-  const known = role === 'auditor' ? [] : sensitiveValues(chain.steps, chain.approvals ?? [], facts);
-  const shown = role === 'auditor' ? chain.steps : chain.steps.filter((step) => step.visibility.level !== 'hidden');
-  const knownKey = `${role}\u0000${known.join('\u0000')}`;
-  const steps = shown.map((step) => stepView(step, role, facts, known, knownKey));
+  const active = isEmptyLens(lens) ? undefined : lens;
+  const facts = role === 'auditor' && !active ? new Map<string, CallFacts>() : callFacts(chain.steps);
+  const known = role === 'auditor' ? [] : sensitiveValues(chain.steps, chain.approvals ?? [], facts, active);
+  const key = cacheKey(role, active, known);
+  const steps: ReasoningStep[] = [];
+  let narrowed = 0;
+  for (const step of chain.steps) {
+    const { level, narrowed: byLens } = levelIn(step, role, facts, active);
+    if (byLens) narrowed += 1;
+    if (level !== 'hidden') steps.push(stepView(step, role, level, facts, known, key, active));
+  }
   const approvals =
-    role === 'auditor' ? chain.approvals : chain.approvals?.map((record) => approvalView(record, facts, role));
+    role === 'auditor' && !active
+      ? chain.approvals
+      : chain.approvals?.map((record) => approvalView(record, facts, role, active));
   // A view of a view counts the steps both left out.
-  const view = { role, hiddenSteps: priorHidden + chain.steps.length - shown.length };
+  const view = viewRecord(chain.view, role, chain.steps.length - steps.length, narrowed);
   const { steps: _steps, ...head } = chain;
-  return { ...redactSecrets({ ...head, ...(approvals ? { approvals } : {}), view }, known), steps };
+  return {
+    ...redactSecrets(withSubAgents({ ...head, ...(approvals ? { approvals } : {}), view }, active), known),
+    steps,
+  };
+}
+
+/** The chain's `view`: this role, the steps left out on top of a viewed chain's, and those the policy narrowed. */
+function viewRecord(
+  prior: ReasoningChain['view'],
+  role: ViewerRole,
+  hidden: number,
+  narrowed: number,
+): NonNullable<ReasoningChain['view']> {
+  const priorNarrowed = prior?.narrowed ?? 0;
+  return {
+    role,
+    hiddenSteps: (prior?.hiddenSteps ?? 0) + hidden,
+    ...(narrowed + priorNarrowed > 0 ? { narrowed: narrowed + priorNarrowed } : {}),
+  };
+}
+
+/** The head with its sub-agents' runs as the lens shows them (left out when hidden). */
+function withSubAgents<T extends { subAgents?: SubAgentRun[] }>(head: T, lens: ViewLens | undefined): T {
+  if (!lens?.subChains || lens.subChains === 'full' || !head.subAgents) return head;
+  const { subAgents, ...rest } = head;
+  const shown = subAgentsView(subAgents, lens);
+  return (shown ? { ...rest, subAgents: shown } : rest) as T;
 }
 
 /**
@@ -186,7 +350,9 @@ export function viewChain(chain: ReasoningChain, role: ViewerRole, lens?: ViewLe
  * secret-shaped text redacted (pending calls' arguments, the question, what the run waits for);
  * roles other than the auditor also get each pending call's sensitive fields replaced, and their
  * values wherever else the record repeats them. `steps` (the run's chain) names the sensitive
- * fields of records made before records carried their own. Pure and sandbox-safe.
+ * fields of records made before records carried their own. `lens` narrows as in `viewChain`: a
+ * pending call the policy shows at summary or not at all has no arguments here, and sub-agents'
+ * runs follow its `subChains`. Pure and sandbox-safe.
  */
 export function viewStatus(
   status: AgentStatus,
@@ -194,14 +360,17 @@ export function viewStatus(
   steps: readonly ReasoningStep[] = [],
   lens?: ViewLens,
 ): AgentStatus {
-  void lens;
-  if (role === 'auditor') return redactSecrets(status);
+  const active = isEmptyLens(lens) ? undefined : lens;
+  if (role === 'auditor' && !active) return redactSecrets(status);
   const needFacts =
-    role === 'end_user' || status.pendingApprovals.some((record) => record.sensitiveFields === undefined);
+    role === 'end_user' ||
+    active !== undefined ||
+    status.pendingApprovals.some((record) => record.sensitiveFields === undefined);
   const facts = needFacts ? callFacts(steps) : new Map<string, CallFacts>();
-  const known = sensitiveValues([], status.pendingApprovals, facts);
-  const pendingApprovals = status.pendingApprovals.map((record) => approvalView(record, facts, role));
-  return redactSecrets({ ...status, pendingApprovals }, known);
+  const known = role === 'auditor' ? [] : sensitiveValues([], status.pendingApprovals, facts, active);
+  const pendingApprovals = status.pendingApprovals.map((record) => approvalView(record, facts, role, active));
+  const subAgents = active ? { subAgents: subAgentsView(status.subAgents, active) ?? [] } : {};
+  return redactSecrets({ ...status, pendingApprovals, ...subAgents }, known);
 }
 
 /**
@@ -209,40 +378,47 @@ export function viewStatus(
  * answer, the error, the plan) through the same redaction, so no part of a result is printed raw.
  */
 export function viewResult(result: AgentResult, role: ViewerRole, lens?: ViewLens): AgentResult {
-  void lens;
+  const active = isEmptyLens(lens) ? undefined : lens;
   const facts = role === 'auditor' ? new Map<string, CallFacts>() : callFacts(result.chain.steps);
-  const known = role === 'auditor' ? [] : sensitiveValues(result.chain.steps, result.chain.approvals ?? [], facts);
+  const known =
+    role === 'auditor' ? [] : sensitiveValues(result.chain.steps, result.chain.approvals ?? [], facts, active);
   const { chain, ...rest } = result;
-  return { ...redactSecrets(rest, known), chain: viewChain(chain, role) };
+  return { ...redactSecrets(rest, known), chain: viewChain(chain, role, active) };
 }
 
 /**
- * Each step's view, made once per role: recorded steps never change (a changed step is a new
- * object), so a chain queried a thousand times is redacted once. Only a cache: same output.
+ * Each step's view, made once per role and lens: recorded steps never change (a changed step is a
+ * new object), so a chain queried a thousand times is redacted once. Only a cache: same output.
  */
 const viewedSteps = new WeakMap<ReasoningStep, Map<string, ReasoningStep>>();
 
-/** `known`: the sensitive values to redact in free text; in the cache `key`, as it grows with the chain. */
+/**
+ * The cache key of a view: the role, the lens (length-prefixed, so no lens and a lens never share
+ * a key) and the known sensitive values, as they grow with the chain.
+ */
+function cacheKey(role: ViewerRole, lens: ViewLens | undefined, known: readonly string[]): string {
+  const lensPart = lens ? `L${lensKey(lens).length}:${lensKey(lens)}` : 'N';
+  return `${role}\u0000${lensPart}\u0000${known.join('\u0000')}`;
+}
+
+/** `known`: the sensitive values to redact in free text; `key` from `cacheKey`. */
 function stepView(
   step: ReasoningStep,
   role: ViewerRole,
+  level: VisibilityLevel,
   facts: Map<string, CallFacts>,
   known: readonly string[],
   key: string,
+  lens: ViewLens | undefined,
 ): ReasoningStep {
   const memo = viewedSteps.get(step) ?? new Map<string, ReasoningStep>();
-  const cached = memo.get(key);
+  const memoKey = `${key}\u0000${level}`;
+  const cached = memo.get(memoKey);
   if (cached) return cached;
-  const shaped =
-    role === 'auditor'
-      ? step
-      : role === 'end_user'
-        ? forEndUser(withoutSensitiveFields(step, facts), facts)
-        : withoutSensitiveFields(step, facts);
-  const viewed = redactSecrets(shaped, known);
+  const viewed = redactSecrets(shapeStep(step, role, level, facts, lens), known);
   // Only the latest key per role is kept: an older set of values is never asked for again.
   for (const k of memo.keys()) if (k.startsWith(`${role}\u0000`)) memo.delete(k);
-  memo.set(key, viewed);
+  memo.set(memoKey, viewed);
   viewedSteps.set(step, memo);
   return viewed;
 }
@@ -277,6 +453,8 @@ export class IncrementalChainView {
   private readonly facts = new Map<string, CallFacts>();
   private readonly values = new Set<string>();
   private known: string[] | undefined = [];
+  /** Values at a tenant's masked fields seen so far, by the lens's `sensitiveFields` (as JSON). */
+  private readonly tenantValues = new Map<string, Set<string>>();
 
   /** What the views need to remember of the steps added so far, as plain JSON (the chain store keeps it per run). */
   toFacts(): ViewFacts {
@@ -297,7 +475,8 @@ export class IncrementalChainView {
    * One page of a chain in `role`'s view, equal to `chainPage(viewChain(chain, role), page)` when
    * this view has seen every step and approval record of the chain: `head` is the chain without
    * its steps, `steps` the page's raw steps, `hiddenSteps` how many of the whole chain's steps
-   * only the auditor sees.
+   * only the auditor sees. With a lens, `view.hiddenSteps` also counts the page's steps the lens
+   * leaves out (the page cannot count the rest of the chain's).
    */
   page(
     head: Omit<ReasoningChain, 'steps'>,
@@ -306,31 +485,34 @@ export class IncrementalChainView {
     hiddenSteps: number,
     lens?: ViewLens,
   ): ReasoningChain {
-    void lens;
+    const active = isEmptyLens(lens) ? undefined : lens;
+    // The page's tenant values first, so a step early in the page is masked with a later one's.
+    if (active && role !== 'auditor') for (const step of steps) this.rememberTenant(step, active);
     const shown: ReasoningStep[] = [];
+    let byLens = 0;
+    let narrowed = 0;
     for (const step of steps) {
-      const viewed = this.step(step, role);
+      const { level, narrowed: capped } = levelIn(step, role, this.facts, active);
+      if (capped) narrowed += 1;
+      if (capped && level === 'hidden') byLens += 1;
+      const viewed = this.step(step, role, active);
       if (viewed) shown.push(viewed);
     }
-    const priorHidden = head.view?.hiddenSteps ?? 0;
-    const view = { role, hiddenSteps: priorHidden + (role === 'auditor' ? 0 : hiddenSteps) };
-    if (role === 'auditor') return { ...redactSecrets({ ...head, view }, []), steps: shown };
-    const approvals = head.approvals?.map((record) => approvalView(record, this.facts, role));
+    const view = viewRecord(head.view, role, (role === 'auditor' ? 0 : hiddenSteps) + byLens, narrowed);
+    if (role === 'auditor' && !active) return { ...redactSecrets({ ...head, view }, []), steps: shown };
+    const approvals = head.approvals?.map((record) => approvalView(record, this.facts, role, active));
+    const known = role === 'auditor' ? [] : this.knownFor(active);
     return {
-      ...redactSecrets({ ...head, ...(approvals ? { approvals } : {}), view }, this.sortedValues()),
+      ...redactSecrets(withSubAgents({ ...head, ...(approvals ? { approvals } : {}), view }, active), known),
       steps: shown,
     };
   }
 
   add(step: ReasoningStep): void {
     if (step.type === 'tool_call') {
-      const { correlationId, sensitiveFields = [], toolType, toolName } = step.toolCall;
-      this.facts.set(correlationId, {
-        sensitiveFields,
-        level: step.visibility.level,
-        ...(toolType === 'llm' ? { model: step.model ?? toolName } : {}),
-      });
-      this.remember(valuesAt(step.toolCall.arguments, sensitiveFields));
+      const fact = factOf(step);
+      this.facts.set(step.toolCall.correlationId, fact);
+      this.remember(valuesAt(step.toolCall.arguments, fact.sensitiveFields));
     }
     if (step.type === 'tool_result')
       this.remember(
@@ -342,25 +524,55 @@ export class IncrementalChainView {
     this.remember(valuesAt(record.arguments, fieldsOfRecord(record, this.facts)));
   }
 
-  /** The step in `role`'s view, or undefined when that view leaves it out (hidden). */
+  /**
+   * The step in `role`'s view, or undefined when that view (or the lens) leaves it out. A tenant's
+   * masked values are learnt as steps are viewed: free text is masked with those of steps viewed
+   * before it (in order, as a stream or a page views them).
+   */
   step(step: ReasoningStep, role: ViewerRole, lens?: ViewLens): ReasoningStep | undefined {
-    void lens;
-    if (role === 'auditor') return stepView(step, role, new Map(), [], `${role}\u0000`);
-    if (step.visibility.level === 'hidden') return undefined;
-    const known = this.sortedValues();
-    return stepView(step, role, this.facts, known, `${role}\u0000${known.join('\u0000')}`);
+    const active = isEmptyLens(lens) ? undefined : lens;
+    if (role === 'auditor' && !active)
+      return stepView(step, role, 'full', new Map(), [], cacheKey(role, undefined, []), undefined);
+    const { level } = levelIn(step, role, this.facts, active);
+    if (level === 'hidden') return undefined;
+    if (role === 'auditor') return stepView(step, role, level, this.facts, [], cacheKey(role, active, []), active);
+    if (active) this.rememberTenant(step, active);
+    const known = this.knownFor(active);
+    return stepView(step, role, level, this.facts, known, cacheKey(role, active, known), active);
   }
 
   /** An approval record as `viewStatus` shows it in `role`'s pending approvals. */
-  approval(record: ApprovalRecord, role: ViewerRole): ApprovalRecord {
-    if (role === 'auditor') return redactSecrets(record);
-    const known = [...new Set(valuesAt(record.arguments, fieldsOfRecord(record, this.facts)))].sort();
-    return redactSecrets(approvalView(record, this.facts, role), known);
+  approval(record: ApprovalRecord, role: ViewerRole, lens?: ViewLens): ApprovalRecord {
+    const active = isEmptyLens(lens) ? undefined : lens;
+    if (role === 'auditor' && !active) return redactSecrets(record);
+    const known =
+      role === 'auditor'
+        ? []
+        : [...new Set(valuesAt(record.arguments, fieldsOfRecord(record, this.facts, active)))].sort();
+    return redactSecrets(approvalView(record, this.facts, role, active), known);
   }
 
   /** Any other record of the run (a sub-agent's entry): secret-shaped text and, below the auditor, sensitive values redacted. */
   redact<T>(value: T, role: ViewerRole): T {
     return redactSecrets(value, role === 'auditor' ? [] : this.sortedValues());
+  }
+
+  /** Remembers the values `step` holds at the lens's tenant fields. */
+  private rememberTenant(step: ReasoningStep, lens: ViewLens): void {
+    if (Object.keys(lens.sensitiveFields).length === 0) return;
+    const key = lensKey({ ...lens, steps: {}, tools: {}, toolTypes: {}, decidedBy: {} });
+    const seen = this.tenantValues.get(key) ?? new Set<string>();
+    for (const v of stepSensitiveValues(step, this.facts, lens)) seen.add(v);
+    this.tenantValues.set(key, seen);
+  }
+
+  /** The sensitive values to mask in free text: the calls' own, and the lens's tenant ones seen so far. */
+  private knownFor(lens: ViewLens | undefined): string[] {
+    const own = this.sortedValues();
+    if (!lens || Object.keys(lens.sensitiveFields).length === 0) return own;
+    const key = lensKey({ ...lens, steps: {}, tools: {}, toolTypes: {}, decidedBy: {} });
+    const tenant = this.tenantValues.get(key);
+    return tenant && tenant.size > 0 ? [...new Set([...own, ...tenant])].sort() : own;
   }
 
   private remember(found: readonly string[]): void {

@@ -207,9 +207,17 @@ export const ReasoningChain = z.object({
       keptThroughStep: z.number().int().nonnegative(),
     })
     .optional(),
-  /** Set on a view: which role's view this is, and how many steps it leaves out. */
+  /**
+   * Set on a view: which role's view this is, how many steps it leaves out, and how many steps the
+   * organisation's visibility policy showed less of than the role would (left out or summarised;
+   * absent when none), so a reader of a sub-agent's chain can say the policy narrowed it.
+   */
   view: z
-    .object({ role: z.enum(['end_user', 'developer', 'auditor']), hiddenSteps: z.number().int().nonnegative() })
+    .object({
+      role: z.enum(['end_user', 'developer', 'auditor']),
+      hiddenSteps: z.number().int().nonnegative(),
+      narrowed: z.number().int().nonnegative().optional(),
+    })
     .optional(),
 });
 export type ReasoningChain = z.infer<typeof ReasoningChain>;

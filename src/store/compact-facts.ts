@@ -3,13 +3,19 @@ import type { ViewFacts } from '../shared/chain-view';
 type CallFact = ViewFacts['calls'][string];
 
 /**
+ * Keys a neutral call may carry. Its tool's name and type matter only to a visibility policy's
+ * result rules, and a reader with such rules reads the run's calls again (readStoredPage): kept
+ * here, they would grow every run's facts.
+ */
+const NEUTRAL_KEYS: readonly string[] = ['sensitiveFields', 'level', 'model', 'toolType', 'toolName'];
+
+/**
  * A call the views treat exactly as an unknown one: no sensitive fields, full visibility, not a
  * model call (IncrementalChainView reads a missing call as `sensitiveFields ?? []`, level
  * undefined, model undefined). A fact with any other key is kept, whatever it holds.
  */
 function isNeutral(fact: CallFact): boolean {
-  for (const key of Object.keys(fact))
-    if (key !== 'sensitiveFields' && key !== 'level' && key !== 'model') return false;
+  for (const key of Object.keys(fact)) if (!NEUTRAL_KEYS.includes(key)) return false;
   return fact.sensitiveFields.length === 0 && fact.level === 'full' && fact.model === undefined;
 }
 

@@ -11,7 +11,8 @@ import type {
 import type { ModelReply } from '../shared';
 import { callStart, modelCallEnd, toolCallEnd, type CallStart } from './gen-ai-calls';
 import type { Telemetry } from './start-telemetry';
-import { AGENT_HEADER, Attr } from './workflows/attribute-names';
+import { AGENT_HEADER, Attr, TENANT_HEADER } from './workflows/attribute-names';
+import { tenantLabel } from './workflows/tenant-label';
 
 /**
  * One span per activity attempt, a child of the workflow's `StartActivity` span (the context
@@ -32,13 +33,18 @@ class ActivityTelemetryInbound implements ActivityInboundCallsInterceptor {
   async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
     const { info } = this.ctx;
     const call = callStart(info.activityType, input.args[0]);
-    const agent = agentOf(input.headers);
+    const agent = headerText(input.headers, AGENT_HEADER);
+    const tenant = headerText(input.headers, TENANT_HEADER);
+    const who: otel.Attributes = {
+      ...(agent ? { [Attr.agentName]: agent } : {}),
+      ...(tenant ? { [Attr.tenant]: tenantLabel(tenant) } : {}),
+    };
     const attributes: otel.Attributes = {
       ...call.attributes,
       [Attr.activityType]: info.activityType,
       [Attr.attempt]: info.attempt,
       ...(info.workflowExecution ? { [Attr.workflowId]: info.workflowExecution.workflowId } : {}),
-      ...(agent ? { [Attr.agentName]: agent } : {}),
+      ...who,
     };
     const parent = extractContextFromHeaders(input.headers) ?? otel.context.active();
     const started = performance.now();
@@ -51,14 +57,14 @@ class ActivityTelemetryInbound implements ActivityInboundCallsInterceptor {
           const result = await next(input);
           const ended = call.kind === 'model' ? modelCallEnd(result) : call.kind === 'tool' ? toolCallEnd(result) : {};
           span.setAttributes(ended);
-          this.measure(call, agent, started, undefined, result);
+          this.measure(call, who, started, undefined, result);
           return result;
         } catch (err) {
           const type = errorType(err);
           // The type only: a failure's message can quote a tool's arguments or a provider's reply.
           span.setAttribute(Attr.errorType, type);
           span.setStatus({ code: otel.SpanStatusCode.ERROR, message: type });
-          this.measure(call, agent, started, type, undefined);
+          this.measure(call, who, started, type, undefined);
           throw err;
         } finally {
           span.end();
@@ -67,16 +73,17 @@ class ActivityTelemetryInbound implements ActivityInboundCallsInterceptor {
     );
   }
 
+  /** `run`: the agent's name and the tenant, labels of every metric a run's call records. */
   private measure(
     call: CallStart,
-    agent: string | undefined,
+    run: otel.Attributes,
     started: number,
     error: string | undefined,
     result: unknown,
   ): void {
     const { metrics } = this.telemetry;
     const seconds = (performance.now() - started) / 1000;
-    const who = { ...(agent ? { [Attr.agentName]: agent } : {}), ...(error ? { [Attr.errorType]: error } : {}) };
+    const who = { ...run, ...(error ? { [Attr.errorType]: error } : {}) };
     if (call.kind === 'tool') {
       metrics.toolDuration.record(seconds, { [Attr.toolName]: call.attributes[Attr.toolName], ...who });
       return;
@@ -93,7 +100,7 @@ class ActivityTelemetryInbound implements ActivityInboundCallsInterceptor {
     });
     if (error) return;
     const reply = result as Partial<ModelReply>;
-    const spend = { ...model, ...(agent ? { [Attr.agentName]: agent } : {}) };
+    const spend = { ...model, ...run };
     const usage = reply.usage;
     if (usage) {
       const byType = {
@@ -109,9 +116,9 @@ class ActivityTelemetryInbound implements ActivityInboundCallsInterceptor {
   }
 }
 
-/** The agent's name, set by the workflow interceptor; absent for activities started elsewhere. */
-function agentOf(headers: Headers): string | undefined {
-  const payload = headers[AGENT_HEADER];
+/** The agent's name or tenant, set by the workflow interceptor; absent for activities started elsewhere. */
+function headerText(headers: Headers, name: string): string | undefined {
+  const payload = headers[name];
   if (!payload) return undefined;
   try {
     const name: unknown = defaultPayloadConverter.fromPayload(payload);

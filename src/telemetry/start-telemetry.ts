@@ -14,6 +14,8 @@ export interface Telemetry {
   /** Receives the workflow side's spans (through Temporal's `exporter` sink); absent with traces off. */
   readonly spanProcessor?: SpanProcessor;
   readonly metrics: TelemetryMetrics;
+  /** Whether recorded steps' content goes on spans (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT). */
+  readonly captureContent: boolean;
   /** Exports what is buffered; the SDK keeps running. */
   flush(): Promise<void>;
   /** Exports what is buffered and stops the SDK. */
@@ -57,6 +59,7 @@ export function startTelemetry(config: TelemetryConfig): Telemetry {
     tracer,
     ...(spanProcessor ? { spanProcessor } : {}),
     metrics: createTelemetryMetrics(meter),
+    captureContent: config.captureContent === true,
     flush: async () => {
       await Promise.all([tracerProvider?.forceFlush(), meterProvider?.forceFlush()]);
     },

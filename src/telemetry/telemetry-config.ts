@@ -14,6 +14,11 @@ export interface SignalExport {
 export interface TelemetryConfig {
   traces?: SignalExport;
   metrics?: SignalExport & { exportIntervalMs: number };
+  /**
+   * OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true: each recorded step's content goes on
+   * a span, in the visibility policy's `telemetry.view`. Absent (the default): no content at all.
+   */
+  captureContent?: true;
 }
 
 /**
@@ -46,6 +51,11 @@ const OtelEnv = z.object({
   OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: optional(OtlpProtocol),
   OTEL_TRACES_EXPORTER: optional(Exporter),
   OTEL_METRICS_EXPORTER: optional(Exporter),
+  // Not a switch: content capture needs telemetry turned on by one of TELEMETRY_SWITCHES.
+  OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: z.preprocess(
+    blank,
+    z.enum(['true', 'false', 'TRUE', 'FALSE', 'True', 'False']).optional(),
+  ),
   /** The spec's default is 60 s. */
   OTEL_METRIC_EXPORT_INTERVAL: z.preprocess(blank, z.coerce.number().int().positive().default(60_000)),
 });
@@ -104,6 +114,9 @@ export function parseTelemetryConfig(env: NodeJS.ProcessEnv): TelemetryConfig | 
         );
   if (!traces && !metrics) return undefined;
   return Object.freeze({
+    ...(e.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.toLowerCase() === 'true'
+      ? { captureContent: true as const }
+      : {}),
     ...(traces ? { traces } : {}),
     ...(metrics ? { metrics: { ...metrics, exportIntervalMs: e.OTEL_METRIC_EXPORT_INTERVAL } } : {}),
   });

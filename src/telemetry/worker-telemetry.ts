@@ -4,11 +4,15 @@ import { makeWorkflowExporter, type OpenTelemetrySinks } from '@temporalio/inter
 import { Runtime, type ActivityInterceptorsFactory, type InjectedSinks, type WorkerOptions } from '@temporalio/worker';
 import type { WorkflowInfo } from '@temporalio/workflow';
 import type { RunEventPublisher } from '../events/run-event-sinks';
+import type { LoadedPolicy } from '../governance/load-visibility-policy';
 import { activityTelemetry } from './activity-telemetry';
 import { createApprovalWatch } from './approval-watch';
+import { createRunSpans } from './run-spans';
 import type { Telemetry } from './start-telemetry';
+import { createStepContent } from './step-content';
 import { Attr } from './workflows/attribute-names';
-import type { TelemetrySinks } from './workflows/telemetry-sinks';
+import { tenantLabel } from './workflows/tenant-label';
+import type { RunFacts, TelemetrySinks } from './workflows/telemetry-sinks';
 
 /**
  * The workflow interceptor modules telemetry adds to the bundle. A worker bundling at start gets
@@ -25,8 +29,11 @@ export interface WorkerTelemetry {
   /** Outermost activity interceptor (see activityTelemetry). */
   activity: ActivityInterceptorsFactory;
   sinks: InjectedSinks<TelemetrySinks & OpenTelemetrySinks>;
-  /** The run event publisher to give the worker: `own` (if any) plus the approvals gauge. */
-  events(own: RunEventPublisher | undefined): RunEventPublisher;
+  /**
+   * The run event publisher to give the worker: `own` (if any) plus the approvals gauge and, with
+   * content capture on, each step's content in `policy`'s telemetry view (no policy: `developer`).
+   */
+  events(own: RunEventPublisher | undefined, policy?: LoadedPolicy): RunEventPublisher;
   flush(): Promise<void>;
   /** Warns (through the Temporal runtime's logger) when a prebuilt bundle lacks the telemetry interceptors. */
   checkBundle(bundle: NonNullable<WorkerOptions['workflowBundle']>): void;
@@ -41,6 +48,8 @@ export function workerTelemetry(telemetry: Telemetry): WorkerTelemetry {
   const approvals = createApprovalWatch();
   metrics.approvalsWaiting.addCallback((result) => result.observe(approvals.count()));
   const spans = telemetry.spanProcessor ? makeWorkflowExporter(telemetry.spanProcessor, telemetry.resource) : undefined;
+  // Content needs traces (it goes on spans) and the opt-in; otherwise no run's span is remembered.
+  const runSpans = telemetry.captureContent && telemetry.spanProcessor ? createRunSpans() : undefined;
   return {
     workflowModules: TELEMETRY_WORKFLOW_MODULES,
     activity: activityTelemetry(telemetry),
@@ -54,31 +63,43 @@ export function workerTelemetry(telemetry: Telemetry): WorkerTelemetry {
       },
       thoughtlineTelemetry: {
         runStarted: {
-          fn: (_info, run) =>
-            metrics.runsStarted.add(1, { [Attr.agentName]: run.agentName, [Attr.runKind]: run.runKind }),
+          fn: (_info, run) => metrics.runsStarted.add(1, { ...labels(run), [Attr.runKind]: run.runKind }),
           callDuringReplay: false,
         },
         runEnded: {
           fn: (_info, run) =>
             metrics.runsEnded.add(1, {
-              [Attr.agentName]: run.agentName,
+              ...labels(run),
               [Attr.runKind]: run.runKind,
               [Attr.terminationReason]: run.terminationReason,
             }),
           callDuringReplay: false,
         },
         continuedAsNew: {
-          fn: (_info, run) => metrics.continuedAsNew.add(1, { [Attr.agentName]: run.agentName }),
+          fn: (_info, run) => metrics.continuedAsNew.add(1, labels(run)),
+          callDuringReplay: false,
+        },
+        runSpan: {
+          fn: (info, run) => runSpans?.set(info.workflowId, run),
           callDuringReplay: false,
         },
       },
     },
-    events: (own) => ({
-      publish(event) {
-        approvals.observe(event);
-        own?.publish(event);
-      },
-    }),
+    events: (own, policy) => {
+      const content = runSpans ? createStepContent(telemetry.tracer, runSpans, policy) : undefined;
+      return {
+        publish(event) {
+          approvals.observe(event);
+          // Content is best effort: a step it cannot show never stops the worker's own publisher.
+          try {
+            content?.observe(event);
+          } catch {
+            // The durable chain has the step.
+          }
+          own?.publish(event);
+        },
+      };
+    },
     flush: () => telemetry.flush(),
     checkBundle(bundle) {
       const code = 'code' in bundle ? bundle.code : fs.readFileSync(bundle.codePath, 'utf8');
@@ -88,6 +109,11 @@ export function workerTelemetry(telemetry: Telemetry): WorkerTelemetry {
       );
     },
   };
+}
+
+/** A run's metric labels: its agent, and its tenant when it has one (one series per tenant). */
+function labels(run: RunFacts): Record<string, string> {
+  return { [Attr.agentName]: run.agentName, ...(run.tenant ? { [Attr.tenant]: tenantLabel(run.tenant) } : {}) };
 }
 
 function identityOf(info: WorkflowInfo): WorkflowInfo {

@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ChainPage } from '../shared/chain-page';
+import type { ViewLens } from '../shared/visibility/view-lens';
 import { StallDecision, SubAgentApprovals } from '../shared/run-message-payloads';
 import type {
   AgentStatus,
@@ -20,8 +21,10 @@ export const MAX_CANCEL_TEXT_CHARS = 1_000;
  * The reasoning chain of this Temporal run, in a role's view (default `developer`); also served
  * after it ended. A page (`afterStep`, `limit`) keeps the answer small. A long run's chain starts
  * with the latest steps it carried; `earlier` says where the rest are (AgentClient.chain joins them).
+ * `lens` (`resolveViewLens` of the organisation's visibility policy) narrows the view; one that
+ * does not parse fails the query.
  */
-export const chainQuery = defineQuery<ReasoningChain, [ViewerRole?, ChainPage?]>('chain');
+export const chainQuery = defineQuery<ReasoningChain, [ViewerRole?, ChainPage?, ViewLens?]>('chain');
 /**
  * The whole conversation of a model call this run sent, by its chained hash (null when it sent
  * none with that hash): how a worker that lacks a call's earlier messages gets them. Internal.
@@ -29,8 +32,8 @@ export const chainQuery = defineQuery<ReasoningChain, [ViewerRole?, ChainPage?]>
 export const modelConversationQuery = defineQuery<ModelMessage[] | null, [hash?: unknown]>('modelConversation');
 /** The system prompt and tools a model call named by hash (`context`), for a worker that lacks them; null when unknown. Internal. */
 export const modelContextQuery = defineQuery<ModelContext | null, [hash?: unknown]>('modelContext');
-/** A small status record, cheap to poll, in a role's view (default `developer`, as for `chain`). */
-export const statusQuery = defineQuery<AgentStatus, [ViewerRole?]>('status');
+/** A small status record, cheap to poll, in a role's view (default `developer`, as for `chain`), narrowed by `lens` as `chain` is. */
+export const statusQuery = defineQuery<AgentStatus, [ViewerRole?, ViewLens?]>('status');
 
 export interface CancelRequest {
   reason?: string;

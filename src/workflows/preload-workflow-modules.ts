@@ -84,6 +84,11 @@ import * as tenantLimits from '../shared/tenant-limits';
 import * as visibilityPolicy from '../shared/visibility/visibility-policy';
 import * as viewerPreferences from '../shared/visibility/viewer-preferences';
 import * as viewLens from '../shared/visibility/view-lens';
+import * as narrowestLevel from '../shared/visibility/narrowest-level';
+import * as preferenceCaps from '../shared/visibility/preference-caps';
+import * as stepKind from '../shared/visibility/step-kind';
+import * as lensLevel from '../shared/visibility/lens-level';
+import * as queryLens from '../shared/visibility/query-lens';
 import * as progressSummary from '../shared/visibility/progress-summary';
 import * as visibilityIndex from '../shared/visibility';
 import * as termination from '../shared/termination';
@@ -295,6 +300,11 @@ export const PRELOADED_MODULES: readonly object[] = [
   visibilityPolicy,
   viewerPreferences,
   viewLens,
+  narrowestLevel,
+  preferenceCaps,
+  stepKind,
+  lensLevel,
+  queryLens,
   progressSummary,
   visibilityIndex,
   termination,

@@ -43,11 +43,13 @@ describe('GET /v1/openapi.json', () => {
         'POST /v1/runs/{id}/scores',
         'GET /v1/runs/{id}/scores',
         'GET /v1/me',
+        'GET /v1/me/preferences',
+        'PUT /v1/me/preferences',
         'GET /v1/health',
         'GET /v1/openapi.json',
       ].sort(),
     );
-    expect(API_ROUTES).toHaveLength(18);
+    expect(API_ROUTES).toHaveLength(20);
     const publicOnes = operations
       .filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0)
       .map((o) => o.key);
@@ -95,10 +97,12 @@ describe('GET /v1/openapi.json', () => {
       ['to', false],
       ['text', false],
       ['source', false],
+      ['details', false],
     ]);
     const searchParams = doc.paths['/v1/search'].get.parameters.map((p: { name: string }) => p.name);
     expect(searchParams).toEqual([
       'view',
+      'details',
       'agent',
       'tenant',
       'caller',

@@ -11,6 +11,7 @@ import { registerViewerRoute } from '../../src/server/viewer-route';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import type { ChainStore } from '../../src/store/chain-store';
+import type { LoadedPolicy } from '../../src/governance';
 import { createAgentWorker } from '../../src/worker';
 import type { TestEnv } from '../helpers/temporal-env';
 import { writeTokenFile, type Person } from '../server/server-harness';
@@ -31,7 +32,7 @@ export interface ViewerHarness {
  */
 export async function startViewerHarness(
   env: TestEnv,
-  deps: { tools: readonly ToolDefinition[]; model: ModelProvider; store?: ChainStore },
+  deps: { tools: readonly ToolDefinition[]; model: ModelProvider; store?: ChainStore; policy?: LoadedPolicy },
 ): Promise<ViewerHarness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-viewer-'));
   const { file, tokens } = writeTokenFile(dir);
@@ -54,6 +55,7 @@ export async function startViewerHarness(
     bus,
     port: 0,
     ...(deps.store ? { store: deps.store } : {}),
+    ...(deps.policy ? { policy: deps.policy } : {}),
     extend: (app) => registerViewerRoute(app),
   });
   return {

@@ -9,6 +9,9 @@ import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import { connect } from '../runtime';
 import { printChain } from './inspect';
 import { openReadStore } from './read-store';
+import type { LoadedPolicy } from '../../governance/load-visibility-policy';
+import { lensOfPolicy } from '../../client/run-lens';
+import { withPolicy } from './policy-option';
 
 /** The line `chain` prints for a run Temporal no longer has (the contract's words). */
 export const STORE_ONLY_LINE = "(read from the chain store only: Temporal no longer has this run's history)";
@@ -53,6 +56,8 @@ export interface ChainReadOptions {
   page?: ChainPage;
   filter?: StepFilter;
   summary?: boolean;
+  /** The visibility policy every read goes through (`--policy`, THOUGHTLINE_VISIBILITY_POLICY). */
+  policy?: LoadedPolicy;
 }
 
 /** A summary for the terminal: counts, tools, cost, the main decisions and the long-chain warning. */
@@ -87,6 +92,7 @@ async function readFromStore(workflowId: string, options: ChainReadOptions): Pro
     const stored = await readStoredPage(store, workflowId, options.role, {
       ...page,
       ...(options.filter ? { filter: options.filter } : {}),
+      ...(options.policy ? { lens: lensOfPolicy(options.policy) } : {}),
     }).catch(() => undefined);
     return stored && { chain: stored.chain, storeOnly: stored.run.temporalGone, totalSteps: stored.totalSteps };
   } finally {
@@ -97,7 +103,7 @@ async function readFromStore(workflowId: string, options: ChainReadOptions): Pro
 /** The whole chain from Temporal, filtered and cut to the page. */
 async function readFromTemporal(workflowId: string, options: ChainReadOptions): Promise<ChainRead> {
   const page = options.summary ? undefined : options.page;
-  const { agents } = await connect();
+  const agents = withPolicy((await connect()).agents, options.policy);
   try {
     const whole = filterChainSteps(await agents.chain(workflowId, options.role), options.filter);
     const after = whole.steps.filter((step) => step.stepNumber > (page?.afterStep ?? 0));
@@ -120,6 +126,7 @@ export async function printChainRead(workflowId: string, options: ChainReadOptio
       json: options.json,
       role: options.role,
       ...(options.page ? { page: options.page } : {}),
+      ...(options.policy ? { policy: options.policy } : {}),
     });
   const { chain, storeOnly, totalSteps } = stored ?? (await readFromTemporal(workflowId, options));
   if (options.summary) {

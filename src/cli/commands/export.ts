@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { ViewerRole } from '../../shared';
 import type { AgentClient } from '../../client/agent-client';
 import { auditReport, renderAuditMarkdown, sealAll, type AuditBundle, type AuditReport } from '../../audit';
+import type { LoadedPolicy } from '../../governance/load-visibility-policy';
+import { withPolicy } from './policy-option';
 import { connect } from '../runtime';
 import { actingPerson } from './decide';
 import { terminalSafe, writeForStdout } from '../render/terminal-safe';
@@ -50,6 +52,8 @@ export interface ExportOptions {
   as?: string;
   /** A keyring file (the decision-signing format); its first key signs. Default THOUGHTLINE_EXPORT_KEYRING. */
   keyring?: string;
+  /** The visibility policy the report's view goes through (`--policy`, THOUGHTLINE_VISIBILITY_POLICY). */
+  policy?: LoadedPolicy;
 }
 
 /** Runs one `export --query` exports at most, by default and at most. */
@@ -84,7 +88,9 @@ export async function exportRun(
   target: { workflowId: string } | { query: string; limit?: number },
   options: ExportOptions,
 ): Promise<void> {
-  const { agents, config } = await connect();
+  const connected = await connect();
+  const { config } = connected;
+  const agents = withPolicy(connected.agents, options.policy);
   try {
     const keyring = options.keyring ?? config.exportKeyring;
     const key = keyring ? loadExportSigningKey(keyring) : undefined;

@@ -1,4 +1,6 @@
 import type { ViewerRole } from '../../shared';
+import type { LoadedPolicy } from '../../governance/load-visibility-policy';
+import { withPolicy } from './policy-option';
 import { chainAsOf } from '../../client/fork/chain-as-of';
 import { ForkError } from '../../client/fork/fork-error';
 import { forkWorkflowId, type ForkOptions } from '../../client/fork/fork-run';
@@ -70,9 +72,9 @@ export async function forkCommand(
 export async function printChainAsOf(
   workflowId: string,
   asOfStep: number,
-  options: { json: boolean; role: ViewerRole },
+  options: { json: boolean; role: ViewerRole; policy?: LoadedPolicy },
 ): Promise<void> {
-  const { agents } = await connect();
+  const agents = withPolicy((await connect()).agents, options.policy);
   try {
     const then = chainAsOf(await agents.chain(workflowId, options.role), asOfStep);
     if (options.json) return writeForStdout(`${JSON.stringify(then, null, 2)}\n`);

@@ -14,6 +14,8 @@ import { followOnScreen } from '../watch-printer';
 import type { Followed } from '../dashboard/show-dashboard';
 import { INTERRUPTED_EXIT_CODE, watchInterruption } from '../../client/follow/interruption';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
+import type { LoadedPolicy } from '../../governance/load-visibility-policy';
+import { withPolicy } from './policy-option';
 
 /**
  * `chain <id> [--expand] [--after-step N] [--limit N]`: the reasoning chain of a run, live or
@@ -22,10 +24,10 @@ import { writeForStdout, writeSafe } from '../render/terminal-safe';
  */
 export async function printChain(
   workflowId: string,
-  options: { json: boolean; role: ViewerRole; expand?: boolean; page?: ChainPage },
+  options: { json: boolean; role: ViewerRole; expand?: boolean; page?: ChainPage; policy?: LoadedPolicy },
 ): Promise<void> {
   const c = await connect();
-  const { agents } = c;
+  const agents = withPolicy(c.agents, options.policy);
   try {
     const { json, role } = options;
     const { expanded, chain } = await readServed(c, workflowId, async () => {
@@ -58,11 +60,22 @@ export async function printChain(
  * THOUGHTLINE_SERVER_URL set, follows the server's push stream (as THOUGHTLINE_TOKEN's identity)
  * instead of polling.
  */
-export async function watchRun(workflowId: string, options: { dashboard?: boolean } = {}): Promise<boolean> {
-  const { agents, config } = await connect();
+export async function watchRun(
+  workflowId: string,
+  options: { dashboard?: boolean; policy?: LoadedPolicy } = {},
+): Promise<boolean> {
+  const connected = await connect();
+  const { config } = connected;
+  const agents = withPolicy(connected.agents, options.policy);
   await requireServedRun(agents, workflowId, config.taskQueue);
+  // Through a server, its own policy narrows what it pushes (serve --policy).
   const follower = config.server
-    ? new AgentClient({ client: agents.client, taskQueue: agents.taskQueue, server: config.server })
+    ? new AgentClient({
+        client: agents.client,
+        taskQueue: agents.taskQueue,
+        server: config.server,
+        ...(options.policy ? { visibilityPolicy: options.policy } : {}),
+      })
     : agents;
   // On the dashboard the advice goes in its box: a line logged under it would be drawn over.
   let screen: Followed | undefined;

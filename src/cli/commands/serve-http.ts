@@ -19,6 +19,7 @@ import { untilSignal } from './until-signal';
 import { openStoreFor, storeSettingsOf } from './store';
 import { createChainStoreProjection, type ChainStoreProjection } from '../../server/chain-store/chain-store-projection';
 import type { ChainStore } from '../../store/chain-store';
+import { visibilityPolicyFromEnv, VisibilityPolicyError, type LoadedPolicy } from '../../governance';
 
 export interface ServeHttpOptions {
   /** Default 8080. */
@@ -37,6 +38,8 @@ export interface ServeHttpOptions {
   requireSignatures: boolean;
   /** The chain store it keeps (`--store`): over THOUGHTLINE_STORE; `off` keeps none. */
   store?: string;
+  /** The visibility policy file (`--policy`): over THOUGHTLINE_VISIBILITY_POLICY. */
+  policy?: string;
 }
 
 /** `--tokens`, else THOUGHTLINE_TOKENS, else `.thoughtline/tokens.json` under the working directory. */
@@ -69,6 +72,15 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
   }
   // Read first: a bad config file is reported before anything starts.
   const mcp = options.mcp ? await loadMcpConfig(options.mcp) : undefined;
+  // A policy that cannot be read stops serve here: it never serves without the policy it was given.
+  let policy: LoadedPolicy | undefined;
+  try {
+    policy = await visibilityPolicyFromEnv(process.env, options.policy);
+  } catch (err) {
+    if (!(err instanceof VisibilityPolicyError)) throw err;
+    log(err.message);
+    return 2;
+  }
   if (options.requireSignatures && !options.signingKeys)
     throw new UsageError('--require-signatures needs --signing-keys FILE: the keys the server signs decisions with.');
   const tokenFile = path.resolve(options.tokens ?? defaultTokenFile());
@@ -121,6 +133,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
           ...(options.tools ? { agents: loadAgentsModule(options.tools) } : {}),
           ...(mcp ? { mcp } : {}),
           ...(deployment ? { deployment } : {}),
+          // The same policy as the server's: the worker's OpenTelemetry content follows it too.
+          ...(policy ? { policy } : {}),
         })
       : undefined;
     const server = await createServer({
@@ -129,6 +143,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
       bus,
       ...(projection ? { store: projection.readable() } : {}),
       ...(signer ? { signer } : {}),
+      ...(policy ? { policy } : {}),
       requireSignatures: options.requireSignatures,
       port: options.port ?? 8080,
       host,
@@ -139,7 +154,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
     // find the handler, not the default action (the process killed, exit code lost).
     const signalled = untilSignal();
     log(
-      `serving ${server.url} (API under /v1, OpenAPI at /v1/openapi.json)${store ? `, keeping the chain store ${store.where}` : ''}${worker ? ` with a worker on task queue "${connected.config.taskQueue}", ${versionLine(worker.worker, options.versioning?.keepCurrent)}` : ''}; tokens from ${tokenFile}${oidc ? ' and OIDC' : ''}. Ctrl-C stops it.`,
+      `serving ${server.url} (API under /v1, OpenAPI at /v1/openapi.json)${store ? `, keeping the chain store ${store.where}` : ''}${policy ? `, applying the visibility policy ${policy.path}${policy.deployment ? ` (deployment ${policy.deployment})` : ''}` : ''}${worker ? ` with a worker on task queue "${connected.config.taskQueue}", ${versionLine(worker.worker, options.versioning?.keepCurrent)}` : ''}; tokens from ${tokenFile}${oidc ? ' and OIDC' : ''}. Ctrl-C stops it.`,
     );
     process.stdout.write(
       devToken ? `Open ${server.url}/#token=${devToken}\n` : `Viewer at ${server.url}/ (sign in with your token)\n`,

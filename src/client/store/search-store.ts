@@ -3,6 +3,7 @@ import { IncrementalChainView } from '../../shared/chain-view';
 import type { RunSearch, RunSearchHit, RunSearchResult, StoredRun } from '../../shared/store';
 import type { ChainStore, StoreScope } from '../../store/chain-store';
 import { stepText } from '../../shared/store';
+import { identityOfChain, type LensOfRun } from '../run-lens';
 
 /** Candidate steps re-checked per run found; a run whose first ones all fail the caller's view is dropped. */
 const RECHECK_STEPS = 50;
@@ -27,13 +28,15 @@ async function recheck(
   run: StoredRun,
   search: RunSearch,
   role: ViewerRole,
+  lensOf: LensOfRun | undefined,
 ): Promise<RunSearchHit | undefined> {
   const stored = await store.head(run.runId);
   if (!stored) return undefined;
   const view = IncrementalChainView.fromFacts(stored.facts);
+  const lens = lensOf?.(identityOfChain(stored.head), role);
   const shown = async (filter: Parameters<ChainStore['steps']>[1]['filter']) =>
     (await store.steps(run.runId, { afterStep: 0, limit: RECHECK_STEPS, ...(filter ? { filter } : {}) }))
-      .map((step) => view.step(step, role))
+      .map((step) => view.step(step, role, lens))
       .filter((step): step is ReasoningStep => step !== undefined);
   if (search.tool !== undefined && (await shown({ tool: search.tool })).length === 0) return undefined;
   const matches: RunSearchHit['matches'] = [];
@@ -44,12 +47,12 @@ async function recheck(
     for (const step of found.slice(0, 5)) matches.push({ stepNumber: step.stepNumber, excerpt: excerpt(step, needle) });
   }
   let tools = run.tools;
-  if (role !== 'auditor' && run.hiddenSteps > 0) {
+  if ((role !== 'auditor' && run.hiddenSteps > 0) || lens) {
     const names = new Set<string>();
     for (let after = 0; ;) {
       const calls = await store.steps(run.runId, { afterStep: after, limit: 500, filter: { types: ['tool_call'] } });
       for (const step of calls)
-        if (step.type === 'tool_call' && view.step(step, role)) names.add(step.toolCall.toolName);
+        if (step.type === 'tool_call' && view.step(step, role, lens)) names.add(step.toolCall.toolName);
       if (calls.length < 500) break;
       after = calls[calls.length - 1]!.stepNumber;
     }
@@ -60,9 +63,15 @@ async function recheck(
 
 /**
  * Runs in `scope` matching `search`, as the store finds them, each re-checked in `scope.role`'s
- * view (see recheck). `search.tenant` can only narrow to `scope.tenant`: any other finds nothing.
+ * view (see recheck), narrowed by the visibility policy's lens for each run (`lensOf`, when given).
+ * `search.tenant` can only narrow to `scope.tenant`: any other finds nothing.
  */
-export async function searchStore(store: ChainStore, search: RunSearch, scope: StoreScope): Promise<RunSearchResult> {
+export async function searchStore(
+  store: ChainStore,
+  search: RunSearch,
+  scope: StoreScope,
+  lensOf?: LensOfRun,
+): Promise<RunSearchResult> {
   if (search.tenant !== undefined && search.tenant !== scope.tenant) return { hits: [], source: 'store' };
   const { tenant: _tenant, ...narrowing } = search;
   const found = await store.searchRuns(narrowing, scope);
@@ -70,7 +79,7 @@ export async function searchStore(store: ChainStore, search: RunSearch, scope: S
   for (const { run } of found.runs) {
     // A store that widened the scope would be a bug there; this keeps it from being a leak here.
     if ((run.tenant ?? null) !== scope.tenant) continue;
-    const hit = await recheck(store, run, search, scope.role);
+    const hit = await recheck(store, run, search, scope.role, lensOf);
     if (hit) hits.push(hit);
   }
   return { hits, ...(found.next !== undefined ? { next: found.next } : {}), source: 'store' };

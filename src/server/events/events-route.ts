@@ -7,6 +7,9 @@ import { resumePoint } from './resume-point';
 import { endedInStore, replayFromStore } from './store-replay';
 import { RunStreamHub } from './run-stream-hub';
 import { SseWriter } from './sse-writer';
+import { subChainShown } from '../policy/apply-lens';
+import type { LensTarget } from '../policy/lens-for';
+import { storedTarget } from '../store-read';
 import { Watcher } from './watcher';
 
 export interface EventsRouteOptions {
@@ -54,8 +57,8 @@ async function authenticate(ctx: ServerContext, authorization: string | undefine
 }
 
 /**
- * `GET /v1/runs/:id/events?view=&after=`: the run's events as Server-Sent Events, in the caller's
- * view. Authentication, the run's tenant, the view and the resume point are checked before a
+ * `GET /v1/runs/:id/events?view=&after=&details=`: the run's events as Server-Sent Events, in the
+ * caller's view narrowed by their lens (the policy, and their preferences unless `details=true`). Authentication, the run's tenant, the view and the resume point are checked before a
  * byte is streamed (401/404/403/400 as JSON); a server at its cap of streams answers 503.
  */
 export function registerEventsRoute(
@@ -98,15 +101,22 @@ export function registerEventsRoute(
             [{ path: ['id'], message: params.error.issues[0]?.message ?? 'invalid' }],
           );
         const after = resumePoint(request.headers['last-event-id'], request.query.after);
-        const { view: requested } = request.query;
+        const { view: requested, details: detailsAsked } = request.query;
         if (requested !== undefined && typeof requested !== 'string')
           throw new ApiError('bad_request', 'Give view once: auditor, developer or end_user.', [
             { path: ['view'], message: 'expected a string' },
+          ]);
+        if (detailsAsked !== undefined && detailsAsked !== 'true' && detailsAsked !== 'false')
+          throw new ApiError('bad_request', 'Give details once, as true or false.', [
+            { path: ['details'], message: 'true or false' },
           ]);
         // An ended run the store holds whole is replayed from it to its end, without Temporal.
         const stored = await endedInStore(ctx.store, identity, params.data.id);
         const access = stored ? undefined : await ctx.accessRun(identity, params.data.id);
         const view = ctx.viewFor(identity, requested);
+        const target: LensTarget = stored ? storedTarget(stored.run) : access!;
+        const lens = await ctx.lensFor?.(identity, view, target, { details: detailsAsked === 'true' });
+        const sendsSteps = subChainShown(lens, target) === 'full';
         const owner = { id: identity.id, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
         // Replays are open streams too: they count toward the server's cap.
         const full = open.size >= caps.server ? 'server' : hub.fullFor(owner);
@@ -125,7 +135,9 @@ export function registerEventsRoute(
             'too_many_requests',
             `Your tenant's people hold ${caps.perTenant} open event streams, as many as one tenant may; close one before opening another.`,
           );
-        checked = stored ? { after, view, stored } : { after, view, workflowId: access!.workflowId, owner };
+        checked = stored
+          ? { after, view, stored, lens, sendsSteps }
+          : { after, view, workflowId: access!.workflowId, owner, lens, sendsSteps };
       } catch (err) {
         if (err instanceof ApiError) return sendError(reply, err);
         throw err;
@@ -135,10 +147,19 @@ export function registerEventsRoute(
         const replay = new SseWriter(reply.raw, writerOptions, () => open.delete(replay));
         open.add(replay);
         replay.open();
-        if (!replay.closed) await replayFromStore(ctx.store!, checked.stored, replay, checked.view, checked.after);
+        if (!replay.closed)
+          await replayFromStore(
+            ctx.store!,
+            checked.stored,
+            replay,
+            checked.view,
+            checked.after,
+            checked.lens,
+            checked.sendsSteps,
+          );
         return;
       }
-      const { after, view, workflowId, owner } = checked;
+      const { after, view, workflowId, owner, lens, sendsSteps } = checked;
       let joined: ReturnType<typeof hub.join<Watcher>> | undefined;
       const writer = new SseWriter(reply.raw, writerOptions, () => {
         open.delete(writer);
@@ -150,7 +171,7 @@ export function registerEventsRoute(
       joined = hub.join(
         workflowId,
         owner,
-        (stream) => new Watcher(stream, writer, view, after, options.maxQueuedEvents ?? 1_000),
+        (stream) => new Watcher(stream, writer, view, after, options.maxQueuedEvents ?? 1_000, lens, sendsSteps),
       );
       void joined.listener.start();
     },

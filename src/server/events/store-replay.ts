@@ -1,4 +1,5 @@
 import type { ViewerRole } from '../../shared';
+import type { ViewLens } from '../../shared/visibility';
 import { IncrementalChainView } from '../../shared/chain-view';
 import type { ChainStore, StoredHead } from '../../store/chain-store';
 import type { Identity } from '../auth/identity';
@@ -28,7 +29,8 @@ export async function endedInStore(
 }
 
 /**
- * Replays an ended run's steps after `after` from the store in `view`, then the `end` event (as a
+ * Replays an ended run's steps after `after` from the store in `view` narrowed by `lens` (none
+ * when `sendsSteps` is false: a sub-agent shown as its summary), then the `end` event (as a
  * live stream ends), and closes the stream. Ids are those of the live stream, so a client resumes
  * the same way. A store that fails mid-way closes the stream without `end`: the client reconnects.
  */
@@ -38,6 +40,8 @@ export async function replayFromStore(
   writer: SseWriter,
   view: ViewerRole,
   after: number,
+  lens?: ViewLens,
+  sendsSteps = true,
 ): Promise<void> {
   const { run } = stored;
   const viewer = IncrementalChainView.fromFacts(stored.facts);
@@ -48,7 +52,7 @@ export async function replayFromStore(
       for (const step of steps) {
         if (writer.closed) return;
         cursor = step.stepNumber;
-        const viewed = viewer.step(step, view);
+        const viewed = sendsSteps ? viewer.step(step, view, lens) : undefined;
         if (viewed)
           writer.event('step', String(cursor), {
             type: 'step',

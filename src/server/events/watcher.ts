@@ -1,4 +1,6 @@
 import type { ChainStatus, ReasoningStep, ViewerRole } from '../../shared';
+import type { ViewLens } from '../../shared/visibility';
+import { chainInLens, statusInLens, subAgentInLens } from '../policy/apply-lens';
 import type { RunStream, StreamListener, StreamSignal } from './run-stream';
 import type { SseWriter } from './sse-writer';
 
@@ -36,6 +38,10 @@ export class Watcher implements StreamListener {
     private readonly view: ViewerRole,
     after: number,
     private readonly maxQueued: number,
+    /** This watcher's lens (the policy and its person's preferences); the run's stream is shared, the lens is not. */
+    private readonly lens?: ViewLens,
+    /** False for a sub-agent's run shown as its summary: no step is sent, only status and the end. */
+    private readonly sendsSteps = true,
   ) {
     this.cursor = after;
   }
@@ -132,11 +138,14 @@ export class Watcher implements StreamListener {
   /** A published event other than a step, in this watcher's view. */
   private sendEvent(event: Extract<StreamSignal, { kind: 'event' }>['event']): void {
     const viewer = this.stream.viewer;
+    const subAgent = event.type === 'sub_agent' ? subAgentInLens(event.subAgent, this.view, this.lens) : undefined;
+    // A sub-agent the lens hides is not announced; the chain status it carried comes with the next event.
+    if (event.type === 'sub_agent' && !subAgent) return;
     const data =
       event.type === 'approval'
-        ? { ...event, approval: viewer.approval(event.approval, this.view) }
+        ? { ...event, approval: viewer.approval(event.approval, this.view, this.lens) }
         : event.type === 'sub_agent'
-          ? { ...event, subAgent: viewer.redact(event.subAgent, this.view) }
+          ? { ...event, subAgent: viewer.redact(subAgent, this.view) }
           : event.type === 'text_delta'
             ? { ...event, text: viewer.redact(event.text, this.view) }
             : event;
@@ -156,7 +165,7 @@ export class Watcher implements StreamListener {
       const { step, chainStatus } = this.held.get(n)!;
       this.held.delete(n);
       if (n <= this.cursor) continue;
-      this.sendStep(n, this.stream.viewer.step(step, this.view), chainStatus);
+      this.sendStep(n, this.sendsSteps ? this.stream.viewer.step(step, this.view, this.lens) : undefined, chainStatus);
     }
   }
 
@@ -170,10 +179,12 @@ export class Watcher implements StreamListener {
       return;
     }
     if (this.writer.closed) return;
-    for (const step of chain.steps)
-      if (step.stepNumber > this.cursor) this.sendStep(step.stepNumber, step, chain.status);
     // Steps this view leaves out (hidden) count too: the chain had this many in all.
     const recorded = chain.steps.length + (chain.view?.hiddenSteps ?? 0);
+    const shown = this.sendsSteps ? chainInLens(chain, this.view, this.lens).steps : [];
+    const byNumber = new Map(shown.map((step) => [step.stepNumber, step]));
+    for (const step of chain.steps)
+      if (step.stepNumber > this.cursor) this.sendStep(step.stepNumber, byNumber.get(step.stepNumber), chain.status);
     this.cursor = Math.max(this.cursor, recorded);
     this.chainStatus = chain.status;
     this.releaseHeld();
@@ -195,7 +206,7 @@ export class Watcher implements StreamListener {
 
   private async sendStatus(since: number): Promise<void> {
     try {
-      const status = await this.stream.statusInView(this.view, since);
+      const status = statusInLens(await this.stream.statusInView(this.view, since), this.view, this.lens);
       if (this.writer.closed) return;
       this.chainStatus = status.status;
       this.writer.event('status', this.nextId(), {

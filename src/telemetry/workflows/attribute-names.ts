@@ -1,8 +1,9 @@
 /**
  * Span and metric attribute names: the OpenTelemetry GenAI semantic conventions, then
  * Thoughtline's own under `thoughtline.*`. Pure constants, imported on both sides of the sandbox.
- * Only names, ids, counts, models, tokens, cost, durations and outcomes are ever recorded: never a
- * prompt, a message, a tool's arguments or its result.
+ * By default only names, ids, counts, models, tokens, cost, durations and outcomes are recorded:
+ * never a prompt, a message, a tool's arguments or its result. Content capture (opt-in) adds the
+ * `thoughtline.step.*` attributes, each step as the visibility policy's telemetry view shows it.
  */
 export const Attr = {
   operationName: 'gen_ai.operation.name',
@@ -33,6 +34,14 @@ export const Attr = {
   messageName: 'thoughtline.message.name',
   callId: 'thoughtline.call.id',
   approved: 'thoughtline.approval.approved',
+  tenant: 'thoughtline.tenant',
+
+  stepType: 'thoughtline.step.type',
+  stepKind: 'thoughtline.step.kind',
+  stepContent: 'thoughtline.step.content',
+  stepContentTruncated: 'thoughtline.step.content_truncated',
+  stepContentWithheld: 'thoughtline.step.content_withheld',
+  view: 'thoughtline.view',
 } as const;
 
 /** `gen_ai.operation.name` values. */
@@ -40,3 +49,6 @@ export const Operation = { chat: 'chat', executeTool: 'execute_tool', invokeAgen
 
 /** The activity header a run's workflow interceptor sets so the activity side knows the agent. */
 export const AGENT_HEADER = 'thoughtline-agent';
+
+/** The activity header naming the run's tenant (the caller's), set only for runs that have one. */
+export const TENANT_HEADER = 'thoughtline-tenant';

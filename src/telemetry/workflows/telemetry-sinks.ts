@@ -5,6 +5,20 @@ export interface RunFacts {
   agentName: string;
   /** `root` for a run a client started, `sub_agent` for a child run. */
   runKind: 'root' | 'sub_agent';
+  /** The caller's tenant (a metric label); absent for runs without one. */
+  tenant?: string;
+  /**
+   * A sub-agent's delegating agents, root first (their policy's `subChains` decides whether its
+   * steps show at all); absent for a root run. Never a metric label.
+   */
+  ancestors?: string[];
+}
+
+/** The run's span as the worker side needs it to put a step's span under it (content capture). */
+export interface RunSpanContext {
+  traceId: string;
+  spanId: string;
+  traceFlags: number;
 }
 
 /**
@@ -16,5 +30,10 @@ export interface TelemetrySinks extends Sinks {
     runStarted(run: RunFacts): void;
     runEnded(run: RunFacts & { terminationReason: string }): void;
     continuedAsNew(run: RunFacts): void;
+    /**
+     * Once per live workflow task (none on replay, none for a query): the run's facts and span,
+     * so a worker that took the run over mid-way knows them from its first new task.
+     */
+    runSpan(run: RunFacts & RunSpanContext): void;
   };
 }

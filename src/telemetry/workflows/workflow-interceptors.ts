@@ -21,6 +21,8 @@ import {
   type ActivityInput,
   type Headers,
   type LocalActivityInput,
+  type ConcludeActivationInput,
+  type ConcludeActivationOutput,
   type Next,
   type QueryInput,
   type SignalInput,
@@ -28,9 +30,11 @@ import {
   type WorkflowExecuteInput,
   type WorkflowInboundCallsInterceptor,
   type WorkflowInterceptors,
+  type WorkflowInternalsInterceptor,
   type WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
-import { AGENT_HEADER, Attr, Operation } from './attribute-names';
+import { AGENT_HEADER, Attr, Operation, TENANT_HEADER } from './attribute-names';
+import { tenantLabel } from './tenant-label';
 import type { RunFacts, TelemetrySinks } from './telemetry-sinks';
 import { originalOf, typeOnlyAsync, typeOnlySync } from './type-only-errors';
 
@@ -122,6 +126,7 @@ class RunInbound implements WorkflowInboundCallsInterceptor {
       [Attr.agentName]: facts.agentName,
       [Attr.workflowId]: info.workflowId,
       [Attr.runKind]: facts.runKind,
+      ...(facts.tenant ? { [Attr.tenant]: tenantLabel(facts.tenant) } : {}),
     });
     // A continued run is the same agent run: it was counted when it started.
     if (!info.continuedFromExecutionRunId) quietly(() => sinks.thoughtlineTelemetry.runStarted(facts));
@@ -170,7 +175,7 @@ class RunInbound implements WorkflowInboundCallsInterceptor {
   }
 }
 
-/** Every activity a run schedules carries its agent's name, for the activity side's metrics. */
+/** Every activity a run schedules carries its agent's name and tenant, for the activity side's metrics. */
 class AgentHeaderOutbound implements WorkflowOutboundCallsInterceptor {
   constructor(private readonly scope: RunScope) {}
 
@@ -190,7 +195,33 @@ class AgentHeaderOutbound implements WorkflowOutboundCallsInterceptor {
 
   private withAgent(headers: Headers): Headers {
     const agent = this.scope.facts?.agentName;
-    return agent ? { ...headers, [AGENT_HEADER]: defaultPayloadConverter.toPayload(agent) } : headers;
+    const tenant = this.scope.facts?.tenant;
+    return {
+      ...headers,
+      ...(agent ? { [AGENT_HEADER]: defaultPayloadConverter.toPayload(agent) } : {}),
+      ...(tenant ? { [TENANT_HEADER]: defaultPayloadConverter.toPayload(tenant) } : {}),
+    };
+  }
+}
+
+/**
+ * At the end of each live workflow task, the run's facts and span go to the worker (a sink: no
+ * command, nothing in history), which puts each recorded step's content span under the run's span.
+ * Not on replay nor for queries (`isReplaying` is true for both), so `watch` polling costs nothing.
+ */
+class RunSpanInternals implements WorkflowInternalsInterceptor {
+  constructor(private readonly scope: RunScope) {}
+
+  concludeActivation(
+    input: ConcludeActivationInput,
+    next: Next<WorkflowInternalsInterceptor, 'concludeActivation'>,
+  ): ConcludeActivationOutput {
+    const { span, facts } = this.scope;
+    if (span && facts && !workflowInfo().unsafe.isReplaying) {
+      const { traceId, spanId, traceFlags } = span.spanContext();
+      quietly(() => sinks.thoughtlineTelemetry.runSpan({ ...facts, traceId, spanId, traceFlags }));
+    }
+    return next(input);
   }
 }
 
@@ -199,10 +230,25 @@ function agentRunFacts(input: unknown): RunFacts | undefined {
   if (typeof input !== 'object' || input === null || typeof (input as { task?: unknown }).task !== 'string')
     return undefined;
   const name = (input as { agentName?: unknown }).agentName;
+  const tenant = (input as { caller?: { tenant?: unknown } }).caller?.tenant;
+  const ancestors = delegatingAgents(input);
   return {
     agentName: typeof name === 'string' && name ? name : 'agent',
     runKind: workflowInfo().parent ? 'sub_agent' : 'root',
+    ...(typeof tenant === 'string' && tenant ? { tenant } : {}),
+    ...(ancestors.length ? { ancestors } : {}),
   };
+}
+
+/** The agents of a child run's delegation path other than the run itself (the path is bounded by the input's depth limit). */
+function delegatingAgents(input: object): string[] {
+  const path = (input as { delegation?: { path?: unknown } }).delegation?.path;
+  if (!Array.isArray(path)) return [];
+  const own = workflowInfo().workflowId;
+  const names: string[] = [];
+  for (const link of path as { agentName?: unknown; workflowId?: unknown }[])
+    if (typeof link?.agentName === 'string' && link.workflowId !== own) names.push(link.agentName);
+  return names;
 }
 
 /** The outcome of an AgentResult as span attributes: reason, cost, tokens, iterations. */
@@ -242,6 +288,6 @@ export const interceptors = (): WorkflowInterceptors => {
     // Temporal's first: its RunWorkflow span is active when ours runs.
     inbound: [new TracedInbound(scope), new RunInbound(scope)],
     outbound: [new OpenTelemetryOutboundInterceptor(), new AgentHeaderOutbound(scope)],
-    internals: [new OpenTelemetryInternalsInterceptor()],
+    internals: [new OpenTelemetryInternalsInterceptor(), new RunSpanInternals(scope)],
   };
 };

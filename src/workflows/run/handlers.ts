@@ -8,6 +8,7 @@ import {
 } from '../../shared';
 import { chainPage, queryPage } from '../../shared/chain-page';
 import { queryRole, viewChain, viewStatus } from '../../shared/chain-view';
+import { queryLens } from '../../shared/visibility/query-lens';
 import type { RunContext } from '../core/run-context';
 import { cutText, readMessage } from '../core/read-message';
 import { decodeSignalPayload, rawSignal } from '../core/signal-payload';
@@ -35,10 +36,10 @@ export const MAX_REFUSED_MESSAGES_RECORDED = 20;
 
 /** Every handler and validator of an agent run, as plain functions (registered by registerHandlers; unit-tested directly). */
 export interface MessageHandlers {
-  chain(role?: unknown, page?: unknown): ReasoningChain;
+  chain(role?: unknown, page?: unknown, lens?: unknown): ReasoningChain;
   conversation(hash?: unknown): ModelMessage[] | null;
   context(hash?: unknown): ModelContext | null;
-  status(role?: unknown): AgentStatus;
+  status(role?: unknown, lens?: unknown): AgentStatus;
   cancel(raw?: unknown): void;
   steer(raw: unknown): void;
   subAgentApprovals(raw: unknown): void;
@@ -83,12 +84,13 @@ export function messageHandlers(
     conversation: (hash) => ctx.conversations.find(hash) ?? null,
     context: (hash) => ctx.conversations.findContext(hash) ?? null,
     // The page is cut from the whole view, so a result is redacted by what its call said earlier.
-    chain: (role, page) => {
+    // A lens that does not parse fails the query: never a view without the policy it asked for.
+    chain: (role, page, lens) => {
       const wanted = queryPage(page);
-      return chainPage(viewChain(chain.snapshot(), queryRole(role)), wanted);
+      return chainPage(viewChain(chain.snapshot(), queryRole(role), queryLens(lens)), wanted);
     },
     // Same roles and default as `chain`; callers that pass no role (older clients) get `developer`.
-    status: (role) => viewStatus(status(), queryRole(role), chain.steps),
+    status: (role, lens) => viewStatus(status(), queryRole(role), chain.steps, queryLens(lens)),
     cancel: (raw) => {
       const request = readMessage(CancelRequestSchema, raw);
       if (!request) return refuse('cancel', '{ reason?: string, by?: string }');

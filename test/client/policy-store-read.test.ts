@@ -7,6 +7,7 @@ import { readStoredPage } from '../../src/client/store/read-stored-chain';
 import { searchStore } from '../../src/client/store/search-store';
 import { viewChain } from '../../src/shared/chain-view';
 import type { ViewerRole } from '../../src/shared/people';
+import { RunSearch } from '../../src/shared/store';
 import { VisibilityPolicy } from '../../src/shared/visibility/visibility-policy';
 import { openChainStore } from '../../src/store/open-chain-store';
 import { runUpdateOf } from '../store/store-test-chains';
@@ -68,9 +69,14 @@ describe('store reads with a visibility policy', () => {
     const { store } = await storeWithChain();
     try {
       const scope = { tenant: 'acme', role: 'end_user' as const };
-      const withoutPolicy = await searchStore(store, { text: 'look the customer up' }, scope);
+      const withoutPolicy = await searchStore(store, RunSearch.parse({ text: 'look the customer up' }), scope);
       expect(withoutPolicy.hits).toHaveLength(1);
-      const withPolicy = await searchStore(store, { text: 'look the customer up' }, scope, lensOfPolicy(loaded));
+      const withPolicy = await searchStore(
+        store,
+        RunSearch.parse({ text: 'look the customer up' }),
+        scope,
+        lensOfPolicy(loaded),
+      );
       expect(withPolicy.hits).toEqual([]);
     } finally {
       await store.close();

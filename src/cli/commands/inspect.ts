@@ -16,6 +16,8 @@ import { INTERRUPTED_EXIT_CODE, watchInterruption } from '../../client/follow/in
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import type { LoadedPolicy } from '../../governance/load-visibility-policy';
 import { withPolicy } from './policy-option';
+import { viewResult } from '../../shared/chain-view';
+import { identityOfChain } from '../../client/run-lens';
 
 /**
  * `chain <id> [--expand] [--after-step N] [--limit N]`: the reasoning chain of a run, live or
@@ -111,7 +113,10 @@ export async function watchRun(
     );
     process.exit(INTERRUPTED_EXIT_CODE);
   }
-  const result = ended;
+  // With a policy, the answer and the rest of the outcome are shown as the developer's view under it.
+  const result = options.policy
+    ? viewResult(ended, 'developer', agents.lensOf(identityOfChain(ended.chain), 'developer'))
+    : ended;
   writeSafe(process.stdout, `\n${renderSummary(result)}\n`);
   await agents.client.connection.close();
   return result.success;

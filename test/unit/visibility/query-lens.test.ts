@@ -34,3 +34,11 @@ describe('queryLens', () => {
     expect(() => queryLens([])).toThrow(Error);
   });
 });
+
+describe('queryLens for a role', () => {
+  it("refuses another view's lens: an auditor's lens masks no tenant field in the developer's view", () => {
+    const auditors = { ...lensWithTools(0), view: 'auditor' as const };
+    expect(() => queryLens(auditors, 'developer')).toThrow('The view lens is for the auditor view, not developer');
+    expect(queryLens(auditors, 'auditor')).toEqual(auditors);
+  });
+});

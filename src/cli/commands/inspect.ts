@@ -42,9 +42,10 @@ export async function printChain(
     if (json) writeForStdout(`${JSON.stringify(expanded ?? chain, null, 2)}\n`);
     else {
       const hidden = chain.view?.hiddenSteps ? ` · ${chain.view.hiddenSteps} steps hidden in this view` : '';
+      const narrowed = chain.view?.narrowed ? ` · ${chain.view.narrowed} narrowed by the visibility policy` : '';
       writeSafe(
         process.stdout,
-        `${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${role}${hidden}\n\n`,
+        `${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${role}${hidden}${narrowed}\n\n`,
       );
       if (chain.unavailable) writeSafe(process.stdout, `${renderUnavailable(chain.unavailable)}\n\n`);
       const body = expanded ? renderExpandedChain(expanded) : chain.steps.map(renderStep).join('\n');

@@ -540,10 +540,11 @@ export class IncrementalChainView {
     const active = isEmptyLens(lens) ? undefined : lens;
     if (role === 'auditor' && !active)
       return stepView(step, role, 'full', new Map(), [], cacheKey(role, undefined, []), undefined);
+    // Learnt from every step, hidden ones too: a later thought may repeat a hidden result's value.
+    if (active && role !== 'auditor') this.rememberTenant(step, active);
     const { level } = levelIn(step, role, this.facts, active);
     if (level === 'hidden') return undefined;
     if (role === 'auditor') return stepView(step, role, level, this.facts, [], cacheKey(role, active, []), active);
-    if (active) this.rememberTenant(step, active);
     const known = this.knownFor(active);
     return stepView(step, role, level, this.facts, known, cacheKey(role, active, known), active);
   }

@@ -2,7 +2,7 @@ import { CallerContext, redactSecrets, type ReasoningChain, type ViewerRole } fr
 import { viewResult } from '../shared/chain-view';
 import type { VisibilityLevel } from '../shared/chain';
 import type { ViewLens } from '../shared/visibility/view-lens';
-import { identityOfChain } from '../client/run-lens';
+import { identityOfChain, type LensOfRun } from '../client/run-lens';
 import type { AgentClient } from '../client/agent-client';
 import { modelCallsGoneNote, modelCallsOfRun } from '../client/history/model-call-history';
 import { readRunInput } from '../client/read-run-input';
@@ -107,13 +107,14 @@ export async function auditReport(
   // Every part in the role's view: the result's top-level fields (the final answer, the error) too,
   // narrowed by the client's visibility policy for this run (agents.lensOf; none without one).
   const raw = status.name === 'COMPLETED' ? await agents.result(workflowId) : undefined;
-  const lens = raw ? agents.lensOf(identityOfChain(raw.chain), role) : undefined;
+  const lensOf = (chain: ReasoningChain) => lensOfClient(agents)(identityOfChain(chain), role);
+  const lens = raw ? lensOf(raw.chain) : undefined;
   const finished = raw ? viewResult(raw, role, lens) : undefined;
   // A long run's result carries its latest steps; the earlier Temporal runs hold the rest.
   const chain = finished
     ? await agents.withEarlierSteps(workflowId, finished.chain, role, undefined, lens)
     : await agents.chain(workflowId, role);
-  const runLens = lens ?? agents.lensOf(identityOfChain(chain), role);
+  const runLens = lens ?? lensOf(chain);
   const live = finished ? undefined : await agents.status(workflowId, role);
   const listed = await runIdsOf(agents.client, workflowId).catch(() => [runId]);
   const runIds = listed.length ? listed : [runId];
@@ -137,6 +138,11 @@ export async function auditReport(
       children.push(await auditReport(agents, sub.workflowId, role, exportedBy, depth + 1));
   }
   return { ...report, ...calls, ...(children.length ? { children } : {}) };
+}
+
+/** The client's lens maker; none (no policy) for a client made without one, such as a test's stand-in. */
+function lensOfClient(agents: AgentClient): LensOfRun {
+  return typeof agents.lensOf === 'function' ? agents.lensOf : () => undefined;
 }
 
 /** Whether the policy leaves model calls in full: only then does the report carry their whole requests and replies. */

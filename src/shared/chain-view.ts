@@ -390,7 +390,7 @@ export function viewResult(result: AgentResult, role: ViewerRole, lens?: ViewLen
  * Each step's view, made once per role and lens: recorded steps never change (a changed step is a
  * new object), so a chain queried a thousand times is redacted once. Only a cache: same output.
  */
-const viewedSteps = new WeakMap<ReasoningStep, Map<string, ReasoningStep>>();
+const viewedSteps = new WeakMap<ReasoningStep, Map<string, Partial<Record<VisibilityLevel, ReasoningStep>>>>();
 
 /**
  * The cache key of a view: the role, the lens (length-prefixed, so no lens and a lens never share
@@ -401,7 +401,11 @@ function cacheKey(role: ViewerRole, lens: ViewLens | undefined, known: readonly 
   return `${role}\u0000${lensPart}\u0000${known.join('\u0000')}`;
 }
 
-/** `known`: the sensitive values to redact in free text; `key` from `cacheKey`. */
+/**
+ * `known`: the sensitive values to redact in free text; `key` from `cacheKey`, made once per view
+ * (the same string for every step, so looking it up does not hash it again); views at each level
+ * are kept under it, as a lens can show the same step at another level.
+ */
 function stepView(
   step: ReasoningStep,
   role: ViewerRole,
@@ -411,14 +415,17 @@ function stepView(
   key: string,
   lens: ViewLens | undefined,
 ): ReasoningStep {
-  const memo = viewedSteps.get(step) ?? new Map<string, ReasoningStep>();
-  const memoKey = `${key}\u0000${level}`;
-  const cached = memo.get(memoKey);
+  const memo = viewedSteps.get(step) ?? new Map<string, Partial<Record<VisibilityLevel, ReasoningStep>>>();
+  const byLevel = memo.get(key);
+  const cached = byLevel?.[level];
   if (cached) return cached;
   const viewed = redactSecrets(shapeStep(step, role, level, facts, lens), known);
-  // Only the latest key per role is kept: an older set of values is never asked for again.
-  for (const k of memo.keys()) if (k.startsWith(`${role}\u0000`)) memo.delete(k);
-  memo.set(memoKey, viewed);
+  if (byLevel) byLevel[level] = viewed;
+  else {
+    // Only the latest key per role is kept: an older set of values is never asked for again.
+    for (const k of memo.keys()) if (k.startsWith(`${role}\u0000`)) memo.delete(k);
+    memo.set(key, { [level]: viewed });
+  }
   viewedSteps.set(step, memo);
   return viewed;
 }
@@ -533,10 +540,11 @@ export class IncrementalChainView {
     const active = isEmptyLens(lens) ? undefined : lens;
     if (role === 'auditor' && !active)
       return stepView(step, role, 'full', new Map(), [], cacheKey(role, undefined, []), undefined);
+    // Learnt from every step, hidden ones too: a later thought may repeat a hidden result's value.
+    if (active && role !== 'auditor') this.rememberTenant(step, active);
     const { level } = levelIn(step, role, this.facts, active);
     if (level === 'hidden') return undefined;
     if (role === 'auditor') return stepView(step, role, level, this.facts, [], cacheKey(role, active, []), active);
-    if (active) this.rememberTenant(step, active);
     const known = this.knownFor(active);
     return stepView(step, role, level, this.facts, known, cacheKey(role, active, known), active);
   }

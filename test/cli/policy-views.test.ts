@@ -40,6 +40,12 @@ describe('--policy on the CLI (a real process against the dev server)', () => {
       expect(thinkingOf(byFlag.stdout)).toEqual([]);
       expect((JSON.parse(byFlag.stdout) as ReasoningChain).view).toMatchObject({ role: 'end_user' });
 
+      const text = await runCli(['chain', workflowId, '--role', 'end_user', '--policy', POLICY], asNobody);
+      expect(text.stdout).toContain(
+        'view: end_user · 1 steps hidden in this view · 1 narrowed by the visibility policy',
+      );
+      expect(text.stdout).not.toContain(THOUGHT);
+
       const byEnv = await runCli(['chain', workflowId, '--role', 'end_user', '--json'], {
         ...asNobody,
         THOUGHTLINE_VISIBILITY_POLICY: POLICY,

@@ -6,7 +6,7 @@ import { resolveViewLens } from '../../src/shared/visibility/view-lens';
 import { VisibilityPolicy } from '../../src/shared/visibility/visibility-policy';
 import { defineTool } from '../../src/tools/define-tool';
 import { chainQuery, statusQuery } from '../../src/workflows/messages';
-import { ScriptBook, sharedWorker } from '../helpers/people-helpers';
+import { ScriptBook, sharedWorker, waitFor } from '../helpers/people-helpers';
 import { scriptedInput } from '../helpers/scripted-input';
 
 const ACCOUNT = 'ACCT-55667788';
@@ -19,8 +19,16 @@ const lookup = defineTool({
   execute: () => ({ account: ACCOUNT, plan: 'gold' }),
 });
 
+const charge = defineTool({
+  name: 'charge',
+  description: 'Charges an account',
+  input: z.object({ account: z.string(), amount: z.number() }),
+  approval: 'always',
+  execute: ({ amount }) => ({ charged: amount }),
+});
+
 const book = new ScriptBook();
-const shared = sharedWorker(() => [lookup], book.provider);
+const shared = sharedWorker(() => [lookup, charge], book.provider);
 const THOUGHT = 'Let me look the customer up first.';
 
 /** End users see no thinking; acme's account numbers are masked below the auditor. */
@@ -86,5 +94,46 @@ describe('AgentClient visibilityPolicy', () => {
     // Without the policy, the same client shows the end user the thought.
     const plain = await shared.h.agents.chain(handle.workflowId, 'end_user');
     expect(plain.steps.some((s) => s.type === 'thinking')).toBe(true);
+  });
+
+  it('narrows a live run by its agent and tenant (read from its search attributes), in chain and status', async () => {
+    const task = 'policy: a live run read through the client';
+    book.script(task, [
+      { content: [say(THOUGHT), useTool('charge', { account: ACCOUNT, amount: 5 }, 'toolu_charge')] },
+      { content: [useTool('finish', { result: 'Charged.' })] },
+    ]);
+    const handle = await shared.h.agents.start(
+      scriptedInput(task, { caller: { id: 'ann', roles: [], tenant: 'acme' }, approvalTimeoutMs: 60_000 }),
+    );
+    const id = handle.workflowId;
+    await waitFor(
+      'the charge to wait for approval',
+      async () => (await shared.h.agents.pendingApprovals(id)).length > 0,
+    );
+    const agentPolicy = VisibilityPolicy.parse({
+      version: 1,
+      roles: { end_user: { steps: { thinking: 'hidden' } } },
+      agents: { agent: { tools: { charge: { call: 'summary' } } } },
+      tenants: { acme: { sensitiveFields: { charge: ['account'] } } },
+    });
+    const client = new AgentClient({
+      client: shared.env.client,
+      taskQueue: shared.h.taskQueue,
+      visibilityPolicy: { policy: agentPolicy, path: 'inline' },
+    });
+    const chain = await client.chain(id, 'end_user');
+    expect(chain.agentName).toBe('agent');
+    expect(chain.steps.some((s) => s.type === 'thinking' && s.thought.includes(THOUGHT))).toBe(false);
+    const call = chain.steps.find((s) => s.type === 'tool_call' && s.toolCall.toolName === 'charge');
+    expect(call).toMatchObject({ toolCall: { arguments: {} } });
+    const status = await client.status(id, 'developer');
+    expect(status.pendingApprovals[0]?.arguments).toEqual({});
+    expect(JSON.stringify(status)).not.toContain(ACCOUNT);
+    // The same run without the policy: the developer sees the call's arguments.
+    expect((await shared.h.agents.status(id, 'developer')).pendingApprovals[0]?.arguments).toMatchObject({
+      account: ACCOUNT,
+    });
+    await shared.h.agents.decide(id, { callId: 'toolu_charge', approved: true, by: { id: 'ops', roles: [] } });
+    await handle.result();
   });
 });

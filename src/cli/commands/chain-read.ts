@@ -140,10 +140,11 @@ export async function printChainRead(workflowId: string, options: ChainReadOptio
     return;
   }
   const hidden = chain.view?.hiddenSteps ? ` · ${chain.view.hiddenSteps} steps hidden in this view` : '';
+  const narrowed = chain.view?.narrowed ? ` · ${chain.view.narrowed} narrowed by the visibility policy` : '';
   const filtered = options.filter ? ` · ${totalSteps} steps match the filter` : '';
   writeSafe(
     process.stdout,
-    `${storeOnly ? `${STORE_ONLY_LINE}\n` : ''}${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${options.role}${hidden}${filtered}\n\n`,
+    `${storeOnly ? `${STORE_ONLY_LINE}\n` : ''}${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${options.role}${hidden}${narrowed}${filtered}\n\n`,
   );
   const body = chain.steps.map(renderStep).join('\n');
   if (body) writeSafe(process.stdout, `${body}\n`);

@@ -16,6 +16,8 @@ import { INTERRUPTED_EXIT_CODE, watchInterruption } from '../../client/follow/in
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import type { LoadedPolicy } from '../../governance/load-visibility-policy';
 import { withPolicy } from './policy-option';
+import { viewResult } from '../../shared/chain-view';
+import { identityOfChain } from '../../client/run-lens';
 
 /**
  * `chain <id> [--expand] [--after-step N] [--limit N]`: the reasoning chain of a run, live or
@@ -40,9 +42,10 @@ export async function printChain(
     if (json) writeForStdout(`${JSON.stringify(expanded ?? chain, null, 2)}\n`);
     else {
       const hidden = chain.view?.hiddenSteps ? ` · ${chain.view.hiddenSteps} steps hidden in this view` : '';
+      const narrowed = chain.view?.narrowed ? ` · ${chain.view.narrowed} narrowed by the visibility policy` : '';
       writeSafe(
         process.stdout,
-        `${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${role}${hidden}\n\n`,
+        `${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${role}${hidden}${narrowed}\n\n`,
       );
       if (chain.unavailable) writeSafe(process.stdout, `${renderUnavailable(chain.unavailable)}\n\n`);
       const body = expanded ? renderExpandedChain(expanded) : chain.steps.map(renderStep).join('\n');
@@ -111,7 +114,10 @@ export async function watchRun(
     );
     process.exit(INTERRUPTED_EXIT_CODE);
   }
-  const result = ended;
+  // With a policy, the answer and the rest of the outcome are shown as the developer's view under it.
+  const result = options.policy
+    ? viewResult(ended, 'developer', agents.lensOf(identityOfChain(ended.chain), 'developer'))
+    : ended;
   writeSafe(process.stdout, `\n${renderSummary(result)}\n`);
   await agents.client.connection.close();
   return result.success;

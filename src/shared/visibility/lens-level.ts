@@ -1,8 +1,9 @@
 import { canonicalJson } from '../approval/arguments-hash';
 import type { ReasoningStep, VisibilityLevel } from '../chain';
+import type { StepKind } from './visibility-policy';
 import { narrowestLevel } from './narrowest-level';
 import { callKind, stepKind, type CallKindFacts } from './step-kind';
-import { ownEntry, type ViewLens } from './view-lens';
+import { ownEntry, type PolicyLayer, type ViewLens } from './view-lens';
 
 /** Whether the lens narrows nothing and masks nothing: a view with it is the view without it. */
 export function isEmptyLens(lens: ViewLens | undefined): boolean {
@@ -16,9 +17,12 @@ export function isEmptyLens(lens: ViewLens | undefined): boolean {
   );
 }
 
-/** The lens as a cache key: equal lenses give equal keys whatever their keys' order. */
+/**
+ * The lens as a cache key: equal lenses give equal keys whatever their keys' order. Made afresh on
+ * every call (never remembered per object), so a lens changed after use can never find an old view.
+ */
 export function lensKey(lens: ViewLens | undefined): string {
-  return isEmptyLens(lens) ? '' : canonicalJson(lens);
+  return !lens || isEmptyLens(lens) ? '' : canonicalJson(lens);
 }
 
 /** The narrowest `result` level any tool or tool type rule of the lens sets. */
@@ -81,4 +85,24 @@ export function callLensLevel(
   for (const rule of Object.values(lens.toolTypes)) level = narrowestLevel(level, rule?.call);
   for (const kind of ['model_call', 'sub_agent'] as const) level = narrowestLevel(level, lens.steps[kind]);
   return level;
+}
+
+/**
+ * Which layer decided a step's level, for a notice that says why it shows less: the lens's layer
+ * for its kind when it is security, role or preference and set the effective level; else the tool
+ * (the level the run recorded) when that is as narrow; else the platform's. Undefined when the
+ * step shows in full. The order is seed 002's: security, role, preference, tool, platform.
+ */
+export function decidingLayer(
+  kind: StepKind,
+  recorded: VisibilityLevel,
+  lens: ViewLens | undefined,
+): PolicyLayer | undefined {
+  const byLens = lens?.steps[kind];
+  const effective = narrowestLevel(recorded, byLens) ?? recorded;
+  if (effective === 'full') return undefined;
+  const layer = lens?.decidedBy[kind];
+  if (byLens === effective && (layer === 'security' || layer === 'role' || layer === 'preference')) return layer;
+  if (recorded === effective) return 'tool';
+  return layer ?? 'platform';
 }

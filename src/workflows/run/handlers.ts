@@ -87,10 +87,14 @@ export function messageHandlers(
     // A lens that does not parse fails the query: never a view without the policy it asked for.
     chain: (role, page, lens) => {
       const wanted = queryPage(page);
-      return chainPage(viewChain(chain.snapshot(), queryRole(role), queryLens(lens)), wanted);
+      const viewer = queryRole(role);
+      return chainPage(viewChain(chain.snapshot(), viewer, queryLens(lens, viewer)), wanted);
     },
     // Same roles and default as `chain`; callers that pass no role (older clients) get `developer`.
-    status: (role, lens) => viewStatus(status(), queryRole(role), chain.steps, queryLens(lens)),
+    status: (role, lens) => {
+      const viewer = queryRole(role);
+      return viewStatus(status(), viewer, chain.steps, queryLens(lens, viewer));
+    },
     cancel: (raw) => {
       const request = readMessage(CancelRequestSchema, raw);
       if (!request) return refuse('cancel', '{ reason?: string, by?: string }');

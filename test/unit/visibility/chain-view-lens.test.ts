@@ -226,3 +226,26 @@ describe('viewStatus and viewResult with a lens', () => {
     expect(JSON.stringify(viewResult(result, 'developer'))).toContain(ACCOUNT);
   });
 });
+
+describe('IncrementalChainView streaming with a tenant mask', () => {
+  it('masks a later thought repeating the value of a result the policy hides, step by step', () => {
+    const chain = lensChain();
+    const lens = lensFor(
+      {
+        platform: { tools: { lookup: { result: 'hidden' } } },
+        tenants: { acme: { sensitiveFields: { lookup: ['account'] } } },
+      },
+      { view: 'developer' },
+    );
+    const incremental = new IncrementalChainView();
+    const shown = [];
+    for (const step of chain.steps) {
+      incremental.add(step);
+      const viewed = incremental.step(step, 'developer', lens);
+      if (viewed) shown.push(viewed);
+    }
+    expect(shown.map((s) => s.stepNumber)).not.toContain(6);
+    expect(JSON.stringify(shown)).not.toContain(ACCOUNT);
+    expect(shown.find((s) => s.stepNumber === 7)).toMatchObject({ thought: 'Account [REDACTED] is on gold.' });
+  });
+});

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ReasoningStep } from '../../../src/shared/chain';
+import { decidingLayer } from '../../../src/shared/visibility/lens-level';
 import { stepKind, type CallKindFacts } from '../../../src/shared/visibility/step-kind';
+import type { ViewLens } from '../../../src/shared/visibility/view-lens';
 import { lensChain } from './lens-chain';
 
 describe('stepKind', () => {
@@ -44,5 +46,31 @@ describe('stepKind', () => {
     expect(stepKind(result({ model: 'm' }), new Map())).toBe('model_call');
     expect(stepKind(result({}), new Map())).toBe('tool_result');
     expect(kindOf(4, new Map())).toBe('model_call');
+  });
+});
+
+describe('decidingLayer', () => {
+  const lens = (steps: ViewLens['steps'], decidedBy: ViewLens['decidedBy']): ViewLens => ({
+    view: 'end_user',
+    steps,
+    tools: {},
+    toolTypes: {},
+    sensitiveFields: {},
+    summariesOnly: false,
+    decidedBy,
+  });
+
+  it('names security, role or preference before the tool, and the tool before the platform', () => {
+    expect(decidingLayer('thinking', 'summary', lens({ thinking: 'summary' }, { thinking: 'security' }))).toBe(
+      'security',
+    );
+    expect(decidingLayer('thinking', 'hidden', lens({ thinking: 'hidden' }, { thinking: 'preference' }))).toBe(
+      'preference',
+    );
+    expect(decidingLayer('thinking', 'hidden', lens({ thinking: 'summary' }, { thinking: 'role' }))).toBe('tool');
+    expect(decidingLayer('thinking', 'summary', lens({ thinking: 'summary' }, { thinking: 'platform' }))).toBe('tool');
+    expect(decidingLayer('thinking', 'full', lens({ thinking: 'summary' }, { thinking: 'platform' }))).toBe('platform');
+    expect(decidingLayer('thinking', 'full', lens({}, {}))).toBeUndefined();
+    expect(decidingLayer('thinking', 'summary', undefined)).toBe('tool');
   });
 });

@@ -33,11 +33,15 @@ describe('the documented visibility policy (examples/visibility-policy.yaml)', (
     expect(lens.decidedBy.thinking).toBe('role');
   });
 
-  it('is the policy block of docs/people-in-the-loop.md, byte for byte', () => {
-    const doc = fs.readFileSync(path.join(ROOT, 'docs/people-in-the-loop.md'), 'utf8');
-    const section = doc.slice(doc.indexOf('## Visibility policy'));
+  it.each([
+    ['docs/people-in-the-loop.md', '## Visibility policy'],
+    ['docs/configuration.md', '## Visibility policy file'],
+  ])('is the policy block of %s, byte for byte', (page, heading) => {
+    const doc = fs.readFileSync(path.join(ROOT, page), 'utf8');
+    expect(doc).toContain(heading);
+    const section = doc.slice(doc.indexOf(heading));
     const block = fencedBlocks(section).find((b) => b.lang === 'yaml');
-    expect(block, 'a yaml block in the Visibility policy section').toBeDefined();
+    expect(block, `a yaml block in the ${heading} section`).toBeDefined();
     expect(`${block!.code}\n`).toBe(fs.readFileSync(EXAMPLE, 'utf8'));
   });
 });

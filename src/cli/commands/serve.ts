@@ -1,8 +1,6 @@
 import { ensureTemporalServer } from '../../dev-server';
 import { findProjectRoot, thoughtlinePaths } from '../../dev-server/project-paths';
-import { loadMcpConfig } from '../../activities/mcp/load-mcp-config';
-import { loadAgentsModule, loadToolsModule } from '../load-tools-module';
-import { connectOrStart, log, startWorker } from '../runtime';
+import { log } from '../runtime';
 import { workerVersion } from '../../worker';
 import { versionText, type WorkerDeployment } from '../../deployment';
 import { untilSignal } from './until-signal';
@@ -49,24 +47,4 @@ export function versionLine(w: Parameters<typeof workerVersion>[0], keepCurrent 
   const v = workerVersion(w);
   if (!v) return 'unversioned: it takes runs of any build (--unversioned)';
   return `version ${versionText(v)}${keepCurrent ? ' (not made current: thoughtline set-current-version ' + v.buildId + ')' : ', current: it takes every new run; runs pinned to other versions stay on them'}`;
-}
-
-/** `worker`: polls the task queue until Ctrl-C or SIGTERM, then drains and exits. */
-export async function worker(toolsModule?: string, mcpFile?: string, versioning: Versioning = {}): Promise<void> {
-  // Read first: a bad config file is reported before anything starts.
-  const mcp = mcpFile ? await loadMcpConfig(mcpFile) : undefined;
-  const connected = await connectOrStart();
-  const deployment = standingDeployment(connected.config.deploymentName, versioning);
-  const agents = toolsModule ? loadAgentsModule(toolsModule) : [];
-  const running = await startWorker(connected, toolsModule ? loadToolsModule(toolsModule) : [], {
-    agents,
-    ...(mcp ? { mcp } : {}),
-    ...(deployment ? { deployment } : {}),
-  });
-  const named = agents.map((a) => `${a.id} ${a.version}`).join(', ');
-  log(
-    `worker polling task queue "${connected.config.taskQueue}" on ${connected.server.address}, ${versionLine(running.worker, versioning.keepCurrent)}${named ? `; agents: ${named}` : ''}. Ctrl-C stops it.`,
-  );
-  await Promise.race([untilSignal(), running.done]);
-  await running.shutdown();
 }

@@ -15,7 +15,7 @@ describe('the dashboard options', () => {
 
   it("watch refuses --no-dashboard, which is run's: one name per option", () => {
     expect(() => parseCommandLine(['watch', 'agent-1', '--no-dashboard'], COMMANDS)).toThrow(
-      '"watch" does not take --no-dashboard (run does); "watch" takes --dashboard.',
+      '"watch" does not take --no-dashboard (run does); "watch" takes --dashboard, --policy.',
     );
   });
 });

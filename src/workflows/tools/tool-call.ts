@@ -270,6 +270,7 @@ async function tenantCallOrStop(ctx: RunContext, call: ToolUseBlock): Promise<vo
   }
 }
 
+/** A call a budget or tenant limit stopped before it ran: its result says so, as every call needs one. */
 function notRun(ctx: RunContext, call: ToolUseBlock, err: BudgetExhausted): void {
   ctx.chain.toolResult(
     {
@@ -294,19 +295,7 @@ async function affordOrStop(
   try {
     return await affordLlmCall(ctx, spec, args);
   } catch (err) {
-    if (err instanceof BudgetExhausted) {
-      ctx.chain.toolResult(
-        {
-          correlationId: call.id,
-          success: false,
-          result: null,
-          error: `Not run: ${err.message}`,
-          durationMs: 0,
-          outcome: 'not_run',
-        },
-        { level: ctx.input.visibility },
-      );
-    }
+    if (err instanceof BudgetExhausted) notRun(ctx, call, err);
     throw err;
   }
 }

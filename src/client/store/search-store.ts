@@ -2,21 +2,11 @@ import type { ReasoningStep, ViewerRole } from '../../shared';
 import { IncrementalChainView } from '../../shared/chain-view';
 import type { RunSearch, RunSearchHit, RunSearchResult, StoredRun } from '../../shared/store';
 import type { ChainStore, StoreScope } from '../../store/chain-store';
-import { stepText } from '../../shared/store';
+import { stepExcerpt, stepText } from '../../shared/store';
 import { identityOfChain, type LensOfRun } from '../run-lens';
 
 /** Candidate steps re-checked per run found; a run whose first ones all fail the caller's view is dropped. */
 const RECHECK_STEPS = 50;
-const EXCERPT_SIDE = 60;
-
-/** Up to `EXCERPT_SIDE` characters either side of the first match, from the viewed step. */
-function excerpt(step: ReasoningStep, needle: string): string {
-  const text = stepText(step);
-  const at = text.toLowerCase().indexOf(needle.toLowerCase());
-  const start = Math.max(0, at - EXCERPT_SIDE);
-  const end = Math.min(text.length, at + needle.length + EXCERPT_SIDE);
-  return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
-}
 
 /**
  * One run the store found, re-checked in the caller's view: the steps that made it match (text,
@@ -44,7 +34,8 @@ async function recheck(
     const needle = search.text.toLowerCase();
     const found = (await shown({ text: search.text })).filter((step) => stepText(step).toLowerCase().includes(needle));
     if (found.length === 0) return undefined;
-    for (const step of found.slice(0, 5)) matches.push({ stepNumber: step.stepNumber, excerpt: excerpt(step, needle) });
+    for (const step of found.slice(0, 5))
+      matches.push({ stepNumber: step.stepNumber, excerpt: stepExcerpt(step, needle) });
   }
   let tools = run.tools;
   if ((role !== 'auditor' && run.hiddenSteps > 0) || lens) {

@@ -1,6 +1,6 @@
 import type { ReasoningStep, ViewerRole } from '../../shared';
 import { IncrementalChainView } from '../../shared/chain-view';
-import { stepText, type RunSearch, type RunSearchHit, type RunSearchResult } from '../../shared/store';
+import { stepExcerpt, stepText, type RunSearch, type RunSearchHit, type RunSearchResult } from '../../shared/store';
 import type { ViewLens } from '../../shared/visibility';
 import type { ChainStore } from '../../store/chain-store';
 import type { ApiContext } from '../api-route';
@@ -9,14 +9,6 @@ import { storedTarget } from '../store-read';
 
 /** Candidate steps re-checked per run found, as the store's own re-check reads them. */
 const RECHECK_STEPS = 50;
-const EXCERPT_SIDE = 60;
-
-function excerpt(text: string, needle: string): string {
-  const at = text.toLowerCase().indexOf(needle);
-  const start = Math.max(0, at - EXCERPT_SIDE);
-  const end = Math.min(text.length, at + needle.length + EXCERPT_SIDE);
-  return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
-}
 
 /**
  * One hit re-checked through the caller's lens for its run: a run found by a step (text, tool)
@@ -48,7 +40,7 @@ async function recheck(
     const found = (await shown({ text: search.text })).filter((step) => stepText(step).toLowerCase().includes(needle));
     if (found.length === 0) return undefined;
     for (const step of found.slice(0, 5))
-      matches.push({ stepNumber: step.stepNumber, excerpt: excerpt(stepText(step), needle) });
+      matches.push({ stepNumber: step.stepNumber, excerpt: stepExcerpt(step, needle) });
   }
   const names = new Set<string>();
   if (sub !== 'summary')

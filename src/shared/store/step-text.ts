@@ -20,3 +20,15 @@ export function stepText(step: ReasoningStep): string {
       return step.synthesis.conclusion;
   }
 }
+
+/** Characters of context either side of a search match. */
+const EXCERPT_SIDE = 60;
+
+/** Up to EXCERPT_SIDE characters either side of the first match of `needle` (any case) in the step's text. */
+export function stepExcerpt(step: ReasoningStep, needle: string): string {
+  const text = stepText(step);
+  const at = text.toLowerCase().indexOf(needle.toLowerCase());
+  const start = Math.max(0, at - EXCERPT_SIDE);
+  const end = Math.min(text.length, at + needle.length + EXCERPT_SIDE);
+  return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+}

@@ -22,6 +22,9 @@ import type { ChainStore } from '../store/chain-store';
 import type { LoadedPolicy } from '../governance';
 import { createLensFor } from './policy/lens-for';
 import { PREFERENCES_ROUTES } from './policy/preferences-routes';
+import { createAgentCatalog, type AgentCatalog } from './catalog/agent-catalog';
+import { registerA2aRoutes } from './a2a/register-a2a-routes';
+import { registerAgUiRoutes } from './ag-ui/register-ag-ui-routes';
 
 /** Every JSON route of the API, in the order the OpenAPI document lists them. */
 export const API_ROUTES: readonly ApiRoute[] = [
@@ -53,6 +56,8 @@ export interface CreateServerOptions {
   policy?: LoadedPolicy;
   /** Runs started here require decisions signed by `signer`'s keys. Needs `signer`. */
   requireSignatures?: boolean;
+  /** The agents A2A and AG-UI offer (`serve --agents FILE`); default the generic agent only. */
+  catalog?: AgentCatalog;
   /** 0 picks a free port. */
   port: number;
   /** Default 127.0.0.1: reachable from this machine only. */
@@ -106,6 +111,7 @@ export async function createServer(options: CreateServerOptions): Promise<Runnin
     viewFor: (identity, requested) => viewFor(identity, requested, options.policy?.policy),
     ...(options.policy ? { policy: options.policy } : {}),
     lensFor: createLensFor(options.policy, options.store, log),
+    catalog: options.catalog ?? createAgentCatalog(),
   };
   installErrorHandler(app, log);
   registerRoutes(app, ctx, API_ROUTES);
@@ -113,6 +119,8 @@ export async function createServer(options: CreateServerOptions): Promise<Runnin
   app.get('/v1/openapi.json', async () => document);
   const streams = registerEventsRoute(app, ctx);
   registerIngestRoute(app, ctx);
+  registerA2aRoutes(app, ctx);
+  registerAgUiRoutes(app, ctx);
   options.extend?.(app, ctx);
   await app.listen({ port: options.port, host });
   const address = app.server.address();

@@ -6,6 +6,7 @@ import type { DecisionSigner } from './signing/decision-signer';
 import type { ChainStore } from '../store/chain-store';
 import type { LoadedPolicy } from '../governance';
 import type { LensFor } from './policy/lens-for';
+import type { AgentCatalog } from './catalog/agent-catalog';
 
 /** What the caller may do with one run, once it is known to be theirs (their tenant's). */
 export interface RunAccess {
@@ -31,4 +32,6 @@ export interface ServerContext {
   policy?: LoadedPolicy;
   /** The lens for one viewer of one run (policy, deployment, their preferences); absent: no lens, as without a policy. */
   lensFor?: LensFor;
+  /** The agents the protocol endpoints (A2A, MCP, AG-UI) offer. */
+  catalog: AgentCatalog;
 }

@@ -1,4 +1,5 @@
 import Fastify from 'fastify';
+import { createAgentCatalog } from '../../src/server/catalog/agent-catalog';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ModelProvider } from '../../src/activities';
@@ -49,6 +50,7 @@ export function testContext(agents: AgentClient, bus: EventBus): ServerContext {
     agents,
     bus,
     auth: tokenAuth,
+    catalog: createAgentCatalog(),
     async accessRun(identity, workflowId) {
       try {
         const handle = agents.client.workflow.getHandle(workflowId);

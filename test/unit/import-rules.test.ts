@@ -17,6 +17,7 @@ const WORKFLOW_LAYERS: Record<string, number> = {
   'sdk.ts': 100,
   'agent-workflow.ts': 100,
   'react-parser.ts': 100,
+  'threads/': 95,
   'run/': 90,
   'loop/': 80,
   'tools/': 70,

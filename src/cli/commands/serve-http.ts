@@ -19,6 +19,7 @@ import { untilSignal } from './until-signal';
 import { openStoreFor, storeSettingsOf } from './store';
 import { createChainStoreProjection, type ChainStoreProjection } from '../../server/chain-store/chain-store-projection';
 import type { ChainStore } from '../../store/chain-store';
+import { createAgentCatalog } from '../../server/catalog/agent-catalog';
 import { visibilityPolicyFromEnv, VisibilityPolicyError, type LoadedPolicy } from '../../governance';
 
 export interface ServeHttpOptions {
@@ -28,6 +29,8 @@ export interface ServeHttpOptions {
   host?: string;
   withWorker: boolean;
   tools?: string;
+  /** The module whose `agents` the protocol endpoints offer (A2A cards, AG-UI); default `tools`'s. */
+  agents?: string;
   /** MCP servers' tools for the worker, as for `worker --mcp`. */
   mcp?: string;
   /** How the worker is versioned (see `worker`). */
@@ -70,7 +73,9 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
         `--${flag} is for the worker: add --with-worker, or give --${flag} to "thoughtline worker".`,
       );
   }
-  // Read first: a bad config file is reported before anything starts.
+  // Read first: a bad config file or agent module is reported before anything starts.
+  const catalogModule = options.agents ?? options.tools;
+  const catalog = createAgentCatalog(catalogModule ? loadAgentsModule(catalogModule) : []);
   const mcp = options.mcp ? await loadMcpConfig(options.mcp) : undefined;
   // A policy that cannot be read stops serve here: it never serves without the policy it was given.
   let policy: LoadedPolicy | undefined;
@@ -145,6 +150,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
       ...(signer ? { signer } : {}),
       ...(policy ? { policy } : {}),
       requireSignatures: options.requireSignatures,
+      catalog,
       port: options.port ?? 8080,
       host,
       log,

@@ -1,0 +1,27 @@
+import type { AgentInputInit } from '../../shared';
+import type { ApiContext } from '../api-route';
+import type { Identity } from '../auth/identity';
+import type { CatalogAgent } from '../catalog/agent-catalog';
+
+/**
+ * The input of a run a protocol endpoint (A2A, MCP, AG-UI) starts for `identity`: the catalogue
+ * agent's start, the task, the caller from authentication only (never from the request), and the
+ * server's signing keys when runs require signed decisions. `extra` adds what the protocol carries
+ * (context data); it can never set the caller or the agent.
+ */
+export function protocolRunInput(
+  ctx: Pick<ApiContext, 'signer' | 'requireSignatures'>,
+  identity: Identity,
+  agent: CatalogAgent,
+  task: string,
+  extra: Pick<AgentInputInit, 'context' | 'allowQuestions'> = {},
+): AgentInputInit {
+  const caller = {
+    id: identity.id,
+    roles: [...identity.roles],
+    ...(identity.tenant ? { tenant: identity.tenant } : {}),
+  };
+  const signed =
+    ctx.signer && ctx.requireSignatures ? { signedDecisions: { publicKeys: ctx.signer.publicKeys() } } : {};
+  return { ...extra, task, ...agent.start, caller, ...signed };
+}

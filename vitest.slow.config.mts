@@ -1,0 +1,21 @@
+import { configDefaults, defineConfig } from 'vitest/config';
+import { readFileSync } from 'node:fs';
+
+// `npm run test:slow`: the long end-to-end scenarios (a real minute of rate-limit waiting, the CLI
+// following runs in a terminal, the installed package, Chromium, a secured cluster, 500-iteration
+// runs), kept out of `npm test` so the default suite stays near 15 minutes on 2 cores. CI runs them
+// right after it (.ci/run); nothing here is skipped, only scheduled apart.
+/** The slow stage's files (test/slow-files.json): in exactly one of `npm test` and `npm run test:slow`. */
+const SLOW_FILES: string[] = JSON.parse(readFileSync(new URL('./test/slow-files.json', import.meta.url), 'utf8')).files;
+
+export default defineConfig({
+  test: {
+    include: [...SLOW_FILES],
+    exclude: [...configDefaults.exclude],
+    pool: 'forks',
+    maxWorkers: 2,
+    globalSetup: ['test/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+  },
+});

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message, SendMessageRequest, Task } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
-import { useTool } from '../../src/activities/models/scripted-model';
+import { z } from 'zod';
+import { say, useTool } from '../../src/activities/models/scripted-model';
 import { defineAgent } from '../../src/agents/define-agent';
+import { defineTool } from '../../src/tools/define-tool';
+import { writeFileTool } from '../helpers/approval-helpers';
 import { useTestEnv } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
 import { routedModel } from '../server/server-harness';
@@ -18,9 +21,35 @@ const researcher = defineAgent({
   tools: ['lookup'],
 });
 let s: A2aHarness;
+const written: Array<Record<string, unknown>> = [];
+/** A promise and its resolve, for a test to hold a tool until it says. */
+function opened(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+/** A tool that waits until the test opens it: keeps a run working while a client comes and goes. */
+let gate = opened();
+let entered = opened();
+const gateTool = defineTool({
+  name: 'gate',
+  description: 'Waits for the gate to open',
+  input: z.object({}),
+  retry: { maximumAttempts: 1 },
+  timeoutMs: 60_000,
+  execute: async () => {
+    entered.resolve();
+    await gate.promise;
+    return 'the gate opened';
+  },
+});
 
 beforeAll(async () => {
-  s = await startA2aHarness(env, { tools: testTools().tools, model, agents: [researcher] });
+  s = await startA2aHarness(env, {
+    tools: [...testTools().tools, writeFileTool(written), gateTool],
+    model,
+    agents: [researcher],
+  });
 });
 afterAll(async () => s?.close());
 
@@ -141,5 +170,116 @@ describe('SendMessage and GetTask', () => {
     expect(raw.status).toBe(401);
     expect(raw.headers.get('www-authenticate')).toContain('Bearer');
     expect(((await raw.json()) as any).error.data[0].reason).toBe('UNAUTHENTICATED');
+  });
+});
+
+type Event = Awaited<
+  ReturnType<ReturnType<Awaited<ReturnType<A2aHarness['client']>>['resubscribeTask']>['next']>
+>['value'];
+
+describe('streaming and resubscribe', () => {
+  it('streams a task, survives a disconnect, and a resubscribe on another instance gets the rest through the final status', async () => {
+    gate = opened();
+    entered = opened();
+    model.script('stream-delta', [{ content: [say('Waiting at the gate.'), useTool('gate', {})] }, finish('delta=4')]);
+    const client = await s.client('dev', 'agent');
+    const disconnect = new AbortController();
+    const stream = client.sendMessageStream(send(message('stream-delta: wait, then answer')), {
+      signal: disconnect.signal,
+    });
+    const first = await stream.next();
+    expect(first.value?.payload?.$case).toBe('task');
+    const taskId = (first.value!.payload!.value as Task).id;
+    await entered.promise;
+    disconnect.abort();
+    await stream.return(undefined).catch(() => undefined);
+
+    const other = await s.client('dev', 'agent', s.servers[1]);
+    const events: Event[] = [];
+    const resubscribed = other.resubscribeTask({ tenant: '', id: taskId });
+    const head = await resubscribed.next();
+    events.push(head.value);
+    expect(head.value?.payload).toMatchObject({
+      $case: 'task',
+      value: { id: taskId, status: { state: STATE.working } },
+    });
+    gate.resolve();
+    for await (const event of resubscribed) events.push(event);
+
+    const last = events.at(-1)!.payload!;
+    expect(last).toMatchObject({ $case: 'statusUpdate', value: { taskId, status: { state: STATE.completed } } });
+    const artifact = events.find((e) => e?.payload?.$case === 'artifactUpdate')!.payload!.value as {
+      artifact: Task['artifacts'][number];
+    };
+    expect(artifact.artifact.parts[0]!.content).toEqual({ $case: 'text', value: 'delta=4' });
+    expect(artifact.artifact.metadata!.thoughtline.runId).toBe(taskId);
+  });
+});
+
+describe('input-required and cancel', () => {
+  it('an approval makes the task input-required, naming the tool and arguments; a follow-up "approve" decides it', async () => {
+    model.script('approve-eps', [
+      { content: [say('Writing the file.'), useTool('write_file', { path: '/srv/eps.yaml', text: 'eps: 1' })] },
+      finish('written'),
+    ]);
+    const client = await s.client('dev', 'agent');
+    const waiting = (await client.sendMessage(send(message('approve-eps: write the file')))) as Task;
+    expect(waiting.status?.state).toBe(STATE.inputRequired);
+    const parts = waiting.status!.message!.parts;
+    expect(parts[0]!.content).toMatchObject({ $case: 'text', value: expect.stringContaining('write_file') });
+    expect(parts[1]!.content).toMatchObject({
+      $case: 'data',
+      value: { kind: 'approval', toolName: 'write_file', arguments: { path: '/srv/eps.yaml', text: 'eps: 1' } },
+    });
+    expect(written).toHaveLength(0);
+
+    const vague = client.sendMessage(send(message('maybe later', { taskId: waiting.id })));
+    await expect(vague).rejects.toMatchObject({ name: 'RequestMalformedError' });
+
+    const done = (await client.sendMessage(send(message('approve', { taskId: waiting.id })))) as Task;
+    expect(done.status?.state).toBe(STATE.completed);
+    expect(textOf(done)).toBe('written');
+    expect(written).toEqual([{ path: '/srv/eps.yaml', text: 'eps: 1' }]);
+    const { chain } = await s.agents.getHandle(waiting.id).result();
+    expect(chain.approvals?.[0]).toMatchObject({ status: 'approved', decidedBy: { id: 'dev' } });
+
+    const late = client.sendMessage(send(message('approve', { taskId: waiting.id })));
+    await expect(late).rejects.toMatchObject({ name: 'UnsupportedOperationError' });
+  });
+
+  it('a question is answered by the follow-up message’s text', async () => {
+    model.script('question-eta', [
+      { content: [say('I need a city.'), useTool('ask_person', { question: 'Which city?' })] },
+      { content: (request) => [useTool('finish', { result: JSON.stringify(request.messages.at(-1)) })] },
+    ]);
+    const client = await s.client('dev', 'agent');
+    const asked = (await client.sendMessage(send(message('question-eta: weather')))) as Task;
+    expect(asked.status?.state).toBe(STATE.inputRequired);
+    expect(asked.status!.message!.parts[1]!.content).toMatchObject({
+      value: { kind: 'question', question: 'Which city?' },
+    });
+    const answered = (await client.sendMessage(send(message('Lisbon', { taskId: asked.id })))) as Task;
+    expect(answered.status?.state).toBe(STATE.completed);
+    expect(textOf(answered)).toContain('Lisbon');
+  });
+
+  it('CancelTask cancels the run as the caller; a second cancel is TaskNotCancelable', async () => {
+    model.script('cancel-zeta', [
+      { content: [say('Writing zeta.'), useTool('write_file', { path: '/srv/zeta', text: 'z' })] },
+    ]);
+    const client = await s.client('dev', 'agent');
+    const waiting = (await client.sendMessage(send(message('cancel-zeta: write')))) as Task;
+    expect(waiting.status?.state).toBe(STATE.inputRequired);
+    await expect(
+      (await s.client('rival', 'agent')).cancelTask({ tenant: '', id: waiting.id, metadata: undefined }),
+    ).rejects.toMatchObject({
+      name: 'TaskNotFoundError',
+    });
+    const cancelled = await client.cancelTask({ tenant: '', id: waiting.id, metadata: undefined });
+    expect(cancelled.status?.state).toBe(STATE.canceled);
+    await expect(client.cancelTask({ tenant: '', id: waiting.id, metadata: undefined })).rejects.toMatchObject({
+      name: 'TaskNotCancelableError',
+    });
+    expect((await s.agents.getHandle(waiting.id).result()).terminationReason).toBe('cancelled');
   });
 });

@@ -283,3 +283,24 @@ describe('input-required and cancel', () => {
     expect((await s.agents.getHandle(waiting.id).result()).terminationReason).toBe('cancelled');
   });
 });
+
+describe('contexts', () => {
+  it('messages in one context are turns of one durable thread: the second run sees the first turn', async () => {
+    // Scripted before the first: the second turn's run also carries the first turn's text, and the model routes by the first match.
+    model.script('second-kappa', [
+      { content: (request) => [useTool('finish', { result: JSON.stringify(request.messages[0]) })] },
+    ]);
+    model.script('first-iota', [finish('noted')]);
+    const client = await s.client('dev', 'agent');
+    const contextId = `conversation-${Math.random().toString(36).slice(2)}`;
+    const first = (await client.sendMessage(send(message('first-iota: my name is Ana', { contextId })))) as Task;
+    expect(first).toMatchObject({ contextId, status: { state: STATE.completed } });
+    expect(first.id).toMatch(/^thread-[0-9a-f]{32}-turn-1$/);
+
+    const second = (await client.sendMessage(send(message('second-kappa: what is my name?', { contextId })))) as Task;
+    expect(second).toMatchObject({ contextId, status: { state: STATE.completed } });
+    expect(textOf(second)).toContain('my name is Ana');
+    const read = await (await s.client('dev', 'agent', s.servers[1])).getTask({ tenant: '', id: second.id });
+    expect(read.contextId).toBe(contextId);
+  });
+});

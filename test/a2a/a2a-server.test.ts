@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message, SendMessageRequest, Task } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import { z } from 'zod';
@@ -7,7 +8,7 @@ import { defineTool } from '../../src/tools/define-tool';
 import { writeFileTool } from '../helpers/approval-helpers';
 import { useTestEnv } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
-import { routedModel } from '../server/server-harness';
+import { eventually, routedModel } from '../server/server-harness';
 import { startA2aHarness, type A2aHarness } from './a2a-harness';
 
 const env = useTestEnv();
@@ -302,5 +303,69 @@ describe('contexts', () => {
     expect(textOf(second)).toContain('my name is Ana');
     const read = await (await s.client('dev', 'agent', s.servers[1])).getTask({ tenant: '', id: second.id });
     expect(read.contextId).toBe(contextId);
+  });
+});
+
+describe('push notifications', () => {
+  it('delivers the task’s updates to an allow-listed webhook with its token; other hosts and servers without the allow-list refuse', async () => {
+    const received: Array<{ token: string | undefined; body: any }> = [];
+    const hook = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        received.push({
+          token: request.headers['x-a2a-notification-token'] as string | undefined,
+          body: JSON.parse(body),
+        });
+        response.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    const port = (hook.address() as { port: number }).port;
+    try {
+      model.script('push-lambda', [finish('lambda=11')]);
+      const client = await s.client('dev', 'agent', s.servers[1]);
+      const config = {
+        tenant: '',
+        id: '',
+        taskId: '',
+        url: `http://127.0.0.1:${port}/hook`,
+        token: 'hook-token',
+        authentication: undefined,
+      };
+      const started = (await client.sendMessage(
+        send(message('push-lambda: compute'), { returnImmediately: true, taskPushNotificationConfig: config }),
+      )) as Task;
+      await eventually('the completed status at the webhook', async () =>
+        received.find((r) => r.body.statusUpdate?.status?.state === 'TASK_STATE_COMPLETED'),
+      );
+      expect(received[0]!.body.task.id).toBe(started.id);
+      expect(received.every((r) => r.token === 'hook-token')).toBe(true);
+      expect(received.find((r) => r.body.artifactUpdate)?.body.artifactUpdate.artifact.parts[0].text).toBe('lambda=11');
+
+      const elsewhere = { ...config, url: 'https://example.com/hook' };
+      await expect(client.createTaskPushNotificationConfig({ ...elsewhere, taskId: started.id })).rejects.toMatchObject(
+        { name: 'RequestMalformedError', message: expect.stringContaining('allow-list') },
+      );
+      // The first server has no allow-list: its card says so (the SDK's client then refuses itself), and so does the server.
+      const off = await fetch(`${s.servers[0].url}/a2a/agent`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${s.tokens.dev}` },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'CreateTaskPushNotificationConfig',
+          params: { taskId: started.id, url: config.url },
+        }),
+      });
+      expect(((await off.json()) as any).error).toMatchObject({
+        code: -32003,
+        message: expect.stringContaining('THOUGHTLINE_A2A_PUSH_ALLOW'),
+      });
+      const card = (await (await fetch(`${s.servers[1].url}/.well-known/agent-card.json`)).json()) as any;
+      expect(card.capabilities.pushNotifications).toBe(true);
+    } finally {
+      hook.close();
+    }
   });
 });

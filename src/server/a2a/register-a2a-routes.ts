@@ -7,7 +7,8 @@ import { RunStreamHub } from '../events/run-stream-hub';
 import { a2aSettingsFrom, type A2aSettings } from './a2a-settings';
 import { loadA2aSdk, type A2aSdk } from './a2a-sdk';
 import { agentCardJson, agentCardOf } from './agent-card';
-import { pushNotificationsOff, type PushNotifications } from './push-notifications';
+import { hostAllowList, type HostAllowList } from '../../tools/builtin/http/host-allow-list';
+import { pushNotificationsOff, pushNotificationsTo, type PushNotifications } from './push-notifications';
 import { callContext, RunRequestHandler } from './run-request-handler';
 import { writeSse } from './write-sse';
 
@@ -61,10 +62,13 @@ export function registerA2aRoutes(app: FastifyInstance, ctx: ApiContext, options
     { server: 10_000, perIdentity: 100, perTenant: 2_000 },
   );
   const open = new Set<AbortController>();
+  // A bad allow-list entry throws here, when the server is built: push notifications fail closed.
+  const allow = settings.pushAllow.length > 0 ? pushAllowList(settings.pushAllow) : undefined;
+  const pushEnabled = allow !== undefined;
   let loading: Promise<Loaded> | undefined;
   const load = (): Promise<Loaded> =>
     (loading ??= loadA2aSdk().then((sdk) => {
-      const push = pushNotificationsOff(sdk.errors);
+      const push = allow ? pushNotificationsTo(sdk, allow, log) : pushNotificationsOff(sdk.errors);
       const handler = new RunRequestHandler(sdk, ctx, hub, push, log);
       return {
         sdk,
@@ -74,7 +78,6 @@ export function registerA2aRoutes(app: FastifyInstance, ctx: ApiContext, options
         push,
       };
     }));
-  const pushEnabled = settings.pushAllow.length > 0;
 
   const baseUrlOf = (request: FastifyRequest): string => settings.publicUrl ?? `${request.protocol}://${request.host}`;
 
@@ -222,3 +225,11 @@ export function registerA2aRoutes(app: FastifyInstance, ctx: ApiContext, options
 
 const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
+
+function pushAllowList(entries: readonly string[]): HostAllowList {
+  try {
+    return hostAllowList(entries);
+  } catch (err) {
+    throw new Error(`THOUGHTLINE_A2A_PUSH_ALLOW: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+}

@@ -25,7 +25,7 @@ import { toA2aError } from './a2a-errors';
 import type { A2aSdk } from './a2a-sdk';
 import { followRun } from './follow-run';
 import { checkMessage, messageText } from './message-input';
-import type { PushNotifications } from './push-notifications';
+import type { PushNotifications, TaskEvents } from './push-notifications';
 import { replyToTask } from './reply-to-task';
 import { readRunSnapshot, type RunSnapshot } from './run-snapshot';
 import { startOrFindRun } from './start-run';
@@ -81,7 +81,12 @@ export class RunRequestHandler implements A2ARequestHandler {
       const call = this.call(context);
       const message = checkMessage(params.message);
       const { runId, contextId } = await this.deliver(call, message);
-      await this.push.register(call.identity, runId, params.configuration?.taskPushNotificationConfig);
+      await this.push.register(
+        call.identity,
+        runId,
+        params.configuration?.taskPushNotificationConfig,
+        this.pushEvents(call, runId),
+      );
       const options = { userMessage: message, contextId, ...historyLength(params.configuration?.historyLength) };
       if (params.configuration?.returnImmediately)
         return taskOfSnapshot(await readRunSnapshot(this.ctx, call.identity, runId), options);
@@ -97,7 +102,12 @@ export class RunRequestHandler implements A2ARequestHandler {
     const { message, runId, contextId } = await this.guard('SendStreamingMessage', async () => {
       const message = checkMessage(params.message);
       const delivered = await this.deliver(call, message);
-      await this.push.register(call.identity, delivered.runId, params.configuration?.taskPushNotificationConfig);
+      await this.push.register(
+        call.identity,
+        delivered.runId,
+        params.configuration?.taskPushNotificationConfig,
+        this.pushEvents(call, delivered.runId),
+      );
       return { message, ...delivered };
     });
     yield* this.events('SendStreamingMessage', call, runId, { userMessage: message, contextId });
@@ -154,7 +164,7 @@ export class RunRequestHandler implements A2ARequestHandler {
       const call = this.call(context);
       const id = taskId(params.taskId);
       await this.ctx.accessRun(call.identity, id);
-      return this.push.create(call.identity, id, params);
+      return this.push.create(call.identity, id, params, this.pushEvents(call, id));
     });
   }
 
@@ -184,6 +194,11 @@ export class RunRequestHandler implements A2ARequestHandler {
     return this.guard('DeleteTaskPushNotificationConfig', async () =>
       this.push.delete(this.call(context).identity, taskId(params.taskId), params.id),
     );
+  }
+
+  /** The task's events for its push follower: read as `call`'s person, until the task ends or the follower stops. */
+  private pushEvents(call: A2aCall, runId: string): TaskEvents {
+    return (abort) => this.events('push notifications', { ...call, abort }, runId);
   }
 
   private call(context: ServerCallContext): A2aCall {

@@ -17,6 +17,9 @@ export const A2A_BODY_LIMIT_BYTES = 512 * 1024;
 
 /** JSON-RPC codes this route answers itself, before the SDK's transport sees the request. */
 const INVALID_REQUEST = -32600;
+/** The body types taken, as the SDK's own server takes them (and A2A v1.0's own name for JSON). */
+const JSON_TYPES: ReadonlySet<string> = new Set(['application/json', 'application/a2a+json']);
+const CONTENT_TYPE_MESSAGE = 'Send the body as JSON ("Content-Type: application/json").';
 const PARSE_ERROR = -32700;
 
 export interface A2aRoutesOptions {
@@ -149,6 +152,9 @@ export function registerA2aRoutes(app: FastifyInstance, ctx: ApiContext, options
                 `No agent named ${JSON.stringify(request.params.agent.slice(0, 100))} here; its card would be at /a2a/<agent>/.well-known/agent-card.json.`,
               ),
             );
+        const mediaType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
+        if (mediaType !== undefined && !JSON_TYPES.has(mediaType))
+          return reply.status(415).send(rpcError(-32005, CONTENT_TYPE_MESSAGE, 'CONTENT_TYPE_NOT_SUPPORTED'));
         let identity: Identity;
         try {
           identity = await ctx.auth.authenticate(request.headers.authorization);

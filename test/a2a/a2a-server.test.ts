@@ -155,11 +155,21 @@ describe('SendMessage and GetTask', () => {
   });
 
   it('another tenant reads no task of this one (TaskNotFound), and no token is a 401', async () => {
-    model.script('tenant-gamma', [finish('gamma=1')]);
+    model.script('tenant-gamma', [finish('gamma=1'), finish('gamma=2')]);
     const task = (await (await s.client('dev', 'researcher')).sendMessage(send(message('tenant-gamma: find')))) as Task;
     const rival = await s.client('rival', 'researcher');
     await expect(rival.getTask({ tenant: '', id: task.id })).rejects.toMatchObject({ name: 'TaskNotFoundError' });
     await expect(rival.getTask({ tenant: '', id: 'no-such-run' })).rejects.toMatchObject({ name: 'TaskNotFoundError' });
+    // A run started through /v1 (which may set what its views show) is no task, even for its starter.
+    const viaApi = await fetch(`${s.servers[0].url}/v1/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.tokens.dev}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ task: 'tenant-gamma: via the API', visibility: 'hidden' }),
+    });
+    const { runId } = (await viaApi.json()) as { runId: string };
+    await expect((await s.client('dev', 'researcher')).getTask({ tenant: '', id: runId })).rejects.toMatchObject({
+      name: 'TaskNotFoundError',
+    });
 
     const anonymous = await s.client(undefined, 'researcher');
     await expect(anonymous.getTask({ tenant: '', id: task.id })).rejects.toThrow(/Authorization: Bearer/);

@@ -16,6 +16,7 @@ import type {
 } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server' with { 'resolution-mode': 'import' };
 import { ApiError } from '../api-error';
+import { runNotFound } from '../run-access';
 import type { ApiContext } from '../api-route';
 import type { Identity } from '../auth/identity';
 import type { CatalogAgent } from '../catalog/agent-catalog';
@@ -312,10 +313,18 @@ export class RunRequestHandler implements A2ARequestHandler {
 
 const isTerminalSnapshot = (snapshot: RunSnapshot): boolean => isTerminal(statusOf(snapshot).state);
 
-/** A task id is a run's workflow id: 1 to 1,000 characters, as the HTTP API takes. */
+/**
+ * The runs a protocol started: an A2A message's (start-run.ts) and a thread turn's
+ * (workflows/threads). Only these are tasks: a run started through /v1 may have set what its
+ * views show (`visibility`), which a task's final answer would not honour.
+ */
+const TASK_RUN_ID = /^(a2a-[0-9a-f]{64}|thread-[0-9a-f]{32}-turn-\d{1,9})$/;
+
+/** A task id is the workflow id of a run A2A or a thread started; any other id is not found, as another tenant's. */
 function taskId(id: string | undefined): string {
   if (!id || id.length > 1_000)
     throw new ApiError('bad_request', 'A task id is 1 to 1,000 characters: the id SendMessage returned.');
+  if (!TASK_RUN_ID.test(id)) throw runNotFound();
   return id;
 }
 

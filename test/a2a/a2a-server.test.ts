@@ -55,7 +55,7 @@ beforeAll(async () => {
 afterAll(async () => s?.close());
 
 const ROLE_USER = 1;
-const STATE = { working: 2, completed: 3, failed: 4, canceled: 5, inputRequired: 6 } as const;
+const STATE = { submitted: 1, working: 2, completed: 3, failed: 4, canceled: 5, inputRequired: 6 } as const;
 
 /** A user message as the SDK's types spell it. */
 function message(text: string, extra: Partial<Message> = {}): Message {
@@ -346,6 +346,7 @@ describe('push notifications', () => {
       const started = (await client.sendMessage(
         send(message('push-lambda: compute'), { returnImmediately: true, taskPushNotificationConfig: config }),
       )) as Task;
+      expect(started.status?.state).toBe(STATE.submitted);
       await eventually('the completed status at the webhook', async () =>
         received.find((r) => r.body.statusUpdate?.status?.state === 'TASK_STATE_COMPLETED'),
       );

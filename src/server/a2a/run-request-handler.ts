@@ -81,7 +81,7 @@ export class RunRequestHandler implements A2ARequestHandler {
     return this.guard('SendMessage', async () => {
       const call = this.call(context);
       const message = checkMessage(params.message);
-      const { runId, contextId } = await this.deliver(call, message);
+      const { runId, contextId, started } = await this.deliver(call, message);
       await this.push.register(
         call.identity,
         runId,
@@ -89,8 +89,12 @@ export class RunRequestHandler implements A2ARequestHandler {
         this.pushEvents(call, runId),
       );
       const options = { userMessage: message, contextId, ...historyLength(params.configuration?.historyLength) };
+      // A run started just now has nothing to read yet (and a query would wait for its first task).
       if (params.configuration?.returnImmediately)
-        return taskOfSnapshot(await readRunSnapshot(this.ctx, call.identity, runId), options);
+        return taskOfSnapshot(
+          started ? { state: 'submitted', runId } : await readRunSnapshot(this.ctx, call.identity, runId),
+          options,
+        );
       return taskOfSnapshot(await this.settled(call, runId), options);
     });
   }
@@ -109,7 +113,7 @@ export class RunRequestHandler implements A2ARequestHandler {
         params.configuration?.taskPushNotificationConfig,
         this.pushEvents(call, delivered.runId),
       );
-      return { message, ...delivered };
+      return { message, runId: delivered.runId, contextId: delivered.contextId };
     });
     yield* this.events('SendStreamingMessage', call, runId, { userMessage: message, contextId });
   }
@@ -213,15 +217,18 @@ export class RunRequestHandler implements A2ARequestHandler {
    * A message with a task id answers that task; one with a context id is a turn of that context's
    * thread; one with neither starts (or finds) the run its message id keys, its own context.
    */
-  private async deliver(call: A2aCall, message: Message): Promise<{ runId: string; contextId: string }> {
+  private async deliver(
+    call: A2aCall,
+    message: Message,
+  ): Promise<{ runId: string; contextId: string; started: boolean }> {
     if (message.taskId) {
       const id = taskId(message.taskId);
       await replyToTask(this.ctx, call.identity, id, message);
-      return { runId: id, contextId: message.contextId || (await this.contextOfRun(call, id)) };
+      return { runId: id, contextId: message.contextId || (await this.contextOfRun(call, id)), started: false };
     }
     const text = messageText(message);
     if (message.contextId) {
-      const runId = await startThreadTurn(
+      const turn = await startThreadTurn(
         this.ctx,
         call.identity,
         call.agent,
@@ -229,10 +236,10 @@ export class RunRequestHandler implements A2ARequestHandler {
         message.messageId,
         text,
       );
-      return { runId, contextId: message.contextId };
+      return { ...turn, contextId: message.contextId };
     }
-    const { runId } = await startOrFindRun(this.ctx, call.identity, call.agent, message.messageId, text);
-    return { runId, contextId: runId };
+    const run = await startOrFindRun(this.ctx, call.identity, call.agent, message.messageId, text);
+    return { ...run, contextId: run.runId };
   }
 
   private async contextOfRun(call: A2aCall, runId: string): Promise<string> {

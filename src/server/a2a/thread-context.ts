@@ -23,7 +23,7 @@ export async function startThreadTurn(
   contextId: string,
   messageId: string,
   text: string,
-): Promise<string> {
+): Promise<{ runId: string; started: boolean }> {
   const owner = {
     id: identity.id,
     roles: [...identity.roles],
@@ -37,7 +37,7 @@ export async function startThreadTurn(
       { threadId: contextId, owner, agent: agent.start, allowQuestions: true, ...signed },
       { turnId: messageId, text, by: owner },
     );
-    return receipt.runId;
+    return { runId: receipt.runId, started: !receipt.repeated };
   } catch (err) {
     if (err instanceof ZodError)
       throw new ApiError(

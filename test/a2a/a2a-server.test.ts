@@ -359,6 +359,12 @@ describe('push notifications', () => {
         { name: 'RequestMalformedError', message: expect.stringContaining('allow-list') },
       );
       // The first server has no allow-list: its card says so (the SDK's client then refuses itself), and so does the server.
+      // A send whose config would be refused starts nothing.
+      const refusedRun = model.script('push-mu', [finish('mu')]);
+      await expect(
+        client.sendMessage(send(message('push-mu: compute'), { taskPushNotificationConfig: elsewhere })),
+      ).rejects.toMatchObject({ name: 'RequestMalformedError' });
+      expect(refusedRun.calls).toHaveLength(0);
       const off = await fetch(`${s.servers[0].url}/a2a/agent`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${s.tokens.dev}` },

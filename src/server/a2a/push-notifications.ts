@@ -15,6 +15,8 @@ const MAX_SECRET_CHARS = 1_000;
 export interface PushNotifications {
   /** Whether the cards advertise push notifications. */
   readonly enabled: boolean;
+  /** Refuses a config a SendMessage carries before the message starts anything. */
+  check(config: TaskPushNotificationConfig | undefined): void;
   /** The config a SendMessage carried, for the task it started or answered. */
   register(
     identity: Identity,
@@ -48,6 +50,9 @@ export function pushNotificationsOff(errors: A2aSdk['errors']): PushNotification
   };
   return {
     enabled: false,
+    check: (config) => {
+      if (config) refuse();
+    },
     register: async (_identity, _runId, config) => {
       if (config) refuse();
     },
@@ -121,12 +126,7 @@ export function pushNotificationsTo(sdk: A2aSdk, allow: HostAllowList, log: (lin
     }
   };
 
-  const create = async (
-    identity: Identity,
-    runId: string,
-    config: TaskPushNotificationConfig,
-    events: TaskEvents,
-  ): Promise<TaskPushNotificationConfig> => {
+  const check = (config: TaskPushNotificationConfig): void => {
     const url = config.url ?? '';
     if (url.length === 0 || url.length > MAX_URL_CHARS)
       throw new errors.RequestMalformedError(`A push config needs a webhook url of 1 to ${MAX_URL_CHARS} characters.`);
@@ -137,8 +137,19 @@ export function pushNotificationsTo(sdk: A2aSdk, allow: HostAllowList, log: (lin
       throw new errors.RequestMalformedError(
         `A push config's token and credentials are at most ${MAX_SECRET_CHARS} characters.`,
       );
+    if ((config.id ?? '').length > 200)
+      throw new errors.RequestMalformedError('A push config id is at most 200 characters.');
+  };
+
+  const create = async (
+    identity: Identity,
+    runId: string,
+    config: TaskPushNotificationConfig,
+    events: TaskEvents,
+  ): Promise<TaskPushNotificationConfig> => {
+    check(config);
+    const url = config.url;
     const id = config.id || randomUUID();
-    if (id.length > 200) throw new errors.RequestMalformedError('A push config id is at most 200 characters.');
     const configs = byTask.get(runId) ?? new Map<string, Stored>();
     const replacing = configs.get(id);
     if (replacing && replacing.owner !== ownerKey(identity))
@@ -169,6 +180,9 @@ export function pushNotificationsTo(sdk: A2aSdk, allow: HostAllowList, log: (lin
 
   return {
     enabled: true,
+    check: (config) => {
+      if (config) check(config);
+    },
     register: async (identity, runId, config, events) => {
       if (config) await create(identity, runId, config, events);
     },

@@ -81,6 +81,7 @@ export class RunRequestHandler implements A2ARequestHandler {
     return this.guard('SendMessage', async () => {
       const call = this.call(context);
       const message = checkMessage(params.message);
+      this.push.check(params.configuration?.taskPushNotificationConfig);
       const { runId, contextId, started } = await this.deliver(call, message);
       await this.push.register(
         call.identity,
@@ -106,6 +107,7 @@ export class RunRequestHandler implements A2ARequestHandler {
     const call = this.call(context);
     const { message, runId, contextId } = await this.guard('SendStreamingMessage', async () => {
       const message = checkMessage(params.message);
+      this.push.check(params.configuration?.taskPushNotificationConfig);
       const delivered = await this.deliver(call, message);
       await this.push.register(
         call.identity,

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApplicationFailure } from '@temporalio/common';
+import { ActivityCancellationDetails, ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createA2aActivities, type A2aActivityDeps, type RemoteSent } from '../../src/activities/a2a/a2a-activities';
@@ -54,7 +54,9 @@ describe('a2aSend and a2aAwait', () => {
     expect(server.executions).toBe(1);
     expect(server.messageIds).toEqual(['wf-1:call_1', 'wf-1:call_1']);
 
-    const awaited = run(() => acts.a2aAwait({ agent: 'remote', card: server.cardUrl, taskId: first.taskId, maxChars: 30 }));
+    const awaited = run(() =>
+      acts.a2aAwait({ agent: 'remote', card: server.cardUrl, taskId: first.taskId, maxChars: 30 }),
+    );
     server.release({
       kind: 'answer',
       text: 'The report says revenue grew 12% (key sk-live-secret) over the last quarter.',
@@ -77,7 +79,9 @@ describe('a2aSend and a2aAwait', () => {
     const acts = activitiesFor({ settings: { allow: [server.cardUrl] } });
     const sent = (await send(acts, server.cardUrl)) as Extract<RemoteSent, { kind: 'task' }>;
     server.release({ kind: 'ask', question: 'Which quarter?' });
-    const outcome = await run(() => acts.a2aAwait({ agent: 'remote', card: server.cardUrl, taskId: sent.taskId, maxChars: 1_000 }));
+    const outcome = await run(() =>
+      acts.a2aAwait({ agent: 'remote', card: server.cardUrl, taskId: sent.taskId, maxChars: 1_000 }),
+    );
     expect(outcome).toMatchObject({ state: 'input-required', text: 'Which quarter?', remoteCancelled: true });
     expect(server.cancelled).toEqual([sent.taskId]);
   });
@@ -87,14 +91,30 @@ describe('a2aSend and a2aAwait', () => {
     const acts = activitiesFor({ settings: { allow: [server.origin] } });
     const sent = (await send(acts, server.cardUrl)) as Extract<RemoteSent, { kind: 'task' }>;
     const env = new MockActivityEnvironment();
-    const awaited = run(() => acts.a2aAwait({ agent: 'remote', card: server.cardUrl, taskId: sent.taskId, maxChars: 100 }), env).catch(
-      (e: unknown) => e,
-    );
+    const awaited = run(
+      () => acts.a2aAwait({ agent: 'remote', card: server.cardUrl, taskId: sent.taskId, maxChars: 100 }),
+      env,
+    ).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 100));
-    env.cancel('run cancelled');
+    env.cancel();
     const err = await awaited;
     expect((err as Error).name).toBe('CancelledFailure');
     expect(server.cancelled).toEqual([sent.taskId]);
+  });
+
+  it('leaves the remote task alone when its worker shuts down: the retry follows it', async () => {
+    const server = await agent();
+    const acts = activitiesFor({ settings: { allow: [server.origin] } });
+    const sent = (await send(acts, server.cardUrl)) as Extract<RemoteSent, { kind: 'task' }>;
+    const env = new MockActivityEnvironment();
+    const awaited = run(
+      () => acts.a2aAwait({ agent: 'remote', card: server.cardUrl, taskId: sent.taskId, maxChars: 100 }),
+      env,
+    ).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 100));
+    env.cancel('WORKER_SHUTDOWN', new ActivityCancellationDetails({ workerShutdown: true }));
+    expect(await awaited).toBeInstanceOf(Error);
+    expect(server.cancelled).toEqual([]);
   });
 
   it('refuses every remote agent without an allow-list, and cards off the list, non-retryably', async () => {
@@ -102,7 +122,9 @@ describe('a2aSend and a2aAwait', () => {
     const none = await failureOf(send(activitiesFor(), server.cardUrl));
     expect(none).toMatchObject({ type: FailureType.RemoteAgentRefused, nonRetryable: true });
     expect(none.message).toMatch(/no A2A allow-list/);
-    const other = await failureOf(send(activitiesFor({ settings: { allow: ['http://127.0.0.1:1/agent.json'] } }), server.cardUrl));
+    const other = await failureOf(
+      send(activitiesFor({ settings: { allow: ['http://127.0.0.1:1/agent.json'] } }), server.cardUrl),
+    );
     expect(other).toMatchObject({ type: FailureType.RemoteAgentRefused, nonRetryable: true });
     expect(other.message).toContain('is not on this worker');
     expect(server.messageIds).toEqual([]);
@@ -121,7 +143,10 @@ describe('a2aSend and a2aAwait', () => {
     // Opened by allowAddresses, the card is read; the endpoint it names (another origin) is checked like the card.
     const resolveHost = async () => [{ address: '127.0.0.1', family: 4 }];
     const elsewhere = await failureOf(
-      send(activitiesFor({ settings: { allow: [new URL(byName).origin], allowAddresses: ['127.0.0.1'] }, resolveHost }), byName),
+      send(
+        activitiesFor({ settings: { allow: [new URL(byName).origin], allowAddresses: ['127.0.0.1'] }, resolveHost }),
+        byName,
+      ),
     );
     expect(elsewhere.message).toContain(`${server.origin} is not an origin on this worker's A2A allow-list`);
     const opened = activitiesFor({
@@ -140,7 +165,9 @@ describe('a2aSend and a2aAwait', () => {
     const wrong = await failureOf(send(activitiesFor({ settings, env: { REMOTE_TOKEN: 'nope' } }), server.cardUrl));
     expect(wrong).toMatchObject({ type: FailureType.RemoteAgentUnauthorized, nonRetryable: true });
     expect(wrong.message).toContain('answered 401');
-    await expect(send(activitiesFor({ settings, env: { REMOTE_TOKEN: 'tok-123' } }), server.cardUrl)).resolves.toMatchObject({
+    await expect(
+      send(activitiesFor({ settings, env: { REMOTE_TOKEN: 'tok-123' } }), server.cardUrl),
+    ).resolves.toMatchObject({
       kind: 'task',
     });
     expect(server.authorizations.at(-1)).toBe('Bearer tok-123');
@@ -155,7 +182,9 @@ describe('a2aSend and a2aAwait', () => {
     const unreachable = await failureOf(send(activitiesFor({ settings: { allow: [down] } }), down));
     expect(unreachable).toMatchObject({ type: FailureType.RemoteAgentUnreachable, nonRetryable: false });
 
-    const junk = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":1}'));
+    const junk = http.createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":1}'),
+    );
     await new Promise<void>((r) => junk.listen(0, '127.0.0.1', r));
     servers.push({ close: () => new Promise<void>((r) => junk.close(() => r())) });
     const card = `http://127.0.0.1:${(junk.address() as AddressInfo).port}/card.json`;

@@ -14,7 +14,9 @@ import { createRedactor } from '../../src/tools/redact-secrets';
 describe('A2A settings and allow-list', () => {
   it('fails closed: no settings or an empty list refuses every card', () => {
     expect(a2aAllowList(undefined).cardRefusal('https://agents.example.com/card.json')).toMatch(/no A2A allow-list/);
-    expect(a2aAllowList({ allow: [] }).cardRefusal('https://agents.example.com/card.json')).toMatch(/no A2A allow-list/);
+    expect(a2aAllowList({ allow: [] }).cardRefusal('https://agents.example.com/card.json')).toMatch(
+      /no A2A allow-list/,
+    );
   });
 
   it('an origin allows every card there; a card URL allows that card only, and requests to its origin', () => {
@@ -38,7 +40,9 @@ describe('A2A settings and allow-list', () => {
   it('refuses settings it cannot read, with the path named', () => {
     expect(() => a2aAllowList({ allow: ['ftp://x.example.com'] })).toThrow(InvalidA2aSettingsError);
     expect(() => a2aAllowList({ allow: ['not a url'] })).toThrow(/not an absolute URL/);
-    expect(() => a2aAllowList({ allow: ['https://a.example.com'], allowAddresses: ['10.0.0.0/99'] })).toThrow(InvalidA2aSettingsError);
+    expect(() => a2aAllowList({ allow: ['https://a.example.com'], allowAddresses: ['10.0.0.0/99'] })).toThrow(
+      InvalidA2aSettingsError,
+    );
     expect(() => parseA2aSettings({ allow: ['https://a.example.com'], extra: 1 })).toThrow(/extra/);
     expect(() => parseA2aSettings({ allow: [], auth: { 'https://a.example.com': { bearerEnv: 'bad name' } } })).toThrow(
       /bearerEnv/,
@@ -62,7 +66,12 @@ describe('a remote agent in a sub-agent definition', () => {
     expect(long).toHaveLength(MAX_A2A_CARD_URL_CHARS);
     expect(SubAgentDefinition.safeParse({ ...base, a2a: { card: long } }).success).toBe(true);
     expect(SubAgentDefinition.safeParse({ ...base, a2a: { card: `${long}a` } }).success).toBe(false);
-    for (const card of ['ftp://x.example.com/card', 'https://u:p@x.example.com/card', 'agents.example.com', 'https://a b.com/'])
+    for (const card of [
+      'ftp://x.example.com/card',
+      'https://u:p@x.example.com/card',
+      'agents.example.com',
+      'https://a b.com/',
+    ])
       expect(SubAgentDefinition.safeParse({ ...base, a2a: { card } }).success, card).toBe(false);
   });
 
@@ -72,7 +81,12 @@ describe('a remote agent in a sub-agent definition', () => {
 });
 
 describe('reading a remote task', () => {
-  const text = (value: string) => ({ content: { $case: 'text' as const, value }, metadata: undefined, filename: '', mediaType: '' });
+  const text = (value: string) => ({
+    content: { $case: 'text' as const, value },
+    metadata: undefined,
+    filename: '',
+    mediaType: '',
+  });
   const task = (state: number, extra: Record<string, unknown> = {}) =>
     ({
       id: 't1',
@@ -104,7 +118,9 @@ describe('reading a remote task', () => {
 
   it('answers from artifacts when completed, from the status message otherwise', () => {
     const redact = createRedactor([]);
-    const artifacts = [{ artifactId: 'a', name: '', description: '', parts: [text('the answer')], metadata: undefined, extensions: [] }];
+    const artifacts = [
+      { artifactId: 'a', name: '', description: '', parts: [text('the answer')], metadata: undefined, extensions: [] },
+    ];
     const status = (state: number, says: string) => ({ state, message: { parts: [text(says)] }, timestamp: undefined });
     expect(remoteOutcome(task(3, { artifacts, status: status(3, 'done') }), 100, redact)).toMatchObject({
       state: 'completed',

@@ -17,6 +17,8 @@ export interface MinimalA2aServer {
   executions: number;
   /** Message ids received by SendMessage, repeats included. */
   messageIds: string[];
+  /** GetTask requests answered. */
+  gets: number;
   /** Task ids CancelTask was called for. */
   cancelled: string[];
   /** Authorization headers received, in order. */
@@ -44,8 +46,9 @@ export async function startMinimalA2aServer(options: { token?: string } = {}): P
   let markStarted!: () => void;
   const started = new Promise<void>((resolve) => (markStarted = resolve));
   const taskByMessage = new Map<string, string>();
-  const state: Pick<MinimalA2aServer, 'executions' | 'messageIds' | 'cancelled' | 'authorizations'> = {
+  const state: Pick<MinimalA2aServer, 'executions' | 'gets' | 'messageIds' | 'cancelled' | 'authorizations'> = {
     executions: 0,
+    gets: 0,
     messageIds: [],
     cancelled: [],
     authorizations: [],
@@ -56,7 +59,9 @@ export async function startMinimalA2aServer(options: { token?: string } = {}): P
     contextId,
     taskId,
     role: 2,
-    parts: [{ content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+    parts: [
+      { content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' },
+    ],
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],
@@ -85,7 +90,14 @@ export async function startMinimalA2aServer(options: { token?: string } = {}): P
               artifactId: 'answer',
               name: 'answer',
               description: '',
-              parts: [{ content: { $case: 'text', value: end.text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+              parts: [
+                {
+                  content: { $case: 'text', value: end.text },
+                  metadata: undefined,
+                  filename: '',
+                  mediaType: 'text/plain',
+                },
+              ],
               metadata: end.thoughtline ? { thoughtline: end.thoughtline } : undefined,
               extensions: [],
             },
@@ -96,12 +108,20 @@ export async function startMinimalA2aServer(options: { token?: string } = {}): P
         );
       }
       const final =
-        end.kind === 'answer' ? TASK_STATE.completed : end.kind === 'ask' ? TASK_STATE.inputRequired : TASK_STATE.failed;
+        end.kind === 'answer'
+          ? TASK_STATE.completed
+          : end.kind === 'ask'
+            ? TASK_STATE.inputRequired
+            : TASK_STATE.failed;
       const text = end.kind === 'ask' ? end.question : end.kind === 'fail' ? end.text : undefined;
       bus.publish(
         server.AgentEvent.statusUpdate({
           ...base,
-          status: { state: final, message: text ? message(ctx.contextId, ctx.taskId, text) : undefined, timestamp: now() },
+          status: {
+            state: final,
+            message: text ? message(ctx.contextId, ctx.taskId, text) : undefined,
+            timestamp: now(),
+          },
           metadata: undefined,
         }),
       );
@@ -159,12 +179,19 @@ export async function startMinimalA2aServer(options: { token?: string } = {}): P
       };
       const messageId = body.method === 'SendMessage' ? body.params.message?.messageId : undefined;
       if (messageId) state.messageIds.push(messageId);
+      if (body.method === 'GetTask') state.gets += 1;
       const known = messageId ? taskByMessage.get(messageId) : undefined;
       // A repeated message id answers with the task it started, as GetTask would.
       const answer = known
-        ? await transport.handle({ jsonrpc: '2.0', id: body.id, method: 'GetTask', params: { id: known } }, new server.ServerCallContext())
+        ? await transport.handle(
+            { jsonrpc: '2.0', id: body.id, method: 'GetTask', params: { id: known } },
+            new server.ServerCallContext(),
+          )
         : await transport.handle(body as unknown as Record<string, unknown>, new server.ServerCallContext());
-      const json = known && 'result' in (answer as object) ? { ...(answer as object), result: { task: (answer as { result: unknown }).result } } : answer;
+      const json =
+        known && 'result' in (answer as object)
+          ? { ...(answer as object), result: { task: (answer as { result: unknown }).result } }
+          : answer;
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(json));
     });
   });
@@ -173,6 +200,9 @@ export async function startMinimalA2aServer(options: { token?: string } = {}): P
     origin,
     get executions() {
       return state.executions;
+    },
+    get gets() {
+      return state.gets;
     },
     messageIds: state.messageIds,
     cancelled: state.cancelled,

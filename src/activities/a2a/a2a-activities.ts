@@ -120,7 +120,9 @@ export function createA2aActivities(deps: A2aActivityDeps) {
           wait = Math.min(poll.max, Math.round(wait * 1.5));
         }
       } catch (err) {
-        if (ctx.cancellationSignal.aborted && client) await cancelQuietly(client, request.taskId);
+        // Only the run's own cancel reaches the remote: a worker shutting down leaves the task for the retry to follow.
+        if (ctx.cancellationSignal.aborted && client && ctx.cancellationDetails?.cancelRequested)
+          await cancelQuietly(client, request.taskId);
         throw failed(err, request.agent);
       }
     },

@@ -119,7 +119,7 @@ export async function createServer(options: CreateServerOptions): Promise<Runnin
   app.get('/v1/openapi.json', async () => document);
   const streams = registerEventsRoute(app, ctx);
   registerIngestRoute(app, ctx);
-  registerA2aRoutes(app, ctx);
+  registerA2aRoutes(app, ctx, { log });
   registerAgUiRoutes(app, ctx);
   options.extend?.(app, ctx);
   await app.listen({ port: options.port, host });

@@ -1,0 +1,103 @@
+import type { ApiContext } from '../api-route';
+import type { Identity } from '../auth/identity';
+import { ApiError } from '../api-error';
+import type { RunStreamHub } from '../events/run-stream-hub';
+import { RunNotReadyError, type StreamListener, type StreamSignal } from '../events/run-stream';
+import type { RunFacts } from '../run-access';
+import { snapshotOf, type RunSnapshot } from './run-snapshot';
+import { isTerminal, statusOf } from './task-of-snapshot';
+
+/** What tells two snapshots apart for a watcher: the state, and the message it carries (step, call). */
+export const snapshotKey = (snapshot: RunSnapshot): string => {
+  const status = statusOf(snapshot);
+  return `${status.state}\u0000${status.message?.messageId ?? ''}`;
+};
+
+/** Wakes the follower on whatever the run's stream says, except the model's text as it streams. */
+class Wake implements StreamListener {
+  pending = true;
+  ended = false;
+  private resolve: (() => void) | undefined;
+
+  signal(signal: StreamSignal): void {
+    if (signal.kind === 'event' && signal.event.type === 'text_delta') return;
+    if (signal.kind === 'ended') this.ended = true;
+    this.pending = true;
+    this.resolve?.();
+  }
+
+  /** Resolves at the next signal (at once if one came since the last call), or when `abort` fires. */
+  next(abort: AbortSignal): Promise<void> {
+    if (this.pending || abort.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.resolve = undefined;
+        abort.removeEventListener('abort', done);
+        resolve();
+      };
+      this.resolve = done;
+      abort.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
+/**
+ * The run's snapshot now, then each time it changes (a step, an approval or question opening or
+ * closing, the end), until it ends or `abort` fires. Driven by the server's durable event stream:
+ * the bus's events, and the hub's safety net when events are lost; a status is read only when the
+ * stream says something happened, and that read is shared with every other watcher of the run.
+ * Works from any server instance: the first snapshot is read from Temporal, not from memory.
+ */
+export async function* followRun(
+  ctx: ApiContext,
+  hub: RunStreamHub,
+  identity: Identity,
+  runId: string,
+  abort: AbortSignal,
+): AsyncGenerator<RunSnapshot, void, undefined> {
+  let facts: RunFacts = await ctx.accessRun(identity, runId);
+  const owner = { id: identity.id, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
+  const full = hub.fullFor(owner);
+  if (full)
+    throw new ApiError(
+      full === 'server' ? 'unavailable' : 'too_many_requests',
+      `Too many open A2A streams (${full}); close one, or poll with GetTask.`,
+    );
+  const wake = new Wake();
+  const { stream, listener } = hub.join(runId, owner, () => wake);
+  let lastKey: string | undefined;
+  try {
+    while (!abort.aborted) {
+      await wake.next(abort);
+      if (abort.aborted) return;
+      wake.pending = false;
+      if (wake.ended && (facts.state === 'running' || facts.state === 'continued'))
+        facts = await ctx.accessRun(identity, runId);
+      const since = stream.now;
+      let snapshot: RunSnapshot;
+      try {
+        snapshot = await snapshotOf(ctx, identity, facts, (view) =>
+          stream.statusInView(view, since).catch((err: unknown) => {
+            if (err instanceof RunNotReadyError) return undefined;
+            throw err;
+          }),
+        );
+      } catch (err) {
+        // A status read can fail as the run ends: its facts say which, and the next signal reads again.
+        if (lastKey === undefined) throw err;
+        facts = await ctx.accessRun(identity, runId);
+        if (facts.state === 'running') continue;
+        wake.pending = true;
+        continue;
+      }
+      const key = snapshotKey(snapshot);
+      if (key !== lastKey) {
+        lastKey = key;
+        yield snapshot;
+      }
+      if (isTerminal(statusOf(snapshot).state)) return;
+    }
+  } finally {
+    hub.leave(stream, listener);
+  }
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import type { Client } from '@a2a-js/sdk/client' with { 'resolution-mode': 'import' };
+import type { ModelProvider } from '../../src/activities';
+import type { AgentDefinitionInit } from '../../src/shared/agent-definition';
+import { AgentClient } from '../../src/client/agent-client';
+import { createMemoryBus } from '../../src/events/memory-bus';
+import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
+import { createAgentCatalog } from '../../src/server/catalog/agent-catalog';
+import { createServer, type RunningServer } from '../../src/server/create-server';
+import type { ToolDefinition } from '../../src/tools/define-tool';
+import { createAgentWorker } from '../../src/worker';
+import { writeTokenFile, type Person } from '../server/server-harness';
+import type { TestEnv } from '../helpers/temporal-env';
+
+export interface A2aHarness {
+  /** Two `serve` instances on one bus and task queue: a task started on one is followed on the other. */
+  servers: [RunningServer, RunningServer];
+  agents: AgentClient;
+  tokens: Record<Person, string>;
+  logs: string[];
+  /** `@a2a-js/sdk`'s client for an agent's card on a server, sending a person's token (or none). */
+  client(who: Person | undefined, agent: string, server?: RunningServer): Promise<Client>;
+  close(): Promise<void>;
+}
+
+/**
+ * `thoughtline serve` as A2A peers see it: a worker (in this process) publishing run events to the
+ * bus two servers share, with `agents` registered on the worker and offered in the servers'
+ * catalogue. The model serves runs that name no model (a definition names none) as the default
+ * provider, so protocol runs reach the scripted model.
+ */
+export async function startA2aHarness(
+  env: TestEnv,
+  deps: { tools: readonly ToolDefinition[]; model: ModelProvider; agents: readonly AgentDefinitionInit[] },
+): Promise<A2aHarness> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-a2a-'));
+  const { file, tokens } = writeTokenFile(dir);
+  const bus = createMemoryBus();
+  const taskQueue = `test-${randomUUID()}`;
+  const worker = await createAgentWorker({
+    connection: env.nativeConnection,
+    namespace: inject('temporalNamespace'),
+    taskQueue,
+    tools: deps.tools,
+    models: { anthropic: deps.model, scripted: deps.model },
+    agents: [...deps.agents],
+    secrets: [],
+    events: bus,
+    cacheFile: path.join(dir, 'cache.sqlite'),
+    workflowBundle: { codePath: inject('workflowBundlePath') },
+  });
+  const running = worker.run();
+  const agents = new AgentClient({ client: env.client, taskQueue });
+  const logs: string[] = [];
+  const serve = () =>
+    createServer({
+      agents,
+      auth: createTokenFileAuthenticator({ file, log: (l) => logs.push(l) }),
+      bus,
+      catalog: createAgentCatalog(deps.agents),
+      port: 0,
+      log: (l) => logs.push(l),
+    });
+  const servers: [RunningServer, RunningServer] = [await serve(), await serve()];
+  const sdk = await import('@a2a-js/sdk/client');
+  return {
+    servers,
+    agents,
+    tokens,
+    logs,
+    async client(who, agent, server = servers[0]) {
+      const fetchImpl = sdk.createAuthenticatingFetchWithRetry(fetch, {
+        headers: async (): Promise<Record<string, string>> => (who ? { authorization: `Bearer ${tokens[who]}` } : {}),
+        shouldRetryWithHeaders: async () => undefined,
+      });
+      const factory = new sdk.ClientFactory(
+        sdk.ClientFactoryOptions.createFrom(sdk.ClientFactoryOptions.default, {
+          transports: [new sdk.JsonRpcTransportFactory({ fetchImpl })],
+        }),
+      );
+      return factory.createFromUrl(`${server.url}/a2a/${agent}/.well-known/agent-card.json`, '');
+    },
+    async close() {
+      for (const server of servers) await server.close();
+      worker.shutdown();
+      await running;
+      await bus.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,8 +1,12 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { a2aAllowList } from '../../src/activities/a2a/a2a-allow-list';
 import {
   a2aSecrets,
   InvalidA2aSettingsError,
+  loadA2aSettings,
   MAX_A2A_ALLOW_ENTRIES,
   parseA2aSettings,
 } from '../../src/activities/a2a/a2a-settings';
@@ -50,6 +54,20 @@ describe('A2A settings and allow-list', () => {
     const many = Array.from({ length: MAX_A2A_ALLOW_ENTRIES }, (_, i) => `https://a${i}.example.com`);
     expect(parseA2aSettings({ allow: many }).allow).toHaveLength(MAX_A2A_ALLOW_ENTRIES);
     expect(() => parseA2aSettings({ allow: [...many, 'https://b.example.com'] })).toThrow(InvalidA2aSettingsError);
+  });
+
+  it('reads a settings file, and refuses one that is not JSON or too large', async () => {
+    const file = (content: string) => {
+      const at = path.join(mkdtempSync(path.join(tmpdir(), 'tl-a2a-')), 'a2a.json');
+      writeFileSync(at, content);
+      return at;
+    };
+    await expect(loadA2aSettings(file('{"allow":["https://a.example.com"]}'))).resolves.toEqual({
+      allow: ['https://a.example.com'],
+    });
+    await expect(loadA2aSettings(file('{ allow: '))).rejects.toThrow(/are not JSON/);
+    await expect(loadA2aSettings(file(' '.repeat(256_001)))).rejects.toThrow(/over 256000 bytes/);
+    await expect(loadA2aSettings('/nonexistent/a2a.json')).rejects.toThrow(InvalidA2aSettingsError);
   });
 
   it('names the bearer tokens as secrets, read from the environment', () => {

@@ -6,6 +6,7 @@ import { AgentClient } from '../../src/client/agent-client';
 import type { A2aSettingsInit } from '../../src/activities/a2a/a2a-settings';
 import type { AgentInputInit } from '../../src/shared';
 import { createAgentWorker } from '../../src/worker';
+import { cancelSignal } from '../../src/workflows/messages';
 import { lastToolResults, pollFor } from '../helpers/approval-helpers';
 import { resultStep } from '../helpers/chain-helpers';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
@@ -136,6 +137,34 @@ describe.concurrent('a remote A2A agent as a sub-agent', () => {
     expect(resultStep(result.chain.steps, 'call_remote')!.toolResult).toMatchObject({ success: false });
     expect(result.chain.subAgents).toEqual([
       expect.objectContaining({ status: 'refused', remote: { card: 'https://agents.example.com/card.json' } }),
+    ]);
+  });
+
+  it('cancelling the run cancels the await, and the remote task with it', async () => {
+    const slow = await startMinimalA2aServer();
+    servers.push(slow);
+    const taskQueue = `a2a-remote-${randomUUID()}`;
+    // The lead never gets a second turn: the run is cancelled while the remote works.
+    const model = createScriptedModel([
+      { content: [useTool('remote_analyst', { task: 'Summarise the Q3 report' }, 'call_remote')] },
+    ]);
+    const worker = await agentWorker(taskQueue, model, { allow: [slow.origin] });
+    const agents = new AgentClient({ client: env.client, taskQueue });
+    const result = await worker.runUntil(async () => {
+      const handle = await agents.start(input(slow.cardUrl));
+      await pollFor('the await polling', () => (slow.gets > 0 ? true : undefined));
+      await handle.signal(cancelSignal, { reason: 'no longer needed', by: 'alice' });
+      return handle.result();
+    });
+    model.verify();
+    expect(result.terminationReason).toBe('cancelled');
+    expect(slow.cancelled).toHaveLength(1);
+    expect(resultStep(result.chain.steps, 'call_remote')!.toolResult).toMatchObject({
+      success: false,
+      outcome: 'unknown',
+    });
+    expect(result.chain.subAgents).toEqual([
+      expect.objectContaining({ status: 'cancelled', remote: expect.objectContaining({ taskId: slow.cancelled[0] }) }),
     ]);
   });
 

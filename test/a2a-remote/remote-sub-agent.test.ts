@@ -6,6 +6,7 @@ import { AgentClient } from '../../src/client/agent-client';
 import type { A2aSettingsInit } from '../../src/activities/a2a/a2a-settings';
 import type { AgentInputInit } from '../../src/shared';
 import { createAgentWorker } from '../../src/worker';
+import { MAX_REMOTE_TASK_CHARS } from '../../src/workflows/delegation/remote-agent-call';
 import { cancelSignal } from '../../src/workflows/messages';
 import { lastToolResults, pollFor } from '../helpers/approval-helpers';
 import { resultStep } from '../helpers/chain-helpers';
@@ -138,6 +139,32 @@ describe.concurrent('a remote A2A agent as a sub-agent', () => {
     expect(result.chain.subAgents).toEqual([
       expect.objectContaining({ status: 'refused', remote: { card: 'https://agents.example.com/card.json' } }),
     ]);
+  });
+
+  it('refuses a task over the limit before sending; one at the limit goes to the send', async () => {
+    const taskQueue = `a2a-remote-${randomUUID()}`;
+    const model = createScriptedModel([
+      {
+        content: [
+          useTool('remote_analyst', { task: 'x'.repeat(MAX_REMOTE_TASK_CHARS + 1) }, 'call_long'),
+          useTool('remote_analyst', { task: 'y'.repeat(MAX_REMOTE_TASK_CHARS) }, 'call_limit'),
+        ],
+      },
+      { content: [useTool('finish', { result: 'done' })] },
+    ]);
+    const worker = await agentWorker(taskQueue, model);
+    const agents = new AgentClient({ client: env.client, taskQueue });
+    const { handle, result } = await worker.runUntil(async () => {
+      const started = await agents.start(input('https://agents.example.com/card.json'));
+      return { handle: started, result: await started.result() };
+    });
+    model.verify();
+    expect(resultStep(result.chain.steps, 'call_long')!.toolResult.error).toBe(
+      `Delegation refused: the task for remote agent remote_analyst is ${MAX_REMOTE_TASK_CHARS + 1} characters; at most ${MAX_REMOTE_TASK_CHARS} are sent. Write a shorter task.`,
+    );
+    // At the limit, the task reaches the send (which this worker, without an allow-list, refuses).
+    expect(resultStep(result.chain.steps, 'call_limit')!.toolResult.error).toMatch(/RemoteAgentRefused/);
+    expect((await activityCounts(env.client, handle.workflowId))['a2aSend']).toMatchObject({ scheduled: 1 });
   });
 
   it('cancelling the run cancels the await, and the remote task with it', async () => {

@@ -26,7 +26,11 @@ async function agent(options: { token?: string } = {}): Promise<MinimalA2aServer
 }
 
 const activitiesFor = (deps: Partial<A2aActivityDeps> = {}) =>
-  createA2aActivities({ redact: createRedactor(['sk-live-secret']), pollMs: { first: 20, max: 50 }, ...deps });
+  createA2aActivities({
+    redact: createRedactor(['sk-live-secret']),
+    pollMs: { first: 20, max: 50, late: 50, lateAfter: 1_000 },
+    ...deps,
+  });
 
 const run = <T>(fn: () => Promise<T>, env = new MockActivityEnvironment()): Promise<T> => env.run(fn);
 

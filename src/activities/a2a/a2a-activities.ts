@@ -17,8 +17,11 @@ export interface A2aActivityDeps {
   redact: Redactor;
   resolveHost?: HostResolver;
   env?: Readonly<Record<string, string | undefined>>;
-  /** First and longest wait between two GetTask polls; default 250 ms growing to 3 s. */
-  pollMs?: { first: number; max: number };
+  /**
+   * Waits between two GetTask polls: from `first`, growing by half each poll to `max`, and after
+   * `lateAfter` of waiting to `late`. Default 250 ms to 3 s, then (after 2 minutes) to 30 s.
+   */
+  pollMs?: { first: number; max: number; late: number; lateAfter: number };
 }
 
 /** One delegation's message to a remote agent; `messageId` is deterministic, so a retried send is the same message. */
@@ -45,6 +48,14 @@ export interface RemoteAwaitRequest {
 /** The settled task; `cancelled` when the worker cancelled it (it asked for input this caller cannot give). */
 export type RemoteAwaited = RemoteOutcome & { remoteCancelled?: boolean };
 
+/**
+ * Every poll heartbeats (the retry of a dead worker's await, and a cancel, ride on heartbeats), and
+ * each heartbeat sent is a billable action: a short task is followed closely, a long one at most
+ * twice a minute (about 2,900 heartbeats for a day-long remote task). The await's heartbeat
+ * timeout (workflows/delegation/remote-agent-call.ts) is longer than the longest wait.
+ */
+export const DEFAULT_POLL_MS = { first: 250, max: 3_000, late: 30_000, lateAfter: 120_000 } as const;
+
 /** The SDK's `Role.ROLE_USER` (the protocol's proto number). */
 const ROLE_USER = 1;
 
@@ -65,7 +76,7 @@ export function createA2aActivities(deps: A2aActivityDeps) {
     ...(deps.resolveHost ? { resolveHost: deps.resolveHost } : {}),
     ...(deps.env ? { env: deps.env } : {}),
   });
-  const poll = deps.pollMs ?? { first: 250, max: 3_000 };
+  const poll = deps.pollMs ?? DEFAULT_POLL_MS;
   const connect = async (agent: string, card: string): Promise<Client> => {
     const refusal = allow.cardRefusal(card);
     if (refusal) throw new A2aBoundaryError(FailureType.RemoteAgentRefused, `refused: ${refusal}.`);
@@ -108,6 +119,7 @@ export function createA2aActivities(deps: A2aActivityDeps) {
       try {
         client = await connect(request.agent, request.card);
         let wait = poll.first;
+        const startedAt = Date.now();
         for (let polls = 1; ; polls += 1) {
           const task = await client.getTask(
             { tenant: '', id: request.taskId, historyLength: 0 },
@@ -117,11 +129,13 @@ export function createA2aActivities(deps: A2aActivityDeps) {
           ctx.heartbeat({ taskId: request.taskId, state, polls });
           if (isSettled(state)) return await settled(client, task, request, deps.redact);
           await ctx.sleep(wait);
-          wait = Math.min(poll.max, Math.round(wait * 1.5));
+          wait = Math.min(Date.now() - startedAt < poll.lateAfter ? poll.max : poll.late, Math.round(wait * 1.5));
         }
       } catch (err) {
-        // Only the run's own cancel reaches the remote: a worker shutting down leaves the task for the retry to follow.
-        if (ctx.cancellationSignal.aborted && client && ctx.cancellationDetails?.cancelRequested)
+        // The run's cancel, or a run that ended without this call, reaches the remote; a worker
+        // shutting down (or an attempt timed out) leaves the task for the retry to follow.
+        const details = ctx.cancellationDetails;
+        if (ctx.cancellationSignal.aborted && client && (details?.cancelRequested || details?.notFound))
           await cancelQuietly(client, request.taskId);
         throw failed(err, request.agent);
       }

@@ -25,9 +25,10 @@ const DEFAULT_REMOTE_TIMEOUT_MS = 3_600_000;
 
 /**
  * How long the await may go without a heartbeat before Temporal retries it, on another worker if
- * its own died: it heartbeats on every poll (at most 3 s apart), and a retry follows the same task.
+ * its own died (a worker that shuts down fails it at once): it heartbeats on every poll, at most
+ * 30 s apart (activities/a2a/a2a-activities.ts, DEFAULT_POLL_MS), and a retry follows the same task.
  */
-const REMOTE_HEARTBEAT_TIMEOUT_MS = 10_000;
+const REMOTE_HEARTBEAT_TIMEOUT_MS = 90_000;
 
 export interface RemoteCall {
   agentName: string;

@@ -196,4 +196,23 @@ describe('a2aSend and a2aAwait', () => {
     expect(malformed).toMatchObject({ type: FailureType.RemoteAgentBadCard, nonRetryable: true });
     expect(malformed.message).toContain('is not an A2A agent card');
   });
+
+  it('a 5xx is retryable; a redirect is not followed', async () => {
+    const answers = [503, 302];
+    const odd = http.createServer((_req, res) => {
+      const status = answers.shift() ?? 500;
+      res.writeHead(status, status === 302 ? { location: 'http://169.254.169.254/latest/meta-data' } : {}).end();
+    });
+    await new Promise<void>((r) => odd.listen(0, '127.0.0.1', r));
+    servers.push({ close: () => new Promise<void>((r) => odd.close(() => r())) });
+    const card = `http://127.0.0.1:${(odd.address() as AddressInfo).port}/card.json`;
+    const acts = activitiesFor({ settings: { allow: [card] } });
+    expect(await failureOf(send(acts, card))).toMatchObject({
+      type: FailureType.RemoteAgentUnreachable,
+      nonRetryable: false,
+    });
+    const redirected = await failureOf(send(acts, card));
+    expect(redirected).toMatchObject({ type: FailureType.RemoteAgentBadCard, nonRetryable: true });
+    expect(redirected.message).toContain('answered 302');
+  });
 });

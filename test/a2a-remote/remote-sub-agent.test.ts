@@ -135,6 +135,8 @@ describe.concurrent('a remote A2A agent as a sub-agent', () => {
     );
     model.verify();
     expect(result.finalAnswer).toMatch(/^Remote said: Delegation refused: RemoteAgentRefused: .*no A2A allow-list/);
+    // Nothing was sent, so nothing of its sub-budget is charged.
+    expect(result.costUsd).toBe(0);
     expect(resultStep(result.chain.steps, 'call_remote')!.toolResult).toMatchObject({ success: false });
     expect(result.chain.subAgents).toEqual([
       expect.objectContaining({ status: 'refused', remote: { card: 'https://agents.example.com/card.json' } }),

@@ -30,6 +30,14 @@ const DEFAULT_REMOTE_TIMEOUT_MS = 3_600_000;
  */
 const REMOTE_HEARTBEAT_TIMEOUT_MS = 90_000;
 
+/** Failures after which the remote certainly started nothing: refused here, or its answer said no. */
+const NOTHING_SENT: ReadonlySet<string> = new Set([
+  FailureType.RemoteAgentRefused,
+  FailureType.RemoteAgentUnauthorized,
+  FailureType.RemoteAgentBadCard,
+  FailureType.RemoteAgentFailed,
+]);
+
 export interface RemoteCall {
   agentName: string;
   ref: RemoteAgentRef;
@@ -125,9 +133,10 @@ export async function runRemoteAgentCall(
     );
   } catch (err) {
     const cancelled = isCancellation(err);
-    // Sent but never heard back: its spend is unknown. Never sent: nothing ran there.
-    const charged = sentTo ? chargeUnknown(ctx.state, budget) : '';
-    const refused = failureType(err) === FailureType.RemoteAgentRefused;
+    const type = failureType(err);
+    // Sent but never heard back, or a send whose answer was lost: its spend is unknown. Refused before or by the remote: nothing ran there.
+    const charged = sentTo || !NOTHING_SENT.has(type ?? '') || cancelled ? chargeUnknown(ctx.state, budget) : '';
+    const refused = type === FailureType.RemoteAgentRefused;
     const error = cancelled
       ? `Remote agent ${agentName} was cancelled with this run before it answered.${charged}`
       : refused

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ModelProvider } from '../../src/activities';
 import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
 import { defineAgent } from '../../src/agents/define-agent';
 import { AgentClient } from '../../src/client/agent-client';
+import { createA2aActivities } from '../../src/activities/a2a/a2a-activities';
 import { createAgentWorker } from '../../src/worker';
 import { startA2aHarness, type A2aHarness } from '../a2a/a2a-harness';
 import { lastToolResults, pollFor } from '../helpers/approval-helpers';
@@ -144,6 +146,26 @@ describe('a Thoughtline run delegating to another Thoughtline instance over A2A'
       costUsd: 0.03,
       remote: { card, state: 'completed' },
     });
+    // A send retried with the same message id (as Temporal retries a2aSend) reaches the same run on B.
+    const taskId = resultStep(result.chain.steps, 'call_b')!.toolResult.subAgent!.remote!.taskId;
+    const acts = createA2aActivities({
+      settings: { allow: [origin], auth: { [origin]: { bearerEnv: TOKEN_ENV } } },
+      redact: (v) => v,
+    });
+    const again = await new MockActivityEnvironment().run(() =>
+      acts.a2aSend({
+        agent: 'researcher_remote',
+        card,
+        messageId: `${handle.workflowId}:call_b`,
+        text: 'Find gamma',
+        maxChars: 1_000,
+      }),
+    );
+    expect(again).toMatchObject({ kind: 'task', taskId });
+    const runsAfter: string[] = [];
+    for await (const w of env.client.workflow.list({ query: `TaskQueue = '${b.agents.taskQueue}'` }))
+      runsAfter.push(w.workflowId);
+    expect(runsAfter).toEqual(runsOnB);
     // The token never enters A's chain.
     expect(JSON.stringify(result.chain)).not.toContain(b.tokens.dev);
   });

@@ -32,7 +32,10 @@ const activitiesFor = (deps: Partial<A2aActivityDeps> = {}) =>
     ...deps,
   });
 
-const run = <T>(fn: () => Promise<T>, env = new MockActivityEnvironment()): Promise<T> => env.run(fn);
+/** The failures below are expected: the environment's logger would print each at WARN. */
+const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+const mockEnv = () => new MockActivityEnvironment(undefined, { logger: quiet });
+const run = <T>(fn: () => Promise<T>, env = mockEnv()): Promise<T> => env.run(fn);
 
 const send = (acts: ReturnType<typeof activitiesFor>, card: string, messageId = 'wf-1:call_1') =>
   run(() => acts.a2aSend({ agent: 'remote', card, messageId, text: 'Summarise the report', maxChars: 1_000 }));
@@ -94,7 +97,7 @@ describe('a2aSend and a2aAwait', () => {
     const server = await agent();
     const acts = activitiesFor({ settings: { allow: [server.origin] } });
     const sent = (await send(acts, server.cardUrl)) as Extract<RemoteSent, { kind: 'task' }>;
-    const env = new MockActivityEnvironment();
+    const env = mockEnv();
     const awaited = run(
       () => acts.a2aAwait({ agent: 'remote', card: server.cardUrl, taskId: sent.taskId, maxChars: 100 }),
       env,
@@ -110,7 +113,7 @@ describe('a2aSend and a2aAwait', () => {
     const server = await agent();
     const acts = activitiesFor({ settings: { allow: [server.origin] } });
     const sent = (await send(acts, server.cardUrl)) as Extract<RemoteSent, { kind: 'task' }>;
-    const env = new MockActivityEnvironment();
+    const env = mockEnv();
     const awaited = run(
       () => acts.a2aAwait({ agent: 'remote', card: server.cardUrl, taskId: sent.taskId, maxChars: 100 }),
       env,

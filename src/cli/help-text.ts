@@ -38,6 +38,8 @@ Usage:
       --port N / --host H    default 8080 on 127.0.0.1
       --with-worker          also run a worker in this process; --tools FILE, --mcp FILE,
                              --unversioned and --keep-current as for worker
+      --agents FILE          the agents A2A (docs/a2a.md) and AG-UI offer: the module's agents
+                             export (default --tools's), besides the generic agent
       --tokens FILE          token hashes (default THOUGHTLINE_TOKENS or .thoughtline/tokens.json)
       --oidc-issuer URL --oidc-audience AUD --oidc-jwks-url URL [--oidc-roles-claim PATH]
                              [--oidc-tenant-claim PATH]   also accept JWTs from an OIDC issuer

@@ -6,3 +6,4 @@ export { evaluationShardWorkflow } from './eval/evaluation-shard-workflow';
 export { evaluationCaseWorkflow } from './eval/evaluation-case-workflow';
 export { runScoresWorkflow } from './scores/run-scores-workflow';
 export { agentMemoryWorkflow } from './memory/agent-memory-workflow';
+export { threadWorkflow } from './threads/thread-workflow';

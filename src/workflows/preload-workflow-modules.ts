@@ -244,6 +244,11 @@ import * as llmToolCall from './tools/llm-tool-call';
 import * as toolCall from './tools/tool-call';
 import * as toolTurn from './tools/tool-turn';
 import * as validateToolCall from './tools/validate-tool-call';
+import * as threadSchemas from '../shared/threads/thread-schemas';
+import * as threadMessages from './threads/thread-messages';
+import * as threadState from './threads/thread-state';
+import * as threadTurnInput from './threads/thread-turn-input';
+import * as threadWorkflow from './threads/thread-workflow';
 
 /** Every module listed above: each one's exports are frozen here. */
 export const PRELOADED_MODULES: readonly object[] = [
@@ -404,6 +409,12 @@ export const PRELOADED_MODULES: readonly object[] = [
   agentMemoryState,
   agentMemoryWorkflow,
   planCache,
+  // workflows/threads
+  threadSchemas,
+  threadMessages,
+  threadState,
+  threadTurnInput,
+  threadWorkflow,
   // workflows/planning
   boundedText,
   contextPrompt,

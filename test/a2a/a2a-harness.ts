@@ -17,7 +17,10 @@ import { writeTokenFile, type Person } from '../server/server-harness';
 import type { TestEnv } from '../helpers/temporal-env';
 
 export interface A2aHarness {
-  /** Two `serve` instances on one bus and task queue: a task started on one is followed on the other. */
+  /**
+   * Two `serve` instances on one bus and task queue: a task started on one is followed on the
+   * other. The second allows push notifications to 127.0.0.1.
+   */
   servers: [RunningServer, RunningServer];
   agents: AgentClient;
   tokens: Record<Person, string>;
@@ -56,16 +59,20 @@ export async function startA2aHarness(
   const running = worker.run();
   const agents = new AgentClient({ client: env.client, taskQueue });
   const logs: string[] = [];
-  const serve = () =>
-    createServer({
+  const serve = (pushAllow?: string) => {
+    // A2A settings are read from the environment when a server is built: only the second one allows webhooks.
+    if (pushAllow) process.env.THOUGHTLINE_A2A_PUSH_ALLOW = pushAllow;
+    else delete process.env.THOUGHTLINE_A2A_PUSH_ALLOW;
+    return createServer({
       agents,
       auth: createTokenFileAuthenticator({ file, log: (l) => logs.push(l) }),
       bus,
       catalog: createAgentCatalog(deps.agents),
       port: 0,
       log: (l) => logs.push(l),
-    });
-  const servers: [RunningServer, RunningServer] = [await serve(), await serve()];
+    }).finally(() => delete process.env.THOUGHTLINE_A2A_PUSH_ALLOW);
+  };
+  const servers: [RunningServer, RunningServer] = [await serve(), await serve('127.0.0.1')];
   const sdk = await import('@a2a-js/sdk/client');
   return {
     servers,

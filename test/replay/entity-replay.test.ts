@@ -9,7 +9,7 @@ import { PROJECT_ROOT } from '../helpers/cli-process';
 import { installQuietReplayRuntime, replayEach } from '../helpers/replay-runtime';
 import { ENTITY_SCENARIOS, fixtureName } from './entity-scenarios';
 
-// Recorded histories of the evaluation and scores workflows (entity-fixtures.recorder.ts), replayed
+// Recorded histories of the evaluation, scores and thread workflows (entity-fixtures.recorder.ts), replayed
 // against the workflow code of today: a change that would break their open runs fails here.
 const FIXTURES = path.join(__dirname, 'entity-fixtures');
 const fixtureFiles = () => fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.json'));
@@ -39,7 +39,13 @@ describe('replay of recorded evaluation and scores histories', () => {
 
   it('covers every new workflow type', () => {
     expect(new Set(fixtures().map(workflowType))).toEqual(
-      new Set(['evaluationWorkflow', 'evaluationShardWorkflow', 'evaluationCaseWorkflow', 'runScoresWorkflow']),
+      new Set([
+        'evaluationWorkflow',
+        'evaluationShardWorkflow',
+        'evaluationCaseWorkflow',
+        'runScoresWorkflow',
+        'threadWorkflow',
+      ]),
     );
   });
 
@@ -73,7 +79,7 @@ describe('replay of recorded evaluation and scores histories', () => {
     fs.writeFileSync(
       entry,
       `import { proxyActivities } from '@temporalio/workflow';
-export { agentWorkflow, tenantQuotaWorkflow, evaluationWorkflow, evaluationShardWorkflow, runScoresWorkflow } from ${JSON.stringify(WORKFLOWS_PATH)};
+export { agentWorkflow, tenantQuotaWorkflow, evaluationWorkflow, evaluationShardWorkflow, runScoresWorkflow, threadWorkflow } from ${JSON.stringify(WORKFLOWS_PATH)};
 const { scoreRun } = proxyActivities<Record<string, (...a: unknown[]) => Promise<unknown>>>({ startToCloseTimeout: '1 minute' });
 export async function evaluationCaseWorkflow(input: unknown): Promise<unknown> { return scoreRun(input); }
 `,
@@ -109,6 +115,7 @@ export async function evaluationWorkflow(input: unknown): Promise<unknown> { ret
 export async function evaluationShardWorkflow(input: unknown): Promise<unknown> { return callModel(input); }
 export async function evaluationCaseWorkflow(input: unknown): Promise<unknown> { return callModel(input); }
 export async function runScoresWorkflow(input: unknown): Promise<unknown> { return callModel(input); }
+export async function threadWorkflow(input: unknown): Promise<unknown> { return callModel(input); }
 `,
     );
     try {

@@ -5,7 +5,9 @@ import { addRunScore } from '../../src/client/run-scores';
 import type { EvaluationInputInit, EvaluationResult } from '../../src/shared/eval';
 import { caseWorkflowId } from '../../src/shared/eval';
 import type { RunScoresState } from '../../src/shared/run-scores';
-import { text, type FakeMessagesServer } from '../../src/testing';
+import { text, toolUse, type FakeMessagesServer } from '../../src/testing';
+import { sendThreadTurn, threadWorkflowId } from '../../src/client/threads/thread-client';
+import type { ThreadState } from '../../src/shared/threads/thread-schemas';
 import { EVALUATION_WORKFLOW, evaluationProgressQuery } from '../../src/workflows/eval/eval-messages';
 import { scoringWorkflowId } from '../../src/workflows/eval/evaluation-case-workflow';
 import type { EvaluationWorkflowOptions } from '../../src/workflows/eval/evaluation-workflow';
@@ -272,6 +274,40 @@ export const ENTITY_SCENARIOS: EntityScenario[] = [
       expectThat(second.runId !== first.runId, 'a new execution holds the scores');
       await closedScores(r, run, second.runId);
       return { closed: { workflowId: id, runId: first.runId }, reopened: { workflowId: id, runId: second.runId } };
+    },
+  },
+  {
+    // A thread: two turns (each an agent run answered by the fake Anthropic server, the second
+    // given the first as context), a repeated turn id and another caller's turn (both start
+    // nothing), then the idle close returning the transcript.
+    name: 'thread',
+    keeps: ['thread'],
+    async run(r) {
+      const agents = new AgentClient({ client: r.client, taskQueue: r.taskQueue });
+      const owner = { id: 'ada', roles: [], tenant: 'acme' };
+      const start = { threadId: 'replay-thread', owner, agent: { agentName: 'agent' }, idleMs: IDLE_MS };
+      const workflowId = threadWorkflowId(owner, start.threadId);
+      r.judge.append([
+        toolUse('finish', { result: 'Paris.' }, { text: 'Thought: I know the capital.' }),
+        toolUse('finish', { result: 'About 2.1 million.' }, { text: 'Thought: the thread says Paris.' }),
+      ]);
+      const first = await sendThreadTurn(agents, start, { turnId: 'turn-a', text: 'Capital of France?', by: owner });
+      await agents.getHandle(first.runId).result();
+      const repeated = await sendThreadTurn(agents, start, { turnId: 'turn-a', text: 'Capital of France?', by: owner });
+      expectThat(repeated.repeated && repeated.runId === first.runId, 'the repeated turn id starts nothing');
+      const refused = await sendThreadTurn(agents, start, { turnId: 'x', text: 'hi', by: { ...owner, id: 'eve' } })
+        .then(() => false)
+        .catch(() => true);
+      expectThat(refused, "another caller's turn is refused");
+      const second = await sendThreadTurn(agents, start, { turnId: 'turn-b', text: 'How many live there?', by: owner });
+      expectThat(second.turn === 2, 'the second turn is turn 2');
+      const state = (await r.client.workflow.getHandle(workflowId).result()) as ThreadState;
+      r.judge.verify();
+      expectThat(
+        state.turns.map((t) => `${t.status}:${t.answer}`).join() === 'completed:Paris.,completed:About 2.1 million.',
+        'both turns completed with their answers, then the thread closed idle',
+      );
+      return { thread: { workflowId } };
     },
   },
 ];

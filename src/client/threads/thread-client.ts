@@ -1,29 +1,94 @@
+import { createHash } from 'node:crypto';
+import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
 import type { AgentClient } from '../agent-client';
-import type {
-  ThreadStartInit,
-  ThreadTurnReceipt,
+import { sendUpdate } from '../update-refused-error';
+import {
+  ThreadStart,
+  ThreadState,
   ThreadTurnRequest,
-  ThreadView,
+  type ThreadStartInit,
+  type ThreadTurnReceipt,
+  type ThreadView,
 } from '../../shared/threads/thread-schemas';
+import { threadQuery, threadTurnUpdate } from '../../workflows/threads/thread-messages';
+import type { threadWorkflow } from '../../workflows/threads/thread-workflow';
+
+/** The workflow type of a thread (workflows/index.ts exports it under this name). */
+export const THREAD_WORKFLOW = 'threadWorkflow';
 
 /**
  * The deterministic workflow id of `owner`'s thread `threadId`: the same from every server, and
- * never another owner's (tenant and id are hashed in). Contract stub for issue 52.
+ * never another owner's (tenant and id are hashed in, each length-prefixed so no two owners
+ * share an input). 128 bits of SHA-256, hex.
  */
-export function threadWorkflowId(_owner: { id: string; tenant?: string }, _threadId: string): string {
-  throw new Error('threadWorkflowId: not built yet (issue 52)');
+export function threadWorkflowId(owner: { id: string; tenant?: string }, threadId: string): string {
+  const parts = [owner.tenant ?? '', owner.id, threadId];
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(`${part.length}:${part}`);
+  return `thread-${hash.digest('hex').slice(0, 32)}`;
 }
 
-/** Delivers one turn with update-with-start: starts the thread when it does not exist. Contract stub. */
+/**
+ * Delivers one turn with update-with-start: starts the thread when it does not exist (and, when
+ * it completed idle, afresh from the transcript it returned), and returns once the turn's run has
+ * started. The same `turnId` again returns the same receipt with `repeated: true`. Throws a
+ * ZodError for a bad start or turn, UpdateRefusedError when the thread refuses the turn (another
+ * caller's, or a turn while one runs).
+ */
 export async function sendThreadTurn(
-  _agents: AgentClient,
-  _start: ThreadStartInit,
-  _turn: ThreadTurnRequest,
+  agents: AgentClient,
+  start: ThreadStartInit,
+  turn: ThreadTurnRequest,
 ): Promise<ThreadTurnReceipt> {
-  throw new Error('sendThreadTurn: not built yet (issue 52)');
+  const checked = ThreadStart.parse(start);
+  const request = ThreadTurnRequest.parse(turn);
+  const workflowId = threadWorkflowId(checked.owner, checked.threadId);
+  const carried = await closedThreadState(agents, workflowId);
+  const operation = new WithStartWorkflowOperation<typeof threadWorkflow>(THREAD_WORKFLOW, {
+    workflowId,
+    taskQueue: agents.taskQueue,
+    args: [{ ...checked, ...(carried ? { carried } : {}) }],
+    // Another server may have started it since: its input is the same.
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    // It outlives the worker version that started it, so it follows the current one.
+    versioningOverride: 'AUTO_UPGRADE',
+    staticSummary: `Thread ${checked.threadId}`.slice(0, 200),
+  });
+  return sendUpdate(() =>
+    agents.client.workflow.executeUpdateWithStart(threadTurnUpdate, {
+      args: [request],
+      startWorkflowOperation: operation,
+    }),
+  );
 }
 
-/** The thread's kept turns; undefined when no such thread exists. Contract stub. */
-export async function readThread(_agents: AgentClient, _workflowId: string): Promise<ThreadView | undefined> {
-  throw new Error('readThread: not built yet (issue 52)');
+/** The thread's kept turns; undefined when no such thread exists (a closed one answers from its result). */
+export async function readThread(agents: AgentClient, workflowId: string): Promise<ThreadView | undefined> {
+  const handle = agents.client.workflow.getHandle<typeof threadWorkflow>(workflowId);
+  try {
+    const description = await handle.describe();
+    if (description.type !== THREAD_WORKFLOW) return undefined;
+    if (description.status.name === 'RUNNING') return await handle.query(threadQuery);
+    const state = ThreadState.safeParse(await handle.result().catch(() => undefined));
+    return state.success
+      ? { threadId: state.data.threadId, turns: state.data.turns, totalTurns: state.data.totalTurns }
+      : undefined;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/** The state a thread returned when it completed idle, to start it afresh from; none when it is open or unknown. */
+async function closedThreadState(agents: AgentClient, workflowId: string): Promise<ThreadState | undefined> {
+  const handle = agents.client.workflow.getHandle<typeof threadWorkflow>(workflowId);
+  try {
+    const description = await handle.describe();
+    if (description.type !== THREAD_WORKFLOW || description.status.name !== 'COMPLETED') return undefined;
+    const state = ThreadState.safeParse(await handle.result());
+    return state.success ? state.data : undefined;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
+  }
 }

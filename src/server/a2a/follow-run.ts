@@ -83,11 +83,11 @@ export async function* followRun(
           }),
         );
       } catch (err) {
-        // A status read can fail as the run ends: its facts say which, and the next signal reads again.
         if (lastKey === undefined) throw err;
+        // A status read can fail as the run ends: read it again at once if it has ended, else at
+        // the stream's next signal.
         facts = await ctx.accessRun(identity, runId);
-        if (facts.state === 'running') continue;
-        wake.pending = true;
+        if (facts.state !== 'running') wake.pending = true;
         continue;
       }
       const key = snapshotKey(snapshot);

@@ -7,7 +7,8 @@ import { RunStreamHub } from '../events/run-stream-hub';
 import { a2aSettingsFrom, type A2aSettings } from './a2a-settings';
 import { loadA2aSdk, type A2aSdk } from './a2a-sdk';
 import { agentCardJson, agentCardOf } from './agent-card';
-import { pushNotificationsOff, type PushNotifications } from './push-notifications';
+import { hostAllowList, type HostAllowList } from '../../tools/builtin/http/host-allow-list';
+import { pushNotificationsOff, pushNotificationsTo, type PushNotifications } from './push-notifications';
 import { callContext, RunRequestHandler } from './run-request-handler';
 import { writeSse } from './write-sse';
 
@@ -16,6 +17,9 @@ export const A2A_BODY_LIMIT_BYTES = 512 * 1024;
 
 /** JSON-RPC codes this route answers itself, before the SDK's transport sees the request. */
 const INVALID_REQUEST = -32600;
+/** The body types taken, as the SDK's own server takes them (and A2A v1.0's own name for JSON). */
+const JSON_TYPES: ReadonlySet<string> = new Set(['application/json', 'application/a2a+json']);
+const CONTENT_TYPE_MESSAGE = 'Send the body as JSON ("Content-Type: application/json").';
 const PARSE_ERROR = -32700;
 
 export interface A2aRoutesOptions {
@@ -61,10 +65,13 @@ export function registerA2aRoutes(app: FastifyInstance, ctx: ApiContext, options
     { server: 10_000, perIdentity: 100, perTenant: 2_000 },
   );
   const open = new Set<AbortController>();
+  // A bad allow-list entry throws here, when the server is built: push notifications fail closed.
+  const allow = settings.pushAllow.length > 0 ? pushAllowList(settings.pushAllow) : undefined;
+  const pushEnabled = allow !== undefined;
   let loading: Promise<Loaded> | undefined;
   const load = (): Promise<Loaded> =>
     (loading ??= loadA2aSdk().then((sdk) => {
-      const push = pushNotificationsOff(sdk.errors);
+      const push = allow ? pushNotificationsTo(sdk, allow, log) : pushNotificationsOff(sdk.errors);
       const handler = new RunRequestHandler(sdk, ctx, hub, push, log);
       return {
         sdk,
@@ -74,7 +81,6 @@ export function registerA2aRoutes(app: FastifyInstance, ctx: ApiContext, options
         push,
       };
     }));
-  const pushEnabled = settings.pushAllow.length > 0;
 
   const baseUrlOf = (request: FastifyRequest): string => settings.publicUrl ?? `${request.protocol}://${request.host}`;
 
@@ -146,6 +152,9 @@ export function registerA2aRoutes(app: FastifyInstance, ctx: ApiContext, options
                 `No agent named ${JSON.stringify(request.params.agent.slice(0, 100))} here; its card would be at /a2a/<agent>/.well-known/agent-card.json.`,
               ),
             );
+        const mediaType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
+        if (mediaType !== undefined && !JSON_TYPES.has(mediaType))
+          return reply.status(415).send(rpcError(-32005, CONTENT_TYPE_MESSAGE, 'CONTENT_TYPE_NOT_SUPPORTED'));
         let identity: Identity;
         try {
           identity = await ctx.auth.authenticate(request.headers.authorization);
@@ -222,3 +231,11 @@ export function registerA2aRoutes(app: FastifyInstance, ctx: ApiContext, options
 
 const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
+
+function pushAllowList(entries: readonly string[]): HostAllowList {
+  try {
+    return hostAllowList(entries);
+  } catch (err) {
+    throw new Error(`THOUGHTLINE_A2A_PUSH_ALLOW: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+}

@@ -16,6 +16,7 @@ import type {
 } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server' with { 'resolution-mode': 'import' };
 import { ApiError } from '../api-error';
+import { runNotFound } from '../run-access';
 import type { ApiContext } from '../api-route';
 import type { Identity } from '../auth/identity';
 import type { CatalogAgent } from '../catalog/agent-catalog';
@@ -25,10 +26,11 @@ import { toA2aError } from './a2a-errors';
 import type { A2aSdk } from './a2a-sdk';
 import { followRun } from './follow-run';
 import { checkMessage, messageText } from './message-input';
-import type { PushNotifications } from './push-notifications';
+import type { PushNotifications, TaskEvents } from './push-notifications';
 import { replyToTask } from './reply-to-task';
 import { readRunSnapshot, type RunSnapshot } from './run-snapshot';
 import { startOrFindRun } from './start-run';
+import { contextIdOf, startThreadTurn } from './thread-context';
 import { artifactOf, isSettled, isTerminal, metadataOf, statusOf, taskOfSnapshot } from './task-of-snapshot';
 
 /** Who calls and which agent, put in the call's context by the route after authentication. */
@@ -79,9 +81,14 @@ export class RunRequestHandler implements A2ARequestHandler {
     return this.guard('SendMessage', async () => {
       const call = this.call(context);
       const message = checkMessage(params.message);
-      const runId = await this.deliver(call, message);
-      await this.push.register(call.identity, runId, params.configuration?.taskPushNotificationConfig);
-      const options = { userMessage: message, ...historyLength(params.configuration?.historyLength) };
+      const { runId, contextId } = await this.deliver(call, message);
+      await this.push.register(
+        call.identity,
+        runId,
+        params.configuration?.taskPushNotificationConfig,
+        this.pushEvents(call, runId),
+      );
+      const options = { userMessage: message, contextId, ...historyLength(params.configuration?.historyLength) };
       if (params.configuration?.returnImmediately)
         return taskOfSnapshot(await readRunSnapshot(this.ctx, call.identity, runId), options);
       return taskOfSnapshot(await this.settled(call, runId), options);
@@ -93,20 +100,26 @@ export class RunRequestHandler implements A2ARequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     const call = this.call(context);
-    const { message, runId } = await this.guard('SendStreamingMessage', async () => {
+    const { message, runId, contextId } = await this.guard('SendStreamingMessage', async () => {
       const message = checkMessage(params.message);
-      const runId = await this.deliver(call, message);
-      await this.push.register(call.identity, runId, params.configuration?.taskPushNotificationConfig);
-      return { message, runId };
+      const delivered = await this.deliver(call, message);
+      await this.push.register(
+        call.identity,
+        delivered.runId,
+        params.configuration?.taskPushNotificationConfig,
+        this.pushEvents(call, delivered.runId),
+      );
+      return { message, ...delivered };
     });
-    yield* this.events('SendStreamingMessage', call, runId, message);
+    yield* this.events('SendStreamingMessage', call, runId, { userMessage: message, contextId });
   }
 
   getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
     return this.guard('GetTask', async () => {
       const call = this.call(context);
       const snapshot = await readRunSnapshot(this.ctx, call.identity, taskId(params.id));
-      return taskOfSnapshot(snapshot, historyLength(params.historyLength));
+      const contextId = await contextIdOf(this.ctx, snapshot);
+      return taskOfSnapshot(snapshot, { contextId, ...historyLength(params.historyLength) });
     });
   }
 
@@ -122,7 +135,8 @@ export class RunRequestHandler implements A2ARequestHandler {
       await cancelRun(this.ctx, call.identity, id, reason ?? 'cancelled through A2A');
       // The run finishes its current step and ends cancelled; wait a little for that, on its events.
       const abort = AbortSignal.any([call.abort, AbortSignal.timeout(CANCEL_WAIT_MS)]);
-      return taskOfSnapshot(await this.settled({ ...call, abort }, id, isTerminalSnapshot));
+      const after = await this.settled({ ...call, abort }, id, isTerminalSnapshot);
+      return taskOfSnapshot(after, { contextId: await contextIdOf(this.ctx, after) });
     });
   }
 
@@ -151,7 +165,7 @@ export class RunRequestHandler implements A2ARequestHandler {
       const call = this.call(context);
       const id = taskId(params.taskId);
       await this.ctx.accessRun(call.identity, id);
-      return this.push.create(call.identity, id, params);
+      return this.push.create(call.identity, id, params, this.pushEvents(call, id));
     });
   }
 
@@ -183,6 +197,11 @@ export class RunRequestHandler implements A2ARequestHandler {
     );
   }
 
+  /** The task's events for its push follower: read as `call`'s person, until the task ends or the follower stops. */
+  private pushEvents(call: A2aCall, runId: string): TaskEvents {
+    return (abort) => this.events('push notifications', { ...call, abort }, runId);
+  }
+
   private call(context: ServerCallContext): A2aCall {
     const call = context.state.get(CALL_KEY) as A2aCall | undefined;
     // The route always sets it; a context without one is a programming error, answered as internal.
@@ -190,15 +209,39 @@ export class RunRequestHandler implements A2ARequestHandler {
     return call;
   }
 
-  /** A message with a task id answers that task; one without starts (or finds) the run it keys. */
-  private async deliver(call: A2aCall, message: Message): Promise<string> {
+  /**
+   * A message with a task id answers that task; one with a context id is a turn of that context's
+   * thread; one with neither starts (or finds) the run its message id keys, its own context.
+   */
+  private async deliver(call: A2aCall, message: Message): Promise<{ runId: string; contextId: string }> {
     if (message.taskId) {
       const id = taskId(message.taskId);
       await replyToTask(this.ctx, call.identity, id, message);
-      return id;
+      return { runId: id, contextId: message.contextId || (await this.contextOfRun(call, id)) };
     }
     const text = messageText(message);
-    return (await startOrFindRun(this.ctx, call.identity, call.agent, message.messageId, text)).runId;
+    if (message.contextId) {
+      const runId = await startThreadTurn(
+        this.ctx,
+        call.identity,
+        call.agent,
+        message.contextId,
+        message.messageId,
+        text,
+      );
+      return { runId, contextId: message.contextId };
+    }
+    const { runId } = await startOrFindRun(this.ctx, call.identity, call.agent, message.messageId, text);
+    return { runId, contextId: runId };
+  }
+
+  private async contextOfRun(call: A2aCall, runId: string): Promise<string> {
+    const facts = await this.ctx.accessRun(call.identity, runId);
+    return contextIdOf(this.ctx, {
+      state: 'submitted',
+      runId,
+      ...(facts.parentRunId ? { parentRunId: facts.parentRunId } : {}),
+    });
   }
 
   /** The run's snapshot once `done` holds for it (default: ended or waiting for input), or when `abort` fires. */
@@ -220,9 +263,10 @@ export class RunRequestHandler implements A2ARequestHandler {
     method: string,
     call: A2aCall,
     runId: string,
-    userMessage?: Message,
+    known: { userMessage?: Message; contextId?: string } = {},
   ): AsyncGenerator<StreamResponse, void, undefined> {
     const snapshots = followRun(this.ctx, this.hub, call.identity, runId, call.abort);
+    let contextId = known.contextId ?? '';
     let first = true;
     for (;;) {
       const next = await this.guard(method, () => snapshots.next());
@@ -230,7 +274,9 @@ export class RunRequestHandler implements A2ARequestHandler {
       const snapshot = next.value;
       if (first) {
         first = false;
-        yield { payload: { $case: 'task', value: taskOfSnapshot(snapshot, userMessage ? { userMessage } : {}) } };
+        if (!known.contextId) contextId = await this.guard(method, () => contextIdOf(this.ctx, snapshot));
+        const userMessage = known.userMessage ? { userMessage: known.userMessage } : {};
+        yield { payload: { $case: 'task', value: taskOfSnapshot(snapshot, { contextId, ...userMessage }) } };
         continue;
       }
       const artifact = artifactOf(snapshot);
@@ -238,7 +284,7 @@ export class RunRequestHandler implements A2ARequestHandler {
         yield {
           payload: {
             $case: 'artifactUpdate',
-            value: { taskId: runId, contextId: runId, artifact, append: false, lastChunk: true, metadata: undefined },
+            value: { taskId: runId, contextId, artifact, append: false, lastChunk: true, metadata: undefined },
           },
         };
       yield {
@@ -246,8 +292,8 @@ export class RunRequestHandler implements A2ARequestHandler {
           $case: 'statusUpdate',
           value: {
             taskId: runId,
-            contextId: runId,
-            status: statusOf(snapshot),
+            contextId,
+            status: statusOf(snapshot, contextId),
             metadata: { thoughtline: metadataOf(snapshot) },
           },
         },
@@ -267,10 +313,18 @@ export class RunRequestHandler implements A2ARequestHandler {
 
 const isTerminalSnapshot = (snapshot: RunSnapshot): boolean => isTerminal(statusOf(snapshot).state);
 
-/** A task id is a run's workflow id: 1 to 1,000 characters, as the HTTP API takes. */
+/**
+ * The runs a protocol started: an A2A message's (start-run.ts) and a thread turn's
+ * (workflows/threads). Only these are tasks: a run started through /v1 may have set what its
+ * views show (`visibility`), which a task's final answer would not honour.
+ */
+const TASK_RUN_ID = /^(a2a-[0-9a-f]{64}|thread-[0-9a-f]{32}-turn-\d{1,9})$/;
+
+/** A task id is the workflow id of a run A2A or a thread started; any other id is not found, as another tenant's. */
 function taskId(id: string | undefined): string {
   if (!id || id.length > 1_000)
     throw new ApiError('bad_request', 'A task id is 1 to 1,000 characters: the id SendMessage returned.');
+  if (!TASK_RUN_ID.test(id)) throw runNotFound();
   return id;
 }
 

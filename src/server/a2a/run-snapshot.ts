@@ -13,13 +13,18 @@ export type RunInput =
 /** A run as an A2A task sees it: the few facts the task's state, message and artifact come from. */
 export type RunSnapshot =
   /** Started; its first workflow task has not ended, so nothing can be read yet. */
-  | { state: 'submitted'; runId: string }
-  | { state: 'working'; runId: string; status: AgentStatus }
-  | { state: 'input-required'; runId: string; status: AgentStatus; input: RunInput }
-  /** Ended with a result (success or not, cancelled by a person included). */
-  | { state: 'ended'; runId: string; result: AgentResult }
-  /** Ended without a result: the workflow failed, was terminated, timed out or was cancelled by Temporal. */
-  | { state: 'gone'; runId: string; runState: RunState };
+  (
+    | { state: 'submitted'; runId: string }
+    | { state: 'working'; runId: string; status: AgentStatus }
+    | { state: 'input-required'; runId: string; status: AgentStatus; input: RunInput }
+    /** Ended with a result (success or not, cancelled by a person included). */
+    | { state: 'ended'; runId: string; result: AgentResult }
+    /** Ended without a result: the workflow failed, was terminated, timed out or was cancelled by Temporal. */
+    | { state: 'gone'; runId: string; runState: RunState }
+  ) & {
+    /** The workflow that started the run (a thread, for a turn of one). */
+    parentRunId?: string;
+  };
 
 /** Reads the run's status in a view; undefined when the run cannot be read yet (just started). */
 export type StatusReader = (view: ReturnType<ApiContext['viewFor']>) => Promise<AgentStatus | undefined>;
@@ -55,20 +60,23 @@ export async function snapshotOf(
   readStatus?: StatusReader,
 ): Promise<RunSnapshot> {
   const runId = facts.workflowId;
+  const parent = facts.parentRunId ? { parentRunId: facts.parentRunId } : {};
   if (facts.state === 'running' || facts.state === 'continued') {
     const view = ctx.viewFor(identity, undefined);
     const lens = await ctx.lensFor?.(identity, view, facts);
     const raw = readStatus
       ? await readStatus(view)
       : await liveRead(() => ctx.agents.status(runId, view), ctx.queryTimeoutMs);
-    if (!raw) return { state: 'submitted', runId };
+    if (!raw) return { state: 'submitted', runId, ...parent };
     const status = statusInLens(raw, view, lens);
     const input = inputOf(status);
-    return input ? { state: 'input-required', runId, status, input } : { state: 'working', runId, status };
+    return input
+      ? { state: 'input-required', runId, status, input, ...parent }
+      : { state: 'working', runId, status, ...parent };
   }
   if (facts.state === 'completed') {
     const result = await ctx.agents.getHandle(runId).result();
-    return { state: 'ended', runId, result };
+    return { state: 'ended', runId, result, ...parent };
   }
-  return { state: 'gone', runId, runState: facts.state };
+  return { state: 'gone', runId, runState: facts.state, ...parent };
 }

@@ -46,10 +46,10 @@ export const dataPart = (value: Record<string, unknown>): Part => ({
 });
 
 /** An agent message of the task. Its id names the state it describes, so the same state reads the same. */
-function agentMessage(runId: string, key: string, parts: Part[]): Message {
+function agentMessage(runId: string, contextId: string, key: string, parts: Part[]): Message {
   return {
     messageId: `${runId}:${key}`,
-    contextId: runId,
+    contextId,
     taskId: runId,
     role: ROLE_AGENT,
     parts,
@@ -106,14 +106,14 @@ export function metadataOf(snapshot: RunSnapshot): ThoughtlineTaskMetadata {
 }
 
 /** The task's status: its state and a message saying what it is doing, waiting for, or how it ended. */
-export function statusOf(snapshot: RunSnapshot, now = new Date()): TaskStatus {
+export function statusOf(snapshot: RunSnapshot, contextId = snapshot.runId, now = new Date()): TaskStatus {
   const at = now.toISOString();
   const { runId } = snapshot;
   switch (snapshot.state) {
     case 'submitted':
       return {
         state: TASK_STATE.submitted,
-        message: agentMessage(runId, 'submitted', [textPart('The run has started.')]),
+        message: agentMessage(runId, contextId, 'submitted', [textPart('The run has started.')]),
         timestamp: at,
       };
     case 'working': {
@@ -121,7 +121,7 @@ export function statusOf(snapshot: RunSnapshot, now = new Date()): TaskStatus {
       const line = `Step ${status.steps} · iteration ${status.iteration}/${status.maxIterations}${status.lastStep ? `: ${status.lastStep}` : ''}`;
       return {
         state: TASK_STATE.working,
-        message: agentMessage(runId, `step-${status.steps}`, [textPart(line)]),
+        message: agentMessage(runId, contextId, `step-${status.steps}`, [textPart(line)]),
         timestamp: at,
       };
     }
@@ -129,7 +129,7 @@ export function statusOf(snapshot: RunSnapshot, now = new Date()): TaskStatus {
       const key = snapshot.input.kind === 'approval' ? snapshot.input.record.callId : snapshot.input.callId;
       return {
         state: TASK_STATE.inputRequired,
-        message: agentMessage(runId, `input-${key}`, inputParts(snapshot.input)),
+        message: agentMessage(runId, contextId, `input-${key}`, inputParts(snapshot.input)),
         timestamp: at,
       };
     }
@@ -138,14 +138,14 @@ export function statusOf(snapshot: RunSnapshot, now = new Date()): TaskStatus {
       if (result.success)
         return {
           state: TASK_STATE.completed,
-          message: agentMessage(runId, 'completed', [textPart(result.finalAnswer)]),
+          message: agentMessage(runId, contextId, 'completed', [textPart(result.finalAnswer)]),
           timestamp: at,
         };
       const canceled = result.terminationReason === 'cancelled';
       const why = `The run ended without an answer (${result.terminationReason}${result.error ? `: ${result.error}` : ''}).`;
       return {
         state: canceled ? TASK_STATE.canceled : TASK_STATE.failed,
-        message: agentMessage(runId, result.terminationReason, [
+        message: agentMessage(runId, contextId, result.terminationReason, [
           textPart(result.finalAnswer ? `${why}\n\n${result.finalAnswer}` : why),
         ]),
         timestamp: at,
@@ -155,7 +155,7 @@ export function statusOf(snapshot: RunSnapshot, now = new Date()): TaskStatus {
       const canceled = snapshot.runState === 'cancelled';
       return {
         state: canceled ? TASK_STATE.canceled : TASK_STATE.failed,
-        message: agentMessage(runId, snapshot.runState, [
+        message: agentMessage(runId, contextId, snapshot.runState, [
           textPart(`The run ended as ${snapshot.runState} before it recorded a result; its chain says how far it got.`),
         ]),
         timestamp: at,
@@ -178,24 +178,26 @@ export function artifactOf(snapshot: RunSnapshot): Artifact | undefined {
 }
 
 /**
- * The run as an A2A task: id and context are the run's workflow id; history holds the caller's
+ * The run as an A2A task: its id is the run's workflow id, its context the thread it is a turn of
+ * (else the run's id too); history holds the caller's
  * message when this request carried one, then the status message, cut to the last `historyLength`.
  */
 export function taskOfSnapshot(
   snapshot: RunSnapshot,
-  options: { userMessage?: Message; historyLength?: number } = {},
+  options: { userMessage?: Message; historyLength?: number; contextId?: string } = {},
 ): Task {
-  const status = statusOf(snapshot);
+  const contextId = options.contextId ?? snapshot.runId;
+  const status = statusOf(snapshot, contextId);
   const artifact = artifactOf(snapshot);
   const history = [
-    ...(options.userMessage ? [{ ...options.userMessage, taskId: snapshot.runId, contextId: snapshot.runId }] : []),
+    ...(options.userMessage ? [{ ...options.userMessage, taskId: snapshot.runId, contextId }] : []),
     ...(status.message ? [status.message] : []),
   ];
   const kept =
     options.historyLength === undefined ? history : history.slice(history.length - Math.max(0, options.historyLength));
   return {
     id: snapshot.runId,
-    contextId: snapshot.runId,
+    contextId,
     status,
     artifacts: artifact ? [artifact] : [],
     history: options.historyLength === 0 ? [] : kept,

@@ -33,6 +33,12 @@ export const ThreadStart = z.object({
   agent: z.union([z.object({ agent: AgentId }), z.object({ agentName: z.string().min(1).max(64) })]),
   /** Questions from the agent are allowed in a thread (an AG-UI interrupt, an A2A input-required). */
   allowQuestions: z.boolean().default(true),
+  /** The server's decision keys when its runs require signed decisions; every turn's run carries them. */
+  signedDecisions: z.object({ publicKeys: z.record(z.string().min(1), z.string().min(1)) }).optional(),
+  /** Without a turn for this long (ms) the thread completes, returning its transcript; default 7 days. */
+  idleMs: z.number().int().positive().optional(),
+  /** Turns taken before the thread continues as new; default 100. */
+  continueAsNewAfter: z.number().int().positive().optional(),
   /** Set by the thread itself when it continues as new; never by callers. */
   carried: z.unknown().optional(),
 });
@@ -80,3 +86,27 @@ export const ThreadView = z.object({
   totalTurns: z.number().int().nonnegative(),
 });
 export type ThreadView = z.infer<typeof ThreadView>;
+
+/** Longest user text and answer a thread keeps per turn (characters); the whole text stays in the turn's run. */
+export const MAX_THREAD_TEXT_CHARS = 4_096;
+
+/** One kept turn of a thread. */
+export const ThreadTurnRecord = ThreadView.shape.turns.element.extend({
+  user: z.string().max(MAX_THREAD_TEXT_CHARS),
+  answer: z.string().max(MAX_THREAD_TEXT_CHARS).optional(),
+});
+export type ThreadTurnRecord = z.infer<typeof ThreadTurnRecord>;
+
+/**
+ * What a thread holds, carried through continue-as-new and returned when it completes idle (a
+ * later turn starts it afresh from this). Bounded: MAX_THREAD_TURNS_KEPT turns of bounded text.
+ */
+export const ThreadState = z.object({
+  schemaVersion: z.literal(1),
+  threadId: z.string(),
+  turns: z.array(ThreadTurnRecord).max(MAX_THREAD_TURNS_KEPT),
+  totalTurns: z.number().int().nonnegative(),
+  /** Workflow time (epoch ms) of the last turn taken or ended. */
+  lastActivityAt: z.number().optional(),
+});
+export type ThreadState = z.infer<typeof ThreadState>;

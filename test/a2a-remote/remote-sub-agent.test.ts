@@ -169,6 +169,23 @@ describe.concurrent('a remote A2A agent as a sub-agent', () => {
     expect((await activityCounts(env.client, handle.workflowId))['a2aSend']).toMatchObject({ scheduled: 1 });
   });
 
+  it('charges the whole sub-budget for a remote that reports no spend', async () => {
+    const silent = await startMinimalA2aServer();
+    servers.push(silent);
+    void silent.started.then(() => silent.release({ kind: 'answer', text: 'Done, no figures.' }));
+    const taskQueue = `a2a-remote-${randomUUID()}`;
+    const model = leadScript();
+    const worker = await agentWorker(taskQueue, model, { allow: [silent.origin] });
+    const agents = new AgentClient({ client: env.client, taskQueue });
+    const result = await worker.runUntil(async () => (await agents.start(input(silent.cardUrl))).result());
+    model.verify();
+    expect(result.finalAnswer).toBe('Remote said: Done, no figures.');
+    // The run's $1 budget keeps a share for itself: the call's sub-budget is $0.5, charged whole.
+    expect(result.costUsd).toBeCloseTo(0.5, 6);
+    expect(result.chain.subAgents?.[0]).toMatchObject({ status: 'completed', budget: { costBudgetUsd: 0.5 } });
+    expect(result.chain.subAgents?.[0]?.costUsd).toBeUndefined();
+  });
+
   it('cancelling the run cancels the await, and the remote task with it', async () => {
     const slow = await startMinimalA2aServer();
     servers.push(slow);

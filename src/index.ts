@@ -108,6 +108,13 @@ export { createMemoryBus } from './events/memory-bus';
 export type { EventBus } from './events/event-bus';
 export { InvalidMcpConfigError, loadMcpConfig, parseMcpConfig } from './activities/mcp/load-mcp-config';
 export type { McpConfig, McpConfigInit, McpServerConfig, McpToolPolicy } from './shared/mcp-config';
+export {
+  InvalidA2aSettingsError,
+  loadA2aSettings,
+  parseA2aSettings,
+  type A2aSettings,
+  type A2aSettingsInit,
+} from './activities/a2a/a2a-settings';
 // Evaluation: scorers
 export { defineScorer, type ScorerDefinition, type ScorerInput, type ScorerVerdict } from './eval/define-scorer';
 // Evaluation: datasets and reports

@@ -27,6 +27,7 @@ import { modelsOutsideAllowList } from './tools/models-outside-allow-list';
 import { createToolRegistry } from './tools/tool-registry';
 import { parseMcpConfig } from './activities/mcp/load-mcp-config';
 import { createMcpTools } from './activities/mcp/mcp-tools';
+import { a2aSecrets, parseA2aSettings, type A2aSettingsInit } from './activities/a2a/a2a-settings';
 import { mcpSecrets, type McpConfigInit } from './shared/mcp-config';
 import { telemetryBundleOptions, telemetryFromEnv } from './telemetry';
 import type { LoadedPolicy } from './governance/load-visibility-policy';
@@ -72,6 +73,12 @@ export interface AgentWorkerOptions {
    * docs/mcp.md). Their `env` and `headers` values are redacted like `secrets`.
    */
   mcp?: McpConfigInit;
+  /**
+   * Remote A2A agents sub-agent definitions may call (`a2a: { card }`, docs/a2a-remote-agents.md):
+   * `{ allow: [origins or card URLs], auth?: { [origin]: { bearerEnv } }, allowAddresses? }`.
+   * Default none: every remote agent is refused. The bearer tokens are redacted like `secrets`.
+   */
+  a2a?: A2aSettingsInit;
   /**
    * Scorers evaluation cases and evaluations may name (`defineScorer(...)`), run by the
    * `scoreRun` activity after each evaluation run; one per name. Default none.
@@ -179,7 +186,12 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
   );
   const onModelDelta = options.events ? bothDeltas(runEvents.onModelDelta, options.onModelDelta) : options.onModelDelta;
   const mcpConfig = options.mcp ? parseMcpConfig(options.mcp, "The worker's `mcp` option") : undefined;
-  const secrets = [...(options.secrets ?? []), ...(mcpConfig ? mcpSecrets(mcpConfig) : [])];
+  const a2a = options.a2a ? parseA2aSettings(options.a2a, "The worker's `a2a` option") : undefined;
+  const secrets = [
+    ...(options.secrets ?? []),
+    ...(mcpConfig ? mcpSecrets(mcpConfig) : []),
+    ...(a2a ? a2aSecrets(a2a) : []),
+  ];
   const mcp = mcpConfig ? createMcpTools(mcpConfig) : undefined;
   const namespace = options.namespace ?? DEFAULT_NAMESPACE;
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
@@ -199,6 +211,7 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
     agents: createAgentRegistry(options.agents ?? []),
     ...(options.scorers ? { scorers: uniqueScorers(options.scorers) } : {}),
     ...(mcp ? { mcp } : {}),
+    ...(a2a ? { a2a } : {}),
     models: options.models,
     ...(options.endpoints ? { endpoints: options.endpoints } : {}),
     secrets,

@@ -18,6 +18,8 @@ import { createRedactor } from '../tools/redact-secrets';
 import type { TenantActivities } from './tenant-activities';
 import { createToolActivities } from './tool-activities';
 import { createPlanCacheActivities } from './cache/plan-cache-activities';
+import { createA2aActivities } from './a2a/a2a-activities';
+import type { A2aSettings } from './a2a/a2a-settings';
 
 export interface ActivityDeps extends ModelActivityDeps {
   tools: ToolRegistry;
@@ -29,6 +31,8 @@ export interface ActivityDeps extends ModelActivityDeps {
   agents?: AgentRegistry;
   /** Scorers evaluation cases may name (the `scoreRun` activity); default none. */
   scorers?: readonly ScorerDefinition[];
+  /** Remote A2A agents sub-agent definitions may name (`a2a`); default none, so every one is refused. */
+  a2a?: A2aSettings;
 }
 
 /** Every activity of an agent worker. Workflows import this file as a type only. */
@@ -65,6 +69,7 @@ export function createActivities(deps: ActivityDeps) {
       redact,
     }),
     ...createMemoryActivities(),
+    ...createA2aActivities({ redact, ...(deps.a2a ? { settings: deps.a2a } : {}) }),
   };
 }
 

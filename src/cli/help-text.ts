@@ -9,12 +9,15 @@ Usage:
   thoughtline dev [--port N]            run a Temporal dev server until Ctrl-C (default port 7233,
                                         Web UI on the port + 1000); other commands find it on 7233,
                                         or set TEMPORAL_ADDRESS=127.0.0.1:N
-  thoughtline worker [--tools FILE] [--mcp FILE] [--unversioned | --keep-current] [--policy FILE]
+  thoughtline worker [--tools FILE] [--mcp FILE] [--a2a FILE] [--unversioned | --keep-current] [--policy FILE]
                                         run an agent worker until Ctrl-C; --tools: a JS module
                                         exporting "tools": an array of defineTool(...) results,
                                         and "agents": defineAgent(...) results runs start by name;
                                         --mcp: MCP servers, { "mcpServers": { ... } } as desktop
                                         clients write it; their tools are <server>__<tool>.
+                                        --a2a: remote A2A agents sub-agents may call, { "allow":
+                                        [origins or card URLs], "auth": { origin: { "bearerEnv" } } };
+                                        without it every remote agent is refused.
                                         It declares a version (deployment THOUGHTLINE_DEPLOYMENT_NAME,
                                         default the task queue; build: the package version and its
                                         workflow code's hash), makes it current (new runs come to

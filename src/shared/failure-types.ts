@@ -44,6 +44,16 @@ export const FailureType = {
   TenantQuotaRequestRejected: 'TenantQuotaRequestRejected',
   /** A tenant quota workflow was handed state it cannot read. */
   InvalidTenantQuotaState: 'InvalidTenantQuotaState',
+  /** A remote A2A agent this worker may not reach: no allow-list, not on it, or a non-public address. Non-retryable. */
+  RemoteAgentRefused: 'RemoteAgentRefused',
+  /** A remote A2A agent's host could not be reached, or answered 5xx/429: retryable. */
+  RemoteAgentUnreachable: 'RemoteAgentUnreachable',
+  /** A remote A2A agent answered 401 or 403: the worker's token is missing or wrong. Non-retryable. */
+  RemoteAgentUnauthorized: 'RemoteAgentUnauthorized',
+  /** A remote A2A agent's card could not be read, or it offers no JSON-RPC interface. Non-retryable. */
+  RemoteAgentBadCard: 'RemoteAgentBadCard',
+  /** A remote A2A agent refused a request (a JSON-RPC error, another 4xx, an unreadable answer). Non-retryable. */
+  RemoteAgentFailed: 'RemoteAgentFailed',
   /** An update's handler could not read or apply its payload: the update fails, the run goes on. */
   MalformedMessage: 'MalformedMessage',
 } as const;

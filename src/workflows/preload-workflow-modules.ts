@@ -138,8 +138,10 @@ import * as signalPayload from './core/signal-payload';
 import * as stableHash from './core/stable-hash';
 import * as stallDetector from './core/stall-detector';
 import * as toolVisibility from './core/tool-visibility';
+import * as chargeUnknown from './delegation/charge-unknown';
 import * as childInput from './delegation/child-input';
 import * as delegationGuard from './delegation/delegation-guard';
+import * as remoteAgentCall from './delegation/remote-agent-call';
 import * as subAgentCall from './delegation/sub-agent-call';
 import * as subAgentTools from './delegation/sub-agent-tools';
 import * as subAgentTree from './delegation/sub-agent-tree';
@@ -369,6 +371,8 @@ export const PRELOADED_MODULES: readonly object[] = [
   stallDetector,
   toolVisibility,
   // workflows/delegation
+  chargeUnknown,
+  remoteAgentCall,
   childInput,
   delegationGuard,
   subAgentCall,

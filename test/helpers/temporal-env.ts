@@ -97,6 +97,7 @@ export async function createHarness(
     workflowBundlePath?: string;
     tenantLimits?: AgentWorkerOptions['tenantLimits'];
     mcp?: AgentWorkerOptions['mcp'];
+    a2a?: AgentWorkerOptions['a2a'];
     conversationCacheBytes?: number;
     agents?: AgentWorkerOptions['agents'];
     /** The worker's run cache (`cache` runs); default: a new file in the system's temporary folder. */
@@ -117,6 +118,7 @@ export async function createHarness(
     ...(deps.isModelAllowed ? { isModelAllowed: deps.isModelAllowed } : {}),
     ...(deps.tenantLimits ? { tenantLimits: deps.tenantLimits } : {}),
     ...(deps.mcp ? { mcp: deps.mcp } : {}),
+    ...(deps.a2a ? { a2a: deps.a2a } : {}),
     ...(deps.agents ? { agents: deps.agents } : {}),
     // Each harness its own cache file (opened only if a run caches), never the project's shared one.
     cacheFile: deps.cacheFile ?? path.join(os.tmpdir(), `thoughtline-test-cache-${randomUUID()}.sqlite`),

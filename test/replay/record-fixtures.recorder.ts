@@ -5,7 +5,7 @@ import { it } from 'vitest';
 import { createScriptedModel } from '../../src/activities/models/scripted-model';
 import { createHarness, useTestEnv } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
-import { REPLAY_SCENARIOS } from './scenarios';
+import { REMOTE_CARD, REPLAY_SCENARIOS } from './scenarios';
 
 // `npm run record-fixtures` records the scenarios that have no fixture yet. Older fixtures stay:
 // they are how a change that breaks running workflows gets caught. RECORD_ALL=1 redoes every one,
@@ -22,18 +22,24 @@ it('has something to record', () => {
 for (const scenario of toRecord) {
   it(`records ${scenario.name}`, async () => {
     const model = createScriptedModel(scenario.turns);
+    const remote = await scenario.remote?.();
+    const input = remote
+      ? (JSON.parse(JSON.stringify(scenario.input).replaceAll(REMOTE_CARD, remote.card)) as typeof scenario.input)
+      : scenario.input;
     const h = await createHarness(env, {
       tools: [...testTools().tools, ...(scenario.extraTools?.() ?? [])],
       models: { scripted: model },
       ...(scenario.tenantLimits ? { tenantLimits: scenario.tenantLimits } : {}),
       ...(scenario.mcp ? { mcp: scenario.mcp() } : {}),
+      ...(remote ? { a2a: remote.a2a } : {}),
     });
     const workflowId = `replay-${scenario.name}`;
     await h.worker.runUntil(async () => {
-      const handle = await h.agents.start(scenario.input, { workflowId });
+      const handle = await h.agents.start(input, { workflowId });
       await scenario.interact?.(h.agents, workflowId);
       return handle.result();
     });
+    await remote?.close();
     model.verify();
     const history = await env.client.workflow
       .getHandle(workflowId, scenario.fixtureRun === 'first' ? await firstRunId(workflowId) : undefined)

@@ -13,6 +13,11 @@ import { createScriptedModel } from '../../src/activities/models/scripted-model'
 import { ModelRegistry } from '../../src/shared';
 import { createLlmTool } from '../../src/tools/builtin/llm';
 import { EVERYTHING_SERVER } from '../mcp/mcp-test-servers';
+import type { A2aSettingsInit } from '../../src/activities/a2a/a2a-settings';
+import { startMinimalA2aServer } from '../a2a-remote/minimal-a2a-server';
+
+/** Stands for the card of the remote agent a scenario's `remote` starts; the recorder puts the real one in the input. */
+export const REMOTE_CARD = 'http://remote-agent.invalid/.well-known/agent-card.json';
 
 /** Runs whose histories are kept as replay fixtures: together they take every branch of the loop. */
 export interface ReplayScenario {
@@ -27,6 +32,8 @@ export interface ReplayScenario {
   extraTools?: () => ToolDefinition[];
   /** MCP servers the recording worker connects to (replaying needs none: no activity runs). */
   mcp?: () => McpConfigInit;
+  /** A remote A2A agent the recording worker may call (replaying needs none: no activity runs). */
+  remote?: () => Promise<{ card: string; a2a: A2aSettingsInit; close(): Promise<void> }>;
   /** Which Temporal run's history is kept: the last (default), or the first (the one that handed over). */
   fixtureRun?: 'first';
 }
@@ -58,6 +65,31 @@ const secretKey = { lookup: { anyOf: [{ when: 'equals' as const, field: 'key', v
 const ops = { id: 'olga', roles: ['ops'] };
 
 export const REPLAY_SCENARIOS: ReplayScenario[] = [
+  {
+    // A remote A2A agent as a sub-agent: the send, its task id in the tree, the await, the answer and its reported spend.
+    name: 'remote-a2a-sub-agent',
+    input: {
+      task: 'Summarise the Q3 report',
+      model: SCRIPTED_MODEL,
+      costBudgetUsd: 1,
+      agents: { remote_analyst: { description: 'Reads reports (remote)', a2a: { card: REMOTE_CARD } } },
+    },
+    remote: async () => {
+      const server = await startMinimalA2aServer();
+      void server.started.then(() =>
+        server.release({
+          kind: 'answer',
+          text: 'Revenue grew 12%.',
+          thoughtline: { runId: 'remote-run', costUsd: 0.02, usage: { inputTokens: 300, outputTokens: 40 } },
+        }),
+      );
+      return { card: server.cardUrl, a2a: { allow: [server.origin] }, close: () => server.close() };
+    },
+    turns: [
+      { content: [useTool('remote_analyst', { task: 'Summarise the Q3 report' }, 'toolu_a1')] },
+      { content: [useTool('finish', { result: 'Revenue grew 12%.' }, 'toolu_a2')] },
+    ],
+  },
   {
     // A model as a tool: the budget check before it, its spend in the ledger, an llm step.
     name: 'ask-model',

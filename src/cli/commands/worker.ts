@@ -1,3 +1,4 @@
+import { loadA2aSettings } from '../../activities/a2a/a2a-settings';
 import { loadMcpConfig } from '../../activities/mcp/load-mcp-config';
 import type { CommandSpec } from '../command-line';
 import { loadAgentsModule, loadToolsModule } from '../load-tools-module';
@@ -16,15 +17,18 @@ export async function worker(
   mcpFile?: string,
   versioning: Versioning = {},
   policy?: LoadedPolicy,
+  a2aFile?: string,
 ): Promise<void> {
   // Read first: a bad config file is reported before anything starts.
   const mcp = mcpFile ? await loadMcpConfig(mcpFile) : undefined;
+  const a2a = a2aFile ? await loadA2aSettings(a2aFile) : undefined;
   const connected = await connectOrStart();
   const deployment = standingDeployment(connected.config.deploymentName, versioning);
   const agents = toolsModule ? loadAgentsModule(toolsModule) : [];
   const running = await startWorker(connected, toolsModule ? loadToolsModule(toolsModule) : [], {
     agents,
     ...(mcp ? { mcp } : {}),
+    ...(a2a ? { a2a } : {}),
     ...(deployment ? { deployment } : {}),
     ...(policy ? { policy } : {}),
   });
@@ -39,7 +43,7 @@ export async function worker(
 export const WORKER_COMMAND: CommandSpec = {
   name: 'worker',
   args: [],
-  options: { tools: text, mcp: text, unversioned: flag, 'keep-current': flag, ...POLICY_OPTION },
+  options: { tools: text, mcp: text, a2a: text, unversioned: flag, 'keep-current': flag, ...POLICY_OPTION },
   run: async (l) => {
     // A policy that cannot be read is a usage error (exit 2): the worker never starts without it.
     const policy = await readPolicyOption(l);
@@ -48,6 +52,7 @@ export const WORKER_COMMAND: CommandSpec = {
       l.text('mcp'),
       { unversioned: l.flag('unversioned'), keepCurrent: l.flag('keep-current') },
       policy,
+      l.text('a2a'),
     );
     return 0;
   },

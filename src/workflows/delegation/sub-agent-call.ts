@@ -1,5 +1,5 @@
 import { ChildWorkflowCancellationType, ParentClosePolicy, isCancellation, startChild } from '@temporalio/workflow';
-import { totalTokens, type AgentResult, type SubAgentRun, type SubBudget, type ToolUseBlock } from '../../shared';
+import { totalTokens, type AgentResult, type SubAgentRun, type ToolUseBlock } from '../../shared';
 import { ownValue } from '../../shared/own-value';
 import { chainLength } from '../../shared/chain-length';
 import type { ToolCallStep } from '../core/chain-builder';
@@ -9,8 +9,10 @@ import type { Observation, ValidCall } from '../core/model-exchange';
 import type { RunContext } from '../core/run-context';
 import type { RunState } from '../core/run-state';
 import { toolStepVisibility } from '../core/tool-visibility';
+import { chargeUnknown } from './charge-unknown';
 import { childInput } from './child-input';
 import { delegationBlocked, delegationPath, maxDepthOf } from './delegation-guard';
+import { runRemoteAgentCall } from './remote-agent-call';
 import { carveSubBudget, type ParentLeft } from './sub-budget';
 import type { SubAgentTree } from './sub-agent-tree';
 
@@ -66,6 +68,15 @@ export async function runSubAgentCall(
 
   const { budget } = carved;
   const task = typeof args['task'] === 'string' ? args['task'] : JSON.stringify(args);
+  if (definition.a2a)
+    return runRemoteAgentCall(ctx, tree, call, {
+      agentName: spec.name,
+      ref: definition.a2a,
+      task,
+      budget,
+      visibility,
+      childId,
+    });
   const childPath = [...path, { agentName: spec.name, workflowId: childId }];
   const running: SubAgentRun = {
     callId: call.id,
@@ -194,17 +205,4 @@ export function abandonRunningChildren(tree: SubAgentTree, state: RunState): voi
     tree.put({ ...run, status: 'cancelled' });
     tree.ended(run.workflowId);
   }
-}
-
-/** Charges a child's whole sub-budget when its spend cannot be known; says so for the chain. */
-function chargeUnknown(state: RunState, budget: SubBudget): string {
-  const tokens = budget.tokenBudget ?? 0;
-  const usd = budget.costBudgetUsd ?? 0;
-  if (tokens === 0 && usd === 0) return '';
-  state.countDelegated({
-    usage: { inputTokens: tokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-    costUsd: usd,
-    iterations: 0,
-  });
-  return ` Its spend is unknown, so its whole sub-budget (${tokens} tokens, $${usd}) is charged to this run.`;
 }

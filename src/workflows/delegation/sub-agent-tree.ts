@@ -27,9 +27,9 @@ export class SubAgentTree {
     return this.runs.filter((r) => r.status === 'running');
   }
 
-  /** Sends a signal to every running child; one that already ended is not an error. */
+  /** Sends a signal to every running child run; one that already ended is not an error. A remote agent is not a workflow here. */
   forward<Args extends unknown[]>(signal: SignalDefinition<Args>, ...args: Args): void {
-    for (const run of this.running())
+    for (const run of this.running().filter((r) => !r.remote))
       void getExternalWorkflowHandle(run.workflowId)
         .signal(signal, ...args)
         .catch(() => undefined);

@@ -1,0 +1,15 @@
+import type { SubBudget } from '../../shared';
+import type { RunState } from '../core/run-state';
+
+/** Charges a child's (or a remote agent's) whole sub-budget when its spend cannot be known; says so for the chain. */
+export function chargeUnknown(state: RunState, budget: SubBudget): string {
+  const tokens = budget.tokenBudget ?? 0;
+  const usd = budget.costBudgetUsd ?? 0;
+  if (tokens === 0 && usd === 0) return '';
+  state.countDelegated({
+    usage: { inputTokens: tokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    costUsd: usd,
+    iterations: 0,
+  });
+  return ` Its spend is unknown, so its whole sub-budget (${tokens} tokens, $${usd}) is charged to this run.`;
+}

@@ -93,6 +93,7 @@ export async function followRun(
   );
   const asked = new Set<string>();
   let progress = 0;
+  let lastStep = 0;
   const notify = async (message: string): Promise<void> => {
     if (channel.progressToken === undefined) return;
     progress += 1;
@@ -110,8 +111,18 @@ export async function followRun(
       if (channel.signal.aborted)
         return errorContent(`Stopped following run ${runId}; it goes on (get_run fetches it).`);
       for (const s of pending.splice(0)) {
-        if (s.kind === 'step') await notify(stepLine(s));
-        else if (s.kind !== 'steps-exist') checkDecisions = true;
+        if (s.kind === 'step' && s.step.stepNumber > lastStep) {
+          lastStep = s.step.stepNumber;
+          await notify(stepLine(s));
+        } else if (s.kind === 'steps-exist') {
+          // The safety net saw steps no event carried (no worker publishes here): their count, not their kind.
+          // MAX_SAFE_INTEGER only says "catch up": no count to report.
+          if (s.upTo > lastStep && s.upTo < Number.MAX_SAFE_INTEGER) {
+            await notify(`steps up to ${s.upTo} landed`);
+            lastStep = s.upTo;
+          }
+          checkDecisions = true;
+        } else if (s.kind !== 'step') checkDecisions = true;
       }
       if (ended) return await endedContent(ctx, runId);
       if (checkDecisions) {

@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { say, useTool } from '../../src/activities/models/scripted-model';
+import { MAX_BODY_BYTES } from '../../src/mcp-server/mcp-limits';
 import { decideCall } from '../../src/server/protocols/run-actions';
 import { writeFileTool } from '../helpers/approval-helpers';
 import { useTestEnv } from '../helpers/temporal-env';
@@ -106,6 +107,72 @@ describe('mcp-server over Streamable HTTP', () => {
     expect(extra.isError).toBe(true);
     const unknown = await client.callTool({ name: 'nobody', arguments: { task: 'x' } });
     expect(textOf(unknown)).toContain('the tools are agent, deployer, get_run');
+  });
+
+  it('a question arrives as an elicitation and the answer reaches the run', async () => {
+    model.script('mcp-question', [
+      { content: [say('I need a city.'), useTool('ask_person', { question: 'Which city?' }, 'toolu_mq1')] },
+      {
+        content: (request) => [
+          useTool('finish', { result: `heard ${JSON.stringify(request.messages.at(-1)).includes('Lyon')}` }),
+        ],
+      },
+    ]);
+    const client = await s.connect('dev', { elicitation: true });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { answer: 'Lyon' } };
+    });
+    const result = await client.callTool(
+      { name: 'agent', arguments: { task: 'mcp-question: weather' } },
+      CallToolResultSchema,
+      {
+        timeout: 60_000,
+      },
+    );
+    expect(asked).toEqual([expect.stringContaining('asks: Which city?')]);
+    expect(textOf(result)).toBe('heard true');
+  });
+
+  it('a client that cannot elicit is told at once how to decide, with the run id', async () => {
+    scriptDeploy('mcp-noelicit', 'unused');
+    const client = await s.connect('dev');
+    const result = await client.callTool(
+      { name: 'deployer', arguments: { task: 'mcp-noelicit: deploy' } },
+      CallToolResultSchema,
+      {
+        timeout: 60_000,
+      },
+    );
+    const { runId } = result.structuredContent as { runId: string };
+    expect(result.structuredContent).toMatchObject({ runId, state: 'waiting' });
+    expect(textOf(result)).toContain(`thoughtline approve ${runId} `);
+    expect(textOf(result)).toContain('get_run');
+    await s.ctx.agents.getHandle(runId).terminate('test over');
+  });
+
+  it("refuses an oversized body (413) and another person's session (404), in JSON-RPC words", async () => {
+    const big = await fetch(s.http.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.tokens.dev}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(MAX_BODY_BYTES) } }),
+    });
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { error: { code: number } }).error.code).toBe(-32600);
+    const client = await s.connect('dev');
+    const sessionId = (client.transport as { sessionId?: string }).sessionId!;
+    const stolen = await fetch(s.http.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${s.tokens.rival}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+    });
+    expect(stolen.status).toBe(404);
   });
 
   it('a client that disconnects mid-run fetches the result later by run id; another tenant cannot', async () => {

@@ -174,10 +174,12 @@ async function askDecisions(
     // Decided elsewhere meanwhile, or refused by the run: its next state says what follows.
     if (err instanceof ApiError && err.code === 'conflict') return undefined;
     if (err instanceof ApiError) return errorContent(`Run ${runId}: ${err.message}`);
-    deps.log(`mcp-server: a decision for ${runId} failed: ${thrownText(err)}`);
-    return errorContent(
-      `Run ${runId} waits for a decision that could not be sent now; get_run shows what it waits for.`,
-    );
+    // The client did not answer in time, or went away: the run keeps waiting, decided elsewhere.
+    deps.log(`mcp-server: a decision for ${runId} was not made here: ${thrownText(err)}`);
+    return {
+      content: [{ type: 'text', text: howToDecide(runId, status) }],
+      structuredContent: { runId, state: 'waiting' },
+    };
   }
   return undefined;
 }

@@ -4,7 +4,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliEnv, PROJECT_ROOT, runCli } from '../helpers/cli-process';
+import fs from 'node:fs';
+import os from 'node:os';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { cliEnv, PROJECT_ROOT, runCli, spawnCli } from '../helpers/cli-process';
+import { writeTokenFile } from '../server/server-harness';
 import { useTestEnv } from '../helpers/temporal-env';
 
 /**
@@ -50,6 +54,30 @@ describe('thoughtline mcp-server over stdio', () => {
     expect((result.content as Array<{ text: string }>)[0]!.text).toContain('Paris');
     // The notices went to stderr, naming the identity it acts as: the local person, without a tenant.
     expect(stderr).toContain('MCP server on stdio as stdio-tester with a worker');
+  });
+
+  it('serves Streamable HTTP with --http, authenticated from the token file', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-mcps-cli-'));
+    const { file, tokens } = writeTokenFile(dir);
+    const server = spawnCli(['mcp-server', '--http', '0', '--tokens', file], env());
+    try {
+      await server.waitFor(/MCP server at (http:\/\/\S+\/mcp)/, 30_000);
+      const url = /MCP server at (http:\/\/\S+\/mcp)/.exec(server.output())![1]!;
+      expect((await fetch(url, { method: 'POST', body: '{}' })).status).toBe(401);
+      const client = new Client({ name: 'http-test', version: '1.0.0' });
+      clients.push(client);
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { authorization: `Bearer ${tokens.dev}` } },
+        }),
+      );
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['agent', 'get_run']);
+      await client.close();
+    } finally {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to start when THOUGHTLINE_TOKEN does not authenticate, never acting as anyone else', async () => {

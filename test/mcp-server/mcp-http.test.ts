@@ -247,4 +247,22 @@ describe('mcp-server over Streamable HTTP', () => {
     const rival = await s.connect('rival');
     await expect(rival.experimental.tasks.getTask(taskId)).rejects.toThrow(/not found/i);
   });
+  it('a task waiting for a decision reads input_required, and tasks/cancel stops its run', async () => {
+    scriptDeploy('mcp-cancel', 'unused');
+    const client = await s.connect('dev');
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'deployer', arguments: { task: 'mcp-cancel: deploy' }, task: {} } },
+      CreateTaskResultSchema,
+    );
+    const taskId = created.task.taskId;
+    const waiting = await eventually('the task to wait for input', async () => {
+      const task = await client.experimental.tasks.getTask(taskId);
+      return task.status === 'input_required' ? task : undefined;
+    });
+    expect(waiting.statusMessage).toContain('deploy_config');
+    const cancelled = await client.experimental.tasks.cancelTask(taskId);
+    expect(cancelled.status).toBe('cancelled');
+    const result = await s.ctx.agents.result(taskId);
+    expect(result.terminationReason).toBe('cancelled');
+  });
 });

@@ -265,4 +265,22 @@ describe('mcp-server over Streamable HTTP', () => {
     const result = await s.ctx.agents.result(taskId);
     expect(result.terminationReason).toBe('cancelled');
   });
+  it('tasks/result puts a waiting approval to the client and returns the answer once approved', async () => {
+    scriptDeploy('mcp-task-approve', 'deployed as a task');
+    const client = await s.connect('dev', { elicitation: true });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { decision: 'approve' } };
+    });
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'deployer', arguments: { task: 'mcp-task-approve: deploy' }, task: {} } },
+      CreateTaskResultSchema,
+    );
+    const result = await client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema, {
+      timeout: 60_000,
+    });
+    expect(asked).toEqual([expect.stringContaining('deploy_config')]);
+    expect(textOf(result)).toBe('deployed as a task');
+  });
 });

@@ -18,13 +18,14 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { isTerminal } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import { packageVersion } from '../deployment/worker-version';
 import { thrownText } from '../tools/redact-secrets';
 import type { Identity } from '../server/auth/identity';
 import type { CatalogAgent } from '../server/catalog/agent-catalog';
 import { AGENT_TOOL_INPUT_SCHEMA, GET_RUN_INPUT_SCHEMA } from './agent-tool-input';
 import type { Elicit } from './elicit-decisions';
-import { followRun, type CallChannel, type FollowDeps } from './follow-run';
+import { endedContent, followRun, type CallChannel, type FollowDeps } from './follow-run';
 import { getRun, runIdOfUri } from './get-run';
 import { startAgentRun } from './start-agent-run';
 import { createTemporalTaskStore, TASK_POLL_INTERVAL_MS } from './temporal-task-store';
@@ -161,8 +162,11 @@ export function createMcpServer(deps: FollowDeps, identity: Identity): Server {
   // and questions to the client on the way, instead of the SDK's loop over tasks/get.
   server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
     const { taskId } = request.params;
-    if (!(await store.getTask(taskId))) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
-    const result = await followRun(deps, identity, taskId, channelOf(extra));
+    const task = await store.getTask(taskId);
+    if (!task) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+    const result = isTerminal(task.status)
+      ? await endedContent(ctx, taskId)
+      : await followRun(deps, identity, taskId, channelOf(extra));
     return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
   });
 

@@ -51,7 +51,8 @@ export async function endedContent(ctx: ApiContext, runId: string): Promise<Call
  * lands is a progress notification; each approval or question it waits for is put to the client
  * (elicitation), or, for a client that cannot elicit, returned at once as how to decide. The
  * steps come from the run's event stream (the bus, with the stream's slow safety net for lost
- * events); the end from one long-poll on the run's result, never a query loop. A client that goes
+ * events); the end from the same stream (a bus event, or the safety net seeing the run closed), never a
+ * query loop, and no call left waiting on Temporal once the client is gone. A client that goes
  * away leaves the run going: `get_run` fetches it later.
  */
 export async function followRun(
@@ -68,26 +69,17 @@ export async function followRun(
       `Run ${runId} started, but this server follows as many runs as it may for ${full === 'server' ? 'everyone' : `your ${full}`}; fetch its result later with get_run (runId ${runId}).`,
     );
   let wake: () => void = () => {};
+  let ended = false;
   const pending: StreamSignal[] = [];
   const { stream, listener } = hub.join(runId, owner, () => ({
     signal: (s: StreamSignal) => {
       if (s.kind === 'event' && s.event.type === 'text_delta') return;
-      if (pending.length < 1_000) pending.push(s);
+      if (s.kind === 'ended') ended = true;
+      else if (pending.length < 1_000) pending.push(s);
       wake();
     },
   }));
-  let ended = false;
-  const finished = ctx.agents
-    .getHandle(runId)
-    .result()
-    .then(
-      () => undefined,
-      () => undefined,
-    )
-    .finally(() => {
-      ended = true;
-      wake();
-    });
+  if (stream.ended !== undefined) ended = true;
   const aborted = new Promise<void>((resolve) =>
     channel.signal.addEventListener('abort', () => resolve(), { once: true }),
   );
@@ -131,7 +123,7 @@ export async function followRun(
         if (left) return left;
       }
       if (pending.length > 0 || ended) continue;
-      await Promise.race([new Promise<void>((resolve) => (wake = resolve)), finished, aborted]);
+      await Promise.race([new Promise<void>((resolve) => (wake = resolve)), aborted]);
     }
   } finally {
     hub.leave(stream, listener);

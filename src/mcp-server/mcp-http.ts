@@ -7,7 +7,7 @@ import { ApiError } from '../server/api-error';
 import type { Identity } from '../server/auth/identity';
 import { createMcpServer } from './create-mcp-server';
 import type { FollowDeps } from './follow-run';
-import { MAX_BODY_BYTES, MAX_SESSIONS } from './mcp-limits';
+import { MAX_BODY_BYTES, MAX_SESSIONS, MAX_SESSIONS_PER_PERSON, SESSION_IDLE_MS } from './mcp-limits';
 
 export interface McpHttpOptions {
   /** 0 picks a free port. */
@@ -28,6 +28,8 @@ interface Session {
   server: Server;
   /** Who opened it: every later request of the session must authenticate as the same person. */
   owner: string;
+  /** When its last request arrived (ms). */
+  seen: number;
 }
 
 const ownerKey = (identity: Identity): string => `${identity.tenant ?? ''}\u0000${identity.id}`;
@@ -91,17 +93,21 @@ export async function startMcpHttp(deps: FollowDeps, options: McpHttpOptions): P
       const session = sessions.get(sessionId);
       if (!session || session.owner !== ownerKey(identity))
         return refuse(res, 404, -32001, 'Session not found: initialize a new one.');
+      session.seen = Date.now();
       return session.transport.handleRequest(req, res, read.body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(read.body))
       return refuse(res, 400, -32600, 'Bad request: no session; send an initialize request first.');
     if (sessions.size >= MAX_SESSIONS)
       return refuse(res, 503, -32000, 'The server holds as many sessions as it may; try again later.');
+    const owner = ownerKey(identity);
+    if ([...sessions.values()].filter((s) => s.owner === owner).length >= MAX_SESSIONS_PER_PERSON)
+      return refuse(res, 429, -32000, `You hold ${MAX_SESSIONS_PER_PERSON} sessions; close one (DELETE /mcp) first.`);
     const server = createMcpServer(deps, identity);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, owner: ownerKey(identity) });
+        sessions.set(id, { transport, server, owner, seen: Date.now() });
       },
     });
     transport.onclose = () => {
@@ -110,6 +116,20 @@ export async function startMcpHttp(deps: FollowDeps, options: McpHttpOptions): P
     await server.connect(transport);
     await transport.handleRequest(req, res, read.body);
   };
+
+  // Sessions a client left without closing: closed after SESSION_IDLE_MS without a request.
+  const sweep = setInterval(
+    () => {
+      const before = Date.now() - SESSION_IDLE_MS;
+      for (const [id, session] of sessions)
+        if (session.seen < before) {
+          sessions.delete(id);
+          void session.server.close().catch(() => undefined);
+        }
+    },
+    Math.min(SESSION_IDLE_MS, 60_000),
+  );
+  sweep.unref();
 
   const httpServer = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -127,6 +147,7 @@ export async function startMcpHttp(deps: FollowDeps, options: McpHttpOptions): P
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`,
     sessionCount: () => sessions.size,
     close: async () => {
+      clearInterval(sweep);
       await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => undefined)));
       sessions.clear();
       httpServer.closeAllConnections();

@@ -13,8 +13,11 @@ export const MAX_ANSWER_CHARS = 50_000;
 export const MAX_ARGUMENTS_SHOWN = 4_000;
 /** A JSON-RPC request body over HTTP, as `serve`'s API bounds its bodies. */
 export const MAX_BODY_BYTES = 256 * 1024;
-/** Open HTTP sessions at most; one more is refused until one closes. */
+/** Open HTTP sessions at most, and for one person; one more is refused until one closes or expires. */
 export const MAX_SESSIONS = 1_000;
+export const MAX_SESSIONS_PER_PERSON = 20;
+/** A session without a request for this long is closed (its runs go on; get_run fetches them). */
+export const SESSION_IDLE_MS = 60 * 60 * 1_000;
 /** Tasks one session lists (`tasks/list`): the latest it started. */
 export const MAX_LISTED_TASKS = 100;
 

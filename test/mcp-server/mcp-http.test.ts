@@ -266,7 +266,7 @@ describe('mcp-server over Streamable HTTP', () => {
     expect(result.terminationReason).toBe('cancelled');
   });
   it('tasks/result puts a waiting approval to the client and returns the answer once approved', async () => {
-    scriptDeploy('mcp-task-approve', 'deployed as a task');
+    scriptDeploy('mcp-elicit-task', 'deployed as a task');
     const client = await s.connect('dev', { elicitation: true });
     const asked: string[] = [];
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
@@ -274,7 +274,7 @@ describe('mcp-server over Streamable HTTP', () => {
       return { action: 'accept', content: { decision: 'approve' } };
     });
     const created = await client.request(
-      { method: 'tools/call', params: { name: 'deployer', arguments: { task: 'mcp-task-approve: deploy' }, task: {} } },
+      { method: 'tools/call', params: { name: 'deployer', arguments: { task: 'mcp-elicit-task: deploy' }, task: {} } },
       CreateTaskResultSchema,
     );
     const result = await client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema, {

@@ -6,6 +6,10 @@ import type { Identity } from '../server/auth/identity';
 import { answerRun, decideCall } from '../server/protocols/run-actions';
 import { cutText, MAX_ARGUMENTS_SHOWN } from './mcp-limits';
 
+/** A rejection's reason and a question's answer, as the HTTP API's decision bodies bound them. */
+const MAX_REASON_CHARS = 4_000;
+const MAX_ANSWER_TEXT_CHARS = 32_000;
+
 /** Sends one form elicitation to the MCP client; absent when the client cannot elicit. */
 export type Elicit = (params: ElicitRequestFormParams) => Promise<ElicitResult>;
 
@@ -20,14 +24,14 @@ const APPROVAL_SCHEMA: ElicitRequestFormParams['requestedSchema'] = {
   type: 'object',
   properties: {
     decision: { type: 'string', title: 'Decision', enum: ['approve', 'reject'] },
-    reason: { type: 'string', title: 'Reason (required to reject)', maxLength: 4_000 },
+    reason: { type: 'string', title: 'Reason (required to reject)', maxLength: MAX_REASON_CHARS },
   },
   required: ['decision'],
 };
 
 const ANSWER_SCHEMA: ElicitRequestFormParams['requestedSchema'] = {
   type: 'object',
-  properties: { answer: { type: 'string', title: 'Answer', minLength: 1, maxLength: 32_000 } },
+  properties: { answer: { type: 'string', title: 'Answer', minLength: 1, maxLength: MAX_ANSWER_TEXT_CHARS } },
   required: ['answer'],
 };
 
@@ -77,7 +81,9 @@ export async function elicitDecisions(
     });
     if (reply.action === 'cancel') return { kind: 'left', what: `the call to ${approval.toolName}` };
     const approved = reply.action === 'accept' && reply.content?.decision === 'approve';
-    const given = typeof reply.content?.reason === 'string' ? reply.content.reason.trim() : '';
+    // Bounded as the HTTP API bounds them, whatever the client sent past its form's maxLength.
+    const given =
+      typeof reply.content?.reason === 'string' ? reply.content.reason.trim().slice(0, MAX_REASON_CHARS) : '';
     const reason = given || (approved ? undefined : `rejected in the MCP client by ${identity.id}`);
     // The sub-agent's own run when the record is a child's: decideCall finds it through the root.
     await decideCall(ctx, identity, runId, approval.callId, {
@@ -94,7 +100,8 @@ export async function elicitDecisions(
       message: `Run ${runId} asks: ${String(redactSecrets(question.question, []))}`,
       requestedSchema: ANSWER_SCHEMA,
     });
-    const text = typeof reply.content?.answer === 'string' ? reply.content.answer.trim() : '';
+    const text =
+      typeof reply.content?.answer === 'string' ? reply.content.answer.trim().slice(0, MAX_ANSWER_TEXT_CHARS) : '';
     if (reply.action !== 'accept' || !text) return { kind: 'left', what: 'the question' };
     await answerRun(ctx, identity, runId, { text, callId: question.callId });
   }

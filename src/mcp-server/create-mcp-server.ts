@@ -31,6 +31,9 @@ import { startAgentRun } from './start-agent-run';
 import { createTemporalTaskStore, TASK_POLL_INTERVAL_MS } from './temporal-task-store';
 import { errorContent, runResourceUri } from './run-result-content';
 
+const textOf = (result: CallToolResult): string =>
+  result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+
 /** The tool that reads a run by id: its status while it runs, its answer once it ended. */
 export const GET_RUN_TOOL = 'get_run';
 
@@ -109,15 +112,19 @@ export function createMcpServer(deps: FollowDeps, identity: Identity): Server {
   server.setRequestHandler(
     CallToolRequestSchema,
     async (request, extra): Promise<CallToolResult | CreateTaskResult> => {
+      const name = String(request.params.name).slice(0, 128);
+      let result: CallToolResult | CreateTaskResult;
       try {
-        return await callTool(request.params, extra);
+        result = await callTool(request.params, extra);
       } catch (err) {
         // A failure of ours (Temporal unreachable…) is a tool error result; its details stay in the log.
-        deps.log(`mcp-server: ${request.params.name} failed: ${thrownText(err)}`);
-        return errorContent(
-          `The call could not be completed now (${request.params.name}); try again, or get_run by run id.`,
-        );
+        deps.log(`mcp-server: ${name} failed: ${thrownText(err)}`);
+        result = errorContent(`The call could not be completed now (${name}); try again, or get_run by run id.`);
       }
+      // A task-augmented call that started nothing has no task to return: the refusal is the request's error.
+      if (request.params.task && !('task' in result))
+        throw new McpError(ErrorCode.InvalidParams, textOf(result as CallToolResult));
+      return result;
     },
   );
 

@@ -105,6 +105,12 @@ describe('mcp-server over Streamable HTTP', () => {
     expect(textOf(empty)).toContain('task must not be empty');
     const extra = await client.callTool({ name: 'deployer', arguments: { task: 'x', model: 'other' } });
     expect(extra.isError).toBe(true);
+    await expect(
+      client.request(
+        { method: 'tools/call', params: { name: 'deployer', arguments: { task: '' }, task: {} } },
+        CreateTaskResultSchema,
+      ),
+    ).rejects.toThrow(/task must not be empty/);
     const unknown = await client.callTool({ name: 'nobody', arguments: { task: 'x' } });
     expect(textOf(unknown)).toContain('the tools are agent, deployer, get_run');
   });

@@ -6,6 +6,7 @@ import type { EventBus } from '../../events/event-bus';
 import { createMemoryBus } from '../../events/memory-bus';
 import {
   createRunFollowerHub,
+  GET_RUN_TOOL,
   reserveStdoutForMcp,
   serveMcpStdio,
   startMcpHttp,
@@ -71,6 +72,10 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
   const catalogModule = options.agents ?? options.tools;
   const catalog = createAgentCatalog(catalogModule ? loadAgentsModule(catalogModule) : []);
   const mcp = options.mcp ? await loadMcpConfig(options.mcp) : undefined;
+  if (catalog.get(GET_RUN_TOOL))
+    throw new UsageError(
+      `An agent is named "${GET_RUN_TOOL}", the name of the tool that reads runs: rename the agent.`,
+    );
   const tokenFile = path.resolve(options.tokens ?? defaultTokenFile());
   const oidc = await oidcFromFlags(options.oidc);
   if (options.http !== undefined && !fs.existsSync(tokenFile) && !oidc)

@@ -67,6 +67,13 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
       );
   if (options.requireSignatures && !options.signingKeys)
     throw new UsageError('--require-signatures needs --signing-keys FILE: the keys the server signs decisions with.');
+  // Fail closed: the views here are the built-in ones, so a deployment with a visibility policy is
+  // served by `serve` only, never shown more through MCP than its policy allows.
+  const policyFile = process.env.THOUGHTLINE_VISIBILITY_POLICY?.trim();
+  if (policyFile)
+    throw new UsageError(
+      `THOUGHTLINE_VISIBILITY_POLICY is set (${policyFile}), and mcp-server does not apply visibility policies: unset it for mcp-server, or serve these runs with "thoughtline serve".`,
+    );
   const host = options.host ?? '127.0.0.1';
   // Read first: a bad agents module or MCP config is reported before anything starts.
   const catalogModule = options.agents ?? options.tools;

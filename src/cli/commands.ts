@@ -15,6 +15,7 @@ import { printChain, printStatus, printTree, watchRun } from './commands/inspect
 import { runTask } from './commands/run';
 import { dev } from './commands/serve';
 import { WORKER_COMMAND } from './commands/worker';
+import { MCP_SERVER_COMMAND } from './commands/mcp-server';
 import { printVersions, setCurrent } from './commands/versions';
 import { serveHttp } from './commands/serve-http';
 import { createToken } from './commands/token';
@@ -185,6 +186,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       });
     },
   },
+  MCP_SERVER_COMMAND,
   {
     name: 'token',
     args: [],

@@ -51,6 +51,15 @@ Usage:
                              .thoughtline/store.sqlite; a postgres:// URL; off: none)
       --policy FILE          the visibility policy every read applies (default
                              THOUGHTLINE_VISIBILITY_POLICY); unreadable: refuses to start (exit 2)
+  thoughtline mcp-server [options]      every agent as an MCP tool (docs/mcp-server.md): stdio by
+                                        default (stdout carries MCP only; as THOUGHTLINE_TOKEN's
+                                        identity, else the local user as for run), until the client
+                                        or Ctrl-C stops it; approvals and questions are elicitations
+      --http PORT [--host H] Streamable HTTP at /mcp instead (0: a free port), authenticated
+                             like serve: --tokens FILE, the --oidc-* flags
+      --agents FILE          the module whose "agents" are the tools (default --tools's)
+      --with-worker          also run a worker in this process; --tools FILE, --mcp FILE
+      --signing-keys FILE    sign decisions; --require-signatures as for serve
   thoughtline token --id ID [--roles a,b] [--tenant T] [--file FILE]
                                         add a bearer token for a person to the token file (0600;
                                         only its hash is kept; serve reloads it) and print it once
@@ -202,7 +211,7 @@ Usage:
 Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, THOUGHTLINE_TASK_QUEUE, THOUGHTLINE_MODEL,
 ANTHROPIC_API_KEY (without it the offline model runs: docs/offline.md), ANTHROPIC_BASE_URL,
 THOUGHTLINE_USER, THOUGHTLINE_ROLES, THOUGHTLINE_ENCRYPTION_KEYS, THOUGHTLINE_CODEC_TOKEN,
-THOUGHTLINE_TOKENS.
+THOUGHTLINE_TOKENS, THOUGHTLINE_TOKEN (mcp-server over stdio).
 Secured clusters and Temporal Cloud, as Temporal's own CLI reads them: TEMPORAL_API_KEY,
 TEMPORAL_TLS, TEMPORAL_TLS_CLIENT_CERT_PATH, TEMPORAL_TLS_CLIENT_KEY_PATH,
 TEMPORAL_TLS_SERVER_CA_CERT_PATH, TEMPORAL_TLS_SERVER_NAME (and the _DATA forms), TEMPORAL_PROFILE,

@@ -82,6 +82,30 @@ export interface RunningServer {
 }
 
 /**
+ * What every edge needs to serve runs (routes, and `mcp-server` outside this app): the options'
+ * clients, access through `createRunAccess`, views and lenses from the policy.
+ */
+export function createApiContext(
+  options: Omit<CreateServerOptions, 'port' | 'bus' | 'log'> & { bus: EventBus; log: (line: string) => void },
+): ApiContext {
+  const { bus, log } = options;
+  return {
+    agents: options.agents,
+    auth: options.auth,
+    bus,
+    ...(options.signer ? { signer: options.signer } : {}),
+    ...(options.store ? { store: options.store } : {}),
+    requireSignatures: options.requireSignatures ?? false,
+    queryTimeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+    accessRun: createRunAccess(options.agents),
+    viewFor: (identity, requested) => viewFor(identity, requested, options.policy?.policy),
+    ...(options.policy ? { policy: options.policy } : {}),
+    lensFor: createLensFor(options.policy, options.store, log),
+    catalog: options.catalog ?? createAgentCatalog(),
+  };
+}
+
+/**
  * `thoughtline serve`'s HTTP app: the JSON API under /v1, its OpenAPI document, and the event
  * stream, listening once this resolves. Identity comes from `auth` only; every run is reached
  * through `accessRun`, so another tenant's run is a 404 like an unknown one.
@@ -99,20 +123,7 @@ export async function createServer(options: CreateServerOptions): Promise<Runnin
     forceCloseConnections: true,
     return503OnClosing: true,
   });
-  const ctx: ApiContext = {
-    agents: options.agents,
-    auth: options.auth,
-    bus,
-    ...(options.signer ? { signer: options.signer } : {}),
-    ...(options.store ? { store: options.store } : {}),
-    requireSignatures: options.requireSignatures ?? false,
-    queryTimeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
-    accessRun: createRunAccess(options.agents),
-    viewFor: (identity, requested) => viewFor(identity, requested, options.policy?.policy),
-    ...(options.policy ? { policy: options.policy } : {}),
-    lensFor: createLensFor(options.policy, options.store, log),
-    catalog: options.catalog ?? createAgentCatalog(),
-  };
+  const ctx = createApiContext({ ...options, bus, log });
   installErrorHandler(app, log);
   registerRoutes(app, ctx, API_ROUTES);
   const document = openApiDocument(API_ROUTES, API_VERSION);

@@ -55,7 +55,7 @@ describe('the command line, read against the command table', () => {
       /^"approve" does not take --reason \(reject, cancel do\); "approve" takes --note, --mark-done, --result, --yes, --as, --roles\.$/,
     );
     expect(refusal('dev', '--tools', 'x.js')).toBe(
-      '"dev" does not take --tools (worker, serve, tools, eval, fork do); "dev" takes --port.',
+      '"dev" does not take --tools (worker, serve, mcp-server, tools, eval, fork do); "dev" takes --port.',
     );
     expect(refusal('status', 'agent-1', '-z')).toBe('unknown option -z for "status"; "status" takes --json, --role.');
   });

@@ -1,0 +1,37 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ZodError } from 'zod';
+import type { Identity } from '../server/auth/identity';
+import type { CatalogAgent } from '../server/catalog/agent-catalog';
+import { protocolRunInput } from '../server/protocols/protocol-run-input';
+import { thrownText } from '../tools/redact-secrets';
+import { AgentToolInput, issueText } from './agent-tool-input';
+import type { FollowDeps } from './follow-run';
+import { errorContent } from './run-result-content';
+
+/**
+ * Starts a run of a catalogue agent for `identity` from an agent tool's arguments: checked and
+ * bounded first (a refusal is an error result naming the field), the caller from authentication
+ * only, questions allowed (they reach the client as elicitations).
+ */
+export async function startAgentRun(
+  deps: FollowDeps,
+  identity: Identity,
+  agent: CatalogAgent,
+  args: unknown,
+): Promise<{ runId: string } | { refused: CallToolResult }> {
+  const parsed = AgentToolInput.safeParse(args ?? {});
+  if (!parsed.success) return { refused: errorContent(`Bad arguments for ${agent.name}: ${issueText(parsed.error)}`) };
+  const { task, context } = parsed.data;
+  const input = protocolRunInput(deps.ctx, identity, agent, task, {
+    allowQuestions: true,
+    ...(context ? { context: { data: context } } : {}),
+  });
+  try {
+    const handle = await deps.ctx.agents.start(input);
+    return { runId: handle.workflowId };
+  } catch (err) {
+    if (err instanceof ZodError) return { refused: errorContent(`The run was refused: ${issueText(err)}`) };
+    deps.log(`mcp-server: starting ${agent.name} failed: ${thrownText(err)}`);
+    return { refused: errorContent(`The run of ${agent.name} could not be started now; try again.`) };
+  }
+}

@@ -1,0 +1,113 @@
+import type { Result, Task } from '@modelcontextprotocol/sdk/types.js';
+import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
+import { ApiError } from '../server/api-error';
+import type { ApiContext } from '../server/api-route';
+import type { Identity } from '../server/auth/identity';
+import { liveRead } from '../server/live-read';
+import { cancelRun } from '../server/protocols/run-actions';
+import type { RunFacts } from '../server/run-access';
+import { endedContent } from './follow-run';
+import { MAX_LISTED_TASKS, MAX_RUN_ID_CHARS } from './mcp-limits';
+
+/** How often a client is told to poll `tasks/get` (ms): a run's steps take seconds, its waits hours. */
+export const TASK_POLL_INTERVAL_MS = 5_000;
+
+/** A run's Temporal state as an MCP task status. */
+function taskStatus(facts: RunFacts): Task['status'] {
+  switch (facts.state) {
+    case 'running':
+    case 'continued':
+      return 'working';
+    case 'completed':
+      return 'completed';
+    case 'cancelled':
+    case 'terminated':
+      return 'cancelled';
+    default:
+      return 'failed';
+  }
+}
+
+/**
+ * The MCP Tasks extension's store, backed by Temporal: a task is an agent run (task id = the
+ * run's workflow id), its status read from the run, its result the run's AgentResult. Nothing is
+ * kept here but the ids this session started (for `tasks/list`), so any server instance answers
+ * for a task and a run that parks for a day is a task like another. Bound to one caller: a task
+ * is reached only through run access (another tenant's run is "not found").
+ */
+export function createTemporalTaskStore(
+  ctx: ApiContext,
+  identity: Identity,
+): TaskStore & { started(id: string): void } {
+  const listed: string[] = [];
+
+  const facts = async (taskId: string): Promise<RunFacts | undefined> => {
+    if (taskId.length === 0 || taskId.length > MAX_RUN_ID_CHARS) return undefined;
+    try {
+      return await ctx.accessRun(identity, taskId);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'not_found') return undefined;
+      throw err;
+    }
+  };
+
+  const getTask = async (taskId: string): Promise<Task | null> => {
+    const run = await facts(taskId);
+    if (!run) return null;
+    const description = await ctx.agents.getHandle(taskId).describe();
+    let status = taskStatus(run);
+    let statusMessage: string | undefined;
+    if (status === 'working') {
+      const live = await liveRead(
+        () => ctx.agents.status(taskId, ctx.viewFor(identity, undefined)),
+        ctx.queryTimeoutMs,
+      ).catch(() => undefined);
+      if (live?.cancelRequested !== undefined) status = 'cancelled';
+      else if (live && (live.pendingApprovals.length > 0 || live.openQuestion)) {
+        status = 'input_required';
+        statusMessage = live.openQuestion
+          ? 'The agent asks a question: tasks/result puts it to you.'
+          : `Waiting for a decision on ${live.pendingApprovals.map((a) => a.toolName).join(', ')}: tasks/result puts it to you.`;
+      } else if (live) statusMessage = `${live.steps} steps so far`;
+    } else statusMessage = `The run ended ${run.state}.`;
+    const closed = description.closeTime ?? description.executionTime ?? description.startTime;
+    return {
+      taskId,
+      status,
+      ...(statusMessage ? { statusMessage } : {}),
+      createdAt: description.startTime.toISOString(),
+      lastUpdatedAt: (status === 'working' || status === 'input_required' ? new Date() : closed).toISOString(),
+      ttl: null,
+      pollInterval: TASK_POLL_INTERVAL_MS,
+    };
+  };
+
+  return {
+    started(id) {
+      listed.push(id);
+      if (listed.length > MAX_LISTED_TASKS) listed.shift();
+    },
+    async createTask() {
+      // Runs start in the agent tool's handler, which returns the task; nothing is created here.
+      throw new Error('Tasks start with tools/call on an agent tool.');
+    },
+    getTask: (taskId) => getTask(taskId),
+    async storeTaskResult() {
+      // The result is the run's own, kept by Temporal.
+    },
+    async getTaskResult(taskId): Promise<Result> {
+      if (!(await facts(taskId))) throw new Error(`Task not found: ${taskId}`);
+      return endedContent(ctx, taskId);
+    },
+    async updateTaskStatus(taskId, status) {
+      // Only a cancel changes a run from here; the other states are the run's own.
+      if (status === 'cancelled') await cancelRun(ctx, identity, taskId, 'cancelled by the MCP client (tasks/cancel)');
+    },
+    async listTasks() {
+      const tasks = (await Promise.all([...listed].reverse().map((id) => getTask(id).catch(() => null)))).filter(
+        (t): t is Task => t !== null,
+      );
+      return { tasks };
+    },
+  };
+}

@@ -191,6 +191,11 @@ describe('POST /v1/ag-ui/:agent (a stateless front end)', () => {
     });
     expect(rival.status).toBe(404);
 
+    // A new message while the turn waits is refused: answer the interrupt first.
+    const early = frontEnd('b', threadId);
+    userTurn(early, `${k}: and another thing`);
+    await expect(early.runAgent()).rejects.toThrow(/HTTP 409.*Turn 1 is still running/);
+
     const two = frontEnd('b', threadId);
     const got2 = await run(two, {
       resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true } }],

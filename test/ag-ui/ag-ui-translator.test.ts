@@ -1,0 +1,110 @@
+import { EventSchemas } from '@ag-ui/core/schemas';
+import { describe, expect, it } from 'vitest';
+import { AgUiTranslator } from '../../src/server/ag-ui/ag-ui-translator';
+import { readAgUiRequest } from '../../src/server/ag-ui/ag-ui-request';
+import { decodeInterruptId, encodeInterruptId } from '../../src/server/ag-ui/interrupt-id';
+import { MAX_THREAD_ID_CHARS, MAX_TURN_ID_CHARS } from '../../src/shared/threads/thread-schemas';
+
+const names = { threadId: 'thread-1', runId: 'agui-run-1', workflowId: 'run-1' };
+const plan = (done: number) => ({
+  version: 1,
+  source: 'model',
+  completed: done,
+  total: 2,
+  tasks: [
+    { id: 't1', description: 'look', status: done > 0 ? 'completed' : 'pending', dependencies: [], complexity: 'low' },
+    { id: 't2', description: 'answer', status: 'pending', dependencies: ['t1'], complexity: 'low' },
+  ],
+});
+const status = (extra: Record<string, unknown>) => ({
+  type: 'status',
+  stepNumber: 3,
+  status: { pendingApprovals: [], ...extra },
+});
+const valid = (events: unknown[]) => {
+  for (const e of events) expect(EventSchemas.safeParse(e).success, JSON.stringify(e)).toBe(true);
+  return events as Array<Record<string, unknown>>;
+};
+
+describe('AG-UI translation', () => {
+  it('sends the plan as a STATE_SNAPSHOT, then JSON Patch deltas of what changed, then nothing when nothing did', () => {
+    const t = new AgUiTranslator(names);
+    const first = valid(t.translate('status', status({ plan: plan(0) })));
+    expect(first.map((e) => e.type)).toEqual(['RUN_STARTED', 'STATE_SNAPSHOT']);
+    expect(first[1]!.snapshot).toEqual({ plan: plan(0) });
+    const second = valid(t.translate('status', status({ plan: plan(1) })));
+    expect(second).toEqual([
+      {
+        type: 'STATE_DELTA',
+        delta: [
+          { op: 'replace', path: '/plan/completed', value: 1 },
+          { op: 'replace', path: '/plan/tasks', value: plan(1).tasks },
+        ],
+      },
+    ]);
+    expect(t.translate('status', status({ plan: plan(1) }))).toEqual([]);
+  });
+
+  it('finishes with a question interrupt whose id names the run, the call and the step', () => {
+    const t = new AgUiTranslator(names);
+    const question = { callId: 'q1', question: 'Which city?', askedAt: 'x', expiresAt: '2026-12-01T00:00:00Z' };
+    const events = valid(t.translate('status', status({ openQuestion: question })));
+    const finished = events.at(-1)!;
+    expect(finished).toMatchObject({ type: 'RUN_FINISHED', threadId: 'thread-1', runId: 'agui-run-1' });
+    const interrupt = (finished.outcome as { interrupts: Array<{ id: string; message: string }> }).interrupts[0]!;
+    expect(interrupt.message).toBe('Which city?');
+    expect(decodeInterruptId(interrupt.id)).toEqual({ kind: 'question', runId: 'run-1', callId: 'q1', step: 3 });
+    expect(t.done).toBe(true);
+    expect(t.translate('end', { outcome: 'completed' })).toEqual([]);
+  });
+
+  it('ends a failed run with RUN_ERROR and a cancelled one with the cancelled outcome; an open text message is closed first', () => {
+    const failed = new AgUiTranslator(names);
+    failed.translate('text_delta', { kind: 'text', activityId: '4', attempt: 1, text: 'half' });
+    const ended = valid(failed.translate('end', { outcome: 'timed_out', chainStatus: 'failed' }));
+    expect(ended.map((e) => e.type)).toEqual(['TEXT_MESSAGE_END', 'RUN_ERROR']);
+    expect(ended[1]).toMatchObject({ code: 'timed_out', message: 'The run timed out.' });
+    const cancelled = new AgUiTranslator(names);
+    expect(valid(cancelled.translate('end', { outcome: 'cancelled' })).at(-1)).toMatchObject({
+      outcome: { type: 'cancelled' },
+    });
+  });
+});
+
+describe('interrupt ids and AG-UI requests', () => {
+  it('reads only ids this server wrote', () => {
+    const ref = { kind: 'approval', runId: 'r', callId: 'c', argumentsHash: 'h', step: 2 } as const;
+    expect(decodeInterruptId(encodeInterruptId(ref))).toEqual(ref);
+    expect(decodeInterruptId('not-ours')).toBeUndefined();
+    expect(decodeInterruptId(Buffer.from('{"kind":"approval"}').toString('base64url'))).toBeUndefined();
+    expect(decodeInterruptId('x'.repeat(5_000))).toBeUndefined();
+  });
+
+  it('takes a thread id and run id at their limits and refuses one character more, with a 400 naming the field', () => {
+    const body = (threadId: string, runId: string) => ({
+      threadId,
+      runId,
+      messages: [{ id: 'm', role: 'user', content: 'hi' }],
+      tools: [],
+      context: [],
+    });
+    const atLimit = readAgUiRequest(body('t'.repeat(MAX_THREAD_ID_CHARS), 'r'.repeat(MAX_TURN_ID_CHARS)));
+    expect(atLimit).toMatchObject({ kind: 'turn', text: 'hi' });
+    expect(() => readAgUiRequest(body('t'.repeat(MAX_THREAD_ID_CHARS + 1), 'r'))).toThrow(/threadId must be/);
+    expect(() => readAgUiRequest(body('t', 'r'.repeat(MAX_TURN_ID_CHARS + 1)))).toThrow(/runId must be/);
+    const parts = readAgUiRequest({
+      ...body('t', 'r'),
+      messages: [
+        {
+          id: 'm',
+          role: 'user',
+          content: [
+            { type: 'text', text: 'a' },
+            { type: 'text', text: 'b' },
+          ],
+        },
+      ],
+    });
+    expect(parts).toMatchObject({ text: 'a\nb' });
+  });
+});

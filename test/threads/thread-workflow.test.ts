@@ -138,6 +138,41 @@ describe('a thread', () => {
     expect(updates).toHaveLength(1);
   });
 
+  it('continues as new after continueAsNewAfter turns, and after its idle time completes; the next turn starts it again from the transcript', async () => {
+    const start = { ...startOf(), continueAsNewAfter: 1, idleMs: 1_000 };
+    const workflowId = threadWorkflowId(owner, start.threadId);
+    const keys = [key('can1'), key('can2'), key('can3')];
+    keys.forEach((k, i) => models.script(k, finish(`answer ${i + 1}`)));
+    const handle = h.agents.client.workflow.getHandle(workflowId);
+
+    await sendThreadTurn(h.agents, start, { turnId: 'c1', text: `${keys[0]}: one`, by: owner });
+    const first = (await handle.describe()).runId;
+    await settled(workflowId, 1);
+    // The handover waits for the turn to end, then carries it.
+    for (let i = 0; i < 100 && (await handle.describe()).runId === first; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect((await handle.describe()).runId).not.toBe(first);
+
+    const r2 = await sendThreadTurn(h.agents, start, { turnId: 'c2', text: `${keys[1]}: two`, by: owner });
+    expect(r2.turn).toBe(2);
+    await settled(workflowId, 2);
+    // Idle: the execution holding turn 2 completes (after its own handover) and returns the transcript.
+    const closed = await (async () => {
+      for (let i = 0; i < 100; i++) {
+        const d = await handle.describe();
+        if (d.status.name === 'COMPLETED') return d;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('the thread did not close idle');
+    })();
+    expect(closed.status.name).toBe('COMPLETED');
+    const r3 = await sendThreadTurn(h.agents, start, { turnId: 'c3', text: `${keys[2]}: three`, by: owner });
+    expect(r3).toEqual({ turn: 3, runId: `${workflowId}-turn-3`, repeated: false });
+    const view = await settled(workflowId, 3);
+    expect(view.turns.map((t) => t.answer)).toEqual(['answer 1', 'answer 2', 'answer 3']);
+    expect(view.totalTurns).toBe(3);
+  });
+
   it('another owner with the same thread id gets another thread; an unknown thread reads as undefined', async () => {
     const start = startOf();
     expect(threadWorkflowId(owner, start.threadId)).not.toBe(

@@ -71,6 +71,48 @@ describe('AG-UI translation', () => {
   });
 });
 
+describe('AG-UI translation of how a run ends', () => {
+  const step = (n: number, body: Record<string, unknown>) => ({
+    type: 'step',
+    stepNumber: n,
+    step: { stepId: `s${n}`, stepNumber: n, timestamp: 'x', iteration: 1, visibility: { level: 'full' }, ...body },
+  });
+  it('closes a model call left open before the interrupt (the client refuses RUN_FINISHED over an active step)', () => {
+    const t = new AgUiTranslator(names);
+    t.translate(
+      'step',
+      step(1, { type: 'tool_call', toolCall: { toolType: 'llm', toolName: 'm', arguments: {}, correlationId: 'c1' } }),
+    );
+    const approval = {
+      callId: 'a1',
+      toolName: 'charge',
+      argumentsHash: 'h',
+      reason: 'always',
+      status: 'pending',
+      expiresAt: 'e',
+    };
+    const events = valid(t.translate('approval', { type: 'approval', stepNumber: 1, approval }));
+    expect(events.map((e) => e.type)).toEqual(['STEP_FINISHED', 'RUN_FINISHED']);
+  });
+
+  it('reports a completed run whose answer is not a success (a give-up, a budget) as RUN_ERROR with its reason', () => {
+    const t = new AgUiTranslator(names);
+    t.translate(
+      'step',
+      step(2, {
+        type: 'synthesis',
+        synthesis: { sources: [], conclusion: 'I could not.', terminationReason: 'failure' },
+      }),
+    );
+    const events = valid(t.translate('end', { outcome: 'completed', chainStatus: 'completed' }));
+    expect(events.at(-1)).toMatchObject({
+      type: 'RUN_ERROR',
+      code: 'failure',
+      message: 'The run ended without an answer: I could not.',
+    });
+  });
+});
+
 describe('interrupt ids and AG-UI requests', () => {
   it('reads only ids this server wrote', () => {
     const ref = { kind: 'approval', runId: 'r', callId: 'c', argumentsHash: 'h', step: 2 } as const;

@@ -32,6 +32,8 @@ export class AgUiTranslator {
   private streamed = false;
   private state: Record<string, unknown> | undefined;
   private finalAnswer: string | undefined;
+  /** How the run ended, from its answer's step: only `success` is a RUN_FINISHED success. */
+  private termination: string | undefined;
   done = false;
 
   constructor(private readonly names: AgUiRunNames) {}
@@ -81,7 +83,12 @@ export class AgUiTranslator {
   error(message: string, code: string): BaseEvent[] {
     if (this.done) return [];
     this.done = true;
-    return [...this.runStarted(), ...this.closeOpen(), { type: EventType.RUN_ERROR, message, code } as BaseEvent];
+    return [
+      ...this.runStarted(),
+      ...this.closeOpen(),
+      ...this.closeSteps(),
+      { type: EventType.RUN_ERROR, message, code } as BaseEvent,
+    ];
   }
 
   private runStarted(): BaseEvent[] {
@@ -122,6 +129,13 @@ export class AgUiTranslator {
         delta: text,
       } as BaseEvent);
     return out;
+  }
+
+  /** Model calls whose end this stream has not sent: closed before the run's last event (the client requires it). */
+  private closeSteps(): BaseEvent[] {
+    const names = [...this.modelSteps.values()];
+    this.modelSteps.clear();
+    return names.map((stepName) => ({ type: EventType.STEP_FINISHED, stepName }) as BaseEvent);
   }
 
   private closeOpen(): BaseEvent[] {
@@ -197,6 +211,7 @@ export class AgUiTranslator {
       case 'synthesis':
         this.streamed = false;
         this.finalAnswer = step.synthesis.conclusion;
+        this.termination = step.synthesis.terminationReason;
         return [
           { type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'assistant' } as BaseEvent,
           { type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta: step.synthesis.conclusion || ' ' } as BaseEvent,
@@ -220,6 +235,7 @@ export class AgUiTranslator {
     this.done = true;
     return [
       ...this.closeOpen(),
+      ...this.closeSteps(),
       {
         type: EventType.RUN_FINISHED,
         threadId: this.names.threadId,
@@ -231,18 +247,20 @@ export class AgUiTranslator {
   }
 
   private ended(outcome: string, chainStatus: string): BaseEvent[] {
-    if (outcome === 'completed' && chainStatus !== 'failed') return this.finish({ type: 'success' });
+    const answered = this.termination === undefined || this.termination === 'success';
+    if (outcome === 'completed' && chainStatus !== 'failed' && answered) return this.finish({ type: 'success' });
     if (outcome === 'cancelled') return this.finish({ type: 'cancelled' });
     this.done = true;
     return [
       ...this.closeOpen(),
+      ...this.closeSteps(),
       {
         type: EventType.RUN_ERROR,
         message:
           outcome === 'completed'
             ? `The run ended without an answer${this.finalAnswer ? `: ${this.finalAnswer}` : '.'}`
             : `The run ${outcome.replace('_', ' ')}.`,
-        code: outcome === 'completed' ? 'failed' : outcome,
+        code: outcome === 'completed' ? (this.termination ?? 'failed') : outcome,
       } as BaseEvent,
     ];
   }

@@ -91,8 +91,20 @@ describe('AG-UI translation of how a run ends', () => {
       status: 'pending',
       expiresAt: 'e',
     };
+    // An approval of a call this stream has not shown waits for the status read (nothing yet).
+    expect(t.translate('approval', { type: 'approval', stepNumber: 1, approval })).toEqual([]);
+    t.translate(
+      'step',
+      step(2, {
+        type: 'tool_call',
+        toolCall: { toolType: 'custom', toolName: 'charge', arguments: {}, correlationId: 'a1' },
+      }),
+    );
     const events = valid(t.translate('approval', { type: 'approval', stepNumber: 1, approval }));
     expect(events.map((e) => e.type)).toEqual(['STEP_FINISHED', 'RUN_FINISHED']);
+    const outcome = events.at(-1)!.outcome as { interrupts: Array<{ id: string }> };
+    // The resume point is the call's step (2), not the event's stale one (1).
+    expect(decodeInterruptId(outcome.interrupts[0]!.id)).toMatchObject({ kind: 'approval', callId: 'a1', step: 2 });
   });
 
   it('reports a completed run whose answer is not a success (a give-up, a budget) as RUN_ERROR with its reason', () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { z } from 'zod';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { readThread, threadWorkflowId } from '../../src/client/threads/thread-client';
+import { MAX_AG_UI_BODY_BYTES } from '../../src/server/ag-ui/register-ag-ui-routes';
 import { defineTool } from '../../src/tools/define-tool';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
@@ -201,10 +202,46 @@ describe('POST /v1/ag-ui/:agent (a stateless front end)', () => {
       resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true } }],
     });
     expect(got2.types).toContain('TOOL_CALL_RESULT');
-    expect(got2.types).not.toContain('TOOL_CALL_START');
+    // The call went out once over the two requests: the resume goes on where the first stopped.
+    const calls = [...got1.events, ...got2.events].filter((e) => e.type === 'TOOL_CALL_START');
+    expect(calls.map((e) => (e as unknown as { toolCallId: string }).toolCallId)).toEqual([interrupt!.toolCallId]);
     expect(got2.result).toBe('charged 5');
     const view = await readThread(s.agents, threadWorkflowId(DEV, threadId));
     expect(view?.turns[0]).toMatchObject({ status: 'completed', answer: 'charged 5' });
+  });
+
+  it('ends with a question interrupt; the answer in a new client’s resume reaches the run', async () => {
+    const threadId = `t-${randomUUID()}`;
+    const k = key('ask');
+    const scripted = models.script(k, [
+      { content: [say('I need the city.'), useTool('ask_person', { question: 'Which city do you mean?' })] },
+      { content: [say('Now I know.'), useTool('finish', { result: 'weather for Lyon' })] },
+    ]);
+    const one = frontEnd('a', threadId);
+    userTurn(one, `${k}: the weather, please`);
+    const got1 = await run(one);
+    expect(got1.interrupts).toMatchObject([{ reason: 'question', message: 'Which city do you mean?' }]);
+    const got2 = await run(frontEnd('b', threadId), {
+      resume: [{ interruptId: got1.interrupts[0]!.id, status: 'resolved', payload: { text: 'Lyon' } }],
+    });
+    expect(got2.result).toBe('weather for Lyon');
+    expect(JSON.stringify(scripted.calls[1]!.messages)).toContain('Lyon');
+  });
+
+  it('refuses a body over 2 MiB with 413, and reads one at the limit', async () => {
+    const post = (bytes: number) => {
+      const body = JSON.stringify({ ...resumeBody('x', 'y'), forwardedProps: { pad: '' } });
+      const padded = body.replace('"pad":""', `"pad":"${'p'.repeat(bytes - body.length)}"`);
+      expect(padded.length).toBe(bytes);
+      return fetch(`${s.a.url}/v1/ag-ui/agent`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: padded,
+      });
+    };
+    // At the limit it is read (and refused for its made-up interrupt, a 400, not a 413).
+    expect((await post(MAX_AG_UI_BODY_BYTES)).status).toBe(400);
+    expect((await post(MAX_AG_UI_BODY_BYTES + 1)).status).toBe(413);
   });
 
   it('refuses without a token (401), for an unknown agent (404), and a body that is no RunAgentInput (400)', async () => {

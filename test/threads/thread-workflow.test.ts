@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { sendUpdate, UpdateRefusedError } from '../../src/client/update-refused-error';
 import { readThread, sendThreadTurn, threadWorkflowId } from '../../src/client/threads/thread-client';
+import { MAX_TASK_BYTES } from '../../src/shared/payload-size';
 import type { ThreadStartInit } from '../../src/shared/threads/thread-schemas';
 import { threadTurnUpdate } from '../../src/workflows/threads/thread-messages';
 import { createHarness, useTestEnv, type AgentHarness } from '../helpers/temporal-env';
@@ -128,6 +129,10 @@ describe('a thread', () => {
       handle.executeUpdate(threadTurnUpdate, { args: [{ turnId: '', text: 5 } as never] }),
     );
     await expect(malformed).rejects.toThrow(/Malformed turn/);
+    const oversized = { turnId: 'big', text: 'x'.repeat(MAX_TASK_BYTES + 1), by: owner };
+    const tooBig = sendUpdate(() => handle.executeUpdate(threadTurnUpdate, { args: [oversized] }));
+    await expect(tooBig).rejects.toThrow(/Malformed turn/);
+    await expect(sendThreadTurn(h.agents, start, oversized)).rejects.toThrow(/at most 262144 bytes/);
     held.release();
     const view = await settled(workflowId, 1);
     expect(view.turns[0]).toMatchObject({ status: 'completed', answer: 'held answer' });

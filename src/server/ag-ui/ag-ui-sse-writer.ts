@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { AgentStatus } from '../../shared';
 import { SseWriter, type SseWriterOptions } from '../events/sse-writer';
 import { AgUiTranslator, type AgUiRunNames } from './ag-ui-translator';
 
@@ -12,12 +13,28 @@ import { AgUiTranslator, type AgUiRunNames } from './ag-ui-translator';
 export class AgUiSseWriter extends SseWriter {
   private readonly translator: AgUiTranslator;
 
-  constructor(res: ServerResponse, options: SseWriterOptions, names: AgUiRunNames, onClose: (reason: string) => void) {
+  constructor(
+    res: ServerResponse,
+    options: SseWriterOptions,
+    names: AgUiRunNames,
+    /** The run's status now, in this stream's view and lens: read once each time the run starts to wait. */
+    private readonly readStatus: () => Promise<AgentStatus>,
+    onClose: (reason: string) => void,
+  ) {
     super(res, options, onClose);
     this.translator = new AgUiTranslator(names);
   }
 
   override event(type: string, id: string, data: unknown): void {
+    const event = data as { status?: unknown; chainStatus?: unknown; stepNumber?: unknown } | undefined;
+    // The bus says only that the run waits; what for (approvals, a question) is one status read.
+    if (type === 'status' && event?.status === undefined && event?.chainStatus === 'waiting') {
+      this.readStatus().then(
+        (status) => this.event('status', id, { ...event, status }),
+        () => this.fail('The run waits, but its status could not be read; open the stream again.', 'unavailable'),
+      );
+      return;
+    }
     let events;
     try {
       events = this.translator.translate(type, data);

@@ -2,7 +2,8 @@ import type { FastifyReply } from 'fastify';
 import { ApiError } from '../api-error';
 import type { ApiContext } from '../api-route';
 import type { Identity } from '../auth/identity';
-import { subChainShown } from '../policy/apply-lens';
+import { liveRead } from '../live-read';
+import { statusInLens, subChainShown } from '../policy/apply-lens';
 import { RunStreamHub, type WatcherCaps } from '../events/run-stream-hub';
 import { Watcher } from '../events/watcher';
 import { AgUiSseWriter } from './ag-ui-sse-writer';
@@ -55,7 +56,9 @@ export class AgUiStreams {
       );
     reply.hijack();
     let joined: ReturnType<typeof this.hub.join<Watcher>> | undefined;
-    const writer = new AgUiSseWriter(reply.raw, WRITER, request.names, () => {
+    const readStatus = async () =>
+      statusInLens(await liveRead(() => this.ctx.agents.status(workflowId, view), this.ctx.queryTimeoutMs), view, lens);
+    const writer = new AgUiSseWriter(reply.raw, WRITER, request.names, readStatus, () => {
       this.open.delete(writer);
       if (joined) this.hub.leave(joined.stream, joined.listener);
     });

@@ -28,6 +28,8 @@ export class AgUiTranslator {
   /** Model calls whose STEP_STARTED went out, by call id; loop tool calls left out. */
   private readonly modelSteps = new Map<string, string>();
   private readonly loopCalls = new Set<string>();
+  /** The step number of each tool call sent: an interrupt's resume point is at least its call's step. */
+  private readonly callSteps = new Map<string, number>();
   /** The model's text for the coming step went out live: its thinking step is not repeated. */
   private streamed = false;
   private state: Record<string, unknown> | undefined;
@@ -54,17 +56,18 @@ export class AgUiTranslator {
         const status = event['status'] as AgentStatus | undefined;
         if (!status) break;
         out.push(...this.plan(status));
-        const interrupts = interruptsOf(status, this.names.workflowId, Number(event['stepNumber'] ?? 0));
+        const interrupts = interruptsOf(status, this.names.workflowId, (callId) => this.resumeStep(event, callId));
         if (interrupts.length > 0) out.push(...this.finish({ type: 'interrupt', interrupts }));
         break;
       }
       case 'approval': {
         const approval = event['approval'] as ApprovalRecord;
-        if (approval.status === 'pending')
+        // Only for a call this stream showed; else the status read when the run waits says it.
+        if (approval.status === 'pending' && this.callSteps.has(approval.callId))
           out.push(
             ...this.finish({
               type: 'interrupt',
-              interrupts: [approvalInterrupt(approval, this.names.workflowId, Number(event['stepNumber'] ?? 0))],
+              interrupts: [approvalInterrupt(approval, this.names.workflowId, this.resumeStep(event, approval.callId))],
             }),
           );
         break;
@@ -77,6 +80,16 @@ export class AgUiTranslator {
         break;
     }
     return out;
+  }
+
+  /**
+   * Where a resumed stream goes on after an interrupt: the event's step, and never before the
+   * step of the call it concerns when this stream sent it (an event may be published with the
+   * step before its call's).
+   */
+  private resumeStep(event: Record<string, unknown>, callId: string): number {
+    const at = Number(event['stepNumber']);
+    return Math.max(Number.isSafeInteger(at) && at >= 0 ? at : 0, this.callSteps.get(callId) ?? 0);
   }
 
   /** A failure to report instead of the run's end (RUN_STARTED first when nothing was sent). */
@@ -179,6 +192,7 @@ export class AgUiTranslator {
           this.loopCalls.add(callId);
           return [];
         }
+        this.callSteps.set(callId, step.stepNumber);
         return [
           { type: EventType.TOOL_CALL_START, toolCallId: callId, toolCallName: step.toolCall.toolName } as BaseEvent,
           {
@@ -267,14 +281,19 @@ export class AgUiTranslator {
 }
 
 /** What the run waits for, as AG-UI interrupts: its pending approvals and its open question. */
-function interruptsOf(status: AgentStatus, workflowId: string, step: number): Interrupt[] {
+function interruptsOf(status: AgentStatus, workflowId: string, stepOf: (callId: string) => number): Interrupt[] {
   const interrupts = status.pendingApprovals
     .filter((a) => a.status === 'pending')
-    .map((a) => approvalInterrupt(a, workflowId, step));
+    .map((a) => approvalInterrupt(a, workflowId, stepOf(a.callId)));
   const question = status.openQuestion;
   if (question)
     interrupts.push({
-      id: encodeInterruptId({ kind: 'question', runId: workflowId, callId: question.callId, step }),
+      id: encodeInterruptId({
+        kind: 'question',
+        runId: workflowId,
+        callId: question.callId,
+        step: stepOf(question.callId),
+      }),
       reason: 'question',
       message: question.question,
       toolCallId: question.callId,

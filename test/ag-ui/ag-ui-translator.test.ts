@@ -27,22 +27,57 @@ const valid = (events: unknown[]) => {
 };
 
 describe('AG-UI translation', () => {
-  it('sends the plan as a STATE_SNAPSHOT, then JSON Patch deltas of what changed, then nothing when nothing did', () => {
+  it('sends the plan as a STATE_SNAPSHOT, then JSON Patch deltas (status reads and task updates), then nothing when nothing changed', () => {
     const t = new AgUiTranslator(names);
     const first = valid(t.translate('status', status({ plan: plan(0) })));
     expect(first.map((e) => e.type)).toEqual(['RUN_STARTED', 'STATE_SNAPSHOT']);
-    expect(first[1]!.snapshot).toEqual({ plan: plan(0) });
-    const second = valid(t.translate('status', status({ plan: plan(1) })));
-    expect(second).toEqual([
+    expect(first[1]!.snapshot).toEqual({
+      plan: {
+        version: 1,
+        completed: 0,
+        total: 2,
+        tasks: [
+          { id: 't1', description: 'look', status: 'pending', dependencies: [] },
+          { id: 't2', description: 'answer', status: 'pending', dependencies: ['t1'] },
+        ],
+      },
+    });
+    expect(valid(t.translate('status', status({ plan: plan(1) })))).toEqual([
       {
         type: 'STATE_DELTA',
         delta: [
           { op: 'replace', path: '/plan/completed', value: 1 },
-          { op: 'replace', path: '/plan/tasks', value: plan(1).tasks },
+          { op: 'replace', path: '/plan/tasks/0/status', value: 'completed' },
         ],
       },
     ]);
     expect(t.translate('status', status({ plan: plan(1) }))).toEqual([]);
+    const update = {
+      type: 'step',
+      stepNumber: 4,
+      step: {
+        type: 'tool_call',
+        stepId: 's4',
+        stepNumber: 4,
+        timestamp: 'x',
+        iteration: 2,
+        visibility: { level: 'full' },
+        toolCall: {
+          toolType: 'custom',
+          toolName: 'update_task',
+          arguments: { task_id: 't2', status: 'completed' },
+          correlationId: 'u2',
+        },
+      },
+    };
+    const events = valid(t.translate('step', update));
+    expect(events.at(-1)).toEqual({
+      type: 'STATE_DELTA',
+      delta: [
+        { op: 'replace', path: '/plan/completed', value: 2 },
+        { op: 'replace', path: '/plan/tasks/1/status', value: 'completed' },
+      ],
+    });
   });
 
   it('finishes with a question interrupt whose id names the run, the call and the step', () => {

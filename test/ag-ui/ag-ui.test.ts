@@ -106,6 +106,36 @@ describe('GET /v1/runs/:id/ag-ui', () => {
     expect(agent.messages.some((m) => m.role === 'tool')).toBe(true);
   });
 
+  it('shares the plan as state: a STATE_SNAPSHOT, then STATE_DELTAs as tasks complete; the client’s state ends with the plan done', async () => {
+    const k = key('plan');
+    const tasks = [
+      { id: 't1', description: 'Look up alpha', dependencies: [], estimated_complexity: 'low' },
+      { id: 't2', description: 'Answer', dependencies: ['t1'], estimated_complexity: 'low' },
+    ];
+    models.script(k, [
+      { content: [say(JSON.stringify({ tasks }))] },
+      { content: [say('First task.'), useTool('update_task', { task_id: 't1', status: 'completed' })] },
+      { content: [say('Second task.'), useTool('update_task', { task_id: 't2', status: 'completed' })] },
+      { content: [say('All done.'), useTool('finish', { result: 'planned' })] },
+    ]);
+    const handle = await s.agents.start({
+      task: `${k}: plan it`,
+      model: SCRIPTED_MODEL,
+      caller: DEV,
+      planning: { reflectEvery: 0 },
+    });
+    const agent = new HttpAgent({
+      url: `${s.a.url}/v1/runs/${handle.workflowId}/ag-ui`,
+      headers: auth(),
+      fetch: (url, init) => fetch(url, { headers: init?.headers, signal: init?.signal }),
+    });
+    const got = await run(agent);
+    expect(got.types).toContain('STATE_SNAPSHOT');
+    expect(got.types.filter((t) => t === 'STATE_DELTA').length).toBeGreaterThanOrEqual(2);
+    expect(agent.state).toMatchObject({ plan: { completed: 2, total: 2 } });
+    expect(got.result).toBe('planned');
+  });
+
   it('resumes after Last-Event-ID: only later steps, as reasoning when the text did not stream to this client', async () => {
     const k = key('resume');
     models.script(k, [

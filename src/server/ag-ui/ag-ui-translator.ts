@@ -1,7 +1,8 @@
-import { EventType, type BaseEvent, type Interrupt, type JsonPatchOperation } from '@ag-ui/core';
+import { EventType, type BaseEvent, type Interrupt } from '@ag-ui/core';
 import type { AgentStatus, ApprovalRecord, ReasoningStep } from '../../shared';
 import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL } from '../../shared/constants';
 import { encodeInterruptId } from './interrupt-id';
+import { planPatch, planState, withTaskUpdate, type PlanState } from './plan-state';
 
 /** What a run's stream is called in its AG-UI events: the AG-UI thread and run ids the front end knows. */
 export interface AgUiRunNames {
@@ -32,7 +33,7 @@ export class AgUiTranslator {
   private readonly callSteps = new Map<string, number>();
   /** The model's text for the coming step went out live: its thinking step is not repeated. */
   private streamed = false;
-  private state: Record<string, unknown> | undefined;
+  private state: PlanState | undefined;
   private finalAnswer: string | undefined;
   /** How the run ended, from its answer's step: only `success` is a RUN_FINISHED success. */
   private termination: string | undefined;
@@ -49,13 +50,17 @@ export class AgUiTranslator {
         out.push(...this.delta(event));
         break;
       case 'step':
-        out.push(...this.closeOpen(), ...this.step(event['step'] as ReasoningStep));
+        out.push(
+          ...this.closeOpen(),
+          ...this.step(event['step'] as ReasoningStep),
+          ...this.planOf(event['step'] as ReasoningStep),
+        );
         break;
       case 'status': {
         // The bus's own status events carry only the chain status; the watcher's carry the whole.
         const status = event['status'] as AgentStatus | undefined;
         if (!status) break;
-        out.push(...this.plan(status));
+        out.push(...this.plan(planState(status.plan)));
         const interrupts = interruptsOf(status, this.names.workflowId, (callId) => this.resumeStep(event, callId));
         if (interrupts.length > 0) out.push(...this.finish({ type: 'interrupt', interrupts }));
         break;
@@ -234,14 +239,21 @@ export class AgUiTranslator {
     }
   }
 
+  /** The plan a step shows: a plan step's plan, or a task update applied to the plan sent. */
+  private planOf(step: ReasoningStep): BaseEvent[] {
+    if (step.type === 'thinking' && step.plan) return this.plan(planState(step.plan));
+    if (step.type === 'tool_call' && step.toolCall.toolName === PLAN_UPDATE_TOOL && this.state)
+      return this.plan(withTaskUpdate(this.state, step.toolCall.arguments));
+    return [];
+  }
+
   /** The plan as shared state: a snapshot first, then JSON Patch deltas of what changed. */
-  private plan(status: AgentStatus): BaseEvent[] {
-    if (!status.plan) return [];
-    const next = { plan: JSON.parse(JSON.stringify(status.plan)) as Record<string, unknown> };
+  private plan(next: PlanState | undefined): BaseEvent[] {
+    if (!next) return [];
     const before = this.state;
     this.state = next;
-    if (!before) return [{ type: EventType.STATE_SNAPSHOT, snapshot: next } as BaseEvent];
-    const delta = planDelta(before['plan'] as Record<string, unknown>, next.plan);
+    if (!before) return [{ type: EventType.STATE_SNAPSHOT, snapshot: { plan: next } } as BaseEvent];
+    const delta = planPatch(before, next);
     return delta.length > 0 ? [{ type: EventType.STATE_DELTA, delta } as BaseEvent] : [];
   }
 
@@ -332,17 +344,8 @@ function approvalInterrupt(approval: ApprovalRecord, workflowId: string, step: n
   };
 }
 
-/** Replace, add or remove each top-level field of the plan that changed. */
-function planDelta(before: Record<string, unknown>, after: Record<string, unknown>): JsonPatchOperation[] {
-  const ops: JsonPatchOperation[] = [];
-  for (const [key, value] of Object.entries(after)) {
-    if (!(key in before)) ops.push({ op: 'add', path: `/plan/${key}`, value });
-    else if (JSON.stringify(before[key]) !== JSON.stringify(value))
-      ops.push({ op: 'replace', path: `/plan/${key}`, value });
-  }
-  for (const key of Object.keys(before)) if (!(key in after)) ops.push({ op: 'remove', path: `/plan/${key}` });
-  return ops;
-}
+/** The planning loop's task-update tool (its default name): each call moves the plan state on. */
+const PLAN_UPDATE_TOOL = 'update_task';
 
 /** The tools the loop itself offers (default names): not the front end's business as tool calls. */
 const LOOP_TOOLS: ReadonlySet<string> = new Set([DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL]);

@@ -7,6 +7,7 @@ import { readThread, sendThreadTurn, threadWorkflowId } from '../../src/client/t
 import { MAX_TASK_BYTES } from '../../src/shared/payload-size';
 import type { ThreadStartInit } from '../../src/shared/threads/thread-schemas';
 import { threadTurnUpdate } from '../../src/workflows/threads/thread-messages';
+import { HOSTILE_PAYLOADS } from '../helpers/hostile-payloads';
 import { createHarness, useTestEnv, type AgentHarness } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
 import { threadModels } from './thread-models';
@@ -133,6 +134,11 @@ describe('a thread', () => {
     const tooBig = sendUpdate(() => handle.executeUpdate(threadTurnUpdate, { args: [oversized] }));
     await expect(tooBig).rejects.toThrow(/Malformed turn/);
     await expect(sendThreadTurn(h.agents, start, oversized)).rejects.toThrow(/at most 262144 bytes/);
+    // Every hostile payload the wire can carry is refused by the validator; the thread lives on.
+    for (const payload of HOSTILE_PAYLOADS.filter((p) => p.wire)) {
+      const hostile = sendUpdate(() => handle.executeUpdate(threadTurnUpdate, { args: [payload.value() as never] }));
+      await expect(hostile, payload.name).rejects.toThrow(UpdateRefusedError);
+    }
     held.release();
     const view = await settled(workflowId, 1);
     expect(view.turns[0]).toMatchObject({ status: 'completed', answer: 'held answer' });

@@ -24,6 +24,13 @@ export { ensureSearchAttributes } from './search-attributes-setup';
 export { SearchAttributesNotVisibleError } from '../dev-server/search-attributes-not-visible-error';
 export type { StartRetry } from './retry-unknown-search-attribute';
 export { UpdateRefusedError } from './update-refused-error';
+export { readThread, sendThreadTurn, threadWorkflowId } from './threads/thread-client';
+export type {
+  ThreadStartInit,
+  ThreadTurnReceipt,
+  ThreadTurnRequest,
+  ThreadView,
+} from '../shared/threads/thread-schemas';
 export { UnknownRunError } from './unknown-run-error';
 export type { ScoreInit } from './run-scores';
 export type { AddRunScoreResult, RunScore } from '../shared/run-scores';

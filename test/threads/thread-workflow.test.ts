@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { sendUpdate, UpdateRefusedError } from '../../src/client/update-refused-error';
 import { readThread, sendThreadTurn, threadWorkflowId } from '../../src/client/threads/thread-client';
+import { MAX_TASK_BYTES } from '../../src/shared/payload-size';
 import type { ThreadStartInit } from '../../src/shared/threads/thread-schemas';
 import { threadTurnUpdate } from '../../src/workflows/threads/thread-messages';
+import { HOSTILE_PAYLOADS } from '../helpers/hostile-payloads';
 import { createHarness, useTestEnv, type AgentHarness } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
 import { threadModels } from './thread-models';
@@ -128,6 +130,15 @@ describe('a thread', () => {
       handle.executeUpdate(threadTurnUpdate, { args: [{ turnId: '', text: 5 } as never] }),
     );
     await expect(malformed).rejects.toThrow(/Malformed turn/);
+    const oversized = { turnId: 'big', text: 'x'.repeat(MAX_TASK_BYTES + 1), by: owner };
+    const tooBig = sendUpdate(() => handle.executeUpdate(threadTurnUpdate, { args: [oversized] }));
+    await expect(tooBig).rejects.toThrow(/Malformed turn/);
+    await expect(sendThreadTurn(h.agents, start, oversized)).rejects.toThrow(/at most 262144 bytes/);
+    // Every hostile payload the wire can carry is refused by the validator; the thread lives on.
+    for (const payload of HOSTILE_PAYLOADS.filter((p) => p.wire)) {
+      const hostile = sendUpdate(() => handle.executeUpdate(threadTurnUpdate, { args: [payload.value() as never] }));
+      await expect(hostile, payload.name).rejects.toThrow(UpdateRefusedError);
+    }
     held.release();
     const view = await settled(workflowId, 1);
     expect(view.turns[0]).toMatchObject({ status: 'completed', answer: 'held answer' });
@@ -136,6 +147,41 @@ describe('a thread', () => {
       (e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED,
     );
     expect(updates).toHaveLength(1);
+  });
+
+  it('continues as new after continueAsNewAfter turns, and after its idle time completes; the next turn starts it again from the transcript', async () => {
+    const start = { ...startOf(), continueAsNewAfter: 1, idleMs: 1_000 };
+    const workflowId = threadWorkflowId(owner, start.threadId);
+    const keys = [key('can1'), key('can2'), key('can3')];
+    keys.forEach((k, i) => models.script(k, finish(`answer ${i + 1}`)));
+    const handle = h.agents.client.workflow.getHandle(workflowId);
+
+    await sendThreadTurn(h.agents, start, { turnId: 'c1', text: `${keys[0]}: one`, by: owner });
+    const first = (await handle.describe()).runId;
+    await settled(workflowId, 1);
+    // The handover waits for the turn to end, then carries it.
+    for (let i = 0; i < 100 && (await handle.describe()).runId === first; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect((await handle.describe()).runId).not.toBe(first);
+
+    const r2 = await sendThreadTurn(h.agents, start, { turnId: 'c2', text: `${keys[1]}: two`, by: owner });
+    expect(r2.turn).toBe(2);
+    await settled(workflowId, 2);
+    // Idle: the execution holding turn 2 completes (after its own handover) and returns the transcript.
+    const closed = await (async () => {
+      for (let i = 0; i < 100; i++) {
+        const d = await handle.describe();
+        if (d.status.name === 'COMPLETED') return d;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('the thread did not close idle');
+    })();
+    expect(closed.status.name).toBe('COMPLETED');
+    const r3 = await sendThreadTurn(h.agents, start, { turnId: 'c3', text: `${keys[2]}: three`, by: owner });
+    expect(r3).toEqual({ turn: 3, runId: `${workflowId}-turn-3`, repeated: false });
+    const view = await settled(workflowId, 3);
+    expect(view.turns.map((t) => t.answer)).toEqual(['answer 1', 'answer 2', 'answer 3']);
+    expect(view.totalTurns).toBe(3);
   });
 
   it('another owner with the same thread id gets another thread; an unknown thread reads as undefined', async () => {

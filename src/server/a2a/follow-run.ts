@@ -66,6 +66,7 @@ export async function* followRun(
   const wake = new Wake();
   const { stream, listener } = hub.join(runId, owner, () => wake);
   let lastKey: string | undefined;
+  let awaitedClose = false;
   try {
     while (!abort.aborted) {
       await wake.next(abort);
@@ -96,8 +97,41 @@ export async function* followRun(
         yield snapshot;
       }
       if (isTerminal(statusOf(snapshot).state)) return;
+      // The run's end event can come before Temporal closes it (the worker publishes it from the
+      // last workflow task): then no later signal comes. Wait for the close once (a long poll, no
+      // polling loop), and read again.
+      if (wake.ended && !awaitedClose) {
+        awaitedClose = true;
+        await untilClosed(ctx, runId, abort);
+        facts = await ctx.accessRun(identity, runId);
+        wake.pending = true;
+      }
     }
   } finally {
     hub.leave(stream, listener);
+  }
+}
+
+/** Resolves when the run has closed (whatever its outcome) or `abort` fires. */
+async function untilClosed(ctx: ApiContext, runId: string, abort: AbortSignal): Promise<void> {
+  if (abort.aborted) return;
+  let stop: () => void = () => {};
+  const aborted = new Promise<void>((resolve) => {
+    stop = () => resolve();
+    abort.addEventListener('abort', stop, { once: true });
+  });
+  try {
+    await Promise.race([
+      ctx.agents
+        .getHandle(runId)
+        .result()
+        .then(
+          () => undefined,
+          () => undefined,
+        ),
+      aborted,
+    ]);
+  } finally {
+    abort.removeEventListener('abort', stop);
   }
 }

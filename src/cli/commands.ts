@@ -32,6 +32,7 @@ import { runExtras } from './run-extras';
 import { readRunInputs } from './run-inputs/read-run-inputs';
 import type { ArgSpec, CommandLine, CommandSpec, OptionSpec } from './command-line';
 import { UsageError } from './usage-error';
+import { OIDC_OPTIONS, readOidcFlags } from './oidc-options';
 
 const flag: OptionSpec = { type: 'boolean' };
 const text: OptionSpec = { type: 'string' };
@@ -139,13 +140,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       unversioned: flag,
       'keep-current': flag,
       tokens: text,
-      'oidc-issuer': text,
-      'oidc-audience': text,
-      'oidc-jwks-url': text,
-      'oidc-roles-claim': text,
-      'oidc-tenant-claim': text,
-      'oidc-require-tenant': flag,
-      'oidc-token-types': text,
+      ...OIDC_OPTIONS,
       'signing-keys': text,
       'require-signatures': flag,
       store: text,
@@ -154,21 +149,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     run: async (l) => {
       const port = positiveInteger(l, 'port', 65_535);
       const given = (name: string): string | undefined => l.text(name);
-      const oidc = {
-        ...(given('oidc-issuer') !== undefined ? { issuer: given('oidc-issuer')! } : {}),
-        ...(given('oidc-audience') !== undefined ? { audience: given('oidc-audience')! } : {}),
-        ...(given('oidc-jwks-url') !== undefined ? { jwksUrl: given('oidc-jwks-url')! } : {}),
-        ...(given('oidc-roles-claim') !== undefined ? { rolesClaim: given('oidc-roles-claim')! } : {}),
-        ...(given('oidc-tenant-claim') !== undefined ? { tenantClaim: given('oidc-tenant-claim')! } : {}),
-        ...(l.flag('oidc-require-tenant') ? { requireTenant: true } : {}),
-        ...(given('oidc-token-types') !== undefined
-          ? {
-              tokenTypes: given('oidc-token-types')!
-                .split(',')
-                .map((t) => t.trim()),
-            }
-          : {}),
-      };
+      const oidc = readOidcFlags(l);
       return serveHttp({
         ...(port ? { port } : {}),
         ...(given('host') ? { host: given('host')! } : {}),

@@ -23,6 +23,7 @@ import type { CommandLine, CommandSpec } from '../command-line';
 import { loadAgentsModule, loadToolsModule } from '../load-tools-module';
 import { connectOrStart, log, startWorker, type RunningWorker } from '../runtime';
 import { UsageError } from '../usage-error';
+import { OIDC_OPTIONS, readOidcFlags } from '../oidc-options';
 import { actingPerson } from './decide';
 import { defaultTokenFile } from './serve-http';
 import { untilSignal } from './until-signal';
@@ -190,13 +191,7 @@ export const MCP_SERVER_COMMAND: CommandSpec = {
     tools: text,
     mcp: text,
     tokens: text,
-    'oidc-issuer': text,
-    'oidc-audience': text,
-    'oidc-jwks-url': text,
-    'oidc-roles-claim': text,
-    'oidc-tenant-claim': text,
-    'oidc-require-tenant': flag,
-    'oidc-token-types': text,
+    ...OIDC_OPTIONS,
     'signing-keys': text,
     'require-signatures': flag,
   },
@@ -204,21 +199,7 @@ export const MCP_SERVER_COMMAND: CommandSpec = {
     const given = (name: string): string | undefined => l.text(name);
     const http = httpPort(l);
     if (given('host') !== undefined && http === undefined) throw new UsageError('--host is for --http PORT.');
-    const oidc: OidcFlags = {
-      ...(given('oidc-issuer') !== undefined ? { issuer: given('oidc-issuer')! } : {}),
-      ...(given('oidc-audience') !== undefined ? { audience: given('oidc-audience')! } : {}),
-      ...(given('oidc-jwks-url') !== undefined ? { jwksUrl: given('oidc-jwks-url')! } : {}),
-      ...(given('oidc-roles-claim') !== undefined ? { rolesClaim: given('oidc-roles-claim')! } : {}),
-      ...(given('oidc-tenant-claim') !== undefined ? { tenantClaim: given('oidc-tenant-claim')! } : {}),
-      ...(l.flag('oidc-require-tenant') ? { requireTenant: true } : {}),
-      ...(given('oidc-token-types') !== undefined
-        ? {
-            tokenTypes: given('oidc-token-types')!
-              .split(',')
-              .map((t) => t.trim()),
-          }
-        : {}),
-    };
+    const oidc = readOidcFlags(l);
     return mcpServer({
       ...(http !== undefined ? { http } : {}),
       ...(given('host') ? { host: given('host')! } : {}),

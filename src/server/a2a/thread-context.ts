@@ -1,4 +1,5 @@
 import { ZodError } from 'zod';
+import { callerOf, signedDecisionKeys } from '../protocols/protocol-run-input';
 import { readThread, sendThreadTurn } from '../../client/threads/thread-client';
 import { UpdateRefusedError } from '../../client/update-refused-error';
 import { ApiError } from '../api-error';
@@ -24,13 +25,8 @@ export async function startThreadTurn(
   messageId: string,
   text: string,
 ): Promise<{ runId: string; started: boolean }> {
-  const owner = {
-    id: identity.id,
-    roles: [...identity.roles],
-    ...(identity.tenant ? { tenant: identity.tenant } : {}),
-  };
-  const signed =
-    ctx.signer && ctx.requireSignatures ? { signedDecisions: { publicKeys: ctx.signer.publicKeys() } } : {};
+  const owner = callerOf(identity);
+  const signed = signedDecisionKeys(ctx);
   try {
     const receipt = await sendThreadTurn(
       ctx.agents,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { callerOf, signedDecisionKeys } from '../protocols/protocol-run-input';
 import { UpdateRefusedError } from '../../client/update-refused-error';
 import { sendThreadTurn, threadWorkflowId } from '../../client/threads/thread-client';
 import { ApiError } from '../api-error';
@@ -93,13 +94,8 @@ async function newTurn(
   start: { agent: string } | { agentName: string },
   input: Extract<AgUiRequest, { kind: 'turn' }>,
 ): Promise<{ workflowId: string; after: number }> {
-  const owner = {
-    id: identity.id,
-    roles: [...identity.roles],
-    ...(identity.tenant ? { tenant: identity.tenant } : {}),
-  };
-  const signed =
-    ctx.signer && ctx.requireSignatures ? { signedDecisions: { publicKeys: ctx.signer.publicKeys() } } : {};
+  const owner = callerOf(identity);
+  const signed = signedDecisionKeys(ctx);
   try {
     const receipt = await sendThreadTurn(
       ctx.agents,

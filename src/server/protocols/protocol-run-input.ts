@@ -1,4 +1,4 @@
-import type { AgentInputInit } from '../../shared';
+import type { AgentInputInit, CallerContext } from '../../shared';
 import type { ApiContext } from '../api-route';
 import type { Identity } from '../auth/identity';
 import type { CatalogAgent } from '../catalog/agent-catalog';
@@ -16,12 +16,18 @@ export function protocolRunInput(
   task: string,
   extra: Pick<AgentInputInit, 'context' | 'allowQuestions'> = {},
 ): AgentInputInit {
-  const caller = {
-    id: identity.id,
-    roles: [...identity.roles],
-    ...(identity.tenant ? { tenant: identity.tenant } : {}),
-  };
-  const signed =
-    ctx.signer && ctx.requireSignatures ? { signedDecisions: { publicKeys: ctx.signer.publicKeys() } } : {};
-  return { ...extra, task, ...agent.start, caller, ...signed };
+  return { ...extra, task, ...agent.start, caller: callerOf(identity), ...signedDecisionKeys(ctx) };
 }
+
+/** The run's caller: the authenticated identity, nothing the request says. */
+export const callerOf = (identity: Identity): CallerContext => ({
+  id: identity.id,
+  roles: [...identity.roles],
+  ...(identity.tenant ? { tenant: identity.tenant } : {}),
+});
+
+/** The server's public keys on a run when runs started here require signed decisions; else nothing. */
+export const signedDecisionKeys = (
+  ctx: Pick<ApiContext, 'signer' | 'requireSignatures'>,
+): { signedDecisions?: { publicKeys: Record<string, string> } } =>
+  ctx.signer && ctx.requireSignatures ? { signedDecisions: { publicKeys: ctx.signer.publicKeys() } } : {};

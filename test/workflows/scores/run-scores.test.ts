@@ -220,9 +220,12 @@ describe('lifetime', () => {
       'csat',
       'ticket.reopened',
     ]);
-    // The idle timer armed at the first score fired before the second had been idle long enough,
-    // so it was armed once more, for the rest: one timer per score at most.
-    expect(count(await eventTypes(run, first.runId), 'EVENT_TYPE_TIMER_STARTED')).toBe(2);
+    // One idle timer per score at most: armed at the first score and, when it fired before the
+    // second had been idle long enough, once more for the rest. Both scores can also land in one
+    // workflow task (a loaded machine), and then one timer serves both.
+    const timers = count(await eventTypes(run, first.runId), 'EVENT_TYPE_TIMER_STARTED');
+    expect(timers).toBeGreaterThanOrEqual(1);
+    expect(timers).toBeLessThanOrEqual(2);
     await scoresHandle(run).terminate('test over');
     // Terminated, not completed: read by a query the worker answers by replay.
     expect((await readRunScores(shared.env.client, run)).map((s) => s.name)).toContain('ticket.reopened');

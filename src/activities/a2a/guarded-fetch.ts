@@ -1,11 +1,6 @@
 import { promises as dns } from 'node:dns';
 import { FailureType } from '../../shared';
-import {
-  addressRefusal,
-  bareHost,
-  type HostResolver,
-  type ResolvedAddress,
-} from '../../tools/builtin/http/address-guard';
+import { resolvePinnedAddress, type HostResolver, type ResolvedAddress } from '../../tools/builtin/http/address-guard';
 import { pinnedRequest } from '../../tools/builtin/http/pinned-request';
 import { A2aBoundaryError } from './a2a-failure';
 import type { A2aAllowList } from './a2a-allow-list';
@@ -102,33 +97,15 @@ export function createGuardedFetch(options: GuardedFetchOptions): typeof fetch {
   return guarded as typeof fetch;
 }
 
-/** Resolves the URL's host and checks every address; the first is the one connected to. */
+/** Resolves the URL's host and checks every address (the HTTP tool's guard); the first is the one connected to. */
 async function resolveChecked(url: URL, resolveHost: HostResolver, allow: A2aAllowList): Promise<ResolvedAddress> {
-  const { host, literal } = bareHost(url.hostname);
-  let addresses: ReadonlyArray<{ address: string; family: number }>;
-  if (literal) addresses = [{ address: host, family: literal }];
-  else {
-    try {
-      addresses = await resolveHost(host);
-    } catch (err) {
-      throw new A2aBoundaryError(
-        FailureType.RemoteAgentUnreachable,
-        `${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? String(err)}).`,
-      );
-    }
-  }
-  if (addresses.length === 0)
-    throw new A2aBoundaryError(FailureType.RemoteAgentUnreachable, `${host} resolved to no address.`);
-  for (const { address } of addresses) {
-    const refused = addressRefusal(address, allow.addresses);
-    if (refused)
-      throw new A2aBoundaryError(
-        FailureType.RemoteAgentRefused,
-        `refused ${host}: ${refused}; a non-public address is reached only when the A2A allow-list names it (an IP literal or allowAddresses).`,
-      );
-  }
-  const [first] = addresses;
-  return { address: first!.address, family: first!.family === 6 ? 6 : 4 };
+  const resolved = await resolvePinnedAddress(url, resolveHost, allow.addresses);
+  if (!('kind' in resolved)) return resolved;
+  if (resolved.kind === 'unresolved') throw new A2aBoundaryError(FailureType.RemoteAgentUnreachable, resolved.message);
+  throw new A2aBoundaryError(
+    FailureType.RemoteAgentRefused,
+    `refused ${resolved.host}: ${resolved.reason}; a non-public address is reached only when the A2A allow-list names it (an IP literal or allowAddresses).`,
+  );
 }
 
 /** The SDK's headers as a plain lowercase record; an Authorization it set is dropped (only the worker's token goes). */

@@ -81,3 +81,37 @@ export function bareHost(hostname: string): { host: string; literal: 0 | 4 | 6 }
   const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
   return { host, literal: net.isIP(host) as 0 | 4 | 6 };
 }
+
+/** Why a host may not be connected to: it did not resolve, or one of its addresses is refused. */
+export type ResolveRefusal =
+  { kind: 'unresolved'; message: string } | { kind: 'refused'; host: string; reason: string };
+
+/**
+ * Resolves the URL's host and checks every address it has against `policy` (one refused address
+ * refuses the host: a resolver may answer differently at connect time); the first is the one the
+ * connection is pinned to. Each caller words the refusal as its own error.
+ */
+export async function resolvePinnedAddress(
+  url: URL,
+  resolveHost: HostResolver,
+  policy: AddressPolicy,
+): Promise<ResolvedAddress | ResolveRefusal> {
+  const { host, literal } = bareHost(url.hostname);
+  let addresses: ReadonlyArray<{ address: string; family: number }>;
+  if (literal) addresses = [{ address: host, family: literal }];
+  else {
+    try {
+      addresses = await resolveHost(host);
+    } catch (err) {
+      const why = (err as NodeJS.ErrnoException).code ?? String(err);
+      return { kind: 'unresolved', message: `${host} could not be resolved (${why}).` };
+    }
+  }
+  if (addresses.length === 0) return { kind: 'unresolved', message: `${host} resolved to no address.` };
+  for (const { address } of addresses) {
+    const reason = addressRefusal(address, policy);
+    if (reason) return { kind: 'refused', host, reason };
+  }
+  const [first] = addresses;
+  return { address: first!.address, family: first!.family === 6 ? 6 : 4 };
+}

@@ -5,8 +5,7 @@ import { defineTool } from '../../define-tool';
 import { ToolError } from '../../tool-error';
 import {
   addressPolicy,
-  addressRefusal,
-  bareHost,
+  resolvePinnedAddress,
   type AddressPolicy,
   type HostResolver,
   type ResolvedAddress,
@@ -198,23 +197,10 @@ function checkUrl(text: string, hosts: HostAllowList, ports: ReadonlySet<number>
 
 /** Resolves the URL's host and checks every address; returns the first, which the connection is pinned to. */
 async function resolveChecked(url: URL, resolveHost: HostResolver, policy: AddressPolicy): Promise<ResolvedAddress> {
-  const { host, literal } = bareHost(url.hostname);
-  let addresses: ReadonlyArray<{ address: string; family: number }>;
-  if (literal) addresses = [{ address: host, family: literal }];
-  else {
-    try {
-      addresses = await resolveHost(host);
-    } catch (err) {
-      throw refuse(`${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? String(err)}).`);
-    }
-  }
-  if (addresses.length === 0) throw refuse(`${host} resolved to no address.`);
-  for (const { address } of addresses) {
-    const refusal = addressRefusal(address, policy);
-    if (refusal) throw refuse(`${host} is refused: ${refusal}; only public addresses may be reached.`);
-  }
-  const [first] = addresses;
-  return { address: first!.address, family: first!.family === 6 ? 6 : 4 };
+  const resolved = await resolvePinnedAddress(url, resolveHost, policy);
+  if (!('kind' in resolved)) return resolved;
+  if (resolved.kind === 'unresolved') throw refuse(resolved.message);
+  throw refuse(`${resolved.host} is refused: ${resolved.reason}; only public addresses may be reached.`);
 }
 
 async function send(request: Parameters<typeof pinnedRequest>[0]) {

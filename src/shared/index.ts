@@ -24,6 +24,7 @@ export * from './model-registry';
 export { ModelPrice } from './model-settings';
 export * from './live-reply';
 export * from './run-event';
+export * from './run-ending';
 export * from './continued-state';
 export * from './fork';
 export * from './approval/approval';

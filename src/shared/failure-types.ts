@@ -19,6 +19,8 @@ export const FailureType = {
   /** A 200 reply that could not be read (not JSON, cut, unknown shape): retryable, usually a proxy. */
   ModelBadResponse: 'ModelBadResponse',
   ModelProviderMissing: 'ModelProviderMissing',
+  /** The model began repeating the same text and was stopped early (the local model): greedy decoding loops the same way again, so non-retryable. */
+  ModelRepeating: 'ModelRepeating',
   /** The call sets a sampling setting (temperature, topP, topK, seed) its provider or model cannot honour: non-retryable. */
   ModelSettingUnsupported: 'ModelSettingUnsupported',
   /** The model has no tool calling (the server said so): the run goes on in text ReAct. Non-retryable. */

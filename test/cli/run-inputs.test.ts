@@ -96,7 +96,9 @@ describe('run --files', () => {
   });
 
   it('refuses a missing file, a binary file, a directory and a name given twice', async () => {
-    expect(await refusal(readContextFiles(['nope.py'], root))).toBe(`--files nope.py: no such file under ${root}.`);
+    expect(await refusal(readContextFiles(['nope.py'], root))).toBe(
+      `--files nope.py: no such file under --files-root ${root}. Names are relative to --files-root.`,
+    );
     write('image.bin', Buffer.from([0x89, 0x50, 0x00, 0x47]));
     expect(await refusal(readContextFiles(['image.bin'], root))).toMatch(/--files image\.bin: a binary file/);
     expect(await refusal(readContextFiles(['docs'], root))).toMatch(/--files docs: .*directory|not a regular file/);

@@ -249,4 +249,20 @@ describe('seed 003 CLI examples on the offline model', () => {
     );
     expect(run.output).not.toContain('Started ');
   }, 60_000);
+
+  it('refuses a missing --files name naming the file and the root, and the name to give for a path from here', async () => {
+    fs.mkdirSync(path.join(dir, 'app'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'app', 'views.py'), 'from auth import login\n');
+    const fromHere = await runCliIn(['run', 'goal', '--files-root', 'app', '--files', 'app/views.py']);
+    expect(fromHere.code).toBe(2);
+    expect(fromHere.output).toContain(
+      `--files app/views.py: no such file under --files-root ${fs.realpathSync(dir)}/app. app/views.py is a path from the current directory; names are relative to --files-root: --files views.py.`,
+    );
+    const missing = await runCliIn(['run', 'goal', '--files', 'nope.py']);
+    expect(missing.code).toBe(2);
+    expect(missing.output).toContain(
+      `--files nope.py: no such file in the current directory (${fs.realpathSync(dir)}), the default --files-root.`,
+    );
+    expect(`${fromHere.output}${missing.output}`).not.toContain('Started ');
+  }, 60_000);
 });

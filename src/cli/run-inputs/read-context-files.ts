@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import {
   MAX_CONTEXT_BYTES,
@@ -7,7 +8,7 @@ import {
   type ContextFile,
 } from '../../shared/agent-context';
 import { openChecked } from '../../tools/builtin/files/open-checked';
-import { resolveInRoot } from '../../tools/builtin/files/sandbox-path';
+import { isInside, resolveInRoot } from '../../tools/builtin/files/sandbox-path';
 import { ToolError } from '../../tools/tool-error';
 import { UsageError } from '../usage-error';
 import { cutUtf8 } from './cut-utf8';
@@ -46,10 +47,29 @@ export async function readContextFiles(names: readonly string[], root: string): 
   return files;
 }
 
+/**
+ * A `--files` name that is not under the root. Names are relative to `--files-root`, so a path
+ * written from the current directory (`--files-root src --files src/app.ts`) is the usual slip:
+ * the message names both, and the name to give when the file is there.
+ */
+function missingFile(name: string, root: string): string {
+  const cwd = process.cwd();
+  const rootPath = path.resolve(root);
+  if (rootPath === cwd)
+    return `--files ${name}: no such file in the current directory (${cwd}), the default --files-root.`;
+  const fromCwd = path.resolve(cwd, name);
+  let hint = ' Names are relative to --files-root.';
+  if (fs.existsSync(fromCwd))
+    hint = isInside(rootPath, fromCwd)
+      ? ` ${name} is a path from the current directory; names are relative to --files-root: --files ${path.relative(rootPath, fromCwd)}.`
+      : ` ${name} is a path from the current directory, outside --files-root; give a --files-root that holds it.`;
+  return `--files ${name}: no such file under --files-root ${rootPath}.${hint}`;
+}
+
 async function readOne(name: string, root: string): Promise<ContextFile> {
   try {
     const target = await resolveInRoot(root, name);
-    if (!target.exists) throw new UsageError(`--files ${name}: no such file under ${path.resolve(root)}.`);
+    if (!target.exists) throw new UsageError(missingFile(name, root));
     const handle = await openChecked(target.root, target.real);
     try {
       const { size } = await handle.stat();

@@ -5,7 +5,14 @@ import type { AssistantBlock, ModelReply, ModelRequest } from '../../../shared';
 import type { ModelCallHooks, ModelProvider } from '../../../shared/model-provider';
 import { loadLlamaEngine, type LlamaEngine } from './llama-engine';
 import { toChatHistory } from './local-chat-history';
-import { classifyGenerationError, classifyLoadError, grammarFailure, promptTooLarge } from './local-classify-error';
+import {
+  classifyGenerationError,
+  classifyLoadError,
+  grammarFailure,
+  promptTooLarge,
+  repeatingReply,
+} from './local-classify-error';
+import { findRepetition, type Repetition } from './repetition';
 import { createSerialQueue } from './serial-queue';
 import { readToolReply } from './tool-reply';
 import { toolReplySchema } from './tool-reply-schema';
@@ -43,6 +50,8 @@ const KEEPALIVE_HEARTBEAT_MS = 5_000;
  * context sequence. Each call is stateless: the whole conversation is rendered with the model's
  * chat template. With tools offered and toolChoice 'auto', generation is held to a grammar of
  * the tools' schemas (tool-reply-schema.ts), so the reply is a valid call or an answer.
+ * A reply that starts repeating itself is stopped there (repetition.ts) and fails as
+ * `ModelRepeating`, non-retryable: greedy decoding would loop the same way on every retry.
  * Failures are `ApplicationFailure`s typed by `FailureType`; an abort rethrows `signal.reason`.
  * Costs nothing (`costUsd` 0).
  */
@@ -83,16 +92,26 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions): LlamaC
       }
     }
     let outputTokens = 0;
+    let written = '';
+    let repetition: Repetition | undefined;
+    // Stops the generation once the reply loops; the caller's signal still aborts it too.
+    const loopStop = new AbortController();
     const sampling = request.sampling ?? {};
     const generateOptions: LLamaChatGenerateResponseOptions = {
-      signal,
+      signal: AbortSignal.any([signal, loopStop.signal]),
       maxTokens,
       onToken: (tokens) => {
         outputTokens += tokens.length;
         hooks?.heartbeat?.();
       },
-      // Under the grammar the text is JSON, not prose: the thought is sent once it is read.
-      ...(constrained ? { grammar } : { onTextChunk: (text: string) => hooks?.onTextDelta?.(text) }),
+      onTextChunk: (text: string) => {
+        // Under the grammar the text is JSON, not prose: the thought is sent once it is read.
+        if (!constrained) hooks?.onTextDelta?.(text);
+        written += text;
+        repetition ??= findRepetition(written);
+        if (repetition && !loopStop.signal.aborted) loopStop.abort();
+      },
+      ...(constrained ? { grammar } : {}),
       ...(request.stopSequences?.length ? { customStopTriggers: request.stopSequences } : {}),
       ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),
       ...(sampling.topP !== undefined ? { topP: sampling.topP } : {}),
@@ -104,9 +123,11 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions): LlamaC
       response = await e.chat.generateResponse(history, generateOptions);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
+      if (repetition) throw repeatingReply(repetition, outputTokens);
       throw classifyGenerationError(error);
     }
     if (signal.aborted) throw signal.reason;
+    if (repetition) throw repeatingReply(repetition, outputTokens);
     const stop = response.metadata.stopReason;
     let content: AssistantBlock[];
     let stopReason: string;

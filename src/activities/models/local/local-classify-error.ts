@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType } from '../../../shared';
+import type { Repetition } from './repetition';
 
 const PREFIX = 'local model';
 
@@ -48,5 +49,23 @@ export function classifyGenerationError(error: unknown): ApplicationFailure {
     type: FailureType.ModelServerError,
     nonRetryable: false,
     message: `${PREFIX}: generation failed: ${messageOf(error)}`,
+  });
+}
+
+/** Shown of the repeated unit in the failure's message: enough to recognise it. */
+const UNIT_SHOWN = 80;
+
+/**
+ * The reply began repeating itself and was stopped (repetition.ts). A retry with more tokens
+ * decodes the same loop again, so it is final: the run ends at once with this reason instead of
+ * after three ever longer identical calls.
+ */
+export function repeatingReply(repetition: Repetition, outputTokens: number): ApplicationFailure {
+  const unit = repetition.unit.replace(/\s+/g, ' ').trim();
+  const shown = unit.length > UNIT_SHOWN ? `${unit.slice(0, UNIT_SHOWN)}…` : unit;
+  return ApplicationFailure.create({
+    type: FailureType.ModelRepeating,
+    nonRetryable: true,
+    message: `${PREFIX}: the reply began repeating itself ("${shown}" ${repetition.copies} times) and was stopped after ${outputTokens} tokens; a retry would repeat it. A model this small loops on tasks it cannot follow: name the tool to use in the task, or give the provider a larger GGUF.`,
   });
 }

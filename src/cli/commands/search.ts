@@ -96,7 +96,7 @@ export async function searchCommand(line: CommandLine): Promise<number> {
   const store = await openReadStore();
   if (!store)
     throw new UsageError(
-      'search reads the chain store, and there is none here: fill one from Temporal with `thoughtline store rebuild` (it writes .thoughtline/store.sqlite), run it where serve keeps .thoughtline/store.sqlite, or set THOUGHTLINE_STORE (sqlite:PATH or postgres://…).',
+      'search reads the chain store, and there is none here: fill one from Temporal with `thoughtline store rebuild` (where THOUGHTLINE_STORE says, default .thoughtline/store.sqlite), or run search where serve keeps its store, or set THOUGHTLINE_STORE (sqlite:PATH or postgres://…).',
     );
   try {
     const result = await searchStore(store, search, { tenant, role });

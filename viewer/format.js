@@ -194,5 +194,46 @@ export function goneStepsLine(unavailable) {
   return `Steps 1–${through} are no longer on the Temporal server: run ${String(unavailable.runId ?? '')}, which held them, is past the namespace's retention or deleted.`;
 }
 
+/**
+ * The badge of a run's state: its ending's label (the termination reason, or Temporal's word)
+ * coloured by its tone once it ended (runEnding in src/shared/run-ending.ts), else its status.
+ * A failure or error never reads as a green "completed". Reads a list item, a status record or
+ * a search hit's run (`state` and `terminationReason`).
+ */
+export function endingBadge(run) {
+  const ending = run?.ending;
+  if (ending && typeof ending.label === 'string')
+    return {
+      text: ending.label,
+      state: ending.state,
+      className: `status tone-${ending.tone}`,
+      title: ending.summary ?? ending.label,
+    };
+  const state = run?.status ?? run?.state ?? 'unknown';
+  const reason = run?.terminationReason;
+  if (typeof reason === 'string')
+    return {
+      text: reason,
+      state,
+      className: `status tone-${REASON_TONES[reason] ?? 'bad'}`,
+      title: `${state}: ${reason}`,
+    };
+  return { text: state === 'unknown' ? '…' : state, state, className: `status status-${state}`, title: state };
+}
+
+/** The tone of each termination reason, as runEnding gives it (a search hit carries the reason, not the ending). */
+const REASON_TONES = {
+  success: 'ok',
+  max_iterations: 'limit',
+  stalled: 'limit',
+  token_budget: 'limit',
+  cost_budget: 'limit',
+  timeout: 'limit',
+  custom: 'limit',
+  failure: 'bad',
+  error: 'bad',
+  cancelled: 'stopped',
+};
+
 /** Ended workflow statuses: no stream, no controls. */
 export const ENDED = new Set(['completed', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued']);

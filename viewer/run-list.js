@@ -1,6 +1,7 @@
 // The runs the person's tenant has (GET /v1/runs), with filters, and a form to start one.
 import { api, describeFailure } from './api.js';
 import { h, replaceChildren } from './dom.js';
+import { badgeOf } from './ending-view.js';
 import { formatDateTime } from './format.js';
 
 const STATUSES = ['', 'running', 'completed', 'failed', 'cancelled', 'terminated', 'timed_out'];
@@ -87,7 +88,7 @@ function runRow(run) {
   return h(
     'tr',
     { dataset: { runId: run.runId } },
-    h('td', {}, h('span', { class: `status status-${run.status}` }, run.status)),
+    h('td', {}, badgeOf(run)),
     h('td', {}, run.agentName ?? ''),
     h('td', { class: 'task' }, link),
     h('td', {}, formatDateTime(run.startedAt)),

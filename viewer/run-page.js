@@ -10,6 +10,7 @@ import { followEvents } from './sse.js';
 import { createRunControls } from './run-controls.js';
 import { liveView, stepView } from './step-view.js';
 import { detailsQuery, detailsToggle } from './preferences.js';
+import { badgeOf, renderEnding } from './ending-view.js';
 import { renderScores } from './scores.js';
 import { sourceLine } from './store-notices.js';
 import { subAgentLink, subAgentView } from './sub-agents.js';
@@ -39,6 +40,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
   const message = h('p', { class: 'message', role: 'status' });
   const pendingPanel = h('section', { class: 'pending', hidden: true });
   const planPanel = h('section', { class: 'plan panel', hidden: true });
+  const endingPanel = h('section', { class: 'ending panel', 'aria-label': 'How the run ended', hidden: true });
   const subPanel = h('section', { class: 'sub-agents panel', hidden: true });
   const scoresPanel = h('section', { class: 'scores panel', hidden: true });
   const earlier = h('button', { type: 'button', class: 'earlier', hidden: true }, 'Earlier steps');
@@ -83,6 +85,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
       people.controls,
       message,
     ),
+    endingPanel,
     progressSummary,
     people.questionPanel,
     pendingPanel,
@@ -174,12 +177,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
     title.textContent = task || runId;
     const agentName = status?.agentName ?? chainHead?.agentName ?? '';
     const started = chainHead?.startedAt ? `started ${formatDateTime(chainHead.startedAt)}` : '';
-    replaceChildren(
-      meta,
-      h('span', { class: `status status-${status?.status ?? 'unknown'}` }, status?.status ?? '…'),
-      ' ',
-      [agentName, started, runId].filter(Boolean).join(' · '),
-    );
+    replaceChildren(meta, badgeOf(status), ' ', [agentName, started, runId].filter(Boolean).join(' · '));
     progress.textContent = progressLine(status, { spend: view !== 'end_user' });
     const hidden = chainHead?.view?.hiddenSteps;
     viewNote.textContent = chainHead?.view
@@ -189,6 +187,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
     renderSubAgents();
     const plan = status?.progress?.plan?.tasks ?? status?.plan?.tasks ?? chainHead?.plan?.tasks;
     if (plan) renderPlan(plan);
+    renderEnding(endingPanel, status?.ending);
   };
 
   const ended = () => ENDED.has(status?.status);

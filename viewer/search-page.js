@@ -3,6 +3,7 @@
 import { api, describeFailure } from './api.js';
 import { detailsQuery } from './preferences.js';
 import { h, replaceChildren } from './dom.js';
+import { badgeOf } from './ending-view.js';
 import { formatDateTime, formatUsd } from './format.js';
 
 const STATES = ['', 'running', 'completed', 'failed', 'cancelled', 'terminated', 'timed_out'];
@@ -107,7 +108,7 @@ function hitView({ run, matches }) {
     h(
       'p',
       { class: 'run-meta' },
-      h('span', { class: `status status-${run.state}` }, run.state),
+      badgeOf(run),
       ' ',
       [run.agentName, formatDateTime(run.startedAt), `${run.stepCount} steps`, formatUsd(run.costUsd), run.runId]
         .filter(Boolean)

@@ -10,7 +10,9 @@ import {
   TokenUsage,
   ViewerRole,
 } from '../shared';
+import { RunEnding } from '../shared/run-ending';
 import { ChainSource } from '../shared/store';
+import { TerminationReason } from '../shared/termination';
 import { DetailsQuery, ReadSource, StepFilterQuery } from './store-schemas';
 
 /** Temporal's limit on a workflow id; longer ids cannot name a run. */
@@ -36,7 +38,20 @@ export const StartRunBody = AgentInput.omit({
 export const RunLinks = z.object({ self: z.string(), chain: z.string(), events: z.string() });
 export const StartRunResponse = z.object({ runId: z.string(), links: RunLinks });
 
+/**
+ * A run's state: Temporal's, except that a run that ended with `failure` or `error` is `failed`
+ * and one that ended `cancelled` is `cancelled` (its ending's state, `runEnding`).
+ */
 export const RunState = z.enum(['running', 'completed', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued']);
+
+/** What a list shows of an ending: no answer and no error, so a page of runs stays small. */
+export const RunEndingSummary = RunEnding.pick({
+  state: true,
+  terminationReason: true,
+  label: true,
+  tone: true,
+  summary: true,
+});
 
 /** A name filter as visibility queries take it: letters, digits, space and `._:/@-`, never a quote. */
 const SafeName = z
@@ -46,7 +61,10 @@ const Instant = z.iso.datetime({ offset: true }).transform((text) => new Date(te
 
 export const ListRunsQuery = z
   .object({
+    /** The ending's state: `failed` finds runs that ended with failure or error too. */
     status: RunState.optional(),
+    /** Runs that ended for this reason (the `ThoughtlineStatus` their last upsert left). */
+    reason: TerminationReason.optional(),
     agent: SafeName.optional(),
     /** Runs of this agent definition version (`ThoughtlineAgentVersion`). */
     agentVersion: SafeName.optional(),
@@ -67,6 +85,8 @@ export const RunSummary = z.object({
   /** The agent definition's version, once the run recorded it; absent for a run without a definition. */
   agentVersion: z.string().optional(),
   status: RunState,
+  /** How it ended, from visibility alone (no result read): absent while it runs. */
+  ending: RunEndingSummary.optional(),
   task: z.string(),
   tenant: z.string().optional(),
   startedAt: z.string(),
@@ -97,6 +117,8 @@ export const RunProgress = z.object({
 export const RunStatusResponse = z.object({
   runId: z.string(),
   status: RunState,
+  /** How the run ended, in the caller's view (the answer or the error, the grounding): absent while it runs. */
+  ending: RunEnding.optional(),
   agentName: z.string(),
   chainStatus: ChainStatus,
   stepCount: z.number().int().nonnegative(),

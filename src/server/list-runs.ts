@@ -1,21 +1,30 @@
 import { executionInfoFromRaw } from '@temporalio/client/lib/helpers';
 import type { z } from 'zod';
-import { AgentAttribute, AgentVersionAttribute, TenantAttribute } from '../shared';
+import { AgentAttribute, AgentVersionAttribute, StatusAttribute, TenantAttribute } from '../shared';
 import type { AgentClient } from '../client/agent-client';
 import { ApiError } from './api-error';
-import type { ListRunsQuery, ListRunsResponse, RunState } from './api-schemas';
+import type { RunEnding } from '../shared/run-ending';
+import type { ListRunsQuery, ListRunsResponse, RunEndingSummary, RunState } from './api-schemas';
 import { runStateOf } from './run-access';
+import { endingOfVisibility } from './run-ending-read';
 import type { Identity } from './auth/identity';
 
-/** Visibility's ExecutionStatus names for the API's states. */
-const VISIBILITY_STATUS: Record<z.infer<typeof RunState>, string> = {
-  running: 'Running',
-  completed: 'Completed',
-  failed: 'Failed',
-  cancelled: 'Canceled',
-  terminated: 'Terminated',
-  timed_out: 'TimedOut',
-  continued: 'ContinuedAsNew',
+/** Termination reasons whose runs Temporal records completed while their ending's state is another (List Filters have no NOT). */
+const FAILING = `${StatusAttribute.name} IN ('failure', 'error')`;
+const CANCELLING = `${StatusAttribute.name} = 'cancelled'`;
+
+/**
+ * The visibility clause of each state as the API says it (the ending's state): a run the workflow
+ * completed with a failing result carries its reason in `ThoughtlineStatus` (its last upsert).
+ */
+const STATE_CLAUSE: Record<z.infer<typeof RunState>, string> = {
+  running: `ExecutionStatus = 'Running'`,
+  completed: `(ExecutionStatus = 'Completed' AND ${['failure', 'error', 'cancelled'].map((r) => `${StatusAttribute.name} != '${r}'`).join(' AND ')})`,
+  failed: `(ExecutionStatus = 'Failed' OR (ExecutionStatus = 'Completed' AND ${FAILING}))`,
+  cancelled: `(ExecutionStatus = 'Canceled' OR (ExecutionStatus = 'Completed' AND ${CANCELLING}))`,
+  terminated: `ExecutionStatus = 'Terminated'`,
+  timed_out: `ExecutionStatus = 'TimedOut'`,
+  continued: `ExecutionStatus = 'ContinuedAsNew'`,
 };
 
 /** A value already checked against a quote-free charset or an enum, quoted for a visibility query. */
@@ -35,13 +44,21 @@ export function visibilityQuery(identity: Identity, filters: z.infer<typeof List
     identity.tenant ? `${TenantAttribute.name} = ${quoted(identity.tenant)}` : `${TenantAttribute.name} IS NULL`,
   );
   if (filters.tenant !== undefined) clauses.push(`${TenantAttribute.name} = ${quoted(filters.tenant)}`);
-  if (filters.status !== undefined) clauses.push(`ExecutionStatus = ${quoted(VISIBILITY_STATUS[filters.status])}`);
+  if (filters.status !== undefined) clauses.push(STATE_CLAUSE[filters.status]);
+  if (filters.reason !== undefined)
+    clauses.push(`ExecutionStatus = 'Completed' AND ${StatusAttribute.name} = ${quoted(filters.reason)}`);
   if (filters.agent !== undefined) clauses.push(`${AgentAttribute.name} = ${quoted(filters.agent)}`);
   if (filters.agentVersion !== undefined)
     clauses.push(`${AgentVersionAttribute.name} = ${quoted(filters.agentVersion)}`);
   if (filters.startedAfter !== undefined) clauses.push(`StartTime > ${quoted(filters.startedAfter)}`);
   if (filters.startedBefore !== undefined) clauses.push(`StartTime < ${quoted(filters.startedBefore)}`);
   return clauses.join(' AND ');
+}
+
+/** What a list item shows of an ending (never the answer or the error). */
+function summaryOf(ending: RunEnding): z.infer<typeof RunEndingSummary> {
+  const { state, terminationReason, label, tone, summary } = ending;
+  return { state, ...(terminationReason ? { terminationReason } : {}), label, tone, summary };
 }
 
 /** One page of the caller's runs, newest first as visibility orders them. */
@@ -74,11 +91,14 @@ export async function listRuns(
       const tenant = info.typedSearchAttributes.get(TenantAttribute);
       const agentVersion = info.typedSearchAttributes.get(AgentVersionAttribute);
       const task = info.memo?.task;
+      const state = runStateOf(info.status.name);
+      const ending = endingOfVisibility(state, info.typedSearchAttributes.get(StatusAttribute));
       return {
         runId: info.workflowId,
         agentName: info.typedSearchAttributes.get(AgentAttribute) ?? 'agent',
         ...(agentVersion ? { agentVersion } : {}),
-        status: runStateOf(info.status.name),
+        status: ending?.state ?? state,
+        ...(ending ? { ending: summaryOf(ending) } : {}),
         task: typeof task === 'string' ? task : '',
         ...(tenant ? { tenant } : {}),
         startedAt: info.startTime.toISOString(),

@@ -21,6 +21,8 @@ import {
 import { allowedViews } from './auth/view-policy';
 import { liveRead } from './live-read';
 import { listRuns } from './list-runs';
+import { endingInView, readEnding } from './run-ending-read';
+import type { RunEnding } from '../shared/run-ending';
 import type { RunFacts } from './run-access';
 import { pageOfChain, readFromStore, storedTarget, wholeChainAfterStore } from './store-read';
 import { chainInLens, progressFor, statusInLens, subChainShown, withoutSteps } from './policy/apply-lens';
@@ -119,11 +121,12 @@ export const listRunsRoute = defineRoute({
   handle: ({ ctx, identity, query }) => listRuns(ctx.agents, identity, query),
 });
 
-/** The status record for the API: the run's state with what the status query says, in a view. */
-function statusRecord(facts: RunFacts, status: AgentStatus) {
+/** The status record for the API: the run's state (its ending's, once ended) with what the status query says, in a view. */
+function statusRecord(facts: RunFacts, status: AgentStatus, ending: RunEnding | undefined) {
   return {
     runId: facts.workflowId,
-    status: facts.state,
+    status: ending?.state ?? facts.state,
+    ...(ending ? { ending } : {}),
     agentName: facts.agentName,
     chainStatus: status.status,
     stepCount: status.steps,
@@ -163,7 +166,7 @@ export const getRun = defineRoute({
   url: '/v1/runs/:id',
   operationId: 'getRun',
   summary:
-    "A run's state, progress and pending approvals, in the caller's view (default: the widest their roles allow)",
+    "A run's state, progress and pending approvals and, once it ended, its ending (termination reason, answer or error, grounding), in the caller's view (default: the widest their roles allow)",
   params: RunIdParams,
   query: RunQuery,
   response: { status: 200, description: 'The run', schema: RunStatusResponse },
@@ -173,17 +176,18 @@ export const getRun = defineRoute({
     const facts = await ctx.accessRun(identity, params.id);
     const lens = await ctx.lensFor?.(identity, view, facts, { details: query.details });
     const shown = subChainShown(lens, facts);
-    const status = statusInLens(
-      await liveRead(() => ctx.agents.status(params.id, view), ctx.queryTimeoutMs),
-      view,
-      lens,
-    );
+    const [raw, read] = await Promise.all([
+      liveRead(() => ctx.agents.status(params.id, view), ctx.queryTimeoutMs),
+      liveRead(() => readEnding(ctx.agents, params.id, facts.state), ctx.queryTimeoutMs),
+    ]);
+    const status = statusInLens(raw, view, lens);
+    const ending = read ? endingInView(read, view, lens, shown === 'summary') : undefined;
     // A sub-agent shown as its summary: its state and counts, no step, question or approval.
     if (shown === 'summary') {
       const { lastStep: _step, openQuestion: _question, plan: _plan, ...rest } = status;
-      return statusRecord(facts, { ...rest, pendingApprovals: [] });
+      return statusRecord(facts, { ...rest, pendingApprovals: [] }, ending);
     }
-    return statusRecord(facts, status);
+    return statusRecord(facts, status, ending);
   },
 });
 

@@ -88,7 +88,7 @@ export const searchRuns = defineRoute({
   url: '/v1/search',
   operationId: 'searchRuns',
   summary:
-    "Runs of the caller's tenant matching every filter given (agent, caller, state, tool called, text of any step as the caller's view shows it, cost, start time); needs the chain store",
+    "Runs of the caller's tenant matching every filter given (agent, caller, state (the ending's: failed for failure and error), termination reason, tool called, text of the task or any step as the caller's view shows it, cost, start time); needs the chain store",
   query: SearchQuery,
   response: { status: 200, description: 'One page of runs, newest first', schema: SearchResponse },
   errors: [400, 401, 403, 503],

@@ -10,6 +10,7 @@ import {
   StoredRunState,
   UsageReport,
 } from '../shared/store';
+import { TerminationReason } from '../shared/termination';
 
 const Instant = z.iso.datetime({ offset: true }).transform((text) => new Date(text).toISOString());
 const Name = z.string().min(1).max(200);
@@ -52,6 +53,7 @@ export const SearchQuery = z
     tenant: Name.optional(),
     caller: Name.optional(),
     state: StoredRunState.optional(),
+    reason: TerminationReason.optional(),
     tool: Name.optional(),
     text: Needle.optional(),
     minCostUsd: Cost.optional(),

@@ -42,9 +42,19 @@ export const RunEnding = z.object({
 });
 export type RunEnding = z.infer<typeof RunEnding>;
 
-/** What a door knows of an ended run: its (viewed) result, or only what Temporal says when there is none. */
+/**
+ * What a door knows of an ended run: its (viewed) result; only what Temporal says when there is
+ * none; or only its termination reason (a list read from visibility's `ThoughtlineStatus`, a
+ * store row, a view that shows a run as its summary), which gives no answer and no error.
+ */
 export type EndingSource =
-  { result: AgentResult } | { execution: 'failed' | 'cancelled' | 'terminated' | 'timed_out'; failure?: string };
+  | { result: AgentResult }
+  | { execution: 'failed' | 'cancelled' | 'terminated' | 'timed_out'; failure?: string }
+  | { terminationReason: TerminationReason };
+
+/** The state a run that ended for `reason` is in: `failed` for failure and error, `cancelled` for cancelled. */
+export const endedStateOf = (reason: TerminationReason): EndedRunState =>
+  reason === 'cancelled' ? 'cancelled' : reason === 'failure' || reason === 'error' ? 'failed' : 'completed';
 
 const TONES: Record<TerminationReason, EndingTone> = {
   success: 'ok',
@@ -62,10 +72,19 @@ const TONES: Record<TerminationReason, EndingTone> = {
 /** The one ending of a run. Pure and sandbox-safe; the result must already be the caller's view. */
 export function runEnding(source: EndingSource): RunEnding {
   if ('execution' in source) return executionEnding(source.execution, source.failure);
+  if ('terminationReason' in source) {
+    const reason = source.terminationReason;
+    return {
+      state: endedStateOf(reason),
+      terminationReason: reason,
+      label: reason,
+      tone: TONES[reason],
+      summary: reason,
+    };
+  }
   const result = source.result;
   const reason = result.terminationReason;
-  const state: EndedRunState =
-    reason === 'cancelled' ? 'cancelled' : reason === 'failure' || reason === 'error' ? 'failed' : 'completed';
+  const state = endedStateOf(reason);
   const error = result.error ? clip(result.error) : undefined;
   const answer = result.finalAnswer.trim() === '' ? undefined : result.finalAnswer;
   const title = answer

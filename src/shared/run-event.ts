@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalRecord } from './approval/approval';
 import { ChainStatus, ReasoningStep } from './chain';
+import { RunEnding } from './run-ending';
 import { SubAgentRun } from './sub-agent';
 
 /**
@@ -32,7 +33,13 @@ export const RunEvent = z.discriminatedUnion('type', [
   }),
   Base.extend({
     type: z.literal('end'),
+    /**
+     * As the workflow publishes it: Temporal's word (`continued` at a handover). As the server
+     * sends it to a watcher: the ending's state, so a run that ended with `failure` says `failed`.
+     */
     outcome: z.enum(['completed', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued']),
+    /** Added by the server for each watcher, in their view: how the run ended (never published by a workflow). */
+    ending: RunEnding.optional(),
   }),
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;

@@ -2,6 +2,7 @@ import type { ChainStatus, ReasoningChain, ReasoningStep } from '../shared';
 import type { ViewFacts } from '../shared/chain-view';
 import type { ViewerRole } from '../shared/people';
 import type { RunSearch, StepFilter, StoredRun, StoredRunState, TenantUsage, UsageRow } from '../shared/store';
+import type { TerminationReason } from '../shared/termination';
 import type { ViewerPreferences } from '../shared/visibility';
 
 /** A chain without its steps: what the store keeps of a run besides them. */
@@ -21,6 +22,8 @@ export interface RunUpdate {
   runId: string;
   head: ChainHead;
   state: StoredRunState;
+  /** Why it ended (see StoredRun); `state` is then the ending's state. */
+  terminationReason?: TerminationReason;
   endedAt?: string;
   parentRunId?: string;
   rootRunId?: string;

@@ -1,10 +1,11 @@
 import type { ChainStatus } from '../shared';
 import type { StoredRun, StoredRunState } from '../shared/store';
+import type { TerminationReason } from '../shared/termination';
 import type { SqlRow } from './sql-driver';
 
 /** The run columns a StoredRun is read from (every read selects these). */
 export const RUN_COLUMNS =
-  'run_id, agent_name, task, tenant, caller_id, parent_run_id, root_run_id, state, chain_status, started_at, ' +
+  'run_id, agent_name, task, tenant, caller_id, parent_run_id, root_run_id, state, termination_reason, chain_status, started_at, ' +
   'ended_at, step_count, last_step, hidden_steps, cost_usd, input_tokens, output_tokens, tools, complete, ' +
   'temporal_gone, behind_since, stored_at';
 
@@ -26,6 +27,7 @@ export function storedRunOf(row: SqlRow): StoredRun {
     ...optional('parentRunId', row.parent_run_id),
     rootRunId: String(row.root_run_id),
     state: String(row.state) as StoredRunState,
+    ...(optional('terminationReason', row.termination_reason) as { terminationReason?: TerminationReason }),
     chainStatus: String(row.chain_status) as ChainStatus,
     startedAt: String(row.started_at),
     ...optional('endedAt', row.ended_at),

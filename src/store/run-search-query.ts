@@ -40,6 +40,7 @@ export function runSearchQuery(
   if (search.agent !== undefined) add('r.agent_name = ?', search.agent);
   if (search.caller !== undefined) add('r.caller_id = ?', search.caller);
   if (search.state !== undefined) add('r.state = ?', search.state);
+  if (search.reason !== undefined) add('r.termination_reason = ?', search.reason);
   if (search.minCostUsd !== undefined) add('r.cost_usd >= ?', search.minCostUsd);
   if (search.maxCostUsd !== undefined) add('r.cost_usd <= ?', search.maxCostUsd);
   if (search.startedAfter !== undefined) add('r.started_at >= ?', utcTime(search.startedAfter));
@@ -49,7 +50,8 @@ export function runSearchQuery(
     add(`EXISTS (SELECT 1 FROM ${tables.steps} s WHERE s.run_id = r.run_id AND s.tool = ?${visible})`, search.tool);
   if (search.text !== undefined)
     add(
-      `EXISTS (SELECT 1 FROM ${tables.steps} s WHERE s.run_id = r.run_id AND ${dialect.contains('s.search_text')}${visible})`,
+      `(${dialect.contains('lower(r.task)')} OR EXISTS (SELECT 1 FROM ${tables.steps} s WHERE s.run_id = r.run_id AND ${dialect.contains('s.search_text')}${visible}))`,
+      search.text.toLowerCase(),
       search.text.toLowerCase(),
     );
   if (search.cursor !== undefined) {

@@ -100,8 +100,8 @@ export class SqlChainStore implements ChainStore {
       for (const record of head.approvals ?? []) view.addApproval(record);
       await tx.run(
         `UPDATE ${runs} SET agent_name = ?, task = ?, tenant = ?, caller_id = ?, parent_run_id = ?, root_run_id = ?,
-           state = ?, chain_status = ?, started_at = ?, ended_at = ?, complete = ?, stored_at = ?, head_json = ?,
-           facts_json = ? WHERE run_id = ?`,
+           state = ?, termination_reason = ?, chain_status = ?, started_at = ?, ended_at = ?, complete = ?, stored_at = ?,
+           head_json = ?, facts_json = ? WHERE run_id = ?`,
         [
           head.agentName,
           head.task,
@@ -110,6 +110,7 @@ export class SqlChainStore implements ChainStore {
           update.parentRunId ?? null,
           update.rootRunId ?? update.runId,
           update.state,
+          update.terminationReason ?? null,
           head.status,
           utcTime(head.startedAt),
           update.endedAt === undefined ? null : utcTime(update.endedAt),

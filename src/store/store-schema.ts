@@ -1,7 +1,7 @@
 import type { SqlExecutor } from './sql-driver';
 
 /** The schema this code writes; a database at a newer version is refused, never downgraded. */
-export const STORE_SCHEMA_VERSION = 2;
+export const STORE_SCHEMA_VERSION = 3;
 
 /** Table names under one prefix, so the store can share a database with other tables. */
 export interface StoreTables {
@@ -94,6 +94,15 @@ function version2(t: StoreTables): string[] {
   ];
 }
 
+/**
+ * Version 3: a run's termination reason (its `state` is now the ending's: `failed` for a run that
+ * ended with failure or error). Added to a table of an earlier version only (SQLite has no
+ * ADD COLUMN IF NOT EXISTS); rows stored before have none until `store rebuild` reads them again.
+ */
+function version3(t: StoreTables): string[] {
+  return [`ALTER TABLE ${t.runs} ADD COLUMN termination_reason TEXT`];
+}
+
 /** Creates or upgrades the tables inside the caller's transaction (which holds the migration lock). */
 export async function migrateStore(tx: SqlExecutor, tables: StoreTables, prefix: string): Promise<void> {
   for (const sql of tx.dialect.migrationLock(prefix)) await tx.query(sql);
@@ -107,6 +116,7 @@ export async function migrateStore(tx: SqlExecutor, tables: StoreTables, prefix:
   // Every statement is IF NOT EXISTS: run again, they add what an earlier build or version lacked.
   for (const sql of [...version1(tables), ...version2(tables)]) await tx.run(sql);
   if (current === STORE_SCHEMA_VERSION) return;
+  if (current < 3) for (const sql of version3(tables)) await tx.run(sql);
   await tx.run(`DELETE FROM ${tables.schema}`);
   await tx.run(`INSERT INTO ${tables.schema} (version) VALUES (?)`, [STORE_SCHEMA_VERSION]);
 }

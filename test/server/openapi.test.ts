@@ -16,6 +16,8 @@ afterAll(async () => light?.close());
 
 // ajv (fastify's own validator) reads draft 2020-12, OpenAPI 3.1's schema dialect.
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
+const response = (path: string, method: string, status: string) =>
+  ajv.compile(doc.paths[path][method].responses[status].content['application/json'].schema);
 
 describe('GET /v1/openapi.json', () => {
   it('lists every route of the API, the event stream and itself, with bearer security except for health and itself', () => {
@@ -77,6 +79,7 @@ describe('GET /v1/openapi.json', () => {
     );
     expect(listParams).toEqual([
       'query:status',
+      'query:reason',
       'query:agent',
       'query:agentVersion',
       'query:tenant',
@@ -107,6 +110,7 @@ describe('GET /v1/openapi.json', () => {
       'tenant',
       'caller',
       'state',
+      'reason',
       'tool',
       'text',
       'minCostUsd',
@@ -126,8 +130,6 @@ describe('GET /v1/openapi.json', () => {
   });
 
   it('describes the responses the server sends: a real answer validates against its schema', async () => {
-    const response = (path: string, method: string, status: string) =>
-      ajv.compile(doc.paths[path][method].responses[status].content['application/json'].schema);
     const me = await (
       await fetch(`${light.server.url}/v1/me`, { headers: { authorization: `Bearer ${light.tokens.dev}` } })
     ).json();
@@ -143,5 +145,42 @@ describe('GET /v1/openapi.json', () => {
     const error = ajv.compile({ ...doc.components.schemas.Error });
     expect(error(bad)).toBe(true);
     expect(error({ error: { code: 'nope', message: 'x' } })).toBe(false);
+  });
+
+  it("says how a run ended: GET /v1/runs/{id}'s ending (answer, error, grounding), the list's ending without the answer, and the end event's", () => {
+    const run = response('/v1/runs/{id}', 'get', '200');
+    const base = {
+      runId: 'r',
+      agentName: 'agent',
+      chainStatus: 'failed',
+      stepCount: 1,
+      iterations: 1,
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      costUsd: 0,
+      pendingApprovals: [],
+      subAgents: [],
+      progress: { line: 'step 1', iteration: 1, maxIterations: 10, model: 'm', continuations: 0 },
+    };
+    const ending = {
+      state: 'failed',
+      terminationReason: 'error',
+      label: 'error',
+      tone: 'bad',
+      summary: 'error: ModelAuthentication',
+      error: 'ModelAuthentication: no key',
+    };
+    expect(run({ ...base, status: 'failed', ending })).toBe(true);
+    expect(run({ ...base, status: 'failed', ending: { ...ending, terminationReason: 'no such reason' } })).toBe(false);
+    const fields = doc.paths['/v1/runs/{id}'].get.responses['200'].content['application/json'].schema.properties;
+    expect(Object.keys(fields.ending.properties)).toEqual(
+      expect.arrayContaining(['state', 'terminationReason', 'answer', 'grounding', 'error']),
+    );
+    const item = doc.paths['/v1/runs'].get.responses['200'].content['application/json'].schema.properties.runs.items;
+    expect(Object.keys(item.properties.ending.properties).sort()).toEqual(
+      ['label', 'state', 'summary', 'terminationReason', 'tone'].sort(),
+    );
+    const events = doc.paths['/v1/runs/{id}/events'].get.responses['200'].content['text/event-stream'].schema;
+    const end = events.oneOf.find((s: any) => s.properties.type.const === 'end');
+    expect(Object.keys(end.properties)).toContain('ending');
   });
 });

@@ -58,9 +58,13 @@ describe('thoughtline search', () => {
 
   it('refuses a bad option with exit 2, and says when there is no store', async () => {
     expect((await cli(['search', '--min-cost', 'lots'])).code).toBe(2);
+    const reason = await cli(['search', '--reason', 'gave_up']);
+    expect(reason.code).toBe(2);
+    expect(reason.stderr).toContain('reason');
     const none = await runCli(['search', '--text', 'x'], cliEnv({ THOUGHTLINE_STORE: `sqlite:${dir}/none.sqlite` }));
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('THOUGHTLINE_STORE');
+    expect(none.stderr).toContain('thoughtline store rebuild');
     expect(fs.existsSync(path.join(dir, 'none.sqlite'))).toBe(false);
   });
 });

@@ -59,7 +59,7 @@ async function openAs(who: Person, route: string): Promise<Page> {
 async function openRun(who: Person): Promise<Page> {
   const page = await openAs(who, `/runs/${runId}`);
   await page.locator('.step-title', { hasText: 'Tool call · tally' }).waitFor();
-  await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor();
+  await page.locator('.run-meta .status[data-state="completed"]').waitFor();
   return page;
 }
 

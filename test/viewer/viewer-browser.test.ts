@@ -177,7 +177,7 @@ describe('the chain viewer in Chromium', () => {
     await page.locator('.step-title', { hasText: 'Result · wait_for_gate' }).waitFor({ timeout: 20_000 });
     await page.locator('.result', { hasText: 'gate ledger opened' }).waitFor();
     await page.locator('.thought', { hasText: 'The export is there; the statements reconcile.' }).waitFor();
-    await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    await page.locator('.run-meta .status[data-state="completed"]').waitFor({ timeout: 20_000 });
     expect(await page.locator('.progress').textContent()).toMatch(/ · \$0\.02$/);
     await page.locator('.live-state[data-live="ended"]').waitFor();
     await page.locator('.step-title', { hasText: 'From dev (steer)' }).waitFor();
@@ -207,7 +207,7 @@ describe('the chain viewer in Chromium', () => {
       },
     );
     const page = await openAs('dev', `/runs/${stalled}`);
-    await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    await page.locator('.run-meta .status[data-state="completed"]').waitFor({ timeout: 20_000 });
     const card = page.locator('article.step-synthesis');
     await card.locator('.conclusion', { hasText: summary }).waitFor();
     expect(await card.locator('.step-title').textContent()).toBe('Ungrounded summary (stalled)');
@@ -292,7 +292,7 @@ describe('the chain viewer in Chromium', () => {
 
     await approve.click();
     await page.locator('.approval-approved').first().waitFor({ timeout: 20_000 });
-    await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    await page.locator('.run-meta .status[data-state="completed"]').waitFor({ timeout: 20_000 });
     const { json } = await s.call('auditor', 'GET', `/v1/runs/${runId}/chain`);
     expect(json.chain.approvals).toEqual([
       expect.objectContaining({
@@ -359,7 +359,9 @@ describe('the chain viewer in Chromium', () => {
     await page.locator('button.cancel').click();
     await page.locator('.cancel-reason').fill('Initech sent a corrected invoice.');
     await page.locator('.cancel-form button[type="submit"]').click();
-    await page.locator('.run-meta .status', { hasText: /cancelled|completed/ }).waitFor({ timeout: 20_000 });
+    await page
+      .locator('.run-meta .status:is([data-state="cancelled"], [data-state="completed"])')
+      .waitFor({ timeout: 20_000 });
     const { json } = await s.call('auditor', 'GET', `/v1/runs/${runId}/chain`);
     expect(json.chain.steps).toContainEqual(expect.objectContaining({ fromPerson: { kind: 'cancel', by: 'user' } }));
     expect(paid).not.toContainEqual(expect.objectContaining({ invoice: 'INV-88' }));
@@ -389,7 +391,7 @@ describe('the chain viewer in Chromium', () => {
     await page
       .locator('.approval-rejected .approval-decided', { hasText: 'Amount is 100x the usual Umbrella invoice.' })
       .waitFor({ timeout: 20_000 });
-    await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    await page.locator('.run-meta .status[data-state="completed"]').waitFor({ timeout: 20_000 });
     const { json } = await s.call('auditor', 'GET', `/v1/runs/${runId}/chain`);
     expect(json.chain.approvals[0]).toMatchObject({
       status: 'rejected',
@@ -538,7 +540,7 @@ describe('the chain viewer in Chromium', () => {
       .waitFor({ timeout: 20_000 });
     await page.locator('.answer-text').fill('Q3, please.');
     await page.locator('form.answer button').click();
-    await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    await page.locator('.run-meta .status[data-state="completed"]').waitFor({ timeout: 20_000 });
     expect(await page.locator('.question').isHidden()).toBe(true);
     const { json } = await s.call('auditor', 'GET', `/v1/runs/${runId}/chain`);
     expect(json.chain.steps).toContainEqual(expect.objectContaining({ fromPerson: { kind: 'answer', by: 'user' } }));
@@ -567,7 +569,7 @@ describe('the chain viewer in Chromium', () => {
     await page.locator('form.start button[type="submit"]').click();
     await page.locator('.run-title', { hasText: 'Summarise the open invoices' }).waitFor();
     expect(page.url()).toMatch(/#\/runs\/[^/]+$/);
-    await page.locator('.run-meta .status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    await page.locator('.run-meta .status[data-state="completed"]').waitFor({ timeout: 20_000 });
     await page.locator('.conclusion', { hasText: 'Started from the browser.' }).waitFor();
 
     // A body the API refuses is shown with the field it names.
@@ -583,9 +585,52 @@ describe('the chain viewer in Chromium', () => {
     await page.locator('form.filters button[type="submit"]').click();
     await expect.poll(async () => (await page.locator('table.runs tbody tr').count()) > 0).toBe(true);
     await expect
-      .poll(async () => [...new Set(await page.locator('table.runs tbody .status').allTextContents())])
+      .poll(async () => [
+        ...new Set(
+          await page.locator('table.runs tbody .status').evaluateAll((els) => els.map((e) => e.dataset.state)),
+        ),
+      ])
       .toEqual(['completed']);
+    // A completed run's badge names how it ended, never a failure: those are `failed`.
+    const labels = await page.locator('table.runs tbody .status').allTextContents();
+    expect(labels).toContain('success');
+    expect(labels.filter((label) => ['failure', 'error', 'cancelled'].includes(label))).toEqual([]);
     await screenshot(page, 'viewer-list.png');
+    await page.close();
+  });
+
+  it('shows how each run ended: the list badge in its tone (a failure never green), the run page the reason and the answer', async () => {
+    const failed = await start('dev', 'end-fail', 'Read the locked ledger', [
+      { content: [say('I lack access.'), useTool('give_up', { reason: 'The ledger is locked; I have no key.' })] },
+    ]);
+    const succeeded = await start('dev', 'end-ok', 'Count the payroll rows', [
+      { content: [say('Counting.'), useTool('count_rows', { table: 'payroll' })] },
+      { content: [useTool('finish', { result: 'The payroll table has 700 rows.' })] },
+    ]);
+    for (const id of [failed, succeeded])
+      await eventually('the run to end', async () => (await s.call('dev', 'GET', `/v1/runs/${id}`)).json.ending);
+
+    const page = await openAs('dev');
+    const badge = (id: string) => page.locator(`table.runs tr[data-run-id="${id}"] .status`);
+    await badge(failed).waitFor({ timeout: 20_000 });
+    await expect.poll(async () => badge(failed).textContent(), { timeout: 20_000 }).toBe('failure');
+    expect(await badge(failed).getAttribute('data-state')).toBe('failed');
+    expect(await badge(failed).getAttribute('class')).toContain('tone-bad');
+    expect(await badge(succeeded).textContent()).toBe('success');
+    // The colours the person sees: the failure's is not the success's green.
+    const colour = (id: string) => badge(id).evaluate((el) => (globalThis as any).getComputedStyle(el).color as string);
+    expect(await colour(failed)).not.toBe(await colour(succeeded));
+    await screenshot(page, 'viewer-list-endings.png');
+
+    await page.goto(`${s.server.url}/#/runs/${failed}`);
+    const ending = page.locator('section.ending');
+    await ending.locator('.ending-title', { hasText: 'Ended: failed · failure' }).waitFor({ timeout: 20_000 });
+    expect(await ending.locator('.ending-summary').textContent()).toBe('failure: The ledger is locked; I have no key.');
+
+    await page.goto(`${s.server.url}/#/runs/${succeeded}`);
+    await ending.locator('.ending-title', { hasText: 'Ended: completed · success' }).waitFor({ timeout: 20_000 });
+    expect(await ending.locator('.ending-answer h4').textContent()).toBe('Final answer');
+    expect(await ending.locator('.ending-answer p').textContent()).toBe('The payroll table has 700 rows.');
     await page.close();
   });
 

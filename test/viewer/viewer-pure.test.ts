@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderUnavailable } from '../../src/shared/render-unavailable';
+import { runEnding } from '../../src/shared/run-ending';
+import { TerminationReason } from '../../src/shared/termination';
 import { viewerModule } from './viewer-module';
 
 interface SseMessage {
@@ -264,5 +266,37 @@ describe('api failures', () => {
     ]);
     expect(describeFailure(terse)).toBe('Fix the body. (task: Required; (body): Unknown key)');
     expect(describeFailure(new Error('boom'))).toBe('boom');
+  });
+});
+
+describe('endingBadge (format.js)', () => {
+  interface Badge {
+    text: string;
+    state: string;
+    className: string;
+    title: string;
+  }
+  const load = () => viewerModule<{ endingBadge(run: unknown): Badge }>('format.js');
+
+  it("shows the ending's label in its tone, never a green completed for a failing run", async () => {
+    const { endingBadge } = await load();
+    const failed = endingBadge({
+      status: 'failed',
+      ending: { state: 'failed', terminationReason: 'error', label: 'error', tone: 'bad', summary: 'error: no key' },
+    });
+    expect(failed).toEqual({ text: 'error', state: 'failed', className: 'status tone-bad', title: 'error: no key' });
+    expect(endingBadge({ status: 'running' })).toMatchObject({ text: 'running', className: 'status status-running' });
+  });
+
+  it('colours a search hit (state and reason, no ending) with the tone runEnding gives its reason', async () => {
+    const { endingBadge } = await load();
+    for (const reason of TerminationReason.options) {
+      const ending = runEnding({ terminationReason: reason });
+      expect(endingBadge({ state: ending.state, terminationReason: reason }), reason).toMatchObject({
+        text: reason,
+        state: ending.state,
+        className: `status tone-${ending.tone}`,
+      });
+    }
   });
 });

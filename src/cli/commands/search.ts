@@ -18,6 +18,7 @@ const SearchOptions = z
     tenant: z.string().optional(),
     caller: z.string().optional(),
     state: z.string().optional(),
+    reason: z.string().optional(),
     tool: z.string().optional(),
     text: z.string().optional(),
     'min-cost': Cost.optional(),
@@ -47,6 +48,7 @@ function searchOf(line: CommandLine): {
     tenant: o.tenant,
     caller: o.caller,
     state: o.state,
+    reason: o.reason,
     tool: o.tool,
     text: o.text,
     minCostUsd: o['min-cost'],
@@ -74,7 +76,7 @@ export function renderSearch(result: RunSearchResult): string {
   const lines: string[] = [];
   for (const { run, matches } of result.hits) {
     lines.push(
-      `${run.runId}  ${run.agentName}  ${run.state}  ${run.startedAt}  ${run.stepCount} steps  $${run.costUsd.toFixed(4)}${run.temporalGone ? '  (store only)' : ''}`,
+      `${run.runId}  ${run.agentName}  ${run.state}${run.terminationReason && run.terminationReason !== run.state ? ` (${run.terminationReason})` : ''}  ${run.startedAt}  ${run.stepCount} steps  $${run.costUsd.toFixed(4)}${run.temporalGone ? '  (store only)' : ''}`,
     );
     for (const match of matches) lines.push(`  step ${match.stepNumber}: ${match.excerpt.replace(/\s+/g, ' ')}`);
   }
@@ -83,16 +85,18 @@ export function renderSearch(result: RunSearchResult): string {
 }
 
 /**
- * `search [--agent --tenant --caller --state --tool --text --min-cost --max-cost --since --until --json]`:
- * runs in the chain store. Runs of `--tenant` only (without it, runs without a tenant), in the
- * `--role` view (default developer): a text only another view shows finds nothing.
+ * `search [--agent --tenant --caller --state --reason --tool --text --min-cost --max-cost --since --until --json]`:
+ * runs in the chain store. `--state` is the ending's (`failed` finds runs that ended with failure
+ * or error), `--reason` the termination reason, `--text` the task or any step's text. Runs of
+ * `--tenant` only (without it, runs without a tenant), in the `--role` view (default developer):
+ * a text only another view shows finds nothing.
  */
 export async function searchCommand(line: CommandLine): Promise<number> {
   const { search, tenant, role } = searchOf(line);
   const store = await openReadStore();
   if (!store)
     throw new UsageError(
-      'search reads the chain store, and there is none here: set THOUGHTLINE_STORE (sqlite:PATH or postgres://…), or run it where serve keeps .thoughtline/store.sqlite.',
+      'search reads the chain store, and there is none here: fill one from Temporal with `thoughtline store rebuild` (where THOUGHTLINE_STORE says, default .thoughtline/store.sqlite), or run search where serve keeps its store, or set THOUGHTLINE_STORE (sqlite:PATH or postgres://…).',
     );
   try {
     const result = await searchStore(store, search, { tenant, role });
@@ -112,6 +116,7 @@ export const SEARCH_COMMAND: CommandSpec = {
     tenant: text,
     caller: text,
     state: text,
+    reason: text,
     tool: text,
     text,
     'min-cost': text,

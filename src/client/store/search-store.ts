@@ -10,7 +10,7 @@ const RECHECK_STEPS = 50;
 
 /**
  * One run the store found, re-checked in the caller's view: the steps that made it match (text,
- * tool) must still match as that view shows them, else it is dropped; its row is redacted as the
+ * tool), or its task for text, must still match as that view shows them, else it is dropped; its row is redacted as the
  * view redacts the chain's head, and below the auditor its tools are those of steps the view shows.
  */
 async function recheck(
@@ -33,7 +33,9 @@ async function recheck(
   if (search.text !== undefined) {
     const needle = search.text.toLowerCase();
     const found = (await shown({ text: search.text })).filter((step) => stepText(step).toLowerCase().includes(needle));
-    if (found.length === 0) return undefined;
+    // The task as the view shows it (sensitive values masked) matches too, with no step to name.
+    const inTask = view.redact(run.task, role).toLowerCase().includes(needle);
+    if (found.length === 0 && !inTask) return undefined;
     for (const step of found.slice(0, 5))
       matches.push({ stepNumber: step.stepNumber, excerpt: stepExcerpt(step, needle) });
   }

@@ -224,6 +224,7 @@ export function createChainStoreProjection(options: ChainStoreProjectionOptions)
           runId,
           head,
           state: run.state,
+          ...(run.terminationReason ? { terminationReason: run.terminationReason } : {}),
           ...(run.endedAt ? { endedAt: run.endedAt } : {}),
           ...(run.parentRunId ? { parentRunId: run.parentRunId } : {}),
           rootRunId: run.rootRunId,

@@ -3,6 +3,7 @@ import type { AgentClient } from '../../client/agent-client';
 import { isRunGone } from '../../client/run-gone';
 import type { ChainStore } from '../../store/chain-store';
 import { runStateOf } from '../run-access';
+import { stateOfDescription } from '../run-ending-read';
 import { canonicalJson } from './canonical-json';
 import { ALL_QUERY, listAgentRuns } from './list-agent-runs';
 
@@ -53,7 +54,12 @@ export async function checkRun(store: ChainStore, agents: AgentClient, runId: st
   }
   if (!stored) return [{ runId, what: 'the store does not have this run' }];
   const state = runStateOf(description.status.name);
-  if (stored.state !== state) differences.push(`state: store ${stored.state}, Temporal ${state}`);
+  const ending = stateOfDescription(description);
+  if (stored.state !== ending.state) differences.push(`state: store ${stored.state}, Temporal ${ending.state}`);
+  if (stored.terminationReason !== ending.terminationReason)
+    differences.push(
+      `termination reason: store ${stored.terminationReason ?? 'none'}, Temporal ${ending.terminationReason ?? 'none'}`,
+    );
   const chain = await agents.chain(runId, 'auditor');
   const gone = chain.unavailable?.throughStep ?? 0;
   const theirs = new Map(chain.steps.map((s) => [s.stepNumber, s]));

@@ -4,6 +4,7 @@ import { readRunInput } from '../../client/read-run-input';
 import { isRunGone } from '../../client/run-gone';
 import type { ChainHead, RunUpdate } from '../../store/chain-store';
 import { runStateOf } from '../run-access';
+import { stateOfDescription } from '../run-ending-read';
 
 /** What Temporal holds of a run now: its row for the store and its steps after `afterStep`. */
 export type TemporalRun =
@@ -92,7 +93,7 @@ export async function readStartingRun(agents: AgentClient, runId: string): Promi
       update: {
         runId,
         head,
-        state: runStateOf(description.status.name),
+        ...stateOfDescription(description),
         ...treeOf(input, runId),
       },
       steps: [],
@@ -141,7 +142,7 @@ export async function readRunFromTemporal(
       update: {
         runId,
         head: headOf(chain),
-        state,
+        ...stateOfDescription(description),
         ...(description.closeTime ? { endedAt: description.closeTime.toISOString() } : {}),
         ...treeOf(input, runId),
         complete: ended,

@@ -4,7 +4,7 @@ import { RunIdParams } from '../api-schemas';
 import type { Identity } from '../auth/identity';
 import type { ServerContext } from '../server-context';
 import { resumePoint } from './resume-point';
-import { endedInStore, replayFromStore } from './store-replay';
+import { endedInStore, replayFromStore, storedEnding } from './store-replay';
 import { RunStreamHub } from './run-stream-hub';
 import { SseWriter } from './sse-writer';
 import { subChainShown } from '../policy/apply-lens';
@@ -147,16 +147,11 @@ export function registerEventsRoute(
         const replay = new SseWriter(reply.raw, writerOptions, () => open.delete(replay));
         open.add(replay);
         replay.open();
+        const { stored, view, lens, sendsSteps } = checked;
+        const ending = () =>
+          storedEnding(ctx.agents, stored.run, view, lens, !sendsSteps, options.readTimeoutMs ?? 10_000);
         if (!replay.closed)
-          await replayFromStore(
-            ctx.store!,
-            checked.stored,
-            replay,
-            checked.view,
-            checked.after,
-            checked.lens,
-            checked.sendsSteps,
-          );
+          await replayFromStore(ctx.store!, stored, replay, view, checked.after, lens, sendsSteps, ending);
         return;
       }
       const { after, view, workflowId, owner, lens, sendsSteps } = checked;

@@ -6,6 +6,7 @@ import { statusQuery } from '../../workflows/messages';
 import type { AgentClient } from '../../client/agent-client';
 import { isDeadline } from '../../client/follow/query-deadline';
 import { runStateOf } from '../run-access';
+import { readEnding, type EndingRead } from '../run-ending-read';
 
 export type EndOutcome = Extract<RunEvent, { type: 'end' }>['outcome'];
 
@@ -66,6 +67,7 @@ export class RunNotReadyError extends Error {
 export class RunStream {
   readonly viewer = new IncrementalChainView();
   ended: EndOutcome | undefined;
+  private ending: Promise<EndingRead | undefined> | undefined;
   private seq = 0;
   /** Every raw step up to this one is in `viewer`. */
   private factsHigh = 0;
@@ -132,6 +134,19 @@ export class RunStream {
   /** The durable chain in a view, from a read that started at or after signal `since`. */
   chainInView(view: ViewerRole, since: number): Promise<ReasoningChain> {
     return this.sharedRead(`chain:${view}`, since, () => this.deps.agents.chain(this.workflowId, view));
+  }
+
+  /**
+   * How the run ended, raw (each watcher views it): read once for all watchers, after the end
+   * (the result waits for Temporal to record the close). Rejects when it cannot be read in time.
+   */
+  endingRead(): Promise<EndingRead | undefined> {
+    const state = this.ended;
+    if (state === undefined) return Promise.reject(new Error(`${this.workflowId} has not ended`));
+    this.ending ??= this.temporal(`reading the ending of ${this.workflowId}`, () =>
+      readEnding(this.deps.agents, this.workflowId, state),
+    );
+    return this.ending;
   }
 
   /** The `status` record in a view, from a read that started at or after signal `since`. */

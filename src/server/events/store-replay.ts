@@ -1,7 +1,11 @@
 import type { ViewerRole } from '../../shared';
 import type { ViewLens } from '../../shared/visibility';
 import { IncrementalChainView } from '../../shared/chain-view';
+import { runEnding, type RunEnding } from '../../shared/run-ending';
+import type { StoredRun } from '../../shared/store';
 import type { ChainStore, StoredHead } from '../../store/chain-store';
+import type { AgentClient } from '../../client/agent-client';
+import { endingInView, endingOfVisibility, readEnding } from '../run-ending-read';
 import type { Identity } from '../auth/identity';
 import { runNotFound } from '../run-access';
 import type { SseWriter } from './sse-writer';
@@ -29,6 +33,34 @@ export async function endedInStore(
 }
 
 /**
+ * How a stored run ended, in `view` narrowed by `lens`: from its result when Temporal still has
+ * it (within `timeoutMs`), else from the store's row (its state and termination reason, no answer).
+ */
+export async function storedEnding(
+  agents: AgentClient,
+  run: StoredRun,
+  view: ViewerRole,
+  lens: ViewLens | undefined,
+  summaryOnly: boolean,
+  timeoutMs: number,
+): Promise<RunEnding | undefined> {
+  const fromRow = run.terminationReason
+    ? runEnding({ terminationReason: run.terminationReason })
+    : endingOfVisibility(run.state, undefined);
+  if (run.temporalGone) return fromRow;
+  // The row's state is the ending's: a run with a reason is one Temporal recorded completed.
+  const temporalState = run.terminationReason ? 'completed' : run.state;
+  try {
+    const read = await agents.client.connection.withDeadline(Date.now() + timeoutMs, () =>
+      readEnding(agents, run.runId, temporalState),
+    );
+    return read ? endingInView(read, view, lens, summaryOnly) : fromRow;
+  } catch {
+    return fromRow;
+  }
+}
+
+/**
  * Replays an ended run's steps after `after` from the store in `view` narrowed by `lens` (none
  * when `sendsSteps` is false: a sub-agent shown as its summary), then the `end` event (as a
  * live stream ends), and closes the stream. Ids are those of the live stream, so a client resumes
@@ -42,6 +74,8 @@ export async function replayFromStore(
   after: number,
   lens?: ViewLens,
   sendsSteps = true,
+  /** How the run ended in this view (storedEnding); the `end` event carries it. */
+  ending?: () => Promise<RunEnding | undefined>,
 ): Promise<void> {
   const { run } = stored;
   const viewer = IncrementalChainView.fromFacts(stored.facts);
@@ -70,12 +104,15 @@ export async function replayFromStore(
   }
   if (writer.closed || run.state === 'running') return;
   cursor = Math.max(cursor, run.lastStep);
+  const ended = await ending?.().catch(() => undefined);
+  if (writer.closed) return;
   writer.event('end', `${cursor}.1`, {
     type: 'end',
     runId: run.runId,
     chainStatus: run.chainStatus,
     stepNumber: cursor,
-    outcome: run.state,
+    outcome: ended?.state ?? run.state,
+    ...(ended ? { ending: ended } : {}),
   });
   writer.close();
 }

@@ -1,6 +1,8 @@
 import type { ChainStatus, ReasoningStep, ViewerRole } from '../../shared';
 import type { ViewLens } from '../../shared/visibility';
+import type { RunEnding } from '../../shared/run-ending';
 import { chainInLens, statusInLens, subAgentInLens } from '../policy/apply-lens';
+import { endingInView } from '../run-ending-read';
 import type { RunStream, StreamListener, StreamSignal } from './run-stream';
 import type { SseWriter } from './sse-writer';
 
@@ -122,16 +124,30 @@ export class Watcher implements StreamListener {
         if (event.type !== 'text_delta' && event.stepNumber > this.cursor) await this.fill(signal.seq);
         return this.sendEvent(event);
       }
-      case 'ended':
+      case 'ended': {
         await this.fill(signal.seq);
+        const ending = await this.ending();
+        if (this.writer.closed) return;
         this.writer.event('end', this.nextId(), {
           type: 'end',
           runId: this.stream.workflowId,
           chainStatus: this.chainStatus,
           stepNumber: this.cursor,
-          outcome: signal.outcome,
+          outcome: ending?.state ?? signal.outcome,
+          ...(ending ? { ending } : {}),
         });
         return this.writer.close();
+      }
+    }
+  }
+
+  /** How the run ended in this watcher's view; undefined when it cannot be read in time (the end is sent without it). */
+  private async ending(): Promise<RunEnding | undefined> {
+    try {
+      const read = await this.stream.endingRead();
+      return read ? endingInView(read, this.view, this.lens, !this.sendsSteps) : undefined;
+    } catch {
+      return undefined;
     }
   }
 

@@ -38,7 +38,8 @@ async function recheck(
   if (search.text !== undefined) {
     const needle = search.text.toLowerCase();
     const found = (await shown({ text: search.text })).filter((step) => stepText(step).toLowerCase().includes(needle));
-    if (found.length === 0) return undefined;
+    // The hit's task is already as the view shows it.
+    if (found.length === 0 && !hit.run.task.toLowerCase().includes(needle)) return undefined;
     for (const step of found.slice(0, 5))
       matches.push({ stepNumber: step.stepNumber, excerpt: stepExcerpt(step, needle) });
   }

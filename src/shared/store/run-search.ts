@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TerminationReason } from '../termination';
 import { StoredRun, StoredRunState } from './stored-run';
 import { MAX_SEARCH_TEXT } from './step-filter';
 
@@ -8,8 +9,10 @@ export const MAX_SEARCH_PAGE = 100;
 /**
  * A search across runs. Every filter narrows; none widens: the caller's tenant and view are
  * applied by the reader from their identity, never taken from here (`tenant` here can only
- * narrow to the caller's own). `tool` matches a run that called it; `text` a run with a step whose
- * text (arguments, results, thoughts, answers) contains it, as the caller's view shows that step.
+ * narrow to the caller's own). `state` is the ending's state (a run that ended with `failure` is
+ * `failed`); `reason` its termination reason. `tool` matches a run that called it; `text` a run
+ * whose task, or a step's text (arguments, results, thoughts, answers), contains it, as the
+ * caller's view shows that step.
  */
 export const RunSearch = z
   .object({
@@ -17,6 +20,7 @@ export const RunSearch = z
     tenant: z.string().min(1).max(200).optional(),
     caller: z.string().min(1).max(200).optional(),
     state: StoredRunState.optional(),
+    reason: TerminationReason.optional(),
     tool: z.string().min(1).max(200).optional(),
     text: z.string().min(1).max(MAX_SEARCH_TEXT).optional(),
     minCostUsd: z.number().nonnegative().optional(),

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { ChainStatus } from '../chain';
+import { TerminationReason } from '../termination';
 
-/** A run's state as Temporal reports it, in the API's words (as `GET /v1/runs` says it). */
+/**
+ * A run's state in the API's words (as `GET /v1/runs` says it): Temporal's, except that a run that
+ * ended with `failure` or `error` is `failed` and one that ended `cancelled` is `cancelled` (its
+ * ending's state, `endedStateOf`).
+ */
 export const StoredRunState = z.enum([
   'running',
   'completed',
@@ -30,6 +35,8 @@ export const StoredRun = z.object({
   parentRunId: z.string().optional(),
   rootRunId: z.string(),
   state: StoredRunState,
+  /** Why it ended, once the workflow ended it with a result; absent while it runs and when Temporal ended it. */
+  terminationReason: TerminationReason.optional(),
   chainStatus: ChainStatus,
   startedAt: z.string(),
   endedAt: z.string().optional(),

@@ -75,3 +75,17 @@ describe('runEnding', () => {
     expect(failed.terminationReason).toBeUndefined();
   });
 });
+
+describe('runEnding from a termination reason only', () => {
+  it('gives the state, label and tone of the reason, and no answer or error', () => {
+    expect(runEnding({ terminationReason: 'error' })).toEqual({
+      state: 'failed',
+      terminationReason: 'error',
+      label: 'error',
+      tone: 'bad',
+      summary: 'error',
+    });
+    expect(runEnding({ terminationReason: 'cancelled' }).state).toBe('cancelled');
+    expect(runEnding({ terminationReason: 'stalled' })).toMatchObject({ state: 'completed', tone: 'limit' });
+  });
+});

@@ -1,4 +1,7 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import type { WatchEvent } from '../../src/client/agent-client';
+import { printFollowed } from '../../src/cli/watch-printer';
 import { renderStep, renderSteps, renderSummary } from '../../src/cli/render/render-step';
 import { renderStatus } from '../../src/cli/render/render-status';
 import { AgentStatus, zeroUsage, type AgentResult, type ReasoningStep } from '../../src/shared';
@@ -161,5 +164,50 @@ describe('status of an ended run', () => {
     const text = renderStatus('wf-1', { ...status(result), status: 'thinking' });
     expect(text.split('\n')[0]).toBe('Run wf-1: thinking');
     expect(text).not.toContain('Ended:');
+  });
+});
+
+describe('watch and run print a model call under the model that answered it', () => {
+  async function printed(events: WatchEvent[]): Promise<string[]> {
+    async function* follow(): AsyncGenerator<WatchEvent, AgentResult> {
+      yield* events;
+      return resultOf([], { success: true, terminationReason: 'success', finalAnswer: 'x' });
+    }
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (d: Buffer) => (text += d.toString()));
+    await printFollowed(follow(), out);
+    return plain(text).split('\n').filter(Boolean);
+  }
+  const step = (s: ReasoningStep): WatchEvent => ({ type: 'step', step: s });
+
+  it('holds the call line for its reply, and keeps the order of the steps', async () => {
+    const lines = await printed([
+      step(modelCall(1, 'm1')),
+      step(reply(2, 'm1', 'offline-model')),
+      step(modelCall(3, 'm2')),
+      step(failedCall(4, 'm2', `Model call failed: ${AUTH}`)),
+      step(modelCall(5, 'm3')),
+    ]);
+    expect(lines.map((l) => l.trim().split(/\s+/).slice(0, 4).join(' '))).toEqual([
+      '1 Model call offline-model',
+      '2 Model reply offline-model',
+      '3 Model call claude-sonnet-4-6',
+      '4 Model failed claude-sonnet-4-6',
+      // The run ended before its reply: printed at the end, with the model asked.
+      '5 Model call claude-sonnet-4-6',
+    ]);
+    expect(lines[0]).toContain('asked for claude-sonnet-4-6');
+  });
+
+  it('text streaming before the reply prints the call at once, with the model asked', async () => {
+    const lines = await printed([
+      step(modelCall(1, 'm1')),
+      { type: 'live', activityId: '1', attempt: 1, kind: 'text', text: 'Thinking aloud' },
+      step(reply(2, 'm1', 'offline-model')),
+    ]);
+    expect(lines[0]).toBe('  1 Model call   claude-sonnet-4-6 (iteration 1)');
+    expect(lines[1]).toContain('Thinking aloud');
+    expect(lines[2]).toMatch(/^ {2}2 Model reply {2}offline-model/);
   });
 });

@@ -176,11 +176,10 @@ export function renderLive(kind: 'text' | 'thinking', text: string, first: boole
 
 /**
  * `run`'s and `watch`'s last lines: the counts, how the run ended and why (`runEnding`), what
- * stands behind the answer, the spend, and the error whole. `viewed` must already be the reader's
+ * stands behind the answer, the spend, and the error whole. `result` must already be the reader's
  * view (`viewResult`), as every door's ending is.
  */
-export function renderSummary(viewed: AgentResult): string {
-  const result = viewed;
+export function renderSummary(result: AgentResult): string {
   const ending = runEnding({ result });
   const u = result.usage;
   const status = result.success ? green(result.terminationReason) : red(result.terminationReason);

@@ -23,6 +23,7 @@ import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
 import type { ToolDefinition } from './tools/define-tool';
 import type { ScorerDefinition } from './eval/define-scorer';
 import { localToolsWithoutCache } from './tools/local-tools-without-cache';
+import { providerWarnings } from './activities/models/provider-warnings';
 import { modelsOutsideAllowList } from './tools/models-outside-allow-list';
 import { createToolRegistry } from './tools/tool-registry';
 import { parseMcpConfig } from './activities/mcp/load-mcp-config';
@@ -180,6 +181,8 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
   if (outside) throw new TypeError(outside);
   const stalls = localToolsWithoutCache(options.tools, options.workerOptions?.maxCachedWorkflows);
   if (stalls) Runtime.instance().logger.warn(stalls);
+  // Once, at start: a provider that cannot work as set up (no API key) says what its runs will meet.
+  for (const warning of providerWarnings(options.models)) Runtime.instance().logger.warn(warning);
   // The sink is registered even without a publisher, so workflows never call an unknown sink.
   const runEvents = createWorkerRunEvents(
     telemetry ? telemetry.events(options.events, options.policy) : options.events,

@@ -15,7 +15,7 @@ export function statusFromResult(result: AgentResult): AgentStatus {
     steps: chainLength(result.chain),
     usage: result.usage,
     costUsd: result.costUsd,
-    model: [...result.chain.steps].reverse().find((s) => s.model !== undefined)?.model ?? 'unknown',
+    model: answeringModel(result),
     continuations: result.continuations,
     ...(last ? { lastStep: `${last.stepNumber} ${last.type}` } : {}),
     pendingApprovals: [],
@@ -37,4 +37,14 @@ export function statusFromResult(result: AgentResult): AgentStatus {
       : {}),
     subAgents: result.chain.subAgents ?? [],
   };
+}
+
+/**
+ * The model that last answered (a reply's `model`), as the live status query reports it
+ * (`lastModel`); else the last one asked, when none answered.
+ */
+function answeringModel(result: AgentResult): string {
+  const steps = [...result.chain.steps].reverse();
+  const reply = steps.find((s) => s.type === 'tool_result' && s.model !== undefined && s.toolResult.success);
+  return reply?.model ?? steps.find((s) => s.model !== undefined)?.model ?? 'unknown';
 }

@@ -18,5 +18,10 @@ export interface ModelCallHooks {
  */
 export interface ModelProvider {
   readonly name: string;
+  /**
+   * What a worker says once, when it starts, about this provider: that it cannot work as set up
+   * (no API key), what its runs will meet, and what to do. Undefined when nothing is wrong.
+   */
+  readonly startWarning?: string;
   complete(request: ModelRequest, signal: AbortSignal, hooks?: ModelCallHooks): Promise<ModelReply>;
 }

@@ -36,7 +36,9 @@ describe('an encrypted run', () => {
 
     const human = await runCli(['status', id], withKeys);
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout).toMatch(new RegExp(`^Run ${id}: completed\\nIteration: +\\d+ of 4 · \\d+ steps\\n`));
+    expect(human.stdout).toMatch(
+      new RegExp(`^Run ${id}: completed\\nEnded: +completed · success\\nIteration: +\\d+ of 4 · \\d+ steps\\n`),
+    );
     expect(human.stdout).toMatch(/\nTokens: +[\d,]+ \(/);
     expect(human.stdout).toMatch(/\nCost: +\$\d/);
     expect(human.stdout).not.toContain('{');

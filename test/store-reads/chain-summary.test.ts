@@ -94,3 +94,54 @@ describe('filterChainSteps', () => {
     expect(numbers({})).toEqual([1, 2, 3, 5, 6]);
   });
 });
+
+describe('summariseChain: approvals and the models that answered (issue 62)', () => {
+  const approvalSteps: ReasoningStep[] = [
+    {
+      ...base(1),
+      type: 'tool_call',
+      toolCall: { toolName: 'claude-sonnet-4-6', toolType: 'llm', arguments: {}, correlationId: 'm1' },
+      model: 'claude-sonnet-4-6',
+    },
+    {
+      ...base(2),
+      type: 'tool_result',
+      toolResult: { correlationId: 'm1', success: true, result: { stopReason: 'tool_use' }, durationMs: 3 },
+      model: 'offline-model',
+    },
+    {
+      ...base(3),
+      type: 'thinking',
+      thought: 'Approved by alice (ops): pay_bill (call c1): fine',
+      fromPerson: { kind: 'approval', by: 'alice' },
+    },
+    {
+      ...base(4),
+      type: 'tool_call',
+      toolCall: { toolName: 'claude-sonnet-4-6', toolType: 'llm', arguments: {}, correlationId: 'm2' },
+      model: 'claude-sonnet-4-6',
+    },
+    {
+      ...base(5),
+      type: 'tool_result',
+      toolResult: { correlationId: 'm2', success: false, result: null, error: 'Model call failed: x', durationMs: 0 },
+      model: 'claude-sonnet-4-6',
+    },
+  ] as ReasoningStep[];
+
+  it("names a person's approval among the decisions, with who decided what", () => {
+    const summary = summariseChain(chainOf(approvalSteps));
+    expect(summary.decisions).toEqual([
+      { stepNumber: 3, kind: 'approval', text: 'Approved by alice (ops): pay_bill (call c1): fine' },
+    ]);
+  });
+
+  it('lists a model call under the model that answered it; a failed one under the model asked', () => {
+    const summary = summariseChain(chainOf(approvalSteps));
+    expect(summary.modelCalls).toBe(2);
+    expect(summary.tools).toEqual([
+      { name: 'claude-sonnet-4-6', calls: 1, failures: 1, totalMs: 0 },
+      { name: 'offline-model', calls: 1, failures: 0, totalMs: 3 },
+    ]);
+  });
+});

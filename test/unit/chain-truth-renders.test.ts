@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderStep } from '../../src/cli/render/render-step';
+import { renderStep, renderSteps } from '../../src/cli/render/render-step';
 import type { ReasoningChain, ReasoningStep } from '../../src/shared';
 import { viewChain } from '../../src/shared/chain-view';
 import { markdownCode, markdownText } from '../../src/shared/markdown-escape';
@@ -98,7 +98,7 @@ describe('the end_user view, as docs/security.md describes it', () => {
     expect(view.steps[1]).not.toHaveProperty('usage');
     expect(view.steps[1]).not.toHaveProperty('costUsd');
     expect(view.steps[2]).toMatchObject({ type: 'thinking', thought: 'Waiting for a person to approve write_file.' });
-    const printed = plain(view.steps.map(renderStep).join('\n'));
+    const printed = plain(renderSteps(view.steps).join('\n'));
     expect(printed).not.toMatch(/\$\d|tokens| in \/ /);
     expect(printed).not.toContain('thoughtline approve');
   });

@@ -38,6 +38,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
 
   return {
     name: 'anthropic',
+    // Only for a client made here: a ready one may authenticate in ways this cannot see.
+    ...(options.client ? {} : keyWarning(client)),
     async complete(request: ModelRequest, signal: AbortSignal, hooks?: ModelCallHooks): Promise<ModelReply> {
       // API version 2026-10-21 answers 400 to every sampling setting, so none is sent.
       refuseUnsupportedSampling('anthropic', request, []);
@@ -61,6 +63,18 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
       return { ...reply, costUsd: costOf(pricedModel, reply.usage, prices), durationMs };
     },
   };
+}
+
+/** Said once by the worker that serves a provider without a key: every call would fail with ModelAuthentication. */
+export const NO_ANTHROPIC_KEY =
+  'ANTHROPIC_API_KEY is not set and createAnthropicProvider has no apiKey: runs that ask for an Anthropic model ' +
+  '(provider "anthropic") will fail with ModelAuthentication ("Could not resolve authentication method"), unless ' +
+  'the Anthropic SDK finds a credentials profile. Set ANTHROPIC_API_KEY, or serve "anthropic" with ' +
+  'createOfflineModel() to try it without a key (docs/offline.md).';
+
+/** The warning for a client the SDK found no key or token for (its own lookup: the options, then the environment). */
+function keyWarning(client: Anthropic): { startWarning?: string } {
+  return client.apiKey || client.authToken ? {} : { startWarning: NO_ANTHROPIC_KEY };
 }
 
 /**

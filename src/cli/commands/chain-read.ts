@@ -4,7 +4,7 @@ import type { CommandLine, OptionSpec } from '../command-line';
 import { UsageError } from '../usage-error';
 import { readStoredPage } from '../../client/store/read-stored-chain';
 import { filterChainSteps } from '../../client/store/step-filter-match';
-import { renderStep } from '../render/render-step';
+import { renderSteps } from '../render/render-step';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import { connect } from '../runtime';
 import { printChain } from './inspect';
@@ -146,6 +146,6 @@ export async function printChainRead(workflowId: string, options: ChainReadOptio
     process.stdout,
     `${storeOnly ? `${STORE_ONLY_LINE}\n` : ''}${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${options.role}${hidden}${narrowed}${filtered}\n\n`,
   );
-  const body = chain.steps.map(renderStep).join('\n');
+  const body = renderSteps(chain.steps).join('\n');
   if (body) writeSafe(process.stdout, `${body}\n`);
 }

@@ -5,7 +5,7 @@ import { chainAsOf } from '../../client/fork/chain-as-of';
 import { ForkError } from '../../client/fork/fork-error';
 import { forkWorkflowId, type ForkOptions } from '../../client/fork/fork-run';
 import type { PlannedFork } from '../../client/fork/plan-fork';
-import { renderStep } from '../render/render-step';
+import { renderSteps } from '../render/render-step';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import { connect } from '../runtime';
 import { actingPerson } from './decide';
@@ -87,7 +87,7 @@ export async function printChainAsOf(
       process.stdout,
       `${chain.agentName}: ${chain.task}\nas of step ${asOfStep}: ${chain.status} · ${spend}${plan}\n\n`,
     );
-    const body = chain.steps.map(renderStep).join('\n');
+    const body = renderSteps(chain.steps).join('\n');
     if (body) writeSafe(process.stdout, `${body}\n`);
   } finally {
     await agents.client.connection.close();

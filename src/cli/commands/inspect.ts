@@ -2,7 +2,7 @@ import type { ChainPage, ViewerRole } from '../../shared';
 import { AgentClient } from '../../client/agent-client';
 import { renderExpandedChain } from '../render/render-expanded-chain';
 import { renderStatus } from '../render/render-status';
-import { renderStep, renderSummary } from '../render/render-step';
+import { renderSteps, renderSummary } from '../render/render-step';
 import { renderTree } from '../render/render-tree';
 import { renderUnavailable } from '../../shared/render-unavailable';
 import { requireServedRun } from '../../client/follow/served-run';
@@ -18,6 +18,7 @@ import type { LoadedPolicy } from '../../governance/load-visibility-policy';
 import { withPolicy } from './policy-option';
 import { viewResult } from '../../shared/chain-view';
 import { identityOfChain } from '../../client/run-lens';
+import { readRunEnding } from '../read-run-ending';
 
 /**
  * `chain <id> [--expand] [--after-step N] [--limit N]`: the reasoning chain of a run, live or
@@ -48,7 +49,7 @@ export async function printChain(
         `${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${role}${hidden}${narrowed}\n\n`,
       );
       if (chain.unavailable) writeSafe(process.stdout, `${renderUnavailable(chain.unavailable)}\n\n`);
-      const body = expanded ? renderExpandedChain(expanded) : chain.steps.map(renderStep).join('\n');
+      const body = expanded ? renderExpandedChain(expanded) : renderSteps(chain.steps).join('\n');
       if (body) writeSafe(process.stdout, `${body}\n`);
     }
   } finally {
@@ -114,10 +115,8 @@ export async function watchRun(
     );
     process.exit(INTERRUPTED_EXIT_CODE);
   }
-  // With a policy, the answer and the rest of the outcome are shown as the developer's view under it.
-  const result = options.policy
-    ? viewResult(ended, 'developer', agents.lensOf(identityOfChain(ended.chain), 'developer'))
-    : ended;
+  // The developer's view, as the steps were followed (under the policy's lens, with one): the ending comes from it.
+  const result = viewResult(ended, 'developer', agents.lensOf(identityOfChain(ended.chain), 'developer'));
   writeSafe(process.stdout, `\n${renderSummary(result)}\n`);
   await agents.client.connection.close();
   return result.success;
@@ -125,15 +124,17 @@ export async function watchRun(
 
 /**
  * `status <id> [--role R]`: the small status record, the plan, the sub-agents, the calls awaiting a
- * decision and any open question, in a role's view (default developer).
+ * decision and any open question, in a role's view (default developer); for an ended run, how it
+ * ended and why (its `runEnding` in the same view; `--json` adds it as `ending`).
  */
 export async function printStatus(workflowId: string, json: boolean, role: ViewerRole = 'developer'): Promise<void> {
   const c = await connect();
   const { agents } = c;
   try {
     const status = await readServed(c, workflowId, () => agents.status(workflowId, role));
-    if (json) writeForStdout(`${JSON.stringify(status, null, 2)}\n`);
-    else writeSafe(process.stdout, renderStatus(workflowId, status, role));
+    const ending = await readRunEnding(agents, workflowId, role);
+    if (json) writeForStdout(`${JSON.stringify(ending ? { ...status, ending } : status, null, 2)}\n`);
+    else writeSafe(process.stdout, renderStatus(workflowId, status, role, ending));
   } finally {
     await agents.client.connection.close();
   }

@@ -7,6 +7,7 @@ import type { ToolDefinition } from '../../tools/define-tool';
 import { registeredStrategy, resolveModel, type AgentInputInit, type AgentResult, type ModelReply } from '../../shared';
 import { viewResult } from '../../shared/chain-view';
 import { AgentClient, type AgentHandle } from '../../client/agent-client';
+import { identityOfChain } from '../../client/run-lens';
 import { INTERRUPTED_EXIT_CODE, watchInterruption, type Interruption } from '../../client/follow/interruption';
 import { placeRun, type RunPlacement } from '../../client/follow/run-placement';
 import { watchForStall } from '../../client/follow/stall-watch';
@@ -149,7 +150,12 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
     const { result } = outcome;
     // The auditor's view: every step, secrets redacted, as everywhere else a result is shown.
     if (options.json) writeForStdout(`${JSON.stringify(viewResult(result, 'auditor'), null, 2)}\n`);
-    else writeSafe(out, `\n${renderSummary(result)}\n`);
+    // The developer's view, as its steps were followed: the ending and why come from it.
+    else
+      writeSafe(
+        out,
+        `\n${renderSummary(viewResult(result, 'developer', c.agents.lensOf(identityOfChain(result.chain), 'developer')))}\n`,
+      );
     if (recorder) {
       out.write(
         recorder.count() > 0 || recorder.toolCount() > 0

@@ -1,6 +1,6 @@
 import type { ReasoningStep } from '../../shared';
 import type { ExpandedChain } from '../../client/expanded-chain';
-import { renderStep } from './render-step';
+import { answeringModels, renderStep } from './render-step';
 import { clip, indent } from './terminal-style';
 
 /** Each level of sub-agent sits this far right of its parent's steps. */
@@ -28,6 +28,7 @@ function renderSteps(expanded: ExpandedChain, prefix: string): string[] {
     steps.flatMap((s) => (s.type === 'tool_result' && s.toolResult.subAgent ? [s.toolResult.subAgent.workflowId] : [])),
   );
   const placed = new Set<string>();
+  const answered = answeringModels(steps);
   const out: string[] = [];
   const place = (id: string): void => {
     const child = expanded.subAgents[id];
@@ -36,7 +37,7 @@ function renderSteps(expanded: ExpandedChain, prefix: string): string[] {
     out.push(...renderChild(id, child, `${prefix}${NEST}`));
   };
   for (const step of steps) {
-    out.push(indent(renderStep(step), prefix));
+    out.push(indent(renderStep(step, answered), prefix));
     const id = childAt(step, withResult);
     if (id) place(id);
   }

@@ -3,6 +3,8 @@ import { renderPendingApproval } from '../../client/render-pending-approval';
 import { renderPlan } from './render-plan';
 import { renderSubAgentRow } from './render-sub-agent';
 import { count, usd } from './terminal-style';
+import { endingLines } from './render-ending';
+import type { RunEnding } from '../../shared/run-ending';
 
 /** "1,234 tokens (1,000 in, 234 out) of 50,000": what the run spent, against its budget when it has one. */
 function spend(status: AgentStatus): string[] {
@@ -19,11 +21,17 @@ function spend(status: AgentStatus): string[] {
   ];
 }
 
-/** The run at a glance: its state, how far it got, what it spent and what it waits for. */
-function summary(workflowId: string, status: AgentStatus, role: ViewerRole): string {
+/**
+ * The run at a glance: its state (an ended run's from its ending, so a failed or cancelled run
+ * never reads `completed`) and why it ended, how far it got, what it spent and what it waits for;
+ * then the answer or the error.
+ */
+function summary(workflowId: string, status: AgentStatus, role: ViewerRole, ending: RunEnding | undefined): string {
   const continued = status.continuations ? ` · continued ${status.continuations}×` : '';
+  const [ended, ...answerAndError] = ending ? endingLines(ending, { answer: true, width: 13 }) : [];
   return [
-    `Run ${workflowId}: ${status.status}`,
+    `Run ${workflowId}: ${ending?.state ?? status.status}`,
+    ...(ended ? [ended] : []),
     `Iteration:   ${status.iteration} of ${status.maxIterations} · ${status.steps} steps${continued}`,
     `Model:       ${status.model}`,
     // The end user's view, like its chain, leaves out tokens and cost (the operator's business).
@@ -36,6 +44,7 @@ function summary(workflowId: string, status: AgentStatus, role: ViewerRole): str
     ...(status.cancelRequested
       ? [`Cancel:      requested (${status.cancelRequested}); the run finishes its step and summarises`]
       : []),
+    ...answerAndError,
   ].join('\n');
 }
 
@@ -43,11 +52,17 @@ function summary(workflowId: string, status: AgentStatus, role: ViewerRole): str
  * What `status` prints for people (`--json` prints the record itself): the run at a glance, then
  * the plan as a checklist, the direct sub-agents, the calls awaiting a decision anywhere in the
  * tree, and any open question. The `end_user` view shows no spend and no operator commands.
+ * `ending`: an ended run's `runEnding`, made from its result in the same view.
  */
-export function renderStatus(workflowId: string, status: AgentStatus, role: ViewerRole = 'developer'): string {
+export function renderStatus(
+  workflowId: string,
+  status: AgentStatus,
+  role: ViewerRole = 'developer',
+  ending?: RunEnding,
+): string {
   const { pendingApprovals, openQuestion, plan, subAgents } = status;
   const commands = role !== 'end_user';
-  const sections = [summary(workflowId, status, role)];
+  const sections = [summary(workflowId, status, role, ending)];
   if (plan) sections.push(renderPlan(plan));
   // Runs from before sub-agents existed answer without the field.
   if (subAgents?.length)

@@ -6,6 +6,8 @@ import { redactSecretsInText } from '../../shared/secret-patterns';
 import { toolResultNote } from '../../shared/tool-result-note';
 import { answerLabel, confidenceText } from '../../shared/answer-grounding';
 import { cacheHitText } from '../../shared/planning/cache-hit-text';
+import { runEnding } from '../../shared/run-ending';
+import { endingLines } from './render-ending';
 
 /** Lines a step adds under its first sit under the text after the label (number 4 + label 13). */
 const UNDER = ' '.repeat(17);
@@ -54,11 +56,43 @@ function renderThought(step: Extract<ReasoningStep, { type: 'thinking' }>): stri
   }
 }
 
+/** Each model call's answering model (its reply's `model`), by the call's correlation id. */
+export type AnsweringModels = ReadonlyMap<string, string>;
+
+/** The model that answered each model call of `steps`, read from the replies (the call step records the model asked). */
+export function answeringModels(steps: readonly ReasoningStep[]): AnsweringModels {
+  const models = new Map<string, string>();
+  for (const step of steps)
+    if (step.type === 'tool_result' && step.model && step.toolResult.success)
+      models.set(step.toolResult.correlationId, step.model);
+  return models;
+}
+
+/** Steps of a chain (or a page of one), each model call titled with the model that answered it. */
+export function renderSteps(steps: readonly ReasoningStep[]): string[] {
+  const answered = answeringModels(steps);
+  return steps.map((step) => renderStep(step, answered));
+}
+
+/** "offline-model (iteration 1, asked for claude-sonnet-4-6)": the model that answered, when known; else the one asked. */
+function modelCallTitle(call: Extract<ReasoningStep, { type: 'tool_call' }>, answered?: AnsweringModels): string {
+  const asked = call.toolCall.toolName;
+  const by = answered?.get(call.toolCall.correlationId);
+  return by && by !== asked
+    ? `${by} (iteration ${call.iteration}, asked for ${asked})`
+    : `${asked} (iteration ${call.iteration})`;
+}
+
+/** "Model call failed: ModelAuthentication: …" without its first words, which the label says. */
+const modelFailure = (error: string | undefined): string =>
+  redactSecretsInText((error ?? 'no reason recorded').replace(/^Model call failed: /, ''));
+
 /**
  * One terminal line per step, for people watching a run live; a plan, a delegation or a
- * sub-agent's outcome adds indented lines under it.
+ * sub-agent's outcome adds indented lines under it. `answered` (from `answeringModels`) titles a
+ * model call with the model that answered it; without it (live, before the reply), the model asked.
  */
-export function renderStep(step: ReasoningStep): string {
+export function renderStep(step: ReasoningStep, answered?: AnsweringModels): string {
   const n = dim(`${String(step.stepNumber).padStart(3)} `);
   if (step.visibility.level === 'hidden') return `${n}${dim(`(hidden ${step.type})`)}`;
   const tag = parallelTag(step);
@@ -69,7 +103,7 @@ export function renderStep(step: ReasoningStep): string {
       const c = step.toolCall;
       if (c.toolType === 'llm') {
         const note = c.arguments['note'];
-        return `${n}${dim(`Model call   ${c.toolName} (iteration ${step.iteration})`)}${typeof note === 'string' ? ` ${yellow(note)}` : ''}`;
+        return `${n}${dim(`Model call   ${modelCallTitle(step, answered)}`)}${typeof note === 'string' ? ` ${yellow(note)}` : ''}`;
       }
       const delegated = c.delegatedTo
         ? under([`→ delegated to ${c.delegatedTo.agentName} (run ${c.delegatedTo.workflowId})`])
@@ -86,6 +120,9 @@ export function renderStep(step: ReasoningStep): string {
           step.costUsd !== undefined ? `$${step.costUsd.toFixed(4)}` : '',
           `${r.durationMs} ms`,
         ];
+        // A failed call says why (the failure's type and message): the run's error is often this.
+        if (!r.success)
+          return `${n}${label('Model failed', red)}${dim(`${[step.model, `${r.durationMs} ms`].join(' · ')} `)}${red(oneLine(modelFailure(r.error), 300))}`;
         // A string result is an `llm` tool's answer (ask_model): name the model that gave it.
         if (typeof r.result === 'string')
           return `${n}${label('Observation', green)}${tag}${dim(`${step.model} · ${parts.filter(Boolean).join(' · ')} `)}${oneLine(r.result)}`;
@@ -137,7 +174,13 @@ export function renderLive(kind: 'text' | 'thinking', text: string, first: boole
   return `${marker}${dim(text)}`;
 }
 
+/**
+ * `run`'s and `watch`'s last lines: the counts, how the run ended and why (`runEnding`), what
+ * stands behind the answer, the spend, and the error whole. `result` must already be the reader's
+ * view (`viewResult`), as every door's ending is.
+ */
 export function renderSummary(result: AgentResult): string {
+  const ending = runEnding({ result });
   const u = result.usage;
   const status = result.success ? green(result.terminationReason) : red(result.terminationReason);
   const answer = answerLine(result);
@@ -146,13 +189,15 @@ export function renderSummary(result: AgentResult): string {
         `Sub-agents: ${result.delegated.runs} runs, ${result.delegated.iterations} iterations, ${result.delegated.usage.inputTokens} in / ${result.delegated.usage.outputTokens} out, $${result.delegated.costUsd.toFixed(6)} (included above)`,
       ]
     : [];
+  const [ended, ...why] = endingLines(ending, { answer: false, width: 8 });
   return [
     `Result: ${status} after ${result.iterations} iterations, ${result.modelCalls} model calls, ${result.toolCalls} tool calls`,
+    ended!,
     ...(answer ? [answer] : []),
     `Tokens: ${u.inputTokens} in, ${u.outputTokens} out, ${u.cacheReadTokens} cache read, ${u.cacheWriteTokens} cache write`,
     `Cost:   $${result.costUsd.toFixed(6)} · ${result.executionTimeMs} ms`,
     ...delegated,
     ...(result.plan ? [renderPlan(result.plan)] : []),
-    ...(result.error ? [red(`Error:  ${redactSecretsInText(result.error)}`)] : []),
+    ...why.map(red),
   ].join('\n');
 }

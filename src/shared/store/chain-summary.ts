@@ -64,9 +64,16 @@ const PURPOSE_KINDS: Readonly<Partial<Record<string, Decision['kind']>>> = {
 
 const cut = (text: string): string => (text.length > DECISION_TEXT ? `${text.slice(0, DECISION_TEXT - 1)}…` : text);
 
-/** The decision a step records, if it is one the summary names. */
+/** The decision a step records, if it is one the summary names. A person's approval is a thinking step: read first. */
 function decisionOf(step: ReasoningStep): Decision | undefined {
   const at = step.stepNumber;
+  if (step.fromPerson?.kind === 'approval')
+    return {
+      stepNumber: at,
+      kind: 'approval',
+      // "Approved by alice (ops): delete_file (call c1)": who decided what, as the step says it.
+      text: cut(step.type === 'thinking' ? step.thought : `decided by ${step.fromPerson.by}`),
+    };
   if (step.type === 'thinking') {
     const kind = step.purpose !== undefined ? PURPOSE_KINDS[step.purpose] : undefined;
     return kind ? { stepNumber: at, kind, text: cut(step.thought) } : undefined;
@@ -74,9 +81,14 @@ function decisionOf(step: ReasoningStep): Decision | undefined {
   if (step.type === 'synthesis') return { stepNumber: at, kind: 'answer', text: cut(step.synthesis.conclusion) };
   if (step.type === 'tool_call' && step.toolCall.toolType === 'sub_agent')
     return { stepNumber: at, kind: 'sub_agent', text: cut(`delegated with ${step.toolCall.toolName}`) };
-  if (step.fromPerson?.kind === 'approval')
-    return { stepNumber: at, kind: 'approval', text: cut(`decided by ${step.fromPerson.by}`) };
   return undefined;
+}
+
+/** The tool's row, made on first use. */
+function rowOf(tools: Map<string, ToolRow>, name: string): ToolRow {
+  const row = tools.get(name) ?? { name, calls: 0, failures: 0, totalMs: 0 };
+  tools.set(name, row);
+  return row;
 }
 
 /**
@@ -92,21 +104,30 @@ export function summariseChain(chain: ReasoningChain): ChainSummary {
   let outputTokens = 0;
   let costUsd = 0;
   const decisions: Decision[] = [];
+  // A model call's row is named after the model that answered it (its reply's `model`), which may
+  // not be the one asked (a fallback, the offline model); a call with no reply keeps the one asked.
+  const llmCalls = new Map<string, string>();
   for (const step of chain.steps) {
     byType[step.type] += 1;
     inputTokens += step.usage?.inputTokens ?? 0;
     outputTokens += step.usage?.outputTokens ?? 0;
     costUsd += step.costUsd ?? 0;
-    if (step.type === 'tool_call') {
-      const name = step.toolCall.toolName;
-      callTool.set(step.toolCall.correlationId, name);
-      if (step.toolCall.toolType === 'llm') modelCalls += 1;
-      const row = tools.get(name) ?? { name, calls: 0, failures: 0, totalMs: 0 };
-      row.calls += 1;
-      tools.set(name, row);
+    if (step.type === 'tool_call' && step.toolCall.toolType === 'llm') {
+      modelCalls += 1;
+      llmCalls.set(step.toolCall.correlationId, step.toolCall.toolName);
+    } else if (step.type === 'tool_call') {
+      callTool.set(step.toolCall.correlationId, step.toolCall.toolName);
+      rowOf(tools, step.toolCall.toolName).calls += 1;
     }
     if (step.type === 'tool_result') {
-      const row = tools.get(callTool.get(step.toolResult.correlationId) ?? '');
+      const id = step.toolResult.correlationId;
+      const asked = llmCalls.get(id);
+      if (asked !== undefined) {
+        llmCalls.delete(id);
+        callTool.set(id, step.toolResult.success ? (step.model ?? asked) : asked);
+        rowOf(tools, callTool.get(id)!).calls += 1;
+      }
+      const row = tools.get(callTool.get(id) ?? '');
       if (row) {
         row.totalMs += step.toolResult.durationMs;
         if (!step.toolResult.success) row.failures += 1;
@@ -115,6 +136,8 @@ export function summariseChain(chain: ReasoningChain): ChainSummary {
     const decision = decisionOf(step);
     if (decision) decisions.push(decision);
   }
+  // Model calls still waiting for their reply, under the model asked.
+  for (const asked of llmCalls.values()) rowOf(tools, asked).calls += 1;
   const first = chain.steps[0];
   const last = chain.steps[chain.steps.length - 1];
   const span = first && last ? Date.parse(last.timestamp) - Date.parse(first.timestamp) : 0;

@@ -4,7 +4,7 @@ import { ApiError } from '../server/api-error';
 import type { ApiContext } from '../server/api-route';
 import type { Identity } from '../server/auth/identity';
 import { liveRead } from '../server/live-read';
-import { viewedEnding } from '../server/protocols/viewed-ending';
+import { closedRunEnding } from '../server/protocols/viewed-ending';
 import type { RunFacts } from '../server/run-access';
 import type { RunStreamHub } from '../server/events/run-stream-hub';
 import type { StreamSignal } from '../server/events/run-stream';
@@ -37,26 +37,14 @@ function stepLine(signal: Extract<StreamSignal, { kind: 'step' }>): string {
   return `step ${step.stepNumber}: ${step.type}${tool}`;
 }
 
-/**
- * The ended run as a tool result, from its ending in the caller's view and lens (viewedEnding).
- * `known`: the run's facts when the caller has them. The run's end event can come before Temporal
- * closes it: a run still open is waited for (one long poll), then read again.
- */
+/** The ended run as a tool result, from its ending in the caller's view and lens (closedRunEnding). */
 export async function endedContent(
   ctx: ApiContext,
   identity: Identity,
   runId: string,
   known?: RunFacts,
 ): Promise<CallToolResult> {
-  let facts = known ?? (await ctx.accessRun(identity, runId));
-  if (facts.state === 'running' || facts.state === 'continued') {
-    await ctx.agents
-      .getHandle(runId)
-      .result()
-      .catch(() => undefined);
-    facts = await ctx.accessRun(identity, runId);
-  }
-  const { ending, result } = await viewedEnding(ctx, identity, facts);
+  const { ending, result } = await closedRunEnding(ctx, identity, runId, known ? { known } : {});
   return resultContent(runId, ending, result);
 }
 

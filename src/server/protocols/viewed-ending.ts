@@ -42,3 +42,34 @@ export async function viewedEnding(
   );
   return { ending: runEnding({ execution, ...(failure ? { failure } : {}) }) };
 }
+
+/** How long a door waits for Temporal to close a run whose end event it has seen. */
+const CLOSE_WAIT_MS = 30_000;
+
+/**
+ * `viewedEnding` of a run a door was told has ended (its stream's end event, a terminal task):
+ * the end event can come before Temporal closes the run (the worker publishes it from the last
+ * workflow task), so a run still open is waited for (one long poll, at most CLOSE_WAIT_MS), then
+ * read again. `known`: the run's facts when the door has them.
+ */
+export async function closedRunEnding(
+  ctx: ApiContext,
+  identity: Identity,
+  runId: string,
+  options: { known?: RunFacts; view?: ViewerRole } = {},
+): Promise<ViewedEnding> {
+  let facts = options.known ?? (await ctx.accessRun(identity, runId));
+  if (facts.state === 'running' || facts.state === 'continued') {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      ctx.agents
+        .getHandle(runId)
+        .result()
+        .catch(() => undefined),
+      new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    facts = await ctx.accessRun(identity, runId);
+  }
+  return viewedEnding(ctx, identity, facts, options.view);
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentResult } from '../../src/shared';
+import { remoteOutcome } from '../../src/activities/a2a/remote-task-result';
 import { runEnding } from '../../src/shared/run-ending';
 import { TASK_STATE, taskOfSnapshot } from '../../src/server/a2a/task-of-snapshot';
 
@@ -59,6 +60,9 @@ describe('a run as an A2A task', () => {
     expect(textOf(budget)).toBe('cost_budget\n\nPartial answer (cost_budget): partial');
     expect(budget.artifacts[0]).toMatchObject({ artifactId: 'partial-answer', name: 'Partial answer (cost_budget)' });
     expect(budget.metadata?.thoughtline.ending).toMatchObject({ tone: 'limit', label: 'cost_budget' });
+    // A Thoughtline parent calling this agent reads the limit with the answer, not the bare answer.
+    expect(remoteOutcome(budget, 1_000, (t) => t).text).toBe(textOf(budget));
+    expect(remoteOutcome(done, 1_000, (t) => t).text).toBe('the answer');
 
     const error = taskOfSnapshot(
       ended('r4', { success: false, terminationReason: 'error', finalAnswer: '', error: 'Model: no key\nat x' }),

@@ -1,5 +1,6 @@
 import { readRequest, type RequestView, type SeenCall } from '../offline/read-request';
 import { OFFLINE_MARK } from '../offline/offline-summary';
+import { ASKS_FIRST } from '../offline/offline-turn';
 import type { AssistantBlock, ModelRequest } from '../shared';
 import { plannerSystem } from '../workflows/planning/plan-prompts';
 import { DEMO_CITIES } from './weather-tool';
@@ -27,7 +28,8 @@ const call = (view: RequestView, name: string, input: Record<string, unknown>, n
  * in play, it looks up each city (through sub-agents, in parallel, when the team demo offers
  * them), then compares the readings, saving a report first when asked. A reading that failed is
  * reported as failed, never printed as a temperature; when none came back the run gives up.
- * Anything else (no demo city, a plan, questions) is left to the offline model's general rules.
+ * Anything else (no demo city, a plan, a person asked or to be asked) is left to the offline
+ * model's general rules.
  */
 export function weatherDemoTurn(request: ModelRequest): AssistantBlock[] | undefined {
   if (request.toolChoice === 'none' || request.tools.length === 0 || request.system === plannerSystem())
@@ -39,7 +41,7 @@ export function weatherDemoTurn(request: ModelRequest): AssistantBlock[] | undef
   if (
     cities.length === 0 ||
     view.control.update ||
-    view.control.question ||
+    involvesPerson(view) ||
     !view.control.finish ||
     !view.control.giveUp
   )
@@ -95,6 +97,15 @@ export function weatherDemoTurn(request: ModelRequest): AssistantBlock[] | undef
     call(view, view.control.finish, { result: `${OFFLINE_MARK} ${comparison}` }),
   ];
 }
+
+/**
+ * Whether a person is part of this run's work: the task asks for their word first, or a question
+ * was asked. Only then do the general rules take over; a question tool merely offered (every run
+ * A2A, MCP and AG-UI start allows questions) changes nothing, so a task gets the same answer
+ * through every door.
+ */
+const involvesPerson = (view: RequestView): boolean =>
+  ASKS_FIRST.test(view.task) || view.answers.length > 0 || view.calls.some((c) => c.name === view.control.question);
 
 /** Each city's reading, or why there is none, from the weather calls and weather agents so far (the last attempt wins). */
 function readingsSoFar(calls: readonly SeenCall[]): Map<string, Reading> {

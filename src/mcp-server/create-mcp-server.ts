@@ -172,7 +172,7 @@ export function createMcpServer(deps: FollowDeps, identity: Identity): Server {
     const task = await store.getTask(taskId);
     if (!task) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
     const result = isTerminal(task.status)
-      ? await endedContent(ctx, taskId)
+      ? await endedContent(ctx, identity, taskId)
       : await followRun(deps, identity, taskId, channelOf(extra));
     return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
   });
@@ -193,7 +193,8 @@ export function createMcpServer(deps: FollowDeps, identity: Identity): Server {
     const runId = runIdOfUri(request.params.uri);
     if (!runId) throw new McpError(ErrorCode.InvalidParams, 'Resources are thoughtline://runs/{runId}.');
     const read = await getRun(ctx, identity, { runId });
-    if (read.isError)
+    // A refusal (not found, bad id) has no structured content; a failed run's ending has, and is read.
+    if (read.isError && !read.structuredContent)
       throw new McpError(
         ErrorCode.InvalidParams,
         String(read.content[0]?.type === 'text' ? read.content[0].text : 'not found'),

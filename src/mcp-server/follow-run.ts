@@ -1,9 +1,11 @@
 import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentResult, AgentStatus } from '../shared';
+import type { AgentStatus } from '../shared';
 import { ApiError } from '../server/api-error';
 import type { ApiContext } from '../server/api-route';
 import type { Identity } from '../server/auth/identity';
 import { liveRead } from '../server/live-read';
+import { closedRunEnding } from '../server/protocols/viewed-ending';
+import type { RunFacts } from '../server/run-access';
 import type { RunStreamHub } from '../server/events/run-stream-hub';
 import type { StreamSignal } from '../server/events/run-stream';
 import { elicitDecisions, howToDecide, type Elicit } from './elicit-decisions';
@@ -35,15 +37,15 @@ function stepLine(signal: Extract<StreamSignal, { kind: 'step' }>): string {
   return `step ${step.stepNumber}: ${step.type}${tool}`;
 }
 
-/** The ended run as a tool result; a run Temporal failed, terminated or timed out as an error result. */
-export async function endedContent(ctx: ApiContext, runId: string): Promise<CallToolResult> {
-  let result: AgentResult;
-  try {
-    result = await ctx.agents.result(runId);
-  } catch (err) {
-    return errorContent(`Run ${runId} ended without an answer: ${thrownText(err)}`);
-  }
-  return resultContent(runId, result);
+/** The ended run as a tool result, from its ending in the caller's view and lens (closedRunEnding). */
+export async function endedContent(
+  ctx: ApiContext,
+  identity: Identity,
+  runId: string,
+  known?: RunFacts,
+): Promise<CallToolResult> {
+  const { ending, result } = await closedRunEnding(ctx, identity, runId, known ? { known } : {});
+  return resultContent(runId, ending, result);
 }
 
 /**
@@ -116,7 +118,7 @@ export async function followRun(
           checkDecisions = true;
         } else if (s.kind !== 'step') checkDecisions = true;
       }
-      if (ended) return await endedContent(ctx, runId);
+      if (ended) return await endedContent(ctx, identity, runId);
       if (checkDecisions) {
         checkDecisions = false;
         const left = await askDecisions(deps, identity, runId, channel, asked);

@@ -23,7 +23,7 @@ export function runIdOfUri(uri: string): string | undefined {
 
 /**
  * `get_run`: a run the caller may reach, by id (another tenant's is "not found", as an unknown
- * one): its status while it runs, its answer once it ended. One read, never a wait.
+ * one): its status while it runs, its ending once it ended (resultContent). One read, never a wait.
  */
 export async function getRun(ctx: ApiContext, identity: Identity, args: unknown): Promise<CallToolResult> {
   const parsed = GetRunInput.safeParse(args ?? {});
@@ -31,7 +31,8 @@ export async function getRun(ctx: ApiContext, identity: Identity, args: unknown)
   const { runId } = parsed.data;
   try {
     const facts = await ctx.accessRun(identity, runId);
-    if (facts.state !== 'running') return await endedContent(ctx, runId);
+    if (facts.state !== 'running' && facts.state !== 'continued')
+      return await endedContent(ctx, identity, runId, facts);
     const status = await liveRead(() => ctx.agents.status(runId, ctx.viewFor(identity, undefined)), ctx.queryTimeoutMs);
     return statusContent(runId, status);
   } catch (err) {

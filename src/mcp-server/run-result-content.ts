@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentResult, AgentStatus } from '../shared';
+import type { RunEnding } from '../shared/run-ending';
 import { redactSecrets } from '../shared/secret-patterns';
 import { cutText, MAX_ANSWER_CHARS } from './mcp-limits';
 
@@ -10,27 +11,45 @@ export const runResourceUri = (runId: string): string => `thoughtline://runs/${e
 const text = (value: string): string => String(redactSecrets(value, []));
 
 /**
- * An ended run as a tool result: the answer (redacted, cut with a note) first, and structured
- * content a program reads. A run that did not succeed is an error result, with its reason.
+ * An ended run as a tool result, from its ending (runEnding, of the result in the caller's view
+ * and lens): a success is its answer; any other ending says how the run ended (the summary, the
+ * whole error when the summary holds only its first line) after the answer it gave, if any. A
+ * run that failed, was terminated or timed out is an error result; a cancelled one and a stop at
+ * a limit are not (their partial answer is the text). The answer is cut with a note; the
+ * structured content carries the ending (without the answer) for a program.
  */
-export function resultContent(runId: string, result: AgentResult): CallToolResult {
-  const answer = cutText(text(result.finalAnswer), MAX_ANSWER_CHARS, `the run's chain (${chainLink(runId)})`);
-  const why = result.success
-    ? ''
-    : `\n\n[run ${runId} ended ${result.terminationReason}${result.error ? `: ${cutText(text(result.error), 2_000, 'its chain')}` : ''}]`;
+export function resultContent(runId: string, ending: RunEnding, result?: AgentResult): CallToolResult {
+  const failed = ending.state !== 'completed' && ending.state !== 'cancelled';
+  const answer =
+    ending.answer && !(failed && ending.terminationReason === 'failure')
+      ? cutText(text(ending.answer), MAX_ANSWER_CHARS, `the run's chain (${chainLink(runId)})`)
+      : undefined;
+  const lines =
+    ending.terminationReason === 'success' && answer !== undefined ? [answer] : endedLines(runId, ending, answer);
+  const { answer: _answer, ...shown } = ending;
   return {
-    content: [{ type: 'text', text: `${answer}${why}` }],
+    content: [{ type: 'text', text: lines.join('\n\n') }],
     structuredContent: {
       runId,
-      success: result.success,
-      terminationReason: result.terminationReason,
-      costUsd: result.costUsd,
-      usage: result.usage,
+      state: ending.state,
+      success: ending.terminationReason === 'success',
+      ...(ending.terminationReason ? { terminationReason: ending.terminationReason } : {}),
+      ending: shown,
+      ...(result ? { costUsd: result.costUsd, usage: result.usage } : {}),
       chain: chainLink(runId),
       resource: runResourceUri(runId),
     },
-    ...(result.success ? {} : { isError: true }),
+    ...(failed ? { isError: true } : {}),
   };
+}
+
+/** The text of an ending other than a success with its answer: the answer first, then how the run ended. */
+function endedLines(runId: string, ending: RunEnding, answer: string | undefined): string[] {
+  const error =
+    ending.error && !ending.summary.endsWith(ending.error) ? [cutText(text(ending.error), 2_000, 'its chain')] : [];
+  const ended = `[run ${runId} ended ${text(ending.summary)}${answer ? ` · ${ending.answerTitle}` : ''}]`;
+  if (answer) return [answer, ended, ...error];
+  return [`${ended} It gave no answer; its chain: ${chainLink(runId)}.`, ...error];
 }
 
 /** A run still going, as a tool result: what it does now and what it waits for. */

@@ -5,6 +5,8 @@ import type { ApiContext } from '../server/api-route';
 import type { Identity } from '../server/auth/identity';
 import { liveRead } from '../server/live-read';
 import { cancelRun } from '../server/protocols/run-actions';
+import { viewedEnding } from '../server/protocols/viewed-ending';
+import type { RunEnding } from '../shared/run-ending';
 import type { RunFacts } from '../server/run-access';
 import { endedContent } from './follow-run';
 import { MAX_LISTED_TASKS, MAX_RUN_ID_CHARS } from './mcp-limits';
@@ -12,12 +14,13 @@ import { MAX_LISTED_TASKS, MAX_RUN_ID_CHARS } from './mcp-limits';
 /** How often a client is told to poll `tasks/get` (ms): a run's steps take seconds, its waits hours. */
 export const TASK_POLL_INTERVAL_MS = 5_000;
 
-/** A run's Temporal state as an MCP task status. */
-function taskStatus(facts: RunFacts): Task['status'] {
-  switch (facts.state) {
-    case 'running':
-    case 'continued':
-      return 'working';
+/**
+ * An ended run's MCP task status, from its ending: completed for a success and a stop at a limit
+ * (its partial answer is the result), cancelled for a person's cancel and a termination, failed
+ * for a failure, an error, a timeout and a workflow that failed without a result.
+ */
+function endedStatus(ending: RunEnding): Task['status'] {
+  switch (ending.state) {
     case 'completed':
       return 'completed';
     case 'cancelled':
@@ -30,7 +33,8 @@ function taskStatus(facts: RunFacts): Task['status'] {
 
 /**
  * The MCP Tasks extension's store, backed by Temporal: a task is an agent run (task id = the
- * run's workflow id), its status read from the run, its result the run's AgentResult. Nothing is
+ * run's workflow id), its status read from the run (an ended one's from its ending), its result
+ * the run's ending as a tool result (resultContent). Nothing is
  * kept here but the ids this session started (for `tasks/list`), so any server instance answers
  * for a task and a run that parks for a day is a task like another. Bound to one caller: a task
  * is reached only through run access (another tenant's run is "not found").
@@ -55,9 +59,9 @@ export function createTemporalTaskStore(
     const run = await facts(taskId);
     if (!run) return null;
     const description = await ctx.agents.getHandle(taskId).describe();
-    let status = taskStatus(run);
+    let status: Task['status'] = 'working';
     let statusMessage: string | undefined;
-    if (status === 'working') {
+    if (run.state === 'running' || run.state === 'continued') {
       const live = await liveRead(
         () => ctx.agents.status(taskId, ctx.viewFor(identity, undefined)),
         ctx.queryTimeoutMs,
@@ -69,7 +73,11 @@ export function createTemporalTaskStore(
           ? 'The agent asks a question: tasks/result puts it to you.'
           : `Waiting for a decision on ${live.pendingApprovals.map((a) => a.toolName).join(', ')}: tasks/result puts it to you.`;
       } else if (live) statusMessage = `${live.steps} steps so far`;
-    } else statusMessage = `The run ended ${run.state}.`;
+    } else {
+      const { ending } = await viewedEnding(ctx, identity, run);
+      status = endedStatus(ending);
+      statusMessage = `The run ended ${ending.summary}.`;
+    }
     const closed = description.closeTime ?? description.executionTime ?? description.startTime;
     return {
       taskId,
@@ -96,8 +104,9 @@ export function createTemporalTaskStore(
       // The result is the run's own, kept by Temporal.
     },
     async getTaskResult(taskId): Promise<Result> {
-      if (!(await facts(taskId))) throw new Error(`Task not found: ${taskId}`);
-      return endedContent(ctx, taskId);
+      const run = await facts(taskId);
+      if (!run) throw new Error(`Task not found: ${taskId}`);
+      return endedContent(ctx, identity, taskId, run);
     },
     async updateTaskStatus(taskId, status) {
       // Only a cancel changes a run from here; the other states are the run's own.

@@ -13,7 +13,7 @@ export interface Move {
 }
 
 /** A task that asks for a person's word first; with the question tool offered, the model asks before anything else. */
-const ASKS_FIRST = /\b(ask (me|us|the user|a person|someone|the person)|check with me|confirm with me)\b/i;
+export const ASKS_FIRST = /\b(ask (me|us|the user|a person|someone|the person)|check with me|confirm with me)\b/i;
 
 interface PlanLine {
   id: string;

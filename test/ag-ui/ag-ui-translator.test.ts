@@ -3,6 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { AgUiTranslator } from '../../src/server/ag-ui/ag-ui-translator';
 import { readAgUiRequest } from '../../src/server/ag-ui/ag-ui-request';
 import { decodeInterruptId, encodeInterruptId } from '../../src/server/ag-ui/interrupt-id';
+import type { AgentResult } from '../../src/shared';
+import type { AnswerGrounding } from '../../src/shared/answer-grounding';
+import { runEnding } from '../../src/shared/run-ending';
+import type { TerminationReason } from '../../src/shared/termination';
 import { MAX_THREAD_ID_CHARS, MAX_TURN_ID_CHARS } from '../../src/shared/threads/thread-schemas';
 
 const names = { threadId: 'thread-1', runId: 'agui-run-1', workflowId: 'run-1' };
@@ -21,6 +25,14 @@ const status = (extra: Record<string, unknown>) => ({
   stepNumber: 3,
   status: { pendingApprovals: [], ...extra },
 });
+/** A (viewed) result with only what runEnding reads. */
+const result = (reason: TerminationReason, finalAnswer: string, grounding?: AnswerGrounding): AgentResult =>
+  ({
+    success: reason === 'success',
+    terminationReason: reason,
+    finalAnswer,
+    ...(grounding ? { grounding } : {}),
+  }) as AgentResult;
 const valid = (events: unknown[]) => {
   for (const e of events) expect(EventSchemas.safeParse(e).success, JSON.stringify(e)).toBe(true);
   return events as Array<Record<string, unknown>>;
@@ -90,19 +102,30 @@ describe('AG-UI translation', () => {
     expect(interrupt.message).toBe('Which city?');
     expect(decodeInterruptId(interrupt.id)).toEqual({ kind: 'question', runId: 'run-1', callId: 'q1', step: 3 });
     expect(t.done).toBe(true);
-    expect(t.translate('end', { outcome: 'completed' })).toEqual([]);
+    expect(t.translate('end', { outcome: 'completed', ending: runEnding({ result: result('success', 'x') }) })).toEqual(
+      [],
+    );
   });
 
   it('ends a failed run with RUN_ERROR and a cancelled one with the cancelled outcome; an open text message is closed first', () => {
     const failed = new AgUiTranslator(names);
     failed.translate('text_delta', { kind: 'text', activityId: '4', attempt: 1, text: 'half' });
-    const ended = valid(failed.translate('end', { outcome: 'timed_out', chainStatus: 'failed' }));
+    const timedOut = runEnding({ execution: 'timed_out' });
+    const ended = valid(failed.translate('end', { outcome: 'timed_out', ending: timedOut }));
     expect(ended.map((e) => e.type)).toEqual(['TEXT_MESSAGE_END', 'RUN_ERROR']);
-    expect(ended[1]).toMatchObject({ code: 'timed_out', message: 'The run timed out.' });
-    const cancelled = new AgUiTranslator(names);
-    expect(valid(cancelled.translate('end', { outcome: 'cancelled' })).at(-1)).toMatchObject({
-      outcome: { type: 'cancelled' },
+    expect(ended[1]).toMatchObject({
+      code: 'timed_out',
+      message: 'timed_out',
+      metadata: { thoughtline: { runId: 'run-1', ending: timedOut } },
     });
+    const cancelled = new AgUiTranslator(names);
+    const stopped = runEnding({ result: result('cancelled', 'so far') });
+    expect(valid(cancelled.translate('end', { outcome: 'completed', ending: stopped })).at(-1)).toMatchObject({
+      outcome: { type: 'cancelled' },
+      result: { state: 'cancelled', answer: 'so far' },
+    });
+    // An end without its ending is not guessed at: the writer turns the throw into a RUN_ERROR.
+    expect(() => new AgUiTranslator(names).translate('end', { outcome: 'completed' })).toThrow(/ending/);
   });
 });
 
@@ -142,7 +165,19 @@ describe('AG-UI translation of how a run ends', () => {
     expect(decodeInterruptId(outcome.interrupts[0]!.id)).toMatchObject({ kind: 'approval', callId: 'a1', step: 2 });
   });
 
-  it('reports a completed run whose answer is not a success (a give-up, a budget) as RUN_ERROR with its reason', () => {
+  it('finishes a stop at a limit with its partial answer, and reports a give-up as RUN_ERROR with its reason', () => {
+    const limit = new AgUiTranslator(names);
+    const budget = runEnding({ result: result('cost_budget', 'alpha is 50', 'grounded') });
+    expect(valid(limit.translate('end', { outcome: 'completed', ending: budget })).at(-1)).toMatchObject({
+      type: 'RUN_FINISHED',
+      outcome: { type: 'success' },
+      result: {
+        label: 'cost_budget',
+        tone: 'limit',
+        answer: 'alpha is 50',
+        answerTitle: 'Partial answer (cost_budget)',
+      },
+    });
     const t = new AgUiTranslator(names);
     t.translate(
       'step',
@@ -151,12 +186,9 @@ describe('AG-UI translation of how a run ends', () => {
         synthesis: { sources: [], conclusion: 'I could not.', terminationReason: 'failure' },
       }),
     );
-    const events = valid(t.translate('end', { outcome: 'completed', chainStatus: 'completed' }));
-    expect(events.at(-1)).toMatchObject({
-      type: 'RUN_ERROR',
-      code: 'failure',
-      message: 'The run ended without an answer: I could not.',
-    });
+    const gaveUp = runEnding({ result: result('failure', 'I could not.') });
+    const events = valid(t.translate('end', { outcome: 'completed', ending: gaveUp }));
+    expect(events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'failure', message: 'failure: I could not.' });
   });
 });
 

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { readThread, threadWorkflowId } from '../../src/client/threads/thread-client';
 import { MAX_AG_UI_BODY_BYTES } from '../../src/server/ag-ui/register-ag-ui-routes';
+import type { RunEnding } from '../../src/shared/run-ending';
 import { defineTool } from '../../src/tools/define-tool';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
@@ -54,7 +55,15 @@ async function run(
     },
   });
   for (const event of events) expect(EventSchemas.safeParse(event).success, JSON.stringify(event)).toBe(true);
-  return { events, types: events.map((e) => e.type), result, interrupts: agent.pendingInterrupts as Interrupt[] };
+  // RUN_FINISHED's result is the run's ending (runEnding); its answer is what a front end shows.
+  const ending = result as RunEnding | undefined;
+  return {
+    events,
+    types: events.map((e) => e.type),
+    result: ending,
+    answer: ending?.answer,
+    interrupts: agent.pendingInterrupts as Interrupt[],
+  };
 }
 
 function userTurn(agent: HttpAgent, text: string): void {
@@ -96,7 +105,7 @@ describe('GET /v1/runs/:id/ag-ui', () => {
       .map((e) => (e as unknown as { delta: string }).delta);
     expect(streamed.join('')).toContain('I will look up alpha.');
     expect(streamed.join('')).toContain('alpha=50');
-    expect(got.result).toBe('alpha=50');
+    expect(got.answer).toBe('alpha=50');
     expect(got.types).not.toContain('REASONING_START');
     const call = got.events.find((e) => e.type === 'TOOL_CALL_START') as { toolCallName: string } | undefined;
     expect(call?.toolCallName).toBe('lookup');
@@ -133,7 +142,7 @@ describe('GET /v1/runs/:id/ag-ui', () => {
     expect(got.types).toContain('STATE_SNAPSHOT');
     expect(got.types.filter((t) => t === 'STATE_DELTA').length).toBeGreaterThanOrEqual(2);
     expect(agent.state).toMatchObject({ plan: { completed: 2, total: 2 } });
-    expect(got.result).toBe('planned');
+    expect(got.answer).toBe('planned');
   });
 
   it('resumes after Last-Event-ID: only later steps, as reasoning when the text did not stream to this client', async () => {
@@ -151,7 +160,11 @@ describe('GET /v1/runs/:id/ag-ui', () => {
     expect(rest.map((e) => e.data.type)).not.toContain('TOOL_CALL_START');
     expect(rest.map((e) => e.data.type)).toContain('TOOL_CALL_RESULT');
     expect(rest.map((e) => e.data.type)).toContain('REASONING_MESSAGE_CONTENT');
-    expect(rest.at(-1)!.data).toMatchObject({ type: 'RUN_FINISHED', result: 'beta=40', outcome: { type: 'success' } });
+    expect(rest.at(-1)!.data).toMatchObject({
+      type: 'RUN_FINISHED',
+      result: { state: 'completed', terminationReason: 'success', answer: 'beta=40' },
+      outcome: { type: 'success' },
+    });
     for (const e of rest) expect(Number(e.id.split('.')[0])).toBeGreaterThanOrEqual(Number(callStep));
   });
 
@@ -181,14 +194,14 @@ describe('POST /v1/ag-ui/:agent (a stateless front end)', () => {
     const one = frontEnd('a', threadId);
     userTurn(one, `${first}: capital of France?`);
     const got1 = await run(one);
-    expect(got1.result).toBe('Paris');
+    expect(got1.answer).toBe('Paris');
     expect(got1.types[0]).toBe('RUN_STARTED');
     expect(got1.events[0]).toMatchObject({ threadId });
 
     const two = frontEnd('b', threadId);
     userTurn(two, `${second}: which country was that?`);
     const got2 = await run(two);
-    expect(got2.result).toBe('France');
+    expect(got2.answer).toBe('France');
     expect(JSON.stringify(model2.calls[0]!.messages)).toContain('Paris');
     const view = await readThread(s.agents, threadWorkflowId(DEV, threadId));
     expect(view?.turns.map((t) => t.answer)).toEqual(['Paris', 'France']);
@@ -235,7 +248,7 @@ describe('POST /v1/ag-ui/:agent (a stateless front end)', () => {
     // The call went out once over the two requests: the resume goes on where the first stopped.
     const calls = [...got1.events, ...got2.events].filter((e) => e.type === 'TOOL_CALL_START');
     expect(calls.map((e) => (e as unknown as { toolCallId: string }).toolCallId)).toEqual([interrupt!.toolCallId]);
-    expect(got2.result).toBe('charged 5');
+    expect(got2.answer).toBe('charged 5');
     const view = await readThread(s.agents, threadWorkflowId(DEV, threadId));
     expect(view?.turns[0]).toMatchObject({ status: 'completed', answer: 'charged 5' });
   });
@@ -254,7 +267,7 @@ describe('POST /v1/ag-ui/:agent (a stateless front end)', () => {
     const got2 = await run(frontEnd('b', threadId), {
       resume: [{ interruptId: got1.interrupts[0]!.id, status: 'resolved', payload: { text: 'Lyon' } }],
     });
-    expect(got2.result).toBe('weather for Lyon');
+    expect(got2.answer).toBe('weather for Lyon');
     expect(JSON.stringify(scripted.calls[1]!.messages)).toContain('Lyon');
   });
 

@@ -3,6 +3,8 @@ import { AgentToolInput, GetRunInput } from '../../src/mcp-server/agent-tool-inp
 import { runIdOfUri } from '../../src/mcp-server/get-run';
 import { cutText, MAX_CONTEXT, MAX_RUN_ID_CHARS, MAX_TASK } from '../../src/mcp-server/mcp-limits';
 import { resultContent } from '../../src/mcp-server/run-result-content';
+import type { AgentResult } from '../../src/shared';
+import { runEnding } from '../../src/shared/run-ending';
 
 /** A context object of exactly `bytes` bytes as JSON. */
 const contextOf = (bytes: number): Record<string, string> => ({ k: 'x'.repeat(bytes - '{"k":""}'.length) });
@@ -37,16 +39,22 @@ describe('tool results', () => {
     expect(cutText('abc', 3, 'x')).toBe('abc');
     expect(cutText('abcd', 3, 'the chain')).toBe('abc\n[cut: 1 more characters; the whole text is in the chain]');
     const secret = `sk-ant-api03-${'Zq9xL2mN4pR7sT1v'.repeat(4)}`;
-    const content = resultContent('run-1', {
+    const result = {
       success: true,
       finalAnswer: `the key is ${secret}`,
       terminationReason: 'success',
       usage: { inputTokens: 1, outputTokens: 2 },
       costUsd: 0.5,
-    } as never);
+    } as AgentResult;
+    const content = resultContent('run-1', runEnding({ result }), result);
     const text = (content.content[0] as { text: string }).text;
     expect(text).not.toContain(secret);
     expect(text).toContain('the key is');
-    expect(content.structuredContent).toMatchObject({ runId: 'run-1', costUsd: 0.5, chain: '/v1/runs/run-1/chain' });
+    expect(content.structuredContent).toMatchObject({
+      runId: 'run-1',
+      state: 'completed',
+      costUsd: 0.5,
+      chain: '/v1/runs/run-1/chain',
+    });
   });
 });

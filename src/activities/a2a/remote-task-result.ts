@@ -71,6 +71,9 @@ export function reportedSpend(task: Task): Pick<RemoteOutcome, 'runId' | 'costUs
   return {};
 }
 
+/** The artifact id a Thoughtline A2A server gives an answer that is not a success's (src/server/a2a/task-of-snapshot.ts). */
+const PARTIAL_ANSWER = 'partial-answer';
+
 const textOf = (parts: Message['parts']): string =>
   parts.flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join('\n');
 
@@ -83,7 +86,9 @@ export function boundedText(text: string, maxChars: number, redact: Redactor): s
 
 /**
  * A settled task's outcome: the answer from its artifacts (an interrupted or failed task's from
- * its status message, which says what it asks or why it stopped), and the spend it reported.
+ * its status message, which says what it asks or why it stopped; so is a Thoughtline task that
+ * completed at a limit, whose artifact is a `partial-answer`: its message names the limit, then
+ * the answer), and the spend it reported.
  */
 export function remoteOutcome(task: Task, maxChars: number, redact: Redactor): RemoteOutcome {
   const state = remoteState(task);
@@ -92,7 +97,8 @@ export function remoteOutcome(task: Task, maxChars: number, redact: Redactor): R
     .filter(Boolean)
     .join('\n');
   const fromStatus = task.status?.message ? textOf(task.status.message.parts) : '';
-  const text = state === 'completed' ? fromArtifacts || fromStatus : fromStatus || fromArtifacts;
+  const partial = task.artifacts.some((a) => a.artifactId === PARTIAL_ANSWER);
+  const text = state === 'completed' && !partial ? fromArtifacts || fromStatus : fromStatus || fromArtifacts;
   return { state, text: boundedText(text, maxChars, redact), ...reportedSpend(task) };
 }
 

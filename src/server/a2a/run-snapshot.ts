@@ -3,7 +3,9 @@ import type { ApiContext } from '../api-route';
 import type { Identity } from '../auth/identity';
 import { liveRead } from '../live-read';
 import { statusInLens } from '../policy/apply-lens';
-import type { RunFacts, RunState } from '../run-access';
+import type { RunEnding } from '../../shared/run-ending';
+import { viewedEnding } from '../protocols/viewed-ending';
+import type { RunFacts } from '../run-access';
 
 /** What the run waits for from a person, as the caller's view shows it. */
 export type RunInput =
@@ -17,10 +19,12 @@ export type RunSnapshot =
     | { state: 'submitted'; runId: string }
     | { state: 'working'; runId: string; status: AgentStatus }
     | { state: 'input-required'; runId: string; status: AgentStatus; input: RunInput }
-    /** Ended with a result (success or not, cancelled by a person included). */
-    | { state: 'ended'; runId: string; result: AgentResult }
-    /** Ended without a result: the workflow failed, was terminated, timed out or was cancelled by Temporal. */
-    | { state: 'gone'; runId: string; runState: RunState }
+    /**
+     * Ended: its ending (runEnding) and, when it recorded one, its result, both in the caller's
+     * view and lens. Without a result the workflow failed, was terminated, timed out or was
+     * cancelled by Temporal, and the ending says which.
+     */
+    | { state: 'ended'; runId: string; ending: RunEnding; result?: AgentResult }
   ) & {
     /** The workflow that started the run (a thread, for a turn of one). */
     parentRunId?: string;
@@ -41,7 +45,8 @@ export function inputOf(status: AgentStatus): RunInput | undefined {
 /**
  * The run `runId` as `identity` may see it (another tenant's run is not found): a running run from
  * its `status` (`readStatus`, default a live read bounded by the server's query timeout) in the
- * caller's view and lens; an ended one from its result in history (no worker needed).
+ * caller's view and lens; an ended one from its result in history, in the same view and lens,
+ * and its ending (viewedEnding; no worker needed).
  */
 export async function readRunSnapshot(
   ctx: ApiContext,
@@ -74,9 +79,6 @@ export async function snapshotOf(
       ? { state: 'input-required', runId, status, input, ...parent }
       : { state: 'working', runId, status, ...parent };
   }
-  if (facts.state === 'completed') {
-    const result = await ctx.agents.getHandle(runId).result();
-    return { state: 'ended', runId, result, ...parent };
-  }
-  return { state: 'gone', runId, runState: facts.state, ...parent };
+  const { ending, result } = await viewedEnding(ctx, identity, facts);
+  return { state: 'ended', runId, ending, ...(result ? { result } : {}), ...parent };
 }

@@ -2,6 +2,7 @@ import type { Artifact, Message, Part, Task, TaskState, TaskStatus } from '@a2a-
   'resolution-mode': 'import',
 };
 import type { AgentResult } from '../../shared';
+import type { RunEnding } from '../../shared/run-ending';
 import type { RunInput, RunSnapshot } from './run-snapshot';
 
 /** The protocol's task states and roles (proto enum numbers, fixed by the A2A specification). */
@@ -22,13 +23,18 @@ export const isTerminal = (state: TaskState): boolean =>
 /** States a blocking send returns at: terminal, or waiting for the caller. */
 export const isSettled = (state: TaskState): boolean => isTerminal(state) || state === TASK_STATE.inputRequired;
 
-/** What the `thoughtline` metadata of a task carries: the run, its chain, and what it cost so far. */
+/**
+ * What the `thoughtline` metadata of a task carries: the run, its chain, what it cost so far and,
+ * once it ended, its ending (runEnding: state, termination reason, summary, grounding, error;
+ * the answer itself is the artifact).
+ */
 export interface ThoughtlineTaskMetadata {
   runId: string;
   chain: string;
   costUsd?: number;
   usage?: AgentResult['usage'];
   terminationReason?: AgentResult['terminationReason'];
+  ending?: Omit<RunEnding, 'answer'>;
 }
 
 export const textPart = (text: string): Part => ({
@@ -93,16 +99,50 @@ export function metadataOf(snapshot: RunSnapshot): ThoughtlineTaskMetadata {
     case 'working':
     case 'input-required':
       return { ...base, costUsd: snapshot.status.costUsd, usage: snapshot.status.usage };
-    case 'ended':
+    case 'ended': {
+      const { answer: _answer, ...ending } = snapshot.ending;
       return {
         ...base,
-        costUsd: snapshot.result.costUsd,
-        usage: snapshot.result.usage,
-        terminationReason: snapshot.result.terminationReason,
+        ...(snapshot.result ? { costUsd: snapshot.result.costUsd, usage: snapshot.result.usage } : {}),
+        ...(ending.terminationReason ? { terminationReason: ending.terminationReason } : {}),
+        ending,
       };
+    }
     default:
       return base;
   }
+}
+
+/**
+ * The task state of an ending: completed for a success and for a stop at a limit (stalled,
+ * max_iterations, a budget, a timeout: the partial answer is the artifact, the reason in the
+ * metadata), canceled for a run a person cancelled, failed for a failure, an error, and a run
+ * Temporal ended without a result (terminated or timed out included).
+ */
+export function taskStateOf(ending: RunEnding): TaskState {
+  switch (ending.state) {
+    case 'completed':
+      return TASK_STATE.completed;
+    case 'cancelled':
+      return TASK_STATE.canceled;
+    default:
+      return TASK_STATE.failed;
+  }
+}
+
+/**
+ * What the status message of an ended task says: a success's answer; otherwise the ending's
+ * summary, the whole error when the summary holds only its first line, and the answer the run
+ * gave under its title (a failure's answer is its reason, already in the summary).
+ */
+function endingText(ending: RunEnding): string {
+  if (ending.terminationReason === 'success' && ending.answer) return ending.answer;
+  const lines = [ending.summary];
+  if (ending.error && !ending.summary.endsWith(ending.error)) lines.push(ending.error);
+  if (ending.answer && ending.terminationReason !== 'failure') lines.push(`${ending.answerTitle}: ${ending.answer}`);
+  else if (!ending.answer && ending.state === 'completed')
+    lines.push('The run gave no answer; its chain says how far it got.');
+  return lines.join('\n\n');
 }
 
 /** The task's status: its state and a message saying what it is doing, waiting for, or how it ended. */
@@ -134,44 +174,32 @@ export function statusOf(snapshot: RunSnapshot, contextId = snapshot.runId, now 
       };
     }
     case 'ended': {
-      const { result } = snapshot;
-      if (result.success)
-        return {
-          state: TASK_STATE.completed,
-          message: agentMessage(runId, contextId, 'completed', [textPart(result.finalAnswer)]),
-          timestamp: at,
-        };
-      const canceled = result.terminationReason === 'cancelled';
-      const why = `The run ended without an answer (${result.terminationReason}${result.error ? `: ${result.error}` : ''}).`;
+      const { ending } = snapshot;
       return {
-        state: canceled ? TASK_STATE.canceled : TASK_STATE.failed,
-        message: agentMessage(runId, contextId, result.terminationReason, [
-          textPart(result.finalAnswer ? `${why}\n\n${result.finalAnswer}` : why),
-        ]),
-        timestamp: at,
-      };
-    }
-    case 'gone': {
-      const canceled = snapshot.runState === 'cancelled';
-      return {
-        state: canceled ? TASK_STATE.canceled : TASK_STATE.failed,
-        message: agentMessage(runId, contextId, snapshot.runState, [
-          textPart(`The run ended as ${snapshot.runState} before it recorded a result; its chain says how far it got.`),
-        ]),
+        state: taskStateOf(ending),
+        message: agentMessage(runId, contextId, ending.label, [textPart(endingText(ending))]),
         timestamp: at,
       };
     }
   }
 }
 
-/** The final answer of a run that ended with one: a text part, and the `thoughtline` metadata. */
+/**
+ * The answer of a run that ended with one and did not fail: a text part titled as every view
+ * titles it ("Final answer", "Partial answer (max_iterations)", …), and the `thoughtline` metadata.
+ */
 export function artifactOf(snapshot: RunSnapshot): Artifact | undefined {
-  if (snapshot.state !== 'ended' || !snapshot.result.success) return undefined;
+  if (snapshot.state !== 'ended') return undefined;
+  const { ending } = snapshot;
+  if (!ending.answer || ending.state === 'failed') return undefined;
+  const final = ending.terminationReason === 'success';
   return {
-    artifactId: 'final-answer',
-    name: 'final answer',
-    description: 'The run’s final answer; its reasoning chain is at metadata.thoughtline.chain.',
-    parts: [textPart(snapshot.result.finalAnswer)],
+    artifactId: final ? 'final-answer' : 'partial-answer',
+    name: ending.answerTitle ?? (final ? 'Final answer' : 'Answer'),
+    description: final
+      ? 'The run’s final answer; its reasoning chain is at metadata.thoughtline.chain.'
+      : `What the run gave before it ended ${ending.label}; metadata.thoughtline.ending says why, its chain is at metadata.thoughtline.chain.`,
+    parts: [textPart(ending.answer)],
     metadata: { thoughtline: metadataOf(snapshot) },
     extensions: [],
   };

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { AgentStatus } from '../../shared';
+import type { RunEnding } from '../../shared/run-ending';
 import { SseWriter, type SseWriterOptions } from '../events/sse-writer';
 import { AgUiTranslator, type AgUiRunNames } from './ag-ui-translator';
 
@@ -12,6 +13,8 @@ import { AgUiTranslator, type AgUiRunNames } from './ag-ui-translator';
  */
 export class AgUiSseWriter extends SseWriter {
   private readonly translator: AgUiTranslator;
+  /** True while the ending is read: the watcher's close after its end event waits for it. */
+  private endingPending = false;
 
   constructor(
     res: ServerResponse,
@@ -19,6 +22,8 @@ export class AgUiSseWriter extends SseWriter {
     names: AgUiRunNames,
     /** The run's status now, in this stream's view and lens: read once each time the run starts to wait. */
     private readonly readStatus: () => Promise<AgentStatus>,
+    /** The run's ending (runEnding of its result in this stream's view and lens): read once, when its end arrives. */
+    private readonly readEnding: () => Promise<RunEnding>,
     onClose: (reason: string) => void,
   ) {
     super(res, options, onClose);
@@ -35,6 +40,30 @@ export class AgUiSseWriter extends SseWriter {
       );
       return;
     }
+    // The end says that the run ended; how (answer, reason, error) is its ending, read once here
+    // in this stream's view and lens, whatever else the event carries.
+    if (type === 'end') {
+      this.endingPending = true;
+      this.readEnding().then(
+        (ending) => {
+          this.endingPending = false;
+          this.translated('end', id, { ...(data as object), ending });
+        },
+        () => {
+          this.endingPending = false;
+          this.fail(
+            'The run ended, but its ending could not be read; GET /v1/runs/{id} says how it ended.',
+            'unavailable',
+          );
+        },
+      );
+      return;
+    }
+    this.translated(type, id, data);
+  }
+
+  /** Writes what `data` means in AG-UI; closes the stream once the run finished, failed or waits. */
+  private translated(type: string, id: string, data: unknown): void {
     let events;
     try {
       events = this.translator.translate(type, data);
@@ -47,6 +76,12 @@ export class AgUiSseWriter extends SseWriter {
     }
     for (const event of events) super.event(event.type, id, event);
     if (this.translator.done) this.close();
+  }
+
+  /** Closes once the ending being read has been sent (the watcher closes right after its end event). */
+  override close(): void {
+    if (this.endingPending) return;
+    super.close();
   }
 
   /** A failure before or while streaming, as the run's last AG-UI event (RUN_STARTED first if nothing was sent). */

@@ -3,6 +3,7 @@ import { ApiError } from '../api-error';
 import type { ApiContext } from '../api-route';
 import type { Identity } from '../auth/identity';
 import { liveRead } from '../live-read';
+import { closedRunEnding } from '../protocols/viewed-ending';
 import { statusInLens, subChainShown } from '../policy/apply-lens';
 import { RunStreamHub, type WatcherCaps } from '../events/run-stream-hub';
 import { Watcher } from '../events/watcher';
@@ -58,7 +59,8 @@ export class AgUiStreams {
     let joined: ReturnType<typeof this.hub.join<Watcher>> | undefined;
     const readStatus = async () =>
       statusInLens(await liveRead(() => this.ctx.agents.status(workflowId, view), this.ctx.queryTimeoutMs), view, lens);
-    const writer = new AgUiSseWriter(reply.raw, WRITER, request.names, readStatus, () => {
+    const readEnding = async () => (await closedRunEnding(this.ctx, identity, workflowId, { view })).ending;
+    const writer = new AgUiSseWriter(reply.raw, WRITER, request.names, readStatus, readEnding, () => {
       this.open.delete(writer);
       if (joined) this.hub.leave(joined.stream, joined.listener);
     });

@@ -1,6 +1,7 @@
 import { EventType, type BaseEvent, type Interrupt } from '@ag-ui/core';
 import type { AgentStatus, ApprovalRecord, ReasoningStep } from '../../shared';
 import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL } from '../../shared/constants';
+import type { RunEnding } from '../../shared/run-ending';
 import { encodeInterruptId } from './interrupt-id';
 import { planPatch, planState, withTaskUpdate, type PlanState } from './plan-state';
 
@@ -18,7 +19,7 @@ const MAX_RESULT_CHARS = 16_000;
 
 /**
  * Turns one watcher's Thoughtline events (step, status, approval, text_delta, sub_agent, end, in
- * the viewer's view and lens) into AG-UI events, in order. Holds what one connection has said:
+ * the viewer's view and lens; the end with the run's ending) into AG-UI events, in order. Holds what one connection has said:
  * the open streamed message, the plan state last sent. `done` once it sent RUN_FINISHED or
  * RUN_ERROR: the stream then closes (a run waiting for a person finishes with the interrupt
  * outcome; the front end's next request answers it).
@@ -34,9 +35,6 @@ export class AgUiTranslator {
   /** The model's text for the coming step went out live: its thinking step is not repeated. */
   private streamed = false;
   private state: PlanState | undefined;
-  private finalAnswer: string | undefined;
-  /** How the run ended, from its answer's step: only `success` is a RUN_FINISHED success. */
-  private termination: string | undefined;
   done = false;
 
   constructor(private readonly names: AgUiRunNames) {}
@@ -77,9 +75,13 @@ export class AgUiTranslator {
           );
         break;
       }
-      case 'end':
-        out.push(...this.ended(String(event['outcome']), String(event['chainStatus'])));
+      case 'end': {
+        // The writer puts the run's ending (runEnding, in this stream's view and lens) on the end event.
+        const ending = event['ending'] as RunEnding | undefined;
+        if (!ending) throw new Error('an end event without the run ending');
+        out.push(...this.ended(ending));
         break;
+      }
       default:
         // sub_agent: its steps reach the parent's chain as a tool call and its result.
         break;
@@ -229,8 +231,6 @@ export class AgUiTranslator {
       }
       case 'synthesis':
         this.streamed = false;
-        this.finalAnswer = step.synthesis.conclusion;
-        this.termination = step.synthesis.terminationReason;
         return [
           { type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'assistant' } as BaseEvent,
           { type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta: step.synthesis.conclusion || ' ' } as BaseEvent,
@@ -257,7 +257,10 @@ export class AgUiTranslator {
     return delta.length > 0 ? [{ type: EventType.STATE_DELTA, delta } as BaseEvent] : [];
   }
 
-  private finish(outcome: { type: 'interrupt'; interrupts: Interrupt[] } | { type: 'success' | 'cancelled' }) {
+  private finish(
+    outcome: { type: 'interrupt'; interrupts: Interrupt[] } | { type: 'success' | 'cancelled' },
+    ending?: RunEnding,
+  ) {
     this.done = true;
     return [
       ...this.closeOpen(),
@@ -267,26 +270,30 @@ export class AgUiTranslator {
         threadId: this.names.threadId,
         runId: this.names.runId,
         outcome,
-        ...(outcome.type === 'success' && this.finalAnswer !== undefined ? { result: this.finalAnswer } : {}),
+        ...(ending ? { result: ending } : {}),
       } as BaseEvent,
     ];
   }
 
-  private ended(outcome: string, chainStatus: string): BaseEvent[] {
-    const answered = this.termination === undefined || this.termination === 'success';
-    if (outcome === 'completed' && chainStatus !== 'failed' && answered) return this.finish({ type: 'success' });
-    if (outcome === 'cancelled') return this.finish({ type: 'cancelled' });
+  /**
+   * The run's last event, from its ending: RUN_FINISHED with the ending as its `result` for a run
+   * that did not fail (outcome success for a success and a stop at a limit, whose partial answer
+   * is `result.answer`; cancelled for a person's cancel and a termination); RUN_ERROR with the
+   * ending's summary, its label as the code and the ending in `metadata.thoughtline` otherwise.
+   */
+  private ended(ending: RunEnding): BaseEvent[] {
+    if (ending.state === 'completed') return this.finish({ type: 'success' }, ending);
+    if (ending.state === 'cancelled' || ending.state === 'terminated')
+      return this.finish({ type: 'cancelled' }, ending);
     this.done = true;
     return [
       ...this.closeOpen(),
       ...this.closeSteps(),
       {
         type: EventType.RUN_ERROR,
-        message:
-          outcome === 'completed'
-            ? `The run ended without an answer${this.finalAnswer ? `: ${this.finalAnswer}` : '.'}`
-            : `The run ${outcome.replace('_', ' ')}.`,
-        code: outcome === 'completed' ? (this.termination ?? 'failed') : outcome,
+        message: ending.summary,
+        code: ending.label,
+        metadata: { thoughtline: { runId: this.names.workflowId, ending } },
       } as BaseEvent,
     ];
   }

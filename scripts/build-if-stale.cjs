@@ -18,7 +18,7 @@ const stateDir = path.join(root, '.thoughtline');
 const stampFile = path.join(stateDir, 'build-stamp');
 const buildInfoFile = path.join(stateDir, 'build.tsbuildinfo');
 const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
-const OUTPUTS = ['dist/index.js', 'dist/cli/main.js', 'dist/worker.js'];
+const OUTPUTS = ['dist/index.js', 'dist/cli/bin.js', 'dist/cli/main.js', 'dist/worker.js'];
 
 /** Every file under `rel` (or `rel` itself), as "path size mtime" lines. Missing inputs count as absent. */
 function describe(rel, lines) {

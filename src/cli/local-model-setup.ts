@@ -1,4 +1,5 @@
 import { createLlamaCppProvider, type LlamaCppProvider } from '../activities/models/local/llama-cpp-provider';
+import { loadNodeLlamaCpp } from '../activities/models/local/load-node-llama-cpp';
 import { ensureSmolLM2Weights } from '../activities/models/local/model-weights';
 import type { ModelSettings } from '../shared';
 
@@ -25,11 +26,14 @@ export const localModelOf = (
   choice === LOCAL_MODEL_CHOICE ? { ...LOCAL_MODEL } : undefined;
 
 /**
- * The worker's `local` provider. The weights (98 MB) are fetched first, here, on the first use of
+ * The worker's `local` provider. node-llama-cpp is checked first: without it (an optional peer
+ * dependency) this rejects with `LocalModelRuntimeMissingError`, which names the install command,
+ * before any download. The weights (98 MB) are fetched next, here, on the first use of
  * a cache (THOUGHTLINE_MODELS_DIR, else .thoughtline/models), not inside a model call: a download
  * must not count against an activity's timeout. The model itself loads on the first call.
  */
 export async function setupLocalModel(log: (line: string) => void): Promise<LlamaCppProvider> {
+  await loadNodeLlamaCpp();
   const modelPath = await ensureSmolLM2Weights({ log });
   log(`runs that name provider "${LOCAL_MODEL.provider}" use ${LOCAL_MODEL.model} in this process (${modelPath})`);
   return createLlamaCppProvider({ modelPath, name: LOCAL_MODEL.provider });

@@ -1,10 +1,13 @@
 /**
- * The package as a user installs it: built with tsconfig.build.json, reached only through
- * package.json's `exports`. Its entry points load from ES modules and from CommonJS with the same
- * names, every ```ts block of the docs compiles both ways against it, and README's client.ts runs
- * against the suite's dev server.
+ * The package as a user installs it: `npm pack`, installed from the tarball with zod and tsx in a
+ * new project outside the checkout, so only what package.json's dependencies bring resolves (issue
+ * 62: `yaml` was a devDependency, and an install inside the checkout hid it). Reached only through
+ * `exports`, its entry points load from ES modules and from CommonJS with the same names, every
+ * ```ts block of the docs compiles both ways against it, `npx thoughtline --help` and an offline
+ * `npx thoughtline run` work, and README's first agent (tools.ts, worker.ts, client.ts) runs
+ * offline against the suite's dev server. Slow (the install): in the slow stage.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -23,16 +26,21 @@ import {
   snippetsOf,
   type Snippet,
 } from '../docs/doc-snippets';
+import { cliEnv } from '../helpers/cli-process';
 import { createHarness, useTestEnv } from '../helpers/temporal-env';
-import { installBuiltPackage, type InstalledPackage } from './installed-package';
+import { installPackedPackage, type InstalledPackage } from './installed-package';
 
 const run = promisify(execFile);
 const env = useTestEnv();
 let pkg: InstalledPackage;
+const devDependencies = (
+  JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+).devDependencies;
 
 beforeAll(() => {
-  pkg = installBuiltPackage();
-});
+  // What README's first agent installs, and the AG-UI client docs/ag-ui.md has its reader install.
+  pkg = installPackedPackage(['zod@4', 'tsx', `@ag-ui/client@${devDependencies['@ag-ui/client']}`]);
+}, 15 * 60_000);
 afterAll(() => pkg?.remove());
 
 function entryPoints(): string[] {
@@ -120,9 +128,95 @@ describe('the installed package', () => {
 
     const bin = path.join(pkg.packageDir, pkg.packageJson.bin['thoughtline']!);
     expect(fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
-    const { stdout } = await run(process.execPath, [bin, '--help'], { cwd: pkg.dir, timeout: 30_000 });
+    const { stdout } = await run('npx', ['thoughtline', '--help'], { cwd: pkg.dir, env: pkg.env, timeout: 60_000 });
     expect(stdout).toMatch(/Usage:[\s\S]*thoughtline run/);
   });
+
+  it('installs its runtime dependencies and leaves out the optional peers and every devDependency', async () => {
+    const resolved = (await probe(
+      'resolve.mjs',
+      `import { createRequire } from 'node:module';
+       const require = createRequire(new URL('./node_modules/thoughtline/package.json', import.meta.url));
+       const where = (name) => { try { return require.resolve(name + '/package.json'); } catch (e) { return e.code; } };
+       console.log(JSON.stringify(Object.fromEntries(${JSON.stringify(['yaml', 'node-llama-cpp', '@temporalio/testing', 'vitest', 'typescript'])}.map((n) => [n, where(n)]))));`,
+    )) as Record<string, string>;
+    expect(resolved['yaml']).toBe(path.join(pkg.dir, 'node_modules/yaml/package.json'));
+    for (const absent of ['node-llama-cpp', '@temporalio/testing', 'vitest', 'typescript'])
+      expect(resolved[absent], absent).toBe('MODULE_NOT_FOUND');
+    expect(fs.existsSync(path.join(pkg.dir, 'node_modules/@node-llama-cpp'))).toBe(false);
+  });
+
+  it('runs `thoughtline run` offline, and refuses --model local without node-llama-cpp, naming the command', async () => {
+    const cli = projectEnv({ THOUGHTLINE_TASK_QUEUE: `installed-run-${process.pid}-${Date.now()}` });
+    const done = await run('npx', ['thoughtline', 'run', 'Compare the weather in Paris and Tokyo', '--json'], {
+      cwd: pkg.dir,
+      env: cli,
+      timeout: 180_000,
+    });
+    const result = JSON.parse(done.stdout) as { terminationReason: string; finalAnswer: string };
+    expect(result.terminationReason, done.stderr).toBe('success');
+    expect(result.finalAnswer).toMatch(/^\[offline model\][\s\S]*Paris[\s\S]*Tokyo/);
+
+    const local = await run('npx', ['thoughtline', 'run', '--model', 'local', 'Say hello'], {
+      cwd: pkg.dir,
+      env: cli,
+      timeout: 120_000,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+    );
+    expect(local.code).toBe(1);
+    expect(local.stderr).toContain('the local model needs node-llama-cpp, which is not installed');
+    expect(local.stderr).toContain(`npm install node-llama-cpp@${devDependencies['node-llama-cpp']}`);
+    // Refused before the weights' download.
+    expect(fs.existsSync(path.join(pkg.dir, '.thoughtline/models'))).toBe(false);
+  }, 360_000);
+
+  it("runs README's first agent offline as written (npx tsx worker.ts, npx tsx client.ts), against the dev server", async () => {
+    const blocks = Object.fromEntries(
+      snippetsOf('README.md', fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'), pkg.dir).map((s) => [
+        path.basename(s.file),
+        s.code,
+      ]),
+    );
+    const queue = `first-agent-${process.pid}-${Date.now()}`;
+    const place = (code: string) =>
+      code
+        .replace("'localhost:7233'", JSON.stringify(inject('temporalAddress')))
+        .replace("'my-agent'", JSON.stringify(queue));
+    const worker = place(withOfflineFallback(blocks['worker.ts']!));
+    const client = place(blocks['client.ts']!);
+    for (const code of [worker, client]) expect(code).not.toMatch(/'localhost:7233'|'my-agent'/);
+    expect(worker).toContain('createOfflineModel()');
+    fs.writeFileSync(path.join(pkg.dir, 'tools.ts'), blocks['tools.ts']!);
+    fs.writeFileSync(path.join(pkg.dir, 'worker.ts'), worker);
+    fs.writeFileSync(path.join(pkg.dir, 'client.ts'), client);
+
+    const offline = projectEnv(); // no ANTHROPIC_API_KEY
+    const workerProcess = spawn('npx', ['tsx', 'worker.ts'], {
+      cwd: pkg.dir,
+      env: offline,
+      detached: true,
+      stdio: 'pipe',
+    });
+    let workerOutput = '';
+    workerProcess.stdout.on('data', (d: Buffer) => (workerOutput += d.toString()));
+    workerProcess.stderr.on('data', (d: Buffer) => (workerOutput += d.toString()));
+    try {
+      const { stdout } = await run('npx', ['tsx', 'client.ts'], { cwd: pkg.dir, env: offline, timeout: 180_000 });
+      const lines = stdout.split('\n');
+      expect(lines[0], stdout).toMatch(/^Started agent-\S+$/);
+      // The result's line, then its usage object (console.log prints it over several lines).
+      const end = lines.findIndex((l) => l.startsWith('success '));
+      expect(lines[end], `${stdout}\n${workerOutput}`).toMatch(/^success \[offline model\] /);
+      const steps = lines.slice(1, end);
+      for (const step of steps) expect(step, stdout).toMatch(/^\d+ [a-z_]+$/);
+      // The offline model called README's tool, and its result came back.
+      expect(steps.map((l) => l.split(' ')[1])).toEqual(expect.arrayContaining(['tool_call', 'tool_result']));
+    } finally {
+      process.kill(-workerProcess.pid!, 'SIGTERM');
+    }
+  }, 300_000);
 
   it('compiles every ts block of README.md and docs/ as ES modules and as CommonJS, and fails wrong ones (controls)', () => {
     const modes = (['esm', 'cjs'] as const).map((mode) => {
@@ -239,6 +333,35 @@ describe('the installed package', () => {
     model.verify();
   }, 180_000);
 });
+
+/**
+ * The installed project's environment (npm's, see installPackedPackage) pointed at the suite's dev
+ * server, without the developer's API key or Temporal settings (cliEnv).
+ */
+function projectEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = cliEnv(extra);
+  for (const name of Object.keys(env)) if (/^npm_(config|package)_/i.test(name) && !(name in pkg.env)) delete env[name];
+  return { ...env, PATH: pkg.env.PATH };
+}
+
+/**
+ * README's worker.ts with the offline model when no key is set. When README's own worker already
+ * falls back to createOfflineModel, it runs as written.
+ */
+function withOfflineFallback(code: string): string {
+  if (code.includes('createOfflineModel')) return code;
+  const fallback = code
+    .replace(
+      "import { createAgentWorker, createAnthropicProvider, NativeConnection } from 'thoughtline';",
+      "import { createAgentWorker, createAnthropicProvider, createOfflineModel, NativeConnection } from 'thoughtline';",
+    )
+    .replace(
+      'models: { anthropic: createAnthropicProvider({ apiKey: process.env.ANTHROPIC_API_KEY }) },',
+      'models: { anthropic: process.env.ANTHROPIC_API_KEY ? createAnthropicProvider({ apiKey: process.env.ANTHROPIC_API_KEY }) : createOfflineModel() },',
+    );
+  expect(fallback).not.toBe(code);
+  return fallback;
+}
 
 const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
 

@@ -1,38 +1,65 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
 
 export interface InstalledPackage {
-  /** A project folder whose node_modules/thoughtline is the package as npm would install it. */
+  /** A new project outside the checkout, with the packed tarball installed in its node_modules. */
   dir: string;
   packageDir: string;
   packageJson: { exports: Record<string, string | { types: string; default: string }>; bin: Record<string, string> };
+  /** Environment for npm and npx in `dir`: this Node first on PATH, none of the npm settings of a parent `npm run`. */
+  env: NodeJS.ProcessEnv;
   remove(): void;
 }
 
 /**
- * Builds the package (tsconfig.build.json, into a fresh dist/) and installs it as a user's
- * project would hold it: package.json plus its `files`. The folder sits under the checkout's
- * .thoughtline/tmp, so the package's own dependencies resolve from the checkout's node_modules.
+ * The package as a user gets it: `npm pack` of the checkout (its `prepare` rebuilds dist/ when
+ * stale), then, in a new project under the OS's temporary folder (outside the checkout, so none of
+ * its devDependencies resolve), `npm install <tarball> ...extra` from the registry through npm's
+ * cache, as README's "Your first agent" does. `extra` is what the user installs next to it.
  */
-export function installBuiltPackage(): InstalledPackage {
-  const dir = fs.mkdtempSync(path.join(ROOT, '.thoughtline/tmp/installed-'));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'my-agent', private: true }));
-  const packageDir = path.join(dir, 'node_modules/thoughtline');
-  fs.mkdirSync(packageDir, { recursive: true });
-  const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-  execFileSync(
-    process.execPath,
-    [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', path.join(packageDir, 'dist')],
-    { stdio: 'pipe' },
+export function installPackedPackage(extra: readonly string[]): InstalledPackage {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thoughtline-installed-'));
+  const env = npmEnv();
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, env, encoding: 'utf8' }),
+  ) as Array<{ filename: string }>;
+  const tarball = path.join(dir, packed!.filename);
+  const project = path.join(dir, 'my-agent');
+  fs.mkdirSync(project);
+  fs.writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'my-agent', version: '1.0.0', private: true, type: 'module' }),
   );
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, ...extra], {
+    cwd: project,
+    env,
+    stdio: 'pipe',
+    timeout: 15 * 60_000,
+  });
+  const packageDir = path.join(project, 'node_modules/thoughtline');
   const packageJson = JSON.parse(
-    fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'),
-  ) as InstalledPackage['packageJson'] & { files: string[] };
-  fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(packageDir, 'package.json'));
-  for (const f of packageJson.files)
-    if (f !== 'dist') fs.cpSync(path.join(ROOT, f), path.join(packageDir, f), { recursive: true });
-  return { dir, packageDir, packageJson, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+    fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'),
+  ) as InstalledPackage['packageJson'];
+  return { dir: project, packageDir, packageJson, env, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * This process's Node first on PATH (engines wants 22.13), and no `npm_config_*` a parent `npm run`
+ * set (its local prefix is the checkout) but the cache and registry. node-gyp's header folder
+ * (ensure-node.sh) stays: better-sqlite3 compiles with it when no prebuilt binary can be fetched.
+ */
+function npmEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    const lower = name.toLowerCase();
+    if (lower.startsWith('npm_config_') && !['npm_config_cache', 'npm_config_registry'].includes(lower)) continue;
+    if (lower.startsWith('npm_package_') && lower !== 'npm_package_config_node_gyp_nodedir') continue;
+    env[name] = value;
+  }
+  env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`;
+  return env;
 }

@@ -2,3 +2,8 @@
 export { createLlamaCppProvider, type LlamaCppProvider, type LlamaCppProviderOptions } from './llama-cpp-provider';
 export { ensureSmolLM2Weights, modelsDir, SMOLLM2_WEIGHTS, type EnsureWeightsOptions } from './model-weights';
 export { ModelWeightsError, type ModelWeightsProblem } from './model-weights-error';
+export {
+  LOCAL_MODEL_INSTALL_COMMAND,
+  LocalModelRuntimeMissingError,
+  NODE_LLAMA_CPP_VERSION,
+} from './load-node-llama-cpp';

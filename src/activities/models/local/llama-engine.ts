@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { loadNodeLlamaCpp } from './load-node-llama-cpp';
 import type { ChatHistoryItem, LlamaChat, LlamaGrammar, LlamaModel, Llama } from 'node-llama-cpp' with {
   'resolution-mode': 'import',
 };
@@ -37,12 +38,12 @@ export function threadCount(requested: number | undefined): number {
 const DEFAULT_CONTEXT_SIZE = 8_192;
 
 /**
- * Loads node-llama-cpp with a dynamic import (a worker that never runs a local model never loads
- * its native binary), then the model and one context with one sequence. CPU only, prebuilt
+ * Loads node-llama-cpp on first use (an optional peer dependency: `LocalModelRuntimeMissingError`
+ * says how to install it), then the model and one context with one sequence. CPU only, prebuilt
  * binary only: nothing is compiled or downloaded here.
  */
 export async function loadLlamaEngine(options: LlamaEngineOptions): Promise<LlamaEngine> {
-  const { getLlama, LlamaChat, LlamaLogLevel } = await import('node-llama-cpp');
+  const { getLlama, LlamaChat, LlamaLogLevel } = await loadNodeLlamaCpp();
   const threads = threadCount(options.threads);
   const llama = await getLlama({
     gpu: false,

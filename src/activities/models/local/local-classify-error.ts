@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType } from '../../../shared';
+import { LocalModelRuntimeMissingError } from './load-node-llama-cpp';
 import type { Repetition } from './repetition';
 
 const PREFIX = 'local model';
@@ -7,11 +8,18 @@ const PREFIX = 'local model';
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
- * Loading the model failed. A missing or unreadable file fails the same way on every attempt, so
+ * Loading the model failed. node-llama-cpp not installed, or a missing or unreadable file, fails the same way on every attempt, so
  * it is final; running out of memory may pass once other work ends, so it is retried.
  */
 export function classifyLoadError(error: unknown, modelPath: string): ApplicationFailure {
   if (error instanceof ApplicationFailure) return error;
+  // Every attempt would fail the same way until someone installs it: final, saying how.
+  if (error instanceof LocalModelRuntimeMissingError)
+    return ApplicationFailure.create({
+      type: FailureType.ModelNotFound,
+      nonRetryable: true,
+      message: `${PREFIX}: ${error.message}`,
+    });
   const message = messageOf(error);
   if (/insufficient ?memory|out of memory|InsufficientMemoryError/i.test(`${message} ${(error as Error)?.name}`))
     return ApplicationFailure.create({

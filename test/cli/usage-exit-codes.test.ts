@@ -26,7 +26,7 @@ describe('the CLI refuses usage mistakes with exit code 2 and says what was mean
   });
 
   it('extra arguments and options the command does not take are refused, not ignored', async () => {
-    await usageMistake(['status', 'agent-1', 'extra'], '"status" takes <workflowId>; unexpected "extra".');
+    await usageMistake(['status', 'agent-1', 'extra'], '"status" takes <run-id>; unexpected "extra".');
     await usageMistake(
       ['cancel', 'agent-1', '--json'],
       '"cancel" does not take --json (versions, tools, run, eval, chain, status, tree, fork, memory, store, search, usage do); "cancel" takes --reason, --hard.',

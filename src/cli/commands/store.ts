@@ -44,7 +44,7 @@ function storeAction(line: CommandLine): StoreAction {
   if (action !== 'check' && (run !== undefined || line.flag('json')))
     throw new UsageError('--run and --json go with store check.');
   if (run !== undefined && (run.length === 0 || run.length > 1_000))
-    throw new UsageError('--run takes a workflow id of 1–1,000 characters.');
+    throw new UsageError('--run takes a run id of 1–1,000 characters.');
   return action === 'check' ? { action, json: line.flag('json'), ...(run ? { run } : {}) } : { action };
 }
 

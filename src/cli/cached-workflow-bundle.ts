@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../worker';
+import { quietBundlerLogger } from '../quiet-bundler';
 import { telemetryBundleOptions } from '../telemetry';
 
 /** Bundles kept in the cache folder: the current one and a few older ones that running workers may still be reading. */
@@ -52,8 +53,6 @@ function bundleKey(failureConverterPath: string | undefined, interceptors: reado
   return hash.digest('hex').slice(0, 24);
 }
 
-const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
-
 /**
  * The workflow bundle for a Worker (`workflowBundle` option): taken from `cacheDir` when one was
  * built from the same code and dependencies, else built (webpack, several seconds) and stored.
@@ -76,7 +75,7 @@ export async function cachedWorkflowBundle(options: CachedBundleOptions): Promis
     ...WORKFLOW_BUNDLER_OPTIONS,
     ...(options.failureConverterPath ? { failureConverterPath: options.failureConverterPath } : {}),
     ...telemetry,
-    logger: quietLogger,
+    logger: quietBundlerLogger(),
   });
   fs.mkdirSync(options.cacheDir, { recursive: true });
   const temporary = `${codePath}.${process.pid}.tmp`;

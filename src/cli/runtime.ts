@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type LogEntry, type Worker } from '@temporalio/worker';
 import { terseLogEntry } from './terse-log-entry';
 import { createDataConverter, FAILURE_CONVERTER_PATH } from '../codec/data-converter';
 import { loadConfig, type Config } from '../config';
@@ -80,13 +80,21 @@ export interface RunningWorker {
 }
 
 let runtimeInstalled = false;
+/** Where this process's workers' warnings and errors go: the terminal, a line each, unless a command routes them. */
+let workerLog = (entry: LogEntry): void => void process.stderr.write(`${terseLogEntry(entry)}\n`);
+
+/**
+ * Sends this process's workers' log entries (WARN and above) to `sink` instead of stderr: `eval`
+ * keeps its progress readable while expected activity failures go to a file. Call before startWorker.
+ */
+export function routeWorkerLog(sink: (entry: LogEntry) => void): void {
+  workerLog = sink;
+}
 
 /** The SDK logs every worker state change at INFO; people running the CLI need warnings only, a line each. */
 function installQuietRuntime(): void {
   if (runtimeInstalled) return;
-  Runtime.install({
-    logger: new DefaultLogger('WARN', (entry) => process.stderr.write(`${terseLogEntry(entry)}\n`)),
-  });
+  Runtime.install({ logger: new DefaultLogger('WARN', (entry) => workerLog(entry)) });
   runtimeInstalled = true;
 }
 

@@ -1,6 +1,7 @@
 import type { TaskStatus } from '../../shared';
 import type { DashboardState, DashboardSubAgent } from './dashboard-state';
 import { clipWidth, fitWidth, plainLine, textWidth, wrapWidth } from './text-width';
+import { counted } from '../../shared/counted';
 
 export interface ScreenSize {
   width: number;
@@ -60,7 +61,7 @@ function headerSection(state: DashboardState, inner: number): Section {
   if (plan) {
     const percent = Math.round((plan.completed / plan.total) * 100);
     const head = `${iteration} | Progress: ${percent}% `;
-    const tail = ` ${plan.completed}/${plan.total} tasks`;
+    const tail = ` ${plan.completed}/${counted(plan.total, 'task')}`;
     const barWidth = Math.max(0, Math.min(30, inner - textWidth(head) - textWidth(tail) - 2));
     progress = barWidth >= 5 ? `[${progressBar(plan.completed, plan.total, barWidth)}]${tail}` : tail.trim();
     return {
@@ -227,7 +228,7 @@ function costSection(state: DashboardState): Section {
   return {
     rows: [
       {
-        text: `Cost so far: ${usd(state.costUsd)} · ${count(tokens)} tokens (${count(state.inputTokens)} in, ${count(state.outputTokens)} out) · ${state.steps} steps`,
+        text: `Cost so far: ${usd(state.costUsd)} · ${count(tokens)} tokens (${count(state.inputTokens)} in, ${count(state.outputTokens)} out) · ${counted(state.steps, 'step')}`,
       },
     ],
     keep: 1,

@@ -54,6 +54,13 @@ function bundleKey(failureConverterPath: string | undefined, interceptors: reado
 }
 
 /**
+ * What the CLI's worker says its code is (in its identity, cli/worker-identity.ts): the key its
+ * bundle is cached under, so two checkouts of the same code and dependencies share it.
+ */
+export const workflowBuildId = (failureConverterPath?: string): string =>
+  bundleKey(failureConverterPath, telemetryBundleOptions().workflowInterceptorModules ?? []);
+
+/**
  * The workflow bundle for a Worker (`workflowBundle` option): taken from `cacheDir` when one was
  * built from the same code and dependencies, else built (webpack, several seconds) and stored.
  * Written to a temporary name and renamed, so concurrent callers never read half a file.

@@ -16,7 +16,8 @@ import type { ToolDefinition } from '../tools/define-tool';
 import { createFileTools } from '../tools/builtin/files';
 import { createAgentWorker, type AgentWorkerOptions } from '../worker';
 import { AgentClient } from '../client/agent-client';
-import { cachedWorkflowBundle } from './cached-workflow-bundle';
+import { cachedWorkflowBundle, workflowBuildId } from './cached-workflow-bundle';
+import { cliWorkerIdentity } from './worker-identity';
 import { setupModels, type ModelSetup } from './model-setup';
 import { ensureSearchAttributes } from '../client/search-attributes-setup';
 import { terminalSafe } from './render/terminal-safe';
@@ -133,7 +134,11 @@ export async function startWorker(
     ...(config.modelRegistry
       ? { isModelAllowed: (p: string, m: string) => isModelAllowed(config.modelRegistry!, p, m) }
       : {}),
-    ...(config.encryptionKeys ? { workerOptions: { dataConverter: createDataConverter(config.encryptionKeys) } } : {}),
+    workerOptions: {
+      // Its code's build, for `run` to tell it from another checkout's worker on the same queue.
+      identity: cliWorkerIdentity(workflowBuildId(config.encryptionKeys ? FAILURE_CONVERTER_PATH : undefined)),
+      ...(config.encryptionKeys ? { dataConverter: createDataConverter(config.encryptionKeys) } : {}),
+    },
     ...(config.tenantLimits ? { tenantLimits: config.tenantLimits } : {}),
     ...(config.cacheFile ? { cacheFile: config.cacheFile } : {}),
     ...(ownBus ? { events: ownBus } : {}),

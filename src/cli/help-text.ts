@@ -254,6 +254,7 @@ export function commandHelp(command: string): string {
   return [
     `Usage:\n${part}`,
     ...(part.includes('<run-id>') ? [`\n  ${RUN_ID_NOTE}`] : []),
-    '\n\nEvery command takes --help. Environment variables and exit codes: thoughtline help\n',
+    '\n\nEvery command takes --help; the environment variables: thoughtline help.\n\n',
+    HELP.slice(HELP.indexOf('Exit codes:')),
   ].join('');
 }

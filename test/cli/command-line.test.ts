@@ -111,7 +111,7 @@ describe('the command line, read against the command table', () => {
   it("one command's help is its part of the text, with what a run id is when it takes one", () => {
     const status = commandHelp('status');
     expect(status).toContain('thoughtline status <run-id> [--json]');
-    expect(status).toContain('in a role\'s view (default');
+    expect(status).toContain("in a role's view (default");
     expect(status).toContain("A <run-id> is the agent-… id that run prints: Temporal's workflow id");
     expect(status).not.toContain('thoughtline chain');
     // Usage lines in a row share the text under them.

@@ -22,6 +22,7 @@ import type { TenantLimitsConfigInit } from './shared/tenant-limits';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
 import type { ToolDefinition } from './tools/define-tool';
 import type { ScorerDefinition } from './eval/define-scorer';
+import { QUIET_BUNDLER, quietBundlerLogger } from './quiet-bundler';
 import { localToolsWithoutCache } from './tools/local-tools-without-cache';
 import { providerWarnings } from './activities/models/provider-warnings';
 import { modelsOutsideAllowList } from './tools/models-outside-allow-list';
@@ -263,6 +264,8 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
         ? { workflowBundle: options.workflowBundle }
         : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ...WORKFLOW_BUNDLER_OPTIONS } }),
     ...options.workerOptions,
+    // When Worker.create bundles the workflows, webpack's module report stays off the terminal.
+    plugins: [...(options.workerOptions?.plugins ?? []), QUIET_BUNDLER],
     sinks: { ...options.workerOptions?.sinks, ...runEvents.sinks, ...telemetry?.sinks },
     interceptors: {
       ...options.workerOptions?.interceptors,
@@ -300,14 +303,13 @@ export function workerVersion(worker: Worker): Pick<ResolvedVersion, 'deployment
 
 /** The workflow bundle Worker.create would make, made here so a versioned worker can hash it. */
 async function bundleOwnWorkflows(): Promise<{ code: string }> {
-  const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
   return {
     code: (
       await bundleWorkflowCode({
         workflowsPath: WORKFLOWS_PATH,
         ...WORKFLOW_BUNDLER_OPTIONS,
         ...telemetryBundleOptions(),
-        logger: quiet,
+        logger: quietBundlerLogger(),
       })
     ).code,
   };

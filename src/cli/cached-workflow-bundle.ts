@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../worker';
+import { quietBundlerLogger } from '../quiet-bundler';
 import { telemetryBundleOptions } from '../telemetry';
 
 /** Bundles kept in the cache folder: the current one and a few older ones that running workers may still be reading. */
@@ -52,7 +53,12 @@ function bundleKey(failureConverterPath: string | undefined, interceptors: reado
   return hash.digest('hex').slice(0, 24);
 }
 
-const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
+/**
+ * What the CLI's worker says its code is (in its identity, cli/worker-identity.ts): the key its
+ * bundle is cached under, so two checkouts of the same code and dependencies share it.
+ */
+export const workflowBuildId = (failureConverterPath?: string): string =>
+  bundleKey(failureConverterPath, telemetryBundleOptions().workflowInterceptorModules ?? []);
 
 /**
  * The workflow bundle for a Worker (`workflowBundle` option): taken from `cacheDir` when one was
@@ -76,7 +82,7 @@ export async function cachedWorkflowBundle(options: CachedBundleOptions): Promis
     ...WORKFLOW_BUNDLER_OPTIONS,
     ...(options.failureConverterPath ? { failureConverterPath: options.failureConverterPath } : {}),
     ...telemetry,
-    logger: quietLogger,
+    logger: quietBundlerLogger(),
   });
   fs.mkdirSync(options.cacheDir, { recursive: true });
   const temporary = `${codePath}.${process.pid}.tmp`;

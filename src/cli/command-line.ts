@@ -33,7 +33,11 @@ export interface CommandLine {
   texts(name: string): string[] | undefined;
 }
 
-export type Parsed = { kind: 'help'; exitCode: number } | { kind: 'command'; command: CommandSpec; line: CommandLine };
+/** `help` names a command for `thoughtline help <command>` and `<command> --help`; none: the whole text. */
+export type Parsed =
+  | { kind: 'help'; exitCode: number; command?: string }
+  | { kind: 'version' }
+  | { kind: 'command'; command: CommandSpec; line: CommandLine };
 
 const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const satisfies Record<string, OptionSpec>;
 
@@ -46,18 +50,16 @@ export function parseCommandLine(argv: readonly string[], commands: readonly Com
   const [verb, ...rest] = argv;
   if (verb === undefined) return { kind: 'help', exitCode: 2 };
   if (verb === '--help' || verb === '-h') return { kind: 'help', exitCode: 0 };
+  if (verb === '--version' || verb === '-v') {
+    if (rest.length > 0) throw new UsageError(`--version takes nothing after it; got "${rest[0]}".`);
+    return { kind: 'version' };
+  }
+  if (verb === 'help') return helpFor(rest, commands);
   if (verb.startsWith('-'))
     throw new UsageError(
-      `the command comes first and its options after it, e.g. thoughtline status <workflowId> --json; got "${verb}" first.`,
+      `the command comes first and its options after it, e.g. thoughtline status <run-id> --json; got "${verb}" first.`,
     );
-  const command = commands.find((c) => c.name === verb);
-  if (!command) {
-    const near = didYouMean(
-      verb,
-      commands.map((c) => c.name),
-    );
-    throw new UsageError(`unknown command "${verb}"${near ? `; did you mean "${near}"?` : '.'}`);
-  }
+  const command = findCommand(verb, commands);
   const options = { ...command.options, ...HELP_OPTION };
   refuseUnknownOptions(rest, command, commands);
   let parsed: ReturnType<typeof parseArgs>;
@@ -69,7 +71,7 @@ export function parseCommandLine(argv: readonly string[], commands: readonly Com
     throw err;
   }
   const { values, positionals } = parsed;
-  if (values['help'] === true) return { kind: 'help', exitCode: 0 };
+  if (values['help'] === true) return { kind: 'help', exitCode: 0, command: command.name };
   checkArgCount(command, positionals);
   return {
     kind: 'command',
@@ -81,6 +83,24 @@ export function parseCommandLine(argv: readonly string[], commands: readonly Com
       texts: (name) => (Array.isArray(values[name]) ? (values[name] as string[]) : undefined),
     },
   };
+}
+
+function findCommand(name: string, commands: readonly CommandSpec[]): CommandSpec {
+  const command = commands.find((c) => c.name === name);
+  if (command) return command;
+  const near = didYouMean(
+    name,
+    commands.map((c) => c.name),
+  );
+  throw new UsageError(`unknown command "${name}"${near ? `; did you mean "${near}"?` : '.'}`);
+}
+
+/** `help` alone, or `help <command>` for a command of the table (a typo gets its did-you-mean). */
+function helpFor(rest: readonly string[], commands: readonly CommandSpec[]): Parsed {
+  if (rest.length > 1) throw new UsageError(`"help" takes one command at most; unexpected "${rest[1]}".`);
+  const [name] = rest;
+  if (name === undefined || name === '--help' || name === '-h') return { kind: 'help', exitCode: 0 };
+  return { kind: 'help', exitCode: 0, command: findCommand(name, commands).name };
 }
 
 /** Checks each option token before Node's parser sees it, to say what was probably meant. */

@@ -37,7 +37,7 @@ import { OIDC_OPTIONS, readOidcFlags } from './oidc-options';
 const flag: OptionSpec = { type: 'boolean' };
 const text: OptionSpec = { type: 'string' };
 const PERSON = { as: text, roles: text };
-const WORKFLOW_ID: ArgSpec = { name: '<workflowId>', needs: 'a workflow id' };
+const RUN_ID: ArgSpec = { name: '<run-id>', needs: 'a run id (the agent-… id run printed)' };
 
 function role(line: CommandLine, fallback: ViewerRole): ViewerRole {
   try {
@@ -279,7 +279,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'watch',
-    args: [WORKFLOW_ID],
+    args: [RUN_ID],
     options: { dashboard: flag, ...POLICY_OPTION },
     run: async (l) => {
       const policy = await readPolicyOption(l);
@@ -288,7 +288,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'chain',
-    args: [WORKFLOW_ID],
+    args: [RUN_ID],
     options: {
       json: flag,
       role: text,
@@ -340,7 +340,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'status',
-    args: [WORKFLOW_ID],
+    args: [RUN_ID],
     options: { json: flag, role: text },
     run: async (l) => {
       await printStatus(l.args[0]!, l.flag('json'), role(l, 'developer'));
@@ -349,7 +349,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'tree',
-    args: [WORKFLOW_ID],
+    args: [RUN_ID],
     options: { json: flag },
     run: async (l) => {
       await printTree(l.args[0]!, l.flag('json'));
@@ -358,7 +358,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'approve',
-    args: [WORKFLOW_ID, { name: '[callId]' }],
+    args: [RUN_ID, { name: '[callId]' }],
     options: {
       note: text,
       'mark-done': { type: 'boolean' },
@@ -382,7 +382,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'reject',
-    args: [WORKFLOW_ID, { name: '[callId]' }],
+    args: [RUN_ID, { name: '[callId]' }],
     options: { reason: text, yes: { type: 'boolean', short: 'y' }, ...PERSON },
     run: async (l) => {
       const reason = l.text('reason')?.trim();
@@ -395,8 +395,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'steer',
     args: [
-      WORKFLOW_ID,
-      { name: '"<instruction>"', needs: 'the instruction, e.g. thoughtline steer <id> "Use only 2024 data"' },
+      RUN_ID,
+      { name: '"<instruction>"', needs: 'the instruction, e.g. thoughtline steer <run-id> "Use only 2024 data"' },
     ],
     extraArgsHint: 'put the instruction in quotes',
     options: PERSON,
@@ -407,7 +407,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'answer',
-    args: [WORKFLOW_ID, { name: '"<text>"', needs: 'the answer text, e.g. thoughtline answer <id> "2024"' }],
+    args: [RUN_ID, { name: '"<text>"', needs: 'the answer text, e.g. thoughtline answer <run-id> "2024"' }],
     extraArgsHint: 'put the answer in quotes',
     options: PERSON,
     run: async (l) => {
@@ -417,7 +417,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'export',
-    args: [{ name: '<workflowId>' }],
+    args: [{ name: '<run-id>' }],
     options: {
       format: text,
       role: text,
@@ -435,7 +435,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       const keyring = l.text('keyring');
       const query = l.text('query');
       if ((query === undefined) === (l.args[0] === undefined))
-        throw new UsageError('export takes a workflow id, or --query "<visibility query>" for many runs (not both).');
+        throw new UsageError('export takes a run id, or --query "<visibility query>" for many runs (not both).');
       if (query === undefined && l.text('limit') !== undefined) throw new UsageError('--limit goes with --query.');
       const limit = positiveInteger(l, 'limit', MAX_EXPORT_LIMIT);
       const target = query !== undefined ? { query, ...(limit ? { limit } : {}) } : { workflowId: l.args[0]! };
@@ -452,7 +452,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'fork',
-    args: [WORKFLOW_ID],
+    args: [RUN_ID],
     options: { 'at-step': text, model: text, steer: text, tools: text, 'dry-run': flag, json: flag, ...PERSON },
     run: async (l) => {
       if (l.text('at-step') === undefined)
@@ -494,7 +494,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'cancel',
-    args: [WORKFLOW_ID],
+    args: [RUN_ID],
     options: { reason: text, hard: flag },
     run: async (l) => {
       const reason = l.text('reason');

@@ -1,7 +1,14 @@
+/** What the help calls a run's id, once, so every command's part says it the same way. */
+const RUN_ID_NOTE = `A <run-id> is the agent-… id that run prints: Temporal's workflow id, /v1's runId, A2A's and
+  MCP's task id.`;
+
 /** What `thoughtline --help` prints; a test checks that it names every option of the command table. */
 export const HELP = `thoughtline — durable, transparent ReAct agents on Temporal
 
 Usage:
+  thoughtline help [<command>]          this text, or one command's part of it (also --help, -h)
+  thoughtline --version                 the installed version (also -v)
+  ${RUN_ID_NOTE}
   thoughtline demo [--team] [--model local]
                                         start what is missing and run the weather demo;
                                         --team: a lead agent with weather sub-agents in parallel;
@@ -81,7 +88,7 @@ Usage:
                              text, for models without tool calling); default the registry
                              entry's, else native, switching to react-text if the server
                              says the model has no tool calling
-      --workflow-id ID       default agent-<uuid>
+      --workflow-id ID       the run's id (Temporal's workflow id); default agent-<uuid>
       --agent NAME           start the agent a worker registered under NAME (its prompt,
                              examples, tools and version); needs a standing worker that does
       --agents FILE          JSON of sub-agents by tool name ({ "researcher": { "description",
@@ -89,7 +96,7 @@ Usage:
                              checked against run's own worker's tools before it starts
       --plan                 plan the task as tasks with dependencies before acting
       --allow-questions      offer the agent a tool to ask you a question; the run waits for
-                             thoughtline answer <workflowId> "<text>"
+                             thoughtline answer <run-id> "<text>"
       --template NAME        seed the plan: debug_bug, implement_feature or refactor_code
       --files a.py,b.md      give the run these files (repeatable), read under --files-root;
                              text only, each cut at 32 KiB, at most 20 and 160 KiB in all;
@@ -109,7 +116,7 @@ Usage:
                              default on a terminal of 60+ columns without NO_COLOR: docs/dashboard.md)
   thoughtline eval <dataset> [options]  run every case of a dataset (.jsonl: a case a line; .yaml: a
                                         list) as agent runs under one durable evaluationWorkflow,
-                                        print progress and seed 001's criteria, and write
+                                        print progress and the success criteria, and write
                                         result.json, report.md and report.html (docs/evaluation.md)
       --model M              a variant per --model (repeatable; names as for run); default
                              the configured model
@@ -129,13 +136,13 @@ Usage:
       --json                 also print the summary (and the gate) as JSON on stdout
                              Exit 1 when the gate finds a regression or the evaluation was
                              cancelled; 130 on Ctrl-C (it goes on: resume with --resume)
-  thoughtline watch <workflowId>        follow a run's steps until it ends
+  thoughtline watch <run-id>            follow a run's steps until it ends
       --dashboard            redraw one screen instead (goal, iteration, plan, thought, action,
                              sub-agents, cost) on a terminal of 60+ columns (docs/dashboard.md)
       --policy FILE          read through a visibility policy (chain and export take it too;
                              default THOUGHTLINE_VISIBILITY_POLICY); an unreadable one exits 2
                              (docs/people-in-the-loop.md, "Visibility policy")
-  thoughtline chain <workflowId> [--json] [--role end_user|developer|auditor] [--expand]
+  thoughtline chain <run-id> [--json] [--role end_user|developer|auditor] [--expand]
                   [--after-step N] [--limit N] [--as-of N] [--policy FILE]
                                         print a run's reasoning chain in a role's view; --expand
                                         also prints each sub-agent's chain under its result;
@@ -155,23 +162,23 @@ Usage:
                                         one tenant's runs, model and tool calls, tokens and cost
                                         (total, by agent, by model) of runs started in the range
                                         (at most 366 days), from the chain store
-  thoughtline status <workflowId> [--json] [--role end_user|developer|auditor]
+  thoughtline status <run-id> [--json] [--role end_user|developer|auditor]
                                         print a run's state, iteration, tokens, cost, what it waits
                                         for, its plan, sub-agents and the calls awaiting approval
                                         (its sub-agents' included), in a role's view (default
                                         developer: sensitive fields redacted); --json: the record
-  thoughtline tree <workflowId> [--json]    print the run and its sub-agents, recursively: state,
+  thoughtline tree <run-id> [--json]    print the run and its sub-agents, recursively: state,
                                         iterations, tokens, cost, budgets, plan, pending approvals
-  thoughtline approve <workflowId> [callId] [--note TEXT] [--mark-done [--result TEXT]] [--yes]
-  thoughtline reject <workflowId> [callId] --reason TEXT [--yes]
+  thoughtline approve <run-id> [callId] [--note TEXT] [--mark-done [--result TEXT]] [--yes]
+  thoughtline reject <run-id> [callId] --reason TEXT [--yes]
                                         decide a call awaiting approval (the only one if no id),
                                         naming the run that waits or any run above it; shows the
                                         call and asks y/N first (--yes: no question, for scripts)
-  thoughtline steer <workflowId> "<instruction>"   add an instruction before the next thought
-  thoughtline answer <workflowId> "<text>"         answer the question the agent asked
+  thoughtline steer <run-id> "<instruction>"   add an instruction before the next thought
+  thoughtline answer <run-id> "<text>"         answer the question the agent asked
       --as ID / --roles a,b  who decides (default THOUGHTLINE_USER / THOUGHTLINE_ROLES, OS user),
                              for approve, reject, steer, answer, score and export
-  thoughtline export <workflowId> [--format json|md] [--role auditor|developer|end_user] [--out FILE]
+  thoughtline export <run-id> [--format json|md] [--role auditor|developer|end_user] [--out FILE]
                   [--policy FILE]
   thoughtline export --query "<visibility query>" [--limit N] [--format json|md] [--out FILE]
                                         the audit report: who started it, chain, approvals, costs,
@@ -180,7 +187,7 @@ Usage:
                                         signed with --keyring FILE (or THOUGHTLINE_EXPORT_KEYRING).
                                         Format: --format, else FILE's extension (.json: JSON, a
                                         bundle with --query; .md: markdown), else markdown on stdout
-  thoughtline score <workflowId> --name N --value V [--comment C] [--source S]
+  thoughtline score <run-id> --name N --value V [--comment C] [--source S]
                                         attach an outcome score to a run, open or ended: a number
                                         or true/false, by --as (as for approve); prints it as stored
   thoughtline memory list --agent NAME [--json]
@@ -193,7 +200,7 @@ Usage:
   thoughtline store check [--run ID] [--json]
                                         compare the store with Temporal's chains; exit 1 on any
                                         difference
-  thoughtline fork <workflowId> --at-step N [--model M] [--steer TEXT] [--tools a,b] [--dry-run] [--json]
+  thoughtline fork <run-id> --at-step N [--model M] [--steer TEXT] [--tools a,b] [--dry-run] [--json]
                                         a new run from the conversation and spend at step N (up to
                                         the next model call), with the change; lists first the calls
                                         after that point it may make again. The original is untouched
@@ -201,7 +208,7 @@ Usage:
                                         check a JSON export: names the first altered step or section;
                                         passes only when signed by a key you give, or when its final
                                         hash is one you kept from the export
-  thoughtline cancel <workflowId> [--reason TEXT] [--hard]
+  thoughtline cancel <run-id> [--reason TEXT] [--hard]
                                         stop a run: it finishes the current step, summarises and
                                         returns "cancelled"; --hard cancels through Temporal at once
   thoughtline codec-server [--port N] [--cors-origin URL]
@@ -220,3 +227,34 @@ TEMPORAL_CONFIG_FILE (a temporal.toml of profiles): docs/operations.md.
 Exit codes: 0 success, 1 the agent ended another way or the command failed, 2 a usage mistake,
 130 Ctrl-C while run followed its run.
 `;
+
+/** A usage line of HELP: `  thoughtline <command> …`. */
+const USAGE_LINE = /^  thoughtline ([a-z][a-z-]*)/;
+
+/**
+ * `thoughtline help <command>` and `<command> --help`: the parts of HELP whose usage lines name
+ * the command (with the lines under them), and what a run id is when they use one.
+ */
+export function commandHelp(command: string): string {
+  const usage = HELP.slice(HELP.indexOf('Usage:\n') + 'Usage:\n'.length, HELP.indexOf('\n\n', HELP.indexOf('Usage:')));
+  const lines = usage.replace(`  ${RUN_ID_NOTE}\n`, '').split('\n');
+  // Usage lines in a row share the lines under them (approve and reject, steer and answer).
+  const groups: { names: string[]; lines: string[] }[] = [];
+  for (const line of lines) {
+    const name = USAGE_LINE.exec(line)?.[1];
+    const last = groups.at(-1);
+    if (name !== undefined && last && last.lines.every((l) => USAGE_LINE.test(l))) {
+      last.names.push(name);
+      last.lines.push(line);
+    } else if (name !== undefined) groups.push({ names: [name], lines: [line] });
+    else last?.lines.push(line);
+  }
+  const own = groups.filter((g) => g.names.includes(command)).flatMap((g) => g.lines);
+  const part = own.join('\n');
+  return [
+    `Usage:\n${part}`,
+    ...(part.includes('<run-id>') ? [`\n  ${RUN_ID_NOTE}`] : []),
+    '\n\nEvery command takes --help; the environment variables: thoughtline help.\n\n',
+    HELP.slice(HELP.indexOf('Exit codes:')),
+  ].join('');
+}

@@ -2,7 +2,8 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { parseCommandLine } from './command-line';
 import { COMMANDS } from './commands';
-import { HELP } from './help-text';
+import { commandHelp, HELP } from './help-text';
+import { packageVersion } from '../deployment/worker-version';
 import { UsageError } from './usage-error';
 import { readErrorText } from '../client/read-error-text';
 import { serverErrorAdvice } from '../client/server-error-advice';
@@ -12,8 +13,12 @@ import { terminalSafe } from './render/terminal-safe';
 async function main(argv: string[]): Promise<number> {
   const parsed = parseCommandLine(argv, COMMANDS);
   if (parsed.kind === 'help') {
-    process.stdout.write(HELP);
+    process.stdout.write(parsed.command === undefined ? HELP : commandHelp(parsed.command));
     return parsed.exitCode;
+  }
+  if (parsed.kind === 'version') {
+    process.stdout.write(`thoughtline ${packageVersion()}\n`);
+    return 0;
   }
   return parsed.command.run(parsed.line);
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type LogEntry, type Worker } from '@temporalio/worker';
 import { terseLogEntry } from './terse-log-entry';
 import { createDataConverter, FAILURE_CONVERTER_PATH } from '../codec/data-converter';
 import { loadConfig, type Config } from '../config';
@@ -16,7 +16,8 @@ import type { ToolDefinition } from '../tools/define-tool';
 import { createFileTools } from '../tools/builtin/files';
 import { createAgentWorker, type AgentWorkerOptions } from '../worker';
 import { AgentClient } from '../client/agent-client';
-import { cachedWorkflowBundle } from './cached-workflow-bundle';
+import { cachedWorkflowBundle, workflowBuildId } from './cached-workflow-bundle';
+import { cliWorkerIdentity } from './worker-identity';
 import { setupModels, type ModelSetup } from './model-setup';
 import { ensureSearchAttributes } from '../client/search-attributes-setup';
 import { terminalSafe } from './render/terminal-safe';
@@ -80,13 +81,21 @@ export interface RunningWorker {
 }
 
 let runtimeInstalled = false;
+/** Where this process's workers' warnings and errors go: the terminal, a line each, unless a command routes them. */
+let workerLog = (entry: LogEntry): void => void process.stderr.write(`${terseLogEntry(entry)}\n`);
+
+/**
+ * Sends this process's workers' log entries (WARN and above) to `sink` instead of stderr: `eval`
+ * keeps its progress readable while expected activity failures go to a file. Call before startWorker.
+ */
+export function routeWorkerLog(sink: (entry: LogEntry) => void): void {
+  workerLog = sink;
+}
 
 /** The SDK logs every worker state change at INFO; people running the CLI need warnings only, a line each. */
 function installQuietRuntime(): void {
   if (runtimeInstalled) return;
-  Runtime.install({
-    logger: new DefaultLogger('WARN', (entry) => process.stderr.write(`${terseLogEntry(entry)}\n`)),
-  });
+  Runtime.install({ logger: new DefaultLogger('WARN', (entry) => workerLog(entry)) });
   runtimeInstalled = true;
 }
 
@@ -125,7 +134,11 @@ export async function startWorker(
     ...(config.modelRegistry
       ? { isModelAllowed: (p: string, m: string) => isModelAllowed(config.modelRegistry!, p, m) }
       : {}),
-    ...(config.encryptionKeys ? { workerOptions: { dataConverter: createDataConverter(config.encryptionKeys) } } : {}),
+    workerOptions: {
+      // Its code's build, for `run` to tell it from another checkout's worker on the same queue.
+      identity: cliWorkerIdentity(workflowBuildId(config.encryptionKeys ? FAILURE_CONVERTER_PATH : undefined)),
+      ...(config.encryptionKeys ? { dataConverter: createDataConverter(config.encryptionKeys) } : {}),
+    },
     ...(config.tenantLimits ? { tenantLimits: config.tenantLimits } : {}),
     ...(config.cacheFile ? { cacheFile: config.cacheFile } : {}),
     ...(ownBus ? { events: ownBus } : {}),

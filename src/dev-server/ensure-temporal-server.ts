@@ -9,6 +9,7 @@ import { findOrInstallTemporalCli } from './find-or-install-temporal-cli';
 import { isReachable } from './is-reachable';
 import { NoTemporalServerError } from './no-temporal-server-error';
 import { findProjectRoot, thoughtlinePaths } from './project-paths';
+import { serverOrigin } from './server-origin';
 import { startDevServer } from './start-dev-server';
 import { withStartLock } from './start-lock';
 import type { EnsureServerOptions, TemporalServer } from './temporal-server';
@@ -81,8 +82,9 @@ async function workingLocalServer(
   }
   if (missing.length > 0) log(missingAttributesHint(address, namespace, missing));
   const uiUrl = (await isReachable(`127.0.0.1:${port + 1000}`)) ? `http://localhost:${port + 1000}` : undefined;
+  const origin = serverOrigin(port, findProjectRoot());
   log(
-    `reusing the Temporal server already running at ${address} (namespace ${namespace}${uiUrl ? `; Web UI: ${uiUrl}` : ''})`,
+    `reusing the Temporal server already running at ${address} (namespace ${namespace}${uiUrl ? `; Web UI: ${uiUrl}` : ''})${origin ? `, ${origin}` : ''}`,
   );
   return {
     address,

@@ -3,6 +3,7 @@ import type { AgentResult, AgentStatus } from '../shared';
 import type { RunEnding } from '../shared/run-ending';
 import { redactSecrets } from '../shared/secret-patterns';
 import { cutText, MAX_ANSWER_CHARS } from './mcp-limits';
+import { counted } from '../shared/counted';
 
 /** Where a run's whole chain is read: `serve`'s API path, and this server's resource. */
 export const chainLink = (runId: string): string => `/v1/runs/${encodeURIComponent(runId)}/chain`;
@@ -58,7 +59,7 @@ export function statusContent(runId: string, status: AgentStatus): CallToolResul
     ...status.pendingApprovals.map((a) => `approval of ${a.toolName} (call ${a.callId})`),
     ...(status.openQuestion ? [`an answer to: ${text(status.openQuestion.question)}`] : []),
   ];
-  const line = `Run ${runId} is running (${status.steps} steps${status.lastStep ? `, last: ${text(status.lastStep).slice(0, 200)}` : ''})${waits.length > 0 ? `; it waits for ${waits.join(', ')}` : ''}. Call get_run again for its answer once it ends.`;
+  const line = `Run ${runId} is running (${counted(status.steps, 'step')}${status.lastStep ? `, last: ${text(status.lastStep).slice(0, 200)}` : ''})${waits.length > 0 ? `; it waits for ${waits.join(', ')}` : ''}. Call get_run again for its answer once it ends.`;
   return {
     content: [{ type: 'text', text: line }],
     structuredContent: {

@@ -10,6 +10,7 @@ import type { RunEnding } from '../shared/run-ending';
 import type { RunFacts } from '../server/run-access';
 import { endedContent } from './follow-run';
 import { MAX_LISTED_TASKS, MAX_RUN_ID_CHARS } from './mcp-limits';
+import { counted } from '../shared/counted';
 
 /** How often a client is told to poll `tasks/get` (ms): a run's steps take seconds, its waits hours. */
 export const TASK_POLL_INTERVAL_MS = 5_000;
@@ -72,7 +73,7 @@ export function createTemporalTaskStore(
         statusMessage = live.openQuestion
           ? 'The agent asks a question: tasks/result puts it to you.'
           : `Waiting for a decision on ${live.pendingApprovals.map((a) => a.toolName).join(', ')}: tasks/result puts it to you.`;
-      } else if (live) statusMessage = `${live.steps} steps so far`;
+      } else if (live) statusMessage = `${counted(live.steps, 'step')} so far`;
     } else {
       const { ending } = await viewedEnding(ctx, identity, run);
       status = endedStatus(ending);

@@ -2,6 +2,7 @@ import type { ReasoningChain, ReasoningStep } from './chain';
 import { markdownCode as code, markdownText as text } from './markdown-escape';
 import { toolResultNote } from './tool-result-note';
 import { answerLabel, confidenceText } from './answer-grounding';
+import { counted } from './counted';
 
 /** Turns a workflow id into a link target, e.g. the Web UI's page of that run. */
 export type RunLink = (workflowId: string) => string;
@@ -62,7 +63,7 @@ export function renderStepMarkdown(step: ReasoningStep, runLink?: RunLink): stri
           : '';
         const g = r.subAgent.grounding;
         const unbacked = g === 'unsupported' || g === 'ungrounded' ? `, ${g} answer` : '';
-        const outcome = `${text(r.subAgent.agentName)} ${r.subAgent.terminationReason ?? r.subAgent.status}${unbacked} (${r.subAgent.steps ?? 0} steps${spent}) ${child(r.subAgent.workflowId)}`;
+        const outcome = `${text(r.subAgent.agentName)} ${r.subAgent.terminationReason ?? r.subAgent.status}${unbacked} (${counted(r.subAgent.steps ?? 0, 'step')}${spent}) ${child(r.subAgent.workflowId)}`;
         return `${head} **Sub-agent** ${outcome}: ${r.success ? code(json(r.result, 300)) : prose(r.error ?? 'failed', 300)}`;
       }
       const spent = step.usage ? `${step.usage.inputTokens}→${step.usage.outputTokens} tokens ` : '';
@@ -107,7 +108,7 @@ export function renderChainMarkdown(
   const children = chain.subAgents ?? [];
   return [
     `### ${text(chain.agentName)}: ${prose(chain.task, 200)}`,
-    `Status: **${chain.status}** · ${totalSteps} steps`,
+    `Status: **${chain.status}** · ${counted(totalSteps, 'step')}`,
     ...(plan
       ? [
           '',

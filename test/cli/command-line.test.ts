@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCommandLine, type CommandSpec } from '../../src/cli/command-line';
 import { COMMANDS } from '../../src/cli/commands';
 import { didYouMean, editDistance } from '../../src/cli/did-you-mean';
-import { HELP } from '../../src/cli/help-text';
+import { commandHelp, HELP } from '../../src/cli/help-text';
 import { UsageError } from '../../src/cli/usage-error';
 
 const parse = (...argv: string[]) => parseCommandLine(argv, COMMANDS);
@@ -61,14 +61,14 @@ describe('the command line, read against the command table', () => {
   });
 
   it('refuses extra arguments and names the missing one', () => {
-    expect(refusal('status', 'agent-1', 'extra')).toBe('"status" takes <workflowId>; unexpected "extra".');
+    expect(refusal('status', 'agent-1', 'extra')).toBe('"status" takes <run-id>; unexpected "extra".');
     expect(refusal('run', 'Compare', 'Paris', 'and', 'Tokyo')).toBe(
       '"run" takes "<task>"; unexpected "Paris" "and" "Tokyo" (put the task in quotes).',
     );
     expect(refusal('dev', 'now')).toBe('"dev" takes no arguments; unexpected "now".');
     expect(refusal('usage', 'acme')).toBe('"usage" takes no arguments; unexpected "acme".');
     expect(refusal('steer', 'agent-1')).toMatch(/^"steer" needs the instruction/);
-    expect(refusal('chain')).toBe('"chain" needs a workflow id.');
+    expect(refusal('chain')).toBe('"chain" needs a run id (the agent-… id run printed).');
   });
 
   it("turns Node's parser errors into usage errors; a value that starts with a dash goes after =", () => {
@@ -94,8 +94,35 @@ describe('the command line, read against the command table', () => {
 
   it('prints help for --help anywhere (exit 0) and for nothing at all (exit 2)', () => {
     expect(parse('--help')).toEqual({ kind: 'help', exitCode: 0 });
-    expect(parse('status', '--help')).toEqual({ kind: 'help', exitCode: 0 });
+    expect(parse('status', '--help')).toEqual({ kind: 'help', exitCode: 0, command: 'status' });
     expect(parse()).toEqual({ kind: 'help', exitCode: 2 });
+  });
+
+  it('takes help, help <command>, --version and -v, and names the command a typo meant', () => {
+    expect(parse('help')).toEqual({ kind: 'help', exitCode: 0 });
+    expect(parse('help', 'status')).toEqual({ kind: 'help', exitCode: 0, command: 'status' });
+    expect(parse('--version')).toEqual({ kind: 'version' });
+    expect(parse('-v')).toEqual({ kind: 'version' });
+    expect(refusal('help', 'stauts')).toBe('unknown command "stauts"; did you mean "status"?');
+    expect(refusal('help', 'status', 'run')).toBe('"help" takes one command at most; unexpected "run".');
+    expect(refusal('--version', 'status')).toBe('--version takes nothing after it; got "status".');
+  });
+
+  it("one command's help is its part of the text, with what a run id is when it takes one", () => {
+    const status = commandHelp('status');
+    expect(status).toContain('thoughtline status <run-id> [--json]');
+    expect(status).toContain("in a role's view (default");
+    expect(status).toContain("A <run-id> is the agent-… id that run prints: Temporal's workflow id");
+    expect(status).not.toContain('thoughtline chain');
+    // Usage lines in a row share the text under them.
+    expect(commandHelp('reject')).toContain('thoughtline approve <run-id>');
+    expect(commandHelp('approve')).toContain('decide a call awaiting approval');
+    expect(commandHelp('store')).toContain('thoughtline store check');
+    expect(commandHelp('dev')).not.toContain('<run-id>');
+    // Every command of the table has a part.
+    expect(COMMANDS.filter((c) => !commandHelp(c.name).includes(`thoughtline ${c.name}`)).map((c) => c.name)).toEqual(
+      [],
+    );
   });
 
   it('the help text names every command and every option each command takes', () => {

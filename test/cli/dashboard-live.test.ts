@@ -20,8 +20,11 @@ function fakeTerminal(isTTY = true) {
   return stream;
 }
 
+const ANSWER = `The stock is 42 units.\n\n${'The ledger shows no discrepancy this month. '.repeat(6).trim()}\n- item one\n- item two`;
 const RESULT = {
   success: true,
+  finalAnswer: ANSWER,
+  grounding: 'grounded',
   terminationReason: 'success',
   iterations: 2,
   costUsd: 0.25,
@@ -49,6 +52,15 @@ async function* scripted(events: WatchEvent[], gapMs: number): AsyncGenerator<Wa
   }
   return RESULT;
 }
+
+/** Words wrapped to `width` columns, as a reader expects them. */
+const wrapped = (text: string, width: number): string[] =>
+  text.split(' ').reduce<string[]>((lines, word) => {
+    const last = lines.at(-1);
+    if (last !== undefined && `${last} ${word}`.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+    return lines;
+  }, []);
 
 const frames = (written: string): number => written.split('\x1b[1;1H').length - 1;
 
@@ -86,15 +98,29 @@ describe('showDashboard', () => {
     // 1.5 s of events: at most 10 frames a second (and the first), far fewer than events.
     expect(frames(out.written)).toBeLessThanOrEqual(16);
     expect(frames(out.written)).toBeGreaterThanOrEqual(3);
-    // Status reads: at most one a second.
+    // Status reads: one at once, then at most one a second.
     expect(status.mock.calls.length).toBeGreaterThanOrEqual(1);
-    expect(status.mock.calls.length).toBeLessThanOrEqual(2);
+    expect(status.mock.calls.length).toBeLessThanOrEqual(3);
     const leave = out.written.lastIndexOf('\x1b[?25h\x1b[?1049l');
     expect(leave).toBeGreaterThan(0);
     const scrollback = out.written.slice(leave);
     expect(scrollback).toContain('Status: ended (success)');
-    expect(scrollback).toContain('thought number 100');
     expect(scrollback).toContain('Iteration 2/7');
+    // Under the frame, the answer whole, wrapped to the box's width, its paragraphs and list kept.
+    const below = scrollback.slice(scrollback.indexOf('\n', scrollback.lastIndexOf('┘')) + 1);
+    expect(below.replace(/\x1b\[[0-9;]*m/g, '')).toBe(
+      [
+        'Final answer:',
+        'The stock is 42 units.',
+        '',
+        ...wrapped('The ledger shows no discrepancy this month. '.repeat(6).trim(), 100),
+        '- item one',
+        '- item two',
+        '',
+      ].join('\n'),
+    );
+    // The frame leaves the thought that led to it out: the answer follows.
+    expect(scrollback).not.toContain('thought number 100');
     // Nothing is drawn after the terminal was given back, and closing again writes nothing.
     const length = out.written.length;
     shown.close();

@@ -10,7 +10,7 @@ describe('the dashboard options', () => {
     const watch = parseCommandLine(['watch', 'agent-1', '--dashboard'], COMMANDS);
     expect(watch.kind === 'command' && watch.line.flag('dashboard')).toBe(true);
     expect(HELP).toContain('--no-dashboard');
-    expect(HELP).toMatch(/watch <workflowId>[\s\S]*--dashboard/);
+    expect(HELP).toMatch(/watch <run-id>[\s\S]*--dashboard/);
   });
 
   it("watch refuses --no-dashboard, which is run's: one name per option", () => {

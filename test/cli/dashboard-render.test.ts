@@ -8,7 +8,7 @@ import {
   withSubAgentStatus,
   withWarning,
 } from '../../src/cli/dashboard/dashboard-state';
-import { renderDashboard } from '../../src/cli/dashboard/render-dashboard';
+import { renderDashboard, renderEnding } from '../../src/cli/dashboard/render-dashboard';
 import { textWidth } from '../../src/cli/dashboard/text-width';
 import { dashboardFits } from '../../src/cli/dashboard/show-dashboard';
 
@@ -166,6 +166,7 @@ describe('renderDashboard', () => {
     expect(renderDashboard(s, SIZE).join('\n')).toMatch(/Model replying: +│\n│ +…Looking at the regex now/);
     s = withResult(s, {
       success: true,
+      finalAnswer: '',
       terminationReason: 'success',
       iterations: 4,
       costUsd: 0.5,
@@ -175,6 +176,69 @@ describe('renderDashboard', () => {
     expect(text).toContain('Status: ended (success)');
     expect(text).toContain('Cost so far: $0.5000 · 15 tokens');
     expect(text).toContain('Iteration 4 | Progress');
+  });
+
+  it("shows the run's limit from its result when no status was read (a run that ended within the second)", () => {
+    const s = withResult(startDashboard('agent-1', 'goal', 0), {
+      success: true,
+      finalAnswer: 'Done.',
+      grounding: 'grounded',
+      terminationReason: 'success',
+      iterations: 2,
+      maxIterations: 10,
+      costUsd: 0,
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    } as never);
+    expect(renderDashboard(s, SIZE).join('\n')).toContain('Iteration 2/10 | Steps');
+  });
+
+  it('once ended, shows the answer under its title in the box, and renderEnding gives it whole, wrapped and inert', () => {
+    const long = `${'word '.repeat(120).trim()}\x1b]52;c;aGk=\x07 end`;
+    const s = withResult(startDashboard('agent-1', 'goal', 0), {
+      success: false,
+      finalAnswer: `Line one\n\n\n${long}`,
+      grounding: 'grounded',
+      terminationReason: 'max_iterations',
+      iterations: 10,
+      maxIterations: 10,
+      costUsd: 0,
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    } as never);
+    const box = renderDashboard(s, SIZE).join('\n');
+    expect(box).toContain('│ Partial answer (max_iterations):');
+    expect(box).toContain('│  Line one');
+    const full = renderEnding(s, { width: 60, color: false });
+    expect(full[0]).toBe('Partial answer (max_iterations):');
+    expect(full[1]).toBe('Line one');
+    // Blank lines fold to one; every word is there; no line passes the width; no escape sequence survives.
+    expect(full[2]).toBe('');
+    expect(
+      full
+        .slice(3)
+        .join(' ')
+        .split(' ')
+        .filter((w) => w === 'word'),
+    ).toHaveLength(120);
+    expect(full.at(-1)).toMatch(/\bend$/);
+    for (const line of full) expect(textWidth(line)).toBeLessThanOrEqual(60);
+    expect(full.join('\n')).not.toMatch(/\x1b|\x07/);
+    expect(renderEnding(startDashboard('agent-1', 'goal', 0), { width: 60, color: false })).toEqual([]);
+  });
+
+  it('shows the error of a run that ended without an answer', () => {
+    const s = withResult(startDashboard('agent-1', 'goal', 0), {
+      success: false,
+      finalAnswer: '',
+      terminationReason: 'error',
+      error: 'ModelAuthentication: Could not resolve authentication method',
+      iterations: 1,
+      costUsd: 0,
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    } as never);
+    expect(renderEnding(s, { width: 100, color: false })).toEqual([
+      'Error:',
+      'ModelAuthentication: Could not resolve authentication method',
+    ]);
   });
 });
 

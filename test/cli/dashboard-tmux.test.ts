@@ -159,6 +159,10 @@ describe('thoughtline run on a terminal', () => {
       const scrollback = tm('capture-pane', '-p', '-J', '-t', 'dash', '-S', '-80');
       expect(scrollback).toMatch(/Status: ended \(success\)/);
       expect(scrollback).toMatch(/✓ t1: [\s\S]*✓ t2: [\s\S]*✓ t3: /);
+      // Under the last frame, the answer whole (the offline model's names both tools' results), then the outcome.
+      expect(scrollback).toMatch(
+        /┘\nFinal answer:\n\[offline model\] For "Check the inventory[\s\S]*ledger_audit[\s\S]*\nResult: /,
+      );
       expect(scrollback).toMatch(/Result: success after \d+ iterations/);
       saved('watch-ended.txt', scrollback);
     },

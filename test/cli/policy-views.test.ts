@@ -42,7 +42,7 @@ describe('--policy on the CLI (a real process against the dev server)', () => {
 
       const text = await runCli(['chain', workflowId, '--role', 'end_user', '--policy', POLICY], asNobody);
       expect(text.stdout).toContain(
-        'view: end_user · 1 steps hidden in this view · 1 narrowed by the visibility policy',
+        'view: end_user · 1 step hidden in this view · 1 narrowed by the visibility policy',
       );
       expect(text.stdout).not.toContain(THOUGHT);
 

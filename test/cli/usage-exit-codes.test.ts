@@ -19,6 +19,24 @@ const usageMistake = async (
   expect(stdout).toBe('');
 };
 
+describe('help and version, through the CLI', () => {
+  it('--version prints the package version, help and help <command> print the help; exit 0', async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as {
+      version: string;
+    };
+    const env = cliEnv({});
+    expect(await runCli(['--version'], env)).toEqual({ code: 0, stdout: `thoughtline ${version}\n`, stderr: '' });
+    const help = await runCli(['help'], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('thoughtline help [<command>]');
+    const status = await runCli(['help', 'status'], env);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^Usage:\n  thoughtline status <run-id>/);
+    expect(status.stdout).not.toContain('thoughtline chain');
+    expect((await runCli(['status', '--help'], env)).stdout).toBe(status.stdout);
+  });
+});
+
 describe('the CLI refuses usage mistakes with exit code 2 and says what was meant', () => {
   it('a typo in an option or a command gets a did-you-mean', async () => {
     await usageMistake(['status', 'agent-1', '--josn'], 'unknown option --josn; did you mean --json?');
@@ -26,7 +44,7 @@ describe('the CLI refuses usage mistakes with exit code 2 and says what was mean
   });
 
   it('extra arguments and options the command does not take are refused, not ignored', async () => {
-    await usageMistake(['status', 'agent-1', 'extra'], '"status" takes <workflowId>; unexpected "extra".');
+    await usageMistake(['status', 'agent-1', 'extra'], '"status" takes <run-id>; unexpected "extra".');
     await usageMistake(
       ['cancel', 'agent-1', '--json'],
       '"cancel" does not take --json (versions, tools, run, eval, chain, status, tree, fork, memory, store, search, usage do); "cancel" takes --reason, --hard.',

@@ -60,7 +60,7 @@ describe('export picks its format from --format, else from the file it writes, a
     const bundle = JSON.parse(fs.readFileSync(out, 'utf8'));
     expect(bundle.kind).toBe('thoughtline-audit-bundle');
     expect(bundle.reports.map((r: { run: { workflowId: string } }) => r.run.workflowId)).toEqual([id]);
-    expect(result.stderr).toContain(`reports of 1 run(s) matching the query as a JSON audit bundle to ${out}\n`);
+    expect(result.stderr).toContain(`reports of 1 run matching the query as a JSON audit bundle to ${out}\n`);
   });
 
   it('refuses, with exit 2 and nothing written, an extension it cannot map and a --format the file contradicts', async () => {

@@ -53,7 +53,7 @@ describe('thoughtline store check', () => {
     const corrupted = await runCli(['store', 'check', '--run', workflowId], cli);
     expect(corrupted.code).toBe(1);
     expect(corrupted.stdout).toContain(`${workflowId}: step 2: differs`);
-    expect(corrupted.stdout).toContain('1 difference(s)');
+    expect(corrupted.stdout).toContain('1 difference.');
   });
 
   it('refuses --run without check, and a store that is off', async () => {

@@ -74,7 +74,7 @@ describe('thoughtline chain', () => {
     const { code, stdout, stderr } = await cli(['chain', runId, '--summary']);
     expect(code, stderr).toBe(0);
     expect(stdout).toContain(`cli-agent-${tag}: cli-${tag}: pay`);
-    expect(stdout).toMatch(/pay: 1 calls, 0 failed/);
+    expect(stdout).toMatch(/pay: 1 call, 0 failed/);
     expect(stdout).toMatch(/answer: done/);
     expect(stdout).not.toContain(STORE_ONLY_LINE);
   });

@@ -12,6 +12,7 @@ import { openReadStore } from './read-store';
 import type { LoadedPolicy } from '../../governance/load-visibility-policy';
 import { lensOfPolicy } from '../../client/run-lens';
 import { withPolicy } from './policy-option';
+import { counted } from '../../shared/counted';
 
 /** The line `chain` prints for a run Temporal no longer has (the contract's words). */
 export const STORE_ONLY_LINE = "(read from the chain store only: Temporal no longer has this run's history)";
@@ -65,14 +66,14 @@ export function renderChainSummary(summary: ChainSummary): string {
   const { byType } = summary;
   const lines = [
     `${summary.agentName}: ${summary.task}`,
-    `status: ${summary.status} · ${summary.steps} steps (${byType.thinking} thinking, ${byType.tool_call} calls, ${byType.tool_result} results, ${byType.synthesis} answers)`,
+    `status: ${summary.status} · ${counted(summary.steps, 'step')} (${byType.thinking} thinking, ${counted(byType.tool_call, 'call')}, ${counted(byType.tool_result, 'result')}, ${counted(byType.synthesis, 'answer')})`,
     `model calls: ${summary.modelCalls} · tokens ${summary.inputTokens} in / ${summary.outputTokens} out · $${summary.costUsd.toFixed(4)} · ${(summary.durationMs / 1000).toFixed(1)} s`,
   ];
   if (summary.longChain) lines.push(`warning: ${summary.longChain.advice}`);
   if (summary.tools.length > 0) {
     lines.push('tools:');
     for (const tool of summary.tools)
-      lines.push(`  ${tool.name}: ${tool.calls} calls, ${tool.failures} failed, ${tool.totalMs} ms`);
+      lines.push(`  ${tool.name}: ${counted(tool.calls, 'call')}, ${tool.failures} failed, ${tool.totalMs} ms`);
   }
   if (summary.decisions.length > 0) {
     lines.push('decisions:');
@@ -139,9 +140,11 @@ export async function printChainRead(workflowId: string, options: ChainReadOptio
     writeForStdout(`${JSON.stringify({ ...chain, ...(storeOnly ? { storeOnly } : {}) }, null, 2)}\n`);
     return;
   }
-  const hidden = chain.view?.hiddenSteps ? ` · ${chain.view.hiddenSteps} steps hidden in this view` : '';
+  const hidden = chain.view?.hiddenSteps ? ` · ${counted(chain.view.hiddenSteps, 'step')} hidden in this view` : '';
   const narrowed = chain.view?.narrowed ? ` · ${chain.view.narrowed} narrowed by the visibility policy` : '';
-  const filtered = options.filter ? ` · ${totalSteps} steps match the filter` : '';
+  const filtered = options.filter
+    ? ` · ${counted(totalSteps, 'step')} ${totalSteps === 1 ? 'matches' : 'match'} the filter`
+    : '';
   writeSafe(
     process.stdout,
     `${storeOnly ? `${STORE_ONLY_LINE}\n` : ''}${chain.agentName}: ${chain.task}\nstatus: ${chain.status} · view: ${options.role}${hidden}${narrowed}${filtered}\n\n`,

@@ -28,8 +28,18 @@ import type { CommandLine, OptionSpec } from '../command-line';
 import { LOCAL_MODEL_CHOICE, localModelOf } from '../local-model-setup';
 import { loadAgentsModule, loadToolsModule } from '../load-tools-module';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
-import { connectOrStart, log, startWorker, webUiLink, type Connected, type RunningWorker } from '../runtime';
+import {
+  connectOrStart,
+  log,
+  routeWorkerLog,
+  startWorker,
+  webUiLink,
+  type Connected,
+  type RunningWorker,
+} from '../runtime';
+import { terseLogEntry } from '../terse-log-entry';
 import { UsageError } from '../usage-error';
+import { counted } from '../../shared/counted';
 
 const text: OptionSpec = { type: 'string' };
 const texts: OptionSpec = { type: 'string', multiple: true };
@@ -210,7 +220,7 @@ export function evaluationInput(
   const units = init.cases.length * init.variants.length * (init.repeat ?? 1);
   if (units > MAX_EVAL_UNITS)
     throw new UsageError(
-      `${init.cases.length} cases × ${init.variants.length} variants × ${init.repeat ?? 1} repeats is ${units} runs; at most ${MAX_EVAL_UNITS}: split the dataset or run fewer variants.`,
+      `${counted(init.cases.length, 'case')} × ${counted(init.variants.length, 'variant')} × ${counted(init.repeat ?? 1, 'repeat')} is ${units} runs; at most ${MAX_EVAL_UNITS}: split the dataset or run fewer variants.`,
     );
   const parsed = EvaluationInput.safeParse(init);
   if (!parsed.success)
@@ -246,7 +256,7 @@ export async function evaluate(options: EvalOptions): Promise<number> {
     );
   if (dataset.replays.length > 0 && options.noWorker)
     throw new UsageError(
-      `${dataset.replays.length} cases replay recordings, which only this process's own worker can serve; drop --no-worker.`,
+      `${counted(dataset.replays.length, 'case')} ${dataset.replays.length === 1 ? 'replays' : 'replay'} recordings, which only this process's own worker can serve; drop --no-worker.`,
     );
   // Checked before any server is found or started: the input's mistakes are the command line's.
   const input = options.resume ? undefined : evaluationInput(dataset, options, loadConfig());
@@ -263,6 +273,8 @@ export async function evaluate(options: EvalOptions): Promise<number> {
         `--agent ${missing.join(', ')}: this process's worker registers ${ownAgents.length ? `only ${ownAgents.join(', ')}` : 'no agents'}, and no other worker takes the evaluation. ` +
           `Start one that registers them (thoughtline worker --tools FILE, FILE exporting "agents"), or pass that FILE as --tools.`,
       );
+    const dir = options.out ?? path.join('eval-results', evaluationId);
+    const workerLog = placement.worker === 'own' ? workerLogFile(dir) : undefined;
     const worker =
       placement.worker === 'own' ? await ownWorker(c, options, dataset, placement.taskQueue, evaluationId) : undefined;
     try {
@@ -271,7 +283,7 @@ export async function evaluate(options: EvalOptions): Promise<number> {
             taskQueue: placement.taskQueue,
             workflowId: evaluationId,
             args: [input],
-            staticSummary: `Evaluation ${input.name}: ${input.cases.length} cases × ${input.variants.length} variants × ${input.repeat} repeats`,
+            staticSummary: `Evaluation ${input.name}: ${counted(input.cases.length, 'case')} × ${counted(input.variants.length, 'variant')} × ${counted(input.repeat, 'repeat')}`,
           })
         : c.agents.client.workflow.getHandle(evaluationId);
       log(`${input ? 'started' : 'following'} evaluation ${evaluationId} on task queue "${placement.taskQueue}"`);
@@ -281,7 +293,9 @@ export async function evaluate(options: EvalOptions): Promise<number> {
       const ended = await follow(handle, worker, interruption);
       if (ended.kind !== 'ended')
         return await stopFollowing(ended, { evaluationId, options, placement, worker, interruption, c });
-      return report(ended.result, { options, baseline, evaluationId, viewerBase: c.config.server?.url });
+      const code = report(ended.result, { options, baseline, dir, evaluationId, viewerBase: c.config.server?.url });
+      workerLog?.summarise();
+      return code;
     } finally {
       await worker?.shutdown();
     }
@@ -363,6 +377,31 @@ async function ownWorker(
       ...(replay ? { extraModels: { replay: replay.provider }, wrapTools: (tools) => replay.wrapTools(tools) } : {}),
     },
   );
+}
+
+/**
+ * This process's worker's warnings go to <dir>/worker.log, not between the progress lines: a case
+ * that tests a failing tool makes the SDK warn "Activity failed" on purpose. Errors (a worker that
+ * cannot go on) still show on stderr too. `summarise` says where the warnings went, if any.
+ */
+function workerLogFile(dir: string): { summarise(): void } {
+  const file = path.join(dir, 'worker.log');
+  let warnings = 0;
+  routeWorkerLog((entry) => {
+    const line = `${terseLogEntry(entry)}\n`;
+    if (entry.level === 'ERROR') process.stderr.write(line);
+    else warnings += 1;
+    fs.mkdirSync(dir, { recursive: true });
+    fs.appendFileSync(file, line);
+  });
+  return {
+    summarise: () => {
+      if (warnings > 0)
+        log(
+          `this process's worker logged ${counted(warnings, 'warning')} (failed tool calls are expected in cases that test them): ${file}`,
+        );
+    },
+  };
 }
 
 /** Cases with `replay` are answered from their recordings by this process's worker: no real model or tool runs for them. */
@@ -474,16 +513,16 @@ function report(
   at: {
     options: EvalOptions;
     baseline: EvaluationResult | undefined;
+    dir: string;
     evaluationId: string;
     viewerBase: string | undefined;
   },
 ): number {
-  const { options, baseline } = at;
+  const { options, baseline, dir } = at;
   const summary = summariseEvaluation(result);
   const gate: GateResult | undefined = baseline
     ? compareWithBaseline(baseline, result, { anyDataset: options.baselineAnyDataset })
     : undefined;
-  const dir = options.out ?? path.join('eval-results', at.evaluationId);
   const files = writeReports(dir, {
     result,
     summary,

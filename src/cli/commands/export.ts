@@ -10,6 +10,7 @@ import { actingPerson } from './decide';
 import { terminalSafe, writeForStdout } from '../render/terminal-safe';
 import { loadExportSigningKey } from '../load-export-signing-key';
 import { UsageError } from '../usage-error';
+import { counted } from '../../shared/counted';
 
 export type ExportFormat = 'json' | 'md';
 
@@ -117,7 +118,7 @@ export async function exportRun(
         options.format === 'json'
           ? `${JSON.stringify(bundle, null, 2)}\n`
           : reports.map(renderAuditMarkdown).join('\n\n');
-      what = `${options.role} reports of ${reports.length} run(s) matching the query as ${options.format === 'json' ? 'a JSON audit bundle' : 'markdown'}${truncated ? ' (more matched: raise --limit)' : ''}`;
+      what = `${options.role} reports of ${counted(reports.length, 'run')} matching the query as ${options.format === 'json' ? 'a JSON audit bundle' : 'markdown'}${truncated ? ' (more matched: raise --limit)' : ''}`;
     }
     if (options.out) fs.writeFileSync(options.out, text);
     else writeForStdout(text);

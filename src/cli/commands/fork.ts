@@ -9,6 +9,7 @@ import { renderSteps } from '../render/render-step';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import { connect } from '../runtime';
 import { actingPerson } from './decide';
+import { counted } from '../../shared/counted';
 
 function hazardLines(planned: PlannedFork): string {
   const { hazards, from } = planned.start;
@@ -79,7 +80,7 @@ export async function printChainAsOf(
     const then = chainAsOf(await agents.chain(workflowId, options.role), asOfStep);
     if (options.json) return writeForStdout(`${JSON.stringify(then, null, 2)}\n`);
     const { chain, ledger } = then;
-    const spend = `iteration ${ledger.iteration} · ${ledger.modelCalls} model call(s), ${ledger.toolCalls} tool call(s) · ${ledger.usage.inputTokens + ledger.usage.outputTokens} tokens · $${ledger.costUsd.toFixed(4)}`;
+    const spend = `iteration ${ledger.iteration} · ${counted(ledger.modelCalls, 'model call')}, ${counted(ledger.toolCalls, 'tool call')} · ${ledger.usage.inputTokens + ledger.usage.outputTokens} tokens · $${ledger.costUsd.toFixed(4)}`;
     const plan = chain.plan
       ? `\nplan: ${chain.plan.tasks.map((t) => `[${t.status}] ${t.description}`).join(' · ')}`
       : '';

@@ -19,6 +19,7 @@ import { withPolicy } from './policy-option';
 import { viewResult } from '../../shared/chain-view';
 import { identityOfChain } from '../../client/run-lens';
 import { readRunEnding } from '../read-run-ending';
+import { counted } from '../../shared/counted';
 
 /**
  * `chain <id> [--expand] [--after-step N] [--limit N]`: the reasoning chain of a run, live or
@@ -42,7 +43,7 @@ export async function printChain(
     });
     if (json) writeForStdout(`${JSON.stringify(expanded ?? chain, null, 2)}\n`);
     else {
-      const hidden = chain.view?.hiddenSteps ? ` · ${chain.view.hiddenSteps} steps hidden in this view` : '';
+      const hidden = chain.view?.hiddenSteps ? ` · ${counted(chain.view.hiddenSteps, 'step')} hidden in this view` : '';
       const narrowed = chain.view?.narrowed ? ` · ${chain.view.narrowed} narrowed by the visibility policy` : '';
       writeSafe(
         process.stdout,

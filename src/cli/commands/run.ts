@@ -30,6 +30,10 @@ import { followOnScreen } from '../watch-printer';
 import type { Followed } from '../dashboard/show-dashboard';
 import { actingPerson } from './decide';
 import { localModelOf } from '../local-model-setup';
+import { workflowBuildId } from '../cached-workflow-bundle';
+import { isOtherBuild } from '../worker-identity';
+import { counted } from '../../shared/counted';
+import { FAILURE_CONVERTER_PATH } from '../../codec/data-converter';
 
 export interface RunOptions {
   task: string;
@@ -91,7 +95,11 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
     standingOnly: !options.embeddedWorker,
     // The local model runs in this process's worker; a standing worker may not have it.
     ownOnly: Boolean(options.recordTo || options.ownWorker || options.mcp || localModelOf(options.model)),
+    // Another checkout's (or version's) CLI worker on the same queue would run this run with its own code.
+    isForeign: isOtherBuild(workflowBuildId(c.config.encryptionKeys ? FAILURE_CONVERTER_PATH : undefined)),
   });
+  if (placement.worker === 'own' && placement.passedOver)
+    log(passedOverText(placement.passedOver, c.config.taskQueue, placement.taskQueue));
   // This process's worker serves the built-in tools: a sub-agent naming any other is refused before
   // the run starts. A standing worker's tools are not known here; its run finds out itself.
   const fileTools = placement.worker === 'own' && options.filesRoot ? readingFileTools(options.filesRoot) : [];
@@ -244,6 +252,15 @@ async function stopFollowing(
   ]);
   process.exit(interruption.happened ? INTERRUPTED_EXIT_CODE : 1);
 }
+
+/** Why the run does not go to the workers on the configured queue: several lines, each worker named. */
+const passedOverText = (workers: readonly string[], configured: string, own: string): string =>
+  [
+    `${counted(workers.length, 'worker')} polling task queue "${configured}" ${workers.length === 1 ? 'runs' : 'run'} other code than this checkout (another checkout or version of Thoughtline):`,
+    ...workers.map((w) => `  ${w}`),
+    `A run there could be taken by them, with their code, tools and model; this run goes to this process's own worker on task queue "${own}" instead.`,
+    `To use those workers, run thoughtline from their checkout (or pass --no-worker to send the run to them anyway).`,
+  ].join('\n');
 
 /** `--model` also tells this process's worker which model to set up (the local one fetches its weights). */
 const runModel = (options: RunOptions): { model?: string } => (options.model ? { model: options.model } : {});

@@ -55,7 +55,7 @@ function scoreLine(workflowId: string, stored: AddRunScoreResult): string {
   return `Scored ${workflowId}: ${score.name} = ${score.value} by ${score.by} at ${score.at}${notes.length ? ` (${notes.join('; ')})` : ''}; ${stored.count} of at most ${stored.limit} scores.${comment}\n`;
 }
 
-/** `score <workflowId> --name N --value V [--comment C] [--source S] [--as ID]`: attaches an outcome score to a run, open or ended. */
+/** `score <run-id> --name N --value V [--comment C] [--source S] [--as ID]`: attaches an outcome score to a run, open or ended. */
 export async function scoreRun(workflowId: string, options: ScoreOptions): Promise<void> {
   const { agents, config } = await connect();
   try {
@@ -75,7 +75,7 @@ export async function scoreRun(workflowId: string, options: ScoreOptions): Promi
 const text = { type: 'string' } as const;
 export const SCORE_COMMAND: CommandSpec = {
   name: 'score',
-  args: [{ name: '<workflowId>', needs: 'a workflow id' }],
+  args: [{ name: '<run-id>', needs: 'a run id (the agent-… id run printed)' }],
   options: { name: text, value: text, comment: text, source: text, as: text, roles: text },
   run: async (line) => {
     await scoreRun(line.args[0]!, scoreOptions(line));

@@ -6,6 +6,7 @@ import type { CommandLine, CommandSpec } from '../command-line';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import { UsageError } from '../usage-error';
 import { openReadStore } from './read-store';
+import { counted } from '../../shared/counted';
 
 const text = { type: 'string' } as const;
 const Cost = z.coerce.number().nonnegative();
@@ -76,7 +77,7 @@ export function renderSearch(result: RunSearchResult): string {
   const lines: string[] = [];
   for (const { run, matches } of result.hits) {
     lines.push(
-      `${run.runId}  ${run.agentName}  ${run.state}${run.terminationReason && run.terminationReason !== run.state ? ` (${run.terminationReason})` : ''}  ${run.startedAt}  ${run.stepCount} steps  $${run.costUsd.toFixed(4)}${run.temporalGone ? '  (store only)' : ''}`,
+      `${run.runId}  ${run.agentName}  ${run.state}${run.terminationReason && run.terminationReason !== run.state ? ` (${run.terminationReason})` : ''}  ${run.startedAt}  ${counted(run.stepCount, 'step')}  $${run.costUsd.toFixed(4)}${run.temporalGone ? '  (store only)' : ''}`,
     );
     for (const match of matches) lines.push(`  step ${match.stepNumber}: ${match.excerpt.replace(/\s+/g, ' ')}`);
   }

@@ -111,6 +111,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
   let worker: RunningWorker | undefined;
   let store: ChainStore | undefined;
   let projection: ChainStoreProjection | undefined;
+  let stopped: number | undefined;
   try {
     // A store that cannot be opened (PostgreSQL down) costs the store, never serving: reads go to Temporal.
     store =
@@ -169,15 +170,25 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
       signalled,
       (worker?.done ?? new Promise<never>(() => {})).then(() => 'worker' as const),
     ]);
-    log(ended === 'worker' ? 'the worker stopped by itself; stopping' : 'stopping');
+    // What it waits for, said before the wait: a drain of the worker's tasks can take seconds.
+    const waits = [
+      'the HTTP server to close (open event streams end)',
+      ...(worker ? ["the worker's tasks in flight to finish (runs go on on other workers, or when one starts)"] : []),
+      ...(store ? ['the chain store to close'] : []),
+    ];
+    log(
+      `${ended === 'worker' ? 'the worker stopped by itself' : `${ended === 'SIGINT' ? 'Ctrl-C' : ended}`}: stopping serve: waiting for ${waits.join(', ')}`,
+    );
     await server.close();
-    return ended === 'worker' ? 1 : 0;
+    stopped = ended === 'worker' ? 1 : 0;
+    return stopped;
   } finally {
     await projection?.close();
     await store?.close();
     await worker?.shutdown();
     await bus.close();
     await connected.agents.client.connection.close();
+    if (stopped !== undefined) log('serve stopped');
   }
 }
 

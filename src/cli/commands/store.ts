@@ -12,6 +12,7 @@ import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import { connect, log } from '../runtime';
 import { UsageError } from '../usage-error';
 import { untilSignal } from './until-signal';
+import { counted } from '../../shared/counted';
 
 /*
  * `store`: the chain store's projection without the HTTP API (until Ctrl-C), `store rebuild`
@@ -44,7 +45,7 @@ function storeAction(line: CommandLine): StoreAction {
   if (action !== 'check' && (run !== undefined || line.flag('json')))
     throw new UsageError('--run and --json go with store check.');
   if (run !== undefined && (run.length === 0 || run.length > 1_000))
-    throw new UsageError('--run takes a workflow id of 1–1,000 characters.');
+    throw new UsageError('--run takes a run id of 1–1,000 characters.');
   return action === 'check' ? { action, json: line.flag('json'), ...(run ? { run } : {}) } : { action };
 }
 
@@ -61,7 +62,7 @@ async function runStoreCommand(action: StoreAction, flag: string | undefined): P
             process.stdout,
             [
               ...check.differences.map((d) => `${d.runId}: ${d.what}\n`),
-              `${check.runs} run(s) compared with Temporal; ${check.differences.length === 0 ? 'no difference' : `${check.differences.length} difference(s)`}.\n`,
+              `${counted(check.runs, 'run')} compared with Temporal; ${check.differences.length === 0 ? 'no difference' : counted(check.differences.length, 'difference')}.\n`,
             ].join(''),
           );
         return check.differences.length === 0 ? 0 : 1;
@@ -70,7 +71,7 @@ async function runStoreCommand(action: StoreAction, flag: string | undefined): P
         const rebuilt = await rebuildChainStore(store, agents);
         writeSafe(
           process.stdout,
-          `Rebuilt ${rebuilt.runs} run(s), ${rebuilt.steps} step(s) from Temporal into ${store.where}; ${rebuilt.gone} only in the store (kept); ${rebuilt.queries} chain quer${rebuilt.queries === 1 ? 'y' : 'ies'} sent.\n`,
+          `Rebuilt ${counted(rebuilt.runs, 'run')}, ${counted(rebuilt.steps, 'step')} from Temporal into ${store.where}; ${rebuilt.gone} only in the store (kept); ${counted(rebuilt.queries, 'chain query', { many: 'chain queries' })} sent.\n`,
         );
         return 0;
       }

@@ -8,6 +8,7 @@ import type {
   TaskStatus,
 } from '../../shared';
 import type { WatchEvent } from '../../client/agent-client';
+import { runEnding } from '../../shared/run-ending';
 
 /** How much streamed model text the state keeps: the screen shows a few lines of its end. */
 const LIVE_TAIL_CHARS = 2_000;
@@ -73,6 +74,11 @@ export interface DashboardState {
   outputTokens: number;
   steps: number;
   outcome?: { success: boolean; reason: string };
+  /**
+   * What the run ended with, from runEnding: its answer under the answer's title ("Final answer",
+   * "Partial answer (max_iterations)", …), else its error. Shown whole once the run ended.
+   */
+  ending?: { title: string; text: string };
   /** What the CLI would otherwise log while following (a run whose tasks nobody takes); untrusted-safe on render. */
   warning?: string;
 }
@@ -271,12 +277,22 @@ export function withSubAgentStatus(state: DashboardState, workflowId: string, st
 /** A warning the CLI would otherwise log to stderr, which would be drawn over (stall advice). */
 export const withWarning = (state: DashboardState, text: string): DashboardState => ({ ...state, warning: text });
 
-/** The run ended: its own totals replace what was read along the way. */
+/** The run ended: its own totals (and its limit) replace what was read along the way; its answer or error is kept whole. */
 export function withResult(state: DashboardState, result: AgentResult): DashboardState {
+  // The result followed is already the reader's view (AgentClient.follow reads the developer's).
+  const ended = runEnding({ result });
+  const ending =
+    ended.answer !== undefined
+      ? { title: ended.answerTitle ?? 'Answer', text: ended.answer }
+      : ended.error !== undefined
+        ? { title: 'Error', text: ended.error }
+        : undefined;
   return {
     ...state,
     runStatus: 'ended',
     iteration: result.iterations,
+    ...(result.maxIterations !== undefined ? { maxIterations: result.maxIterations } : {}),
+    ...(ending ? { ending } : {}),
     costUsd: result.costUsd,
     inputTokens: result.usage.inputTokens,
     outputTokens: result.usage.outputTokens,

@@ -1,6 +1,7 @@
 import type { TaskStatus } from '../../shared';
 import type { DashboardState, DashboardSubAgent } from './dashboard-state';
 import { clipWidth, fitWidth, plainLine, textWidth, wrapWidth } from './text-width';
+import { counted } from '../../shared/counted';
 
 export interface ScreenSize {
   width: number;
@@ -60,7 +61,7 @@ function headerSection(state: DashboardState, inner: number): Section {
   if (plan) {
     const percent = Math.round((plan.completed / plan.total) * 100);
     const head = `${iteration} | Progress: ${percent}% `;
-    const tail = ` ${plan.completed}/${plan.total} tasks`;
+    const tail = ` ${plan.completed}/${counted(plan.total, 'task')}`;
     const barWidth = Math.max(0, Math.min(30, inner - textWidth(head) - textWidth(tail) - 2));
     progress = barWidth >= 5 ? `[${progressBar(plan.completed, plan.total, barWidth)}]${tail}` : tail.trim();
     return {
@@ -139,6 +140,45 @@ function thoughtSection(state: DashboardState, inner: number): Section | undefin
   return rows.length ? { rows, keep: Math.min(rows.length, 2), more: () => ' …' } : undefined;
 }
 
+/** Once the run ended, its answer (or error) in the thought's place, its first lines; the whole text follows the box (renderEnding). */
+function endingSection(state: DashboardState, inner: number): Section | undefined {
+  const ending = state.ending;
+  if (!ending) return undefined;
+  const lines = wrapLines(ending.text, inner - 1);
+  const shown = lines.slice(0, THOUGHT_LINES);
+  if (lines.length > THOUGHT_LINES) shown[THOUGHT_LINES - 1] = clipWidth(`${shown[THOUGHT_LINES - 1]} …`, inner - 1);
+  return {
+    rows: [
+      { text: `${ending.title}:`, colour: state.outcome?.success ? 32 : 31 },
+      ...shown.map((l) => ({ text: ` ${l}` })),
+    ],
+    keep: Math.min(lines.length + 1, 2),
+    more: () => ' …',
+  };
+}
+
+/** Untrusted text wrapped to `width`, its own line breaks kept (an answer's paragraphs and lists), each line inert. */
+function wrapLines(text: string, width: number): string[] {
+  const lines = text.split('\n').flatMap((line) => {
+    const plain = plainLine(line);
+    return plain === '' ? [''] : wrapWidth(plain, width);
+  });
+  // Runs of blank lines fold to one, and none is kept at either end.
+  return lines.filter((line, i) => line !== '' || (i > 0 && i < lines.length - 1 && lines[i - 1] !== ''));
+}
+
+/**
+ * The ended run's answer (or error) in full, for the scrollback under the last frame: its title,
+ * then every line of it wrapped to the box's width, inert, no colour but the title's.
+ */
+export function renderEnding(state: DashboardState, size: Pick<ScreenSize, 'width' | 'color'>): string[] {
+  const ending = state.ending;
+  if (!ending) return [];
+  const width = Math.max(20, Math.min(size.width, MAX_BOX_WIDTH));
+  const title = paint(state.outcome?.success ? 32 : 31, `${ending.title}:`, size.color);
+  return [title, ...wrapLines(ending.text, width)];
+}
+
 function actionSection(state: DashboardState): Section | undefined {
   const a = state.action;
   if (!a) return undefined;
@@ -188,7 +228,7 @@ function costSection(state: DashboardState): Section {
   return {
     rows: [
       {
-        text: `Cost so far: ${usd(state.costUsd)} · ${count(tokens)} tokens (${count(state.inputTokens)} in, ${count(state.outputTokens)} out) · ${state.steps} steps`,
+        text: `Cost so far: ${usd(state.costUsd)} · ${count(tokens)} tokens (${count(state.inputTokens)} in, ${count(state.outputTokens)} out) · ${counted(state.steps, 'step')}`,
       },
     ],
     keep: 1,
@@ -235,7 +275,8 @@ export function renderDashboard(state: DashboardState, size: ScreenSize): string
   const sections = [
     headerSection(state, inner),
     tasksSection(state, inner),
-    thoughtSection(state, inner),
+    // Once the run ended, its answer takes the thought's place.
+    state.ending ? endingSection(state, inner) : thoughtSection(state, inner),
     actionSection(state),
     subAgentsSection(state),
     costSection(state),

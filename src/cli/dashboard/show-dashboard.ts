@@ -11,7 +11,7 @@ import {
   type DashboardState,
 } from './dashboard-state';
 import { enterLiveScreen } from './live-screen';
-import { renderDashboard } from './render-dashboard';
+import { renderDashboard, renderEnding } from './render-dashboard';
 
 /** At most 10 redraws a second, however fast steps and streamed text arrive. */
 const FRAME_MS = 100;
@@ -91,6 +91,8 @@ export function showDashboard(
   }, TICK_MS);
   out.on('resize', draw);
   draw();
+  // The first status read at once: it brings the run's limit (`Iteration 2/10`) even to a run that ends within the second.
+  statusReads.tick();
 
   const result = (async () => {
     let next = await events.next();
@@ -112,9 +114,12 @@ export function showDashboard(
     clearTimeout(pending);
     out.off('resize', draw);
     screen.leave();
-    // The scrollback keeps the last frame: the result is there after the screen is gone.
-    const frame = renderDashboard(state, { ...size(), height: FINAL_FRAME_ROWS });
-    out.write(`${frame.join('\n')}\n`);
+    // The scrollback keeps the last frame, then the answer whole: the result is there after the screen is gone.
+    // With the answer under it, the frame leaves out its first lines and the thought that led to it.
+    const framed = state.ending ? { ...state, ending: undefined, thought: undefined } : state;
+    const frame = renderDashboard(framed, { ...size(), height: FINAL_FRAME_ROWS });
+    const ending = renderEnding(state, size());
+    out.write(`${[...frame, ...ending].join('\n')}\n`);
   };
   const notice = (text: string): boolean => {
     if (closed) return false;

@@ -5,6 +5,7 @@ import { renderSubAgentRow } from './render-sub-agent';
 import { count, usd } from './terminal-style';
 import { endingLines } from './render-ending';
 import type { RunEnding } from '../../shared/run-ending';
+import { counted } from '../../shared/counted';
 
 /** "1,234 tokens (1,000 in, 234 out) of 50,000": what the run spent, against its budget when it has one. */
 function spend(status: AgentStatus): string[] {
@@ -32,14 +33,14 @@ function summary(workflowId: string, status: AgentStatus, role: ViewerRole, endi
   return [
     `Run ${workflowId}: ${ending?.state ?? status.status}`,
     ...(ended ? [ended] : []),
-    `Iteration:   ${status.iteration} of ${status.maxIterations} · ${status.steps} steps${continued}`,
+    `Iteration:   ${status.iteration} of ${status.maxIterations} · ${counted(status.steps, 'step')}${continued}`,
     `Model:       ${status.model}`,
     // The end user's view, like its chain, leaves out tokens and cost (the operator's business).
     ...(role === 'end_user' ? [] : spend(status)),
     ...(status.waitingFor ? [`Waiting for: ${status.waitingFor}`] : []),
     ...(status.lastStep ? [`Last step:   ${status.lastStep}`] : []),
     ...(status.steeringQueued
-      ? [`Steering:    ${status.steeringQueued} instruction(s) queued for the next thought`]
+      ? [`Steering:    ${counted(status.steeringQueued, 'instruction')} queued for the next thought`]
       : []),
     ...(status.cancelRequested
       ? [`Cancel:      requested (${status.cancelRequested}); the run finishes its step and summarises`]

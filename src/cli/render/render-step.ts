@@ -8,6 +8,7 @@ import { answerLabel, confidenceText } from '../../shared/answer-grounding';
 import { cacheHitText } from '../../shared/planning/cache-hit-text';
 import { runEnding } from '../../shared/run-ending';
 import { endingLines } from './render-ending';
+import { counted } from '../../shared/counted';
 
 /** Lines a step adds under its first sit under the text after the label (number 4 + label 13). */
 const UNDER = ' '.repeat(17);
@@ -186,12 +187,12 @@ export function renderSummary(result: AgentResult): string {
   const answer = answerLine(result);
   const delegated = result.delegated?.runs
     ? [
-        `Sub-agents: ${result.delegated.runs} runs, ${result.delegated.iterations} iterations, ${result.delegated.usage.inputTokens} in / ${result.delegated.usage.outputTokens} out, $${result.delegated.costUsd.toFixed(6)} (included above)`,
+        `Sub-agents: ${counted(result.delegated.runs, 'run')}, ${counted(result.delegated.iterations, 'iteration')}, ${result.delegated.usage.inputTokens} in / ${result.delegated.usage.outputTokens} out, $${result.delegated.costUsd.toFixed(6)} (included above)`,
       ]
     : [];
   const [ended, ...why] = endingLines(ending, { answer: false, width: 8 });
   return [
-    `Result: ${status} after ${result.iterations} iterations, ${result.modelCalls} model calls, ${result.toolCalls} tool calls`,
+    `Result: ${status} after ${counted(result.iterations, 'iteration')}, ${counted(result.modelCalls, 'model call')}, ${counted(result.toolCalls, 'tool call')}`,
     ended!,
     ...(answer ? [answer] : []),
     `Tokens: ${u.inputTokens} in, ${u.outputTokens} out, ${u.cacheReadTokens} cache read, ${u.cacheWriteTokens} cache write`,

@@ -1,11 +1,12 @@
 import { totalTokens, type SubAgentRun, type SubBudget } from '../../shared';
 import { count, usd } from './terminal-style';
+import { counted } from '../../shared/counted';
 
 const duration = (ms: number): string => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`);
 
 /** What was carved from the parent: "budget 8 iterations, 20,000 tokens, $0.5000, 5 min". */
 export function renderSubBudget(b: SubBudget): string {
-  const parts = [`${b.maxIterations} iterations`];
+  const parts = [counted(b.maxIterations, 'iteration')];
   if (b.tokenBudget !== undefined) parts.push(`${count(b.tokenBudget)} tokens`);
   if (b.costBudgetUsd !== undefined) parts.push(usd(b.costBudgetUsd));
   if (b.runTimeoutMs !== undefined) parts.push(duration(b.runTimeoutMs));
@@ -19,7 +20,7 @@ export const subAgentState = (run: SubAgentRun): string =>
 /** "7 steps, 1,234 tokens, $0.0123": whatever of it the parent recorded (set once the child ended). */
 export function subAgentSpend(run: SubAgentRun): string {
   const parts: string[] = [];
-  if (run.steps !== undefined) parts.push(`${run.steps} steps`);
+  if (run.steps !== undefined) parts.push(counted(run.steps, 'step'));
   if (run.usage) parts.push(`${count(totalTokens(run.usage))} tokens`);
   if (run.costUsd !== undefined) parts.push(usd(run.costUsd));
   return parts.join(', ');

@@ -3,6 +3,7 @@ import type { AgentTreeNode } from '../../client/agent-tree';
 import { renderSubBudget, subAgentSpend, subAgentState } from './render-sub-agent';
 import { waitingRun } from '../../client/route-approval';
 import { count, usd } from './terminal-style';
+import { counted } from '../../shared/counted';
 
 function state(node: AgentTreeNode): string {
   const { run, status } = node;
@@ -21,12 +22,12 @@ function facts(node: AgentTreeNode): string[] {
   const out: string[] = [];
   if (status)
     out.push(
-      `${status.iteration}/${status.maxIterations} iterations`,
-      `${count(totalTokens(status.usage))} tokens`,
+      `${status.iteration}/${counted(status.maxIterations, 'iteration')}`,
+      counted(totalTokens(status.usage), 'token', { shown: count(totalTokens(status.usage)) }),
       usd(status.costUsd),
     );
   else if (run) {
-    if (run.iterations !== undefined) out.push(`${run.iterations} iterations`);
+    if (run.iterations !== undefined) out.push(counted(run.iterations, 'iteration'));
     const spend = subAgentSpend(run);
     if (spend) out.push(spend);
   }

@@ -9,13 +9,25 @@ import { workerPolls, workflowPollers } from './worker-presence';
  * worker can take any of its tasks, and its sub-agents, which inherit the queue, stay with it),
  * or to the workers already polling the configured queue. Never both.
  */
-export type RunPlacement = { worker: 'own'; taskQueue: string } | { worker: 'standing'; taskQueue: string };
+export type RunPlacement =
+  | {
+      worker: 'own';
+      taskQueue: string;
+      /** Workers on the configured queue passed over because `isForeign` said they run other code. */
+      passedOver?: string[];
+    }
+  | { worker: 'standing'; taskQueue: string };
 
 export interface PlacementWish {
   /** `--no-worker`: the standing workers, and fail fast when there are none. */
   standingOnly: boolean;
   /** This process's worker even when one polls the queue (`--record`, the demo). */
   ownOnly: boolean;
+  /**
+   * A poller (by identity) whose code is not this process's, e.g. another checkout's CLI worker:
+   * while one polls the queue, a run there could land on it, so the run goes to this process's own.
+   */
+  isForeign?: (identity: string) => boolean;
 }
 
 /** The embedded worker's queue: the configured one's name, `-run-` and 8 random hex digits. */
@@ -38,6 +50,9 @@ export async function placeRun(client: Client, configuredQueue: string, wish: Pl
     );
   }
   const polling = await workflowPollers(client, configuredQueue);
+  const foreign = wish.isForeign ? polling.filter(wish.isForeign) : [];
+  if (foreign.length > 0)
+    return { worker: 'own', taskQueue: privateTaskQueue(configuredQueue), passedOver: [...new Set(foreign)] };
   return polling.length > 0
     ? { worker: 'standing', taskQueue: configuredQueue }
     : { worker: 'own', taskQueue: privateTaskQueue(configuredQueue) };

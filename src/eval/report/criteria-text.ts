@@ -3,7 +3,7 @@ import { estimateText } from './report-format';
 import { statusMark, targetText } from './render-markdown-report';
 
 /**
- * Seed 001's criteria per variant as a plain-text table for a terminal, with the pass rate as
+ * The success criteria per variant as a plain-text table for a terminal, with the pass rate as
  * its last row. Variant names come from the result: the caller writes it through terminalSafe.
  */
 export function criteriaText(summary: EvaluationSummary): string {

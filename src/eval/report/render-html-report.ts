@@ -9,6 +9,7 @@ import { failingUnits, MAX_LISTED_FAILURES, variantDescription, type ReportInput
 import { runLinks } from './report-links';
 import { REPORT_CSS } from './report-style';
 import { statusMark, targetText } from './render-markdown-report';
+import { counted } from '../../shared/counted';
 
 /**
  * The evaluation as one self-contained HTML file: inline CSS, inline SVG charts drawn here, no
@@ -22,7 +23,7 @@ export function renderHtmlReport(input: ReportInput): string {
   const body = [
     `<h1>Evaluation ${h(result.name)}</h1>`,
     `<p class="meta">Dataset <strong>${h(result.dataset.name)}</strong> (sha256 <code>${h(result.dataset.sha256.slice(0, 16))}</code>): ` +
-      `${summary.cases} cases × ${summary.variants.length} variants × ${summary.repeat} repeats. Status <strong>${h(result.status)}</strong>, ` +
+      `${counted(summary.cases, 'case')} × ${counted(summary.variants.length, 'variant')} × ${counted(summary.repeat, 'repeat')}. Status <strong>${h(result.status)}</strong>, ` +
       `${h(result.startedAt)} to ${h(result.endedAt)}; spent ${usd(result.spent.costUsd)} and ${count(result.spent.tokens)} tokens.` +
       (result.judge ? ` Judge: ${h(`${result.judge.provider}/${result.judge.model}`)}.` : '') +
       '</p>',
@@ -38,7 +39,7 @@ export function renderHtmlReport(input: ReportInput): string {
       '</ul></section>',
     );
   }
-  body.push('<h2>Success criteria (seed 001 §6)</h2>', criteriaTable(summary.variants));
+  body.push('<h2>Success criteria</h2>', criteriaTable(summary.variants));
   body.push(
     '<p class="meta">Values with their 95% intervals; a criterion is met on its value. Not measured: no case produced that score.</p>',
   );

@@ -3,9 +3,10 @@ import { codeText, markdownText as md, urlText } from './markdown-text';
 import { count, duration, estimateText, percent, usd } from './report-format';
 import { failingUnits, MAX_LISTED_FAILURES, variantDescription, type ReportInput } from './report-input';
 import { runLinks } from './report-links';
+import { counted } from '../../shared/counted';
 
 /**
- * The evaluation as markdown: the gate's verdict, seed 001's criteria per variant, per-scorer
+ * The evaluation as markdown: the gate's verdict, the success criteria per variant, per-scorer
  * means, pass@k, cost and latency, and every failing case with its reasons and how to open its
  * chain. Everything taken from the result is escaped (markdownText).
  */
@@ -14,7 +15,7 @@ export function renderMarkdownReport(input: ReportInput): string {
   const out: string[] = [
     `# Evaluation ${md(result.name)}`,
     '',
-    `Dataset **${md(result.dataset.name)}** (sha256 \`${md(result.dataset.sha256.slice(0, 16))}\`): ${summary.cases} cases × ${summary.variants.length} variants × ${summary.repeat} repeats. ` +
+    `Dataset **${md(result.dataset.name)}** (sha256 \`${md(result.dataset.sha256.slice(0, 16))}\`): ${counted(summary.cases, 'case')} × ${counted(summary.variants.length, 'variant')} × ${counted(summary.repeat, 'repeat')}. ` +
       `Status **${result.status}**, ${md(result.startedAt)} to ${md(result.endedAt)}; spent ${usd(result.spent.costUsd)} and ${count(result.spent.tokens)} tokens.` +
       (result.judge ? ` Judge: ${md(`${result.judge.provider}/${result.judge.model}`)}.` : ''),
     '',
@@ -27,7 +28,7 @@ export function renderMarkdownReport(input: ReportInput): string {
     for (const note of gate.notes) out.push(`- Note: ${md(note)}`);
     out.push('');
   }
-  out.push('## Success criteria (seed 001 §6)', '', ...criteriaTable(summary.variants), '');
+  out.push('## Success criteria', '', ...criteriaTable(summary.variants), '');
   out.push(
     'Values with their 95% intervals; a criterion is met on its value. Not measured: no case produced that score.',
     '',
@@ -64,7 +65,7 @@ function variantSection(v: VariantSummary, description: string): string[] {
   const out = [
     `## Variant ${md(v.variant)}${description ? ` (${md(description)})` : ''}`,
     '',
-    `${u.total} units: ${u.scored} scored, ${u.failed} failed, ${u.skipped} skipped; ${u.passed} passed every score. ` +
+    `${counted(u.total, 'unit')}: ${u.scored} scored, ${u.failed} failed, ${u.skipped} skipped; ${u.passed} passed every score. ` +
       `Pass rate ${estimateText(v.passRate)} of the units that ran.`,
     '',
   ];

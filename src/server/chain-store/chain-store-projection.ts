@@ -12,6 +12,7 @@ import { behindWhileUnsettled } from './behind-while-unsettled';
 import { withinDeadline } from './within-deadline';
 import { listAgentRuns, sinceQuery, RUNNING_QUERY } from './list-agent-runs';
 import { markGoneRuns, namespaceRetentionMs } from './mark-gone-runs';
+import { counted } from '../../shared/counted';
 
 export interface ChainStoreProjectionOptions {
   store: ChainStore;
@@ -121,7 +122,7 @@ export function createChainStoreProjection(options: ChainStoreProjectionOptions)
     const since = down.since;
     clearInterval(down.timer);
     down = undefined;
-    options.log?.(`[chain store] ${store.where} answers again; catching up ${dirty.size} run(s)`);
+    options.log?.(`[chain store] ${store.where} answers again; catching up ${counted(dirty.size, 'run')}`);
     for (const runId of dirty.take().ids) queue.add(runId);
     void sweep(since - SWEEP_OVERLAP_MS);
   };
@@ -288,7 +289,8 @@ export function createChainStoreProjection(options: ChainStoreProjectionOptions)
       if (temporalMs !== undefined)
         await markGoneRuns(store, agents, new Date(Date.now() - temporalMs + HOUR_MS).toISOString());
       const deleted = await store.deleteEndedBefore(new Date(Date.now() - days * 24 * HOUR_MS).toISOString());
-      if (deleted > 0) options.log?.(`[chain store] deleted ${deleted} run(s) ended more than ${days} days ago`);
+      if (deleted > 0)
+        options.log?.(`[chain store] deleted ${counted(deleted, 'run')} ended more than ${days} days ago`);
     } catch (err) {
       trouble.note(`retention failed: ${(err as Error).message}`);
     }

@@ -36,11 +36,25 @@ describe('summariseEvaluation', () => {
     expect(v1.passRate!.over).toBe('wilson');
   });
 
-  it('completion is success of all units, skipped ones included', () => {
+  it('completion is of all units, skipped ones included', () => {
     const completion = v1.criteria.find((c) => c.id === 'completion')!;
     expect(completion.estimate!.value).toBeCloseTo(4 / 6, 10);
     expect(completion.estimate!.n).toBe(6);
     expect(completion.status).toBe('not_met'); // 66.7% is not over 80%
+  });
+
+  it("completion counts a case that expects the run to give up, and gives up, as completed (the docs' weather dataset)", () => {
+    const gaveUp = unit('atlantis', 'v1', 0, true, { terminationReason: 'failure', scores: [termination(true)] });
+    const answered = unit('paris', 'v1', 0, true, { terminationReason: 'success', scores: [termination(true)] });
+    const wrongEnd = unit('x', 'v1', 0, false, { terminationReason: 'success', scores: [termination(false)] });
+    const completion = (units: ReturnType<typeof unit>[]) =>
+      summariseEvaluation(evaluation(units)).variants[0]!.criteria.find((c) => c.id === 'completion')!;
+    expect(completion([answered, gaveUp])).toMatchObject({ status: 'met', estimate: { value: 1 } });
+    // A run that answered where its case expected it to give up did not do what was asked.
+    expect(completion([answered, wrongEnd]).estimate!.value).toBe(0.5);
+    // A result recorded without the termination score: success alone counts.
+    const old = unit('y', 'v1', 0, true, { terminationReason: 'failure', scores: [] });
+    expect(completion([answered, old]).estimate!.value).toBe(0.5);
   });
 
   it('coherence is the judge mean over repeats: per-repeat means 0.8, 0.8, 0.9', () => {

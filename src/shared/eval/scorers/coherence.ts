@@ -1,6 +1,7 @@
 import type { Score } from '../case-result';
 import type { ScoringFacts } from '../scoring-facts';
 import { percent, score } from './score';
+import { counted } from '../../counted';
 
 export const COHERENCE = 'coherence';
 
@@ -23,14 +24,18 @@ export function coherence(facts: ScoringFacts, minCoherence = DEFAULT_MIN_COHERE
   const calls = facts.toolCalls.length;
   if (calls > 0) {
     const withThought = facts.toolCalls.filter((c) => c.withThought).length;
-    parts.push({ name: 'thought', value: withThought / calls, detail: `${withThought}/${calls} calls with a thought` });
+    parts.push({
+      name: 'thought',
+      value: withThought / calls,
+      detail: `${withThought}/${counted(calls, 'call')} with a thought`,
+    });
   }
   if (facts.modelCalls > 0) {
     const readable = Math.max(0, 1 - facts.formatErrors / facts.modelCalls);
     parts.push({
       name: 'readable',
       value: readable,
-      detail: `${facts.formatErrors} format error${facts.formatErrors === 1 ? '' : 's'} in ${facts.modelCalls} model calls`,
+      detail: `${counted(facts.formatErrors, 'format error')} in ${counted(facts.modelCalls, 'model call')}`,
     });
   }
   if (facts.terminationReason === 'success' && calls > 0 && facts.grounding !== undefined) {

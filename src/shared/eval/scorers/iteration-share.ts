@@ -1,6 +1,7 @@
 import type { Score } from '../case-result';
 import type { ScoringFacts } from '../scoring-facts';
 import { percent, score } from './score';
+import { counted } from '../../counted';
 
 export const ITERATION_SHARE = 'iteration_share';
 
@@ -15,7 +16,7 @@ export function iterationShare(maxShare: number, facts: ScoringFacts): Score {
       ITERATION_SHARE,
       0,
       false,
-      `${facts.iterations} iterations; the result gives no maximum to compare with`,
+      `${counted(facts.iterations, 'iteration')}; the result gives no maximum to compare with`,
     );
   const share = facts.iterations / facts.maxIterations;
   const passed = share <= maxShare;
@@ -24,6 +25,6 @@ export function iterationShare(maxShare: number, facts: ScoringFacts): Score {
     ITERATION_SHARE,
     value,
     passed,
-    `${facts.iterations} of ${facts.maxIterations} iterations (${percent(share)}), ${passed ? 'within' : 'over'} ${percent(maxShare)}`,
+    `${facts.iterations} of ${counted(facts.maxIterations, 'iteration')} (${percent(share)}), ${passed ? 'within' : 'over'} ${percent(maxShare)}`,
   );
 }

@@ -34,7 +34,7 @@ const byScorer = (scorer: string) => ({
   read: (unit: CaseResult) => scoreOf(unit, scorer),
 });
 
-/** Seed 001 §6's success criteria, in the order reports list them. */
+/** The success criteria of an agent (task completion, termination accuracy, …), in the order reports list them. */
 export const SEED_CRITERIA: readonly SeedCriterion[] = [
   {
     id: 'coherence',
@@ -81,9 +81,13 @@ export const SEED_CRITERIA: readonly SeedCriterion[] = [
     passedLabel: 'task completion',
     target: { op: '>', value: 0.8 },
     kind: 'share',
-    source: () => 'ended success, of all units',
+    source: () => 'ended as its case expects (success unless the case says otherwise), of all units',
+    // A case that tests giving up (expects `failure`) completes its task by giving up: counting only
+    // `success` marked a dataset whose every case passed "not met". Results without the score: success.
     read: (unit) => {
-      const done = unit.status === 'scored' && unit.terminationReason === 'success';
+      const termination = unit.scores.find((s) => s.scorer === 'termination_accuracy');
+      const done =
+        unit.status === 'scored' && (termination ? termination.passed : unit.terminationReason === 'success');
       return { value: done ? 1 : 0, passed: done };
     },
   },

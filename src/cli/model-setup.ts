@@ -6,7 +6,6 @@ import { createOpenAICompatibleProvider } from '../activities/models/openai-comp
 import { CLAUDE_PRICES, type PriceTable } from '../activities/models/pricing';
 import type { ModelRegistry } from '../shared';
 import type { Config } from '../config';
-import { weatherDemoTurn } from '../demo/offline-weather-model';
 import { createOfflineModel } from '../offline/offline-model';
 import { LOCAL_MODEL_CHOICE, setupLocalModel } from './local-model-setup';
 
@@ -61,7 +60,7 @@ export async function setupModels(config: Readonly<Config>, log: (line: string) 
       'Set ANTHROPIC_API_KEY to use Claude.',
   );
   return {
-    models: { anthropic: createOfflineModel([weatherDemoTurn]), ...others },
+    models: { anthropic: createOfflineModel(), ...others },
     endpoints: routed.endpoints,
     offline: true,
     secrets: routed.secrets,

@@ -8,9 +8,16 @@ import { offlineGoalCheckReply, offlineObserverReply } from './offline-verdicts'
 import { clip, describeOutcome, OFFLINE_MARK } from './offline-summary';
 import { nextMove, type Move } from './offline-turn';
 import { readRequest } from './read-request';
+import { weatherDemoTurn } from '../demo/offline-weather-model';
 
 /** A turn for a special run (the weather demo's script); undefined leaves the request to the general rules. */
 export type OfflineSpecialist = (request: ModelRequest) => AssistantBlock[] | undefined;
+
+/**
+ * The specialists every door's offline model has, the library's default included, so one task
+ * gets one answer from the CLI, /v1, A2A, AG-UI, MCP and a worker of the user's own.
+ */
+const DEFAULT_SPECIALISTS: readonly OfflineSpecialist[] = [weatherDemoTurn];
 
 /** The name the offline model answers under, whatever model the run asked for. */
 export const OFFLINE_MODEL_NAME = 'offline-model';
@@ -23,7 +30,7 @@ export const OFFLINE_MODEL_NAME = 'offline-model';
  * The rules: offline-turn.ts (moves), tool-relevance.ts (which tools), derive-arguments.ts
  * (arguments), offline-plan.ts (plans). `specialists` answer first when they recognise a request.
  */
-export function createOfflineModel(specialists: readonly OfflineSpecialist[] = []): ModelProvider {
+export function createOfflineModel(specialists: readonly OfflineSpecialist[] = DEFAULT_SPECIALISTS): ModelProvider {
   return {
     name: 'offline',
     async complete(request: ModelRequest, signal: AbortSignal, hooks?: ModelCallHooks): Promise<ModelReply> {

@@ -208,7 +208,8 @@ describe('the installed package', () => {
       expect(lines[0], stdout).toMatch(/^Started agent-\S+$/);
       // The result's line, then its usage object (console.log prints it over several lines).
       const end = lines.findIndex((l) => l.startsWith('success '));
-      expect(lines[end], `${stdout}\n${workerOutput}`).toMatch(/^success \[offline model\] /);
+      // The library's offline model is the CLI's: both cities looked up with README's tool, then compared.
+      expect(lines[end], `${stdout}\n${workerOutput}`).toMatch(/^success \[offline model\] .*Paris.*Tokyo/);
       const steps = lines.slice(1, end);
       for (const step of steps) expect(step, stdout).toMatch(/^\d+ [a-z_]+$/);
       // The offline model called README's tool, and its result came back.

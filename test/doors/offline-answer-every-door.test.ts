@@ -9,7 +9,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_TOOLS } from '../../src/cli/runtime';
-import { weatherDemoTurn } from '../../src/demo/offline-weather-model';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import { createRunFollowerHub, startMcpHttp } from '../../src/mcp-server';
 import { createOfflineModel } from '../../src/offline/offline-model';
@@ -35,7 +34,7 @@ let mcp: { client: Client; close(): Promise<void> };
  * answer must not depend on it.
  */
 beforeAll(async () => {
-  s = await startA2aHarness(env, { tools: BUILT_IN_TOOLS, model: createOfflineModel([weatherDemoTurn]), agents: [] });
+  s = await startA2aHarness(env, { tools: BUILT_IN_TOOLS, model: createOfflineModel(), agents: [] });
   // `mcp-server --http` in front of the same worker.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-offline-doors-'));
   const { file, tokens } = writeTokenFile(dir);

@@ -15,12 +15,12 @@ const text = (value: string): string => String(redactSecrets(value, []));
  * An ended run as a tool result, from its ending (runEnding, of the result in the caller's view
  * and lens): a success is its answer; any other ending says how the run ended (the summary, the
  * whole error when the summary holds only its first line) after the answer it gave, if any. A
- * run that failed, was terminated or timed out is an error result; a cancelled one and a stop at
- * a limit are not (their partial answer is the text). The answer is cut with a note; the
+ * run that failed or timed out (tone `bad`) is an error result; a cancelled or terminated one and
+ * a stop at a limit are not (their partial answer is the text). The answer is cut with a note; the
  * structured content carries the ending (without the answer) for a program.
  */
 export function resultContent(runId: string, ending: RunEnding, result?: AgentResult): CallToolResult {
-  const failed = ending.state !== 'completed' && ending.state !== 'cancelled';
+  const failed = ending.tone === 'bad';
   const answer =
     ending.answer && !(failed && ending.terminationReason === 'failure')
       ? cutText(text(ending.answer), MAX_ANSWER_CHARS, `the run's chain (${chainLink(runId)})`)

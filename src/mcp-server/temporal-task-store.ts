@@ -21,13 +21,14 @@ export const TASK_POLL_INTERVAL_MS = 5_000;
  * for a failure, an error, a timeout and a workflow that failed without a result.
  */
 function endedStatus(ending: RunEnding): Task['status'] {
-  switch (ending.state) {
-    case 'completed':
+  // By tone, as A2A and AG-UI do.
+  switch (ending.tone) {
+    case 'ok':
+    case 'limit':
       return 'completed';
-    case 'cancelled':
-    case 'terminated':
+    case 'stopped':
       return 'cancelled';
-    default:
+    case 'bad':
       return 'failed';
   }
 }

@@ -80,7 +80,8 @@ describe('a run as an A2A task', () => {
 
     for (const execution of ['failed', 'terminated', 'timed_out'] as const) {
       const gone = taskOfSnapshot({ state: 'ended', runId: 'r6', ending: runEnding({ execution, failure: 'boom' }) });
-      expect(gone.status?.state).toBe(TASK_STATE.failed);
+      // A termination is a person's stop, as in MCP and AG-UI.
+      expect(gone.status?.state).toBe(execution === 'terminated' ? TASK_STATE.canceled : TASK_STATE.failed);
       expect(textOf(gone)).toBe(`${execution}: boom`);
       expect(gone.metadata?.thoughtline).toEqual({
         runId: 'r6',

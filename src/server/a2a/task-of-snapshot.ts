@@ -120,12 +120,14 @@ export function metadataOf(snapshot: RunSnapshot): ThoughtlineTaskMetadata {
  * Temporal ended without a result (terminated or timed out included).
  */
 export function taskStateOf(ending: RunEnding): TaskState {
-  switch (ending.state) {
-    case 'completed':
+  // By tone, as MCP and AG-UI do: a termination is a stop by a person, like a cancel.
+  switch (ending.tone) {
+    case 'ok':
+    case 'limit':
       return TASK_STATE.completed;
-    case 'cancelled':
+    case 'stopped':
       return TASK_STATE.canceled;
-    default:
+    case 'bad':
       return TASK_STATE.failed;
   }
 }

@@ -282,9 +282,9 @@ export class AgUiTranslator {
    * ending's summary, its label as the code and the ending in `metadata.thoughtline` otherwise.
    */
   private ended(ending: RunEnding): BaseEvent[] {
-    if (ending.state === 'completed') return this.finish({ type: 'success' }, ending);
-    if (ending.state === 'cancelled' || ending.state === 'terminated')
-      return this.finish({ type: 'cancelled' }, ending);
+    // By tone, as A2A and MCP do.
+    if (ending.tone === 'ok' || ending.tone === 'limit') return this.finish({ type: 'success' }, ending);
+    if (ending.tone === 'stopped') return this.finish({ type: 'cancelled' }, ending);
     this.done = true;
     return [
       ...this.closeOpen(),

@@ -138,10 +138,10 @@ describe('the installed package', () => {
       `import { createRequire } from 'node:module';
        const require = createRequire(new URL('./node_modules/thoughtline/package.json', import.meta.url));
        const where = (name) => { try { return require.resolve(name + '/package.json'); } catch (e) { return e.code; } };
-       console.log(JSON.stringify(Object.fromEntries(${JSON.stringify(['yaml', 'node-llama-cpp', '@temporalio/testing', 'vitest', 'typescript'])}.map((n) => [n, where(n)]))));`,
+       console.log(JSON.stringify(Object.fromEntries(${JSON.stringify(['yaml', 'node-llama-cpp', 'better-sqlite3', '@temporalio/testing', 'vitest', 'typescript'])}.map((n) => [n, where(n)]))));`,
     )) as Record<string, string>;
     expect(resolved['yaml']).toBe(path.join(pkg.dir, 'node_modules/yaml/package.json'));
-    for (const absent of ['node-llama-cpp', '@temporalio/testing', 'vitest', 'typescript'])
+    for (const absent of ['node-llama-cpp', 'better-sqlite3', '@temporalio/testing', 'vitest', 'typescript'])
       expect(resolved[absent], absent).toBe('MODULE_NOT_FOUND');
     expect(fs.existsSync(path.join(pkg.dir, 'node_modules/@node-llama-cpp'))).toBe(false);
   });

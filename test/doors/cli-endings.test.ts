@@ -112,7 +112,7 @@ describe('the CLI says how a run ended and why', () => {
       watched.find((l) => /^\s*\d+ Model failed /.test(l)),
       watch.stdout,
     ).toContain(ENDING_ERROR);
-    expect(watched).toContain('Result: error after 1 iterations, 1 model calls, 0 tool calls');
+    expect(watched).toContain('Result: error after 1 iteration, 1 model call, 0 tool calls');
     expect(watched).toContain(`Ended:  failed · error: Model call failed: ModelAuthentication: ${ENDING_ERROR}`);
     expect(watched.find((l) => l.startsWith('Error:'))).toContain(ENDING_ERROR);
 

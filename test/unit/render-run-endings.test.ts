@@ -117,7 +117,7 @@ describe('run and watch end with how the run ended and why, from runEnding', () 
     const result = resultOf([modelCall(1, 'm1'), failedCall(2, 'm1', error)], { error });
     const text = plain(renderSummary(viewResult(result, 'developer')));
     const lines = text.split('\n');
-    expect(lines[0]).toBe('Result: error after 1 iterations, 1 model calls, 0 tool calls');
+    expect(lines[0]).toBe('Result: error after 1 iteration, 1 model call, 0 tool calls');
     expect(lines[1]).toMatch(/^Ended: {2}failed · error: Model call failed: ModelAuthentication: Could not resolve/);
     expect(lines.at(-1)).toMatch(/^Error: {2}Model call failed: ModelAuthentication: Could not resolve/);
     expect(text).not.toContain(KEY);

@@ -18,24 +18,22 @@ import { docCommands } from './doc-commands';
  */
 const RUN: ReadonlyArray<readonly [page: string, command: string]> = [
   [
-    'README.md',
+    'docs/cli.md',
     'npx thoughtline run "Read auth.py and find why login fails" --files-root examples/login-bug --files auth.py',
   ],
   [
-    'README.md',
+    'docs/store.md',
     'npx thoughtline chain agent-\u2026 --summary                 # counts, tools, cost, the main decisions',
   ],
   ['README.md', 'npx thoughtline --help'],
-  ['README.md', 'npx thoughtline chain agent-\u2026                  # the reasoning chain'],
-  ['README.md', 'npx thoughtline chain agent-\u2026 --role end_user  # what an end user is shown'],
-  ['README.md', 'npx thoughtline status agent-\u2026                 # iterations, tokens, cost, pending approvals'],
-  ['README.md', 'npx thoughtline export agent-\u2026 --out audit.md  # an audit report'],
   [
-    'README.md',
-    'npx thoughtline fork agent-\u2026 --at-step 4 --dry-run  # re-run from step 4, listing what it may repeat',
+    'docs/cli.md',
+    'npx thoughtline fork agent-\u2026 --at-step 4 --dry-run   # re-run from step 4, listing what it may repeat',
   ],
-  ['README.md', 'npx thoughtline run --workflow debug_bug --context \'{"file": "auth.py", "error": "..."}\''],
-  ['docs/cli.md', 'npx thoughtline --help'],
+  ['docs/cli.md', 'npx thoughtline run --workflow debug_bug --context \'{"file": "auth.py", "error": "..."}\''],
+  ['docs/cli.md', 'npx thoughtline --help            # or: npx thoughtline help'],
+  ['docs/cli.md', "npx thoughtline help status       # one command's part (also: npx thoughtline status --help)"],
+  ['docs/cli.md', 'npx thoughtline --version         # the installed version (also -v)'],
   ['docs/cli.md', 'npx thoughtline watch agent-\u2026'],
   ['docs/cli.md', 'npx thoughtline chain agent-\u2026                    # the chain again, from the result'],
   ['docs/cli.md', 'npx thoughtline chain agent-\u2026 --role end_user    # what an end user sees'],
@@ -83,7 +81,7 @@ const LOCAL =
 const PERSON = 'waits for a person (an approval, a question) or decides for one: interactive';
 const NO_WORKER = "--no-worker needs a standing worker with the reader's own tools (./my-tools.js)";
 const MCP = 'needs mcp.json, written by the block before it into the checkout; MCP tools are test/mcp/';
-const PLACEHOLDER = 'names a run, key or file of the reader (<id>, RUN_ID, 3Xk…) or shows output ($ …)';
+const PLACEHOLDER = 'names a run, key or file of the reader (<run-id>, 3Xk…) or shows output ($ …)';
 const LATER =
   'offline, but not run here yet: beyond the four pages run (README, offline, context-and-workflows, cli) or needs files of its own (a dataset, agents.json, a store, a token file)';
 
@@ -94,17 +92,16 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
     'npm test                        # the suite, against a real Temporal dev server (slow scenarios: npm run test:slow)',
     REPO,
   ],
-  ['README.md', 'npx thoughtline tools --mcp mcp.json                             # its tools, as files__<tool>', MCP],
-  ['README.md', 'npx thoughtline run \'Read the text file "offline.md"\' --mcp mcp.json', MCP],
   [
-    'README.md',
-    'npx thoughtline serve --with-worker   # the HTTP API, live event streams, the viewer and a worker',
-    SERVER,
+    'docs/mcp.md',
+    'npx thoughtline tools --mcp mcp.json                             # its tools, as files__<tool>',
+    MCP,
   ],
-  ['README.md', 'npx thoughtline search --tool files_write --text /etc   # which runs wrote under /etc?', LATER],
-  ['README.md', 'npx thoughtline run "Compare the weather in Paris and Tokyo and save it"', PERSON],
+  ['docs/mcp.md', 'npx thoughtline run \'Read the text file "offline.md"\' --mcp mcp.json', MCP],
+  ['docs/store.md', 'npx thoughtline search --tool files_write --text /etc   # which runs wrote under /etc?', LATER],
+  ['docs/cli.md', 'npx thoughtline run "Compare the weather in Paris and Tokyo and save it"', PERSON],
   [
-    'README.md',
+    'docs/evaluation.md',
     'npx thoughtline eval eval/loop.jsonl --tools eval/loop-tools.cjs --baseline eval/baselines/loop-offline.json',
     LATER,
   ],
@@ -114,7 +111,7 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
   ['docs/a2a-remote-agents.md', 'AGENTS_EXAMPLE_TOKEN=... npx thoughtline worker --a2a a2a.json', SERVER],
   ['docs/a2a.md', 'npx thoughtline serve --with-worker', SERVER],
   ['docs/ag-ui.md', 'npx thoughtline serve --with-worker', SERVER],
-  ['docs/auditing.md', 'npx thoughtline export <id> --out report.json', PLACEHOLDER],
+  ['docs/auditing.md', 'npx thoughtline export <run-id> --out report.json', PLACEHOLDER],
   [
     'docs/auditing.md',
     'npx thoughtline export --query \'ThoughtlineAgent = "billing" AND ThoughtlineTenant = "acme" AND StartTime > "2026-11-16T00:00:00Z"\' --out week.json',
@@ -125,10 +122,10 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
   ['docs/auditing.md', '$ npx thoughtline verify edited.json --public-key 3Xk\u2026', PLACEHOLDER],
   [
     'docs/auditing.md',
-    'THOUGHTLINE_EXPORT_KEYRING=./export-keys.json npx thoughtline export <id> --out report.json',
+    'THOUGHTLINE_EXPORT_KEYRING=./export-keys.json npx thoughtline export <run-id> --out report.json',
     PLACEHOLDER,
   ],
-  ['docs/auditing.md', 'npx thoughtline export <id> --keyring ./export-keys.json --out report.json', PLACEHOLDER],
+  ['docs/auditing.md', 'npx thoughtline export <run-id> --keyring ./export-keys.json --out report.json', PLACEHOLDER],
   ['docs/benchmarks.md', 'npm test', REPO],
   ['docs/benchmarks.md', 'npm run record-fixtures', REPO],
   ['docs/benchmarks.md', 'npm run bench                 # the full run, about 20 minutes', REPO],
@@ -150,15 +147,15 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
     SERVER,
   ],
   ['docs/concepts.md', 'npx thoughtline run "Compare the weather in Paris and Tokyo" --max-iterations 5', LATER],
-  ['docs/debugging-by-fork.md', 'npx thoughtline chain <id> --as-of 6', PLACEHOLDER],
+  ['docs/debugging-by-fork.md', 'npx thoughtline chain <run-id> --as-of 6', PLACEHOLDER],
   [
     'docs/debugging-by-fork.md',
-    'npx thoughtline fork <id> --at-step 4 --model claude-haiku-4-5 --steer "Check the totals first." --dry-run',
+    'npx thoughtline fork <run-id> --at-step 4 --model claude-haiku-4-5 --steer "Check the totals first." --dry-run',
     KEY,
   ],
   [
     'docs/debugging-by-fork.md',
-    'npx thoughtline fork <id> --at-step 4 --model claude-haiku-4-5 --steer "Check the totals first."',
+    'npx thoughtline fork <run-id> --at-step 4 --model claude-haiku-4-5 --steer "Check the totals first."',
     KEY,
   ],
   ['docs/evaluation.md', 'npx thoughtline eval weather.jsonl', LATER],
@@ -208,10 +205,14 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
   ['docs/offline.md', 'npx thoughtline run "What is the status of order A-1234?" --no-worker', NO_WORKER],
   ['docs/offline.md', 'npx thoughtline run "Write me a poem about the sea." --no-worker', NO_WORKER],
   ['docs/offline.md', 'npx thoughtline run "Ask me which city, then get its weather" --allow-questions', PERSON],
-  ['docs/offline.md', 'npx thoughtline answer <id> "Paris"', PERSON],
+  ['docs/offline.md', 'npx thoughtline answer <run-id> "Paris"', PERSON],
   ['docs/offline.md', 'npx thoughtline run "Compare the weather in Paris and Tokyo and save it"', PERSON],
-  ['docs/offline.md', 'npx thoughtline approve <id>                 # or: reject <id> --reason "not now"', PERSON],
-  ['docs/offline.md', 'npx thoughtline cancel <id> --reason "changed my mind"', PERSON],
+  [
+    'docs/offline.md',
+    'npx thoughtline approve <run-id>                 # or: reject <run-id> --reason "not now"',
+    PERSON,
+  ],
+  ['docs/offline.md', 'npx thoughtline cancel <run-id> --reason "changed my mind"', PERSON],
   [
     'docs/opentelemetry.md',
     'OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 OTEL_METRICS_EXPORTER=none npx thoughtline dev',
@@ -272,29 +273,34 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
     'npx thoughtline approve agent-\u2026 --as alice --roles ops --note "looks right"',
     PERSON,
   ],
-  ['docs/people-in-the-loop.md', 'npx thoughtline chain <id> --role end_user', PLACEHOLDER],
+  ['docs/people-in-the-loop.md', 'npx thoughtline chain <run-id> --role end_user', PLACEHOLDER],
   ['docs/people-in-the-loop.md', 'npx thoughtline worker --policy examples/visibility-policy.yaml', SERVER],
   ['docs/people-in-the-loop.md', 'npx thoughtline serve --policy examples/visibility-policy.yaml', SERVER],
   [
     'docs/people-in-the-loop.md',
-    'npx thoughtline chain <id> --role end_user --policy examples/visibility-policy.yaml',
+    'npx thoughtline chain <run-id> --role end_user --policy examples/visibility-policy.yaml',
     PLACEHOLDER,
   ],
-  ['docs/people-in-the-loop.md', 'npx thoughtline watch <id> --policy examples/visibility-policy.yaml', PLACEHOLDER],
   [
     'docs/people-in-the-loop.md',
-    'npx thoughtline export <id> --role end_user --policy examples/visibility-policy.yaml',
+    'npx thoughtline watch <run-id> --policy examples/visibility-policy.yaml',
     PLACEHOLDER,
   ],
-  ['docs/people-in-the-loop.md', 'npx thoughtline export <id> --out audit.md', PLACEHOLDER],
+  [
+    'docs/people-in-the-loop.md',
+    'npx thoughtline export <run-id> --role end_user --policy examples/visibility-policy.yaml',
+    PLACEHOLDER,
+  ],
+  ['docs/people-in-the-loop.md', 'npx thoughtline export <run-id> --out audit.md', PLACEHOLDER],
   ['docs/search.md', 'npx thoughtline search --tool files_write --text /etc', LATER],
   ['docs/search.md', 'npx thoughtline search --agent support --state failed --since 2026-11-01T00:00:00Z', LATER],
+  ['docs/search.md', 'npx thoughtline search --reason max_iterations', LATER],
   ['docs/search.md', 'npx thoughtline search --min-cost 0.50 --json', LATER],
-  ['docs/search.md', 'npx thoughtline chain RUN_ID --summary', PLACEHOLDER],
-  ['docs/search.md', 'npx thoughtline chain RUN_ID --type tool_call,tool_result --tool files_write', PLACEHOLDER],
+  ['docs/search.md', 'npx thoughtline chain <run-id> --summary', PLACEHOLDER],
+  ['docs/search.md', 'npx thoughtline chain <run-id> --type tool_call,tool_result --tool files_write', PLACEHOLDER],
   [
     'docs/search.md',
-    'npx thoughtline chain RUN_ID --text "permission denied" --from 2026-11-25T10:00:00Z --to 2026-11-25T11:00:00Z',
+    'npx thoughtline chain <run-id> --text "permission denied" --from 2026-11-25T10:00:00Z --to 2026-11-25T11:00:00Z',
     PLACEHOLDER,
   ],
   ['docs/security.md', 'npx thoughtline codec-server &', SERVER],
@@ -318,7 +324,7 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
     "npx thoughtline store check           # compare every stored chain with Temporal's; exit 1 on a difference",
     LATER,
   ],
-  ['docs/store.md', 'npx thoughtline store check --run RUN_ID --json', PLACEHOLDER],
+  ['docs/store.md', 'npx thoughtline store check --run <run-id> --json', PLACEHOLDER],
   [
     'docs/teams-and-plans.md',
     'npx thoughtline run "Compare the weather in Paris, Tokyo and Berlin" --agents agents.json',

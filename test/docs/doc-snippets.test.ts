@@ -25,7 +25,8 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { diagnosticsOf, describeDiagnostic, readPages, ROOT, snippetsOf, type Snippet } from './doc-snippets';
-import { fencedBlocks, headingAnchors, markdownLinks } from './markdown-blocks';
+import { brokenLinks } from './broken-links';
+import { fencedBlocks } from './markdown-blocks';
 
 /** Where the snippets pretend to live: inside the repository, so node_modules resolves. */
 const SNIPPET_DIR = path.join(ROOT, '.doc-snippets');
@@ -157,19 +158,3 @@ describe('docs', () => {
     ]);
   });
 });
-
-/** Relative links of a page (at its path in the repository) whose file or heading is missing. */
-function brokenLinks({ page, markdown }: { page: string; markdown: string }): string[] {
-  const broken: string[] = [];
-  for (const { target, line } of markdownLinks(markdown)) {
-    if (/^[a-z][a-z+.-]*:/i.test(target)) continue; // http:, https:, mailto:
-    const [file = '', anchor] = target.split('#');
-    const resolved = path.resolve(path.dirname(path.join(ROOT, page)), decodeURIComponent(file));
-    if (file !== '' && !fs.existsSync(resolved)) broken.push(`${page}:${line} ${target}: no such file`);
-    else if (anchor && (file === '' || resolved.endsWith('.md'))) {
-      const headings = headingAnchors(file === '' ? markdown : fs.readFileSync(resolved, 'utf8'));
-      if (!headings.has(anchor)) broken.push(`${page}:${line} ${target}: no such heading`);
-    }
-  }
-  return broken;
-}

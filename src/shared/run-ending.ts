@@ -56,7 +56,7 @@ export type EndingSource =
 export const endedStateOf = (reason: TerminationReason): EndedRunState =>
   reason === 'cancelled' ? 'cancelled' : reason === 'failure' || reason === 'error' ? 'failed' : 'completed';
 
-const TONES: Record<TerminationReason, EndingTone> = {
+const TONES: Readonly<Record<TerminationReason, EndingTone>> = {
   success: 'ok',
   max_iterations: 'limit',
   stalled: 'limit',

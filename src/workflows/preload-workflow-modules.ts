@@ -42,6 +42,7 @@ import * as continuedState from '../shared/continued-state';
 import * as reasoningSettings from '../shared/reasoning/reasoning-settings';
 import * as reactTrace from '../shared/react-trace';
 import * as conversationRef from '../shared/conversation-ref';
+import * as counted from '../shared/counted';
 import * as delegatedSpend from '../shared/delegated-spend';
 import * as elicitation from '../shared/elicitation';
 import * as failureTypes from '../shared/failure-types';
@@ -70,6 +71,7 @@ import * as goalKey from '../shared/planning/goal-key';
 import * as workflowTemplate from '../shared/planning/workflow-template';
 import * as pricing from '../shared/pricing';
 import * as renderChainMarkdown from '../shared/render-chain-markdown';
+import * as runEnding from '../shared/run-ending';
 import * as runScores from '../shared/run-scores';
 import * as runEvent from '../shared/run-event';
 import * as runMessagePayloads from '../shared/run-message-payloads';
@@ -265,6 +267,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   reasoningSettings,
   reactTrace,
   conversationRef,
+  counted,
   delegatedSpend,
   elicitation,
   failureTypes,
@@ -293,6 +296,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   workflowTemplate,
   pricing,
   renderChainMarkdown,
+  runEnding,
   runScores,
   runEvent,
   runMessagePayloads,

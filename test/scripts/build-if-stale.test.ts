@@ -8,7 +8,7 @@ const REPO = path.resolve(__dirname, '../..');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'thoughtline-build-if-stale-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-/** A project with the script and the three outputs it checks, compiled by the repo's TypeScript. */
+/** A project with the script and the four outputs it checks, compiled by the repo's TypeScript. */
 function project(): void {
   fs.mkdirSync(path.join(root, 'scripts'));
   fs.copyFileSync(path.join(REPO, 'scripts/build-if-stale.cjs'), path.join(root, 'scripts/build-if-stale.cjs'));
@@ -17,6 +17,7 @@ function project(): void {
   fs.writeFileSync(path.join(root, 'src/index.ts'), 'export const version = 1;\n');
   fs.writeFileSync(path.join(root, 'src/worker.ts'), 'export const worker = true;\n');
   fs.writeFileSync(path.join(root, 'src/cli/main.ts'), 'export const cli = true;\n');
+  fs.writeFileSync(path.join(root, 'src/cli/bin.ts'), 'export const bin = true;\n');
   fs.writeFileSync(path.join(root, 'package.json'), '{ "name": "stale-check", "private": true }\n');
   const options = { outDir: 'dist', rootDir: 'src', module: 'commonjs', target: 'es2022', types: [] };
   fs.writeFileSync(

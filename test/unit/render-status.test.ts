@@ -131,7 +131,7 @@ describe('renderStatus', () => {
       'Tokens:      1,550 of 20,000 (1,200 in, 300 out, 50 cache read, 0 cache write)',
       'Cost:        $0.0100 of $0.5000',
       'Waiting for: approval of deploy (toolu_1)',
-      'Steering:    2 instruction(s) queued for the next thought',
+      'Steering:    2 instructions queued for the next thought',
       'Cancel:      requested (wrong branch); the run finishes its step and summarises',
     ]);
   });

@@ -155,7 +155,7 @@ describe('a long run whose first Temporal runs are past retention', () => {
             `${s.server.url}/#token=${encodeURIComponent(s.tokens.auditor)}&/runs/${encodeURIComponent(workflowId)}`,
           );
           await tab.locator('.steps-gone', { hasText: renderUnavailable(missing) }).waitFor({ timeout: 20_000 });
-          await tab.locator('.run-meta .status', { hasText: 'completed' }).waitFor();
+          await tab.locator('.run-meta .status[data-state="completed"]').waitFor();
           const shown = async () =>
             await tab
               .locator('.steps > .step')

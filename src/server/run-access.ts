@@ -6,22 +6,8 @@ import { ApiError } from './api-error';
 import type { Identity } from './auth/identity';
 import type { RunAccess } from './server-context';
 
-/** A run's state as Temporal reports it, in the API's words. */
-export type RunState = 'running' | 'completed' | 'failed' | 'cancelled' | 'terminated' | 'timed_out' | 'continued';
-
-const STATES: Readonly<Record<string, RunState>> = {
-  RUNNING: 'running',
-  COMPLETED: 'completed',
-  FAILED: 'failed',
-  CANCELLED: 'cancelled',
-  TERMINATED: 'terminated',
-  TIMED_OUT: 'timed_out',
-  CONTINUED_AS_NEW: 'continued',
-};
-
-/** A Temporal execution status name (`RUNNING`, `CONTINUED_AS_NEW`, …) in the API's words; unknown ones read as running. */
-export const runStateOf = (statusName: string | undefined): RunState =>
-  (statusName !== undefined ? STATES[statusName] : undefined) ?? 'running';
+import { runStateOf, type RunState } from '../client/ending/read-ending';
+export { runStateOf, type RunState } from '../client/ending/read-ending';
 
 /** What the server knows of a run once it is the caller's: its tenant, its agent and its state now. */
 export interface RunFacts extends RunAccess {

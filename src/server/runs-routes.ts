@@ -21,7 +21,7 @@ import {
 import { allowedViews } from './auth/view-policy';
 import { liveRead } from './live-read';
 import { listRuns } from './list-runs';
-import { endingInView, readEnding } from './run-ending-read';
+import { endingInView, readEnding } from '../client/ending/read-ending';
 import type { RunEnding } from '../shared/run-ending';
 import type { RunFacts } from './run-access';
 import { pageOfChain, readFromStore, storedTarget, wholeChainAfterStore } from './store-read';
@@ -181,7 +181,7 @@ export const getRun = defineRoute({
       liveRead(() => readEnding(ctx.agents, params.id, facts.state), ctx.queryTimeoutMs),
     ]);
     const status = statusInLens(raw, view, lens);
-    const ending = read ? endingInView(read, view, lens, shown === 'summary') : undefined;
+    const ending = read ? endingInView(read, view, lens, shown === 'summary').ending : undefined;
     // A sub-agent shown as its summary: its state and counts, no step, question or approval.
     if (shown === 'summary') {
       const { lastStep: _step, openQuestion: _question, plan: _plan, ...rest } = status;

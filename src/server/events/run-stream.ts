@@ -6,7 +6,7 @@ import { statusQuery } from '../../workflows/messages';
 import type { AgentClient } from '../../client/agent-client';
 import { isDeadline } from '../../client/follow/query-deadline';
 import { runStateOf } from '../run-access';
-import { readEnding, type EndingRead } from '../run-ending-read';
+import { readEnding, type EndingRead } from '../../client/ending/read-ending';
 
 export type EndOutcome = Extract<RunEvent, { type: 'end' }>['outcome'];
 

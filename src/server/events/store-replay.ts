@@ -5,7 +5,8 @@ import { runEnding, type RunEnding } from '../../shared/run-ending';
 import type { StoredRun } from '../../shared/store';
 import type { ChainStore, StoredHead } from '../../store/chain-store';
 import type { AgentClient } from '../../client/agent-client';
-import { endingInView, endingOfVisibility, readEnding } from '../run-ending-read';
+import { endingInView, readEnding } from '../../client/ending/read-ending';
+import { endingOfVisibility } from '../run-ending-read';
 import type { Identity } from '../auth/identity';
 import { runNotFound } from '../run-access';
 import type { SseWriter } from './sse-writer';
@@ -54,7 +55,7 @@ export async function storedEnding(
     const read = await agents.client.connection.withDeadline(Date.now() + timeoutMs, () =>
       readEnding(agents, run.runId, temporalState),
     );
-    return read ? endingInView(read, view, lens, summaryOnly) : fromRow;
+    return read ? endingInView(read, view, lens, summaryOnly).ending : fromRow;
   } catch {
     return fromRow;
   }

@@ -2,7 +2,7 @@ import type { ChainStatus, ReasoningStep, ViewerRole } from '../../shared';
 import type { ViewLens } from '../../shared/visibility';
 import type { RunEnding } from '../../shared/run-ending';
 import { chainInLens, statusInLens, subAgentInLens } from '../policy/apply-lens';
-import { endingInView } from '../run-ending-read';
+import { endingInView } from '../../client/ending/read-ending';
 import type { RunStream, StreamListener, StreamSignal } from './run-stream';
 import type { SseWriter } from './sse-writer';
 
@@ -145,7 +145,7 @@ export class Watcher implements StreamListener {
   private async ending(): Promise<RunEnding | undefined> {
     try {
       const read = await this.stream.endingRead();
-      return read ? endingInView(read, this.view, this.lens, !this.sendsSteps) : undefined;
+      return read ? endingInView(read, this.view, this.lens, !this.sendsSteps).ending : undefined;
     } catch {
       return undefined;
     }

@@ -1,25 +1,15 @@
-import type { AgentResult, ViewerRole } from '../../shared';
-import { viewResult } from '../../shared/chain-view';
-import { runEnding, type RunEnding } from '../../shared/run-ending';
-import { redactSecrets } from '../../shared/secret-patterns';
-import { messageWithCauses } from '../../client/read-error-text';
+import type { ViewerRole } from '../../shared';
+import { endingInView, readEnding, type ViewedEnding } from '../../client/ending/read-ending';
 import type { ApiContext } from '../api-route';
 import type { Identity } from '../auth/identity';
 import type { RunFacts } from '../run-access';
 
-/** An ended run as one caller may see it: its result in their view and lens (when it has one), and its ending. */
-export interface ViewedEnding {
-  ending: RunEnding;
-  /** The result through `viewResult`; absent when Temporal ended the run without one. */
-  result?: AgentResult;
-}
+export type { ViewedEnding } from '../../client/ending/read-ending';
 
 /**
- * The ending of an ended run for the protocol doors (A2A, MCP, AG-UI): its result read from
- * history, passed through the caller's view and lens (`view`: the identity's default unless the
- * door resolved one), then `runEnding`; a run Temporal failed, cancelled, terminated or timed out
- * without a result speaks through Temporal's word and its failure message, redacted.
- * `facts` must say the run has ended (not running or continued).
+ * The ending of an ended run for the protocol doors (A2A, MCP, AG-UI), through the one gate
+ * (`readEnding` then `endingInView`) with the caller's view (`view`: the identity's default
+ * unless the door resolved one) and lens. `facts` must say the run has ended.
  */
 export async function viewedEnding(
   ctx: ApiContext,
@@ -27,20 +17,10 @@ export async function viewedEnding(
   facts: RunFacts,
   view: ViewerRole = ctx.viewFor(identity, undefined),
 ): Promise<ViewedEnding> {
-  const handle = ctx.agents.getHandle(facts.workflowId);
-  if (facts.state === 'completed') {
-    const lens = await ctx.lensFor?.(identity, view, facts);
-    const result = viewResult(await handle.result(), view, lens);
-    return { ending: runEnding({ result }), result };
-  }
-  const execution = facts.state;
-  if (execution === 'running' || execution === 'continued')
-    throw new Error(`viewedEnding of run ${facts.workflowId}, which has not ended`);
-  const failure = await handle.result().then(
-    () => undefined,
-    (err: unknown) => String(redactSecrets(messageWithCauses(err), [])),
-  );
-  return { ending: runEnding({ execution, ...(failure ? { failure } : {}) }) };
+  const read = await readEnding(ctx.agents, facts.workflowId, facts.state);
+  if (!read) throw new Error(`viewedEnding of run ${facts.workflowId}, which has not ended`);
+  const lens = 'result' in read ? await ctx.lensFor?.(identity, view, facts) : undefined;
+  return endingInView(read, view, lens);
 }
 
 /** How long a door waits for Temporal to close a run whose end event it has seen. */

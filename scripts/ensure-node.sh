@@ -1,5 +1,7 @@
 # Puts a Node that satisfies package.json's engines (>= 22.13) first on PATH. Source it from bash:
 #   source scripts/ensure-node.sh
+# Run as `bash scripts/ensure-node.sh` (npm run demo, dev and worker do) it only installs that Node;
+# the thoughtline command then finds it in .thoughtline/node and runs itself on it (src/cli/bin.ts).
 # When the node on PATH is older, it installs Node $THOUGHTLINE_NODE_VERSION from the npm registry
 # into <project>/.thoughtline/node/<version>, once: the package node-<platform>-<arch> (what the
 # registry's `node` package installs), which holds the binary and its C headers and runs no script.

@@ -114,8 +114,14 @@ describe('thoughtline run on a terminal', () => {
       await screenMatching([/^\$\s*$/m], 10_000);
       tm('send-keys', '-t', 'dash', `thoughtline run --plan --no-worker "${TASK}"; echo "EXIT=$?"`, 'Enter');
 
-      // First moment: the box with the plan, the iteration of the maximum, a task in progress.
-      const first = await screenMatching([/Iteration \d+\/\d+ \| Progress: \d+%/, /▶ t1: /, /⋯ t3: .*after t1, t2/]);
+      // First moment: the box with the plan, the iteration of the maximum, a task in progress and its
+      // action (the first frame now comes at once, which can be before the first call is shown).
+      const first = await screenMatching([
+        /Iteration \d+\/\d+ \| Progress: \d+%/,
+        /▶ t1: /,
+        /⋯ t3: .*after t1, t2/,
+        /Action: Using tool \[inventory_stock\]/,
+      ]);
       expect(flag('alternate_on')).toBe('1');
       expect(first).toMatch(/┌─ Thoughtline · agent-/);
       expect(first).toContain(`Goal: ${TASK}`);

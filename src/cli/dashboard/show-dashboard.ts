@@ -91,8 +91,6 @@ export function showDashboard(
   }, TICK_MS);
   out.on('resize', draw);
   draw();
-  // The first status read at once: it brings the run's limit (`Iteration 2/10`) even to a run that ends within the second.
-  statusReads.tick();
 
   const result = (async () => {
     let next = await events.next();

@@ -1,31 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Message, Task } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import { HttpAgent } from '@ag-ui/client';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_TOOLS } from '../../src/cli/runtime';
-import { createMemoryBus } from '../../src/events/memory-bus';
-import { createRunFollowerHub, startMcpHttp } from '../../src/mcp-server';
 import { createOfflineModel } from '../../src/offline/offline-model';
-import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
-import { createAgentCatalog } from '../../src/server/catalog/agent-catalog';
-import { createApiContext } from '../../src/server/create-server';
 import type { RunEnding } from '../../src/shared/run-ending';
 import { startA2aHarness, type A2aHarness } from '../a2a/a2a-harness';
 import { useTestEnv } from '../helpers/temporal-env';
-import { writeTokenFile } from '../server/server-harness';
+import { startMcpFront, type McpFront } from './mcp-front';
 
 const env = useTestEnv();
 const DEV = { id: 'dev', roles: ['developer'], tenant: 'acme' };
 const TASK = 'What is the weather in Paris?';
 
 let s: A2aHarness;
-let mcp: { client: Client; close(): Promise<void> };
+let mcp: McpFront;
 
 /**
  * The worker `run`, `serve --with-worker` and `mcp-server --with-worker` start without a key (the
@@ -36,27 +26,7 @@ let mcp: { client: Client; close(): Promise<void> };
 beforeAll(async () => {
   s = await startA2aHarness(env, { tools: BUILT_IN_TOOLS, model: createOfflineModel(), agents: [] });
   // `mcp-server --http` in front of the same worker.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-offline-doors-'));
-  const { file, tokens } = writeTokenFile(dir);
-  const bus = createMemoryBus();
-  const log = (): void => {};
-  const auth = createTokenFileAuthenticator({ file });
-  const ctx = createApiContext({ agents: s.agents, auth, bus, catalog: createAgentCatalog([]), log });
-  const hub = createRunFollowerHub(ctx);
-  const http = await startMcpHttp({ ctx, hub, log }, { port: 0 });
-  const client = new Client({ name: 'offline-doors', version: '1.0.0' });
-  const headers = { authorization: `Bearer ${tokens.dev}` };
-  await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers } }));
-  mcp = {
-    client,
-    async close() {
-      await client.close().catch(() => undefined);
-      await http.close();
-      await hub.close();
-      await bus.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  mcp = await startMcpFront(s.agents, 'offline-doors');
 }, 60_000);
 afterAll(async () => {
   await mcp?.close();

@@ -1,23 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Task } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import { HttpAgent, type BaseEvent } from '@ag-ui/client';
 import { EventSchemas } from '@ag-ui/core/schemas';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryBus } from '../../src/events/memory-bus';
-import { createRunFollowerHub, startMcpHttp, type RunningMcpHttp } from '../../src/mcp-server';
 import type { ApiContext } from '../../src/server/api-route';
 import { a2aWorkflowId } from '../../src/server/a2a/start-run';
 import { TASK_STATE } from '../../src/server/a2a/task-of-snapshot';
 import type { Identity } from '../../src/server/auth/identity';
-import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
-import { createAgentCatalog, GENERIC_AGENT } from '../../src/server/catalog/agent-catalog';
-import { createApiContext } from '../../src/server/create-server';
+import { GENERIC_AGENT } from '../../src/server/catalog/agent-catalog';
 import { protocolRunInput } from '../../src/server/protocols/protocol-run-input';
 import { startA2aHarness, type A2aHarness } from '../a2a/a2a-harness';
 import {
@@ -32,15 +23,15 @@ import {
 } from '../helpers/run-endings';
 import { startEndingRuns } from '../helpers/start-ending-runs';
 import { useTestEnv } from '../helpers/temporal-env';
+import { startMcpFront, type McpFront } from './mcp-front';
 import { testTools } from '../helpers/test-tools';
-import { writeTokenFile } from '../server/server-harness';
 
 const env = useTestEnv();
 const DEV: Identity = { id: 'dev', roles: ['developer'], tenant: 'acme', via: 'token' };
 
 let s: A2aHarness;
 let ctx: ApiContext;
-let mcp: { http: RunningMcpHttp; client: Client; close(): Promise<void> };
+let mcp: McpFront;
 let ids: Record<Ending, string>;
 
 /**
@@ -53,36 +44,8 @@ let ids: Record<Ending, string>;
 beforeAll(async () => {
   const model = endingModel();
   s = await startA2aHarness(env, { tools: testTools().tools, model, agents: [] });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-endings-'));
-  const { file, tokens } = writeTokenFile(dir);
-  const bus = createMemoryBus();
-  const log = (): void => {};
-  ctx = createApiContext({
-    agents: s.agents,
-    auth: createTokenFileAuthenticator({ file }),
-    bus,
-    catalog: createAgentCatalog([]),
-    log,
-  });
-  const hub = createRunFollowerHub(ctx);
-  const http = await startMcpHttp({ ctx, hub, log }, { port: 0 });
-  const client = new Client({ name: 'endings', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(http.url), {
-      requestInit: { headers: { authorization: `Bearer ${tokens.dev}` } },
-    }),
-  );
-  mcp = {
-    http,
-    client,
-    async close() {
-      await client.close().catch(() => undefined);
-      await http.close();
-      await hub.close();
-      await bus.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  mcp = await startMcpFront(s.agents, 'endings');
+  ctx = mcp.ctx;
   const agent = ctx.catalog.get(GENERIC_AGENT)!;
   const batch = randomUUID();
   ids = await startEndingRuns(s.agents, model, async (ending) => {

@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { AgentClient } from '../../src/client/agent-client';
+import { createMemoryBus } from '../../src/events/memory-bus';
+import { createRunFollowerHub, startMcpHttp, type RunningMcpHttp } from '../../src/mcp-server';
+import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
+import { createAgentCatalog } from '../../src/server/catalog/agent-catalog';
+import type { ApiContext } from '../../src/server/api-route';
+import { createApiContext } from '../../src/server/create-server';
+import { writeTokenFile } from '../server/server-harness';
+
+export interface McpFront {
+  ctx: ApiContext;
+  http: RunningMcpHttp;
+  /** The MCP SDK's client, connected as the person `dev` of the server tests. */
+  client: Client;
+  close(): Promise<void>;
+}
+
+/** `mcp-server --http` in front of `agents` (a harness's worker), with the server tests' tokens. */
+export async function startMcpFront(agents: AgentClient, name: string): Promise<McpFront> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `tl-${name}-`));
+  const { file, tokens } = writeTokenFile(dir);
+  const bus = createMemoryBus();
+  const log = (): void => {};
+  const auth = createTokenFileAuthenticator({ file });
+  const ctx = createApiContext({ agents, auth, bus, catalog: createAgentCatalog([]), log });
+  const hub = createRunFollowerHub(ctx);
+  const http = await startMcpHttp({ ctx, hub, log }, { port: 0 });
+  const client = new Client({ name, version: '1.0.0' });
+  const headers = { authorization: `Bearer ${tokens.dev}` };
+  await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers } }));
+  return {
+    ctx,
+    http,
+    client,
+    async close() {
+      await client.close().catch(() => undefined);
+      await http.close();
+      await hub.close();
+      await bus.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -8,13 +8,12 @@ import { findListeningPid } from './find-listening-pid';
 import { findOrInstallTemporalCli } from './find-or-install-temporal-cli';
 import { isReachable } from './is-reachable';
 import { NoTemporalServerError } from './no-temporal-server-error';
-import { findProjectRoot, thoughtlinePaths } from './project-paths';
+import { DEFAULT_DEV_PORT, findProjectRoot, thoughtlinePaths } from './project-paths';
 import { serverOrigin } from './server-origin';
 import { startDevServer } from './start-dev-server';
 import { withStartLock } from './start-lock';
 import type { EnsureServerOptions, TemporalServer } from './temporal-server';
 
-const DEFAULT_PORT = 7233;
 const noStop = async (): Promise<void> => {};
 
 const detailOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -115,10 +114,10 @@ export async function findTemporalServer(
   const log = opts.log ?? ((line: string) => console.error(line));
   const { namespace, temporal } = loadConfig();
   if (temporal.address) return serverFromEnv({ ...temporal, address: temporal.address }, log);
-  const port = opts.port ?? DEFAULT_PORT;
+  const port = opts.port ?? DEFAULT_DEV_PORT;
   const found = await workingLocalServer(port, namespace, log);
   if (found) return found;
-  const flag = port === DEFAULT_PORT ? '' : ` --port ${port}`;
+  const flag = port === DEFAULT_DEV_PORT ? '' : ` --port ${port}`;
   throw new NoTemporalServerError(
     `no Temporal server is running at 127.0.0.1:${port}. Start one in another terminal with "npx thoughtline dev${flag}" ` +
       '(it runs until Ctrl-C), or set TEMPORAL_ADDRESS to yours.',
@@ -138,7 +137,7 @@ export async function ensureTemporalServer(opts: EnsureServerOptions = {}): Prom
   const { namespace, temporal, retentionDays } = loadConfig();
   if (temporal.address) return serverFromEnv({ ...temporal, address: temporal.address }, log);
 
-  const port = opts.port ?? DEFAULT_PORT;
+  const port = opts.port ?? DEFAULT_DEV_PORT;
   const running = await workingLocalServer(port, namespace, log);
   if (running) return running;
 

@@ -16,16 +16,25 @@ export interface ThoughtlinePaths {
   startLockFile: string;
 }
 
-export function thoughtlinePaths(projectRoot: string): ThoughtlinePaths {
+/** The port a dev server listens on unless told otherwise; its files keep their first names. */
+export const DEFAULT_DEV_PORT = 7233;
+
+/**
+ * The files of `projectRoot`'s dev server on `port`: one database, log and pid file per port, so
+ * two dev servers on two ports never write one SQLite file at once. The default port's keep the
+ * names they always had (`data/temporal.db`…), so an existing project keeps its runs.
+ */
+export function thoughtlinePaths(projectRoot: string, port: number = DEFAULT_DEV_PORT): ThoughtlinePaths {
   const dir = path.join(projectRoot, '.thoughtline');
   const binDir = path.join(dir, 'bin');
+  const suffix = port === DEFAULT_DEV_PORT ? '' : `-${port}`;
   return {
     dir,
     binDir,
     binary: path.join(binDir, TEMPORAL_EXE),
-    dbFile: path.join(dir, 'data', 'temporal.db'),
-    logFile: path.join(dir, 'temporal-server.log'),
-    pidFile: path.join(dir, 'temporal-server.pid'),
+    dbFile: path.join(dir, 'data', `temporal${suffix}.db`),
+    logFile: path.join(dir, `temporal-server${suffix}.log`),
+    pidFile: path.join(dir, `temporal-server${suffix}.pid`),
     startLockFile: path.join(dir, 'temporal-server.lock'),
   };
 }

@@ -12,7 +12,7 @@ export function serverOrigin(port: number, projectRoot: string): string | undefi
   if (pid === undefined) return undefined;
   let ours: number | undefined;
   try {
-    ours = Number(fs.readFileSync(thoughtlinePaths(projectRoot).pidFile, 'utf8').trim());
+    ours = Number(fs.readFileSync(thoughtlinePaths(projectRoot, port).pidFile, 'utf8').trim());
   } catch {
     ours = undefined;
   }

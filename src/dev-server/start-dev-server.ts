@@ -47,7 +47,7 @@ function tail(file: string, lines = 15): string {
  * alone prints dozens of harmless warnings.
  */
 export async function startDevServer(o: StartDevServerOptions): Promise<TemporalServer> {
-  const paths = thoughtlinePaths(o.projectRoot);
+  const paths = thoughtlinePaths(o.projectRoot, o.port);
   fs.mkdirSync(path.dirname(paths.dbFile), { recursive: true });
   const address = `127.0.0.1:${o.port}`;
   const uiUrl = `http://localhost:${o.port + 1000}`;

@@ -78,6 +78,8 @@ describe('thoughtline dev (the compiled CLI in a project of its own, on a port o
     expect(serverPid).not.toBe(server.child.pid);
     process.kill(serverPid!, 'SIGKILL');
     expect(await server.exited).toBe(1);
-    expect(server.output()).toMatch(/the server exited \(SIGKILL\); its output is in .*temporal-server\.log/);
+    expect(server.output()).toMatch(
+      new RegExp(`the server exited \\(SIGKILL\\); its output is in .*temporal-server-${port}\\.log`),
+    );
   }, 90_000);
 });

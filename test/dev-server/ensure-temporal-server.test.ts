@@ -61,7 +61,8 @@ describe('ensureTemporalServer (real dev server)', () => {
       uiUrl: `http://localhost:${port + 1000}`,
     });
     expect(lines.join('\n')).toContain(`${localBinary} server start-dev`);
-    expect(fs.existsSync(path.join(root, '.thoughtline', 'data', 'temporal.db'))).toBe(true);
+    // A port other than 7233 keeps its state in a file of its own (dev-server-state-per-port.test.ts).
+    expect(fs.existsSync(path.join(root, '.thoughtline', 'data', `temporal-${port}.db`))).toBe(true);
     expect(await registeredAttributes(first.address, 'default')).toEqual(
       expect.arrayContaining(SEARCH_ATTRIBUTES.map((a) => a.name)),
     );
@@ -99,8 +100,9 @@ describe('ensureTemporalServer (real dev server)', () => {
 
   it('leaves a detached server running after stop() and records its pid', async () => {
     isolateEnv();
-    const server = await ensureTemporalServer({ projectRoot: root, port: await freePortPair(), detached: true, log });
-    const pid = Number(fs.readFileSync(path.join(root, '.thoughtline', 'temporal-server.pid'), 'utf8'));
+    const port = await freePortPair();
+    const server = await ensureTemporalServer({ projectRoot: root, port, detached: true, log });
+    const pid = Number(fs.readFileSync(path.join(root, '.thoughtline', `temporal-server-${port}.pid`), 'utf8'));
     try {
       expect(server.source).toBe('started');
       await server.stop();

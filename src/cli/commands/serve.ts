@@ -21,7 +21,7 @@ export async function dev(port?: number): Promise<number> {
     server.exited ?? new Promise<never>(() => {}),
   ]);
   if (ended !== undefined) {
-    log(`${ended}; its output is in ${thoughtlinePaths(findProjectRoot()).logFile}`);
+    log(`${ended}; its output is in ${thoughtlinePaths(findProjectRoot(), port).logFile}`);
     return 1;
   }
   log('stopping the dev server');

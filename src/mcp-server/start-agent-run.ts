@@ -7,6 +7,12 @@ import { thrownText } from '../tools/redact-secrets';
 import { AgentToolInput, issueText } from './agent-tool-input';
 import type { FollowDeps } from './follow-run';
 import { errorContent } from './run-result-content';
+import { NoWorkerError } from '../client/follow/no-worker-error';
+import { startServedRun } from '../client/follow/served-start';
+
+/** What an MCP client's user is told to start when no worker serves the runs. */
+const WORKER_FIX =
+  'Start one in another terminal (thoughtline worker [--tools FILE]), or restart the MCP server with --with-worker.';
 
 /**
  * Starts a run of a catalogue agent for `identity` from an agent tool's arguments: checked and
@@ -27,9 +33,10 @@ export async function startAgentRun(
     ...(context ? { context: { data: context } } : {}),
   });
   try {
-    const handle = await deps.ctx.agents.start(input);
+    const handle = await startServedRun(deps.ctx.agents, () => deps.ctx.agents.start(input), WORKER_FIX);
     return { runId: handle.workflowId };
   } catch (err) {
+    if (err instanceof NoWorkerError) return { refused: errorContent(err.message) };
     if (err instanceof ZodError) return { refused: errorContent(`The run was refused: ${issueText(err)}`) };
     deps.log(`mcp-server: starting ${agent.name} failed: ${thrownText(err)}`);
     return { refused: errorContent(`The run of ${agent.name} could not be started now; try again.`) };

@@ -21,7 +21,9 @@ import { missingOidcFlags, oidcFromFlags, type OidcFlags } from '../../server/oi
 import { signerFromFlags } from '../../server/signer-from-flags';
 import type { CommandLine, CommandSpec } from '../command-line';
 import { loadAgentsModule, loadToolsModule } from '../load-tools-module';
-import { connectOrStart, log, startWorker, type RunningWorker } from '../runtime';
+import { connectOrStart, log, type RunningWorker } from '../runtime';
+import { startStandingWorker } from '../standing-worker';
+import { versionLine } from './serve';
 import { UsageError } from '../usage-error';
 import { OIDC_OPTIONS, readOidcFlags } from '../oidc-options';
 import { actingPerson } from './decide';
@@ -112,7 +114,7 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
   let worker: RunningWorker | undefined;
   try {
     worker = options.withWorker
-      ? await startWorker(connected, options.tools ? loadToolsModule(options.tools) : [], {
+      ? await startStandingWorker(connected, options.tools ? loadToolsModule(options.tools) : [], {
           events: bus,
           ...(options.tools ? { agents: loadAgentsModule(options.tools) } : {}),
           ...(mcp ? { mcp } : {}),
@@ -134,7 +136,9 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
       .list()
       .map((a) => a.name)
       .join(', ');
-    const onWorker = worker ? ` with a worker on task queue "${connected.config.taskQueue}"` : '';
+    const onWorker = worker
+      ? ` with a worker on task queue "${connected.config.taskQueue}", ${versionLine(worker.worker)}`
+      : '';
     let ended: unknown;
     if (identity && mcpOut) {
       const stdio = await serveMcpStdio(deps, identity, mcpOut);

@@ -11,6 +11,7 @@ import { identityOfChain } from '../../client/run-lens';
 import { INTERRUPTED_EXIT_CODE, watchInterruption, type Interruption } from '../../client/follow/interruption';
 import { placeRun, type RunPlacement } from '../../client/follow/run-placement';
 import { watchForStall } from '../../client/follow/stall-watch';
+import { firstTaskTaken, TAKE_GRACE_MS } from '../../client/follow/first-task-taken';
 import { resumeAdvice, stallAdvice } from '../../client/follow/worker-advice';
 import { readErrorText } from '../../client/read-error-text';
 import { renderSummary } from '../render/render-step';
@@ -27,6 +28,7 @@ import {
   type RunningWorker,
 } from '../runtime';
 import { followOnScreen } from '../watch-printer';
+import { startStandingWorker } from '../standing-worker';
 import type { Followed } from '../dashboard/show-dashboard';
 import { actingPerson } from './decide';
 import { localModelOf } from '../local-model-setup';
@@ -124,7 +126,7 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
       `the files were read under ${options.filesRoot}; the run's file tools, if any, are that worker's, rooted where it says.`,
     );
   const recorder = options.recordTo ? countingRecorder(options.recordTo, workflowId, c) : undefined;
-  const worker =
+  let worker =
     placement.worker === 'own'
       ? await startWorker(
           { ...c, config: { ...c.config, taskQueue: placement.taskQueue, ...runModel(options) } },
@@ -144,6 +146,8 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
     );
     out.write(`Started ${handle.workflowId}\n`);
     interruption.arm();
+    if (placement.worker === 'standing' && options.embeddedWorker)
+      worker = await serveIfUntaken(c, handle.workflowId, fileTools, options);
     const link = webUiLink(c.server, handle.workflowId);
     if (link) out.write(`Web UI: ${link}\n\n`);
     const outcome = await follow(options, c, handle.workflowId, worker, interruption);
@@ -175,6 +179,26 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
   } finally {
     await worker?.shutdown();
   }
+}
+
+/**
+ * The server lists a worker for up to a minute and a half after it stops, so a run placed on the
+ * configured queue may have nobody to take it. When no worker takes its first task within
+ * TAKE_GRACE_MS, this process serves the queue as `thoughtline worker` would (versioned, made
+ * current: same build, same version), with its built-in tools, until the run ends. Costs nothing
+ * when a worker took it: DescribeWorkflowExecution calls only.
+ */
+async function serveIfUntaken(
+  c: Connected,
+  workflowId: string,
+  fileTools: readonly ToolDefinition[],
+  options: RunOptions,
+): Promise<RunningWorker | undefined> {
+  if (await firstTaskTaken(c.agents.client, workflowId)) return undefined;
+  log(
+    `no worker took ${workflowId} within ${TAKE_GRACE_MS / 1_000} s: the worker last seen on task queue "${c.config.taskQueue}" has stopped. This process serves the queue with its own worker (built-in tools) until the run ends, as "thoughtline worker" would.`,
+  );
+  return startStandingWorker({ ...c, config: { ...c.config, ...runModel(options) } }, fileTools);
 }
 
 type FollowOutcome =

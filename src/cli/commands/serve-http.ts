@@ -6,8 +6,9 @@ import { createMemoryBus } from '../../events/memory-bus';
 import { UsageError } from '../usage-error';
 import { loadMcpConfig } from '../../activities/mcp/load-mcp-config';
 import { loadAgentsModule, loadToolsModule } from '../load-tools-module';
-import { standingDeployment, versionLine, type Versioning } from './serve';
-import { connectOrStart, log, startWorker, type RunningWorker } from '../runtime';
+import { versionLine } from './serve';
+import { startStandingWorker, type Versioning } from '../standing-worker';
+import { connectOrStart, log, type RunningWorker } from '../runtime';
 import { createCombinedAuthenticator } from '../../server/auth/combined-authenticator';
 import { createTokenFileAuthenticator } from '../../server/auth/token-file-authenticator';
 import { createServer } from '../../server/create-server';
@@ -132,13 +133,12 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
       // Not awaited: the first sweep reads Temporal and must not hold up serving.
       void projection.start();
     }
-    const deployment = standingDeployment(connected.config.deploymentName, options.versioning ?? {});
     worker = options.withWorker
-      ? await startWorker(connected, options.tools ? loadToolsModule(options.tools) : [], {
+      ? await startStandingWorker(connected, options.tools ? loadToolsModule(options.tools) : [], {
           events: bus,
+          ...(options.versioning ? { versioning: options.versioning } : {}),
           ...(options.tools ? { agents: loadAgentsModule(options.tools) } : {}),
           ...(mcp ? { mcp } : {}),
-          ...(deployment ? { deployment } : {}),
           // The same policy as the server's: the worker's OpenTelemetry content follows it too.
           ...(policy ? { policy } : {}),
         })

@@ -2,7 +2,7 @@ import { ensureTemporalServer } from '../../dev-server';
 import { findProjectRoot, thoughtlinePaths } from '../../dev-server/project-paths';
 import { log } from '../runtime';
 import { workerVersion } from '../../worker';
-import { versionText, type WorkerDeployment } from '../../deployment';
+import { versionText } from '../../deployment';
 import { untilSignal } from './until-signal';
 
 /**
@@ -27,19 +27,6 @@ export async function dev(port?: number): Promise<number> {
   log('stopping the dev server');
   await server.stop();
   return 0;
-}
-
-/** How a standing worker (`worker`, `serve --with-worker`) is versioned. */
-export interface Versioning {
-  /** No Worker Deployment Version: the worker takes runs of any code (only without versioned workers on its queue). */
-  unversioned?: boolean;
-  /** Declare the version but leave it to `set-current-version` to route new runs to it. */
-  keepCurrent?: boolean;
-}
-
-/** A standing worker's deployment: THOUGHTLINE_DEPLOYMENT_NAME, by default named after the task queue. */
-export function standingDeployment(name: string, versioning: Versioning): WorkerDeployment | undefined {
-  return versioning.unversioned ? undefined : { name, makeCurrent: !versioning.keepCurrent };
 }
 
 /** What a started worker says of its version. */

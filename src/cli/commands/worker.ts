@@ -2,10 +2,11 @@ import { loadA2aSettings } from '../../activities/a2a/a2a-settings';
 import { loadMcpConfig } from '../../activities/mcp/load-mcp-config';
 import type { CommandSpec } from '../command-line';
 import { loadAgentsModule, loadToolsModule } from '../load-tools-module';
-import { connectOrStart, log, startWorker } from '../runtime';
+import { connectOrStart, log } from '../runtime';
+import { startStandingWorker, type Versioning } from '../standing-worker';
 import type { LoadedPolicy } from '../../governance';
 import { POLICY_OPTION, readPolicyOption } from './policy-option';
-import { standingDeployment, versionLine, type Versioning } from './serve';
+import { versionLine } from './serve';
 import { untilSignal } from './until-signal';
 
 const flag = { type: 'boolean' } as const;
@@ -23,13 +24,12 @@ export async function worker(
   const mcp = mcpFile ? await loadMcpConfig(mcpFile) : undefined;
   const a2a = a2aFile ? await loadA2aSettings(a2aFile) : undefined;
   const connected = await connectOrStart();
-  const deployment = standingDeployment(connected.config.deploymentName, versioning);
   const agents = toolsModule ? loadAgentsModule(toolsModule) : [];
-  const running = await startWorker(connected, toolsModule ? loadToolsModule(toolsModule) : [], {
+  const running = await startStandingWorker(connected, toolsModule ? loadToolsModule(toolsModule) : [], {
     agents,
+    versioning,
     ...(mcp ? { mcp } : {}),
     ...(a2a ? { a2a } : {}),
-    ...(deployment ? { deployment } : {}),
     ...(policy ? { policy } : {}),
   });
   const named = agents.map((a) => `${a.id} ${a.version}`).join(', ');

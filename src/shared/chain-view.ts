@@ -574,6 +574,14 @@ export class IncrementalChainView {
     this.tenantValues.set(key, seen);
   }
 
+  /**
+   * The sensitive values `role`'s view under `lens` masks in free text now (none in the auditor's):
+   * a reader of live text holds back what may be the start of one. Reads only.
+   */
+  sensitiveValuesFor(role: ViewerRole, lens?: ViewLens): readonly string[] {
+    return role === 'auditor' ? [] : this.knownFor(isEmptyLens(lens) ? undefined : lens);
+  }
+
   /** The sensitive values to mask in free text: the calls' own, and the lens's tenant ones seen so far. */
   private knownFor(lens: ViewLens | undefined): string[] {
     const own = this.sortedValues();

@@ -26,7 +26,7 @@ import type { RunEnding } from '../shared/run-ending';
 import type { RunFacts } from './run-access';
 import { pageOfChain, readFromStore, storedTarget, wholeChainAfterStore } from './store-read';
 import { chainInLens, progressFor, statusInLens, subChainShown, withoutSteps } from './policy/apply-lens';
-import { modelCallsInLens, modelCallsLeftOutNote, SUB_CHAIN_SUMMARY_NOTE } from './policy/model-calls-in-lens';
+import { modelCallsInLens, modelCallsLeftOutNote, SUB_CHAIN_SUMMARY_NOTE } from '../audit/model-calls-in-lens';
 
 const runPath = (id: string): string => `/v1/runs/${encodeURIComponent(id)}`;
 

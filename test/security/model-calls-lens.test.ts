@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { say, useTool } from '../../src/activities/models/scripted-model';
-import { HIDDEN_RESULT, HIDDEN_THINKING } from '../../src/server/policy/model-calls-in-lens';
+import { HIDDEN_RESULT, HIDDEN_THINKING } from '../../src/audit/model-calls-in-lens';
 import { defineTool } from '../../src/tools/define-tool';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
@@ -84,9 +84,40 @@ describe('GET /v1/runs/{id}/model-calls through the lens (issue 63, item 4)', ()
     const second = calls.json.modelCalls[1].request.messages as Array<{ role: string; content: any[] }>;
     const results = second.flatMap((m) => m.content.filter((b) => b.type === 'tool_result'));
     expect(results.map((b) => b.content)).toEqual([HIDDEN_RESULT, JSON.stringify({ key: 'alpha', value: 50 })]);
-    // What the policy shows stays: the lookup's result (above), the reply's text, the thinking block's place.
-    expect(text).toContain('Reading the dossier and alpha.');
-    const reply = calls.json.modelCalls[0].reply.content as Array<{ type: string; thinking?: string }>;
+    // The reply's text is the thought the chain hides: hidden with the thinking, in place; the tool calls stay.
+    expect(text).not.toContain('Reading the dossier and alpha.');
+    const reply = calls.json.modelCalls[0].reply.content as Array<{ type: string; thinking?: string; text?: string }>;
     expect(reply.find((b) => b.type === 'thinking')?.thinking).toBe(HIDDEN_THINKING);
+    expect(reply.find((b) => b.type === 'text')?.text).toBe(HIDDEN_THINKING);
+    expect(reply.filter((b) => b.type === 'tool_use')).toHaveLength(2);
+  });
+
+  it("shows no model reply text in the chain where the policy hides thinking: the reply's text is the thought", async () => {
+    const THOUGHT = 'My private plan is to read the dossier quietly';
+    model.script('thought-calls', [
+      { content: [say(THOUGHT), useTool('lookup', { key: 'alpha' })] },
+      { content: [useTool('finish', { result: 'looked it up' })] },
+    ]);
+    const started = await s.call('dev', 'POST', '/v1/runs', { task: 'thought-calls: look', model: SCRIPTED_MODEL });
+    expect(started.status).toBe(201);
+    const runId = encodeURIComponent(started.json.runId as string);
+    await eventually('the run to complete', async () => {
+      const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
+      return json.status === 'completed' ? json : undefined;
+    });
+    for (const [who, view] of [
+      ['auditor', 'auditor'],
+      ['dev', 'developer'],
+    ] as const) {
+      const chain = await s.call(who, 'GET', `/v1/runs/${runId}/chain?view=${view}`);
+      expect(chain.status).toBe(200);
+      const steps = chain.json.chain.steps as Array<{ type: string; model?: string; toolResult?: { result: any } }>;
+      // The thought itself is left out, and so is its copy in the model call's result; the call still shows.
+      expect(steps.some((step) => step.type === 'thinking')).toBe(false);
+      const results = steps.filter((step) => step.type === 'tool_result' && step.model !== undefined);
+      expect(results.length).toBeGreaterThanOrEqual(2);
+      expect(results[0]!.toolResult!.result).toMatchObject({ text: HIDDEN_THINKING, toolCalls: [{ name: 'lookup' }] });
+      expect(JSON.stringify(chain.json)).not.toContain(THOUGHT);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { AuditModelCall } from '../../audit';
+import type { AuditModelCall } from './audit-report';
 import {
   observationText,
   type AssistantBlock,
@@ -6,16 +6,14 @@ import {
   type ReasoningChain,
   type ReasoningStep,
   type VisibilityLevel,
-} from '../../shared';
-import { viewChain } from '../../shared/chain-view';
-import type { ViewLens } from '../../shared/visibility';
-import { callLensLevel, isEmptyLens, lensLevel } from '../../shared/visibility/lens-level';
-import type { CallKindFacts } from '../../shared/visibility/step-kind';
+} from '../shared';
+import { viewChain } from '../shared/chain-view';
+import type { ViewLens } from '../shared/visibility';
+import { HIDDEN_RESULT, HIDDEN_THINKING } from '../shared/visibility/hidden-text';
+import { callLensLevel, isEmptyLens, lensLevel } from '../shared/visibility/lens-level';
+import type { CallKindFacts } from '../shared/visibility/step-kind';
 
-/** What stands in for a tool result the lens hides, in the messages a model call sent. */
-export const HIDDEN_RESULT = '[hidden by the visibility policy]';
-/** What stands in for extended thinking the lens does not show whole. */
-export const HIDDEN_THINKING = '[thinking hidden by the visibility policy]';
+export { HIDDEN_RESULT, HIDDEN_THINKING };
 /** A tool result shorter than this is not looked for in free text (react-text observations): it would hit ordinary words. */
 const MIN_QUOTED_RESULT_CHARS = 16;
 
@@ -106,6 +104,8 @@ function shaper(index: ChainIndex, lens: ViewLens): Shaper {
     if (block.type === 'tool_use')
       return callLevel(block.id, block.name, index, lens) === 'full' ? block : { ...block, input: {} };
     if (block.type === 'thinking' && !thinkingShown) return { ...block, thinking: HIDDEN_THINKING };
+    // The reply's text is the thought the chain records: hidden with thinking, as the chain's model results hide it.
+    if (block.type === 'text' && !thinkingShown) return { ...block, text: HIDDEN_THINKING };
     return block;
   };
   return {
@@ -129,7 +129,9 @@ function shaper(index: ChainIndex, lens: ViewLens): Shaper {
  * layer binds the auditor too): a call whose `llm` step or result the lens does not show whole is
  * left out; in the rest, a tool result the lens hides is replaced (summarised where it shows its
  * summary), a call it does not show whole loses its arguments, and extended thinking it does not
- * show is replaced, in the messages sent and the reply alike. No lens: the calls as they are. Pure.
+ * show is replaced, with the model's own text (the thought the chain records), in the messages
+ * sent and the reply alike. No lens: the calls as they are. Pure. `chain` is the run's whole
+ * chain in the auditor's view without the lens (every step, the hidden ones included).
  */
 export function modelCallsInLens(
   calls: readonly AuditModelCall[],

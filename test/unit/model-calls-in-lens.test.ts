@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditModelCall } from '../../src/audit';
-import { HIDDEN_RESULT, modelCallsInLens } from '../../src/server/policy/model-calls-in-lens';
+import { HIDDEN_RESULT, HIDDEN_THINKING, modelCallsInLens } from '../../src/audit/model-calls-in-lens';
 import type { ReasoningChain, ReasoningStep } from '../../src/shared';
 import { resolveViewLens, VisibilityPolicy } from '../../src/shared/visibility';
 
@@ -78,6 +78,32 @@ describe('modelCallsInLens', () => {
     expect(result!.content).toEqual([{ type: 'tool_result', toolUseId: 'f1', content: 'Read a file' }]);
     expect(quoted!.content).toEqual([{ type: 'text', text: `Observation: ${HIDDEN_RESULT}` }]);
     expect(JSON.stringify(shown)).not.toContain('/secret');
+  });
+
+  it("replaces the model's thinking and its text (the thought the chain records) where the lens hides thinking", () => {
+    const thought = 'I think the secret file holds the key';
+    const said = [
+      { type: 'thinking', thinking: 'private reasoning', signature: 'sig' },
+      { type: 'text', text: thought },
+      useFile,
+    ];
+    const withText: AuditModelCall[] = [
+      { ...calls[0]!, reply: { ...calls[0]!.reply!, content: said } as never },
+      { ...calls[1]!, request: request([{ role: 'assistant', content: said }]) },
+    ];
+    const { calls: shown } = modelCallsInLens(withText, chain, lensOf({ steps: { thinking: 'summary' } }));
+    const hidden = [
+      { type: 'thinking', thinking: HIDDEN_THINKING, signature: 'sig' },
+      { type: 'text', text: HIDDEN_THINKING },
+      useFile,
+    ];
+    expect(shown[0]!.reply!.content).toEqual(hidden);
+    expect(shown[1]!.request.messages[0]!.content).toEqual(hidden);
+    expect(JSON.stringify(shown)).not.toContain(thought);
+    // The user's own text is not the model's thought: it stays.
+    expect(modelCallsInLens(calls, chain, lensOf({ steps: { thinking: 'hidden' } })).calls[0]!.request).toEqual(
+      calls[0]!.request,
+    );
   });
 
   it('leaves out the calls the lens does not show whole, and changes nothing without a lens', () => {

@@ -1,7 +1,8 @@
-import { CallerContext, redactSecrets, type ReasoningChain, type ViewerRole } from '../shared';
-import { viewResult } from '../shared/chain-view';
-import type { VisibilityLevel } from '../shared/chain';
+import { CallerContext, redactSecrets, type AgentResult, type ReasoningChain, type ViewerRole } from '../shared';
+import { viewChain, viewResult } from '../shared/chain-view';
+import { isEmptyLens } from '../shared/visibility/lens-level';
 import type { ViewLens } from '../shared/visibility/view-lens';
+import { chainQuery } from '../workflows/messages';
 import { identityOfChain, type LensOfRun } from '../client/run-lens';
 import type { AgentClient } from '../client/agent-client';
 import { modelCallsGoneNote, modelCallsOfRun } from '../client/history/model-call-history';
@@ -9,6 +10,7 @@ import { readRunInput } from '../client/read-run-input';
 import { runIdsOf } from '../client/run-ids';
 import type { RunScore } from '../shared/run-scores';
 import { buildAuditReport, type AuditModelCall, type AuditReport } from './audit-report';
+import { modelCallsInLens, modelCallsLeftOutNote } from './model-calls-in-lens';
 import { sealReport, type ExportSigningKey } from './seal-report';
 
 /** Sub-agent levels an export nests (the run's own `maxDelegationDepth` is at most this in practice). */
@@ -42,17 +44,40 @@ async function startedBy(
   };
 }
 
-/** The auditor's model calls, redacted like every view, up to the size limit. */
+/**
+ * The run's whole chain in the auditor's view without the lens, every step the lens hides
+ * included: what the model calls pair with, and what `modelCallsInLens` narrows them by. With no
+ * lens it is the chain the report already holds.
+ */
+async function unlensedChain(
+  agents: AgentClient,
+  workflowId: string,
+  raw: AgentResult | undefined,
+  chain: ReasoningChain,
+  lens: ViewLens | undefined,
+): Promise<ReasoningChain> {
+  if (isEmptyLens(lens)) return chain;
+  const latest = raw
+    ? viewChain(raw.chain, 'auditor')
+    : await agents.getHandle(workflowId).query(chainQuery, 'auditor');
+  return agents.withEarlierSteps(workflowId, latest, 'auditor');
+}
+
+/**
+ * The auditor's model calls through the lens (the policy's security layer binds the auditor too:
+ * see `modelCallsInLens`), redacted like every view, up to the size limit.
+ */
 async function auditedModelCalls(
   agents: AgentClient,
   workflowId: string,
   runIds: string[],
-  report: AuditReport,
+  chain: ReasoningChain,
+  lens: ViewLens | undefined,
 ): Promise<Pick<AuditReport, 'modelCalls' | 'modelCallsUnavailable'>> {
-  const gone = report.stepsUnavailable;
-  let calls: AuditModelCall[];
+  const gone = chain.unavailable;
+  let all: AuditModelCall[];
   try {
-    calls = await modelCallsOfRun(agents.client, workflowId, runIds, report.steps, gone);
+    all = await modelCallsOfRun(agents.client, workflowId, runIds, chain.steps, gone);
   } catch (err) {
     const failure = (err as Error).message;
     return {
@@ -61,7 +86,12 @@ async function auditedModelCalls(
         : `The model calls could not be rebuilt from the history: ${failure}`,
     };
   }
-  const partly = gone ? { modelCallsUnavailable: modelCallsGoneNote(gone, { calls }) } : {};
+  const { calls, leftOut } = modelCallsInLens(all, chain, lens);
+  const notes = [
+    ...(gone ? [modelCallsGoneNote(gone, { calls: all })] : []),
+    ...(leftOut > 0 ? [modelCallsLeftOutNote(leftOut)] : []),
+  ];
+  const partly = notes.length > 0 ? { modelCallsUnavailable: notes.join(' ') } : {};
   const kept: AuditModelCall[] = [];
   let bytes = 0;
   for (const call of calls) {
@@ -130,7 +160,15 @@ export async function auditReport(
     ...(await scoresOf(agents, workflowId)),
   });
   const calls =
-    role === 'auditor' && showsModelCalls(runLens) ? await auditedModelCalls(agents, workflowId, runIds, report) : {};
+    role === 'auditor'
+      ? await auditedModelCalls(
+          agents,
+          workflowId,
+          runIds,
+          await unlensedChain(agents, workflowId, raw, chain, runLens),
+          runLens,
+        )
+      : {};
   const children: AuditReport[] = [];
   // A policy that shows sub-agents' chains as summaries or not at all nests none of their reports.
   if (depth < MAX_EXPORT_DEPTH && (runLens?.subChains ?? 'full') === 'full') {
@@ -143,14 +181,6 @@ export async function auditReport(
 /** The client's lens maker; none (no policy) for a client made without one, such as a test's stand-in. */
 function lensOfClient(agents: AgentClient): LensOfRun {
   return typeof agents.lensOf === 'function' ? agents.lensOf : () => undefined;
-}
-
-/** Whether the policy leaves model calls in full: only then does the report carry their whole requests and replies. */
-function showsModelCalls(lens: ViewLens | undefined): boolean {
-  if (!lens) return true;
-  const full = (level: VisibilityLevel | undefined) => level === undefined || level === 'full';
-  const llm = lens.toolTypes.llm;
-  return full(lens.steps.model_call) && full(llm?.call) && full(llm?.result);
 }
 
 /** Seals a report and its children, deepest first, each with the same key when one is given. */

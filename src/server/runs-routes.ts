@@ -26,6 +26,7 @@ import type { RunEnding } from '../shared/run-ending';
 import type { RunFacts } from './run-access';
 import { pageOfChain, readFromStore, storedTarget, wholeChainAfterStore } from './store-read';
 import { chainInLens, progressFor, statusInLens, subChainShown, withoutSteps } from './policy/apply-lens';
+import { modelCallsInLens, modelCallsLeftOutNote, SUB_CHAIN_SUMMARY_NOTE } from '../audit/model-calls-in-lens';
 
 const runPath = (id: string): string => `/v1/runs/${encodeURIComponent(id)}`;
 
@@ -235,7 +236,10 @@ export const getModelCalls = defineRoute({
   async handle({ ctx, identity, params }) {
     // Whole prompts hold what other views redact: only a caller whose roles allow the auditor's view.
     ctx.viewFor(identity, 'auditor');
-    await ctx.accessRun(identity, params.id);
+    const access = await ctx.accessRun(identity, params.id);
+    // The policy binds the auditor too (its security layer above all): calls are read in the auditor's lens.
+    const lens = await ctx.lensFor?.(identity, 'auditor', access);
+    const shown = subChainShown(lens, access);
     const chain = await liveRead(() => ctx.agents.chain(params.id, 'auditor'), ctx.queryTimeoutMs);
     const gone = chain.unavailable;
     const runIds = await runIdsOf(ctx.agents.client, params.id);
@@ -247,9 +251,15 @@ export const getModelCalls = defineRoute({
         throw new ApiError('unavailable', gone ? modelCallsGoneNote(gone, { failure: err.message }) : err.message);
       throw err;
     }
+    const inLens = modelCallsInLens(shown === 'summary' ? [] : calls, chain, lens);
+    const notes = [
+      ...(gone ? [modelCallsGoneNote(gone, { calls })] : []),
+      ...(shown === 'summary' && calls.length > 0 ? [SUB_CHAIN_SUMMARY_NOTE] : []),
+      ...(inLens.leftOut > 0 ? [modelCallsLeftOutNote(inLens.leftOut)] : []),
+    ];
     return {
-      modelCalls: calls.map((call) => redactSecrets(call)),
-      ...(gone ? { modelCallsUnavailable: modelCallsGoneNote(gone, { calls }) } : {}),
+      modelCalls: inLens.calls.map((call) => redactSecrets(call)),
+      ...(notes.length > 0 ? { modelCallsUnavailable: notes.join(' ') } : {}),
     };
   },
 });

@@ -5,6 +5,7 @@ import { ViewerRole } from './people';
 import { redactSecrets } from './secret-patterns';
 import { redactFields } from './sensitive-fields';
 import { callLensLevel, isEmptyLens, lensKey, lensLevel, withTenantFields } from './visibility/lens-level';
+import { HIDDEN_THINKING } from './visibility/hidden-text';
 import { isNarrower, narrowestLevel } from './visibility/narrowest-level';
 import type { ViewLens } from './visibility/view-lens';
 import type { SubAgentRun } from './sub-agent';
@@ -196,6 +197,27 @@ function withSubChain(step: ReasoningStep, lens: ViewLens | undefined): Reasonin
   };
 }
 
+/**
+ * A model call's result with its reply text replaced where `role`'s view under `lens` does not
+ * show thinking whole: the loop records that text again as its thought (the run records both at
+ * its model calls' level), so a view that hides the thought hides it here too. The call stays.
+ */
+function withoutHiddenThought(
+  step: ReasoningStep,
+  role: ViewerRole,
+  facts: Map<string, CallFacts>,
+  lens: ViewLens | undefined,
+): ReasoningStep {
+  if (step.type !== 'tool_result' || modelOf(step, facts) === undefined) return step;
+  const { result } = step.toolResult;
+  if (result === null || typeof result !== 'object' || Array.isArray(result)) return step;
+  const reply = result as Record<string, unknown>;
+  if (typeof reply['text'] !== 'string' || reply['text'] === '') return step;
+  const thought = { ...step, type: 'thinking', thought: '' } as ReasoningStep;
+  if (levelIn(thought, role, facts, lens).level === 'full') return step;
+  return { ...step, toolResult: { ...step.toolResult, result: { ...reply, text: HIDDEN_THINKING } } };
+}
+
 /** `step` as `role` sees it at `level` (never hidden here), before secret redaction. */
 function shapeStep(
   step: ReasoningStep,
@@ -204,10 +226,18 @@ function shapeStep(
   facts: Map<string, CallFacts>,
   lens: ViewLens | undefined,
 ): ReasoningStep {
-  if (role === 'auditor') return withSubChain(level === 'summary' ? summaryShape(step, facts) : step, lens);
+  if (role === 'auditor')
+    return withSubChain(
+      level === 'summary' ? summaryShape(step, facts) : withoutHiddenThought(step, role, facts, lens),
+      lens,
+    );
   const redacted = withoutSensitiveFields(step, facts, lens);
   const shaped =
-    level === 'summary' ? summaryShape(redacted, facts) : role === 'end_user' ? forEndUser(redacted, facts) : redacted;
+    level === 'summary'
+      ? summaryShape(redacted, facts)
+      : role === 'end_user'
+        ? forEndUser(redacted, facts)
+        : withoutHiddenThought(redacted, role, facts, lens);
   return withSubChain(shaped, lens);
 }
 
@@ -572,6 +602,14 @@ export class IncrementalChainView {
     const seen = this.tenantValues.get(key) ?? new Set<string>();
     for (const v of stepSensitiveValues(step, this.facts, lens)) seen.add(v);
     this.tenantValues.set(key, seen);
+  }
+
+  /**
+   * The sensitive values `role`'s view under `lens` masks in free text now (none in the auditor's):
+   * a reader of live text holds back what may be the start of one. Reads only.
+   */
+  sensitiveValuesFor(role: ViewerRole, lens?: ViewLens): readonly string[] {
+    return role === 'auditor' ? [] : this.knownFor(isEmptyLens(lens) ? undefined : lens);
   }
 
   /** The sensitive values to mask in free text: the calls' own, and the lens's tenant ones seen so far. */

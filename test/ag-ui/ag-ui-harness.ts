@@ -9,7 +9,7 @@ import { AgentClient } from '../../src/client/agent-client';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
 import type { AgentCatalog } from '../../src/server/catalog/agent-catalog';
-import { createServer, type RunningServer } from '../../src/server/create-server';
+import { createServer, type CreateServerOptions, type RunningServer } from '../../src/server/create-server';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import { createAgentWorker } from '../../src/worker';
 import type { TestEnv } from '../helpers/temporal-env';
@@ -32,7 +32,13 @@ export interface AgUiServers {
 
 export async function startAgUiServers(
   env: TestEnv,
-  deps: { model: ModelProvider; tools: readonly ToolDefinition[]; catalog?: AgentCatalog },
+  deps: {
+    model: ModelProvider;
+    tools: readonly ToolDefinition[];
+    catalog?: AgentCatalog;
+    /** More options for both servers (a visibility policy, say). */
+    server?: Partial<CreateServerOptions>;
+  },
 ): Promise<AgUiServers> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-ag-ui-'));
   const { file, tokens } = writeTokenFile(dir);
@@ -59,6 +65,7 @@ export async function startAgUiServers(
       log: () => {},
       ...(own ? { bus } : {}),
       ...(deps.catalog ? { catalog: deps.catalog } : {}),
+      ...deps.server,
     });
   const a = await serve(true);
   const b = await serve(false);
@@ -78,18 +85,20 @@ export async function startAgUiServers(
   };
 }
 
-/** Plays each text block of a reply as streamed deltas first (two pieces), as a streaming provider does. */
+/** Plays each text and thinking block of a reply as streamed deltas first (two pieces), as a streaming provider does. */
 export function streaming(model: ModelProvider): ModelProvider {
   return {
     name: model.name,
     async complete(request, signal, hooks) {
       const reply = await model.complete(request, signal, hooks);
-      for (const block of reply.content)
-        if (block.type === 'text') {
-          const half = Math.ceil(block.text.length / 2);
-          hooks?.onTextDelta?.(block.text.slice(0, half));
-          hooks?.onTextDelta?.(block.text.slice(half));
-        }
+      for (const block of reply.content) {
+        const text = block.type === 'text' ? block.text : block.type === 'thinking' ? block.thinking : undefined;
+        const send = block.type === 'text' ? hooks?.onTextDelta : hooks?.onThinkingDelta;
+        if (text === undefined || !send) continue;
+        const half = Math.ceil(text.length / 2);
+        send(text.slice(0, half));
+        send(text.slice(half));
+      }
       return reply;
     },
   };

@@ -224,15 +224,25 @@ describe('GET /v1/runs/:id/events', () => {
         offset: 15,
         text: 'last',
       });
+      // A word is held until it ends: here, when the next model call streams.
+      server.bus.publish({
+        ...base,
+        type: 'text_delta',
+        activityId: '8',
+        attempt: 1,
+        kind: 'text',
+        offset: 0,
+        text: 'next ',
+      });
       await Promise.all(
         [dev, auditor].map((s) =>
-          s.waitFor('the last delta', (m) => m.event === 'text_delta' && m.data.text === 'last'),
+          s.waitFor('the next reply', (m) => m.event === 'text_delta' && m.data.text === 'next '),
         ),
       );
       await user.waitFor('the approval', (m) => m.event === 'approval');
       expect(
         dev.messages
-          .filter((m) => m.event === 'text_delta')
+          .filter((m) => m.event === 'text_delta' && m.data.activityId === '7')
           .map((m) => m.data.text)
           .join(''),
       ).toBe('tok0 tok1 tok2 last');
@@ -254,7 +264,9 @@ describe('GET /v1/runs/:id/events', () => {
       await reader.waitFor('status', (m) => m.event === 'status');
       await pollFor('both watchers to join', () => (server.route.watcherCount() === 2 ? true : undefined));
       const chunk = 'x'.repeat(64 * 1024);
-      for (let i = 0; i < 300; i++)
+      let offset = 0;
+      for (let i = 0; i < 300; i++) {
+        const text = `${i}:${chunk}`;
         server.bus.publish({
           type: 'text_delta',
           runId,
@@ -263,9 +275,11 @@ describe('GET /v1/runs/:id/events', () => {
           activityId: 'big',
           attempt: 1,
           kind: 'text',
-          offset: i * chunk.length,
-          text: `${i}:${chunk}`,
+          offset,
+          text,
         });
+        offset += text.length;
+      }
       await reader.waitFor('the 300th delta', (m) => m.event === 'text_delta' && m.data.text.startsWith('299:'));
       expect(reader.messages.filter((m) => m.event === 'text_delta' && m.data.activityId === 'big')).toHaveLength(300);
       await pollFor('the reader-less watcher to be dropped', () =>

@@ -7,6 +7,7 @@ import type { AgentClient } from '../../client/agent-client';
 import { isDeadline } from '../../client/follow/query-deadline';
 import { runStateOf } from '../run-access';
 import { readEnding, type EndingRead } from '../../client/ending/read-ending';
+import type { LiveModelCall } from '../policy/live-text-in-lens';
 
 export type EndOutcome = Extract<RunEvent, { type: 'end' }>['outcome'];
 
@@ -66,6 +67,8 @@ export class RunNotReadyError extends Error {
  */
 export class RunStream {
   readonly viewer = new IncrementalChainView();
+  /** The run's latest model call step seen: what its live text becomes is decided by it. */
+  modelCall: LiveModelCall | undefined;
   ended: EndOutcome | undefined;
   private ending: Promise<EndingRead | undefined> | undefined;
   private seq = 0;
@@ -264,7 +267,7 @@ export class RunStream {
     const n = step.stepNumber;
     if (n <= this.factsHigh) return this.broadcast({ kind: 'step', step, chainStatus });
     if (n === this.factsHigh + 1) {
-      this.viewer.add(step);
+      this.addFact(step);
       this.factsHigh = n;
       this.broadcast({ kind: 'step', step, chainStatus });
       return this.releaseHeld();
@@ -274,13 +277,25 @@ export class RunStream {
     void this.syncFacts();
   }
 
+  /** A step joins the facts in order; a model call step is remembered for the live text that follows it. */
+  private addFact(step: ReasoningStep): void {
+    this.viewer.add(step);
+    // The run's own model calls (ask_model's llm steps are tool calls, without a toolChoice).
+    if (step.type === 'tool_call' && step.toolCall.toolType === 'llm' && 'toolChoice' in step.toolCall.arguments)
+      this.modelCall = {
+        correlationId: step.toolCall.correlationId,
+        model: step.model ?? step.toolCall.toolName,
+        level: step.visibility.level,
+      };
+  }
+
   private releaseHeld(): void {
     for (const n of [...this.held.keys()].sort((a, b) => a - b)) {
       if (n > this.factsHigh + 1) break;
       const { step, chainStatus } = this.held.get(n)!;
       this.held.delete(n);
       if (n === this.factsHigh + 1) {
-        this.viewer.add(step);
+        this.addFact(step);
         this.factsHigh = n;
       }
       this.broadcast({ kind: 'step', step, chainStatus });
@@ -304,7 +319,7 @@ export class RunStream {
           const chain = await this.chainInView('auditor', this.seq);
           for (const step of chain.steps) {
             if (step.stepNumber !== this.factsHigh + 1) continue;
-            this.viewer.add(step);
+            this.addFact(step);
             this.factsHigh = step.stepNumber;
           }
           for (const record of chain.approvals ?? []) this.viewer.addApproval(record);

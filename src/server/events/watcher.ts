@@ -5,9 +5,7 @@ import { chainInLens, statusInLens, subAgentInLens } from '../policy/apply-lens'
 import { endingInView } from '../../client/ending/read-ending';
 import type { RunStream, StreamListener, StreamSignal } from './run-stream';
 import type { SseWriter } from './sse-writer';
-
-/** Views that show the model's text as it streams; an end user sees whole steps only. */
-const SHOWS_MODEL_TEXT: Record<ViewerRole, boolean> = { auditor: true, developer: true, end_user: false };
+import { LiveText, type TextDelta } from './live-text';
 
 /** Raw steps one watcher holds while the durable chain fills the gap before them. */
 const MAX_HELD_STEPS = 200;
@@ -33,6 +31,8 @@ export class Watcher implements StreamListener {
   private running = false;
   private chainStatus: ChainStatus = 'thinking';
   private readonly held = new Map<number, { step: ReasoningStep; chainStatus: ChainStatus }>();
+  /** The model's text in this watcher's view and lens: only what the steps it becomes would show. */
+  private readonly live: LiveText;
 
   constructor(
     private readonly stream: RunStream,
@@ -46,15 +46,17 @@ export class Watcher implements StreamListener {
     private readonly sendsSteps = true,
   ) {
     this.cursor = after;
+    this.live = new LiveText(stream.viewer, view, lens, () => stream.modelCall);
   }
 
   signal(signal: StreamSignal): void {
     if (this.writer.closed) return;
     if (signal.kind === 'event' && signal.event.type === 'text_delta') {
-      if (!SHOWS_MODEL_TEXT[this.view]) return;
+      // A sub-agent's run shown as its summary shows no text of its own.
+      if (!this.sendsSteps) return;
       // Model text goes out at once, not behind a read of the chain the queue may be waiting on:
       // its id names the steps sent so far, so a resume from it is still exact.
-      if (this.started && !this.overflowed && !this.writer.backedUp) return this.sendEvent(signal.event);
+      if (this.started && !this.overflowed && !this.writer.backedUp) return this.sendText(signal.event);
     }
     if (this.queue.length >= this.maxQueued) {
       this.queue = this.queue.filter((s) => s.kind === 'ended');
@@ -106,6 +108,8 @@ export class Watcher implements StreamListener {
   private async handle(signal: StreamSignal): Promise<void> {
     switch (signal.kind) {
       case 'step': {
+        // A model call's result: its reply has ended, and the text held back of it goes first.
+        if (signal.step.type === 'tool_result' && signal.step.model !== undefined) this.sendText();
         const n = signal.step.stepNumber;
         if (n <= this.cursor) return;
         if (this.held.size < MAX_HELD_STEPS) this.held.set(n, { step: signal.step, chainStatus: signal.chainStatus });
@@ -121,10 +125,12 @@ export class Watcher implements StreamListener {
       case 'event': {
         const { event } = signal;
         // A status, approval or sub-agent event after a step this watcher has not sent: send the step first.
-        if (event.type !== 'text_delta' && event.stepNumber > this.cursor) await this.fill(signal.seq);
+        if (event.type === 'text_delta') return this.sendText(event);
+        if (event.stepNumber > this.cursor) await this.fill(signal.seq);
         return this.sendEvent(event);
       }
       case 'ended': {
+        this.sendText();
         await this.fill(signal.seq);
         const ending = await this.ending();
         if (this.writer.closed) return;
@@ -151,8 +157,15 @@ export class Watcher implements StreamListener {
     }
   }
 
-  /** A published event other than a step, in this watcher's view. */
-  private sendEvent(event: Extract<StreamSignal, { kind: 'event' }>['event']): void {
+  /** Model text in this watcher's view (see LiveText); without a delta, what replies held back (a reply ended). */
+  private sendText(delta?: TextDelta): void {
+    if (this.writer.closed) return;
+    for (const part of delta ? this.live.take(delta) : this.live.flush())
+      this.writer.event('text_delta', this.nextId(), part);
+  }
+
+  /** A published event other than a step or model text, in this watcher's view. */
+  private sendEvent(event: Exclude<Extract<StreamSignal, { kind: 'event' }>['event'], TextDelta>): void {
     const viewer = this.stream.viewer;
     const subAgent = event.type === 'sub_agent' ? subAgentInLens(event.subAgent, this.view, this.lens) : undefined;
     // A sub-agent the lens hides is not announced; the chain status it carried comes with the next event.
@@ -162,10 +175,8 @@ export class Watcher implements StreamListener {
         ? { ...event, approval: viewer.approval(event.approval, this.view, this.lens) }
         : event.type === 'sub_agent'
           ? { ...event, subAgent: viewer.redact(subAgent, this.view) }
-          : event.type === 'text_delta'
-            ? { ...event, text: viewer.redact(event.text, this.view) }
-            : event;
-    if (event.type !== 'text_delta') this.chainStatus = event.chainStatus;
+          : event;
+    this.chainStatus = event.chainStatus;
     this.writer.event(event.type, this.nextId(), data);
   }
 

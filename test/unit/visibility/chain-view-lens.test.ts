@@ -5,6 +5,7 @@ import type { ViewerRole } from '../../../src/shared/people';
 import { resolveViewLens, ViewLens, type LensRequest } from '../../../src/shared/visibility/view-lens';
 import { ViewerPreferences } from '../../../src/shared/visibility/viewer-preferences';
 import { VisibilityPolicy, type VisibilityPolicyInit } from '../../../src/shared/visibility/visibility-policy';
+import { HIDDEN_THINKING } from '../../../src/shared/visibility/hidden-text';
 import { ACCOUNT, CARD, lensChain, numbers, stepNumbered } from './lens-chain';
 
 const ROLES: ViewerRole[] = ['end_user', 'developer', 'auditor'];
@@ -140,6 +141,36 @@ describe('viewChain with a lens', () => {
     // The sub-agent's result (its call unknown) takes the narrowest result rule: hidden.
     expect(numbers(view)).toEqual([3, 4, 10, 12]);
     expect(lens.decidedBy).toEqual({ thinking: 'preference', tool_result: 'role' });
+  });
+
+  it("shows no model reply text where the view hides thinking: the reply's text is the thought (issue 63)", () => {
+    const chain = lensChain();
+    const cases: [ViewerRole, ViewLens][] = [
+      ['auditor', lensFor({ security: { steps: { thinking: 'hidden' } } }, { view: 'auditor' })],
+      ['developer', lensFor({ roles: { developer: { steps: { thinking: 'summary' } } } }, { view: 'developer' })],
+      ['developer', lensFor({}, { view: 'developer', preferences: ViewerPreferences.parse({ thinking: false }) })],
+    ];
+    for (const [role, lens] of cases) {
+      const view = viewChain(chain, role, lens);
+      // The model call itself still shows, in full: its tokens, stop reason and tool calls stay.
+      expect(stepNumbered(view, 4)).toMatchObject({
+        model: 'm-1',
+        toolResult: { success: true, result: { text: HIDDEN_THINKING } },
+      });
+      expect(JSON.stringify(view)).not.toContain('model says');
+      // The stream's view agrees.
+      const incremental = new IncrementalChainView();
+      for (const step of chain.steps) incremental.add(step);
+      expect(incremental.step(chain.steps[3]!, role, lens)).toEqual(stepNumbered(view, 4));
+    }
+    // Thinking shown: the reply text stays, with and without a lens (a narrower rule elsewhere changes nothing here).
+    expect(stepNumbered(viewChain(chain, 'developer'), 4)).toMatchObject({
+      toolResult: { result: { text: 'model says' } },
+    });
+    const other = lensFor({ platform: { toolTypes: { database: { result: 'hidden' } } } }, { view: 'auditor' });
+    expect(stepNumbered(viewChain(chain, 'auditor', other), 4)).toMatchObject({
+      toolResult: { result: { text: 'model says' } },
+    });
   });
 
   it('fails closed for a result whose call it never saw: the narrowest result rule', () => {

@@ -6,6 +6,8 @@ import path from 'node:path';
 import type { Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk' with {
   'resolution-mode': 'import',
 };
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -24,9 +26,10 @@ import {
   showsSensitive,
   TENANT_MASKS_EMAIL,
 } from '../helpers/sensitive-answer-run';
+import { cliEnv, spawnCli } from '../helpers/cli-process';
 import { useTestEnv } from '../helpers/temporal-env';
 import { writePolicy } from '../server/policy-fixture';
-import { eventually, routedModel, type Person } from '../server/server-harness';
+import { eventually, routedModel, writeTokenFile, type Person } from '../server/server-harness';
 
 /**
  * Issue 63, items 1 and 5: a run whose answer repeats a value a tool marks sensitive and one the
@@ -262,5 +265,41 @@ describe('MCP shows a run with sensitive values as the chain views do', () => {
     const audited = await auditor.client.callTool({ name: 'get_run', arguments: { runId } }, CallToolResultSchema);
     expect(JSON.stringify(audited.content)).toContain(ACCOUNT);
     expect(JSON.stringify(audited.content)).toContain(EMAIL);
+  });
+});
+
+describe('thoughtline mcp-server --policy', () => {
+  it("applies the policy serve applies: the tenant's masked field is hidden below the auditor", async () => {
+    model.script('sens-cli', sensitiveTurns());
+    const user = await s.client('user', 'agent');
+    const task = (await user.sendMessage(send(message('sens-cli: whose account?')))) as Task;
+    expect(task.status?.state).toBe(TASK_STATE.completed);
+    const { file, tokens } = writeTokenFile(dir);
+    const server = spawnCli(
+      ['mcp-server', '--http', '0', '--tokens', file, '--policy', policy.path],
+      cliEnv({ THOUGHTLINE_TASK_QUEUE: `sens-cli-${randomUUID()}` }),
+    );
+    const clients: Client[] = [];
+    try {
+      await server.waitFor(/MCP server at (http:\/\/\S+\/mcp)/, 30_000);
+      expect(server.output()).toContain(`applying the visibility policy ${policy.path}`);
+      const url = /MCP server at (http:\/\/\S+\/mcp)/.exec(server.output())![1]!;
+      const read = async (who: Person) => {
+        const client = new Client({ name: `cli-${who}`, version: '1.0.0' });
+        clients.push(client);
+        const headers = { authorization: `Bearer ${tokens[who]}` };
+        await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+        return client.callTool({ name: 'get_run', arguments: { runId: task.id } }, CallToolResultSchema);
+      };
+      const dev = await read('dev');
+      expect(JSON.stringify(dev.content)).toContain('belongs to');
+      expect(JSON.stringify(dev)).not.toContain(EMAIL);
+      expect(JSON.stringify(dev)).not.toContain(ACCOUNT);
+      expect(JSON.stringify((await read('auditor')).content)).toContain(EMAIL);
+    } finally {
+      for (const client of clients) await client.close().catch(() => undefined);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
   });
 });

@@ -18,6 +18,7 @@ tenants:
   acme:
     sensitiveFields:
       lookup_customer: [email]
+      email_customer: [to]
 `;
 
 export function sensitiveTools() {
@@ -34,7 +35,15 @@ export function sensitiveTools() {
     input: z.object({ customer: z.string() }),
     execute: ({ customer }) => ({ customer, email: EMAIL }),
   });
-  return [readAccount, lookupCustomer];
+  // Waits for a person's approval: its pending record carries the email as an argument.
+  const emailCustomer = defineTool({
+    name: 'email_customer',
+    description: 'Emails a customer',
+    input: z.object({ to: z.string(), text: z.string() }),
+    approval: 'always',
+    execute: () => ({ sent: true }),
+  });
+  return [readAccount, lookupCustomer, emailCustomer];
 }
 
 /** The model's turns: read both, then answer repeating both values (`answer` to end otherwise). */

@@ -268,6 +268,29 @@ describe('MCP shows a run with sensitive values as the chain views do', () => {
   });
 });
 
+describe("MCP shows a run waiting for approval in the caller's lens", () => {
+  it("how to decide and get_run show a pending call's tenant-masked argument to no one below the auditor", async () => {
+    model.script('sens-approve', [
+      { content: [say('Mailing the customer.'), useTool('email_customer', { to: EMAIL, text: 'hello' })] },
+    ]);
+    const dev = await mcpAs('dev');
+    // A client that cannot elicit is told at once what the run waits for and how to decide.
+    const waiting = await dev.client.callTool(
+      { name: 'agent', arguments: { task: 'sens-approve: mail the customer' } },
+      CallToolResultSchema,
+      { timeout: 60_000 },
+    );
+    expect(waiting.structuredContent).toMatchObject({ state: 'waiting' });
+    const text = JSON.stringify(waiting.content);
+    expect(text).toContain('email_customer');
+    expect(text).not.toContain(EMAIL);
+    const runId = /thoughtline approve (\S+) /.exec(text)![1]!;
+    const got = await dev.client.callTool({ name: 'get_run', arguments: { runId } }, CallToolResultSchema);
+    expect(JSON.stringify(got)).not.toContain(EMAIL);
+    await s.agents.getHandle(runId).cancel();
+  });
+});
+
 describe('thoughtline mcp-server --policy', () => {
   it("applies the policy serve applies: the tenant's masked field is hidden below the auditor", async () => {
     model.script('sens-cli', sensitiveTurns());

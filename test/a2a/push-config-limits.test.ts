@@ -27,7 +27,6 @@ const quiet: TaskEvents = (abort) => ({
 
 /** A task whose events fail at once (the run cannot be read any more). */
 const failing: TaskEvents = () => ({
-  // eslint-disable-next-line require-yield
   async *[Symbol.asyncIterator](): AsyncGenerator<StreamResponse> {
     throw new Error('the run cannot be read');
   },

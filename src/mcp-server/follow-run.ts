@@ -3,7 +3,7 @@ import type { AgentStatus } from '../shared';
 import { ApiError } from '../server/api-error';
 import type { ApiContext } from '../server/api-route';
 import type { Identity } from '../server/auth/identity';
-import { liveRead } from '../server/live-read';
+import { viewedStatus } from '../server/protocols/viewed-status';
 import { closedRunEnding } from '../server/protocols/viewed-ending';
 import type { RunFacts } from '../server/run-access';
 import type { RunStreamHub } from '../server/events/run-stream-hub';
@@ -146,7 +146,7 @@ async function askDecisions(
   const { ctx } = deps;
   let status: AgentStatus;
   try {
-    status = await liveRead(() => ctx.agents.status(runId, ctx.viewFor(identity, undefined)), ctx.queryTimeoutMs);
+    status = await viewedStatus(ctx, identity, await ctx.accessRun(identity, runId));
   } catch {
     // A run whose first task has not run yet has no status: its stream says when it moves.
     return undefined;

@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../server/api-error';
 import type { ApiContext } from '../server/api-route';
 import type { Identity } from '../server/auth/identity';
-import { liveRead } from '../server/live-read';
+import { viewedStatus } from '../server/protocols/viewed-status';
 import { GetRunInput, issueText } from './agent-tool-input';
 import { endedContent } from './follow-run';
 import { MAX_RUN_ID_CHARS } from './mcp-limits';
@@ -33,8 +33,7 @@ export async function getRun(ctx: ApiContext, identity: Identity, args: unknown)
     const facts = await ctx.accessRun(identity, runId);
     if (facts.state !== 'running' && facts.state !== 'continued')
       return await endedContent(ctx, identity, runId, facts);
-    const status = await liveRead(() => ctx.agents.status(runId, ctx.viewFor(identity, undefined)), ctx.queryTimeoutMs);
-    return statusContent(runId, status);
+    return statusContent(runId, await viewedStatus(ctx, identity, facts));
   } catch (err) {
     if (err instanceof ApiError) return errorContent(err.message);
     throw err;

@@ -3,7 +3,7 @@ import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/int
 import { ApiError } from '../server/api-error';
 import type { ApiContext } from '../server/api-route';
 import type { Identity } from '../server/auth/identity';
-import { liveRead } from '../server/live-read';
+import { viewedStatus } from '../server/protocols/viewed-status';
 import { cancelRun } from '../server/protocols/run-actions';
 import { viewedEnding } from '../server/protocols/viewed-ending';
 import type { RunEnding } from '../shared/run-ending';
@@ -64,10 +64,7 @@ export function createTemporalTaskStore(
     let status: Task['status'] = 'working';
     let statusMessage: string | undefined;
     if (run.state === 'running' || run.state === 'continued') {
-      const live = await liveRead(
-        () => ctx.agents.status(taskId, ctx.viewFor(identity, undefined)),
-        ctx.queryTimeoutMs,
-      ).catch(() => undefined);
+      const live = await viewedStatus(ctx, identity, run).catch(() => undefined);
       if (live?.cancelRequested !== undefined) status = 'cancelled';
       else if (live && (live.pendingApprovals.length > 0 || live.openQuestion)) {
         status = 'input_required';

@@ -121,3 +121,27 @@ describe('A2A endpoint edges', () => {
     expect(JSON.stringify(odd.json)).not.toMatch(/at .*\.ts:\d+/);
   });
 });
+
+describe('A2A nesting', () => {
+  it('refuses a data part nested past the bound as InvalidParams (not an internal error), v1.0 and v0.3', async () => {
+    // Built as text: the test's own JSON.stringify would overflow its stack on it.
+    const deep = `${'{"d":'.repeat(20_000)}"bottom"${'}'.repeat(20_000)}`;
+    const body = (id: number, method: string, part: string) =>
+      `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":{"message":${part}}}`;
+    const sent = await rpc(
+      body(21, 'SendMessage', `{"messageId":"m-deep","role":"ROLE_USER","parts":[{"data":${deep}}]}`),
+    );
+    expect(sent.status).toBe(200);
+    expect(sent.json.error).toMatchObject({ code: -32602, message: expect.stringContaining('nested') });
+    const legacy = await rpc(
+      body(
+        22,
+        'message/send',
+        `{"messageId":"m-deep3","role":"user","kind":"message","parts":[{"kind":"data","data":${deep}}]}`,
+      ),
+      { version: null },
+    );
+    expect(legacy.status).toBe(200);
+    expect(legacy.json.error).toMatchObject({ code: -32602 });
+  });
+});

@@ -11,6 +11,7 @@ import { createMemoryBus } from '../../src/events/memory-bus';
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
 import { createAgentCatalog } from '../../src/server/catalog/agent-catalog';
 import { createServer, type RunningServer } from '../../src/server/create-server';
+import type { LoadedPolicy } from '../../src/governance';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import { createAgentWorker } from '../../src/worker';
 import { writeTokenFile, type Person } from '../server/server-harness';
@@ -38,7 +39,13 @@ export interface A2aHarness {
  */
 export async function startA2aHarness(
   env: TestEnv,
-  deps: { tools: readonly ToolDefinition[]; model: ModelProvider; agents: readonly AgentDefinitionInit[] },
+  deps: {
+    tools: readonly ToolDefinition[];
+    model: ModelProvider;
+    agents: readonly AgentDefinitionInit[];
+    /** The visibility policy both servers apply (`serve --policy`). */
+    policy?: LoadedPolicy;
+  },
 ): Promise<A2aHarness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-a2a-'));
   const { file, tokens } = writeTokenFile(dir);
@@ -68,6 +75,7 @@ export async function startA2aHarness(
       auth: createTokenFileAuthenticator({ file, log: (l) => logs.push(l) }),
       bus,
       catalog: createAgentCatalog(deps.agents),
+      ...(deps.policy ? { policy: deps.policy } : {}),
       port: 0,
       log: (l) => logs.push(l),
     }).finally(() => delete process.env.THOUGHTLINE_A2A_PUSH_ALLOW);

@@ -10,28 +10,37 @@ import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-a
 import { createAgentCatalog } from '../../src/server/catalog/agent-catalog';
 import type { ApiContext } from '../../src/server/api-route';
 import { createApiContext } from '../../src/server/create-server';
-import { writeTokenFile } from '../server/server-harness';
+import type { LoadedPolicy } from '../../src/governance';
+import { writeTokenFile, type Person } from '../server/server-harness';
 
 export interface McpFront {
   ctx: ApiContext;
   http: RunningMcpHttp;
-  /** The MCP SDK's client, connected as the person `dev` of the server tests. */
+  /** The MCP SDK's client, connected as the person `dev` of the server tests (or `options.who`). */
   client: Client;
   close(): Promise<void>;
 }
 
-/** `mcp-server --http` in front of `agents` (a harness's worker), with the server tests' tokens. */
-export async function startMcpFront(agents: AgentClient, name: string): Promise<McpFront> {
+/**
+ * `mcp-server --http` in front of `agents` (a harness's worker), with the server tests' tokens;
+ * `options.policy` as `mcp-server --policy FILE` gives it.
+ */
+export async function startMcpFront(
+  agents: AgentClient,
+  name: string,
+  options: { policy?: LoadedPolicy; who?: Person } = {},
+): Promise<McpFront> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `tl-${name}-`));
   const { file, tokens } = writeTokenFile(dir);
   const bus = createMemoryBus();
   const log = (): void => {};
   const auth = createTokenFileAuthenticator({ file });
-  const ctx = createApiContext({ agents, auth, bus, catalog: createAgentCatalog([]), log });
+  const policy = options.policy ? { policy: options.policy } : {};
+  const ctx = createApiContext({ agents, auth, bus, catalog: createAgentCatalog([]), log, ...policy });
   const hub = createRunFollowerHub(ctx);
   const http = await startMcpHttp({ ctx, hub, log }, { port: 0 });
   const client = new Client({ name, version: '1.0.0' });
-  const headers = { authorization: `Bearer ${tokens.dev}` };
+  const headers = { authorization: `Bearer ${tokens[options.who ?? 'dev']}` };
   await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers } }));
   return {
     ctx,

@@ -87,10 +87,14 @@ describe('thoughtline mcp-server over stdio', () => {
     expect(run.stderr).toContain('THOUGHTLINE_TOKEN does not authenticate');
   });
 
-  it('refuses to start under a visibility policy it would not apply', async () => {
-    const run = await runCli(['mcp-server'], env({ THOUGHTLINE_VISIBILITY_POLICY: '/nonexistent/policy.yaml' }));
-    expect(run.code).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('mcp-server does not apply visibility policies');
+  it('refuses to start under a visibility policy it cannot read, saying which', async () => {
+    for (const run of [
+      await runCli(['mcp-server'], env({ THOUGHTLINE_VISIBILITY_POLICY: '/nonexistent/policy.yaml' })),
+      await runCli(['mcp-server', '--policy', '/nonexistent/policy.yaml'], env()),
+    ]) {
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain('/nonexistent/policy.yaml');
+    }
   });
 });

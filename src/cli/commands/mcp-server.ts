@@ -15,6 +15,7 @@ import {
 } from '../../mcp-server';
 import { createCombinedAuthenticator } from '../../server/auth/combined-authenticator';
 import { createTokenFileAuthenticator } from '../../server/auth/token-file-authenticator';
+import type { LoadedPolicy } from '../../governance';
 import { createAgentCatalog } from '../../server/catalog/agent-catalog';
 import { createApiContext } from '../../server/create-server';
 import { missingOidcFlags, oidcFromFlags, type OidcFlags } from '../../server/oidc-from-flags';
@@ -27,6 +28,7 @@ import { versionLine } from './serve';
 import { UsageError } from '../usage-error';
 import { OIDC_OPTIONS, readOidcFlags } from '../oidc-options';
 import { actingPerson } from './decide';
+import { POLICY_OPTION, readPolicyOption } from './policy-option';
 import { defaultTokenFile } from './serve-http';
 import { untilSignal } from './until-signal';
 
@@ -47,6 +49,8 @@ export interface McpServerOptions {
   oidc: OidcFlags;
   signingKeys?: string;
   requireSignatures: boolean;
+  /** The visibility policy every read applies (`--policy FILE`, else THOUGHTLINE_VISIBILITY_POLICY), as serve's. */
+  policy?: LoadedPolicy;
 }
 
 /**
@@ -70,13 +74,6 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
       );
   if (options.requireSignatures && !options.signingKeys)
     throw new UsageError('--require-signatures needs --signing-keys FILE: the keys the server signs decisions with.');
-  // Fail closed: the views here are the built-in ones, so a deployment with a visibility policy is
-  // served by `serve` only, never shown more through MCP than its policy allows.
-  const policyFile = process.env.THOUGHTLINE_VISIBILITY_POLICY?.trim();
-  if (policyFile)
-    throw new UsageError(
-      `THOUGHTLINE_VISIBILITY_POLICY is set (${policyFile}), and mcp-server does not apply visibility policies: unset it for mcp-server, or serve these runs with "thoughtline serve".`,
-    );
   const host = options.host ?? '127.0.0.1';
   // Read first: a bad agents module or MCP config is reported before anything starts.
   const catalogModule = options.agents ?? options.tools;
@@ -126,6 +123,8 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
       bus,
       ...(signer ? { signer } : {}),
       requireSignatures: options.requireSignatures,
+      // The views and lenses of `serve --policy`: a run shows no more through MCP than through /v1.
+      ...(options.policy ? { policy: options.policy } : {}),
       catalog,
       log,
     });
@@ -143,7 +142,7 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
     if (identity && mcpOut) {
       const stdio = await serveMcpStdio(deps, identity, mcpOut);
       log(
-        `MCP server on stdio as ${identity.id}${identity.tenant ? ` (tenant ${identity.tenant})` : ''}${onWorker}; tools: ${tools}, get_run.`,
+        `MCP server on stdio as ${identity.id}${identity.tenant ? ` (tenant ${identity.tenant})` : ''}${onWorker}${applying(options.policy)}; tools: ${tools}, get_run.`,
       );
       ended = await Promise.race([
         signalled,
@@ -154,7 +153,7 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
     } else {
       const http = await startMcpHttp(deps, { port: options.http ?? 0, host });
       log(
-        `MCP server at ${http.url} (Streamable HTTP; tokens from ${tokenFile}${oidc ? ' and OIDC' : ''})${onWorker}; tools: ${tools}, get_run. Ctrl-C stops it.`,
+        `MCP server at ${http.url} (Streamable HTTP; tokens from ${tokenFile}${oidc ? ' and OIDC' : ''})${onWorker}${applying(options.policy)}; tools: ${tools}, get_run. Ctrl-C stops it.`,
       );
       ended = await Promise.race([signalled, worker?.done.then(() => 'worker' as const) ?? new Promise(() => {})]);
       await http.close();
@@ -168,6 +167,12 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
     await connected.agents.client.connection.close();
   }
 }
+
+/** What the start line says of the policy, as serve's does. */
+const applying = (policy: LoadedPolicy | undefined): string =>
+  policy
+    ? `, applying the visibility policy ${policy.path}${policy.deployment ? ` (deployment ${policy.deployment})` : ''}`
+    : '';
 
 /** A Redis bus when THOUGHTLINE_EVENTS names one (workers elsewhere publish there); else this process's own. */
 function busFor(events: string | undefined): EventBus {
@@ -198,12 +203,15 @@ export const MCP_SERVER_COMMAND: CommandSpec = {
     ...OIDC_OPTIONS,
     'signing-keys': text,
     'require-signatures': flag,
+    ...POLICY_OPTION,
   },
   run: async (l) => {
     const given = (name: string): string | undefined => l.text(name);
     const http = httpPort(l);
     if (given('host') !== undefined && http === undefined) throw new UsageError('--host is for --http PORT.');
     const oidc = readOidcFlags(l);
+    // Read before anything starts: mcp-server never serves without the policy it was given.
+    const policy = await readPolicyOption(l);
     return mcpServer({
       ...(http !== undefined ? { http } : {}),
       ...(given('host') ? { host: given('host')! } : {}),
@@ -215,6 +223,7 @@ export const MCP_SERVER_COMMAND: CommandSpec = {
       oidc,
       ...(given('signing-keys') ? { signingKeys: given('signing-keys')! } : {}),
       requireSignatures: l.flag('require-signatures'),
+      ...(policy ? { policy } : {}),
     });
   },
 };

@@ -5,8 +5,9 @@ import type { Identity } from '../auth/identity';
 import type { A2aSdk } from './a2a-sdk';
 import { postWebhook, webhookRefusal } from './webhook-post';
 
-/** Configs one task holds at most, and the server in all. */
+/** Configs one task holds at most, one person across tasks, and the server in all. */
 export const MAX_PUSH_CONFIGS_PER_TASK = 10;
+export const MAX_PUSH_CONFIGS_PER_PERSON = 100;
 export const MAX_PUSH_CONFIGS = 10_000;
 const MAX_URL_CHARS = 2_000;
 const MAX_SECRET_CHARS = 1_000;
@@ -17,7 +18,10 @@ export interface PushNotifications {
   readonly enabled: boolean;
   /** Refuses a config a SendMessage carries before the message starts anything. */
   check(config: TaskPushNotificationConfig | undefined): void;
-  /** The config a SendMessage carried, for the task it started or answered. */
+  /**
+   * The config a SendMessage carried, for the task it started or answered. `events` reads the
+   * task as the person who sent this request (their view and lens, resolved at each update).
+   */
   register(
     identity: Identity,
     runId: string,
@@ -40,6 +44,7 @@ export interface PushNotifications {
 export type TaskEvents = (abort: AbortSignal) => AsyncIterable<StreamResponse>;
 
 const ownerKey = (identity: Identity): string => `${identity.tenant ?? ''}\u0000${identity.id}`;
+const followerKey = (runId: string, owner: string): string => `${runId}\u0000${owner}`;
 
 /** Without an allow-list for webhooks: every push method answers the protocol's "not supported". */
 export function pushNotificationsOff(errors: A2aSdk['errors']): PushNotifications {
@@ -72,45 +77,73 @@ interface Stored {
 /**
  * Push notifications to allow-listed webhooks. Configs live in this server instance's memory,
  * per task and per person (another person of the tenant neither sees nor changes them); a server
- * that restarts forgets them, and a client sets them again (docs/a2a.md). While a task has
- * configs, one follower per task reads its events from the event hub and POSTs each, as the
+ * that restarts forgets them, and a client sets them again (docs/a2a.md). Each person with
+ * configs on a task has a follower of their own, reading the task's events as that person (the
+ * identity of the request that made their first config on it; view and lens resolved again at
+ * each update), so a subscriber never receives another person's view. Each event is POSTed as the
  * SDK's own sender does (`StreamResponse` JSON, the token in `X-A2A-Notification-Token`, the
- * authentication as `Authorization`), once, best effort: a failed delivery is logged, not retried.
+ * authentication as `Authorization`), once, best effort: a failed delivery is logged, not
+ * retried. A follower that stops, with its task or by a failure, frees its person's configs on
+ * that task. `limits` are for tests; the defaults are the constants above.
  */
-export function pushNotificationsTo(sdk: A2aSdk, allow: HostAllowList, log: (line: string) => void): PushNotifications {
+export function pushNotificationsTo(
+  sdk: A2aSdk,
+  allow: HostAllowList,
+  log: (line: string) => void,
+  limits: { perTask?: number; perPerson?: number; total?: number } = {},
+): PushNotifications {
   const { errors } = sdk;
+  const perTask = limits.perTask ?? MAX_PUSH_CONFIGS_PER_TASK;
+  const perPerson = limits.perPerson ?? MAX_PUSH_CONFIGS_PER_PERSON;
+  const max = limits.total ?? MAX_PUSH_CONFIGS;
   const byTask = new Map<string, Map<string, Stored>>();
+  /** One follower per task and person (followerKey). */
   const followers = new Map<string, AbortController>();
+  const byPerson = new Map<string, number>();
   let total = 0;
 
   const notFound = (): Error =>
     new errors.TaskNotFoundError('No push notification config with this id for you on this task.');
 
-  const follow = (runId: string, events: TaskEvents): void => {
-    if (followers.has(runId)) return;
+  const ownedOn = (runId: string, owner: string): Stored[] =>
+    [...(byTask.get(runId)?.values() ?? [])].filter((s) => s.owner === owner);
+
+  const drop = (runId: string, id: string): void => {
+    const configs = byTask.get(runId);
+    const stored = configs?.get(id);
+    if (!configs || !stored) return;
+    configs.delete(id);
+    total -= 1;
+    const left = (byPerson.get(stored.owner) ?? 1) - 1;
+    if (left > 0) byPerson.set(stored.owner, left);
+    else byPerson.delete(stored.owner);
+    if (configs.size === 0) byTask.delete(runId);
+  };
+
+  const follow = (runId: string, owner: string, events: TaskEvents): void => {
+    const key = followerKey(runId, owner);
+    if (followers.has(key)) return;
     const abort = new AbortController();
-    followers.set(runId, abort);
+    followers.set(key, abort);
     void (async () => {
       try {
         for await (const event of events(abort.signal)) {
-          const configs = [...(byTask.get(runId)?.values() ?? [])];
+          const configs = ownedOn(runId, owner);
           if (configs.length === 0) break;
           const body = JSON.stringify(sdk.core.StreamResponse.toJSON(event));
           await Promise.all(configs.map(({ config }) => deliver(runId, config, body)));
         }
-        // The task ended (or its configs went): it sends nothing more, so its configs are dropped.
-        if (!abort.signal.aborted) forget(runId);
       } catch (err) {
         log(`A2A push for ${runId}: the task's events stopped (${err instanceof Error ? err.message : String(err)})`);
       } finally {
-        if (followers.get(runId) === abort) followers.delete(runId);
+        // Ended with the task, its configs gone, or failed: nothing more goes to this person's
+        // webhooks for the task, so their configs on it are freed (kept only while the server closes).
+        if (followers.get(key) === abort) {
+          followers.delete(key);
+          if (!abort.signal.aborted) for (const s of ownedOn(runId, owner)) drop(runId, s.config.id);
+        }
       }
     })();
-  };
-
-  const forget = (runId: string): void => {
-    total -= byTask.get(runId)?.size ?? 0;
-    byTask.delete(runId);
   };
 
   const deliver = async (runId: string, config: TaskPushNotificationConfig, body: string): Promise<void> => {
@@ -148,35 +181,39 @@ export function pushNotificationsTo(sdk: A2aSdk, allow: HostAllowList, log: (lin
     events: TaskEvents,
   ): Promise<TaskPushNotificationConfig> => {
     check(config);
-    const url = config.url;
+    const owner = ownerKey(identity);
     const id = config.id || randomUUID();
-    const configs = byTask.get(runId) ?? new Map<string, Stored>();
-    const replacing = configs.get(id);
-    if (replacing && replacing.owner !== ownerKey(identity))
+    const replacing = byTask.get(runId)?.get(id);
+    if (replacing && replacing.owner !== owner)
       throw new errors.RequestMalformedError(
         'Another person holds a push config with this id on this task; choose another id.',
       );
-    if (!replacing && (configs.size >= MAX_PUSH_CONFIGS_PER_TASK || total >= MAX_PUSH_CONFIGS))
+    if (!replacing && (byPerson.get(owner) ?? 0) >= perPerson)
       throw new errors.RequestMalformedError(
-        `Too many push configs (${MAX_PUSH_CONFIGS_PER_TASK} per task, ${MAX_PUSH_CONFIGS} per server); delete one first.`,
+        `You hold ${perPerson} push configs on this server, the most one person may; delete one first (a task's configs go when it ends).`,
+      );
+    if (!replacing && ((byTask.get(runId)?.size ?? 0) >= perTask || total >= max))
+      throw new errors.RequestMalformedError(
+        `Too many push configs (${perTask} per task, ${max} per server); delete one first.`,
       );
     const stored: TaskPushNotificationConfig = {
       tenant: '',
       id,
       taskId: runId,
-      url,
+      url: config.url,
       token: config.token ?? '',
       authentication: config.authentication,
     };
-    if (!replacing) total += 1;
-    configs.set(id, { owner: ownerKey(identity), config: stored });
+    if (!replacing) {
+      total += 1;
+      byPerson.set(owner, (byPerson.get(owner) ?? 0) + 1);
+    }
+    const configs = byTask.get(runId) ?? new Map<string, Stored>();
+    configs.set(id, { owner, config: stored });
     byTask.set(runId, configs);
-    follow(runId, events);
+    follow(runId, owner, events);
     return stored;
   };
-
-  const own = (identity: Identity, runId: string): Stored[] =>
-    [...(byTask.get(runId)?.values() ?? [])].filter((s) => s.owner === ownerKey(identity));
 
   return {
     enabled: true,
@@ -188,20 +225,21 @@ export function pushNotificationsTo(sdk: A2aSdk, allow: HostAllowList, log: (lin
     },
     create,
     get: async (identity, runId, id) => {
-      const found = own(identity, runId).find((s) => s.config.id === id);
+      const found = ownedOn(runId, ownerKey(identity)).find((s) => s.config.id === id);
       if (!found) throw notFound();
       return found.config;
     },
-    list: (identity, runId) => own(identity, runId).map((s) => s.config),
+    list: (identity, runId) => ownedOn(runId, ownerKey(identity)).map((s) => s.config),
     delete: async (identity, runId, id) => {
-      const configs = byTask.get(runId);
-      const found = configs?.get(id);
-      if (!configs || !found || found.owner !== ownerKey(identity)) throw notFound();
-      configs.delete(id);
-      total -= 1;
-      if (configs.size === 0) {
-        forget(runId);
-        followers.get(runId)?.abort();
+      const owner = ownerKey(identity);
+      const found = byTask.get(runId)?.get(id);
+      if (!found || found.owner !== owner) throw notFound();
+      drop(runId, id);
+      // Their last config on the task: their follower stops, and a new config starts another.
+      const key = followerKey(runId, owner);
+      if (ownedOn(runId, owner).length === 0) {
+        followers.get(key)?.abort();
+        followers.delete(key);
       }
     },
     close: async () => {

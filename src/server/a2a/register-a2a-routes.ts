@@ -9,6 +9,7 @@ import { loadA2aSdk, type A2aSdk } from './a2a-sdk';
 import { agentCardJson, agentCardOf } from './agent-card';
 import { hostAllowList, type HostAllowList } from '../../tools/builtin/http/host-allow-list';
 import { pushNotificationsOff, pushNotificationsTo, type PushNotifications } from './push-notifications';
+import { MAX_A2A_JSON_DEPTH, nestedDeeperThan } from './json-depth';
 import { callContext, RunRequestHandler } from './run-request-handler';
 import { writeSse } from './write-sse';
 
@@ -178,13 +179,25 @@ export function registerA2aRoutes(app: FastifyInstance, ctx: ApiContext, options
         const mapError = useLegacy
           ? sdk.legacy.LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
           : sdk.server.JsonRpcTransportHandler.mapToJSONRPCError;
-        const id = (request.body as { id?: unknown } | undefined)?.id ?? null;
+        // A JSON-RPC id is a string, a number or null; anything else is not echoed.
+        const sentId = (request.body as { id?: unknown } | undefined)?.id;
+        const id = typeof sentId === 'string' || typeof sentId === 'number' ? sentId : null;
         if (version !== undefined && version !== '0.3' && version !== '1.0')
           return reply.send({
             jsonrpc: '2.0',
             id,
             error: mapError(
               new sdk.errors.VersionNotSupportedError(`A2A-Version ${version} is not served here: use 1.0 or 0.3.`),
+            ),
+          });
+        if (nestedDeeperThan(request.body, MAX_A2A_JSON_DEPTH))
+          return reply.send({
+            jsonrpc: '2.0',
+            id,
+            error: mapError(
+              new sdk.errors.RequestMalformedError(
+                `The request is nested deeper than ${MAX_A2A_JSON_DEPTH} levels; send flatter data parts.`,
+              ),
             ),
           });
         const abort = new AbortController();

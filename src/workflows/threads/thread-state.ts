@@ -1,5 +1,6 @@
 import { cutText } from '../core/read-message';
 import type { AgentResult } from '../../shared';
+import { viewResult } from '../../shared/chain-view';
 import type { CallerContext } from '../../shared/people';
 import {
   MAX_THREAD_TEXT_CHARS,
@@ -86,11 +87,17 @@ export function dropTurn(state: ThreadState, turn: number): ThreadState {
   return { ...state, turns: state.turns.filter((t) => t.turn !== turn) };
 }
 
-/** How a turn's run ended, from its result: its final answer, or the reason it stopped. Reads any value. */
-export function endedTurn(result: Partial<AgentResult> | undefined): {
+/**
+ * How a turn's run ended, from its result: its final answer, or the reason it stopped. Reads any
+ * value. The answer is kept as the developer's view shows it (viewResult: the run's sensitive
+ * values and secret-shaped text redacted): it is fed to every later turn's run, whose chain does
+ * not know those values were sensitive. A result that cannot be viewed keeps no answer.
+ */
+export function endedTurn(recorded: Partial<AgentResult> | undefined): {
   status: Exclude<ThreadTurnStatus, 'running'>;
   answer: string;
 } {
+  const result = viewedTurnResult(recorded);
   const reason = typeof result?.terminationReason === 'string' ? result.terminationReason : 'error';
   const final = typeof result?.finalAnswer === 'string' ? result.finalAnswer : '';
   if (reason === 'success') return { status: 'completed', answer: final };
@@ -99,6 +106,18 @@ export function endedTurn(result: Partial<AgentResult> | undefined): {
     status: reason === 'cancelled' ? 'cancelled' : 'failed',
     answer: `The run ended ${reason}${why ? `: ${why}` : '.'}`,
   };
+}
+
+/** The result in the developer's view; its reason alone when it cannot be read as a result. */
+function viewedTurnResult(result: Partial<AgentResult> | undefined): Partial<AgentResult> | undefined {
+  if (!result) return undefined;
+  const reason = typeof result.terminationReason === 'string' ? { terminationReason: result.terminationReason } : {};
+  if (!Array.isArray(result.chain?.steps)) return reason;
+  try {
+    return viewResult(result as AgentResult, 'developer');
+  } catch {
+    return reason;
+  }
 }
 
 /** Time (ms) left before the idle thread completes; the clock starts at its last activity, or at `startedAt`. */

@@ -4,6 +4,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../server/api-error';
+import { personKey } from '../server/auth/person-key';
 import type { Identity } from '../server/auth/identity';
 import { createMcpServer } from './create-mcp-server';
 import type { FollowDeps } from './follow-run';
@@ -32,7 +33,8 @@ interface Session {
   seen: number;
 }
 
-const ownerKey = (identity: Identity): string => `${identity.tenant ?? ''}\u0000${identity.id}`;
+/** Sessions belong to a person (personKey: tenant, id and how they signed in). */
+const ownerKey = (identity: Identity): string => personKey(identity);
 
 /** A JSON-RPC error as the HTTP response, the protocol's own shape (never a stack). */
 function refuse(

@@ -41,17 +41,40 @@ describe('the earlier turns a turn run is given', () => {
       agent: { agent: 'researcher' },
       allowQuestions: true,
     };
-    expect(turnRunInput(start, 'hi', [])).toEqual({
+    expect(turnRunInput(start, { text: 'hi', by: start.owner }, [])).toEqual({
       task: 'hi',
       agent: 'researcher',
       agentName: 'researcher',
       caller: start.owner,
       allowQuestions: true,
     });
-    expect(turnRunInput(start, 'again', [record(1, 'ok')]).context).toEqual({
+    expect(turnRunInput(start, { text: 'again', by: start.owner }, [record(1, 'ok')]).context).toEqual({
       data: { thread: [{ turn: 1, user: 'question 1', answer: 'ok', status: 'completed' }] },
       files: [],
     });
+  });
+});
+
+describe('who a turn runs as', () => {
+  const keys = { publicKeys: { k1: 'PUBLIC-KEY' } };
+  const start = {
+    threadId: 't',
+    owner: { id: 'ada', roles: ['admin'], tenant: 'acme' },
+    agent: { agentName: 'agent' },
+    allowQuestions: true,
+    signedDecisions: { publicKeys: { old: 'OLD-KEY' } },
+  };
+
+  it("takes the turn's own roles and signature requirement, never the first turn's", () => {
+    const demoted = { id: 'ada', roles: ['viewer'], tenant: 'acme' };
+    const input = turnRunInput(start, { text: 'next', by: demoted, signedDecisions: keys }, []);
+    expect(input.caller).toEqual(demoted);
+    expect(input.signedDecisions).toEqual(keys);
+  });
+
+  it('runs without signed decisions when the server no longer requires them', () => {
+    const input = turnRunInput(start, { text: 'next', by: start.owner }, []);
+    expect(input.signedDecisions).toBeUndefined();
   });
 });
 

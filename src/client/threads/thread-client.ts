@@ -19,10 +19,14 @@ export const THREAD_WORKFLOW = 'threadWorkflow';
 /**
  * The deterministic workflow id of `owner`'s thread `threadId`: the same from every server, and
  * never another owner's (tenant and id are hashed in, each length-prefixed so no two owners
- * share an input). 128 bits of SHA-256, hex.
+ * share an input). `via`, how the owner signed in: an id from an OIDC issuer is another person
+ * than the same id in the token file, so every source but the token file (and in-process callers,
+ * the same people) is hashed in too, as a fourth part; token-file threads keep the ids they had.
+ * 128 bits of SHA-256, hex.
  */
-export function threadWorkflowId(owner: { id: string; tenant?: string }, threadId: string): string {
-  const parts = [owner.tenant ?? '', owner.id, threadId];
+export function threadWorkflowId(owner: { id: string; tenant?: string; via?: string }, threadId: string): string {
+  const source = owner.via === undefined || owner.via === 'token' || owner.via === 'in-process' ? [] : [owner.via];
+  const parts = [...source, owner.tenant ?? '', owner.id, threadId];
   const hash = createHash('sha256');
   for (const part of parts) hash.update(`${part.length}:${part}`);
   return `thread-${hash.digest('hex').slice(0, 32)}`;
@@ -31,7 +35,10 @@ export function threadWorkflowId(owner: { id: string; tenant?: string }, threadI
 /**
  * Delivers one turn with update-with-start: starts the thread when it does not exist (and, when
  * it completed idle, afresh from the transcript it returned), and returns once the turn's run has
- * started. The same `turnId` again returns the same receipt with `repeated: true`. Throws a
+ * started. The same `turnId` again returns the same receipt with `repeated: true`. The turn
+ * carries who sends it now (`by`, their roles as authenticated for this turn) and the server's
+ * signature requirement now; the thread keeps only whose it is. `owner.via`: how the owner signed
+ * in (threadWorkflowId). Throws a
  * ZodError for a bad start or turn, UpdateRefusedError when the thread refuses the turn (another
  * caller's, or a turn while one runs).
  */
@@ -39,10 +46,11 @@ export async function sendThreadTurn(
   agents: AgentClient,
   start: ThreadStartInit,
   turn: ThreadTurnRequest,
+  owner: { via?: string } = {},
 ): Promise<ThreadTurnReceipt> {
   const checked = ThreadStart.parse(start);
   const request = ThreadTurnRequest.parse(turn);
-  const workflowId = threadWorkflowId(checked.owner, checked.threadId);
+  const workflowId = threadWorkflowId({ ...checked.owner, ...owner }, checked.threadId);
   const carried = await closedThreadState(agents, workflowId);
   const operation = new WithStartWorkflowOperation<typeof threadWorkflow>(THREAD_WORKFLOW, {
     workflowId,

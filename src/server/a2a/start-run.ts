@@ -5,14 +5,15 @@ import { ApiError } from '../api-error';
 import type { ApiContext } from '../api-route';
 import type { Identity } from '../auth/identity';
 import type { CatalogAgent } from '../catalog/agent-catalog';
+import { personParts } from '../auth/person-key';
 import { protocolRunInput } from '../protocols/protocol-run-input';
 
 /**
- * The workflow id of the run a message starts: the same for the same sender (tenant and id), agent
+ * The workflow id of the run a message starts: the same for the same sender (personParts), agent
  * and message id, on every server instance, and never another sender's. A retried send finds it.
  */
 export function a2aWorkflowId(identity: Identity, agent: string, messageId: string): string {
-  const key = JSON.stringify([identity.tenant ?? '', identity.id, agent, messageId]);
+  const key = JSON.stringify([...personParts(identity), agent, messageId]);
   return `a2a-${createHash('sha256').update(key).digest('hex')}`;
 }
 

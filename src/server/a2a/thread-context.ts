@@ -30,8 +30,9 @@ export async function startThreadTurn(
   try {
     const receipt = await sendThreadTurn(
       ctx.agents,
-      { threadId: contextId, owner, agent: agent.start, allowQuestions: true, ...signed },
-      { turnId: messageId, text, by: owner },
+      { threadId: contextId, owner, agent: agent.start, allowQuestions: true },
+      { turnId: messageId, text, by: owner, ...signed },
+      { via: identity.via },
     );
     return { runId: receipt.runId, started: !receipt.repeated };
   } catch (err) {

@@ -99,8 +99,9 @@ async function newTurn(
   try {
     const receipt = await sendThreadTurn(
       ctx.agents,
-      { threadId: input.threadId, owner, agent: start, allowQuestions: true, ...signed },
-      { turnId: input.runId, text: input.text, by: owner },
+      { threadId: input.threadId, owner, agent: start, allowQuestions: true },
+      { turnId: input.runId, text: input.text, by: owner, ...signed },
+      { via: identity.via },
     );
     return { workflowId: receipt.runId, after: 0 };
   } catch (err) {

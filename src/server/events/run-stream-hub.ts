@@ -1,4 +1,6 @@
 import { RunStream, type RunStreamDeps, type StreamListener } from './run-stream';
+import type { Identity } from '../auth/identity';
+import { personKey } from '../auth/person-key';
 
 /** Streams held at most: by the whole server, by one identity, by one tenant (tenant-less callers count as one). */
 export interface WatcherCaps {
@@ -11,6 +13,7 @@ export interface WatcherCaps {
 export interface WatcherOwner {
   id: string;
   tenant?: string;
+  via?: Identity['via'];
 }
 
 /**
@@ -102,8 +105,8 @@ export class RunStreamHub {
   }
 }
 
-/** An identity is its tenant and id: the same id in two tenants is two people. */
-const identityKey = (owner: WatcherOwner): string => `${owner.tenant ?? ''}\u0000${owner.id}`;
+/** An identity is a person (personKey): the same id in two tenants, or from two sign-in sources, is two people. */
+const identityKey = (owner: WatcherOwner): string => personKey(owner);
 const tenantKey = (owner: WatcherOwner): string => owner.tenant ?? '';
 
 function bump(counts: Map<string, number>, key: string, by: number): void {

@@ -24,17 +24,20 @@ const turnText = z
     message: `A turn's text must be at most ${MAX_TASK_BYTES} bytes (UTF-8).`,
   });
 
+/** The server's public keys for signed decisions, as a run takes them. */
+const SignedDecisionKeys = z.object({ publicKeys: z.record(z.string().min(1), z.string().min(1)) });
+
 /** What a thread workflow starts with: whose it is and which agent answers. */
 export const ThreadStart = z.object({
   threadId: z.string().min(1).max(MAX_THREAD_ID_CHARS),
-  /** From authentication only; every turn's run carries it. */
+  /** From authentication only: whose thread it is (id and tenant). Its roles are not used: each turn brings its own. */
   owner: CallerContext,
   /** The catalogue agent's start: its registered definition, or the generic agent's name. */
   agent: z.union([z.object({ agent: AgentId }), z.object({ agentName: z.string().min(1).max(64) })]),
   /** Questions from the agent are allowed in a thread (an AG-UI interrupt, an A2A input-required). */
   allowQuestions: z.boolean().default(true),
-  /** The server's decision keys when its runs require signed decisions; every turn's run carries them. */
-  signedDecisions: z.object({ publicKeys: z.record(z.string().min(1), z.string().min(1)) }).optional(),
+  /** Read by threads started before turns carried their own; a turn's run takes the turn's (ThreadTurnRequest). */
+  signedDecisions: SignedDecisionKeys.optional(),
   /** Without a turn for this long (ms) the thread completes, returning its transcript; default 7 days. */
   idleMs: z.number().int().positive().optional(),
   /** Turns taken before the thread continues as new; default 100. */
@@ -50,8 +53,10 @@ export const ThreadTurnRequest = z.object({
   /** Idempotency key: the same id again returns the same turn and starts nothing. */
   turnId: z.string().min(1).max(MAX_TURN_ID_CHARS),
   text: turnText,
-  /** Who sent the turn (authenticated); must be the thread's owner. */
+  /** Who sent the turn, with the roles authenticated for this turn; must be the thread's owner. The turn's run takes these roles. */
   by: CallerContext,
+  /** The server's decision keys when its runs require signed decisions now; the turn's run carries them (never the thread's first turn's). */
+  signedDecisions: SignedDecisionKeys.optional(),
 });
 export type ThreadTurnRequest = z.infer<typeof ThreadTurnRequest>;
 

@@ -1,7 +1,7 @@
 import type { AgentInputInit } from '../../shared';
 import { MAX_CONTEXT_DATA_BYTES } from '../../shared/agent-context';
 import { utf8Bytes } from '../../shared/payload-size';
-import type { ThreadStart, ThreadTurnRecord } from '../../shared/threads/thread-schemas';
+import type { ThreadStart, ThreadTurnRecord, ThreadTurnRequest } from '../../shared/threads/thread-schemas';
 
 /** One earlier turn as a turn's run sees it in `context.data.thread`. */
 export interface EarlierTurn {
@@ -37,18 +37,25 @@ export function earlierTurns(turns: readonly ThreadTurnRecord[], maxBytes = MAX_
 }
 
 /**
- * The input of one turn's agent run: the turn's text as its task, the thread's agent, the owner as
- * caller (so run access and tenants hold as for any run), and the earlier turns as context.
+ * The input of one turn's agent run: the turn's text as its task, the thread's agent, the earlier
+ * turns as context, and, from the turn itself, never from the thread's start, the caller (the
+ * owner with the roles authenticated for this turn, so run access, tenants and `requiredRoles`
+ * hold as for any run) and the server's signature requirement now: a thread started before
+ * `--require-signatures` obeys it from the next turn on, and a demoted owner's turn runs demoted.
  */
-export function turnRunInput(start: ThreadStart, text: string, earlier: readonly ThreadTurnRecord[]): AgentInputInit {
+export function turnRunInput(
+  start: ThreadStart,
+  request: Pick<ThreadTurnRequest, 'text' | 'by' | 'signedDecisions'>,
+  earlier: readonly ThreadTurnRecord[],
+): AgentInputInit {
   const thread = earlierTurns(earlier);
   const agent = 'agent' in start.agent ? { agent: start.agent.agent, agentName: start.agent.agent } : start.agent;
   return {
-    task: text,
+    task: request.text,
     ...agent,
-    caller: start.owner,
+    caller: request.by,
     allowQuestions: start.allowQuestions,
-    ...(start.signedDecisions ? { signedDecisions: start.signedDecisions } : {}),
+    ...(request.signedDecisions ? { signedDecisions: request.signedDecisions } : {}),
     ...(thread.length > 0 ? { context: { data: { thread }, files: [] } } : {}),
   };
 }

@@ -101,7 +101,7 @@ export async function threadWorkflow(input: ThreadStartInit): Promise<ThreadStat
     taken++;
     starting.add(turn);
     try {
-      const child = await startChild('agentWorkflow', childOptions(start, next.record, request.text, earlier));
+      const child = await startChild('agentWorkflow', childOptions(start, next.record, request, earlier));
       void follow(turn, child.result());
       return { turn, runId, repeated: false };
     } catch (err) {
@@ -161,11 +161,11 @@ export async function threadWorkflow(input: ThreadStartInit): Promise<ThreadStat
 function childOptions(
   start: ThreadStart,
   record: ThreadTurnRecord,
-  text: string,
+  request: ThreadTurnRequest,
   earlier: readonly ThreadTurnRecord[],
 ) {
-  const input = turnRunInput(start, text, earlier);
-  const summary = cutText(text, 200);
+  const input = turnRunInput(start, request, earlier);
+  const summary = cutText(request.text, 200);
   return {
     workflowId: record.runId,
     args: [input],

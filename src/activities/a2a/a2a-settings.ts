@@ -14,17 +14,29 @@ const A2aAuth = z.object({
   bearerEnv: z.string().refine((name) => ENV_NAME.test(name), 'must be an environment variable name'),
 });
 
+/** What the old shape (one list for every host) is told: it opened each address for every host on the list. */
+export const ALLOW_ADDRESSES_SHAPE =
+  'allowAddresses is per host now: { "allowAddresses": { "agents.internal.example": ["10.1.2.0/24"] } } opens those addresses for that host only (one list for every host let any name on the allow-list reach them)';
+
 /**
  * The worker's remote A2A agents (`createAgentWorker({ a2a })`, `thoughtline worker --a2a FILE`):
  * `allow` lists origins (`https://agents.example.com`: any card there) or card URLs (that card
  * only); `auth` names, per origin, the environment variable holding its bearer token;
- * `allowAddresses` opens non-public addresses (CIDR) that host names on the list resolve to.
- * An IP literal on the list (`http://127.0.0.1:8080`) opens that address by itself.
+ * `allowAddresses` opens, per host name on the list, the non-public addresses (IPs or CIDR) that
+ * host may resolve to, for that host only. An IP literal on the list (`http://127.0.0.1:8080`)
+ * opens that address for requests to that literal only.
  */
 export const A2aSettings = z.strictObject({
   allow: z.array(z.string().min(1).max(MAX_A2A_ENTRY_CHARS)).max(MAX_A2A_ALLOW_ENTRIES),
   auth: z.record(z.string().max(MAX_A2A_ENTRY_CHARS), A2aAuth).optional(),
-  allowAddresses: z.array(z.string().max(64)).max(MAX_A2A_ALLOW_ENTRIES).optional(),
+  allowAddresses: z
+    .record(z.string().min(1).max(253), z.array(z.string().max(64)).max(MAX_A2A_ALLOW_ENTRIES), {
+      error: (issue) => (Array.isArray(issue.input) ? ALLOW_ADDRESSES_SHAPE : undefined),
+    })
+    .refine((hosts) => Object.keys(hosts).length <= MAX_A2A_ALLOW_ENTRIES, {
+      message: `at most ${MAX_A2A_ALLOW_ENTRIES} hosts`,
+    })
+    .optional(),
 });
 export type A2aSettings = z.infer<typeof A2aSettings>;
 export type A2aSettingsInit = z.input<typeof A2aSettings>;

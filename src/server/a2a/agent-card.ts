@@ -60,7 +60,7 @@ export function agentCardOf(agent: CatalogAgent, baseUrl: string, pushNotificati
 
 /** Why a card cannot name this server's address: it listens on every interface and none is configured. */
 export const UNKNOWN_PUBLIC_URL =
-  'This server listens on every interface, so it cannot tell which address callers reach it at, and a card never takes it from the request (the Host header is the caller\'s to write). Set THOUGHTLINE_PUBLIC_URL to that address (e.g. https://agents.example.com) and restart.';
+  "This server listens on every interface, so it cannot tell which address callers reach it at, and a card never takes it from the request (the Host header is the caller's to write). Set THOUGHTLINE_PUBLIC_URL to that address (e.g. https://agents.example.com) and restart.";
 
 /**
  * The base URL a card advertises: THOUGHTLINE_PUBLIC_URL when set, else the address the server

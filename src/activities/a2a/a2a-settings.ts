@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../files/read-regular-file';
+import { RegularFileError } from '../../files/regular-file-error';
 import { z } from 'zod';
 
 /** Most entries an allow-list may hold, and the longest entry; a worker's list is a handful. */
@@ -62,11 +63,17 @@ export function parseA2aSettings(value: unknown, source = 'A2A settings'): A2aSe
 
 /** Reads and parses a JSON settings file (`thoughtline worker --a2a FILE`). */
 export async function loadA2aSettings(file: string): Promise<A2aSettings> {
-  const text = await readFile(file, 'utf8').catch((err: Error) => {
-    throw new InvalidA2aSettingsError(`Cannot read the A2A settings ${file}: ${err.message}`);
-  });
-  if (text.length > MAX_SETTINGS_BYTES)
-    throw new InvalidA2aSettingsError(`The A2A settings ${file} are over ${MAX_SETTINGS_BYTES} bytes.`);
+  let text: string;
+  try {
+    text = readRegularFile(file, MAX_SETTINGS_BYTES).toString('utf8');
+  } catch (err) {
+    if (!(err instanceof RegularFileError)) throw err;
+    throw new InvalidA2aSettingsError(
+      err.problem === 'too_large'
+        ? `The A2A settings ${file} are over ${MAX_SETTINGS_BYTES} bytes.`
+        : `Cannot read the A2A settings ${file}: ${err.message}`,
+    );
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);

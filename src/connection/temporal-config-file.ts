@@ -44,6 +44,8 @@ export function readTemporalConfigFile(env: NodeJS.ProcessEnv): TemporalConfigFi
   const file = named ?? defaultConfigFilePath(env);
   if (file === undefined) return undefined;
   const from = named ? 'TEMPORAL_CONFIG_FILE' : 'the default location';
+  // The one device read: /dev/null, the usual way to say "no profiles here", is an empty file.
+  if (file === '/dev/null') return { path: file, from, text: '' };
   try {
     return { path: file, from, text: readRegularFile(file, MAX_CONFIG_FILE_BYTES).toString('utf8') };
   } catch (err) {

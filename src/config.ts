@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { readRegularFile } from './files/read-regular-file';
 import { z } from 'zod';
 import { parseEncryptionKeys, type EncryptionKeyRing } from './codec/encryption-keys';
 import { loadConnectionSettings, type ConnectionSettings } from './connection';
@@ -97,11 +97,14 @@ function storeSettings(env: NodeJS.ProcessEnv): { store: StoreSettings; storeRet
   }
 }
 
-/** Reads a JSON file named by an environment variable and checks it against its schema. */
+/** Largest JSON settings file an environment variable may name. */
+const MAX_SETTINGS_FILE_BYTES = 4 * 1024 * 1024;
+
+/** Reads a JSON file named by an environment variable (a regular file) and checks it against its schema. */
 function loadJsonFile<T>(variable: string, file: string, schema: z.ZodType<T>, what: string): T {
   let raw: unknown;
   try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+    raw = JSON.parse(readRegularFile(file, MAX_SETTINGS_FILE_BYTES).toString('utf8'));
   } catch (err) {
     throw new Error(`${variable}: cannot read ${file} as JSON: ${(err as Error).message}`);
   }

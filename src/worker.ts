@@ -77,7 +77,7 @@ export interface AgentWorkerOptions {
   mcp?: McpConfigInit;
   /**
    * Remote A2A agents sub-agent definitions may call (`a2a: { card }`, docs/a2a-remote-agents.md):
-   * `{ allow: [origins or card URLs], auth?: { [origin]: { bearerEnv } }, allowAddresses? }`.
+   * `{ allow: [origins or card URLs], auth?: { [origin]: { bearerEnv } }, allowAddresses?: { [host]: [IPs or CIDR] } }`.
    * Default none: every remote agent is refused. The bearer tokens are redacted like `secrets`.
    */
   a2a?: A2aSettingsInit;

@@ -1,16 +1,21 @@
-import fs from 'node:fs';
+import { readRegularFile } from '../files/read-regular-file';
+import { RegularFileError } from '../files/regular-file-error';
 import { z } from 'zod';
 import { PlanTemplateName, SubAgentDefinition, type AgentInputInit } from '../shared';
 import type { AgentContext } from '../shared/agent-context';
 import type { WorkflowTemplate } from '../shared/planning/workflow-template';
 import { UsageError } from './usage-error';
 
+/** Largest `--agents` file read: a catalogue of definitions, far smaller. */
+const MAX_AGENTS_FILE_BYTES = 4 * 1024 * 1024;
+
 /** `run --agents FILE`: a JSON object of agents by tool name, checked before anything starts. */
 export function readAgentsFile(file: string): Record<string, SubAgentDefinition> {
   let raw: unknown;
   try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+    raw = JSON.parse(readRegularFile(file, MAX_AGENTS_FILE_BYTES).toString('utf8'));
   } catch (err) {
+    if (err instanceof RegularFileError) throw new UsageError(`--agents ${file}: ${err.message}.`);
     throw new UsageError(`--agents ${file}: not readable JSON (${(err as Error).message}).`);
   }
   const parsed = z

@@ -1,4 +1,5 @@
-import fs from 'node:fs';
+import { readRegularFile } from '../files/read-regular-file';
+import { RegularFileError } from '../files/regular-file-error';
 import os from 'node:os';
 import path from 'node:path';
 import { TemporalConfigError } from './temporal-config-error';
@@ -30,6 +31,9 @@ export function defaultConfigFilePath(env: NodeJS.ProcessEnv): string | undefine
   return dir ? path.join(dir, 'temporalio', 'temporal.toml') : undefined;
 }
 
+/** Largest Temporal config file read: a few profiles of TOML. */
+const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+
 /**
  * Reads the profile file: TEMPORAL_CONFIG_FILE, which must exist, else the default location,
  * which may not. Unlike Temporal's own loader, a TEMPORAL_CONFIG_FILE that names no file is an
@@ -40,12 +44,14 @@ export function readTemporalConfigFile(env: NodeJS.ProcessEnv): TemporalConfigFi
   const file = named ?? defaultConfigFilePath(env);
   if (file === undefined) return undefined;
   const from = named ? 'TEMPORAL_CONFIG_FILE' : 'the default location';
+  // The one device read: /dev/null, the usual way to say "no profiles here", is an empty file.
+  if (file === '/dev/null') return { path: file, from, text: '' };
   try {
-    return { path: file, from, text: fs.readFileSync(file, 'utf8') };
+    return { path: file, from, text: readRegularFile(file, MAX_CONFIG_FILE_BYTES).toString('utf8') };
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !named) return { path: file, from };
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (code ?? 'unreadable');
+    if (!(err instanceof RegularFileError)) throw err;
+    if (err.problem === 'missing' && !named) return { path: file, from };
+    const why = err.message;
     throw new TemporalConfigError(
       named ? 'TEMPORAL_CONFIG_FILE' : file,
       named

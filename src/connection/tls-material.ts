@@ -1,10 +1,14 @@
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
-import fs from 'node:fs';
+import { readRegularFile } from '../files/read-regular-file';
+import { RegularFileError } from '../files/regular-file-error';
 import type { TLSConfig } from '@temporalio/client';
 import type { ClientConfigTLS, ConfigDataSource } from '@temporalio/envconfig';
 import { TemporalConfigError } from './temporal-config-error';
 
 type Part = 'client_cert' | 'client_key' | 'server_ca_cert';
+
+/** Largest PEM file read: a certificate chain or a key. */
+const MAX_PEM_BYTES = 1024 * 1024;
 
 const WHAT: Record<Part, string> = {
   client_cert: "this client's certificate",
@@ -26,10 +30,9 @@ function settingOf(part: Part, source: ConfigDataSource, env: NodeJS.ProcessEnv,
 function readPart(part: Part, source: ConfigDataSource, setting: string): Buffer {
   if (!('path' in source)) return Buffer.from(source.data);
   try {
-    return fs.readFileSync(source.path);
+    return readRegularFile(source.path, MAX_PEM_BYTES);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (code ?? 'unreadable');
+    const why = err instanceof RegularFileError ? err.message : String(err);
     throw new TemporalConfigError(
       setting,
       `${setting} is '${source.path}', which cannot be read (${why}): set it to the PEM file of ${WHAT[part]}`,

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../files/read-regular-file';
+import { RegularFileError } from '../files/regular-file-error';
 import { parse as parseYaml } from 'yaml';
 import { VisibilityPolicy } from '../shared/visibility';
 import { VisibilityPolicyError } from './visibility-policy-error';
@@ -22,12 +23,12 @@ export interface LoadedPolicy {
 export async function loadVisibilityPolicy(path: string): Promise<VisibilityPolicy> {
   let text: string;
   try {
-    const bytes = await readFile(path);
-    if (bytes.length > MAX_POLICY_BYTES)
-      throw new VisibilityPolicyError(path, [`it is ${bytes.length} bytes, over the ${MAX_POLICY_BYTES}-byte limit`]);
-    text = bytes.toString('utf8');
+    text = readRegularFile(path, MAX_POLICY_BYTES).toString('utf8');
   } catch (error) {
-    if (error instanceof VisibilityPolicyError) throw error;
+    if (error instanceof RegularFileError && error.problem === 'too_large')
+      throw new VisibilityPolicyError(path, [`it is ${error.detail} bytes, over the ${MAX_POLICY_BYTES}-byte limit`]);
+    if (error instanceof RegularFileError)
+      throw new VisibilityPolicyError(path, [`it cannot be read (${error.message})`]);
     throw new VisibilityPolicyError(path, [`it cannot be read (${(error as Error).message})`]);
   }
   let raw: unknown;

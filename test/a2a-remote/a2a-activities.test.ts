@@ -151,13 +151,16 @@ describe('a2aSend and a2aAwait', () => {
     const resolveHost = async () => [{ address: '127.0.0.1', family: 4 }];
     const elsewhere = await failureOf(
       send(
-        activitiesFor({ settings: { allow: [new URL(byName).origin], allowAddresses: ['127.0.0.1'] }, resolveHost }),
+        activitiesFor({
+          settings: { allow: [new URL(byName).origin], allowAddresses: { localhost: ['127.0.0.1'] } },
+          resolveHost,
+        }),
         byName,
       ),
     );
     expect(elsewhere.message).toContain(`${server.origin} is not an origin on this worker's A2A allow-list`);
     const opened = activitiesFor({
-      settings: { allow: [new URL(byName).origin, server.origin], allowAddresses: ['127.0.0.1'] },
+      settings: { allow: [new URL(byName).origin, server.origin], allowAddresses: { localhost: ['127.0.0.1'] } },
       resolveHost,
     });
     await expect(send(opened, byName)).resolves.toMatchObject({ kind: 'task' });

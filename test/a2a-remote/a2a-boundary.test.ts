@@ -36,17 +36,18 @@ describe('A2A settings and allow-list', () => {
   });
 
   it('opens an IP literal named on the list, and nothing else private', () => {
-    const list = a2aAllowList({ allow: ['http://127.0.0.1:9000'] });
-    expect(list.addresses.ranges).toHaveLength(1);
-    expect(a2aAllowList({ allow: ['http://localhost:9000'] }).addresses.ranges).toHaveLength(0);
+    const list = a2aAllowList({ allow: ['http://127.0.0.1:9000', 'http://localhost:9000'] });
+    expect(list.addressesFor('127.0.0.1').ranges).toHaveLength(1);
+    // Opened for the literal only: the name beside it on the list gets nothing.
+    expect(list.addressesFor('localhost').ranges).toHaveLength(0);
   });
 
   it('refuses settings it cannot read, with the path named', () => {
     expect(() => a2aAllowList({ allow: ['ftp://x.example.com'] })).toThrow(InvalidA2aSettingsError);
     expect(() => a2aAllowList({ allow: ['not a url'] })).toThrow(/not an absolute URL/);
-    expect(() => a2aAllowList({ allow: ['https://a.example.com'], allowAddresses: ['10.0.0.0/99'] })).toThrow(
-      InvalidA2aSettingsError,
-    );
+    expect(() =>
+      a2aAllowList({ allow: ['https://a.example.com'], allowAddresses: { 'a.example.com': ['10.0.0.0/99'] } }),
+    ).toThrow(InvalidA2aSettingsError);
     expect(() => parseA2aSettings({ allow: ['https://a.example.com'], extra: 1 })).toThrow(/extra/);
     expect(() => parseA2aSettings({ allow: [], auth: { 'https://a.example.com': { bearerEnv: 'bad name' } } })).toThrow(
       /bearerEnv/,

@@ -1,5 +1,5 @@
 import { addressPolicy, bareHost, type AddressPolicy } from '../../tools/builtin/http/address-guard';
-import { InvalidA2aSettingsError, type A2aSettings } from './a2a-settings';
+import { ALLOW_ADDRESSES_SHAPE, InvalidA2aSettingsError, type A2aSettings } from './a2a-settings';
 
 /** Where a worker may send A2A requests, compiled once from its settings. */
 export interface A2aAllowList {
@@ -7,8 +7,12 @@ export interface A2aAllowList {
   cardRefusal(cardUrl: string): string | undefined;
   /** Why a request to this URL (the card, the agent's JSON-RPC endpoint) may not go, or undefined. */
   requestRefusal(url: URL): string | undefined;
-  /** Non-public addresses opened: the IP literals on the list and `allowAddresses`. */
-  readonly addresses: AddressPolicy;
+  /**
+   * The non-public addresses opened for one host (a URL's hostname, IPv6 without brackets): an IP
+   * literal on the list opens itself, `allowAddresses[host]` what that name may resolve to; no
+   * other host gets them, so a name on the list that resolves to another entry's address is refused.
+   */
+  addressesFor(host: string): AddressPolicy;
   /** The environment variable holding the bearer token for this origin, if any. */
   bearerEnvFor(origin: string): string | undefined;
   /** The entries as given, for messages. */
@@ -42,14 +46,16 @@ export function a2aAllowList(settings: A2aSettings | undefined): A2aAllowList {
   const origins = new Set<string>();
   const anyCard = new Set<string>();
   const cards = new Set<string>();
-  const literals: string[] = [];
+  const opened = new Map<string, string[]>();
+  const hosts = new Set<string>();
   for (const entry of entries) {
     const url = entryUrl(entry, 'The A2A allow-list entry');
     origins.add(url.origin);
     if (isOriginOnly(url)) anyCard.add(url.origin);
     else cards.add(url.href);
     const { host, literal } = bareHost(url.hostname);
-    if (literal) literals.push(host);
+    hosts.add(host);
+    if (literal) opened.set(host, [host]);
   }
   const bearers = new Map<string, string>();
   for (const [origin, auth] of Object.entries(settings?.auth ?? {})) {
@@ -57,18 +63,31 @@ export function a2aAllowList(settings: A2aSettings | undefined): A2aAllowList {
     if (!isOriginOnly(url)) throw new InvalidA2aSettingsError(`The A2A auth key "${origin}" must be an origin only.`);
     bearers.set(url.origin, auth.bearerEnv);
   }
-  let addresses: AddressPolicy;
-  try {
-    addresses = addressPolicy(false, [...literals, ...(settings?.allowAddresses ?? [])]);
-  } catch (err) {
-    throw new InvalidA2aSettingsError(
-      (err as Error).message.replace('createHttpTool: allowAddresses', 'A2A allowAddresses'),
-    );
+  const given: unknown = settings?.allowAddresses;
+  if (Array.isArray(given)) throw new InvalidA2aSettingsError(ALLOW_ADDRESSES_SHAPE);
+  for (const [name, ranges] of Object.entries(settings?.allowAddresses ?? {})) {
+    const host = bareHost(name.toLowerCase()).host;
+    if (!hosts.has(host))
+      throw new InvalidA2aSettingsError(
+        `A2A allowAddresses names ${name}, which is no host on the allow-list (${[...hosts].join(', ') || 'none'}).`,
+      );
+    opened.set(host, [...(opened.get(host) ?? []), ...ranges]);
   }
+  const policies = new Map<string, AddressPolicy>();
+  for (const [host, ranges] of opened) {
+    try {
+      policies.set(host, addressPolicy(false, ranges));
+    } catch (err) {
+      throw new InvalidA2aSettingsError(
+        (err as Error).message.replace('createHttpTool: allowAddresses', `A2A allowAddresses for ${host}:`),
+      );
+    }
+  }
+  const nothingOpened = addressPolicy(false, []);
   const shown = entries.length ? entries.join(', ') : 'none';
   return {
     entries: Object.freeze([...entries]),
-    addresses,
+    addressesFor: (host) => policies.get(host.toLowerCase()) ?? nothingOpened,
     bearerEnvFor: (origin) => bearers.get(origin),
     cardRefusal(cardUrl) {
       if (entries.length === 0)

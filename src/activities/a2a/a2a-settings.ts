@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../files/read-regular-file';
+import { RegularFileError } from '../../files/regular-file-error';
 import { z } from 'zod';
 
 /** Most entries an allow-list may hold, and the longest entry; a worker's list is a handful. */
@@ -14,17 +15,29 @@ const A2aAuth = z.object({
   bearerEnv: z.string().refine((name) => ENV_NAME.test(name), 'must be an environment variable name'),
 });
 
+/** What the old shape (one list for every host) is told: it opened each address for every host on the list. */
+export const ALLOW_ADDRESSES_SHAPE =
+  'allowAddresses is per host now: { "allowAddresses": { "agents.internal.example": ["10.1.2.0/24"] } } opens those addresses for that host only (one list for every host let any name on the allow-list reach them)';
+
 /**
  * The worker's remote A2A agents (`createAgentWorker({ a2a })`, `thoughtline worker --a2a FILE`):
  * `allow` lists origins (`https://agents.example.com`: any card there) or card URLs (that card
  * only); `auth` names, per origin, the environment variable holding its bearer token;
- * `allowAddresses` opens non-public addresses (CIDR) that host names on the list resolve to.
- * An IP literal on the list (`http://127.0.0.1:8080`) opens that address by itself.
+ * `allowAddresses` opens, per host name on the list, the non-public addresses (IPs or CIDR) that
+ * host may resolve to, for that host only. An IP literal on the list (`http://127.0.0.1:8080`)
+ * opens that address for requests to that literal only.
  */
 export const A2aSettings = z.strictObject({
   allow: z.array(z.string().min(1).max(MAX_A2A_ENTRY_CHARS)).max(MAX_A2A_ALLOW_ENTRIES),
   auth: z.record(z.string().max(MAX_A2A_ENTRY_CHARS), A2aAuth).optional(),
-  allowAddresses: z.array(z.string().max(64)).max(MAX_A2A_ALLOW_ENTRIES).optional(),
+  allowAddresses: z
+    .record(z.string().min(1).max(253), z.array(z.string().max(64)).max(MAX_A2A_ALLOW_ENTRIES), {
+      error: (issue) => (Array.isArray(issue.input) ? ALLOW_ADDRESSES_SHAPE : undefined),
+    })
+    .refine((hosts) => Object.keys(hosts).length <= MAX_A2A_ALLOW_ENTRIES, {
+      message: `at most ${MAX_A2A_ALLOW_ENTRIES} hosts`,
+    })
+    .optional(),
 });
 export type A2aSettings = z.infer<typeof A2aSettings>;
 export type A2aSettingsInit = z.input<typeof A2aSettings>;
@@ -50,11 +63,17 @@ export function parseA2aSettings(value: unknown, source = 'A2A settings'): A2aSe
 
 /** Reads and parses a JSON settings file (`thoughtline worker --a2a FILE`). */
 export async function loadA2aSettings(file: string): Promise<A2aSettings> {
-  const text = await readFile(file, 'utf8').catch((err: Error) => {
-    throw new InvalidA2aSettingsError(`Cannot read the A2A settings ${file}: ${err.message}`);
-  });
-  if (text.length > MAX_SETTINGS_BYTES)
-    throw new InvalidA2aSettingsError(`The A2A settings ${file} are over ${MAX_SETTINGS_BYTES} bytes.`);
+  let text: string;
+  try {
+    text = readRegularFile(file, MAX_SETTINGS_BYTES).toString('utf8');
+  } catch (err) {
+    if (!(err instanceof RegularFileError)) throw err;
+    throw new InvalidA2aSettingsError(
+      err.problem === 'too_large'
+        ? `The A2A settings ${file} are over ${MAX_SETTINGS_BYTES} bytes.`
+        : `Cannot read the A2A settings ${file}: ${err.message}`,
+    );
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -1,6 +1,11 @@
 import { promises as dns } from 'node:dns';
 import { FailureType } from '../../shared';
-import { resolvePinnedAddress, type HostResolver, type ResolvedAddress } from '../../tools/builtin/http/address-guard';
+import {
+  bareHost,
+  resolvePinnedAddress,
+  type HostResolver,
+  type ResolvedAddress,
+} from '../../tools/builtin/http/address-guard';
 import { pinnedRequest } from '../../tools/builtin/http/pinned-request';
 import { A2aBoundaryError } from './a2a-failure';
 import type { A2aAllowList } from './a2a-allow-list';
@@ -99,12 +104,12 @@ export function createGuardedFetch(options: GuardedFetchOptions): typeof fetch {
 
 /** Resolves the URL's host and checks every address (the HTTP tool's guard); the first is the one connected to. */
 async function resolveChecked(url: URL, resolveHost: HostResolver, allow: A2aAllowList): Promise<ResolvedAddress> {
-  const resolved = await resolvePinnedAddress(url, resolveHost, allow.addresses);
+  const resolved = await resolvePinnedAddress(url, resolveHost, allow.addressesFor(bareHost(url.hostname).host));
   if (!('kind' in resolved)) return resolved;
   if (resolved.kind === 'unresolved') throw new A2aBoundaryError(FailureType.RemoteAgentUnreachable, resolved.message);
   throw new A2aBoundaryError(
     FailureType.RemoteAgentRefused,
-    `refused ${resolved.host}: ${resolved.reason}; a non-public address is reached only when the A2A allow-list names it (an IP literal or allowAddresses).`,
+    `refused ${resolved.host}: ${resolved.reason}; a non-public address is reached only when the A2A allow-list opens it for this host (the host as an IP literal, or allowAddresses["${resolved.host}"]).`,
   );
 }
 

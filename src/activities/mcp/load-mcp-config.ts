@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../files/read-regular-file';
+import { RegularFileError } from '../../files/regular-file-error';
 import { z } from 'zod';
 import { McpConfig } from '../../shared/mcp-config';
 
@@ -18,11 +19,17 @@ export function parseMcpConfig(value: unknown, source = 'MCP config'): McpConfig
 
 /** Reads and parses a JSON file in the desktop-client format (`{ "mcpServers": { … } }`). */
 export async function loadMcpConfig(file: string): Promise<McpConfig> {
-  const text = await readFile(file, 'utf8').catch((err: Error) => {
-    throw new InvalidMcpConfigError(`Cannot read the MCP config ${file}: ${err.message}`);
-  });
-  if (text.length > MAX_CONFIG_BYTES)
-    throw new InvalidMcpConfigError(`The MCP config ${file} is over ${MAX_CONFIG_BYTES} bytes.`);
+  let text: string;
+  try {
+    text = readRegularFile(file, MAX_CONFIG_BYTES).toString('utf8');
+  } catch (err) {
+    if (!(err instanceof RegularFileError)) throw err;
+    throw new InvalidMcpConfigError(
+      err.problem === 'too_large'
+        ? `The MCP config ${file} is over ${MAX_CONFIG_BYTES} bytes.`
+        : `Cannot read the MCP config ${file}: ${err.message}`,
+    );
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);

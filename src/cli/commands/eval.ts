@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readRegularFile } from '../../files/read-regular-file';
+import { RegularFileError } from '../../files/regular-file-error';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
@@ -314,11 +316,15 @@ function readDataset(file: string): LoadedDataset {
   }
 }
 
+/** Largest baseline read: a result.json of thousands of cases is a few megabytes. */
+const MAX_BASELINE_BYTES = 64 * 1024 * 1024;
+
 function readBaseline(file: string): EvaluationResult {
   let raw: unknown;
   try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+    raw = JSON.parse(readRegularFile(file, MAX_BASELINE_BYTES).toString('utf8'));
   } catch (err) {
+    if (err instanceof RegularFileError) throw new UsageError(`--baseline ${file}: ${err.message}.`);
     throw new UsageError(`--baseline ${file}: not a readable JSON file (${(err as Error).message}).`);
   }
   const parsed = EvaluationResult.safeParse(raw);

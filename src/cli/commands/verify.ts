@@ -1,4 +1,5 @@
-import fs from 'node:fs';
+import { readRegularFile } from '../../files/read-regular-file';
+import { RegularFileError } from '../../files/regular-file-error';
 import { allProblems, verifyReport, type ReportCheck } from '../../audit';
 import { UsageError } from '../usage-error';
 
@@ -38,11 +39,15 @@ function reportsIn(json: unknown): unknown[] {
  * verdict; exit 0 only when every report is intact and anchored by a key or a hash the checker
  * gave: a report that only vouches for itself can be edited and sealed again by anyone.
  */
+/** Largest export read: a long run's chain with its sub-agents' reports. */
+const MAX_EXPORT_BYTES = 256 * 1024 * 1024;
+
 export function verifyExport(file: string, options: { publicKeys?: string[]; finalHashes?: string[] } = {}): number {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFile(file, MAX_EXPORT_BYTES).toString('utf8');
   } catch (err) {
+    if (err instanceof RegularFileError) throw new UsageError(`${file}: ${err.message}.`);
     throw new UsageError(`Cannot read ${file}: ${(err as Error).message}`);
   }
   let json: unknown;

@@ -1,4 +1,5 @@
-import fs from 'node:fs';
+import { readRegularFile } from '../../files/read-regular-file';
+import { RegularFileError } from '../../files/regular-file-error';
 import { MAX_CONTEXT_DATA_BYTES } from '../../shared/agent-context';
 import { utf8Bytes } from '../../shared/payload-size';
 import { UsageError } from '../usage-error';
@@ -34,18 +35,15 @@ export function readContextData(value: string): Record<string, unknown> {
 }
 
 function readBoundedFile(file: string, label: string): string {
-  let size: number;
   try {
-    const stat = fs.statSync(file);
-    if (!stat.isFile()) throw new UsageError(`${label}: not a regular file.`);
-    size = stat.size;
+    return readRegularFile(file, MAX_CONTEXT_DATA_FILE_BYTES).toString('utf8');
   } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(`${label}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).`);
+    if (!(err instanceof RegularFileError)) throw err;
+    if (err.problem === 'too_large')
+      throw new UsageError(
+        `${label}: the file is ${err.detail} bytes; a context file is read up to ${MAX_CONTEXT_DATA_FILE_BYTES}.`,
+      );
+    if (err.problem === 'not_regular') throw new UsageError(`${label}: ${err.message}.`);
+    throw new UsageError(`${label}: cannot be read (${err.detail ?? err.message}).`);
   }
-  if (size > MAX_CONTEXT_DATA_FILE_BYTES)
-    throw new UsageError(
-      `${label}: the file is ${size} bytes; a context file is read up to ${MAX_CONTEXT_DATA_FILE_BYTES}.`,
-    );
-  return fs.readFileSync(file, 'utf8');
 }

@@ -1,4 +1,5 @@
-import fs from 'node:fs';
+import { readRegularFile } from '../../files/read-regular-file';
+import { RegularFileError } from '../../files/regular-file-error';
 import path from 'node:path';
 import { isMap, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { WorkflowTemplate } from '../../shared/planning/workflow-template';
@@ -97,23 +98,17 @@ function jsonErrorLine(text: string, err: unknown): number {
 }
 
 function readBounded(file: string): string {
-  let size: number;
   try {
-    const stat = fs.statSync(file);
-    if (!stat.isFile()) throw new UsageError(`--workflow ${file}: not a regular file.`);
-    size = stat.size;
+    return readRegularFile(file, MAX_WORKFLOW_FILE_BYTES).toString('utf8');
   } catch (err) {
-    if (err instanceof UsageError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      code === 'ENOENT'
-        ? `--workflow ${file}: no such file (built-in workflows: ${BUILT_IN_WORKFLOWS.join(', ')}).`
-        : `--workflow ${file}: cannot be read (${code ?? String(err)}).`,
-    );
+    if (!(err instanceof RegularFileError)) throw err;
+    if (err.problem === 'missing')
+      throw new UsageError(`--workflow ${file}: no such file (built-in workflows: ${BUILT_IN_WORKFLOWS.join(', ')}).`);
+    if (err.problem === 'too_large')
+      throw new UsageError(
+        `--workflow ${file}: the file is ${err.detail} bytes; a workflow file is at most ${MAX_WORKFLOW_FILE_BYTES}.`,
+      );
+    if (err.problem === 'not_regular') throw new UsageError(`--workflow ${file}: ${err.message}.`);
+    throw new UsageError(`--workflow ${file}: cannot be read (${err.detail ?? err.message}).`);
   }
-  if (size > MAX_WORKFLOW_FILE_BYTES)
-    throw new UsageError(
-      `--workflow ${file}: the file is ${size} bytes; a workflow file is at most ${MAX_WORKFLOW_FILE_BYTES}.`,
-    );
-  return fs.readFileSync(file, 'utf8');
 }

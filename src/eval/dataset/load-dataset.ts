@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { readRegularFile } from '../../files/read-regular-file';
+import { RegularFileError } from '../../files/regular-file-error';
 import type { EvalCase } from '../../shared/eval/eval-case';
 import { checkCase, fieldText } from './check-case';
 import { DatasetError, type DatasetProblem } from './dataset-error';
@@ -94,20 +96,22 @@ function problem(item: RawCase, field: ReadonlyArray<string | number>, message: 
   return { line: item.lineOf(field), ...(text ? { field: text } : {}), message };
 }
 
+/** The dataset's bytes: a regular file (symlinks followed) of at most MAX_DATASET_BYTES, else a DatasetError saying why. */
 function readBounded(file: string): Buffer {
-  let size: number;
   try {
-    size = fs.statSync(file).size;
-  } catch {
-    throw new DatasetError(file, [{ message: `no dataset at ${file}` }]);
+    return readRegularFile(file, MAX_DATASET_BYTES);
+  } catch (err) {
+    if (!(err instanceof RegularFileError)) throw err;
+    const message =
+      err.problem === 'missing'
+        ? `no dataset at ${file}`
+        : err.problem === 'too_large'
+          ? `${err.detail} bytes is over the ${MAX_DATASET_BYTES}-byte limit: the cases travel in the evaluation's input; split the dataset`
+          : err.problem === 'not_regular'
+            ? `${err.message}: give the path of a .jsonl or .yaml file`
+            : err.message;
+    throw new DatasetError(file, [{ message }]);
   }
-  if (size > MAX_DATASET_BYTES)
-    throw new DatasetError(file, [
-      {
-        message: `${size} bytes is over the ${MAX_DATASET_BYTES}-byte limit: the cases travel in the evaluation's input; split the dataset`,
-      },
-    ]);
-  return fs.readFileSync(file);
 }
 
 function isFile(file: string): boolean {

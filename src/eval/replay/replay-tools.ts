@@ -1,4 +1,5 @@
-import fs from 'node:fs';
+import { readRegularFile } from '../../files/read-regular-file';
+import { RegularFileError } from '../../files/regular-file-error';
 import { Context } from '@temporalio/activity';
 import { canonicalJson } from '../../shared/approval/arguments-hash';
 import type { ToolDefinition } from '../../tools/define-tool';
@@ -10,10 +11,20 @@ export type RecordedExecutions = ReadonlyMap<string, readonly RecordedToolCall[]
 
 const key = (tool: string, args: unknown) => `${tool}\u0000${canonicalJson(args)}`;
 
+/** Largest recording a dataset case replays from. */
+const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
+
 /** A recording's tool lines (`kind: "tool"`, from `run --record`), whatever run made them; line-numbered errors. */
 export function readRecordedExecutions(file: string): RecordedExecutions {
   const byCall = new Map<string, RecordedToolCall[]>();
-  for (const [i, line] of fs.readFileSync(file, 'utf8').split('\n').entries()) {
+  let text: string;
+  try {
+    text = readRegularFile(file, MAX_RECORDING_BYTES).toString('utf8');
+  } catch (err) {
+    if (err instanceof RegularFileError) throw new Error(`The recording ${file}: ${err.message}.`, { cause: err });
+    throw err;
+  }
+  for (const [i, line] of text.split('\n').entries()) {
     if (line.trim() === '') continue;
     const json = JSON.parse(line) as { kind?: unknown };
     if (json.kind !== 'tool') continue;

@@ -6,7 +6,8 @@ const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 export interface A2aSettings {
   /**
    * The base URL callers reach this server at (behind a proxy or TLS terminator), for the
-   * interface URLs the agent cards advertise; absent: each card names the host its request came to.
+   * interface URLs the agent cards advertise; absent: the address the server listens on (a server
+   * on every interface then refuses to serve cards, saying to set it). Never the request's Host.
    */
   publicUrl?: string;
   /**

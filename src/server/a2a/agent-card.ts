@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import type { AgentCard } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import type { A2aCore } from './a2a-sdk';
 import type { CatalogAgent } from '../catalog/agent-catalog';
@@ -55,6 +56,24 @@ export function agentCardOf(agent: CatalogAgent, baseUrl: string, pushNotificati
     ],
     signatures: [],
   };
+}
+
+/** Why a card cannot name this server's address: it listens on every interface and none is configured. */
+export const UNKNOWN_PUBLIC_URL =
+  "This server listens on every interface, so it cannot tell which address callers reach it at, and a card never takes it from the request (the Host header is the caller's to write). Set THOUGHTLINE_PUBLIC_URL to that address (e.g. https://agents.example.com) and restart.";
+
+/**
+ * The base URL a card advertises: THOUGHTLINE_PUBLIC_URL when set, else the address the server
+ * listens on (plain http, as `serve` listens), never anything the request carries: a card is
+ * public and cached, so a forged Host would point every later reader at the forger.
+ * `undefined` when the server listens on a wildcard address (0.0.0.0, ::) and no URL is set.
+ */
+export function cardBaseUrl(publicUrl: string | undefined, listening: AddressInfo | string | null): string | undefined {
+  if (publicUrl) return publicUrl;
+  if (!listening || typeof listening === 'string') return undefined;
+  const { address, port } = listening;
+  if (address === '0.0.0.0' || address === '::' || address === '') return undefined;
+  return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
 }
 
 /** The card as the protocol's JSON. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../api-error';
 import type { ApiContext } from '../api-route';
 import type { Identity } from '../auth/identity';
@@ -6,7 +6,7 @@ import { GENERIC_AGENT, type CatalogAgent } from '../catalog/agent-catalog';
 import { RunStreamHub } from '../events/run-stream-hub';
 import { a2aSettingsFrom, type A2aSettings } from './a2a-settings';
 import { loadA2aSdk, type A2aSdk } from './a2a-sdk';
-import { agentCardJson, agentCardOf } from './agent-card';
+import { agentCardJson, agentCardOf, cardBaseUrl, UNKNOWN_PUBLIC_URL } from './agent-card';
 import { hostAllowList, type HostAllowList } from '../../tools/builtin/http/host-allow-list';
 import { pushNotificationsOff, pushNotificationsTo, type PushNotifications } from './push-notifications';
 import { MAX_A2A_JSON_DEPTH, nestedDeeperThan } from './json-depth';
@@ -83,19 +83,19 @@ export function registerA2aRoutes(app: FastifyInstance, ctx: ApiContext, options
       };
     }));
 
-  const baseUrlOf = (request: FastifyRequest): string => settings.publicUrl ?? `${request.protocol}://${request.host}`;
-
-  const sendCard = async (agent: CatalogAgent | undefined, request: FastifyRequest, reply: FastifyReply) => {
+  const sendCard = async (agent: CatalogAgent | undefined, reply: FastifyReply) => {
     if (!agent) {
       const names = ctx.catalog.list().map((a) => a.name);
       const err = new ApiError('not_found', `No agent by that name; this server offers: ${names.join(', ')}.`);
       return reply.status(404).send(err.toJSON());
     }
+    const baseUrl = cardBaseUrl(settings.publicUrl, app.server.address());
+    if (!baseUrl) return reply.status(503).send(new ApiError('unavailable', UNKNOWN_PUBLIC_URL).toJSON());
     const { sdk } = await load();
     return reply
       .header('cache-control', 'public, max-age=300')
       .type('application/json')
-      .send(agentCardJson(sdk.core, agentCardOf(agent, baseUrlOf(request), pushEnabled)));
+      .send(agentCardJson(sdk.core, agentCardOf(agent, baseUrl, pushEnabled)));
   };
 
   app.register(async (scope) => {
@@ -132,11 +132,9 @@ export function registerA2aRoutes(app: FastifyInstance, ctx: ApiContext, options
       return reply.status(500).send(rpcError(-32603, 'Internal error; the server log has the details.'));
     });
 
-    scope.get('/.well-known/agent-card.json', (request, reply) =>
-      sendCard(ctx.catalog.get(GENERIC_AGENT), request, reply),
-    );
+    scope.get('/.well-known/agent-card.json', (_request, reply) => sendCard(ctx.catalog.get(GENERIC_AGENT), reply));
     scope.get<{ Params: { agent: string } }>('/a2a/:agent/.well-known/agent-card.json', (request, reply) =>
-      sendCard(ctx.catalog.get(request.params.agent), request, reply),
+      sendCard(ctx.catalog.get(request.params.agent), reply),
     );
 
     scope.post<{ Params: { agent: string } }>(

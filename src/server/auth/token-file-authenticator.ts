@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { readRegularFile } from '../../files/read-regular-file';
+import { RegularFileError } from '../../files/regular-file-error';
 import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../api-error';
 import { bearerToken } from './bearer-token';
@@ -17,6 +19,8 @@ interface Loaded {
   entries: Array<TokenEntry & { digest: Buffer }>;
 }
 
+/** Largest token file read: hashes and roles of a few thousand people. */
+const MAX_TOKEN_FILE_BYTES = 16 * 1024 * 1024;
 const INVALID = 'The bearer token is not valid: it is unknown, or was revoked.';
 
 /**
@@ -65,13 +69,15 @@ function read(file: string, stamp: string, log: (line: string) => void): Loaded[
     return [];
   }
   try {
-    const parsed = TokenFile.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    const parsed = TokenFile.parse(JSON.parse(readRegularFile(file, MAX_TOKEN_FILE_BYTES).toString('utf8')));
     return parsed.tokens.map((entry) => ({ ...entry, digest: Buffer.from(entry.sha256, 'hex') }));
   } catch (err) {
     const why =
-      err instanceof SyntaxError
-        ? `it is not JSON (${err.message})`
-        : `it does not match { "tokens": [{ "sha256", "id", "roles", "tenant"? }] } (${err instanceof Error ? err.message.slice(0, 500) : String(err)})`;
+      err instanceof RegularFileError
+        ? err.message
+        : err instanceof SyntaxError
+          ? `it is not JSON (${err.message})`
+          : `it does not match { "tokens": [{ "sha256", "id", "roles", "tenant"? }] } (${err instanceof Error ? err.message.slice(0, 500) : String(err)})`;
     log(`token file ${file} refused: ${why}. Every request is refused until it is fixed.`);
     return [];
   }

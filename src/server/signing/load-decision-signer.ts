@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { readRegularFile } from '../../files/read-regular-file';
 import { ed25519 } from '@noble/curves/ed25519';
 import { z } from 'zod';
 import { base64UrlDecode, base64UrlEncode, MAX_DECISION_SIGNATURES, signDecision } from '../../shared/signed-decision';
@@ -50,13 +51,16 @@ export function loadDecisionSigner(file: string): DecisionSigner {
   };
 }
 
+/** Largest keyring read: a few keys in JSON. */
+const MAX_KEYRING_BYTES = 1024 * 1024;
+
 /** A keyring file's keys, newest first, checked as `loadDecisionSigner` describes; exports are signed with the first. */
 export function readSigningKeyring(file: string): LoadedKey[] {
   let stat: fs.Stats;
   let text: string;
   try {
     stat = fs.statSync(file);
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFile(file, MAX_KEYRING_BYTES).toString('utf8');
   } catch (err) {
     throw new KeyringError(`Cannot read the signing keyring ${file}: ${(err as Error).message}.`);
   }

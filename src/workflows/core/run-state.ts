@@ -254,6 +254,19 @@ export class RunState {
     };
   }
 
+  /**
+   * A remote A2A agent's spend (reported, or its sub-budget when unknown): it joins the ledger like
+   * a child's, and, unlike a child's, comes out of what this run holds from its tenant's quota: a
+   * child leases from the quota for each of its own calls, a remote agent leased nothing here. The
+   * next lease then asks the quota for the shortfall (and counts the USD overspent), so the
+   * tenant's hourly limits see it; the run's next call stops at a limit the remote spend reached.
+   */
+  countRemoteSpend(spend: { usage: TokenUsage; costUsd: number }): void {
+    this.countDelegated({ ...spend, iterations: 0 });
+    this.data.tenant.allowance -= totalTokens(spend.usage);
+    this.spendTenantUsd(spend.costUsd);
+  }
+
   /** A model call made inside a tool (type `llm`): its spend joins the ledger like a reply's. */
   countToolSpend(spend: { usage: TokenUsage; costUsd: number }): void {
     this.data.tenant.allowance -= totalTokens(spend.usage);

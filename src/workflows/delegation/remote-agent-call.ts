@@ -70,7 +70,8 @@ const awaitOptions = (agentName: string, taskId: string, budget: SubBudget): Act
  * message id, so a retried send is the same message; its task id lands in history, so a crash
  * afterwards never sends again), then the await, which follows that task until it settles. The
  * remote's reported spend counts like a child's; unknown spend charges the sub-budget. A remote
- * that asks for input ends the call (its task cancelled): the model reads what it asked.
+ * that asks for input ends the call (its task cancelled): the model reads what it asked. The
+ * spend comes out of the run's tenant quota as well (the next call's lease counts it).
  */
 export async function runRemoteAgentCall(
   ctx: RunContext,
@@ -135,7 +136,7 @@ export async function runRemoteAgentCall(
     const cancelled = isCancellation(err);
     const type = failureType(err);
     // Sent but never heard back, or a send whose answer was lost: its spend is unknown. Refused before or by the remote: nothing ran there.
-    const charged = sentTo || !NOTHING_SENT.has(type ?? '') || cancelled ? chargeUnknown(ctx.state, budget) : '';
+    const charged = sentTo || !NOTHING_SENT.has(type ?? '') || cancelled ? chargeUnknown(ctx.state, budget, true) : '';
     const refused = type === FailureType.RemoteAgentRefused;
     const error = cancelled
       ? `Remote agent ${agentName} was cancelled with this run before it answered.${charged}`
@@ -181,8 +182,9 @@ function settled(
   const reported = outcome.costUsd !== undefined || outcome.usage !== undefined;
   const usage = outcome.usage ?? zeroUsage();
   const costUsd = outcome.costUsd ?? 0;
-  const charged = reported ? '' : chargeUnknown(ctx.state, budget);
-  if (reported) ctx.state.countDelegated({ usage, costUsd, iterations: 0 });
+  const charged = reported ? '' : chargeUnknown(ctx.state, budget, true);
+  // Counted against the tenant's hourly limits too, as a child's own calls are.
+  if (reported) ctx.state.countRemoteSpend({ usage, costUsd });
   const success = outcome.state === 'completed';
   const run: SubAgentRun = {
     ...running,

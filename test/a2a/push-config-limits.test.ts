@@ -8,6 +8,8 @@ import { eventually } from '../server/server-harness';
 
 const ada: Identity = { id: 'ada', roles: [], tenant: 'acme', via: 'token' };
 const bob: Identity = { id: 'bob', roles: [], tenant: 'acme', via: 'token' };
+/** Everyone is who they were: this file tests the caps, not the roles. */
+const same = async (identity: Identity): Promise<Identity> => identity;
 
 const config = (id: string): TaskPushNotificationConfig => ({
   tenant: '',
@@ -35,7 +37,7 @@ const failing: TaskEvents = () => ({
 describe('A2A push configs are bounded per person and freed when their follower stops', () => {
   it('refuses a person past their cap on any task, not another person; a delete makes room', async () => {
     const sdk = await loadA2aSdk();
-    const push = pushNotificationsTo(sdk, hostAllowList(['127.0.0.1']), () => {}, { perPerson: 3 });
+    const push = pushNotificationsTo(sdk, hostAllowList(['127.0.0.1']), () => {}, same, { perPerson: 3 });
     try {
       for (const task of ['t1', 't2', 't3']) await push.create(ada, task, config(`c-${task}`), quiet);
       await expect(push.create(ada, 't4', config('c-t4'), quiet)).rejects.toMatchObject({
@@ -55,7 +57,9 @@ describe('A2A push configs are bounded per person and freed when their follower 
   it('a follower whose events fail frees its configs, and the person may subscribe again', async () => {
     const sdk = await loadA2aSdk();
     const logs: string[] = [];
-    const push = pushNotificationsTo(sdk, hostAllowList(['127.0.0.1']), (l) => logs.push(l), { perPerson: 1 });
+    const push = pushNotificationsTo(sdk, hostAllowList(['127.0.0.1']), (l) => logs.push(l), same, {
+      perPerson: 1,
+    });
     try {
       await push.create(ada, 'gone', config('c-gone'), failing);
       await eventually('the failed config freed', async () => (push.list(ada, 'gone').length === 0 ? true : undefined));

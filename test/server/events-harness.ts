@@ -6,6 +6,7 @@ import type { ModelProvider } from '../../src/activities';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../src/activities/models/scripted-model';
 import type { AgentClient } from '../../src/client/agent-client';
 import { ApiError } from '../../src/server/api-error';
+import { currentIdentityFrom } from '../../src/server/auth/current-identity';
 import type { Authenticator, Identity } from '../../src/server/auth/identity';
 import { registerEventsRoute, type EventsRoute, type EventsRouteOptions } from '../../src/server/events/events-route';
 import type { ServerContext } from '../../src/server/server-context';
@@ -50,6 +51,7 @@ export function testContext(agents: AgentClient, bus: EventBus): ServerContext {
     agents,
     bus,
     auth: tokenAuth,
+    currentIdentity: currentIdentityFrom(tokenAuth),
     catalog: createAgentCatalog(),
     async accessRun(identity, workflowId) {
       try {

@@ -76,13 +76,20 @@ beforeAll(async () => {
 afterAll(async () => new Promise<void>((r) => server.close(() => r())));
 
 describe('createOidcAuthenticator', () => {
-  it('accepts a valid token: id, roles and tenant come from its claims', async () => {
-    await expect(authenticator().authenticate(bearer(await token(rsa)))).resolves.toEqual({
+  it('accepts a valid token: id, roles and tenant come from its claims, and its expiry', async () => {
+    const auth = authenticator();
+    const identity = await auth.authenticate(bearer(await token(rsa)));
+    expect(identity).toEqual({
       id: 'alice',
       roles: ['ops', 'auditor'],
       tenant: 'acme',
       via: 'oidc',
+      expiresAt: expect.any(Number),
     });
+    expect(identity.expiresAt).toBeGreaterThan(Date.now());
+    // A push subscription lasts as long as the token that made it: the roles cannot be read again.
+    await expect(auth.current!(identity)).resolves.toEqual(identity);
+    await expect(auth.current!({ ...identity, expiresAt: Date.now() - 1 })).resolves.toBeUndefined();
   });
 
   it('accepts each allowed asymmetric algorithm (ES256, PS256, EdDSA)', async () => {
@@ -191,6 +198,7 @@ describe('createOidcAuthenticator', () => {
       roles: ['finance', 'ops'],
       tenant: 'acme-eu',
       via: 'oidc',
+      expiresAt: expect.any(Number),
     });
 
     const auth0 = authenticator({ rolesClaim: 'https://thoughtline.example/roles' });

@@ -60,6 +60,30 @@ describe('createTokenFileAuthenticator', () => {
     expect(await auth.authenticate(`Bearer ${fresh}`)).toMatchObject({ id: 'bob', roles: ['ops'] });
   });
 
+  it("current: a person's roles as the file says now, by id and tenant; none when they are gone; the fewest when tokens disagree", async () => {
+    const [one, two] = [generateToken(), generateToken()];
+    write([{ sha256: tokenSha256(one), id: 'carol', roles: ['auditor', 'developer'], tenant: 'acme' }]);
+    const auth = createTokenFileAuthenticator({ file });
+    const carol = await auth.authenticate(`Bearer ${one}`);
+    write(
+      [
+        { sha256: tokenSha256(one), id: 'carol', roles: ['developer'], tenant: 'acme' },
+        { sha256: tokenSha256(two), id: 'carol', roles: ['developer', 'auditor'], tenant: 'acme' },
+        { sha256: tokenSha256(generateToken()), id: 'carol', roles: ['auditor'], tenant: 'globex' },
+      ],
+      new Date(Date.now() + 5_000),
+    );
+    await expect(auth.current!(carol)).resolves.toEqual({
+      id: 'carol',
+      roles: ['developer'],
+      tenant: 'acme',
+      via: 'token',
+    });
+    write([{ sha256: tokenSha256(two), id: 'carol', roles: ['auditor'] }], new Date(Date.now() + 10_000));
+    // Another tenant's (or no tenant's) carol is another person.
+    await expect(auth.current!(carol)).resolves.toBeUndefined();
+  });
+
   it('refuses everyone, saying why once, when the file is missing, not JSON or not the right shape', async () => {
     const token = generateToken();
     const logs: string[] = [];

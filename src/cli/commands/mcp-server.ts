@@ -115,6 +115,8 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
           events: bus,
           ...(options.tools ? { agents: loadAgentsModule(options.tools) } : {}),
           ...(mcp ? { mcp } : {}),
+          // The same policy as the reads': the worker's OpenTelemetry content follows it too, as serve's.
+          ...(options.policy ? { policy: options.policy } : {}),
         })
       : undefined;
     const ctx = createApiContext({

@@ -47,6 +47,8 @@ class Wake implements StreamListener {
  * the bus's events, and the hub's safety net when events are lost; a status is read only when the
  * stream says something happened, and that read is shared with every other watcher of the run.
  * Works from any server instance: the first snapshot is read from Temporal, not from memory.
+ * With `as` (a door acting after the request, such as a push follower), each snapshot is read as
+ * the person it resolves then, so their current roles decide the view; it rejects when they are gone.
  */
 export async function* followRun(
   ctx: ApiContext,
@@ -54,6 +56,7 @@ export async function* followRun(
   identity: Identity,
   runId: string,
   abort: AbortSignal,
+  as?: () => Promise<Identity>,
 ): AsyncGenerator<RunSnapshot, void, undefined> {
   let facts: RunFacts = await ctx.accessRun(identity, runId);
   const owner = { id: identity.id, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
@@ -75,9 +78,11 @@ export async function* followRun(
       if (wake.ended && (facts.state === 'running' || facts.state === 'continued'))
         facts = await ctx.accessRun(identity, runId);
       const since = stream.now;
+      // Outside the try: a person who is gone ends the follow, not a read to retry.
+      const reader = as ? await as() : identity;
       let snapshot: RunSnapshot;
       try {
-        snapshot = await snapshotOf(ctx, identity, facts, (view) =>
+        snapshot = await snapshotOf(ctx, reader, facts, (view) =>
           stream.statusInView(view, since).catch((err: unknown) => {
             if (err instanceof RunNotReadyError) return undefined;
             throw err;

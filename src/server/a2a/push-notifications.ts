@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StreamResponse, TaskPushNotificationConfig } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import type { HostAllowList } from '../../tools/builtin/http/host-allow-list';
+import type { CurrentIdentity } from '../auth/current-identity';
 import type { Identity } from '../auth/identity';
 import type { A2aSdk } from './a2a-sdk';
 import { postWebhook, webhookRefusal } from './webhook-post';
@@ -20,7 +21,7 @@ export interface PushNotifications {
   check(config: TaskPushNotificationConfig | undefined): void;
   /**
    * The config a SendMessage carried, for the task it started or answered. `events` reads the
-   * task as the person who sent this request (their view and lens, resolved at each update).
+   * task as the person `as` resolves at each update (their current roles, view and lens).
    */
   register(
     identity: Identity,
@@ -40,8 +41,11 @@ export interface PushNotifications {
   close(): Promise<void>;
 }
 
-/** The task's events from now on (the task, then its updates), as a stream would send them; ends with the task or `abort`. */
-export type TaskEvents = (abort: AbortSignal) => AsyncIterable<StreamResponse>;
+/**
+ * The task's events from now on (the task, then its updates), as a stream would send them, each
+ * read as the person `as` resolves for it (it rejects when they are gone); ends with the task or `abort`.
+ */
+export type TaskEvents = (abort: AbortSignal, as: () => Promise<Identity>) => AsyncIterable<StreamResponse>;
 
 const ownerKey = (identity: Identity): string => `${identity.tenant ?? ''}\u0000${identity.id}`;
 const followerKey = (runId: string, owner: string): string => `${runId}\u0000${owner}`;
@@ -74,13 +78,25 @@ interface Stored {
   config: TaskPushNotificationConfig;
 }
 
+/** One person's follower of one task: who they are (their latest request's identity; roles read again per update). */
+interface Follower {
+  abort: AbortController;
+  identity: Identity;
+  expiry?: NodeJS.Timeout;
+}
+
+/** Node's timers hold at most this long; a later expiry is caught at the delivery after it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * Push notifications to allow-listed webhooks. Configs live in this server instance's memory,
  * per task and per person (another person of the tenant neither sees nor changes them); a server
  * that restarts forgets them, and a client sets them again (docs/a2a.md). Each person with
- * configs on a task has a follower of their own, reading the task's events as that person (the
- * identity of the request that made their first config on it; view and lens resolved again at
- * each update), so a subscriber never receives another person's view. Each event is POSTed as the
+ * configs on a task has a follower of their own, reading the task's events as that person, so a
+ * subscriber never receives another person's view. A follower keeps who the person is (id,
+ * tenant, auth source), never their roles: `current` reads those again for each update, and a
+ * person it no longer finds, or whose credential expired (an OIDC token's `exp`), gets nothing
+ * more and their configs on the task are freed. Each event is POSTed as the
  * SDK's own sender does (`StreamResponse` JSON, the token in `X-A2A-Notification-Token`, the
  * authentication as `Authorization`), once, best effort: a failed delivery is logged, not
  * retried. A follower that stops, with its task or by a failure, frees its person's configs on
@@ -90,6 +106,7 @@ export function pushNotificationsTo(
   sdk: A2aSdk,
   allow: HostAllowList,
   log: (line: string) => void,
+  current: CurrentIdentity,
   limits: { perTask?: number; perPerson?: number; total?: number } = {},
 ): PushNotifications {
   const { errors } = sdk;
@@ -98,7 +115,7 @@ export function pushNotificationsTo(
   const max = limits.total ?? MAX_PUSH_CONFIGS;
   const byTask = new Map<string, Map<string, Stored>>();
   /** One follower per task and person (followerKey). */
-  const followers = new Map<string, AbortController>();
+  const followers = new Map<string, Follower>();
   const byPerson = new Map<string, number>();
   let total = 0;
 
@@ -120,14 +137,55 @@ export function pushNotificationsTo(
     if (configs.size === 0) byTask.delete(runId);
   };
 
-  const follow = (runId: string, owner: string, events: TaskEvents): void => {
+  /** Stops a follower: with `free`, its person's configs on the task go too (kept only while the server closes). */
+  const stop = (runId: string, owner: string, follower: Follower, free: boolean): void => {
     const key = followerKey(runId, owner);
-    if (followers.has(key)) return;
-    const abort = new AbortController();
-    followers.set(key, abort);
+    if (followers.get(key) !== follower) return;
+    followers.delete(key);
+    clearTimeout(follower.expiry);
+    follower.abort.abort();
+    if (free) for (const s of ownedOn(runId, owner)) drop(runId, s.config.id);
+  };
+
+  /** Stops the follower when its person's credential expires, even if the task is quiet by then. */
+  const expireAt = (runId: string, owner: string, follower: Follower): void => {
+    clearTimeout(follower.expiry);
+    if (follower.identity.expiresAt === undefined) return;
+    const wait = follower.identity.expiresAt - Date.now();
+    if (wait > MAX_TIMER_MS) return;
+    follower.expiry = setTimeout(
+      () => {
+        log(`A2A push for ${runId}: the subscriber's credential expired; their configs on the task are freed`);
+        stop(runId, owner, follower, true);
+      },
+      Math.max(0, wait),
+    );
+    follower.expiry.unref();
+  };
+
+  const follow = (runId: string, owner: string, identity: Identity, events: TaskEvents): void => {
+    const key = followerKey(runId, owner);
+    const existing = followers.get(key);
+    if (existing) {
+      // A later request of the same person: its credential is the one the subscription lasts by now.
+      existing.identity = identity;
+      expireAt(runId, owner, existing);
+      return;
+    }
+    const follower: Follower = { abort: new AbortController(), identity };
+    followers.set(key, follower);
+    expireAt(runId, owner, follower);
+    const as = async (): Promise<Identity> => {
+      const now = await current(follower.identity);
+      if (!now)
+        throw new Error(
+          "the subscriber is no longer who they were (their token is gone from the server's token file, or their credential expired)",
+        );
+      return now;
+    };
     void (async () => {
       try {
-        for await (const event of events(abort.signal)) {
+        for await (const event of events(follower.abort.signal, as)) {
           const configs = ownedOn(runId, owner);
           if (configs.length === 0) break;
           const body = JSON.stringify(sdk.core.StreamResponse.toJSON(event));
@@ -138,10 +196,7 @@ export function pushNotificationsTo(
       } finally {
         // Ended with the task, its configs gone, or failed: nothing more goes to this person's
         // webhooks for the task, so their configs on it are freed (kept only while the server closes).
-        if (followers.get(key) === abort) {
-          followers.delete(key);
-          if (!abort.signal.aborted) for (const s of ownedOn(runId, owner)) drop(runId, s.config.id);
-        }
+        if (!follower.abort.signal.aborted) stop(runId, owner, follower, true);
       }
     })();
   };
@@ -181,6 +236,11 @@ export function pushNotificationsTo(
     events: TaskEvents,
   ): Promise<TaskPushNotificationConfig> => {
     check(config);
+    // Each delivery reads the person's roles again: one their authentication cannot answer for gets no config.
+    if (!(await current(identity)))
+      throw new errors.PushNotificationNotSupportedError(
+        "Push notifications need your roles read again at each delivery, and this server's authentication cannot (or your credential has expired).",
+      );
     const owner = ownerKey(identity);
     const id = config.id || randomUUID();
     const replacing = byTask.get(runId)?.get(id);
@@ -211,7 +271,7 @@ export function pushNotificationsTo(
     const configs = byTask.get(runId) ?? new Map<string, Stored>();
     configs.set(id, { owner, config: stored });
     byTask.set(runId, configs);
-    follow(runId, owner, events);
+    follow(runId, owner, identity, events);
     return stored;
   };
 
@@ -236,14 +296,14 @@ export function pushNotificationsTo(
       if (!found || found.owner !== owner) throw notFound();
       drop(runId, id);
       // Their last config on the task: their follower stops, and a new config starts another.
-      const key = followerKey(runId, owner);
-      if (ownedOn(runId, owner).length === 0) {
-        followers.get(key)?.abort();
-        followers.delete(key);
-      }
+      const follower = followers.get(followerKey(runId, owner));
+      if (follower && ownedOn(runId, owner).length === 0) stop(runId, owner, follower, false);
     },
     close: async () => {
-      for (const abort of followers.values()) abort.abort();
+      for (const follower of followers.values()) {
+        clearTimeout(follower.expiry);
+        follower.abort.abort();
+      }
       followers.clear();
     },
   };

@@ -72,7 +72,7 @@ export function registerA2aRoutes(app: FastifyInstance, ctx: ApiContext, options
   let loading: Promise<Loaded> | undefined;
   const load = (): Promise<Loaded> =>
     (loading ??= loadA2aSdk().then((sdk) => {
-      const push = allow ? pushNotificationsTo(sdk, allow, log) : pushNotificationsOff(sdk.errors);
+      const push = allow ? pushNotificationsTo(sdk, allow, log, ctx.currentIdentity) : pushNotificationsOff(sdk.errors);
       const handler = new RunRequestHandler(sdk, ctx, hub, push, log);
       return {
         sdk,

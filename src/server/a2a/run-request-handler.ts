@@ -203,9 +203,9 @@ export class RunRequestHandler implements A2ARequestHandler {
     );
   }
 
-  /** The task's events for its push follower: read as `call`'s person, until the task ends or the follower stops. */
+  /** The task's events for its push follower: each read as the person `as` resolves then (their current roles), until the task ends or the follower stops. */
   private pushEvents(call: A2aCall, runId: string): TaskEvents {
-    return (abort) => this.events('push notifications', { ...call, abort }, runId);
+    return (abort, as) => this.events('push notifications', { ...call, abort }, runId, {}, as);
   }
 
   private call(context: ServerCallContext): A2aCall {
@@ -273,8 +273,9 @@ export class RunRequestHandler implements A2ARequestHandler {
     call: A2aCall,
     runId: string,
     known: { userMessage?: Message; contextId?: string } = {},
+    as?: () => Promise<Identity>,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const snapshots = followRun(this.ctx, this.hub, call.identity, runId, call.abort);
+    const snapshots = followRun(this.ctx, this.hub, call.identity, runId, call.abort, as);
     let contextId = known.contextId ?? '';
     let first = true;
     for (;;) {

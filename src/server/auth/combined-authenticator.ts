@@ -15,5 +15,9 @@ export function createCombinedAuthenticator(parts: { tokens?: Authenticator; oid
       if (oidc && (looksLikeJwt(token) || !tokens)) return oidc.authenticate(authorization);
       return tokens!.authenticate(authorization);
     },
+    async current(identity) {
+      const from = identity.via === 'oidc' ? oidc : identity.via === 'token' ? tokens : undefined;
+      return from?.current ? from.current(identity) : undefined;
+    },
   };
 }

@@ -97,6 +97,12 @@ export function createOidcAuthenticator(options: OidcAuthenticatorOptions): Auth
       checkTokenType(header.typ, payload, tokenTypes);
       return identityOf(payload, { idClaim, rolesClaim, tenantClaim, requireTenant });
     },
+    // Roles cannot be read again without a token: the identity holds as the token made it, until it expires.
+    async current(identity) {
+      if (identity.via !== 'oidc' || identity.expiresAt === undefined || identity.expiresAt <= Date.now())
+        return undefined;
+      return identity;
+    },
   };
 }
 
@@ -150,6 +156,8 @@ function identityOf(
     roles: rolesOf(claimAt(payload, claims.rolesClaim), claims.rolesClaim),
     ...(tenant ? { tenant } : {}),
     via: 'oidc',
+    // jwtVerify required and checked `exp`.
+    expiresAt: payload.exp! * 1000,
   };
 }
 

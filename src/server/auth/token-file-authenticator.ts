@@ -60,6 +60,15 @@ export function createTokenFileAuthenticator(options: TokenFileAuthenticatorOpti
       };
       return identity;
     },
+    async current(identity) {
+      if (identity.via !== 'token') return undefined;
+      // The person is their id in their tenant: whichever of their tokens is in the file now.
+      const theirs = current().filter((e) => e.id === identity.id && e.tenant === identity.tenant);
+      if (theirs.length === 0) return undefined;
+      // Several tokens with different roles: only the roles every one of them grants (fail closed).
+      const roles = theirs[0]!.roles.filter((role) => theirs.every((e) => e.roles.includes(role)));
+      return { id: identity.id, roles, via: 'token', ...(identity.tenant ? { tenant: identity.tenant } : {}) };
+    },
   };
 }
 

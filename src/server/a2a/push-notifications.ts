@@ -1,3 +1,4 @@
+import { personKey } from '../auth/person-key';
 import { randomUUID } from 'node:crypto';
 import type { StreamResponse, TaskPushNotificationConfig } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import type { HostAllowList } from '../../tools/builtin/http/host-allow-list';
@@ -47,7 +48,8 @@ export interface PushNotifications {
  */
 export type TaskEvents = (abort: AbortSignal, as: () => Promise<Identity>) => AsyncIterable<StreamResponse>;
 
-const ownerKey = (identity: Identity): string => `${identity.tenant ?? ''}\u0000${identity.id}`;
+/** Configs belong to a person (personKey: tenant, id and how they signed in). */
+const ownerKey = (identity: Identity): string => personKey(identity);
 const followerKey = (runId: string, owner: string): string => `${runId}\u0000${owner}`;
 
 /** Without an allow-list for webhooks: every push method answers the protocol's "not supported". */

@@ -195,6 +195,11 @@ Usage:
                                         what runs of an agent learnt (planning.memory), oldest
                                         first, with each one's run and time, and forgetting it; the
                                         memory of runs without a tenant unless --tenant names one
+  thoughtline cache list [--tenant NAME] [--kind tool|model|plan] [--json]
+  thoughtline cache delete [--tenant NAME] [--kind K] (--key KEY... | --all)
+                                        what this machine's run cache holds (tool results, model
+                                        replies, plans) with the run and time each came from, and
+                                        forgetting it; runs without a tenant unless --tenant names one
   thoughtline store [--store VALUE]     keep the chain store from run events and Temporal until
                                         Ctrl-C (what serve does, without the HTTP API)
   thoughtline store rebuild             re-derive the chain store from every run Temporal has

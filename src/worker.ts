@@ -36,7 +36,7 @@ import type { LoadedPolicy } from './governance/load-visibility-policy';
 import { resolveVersion, setCurrentVersion, type ResolvedVersion, type WorkerDeployment } from './deployment';
 import { connectNative, endpointOf, loadConnectionSettings } from './connection';
 import { lazyRunCache } from './activities/cache/lazy-run-cache';
-import { openSqliteRunCache } from './activities/cache/sqlite-run-cache';
+import { openSqliteRunCache, runCacheFile } from './activities/cache/sqlite-run-cache';
 
 export interface AgentWorkerOptions {
   /**
@@ -317,7 +317,7 @@ async function bundleOwnWorkflows(): Promise<{ code: string }> {
 
 /** Where this worker keeps results runs may reuse: opened on first use; a file that cannot be opened is logged once and caches nothing. */
 function workerRunCache(file: string | undefined) {
-  const at = file ?? path.join(process.cwd(), '.thoughtline', 'cache.sqlite');
+  const at = runCacheFile(file);
   const warn = (err: unknown) =>
     Runtime.instance().logger.warn(`Run cache ${at}: ${(err as Error)?.message ?? String(err)}; calls run uncached.`);
   return lazyRunCache(() => openSqliteRunCache(at, { onError: warn }), warn);

@@ -25,6 +25,7 @@ import { SEARCH_COMMAND } from './commands/search';
 import { USAGE_COMMAND } from './commands/usage';
 import { CHAIN_STORE_OPTIONS, chainStoreRead, printChainRead } from './commands/chain-read';
 import { POLICY_OPTION, readPolicyOption } from './commands/policy-option';
+import { CACHE_COMMAND } from './commands/cache';
 import { MEMORY_COMMAND } from './commands/memory';
 import { STORE_COMMAND } from './commands/store';
 import { loadMcpConfig } from '../activities/mcp/load-mcp-config';
@@ -504,6 +505,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   SCORE_COMMAND,
   MEMORY_COMMAND,
+  CACHE_COMMAND,
   STORE_COMMAND,
   SEARCH_COMMAND,
   USAGE_COMMAND,

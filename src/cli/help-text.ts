@@ -190,10 +190,16 @@ Usage:
   thoughtline score <run-id> --name N --value V [--comment C] [--source S]
                                         attach an outcome score to a run, open or ended: a number
                                         or true/false, by --as (as for approve); prints it as stored
-  thoughtline memory list --agent NAME [--json]
-  thoughtline memory delete --agent NAME (--id ID... | --all)
+  thoughtline memory list --agent NAME [--tenant NAME] [--json]
+  thoughtline memory delete --agent NAME [--tenant NAME] (--id ID... | --all)
                                         what runs of an agent learnt (planning.memory), oldest
-                                        first, and forgetting it; the memory of runs without a tenant
+                                        first, with each one's run and time, and forgetting it; the
+                                        memory of runs without a tenant unless --tenant names one
+  thoughtline cache list [--tenant NAME] [--kind tool|model|plan] [--json]
+  thoughtline cache delete [--tenant NAME] [--kind K] (--key KEY... | --all)
+                                        what this machine's run cache holds (tool results, model
+                                        replies, plans) with the run and time each came from, and
+                                        forgetting it; runs without a tenant unless --tenant names one
   thoughtline store [--store VALUE]     keep the chain store from run events and Temporal until
                                         Ctrl-C (what serve does, without the HTTP API)
   thoughtline store rebuild             re-derive the chain store from every run Temporal has

@@ -1,7 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { latestMemoryExecution, readMemoryEntries, updateMemory } from '../activities/memory/agent-memory-execution';
 import {
-  DEFAULT_MEMORY_TENANT,
   ForgetMemoryRequest,
   MemoryKey,
   type ForgetMemoryResult,
@@ -10,10 +9,10 @@ import {
 import { forgetMemoryUpdate } from '../workflows/memory/agent-memory-messages';
 import { sendUpdate } from './update-refused-error';
 
-/** Whose memory: an agent (its id, or the `agentName` of runs without one) and a tenant (default: runs without one). */
+/** Whose memory: an agent (its id, or the `agentName` of runs without one) and a tenant (absent: runs without one). */
 export interface MemoryOwner {
   agent: string;
-  /** The tenant of the runs' caller; runs without one keep their memory under `default`. */
+  /** The tenant of the runs' caller; absent for the memory of runs without a tenant, which is not tenant `default`'s. */
   tenant?: string;
 }
 
@@ -22,7 +21,9 @@ export type ForgetMemoryInit = MemoryOwner & ({ ids: string[]; all?: never } | {
 
 /** The memory key of `owner`, checked (a ZodError names the bad field). */
 export function memoryKey(owner: MemoryOwner): MemoryKey {
-  return MemoryKey.parse({ tenant: owner.tenant ?? DEFAULT_MEMORY_TENANT, agent: owner.agent });
+  return MemoryKey.parse(
+    owner.tenant === undefined ? { agent: owner.agent } : { tenant: owner.tenant, agent: owner.agent },
+  );
 }
 
 /** The agent's memory for the tenant, oldest first (what a run reads is the newest ten); none when nothing was kept. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FallbackKind, Learning, MAX_RUN_LEARNINGS, MAX_VERDICT_TEXT_CHARS } from './planning/plan-verdicts';
+import { CacheHit, FallbackKind, Learning, MAX_RUN_LEARNINGS, MAX_VERDICT_TEXT_CHARS } from './planning/plan-verdicts';
 import { WorkflowTemplate } from './planning/workflow-template';
 
 export const TaskStatus = z.enum(['pending', 'in_progress', 'completed', 'failed', 'blocked']);
@@ -52,6 +52,8 @@ export const Plan = z.object({
   workflow: z.string().optional(),
   /** What the observer learnt so far, newest last; fed to later prompts. At most MAX_RUN_LEARNINGS. */
   learnings: z.array(Learning).max(MAX_RUN_LEARNINGS).optional(),
+  /** For a plan reused from the cache: the run that stored it and when, which the model reads it as quoted from. */
+  reusedFrom: CacheHit.optional(),
 });
 export type Plan = z.infer<typeof Plan>;
 

@@ -5,12 +5,26 @@ export type CacheKind = 'tool' | 'model' | 'plan';
 
 /**
  * The key of a cached result: sha256 of the canonical JSON of its tenant, kind, name and request.
- * The tenant is in the key, so runs of different tenants never read each other's entries.
+ * The tenant is in the key, so runs of different tenants never read each other's entries; a run
+ * without a tenant (`tenant` undefined) has entries of its own, apart from every tenant's.
  */
-export function cacheKey(tenant: string, kind: CacheKind, name: string, request: unknown): string {
+export function cacheKey(tenant: string | undefined, kind: CacheKind, name: string, request: unknown): string {
   return createHash('sha256')
-    .update(canonicalJson([tenant, kind, name, request]))
+    .update(canonicalJson([tenantKeyPart(tenant), kind, name, request]))
     .digest('hex');
+}
+
+/** How keys spelt "no tenant" before tenants could be told from it; kept, so those entries are still found. */
+const NO_TENANT_PART = 'default';
+
+/**
+ * The tenant's part of a key. No tenant keeps the string it always had, and every tenant its own
+ * name, except a tenant named `default`, which shared that string with "no tenant": it is spelt as
+ * an object, which no string equals. Its entries from before are left to expire (they were shared).
+ */
+function tenantKeyPart(tenant: string | undefined): string | { tenant: string } {
+  if (tenant === undefined) return NO_TENANT_PART;
+  return tenant === NO_TENANT_PART ? { tenant } : tenant;
 }
 
 /**

@@ -47,5 +47,5 @@ export function storeCached(
   } catch {
     return false;
   }
-  return cache.put(key, value, fromRun, req.ttlMs);
+  return cache.put(key, value, fromRun, req.ttlMs, { kind, tenant: req.tenant, name });
 }

@@ -20,7 +20,7 @@ export function lazyRunCache(open: () => RunCache, onError: (err: unknown) => vo
   };
   return {
     get: (key, maxAgeMs) => opened()?.get(key, maxAgeMs),
-    put: (key, value, fromRun, ttlMs) => opened()?.put(key, value, fromRun, ttlMs) ?? false,
+    put: (key, value, fromRun, ttlMs, label) => opened()?.put(key, value, fromRun, ttlMs, label) ?? false,
     deleteExpired: () => opened()?.deleteExpired() ?? 0,
     close: () => cache?.close(),
   };

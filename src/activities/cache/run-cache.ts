@@ -4,6 +4,17 @@
  * reach it through the activities that use it.
  */
 
+import type { CacheKind } from './cache-key';
+
+/** What an entry is, for a person reviewing the cache (`thoughtline cache list`); not part of its key. */
+export interface CacheLabel {
+  kind: CacheKind;
+  /** The storing run's tenant; absent for a run without one. */
+  tenant?: string | undefined;
+  /** The tool's name, the model provider's, or a plan's goal key. */
+  name: string;
+}
+
 /** One stored value and where it came from. */
 export interface CachedEntry {
   /** JSON-safe; what the storing run got (redacted as it left its activity). */
@@ -24,7 +35,7 @@ export interface RunCache {
    * Stores `value` under `key` for `ttlMs`, replacing what was there. False when it is not kept
    * (its JSON is past the value limit, or the store cannot be written). Never throws.
    */
-  put(key: string, value: unknown, fromRun: string, ttlMs: number): boolean;
+  put(key: string, value: unknown, fromRun: string, ttlMs: number, label?: CacheLabel): boolean;
   /** Removes entries past their time-to-live; how many went. */
   deleteExpired(): number;
   close(): void;

@@ -6,9 +6,15 @@ import {
   DEFAULT_MAX_CACHE_BYTES,
   DEFAULT_MAX_CACHE_ENTRIES,
   MAX_CACHED_VALUE_BYTES,
+  type CacheLabel,
   type CachedEntry,
   type RunCache,
 } from './run-cache';
+
+/** The run cache's file: the one configured (THOUGHTLINE_CACHE_FILE, `cacheFile`), else `.thoughtline/cache.sqlite` under the working directory. */
+export function runCacheFile(configured: string | undefined): string {
+  return configured ?? path.join(process.cwd(), '.thoughtline', 'cache.sqlite');
+}
 
 export interface SqliteRunCacheOptions {
   /** Epoch milliseconds; injected by tests. Default Date.now. */
@@ -39,30 +45,16 @@ export function openSqliteRunCache(file: string, options: SqliteRunCacheOptions 
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_CACHE_BYTES;
   const maxValueBytes = options.maxValueBytes ?? MAX_CACHED_VALUE_BYTES;
   const onError = options.onError ?? (() => {});
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db: DatabaseSync = new (loadNodeSqlite().DatabaseSync)(file);
-  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 1_000))}`);
-  db.exec('PRAGMA journal_mode = WAL');
-  // A cache may lose its last writes on a power cut (never its consistency, in WAL mode): no fsync per write.
-  db.exec('PRAGMA synchronous = NORMAL');
-  db.exec(`CREATE TABLE IF NOT EXISTS run_cache (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL,
-    bytes INTEGER NOT NULL,
-    from_run TEXT NOT NULL,
-    stored_at INTEGER NOT NULL,
-    expires_at INTEGER NOT NULL
-  )`);
-  // With `bytes`, the bound check after each write (COUNT, SUM of bytes) reads this index, not every value.
-  db.exec('CREATE INDEX IF NOT EXISTS run_cache_stored_at ON run_cache (stored_at, bytes)');
-  db.exec('CREATE INDEX IF NOT EXISTS run_cache_expires_at ON run_cache (expires_at)');
+  const db = openRunCacheDatabase(file, options.busyTimeoutMs ?? 1_000);
   const select = db.prepare(
     'SELECT value, from_run, stored_at FROM run_cache WHERE key = ? AND expires_at > ? AND stored_at >= ?',
   );
   const upsert = db.prepare(
-    `INSERT INTO run_cache (key, value, bytes, from_run, stored_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+    `INSERT INTO run_cache (key, value, bytes, from_run, stored_at, expires_at, kind, tenant, name)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (key) DO UPDATE SET value = excluded.value, bytes = excluded.bytes,
-       from_run = excluded.from_run, stored_at = excluded.stored_at, expires_at = excluded.expires_at`,
+       from_run = excluded.from_run, stored_at = excluded.stored_at, expires_at = excluded.expires_at,
+       kind = excluded.kind, tenant = excluded.tenant, name = excluded.name`,
   );
   const expired = db.prepare('DELETE FROM run_cache WHERE expires_at <= ?');
   const totals = db.prepare('SELECT COUNT(*) AS entries, COALESCE(SUM(bytes), 0) AS bytes FROM run_cache');
@@ -84,7 +76,7 @@ export function openSqliteRunCache(file: string, options: SqliteRunCacheOptions 
         return undefined;
       }
     },
-    put(key, value, fromRun, ttlMs) {
+    put(key, value, fromRun, ttlMs, label) {
       try {
         const json = JSON.stringify(value);
         if (json === undefined) return false;
@@ -94,7 +86,7 @@ export function openSqliteRunCache(file: string, options: SqliteRunCacheOptions 
         db.exec('BEGIN IMMEDIATE');
         try {
           expired.run(at);
-          upsert.run(key, json, bytes, fromRun, at, at + ttlMs);
+          upsert.run(key, json, bytes, fromRun, at, at + ttlMs, ...labelColumns(label));
           evict(totals, oldest, maxEntries, maxBytes);
           db.exec('COMMIT');
         } catch (err) {
@@ -119,6 +111,43 @@ export function openSqliteRunCache(file: string, options: SqliteRunCacheOptions 
       if (db.isOpen) db.close();
     },
   };
+}
+
+/**
+ * The cache's database, its table made or brought up to date: the label columns (kind, tenant,
+ * name) came later, so a file made before has them added, NULL on its older rows. Shared by the
+ * worker's cache and the CLI's review of it (run-cache-review.ts).
+ */
+export function openRunCacheDatabase(file: string, busyTimeoutMs: number): DatabaseSync {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db: DatabaseSync = new (loadNodeSqlite().DatabaseSync)(file);
+  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+  db.exec('PRAGMA journal_mode = WAL');
+  // A cache may lose its last writes on a power cut (never its consistency, in WAL mode): no fsync per write.
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec(`CREATE TABLE IF NOT EXISTS run_cache (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    from_run TEXT NOT NULL,
+    stored_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  )`);
+  const columns = new Set(
+    (db.prepare('PRAGMA table_info(run_cache)').all() as Array<{ name: string }>).map((c) => c.name),
+  );
+  // tenant: the storing run's, '' for a run without one (never a tenant's name: runTenant reads '' as none).
+  for (const column of ['kind', 'tenant', 'name'])
+    if (!columns.has(column)) db.exec(`ALTER TABLE run_cache ADD COLUMN ${column} TEXT`);
+  // With `bytes`, the bound check after each write (COUNT, SUM of bytes) reads this index, not every value.
+  db.exec('CREATE INDEX IF NOT EXISTS run_cache_stored_at ON run_cache (stored_at, bytes)');
+  db.exec('CREATE INDEX IF NOT EXISTS run_cache_expires_at ON run_cache (expires_at)');
+  return db;
+}
+
+/** The label's columns (kind, tenant, name): NULL when an entry has none, '' for the tenant of a run without one. */
+function labelColumns(label: CacheLabel | undefined): [string | null, string | null, string | null] {
+  return label ? [label.kind, label.tenant ?? '', label.name.slice(0, 1_000)] : [null, null, null];
 }
 
 /** Deletes the oldest entries until the table is within both bounds. */

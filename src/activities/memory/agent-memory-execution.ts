@@ -5,6 +5,7 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import {
+  memoryOwnerText,
   memoryWorkflowId,
   type AgentMemoryState,
   type MemoryEntry,
@@ -78,7 +79,7 @@ export async function updateMemory<Ret, Arg>(
     try {
       if (latest.open) return await handleOf(client, key, latest.runId).executeUpdate(update, { args: [arg] });
       const input: AgentMemoryInput = {
-        tenant: key.tenant,
+        ...(key.tenant !== undefined ? { tenant: key.tenant } : {}),
         agent: key.agent,
         ...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {}),
         ...(latest.state ? { carried: latest.state } : {}),
@@ -91,7 +92,7 @@ export async function updateMemory<Ret, Arg>(
         workflowIdConflictPolicy: 'USE_EXISTING',
         // It outlives the worker version that started it, so it follows the current one.
         versioningOverride: 'AUTO_UPGRADE',
-        staticSummary: `Memory of agent ${key.agent} for tenant ${key.tenant}`.slice(0, 200),
+        staticSummary: `Memory of agent ${key.agent} for ${memoryOwnerText(key.tenant)}`.slice(0, 200),
       });
       return await client.workflow.executeUpdateWithStart(update, { args: [arg], startWorkflowOperation: start });
     } catch (err) {

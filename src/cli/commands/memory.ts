@@ -1,26 +1,29 @@
 import { z } from 'zod';
 import type { ForgetMemoryResult, MemoryEntry } from '../../shared/planning/agent-memory';
-import { MAX_FORGET_IDS, MAX_MEMORY_KEY_CHARS } from '../../shared/planning/agent-memory';
+import { MAX_FORGET_IDS, MAX_MEMORY_KEY_CHARS, memoryOwnerText } from '../../shared/planning/agent-memory';
 import type { CommandLine, CommandSpec } from '../command-line';
 import { connect } from '../runtime';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import { UsageError } from '../usage-error';
 
 /*
- * `memory list|delete --agent NAME`: what runs of an agent learnt (`planning.memory`), and
- * forgetting it. The CLI acts for the runs it starts, which carry no tenant, so it reads and
- * forgets the memory of tenant `default`; a tenant's memory is reached by a client acting for it.
+ * `memory list|delete --agent NAME [--tenant NAME]`: what runs of an agent learnt
+ * (`planning.memory`), with the run and time each came from, and forgetting it. Without
+ * --tenant, the memory of runs without a tenant (those the CLI starts), which is not the memory of
+ * a tenant called `default`. The CLI talks to Temporal directly: it is an operator's tool.
  */
 
 const MemoryOptions = z.discriminatedUnion('action', [
   z.strictObject({
     action: z.literal('list'),
     agent: z.string({ error: '--agent NAME is required: the agent whose memory to list' }),
+    tenant: z.string().optional(),
     json: z.boolean(),
   }),
   z.strictObject({
     action: z.literal('delete'),
     agent: z.string({ error: '--agent NAME is required: the agent whose memory to delete from' }),
+    tenant: z.string().optional(),
     ids: z.array(z.string().min(1).max(64)).max(MAX_FORGET_IDS).optional(),
     all: z.boolean(),
   }),
@@ -34,10 +37,14 @@ function memoryOptions(line: CommandLine): MemoryOptions {
   const agent = line.text('agent');
   if (agent !== undefined && (agent.length === 0 || agent.length > MAX_MEMORY_KEY_CHARS))
     throw new UsageError(`--agent takes a name of 1–${MAX_MEMORY_KEY_CHARS} characters.`);
+  const tenant = line.text('tenant');
+  if (tenant !== undefined && (tenant.length === 0 || tenant.length > MAX_MEMORY_KEY_CHARS))
+    throw new UsageError(`--tenant takes a name of 1–${MAX_MEMORY_KEY_CHARS} characters.`);
+  const owner = { agent, ...(tenant !== undefined ? { tenant } : {}) };
   const parsed = MemoryOptions.safeParse(
     action === 'list'
-      ? { action, agent, json: line.flag('json') }
-      : { action, agent, all: line.flag('all'), ...(line.texts('id') ? { ids: line.texts('id') } : {}) },
+      ? { action, ...owner, json: line.flag('json') }
+      : { action, ...owner, all: line.flag('all'), ...(line.texts('id') ? { ids: line.texts('id') } : {}) },
   );
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -60,24 +67,28 @@ function entryLines(entry: MemoryEntry): string {
   return `${entry.id}  ${entry.at}  from run ${entry.fromRun ?? 'unknown'}${task}\n  ${entry.text}\n`;
 }
 
-function forgotLine(agent: string, result: ForgetMemoryResult): string {
-  return `Forgot ${result.forgotten.length} ${result.forgotten.length === 1 ? 'entry' : 'entries'} of agent ${agent}'s memory; ${result.count} left.\n`;
+function forgotLine(agent: string, tenant: string | undefined, result: ForgetMemoryResult): string {
+  const n = result.forgotten.length;
+  return `Forgot ${n} ${n === 1 ? 'entry' : 'entries'} of agent ${agent}'s memory for ${memoryOwnerText(tenant)}; ${result.count} left.\n`;
 }
 
 export async function runMemoryCommand(options: MemoryOptions): Promise<number> {
   const { agents } = await connect();
+  const owner = { agent: options.agent, ...(options.tenant !== undefined ? { tenant: options.tenant } : {}) };
+  const whose = memoryOwnerText(options.tenant);
   try {
     if (options.action === 'list') {
-      const entries = await agents.memory({ agent: options.agent });
+      const entries = await agents.memory(owner);
       if (options.json) writeForStdout(`${JSON.stringify(entries, null, 2)}\n`);
-      else if (entries.length === 0) writeSafe(process.stdout, `Agent ${options.agent} has no memory yet.\n`);
+      else if (entries.length === 0)
+        writeSafe(process.stdout, `Agent ${options.agent} has no memory yet for ${whose}.\n`);
       else writeSafe(process.stdout, entries.map(entryLines).join(''));
       return 0;
     }
     const result = await agents.forgetMemory(
-      options.all ? { agent: options.agent, all: true } : { agent: options.agent, ids: options.ids ?? [] },
+      options.all ? { ...owner, all: true } : { ...owner, ids: options.ids ?? [] },
     );
-    writeSafe(process.stdout, forgotLine(options.agent, result));
+    writeSafe(process.stdout, forgotLine(options.agent, options.tenant, result));
     return 0;
   } finally {
     await agents.client.connection.close();
@@ -89,6 +100,7 @@ export const MEMORY_COMMAND: CommandSpec = {
   args: [{ name: '<list|delete>', needs: 'list or delete: thoughtline memory list --agent NAME' }],
   options: {
     agent: { type: 'string' },
+    tenant: { type: 'string' },
     json: { type: 'boolean' },
     id: { type: 'string', multiple: true },
     all: { type: 'boolean' },

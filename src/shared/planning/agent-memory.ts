@@ -28,22 +28,33 @@ export const MemoryEntry = Learning.extend({
 });
 export type MemoryEntry = z.infer<typeof MemoryEntry>;
 
-/** The tenant a run without one belongs to, for memory keys. */
-export const DEFAULT_MEMORY_TENANT = 'default';
-
-/** Whose memory: one tenant's view of one agent (its id, else its `agentName`). */
+/** Whose memory: one tenant's view of one agent (its id, else its `agentName`); no `tenant` for runs without one. */
 export const MemoryKey = z.strictObject({
-  tenant: z.string().min(1).max(MAX_MEMORY_KEY_CHARS),
+  tenant: z.string().min(1).max(MAX_MEMORY_KEY_CHARS).optional(),
   agent: z.string().min(1).max(MAX_MEMORY_KEY_CHARS),
 });
 export type MemoryKey = z.infer<typeof MemoryKey>;
 
+/** How memory ids spelt "no tenant" before tenants could be told from it; kept, so running memories keep their ids. */
+const NO_TENANT_NAME = 'default';
+
 /**
- * Workflow id of the memory of `agent` for `tenant`. The tenant is length-prefixed, so the id
- * reads back to exactly one (tenant, agent): `a-b` + `c` and `a` + `b-c` never share memory.
+ * Workflow id of the memory of `agent` for `tenant` (undefined: runs without a tenant). A tenant is
+ * length-prefixed, so the id reads back to exactly one (tenant, agent): `a-b` + `c` and `a` + `b-c`
+ * never share memory. Runs without a tenant keep the id they always had (`7:default`); a tenant
+ * named `default`, which shared it, is spelt `t7:default`, which no length prefix starts with.
  */
-export function memoryWorkflowId(tenant: string, agent: string): string {
-  return `thoughtline-memory-${tenant.length}:${tenant}:${agent}`;
+export function memoryWorkflowId(tenant: string | undefined, agent: string): string {
+  const part =
+    tenant === undefined
+      ? `${NO_TENANT_NAME.length}:${NO_TENANT_NAME}`
+      : `${tenant === NO_TENANT_NAME ? 't' : ''}${tenant.length}:${tenant}`;
+  return `thoughtline-memory-${part}:${agent}`;
+}
+
+/** "tenant acme" or "runs without a tenant": whose memory, for a person. */
+export function memoryOwnerText(tenant: string | undefined): string {
+  return tenant === undefined ? 'runs without a tenant' : `tenant ${tenant}`;
 }
 
 /** What `rememberLearnings` takes: a run's own learnings (no `fromRun`: the run sending them is `runId`). */
@@ -92,7 +103,8 @@ export interface ForgetMemoryResult {
  */
 export const AgentMemoryState = z.object({
   schemaVersion: z.literal(1),
-  tenant: z.string(),
+  /** Absent for runs without a tenant (a memory kept before that was told apart says `default`). */
+  tenant: z.string().optional(),
   agent: z.string(),
   entries: z.array(MemoryEntry).max(MAX_MEMORY_ENTRIES),
   /** Workflow time (epoch ms) of the last change: a learning kept or an entry forgotten. */
@@ -102,7 +114,7 @@ export type AgentMemoryState = z.infer<typeof AgentMemoryState>;
 
 /** The memory as its query answers: oldest first, newest last. */
 export interface AgentMemoryView {
-  tenant: string;
+  tenant?: string | undefined;
   agent: string;
   entries: MemoryEntry[];
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_CACHE_TTL_MS, type RunCacheSettings } from './run-cache-settings';
+import { runTenant } from './run-tenant';
 
 /** What of a run's input caching reads (AgentInput's fields, named here so tool-spec.ts can import this file without a cycle). */
 export interface CachingInput {
@@ -14,24 +15,22 @@ export interface CachingTool {
   effects?: string | undefined;
 }
 
-/** The tenant a run caches under when its caller names none. */
-export const DEFAULT_CACHE_TENANT = 'default';
-
 /**
  * What a call carries when its run lets the worker reuse a stored result (`cache` in AgentInput):
  * whose entries it may read and write, and the oldest entry it accepts. Absent on every call of a
  * run without `cache`, so those calls record what they always did.
  */
 export const CacheRequest = z.object({
-  tenant: z.string().min(1).max(256),
+  /** The run's tenant; absent for a run without one, which is not the tenant called `default` (cache-key.ts). */
+  tenant: z.string().min(1).max(256).optional(),
   ttlMs: z.number().int().positive().max(MAX_CACHE_TTL_MS),
 });
 export type CacheRequest = z.infer<typeof CacheRequest>;
 
-/** The run's tenant for caching: its caller's, else `default`. Runs of different tenants never share an entry. */
-export function cacheTenant(input: CachingInput): string {
-  return input.caller?.tenant || DEFAULT_CACHE_TENANT;
-}
+const withTenant = (input: CachingInput, ttlMs: number): CacheRequest => {
+  const tenant = runTenant(input);
+  return tenant === undefined ? { ttlMs } : { tenant, ttlMs };
+};
 
 /**
  * Why a tool's results are never reused, or undefined when they may be. A `once` tool changes the
@@ -49,17 +48,17 @@ export function uncacheableReason(spec: Omit<CachingTool, 'name'>): string | und
 export function toolCacheRequest(input: CachingInput, spec: CachingTool): CacheRequest | undefined {
   const cache = input.cache;
   if (!cache || !cache.tools.includes(spec.name) || uncacheableReason(spec)) return undefined;
-  return { tenant: cacheTenant(input), ttlMs: cache.ttlMs };
+  return withTenant(input, cache.ttlMs);
 }
 
 /** What a model call carries for the worker's cache, or undefined when the run does not cache model replies. */
 export function modelCacheRequest(input: CachingInput): CacheRequest | undefined {
   const cache = input.cache;
-  return cache?.model ? { tenant: cacheTenant(input), ttlMs: cache.ttlMs } : undefined;
+  return cache?.model ? withTenant(input, cache.ttlMs) : undefined;
 }
 
 /** What a plan lookup carries, or undefined when the run does not reuse plans. */
 export function planCacheRequest(input: CachingInput): CacheRequest | undefined {
   const cache = input.cache;
-  return cache?.plans ? { tenant: cacheTenant(input), ttlMs: cache.ttlMs } : undefined;
+  return cache?.plans ? withTenant(input, cache.ttlMs) : undefined;
 }

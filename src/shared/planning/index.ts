@@ -5,3 +5,4 @@ export * from './workflow-template';
 export * from './cache-request';
 export * from './goal-key';
 export * from './cache-hit-text';
+export * from './run-tenant';

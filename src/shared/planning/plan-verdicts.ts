@@ -18,6 +18,8 @@ export const Learning = z.object({
   taskId: z.string().max(64).optional(),
   /** The workflow id of the run that learnt it, when it came from memory. */
   fromRun: z.string().max(256).optional(),
+  /** When memory kept it (ISO 8601), for one read from memory. */
+  at: z.string().max(40).optional(),
 });
 export type Learning = z.infer<typeof Learning>;
 

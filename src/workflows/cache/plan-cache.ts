@@ -33,7 +33,7 @@ export async function reusePlan(
     return undefined;
   }
   if (!found) return undefined;
-  return { plan: freshPlan(found.plan), hit: found.hit };
+  return { plan: { ...freshPlan(found.plan), reusedFrom: found.hit }, hit: found.hit };
 }
 
 /** Stores a plan the planner made, for later runs with a similar goal (no-op when plan caching is off). */

@@ -17,7 +17,7 @@ import {
  */
 
 export function emptyMemoryState(key: MemoryKey): AgentMemoryState {
-  return { schemaVersion: 1, tenant: key.tenant, agent: key.agent, entries: [] };
+  return { schemaVersion: 1, ...tenantOf(key), agent: key.agent, entries: [] };
 }
 
 interface Step<R> {
@@ -77,8 +77,12 @@ export function forget(state: AgentMemoryState, request: ForgetMemoryRequest, no
 }
 
 export function memoryView(state: AgentMemoryState): AgentMemoryView {
-  return { tenant: state.tenant, agent: state.agent, entries: state.entries };
+  return { ...tenantOf(state), agent: state.agent, entries: state.entries };
 }
+
+/** `{ tenant }`, or nothing for runs without one (so the field is absent, not undefined, in what is recorded). */
+const tenantOf = (owner: { tenant?: string | undefined }): { tenant?: string } =>
+  owner.tenant !== undefined ? { tenant: owner.tenant } : {};
 
 /** Milliseconds left before the memory closes for idleness: `idleMs` after the later of this execution's start and the last change. */
 export function idleLeft(state: AgentMemoryState, startedAt: number, now: number, idleMs: number): number {

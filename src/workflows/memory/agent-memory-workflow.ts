@@ -96,7 +96,7 @@ function initialState(input: AgentMemoryInput): AgentMemoryState {
   const key = readMessage(MemoryKey, { tenant: input.tenant, agent: input.agent });
   if (key === undefined)
     throw ApplicationFailure.nonRetryable(
-      `An agent memory needs a tenant and an agent of 1–${MAX_MEMORY_KEY_CHARS} characters each.`,
+      `An agent memory needs an agent, and a tenant when it has one, of 1–${MAX_MEMORY_KEY_CHARS} characters each.`,
       INVALID_AGENT_MEMORY_STATE,
     );
   if (input.carried === undefined) return emptyMemoryState(key);

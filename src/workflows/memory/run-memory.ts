@@ -1,12 +1,12 @@
 import { isCancellation } from '@temporalio/workflow';
 import type { AgentInput, Learning } from '../../shared';
 import {
-  DEFAULT_MEMORY_TENANT,
   MAX_LEARNINGS_PER_UPDATE,
   MAX_MEMORY_KEY_CHARS,
   type MemoryEntry,
   type MemoryKey,
 } from '../../shared/planning/agent-memory';
+import { runTenant } from '../../shared/planning/run-tenant';
 import { MAX_LEARNING_CHARS } from '../../shared/planning/plan-verdicts';
 import { redactSecretsInText } from '../../shared/secret-patterns';
 import { activities, memoryCallOptions } from '../activity-proxies';
@@ -24,13 +24,16 @@ const SHOWN = { level: 'full' } as const;
 /** Characters of an activity's failure the `memory` step quotes. */
 const MAX_FAILURE_CHARS = 300;
 
-/** Whose memory a run reads and keeps: its caller's tenant (else the default) and its agent id (else its name). */
+/**
+ * Whose memory a run reads and keeps: its caller's tenant (none for a run without one: its own
+ * memory, never that of a tenant called `default`) and its agent id (else its name).
+ */
 export function memoryKeyOf(input: AgentInput): MemoryKey | string {
-  const tenant = input.caller?.tenant ?? DEFAULT_MEMORY_TENANT;
+  const tenant = runTenant(input);
   const agent = input.agent ?? input.agentName;
-  if (tenant.length > MAX_MEMORY_KEY_CHARS || agent.length > MAX_MEMORY_KEY_CHARS || agent.length === 0)
+  if ((tenant?.length ?? 0) > MAX_MEMORY_KEY_CHARS || agent.length > MAX_MEMORY_KEY_CHARS || agent.length === 0)
     return `the tenant and the agent name must be 1–${MAX_MEMORY_KEY_CHARS} characters to key a memory`;
-  return { tenant, agent };
+  return tenant === undefined ? { agent } : { tenant, agent };
 }
 
 /** Reads the agent's memory and records it as a `memory` step; the learnings to feed later prompts (none when off or empty). */
@@ -58,6 +61,7 @@ export async function recallMemory(ctx: RunContext): Promise<Learning[]> {
     text: e.text,
     ...(e.taskId !== undefined ? { taskId: e.taskId } : {}),
     fromRun: e.fromRun ?? '',
+    at: e.at,
   }));
   ctx.chain.note('memory', memoryNote(key.agent, learnings), SHOWN);
   return learnings;

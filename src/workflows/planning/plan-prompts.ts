@@ -1,6 +1,7 @@
 import type { AgentContext, Learning, Plan, PlanningSettings, PlanTask, PlanTemplateName } from '../../shared';
 import { contextPrompt, hasContext } from './context-prompt';
 import { planTemplates } from './plan-templates';
+import { earlierNotesBlock, reusedPlanBlock } from './quoted-notes';
 import { readyTasks } from './plan-tracker';
 
 /** Pure text builders for planning calls and the plan note; the same input gives the same text. */
@@ -70,7 +71,7 @@ export function replanPrompt(goal: string, plan: Plan, failedTaskId: string, too
   return [
     `Goal:\n${goal}`,
     toolList(toolNames),
-    `The current plan:\n${taskLines(plan.tasks)}`,
+    planBlock('The current plan', plan),
     `Task "${failedTaskId}" failed.${why}`,
     `${keep} Write new tasks for the rest of the goal that avoid the failure: another approach, or smaller steps. ` +
       'Use ids that are not taken by the completed tasks.',
@@ -81,7 +82,7 @@ export function replanPrompt(goal: string, plan: Plan, failedTaskId: string, too
 /** A visible pause every few iterations: the answer is shown, not acted on. */
 export function reflectionPrompt(plan: Plan | undefined, iteration: number): string {
   const parts = [`Pause and reflect (iteration ${iteration}). Do not call any tool now.`];
-  if (plan) parts.push(`The plan:\n${taskLines(plan.tasks)}`);
+  if (plan) parts.push(planBlock('The plan', plan));
   parts.push(
     'In at most five sentences: what progress has been made towards the goal, what went wrong or was slower ' +
       'than expected, and what you will do next.',
@@ -94,26 +95,40 @@ export function planNote(plan: Plan, settings: Pick<PlanningSettings, 'updateToo
   const done = plan.tasks.filter((t) => t.status === 'completed').length;
   const current = plan.tasks.find((t) => t.status === 'in_progress');
   const next = readyTasks(plan)[0];
+  // A reused plan's descriptions are another run's words: named here by id only, quoted in its block.
+  const about = (t: PlanTask) => (plan.reusedFrom ? `${t.id} (see the reused plan)` : `${t.id}: ${t.description}`);
   const focus = current
-    ? `Current task: ${current.id}: ${current.description}`
+    ? `Current task: ${about(current)}`
     : next
-      ? `No task is in progress. Next ready task: ${next.id}: ${next.description}`
+      ? `No task is in progress. Next ready task: ${about(next)}`
       : 'No task is in progress or ready to start.';
   const tool = settings.updateToolName;
+  const heading = `Plan (version ${plan.version}, ${done} of ${plan.tasks.length} tasks completed)`;
+  const own = plan.learnings?.filter((l) => l.fromRun === undefined) ?? [];
+  const recalled = plan.learnings?.filter((l) => l.fromRun !== undefined) ?? [];
   return [
-    `Plan (version ${plan.version}, ${done} of ${plan.tasks.length} tasks completed):\n${taskLines(plan.tasks)}`,
+    planBlock(heading, plan),
     focus,
     `Report progress with the "${tool}" tool: {"task_id": "<id>", "status": "in_progress"} when you start a task, ` +
       `"completed" with a short "note" when it is done, "failed" with the reason when it cannot be done. ` +
       'Start a task only when its dependencies are completed. Give your final answer when the tasks are done.',
-    // Only with learnings (the observer's, or memory's): a run without them reads the note as before.
-    ...(plan.learnings?.length ? [learntBlock(plan.learnings)] : []),
+    // Only with learnings: a run without them reads the note as before. This run's own are its
+    // guidance; those read from memory were written by other runs, so they come as quoted data.
+    ...(own.length ? [learntBlock(own)] : []),
+    ...(recalled.length ? [earlierNotesBlock(recalled)] : []),
   ].join('\n\n');
 }
 
-/** What the run has learnt so far (planning.observe, planning.memory), oldest first. */
+/** What this run has learnt so far (planning.observe), oldest first. */
 export function learntBlock(learnings: readonly Learning[]): string {
   return `What you have learnt:\n${learnings.map((l) => `- ${l.text}`).join('\n')}`;
+}
+
+/** The plan's tasks under a heading; a reused plan's quoted as data with its source. */
+function planBlock(heading: string, plan: Plan): string {
+  return plan.reusedFrom
+    ? reusedPlanBlock(heading, plan.reusedFrom, taskLines(plan.tasks))
+    : `${heading}:\n${taskLines(plan.tasks)}`;
 }
 
 function toolList(toolNames: readonly string[]): string {

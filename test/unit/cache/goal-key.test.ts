@@ -30,8 +30,8 @@ describe('goalKey', () => {
 
 describe('which tools a run caches', () => {
   const input = { cache: { ttlMs: 60_000, tools: ['search', 'pay', 'ask'], model: false, plans: false } };
-  it('only listed tools, never a once or llm tool, under the caller’s tenant or default', () => {
-    expect(toolCacheRequest(input, { name: 'search', type: 'external' })).toEqual({ tenant: 'default', ttlMs: 60_000 });
+  it('only listed tools, never a once or llm tool, under the caller’s tenant or none (never a tenant called default)', () => {
+    expect(toolCacheRequest(input, { name: 'search', type: 'external' })).toEqual({ ttlMs: 60_000 });
     const acme: AgentInput = AgentInput.parse({ task: 't', ...input, caller: { id: 'u', tenant: 'acme' } });
     expect(toolCacheRequest(acme, { name: 'search', type: 'external' })).toEqual({ tenant: 'acme', ttlMs: 60_000 });
     expect(toolCacheRequest(input, { name: 'other', type: 'external' })).toBeUndefined();

@@ -73,7 +73,7 @@ describe('a run with planning.memory', () => {
     expect(off.recalled).toEqual([]);
     expect(off.steps).toEqual([]);
     expect(off.activities).toEqual([]);
-    await expect(env.client.workflow.getHandle(memoryWorkflowId('default', agentName)).describe()).rejects.toThrow();
+    await expect(env.client.workflow.getHandle(memoryWorkflowId(undefined, agentName)).describe()).rejects.toThrow();
   });
 
   it('the second run reads the first run’s learnings as one visible memory step, and keeps only its own; another tenant reads none', async () => {
@@ -94,8 +94,8 @@ describe('a run with planning.memory', () => {
 
     const second = await probe({ agentName, caller, ...memoryOn }, [{ text: 'cache the token' }]);
     expect(second.recalled).toEqual([
-      { text: 'the v1 endpoint is gone; use v2', taskId: 't1', fromRun: first.workflowId },
-      { text: 'retry once on 429', fromRun: first.workflowId },
+      { text: 'the v1 endpoint is gone; use v2', taskId: 't1', fromRun: first.workflowId, at: expect.any(String) },
+      { text: 'retry once on 429', fromRun: first.workflowId, at: expect.any(String) },
     ]);
     expect(second.steps).toHaveLength(1);
     expect(memorySteps(second.steps)[0]).toMatchObject({
@@ -141,7 +141,7 @@ describe('a run with planning.memory', () => {
     // Something else holds the memory's workflow id: the query and the update both fail.
     const squatter = await env.client.workflow.start('squatterWorkflow', {
       taskQueue: h.taskQueue,
-      workflowId: memoryWorkflowId('default', agentName),
+      workflowId: memoryWorkflowId(undefined, agentName),
     });
     try {
       const run = await probe({ agentName, ...memoryOn }, [{ text: 'lost' }]);

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { AgentInput } from '../../../../src/shared';
 import {
   AgentMemoryState,
-  DEFAULT_MEMORY_TENANT,
   ForgetMemoryRequest,
   MAX_LEARNINGS_PER_UPDATE,
   MAX_MEMORY_ENTRIES,
@@ -23,7 +22,7 @@ const learn = (runId: string, ...texts: string[]) => ({ runId, learnings: texts.
 
 describe('memoryWorkflowId', () => {
   it('maps no two (tenant, agent) pairs to the same id, separators in the names included', () => {
-    const pairs: Array<[string, string]> = [
+    const pairs: Array<[string | undefined, string]> = [
       ['a', 'b:c'],
       ['a:b', 'c'],
       ['a-b', 'c'],
@@ -32,17 +31,26 @@ describe('memoryWorkflowId', () => {
       ['1', 'a:b'],
       ['ab', 'c'],
       ['a', 'bc'],
-      [DEFAULT_MEMORY_TENANT, 'support'],
+      ['default', 'support'],
+      [undefined, 'support'],
+      ['t7', 'default:support'],
       ['acme', 'support'],
     ];
     const idsSeen = new Set(pairs.map(([t, a]) => memoryWorkflowId(t, a)));
     expect(idsSeen.size).toBe(pairs.length);
     expect(memoryWorkflowId('acme', 'support')).toBe('thoughtline-memory-4:acme:support');
+    // Runs without a tenant keep the id their memory always had; the tenant called `default` has another.
+    expect(memoryWorkflowId(undefined, 'support')).toBe('thoughtline-memory-7:default:support');
+    expect(memoryWorkflowId('default', 'support')).toBe('thoughtline-memory-t7:default:support');
   });
 
-  it('keys a run by its caller tenant (else the default) and its agent id (else its name); refuses a key past the bound', () => {
+  it('keys a run by its caller tenant (none without one) and its agent id (else its name); refuses a key past the bound', () => {
     const input = (extra: object) => AgentInput.parse({ task: 't', ...extra });
-    expect(memoryKeyOf(input({ agentName: 'helper' }))).toEqual({ tenant: 'default', agent: 'helper' });
+    expect(memoryKeyOf(input({ agentName: 'helper' }))).toEqual({ agent: 'helper' });
+    expect(memoryKeyOf(input({ agentName: 'helper', caller: { id: 'u', tenant: 'default' } }))).toEqual({
+      tenant: 'default',
+      agent: 'helper',
+    });
     expect(memoryKeyOf(input({ agentName: 'helper', caller: { id: 'u', tenant: 'acme' } }))).toEqual({
       tenant: 'acme',
       agent: 'helper',

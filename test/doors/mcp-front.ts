@@ -8,37 +8,57 @@ import { createMemoryBus } from '../../src/events/memory-bus';
 import { createRunFollowerHub, startMcpHttp, type RunningMcpHttp } from '../../src/mcp-server';
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
 import { createAgentCatalog } from '../../src/server/catalog/agent-catalog';
+import type { LoadedPolicy } from '../../src/governance';
 import type { ApiContext } from '../../src/server/api-route';
 import { createApiContext } from '../../src/server/create-server';
-import { writeTokenFile } from '../server/server-harness';
+import { writeTokenFile, type Person } from '../server/server-harness';
 
 export interface McpFront {
   ctx: ApiContext;
   http: RunningMcpHttp;
   /** The MCP SDK's client, connected as the person `dev` of the server tests. */
   client: Client;
+  /** Another MCP SDK client, connected as `who` (closed with the front). */
+  connect(who: Person): Promise<Client>;
   close(): Promise<void>;
 }
 
-/** `mcp-server --http` in front of `agents` (a harness's worker), with the server tests' tokens. */
-export async function startMcpFront(agents: AgentClient, name: string): Promise<McpFront> {
+/**
+ * `mcp-server --http` in front of `agents` (a harness's worker), with the server tests' tokens
+ * and, when given, the visibility policy `serve --policy` would load.
+ */
+export async function startMcpFront(agents: AgentClient, name: string, policy?: LoadedPolicy): Promise<McpFront> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `tl-${name}-`));
   const { file, tokens } = writeTokenFile(dir);
   const bus = createMemoryBus();
   const log = (): void => {};
   const auth = createTokenFileAuthenticator({ file });
-  const ctx = createApiContext({ agents, auth, bus, catalog: createAgentCatalog([]), log });
+  const ctx = createApiContext({
+    agents,
+    auth,
+    bus,
+    catalog: createAgentCatalog([]),
+    log,
+    ...(policy ? { policy } : {}),
+  });
   const hub = createRunFollowerHub(ctx);
   const http = await startMcpHttp({ ctx, hub, log }, { port: 0 });
-  const client = new Client({ name, version: '1.0.0' });
-  const headers = { authorization: `Bearer ${tokens.dev}` };
-  await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers } }));
+  const clients: Client[] = [];
+  const connect = async (who: Person): Promise<Client> => {
+    const client = new Client({ name, version: '1.0.0' });
+    const headers = { authorization: `Bearer ${tokens[who]}` };
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers } }));
+    clients.push(client);
+    return client;
+  };
+  const client = await connect('dev');
   return {
     ctx,
     http,
     client,
+    connect,
     async close() {
-      await client.close().catch(() => undefined);
+      for (const c of clients) await c.close().catch(() => undefined);
       await http.close();
       await hub.close();
       await bus.close();

@@ -278,10 +278,20 @@ async function readCli(): Promise<void> {
       temporal,
     ]);
     for (const word of HIDDEN_FROM[view])
-      jobs.push(['cli search', view, ['search', '--text', word, '--tenant', 'acme', '--role', view], stored]);
+      jobs.push([
+        'cli search',
+        view,
+        ['search', '--text', word, '--tenant', 'acme', '--role', view, '--policy', policy.path],
+        stored,
+      ]);
   }
   // The control: a word every view shows finds the run (a search that finds nothing proves nothing).
-  jobs.push(['cli search control', 'developer', ['search', '--text', 'c-1', '--tenant', 'acme'], stored]);
+  jobs.push([
+    'cli search control',
+    'developer',
+    ['search', '--text', 'c-1', '--tenant', 'acme', '--policy', policy.path],
+    stored,
+  ]);
   jobs.push(['cli watch', 'developer', ['watch', runId, '--policy', policy.path], temporal]);
   jobs.push(['cli tree', 'developer', ['tree', runId], temporal]);
   jobs.push(['cli fork', 'developer', ['fork', runId, '--at-step', '4', '--dry-run'], temporal]);

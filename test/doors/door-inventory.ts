@@ -87,7 +87,7 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'cli status': read('status --role R, each view'),
   'cli tree': read('tree (the developer’s view)'),
   'cli export': read('export --format json --role R --policy, each view'),
-  'cli search': read('search --text <each hidden word> --role R on the store'),
+  'cli search': read('search --text <each hidden word> --role R --policy on the store'),
   'cli fork': read('fork --dry-run (the chain it would fork from)'),
   'cli demo': notARunDoor('starts its own demo runs and prints them as `run` does'),
   'cli dev': notARunDoor('starts the Temporal dev server'),

@@ -155,9 +155,10 @@ Usage:
                                         (THOUGHTLINE_STORE, or .thoughtline/store.sqlite if there)
   thoughtline search [--agent A] [--tenant T] [--caller ID] [--state S] [--tool NAME] [--text TEXT]
                   [--min-cost USD] [--max-cost USD] [--since ISO] [--until ISO] [--role R] [--json]
-                                        runs in the chain store matching every filter: runs of
+                  [--policy FILE]       runs in the chain store matching every filter: runs of
                                         --tenant only (none: runs without a tenant), in --role's
-                                        view (default developer)
+                                        view (default developer) through --policy's lens
+                                        (default THOUGHTLINE_VISIBILITY_POLICY), as /v1/search
   thoughtline usage --tenant T --since 7d|12h|ISO [--until ISO] [--json]
                                         one tenant's runs, model and tool calls, tokens and cost
                                         (total, by agent, by model) of runs started in the range

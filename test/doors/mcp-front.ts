@@ -8,9 +8,9 @@ import { createMemoryBus } from '../../src/events/memory-bus';
 import { createRunFollowerHub, startMcpHttp, type RunningMcpHttp } from '../../src/mcp-server';
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
 import { createAgentCatalog } from '../../src/server/catalog/agent-catalog';
+import type { LoadedPolicy } from '../../src/governance';
 import type { ApiContext } from '../../src/server/api-route';
 import { createApiContext } from '../../src/server/create-server';
-import type { LoadedPolicy } from '../../src/governance';
 import { writeTokenFile, type Person } from '../server/server-harness';
 
 export interface McpFront {
@@ -18,6 +18,8 @@ export interface McpFront {
   http: RunningMcpHttp;
   /** The MCP SDK's client, connected as the person `dev` of the server tests (or `options.who`). */
   client: Client;
+  /** Another MCP SDK client, connected as `who` (closed with the front). */
+  connect(who: Person): Promise<Client>;
   close(): Promise<void>;
 }
 
@@ -35,19 +37,32 @@ export async function startMcpFront(
   const bus = createMemoryBus();
   const log = (): void => {};
   const auth = createTokenFileAuthenticator({ file });
-  const policy = options.policy ? { policy: options.policy } : {};
-  const ctx = createApiContext({ agents, auth, bus, catalog: createAgentCatalog([]), log, ...policy });
+  const ctx = createApiContext({
+    agents,
+    auth,
+    bus,
+    catalog: createAgentCatalog([]),
+    log,
+    ...(options.policy ? { policy: options.policy } : {}),
+  });
   const hub = createRunFollowerHub(ctx);
   const http = await startMcpHttp({ ctx, hub, log }, { port: 0 });
-  const client = new Client({ name, version: '1.0.0' });
-  const headers = { authorization: `Bearer ${tokens[options.who ?? 'dev']}` };
-  await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers } }));
+  const clients: Client[] = [];
+  const connect = async (who: Person): Promise<Client> => {
+    const client = new Client({ name, version: '1.0.0' });
+    const headers = { authorization: `Bearer ${tokens[who]}` };
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers } }));
+    clients.push(client);
+    return client;
+  };
+  const client = await connect(options.who ?? 'dev');
   return {
     ctx,
     http,
     client,
+    connect,
     async close() {
-      await client.close().catch(() => undefined);
+      for (const c of clients) await c.close().catch(() => undefined);
       await http.close();
       await hub.close();
       await bus.close();

@@ -2,10 +2,13 @@ import { z } from 'zod';
 import { parseViewerRole } from '../../shared/chain-view';
 import { MAX_SEARCH_PAGE, RunSearch, type RunSearchResult } from '../../shared/store';
 import { searchStore } from '../../client/store/search-store';
+import { hitsInLens } from '../../client/store/hits-in-lens';
+import { lensOfPolicy } from '../../client/run-lens';
 import type { CommandLine, CommandSpec } from '../command-line';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import { UsageError } from '../usage-error';
 import { openReadStore } from './read-store';
+import { POLICY_OPTION, readPolicyOption } from './policy-option';
 import { counted } from '../../shared/counted';
 
 const text = { type: 'string' } as const;
@@ -28,6 +31,7 @@ const SearchOptions = z
     until: Instant.optional(),
     limit: z.coerce.number().int().min(1).max(MAX_SEARCH_PAGE).optional(),
     role: z.string().optional(),
+    policy: z.string().optional(),
   })
   .strict();
 
@@ -86,21 +90,26 @@ export function renderSearch(result: RunSearchResult): string {
 }
 
 /**
- * `search [--agent --tenant --caller --state --reason --tool --text --min-cost --max-cost --since --until --json]`:
+ * `search [--agent --tenant --caller --state --reason --tool --text --min-cost --max-cost --since --until --policy --json]`:
  * runs in the chain store. `--state` is the ending's (`failed` finds runs that ended with failure
  * or error), `--reason` the termination reason, `--text` the task or any step's text. Runs of
- * `--tenant` only (without it, runs without a tenant), in the `--role` view (default developer):
- * a text only another view shows finds nothing.
+ * `--tenant` only (without it, runs without a tenant), in the `--role` view (default developer)
+ * through the visibility policy's lens (`--policy`, else THOUGHTLINE_VISIBILITY_POLICY), as
+ * `/v1/search` reads them: a text only another view or a wider lens shows finds nothing.
  */
 export async function searchCommand(line: CommandLine): Promise<number> {
   const { search, tenant, role } = searchOf(line);
+  const policy = await readPolicyOption(line);
   const store = await openReadStore();
   if (!store)
     throw new UsageError(
       'search reads the chain store, and there is none here: fill one from Temporal with `thoughtline store rebuild` (where THOUGHTLINE_STORE says, default .thoughtline/store.sqlite), or run search where serve keeps its store, or set THOUGHTLINE_STORE (sqlite:PATH or postgres://…).',
     );
   try {
-    const result = await searchStore(store, search, { tenant, role });
+    const found = await searchStore(store, search, { tenant, role });
+    // As /v1/search: found in the role's view, then each run re-checked through its lens.
+    const lensOf = lensOfPolicy(policy);
+    const result = await hitsInLens(store, role, search, found, async (run) => lensOf(run, role));
     if (line.flag('json')) writeForStdout(`${JSON.stringify(result, null, 2)}\n`);
     else writeSafe(process.stdout, renderSearch(result));
     return 0;
@@ -126,6 +135,7 @@ export const SEARCH_COMMAND: CommandSpec = {
     until: text,
     limit: text,
     role: text,
+    ...POLICY_OPTION,
     json: { type: 'boolean' },
   },
   run: searchCommand,

@@ -68,6 +68,7 @@ import * as runCacheSettings from '../shared/planning/run-cache-settings';
 import * as cacheRequest from '../shared/planning/cache-request';
 import * as cacheHitText from '../shared/planning/cache-hit-text';
 import * as goalKey from '../shared/planning/goal-key';
+import * as runTenant from '../shared/planning/run-tenant';
 import * as workflowTemplate from '../shared/planning/workflow-template';
 import * as pricing from '../shared/pricing';
 import * as renderChainMarkdown from '../shared/render-chain-markdown';
@@ -89,6 +90,7 @@ import * as viewLens from '../shared/visibility/view-lens';
 import * as narrowestLevel from '../shared/visibility/narrowest-level';
 import * as preferenceCaps from '../shared/visibility/preference-caps';
 import * as stepKind from '../shared/visibility/step-kind';
+import * as hiddenText from '../shared/visibility/hidden-text';
 import * as lensLevel from '../shared/visibility/lens-level';
 import * as queryLens from '../shared/visibility/query-lens';
 import * as progressSummary from '../shared/visibility/progress-summary';
@@ -182,6 +184,7 @@ import * as agentMemoryState from './memory/agent-memory-state';
 import * as agentMemoryWorkflow from './memory/agent-memory-workflow';
 import * as planCache from './cache/plan-cache';
 import * as planPrompts from './planning/plan-prompts';
+import * as quotedNotes from './planning/quoted-notes';
 import * as planReply from './planning/plan-reply';
 import * as planTemplates from './planning/plan-templates';
 import * as planTracker from './planning/plan-tracker';
@@ -293,6 +296,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   cacheRequest,
   cacheHitText,
   goalKey,
+  runTenant,
   workflowTemplate,
   pricing,
   renderChainMarkdown,
@@ -314,6 +318,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   narrowestLevel,
   preferenceCaps,
   stepKind,
+  hiddenText,
   lensLevel,
   queryLens,
   progressSummary,
@@ -428,6 +433,7 @@ export const PRELOADED_MODULES: readonly object[] = [
   planFallbacks,
   planKeeper,
   planPrompts,
+  quotedNotes,
   planReply,
   planTemplates,
   planTracker,

@@ -109,6 +109,9 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'cli cancel': notARunDoor('cancels a run; prints its receipt'),
   'cli score': notARunDoor('records a score; prints it'),
   'cli memory': notARunDoor('an agent’s learnings, not a run’s steps'),
+  'cli cache': notARunDoor(
+    'the run cache file on this machine (cached plans and results, read by whoever may read the file), not a run’s steps',
+  ),
   'cli store': notARunDoor('store administration (check, rebuild): counts'),
   'cli usage': notARunDoor('costs and counts by tenant, no run content'),
   'cli codec-server': notARunDoor('hosts the payload codec for the Temporal UI'),

@@ -63,15 +63,17 @@ const getRunTool: Tool = {
 };
 
 /**
- * One MCP server for one caller (an HTTP session, or the stdio process): a tool per catalogue
+ * One MCP server for one caller (an HTTP session, or the stdio process): `caller` gives who sends
+ * the request being handled, as authenticated for that request (a session's roles are never
+ * those of its first request). A tool per catalogue
  * agent plus `get_run`, the resource template `thoughtline://runs/{runId}`, and the Tasks
  * extension with a Temporal-backed store. Built on the SDK's low-level `Server` so that a plain
  * `tools/call` follows the run's event stream itself, where `McpServer.registerToolTask` would
  * poll the task store on a timer.
  */
-export function createMcpServer(deps: FollowDeps, identity: Identity): Server {
+export function createMcpServer(deps: FollowDeps, caller: () => Identity): Server {
   const { ctx } = deps;
-  const store = createTemporalTaskStore(ctx, identity);
+  const store = createTemporalTaskStore(ctx, caller);
   const server = new Server(
     { name: 'thoughtline', version: packageVersion() },
     {
@@ -133,13 +135,13 @@ export function createMcpServer(deps: FollowDeps, identity: Identity): Server {
     extra: Extra,
   ): Promise<CallToolResult | CreateTaskResult> => {
     const { name, arguments: args } = params;
-    if (name === GET_RUN_TOOL) return getRun(ctx, identity, args);
+    if (name === GET_RUN_TOOL) return getRun(ctx, caller(), args);
     const agent = ctx.catalog.get(name);
     if (!agent)
       return errorContent(
         `No tool "${String(name).slice(0, 128)}": the tools are ${[...ctx.catalog.list().map((a) => a.name), GET_RUN_TOOL].join(', ')}.`,
       );
-    const started = await startAgentRun(deps, identity, agent, args);
+    const started = await startAgentRun(deps, caller(), agent, args);
     if ('refused' in started) return started.refused;
     const { runId } = started;
     await extra
@@ -162,7 +164,7 @@ export function createMcpServer(deps: FollowDeps, identity: Identity): Server {
         },
       };
     }
-    return followRun(deps, identity, runId, channelOf(extra));
+    return followRun(deps, caller(), runId, channelOf(extra));
   };
 
   // tasks/result: waits on the run itself (its stream and one long-poll), putting its approvals
@@ -172,8 +174,8 @@ export function createMcpServer(deps: FollowDeps, identity: Identity): Server {
     const task = await store.getTask(taskId);
     if (!task) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
     const result = isTerminal(task.status)
-      ? await endedContent(ctx, identity, taskId)
-      : await followRun(deps, identity, taskId, channelOf(extra));
+      ? await endedContent(ctx, caller(), taskId)
+      : await followRun(deps, caller(), taskId, channelOf(extra));
     return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
   });
 
@@ -192,7 +194,7 @@ export function createMcpServer(deps: FollowDeps, identity: Identity): Server {
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const runId = runIdOfUri(request.params.uri);
     if (!runId) throw new McpError(ErrorCode.InvalidParams, 'Resources are thoughtline://runs/{runId}.');
-    const read = await getRun(ctx, identity, { runId });
+    const read = await getRun(ctx, caller(), { runId });
     // A refusal (not found, bad id) has no structured content; a failed run's ending has, and is read.
     if (read.isError && !read.structuredContent)
       throw new McpError(

@@ -29,6 +29,8 @@ interface Session {
   server: Server;
   /** Who opened it: every later request of the session must authenticate as the same person. */
   owner: string;
+  /** That person as the request being handled authenticated them: roles are read per request, never kept from the first. */
+  caller: { identity: Identity };
   /** When its last request arrived (ms). */
   seen: number;
 }
@@ -96,6 +98,7 @@ export async function startMcpHttp(deps: FollowDeps, options: McpHttpOptions): P
       if (!session || session.owner !== ownerKey(identity))
         return refuse(res, 404, -32001, 'Session not found: initialize a new one.');
       session.seen = Date.now();
+      session.caller.identity = identity;
       return session.transport.handleRequest(req, res, read.body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(read.body))
@@ -105,11 +108,12 @@ export async function startMcpHttp(deps: FollowDeps, options: McpHttpOptions): P
     const owner = ownerKey(identity);
     if ([...sessions.values()].filter((s) => s.owner === owner).length >= MAX_SESSIONS_PER_PERSON)
       return refuse(res, 429, -32000, `You hold ${MAX_SESSIONS_PER_PERSON} sessions; close one (DELETE /mcp) first.`);
-    const server = createMcpServer(deps, identity);
+    const caller = { identity };
+    const server = createMcpServer(deps, () => caller.identity);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, owner, seen: Date.now() });
+        sessions.set(id, { transport, server, owner, caller, seen: Date.now() });
       },
     });
     transport.onclose = () => {

@@ -26,7 +26,7 @@ export async function serveMcpStdio(
   identity: Identity,
   out: Writable,
 ): Promise<{ closed: Promise<void>; close(): Promise<void> }> {
-  const server = createMcpServer(deps, identity);
+  const server = createMcpServer(deps, () => identity);
   const transport = new StdioServerTransport(process.stdin, out);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

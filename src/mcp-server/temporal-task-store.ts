@@ -38,19 +38,20 @@ function endedStatus(ending: RunEnding): Task['status'] {
  * run's workflow id), its status read from the run (an ended one's from its ending), its result
  * the run's ending as a tool result (resultContent). Nothing is
  * kept here but the ids this session started (for `tasks/list`), so any server instance answers
- * for a task and a run that parks for a day is a task like another. Bound to one caller: a task
+ * for a task and a run that parks for a day is a task like another. Bound to one caller (`caller`:
+ * who sends the request being handled, authenticated for it): a task
  * is reached only through run access (another tenant's run is "not found").
  */
 export function createTemporalTaskStore(
   ctx: ApiContext,
-  identity: Identity,
+  caller: () => Identity,
 ): TaskStore & { started(id: string): void } {
   const listed: string[] = [];
 
   const facts = async (taskId: string): Promise<RunFacts | undefined> => {
     if (taskId.length === 0 || taskId.length > MAX_RUN_ID_CHARS) return undefined;
     try {
-      return await ctx.accessRun(identity, taskId);
+      return await ctx.accessRun(caller(), taskId);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'not_found') return undefined;
       throw err;
@@ -64,7 +65,7 @@ export function createTemporalTaskStore(
     let status: Task['status'] = 'working';
     let statusMessage: string | undefined;
     if (run.state === 'running' || run.state === 'continued') {
-      const live = await viewedStatus(ctx, identity, run).catch(() => undefined);
+      const live = await viewedStatus(ctx, caller(), run).catch(() => undefined);
       if (live?.cancelRequested !== undefined) status = 'cancelled';
       else if (live && (live.pendingApprovals.length > 0 || live.openQuestion)) {
         status = 'input_required';
@@ -73,7 +74,7 @@ export function createTemporalTaskStore(
           : `Waiting for a decision on ${live.pendingApprovals.map((a) => a.toolName).join(', ')}: tasks/result puts it to you.`;
       } else if (live) statusMessage = `${counted(live.steps, 'step')} so far`;
     } else {
-      const { ending } = await viewedEnding(ctx, identity, run);
+      const { ending } = await viewedEnding(ctx, caller(), run);
       status = endedStatus(ending);
       statusMessage = `The run ended ${ending.summary}.`;
     }
@@ -105,11 +106,11 @@ export function createTemporalTaskStore(
     async getTaskResult(taskId): Promise<Result> {
       const run = await facts(taskId);
       if (!run) throw new Error(`Task not found: ${taskId}`);
-      return endedContent(ctx, identity, taskId, run);
+      return endedContent(ctx, caller(), taskId, run);
     },
     async updateTaskStatus(taskId, status) {
       // Only a cancel changes a run from here; the other states are the run's own.
-      if (status === 'cancelled') await cancelRun(ctx, identity, taskId, 'cancelled by the MCP client (tasks/cancel)');
+      if (status === 'cancelled') await cancelRun(ctx, caller(), taskId, 'cancelled by the MCP client (tasks/cancel)');
     },
     async listTasks() {
       const tasks = (await Promise.all([...listed].reverse().map((id) => getTask(id).catch(() => null)))).filter(

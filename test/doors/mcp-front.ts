@@ -18,6 +18,8 @@ export interface McpFront {
   http: RunningMcpHttp;
   /** The MCP SDK's client, connected as the person `dev` of the server tests (or `options.who`). */
   client: Client;
+  /** The token file it authenticates with (an operator may rewrite it while it runs). */
+  tokenFile: string;
   /** Another MCP SDK client, connected as `who` (closed with the front). */
   connect(who: Person): Promise<Client>;
   close(): Promise<void>;
@@ -60,6 +62,7 @@ export async function startMcpFront(
     ctx,
     http,
     client,
+    tokenFile: file,
     connect,
     async close() {
       for (const c of clients) await c.close().catch(() => undefined);

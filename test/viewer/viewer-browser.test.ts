@@ -261,7 +261,9 @@ describe('the chain viewer in Chromium', () => {
     const page = await openAs('dev', `/runs/${runId}`);
     await page.locator('.live-state[data-live="sse"]').waitFor();
     typing.start.resolve();
-    await page.locator('.step-live .live-text', { hasText: 'Drafting the October summary for the CFO.' }).waitFor();
+    // The last word is held until the reply ends (a value split over deltas never goes out in parts).
+    await page.locator('.step-live .live-text', { hasText: 'Drafting the October summary for the' }).waitFor();
+    expect(await page.locator('.step-live .live-text').textContent()).not.toContain('CFO.');
     expect(await page.locator('.thought', { hasText: 'Drafting the October' }).count()).toBe(0);
     typing.done.resolve();
     await page

@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 // `npm run test:slow`: the long end-to-end scenarios (a real minute of rate-limit waiting, the CLI
 // following runs in a terminal, the installed package, Chromium, a secured cluster, 500-iteration
@@ -7,6 +8,9 @@ import { readFileSync } from 'node:fs';
 // right after it (.ci/run); nothing here is skipped, only scheduled apart.
 /** The slow stage's files (test/slow-files.json): in exactly one of `npm test` and `npm run test:slow`. */
 const SLOW_FILES: string[] = JSON.parse(readFileSync(new URL('./test/slow-files.json', import.meta.url), 'utf8')).files;
+
+// Node's on-disk compile cache for the workers and every CLI they spawn (vitest.config.mts says why).
+process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('./.thoughtline/tmp/node-compile-cache', import.meta.url));
 
 export default defineConfig({
   test: {

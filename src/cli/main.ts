@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { parseCommandLine } from './command-line';
+import { parseCommandLine } from './spec/command-line';
 import { COMMANDS } from './commands';
 import { commandHelp, HELP } from './help-text';
 import { packageVersion } from '../deployment/worker-version';
-import { UsageError } from './usage-error';
+import { UsageError } from './spec/usage-error';
 import { readErrorText } from '../client/read-error-text';
 import { serverErrorAdvice } from '../client/server-error-advice';
 import { terminalSafe } from './render/terminal-safe';

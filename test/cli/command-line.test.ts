@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine, type CommandSpec } from '../../src/cli/command-line';
+import { parseCommandLine, type CommandSpec } from '../../src/cli/spec/command-line';
 import { COMMANDS } from '../../src/cli/commands';
-import { didYouMean, editDistance } from '../../src/cli/did-you-mean';
+import { didYouMean, editDistance } from '../../src/cli/spec/did-you-mean';
 import { commandHelp, HELP } from '../../src/cli/help-text';
-import { UsageError } from '../../src/cli/usage-error';
+import { UsageError } from '../../src/cli/spec/usage-error';
 
 const parse = (...argv: string[]) => parseCommandLine(argv, COMMANDS);
 const refusal = (...argv: string[]): string => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../../src/cli/command-line';
+import { parseCommandLine } from '../../src/cli/spec/command-line';
 import { COMMANDS } from '../../src/cli/commands';
 import { HELP } from '../../src/cli/help-text';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../../src/cli/command-line';
+import { parseCommandLine } from '../../src/cli/spec/command-line';
 import { COMMANDS } from '../../src/cli/commands';
 import { HELP } from '../../src/cli/help-text';
-import { UsageError } from '../../src/cli/usage-error';
+import { UsageError } from '../../src/cli/spec/usage-error';
 
 describe('run --strategy', () => {
   it('is a run option, documented in the help', () => {

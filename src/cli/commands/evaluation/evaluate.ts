@@ -1,0 +1,552 @@
+import { randomUUID } from 'node:crypto';
+import { readRegularFile } from '../../../files/read-regular-file';
+import { RegularFileError } from '../../../files/regular-file-error';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
+import { DatasetError, loadDataset, type LoadedDataset } from '../../../eval/dataset';
+import { createEvalReplay, type EvalReplay } from '../../../eval/replay';
+import { criteriaText, writeReports } from '../../../eval/report';
+import { AgentId, registeredStrategy, resolveModel, type ModelSettings } from '../../../shared';
+import {
+  EvaluationInput,
+  EvaluationProgress,
+  EvaluationResult,
+  MAX_EVAL_UNITS,
+  type EvalVariant,
+  type EvaluationInputInit,
+} from '../../../shared/eval';
+import { compareWithBaseline, DatasetMismatchError, type GateResult } from '../../../shared/eval/gate';
+import { summariseEvaluation } from '../../../shared/eval/stats';
+import { MAX_CARRIED_BYTES, utf8Bytes } from '../../../shared/payload-size';
+import { loadConfig, type Config } from '../../../config';
+import { EVALUATION_WORKFLOW, evaluationProgressQuery } from '../../../workflows/eval/eval-messages';
+import { INTERRUPTED_EXIT_CODE, watchInterruption, type Interruption } from '../../../client/follow/interruption';
+import { placeRun, type RunPlacement } from '../../../client/follow/run-placement';
+import { workerPolls } from '../../../client/follow/worker-presence';
+import { startWorkerCommand } from '../../../client/follow/worker-advice';
+import { readErrorText } from '../../../client/read-error-text';
+import type { CommandLine, OptionSpec } from '../../spec/command-line';
+import { LOCAL_MODEL_CHOICE, localModelOf } from '../../setup/local-model-setup';
+import { loadAgentsModule, loadToolsModule } from '../../setup/load-tools-module';
+import { writeForStdout, writeSafe } from '../../render/terminal-safe';
+import {
+  connectOrStart,
+  log,
+  routeWorkerLog,
+  startWorker,
+  webUiLink,
+  type Connected,
+  type RunningWorker,
+} from '../../setup/runtime';
+import { terseLogEntry } from '../../reading/terse-log-entry';
+import { UsageError } from '../../spec/usage-error';
+import { counted } from '../../../shared/counted';
+
+const text: OptionSpec = { type: 'string' };
+const texts: OptionSpec = { type: 'string', multiple: true };
+const flag: OptionSpec = { type: 'boolean' };
+
+/** What `thoughtline eval` takes; `--model`, `--agent` and `--scorer` repeat. */
+export const EVAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  model: texts,
+  agent: texts,
+  repeat: text,
+  concurrency: text,
+  'budget-usd': text,
+  'budget-tokens': text,
+  judge: text,
+  scorer: texts,
+  tools: text,
+  out: text,
+  baseline: text,
+  'baseline-any-dataset': flag,
+  resume: text,
+  'no-worker': flag,
+  json: flag,
+};
+
+/** The command line of `eval`, checked: every mistake here is a UsageError, before anything connects. */
+export interface EvalOptions {
+  dataset: string;
+  models: string[];
+  agents: string[];
+  repeat?: number;
+  concurrency?: number;
+  budgetUsd?: number;
+  budgetTokens?: number;
+  judge?: string;
+  scorers: string[];
+  tools?: string;
+  out?: string;
+  baseline?: string;
+  baselineAnyDataset: boolean;
+  /** Follow an evaluation started before (after Ctrl-C) instead of starting one. */
+  resume?: string;
+  noWorker: boolean;
+  json: boolean;
+}
+
+export function readEvalOptions(l: CommandLine): EvalOptions {
+  const models = l.texts('model') ?? [];
+  const agents = (l.texts('agent') ?? []).map((a) => {
+    const parsed = AgentId.safeParse(a);
+    if (!parsed.success) throw new UsageError(`--agent "${a}": ${parsed.error.issues[0]?.message}`);
+    return parsed.data;
+  });
+  for (const [name, values] of [
+    ['model', models],
+    ['agent', agents],
+  ] as const) {
+    const twice = values.find((v, i) => values.indexOf(v) !== i);
+    if (twice !== undefined) throw new UsageError(`--${name} ${twice} is given twice; each makes a variant once.`);
+  }
+  const scorers = l.texts('scorer') ?? [];
+  const badScorer = scorers.find((s) => s.length === 0 || s.length > 64);
+  if (badScorer !== undefined)
+    throw new UsageError(`--scorer takes a scorer's name (1 to 64 characters), not "${badScorer}".`);
+  if (scorers.length > 20) throw new UsageError('--scorer: at most 20 scorers.');
+  if (l.flag('baseline-any-dataset') && l.text('baseline') === undefined)
+    throw new UsageError('--baseline-any-dataset goes with --baseline FILE.');
+  if (l.flag('no-worker') && l.text('tools') !== undefined)
+    throw new UsageError("--tools serves tools on this process's own worker; --no-worker runs none. Give one of them.");
+  const options: EvalOptions = {
+    dataset: l.args[0]!,
+    models,
+    agents,
+    scorers,
+    baselineAnyDataset: l.flag('baseline-any-dataset'),
+    noWorker: l.flag('no-worker'),
+    json: l.flag('json'),
+  };
+  const repeat = wholeNumber(l, 'repeat', 100);
+  const concurrency = wholeNumber(l, 'concurrency', 256);
+  const budgetTokens = wholeNumber(l, 'budget-tokens', Number.MAX_SAFE_INTEGER);
+  const budgetUsd = l.text('budget-usd');
+  if (budgetUsd !== undefined && !(Number(budgetUsd) > 0 && Number.isFinite(Number(budgetUsd))))
+    throw new UsageError(`--budget-usd takes a positive amount of US dollars, e.g. 2.50, not "${budgetUsd}".`);
+  for (const [key, value] of [
+    ['judge', l.text('judge')],
+    ['tools', l.text('tools')],
+    ['out', l.text('out')],
+    ['baseline', l.text('baseline')],
+    ['resume', l.text('resume')],
+  ] as const)
+    if (value !== undefined) {
+      if (value.trim() === '') throw new UsageError(`--${key} needs a value.`);
+      options[key] = value;
+    }
+  return {
+    ...options,
+    ...(repeat !== undefined ? { repeat } : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(budgetTokens !== undefined ? { budgetTokens } : {}),
+    ...(budgetUsd !== undefined ? { budgetUsd: Number(budgetUsd) } : {}),
+  };
+}
+
+function wholeNumber(l: CommandLine, name: string, max: number): number | undefined {
+  const raw = l.text(name);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!(raw.trim() !== '' && Number.isInteger(n) && n > 0 && n <= max))
+    throw new UsageError(
+      `--${name} takes a positive whole number${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ''}, not "${raw}".`,
+    );
+  return n;
+}
+
+/** A variant id from a model or agent name: the characters ids allow, others as `-`. */
+export const variantId = (name: string): string => name.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 64);
+
+/** A `--model` value as run reads it: a registry name, `local`, `provider/model`, or an Anthropic model. */
+function modelSettings(name: string, config: Readonly<Config>): Partial<ModelSettings> {
+  const registry = config.modelRegistry;
+  if (registry) {
+    try {
+      return resolveModel(registry, name);
+    } catch (err) {
+      throw new UsageError(`--model ${name}: ${(err as Error).message}`);
+    }
+  }
+  const local = localModelOf(name);
+  if (local) return local;
+  const slash = name.indexOf('/');
+  return slash > 0
+    ? { provider: name.slice(0, slash), model: name.slice(slash + 1) }
+    : { provider: 'anthropic', model: name };
+}
+
+/** Each `--model` × each `--agent` is a variant; no `--model`: the configured model. */
+export function evaluationVariants(options: EvalOptions, config: Readonly<Config>): EvalVariant[] {
+  const models = options.models.length > 0 ? options.models : [config.model];
+  const agents: Array<string | undefined> = options.agents.length > 0 ? options.agents : [undefined];
+  return agents.flatMap((agent) =>
+    models.map((name) => {
+      const strategy = config.modelRegistry ? registeredStrategy(config.modelRegistry, name) : undefined;
+      return {
+        // An agent alone is named after itself; with models, after both.
+        id: variantId(agent === undefined ? name : options.models.length > 0 ? `${agent}.${name}` : agent),
+        model: modelSettings(name, config) as ModelSettings,
+        ...(agent !== undefined ? { agent } : {}),
+        ...(strategy ? { strategy } : {}),
+      };
+    }),
+  );
+}
+
+/** The evaluation's input, checked by its schema; a dataset too large for one input is refused. */
+export function evaluationInput(
+  dataset: LoadedDataset,
+  options: EvalOptions,
+  config: Readonly<Config>,
+): EvaluationInput {
+  const init: EvaluationInputInit = {
+    name: dataset.name,
+    dataset: { name: dataset.name, sha256: dataset.sha256 },
+    cases: dataset.cases,
+    variants: evaluationVariants(options, config),
+    scorers: options.scorers,
+    ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(options.budgetUsd !== undefined || options.budgetTokens !== undefined
+      ? {
+          budget: {
+            ...(options.budgetUsd !== undefined ? { costUsd: options.budgetUsd } : {}),
+            ...(options.budgetTokens !== undefined ? { tokens: options.budgetTokens } : {}),
+          },
+        }
+      : {}),
+    ...(options.judge !== undefined ? { judge: { model: modelSettings(options.judge, config) as ModelSettings } } : {}),
+  };
+  const units = init.cases.length * init.variants.length * (init.repeat ?? 1);
+  if (units > MAX_EVAL_UNITS)
+    throw new UsageError(
+      `${counted(init.cases.length, 'case')} × ${counted(init.variants.length, 'variant')} × ${counted(init.repeat ?? 1, 'repeat')} is ${units} runs; at most ${MAX_EVAL_UNITS}: split the dataset or run fewer variants.`,
+    );
+  const parsed = EvaluationInput.safeParse(init);
+  if (!parsed.success)
+    throw new UsageError(
+      `the evaluation's input: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  const bytes = utf8Bytes(JSON.stringify(parsed.data));
+  if (bytes > MAX_CARRIED_BYTES)
+    throw new Error(
+      `the evaluation's input is ${bytes} bytes with its cases; Temporal takes at most ${MAX_CARRIED_BYTES} in one input: split ${path.basename(dataset.file)}.`,
+    );
+  return parsed.data;
+}
+
+/** How often the progress query is asked while the evaluation runs. */
+const PROGRESS_EVERY_MS = 1_500;
+/** How long Ctrl-C waits for this process's worker to stop before the process exits anyway. */
+const WORKER_STOP_MS = 5_000;
+
+/**
+ * `thoughtline eval DATASET`: loads and checks the dataset, starts `evaluationWorkflow` (or follows
+ * the one `--resume` names) on a standing worker or this process's own, prints progress on stderr,
+ * then writes result.json, report.md and report.html and prints the criteria. Exit code 1 when
+ * the baseline gate finds a regression or the evaluation was cancelled.
+ */
+export async function evaluate(options: EvalOptions): Promise<number> {
+  const dataset = readDataset(options.dataset);
+  // Read before anything starts: a bad baseline must not cost an evaluation.
+  const baseline = options.baseline ? readBaseline(options.baseline) : undefined;
+  if (baseline && baseline.dataset.sha256 !== dataset.sha256 && !options.baselineAnyDataset)
+    throw new UsageError(
+      new DatasetMismatchError(baseline.dataset, { name: dataset.name, sha256: dataset.sha256 }).message,
+    );
+  if (dataset.replays.length > 0 && options.noWorker)
+    throw new UsageError(
+      `${counted(dataset.replays.length, 'case')} ${dataset.replays.length === 1 ? 'replays' : 'replay'} recordings, which only this process's own worker can serve; drop --no-worker.`,
+    );
+  // Checked before any server is found or started: the input's mistakes are the command line's.
+  const input = options.resume ? undefined : evaluationInput(dataset, options, loadConfig());
+  const interruption = watchInterruption();
+  try {
+    const c = await connectOrStart();
+    const evaluationId = options.resume ?? `eval-${variantId(dataset.name).slice(0, 40)}-${randomUUID().slice(0, 8)}`;
+    const placement = await place(c, options, dataset, input, evaluationId);
+    // This process's worker registers only the agents of --tools: a variant naming another needs a standing worker.
+    const ownAgents = options.tools ? loadAgentsModule(options.tools).map((a) => a.id) : [];
+    const missing = options.agents.filter((a) => !ownAgents.includes(a));
+    if (placement.worker === 'own' && missing.length > 0)
+      throw new Error(
+        `--agent ${missing.join(', ')}: this process's worker registers ${ownAgents.length ? `only ${ownAgents.join(', ')}` : 'no agents'}, and no other worker takes the evaluation. ` +
+          `Start one that registers them (thoughtline worker --tools FILE, FILE exporting "agents"), or pass that FILE as --tools.`,
+      );
+    const dir = options.out ?? path.join('eval-results', evaluationId);
+    const workerLog = placement.worker === 'own' ? workerLogFile(dir) : undefined;
+    const worker =
+      placement.worker === 'own' ? await ownWorker(c, options, dataset, placement.taskQueue, evaluationId) : undefined;
+    try {
+      const handle = input
+        ? await c.agents.client.workflow.start(EVALUATION_WORKFLOW, {
+            taskQueue: placement.taskQueue,
+            workflowId: evaluationId,
+            args: [input],
+            staticSummary: `Evaluation ${input.name}: ${counted(input.cases.length, 'case')} × ${counted(input.variants.length, 'variant')} × ${counted(input.repeat, 'repeat')}`,
+          })
+        : c.agents.client.workflow.getHandle(evaluationId);
+      log(`${input ? 'started' : 'following'} evaluation ${evaluationId} on task queue "${placement.taskQueue}"`);
+      const link = webUiLink(c.server, evaluationId);
+      if (link) log(`Web UI: ${link}`);
+      interruption.arm();
+      const ended = await follow(handle, worker, interruption);
+      if (ended.kind !== 'ended')
+        return await stopFollowing(ended, { evaluationId, options, placement, worker, interruption, c });
+      const code = report(ended.result, { options, baseline, dir, evaluationId, viewerBase: c.config.server?.url });
+      workerLog?.summarise();
+      return code;
+    } finally {
+      await worker?.shutdown();
+    }
+  } finally {
+    interruption.dispose();
+  }
+}
+
+function readDataset(file: string): LoadedDataset {
+  try {
+    return loadDataset(file);
+  } catch (err) {
+    // A dataset's mistakes are the person's to fix, like a mistyped option.
+    if (err instanceof DatasetError) throw new UsageError(`the dataset has problems:\n${err.message}`);
+    throw err;
+  }
+}
+
+/** Largest baseline read: a result.json of thousands of cases is a few megabytes. */
+const MAX_BASELINE_BYTES = 64 * 1024 * 1024;
+
+function readBaseline(file: string): EvaluationResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readRegularFile(file, MAX_BASELINE_BYTES).toString('utf8'));
+  } catch (err) {
+    if (err instanceof RegularFileError) throw new UsageError(`--baseline ${file}: ${err.message}.`);
+    throw new UsageError(`--baseline ${file}: not a readable JSON file (${(err as Error).message}).`);
+  }
+  const parsed = EvaluationResult.safeParse(raw);
+  if (!parsed.success)
+    throw new UsageError(
+      `--baseline ${file}: not an evaluation's result.json (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}).`,
+    );
+  return parsed.data;
+}
+
+/** Which variants need this process's worker: the local model runs in it. */
+const usesLocalModel = (options: EvalOptions, config: Readonly<Config>): boolean =>
+  (options.models.length > 0 ? options.models : [config.model]).includes(LOCAL_MODEL_CHOICE) ||
+  options.judge === LOCAL_MODEL_CHOICE;
+
+async function place(
+  c: Connected,
+  options: EvalOptions,
+  dataset: LoadedDataset,
+  input: EvaluationInput | undefined,
+  evaluationId: string,
+): Promise<RunPlacement> {
+  if (!input) {
+    // Resuming: the evaluation stays on the queue it started on; a private one needs this process's worker again.
+    const { taskQueue } = await c.agents.client.workflow.getHandle(evaluationId).describe();
+    const standing = taskQueue === c.config.taskQueue || (await workerPolls(c.agents.client, taskQueue));
+    return standing && !options.tools && dataset.replays.length === 0
+      ? { worker: 'standing', taskQueue }
+      : { worker: 'own', taskQueue };
+  }
+  const placement = await placeRun(c.agents.client, c.config.taskQueue, {
+    standingOnly: options.noWorker,
+    ownOnly: Boolean(options.tools) || dataset.replays.length > 0 || usesLocalModel(options, c.config),
+  });
+  if (placement.worker === 'standing' && !options.noWorker)
+    log(
+      `a worker already polls task queue "${placement.taskQueue}": the evaluation goes to it, with its tools and models (--tools runs this process's own).`,
+    );
+  return placement;
+}
+
+async function ownWorker(
+  c: Connected,
+  options: EvalOptions,
+  dataset: LoadedDataset,
+  taskQueue: string,
+  evaluationId: string,
+): Promise<RunningWorker> {
+  const replay = dataset.replays.length > 0 ? replayFor(evaluationId, dataset) : undefined;
+  const local = usesLocalModel(options, c.config) ? { model: LOCAL_MODEL_CHOICE } : {};
+  return startWorker(
+    { ...c, config: { ...c.config, taskQueue, ...local } },
+    options.tools ? loadToolsModule(options.tools) : [],
+    {
+      agents: options.tools ? loadAgentsModule(options.tools) : [],
+      ...(replay ? { extraModels: { replay: replay.provider }, wrapTools: (tools) => replay.wrapTools(tools) } : {}),
+    },
+  );
+}
+
+/**
+ * This process's worker's warnings go to <dir>/worker.log, not between the progress lines: a case
+ * that tests a failing tool makes the SDK warn "Activity failed" on purpose. Errors (a worker that
+ * cannot go on) still show on stderr too. `summarise` says where the warnings went, if any.
+ */
+function workerLogFile(dir: string): { summarise(): void } {
+  const file = path.join(dir, 'worker.log');
+  let warnings = 0;
+  routeWorkerLog((entry) => {
+    const line = `${terseLogEntry(entry)}\n`;
+    if (entry.level === 'ERROR') process.stderr.write(line);
+    else warnings += 1;
+    fs.mkdirSync(dir, { recursive: true });
+    fs.appendFileSync(file, line);
+  });
+  return {
+    summarise: () => {
+      if (warnings > 0)
+        log(
+          `this process's worker logged ${counted(warnings, 'warning')} (failed tool calls are expected in cases that test them): ${file}`,
+        );
+    },
+  };
+}
+
+/** Cases with `replay` are answered from their recordings by this process's worker: no real model or tool runs for them. */
+function replayFor(evaluationId: string, dataset: LoadedDataset): EvalReplay {
+  return createEvalReplay({ evaluationId, cases: dataset.replays });
+}
+
+type Followed =
+  { kind: 'ended'; result: EvaluationResult } | { kind: 'interrupted' } | { kind: 'worker-stopped'; error: string };
+
+/** Prints progress on stderr, a line per change, until the evaluation ends, Ctrl-C, or this process's worker stops. */
+async function follow(
+  handle: WorkflowHandle,
+  worker: RunningWorker | undefined,
+  interruption: Interruption,
+): Promise<Followed> {
+  let last = '';
+  const ticker = setInterval(() => {
+    handle.query(evaluationProgressQuery).then(
+      (raw) => {
+        const parsed = EvaluationProgress.safeParse(raw);
+        if (!parsed.success) return;
+        const line = progressLine(parsed.data);
+        if (line !== last) log((last = line));
+      },
+      // Not answered yet (no workflow task done, a worker restarting): the next tick asks again.
+      () => undefined,
+    );
+  }, PROGRESS_EVERY_MS);
+  try {
+    return await Promise.race<Followed>([
+      handle.result().then((raw: unknown): Followed => {
+        const parsed = EvaluationResult.safeParse(raw);
+        if (!parsed.success)
+          throw new Error(
+            `evaluation ${handle.workflowId} returned something that is not an EvaluationResult: ${parsed.error.issues[0]?.message}`,
+          );
+        return { kind: 'ended', result: parsed.data };
+      }),
+      interruption.signalled.then((): Followed => ({ kind: 'interrupted' })),
+      ...(worker
+        ? [
+            worker.done.then(
+              (): Followed => ({ kind: 'worker-stopped', error: '' }),
+              (err: unknown): Followed => ({ kind: 'worker-stopped', error: readErrorText(err) }),
+            ),
+          ]
+        : []),
+    ]);
+  } finally {
+    clearInterval(ticker);
+  }
+}
+
+/** `12/48 done, 2 running, 1 skipped, 10 passed; $0.0123, 4,512 tokens`. */
+export function progressLine(p: EvaluationProgress): string {
+  return (
+    `${p.done}/${p.total} done, ${p.running} running, ${p.skipped} skipped, ${p.passed} passed; ` +
+    `$${p.spent.costUsd.toFixed(4)}, ${p.spent.tokens.toLocaleString('en-US')} tokens`
+  );
+}
+
+/** Says where the evaluation stands and how to resume or cancel it, stops this process's worker, and exits. */
+async function stopFollowing(
+  outcome: Exclude<Followed, { kind: 'ended' }>,
+  at: {
+    evaluationId: string;
+    options: EvalOptions;
+    placement: RunPlacement;
+    worker: RunningWorker | undefined;
+    interruption: Interruption;
+    c: Connected;
+  },
+): Promise<never> {
+  const { evaluationId, placement, worker, options } = at;
+  const what = at.interruption.happened
+    ? `Stopped following ${evaluationId}${worker ? ' and stopped its worker' : ''}.`
+    : `This process's worker stopped before ${evaluationId} ended${outcome.kind === 'worker-stopped' && outcome.error ? `: ${outcome.error}` : ''}.`;
+  const where =
+    placement.worker === 'own'
+      ? `The evaluation keeps its state in Temporal (no case runs twice); nothing advances it until a worker polls task queue "${placement.taskQueue}".`
+      : `The evaluation keeps its state in Temporal and goes on on the workers of task queue "${placement.taskQueue}".`;
+  const resume = [
+    'thoughtline eval',
+    JSON.stringify(options.dataset),
+    `--resume ${evaluationId}`,
+    ...(options.tools ? [`--tools ${JSON.stringify(options.tools)}`] : []),
+    ...(options.baseline ? [`--baseline ${JSON.stringify(options.baseline)}`] : []),
+    ...(options.out ? [`--out ${JSON.stringify(options.out)}`] : []),
+  ].join(' ');
+  const standing =
+    placement.worker === 'own'
+      ? `\nor start a worker on its queue:\n  ${startWorkerCommand(placement.taskQueue, at.c.config.taskQueue)}`
+      : '';
+  writeSafe(
+    process.stderr,
+    `\n${what} ${where}\nResume following it, and write its reports when it ends, with:\n  ${resume}${standing}\nCancel it with:\n  thoughtline cancel ${evaluationId} --hard\n`,
+  );
+  await Promise.race([
+    worker?.shutdown().catch(() => undefined),
+    new Promise((r) => setTimeout(r, WORKER_STOP_MS).unref()),
+  ]);
+  process.exit(at.interruption.happened ? INTERRUPTED_EXIT_CODE : 1);
+}
+
+/** Writes the reports, prints the criteria, the gate and the paths; returns the exit code. */
+function report(
+  result: EvaluationResult,
+  at: {
+    options: EvalOptions;
+    baseline: EvaluationResult | undefined;
+    dir: string;
+    evaluationId: string;
+    viewerBase: string | undefined;
+  },
+): number {
+  const { options, baseline, dir } = at;
+  const summary = summariseEvaluation(result);
+  const gate: GateResult | undefined = baseline
+    ? compareWithBaseline(baseline, result, { anyDataset: options.baselineAnyDataset })
+    : undefined;
+  const files = writeReports(dir, {
+    result,
+    summary,
+    ...(gate ? { gate } : {}),
+    ...(at.viewerBase ? { viewerBase: at.viewerBase } : {}),
+  });
+  const out = options.json ? process.stderr : process.stdout;
+  writeSafe(out, `\nEvaluation ${at.evaluationId}: ${result.status}\n\n${criteriaText(summary)}\n`);
+  if (gate) {
+    writeSafe(out, `Regression gate against ${options.baseline}: ${gate.passed ? 'passed' : 'FAILED'}\n`);
+    for (const r of gate.regressions) writeSafe(out, `  - ${r.why}\n`);
+    for (const n of gate.notes) writeSafe(out, `  note: ${n}\n`);
+    out.write('\n');
+  }
+  writeSafe(out, `Result: ${files.result}\nReport: ${files.markdown}\n        ${files.html}\n`);
+  if (options.json)
+    writeForStdout(
+      `${JSON.stringify({ evaluationId: at.evaluationId, status: result.status, files, summary, ...(gate ? { gate } : {}) }, null, 2)}\n`,
+    );
+  return (gate && !gate.passed) || result.status === 'cancelled' ? 1 : 0;
+}

@@ -8,9 +8,9 @@ import {
   evaluationInput,
   evaluationVariants,
   progressLine,
-  readEvalOptions,
   variantId,
 } from '../../src/cli/commands/evaluation/evaluate';
+import { readEvalOptions } from '../../src/cli/commands/evaluation/eval-options';
 import { LOCAL_MODEL } from '../../src/cli/setup/local-model-setup';
 import { UsageError } from '../../src/cli/spec/usage-error';
 import { loadConfig } from '../../src/config';

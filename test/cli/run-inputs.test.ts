@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../../src/cli/spec/command-line';
 import { COMMANDS } from '../../src/cli/commands';
-import { HELP } from '../../src/cli/help-text';
+import { helpOf } from '../../src/cli/commands';
 import { runExtras } from '../../src/cli/run-inputs/run-extras';
 import { readingFileTools } from '../../src/cli/setup/runtime';
 import { cutUtf8 } from '../../src/cli/run-inputs/cut-utf8';
@@ -275,7 +275,7 @@ describe('run with the new inputs', () => {
     const none = parseCommandLine(['run'], COMMANDS);
     if (none.kind !== 'command') throw new Error('not a command');
     expect(await refusal(none.command.run(none.line))).toMatch(/^"run" needs a task/);
-    for (const flag of ['--files', '--files-root', '--context', '--workflow']) expect(HELP).toContain(flag);
+    for (const flag of ['--files', '--files-root', '--context', '--workflow']) expect(helpOf('run')).toContain(flag);
   });
 });
 

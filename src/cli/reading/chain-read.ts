@@ -1,6 +1,7 @@
 import type { ChainPage, ReasoningChain, ViewerRole } from '../../shared';
 import { StepFilter, summariseChain, type ChainSummary } from '../../shared/store';
 import type { CommandLine, OptionSpec } from '../spec/command-line';
+import { flag, text } from '../spec/flags';
 import { UsageError } from '../spec/usage-error';
 import { readStoredPage } from '../../client/store/read-stored-chain';
 import { filterChainSteps } from '../../client/store/step-filter-match';
@@ -19,12 +20,12 @@ export const STORE_ONLY_LINE = "(read from the chain store only: Temporal no lon
 
 /** `chain`'s options that read through the store's filters and summary. */
 export const CHAIN_STORE_OPTIONS = {
-  summary: { type: 'boolean' },
-  type: { type: 'string' },
-  tool: { type: 'string' },
-  text: { type: 'string' },
-  from: { type: 'string' },
-  to: { type: 'string' },
+  summary: flag('counts, tools, cost and the main decisions instead of the steps'),
+  type: text('T,T', 'only steps of these types'),
+  tool: text('NAME', 'only steps of this tool'),
+  text: text('TEXT', 'only steps whose text, as the view shows it, holds TEXT'),
+  from: text('ISO', 'only steps from this time'),
+  to: text('ISO', 'only steps until this time'),
 } as const satisfies Record<string, OptionSpec>;
 
 /** `--summary` and the filters as given, checked by StepFilter; undefined when none is given. */

@@ -2,11 +2,31 @@ import { parseArgs } from 'node:util';
 import { didYouMean } from './did-you-mean';
 import { UsageError } from './usage-error';
 
+/** One option: how it parses, and what its help says (the help is written from these fields alone). */
 export interface OptionSpec {
   type: 'boolean' | 'string';
   short?: string;
   multiple?: boolean;
+  /** What a string option's value is called in help: FILE, N, URL. */
+  value?: string;
+  /** What the option does, in a line or two. */
+  help: string;
+  /** The value used when the option is not given, as help shows it. */
+  default?: string;
+  /** The environment variable read when the option is not given. */
+  env?: string;
 }
+
+/** The groups of the top-level help, in the order it lists them. */
+export const COMMAND_GROUPS = [
+  'Run and watch',
+  'People in the loop',
+  'Serve and protocols',
+  'Store and audit',
+  'Evaluation',
+  'Operations',
+] as const;
+export type CommandGroup = (typeof COMMAND_GROUPS)[number];
 
 /** A positional argument: its name in messages, and what a missing one is said to be (absent: optional). */
 export interface ArgSpec {
@@ -14,9 +34,18 @@ export interface ArgSpec {
   needs?: string;
 }
 
-/** One command of the table: its arguments, the only options it takes, and what it does. */
+/** One command of the table: its arguments, the only options it takes, its help, and what it does. */
 export interface CommandSpec {
   name: string;
+  group: CommandGroup;
+  /** Its line in the top-level help. */
+  summary: string;
+  /** The paragraph under its usage in `CMD --help`. */
+  description: string;
+  /** Usage lines after `thoughtline ` when one line written from args and options does not say it (subcommands). */
+  usage?: readonly string[];
+  /** Whole command lines (`thoughtline …`); a test parses each one. */
+  examples: readonly string[];
   args: readonly ArgSpec[];
   options: Readonly<Record<string, OptionSpec>>;
   /** Added to the message when there are too many arguments, e.g. "put the task in quotes". */
@@ -39,7 +68,9 @@ export type Parsed =
   | { kind: 'version' }
   | { kind: 'command'; command: CommandSpec; line: CommandLine };
 
-const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const satisfies Record<string, OptionSpec>;
+export const HELP_OPTION = {
+  help: { type: 'boolean', short: 'h', help: "this command's help" },
+} as const satisfies Record<string, OptionSpec>;
 
 /**
  * Reads argv against the command table: the command comes first, then its arguments and options
@@ -60,7 +91,7 @@ export function parseCommandLine(argv: readonly string[], commands: readonly Com
       `the command comes first and its options after it, e.g. thoughtline status <run-id> --json; got "${verb}" first.`,
     );
   const command = findCommand(verb, commands);
-  const options = { ...command.options, ...HELP_OPTION };
+  const options = parseArgsOptions({ ...command.options, ...HELP_OPTION });
   refuseUnknownOptions(rest, command, commands);
   let parsed: ReturnType<typeof parseArgs>;
   try {
@@ -85,7 +116,19 @@ export function parseCommandLine(argv: readonly string[], commands: readonly Com
   };
 }
 
-function findCommand(name: string, commands: readonly CommandSpec[]): CommandSpec {
+/** Node's parseArgs takes only how each option parses, not its help. */
+function parseArgsOptions(
+  options: Readonly<Record<string, OptionSpec>>,
+): Record<string, { type: 'boolean' | 'string'; short?: string; multiple?: boolean }> {
+  return Object.fromEntries(
+    Object.entries(options).map(([name, o]) => [
+      name,
+      { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) },
+    ]),
+  );
+}
+
+export function findCommand(name: string, commands: readonly CommandSpec[]): CommandSpec {
   const command = commands.find((c) => c.name === name);
   if (command) return command;
   const near = didYouMean(

@@ -1,18 +1,17 @@
 import type { OidcFlags } from '../../server/oidc-from-flags';
 import type { CommandLine, OptionSpec } from './command-line';
 
-const flag: OptionSpec = { type: 'boolean' };
-const text: OptionSpec = { type: 'string' };
+import { flag, text } from './flags';
 
 /** The `--oidc-*` options of every command that authenticates callers (`serve`, `mcp-server --http`). */
 export const OIDC_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  'oidc-issuer': text,
-  'oidc-audience': text,
-  'oidc-jwks-url': text,
-  'oidc-roles-claim': text,
-  'oidc-tenant-claim': text,
-  'oidc-require-tenant': flag,
-  'oidc-token-types': text,
+  'oidc-issuer': text('URL', 'also accept JWTs from this OIDC issuer (with --oidc-audience and --oidc-jwks-url)'),
+  'oidc-audience': text('AUD', 'the audience those JWTs must name'),
+  'oidc-jwks-url': text('URL', "the issuer's signing keys"),
+  'oidc-roles-claim': text('PATH', 'where a JWT holds its roles'),
+  'oidc-tenant-claim': text('PATH', 'where a JWT holds its tenant'),
+  'oidc-require-tenant': flag('refuse tokens without a tenant'),
+  'oidc-token-types': text('T,...', 'accepted "typ" headers', { default: 'at+jwt' }),
 };
 
 /** The OIDC settings the command line gave; `missingOidcFlags` says which required ones are absent. */

@@ -5,7 +5,14 @@ import type { CommandLine, OptionSpec } from './command-line';
 import { UsageError } from './usage-error';
 
 /** `--policy FILE`: the visibility policy a reading command applies (else THOUGHTLINE_VISIBILITY_POLICY). */
-export const POLICY_OPTION = { policy: { type: 'string' } } as const satisfies Record<string, OptionSpec>;
+export const POLICY_OPTION = {
+  policy: {
+    type: 'string',
+    value: 'FILE',
+    help: 'read through this visibility policy; one that cannot be read exits 2 (docs/people-in-the-loop.md)',
+    env: 'THOUGHTLINE_VISIBILITY_POLICY',
+  },
+} as const satisfies Record<string, OptionSpec>;
 
 /**
  * The policy `--policy` or THOUGHTLINE_VISIBILITY_POLICY names, read before the command does

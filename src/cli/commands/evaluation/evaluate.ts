@@ -7,7 +7,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { DatasetError, loadDataset, type LoadedDataset } from '../../../eval/dataset';
 import { createEvalReplay, type EvalReplay } from '../../../eval/replay';
 import { criteriaText, writeReports } from '../../../eval/report';
-import { AgentId, registeredStrategy, resolveModel, type ModelSettings } from '../../../shared';
+import { registeredStrategy, resolveModel, type ModelSettings } from '../../../shared';
 import {
   EvaluationInput,
   EvaluationProgress,
@@ -26,7 +26,7 @@ import { placeRun, type RunPlacement } from '../../../client/follow/run-placemen
 import { workerPolls } from '../../../client/follow/worker-presence';
 import { startWorkerCommand } from '../../../client/follow/worker-advice';
 import { readErrorText } from '../../../client/read-error-text';
-import type { CommandLine, OptionSpec } from '../../spec/command-line';
+import type { EvalOptions } from './eval-options';
 import { LOCAL_MODEL_CHOICE, localModelOf } from '../../setup/local-model-setup';
 import { loadAgentsModule, loadToolsModule } from '../../setup/load-tools-module';
 import { writeForStdout, writeSafe } from '../../render/terminal-safe';
@@ -42,119 +42,6 @@ import {
 import { terseLogEntry } from '../../reading/terse-log-entry';
 import { UsageError } from '../../spec/usage-error';
 import { counted } from '../../../shared/counted';
-
-const text: OptionSpec = { type: 'string' };
-const texts: OptionSpec = { type: 'string', multiple: true };
-const flag: OptionSpec = { type: 'boolean' };
-
-/** What `thoughtline eval` takes; `--model`, `--agent` and `--scorer` repeat. */
-export const EVAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  model: texts,
-  agent: texts,
-  repeat: text,
-  concurrency: text,
-  'budget-usd': text,
-  'budget-tokens': text,
-  judge: text,
-  scorer: texts,
-  tools: text,
-  out: text,
-  baseline: text,
-  'baseline-any-dataset': flag,
-  resume: text,
-  'no-worker': flag,
-  json: flag,
-};
-
-/** The command line of `eval`, checked: every mistake here is a UsageError, before anything connects. */
-export interface EvalOptions {
-  dataset: string;
-  models: string[];
-  agents: string[];
-  repeat?: number;
-  concurrency?: number;
-  budgetUsd?: number;
-  budgetTokens?: number;
-  judge?: string;
-  scorers: string[];
-  tools?: string;
-  out?: string;
-  baseline?: string;
-  baselineAnyDataset: boolean;
-  /** Follow an evaluation started before (after Ctrl-C) instead of starting one. */
-  resume?: string;
-  noWorker: boolean;
-  json: boolean;
-}
-
-export function readEvalOptions(l: CommandLine): EvalOptions {
-  const models = l.texts('model') ?? [];
-  const agents = (l.texts('agent') ?? []).map((a) => {
-    const parsed = AgentId.safeParse(a);
-    if (!parsed.success) throw new UsageError(`--agent "${a}": ${parsed.error.issues[0]?.message}`);
-    return parsed.data;
-  });
-  for (const [name, values] of [
-    ['model', models],
-    ['agent', agents],
-  ] as const) {
-    const twice = values.find((v, i) => values.indexOf(v) !== i);
-    if (twice !== undefined) throw new UsageError(`--${name} ${twice} is given twice; each makes a variant once.`);
-  }
-  const scorers = l.texts('scorer') ?? [];
-  const badScorer = scorers.find((s) => s.length === 0 || s.length > 64);
-  if (badScorer !== undefined)
-    throw new UsageError(`--scorer takes a scorer's name (1 to 64 characters), not "${badScorer}".`);
-  if (scorers.length > 20) throw new UsageError('--scorer: at most 20 scorers.');
-  if (l.flag('baseline-any-dataset') && l.text('baseline') === undefined)
-    throw new UsageError('--baseline-any-dataset goes with --baseline FILE.');
-  if (l.flag('no-worker') && l.text('tools') !== undefined)
-    throw new UsageError("--tools serves tools on this process's own worker; --no-worker runs none. Give one of them.");
-  const options: EvalOptions = {
-    dataset: l.args[0]!,
-    models,
-    agents,
-    scorers,
-    baselineAnyDataset: l.flag('baseline-any-dataset'),
-    noWorker: l.flag('no-worker'),
-    json: l.flag('json'),
-  };
-  const repeat = wholeNumber(l, 'repeat', 100);
-  const concurrency = wholeNumber(l, 'concurrency', 256);
-  const budgetTokens = wholeNumber(l, 'budget-tokens', Number.MAX_SAFE_INTEGER);
-  const budgetUsd = l.text('budget-usd');
-  if (budgetUsd !== undefined && !(Number(budgetUsd) > 0 && Number.isFinite(Number(budgetUsd))))
-    throw new UsageError(`--budget-usd takes a positive amount of US dollars, e.g. 2.50, not "${budgetUsd}".`);
-  for (const [key, value] of [
-    ['judge', l.text('judge')],
-    ['tools', l.text('tools')],
-    ['out', l.text('out')],
-    ['baseline', l.text('baseline')],
-    ['resume', l.text('resume')],
-  ] as const)
-    if (value !== undefined) {
-      if (value.trim() === '') throw new UsageError(`--${key} needs a value.`);
-      options[key] = value;
-    }
-  return {
-    ...options,
-    ...(repeat !== undefined ? { repeat } : {}),
-    ...(concurrency !== undefined ? { concurrency } : {}),
-    ...(budgetTokens !== undefined ? { budgetTokens } : {}),
-    ...(budgetUsd !== undefined ? { budgetUsd: Number(budgetUsd) } : {}),
-  };
-}
-
-function wholeNumber(l: CommandLine, name: string, max: number): number | undefined {
-  const raw = l.text(name);
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!(raw.trim() !== '' && Number.isInteger(n) && n > 0 && n <= max))
-    throw new UsageError(
-      `--${name} takes a positive whole number${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ''}, not "${raw}".`,
-    );
-  return n;
-}
 
 /** A variant id from a model or agent name: the characters ids allow, others as `-`. */
 export const variantId = (name: string): string => name.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 64);

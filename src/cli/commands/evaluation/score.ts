@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_SCORE_COMMENT_CHARS, ScoreName, ScoreSource, type AddRunScoreResult } from '../../../shared/run-scores';
 import type { CommandLine, CommandSpec } from '../../spec/command-line';
+import { PERSON_OPTIONS, text } from '../../spec/flags';
 import { connect } from '../../setup/runtime';
 import { writeSafe } from '../../render/terminal-safe';
 import { UsageError } from '../../spec/usage-error';
@@ -72,11 +73,20 @@ export async function scoreRun(workflowId: string, options: ScoreOptions): Promi
   }
 }
 
-const text = { type: 'string' } as const;
 export const SCORE_COMMAND: CommandSpec = {
   name: 'score',
+  group: 'Evaluation',
+  summary: 'attach an outcome score to a run, open or ended',
+  description: 'Attach an outcome score to a run, open or ended, by --as; it prints the score as stored.',
+  examples: ['thoughtline score agent-1 --name accepted --value true --comment "shipped"'],
   args: [{ name: '<run-id>', needs: 'a run id (the agent-… id run printed)' }],
-  options: { name: text, value: text, comment: text, source: text, as: text, roles: text },
+  options: {
+    name: text('N', 'the score name, e.g. accepted (required)'),
+    value: text('V', 'a number, or true/false (required)'),
+    comment: text('C', 'a comment kept with it'),
+    source: text('S', 'where it comes from', { default: 'cli' }),
+    ...PERSON_OPTIONS,
+  },
   run: async (line) => {
     await scoreRun(line.args[0]!, scoreOptions(line));
     return 0;

@@ -1,3 +1,5 @@
+import type { CommandSpec } from '../../spec/command-line';
+import { flag, text } from '../../spec/flags';
 import { loadToolsModule } from '../../setup/load-tools-module';
 import { BUILT_IN_TOOLS } from '../../setup/runtime';
 import { loadMcpConfig } from '../../../activities/mcp/load-mcp-config';
@@ -38,3 +40,23 @@ async function mcpRows(file: string): Promise<ToolRow[]> {
     await mcp.close();
   }
 }
+
+export const TOOLS_COMMAND: CommandSpec = {
+  name: 'tools',
+  group: 'Operations',
+  summary: 'the tools a worker with these flags offers',
+  description: 'List the tools a worker with these flags offers: type, read-only, approval default, required roles.',
+  examples: ['thoughtline tools', 'thoughtline tools --mcp mcp.json --json'],
+  args: [],
+  options: {
+    tools: text('FILE', 'a JS module exporting "tools", as for worker'),
+    mcp: text('FILE', 'MCP servers, as for worker'),
+    json: flag('print the list as JSON'),
+  },
+  run: async (l) =>
+    printTools({
+      ...(l.text('tools') ? { tools: l.text('tools')! } : {}),
+      ...(l.text('mcp') ? { mcp: l.text('mcp')! } : {}),
+      json: l.flag('json'),
+    }),
+};

@@ -1,3 +1,5 @@
+import type { CommandSpec } from '../../spec/command-line';
+import { flag } from '../../spec/flags';
 import { listVersions, setCurrentVersion } from '../../../deployment';
 import { connect } from '../../setup/runtime';
 import { writeSafe } from '../../render/terminal-safe';
@@ -57,3 +59,15 @@ export async function setCurrent(buildId: string | null): Promise<number> {
 /** A version's pollers for people; none means its pinned runs wait until one of its workers starts. */
 const pollerText = (n: number): string =>
   n === 0 ? 'no workers polling' : n === 1 ? '1 worker polling' : `${n} workers polling`;
+
+export const VERSIONS_COMMAND: CommandSpec = {
+  name: 'versions',
+  group: 'Operations',
+  summary: "the deployment's worker versions and who polls them",
+  description:
+    "The deployment's worker versions: current, draining (pinned runs still open), drained; and how many of each version's workers poll the task queue now.",
+  examples: ['thoughtline versions --json'],
+  args: [],
+  options: { json: flag('print the versions as JSON') },
+  run: async (l) => printVersions({ json: l.flag('json') }),
+};

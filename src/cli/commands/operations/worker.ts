@@ -1,6 +1,7 @@
 import { loadA2aSettings } from '../../../activities/a2a/a2a-settings';
 import { loadMcpConfig } from '../../../activities/mcp/load-mcp-config';
 import type { CommandSpec } from '../../spec/command-line';
+import { flag, text } from '../../spec/flags';
 import { loadAgentsModule, loadToolsModule } from '../../setup/load-tools-module';
 import { connectOrStart, log } from '../../setup/runtime';
 import { startStandingWorker, type Versioning } from '../../setup/standing-worker';
@@ -8,9 +9,6 @@ import type { LoadedPolicy } from '../../../governance';
 import { POLICY_OPTION, readPolicyOption } from '../../spec/policy-option';
 import { versionLine } from './dev';
 import { untilSignal } from '../../setup/until-signal';
-
-const flag = { type: 'boolean' } as const;
-const text = { type: 'string' } as const;
 
 /** `worker`: polls the task queue until Ctrl-C or SIGTERM, then drains and exits. */
 export async function worker(
@@ -42,8 +40,29 @@ export async function worker(
 
 export const WORKER_COMMAND: CommandSpec = {
   name: 'worker',
+  group: 'Operations',
+  summary: 'run an agent worker until Ctrl-C',
+  description:
+    "Run an agent worker until Ctrl-C. It declares a version (deployment THOUGHTLINE_DEPLOYMENT_NAME, default the task queue; build: the package version and its workflow code's hash) and makes it current: new runs come to it, open runs stay on theirs.",
+  examples: ['thoughtline worker --tools ./my-tools.js', 'thoughtline worker --mcp mcp.json --keep-current'],
   args: [],
-  options: { tools: text, mcp: text, a2a: text, unversioned: flag, 'keep-current': flag, ...POLICY_OPTION },
+  options: {
+    tools: text(
+      'FILE',
+      'a JS module exporting "tools" (defineTool results) and "agents" (defineAgent results runs start by name)',
+    ),
+    mcp: text(
+      'FILE',
+      'MCP servers, { "mcpServers": { ... } } as desktop clients write it; their tools are <server>__<tool>',
+    ),
+    a2a: text(
+      'FILE',
+      'remote A2A agents sub-agents may call, { "allow": [...], "auth": { ... } }; without it every one is refused',
+    ),
+    unversioned: flag('declare no worker version'),
+    'keep-current': flag('declare the version without making it current'),
+    ...POLICY_OPTION,
+  },
   run: async (l) => {
     // A policy that cannot be read is a usage error (exit 2): the worker never starts without it.
     const policy = await readPolicyOption(l);

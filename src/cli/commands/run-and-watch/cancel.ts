@@ -1,3 +1,5 @@
+import type { CommandSpec } from '../../spec/command-line';
+import { flag, RUN_ID, text } from '../../spec/flags';
 import { userInfo } from 'node:os';
 import { cancelSignal } from '../../../workflows/messages';
 import { connect } from '../../setup/runtime';
@@ -27,3 +29,19 @@ export async function cancelRun(workflowId: string, options: { reason?: string; 
     await agents.client.connection.close();
   }
 }
+
+export const CANCEL_COMMAND: CommandSpec = {
+  name: 'cancel',
+  group: 'Run and watch',
+  summary: 'stop a run: it finishes its step, summarises and ends',
+  description:
+    'Stop a run: it finishes the current step, summarises and returns "cancelled"; --hard cancels it through Temporal at once.',
+  examples: ['thoughtline cancel agent-1 --reason "changed my mind"'],
+  args: [RUN_ID],
+  options: { reason: text('TEXT', 'why, recorded in the chain'), hard: flag('cancel through Temporal at once') },
+  run: async (l) => {
+    const reason = l.text('reason');
+    await cancelRun(l.args[0]!, { hard: l.flag('hard'), ...(reason ? { reason } : {}) });
+    return 0;
+  },
+};

@@ -1,3 +1,5 @@
+import type { CommandSpec } from '../../spec/command-line';
+import { flag, text } from '../../spec/flags';
 import fs from 'node:fs';
 import path from 'node:path';
 import { findProjectRoot } from '../../../dev-server/project-paths';
@@ -66,3 +68,19 @@ export async function demo(options: { team?: boolean; model?: string } = {}): Pr
   await c.agents.client.connection.close();
   return result.success;
 }
+
+export const DEMO_COMMAND: CommandSpec = {
+  name: 'demo',
+  group: 'Run and watch',
+  summary: 'start what is missing and run the weather demo',
+  description:
+    'Start what is missing (a Temporal dev server, a worker) and run the weather demo, then print its chain and tree.',
+  examples: ['thoughtline demo', 'thoughtline demo --team'],
+  args: [],
+  options: {
+    team: flag('a lead agent with weather sub-agents in parallel'),
+    model: text('local', 'local: SmolLM2-135M in this process (98 MB, fetched once)'),
+  },
+  run: async (l) =>
+    (await demo({ team: l.flag('team'), ...(l.text('model') ? { model: l.text('model')! } : {}) })) ? 0 : 1,
+};

@@ -1,3 +1,5 @@
+import type { CommandSpec } from '../../spec/command-line';
+import { positiveInteger, text, texts } from '../../spec/flags';
 import { z } from 'zod';
 import { AesGcmCodec } from '../../../codec/aes-gcm-codec';
 import { startCodecServer } from '../../../codec/codec-server';
@@ -67,3 +69,23 @@ export async function runCodecServer(
   await untilSignal();
   await server.close();
 }
+
+export const CODEC_SERVER_COMMAND: CommandSpec = {
+  name: 'codec-server',
+  group: 'Serve and protocols',
+  summary: 'decrypt payloads for the Temporal Web UI and CLI',
+  description:
+    'Decrypt payloads for the Temporal Web UI and the temporal CLI until Ctrl-C; needs THOUGHTLINE_ENCRYPTION_KEYS and THOUGHTLINE_CODEC_TOKEN (docs/security.md).',
+  examples: ['thoughtline codec-server --port 8888'],
+  args: [],
+  options: {
+    port: text('N', 'the port', { default: String(DEFAULT_CODEC_PORT) }),
+    'cors-origin': texts('URL', 'an origin allowed to call it', { default: DEFAULT_CODEC_CORS_ORIGIN }),
+  },
+  run: async (l) => {
+    const port = positiveInteger(l, 'port', 65_535);
+    const corsOrigins = l.texts('cors-origin');
+    await runCodecServer({ ...(port ? { port } : {}), ...(corsOrigins ? { corsOrigins } : {}) });
+    return 0;
+  },
+};

@@ -21,6 +21,7 @@ import { createApiContext } from '../../../server/create-server';
 import { missingOidcFlags, oidcFromFlags, type OidcFlags } from '../../../server/oidc-from-flags';
 import { signerFromFlags } from '../../../server/signer-from-flags';
 import type { CommandLine, CommandSpec } from '../../spec/command-line';
+import { flag, text } from '../../spec/flags';
 import { loadAgentsModule, loadToolsModule } from '../../setup/load-tools-module';
 import { connectOrStart, log, type RunningWorker } from '../../setup/runtime';
 import { startStandingWorker } from '../../setup/standing-worker';
@@ -31,9 +32,6 @@ import { actingPerson } from '../people-in-the-loop/decide-call';
 import { POLICY_OPTION, readPolicyOption } from '../../spec/policy-option';
 import { defaultTokenFile } from './serve-http';
 import { untilSignal } from '../../setup/until-signal';
-
-const flag = { type: 'boolean' } as const;
-const text = { type: 'string' } as const;
 
 export interface McpServerOptions {
   /** Serve Streamable HTTP on this port (0: a free one) instead of stdio. */
@@ -193,18 +191,26 @@ function httpPort(line: CommandLine): number | undefined {
 
 export const MCP_SERVER_COMMAND: CommandSpec = {
   name: 'mcp-server',
+  group: 'Serve and protocols',
+  summary: 'every agent as an MCP tool, over stdio or Streamable HTTP',
+  description:
+    "Offer every agent as an MCP tool (docs/mcp-server.md): over stdio by default (stdout carries MCP only; as THOUGHTLINE_TOKEN's identity, else the local user), until the client or Ctrl-C stops it. Approvals and questions are elicitations.",
+  examples: ['thoughtline mcp-server --with-worker', 'thoughtline mcp-server --http 8090 --with-worker'],
   args: [],
   options: {
-    http: text,
-    host: text,
-    agents: text,
-    'with-worker': flag,
-    tools: text,
-    mcp: text,
-    tokens: text,
+    http: text('PORT', 'Streamable HTTP at /mcp instead of stdio (0: a free port), authenticated like serve'),
+    host: text('H', 'with --http: the address to listen on', { default: '127.0.0.1' }),
+    agents: text('FILE', 'the module whose "agents" are the tools', { default: "--tools's" }),
+    'with-worker': flag('also run a worker in this process'),
+    tools: text('FILE', 'with --with-worker: a JS module exporting "tools" and "agents"'),
+    mcp: text('FILE', 'with --with-worker: MCP servers whose tools the worker offers'),
+    tokens: text('FILE', 'with --http: token hashes', {
+      env: 'THOUGHTLINE_TOKENS',
+      default: '.thoughtline/tokens.json',
+    }),
     ...OIDC_OPTIONS,
-    'signing-keys': text,
-    'require-signatures': flag,
+    'signing-keys': text('FILE', 'sign decisions with these Ed25519 keys'),
+    'require-signatures': flag('runs started here refuse decisions without a valid signature'),
     ...POLICY_OPTION,
   },
   run: async (l) => {

@@ -1,3 +1,5 @@
+import type { CommandSpec } from '../../spec/command-line';
+import { text } from '../../spec/flags';
 import { generateSigningKey } from '../../../server/signing/generate-signing-key';
 
 /**
@@ -12,3 +14,15 @@ export function printSigningKey(options: { id?: string } = {}): number {
   );
   return 0;
 }
+
+export const SIGNING_KEY_COMMAND: CommandSpec = {
+  name: 'signing-key',
+  group: 'Serve and protocols',
+  summary: 'print a new Ed25519 keyring entry for serve --signing-keys',
+  description:
+    'Print a new Ed25519 keyring entry for a --signing-keys file (docs/signed-decisions.md: the file, rotation).',
+  examples: ['thoughtline signing-key --id k2026-11'],
+  args: [],
+  options: { id: text('ID', "the key's id in the keyring", { default: 'one made from the date' }) },
+  run: async (l) => printSigningKey(l.text('id') !== undefined ? { id: l.text('id')! } : {}),
+};

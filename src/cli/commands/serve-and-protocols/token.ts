@@ -1,3 +1,5 @@
+import type { CommandSpec } from '../../spec/command-line';
+import { text } from '../../spec/flags';
 import path from 'node:path';
 import { ZodError } from 'zod';
 import { addToken } from '../../../server/auth/token-file-store';
@@ -30,3 +32,33 @@ export function createToken(options: { id: string; roles?: string; tenant?: stri
   );
   process.stdout.write(`${token}\n`);
 }
+
+export const TOKEN_COMMAND: CommandSpec = {
+  name: 'token',
+  group: 'Serve and protocols',
+  summary: "add a person's bearer token to the token file; print it once",
+  description:
+    'Add a bearer token for a person to the token file (0600; only its hash is kept; serve reloads it) and print the token once.',
+  examples: ['thoughtline token --id alice --roles developer,approver --tenant acme'],
+  args: [],
+  options: {
+    id: text('ID', 'who presenting the token is (required)'),
+    roles: text('a,b', 'their roles'),
+    tenant: text('T', 'their tenant'),
+    file: text('FILE', 'the token file', { env: 'THOUGHTLINE_TOKENS', default: '.thoughtline/tokens.json' }),
+  },
+  run: async (l) => {
+    const id = l.text('id')?.trim();
+    if (!id)
+      throw new UsageError(
+        '"token" needs --id NAME: who presenting the token is, e.g. thoughtline token --id alice --roles developer,approver',
+      );
+    createToken({
+      id,
+      ...(l.text('roles') !== undefined ? { roles: l.text('roles')! } : {}),
+      ...(l.text('tenant') ? { tenant: l.text('tenant')! } : {}),
+      ...(l.text('file') ? { file: l.text('file')! } : {}),
+    });
+    return 0;
+  },
+};

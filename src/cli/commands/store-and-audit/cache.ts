@@ -4,6 +4,7 @@ import { forgetRunCache, listRunCache, type CacheEntrySummary } from '../../../a
 import { runCacheFile } from '../../../activities/cache/sqlite-run-cache';
 import { loadConfig } from '../../../config';
 import type { CommandLine, CommandSpec } from '../../spec/command-line';
+import { flag, text, texts } from '../../spec/flags';
 import { writeForStdout, writeSafe } from '../../render/terminal-safe';
 import { UsageError } from '../../spec/usage-error';
 
@@ -80,13 +81,22 @@ export async function runCacheCommand(options: CacheOptions): Promise<number> {
 
 export const CACHE_COMMAND: CommandSpec = {
   name: 'cache',
+  group: 'Store and audit',
+  summary: "list or forget this machine's run cache",
+  description:
+    "What this machine's run cache holds (tool results, model replies, plans) with the run and time each came from, and forgetting it; runs without a tenant unless --tenant names one.",
+  usage: [
+    'cache list [--tenant NAME] [--kind tool|model|plan] [--json]',
+    'cache delete [--tenant NAME] [--kind K] (--key KEY... | --all)',
+  ],
+  examples: ['thoughtline cache list --kind plan', 'thoughtline cache delete --tenant acme --all'],
   args: [{ name: '<list|delete>', needs: 'list or delete: thoughtline cache list [--tenant NAME]' }],
   options: {
-    tenant: { type: 'string' },
-    kind: { type: 'string' },
-    json: { type: 'boolean' },
-    key: { type: 'string', multiple: true },
-    all: { type: 'boolean' },
+    tenant: text('NAME', 'the tenant whose entries', { default: 'runs without a tenant' }),
+    kind: text('K', 'tool, model or plan'),
+    json: flag('list as JSON'),
+    key: texts('KEY', 'delete this entry (64 hex digits, as listed)'),
+    all: flag('delete every entry that matches'),
   },
   run: (line) => runCacheCommand(cacheOptions(line)),
 };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ForgetMemoryResult, MemoryEntry } from '../../../shared/planning/agent-memory';
 import { MAX_FORGET_IDS, MAX_MEMORY_KEY_CHARS, memoryOwnerText } from '../../../shared/planning/agent-memory';
 import type { CommandLine, CommandSpec } from '../../spec/command-line';
+import { flag, text, texts } from '../../spec/flags';
 import { connect } from '../../setup/runtime';
 import { writeForStdout, writeSafe } from '../../render/terminal-safe';
 import { UsageError } from '../../spec/usage-error';
@@ -97,13 +98,25 @@ export async function runMemoryCommand(options: MemoryOptions): Promise<number> 
 
 export const MEMORY_COMMAND: CommandSpec = {
   name: 'memory',
+  group: 'Store and audit',
+  summary: "list or forget what an agent's runs learnt",
+  description:
+    "What runs of an agent learnt (planning.memory), oldest first, with each one's run and time, and forgetting it; the memory of runs without a tenant unless --tenant names one.",
+  usage: [
+    'memory list --agent NAME [--tenant NAME] [--json]',
+    'memory delete --agent NAME [--tenant NAME] (--id ID... | --all)',
+  ],
+  examples: [
+    'thoughtline memory list --agent billing-sync --json',
+    'thoughtline memory delete --agent billing-sync --all',
+  ],
   args: [{ name: '<list|delete>', needs: 'list or delete: thoughtline memory list --agent NAME' }],
   options: {
-    agent: { type: 'string' },
-    tenant: { type: 'string' },
-    json: { type: 'boolean' },
-    id: { type: 'string', multiple: true },
-    all: { type: 'boolean' },
+    agent: text('NAME', 'the agent (required)'),
+    tenant: text('NAME', 'the tenant whose memory', { default: 'runs without a tenant' }),
+    json: flag('list as JSON'),
+    id: texts('ID', 'delete this entry'),
+    all: flag("delete all the agent's memory"),
   },
   run: (line) => runMemoryCommand(memoryOptions(line)),
 };

@@ -5,13 +5,13 @@ import { searchStore } from '../../../client/store/search-store';
 import { hitsInLens } from '../../../client/store/hits-in-lens';
 import { lensOfPolicy } from '../../../client/run-lens';
 import type { CommandLine, CommandSpec } from '../../spec/command-line';
+import { flag, roleOption, text } from '../../spec/flags';
 import { writeForStdout, writeSafe } from '../../render/terminal-safe';
 import { UsageError } from '../../spec/usage-error';
 import { openReadStore } from '../../reading/read-store';
 import { POLICY_OPTION, readPolicyOption } from '../../spec/policy-option';
 import { counted } from '../../../shared/counted';
 
-const text = { type: 'string' } as const;
 const Cost = z.coerce.number().nonnegative();
 const Instant = z.iso.datetime({ offset: true }).transform((t) => new Date(t).toISOString());
 
@@ -120,23 +120,31 @@ export async function searchCommand(line: CommandLine): Promise<number> {
 
 export const SEARCH_COMMAND: CommandSpec = {
   name: 'search',
+  group: 'Store and audit',
+  summary: 'runs in the chain store matching every filter',
+  description:
+    "Runs in the chain store matching every filter, as /v1/search finds them: runs of --tenant only (none: runs without a tenant), in --role's view through --policy's lens.",
+  examples: [
+    'thoughtline search --tool files_write --text /etc',
+    'thoughtline search --agent support --state failed --since 2026-11-01T00:00:00Z',
+  ],
   args: [],
   options: {
-    agent: text,
-    tenant: text,
-    caller: text,
-    state: text,
-    reason: text,
-    tool: text,
-    text,
-    'min-cost': text,
-    'max-cost': text,
-    since: text,
-    until: text,
-    limit: text,
-    role: text,
+    agent: text('A', 'runs of this agent'),
+    tenant: text('T', 'runs of this tenant', { default: 'runs without a tenant' }),
+    caller: text('ID', 'runs this person started'),
+    state: text('S', 'runs in this state (running, completed, failed, …)'),
+    reason: text('R', 'runs that ended for this reason (success, max_iterations, …)'),
+    tool: text('NAME', 'runs that called this tool'),
+    text: text('TEXT', 'runs whose steps, as the view shows them, hold TEXT'),
+    'min-cost': text('USD', 'runs that cost at least this'),
+    'max-cost': text('USD', 'runs that cost at most this'),
+    since: text('ISO', 'runs started from this time'),
+    until: text('ISO', 'runs started before this time'),
+    limit: text('N', 'the most runs listed'),
+    role: roleOption('developer'),
     ...POLICY_OPTION,
-    json: { type: 'boolean' },
+    json: flag('print the hits as JSON'),
   },
   run: searchCommand,
 };

@@ -8,6 +8,7 @@ import { openChainStore } from '../../../store/open-chain-store';
 import { parseStoreSetting, type StoreSettings } from '../../../store/store-settings';
 import { loadConfig } from '../../../config';
 import type { CommandLine, CommandSpec } from '../../spec/command-line';
+import { flag, text } from '../../spec/flags';
 import { writeForStdout, writeSafe } from '../../render/terminal-safe';
 import { connect, log } from '../../setup/runtime';
 import { UsageError } from '../../spec/usage-error';
@@ -104,7 +105,20 @@ async function runStoreCommand(action: StoreAction, flag: string | undefined): P
 
 export const STORE_COMMAND: CommandSpec = {
   name: 'store',
+  group: 'Store and audit',
+  summary: 'keep, rebuild or check the chain store',
+  description:
+    "Keep the chain store from run events and Temporal until Ctrl-C (what serve does, without the HTTP API); rebuild: re-derive it from every run Temporal has; check: compare it with Temporal's chains, exit 1 on any difference.",
+  usage: ['store [--store VALUE]', 'store rebuild [--store VALUE]', 'store check [--run ID] [--json] [--store VALUE]'],
+  examples: ['thoughtline store rebuild', 'thoughtline store check --run agent-1 --json'],
   args: [{ name: '[rebuild|check]' }],
-  options: { store: { type: 'string' }, run: { type: 'string' }, json: { type: 'boolean' } },
+  options: {
+    store: text('VALUE', 'the chain store: sqlite:PATH or a postgres:// URL', {
+      env: 'THOUGHTLINE_STORE',
+      default: '.thoughtline/store.sqlite',
+    }),
+    run: text('ID', 'check: this run only'),
+    json: flag('check: the differences as JSON'),
+  },
   run: (line) => runStoreCommand(storeAction(line), line.text('store')),
 };

@@ -1,11 +1,11 @@
 import type { CommandLine, CommandSpec } from '../../spec/command-line';
+import { flag, text } from '../../spec/flags';
 import { writeForStdout, writeSafe } from '../../render/terminal-safe';
 import { UsageError } from '../../spec/usage-error';
 import { UsageRangeError, usageRange } from '../../../store/usage/usage-range';
 import { openReadStore } from '../../reading/read-store';
 import { renderTenantUsage } from './usage-table';
 
-const text = { type: 'string' } as const;
 /** Longest tenant name read, as the API's route allows. */
 const MAX_TENANT = 200;
 
@@ -47,7 +47,20 @@ export async function usageCommand(line: CommandLine): Promise<number> {
 
 export const USAGE_COMMAND: CommandSpec = {
   name: 'usage',
+  group: 'Store and audit',
+  summary: "one tenant's runs, calls, tokens and cost over a range",
+  description:
+    "One tenant's runs, model and tool calls, tokens and cost (total, by agent, by model) of runs started in the range (at most 366 days), read from the chain store.",
+  examples: [
+    'thoughtline usage --tenant acme --since 7d',
+    'thoughtline usage --tenant acme --since 2026-11-01 --until 2026-11-15 --json',
+  ],
   args: [],
-  options: { tenant: text, since: text, until: text, json: { type: 'boolean' } },
+  options: {
+    tenant: text('T', 'the tenant (required)'),
+    since: text('7d|12h|ISO', 'the start: a span back from now, or a time or day (required)'),
+    until: text('ISO', 'the end', { default: 'now' }),
+    json: flag('print the figures as JSON'),
+  },
   run: usageCommand,
 };

@@ -1,3 +1,5 @@
+import type { CommandSpec } from '../../spec/command-line';
+import { texts } from '../../spec/flags';
 import { readRegularFile } from '../../../files/read-regular-file';
 import { RegularFileError } from '../../../files/regular-file-error';
 import { allProblems, verifyReport, type ReportCheck } from '../../../audit';
@@ -87,3 +89,23 @@ export function verifyExport(file: string, options: { publicKeys?: string[]; fin
   }
   return intact ? 0 : 1;
 }
+
+export const VERIFY_COMMAND: CommandSpec = {
+  name: 'verify',
+  group: 'Store and audit',
+  summary: 'check a JSON export: its seal and its signature',
+  description:
+    'Check a JSON export: it names the first altered step or section, and passes only when signed by a key you give, or when its final hash is one you kept from the export.',
+  usage: ['verify <file> (--public-key KEY | --final-hash HASH)...'],
+  examples: [
+    'thoughtline verify report.json --public-key 3Xk',
+    'thoughtline verify unsigned.json --final-hash sha256:9b0e',
+  ],
+  args: [{ name: '<file>', needs: 'the JSON report to check (from export --format json)' }],
+  options: {
+    'public-key': texts('KEY', 'a public key the report may be signed with'),
+    'final-hash': texts('HASH', 'a final hash kept from the export'),
+  },
+  run: async (l) =>
+    verifyExport(l.args[0]!, { publicKeys: l.texts('public-key') ?? [], finalHashes: l.texts('final-hash') ?? [] }),
+};

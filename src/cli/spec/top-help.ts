@@ -13,6 +13,6 @@ export function topLevelHelp(commands: readonly CommandSpec[]): string {
     for (const c of commands.filter((c) => c.group === group))
       lines.push(`  ${c.name.padEnd(SUMMARY_COLUMN - 2)}${c.summary}`);
   }
-  lines.push('thoughtline help <command> (or <command> --help): its options, defaults and examples; --version, -v.');
+  lines.push('thoughtline help [<command>] (or <command> --help): its options, defaults and examples; --version, -v.');
   return `${lines.join('\n')}\n`;
 }

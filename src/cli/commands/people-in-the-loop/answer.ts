@@ -6,7 +6,7 @@ export const ANSWER_COMMAND: CommandSpec = {
   name: 'answer',
   group: 'People in the loop',
   summary: 'answer the question the agent asked',
-  description: 'Answer the question a run asked (run --allow-questions offers the agent the tool to ask).',
+  description: 'Answer the question a run asked (a run started to allow questions offers its agent the tool to ask).',
   examples: ['thoughtline answer agent-1 "Paris"'],
   args: [RUN_ID, { name: '"<text>"', needs: 'the answer text, e.g. thoughtline answer <run-id> "2024"' }],
   extraArgsHint: 'put the answer in quotes',

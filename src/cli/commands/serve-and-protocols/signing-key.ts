@@ -18,9 +18,9 @@ export function printSigningKey(options: { id?: string } = {}): number {
 export const SIGNING_KEY_COMMAND: CommandSpec = {
   name: 'signing-key',
   group: 'Serve and protocols',
-  summary: 'print a new Ed25519 keyring entry for serve --signing-keys',
+  summary: 'print a new Ed25519 keyring entry for signing decisions',
   description:
-    'Print a new Ed25519 keyring entry for a --signing-keys file (docs/signed-decisions.md: the file, rotation).',
+    'Print a new Ed25519 keyring entry for the keyring file serve and mcp-server sign decisions with (docs/signed-decisions.md: the file, rotation).',
   examples: ['thoughtline signing-key --id k2026-11'],
   args: [],
   options: { id: text('ID', "the key's id in the keyring", { default: 'one made from the date' }) },

@@ -4,12 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../../src/cli/spec/command-line';
 import { COMMANDS } from '../../src/cli/commands';
-import {
-  evaluationInput,
-  evaluationVariants,
-  progressLine,
-  variantId,
-} from '../../src/cli/commands/evaluation/evaluate';
+import { progressLine } from '../../src/cli/commands/evaluation/evaluate';
+import { evaluationInput, evaluationVariants, variantId } from '../../src/cli/commands/evaluation/eval-input';
 import { readEvalOptions } from '../../src/cli/commands/evaluation/eval-options';
 import { LOCAL_MODEL } from '../../src/cli/setup/local-model-setup';
 import { UsageError } from '../../src/cli/spec/usage-error';

@@ -1,35 +1,25 @@
+import type { WorkflowHandle } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import { readRegularFile } from '../../../files/read-regular-file';
-import { RegularFileError } from '../../../files/regular-file-error';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorkflowHandle } from '@temporalio/client';
-import { DatasetError, loadDataset, type LoadedDataset } from '../../../eval/dataset';
-import { createEvalReplay, type EvalReplay } from '../../../eval/replay';
-import { criteriaText, writeReports } from '../../../eval/report';
-import { registeredStrategy, resolveModel, type ModelSettings } from '../../../shared';
-import {
-  EvaluationInput,
-  EvaluationProgress,
-  EvaluationResult,
-  MAX_EVAL_UNITS,
-  type EvalVariant,
-  type EvaluationInputInit,
-} from '../../../shared/eval';
-import { compareWithBaseline, DatasetMismatchError, type GateResult } from '../../../shared/eval/gate';
-import { summariseEvaluation } from '../../../shared/eval/stats';
-import { MAX_CARRIED_BYTES, utf8Bytes } from '../../../shared/payload-size';
-import { loadConfig, type Config } from '../../../config';
-import { EVALUATION_WORKFLOW, evaluationProgressQuery } from '../../../workflows/eval/eval-messages';
 import { INTERRUPTED_EXIT_CODE, watchInterruption, type Interruption } from '../../../client/follow/interruption';
 import { placeRun, type RunPlacement } from '../../../client/follow/run-placement';
-import { workerPolls } from '../../../client/follow/worker-presence';
 import { startWorkerCommand } from '../../../client/follow/worker-advice';
+import { workerPolls } from '../../../client/follow/worker-presence';
 import { readErrorText } from '../../../client/read-error-text';
-import type { EvalOptions } from './eval-options';
-import { LOCAL_MODEL_CHOICE, localModelOf } from '../../setup/local-model-setup';
-import { loadAgentsModule, loadToolsModule } from '../../setup/load-tools-module';
+import { loadConfig, type Config } from '../../../config';
+import { type LoadedDataset } from '../../../eval/dataset';
+import { createEvalReplay, type EvalReplay } from '../../../eval/replay';
+import { criteriaText, writeReports } from '../../../eval/report';
+import { counted } from '../../../shared/counted';
+import { EvaluationInput, EvaluationProgress, EvaluationResult } from '../../../shared/eval';
+import { compareWithBaseline, DatasetMismatchError, type GateResult } from '../../../shared/eval/gate';
+import { summariseEvaluation } from '../../../shared/eval/stats';
+import { EVALUATION_WORKFLOW, evaluationProgressQuery } from '../../../workflows/eval/eval-messages';
+import { terseLogEntry } from '../../reading/terse-log-entry';
 import { writeForStdout, writeSafe } from '../../render/terminal-safe';
+import { loadAgentsModule, loadToolsModule } from '../../setup/load-tools-module';
+import { LOCAL_MODEL_CHOICE } from '../../setup/local-model-setup';
 import {
   connectOrStart,
   log,
@@ -39,90 +29,10 @@ import {
   type Connected,
   type RunningWorker,
 } from '../../setup/runtime';
-import { terseLogEntry } from '../../reading/terse-log-entry';
 import { UsageError } from '../../spec/usage-error';
-import { counted } from '../../../shared/counted';
-
-/** A variant id from a model or agent name: the characters ids allow, others as `-`. */
-export const variantId = (name: string): string => name.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 64);
-
-/** A `--model` value as run reads it: a registry name, `local`, `provider/model`, or an Anthropic model. */
-function modelSettings(name: string, config: Readonly<Config>): Partial<ModelSettings> {
-  const registry = config.modelRegistry;
-  if (registry) {
-    try {
-      return resolveModel(registry, name);
-    } catch (err) {
-      throw new UsageError(`--model ${name}: ${(err as Error).message}`);
-    }
-  }
-  const local = localModelOf(name);
-  if (local) return local;
-  const slash = name.indexOf('/');
-  return slash > 0
-    ? { provider: name.slice(0, slash), model: name.slice(slash + 1) }
-    : { provider: 'anthropic', model: name };
-}
-
-/** Each `--model` × each `--agent` is a variant; no `--model`: the configured model. */
-export function evaluationVariants(options: EvalOptions, config: Readonly<Config>): EvalVariant[] {
-  const models = options.models.length > 0 ? options.models : [config.model];
-  const agents: Array<string | undefined> = options.agents.length > 0 ? options.agents : [undefined];
-  return agents.flatMap((agent) =>
-    models.map((name) => {
-      const strategy = config.modelRegistry ? registeredStrategy(config.modelRegistry, name) : undefined;
-      return {
-        // An agent alone is named after itself; with models, after both.
-        id: variantId(agent === undefined ? name : options.models.length > 0 ? `${agent}.${name}` : agent),
-        model: modelSettings(name, config) as ModelSettings,
-        ...(agent !== undefined ? { agent } : {}),
-        ...(strategy ? { strategy } : {}),
-      };
-    }),
-  );
-}
-
-/** The evaluation's input, checked by its schema; a dataset too large for one input is refused. */
-export function evaluationInput(
-  dataset: LoadedDataset,
-  options: EvalOptions,
-  config: Readonly<Config>,
-): EvaluationInput {
-  const init: EvaluationInputInit = {
-    name: dataset.name,
-    dataset: { name: dataset.name, sha256: dataset.sha256 },
-    cases: dataset.cases,
-    variants: evaluationVariants(options, config),
-    scorers: options.scorers,
-    ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
-    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-    ...(options.budgetUsd !== undefined || options.budgetTokens !== undefined
-      ? {
-          budget: {
-            ...(options.budgetUsd !== undefined ? { costUsd: options.budgetUsd } : {}),
-            ...(options.budgetTokens !== undefined ? { tokens: options.budgetTokens } : {}),
-          },
-        }
-      : {}),
-    ...(options.judge !== undefined ? { judge: { model: modelSettings(options.judge, config) as ModelSettings } } : {}),
-  };
-  const units = init.cases.length * init.variants.length * (init.repeat ?? 1);
-  if (units > MAX_EVAL_UNITS)
-    throw new UsageError(
-      `${counted(init.cases.length, 'case')} × ${counted(init.variants.length, 'variant')} × ${counted(init.repeat ?? 1, 'repeat')} is ${units} runs; at most ${MAX_EVAL_UNITS}: split the dataset or run fewer variants.`,
-    );
-  const parsed = EvaluationInput.safeParse(init);
-  if (!parsed.success)
-    throw new UsageError(
-      `the evaluation's input: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
-  const bytes = utf8Bytes(JSON.stringify(parsed.data));
-  if (bytes > MAX_CARRIED_BYTES)
-    throw new Error(
-      `the evaluation's input is ${bytes} bytes with its cases; Temporal takes at most ${MAX_CARRIED_BYTES} in one input: split ${path.basename(dataset.file)}.`,
-    );
-  return parsed.data;
-}
+import { readBaseline, readDataset } from './eval-files';
+import { evaluationInput, variantId } from './eval-input';
+import type { EvalOptions } from './eval-options';
 
 /** How often the progress query is asked while the evaluation runs. */
 const PROGRESS_EVERY_MS = 1_500;
@@ -191,35 +101,6 @@ export async function evaluate(options: EvalOptions): Promise<number> {
   } finally {
     interruption.dispose();
   }
-}
-
-function readDataset(file: string): LoadedDataset {
-  try {
-    return loadDataset(file);
-  } catch (err) {
-    // A dataset's mistakes are the person's to fix, like a mistyped option.
-    if (err instanceof DatasetError) throw new UsageError(`the dataset has problems:\n${err.message}`);
-    throw err;
-  }
-}
-
-/** Largest baseline read: a result.json of thousands of cases is a few megabytes. */
-const MAX_BASELINE_BYTES = 64 * 1024 * 1024;
-
-function readBaseline(file: string): EvaluationResult {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readRegularFile(file, MAX_BASELINE_BYTES).toString('utf8'));
-  } catch (err) {
-    if (err instanceof RegularFileError) throw new UsageError(`--baseline ${file}: ${err.message}.`);
-    throw new UsageError(`--baseline ${file}: not a readable JSON file (${(err as Error).message}).`);
-  }
-  const parsed = EvaluationResult.safeParse(raw);
-  if (!parsed.success)
-    throw new UsageError(
-      `--baseline ${file}: not an evaluation's result.json (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}).`,
-    );
-  return parsed.data;
 }
 
 /** Which variants need this process's worker: the local model runs in it. */

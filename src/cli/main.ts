@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { parseCommandLine } from './command-line';
-import { COMMANDS } from './commands';
-import { commandHelp, HELP } from './help-text';
+import { parseCommandLine } from './spec/command-line';
+import { COMMANDS, helpOf, topHelp } from './commands';
 import { packageVersion } from '../deployment/worker-version';
-import { UsageError } from './usage-error';
+import { UsageError } from './spec/usage-error';
 import { readErrorText } from '../client/read-error-text';
 import { serverErrorAdvice } from '../client/server-error-advice';
 import { terminalSafe } from './render/terminal-safe';
@@ -13,7 +12,7 @@ import { terminalSafe } from './render/terminal-safe';
 async function main(argv: string[]): Promise<number> {
   const parsed = parseCommandLine(argv, COMMANDS);
   if (parsed.kind === 'help') {
-    process.stdout.write(parsed.command === undefined ? HELP : commandHelp(parsed.command));
+    process.stdout.write(parsed.command === undefined ? topHelp() : helpOf(parsed.command));
     return parsed.exitCode;
   }
   if (parsed.kind === 'version') {

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine, type CommandSpec } from '../../src/cli/command-line';
-import { COMMANDS } from '../../src/cli/commands';
-import { didYouMean, editDistance } from '../../src/cli/did-you-mean';
-import { commandHelp, HELP } from '../../src/cli/help-text';
-import { UsageError } from '../../src/cli/usage-error';
+import { parseCommandLine, type CommandSpec } from '../../src/cli/spec/command-line';
+import { COMMANDS, helpOf, topHelp } from '../../src/cli/commands';
+import { didYouMean, editDistance } from '../../src/cli/spec/did-you-mean';
+import { UsageError } from '../../src/cli/spec/usage-error';
 
 const parse = (...argv: string[]) => parseCommandLine(argv, COMMANDS);
 const refusal = (...argv: string[]): string => {
@@ -108,30 +107,27 @@ describe('the command line, read against the command table', () => {
     expect(refusal('--version', 'status')).toBe('--version takes nothing after it; got "status".');
   });
 
-  it("one command's help is its part of the text, with what a run id is when it takes one", () => {
-    const status = commandHelp('status');
+  it("one command's help is that command's alone, with what a run id is when it takes one", () => {
+    const status = helpOf('status');
     expect(status).toContain('thoughtline status <run-id> [--json]');
     expect(status).toContain("in a role's view (default");
     expect(status).toContain("A <run-id> is the agent-… id that run prints: Temporal's workflow id");
     expect(status).not.toContain('thoughtline chain');
-    // Usage lines in a row share the text under them.
-    expect(commandHelp('reject')).toContain('thoughtline approve <run-id>');
-    expect(commandHelp('approve')).toContain('decide a call awaiting approval');
-    expect(commandHelp('store')).toContain('thoughtline store check');
-    expect(commandHelp('dev')).not.toContain('<run-id>');
-    // Every command of the table has a part.
-    expect(COMMANDS.filter((c) => !commandHelp(c.name).includes(`thoughtline ${c.name}`)).map((c) => c.name)).toEqual(
-      [],
-    );
+    expect(helpOf('reject')).toContain('thoughtline reject <run-id> [callId]');
+    expect(helpOf('approve')).toContain('Approve a call awaiting approval');
+    expect(helpOf('store')).toContain('thoughtline store check');
+    expect(helpOf('dev')).not.toContain('<run-id>');
+    // Every command of the table has its help, and the top-level help names it.
+    expect(COMMANDS.filter((c) => !helpOf(c.name).includes(`thoughtline ${c.name}`)).map((c) => c.name)).toEqual([]);
+    expect(COMMANDS.filter((c) => !topHelp().includes(`  ${c.name} `)).map((c) => c.name)).toEqual([]);
   });
 
-  it('the help text names every command and every option each command takes', () => {
-    const missing = COMMANDS.flatMap((c: CommandSpec) => [
-      ...(HELP.includes(`thoughtline ${c.name}`) ? [] : [c.name]),
-      ...Object.keys(c.options)
-        .filter((o) => !HELP.includes(`--${o}`))
+  it("each command's help names every option that command takes", () => {
+    const missing = COMMANDS.flatMap((c: CommandSpec) =>
+      Object.keys(c.options)
+        .filter((o) => !helpOf(c.name).includes(`--${o}`))
         .map((o) => `${c.name} --${o}`),
-    ]);
+    );
     expect(missing).toEqual([]);
   });
 });

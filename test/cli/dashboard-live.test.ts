@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentResult, AgentStatus, ReasoningStep } from '../../src/shared';
 import type { WatchEvent } from '../../src/client/agent-client';
 import { showDashboard } from '../../src/cli/dashboard/show-dashboard';
-import { followOnScreen } from '../../src/cli/watch-printer';
+import { followOnScreen } from '../../src/cli/reading/watch-printer';
 
 /** A terminal-like stream that records what was written. */
 function fakeTerminal(isTTY = true) {

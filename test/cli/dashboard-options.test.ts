@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../../src/cli/command-line';
+import { parseCommandLine } from '../../src/cli/spec/command-line';
 import { COMMANDS } from '../../src/cli/commands';
-import { HELP } from '../../src/cli/help-text';
+import { helpOf } from '../../src/cli/commands';
 
 describe('the dashboard options', () => {
   it('run takes --no-dashboard and watch takes --dashboard, both documented in the help', () => {
@@ -9,8 +9,8 @@ describe('the dashboard options', () => {
     expect(run.kind === 'command' && run.line.flag('no-dashboard')).toBe(true);
     const watch = parseCommandLine(['watch', 'agent-1', '--dashboard'], COMMANDS);
     expect(watch.kind === 'command' && watch.line.flag('dashboard')).toBe(true);
-    expect(HELP).toContain('--no-dashboard');
-    expect(HELP).toMatch(/watch <run-id>[\s\S]*--dashboard/);
+    expect(helpOf('run')).toContain('--no-dashboard');
+    expect(helpOf('watch')).toMatch(/watch <run-id>[\s\S]*--dashboard/);
   });
 
   it("watch refuses --no-dashboard, which is run's: one name per option", () => {

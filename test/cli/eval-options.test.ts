@@ -2,17 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../../src/cli/command-line';
+import { parseCommandLine } from '../../src/cli/spec/command-line';
 import { COMMANDS } from '../../src/cli/commands';
-import {
-  evaluationInput,
-  evaluationVariants,
-  progressLine,
-  readEvalOptions,
-  variantId,
-} from '../../src/cli/commands/eval';
-import { LOCAL_MODEL } from '../../src/cli/local-model-setup';
-import { UsageError } from '../../src/cli/usage-error';
+import { progressLine } from '../../src/cli/commands/evaluation/evaluate';
+import { evaluationInput, evaluationVariants, variantId } from '../../src/cli/commands/evaluation/eval-input';
+import { readEvalOptions } from '../../src/cli/commands/evaluation/eval-options';
+import { LOCAL_MODEL } from '../../src/cli/setup/local-model-setup';
+import { UsageError } from '../../src/cli/spec/usage-error';
 import { loadConfig } from '../../src/config';
 import { loadDataset } from '../../src/eval/dataset';
 import { MAX_EVAL_UNITS } from '../../src/shared/eval';

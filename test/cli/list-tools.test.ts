@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { formatToolTable, toolRow } from '../../src/cli/commands/list-tools';
+import { formatToolTable, toolRow } from '../../src/cli/commands/operations/list-tools';
 import { defineTool } from '../../src/tools/define-tool';
 
 const read = defineTool({

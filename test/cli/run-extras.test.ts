@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/usage-error';
-import { runExtras } from '../../src/cli/run-extras';
+import { UsageError } from '../../src/cli/spec/usage-error';
+import { runExtras } from '../../src/cli/run-inputs/run-extras';
 
 const agentsFile = (agents: unknown): string => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'agents-')), 'agents.json');

@@ -2,17 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../../src/cli/command-line';
+import { parseCommandLine } from '../../src/cli/spec/command-line';
 import { COMMANDS } from '../../src/cli/commands';
-import { HELP } from '../../src/cli/help-text';
-import { runExtras } from '../../src/cli/run-extras';
-import { readingFileTools } from '../../src/cli/runtime';
+import { helpOf } from '../../src/cli/commands';
+import { runExtras } from '../../src/cli/run-inputs/run-extras';
+import { readingFileTools } from '../../src/cli/setup/runtime';
 import { cutUtf8 } from '../../src/cli/run-inputs/cut-utf8';
 import { readContextData, MAX_CONTEXT_DATA_FILE_BYTES } from '../../src/cli/run-inputs/read-context-data';
 import { contextFileNames, readContextFiles } from '../../src/cli/run-inputs/read-context-files';
 import { readRunInputs } from '../../src/cli/run-inputs/read-run-inputs';
 import { MAX_WORKFLOW_FILE_BYTES, parseWorkflowText, readWorkflow } from '../../src/cli/run-inputs/read-workflow-file';
-import { UsageError } from '../../src/cli/usage-error';
+import { UsageError } from '../../src/cli/spec/usage-error';
 import {
   MAX_CONTEXT_BYTES,
   MAX_CONTEXT_DATA_BYTES,
@@ -275,7 +275,7 @@ describe('run with the new inputs', () => {
     const none = parseCommandLine(['run'], COMMANDS);
     if (none.kind !== 'command') throw new Error('not a command');
     expect(await refusal(none.command.run(none.line))).toMatch(/^"run" needs a task/);
-    for (const flag of ['--files', '--files-root', '--context', '--workflow']) expect(HELP).toContain(flag);
+    for (const flag of ['--files', '--files-root', '--context', '--workflow']) expect(helpOf('run')).toContain(flag);
   });
 });
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
 import { placeRun } from '../../src/client/follow/run-placement';
-import { buildOfIdentity, cliWorkerIdentity, isOtherBuild } from '../../src/cli/worker-identity';
+import { buildOfIdentity, cliWorkerIdentity, isOtherBuild } from '../../src/cli/setup/worker-identity';
 import { useTestEnv } from '../helpers/temporal-env';
 
 const env = useTestEnv();

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../../src/cli/command-line';
+import { parseCommandLine } from '../../src/cli/spec/command-line';
 import { COMMANDS } from '../../src/cli/commands';
-import { HELP } from '../../src/cli/help-text';
-import { UsageError } from '../../src/cli/usage-error';
+import { helpOf } from '../../src/cli/commands';
+import { UsageError } from '../../src/cli/spec/usage-error';
 
 describe('run --strategy', () => {
   it('is a run option, documented in the help', () => {
     const parsed = parseCommandLine(['run', 'a task', '--strategy', 'react-text'], COMMANDS);
     expect(parsed.kind === 'command' && parsed.line.text('strategy')).toBe('react-text');
-    expect(HELP).toContain('--strategy S');
+    expect(helpOf('run')).toContain('--strategy S');
   });
 
   it('refuses a strategy it does not know before connecting to anything', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { terseLogEntry } from '../../src/cli/terse-log-entry';
+import { terseLogEntry } from '../../src/cli/reading/terse-log-entry';
 
 const entry = (message: string, meta: Record<string, unknown> = {}) => ({
   level: 'WARN' as const,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cachedWorkflowBundle } from '../../src/cli/cached-workflow-bundle';
+import { cachedWorkflowBundle } from '../../src/cli/setup/cached-workflow-bundle';
 import { FAILURE_CONVERTER_PATH } from '../../src/codec/data-converter';
 import { generateEncryptionKey } from '../../src/codec/encryption-keys';
 import { AgentResult } from '../../src/shared';

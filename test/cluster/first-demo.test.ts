@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_TASK } from '../../src/cli/commands/demo';
+import { DEMO_TASK } from '../../src/cli/commands/run-and-watch/demo';
 import { pollFor } from '../helpers/approval-helpers';
 import { cliEnv, runCli } from '../helpers/cli-process';
 import { freshNamespace } from '../helpers/fresh-namespace';

@@ -1,7 +1,7 @@
 import { defaultPayloadConverter, type PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCodecServerEnv } from '../../src/cli/commands/codec-server';
+import { readCodecServerEnv } from '../../src/cli/commands/serve-and-protocols/codec-server';
 import { AesGcmCodec } from '../../src/codec/aes-gcm-codec';
 import { startCodecServer, type CodecServer } from '../../src/codec/codec-server';
 import { generateEncryptionKey, parseEncryptionKeys } from '../../src/codec/encryption-keys';

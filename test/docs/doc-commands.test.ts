@@ -32,7 +32,7 @@ const RUN: ReadonlyArray<readonly [page: string, command: string]> = [
   ],
   ['docs/cli.md', 'npx thoughtline run --workflow debug_bug --context \'{"file": "auth.py", "error": "..."}\''],
   ['docs/cli.md', 'npx thoughtline --help            # or: npx thoughtline help'],
-  ['docs/cli.md', "npx thoughtline help status       # one command's part (also: npx thoughtline status --help)"],
+  ['docs/cli.md', "npx thoughtline help status       # one command's help (also: npx thoughtline status --help)"],
   ['docs/cli.md', 'npx thoughtline --version         # the installed version (also -v)'],
   ['docs/cli.md', 'npx thoughtline watch agent-\u2026'],
   ['docs/cli.md', 'npx thoughtline chain agent-\u2026                    # the chain again, from the result'],

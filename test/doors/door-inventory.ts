@@ -115,6 +115,7 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'cli store': notARunDoor('store administration (check, rebuild): counts'),
   'cli usage': notARunDoor('costs and counts by tenant, no run content'),
   'cli codec-server': notARunDoor('hosts the payload codec for the Temporal UI'),
+  'cli completion': notARunDoor('prints a shell completion script'),
 };
 
 /** The /v1 routes the viewer's scripts read (checked against its scripts). */

@@ -3,7 +3,7 @@ import type { Message, Task } from '@a2a-js/sdk' with { 'resolution-mode': 'impo
 import { HttpAgent } from '@ag-ui/client';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_TOOLS } from '../../src/cli/runtime';
+import { BUILT_IN_TOOLS } from '../../src/cli/setup/runtime';
 import { createOfflineModel } from '../../src/offline/offline-model';
 import type { RunEnding } from '../../src/shared/run-ending';
 import { startA2aHarness, type A2aHarness } from '../a2a/a2a-harness';
@@ -35,7 +35,7 @@ afterAll(async () => {
 
 describe('the offline model gives the same task the same answer through every door', () => {
   it('the CLI, POST /v1/runs, A2A, AG-UI and MCP answer "What is the weather in Paris?" alike', async () => {
-    // `run "…"`: the task, the configured model by name, the acting person (src/cli/commands/run.ts runInput).
+    // `run "…"`: the task, the configured model by name, the acting person (src/cli/commands/run-and-watch/run-task.ts runInput).
     const cli = await s.agents.start({
       task: TASK,
       model: { provider: 'anthropic', model: 'claude-sonnet-4-6' },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ModelProvider } from '../../src/activities';
-import { DEMO_TASK, TEAM_AGENTS, TEAM_TASK } from '../../src/cli/commands/demo';
+import { DEMO_TASK, TEAM_AGENTS, TEAM_TASK } from '../../src/cli/commands/run-and-watch/demo';
 import { weatherDemoTurn } from '../../src/demo/offline-weather-model';
 import { weatherTool } from '../../src/demo/weather-tool';
 import { OFFLINE_MODEL_NAME, createOfflineModel } from '../../src/offline/offline-model';

@@ -6,7 +6,7 @@ import { useTool } from '../../src/activities/models/scripted-model';
 import { AgentClient } from '../../src/client/agent-client';
 import { RunSearchResult } from '../../src/shared/store';
 import { openChainStore } from '../../src/store/open-chain-store';
-import { STORE_ONLY_LINE } from '../../src/cli/commands/chain-read';
+import { STORE_ONLY_LINE } from '../../src/cli/reading/chain-read';
 import { cliEnv, runCli } from '../helpers/cli-process';
 import { runScripted } from '../helpers/run-scripted';
 import { useTestEnv } from '../helpers/temporal-env';

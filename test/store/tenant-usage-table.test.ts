@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderTenantUsage } from '../../src/cli/commands/usage-table';
+import { renderTenantUsage } from '../../src/cli/commands/store-and-audit/usage-table';
 import type { TenantUsage } from '../../src/shared/store';
 
 const zero = { runs: 0, modelCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };

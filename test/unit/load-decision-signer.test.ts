@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { printSigningKey } from '../../src/cli/commands/signing-key';
+import { printSigningKey } from '../../src/cli/commands/serve-and-protocols/signing-key';
 import { generateSigningKey } from '../../src/server/signing/generate-signing-key';
 import type { Identity } from '../../src/server/auth/identity';
 import { KeyringError } from '../../src/server/signing/keyring-error';

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { WatchEvent } from '../../src/client/agent-client';
-import { printFollowed } from '../../src/cli/watch-printer';
+import { printFollowed } from '../../src/cli/reading/watch-printer';
 import { renderStep, renderSteps, renderSummary } from '../../src/cli/render/render-step';
 import { renderStatus } from '../../src/cli/render/render-status';
 import { AgentStatus, zeroUsage, type AgentResult, type ReasoningStep } from '../../src/shared';

@@ -4,7 +4,7 @@ import type { WatchEvent } from '../../src/client/agent-client';
 import { renderPendingApproval } from '../../src/client/render-pending-approval';
 import { renderStep } from '../../src/cli/render/render-step';
 import { terminalSafe } from '../../src/cli/render/terminal-safe';
-import { printFollowed } from '../../src/cli/watch-printer';
+import { printFollowed } from '../../src/cli/reading/watch-printer';
 import type { AgentResult, ReasoningStep } from '../../src/shared';
 
 const ESC = '\x1b';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { loadToolsModule } from '../../src/cli/load-tools-module';
+import { loadToolsModule } from '../../src/cli/setup/load-tools-module';
 import { AgentInput } from '../../src/shared';
 import { defineTool, InvalidToolDefinitionError } from '../../src/tools/define-tool';
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/cli/commands';
-import { commandHelp, HELP } from '../../src/cli/help-text';
+import { COMMANDS, helpOf, topHelp } from '../../src/cli/commands';
 import { criteriaText, renderHtmlReport, renderMarkdownReport } from '../../src/eval/report';
 import { summariseEvaluation } from '../../src/shared/eval/stats';
 import { realisticEvaluation } from '../eval/report-fixture';
@@ -13,8 +12,8 @@ describe('texts a person reads name no internal design note', () => {
     const result = realisticEvaluation();
     const summary = summariseEvaluation(result);
     const texts = [
-      HELP,
-      ...COMMANDS.map((c) => commandHelp(c.name)),
+      topHelp(),
+      ...COMMANDS.map((c) => helpOf(c.name)),
       criteriaText(summary),
       renderMarkdownReport({ result, summary }),
       renderHtmlReport({ result, summary }),

@@ -2,7 +2,7 @@ import { readRegularFile } from '../../files/read-regular-file';
 import { RegularFileError } from '../../files/regular-file-error';
 import { MAX_CONTEXT_DATA_BYTES } from '../../shared/agent-context';
 import { utf8Bytes } from '../../shared/payload-size';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../spec/usage-error';
 
 /** Largest `--context @FILE` read: pretty-printed JSON may be larger than its compact form, not without end. */
 export const MAX_CONTEXT_DATA_FILE_BYTES = 4 * MAX_CONTEXT_DATA_BYTES;

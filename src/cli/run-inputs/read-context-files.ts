@@ -10,7 +10,7 @@ import {
 import { openChecked } from '../../tools/builtin/files/open-checked';
 import { isInside, resolveInRoot } from '../../tools/builtin/files/sandbox-path';
 import { ToolError } from '../../tools/tool-error';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../spec/usage-error';
 import { cutUtf8 } from './cut-utf8';
 
 /** The names `--files` gives: comma-separated, each occurrence of the option adding more. */

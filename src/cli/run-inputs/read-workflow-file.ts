@@ -4,7 +4,7 @@ import path from 'node:path';
 import { isMap, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { WorkflowTemplate } from '../../shared/planning/workflow-template';
 import { fieldText } from '../../eval/dataset/check-case';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../spec/usage-error';
 import { BUILT_IN_WORKFLOWS, builtInWorkflow } from './built-in-workflows';
 
 /** Largest workflow file read; its steps travel in the run's input. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import { billableActions } from '../../../src/client/billable-actions';
-import { DEMO_TASK } from '../../../src/cli/commands/demo';
+import { DEMO_TASK } from '../../../src/cli/commands/run-and-watch/demo';
 import { weatherDemoTurn } from '../../../src/demo/offline-weather-model';
 import { weatherTool } from '../../../src/demo/weather-tool';
 import { createOfflineModel } from '../../../src/offline/offline-model';

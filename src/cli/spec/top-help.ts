@@ -1,0 +1,18 @@
+import { COMMAND_GROUPS, type CommandSpec } from './command-line';
+
+/** Where the commands' summaries start in the top-level help. */
+const SUMMARY_COLUMN = 24;
+
+/** `thoughtline`, `thoughtline --help`, `thoughtline help`: the commands by group, one line each. */
+export function topLevelHelp(commands: readonly CommandSpec[]): string {
+  const lines = [
+    'thoughtline — durable, transparent ReAct agents on Temporal.  Usage: thoughtline <command> [options]',
+  ];
+  for (const group of COMMAND_GROUPS) {
+    lines.push(`${group}:`);
+    for (const c of commands.filter((c) => c.group === group))
+      lines.push(`  ${c.name.padEnd(SUMMARY_COLUMN - 2)}${c.summary}`);
+  }
+  lines.push('thoughtline help [<command>] (or <command> --help): its options, defaults and examples; --version, -v.');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS, helpOf, topHelp } from '../../src/cli/commands';
+import { parseCommandLine } from '../../src/cli/spec/command-line';
+import { UsageError } from '../../src/cli/spec/usage-error';
+import { cliEnv, runCli } from '../helpers/cli-process';
+
+/** A documented example as the shell would split it: words, with '…' and "…" quoting. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  for (const m of line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)) words.push(m[1] ?? m[2] ?? m[3]!);
+  return words;
+}
+
+/** Every `--name` a help text mentions. */
+const mentioned = (help: string): Set<string> => new Set([...help.matchAll(/--([a-z][a-z0-9-]*)/g)].map((m) => m[1]!));
+
+describe('every command, walked from the table that parses it', () => {
+  it('its help, from the built CLI, lists every option the parser accepts and names no other', async () => {
+    const env = cliEnv({});
+    const problems: string[] = [];
+    // Four CLI processes at a time: each loads the whole CLI.
+    const outputs = new Map<string, Awaited<ReturnType<typeof runCli>>>();
+    for (let i = 0; i < COMMANDS.length; i += 4)
+      await Promise.all(
+        COMMANDS.slice(i, i + 4).map(async (c) => outputs.set(c.name, await runCli([c.name, '--help'], env))),
+      );
+    for (const command of COMMANDS) {
+      const { code, stdout, stderr } = outputs.get(command.name)!;
+      expect(code, `${command.name} --help: ${stderr}`).toBe(0);
+      expect(stdout).toBe(helpOf(command.name));
+      const accepted = new Set([...Object.keys(command.options), 'help']);
+      const rows = new Set([...stdout.matchAll(/^ {2}(?:-[a-z], )?--([a-z][a-z0-9-]*)/gm)].map((m) => m[1]!));
+      for (const name of accepted) if (!rows.has(name)) problems.push(`${command.name}: --${name} has no row`);
+      for (const name of mentioned(stdout))
+        if (!accepted.has(name)) problems.push(`${command.name}: its help names --${name}, which it does not take`);
+      // Defaults and variables as read, across the line a long one wraps at.
+      const flat = stdout.replace(/\s+/g, ' ');
+      for (const option of Object.values(command.options)) {
+        if (option.env && !flat.includes(option.env)) problems.push(`${command.name}: env ${option.env} not shown`);
+        if (option.default && !flat.includes(`default: ${option.default}`))
+          problems.push(`${command.name}: default ${option.default} not shown`);
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('each documented example parses without a usage error', () => {
+    const refused: string[] = [];
+    for (const command of COMMANDS) {
+      expect(command.examples.length, command.name).toBeGreaterThan(0);
+      for (const example of command.examples) {
+        const [program, ...argv] = shellWords(example);
+        expect(program).toBe('thoughtline');
+        expect(argv[0]).toBe(command.name);
+        try {
+          const parsed = parseCommandLine(argv, COMMANDS);
+          expect(parsed.kind).toBe('command');
+        } catch (err) {
+          if (!(err instanceof UsageError)) throw err;
+          refused.push(`${example}: ${err.message}`);
+        }
+      }
+    }
+    expect(refused).toEqual([]);
+  });
+
+  it('the top-level help names every command exactly once, by group, in at most 40 lines', () => {
+    const help = topHelp();
+    expect(help.trimEnd().split('\n').length).toBeLessThanOrEqual(40);
+    const listed = [...help.matchAll(/^ {2}([a-z][a-z0-9-]*) /gm)].map((m) => m[1]!);
+    expect([...listed].sort()).toEqual(COMMANDS.map((c) => c.name).sort());
+    for (const group of [
+      'Run and watch',
+      'People in the loop',
+      'Serve and protocols',
+      'Store and audit',
+      'Evaluation',
+      'Operations',
+    ])
+      expect(help).toContain(`\n${group}:\n`);
+  });
+});
+
+describe('help, version and completions through the built CLI', () => {
+  it('thoughtline, --help and help print the grouped help; help <command> is <command> --help', async () => {
+    const env = cliEnv({});
+    const bare = await runCli([], env);
+    expect(bare).toEqual({ code: 2, stdout: topHelp(), stderr: '' });
+    expect(await runCli(['--help'], env)).toEqual({ code: 0, stdout: topHelp(), stderr: '' });
+    expect(await runCli(['help'], env)).toEqual({ code: 0, stdout: topHelp(), stderr: '' });
+    const run = await runCli(['help', 'run'], env);
+    expect(run).toEqual({ code: 0, stdout: helpOf('run'), stderr: '' });
+    expect(run.stdout).not.toContain('thoughtline serve');
+    expect(run.stdout.split('\n').length).toBeLessThan(60);
+  });
+
+  it('--version prints the version in package.json', async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(await runCli(['--version'], cliEnv({}))).toEqual({
+      code: 0,
+      stdout: `thoughtline ${version}\n`,
+      stderr: '',
+    });
+  });
+
+  it('help <unknown> is a usage error with a did-you-mean (exit 2)', async () => {
+    const { code, stdout, stderr } = await runCli(['help', 'sreve'], cliEnv({}));
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('thoughtline: unknown command "sreve"; did you mean "serve"?');
+  });
+
+  it('completion bash and zsh name every command and its options; another shell is refused', async () => {
+    const env = cliEnv({});
+    for (const shell of ['bash', 'zsh']) {
+      const { code, stdout } = await runCli(['completion', shell], env);
+      expect(code).toBe(0);
+      for (const command of COMMANDS) {
+        expect(stdout, `${shell}: ${command.name}`).toMatch(new RegExp(`(^|[\\s'"])${command.name}[):\\s]`, 'm'));
+        for (const option of Object.keys(command.options)) expect(stdout).toContain(`--${option}`);
+      }
+    }
+    expect((await runCli(['completion', 'bash'], env)).stdout).toContain(
+      'complete -o default -o bashdefault -F _thoughtline thoughtline',
+    );
+    expect((await runCli(['completion', 'zsh'], env)).stdout).toMatch(/^#compdef thoughtline/);
+    const fish = await runCli(['completion', 'fish'], env);
+    expect(fish.code).toBe(2);
+    expect(fish.stderr).toContain('completion takes bash or zsh, not "fish".');
+  });
+
+  it('the bash script loads in bash and completes a command and its options', async () => {
+    const { stdout } = await runCli(['completion', 'bash'], cliEnv({}));
+    const { execFileSync } = await import('node:child_process');
+    const probe = `${stdout}
+COMP_WORDS=(thoughtline sta); COMP_CWORD=1; _thoughtline; echo "\${COMPREPLY[@]}"
+COMP_WORDS=(thoughtline status agent-1 --j); COMP_CWORD=3; _thoughtline; echo "\${COMPREPLY[@]}"`;
+    const out = execFileSync('bash', ['-c', probe], { encoding: 'utf8' }).split('\n');
+    expect(out[0]).toBe('status');
+    expect(out[1]).toBe('--json');
+  });
+});

@@ -142,12 +142,17 @@ import * as evalUnitPlan from './eval/unit-plan';
 import * as evalUnitPool from './eval/unit-pool';
 import * as loopDecideNextStep from './loop/decide-next-step';
 import * as loopFewShot from './loop/few-shot';
+import * as loopGuardsFailedCalls from './loop/guards/failed-calls';
+import * as loopGuardsLowConfidence from './loop/guards/low-confidence';
+import * as loopGuardsStall from './loop/guards/stall';
 import * as loopLoopTurn from './loop/loop-turn';
 import * as loopPrompt from './loop/prompt';
 import * as loopReactLoop from './loop/react-loop';
+import * as loopRunOutcome from './loop/run-outcome';
 import * as loopStopConditions from './loop/stop-conditions';
 import * as loopStrategies from './loop/strategies';
 import * as loopStructuredFinal from './loop/structured-final';
+import * as loopThoughts from './loop/thoughts';
 import * as memoryAgentMemoryMessages from './memory/agent-memory-messages';
 import * as memoryAgentMemoryState from './memory/agent-memory-state';
 import * as memoryAgentMemoryWorkflow from './memory/agent-memory-workflow';
@@ -374,12 +379,17 @@ export const WORKFLOW_MODULES: readonly object[] = [
   evalUnitPool,
   loopDecideNextStep,
   loopFewShot,
+  loopGuardsFailedCalls,
+  loopGuardsLowConfidence,
+  loopGuardsStall,
   loopLoopTurn,
   loopPrompt,
   loopReactLoop,
+  loopRunOutcome,
   loopStopConditions,
   loopStrategies,
   loopStructuredFinal,
+  loopThoughts,
   memoryAgentMemoryMessages,
   memoryAgentMemoryState,
   memoryAgentMemoryWorkflow,

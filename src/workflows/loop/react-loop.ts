@@ -7,7 +7,7 @@
  * | `success`        | act: `final_answer` (finish tool or a text reply); act: `phrase` (a success phrase)     |
  * | `failure`        | act: `give_up`; act: `refused` (the model refused); act: `phrase` (a failure phrase)    |
  * | `max_iterations` | run: the iteration limit, checked before each iteration, then summarise                 |
- * | `stalled`        | act: `run_tools` or `format_error` when the stall detector says stalled and nobody lets it go on |
+ * | `stalled`        | act: `run_tools` (runTools, refuseForThought) or `format_error` (unreadable) when the stall guard (guards/stall.ts) says stalled and nobody lets it go on |
  * | `token_budget`   | run: catch of BudgetExhausted (model/budget.ts, model/model-turn.ts, tenant-quota/tenant-tokens.ts) |
  * | `cost_budget`    | run: catch of BudgetExhausted (model/budget.ts, model/model-turn.ts)                    |
  * | `custom`         | run: a `stopWhen` predicate holds after an iteration, then summarise                    |
@@ -18,7 +18,6 @@
  */
 import type { ModelReply, TerminationReason, ToolSpec, ToolUseBlock } from '../../shared';
 import type { ChainBuilder } from '../core/chain-builder';
-import { controlToolNames, judgeAnswer, supportingObservations } from '../core/grounding';
 import { injectedToolNames } from '../core/injected-tools';
 import { BudgetExhausted, ContinueAsNewRequested, isLoopSignal, ModelCallFailed } from '../core/loop-signals';
 import { replyText, type Observation } from '../core/model-exchange';
@@ -41,19 +40,13 @@ import { judgeFormatError, judgeRepeats, mayGoOn } from './guards/stall';
 import { stopInstruction } from './prompt';
 import { firstHolding, type LoopView, type StopPredicate } from './stop-conditions';
 import { loopTurn, type StrategySlot } from './loop-turn';
+import { endRun, summaryWithoutModel, synthesise, type RunOutcome } from './run-outcome';
 import { structuredFinal } from './structured-final';
 import { recordExtendedThinking, thoughtProblem } from './thoughts';
 
-/** How a run ended: its termination reason, its answer (partial or not) and, for `error`, what went wrong. */
-export interface RunOutcome {
-  reason: TerminationReason;
-  answer: string;
-  error?: string;
-  /** The answer's confidence, 0–1, when the model gave one. */
-  confidence?: number;
-  /** The answer's value, checked against the run's output schema. */
-  output?: unknown;
-}
+export type { RunOutcome } from './run-outcome';
+
+type FinalAnswer = Extract<NextStep, { kind: 'final_answer' }>;
 
 /** What the loop uses besides the run context; runAgent builds it once, after the preflight. */
 export interface LoopParts extends StrategySlot {
@@ -137,7 +130,8 @@ export class ReactLoop {
       }
     } catch (err) {
       if (err instanceof ModelCallFailed) return { reason: 'error', answer: '', error: err.message };
-      if (err instanceof BudgetExhausted) return this.end(err.reason, this.summaryWithoutModel(err.message));
+      if (err instanceof BudgetExhausted)
+        return endRun(this.ctx, err.reason, summaryWithoutModel(this.ctx, err.message));
       throw err;
     }
   }
@@ -150,7 +144,7 @@ export class ReactLoop {
   interrupted(reason: 'cancelled' | 'timeout', why: string): RunOutcome {
     abandonRunningChildren(this.parts.tree, this.state);
     closeOpenCalls(this.chain, why);
-    return this.end(reason, this.summaryWithoutModel(why));
+    return endRun(this.ctx, reason, summaryWithoutModel(this.ctx, why));
   }
 
   /** Keeps the conversation under `maxContextChars`; a visible step, while the chain keeps everything. */
@@ -179,52 +173,20 @@ export class ReactLoop {
     }
     if (next.kind !== 'format_error') this.state.setStall(afterReadableReply(this.state.stall));
     switch (next.kind) {
-      case 'final_answer': {
-        const instruction = await this.sentBack(next);
-        if (instruction !== undefined) return void this.sendBack(next, instruction);
-        if (next.via === 'finish_tool') {
-          recordControlCall(this.chain, this.input, next.finishCall, { success: true, result: next.answer });
-          this.recordNotRun(next.skipped, `"${this.input.finishToolName}" was called in the same turn`);
-        }
-        return this.end('success', next.answer, next.confidence, next.output);
-      }
+      case 'final_answer':
+        return this.finish(next);
       case 'give_up':
         recordControlCall(this.chain, this.input, next.call, { success: true, result: next.reason });
         this.recordNotRun(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
-        this.synthesise('failure', `The task could not be completed: ${next.reason}`);
+        synthesise(this.ctx, 'failure', `The task could not be completed: ${next.reason}`);
         return { reason: 'failure', answer: next.reason };
-      case 'run_tools': {
-        const { verdict, warning, what } = judgeRepeats(this.ctx, next.calls);
-        if (verdict === 'warn') return void this.observeRejected(next.calls, warning);
-        if (verdict === 'stalled' && !(await this.mayGoOn(what))) {
-          // Every tool_use needs its tool_result, also in the summary request.
-          this.observeRejected(next.calls, 'Not run: the run stopped because it was stalled.');
-          return this.summarise('stalled', 'You kept repeating the same tool calls without progress.');
-        }
-        this.beforeTools();
-        const refused = earlierFailures(this.ctx, this.parts.tools, next.calls);
-        const observations = await runToolTurn(this.ctx, this.toolTurn, next.calls, refused);
-        rememberFailures(this.ctx, this.parts.tools, next.calls, observations, refused);
-        this.afterTools(observations);
-        // The observer (planning.observe) reads the action once its results are in the conversation.
-        if (this.planKeeper?.observes) await this.planKeeper.observe(next.calls, observations);
-        return undefined;
-      }
+      case 'run_tools':
+        return this.runTools(next.calls);
       case 'invalid_finish':
         await this.observe([...next.others, next.finishCall], new Map([[next.finishCall.id, next.problem]]));
         return undefined;
-      case 'format_error': {
-        const { verdict, inRow } = judgeFormatError(this.ctx);
-        if (verdict === 'stalled' && !(await this.mayGoOn(`${inRow} replies in a row could not be read`)))
-          return this.summarise('stalled', 'Your replies could not be read, several times in a row.');
-        const warning =
-          verdict === 'warn'
-            ? ` This is unreadable reply number ${inRow} in a row; follow the format exactly or the run will stop.`
-            : '';
-        this.chain.thinking(`Reply not understood: ${next.message}${warning}`, { level: 'full' });
-        this.parts.strategy.unreadable(this.state, next.message + warning);
-        return undefined;
-      }
+      case 'format_error':
+        return this.unreadable(next.message);
       default: {
         const unreachable: never = next;
         return {
@@ -234,6 +196,50 @@ export class ReactLoop {
         };
       }
     }
+  }
+
+  /** A final answer ends the run with success, unless the goal check or a person sends it back. */
+  private async finish(next: FinalAnswer): Promise<RunOutcome | undefined> {
+    const instruction = await this.sentBack(next);
+    if (instruction !== undefined) return void this.sendBack(next, instruction);
+    if (next.via === 'finish_tool') {
+      recordControlCall(this.chain, this.input, next.finishCall, { success: true, result: next.answer });
+      this.recordNotRun(next.skipped, `"${this.input.finishToolName}" was called in the same turn`);
+    }
+    return endRun(this.ctx, 'success', next.answer, next.confidence, next.output);
+  }
+
+  /** The turn's tool calls run, unless they repeat themselves toward a stall; a call that failed before is not run again. */
+  private async runTools(calls: ToolUseBlock[]): Promise<RunOutcome | undefined> {
+    const { verdict, warning, what } = judgeRepeats(this.ctx, calls);
+    if (verdict === 'warn') return void this.observeRejected(calls, warning);
+    if (verdict === 'stalled' && !(await this.mayGoOn(what))) {
+      // Every tool_use needs its tool_result, also in the summary request.
+      this.observeRejected(calls, 'Not run: the run stopped because it was stalled.');
+      return this.summarise('stalled', 'You kept repeating the same tool calls without progress.');
+    }
+    this.beforeTools();
+    const refused = earlierFailures(this.ctx, this.parts.tools, calls);
+    const observations = await runToolTurn(this.ctx, this.toolTurn, calls, refused);
+    rememberFailures(this.ctx, this.parts.tools, calls, observations, refused);
+    this.afterTools(observations);
+    // The observer (planning.observe) reads the action once its results are in the conversation.
+    if (this.planKeeper?.observes) await this.planKeeper.observe(calls, observations);
+    return undefined;
+  }
+
+  /** A reply the strategy could not read goes back to the model with what was wrong; in a row, toward a stall. */
+  private async unreadable(message: string): Promise<RunOutcome | undefined> {
+    const { verdict, inRow } = judgeFormatError(this.ctx);
+    if (verdict === 'stalled' && !(await this.mayGoOn(`${inRow} replies in a row could not be read`)))
+      return this.summarise('stalled', 'Your replies could not be read, several times in a row.');
+    const warning =
+      verdict === 'warn'
+        ? ` This is unreadable reply number ${inRow} in a row; follow the format exactly or the run will stop.`
+        : '';
+    this.chain.thinking(`Reply not understood: ${message}${warning}`, { level: 'full' });
+    this.parts.strategy.unreadable(this.state, message + warning);
+    return undefined;
   }
 
   /** A refusal and a cut reply end the run as they are; a phrase ends it with the reply as the answer. None of the reply's calls run. */
@@ -250,7 +256,7 @@ export class ReactLoop {
       case 'phrase':
         this.chain.thinking(next.text, { level: this.input.visibility });
         this.recordNotRun(next.calls, `the reply contained the ${next.ending} phrase "${next.phrase}"`);
-        return this.end(next.ending, next.text);
+        return endRun(this.ctx, next.ending, next.text);
     }
   }
 
@@ -275,7 +281,7 @@ export class ReactLoop {
    * `planning.goalCheck`, what the goal still misses; then, with `confirmBelowConfidence`, a
    * person's note on an answer below it.
    */
-  private async sentBack(next: Extract<NextStep, { kind: 'final_answer' }>): Promise<string | undefined> {
+  private async sentBack(next: FinalAnswer): Promise<string | undefined> {
     if (this.planKeeper?.checksGoal) {
       const checked = await this.planKeeper.checkGoal(next.answer);
       if (!checked.stands) return checked.instruction;
@@ -284,7 +290,7 @@ export class ReactLoop {
   }
 
   /** The instruction reaches the model as the finish call's observation, or as a user message after a text reply. */
-  private sendBack(next: Extract<NextStep, { kind: 'final_answer' }>, instruction: string): void {
+  private sendBack(next: FinalAnswer, instruction: string): void {
     if (next.via === 'finish_tool')
       this.observeRejected([next.finishCall, ...next.skipped], `Not accepted: ${instruction}`);
     else this.state.appendUserText(instruction);
@@ -331,34 +337,7 @@ export class ReactLoop {
     } catch (err) {
       if (!isLoopSignal(err)) throw err;
     }
-    return this.end(reason, answer || this.summaryWithoutModel(why));
-  }
-
-  /** Written without a model, so a failed summary call still leaves the partial results in view. */
-  private summaryWithoutModel(why: string): string {
-    // The results an answer could rest on (core/grounding.ts), not the loop's own bookkeeping.
-    const supporting = new Set(supportingObservations(this.chain.steps, controlToolNames(this.input)));
-    const lines = this.chain.steps.flatMap((s) =>
-      s.type === 'tool_result' && supporting.has(s.stepId)
-        ? [`- ${JSON.stringify(s.toolResult.result).slice(0, 300)}`]
-        : [],
-    );
-    return [
-      `Stopped after ${this.state.iteration} iterations without a final answer. ${why}`,
-      'Results gathered so far:',
-      ...(lines.length ? lines : ['- (none)']),
-    ].join('\n');
-  }
-
-  /** The answer becomes the chain's synthesis, and the run's outcome. */
-  private end(reason: TerminationReason, answer: string, confidence?: number, output?: unknown): RunOutcome {
-    this.synthesise(reason, answer, confidence);
-    return {
-      reason,
-      answer,
-      ...(confidence !== undefined ? { confidence } : {}),
-      ...(output !== undefined ? { output } : {}),
-    };
+    return endRun(this.ctx, reason, answer || summaryWithoutModel(this.ctx, why));
   }
 
   private view(reply: ModelReply): LoopView {
@@ -377,20 +356,5 @@ export class ReactLoop {
   private recordNotRun(calls: readonly ToolUseBlock[], why: string): void {
     for (const call of calls)
       recordControlCall(this.chain, this.input, call, { success: false, error: `Not run: ${why}.` });
-  }
-
-  /** The chain's last step: the answer, with what stands behind it (core/grounding.ts). */
-  private synthesise(reason: TerminationReason, answer: string, confidence?: number): void {
-    const { grounding, sources } = judgeAnswer(this.chain.steps, reason, controlToolNames(this.input));
-    this.chain.synthesis(
-      {
-        sources,
-        conclusion: answer,
-        grounding,
-        terminationReason: reason,
-        ...(confidence !== undefined ? { confidence } : {}),
-      },
-      { level: this.input.visibility },
-    );
   }
 }

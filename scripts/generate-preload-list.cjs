@@ -126,7 +126,8 @@ module.exports = { OUTPUT, WORKFLOWS_PATH, renderModuleList, workflowModuleGraph
 if (require.main === module) {
   writeModuleList().then(
     (changed) => {
-      if (changed) console.log(`wrote ${path.relative(ROOT, OUTPUT)}`);
+      // On stderr: `npm pack --json` runs this (prepare) and parses its stdout.
+      if (changed) console.error(`wrote ${path.relative(ROOT, OUTPUT)}`);
     },
     (err) => {
       console.error(err);

@@ -52,8 +52,17 @@ function readStamp() {
 }
 
 const outputsExist = OUTPUTS.every((rel) => fs.existsSync(path.join(root, rel)));
-const before = fingerprint();
+let before = fingerprint();
 if (outputsExist && readStamp() === before) process.exit(0);
+
+// As `npm run build` does: the preload list follows the workflows' imports (it is under src/, so
+// the fingerprint is taken again when it changed).
+const generated = spawnSync(process.execPath, [path.join(__dirname, 'generate-preload-list.cjs')], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (generated.status !== 0) process.exit(generated.status ?? 1);
+before = fingerprint();
 
 fs.mkdirSync(stateDir, { recursive: true });
 // tsc --incremental trusts its build info and never checks that the outputs still exist.
@@ -69,5 +78,7 @@ const { status } = spawnSync(
   },
 );
 if (status !== 0) process.exit(status ?? 1);
+// As `npm run build` does: outputs of sources that moved or went are removed (prune-dist.cjs says why).
+require('./prune-dist.cjs');
 // The fingerprint taken before compiling: a file saved during the build makes the next run rebuild.
 fs.writeFileSync(stampFile, `${before}\n`);

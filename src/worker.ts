@@ -137,7 +137,8 @@ export const WORKFLOWS_PATH = path.join(__dirname, 'workflows');
 /**
  * Modules the workflow bundle loads once per V8 context and shares between runs (the bundler's
  * `preloadModules`), instead of evaluating them again for every run: every module of the
- * workflows but their entry (see workflows/preload-workflow-modules.ts). Part of
+ * workflows but their entry, a list generated from the bundle's module graph at build (see
+ * workflows/preload-workflow-modules.ts). Part of
  * WORKFLOW_BUNDLER_OPTIONS, which is what to pass when you bundle workflows yourself.
  */
 export const PRELOAD_MODULES: readonly string[] = [path.join(__dirname, 'workflows', 'preload-workflow-modules')];

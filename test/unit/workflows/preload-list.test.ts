@@ -2,12 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { WORKFLOWS_PATH } from '../../../src/worker';
+import { renderModuleList, workflowModuleGraph, writeModuleList } from '../../../scripts/generate-preload-list.cjs';
+import { PROJECT_ROOT } from '../../helpers/cli-process';
 import { runtimeImportGraph } from '../../helpers/import-graph';
 
 const SRC = path.resolve(__dirname, '../../../src');
-const ENTRY = path.join(SRC, 'workflows/index.ts');
 const PRELOAD = path.join(SRC, 'workflows/preload-workflow-modules.ts');
+const GENERATED = path.join(SRC, 'workflows/workflow-modules.generated.ts');
 const graph = runtimeImportGraph(SRC);
 
 /** Every file `from` loads when it runs, itself included. */
@@ -106,12 +109,19 @@ function moduleStateProblems(file: string): string[] {
 }
 
 describe('the modules the workflow bundle preloads (workflows/preload-workflow-modules.ts)', () => {
-  const listed = [...graph.get(PRELOAD)!].filter((dep) => dep.startsWith(SRC));
-  const workflowModules = [...loads(ENTRY)].filter((file) => file.startsWith(SRC));
+  const listed = [...graph.get(GENERATED)!].filter((dep) => dep.startsWith(SRC));
+  /** What webpack's graph of the workflows' bundle reaches from their entry, but the entry. */
+  let bundled: string[];
+  beforeAll(async () => {
+    bundled = await workflowModuleGraph(WORKFLOWS_PATH);
+  }, 120_000);
 
-  it('are every module the workflows load but their entry, which the SDK loads for each run', () => {
+  it("are every module the workflows' bundle loads from their entry but the entry, as generated at build", () => {
     expect(listed.length).toBeGreaterThan(120);
-    expect(relative(listed)).toEqual(relative(workflowModules.filter((file) => file !== ENTRY)));
+    expect(relative(listed)).toEqual(relative(bundled));
+    // The file as the generator writes it: when this fails, `npm run build` writes it again.
+    expect(fs.readFileSync(GENERATED, 'utf8')).toBe(renderModuleList(bundled, GENERATED));
+    expect([...graph.get(PRELOAD)!]).toEqual([GENERATED]);
   });
 
   it('include the ones that use the workflow SDK, which declare at module level and call it only from functions', () => {
@@ -147,4 +157,31 @@ describe('the modules the workflow bundle preloads (workflows/preload-workflow-m
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("are read from the bundle's graph: what a type-only import or nothing reaches is left out", async () => {
+    const dir = fs.mkdtempSync(path.join(PROJECT_ROOT, '.thoughtline/tmp/preload-graph-'));
+    try {
+      const write = (name: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+        fs.writeFileSync(path.join(dir, name), text);
+      };
+      write(
+        'workflows/index.ts',
+        "import { a } from './a';\nimport type { B } from './b';\nexport const probe = (b?: B) => a + String(b);\n",
+      );
+      write('workflows/a.ts', "import { c } from '../nested/c';\nexport const a = c;\n");
+      write('workflows/b.ts', 'export interface B { x: number }\n');
+      write('workflows/unused.ts', 'export const unused = 1;\n');
+      write('nested/c.ts', "export const c = 'c';\n");
+      const found = await workflowModuleGraph(path.join(dir, 'workflows'));
+      expect(found.map((file) => path.relative(dir, file))).toEqual(['nested/c.ts', 'workflows/a.ts']);
+
+      const output = path.join(dir, 'workflows/list.generated.ts');
+      expect(await writeModuleList(path.join(dir, 'workflows'), output)).toBe(true);
+      expect(fs.readFileSync(output, 'utf8')).toContain("import * as nestedC from '../nested/c';");
+      expect(await writeModuleList(path.join(dir, 'workflows'), output)).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -1,0 +1,68 @@
+/**
+ * How a run ends, once the loop knows why: its answer becomes the chain's synthesis (with what
+ * stands behind it, core/grounding.ts) and the run's outcome. Deterministic, sandbox side.
+ */
+import type { TerminationReason } from '../../shared';
+import { controlToolNames, judgeAnswer, supportingObservations } from '../core/grounding';
+import type { RunContext } from '../core/run-context';
+
+/** How a run ended: its termination reason, its answer (partial or not) and, for `error`, what went wrong. */
+export interface RunOutcome {
+  reason: TerminationReason;
+  answer: string;
+  error?: string;
+  /** The answer's confidence, 0–1, when the model gave one. */
+  confidence?: number;
+  /** The answer's value, checked against the run's output schema. */
+  output?: unknown;
+}
+
+/** The answer becomes the chain's synthesis, and the run's outcome. */
+export function endRun(
+  ctx: RunContext,
+  reason: TerminationReason,
+  answer: string,
+  confidence?: number,
+  output?: unknown,
+): RunOutcome {
+  synthesise(ctx, reason, answer, confidence);
+  return {
+    reason,
+    answer,
+    ...(confidence !== undefined ? { confidence } : {}),
+    ...(output !== undefined ? { output } : {}),
+  };
+}
+
+/** The chain's last step: the answer, with what stands behind it (core/grounding.ts). */
+export function synthesise(ctx: RunContext, reason: TerminationReason, answer: string, confidence?: number): void {
+  const { chain, input } = ctx;
+  const { grounding, sources } = judgeAnswer(chain.steps, reason, controlToolNames(input));
+  chain.synthesis(
+    {
+      sources,
+      conclusion: answer,
+      grounding,
+      terminationReason: reason,
+      ...(confidence !== undefined ? { confidence } : {}),
+    },
+    { level: input.visibility },
+  );
+}
+
+/** Written without a model, so a failed summary call still leaves the partial results in view. */
+export function summaryWithoutModel(ctx: RunContext, why: string): string {
+  const { chain, input } = ctx;
+  // The results an answer could rest on (core/grounding.ts), not the loop's own bookkeeping.
+  const supporting = new Set(supportingObservations(chain.steps, controlToolNames(input)));
+  const lines = chain.steps.flatMap((s) =>
+    s.type === 'tool_result' && supporting.has(s.stepId)
+      ? [`- ${JSON.stringify(s.toolResult.result).slice(0, 300)}`]
+      : [],
+  );
+  return [
+    `Stopped after ${ctx.state.iteration} iterations without a final answer. ${why}`,
+    'Results gathered so far:',
+    ...(lines.length ? lines : ['- (none)']),
+  ].join('\n');
+}

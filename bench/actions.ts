@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { temporal } from '@temporalio/proto';
-import { billableActions, type BillableActions } from '../src/client/billable-actions';
+import { billableActions, type BillableActions } from '../src/client/runs/billable-actions';
 import { benchRun, createBenchModel } from './lib/bench-model';
 import type { BenchConfig } from './lib/bench-config';
 import type { BenchContext } from './lib/bench-context';

@@ -1,6 +1,6 @@
-import { IncrementalChainView } from '../src/shared/chain-view';
-import type { RunSearchInput } from '../src/shared/store';
-import { RunSearch } from '../src/shared/store';
+import { IncrementalChainView } from '../src/domain/chain/chain-view';
+import type { RunSearchInput } from '../src/domain/store';
+import { RunSearch } from '../src/domain/store';
 import type { ChainStore, StoreScope } from '../src/store/chain-store';
 import { PAGE_STEPS } from './chain-store-reads';
 import { SEARCHES } from './chain-store-search';

@@ -1,4 +1,4 @@
-import type { ReasoningChain } from '../src/shared';
+import type { ReasoningChain } from '../src/domain';
 import type { ChainStore } from '../src/store/chain-store';
 
 /** Steps per putSteps call when a chain is written whole: one transaction each. */

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentClient } from '../src/client/agent-client';
-import type { ReasoningChain } from '../src/shared';
+import type { ReasoningChain } from '../src/domain';
 import { statusQuery } from '../src/workflows/messages';
 import { benchRun } from './lib/bench-model';
 import { BENCH_MODEL } from './lib/bench-worker';

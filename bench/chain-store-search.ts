@@ -1,4 +1,4 @@
-import type { ReasoningChain, ReasoningStep } from '../src/shared';
+import type { ReasoningChain, ReasoningStep } from '../src/domain';
 import type { ChainStore } from '../src/store/chain-store';
 import { projectChain, seededRandom } from './chain-store-reads';
 

@@ -7,7 +7,7 @@ import { AgentClient } from '../src/client/agent-client';
 import { createTokenFileAuthenticator } from '../src/server/auth/token-file-authenticator';
 import { addToken } from '../src/server/auth/token-file-store';
 import { createServer } from '../src/server/create-server';
-import type { ReasoningChain } from '../src/shared';
+import type { ReasoningChain } from '../src/domain';
 import type { ChainStore } from '../src/store/chain-store';
 import { openChainStore } from '../src/store/open-chain-store';
 import type { StoreSettings } from '../src/store/store-settings';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { temporal } from '@temporalio/proto';
-import { billableActions, type BillableActions } from '../src/client/billable-actions';
-import type { EvaluationInputInit, EvaluationResult } from '../src/shared/eval';
+import { billableActions, type BillableActions } from '../src/client/runs/billable-actions';
+import type { EvaluationInputInit, EvaluationResult } from '../src/domain/evaluation';
 import { EVALUATION_WORKFLOW } from '../src/workflows/eval/eval-messages';
 import { benchRun, createBenchModel } from './lib/bench-model';
 import type { BenchConfig } from './lib/bench-config';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import { AgentClient } from '../src/client/agent-client';
-import { StatusAttribute } from '../src/shared';
+import { StatusAttribute } from '../src/domain';
 import { benchRun } from './lib/bench-model';
 import type { BenchConfig } from './lib/bench-config';
 import type { BenchContext } from './lib/bench-context';

@@ -1,4 +1,4 @@
-import { chainLength } from '../src/shared';
+import { chainLength } from '../src/domain';
 import { benchRun, createBenchModel } from './lib/bench-model';
 import type { BenchConfig } from './lib/bench-config';
 import type { BenchContext } from './lib/bench-context';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { createAnthropicProvider } from '../src/activities/models/anthropic-provider';
+import { createAnthropicProvider } from '../src/activities/models/anthropic/anthropic-provider';
 import { AgentClient } from '../src/client/agent-client';
 import { costOf, priceFor } from '../src/activities/models/pricing';
-import type { ReasoningStep, TokenUsage } from '../src/shared';
-import { addUsage, zeroUsage } from '../src/shared';
+import type { ReasoningStep, TokenUsage } from '../src/domain';
+import { addUsage, zeroUsage } from '../src/domain';
 import {
   message,
   startFakeMessagesServer,

@@ -1,4 +1,4 @@
-import { redactSecretsInText } from '../src/shared/secret-patterns';
+import { redactSecretsInText } from '../src/domain/secrets/secret-patterns';
 import { HOSTILE_INPUTS } from '../test/helpers/hostile-redaction-inputs';
 import type { BenchConfig } from './lib/bench-config';
 import type { BenchContext } from './lib/bench-context';

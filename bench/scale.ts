@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { AgentClient } from '../src/client/agent-client';
-import type { AgentResult } from '../src/shared';
+import type { AgentResult } from '../src/domain';
 import { benchRun } from './lib/bench-model';
 import type { BenchConfig } from './lib/bench-config';
 import type { BenchContext } from './lib/bench-context';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { billableActions } from '../src/client/billable-actions';
+import { billableActions } from '../src/client/runs/billable-actions';
 import { AgentClient } from '../src/client/agent-client';
-import type { TenantLimits } from '../src/shared/tenant-limits';
+import type { TenantLimits } from '../src/domain/identity/tenant-limits';
 import { tenantQuotaWorkflowId } from '../src/workflows/tenant-quota/tenant-quota-messages';
 import { createAgentWorker } from '../src/worker';
 import { benchRun, createBenchModel } from './lib/bench-model';

@@ -1,4 +1,4 @@
-import type { AgentResult } from '../src/shared';
+import type { AgentResult } from '../src/domain';
 import { benchRun, createBenchModel } from './lib/bench-model';
 import type { BenchConfig } from './lib/bench-config';
 import type { BenchContext } from './lib/bench-context';

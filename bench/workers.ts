@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AgentClient } from '../src/client/agent-client';
-import type { AgentResult } from '../src/shared';
+import type { AgentResult } from '../src/domain';
 import { benchRun } from './lib/bench-model';
 import type { BenchConfig } from './lib/bench-config';
 import type { BenchContext } from './lib/bench-context';

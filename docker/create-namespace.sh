@@ -2,7 +2,7 @@
 # One-shot job for docker-compose.yml (runs in the temporalio/admin-tools image, which ships the
 # `temporal` CLI). Waits until the cluster is healthy, registers the namespace unless it exists,
 # and sets how long closed runs are kept, as `npm run cluster -- start` does
-# (src/dev-server/cluster/ensure-namespace.ts). Exits 0 once the namespace is usable. Safe to re-run.
+# (src/dev-server/cluster/lifecycle/ensure-namespace.ts). Exits 0 once the namespace is usable. Safe to re-run.
 set -eu
 
 ADDRESS="${TEMPORAL_ADDRESS:-temporal:7233}"

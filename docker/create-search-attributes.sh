@@ -3,7 +3,7 @@
 # `temporal` CLI). Waits until the Temporal server answers and the namespace exists (the
 # create-namespace job registers it), then registers the custom search attributes every
 # Thoughtline run upserts, as THOUGHTLINE_SEARCH_ATTRIBUTES lists them (docker-compose.yml sets it
-# from src/shared/search-attributes.ts; a test keeps the two the same). Safe to re-run: attributes
+# from src/domain/run/search-attributes.ts; a test keeps the two the same). Safe to re-run: attributes
 # that already exist with the same type are skipped; one that exists with a different type fails
 # the job on purpose.
 set -eu

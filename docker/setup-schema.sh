@@ -2,7 +2,7 @@
 # One-shot job for docker-compose.yml (runs in the temporalio/admin-tools image, which ships
 # temporal-sql-tool and the schemas of its release under /etc/temporal/schema). Creates the two
 # databases the server uses and brings their schemas up to that release, as an operator would and
-# as `npm run cluster` does (src/dev-server/cluster/cluster-schema.ts): create-database,
+# as `npm run cluster` does (src/dev-server/cluster/database/cluster-schema.ts): create-database,
 # setup-schema -v 0.0 (the version table only), update-schema -d <versioned>. Every step is
 # idempotent: an existing database is kept, a versioned schema is not set up again, and
 # update-schema applies only the versions it lacks.

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { parseEncryptionKeys, type EncryptionKeyRing } from './codec/encryption-keys';
 import { loadConnectionSettings, type ConnectionSettings } from './connection';
 import { EVENT_BUS_URL_FORMS, isEventBusUrl } from './events/event-bus-url';
-import { DEFAULT_RETENTION_DAYS, DEFAULT_TASK_QUEUE, ModelRegistry } from './shared';
-import { TenantLimitsConfig } from './shared/tenant-limits';
+import { DEFAULT_RETENTION_DAYS, DEFAULT_TASK_QUEUE, ModelRegistry } from './domain';
+import { TenantLimitsConfig } from './domain/identity/tenant-limits';
 import { parseStoreRetentionDays, parseStoreSetting, type StoreSettings } from './store/store-settings';
 
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);

@@ -1,5 +1,5 @@
 /** Thoughtline's public API for Node code: define tools, run workers, start and read agents. */
-export * from './shared';
+export * from './domain';
 export {
   defineTool,
   InvalidToolDefinitionError,
@@ -30,7 +30,10 @@ export * from './audit';
 // OpenTelemetry, on when OTEL_* variables are set (docs/opentelemetry.md): the interceptors a prebuilt bundle needs.
 export { telemetryBundleOptions } from './telemetry';
 export { createActivities, type ActivityDeps, type AgentActivities, type ModelProvider } from './activities';
-export { createAnthropicProvider, type AnthropicProviderOptions } from './activities/models/anthropic-provider';
+export {
+  createAnthropicProvider,
+  type AnthropicProviderOptions,
+} from './activities/models/anthropic/anthropic-provider';
 export { createAiSdkProvider, type AiSdkProviderOptions } from './activities/models/ai-sdk/ai-sdk-provider';
 export type { ModelEndpoint } from './activities/models/endpoints/endpoint-balancer';
 export { registryEndpoints, type RegistryEndpoints } from './activities/models/endpoints/registry-endpoints';
@@ -70,10 +73,10 @@ export { recordToolCalls, replayToolCalls, RecordedToolCall, ToolNotRecordedErro
 export {
   createOpenAICompatibleProvider,
   type OpenAICompatibleProviderOptions,
-} from './activities/models/openai-compatible-provider';
+} from './activities/models/openai/openai-compatible-provider';
 export * from './activities/models/local';
 export type { ModelDelta } from './activities/model-activities';
-export type { ModelCallHooks } from './shared/model-provider';
+export type { ModelCallHooks } from './domain/model/model-provider';
 // `thoughtline serve` as a library: the HTTP API in front of an AgentClient, with your own authenticator.
 export { createServer, type CreateServerOptions, type RunningServer } from './server/create-server';
 export {
@@ -101,13 +104,13 @@ export {
   verifyDecisionSignature,
   type SignedDecisionPolicy,
   type VerifyDecisionResult,
-} from './shared/signed-decision';
+} from './domain/approval/signed-decision';
 // Run events between workers and servers (docs/events.md).
 export { createEventBus, type CreateEventBusOptions } from './events/create-event-bus';
 export { createMemoryBus } from './events/memory-bus';
 export type { EventBus } from './events/event-bus';
 export { InvalidMcpConfigError, loadMcpConfig, parseMcpConfig } from './activities/mcp/load-mcp-config';
-export type { McpConfig, McpConfigInit, McpServerConfig, McpToolPolicy } from './shared/mcp-config';
+export type { McpConfig, McpConfigInit, McpServerConfig, McpToolPolicy } from './domain/tools/mcp-config';
 export {
   InvalidA2aSettingsError,
   loadA2aSettings,
@@ -132,10 +135,10 @@ export {
   VariantSummary,
   CriterionSummary,
   SEED_CRITERIA,
-} from './shared/eval/stats';
-export { compareWithBaseline, DatasetMismatchError, GateResult, type GateOptions } from './shared/eval/gate';
+} from './domain/evaluation/stats';
+export { compareWithBaseline, DatasetMismatchError, GateResult, type GateOptions } from './domain/evaluation/gate';
 // The chain store (docs/store.md): open one to read chains and search runs without asking the runs.
-export * from './shared/store';
+export * from './domain/store';
 export type { ChainStore, StoreScope } from './store/chain-store';
 export { openChainStore } from './store/open-chain-store';
 export { parseStoreSetting, type StoreSettings } from './store/store-settings';

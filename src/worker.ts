@@ -10,7 +10,7 @@ import {
 } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities';
 import { createAgentRegistry } from './agents/agent-registry';
-import type { AgentDefinitionInit } from './shared/agent-definition';
+import type { AgentDefinitionInit } from './domain/agents/agent-definition';
 import { wellFormedFailures } from './activities/well-formed-failures';
 import { ConversationCache } from './activities/conversation/conversation-cache';
 import { KnownTexts } from './activities/conversation/known-texts';
@@ -18,8 +18,8 @@ import { DEFAULT_CONVERSATION_CACHE_BYTES, knownTextChars } from './activities/m
 import { modelContextQuery, modelConversationQuery } from './workflows/messages';
 import { createTenantActivities } from './activities/tenant-activities';
 import { createWorkerRunEvents, type RunEventPublisher } from './events/run-event-sinks';
-import type { TenantLimitsConfigInit } from './shared/tenant-limits';
-import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
+import type { TenantLimitsConfigInit } from './domain/identity/tenant-limits';
+import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './domain';
 import type { ToolDefinition } from './tools/define-tool';
 import type { ScorerDefinition } from './eval/define-scorer';
 import { QUIET_BUNDLER, quietBundlerLogger } from './quiet-bundler';
@@ -30,7 +30,7 @@ import { createToolRegistry } from './tools/tool-registry';
 import { parseMcpConfig } from './activities/mcp/load-mcp-config';
 import { createMcpTools } from './activities/mcp/mcp-tools';
 import { a2aSecrets, parseA2aSettings, type A2aSettingsInit } from './activities/a2a/a2a-settings';
-import { mcpSecrets, type McpConfigInit } from './shared/mcp-config';
+import { mcpSecrets, type McpConfigInit } from './domain/tools/mcp-config';
 import { telemetryBundleOptions, telemetryFromEnv } from './telemetry';
 import type { LoadedPolicy } from './governance/load-visibility-policy';
 import { resolveVersion, setCurrentVersion, type ResolvedVersion, type WorkerDeployment } from './deployment';

@@ -108,7 +108,7 @@ export function stepTitle(step, toolNames = new Map()) {
 }
 
 /**
- * How an answer is named (src/shared/answer-grounding.ts says the same for the CLI and the
+ * How an answer is named (src/domain/chain/answer-grounding.ts says the same for the CLI and the
  * exports): only a grounded success is "Final answer". Undefined for an answer recorded before
  * answers were judged (no `grounding`); the page then shows it as it always did.
  */
@@ -196,7 +196,7 @@ export function goneStepsLine(unavailable) {
 
 /**
  * The badge of a run's state: its ending's label (the termination reason, or Temporal's word)
- * coloured by its tone once it ended (runEnding in src/shared/run-ending.ts), else its status.
+ * coloured by its tone once it ended (runEnding in src/domain/run/run-ending.ts), else its status.
  * A failure or error never reads as a green "completed". Reads a list item, a status record or
  * a search hit's run (`state` and `terminationReason`).
  */

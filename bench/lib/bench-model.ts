@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ModelProvider } from '../../src/activities';
 import { useTool } from '../../src/activities/models/scripted-model';
-import { zeroUsage, type AssistantBlock, type ModelRequest, type ToolUseBlock } from '../../src/shared';
+import { zeroUsage, type AssistantBlock, type ModelRequest, type ToolUseBlock } from '../../src/domain';
 import { BENCH_TOOL } from './bench-tools';
 
 /** What a run asks of the bench model. */

@@ -6,7 +6,7 @@ import { AgentClient } from '../../src/client/agent-client';
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
 import { addToken } from '../../src/server/auth/token-file-store';
 import { createServer } from '../../src/server/create-server';
-import { registerViewerRoute } from '../../src/server/viewer-route';
+import { registerViewerRoute } from '../../src/server/routes/viewer-route';
 
 /** What the parent passes, as JSON in argv[2]. */
 export interface PushServerSpec {

@@ -1,5 +1,5 @@
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
+import { createAnthropicProvider } from '../../src/activities/models/anthropic/anthropic-provider';
 import { createEventBus } from '../../src/events/create-event-bus';
 import { createAgentWorker } from '../../src/worker';
 import { benchTool } from './bench-tools';

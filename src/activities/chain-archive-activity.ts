@@ -1,4 +1,4 @@
-import type { ChainArchive } from '../shared';
+import type { ChainArchive } from '../domain';
 
 /**
  * The activity a handover runs, as a local activity, to record the steps it leaves behind: it

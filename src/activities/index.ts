@@ -75,4 +75,4 @@ export function createActivities(deps: ActivityDeps) {
 
 /** Agent activities plus the tenant quota's (every agent worker registers both; see createAgentWorker). */
 export type AgentActivities = ReturnType<typeof createActivities> & TenantActivities;
-export type { ModelProvider } from '../shared/model-provider';
+export type { ModelProvider } from '../domain/model/model-provider';

@@ -1,13 +1,13 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType, LiveReplyBuffer, type ModelCallInput, type ModelReply, type ModelRequest } from '../shared';
+import { FailureType, LiveReplyBuffer, type ModelCallInput, type ModelReply, type ModelRequest } from '../domain';
 import { ConversationCache } from './conversation/conversation-cache';
 import { rememberReply } from './conversation/remember-reply';
 import { resolveConversation, type ConversationSource } from './conversation/resolve-conversation';
-import type { ModelProvider } from '../shared/model-provider';
+import type { ModelProvider } from '../domain/model/model-provider';
 import { EndpointBalancer, type ModelEndpoint } from './models/endpoints/endpoint-balancer';
 import { redactFailure, type Redactor } from '../tools/redact-secrets';
-import { zeroUsage } from '../shared/usage';
+import { zeroUsage } from '../domain/model/usage';
 import { lookupCached, storeCached } from './cache/cached-result';
 import type { RunCache } from './cache/run-cache';
 

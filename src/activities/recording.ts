@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { z } from 'zod';
-import { ModelReply } from '../shared';
+import { ModelReply } from '../domain';
 import type { ScriptedTurn } from './models/scripted-model';
 import { createRedactor } from '../tools/redact-secrets';
 

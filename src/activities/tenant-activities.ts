@@ -1,4 +1,4 @@
-import { FailureType } from '../shared/failure-types';
+import { FailureType } from '../domain/run/failure-types';
 import { Context } from '@temporalio/activity';
 import {
   type Client,
@@ -8,7 +8,12 @@ import {
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
 import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
-import { limitsFor, TenantLimitsConfig, type TenantLimits, type TenantLimitsConfigInit } from '../shared/tenant-limits';
+import {
+  limitsFor,
+  TenantLimitsConfig,
+  type TenantLimits,
+  type TenantLimitsConfigInit,
+} from '../domain/identity/tenant-limits';
 import {
   acquireTenantRunUpdate,
   leaseTenantTokensUpdate,

@@ -8,9 +8,9 @@ import {
   type ToolInvocation,
   type ToolOutput,
   type ToolSpec,
-} from '../shared';
-import { MAX_REFUSAL_CHARS } from '../shared/tool-spec';
-import { TOOL_HEARTBEAT_EVERY_MS } from '../shared/tool-heartbeat';
+} from '../domain';
+import { MAX_REFUSAL_CHARS } from '../domain/tools/tool-spec';
+import { TOOL_HEARTBEAT_EVERY_MS } from '../domain/tools/tool-heartbeat';
 import type { KnownTexts } from './conversation/known-texts';
 import { ToolError } from '../tools/tool-error';
 import type { ToolContext, ToolDefinition } from '../tools/define-tool';
@@ -18,7 +18,7 @@ import type { ToolRegistry } from '../tools/tool-registry';
 import { describeWithMcp, isNeedsInput, mcpTool, neededInput } from './mcp/mcp-activity-parts';
 import type { McpTools } from './mcp/mcp-tools';
 import { redactFailure, redactHeartbeat, redactToolResult, thrownText, type Redactor } from '../tools/redact-secrets';
-import { uncacheableReason } from '../shared/planning/cache-request';
+import { uncacheableReason } from '../domain/planning/cache-request';
 import { lookupCached, storeCached } from './cache/cached-result';
 import type { RunCache } from './cache/run-cache';
 

@@ -1,5 +1,5 @@
-import type { AgentDefinition } from '../shared/agent-definition';
-import type { ToolSpec } from '../shared/tool-spec';
+import type { AgentDefinition } from '../domain/agents/agent-definition';
+import type { ToolSpec } from '../domain/tools/tool-spec';
 import type { AgentRegistry } from './agent-registry';
 
 /** Ids listed in a refusal; the rest are counted, so the message stays small. */

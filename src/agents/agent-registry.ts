@@ -1,4 +1,4 @@
-import type { AgentDefinition, AgentDefinitionInit } from '../shared/agent-definition';
+import type { AgentDefinition, AgentDefinitionInit } from '../domain/agents/agent-definition';
 import { AgentDefinitionError } from './agent-definition-error';
 import { defineAgent } from './define-agent';
 

@@ -1,4 +1,4 @@
-import { AgentDefinition, type AgentDefinitionInit } from '../shared/agent-definition';
+import { AgentDefinition, type AgentDefinitionInit } from '../domain/agents/agent-definition';
 import { AgentDefinitionError } from './agent-definition-error';
 
 /**

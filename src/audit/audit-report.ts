@@ -17,9 +17,9 @@ import {
   zeroUsage,
   type AgentResult,
   type ApprovalRecord,
-} from '../shared';
+} from '../domain';
 import { AuditModelCall } from '../client/history/model-call-history';
-import { RunScore } from '../shared/run-scores';
+import { RunScore } from '../domain/evaluation/run-scores';
 import { ReportIntegrity } from './report-integrity';
 
 export { AuditModelCall };

@@ -6,12 +6,12 @@ import {
   type ReasoningChain,
   type ReasoningStep,
   type VisibilityLevel,
-} from '../shared';
-import { viewChain } from '../shared/chain-view';
-import type { ViewLens } from '../shared/visibility';
-import { HIDDEN_RESULT, HIDDEN_THINKING } from '../shared/visibility/hidden-text';
-import { callLensLevel, isEmptyLens, lensLevel } from '../shared/visibility/lens-level';
-import type { CallKindFacts } from '../shared/visibility/step-kind';
+} from '../domain';
+import { viewChain } from '../domain/chain/chain-view';
+import type { ViewLens } from '../domain/visibility';
+import { HIDDEN_RESULT, HIDDEN_THINKING } from '../domain/visibility/hidden-text';
+import { callLensLevel, isEmptyLens, lensLevel } from '../domain/visibility/lens-level';
+import type { CallKindFacts } from '../domain/visibility/step-kind';
 
 export { HIDDEN_RESULT, HIDDEN_THINKING };
 /** A tool result shorter than this is not looked for in free text (react-text observations): it would hit ordinary words. */

@@ -1,8 +1,8 @@
-import type { ReasoningStep, ToolType } from '../shared';
-import { answerLabel, confidenceText } from '../shared/answer-grounding';
-import { renderUnavailable } from '../shared/render-unavailable';
+import type { ReasoningStep, ToolType } from '../domain';
+import { answerLabel, confidenceText } from '../domain/chain/answer-grounding';
+import { renderUnavailable } from '../domain/chain/render-unavailable';
 import type { AuditApproval, AuditIntervention, AuditReport } from './audit-report';
-import { counted } from '../shared/counted';
+import { counted } from '../domain/text/counted';
 
 type ResultStep = Extract<ReasoningStep, { type: 'tool_result' }>;
 

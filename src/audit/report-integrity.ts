@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { canonicalJson } from '../shared/approval/arguments-hash';
+import { canonicalJson } from '../domain/approval/arguments-hash';
 
 /**
  * The tamper-evidence of an exported report: every step is hashed together with the hash before

@@ -1,6 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519';
 import { utf8ToBytes } from '@noble/hashes/utils';
-import { base64UrlEncode } from '../shared/signed-decision';
+import { base64UrlEncode } from '../domain/approval/signed-decision';
 import {
   EXPORT_SIGNATURE_DOMAIN,
   finalHashOf,

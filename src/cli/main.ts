@@ -4,8 +4,8 @@ import { parseCommandLine } from './spec/command-line';
 import { COMMANDS, helpOf, topHelp } from './commands';
 import { packageVersion } from '../deployment/worker-version';
 import { UsageError } from './spec/usage-error';
-import { readErrorText } from '../client/read-error-text';
-import { serverErrorAdvice } from '../client/server-error-advice';
+import { readErrorText } from '../client/errors/read-error-text';
+import { serverErrorAdvice } from '../client/errors/server-error-advice';
 import { terminalSafe } from './render/terminal-safe';
 
 /** Returns the process exit code: 0 when the command (and any agent it ran) succeeded, 2 for a usage mistake. */

@@ -21,37 +21,37 @@ import {
   type ReasoningChain,
   type ReasoningStep,
   type ViewerRole,
-} from '../shared';
-import { chainPage, type ChainPage } from '../shared/chain-page';
-import { viewChain, viewStatus } from '../shared/chain-view';
-import { protoKeyProblem } from '../shared/own-value';
+} from '../domain';
+import { chainPage, type ChainPage } from '../domain/chain/chain-page';
+import { viewChain, viewStatus } from '../domain/chain/chain-view';
+import { protoKeyProblem } from '../domain/text/own-value';
 import type { agentWorkflow } from '../workflows';
 import { answerUpdate, approveToolCallUpdate, chainQuery, statusQuery, steerSignal } from '../workflows/messages';
-import { actorId, toPerson, type Actor } from './actor';
-import { namedAgentInput } from './named-agent-input';
-import { redactContext } from './redact-context';
-import { runsOfAgent, type AgentRunListing } from './runs-of-agent';
-import { joinedChain } from './joined-chain';
-import { unlessRunGone } from './run-gone';
-import { readChainArchive } from './read-chain-archive';
-import { restoreObservations } from './restore-observations';
-import { loadAgentTree, type AgentTreeNode } from './agent-tree';
-import { loadExpandedChain, type ExpandedChain } from './expanded-chain';
+import { actorId, toPerson, type Actor } from './decisions/actor';
+import { namedAgentInput } from './start/named-agent-input';
+import { redactContext } from './start/redact-context';
+import { runsOfAgent, type AgentRunListing } from './runs/runs-of-agent';
+import { joinedChain } from './chain/joined-chain';
+import { unlessRunGone } from './errors/run-gone';
+import { readChainArchive } from './chain/read-chain-archive';
+import { restoreObservations } from './chain/restore-observations';
+import { loadAgentTree, type AgentTreeNode } from './chain/agent-tree';
+import { loadExpandedChain, type ExpandedChain } from './chain/expanded-chain';
 import { pushFollow, type PushServer } from './follow/push-follow';
-import { LiveReplyReader, type LiveDelta } from './live-replies';
-import { statusFromResult } from './status-from-result';
-import { routeApproval } from './route-approval';
-import { sendUpdate, UpdateRefusedError } from './update-refused-error';
-import { retryUnknownSearchAttribute, type StartRetry } from './retry-unknown-search-attribute';
-import { addRunScore, readRunScores, type ScoreInit } from './run-scores';
+import { LiveReplyReader, type LiveDelta } from './chain/live-replies';
+import { statusFromResult } from './runs/status-from-result';
+import { routeApproval } from './decisions/route-approval';
+import { sendUpdate, UpdateRefusedError } from './errors/update-refused-error';
+import { retryUnknownSearchAttribute, type StartRetry } from './start/retry-unknown-search-attribute';
+import { addRunScore, readRunScores, type ScoreInit } from './runs/run-scores';
 import { forgetAgentMemory, readAgentMemory, type ForgetMemoryInit, type MemoryOwner } from './agent-memory';
-import type { ForgetMemoryResult, MemoryEntry } from '../shared/planning/agent-memory';
+import type { ForgetMemoryResult, MemoryEntry } from '../domain/planning/agent-memory';
 import type { ChainStore } from '../store/chain-store';
 import { readStoredPage } from './store/read-stored-chain';
 import type { LoadedPolicy } from '../governance/load-visibility-policy';
-import type { ViewLens } from '../shared/visibility/view-lens';
-import { identityOfChain, lensOfPolicy, type LensOfRun } from './run-lens';
-import type { AddRunScoreResult, RunScore } from '../shared/run-scores';
+import type { ViewLens } from '../domain/visibility/view-lens';
+import { identityOfChain, lensOfPolicy, type LensOfRun } from './runs/run-lens';
+import type { AddRunScoreResult, RunScore } from '../domain/evaluation/run-scores';
 
 export type AgentHandle = WorkflowHandle<typeof agentWorkflow>;
 

@@ -5,9 +5,9 @@ import {
   MemoryKey,
   type ForgetMemoryResult,
   type MemoryEntry,
-} from '../shared/planning/agent-memory';
+} from '../domain/planning/agent-memory';
 import { forgetMemoryUpdate } from '../workflows/memory/agent-memory-messages';
-import { sendUpdate } from './update-refused-error';
+import { sendUpdate } from './errors/update-refused-error';
 
 /** Whose memory: an agent (its id, or the `agentName` of runs without one) and a tenant (absent: runs without one). */
 export interface MemoryOwner {

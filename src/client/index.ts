@@ -9,30 +9,30 @@ export {
   type StartOptions,
   type WatchEvent,
 } from './agent-client';
-export type { Actor } from './actor';
-export { AgentInputConflictError } from './agent-input-conflict-error';
-export type { AgentRunListing } from './runs-of-agent';
-export type { AgentTreeNode } from './agent-tree';
-export { billableActions, type BillableActions } from './billable-actions';
-export type { ExpandedChain } from './expanded-chain';
+export type { Actor } from './decisions/actor';
+export { AgentInputConflictError } from './errors/agent-input-conflict-error';
+export type { AgentRunListing } from './runs/runs-of-agent';
+export type { AgentTreeNode } from './chain/agent-tree';
+export { billableActions, type BillableActions } from './runs/billable-actions';
+export type { ExpandedChain } from './chain/expanded-chain';
 export { ForkError } from './fork/fork-error';
 export type { ForkOptions } from './fork/fork-run';
 export type { ForkChange, PlannedFork } from './fork/plan-fork';
 export { chainAsOf, type ChainAsOf } from './fork/chain-as-of';
-export type { LiveDelta } from './live-replies';
-export { ensureSearchAttributes } from './search-attributes-setup';
-export { SearchAttributesNotVisibleError } from '../dev-server/search-attributes-not-visible-error';
-export type { StartRetry } from './retry-unknown-search-attribute';
-export { UpdateRefusedError } from './update-refused-error';
+export type { LiveDelta } from './chain/live-replies';
+export { ensureSearchAttributes } from './start/search-attributes-setup';
+export { SearchAttributesNotVisibleError } from '../dev-server/probes/search-attributes-not-visible-error';
+export type { StartRetry } from './start/retry-unknown-search-attribute';
+export { UpdateRefusedError } from './errors/update-refused-error';
 export { readThread, sendThreadTurn, threadWorkflowId } from './threads/thread-client';
 export type {
   ThreadStartInit,
   ThreadTurnReceipt,
   ThreadTurnRequest,
   ThreadView,
-} from '../shared/threads/thread-schemas';
-export { UnknownRunError } from './unknown-run-error';
-export type { ScoreInit } from './run-scores';
-export type { AddRunScoreResult, RunScore } from '../shared/run-scores';
+} from '../domain/threads/thread-schemas';
+export { UnknownRunError } from './errors/unknown-run-error';
+export type { ScoreInit } from './runs/run-scores';
+export type { AddRunScoreResult, RunScore } from '../domain/evaluation/run-scores';
 export type { ForgetMemoryInit, MemoryOwner } from './agent-memory';
-export type { ForgetMemoryResult, MemoryEntry } from '../shared/planning/agent-memory';
+export type { ForgetMemoryResult, MemoryEntry } from '../domain/planning/agent-memory';

@@ -1,4 +1,4 @@
-import { parseAddress, isReachable } from '../dev-server/is-reachable';
+import { parseAddress, isReachable } from '../dev-server/probes/is-reachable';
 import type { TemporalEndpoint } from './connection-settings';
 import { probeTls, speaksTls, type TlsProbe } from './probe-tls';
 import { TemporalConnectionError } from './temporal-connection-error';

@@ -1,7 +1,7 @@
 import type { TLSConfig } from '@temporalio/client';
 import { loadClientConfig, loadClientConfigProfile, type ClientConfigProfile } from '@temporalio/envconfig';
 import { z } from 'zod';
-import { DEFAULT_NAMESPACE } from '../shared/constants';
+import { DEFAULT_NAMESPACE } from '../domain/run/constants';
 import { hideSecrets, type ConnectionOverrides, type ConnectionSettings } from './connection-settings';
 import { TemporalConfigError } from './temporal-config-error';
 import { readTemporalConfigFile, type TemporalConfigFile } from './temporal-config-file';

@@ -1,8 +1,8 @@
 import { readRequest, type RequestView, type SeenCall } from '../offline/read-request';
 import { OFFLINE_MARK } from '../offline/offline-summary';
 import { ASKS_FIRST } from '../offline/offline-turn';
-import type { AssistantBlock, ModelRequest } from '../shared';
-import { plannerSystem } from '../workflows/planning/plan-prompts';
+import type { AssistantBlock, ModelRequest } from '../domain';
+import { plannerSystem } from '../workflows/planning/plans/plan-prompts';
 import { DEMO_CITIES } from './weather-tool';
 
 /** The team demo's sub-agent (see `thoughtline demo --team`). */

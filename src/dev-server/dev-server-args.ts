@@ -1,4 +1,4 @@
-import { SEARCH_ATTRIBUTES } from '../shared/search-attributes';
+import { SEARCH_ATTRIBUTES } from '../domain/run/search-attributes';
 import { devServerTuningArgs } from './dev-server-tuning';
 
 /**

@@ -2,13 +2,13 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { waitForNamespace } from './check-namespace';
-import { setNamespaceRetention } from './namespace-retention';
+import { waitForNamespace } from './probes/check-namespace';
+import { setNamespaceRetention } from './probes/namespace-retention';
 import { devServerArgs } from './dev-server-args';
-import { isReachable } from './is-reachable';
+import { isReachable } from './probes/is-reachable';
 import { thoughtlinePaths } from './project-paths';
 import type { TemporalServer } from './temporal-server';
-import { waitForSearchAttributes } from './wait-for-search-attributes';
+import { waitForSearchAttributes } from './probes/wait-for-search-attributes';
 
 const READY_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 10_000;

@@ -1,7 +1,7 @@
-import { SEARCH_ATTRIBUTES } from '../shared/search-attributes';
+import { SEARCH_ATTRIBUTES } from '../domain/run/search-attributes';
 import { devServerTuningArgs } from './dev-server-tuning';
-import { findOrInstallTemporalCli } from './find-or-install-temporal-cli';
-import { waitForSearchAttributes } from './wait-for-search-attributes';
+import { findOrInstallTemporalCli } from './install/find-or-install-temporal-cli';
+import { waitForSearchAttributes } from './probes/wait-for-search-attributes';
 
 export interface TestServer {
   address: string;

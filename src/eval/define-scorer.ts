@@ -1,6 +1,6 @@
-import type { AgentResult } from '../shared/agent-result';
-import type { EvalCase } from '../shared/eval/eval-case';
-import type { ScoringFacts } from '../shared/eval/scoring-facts';
+import type { AgentResult } from '../domain/run/agent-result';
+import type { EvalCase } from '../domain/evaluation/eval-case';
+import type { ScoringFacts } from '../domain/evaluation/scoring-facts';
 
 /** What a scorer reads of one ended run: its case, the facts the built-in scorers read, and the whole AgentResult. */
 export interface ScorerInput {

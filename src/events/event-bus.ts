@@ -1,4 +1,4 @@
-import type { RunEvent } from '../shared/run-event';
+import type { RunEvent } from '../domain/run/run-event';
 
 /**
  * Carries run events from the processes that produce them (workers: workflow sinks and model

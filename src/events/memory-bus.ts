@@ -1,4 +1,4 @@
-import type { RunEvent } from '../shared/run-event';
+import type { RunEvent } from '../domain/run/run-event';
 import type { EventBus } from './event-bus';
 
 /** The bus for one process (`serve --with-worker`, tests): listeners are called synchronously. */

@@ -1,5 +1,5 @@
 import { createClient } from 'redis';
-import { RunEvent } from '../shared/run-event';
+import { RunEvent } from '../domain/run/run-event';
 import { createDropLog } from './drop-log';
 import type { EventBus } from './event-bus';
 

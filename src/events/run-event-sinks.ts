@@ -1,7 +1,7 @@
 import type { InjectedSinks } from '@temporalio/worker';
-import type { ChainStatus } from '../shared';
-import type { RunEvent } from '../shared/run-event';
-import type { RunEventSinks } from '../workflows/core/run-event-sink';
+import type { ChainStatus } from '../domain';
+import type { RunEvent } from '../domain/run/run-event';
+import type { RunEventSinks } from '../workflows/core/chain/run-event-sink';
 import type { ModelDelta } from '../activities/model-activities';
 
 /** Where run events go from a worker: an EventBus, or anything with `publish`. Must return at once. */

@@ -1,7 +1,7 @@
 import { readRegularFile } from '../files/read-regular-file';
 import { RegularFileError } from '../files/regular-file-error';
 import { parse as parseYaml } from 'yaml';
-import { VisibilityPolicy } from '../shared/visibility';
+import { VisibilityPolicy } from '../domain/visibility';
 import { VisibilityPolicyError } from './visibility-policy-error';
 
 /** Largest policy file read: a policy is configuration, never data. */

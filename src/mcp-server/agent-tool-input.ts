@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { utf8Bytes } from '../shared/payload-size';
+import { utf8Bytes } from '../domain/run/payload-size';
 import { MAX_CONTEXT, MAX_RUN_ID_CHARS, MAX_TASK } from './mcp-limits';
 
 /** What an agent tool takes: the task, and optional structured context (the run's context data). */

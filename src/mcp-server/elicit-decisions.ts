@@ -1,6 +1,6 @@
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentStatus, ApprovalRecord } from '../shared';
-import { redactSecrets } from '../shared/secret-patterns';
+import type { AgentStatus, ApprovalRecord } from '../domain';
+import { redactSecrets } from '../domain/secrets/secret-patterns';
 import type { ApiContext } from '../server/api-route';
 import type { Identity } from '../server/auth/identity';
 import { answerRun, decideCall } from '../server/protocols/run-actions';

@@ -1,5 +1,5 @@
 import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentStatus } from '../shared';
+import type { AgentStatus } from '../domain';
 import { ApiError } from '../server/api-error';
 import type { ApiContext } from '../server/api-route';
 import type { Identity } from '../server/auth/identity';

@@ -1,5 +1,5 @@
-import { MAX_TASK_BYTES } from '../shared/payload-size';
-import { MAX_CONTEXT_DATA_BYTES } from '../shared/agent-context';
+import { MAX_TASK_BYTES } from '../domain/run/payload-size';
+import { MAX_CONTEXT_DATA_BYTES } from '../domain/run/agent-context';
 
 /** A task, as the run's input bounds it (UTF-8 bytes). */
 export const MAX_TASK = MAX_TASK_BYTES;

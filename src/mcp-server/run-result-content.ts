@@ -1,9 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentResult, AgentStatus } from '../shared';
-import type { RunEnding } from '../shared/run-ending';
-import { redactSecrets } from '../shared/secret-patterns';
+import type { AgentResult, AgentStatus } from '../domain';
+import type { RunEnding } from '../domain/run/run-ending';
+import { redactSecrets } from '../domain/secrets/secret-patterns';
 import { cutText, MAX_ANSWER_CHARS } from './mcp-limits';
-import { counted } from '../shared/counted';
+import { counted } from '../domain/text/counted';
 
 /** Where a run's whole chain is read: `serve`'s API path, and this server's resource. */
 export const chainLink = (runId: string): string => `/v1/runs/${encodeURIComponent(runId)}/chain`;

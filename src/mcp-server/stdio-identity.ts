@@ -1,4 +1,4 @@
-import type { Person } from '../shared';
+import type { Person } from '../domain';
 import type { Authenticator, Identity } from '../server/auth/identity';
 
 /** THOUGHTLINE_TOKEN was given but does not authenticate: `mcp-server` over stdio refuses to start. */

@@ -6,11 +6,11 @@ import type { Identity } from '../server/auth/identity';
 import { viewedStatus } from '../server/protocols/viewed-status';
 import { cancelRun } from '../server/protocols/run-actions';
 import { viewedEnding } from '../server/protocols/viewed-ending';
-import type { RunEnding } from '../shared/run-ending';
+import type { RunEnding } from '../domain/run/run-ending';
 import type { RunFacts } from '../server/run-access';
 import { endedContent } from './follow-run';
 import { MAX_LISTED_TASKS, MAX_RUN_ID_CHARS } from './mcp-limits';
-import { counted } from '../shared/counted';
+import { counted } from '../domain/text/counted';
 
 /** How often a client is told to poll `tasks/get` (ms): a run's steps take seconds, its waits hours. */
 export const TASK_POLL_INTERVAL_MS = 5_000;

@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { ModelCallHooks, ModelProvider } from '../shared/model-provider';
-import { FailureType, zeroUsage, type AssistantBlock, type ModelReply, type ModelRequest } from '../shared';
-import { plannerSystem } from '../workflows/planning/plan-prompts';
-import { goalCheckSystem, observerSystem } from '../workflows/planning/verdict-prompts';
+import type { ModelCallHooks, ModelProvider } from '../domain/model/model-provider';
+import { FailureType, zeroUsage, type AssistantBlock, type ModelReply, type ModelRequest } from '../domain';
+import { plannerSystem } from '../workflows/planning/plans/plan-prompts';
+import { goalCheckSystem, observerSystem } from '../workflows/planning/verdicts/verdict-prompts';
 import { offlinePlanReply } from './offline-plan';
 import { offlineGoalCheckReply, offlineObserverReply } from './offline-verdicts';
 import { clip, describeOutcome, OFFLINE_MARK } from './offline-summary';

@@ -4,7 +4,7 @@ import { relevantTools } from './tool-relevance';
 export const ANSWER_TASK = 'Answer the goal from the results of the tasks before';
 
 /**
- * The offline model's plan, from the planner's prompt (src/workflows/planning/plan-prompts.ts),
+ * The offline model's plan, from the planner's prompt (src/workflows/planning/plans/plan-prompts.ts),
  * which names the goal and the tools but not their descriptions: one task per tool whose name
  * shares a word with the goal (at most two), else one task to find and call the fitting tools,
  * then the answer task after all of them. 2 or 3 tasks, within the prompt's "at most N", each with

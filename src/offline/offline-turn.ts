@@ -1,4 +1,4 @@
-import type { ModelTool } from '../shared';
+import type { ModelTool } from '../domain';
 import { deriveArguments } from './derive-arguments';
 import { ANSWER_TASK } from './offline-plan';
 import { clip, describeCall, describeOutcome, OFFLINE_MARK, observedSummary } from './offline-summary';

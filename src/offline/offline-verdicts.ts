@@ -1,6 +1,6 @@
 /**
  * The offline model's verdicts (docs/planning.md), read from the prompts in
- * src/workflows/planning/verdict-prompts.ts: the observer judges the last action by whether its
+ * src/workflows/planning/verdicts/verdict-prompts.ts: the observer judges the last action by whether its
  * results were errors and learns the first result's gist; the goal check finds the goal met when
  * the plan has no open task (or there is no plan). Deterministic: the same prompt, the same reply.
  */

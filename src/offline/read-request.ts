@@ -1,4 +1,4 @@
-import type { ModelRequest, ModelTool } from '../shared';
+import type { ModelRequest, ModelTool } from '../domain';
 
 /** One tool call of the conversation so far, with its observation once it came back. */
 export interface SeenCall {
@@ -32,7 +32,7 @@ export interface RequestView {
 /** The loop's system prompt names the finish and give-up tools (src/workflows/loop/prompt.ts). */
 const FINISH_NAME = /call the "([^"]+)" tool with it as "result"/;
 const GIVE_UP_NAME = /call the "([^"]+)" tool with the reason/;
-/** The plan note names the update tool (src/workflows/planning/plan-prompts.ts). */
+/** The plan note names the update tool (src/workflows/planning/plans/plan-prompts.ts). */
 const UPDATE_NAME = /Report progress with the "([^"]+)" tool/;
 /** The question tool's description (src/workflows/loop/prompt.ts). */
 const QUESTION_DESCRIPTION = 'Ask the person supervising this run';

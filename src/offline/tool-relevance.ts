@@ -1,4 +1,4 @@
-import type { ModelTool } from '../shared';
+import type { ModelTool } from '../domain';
 
 /**
  * How the offline model picks tools, deterministically: the task's words (lower case, three

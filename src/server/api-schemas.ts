@@ -9,11 +9,11 @@ import {
   SubAgentRun,
   TokenUsage,
   ViewerRole,
-} from '../shared';
-import { RunEnding } from '../shared/run-ending';
-import { ChainSource } from '../shared/store';
-import { TerminationReason } from '../shared/termination';
-import { DetailsQuery, ReadSource, StepFilterQuery } from './store-schemas';
+} from '../domain';
+import { RunEnding } from '../domain/run/run-ending';
+import { ChainSource } from '../domain/store';
+import { TerminationReason } from '../domain/run/termination';
+import { DetailsQuery, ReadSource, StepFilterQuery } from './routes/store-schemas';
 
 /** Temporal's limit on a workflow id; longer ids cannot name a run. */
 export const RunIdParams = z.object({ id: z.string().min(1).max(1000) });

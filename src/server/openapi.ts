@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunEvent } from '../shared/run-event';
+import { RunEvent } from '../domain/run/run-event';
 import { API_ERROR_STATUS, type ApiErrorCode } from './api-error';
 import type { ApiRoute } from './api-route';
 

@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { AgentAttribute, TenantAttribute } from '../shared';
+import { AgentAttribute, TenantAttribute } from '../domain';
 import type { AgentClient } from '../client/agent-client';
-import { readRunInput } from '../client/read-run-input';
+import { readRunInput } from '../client/runs/read-run-input';
 import { ApiError } from './api-error';
 import type { Identity } from './auth/identity';
 import type { RunAccess } from './server-context';

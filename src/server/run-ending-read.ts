@@ -1,6 +1,6 @@
-import { StatusAttribute } from '../shared';
-import { runEnding, type RunEnding } from '../shared/run-ending';
-import { TerminationReason } from '../shared/termination';
+import { StatusAttribute } from '../domain';
+import { runEnding, type RunEnding } from '../domain/run/run-ending';
+import { TerminationReason } from '../domain/run/termination';
 import { runStateOf, type RunState } from './run-access';
 
 /**

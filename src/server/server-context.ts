@@ -1,4 +1,4 @@
-import type { ViewerRole } from '../shared';
+import type { ViewerRole } from '../domain';
 import type { EventBus } from '../events/event-bus';
 import type { AgentClient } from '../client/agent-client';
 import type { CurrentIdentity } from './auth/current-identity';

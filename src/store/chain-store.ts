@@ -1,9 +1,9 @@
-import type { ChainStatus, ReasoningChain, ReasoningStep } from '../shared';
-import type { ViewFacts } from '../shared/chain-view';
-import type { ViewerRole } from '../shared/people';
-import type { RunSearch, StepFilter, StoredRun, StoredRunState, TenantUsage, UsageRow } from '../shared/store';
-import type { TerminationReason } from '../shared/termination';
-import type { ViewerPreferences } from '../shared/visibility';
+import type { ChainStatus, ReasoningChain, ReasoningStep } from '../domain';
+import type { ViewFacts } from '../domain/chain/chain-view';
+import type { ViewerRole } from '../domain/identity/people';
+import type { RunSearch, StepFilter, StoredRun, StoredRunState, TenantUsage, UsageRow } from '../domain/store';
+import type { TerminationReason } from '../domain/run/termination';
+import type { ViewerPreferences } from '../domain/visibility';
 
 /** A chain without its steps: what the store keeps of a run besides them. */
 export type ChainHead = Omit<ReasoningChain, 'steps'>;

@@ -1,7 +1,7 @@
 import type { ChainStore } from './chain-store';
-import { openPostgresDriver } from './postgres-driver';
-import { SqlChainStore, type SqlChainStoreOptions } from './sql-chain-store';
-import { openSqliteDriver } from './sqlite-driver';
+import { openPostgresDriver } from './sql/postgres-driver';
+import { SqlChainStore, type SqlChainStoreOptions } from './sql/sql-chain-store';
+import { openSqliteDriver } from './sql/sqlite-driver';
 import type { StoreSettings } from './store-settings';
 
 /**

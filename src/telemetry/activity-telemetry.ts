@@ -8,7 +8,7 @@ import type {
   ActivityInterceptorsFactory,
   Next,
 } from '@temporalio/worker';
-import type { ModelReply } from '../shared';
+import type { ModelReply } from '../domain';
 import { callStart, modelCallEnd, toolCallEnd, type CallStart } from './gen-ai-calls';
 import type { Telemetry } from './start-telemetry';
 import { AGENT_HEADER, Attr, TENANT_HEADER } from './workflows/attribute-names';

@@ -1,4 +1,4 @@
-import type { RunEvent } from '../shared/run-event';
+import type { RunEvent } from '../domain/run/run-event';
 
 /**
  * Tool calls waiting for approval, as the run events this worker publishes show them. A parent

@@ -1,5 +1,5 @@
 import { SpanKind, type Attributes } from '@opentelemetry/api';
-import type { ModelCallInput, ModelReply, ToolInvocation, ToolOutput } from '../shared';
+import type { ModelCallInput, ModelReply, ToolInvocation, ToolOutput } from '../domain';
 import { Attr, Operation } from './workflows/attribute-names';
 
 /** What an activity's span is called and carries before it runs; `kind` says which metrics it feeds. */

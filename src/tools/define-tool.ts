@@ -7,10 +7,10 @@ import type {
   ToolRetry,
   ToolType,
   VisibilityLevel,
-} from '../shared';
-import { MAX_ALTERNATIVES, MAX_RETURNS_CHARS } from '../shared/tool-spec';
-import { defaultApprovalPolicy } from '../shared/approval/approval-policy';
-import { policyProblem } from '../shared/approval/rule-pattern';
+} from '../domain';
+import { MAX_ALTERNATIVES, MAX_RETURNS_CHARS } from '../domain/tools/tool-spec';
+import { defaultApprovalPolicy } from '../domain/approval/approval-policy';
+import { policyProblem } from '../domain/approval/rule-pattern';
 
 /** Anthropic and OpenAI both accept tool names of this shape. */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -1,4 +1,4 @@
-import type { ModelProviderName } from '../shared';
+import type { ModelProviderName } from '../domain';
 import type { ToolDefinition } from './define-tool';
 
 /**

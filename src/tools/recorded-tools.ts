@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Context } from '@temporalio/activity';
 import { z } from 'zod';
-import { canonicalJson } from '../shared/approval/arguments-hash';
+import { canonicalJson } from '../domain/approval/arguments-hash';
 import { createRedactor } from './redact-secrets';
 import type { ToolDefinition } from './define-tool';
 import { ToolError } from './tool-error';

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { redactSecretKeys, redactSecrets } from '../shared/secret-patterns';
+import { redactSecretKeys, redactSecrets } from '../domain/secrets/secret-patterns';
 import { cutToSize, toJsonSafe, truncatedText, type CutResult } from './json-safe';
 
 export type Redactor = (value: unknown) => unknown;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolSpec } from '../shared';
+import type { ToolSpec } from '../domain';
 import { InvalidToolDefinitionError, type ToolDefinition } from './define-tool';
 
 export interface ToolRegistry {

@@ -5,8 +5,8 @@ import {
   type LocalActivityOptions,
 } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
-import type { ModelSettings, ToolSpec } from '../shared';
-import { TOOL_HEARTBEAT_TIMEOUT_MS } from '../shared/tool-heartbeat';
+import type { ModelSettings, ToolSpec } from '../domain';
+import { TOOL_HEARTBEAT_TIMEOUT_MS } from '../domain/tools/tool-heartbeat';
 
 /** Defaults only; every model and tool call passes its own options through `executeWithOptions`. */
 export const activities = proxyActivities<AgentActivities>({

@@ -1,4 +1,4 @@
-import type { AgentInputInit, AgentResult } from '../shared';
+import type { AgentInputInit, AgentResult } from '../domain';
 import { runAgent } from './run/run-agent';
 
 /** A durable ReAct agent. Deterministic: time and ids come from the workflow, all I/O from activities. */

@@ -1,7 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ChainPage } from '../shared/chain-page';
-import type { ViewLens } from '../shared/visibility/view-lens';
-import { StallDecision, SubAgentApprovals } from '../shared/run-message-payloads';
+import type { ChainPage } from '../domain/chain/chain-page';
+import type { ViewLens } from '../domain/visibility/view-lens';
+import { StallDecision, SubAgentApprovals } from '../domain/run/run-message-payloads';
 import type {
   AgentStatus,
   AnswerRequest,
@@ -12,7 +12,7 @@ import type {
   ReasoningChain,
   SteeringInstruction,
   ViewerRole,
-} from '../shared';
+} from '../domain';
 
 /** Longest `reason` or `by` of a cancel request kept; longer ones are cut with a marker. */
 export const MAX_CANCEL_TEXT_CHARS = 1_000;
@@ -41,7 +41,7 @@ export interface CancelRequest {
   by?: string;
 }
 /** What the `cancel` handler accepts (run-message-payloads.ts, with the other payload schemas). */
-export { CancelRequestSchema } from '../shared/run-message-payloads';
+export { CancelRequestSchema } from '../domain/run/run-message-payloads';
 /**
  * Graceful stop: the current step may finish (within `cancelGraceMs`), then the run summarises
  * and returns `cancelled`. Temporal's own cancel (`handle.cancel()`) also returns `cancelled`,

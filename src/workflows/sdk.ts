@@ -22,4 +22,4 @@ export {
   type StallDecision,
 } from './messages';
 // Types only (erased from the bundle): what a workflow around runAgent takes and returns.
-export type { AgentInputInit, AgentResult } from '../shared';
+export type { AgentInputInit, AgentResult } from '../domain';

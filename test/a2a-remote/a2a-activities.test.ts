@@ -4,7 +4,7 @@ import { ActivityCancellationDetails, ApplicationFailure } from '@temporalio/com
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createA2aActivities, type A2aActivityDeps, type RemoteSent } from '../../src/activities/a2a/a2a-activities';
-import { FailureType } from '../../src/shared';
+import { FailureType } from '../../src/domain';
 import { createRedactor } from '../../src/tools/redact-secrets';
 import { startMinimalA2aServer, type MinimalA2aServer } from './minimal-a2a-server';
 

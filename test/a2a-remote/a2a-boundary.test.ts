@@ -11,7 +11,7 @@ import {
   parseA2aSettings,
 } from '../../src/activities/a2a/a2a-settings';
 import { remoteOutcome, reportedSpend } from '../../src/activities/a2a/remote-task-result';
-import { MAX_A2A_CARD_URL_CHARS, SubAgentDefinition } from '../../src/shared';
+import { MAX_A2A_CARD_URL_CHARS, SubAgentDefinition } from '../../src/domain';
 import { createRedactor } from '../../src/tools/redact-secrets';
 
 /** The pure parts of the boundary: settings, the allow-list, card URLs in definitions, and reading a remote task. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedModel } from '../../src/activities/models/scripted-model';
 import { AgentClient } from '../../src/client/agent-client';
 import type { A2aSettingsInit } from '../../src/activities/a2a/a2a-settings';
-import type { AgentInputInit } from '../../src/shared';
+import type { AgentInputInit } from '../../src/domain';
 import { createAgentWorker } from '../../src/worker';
 import { MAX_REMOTE_TASK_CHARS } from '../../src/workflows/delegation/remote-agent-call';
 import { cancelSignal } from '../../src/workflows/messages';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_TASK_BYTES } from '../../src/shared/payload-size';
+import { MAX_TASK_BYTES } from '../../src/domain/run/payload-size';
 import { A2A_BODY_LIMIT_BYTES } from '../../src/server/a2a/register-a2a-routes';
-import { MAX_MESSAGE_ID_CHARS } from '../../src/server/a2a/message-input';
+import { MAX_MESSAGE_ID_CHARS } from '../../src/server/a2a/tasks/message-input';
 import { useTestEnv } from '../helpers/temporal-env';
 import { startLightServer } from '../server/light-server';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import type { Client } from '@a2a-js/sdk/client' with { 'resolution-mode': 'import' };
 import type { ModelProvider } from '../../src/activities';
-import type { AgentDefinitionInit } from '../../src/shared/agent-definition';
+import type { AgentDefinitionInit } from '../../src/domain/agents/agent-definition';
 import { AgentClient } from '../../src/client/agent-client';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';

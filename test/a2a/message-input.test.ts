@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
-import { MAX_TASK_BYTES } from '../../src/shared/payload-size';
+import { MAX_TASK_BYTES } from '../../src/domain/run/payload-size';
 import { ApiError } from '../../src/server/api-error';
-import { checkMessage, decisionOf, MAX_MESSAGE_ID_CHARS, messageText } from '../../src/server/a2a/message-input';
+import { checkMessage, decisionOf, MAX_MESSAGE_ID_CHARS, messageText } from '../../src/server/a2a/tasks/message-input';
 
 const part = (content: NonNullable<Message['parts'][number]['content']>) => ({
   content,

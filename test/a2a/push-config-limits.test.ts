@@ -1,7 +1,7 @@
 import type { StreamResponse, TaskPushNotificationConfig } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import { describe, expect, it } from 'vitest';
 import { loadA2aSdk } from '../../src/server/a2a/a2a-sdk';
-import { pushNotificationsTo, type TaskEvents } from '../../src/server/a2a/push-notifications';
+import { pushNotificationsTo, type TaskEvents } from '../../src/server/a2a/push/push-notifications';
 import type { Identity } from '../../src/server/auth/identity';
 import { hostAllowList } from '../../src/tools/builtin/http/host-allow-list';
 import { eventually } from '../server/server-harness';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentResult } from '../../src/shared';
+import type { AgentResult } from '../../src/domain';
 import { remoteOutcome } from '../../src/activities/a2a/remote-task-result';
-import { runEnding } from '../../src/shared/run-ending';
-import { TASK_STATE, taskOfSnapshot } from '../../src/server/a2a/task-of-snapshot';
+import { runEnding } from '../../src/domain/run/run-ending';
+import { TASK_STATE, taskOfSnapshot } from '../../src/server/a2a/tasks/task-of-snapshot';
 
 /** A result as a run returns it, with only what the mapping reads. */
 const result = (over: Partial<AgentResult>): AgentResult =>

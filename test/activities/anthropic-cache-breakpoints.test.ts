@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import {
   breakpointMessages,
   withConversationBreakpoints,
-} from '../../src/activities/models/anthropic-cache-breakpoints';
-import { toMessageCreateParams } from '../../src/activities/models/anthropic-mapping';
-import type { ModelMessage } from '../../src/shared';
+} from '../../src/activities/models/anthropic/anthropic-cache-breakpoints';
+import { toMessageCreateParams } from '../../src/activities/models/anthropic/anthropic-mapping';
+import type { ModelMessage } from '../../src/domain';
 import { modelRequest, weatherTool } from './fixtures';
 
 const EPHEMERAL = { type: 'ephemeral' };

@@ -7,9 +7,9 @@ import {
 } from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { classifyAnthropicError } from '../../src/activities/models/anthropic-classify-error';
+import { classifyAnthropicError } from '../../src/activities/models/anthropic/anthropic-classify-error';
 import { retryDelayMs } from '../../src/activities/models/retry-delay';
-import { FailureType } from '../../src/shared';
+import { FailureType } from '../../src/domain';
 
 /** The same construction the SDK uses for an HTTP error response. */
 function apiError(

@@ -7,7 +7,7 @@ import {
   toTokenUsage,
   toTool,
   type AnthropicReplyFields,
-} from '../../src/activities/models/anthropic-mapping';
+} from '../../src/activities/models/anthropic/anthropic-mapping';
 import { modelRequest, weatherTool } from './fixtures';
 
 const usage = { input_tokens: 3, output_tokens: 4, cache_creation_input_tokens: null, cache_read_input_tokens: null };

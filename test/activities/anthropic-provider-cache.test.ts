@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
+import { createAnthropicProvider } from '../../src/activities/models/anthropic/anthropic-provider';
 import { costOf } from '../../src/activities/models/pricing';
-import type { ModelMessage, ModelReply } from '../../src/shared';
+import type { ModelMessage, ModelReply } from '../../src/domain';
 import { startFakeMessagesServer, text, toolUse, type FakeMessagesServer } from '../../src/testing';
 import { API_KEY, modelRequest, weatherTool } from './fixtures';
 

@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
-import type { ModelRequest } from '../../src/shared';
+import type { ModelRequest } from '../../src/domain';
 import { hang, text, type FakeBrokenReply } from '../../src/testing';
 import { modelRequest, rejectionOf, useProviderOnFakeServer, waitFor } from './fixtures';
 

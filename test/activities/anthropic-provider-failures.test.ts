@@ -2,8 +2,8 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
-import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
-import { FailureType, type ModelRequest } from '../../src/shared';
+import { createAnthropicProvider } from '../../src/activities/models/anthropic/anthropic-provider';
+import { FailureType, type ModelRequest } from '../../src/domain';
 import { httpError, startFakeMessagesServer, text } from '../../src/testing';
 import { API_KEY, modelRequest, useProviderOnFakeServer, waitFor } from './fixtures';
 

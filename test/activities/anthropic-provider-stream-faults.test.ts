@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { FailureType } from '../../src/shared';
+import { FailureType } from '../../src/domain';
 import { earlyEof, httpError, midStreamError, nonJsonError, socketReset, text } from '../../src/testing';
 import { rejectionOf, useProviderOnFakeServer } from './fixtures';
 

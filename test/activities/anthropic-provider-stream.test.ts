@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
-import type { ModelReply } from '../../src/shared';
+import { createAnthropicProvider } from '../../src/activities/models/anthropic/anthropic-provider';
+import type { ModelReply } from '../../src/domain';
 import {
   maxTokensInToolUse,
   message,

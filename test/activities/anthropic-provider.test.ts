@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
+import { createAnthropicProvider } from '../../src/activities/models/anthropic/anthropic-provider';
 import { text, toolUse } from '../../src/testing';
 import { API_KEY, modelRequest, useProviderOnFakeServer, weatherTool } from './fixtures';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach } from 'vitest';
-import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
-import type { ModelCallHooks, ModelProvider } from '../../src/shared/model-provider';
-import type { ModelReply, ModelRequest } from '../../src/shared';
+import { createAnthropicProvider } from '../../src/activities/models/anthropic/anthropic-provider';
+import type { ModelCallHooks, ModelProvider } from '../../src/domain/model/model-provider';
+import type { ModelReply, ModelRequest } from '../../src/domain';
 import { startFakeMessagesServer, type FakeMessagesServer, type ScriptEntry } from '../../src/testing';
 
 export const API_KEY = 'sk-ant-test-key-0123456789';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CLAUDE_PRICES, costOf, priceFor, type PriceTable } from '../../src/activities/models/pricing';
-import type { TokenUsage } from '../../src/shared';
+import type { TokenUsage } from '../../src/domain';
 
 const usage = (inputTokens: number, outputTokens: number, cacheWriteTokens = 0, cacheReadTokens = 0): TokenUsage => ({
   inputTokens,

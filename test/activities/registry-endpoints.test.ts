@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { registryEndpoints } from '../../src/activities/models/endpoints/registry-endpoints';
 import { RegistryEndpointError } from '../../src/activities/models/endpoints/registry-endpoint-error';
-import { ModelRegistry, type ModelRequest } from '../../src/shared';
+import { ModelRegistry, type ModelRequest } from '../../src/domain';
 import { startFakeMessagesServer, text, type FakeMessagesServer } from '../../src/testing';
 
 const servers: FakeMessagesServer[] = [];

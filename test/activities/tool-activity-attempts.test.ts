@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { createRedactor } from '../../src/tools/redact-secrets';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import { wellFormedFailures } from '../../src/activities/well-formed-failures';
-import { FailureType, type ToolInvocation, type ToolOutput } from '../../src/shared';
+import { FailureType, type ToolInvocation, type ToolOutput } from '../../src/domain';
 import { defineTool } from '../../src/tools/define-tool';
 import { ToolError } from '../../src/tools/tool-error';
 import { createToolRegistry } from '../../src/tools/tool-registry';

@@ -6,7 +6,7 @@ import { createModelActivities } from '../../src/activities/model-activities';
 import { createRedactor } from '../../src/tools/redact-secrets';
 import { createToolActivities } from '../../src/activities/tool-activities';
 import { wellFormedFailures } from '../../src/activities/well-formed-failures';
-import { FailureType, type ModelRequest, type ToolInvocation, type ToolOutput } from '../../src/shared';
+import { FailureType, type ModelRequest, type ToolInvocation, type ToolOutput } from '../../src/domain';
 import { defineTool, type ToolContext } from '../../src/tools/define-tool';
 import { createToolRegistry } from '../../src/tools/tool-registry';
 

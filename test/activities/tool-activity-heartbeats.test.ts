@@ -2,7 +2,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createToolActivities } from '../../src/activities/tool-activities';
-import type { ToolInvocation } from '../../src/shared';
+import type { ToolInvocation } from '../../src/domain';
 import { defineTool } from '../../src/tools/define-tool';
 import { createRedactor } from '../../src/tools/redact-secrets';
 import { createToolRegistry } from '../../src/tools/tool-registry';

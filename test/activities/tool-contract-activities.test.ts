@@ -3,7 +3,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createToolActivities } from '../../src/activities/tool-activities';
-import type { ToolInvocation, ToolOutput } from '../../src/shared';
+import type { ToolInvocation, ToolOutput } from '../../src/domain';
 import { defineTool, type ToolOptions } from '../../src/tools/define-tool';
 import { createRedactor } from '../../src/tools/redact-secrets';
 import { createToolRegistry } from '../../src/tools/tool-registry';

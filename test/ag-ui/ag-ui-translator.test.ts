@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { AgUiTranslator } from '../../src/server/ag-ui/ag-ui-translator';
 import { readAgUiRequest } from '../../src/server/ag-ui/ag-ui-request';
 import { decodeInterruptId, encodeInterruptId } from '../../src/server/ag-ui/interrupt-id';
-import type { AgentResult } from '../../src/shared';
-import type { AnswerGrounding } from '../../src/shared/answer-grounding';
-import { runEnding } from '../../src/shared/run-ending';
-import type { TerminationReason } from '../../src/shared/termination';
-import { MAX_THREAD_ID_CHARS, MAX_TURN_ID_CHARS } from '../../src/shared/threads/thread-schemas';
+import type { AgentResult } from '../../src/domain';
+import type { AnswerGrounding } from '../../src/domain/chain/answer-grounding';
+import { runEnding } from '../../src/domain/run/run-ending';
+import type { TerminationReason } from '../../src/domain/run/termination';
+import { MAX_THREAD_ID_CHARS, MAX_TURN_ID_CHARS } from '../../src/domain/threads/thread-schemas';
 
 const names = { threadId: 'thread-1', runId: 'agui-run-1', workflowId: 'run-1' };
 const plan = (done: number) => ({

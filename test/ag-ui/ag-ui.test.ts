@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { readThread, threadWorkflowId } from '../../src/client/threads/thread-client';
 import { MAX_AG_UI_BODY_BYTES } from '../../src/server/ag-ui/register-ag-ui-routes';
-import type { RunEnding } from '../../src/shared/run-ending';
+import type { RunEnding } from '../../src/domain/run/run-ending';
 import { defineTool } from '../../src/tools/define-tool';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { say, useTool } from '../../src/activities/models/scripted-model';
-import { UpdateRefusedError } from '../../src/client/update-refused-error';
-import type { ReasoningStep } from '../../src/shared';
+import { UpdateRefusedError } from '../../src/client/errors/update-refused-error';
+import type { ReasoningStep } from '../../src/domain';
 import { waitForPending, writeFileTool } from '../helpers/approval-helpers';
 import { resultStepOfTool } from '../helpers/chain-helpers';
 import { gateTool, ScriptBook, sharedWorker, waitFor } from '../helpers/people-helpers';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTool } from '../../src/activities/models/scripted-model';
-import { MAX_SCORES_PER_RUN, type RunScoresState } from '../../src/shared/run-scores';
+import { MAX_SCORES_PER_RUN, type RunScoresState } from '../../src/domain/evaluation/run-scores';
 import { runScoresWorkflowId } from '../../src/workflows/scores/run-scores-messages';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';

@@ -11,10 +11,10 @@ import {
   type ChainStoreProjection,
 } from '../../src/server/chain-store/chain-store-projection';
 import { createServer, type RunningServer } from '../../src/server/create-server';
-import { MAX_TENANT_PARAM } from '../../src/server/tenant-usage-route';
-import { zeroUsage, type AgentResult } from '../../src/shared';
-import type { ModelProvider } from '../../src/shared/model-provider';
-import { TenantUsage } from '../../src/shared/store';
+import { MAX_TENANT_PARAM } from '../../src/server/routes/tenant-usage-route';
+import { zeroUsage, type AgentResult } from '../../src/domain';
+import type { ModelProvider } from '../../src/domain/model/model-provider';
+import { TenantUsage } from '../../src/domain/store';
 import type { ChainStore } from '../../src/store/chain-store';
 import { openChainStore } from '../../src/store/open-chain-store';
 import { cliEnv, runCli } from '../helpers/cli-process';

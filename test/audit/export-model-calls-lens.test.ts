@@ -4,7 +4,7 @@ import { createScriptedModel, say, useTool } from '../../src/activities/models/s
 import { auditReport } from '../../src/audit';
 import { HIDDEN_RESULT, HIDDEN_THINKING } from '../../src/audit/model-calls-in-lens';
 import { AgentClient } from '../../src/client/agent-client';
-import { VisibilityPolicy, type VisibilityPolicyInit } from '../../src/shared/visibility';
+import { VisibilityPolicy, type VisibilityPolicyInit } from '../../src/domain/visibility';
 import { defineTool } from '../../src/tools/define-tool';
 import { scriptedInput } from '../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../helpers/temporal-env';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
+import { createAnthropicProvider } from '../../src/activities/models/anthropic/anthropic-provider';
 import { httpError, startFakeMessagesServer } from '../../src/testing';
 import { bySize, chaosSettings } from './chaos-settings';
 import { describeStorm, planStorm, type StormPlan } from './lib/fault-storm-plan';

@@ -3,7 +3,7 @@ import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
 import { useTool } from '../../src/activities/models/scripted-model';
 import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
-import type { AgentResult, ReasoningStep } from '../../src/shared';
+import type { AgentResult, ReasoningStep } from '../../src/domain';
 import { MAX_QUEUED_INSTRUCTIONS } from '../../src/workflows/people/steering-inbox';
 import { ScriptBook, gateTool, sharedWorker, waitFor } from '../helpers/people-helpers';
 import { scriptedInput } from '../helpers/scripted-input';

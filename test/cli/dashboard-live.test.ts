@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AgentResult, AgentStatus, ReasoningStep } from '../../src/shared';
+import type { AgentResult, AgentStatus, ReasoningStep } from '../../src/domain';
 import type { WatchEvent } from '../../src/client/agent-client';
 import { showDashboard } from '../../src/cli/dashboard/show-dashboard';
 import { followOnScreen } from '../../src/cli/reading/watch-printer';

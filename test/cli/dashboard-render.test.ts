@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentStatus, ReasoningStep } from '../../src/shared';
+import type { AgentStatus, ReasoningStep } from '../../src/domain';
 import type { WatchEvent } from '../../src/client/agent-client';
 import {
   dashboardState,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { generateEncryptionKey } from '../../src/codec/encryption-keys';
-import { AgentStatus } from '../../src/shared';
+import { AgentStatus } from '../../src/domain';
 import { cliEnv, runCli } from '../helpers/cli-process';
 
 describe('an encrypted run', () => {

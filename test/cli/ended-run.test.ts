@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AgentClient } from '../../src/client/agent-client';
-import { UpdateRefusedError } from '../../src/client/update-refused-error';
+import { UpdateRefusedError } from '../../src/client/errors/update-refused-error';
 import { cliEnv, runCli } from '../helpers/cli-process';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { EvaluationResult } from '../../src/shared/eval';
+import { EvaluationResult } from '../../src/domain/evaluation';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli-process';
 import { useTestEnv } from '../helpers/temporal-env';
 

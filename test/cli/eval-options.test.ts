@@ -11,7 +11,7 @@ import { LOCAL_MODEL } from '../../src/cli/setup/local-model-setup';
 import { UsageError } from '../../src/cli/spec/usage-error';
 import { loadConfig } from '../../src/config';
 import { loadDataset } from '../../src/eval/dataset';
-import { MAX_EVAL_UNITS } from '../../src/shared/eval';
+import { MAX_EVAL_UNITS } from '../../src/domain/evaluation';
 
 const options = (...argv: string[]) => {
   const parsed = parseCommandLine(['eval', ...argv], COMMANDS);

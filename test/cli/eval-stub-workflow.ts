@@ -1,5 +1,5 @@
 import { setHandler, sleep } from '@temporalio/workflow';
-import type { CaseResult, EvaluationInput, EvaluationProgress, EvaluationResult } from '../../src/shared/eval';
+import type { CaseResult, EvaluationInput, EvaluationProgress, EvaluationResult } from '../../src/domain/evaluation';
 import { evaluationProgressQuery } from '../../src/workflows/eval/eval-messages';
 
 /**

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/dev-server/free-port';
+import { freePort } from '../../src/dev-server/probes/free-port';
 import { cliEnv, PROJECT_ROOT, runCli, spawnCli } from '../helpers/cli-process';
 import { eventually } from '../server/server-harness';
 import { useTestEnv } from '../helpers/temporal-env';

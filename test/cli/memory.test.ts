@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { updateMemory } from '../../src/activities/memory/agent-memory-execution';
-import type { MemoryEntry } from '../../src/shared/planning/agent-memory';
+import type { MemoryEntry } from '../../src/domain/planning/agent-memory';
 import { rememberLearningsUpdate } from '../../src/workflows/memory/agent-memory-messages';
 import { cliEnv, runCli } from '../helpers/cli-process';
 import { ScriptBook, sharedWorker } from '../helpers/people-helpers';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
-import type { ReasoningChain } from '../../src/shared';
+import type { ReasoningChain } from '../../src/domain';
 import { cliEnv, runCli } from '../helpers/cli-process';
 import { runScripted } from '../helpers/run-scripted';
 import { useTestEnv } from '../helpers/temporal-env';

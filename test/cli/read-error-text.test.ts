@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { PayloadDecryptionError } from '../../src/codec/payload-decryption-error';
-import { ENCRYPTED_WITHOUT_KEYS, readErrorText } from '../../src/client/read-error-text';
+import { ENCRYPTED_WITHOUT_KEYS, readErrorText } from '../../src/client/errors/read-error-text';
 
 describe('readErrorText', () => {
   it("says an encrypted run needs THOUGHTLINE_ENCRYPTION_KEYS, however deep the converter's error is wrapped", () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AgentResult } from '../../src/shared';
+import { AgentResult } from '../../src/domain';
 import { cliEnv, runCli, spawnCli, type CliProcess } from '../helpers/cli-process';
 
 const processes: CliProcess[] = [];

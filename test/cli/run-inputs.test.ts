@@ -18,8 +18,8 @@ import {
   MAX_CONTEXT_DATA_BYTES,
   MAX_CONTEXT_FILE_BYTES,
   MAX_CONTEXT_FILES,
-} from '../../src/shared/agent-context';
-import { AgentInput } from '../../src/shared';
+} from '../../src/domain/run/agent-context';
+import { AgentInput } from '../../src/domain';
 import { PROJECT_ROOT } from '../helpers/cli-process';
 
 let dir: string;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/dev-server/free-port';
+import { freePort } from '../../src/dev-server/probes/free-port';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli-process';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-serve-stop-'));

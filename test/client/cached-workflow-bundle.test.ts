@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cachedWorkflowBundle } from '../../src/cli/setup/cached-workflow-bundle';
 import { FAILURE_CONVERTER_PATH } from '../../src/codec/data-converter';
 import { generateEncryptionKey } from '../../src/codec/encryption-keys';
-import { AgentResult } from '../../src/shared';
+import { AgentResult } from '../../src/domain';
 import { cliEnv, runCli } from '../helpers/cli-process';
 import { makeTempDir } from '../dev-server/fixtures';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadExpandedChain } from '../../src/client/expanded-chain';
-import { ReasoningChain } from '../../src/shared/chain';
+import { loadExpandedChain } from '../../src/client/chain/expanded-chain';
+import { ReasoningChain } from '../../src/domain/chain/chain';
 import { lensChain } from '../unit/visibility/lens-chain';
 
 /** The lens chain, whose sub-agent result points to wf-lens/sub-1, and that child (no children). */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedTurn } from '../../src/activities/models/scripted-model';
 import { AgentClient, type WatchEvent } from '../../src/client/agent-client';
 import { PushStreamError } from '../../src/client/follow/push-stream-error';
-import type { AgentResult } from '../../src/shared';
+import type { AgentResult } from '../../src/domain';
 import { pollFor } from '../helpers/approval-helpers';
 import { createHarness, useTestEnv, type AgentHarness } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactContext } from '../../src/client/redact-context';
+import { redactContext } from '../../src/client/start/redact-context';
 
 describe('redactContext', () => {
   it('redacts secrets in data values, under credential-named keys, and in file contents', () => {

@@ -4,10 +4,10 @@ import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/se
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentClient } from '../../src/client/agent-client';
-import type { StartRetry } from '../../src/client/retry-unknown-search-attribute';
-import { ensureSearchAttributes } from '../../src/client/search-attributes-setup';
-import { isUnknownSearchAttribute } from '../../src/client/server-error-advice';
-import { AgentAttribute, SEARCH_ATTRIBUTES, StatusAttribute } from '../../src/shared';
+import type { StartRetry } from '../../src/client/start/retry-unknown-search-attribute';
+import { ensureSearchAttributes } from '../../src/client/start/search-attributes-setup';
+import { isUnknownSearchAttribute } from '../../src/client/errors/server-error-advice';
+import { AgentAttribute, SEARCH_ATTRIBUTES, StatusAttribute } from '../../src/domain';
 import { NAMESPACE_CACHE_REFRESH_MS, startClusterLikeServer } from '../helpers/cluster-like-server';
 import { freshNamespace } from '../helpers/fresh-namespace';
 import { scriptedInput } from '../helpers/scripted-input';

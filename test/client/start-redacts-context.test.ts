@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { AgentClient } from '../../src/client/agent-client';
-import type { AgentInput } from '../../src/shared';
+import type { AgentInput } from '../../src/domain';
 import { useTestEnv } from '../helpers/temporal-env';
 
 const env = useTestEnv();

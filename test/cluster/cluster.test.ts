@@ -4,11 +4,11 @@ import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { clusterStatus, startCluster, stopCluster, TEMPORAL_SERVER_VERSION } from '../../src/dev-server/cluster';
 import { clusterPaths } from '../../src/dev-server/cluster/cluster-paths';
-import { POSTGRES_USER } from '../../src/dev-server/cluster/cluster-postgres';
-import { CLUSTER_PORT_NAMES } from '../../src/dev-server/cluster/cluster-server-config';
-import { isPortFree } from '../../src/dev-server/cluster/free-ports-below';
+import { POSTGRES_USER } from '../../src/dev-server/cluster/database/cluster-postgres';
+import { CLUSTER_PORT_NAMES } from '../../src/dev-server/cluster/roles/cluster-server-config';
+import { isPortFree } from '../../src/dev-server/cluster/roles/free-ports-below';
 import { findProjectRoot } from '../../src/dev-server/project-paths';
-import { StatusAttribute } from '../../src/shared/search-attributes';
+import { StatusAttribute } from '../../src/domain/run/search-attributes';
 import { suiteCluster } from '../helpers/suite-cluster';
 import { useTestEnv } from '../helpers/temporal-env';
 

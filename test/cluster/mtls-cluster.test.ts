@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { probeTls } from '../../src/connection/probe-tls';
 import { clusterStatus } from '../../src/dev-server/cluster';
 import { clusterPaths } from '../../src/dev-server/cluster/cluster-paths';
-import { readClusterState, type ClusterState } from '../../src/dev-server/cluster/cluster-state';
+import { readClusterState, type ClusterState } from '../../src/dev-server/cluster/lifecycle/cluster-state';
 import { findProjectRoot } from '../../src/dev-server/project-paths';
 
 const PROJECT_ROOT = findProjectRoot(__dirname);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from 'vitest';
-import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
+import { createAnthropicProvider } from '../../src/activities/models/anthropic/anthropic-provider';
 import { startFakeMessagesServer, type FakeMessagesServer } from '../../src/testing';
 import { messagesScriptFor } from './anthropic-script';
 import { contractRequest, defineProviderContract, type ProviderHarness } from './provider-contract';

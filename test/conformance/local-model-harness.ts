@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { createLlamaCppProvider, type LlamaCppProvider } from '../../src/activities/models/local/llama-cpp-provider';
 import { ensureSmolLM2Weights } from '../../src/activities/models/local/model-weights';
-import type { ModelRequest } from '../../src/shared';
+import type { ModelRequest } from '../../src/domain';
 import type { ProviderHarness } from './provider-contract';
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AssistantBlock } from '../../src/shared';
+import { AssistantBlock } from '../../src/domain';
 import { parseReAct, REACT_FORMAT_ERRORS } from '../../src/workflows/react-parser';
 
 /** test/fixtures/local-model/replies.json, written by record-local-model.recorder.ts. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from 'vitest';
-import { createOpenAICompatibleProvider } from '../../src/activities/models/openai-compatible-provider';
+import { createOpenAICompatibleProvider } from '../../src/activities/models/openai/openai-compatible-provider';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../src/testing/openai';
 import { chatScriptFor } from './openai-script';
 import { contractRequest, defineProviderContract, type ProviderHarness } from './provider-contract';

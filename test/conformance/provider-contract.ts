@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { FailureType, type ModelReply, type ModelRequest, type ModelTool } from '../../src/shared';
-import type { ModelCallHooks, ModelProvider } from '../../src/shared/model-provider';
+import { FailureType, type ModelReply, type ModelRequest, type ModelTool } from '../../src/domain';
+import type { ModelCallHooks, ModelProvider } from '../../src/domain/model/model-provider';
 
 /**
  * What every `ModelProvider` must do, as vitest tests, whatever its backend: a fake server

@@ -7,9 +7,9 @@ import { say, useTool, createScriptedModel } from '../../src/activities/models/s
 import { AgentClient } from '../../src/client/agent-client';
 import { connectNative, TemporalConnectionError } from '../../src/connection';
 import { weatherTool } from '../../src/demo/weather-tool';
-import { freePort } from '../../src/dev-server/free-port';
+import { freePort } from '../../src/dev-server/probes/free-port';
 import { TEMPORAL_SERVER_VERSION } from '../../src/dev-server/cluster';
-import { AgentResult } from '../../src/shared';
+import { AgentResult } from '../../src/domain';
 import { createAgentWorker } from '../../src/worker';
 import { cliEnv, runCli, spawnCli, type CliProcess } from '../helpers/cli-process';
 import { scriptedInput } from '../helpers/scripted-input';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listVersions } from '../../src/deployment';
-import { freePort } from '../../src/dev-server/free-port';
+import { freePort } from '../../src/dev-server/probes/free-port';
 import { cliEnv, runCli, spawnCli, type CliProcess } from '../helpers/cli-process';
 import { useTestEnv } from '../helpers/temporal-env';
 

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CLUSTER_DYNAMIC_CONFIG } from '../../src/dev-server/cluster/cluster-dynamic-config';
+import { CLUSTER_DYNAMIC_CONFIG } from '../../src/dev-server/cluster/roles/cluster-dynamic-config';
 import { TEMPORAL_SERVER_VERSION } from '../../src/dev-server/cluster/cluster-paths';
-import { TEMPORAL_DATABASES } from '../../src/dev-server/cluster/cluster-schema';
-import { SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes';
+import { TEMPORAL_DATABASES } from '../../src/dev-server/cluster/database/cluster-schema';
+import { SEARCH_ATTRIBUTES } from '../../src/domain/run/search-attributes';
 
 const ROOT = path.resolve(__dirname, '../..');
 

@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, useTool } from '../../src/activities/models/scripted-model';
 import { AgentClient } from '../../src/client/agent-client';
-import { billableActions } from '../../src/client/billable-actions';
+import { billableActions } from '../../src/client/runs/billable-actions';
 import { defineTool } from '../../src/tools/define-tool';
 import { createAgentWorker, workerVersion } from '../../src/worker';
 import { scriptedInput } from '../helpers/scripted-input';

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrInstallTemporalCli, isReachable } from '../../src/dev-server';
-import { checkCanStartWorkflow } from '../../src/dev-server/check-can-start-workflow';
-import { findListeningPid } from '../../src/dev-server/find-listening-pid';
+import { checkCanStartWorkflow } from '../../src/dev-server/probes/check-can-start-workflow';
+import { findListeningPid } from '../../src/dev-server/probes/find-listening-pid';
 import { spawnScript, type CliProcess } from '../helpers/cli-process';
 import { freePortPair, isolatedCli, makeTempDir, ownServerEnv } from './fixtures';
 

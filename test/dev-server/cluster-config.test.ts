@@ -1,13 +1,16 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { CLUSTER_DYNAMIC_CONFIG, clusterDynamicConfigYaml } from '../../src/dev-server/cluster/cluster-dynamic-config';
+import {
+  CLUSTER_DYNAMIC_CONFIG,
+  clusterDynamicConfigYaml,
+} from '../../src/dev-server/cluster/roles/cluster-dynamic-config';
 import {
   CLUSTER_PORT_NAMES,
   clusterServerConfig,
   type ClusterPorts,
-} from '../../src/dev-server/cluster/cluster-server-config';
-import { ClusterState } from '../../src/dev-server/cluster/cluster-state';
-import { freePortsBelow32768, isPortFree } from '../../src/dev-server/cluster/free-ports-below';
+} from '../../src/dev-server/cluster/roles/cluster-server-config';
+import { ClusterState } from '../../src/dev-server/cluster/lifecycle/cluster-state';
+import { freePortsBelow32768, isPortFree } from '../../src/dev-server/cluster/roles/free-ports-below';
 import { VERSIONING_DYNAMIC_CONFIG } from '../../src/dev-server/versioning-dynamic-config';
 
 const PORTS = Object.fromEntries(CLUSTER_PORT_NAMES.map((name, i) => [name, 21000 + i])) as ClusterPorts;

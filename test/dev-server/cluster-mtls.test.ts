@@ -3,13 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureClusterCertificates } from '../../src/dev-server/cluster/cluster-certificates';
+import { ensureClusterCertificates } from '../../src/dev-server/cluster/tls/cluster-certificates';
 import { clusterClientVariables, clusterEndpoint } from '../../src/dev-server/cluster/cluster-client-variables';
 import {
   CLUSTER_PORT_NAMES,
   clusterServerConfig,
   type ClusterPorts,
-} from '../../src/dev-server/cluster/cluster-server-config';
+} from '../../src/dev-server/cluster/roles/cluster-server-config';
 
 const PORTS = Object.fromEntries(CLUSTER_PORT_NAMES.map((name, i) => [name, 21000 + i])) as ClusterPorts;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-cluster-tls-'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { devServerArgs } from '../../src/dev-server';
-import { SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes';
+import { SEARCH_ATTRIBUTES } from '../../src/domain/run/search-attributes';
 
 function valueOf(args: string[], flag: string): string | undefined {
   const i = args.indexOf(flag);

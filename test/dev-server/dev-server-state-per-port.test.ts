@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrInstallTemporalCli } from '../../src/dev-server';
-import { findListeningPid } from '../../src/dev-server/find-listening-pid';
+import { findListeningPid } from '../../src/dev-server/probes/find-listening-pid';
 import { thoughtlinePaths } from '../../src/dev-server/project-paths';
 import { spawnScript, type CliProcess } from '../helpers/cli-process';
 import { freePortPair, isolatedCli, makeTempDir, ownServerEnv } from './fixtures';

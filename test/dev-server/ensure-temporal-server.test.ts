@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureTemporalServer, findOrInstallTemporalCli, isReachable, type TemporalServer } from '../../src/dev-server';
-import { SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes';
+import { SEARCH_ATTRIBUTES } from '../../src/domain/run/search-attributes';
 import { freePortPair, makeTempDir } from './fixtures';
 
 async function registeredAttributes(address: string, namespace: string): Promise<string[]> {

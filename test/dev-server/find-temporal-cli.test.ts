@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findTemporalCli } from '../../src/dev-server/find-temporal-cli';
+import { findTemporalCli } from '../../src/dev-server/install/find-temporal-cli';
 import { makeTempDir, writeFakeCli } from './fixtures';
 
 describe('findTemporalCli', () => {

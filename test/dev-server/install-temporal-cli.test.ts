@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findOrInstallWith } from '../../src/dev-server/find-or-install-temporal-cli';
-import { installWithFallbacks, type InstallAttempt } from '../../src/dev-server/install-temporal-cli';
+import { findOrInstallWith } from '../../src/dev-server/install/find-or-install-temporal-cli';
+import { installWithFallbacks, type InstallAttempt } from '../../src/dev-server/install/install-temporal-cli';
 import { makeTempDir, writeFakeCli } from './fixtures';
 
 const failing = (name: string, reason: string): InstallAttempt => ({

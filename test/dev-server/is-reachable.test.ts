@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { isReachable } from '../../src/dev-server';
-import { parseAddress } from '../../src/dev-server/is-reachable';
+import { parseAddress } from '../../src/dev-server/probes/is-reachable';
 
 describe('isReachable', () => {
   it('is true for a listening port and false once it is closed', async () => {

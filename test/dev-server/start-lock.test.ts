@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withStartLock } from '../../src/dev-server/start-lock';
+import { withStartLock } from '../../src/dev-server/install/start-lock';
 import { makeTempDir } from './fixtures';
 
 /** A pid that is certainly dead: a child that has already exited. */

@@ -1,7 +1,7 @@
 import { Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { isReachable, startTestServer } from '../../src/dev-server';
-import { SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes';
+import { SEARCH_ATTRIBUTES } from '../../src/domain/run/search-attributes';
 
 describe('startTestServer', () => {
   it('serves an in-memory namespace with the search attributes, and stop() tears it down', async () => {

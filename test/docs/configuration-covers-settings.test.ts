@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AgentInput } from '../../src/shared';
+import { AgentInput } from '../../src/domain';
 import { ROOT } from './doc-snippets';
 
 /** Set by the run itself or by a parent run, never by callers (their comments say so). */

@@ -1,4 +1,4 @@
-import type { ViewerRole } from '../../src/shared';
+import type { ViewerRole } from '../../src/domain';
 import type { Person } from '../server/server-harness';
 
 /** Who reads each view: the server tests' people, each by their widest view. */

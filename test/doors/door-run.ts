@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
-import type { ModelProvider } from '../../src/shared/model-provider';
-import type { ViewerRole } from '../../src/shared';
+import type { ModelProvider } from '../../src/domain/model/model-provider';
+import type { ViewerRole } from '../../src/domain';
 import { defineTool } from '../../src/tools/define-tool';
 import { streaming } from '../ag-ui/ag-ui-harness';
 

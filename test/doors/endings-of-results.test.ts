@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runEnding } from '../../src/shared/run-ending';
+import { runEnding } from '../../src/domain/run/run-ending';
 import { ENDING_ERROR, ENDING_GIVE_UP, ENDINGS, endingModel } from '../helpers/run-endings';
 import { startEndingRuns } from '../helpers/start-ending-runs';
 import { createHarness, useTestEnv } from '../helpers/temporal-env';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunEnding } from '../../src/shared/run-ending';
+import type { RunEnding } from '../../src/domain/run/run-ending';
 import { ActionCounter, readRunFromTemporal } from '../../src/server/chain-store/read-run-from-temporal';
 import { writeTemporalRun } from '../../src/server/chain-store/write-temporal-run';
 import type { ChainStore } from '../../src/store/chain-store';

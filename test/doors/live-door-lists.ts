@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FastifyInstance } from 'fastify';
 import { COMMANDS } from '../../src/cli/commands';
 import { loadA2aSdk } from '../../src/server/a2a/a2a-sdk';
-import { VIEWER_DIR } from '../../src/server/viewer-route';
+import { VIEWER_DIR } from '../../src/server/routes/viewer-route';
 
 /*
  * The doors as the running components list them, to hold the inventory against: a door these

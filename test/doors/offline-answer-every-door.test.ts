@@ -5,7 +5,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_TOOLS } from '../../src/cli/setup/runtime';
 import { createOfflineModel } from '../../src/offline/offline-model';
-import type { RunEnding } from '../../src/shared/run-ending';
+import type { RunEnding } from '../../src/domain/run/run-ending';
 import { startA2aHarness, type A2aHarness } from '../a2a/a2a-harness';
 import { useTestEnv } from '../helpers/temporal-env';
 import { startMcpFront, type McpFront } from './mcp-front';

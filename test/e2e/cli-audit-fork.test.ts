@@ -4,8 +4,8 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ed25519 } from '@noble/curves/ed25519';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AgentResult } from '../../src/shared';
-import { base64UrlEncode } from '../../src/shared/signed-decision';
+import { AgentResult } from '../../src/domain';
+import { base64UrlEncode } from '../../src/domain/approval/signed-decision';
 import { Client, Connection } from '@temporalio/client';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli-process';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentResult } from '../../src/shared';
+import { AgentResult } from '../../src/domain';
 import { cliEnv, runCli } from '../helpers/cli-process';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-export-'));

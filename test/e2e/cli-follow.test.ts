@@ -6,7 +6,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentClient } from '../../src/client/agent-client';
-import { AgentInput, AgentResult } from '../../src/shared';
+import { AgentInput, AgentResult } from '../../src/domain';
 import { cliEnv, runCli, spawnCli, type CliProcess } from '../helpers/cli-process';
 import { useTestEnv } from '../helpers/temporal-env';
 

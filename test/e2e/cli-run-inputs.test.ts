@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AgentInput, AgentResult, ReasoningStep } from '../../src/shared';
+import type { AgentInput, AgentResult, ReasoningStep } from '../../src/domain';
 import { cliEnv, PROJECT_ROOT } from '../helpers/cli-process';
 import { useTestEnv } from '../helpers/temporal-env';
 

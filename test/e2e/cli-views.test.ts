@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, useTool } from '../../src/activities/models/scripted-model';
-import { ViewerRole, type AgentStatus } from '../../src/shared';
+import { ViewerRole, type AgentStatus } from '../../src/domain';
 import { defineTool } from '../../src/tools/define-tool';
 import { statusQuery } from '../../src/workflows/messages';
 import { waitForPending } from '../helpers/approval-helpers';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findOrInstallTemporalCli } from '../../src/dev-server';
-import { AgentResult, ReasoningChain } from '../../src/shared';
+import { AgentResult, ReasoningChain } from '../../src/domain';
 import { cliEnv, runCli, spawnCli, type CliProcess } from '../helpers/cli-process';
 
 const exec = promisify(execFile);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeMessagesServer, toolUse, type FakeMessagesServer, type FakeRequestBody } from '../../src/testing';
-import { caseWorkflowId, EvaluationProgress, EvaluationResult } from '../../src/shared/eval';
+import { caseWorkflowId, EvaluationProgress, EvaluationResult } from '../../src/domain/evaluation';
 import { scoringWorkflowId } from '../../src/workflows/eval/evaluation-case-workflow';
 import { evaluationProgressQuery } from '../../src/workflows/eval/eval-messages';
 import { scheduledActivities } from '../helpers/history';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AgentInput } from '../../src/shared';
+import { AgentInput } from '../../src/domain';
 import { loopDatasetTools } from '../../src/eval/loop-dataset';
 import { caseInput, DATASET, readDataset } from './loop-dataset';
 

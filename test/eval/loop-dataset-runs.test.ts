@@ -11,9 +11,9 @@ import {
   type EvalCase,
   type Score,
   type ScoringFacts,
-} from '../../src/shared/eval';
-import type { ModelProvider } from '../../src/shared/model-provider';
-import type { AgentResult } from '../../src/shared';
+} from '../../src/domain/evaluation';
+import type { ModelProvider } from '../../src/domain/model/model-provider';
+import type { AgentResult } from '../../src/domain';
 import { createHarness, useTestEnv, type AgentHarness } from '../helpers/temporal-env';
 import { caseInput, DATASET, readDataset } from './loop-dataset';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { EvalCase } from '../../src/shared/eval';
+import { EvalCase } from '../../src/domain/evaluation';
 import { caseAgentInput } from '../../src/workflows/eval/case-agent-input';
 
 export const DATASET = path.resolve(__dirname, '../../eval/loop.jsonl');

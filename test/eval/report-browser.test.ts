@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReports } from '../../src/eval/report';
-import { compareWithBaseline } from '../../src/shared/eval/gate';
-import { summariseEvaluation } from '../../src/shared/eval/stats';
+import { compareWithBaseline } from '../../src/domain/evaluation/gate';
+import { summariseEvaluation } from '../../src/domain/evaluation/stats';
 import { launchChromium } from '../viewer/headless-chromium';
 import { realisticEvaluation } from './report-fixture';
 

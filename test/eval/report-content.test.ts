@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { criteriaText, renderHtmlReport, renderMarkdownReport, runLinks, writeReports } from '../../src/eval/report';
-import { EvaluationResult } from '../../src/shared/eval';
-import { compareWithBaseline } from '../../src/shared/eval/gate';
-import { summariseEvaluation } from '../../src/shared/eval/stats';
+import { EvaluationResult } from '../../src/domain/evaluation';
+import { compareWithBaseline } from '../../src/domain/evaluation/gate';
+import { summariseEvaluation } from '../../src/domain/evaluation/stats';
 import { HOSTILE_WHY, realisticEvaluation, unit, evaluation } from './report-fixture';
 
 const result = EvaluationResult.parse(realisticEvaluation());

@@ -1,4 +1,4 @@
-import { EvalVariant, type CaseResult, type EvaluationResult, type Score } from '../../src/shared/eval';
+import { EvalVariant, type CaseResult, type EvaluationResult, type Score } from '../../src/domain/evaluation';
 
 /** One unit of an evaluation result, passing unless told otherwise; its scores follow `passed`. */
 export function unit(

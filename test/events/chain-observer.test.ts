@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRecord, SubAgentRun, Visibility } from '../../src/shared';
-import { RunEvent } from '../../src/shared/run-event';
-import { ChainBuilder } from '../../src/workflows/core/chain-builder';
-import type { ChainChange, ChainPosition } from '../../src/workflows/core/chain-observer';
-import { createRunEventObserver } from '../../src/workflows/core/run-event-observer';
+import type { ApprovalRecord, SubAgentRun, Visibility } from '../../src/domain';
+import { RunEvent } from '../../src/domain/run/run-event';
+import { ChainBuilder } from '../../src/workflows/core/chain/chain-builder';
+import type { ChainChange, ChainPosition } from '../../src/workflows/core/chain/chain-observer';
+import { createRunEventObserver } from '../../src/workflows/core/chain/run-event-observer';
 
 function builder(observer: ConstructorParameters<typeof ChainBuilder>[2]): ChainBuilder {
   let t = 0;

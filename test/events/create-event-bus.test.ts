@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createEventBus } from '../../src/events/create-event-bus';
-import type { RunEvent } from '../../src/shared/run-event';
+import type { RunEvent } from '../../src/domain/run/run-event';
 
 const status: RunEvent = { type: 'status', runId: 'wf-1', chainStatus: 'thinking', stepNumber: 0 };
 

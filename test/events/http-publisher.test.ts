@@ -8,7 +8,7 @@ import { ApiError } from '../../src/server/api-error';
 import type { Authenticator, Identity } from '../../src/server/auth/identity';
 import { registerIngestRoute } from '../../src/server/events/ingest-route';
 import type { ServerContext } from '../../src/server/server-context';
-import type { RunEvent } from '../../src/shared/run-event';
+import type { RunEvent } from '../../src/domain/run/run-event';
 import { pollFor } from '../helpers/approval-helpers';
 
 const TOKENS: Record<string, Identity> = {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { LiveText, type TextDelta } from '../../src/server/events/live-text';
 import type { LiveModelCall } from '../../src/server/policy/live-text-in-lens';
-import type { ReasoningStep } from '../../src/shared';
-import { IncrementalChainView } from '../../src/shared/chain-view';
-import { resolveViewLens, VisibilityPolicy } from '../../src/shared/visibility';
+import type { ReasoningStep } from '../../src/domain';
+import { IncrementalChainView } from '../../src/domain/chain/chain-view';
+import { resolveViewLens, VisibilityPolicy } from '../../src/domain/visibility';
 
 const ADDRESS = '12 Wombat Lane, Ledgerton';
 const CALL: LiveModelCall = { correlationId: 'm1', model: 'scripted-model', level: 'full' };

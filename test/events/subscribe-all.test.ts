@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventBus } from '../../src/events/event-bus';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import { createRedisBus } from '../../src/events/redis-bus';
-import type { RunEvent } from '../../src/shared/run-event';
+import type { RunEvent } from '../../src/domain/run/run-event';
 import { pollFor } from '../helpers/approval-helpers';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server';
 

@@ -8,7 +8,7 @@ import { registerIngestRoute } from '../../src/server/events/ingest-route';
 import { createRunAccess } from '../../src/server/run-access';
 import type { ServerContext } from '../../src/server/server-context';
 import { createMemoryBus } from '../../src/events/memory-bus';
-import type { RunEvent } from '../../src/shared/run-event';
+import type { RunEvent } from '../../src/domain/run/run-event';
 import { startFakeMessagesServer, text, type FakeMessagesServer } from '../../src/testing';
 import { pollFor } from '../helpers/approval-helpers';
 import { cliEnv, spawnCli, type CliProcess } from '../helpers/cli-process';

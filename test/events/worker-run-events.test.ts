@@ -1,7 +1,7 @@
 import type { WorkflowInfo } from '@temporalio/workflow';
 import { describe, expect, it } from 'vitest';
 import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
-import type { RunEvent } from '../../src/shared/run-event';
+import type { RunEvent } from '../../src/domain/run/run-event';
 
 const info = (workflowId: string) => ({ workflowId }) as WorkflowInfo;
 const status = (stepNumber: number): RunEvent => ({

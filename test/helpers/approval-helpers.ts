@@ -3,7 +3,7 @@ import { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import type { ModelProvider } from '../../src/activities';
 import type { AgentClient } from '../../src/client/agent-client';
-import type { ApprovalDecision, ApprovalPolicy, ApprovalRecord, ModelMessage, ToolResultBlock } from '../../src/shared';
+import type { ApprovalDecision, ApprovalPolicy, ApprovalRecord, ModelMessage, ToolResultBlock } from '../../src/domain';
 import { defineTool } from '../../src/tools/define-tool';
 
 const EventType = temporal.api.enums.v1.EventType;

@@ -1,4 +1,4 @@
-import type { ReasoningStep, ToolCall, ToolResult } from '../../src/shared';
+import type { ReasoningStep, ToolCall, ToolResult } from '../../src/domain';
 
 export type ToolCallStep = Extract<ReasoningStep, { type: 'tool_call' }>;
 export type ToolResultStep = Extract<ReasoningStep, { type: 'tool_result' }>;

@@ -1,5 +1,5 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { findOrInstallTemporalCli } from '../../src/dev-server/find-or-install-temporal-cli';
+import { findOrInstallTemporalCli } from '../../src/dev-server/install/find-or-install-temporal-cli';
 import { installQuietRuntime } from './temporal-env';
 
 /** How often the server below applies what was registered (a cluster's default is 10 s). */

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ModelProvider } from '../../src/activities';
 import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from '../../src/activities/models/scripted-model';
 import { afterAll, beforeAll } from 'vitest';
-import { FailureType, type ModelRequest } from '../../src/shared';
+import { FailureType, type ModelRequest } from '../../src/domain';
 import { defineTool, type ToolDefinition } from '../../src/tools/define-tool';
 import { pollFor } from './approval-helpers';
 import { createHarness, useTestEnv, type AgentHarness, type TestEnv } from './temporal-env';

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { freePort } from '../../src/dev-server/free-port';
+import { freePort } from '../../src/dev-server/probes/free-port';
 import { pollFor } from './approval-helpers';
 import { ensureDebianProgram } from './debian-package';
 

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { createScriptedModel, say, useTool, type ScriptedModel } from '../../src/activities/models/scripted-model';
-import { FailureType, type AgentInputInit, type TerminationReason } from '../../src/shared';
-import type { ModelProvider } from '../../src/shared/model-provider';
+import { FailureType, type AgentInputInit, type TerminationReason } from '../../src/domain';
+import type { ModelProvider } from '../../src/domain/model/model-provider';
 import { SCRIPTED_MODEL } from './scripted-input';
 
 /** One run per way a run can end; the ending tests check every door against each. */

@@ -1,6 +1,6 @@
 import type { ModelProvider } from '../../src/activities';
 import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from '../../src/activities/models/scripted-model';
-import type { AgentInputInit, AgentResult } from '../../src/shared';
+import type { AgentInputInit, AgentResult } from '../../src/domain';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import type { AgentWorkerOptions } from '../../src/worker';
 import { SCRIPTED_MODEL } from './scripted-input';

@@ -1,5 +1,5 @@
 import { buildAuditReport, type AuditReport } from '../../src/audit/audit-report';
-import type { ReasoningChain } from '../../src/shared';
+import type { ReasoningChain } from '../../src/domain';
 import { testChainBuilder } from './test-chain-builder';
 
 const full = { level: 'full' as const };

@@ -1,4 +1,4 @@
-import type { AgentInputInit } from '../../src/shared';
+import type { AgentInputInit } from '../../src/domain';
 
 /** The model a run names to be served by the scripted provider; which script answers is up to the test's worker. */
 export const SCRIPTED_MODEL = { provider: 'scripted', model: 'scripted-model' } as const;

@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { ModelProvider } from '../../src/activities';
 import type { ScriptedModel } from '../../src/activities/models/scripted-model';
 import { useTool } from '../../src/activities/models/scripted-model';
-import type { AssistantBlock, ModelRequest } from '../../src/shared';
+import type { AssistantBlock, ModelRequest } from '../../src/domain';
 import { lastToolResults, pollFor } from './approval-helpers';
 
 /** Workflow ids of the child runs a run has started, read from its history (no worker, no query). */

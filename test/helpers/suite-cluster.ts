@@ -1,5 +1,5 @@
 import { clusterPaths } from '../../src/dev-server/cluster/cluster-paths';
-import { readClusterState, type ClusterState } from '../../src/dev-server/cluster/cluster-state';
+import { readClusterState, type ClusterState } from '../../src/dev-server/cluster/lifecycle/cluster-state';
 import { findProjectRoot } from '../../src/dev-server/project-paths';
 
 /** The cluster `npm run test:cluster` started for the suite; it names it so a test can read its state. */

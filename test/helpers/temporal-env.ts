@@ -9,7 +9,7 @@ import type { ModelProvider } from '../../src/activities';
 import { AgentClient } from '../../src/client/agent-client';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import { createAgentWorker, type AgentWorkerOptions } from '../../src/worker';
-import type { AgentInputInit } from '../../src/shared';
+import type { AgentInputInit } from '../../src/domain';
 
 /** A Temporal server as a test file sees it: a Client, and the NativeConnection Workers use. */
 export interface TestEnv {

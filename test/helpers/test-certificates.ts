@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { makeCertificateAuthority, makeSignedCertificate } from '../../src/dev-server/cluster/openssl-certificates';
+import { makeCertificateAuthority, makeSignedCertificate } from '../../src/dev-server/cluster/tls/openssl-certificates';
 
 /** PEM files made by `openssl` for one test file: a CA, a server and a client it signed, and strangers. */
 export interface TestCertificates {

@@ -1,4 +1,4 @@
-import { ChainBuilder } from '../../src/workflows/core/chain-builder';
+import { ChainBuilder } from '../../src/workflows/core/chain/chain-builder';
 
 /** A ChainBuilder for chain `wf-1` of agent `a`: its clock ticks one second a call from 2026-01-01, its ids are id-1, id-2, … */
 export function testChainBuilder(): ChainBuilder {

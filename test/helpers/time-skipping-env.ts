@@ -1,7 +1,7 @@
 import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { findOrInstallTestServer } from '../../src/dev-server/find-or-install-test-server';
-import { SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes';
+import { findOrInstallTestServer } from '../../src/dev-server/install/find-or-install-test-server';
+import { SEARCH_ATTRIBUTES } from '../../src/domain/run/search-attributes';
 import { installQuietRuntime } from './temporal-env';
 
 const IndexedValueType = temporal.api.enums.v1.IndexedValueType;

@@ -14,7 +14,7 @@ import type { ApiContext } from '../../src/server/api-route';
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
 import { createAgentCatalog } from '../../src/server/catalog/agent-catalog';
 import { createApiContext } from '../../src/server/create-server';
-import type { AgentDefinitionInit, AgentInputInit } from '../../src/shared';
+import type { AgentDefinitionInit, AgentInputInit } from '../../src/domain';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import { createAgentWorker } from '../../src/worker';
 import type { TestEnv } from '../helpers/temporal-env';

@@ -3,8 +3,8 @@ import { AgentToolInput, GetRunInput } from '../../src/mcp-server/agent-tool-inp
 import { runIdOfUri } from '../../src/mcp-server/get-run';
 import { cutText, MAX_CONTEXT, MAX_RUN_ID_CHARS, MAX_TASK } from '../../src/mcp-server/mcp-limits';
 import { resultContent } from '../../src/mcp-server/run-result-content';
-import type { AgentResult } from '../../src/shared';
-import { runEnding } from '../../src/shared/run-ending';
+import type { AgentResult } from '../../src/domain';
+import { runEnding } from '../../src/domain/run/run-ending';
 
 /** A context object of exactly `bytes` bytes as JSON. */
 const contextOf = (bytes: number): Record<string, string> => ({ k: 'x'.repeat(bytes - '{"k":""}'.length) });

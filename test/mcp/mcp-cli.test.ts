@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentResult } from '../../src/shared';
+import type { AgentResult } from '../../src/domain';
 import { cliEnv, runCli } from '../helpers/cli-process';
 import { FILESYSTEM_SERVER, sampleFolder } from './mcp-test-servers';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseMcpConfig } from '../../src/activities/mcp/load-mcp-config';
 import { McpUnavailableError } from '../../src/activities/mcp/mcp-pool';
 import { createMcpTools, type McpTools } from '../../src/activities/mcp/mcp-tools';
-import type { ToolInvocation } from '../../src/shared';
+import type { ToolInvocation } from '../../src/domain';
 import { EVERYTHING_SERVER } from './mcp-test-servers';
 
 const invocation = (toolName: string, args: Record<string, unknown> = {}): ToolInvocation => ({

@@ -3,8 +3,8 @@ import { InvalidMcpConfigError, parseMcpConfig } from '../../src/activities/mcp/
 import { contentProblem, decideElicitation, elicitationKey } from '../../src/activities/mcp/mcp-elicitation';
 import { mcpObservation } from '../../src/activities/mcp/mcp-result';
 import { MAX_MCP_SCHEMA_CHARS, McpSchemaError, mcpToolSpec } from '../../src/activities/mcp/mcp-tool-spec';
-import { MAX_ELICITATION_MESSAGE_CHARS, MAX_ELICITATION_SCHEMA_CHARS } from '../../src/shared';
-import { mcpSecrets, splitMcpName } from '../../src/shared/mcp-config';
+import { MAX_ELICITATION_MESSAGE_CHARS, MAX_ELICITATION_SCHEMA_CHARS } from '../../src/domain';
+import { mcpSecrets, splitMcpName } from '../../src/domain/tools/mcp-config';
 
 const stdio = { command: 'node', args: [], env: {} };
 const tool = (extra: Record<string, unknown> = {}) => ({

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
-import type { ReasoningStep } from '../../src/shared';
+import type { ReasoningStep } from '../../src/domain';
 import { createAgentWorker } from '../../src/worker';
 import { cliEnv, spawnCli } from '../helpers/cli-process';
 import { scheduledActivities } from '../helpers/history';

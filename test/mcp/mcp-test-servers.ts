@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../src/dev-server/free-port';
-import type { McpConfigInit } from '../../src/shared/mcp-config';
+import { freePort } from '../../src/dev-server/probes/free-port';
+import type { McpConfigInit } from '../../src/domain/tools/mcp-config';
 
 const modules = path.resolve(__dirname, '../../node_modules/@modelcontextprotocol');
 /** The reference servers from npm (devDependencies), run with this Node. */

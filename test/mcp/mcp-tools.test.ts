@@ -4,7 +4,7 @@ import { parseMcpConfig } from '../../src/activities/mcp/load-mcp-config';
 import { createMcpTools, type McpTools } from '../../src/activities/mcp/mcp-tools';
 import { createRedactor } from '../../src/tools/redact-secrets';
 import { createToolActivities } from '../../src/activities/tool-activities';
-import type { ToolInvocation, ToolOutput } from '../../src/shared';
+import type { ToolInvocation, ToolOutput } from '../../src/domain';
 import { z } from 'zod';
 import { defineTool } from '../../src/tools/define-tool';
 import { ToolError } from '../../src/tools/tool-error';

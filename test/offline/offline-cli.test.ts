@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentResult } from '../../src/shared';
+import { AgentResult } from '../../src/domain';
 import { cliEnv, runCli, spawnCli, type CliProcess } from '../helpers/cli-process';
 
 const TOOLS = path.join(__dirname, 'fixtures/order-tools.cjs');

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createOfflineModel } from '../../src/offline/offline-model';
-import type { AgentResult } from '../../src/shared';
+import type { AgentResult } from '../../src/domain';
 import { defineTool } from '../../src/tools/define-tool';
 import { thinkingSteps } from '../helpers/chain-helpers';
 import { createHarness, useTestEnv, type AgentHarness } from '../helpers/temporal-env';

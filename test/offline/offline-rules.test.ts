@@ -9,10 +9,10 @@ import {
   type ModelMessage,
   type ModelRequest,
   type ModelTool,
-} from '../../src/shared';
-import { plannerPrompt } from '../../src/workflows/planning/plan-prompts';
-import { readPlanReply } from '../../src/workflows/planning/plan-reply';
-import { validatePlan } from '../../src/workflows/planning/plan-validation';
+} from '../../src/domain';
+import { plannerPrompt } from '../../src/workflows/planning/plans/plan-prompts';
+import { readPlanReply } from '../../src/workflows/planning/plans/plan-reply';
+import { validatePlan } from '../../src/workflows/planning/plans/plan-validation';
 import { finishTool, giveUpTool, systemPrompt } from '../../src/workflows/loop/prompt';
 
 const tool = (name: string, description: string, properties: Record<string, unknown> = {}): ModelTool => ({

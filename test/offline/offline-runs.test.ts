@@ -5,7 +5,7 @@ import { DEMO_TASK, TEAM_AGENTS, TEAM_TASK } from '../../src/cli/commands/run-an
 import { weatherDemoTurn } from '../../src/demo/offline-weather-model';
 import { weatherTool } from '../../src/demo/weather-tool';
 import { OFFLINE_MODEL_NAME, createOfflineModel } from '../../src/offline/offline-model';
-import type { AgentResult, ModelRequest, ReasoningStep } from '../../src/shared';
+import type { AgentResult, ModelRequest, ReasoningStep } from '../../src/domain';
 import { defineTool } from '../../src/tools/define-tool';
 import { waitFor } from '../helpers/people-helpers';
 import { createHarness, useTestEnv, type AgentHarness } from '../helpers/temporal-env';

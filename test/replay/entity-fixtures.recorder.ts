@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { inject, it } from 'vitest';
-import { createAnthropicProvider } from '../../src/activities/models/anthropic-provider';
+import { createAnthropicProvider } from '../../src/activities/models/anthropic/anthropic-provider';
 import { defineScorer } from '../../src/eval/define-scorer';
 import { startFakeMessagesServer } from '../../src/testing';
 import { createAgentWorker } from '../../src/worker';

@@ -1,13 +1,13 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { AgentClient } from '../../src/client/agent-client';
-import { addRunScore } from '../../src/client/run-scores';
-import type { EvaluationInputInit, EvaluationResult } from '../../src/shared/eval';
-import { caseWorkflowId } from '../../src/shared/eval';
-import type { RunScoresState } from '../../src/shared/run-scores';
+import { addRunScore } from '../../src/client/runs/run-scores';
+import type { EvaluationInputInit, EvaluationResult } from '../../src/domain/evaluation';
+import { caseWorkflowId } from '../../src/domain/evaluation';
+import type { RunScoresState } from '../../src/domain/evaluation/run-scores';
 import { text, toolUse, type FakeMessagesServer } from '../../src/testing';
 import { sendThreadTurn, threadWorkflowId } from '../../src/client/threads/thread-client';
-import type { ThreadState } from '../../src/shared/threads/thread-schemas';
+import type { ThreadState } from '../../src/domain/threads/thread-schemas';
 import { EVALUATION_WORKFLOW, evaluationProgressQuery } from '../../src/workflows/eval/eval-messages';
 import { scoringWorkflowId } from '../../src/workflows/eval/evaluation-case-workflow';
 import type { EvaluationWorkflowOptions } from '../../src/workflows/eval/evaluation-workflow';

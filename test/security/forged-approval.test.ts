@@ -6,9 +6,9 @@ import { createScriptedModel, useTool } from '../../src/activities/models/script
 import { generateSigningKey } from '../../src/server/signing/generate-signing-key';
 import type { Identity } from '../../src/server/auth/identity';
 import { loadDecisionSigner } from '../../src/server/signing/load-decision-signer';
-import { UpdateRefusedError, sendUpdate } from '../../src/client/update-refused-error';
-import { argumentsHash, type ApprovalDecision } from '../../src/shared';
-import { base64UrlDecode, signDecision } from '../../src/shared/signed-decision';
+import { UpdateRefusedError, sendUpdate } from '../../src/client/errors/update-refused-error';
+import { argumentsHash, type ApprovalDecision } from '../../src/domain';
+import { base64UrlDecode, signDecision } from '../../src/domain/approval/signed-decision';
 import { approveToolCallUpdate } from '../../src/workflows/messages';
 import { approvalUpdatesInHistory, waitForPending, writeFileTool } from '../helpers/approval-helpers';
 import { runScripted } from '../helpers/run-scripted';

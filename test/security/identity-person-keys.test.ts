@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { threadWorkflowId } from '../../src/client/threads/thread-client';
-import { a2aWorkflowId } from '../../src/server/a2a/start-run';
+import { a2aWorkflowId } from '../../src/server/a2a/tasks/start-run';
 import type { Identity } from '../../src/server/auth/identity';
 import { personKey } from '../../src/server/auth/person-key';
 import { preferencesKey } from '../../src/server/policy/preferences-key';

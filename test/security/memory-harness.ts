@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { z } from 'zod';
 import type { ModelProvider } from '../../src/activities';
 import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from '../../src/activities/models/scripted-model';
-import type { AgentInputInit, AgentResult } from '../../src/shared';
+import type { AgentInputInit, AgentResult } from '../../src/domain';
 import { defineTool } from '../../src/tools/define-tool';
 import { requestTexts } from '../helpers/people-helpers';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';

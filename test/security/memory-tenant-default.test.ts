@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { say, useTool, type ScriptedModel, type ScriptedTurn } from '../../src/activities/models/scripted-model';
 import { loadNodeSqlite } from '../../src/activities/cache/load-node-sqlite';
-import type { AgentResult } from '../../src/shared';
+import type { AgentResult } from '../../src/domain';
 import { thinkingSteps } from '../helpers/chain-helpers';
 import { promptsOf, useSequentialRuns } from './memory-harness';
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import type { LoadedPolicy } from '../../src/governance';
-import { TASK_STATE } from '../../src/server/a2a/task-of-snapshot';
+import { TASK_STATE } from '../../src/server/a2a/tasks/task-of-snapshot';
 import { defineTool } from '../../src/tools/define-tool';
 import { startA2aHarness, type A2aHarness } from '../a2a/a2a-harness';
 import { startMcpFront, type McpFront } from '../doors/mcp-front';

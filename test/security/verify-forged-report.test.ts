@@ -5,7 +5,7 @@ import { ed25519 } from '@noble/curves/ed25519';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditReport } from '../../src/audit/audit-report';
 import { sealAll } from '../../src/audit';
-import { base64UrlEncode } from '../../src/shared/signed-decision';
+import { base64UrlEncode } from '../../src/domain/approval/signed-decision';
 import { cliEnv, runCli } from '../helpers/cli-process';
 import { sampleReport } from '../helpers/sample-report';
 

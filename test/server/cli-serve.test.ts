@@ -8,7 +8,7 @@ import { TokenFile } from '../../src/server/auth/token-file';
 import { tokenSha256 } from '../../src/server/auth/token-hash';
 import { cliEnv, runCli, spawnCli, type CliProcess } from '../helpers/cli-process';
 import { eventually, runThroughApi } from './server-harness';
-import { freePort } from '../../src/dev-server/free-port';
+import { freePort } from '../../src/dev-server/probes/free-port';
 
 const portIsFree = (port: number): Promise<boolean> =>
   new Promise((resolve) => {

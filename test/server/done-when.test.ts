@@ -10,7 +10,7 @@ import { cliEnv, PROJECT_ROOT, spawnCli, type CliProcess } from '../helpers/cli-
 import { useTestEnv } from '../helpers/temporal-env';
 import { openEvents, stepNumbers, type SseMessage } from './events-harness';
 import { writeTokenFile, type Person } from './server-harness';
-import { freePort } from '../../src/dev-server/free-port';
+import { freePort } from '../../src/dev-server/probes/free-port';
 
 /**
  * Issue 16's "done when", end to end: the server and a worker in two processes of their own, the

@@ -12,7 +12,7 @@ import { registerEventsRoute, type EventsRoute, type EventsRouteOptions } from '
 import type { ServerContext } from '../../src/server/server-context';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import type { EventBus } from '../../src/events/event-bus';
-import { AgentInput, FailureType, type ViewerRole } from '../../src/shared';
+import { AgentInput, FailureType, type ViewerRole } from '../../src/domain';
 import { taskOf } from '../helpers/people-helpers';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 

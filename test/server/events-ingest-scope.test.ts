@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installErrorHandler } from '../../src/server/error-handler';
 import { registerIngestRoute } from '../../src/server/events/ingest-route';
 import { createMemoryBus } from '../../src/events/memory-bus';
-import type { RunEvent } from '../../src/shared/run-event';
+import type { RunEvent } from '../../src/domain/run/run-event';
 import { AgentClient } from '../../src/client/agent-client';
 import { useTestEnv } from '../helpers/temporal-env';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';

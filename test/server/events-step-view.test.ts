@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AgentStatus, ReasoningChain, ViewerRole, type ApprovalRecord, type ReasoningStep } from '../../src/shared';
-import { IncrementalChainView, viewChain, viewStatus } from '../../src/shared/chain-view';
+import { AgentStatus, ReasoningChain, ViewerRole, type ApprovalRecord, type ReasoningStep } from '../../src/domain';
+import { IncrementalChainView, viewChain, viewStatus } from '../../src/domain/chain/chain-view';
 
 const KEY = 'AKIAIOSFODNN7EXAMPLE';
 const CARD = '4111111111111111';

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { say, useTool, type ScriptedTurn } from '../../src/activities/models/scripted-model';
-import type { RunEvent } from '../../src/shared/run-event';
+import type { RunEvent } from '../../src/domain/run/run-event';
 import { defineTool } from '../../src/tools/define-tool';
 import { pollFor } from '../helpers/approval-helpers';
 import { createHarness, useTestEnv, type AgentHarness } from '../helpers/temporal-env';

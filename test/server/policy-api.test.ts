@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import type { LoadedPolicy } from '../../src/governance';
-import type { ReasoningStep } from '../../src/shared';
+import type { ReasoningStep } from '../../src/domain';
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
 import { createServer, type RunningServer } from '../../src/server/create-server';
 import type { ChainStore } from '../../src/store/chain-store';

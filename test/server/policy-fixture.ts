@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { loadVisibilityPolicy, type LoadedPolicy } from '../../src/governance';
-import type { ReasoningChain } from '../../src/shared';
+import type { ReasoningChain } from '../../src/domain';
 import { defineTool } from '../../src/tools/define-tool';
 
 /** Words only the run's thinking step carries: a search for them finds the run only where thinking shows. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/dev-server/free-port';
+import { freePort } from '../../src/dev-server/probes/free-port';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli-process';
 import { HIDE_THINKING_FROM_END_USERS } from './policy-fixture';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/server/api-error';
 import { allowedViews, defaultView, policyGrants, viewFor } from '../../src/server/auth/view-policy';
-import { VisibilityPolicy } from '../../src/shared/visibility';
+import { VisibilityPolicy } from '../../src/domain/visibility';
 
 const person = (roles: string[]) => ({ id: 'p', roles, via: 'token' as const });
 const granting = VisibilityPolicy.parse({

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { isRunGone } from '../../src/client/run-gone';
+import { isRunGone } from '../../src/client/errors/run-gone';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import { createChainStoreProjection } from '../../src/server/chain-store/chain-store-projection';
 import { checkChainStore } from '../../src/server/chain-store/check-chain-store';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ReasoningChain, ReasoningStep } from '../../src/shared';
-import { ChainSummary, LONG_CHAIN_STEPS, summariseChain } from '../../src/shared/store';
+import type { ReasoningChain, ReasoningStep } from '../../src/domain';
+import { ChainSummary, LONG_CHAIN_STEPS, summariseChain } from '../../src/domain/store';
 import { filterChainSteps } from '../../src/client/store/step-filter-match';
 
 const at = (n: number) => new Date(Date.UTC(2026, 10, 26, 0, 0, n)).toISOString();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTool } from '../../src/activities/models/scripted-model';
 import { AgentClient } from '../../src/client/agent-client';
-import { RunSearchResult } from '../../src/shared/store';
+import { RunSearchResult } from '../../src/domain/store';
 import { openChainStore } from '../../src/store/open-chain-store';
 import { STORE_ONLY_LINE } from '../../src/cli/reading/chain-read';
 import { cliEnv, runCli } from '../helpers/cli-process';

@@ -15,8 +15,8 @@ import { CARD, HIDDEN_NOTE, storeRun, viewTools } from './store-fixture';
 
 // chainTimeline is store-viewer's; here only that the route calls it with the chain in the caller's view.
 const timelineOf = vi.hoisted(() => vi.fn());
-vi.mock('../../src/shared/store/chain-timeline', async (original) => ({
-  ...(await original<typeof import('../../src/shared/store/chain-timeline')>()),
+vi.mock('../../src/domain/store/chain-timeline', async (original) => ({
+  ...(await original<typeof import('../../src/domain/store/chain-timeline')>()),
   chainTimeline: timelineOf,
 }));
 

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ReasoningStep } from '../../src/shared/chain';
-import { chainPage } from '../../src/shared/chain-page';
-import { IncrementalChainView, viewChain } from '../../src/shared/chain-view';
-import type { ViewerRole } from '../../src/shared/people';
-import { RunSearch, type RunSearchInput, StoredRun } from '../../src/shared/store';
+import type { ReasoningStep } from '../../src/domain/chain/chain';
+import { chainPage } from '../../src/domain/chain/chain-page';
+import { IncrementalChainView, viewChain } from '../../src/domain/chain/chain-view';
+import type { ViewerRole } from '../../src/domain/identity/people';
+import { RunSearch, type RunSearchInput, StoredRun } from '../../src/domain/store';
 import type { ChainStore, StoreScope } from '../../src/store/chain-store';
-import { MAX_SEARCH_TEXT_BYTES, MAX_STORED_STEP_BYTES } from '../../src/store/step-row';
+import { MAX_SEARCH_TEXT_BYTES, MAX_STORED_STEP_BYTES } from '../../src/store/queries/step-row';
 import { StepTooLargeError, UnknownStoredRunError } from '../../src/store/store-errors';
 import { CARD, runUpdateOf, sampleChain, testStep } from './store-test-chains';
 

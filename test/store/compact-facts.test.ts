@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ReasoningChain } from '../../src/shared/chain';
-import { IncrementalChainView } from '../../src/shared/chain-view';
-import type { ViewerRole } from '../../src/shared/people';
-import { compactFacts } from '../../src/store/compact-facts';
+import { ReasoningChain } from '../../src/domain/chain/chain';
+import { IncrementalChainView } from '../../src/domain/chain/chain-view';
+import type { ViewerRole } from '../../src/domain/identity/people';
+import { compactFacts } from '../../src/store/queries/compact-facts';
 import { sampleChain, testStep } from './store-test-chains';
 
 describe('compactFacts', () => {

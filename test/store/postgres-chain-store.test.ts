@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openChainStore } from '../../src/store/open-chain-store';
-import { openPostgresDriver, postgresWhere } from '../../src/store/postgres-driver';
+import { openPostgresDriver, postgresWhere } from '../../src/store/sql/postgres-driver';
 import { StoreDatabaseError } from '../../src/store/store-errors';
-import { STORE_SCHEMA_VERSION } from '../../src/store/store-schema';
+import { STORE_SCHEMA_VERSION } from '../../src/store/sql/store-schema';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
 import { chainStoreContract } from './chain-store-contract';
 import { runUpdateOf, sampleChain } from './store-test-chains';

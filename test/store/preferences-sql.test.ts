@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainStore } from '../../src/store/chain-store';
 import { openChainStore } from '../../src/store/open-chain-store';
-import { openPostgresDriver } from '../../src/store/postgres-driver';
-import { ViewerPreferences } from '../../src/shared/visibility';
+import { openPostgresDriver } from '../../src/store/sql/postgres-driver';
+import { ViewerPreferences } from '../../src/domain/visibility';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
 import { openSqlite } from '../helpers/sqlite-file';
 

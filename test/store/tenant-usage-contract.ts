@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ReasoningChain } from '../../src/shared/chain';
-import { TenantUsage } from '../../src/shared/store';
+import { ReasoningChain } from '../../src/domain/chain/chain';
+import { TenantUsage } from '../../src/domain/store';
 import type { ChainStore } from '../../src/store/chain-store';
 import { UNKNOWN_MODEL } from '../../src/store/usage/tenant-usage-sql';
 import { runUpdateOf, sampleChain, testStep } from './store-test-chains';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_USAGE_DAYS } from '../../src/shared/store';
+import { MAX_USAGE_DAYS } from '../../src/domain/store';
 import { MAX_RANGE_TEXT, UsageRangeError, usageRange } from '../../src/store/usage/usage-range';
 
 const now = new Date('2026-11-26T08:00:00.000Z');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderTenantUsage } from '../../src/cli/commands/store-and-audit/usage-table';
-import type { TenantUsage } from '../../src/shared/store';
+import type { TenantUsage } from '../../src/domain/store';
 
 const zero = { runs: 0, modelCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
 const usage: TenantUsage = {

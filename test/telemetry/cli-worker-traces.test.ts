@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentResult } from '../../src/shared';
+import { AgentResult } from '../../src/domain';
 import { cliEnv, runCli } from '../helpers/cli-process';
 import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver';
 

@@ -1,9 +1,9 @@
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import type { LoadedPolicy } from '../../src/governance';
-import type { ReasoningStep } from '../../src/shared/chain';
-import type { RunEvent } from '../../src/shared/run-event';
-import { VisibilityPolicy, type VisibilityPolicyInit } from '../../src/shared/visibility';
+import type { ReasoningStep } from '../../src/domain/chain/chain';
+import type { RunEvent } from '../../src/domain/run/run-event';
+import { VisibilityPolicy, type VisibilityPolicyInit } from '../../src/domain/visibility';
 import { createRunSpans } from '../../src/telemetry/run-spans';
 import { createStepContent } from '../../src/telemetry/step-content';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AgentContext, MAX_CONTEXT_DATA_BYTES } from '../../src/shared/agent-context';
-import { utf8Bytes } from '../../src/shared/payload-size';
-import { MAX_THREAD_TEXT_CHARS, type ThreadTurnRecord } from '../../src/shared/threads/thread-schemas';
+import { AgentContext, MAX_CONTEXT_DATA_BYTES } from '../../src/domain/run/agent-context';
+import { utf8Bytes } from '../../src/domain/run/payload-size';
+import { MAX_THREAD_TEXT_CHARS, type ThreadTurnRecord } from '../../src/domain/threads/thread-schemas';
 import { takeTurn, emptyThreadState, settleTurn, turnRefusal } from '../../src/workflows/threads/thread-state';
 import { earlierTurns, turnRunInput } from '../../src/workflows/threads/thread-turn-input';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelProvider } from '../../src/activities';
 import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
-import { ModelRegistry } from '../../src/shared';
+import { ModelRegistry } from '../../src/domain';
 import {
   createFileTools,
   createHttpTool,

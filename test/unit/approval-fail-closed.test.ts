@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalPolicy, ApprovalRule } from '../../src/shared/approval/approval';
-import { approvalNeeded } from '../../src/shared/approval/approval-policy';
-import { MAX_CHECKED_SQL_LENGTH } from '../../src/shared/approval/approval-sql-rule';
-import { ownValue } from '../../src/shared/own-value';
+import type { ApprovalPolicy, ApprovalRule } from '../../src/domain/approval/approval';
+import { approvalNeeded } from '../../src/domain/approval/approval-policy';
+import { MAX_CHECKED_SQL_LENGTH } from '../../src/domain/approval/approval-sql-rule';
+import { ownValue } from '../../src/domain/text/own-value';
 
 /*
  * The rules fail closed: approval is not needed only for values positively recognised as safe.

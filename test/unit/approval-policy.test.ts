@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalPolicy, ApprovalRule } from '../../src/shared/approval/approval';
-import { approvalNeeded, defaultApprovalPolicy, describePolicy } from '../../src/shared/approval/approval-policy';
+import type { ApprovalPolicy, ApprovalRule } from '../../src/domain/approval/approval';
+import { approvalNeeded, defaultApprovalPolicy, describePolicy } from '../../src/domain/approval/approval-policy';
 
 const policy = (...anyOf: ApprovalRule[]): ApprovalPolicy => ({ anyOf: anyOf as [ApprovalRule, ...ApprovalRule[]] });
 const overThousand = policy({ when: 'above', field: 'amount', threshold: 1000 });

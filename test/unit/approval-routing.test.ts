@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { renderPendingApproval } from '../../src/client/render-pending-approval';
-import { routeApproval, waitingRun } from '../../src/client/route-approval';
-import type { ApprovalRecord } from '../../src/shared';
+import { renderPendingApproval } from '../../src/client/decisions/render-pending-approval';
+import { routeApproval, waitingRun } from '../../src/client/decisions/route-approval';
+import type { ApprovalRecord } from '../../src/domain';
 
 const ROOT = 'agent-1';
 const CHILD = 'agent-1/researcher-4';

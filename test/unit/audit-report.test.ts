@@ -7,7 +7,7 @@ import {
   type AgentResult,
   type ApprovalRecord,
   type ReasoningStep,
-} from '../../src/shared';
+} from '../../src/domain';
 
 const at = (seconds: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)).toISOString();
 const full = { level: 'full' } as const;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { renderStep, renderSteps } from '../../src/cli/render/render-step';
-import type { ReasoningChain, ReasoningStep } from '../../src/shared';
-import { viewChain } from '../../src/shared/chain-view';
-import { markdownCode, markdownText } from '../../src/shared/markdown-escape';
-import { renderChainMarkdown } from '../../src/shared/render-chain-markdown';
+import type { ReasoningChain, ReasoningStep } from '../../src/domain';
+import { viewChain } from '../../src/domain/chain/chain-view';
+import { markdownCode, markdownText } from '../../src/domain/text/markdown-escape';
+import { renderChainMarkdown } from '../../src/domain/chain/render-chain-markdown';
 import { STEP_TIME, stepOf } from '../helpers/chain-helpers';
 
 const chainOf = (steps: ReasoningStep[]): ReasoningChain => ({

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRecord } from '../../src/shared/approval/approval';
-import { ReasoningChain, type ReasoningStep, type Visibility } from '../../src/shared/chain';
-import { chainPage } from '../../src/shared/chain-page';
-import { IncrementalChainView, viewChain } from '../../src/shared/chain-view';
-import type { ViewerRole } from '../../src/shared/people';
+import type { ApprovalRecord } from '../../src/domain/approval/approval';
+import { ReasoningChain, type ReasoningStep, type Visibility } from '../../src/domain/chain/chain';
+import { chainPage } from '../../src/domain/chain/chain-page';
+import { IncrementalChainView, viewChain } from '../../src/domain/chain/chain-view';
+import type { ViewerRole } from '../../src/domain/identity/people';
 
 // A page viewed from stored facts must equal the same page of the whole chain's view: the chain
 // store serves pages this way, and a difference would show a role more than its view allows.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRecord } from '../../src/shared/approval/approval';
-import { ReasoningChain, type ReasoningStep, type Visibility } from '../../src/shared/chain';
-import { parseViewerRole, viewChain } from '../../src/shared/chain-view';
+import type { ApprovalRecord } from '../../src/domain/approval/approval';
+import { ReasoningChain, type ReasoningStep, type Visibility } from '../../src/domain/chain/chain';
+import { parseViewerRole, viewChain } from '../../src/domain/chain/chain-view';
 
 const KEY = 'AKIAIOSFODNN7EXAMPLE';
 const CARD = '4111111111111111';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counted } from '../../src/shared/counted';
+import { counted } from '../../src/domain/text/counted';
 import { renderSummary } from '../../src/cli/render/render-step';
 import { renderDashboard } from '../../src/cli/dashboard/render-dashboard';
 import { startDashboard } from '../../src/cli/dashboard/dashboard-state';

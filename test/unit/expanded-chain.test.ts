@@ -1,8 +1,8 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { childRunIds, loadExpandedChain } from '../../src/client/expanded-chain';
+import { childRunIds, loadExpandedChain } from '../../src/client/chain/expanded-chain';
 import { renderExpandedChain } from '../../src/cli/render/render-expanded-chain';
-import { ReasoningChain, type ReasoningStep, type SubAgentRun } from '../../src/shared';
+import { ReasoningChain, type ReasoningStep, type SubAgentRun } from '../../src/domain';
 
 const plain = (s: string): string => s.replace(/\u001b\[\d+m/g, '');
 const full = { level: 'full' } as const;

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildAuditReport, renderAuditMarkdown } from '../../src/audit';
 import { renderStep, renderSummary } from '../../src/cli/render/render-step';
 import { renderSubAgentOutcome } from '../../src/cli/render/render-sub-agent';
-import type { AgentResult, ReasoningChain, ReasoningStep } from '../../src/shared';
-import { renderStepMarkdown } from '../../src/shared/render-chain-markdown';
+import type { AgentResult, ReasoningChain, ReasoningStep } from '../../src/domain';
+import { renderStepMarkdown } from '../../src/domain/chain/render-chain-markdown';
 import { STEP_TIME, stepOf } from '../helpers/chain-helpers';
 
 // eslint-disable-next-line no-control-regex

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIVE_TAIL_CHARS, LiveReplyBuffer, isLiveReply, unseenPart } from '../../src/shared';
+import { LIVE_TAIL_CHARS, LiveReplyBuffer, isLiveReply, unseenPart } from '../../src/domain';
 
 describe('live replies in heartbeats', () => {
   it('snapshots text and thinking separately', () => {

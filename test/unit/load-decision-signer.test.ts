@@ -7,7 +7,7 @@ import { generateSigningKey } from '../../src/server/signing/generate-signing-ke
 import type { Identity } from '../../src/server/auth/identity';
 import { KeyringError } from '../../src/server/signing/keyring-error';
 import { loadDecisionSigner } from '../../src/server/signing/load-decision-signer';
-import { verifyDecisionSignature } from '../../src/shared/signed-decision';
+import { verifyDecisionSignature } from '../../src/domain/approval/signed-decision';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyring-'));
 let n = 0;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditModelCall } from '../../src/audit';
 import { HIDDEN_RESULT, HIDDEN_THINKING, modelCallsInLens } from '../../src/audit/model-calls-in-lens';
-import type { ReasoningChain, ReasoningStep } from '../../src/shared';
-import { resolveViewLens, VisibilityPolicy } from '../../src/shared/visibility';
+import type { ReasoningChain, ReasoningStep } from '../../src/domain';
+import { resolveViewLens, VisibilityPolicy } from '../../src/domain/visibility';
 
 const base = (n: number, summary?: string) => ({
   stepId: `s${n}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ModelRegistry, registeredStrategy, resolveModel } from '../../src/shared';
+import { ModelRegistry, registeredStrategy, resolveModel } from '../../src/domain';
 
 const registry = ModelRegistry.parse({
   models: {

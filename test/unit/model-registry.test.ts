@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isModelAllowed, ModelRegistry, resolveModel, UnknownModelError } from '../../src/shared';
+import { isModelAllowed, ModelRegistry, resolveModel, UnknownModelError } from '../../src/domain';
 
 const registry = ModelRegistry.parse({
   models: {

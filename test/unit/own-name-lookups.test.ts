@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AgentInput, type ToolSpec } from '../../src/shared';
-import { resolveModel, type ModelRegistry } from '../../src/shared/model-registry';
-import { protoKeyProblem } from '../../src/shared/own-value';
-import { toolStepVisibility } from '../../src/workflows/core/tool-visibility';
+import { AgentInput, type ToolSpec } from '../../src/domain';
+import { resolveModel, type ModelRegistry } from '../../src/domain/model/model-registry';
+import { protoKeyProblem } from '../../src/domain/text/own-value';
+import { toolStepVisibility } from '../../src/workflows/core/chain/tool-visibility';
 import { withSubAgents } from '../../src/workflows/delegation/sub-agent-tools';
 
 /*

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AgentInput } from '../../src/shared';
-import { MAX_TASK_BYTES, jsonBytes, utf8Bytes } from '../../src/shared/payload-size';
+import { AgentInput } from '../../src/domain';
+import { MAX_TASK_BYTES, jsonBytes, utf8Bytes } from '../../src/domain/run/payload-size';
 
 describe('utf8Bytes and jsonBytes', () => {
   it('count UTF-8 bytes as Temporal stores them', () => {

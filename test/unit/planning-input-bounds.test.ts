@@ -9,7 +9,7 @@ import {
   RunCacheSettings,
   WorkflowTemplate,
   workflowGraphProblems,
-} from '../../src/shared';
+} from '../../src/domain';
 
 /** The bounds of issue 49's new inputs that live in their schemas: at the limit accepted, one past refused. */
 const steps = (n: number) =>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createAnthropicProvider, NO_ANTHROPIC_KEY } from '../../src/activities/models/anthropic-provider';
+import { createAnthropicProvider, NO_ANTHROPIC_KEY } from '../../src/activities/models/anthropic/anthropic-provider';
 import { providerWarnings } from '../../src/activities/models/provider-warnings';
 import { createOfflineModel } from '../../src/offline/offline-model';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reactTrace } from '../../src/shared';
+import { reactTrace } from '../../src/domain';
 import { testChainBuilder } from '../helpers/test-chain-builder';
 
 describe('reactTrace', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRedactor } from '../../src/tools/redact-secrets';
-import { redactSecrets, redactSecretsInText } from '../../src/shared/secret-patterns';
+import { redactSecrets, redactSecretsInText } from '../../src/domain/secrets/secret-patterns';
 
 /** Builds key-shaped test values at run time, so no literal token sits in the source. */
 const fake = (prefix: string, length: number): string =>

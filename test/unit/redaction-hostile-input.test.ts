@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactSecrets, redactSecretsInText } from '../../src/shared/secret-patterns';
+import { redactSecrets, redactSecretsInText } from '../../src/domain/secrets/secret-patterns';
 import { HOSTILE_INPUTS } from '../helpers/hostile-redaction-inputs';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderChainMarkdown, type ReasoningChain } from '../../src/shared';
+import { renderChainMarkdown, type ReasoningChain } from '../../src/domain';
 
 const base = {
   stepId: 's',

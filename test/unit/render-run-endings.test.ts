@@ -4,10 +4,10 @@ import type { WatchEvent } from '../../src/client/agent-client';
 import { printFollowed } from '../../src/cli/reading/watch-printer';
 import { renderStep, renderSteps, renderSummary } from '../../src/cli/render/render-step';
 import { renderStatus } from '../../src/cli/render/render-status';
-import { AgentStatus, zeroUsage, type AgentResult, type ReasoningStep } from '../../src/shared';
-import { viewResult } from '../../src/shared/chain-view';
-import { runEnding } from '../../src/shared/run-ending';
-import { statusFromResult } from '../../src/client/status-from-result';
+import { AgentStatus, zeroUsage, type AgentResult, type ReasoningStep } from '../../src/domain';
+import { viewResult } from '../../src/domain/chain/chain-view';
+import { runEnding } from '../../src/domain/run/run-ending';
+import { statusFromResult } from '../../src/client/runs/status-from-result';
 import { STEP_TIME, stepOf } from '../helpers/chain-helpers';
 
 // eslint-disable-next-line no-control-regex

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderStatus } from '../../src/cli/render/render-status';
-import { AgentStatus, type ApprovalRecord } from '../../src/shared';
+import { AgentStatus, type ApprovalRecord } from '../../src/domain';
 
 const approval = (
   callId: string,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderPlan } from '../../src/cli/render/render-plan';
 import { renderStep, renderSummary } from '../../src/cli/render/render-step';
-import type { AgentResult, Plan, ReasoningStep, SubAgentRun } from '../../src/shared';
+import type { AgentResult, Plan, ReasoningStep, SubAgentRun } from '../../src/domain';
 
 const plain = (s: string): string => s.replace(/\u001b\[\d+m/g, '');
 const base = {

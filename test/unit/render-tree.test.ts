@@ -1,8 +1,8 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { loadAgentTree, type AgentTreeNode } from '../../src/client/agent-tree';
+import { loadAgentTree, type AgentTreeNode } from '../../src/client/chain/agent-tree';
 import { renderTree } from '../../src/cli/render/render-tree';
-import { AgentStatus, type ApprovalRecord, type SubAgentRun } from '../../src/shared';
+import { AgentStatus, type ApprovalRecord, type SubAgentRun } from '../../src/domain';
 
 const plain = (s: string): string => s.replace(/\u001b\[\d+m/g, '');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { policyProblem } from '../../src/shared/approval/rule-pattern';
+import { policyProblem } from '../../src/domain/approval/rule-pattern';
 import { defineTool, InvalidToolDefinitionError } from '../../src/tools/define-tool';
 
 const matches = (pattern: string) => ({ anyOf: [{ when: 'matches' as const, field: 'q', pattern }] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactSecrets, redactSecretsInText } from '../../src/shared/secret-patterns';
+import { redactSecrets, redactSecretsInText } from '../../src/domain/secrets/secret-patterns';
 
 /** Key-shaped test values built at run time, so no literal token sits in the source. */
 const fake = (prefix: string, length: number, alphabet = 'aB3xY9kQ7mZ2'): string =>

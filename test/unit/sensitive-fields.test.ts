@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactFields, SENSITIVE } from '../../src/shared/sensitive-fields';
+import { redactFields, SENSITIVE } from '../../src/domain/secrets/sensitive-fields';
 
 describe('redactFields', () => {
   it('replaces top-level and nested fields with the marker', () => {

@@ -7,7 +7,7 @@ import {
   verifyDecisionSignature,
   type DecisionSignature,
   type SignedDecisionKind,
-} from '../../src/shared/signed-decision';
+} from '../../src/domain/approval/signed-decision';
 
 const seed = new Uint8Array(32).map((_, i) => i + 1);
 const otherSeed = new Uint8Array(32).map((_, i) => 200 - i);

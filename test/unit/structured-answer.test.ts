@@ -7,7 +7,7 @@ import {
   outputSchemaOf,
   readStructuredAnswer,
   withoutFormats,
-} from '../../src/shared';
+} from '../../src/domain';
 
 const Weather = z.object({ city: z.string(), celsius: z.number(), sky: z.enum(['clear', 'cloudy']) }).strict();
 const schema = outputSchemaOf(Weather);

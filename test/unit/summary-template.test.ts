@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderSummaryTemplate } from '../../src/shared/summary-template';
+import { renderSummaryTemplate } from '../../src/domain/visibility/summary-template';
 
 describe('renderSummaryTemplate', () => {
   it('looks up the arguments first, then an object result', () => {

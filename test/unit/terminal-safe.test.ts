@@ -1,11 +1,11 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { WatchEvent } from '../../src/client/agent-client';
-import { renderPendingApproval } from '../../src/client/render-pending-approval';
+import { renderPendingApproval } from '../../src/client/decisions/render-pending-approval';
 import { renderStep } from '../../src/cli/render/render-step';
 import { terminalSafe } from '../../src/cli/render/terminal-safe';
 import { printFollowed } from '../../src/cli/reading/watch-printer';
-import type { AgentResult, ReasoningStep } from '../../src/shared';
+import type { AgentResult, ReasoningStep } from '../../src/domain';
 
 const ESC = '\x1b';
 /** Erase the line, move up, an OSC 52 clipboard write, and a forged line after a carriage return. */

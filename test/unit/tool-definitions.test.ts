@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadToolsModule } from '../../src/cli/setup/load-tools-module';
-import { AgentInput } from '../../src/shared';
+import { AgentInput } from '../../src/domain';
 import { defineTool, InvalidToolDefinitionError } from '../../src/tools/define-tool';
 
 const tool = (input: z.ZodType) => () =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, helpOf, topHelp } from '../../src/cli/commands';
 import { criteriaText, renderHtmlReport, renderMarkdownReport } from '../../src/eval/report';
-import { summariseEvaluation } from '../../src/shared/eval/stats';
+import { summariseEvaluation } from '../../src/domain/evaluation/stats';
 import { realisticEvaluation } from '../eval/report-fixture';
 
 /** The project's own design notes ("seed 001 §6") mean nothing to a person reading the CLI or a report. */

@@ -10,8 +10,8 @@ import {
   type AgentResult,
   type ApprovalRecord,
   type ReasoningStep,
-} from '../../src/shared';
-import { queryRole, viewChain, viewResult, viewStatus } from '../../src/shared/chain-view';
+} from '../../src/domain';
+import { queryRole, viewChain, viewResult, viewStatus } from '../../src/domain/chain/chain-view';
 import { STEP_TIME, stepOf } from '../helpers/chain-helpers';
 
 const KEY = 'AKIAIOSFODNN7EXAMPLE';

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerViewerRoute } from '../../src/server/viewer-route';
+import { registerViewerRoute } from '../../src/server/routes/viewer-route';
 import { launchChromium } from './headless-chromium';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ReasoningChain, ReasoningStep } from '../../src/shared/chain';
-import type { ApprovalRecord } from '../../src/shared/approval/approval';
-import { ChainTimeline, MAX_TIMELINE_BARS, chainTimeline } from '../../src/shared/store';
+import type { ReasoningChain, ReasoningStep } from '../../src/domain/chain/chain';
+import type { ApprovalRecord } from '../../src/domain/approval/approval';
+import { ChainTimeline, MAX_TIMELINE_BARS, chainTimeline } from '../../src/domain/store';
 
 const T0 = Date.parse('2026-11-26T10:00:00.000Z');
 const iso = (ms: number): string => new Date(T0 + ms).toISOString();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerLabel as sharedLabel } from '../../src/shared';
+import { answerLabel as sharedLabel } from '../../src/domain';
 import { viewerModule } from './viewer-module';
 
 interface Label {
@@ -37,7 +37,7 @@ describe('the viewer names answers by what stands behind them', () => {
     for (const [judged, title, badge] of CASES) {
       expect(f.stepTitle(answer({ sources: [], conclusion: 'x', ...judged }))).toBe(title);
       expect(f.answerLabel(judged)?.badge).toBe(badge);
-      // The same words as the CLI and the exports (src/shared/answer-grounding.ts).
+      // The same words as the CLI and the exports (src/domain/chain/answer-grounding.ts).
       expect(sharedLabel(judged)?.title).toBe(title);
     }
     // An answer recorded before answers were judged keeps its old title.

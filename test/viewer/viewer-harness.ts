@@ -7,7 +7,7 @@ import type { ModelProvider } from '../../src/activities';
 import { AgentClient } from '../../src/client/agent-client';
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
 import { createServer, type RunningServer } from '../../src/server/create-server';
-import { registerViewerRoute } from '../../src/server/viewer-route';
+import { registerViewerRoute } from '../../src/server/routes/viewer-route';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import type { ChainStore } from '../../src/store/chain-store';

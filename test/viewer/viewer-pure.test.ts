@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { renderUnavailable } from '../../src/shared/render-unavailable';
-import { runEnding } from '../../src/shared/run-ending';
-import { TerminationReason } from '../../src/shared/termination';
+import { renderUnavailable } from '../../src/domain/chain/render-unavailable';
+import { runEnding } from '../../src/domain/run/run-ending';
+import { TerminationReason } from '../../src/domain/run/termination';
 import { viewerModule } from './viewer-module';
 
 interface SseMessage {

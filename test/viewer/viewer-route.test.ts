@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { registerViewerRoute, VIEWER_DIR } from '../../src/server/viewer-route';
+import { registerViewerRoute, VIEWER_DIR } from '../../src/server/routes/viewer-route';
 
 async function appFor(dir?: string) {
   const app = Fastify();

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Message, Task } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import type { Client } from '@a2a-js/sdk/client' with { 'resolution-mode': 'import' };
-import { FailureType } from '../../shared';
+import { FailureType } from '../../domain';
 import type { HostResolver } from '../../tools/builtin/http/address-guard';
 import type { Redactor } from '../../tools/redact-secrets';
 import { a2aAllowList } from './a2a-allow-list';

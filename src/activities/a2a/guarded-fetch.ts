@@ -1,5 +1,5 @@
 import { promises as dns } from 'node:dns';
-import { FailureType } from '../../shared';
+import { FailureType } from '../../domain';
 import {
   bareHost,
   resolvePinnedAddress,

@@ -1,7 +1,7 @@
 import type { AgentCard } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import type { Client } from '@a2a-js/sdk/client' with { 'resolution-mode': 'import' };
 import { loadA2aClientSdk } from './a2a-client-sdk';
-import { FailureType } from '../../shared';
+import { FailureType } from '../../domain';
 import { A2aBoundaryError } from './a2a-failure';
 
 const badCard = (message: string, cause?: unknown) =>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Message, Task } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
-import { TokenUsage } from '../../shared';
+import { TokenUsage } from '../../domain';
 import type { Redactor } from '../../tools/redact-secrets';
 
 /** A2A task states (the SDK's `TaskState` numbers, fixed by the protocol's proto) in their wire form, as the parent's chain records them. */
@@ -71,7 +71,7 @@ export function reportedSpend(task: Task): Pick<RemoteOutcome, 'runId' | 'costUs
   return {};
 }
 
-/** The artifact id a Thoughtline A2A server gives an answer that is not a success's (src/server/a2a/task-of-snapshot.ts). */
+/** The artifact id a Thoughtline A2A server gives an answer that is not a success's (src/server/a2a/tasks/task-of-snapshot.ts). */
 const PARTIAL_ANSWER = 'partial-answer';
 
 const textOf = (parts: Message['parts']): string =>

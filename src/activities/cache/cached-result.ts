@@ -1,4 +1,4 @@
-import type { CacheHit, CacheRequest } from '../../shared';
+import type { CacheHit, CacheRequest } from '../../domain';
 import { cacheKey, type CacheKind } from './cache-key';
 import type { RunCache } from './run-cache';
 

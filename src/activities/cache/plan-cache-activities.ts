@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { Plan, type CacheHit, type CacheRequest } from '../../shared';
+import { Plan, type CacheHit, type CacheRequest } from '../../domain';
 import { lookupCached, storeCached } from './cached-result';
 import type { RunCache } from './run-cache';
 

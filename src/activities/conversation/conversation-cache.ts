@@ -1,4 +1,4 @@
-import type { ModelMessage } from '../../shared';
+import type { ModelMessage } from '../../domain';
 
 /** What the worker keeps of one conversation a run sent: the messages, their hashes, the whole hash. */
 export interface KeptConversation {

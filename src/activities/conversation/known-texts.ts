@@ -1,4 +1,4 @@
-import { MIN_KNOWN_TEXT_CHARS, textHash } from '../../shared';
+import { MIN_KNOWN_TEXT_CHARS, textHash } from '../../domain';
 
 /**
  * Texts a model call may name by hash (textHash) instead of carrying, kept by this worker: what

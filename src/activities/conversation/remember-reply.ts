@@ -1,4 +1,4 @@
-import { chainHash, replyMessage, textHash, type AssistantBlock } from '../../shared';
+import { chainHash, replyMessage, textHash, type AssistantBlock } from '../../domain';
 import type { ConversationCache } from './conversation-cache';
 
 /**

@@ -12,7 +12,7 @@ import {
   type ModelContext,
   type ModelMessage,
   type ModelRequest,
-} from '../../shared';
+} from '../../domain';
 import type { ConversationCache } from './conversation-cache';
 import type { KnownTexts } from './known-texts';
 

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType, type ModelReply, type ModelRequest } from '../../shared';
-import type { JudgeSettings } from '../../shared/eval/evaluation-input';
+import { FailureType, type ModelReply, type ModelRequest } from '../../domain';
+import type { JudgeSettings } from '../../domain/evaluation/evaluation-input';
 import type { ModelActivityDeps } from '../model-activities';
 import { EndpointBalancer } from '../models/endpoints/endpoint-balancer';
 import { JUDGE_SYSTEM } from './judge-prompt';

@@ -1,4 +1,4 @@
-import type { AgentResult, ReasoningStep } from '../../shared';
+import type { AgentResult, ReasoningStep } from '../../domain';
 
 /** Most characters of the chain the judge reads; a longer chain keeps its head and tail, cut with a marker. */
 export const MAX_JUDGE_CHAIN_CHARS = 24_000;

@@ -1,10 +1,10 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { AgentResult, ModelReply, TokenUsage } from '../../shared';
-import type { Score } from '../../shared/eval/case-result';
-import type { EvalCase } from '../../shared/eval/eval-case';
-import type { JudgeSettings } from '../../shared/eval/evaluation-input';
-import { factsOf, type LoopToolNames } from '../../shared/eval/scoring-facts';
+import type { AgentResult, ModelReply, TokenUsage } from '../../domain';
+import type { Score } from '../../domain/evaluation/case-result';
+import type { EvalCase } from '../../domain/evaluation/eval-case';
+import type { JudgeSettings } from '../../domain/evaluation/evaluation-input';
+import { factsOf, type LoopToolNames } from '../../domain/evaluation/scoring-facts';
 import type { ScorerDefinition } from '../../eval/define-scorer';
 import type { Redactor } from '../../tools/redact-secrets';
 import { createJudgeCaller, type JudgeDeps } from './judge-call';

@@ -1,4 +1,4 @@
-import { MAX_SCORE_WHY_CHARS, type Score } from '../../shared/eval/case-result';
+import { MAX_SCORE_WHY_CHARS, type Score } from '../../domain/evaluation/case-result';
 import type { ScorerDefinition, ScorerInput } from '../../eval/define-scorer';
 
 /**

@@ -1,7 +1,7 @@
 import { readRegularFile } from '../../files/read-regular-file';
 import { RegularFileError } from '../../files/regular-file-error';
 import { z } from 'zod';
-import { McpConfig } from '../../shared/mcp-config';
+import { McpConfig } from '../../domain/tools/mcp-config';
 
 export class InvalidMcpConfigError extends Error {
   override readonly name = 'InvalidMcpConfigError';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ElicitationRequest, MAX_ELICITATION_MESSAGE_CHARS, type ToolInvocation, type ToolSpec } from '../../shared';
+import { ElicitationRequest, MAX_ELICITATION_MESSAGE_CHARS, type ToolInvocation, type ToolSpec } from '../../domain';
 import type { ToolDefinition } from '../../tools/define-tool';
 import type { ToolRegistry } from '../../tools/tool-registry';
 import type { Redactor } from '../../tools/redact-secrets';

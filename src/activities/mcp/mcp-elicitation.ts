@@ -6,7 +6,7 @@ import {
   type ElicitationAnswer,
   type ElicitationContent,
   type ElicitationRequest,
-} from '../../shared';
+} from '../../domain';
 
 /** The same question gets the same key on every run of the call, so its answer is found again. */
 export function elicitationKey(server: string, message: string, requestedSchema: unknown): string {

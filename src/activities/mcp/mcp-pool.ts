@@ -3,7 +3,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import type { McpConfig, McpServerConfig } from '../../shared/mcp-config';
+import type { McpConfig, McpServerConfig } from '../../domain/tools/mcp-config';
 
 /** Last characters of a stdio server's stderr kept for error messages (after the worker's redaction). */
 const STDERR_TAIL_CHARS = 2_000;

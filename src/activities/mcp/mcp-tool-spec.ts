@@ -1,8 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ToolSpec } from '../../shared';
-import { MAX_RETURNS_CHARS } from '../../shared/tool-spec';
-import { MCP_SEPARATOR, type McpServerConfig, type McpToolPolicy } from '../../shared/mcp-config';
+import type { ToolSpec } from '../../domain';
+import { MAX_RETURNS_CHARS } from '../../domain/tools/tool-spec';
+import { MCP_SEPARATOR, type McpServerConfig, type McpToolPolicy } from '../../domain/tools/mcp-config';
 
 /** Names the model APIs accept for a tool. */
 const MODEL_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationRequest, ToolInvocation, ToolSpec } from '../../shared';
-import { splitMcpName, type McpConfig } from '../../shared/mcp-config';
+import type { ElicitationRequest, ToolInvocation, ToolSpec } from '../../domain';
+import { splitMcpName, type McpConfig } from '../../domain/tools/mcp-config';
 import { ToolError } from '../../tools/tool-error';
 import { decideElicitation } from './mcp-elicitation';
 import { createMcpPool, McpUnavailableError, type McpConnection, type McpPool } from './mcp-pool';

@@ -10,7 +10,7 @@ import {
   type AgentMemoryState,
   type MemoryEntry,
   type MemoryKey,
-} from '../../shared/planning/agent-memory';
+} from '../../domain/planning/agent-memory';
 import type { UpdateDefinition } from '@temporalio/common';
 import { AGENT_MEMORY_WORKFLOW, agentMemoryQuery } from '../../workflows/memory/agent-memory-messages';
 import type { AgentMemoryInput } from '../../workflows/memory/agent-memory-state';

@@ -8,7 +8,7 @@ import {
   type MemoryKey,
   type RememberLearningsRequest,
   type RememberLearningsResult,
-} from '../../shared/planning/agent-memory';
+} from '../../domain/planning/agent-memory';
 import { rememberLearningsUpdate } from '../../workflows/memory/agent-memory-messages';
 import { readMemoryEntries, updateMemory } from './agent-memory-execution';
 

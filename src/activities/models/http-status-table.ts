@@ -1,4 +1,4 @@
-import { FailureType } from '../../shared';
+import { FailureType } from '../../domain';
 import { retryDelayMs } from './retry-delay';
 
 /** A failure type, and whether retrying would only repeat the failure. */

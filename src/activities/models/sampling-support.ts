@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType, type ModelRequest, type SamplingSettings } from '../../shared';
+import { FailureType, type ModelRequest, type SamplingSettings } from '../../domain';
 
 export type SamplingSetting = keyof SamplingSettings;
 

@@ -6,8 +6,8 @@ import {
   type ModelReply,
   type ModelRequest,
   type TokenUsage,
-} from '../../shared';
-import type { ModelProvider } from '../../shared/model-provider';
+} from '../../domain';
+import type { ModelProvider } from '../../domain/model/model-provider';
 
 /** One canned turn: fixed content, or content computed from the request (e.g. to quote tool results). */
 export interface ScriptedTurn {

@@ -6,9 +6,9 @@ import type {
   ReasoningStep,
   SubAgentRun,
   TaskStatus,
-} from '../../shared';
+} from '../../domain';
 import type { WatchEvent } from '../../client/agent-client';
-import { runEnding } from '../../shared/run-ending';
+import { runEnding } from '../../domain/run/run-ending';
 
 /** How much streamed model text the state keeps: the screen shows a few lines of its end. */
 const LIVE_TAIL_CHARS = 2_000;

@@ -1,7 +1,7 @@
-import type { TaskStatus } from '../../shared';
+import type { TaskStatus } from '../../domain';
 import type { DashboardState, DashboardSubAgent } from './dashboard-state';
 import { clipWidth, fitWidth, plainLine, textWidth, wrapWidth } from './text-width';
-import { counted } from '../../shared/counted';
+import { counted } from '../../domain/text/counted';
 
 export interface ScreenSize {
   width: number;

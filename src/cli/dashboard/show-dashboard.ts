@@ -1,4 +1,4 @@
-import type { AgentResult, AgentStatus } from '../../shared';
+import type { AgentResult, AgentStatus } from '../../domain';
 import type { WatchEvent } from '../../client/agent-client';
 import {
   startDashboard,

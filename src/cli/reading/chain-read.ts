@@ -1,5 +1,5 @@
-import type { ChainPage, ReasoningChain, ViewerRole } from '../../shared';
-import { StepFilter, summariseChain, type ChainSummary } from '../../shared/store';
+import type { ChainPage, ReasoningChain, ViewerRole } from '../../domain';
+import { StepFilter, summariseChain, type ChainSummary } from '../../domain/store';
 import type { CommandLine, OptionSpec } from '../spec/command-line';
 import { flag, text } from '../spec/flags';
 import { UsageError } from '../spec/usage-error';
@@ -11,9 +11,9 @@ import { connect } from '../setup/runtime';
 import { printChain } from './inspect';
 import { openReadStore } from './read-store';
 import type { LoadedPolicy } from '../../governance/load-visibility-policy';
-import { lensOfPolicy } from '../../client/run-lens';
+import { lensOfPolicy } from '../../client/runs/run-lens';
 import { withPolicy } from '../spec/policy-option';
-import { counted } from '../../shared/counted';
+import { counted } from '../../domain/text/counted';
 
 /** The line `chain` prints for a run Temporal no longer has (the contract's words). */
 export const STORE_ONLY_LINE = "(read from the chain store only: Temporal no longer has this run's history)";

@@ -1,4 +1,4 @@
-import type { ViewerRole } from '../../shared';
+import type { ViewerRole } from '../../domain';
 import type { LoadedPolicy } from '../../governance/load-visibility-policy';
 import { withPolicy } from '../spec/policy-option';
 import { chainAsOf } from '../../client/fork/chain-as-of';
@@ -9,7 +9,7 @@ import { renderSteps } from '../render/render-step';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import { connect } from '../setup/runtime';
 import { actingPerson } from '../commands/people-in-the-loop/decide-call';
-import { counted } from '../../shared/counted';
+import { counted } from '../../domain/text/counted';
 
 function hazardLines(planned: PlannedFork): string {
   const { hazards, from } = planned.start;

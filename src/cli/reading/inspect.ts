@@ -1,10 +1,10 @@
-import type { ChainPage, ViewerRole } from '../../shared';
+import type { ChainPage, ViewerRole } from '../../domain';
 import { AgentClient } from '../../client/agent-client';
 import { renderExpandedChain } from '../render/render-expanded-chain';
 import { renderStatus } from '../render/render-status';
 import { renderSteps, renderSummary } from '../render/render-step';
 import { renderTree } from '../render/render-tree';
-import { renderUnavailable } from '../../shared/render-unavailable';
+import { renderUnavailable } from '../../domain/chain/render-unavailable';
 import { requireServedRun } from '../../client/follow/served-run';
 import { withQueryDeadline } from '../../client/follow/query-deadline';
 import { watchForStall } from '../../client/follow/stall-watch';
@@ -16,10 +16,10 @@ import { INTERRUPTED_EXIT_CODE, watchInterruption } from '../../client/follow/in
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import type { LoadedPolicy } from '../../governance/load-visibility-policy';
 import { withPolicy } from '../spec/policy-option';
-import { viewResult } from '../../shared/chain-view';
-import { identityOfChain } from '../../client/run-lens';
+import { viewResult } from '../../domain/chain/chain-view';
+import { identityOfChain } from '../../client/runs/run-lens';
 import { readRunEnding } from './read-run-ending';
-import { counted } from '../../shared/counted';
+import { counted } from '../../domain/text/counted';
 
 /**
  * `chain <id> [--expand] [--after-step N] [--limit N]`: the reasoning chain of a run, live or

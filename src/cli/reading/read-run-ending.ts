@@ -1,8 +1,8 @@
 import type { AgentClient } from '../../client/agent-client';
 import { endingInView, readEnding, runStateOf } from '../../client/ending/read-ending';
-import { identityOfChain } from '../../client/run-lens';
-import type { ViewerRole } from '../../shared';
-import type { RunEnding } from '../../shared/run-ending';
+import { identityOfChain } from '../../client/runs/run-lens';
+import type { ViewerRole } from '../../domain';
+import type { RunEnding } from '../../domain/run/run-ending';
 
 /**
  * How a run ended, in `role`'s view (and the policy's lens for it, when the client has one),

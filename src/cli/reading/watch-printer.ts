@@ -1,4 +1,4 @@
-import type { AgentResult, ReasoningStep } from '../../shared';
+import type { AgentResult, ReasoningStep } from '../../domain';
 import type { WatchEvent } from '../../client/agent-client';
 import { dashboardFits, showDashboard, type DashboardSource, type Followed } from '../dashboard/show-dashboard';
 import { answeringModels, renderLive, renderStep } from '../render/render-step';

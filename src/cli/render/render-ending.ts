@@ -1,5 +1,5 @@
-import type { RunEnding } from '../../shared/run-ending';
-import { redactSecretsInText } from '../../shared/secret-patterns';
+import type { RunEnding } from '../../domain/run/run-ending';
+import { redactSecretsInText } from '../../domain/secrets/secret-patterns';
 
 export interface EndingLayout {
   /** Print the answer under its title (`status`); `run` and `watch` showed it as the chain's last step. */

@@ -1,5 +1,5 @@
-import type { ReasoningStep } from '../../shared';
-import type { ExpandedChain } from '../../client/expanded-chain';
+import type { ReasoningStep } from '../../domain';
+import type { ExpandedChain } from '../../client/chain/expanded-chain';
 import { answeringModels, renderStep } from './render-step';
 import { clip, indent } from './terminal-style';
 

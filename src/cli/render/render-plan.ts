@@ -1,4 +1,4 @@
-import type { Plan, PlanProgress, PlanTask, TaskStatus } from '../../shared';
+import type { Plan, PlanProgress, PlanTask, TaskStatus } from '../../domain';
 
 const MARK: Record<TaskStatus, string> = { completed: '✓', in_progress: '▶', pending: '○', failed: '✗', blocked: '⊘' };
 

@@ -1,11 +1,11 @@
-import { totalTokens, type AgentStatus, type ViewerRole } from '../../shared';
-import { renderPendingApproval } from '../../client/render-pending-approval';
+import { totalTokens, type AgentStatus, type ViewerRole } from '../../domain';
+import { renderPendingApproval } from '../../client/decisions/render-pending-approval';
 import { renderPlan } from './render-plan';
 import { renderSubAgentRow } from './render-sub-agent';
 import { count, usd } from './terminal-style';
 import { endingLines } from './render-ending';
-import type { RunEnding } from '../../shared/run-ending';
-import { counted } from '../../shared/counted';
+import type { RunEnding } from '../../domain/run/run-ending';
+import { counted } from '../../domain/text/counted';
 
 /** "1,234 tokens (1,000 in, 234 out) of 50,000": what the run spent, against its budget when it has one. */
 function spend(status: AgentStatus): string[] {

@@ -1,14 +1,14 @@
-import type { AgentResult, ReasoningStep } from '../../shared';
+import type { AgentResult, ReasoningStep } from '../../domain';
 import { renderChecklist, renderPlan } from './render-plan';
 import { renderSubAgentOutcome } from './render-sub-agent';
 import { clip, cyan, dim, green, oneLine, red, yellow } from './terminal-style';
-import { redactSecretsInText } from '../../shared/secret-patterns';
-import { toolResultNote } from '../../shared/tool-result-note';
-import { answerLabel, confidenceText } from '../../shared/answer-grounding';
-import { cacheHitText } from '../../shared/planning/cache-hit-text';
-import { runEnding } from '../../shared/run-ending';
+import { redactSecretsInText } from '../../domain/secrets/secret-patterns';
+import { toolResultNote } from '../../domain/tools/tool-result-note';
+import { answerLabel, confidenceText } from '../../domain/chain/answer-grounding';
+import { cacheHitText } from '../../domain/planning/cache-hit-text';
+import { runEnding } from '../../domain/run/run-ending';
 import { endingLines } from './render-ending';
-import { counted } from '../../shared/counted';
+import { counted } from '../../domain/text/counted';
 
 /** Lines a step adds under its first sit under the text after the label (number 4 + label 13). */
 const UNDER = ' '.repeat(17);

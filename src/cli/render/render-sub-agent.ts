@@ -1,6 +1,6 @@
-import { totalTokens, type SubAgentRun, type SubBudget } from '../../shared';
+import { totalTokens, type SubAgentRun, type SubBudget } from '../../domain';
 import { count, usd } from './terminal-style';
-import { counted } from '../../shared/counted';
+import { counted } from '../../domain/text/counted';
 
 const duration = (ms: number): string => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`);
 

@@ -1,9 +1,9 @@
-import { totalTokens, type ApprovalRecord } from '../../shared';
-import type { AgentTreeNode } from '../../client/agent-tree';
+import { totalTokens, type ApprovalRecord } from '../../domain';
+import type { AgentTreeNode } from '../../client/chain/agent-tree';
 import { renderSubBudget, subAgentSpend, subAgentState } from './render-sub-agent';
-import { waitingRun } from '../../client/route-approval';
+import { waitingRun } from '../../client/decisions/route-approval';
 import { count, usd } from './terminal-style';
-import { counted } from '../../shared/counted';
+import { counted } from '../../domain/text/counted';
 
 function state(node: AgentTreeNode): string {
   const { run, status } = node;

@@ -1,6 +1,6 @@
-import { PlanTemplateName } from '../../shared';
-import type { WorkflowTemplate } from '../../shared/planning/workflow-template';
-import { planTemplates } from '../../workflows/planning/plan-templates';
+import { PlanTemplateName } from '../../domain';
+import type { WorkflowTemplate } from '../../domain/planning/workflow-template';
+import { planTemplates } from '../../workflows/planning/plans/plan-templates';
 
 /** A step's id from its text: "Reproduce the bug" is `reproduce_the_bug`. */
 const stepId = (text: string): string =>

@@ -1,7 +1,7 @@
 import { readRegularFile } from '../../files/read-regular-file';
 import { RegularFileError } from '../../files/regular-file-error';
-import { MAX_CONTEXT_DATA_BYTES } from '../../shared/agent-context';
-import { utf8Bytes } from '../../shared/payload-size';
+import { MAX_CONTEXT_DATA_BYTES } from '../../domain/run/agent-context';
+import { utf8Bytes } from '../../domain/run/payload-size';
 import { UsageError } from '../spec/usage-error';
 
 /** Largest `--context @FILE` read: pretty-printed JSON may be larger than its compact form, not without end. */

@@ -6,7 +6,7 @@ import {
   MAX_CONTEXT_FILE_NAME_CHARS,
   MAX_CONTEXT_FILES,
   type ContextFile,
-} from '../../shared/agent-context';
+} from '../../domain/run/agent-context';
 import { openChecked } from '../../tools/builtin/files/open-checked';
 import { isInside, resolveInRoot } from '../../tools/builtin/files/sandbox-path';
 import { ToolError } from '../../tools/tool-error';

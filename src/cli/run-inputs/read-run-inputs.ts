@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { AgentContext } from '../../shared/agent-context';
-import type { WorkflowTemplate } from '../../shared/planning/workflow-template';
+import { AgentContext } from '../../domain/run/agent-context';
+import type { WorkflowTemplate } from '../../domain/planning/workflow-template';
 import { UsageError } from '../spec/usage-error';
 import { readContextData } from './read-context-data';
 import { contextFileNames, readContextFiles } from './read-context-files';

@@ -2,7 +2,7 @@ import { readRegularFile } from '../../files/read-regular-file';
 import { RegularFileError } from '../../files/regular-file-error';
 import path from 'node:path';
 import { isMap, LineCounter, parseDocument, type Document, type Node } from 'yaml';
-import { WorkflowTemplate } from '../../shared/planning/workflow-template';
+import { WorkflowTemplate } from '../../domain/planning/workflow-template';
 import { fieldText } from '../../eval/dataset/check-case';
 import { UsageError } from '../spec/usage-error';
 import { BUILT_IN_WORKFLOWS, builtInWorkflow } from './built-in-workflows';

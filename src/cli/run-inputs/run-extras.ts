@@ -1,9 +1,9 @@
 import { readRegularFile } from '../../files/read-regular-file';
 import { RegularFileError } from '../../files/regular-file-error';
 import { z } from 'zod';
-import { PlanTemplateName, SubAgentDefinition, type AgentInputInit } from '../../shared';
-import type { AgentContext } from '../../shared/agent-context';
-import type { WorkflowTemplate } from '../../shared/planning/workflow-template';
+import { PlanTemplateName, SubAgentDefinition, type AgentInputInit } from '../../domain';
+import type { AgentContext } from '../../domain/run/agent-context';
+import type { WorkflowTemplate } from '../../domain/planning/workflow-template';
 import { UsageError } from '../spec/usage-error';
 
 /** Largest `--agents` file read: a catalogue of definitions, far smaller. */

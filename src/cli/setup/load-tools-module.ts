@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AgentDefinitionInit } from '../../shared/agent-definition';
+import type { AgentDefinitionInit } from '../../domain/agents/agent-definition';
 import { defineTool, type ToolDefinition } from '../../tools/define-tool';
 
 const isTool = (value: unknown): value is ToolDefinition =>

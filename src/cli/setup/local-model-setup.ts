@@ -1,7 +1,7 @@
 import { createLlamaCppProvider, type LlamaCppProvider } from '../../activities/models/local/llama-cpp-provider';
 import { loadNodeLlamaCpp } from '../../activities/models/local/load-node-llama-cpp';
 import { ensureSmolLM2Weights } from '../../activities/models/local/model-weights';
-import type { ModelSettings } from '../../shared';
+import type { ModelSettings } from '../../domain';
 
 /**
  * `--model local` (or THOUGHTLINE_MODEL=local): SmolLM2-135M-Instruct, run inside the worker by

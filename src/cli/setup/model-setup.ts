@@ -1,10 +1,10 @@
 import type { ModelProvider } from '../../activities';
 import type { ModelEndpoint } from '../../activities/models/endpoints/endpoint-balancer';
 import { registryEndpoints } from '../../activities/models/endpoints/registry-endpoints';
-import { createAnthropicProvider } from '../../activities/models/anthropic-provider';
-import { createOpenAICompatibleProvider } from '../../activities/models/openai-compatible-provider';
+import { createAnthropicProvider } from '../../activities/models/anthropic/anthropic-provider';
+import { createOpenAICompatibleProvider } from '../../activities/models/openai/openai-compatible-provider';
 import { CLAUDE_PRICES, type PriceTable } from '../../activities/models/pricing';
-import type { ModelRegistry } from '../../shared';
+import type { ModelRegistry } from '../../domain';
 import type { Config } from '../../config';
 import { createOfflineModel } from '../../offline/offline-model';
 import { LOCAL_MODEL_CHOICE, setupLocalModel } from './local-model-setup';

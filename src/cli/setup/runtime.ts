@@ -10,7 +10,7 @@ import { weatherTool } from '../../demo/weather-tool';
 import { ensureTemporalServer, findTemporalServer, type TemporalServer } from '../../dev-server';
 import { findProjectRoot, thoughtlinePaths } from '../../dev-server/project-paths';
 import { createEventBus } from '../../events/create-event-bus';
-import { isModelAllowed } from '../../shared';
+import { isModelAllowed } from '../../domain';
 import type { ModelProvider } from '../../activities';
 import type { ToolDefinition } from '../../tools/define-tool';
 import { createFileTools } from '../../tools/builtin/files';
@@ -19,7 +19,7 @@ import { AgentClient } from '../../client/agent-client';
 import { cachedWorkflowBundle, workflowBuildId } from './cached-workflow-bundle';
 import { cliWorkerIdentity } from './worker-identity';
 import { setupModels, type ModelSetup } from './model-setup';
-import { ensureSearchAttributes } from '../../client/search-attributes-setup';
+import { ensureSearchAttributes } from '../../client/start/search-attributes-setup';
 import { terminalSafe } from '../render/terminal-safe';
 
 export const log = (line: string): void => console.error(terminalSafe(`thoughtline: ${line}`));

@@ -1,5 +1,5 @@
-import { parseViewerRole } from '../../shared/chain-view';
-import { AgentId, BUILT_IN_MODEL_PROVIDERS, ModelProviderName, type ViewerRole } from '../../shared';
+import { parseViewerRole } from '../../domain/chain/chain-view';
+import { AgentId, BUILT_IN_MODEL_PROVIDERS, ModelProviderName, type ViewerRole } from '../../domain';
 import type { ArgSpec, CommandLine, OptionSpec } from './command-line';
 import { UsageError } from './usage-error';
 

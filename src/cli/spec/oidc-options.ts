@@ -1,4 +1,4 @@
-import type { OidcFlags } from '../../server/oidc-from-flags';
+import type { OidcFlags } from '../../server/flags/oidc-from-flags';
 import type { CommandLine, OptionSpec } from './command-line';
 
 import { flag, text } from './flags';

@@ -1,10 +1,10 @@
-import type { AgentResult, ViewerRole } from '../../shared';
-import { viewResult } from '../../shared/chain-view';
-import { runEnding, type RunEnding } from '../../shared/run-ending';
-import { redactSecretsInText } from '../../shared/secret-patterns';
-import type { ViewLens } from '../../shared/visibility';
+import type { AgentResult, ViewerRole } from '../../domain';
+import { viewResult } from '../../domain/chain/chain-view';
+import { runEnding, type RunEnding } from '../../domain/run/run-ending';
+import { redactSecretsInText } from '../../domain/secrets/secret-patterns';
+import type { ViewLens } from '../../domain/visibility';
 import type { AgentClient } from '../agent-client';
-import { readErrorText } from '../read-error-text';
+import { readErrorText } from '../errors/read-error-text';
 
 /** A run's state as Temporal reports it, in every door's words. */
 export type RunState = 'running' | 'completed' | 'failed' | 'cancelled' | 'terminated' | 'timed_out' | 'continued';

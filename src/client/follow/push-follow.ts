@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AgentResult, ReasoningStep } from '../../shared';
-import type { LiveDelta } from '../live-replies';
+import type { AgentResult, ReasoningStep } from '../../domain';
+import type { LiveDelta } from '../chain/live-replies';
 import { PushStreamError } from './push-stream-error';
 
 /** What a follower yields: the same union as `AgentClient.follow` (declared there). */

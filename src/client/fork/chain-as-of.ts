@@ -1,4 +1,4 @@
-import type { ReasoningChain, TokenUsage } from '../../shared';
+import type { ReasoningChain, TokenUsage } from '../../domain';
 import { ledgerAsOf, planAsOf } from './plan-fork';
 
 /** A run as it stood at one step: the chain through it, the spend so far, the plan then. */

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
-import { AgentInput, ToolSpec, type AgentInputInit, type ReasoningChain, type ViewerRole } from '../../shared';
-import { AgentDefinition } from '../../shared/agent-definition';
-import { ForkedFromAttribute } from '../../shared/search-attributes';
+import { AgentInput, ToolSpec, type AgentInputInit, type ReasoningChain, type ViewerRole } from '../../domain';
+import { AgentDefinition } from '../../domain/agents/agent-definition';
+import { ForkedFromAttribute } from '../../domain/run/search-attributes';
 import { modelCallsOfRun } from '../history/model-call-history';
 import { recordedActivities } from '../history/recorded-activities';
-import { readRunInput } from '../read-run-input';
-import { runIdsOf } from '../run-ids';
+import { readRunInput } from '../runs/read-run-input';
+import { runIdsOf } from '../runs/run-ids';
 import { ForkError, forkOfGoneStepsRefused } from './fork-error';
 import { planFork, type ForkChange, type ForkOriginal, type PlannedFork } from './plan-fork';
 

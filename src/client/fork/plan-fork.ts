@@ -11,7 +11,7 @@ import {
   type Plan,
   type ReasoningStep,
   type ToolSpec,
-} from '../../shared';
+} from '../../domain';
 import { ForkError } from './fork-error';
 
 /** What a fork changes; every field optional (a plain fork re-runs the same step). */

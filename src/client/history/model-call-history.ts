@@ -12,10 +12,10 @@ import {
   type ReasoningChain,
   type ReasoningStep,
   type RebuiltConversation,
-} from '../../shared';
+} from '../../domain';
 import { z } from 'zod';
-import { readRunInput } from '../read-run-input';
-import { unlessRunGone } from '../run-gone';
+import { readRunInput } from '../runs/read-run-input';
+import { unlessRunGone } from '../errors/run-gone';
 import { recordedActivities } from './recorded-activities';
 
 /** One model call exactly as sent and answered: its `llm` step pair, the whole request and the reply (or why there is none). */

@@ -1,5 +1,5 @@
-import type { ReasoningStep, ViewerRole } from '../../shared';
-import { IncrementalChainView } from '../../shared/chain-view';
+import type { ReasoningStep, ViewerRole } from '../../domain';
+import { IncrementalChainView } from '../../domain/chain/chain-view';
 import {
   stepExcerpt,
   stepText,
@@ -7,8 +7,8 @@ import {
   type RunSearchHit,
   type RunSearchResult,
   type StoredRun,
-} from '../../shared/store';
-import type { ViewLens } from '../../shared/visibility';
+} from '../../domain/store';
+import type { ViewLens } from '../../domain/visibility';
 import type { ChainStore } from '../../store/chain-store';
 
 /** Candidate steps re-checked per run found, as the store's own re-check reads them. */

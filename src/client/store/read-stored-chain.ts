@@ -1,10 +1,10 @@
-import type { ReasoningChain, ReasoningStep, ViewerRole } from '../../shared';
-import { IncrementalChainView } from '../../shared/chain-view';
-import type { StepFilter, StoredRun } from '../../shared/store';
+import type { ReasoningChain, ReasoningStep, ViewerRole } from '../../domain';
+import { IncrementalChainView } from '../../domain/chain/chain-view';
+import type { StepFilter, StoredRun } from '../../domain/store';
 import type { ChainStore } from '../../store/chain-store';
-import { isEmptyLens } from '../../shared/visibility/lens-level';
-import type { ViewLens } from '../../shared/visibility/view-lens';
-import { identityOfChain, type LensOfRun } from '../run-lens';
+import { isEmptyLens } from '../../domain/visibility/lens-level';
+import type { ViewLens } from '../../domain/visibility/view-lens';
+import { identityOfChain, type LensOfRun } from '../runs/run-lens';
 import { givenFilter, matchesStepFilter } from './step-filter-match';
 
 /** Raw steps read from the store at a time while a page fills. */

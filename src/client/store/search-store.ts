@@ -1,9 +1,9 @@
-import type { ReasoningStep, ViewerRole } from '../../shared';
-import { IncrementalChainView } from '../../shared/chain-view';
-import type { RunSearch, RunSearchHit, RunSearchResult, StoredRun } from '../../shared/store';
+import type { ReasoningStep, ViewerRole } from '../../domain';
+import { IncrementalChainView } from '../../domain/chain/chain-view';
+import type { RunSearch, RunSearchHit, RunSearchResult, StoredRun } from '../../domain/store';
 import type { ChainStore, StoreScope } from '../../store/chain-store';
-import { stepExcerpt, stepText } from '../../shared/store';
-import { identityOfChain, type LensOfRun } from '../run-lens';
+import { stepExcerpt, stepText } from '../../domain/store';
+import { identityOfChain, type LensOfRun } from '../runs/run-lens';
 
 /** Candidate steps re-checked per run found; a run whose first ones all fail the caller's view is dropped. */
 const RECHECK_STEPS = 50;

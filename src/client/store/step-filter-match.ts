@@ -1,5 +1,5 @@
-import type { ReasoningChain, ReasoningStep } from '../../shared';
-import { stepText, type StepFilter } from '../../shared/store';
+import type { ReasoningChain, ReasoningStep } from '../../domain';
+import { stepText, type StepFilter } from '../../domain/store';
 
 /** Whether `step`'s text (as given: the caller's view of it) contains `needle`, ignoring case. */
 export const textMatches = (step: ReasoningStep, needle: string): boolean =>

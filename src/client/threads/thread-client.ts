@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
 import type { AgentClient } from '../agent-client';
-import { sendUpdate } from '../update-refused-error';
+import { sendUpdate } from '../errors/update-refused-error';
 import {
   ThreadStart,
   ThreadState,
@@ -9,7 +9,7 @@ import {
   type ThreadStartInit,
   type ThreadTurnReceipt,
   type ThreadView,
-} from '../../shared/threads/thread-schemas';
+} from '../../domain/threads/thread-schemas';
 import { threadQuery, threadTurnUpdate } from '../../workflows/threads/thread-messages';
 import type { threadWorkflow } from '../../workflows/threads/thread-workflow';
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { clusterStatus } from './cluster-status';
-import { startCluster } from './start-cluster';
-import { stopCluster } from './stop-cluster';
+import { clusterStatus } from './lifecycle/cluster-status';
+import { startCluster } from './lifecycle/start-cluster';
+import { stopCluster } from './lifecycle/stop-cluster';
 
 const USAGE = `usage: npm run cluster -- <command> [options]
 

@@ -1,8 +1,8 @@
 import { endpointOf, type TemporalEndpoint } from '../../connection/connection-settings';
 import { loadConnectionSettings } from '../../connection/load-connection-settings';
-import { CLUSTER_SERVER_NAME, clusterCertificatePaths } from './cluster-certificates';
+import { CLUSTER_SERVER_NAME, clusterCertificatePaths } from './tls/cluster-certificates';
 import type { ClusterPaths } from './cluster-paths';
-import { addressOf, type ClusterState } from './cluster-state';
+import { addressOf, type ClusterState } from './lifecycle/cluster-state';
 
 /**
  * The TEMPORAL_* variables a client of the cluster sets, in the order `start` and `status` print

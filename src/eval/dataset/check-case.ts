@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { AgentInput } from '../../shared/agent-input';
-import { EvalCase } from '../../shared/eval/eval-case';
+import { AgentInput } from '../../domain/run/agent-input';
+import { EvalCase } from '../../domain/evaluation/eval-case';
 
 /** A field problem of one case, before it has a line. */
 export interface CaseIssue {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readRegularFile } from '../../files/read-regular-file';
 import { RegularFileError } from '../../files/regular-file-error';
-import type { EvalCase } from '../../shared/eval/eval-case';
+import type { EvalCase } from '../../domain/evaluation/eval-case';
 import { checkCase, fieldText } from './check-case';
 import { DatasetError, type DatasetProblem } from './dataset-error';
 import { readJsonlCases, type RawCase } from './read-jsonl-cases';

@@ -1,6 +1,6 @@
 import type { ScriptedTurn } from '../../activities/models/scripted-model';
 import { loadRecordedTurns } from '../../activities/recording';
-import type { ModelProvider } from '../../shared/model-provider';
+import type { ModelProvider } from '../../domain/model/model-provider';
 import type { ToolDefinition } from '../../tools/define-tool';
 import { createReplayModel } from './replay-model';
 import { readRecordedExecutions, replayRecordedTools, type RecordedExecutions } from './replay-tools';

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType, zeroUsage, type ModelReply, type ModelRequest } from '../../shared';
-import type { ModelProvider } from '../../shared/model-provider';
+import { FailureType, zeroUsage, type ModelReply, type ModelRequest } from '../../domain';
+import type { ModelProvider } from '../../domain/model/model-provider';
 import type { ScriptedTurn } from '../../activities/models/scripted-model';
 
 /** The provider name a replayed case's run asks for: `{ provider: 'replay', model: <caseId> }`. */

@@ -1,7 +1,7 @@
 import { readRegularFile } from '../../files/read-regular-file';
 import { RegularFileError } from '../../files/regular-file-error';
 import { Context } from '@temporalio/activity';
-import { canonicalJson } from '../../shared/approval/arguments-hash';
+import { canonicalJson } from '../../domain/approval/arguments-hash';
 import type { ToolDefinition } from '../../tools/define-tool';
 import { RecordedToolCall } from '../../tools/recorded-tools';
 import { ToolError } from '../../tools/tool-error';

@@ -1,4 +1,4 @@
-import type { EvaluationSummary } from '../../shared/eval/stats/evaluation-summary';
+import type { EvaluationSummary } from '../../domain/evaluation/stats/evaluation-summary';
 import { estimateText } from './report-format';
 import { statusMark, targetText } from './render-markdown-report';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CriterionSummary, VariantSummary } from '../../shared/eval/stats/evaluation-summary';
+import type { CriterionSummary, VariantSummary } from '../../domain/evaluation/stats/evaluation-summary';
 import { costQualityChart } from './charts/cost-quality-chart';
 import { latencyChart } from './charts/latency-chart';
 import { scoreChart } from './charts/score-chart';
@@ -9,7 +9,7 @@ import { failingUnits, MAX_LISTED_FAILURES, variantDescription, type ReportInput
 import { runLinks } from './report-links';
 import { REPORT_CSS } from './report-style';
 import { statusMark, targetText } from './render-markdown-report';
-import { counted } from '../../shared/counted';
+import { counted } from '../../domain/text/counted';
 
 /**
  * The evaluation as one self-contained HTML file: inline CSS, inline SVG charts drawn here, no

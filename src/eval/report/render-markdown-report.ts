@@ -1,9 +1,9 @@
-import type { CriterionSummary, VariantSummary } from '../../shared/eval/stats/evaluation-summary';
+import type { CriterionSummary, VariantSummary } from '../../domain/evaluation/stats/evaluation-summary';
 import { codeText, markdownText as md, urlText } from './markdown-text';
 import { count, duration, estimateText, percent, usd } from './report-format';
 import { failingUnits, MAX_LISTED_FAILURES, variantDescription, type ReportInput } from './report-input';
 import { runLinks } from './report-links';
-import { counted } from '../../shared/counted';
+import { counted } from '../../domain/text/counted';
 
 /**
  * The evaluation as markdown: the gate's verdict, the success criteria per variant, per-scorer

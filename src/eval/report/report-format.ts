@@ -1,4 +1,4 @@
-import type { Estimate } from '../../shared/eval/stats/evaluation-summary';
+import type { Estimate } from '../../domain/evaluation/stats/evaluation-summary';
 
 /** `83.3%`. */
 export const percent = (value: number): string => `${(value * 100).toFixed(1)}%`;

@@ -1,6 +1,6 @@
-import type { CaseResult, EvaluationResult } from '../../shared/eval/case-result';
-import type { GateResult } from '../../shared/eval/gate/gate-result';
-import type { EvaluationSummary } from '../../shared/eval/stats/evaluation-summary';
+import type { CaseResult, EvaluationResult } from '../../domain/evaluation/case-result';
+import type { GateResult } from '../../domain/evaluation/gate/gate-result';
+import type { EvaluationSummary } from '../../domain/evaluation/stats/evaluation-summary';
 
 /** What a report is drawn from. */
 export interface ReportInput {

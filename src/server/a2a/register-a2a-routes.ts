@@ -8,7 +8,7 @@ import { a2aSettingsFrom, type A2aSettings } from './a2a-settings';
 import { loadA2aSdk, type A2aSdk } from './a2a-sdk';
 import { agentCardJson, agentCardOf, cardBaseUrl, UNKNOWN_PUBLIC_URL } from './agent-card';
 import { hostAllowList, type HostAllowList } from '../../tools/builtin/http/host-allow-list';
-import { pushNotificationsOff, pushNotificationsTo, type PushNotifications } from './push-notifications';
+import { pushNotificationsOff, pushNotificationsTo, type PushNotifications } from './push/push-notifications';
 import { MAX_A2A_JSON_DEPTH, nestedDeeperThan } from './json-depth';
 import { callContext, RunRequestHandler } from './run-request-handler';
 import { writeSse } from './write-sse';

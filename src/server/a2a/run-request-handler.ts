@@ -24,14 +24,14 @@ import type { RunStreamHub } from '../events/run-stream-hub';
 import { cancelRun } from '../protocols/run-actions';
 import { toA2aError } from './a2a-errors';
 import type { A2aSdk } from './a2a-sdk';
-import { followRun } from './follow-run';
-import { checkMessage, messageText } from './message-input';
-import type { PushNotifications, TaskEvents } from './push-notifications';
-import { replyToTask } from './reply-to-task';
-import { readRunSnapshot, type RunSnapshot } from './run-snapshot';
-import { startOrFindRun } from './start-run';
-import { contextIdOf, startThreadTurn } from './thread-context';
-import { artifactOf, isSettled, isTerminal, metadataOf, statusOf, taskOfSnapshot } from './task-of-snapshot';
+import { followRun } from './tasks/follow-run';
+import { checkMessage, messageText } from './tasks/message-input';
+import type { PushNotifications, TaskEvents } from './push/push-notifications';
+import { replyToTask } from './tasks/reply-to-task';
+import { readRunSnapshot, type RunSnapshot } from './tasks/run-snapshot';
+import { startOrFindRun } from './tasks/start-run';
+import { contextIdOf, startThreadTurn } from './tasks/thread-context';
+import { artifactOf, isSettled, isTerminal, metadataOf, statusOf, taskOfSnapshot } from './tasks/task-of-snapshot';
 
 /** Who calls and which agent, put in the call's context by the route after authentication. */
 export interface A2aCall {

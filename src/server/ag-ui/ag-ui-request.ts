@@ -1,6 +1,6 @@
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
-import { MAX_TASK_BYTES, utf8Bytes } from '../../shared/payload-size';
-import { MAX_THREAD_ID_CHARS, MAX_TURN_ID_CHARS } from '../../shared/threads/thread-schemas';
+import { MAX_TASK_BYTES, utf8Bytes } from '../../domain/run/payload-size';
+import { MAX_THREAD_ID_CHARS, MAX_TURN_ID_CHARS } from '../../domain/threads/thread-schemas';
 import { ApiError } from '../api-error';
 import { decodeInterruptId, type InterruptRef } from './interrupt-id';
 

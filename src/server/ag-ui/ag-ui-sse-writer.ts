@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { AgentStatus } from '../../shared';
-import type { RunEnding } from '../../shared/run-ending';
+import type { AgentStatus } from '../../domain';
+import type { RunEnding } from '../../domain/run/run-ending';
 import { SseWriter, type SseWriterOptions } from '../events/sse-writer';
 import { AgUiTranslator, type AgUiRunNames } from './ag-ui-translator';
 

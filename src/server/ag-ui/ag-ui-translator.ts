@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent, type Interrupt } from '@ag-ui/core';
-import type { AgentStatus, ApprovalRecord, ReasoningStep } from '../../shared';
-import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL } from '../../shared/constants';
-import type { RunEnding } from '../../shared/run-ending';
+import type { AgentStatus, ApprovalRecord, ReasoningStep } from '../../domain';
+import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL } from '../../domain/run/constants';
+import type { RunEnding } from '../../domain/run/run-ending';
 import { encodeInterruptId } from './interrupt-id';
 import { planPatch, planState, withTaskUpdate, type PlanState } from './plan-state';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf, signedDecisionKeys } from '../protocols/protocol-run-input';
-import { UpdateRefusedError } from '../../client/update-refused-error';
+import { UpdateRefusedError } from '../../client/errors/update-refused-error';
 import { sendThreadTurn, threadWorkflowId } from '../../client/threads/thread-client';
 import { ApiError } from '../api-error';
 import type { ApiContext } from '../api-route';

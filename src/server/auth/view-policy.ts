@@ -1,5 +1,5 @@
-import type { ViewerRole } from '../../shared';
-import type { VisibilityPolicy } from '../../shared/visibility';
+import type { ViewerRole } from '../../domain';
+import type { VisibilityPolicy } from '../../domain/visibility';
 import { ApiError } from '../api-error';
 import type { Identity } from './identity';
 

@@ -1,4 +1,4 @@
-import type { AgentDefinitionInit } from '../../shared/agent-definition';
+import type { AgentDefinitionInit } from '../../domain/agents/agent-definition';
 import { defineAgent } from '../../agents/define-agent';
 
 /** The name of the catalogue's generic agent: a run with the worker's own tools and no definition. */

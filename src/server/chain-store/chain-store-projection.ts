@@ -1,7 +1,7 @@
 import type { AgentClient } from '../../client/agent-client';
 import { createDropLog } from '../../events/drop-log';
 import type { EventBus } from '../../events/event-bus';
-import type { RunEvent } from '../../shared/run-event';
+import type { RunEvent } from '../../domain/run/run-event';
 import type { ChainStore } from '../../store/chain-store';
 import { BoundedRunSet } from './bounded-run-set';
 import { createCatchUpQueue, type CatchUpKind } from './catch-up-queue';
@@ -12,7 +12,7 @@ import { behindWhileUnsettled } from './behind-while-unsettled';
 import { withinDeadline } from './within-deadline';
 import { listAgentRuns, sinceQuery, RUNNING_QUERY } from './list-agent-runs';
 import { markGoneRuns, namespaceRetentionMs } from './mark-gone-runs';
-import { counted } from '../../shared/counted';
+import { counted } from '../../domain/text/counted';
 
 export interface ChainStoreProjectionOptions {
   store: ChainStore;

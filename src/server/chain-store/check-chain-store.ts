@@ -1,6 +1,6 @@
-import type { ReasoningStep } from '../../shared';
+import type { ReasoningStep } from '../../domain';
 import type { AgentClient } from '../../client/agent-client';
-import { isRunGone } from '../../client/run-gone';
+import { isRunGone } from '../../client/errors/run-gone';
 import type { ChainStore } from '../../store/chain-store';
 import { runStateOf } from '../run-access';
 import { stateOfDescription } from '../run-ending-read';

@@ -1,5 +1,5 @@
 import type { AgentClient } from '../../client/agent-client';
-import { isRunGone } from '../../client/run-gone';
+import { isRunGone } from '../../client/errors/run-gone';
 import type { ChainStore } from '../../store/chain-store';
 
 /**

@@ -1,7 +1,7 @@
-import { CHAIN_SCHEMA_VERSION, type ReasoningChain, type ReasoningStep } from '../../shared';
+import { CHAIN_SCHEMA_VERSION, type ReasoningChain, type ReasoningStep } from '../../domain';
 import type { AgentClient } from '../../client/agent-client';
-import { readRunInput } from '../../client/read-run-input';
-import { isRunGone } from '../../client/run-gone';
+import { readRunInput } from '../../client/runs/read-run-input';
+import { isRunGone } from '../../client/errors/run-gone';
 import type { ChainHead, RunUpdate } from '../../store/chain-store';
 import { runStateOf } from '../run-access';
 import { stateOfDescription } from '../run-ending-read';

@@ -1,4 +1,4 @@
-import type { StoredRun } from '../../shared/store';
+import type { StoredRun } from '../../domain/store';
 import type { ChainStore } from '../../store/chain-store';
 import type { TemporalRun } from './read-run-from-temporal';
 

@@ -9,7 +9,7 @@ import { RunStreamHub } from './run-stream-hub';
 import { SseWriter } from './sse-writer';
 import { subChainShown } from '../policy/apply-lens';
 import type { LensTarget } from '../policy/lens-for';
-import { storedTarget } from '../store-read';
+import { storedTarget } from '../routes/store-read';
 import { Watcher } from './watcher';
 
 export interface EventsRouteOptions {

@@ -7,7 +7,7 @@ import {
   PUBLISHER_ALL_TENANTS_ROLE,
   PUBLISHER_ROLE,
 } from '../../events/ingest-limits';
-import { RunEvent } from '../../shared/run-event';
+import { RunEvent } from '../../domain/run/run-event';
 import { ApiError } from '../api-error';
 import type { Identity } from '../auth/identity';
 import type { ServerContext } from '../server-context';

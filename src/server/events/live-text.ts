@@ -1,7 +1,7 @@
-import type { ViewerRole } from '../../shared';
-import type { IncrementalChainView } from '../../shared/chain-view';
-import type { RunEvent } from '../../shared/run-event';
-import type { ViewLens } from '../../shared/visibility';
+import type { ViewerRole } from '../../domain';
+import type { IncrementalChainView } from '../../domain/chain/chain-view';
+import type { RunEvent } from '../../domain/run/run-event';
+import type { ViewLens } from '../../domain/visibility';
 import { liveTextInView, liveTextShown, type LiveModelCall } from '../policy/live-text-in-lens';
 
 export type TextDelta = Extract<RunEvent, { type: 'text_delta' }>;

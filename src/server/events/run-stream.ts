@@ -1,6 +1,6 @@
-import type { AgentStatus, ChainStatus, ReasoningChain, ReasoningStep, ViewerRole } from '../../shared';
-import { IncrementalChainView } from '../../shared/chain-view';
-import type { RunEvent } from '../../shared/run-event';
+import type { AgentStatus, ChainStatus, ReasoningChain, ReasoningStep, ViewerRole } from '../../domain';
+import { IncrementalChainView } from '../../domain/chain/chain-view';
+import type { RunEvent } from '../../domain/run/run-event';
 import type { EventBus } from '../../events/event-bus';
 import { statusQuery } from '../../workflows/messages';
 import type { AgentClient } from '../../client/agent-client';

@@ -1,8 +1,8 @@
-import type { ViewerRole } from '../../shared';
-import type { ViewLens } from '../../shared/visibility';
-import { IncrementalChainView } from '../../shared/chain-view';
-import { runEnding, type RunEnding } from '../../shared/run-ending';
-import type { StoredRun } from '../../shared/store';
+import type { ViewerRole } from '../../domain';
+import type { ViewLens } from '../../domain/visibility';
+import { IncrementalChainView } from '../../domain/chain/chain-view';
+import { runEnding, type RunEnding } from '../../domain/run/run-ending';
+import type { StoredRun } from '../../domain/store';
 import type { ChainStore, StoredHead } from '../../store/chain-store';
 import type { AgentClient } from '../../client/agent-client';
 import { endingInView, readEnding } from '../../client/ending/read-ending';

@@ -1,6 +1,6 @@
-import type { ChainStatus, ReasoningStep, ViewerRole } from '../../shared';
-import type { ViewLens } from '../../shared/visibility';
-import type { RunEnding } from '../../shared/run-ending';
+import type { ChainStatus, ReasoningStep, ViewerRole } from '../../domain';
+import type { ViewLens } from '../../domain/visibility';
+import type { RunEnding } from '../../domain/run/run-ending';
 import { chainInLens, statusInLens, subAgentInLens } from '../policy/apply-lens';
 import { endingInView } from '../../client/ending/read-ending';
 import type { RunStream, StreamListener, StreamSignal } from './run-stream';

@@ -1,6 +1,6 @@
-import type { AgentStatus, ReasoningChain, SubAgentRun, ViewerRole } from '../../shared';
-import { viewChain, viewStatus } from '../../shared/chain-view';
-import { progressSummary, type ProgressSummary, type ViewLens } from '../../shared/visibility';
+import type { AgentStatus, ReasoningChain, SubAgentRun, ViewerRole } from '../../domain';
+import { viewChain, viewStatus } from '../../domain/chain/chain-view';
+import { progressSummary, type ProgressSummary, type ViewLens } from '../../domain/visibility';
 import { ApiError } from '../api-error';
 import type { LensTarget } from './lens-for';
 

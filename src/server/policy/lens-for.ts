@@ -1,5 +1,5 @@
-import type { ViewerRole } from '../../shared';
-import { resolveViewLens, type ViewLens, type ViewerPreferences } from '../../shared/visibility';
+import type { ViewerRole } from '../../domain';
+import { resolveViewLens, type ViewLens, type ViewerPreferences } from '../../domain/visibility';
 import type { LoadedPolicy } from '../../governance';
 import type { ChainStore } from '../../store/chain-store';
 import type { Identity } from '../auth/identity';

@@ -1,6 +1,6 @@
-import type { ReasoningStep, ViewerRole, VisibilityLevel } from '../../shared';
-import type { IncrementalChainView } from '../../shared/chain-view';
-import type { ViewLens } from '../../shared/visibility';
+import type { ReasoningStep, ViewerRole, VisibilityLevel } from '../../domain';
+import type { IncrementalChainView } from '../../domain/chain/chain-view';
+import type { ViewLens } from '../../domain/visibility';
 
 /** What a stream knows of the run's model call in progress: its `llm` call step. */
 export interface LiveModelCall {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ViewerPreferences } from '../../shared/visibility';
+import { ViewerPreferences } from '../../domain/visibility';
 import type { ChainStore } from '../../store/chain-store';
 import { ApiError } from '../api-error';
 import { defineRoute, type ApiContext, type ApiRoute } from '../api-route';

@@ -1,10 +1,10 @@
-import type { ViewerRole } from '../../shared';
-import type { RunSearch, RunSearchResult } from '../../shared/store';
+import type { ViewerRole } from '../../domain';
+import type { RunSearch, RunSearchResult } from '../../domain/store';
 import type { ChainStore } from '../../store/chain-store';
 import { hitsInLens } from '../../client/store/hits-in-lens';
 import type { ApiContext } from '../api-route';
 import type { Identity } from '../auth/identity';
-import { storedTarget } from '../store-read';
+import { storedTarget } from '../routes/store-read';
 
 /**
  * A search's hits as the caller's lens allows, run by run (each run's agent and tenant make its

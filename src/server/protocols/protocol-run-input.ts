@@ -1,4 +1,4 @@
-import type { AgentInputInit, CallerContext } from '../../shared';
+import type { AgentInputInit, CallerContext } from '../../domain';
 import type { ApiContext } from '../api-route';
 import type { Identity } from '../auth/identity';
 import type { CatalogAgent } from '../catalog/agent-catalog';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { AnswerRequest, ApprovalDecision, ApprovalRecord } from '../../shared';
-import { sendUpdate, UpdateRefusedError } from '../../client/update-refused-error';
+import type { AnswerRequest, ApprovalDecision, ApprovalRecord } from '../../domain';
+import { sendUpdate, UpdateRefusedError } from '../../client/errors/update-refused-error';
 import { answerUpdate, approveToolCallUpdate, cancelSignal, steerSignal } from '../../workflows/messages';
 import { ApiError } from '../api-error';
 import type { ApiContext } from '../api-route';

@@ -1,4 +1,4 @@
-import type { ViewerRole } from '../../shared';
+import type { ViewerRole } from '../../domain';
 import { endingInView, readEnding, type ViewedEnding } from '../../client/ending/read-ending';
 import type { ApiContext } from '../api-route';
 import type { Identity } from '../auth/identity';

@@ -1,4 +1,4 @@
-import type { AgentStatus } from '../../shared';
+import type { AgentStatus } from '../../domain';
 import type { ApiContext } from '../api-route';
 import type { Identity } from '../auth/identity';
 import { liveRead } from '../live-read';

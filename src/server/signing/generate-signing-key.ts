@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ed25519 } from '@noble/curves/ed25519';
-import { base64UrlEncode } from '../../shared/signed-decision';
+import { base64UrlEncode } from '../../domain/approval/signed-decision';
 
 /** One keyring entry, and the public half a run lists under the same id. */
 export interface SigningKeyEntry {

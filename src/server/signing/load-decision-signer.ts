@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import { readRegularFile } from '../../files/read-regular-file';
 import { ed25519 } from '@noble/curves/ed25519';
 import { z } from 'zod';
-import { base64UrlDecode, base64UrlEncode, MAX_DECISION_SIGNATURES, signDecision } from '../../shared/signed-decision';
+import {
+  base64UrlDecode,
+  base64UrlEncode,
+  MAX_DECISION_SIGNATURES,
+  signDecision,
+} from '../../domain/approval/signed-decision';
 import type { Identity } from '../auth/identity';
 import type { DecisionSigner, SignedDecisionKind } from './decision-signer';
 import { KeyringError } from './keyring-error';

@@ -1,6 +1,6 @@
-import { ViewerPreferences } from '../../shared/visibility';
-import type { SqlExecutor } from '../sql-driver';
-import type { StoreTables } from '../store-schema';
+import { ViewerPreferences } from '../../domain/visibility';
+import type { SqlExecutor } from '../sql/sql-driver';
+import type { StoreTables } from '../sql/store-schema';
 
 /**
  * A person's saved preferences, or undefined when none are saved. A row that no longer parses (a

@@ -1,7 +1,7 @@
-import type { TenantUsage, UsageTotals } from '../../shared/store';
-import type { SqlExecutor, SqlRow } from '../sql-driver';
-import { utcTime } from '../step-row';
-import type { StoreTables } from '../store-schema';
+import type { TenantUsage, UsageTotals } from '../../domain/store';
+import type { SqlExecutor, SqlRow } from '../sql/sql-driver';
+import { utcTime } from '../queries/step-row';
+import type { StoreTables } from '../sql/store-schema';
 
 /** The model a costed step is billed to when neither it, its call nor its tool names one. */
 export const UNKNOWN_MODEL = '(unknown)';

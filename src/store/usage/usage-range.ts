@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_USAGE_DAYS } from '../../shared/store';
+import { MAX_USAGE_DAYS } from '../../domain/store';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;

@@ -1,9 +1,9 @@
 import { isCancellation } from '@temporalio/workflow';
-import type { CacheHit, Plan } from '../../shared';
-import { planCacheRequest } from '../../shared/planning/cache-request';
-import { goalKey, planToolsKey } from '../../shared/planning/goal-key';
+import type { CacheHit, Plan } from '../../domain';
+import { planCacheRequest } from '../../domain/planning/cache-request';
+import { goalKey, planToolsKey } from '../../domain/planning/goal-key';
 import { planCacheActivities } from '../activity-proxies';
-import type { RunContext } from '../core/run-context';
+import type { RunContext } from '../core/state/run-context';
 
 /**
  * Plan reuse (`cache.plans`): a plan made for a similar goal (the same goalKey) with the same tools,

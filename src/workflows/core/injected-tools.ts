@@ -1,4 +1,4 @@
-import type { AgentInput } from '../../shared';
+import type { AgentInput } from '../../domain';
 
 /** The input option that names an injected tool. */
 export type InjectedToolOption = 'finishToolName' | 'giveUpToolName' | 'questionToolName' | 'planning.updateToolName';

@@ -1,4 +1,4 @@
-import type { ModelReply, ModelTool, ToolSpec } from '../../shared';
+import type { ModelReply, ModelTool, ToolSpec } from '../../domain';
 
 // What passes between a run and its model: the prompt it sends, the text of a reply, a tool call
 // that passed validation, and the observation the model reads back.

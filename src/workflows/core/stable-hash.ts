@@ -1,4 +1,4 @@
-import { canonicalJson } from '../../shared/approval/arguments-hash';
+import { canonicalJson } from '../../domain/approval/arguments-hash';
 
 /** FNV-1a, 32-bit, as hex: a short deterministic fingerprint (sandbox-safe, no crypto module). */
 export function fnv1a(text: string): string {

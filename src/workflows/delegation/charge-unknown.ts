@@ -1,5 +1,5 @@
-import type { SubBudget } from '../../shared';
-import type { RunState } from '../core/run-state';
+import type { SubBudget } from '../../domain';
+import type { RunState } from '../core/state/run-state';
 
 /**
  * Charges a child's (or a remote agent's) whole sub-budget when its spend cannot be known; says so

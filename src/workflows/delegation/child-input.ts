@@ -1,4 +1,4 @@
-import type { AgentInput, AgentInputInit, DelegationLink, SubAgentDefinition, SubBudget } from '../../shared';
+import type { AgentInput, AgentInputInit, DelegationLink, SubAgentDefinition, SubBudget } from '../../domain';
 
 /**
  * A sub-agent's input: its definition (instructions, model, tools), its carved sub-budget, and

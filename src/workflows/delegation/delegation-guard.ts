@@ -1,4 +1,4 @@
-import type { AgentInput, DelegationLink } from '../../shared';
+import type { AgentInput, DelegationLink } from '../../domain';
 
 /** The agents from the root down to this run, this run last. */
 export function delegationPath(

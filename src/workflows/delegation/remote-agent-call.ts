@@ -8,12 +8,12 @@ import {
   type SubAgentRun,
   type SubBudget,
   type ToolUseBlock,
-} from '../../shared';
+} from '../../domain';
 import { activities } from '../activity-proxies';
 import { failureMessage, failureType } from '../core/failure-message';
 import type { Observation } from '../core/model-exchange';
-import type { RunContext } from '../core/run-context';
-import type { toolStepVisibility } from '../core/tool-visibility';
+import type { RunContext } from '../core/state/run-context';
+import type { toolStepVisibility } from '../core/chain/tool-visibility';
 import { chargeUnknown } from './charge-unknown';
 import type { SubAgentTree } from './sub-agent-tree';
 

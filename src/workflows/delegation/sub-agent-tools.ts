@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/workflow';
-import { FailureType, type AgentInput, type SubAgentDefinition, type ToolSpec } from '../../shared';
-import { ownValue } from '../../shared/own-value';
+import { FailureType, type AgentInput, type SubAgentDefinition, type ToolSpec } from '../../domain';
+import { ownValue } from '../../domain/text/own-value';
 import { delegationPath } from './delegation-guard';
 
 /** A child with no time limit of its own may run this long before the call's activity-like timeout reads as its limit. */

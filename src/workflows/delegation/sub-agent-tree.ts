@@ -1,6 +1,6 @@
 import { getExternalWorkflowHandle, workflowInfo, type SignalDefinition } from '@temporalio/workflow';
-import type { ApprovalRecord, DelegationLink, SubAgentRun } from '../../shared';
-import type { ChainBuilder } from '../core/chain-builder';
+import type { ApprovalRecord, DelegationLink, SubAgentRun } from '../../domain';
+import type { ChainBuilder } from '../core/chain/chain-builder';
 import { readMessage } from '../core/read-message';
 import { SubAgentApprovals, subAgentApprovalsSignal } from '../messages';
 

@@ -1,4 +1,4 @@
-import type { SubAgentLimits, SubBudget } from '../../shared';
+import type { SubAgentLimits, SubBudget } from '../../domain';
 
 /** What the parent can still spend, minus what running siblings already hold. */
 export interface ParentLeft {

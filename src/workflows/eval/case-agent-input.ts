@@ -1,6 +1,6 @@
-import type { AgentInputInit } from '../../shared';
-import type { CaseLimits, EvalCase } from '../../shared/eval/eval-case';
-import type { EvalVariant } from '../../shared/eval/evaluation-input';
+import type { AgentInputInit } from '../../domain';
+import type { CaseLimits, EvalCase } from '../../domain/evaluation/eval-case';
+import type { EvalVariant } from '../../domain/evaluation/evaluation-input';
 import type { BudgetGrant } from './eval-budget';
 
 /**

@@ -1,5 +1,5 @@
-import type { CaseLimits } from '../../shared/eval/eval-case';
-import type { EvaluationInput } from '../../shared/eval/evaluation-input';
+import type { CaseLimits } from '../../domain/evaluation/eval-case';
+import type { EvaluationInput } from '../../domain/evaluation/evaluation-input';
 
 /** What one started run may spend: the limits it runs with (AgentInput fields), reserved until it reports. */
 export interface BudgetGrant {

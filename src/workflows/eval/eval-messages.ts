@@ -1,5 +1,5 @@
 import { defineQuery } from '@temporalio/workflow';
-import type { EvaluationProgress } from '../../shared/eval/case-result';
+import type { EvaluationProgress } from '../../domain/evaluation/case-result';
 
 /** The workflow type a client starts to run an evaluation (`thoughtline eval`, docs/evaluation.md). */
 export const EVALUATION_WORKFLOW = 'evaluationWorkflow';

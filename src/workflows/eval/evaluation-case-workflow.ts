@@ -5,20 +5,20 @@ import {
   setCurrentDetails,
   startChild,
 } from '@temporalio/workflow';
-import type { AgentResult } from '../../shared';
-import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL } from '../../shared/constants';
-import { markdownCode } from '../../shared/markdown-escape';
-import type { EvalCase } from '../../shared/eval/eval-case';
-import type { EvalVariant, JudgeSettings } from '../../shared/eval/evaluation-input';
+import type { AgentResult } from '../../domain';
+import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL } from '../../domain/run/constants';
+import { markdownCode } from '../../domain/text/markdown-escape';
+import type { EvalCase } from '../../domain/evaluation/eval-case';
+import type { EvalVariant, JudgeSettings } from '../../domain/evaluation/evaluation-input';
 import {
   MAX_SCORE_WHY_CHARS,
   caseWorkflowId,
   unscoredResult,
   type CaseResult,
   type Score,
-} from '../../shared/eval/case-result';
-import { factsOf, type LoopToolNames, type ScoringFacts } from '../../shared/eval/scoring-facts';
-import { scoreCase } from '../../shared/eval/score-case';
+} from '../../domain/evaluation/case-result';
+import { factsOf, type LoopToolNames, type ScoringFacts } from '../../domain/evaluation/scoring-facts';
+import { scoreCase } from '../../domain/evaluation/score-case';
 import { failureMessage } from '../core/failure-message';
 import { activities } from '../activity-proxies';
 import { caseAgentInput } from './case-agent-input';

@@ -1,6 +1,6 @@
-import type { EvaluationProgress } from '../../shared/eval/case-result';
-import type { EvaluationInput } from '../../shared/eval/evaluation-input';
-import { markdownText } from '../../shared/markdown-escape';
+import type { EvaluationProgress } from '../../domain/evaluation/case-result';
+import type { EvaluationInput } from '../../domain/evaluation/evaluation-input';
+import { markdownText } from '../../domain/text/markdown-escape';
 
 /** The Web UI's "Current Details" of an evaluation: how far it has come and what it spent, against its budget. */
 export function evaluationDetails(

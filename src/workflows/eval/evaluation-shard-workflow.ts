@@ -1,5 +1,5 @@
 import { setCurrentDetails, setHandler } from '@temporalio/workflow';
-import { markdownCode } from '../../shared/markdown-escape';
+import { markdownCode } from '../../domain/text/markdown-escape';
 import { evaluationProgressQuery } from './eval-messages';
 import { UnitPool } from './unit-pool';
 import type { PlanOutcome, UnitPlan } from './unit-plan';

@@ -9,9 +9,9 @@ import {
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
-import { FailureType } from '../../shared/failure-types';
-import type { CaseResult, EvaluationProgress, EvaluationResult } from '../../shared/eval/case-result';
-import { EvaluationInput, type EvaluationInputInit } from '../../shared/eval/evaluation-input';
+import { FailureType } from '../../domain/run/failure-types';
+import type { CaseResult, EvaluationProgress, EvaluationResult } from '../../domain/evaluation/case-result';
+import { EvaluationInput, type EvaluationInputInit } from '../../domain/evaluation/evaluation-input';
 import { failureMessage } from '../core/failure-message';
 import { evaluationProgressQuery } from './eval-messages';
 import type { Spent } from './eval-budget';

@@ -1,5 +1,5 @@
-import { utf8Bytes } from '../../shared/payload-size';
-import type { CaseResult, Score } from '../../shared/eval/case-result';
+import { utf8Bytes } from '../../domain/run/payload-size';
+import type { CaseResult, Score } from '../../domain/evaluation/case-result';
 
 /**
  * Most bytes one CaseResult may take as JSON: 1,600 of them fit the 2 MiB the evaluation's result

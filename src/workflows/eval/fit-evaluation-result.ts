@@ -1,5 +1,5 @@
-import { utf8Bytes } from '../../shared/payload-size';
-import type { EvaluationResult } from '../../shared/eval/case-result';
+import { utf8Bytes } from '../../domain/run/payload-size';
+import type { EvaluationResult } from '../../domain/evaluation/case-result';
 
 /**
  * Most bytes of JSON the evaluation's result may take: under Temporal's 2 MiB per payload, with

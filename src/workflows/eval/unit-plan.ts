@@ -1,7 +1,7 @@
-import type { CaseResult } from '../../shared/eval/case-result';
-import { caseWorkflowId, unscoredResult } from '../../shared/eval/case-result';
-import type { EvalCase } from '../../shared/eval/eval-case';
-import type { EvalVariant, EvaluationInput, JudgeSettings } from '../../shared/eval/evaluation-input';
+import type { CaseResult } from '../../domain/evaluation/case-result';
+import { caseWorkflowId, unscoredResult } from '../../domain/evaluation/case-result';
+import type { EvalCase } from '../../domain/evaluation/eval-case';
+import type { EvalVariant, EvaluationInput, JudgeSettings } from '../../domain/evaluation/evaluation-input';
 import type { Spent } from './eval-budget';
 
 /** One unit: indexes into the plan's cases and variants, and the repeat (from 0). */

@@ -6,8 +6,8 @@ import {
   isCancellation,
   startChild,
 } from '@temporalio/workflow';
-import type { CaseResult, EvaluationProgress } from '../../shared/eval/case-result';
-import { caseWorkflowId } from '../../shared/eval/case-result';
+import type { CaseResult, EvaluationProgress } from '../../domain/evaluation/case-result';
+import { caseWorkflowId } from '../../domain/evaluation/case-result';
 import { failureMessage } from '../core/failure-message';
 import { caseBudgetLimits } from './case-agent-input';
 import { EvalBudget, type BudgetGrant } from './eval-budget';

@@ -1,4 +1,4 @@
-import type { AgentInput, ModelReply, ToolUseBlock } from '../../shared';
+import type { AgentInput, ModelReply, ToolUseBlock } from '../../domain';
 import { replyText } from '../core/model-exchange';
 
 /** What the loop does after a model reply. The loop switches on `kind` exhaustively. */

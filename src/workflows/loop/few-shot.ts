@@ -1,4 +1,4 @@
-import type { AgentDefinition, AgentExample } from '../../shared/agent-definition';
+import type { AgentDefinition, AgentExample } from '../../domain/agents/agent-definition';
 
 /**
  * Few-shot examples as the system prompt shows them, for both strategies (native tools and text

@@ -1,6 +1,6 @@
-import { FailureType, type ModelReply } from '../../shared';
+import { FailureType, type ModelReply } from '../../domain';
 import { ModelCallFailed } from '../core/loop-signals';
-import type { RunContext } from '../core/run-context';
+import type { RunContext } from '../core/state/run-context';
 import { modelTurn } from '../model/model-turn';
 import type { Strategy } from './strategies';
 

@@ -1,6 +1,6 @@
-import type { AgentInput, ModelTool, ToolSpec } from '../../shared';
+import type { AgentInput, ModelTool, ToolSpec } from '../../domain';
 import { injectedToolNames, type InjectedToolOption } from '../core/injected-tools';
-import { updateTaskTool } from '../planning/plan-tracker';
+import { updateTaskTool } from '../planning/plans/plan-tracker';
 
 /** The injected finish tool: its `result` is the run's final answer; a reply without tool calls is an answer too. */
 export function finishTool(

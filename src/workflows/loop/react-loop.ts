@@ -16,20 +16,20 @@
  * | `error`          | run: catch of ModelCallFailed; act: `cut_reply`; run/preflight.ts: a refused model or tenant slot; run/run-agent.ts: anything else thrown |
  * Continue-as-new is not an ending: ContinueAsNewRequested leaves the loop for runAgent to hand over.
  */
-import type { ModelReply, TerminationReason, ToolSpec, ToolUseBlock } from '../../shared';
-import type { ChainBuilder } from '../core/chain-builder';
+import type { ModelReply, TerminationReason, ToolSpec, ToolUseBlock } from '../../domain';
+import type { ChainBuilder } from '../core/chain/chain-builder';
 import { injectedToolNames } from '../core/injected-tools';
 import { BudgetExhausted, ContinueAsNewRequested, isLoopSignal, ModelCallFailed } from '../core/loop-signals';
 import { replyText, type Observation } from '../core/model-exchange';
-import { recordControlCall, refuseCall } from '../core/record-calls';
-import type { RunContext } from '../core/run-context';
-import { afterReadableReply } from '../core/stall-detector';
+import { recordControlCall, refuseCall } from '../core/chain/record-calls';
+import type { RunContext } from '../core/state/run-context';
+import { afterReadableReply } from '../core/state/stall-detector';
 import { abandonRunningChildren } from '../delegation/sub-agent-call';
 import type { SubAgentTree } from '../delegation/sub-agent-tree';
 import { modelTurn } from '../model/model-turn';
 import { waitForAnswer } from '../people/ask-person';
 import type { People } from '../people/people';
-import { PlanKeeper } from '../planning/plan-keeper';
+import { PlanKeeper } from '../planning/plans/plan-keeper';
 import { closeOpenCalls } from '../tools/close-open-calls';
 import { runToolTurn, type ToolTurnParts } from '../tools/tool-turn';
 import { createToolCallValidator } from '../tools/validate-tool-call';

@@ -2,9 +2,9 @@
  * How a run ends, once the loop knows why: its answer becomes the chain's synthesis (with what
  * stands behind it, core/grounding.ts) and the run's outcome. Deterministic, sandbox side.
  */
-import type { TerminationReason } from '../../shared';
-import { controlToolNames, judgeAnswer, supportingObservations } from '../core/grounding';
-import type { RunContext } from '../core/run-context';
+import type { TerminationReason } from '../../domain';
+import { controlToolNames, judgeAnswer, supportingObservations } from '../core/chain/grounding';
+import type { RunContext } from '../core/state/run-context';
 
 /** How a run ended: its termination reason, its answer (partial or not) and, for `error`, what went wrong. */
 export interface RunOutcome {

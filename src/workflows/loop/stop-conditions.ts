@@ -1,4 +1,4 @@
-import type { ReasoningStep, TokenUsage } from '../../shared';
+import type { ReasoningStep, TokenUsage } from '../../domain';
 
 /** What a stop predicate may look at, after each iteration's observations. Never holds I/O. */
 export interface LoopView {

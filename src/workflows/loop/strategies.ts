@@ -1,7 +1,7 @@
 import { workflowInfo } from '@temporalio/workflow';
-import type { AgentInput, ModelMessage, ModelReply, ToolSpec } from '../../shared';
+import type { AgentInput, ModelMessage, ModelReply, ToolSpec } from '../../domain';
 import { replyText, type ModelPrompt, type Observation } from '../core/model-exchange';
-import type { RunState } from '../core/run-state';
+import type { RunState } from '../core/state/run-state';
 import { fnv1a } from '../core/stable-hash';
 import { reactParser } from '../react-text/react-parser';
 import {

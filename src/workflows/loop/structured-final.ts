@@ -1,4 +1,4 @@
-import { readStructuredAnswer, type OutputSchema } from '../../shared';
+import { readStructuredAnswer, type OutputSchema } from '../../domain';
 import type { EarlyStop, NextStep } from './decide-next-step';
 
 type FinalAnswer = Extract<NextStep, { kind: 'final_answer' }>;

@@ -3,8 +3,8 @@
  * thought behind a turn's tool calls checked before any of them runs (requireThought,
  * thoughtValidation). Deterministic, sandbox side.
  */
-import type { ModelReply, ToolUseBlock } from '../../shared';
-import type { RunContext } from '../core/run-context';
+import type { ModelReply, ToolUseBlock } from '../../domain';
+import type { RunContext } from '../core/state/run-context';
 import { checkThought, thoughtKey } from '../reasoning/thought-check';
 
 /** Extended thinking is shown as thinking steps; the blocks themselves stay in the conversation. */

@@ -5,7 +5,7 @@ import type {
   ForgetMemoryResult,
   RememberLearningsRequest,
   RememberLearningsResult,
-} from '../../shared/planning/agent-memory';
+} from '../../domain/planning/agent-memory';
 
 /** The workflow type of an agent's memory (one per tenant and agent; id from `memoryWorkflowId`). */
 export const AGENT_MEMORY_WORKFLOW = 'agentMemoryWorkflow';

@@ -8,7 +8,7 @@ import {
   type MemoryKey,
   type RememberLearningsRequest,
   type RememberLearningsResult,
-} from '../../shared/planning/agent-memory';
+} from '../../domain/planning/agent-memory';
 
 /*
  * The transitions of an agent's memory. Pure: every function returns a new state and never reads

@@ -8,7 +8,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { z } from 'zod';
-import { FailureType } from '../../shared/failure-types';
+import { FailureType } from '../../domain/run/failure-types';
 import {
   AgentMemoryState,
   ForgetMemoryRequest,
@@ -17,8 +17,8 @@ import {
   MAX_MEMORY_KEY_CHARS,
   MemoryKey,
   RememberLearningsRequest,
-} from '../../shared/planning/agent-memory';
-import { MAX_LEARNING_CHARS } from '../../shared/planning/plan-verdicts';
+} from '../../domain/planning/agent-memory';
+import { MAX_LEARNING_CHARS } from '../../domain/planning/plan-verdicts';
 import { readMessage } from '../core/read-message';
 import { agentMemoryQuery, forgetMemoryUpdate, rememberLearningsUpdate } from './agent-memory-messages';
 import { emptyMemoryState, forget, idleLeft, memoryView, remember, type AgentMemoryInput } from './agent-memory-state';

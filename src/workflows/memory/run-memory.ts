@@ -1,17 +1,17 @@
 import { isCancellation } from '@temporalio/workflow';
-import type { AgentInput, Learning } from '../../shared';
+import type { AgentInput, Learning } from '../../domain';
 import {
   MAX_LEARNINGS_PER_UPDATE,
   MAX_MEMORY_KEY_CHARS,
   type MemoryEntry,
   type MemoryKey,
-} from '../../shared/planning/agent-memory';
-import { runTenant } from '../../shared/planning/run-tenant';
-import { MAX_LEARNING_CHARS } from '../../shared/planning/plan-verdicts';
-import { redactSecretsInText } from '../../shared/secret-patterns';
+} from '../../domain/planning/agent-memory';
+import { runTenant } from '../../domain/planning/run-tenant';
+import { MAX_LEARNING_CHARS } from '../../domain/planning/plan-verdicts';
+import { redactSecretsInText } from '../../domain/secrets/secret-patterns';
 import { activities, memoryCallOptions } from '../activity-proxies';
 import { cutText } from '../core/read-message';
-import type { RunContext } from '../core/run-context';
+import type { RunContext } from '../core/state/run-context';
 
 /**
  * The run's side of memory (`planning.memory`, docs/memory.md): what earlier runs of this agent

@@ -1,6 +1,6 @@
-import type { ModelMessage, ModelTool, TokenUsage } from '../../shared';
-import { totalTokens } from '../../shared';
-import type { Price } from '../../shared/pricing';
+import type { ModelMessage, ModelTool, TokenUsage } from '../../domain';
+import { totalTokens } from '../../domain';
+import type { Price } from '../../domain/model/pricing';
 import { BudgetExhausted } from '../core/loop-signals';
 
 /** Deliberately high: 3 characters per token (English prose averages about 4). */

@@ -1,12 +1,12 @@
 import { isCancellation } from '@temporalio/workflow';
-import type { FallbackModel, ModelCallInput, ModelMessage, ModelReply, ModelRequest, ModelTool } from '../../shared';
-import { priceFor, type Price } from '../../shared/pricing';
-import { modelCacheRequest } from '../../shared/planning/cache-request';
+import type { FallbackModel, ModelCallInput, ModelMessage, ModelReply, ModelRequest, ModelTool } from '../../domain';
+import { priceFor, type Price } from '../../domain/model/pricing';
+import { modelCacheRequest } from '../../domain/planning/cache-request';
 import { activities, modelCallOptions } from '../activity-proxies';
 import { failureMessage, failureType } from '../core/failure-message';
 import { ModelCallFailed } from '../core/loop-signals';
 import { replyText } from '../core/model-exchange';
-import type { RunContext } from '../core/run-context';
+import type { RunContext } from '../core/state/run-context';
 import { ensureTenantTokens, needsTenantTokens } from '../tenant-quota/tenant-tokens';
 import { affordableMaxTokens, estimateInputTokens } from './budget';
 import { takenCallIds, withUniqueCallIds } from './unique-call-ids';

@@ -1,7 +1,7 @@
-import { replyMessage, type ModelReply } from '../../shared';
+import { replyMessage, type ModelReply } from '../../domain';
 import { BudgetExhausted, ModelCallFailed } from '../core/loop-signals';
 import type { ModelPrompt } from '../core/model-exchange';
-import type { RunContext } from '../core/run-context';
+import type { RunContext } from '../core/state/run-context';
 import { ensureTenantTokens } from '../tenant-quota/tenant-tokens';
 import { openModelCall, priceModelCall, type Candidate, type ModelCallRequest, type RecordedReply } from './model-call';
 

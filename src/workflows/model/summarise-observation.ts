@@ -1,6 +1,6 @@
-import type { ToolSpec } from '../../shared';
+import type { ToolSpec } from '../../domain';
 import { replyText } from '../core/model-exchange';
-import type { RunContext } from '../core/run-context';
+import type { RunContext } from '../core/state/run-context';
 import { recordedModelCall } from './model-call';
 
 /** The most of a large result a summary call reads; beyond it the text is cut first. */

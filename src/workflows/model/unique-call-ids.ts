@@ -1,4 +1,4 @@
-import type { ModelMessage, ModelReply, ReasoningStep } from '../../shared';
+import type { ModelMessage, ModelReply, ReasoningStep } from '../../domain';
 
 /** Every call id the run has used: tool calls in the chain, and tool_use blocks still in the conversation. */
 export function takenCallIds(steps: readonly ReasoningStep[], messages: readonly ModelMessage[]): Set<string> {

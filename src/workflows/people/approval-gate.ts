@@ -1,7 +1,7 @@
 import { ApplicationFailure, condition } from '@temporalio/workflow';
-import { ApprovalDecision, type ApprovalRecord } from '../../shared';
-import { FailureType } from '../../shared/failure-types';
-import type { ChainBuilder } from '../core/chain-builder';
+import { ApprovalDecision, type ApprovalRecord } from '../../domain';
+import { FailureType } from '../../domain/run/failure-types';
+import type { ChainBuilder } from '../core/chain/chain-builder';
 import { cutText, readMessage } from '../core/read-message';
 
 /** Longest rejection reason (or approver's comment) accepted; the validator refuses longer ones (the model reads it whole). */

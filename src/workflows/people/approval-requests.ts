@@ -1,8 +1,8 @@
-import { argumentsHash, type ApprovalRecord, type ToolUseBlock } from '../../shared';
-import type { ToolCallStep } from '../core/chain-builder';
+import { argumentsHash, type ApprovalRecord, type ToolUseBlock } from '../../domain';
+import type { ToolCallStep } from '../core/chain/chain-builder';
 import type { Observation, ValidCall } from '../core/model-exchange';
-import { recordToolCall } from '../core/record-calls';
-import type { RunContext } from '../core/run-context';
+import { recordToolCall } from '../core/chain/record-calls';
+import type { RunContext } from '../core/state/run-context';
 import type { ApprovalGate } from './approval-gate';
 import { inWords } from './wait-in-words';
 

@@ -1,7 +1,7 @@
 import { condition } from '@temporalio/workflow';
-import type { AnswerRequest, ToolUseBlock } from '../../shared';
+import type { AnswerRequest, ToolUseBlock } from '../../domain';
 import type { Observation } from '../core/model-exchange';
-import type { RunContext } from '../core/run-context';
+import type { RunContext } from '../core/state/run-context';
 import type { QuestionDesk } from './question-desk';
 import { inWords } from './wait-in-words';
 

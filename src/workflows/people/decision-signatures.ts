@@ -1,9 +1,9 @@
-import type { AgentInput } from '../../shared';
+import type { AgentInput } from '../../domain';
 import {
   verifyDecisionSignature,
   type SignedDecisionKind,
   type VerifyDecisionResult,
-} from '../../shared/signed-decision';
+} from '../../domain/approval/signed-decision';
 
 /**
  * The run's signed-decision policy: off when the input lists no public keys (every decision is

@@ -1,5 +1,5 @@
 import { condition } from '@temporalio/workflow';
-import { AnswerRequest } from '../../shared';
+import { AnswerRequest } from '../../domain';
 import { cutText, readMessage } from '../core/read-message';
 
 /** Longest answer accepted; the `answer` update's validator refuses longer ones (the model reads it whole). */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { SteeringInstruction } from '../../shared';
-import type { ChainBuilder } from '../core/chain-builder';
+import type { SteeringInstruction } from '../../domain';
+import type { ChainBuilder } from '../core/chain/chain-builder';
 import { cutText, readMessage } from '../core/read-message';
-import type { RunState } from '../core/run-state';
+import type { RunState } from '../core/state/run-state';
 
 /** Longer instructions are cut (with a marker): a signal must not be able to flood the context window. */
 export const MAX_INSTRUCTION_CHARS = 4_000;

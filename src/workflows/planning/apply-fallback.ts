@@ -1,8 +1,8 @@
-import type { Plan, PlanningSettings, ToolUseBlock } from '../../shared';
+import type { Plan, PlanningSettings, ToolUseBlock } from '../../domain';
 import type { Observation } from '../core/model-exchange';
 import { cutText } from '../core/read-message';
-import { recordControlCall } from '../core/record-calls';
-import type { RunContext } from '../core/run-context';
+import { recordControlCall } from '../core/chain/record-calls';
+import type { RunContext } from '../core/state/run-context';
 import {
   markBlocked,
   refuseFallback,
@@ -10,9 +10,9 @@ import {
   retryWithTool,
   splitTask,
   type FallbackResult,
-} from './plan-fallbacks';
-import { planNote } from './plan-prompts';
-import { applyTaskUpdate, startNextTask, type TaskUpdate } from './plan-tracker';
+} from './plans/plan-fallbacks';
+import { planNote } from './plans/plan-prompts';
+import { applyTaskUpdate, startNextTask, type TaskUpdate } from './plans/plan-tracker';
 
 /** Puts a question to a person and waits for the answer (undefined: nobody answered in time). */
 export type AskUser = (callId: string, question: string) => Promise<{ text: string; by: string } | undefined>;

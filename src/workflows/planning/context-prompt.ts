@@ -1,5 +1,5 @@
-import type { AgentContext } from '../../shared';
-import { redactSecrets, redactSecretsInText } from '../../shared/secret-patterns';
+import type { AgentContext } from '../../domain';
+import { redactSecrets, redactSecretsInText } from '../../domain/secrets/secret-patterns';
 
 /**
  * The run's context (AgentInput.context) as the model and the chain see it. The client redacts

@@ -1,4 +1,4 @@
-import type { CacheHit, Learning } from '../../shared';
+import type { CacheHit, Learning } from '../../domain';
 import { boundedText } from './bounded-text';
 
 /*

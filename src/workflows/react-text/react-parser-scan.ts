@@ -2,7 +2,7 @@
  * Line scanner of the ReAct text parser: cuts a reply into labelled fields. Pure and
  * deterministic (workflow sandbox side); the meaning of the fields is decided in react-parser.ts.
  */
-import { labelKey, ReActLabels } from '../../shared/reasoning/reasoning-settings';
+import { labelKey, ReActLabels } from '../../domain/model/reasoning-settings';
 
 export type FieldLabel = 'preamble' | 'thought' | 'action' | 'input' | 'observation' | 'final';
 

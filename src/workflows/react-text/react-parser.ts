@@ -24,7 +24,7 @@
  * | Reply wrapped whole in one code fence              | unwrapped                                           |
  */
 import { dropFenceDebris, namesFinalAnswer, readActionInput, toolNameOf } from './react-parser-input';
-import { ReActLabels } from '../../shared/reasoning/reasoning-settings';
+import { ReActLabels } from '../../domain/model/reasoning-settings';
 import {
   DEFAULT_LABEL_SET,
   fieldText,

@@ -2,8 +2,8 @@
  * System prompt, tool listing, stop sequence and observation text of the text ReAct protocol
  * (docs/react-text.md). Pure and deterministic: runs in the workflow sandbox.
  */
-import type { ToolSpec } from '../../shared';
-import { ReActLabels } from '../../shared/reasoning/reasoning-settings';
+import type { ToolSpec } from '../../domain';
+import { ReActLabels } from '../../domain/model/reasoning-settings';
 
 /** What the prompt shows of a tool; `returns` when the tool says what it returns. */
 export type ReActToolDescription = Pick<ToolSpec, 'name' | 'description' | 'inputSchema' | 'returns'>;

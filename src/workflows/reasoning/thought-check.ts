@@ -3,7 +3,7 @@
  * the thought must say something. Pure and deterministic (workflow sandbox side); a refusal is
  * an observation the model reads, never an exception.
  */
-import type { AgentInput } from '../../shared';
+import type { AgentInput } from '../../domain';
 import { fnv1a } from '../core/stable-hash';
 
 export type ThoughtVerdict = { ok: true } | { ok: false; problem: string };

@@ -4,8 +4,8 @@ import {
   type ForkStart,
   type ReasoningChain,
   type RunStateData,
-} from '../../shared';
-import { freshRunStateData } from '../core/run-state';
+} from '../../domain';
+import { freshRunStateData } from '../core/state/run-state';
 
 // A fork is a new agent run that starts where another stood: these build its chain and state
 // from `AgentInput.fork`. Pure and deterministic; the original run is never read or touched.

@@ -5,11 +5,11 @@ import {
   type ModelContext,
   type ModelMessage,
   type ReasoningChain,
-} from '../../shared';
-import { chainPage, queryPage } from '../../shared/chain-page';
-import { queryRole, viewChain, viewStatus } from '../../shared/chain-view';
-import { queryLens } from '../../shared/visibility/query-lens';
-import type { RunContext } from '../core/run-context';
+} from '../../domain';
+import { chainPage, queryPage } from '../../domain/chain/chain-page';
+import { queryRole, viewChain, viewStatus } from '../../domain/chain/chain-view';
+import { queryLens } from '../../domain/visibility/query-lens';
+import type { RunContext } from '../core/state/run-context';
 import { cutText, readMessage } from '../core/read-message';
 import { decodeSignalPayload, rawSignal } from '../core/signal-payload';
 import type { SubAgentTree } from '../delegation/sub-agent-tree';

@@ -1,9 +1,9 @@
 import { ApplicationFailure } from '@temporalio/workflow';
-import { FailureType, type AgentInput, type ToolSpec } from '../../shared';
-import { policyProblem } from '../../shared/approval/rule-pattern';
+import { FailureType, type AgentInput, type ToolSpec } from '../../domain';
+import { policyProblem } from '../../domain/approval/rule-pattern';
 import { activities } from '../activity-proxies';
 import { injectedToolNames } from '../core/injected-tools';
-import type { RunContext } from '../core/run-context';
+import type { RunContext } from '../core/state/run-context';
 import { splitToolNames, withSubAgents } from '../delegation/sub-agent-tools';
 import type { RunOutcome } from '../loop/react-loop';
 import { resolveAgent, type ResolvedAgent } from './resolve-agent';

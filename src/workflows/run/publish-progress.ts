@@ -10,10 +10,10 @@ import {
   totalTokens,
   type AgentStatus,
   type ReasoningChain,
-} from '../../shared';
-import { viewChain } from '../../shared/chain-view';
-import type { ChainBuilder } from '../core/chain-builder';
-import type { Progress } from '../core/run-context';
+} from '../../domain';
+import { viewChain } from '../../domain/chain/chain-view';
+import type { ChainBuilder } from '../core/chain/chain-builder';
+import type { Progress } from '../core/state/run-context';
 import { detailsWhenRead } from './details-when-read';
 
 /** Steps shown under "Current Details". */

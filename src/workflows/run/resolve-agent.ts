@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/workflow';
-import { FailureType, type AgentInput, type ToolSpec } from '../../shared';
-import type { AgentDefinition, AgentRef } from '../../shared/agent-definition';
+import { FailureType, type AgentInput, type ToolSpec } from '../../domain';
+import type { AgentDefinition, AgentRef } from '../../domain/agents/agent-definition';
 import { activities } from '../activity-proxies';
-import type { RunContext } from '../core/run-context';
+import type { RunContext } from '../core/state/run-context';
 import { agentSystemPrompt } from '../loop/few-shot';
 
 /** What a new run follows once its definition is known; `tools` when the worker described them with it. */

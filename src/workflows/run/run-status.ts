@@ -1,8 +1,8 @@
-import type { AgentStatus } from '../../shared';
-import type { RunContext } from '../core/run-context';
+import type { AgentStatus } from '../../domain';
+import type { RunContext } from '../core/state/run-context';
 import type { SubAgentTree } from '../delegation/sub-agent-tree';
 import type { People } from '../people/people';
-import { planProgress } from '../planning/plan-tracker';
+import { planProgress } from '../planning/plans/plan-tracker';
 
 /** The `status` query's record: cheap to build, so it can be polled; approvals are the whole tree's. */
 export function runStatus(

@@ -1,5 +1,5 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { AddRunScoreRequest, AddRunScoreResult, RunScore } from '../../shared/run-scores';
+import type { AddRunScoreRequest, AddRunScoreResult, RunScore } from '../../domain/evaluation/run-scores';
 import { fnv1a } from '../core/stable-hash';
 
 /** The workflow type of a run's scores (one per scored run). */

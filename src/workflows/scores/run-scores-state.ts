@@ -4,7 +4,7 @@ import {
   type AddRunScoreResult,
   type RunScore,
   type RunScoresState,
-} from '../../shared/run-scores';
+} from '../../domain/evaluation/run-scores';
 import type { RunScoresView } from './run-scores-messages';
 
 /*

@@ -6,8 +6,8 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { FailureType } from '../../shared/failure-types';
-import { AddRunScoreRequest, RunScoresState } from '../../shared/run-scores';
+import { FailureType } from '../../domain/run/failure-types';
+import { AddRunScoreRequest, RunScoresState } from '../../domain/evaluation/run-scores';
 import { readMessage } from '../core/read-message';
 import { addRunScoreUpdate, runScoresQuery } from './run-scores-messages';
 import {

@@ -1,5 +1,5 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { TenantLimits } from '../../shared/tenant-limits';
+import type { TenantLimits } from '../../domain/identity/tenant-limits';
 import type {
   AcquireTenantRunRequest,
   LeaseTenantTokensRequest,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TenantLimits } from '../../shared/tenant-limits';
+import { TenantLimits } from '../../domain/identity/tenant-limits';
 
 /*
  * What the tenant quota workflow's updates accept (their definitions are in

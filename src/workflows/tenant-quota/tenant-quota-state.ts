@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TenantLimits } from '../../shared/tenant-limits';
+import { TenantLimits } from '../../domain/identity/tenant-limits';
 import type {
   AcquireTenantRunResult,
   LeaseTenantTokensResult,

@@ -1,4 +1,4 @@
-import { FailureType } from '../../shared/failure-types';
+import { FailureType } from '../../domain/run/failure-types';
 import {
   allHandlersFinished,
   ApplicationFailure,

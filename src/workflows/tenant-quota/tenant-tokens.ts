@@ -1,7 +1,7 @@
 import { sleep } from '@temporalio/workflow';
 import { activities } from '../activity-proxies';
 import { BudgetExhausted } from '../core/loop-signals';
-import type { RunContext } from '../core/run-context';
+import type { RunContext } from '../core/state/run-context';
 import type { LeaseTenantTokensResult } from './tenant-quota-messages';
 
 /** Tokens leased from the tenant's hourly quota at a time, so most model calls need no lease. */

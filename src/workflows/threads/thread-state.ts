@@ -1,7 +1,7 @@
 import { cutText } from '../core/read-message';
-import type { AgentResult } from '../../shared';
-import { viewResult } from '../../shared/chain-view';
-import type { CallerContext } from '../../shared/people';
+import type { AgentResult } from '../../domain';
+import { viewResult } from '../../domain/chain/chain-view';
+import type { CallerContext } from '../../domain/identity/people';
 import {
   MAX_THREAD_TEXT_CHARS,
   MAX_THREAD_TURNS_KEPT,
@@ -10,7 +10,7 @@ import {
   type ThreadTurnRequest,
   type ThreadTurnStatus,
   type ThreadView,
-} from '../../shared/threads/thread-schemas';
+} from '../../domain/threads/thread-schemas';
 
 /*
  * The transitions of a thread. Pure: every function returns a new state and never reads a clock

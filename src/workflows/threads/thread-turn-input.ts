@@ -1,7 +1,7 @@
-import type { AgentInputInit } from '../../shared';
-import { MAX_CONTEXT_DATA_BYTES } from '../../shared/agent-context';
-import { utf8Bytes } from '../../shared/payload-size';
-import type { ThreadStart, ThreadTurnRecord, ThreadTurnRequest } from '../../shared/threads/thread-schemas';
+import type { AgentInputInit } from '../../domain';
+import { MAX_CONTEXT_DATA_BYTES } from '../../domain/run/agent-context';
+import { utf8Bytes } from '../../domain/run/payload-size';
+import type { ThreadStart, ThreadTurnRecord, ThreadTurnRequest } from '../../domain/threads/thread-schemas';
 
 /** One earlier turn as a turn's run sees it in `context.data.thread`. */
 export interface EarlierTurn {

@@ -10,9 +10,9 @@ import {
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { AgentResult } from '../../shared';
-import { FailureType } from '../../shared/failure-types';
-import { AgentAttribute, CallerAttribute, StatusAttribute, TenantAttribute } from '../../shared/search-attributes';
+import type { AgentResult } from '../../domain';
+import { FailureType } from '../../domain/run/failure-types';
+import { AgentAttribute, CallerAttribute, StatusAttribute, TenantAttribute } from '../../domain/run/search-attributes';
 import {
   MAX_THREAD_ID_CHARS,
   MAX_TURN_ID_CHARS,
@@ -22,7 +22,7 @@ import {
   type ThreadStartInit,
   type ThreadTurnReceipt,
   type ThreadTurnRecord,
-} from '../../shared/threads/thread-schemas';
+} from '../../domain/threads/thread-schemas';
 import { failureMessage } from '../core/failure-message';
 import { cutText, readMessage } from '../core/read-message';
 import { threadQuery, threadTurnUpdate } from './thread-messages';

@@ -1,4 +1,4 @@
-import type { ToolSpec } from '../../shared';
+import type { ToolSpec } from '../../domain';
 
 /**
  * An error observation of a tool ends by naming the tool's alternatives: describeTools kept only

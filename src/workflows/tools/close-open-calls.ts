@@ -1,4 +1,4 @@
-import type { ChainBuilder } from '../core/chain-builder';
+import type { ChainBuilder } from '../core/chain/chain-builder';
 
 /**
  * After cancellation or the run's timeout, every call still open in the chain gets a result saying

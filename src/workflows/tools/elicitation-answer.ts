@@ -1,4 +1,4 @@
-import { ElicitationContent, type ElicitationAnswer, type ElicitationRequest } from '../../shared';
+import { ElicitationContent, type ElicitationAnswer, type ElicitationRequest } from '../../domain';
 
 /** A person's text turned into what the server receives, or why it could not be. Pure. */
 export type ReadAnswer = { ok: true; answer: ElicitationAnswer } | { ok: false; problem: string };

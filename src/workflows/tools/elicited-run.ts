@@ -5,9 +5,9 @@ import {
   type ElicitationRequest,
   type ToolInvocation,
   type ToolOutput,
-} from '../../shared';
-import { FailureType } from '../../shared/failure-types';
-import type { RunContext } from '../core/run-context';
+} from '../../domain';
+import { FailureType } from '../../domain/run/failure-types';
+import type { RunContext } from '../core/state/run-context';
 import type { QuestionDesk } from '../people/question-desk';
 import { waitForAnswer } from '../people/ask-person';
 import { inWords } from '../people/wait-in-words';

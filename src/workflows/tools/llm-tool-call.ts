@@ -9,11 +9,11 @@ import {
   type ToolOutput,
   type ToolResult,
   type ToolSpec,
-} from '../../shared';
-import { FailureType } from '../../shared/failure-types';
-import type { ModelMeta } from '../core/chain-builder';
+} from '../../domain';
+import { FailureType } from '../../domain/run/failure-types';
+import type { ModelMeta } from '../core/chain/chain-builder';
 import type { Observation } from '../core/model-exchange';
-import type { RunContext } from '../core/run-context';
+import type { RunContext } from '../core/state/run-context';
 import { affordableMaxTokens, estimateInputTokens } from '../model/budget';
 import { ensureTenantTokens } from '../tenant-quota/tenant-tokens';
 

@@ -1,8 +1,8 @@
 import { ActivityFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
-import { argumentsHash, type ToolOutput, type ToolSpec, type ToolUseBlock } from '../../shared';
+import { argumentsHash, type ToolOutput, type ToolSpec, type ToolUseBlock } from '../../domain';
 import { activities, toolHookOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
-import type { RunContext } from '../core/run-context';
+import type { RunContext } from '../core/state/run-context';
 import type { ApprovalGate } from '../people/approval-gate';
 import { inWords } from '../people/wait-in-words';
 import type { RunTool } from './elicited-run';

@@ -10,19 +10,19 @@ import {
   type ToolSpec,
   type ToolUseBlock,
   type Visibility,
-} from '../../shared';
-import { FailureType } from '../../shared/failure-types';
-import { toolCacheRequest, uncacheableReason } from '../../shared/planning/cache-request';
-import { auditedArguments, auditedResult, auditedValue } from '../../shared/tool-audit';
+} from '../../domain';
+import { FailureType } from '../../domain/run/failure-types';
+import { toolCacheRequest, uncacheableReason } from '../../domain/planning/cache-request';
+import { auditedArguments, auditedResult, auditedValue } from '../../domain/tools/tool-audit';
 import { activities, localActivities, localToolCallOptions, toolCallOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
 import { BudgetExhausted, isLoopSignal } from '../core/loop-signals';
-import type { ModelMeta } from '../core/chain-builder';
+import type { ModelMeta } from '../core/chain/chain-builder';
 import type { Observation, ValidCall } from '../core/model-exchange';
-import type { RunContext } from '../core/run-context';
-import { recordToolCall } from '../core/record-calls';
+import type { RunContext } from '../core/state/run-context';
+import { recordToolCall } from '../core/chain/record-calls';
 import { callKey } from '../core/stable-hash';
-import { toolStepVisibility } from '../core/tool-visibility';
+import { toolStepVisibility } from '../core/chain/tool-visibility';
 import { SUMMARY_SOURCE_CHARS, summariseObservation } from '../model/summarise-observation';
 import type { ApprovalGate } from '../people/approval-gate';
 import type { QuestionDesk } from '../people/question-desk';

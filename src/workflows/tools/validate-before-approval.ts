@@ -1,12 +1,12 @@
 import { isCancellation } from '@temporalio/workflow';
-import type { ToolCallStep } from '../core/chain-builder';
+import type { ToolCallStep } from '../core/chain/chain-builder';
 import { failureMessage } from '../core/failure-message';
 import type { Observation } from '../core/model-exchange';
-import { recordToolCall } from '../core/record-calls';
-import type { RunContext } from '../core/run-context';
+import { recordToolCall } from '../core/chain/record-calls';
+import type { RunContext } from '../core/state/run-context';
 import { activities, toolHookOptions } from '../activity-proxies';
 import type { ApprovalNeeded } from '../people/approval-requests';
-import { auditedResult } from '../../shared/tool-audit';
+import { auditedResult } from '../../domain/tools/tool-audit';
 import { withAlternatives } from './alternatives';
 import { resultLimit } from './tool-call';
 

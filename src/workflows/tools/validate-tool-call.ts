@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolSpec, ToolUseBlock } from '../../shared';
+import type { ToolSpec, ToolUseBlock } from '../../domain';
 import type { ValidCall } from '../core/model-exchange';
 import { withAlternatives } from './alternatives';
 

@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
-import { FailureType, type ModelMessage, type ModelRequest } from '../../../src/shared';
+import { FailureType, type ModelMessage, type ModelRequest } from '../../../src/domain';
 import {
   earlyEof,
   hang,

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach } from 'vitest';
 import { modelRequest } from '../fixtures';
 import { createAiSdkProvider, type AiSdkProviderOptions } from '../../../src/activities/models/ai-sdk/ai-sdk-provider';
-import type { ModelReply, ModelRequest } from '../../../src/shared';
-import type { ModelCallHooks, ModelProvider } from '../../../src/shared/model-provider';
+import type { ModelReply, ModelRequest } from '../../../src/domain';
+import type { ModelCallHooks, ModelProvider } from '../../../src/domain/model/model-provider';
 import { startFakeMessagesServer, type FakeMessagesServer } from '../../../src/testing';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../../src/testing/openai';
 

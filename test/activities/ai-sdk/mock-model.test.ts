@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAiSdkProvider } from '../../../src/activities/models/ai-sdk/ai-sdk-provider';
 import type { AiSdkStreamPart, AiSdkUsage } from '../../../src/activities/models/ai-sdk/ai-sdk-types';
-import { FailureType, type ModelMessage, type ModelRequest } from '../../../src/shared';
+import { FailureType, type ModelMessage, type ModelRequest } from '../../../src/domain';
 import { failureOf, recordingHooks, weatherTool } from './fixtures';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FailureType, type ModelMessage } from '../../../src/shared';
+import { FailureType, type ModelMessage } from '../../../src/domain';
 import { httpError, socketReset, streamError, text, toolUse } from '../../../src/testing/openai';
 import { failureOf, recordingHooks, useOpenAIChatAdapter, weatherTool } from './fixtures';
 

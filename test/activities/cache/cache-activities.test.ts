@@ -8,7 +8,7 @@ import { createPlanCacheActivities } from '../../../src/activities/cache/plan-ca
 import { MAX_CACHED_VALUE_BYTES } from '../../../src/activities/cache/run-cache';
 import { openSqliteRunCache } from '../../../src/activities/cache/sqlite-run-cache';
 import { createToolActivities } from '../../../src/activities/tool-activities';
-import { goalKey, planToolsKey, type Plan, type ToolInvocation, type ToolOutput } from '../../../src/shared';
+import { goalKey, planToolsKey, type Plan, type ToolInvocation, type ToolOutput } from '../../../src/domain';
 import { defineTool } from '../../../src/tools/define-tool';
 import { createRedactor } from '../../../src/tools/redact-secrets';
 import { createToolRegistry } from '../../../src/tools/tool-registry';

@@ -6,7 +6,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createEvalReplay } from '../../../src/eval/replay';
-import { FailureType, type ModelMessage, type ModelRequest } from '../../../src/shared';
+import { FailureType, type ModelMessage, type ModelRequest } from '../../../src/domain';
 import { defineTool, type ToolDefinition } from '../../../src/tools/define-tool';
 import { ToolError } from '../../../src/tools/tool-error';
 

@@ -1,14 +1,14 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAnthropicProvider } from '../../../src/activities/models/anthropic-provider';
+import { createAnthropicProvider } from '../../../src/activities/models/anthropic/anthropic-provider';
 import { say, useTool } from '../../../src/activities/models/scripted-model';
 import { createEvalActivities, type ScoreRunInput, type ScoreRunResult } from '../../../src/activities/eval/score-run';
 import { boundedChain, COHERENCE_RUBRIC, MAX_JUDGE_CHAIN_CHARS } from '../../../src/activities/eval/judge-prompt';
 import { readJudgeReply } from '../../../src/activities/eval/judge-reply';
 import { defineScorer } from '../../../src/eval/define-scorer';
-import type { AgentResult } from '../../../src/shared';
-import { EvalCase, JudgeSettings } from '../../../src/shared/eval';
+import type { AgentResult } from '../../../src/domain';
+import { EvalCase, JudgeSettings } from '../../../src/domain/evaluation';
 import type { ScorerInput } from '../../../src/eval/define-scorer';
 import { httpError, startFakeMessagesServer, text, type FakeMessagesServer } from '../../../src/testing';
 import { runScripted } from '../../helpers/run-scripted';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FailureType } from '../../../src/shared';
+import { FailureType } from '../../../src/domain';
 import { repeatingReply } from '../../../src/activities/models/local/local-classify-error';
 import { findRepetition, MIN_REPEATED_SPAN } from '../../../src/activities/models/local/repetition';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readSseEvents } from '../../../src/activities/models/openai-sse';
+import { readSseEvents } from '../../../src/activities/models/openai/openai-sse';
 import {
   httpError,
   startFakeOpenAIServer,

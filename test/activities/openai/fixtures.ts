@@ -1,11 +1,11 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { afterEach, beforeEach, expect } from 'vitest';
-import type { ModelCallHooks, ModelProvider } from '../../../src/shared/model-provider';
+import type { ModelCallHooks, ModelProvider } from '../../../src/domain/model/model-provider';
 import {
   createOpenAICompatibleProvider,
   type OpenAICompatibleProviderOptions,
-} from '../../../src/activities/models/openai-compatible-provider';
-import type { ModelReply, ModelRequest } from '../../../src/shared';
+} from '../../../src/activities/models/openai/openai-compatible-provider';
+import type { ModelReply, ModelRequest } from '../../../src/domain';
 import {
   startFakeOpenAIServer,
   type FakeOpenAIServer,

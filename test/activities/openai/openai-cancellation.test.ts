@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it, vi } from 'vitest';
-import type { ModelRequest } from '../../../src/shared';
+import type { ModelRequest } from '../../../src/domain';
 import { hang, text } from '../../../src/testing/openai';
 import { modelRequest, useOpenAIProviderOnFakeServer, waitFor } from './fixtures';
 

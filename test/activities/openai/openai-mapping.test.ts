@@ -6,7 +6,7 @@ import {
   toStopReason,
   toTokenUsage,
   UNPARSED_ARGUMENTS_KEY,
-} from '../../../src/activities/models/openai-mapping';
+} from '../../../src/activities/models/openai/openai-mapping';
 import { modelRequest, weatherTool } from './fixtures';
 
 describe('openai mapping', () => {

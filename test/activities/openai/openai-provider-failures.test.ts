@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createOpenAICompatibleProvider } from '../../../src/activities/models/openai-compatible-provider';
-import { FailureType } from '../../../src/shared';
+import { createOpenAICompatibleProvider } from '../../../src/activities/models/openai/openai-compatible-provider';
+import { FailureType } from '../../../src/domain';
 import { httpError, nonJsonError, socketReset, startFakeOpenAIServer, text } from '../../../src/testing/openai';
 import { API_KEY, failureOf, modelRequest, useOpenAIProviderOnFakeServer } from './fixtures';
 

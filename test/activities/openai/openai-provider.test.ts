@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createOpenAICompatibleProvider } from '../../../src/activities/models/openai-compatible-provider';
-import { UNPARSED_ARGUMENTS_KEY } from '../../../src/activities/models/openai-mapping';
+import { createOpenAICompatibleProvider } from '../../../src/activities/models/openai/openai-compatible-provider';
+import { UNPARSED_ARGUMENTS_KEY } from '../../../src/activities/models/openai/openai-mapping';
 import { message, text, toolUse } from '../../../src/testing/openai';
 import { API_KEY, modelRequest, useOpenAIProviderOnFakeServer, weatherTool } from './fixtures';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSseEvents, type SseEvent } from '../../../src/activities/models/openai-sse';
+import { readSseEvents, type SseEvent } from '../../../src/activities/models/openai/openai-sse';
 
 async function* bytes(...parts: Array<string | Uint8Array>): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield typeof part === 'string' ? new TextEncoder().encode(part) : part;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FailureType } from '../../../src/shared';
+import { FailureType } from '../../../src/domain';
 import { streamError, text, toolUse } from '../../../src/testing/openai';
 import { failureOf, modelRequest, useOpenAIProviderOnFakeServer, weatherTool } from './fixtures';
 

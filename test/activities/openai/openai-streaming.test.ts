@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createOpenAICompatibleProvider } from '../../../src/activities/models/openai-compatible-provider';
-import type { ModelCallHooks } from '../../../src/shared/model-provider';
+import { createOpenAICompatibleProvider } from '../../../src/activities/models/openai/openai-compatible-provider';
+import type { ModelCallHooks } from '../../../src/domain/model/model-provider';
 import { httpError, message, text, toolUse, type ChatScriptEntry } from '../../../src/testing/openai';
 import { modelRequest, useOpenAIProviderOnFakeServer, weatherTool } from './fixtures';
 

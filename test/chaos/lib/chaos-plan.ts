@@ -1,4 +1,4 @@
-import type { AgentInputInit } from '../../../src/shared/agent-input';
+import type { AgentInputInit } from '../../../src/domain/run/agent-input';
 import { message, textBlock, toolUse, toolUseBlock, type FakeMessageReply } from '../../../src/testing';
 import { CHAOS_TOOL_NAMES } from './chaos-tools-module';
 import { runSeed, seededRandom, type SeededRandom } from './seeded-random';

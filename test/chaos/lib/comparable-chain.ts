@@ -1,4 +1,4 @@
-import type { ReasoningChain, ReasoningStep } from '../../../src/shared';
+import type { ReasoningChain, ReasoningStep } from '../../../src/domain';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,4 +1,4 @@
-import { FailureType } from '../../../src/shared';
+import { FailureType } from '../../../src/domain';
 import {
   earlyEof,
   hang,

@@ -1,5 +1,5 @@
 import { temporal } from '@temporalio/proto';
-import type { AgentResult } from '../../../src/shared';
+import type { AgentResult } from '../../../src/domain';
 import type { RecordedRequest } from '../../../src/testing';
 import { TIMED_OUT } from './fault-catalogue';
 import type { StormPlan } from './fault-storm-plan';

@@ -1,5 +1,5 @@
 import { temporal } from '@temporalio/proto';
-import type { AgentResult, ModelRequest, ReasoningStep } from '../../../src/shared';
+import type { AgentResult, ModelRequest, ReasoningStep } from '../../../src/domain';
 import type { FuzzPlan } from './fuzz-plan';
 import { outcomeOf, type TurnExpectation } from './fuzz-turn';
 

@@ -1,4 +1,4 @@
-import type { AssistantBlock } from '../../../src/shared';
+import type { AssistantBlock } from '../../../src/domain';
 import { nastyText } from './fuzz-text';
 import type { CallOutcome, FuzzContext, FuzzTurn } from './fuzz-turn';
 

@@ -1,4 +1,4 @@
-import type { AgentInputInit } from '../../../src/shared';
+import type { AgentInputInit } from '../../../src/domain';
 import { nativeEndTurn, nativeMidTurn } from './fuzz-native-turns';
 import { runSeed, seededRandom } from './seeded-random';
 import { reactEndTurn, reactMidTurn } from './fuzz-react-turns';

@@ -1,5 +1,5 @@
 import type { ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import type { ToolResult } from '../../../src/shared';
+import type { ToolResult } from '../../../src/domain';
 import type { SeededRandom } from './seeded-random';
 
 /** What one tool call of a fuzzed turn must become in the chain. */

@@ -1,4 +1,4 @@
-import type { AgentInputInit } from '../../../src/shared';
+import type { AgentInputInit } from '../../../src/domain';
 import { toolUse, type FakeReply, type FakeRequestBody, type ScriptEntry } from '../../../src/testing';
 
 /**

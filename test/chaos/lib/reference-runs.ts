@@ -1,5 +1,5 @@
-import { createAnthropicProvider } from '../../../src/activities/models/anthropic-provider';
-import type { AgentResult } from '../../../src/shared';
+import { createAnthropicProvider } from '../../../src/activities/models/anthropic/anthropic-provider';
+import type { AgentResult } from '../../../src/domain';
 import { startFakeMessagesServer } from '../../../src/testing';
 import { createHarness, type TestEnv } from '../../helpers/temporal-env';
 import { createChaosModel, type ModelRequestLog } from './chaos-model';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { devServerArgs, findOrInstallTemporalCli } from '../../../src/dev-server';
-import { waitForNamespace } from '../../../src/dev-server/check-namespace';
+import { waitForNamespace } from '../../../src/dev-server/probes/check-namespace';
 
 /**
  * A dev server of its own (not the suite's), with a persistent db file in `dir` and a fixed port,

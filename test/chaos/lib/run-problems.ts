@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { AgentResult } from '../../../src/shared';
+import type { AgentResult } from '../../../src/domain';
 import type { RecordedRequest } from '../../../src/testing';
 import { comparableChain } from './comparable-chain';
 import type { ActivityAttempts } from './activity-attempts';

@@ -1,8 +1,8 @@
 // The stall detector with its judgement taken out: every turn counts as progress. The loop gate's
-// test bundles it in place of src/workflows/core/stall-detector.ts, a loop behaviour broken on purpose.
-import * as real from '../../../src/workflows/core/stall-detector';
+// test bundles it in place of src/workflows/core/state/stall-detector.ts, a loop behaviour broken on purpose.
+import * as real from '../../../src/workflows/core/state/stall-detector';
 
-export type { RepeatKind, StallVerdict } from '../../../src/workflows/core/stall-detector';
+export type { RepeatKind, StallVerdict } from '../../../src/workflows/core/state/stall-detector';
 export const freshStallState = real.freshStallState;
 export const cycleLength = real.cycleLength;
 export const afterFormatError = real.afterFormatError;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { mcpToolSpec } from '../../../src/activities/mcp/mcp-tool-spec';
-import { MAX_RETURNS_CHARS, toolEffects, type ToolSpec } from '../../../src/shared';
-import { auditedArguments, auditedResult } from '../../../src/shared/tool-audit';
+import { MAX_RETURNS_CHARS, toolEffects, type ToolSpec } from '../../../src/domain';
+import { auditedArguments, auditedResult } from '../../../src/domain/tools/tool-audit';
 import { defineTool, InvalidToolDefinitionError } from '../../../src/tools/define-tool';
 import { toToolSpec } from '../../../src/tools/tool-registry';
 import { toModelTool } from '../../../src/workflows/loop/prompt';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approvalNeeded } from '../../../src/shared/approval/approval-policy';
+import { approvalNeeded } from '../../../src/domain/approval/approval-policy';
 import { createHttpTool, type HttpFetchResult, type HttpToolOptions } from '../../../src/tools/builtin/http';
 import { ToolError } from '../../../src/tools/tool-error';
 import { refusal, run } from '../files/file-tools-helpers';

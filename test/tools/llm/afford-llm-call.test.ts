@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { zeroUsage, type ToolSpec } from '../../../src/shared';
-import type { RunContext } from '../../../src/workflows/core/run-context';
+import { zeroUsage, type ToolSpec } from '../../../src/domain';
+import type { RunContext } from '../../../src/workflows/core/state/run-context';
 import { estimateInputTokens } from '../../../src/workflows/model/budget';
 import { affordLlmCall } from '../../../src/workflows/tools/llm-tool-call';
 

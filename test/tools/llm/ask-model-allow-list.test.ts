@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
-import { isModelAllowed, ModelRegistry } from '../../../src/shared';
+import { isModelAllowed, ModelRegistry } from '../../../src/domain';
 import { createLlmTool } from '../../../src/tools/builtin/llm';
 import { resultStepOfTool } from '../../helpers/chain-helpers';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';

@@ -1,9 +1,9 @@
 import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
-import { createAnthropicProvider } from '../../../src/activities/models/anthropic-provider';
+import { createAnthropicProvider } from '../../../src/activities/models/anthropic/anthropic-provider';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { renderStep } from '../../../src/cli/render/render-step';
-import { ModelRegistry, type ReasoningStep } from '../../../src/shared';
+import { ModelRegistry, type ReasoningStep } from '../../../src/domain';
 import { startFakeMessagesServer } from '../../../src/testing';
 import { createLlmTool } from '../../../src/tools/builtin/llm';
 import { resultStepOfTool } from '../../helpers/chain-helpers';

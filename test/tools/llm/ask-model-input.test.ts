@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel } from '../../../src/activities/models/scripted-model';
-import { ModelRegistry } from '../../../src/shared';
+import { ModelRegistry } from '../../../src/domain';
 import { createLlmTool } from '../../../src/tools/builtin/llm';
 import { samplingOf } from '../../../src/tools/builtin/llm/ask-one';
 import { toolInputSchema } from '../../../src/tools/tool-registry';

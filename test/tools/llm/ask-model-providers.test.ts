@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAnthropicProvider } from '../../../src/activities/models/anthropic-provider';
-import { createOpenAICompatibleProvider } from '../../../src/activities/models/openai-compatible-provider';
-import { LlmAnswer, LlmConsensus, ModelRegistry } from '../../../src/shared';
+import { createAnthropicProvider } from '../../../src/activities/models/anthropic/anthropic-provider';
+import { createOpenAICompatibleProvider } from '../../../src/activities/models/openai/openai-compatible-provider';
+import { LlmAnswer, LlmConsensus, ModelRegistry } from '../../../src/domain';
 import { startFakeMessagesServer, type FakeMessagesServer } from '../../../src/testing';
 import {
   hang,

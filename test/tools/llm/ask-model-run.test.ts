@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { renderStep } from '../../../src/cli/render/render-step';
 import { modelCallsOfRun } from '../../../src/client/history/model-call-history';
-import { ModelRegistry, renderChainMarkdown } from '../../../src/shared';
+import { ModelRegistry, renderChainMarkdown } from '../../../src/domain';
 import { createLlmTool } from '../../../src/tools/builtin/llm';
 import { callStepOfTool, resultStepOfTool } from '../../helpers/chain-helpers';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say } from '../../../src/activities/models/scripted-model';
-import { LlmAnswer, ModelRegistry } from '../../../src/shared';
+import { LlmAnswer, ModelRegistry } from '../../../src/domain';
 import { InvalidToolDefinitionError } from '../../../src/tools/define-tool';
 import { createLlmTool } from '../../../src/tools/builtin/llm';
 import { withinEscapedSize } from '../../../src/tools/builtin/llm/ask-one';

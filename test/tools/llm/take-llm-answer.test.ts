@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { zeroUsage, type TokenUsage } from '../../../src/shared';
-import type { RunContext } from '../../../src/workflows/core/run-context';
+import { zeroUsage, type TokenUsage } from '../../../src/domain';
+import type { RunContext } from '../../../src/workflows/core/state/run-context';
 import { takeLlmAnswer } from '../../../src/workflows/tools/llm-tool-call';
 
 /** Only the ledger entry point takeLlmAnswer uses; it records what was counted. */

@@ -10,8 +10,8 @@ import {
   UnknownTextError,
   type ModelCallInput,
   type ModelMessage,
-} from '../../../src/shared';
-import { SentConversations } from '../../../src/workflows/core/sent-conversations';
+} from '../../../src/domain';
+import { SentConversations } from '../../../src/workflows/core/state/sent-conversations';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text }] });
 const useTool = (id: string): ModelMessage => ({

@@ -8,8 +8,8 @@ import {
   modelCallsFromInputs,
   type ModelCallInput,
   type ModelMessage,
-} from '../../../src/shared';
-import { SentConversations } from '../../../src/workflows/core/sent-conversations';
+} from '../../../src/domain';
+import { SentConversations } from '../../../src/workflows/core/state/sent-conversations';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text }] });
 const assistant = (text: string): ModelMessage => ({ role: 'assistant', content: [{ type: 'text', text }] });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAgentActivities } from '../../../src/agents/agent-activities';
 import { createAgentRegistry } from '../../../src/agents/agent-registry';
-import type { ToolSpec } from '../../../src/shared';
+import type { ToolSpec } from '../../../src/domain';
 
 const agent = (id: string, tools?: string[]) => ({
   id,

@@ -7,7 +7,7 @@ import {
   MAX_AGENT_EXAMPLES_BYTES,
   MAX_AGENT_PROMPT_BYTES,
   type AgentDefinitionInit,
-} from '../../../src/shared/agent-definition';
+} from '../../../src/domain/agents/agent-definition';
 
 const base: AgentDefinitionInit = {
   id: 'researcher',

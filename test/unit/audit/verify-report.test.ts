@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditReport } from '../../../src/audit/audit-report';
 import { sealAll } from '../../../src/audit';
 import { allProblems, verifyReport } from '../../../src/audit/verify-report';
-import { base64UrlEncode } from '../../../src/shared/signed-decision';
+import { base64UrlEncode } from '../../../src/domain/approval/signed-decision';
 import { sampleReport } from '../../helpers/sample-report';
 
 /** The report as it reads back from its file. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { goalKey, MAX_GOAL_KEY_CHARS, planToolsKey } from '../../../src/shared/planning/goal-key';
-import { cacheHitText } from '../../../src/shared/planning/cache-hit-text';
-import { toolCacheRequest, uncacheableReason } from '../../../src/shared/planning/cache-request';
-import { AgentInput } from '../../../src/shared';
+import { goalKey, MAX_GOAL_KEY_CHARS, planToolsKey } from '../../../src/domain/planning/goal-key';
+import { cacheHitText } from '../../../src/domain/planning/cache-hit-text';
+import { toolCacheRequest, uncacheableReason } from '../../../src/domain/planning/cache-request';
+import { AgentInput } from '../../../src/domain';
 
 describe('goalKey', () => {
   it('gives similar goals one key: case, spacing, punctuation, order, repeats and stop words aside', () => {

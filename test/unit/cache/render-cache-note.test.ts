@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderStep } from '../../../src/cli/render/render-step';
-import type { ReasoningStep } from '../../../src/shared';
+import type { ReasoningStep } from '../../../src/domain';
 
 const base = { stepId: 's5', stepNumber: 5, timestamp: '2026-11-26T00:00:00.000Z', iteration: 1 } as const;
 const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { joinedChain } from '../../../src/client/joined-chain';
-import { chainPage, queryPage, type ChainPage, type ReasoningChain } from '../../../src/shared';
-import { ChainBuilder } from '../../../src/workflows/core/chain-builder';
-import { chainTail } from '../../../src/workflows/run/chain-tail';
+import { joinedChain } from '../../../src/client/chain/joined-chain';
+import { chainPage, queryPage, type ChainPage, type ReasoningChain } from '../../../src/domain';
+import { ChainBuilder } from '../../../src/workflows/core/chain/chain-builder';
+import { chainTail } from '../../../src/workflows/run/handover/chain-tail';
 import { testChainBuilder } from '../../helpers/test-chain-builder';
 
 const full = { level: 'full' } as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AgentInputConflictError } from '../../../src/client/agent-input-conflict-error';
-import { namedAgentInput } from '../../../src/client/named-agent-input';
+import { AgentInputConflictError } from '../../../src/client/errors/agent-input-conflict-error';
+import { namedAgentInput } from '../../../src/client/start/named-agent-input';
 
 const definition = { id: 'researcher', description: 'd', version: '1.0.0', systemPrompt: 'p' };
 

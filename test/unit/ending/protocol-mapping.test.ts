@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resultContent } from '../../../src/mcp-server/run-result-content';
-import { TASK_STATE, taskStateOf } from '../../../src/server/a2a/task-of-snapshot';
-import { runEnding, type EndingSource } from '../../../src/shared/run-ending';
+import { TASK_STATE, taskStateOf } from '../../../src/server/a2a/tasks/task-of-snapshot';
+import { runEnding, type EndingSource } from '../../../src/domain/run/run-ending';
 
 /** Temporal's own endings, without a result: each protocol must read them by the ending's tone alike. */
 const SOURCES: Array<[EndingSource, 'completed' | 'canceled' | 'failed']> = [

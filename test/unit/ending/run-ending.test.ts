@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentResult } from '../../../src/shared/agent-result';
-import { MAX_ENDING_ERROR, runEnding } from '../../../src/shared/run-ending';
-import type { TerminationReason } from '../../../src/shared/termination';
+import type { AgentResult } from '../../../src/domain/run/agent-result';
+import { MAX_ENDING_ERROR, runEnding } from '../../../src/domain/run/run-ending';
+import type { TerminationReason } from '../../../src/domain/run/termination';
 
 function result(reason: TerminationReason, extra: Partial<AgentResult> = {}): AgentResult {
   return {

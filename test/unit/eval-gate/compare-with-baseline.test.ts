@@ -5,7 +5,7 @@ import {
   fisherLowerTail,
   normalCdf,
   proportionDropTest,
-} from '../../../src/shared/eval/gate';
+} from '../../../src/domain/evaluation/gate';
 import { evaluation, unit } from '../../eval/report-fixture';
 
 const cases = (n: number) => Array.from({ length: n }, (_, i) => `case-${i}`);

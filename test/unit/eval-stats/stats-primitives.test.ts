@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { meanInterval, passAtK, percentile, tQuantile95, wilsonInterval } from '../../../src/shared/eval/stats';
+import { meanInterval, passAtK, percentile, tQuantile95, wilsonInterval } from '../../../src/domain/evaluation/stats';
 
 describe('the statistics an evaluation report rests on', () => {
   it("Wilson's interval: 8 of 10 is 0.490–0.943, and 0 of 5 is not zero-width", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EvaluationSummary, summariseEvaluation } from '../../../src/shared/eval/stats';
-import type { Score } from '../../../src/shared/eval';
+import { EvaluationSummary, summariseEvaluation } from '../../../src/domain/evaluation/stats';
+import type { Score } from '../../../src/domain/evaluation';
 import { evaluation, unit } from '../../eval/report-fixture';
 
 const judged = (value: number): Score => ({ scorer: 'judge', value, passed: value >= 0.9, why: 'graded' });

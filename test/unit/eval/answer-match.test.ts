@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AnswerExpectation, MAX_SCORE_WHY_CHARS } from '../../../src/shared/eval';
-import { answerMatch, firstNumber } from '../../../src/shared/eval/scorers/answer-match';
+import { AnswerExpectation, MAX_SCORE_WHY_CHARS } from '../../../src/domain/evaluation';
+import { answerMatch, firstNumber } from '../../../src/domain/evaluation/scorers/answer-match';
 import { facts } from './scoring-facts-fixture';
 
 const match = (expected: unknown, answer: string, over = {}) =>

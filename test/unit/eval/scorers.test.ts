@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CaseExpectation, MAX_SCORE_WHY_CHARS, scoreCase } from '../../../src/shared/eval';
-import { coherence } from '../../../src/shared/eval/scorers/coherence';
-import { cost } from '../../../src/shared/eval/scorers/cost';
-import { forbiddenTools } from '../../../src/shared/eval/scorers/forbidden-tools';
-import { iterationShare } from '../../../src/shared/eval/scorers/iteration-share';
-import { latency } from '../../../src/shared/eval/scorers/latency';
-import { recovery } from '../../../src/shared/eval/scorers/recovery';
-import { terminationAccuracy } from '../../../src/shared/eval/scorers/termination-accuracy';
+import { CaseExpectation, MAX_SCORE_WHY_CHARS, scoreCase } from '../../../src/domain/evaluation';
+import { coherence } from '../../../src/domain/evaluation/scorers/coherence';
+import { cost } from '../../../src/domain/evaluation/scorers/cost';
+import { forbiddenTools } from '../../../src/domain/evaluation/scorers/forbidden-tools';
+import { iterationShare } from '../../../src/domain/evaluation/scorers/iteration-share';
+import { latency } from '../../../src/domain/evaluation/scorers/latency';
+import { recovery } from '../../../src/domain/evaluation/scorers/recovery';
+import { terminationAccuracy } from '../../../src/domain/evaluation/scorers/termination-accuracy';
 import { call, facts } from './scoring-facts-fixture';
 
 const expectation = (e: unknown) => CaseExpectation.parse(e);

@@ -1,4 +1,4 @@
-import type { FactToolCall, ScoringFacts } from '../../../src/shared/eval';
+import type { FactToolCall, ScoringFacts } from '../../../src/domain/evaluation';
 
 /** Facts of a plain successful run; each test overrides what it is about. */
 export function facts(over: Partial<ScoringFacts> = {}): ScoringFacts {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentResult, ReasoningStep } from '../../../src/shared';
-import { factsOf } from '../../../src/shared/eval';
+import type { AgentResult, ReasoningStep } from '../../../src/domain';
+import { factsOf } from '../../../src/domain/evaluation';
 
 let n = 0;
 const base = () => ({

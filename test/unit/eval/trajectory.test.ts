@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TrajectoryExpectation, type TrajectoryExpectation as Expected } from '../../../src/shared/eval';
-import { trajectory } from '../../../src/shared/eval/scorers/trajectory';
+import { TrajectoryExpectation, type TrajectoryExpectation as Expected } from '../../../src/domain/evaluation';
+import { trajectory } from '../../../src/domain/evaluation/scorers/trajectory';
 import { call, facts } from './scoring-facts-fixture';
 
 const made = [

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { chainAsOf } from '../../../src/client/fork/chain-as-of';
 import { ForkError } from '../../../src/client/fork/fork-error';
 import { forkHazards, planFork, type ForkOriginal } from '../../../src/client/fork/plan-fork';
-import { AgentInput, ForkStart, ToolSpec, type ModelMessage, type ReasoningChain } from '../../../src/shared';
-import { MAX_CARRIED_BYTES } from '../../../src/shared/payload-size';
+import { AgentInput, ForkStart, ToolSpec, type ModelMessage, type ReasoningChain } from '../../../src/domain';
+import { MAX_CARRIED_BYTES } from '../../../src/domain/run/payload-size';
 import { sampleChain } from '../../helpers/sample-report';
 
 const text = (role: 'user' | 'assistant', t: string): ModelMessage =>

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { IncrementalChainView, viewChain, viewResult, viewStatus } from '../../../src/shared/chain-view';
-import type { AgentResult, AgentStatus } from '../../../src/shared/agent-result';
-import type { ViewerRole } from '../../../src/shared/people';
-import { resolveViewLens, ViewLens, type LensRequest } from '../../../src/shared/visibility/view-lens';
-import { ViewerPreferences } from '../../../src/shared/visibility/viewer-preferences';
-import { VisibilityPolicy, type VisibilityPolicyInit } from '../../../src/shared/visibility/visibility-policy';
-import { HIDDEN_THINKING } from '../../../src/shared/visibility/hidden-text';
+import { IncrementalChainView, viewChain, viewResult, viewStatus } from '../../../src/domain/chain/chain-view';
+import type { AgentResult, AgentStatus } from '../../../src/domain/run/agent-result';
+import type { ViewerRole } from '../../../src/domain/identity/people';
+import { resolveViewLens, ViewLens, type LensRequest } from '../../../src/domain/visibility/view-lens';
+import { ViewerPreferences } from '../../../src/domain/visibility/viewer-preferences';
+import { VisibilityPolicy, type VisibilityPolicyInit } from '../../../src/domain/visibility/visibility-policy';
+import { HIDDEN_THINKING } from '../../../src/domain/visibility/hidden-text';
 import { ACCOUNT, CARD, lensChain, numbers, stepNumbered } from './lens-chain';
 
 const ROLES: ViewerRole[] = ['end_user', 'developer', 'auditor'];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadVisibilityPolicy } from '../../../src/governance/load-visibility-policy';
-import { resolveViewLens } from '../../../src/shared/visibility/view-lens';
+import { resolveViewLens } from '../../../src/domain/visibility/view-lens';
 import { fencedBlocks } from '../../docs/markdown-blocks';
 
 const ROOT = path.resolve(__dirname, '../../..');

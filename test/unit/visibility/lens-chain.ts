@@ -1,5 +1,5 @@
-import type { ApprovalRecord } from '../../../src/shared/approval/approval';
-import { ReasoningChain, type ReasoningStep, type Visibility } from '../../../src/shared/chain';
+import type { ApprovalRecord } from '../../../src/domain/approval/approval';
+import { ReasoningChain, type ReasoningStep, type Visibility } from '../../../src/domain/chain/chain';
 
 export const ACCOUNT = 'ACCT-99887766';
 export const CARD = '4111111111111111';

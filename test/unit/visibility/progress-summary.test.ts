@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRecord } from '../../../src/shared/approval/approval';
-import type { ReasoningChain, ReasoningStep, ToolType } from '../../../src/shared/chain';
-import { viewChain } from '../../../src/shared/chain-view';
-import { progressSummary } from '../../../src/shared/visibility/progress-summary';
+import type { ApprovalRecord } from '../../../src/domain/approval/approval';
+import type { ReasoningChain, ReasoningStep, ToolType } from '../../../src/domain/chain/chain';
+import { viewChain } from '../../../src/domain/chain/chain-view';
+import { progressSummary } from '../../../src/domain/visibility/progress-summary';
 
 let n = 0;
 const base = (level: 'full' | 'summary' | 'hidden' = 'full') => {

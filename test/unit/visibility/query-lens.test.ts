@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_POLICY_ENTRIES } from '../../../src/shared/visibility/visibility-policy';
-import { queryLens } from '../../../src/shared/visibility/query-lens';
-import type { ViewLens } from '../../../src/shared/visibility/view-lens';
+import { MAX_POLICY_ENTRIES } from '../../../src/domain/visibility/visibility-policy';
+import { queryLens } from '../../../src/domain/visibility/query-lens';
+import type { ViewLens } from '../../../src/domain/visibility/view-lens';
 
 const lensWithTools = (count: number): ViewLens => ({
   view: 'end_user',

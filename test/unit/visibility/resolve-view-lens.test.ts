@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { VisibilityLevel } from '../../../src/shared/chain';
-import type { ViewerRole } from '../../../src/shared/people';
-import { resolveViewLens, type ViewLens } from '../../../src/shared/visibility/view-lens';
-import { ViewerPreferences } from '../../../src/shared/visibility/viewer-preferences';
+import type { VisibilityLevel } from '../../../src/domain/chain/chain';
+import type { ViewerRole } from '../../../src/domain/identity/people';
+import { resolveViewLens, type ViewLens } from '../../../src/domain/visibility/view-lens';
+import { ViewerPreferences } from '../../../src/domain/visibility/viewer-preferences';
 import {
   StepKind,
   VisibilityPolicy,
   type VisibilityPolicyInit,
-} from '../../../src/shared/visibility/visibility-policy';
+} from '../../../src/domain/visibility/visibility-policy';
 
 const policy = (init: Omit<VisibilityPolicyInit, 'version'>): VisibilityPolicy =>
   VisibilityPolicy.parse({ version: 1, ...init });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ReasoningStep } from '../../../src/shared/chain';
-import { decidingLayer } from '../../../src/shared/visibility/lens-level';
-import { stepKind, type CallKindFacts } from '../../../src/shared/visibility/step-kind';
-import type { ViewLens } from '../../../src/shared/visibility/view-lens';
+import type { ReasoningStep } from '../../../src/domain/chain/chain';
+import { decidingLayer } from '../../../src/domain/visibility/lens-level';
+import { stepKind, type CallKindFacts } from '../../../src/domain/visibility/step-kind';
+import type { ViewLens } from '../../../src/domain/visibility/view-lens';
 import { lensChain } from './lens-chain';
 
 describe('stepKind', () => {

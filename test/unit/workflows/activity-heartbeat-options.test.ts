@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ModelSettings } from '../../../src/shared/model-settings';
-import { TOOL_HEARTBEAT_EVERY_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../../../src/shared/tool-heartbeat';
+import { ModelSettings } from '../../../src/domain/model/model-settings';
+import { TOOL_HEARTBEAT_EVERY_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../../../src/domain/tools/tool-heartbeat';
 import { defineTool } from '../../../src/tools/define-tool';
 import { toToolSpec } from '../../../src/tools/tool-registry';
 import { localToolCallOptions, modelCallOptions, toolCallOptions } from '../../../src/workflows/activity-proxies';

@@ -33,9 +33,9 @@ const relative = (files: Iterable<string>): string[] => [...files].map((file) =>
  */
 const REVIEWED_MUTABLE: ReadonlySet<string> = new Set([
   // The SQL grammars, made on first use (they are large): the same parsers for every run.
-  'shared/approval/approval-sql-rule.ts parsers',
+  'domain/approval/approval-sql-rule.ts parsers',
   // Keyed by each run's own step objects, weakly: a run finds only its own steps there.
-  'shared/chain-view.ts viewedSteps',
+  'domain/chain/chain-view.ts viewedSteps',
 ]);
 
 /** Containers whose contents change in place; module-level ones must be read-only by type. */

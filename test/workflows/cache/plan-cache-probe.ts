@@ -1,5 +1,5 @@
-import type { AgentInput, CacheHit, Plan } from '../../../src/shared';
-import type { RunContext } from '../../../src/workflows/core/run-context';
+import type { AgentInput, CacheHit, Plan } from '../../../src/domain';
+import type { RunContext } from '../../../src/workflows/core/state/run-context';
 import { reusePlan, storePlan } from '../../../src/workflows/cache/plan-cache';
 
 /**

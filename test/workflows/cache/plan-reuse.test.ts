@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { AgentInput, type Plan } from '../../../src/shared';
+import { AgentInput, type Plan } from '../../../src/domain';
 import { createAgentWorker } from '../../../src/worker';
 import { useTestEnv } from '../../helpers/temporal-env';
 

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, useTool, type ScriptedModel } from '../../../src/activities/models/scripted-model';
 import { AgentClient } from '../../../src/client/agent-client';
-import type { AgentInputInit, AgentResult, ReasoningStep } from '../../../src/shared';
+import type { AgentInputInit, AgentResult, ReasoningStep } from '../../../src/domain';
 import { defineTool } from '../../../src/tools/define-tool';
 import { createAgentWorker } from '../../../src/worker';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';

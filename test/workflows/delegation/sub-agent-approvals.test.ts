@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
-import { StatusAttribute, argumentsHash, type AgentInputInit, type AgentResult } from '../../../src/shared';
+import { StatusAttribute, argumentsHash, type AgentInputInit, type AgentResult } from '../../../src/domain';
 import {
   approvalUpdatesInHistory,
   holdAfter,

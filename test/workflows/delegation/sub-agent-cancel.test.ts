@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
-import type { AgentInputInit, AgentResult } from '../../../src/shared';
+import type { AgentInputInit, AgentResult } from '../../../src/domain';
 import { cancelSignal } from '../../../src/workflows/messages';
 import { pollFor } from '../../helpers/approval-helpers';
 import { resultStep } from '../../helpers/chain-helpers';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
-import type { AgentInputInit, AgentResult } from '../../../src/shared';
+import type { AgentInputInit, AgentResult } from '../../../src/domain';
 import { callStep, llmCalls } from '../../helpers/chain-helpers';
 import { modelsByName, scripted } from '../../helpers/sub-agent-helpers';
 import { finishWithLastResult } from '../../helpers/sub-agent-scripts';

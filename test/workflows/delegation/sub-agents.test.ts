@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
-import { addUsage, totalTokens, zeroUsage, type AgentInputInit, type AgentResult } from '../../../src/shared';
+import { addUsage, totalTokens, zeroUsage, type AgentInputInit, type AgentResult } from '../../../src/domain';
 import { callStep, resultStep } from '../../helpers/chain-helpers';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { modelsByName, scripted } from '../../helpers/sub-agent-helpers';

@@ -7,8 +7,8 @@ import {
   MAX_SCORE_WHY_CHARS,
   type CaseResult,
   type EvaluationResult,
-} from '../../../src/shared/eval';
-import { utf8Bytes } from '../../../src/shared/payload-size';
+} from '../../../src/domain/evaluation';
+import { utf8Bytes } from '../../../src/domain/run/payload-size';
 import { caseAgentInput, caseBudgetLimits } from '../../../src/workflows/eval/case-agent-input';
 import { EvalBudget } from '../../../src/workflows/eval/eval-budget';
 import { evaluationDetails } from '../../../src/workflows/eval/evaluation-details';

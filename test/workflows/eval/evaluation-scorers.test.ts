@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAnthropicProvider } from '../../../src/activities/models/anthropic-provider';
+import { createAnthropicProvider } from '../../../src/activities/models/anthropic/anthropic-provider';
 import { defineScorer } from '../../../src/eval/define-scorer';
 import { startFakeMessagesServer, text, type FakeMessagesServer } from '../../../src/testing';
 import { scoringWorkflowId } from '../../../src/workflows/eval/evaluation-case-workflow';

@@ -1,7 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { caseWorkflowId, type CaseResult } from '../../../src/shared/eval';
+import { caseWorkflowId, type CaseResult } from '../../../src/domain/evaluation';
 import { evaluationProgressQuery } from '../../../src/workflows/eval/eval-messages';
 import { scoringWorkflowId } from '../../../src/workflows/eval/evaluation-case-workflow';
 import { SKIPPED_BUDGET, SKIPPED_CANCELLED } from '../../../src/workflows/eval/unit-plan';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
-import { CostAttribute, StatusAttribute, TokensAttribute } from '../../../src/shared';
+import { CostAttribute, StatusAttribute, TokensAttribute } from '../../../src/domain';
 import { stepTypesWithSources } from '../../helpers/chain-helpers';
 import { scheduledActivities } from '../../helpers/history';
 import { scriptedInput } from '../../helpers/scripted-input';

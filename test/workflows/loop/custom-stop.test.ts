@@ -4,7 +4,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
-import type { AgentInputInit, AgentResult } from '../../../src/shared';
+import type { AgentInputInit, AgentResult } from '../../../src/domain';
 import { defineTool } from '../../../src/tools/define-tool';
 import { PROJECT_ROOT } from '../../helpers/cli-process';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';

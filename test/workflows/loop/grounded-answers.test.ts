@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import { renderStep, renderSummary } from '../../../src/cli/render/render-step';
-import { AgentResult, ReasoningChain, type ReasoningStep } from '../../../src/shared';
+import { AgentResult, ReasoningChain, type ReasoningStep } from '../../../src/domain';
 import { lastToolResults } from '../../helpers/approval-helpers';
 import { resultStep } from '../../helpers/chain-helpers';
 import { runScripted } from '../../helpers/run-scripted';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { say, useTool } from '../../../src/activities/models/scripted-model';
-import { outputSchemaOf } from '../../../src/shared';
+import { outputSchemaOf } from '../../../src/domain';
 import { runScripted } from '../../helpers/run-scripted';
 import { useTestEnv } from '../../helpers/temporal-env';
 

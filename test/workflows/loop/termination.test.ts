@@ -2,7 +2,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import { totalTokens, type AgentResult, type ModelRequest } from '../../../src/shared';
+import { totalTokens, type AgentResult, type ModelRequest } from '../../../src/domain';
 import { estimateInputTokens, MIN_OUTPUT_TOKENS } from '../../../src/workflows/model/budget';
 import { resolveStallUpdate, statusQuery } from '../../../src/workflows/messages';
 import { holdAfter } from '../../helpers/approval-helpers';

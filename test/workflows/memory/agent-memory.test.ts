@@ -9,8 +9,8 @@ import {
   memoryWorkflowId,
   type AgentMemoryState,
   type MemoryKey,
-} from '../../../src/shared/planning/agent-memory';
-import { MAX_LEARNING_CHARS } from '../../../src/shared/planning/plan-verdicts';
+} from '../../../src/domain/planning/agent-memory';
+import { MAX_LEARNING_CHARS } from '../../../src/domain/planning/plan-verdicts';
 import { agentMemoryQuery, rememberLearningsUpdate } from '../../../src/workflows/memory/agent-memory-messages';
 import type { agentMemoryWorkflow } from '../../../src/workflows/memory/agent-memory-workflow';
 import { HOSTILE_PAYLOADS } from '../../helpers/hostile-payloads';

@@ -2,9 +2,9 @@
 // `planning.memory` does at its start and end (recallMemory, keepLearnings) on a bare RunContext,
 // so the memory can be tested before the planner calls it.
 import { condition, uuid4, workflowInfo } from '@temporalio/workflow';
-import type { AgentInput, Learning, ReasoningStep } from '../../../src/shared';
-import { ChainBuilder } from '../../../src/workflows/core/chain-builder';
-import type { RunContext } from '../../../src/workflows/core/run-context';
+import type { AgentInput, Learning, ReasoningStep } from '../../../src/domain';
+import { ChainBuilder } from '../../../src/workflows/core/chain/chain-builder';
+import type { RunContext } from '../../../src/workflows/core/state/run-context';
 import { keepLearnings, recallMemory } from '../../../src/workflows/memory/run-memory';
 
 export { agentMemoryWorkflow } from '../../../src/workflows/memory/agent-memory-workflow';

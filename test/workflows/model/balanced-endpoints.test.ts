@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createOpenAICompatibleProvider } from '../../../src/activities/models/openai-compatible-provider';
+import { createOpenAICompatibleProvider } from '../../../src/activities/models/openai/openai-compatible-provider';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../../src/testing/openai/fake-openai-server';
 import { httpError, text, toolUse } from '../../../src/testing/openai/fake-openai-replies';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';

@@ -1,7 +1,7 @@
 import { temporal } from '@temporalio/proto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAnthropicProvider } from '../../../src/activities/models/anthropic-provider';
-import type { AgentInputInit } from '../../../src/shared';
+import { createAnthropicProvider } from '../../../src/activities/models/anthropic/anthropic-provider';
+import type { AgentInputInit } from '../../../src/domain';
 import {
   httpError,
   message,

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { ModelProvider } from '../../../src/activities';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import type { AgentInputInit } from '../../../src/shared';
+import type { AgentInputInit } from '../../../src/domain';
 import { llmCalls } from '../../helpers/chain-helpers';
 import { runScripted } from '../../helpers/run-scripted';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';

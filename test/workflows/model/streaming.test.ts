@@ -2,7 +2,7 @@ import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelDelta } from '../../../src/activities/model-activities';
-import { createAnthropicProvider } from '../../../src/activities/models/anthropic-provider';
+import { createAnthropicProvider } from '../../../src/activities/models/anthropic/anthropic-provider';
 import { hang, startFakeMessagesServer, text, toolUse, type FakeMessagesServer } from '../../../src/testing';
 import { AgentClient, type WatchEvent } from '../../../src/client/agent-client';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import type { ModelProvider } from '../../../src/activities';
-import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refused-error';
-import type { ApprovalRecord } from '../../../src/shared';
+import { UpdateRefusedError, sendUpdate } from '../../../src/client/errors/update-refused-error';
+import type { ApprovalRecord } from '../../../src/domain';
 import { approveToolCallUpdate } from '../../../src/workflows/messages';
 import {
   approvalUpdatesInHistory,

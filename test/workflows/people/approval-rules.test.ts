@@ -5,7 +5,7 @@ import { say, useTool } from '../../../src/activities/models/scripted-model';
 import { waitForPending, writeFileTool } from '../../helpers/approval-helpers';
 import { runScripted } from '../../helpers/run-scripted';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
-import type { ApprovalPolicy } from '../../../src/shared/approval/approval';
+import type { ApprovalPolicy } from '../../../src/domain/approval/approval';
 
 const env = useTestEnv();
 const alice = { id: 'alice', roles: [] };

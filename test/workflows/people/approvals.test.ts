@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refused-error';
-import { StatusAttribute, argumentsHash, type ApprovalDecision, type ReasoningStep } from '../../../src/shared';
+import { UpdateRefusedError, sendUpdate } from '../../../src/client/errors/update-refused-error';
+import { StatusAttribute, argumentsHash, type ApprovalDecision, type ReasoningStep } from '../../../src/domain';
 import { approveToolCallUpdate } from '../../../src/workflows/messages';
 import {
   approvalUpdatesInHistory,

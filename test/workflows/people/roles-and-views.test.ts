@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { say, useTool } from '../../../src/activities/models/scripted-model';
-import { SENSITIVE } from '../../../src/shared/sensitive-fields';
-import type { AgentInputInit, ReasoningChain, ViewerRole } from '../../../src/shared';
+import { SENSITIVE } from '../../../src/domain/secrets/sensitive-fields';
+import type { AgentInputInit, ReasoningChain, ViewerRole } from '../../../src/domain';
 import { defineTool } from '../../../src/tools/define-tool';
 import { chainQuery } from '../../../src/workflows/messages';
 import { callStepOfTool, resultStepOfTool, stepsOfTool, toolResultOfTool } from '../../helpers/chain-helpers';

@@ -8,9 +8,9 @@ import { createScriptedModel, say, useTool } from '../../../src/activities/model
 import { generateSigningKey } from '../../../src/server/signing/generate-signing-key';
 import type { Identity } from '../../../src/server/auth/identity';
 import { loadDecisionSigner } from '../../../src/server/signing/load-decision-signer';
-import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refused-error';
-import { argumentsHash, type ApprovalDecision, type ReasoningStep } from '../../../src/shared';
-import { base64UrlDecode, signDecision } from '../../../src/shared/signed-decision';
+import { UpdateRefusedError, sendUpdate } from '../../../src/client/errors/update-refused-error';
+import { argumentsHash, type ApprovalDecision, type ReasoningStep } from '../../../src/domain';
+import { base64UrlDecode, signDecision } from '../../../src/domain/approval/signed-decision';
 import { answerUpdate, approveToolCallUpdate, steerSignal } from '../../../src/workflows/messages';
 import {
   approvalUpdatesInHistory,

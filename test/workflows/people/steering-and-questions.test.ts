@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { temporal } from '@temporalio/proto';
 import { say, useTool } from '../../../src/activities/models/scripted-model';
-import { UpdateRefusedError, sendUpdate } from '../../../src/client/update-refused-error';
-import { StatusAttribute, type ModelRequest, type ReasoningStep } from '../../../src/shared';
+import { UpdateRefusedError, sendUpdate } from '../../../src/client/errors/update-refused-error';
+import { StatusAttribute, type ModelRequest, type ReasoningStep } from '../../../src/domain';
 import { answerUpdate } from '../../../src/workflows/messages';
 import { resultStepOfTool } from '../../helpers/chain-helpers';
 import {

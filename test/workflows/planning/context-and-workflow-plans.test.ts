@@ -1,7 +1,7 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import type { AgentInput, ModelRequest } from '../../../src/shared';
+import type { AgentInput, ModelRequest } from '../../../src/domain';
 import { waitForPending } from '../../helpers/approval-helpers';
 import { thinkingSteps, toolResultOf } from '../../helpers/chain-helpers';
 import { requestTexts } from '../../helpers/people-helpers';

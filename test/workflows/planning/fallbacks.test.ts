@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import type { AgentInputInit, ModelRequest } from '../../../src/shared';
+import type { AgentInputInit, ModelRequest } from '../../../src/domain';
 import { answerUpdate, statusQuery } from '../../../src/workflows/messages';
 import { thinkingSteps } from '../../helpers/chain-helpers';
 import { requestTexts, waitFor } from '../../helpers/people-helpers';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ModelProvider } from '../../../src/activities';
-import type { AgentInputInit, AgentStatus, ModelRequest } from '../../../src/shared';
+import type { AgentInputInit, AgentStatus, ModelRequest } from '../../../src/domain';
 import { statusQuery } from '../../../src/workflows/messages';
 import { z } from 'zod';
 import { defineTool } from '../../../src/tools/define-tool';

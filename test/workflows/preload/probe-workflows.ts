@@ -1,12 +1,12 @@
 // A test bundle: a probe that looks, from inside a run, at what the preloaded modules share.
 import { condition, workflowInfo } from '@temporalio/workflow';
-import * as chainModule from '../../../src/shared/chain';
-import { AgentInput } from '../../../src/shared/agent-input';
-import { createAtRest } from '../../../src/workflows/core/at-rest';
+import * as chainModule from '../../../src/domain/chain/chain';
+import { AgentInput } from '../../../src/domain/run/agent-input';
+import { createAtRest } from '../../../src/workflows/core/state/at-rest';
 import * as strategies from '../../../src/workflows/loop/strategies';
 import { observationMarker } from '../../../src/workflows/react-text/react-text-prompt';
 import { fnv1a } from '../../../src/workflows/core/stable-hash';
-import { planTemplates } from '../../../src/workflows/planning/plan-templates';
+import { planTemplates } from '../../../src/workflows/planning/plans/plan-templates';
 import { SteeringInbox } from '../../../src/workflows/people/steering-inbox';
 
 export interface ProbeReport {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { setTimeout as wait } from 'node:timers/promises';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
-import type { ReasoningStep } from '../../../src/shared';
+import type { ReasoningStep } from '../../../src/domain';
 import { resolveStallUpdate, statusQuery } from '../../../src/workflows/messages';
 import { runScripted } from '../../helpers/run-scripted';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { AgentClient } from '../../../src/client/agent-client';
-import { DEFAULT_THOUGHT_PROMPT, type ModelRequest } from '../../../src/shared';
+import { DEFAULT_THOUGHT_PROMPT, type ModelRequest } from '../../../src/domain';
 import { thoughts, toolResultOf } from '../../helpers/chain-helpers';
 import { runScripted } from '../../helpers/run-scripted';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';

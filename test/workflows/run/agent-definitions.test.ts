@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { defineAgent } from '../../../src/agents/define-agent';
-import { billableActions } from '../../../src/client/billable-actions';
+import { billableActions } from '../../../src/client/runs/billable-actions';
 import {
   MAX_AGENT_EXAMPLES,
   MAX_AGENT_EXAMPLES_BYTES,
   MAX_AGENT_PROMPT_BYTES,
-} from '../../../src/shared/agent-definition';
+} from '../../../src/domain/agents/agent-definition';
 import { temporal } from '@temporalio/proto';
-import { AgentAttribute, AgentVersionAttribute, type AgentResult } from '../../../src/shared';
+import { AgentAttribute, AgentVersionAttribute, type AgentResult } from '../../../src/domain';
 import { scheduledActivities } from '../../helpers/history';
 import { runScripted } from '../../helpers/run-scripted';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';

@@ -4,7 +4,7 @@ import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import { billableActions } from '../../../src/client/billable-actions';
+import { billableActions } from '../../../src/client/runs/billable-actions';
 import { DEMO_TASK } from '../../../src/cli/commands/run-and-watch/demo';
 import { weatherDemoTurn } from '../../../src/demo/offline-weather-model';
 import { weatherTool } from '../../../src/demo/weather-tool';

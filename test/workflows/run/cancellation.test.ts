@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ModelProvider } from '../../../src/activities';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import type { AgentResult, ModelReply } from '../../../src/shared';
+import type { AgentResult, ModelReply } from '../../../src/domain';
 import { defineTool } from '../../../src/tools/define-tool';
 import { cancelSignal } from '../../../src/workflows/messages';
 import { openCallSteps, toolResultOfTool } from '../../helpers/chain-helpers';

@@ -6,9 +6,9 @@ import { modelCallsGoneNote } from '../../../src/client/history/model-call-histo
 import { auditReport } from '../../../src/audit';
 import { ForkError, forkOfGoneStepsRefused } from '../../../src/client/fork/fork-error';
 import { renderAuditMarkdown } from '../../../src/audit';
-import { renderUnavailable } from '../../../src/shared/render-unavailable';
-import { runIdsOf } from '../../../src/client/run-ids';
-import { registerViewerRoute } from '../../../src/server/viewer-route';
+import { renderUnavailable } from '../../../src/domain/chain/render-unavailable';
+import { runIdsOf } from '../../../src/client/runs/run-ids';
+import { registerViewerRoute } from '../../../src/server/routes/viewer-route';
 import { defineTool } from '../../../src/tools/define-tool';
 import { pollFor } from '../../helpers/approval-helpers';
 import { cliEnv, runCli } from '../../helpers/cli-process';

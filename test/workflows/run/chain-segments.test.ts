@@ -2,11 +2,11 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
-import { readChainArchive } from '../../../src/client/read-chain-archive';
-import { chainLength, type AgentInput } from '../../../src/shared';
+import { readChainArchive } from '../../../src/client/chain/read-chain-archive';
+import { chainLength, type AgentInput } from '../../../src/domain';
 import { defineTool } from '../../../src/tools/define-tool';
 import { chainQuery } from '../../../src/workflows/messages';
-import { CARRIED_LIMITS, MAX_HELD_STEPS } from '../../../src/workflows/run/chain-tail';
+import { CARRIED_LIMITS, MAX_HELD_STEPS } from '../../../src/workflows/run/handover/chain-tail';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 

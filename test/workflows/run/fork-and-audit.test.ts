@@ -7,7 +7,7 @@ import { sealAll, auditReport } from '../../../src/audit';
 import { verifyReport, allProblems } from '../../../src/audit/verify-report';
 import { ForkError } from '../../../src/client/fork/fork-error';
 import { chainAsOf } from '../../../src/client/fork/chain-as-of';
-import { CallerAttribute, ForkedFromAttribute, type AgentResult, type ReasoningStep } from '../../../src/shared';
+import { CallerAttribute, ForkedFromAttribute, type AgentResult, type ReasoningStep } from '../../../src/domain';
 import { defineTool } from '../../../src/tools/define-tool';
 import { scriptedInput } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';

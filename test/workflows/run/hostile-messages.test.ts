@@ -1,7 +1,7 @@
 import { Client, Connection, WorkflowUpdateFailedError, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { describe, expect, inject, it } from 'vitest';
 import { useTool } from '../../../src/activities/models/scripted-model';
-import type { AgentResult, ReasoningChain, ReasoningStep } from '../../../src/shared';
+import type { AgentResult, ReasoningChain, ReasoningStep } from '../../../src/domain';
 import { CancelRequestSchema } from '../../../src/workflows/messages';
 import { HOSTILE_PAYLOADS } from '../../helpers/hostile-payloads';
 import { ScriptBook, gateTool, sharedWorker, waitFor } from '../../helpers/people-helpers';

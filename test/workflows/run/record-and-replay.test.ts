@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { createReplyRecorder, loadRecordedTurns } from '../../../src/activities/recording';
-import type { ReasoningStep } from '../../../src/shared';
+import type { ReasoningStep } from '../../../src/domain';
 import { defineTool } from '../../../src/tools/define-tool';
 import { recordToolCalls, replayToolCalls } from '../../../src/tools/recorded-tools';
 import { scriptedInput } from '../../helpers/scripted-input';

@@ -2,7 +2,7 @@ import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import { IterationAttribute, StatusAttribute, TokensAttribute } from '../../../src/shared';
+import { IterationAttribute, StatusAttribute, TokensAttribute } from '../../../src/domain';
 import { defineTool } from '../../../src/tools/define-tool';
 import { waitForPending, writeFileTool } from '../../helpers/approval-helpers';
 import { scriptedInput } from '../../helpers/scripted-input';

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SCORES_PER_RUN, type AddRunScoreRequest, type RunScoresState } from '../../../src/shared/run-scores';
+import {
+  MAX_SCORES_PER_RUN,
+  type AddRunScoreRequest,
+  type RunScoresState,
+} from '../../../src/domain/evaluation/run-scores';
 import { runScoresWorkflowId } from '../../../src/workflows/scores/run-scores-messages';
 import { addScore, emptyRunScoresState, idleLeft, scoreRefusal } from '../../../src/workflows/scores/run-scores-state';
 

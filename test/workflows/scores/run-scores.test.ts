@@ -3,10 +3,10 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/cl
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { useTool } from '../../../src/activities/models/scripted-model';
-import { addRunScore, readRunScores } from '../../../src/client/run-scores';
-import { UnknownRunError } from '../../../src/client/unknown-run-error';
-import { UpdateRefusedError } from '../../../src/client/update-refused-error';
-import { MAX_SCORES_PER_RUN, type RunScore, type RunScoresState } from '../../../src/shared/run-scores';
+import { addRunScore, readRunScores } from '../../../src/client/runs/run-scores';
+import { UnknownRunError } from '../../../src/client/errors/unknown-run-error';
+import { UpdateRefusedError } from '../../../src/client/errors/update-refused-error';
+import { MAX_SCORES_PER_RUN, type RunScore, type RunScoresState } from '../../../src/domain/evaluation/run-scores';
 import {
   addRunScoreUpdate,
   runScoresQuery,

@@ -6,7 +6,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTenantActivities, type TenantActivities } from '../../../src/activities/tenant-activities';
-import type { TenantLimitsConfigInit } from '../../../src/shared/tenant-limits';
+import type { TenantLimitsConfigInit } from '../../../src/domain/identity/tenant-limits';
 import {
   leaseTenantTokensUpdate,
   tenantQuotaQuery,

@@ -3,7 +3,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
-import type { TenantLimits } from '../../../src/shared/tenant-limits';
+import type { TenantLimits } from '../../../src/domain/identity/tenant-limits';
 import { cancelSignal } from '../../../src/workflows/messages';
 import { tenantQuotaQuery, tenantQuotaWorkflowId } from '../../../src/workflows/tenant-quota/tenant-quota-messages';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
-import { FailureType } from '../../../src/shared';
+import { FailureType } from '../../../src/domain';
 import { defineTool } from '../../../src/tools/define-tool';
 import { ToolError } from '../../../src/tools/tool-error';
 import { cancelSignal } from '../../../src/workflows/messages';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ElicitationRequest } from '../../../src/shared';
+import type { ElicitationRequest } from '../../../src/domain';
 import { elicitationQuestion, readElicitationAnswer } from '../../../src/workflows/tools/elicitation-answer';
 
 const request = (properties: Record<string, unknown>, problem?: string): ElicitationRequest => ({

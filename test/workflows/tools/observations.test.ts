@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import type { ModelProvider } from '../../../src/activities';
 import { say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import type { AgentInputInit, ModelRequest } from '../../../src/shared';
+import type { AgentInputInit, ModelRequest } from '../../../src/domain';
 import { defineTool, type ToolDefinition } from '../../../src/tools/define-tool';
 import { llmCalls, toolCallSteps, toolResultOf, toolResults } from '../../helpers/chain-helpers';
 import { scheduledActivities } from '../../helpers/history';

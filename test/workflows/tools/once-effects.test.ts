@@ -4,7 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import { AgentClient } from '../../../src/client/agent-client';
-import type { AgentResult, ToolResult } from '../../../src/shared';
+import type { AgentResult, ToolResult } from '../../../src/domain';
 import { defineTool, type Reconciled, type ToolDefinition } from '../../../src/tools/define-tool';
 import { createAgentWorker } from '../../../src/worker';
 import { waitForPending } from '../../helpers/approval-helpers';

@@ -1,4 +1,4 @@
-import type { ModelMessage, ModelRequest } from '../../../shared';
+import type { ModelMessage, ModelRequest } from '../../../domain';
 import type { AiSdkCallOptions, AiSdkMessage } from './ai-sdk-types';
 
 /**

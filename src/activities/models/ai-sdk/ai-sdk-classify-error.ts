@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType } from '../../../shared';
+import { FailureType } from '../../../domain';
 import { classifyStatus, decideOnStatus, type StatusClass } from '../http-status-table';
-import { messageChain } from '../anthropic-classify-error';
-import { createTextRedactor } from '../openai-classify-error';
+import { messageChain } from '../anthropic/anthropic-classify-error';
+import { createTextRedactor } from '../openai/openai-classify-error';
 
 /**
  * Turns what an AI SDK model throws, or sends as a stream `error` part, into an

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType } from '../../../shared';
+import { FailureType } from '../../../domain';
 import type { AiSdkLanguageModel } from './ai-sdk-types';
 
 /**

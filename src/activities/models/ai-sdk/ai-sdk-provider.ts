@@ -1,5 +1,5 @@
-import type { ModelReply, ModelRequest } from '../../../shared';
-import type { ModelCallHooks, ModelProvider } from '../../../shared/model-provider';
+import type { ModelReply, ModelRequest } from '../../../domain';
+import type { ModelCallHooks, ModelProvider } from '../../../domain/model/model-provider';
 import { costOf, priceFor, type PriceTable } from '../pricing';
 import { providerOptionsKey, toCallOptions } from './ai-sdk-call-options';
 import { classifyAiSdkError } from './ai-sdk-classify-error';

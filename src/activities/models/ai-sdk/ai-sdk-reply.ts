@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../../../shared';
+import type { TokenUsage } from '../../../domain';
 import type { AiSdkFinishReason, AiSdkUsage } from './ai-sdk-types';
 
 /**

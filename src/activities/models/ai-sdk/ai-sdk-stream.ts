@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType, type AssistantBlock, type ModelRequest } from '../../../shared';
-import type { ModelCallHooks } from '../../../shared/model-provider';
-import { messageChain } from '../anthropic-classify-error';
-import { parseArguments } from '../openai-mapping';
+import { FailureType, type AssistantBlock, type ModelRequest } from '../../../domain';
+import type { ModelCallHooks } from '../../../domain/model/model-provider';
+import { messageChain } from '../anthropic/anthropic-classify-error';
+import { parseArguments } from '../openai/openai-mapping';
 import { classifyStreamError } from './ai-sdk-classify-error';
 import type { AiSdkFinishReason, AiSdkProviderMetadata, AiSdkStreamPart, AiSdkUsage } from './ai-sdk-types';
 import { refuseUnsupportedSettings } from './ai-sdk-unsupported-settings';

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType, type ModelRequest } from '../../../shared';
+import { FailureType, type ModelRequest } from '../../../domain';
 import type { AiSdkWarning } from './ai-sdk-types';
 
 // The call options whose loss changes what a run means: sampling (a seed makes it look

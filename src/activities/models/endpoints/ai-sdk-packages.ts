@@ -1,5 +1,5 @@
-import type { AiSdkPackage } from '../../../shared';
-import type { ModelProvider } from '../../../shared/model-provider';
+import type { AiSdkPackage } from '../../../domain';
+import type { ModelProvider } from '../../../domain/model/model-provider';
 import { createAiSdkProvider } from '../ai-sdk/ai-sdk-provider';
 import type { AiSdkModelSource } from '../ai-sdk/ai-sdk-model-source';
 import type { EndpointSettings } from './endpoint-settings';

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
-import type { ModelProvider } from '../../../shared/model-provider';
+import type { ModelProvider } from '../../../domain/model/model-provider';
 
 /** A registry entry as the worker calls it: its provider (own URL, key, region) and its model id. */
 export interface ModelEndpoint {

@@ -1,7 +1,7 @@
-import { hasOwnEndpoint, type AiSdkPackage, type ModelRegistry, type RegisteredModel } from '../../../shared';
-import type { ModelProvider } from '../../../shared/model-provider';
-import { createAnthropicProvider } from '../anthropic-provider';
-import { createOpenAICompatibleProvider } from '../openai-compatible-provider';
+import { hasOwnEndpoint, type AiSdkPackage, type ModelRegistry, type RegisteredModel } from '../../../domain';
+import type { ModelProvider } from '../../../domain/model/model-provider';
+import { createAnthropicProvider } from '../anthropic/anthropic-provider';
+import { createOpenAICompatibleProvider } from '../openai/openai-compatible-provider';
 import type { EndpointSettings } from './endpoint-settings';
 import type { ModelEndpoint } from './endpoint-balancer';
 import { aiSdkEndpoint } from './ai-sdk-packages';

@@ -1,8 +1,8 @@
 import type { LLamaChatGenerateResponseOptions, LlamaChatResponse } from 'node-llama-cpp' with {
   'resolution-mode': 'import',
 };
-import type { AssistantBlock, ModelReply, ModelRequest } from '../../../shared';
-import type { ModelCallHooks, ModelProvider } from '../../../shared/model-provider';
+import type { AssistantBlock, ModelReply, ModelRequest } from '../../../domain';
+import type { ModelCallHooks, ModelProvider } from '../../../domain/model/model-provider';
 import { loadLlamaEngine, type LlamaEngine } from './llama-engine';
 import { toChatHistory } from './local-chat-history';
 import {

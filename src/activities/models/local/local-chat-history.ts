@@ -1,5 +1,5 @@
 import type { ChatHistoryItem } from 'node-llama-cpp' with { 'resolution-mode': 'import' };
-import type { ModelRequest, ModelTool } from '../../../shared';
+import type { ModelRequest, ModelTool } from '../../../domain';
 import { renderToolCall } from './tool-reply';
 
 /**

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType } from '../../../shared';
+import { FailureType } from '../../../domain';
 import { LocalModelRuntimeMissingError } from './load-node-llama-cpp';
 import type { Repetition } from './repetition';
 

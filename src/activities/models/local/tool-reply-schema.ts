@@ -1,4 +1,4 @@
-import type { ModelTool } from '../../../shared';
+import type { ModelTool } from '../../../domain';
 
 /**
  * The one JSON shape a local model writes when it may call a tool, as a JSON Schema that

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AssistantBlock } from '../../../shared';
+import type { AssistantBlock } from '../../../domain';
 
 /** The content and stop reason of a constrained reply (see tool-reply-schema.ts). */
 export interface ReadToolReply {

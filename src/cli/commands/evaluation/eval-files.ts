@@ -1,7 +1,7 @@
 import { DatasetError, loadDataset, type LoadedDataset } from '../../../eval/dataset';
 import { readRegularFile } from '../../../files/read-regular-file';
 import { RegularFileError } from '../../../files/regular-file-error';
-import { EvaluationResult } from '../../../shared/eval';
+import { EvaluationResult } from '../../../domain/evaluation';
 import { UsageError } from '../../spec/usage-error';
 
 /** The dataset `eval` was given; its mistakes are usage errors that list them. */

@@ -1,10 +1,15 @@
 import path from 'node:path';
 import { type Config } from '../../../config';
 import { type LoadedDataset } from '../../../eval/dataset';
-import { registeredStrategy, resolveModel, type ModelSettings } from '../../../shared';
-import { counted } from '../../../shared/counted';
-import { EvaluationInput, MAX_EVAL_UNITS, type EvaluationInputInit, type EvalVariant } from '../../../shared/eval';
-import { MAX_CARRIED_BYTES, utf8Bytes } from '../../../shared/payload-size';
+import { registeredStrategy, resolveModel, type ModelSettings } from '../../../domain';
+import { counted } from '../../../domain/text/counted';
+import {
+  EvaluationInput,
+  MAX_EVAL_UNITS,
+  type EvaluationInputInit,
+  type EvalVariant,
+} from '../../../domain/evaluation';
+import { MAX_CARRIED_BYTES, utf8Bytes } from '../../../domain/run/payload-size';
 import { localModelOf } from '../../setup/local-model-setup';
 import { UsageError } from '../../spec/usage-error';
 import type { EvalOptions } from './eval-options';

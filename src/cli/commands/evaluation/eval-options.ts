@@ -1,4 +1,4 @@
-import { AgentId } from '../../../shared';
+import { AgentId } from '../../../domain';
 import type { CommandLine, OptionSpec } from '../../spec/command-line';
 import { flag, text, texts } from '../../spec/flags';
 import { UsageError } from '../../spec/usage-error';

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { MAX_SCORE_COMMENT_CHARS, ScoreName, ScoreSource, type AddRunScoreResult } from '../../../shared/run-scores';
+import {
+  MAX_SCORE_COMMENT_CHARS,
+  ScoreName,
+  ScoreSource,
+  type AddRunScoreResult,
+} from '../../../domain/evaluation/run-scores';
 import type { CommandLine, CommandSpec } from '../../spec/command-line';
 import { PERSON_OPTIONS, text } from '../../spec/flags';
 import { connect } from '../../setup/runtime';

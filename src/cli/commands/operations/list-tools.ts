@@ -1,4 +1,4 @@
-import { toolEffects, type ToolSpec } from '../../../shared';
+import { toolEffects, type ToolSpec } from '../../../domain';
 import type { ToolDefinition } from '../../../tools/define-tool';
 
 /** One tool as `thoughtline tools` shows it: what the model sees, and what a run does with a call by default. */

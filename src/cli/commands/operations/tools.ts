@@ -4,7 +4,7 @@ import { loadToolsModule } from '../../setup/load-tools-module';
 import { BUILT_IN_TOOLS } from '../../setup/runtime';
 import { loadMcpConfig } from '../../../activities/mcp/load-mcp-config';
 import { createMcpTools } from '../../../activities/mcp/mcp-tools';
-import { splitMcpName } from '../../../shared/mcp-config';
+import { splitMcpName } from '../../../domain/tools/mcp-config';
 import { formatToolTable, toolRow, type ToolRow } from './list-tools';
 
 export interface ToolsCommandOptions {

@@ -1,9 +1,9 @@
 import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline';
 import type { Config } from '../../../config';
-import type { ApprovalRecord, Person } from '../../../shared';
-import { renderPendingApproval } from '../../../client/render-pending-approval';
-import { routeApproval } from '../../../client/route-approval';
+import type { ApprovalRecord, Person } from '../../../domain';
+import { renderPendingApproval } from '../../../client/decisions/render-pending-approval';
+import { routeApproval } from '../../../client/decisions/route-approval';
 import { connect } from '../../setup/runtime';
 import { writeSafe } from '../../render/terminal-safe';
 import { refuseIfEnded } from './require-open-run';

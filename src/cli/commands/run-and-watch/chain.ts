@@ -1,4 +1,4 @@
-import { MAX_CHAIN_PAGE_STEPS } from '../../../shared/chain-page';
+import { MAX_CHAIN_PAGE_STEPS } from '../../../domain/chain/chain-page';
 import type { CommandSpec } from '../../spec/command-line';
 import { flag, positiveInteger, role, roleOption, RUN_ID, text } from '../../spec/flags';
 import { POLICY_OPTION, readPolicyOption } from '../../spec/policy-option';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { findProjectRoot } from '../../../dev-server/project-paths';
 import { WEATHER_AGENT } from '../../../demo/offline-weather-model';
-import type { SubAgentDefinition } from '../../../shared';
+import type { SubAgentDefinition } from '../../../domain';
 import { renderTree } from '../../render/render-tree';
 import { connectOrStart, webUiLink } from '../../setup/runtime';
 
@@ -18,8 +18,8 @@ function temporalCommand(): string {
 }
 import { runTask } from './run-task';
 import { writeSafe } from '../../render/terminal-safe';
-import { viewResult } from '../../../shared/chain-view';
-import { answerLabel } from '../../../shared/answer-grounding';
+import { viewResult } from '../../../domain/chain/chain-view';
+import { answerLabel } from '../../../domain/chain/answer-grounding';
 import { LOCAL_MODEL, localModelOf } from '../../setup/local-model-setup';
 
 /** The classic ReAct example task: compare the weather in two cities. */

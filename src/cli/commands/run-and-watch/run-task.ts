@@ -1,4 +1,4 @@
-import type { McpConfigInit } from '../../../shared/mcp-config';
+import type { McpConfigInit } from '../../../domain/tools/mcp-config';
 import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { createReplyRecorder } from '../../../activities/recording';
@@ -10,16 +10,16 @@ import {
   type AgentInputInit,
   type AgentResult,
   type ModelReply,
-} from '../../../shared';
-import { viewResult } from '../../../shared/chain-view';
+} from '../../../domain';
+import { viewResult } from '../../../domain/chain/chain-view';
 import { AgentClient, type AgentHandle } from '../../../client/agent-client';
-import { identityOfChain } from '../../../client/run-lens';
+import { identityOfChain } from '../../../client/runs/run-lens';
 import { INTERRUPTED_EXIT_CODE, watchInterruption, type Interruption } from '../../../client/follow/interruption';
 import { placeRun, type RunPlacement } from '../../../client/follow/run-placement';
 import { watchForStall } from '../../../client/follow/stall-watch';
 import { firstTaskTaken, TAKE_GRACE_MS } from '../../../client/follow/first-task-taken';
 import { resumeAdvice, stallAdvice } from '../../../client/follow/worker-advice';
-import { readErrorText } from '../../../client/read-error-text';
+import { readErrorText } from '../../../client/errors/read-error-text';
 import { renderSummary } from '../../render/render-step';
 import { writeForStdout, writeSafe } from '../../render/terminal-safe';
 import { checkAgentTools } from '../../run-inputs/run-extras';
@@ -40,7 +40,7 @@ import { actingPerson } from '../people-in-the-loop/decide-call';
 import { localModelOf } from '../../setup/local-model-setup';
 import { workflowBuildId } from '../../setup/cached-workflow-bundle';
 import { isOtherBuild } from '../../setup/worker-identity';
-import { counted } from '../../../shared/counted';
+import { counted } from '../../../domain/text/counted';
 import { FAILURE_CONVERTER_PATH } from '../../../codec/data-converter';
 
 export interface RunOptions {

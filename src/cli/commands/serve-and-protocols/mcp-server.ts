@@ -18,8 +18,8 @@ import { createTokenFileAuthenticator } from '../../../server/auth/token-file-au
 import type { LoadedPolicy } from '../../../governance';
 import { createAgentCatalog } from '../../../server/catalog/agent-catalog';
 import { createApiContext } from '../../../server/create-server';
-import { missingOidcFlags, oidcFromFlags, type OidcFlags } from '../../../server/oidc-from-flags';
-import { signerFromFlags } from '../../../server/signer-from-flags';
+import { missingOidcFlags, oidcFromFlags, type OidcFlags } from '../../../server/flags/oidc-from-flags';
+import { signerFromFlags } from '../../../server/flags/signer-from-flags';
 import type { CommandLine, CommandSpec } from '../../spec/command-line';
 import { flag, text } from '../../spec/flags';
 import { loadAgentsModule, loadToolsModule } from '../../setup/load-tools-module';

@@ -13,9 +13,9 @@ import { createCombinedAuthenticator } from '../../../server/auth/combined-authe
 import { createTokenFileAuthenticator } from '../../../server/auth/token-file-authenticator';
 import { createServer } from '../../../server/create-server';
 import { createDevTokenFile, isLoopback } from '../../../server/dev-token';
-import { missingOidcFlags, oidcFromFlags, type OidcFlags } from '../../../server/oidc-from-flags';
-import { signerFromFlags } from '../../../server/signer-from-flags';
-import { registerViewerRoute } from '../../../server/viewer-route';
+import { missingOidcFlags, oidcFromFlags, type OidcFlags } from '../../../server/flags/oidc-from-flags';
+import { signerFromFlags } from '../../../server/flags/signer-from-flags';
+import { registerViewerRoute } from '../../../server/routes/viewer-route';
 import { untilSignal } from '../../setup/until-signal';
 import { openStoreFor, storeSettingsOf } from '../store-and-audit/store';
 import {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ViewerRole } from '../../../shared';
+import type { ViewerRole } from '../../../domain';
 import type { AgentClient } from '../../../client/agent-client';
 import { auditReport, renderAuditMarkdown, sealAll, type AuditBundle, type AuditReport } from '../../../audit';
 import type { LoadedPolicy } from '../../../governance/load-visibility-policy';
@@ -10,7 +10,7 @@ import { actingPerson } from '../people-in-the-loop/decide-call';
 import { terminalSafe, writeForStdout } from '../../render/terminal-safe';
 import { loadExportSigningKey } from '../../setup/load-export-signing-key';
 import { UsageError } from '../../spec/usage-error';
-import { counted } from '../../../shared/counted';
+import { counted } from '../../../domain/text/counted';
 
 export type ExportFormat = 'json' | 'md';
 

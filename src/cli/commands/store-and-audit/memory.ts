@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ForgetMemoryResult, MemoryEntry } from '../../../shared/planning/agent-memory';
-import { MAX_FORGET_IDS, MAX_MEMORY_KEY_CHARS, memoryOwnerText } from '../../../shared/planning/agent-memory';
+import type { ForgetMemoryResult, MemoryEntry } from '../../../domain/planning/agent-memory';
+import { MAX_FORGET_IDS, MAX_MEMORY_KEY_CHARS, memoryOwnerText } from '../../../domain/planning/agent-memory';
 import type { CommandLine, CommandSpec } from '../../spec/command-line';
 import { flag, text, texts } from '../../spec/flags';
 import { connect } from '../../setup/runtime';

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { parseViewerRole } from '../../../shared/chain-view';
-import { MAX_SEARCH_PAGE, RunSearch, type RunSearchResult } from '../../../shared/store';
+import { parseViewerRole } from '../../../domain/chain/chain-view';
+import { MAX_SEARCH_PAGE, RunSearch, type RunSearchResult } from '../../../domain/store';
 import { searchStore } from '../../../client/store/search-store';
 import { hitsInLens } from '../../../client/store/hits-in-lens';
-import { lensOfPolicy } from '../../../client/run-lens';
+import { lensOfPolicy } from '../../../client/runs/run-lens';
 import type { CommandLine, CommandSpec } from '../../spec/command-line';
 import { flag, roleOption, text } from '../../spec/flags';
 import { writeForStdout, writeSafe } from '../../render/terminal-safe';
 import { UsageError } from '../../spec/usage-error';
 import { openReadStore } from '../../reading/read-store';
 import { POLICY_OPTION, readPolicyOption } from '../../spec/policy-option';
-import { counted } from '../../../shared/counted';
+import { counted } from '../../../domain/text/counted';
 
 const Cost = z.coerce.number().nonnegative();
 const Instant = z.iso.datetime({ offset: true }).transform((t) => new Date(t).toISOString());

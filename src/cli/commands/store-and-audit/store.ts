@@ -13,7 +13,7 @@ import { writeForStdout, writeSafe } from '../../render/terminal-safe';
 import { connect, log } from '../../setup/runtime';
 import { UsageError } from '../../spec/usage-error';
 import { untilSignal } from '../../setup/until-signal';
-import { counted } from '../../../shared/counted';
+import { counted } from '../../../domain/text/counted';
 
 /*
  * `store`: the chain store's projection without the HTTP API (until Ctrl-C), `store rebuild`

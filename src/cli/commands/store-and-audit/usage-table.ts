@@ -1,4 +1,4 @@
-import type { TenantUsage, UsageTotals } from '../../../shared/store';
+import type { TenantUsage, UsageTotals } from '../../../domain/store';
 
 type Row = Partial<UsageTotals> & Pick<UsageTotals, 'inputTokens' | 'outputTokens' | 'costUsd'>;
 

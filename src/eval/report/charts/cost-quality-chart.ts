@@ -1,4 +1,4 @@
-import type { VariantSummary } from '../../../shared/eval/stats/evaluation-summary';
+import type { VariantSummary } from '../../../domain/evaluation/stats/evaluation-summary';
 import { escapeHtml } from '../html-escape';
 import { estimateText, usd } from '../report-format';
 import { at, colourOf, line, plotOf, svgStart, text, ticks, yAxis } from './chart-frame';

@@ -1,5 +1,5 @@
-import type { CaseResult } from '../../../shared/eval/case-result';
-import type { VariantSummary } from '../../../shared/eval/stats/evaluation-summary';
+import type { CaseResult } from '../../../domain/evaluation/case-result';
+import type { VariantSummary } from '../../../domain/evaluation/stats/evaluation-summary';
 import { escapeHtml } from '../html-escape';
 import { duration } from '../report-format';
 import { at, colourOf, line, plotOf, svgStart, text, ticks } from './chart-frame';

@@ -1,4 +1,4 @@
-import type { Estimate, VariantSummary } from '../../../shared/eval/stats/evaluation-summary';
+import type { Estimate, VariantSummary } from '../../../domain/evaluation/stats/evaluation-summary';
 import { escapeHtml } from '../html-escape';
 import { estimateText } from '../report-format';
 import { at, colourOf, legend, line, plotOf, svgStart, text, yAxis } from './chart-frame';

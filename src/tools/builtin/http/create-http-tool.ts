@@ -1,6 +1,6 @@
 import { promises as dns } from 'node:dns';
 import { z } from 'zod';
-import type { ApprovalPolicy } from '../../../shared';
+import type { ApprovalPolicy } from '../../../domain';
 import { defineTool } from '../../define-tool';
 import { ToolError } from '../../tool-error';
 import {

@@ -1,4 +1,4 @@
-import type { LlmConsensus } from '../../../shared';
+import type { LlmConsensus } from '../../../domain';
 
 /** One model's answer, or none when its call failed. */
 export interface Asked {

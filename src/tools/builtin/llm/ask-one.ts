@@ -1,4 +1,4 @@
-import type { ModelProvider } from '../../../shared/model-provider';
+import type { ModelProvider } from '../../../domain/model/model-provider';
 import {
   FailureType,
   SamplingSettings,
@@ -6,8 +6,8 @@ import {
   type ModelReply,
   type ModelRequest,
   type resolveModel,
-} from '../../../shared';
-import { costOf } from '../../../shared/pricing';
+} from '../../../domain';
+import { costOf } from '../../../domain/model/pricing';
 import type { ToolContext } from '../../define-tool';
 import { ToolError } from '../../tool-error';
 import type { AskModelInput } from './input-schema';

@@ -1,4 +1,4 @@
-import type { ConsensusAnswer, LlmConsensus } from '../../../shared';
+import type { ConsensusAnswer, LlmConsensus } from '../../../domain';
 import type { ToolContext } from '../../define-tool';
 import { ToolError } from '../../tool-error';
 import { agreementOf } from './agreement';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_CONSENSUS_MODELS, SamplingSettings } from '../../../shared';
+import { MAX_CONSENSUS_MODELS, SamplingSettings } from '../../../domain';
 
 const SYSTEM_CHARS = 4_000;
 

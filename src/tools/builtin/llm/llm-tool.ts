@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { ModelProvider } from '../../../shared/model-provider';
-import { resolveModel, type LlmToolResult, type ModelProviderName, type ModelRegistry } from '../../../shared';
+import type { ModelProvider } from '../../../domain/model/model-provider';
+import { resolveModel, type LlmToolResult, type ModelProviderName, type ModelRegistry } from '../../../domain';
 import {
   defineTool,
   InvalidToolDefinitionError,

@@ -3,11 +3,11 @@
  * calls (by name and arguments) and answers a repeat with a pointer to that failure. Deterministic,
  * sandbox side.
  */
-import type { ToolSpec, ToolUseBlock } from '../../../shared';
-import { MAX_FAILED_CALL_ERROR_CHARS } from '../../../shared/continued-state';
+import type { ToolSpec, ToolUseBlock } from '../../../domain';
+import { MAX_FAILED_CALL_ERROR_CHARS } from '../../../domain/run/continued-state';
 import type { Observation } from '../../core/model-exchange';
 import { cutText } from '../../core/read-message';
-import type { RunContext } from '../../core/run-context';
+import type { RunContext } from '../../core/state/run-context';
 import { callKey } from '../../core/stable-hash';
 import { withAlternatives } from '../../tools/alternatives';
 

@@ -4,7 +4,7 @@
  * Deterministic, sandbox side.
  */
 import { cutText } from '../../core/read-message';
-import type { RunContext } from '../../core/run-context';
+import type { RunContext } from '../../core/state/run-context';
 import type { StallQuestion } from '../../people/stall-question';
 
 /** The instruction to keep working when a person sends the answer back; undefined when it stands. */

@@ -3,8 +3,8 @@
  * counted (core/stall-detector.ts); the model is warned once through its observation, then the run
  * stops as `stalled` unless a person lets it go on (`onStall: 'ask'`). Deterministic, sandbox side.
  */
-import type { ToolUseBlock } from '../../../shared';
-import type { RunContext } from '../../core/run-context';
+import type { ToolUseBlock } from '../../../domain';
+import type { RunContext } from '../../core/state/run-context';
 import { similarCallKey } from '../../core/stable-hash';
 import {
   afterFormatError,
@@ -12,7 +12,7 @@ import {
   cycleLength,
   freshStallState,
   type StallVerdict,
-} from '../../core/stall-detector';
+} from '../../core/state/stall-detector';
 import type { StallQuestion } from '../../people/stall-question';
 
 /** A turn's calls judged against the turns before: the verdict, the warning the model reads, and what a person is told on a stall. */

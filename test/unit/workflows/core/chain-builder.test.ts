@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReasoningChain } from '../../../../src/shared';
+import { ReasoningChain } from '../../../../src/domain';
 import { testChainBuilder } from '../../../helpers/test-chain-builder';
 
 describe('ChainBuilder', () => {

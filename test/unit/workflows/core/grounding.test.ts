@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AgentInput, answerLabel, ReasoningChain } from '../../../../src/shared';
-import { controlToolNames, judgeAnswer, supportingObservations } from '../../../../src/workflows/core/grounding';
+import { AgentInput, answerLabel, ReasoningChain } from '../../../../src/domain';
+import { controlToolNames, judgeAnswer, supportingObservations } from '../../../../src/workflows/core/chain/grounding';
 import { testChainBuilder } from '../../../helpers/test-chain-builder';
 
 const full = { level: 'full' as const };

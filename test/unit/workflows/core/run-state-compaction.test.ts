@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelMessage } from '../../../../src/shared';
-import { RunState } from '../../../../src/workflows/core/run-state';
+import type { ModelMessage } from '../../../../src/domain';
+import { RunState } from '../../../../src/workflows/core/state/run-state';
 
 const ELIDED = '[elided to fit the context window]';
 const NOTE = (n: number) =>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ContinuedState, messageHash, wholeHash, type ModelMessage } from '../../../../src/shared';
-import { RunState } from '../../../../src/workflows/core/run-state';
-import { SentConversations } from '../../../../src/workflows/core/sent-conversations';
-import { carryOver, withSentConversation } from '../../../../src/workflows/run/carry-over';
+import { ContinuedState, messageHash, wholeHash, type ModelMessage } from '../../../../src/domain';
+import { RunState } from '../../../../src/workflows/core/state/run-state';
+import { SentConversations } from '../../../../src/workflows/core/state/sent-conversations';
+import { carryOver, withSentConversation } from '../../../../src/workflows/run/handover/carry-over';
 import { testChainBuilder } from '../../../helpers/test-chain-builder';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text }] });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { messageHash, NO_MESSAGES_HASH, wholeHash, type ModelMessage } from '../../../../src/shared';
-import { SentConversations } from '../../../../src/workflows/core/sent-conversations';
+import { messageHash, NO_MESSAGES_HASH, wholeHash, type ModelMessage } from '../../../../src/domain';
+import { SentConversations } from '../../../../src/workflows/core/state/sent-conversations';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text }] });
 const reply = (text: string): ModelMessage => ({ role: 'assistant', content: [{ type: 'text', text }] });

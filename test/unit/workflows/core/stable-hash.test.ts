@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../../../src/shared/approval/arguments-hash';
+import { canonicalJson } from '../../../../src/domain/approval/arguments-hash';
 import { callKey } from '../../../../src/workflows/core/stable-hash';
 
 describe('canonicalJson', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StallState } from '../../../../src/shared';
+import type { StallState } from '../../../../src/domain';
 import {
   afterFormatError,
   afterReadableReply,
@@ -7,7 +7,7 @@ import {
   cycleLength,
   freshStallState,
   type StallVerdict,
-} from '../../../../src/workflows/core/stall-detector';
+} from '../../../../src/workflows/core/state/stall-detector';
 
 type Event = { call: string } | 'format_error' | 'readable';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentInput, type SubAgentDefinition } from '../../../../src/shared';
+import { AgentInput, type SubAgentDefinition } from '../../../../src/domain';
 import { childInput } from '../../../../src/workflows/delegation/child-input';
 
 const budget = { maxIterations: 5 };

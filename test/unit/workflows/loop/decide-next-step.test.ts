@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelReply } from '../../../../src/shared';
+import type { ModelReply } from '../../../../src/domain';
 import { decideNextStep } from '../../../../src/workflows/loop/decide-next-step';
 
 const reply = (content: ModelReply['content']): ModelReply => ({

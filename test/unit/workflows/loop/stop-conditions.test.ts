@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { zeroUsage, type ReasoningStep } from '../../../../src/shared';
+import { zeroUsage, type ReasoningStep } from '../../../../src/domain';
 import {
   allOf,
   anyOf,

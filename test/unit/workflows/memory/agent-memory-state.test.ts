@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentInput } from '../../../../src/shared';
+import { AgentInput } from '../../../../src/domain';
 import {
   AgentMemoryState,
   ForgetMemoryRequest,
@@ -8,8 +8,8 @@ import {
   MAX_MEMORY_KEY_CHARS,
   memoryWorkflowId,
   RememberLearningsRequest,
-} from '../../../../src/shared/planning/agent-memory';
-import { MAX_LEARNING_CHARS } from '../../../../src/shared/planning/plan-verdicts';
+} from '../../../../src/domain/planning/agent-memory';
+import { MAX_LEARNING_CHARS } from '../../../../src/domain/planning/plan-verdicts';
 import { emptyMemoryState, forget, idleLeft, remember } from '../../../../src/workflows/memory/agent-memory-state';
 import { memoryKeyOf, memoryNote } from '../../../../src/workflows/memory/run-memory';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { zeroUsage, type ModelMessage, type ModelTool, type TokenUsage } from '../../../../src/shared';
-import type { Price } from '../../../../src/shared/pricing';
+import { zeroUsage, type ModelMessage, type ModelTool, type TokenUsage } from '../../../../src/domain';
+import type { Price } from '../../../../src/domain/model/pricing';
 import { BudgetExhausted } from '../../../../src/workflows/core/loop-signals';
 import {
   affordableMaxTokens,

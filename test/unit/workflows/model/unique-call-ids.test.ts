@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelReply } from '../../../../src/shared';
+import type { ModelReply } from '../../../../src/domain';
 import { takenCallIds, withUniqueCallIds } from '../../../../src/workflows/model/unique-call-ids';
 
 const reply = (...ids: string[]): ModelReply =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ContinuedState } from '../../../../src/shared/continued-state';
-import { RunState } from '../../../../src/workflows/core/run-state';
-import { carryOver } from '../../../../src/workflows/run/carry-over';
+import { ContinuedState } from '../../../../src/domain/run/continued-state';
+import { RunState } from '../../../../src/workflows/core/state/run-state';
+import { carryOver } from '../../../../src/workflows/run/handover/carry-over';
 import { ApprovalGate, MAX_DECISION_REASON_CHARS } from '../../../../src/workflows/people/approval-gate';
 import { MAX_ANSWER_CHARS, QuestionDesk } from '../../../../src/workflows/people/question-desk';
 import {

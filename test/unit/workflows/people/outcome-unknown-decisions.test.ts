@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalGate, MAX_MARKED_RESULT_CHARS } from '../../../../src/workflows/people/approval-gate';
-import { decisionClaims } from '../../../../src/shared/signed-decision';
+import { decisionClaims } from '../../../../src/domain/approval/signed-decision';
 import { testChainBuilder } from '../../../helpers/test-chain-builder';
 
 /** Issue 46: a lost `once` call is settled through the approval gate; only its record takes markDone. */

@@ -4,9 +4,9 @@ import {
   MAX_CONTEXT_DATA_BYTES,
   MAX_CONTEXT_FILE_BYTES,
   MAX_CONTEXT_FILES,
-} from '../../../../src/shared/agent-context';
+} from '../../../../src/domain/run/agent-context';
 import { contextNote, contextPrompt, hasContext } from '../../../../src/workflows/planning/context-prompt';
-import { plannerPrompt } from '../../../../src/workflows/planning/plan-prompts';
+import { plannerPrompt } from '../../../../src/workflows/planning/plans/plan-prompts';
 import { offlinePlanReply } from '../../../../src/offline/offline-plan';
 
 const context = AgentContext.parse({

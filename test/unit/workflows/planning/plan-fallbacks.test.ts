@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Plan, type PlanTask, type TaskStatus } from '../../../../src/shared';
+import { Plan, type PlanTask, type TaskStatus } from '../../../../src/domain';
 import {
   markBlocked,
   refuseFallback,
@@ -7,13 +7,13 @@ import {
   retryWithTool,
   splitTask,
   type FallbackRoom,
-} from '../../../../src/workflows/planning/plan-fallbacks';
+} from '../../../../src/workflows/planning/plans/plan-fallbacks';
 import {
   applyTaskUpdate,
   parseTaskUpdate,
   updateTaskTool,
   type TaskUpdate,
-} from '../../../../src/workflows/planning/plan-tracker';
+} from '../../../../src/workflows/planning/plans/plan-tracker';
 
 const task = (id: string, dependencies: string[] = [], status: TaskStatus = 'pending'): PlanTask => ({
   id,

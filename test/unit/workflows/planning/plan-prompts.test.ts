@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../../../../src/shared';
+import type { Plan } from '../../../../src/domain';
 import {
   planNote,
   plannerPrompt,
   reflectionPrompt,
   repairPrompt,
-} from '../../../../src/workflows/planning/plan-prompts';
+} from '../../../../src/workflows/planning/plans/plan-prompts';
 
 const plan: Plan = {
   tasks: [

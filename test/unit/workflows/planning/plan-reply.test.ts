@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readPlanReply } from '../../../../src/workflows/planning/plan-reply';
+import { readPlanReply } from '../../../../src/workflows/planning/plans/plan-reply';
 
 const plan = { tasks: [{ id: 't1', description: 'Read the file', dependencies: [] }] };
 const json = JSON.stringify(plan);

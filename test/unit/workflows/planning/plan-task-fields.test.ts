@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { Plan, PlanProgress, ThinkingStep, type PlanTask, type TaskStatus } from '../../../../src/shared';
-import { MAX_VERDICT_TEXT_CHARS, TaskChoice } from '../../../../src/shared/planning/plan-verdicts';
-import { WorkflowTemplate } from '../../../../src/shared/planning/workflow-template';
+import { Plan, PlanProgress, ThinkingStep, type PlanTask, type TaskStatus } from '../../../../src/domain';
+import { MAX_VERDICT_TEXT_CHARS, TaskChoice } from '../../../../src/domain/planning/plan-verdicts';
+import { WorkflowTemplate } from '../../../../src/domain/planning/workflow-template';
 import { boundedText } from '../../../../src/workflows/planning/bounded-text';
-import { applyTaskUpdate, planProgress, startNextTask } from '../../../../src/workflows/planning/plan-tracker';
-import { plannerPrompt } from '../../../../src/workflows/planning/plan-prompts';
-import { validatePlan } from '../../../../src/workflows/planning/plan-validation';
-import { stepToolRule } from '../../../../src/workflows/planning/step-tool-rule';
-import { taskChoice } from '../../../../src/workflows/planning/task-choice';
-import { workflowPlan } from '../../../../src/workflows/planning/workflow-plan';
+import { applyTaskUpdate, planProgress, startNextTask } from '../../../../src/workflows/planning/plans/plan-tracker';
+import { plannerPrompt } from '../../../../src/workflows/planning/plans/plan-prompts';
+import { validatePlan } from '../../../../src/workflows/planning/plans/plan-validation';
+import { stepToolRule } from '../../../../src/workflows/planning/plans/step-tool-rule';
+import { taskChoice } from '../../../../src/workflows/planning/plans/task-choice';
+import { workflowPlan } from '../../../../src/workflows/planning/plans/workflow-plan';
 import { offlinePlanReply } from '../../../../src/offline/offline-plan';
 
 const task = (id: string, dependencies: string[] = [], status: TaskStatus = 'pending', extra: Partial<PlanTask> = {}) =>

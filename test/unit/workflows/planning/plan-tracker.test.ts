@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ModelTool, Plan, PlanProgress, type PlanTask, type TaskStatus } from '../../../../src/shared';
+import { ModelTool, Plan, PlanProgress, type PlanTask, type TaskStatus } from '../../../../src/domain';
 import {
   applyTaskUpdate,
   isPlanFinished,
@@ -11,7 +11,7 @@ import {
   startNextTask,
   updateTaskTool,
   type TaskUpdate,
-} from '../../../../src/workflows/planning/plan-tracker';
+} from '../../../../src/workflows/planning/plans/plan-tracker';
 
 const task = (id: string, dependencies: string[] = [], status: TaskStatus = 'pending'): PlanTask => ({
   id,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { templateTasks } from '../../../../src/workflows/planning/plan-templates';
-import { validatePlan } from '../../../../src/workflows/planning/plan-validation';
+import { templateTasks } from '../../../../src/workflows/planning/plans/plan-templates';
+import { validatePlan } from '../../../../src/workflows/planning/plans/plan-validation';
 
 const settings = { maxTasks: 4 };
 const problemsOf = (raw: unknown, doneIds: string[] = []): string[] => {

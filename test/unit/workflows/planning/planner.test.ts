@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Plan, PlanningSettings } from '../../../../src/shared';
-import { makePlan, replan, type PlannerModel } from '../../../../src/workflows/planning/planner';
+import { Plan, PlanningSettings } from '../../../../src/domain';
+import { makePlan, replan, type PlannerModel } from '../../../../src/workflows/planning/plans/planner';
 
 type Request = Parameters<PlannerModel['ask']>[0];
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LEARNING_CHARS, MAX_RUN_LEARNINGS, MAX_VERDICT_TEXT_CHARS, type Plan } from '../../../../src/shared';
-import { goalCheckRefusals } from '../../../../src/workflows/planning/goal-check';
-import { withLearnings } from '../../../../src/workflows/planning/observer';
-import { planNote } from '../../../../src/workflows/planning/plan-prompts';
-import { readGoalCheckReply, readObserverReply } from '../../../../src/workflows/planning/verdict-reader';
-import { goalCheckPrompt, observerPrompt } from '../../../../src/workflows/planning/verdict-prompts';
+import { MAX_LEARNING_CHARS, MAX_RUN_LEARNINGS, MAX_VERDICT_TEXT_CHARS, type Plan } from '../../../../src/domain';
+import { goalCheckRefusals } from '../../../../src/workflows/planning/verdicts/goal-check';
+import { withLearnings } from '../../../../src/workflows/planning/verdicts/observer';
+import { planNote } from '../../../../src/workflows/planning/plans/plan-prompts';
+import { readGoalCheckReply, readObserverReply } from '../../../../src/workflows/planning/verdicts/verdict-reader';
+import { goalCheckPrompt, observerPrompt } from '../../../../src/workflows/planning/verdicts/verdict-prompts';
 import { offlineGoalCheckReply, offlineObserverReply } from '../../../../src/offline/offline-verdicts';
 import { testChainBuilder } from '../../../helpers/test-chain-builder';
 

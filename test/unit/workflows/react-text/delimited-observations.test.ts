@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentInput } from '../../../../src/shared';
+import { AgentInput } from '../../../../src/domain';
 import { reactTextStrategy } from '../../../../src/workflows/loop/strategies';
 import {
   delimitObservation,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ToolSpec } from '../../../../src/shared';
+import type { ToolSpec } from '../../../../src/domain';
 import { parseReAct } from '../../../../src/workflows/react-text/react-parser';
 import {
   formatObservation,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentInput, DEFAULT_THOUGHT_PROMPT, MAX_THOUGHT_PROMPT_CHARS } from '../../../../src/shared';
+import { AgentInput, DEFAULT_THOUGHT_PROMPT, MAX_THOUGHT_PROMPT_CHARS } from '../../../../src/domain';
 import { reactParser } from '../../../../src/workflows/react-text/react-parser';
 import { reactStopSequences, reactTextSystemPrompt } from '../../../../src/workflows/react-text/react-text-prompt';
 import { similarCallKey, callKey } from '../../../../src/workflows/core/stable-hash';

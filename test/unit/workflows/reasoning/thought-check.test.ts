@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentInput } from '../../../../src/shared';
+import { AgentInput } from '../../../../src/domain';
 import { checkThought, isDegenerate, thoughtKey } from '../../../../src/workflows/reasoning/thought-check';
 
 const input = (extra: Partial<Parameters<typeof AgentInput.parse>[0]> = {}) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AgentInput, ContinuedState, type AgentResult, type ContinuedState as Carried } from '../../../../src/shared';
-import { MAX_CARRIED_BYTES, MAX_TASK_BYTES, jsonBytes } from '../../../../src/shared/payload-size';
-import { RunState } from '../../../../src/workflows/core/run-state';
+import { AgentInput, ContinuedState, type AgentResult, type ContinuedState as Carried } from '../../../../src/domain';
+import { MAX_CARRIED_BYTES, MAX_TASK_BYTES, jsonBytes } from '../../../../src/domain/run/payload-size';
+import { RunState } from '../../../../src/workflows/core/state/run-state';
 import {
   CARRY_LEVELS,
   carryOver,
@@ -9,9 +9,9 @@ import {
   planHandover,
   shortenChain,
   type CarryLevel,
-} from '../../../../src/workflows/run/carry-over';
-import { fitResult } from '../../../../src/workflows/run/fit-result';
-import { ChainBuilder } from '../../../../src/workflows/core/chain-builder';
+} from '../../../../src/workflows/run/handover/carry-over';
+import { fitResult } from '../../../../src/workflows/run/result/fit-result';
+import { ChainBuilder } from '../../../../src/workflows/core/chain/chain-builder';
 
 const full = { level: 'full' } as const;
 const progressed = { iterationsThisRun: 1, historyBytes: 10_000 };

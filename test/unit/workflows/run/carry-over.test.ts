@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ContinuedState, type ReasoningStep, type ToolSpec } from '../../../../src/shared';
-import { ChainBuilder } from '../../../../src/workflows/core/chain-builder';
-import { CARRIED_RESULT_CHARS, carryOver } from '../../../../src/workflows/run/carry-over';
-import { RunState } from '../../../../src/workflows/core/run-state';
+import { ContinuedState, type ReasoningStep, type ToolSpec } from '../../../../src/domain';
+import { ChainBuilder } from '../../../../src/workflows/core/chain/chain-builder';
+import { CARRIED_RESULT_CHARS, carryOver } from '../../../../src/workflows/run/handover/carry-over';
+import { RunState } from '../../../../src/workflows/core/state/run-state';
 import { testChainBuilder } from '../../../helpers/test-chain-builder';
 
 const full = { level: 'full' } as const;

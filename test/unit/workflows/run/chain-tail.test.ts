@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chainLength, type ApprovalRecord, type ReasoningChain, type SubAgentRun } from '../../../../src/shared';
-import { ChainBuilder } from '../../../../src/workflows/core/chain-builder';
-import { CARRIED_LIMITS, chainTail } from '../../../../src/workflows/run/chain-tail';
+import { chainLength, type ApprovalRecord, type ReasoningChain, type SubAgentRun } from '../../../../src/domain';
+import { ChainBuilder } from '../../../../src/workflows/core/chain/chain-builder';
+import { CARRIED_LIMITS, chainTail } from '../../../../src/workflows/run/handover/chain-tail';
 import { testChainBuilder } from '../../../helpers/test-chain-builder';
 
 const full = { level: 'full' } as const;

@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it, vi } from 'vitest';
-import type { AgentInput, AgentStatus } from '../../../../src/shared';
-import { SentConversations } from '../../../../src/workflows/core/sent-conversations';
-import { RunState } from '../../../../src/workflows/core/run-state';
+import type { AgentInput, AgentStatus } from '../../../../src/domain';
+import { SentConversations } from '../../../../src/workflows/core/state/sent-conversations';
+import { RunState } from '../../../../src/workflows/core/state/run-state';
 import { SubAgentTree } from '../../../../src/workflows/delegation/sub-agent-tree';
 import { ApprovalGate } from '../../../../src/workflows/people/approval-gate';
 import { QuestionDesk } from '../../../../src/workflows/people/question-desk';

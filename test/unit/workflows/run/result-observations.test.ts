@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readShortened, type AgentResult, type ReasoningStep } from '../../../../src/shared';
-import type { ChainBuilder } from '../../../../src/workflows/core/chain-builder';
-import { CARRIED_RESULT_CHARS } from '../../../../src/workflows/run/carry-over';
-import { fitResult } from '../../../../src/workflows/run/fit-result';
-import { observationsByReference } from '../../../../src/workflows/run/result-observations';
+import { readShortened, type AgentResult, type ReasoningStep } from '../../../../src/domain';
+import type { ChainBuilder } from '../../../../src/workflows/core/chain/chain-builder';
+import { CARRIED_RESULT_CHARS } from '../../../../src/workflows/run/handover/carry-over';
+import { fitResult } from '../../../../src/workflows/run/result/fit-result';
+import { observationsByReference } from '../../../../src/workflows/run/result/result-observations';
 import { testChainBuilder } from '../../../helpers/test-chain-builder';
 
 const full = { level: 'full' } as const;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { zeroUsage } from '../../../../src/shared';
-import { RunStateData } from '../../../../src/shared/continued-state';
-import { RunState } from '../../../../src/workflows/core/run-state';
+import { zeroUsage } from '../../../../src/domain';
+import { RunStateData } from '../../../../src/domain/run/continued-state';
+import { RunState } from '../../../../src/workflows/core/state/run-state';
 
 const T0 = Date.parse('2025-01-01T00:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { limitsFor, TenantLimitsConfig } from '../../../../src/shared/tenant-limits';
+import { limitsFor, TenantLimitsConfig } from '../../../../src/domain/identity/tenant-limits';
 import { tenantQuotaWorkflowId } from '../../../../src/workflows/tenant-quota/tenant-quota-messages';
 import {
   acquireRun,

@@ -1,0 +1,58 @@
+import type { Score } from '../case-result';
+import type { ScoringFacts } from '../scoring-facts';
+import { percent, score } from './score';
+import { counted } from '../../text/counted';
+
+export const COHERENCE = 'coherence';
+
+/** Seed 001 §6: thoughts connect to actions in 90%+ of steps. */
+export const DEFAULT_MIN_COHERENCE = 0.9;
+
+/**
+ * A deterministic proxy of seed 001 §6's reasoning coherence, always scored: the mean of the parts
+ * that apply to the run,
+ * - thought: the share of tool calls whose model turn came with a thought (a reason for acting);
+ * - readable: the share of model replies the run could act on (1 − format errors / model calls);
+ * - grounded: for a run that ended `success` after calling tools, whether the answer rests on a
+ *   successful observation (AgentResult.grounding), not on the model's word alone.
+ * It passes at `minCoherence` (default 90%). What it cannot tell: whether a thought is relevant to
+ * the call it led to, sound, or true; whether the answer follows from the observations; whether
+ * a run with no tool call reasoned at all. The model-judged `judge` scorer reads the words.
+ */
+export function coherence(facts: ScoringFacts, minCoherence = DEFAULT_MIN_COHERENCE): Score {
+  const parts: Array<{ name: string; value: number; detail: string }> = [];
+  const calls = facts.toolCalls.length;
+  if (calls > 0) {
+    const withThought = facts.toolCalls.filter((c) => c.withThought).length;
+    parts.push({
+      name: 'thought',
+      value: withThought / calls,
+      detail: `${withThought}/${counted(calls, 'call')} with a thought`,
+    });
+  }
+  if (facts.modelCalls > 0) {
+    const readable = Math.max(0, 1 - facts.formatErrors / facts.modelCalls);
+    parts.push({
+      name: 'readable',
+      value: readable,
+      detail: `${counted(facts.formatErrors, 'format error')} in ${counted(facts.modelCalls, 'model call')}`,
+    });
+  }
+  if (facts.terminationReason === 'success' && calls > 0 && facts.grounding !== undefined) {
+    const grounded = facts.grounding === 'grounded';
+    parts.push({
+      name: 'grounded',
+      value: grounded ? 1 : 0,
+      detail: grounded ? 'answer grounded' : `answer ${facts.grounding}`,
+    });
+  }
+  if (parts.length === 0) return score(COHERENCE, 1, true, 'nothing to judge: no tool call and no model call');
+  const value = parts.reduce((sum, p) => sum + p.value, 0) / parts.length;
+  const passed = value >= minCoherence;
+  return score(
+    COHERENCE,
+    value,
+    passed,
+    `${percent(value)} (${passed ? 'at least' : 'under'} ${percent(minCoherence)}): ${parts.map((p) => p.detail).join('; ')}`,
+  );
+}

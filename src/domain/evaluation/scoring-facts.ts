@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import type { AgentResult } from '../run/agent-result';
+import { AnswerGrounding } from '../chain/answer-grounding';
+import { TerminationReason } from '../run/termination';
+import { totalTokens } from '../model/usage';
+
+/** Longest answer text the scorers see; longer answers are cut (and say so). */
+export const MAX_FACTS_ANSWER_CHARS = 32_000;
+
+/** One tool call as scorers see it: the model's own calls, in the order it made them. */
+export const FactToolCall = z.object({
+  tool: z.string(),
+  toolType: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  /** A thought came with the model turn that asked for this call (seed 001: every action has a reason). */
+  withThought: z.boolean(),
+  /** Undefined when the call has no result in the chain (cancelled, or left behind by a long run). */
+  success: z.boolean().optional(),
+  error: z.string().optional(),
+});
+export type FactToolCall = z.infer<typeof FactToolCall>;
+
+/** What deterministic scorers read of a run: pure data drawn from its AgentResult. */
+export const ScoringFacts = z.object({
+  success: z.boolean(),
+  terminationReason: TerminationReason,
+  finalAnswer: z.string(),
+  answerCut: z.boolean(),
+  output: z.unknown().optional(),
+  /** What stands behind the answer (AgentResult.grounding), when the run judged it. */
+  grounding: AnswerGrounding.optional(),
+  /** Replies the run could not act on (text ReAct format errors). */
+  formatErrors: z.number().int().nonnegative(),
+  iterations: z.number().int().nonnegative(),
+  maxIterations: z.number().int().positive().optional(),
+  toolCalls: z.array(FactToolCall),
+  /** False when the result's chain no longer holds the run's first steps (a long run); `toolCalls` is then its tail. */
+  chainComplete: z.boolean(),
+  modelCalls: z.number().int().nonnegative(),
+  costUsd: z.number().nonnegative(),
+  tokens: z.number().int().nonnegative(),
+  latencyMs: z.number().nonnegative(),
+});
+export type ScoringFacts = z.infer<typeof ScoringFacts>;
+
+/** Tool names of the loop itself, which are how a run ends rather than actions it took. */
+export interface LoopToolNames {
+  finish: string;
+  giveUp: string;
+}
+
+/** The facts of one ended run. `toolCalls` leaves out `llm` steps and the finish / give-up tools. */
+export function factsOf(result: AgentResult, loopTools: LoopToolNames): ScoringFacts {
+  const results = new Map<string, { success: boolean; error?: string }>();
+  for (const step of result.chain.steps)
+    if (step.type === 'tool_result')
+      results.set(step.toolResult.correlationId, {
+        success: step.toolResult.success,
+        ...(step.toolResult.error !== undefined ? { error: step.toolResult.error } : {}),
+      });
+  const toolCalls: FactToolCall[] = [];
+  // A model turn is its `llm` call and result, then the model's thought, then the calls it asked
+  // for. A thinking step after the turn's first call is the loop's (waiting for approval, a
+  // stall), as are plans, reflections and people's words: none of them is the model's reason.
+  let thoughtThisTurn = false;
+  let callsThisTurn = 0;
+  for (const step of result.chain.steps) {
+    if (
+      step.type === 'thinking' &&
+      callsThisTurn === 0 &&
+      step.purpose === undefined &&
+      step.fromPerson === undefined &&
+      step.thought.trim() !== ''
+    )
+      thoughtThisTurn = true;
+    if (step.type !== 'tool_call') continue;
+    const { toolType, toolName, arguments: args, correlationId } = step.toolCall;
+    if (toolType === 'llm') {
+      thoughtThisTurn = false;
+      callsThisTurn = 0;
+      continue;
+    }
+    callsThisTurn += 1;
+    if (toolName === loopTools.finish || toolName === loopTools.giveUp) continue;
+    const outcome = results.get(correlationId);
+    toolCalls.push({ tool: toolName, toolType, arguments: args, withThought: thoughtThisTurn, ...(outcome ?? {}) });
+  }
+  const answer = result.finalAnswer;
+  return {
+    success: result.success,
+    terminationReason: result.terminationReason,
+    finalAnswer: answer.length > MAX_FACTS_ANSWER_CHARS ? answer.slice(0, MAX_FACTS_ANSWER_CHARS) : answer,
+    answerCut: answer.length > MAX_FACTS_ANSWER_CHARS,
+    ...(result.output !== undefined ? { output: result.output } : {}),
+    ...(result.grounding !== undefined ? { grounding: result.grounding } : {}),
+    formatErrors: result.formatErrors,
+    iterations: result.iterations,
+    ...(result.maxIterations !== undefined ? { maxIterations: result.maxIterations } : {}),
+    toolCalls,
+    chainComplete: result.chain.earlier === undefined,
+    modelCalls: result.modelCalls,
+    costUsd: result.costUsd,
+    tokens: totalTokens(result.usage),
+    latencyMs: result.executionTimeMs,
+  };
+}

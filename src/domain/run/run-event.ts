@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { ApprovalRecord } from '../approval/approval';
+import { ChainStatus, ReasoningStep } from '../chain/chain';
+import { RunEnding } from './run-ending';
+import { SubAgentRun } from '../agents/sub-agent';
+
+/**
+ * What a run publishes as it goes, in the reference design's shape: a type, the run (workflow id)
+ * and the chain's status. Steps are the raw recorded step; the server applies each watcher's
+ * view before sending. `stepNumber` on every event is the last step recorded when it was
+ * published, which is what a resuming client's `Last-Event-ID` names.
+ */
+const Base = z.object({
+  runId: z.string().min(1),
+  chainStatus: ChainStatus,
+  stepNumber: z.number().int().nonnegative(),
+});
+
+export const RunEvent = z.discriminatedUnion('type', [
+  Base.extend({ type: z.literal('step'), step: ReasoningStep }),
+  Base.extend({ type: z.literal('status') }),
+  Base.extend({ type: z.literal('approval'), approval: ApprovalRecord }),
+  Base.extend({ type: z.literal('sub_agent'), subAgent: SubAgentRun }),
+  Base.extend({
+    type: z.literal('text_delta'),
+    /** The model call (activity id and attempt); a retry starts a fresh reply. */
+    activityId: z.string(),
+    attempt: z.number().int().positive(),
+    kind: z.enum(['text', 'thinking']),
+    /** Where `text` starts in the whole reply, so a client can tell a gap from a repeat. */
+    offset: z.number().int().nonnegative(),
+    text: z.string(),
+  }),
+  Base.extend({
+    type: z.literal('end'),
+    /**
+     * As the workflow publishes it: Temporal's word (`continued` at a handover). As the server
+     * sends it to a watcher: the ending's state, so a run that ended with `failure` says `failed`.
+     */
+    outcome: z.enum(['completed', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued']),
+    /** Added by the server for each watcher, in their view: how the run ended (never published by a workflow). */
+    ending: RunEnding.optional(),
+  }),
+]);
+export type RunEvent = z.infer<typeof RunEvent>;
+export type RunEventType = RunEvent['type'];

@@ -1,0 +1,48 @@
+import type { Message } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
+import { ApiError } from '../../api-error';
+import type { ApiContext } from '../../api-route';
+import type { Identity } from '../../auth/identity';
+import { answerRun, decideCall } from '../../protocols/run-actions';
+import { decisionOf, messageText } from './message-input';
+import { readRunSnapshot } from './run-snapshot';
+import { isTerminal, statusOf } from './task-of-snapshot';
+
+/**
+ * A message sent to an input-required task answers what it waits for, with the same access, role
+ * and signing checks as the HTTP API's decision routes: an approval takes a decision (see
+ * `decisionOf`), a question takes the message's text. A task that waits for nothing refuses it.
+ */
+export async function replyToTask(ctx: ApiContext, identity: Identity, runId: string, message: Message): Promise<void> {
+  const snapshot = await readRunSnapshot(ctx, identity, runId);
+  if (snapshot.state !== 'input-required') {
+    const state = statusOf(snapshot).state;
+    throw new ApiError(
+      'conflict',
+      isTerminal(state)
+        ? 'The task has ended; it takes no more messages. Send a message without taskId to start another.'
+        : 'The task is working and waits for no input now; follow it with SubscribeToTask or GetTask.',
+    );
+  }
+  const { input } = snapshot;
+  if (input.kind === 'question') {
+    await answerRun(ctx, identity, runId, { text: messageText(message), callId: input.callId });
+    return;
+  }
+  const decision = decisionOf(message);
+  if (!decision)
+    throw new ApiError(
+      'bad_request',
+      `The task waits for a decision on ${input.record.toolName}: reply "approve", "reject: <reason>", or a data part {"approved": true|false, "reason": "..."}.`,
+    );
+  const callId = decision.callId ?? input.record.callId;
+  // The call id fixes the arguments; a reply that echoes the hash it saw is checked against them.
+  const argumentsHash =
+    decision.argumentsHash ??
+    snapshot.status.pendingApprovals.find((r) => r.callId === callId)?.argumentsHash ??
+    input.record.argumentsHash;
+  await decideCall(ctx, identity, runId, callId, {
+    approved: decision.approved,
+    argumentsHash,
+    ...(decision.reason ? { reason: decision.reason } : {}),
+  });
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { MAX_LEARNING_CHARS, MAX_VERDICT_TEXT_CHARS } from '../../../domain';
+import { readPlanReply } from '../plans/plan-reply';
+
+/**
+ * Strict readers of the observer's and the goal check's replies: one JSON object of the asked
+ * shape, its texts within the verdicts' bounds. Anything else is unreadable, with the reason,
+ * and the caller records that as a visible step; a reply never fails a run.
+ */
+
+const ObserverReply = z.object({
+  success: z.boolean(),
+  learned: z.string().max(MAX_LEARNING_CHARS).default(''),
+  unblocked: z.array(z.string().max(64)).max(30).default([]),
+  adjustment: z.string().max(MAX_VERDICT_TEXT_CHARS).default(''),
+});
+export type ObserverReply = z.infer<typeof ObserverReply>;
+
+const GoalCheckReply = z.object({
+  met: z.boolean(),
+  missing: z.string().max(MAX_VERDICT_TEXT_CHARS).default(''),
+});
+export type GoalCheckReply = z.infer<typeof GoalCheckReply>;
+
+export type Read<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+export function readObserverReply(text: string): Read<ObserverReply> {
+  return readShape(ObserverReply, text);
+}
+
+export function readGoalCheckReply(text: string): Read<GoalCheckReply> {
+  return readShape(GoalCheckReply, text);
+}
+
+function readShape<T>(schema: z.ZodType<T>, text: string): Read<T> {
+  const json = readPlanReply(text);
+  if (json === undefined) return { ok: false, problem: 'the reply holds no JSON object' };
+  const parsed = schema.safeParse(json);
+  if (!parsed.success)
+    return {
+      ok: false,
+      problem: parsed.error.issues.map((i) => `${i.path.join('.') || 'reply'}: ${i.message}`).join('; '),
+    };
+  return { ok: true, value: parsed.data };
+}

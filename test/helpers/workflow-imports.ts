@@ -10,9 +10,16 @@ export interface ImportViolation {
 }
 
 const FORBIDDEN_PACKAGES = ['@temporalio/activity', '@temporalio/client', '@temporalio/worker', '@temporalio/testing'];
+
+/**
+ * The folders of src/ whose code may enter the workflow bundle: the workflows themselves, and the
+ * domain (the pure vocabulary of a run that both sides import). Sandbox-safe is a property of the
+ * folder: every file in it keeps to the rule, reached from the workflows or not.
+ */
+export const SANDBOX_SAFE_ROOMS = ['workflows', 'domain'];
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
-function valueImports(file: string): string[] {
+function valueImports(file: string, { typesToo = false } = {}): string[] {
   const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
   const out: string[] = [];
   for (const node of source.statements) {
@@ -30,7 +37,7 @@ function valueImports(file: string): string[] {
             ts.isNamedImports(clause.namedBindings) &&
             clause.namedBindings.elements.every((e) => e.isTypeOnly))
         : node.isTypeOnly;
-      if (!typeOnly) out.push(node.moduleSpecifier.text);
+      if (typesToo || !typeOnly) out.push(node.moduleSpecifier.text);
     }
   }
   // require() and dynamic import() are value imports too.
@@ -60,12 +67,42 @@ export function findSandboxViolations(entry: string, srcRoot: string): ImportVio
         const target = resolveLocal(file, specifier);
         if (!target) continue;
         const area = path.relative(srcRoot, target).split(path.sep)[0];
-        if (area !== 'workflows' && area !== 'shared')
+        if (!SANDBOX_SAFE_ROOMS.includes(area ?? ''))
           violations.push({ file: rel, specifier, why: `value import from src/${area}` });
         else visit(target);
       }
     }
   };
   visit(entry);
+  return violations;
+}
+
+function filesUnder(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? filesUnder(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    );
+}
+
+/**
+ * Every file under `dir` (a room of src/domain) against the sandbox rule, reached from the workflows
+ * or not: no Node builtin, no non-workflow Temporal package, and local imports, types included,
+ * only from src/domain itself (the domain sits below the workflows and every app).
+ */
+export function findImpureImports(dir: string, srcRoot: string): ImportViolation[] {
+  const violations: ImportViolation[] = [];
+  for (const file of filesUnder(dir)) {
+    const rel = path.relative(srcRoot, file);
+    for (const specifier of valueImports(file, { typesToo: true })) {
+      if (builtins.has(specifier)) violations.push({ file: rel, specifier, why: 'Node builtin' });
+      else if (FORBIDDEN_PACKAGES.includes(specifier))
+        violations.push({ file: rel, specifier, why: 'non-workflow Temporal package' });
+      else if (specifier.startsWith('.')) {
+        const area = path.relative(srcRoot, path.resolve(path.dirname(file), specifier)).split(path.sep)[0];
+        if (area !== 'domain') violations.push({ file: rel, specifier, why: `import from src/${area}` });
+      }
+    }
+  }
   return violations;
 }

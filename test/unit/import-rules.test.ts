@@ -71,7 +71,7 @@ function layerViolations(workflowsDir: string): string[] {
  * audit and the client library; the MCP server (an edge like the HTTP API's, built on its context
  * and run actions) the server, audit and the client; the server audit and the client; audit the
  * client; the client none of them.
- * Every other folder (workflows, activities, tools, shared, …) is below all four and imports none.
+ * Every other folder (workflows, activities, tools, domain, …) is below all four and imports none.
  */
 const APP_ROOMS: Record<string, number> = {
   'cli/': 40,

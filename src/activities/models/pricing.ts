@@ -1,2 +1,2 @@
-// Prices are pure data the workflow also needs (budget projection), so they live in shared/.
+// Prices are pure data the workflow also needs (budget projection), so they live in domain/model/.
 export * from '../../domain/model/pricing';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../api-error';
 
-/** The shipped viewer: two levels up from both src/server and dist/server. */
+/** The shipped viewer: three levels up from both src/server/routes and dist/server/routes. */
 export const VIEWER_DIR = path.resolve(__dirname, '../../../viewer');
 
 /** The only kinds of file served; anything else in the folder stays private. */

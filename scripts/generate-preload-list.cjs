@@ -71,7 +71,7 @@ async function workflowModuleGraph(workflowsPath = WORKFLOWS_PATH) {
     .sort((a, b) => a.localeCompare(b));
 }
 
-/** A camelCase name for a module, from its path under `from`: `../shared/chain-view.ts` → `sharedChainView`. */
+/** A camelCase name for a module, from its path under `from`: `../domain/chain/chain-view.ts` → `domainChainChainView`. */
 function importName(from, file) {
   const words = path
     .relative(path.dirname(from), file)

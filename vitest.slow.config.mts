@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 
 // `npm run test:slow`: the long end-to-end scenarios (a real minute of rate-limit waiting, the CLI
 // following runs in a terminal, the installed package, Chromium, a secured cluster, 500-iteration
-// runs), kept out of `npm test` so the default suite stays near 15 minutes on 2 cores. CI runs them
-// right after it (.ci/run); nothing here is skipped, only scheduled apart.
+// runs, the short chaos scenarios, the CLI's process-heavy files), kept out of `npm test` so the
+// default suite stays under 10 minutes on 2 cores. CI runs them right after it (.ci/run); nothing
+// here is skipped, only scheduled apart.
 /** The slow stage's files (test/slow-files.json): in exactly one of `npm test` and `npm run test:slow`. */
 const SLOW_FILES: string[] = JSON.parse(readFileSync(new URL('./test/slow-files.json', import.meta.url), 'utf8')).files;
 

@@ -17,6 +17,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 
 COPY tsconfig.json tsconfig.build.json ./
+# The build's own steps: the preload list from the workflow bundle's graph, and pruning dist/.
+COPY scripts/generate-preload-list.cjs scripts/prune-dist.cjs ./scripts/
 COPY src ./src
 RUN npm run build
 

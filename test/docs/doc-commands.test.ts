@@ -25,7 +25,8 @@ const RUN: ReadonlyArray<readonly [page: string, command: string]> = [
     'docs/store.md',
     'npx thoughtline chain agent-\u2026 --summary                 # counts, tools, cost, the main decisions',
   ],
-  ['README.md', 'npx thoughtline --help'],
+  ['README.md', 'npx thoughtline --help        # the commands, by group'],
+  ['README.md', 'npx thoughtline run --help    # one command: its options, defaults and examples'],
   [
     'docs/cli.md',
     'npx thoughtline fork agent-\u2026 --at-step 4 --dry-run   # re-run from step 4, listing what it may repeat',

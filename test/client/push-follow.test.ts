@@ -73,7 +73,12 @@ describe('AgentClient.follow with a server: the push stream', () => {
     await pollFor('the run to wait', () => (run.waiting() === 1 ? true : undefined));
     await pollFor('the watcher to join', () => (server.route.watcherCount() > 0 ? true : undefined));
     // Live text is shown once the stream knows the model call it comes from (issue 63): its steps first.
-    const held = (await h.agents.chain(run.id, 'developer')).steps.length;
+    // The chain as read may not hold the model call's step yet: wait until it does.
+    const held = await pollFor('the model call step', async () => {
+      const chain = await h.agents.chain(run.id, 'developer');
+      const call = chain.steps.some((s) => s.type === 'tool_call' && s.toolCall.toolType === 'llm');
+      return call ? chain.steps.length : undefined;
+    });
     await pollFor('the held steps', () => (steps === held ? true : undefined));
     server.bus.publish({
       type: 'text_delta',
@@ -102,7 +107,12 @@ describe('AgentClient.follow with a server: the push stream', () => {
       if (e.type === 'step') steady += 1;
     });
     await pollFor('the run to wait', () => (run.waiting() === 1 ? true : undefined));
-    const held = (await h.agents.chain(run.id, 'developer')).steps.length;
+    // The chain as read may not hold the model call's step yet: wait until it does.
+    const held = await pollFor('the model call step', async () => {
+      const chain = await h.agents.chain(run.id, 'developer');
+      const call = chain.steps.some((s) => s.type === 'tool_call' && s.toolCall.toolType === 'llm');
+      return call ? chain.steps.length : undefined;
+    });
     await pollFor('the held steps', () => (steady === held ? true : undefined));
     await first.close();
     const second = await startEventsServer(h.agents, {}, undefined, port);

@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { MAX_BODY_BYTES } from '../../src/mcp-server/mcp-limits';
 import { decideCall } from '../../src/server/protocols/run-actions';
+import type { ModelProvider } from '../../src/activities';
 import { writeFileTool } from '../helpers/approval-helpers';
+import { taskOf } from '../helpers/people-helpers';
 import { useTestEnv } from '../helpers/temporal-env';
 import { eventually, routedModel } from '../server/server-harness';
 import { startMcpHarness, type McpHarness } from './mcp-harness';
@@ -25,9 +27,29 @@ const deployer = {
   tools: ['deploy_config'],
 };
 let s: McpHarness;
+/** Opened by the client's first progress notification (the run has been followed from then on). */
+const followed: { promise: Promise<void>; resolve(): void } = deferred();
+/** The routed model, except that an `mcp-approve` run's first call waits until the client follows it. */
+const provider: ModelProvider = {
+  name: 'scripted',
+  async complete(request, signal, hooks) {
+    if (taskOf(request).includes('mcp-approve') && request.messages.length === 1) await followed.promise;
+    return model.complete(request, signal, hooks);
+  },
+};
+
+function deferred(): { promise: Promise<void>; resolve(): void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
 
 beforeAll(async () => {
-  s = await startMcpHarness(env, { tools: [writeFileTool(ran, { name: 'deploy_config' })], model, agents: [deployer] });
+  s = await startMcpHarness(env, {
+    tools: [writeFileTool(ran, { name: 'deploy_config' })],
+    model: provider,
+    agents: [deployer],
+  });
 });
 afterAll(async () => s?.close());
 
@@ -68,7 +90,15 @@ describe('mcp-server over Streamable HTTP', () => {
     const result = await client.callTool(
       { name: 'deployer', arguments: { task: 'mcp-approve: deploy the config' } },
       CallToolResultSchema,
-      { onprogress: (p) => progress.push(p), timeout: 60_000 },
+      {
+        onprogress: (p) => {
+          progress.push(p);
+          // The steps from here on are each a notification: the run's first step waits for this
+          // (steps that landed before the follower joined are the chain's, not the progress's).
+          followed.resolve();
+        },
+        timeout: 60_000,
+      },
     );
     expect(textOf(result)).toBe('deployed 3 replicas');
     const runId = (result.structuredContent as { runId: string }).runId;

@@ -129,7 +129,7 @@ describe('the installed package', () => {
     const bin = path.join(pkg.packageDir, pkg.packageJson.bin['thoughtline']!);
     expect(fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
     const { stdout } = await run('npx', ['thoughtline', '--help'], { cwd: pkg.dir, env: pkg.env, timeout: 60_000 });
-    expect(stdout).toMatch(/Usage:[\s\S]*thoughtline run/);
+    expect(stdout).toMatch(/Usage:[\s\S]*\n  run  /);
   });
 
   it('installs its runtime dependencies and leaves out the optional peers and every devDependency', async () => {

@@ -410,10 +410,13 @@ describe('the commands of the docs, as written', () => {
 
 /**
  * What is wrong with how a command ended, or undefined. A usage error (exit 2) or a crash never
- * passes; a run ends 0 (success) or 1 (it ended honestly without success, as the offline model
- * does on a task no tool fits), and says how it ended.
+ * passes; help (`--help`, `-h`) ends 0 and shows its usage; a run ends 0 (success) or 1 (it ended
+ * honestly without success, as the offline model does on a task no tool fits), and says how it ended.
  */
 function problemOf(command: string, run: { code: number | null; output: string }): string | undefined {
+  const isHelp = /\s(--help|-h)\b/.test(command);
+  if (isHelp)
+    return /Usage:\s+thoughtline /.test(run.output) && run.code === 0 ? undefined : 'no usage line, or not exit 0';
   const isRun = /thoughtline run /.test(command);
   const allowed = isRun ? [0, 1] : [0];
   if (!allowed.includes(run.code ?? -1)) return `exit ${run.code}, expected ${allowed.join(' or ')}`;

@@ -80,5 +80,6 @@ const { status } = spawnSync(
 if (status !== 0) process.exit(status ?? 1);
 // As `npm run build` does: outputs of sources that moved or went are removed (prune-dist.cjs says why).
 require('./prune-dist.cjs');
+for (const bin of ['bin', 'main']) fs.chmodSync(path.join(root, 'dist', 'cli', `${bin}.js`), 0o755);
 // The fingerprint taken before compiling: a file saved during the build makes the next run rebuild.
 fs.writeFileSync(stampFile, `${before}\n`);

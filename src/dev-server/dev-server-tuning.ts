@@ -10,10 +10,15 @@ import { VERSIONING_DYNAMIC_CONFIG } from './versioning-dynamic-config';
  * Eager activity execution is off by default on a self-hosted server: with it, a workflow task
  * that schedules an activity on the worker's own task queue gets the activity task back in its
  * completion's reply instead of through a poll, which took a fifth off an iteration here.
+ *
+ * A deleted closed run (`temporal workflow delete`, or what retention does) is removed only once
+ * the transfer queue's acknowledged level has passed its closing tasks, and that level is saved
+ * every 30 s by default: a run stayed readable 35 s after its delete here, 4 s with 1 s.
  */
 export const DEV_SERVER_DYNAMIC_CONFIG: readonly string[] = [
   'history.transferProcessorMaxPollRPS=1000',
   'system.enableActivityEagerExecution=true',
+  'history.transferProcessorUpdateAckInterval="1s"',
 ];
 
 /**

@@ -93,7 +93,6 @@ describe(`chaos: fuzzed model replies (seed ${seed}, ${RUNS} runs)`, () => {
       const h = await createHarness(env, {
         tools: testTools().tools,
         models: { scripted: router.provider },
-        cacheWorkflows: true,
       });
       const outcomes = await h.worker.runUntil(runPool(plans, CONCURRENCY, (plan) => fuzzRun(h, router, plan)));
       const replayed = await replayProblems(outcomes.flatMap((o) => (o.ok ? [o.value] : [])));

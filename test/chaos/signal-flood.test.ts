@@ -38,7 +38,6 @@ describe('a flood of signals', () => {
     const h = await createHarness(shared.env, {
       tools: [gates.tool],
       models: { scripted: book.provider },
-      cacheWorkflows: true,
     });
     const { result, history } = await h.worker.runUntil(async () => {
       const started = await h.agents.start(scriptedInput(task, { allowQuestions: true }));

@@ -44,11 +44,12 @@ describe('devServerArgs', () => {
     expect(registered).toContain('ThoughtlineCostUsd=Double');
   });
 
-  it('lifts the transfer-queue throttle, turns on eager activities and worker versioning, and sets the SQLite pragmas only when a db file is used', () => {
+  it('lifts the transfer-queue throttle, turns on eager activities and worker versioning, saves the queue ack level every second, and sets the SQLite pragmas only when a db file is used', () => {
     const values = (list: string[], flag: string) => list.flatMap((a, i) => (list[i - 1] === flag ? [a] : []));
     expect(values(args, '--dynamic-config-value')).toEqual([
       'history.transferProcessorMaxPollRPS=1000',
       'system.enableActivityEagerExecution=true',
+      'history.transferProcessorUpdateAckInterval="1s"',
       ...VERSIONING,
     ]);
     expect(values(args, '--sqlite-pragma')).toEqual(['synchronous=off']);
@@ -56,6 +57,7 @@ describe('devServerArgs', () => {
     expect(values(inMemory, '--dynamic-config-value')).toEqual([
       'history.transferProcessorMaxPollRPS=1000',
       'system.enableActivityEagerExecution=true',
+      'history.transferProcessorUpdateAckInterval="1s"',
       ...VERSIONING,
     ]);
     expect(inMemory).not.toContain('--sqlite-pragma');

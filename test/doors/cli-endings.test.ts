@@ -19,7 +19,7 @@ const out = (...args: string[]): Printed => printed.get(args.join(' '))!;
 
 beforeAll(async () => {
   const model = endingModel();
-  const h = await createHarness(env, { tools: testTools().tools, models: { scripted: model }, cacheWorkflows: true });
+  const h = await createHarness(env, { tools: testTools().tools, models: { scripted: model } });
   ids = await h.worker.runUntil(() => startEndingRuns(h.agents, model));
   // The worker is gone from here on: reading an ended run needs none.
   const commands = [

@@ -11,7 +11,7 @@ const env = useTestEnv();
 describe('the seven endings (real dev server)', () => {
   it('each run ends with its own termination reason, and its ending says why', async () => {
     const model = endingModel();
-    const h = await createHarness(env, { tools: testTools().tools, models: { scripted: model }, cacheWorkflows: true });
+    const h = await createHarness(env, { tools: testTools().tools, models: { scripted: model } });
     const results = await h.worker.runUntil(async () => {
       const ids = await startEndingRuns(h.agents, model);
       return Promise.all(ENDINGS.map(async (e) => [e, await h.agents.result(ids[e])] as const));

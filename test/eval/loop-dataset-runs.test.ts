@@ -34,7 +34,6 @@ beforeAll(async () => {
   h = await createHarness(env, {
     tools: replay.wrapTools(loopDatasetTools),
     models: { anthropic: createOfflineModel(), replay: replay.provider },
-    cacheWorkflows: true,
   });
   // A model that stopped giving its reasons: the loop refuses its calls (requireThought), as a
   // regression in thought handling would leave them.
@@ -50,7 +49,6 @@ beforeAll(async () => {
   broken = await createHarness(env, {
     tools: loopDatasetTools,
     models: { anthropic: thoughtless },
-    cacheWorkflows: true,
   });
   running = [h.worker.run(), broken.worker.run()];
 });

@@ -32,7 +32,6 @@ async function evaluationWorker(evaluationId: string, workflowBundlePath?: strin
   return createHarness(env, {
     tools: replay.wrapTools(loopDatasetTools),
     models: { anthropic: createOfflineModel(), replay: replay.provider },
-    cacheWorkflows: true,
     ...(workflowBundlePath ? { workflowBundlePath } : {}),
   });
 }

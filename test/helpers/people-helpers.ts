@@ -47,8 +47,8 @@ export class ScriptBook {
 }
 
 /**
- * pollFor for checks that answer yes or no: false counts as not yet. Gently, every 150 ms: with
- * maxCachedWorkflows 0 every query replays the whole run on a busy, shared machine.
+ * pollFor for checks that answer yes or no: false counts as not yet. Gently, every 150 ms: on a
+ * worker that replays every task (replayEveryTask) each query replays the whole run.
  */
 export function waitFor<T>(
   what: string,

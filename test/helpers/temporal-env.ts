@@ -78,8 +78,12 @@ export interface AgentHarness {
 }
 
 /**
- * A real Worker on its own task queue with `maxCachedWorkflows: 0`, so every workflow task
- * replays the history from the start: a determinism bug fails the test instead of hiding.
+ * A real Worker on its own task queue, keeping runs in its workflow cache as users' workers do.
+ * Determinism is not left to chance: the recorded histories of test/replay replay against the
+ * workflows, the fuzzed-replies chaos test replays every history it makes, and the workers of the
+ * eval harness, versioning, the run cache, MCP and A2A runs set `maxCachedWorkflows: 0`, as
+ * `replayEveryTask` does here. Replaying every task in every test cost a seventh of the suite's
+ * test time (1,367 s, 1,187 s cached: issue 64's note).
  */
 export async function createHarness(
   env: TestEnv,
@@ -91,8 +95,8 @@ export async function createHarness(
     onModelDelta?: AgentWorkerOptions['onModelDelta'];
     onModelReply?: AgentWorkerOptions['onModelReply'];
     isModelAllowed?: AgentWorkerOptions['isModelAllowed'];
-    /** Keep workflows cached (the worker default) instead of replaying every task; for long runs. */
-    cacheWorkflows?: boolean;
+    /** `maxCachedWorkflows: 0`: every workflow task replays the history from the start. */
+    replayEveryTask?: boolean;
     /** Another workflow bundle, e.g. one holding a custom workflow around runAgent. */
     workflowBundlePath?: string;
     tenantLimits?: AgentWorkerOptions['tenantLimits'];
@@ -124,7 +128,7 @@ export async function createHarness(
     cacheFile: deps.cacheFile ?? path.join(os.tmpdir(), `thoughtline-test-cache-${randomUUID()}.sqlite`),
     ...(deps.conversationCacheBytes !== undefined ? { conversationCacheBytes: deps.conversationCacheBytes } : {}),
     workflowBundle: { codePath: deps.workflowBundlePath ?? inject('workflowBundlePath') },
-    workerOptions: deps.cacheWorkflows ? {} : { maxCachedWorkflows: 0 },
+    workerOptions: deps.replayEveryTask ? { maxCachedWorkflows: 0 } : {},
   });
   return { taskQueue, worker, agents: new ScriptHarnessClient({ client: env.client, taskQueue }) };
 }

@@ -37,7 +37,6 @@ beforeAll(async () => {
   h = await createHarness(env, {
     tools: [...testTools().tools, chargeCard],
     models: { scripted: book.provider },
-    cacheWorkflows: true,
   });
   running = h.worker.run();
   server = await startEventsServer(h.agents);

@@ -91,7 +91,6 @@ export async function startServerHarness(
   const h = await createHarness(env, {
     tools: deps.tools,
     models: { scripted: deps.model },
-    cacheWorkflows: true,
     ...(deps.agents ? { agents: deps.agents } : {}),
   });
   const running = h.worker.run();

@@ -20,7 +20,7 @@ let running: Promise<void>;
 
 beforeAll(async () => {
   // Turn runs use the default model (a catalogue agent names none): the scripted models answer for it.
-  h = await createHarness(env, { tools: testTools().tools, models: { anthropic: models }, cacheWorkflows: true });
+  h = await createHarness(env, { tools: testTools().tools, models: { anthropic: models } });
   running = h.worker.run();
 });
 afterAll(async () => {

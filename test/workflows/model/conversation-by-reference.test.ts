@@ -64,7 +64,6 @@ async function runWith(conversationCacheBytes: number | undefined, continueAsNew
   const h = await createHarness(env, {
     tools: [page],
     models: { scripted: model },
-    cacheWorkflows: true,
     ...(conversationCacheBytes !== undefined ? { conversationCacheBytes } : {}),
   });
   const { result, workflowId } = await h.worker.runUntil(async () => {

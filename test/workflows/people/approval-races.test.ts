@@ -46,9 +46,11 @@ describe.concurrent('a decision racing the approval deadline', () => {
       ]);
       return { offset, task: `Race ${i}`, scripted, held: holdAfter(scripted, 1) };
     });
+    // Every task replayed: a decision that lands mid-task must replay to the same history.
     const h = await createHarness(env, {
       tools: [writeFileTool(ran)],
       models: { scripted: routeByTask(new Map(runs.map((r) => [r.task, r.held.model]))) },
+      replayEveryTask: true,
     });
 
     const outcomes = await h.worker.runUntil(() =>
@@ -110,7 +112,11 @@ describe.concurrent('approvals across continue-as-new', () => {
       { content: [useTool('write_file', { path: '/tmp/second' }, 'toolu_can2')] },
       { content: [useTool('finish', { result: 'both written' })] },
     ]);
-    const h = await createHarness(env, { tools: [writeFileTool(ran)], models: { scripted: model } });
+    const h = await createHarness(env, {
+      tools: [writeFileTool(ran)],
+      models: { scripted: model },
+      replayEveryTask: true,
+    });
 
     const { handle, firstRunId, first, second, again, result } = await h.worker.runUntil(async () => {
       const handle = await h.agents.start({
@@ -181,7 +187,11 @@ describe.concurrent('approvals across continue-as-new', () => {
       action('/tmp/two'),
       { content: [say('Final Answer: both written')] },
     ]);
-    const h = await createHarness(env, { tools: [writeFileTool(ran)], models: { scripted: model } });
+    const h = await createHarness(env, {
+      tools: [writeFileTool(ran)],
+      models: { scripted: model },
+      replayEveryTask: true,
+    });
 
     const { ids, result } = await h.worker.runUntil(async () => {
       const handle = await h.agents.start({

@@ -46,7 +46,7 @@ describe('a long run carries a bounded tail of its chain, and its whole chain is
     async () => {
       const turns = Array.from({ length: ITERATIONS }, (_, i) => ({ content: [useTool('count', { n: i + 1 })] }));
       const model = createScriptedModel([...turns, { content: [useTool('finish', { result: 'done' })] }]);
-      const h = await createHarness(env, { tools: [count], models: { scripted: model }, cacheWorkflows: true });
+      const h = await createHarness(env, { tools: [count], models: { scripted: model } });
       const handle = await h.worker.runUntil(async () => {
         // A small history per iteration and a high size threshold: the step count is what hands over.
         const started = await h.agents.start({
@@ -111,7 +111,7 @@ describe('a long run carries a bounded tail of its chain, and its whole chain is
     async () => {
       const turns = Array.from({ length: 60 }, (_, i) => ({ content: [useTool('count', { n: i + 1 })] }));
       const model = createScriptedModel([...turns, { content: [useTool('finish', { result: 'done' })] }]);
-      const h = await createHarness(env, { tools: [count], models: { scripted: model }, cacheWorkflows: true });
+      const h = await createHarness(env, { tools: [count], models: { scripted: model } });
       await h.worker.runUntil(async () => {
         const handle = await h.agents.start({
           task: 'Count',

@@ -32,7 +32,7 @@ describe('a long run keeps its history small', () => {
       }));
       turns.push({ content: [useTool('finish', { result: `Read ${ITERATIONS - 1} pages.` })] });
       const model = createScriptedModel(turns);
-      const h = await createHarness(env, { tools: [fetchPage], models: { scripted: model }, cacheWorkflows: true });
+      const h = await createHarness(env, { tools: [fetchPage], models: { scripted: model } });
 
       const started = Date.now();
       const { result, handle, whole } = await h.worker.runUntil(async () => {

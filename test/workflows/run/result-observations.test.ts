@@ -146,7 +146,6 @@ describe("a finished run's result names the long observations its history holds,
       const h = await createHarness(env, {
         tools: [localLong, short],
         models: { scripted: model },
-        cacheWorkflows: true,
       });
       const handle = await h.worker.runUntil(async () => {
         const started = await h.agents.start({

@@ -10,7 +10,7 @@
 # does), on Node >= 22.13.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-npm run build --silent
+node scripts/build-if-stale.cjs
 cluster() { node dist/dev-server/cluster/cluster-cli.js "$@"; }
 trap 'cluster stop --name test --delete; cluster stop --name test-mtls --delete' EXIT
 # One after the other: the first start builds the server when it is missing, once; the second

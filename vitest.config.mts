@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/sequencing/longest-first.mjs';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -29,6 +30,8 @@ export default defineConfig({
     // One real Temporal server and one workflow bundle for the whole run (the root project's setup;
     // the projects below inherit what it provides).
     globalSetup: ['test/global-setup.ts'],
+    // Longest files first, on a clean clone too (test/sequencing/longest-first.mts).
+    sequence: { sequencer: LongestFirstSequencer },
     // At least two files at a time (vitest's default is a core fewer than the machine has, so one on
     // 2 cores): most of a file's time is spent waiting on the dev server, a worker or a child
     // process, not on its own CPU.

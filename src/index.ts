@@ -59,6 +59,8 @@ export {
   connectClient,
   connectNative,
   endpointOf,
+  queryBufferRetryOptions,
+  thoughtlineGrpcInterceptors,
   loadConnectionSettings,
   TemporalConfigError,
   TemporalConnectionError,

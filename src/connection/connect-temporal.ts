@@ -2,11 +2,16 @@ import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { TemporalEndpoint } from './connection-settings';
 import { explainConnectFailure } from './explain-connect-failure';
+import { thoughtlineGrpcInterceptors } from './query-buffer-retry';
 
-/** A client Connection to `endpoint`; a refused TLS or credential fails saying which TEMPORAL_* variable to set. */
+/**
+ * A client Connection to `endpoint`; a refused TLS or credential fails saying which TEMPORAL_*
+ * variable to set. A query refused because its run's query buffer is full is retried within
+ * milliseconds (queryBufferRetryOptions); other failures as Temporal's client retries them.
+ */
 export async function connectClient(endpoint: TemporalEndpoint): Promise<Connection> {
   try {
-    return await Connection.connect({ ...endpoint });
+    return await Connection.connect({ ...endpoint, interceptors: thoughtlineGrpcInterceptors() });
   } catch (err) {
     throw await explainConnectFailure(endpoint, err);
   }

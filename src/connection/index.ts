@@ -9,6 +9,12 @@ export {
   type TemporalEndpoint,
 } from './connection-settings';
 export { connectClient, connectNative } from './connect-temporal';
+export {
+  isQueryBufferFull,
+  QUERY_BUFFER_RETRY,
+  queryBufferRetryOptions,
+  thoughtlineGrpcInterceptors,
+} from './query-buffer-retry';
 export { explainConnectFailure } from './explain-connect-failure';
 export { loadConnectionSettings } from './load-connection-settings';
 export { TemporalConfigError } from './temporal-config-error';

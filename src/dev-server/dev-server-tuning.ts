@@ -14,11 +14,17 @@ import { VERSIONING_DYNAMIC_CONFIG } from './versioning-dynamic-config';
  * A deleted closed run (`temporal workflow delete`, or what retention does) is removed only once
  * the transfer queue's acknowledged level has passed its closing tasks, and that level is saved
  * every 30 s by default: a run stayed readable 35 s after its delete here, 4 s with 1 s.
+ *
+ * While a run has a workflow task scheduled or running, the server holds each query until that
+ * task ends, but at most `history.MaxBufferedQueryCount` of them per run (default 1); the next is
+ * refused with RESOURCE_EXHAUSTED, which Temporal's client retries after 1.4-2 s. Two watchers
+ * reading one run at once hit that in about one push-bench run in three here (docs/benchmarks.md).
  */
 export const DEV_SERVER_DYNAMIC_CONFIG: readonly string[] = [
   'history.transferProcessorMaxPollRPS=1000',
   'system.enableActivityEagerExecution=true',
   'history.transferProcessorUpdateAckInterval="1s"',
+  'history.MaxBufferedQueryCount=100',
 ];
 
 /**
@@ -32,13 +38,15 @@ export const DEV_SERVER_SQLITE_PRAGMAS: readonly string[] = ['synchronous=off'];
 
 /**
  * `temporal server start-dev` flags for the settings above and for worker versioning
- * (versioning-dynamic-config.ts); the pragmas only when a db file is used.
+ * (versioning-dynamic-config.ts); the pragmas only when a db file is used. `overrides` (`KEY=JSON`)
+ * replace the entry of the same key or are added.
  */
-export function devServerTuningArgs(opts: { dbFile?: string }): string[] {
-  const args = [...DEV_SERVER_DYNAMIC_CONFIG, ...VERSIONING_DYNAMIC_CONFIG].flatMap((value) => [
-    '--dynamic-config-value',
-    value,
-  ]);
+export function devServerTuningArgs(opts: { dbFile?: string; overrides?: readonly string[] }): string[] {
+  const keyOf = (entry: string): string => entry.slice(0, entry.indexOf('='));
+  const overrides = opts.overrides ?? [];
+  const replaced = new Set(overrides.map(keyOf));
+  const values = [...DEV_SERVER_DYNAMIC_CONFIG, ...VERSIONING_DYNAMIC_CONFIG].filter((v) => !replaced.has(keyOf(v)));
+  const args = [...values, ...overrides].flatMap((value) => ['--dynamic-config-value', value]);
   if (opts.dbFile !== undefined)
     args.push(...DEV_SERVER_SQLITE_PRAGMAS.flatMap((pragma) => ['--sqlite-pragma', pragma]));
   return args;

@@ -15,7 +15,13 @@ export interface TestServer {
  * Uses `existing-path` so the SDK never downloads (its cached download expires after a day).
  * `@temporalio/testing` is a dev dependency, so it is loaded only when this is called.
  */
-export async function startTestServer(opts: { log?: (line: string) => void } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: {
+    log?: (line: string) => void;
+    /** Dynamic config (`KEY=JSON`) replacing the tuning's value of the same key, e.g. a Temporal default to test against. */
+    dynamicConfig?: readonly string[];
+  } = {},
+): Promise<TestServer> {
   const { TestWorkflowEnvironment } = await import('@temporalio/testing');
   const path = await findOrInstallTemporalCli({ log: opts.log });
   const env = await TestWorkflowEnvironment.createLocal({
@@ -25,7 +31,7 @@ export async function startTestServer(opts: { log?: (line: string) => void } = {
       // Errors only: the start-up warnings of a throw-away server are noise in test output.
       log: { format: 'pretty', level: 'error' },
       searchAttributes: SEARCH_ATTRIBUTES.map((a) => a.key),
-      extraArgs: devServerTuningArgs({}),
+      extraArgs: devServerTuningArgs({ overrides: opts.dynamicConfig ?? [] }),
     },
   });
   const namespace = env.namespace ?? 'default';

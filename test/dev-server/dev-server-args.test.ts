@@ -44,12 +44,13 @@ describe('devServerArgs', () => {
     expect(registered).toContain('ThoughtlineCostUsd=Double');
   });
 
-  it('lifts the transfer-queue throttle, turns on eager activities and worker versioning, saves the queue ack level every second, and sets the SQLite pragmas only when a db file is used', () => {
+  it('lifts the transfer-queue throttle, turns on eager activities and worker versioning, saves the queue ack level every second, holds 100 queries per busy run, and sets the SQLite pragmas only when a db file is used', () => {
     const values = (list: string[], flag: string) => list.flatMap((a, i) => (list[i - 1] === flag ? [a] : []));
     expect(values(args, '--dynamic-config-value')).toEqual([
       'history.transferProcessorMaxPollRPS=1000',
       'system.enableActivityEagerExecution=true',
       'history.transferProcessorUpdateAckInterval="1s"',
+      'history.MaxBufferedQueryCount=100',
       ...VERSIONING,
     ]);
     expect(values(args, '--sqlite-pragma')).toEqual(['synchronous=off']);
@@ -58,6 +59,7 @@ describe('devServerArgs', () => {
       'history.transferProcessorMaxPollRPS=1000',
       'system.enableActivityEagerExecution=true',
       'history.transferProcessorUpdateAckInterval="1s"',
+      'history.MaxBufferedQueryCount=100',
       ...VERSIONING,
     ]);
     expect(inMemory).not.toContain('--sqlite-pragma');

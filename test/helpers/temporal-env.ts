@@ -106,9 +106,11 @@ export async function createHarness(
     agents?: AgentWorkerOptions['agents'];
     /** The worker's run cache (`cache` runs); default: a new file in the system's temporary folder. */
     cacheFile?: string;
+    /** Another harness's task queue: a second worker for its runs (e.g. one that starts after the first stopped). */
+    taskQueue?: string;
   },
 ): Promise<AgentHarness> {
-  const taskQueue = `test-${randomUUID()}`;
+  const taskQueue = deps.taskQueue ?? `test-${randomUUID()}`;
   const worker = await createAgentWorker({
     connection: env.nativeConnection,
     namespace: env.namespace ?? inject('temporalNamespace'),

@@ -8,6 +8,8 @@ import { isDeadline } from '../../client/follow/query-deadline';
 import { runStateOf } from '../run-access';
 import { readEnding, type EndingRead } from '../../client/ending/read-ending';
 import type { LiveModelCall } from '../policy/live-text-in-lens';
+import { isQueryBufferFull } from '../../connection/query-buffer-retry';
+import { QueryGate } from './query-gate';
 
 export type EndOutcome = Extract<RunEvent, { type: 'end' }>['outcome'];
 
@@ -45,7 +47,7 @@ const MAX_HELD_STEPS = 1_000;
 /**
  * A Temporal run's first events are its start and its first workflow task's scheduling and start;
  * a fourth means that task has ended. Until then the run has recorded no step, and Temporal holds
- * a query for it (1.4-2 s on the dev server, measured) before answering.
+ * a query for it until that task ends.
  */
 const EVENTS_BEFORE_FIRST_TASK_ENDS = 3;
 /** How often a stream refused a read looks again whether the run's first task has ended, and for how long at most. */
@@ -63,7 +65,8 @@ export class RunNotReadyError extends Error {
  * and a safety net that, while anyone watches, describes the run about once a second and reads
  * the cheap `status` query when its history moved, so steps and the end reach watchers even when
  * no worker publishes or an event is lost. Reads of the durable chain and status are shared by
- * watchers of the same view.
+ * watchers of the same view, and its queries go to Temporal one at a time (QueryGate): two at once
+ * during a workflow task overflow the server's buffer of one, and the refused one came 1.4-2 s late.
  */
 export class RunStream {
   readonly viewer = new IncrementalChainView();
@@ -84,7 +87,9 @@ export class RunStream {
   private lastHistoryLength = -1;
   private lastStatusKey: string | undefined;
   private dirty = true;
-  private readonly reads = new Map<string, { startedSeq: number; promise: Promise<unknown> }>();
+  /** Shared reads by key, with the sequence number when each began: infinite while it waits at the gate (it will see all so far). */
+  private readonly reads = new Map<string, { started: { seq: number }; promise: Promise<unknown> }>();
+  private readonly queries = new QueryGate();
   private closed = false;
   /** Temporal calls not yet settled, gRPC retries included: `close()` waits for them. */
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -157,13 +162,20 @@ export class RunStream {
     return this.sharedRead(`status:${view}`, since, () => this.deps.agents.status(this.workflowId, view));
   }
 
+  /** Queries Temporal through the gate: none is sent before the stream's previous one is answered. */
+  private query<T>(what: string, read: () => Promise<T>): Promise<T> {
+    return this.queries.run(() => this.temporal(what, read));
+  }
+
   private sharedRead<T>(key: string, since: number, read: () => Promise<T>): Promise<T> {
     const current = this.reads.get(key);
-    if (current && current.startedSeq >= since) return current.promise as Promise<T>;
-    const entry = {
-      startedSeq: this.seq,
-      promise: this.temporal(`reading ${key} of ${this.workflowId}`, () => this.whenReadable().then(read)),
-    };
+    if (current && current.started.seq >= since) return current.promise as Promise<T>;
+    const started = { seq: Infinity };
+    const promise = this.query(`reading ${key} of ${this.workflowId}`, () => {
+      started.seq = this.seq;
+      return this.whenReadable().then(read);
+    });
+    const entry = { started, promise };
     this.reads.set(key, entry);
     const forget = (): void => {
       if (this.reads.get(key) === entry) this.reads.delete(key);
@@ -228,7 +240,13 @@ export class RunStream {
     if (this.closed) return Promise.reject(new Error(`${what}: the stream is closed`));
     const ms = this.deps.readTimeoutMs;
     const call = this.deps.agents.client.connection.withDeadline(Date.now() + ms, read).catch((err: unknown) => {
-      throw isDeadline(err) ? new Error(`${what} took longer than ${ms} ms`, { cause: err }) : err;
+      if (isDeadline(err)) throw new Error(`${what} took longer than ${ms} ms`, { cause: err });
+      if (isQueryBufferFull(causeOf(err)))
+        throw new Error(
+          `${what}: Temporal refused the query after its client's retries, because the run already had as many queries waiting for its workflow task as the server holds (history.MaxBufferedQueryCount); the safety net reads again`,
+          { cause: err },
+        );
+      throw err;
     });
     this.inFlight.add(call);
     const settle = (): void => void this.inFlight.delete(call);
@@ -352,7 +370,7 @@ export class RunStream {
       if (!this.notedReadiness(described)) return;
       if (!this.dirty && described.historyLength === this.lastHistoryLength) return;
       this.dirty = true;
-      const status = await this.temporal('status query', () => handle.query(statusQuery, 'auditor'));
+      const status = await this.query('status query', () => handle.query(statusQuery, 'auditor'));
       this.dirty = false;
       this.lastHistoryLength = described.historyLength;
       if (status.steps > this.factsHigh) void this.syncFacts();
@@ -373,4 +391,11 @@ export class RunStream {
       this.polling = false;
     }
   }
+}
+
+/** The gRPC status under a Temporal client error (the client wraps a refused query once). */
+function causeOf(err: unknown): { code?: number; details?: string; message?: string } {
+  const outer = err as { code?: number; details?: string; message?: string; cause?: unknown } | undefined;
+  if (outer?.code !== undefined) return outer;
+  return (outer?.cause as { code?: number; details?: string } | undefined) ?? {};
 }

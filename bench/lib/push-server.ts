@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectClient } from '../../src/connection';
 import { AgentClient } from '../../src/client/agent-client';
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
 import { addToken } from '../../src/server/auth/token-file-store';
@@ -35,7 +36,8 @@ async function main(): Promise<void> {
   const tokenFile = path.join(dir, 'tokens.json');
   const watcherToken = addToken(tokenFile, { id: 'watcher', roles: ['developer'] });
   const publisherToken = addToken(tokenFile, { id: 'bench-worker', roles: ['publisher'] });
-  const connection = await Connection.connect({ address: spec.address });
+  // As `thoughtline serve` connects: a query refused for a full buffer is retried in milliseconds.
+  const connection = await connectClient({ address: spec.address });
   const agents = new AgentClient({
     client: new Client({ connection, namespace: spec.namespace }),
     taskQueue: spec.taskQueue,

@@ -172,7 +172,7 @@ async function measureSide(
     );
     const t0 = Date.now();
     // Both sides: iterations model calls, the tool between them; the bare loop returns its tool count.
-    const handles: StartedRun[] = await mapLimit(runs, CLIENT_CONCURRENCY, () =>
+    const handles: StartedRun[] = await mapLimit<StartedRun>(runs, CLIENT_CONCURRENCY, () =>
       side === 'thoughtline'
         ? agents.start({
             ...benchRun({ iterations: o.iterations - 1 }),

@@ -1,6 +1,6 @@
 import type { CacheHit, CacheRequest } from '../../domain';
 import { cacheKey, type CacheKind } from './cache-key';
-import type { RunCache } from './run-cache';
+import type { CachedEntry, RunCache } from './run-cache';
 
 /**
  * A result of `kind` stored for this tenant and request within the run's time-to-live, with the
@@ -21,14 +21,17 @@ export function lookupCached(
     return undefined;
   }
   const entry = cache.get(key, req.ttlMs);
-  if (!entry) return undefined;
-  const hit: CacheHit = {
+  return entry && { value: entry.value, hit: hitOf(kind, entry, now()) };
+}
+
+/** The hit the chain records for an entry read at `at` (epoch ms): which run stored it, when, and how old it is. */
+export function hitOf(kind: CacheKind, entry: CachedEntry, at: number): CacheHit {
+  return {
     kind,
     fromRun: entry.fromRun.slice(0, 256),
     storedAt: new Date(entry.storedAt).toISOString(),
-    ageMs: Math.max(0, Math.floor(now() - entry.storedAt)),
+    ageMs: Math.max(0, Math.floor(at - entry.storedAt)),
   };
-  return { value: entry.value, hit };
 }
 
 /** Stores a result for later runs of the same tenant; false when it is not kept (too big, no key, store down). */

@@ -21,6 +21,7 @@ export function lazyRunCache(open: () => RunCache, onError: (err: unknown) => vo
   return {
     get: (key, maxAgeMs) => opened()?.get(key, maxAgeMs),
     put: (key, value, fromRun, ttlMs, label) => opened()?.put(key, value, fromRun, ttlMs, label) ?? false,
+    latest: (kind, tenant, maxAgeMs, limit) => opened()?.latest(kind, tenant, maxAgeMs, limit) ?? [],
     deleteExpired: () => opened()?.deleteExpired() ?? 0,
     close: () => cache?.close(),
   };

@@ -25,6 +25,13 @@ export interface CachedEntry {
   storedAt: number;
 }
 
+/** An entry found by its label: its key, its label's name and when it was stored (epoch ms). */
+export interface LabelledEntry {
+  key: string;
+  name: string;
+  storedAt: number;
+}
+
 export interface RunCache {
   /**
    * The entry under `key` stored at most `maxAgeMs` ago and not past the time-to-live it was stored
@@ -36,6 +43,12 @@ export interface RunCache {
    * (its JSON is past the value limit, or the store cannot be written). Never throws.
    */
   put(key: string, value: unknown, fromRun: string, ttlMs: number, label?: CacheLabel): boolean;
+  /**
+   * The newest entries labelled with `kind` and `tenant` (undefined: a run without one), stored at
+   * most `maxAgeMs` ago and not expired, newest first, at most `limit`: their keys and label names,
+   * without values (a similar-goal lookup scores the names, then reads one value). Never throws.
+   */
+  latest(kind: CacheKind, tenant: string | undefined, maxAgeMs: number, limit: number): LabelledEntry[];
   /** Removes entries past their time-to-live; how many went. */
   deleteExpired(): number;
   close(): void;

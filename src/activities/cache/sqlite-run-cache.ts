@@ -56,6 +56,10 @@ export function openSqliteRunCache(file: string, options: SqliteRunCacheOptions 
        from_run = excluded.from_run, stored_at = excluded.stored_at, expires_at = excluded.expires_at,
        kind = excluded.kind, tenant = excluded.tenant, name = excluded.name`,
   );
+  const labelled = db.prepare(
+    `SELECT key, name, stored_at FROM run_cache WHERE kind = ? AND tenant = ? AND expires_at > ? AND stored_at >= ?
+     ORDER BY stored_at DESC, key DESC LIMIT ?`,
+  );
   const expired = db.prepare('DELETE FROM run_cache WHERE expires_at <= ?');
   const totals = db.prepare('SELECT COUNT(*) AS entries, COALESCE(SUM(bytes), 0) AS bytes FROM run_cache');
   const oldest = db.prepare(
@@ -97,6 +101,20 @@ export function openSqliteRunCache(file: string, options: SqliteRunCacheOptions 
       } catch (err) {
         onError(err);
         return false;
+      }
+    },
+    latest(kind, tenant, maxAgeMs, limit) {
+      try {
+        const at = now();
+        const rows = labelled.all(kind, tenant ?? '', at, at - maxAgeMs, Math.max(0, Math.floor(limit))) as Array<{
+          key: string;
+          name: string;
+          stored_at: number;
+        }>;
+        return rows.map((r) => ({ key: r.key, name: r.name, storedAt: r.stored_at }));
+      } catch (err) {
+        onError(err);
+        return [];
       }
     },
     deleteExpired() {
@@ -142,6 +160,8 @@ export function openRunCacheDatabase(file: string, busyTimeoutMs: number): Datab
   // With `bytes`, the bound check after each write (COUNT, SUM of bytes) reads this index, not every value.
   db.exec('CREATE INDEX IF NOT EXISTS run_cache_stored_at ON run_cache (stored_at, bytes)');
   db.exec('CREATE INDEX IF NOT EXISTS run_cache_expires_at ON run_cache (expires_at)');
+  // A similar-goal lookup reads a tenant's newest plans by label (RunCache.latest).
+  db.exec('CREATE INDEX IF NOT EXISTS run_cache_label ON run_cache (kind, tenant, stored_at)');
   return db;
 }
 

@@ -74,5 +74,7 @@ export const CacheHit = z.object({
   fromRun: z.string().max(256),
   storedAt: z.string().max(40),
   ageMs: z.number().int().nonnegative(),
+  /** A plan stored for another, similar goal: how alike the goals are (0–1, text/similarity.ts). Absent for the same goal key. */
+  similarity: z.number().min(0).max(1).optional(),
 });
 export type CacheHit = z.infer<typeof CacheHit>;

@@ -12,6 +12,7 @@ import { MAX_TASK_BYTES, utf8Bytes } from './payload-size';
 import { CallerContext } from '../identity/people';
 import { PlanningSettings } from '../planning/plan';
 import { RunCacheSettings } from '../planning/run-cache-settings';
+import { SIMILAR_THRESHOLD } from '../text/similarity';
 import {
   Confidence,
   DEFAULT_THOUGHT_PROMPT,
@@ -93,6 +94,12 @@ export const AgentInput = z.object({
   stallThreshold: z.number().int().min(2).default(3),
   /** The last this many turns are searched for a cycle (A-B-A-B, A-B-C-A-B-C): a cycle repeated twice is a stall. */
   stallWindow: z.number().int().min(4).max(20).default(8),
+  /**
+   * How alike (0.5–1, text/similarity.ts: shared words and values over all, a different number never
+   * alike) a turn's calls must be to the last turn's to count as a repeat and in cycles; 1 compares
+   * them exactly (after normalising case and spaces), as before.
+   */
+  similarCallThreshold: z.number().min(0.5).max(1).default(SIMILAR_THRESHOLD),
   /** On a stall after the one warning: `stop` (reason `stalled`) or `ask` a person (update `resolveStall`). */
   onStall: z.enum(['stop', 'ask']).default('stop'),
   /** How long an `ask` waits for a person before stopping as `stalled`. Default 1 day. */

@@ -6,6 +6,7 @@ import { DelegatedSpend } from '../agents/delegated-spend';
 import { SteeringInstruction } from '../identity/people';
 import { ToolSpec } from '../tools/tool-spec';
 import { TokenUsage } from '../model/usage';
+import { MAX_FINGERPRINT_FEATURES } from '../text/similarity';
 
 /** An earlier identical call to a read-only tool, whose observation a repeat reuses. */
 export const CachedObservation = z.object({
@@ -39,6 +40,9 @@ export const FailedCall = z.object({
 });
 export type FailedCall = z.infer<typeof FailedCall>;
 
+/** A turn's calls as a similarity fingerprint: at most MAX_FINGERPRINT_FEATURES short hashes. */
+const TurnShape = z.array(z.string().max(16)).max(MAX_FINGERPRINT_FEATURES);
+
 /** Consecutive repeats seen so far, and whether the agent was already told it is repeating itself. */
 export const StallState = z.object({
   lastCallKey: z.string().optional(),
@@ -54,6 +58,13 @@ export const StallState = z.object({
   cycleWarned: z.boolean().default(false),
   /** Fingerprint of the last thought before a tool call (thoughtValidation's repeat check). */
   lastThoughtKey: z.string().optional(),
+  /**
+   * The last turn's calls as a similarity fingerprint (text/similarity.ts), when calls are compared
+   * by similarity (`similarCallThreshold` below 1). Absent in states carried before: keys compare then.
+   */
+  lastTurnShape: TurnShape.optional(),
+  /** Fingerprints of the latest turns, aligned with the end of `recentTurns` (possibly shorter), for cycles of similar turns. */
+  recentShapes: z.array(TurnShape).max(MAX_RECENT_TURNS).optional(),
 });
 export type StallState = z.infer<typeof StallState>;
 

@@ -1,14 +1,7 @@
 import { canonicalJson } from '../../domain/approval/arguments-hash';
+import { fnv1a } from '../../domain/text/fnv1a';
 
-/** FNV-1a, 32-bit, as hex: a short deterministic fingerprint (sandbox-safe, no crypto module). */
-export function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, '0');
-}
+export { fnv1a };
 
 /** Identifies a tool call by tool name and arguments; the hash keeps stored keys short. */
 export function callKey(toolName: string, args: unknown): string {

@@ -37,6 +37,7 @@ export function childInput(
     visibility: parent.visibility,
     stallThreshold: parent.stallThreshold,
     stallWindow: parent.stallWindow,
+    similarCallThreshold: parent.similarCallThreshold,
     requireThought: parent.requireThought,
     thoughtPrompt: parent.thoughtPrompt,
     labels: parent.labels,

@@ -4,11 +4,14 @@ import path from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createPlanCacheActivities } from '../../../src/activities/cache/plan-cache-activities';
+import { createPlanCacheActivities, type PlanCacheKey } from '../../../src/activities/cache/plan-cache-activities';
+import { storeCached } from '../../../src/activities/cache/cached-result';
 import { MAX_CACHED_VALUE_BYTES } from '../../../src/activities/cache/run-cache';
+import { MAX_SIMILAR_PLAN_CANDIDATES } from '../../../src/activities/cache/similar-plan';
 import { openSqliteRunCache } from '../../../src/activities/cache/sqlite-run-cache';
 import { createToolActivities } from '../../../src/activities/tool-activities';
 import { goalKey, planToolsKey, type Plan, type ToolInvocation, type ToolOutput } from '../../../src/domain';
+import { cacheHitText } from '../../../src/domain/planning/cache-hit-text';
 import { defineTool } from '../../../src/tools/define-tool';
 import { createRedactor } from '../../../src/tools/redact-secrets';
 import { createToolRegistry } from '../../../src/tools/tool-registry';
@@ -134,6 +137,90 @@ describe('the plan cache activities', () => {
     expect(
       await env('p').run(activities.lookupCachedPlan, key('Summarise the Q3 report', ['search', 'calc'], 'globex')),
     ).toBeNull();
+  });
+
+  /** A lookup through the activity environment, typed. */
+  const lookup = (activities: ReturnType<typeof createPlanCacheActivities>, input: PlanCacheKey) =>
+    env('reader').run(activities.lookupCachedPlan, input) as ReturnType<typeof activities.lookupCachedPlan>;
+
+  it('falls back to the most similar stored goal with the same tools, and says how alike; far goals, numbers and other tools miss', async () => {
+    let at = 1_000_000;
+    const cache = openSqliteRunCache(path.join(dir, `${Math.random()}.sqlite`), { now: () => at });
+    const activities = createPlanCacheActivities(cache);
+    const store = async (run: string, goal: string) => {
+      at += 1_000;
+      expect(await env(run).run(activities.storeCachedPlan, { ...key(goal, ['search', 'calc']), plan })).toBe(true);
+    };
+    await store(
+      'weather-1',
+      'Find the detailed hourly weather forecast for Paris tomorrow and summarise the wind speed',
+    );
+    await store('sales-1', 'Summarise the Q3 sales report for the board');
+    // One word of ten differs ("today"): the exact key misses, 9 of 11 words are shared.
+    const near = key('Find the detailed hourly weather forecast for Paris today and summarise the wind speed', [
+      'calc',
+      'search',
+    ]);
+    const found = await lookup(activities, near);
+    expect(found?.plan).toEqual(plan);
+    expect(found?.hit).toMatchObject({ kind: 'plan', fromRun: 'weather-1' });
+    expect(found?.hit.similarity).toBeCloseTo(9 / 11);
+    expect(cacheHitText(found!.hit)).toMatch(
+      /^reused from a run with a similar goal, 81% alike: cached from run weather-1, /,
+    );
+    // 1 asks for the same goal key.
+    expect(await lookup(activities, { ...near, similarity: 1 })).toBeNull();
+    // Three words differ: 7 of 11 shared, below the default 0.8; found at 0.6.
+    const farther = key('Find the weather forecast for Paris today and summarise the wind speed', ['search', 'calc']);
+    expect(await lookup(activities, farther)).toBeNull();
+    expect((await lookup(activities, { ...farther, similarity: 0.6 }))?.hit.similarity).toBeCloseTo(7 / 11);
+    // Another quarter is another goal (a different number), however much else matches.
+    expect(
+      await lookup(activities, {
+        ...key('Summarise the Q4 sales report for the board', ['search', 'calc']),
+        similarity: 0.5,
+      }),
+    ).toBeNull();
+    // Other tools, or another tenant: never, however alike.
+    const sales = 'Summarise the Q3 sales report for our board';
+    expect(await lookup(activities, { ...key(sales, ['search']), similarity: 0.5 })).toBeNull();
+    expect(await lookup(activities, { ...key(sales, ['search', 'calc'], 'globex'), similarity: 0.5 })).toBeNull();
+    // The same tenant and tools, words reordered and one more: 5 of 6 alike.
+    const reordered = await lookup(activities, key('board sales report Q3 summarise quickly', ['calc', 'search']));
+    expect(reordered?.hit).toMatchObject({ fromRun: 'sales-1', similarity: 5 / 6 });
+  });
+
+  it('a tie goes to the newest stored goal', async () => {
+    let at = 1_000_000;
+    const cache = openSqliteRunCache(path.join(dir, `${Math.random()}.sqlite`), { now: () => at });
+    const activities = createPlanCacheActivities(cache);
+    for (const [run, goal] of [
+      ['older', 'alpha beta gamma delta'],
+      ['newer', 'alpha beta gamma epsilon'],
+    ] as const) {
+      at += 1_000;
+      await env(run).run(activities.storeCachedPlan, { ...key(goal, ['search']), plan });
+    }
+    // 'alpha beta gamma' is 3 of 4 alike to each.
+    const found = await lookup(activities, { ...key('alpha beta gamma', ['search']), similarity: 0.75 });
+    expect(found?.hit).toMatchObject({ fromRun: 'newer', similarity: 0.75 });
+  });
+
+  it('scores at most the newest MAX_SIMILAR_PLAN_CANDIDATES stored plans of the tenant', async () => {
+    let at = 1_000_000;
+    const cache = openSqliteRunCache(path.join(dir, `${Math.random()}.sqlite`), { now: () => at });
+    const activities = createPlanCacheActivities(cache);
+    const req = { tenant: 'acme', ttlMs: 60_000 };
+    const put = (goal: string) => {
+      at += 1;
+      expect(storeCached(cache, req, 'plan', goalKey(goal), ['search'], plan, 'run')).toBe(true);
+    };
+    put('alpha beta gamma delta epsilon');
+    for (let i = 1; i < MAX_SIMILAR_PLAN_CANDIDATES; i++) put(`unrelated goal number ${i}`);
+    const near = key('alpha beta gamma delta', ['search']);
+    expect((await lookup(activities, near))?.hit.similarity).toBe(0.8);
+    put('one more unrelated goal');
+    expect(await lookup(activities, near)).toBeNull();
   });
 
   it('misses without a store', async () => {

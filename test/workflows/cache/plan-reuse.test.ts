@@ -90,7 +90,18 @@ describe('plan reuse (cache.plans) through reusePlan and storePlan', () => {
         expect(reused.hit.ageMs).toBeGreaterThanOrEqual(0);
         expect(await activitiesOf(second)).toEqual(['lookupCachedPlan']);
 
-        // Another tenant, other tools, or a goal with other words: no plan.
+        // A goal with one word more (4 of its 5 words are the stored goal's): that plan, saying how alike.
+        const near = await probe(`p-${randomUUID()}`, [
+          cached,
+          'Summarise the Q3 sales report quickly',
+          ['search', 'calc'],
+        ]);
+        expect(near).toMatchObject({
+          plan: { source: 'cached' },
+          hit: { kind: 'plan', fromRun: first, similarity: 0.8 },
+        });
+
+        // Another tenant, other tools, or a goal with other words (another number): no plan.
         const globex = input({ cache: { plans: true, ttlMs: 60_000 }, caller: { id: 'u', tenant: 'globex' } });
         expect(
           await probe(`p-${randomUUID()}`, [globex, 'Summarise the Q3 sales report', ['search', 'calc']]),

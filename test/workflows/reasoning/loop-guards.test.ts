@@ -3,7 +3,9 @@
  * repeats, A-B-A-B cycles stall, and a call identical to one that failed is not run again.
  */
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { say, useTool } from '../../../src/activities/models/scripted-model';
+import { defineTool } from '../../../src/tools/define-tool';
 import { toolResultOf } from '../../helpers/chain-helpers';
 import { runScripted } from '../../helpers/run-scripted';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
@@ -29,6 +31,36 @@ describe('loop guards', () => {
     // The third near-identical call gets the warning instead of running.
     expect(log.calls.map((c) => c.args)).toEqual([{ key: 'Alpha' }, { key: ' alpha ' }]);
     expect(toolResultOf(result.chain.steps, 'toolu_3')?.error).toContain('3 times in a row');
+  });
+
+  it('counts a call like the last one (the same words in another order) as a repeat; a different number is progress', async () => {
+    const queries: string[] = [];
+    const search = defineTool({
+      name: 'search',
+      description: 'Searches the web',
+      input: z.object({ query: z.string() }),
+      execute: ({ query }) => {
+        queries.push(query);
+        return `results for ${query}`;
+      },
+    });
+    const { result } = await runScripted(env, {
+      input: { task: 'What is the weather in Paris?', model: SCRIPTED_MODEL, stallThreshold: 2 },
+      tools: [search],
+      script: [
+        call('search', { query: 'weather in Paris' }, 'toolu_1'),
+        call('search', { query: 'Paris weather' }, 'toolu_2'),
+        call('search', { query: 'Paris weather in 3 days' }, 'toolu_3'),
+        { content: [say('Enough.'), useTool('finish', { result: 'sunny' })] },
+      ],
+    });
+    // The second is the first again in other words: not run, and the model is told so.
+    expect(queries).toEqual(['weather in Paris', 'Paris weather in 3 days']);
+    const warning = toolResultOf(result.chain.steps, 'toolu_2')?.error;
+    expect(warning).toContain('a call like this');
+    expect(warning).toContain('2 times in a row');
+    expect(toolResultOf(result.chain.steps, 'toolu_3')?.success).toBe(true);
+    expect(result.terminationReason).toBe('success');
   });
 
   it('warns on an A-B-A-B cycle and stalls when the agent goes round again', async () => {

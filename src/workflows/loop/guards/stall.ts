@@ -1,18 +1,14 @@
 /**
- * The stall guard: the same tool calls again and again, and replies that cannot be read, are
+ * The stall guard: the same (or similar, `similarCallThreshold`) tool calls again and again, and replies that cannot be read, are
  * counted (core/stall-detector.ts); the model is warned once through its observation, then the run
  * stops as `stalled` unless a person lets it go on (`onStall: 'ask'`). Deterministic, sandbox side.
  */
+import { patched } from '@temporalio/workflow';
 import type { ToolUseBlock } from '../../../domain';
+import { alikeText, turnFingerprint } from '../../../domain/text/similarity';
 import type { RunContext } from '../../core/state/run-context';
 import { similarCallKey } from '../../core/stable-hash';
-import {
-  afterFormatError,
-  afterToolCalls,
-  cycleLength,
-  freshStallState,
-  type StallVerdict,
-} from '../../core/state/stall-detector';
+import { afterFormatError, afterToolCalls, freshStallState, type StallVerdict } from '../../core/state/stall-detector';
 import type { StallQuestion } from '../../people/stall-question';
 
 /** A turn's calls judged against the turns before: the verdict, the warning the model reads, and what a person is told on a stall. */
@@ -22,33 +18,49 @@ export interface RepeatJudgement {
   what: string;
 }
 
-/** Counts the turn's calls toward a stall (the same calls in a row, or a cycle through a few turns). */
+/**
+ * Replays of histories recorded before calls were compared by similarity keep comparing keys:
+ * the patch marker is recorded with the first turn judged the new way.
+ */
+export const SIMILAR_CALLS_PATCH = 'similar-calls';
+
+/** Counts the turn's calls toward a stall (the same or similar calls in a row, or a cycle through a few turns). */
 export function judgeRepeats(ctx: RunContext, calls: readonly ToolUseBlock[]): RepeatJudgement {
   const { input, state } = ctx;
   const turnKey = calls.map((c) => similarCallKey(c.name, c.input)).join('|');
-  const {
-    verdict,
-    kind,
-    state: judged,
-  } = afterToolCalls(state.stall, turnKey, input.stallThreshold, input.stallWindow);
-  state.setStall(judged);
-  if (kind === 'cycle') {
-    const turns = cycleLength(state.stall.recentTurns);
+  const threshold = input.similarCallThreshold;
+  const likeness =
+    threshold < 1 && patched(SIMILAR_CALLS_PATCH) ? { shape: turnFingerprint(calls), threshold } : undefined;
+  const judged = afterToolCalls(state.stall, turnKey, input.stallThreshold, input.stallWindow, likeness);
+  state.setStall(judged.state);
+  const { verdict, period } = judged;
+  if (judged.kind === 'cycle') {
+    // Turns alike enough count as the same turn here, as they do for repeats.
     return {
       verdict,
-      what: `it went round the same ${turns} turns of calls twice`,
+      what: `it went round the same ${period} turns of calls twice`,
       warning:
-        `Not run: you have gone round the same ${turns} turns of calls twice, ` +
+        `Not run: you have gone round the same ${period} turns of calls twice, ` +
         'and the results will not change. Use the earlier results, try something different, or finish.',
     };
   }
   const names = calls.map((c) => c.name).join(', ');
   const inRow = state.stall.sameCallsInRow;
+  if (!likeness || judged.exact)
+    return {
+      verdict,
+      what: `it called ${names} with the same arguments ${inRow} times in a row`,
+      warning:
+        `Not run: you have made this exact call (${names} with the same arguments) ${inRow} times in a row, ` +
+        'and the result will not change. Use the earlier result, try something different, or finish.',
+    };
+  // Alike, not equal: say so, and how alike, so the model sees why a reworded call did not run.
+  const args = `arguments ${alikeText(judged.alike)} to the last call's`;
   return {
     verdict,
-    what: `it called ${names} with the same arguments ${inRow} times in a row`,
+    what: `it made a call like this (${names} with ${args}) ${inRow} times in a row`,
     warning:
-      `Not run: you have made this exact call (${names} with the same arguments) ${inRow} times in a row, ` +
+      `Not run: you have made a call like this (${names} with ${args}) ${inRow} times in a row, ` +
       'and the result will not change. Use the earlier result, try something different, or finish.',
   };
 }

@@ -1,5 +1,6 @@
 import type { AgentInput, Plan, PlanningSettings, ToolUseBlock } from '../../../domain';
-import type { TaskChoice } from '../../../domain/planning/plan-verdicts';
+import type { CacheHit, TaskChoice } from '../../../domain/planning/plan-verdicts';
+import { alikeText } from '../../../domain/text/similarity';
 import { reusePlan, storePlan } from '../../cache/plan-cache';
 import type { ChainBuilder } from '../../core/chain/chain-builder';
 import { injectedToolNames } from '../../core/injected-tools';
@@ -310,8 +311,13 @@ function describeOrigin(plan: Plan, attempts: readonly PlanAttempt[]): string {
     case 'workflow':
       return `Plan: the ${plan.workflow ?? 'workflow'} workflow's ${plan.tasks.length} steps, as written.`;
     case 'cached':
-      return `Plan: ${plan.tasks.length} tasks, reused from a run with a similar goal.`;
+      return `Plan: ${plan.tasks.length} tasks, reused from a run with a similar goal${alikeNote(plan.reusedFrom)}.`;
   }
+}
+
+/** ", 86% alike" for a plan stored for another goal (not the same goal key), else nothing. */
+function alikeNote(hit: CacheHit | undefined): string {
+  return hit?.similarity === undefined ? '' : `, ${alikeText(hit.similarity)}`;
 }
 
 function taskList(plan: Plan): string {

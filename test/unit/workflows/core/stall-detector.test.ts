@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { StallState } from '../../../../src/domain';
+import { StallState } from '../../../../src/domain';
+import { MAX_RECENT_TURNS } from '../../../../src/domain/run/continued-state';
+import { turnFingerprint } from '../../../../src/domain/text/similarity';
 import {
   afterFormatError,
   afterReadableReply,
@@ -183,5 +185,65 @@ describe('stall detector: cycles (seed 001 §4.3)', () => {
     expect(cycleLength(['x', 'a', 'b', 'a', 'b'])).toBe(2);
     expect(cycleLength(['a', 'a', 'a', 'a'])).toBe(0);
     expect(cycleLength(['a', 'b', 'c', 'a', 'b'])).toBe(0);
+  });
+});
+
+describe('stall detector: similar calls (likeness)', () => {
+  const turn = (query: string) => ({
+    key: `search#${query}`,
+    likeness: { shape: turnFingerprint([{ name: 'search', input: { query } }]), threshold: 0.8 },
+  });
+
+  it('counts a turn alike to the last as a repeat, and says how alike; without likeness it is progress', () => {
+    const first = turn('weather in Paris');
+    const second = turn('Paris weather');
+    const s1 = afterToolCalls(freshStallState(), first.key, 2, 8, first.likeness);
+    const s2 = afterToolCalls(s1.state, second.key, 2, 8, second.likeness);
+    expect(s2).toMatchObject({ verdict: 'warn', kind: 'repeat', exact: false, alike: 1 });
+    expect(s2.state.sameCallsInRow).toBe(2);
+    expect(s2.state.recentShapes).toHaveLength(2);
+    const keysOnly = afterToolCalls(afterToolCalls(freshStallState(), first.key, 2, 8).state, second.key, 2, 8);
+    expect(keysOnly).toMatchObject({ verdict: 'ok', alike: 0 });
+    expect(keysOnly.state.lastTurnShape).toBeUndefined();
+  });
+
+  it('a different number is progress', () => {
+    const first = turn('Paris weather');
+    const later = turn('Paris weather in 3 days');
+    const s1 = afterToolCalls(freshStallState(), first.key, 2, 8, first.likeness);
+    expect(afterToolCalls(s1.state, later.key, 2, 8, later.likeness)).toMatchObject({ verdict: 'ok', alike: 0 });
+  });
+
+  it('finds a cycle of alike turns (A-B-A′-B′)', () => {
+    const turns = [turn('weather in Paris'), turn('lyon hotels'), turn('Paris weather'), turn('hotels in Lyon')];
+    let state = freshStallState();
+    const verdicts: string[] = [];
+    for (const t of turns) {
+      const judged = afterToolCalls(state, t.key, 3, 8, t.likeness);
+      state = judged.state;
+      verdicts.push(`${judged.verdict}/${judged.period}`);
+    }
+    expect(verdicts).toEqual(['ok/0', 'ok/0', 'ok/0', 'warn/2']);
+  });
+
+  it('a state carried without fingerprints compares keys for its older turns, then fingerprints', () => {
+    const carried: StallState = {
+      ...freshStallState(),
+      lastCallKey: 'search#old',
+      sameCallsInRow: 1,
+      recentTurns: ['search#x', 'search#old'],
+    };
+    const next = turn('Paris weather');
+    const judged = afterToolCalls(carried, next.key, 2, 8, next.likeness);
+    expect(judged).toMatchObject({ verdict: 'ok', alike: 0 });
+    expect(judged.state.recentTurns).toHaveLength(3);
+    expect(judged.state.recentShapes).toHaveLength(1);
+    // The carried state still parses, and so does one with fingerprints at their bound.
+    expect(StallState.parse(carried).recentShapes).toBeUndefined();
+    const full = { ...judged.state, recentShapes: Array.from({ length: MAX_RECENT_TURNS }, () => next.likeness.shape) };
+    expect(StallState.safeParse(full).success).toBe(true);
+    expect(StallState.safeParse({ ...full, recentShapes: [...full.recentShapes, next.likeness.shape] }).success).toBe(
+      false,
+    );
   });
 });

@@ -358,6 +358,10 @@ function groundingLine(report: AuditReport): string[] {
       return [
         `_Grounded: tool results in step${steps.length === 1 ? '' : 's'} ${steps.join(', ')} stand behind it${outcome.success ? '' : `, but the run ended ${outcome.terminationReason}: a partial answer`}${confidence}._`,
       ];
+    case 'partly_grounded':
+      return [
+        `_Partly grounded: tool results in step${steps.length === 1 ? '' : 's'} ${steps.join(', ')}, but not every claim of the answer is in them${confidence}._`,
+      ];
     case 'unsupported':
       return [`_Unsupported: no tool result stands behind this answer; it is the model's own${confidence}._`];
     case 'ungrounded':

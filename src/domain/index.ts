@@ -41,5 +41,6 @@ export * from './run/agent-context';
 export * from './agents/sub-agent';
 export * from './agents/delegated-spend';
 export * from './model/llm-answer';
+export * from './model/consensus-summary';
 export * from './chain/react-trace';
 export * from './visibility';

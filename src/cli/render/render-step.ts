@@ -9,6 +9,7 @@ import { cacheHitText } from '../../domain/planning/cache-hit-text';
 import { runEnding } from '../../domain/run/run-ending';
 import { endingLines } from './render-ending';
 import { counted } from '../../domain/text/counted';
+import { consensusSummary } from '../../domain/model/consensus-summary';
 
 /** Lines a step adds under its first sit under the text after the label (number 4 + label 13). */
 const UNDER = ' '.repeat(17);
@@ -132,8 +133,10 @@ export function renderStep(step: ReasoningStep, answered?: AnsweringModels): str
       }
       const note = toolResultNote(r);
       const notes = `${r.truncated ? dim(' (truncated)') : ''}${note ? dim(` (${note})`) : ''}${cacheNote(step)}`;
+      // A consensus (ask_model asking several models) says how they split, not its JSON.
+      const agreement = r.success ? consensusSummary(r.result) : undefined;
       const line = r.success
-        ? `${label('Observation', green)}${tag}${oneLine(r.result)}${notes}`
+        ? `${label('Observation', green)}${tag}${agreement ?? oneLine(r.result)}${notes}`
         : `${label('Observation', red)}${tag}${oneLine(r.error ?? 'failed', 300)}${notes}`;
       return `${n}${line}${r.subAgent ? under([renderSubAgentOutcome(r.subAgent)]) : ''}`;
     }

@@ -2,23 +2,70 @@ import { z } from 'zod';
 import type { TerminationReason } from '../run/termination';
 
 /**
- * What stands behind an answer (docs/concepts.md, "Grounded answers"): `grounded`, at least one
- * tool's successful observation (their step ids are the synthesis's `sources`); `unsupported`, a
- * `success` with none (the model's own knowledge); `ungrounded`, any other ending with none.
- * Judged from the chain's records only, never from the answer's text.
+ * What stands behind an answer (docs/concepts.md, "Grounded answers"). With at least one tool's
+ * successful observation (their step ids are the synthesis's `sources`) the answer's checkable
+ * claims are compared with them (`ClaimCheck`): `grounded` when every claim is supported by an
+ * observation or given by the task, context or a person (or the answer states none),
+ * `partly_grounded` when some are not. Without an observation: `unsupported` after a `success`
+ * (the model's own knowledge), `ungrounded` after any other ending.
  */
-export const AnswerGrounding = z.enum(['grounded', 'unsupported', 'ungrounded']);
+export const AnswerGrounding = z.enum(['grounded', 'partly_grounded', 'unsupported', 'ungrounded']);
 export type AnswerGrounding = z.infer<typeof AnswerGrounding>;
+
+/** The most claims one answer's check records; the rest are counted in `omitted`. */
+export const MAX_CHECKED_CLAIMS = 40;
+/** The longest claim text (and value) recorded; a longer quote is cut. */
+export const MAX_CLAIM_CHARS = 120;
+
+/** What a claim states: a number (with its unit), a date, a quoted string, a named entity, a yes/no verdict. */
+export const ClaimKind = z.enum(['number', 'date', 'quote', 'entity', 'verdict']);
+export type ClaimKind = z.infer<typeof ClaimKind>;
+
+/** Where a claim came from when no observation supports it but the run was given it. */
+export const ClaimGiven = z.enum(['task', 'context', 'person']);
+export type ClaimGiven = z.infer<typeof ClaimGiven>;
+
+/** One checkable claim of an answer and what supports it; neither `supportedBy` nor `given`: unsupported. */
+export const AnswerClaim = z.object({
+  kind: ClaimKind,
+  /** As the answer writes it: "42 km", "12 March 2024", "Lyon". */
+  text: z.string().max(MAX_CLAIM_CHARS),
+  /** Its comparable form: "42000 m", "2024-03-12", "lyon", "yes". */
+  value: z.string().max(MAX_CLAIM_CHARS),
+  /** Offset in the answer's text, for views that mark it. */
+  at: z.number().int().nonnegative(),
+  /** The step id of the observation that supports it (the oldest one that does). */
+  supportedBy: z.string().optional(),
+  /** Set when no observation supports it but the task, the context or a person gave it. */
+  given: ClaimGiven.optional(),
+});
+export type AnswerClaim = z.infer<typeof AnswerClaim>;
+
+/** The per-claim judgement behind `grounded` and `partly_grounded` (the synthesis's `claimCheck`). */
+export const ClaimCheck = z.object({
+  /** `rules`: the deterministic reader (src/domain/chain/claim-support.ts). */
+  method: z.enum(['rules']),
+  claims: z.array(AnswerClaim).max(MAX_CHECKED_CLAIMS),
+  /** The unsupported claims' texts, in answer order: what one-line views name. */
+  unsupported: z.array(z.string().max(MAX_CLAIM_CHARS)).max(MAX_CHECKED_CLAIMS),
+  /** Claims past MAX_CHECKED_CLAIMS, not checked. */
+  omitted: z.number().int().nonnegative().optional(),
+});
+export type ClaimCheck = z.infer<typeof ClaimCheck>;
 
 /**
  * How every view names an answer: `final` (grounded, the run succeeded), `partial` (grounded, but
- * the run ended otherwise), `unsupported` and `ungrounded`. Only `final` is titled "Final answer".
+ * the run ended otherwise), `partly` (partly grounded, whatever the ending), `unsupported` and
+ * `ungrounded`. Only `final` is titled "Final answer".
  */
-export type AnswerKind = 'final' | 'partial' | 'unsupported' | 'ungrounded';
+export type AnswerKind = 'final' | 'partial' | 'partly' | 'unsupported' | 'ungrounded';
 
 export interface AnswerLabel {
   kind: AnswerKind;
-  /** "Final answer", "Partial answer (max_iterations)", "Answer, no tool result behind it", "Ungrounded summary (stalled)". */
+  /**
+   * "Final answer", "Partial answer (max_iterations)", "Answer, partly grounded", "Partial answer
+   * (max_iterations), partly grounded", "Answer, no tool result behind it", "Ungrounded summary (stalled)".
+   */
   title: string;
 }
 
@@ -38,6 +85,14 @@ export function answerLabel(judged: {
       return reason === undefined || reason === 'success'
         ? { kind: 'final', title: 'Final answer' }
         : { kind: 'partial', title: `Partial answer (${reason})` };
+    case 'partly_grounded':
+      return {
+        kind: 'partly',
+        title:
+          reason === undefined || reason === 'success'
+            ? 'Answer, partly grounded'
+            : `Partial answer (${reason}), partly grounded`,
+      };
     case 'unsupported':
       return { kind: 'unsupported', title: 'Answer, no tool result behind it' };
     case 'ungrounded':
@@ -48,4 +103,9 @@ export function answerLabel(judged: {
 /** "confidence 80%", or undefined when no confidence was given. */
 export function confidenceText(confidence: number | undefined): string | undefined {
   return confidence === undefined ? undefined : `confidence ${Math.round(confidence * 100)}%`;
+}
+
+/** "42 km, \"Lyon\"": an answer's unsupported claims for a one-line view, or undefined when there are none. */
+export function unsupportedText(unsupported: readonly string[] | undefined): string | undefined {
+  return unsupported && unsupported.length > 0 ? unsupported.join(', ') : undefined;
 }

@@ -3,6 +3,7 @@ import { markdownCode as code, markdownText as text } from '../text/markdown-esc
 import { toolResultNote } from '../tools/tool-result-note';
 import { answerLabel, confidenceText } from './answer-grounding';
 import { counted } from '../text/counted';
+import { consensusSummary } from '../model/consensus-summary';
 
 /** Turns a workflow id into a link target, e.g. the Web UI's page of that run. */
 export type RunLink = (workflowId: string) => string;
@@ -74,6 +75,8 @@ export function renderStepMarkdown(step: ReasoningStep, runLink?: RunLink): stri
       // The model that answered, which may not be the one asked (a fallback, the offline model).
       if (step.model) return `${head} **Model reply** ${code(step.model)} ${spent}(${r.durationMs} ms)`;
       const note = toolResultNote(r);
+      const agreement = r.success ? consensusSummary(r.result) : undefined;
+      if (agreement !== undefined) return `${head} **Consensus** ${prose(agreement, 600)} (${r.durationMs} ms)`;
       return r.success
         ? `${head} **Observation** ${code(json(r.result, 300))} (${note ? `${note}, ` : ''}${r.durationMs} ms)`
         : `${head} **Observation (error)** ${prose(r.error ?? 'failed', 300)}${note ? ` (${note})` : ''}`;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TokenUsage } from './usage';
+import { COMPARED_AS } from '../text/answer-equivalence';
 
 /**
  * What a tool of type `llm` returns (the built-in `ask_model`): the answer and what it cost. The
@@ -39,6 +40,10 @@ export const ConsensusAnswer = z.union([
 ]);
 export type ConsensusAnswer = z.infer<typeof ConsensusAnswer>;
 
+/** What a consensus compared answers as: see `sameAnswer` in domain/text/answer-equivalence.ts. */
+export const ComparedAs = z.enum(COMPARED_AS);
+export type ComparedAs = z.infer<typeof ComparedAs>;
+
 /**
  * What `ask_model` returns for `mode: "consensus"`: every model's answer in the order asked, and
  * how far they agree (see `agreementOf` in tools/builtin/llm/agreement.ts). The workflow counts
@@ -55,6 +60,8 @@ export const LlmConsensus = z.object({
   majority: z.string().optional(),
   /** Registry names grouped by equal answer, largest group first; failed models are in none. */
   groups: z.array(z.array(z.string())),
+  /** Per group, in its order, what its answers were compared as (absent on results recorded before it was kept). */
+  groupedBy: z.array(ComparedAs).optional(),
 });
 export type LlmConsensus = z.infer<typeof LlmConsensus>;
 

@@ -185,12 +185,13 @@ function takeConsensus(
     });
     return { model: a.alias, answer, ...flags, ...(a.stopReason === 'max_tokens' ? { reachedMaxTokens: true } : {}) };
   });
-  const { agreement, unanimous, majority, groups } = consensus;
+  const { agreement, unanimous, majority, groups, groupedBy } = consensus;
   const result = {
     agreement,
     unanimous,
     ...(majority !== undefined ? { majority: majority.slice(0, share) } : {}),
     groups,
+    ...(groupedBy !== undefined ? { groupedBy } : {}),
     answers,
   };
   const shown: ToolResult = {

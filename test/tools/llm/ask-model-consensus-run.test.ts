@@ -28,7 +28,8 @@ describe('ask_model consensus in a run on the dev server', () => {
       { content: [say('4')], usage: { inputTokens: 30, outputTokens: 5 }, costUsd: 0.001 },
     ]);
     const b = createScriptedModel([
-      { content: [say('4.')], usage: { inputTokens: 40, outputTokens: 6 }, costUsd: 0.002 },
+      // Agreement reads what an answer says: "Four." agrees with "4" (it did not when text had to match).
+      { content: [say('Four.')], usage: { inputTokens: 40, outputTokens: 6 }, costUsd: 0.002 },
     ]);
     const c = createScriptedModel([
       { content: [say('5')], usage: { inputTokens: 50, outputTokens: 7 }, costUsd: 0.003 },
@@ -69,7 +70,7 @@ describe('ask_model consensus in a run on the dev server', () => {
     );
     expect(perModel.map((s) => [s.model, s.usage?.inputTokens, s.costUsd, s.toolResult.result])).toEqual([
       ['a-1', 30, 0.001, '4'],
-      ['b-1', 40, 0.002, '4.'],
+      ['b-1', 40, 0.002, 'Four.'],
       ['c-1', 50, 0.003, '5'],
     ]);
     const calls = steps.filter((s) => s.type === 'tool_call' && s.toolCall.correlationId.startsWith('toolu_vote/'));
@@ -89,8 +90,16 @@ describe('ask_model consensus in a run on the dev server', () => {
     expect(vote?.model).toBeUndefined();
     expect(vote?.toolResult).toMatchObject({
       success: true,
-      result: { agreement: 2 / 3, unanimous: false, majority: '4', groups: [['a', 'b'], ['c']] },
+      result: {
+        agreement: 2 / 3,
+        unanimous: false,
+        majority: '4',
+        groups: [['a', 'b'], ['c']],
+        groupedBy: ['number', 'number'],
+      },
     });
+    // The groups are shown, not the JSON.
+    expect(renderStep(vote!)).toContain('agreement 2 of 3 · a, b: "4" (as a number) · c: "5" (as a number)');
     expect(vote!.stepNumber).toBeGreaterThan(perModel[2]!.stepNumber);
 
     const history = await env.client.workflow.getHandle(result.chain.chainId).fetchHistory();

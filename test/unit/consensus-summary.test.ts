@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { consensusSummary } from '../../src/domain/model/consensus-summary';
+import { renderStepMarkdown } from '../../src/domain/chain/render-chain-markdown';
+import { renderStep } from '../../src/cli/render/render-step';
+import type { ReasoningStep } from '../../src/domain';
+
+const vote = {
+  agreement: 2 / 3,
+  unanimous: false,
+  majority: '4 km',
+  groups: [['fast', 'smart'], ['tiny']],
+  groupedBy: ['number', 'set'],
+  answers: [
+    { model: 'fast', answer: '4 km' },
+    { model: 'smart', answer: 'four kilometres' },
+    { model: 'tiny', answer: 'Lyon and Paris' },
+    { model: 'slow', error: 'ModelTimeout: no reply' },
+  ],
+};
+
+describe('consensusSummary: how the models split, in one line', () => {
+  it('names each group, its answer and what it was compared as; failures last', () => {
+    expect(consensusSummary(vote)).toBe(
+      'agreement 2 of 4 · fast, smart: "4 km" (as a number) · tiny: "Lyon and Paris" (as a set) · failed: slow',
+    );
+  });
+
+  it('reads results recorded before groupedBy was kept, and cuts long answers', () => {
+    const long = 'x'.repeat(200);
+    const old = {
+      agreement: 1,
+      unanimous: true,
+      groups: [['a', 'b']],
+      answers: [
+        { model: 'a', answer: long },
+        { model: 'b', answer: long },
+      ],
+    };
+    expect(consensusSummary(old)).toBe(`agreement 2 of 2 (unanimous) · a, b: "${'x'.repeat(60)}…"`);
+  });
+
+  it('is undefined for any other result', () => {
+    for (const other of ['4', null, { agreement: 'high' }, { value: 5 }, [1, 2]])
+      expect(consensusSummary(other)).toBeUndefined();
+  });
+
+  it('the terminal and the chain markdown show it instead of the JSON', () => {
+    const step: ReasoningStep = {
+      type: 'tool_result',
+      stepId: 's3',
+      stepNumber: 3,
+      timestamp: '2026-11-27T00:00:00.000Z',
+      visibility: { level: 'full' },
+      toolResult: { correlationId: 'toolu_vote', success: true, result: vote, durationMs: 12 },
+    } as ReasoningStep;
+    expect(renderStep(step)).toContain('fast, smart: "4 km" (as a number)');
+    expect(renderStepMarkdown(step)).toContain('**Consensus** agreement 2 of 4');
+  });
+});

@@ -40,6 +40,7 @@ import * as domainEvaluationScoringFacts from '../domain/evaluation/scoring-fact
 import * as domainIdentityPeople from '../domain/identity/people';
 import * as domainIdentityTenantLimits from '../domain/identity/tenant-limits';
 import * as domainIndex from '../domain/index';
+import * as domainModelConsensusSummary from '../domain/model/consensus-summary';
 import * as domainModelLiveReply from '../domain/model/live-reply';
 import * as domainModelLlmAnswer from '../domain/model/llm-answer';
 import * as domainModelModelCalls from '../domain/model/model-calls';
@@ -76,11 +77,15 @@ import * as domainRunSearchAttributes from '../domain/run/search-attributes';
 import * as domainRunTermination from '../domain/run/termination';
 import * as domainSecretsSecretPatterns from '../domain/secrets/secret-patterns';
 import * as domainSecretsSensitiveFields from '../domain/secrets/sensitive-fields';
+import * as domainTextAnswerEquivalence from '../domain/text/answer-equivalence';
+import * as domainTextAnswerValues from '../domain/text/answer-values';
 import * as domainTextCounted from '../domain/text/counted';
+import * as domainTextFnv1a from '../domain/text/fnv1a';
 import * as domainTextIdentifierName from '../domain/text/identifier-name';
 import * as domainTextMarkdownEscape from '../domain/text/markdown-escape';
 import * as domainTextOwnValue from '../domain/text/own-value';
 import * as domainTextShortenedText from '../domain/text/shortened-text';
+import * as domainTextSimilarity from '../domain/text/similarity';
 import * as domainThreadsConversationRef from '../domain/threads/conversation-ref';
 import * as domainThreadsThreadSchemas from '../domain/threads/thread-schemas';
 import * as domainToolsElicitation from '../domain/tools/elicitation';
@@ -277,6 +282,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainIdentityPeople,
   domainIdentityTenantLimits,
   domainIndex,
+  domainModelConsensusSummary,
   domainModelLiveReply,
   domainModelLlmAnswer,
   domainModelModelCalls,
@@ -313,11 +319,15 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainRunTermination,
   domainSecretsSecretPatterns,
   domainSecretsSensitiveFields,
+  domainTextAnswerEquivalence,
+  domainTextAnswerValues,
   domainTextCounted,
+  domainTextFnv1a,
   domainTextIdentifierName,
   domainTextMarkdownEscape,
   domainTextOwnValue,
   domainTextShortenedText,
+  domainTextSimilarity,
   domainThreadsConversationRef,
   domainThreadsThreadSchemas,
   domainToolsElicitation,

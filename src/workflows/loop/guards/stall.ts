@@ -3,7 +3,6 @@
  * counted (core/stall-detector.ts); the model is warned once through its observation, then the run
  * stops as `stalled` unless a person lets it go on (`onStall: 'ask'`). Deterministic, sandbox side.
  */
-import { patched } from '@temporalio/workflow';
 import type { ToolUseBlock } from '../../../domain';
 import { alikeText, turnFingerprint } from '../../../domain/text/similarity';
 import type { RunContext } from '../../core/state/run-context';
@@ -18,19 +17,12 @@ export interface RepeatJudgement {
   what: string;
 }
 
-/**
- * Replays of histories recorded before calls were compared by similarity keep comparing keys:
- * the patch marker is recorded with the first turn judged the new way.
- */
-export const SIMILAR_CALLS_PATCH = 'similar-calls';
-
 /** Counts the turn's calls toward a stall (the same or similar calls in a row, or a cycle through a few turns). */
 export function judgeRepeats(ctx: RunContext, calls: readonly ToolUseBlock[]): RepeatJudgement {
   const { input, state } = ctx;
   const turnKey = calls.map((c) => similarCallKey(c.name, c.input)).join('|');
   const threshold = input.similarCallThreshold;
-  const likeness =
-    threshold < 1 && patched(SIMILAR_CALLS_PATCH) ? { shape: turnFingerprint(calls), threshold } : undefined;
+  const likeness = threshold < 1 ? { shape: turnFingerprint(calls), threshold } : undefined;
   const judged = afterToolCalls(state.stall, turnKey, input.stallThreshold, input.stallWindow, likeness);
   state.setStall(judged.state);
   const { verdict, period } = judged;

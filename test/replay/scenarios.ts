@@ -309,6 +309,17 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     ],
   },
   {
+    // Reworded calls count as repeats (similarCallThreshold): the second and third are not run.
+    name: 'near-repeat-stall',
+    input: { task: 'Look up the weather', model: SCRIPTED_MODEL, stallThreshold: 3 },
+    turns: [
+      { content: [useTool('lookup', { key: 'weather in Paris' }, 'toolu_n1')] },
+      { content: [useTool('lookup', { key: 'Paris weather' }, 'toolu_n2')] },
+      { content: [useTool('lookup', { key: 'the weather, Paris' }, 'toolu_n3')] },
+      { content: [useTool('give_up', { reason: 'the weather lookup never changes' }, 'toolu_n4')] },
+    ],
+  },
+  {
     name: 'token-budget-stop',
     input: { task: 'Spend carefully', model: SCRIPTED_MODEL, tokenBudget: 900 },
     turns: [{ content: [useTool('lookup', { key: 'alpha' }, 'toolu_b1')] }],

@@ -16,7 +16,14 @@ export function defineAgent(init: AgentDefinitionInit): Readonly<AgentDefinition
   const d = parsed.data;
   return Object.freeze({
     ...d,
-    examples: Object.freeze(d.examples.map((e) => Object.freeze({ ...e }))) as AgentDefinition['examples'],
+    examples: Object.freeze(
+      d.examples.map((e) =>
+        Object.freeze({
+          ...e,
+          ...(e.steps ? { steps: Object.freeze(e.steps.map((s) => Object.freeze({ ...s }))) } : {}),
+        }),
+      ),
+    ) as AgentDefinition['examples'],
     ...(d.tools ? { tools: Object.freeze([...d.tools]) as string[] } : {}),
   });
 }

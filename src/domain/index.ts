@@ -1,4 +1,5 @@
 export * from './agents/agent-definition';
+export * from './agents/example-from-chain';
 export * from './run/agent-input';
 export * from './output/output-schema';
 export * from './output/structured-answer';

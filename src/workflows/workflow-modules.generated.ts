@@ -2,6 +2,7 @@
 // rewrites it. Every module the workflows load but their entry: what preload-workflow-modules.ts preloads.
 import * as domainAgentsAgentDefinition from '../domain/agents/agent-definition';
 import * as domainAgentsDelegatedSpend from '../domain/agents/delegated-spend';
+import * as domainAgentsExampleFromChain from '../domain/agents/example-from-chain';
 import * as domainAgentsSubAgent from '../domain/agents/sub-agent';
 import * as domainApprovalApprovalPathRule from '../domain/approval/approval-path-rule';
 import * as domainApprovalApprovalPolicy from '../domain/approval/approval-policy';
@@ -244,6 +245,7 @@ import * as toolsValidateToolCall from './tools/validate-tool-call';
 export const WORKFLOW_MODULES: readonly object[] = [
   domainAgentsAgentDefinition,
   domainAgentsDelegatedSpend,
+  domainAgentsExampleFromChain,
   domainAgentsSubAgent,
   domainApprovalApprovalPathRule,
   domainApprovalApprovalPolicy,

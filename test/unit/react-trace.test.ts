@@ -31,8 +31,20 @@ describe('reactTrace', () => {
     chain.synthesis({ sources: [], conclusion: 'a is 50' }, { level: 'full' });
 
     expect(reactTrace(chain.snapshot()).map(({ timestamp: _t, ...step }) => step)).toEqual([
-      { iteration: 1, thought: 'Alpha first.', action: 'lookup {"key":"a"}', observation: '{"value":50}' },
-      { iteration: 2, thought: '', action: 'lookup {"key":"b"}', observation: 'Error: down' },
+      {
+        iteration: 1,
+        thought: 'Alpha first.',
+        action: 'lookup {"key":"a"}',
+        observation: '{"value":50}',
+        call: { tool: 'lookup', arguments: { key: 'a' } },
+      },
+      {
+        iteration: 2,
+        thought: '',
+        action: 'lookup {"key":"b"}',
+        observation: 'Error: down',
+        call: { tool: 'lookup', arguments: { key: 'b' } },
+      },
       { iteration: 3, thought: 'Enough.', action: 'Final Answer', observation: 'a is 50' },
     ]);
   });

@@ -3,14 +3,18 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   MAX_LEARNINGS_PER_UPDATE,
+  MAX_RECALL_QUERY_CHARS,
   MAX_RECALLED_ENTRIES,
   type MemoryEntry,
   type MemoryKey,
+  type MemoryRecall,
+  type MemoryRecallRequest,
   type RememberLearningsRequest,
   type RememberLearningsResult,
 } from '../../domain/planning/agent-memory';
 import { rememberLearningsUpdate } from '../../workflows/memory/agent-memory-messages';
 import { readMemoryEntries, updateMemory } from './agent-memory-execution';
+import { rankLearnings } from './rank-learnings';
 
 /** Failure type of learnings the memory workflow refused. */
 export const MEMORY_REFUSED = 'MemoryRefused';
@@ -29,10 +33,17 @@ export interface KeepAgentLearningsInput extends MemoryKey {
  */
 export function createMemoryActivities() {
   return {
-    /** The newest MAX_RECALLED_ENTRIES entries, newest last; none when the memory was never started. */
-    async readAgentMemory(key: MemoryKey): Promise<MemoryEntry[]> {
+    /**
+     * With `recall`: at most MAX_RECALLED_ENTRIES entries ranked by relevance to its query
+     * (rank-learnings.ts). Without (workflow code from before ranking, still replaying or running):
+     * the newest MAX_RECALLED_ENTRIES, newest last, as it always got. None when the memory was never started.
+     */
+    async readAgentMemory(key: MemoryKey, recall?: MemoryRecallRequest): Promise<MemoryEntry[] | MemoryRecall> {
       const entries = await readMemoryEntries(Context.current().client, key);
-      return entries.slice(-MAX_RECALLED_ENTRIES);
+      if (recall === undefined) return entries.slice(-MAX_RECALLED_ENTRIES);
+      // A query it cannot read ranks nothing: the newest, newest first.
+      const query = typeof recall?.query === 'string' ? recall.query.slice(0, MAX_RECALL_QUERY_CHARS) : '';
+      return rankLearnings(entries, query, MAX_RECALLED_ENTRIES);
     },
 
     /** Keeps a run's learnings: an update, or update-with-start when the memory is closed or new. */

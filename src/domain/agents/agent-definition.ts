@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { utf8Bytes } from '../run/payload-size';
+import { jsonBytes, utf8Bytes } from '../run/payload-size';
 
 /**
  * An agent as a named, versioned definition (docs/concepts.md, "Agents: named, versioned
@@ -11,8 +11,10 @@ import { utf8Bytes } from '../run/payload-size';
 export const MAX_AGENT_PROMPT_BYTES = 32 * 1024;
 /** Most few-shot examples a definition holds. */
 export const MAX_AGENT_EXAMPLES = 10;
-/** Most the examples' tasks and answers add up to (UTF-8 bytes). */
+/** Most everything in the examples adds up to (UTF-8 bytes): tasks, answers and their traces' steps. */
 export const MAX_AGENT_EXAMPLES_BYTES = 32 * 1024;
+/** Most steps one example's trace shows. */
+export const MAX_EXAMPLE_STEPS = 8;
 /** Most tools a definition names. */
 export const MAX_AGENT_TOOLS = 100;
 
@@ -27,15 +29,42 @@ export const AgentId = z.string().regex(AGENT_ID_PATTERN, {
     'An agent id is 1–64 characters of lower case letters, digits, ".", "_" and "-", starting with a letter or digit.',
 });
 
-/** One worked example: a task and the answer the agent should give; both reach the system prompt. */
+/** One step of an example's trace (seed 000): why, which tool with which arguments, and what it returned. */
+export const AgentExampleStep = z.object({
+  /** The reasoning before the action; may be left out. */
+  thought: z.string().optional(),
+  action: z.object({
+    tool: z.string().min(1).max(128),
+    arguments: z.record(z.string(), z.json()).default({}),
+  }),
+  /** The tool's result (or error) as the model read it. */
+  observation: z.string(),
+});
+export type AgentExampleStep = z.infer<typeof AgentExampleStep>;
+
+/**
+ * One worked example: a task and the answer the agent should give, and optionally the steps that
+ * led there (a ReAct trace); all of it reaches the system prompt (workflows/loop/few-shot.ts).
+ */
 export const AgentExample = z.object({
   task: z.string().min(1, { message: 'An example needs a task.' }),
   answer: z.string().min(1, { message: 'An example needs an answer.' }),
+  steps: z
+    .array(AgentExampleStep)
+    .min(1, { message: 'An example with steps needs at least one; leave steps out for a task and its answer.' })
+    .max(MAX_EXAMPLE_STEPS, { message: `An example shows at most ${MAX_EXAMPLE_STEPS} steps.` })
+    .optional(),
 });
 export type AgentExample = z.infer<typeof AgentExample>;
 
-const examplesBytes = (examples: readonly AgentExample[]): number =>
-  examples.reduce((sum, e) => sum + utf8Bytes(e.task) + utf8Bytes(e.answer), 0);
+const stepBytes = (s: AgentExampleStep): number =>
+  utf8Bytes(s.thought ?? '') + utf8Bytes(s.action.tool) + jsonBytes(s.action.arguments) + utf8Bytes(s.observation);
+/** What examples add to every run's carried definition (and its prompt), in UTF-8 bytes. */
+export const examplesBytes = (examples: readonly AgentExample[]): number =>
+  examples.reduce(
+    (sum, e) => sum + utf8Bytes(e.task) + utf8Bytes(e.answer) + (e.steps ?? []).reduce((n, s) => n + stepBytes(s), 0),
+    0,
+  );
 
 export const AgentDefinition = z.object({
   id: AgentId,

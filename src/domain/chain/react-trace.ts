@@ -16,6 +16,8 @@ export interface ReActTraceStep {
   /** The tool's result or error as text; the answer itself on the Final Answer step. */
   observation: string;
   timestamp: string;
+  /** The tool and its arguments as called; absent on the answer's step. */
+  call?: { tool: string; arguments: Record<string, unknown> };
 }
 
 /**
@@ -59,6 +61,7 @@ export function reactTrace(
         action: `${step.toolCall.toolName} ${JSON.stringify(step.toolCall.arguments)}`,
         observation,
         timestamp: step.timestamp,
+        call: { tool: step.toolCall.toolName, arguments: step.toolCall.arguments },
       });
     } else if (step.type === 'synthesis') {
       trace.push({

@@ -9,8 +9,10 @@ import { Learning, MAX_LEARNING_CHARS } from './plan-verdicts';
  * client. Pure: no I/O, no regex, so the workflow bundle preloads it.
  */
 export const MAX_MEMORY_ENTRIES = 100;
-/** Entries a run reads into its prompt: the newest. */
+/** Entries a run reads into its prompt: the most relevant to its goal, else the newest. */
 export const MAX_RECALLED_ENTRIES = 10;
+/** Characters of a run's goal its memory is ranked against; the rest of a longer goal is not read. */
+export const MAX_RECALL_QUERY_CHARS = 2_000;
 /** Learnings one `rememberLearnings` update takes (a run's own are at most MAX_RUN_LEARNINGS, also 20). */
 export const MAX_LEARNINGS_PER_UPDATE = 20;
 /**
@@ -117,4 +119,20 @@ export interface AgentMemoryView {
   tenant?: string | undefined;
   agent: string;
   entries: MemoryEntry[];
+}
+
+/** What a run asks of its memory (readAgentMemory's second argument): the learnings relevant to `query`, its goal. */
+export interface MemoryRecallRequest {
+  query: string;
+}
+
+/**
+ * What a run recalls: at most MAX_RECALLED_ENTRIES entries, most relevant first. The first
+ * `matched` share words with the goal; the rest are the newest of the others, newest first.
+ */
+export interface MemoryRecall {
+  entries: MemoryEntry[];
+  /** Entries the memory held, all of them ranked. */
+  considered: number;
+  matched: number;
 }

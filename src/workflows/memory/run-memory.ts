@@ -3,8 +3,10 @@ import type { AgentInput, Learning } from '../../domain';
 import {
   MAX_LEARNINGS_PER_UPDATE,
   MAX_MEMORY_KEY_CHARS,
+  MAX_RECALL_QUERY_CHARS,
   type MemoryEntry,
   type MemoryKey,
+  type MemoryRecall,
 } from '../../domain/planning/agent-memory';
 import { runTenant } from '../../domain/planning/run-tenant';
 import { MAX_LEARNING_CHARS } from '../../domain/planning/plan-verdicts';
@@ -44,9 +46,14 @@ export async function recallMemory(ctx: RunContext): Promise<Learning[]> {
     ctx.chain.note('memory', `Memory unavailable: ${key}; this run starts without earlier learnings.`, SHOWN);
     return [];
   }
-  let entries: MemoryEntry[];
+  let read: MemoryEntry[] | MemoryRecall;
   try {
-    entries = await activities.readAgentMemory.executeWithOptions(memoryCallOptions('read agent memory'), [key]);
+    // Ranked against the goal in the activity; the query is in history, so secrets go redacted.
+    const query = cutText(redactSecretsInText(ctx.input.task), MAX_RECALL_QUERY_CHARS);
+    read = await activities.readAgentMemory.executeWithOptions(memoryCallOptions('read agent memory'), [
+      key,
+      { query },
+    ]);
   } catch (err) {
     if (isCancellation(err)) throw err;
     const why = failureText(err);
@@ -57,13 +64,18 @@ export async function recallMemory(ctx: RunContext): Promise<Learning[]> {
     );
     return [];
   }
+  // A worker from before ranking ignores the query and answers with the newest, oldest first.
+  const entries = Array.isArray(read) ? read : read.entries;
   const learnings = entries.map((e): Learning => ({
     text: e.text,
     ...(e.taskId !== undefined ? { taskId: e.taskId } : {}),
     fromRun: e.fromRun ?? '',
     at: e.at,
   }));
-  ctx.chain.note('memory', memoryNote(key.agent, learnings), SHOWN);
+  const note = Array.isArray(read)
+    ? memoryNote(key.agent, learnings)
+    : rankedMemoryNote(key.agent, learnings, read.considered, read.matched);
+  ctx.chain.note('memory', note, SHOWN);
   return learnings;
 }
 
@@ -74,6 +86,28 @@ export function memoryNote(agent: string, learnings: readonly Learning[]): strin
   const lines = learnings.map((l, i) => `${i + 1}. ${l.text}${l.fromRun ? ` (run ${l.fromRun})` : ''}`);
   const noun = learnings.length === 1 ? 'learning' : 'learnings';
   return `Memory: ${learnings.length} ${noun} from ${runs === 1 ? 'an earlier run' : `${runs} earlier runs`} of agent ${agent}:\n${lines.join('\n')}`;
+}
+
+/**
+ * "Memory: 10 of 30 learnings from earlier runs of agent support, ranked by relevance to this task
+ * (2 match it; the rest are the newest): 1. …": what was recalled, out of how many, and why in this order.
+ */
+export function rankedMemoryNote(
+  agent: string,
+  learnings: readonly Learning[],
+  considered: number,
+  matched: number,
+): string {
+  if (learnings.length === 0) return memoryNote(agent, learnings);
+  const runs = new Set(learnings.map((l) => l.fromRun)).size;
+  const lines = learnings.map((l, i) => `${i + 1}. ${l.text}${l.fromRun ? ` (run ${l.fromRun})` : ''}`);
+  const order =
+    matched === 0
+      ? 'newest first, as none matches the words of this task'
+      : `ranked by relevance to this task (${matched} ${matched === 1 ? 'matches' : 'match'} it${matched < learnings.length ? '; the rest are the newest' : ''})`;
+  const noun = considered === 1 ? 'learning' : 'learnings';
+  const from = runs === 1 ? 'an earlier run' : `${runs} earlier runs`;
+  return `Memory: ${learnings.length} of ${considered} ${noun} from ${from} of agent ${agent}, ${order}:\n${lines.join('\n')}`;
 }
 
 /** Keeps this run's learnings in the agent's memory (no-op when memory is off or nothing was learnt). */

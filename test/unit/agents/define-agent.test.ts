@@ -6,6 +6,7 @@ import {
   MAX_AGENT_EXAMPLES,
   MAX_AGENT_EXAMPLES_BYTES,
   MAX_AGENT_PROMPT_BYTES,
+  MAX_EXAMPLE_STEPS,
   type AgentDefinitionInit,
 } from '../../../src/domain/agents/agent-definition';
 
@@ -71,6 +72,44 @@ describe('defineAgent', () => {
     );
     const oneByteOver = [...full.slice(0, -1), { task: 't'.repeat(each), answer: 'a'.repeat(rest + 1) }];
     expect(() => defineAgent({ ...base, examples: oneByteOver })).toThrow(
+      /examples must add up to at most 32768 bytes/,
+    );
+  });
+
+  it('takes trace examples up to their step limit, counts their steps in the byte limit, and refuses past either', () => {
+    const step = (i: number) => ({
+      thought: `step ${i}`,
+      action: { tool: 'lookup', arguments: { key: `k${i}`, deep: { n: i, ok: true, list: [1, null] } } },
+      observation: `{"value":${i}}`,
+    });
+    const steps = Array.from({ length: MAX_EXAMPLE_STEPS }, (_, i) => step(i));
+    const agent = defineAgent({
+      ...base,
+      examples: [
+        { task: 't', steps, answer: 'a' },
+        { task: 'old', answer: 'shape' },
+      ],
+    });
+    expect(agent.examples[0]!.steps).toHaveLength(MAX_EXAMPLE_STEPS);
+    expect(Object.isFrozen(agent.examples[0]!.steps)).toBe(true);
+    expect(() => defineAgent({ ...base, examples: [{ task: 't', steps: [...steps, step(9)], answer: 'a' }] })).toThrow(
+      /at most 8 steps/,
+    );
+    expect(() => defineAgent({ ...base, examples: [{ task: 't', steps: [], answer: 'a' }] })).toThrow(/at least one/);
+    // Arguments must be JSON: a function or undefined cannot reach the prompt or the run's input.
+    const notJson = { ...step(0), action: { tool: 'lookup', arguments: { f: () => 1 } } };
+    expect(() => defineAgent({ ...base, examples: [{ task: 't', steps: [notJson], answer: 'a' }] })).toThrow(
+      AgentDefinitionError,
+    );
+
+    // One example at exactly the byte limit, its observation taking the remainder: task 1 + answer 1
+    // + thought 0 + tool 6 ("lookup") + arguments 2 ("{}") + observation.
+    const rest = MAX_AGENT_EXAMPLES_BYTES - 1 - 1 - 6 - 2;
+    const atLimit = (observation: string) => [
+      { task: 't', steps: [{ action: { tool: 'lookup', arguments: {} }, observation }], answer: 'a' },
+    ];
+    expect(defineAgent({ ...base, examples: atLimit('o'.repeat(rest)) }).examples).toHaveLength(1);
+    expect(() => defineAgent({ ...base, examples: atLimit('o'.repeat(rest + 1)) })).toThrow(
       /examples must add up to at most 32768 bytes/,
     );
   });

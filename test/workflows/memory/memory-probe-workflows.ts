@@ -2,6 +2,8 @@
 // `planning.memory` does at its start and end (recallMemory, keepLearnings) on a bare RunContext,
 // so the memory can be tested before the planner calls it.
 import { condition, uuid4, workflowInfo } from '@temporalio/workflow';
+import type { MemoryEntry, MemoryKey } from '../../../src/domain/planning/agent-memory';
+import { activities, memoryCallOptions } from '../../../src/workflows/activity-proxies';
 import type { AgentInput, Learning, ReasoningStep } from '../../../src/domain';
 import { ChainBuilder } from '../../../src/workflows/core/chain/chain-builder';
 import type { RunContext } from '../../../src/workflows/core/state/run-context';
@@ -30,4 +32,12 @@ export async function memoryProbeWorkflow(input: AgentInput, learnt: Learning[])
 /** Holds a workflow id and answers no query: a memory id taken by something else. */
 export async function squatterWorkflow(): Promise<void> {
   await condition(() => false);
+}
+
+/** Reads a memory as workflow code from before ranking did: the key alone. */
+export async function oldMemoryReadWorkflow(key: MemoryKey): Promise<MemoryEntry[]> {
+  const read: unknown = await activities.readAgentMemory.executeWithOptions(memoryCallOptions('read agent memory'), [
+    key,
+  ]);
+  return read as MemoryEntry[];
 }

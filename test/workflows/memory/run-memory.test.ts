@@ -93,13 +93,14 @@ describe('a run with planning.memory', () => {
     expect(first.activities.map((a) => a.type)).toEqual(['readAgentMemory', 'keepAgentLearnings']);
 
     const second = await probe({ agentName, caller, ...memoryOn }, [{ text: 'cache the token' }]);
+    // No word of "probe memory" is in either: the newest first.
     expect(second.recalled).toEqual([
-      { text: 'the v1 endpoint is gone; use v2', taskId: 't1', fromRun: first.workflowId, at: expect.any(String) },
       { text: 'retry once on 429', fromRun: first.workflowId, at: expect.any(String) },
+      { text: 'the v1 endpoint is gone; use v2', taskId: 't1', fromRun: first.workflowId, at: expect.any(String) },
     ]);
     expect(second.steps).toHaveLength(1);
     expect(memorySteps(second.steps)[0]).toMatchObject({
-      thought: `Memory: 2 learnings from an earlier run of agent ${agentName}:\n1. the v1 endpoint is gone; use v2 (run ${first.workflowId})\n2. retry once on 429 (run ${first.workflowId})`,
+      thought: `Memory: 2 of 2 learnings from an earlier run of agent ${agentName}, newest first, as none matches the words of this task:\n1. retry once on 429 (run ${first.workflowId})\n2. the v1 endpoint is gone; use v2 (run ${first.workflowId})`,
     });
     // Only its own learning is sent back: the recalled ones are in memory already.
     expect(second.activities[1]).toEqual({
@@ -126,6 +127,40 @@ describe('a run with planning.memory', () => {
     const noTenant = await probe({ agentName, ...memoryOn });
     expect(noTenant.recalled).toEqual([]);
   });
+
+  it('recalls the learnings relevant to the task, however old, and says it ranked them', async () => {
+    const agentName = `ranked-${randomUUID().slice(0, 8)}`;
+    const filler = (i: number): Learning => ({ text: `note ${i}: the staging cluster restarts at night (${i})` });
+    // 30 learnings; the oldest is the only one about refunds.
+    const relevant = 'refunds over 500 EUR need a second approver from finance';
+    await probe({ agentName, ...memoryOn }, [{ text: relevant }, ...Array.from({ length: 19 }, (_, i) => filler(i))]);
+    await probe(
+      { agentName, ...memoryOn },
+      Array.from({ length: 10 }, (_, i) => filler(19 + i)),
+    );
+    expect(await h.agents.memory({ agent: agentName })).toHaveLength(30);
+
+    const run = await probe({ agentName, task: 'Approve the refund of 800 EUR for order 1234', ...memoryOn });
+    expect(run.recalled).toHaveLength(10);
+    expect(run.recalled[0]).toMatchObject({ text: relevant });
+    // The rest of the slots go to the newest, newest first.
+    expect(run.recalled.slice(1).map((l) => l.text)).toEqual(Array.from({ length: 9 }, (_, i) => filler(28 - i).text));
+    const [note] = memorySteps(run.steps);
+    expect(note).toMatchObject({
+      thought: expect.stringMatching(
+        new RegExp(
+          `^Memory: 10 of 30 learnings from 2 earlier runs of agent ${agentName}, ranked by relevance to this task \\(1 matches it; the rest are the newest\\):\n1\\. ${relevant} \\(run `,
+        ),
+      ),
+    });
+    // Workflow code from before ranking reads with the key alone: it still gets the newest ten, newest last.
+    const old = await env.client.workflow.execute('oldMemoryReadWorkflow', {
+      taskQueue: h.taskQueue,
+      workflowId: `memory-old-read-${randomUUID()}`,
+      args: [{ agent: agentName }],
+    });
+    expect((old as Learning[]).map((e) => e.text)).toEqual(Array.from({ length: 10 }, (_, i) => filler(19 + i).text));
+  }, 60_000);
 
   it('redacts a secret in a learning before it is kept', async () => {
     const agentName = `secret-${randomUUID().slice(0, 8)}`;

@@ -11,7 +11,7 @@ import {
 } from '../../../../src/domain/planning/agent-memory';
 import { MAX_LEARNING_CHARS } from '../../../../src/domain/planning/plan-verdicts';
 import { emptyMemoryState, forget, idleLeft, remember } from '../../../../src/workflows/memory/agent-memory-state';
-import { memoryKeyOf, memoryNote } from '../../../../src/workflows/memory/run-memory';
+import { memoryKeyOf, memoryNote, rankedMemoryNote } from '../../../../src/workflows/memory/run-memory';
 
 const key = { tenant: 'acme', agent: 'support' };
 const ids = () => {
@@ -164,5 +164,24 @@ describe('memoryNote', () => {
     expect(memoryNote('a', [{ text: 'x', fromRun: 'r' }])).toBe(
       'Memory: 1 learning from an earlier run of agent a:\n1. x (run r)',
     );
+  });
+});
+
+describe('rankedMemoryNote', () => {
+  const two = [
+    { text: 'use v2', fromRun: 'run-1' },
+    { text: 'retry on 429', fromRun: 'run-2' },
+  ];
+  it('says how many of how many were recalled, and in which order', () => {
+    expect(rankedMemoryNote('support', two, 30, 1)).toBe(
+      'Memory: 2 of 30 learnings from 2 earlier runs of agent support, ranked by relevance to this task (1 matches it; the rest are the newest):\n1. use v2 (run run-1)\n2. retry on 429 (run run-2)',
+    );
+    expect(rankedMemoryNote('support', two, 2, 2)).toContain(
+      '2 of 2 learnings from 2 earlier runs of agent support, ranked by relevance to this task (2 match it):',
+    );
+    expect(rankedMemoryNote('support', two, 5, 0)).toContain(
+      'agent support, newest first, as none matches the words of this task:\n1. use v2',
+    );
+    expect(rankedMemoryNote('support', [], 0, 0)).toBe('Memory: no learnings yet from earlier runs of agent support.');
   });
 });

@@ -97,7 +97,9 @@ describe('defineAgent', () => {
     );
     expect(() => defineAgent({ ...base, examples: [{ task: 't', steps: [], answer: 'a' }] })).toThrow(/at least one/);
     // Arguments must be JSON: a function or undefined cannot reach the prompt or the run's input.
-    const notJson = { ...step(0), action: { tool: 'lookup', arguments: { f: () => 1 } } };
+    const notJson = { ...step(0), action: { tool: 'lookup', arguments: { f: () => 1 } } } as unknown as ReturnType<
+      typeof step
+    >;
     expect(() => defineAgent({ ...base, examples: [{ task: 't', steps: [notJson], answer: 'a' }] })).toThrow(
       AgentDefinitionError,
     );

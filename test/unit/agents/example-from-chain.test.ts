@@ -6,7 +6,7 @@ import { testChainBuilder } from '../../helpers/test-chain-builder';
 const FULL = { level: 'full' } as const;
 
 /** A chain of `calls` lookups, each after a thought, ending with `answer` (none: no synthesis). */
-function chainOf(calls: number, answer?: string, observation = (i: number) => ({ value: i })) {
+function chainOf(calls: number, answer?: string, observation: (i: number) => unknown = (i) => ({ value: i })) {
   const chain = testChainBuilder();
   for (let i = 0; i < calls; i += 1) {
     chain.iteration = i + 1;

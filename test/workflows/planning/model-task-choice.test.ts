@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import type { ModelRequest } from '../../../src/domain';
+import { summariseChain } from '../../../src/domain/store/chain-summary';
 import { createOfflineModel } from '../../../src/offline/offline-model';
-import { thinkingSteps, toolResultOf } from '../../helpers/chain-helpers';
+import { llmCalls, thinkingSteps, toolResultOf } from '../../helpers/chain-helpers';
 import { requestTexts } from '../../helpers/people-helpers';
 import { runScripted } from '../../helpers/run-scripted';
 import { useTestEnv } from '../../helpers/temporal-env';
@@ -60,6 +61,18 @@ describe.concurrent('the model chooses the next task', () => {
     expect(second).toContain('- t2 [in_progress]');
     expect(second).toContain('- t1 [pending]');
     expect(result.plan?.tasks.map((t) => t.status)).toEqual(['completed', 'completed', 'completed']);
+    // Row 003 #35: each model call says what it was for; the summary adds their own durations.
+    expect(llmCalls(result.chain.steps).map((c) => c.arguments['purpose'])).toEqual([
+      'plan',
+      'turn',
+      'turn',
+      'turn',
+      'turn',
+      'turn',
+    ]);
+    const { time } = summariseChain(result.chain);
+    expect(time).toMatchObject({ planningCalls: 1, reasoningIterations: 5 });
+    expect(time.reasoningPerIterationMs).toBeLessThanOrEqual(time.slowestIterationMs);
   });
 
   it('refuses a choice of a task that is not ready, says why, and starts the first ready task by plan order', async () => {

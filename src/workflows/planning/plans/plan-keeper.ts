@@ -263,6 +263,7 @@ export class PlanKeeper {
         toolChoice: 'none',
         maxTokens: Math.min(this.input.model.maxTokens, 1_024),
         note: `reflection at iteration ${iteration}`,
+        purpose: 'reflection',
       });
       text = replyText(reply).trim();
     } catch (err) {
@@ -313,6 +314,7 @@ export class PlanKeeper {
           toolChoice: 'none',
           maxTokens: this.input.model.maxTokens,
           note,
+          purpose: 'plan',
         });
         return replyText(reply);
       },

@@ -7,6 +7,7 @@ import { billableActions } from '../src/client/runs/billable-actions';
 import { AgentClient } from '../src/client/agent-client';
 import { createOfflineModel } from '../src/offline/offline-model';
 import { memoryWorkflowId, type AgentInputInit } from '../src/domain';
+import { modelTimes } from '../src/domain/chain/model-times';
 import { defineTool } from '../src/tools/define-tool';
 import { createAgentWorker } from '../src/worker';
 import type { BenchContext } from './lib/bench-context';
@@ -54,7 +55,9 @@ const VARIANTS: readonly Variant[] = [
 /**
  * Figure 11: what seed 003's options cost in Temporal Cloud actions, counted from real histories
  * of one task ("What is the status of order A-1234?", one instant tool, the offline model) with
- * each option on. Memory's own workflow (its start, updates and idle timer) is counted too.
+ * each option on. Memory's own workflow (its start, updates and idle timer) is counted too. Each
+ * run's planning time and reasoning time per iteration (seed 003's targets: under 2 s and 1 s)
+ * come from its chain (domain/chain/model-times.ts).
  */
 export async function measureSeed003(ctx: BenchContext): Promise<FigureBody> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-seed-003-'));
@@ -100,7 +103,20 @@ export async function measureSeed003(ctx: BenchContext): Promise<FigureBody> {
           );
           if (memory)
             rows.push(measurement(`${variant.name}: memory workflow's actions so far`, memory.total, 'actions'));
-          runs.push({ variant: variant.name, actions, memory, terminationReason: result.terminationReason });
+          // Seed 003's planning and per-iteration reasoning times, read from the chain: no extra action.
+          const times = modelTimes(result.chain.steps);
+          if (times.planningCalls > 0)
+            rows.push(
+              measurement(`${variant.name}: planning time`, times.planningMs, 'ms', {
+                note: `${times.planningCalls} planner call(s), the model activity's own duration`,
+              }),
+            );
+          rows.push(
+            measurement(`${variant.name}: reasoning time per iteration`, times.reasoningPerIterationMs, 'ms', {
+              note: `${times.reasoningIterations} iterations, slowest ${times.slowestIterationMs} ms`,
+            }),
+          );
+          runs.push({ variant: variant.name, actions, memory, times, terminationReason: result.terminationReason });
         } catch (err) {
           errors.push(`${variant.name}: ${errorText(err)}`);
         }

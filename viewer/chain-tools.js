@@ -121,6 +121,11 @@ function renderSummary(panel, summary) {
     `${summary.inputTokens + summary.outputTokens} tokens`,
     summary.costUsd ? formatUsd(summary.costUsd) : undefined,
     formatDuration(summary.durationMs),
+    // Seed 003's planning time and reasoning time per iteration (absent from older servers).
+    summary.time?.planningCalls ? `planning ${formatDuration(summary.time.planningMs)}` : undefined,
+    summary.time?.reasoningIterations
+      ? `reasoning ${formatDuration(summary.time.reasoningPerIterationMs)} per iteration`
+      : undefined,
   ].filter(Boolean);
   replaceChildren(
     panel,

@@ -75,6 +75,18 @@ const TOOL_LABEL = {
 };
 
 /**
+ * "Next task · t2 (the model's choice)", or "(plan order)" (the rule for one ready task, a
+ * workflow's steps, the offline model, and chains recorded before the model chose), with the
+ * refused choice named when the model's pick could not start.
+ */
+export function taskChoiceTitle(choice) {
+  if (!choice) return 'Next task';
+  const by = choice.chosenBy === 'model' ? "the model's choice" : 'plan order';
+  const refused = choice.refused ? `; the model's choice ${choice.refused.taskId} was refused` : '';
+  return `Next task · ${choice.taskId} (${by}${refused})`;
+}
+
+/**
  * The heading of a step: "Thinking", "Tool call · search", "Result · search (failed)", and for
  * the answer "Final answer", "Partial answer (max_iterations)", "Answer, no tool result behind
  * it", "Ungrounded summary (stalled)" (answerLabel), or "Answer" in chains recorded before.
@@ -84,6 +96,7 @@ export function stepTitle(step, toolNames = new Map()) {
     case 'thinking': {
       if (step.purpose === 'plan') return 'Plan';
       if (step.purpose === 'reflection') return 'Reflection';
+      if (step.purpose === 'task_choice') return taskChoiceTitle(step.taskChoice);
       if (step.fromPerson) return `From ${step.fromPerson.by} (${step.fromPerson.kind})`;
       return 'Thinking';
     }

@@ -96,7 +96,9 @@ function progress(view: RequestView, focus: string, tools: readonly ModelTool[],
 }
 
 function planMove(view: RequestView, plan: readonly PlanLine[], update: string): Move {
-  const current = plan.find((t) => t.status === 'in_progress');
+  // With several tasks ready and none started, the offline model makes no choice: it works the
+  // first ready one, which the run then starts by plan order.
+  const current = plan.find((t) => t.status === 'in_progress') ?? firstReady(plan);
   if (!current) {
     const stuck = plan.filter((t) => t.status === 'failed' || t.status === 'blocked');
     if (stuck.length > 0) {
@@ -132,6 +134,16 @@ function planMove(view: RequestView, plan: readonly PlanLine[], update: string):
     case 'no_tool':
       return report('failed', `No tool fits this task. ${noToolReason(view)}`);
   }
+}
+
+/** The first pending task whose dependencies (its line's "(after …)") are all completed, in plan order. */
+function firstReady(plan: readonly PlanLine[]): PlanLine | undefined {
+  const done = new Set(plan.filter((t) => t.status === 'completed').map((t) => t.id));
+  return plan.find((t) => {
+    if (t.status !== 'pending') return false;
+    const after = / \(after ([^)]*)\)/.exec(t.description)?.[1];
+    return !after || after.split(', ').every((id) => done.has(id));
+  });
 }
 
 /** The last plan the run showed (a plan note: the first one, or the one after the last update). */

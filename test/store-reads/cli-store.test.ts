@@ -76,6 +76,8 @@ describe('thoughtline chain', () => {
     expect(stdout).toContain(`cli-agent-${tag}: cli-${tag}: pay`);
     expect(stdout).toMatch(/pay: 1 call, 0 failed/);
     expect(stdout).toMatch(/answer: done/);
+    // Seed 003's times, from the model calls' own durations: two turns, no planner.
+    expect(stdout).toMatch(/time: no planning · reasoning \d+\.\d s over 2 iterations, \d+\.\d s each, slowest/);
     expect(stdout).not.toContain(STORE_ONLY_LINE);
   });
 

@@ -223,6 +223,8 @@ describe('pages from the store', () => {
     expect(dev.json.tools.map((t: { name: string }) => t.name)).not.toContain('audit_note');
     expect(auditor.json.tools.map((t: { name: string }) => t.name)).toContain('audit_note');
     expect(auditor.json.steps).toBeGreaterThan(dev.json.steps);
+    expect(dev.json.time).toMatchObject({ planningMs: 0, planningCalls: 0 });
+    expect(dev.json.time.reasoningIterations).toBeGreaterThan(0);
   });
 });
 

@@ -204,7 +204,11 @@ function withThinking(state: DashboardState, step: Extract<ReasoningStep, { type
       const choice = step.taskChoice;
       if (!choice) return { ...state, note: step.thought };
       const plan = state.plan && { ...state.plan, current: choice.taskId };
-      return { ...state, ...(plan ? { plan } : {}), note: `Next task ${choice.taskId}: ${choice.reason}` };
+      return {
+        ...state,
+        ...(plan ? { plan } : {}),
+        note: `Next task ${choice.taskId}${choice.chosenBy === 'model' ? " (the model's choice)" : ''}: ${choice.reason}`,
+      };
     }
     case 'observation': {
       const seen = step.observation;

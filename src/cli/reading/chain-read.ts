@@ -70,6 +70,7 @@ export function renderChainSummary(summary: ChainSummary): string {
     `status: ${summary.status} · ${counted(summary.steps, 'step')} (${byType.thinking} thinking, ${counted(byType.tool_call, 'call')}, ${counted(byType.tool_result, 'result')}, ${counted(byType.synthesis, 'answer')})`,
     `model calls: ${summary.modelCalls} · tokens ${summary.inputTokens} in / ${summary.outputTokens} out · $${summary.costUsd.toFixed(4)} · ${(summary.durationMs / 1000).toFixed(1)} s`,
   ];
+  lines.push(timeLine(summary.time));
   if (summary.longChain) lines.push(`warning: ${summary.longChain.advice}`);
   if (summary.tools.length > 0) {
     lines.push('tools:');
@@ -81,6 +82,18 @@ export function renderChainSummary(summary: ChainSummary): string {
     for (const d of summary.decisions) lines.push(`  step ${d.stepNumber} ${d.kind}: ${d.text.replace(/\s+/g, ' ')}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** "time: planning 1.2 s (1 call) · reasoning 3.4 s over 4 iterations, 0.9 s each, slowest 1.5 s". */
+export function timeLine(time: ChainSummary['time']): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const planning =
+    time.planningCalls > 0 ? `planning ${s(time.planningMs)} (${counted(time.planningCalls, 'call')})` : 'no planning';
+  const reasoning =
+    time.reasoningIterations > 0
+      ? `reasoning ${s(time.reasoningMs)} over ${counted(time.reasoningIterations, 'iteration')}, ${s(time.reasoningPerIterationMs)} each, slowest ${s(time.slowestIterationMs)}`
+      : 'no reasoning turn';
+  return `time: ${planning} · ${reasoning}`;
 }
 
 type ChainRead = { chain: ReasoningChain; storeOnly: boolean; totalSteps: number };

@@ -44,7 +44,7 @@ function renderThought(step: Extract<ReasoningStep, { type: 'thinking' }>): stri
     case 'memory':
       return `${label('Memory', cyan)}${thought}`;
     case 'task_choice':
-      return `${label('Next task', cyan)}${thought}`;
+      return `${label('Next task', cyan)}${choiceBy(step.taskChoice)}${thought}`;
     case 'observation':
       return `${label('Observed', cyan)}${thought}`;
     case 'fallback':
@@ -56,6 +56,11 @@ function renderThought(step: Extract<ReasoningStep, { type: 'thinking' }>): stri
     case undefined:
       return `${label('Thought', cyan)}${thought}`;
   }
+}
+
+/** The model's choice is named as such; plan order's reason says so itself (chains recorded before the model chose are plan order). */
+function choiceBy(choice: Extract<ReasoningStep, { type: 'thinking' }>['taskChoice']): string {
+  return choice?.chosenBy === 'model' ? `${choice.taskId}, the model's choice: ` : '';
 }
 
 /** Each model call's answering model (its reply's `model`), by the call's correlation id. */

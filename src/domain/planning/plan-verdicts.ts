@@ -41,6 +41,14 @@ export const TaskChoice = z.object({
   reason: verdictText,
   /** The other tasks that were ready. */
   alternatives: z.array(z.string().max(64)).max(30).default([]),
+  /**
+   * Who chose: the model, in its own turn, among several ready tasks; or plan order, the rule for
+   * a single ready task, a workflow file's steps, a turn without a choice, a refused choice and the
+   * offline model. Absent on chains recorded before the model chose (plan order then).
+   */
+  chosenBy: z.enum(['model', 'plan_order']).optional(),
+  /** The model's choice that was refused, and why; plan order started `taskId` instead. */
+  refused: z.object({ taskId: z.string().max(64), problem: z.enum(['unknown_task', 'not_ready']) }).optional(),
 });
 export type TaskChoice = z.infer<typeof TaskChoice>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ReasoningChain, ReasoningStep } from '../chain/chain';
+import { modelTimes, ModelTimes } from '../chain/model-times';
 
 /** A chain past this many steps gets a warning: read it through filters, search and the summary. */
 export const LONG_CHAIN_STEPS = 200;
@@ -35,6 +36,8 @@ export const ChainSummary = z.object({
   costUsd: z.number().nonnegative(),
   /** From the first step's timestamp to the last's. */
   durationMs: z.number().nonnegative(),
+  /** Seed 003's planning time and reasoning time per iteration, from the model calls' own durations. */
+  time: ModelTimes,
   decisions: z
     .array(
       z.object({
@@ -155,6 +158,7 @@ export function summariseChain(chain: ReasoningChain): ChainSummary {
     outputTokens,
     costUsd,
     durationMs: Number.isFinite(span) && span > 0 ? span : 0,
+    time: modelTimes(chain.steps),
     decisions: decisions.slice(-MAX_DECISIONS),
     ...(steps > LONG_CHAIN_STEPS
       ? {

@@ -1,5 +1,6 @@
 import { isCancellation } from '@temporalio/workflow';
 import type { FallbackModel, ModelCallInput, ModelMessage, ModelReply, ModelRequest, ModelTool } from '../../domain';
+import type { ModelCallPurpose } from '../../domain/chain/model-times';
 import { priceFor, type Price } from '../../domain/model/pricing';
 import { modelCacheRequest } from '../../domain/planning/cache-request';
 import { activities, modelCallOptions } from '../activity-proxies';
@@ -32,6 +33,8 @@ export interface ModelCallRequest {
   stopSequences?: string[];
   /** Why this call is made, shown in the chain (a retry, a fallback, a summary). */
   note?: string;
+  /** What the call is for, kept in its `llm` step's arguments so times can be told apart (domain/chain/model-times.ts). */
+  purpose?: ModelCallPurpose;
   /** The loop's own turns publish the run's progress once the reply is in; side calls (planning, summaries) do not. */
   publishReply?: boolean;
 }
@@ -104,6 +107,7 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
         tools: request.tools.map((t) => t.name),
         toolChoice: request.toolChoice,
         ...(request.note ? { note: request.note } : {}),
+        ...(request.purpose ? { purpose: request.purpose } : {}),
       },
       correlationId,
     },

@@ -88,6 +88,7 @@ function attemptRequest(
     maxTokens: attempts.maxTokens,
     ...(prompt.stopSequences ? { stopSequences: prompt.stopSequences } : {}),
     ...(attempts.why ? { note: attempts.why } : {}),
+    purpose: 'turn',
     publishReply: true,
   };
 }

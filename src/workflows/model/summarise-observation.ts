@@ -41,6 +41,7 @@ export async function summariseObservation(
     toolChoice: 'none',
     maxTokens: Math.max(256, Math.ceil(limitChars / 4)),
     note: `summarising a ${text.length}-character result of ${spec.name}`,
+    purpose: 'summary',
   });
   const summary = replyText(reply);
   return summary ? summary.slice(0, limitChars) : undefined;

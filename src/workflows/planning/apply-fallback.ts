@@ -12,7 +12,8 @@ import {
   type FallbackResult,
 } from './plans/plan-fallbacks';
 import { planNote } from './plans/plan-prompts';
-import { applyTaskUpdate, startNextTask, type TaskUpdate } from './plans/plan-tracker';
+import { applyTaskUpdate, type TaskUpdate } from './plans/plan-tracker';
+import { startNext } from './plans/task-choice';
 
 /** Puts a question to a person and waits for the answer (undefined: nobody answered in time). */
 export type AskUser = (callId: string, question: string) => Promise<{ text: string; by: string } | undefined>;
@@ -69,7 +70,8 @@ export async function applyFallback(
     recordControlCall(chain, input, call, { success: false, error: result.message });
     return { callId: call.id, content: `${result.message}\n\n${planNote(plan, settings)}`, isError: true };
   }
-  const next = startNextTask(result.plan).plan;
+  // Several tasks ready (a split's subtasks): the model chooses among them in its next turn.
+  const { plan: next, choose } = startNext(result.plan);
   recordControlCall(chain, input, call, { success: true, result: result.message });
   chain.setPlan(next);
   chain.note(
@@ -79,6 +81,7 @@ export async function applyFallback(
     next,
     { fallback: result.decision },
   );
+  if (choose) chain.note('task_choice', choose.reason, { level: input.visibility }, undefined, { taskChoice: choose });
   return {
     callId: call.id,
     content: `${result.message}${heard ? `\n${heard}` : ''}\n\n${planNote(next, settings)}`,

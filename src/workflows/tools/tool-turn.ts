@@ -52,6 +52,8 @@ export async function runToolTurn(
   calls: readonly ToolUseBlock[],
   refused: ReadonlyMap<string, string>,
 ): Promise<Observation[]> {
+  // A choice of the next task the turn did not make falls to plan order before any call is routed.
+  parts.planKeeper?.settleChoice(calls);
   const routes = calls.map((call) => routeCall(ctx, parts, call, refused.get(call.id)));
   const asked = routes.filter((r): r is Extract<CallRoute, { kind: 'approve' }> => r.kind === 'approve');
   // Tools with a validate hook check a call before anyone is asked to approve it.

@@ -73,8 +73,18 @@ describe.concurrent('context and workflow plans', () => {
     ]);
     const choices = thinkingSteps(result.chain.steps, 'task_choice');
     expect(choices.map((c) => c.taskChoice)).toEqual([
-      { taskId: 't1', reason: 't1 next: it depends on no other task; no other task is ready.', alternatives: [] },
-      { taskId: 't2', reason: 't2 next: its dependency t1 is completed; no other task is ready.', alternatives: [] },
+      {
+        taskId: 't1',
+        reason: 't1 next: it depends on no other task; no other task is ready.',
+        alternatives: [],
+        chosenBy: 'plan_order',
+      },
+      {
+        taskId: 't2',
+        reason: 't2 next: its dependency t1 is completed; no other task is ready.',
+        alternatives: [],
+        chosenBy: 'plan_order',
+      },
     ]);
     // Shown like the run's other thoughts.
     expect(choices.map((c) => c.visibility)).toEqual([first!.visibility, first!.visibility]);

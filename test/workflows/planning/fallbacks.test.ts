@@ -64,7 +64,8 @@ describe.concurrent('fallback strategies (planning.fallbacks)', () => {
     expect(result.plan?.tasks.map((t) => [t.id, t.dependencies, t.status])).toEqual([
       ['t1a', [], 'completed'],
       ['t1b', ['t1a'], 'completed'],
-      ['t2', ['t1b'], 'in_progress'],
+      // t2 and t3 were both ready when the model answered: neither started without its choice.
+      ['t2', ['t1b'], 'pending'],
       ['t3', [], 'pending'],
     ]);
     expect(result.plan?.tasks[0]?.metadata).toEqual({ splitFrom: 't1' });

@@ -15,10 +15,10 @@ import { checkGoal } from '../verdicts/goal-check';
 import { observeAction, withLearnings } from '../verdicts/observer';
 import { applyFallback, type AskUser } from '../apply-fallback';
 import { planNote, reflectionPrompt } from './plan-prompts';
-import { applyTaskUpdate, isPlanFinished, parseTaskUpdate, startNextTask } from './plan-tracker';
+import { applyTaskUpdate, isPlanFinished, parseTaskUpdate, type TaskUpdate } from './plan-tracker';
 import { fallbackPlan, makePlan, replan, type PlanAttempt, type PlannerModel } from './planner';
 import { stepToolRule, type StepToolRule } from './step-tool-rule';
-import { taskChoice } from './task-choice';
+import { awaitsChoice, modelChoice, refusedChoiceMessage, startByPlanOrder, startNext } from './task-choice';
 import { workflowPlan } from './workflow-plan';
 
 /**
@@ -103,7 +103,27 @@ export class PlanKeeper {
     }
   }
 
-  /** The visible, model-free record of why the run took up the task it just started. */
+  /**
+   * Before a tool turn runs anything: when the model was to choose the next task and none of the
+   * turn's calls starts one, plan order starts the first ready task (so the turn's tools see a task
+   * in progress, as they always did). A turn that starts one goes through `update`.
+   */
+  settleChoice(calls: readonly ToolUseBlock[]): void {
+    const plan = this.chain.plan;
+    if (!plan || !awaitsChoice(plan) || calls.some((call) => this.startsTask(call))) return;
+    const { plan: next, choose } = startByPlanOrder(plan);
+    this.chain.setPlan(next);
+    this.noteChoice(choose);
+  }
+
+  /** An update-tool call that starts a task (a choice, when the model is to choose). */
+  private startsTask(call: ToolUseBlock): boolean {
+    if (call.name !== this.settings.updateToolName) return false;
+    const parsed = parseTaskUpdate(call.input);
+    return parsed.ok && parsed.update.status === 'in_progress' && !parsed.update.fallback;
+  }
+
+  /** The record of why the run took up the task it just started: the model's reason, or plan order's. */
   private noteChoice(choose: TaskChoice | undefined): void {
     if (choose)
       this.chain.note('task_choice', choose.reason, { level: this.input.visibility }, undefined, {
@@ -115,6 +135,7 @@ export class PlanKeeper {
   async update(call: ToolUseBlock): Promise<Observation> {
     const plan = this.chain.plan;
     const parsed = parseTaskUpdate(call.input);
+    if (plan && parsed.ok && awaitsChoice(plan) && this.startsTask(call)) return this.choose(call, plan, parsed.update);
     if (plan && parsed.ok && parsed.update.fallback)
       return applyFallback(
         this.ctx,
@@ -152,6 +173,30 @@ export class PlanKeeper {
       content: `${applied.message}${finished}\n\n${planNote(next, this.settings)}`,
       isError: false,
     };
+  }
+
+  /** The model's choice of the next task: started with its reason, or refused (a typed observation) with plan order used. */
+  private choose(call: ToolUseBlock, plan: Plan, update: TaskUpdate): Observation {
+    const chosen = modelChoice(plan, update.task_id, update.note);
+    if (chosen.ok) {
+      recordControlCall(this.chain, this.input, call, {
+        success: true,
+        result: `Task "${chosen.choose.taskId}" is in progress (your choice).`,
+      });
+      this.chain.setPlan(chosen.plan);
+      this.noteChoice(chosen.choose);
+      return {
+        callId: call.id,
+        content: `Task "${chosen.choose.taskId}" is in progress (your choice).\n\n${planNote(chosen.plan, this.settings)}`,
+        isError: false,
+      };
+    }
+    const { plan: next, choose } = startByPlanOrder(plan, chosen.refused);
+    const message = refusedChoiceMessage(chosen.refused, choose?.taskId);
+    recordControlCall(this.chain, this.input, call, { success: false, error: message });
+    this.chain.setPlan(next);
+    this.noteChoice(choose);
+    return { callId: call.id, content: `${message}\n\n${planNote(next, this.settings)}`, isError: true };
   }
 
   /**
@@ -219,6 +264,7 @@ export class PlanKeeper {
         toolChoice: 'none',
         maxTokens: Math.min(this.input.model.maxTokens, 1_024),
         note: `reflection at iteration ${iteration}`,
+        purpose: 'reflection',
       });
       text = replyText(reply).trim();
     } catch (err) {
@@ -269,6 +315,7 @@ export class PlanKeeper {
           toolChoice: 'none',
           maxTokens: this.input.model.maxTokens,
           note,
+          purpose: 'plan',
         });
         return replyText(reply);
       },
@@ -279,12 +326,6 @@ export class PlanKeeper {
     const { provider, model, maxTokens, price } = this.input.model;
     return { provider, model, maxTokens, price };
   }
-}
-
-/** Starts the next ready task, with the reason it was chosen when one started. */
-function startNext(plan: Plan): { plan: Plan; choose?: TaskChoice } {
-  const { plan: next, started } = startNextTask(plan);
-  return started ? { plan: next, choose: taskChoice(plan, started) } : { plan: next };
 }
 
 /** A reused plan starts over: every task pending, nothing reported, none of the storing run's learnings. */

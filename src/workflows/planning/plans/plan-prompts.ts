@@ -3,6 +3,7 @@ import { contextPrompt, hasContext } from '../context-prompt';
 import { planTemplates } from './plan-templates';
 import { earlierNotesBlock, reusedPlanBlock } from '../quoted-notes';
 import { readyTasks } from './plan-tracker';
+import { awaitsChoice } from './task-choice';
 
 /** Pure text builders for planning calls and the plan note; the same input gives the same text. */
 
@@ -97,12 +98,14 @@ export function planNote(plan: Plan, settings: Pick<PlanningSettings, 'updateToo
   const next = readyTasks(plan)[0];
   // A reused plan's descriptions are another run's words: named here by id only, quoted in its block.
   const about = (t: PlanTask) => (plan.reusedFrom ? `${t.id} (see the reused plan)` : `${t.id}: ${t.description}`);
+  const tool = settings.updateToolName;
   const focus = current
     ? `Current task: ${about(current)}`
-    : next
-      ? `No task is in progress. Next ready task: ${about(next)}`
-      : 'No task is in progress or ready to start.';
-  const tool = settings.updateToolName;
+    : awaitsChoice(plan)
+      ? choiceRequest(plan, tool)
+      : next
+        ? `No task is in progress. Next ready task: ${about(next)}`
+        : 'No task is in progress or ready to start.';
   const heading = `Plan (version ${plan.version}, ${done} of ${plan.tasks.length} tasks completed)`;
   const own = plan.learnings?.filter((l) => l.fromRun === undefined) ?? [];
   const recalled = plan.learnings?.filter((l) => l.fromRun !== undefined) ?? [];
@@ -117,6 +120,16 @@ export function planNote(plan: Plan, settings: Pick<PlanningSettings, 'updateToo
     ...(own.length ? [learntBlock(own)] : []),
     ...(recalled.length ? [earlierNotesBlock(recalled)] : []),
   ].join('\n\n');
+}
+
+/** Seed 003's reasoner, asked in the agent's own turn: which ready task makes the most progress, and why. */
+function choiceRequest(plan: Plan, tool: string): string {
+  const ready = readyTasks(plan).map((t) => t.id);
+  return (
+    `No task is in progress. Ready tasks: ${ready.join(', ')}. Choose the one that makes the most progress towards ` +
+    `the goal and start it with "${tool}": {"task_id": "<id>", "status": "in_progress", "note": "<why this task now>"}. ` +
+    `If your next reply starts none, ${ready[0]} starts (plan order).`
+  );
 }
 
 /** What this run has learnt so far (planning.observe), oldest first. */

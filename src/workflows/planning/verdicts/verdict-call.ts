@@ -20,6 +20,7 @@ export async function askForVerdict(ctx: RunContext, system: string, prompt: str
     toolChoice: 'none',
     maxTokens: Math.min(maxTokens, VERDICT_MAX_TOKENS),
     note,
+    purpose: 'verdict',
   });
   return replyText(reply);
 }

@@ -73,6 +73,7 @@ describe('task choice', () => {
       taskId: 't3',
       reason: 't3 next: its dependencies t1, t2 are completed; t4 is also ready and waits its turn in plan order.',
       alternatives: ['t4'],
+      chosenBy: 'plan_order',
     });
     expect(taskChoice(plan([task('a')]), task('a')).reason).toBe(
       'a next: it depends on no other task; no other task is ready.',

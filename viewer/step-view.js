@@ -3,6 +3,7 @@
 import { h } from './dom.js';
 import { answerLabel, stepFacts, stepTitle } from './format.js';
 import { jsonView } from './json-view.js';
+import { consensusText } from './consensus-view.js';
 
 /**
  * `ctx`: { toolNames: Map, approvalFor(step) → node | undefined, subAgent(step) → node | undefined }.
@@ -58,6 +59,7 @@ function body(step) {
         'div',
         { class: 'step-body' },
         result.error ? h('p', { class: 'error' }, result.error) : null,
+        consensusText(result.result) ? h('p', { class: 'consensus' }, consensusText(result.result)) : null,
         result.result === undefined || result.result === null
           ? null
           : h(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { viewerModule } from '../viewer/viewer-module';
 import { consensusSummary } from '../../src/domain/model/consensus-summary';
 import { renderStepMarkdown } from '../../src/domain/chain/render-chain-markdown';
 import { renderStep } from '../../src/cli/render/render-step';
@@ -55,5 +56,22 @@ describe('consensusSummary: how the models split, in one line', () => {
     } as ReasoningStep;
     expect(renderStep(step)).toContain('fast, smart: "4 km" (as a number)');
     expect(renderStepMarkdown(step)).toContain('**Consensus** agreement 2 of 4');
+  });
+});
+
+describe('the viewer says the same as the terminal', () => {
+  it('consensusText (viewer/consensus-view.js) matches consensusSummary on every shape', async () => {
+    const v = await viewerModule<{ consensusText(result: unknown): string | undefined }>('consensus-view.js');
+    const old = {
+      agreement: 1,
+      unanimous: true,
+      groups: [['a', 'b']],
+      answers: [
+        { model: 'a', answer: 'y'.repeat(90) },
+        { model: 'b', answer: 'y' },
+      ],
+    };
+    for (const result of [vote, old, '4', null, { agreement: 2 }, { agreement: 0.5, groups: [[1]], answers: [] }])
+      expect(v.consensusText(result)).toBe(consensusSummary(result));
   });
 });

@@ -1,6 +1,6 @@
 // Screenshots an evaluation's report (REPORT_DIR/report.html) into a PNG: the page from its top to
 // the end of its charts, 1,100 pixels wide, in Debian's Chromium (its path), headless and offline,
-// with the flags test/viewer/headless-chromium.ts uses. The PNG says where it came from in two text
+// with the flags in headless-chromium.json (the viewer's browser tests use them too). The PNG says where it came from in two text
 // chunks that test/docs/docs-images.test.ts reads: `Source` (the command and the evaluation's id
 // and time) and `Models` (each variant's provider/model, and the judge's). Used by
 // eval-report-screenshot.sh.
@@ -9,6 +9,7 @@ const os = require('node:os');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { chromium } = require('playwright-core');
+const launch = require('./headless-chromium.json');
 
 /** `png` with tEXt chunks for `texts` inserted after its header chunk (IHDR: 8 + 25 bytes). */
 function withTexts(png, texts) {
@@ -38,17 +39,8 @@ async function main() {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1100, height: 900 },
+    args: launch.args,
+    viewport: launch.viewport,
     colorScheme: 'light',
     timeout: 60_000,
   });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { ensureDebianProgram } from '../helpers/debian-package';
+import launch from '../../scripts/headless-chromium.json';
 
 /**
  * Debian's Chromium under Playwright, headless, with a fresh profile. The machine's network is
@@ -14,17 +15,8 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1100, height: 900 },
+    args: launch.args,
+    viewport: launch.viewport,
     colorScheme: 'light',
     timeout: 60_000,
   });

@@ -111,6 +111,8 @@ describe('grounded answers (real dev server)', () => {
       ],
       unsupported: ['40 km'],
     });
+    // The terminal titles it so and names the number.
+    expect(plain(renderStep(result.chain.steps.at(-1)!))).toMatch(/Answer, partly grounded\n.*\n +unsupported: 40 km$/);
     // The answer the task asked for, with only what the tool said: grounded, each claim on its step.
     const { result: right } = await runScripted(env, {
       script: [

@@ -1,5 +1,6 @@
 import type { AgentInput, AnswerGrounding, ClaimCheck, ReasoningStep, TerminationReason } from '../../../domain';
 import { checkClaims, isSupported, type ClaimEvidence } from '../../../domain/chain/claim-support';
+import { OFFLINE_MARK } from '../../../domain/model/offline-mark';
 import { injectedToolNames } from '../injected-tools';
 
 /** What stands behind a run's answer: the judgement, the observations it rests on, and its claims' check. */
@@ -69,7 +70,7 @@ export function givenEvidence(
  * other ending. With one, the answer's claims (`checked`, by default the answer) are compared with
  * the observations and what the run was given (domain/chain/claim-support.ts): `grounded` when each
  * is supported or the answer states none that can be checked, `partly_grounded` when some are not,
- * whatever the ending. Deterministic rules: what they cannot read (a paraphrase, a conclusion
+ * whatever the ending (the offline model's quoting answer has none to check). Deterministic rules: what they cannot read (a paraphrase, a conclusion
  * drawn from the facts, a wrong unit the observation never names) they do not judge.
  */
 export function judgeAnswer(
@@ -81,7 +82,9 @@ export function judgeAnswer(
   const observed = observationEvidence(steps, controlTools);
   const sources = [...new Set(observed.map((e) => e.stepId))];
   if (sources.length === 0) return { grounding: reason === 'success' ? 'unsupported' : 'ungrounded', sources };
-  const claimCheck = checkClaims(checked.answer, [...observed, ...checked.given]);
+  // The offline model's answer quotes the tools' results and says so: it states no claim to check.
+  const answer = checked.answer.startsWith(OFFLINE_MARK) ? '' : checked.answer;
+  const claimCheck = checkClaims(answer, [...observed, ...checked.given]);
   if (claimCheck.claims.length === 0) return { grounding: 'grounded', sources };
   const grounding = claimCheck.claims.every(isSupported) ? 'grounded' : 'partly_grounded';
   return { grounding, sources, claimCheck };

@@ -30,6 +30,12 @@ export function createChainState() {
     get last() {
       return steps.size ? Math.max(...steps.keys()) : 0;
     },
+    /** Step numbers by step id, so an answer's claims can link the step that supports them. */
+    stepNumbers() {
+      const numbers = new Map();
+      for (const step of steps.values()) numbers.set(step.stepId, step.stepNumber);
+      return numbers;
+    },
     /** Tool names by correlation id, so a result can say which call it answers. */
     toolNames() {
       const names = new Map();

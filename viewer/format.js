@@ -88,8 +88,8 @@ export function taskChoiceTitle(choice) {
 
 /**
  * The heading of a step: "Thinking", "Tool call · search", "Result · search (failed)", and for
- * the answer "Final answer", "Partial answer (max_iterations)", "Answer, no tool result behind
- * it", "Ungrounded summary (stalled)" (answerLabel), or "Answer" in chains recorded before.
+ * the answer "Final answer", "Partial answer (max_iterations)", "Answer, partly grounded", "Answer,
+ * no tool result behind it", "Ungrounded summary (stalled)" (answerLabel), or "Answer" in chains recorded before.
  */
 export function stepTitle(step, toolNames = new Map()) {
   switch (step?.type) {
@@ -132,6 +132,15 @@ export function answerLabel(synthesis) {
       return reason === undefined || reason === 'success'
         ? { kind: 'final', title: 'Final answer', badge: 'grounded' }
         : { kind: 'partial', title: `Partial answer (${reason})`, badge: 'partial' };
+    case 'partly_grounded':
+      return {
+        kind: 'partly',
+        title:
+          reason === undefined || reason === 'success'
+            ? 'Answer, partly grounded'
+            : `Partial answer (${reason}), partly grounded`,
+        badge: 'partly grounded',
+      };
     case 'unsupported':
       return { kind: 'unsupported', title: 'Answer, no tool result behind it', badge: 'no tool result' };
     case 'ungrounded':

@@ -106,6 +106,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
   // ---- steps ----
   const ctx = () => ({
     toolNames: state.toolNames(),
+    stepNumbers: state.stepNumbers(),
     approvalFor: (step) =>
       step.type === 'tool_call' ? h('div', { class: 'approval-slot', dataset: { stepId: step.stepId } }) : undefined,
     subAgent: (step) =>

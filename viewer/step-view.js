@@ -6,7 +6,8 @@ import { jsonView } from './json-view.js';
 import { consensusText } from './consensus-view.js';
 
 /**
- * `ctx`: { toolNames: Map, approvalFor(step) → node | undefined, subAgent(step) → node | undefined }.
+ * `ctx`: { toolNames: Map, stepNumbers: Map (step id → number), approvalFor(step) → node | undefined,
+ * subAgent(step) → node | undefined }.
  */
 export function stepView(step, ctx = {}) {
   const facts = stepFacts(step);
@@ -78,6 +79,7 @@ function body(step) {
         { class: 'step-body' },
         h('p', { class: 'conclusion' }, step.synthesis?.conclusion ?? ''),
         groundingNote(step.synthesis),
+        claimList(step.synthesis, ctx.stepNumbers ?? new Map()),
       );
     default:
       return null;
@@ -89,13 +91,48 @@ function groundingNote(synthesis) {
   const judged = answerLabel(synthesis);
   if (!judged) return null;
   const sources = Array.isArray(synthesis.sources) ? synthesis.sources.length : 0;
+  const unsupported = Array.isArray(synthesis.claimCheck?.unsupported) ? synthesis.claimCheck.unsupported : [];
   const text =
-    sources > 0
-      ? `Drawn from ${sources} tool result${sources === 1 ? '' : 's'}${judged.kind === 'partial' ? `; the run ended ${synthesis.terminationReason}, so it may be incomplete` : ''}.`
-      : judged.kind === 'ungrounded'
-        ? `No tool result stands behind this summary: the run ended ${synthesis.terminationReason ?? 'without success'}.`
-        : 'No tool result stands behind this answer: it is the model’s own.';
+    judged.kind === 'partly'
+      ? `Drawn from ${sources} tool result${sources === 1 ? '' : 's'}, but nothing supports ${unsupported.join(', ') || 'some of its claims'}${synthesis.terminationReason && synthesis.terminationReason !== 'success' ? `; the run ended ${synthesis.terminationReason}` : ''}.`
+      : sources > 0
+        ? `Drawn from ${sources} tool result${sources === 1 ? '' : 's'}${judged.kind === 'partial' ? `; the run ended ${synthesis.terminationReason}, so it may be incomplete` : ''}.`
+        : judged.kind === 'ungrounded'
+          ? `No tool result stands behind this summary: the run ended ${synthesis.terminationReason ?? 'without success'}.`
+          : 'No tool result stands behind this answer: it is the model’s own.';
   return h('p', { class: 'note grounding-note' }, text);
+}
+
+/**
+ * The answer's checked claims (src/domain/chain/claim-support.ts), each linked to the step that
+ * supports it, marked as given by the task, context or a person, or marked unsupported.
+ */
+function claimList(synthesis, stepNumbers) {
+  const claims = Array.isArray(synthesis?.claimCheck?.claims) ? synthesis.claimCheck.claims : [];
+  if (claims.length === 0) return null;
+  const behind = (claim) => {
+    if (typeof claim.supportedBy === 'string') {
+      const n = stepNumbers.get(claim.supportedBy);
+      return n === undefined
+        ? h('span', { class: 'claim-source' }, 'an observation not on this page')
+        : h('a', { class: 'claim-source', href: `#step-${n}` }, `step ${n}`);
+    }
+    if (typeof claim.given === 'string') return h('span', { class: 'claim-source' }, `given by the ${claim.given}`);
+    return h('span', { class: 'claim-source claim-unsupported' }, 'unsupported');
+  };
+  return h(
+    'ul',
+    { class: 'claims' },
+    claims.map((claim) =>
+      h(
+        'li',
+        { class: `claim claim-${claim.kind}`, dataset: { kind: String(claim.kind) } },
+        h('code', {}, String(claim.text)),
+        ' — ',
+        behind(claim),
+      ),
+    ),
+  );
 }
 
 /** The block of model text still arriving for one reply; replaced by the step when it lands. */

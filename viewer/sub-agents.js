@@ -13,7 +13,11 @@ const CHILD_PAGE = 100;
 export function subAgentLink(sub) {
   // A child's answer with no tool result behind it says so (docs/concepts.md, "Grounded answers").
   const unbacked =
-    sub.grounding === 'unsupported' || sub.grounding === 'ungrounded' ? `${sub.grounding} answer` : undefined;
+    sub.grounding === 'unsupported' || sub.grounding === 'ungrounded'
+      ? `${sub.grounding} answer`
+      : sub.grounding === 'partly_grounded'
+        ? `partly grounded answer${Array.isArray(sub.unsupportedClaims) && sub.unsupportedClaims.length ? ` (unsupported: ${sub.unsupportedClaims.join(', ')})` : ''}`
+        : undefined;
   const facts = [
     sub.status,
     unbacked,

@@ -37,6 +37,8 @@ export const AuditOutcome = z.discriminatedUnion('state', [
     grounding: AnswerGrounding.optional(),
     /** Step ids of the observations behind the answer. */
     answerSources: z.array(z.string()).optional(),
+    /** A partly grounded answer's claims that nothing behind it supports (the synthesis step's `claimCheck` has each claim). */
+    unsupportedClaims: z.array(z.string()).optional(),
     confidence: Confidence.optional(),
     error: z.string().optional(),
   }),
@@ -209,6 +211,7 @@ export function buildAuditReport(input: AuditReportInput): AuditReport {
           finalAnswer: result.finalAnswer,
           ...(result.grounding ? { grounding: result.grounding } : {}),
           ...(result.answerSources ? { answerSources: result.answerSources } : {}),
+          ...(result.unsupportedClaims ? { unsupportedClaims: result.unsupportedClaims } : {}),
           ...(result.confidence !== undefined ? { confidence: result.confidence } : {}),
           ...(result.error ? { error: result.error } : {}),
         }

@@ -1,4 +1,4 @@
-import type { ReasoningStep, ToolType } from '../domain';
+import type { AnswerClaim, ReasoningStep, ToolType } from '../domain';
 import { answerLabel, confidenceText } from '../domain/chain/answer-grounding';
 import { renderUnavailable } from '../domain/chain/render-unavailable';
 import type { AuditApproval, AuditIntervention, AuditReport } from './audit-report';
@@ -358,10 +358,13 @@ function groundingLine(report: AuditReport): string[] {
       return [
         `_Grounded: tool results in step${steps.length === 1 ? '' : 's'} ${steps.join(', ')} stand behind it${outcome.success ? '' : `, but the run ended ${outcome.terminationReason}: a partial answer`}${confidence}._`,
       ];
-    case 'partly_grounded':
+    case 'partly_grounded': {
+      const unsupported = (outcome.unsupportedClaims ?? []).map((c) => inline(c, 120)).join(', ');
       return [
-        `_Partly grounded: tool results in step${steps.length === 1 ? '' : 's'} ${steps.join(', ')}, but not every claim of the answer is in them${confidence}._`,
+        `_Partly grounded: tool results in step${steps.length === 1 ? '' : 's'} ${steps.join(', ')} stand behind part of it${unsupported ? `; nothing supports ${unsupported}` : ''}${outcome.success ? '' : `; the run ended ${outcome.terminationReason}`}${confidence}._`,
+        ...claimTable(report),
       ];
+    }
     case 'unsupported':
       return [`_Unsupported: no tool result stands behind this answer; it is the model's own${confidence}._`];
     case 'ungrounded':
@@ -369,6 +372,26 @@ function groundingLine(report: AuditReport): string[] {
         `_Ungrounded: the run ended ${outcome.terminationReason} and no tool result stands behind this summary${confidence}._`,
       ];
   }
+}
+
+/** Each checked claim of the answer and what stands behind it: a step, what the run was given, or nothing. */
+function claimTable(report: AuditReport): string[] {
+  const claims = report.steps.flatMap((s) => (s.type === 'synthesis' ? (s.synthesis.claimCheck?.claims ?? []) : []));
+  if (claims.length === 0) return [];
+  const numberOf = new Map(report.steps.map((s) => [s.stepId, s.stepNumber]));
+  const behind = (c: AnswerClaim): string =>
+    c.supportedBy !== undefined
+      ? `step ${numberOf.get(c.supportedBy) ?? inline(c.supportedBy, 60)}`
+      : c.given !== undefined
+        ? `given by the ${c.given}`
+        : '**unsupported**';
+  return [
+    '',
+    ...table(
+      ['Claim', 'Kind', 'Behind it'],
+      claims.map((c) => [cell(c.text, 120), c.kind, behind(c)]),
+    ),
+  ];
 }
 
 /** The answer in full, as a quote whose lines cannot open a heading, list, fence or table. */

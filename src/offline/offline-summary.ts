@@ -1,7 +1,7 @@
+import { OFFLINE_MARK } from '../domain/model/offline-mark';
 import type { SeenCall } from './read-request';
 
-/** Every text the offline model writes starts with this, so nobody takes it for a real model's. */
-export const OFFLINE_MARK = '[offline model]';
+export { OFFLINE_MARK };
 
 /** How much of one observation a summary quotes. */
 const QUOTE_CHARS = 240;

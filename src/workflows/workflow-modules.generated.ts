@@ -12,11 +12,13 @@ import * as domainApprovalArgumentsHash from '../domain/approval/arguments-hash'
 import * as domainApprovalRulePattern from '../domain/approval/rule-pattern';
 import * as domainApprovalRuleValues from '../domain/approval/rule-values';
 import * as domainApprovalSignedDecision from '../domain/approval/signed-decision';
+import * as domainChainAnswerClaims from '../domain/chain/answer-claims';
 import * as domainChainAnswerGrounding from '../domain/chain/answer-grounding';
 import * as domainChainChainLength from '../domain/chain/chain-length';
 import * as domainChainChainPage from '../domain/chain/chain-page';
 import * as domainChainChainView from '../domain/chain/chain-view';
 import * as domainChainChain from '../domain/chain/chain';
+import * as domainChainClaimSupport from '../domain/chain/claim-support';
 import * as domainChainReactTrace from '../domain/chain/react-trace';
 import * as domainChainRenderChainMarkdown from '../domain/chain/render-chain-markdown';
 import * as domainEvaluationCaseResult from '../domain/evaluation/case-result';
@@ -29,6 +31,7 @@ import * as domainEvaluationScorersArgumentPredicate from '../domain/evaluation/
 import * as domainEvaluationScorersCoherence from '../domain/evaluation/scorers/coherence';
 import * as domainEvaluationScorersCost from '../domain/evaluation/scorers/cost';
 import * as domainEvaluationScorersForbiddenTools from '../domain/evaluation/scorers/forbidden-tools';
+import * as domainEvaluationScorersGroundingMatch from '../domain/evaluation/scorers/grounding-match';
 import * as domainEvaluationScorersIterationShare from '../domain/evaluation/scorers/iteration-share';
 import * as domainEvaluationScorersJsonValues from '../domain/evaluation/scorers/json-values';
 import * as domainEvaluationScorersLatency from '../domain/evaluation/scorers/latency';
@@ -48,6 +51,7 @@ import * as domainModelModelCalls from '../domain/model/model-calls';
 import * as domainModelModelRegistry from '../domain/model/model-registry';
 import * as domainModelModelSettings from '../domain/model/model-settings';
 import * as domainModelModelWire from '../domain/model/model-wire';
+import * as domainModelOfflineMark from '../domain/model/offline-mark';
 import * as domainModelPricing from '../domain/model/pricing';
 import * as domainModelReasoningSettings from '../domain/model/reasoning-settings';
 import * as domainModelUsage from '../domain/model/usage';
@@ -255,11 +259,13 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainApprovalRulePattern,
   domainApprovalRuleValues,
   domainApprovalSignedDecision,
+  domainChainAnswerClaims,
   domainChainAnswerGrounding,
   domainChainChainLength,
   domainChainChainPage,
   domainChainChainView,
   domainChainChain,
+  domainChainClaimSupport,
   domainChainReactTrace,
   domainChainRenderChainMarkdown,
   domainEvaluationCaseResult,
@@ -272,6 +278,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainEvaluationScorersCoherence,
   domainEvaluationScorersCost,
   domainEvaluationScorersForbiddenTools,
+  domainEvaluationScorersGroundingMatch,
   domainEvaluationScorersIterationShare,
   domainEvaluationScorersJsonValues,
   domainEvaluationScorersLatency,
@@ -291,6 +298,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainModelModelRegistry,
   domainModelModelSettings,
   domainModelModelWire,
+  domainModelOfflineMark,
   domainModelPricing,
   domainModelReasoningSettings,
   domainModelUsage,

@@ -30,6 +30,7 @@ const BEHAVIOURS = [
   'early-termination',
   'planning',
   'replay',
+  'grounding',
 ] as const;
 
 describe('eval/loop.jsonl, the project’s own dataset', () => {

@@ -173,8 +173,14 @@ describe('GET /v1/openapi.json', () => {
     expect(run({ ...base, status: 'failed', ending: { ...ending, terminationReason: 'no such reason' } })).toBe(false);
     const fields = doc.paths['/v1/runs/{id}'].get.responses['200'].content['application/json'].schema.properties;
     expect(Object.keys(fields.ending.properties)).toEqual(
-      expect.arrayContaining(['state', 'terminationReason', 'answer', 'grounding', 'error']),
+      expect.arrayContaining(['state', 'terminationReason', 'answer', 'grounding', 'unsupportedClaims', 'error']),
     );
+    expect(fields.ending.properties.grounding.enum).toEqual([
+      'grounded',
+      'partly_grounded',
+      'unsupported',
+      'ungrounded',
+    ]);
     const item = doc.paths['/v1/runs'].get.responses['200'].content['application/json'].schema.properties.runs.items;
     expect(Object.keys(item.properties.ending.properties).sort()).toEqual(
       ['label', 'state', 'summary', 'terminationReason', 'tone'].sort(),

@@ -4,6 +4,7 @@ import { renderStep, renderSummary } from '../../src/cli/render/render-step';
 import { renderSubAgentOutcome } from '../../src/cli/render/render-sub-agent';
 import type { AgentResult, ReasoningChain, ReasoningStep } from '../../src/domain';
 import { renderStepMarkdown } from '../../src/domain/chain/render-chain-markdown';
+import { reactTrace } from '../../src/domain/chain/react-trace';
 import { STEP_TIME, stepOf } from '../helpers/chain-helpers';
 
 // eslint-disable-next-line no-control-regex
@@ -50,6 +51,22 @@ const GROUNDED = answer({
   confidence: 0.85,
 });
 const OLD = answer({ sources: [], conclusion: 'Recorded before answers were judged.' });
+const PARTLY = answer({
+  sources: ['s2'],
+  conclusion: 'It is 31 °C in Paris, 35 °C in Lyon.',
+  grounding: 'partly_grounded',
+  terminationReason: 'success',
+  claimCheck: {
+    method: 'rules',
+    claims: [
+      { kind: 'number', text: '31 °C', value: '304.15 K', at: 6, supportedBy: 's2' },
+      { kind: 'number', text: '35 °C', value: '308.15 K', at: 22 },
+      { kind: 'entity', text: 'Lyon', value: 'lyon', at: 31 },
+      { kind: 'entity', text: 'Paris', value: 'paris', at: 15, given: 'task' },
+    ],
+    unsupported: ['35 °C', 'Lyon'],
+  },
+});
 
 const chainOf = (steps: ReasoningStep[]): ReasoningChain => ({
   schemaVersion: 1,
@@ -89,6 +106,33 @@ describe('the terminal never titles an answer without a tool result behind it "F
     expect(plain(renderStep(GROUNDED))).toBe('  3 Final answer It is 31 °C. (confidence 85%)');
     // A chain recorded before answers were judged renders as it always did.
     expect(plain(renderStep(OLD))).toBe('  3 Final answer Recorded before answers were judged.');
+  });
+
+  it('titles a partly grounded answer so and names its unsupported claims, in the step and the summary', () => {
+    expect(plain(renderStep(PARTLY))).toMatch(
+      /^ {2}3 Answer, partly grounded\n +It is 31 °C in Paris, 35 °C in Lyon\.\n +unsupported: 35 °C, Lyon$/,
+    );
+    const summary = plain(
+      renderSummary(
+        resultOf([...observation, PARTLY], {
+          grounding: 'partly_grounded',
+          answerSources: ['s2'],
+          unsupportedClaims: ['35 °C', 'Lyon'],
+        }),
+      ),
+    );
+    expect(summary).toContain('Answer: Answer, partly grounded: tool results in steps 2; unsupported: 35 °C, Lyon');
+    const child = renderSubAgentOutcome({
+      callId: 'c',
+      agentName: 'researcher',
+      workflowId: 'wf-1/researcher-2',
+      status: 'completed',
+      terminationReason: 'success',
+      budget: { maxIterations: 3 },
+      grounding: 'partly_grounded',
+      unsupportedClaims: ['35 °C'],
+    });
+    expect(child).toContain('researcher success, partly grounded answer (unsupported: 35 °C)');
   });
 
   it('shows a thought’s confidence', () => {
@@ -162,6 +206,41 @@ describe('the markdown views label answers the same way', () => {
     expect(shown(renderStepMarkdown(PARTIAL))).toContain('**Partial answer (max_iterations)**');
     expect(shown(renderStepMarkdown(GROUNDED))).toBe('3. **Final answer** It is 31 °C. (confidence 85%)');
     expect(shown(renderStepMarkdown(OLD))).toBe('3. **Answer** Recorded before answers were judged.');
+    expect(shown(renderStepMarkdown(PARTLY))).toBe(
+      '3. **Answer, partly grounded** It is 31 °C in Paris, 35 °C in Lyon. _(unsupported: 35 °C, Lyon)_',
+    );
+  });
+
+  it('ReAct trace: the answer action names what nothing supports', () => {
+    const trace = reactTrace(chainOf([...observation, PARTLY]));
+    expect(trace.at(-1)).toMatchObject({
+      action: 'Answer, partly grounded (unsupported: 35 °C, Lyon)',
+      observation: 'It is 31 °C in Paris, 35 °C in Lyon.',
+    });
+  });
+
+  it('audit export of a partly grounded answer: the line names the claims, a table says what stands behind each', () => {
+    const steps = [...observation, PARTLY];
+    const report = buildAuditReport({
+      workflowId: 'wf-1',
+      runIds: ['r1'],
+      chain: chainOf(steps),
+      result: resultOf(steps, {
+        grounding: 'partly_grounded',
+        answerSources: ['s2'],
+        unsupportedClaims: ['35 °C', 'Lyon'],
+      }),
+      exportedAt: STEP_TIME,
+    });
+    expect(report.outcome).toMatchObject({ grounding: 'partly_grounded', unsupportedClaims: ['35 °C', 'Lyon'] });
+    const md = shown(renderAuditMarkdown(report));
+    expect(md).toContain('## Answer, partly grounded');
+    expect(md).toContain(
+      '_Partly grounded: tool results in step 2 stand behind part of it; nothing supports 35 °C, Lyon._',
+    );
+    expect(md).toContain('| 31 °C | number | step 2 |');
+    expect(md).toContain('| 35 °C | number | **unsupported** |');
+    expect(md).toContain('| Paris | entity | given by the task |');
   });
 
   it('audit export: heading, chain line and the JSON outcome', () => {

@@ -27,6 +27,12 @@ const answer = (synthesis: Record<string, unknown>) => step(9, { type: 'synthesi
 const CASES = [
   [{ grounding: 'grounded', terminationReason: 'success' }, 'Final answer', 'grounded'],
   [{ grounding: 'grounded', terminationReason: 'max_iterations' }, 'Partial answer (max_iterations)', 'partial'],
+  [{ grounding: 'partly_grounded', terminationReason: 'success' }, 'Answer, partly grounded', 'partly grounded'],
+  [
+    { grounding: 'partly_grounded', terminationReason: 'stalled' },
+    'Partial answer (stalled), partly grounded',
+    'partly grounded',
+  ],
   [{ grounding: 'unsupported', terminationReason: 'success' }, 'Answer, no tool result behind it', 'no tool result'],
   [{ grounding: 'ungrounded', terminationReason: 'stalled' }, 'Ungrounded summary (stalled)', 'ungrounded'],
 ] as const;

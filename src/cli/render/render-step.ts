@@ -4,7 +4,7 @@ import { renderSubAgentOutcome } from './render-sub-agent';
 import { clip, cyan, dim, green, oneLine, red, yellow } from './terminal-style';
 import { redactSecretsInText } from '../../domain/secrets/secret-patterns';
 import { toolResultNote } from '../../domain/tools/tool-result-note';
-import { answerLabel, confidenceText } from '../../domain/chain/answer-grounding';
+import { answerLabel, confidenceText, unsupportedText } from '../../domain/chain/answer-grounding';
 import { cacheHitText } from '../../domain/planning/cache-hit-text';
 import { runEnding } from '../../domain/run/run-ending';
 import { endingLines } from './render-ending';
@@ -159,7 +159,11 @@ function renderAnswer(synthesis: Extract<ReasoningStep, { type: 'synthesis' }>['
   const conclusion = `${synthesis.conclusion}${confidenceNote(synthesis.confidence)}`;
   if (judged === undefined || judged.kind === 'final') return `${label('Final answer', green)}${conclusion}`;
   const colour = judged.kind === 'ungrounded' ? red : yellow;
-  return `${colour(judged.title)}${under([conclusion])}`;
+  const unsupported = unsupportedText({
+    grounding: synthesis.grounding,
+    unsupported: synthesis.claimCheck?.unsupported,
+  });
+  return `${colour(judged.title)}${under(unsupported ? [conclusion, yellow(unsupported)] : [conclusion])}`;
 }
 
 /** "Answer: grounded: tool results in steps 4, 7 (confidence 80%)", or what else stands behind it; undefined for old results. */
@@ -169,10 +173,13 @@ function answerLine(result: AgentResult): string | undefined {
   if (judged === undefined || result.finalAnswer.trim() === '') return undefined;
   const numberOf = new Map(result.chain.steps.map((s) => [s.stepId, s.stepNumber]));
   const steps = (result.answerSources ?? []).map((id) => numberOf.get(id) ?? id);
+  const unsupported = unsupportedText({ grounding: result.grounding, unsupported: result.unsupportedClaims });
   const behind =
     result.grounding === 'grounded'
       ? `${judged.kind === 'final' ? green('grounded') : yellow(judged.title)}: tool results in steps ${steps.join(', ')}`
-      : `${judged.kind === 'ungrounded' ? red(judged.title) : yellow(judged.title)}: no tool result behind it`;
+      : result.grounding === 'partly_grounded'
+        ? `${yellow(judged.title)}: tool results in steps ${steps.join(', ')}${unsupported ? `; ${yellow(unsupported)}` : ''}`
+        : `${judged.kind === 'ungrounded' ? red(judged.title) : yellow(judged.title)}: no tool result behind it`;
   const confidence = confidenceText(result.confidence);
   return `Answer: ${behind}${confidence ? ` (${confidence})` : ''}`;
 }

@@ -1,6 +1,7 @@
 import { totalTokens, type SubAgentRun, type SubBudget } from '../../domain';
 import { count, usd } from './terminal-style';
 import { counted } from '../../domain/text/counted';
+import { subAgentAnswerNote } from '../../domain/chain/answer-grounding';
 
 const duration = (ms: number): string => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`);
 
@@ -29,8 +30,8 @@ export function subAgentSpend(run: SubAgentRun): string {
 /** The line under a sub_agent result, ending with the command that shows the child's own chain. */
 export function renderSubAgentOutcome(run: SubAgentRun): string {
   const spend = subAgentSpend(run);
-  // A child's answer with no tool result behind it says so (core/grounding.ts).
-  const unbacked = run.grounding && run.grounding !== 'grounded' ? `, ${run.grounding} answer` : '';
+  // A child's answer with no tool result, or not one for each claim, behind it says so (core/grounding.ts).
+  const unbacked = subAgentAnswerNote(run);
   const head = `↳ ${run.agentName} ${run.terminationReason ?? run.status}${unbacked}${spend ? `: ${spend}` : ''}`;
   // A refused child never started, so there is no chain to point to.
   return run.status === 'refused' ? head : `${head} — thoughtline chain ${run.workflowId}`;

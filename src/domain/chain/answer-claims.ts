@@ -45,7 +45,7 @@ const NOT_NAMES = new Set(
 );
 
 const isUpper = (ch: string | undefined): boolean => ch !== undefined && /\p{Lu}/u.test(ch);
-const isWordChar = (ch: string | undefined): boolean => ch !== undefined && /[\p{L}\p{N}'’-]/u.test(ch);
+const isWordChar = (ch: string | undefined): boolean => ch !== undefined && /[\p{L}\p{N}_'’-]/u.test(ch);
 
 /** Characters claimed by a quote or a date, so numbers and names inside them are not read twice. */
 class Taken {
@@ -79,7 +79,12 @@ function quotes(text: string, taken: Taken): FoundClaim[] {
     if (pair[1] === "'" && /[\p{L}\p{N}]/u.test(text[end + 1] ?? '')) continue;
     const inner = text.slice(i + 1, end).trim();
     taken.add(i, end + 1);
-    if (inner.length >= 3) {
+    // A JSON key ("value": …) names a field, not a quotation.
+    const key = text
+      .slice(end + 1)
+      .trimStart()
+      .startsWith(':');
+    if (inner.length >= 3 && !key) {
       const shown = text.slice(i, end + 1);
       found.push({
         kind: 'quote',
@@ -152,13 +157,25 @@ function entities(text: string, taken: Taken): FoundClaim[] {
     while (end < text.length && isWordChar(text[end])) end++;
     const word = text.slice(i, end).replace(/['’-]+$/u, '');
     const letters = word.replace(/[^\p{L}]/gu, '');
-    if (!heading && isUpper(ch) && letters.length >= 2 && !taken.covers(i, end) && unitSymbol(word) === undefined) {
+    if (
+      !heading &&
+      isUpper(ch) &&
+      letters.length >= 2 &&
+      !taken.covers(i, end) &&
+      !codeName(word) &&
+      unitSymbol(word) === undefined
+    ) {
       run.push({ word, at: i });
     } else flush();
     i = end - 1;
   }
   flush();
   return found;
+}
+
+/** A name from code, not of a thing: `ANTHROPIC_API_KEY`, `ToolRefused`, `WIDGET-1`. */
+function codeName(word: string): boolean {
+  return word.includes('_') || /\p{Ll}\p{Lu}/u.test(word) || /\p{N}/u.test(word);
 }
 
 /** Whether a number at `at` is a list marker ("1. ", "2) " at a line's start). */
@@ -176,6 +193,8 @@ function numbers(text: string, taken: Taken): FoundClaim[] {
   return readNumbers(text).flatMap((n) => {
     if (taken.covers(n.at, n.end) || listMarker(text, n.at, n.end)) return [];
     if (n.word && n.unit === undefined && n.mantissa === undefined) return [];
+    // "1 EUR = …", "1 call", "0 errors": one and zero count things more often than they state them.
+    if ((n.value === 0 || n.value === 1) && n.mantissa === undefined && !n.text.includes('.')) return [];
     const clock =
       (text[n.end] === ':' && /\d/.test(text[n.end + 1] ?? '')) ||
       (text[n.at - 1] === ':' && /\d/.test(text[n.at - 2] ?? ''));

@@ -105,7 +105,27 @@ export function confidenceText(confidence: number | undefined): string | undefin
   return confidence === undefined ? undefined : `confidence ${Math.round(confidence * 100)}%`;
 }
 
-/** "42 km, \"Lyon\"": an answer's unsupported claims for a one-line view, or undefined when there are none. */
-export function unsupportedText(unsupported: readonly string[] | undefined): string | undefined {
-  return unsupported && unsupported.length > 0 ? unsupported.join(', ') : undefined;
+/** "unsupported: 42 km, Lyon": a partly grounded answer's unsupported claims for a one-line view; undefined otherwise. */
+export function unsupportedText(judged: {
+  grounding?: AnswerGrounding;
+  unsupported?: readonly string[] | undefined;
+}): string | undefined {
+  const { grounding, unsupported } = judged;
+  return grounding === 'partly_grounded' && unsupported && unsupported.length > 0
+    ? `unsupported: ${unsupported.join(', ')}`
+    : undefined;
+}
+
+/**
+ * How a child's answer is named after its status: ", partly grounded answer (unsupported: 42 km)",
+ * ", unsupported answer", ", ungrounded answer"; empty when grounded or recorded before answers were judged.
+ */
+export function subAgentAnswerNote(run: {
+  grounding?: AnswerGrounding;
+  unsupportedClaims?: readonly string[];
+}): string {
+  if (run.grounding === undefined || run.grounding === 'grounded') return '';
+  if (run.grounding !== 'partly_grounded') return `, ${run.grounding} answer`;
+  const which = unsupportedText({ grounding: run.grounding, unsupported: run.unsupportedClaims });
+  return `, partly grounded answer${which ? ` (${which})` : ''}`;
 }

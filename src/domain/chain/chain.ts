@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AnswerGrounding } from './answer-grounding';
+import { AnswerGrounding, ClaimCheck } from './answer-grounding';
 import { Confidence } from '../model/reasoning-settings';
 import { AgentRef } from '../agents/agent-definition';
 import { ApprovalRecord } from '../approval/approval';
@@ -76,6 +76,8 @@ export const Synthesis = z.object({
   terminationReason: TerminationReason.optional(),
   /** How sure the model said it is of the answer, 0–1 (given to `finish`, or a `Confidence:` line). */
   confidence: Confidence.optional(),
+  /** Each checkable claim of the answer and the observation that supports it (absent in older chains, or with no claim to check). */
+  claimCheck: ClaimCheck.optional(),
 });
 export type Synthesis = z.infer<typeof Synthesis>;
 

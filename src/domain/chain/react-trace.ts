@@ -1,5 +1,5 @@
 import type { ReasoningChain, ReasoningStep } from './chain';
-import { answerLabel } from './answer-grounding';
+import { answerLabel, unsupportedText, type ClaimCheck } from './answer-grounding';
 import { DEFAULT_FINISH_TOOL } from '../run/constants';
 import { observationText } from '../threads/conversation-ref';
 
@@ -76,8 +76,16 @@ export function reactTrace(
   return trace;
 }
 
-/** `Final Answer` for an answer tool results back (or one recorded before answers were judged), else its title. */
-function finalAction(synthesis: Parameters<typeof answerLabel>[0]): string {
+/**
+ * `Final Answer` for an answer tool results back (or one recorded before answers were judged), else
+ * its title, with a partly grounded answer's unsupported claims named.
+ */
+function finalAction(synthesis: Parameters<typeof answerLabel>[0] & { claimCheck?: ClaimCheck }): string {
   const label = answerLabel(synthesis);
-  return !label || label.kind === 'final' ? 'Final Answer' : label.title;
+  if (!label || label.kind === 'final') return 'Final Answer';
+  const unsupported = unsupportedText({
+    grounding: synthesis.grounding,
+    unsupported: synthesis.claimCheck?.unsupported,
+  });
+  return unsupported ? `${label.title} (${unsupported})` : label.title;
 }

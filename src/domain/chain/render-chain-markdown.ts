@@ -1,7 +1,7 @@
 import type { ReasoningChain, ReasoningStep } from './chain';
 import { markdownCode as code, markdownText as text } from '../text/markdown-escape';
 import { toolResultNote } from '../tools/tool-result-note';
-import { answerLabel, confidenceText } from './answer-grounding';
+import { answerLabel, confidenceText, subAgentAnswerNote, unsupportedText } from './answer-grounding';
 import { counted } from '../text/counted';
 import { consensusSummary } from '../model/consensus-summary';
 
@@ -62,8 +62,7 @@ export function renderStepMarkdown(step: ReasoningStep, runLink?: RunLink): stri
         const spent = r.subAgent.usage
           ? `, ${r.subAgent.usage.inputTokens + r.subAgent.usage.outputTokens} tokens`
           : '';
-        const g = r.subAgent.grounding;
-        const unbacked = g === 'unsupported' || g === 'ungrounded' ? `, ${g} answer` : '';
+        const unbacked = text(subAgentAnswerNote(r.subAgent));
         const outcome = `${text(r.subAgent.agentName)} ${r.subAgent.terminationReason ?? r.subAgent.status}${unbacked} (${counted(r.subAgent.steps ?? 0, 'step')}${spent}) ${child(r.subAgent.workflowId)}`;
         return `${head} **Sub-agent** ${outcome}: ${r.success ? code(json(r.result, 300)) : prose(r.error ?? 'failed', 300)}`;
       }
@@ -85,8 +84,15 @@ export function renderStepMarkdown(step: ReasoningStep, runLink?: RunLink): stri
       // "Final answer" only for a grounded success; an answer recorded before answers were judged stays "Answer".
       const judged = answerLabel(step.synthesis);
       const title = judged?.title ?? 'Answer';
-      const behind =
-        judged && judged.kind !== 'final' && step.synthesis.sources.length === 0 ? ' _(no tool result behind it)_' : '';
+      const unsupported = unsupportedText({
+        grounding: step.synthesis.grounding,
+        unsupported: step.synthesis.claimCheck?.unsupported,
+      });
+      const behind = unsupported
+        ? ` _(${text(unsupported)})_`
+        : judged && judged.kind !== 'final' && step.synthesis.sources.length === 0
+          ? ' _(no tool result behind it)_'
+          : '';
       return `${head} **${text(title)}** ${prose(step.synthesis.conclusion, 500)}${behind}${confidenceNote(step.synthesis.confidence)}`;
     }
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_TASK_BYTES, utf8Bytes } from '../run/payload-size';
 import { TerminationReason } from '../run/termination';
+import { AnswerGrounding } from '../chain/answer-grounding';
 
 /** A case or variant id: letters, digits, `-`, `_`, `.`, at most 64; it becomes part of workflow ids. */
 export const EvalId = z
@@ -86,6 +87,8 @@ export const CaseExpectation = z
     maxIterationShare: z.number().positive().max(1).optional(),
     maxLatencyMs: z.number().positive().optional(),
     maxCostUsd: z.number().nonnegative().optional(),
+    /** How the run judges its answer (docs/concepts.md, "Grounded answers"): one value, or any of several. */
+    grounding: z.union([AnswerGrounding, z.array(AnswerGrounding).min(1)]).optional(),
     /** The `coherence` score (always given) passes at this share; default 0.9 (seed 001 §6); 0 lets every run pass it. */
     minCoherence: z.number().min(0).max(1).optional(),
   })

@@ -11,4 +11,5 @@ export { ITERATION_SHARE } from './scorers/iteration-share';
 export { LATENCY } from './scorers/latency';
 export { RECOVERY } from './scorers/recovery';
 export { TERMINATION_ACCURACY } from './scorers/termination-accuracy';
+export { GROUNDING } from './scorers/grounding-match';
 export { TRAJECTORY } from './scorers/trajectory';

@@ -5,6 +5,7 @@ import { answerMatch } from './scorers/answer-match';
 import { coherence } from './scorers/coherence';
 import { cost } from './scorers/cost';
 import { forbiddenTools } from './scorers/forbidden-tools';
+import { groundingMatch } from './scorers/grounding-match';
 import { iterationShare } from './scorers/iteration-share';
 import { latency } from './scorers/latency';
 import { recovery } from './scorers/recovery';
@@ -13,8 +14,8 @@ import { trajectory } from './scorers/trajectory';
 
 /**
  * The deterministic scores of one run, in a fixed order: `termination_accuracy` and `coherence`
- * always; `answer_match`, `trajectory`, `forbidden_tools`, `iteration_share`, `latency` and `cost`
- * when the expectation has their field; `recovery` by its rule (scorers/recovery.ts). Pure and
+ * always; `answer_match`, `trajectory`, `forbidden_tools`, `iteration_share`, `latency`, `cost` and
+ * `grounding` when the expectation has their field; `recovery` by its rule (scorers/recovery.ts). Pure and
  * sandbox-safe: the evaluation workflow calls it as the case's run ends.
  */
 export function scoreCase(expect: CaseExpectation, facts: ScoringFacts): Score[] {
@@ -27,6 +28,7 @@ export function scoreCase(expect: CaseExpectation, facts: ScoringFacts): Score[]
     expect.maxIterationShare !== undefined ? iterationShare(expect.maxIterationShare, facts) : undefined,
     expect.maxLatencyMs !== undefined ? latency(expect.maxLatencyMs, facts) : undefined,
     expect.maxCostUsd !== undefined ? cost(expect.maxCostUsd, facts) : undefined,
+    expect.grounding !== undefined ? groundingMatch(expect.grounding, facts) : undefined,
     coherence(facts, expect.minCoherence),
   ];
   return scores.filter((s): s is Score => s !== undefined);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AgentResult } from '../run/agent-result';
-import { AnswerGrounding } from '../chain/answer-grounding';
+import { AnswerGrounding, MAX_CHECKED_CLAIMS, MAX_CLAIM_CHARS } from '../chain/answer-grounding';
 import { TerminationReason } from '../run/termination';
 import { totalTokens } from '../model/usage';
 
@@ -29,6 +29,14 @@ export const ScoringFacts = z.object({
   output: z.unknown().optional(),
   /** What stands behind the answer (AgentResult.grounding), when the run judged it. */
   grounding: AnswerGrounding.optional(),
+  /** The answer's checked claims (the synthesis step's `claimCheck`), when it had any: how many, how many supported, which not. */
+  claims: z
+    .object({
+      total: z.number().int().nonnegative(),
+      supported: z.number().int().nonnegative(),
+      unsupported: z.array(z.string().max(MAX_CLAIM_CHARS)).max(MAX_CHECKED_CLAIMS),
+    })
+    .optional(),
   /** Replies the run could not act on (text ReAct format errors). */
   formatErrors: z.number().int().nonnegative(),
   iterations: z.number().int().nonnegative(),
@@ -86,6 +94,7 @@ export function factsOf(result: AgentResult, loopTools: LoopToolNames): ScoringF
     toolCalls.push({ tool: toolName, toolType, arguments: args, withThought: thoughtThisTurn, ...(outcome ?? {}) });
   }
   const answer = result.finalAnswer;
+  const claims = claimsOf(result);
   return {
     success: result.success,
     terminationReason: result.terminationReason,
@@ -93,6 +102,7 @@ export function factsOf(result: AgentResult, loopTools: LoopToolNames): ScoringF
     answerCut: answer.length > MAX_FACTS_ANSWER_CHARS,
     ...(result.output !== undefined ? { output: result.output } : {}),
     ...(result.grounding !== undefined ? { grounding: result.grounding } : {}),
+    ...(claims ? { claims } : {}),
     formatErrors: result.formatErrors,
     iterations: result.iterations,
     ...(result.maxIterations !== undefined ? { maxIterations: result.maxIterations } : {}),
@@ -102,5 +112,18 @@ export function factsOf(result: AgentResult, loopTools: LoopToolNames): ScoringF
     costUsd: result.costUsd,
     tokens: totalTokens(result.usage),
     latencyMs: result.executionTimeMs,
+  };
+}
+
+/** The synthesis step's claim check, counted; undefined when the answer had no checked claim. */
+function claimsOf(result: AgentResult): ScoringFacts['claims'] {
+  const check = result.chain.steps
+    .flatMap((s) => (s.type === 'synthesis' && s.synthesis.claimCheck ? [s.synthesis.claimCheck] : []))
+    .at(-1);
+  if (!check || check.claims.length === 0) return undefined;
+  return {
+    total: check.claims.length,
+    supported: check.claims.filter((c) => c.supportedBy !== undefined || c.given !== undefined).length,
+    unsupported: check.unsupported,
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AnswerGrounding } from '../chain/answer-grounding';
+import { AnswerGrounding, MAX_CHECKED_CLAIMS, MAX_CLAIM_CHARS } from '../chain/answer-grounding';
 import { Confidence } from '../model/reasoning-settings';
 import { AgentRef } from '../agents/agent-definition';
 import { ApprovalRecord } from '../approval/approval';
@@ -21,6 +21,8 @@ export const AgentResult = z.object({
   grounding: AnswerGrounding.optional(),
   /** Step ids of the observations behind the answer: the synthesis step's `sources`. */
   answerSources: z.array(z.string()).optional(),
+  /** The answer's claims no observation supports and the run was not given, when `partly_grounded` (its synthesis's `claimCheck`). */
+  unsupportedClaims: z.array(z.string().max(MAX_CLAIM_CHARS)).max(MAX_CHECKED_CLAIMS).optional(),
   /** How sure the model said it was of the answer, when it said. */
   confidence: Confidence.optional(),
   /** The final answer as the value the run's `outputSchema` checked (its JSON text is `finalAnswer`). */

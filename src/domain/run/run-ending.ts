@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AgentResult } from './agent-result';
-import { AnswerGrounding, answerLabel } from '../chain/answer-grounding';
+import { AnswerGrounding, answerLabel, MAX_CHECKED_CLAIMS, MAX_CLAIM_CHARS } from '../chain/answer-grounding';
 import { TerminationReason } from './termination';
 
 /**
@@ -37,6 +37,8 @@ export const RunEnding = z.object({
   /** How views title `answer`: "Final answer", "Partial answer (max_iterations)", … */
   answerTitle: z.string().optional(),
   grounding: AnswerGrounding.optional(),
+  /** A partly grounded answer's claims nothing behind it supports ("42 km", "Lyon"). */
+  unsupportedClaims: z.array(z.string().max(MAX_CLAIM_CHARS)).max(MAX_CHECKED_CLAIMS).optional(),
   /** Why it failed, when it did: the result's error, or Temporal's failure message. */
   error: z.string().max(MAX_ENDING_ERROR).optional(),
 });
@@ -100,6 +102,7 @@ export function runEnding(source: EndingSource): RunEnding {
     summary: why ? `${reason}: ${oneLine(why)}` : reason,
     ...(answer ? { answer, answerTitle: title } : {}),
     ...(result.grounding ? { grounding: result.grounding } : {}),
+    ...(result.unsupportedClaims?.length ? { unsupportedClaims: result.unsupportedClaims } : {}),
     ...(error ? { error } : {}),
   };
 }

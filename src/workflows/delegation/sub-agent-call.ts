@@ -154,6 +154,7 @@ function ended(
     terminationReason: result.terminationReason,
     steps: chainLength(result.chain),
     ...(result.grounding ? { grounding: result.grounding } : {}),
+    ...(result.unsupportedClaims?.length ? { unsupportedClaims: result.unsupportedClaims } : {}),
   };
   tree.put(run);
   const why = result.error ? ` (${result.error})` : '';

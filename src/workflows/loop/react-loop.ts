@@ -40,7 +40,7 @@ import { judgeFormatError, judgeRepeats, mayGoOn } from './guards/stall';
 import { stopInstruction } from './prompt';
 import { firstHolding, type LoopView, type StopPredicate } from './stop-conditions';
 import { loopTurn, type StrategySlot } from './loop-turn';
-import { endRun, summaryWithoutModel, synthesise, type RunOutcome } from './run-outcome';
+import { endRun, endWithoutModel, synthesise, type RunOutcome } from './run-outcome';
 import { structuredFinal } from './structured-final';
 import { recordExtendedThinking, thoughtProblem } from './thoughts';
 
@@ -130,8 +130,7 @@ export class ReactLoop {
       }
     } catch (err) {
       if (err instanceof ModelCallFailed) return { reason: 'error', answer: '', error: err.message };
-      if (err instanceof BudgetExhausted)
-        return endRun(this.ctx, err.reason, summaryWithoutModel(this.ctx, err.message));
+      if (err instanceof BudgetExhausted) return endWithoutModel(this.ctx, err.reason, err.message);
       throw err;
     }
   }
@@ -144,7 +143,7 @@ export class ReactLoop {
   interrupted(reason: 'cancelled' | 'timeout', why: string): RunOutcome {
     abandonRunningChildren(this.parts.tree, this.state);
     closeOpenCalls(this.chain, why);
-    return endRun(this.ctx, reason, summaryWithoutModel(this.ctx, why));
+    return endWithoutModel(this.ctx, reason, why);
   }
 
   /** Keeps the conversation under `maxContextChars`; a visible step, while the chain keeps everything. */
@@ -337,7 +336,7 @@ export class ReactLoop {
     } catch (err) {
       if (!isLoopSignal(err)) throw err;
     }
-    return endRun(this.ctx, reason, answer || summaryWithoutModel(this.ctx, why));
+    return answer ? endRun(this.ctx, reason, answer) : endWithoutModel(this.ctx, reason, why);
   }
 
   private view(reply: ModelReply): LoopView {

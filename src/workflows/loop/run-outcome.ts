@@ -3,7 +3,7 @@
  * stands behind it, core/grounding.ts) and the run's outcome. Deterministic, sandbox side.
  */
 import type { TerminationReason } from '../../domain';
-import { controlToolNames, judgeAnswer, supportingObservations } from '../core/chain/grounding';
+import { controlToolNames, givenEvidence, judgeAnswer, supportingObservations } from '../core/chain/grounding';
 import type { RunContext } from '../core/state/run-context';
 
 /** How a run ended: its termination reason, its answer (partial or not) and, for `error`, what went wrong. */
@@ -34,10 +34,23 @@ export function endRun(
   };
 }
 
-/** The chain's last step: the answer, with what stands behind it (core/grounding.ts). */
-export function synthesise(ctx: RunContext, reason: TerminationReason, answer: string, confidence?: number): void {
+/**
+ * The chain's last step: the answer, with what stands behind it (core/grounding.ts). `checked` is
+ * the part of the answer whose claims are checked, when not all of it is the model's (a summary
+ * the loop wrote around the results it gathered).
+ */
+export function synthesise(
+  ctx: RunContext,
+  reason: TerminationReason,
+  answer: string,
+  confidence?: number,
+  checked: string = answer,
+): void {
   const { chain, input } = ctx;
-  const { grounding, sources } = judgeAnswer(chain.steps, reason, controlToolNames(input));
+  const { grounding, sources, claimCheck } = judgeAnswer(chain.steps, reason, controlToolNames(input), {
+    answer: checked,
+    given: givenEvidence(input, chain.steps),
+  });
   chain.synthesis(
     {
       sources,
@@ -45,9 +58,20 @@ export function synthesise(ctx: RunContext, reason: TerminationReason, answer: s
       grounding,
       terminationReason: reason,
       ...(confidence !== undefined ? { confidence } : {}),
+      ...(claimCheck ? { claimCheck } : {}),
     },
     { level: input.visibility },
   );
+}
+
+/**
+ * Ends the run with a summary written without a model. It states no claim of its own: it quotes
+ * the supporting observations (cut), so none of it is checked.
+ */
+export function endWithoutModel(ctx: RunContext, reason: TerminationReason, why: string): RunOutcome {
+  const answer = summaryWithoutModel(ctx, why);
+  synthesise(ctx, reason, answer, undefined, '');
+  return { reason, answer };
 }
 
 /** Written without a model, so a failed summary call still leaves the partial results in view. */

@@ -62,6 +62,11 @@ describe('runEnding', () => {
     });
     expect(partial.answerTitle).toBe('Partial answer (max_iterations)');
     expect(runEnding({ result: result('error') }).answer).toBeUndefined();
+    const partly = runEnding({
+      result: result('success', { finalAnswer: '42 km', grounding: 'partly_grounded', unsupportedClaims: ['42 km'] }),
+    });
+    expect(partly).toMatchObject({ answerTitle: 'Answer, partly grounded', unsupportedClaims: ['42 km'] });
+    expect(ok).not.toHaveProperty('unsupportedClaims');
   });
 
   it('speaks for a run Temporal ended without a result', () => {

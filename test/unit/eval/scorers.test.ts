@@ -4,6 +4,7 @@ import { coherence } from '../../../src/domain/evaluation/scorers/coherence';
 import { cost } from '../../../src/domain/evaluation/scorers/cost';
 import { forbiddenTools } from '../../../src/domain/evaluation/scorers/forbidden-tools';
 import { iterationShare } from '../../../src/domain/evaluation/scorers/iteration-share';
+import { groundingMatch } from '../../../src/domain/evaluation/scorers/grounding-match';
 import { latency } from '../../../src/domain/evaluation/scorers/latency';
 import { recovery } from '../../../src/domain/evaluation/scorers/recovery';
 import { terminationAccuracy } from '../../../src/domain/evaluation/scorers/termination-accuracy';
@@ -100,8 +101,57 @@ describe('coherence', () => {
     expect(unsupported.value).toBeCloseTo(2 / 3);
     expect(coherence(facts({ toolCalls: [call('a', {}, { withThought: false })] }), 0).passed).toBe(true);
   });
+  it('a run repeating the same call scores low: the stalling small model no longer looks like a clean run', () => {
+    // Four identical calculator calls (argument order aside), each with a thought, every reply readable: it was 100%.
+    const same = [1, 2, 3, 4].map((i) => call('calculator', i % 2 ? { a: 1, b: 1 } : { b: 1, a: 1 }));
+    const r = coherence(facts({ toolCalls: same, terminationReason: 'stalled', grounding: 'grounded' }));
+    expect(r.value).toBeCloseTo((1 + 0.25 + 1) / 3);
+    expect(r.passed).toBe(false);
+    expect(r.why).toContain('3/4 calls repeat an earlier one');
+    // Different arguments are progress.
+    const distinct = [1, 2].map((b) => call('calculator', { a: 1, b }));
+    expect(coherence(facts({ toolCalls: distinct })).why).not.toContain('repeat');
+  });
+
+  it('a partly grounded success counts the supported share of its claims', () => {
+    const r = coherence(
+      facts({
+        toolCalls: [call('convert_units')],
+        grounding: 'partly_grounded',
+        claims: { total: 3, supported: 2, unsupported: ['42 km'] },
+      }),
+    );
+    expect(r.value).toBeCloseTo((1 + 1 + 2 / 3) / 3);
+    expect(r.why).toContain('answer partly grounded (2/3 claims; unsupported: 42 km)');
+    const all = coherence(
+      facts({ toolCalls: [call('a')], grounding: 'grounded', claims: { total: 2, supported: 2, unsupported: [] } }),
+    );
+    expect(all).toMatchObject({ value: 1 });
+    expect(all.why).toContain('answer grounded (2/2 claims)');
+  });
+
   it('has nothing to judge without model and tool calls', () => {
     expect(coherence(facts({ modelCalls: 0 }))).toMatchObject({ value: 1, passed: true });
+  });
+});
+
+describe('grounding', () => {
+  it('passes when the run judged its answer as the case expects, naming what nothing supports', () => {
+    const partly = facts({
+      grounding: 'partly_grounded',
+      claims: { total: 2, supported: 1, unsupported: ['26.1 mi'] },
+    });
+    expect(groundingMatch('partly_grounded', partly)).toMatchObject({ value: 1, passed: true });
+    const miss = groundingMatch(['grounded'], partly);
+    expect(miss).toMatchObject({ value: 0, passed: false });
+    expect(miss.why).toBe(
+      'answer partly_grounded (unsupported: 26.1 mi); expected grounded — "Answer, partly grounded"',
+    );
+    const { grounding: _judged, ...unjudged } = facts();
+    expect(groundingMatch('grounded', unjudged)).toMatchObject({
+      passed: false,
+      why: expect.stringContaining('answer not judged'),
+    });
   });
 });
 
@@ -117,6 +167,7 @@ describe('scoreCase', () => {
       maxIterationShare: 0.5,
       maxLatencyMs: 5_000,
       maxCostUsd: 1,
+      grounding: ['grounded', 'partly_grounded'],
       minCoherence: 0.5,
     });
     const scores = scoreCase(all, facts({ toolCalls: [call('a', {}, { success: false }), call('a')] }));
@@ -129,6 +180,7 @@ describe('scoreCase', () => {
       ['iteration_share', true],
       ['latency', true],
       ['cost', true],
+      ['grounding', true],
       ['coherence', true],
     ]);
     for (const s of scores) expect(s.why.length).toBeLessThanOrEqual(MAX_SCORE_WHY_CHARS);

@@ -86,6 +86,48 @@ describe('grounded answers (real dev server)', () => {
     expect(plain(renderStep(result.chain.steps.at(-1)!))).toMatch(/ Final answer alpha is 50 \(confidence 90%\)$/);
   });
 
+  it('an invented number after a real tool call is partly grounded, naming the number; the true one stays grounded', async () => {
+    const { result } = await runScripted(env, {
+      script: [
+        { content: [useTool('lookup', { key: 'alpha' }, 'toolu_a')] },
+        { content: [useTool('finish', { result: 'alpha is 50 and beta is 40 km.' }, 'toolu_done')] },
+      ],
+      input: { task: 'Find alpha and beta.' },
+    });
+    const looked = resultStep(result.chain.steps, 'toolu_a')!;
+    expect(result).toMatchObject({
+      success: true,
+      grounding: 'partly_grounded',
+      answerSources: [looked.stepId],
+      unsupportedClaims: ['40 km'],
+    });
+    const synthesis = synthesisOf(result);
+    expect(synthesis).toMatchObject({ grounding: 'partly_grounded', terminationReason: 'success' });
+    expect(synthesis.claimCheck).toEqual({
+      method: 'rules',
+      claims: [
+        { kind: 'number', text: '50', value: '50', at: 9, supportedBy: looked.stepId },
+        { kind: 'number', text: '40 km', value: '40000 m', at: 24 },
+      ],
+      unsupported: ['40 km'],
+    });
+    // The terminal titles it so and names the number.
+    expect(plain(renderStep(result.chain.steps.at(-1)!))).toMatch(/Answer, partly grounded\n.*\n +unsupported: 40 km$/);
+    // The answer the task asked for, with only what the tool said: grounded, each claim on its step.
+    const { result: right } = await runScripted(env, {
+      script: [
+        { content: [useTool('lookup', { key: 'alpha' }, 'toolu_a')] },
+        { content: [useTool('finish', { result: 'alpha is 50.' }, 'toolu_done')] },
+      ],
+      input: { task: 'Find alpha.' },
+    });
+    expect(right).toMatchObject({ success: true, grounding: 'grounded' });
+    expect(right).not.toHaveProperty('unsupportedClaims');
+    expect(synthesisOf(right).claimCheck?.claims).toEqual([
+      { kind: 'number', text: '50', value: '50', at: 9, supportedBy: resultStep(right.chain.steps, 'toolu_a')!.stepId },
+    ]);
+  });
+
   it('max_iterations with an observation gathered is a partial answer grounded on it', async () => {
     const summary = 'So far: alpha is 50; be was not looked up.';
     const { result } = await runScripted(env, {

@@ -1,6 +1,7 @@
 import type { Score } from '../case-result';
 import type { ScoringFacts } from '../scoring-facts';
 import { percent, score } from './score';
+import { canonicalJson } from '../../approval/arguments-hash';
 import { counted } from '../../text/counted';
 
 export const COHERENCE = 'coherence';
@@ -13,11 +14,16 @@ export const DEFAULT_MIN_COHERENCE = 0.9;
  * that apply to the run,
  * - thought: the share of tool calls whose model turn came with a thought (a reason for acting);
  * - readable: the share of model replies the run could act on (1 − format errors / model calls);
- * - grounded: for a run that ended `success` after calling tools, whether the answer rests on a
- *   successful observation (AgentResult.grounding), not on the model's word alone.
+ * - progress, when the run repeated itself: the share of tool calls that do not repeat an earlier
+ *   call (same tool, same arguments); a run going round in circles, warned or stopped as stalled,
+ *   scores low (a run that never repeats a call has no such part);
+ * - grounded: for a run that ended `success` after calling tools, how much of the answer rests on
+ *   the observations (AgentResult.grounding): its supported share of checked claims (the synthesis
+ *   step's `claimCheck`), else 1 when grounded and 0 when not.
  * It passes at `minCoherence` (default 90%). What it cannot tell: whether a thought is relevant to
- * the call it led to, sound, or true; whether the answer follows from the observations; whether
- * a run with no tool call reasoned at all. The model-judged `judge` scorer reads the words.
+ * the call it led to, sound, or true; whether the answer follows from the observations beyond
+ * the claims the rules can read; whether a run with no tool call reasoned at all. The
+ * model-judged `judge` scorer reads the words.
  */
 export function coherence(facts: ScoringFacts, minCoherence = DEFAULT_MIN_COHERENCE): Score {
   const parts: Array<{ name: string; value: number; detail: string }> = [];
@@ -30,6 +36,13 @@ export function coherence(facts: ScoringFacts, minCoherence = DEFAULT_MIN_COHERE
       detail: `${withThought}/${counted(calls, 'call')} with a thought`,
     });
   }
+  const repeats = repeatedCalls(facts.toolCalls);
+  if (repeats > 0)
+    parts.push({
+      name: 'progress',
+      value: 1 - repeats / calls,
+      detail: `${repeats}/${counted(calls, 'call')} repeat an earlier one`,
+    });
   if (facts.modelCalls > 0) {
     const readable = Math.max(0, 1 - facts.formatErrors / facts.modelCalls);
     parts.push({
@@ -40,11 +53,23 @@ export function coherence(facts: ScoringFacts, minCoherence = DEFAULT_MIN_COHERE
   }
   if (facts.terminationReason === 'success' && calls > 0 && facts.grounding !== undefined) {
     const grounded = facts.grounding === 'grounded';
-    parts.push({
-      name: 'grounded',
-      value: grounded ? 1 : 0,
-      detail: grounded ? 'answer grounded' : `answer ${facts.grounding}`,
-    });
+    const claims = facts.grounding === 'grounded' || facts.grounding === 'partly_grounded' ? facts.claims : undefined;
+    parts.push(
+      claims && claims.total > 0
+        ? {
+            name: 'grounded',
+            value: claims.supported / claims.total,
+            detail:
+              claims.unsupported.length === 0
+                ? `answer grounded (${claims.supported}/${counted(claims.total, 'claim')})`
+                : `answer partly grounded (${claims.supported}/${counted(claims.total, 'claim')}; unsupported: ${claims.unsupported.join(', ')})`,
+          }
+        : {
+            name: 'grounded',
+            value: grounded ? 1 : 0,
+            detail: grounded ? 'answer grounded' : `answer ${facts.grounding}`,
+          },
+    );
   }
   if (parts.length === 0) return score(COHERENCE, 1, true, 'nothing to judge: no tool call and no model call');
   const value = parts.reduce((sum, p) => sum + p.value, 0) / parts.length;
@@ -55,4 +80,16 @@ export function coherence(facts: ScoringFacts, minCoherence = DEFAULT_MIN_COHERE
     passed,
     `${percent(value)} (${passed ? 'at least' : 'under'} ${percent(minCoherence)}): ${parts.map((p) => p.detail).join('; ')}`,
   );
+}
+
+/** Calls with the same tool and arguments as an earlier call of the run (argument order ignored). */
+function repeatedCalls(calls: ScoringFacts['toolCalls']): number {
+  const seen = new Set<string>();
+  let repeats = 0;
+  for (const call of calls) {
+    const key = `${call.tool}\u0000${canonicalJson(call.arguments)}`;
+    if (seen.has(key)) repeats += 1;
+    else seen.add(key);
+  }
+  return repeats;
 }

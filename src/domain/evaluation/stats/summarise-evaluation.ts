@@ -22,6 +22,7 @@ const SCORER_ORDER: readonly string[] = [
   'iteration_share',
   'latency',
   'cost',
+  'grounding',
   'coherence',
   'judge',
 ];

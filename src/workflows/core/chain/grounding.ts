@@ -1,51 +1,93 @@
-import type { AgentInput, AnswerGrounding, ReasoningStep, TerminationReason } from '../../../domain';
+import type { AgentInput, AnswerGrounding, ClaimCheck, ReasoningStep, TerminationReason } from '../../../domain';
+import { checkClaims, isSupported, type ClaimEvidence } from '../../../domain/chain/claim-support';
+import { OFFLINE_MARK } from '../../../domain/model/offline-mark';
 import { injectedToolNames } from '../injected-tools';
 
-/** What stands behind a run's answer: the judgement and the observations it rests on. */
+/** What stands behind a run's answer: the judgement, the observations it rests on, and its claims' check. */
 export interface JudgedAnswer {
   grounding: AnswerGrounding;
   /** Step ids of the supporting observations, oldest first, each once. */
   sources: string[];
+  /** Each checkable claim of the answer and what supports it; set when there was an observation and a claim. */
+  claimCheck?: ClaimCheck;
 }
 
 /**
  * Which observations an answer can rest on (docs/concepts.md, "Grounded answers"): a
  * `tool_result` that succeeded and came from outside the model. Left out: model calls and `llm`
- * tools' answers (steps with a `model`), calls that were refused, failed, not run or cut short
- * (`success: false`, or an `outcome` other than `done`), the loop's own control tools (`finish`,
- * `give_up`, the plan's update tool, named by `controlTools`) and a sub-agent whose own answer had
- * no tool result behind it. A person's answer to the question tool counts. A cached result
- * counts as the observation it reused (its `cachedFrom`). Pure and deterministic: workflow-safe.
+ * tools' answers (steps with a `model`, and any result of an `llm`-type call, a consensus of
+ * models included), calls that were refused, failed, not run or cut short (`success: false`, or
+ * an `outcome` other than `done`), the loop's own control tools (`finish`, `give_up`, the plan's
+ * update tool, named by `controlTools`) and a sub-agent whose own answer had no tool result
+ * behind it (a partly grounded one counts, less what it could not support). A person's answer to
+ * the question tool counts. A cached result counts as the observation it reused (its
+ * `cachedFrom`). Pure and deterministic: workflow-safe.
  */
 export function supportingObservations(steps: readonly ReasoningStep[], controlTools: ReadonlySet<string>): string[] {
-  const toolOf = new Map<string, string>();
-  for (const s of steps) if (s.type === 'tool_call') toolOf.set(s.toolCall.correlationId, s.toolCall.toolName);
-  const sources = new Set<string>();
+  return [...new Set(observationEvidence(steps, controlTools).map((e) => e.stepId))];
+}
+
+/** The supporting observations with their recorded results, oldest first, as claim evidence. */
+export function observationEvidence(
+  steps: readonly ReasoningStep[],
+  controlTools: ReadonlySet<string>,
+): Array<Extract<ClaimEvidence, { stepId: string }>> {
+  const callOf = new Map<string, { toolName: string; toolType: string }>();
+  for (const s of steps) if (s.type === 'tool_call') callOf.set(s.toolCall.correlationId, s.toolCall);
+  const evidence: Array<Extract<ClaimEvidence, { stepId: string }>> = [];
   for (const s of steps) {
     if (s.type !== 'tool_result' || s.model !== undefined) continue;
     const r = s.toolResult;
     if (!r.success || (r.outcome !== undefined && r.outcome !== 'done')) continue;
-    const tool = toolOf.get(r.correlationId);
-    if (tool !== undefined && controlTools.has(tool)) continue;
-    if (r.subAgent?.grounding !== undefined && r.subAgent.grounding !== 'grounded') continue;
-    sources.add(r.cachedFrom ?? s.stepId);
+    const call = callOf.get(r.correlationId);
+    if (call !== undefined && (controlTools.has(call.toolName) || call.toolType === 'llm')) continue;
+    const child = r.subAgent;
+    if (child?.grounding !== undefined && child.grounding !== 'grounded' && child.grounding !== 'partly_grounded')
+      continue;
+    evidence.push({
+      stepId: r.cachedFrom ?? s.stepId,
+      value: r.result,
+      ...(child?.unsupportedClaims?.length ? { unsupported: child.unsupportedClaims } : {}),
+    });
   }
-  return [...sources];
+  return evidence;
+}
+
+/** What the run was given: its task, its context (data and files) and what a person said (steering, answers). */
+export function givenEvidence(
+  input: Pick<AgentInput, 'task' | 'context'>,
+  steps: readonly ReasoningStep[],
+): ClaimEvidence[] {
+  const given: ClaimEvidence[] = [{ given: 'task', value: input.task }];
+  if (input.context?.data) given.push({ given: 'context', value: input.context.data });
+  for (const file of input.context?.files ?? []) given.push({ given: 'context', value: file.content });
+  for (const s of steps) if (s.type === 'thinking' && s.fromPerson) given.push({ given: 'person', value: s.thought });
+  return given;
 }
 
 /**
- * The judgement: `grounded` when at least one observation supports the answer, whatever the
- * ending; otherwise `unsupported` after `success` and `ungrounded` after any other ending. It
- * looks at the chain's records only and cannot tell whether the answer's text agrees with them.
+ * The judgement. Without an observation: `unsupported` after `success`, `ungrounded` after any
+ * other ending. With one, the answer's claims (`checked`, by default the answer) are compared with
+ * the observations and what the run was given (domain/chain/claim-support.ts): `grounded` when each
+ * is supported or the answer states none that can be checked, `partly_grounded` when some are not,
+ * whatever the ending (the offline model's quoting answer has none to check). Deterministic rules: what they cannot read (a paraphrase, a conclusion
+ * drawn from the facts, a wrong unit the observation never names) they do not judge.
  */
 export function judgeAnswer(
   steps: readonly ReasoningStep[],
   reason: TerminationReason,
   controlTools: ReadonlySet<string>,
+  checked: { answer: string; given: readonly ClaimEvidence[] },
 ): JudgedAnswer {
-  const sources = supportingObservations(steps, controlTools);
-  if (sources.length > 0) return { grounding: 'grounded', sources };
-  return { grounding: reason === 'success' ? 'unsupported' : 'ungrounded', sources };
+  const observed = observationEvidence(steps, controlTools);
+  const sources = [...new Set(observed.map((e) => e.stepId))];
+  if (sources.length === 0) return { grounding: reason === 'success' ? 'unsupported' : 'ungrounded', sources };
+  // The offline model's answer quotes the tools' results and says so: it states no claim to check.
+  const answer = checked.answer.startsWith(OFFLINE_MARK) ? '' : checked.answer;
+  const claimCheck = checkClaims(answer, [...observed, ...checked.given]);
+  if (claimCheck.claims.length === 0) return { grounding: 'grounded', sources };
+  const grounding = claimCheck.claims.every(isSupported) ? 'grounded' : 'partly_grounded';
+  return { grounding, sources, claimCheck };
 }
 
 /** The injected tools whose results are the loop's own bookkeeping: finish, give up and the plan's update tool. */

@@ -1,18 +1,25 @@
-import type { AgentResult } from '../../../domain';
-import { controlToolNames, judgeAnswer } from '../../core/chain/grounding';
+import type { AgentResult, ReasoningStep } from '../../../domain';
+import { controlToolNames, givenEvidence, judgeAnswer, type JudgedAnswer } from '../../core/chain/grounding';
 import type { RunContext } from '../../core/state/run-context';
 import type { RunOutcome } from '../../loop/react-loop';
 
 /** The workflow's result: the outcome, the whole chain, and the ledger and counters of every Temporal run of this agent run. */
 export function agentResult({ input, chain, state }: RunContext, outcome: RunOutcome): AgentResult {
-  // The same judgement as the synthesis step's, also for endings that write none (a refusal, an error).
-  const judged = judgeAnswer(chain.steps, outcome.reason, controlToolNames(input));
+  // The synthesis step's judgement; the same rules for endings that write none (a refusal, an error).
+  const judged =
+    synthesisJudgement(chain.steps, outcome.reason) ??
+    judgeAnswer(chain.steps, outcome.reason, controlToolNames(input), {
+      answer: outcome.answer,
+      given: givenEvidence(input, chain.steps),
+    });
+  const unsupported = judged.grounding === 'partly_grounded' ? (judged.claimCheck?.unsupported ?? []) : [];
   return {
     success: outcome.reason === 'success',
     finalAnswer: outcome.answer,
     terminationReason: outcome.reason,
     grounding: judged.grounding,
     answerSources: judged.sources,
+    ...(unsupported.length > 0 ? { unsupportedClaims: unsupported } : {}),
     ...(outcome.confidence !== undefined ? { confidence: outcome.confidence } : {}),
     ...(outcome.output !== undefined ? { output: outcome.output } : {}),
     chain: chain.snapshot(),
@@ -31,4 +38,13 @@ export function agentResult({ input, chain, state }: RunContext, outcome: RunOut
     ...(chain.plan ? { plan: chain.plan } : {}),
     ...(chain.agent ? { agent: chain.agent } : {}),
   };
+}
+
+/** The judgement the run's synthesis step recorded for this ending, when it wrote one. */
+function synthesisJudgement(steps: readonly ReasoningStep[], reason: RunOutcome['reason']): JudgedAnswer | undefined {
+  const last = steps.at(-1);
+  if (last?.type !== 'synthesis' || last.synthesis.terminationReason !== reason || !last.synthesis.grounding)
+    return undefined;
+  const { grounding, sources, claimCheck } = last.synthesis;
+  return { grounding, sources, ...(claimCheck ? { claimCheck } : {}) };
 }

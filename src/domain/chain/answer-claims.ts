@@ -32,7 +32,7 @@ export interface FoundClaims {
  * Capitalised words that open sentences and phrases without naming anything: left out of named
  * entities ("The", "According", "Based"), as are months, weekdays and unit words.
  */
-const NOT_NAMES = new Set(
+const NOT_NAMES: ReadonlySet<string> = new Set(
   (
     'a about according actually additionally after all also alternatively although an and answer approximately are ' +
     'around as at based because before both but by can checking converting could currently did do does each either ' +

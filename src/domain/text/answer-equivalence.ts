@@ -32,7 +32,15 @@ const MAX_WORDS_PER_ITEM = 4;
 const MAX_ITEMS = 20;
 
 /** Openings that add nothing to an answer ("The answer is 42", "Answer: 42"), folded. */
-const LEAD_INS = ['the answer is', 'the final answer is', 'final answer', 'answer', 'it is', 'its', 'that is'];
+const LEAD_INS: readonly string[] = [
+  'the answer is',
+  'the final answer is',
+  'final answer',
+  'answer',
+  'it is',
+  'its',
+  'that is',
+];
 
 /** Reads an answer as one kind with its comparable key. */
 export function answerShape(text: string): AnswerShape {

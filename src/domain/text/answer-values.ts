@@ -76,7 +76,20 @@ const UNIT_WORDS: Readonly<Record<string, UnitInfo>> = Object.fromEntries(
   ).flatMap(([info, words]) => words.split(' ').map((w) => [w, info] as const)),
 );
 /** Currency codes, upper-case as written, before or after the amount. */
-const CURRENCY_CODES = new Set(['USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'CNY', 'INR', 'SEK', 'NOK', 'DKK']);
+const CURRENCY_CODES: ReadonlySet<string> = new Set([
+  'USD',
+  'EUR',
+  'GBP',
+  'JPY',
+  'CHF',
+  'CAD',
+  'AUD',
+  'CNY',
+  'INR',
+  'SEK',
+  'NOK',
+  'DKK',
+]);
 const CURRENCY_SIGNS: Readonly<Record<string, string>> = { $: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY' };
 const SCALE_WORDS: Readonly<Record<string, number>> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
 const NUMBER_WORDS: readonly string[] = (
@@ -456,8 +469,8 @@ export function readDates(text: string): DateValue[] {
   return found;
 }
 
-const YES = new Set(['yes', 'true', 'correct', 'right']);
-const NO = new Set(['no', 'false', 'incorrect', 'wrong']);
+const YES: ReadonlySet<string> = new Set(['yes', 'true', 'correct', 'right']);
+const NO: ReadonlySet<string> = new Set(['no', 'false', 'incorrect', 'wrong']);
 
 /**
  * The verdict a text opens with: "Yes, …", "No.", "True", "Incorrect: …" → `yes`/`no`; undefined

@@ -42,8 +42,21 @@ const readBadge = defineTool({
   },
 });
 
+/** Narrows its result to hidden and counts its runs: a run caching it may reuse the result. */
+const payslipRuns = { count: 0 };
+const readPayslip = defineTool({
+  name: 'read_payslip',
+  description: 'Reads an employee payslip',
+  input: z.object({ employee: z.string() }),
+  execute: ({ employee }, ctx) => {
+    payslipRuns.count += 1;
+    ctx.narrowVisibility('hidden');
+    return { employee, payslip: SALARY };
+  },
+});
+
 const book = new ScriptBook();
-const shared = sharedWorker(() => [readSalary, readReview, readBadge], book.provider);
+const shared = sharedWorker(() => [readSalary, readReview, readBadge, readPayslip], book.provider);
 
 describe('a tool narrows its own result', () => {
   it('hides a result the tool narrowed from every view but the auditor’s, never wider than configured', async () => {
@@ -95,5 +108,25 @@ describe('a tool narrows its own result', () => {
     const auditor = await shared.h.agents.chain(handle.workflowId, 'auditor');
     expect(toolResultOfTool(auditor.steps, 'read_salary')?.result).toEqual({ employee: 'ada', salary: SALARY });
     expect(toolResultOfTool(auditor.steps, 'read_review')?.result).toEqual({ employee: 'ada', review: SALARY });
+  });
+
+  it('keeps the narrowing when a later run reuses the result from the worker’s cache', async () => {
+    const cache = { ttlMs: 60_000, tools: ['read_payslip'] };
+    const runs = [];
+    for (const task of ['narrowing: first cached run', 'narrowing: second cached run']) {
+      book.script(task, [
+        { content: [useTool('read_payslip', { employee: 'bob' })] },
+        { content: [useTool('finish', { result: 'done' })] },
+      ]);
+      const handle = await shared.h.agents.start(scriptedInput(task, { cache }));
+      runs.push({ handle, result: await handle.result() });
+    }
+    expect(payslipRuns.count).toBe(1);
+    const [first, second] = runs.map((r) => resultStepOfTool(r.result.chain.steps, 'read_payslip'));
+    expect(first?.cacheHit).toBeUndefined();
+    expect(second?.cacheHit).toMatchObject({ kind: 'tool' });
+    expect(second?.visibility).toEqual({ level: 'hidden', narrowedBy: 'tool' });
+    const endUser = await shared.h.agents.chain(runs[1]!.handle.workflowId, 'end_user');
+    expect(JSON.stringify(endUser)).not.toContain(SALARY);
   });
 });

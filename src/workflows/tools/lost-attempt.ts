@@ -1,5 +1,11 @@
 import { ActivityFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
-import { argumentsHash, type NarrowedVisibility, type ToolOutput, type ToolSpec, type ToolUseBlock } from '../../domain';
+import {
+  argumentsHash,
+  type NarrowedVisibility,
+  type ToolOutput,
+  type ToolSpec,
+  type ToolUseBlock,
+} from '../../domain';
 import { activities, toolHookOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
 import type { RunContext } from '../core/state/run-context';
@@ -76,7 +82,13 @@ export async function runOnce(
       }
       if (settled.kind === 'give_up') throw new OutcomeUnknown(settled.why);
       const { result, truncated, visibility } = settled;
-      const out = { result, truncated: truncated ?? false, durationMs: 0, attempts: attempt, ...(visibility ? { visibility } : {}) };
+      const out = {
+        result,
+        truncated: truncated ?? false,
+        durationMs: 0,
+        attempts: attempt,
+        ...(visibility ? { visibility } : {}),
+      };
       return { out, settled: true };
     }
   }

@@ -97,7 +97,10 @@ describe('a tool narrows its own result', () => {
       const view = await shared.h.agents.chain(handle.workflowId, role);
       expect(await handle.query(chainQuery, role), `${role}: query and client differ`).toEqual(view);
       // The calls stay at their configured level; only their results are hidden.
-      expect(stepsOfTool(view.steps, 'read_salary').map((s) => s.type), role).toEqual(['tool_call', 'tool_call']);
+      expect(
+        stepsOfTool(view.steps, 'read_salary').map((s) => s.type),
+        role,
+      ).toEqual(['tool_call', 'tool_call']);
       expect(stepsOfTool(view.steps, 'read_badge'), role).toEqual([]);
     }
     // The end user reads the review's line, and the value nowhere.

@@ -9,8 +9,9 @@ import {
   type ToolOutput,
   type ToolSpec,
 } from '../domain';
-import { MAX_REFUSAL_CHARS } from '../domain/tools/tool-spec';
+import { MAX_REFUSAL_CHARS, NarrowedVisibility } from '../domain/tools/tool-spec';
 import { TOOL_HEARTBEAT_EVERY_MS } from '../domain/tools/tool-heartbeat';
+import { narrowerRequest } from '../tools/narrowed-visibility';
 import type { KnownTexts } from './conversation/known-texts';
 import { ToolError } from '../tools/tool-error';
 import type { ToolContext, ToolDefinition } from '../tools/define-tool';
@@ -121,11 +122,12 @@ export function createToolActivities({
         }
       }
       let value: unknown;
+      const narrowing = { request: undefined as NarrowedVisibility | undefined };
       // Cancellation reaches an activity only through heartbeats, and their absence tells Temporal the
       // worker died: send them while the tool works (none for a call shorter than the interval).
       const keepAlive = setInterval(() => ctx.heartbeat(), heartbeatEveryMs);
       try {
-        value = await tool.execute(args.data, toolContext(call.idempotencyKey));
+        value = await tool.execute(args.data, toolContext(call.idempotencyKey, narrowing));
       } catch (err) {
         if (err instanceof ApplicationFailure) throw redactFailure(err, redact);
         if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
@@ -160,9 +162,11 @@ export function createToolActivities({
         // Only a result the tool returned is kept: never an error, a refusal or a request for input.
         if (cacheReq) {
           const fromRun = ctx.info.workflowExecution?.workflowId ?? ctx.info.activityId;
-          storeCached(cache!, cacheReq, 'tool', tool.name, cacheRequest, { result, truncated }, fromRun);
+          const stored = { result, truncated, ...(narrowing.request ? { visibility: narrowing.request } : {}) };
+          storeCached(cache!, cacheReq, 'tool', tool.name, cacheRequest, stored, fromRun);
         }
-        return { result, truncated, durationMs, attempts: attempt };
+        const visibility = narrowing.request;
+        return { result, truncated, durationMs, attempts: attempt, ...(visibility ? { visibility } : {}) };
       } catch (err) {
         const message = redactText(`${tool.name} ran, but its result could not be used: ${thrownText(err)}`);
         throw ApplicationFailure.create({ type: FailureType.ToolResultUnusable, message, nonRetryable: true });
@@ -193,8 +197,9 @@ export function createToolActivities({
         throw ApplicationFailure.create({ type: FailureType.ToolNotRegistered, message, nonRetryable: true });
       }
       let answer: unknown;
+      const narrowing = { request: undefined as NarrowedVisibility | undefined };
       try {
-        answer = await tool.reconcile(call.idempotencyKey, toolContext(call.idempotencyKey));
+        answer = await tool.reconcile(call.idempotencyKey, toolContext(call.idempotencyKey, narrowing));
       } catch (err) {
         const message = redactText(`${tool.name}'s reconcile failed: ${thrownText(err)}`);
         throw ApplicationFailure.create({ type: FailureType.ToolFailed, message, nonRetryable: true });
@@ -212,7 +217,8 @@ export function createToolActivities({
           call.maxResultChars,
           redact,
         );
-        return { happened, result, ...(truncated ? { truncated } : {}) };
+        const visibility = narrowing.request;
+        return { happened, result, ...(truncated ? { truncated } : {}), ...(visibility ? { visibility } : {}) };
       } catch (err) {
         const message = redactText(`${tool.name}'s reconciled result could not be used: ${thrownText(err)}`);
         throw ApplicationFailure.create({ type: FailureType.ToolResultUnusable, message, nonRetryable: true });
@@ -220,13 +226,19 @@ export function createToolActivities({
     },
   };
 
-  /** What a hook of the tool receives: the call's key, the activity's cancel signal and heartbeats. */
-  function toolContext(idempotencyKey: string): ToolContext {
+  /**
+   * What a hook of the tool receives: the call's key, the activity's cancel signal and heartbeats,
+   * and where a request to narrow its result is kept (`narrowing`; absent for `validate`, which has no result).
+   */
+  function toolContext(idempotencyKey: string, narrowing?: { request?: NarrowedVisibility }): ToolContext {
     const ctx = Context.current();
     return {
       idempotencyKey,
       signal: ctx.cancellationSignal,
       heartbeat: (details) => ctx.heartbeat(redactHeartbeat(details, redact)),
+      narrowVisibility: (level, summary) => {
+        if (narrowing) narrowing.request = narrowerRequest(narrowing.request, level, summary, redactText);
+      },
       ...(isModelAllowed ? { isModelAllowed } : {}),
     };
   }
@@ -276,10 +288,16 @@ function withStackOf(failure: Error, thrown: unknown, redactText: (text: string)
 }
 
 /** A stored tool result as runTool stored it, or undefined for anything else (then the tool runs). */
-function storedToolResult(value: unknown): { result: unknown; truncated: boolean } | undefined {
+function storedToolResult(
+  value: unknown,
+): { result: unknown; truncated: boolean; visibility?: NarrowedVisibility } | undefined {
   if (value === null || typeof value !== 'object' || !('result' in value)) return undefined;
-  const { result, truncated } = value as { result: unknown; truncated?: unknown };
-  return typeof truncated === 'boolean' ? { result, truncated } : undefined;
+  const { result, truncated, visibility } = value as { result: unknown; truncated?: unknown; visibility?: unknown };
+  if (typeof truncated !== 'boolean') return undefined;
+  // The tool narrowed the result it stored: a reuse is shown no wider (an unreadable request hides it).
+  if (visibility === undefined) return { result, truncated };
+  const narrowed = NarrowedVisibility.safeParse(visibility);
+  return { result, truncated, visibility: narrowed.success ? narrowed.data : { level: 'hidden' } };
 }
 
 /** Each spec's alternatives, only those the run's tool set has: an observation never suggests a tool the model cannot call. */

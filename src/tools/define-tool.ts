@@ -31,6 +31,13 @@ export interface ToolContext {
    * organisation left out.
    */
   isModelAllowed?(provider: ModelProviderName, model: string): boolean;
+  /**
+   * Shows this call's result step less widely than the tool's and the run's settings: `summary`
+   * (with this line, redacted and cut to 200 characters) or `hidden` (the auditor's view only).
+   * Never wider: a level no narrower than the configured one is ignored, and of several calls the
+   * narrowest counts. Honoured from `execute` and `reconcile`; the model still reads the result.
+   */
+  narrowVisibility(level: 'summary' | 'hidden', summary?: string): void;
 }
 
 /** A `validate` hook's answer: a reason to refuse the call, or nothing to let it run. */

@@ -163,6 +163,37 @@ describe('reconcileTool', () => {
   });
 });
 
+describe('narrowVisibility', () => {
+  it('is returned with the output of runTool and reconcileTool, its line redacted; validate cannot narrow', async () => {
+    const acts = activitiesWith(
+      {
+        effects: 'once',
+        validate: (_args, ctx) => void ctx.narrowVisibility('hidden'),
+        execute: ({ amount }, ctx) => {
+          ctx.narrowVisibility('summary', `Paid with key ${KEY}`);
+          return `paid ${amount}`;
+        },
+        reconcile: (_key, ctx) => {
+          ctx.narrowVisibility('hidden');
+          return { happened: true, result: 'receipt' };
+        },
+      },
+      [],
+    );
+    const out = (await run(new MockActivityEnvironment(), acts.runTool, call)) as ToolOutput;
+    expect(out.visibility).toEqual({ level: 'summary', summary: 'Paid with key [REDACTED]' });
+    expect(await run(new MockActivityEnvironment(), acts.reconcileTool, call)).toEqual({
+      happened: true,
+      result: 'receipt',
+      visibility: { level: 'hidden' },
+    });
+    const plain = activitiesWith({}, []);
+    expect((await run(new MockActivityEnvironment(), plain.runTool, call)) as ToolOutput).not.toHaveProperty(
+      'visibility',
+    );
+  });
+});
+
 describe('describeTools', () => {
   it("keeps only the alternatives the run's tool set has", async () => {
     const acts = activitiesWith({ alternatives: ['quote', 'pay_later'] }, []);

@@ -12,7 +12,12 @@ import {
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import { ToolError } from '../../src/tools/tool-error';
 
-const context = { idempotencyKey: 'wf:step', signal: new AbortController().signal, heartbeat() {} };
+const context = {
+  idempotencyKey: 'wf:step',
+  signal: new AbortController().signal,
+  heartbeat() {},
+  narrowVisibility() {},
+};
 const call = async (tool: ToolDefinition, args: unknown) => tool.execute(tool.input.parse(args), context);
 
 describe('the loop dataset’s tools', () => {

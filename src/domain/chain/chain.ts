@@ -19,6 +19,8 @@ export const Visibility = z.object({
   level: VisibilityLevel,
   /** Plain-language line for people who should not see the raw step. */
   summary: z.string().optional(),
+  /** The tool narrowed its own result step below the configured level (ToolContext.narrowVisibility). */
+  narrowedBy: z.literal('tool').optional(),
 });
 export type Visibility = z.infer<typeof Visibility>;
 

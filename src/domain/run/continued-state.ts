@@ -4,7 +4,7 @@ import { ModelMessage } from '../model/model-wire';
 import { Plan } from '../planning/plan';
 import { DelegatedSpend } from '../agents/delegated-spend';
 import { SteeringInstruction } from '../identity/people';
-import { ToolSpec } from '../tools/tool-spec';
+import { NarrowedVisibility, ToolSpec } from '../tools/tool-spec';
 import { TokenUsage } from '../model/usage';
 import { MAX_FINGERPRINT_FEATURES } from '../text/similarity';
 
@@ -20,6 +20,8 @@ export const CachedObservation = z.object({
   error: z.string().optional(),
   truncated: z.boolean().optional(),
   summarised: z.boolean().optional(),
+  /** The tool narrowed the result it ran for, so a reuse is shown no wider. */
+  narrowed: NarrowedVisibility.optional(),
 });
 export type CachedObservation = z.infer<typeof CachedObservation>;
 

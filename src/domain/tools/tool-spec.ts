@@ -99,6 +99,21 @@ export const ToolInvocation = z.object({
 });
 export type ToolInvocation = z.infer<typeof ToolInvocation>;
 
+/** Longest line a tool may give when it narrows its own result to `summary`. */
+export const MAX_NARROWED_SUMMARY_CHARS = 200;
+
+/**
+ * A tool's request to show its own result step less widely than configured
+ * (ToolContext.narrowVisibility). The workflow takes the narrower of this and the configured
+ * level, so it can hide a result but never show more than the tool's and the run's settings.
+ */
+export const NarrowedVisibility = z.object({
+  level: z.enum(['summary', 'hidden']),
+  /** The line shown at `summary`; redacted and bounded by the worker. */
+  summary: z.string().max(MAX_NARROWED_SUMMARY_CHARS).optional(),
+});
+export type NarrowedVisibility = z.infer<typeof NarrowedVisibility>;
+
 export const ToolOutput = z.object({
   /** JSON-safe, and cut to `maxResultChars` when `truncated`. */
   result: z.unknown(),
@@ -113,6 +128,8 @@ export const ToolOutput = z.object({
   refused: z.string().optional(),
   /** The result came from the worker's cache, stored by an earlier run: the tool did not run. */
   cacheHit: CacheHit.optional(),
+  /** The tool narrowed its result step (ToolContext.narrowVisibility). Absent from results recorded before it existed. */
+  visibility: NarrowedVisibility.optional(),
 });
 export type ToolOutput = z.infer<typeof ToolOutput>;
 
@@ -130,5 +147,7 @@ export const Reconciliation = z.object({
   happened: z.boolean(),
   result: z.unknown().optional(),
   truncated: z.boolean().optional(),
+  /** The reconcile hook narrowed the result it found (ToolContext.narrowVisibility). */
+  visibility: NarrowedVisibility.optional(),
 });
 export type Reconciliation = z.infer<typeof Reconciliation>;

@@ -1,5 +1,11 @@
 import { ActivityFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
-import { argumentsHash, type ToolOutput, type ToolSpec, type ToolUseBlock } from '../../domain';
+import {
+  argumentsHash,
+  type NarrowedVisibility,
+  type ToolOutput,
+  type ToolSpec,
+  type ToolUseBlock,
+} from '../../domain';
 import { activities, toolHookOptions } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
 import type { RunContext } from '../core/state/run-context';
@@ -25,7 +31,9 @@ export class OutcomeUnknown extends Error {
 
 /** What settles a lost attempt: the effect happened (with a result), run it again, or give up. */
 type Settled =
-  { kind: 'happened'; result: unknown; truncated?: boolean } | { kind: 'run_again' } | { kind: 'give_up'; why: string };
+  | { kind: 'happened'; result: unknown; truncated?: boolean; visibility?: NarrowedVisibility }
+  | { kind: 'run_again' }
+  | { kind: 'give_up'; why: string };
 
 export interface OnceCall {
   call: ToolUseBlock;
@@ -73,7 +81,14 @@ export async function runOnce(
         continue;
       }
       if (settled.kind === 'give_up') throw new OutcomeUnknown(settled.why);
-      const out = { result: settled.result, truncated: settled.truncated ?? false, durationMs: 0, attempts: attempt };
+      const { result, truncated, visibility } = settled;
+      const out = {
+        result,
+        truncated: truncated ?? false,
+        durationMs: 0,
+        attempts: attempt,
+        ...(visibility ? { visibility } : {}),
+      };
       return { out, settled: true };
     }
   }
@@ -106,6 +121,7 @@ async function settle(
         result:
           found.result === undefined ? `Done: ${spec.name}'s effect happened (found by reconcile).` : found.result,
         ...(found.truncated ? { truncated: true } : {}),
+        ...(found.visibility ? { visibility: found.visibility } : {}),
       };
     } catch (err) {
       if (isCancellation(err)) throw err;

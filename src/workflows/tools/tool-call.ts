@@ -4,6 +4,7 @@ import {
   toolEffects,
   type AgentInput,
   type CacheHit,
+  type NarrowedVisibility,
   type ReasoningStep,
   type ToolOutput,
   type ToolResult,
@@ -22,7 +23,7 @@ import type { Observation, ValidCall } from '../core/model-exchange';
 import type { RunContext } from '../core/state/run-context';
 import { recordToolCall } from '../core/chain/record-calls';
 import { callKey } from '../core/stable-hash';
-import { toolStepVisibility } from '../core/chain/tool-visibility';
+import { narrowedByTool, toolStepVisibility } from '../core/chain/tool-visibility';
 import { SUMMARY_SOURCE_CHARS, summariseObservation } from '../model/summarise-observation';
 import type { ApprovalGate } from '../people/approval-gate';
 import type { QuestionDesk } from '../people/question-desk';
@@ -84,7 +85,7 @@ export async function runToolCall(
   const earlier = effects === 'none' ? state.cached(key) : undefined;
   if (earlier) {
     state.countCachedCall();
-    const { result, error, truncated, summarised } = earlier;
+    const { result, error, truncated, summarised, narrowed } = earlier;
     chain.toolResult(
       {
         correlationId: call.id,
@@ -96,7 +97,7 @@ export async function runToolCall(
         ...(truncated ? { truncated } : {}),
         ...(summarised ? { summarised } : {}),
       },
-      shownAs(result),
+      narrowedByTool(spec, shownAs(result), narrowed),
     );
     return { callId: call.id, content: earlier.content, isError: earlier.isError };
   }
@@ -111,6 +112,8 @@ export async function runToolCall(
   let observation: Observation;
   let shown: ToolResult;
   let ran = false;
+  // The tool's own request to show its result less widely; never wider than configured.
+  let narrowed: NarrowedVisibility | undefined;
   const startedAtMs = Date.now();
   const once = effects === 'once';
   // A model call made by a tool: paid for by the run's ledger, so the budget must afford it first.
@@ -147,15 +150,17 @@ export async function runToolCall(
       return remembered(ctx, spec, key, callStep.stepId, shown, { callId: call.id, content: error, isError: true });
     }
     ran = true;
+    narrowed = out.visibility;
+    const resultShownAs = (result: unknown) => narrowedByTool(spec, shownAs(result), narrowed);
     if (llm) {
       const taken = takeLlmAnswer(ctx, call.id, out, limit, spec.name);
       // A consensus: each model's call is its own llm step pair, before the tool call's result.
       for (const sub of taken.calls ?? []) {
         ctx.chain.toolCall(sub.call, callStep.visibility, { model: sub.meta.model });
-        chain.toolResult(sub.result, shownAs(sub.result.result), sub.meta);
+        chain.toolResult(sub.result, resultShownAs(sub.result.result), sub.meta);
       }
-      chain.toolResult(taken.shown, shownAs(taken.shown.result), taken.meta);
-      return remembered(ctx, spec, key, callStep.stepId, taken.shown, taken.observation);
+      chain.toolResult(taken.shown, resultShownAs(taken.shown.result), taken.meta);
+      return remembered(ctx, spec, key, callStep.stepId, taken.shown, taken.observation, narrowed);
     }
     const text = observationText(out.result);
     const condensed =
@@ -173,7 +178,11 @@ export async function runToolCall(
     };
     // A result the worker had stored from an earlier run: the step says which run and how old it is.
     // The model reads the same text as when the tool ran, so the conversation (and model caching) stays the same.
-    const step = chain.toolResult(shown, shownAs(shown.result), out.cacheHit ? { cacheHit: out.cacheHit } : undefined);
+    const step = chain.toolResult(
+      shown,
+      resultShownAs(shown.result),
+      out.cacheHit ? { cacheHit: out.cacheHit } : undefined,
+    );
     observation = { callId: call.id, content: condensed?.text ?? text, isError: false };
     // Not for a result reconcile or a person gave: no runTool result holds it.
     if (!condensed && !spec.local && !first.settled) {
@@ -222,7 +231,7 @@ export async function runToolCall(
   } finally {
     if (llm) state.release(llm.hold);
   }
-  return remembered(ctx, spec, key, callStep.stepId, shown, observation);
+  return remembered(ctx, spec, key, callStep.stepId, shown, observation, narrowed);
 }
 
 /** A side-effect-free tool's observation is kept, so an identical call reuses it. */
@@ -233,6 +242,7 @@ function remembered(
   stepId: string,
   shown: ToolResult,
   observation: Observation,
+  narrowed?: NarrowedVisibility,
 ): Observation {
   if (toolEffects(spec) === 'none') {
     const { result, error, truncated, summarised } = shown;
@@ -245,6 +255,7 @@ function remembered(
       ...(error ? { error } : {}),
       ...(truncated ? { truncated } : {}),
       ...(summarised ? { summarised } : {}),
+      ...(narrowed ? { narrowed } : {}),
     });
   }
   return observation;

@@ -72,6 +72,7 @@ function runTool(tool: ToolDefinition, args: unknown, workflowId: string, attemp
       idempotencyKey: `${workflowId}:${key}`,
       signal: new AbortController().signal,
       heartbeat() {},
+      narrowVisibility() {},
     }),
   );
 }
@@ -160,7 +161,7 @@ describe('the replayed tools (activity context)', () => {
     expect(
       await replayedRate.execute(
         { pair: 'x' },
-        { idempotencyKey: 'k', signal: new AbortController().signal, heartbeat() {} },
+        { idempotencyKey: 'k', signal: new AbortController().signal, heartbeat() {}, narrowVisibility() {} },
       ),
     ).toMatchObject({ real: 3 });
   });

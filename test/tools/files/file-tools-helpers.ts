@@ -8,6 +8,7 @@ export const context: ToolContext = {
   idempotencyKey: 'test',
   signal: new AbortController().signal,
   heartbeat: () => undefined,
+  narrowVisibility: () => undefined,
 };
 
 /** Runs a tool as the worker does: arguments parsed by its schema first. */

@@ -51,7 +51,13 @@ function askModel() {
 }
 
 function context(signal = new AbortController().signal): ToolContext & { beats: number } {
-  const ctx = { idempotencyKey: 'wf:1', signal, beats: 0, heartbeat: () => void (ctx.beats += 1) };
+  const ctx = {
+    idempotencyKey: 'wf:1',
+    signal,
+    beats: 0,
+    heartbeat: () => void (ctx.beats += 1),
+    narrowVisibility: () => undefined,
+  };
   return ctx;
 }
 

@@ -18,7 +18,12 @@ const registry = ModelRegistry.parse({
   },
   allowed: ['fast', 'strong', 'secret'],
 });
-const context = { idempotencyKey: 'wf:1', signal: new AbortController().signal, heartbeat: () => undefined };
+const context = {
+  idempotencyKey: 'wf:1',
+  signal: new AbortController().signal,
+  heartbeat: () => undefined,
+  narrowVisibility: () => undefined,
+};
 
 describe('createLlmTool (ask_model)', () => {
   it('is an llm tool whose model enum is the allow-list: other names are refused before any call', () => {

@@ -2,5 +2,10 @@ import type { ToolContext } from '../../../src/tools/define-tool';
 
 /** The context a worker passes to `execute`, for calling a tool directly. */
 export function toolContext(): ToolContext {
-  return { idempotencyKey: 'wf-1/step-1', signal: new AbortController().signal, heartbeat: () => undefined };
+  return {
+    idempotencyKey: 'wf-1/step-1',
+    signal: new AbortController().signal,
+    heartbeat: () => undefined,
+    narrowVisibility: () => undefined,
+  };
 }

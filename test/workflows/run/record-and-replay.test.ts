@@ -98,7 +98,12 @@ describe('run --record: model replies and tool executions, replayed offline with
       await expect(
         strict.tools[0]!.execute(
           { sku: 'B2' },
-          { idempotencyKey: 'k', signal: new AbortController().signal, heartbeat: () => {} },
+          {
+            idempotencyKey: 'k',
+            signal: new AbortController().signal,
+            heartbeat: () => {},
+            narrowVisibility: () => {},
+          },
         ),
       ).rejects.toThrow(/No recorded execution of stock with arguments \{"sku":"B2"\}/);
       expect(() => strict.verify()).toThrow(/No recorded execution of stock/);

@@ -1,4 +1,5 @@
-import type { AgentInput, ToolSpec, Visibility } from '../../../domain';
+import type { AgentInput, NarrowedVisibility, ToolSpec, Visibility } from '../../../domain';
+import { isNarrower } from '../../../domain/visibility/narrowest-level';
 import { ownValue } from '../../../domain/text/own-value';
 import { renderSummaryTemplate } from '../../../domain/visibility/summary-template';
 
@@ -25,4 +26,19 @@ export function toolStepVisibility(
 
 function defaultSummary(spec: ToolSpec, result: unknown): string {
   return result === undefined ? `Using ${spec.name}` : `Used ${spec.name}`;
+}
+
+/**
+ * A result step's visibility once its tool asked to narrow it (ToolContext.narrowVisibility):
+ * the narrower of the configured level and the tool's, so a tool can hide its result but never
+ * show it wider than its own and the run's settings. A request no narrower is ignored.
+ */
+export function narrowedByTool(
+  spec: ToolSpec,
+  configured: Visibility,
+  request: NarrowedVisibility | undefined,
+): Visibility {
+  if (!request || !isNarrower(request.level, configured.level)) return configured;
+  if (request.level === 'hidden') return { level: 'hidden', narrowedBy: 'tool' };
+  return { level: 'summary', summary: request.summary || defaultSummary(spec, true), narrowedBy: 'tool' };
 }

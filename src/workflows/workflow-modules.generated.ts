@@ -17,6 +17,7 @@ import * as domainChainChainLength from '../domain/chain/chain-length';
 import * as domainChainChainPage from '../domain/chain/chain-page';
 import * as domainChainChainView from '../domain/chain/chain-view';
 import * as domainChainChain from '../domain/chain/chain';
+import * as domainChainModelTimes from '../domain/chain/model-times';
 import * as domainChainReactTrace from '../domain/chain/react-trace';
 import * as domainChainRenderChainMarkdown from '../domain/chain/render-chain-markdown';
 import * as domainEvaluationCaseResult from '../domain/evaluation/case-result';
@@ -260,6 +261,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainChainChainPage,
   domainChainChainView,
   domainChainChain,
+  domainChainModelTimes,
   domainChainReactTrace,
   domainChainRenderChainMarkdown,
   domainEvaluationCaseResult,

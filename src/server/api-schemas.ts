@@ -13,6 +13,7 @@ import {
 import { RunEnding } from '../domain/run/run-ending';
 import { ChainSource } from '../domain/store';
 import { TerminationReason } from '../domain/run/termination';
+import { ModelTimes } from '../domain/chain/model-times';
 import { DetailsQuery, ReadSource, StepFilterQuery } from './routes/store-schemas';
 
 /** Temporal's limit on a workflow id; longer ids cannot name a run. */
@@ -112,6 +113,8 @@ export const RunProgress = z.object({
   tokenBudget: z.number().optional(),
   costBudgetUsd: z.number().optional(),
   continuations: z.number().int().nonnegative(),
+  /** Planning and reasoning time so far (AgentStatus.times); absent from runs that kept none. */
+  times: ModelTimes.optional(),
 });
 
 export const RunStatusResponse = z.object({

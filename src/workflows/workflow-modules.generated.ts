@@ -19,6 +19,7 @@ import * as domainChainChainPage from '../domain/chain/chain-page';
 import * as domainChainChainView from '../domain/chain/chain-view';
 import * as domainChainChain from '../domain/chain/chain';
 import * as domainChainClaimSupport from '../domain/chain/claim-support';
+import * as domainChainModelTimes from '../domain/chain/model-times';
 import * as domainChainReactTrace from '../domain/chain/react-trace';
 import * as domainChainRenderChainMarkdown from '../domain/chain/render-chain-markdown';
 import * as domainEvaluationCaseResult from '../domain/evaluation/case-result';
@@ -266,6 +267,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainChainChainView,
   domainChainChain,
   domainChainClaimSupport,
+  domainChainModelTimes,
   domainChainReactTrace,
   domainChainRenderChainMarkdown,
   domainEvaluationCaseResult,

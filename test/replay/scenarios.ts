@@ -558,6 +558,41 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     ],
   },
   {
+    // Two tasks ready: the model picks the second in its own turn (update_task in_progress with a
+    // note), so the task_choice step says chosenBy 'model'; the first then starts by plan order.
+    name: 'planned-model-task-choice',
+    input: { task: 'Is the part in stock, and at what price?', model: SCRIPTED_MODEL, planning: { reflectEvery: 0 } },
+    turns: [
+      {
+        content: [
+          say(
+            JSON.stringify({
+              tasks: [
+                { id: 't1', description: 'Look up the prices', dependencies: [], estimated_complexity: 'low' },
+                { id: 't2', description: 'Look up the stock', dependencies: [], estimated_complexity: 'low' },
+                { id: 't3', description: 'Answer from both', dependencies: ['t1', 't2'], estimated_complexity: 'low' },
+              ],
+            }),
+          ),
+        ],
+      },
+      {
+        content: [
+          say('Stock first.'),
+          useTool(
+            'update_task',
+            { task_id: 't2', status: 'in_progress', note: 'The stock decides whether the prices matter at all.' },
+            'toolu_m1',
+          ),
+        ],
+      },
+      { content: [useTool('update_task', { task_id: 't2', status: 'completed', note: 'in stock' }, 'toolu_m2')] },
+      { content: [useTool('update_task', { task_id: 't1', status: 'completed', note: '4 EUR' }, 'toolu_m3')] },
+      { content: [useTool('update_task', { task_id: 't3', status: 'completed' }, 'toolu_m4')] },
+      { content: [useTool('finish', { result: 'in stock, 4 EUR' }, 'toolu_m5')] },
+    ],
+  },
+  {
     // A parent cancelled while its sub-agent runs a slow tool: the cancel is forwarded to the child,
     // both grace periods pass, the child's tool is cancelled and both end `cancelled`.
     name: 'cancelled-parent-with-child',

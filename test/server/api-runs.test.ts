@@ -70,6 +70,15 @@ describe('POST /v1/runs and GET /v1/runs/{id}', () => {
     });
     expect(done.stepCount).toBeGreaterThanOrEqual(4);
     expect(done.progress.line).toMatch(/^step \d+ · iteration 2\/10 · \$0\.00$/);
+    // Row 003 #35: the run's reasoning time, kept by the run (the scripted model says 0 ms a turn).
+    expect(done.progress.times).toEqual({
+      planningMs: 0,
+      planningCalls: 0,
+      reasoningMs: 0,
+      reasoningIterations: 2,
+      reasoningPerIterationMs: 0,
+      slowestIterationMs: 0,
+    });
 
     // The caller in the run's input is the token's identity, whatever the body could have said.
     const history = await s.h.agents.getHandle(runId).fetchHistory();

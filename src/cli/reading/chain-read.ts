@@ -5,7 +5,7 @@ import { flag, text } from '../spec/flags';
 import { UsageError } from '../spec/usage-error';
 import { readStoredPage } from '../../client/store/read-stored-chain';
 import { filterChainSteps } from '../../client/store/step-filter-match';
-import { renderSteps } from '../render/render-step';
+import { renderSteps, timesText } from '../render/render-step';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
 import { connect } from '../setup/runtime';
 import { printChain } from './inspect';
@@ -85,16 +85,7 @@ export function renderChainSummary(summary: ChainSummary): string {
 }
 
 /** "time: planning 1.2 s (1 call) · reasoning 3.4 s over 4 iterations, 0.9 s each, slowest 1.5 s". */
-export function timeLine(time: ChainSummary['time']): string {
-  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  const planning =
-    time.planningCalls > 0 ? `planning ${s(time.planningMs)} (${counted(time.planningCalls, 'call')})` : 'no planning';
-  const reasoning =
-    time.reasoningIterations > 0
-      ? `reasoning ${s(time.reasoningMs)} over ${counted(time.reasoningIterations, 'iteration')}, ${s(time.reasoningPerIterationMs)} each, slowest ${s(time.slowestIterationMs)}`
-      : 'no reasoning turn';
-  return `time: ${planning} · ${reasoning}`;
-}
+export const timeLine = (time: ChainSummary['time']): string => `time: ${timesText(time)}`;
 
 type ChainRead = { chain: ReasoningChain; storeOnly: boolean; totalSteps: number };
 

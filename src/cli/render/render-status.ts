@@ -6,6 +6,7 @@ import { count, usd } from './terminal-style';
 import { endingLines } from './render-ending';
 import type { RunEnding } from '../../domain/run/run-ending';
 import { counted } from '../../domain/text/counted';
+import { timesText } from './render-step';
 
 /** "1,234 tokens (1,000 in, 234 out) of 50,000": what the run spent, against its budget when it has one. */
 function spend(status: AgentStatus): string[] {
@@ -35,6 +36,7 @@ function summary(workflowId: string, status: AgentStatus, role: ViewerRole, endi
     ...(ended ? [ended] : []),
     `Iteration:   ${status.iteration} of ${status.maxIterations} · ${counted(status.steps, 'step')}${continued}`,
     `Model:       ${status.model}`,
+    ...(status.times ? [`Time:        ${timesText(status.times)}`] : []),
     // The end user's view, like its chain, leaves out tokens and cost (the operator's business).
     ...(role === 'end_user' ? [] : spend(status)),
     ...(status.waitingFor ? [`Waiting for: ${status.waitingFor}`] : []),

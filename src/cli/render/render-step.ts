@@ -10,6 +10,7 @@ import { runEnding } from '../../domain/run/run-ending';
 import { endingLines } from './render-ending';
 import { counted } from '../../domain/text/counted';
 import { consensusSummary } from '../../domain/model/consensus-summary';
+import type { ModelTimes } from '../../domain/chain/model-times';
 
 /** Lines a step adds under its first sit under the text after the label (number 4 + label 13). */
 const UNDER = ' '.repeat(17);
@@ -212,8 +213,22 @@ export function renderSummary(result: AgentResult): string {
     ...(answer ? [answer] : []),
     `Tokens: ${u.inputTokens} in, ${u.outputTokens} out, ${u.cacheReadTokens} cache read, ${u.cacheWriteTokens} cache write`,
     `Cost:   $${result.costUsd.toFixed(6)} · ${result.executionTimeMs} ms`,
+    // Results recorded before the run kept its times have none.
+    ...(result.times ? [`Time:   ${timesText(result.times)}`] : []),
     ...delegated,
     ...(result.plan ? [renderPlan(result.plan)] : []),
     ...why.map(red),
   ].join('\n');
+}
+
+/** "planning 1.2 s (1 call) · reasoning 3.4 s over 4 iterations, 0.9 s each, slowest 1.5 s". */
+export function timesText(time: ModelTimes): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const planning =
+    time.planningCalls > 0 ? `planning ${s(time.planningMs)} (${counted(time.planningCalls, 'call')})` : 'no planning';
+  const reasoning =
+    time.reasoningIterations > 0
+      ? `reasoning ${s(time.reasoningMs)} over ${counted(time.reasoningIterations, 'iteration')}, ${s(time.reasoningPerIterationMs)} each, slowest ${s(time.slowestIterationMs)}`
+      : 'no reasoning turn';
+  return `${planning} · ${reasoning}`;
 }

@@ -36,6 +36,7 @@ export function statusFromResult(result: AgentResult): AgentStatus {
         }
       : {}),
     subAgents: result.chain.subAgents ?? [],
+    ...(result.times ? { times: result.times } : {}),
   };
 }
 

@@ -44,31 +44,94 @@ export function callPurpose(args: Readonly<Record<string, unknown>>): ModelCallP
   return undefined;
 }
 
-/** Planning and reasoning times of `steps`; a call still waiting for its reply counts nothing. */
-export function modelTimes(steps: readonly ReasoningStep[]): ModelTimes {
-  const purposes = new Map<string, ModelCallPurpose | undefined>();
-  const byIteration = new Map<number, number>();
-  let planningMs = 0;
-  let planningCalls = 0;
-  for (const step of steps) {
-    if (step.type === 'tool_call' && step.toolCall.toolType === 'llm')
-      purposes.set(step.toolCall.correlationId, callPurpose(step.toolCall.arguments));
-    if (step.type !== 'tool_result' || !purposes.has(step.toolResult.correlationId)) continue;
-    const purpose = purposes.get(step.toolResult.correlationId);
-    const ms = Math.max(0, step.toolResult.durationMs);
-    if (purpose === 'plan') {
-      planningMs += ms;
-      planningCalls += 1;
-    } else if (purpose === 'turn') byIteration.set(step.iteration, (byIteration.get(step.iteration) ?? 0) + ms);
-  }
-  const perIteration = [...byIteration.values()];
-  const reasoningMs = perIteration.reduce((a, b) => a + b, 0);
+/** The most a tally's total or count reaches, so it stays an exact number however long the run goes. */
+export const MAX_TALLY = Number.MAX_SAFE_INTEGER;
+const ms = z.number().nonnegative().max(MAX_TALLY);
+const calls = z.number().int().nonnegative().max(MAX_TALLY);
+
+/**
+ * Running totals of the same figures, kept in the run state the run carries over when it
+ * continues as new (the chain it carries is only a tail). Bounded numbers, as many as the fields.
+ */
+export const ModelTimeTally = z.object({
+  planningMs: ms,
+  planningCalls: calls,
+  reasoningMs: ms,
+  reasoningIterations: calls,
+  slowestIterationMs: ms,
+  /** The iteration whose turn calls were added last, and their sum: a retry joins its iteration. */
+  lastIteration: calls,
+  lastIterationMs: ms,
+});
+export type ModelTimeTally = z.infer<typeof ModelTimeTally>;
+
+export const EMPTY_TALLY: Readonly<ModelTimeTally> = {
+  planningMs: 0,
+  planningCalls: 0,
+  reasoningMs: 0,
+  reasoningIterations: 0,
+  slowestIterationMs: 0,
+  lastIteration: 0,
+  lastIterationMs: 0,
+};
+
+/** `a + b`, no higher than MAX_TALLY. */
+const capped = (a: number, b: number): number => Math.min(MAX_TALLY, a + b);
+
+/**
+ * `tally` with one model call's reply added: `ms` as its activity measured it (anything not a
+ * finite number of milliseconds at least 0 counts 0), in the chain's `iteration`. Only the
+ * planner's calls and the loop's turns count; other purposes leave it as it was. Pure.
+ */
+export function tallyModelTime(
+  tally: Readonly<ModelTimeTally>,
+  purpose: ModelCallPurpose | undefined,
+  iteration: number,
+  ms: number,
+): Readonly<ModelTimeTally> {
+  const took = Number.isFinite(ms) && ms > 0 ? Math.min(ms, MAX_TALLY) : 0;
+  if (purpose === 'plan')
+    return { ...tally, planningMs: capped(tally.planningMs, took), planningCalls: capped(tally.planningCalls, 1) };
+  if (purpose !== 'turn') return tally;
+  const same = tally.reasoningIterations > 0 && tally.lastIteration === iteration;
+  const lastIterationMs = capped(same ? tally.lastIterationMs : 0, took);
+  return {
+    ...tally,
+    reasoningMs: capped(tally.reasoningMs, took),
+    reasoningIterations: same ? tally.reasoningIterations : capped(tally.reasoningIterations, 1),
+    slowestIterationMs: Math.max(tally.slowestIterationMs, lastIterationMs),
+    lastIteration: Math.max(0, Math.trunc(iteration)),
+    lastIterationMs,
+  };
+}
+
+/** The figures a tally stands for. */
+export function timesOfTally(tally: Readonly<ModelTimeTally>): ModelTimes {
+  const { planningMs, planningCalls, reasoningMs, reasoningIterations, slowestIterationMs } = tally;
   return {
     planningMs,
     planningCalls,
     reasoningMs,
-    reasoningIterations: perIteration.length,
-    reasoningPerIterationMs: perIteration.length > 0 ? Math.round(reasoningMs / perIteration.length) : 0,
-    slowestIterationMs: perIteration.length > 0 ? Math.max(...perIteration) : 0,
+    reasoningIterations,
+    reasoningPerIterationMs: reasoningIterations > 0 ? Math.round(reasoningMs / reasoningIterations) : 0,
+    slowestIterationMs,
   };
+}
+
+/** Planning and reasoning times of `steps`; a call still waiting for its reply counts nothing. */
+export function modelTimes(steps: readonly ReasoningStep[]): ModelTimes {
+  const purposes = new Map<string, ModelCallPurpose | undefined>();
+  let tally = EMPTY_TALLY;
+  for (const step of steps) {
+    if (step.type === 'tool_call' && step.toolCall.toolType === 'llm')
+      purposes.set(step.toolCall.correlationId, callPurpose(step.toolCall.arguments));
+    if (step.type !== 'tool_result' || !purposes.has(step.toolResult.correlationId)) continue;
+    tally = tallyModelTime(
+      tally,
+      purposes.get(step.toolResult.correlationId),
+      step.iteration,
+      step.toolResult.durationMs,
+    );
+  }
+  return timesOfTally(tally);
 }

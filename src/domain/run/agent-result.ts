@@ -9,6 +9,7 @@ import { DelegatedSpend } from '../agents/delegated-spend';
 import { ReasoningChain } from '../chain/chain';
 import { TerminationReason } from './termination';
 import { TokenUsage } from '../model/usage';
+import { ModelTimes } from '../chain/model-times';
 
 export const AgentResult = z.object({
   success: z.boolean(),
@@ -43,6 +44,12 @@ export const AgentResult = z.object({
   continuations: z.number().int().nonnegative().default(0),
   /** Workflow time from start to end, so it survives replay and worker restarts. */
   executionTimeMs: z.number().nonnegative(),
+  /**
+   * The planner's time and the loop's reasoning time per iteration, added from the model
+   * activities' own durations over every Temporal run (as ChainSummary.time reads them from a
+   * whole chain). Absent in results recorded before they were kept.
+   */
+  times: ModelTimes.optional(),
   /** Set when `terminationReason` is `error`. */
   error: z.string().optional(),
   /** The part of `usage` and `costUsd` spent by sub-agents (their own children included). */
@@ -83,5 +90,7 @@ export const AgentStatus = z.object({
   plan: PlanProgress.optional(),
   /** Child runs, running and ended; `pendingApprovals` also lists theirs (and their children's). */
   subAgents: z.array(SubAgentRun).default([]),
+  /** Planning and reasoning time so far, as AgentResult.times; absent from runs that kept none. */
+  times: ModelTimes.optional(),
 });
 export type AgentStatus = z.infer<typeof AgentStatus>;

@@ -7,6 +7,7 @@ import { SteeringInstruction } from '../identity/people';
 import { NarrowedVisibility, ToolSpec } from '../tools/tool-spec';
 import { TokenUsage } from '../model/usage';
 import { MAX_FINGERPRINT_FEATURES } from '../text/similarity';
+import { ModelTimeTally } from '../chain/model-times';
 
 /** An earlier identical call to a read-only tool, whose observation a repeat reuses. */
 export const CachedObservation = z.object({
@@ -122,6 +123,11 @@ export const RunStateData = z.object({
   previousRunIds: z.array(z.string()),
   /** Earlier Temporal runs whose ids were dropped from `previousRunIds` to keep the carried state bounded. */
   earlierRunsDropped: z.number().int().nonnegative().default(0),
+  /**
+   * The planner's and the loop's model time so far, over every Temporal run (the carried chain is
+   * only a tail). Absent in states carried before it was kept: the count starts at the handover.
+   */
+  times: ModelTimeTally.optional(),
 });
 export type RunStateData = z.infer<typeof RunStateData>;
 

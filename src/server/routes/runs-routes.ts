@@ -151,6 +151,7 @@ function statusRecord(facts: RunFacts, status: AgentStatus, ending: RunEnding | 
         'plan',
         'tokenBudget',
         'costBudgetUsd',
+        'times',
       ]),
     },
   };

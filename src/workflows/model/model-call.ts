@@ -1,6 +1,6 @@
 import { isCancellation } from '@temporalio/workflow';
 import type { FallbackModel, ModelCallInput, ModelMessage, ModelReply, ModelRequest, ModelTool } from '../../domain';
-import type { ModelCallPurpose } from '../../domain/chain/model-times';
+import { callPurpose, type ModelCallPurpose } from '../../domain/chain/model-times';
 import { priceFor, type Price } from '../../domain/model/pricing';
 import { modelCacheRequest } from '../../domain/planning/cache-request';
 import { activities, modelCallOptions } from '../activity-proxies';
@@ -96,19 +96,22 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
   const { maxTokens } = priced;
   const correlationId = chain.newId();
   const visibility = { level: input.visibility };
+  const args = {
+    provider: candidate.provider,
+    maxTokens,
+    messages: request.messages.length,
+    tools: request.tools.map((t) => t.name),
+    toolChoice: request.toolChoice,
+    ...(request.note ? { note: request.note } : {}),
+    ...(request.purpose ? { purpose: request.purpose } : {}),
+  };
+  // The purpose modelTimes reads from this step, so the running totals match the chain's.
+  const purpose = callPurpose(args);
   chain.toolCall(
     {
       toolType: 'llm',
       toolName: candidate.model,
-      arguments: {
-        provider: candidate.provider,
-        maxTokens,
-        messages: request.messages.length,
-        tools: request.tools.map((t) => t.name),
-        toolChoice: request.toolChoice,
-        ...(request.note ? { note: request.note } : {}),
-        ...(request.purpose ? { purpose: request.purpose } : {}),
-      },
+      arguments: args,
       correlationId,
     },
     visibility,
@@ -171,6 +174,7 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
         ...(reply.cacheHit ? { cacheHit: reply.cacheHit } : {}),
       },
     );
+    state.countModelTime(purpose, chain.iteration, reply.durationMs);
     if (unique) {
       chain.thinking(
         `The model gave one id to several tool calls; renamed ${unique.renamed.map((r) => `${r.from} → ${r.to}`).join(', ')}, so each call has its own approval and result.`,
@@ -186,6 +190,7 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
     chain.toolResult({ correlationId, success: false, result: null, error, durationMs: 0 }, visibility, {
       model: candidate.model,
     });
+    state.countModelTime(purpose, chain.iteration, 0);
     return new ModelCallFailed(error, failureType(err));
   };
   return { start, finish, failed };

@@ -40,5 +40,6 @@ export function runStatus(
     ...(inbox.waiting.length ? { steeringQueued: inbox.waiting.length } : {}),
     ...(plan ? { plan: planProgress(plan) } : {}),
     subAgents: [...tree.runs],
+    ...(state.times ? { times: state.times } : {}),
   };
 }

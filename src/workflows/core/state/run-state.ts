@@ -16,6 +16,13 @@ import {
   type TokenUsage,
 } from '../../../domain';
 import { jsonBytes } from '../../../domain/run/payload-size';
+import {
+  EMPTY_TALLY,
+  tallyModelTime,
+  timesOfTally,
+  type ModelCallPurpose,
+  type ModelTimes,
+} from '../../../domain/chain/model-times';
 import { freshStallState } from './stall-detector';
 
 /** Read-only observations kept for reuse; the oldest go first, so the state stays bounded. */
@@ -104,6 +111,10 @@ export class RunState {
   get cachedCalls(): number {
     return this.data.cachedCalls;
   }
+  /** Planning and reasoning time over every Temporal run; undefined until a planner call or turn has replied. */
+  get times(): ModelTimes | undefined {
+    return this.data.times ? timesOfTally(this.data.times) : undefined;
+  }
   get lastModel(): string {
     return this.data.lastModel;
   }
@@ -162,6 +173,12 @@ export class RunState {
 
   countModelCall(): void {
     this.data.modelCalls += 1;
+  }
+  /** A model call's reply (or failure, 0 ms) is in: its activity's own duration joins the planning or reasoning time. */
+  countModelTime(purpose: ModelCallPurpose | undefined, iteration: number, durationMs: number): void {
+    const before = this.data.times ?? EMPTY_TALLY;
+    const after = tallyModelTime(before, purpose, iteration, durationMs);
+    if (after !== before) this.data.times = after;
   }
   countToolCall(): void {
     this.data.toolCalls += 1;

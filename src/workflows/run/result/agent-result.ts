@@ -33,6 +33,7 @@ export function agentResult({ input, chain, state }: RunContext, outcome: RunOut
     cachedCalls: state.cachedCalls,
     continuations: state.continuations,
     executionTimeMs: Date.now() - state.startedAtMs,
+    ...(state.times ? { times: state.times } : {}),
     ...(outcome.error ? { error: outcome.error } : {}),
     ...(state.delegated.runs > 0 ? { delegated: state.delegated } : {}),
     ...(chain.plan ? { plan: chain.plan } : {}),

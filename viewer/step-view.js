@@ -30,13 +30,13 @@ export function stepView(step, ctx = {}) {
       step.visibility?.level === 'hidden' ? h('span', { class: 'badge badge-hidden' }, 'hidden from others') : null,
     ),
     facts.length ? h('div', { class: 'step-facts' }, facts.join(' · ')) : null,
-    body(step),
+    body(step, ctx),
     ctx.approvalFor?.(step),
     ctx.subAgent?.(step),
   );
 }
 
-function body(step) {
+function body(step, ctx) {
   switch (step.type) {
     case 'thinking':
       return h('div', { class: 'step-body' }, h('p', { class: 'thought' }, step.thought ?? ''));

@@ -4,6 +4,7 @@
  * of the text, not an understanding of it: it finds what can be compared with the run's
  * observations and leaves the rest of the prose alone. Pure and sandbox-safe.
  */
+import { isLetterOrDigit, isUpperLetter } from '../text/char-class';
 import { MAX_CHECKED_CLAIMS, MAX_CLAIM_CHARS, type AnswerClaim, type ClaimKind } from './answer-grounding';
 import {
   canonicalNumber,
@@ -44,8 +45,9 @@ const NOT_NAMES: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-const isUpper = (ch: string | undefined): boolean => ch !== undefined && /\p{Lu}/u.test(ch);
-const isWordChar = (ch: string | undefined): boolean => ch !== undefined && /[\p{L}\p{N}_'’-]/u.test(ch);
+const isUpper = isUpperLetter;
+const isWordChar = (ch: string | undefined): boolean =>
+  isLetterOrDigit(ch) || ch === '_' || ch === "'" || ch === '’' || ch === '-';
 
 /** Characters claimed by a quote or a date, so numbers and names inside them are not read twice. */
 class Taken {
@@ -72,11 +74,11 @@ function quotes(text: string, taken: Taken): FoundClaim[] {
   for (let i = 0; i < text.length; i++) {
     const pair = QUOTE_PAIRS.find(([open]) => open === text[i]);
     if (!pair || taken.covers(i, i + 1)) continue;
-    if ((pair[0] === "'" || pair[0] === '‘') && /[\p{L}\p{N}]/u.test(text[i - 1] ?? '')) continue;
+    if ((pair[0] === "'" || pair[0] === '‘') && isLetterOrDigit(text[i - 1])) continue;
     let end = i + 1;
     while (end < text.length && text[end] !== pair[1] && text[end] !== '\n') end++;
     if (text[end] !== pair[1]) continue;
-    if (pair[1] === "'" && /[\p{L}\p{N}]/u.test(text[end + 1] ?? '')) continue;
+    if (pair[1] === "'" && isLetterOrDigit(text[end + 1])) continue;
     const inner = text.slice(i + 1, end).trim();
     taken.add(i, end + 1);
     // A JSON key ("value": …) names a field, not a quotation.
@@ -104,7 +106,7 @@ function sentenceStarts(text: string): Set<number> {
   let expect = true;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
-    if (/[\p{L}\p{N}]/u.test(ch)) {
+    if (isLetterOrDigit(ch)) {
       if (expect) starts.add(i);
       const at = i;
       while (i + 1 < text.length && isWordChar(text[i + 1])) i++;
@@ -148,7 +150,7 @@ function entities(text: string, taken: Taken): FoundClaim[] {
     const ch = text[i]!;
     if ((i === 0 || text[i - 1] === '\n') && ch === '#') heading = true;
     if (ch === '\n') heading = false;
-    if (!/[\p{L}\p{N}]/u.test(ch)) {
+    if (!isLetterOrDigit(ch)) {
       // Only a single space joins the words of one name.
       if (!(ch === ' ' && run.length > 0 && isUpper(text[i + 1]))) flush();
       continue;

@@ -5,6 +5,7 @@
  * (claim support, docs/concepts.md "Grounded answers"). Pure, deterministic and sandbox-safe:
  * hand-written scanners, no RegExp with state (the workflow sandbox freezes it).
  */
+import { isLetter, isLetterOrDigit, isMark } from './char-class';
 
 /** What a unit measures; numbers compare only within one dimension. A currency is its own dimension (no exchange rates). */
 export type Dimension = 'length' | 'mass' | 'time' | 'temperature' | 'percent' | `currency:${string}`;
@@ -127,7 +128,6 @@ export interface NumberValue {
 }
 
 const isDigit = (ch: string | undefined): boolean => ch !== undefined && ch >= '0' && ch <= '9';
-const isLetter = (ch: string | undefined): boolean => ch !== undefined && /\p{L}/u.test(ch);
 const isSpace = (ch: string | undefined): boolean => ch === ' ' || ch === '\u00a0' || ch === '\t';
 
 /** The run of letters starting at `at` (empty when none). */
@@ -484,7 +484,7 @@ export function readVerdict(text: string): 'yes' | 'no' | undefined {
   }
   const w = wordAt(text, i);
   const next = text[skipSpaces(text, i + w.length)];
-  const closes = next === undefined || !/[\p{L}\p{N}]/u.test(next);
+  const closes = next === undefined || !isLetterOrDigit(next);
   if (!closes) return undefined;
   const lower = w.toLowerCase();
   return YES.has(lower) ? 'yes' : NO.has(lower) ? 'no' : undefined;
@@ -499,8 +499,8 @@ export function foldText(text: string): string {
   let out = '';
   let gap = false;
   for (const ch of plain) {
-    if (/\p{M}/u.test(ch)) continue;
-    if (/[\p{L}\p{N}]/u.test(ch)) {
+    if (isMark(ch)) continue;
+    if (isLetterOrDigit(ch)) {
       if (gap && out) out += ' ';
       out += ch.toLowerCase();
       gap = false;

@@ -85,6 +85,7 @@ import * as domainSecretsSecretPatterns from '../domain/secrets/secret-patterns'
 import * as domainSecretsSensitiveFields from '../domain/secrets/sensitive-fields';
 import * as domainTextAnswerEquivalence from '../domain/text/answer-equivalence';
 import * as domainTextAnswerValues from '../domain/text/answer-values';
+import * as domainTextCharClass from '../domain/text/char-class';
 import * as domainTextCounted from '../domain/text/counted';
 import * as domainTextFnv1a from '../domain/text/fnv1a';
 import * as domainTextIdentifierName from '../domain/text/identifier-name';
@@ -333,6 +334,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainSecretsSensitiveFields,
   domainTextAnswerEquivalence,
   domainTextAnswerValues,
+  domainTextCharClass,
   domainTextCounted,
   domainTextFnv1a,
   domainTextIdentifierName,

@@ -37,12 +37,8 @@ async function main() {
   ];
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-report-shot-'));
   const context = await chromium.launchPersistentContext(profile, {
+    ...launch.options,
     executablePath,
-    headless: true,
-    args: launch.args,
-    viewport: launch.viewport,
-    colorScheme: 'light',
-    timeout: 60_000,
   });
   try {
     const page = await context.newPage();

@@ -13,12 +13,9 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
   const executablePath = ensureDebianProgram('chromium');
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
+    ...launch.options,
+    colorScheme: 'light', // the JSON's, as Playwright's literal type
     executablePath,
-    headless: true,
-    args: launch.args,
-    viewport: launch.viewport,
-    colorScheme: 'light',
-    timeout: 60_000,
   });
   return {
     context,

@@ -8,6 +8,7 @@ import type { ModelProvider } from '../domain/model/model-provider';
 import { EndpointBalancer, type ModelEndpoint } from './models/endpoints/endpoint-balancer';
 import { redactFailure, type Redactor } from '../tools/redact-secrets';
 import { zeroUsage } from '../domain/model/usage';
+import { isSideCall } from '../domain/model/side-call';
 import { lookupCached, storeCached } from './cache/cached-result';
 import type { RunCache } from './cache/run-cache';
 
@@ -27,8 +28,11 @@ export interface ModelActivityDeps {
   models: Readonly<Partial<Record<ModelRequest['provider'], ModelProvider>>>;
   /** Receives streamed deltas, e.g. to show tokens live; called synchronously, so it must return at once (what it throws is dropped). */
   onModelDelta?: (delta: ModelDelta) => void;
-  /** Receives every whole reply, e.g. to record a session (see recording.ts); must not throw. */
-  onModelReply?: (workflowId: string, reply: ModelReply) => void;
+  /**
+   * Receives every whole reply, e.g. to record a session (see recording.ts); must not throw. `side`:
+   * a call of its own beside the loop's conversation (the planner's, a reflection's): see isSideCall.
+   */
+  onModelReply?: (workflowId: string, reply: ModelReply, call: { side: boolean }) => void;
   /** Applied to the reply's text and to live heartbeats before they leave the activity. */
   redact?: Redactor;
   /** Model governance: calls for which this returns false fail, non-retryably, before any I/O. */
@@ -142,7 +146,7 @@ export function createModelActivities({
         const safe = withoutSecrets(routed ? { ...reply, endpoint: routed.name } : reply, redact);
         if ('conversation' in input && execution)
           rememberReply(source.cache, execution.workflowId, input.conversation.hash, safe.content);
-        onModelReply?.(workflowId, safe);
+        onModelReply?.(workflowId, safe, { side: isSideCall(request) });
         if (cached) storeCached(cached.cache, cached.req, 'model', request.provider, cached.key, safe, workflowId);
         return safe;
       } catch (err) {

@@ -8,6 +8,8 @@ import { createRedactor } from '../tools/redact-secrets';
 export const RecordedReply = z.object({
   workflowId: z.string(),
   reply: ModelReply,
+  /** A call beside the loop's conversation (the planner's: isSideCall); a replayed evaluation answers such calls from these lines. */
+  side: z.boolean().optional(),
 });
 export type RecordedReply = z.infer<typeof RecordedReply>;
 
@@ -17,9 +19,13 @@ export type RecordedReply = z.infer<typeof RecordedReply>;
  */
 export function createReplyRecorder(file: string, options: { workflowId?: string; secrets?: readonly string[] } = {}) {
   const redact = createRedactor(options.secrets ?? []);
-  return (workflowId: string, reply: ModelReply): void => {
+  return (workflowId: string, reply: ModelReply, call?: { side: boolean }): void => {
     if (options.workflowId && workflowId !== options.workflowId) return;
-    const line: RecordedReply = { workflowId, reply: redact(reply) as ModelReply };
+    const line: RecordedReply = {
+      workflowId,
+      reply: redact(reply) as ModelReply,
+      ...(call?.side ? { side: true } : {}),
+    };
     fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
   };
 }
@@ -41,7 +47,8 @@ export function loadRecordedTurns(file: string, workflowId?: string): ScriptedTu
         return parsed.data;
       })
       .filter((r) => !workflowId || r.workflowId === workflowId)
-      .map(({ reply }) => ({
+      .map(({ reply, side }) => ({
+        ...(side ? { side } : {}),
         content: reply.content,
         stopReason: reply.stopReason,
         usage: reply.usage,

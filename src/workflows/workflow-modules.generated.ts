@@ -39,6 +39,7 @@ import * as domainEvaluationScorersLatency from '../domain/evaluation/scorers/la
 import * as domainEvaluationScorersRe2Pattern from '../domain/evaluation/scorers/re2-pattern';
 import * as domainEvaluationScorersRecovery from '../domain/evaluation/scorers/recovery';
 import * as domainEvaluationScorersScore from '../domain/evaluation/scorers/score';
+import * as domainEvaluationScorersTaskChoiceMatch from '../domain/evaluation/scorers/task-choice-match';
 import * as domainEvaluationScorersTerminationAccuracy from '../domain/evaluation/scorers/termination-accuracy';
 import * as domainEvaluationScorersTrajectory from '../domain/evaluation/scorers/trajectory';
 import * as domainEvaluationScoringFacts from '../domain/evaluation/scoring-facts';
@@ -288,6 +289,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainEvaluationScorersRe2Pattern,
   domainEvaluationScorersRecovery,
   domainEvaluationScorersScore,
+  domainEvaluationScorersTaskChoiceMatch,
   domainEvaluationScorersTerminationAccuracy,
   domainEvaluationScorersTrajectory,
   domainEvaluationScoringFacts,

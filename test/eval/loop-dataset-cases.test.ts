@@ -31,6 +31,8 @@ const BEHAVIOURS = [
   'planning',
   'replay',
   'grounding',
+  'task-choice',
+  'similar',
 ] as const;
 
 describe('eval/loop.jsonl, the project’s own dataset', () => {

@@ -15,6 +15,11 @@ export interface ScriptedTurn {
   stopReason?: string;
   usage?: Partial<TokenUsage>;
   costUsd?: number;
+  /**
+   * Recorded for a call beside the loop's conversation (the planner's: isSideCall). The scripted
+   * model plays turns in order whatever this says; a replayed evaluation answers side calls from these turns.
+   */
+  side?: boolean;
 }
 
 export class ScriptExhaustedError extends Error {

@@ -89,6 +89,11 @@ export const CaseExpectation = z
     maxCostUsd: z.number().nonnegative().optional(),
     /** How the run judges its answer (docs/concepts.md, "Grounded answers"): one value, or any of several. */
     grounding: z.union([AnswerGrounding, z.array(AnswerGrounding).min(1)]).optional(),
+    /** A planned run's first choice among ready tasks started this task (and, when given, was made by the model or by plan order). */
+    taskChoice: z
+      .object({ taskId: z.string().min(1).max(64), chosenBy: z.enum(['model', 'plan_order']).optional() })
+      .strict()
+      .optional(),
     /** The `coherence` score (always given) passes at this share; default 0.9 (seed 001 §6); 0 lets every run pass it. */
     minCoherence: z.number().min(0).max(1).optional(),
   })

@@ -6,6 +6,7 @@ import { coherence } from './scorers/coherence';
 import { cost } from './scorers/cost';
 import { forbiddenTools } from './scorers/forbidden-tools';
 import { groundingMatch } from './scorers/grounding-match';
+import { taskChoiceMatch } from './scorers/task-choice-match';
 import { iterationShare } from './scorers/iteration-share';
 import { latency } from './scorers/latency';
 import { recovery } from './scorers/recovery';
@@ -14,8 +15,8 @@ import { trajectory } from './scorers/trajectory';
 
 /**
  * The deterministic scores of one run, in a fixed order: `termination_accuracy` and `coherence`
- * always; `answer_match`, `trajectory`, `forbidden_tools`, `iteration_share`, `latency`, `cost` and
- * `grounding` when the expectation has their field; `recovery` by its rule (scorers/recovery.ts). Pure and
+ * always; `answer_match`, `trajectory`, `forbidden_tools`, `iteration_share`, `latency`, `cost`,
+ * `grounding` and `task_choice` when the expectation has their field; `recovery` by its rule (scorers/recovery.ts). Pure and
  * sandbox-safe: the evaluation workflow calls it as the case's run ends.
  */
 export function scoreCase(expect: CaseExpectation, facts: ScoringFacts): Score[] {
@@ -29,6 +30,7 @@ export function scoreCase(expect: CaseExpectation, facts: ScoringFacts): Score[]
     expect.maxLatencyMs !== undefined ? latency(expect.maxLatencyMs, facts) : undefined,
     expect.maxCostUsd !== undefined ? cost(expect.maxCostUsd, facts) : undefined,
     expect.grounding !== undefined ? groundingMatch(expect.grounding, facts) : undefined,
+    expect.taskChoice !== undefined ? taskChoiceMatch(expect.taskChoice, facts) : undefined,
     coherence(facts, expect.minCoherence),
   ];
   return scores.filter((s): s is Score => s !== undefined);

@@ -7,6 +7,9 @@ import { totalTokens } from '../model/usage';
 /** Longest answer text the scorers see; longer answers are cut (and say so). */
 export const MAX_FACTS_ANSWER_CHARS = 32_000;
 
+/** At most this many task choices are kept for the scorers: the first ones, where the choice that matters is. */
+export const MAX_FACT_TASK_CHOICES = 100;
+
 /** One tool call as scorers see it: the model's own calls, in the order it made them. */
 export const FactToolCall = z.object({
   tool: z.string(),
@@ -37,6 +40,18 @@ export const ScoringFacts = z.object({
       unsupported: z.array(z.string().max(MAX_CLAIM_CHARS)).max(MAX_CHECKED_CLAIMS),
     })
     .optional(),
+  /** The plan's `task_choice` steps, in order (bounded like a plan's tasks): which task started, who chose it, among how many others. */
+  taskChoices: z
+    .array(
+      z.object({
+        taskId: z.string().max(64),
+        chosenBy: z.enum(['model', 'plan_order']),
+        alternatives: z.number().int().nonnegative(),
+        refused: z.object({ taskId: z.string().max(64), problem: z.string().max(32) }).optional(),
+      }),
+    )
+    .max(MAX_FACT_TASK_CHOICES)
+    .default([]),
   /** Replies the run could not act on (text ReAct format errors). */
   formatErrors: z.number().int().nonnegative(),
   iterations: z.number().int().nonnegative(),
@@ -103,6 +118,7 @@ export function factsOf(result: AgentResult, loopTools: LoopToolNames): ScoringF
     ...(result.output !== undefined ? { output: result.output } : {}),
     ...(result.grounding !== undefined ? { grounding: result.grounding } : {}),
     ...(claims ? { claims } : {}),
+    taskChoices: taskChoicesOf(result),
     formatErrors: result.formatErrors,
     iterations: result.iterations,
     ...(result.maxIterations !== undefined ? { maxIterations: result.maxIterations } : {}),
@@ -126,4 +142,17 @@ function claimsOf(result: AgentResult): ScoringFacts['claims'] {
     supported: check.claims.filter((c) => c.supportedBy !== undefined || c.given !== undefined).length,
     unsupported: check.unsupported,
   };
+}
+
+/** The run's task choices; a choice recorded before the model chose (no `chosenBy`) was plan order's. */
+function taskChoicesOf(result: AgentResult): ScoringFacts['taskChoices'] {
+  return result.chain.steps
+    .flatMap((s) => (s.type === 'thinking' && s.taskChoice ? [s.taskChoice] : []))
+    .slice(0, MAX_FACT_TASK_CHOICES)
+    .map((c) => ({
+      taskId: c.taskId,
+      chosenBy: c.chosenBy ?? 'plan_order',
+      alternatives: c.alternatives.length,
+      ...(c.refused ? { refused: c.refused } : {}),
+    }));
 }

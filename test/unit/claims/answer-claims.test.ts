@@ -44,6 +44,15 @@ describe('extractClaims', () => {
       ],
     ],
     ['About four apples, five kilograms of them.', [['number', 'five kilograms', '5000 g']]],
+    // A possessive is the name itself: the task's "Japan" supports "Japan's".
+    [
+      "Lima is Peru's capital and Japan’s is Tokyo.",
+      [
+        ['entity', 'Peru', 'peru'],
+        ['entity', 'Japan', 'japan'],
+        ['entity', 'Tokyo', 'tokyo'],
+      ],
+    ],
   ])('%s', (answer, expected) => {
     expect(claims(answer)).toEqual(expected);
   });

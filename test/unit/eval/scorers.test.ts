@@ -5,6 +5,7 @@ import { cost } from '../../../src/domain/evaluation/scorers/cost';
 import { forbiddenTools } from '../../../src/domain/evaluation/scorers/forbidden-tools';
 import { iterationShare } from '../../../src/domain/evaluation/scorers/iteration-share';
 import { groundingMatch } from '../../../src/domain/evaluation/scorers/grounding-match';
+import { taskChoiceMatch } from '../../../src/domain/evaluation/scorers/task-choice-match';
 import { latency } from '../../../src/domain/evaluation/scorers/latency';
 import { recovery } from '../../../src/domain/evaluation/scorers/recovery';
 import { terminationAccuracy } from '../../../src/domain/evaluation/scorers/termination-accuracy';
@@ -152,6 +153,38 @@ describe('grounding', () => {
       passed: false,
       why: expect.stringContaining('answer not judged'),
     });
+  });
+});
+
+describe('task_choice', () => {
+  const single = { taskId: 't1', chosenBy: 'plan_order' as const, alternatives: 0 };
+  it('judges the first choice among ready tasks: which task started, and who chose it', () => {
+    const chosen = facts({ taskChoices: [{ taskId: 't2', chosenBy: 'model', alternatives: 1 }, single] });
+    expect(taskChoiceMatch({ taskId: 't2', chosenBy: 'model' }, chosen)).toMatchObject({
+      passed: true,
+      why: 'started t2, chosen by the model, as expected',
+    });
+    expect(taskChoiceMatch({ taskId: 't2', chosenBy: 'plan_order' }, chosen).passed).toBe(false);
+    expect(taskChoiceMatch({ taskId: 't1' }, chosen).why).toBe('started t2, chosen by the model; expected t1');
+  });
+  it('passes over single ready tasks, and names a refused model choice', () => {
+    const refused = facts({
+      taskChoices: [
+        single,
+        { taskId: 't1', chosenBy: 'plan_order', alternatives: 1, refused: { taskId: 't9', problem: 'unknown_task' } },
+      ],
+    });
+    expect(taskChoiceMatch({ taskId: 't1', chosenBy: 'model' }, refused).why).toBe(
+      "started t1, chosen by plan order (the model's t9 was refused: unknown_task); expected t1, chosen by the model",
+    );
+    expect(taskChoiceMatch({ taskId: 't1' }, facts({ taskChoices: [single] }))).toMatchObject({
+      passed: false,
+      why: 'no choice among ready tasks was made; expected t1',
+    });
+  });
+  it('refuses an expectation it cannot read', () => {
+    expect(() => expectation({ taskChoice: { taskId: 't1', chosenBy: 'someone' } })).toThrow();
+    expect(() => expectation({ taskChoice: { task: 't1' } })).toThrow();
   });
 });
 

@@ -8,6 +8,7 @@ export function facts(over: Partial<ScoringFacts> = {}): ScoringFacts {
     finalAnswer: 'done',
     answerCut: false,
     grounding: 'grounded',
+    taskChoices: [],
     formatErrors: 0,
     iterations: 2,
     maxIterations: 10,

@@ -319,8 +319,8 @@ function countingRecorder(file: string, workflowId: string, c: Connected) {
   let written = 0;
   let tools = 0;
   return {
-    onModelReply: (id: string, reply: ModelReply): void => {
-      record(id, reply);
+    onModelReply: (id: string, reply: ModelReply, call: { side: boolean }): void => {
+      record(id, reply, call);
       if (id === workflowId) written++;
     },
     // MCP tools are not wrapped: they are not ToolDefinitions of this process.

@@ -23,6 +23,7 @@ const SCORER_ORDER: readonly string[] = [
   'latency',
   'cost',
   'grounding',
+  'task_choice',
   'coherence',
   'judge',
 ];

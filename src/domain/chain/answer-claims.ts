@@ -158,7 +158,10 @@ function entities(text: string, taken: Taken): FoundClaim[] {
     let end = i;
     while (end < text.length && isWordChar(text[end])) end++;
     // A possessive names the same thing: "Japan's" is the claim "Japan".
-    const word = text.slice(i, end).replace(/['’]s$/u, '').replace(/['’-]+$/u, '');
+    const word = text
+      .slice(i, end)
+      .replace(/['’]s$/u, '')
+      .replace(/['’-]+$/u, '');
     const letters = word.replace(/[^\p{L}]/gu, '');
     if (
       !heading &&

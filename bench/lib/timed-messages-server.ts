@@ -9,7 +9,7 @@ export const pushPlan = (iterations: number, ask = false): string =>
   `push plan: ${iterations} iterations${ask ? ' then ask' : ''}`;
 const PLAN = /push plan: (\d+) iterations( then ask)?/;
 
-/** Marks the moment a text piece was written: `⟦<epoch ms>⟧`. */
+/** Marks the moment a text piece was written: ` ⟦<epoch ms>⟧`, a word of its own. */
 export const STAMP = /⟦(\d+(?:\.\d+)?)⟧/g;
 
 export interface TimedMessagesServer {
@@ -67,7 +67,9 @@ export async function startTimedMessagesServer(gapMs: number): Promise<TimedMess
         const data = event.data as { delta?: { type?: string; text?: string } };
         if (data.delta?.type === 'text_delta') {
           await new Promise((r) => setTimeout(r, gapMs));
-          data.delta.text = `⟦${Date.now()}⟧`;
+          // A piece opens with a space, as the Messages API's tokens do (" about"): watchers get text a
+          // word at a time (a word is held until it ends, for redaction), so a piece waits for the next.
+          data.delta.text = ` ⟦${Date.now()}⟧`;
         }
         res.write(sseText(event));
       }

@@ -1,5 +1,4 @@
-import type { ContextSummarySettings } from '../../domain/model/context-summary';
-import { contextSummaryLimit } from '../../domain/model/context-summary';
+import { contextSummaryLimit, type ContextSummarySettings } from '../../domain/model/context-summary';
 import { ContinueAsNewRequested, isLoopSignal } from '../core/loop-signals';
 import type { RunContext } from '../core/state/run-context';
 import { summariseTurns } from '../model/summarise-turns';

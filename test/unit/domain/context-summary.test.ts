@@ -6,12 +6,14 @@ import {
   contextSummaryBlock,
   contextSummaryLimit,
   contextSummaryPrompt,
+  contextSummarySystem,
   DEFAULT_CONTEXT_SUMMARY_CHARS,
   MAX_CONTEXT_SUMMARY_CHARS,
   MIN_CONTEXT_SUMMARY_CHARS,
   previousContextSummary,
 } from '../../../src/domain/model/context-summary';
 import { offlineContextSummary } from '../../../src/offline/offline-context-summary';
+import { offlineContent } from '../../../src/offline/offline-model';
 
 const turn = (n: number, result: string): ModelMessage[] => [
   { role: 'assistant', content: [{ type: 'tool_use', id: `t${n}`, name: 'read_room', input: { n } }] },
@@ -85,5 +87,16 @@ describe('the summary call and its reply', () => {
     expect(summary).toContain('- Tool call read_room {"n":1}');
     expect(summary).toContain('- Tool result: code 717');
     expect(summary.length).toBeLessThanOrEqual(300);
+    // The offline model answers a summary call with it (told apart by the system prompt).
+    const reply = offlineContent({
+      provider: 'offline',
+      model: 'offline-model',
+      system: contextSummarySystem(),
+      messages: [{ role: 'user', content: [{ type: 'text', text: prompt }] }],
+      tools: [],
+      toolChoice: 'none',
+      maxTokens: 256,
+    });
+    expect(reply).toEqual([{ type: 'text', text: summary }]);
   });
 });

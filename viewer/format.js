@@ -97,6 +97,7 @@ export function stepTitle(step, toolNames = new Map()) {
       if (step.purpose === 'plan') return 'Plan';
       if (step.purpose === 'reflection') return 'Reflection';
       if (step.purpose === 'task_choice') return taskChoiceTitle(step.taskChoice);
+      if (step.purpose === 'compaction') return 'Context compacted';
       if (step.fromPerson) return `From ${step.fromPerson.by} (${step.fromPerson.kind})`;
       return 'Thinking';
     }

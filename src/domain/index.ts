@@ -23,6 +23,12 @@ export * from './model/usage';
 export * from './chain/render-chain-markdown';
 export * from './model/model-registry';
 export { ModelPrice } from './model/model-settings';
+export {
+  ContextSummarySettings,
+  DEFAULT_CONTEXT_SUMMARY_CHARS,
+  MAX_CONTEXT_SUMMARY_CHARS,
+  MIN_CONTEXT_SUMMARY_CHARS,
+} from './model/context-summary';
 export * from './model/live-reply';
 export * from './run/run-event';
 export * from './run/run-ending';

@@ -3,6 +3,8 @@ import type { ModelCallHooks, ModelProvider } from '../domain/model/model-provid
 import { FailureType, zeroUsage, type AssistantBlock, type ModelReply, type ModelRequest } from '../domain';
 import { plannerSystem } from '../workflows/planning/plans/plan-prompts';
 import { goalCheckSystem, observerSystem } from '../workflows/planning/verdicts/verdict-prompts';
+import { contextSummarySystem } from '../domain/model/context-summary';
+import { offlineContextSummary } from './offline-context-summary';
 import { offlinePlanReply } from './offline-plan';
 import { offlineGoalCheckReply, offlineObserverReply } from './offline-verdicts';
 import { clip, describeOutcome, OFFLINE_MARK } from './offline-summary';
@@ -75,6 +77,7 @@ export function offlineContent(request: ModelRequest): AssistantBlock[] {
   if (request.system === plannerSystem()) return [{ type: 'text', text: offlinePlanReply(prompt) }];
   if (request.system === observerSystem()) return [{ type: 'text', text: offlineObserverReply(prompt) }];
   if (request.system === goalCheckSystem()) return [{ type: 'text', text: offlineGoalCheckReply(prompt) }];
+  if (request.system === contextSummarySystem()) return [{ type: 'text', text: offlineContextSummary(prompt) }];
   if (request.toolChoice === 'none' || request.tools.length === 0) return [{ type: 'text', text: textOnly(request) }];
   const view = readRequest(request);
   return blocks(nextMove(view), view.calls.length);

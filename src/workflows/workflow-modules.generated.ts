@@ -47,6 +47,7 @@ import * as domainIdentityPeople from '../domain/identity/people';
 import * as domainIdentityTenantLimits from '../domain/identity/tenant-limits';
 import * as domainIndex from '../domain/index';
 import * as domainModelConsensusSummary from '../domain/model/consensus-summary';
+import * as domainModelContextSummary from '../domain/model/context-summary';
 import * as domainModelLiveReply from '../domain/model/live-reply';
 import * as domainModelLlmAnswer from '../domain/model/llm-answer';
 import * as domainModelModelCalls from '../domain/model/model-calls';
@@ -155,6 +156,7 @@ import * as evalUnitPlan from './eval/unit-plan';
 import * as evalUnitPool from './eval/unit-pool';
 import * as loopDecideNextStep from './loop/decide-next-step';
 import * as loopFewShot from './loop/few-shot';
+import * as loopFitContext from './loop/fit-context';
 import * as loopGuardsFailedCalls from './loop/guards/failed-calls';
 import * as loopGuardsLowConfidence from './loop/guards/low-confidence';
 import * as loopGuardsStall from './loop/guards/stall';
@@ -175,6 +177,7 @@ import * as modelBudget from './model/budget';
 import * as modelModelCall from './model/model-call';
 import * as modelModelTurn from './model/model-turn';
 import * as modelSummariseObservation from './model/summarise-observation';
+import * as modelSummariseTurns from './model/summarise-turns';
 import * as modelUniqueCallIds from './model/unique-call-ids';
 import * as peopleApprovalGate from './people/approval-gate';
 import * as peopleApprovalRequests from './people/approval-requests';
@@ -297,6 +300,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainIdentityTenantLimits,
   domainIndex,
   domainModelConsensusSummary,
+  domainModelContextSummary,
   domainModelLiveReply,
   domainModelLlmAnswer,
   domainModelModelCalls,
@@ -405,6 +409,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   evalUnitPool,
   loopDecideNextStep,
   loopFewShot,
+  loopFitContext,
   loopGuardsFailedCalls,
   loopGuardsLowConfidence,
   loopGuardsStall,
@@ -425,6 +430,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   modelModelCall,
   modelModelTurn,
   modelSummariseObservation,
+  modelSummariseTurns,
   modelUniqueCallIds,
   peopleApprovalGate,
   peopleApprovalRequests,

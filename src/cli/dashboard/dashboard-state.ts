@@ -222,6 +222,7 @@ function withThinking(state: DashboardState, step: Extract<ReasoningStep, { type
     case 'context':
     case 'memory':
     case 'rate_limit':
+    case 'compaction':
       return { ...state, note: step.thought };
   }
 }

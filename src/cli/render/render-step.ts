@@ -54,6 +54,8 @@ function renderThought(step: Extract<ReasoningStep, { type: 'thinking' }>): stri
       return `${label('Goal check', cyan)}${thought}`;
     case 'rate_limit':
       return `${label('Rate limit', yellow)}${thought}`;
+    case 'compaction':
+      return `${label('Compaction', cyan)}${thought}`;
     case undefined:
       return `${label('Thought', cyan)}${thought}`;
   }

@@ -96,6 +96,8 @@ export const NotePurpose = z.enum([
   'goal_check',
   /** A wait for the tenant's per-minute limit (calls or tokens), with when the run continues. */
   'rate_limit',
+  /** Whole old turns left the conversation sent to the model: the summary that took their place, or why none did. */
+  'compaction',
 ]);
 export type NotePurpose = z.infer<typeof NotePurpose>;
 

@@ -7,8 +7,12 @@ import type { ReasoningStep } from './chain';
  * measured on the result step. No clock is read. Pure.
  */
 
-/** What a model call is for: the loop's own turn, the planner (plan, repair, re-plan), a reflection, a verdict (observer, goal check), a summary. */
-export type ModelCallPurpose = 'turn' | 'plan' | 'reflection' | 'verdict' | 'summary';
+/**
+ * What a model call is for: the loop's own turn, the planner (plan, repair, re-plan), a reflection,
+ * a verdict (observer, goal check), a summary of a large result, a summary of the turns compaction
+ * drops.
+ */
+export type ModelCallPurpose = 'turn' | 'plan' | 'reflection' | 'verdict' | 'summary' | 'compaction';
 
 /** The planner's notes on chains recorded before calls had a purpose (planner.ts's labels). */
 const PLANNER_NOTES: ReadonlySet<string> = new Set(['plan', 'plan repair', 'replan', 'replan repair']);

@@ -6,6 +6,7 @@ import { ToolType, VisibilityLevel } from '../chain/chain';
 import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL, DEFAULT_QUESTION_TOOL } from './constants';
 import { ContinuedState } from './continued-state';
 import { ForkStart } from './fork';
+import { ContextSummarySettings } from '../model/context-summary';
 import { FallbackModel, ModelSettings } from '../model/model-settings';
 import { OutputSchema } from '../output/output-schema';
 import { MAX_TASK_BYTES, utf8Bytes } from './payload-size';
@@ -122,8 +123,14 @@ export const AgentInput = z.object({
   summariseLargeResults: z.boolean().default(false),
 
   // Long runs.
-  /** The conversation sent to the model is kept under this many characters by eliding old tool results. */
+  /** The conversation sent to the model is kept under this many characters: old tool results are elided, then the oldest whole turns dropped. */
   maxContextChars: z.number().int().positive().default(150_000),
+  /**
+   * When compaction drops whole turns, one model call (a visible `llm` step, on the run's budget)
+   * summarises them and the summary takes their place in the conversation; without it, or when the
+   * call fails, a note says they were removed. Off when absent (docs/context-and-workflows.md).
+   */
+  contextSummary: ContextSummarySettings.optional(),
   /** Continue-as-new once a Temporal run's history reaches this many bytes (or when Temporal suggests it). */
   continueAsNewAtBytes: z.number().int().positive().default(2_000_000),
   /** Continue-as-new after this many iterations in one Temporal run, whatever its size. */

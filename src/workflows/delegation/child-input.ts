@@ -46,6 +46,7 @@ export function childInput(
     askConfidence: parent.askConfidence,
     cancelGraceMs: parent.cancelGraceMs,
     maxContextChars: parent.maxContextChars,
+    ...(parent.contextSummary ? { contextSummary: parent.contextSummary } : {}),
     continueAsNewAtBytes: parent.continueAsNewAtBytes,
     ...(parent.caller ? { caller: parent.caller } : {}),
     approvals: parent.approvals,

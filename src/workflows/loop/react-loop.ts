@@ -38,6 +38,7 @@ import { earlierFailures, rememberFailures } from './guards/failed-calls';
 import { sentBackBelowConfidence } from './guards/low-confidence';
 import { judgeFormatError, judgeRepeats, mayGoOn } from './guards/stall';
 import { stopInstruction } from './prompt';
+import { fitContext } from './fit-context';
 import { firstHolding, type LoopView, type StopPredicate } from './stop-conditions';
 import { loopTurn, type StrategySlot } from './loop-turn';
 import { endRun, endWithoutModel, synthesise, type RunOutcome } from './run-outcome';
@@ -116,7 +117,9 @@ export class ReactLoop {
         if (this.parts.shouldContinueAsNew()) throw new ContinueAsNewRequested();
         this.chain.iteration = this.state.startIteration();
         this.parts.people.inbox.deliver(this.chain, this.state);
-        this.fitContext();
+        // Only a compaction that summarises awaits (one promise fewer an iteration otherwise).
+        const summarising = fitContext(this.ctx);
+        if (summarising) await summarising;
         // Without a plan there is nothing to await (one promise fewer an iteration).
         if (this.planKeeper) await this.planKeeper.reflectIfDue();
         const reply = await loopTurn(this.ctx, this.parts);
@@ -144,17 +147,6 @@ export class ReactLoop {
     abandonRunningChildren(this.parts.tree, this.state);
     closeOpenCalls(this.chain, why);
     return endWithoutModel(this.ctx, reason, why);
-  }
-
-  /** Keeps the conversation under `maxContextChars`; a visible step, while the chain keeps everything. */
-  private fitContext(): void {
-    const before = this.state.contextChars();
-    const elided = this.state.compactToFit(this.input.maxContextChars, before);
-    if (elided === 0) return;
-    this.chain.thinking(
-      `Context compacted: removed ${elided} older tool results or whole turns from the conversation sent to the model (${before} → ${this.state.contextChars()} characters, limit ${this.input.maxContextChars}). The chain keeps them in full.`,
-      { level: 'full' },
-    );
   }
 
   /** Carries out one decision; returns an outcome when the run is over. */

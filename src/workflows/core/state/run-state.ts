@@ -23,6 +23,11 @@ import {
   type ModelCallPurpose,
   type ModelTimes,
 } from '../../../domain/chain/model-times';
+import {
+  CONTEXT_SUMMARY_PREFIX,
+  contextSummaryBlock,
+  previousContextSummary,
+} from '../../../domain/model/context-summary';
 import { freshStallState } from './stall-detector';
 
 /** Read-only observations kept for reuse; the oldest go first, so the state stays bounded. */
@@ -387,34 +392,70 @@ export class RunState {
    */
   compactToFit(maxChars: number, size = this.contextChars()): number {
     if (size <= maxChars) return 0;
-    let removed = this.elideOldest(2, (before, after) => {
+    const elided = this.elideOldest(2, (before, after) => {
       size -= before - after;
       return size <= maxChars;
     });
-    const messages = this.data.messages;
-    let dropped = 0;
+    const dropped = this.turnsToDrop(maxChars);
+    this.dropTurns(dropped);
+    return elided + dropped;
+  }
+
+  /**
+   * How many of the oldest whole turns must go for the conversation to be at most `maxChars` of
+   * JSON (the task and the last two user turns always stay). Changes nothing.
+   */
+  turnsToDrop(maxChars: number): number {
+    const messages = [...this.data.messages];
+    let turns = 0;
     // messages[0] is the task; [1] assistant, [2] its results, ... Drop pairs while the last two user turns remain.
     while (
-      this.contextChars() > maxChars &&
+      JSON.stringify(messages).length > maxChars &&
       messages.length > 5 &&
       messages[1]?.role === 'assistant' &&
       messages[2]?.role === 'user'
     ) {
       messages.splice(1, 2);
-      dropped += 1;
+      turns += 1;
     }
-    if (dropped > 0) {
-      this.data.droppedTurns += dropped;
-      const task = messages[0];
-      const note = `${DROPPED_NOTE_PREFIX} ${this.data.droppedTurns} earlier turns were removed to fit the context window; the run's chain keeps them.]`;
-      if (task?.role === 'user')
-        task.content = [
-          ...task.content.filter((b) => !(b.type === 'text' && b.text.startsWith(DROPPED_NOTE_PREFIX))),
-          { type: 'text', text: note },
-        ];
-      removed += dropped;
-    }
-    return removed;
+    return turns;
+  }
+
+  /** The messages of the oldest `turns` whole turns, as they are now (what a summary of them reads). */
+  oldestTurns(turns: number): ModelMessage[] {
+    return this.data.messages.slice(1, 1 + 2 * turns);
+  }
+
+  /** The summary an earlier compaction left after the task, if any. */
+  get contextSummary(): string | undefined {
+    return previousContextSummary(this.data.messages[0]);
+  }
+
+  /**
+   * Drops the oldest `turns` whole turns (from turnsToDrop). A `summary` of them (and of any
+   * earlier summary) takes their place after the task; without one, a note says they went, and
+   * an earlier summary stays.
+   */
+  dropTurns(turns: number, summary?: string): void {
+    if (turns <= 0) return;
+    const messages = this.data.messages;
+    messages.splice(1, 2 * turns);
+    this.data.droppedTurns += turns;
+    const task = messages[0];
+    if (task?.role !== 'user') return;
+    const kept = task.content.filter(
+      (b) =>
+        !(
+          b.type === 'text' &&
+          (b.text.startsWith(DROPPED_NOTE_PREFIX) ||
+            (summary !== undefined && b.text.startsWith(CONTEXT_SUMMARY_PREFIX)))
+        ),
+    );
+    const text =
+      summary !== undefined
+        ? contextSummaryBlock(summary, this.data.droppedTurns)
+        : `${DROPPED_NOTE_PREFIX} ${this.data.droppedTurns} earlier turns were removed to fit the context window; the run's chain keeps them.]`;
+    task.content = [...kept, { type: 'text', text }];
   }
 
   contextChars(): number {

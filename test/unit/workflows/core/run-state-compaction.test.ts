@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelMessage } from '../../../../src/domain';
+import { contextSummaryBlock } from '../../../../src/domain/model/context-summary';
 import { RunState } from '../../../../src/workflows/core/state/run-state';
 
 const ELIDED = '[elided to fit the context window]';
@@ -269,5 +270,51 @@ describe('RunState read-only cache', () => {
     const state = new RunState('m', [task()], 0);
     for (let i = 0; i < 5; i++) state.remember(entry(`k${i}`, 100_000));
     expect(keys(state)).toHaveLength(5);
+  });
+});
+
+describe('RunState.turnsToDrop and dropTurns (the turns a summary replaces)', () => {
+  it('turnsToDrop says how many turns compactToFit would drop when nothing is elided, and changes nothing', () => {
+    const state = fourTurns();
+    const before = JSON.stringify(state.messages);
+    const withoutTwo = JSON.stringify([task(), calls('3'), results(['3', 1000]), calls('4'), results(['4', 1000])]);
+    expect(state.turnsToDrop(withoutTwo.length)).toBe(2);
+    expect(state.turnsToDrop(withoutTwo.length + 2_000)).toBe(1);
+    // The task and the last two user turns always stay.
+    expect(state.turnsToDrop(10)).toBe(2);
+    expect(JSON.stringify(state.messages)).toBe(before);
+    expect(state.oldestTurns(2)).toEqual([calls('1'), results(['1', 1000]), calls('2'), results(['2', 1000])]);
+  });
+
+  it('puts the summary after the task in place of the dropped turns, and a later summary replaces it and any note', () => {
+    const state = fourTurns();
+    state.dropTurns(1);
+    expect(state.contextSummary).toBeUndefined();
+    state.dropTurns(1, 'r1 and r2 were looked up.');
+    expect(state.messages.slice(1)).toEqual([calls('3'), results(['3', 1000]), calls('4'), results(['4', 1000])]);
+    expect(state.messages[0]?.content).toEqual([
+      { type: 'text', text: 'The task' },
+      { type: 'text', text: contextSummaryBlock('r1 and r2 were looked up.', 2) },
+    ]);
+    expect(state.contextSummary).toBe('r1 and r2 were looked up.');
+    state.messages.push(calls('5'), results(['5', 1000]));
+    state.dropTurns(1, 'r1 to r3 were looked up.');
+    expect(state.droppedTurns).toBe(3);
+    expect(state.messages[0]?.content).toEqual([
+      { type: 'text', text: 'The task' },
+      { type: 'text', text: contextSummaryBlock('r1 to r3 were looked up.', 3) },
+    ]);
+  });
+
+  it('keeps an earlier summary when later turns go without one, with the note after it', () => {
+    const state = fourTurns();
+    state.dropTurns(1, 'r1 was looked up.');
+    state.dropTurns(1);
+    expect(state.messages[0]?.content).toEqual([
+      { type: 'text', text: 'The task' },
+      { type: 'text', text: contextSummaryBlock('r1 was looked up.', 1) },
+      { type: 'text', text: NOTE(2) },
+    ]);
+    expect(state.contextSummary).toBe('r1 was looked up.');
   });
 });

@@ -1,0 +1,62 @@
+import { contextSummaryLimit, type ContextSummarySettings } from '../../domain/model/context-summary';
+import { ContinueAsNewRequested, isLoopSignal } from '../core/loop-signals';
+import type { RunContext } from '../core/state/run-context';
+import { summariseTurns } from '../model/summarise-turns';
+
+/**
+ * Keeps the conversation under `maxContextChars`, as a visible `compaction` step while the chain
+ * keeps everything. With `contextSummary` set and whole turns to drop, it drops enough of them to
+ * bring the conversation down to half the limit, and one model call summarises them into the task
+ * message (so a compaction happens once in a while, not every iteration); then the promise to
+ * await. Otherwise (or after that, if the kept turns alone are still too long) old tool results
+ * are elided and the oldest turns dropped with a note, synchronously: undefined.
+ */
+export function fitContext(ctx: RunContext): Promise<void> | undefined {
+  const { input, state } = ctx;
+  const before = state.contextChars();
+  if (before <= input.maxContextChars) return undefined;
+  const settings = input.contextSummary;
+  const turns = settings ? state.turnsToDrop(Math.floor(input.maxContextChars / 2)) : 0;
+  if (settings && turns > 0) return summariseAndDrop(ctx, settings, turns, before);
+  const removed = state.compactToFit(input.maxContextChars, before);
+  if (removed > 0)
+    ctx.chain.note(
+      'compaction',
+      `Context compacted: removed ${removed} older tool results or whole turns from the conversation sent to the model (${before} → ${state.contextChars()} characters, limit ${input.maxContextChars}). The chain keeps them in full.`,
+      { level: 'full' },
+    );
+  return undefined;
+}
+
+/** One summary call for the `turns` oldest turns; when it cannot give one, the turns go with a note, and the step says why. */
+async function summariseAndDrop(
+  ctx: RunContext,
+  settings: ContextSummarySettings,
+  turns: number,
+  before: number,
+): Promise<void> {
+  const { input, state, chain } = ctx;
+  const limit = contextSummaryLimit(settings, input.maxContextChars);
+  const model = settings.model?.model ?? input.model.model;
+  let summary: string | undefined;
+  let why = 'the model replied with no text';
+  try {
+    summary = await summariseTurns(ctx, settings, state.contextSummary, state.oldestTurns(turns), limit);
+  } catch (err) {
+    // Budget and model failures leave the run going, without a summary; a handover is not ours to swallow.
+    if (!isLoopSignal(err) || err instanceof ContinueAsNewRequested) throw err;
+    why = err.message;
+  }
+  state.dropTurns(turns, summary);
+  // The turns that must stay may still be too long on their own: their old results go as before.
+  const more = state.compactToFit(input.maxContextChars);
+  const sizes = `${before} → ${state.contextChars()} characters, limit ${input.maxContextChars}`;
+  const extra = more > 0 ? `; then removed ${more} more older tool results or turns` : '';
+  chain.note(
+    'compaction',
+    summary !== undefined
+      ? `Context compacted: ${turns} earlier turns were summarised by ${model} and the summary took their place in the conversation sent to the model${extra} (${sizes}). The chain keeps them in full. Summary:\n${summary}`
+      : `Context compacted without a summary (${why}): ${turns} earlier turns were removed from the conversation sent to the model and a note says so${extra} (${sizes}). The chain keeps them in full.`,
+    { level: summary !== undefined ? input.visibility : 'full' },
+  );
+}

@@ -34,8 +34,33 @@ export function subAgentLink(sub) {
   );
 }
 
+const REMOTE_LABELS = { thinking: 'Thought', tool_call: 'Action', tool_result: 'Observation', synthesis: 'Answer' };
+
+/**
+ * A remote A2A agent's chain as the parent linked it (src/domain/agents/remote-chain.ts): its
+ * steps' lines, as text (data from another system, never markup), and where the whole chain is.
+ */
+export function remoteChainView(delegatedTo, chain) {
+  const heading = chain.refused
+    ? `Remote agent ${delegatedTo.agentName}: its chain was not linked (${chain.refused})`
+    : `Remote agent ${delegatedTo.agentName}’s steps (${chain.view ?? 'its'} view, ${chain.truncated ? `the first ${chain.steps.length} of ${chain.totalSteps}` : chain.totalSteps} steps)`;
+  return h(
+    'details',
+    { class: 'sub-agent remote-chain', dataset: { workflowId: delegatedTo.workflowId } },
+    h('summary', {}, heading),
+    chain.url ? h('p', { class: 'remote-chain-url' }, `Whole chain (on the remote server): ${chain.url}`) : '',
+    h(
+      'ol',
+      { class: 'remote-steps' },
+      (chain.steps ?? []).map((s) => h('li', {}, h('strong', {}, `${REMOTE_LABELS[s.type] ?? s.type} `), s.text)),
+    ),
+  );
+}
+
 /** A fold-out under the call that delegated: the child's chain, read once when first opened. */
 export function subAgentView(delegatedTo, { view, sub }) {
+  // A remote agent's run is not on this server: its linked steps are shown as the parent recorded them.
+  if (sub?.remote?.chain) return remoteChainView(delegatedTo, sub.remote.chain);
   const body = h('div', { class: 'sub-agent-body' });
   const details = h(
     'details',

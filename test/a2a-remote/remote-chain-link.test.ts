@@ -5,6 +5,7 @@ import { createScriptedModel, say, useTool } from '../../src/activities/models/s
 import { defineAgent } from '../../src/agents/define-agent';
 import { AgentClient } from '../../src/client/agent-client';
 import { renderChainMarkdown } from '../../src/domain/chain/render-chain-markdown';
+import { markdownText } from '../../src/domain/text/markdown-escape';
 import { renderStep } from '../../src/cli/render/render-step';
 import { createAgentWorker } from '../../src/worker';
 import { startA2aHarness, type A2aHarness } from '../a2a/a2a-harness';
@@ -164,8 +165,10 @@ describe('a remote agent’s chain linked into the parent’s', () => {
     expect(line).toContain('researcher_remote’s steps (remote');
     expect(line).toContain(THOUGHT);
     const markdown = renderChainMarkdown(result.chain);
-    expect(markdown).toContain(THOUGHT);
-    expect(markdown).toContain(`${origin}/v1/runs/${sub.runId}/chain`);
+    expect(markdown).toContain(`Thought: ${markdownText(THOUGHT)}`);
+    expect(markdown).toContain(markdownText(`${origin}/v1/runs/${sub.runId}/chain`));
+    // The parent records the remote's step count, as it does a local child's.
+    expect(sub.steps).toBe(chain.totalSteps);
     // The remote's token never enters the chain.
     expect(JSON.stringify(result.chain)).not.toContain(b.tokens.dev);
   });

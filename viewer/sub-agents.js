@@ -4,7 +4,7 @@ import { api, describeFailure } from './api.js';
 import { detailsQuery } from './preferences.js';
 import { createChainState } from './chain-state.js';
 import { h, replaceChildren } from './dom.js';
-import { formatUsd } from './format.js';
+import { formatUsd, remoteChainText } from './format.js';
 import { stepView } from './step-view.js';
 
 const CHILD_PAGE = 100;
@@ -34,25 +34,21 @@ export function subAgentLink(sub) {
   );
 }
 
-const REMOTE_LABELS = { thinking: 'Thought', tool_call: 'Action', tool_result: 'Observation', synthesis: 'Answer' };
-
 /**
- * A remote A2A agent's chain as the parent linked it (src/domain/agents/remote-chain.ts): its
- * steps' lines, as text (data from another system, never markup), and where the whole chain is.
+ * A remote A2A agent's chain as the parent linked it: its steps' lines, as text (data from another
+ * system, never markup), and where the whole chain is (remoteChainText).
  */
 export function remoteChainView(delegatedTo, chain) {
-  const heading = chain.refused
-    ? `Remote agent ${delegatedTo.agentName}: its chain was not linked (${chain.refused})`
-    : `Remote agent ${delegatedTo.agentName}’s steps (${chain.view ?? 'its'} view, ${chain.truncated ? `the first ${chain.steps.length} of ${chain.totalSteps}` : chain.totalSteps} steps)`;
+  const { heading, url, lines } = remoteChainText(delegatedTo.agentName, chain);
   return h(
     'details',
     { class: 'sub-agent remote-chain', dataset: { workflowId: delegatedTo.workflowId } },
     h('summary', {}, heading),
-    chain.url ? h('p', { class: 'remote-chain-url' }, `Whole chain (on the remote server): ${chain.url}`) : '',
+    url ? h('p', { class: 'remote-chain-url' }, `Whole chain (on the remote server): ${url}`) : '',
     h(
       'ol',
       { class: 'remote-steps' },
-      (chain.steps ?? []).map((s) => h('li', {}, h('strong', {}, `${REMOTE_LABELS[s.type] ?? s.type} `), s.text)),
+      lines.map((l) => h('li', {}, h('strong', {}, `${l.label} `), l.text)),
     ),
   );
 }

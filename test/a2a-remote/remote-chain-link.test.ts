@@ -15,6 +15,7 @@ import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
 import { routedModel } from '../server/server-harness';
+import { viewerModule } from '../viewer/viewer-module';
 
 /**
  * Issue 65, 002 #99, over real HTTP on the dev server: a Thoughtline A2A server (B, two `serve`
@@ -169,6 +170,17 @@ describe('a remote agent’s chain linked into the parent’s', () => {
     expect(markdown).toContain(markdownText(`${origin}/v1/runs/${sub.runId}/chain`));
     // The parent records the remote's step count, as it does a local child's.
     expect(sub.steps).toBe(chain.totalSteps);
+    // The viewer folds out the same lines where a local child's chain would load.
+    const viewer = await viewerModule<{
+      remoteChainText(
+        agent: string,
+        chain: unknown,
+      ): { heading: string; url?: string; lines: Array<{ label: string; text: string }> };
+    }>('format.js');
+    const shown = viewer.remoteChainText(sub.agentName, chain);
+    expect(shown.heading).toBe(`researcher_remote’s steps (remote, developer view, ${chain.totalSteps} steps)`);
+    expect(shown.url).toBe(chain.url);
+    expect(shown.lines).toContainEqual({ label: 'Thought', text: THOUGHT });
     // The remote's token never enters the chain.
     expect(JSON.stringify(result.chain)).not.toContain(b.tokens.dev);
   });

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { ViewerRole } from '../identity/people';
 
-/** The most lines of a remote chain a parent records, and the longest line. */
-export const MAX_REMOTE_CHAIN_LINES = 50;
-export const MAX_REMOTE_LINE_CHARS = 300;
+/**
+ * The most lines of a remote chain a parent records, and the longest line: about 6 KB a call at
+ * most, since the link rides in the parent's chain, its sub-agent list and its polled `status`.
+ */
+export const MAX_REMOTE_CHAIN_LINES = 30;
+export const MAX_REMOTE_LINE_CHARS = 200;
 
 /** One remote step as the parent records it: its kind and one line of what it says. */
 export const RemoteStepLine = z.object({

@@ -260,3 +260,22 @@ const REASON_TONES = {
 
 /** Ended workflow statuses: no stream, no controls. */
 export const ENDED = new Set(['completed', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued']);
+
+const REMOTE_LABELS = { thinking: 'Thought', tool_call: 'Action', tool_result: 'Observation', synthesis: 'Answer' };
+
+/**
+ * A remote A2A agent's chain as the parent linked it (src/domain/agents/remote-chain.ts, headed
+ * as remoteChainHeading heads it): the heading, where the whole chain is, and its steps' lines.
+ */
+export function remoteChainText(agentName, chain) {
+  const shown = chain.truncated
+    ? `the first ${chain.steps.length} of ${chain.totalSteps} steps`
+    : `${chain.totalSteps} step${chain.totalSteps === 1 ? '' : 's'}`;
+  const heading = chain.refused
+    ? `${agentName}’s chain (remote) was not linked: ${chain.refused}`
+    : chain.withheld
+      ? `${agentName}’s steps (remote, ${chain.totalSteps}) are not shown here: ${chain.withheld}`
+      : `${agentName}’s steps (remote, ${chain.view ?? 'its'} view, ${shown})`;
+  const lines = (chain.steps ?? []).map((s) => ({ label: REMOTE_LABELS[s.type] ?? s.type, text: s.text }));
+  return { heading, url: chain.url, lines };
+}

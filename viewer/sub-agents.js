@@ -4,7 +4,7 @@ import { api, describeFailure } from './api.js';
 import { detailsQuery } from './preferences.js';
 import { createChainState } from './chain-state.js';
 import { h, replaceChildren } from './dom.js';
-import { formatUsd } from './format.js';
+import { formatUsd, remoteChainText } from './format.js';
 import { stepView } from './step-view.js';
 
 const CHILD_PAGE = 100;
@@ -34,8 +34,29 @@ export function subAgentLink(sub) {
   );
 }
 
+/**
+ * A remote A2A agent's chain as the parent linked it: its steps' lines, as text (data from another
+ * system, never markup), and where the whole chain is (remoteChainText).
+ */
+export function remoteChainView(delegatedTo, chain) {
+  const { heading, url, lines } = remoteChainText(delegatedTo.agentName, chain);
+  return h(
+    'details',
+    { class: 'sub-agent remote-chain', dataset: { workflowId: delegatedTo.workflowId } },
+    h('summary', {}, heading),
+    url ? h('p', { class: 'remote-chain-url' }, `Whole chain (on the remote server): ${url}`) : '',
+    h(
+      'ol',
+      { class: 'remote-steps' },
+      lines.map((l) => h('li', {}, h('strong', {}, `${l.label} `), l.text)),
+    ),
+  );
+}
+
 /** A fold-out under the call that delegated: the child's chain, read once when first opened. */
 export function subAgentView(delegatedTo, { view, sub }) {
+  // A remote agent's run is not on this server: its linked steps are shown as the parent recorded them.
+  if (sub?.remote?.chain) return remoteChainView(delegatedTo, sub.remote.chain);
   const body = h('div', { class: 'sub-agent-body' });
   const details = h(
     'details',

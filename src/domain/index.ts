@@ -46,6 +46,8 @@ export * from './planning/plan';
 export * from './planning';
 export * from './run/agent-context';
 export * from './agents/sub-agent';
+export * from './agents/remote-chain';
+export * from './agents/chain-artifact';
 export * from './agents/delegated-spend';
 export * from './model/llm-answer';
 export * from './model/consensus-summary';

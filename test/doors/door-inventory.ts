@@ -54,7 +54,7 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   // A2A, v1.0 and v0.3 JSON-RPC methods.
   'a2a SendMessage': read('the message that started the run, sent again (finds its task), by its sender'),
   'a2a SendStreamingMessage': read('the same message streamed, by its sender'),
-  'a2a GetTask': read('the task, as each person'),
+  'a2a GetTask': read('the task, its answer and its chain artifact (reasoning-chain), as each person'),
   'a2a ListTasks': read('refused (not offered), as each person'),
   'a2a CancelTask': read('a cancel of the ended task, as each person'),
   'a2a SubscribeToTask': read('the task’s stream, live and after it ended, as each person'),
@@ -65,7 +65,7 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'a2a GetExtendedAgentCard': notARunDoor('the agent’s card for an authenticated caller'),
   'a2a message/send': read('v0.3: the starting message sent again, by its sender'),
   'a2a message/stream': read('v0.3: the same message streamed, by its sender'),
-  'a2a tasks/get': read('v0.3: the task, as each person'),
+  'a2a tasks/get': read('v0.3: the task with its chain artifact, as each person'),
   'a2a tasks/cancel': read('v0.3: a cancel of the ended task, as each person'),
   'a2a tasks/resubscribe': read('v0.3: the task’s stream after it ended, as each person'),
   'a2a tasks/pushNotificationConfig/set': read('v0.3: a webhook config on the ended task, as each person'),

@@ -81,7 +81,8 @@ describe('every protocol door says how each of the seven runs ended (runEnding)'
 
     expect(tasks.failure.status?.state).toBe(TASK_STATE.failed);
     expect(text(tasks.failure.status?.message?.parts)).toBe(`failure: ${ENDING_GIVE_UP}`);
-    expect(tasks.failure.artifacts).toEqual([]);
+    // A failed run gives no answer artifact; its chain, which says how it got there, is still one.
+    expect(tasks.failure.artifacts.map((a) => a.artifactId)).toEqual(['reasoning-chain']);
     expect(tasks.error.status?.state).toBe(TASK_STATE.failed);
     expect(text(tasks.error.status?.message?.parts)).toContain(`error: `);
     expect(text(tasks.error.status?.message?.parts)).toContain(ENDING_ERROR);

@@ -202,4 +202,30 @@ describe('renderTree', () => {
       '└─ researcher  agent-1/researcher-4  completed (success) · not readable: no worker answered · 3 iterations · 12 steps, 5,000 tokens, $0.0200 · budget 5 iterations, 20,000 tokens, $0.5000',
     ]);
   });
+
+  it('shows where a remote agent’s linked chain is, under its node', () => {
+    const remote: SubAgentRun = {
+      callId: 'call_b',
+      agentName: 'researcher_remote',
+      workflowId: 'agent-1/researcher_remote-2',
+      status: 'completed',
+      budget: { maxIterations: 5 },
+      steps: 10,
+      remote: {
+        card: 'https://b.example/a2a/researcher/.well-known/agent-card.json',
+        state: 'completed',
+        chain: { runId: 'a2a-1', url: 'https://b.example/v1/runs/a2a-1/chain', totalSteps: 10, steps: [] },
+      },
+    };
+    const tree: AgentTreeNode = {
+      workflowId: ROOT,
+      status: status(),
+      children: [{ workflowId: remote.workflowId, agentName: remote.agentName, run: remote, children: [] }],
+    };
+    expect(plain(renderTree(tree)).split('\n')).toEqual([
+      '(agent)  agent-1  thinking · 1/10 iterations · 120 tokens · $0.0010',
+      '└─ researcher_remote  agent-1/researcher_remote-2  completed · 10 steps · budget 5 iterations',
+      '       remote chain: 10 steps at https://b.example/v1/runs/a2a-1/chain',
+    ]);
+  });
 });

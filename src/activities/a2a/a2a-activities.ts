@@ -150,7 +150,7 @@ async function settled(
   request: RemoteAwaitRequest,
   redact: Redactor,
 ): Promise<RemoteAwaited> {
-  const outcome = remoteOutcome(task, request.maxChars, redact);
+  const outcome = remoteOutcome(task, request.maxChars, redact, request.card);
   if (outcome.state !== 'input-required' && outcome.state !== 'auth-required') return outcome;
   return { ...outcome, remoteCancelled: await cancelQuietly(client, request.taskId) };
 }

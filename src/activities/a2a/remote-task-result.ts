@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Message, Task } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
-import { TokenUsage } from '../../domain';
+import { CHAIN_ARTIFACT_ID, TokenUsage, type RemoteChain } from '../../domain';
 import type { Redactor } from '../../tools/redact-secrets';
+import { remoteChainOf } from './remote-chain-link';
 
 /** A2A task states (the SDK's `TaskState` numbers, fixed by the protocol's proto) in their wire form, as the parent's chain records them. */
 export const REMOTE_STATE: Readonly<Record<number, string>> = {
@@ -44,6 +45,8 @@ export interface RemoteOutcome {
   runId?: string;
   costUsd?: number;
   usage?: TokenUsage;
+  /** The remote's chain, linked (remoteChainOf), when its task carried a chain artifact. */
+  chain?: RemoteChain;
 }
 
 /** The spend a Thoughtline server reported: on the task, its status message, an artifact or a part; the first that parses. */
@@ -85,21 +88,24 @@ export function boundedText(text: string, maxChars: number, redact: Redactor): s
 }
 
 /**
- * A settled task's outcome: the answer from its artifacts (an interrupted or failed task's from
+ * A settled task's outcome: the answer from its artifacts but the chain (an interrupted or failed task's from
  * its status message, which says what it asks or why it stopped; so is a Thoughtline task that
  * completed at a limit, whose artifact is a `partial-answer`: its message names the limit, then
- * the answer), and the spend it reported.
+ * the answer), the spend it reported, and its chain linked when it carried one and `card` (the
+ * card it was sent through, which resolves the chain's address) is given.
  */
-export function remoteOutcome(task: Task, maxChars: number, redact: Redactor): RemoteOutcome {
+export function remoteOutcome(task: Task, maxChars: number, redact: Redactor, card?: string): RemoteOutcome {
   const state = remoteState(task);
   const fromArtifacts = task.artifacts
+    .filter((a) => a.artifactId !== CHAIN_ARTIFACT_ID)
     .map((a) => textOf(a.parts))
     .filter(Boolean)
     .join('\n');
   const fromStatus = task.status?.message ? textOf(task.status.message.parts) : '';
   const partial = task.artifacts.some((a) => a.artifactId === PARTIAL_ANSWER);
   const text = state === 'completed' && !partial ? fromArtifacts || fromStatus : fromStatus || fromArtifacts;
-  return { state, text: boundedText(text, maxChars, redact), ...reportedSpend(task) };
+  const chain = card === undefined ? undefined : remoteChainOf(task, card, redact);
+  return { state, text: boundedText(text, maxChars, redact), ...reportedSpend(task), ...(chain ? { chain } : {}) };
 }
 
 /** A remote that answered with a message rather than a task: done, and that is its answer. */

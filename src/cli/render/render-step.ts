@@ -1,6 +1,6 @@
 import type { AgentResult, ReasoningStep } from '../../domain';
 import { renderChecklist, renderPlan } from './render-plan';
-import { renderSubAgentOutcome } from './render-sub-agent';
+import { renderRemoteChain, renderSubAgentOutcome } from './render-sub-agent';
 import { clip, cyan, dim, green, oneLine, red, yellow } from './terminal-style';
 import { redactSecretsInText } from '../../domain/secrets/secret-patterns';
 import { toolResultNote } from '../../domain/tools/tool-result-note';
@@ -146,7 +146,7 @@ export function renderStep(step: ReasoningStep, answered?: AnsweringModels): str
       const line = r.success
         ? `${label('Observation', green)}${tag}${agreement ?? oneLine(r.result)}${notes}`
         : `${label('Observation', red)}${tag}${oneLine(r.error ?? 'failed', 300)}${notes}`;
-      return `${n}${line}${r.subAgent ? under([renderSubAgentOutcome(r.subAgent)]) : ''}`;
+      return `${n}${line}${r.subAgent ? under([renderSubAgentOutcome(r.subAgent), ...renderRemoteChain(r.subAgent)]) : ''}`;
     }
     case 'synthesis':
       return `${n}${renderAnswer(step.synthesis)}`;

@@ -1,4 +1,4 @@
-import { totalTokens, type SubAgentRun, type SubBudget } from '../../domain';
+import { remoteChainHeading, REMOTE_STEP_LABELS, totalTokens, type SubAgentRun, type SubBudget } from '../../domain';
 import { count, usd } from './terminal-style';
 import { counted } from '../../domain/text/counted';
 import { subAgentAnswerNote } from '../../domain/chain/answer-grounding';
@@ -35,6 +35,16 @@ export function renderSubAgentOutcome(run: SubAgentRun): string {
   const head = `↳ ${run.agentName} ${run.terminationReason ?? run.status}${unbacked}${spend ? `: ${spend}` : ''}`;
   // A refused child never started, so there is no chain to point to.
   return run.status === 'refused' ? head : `${head} — thoughtline chain ${run.workflowId}`;
+}
+
+/** A remote agent's linked chain, under its result: the heading, then one line per step it gave (none without a chain). */
+export function renderRemoteChain(run: SubAgentRun): string[] {
+  const chain = run.remote?.chain;
+  if (!chain) return [];
+  return [
+    `  ${remoteChainHeading(run.agentName, chain)}`,
+    ...chain.steps.map((s) => `    ${REMOTE_STEP_LABELS[s.type].padEnd(11)} ${s.text}`),
+  ];
 }
 
 /** One row of a run's sub-agent list: agent, workflow id, state. */

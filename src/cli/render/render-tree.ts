@@ -58,6 +58,10 @@ function lines(node: AgentTreeNode, head: string, rest: string, approvals: Map<s
   const under = `${rest}${node.children.length ? '│' : ' '}   `;
   for (const r of approvals.get(node.workflowId) ?? [])
     out.push(`${under}approval pending: ${r.toolName} (${r.callId})`);
+  // A remote agent's run is on another server: where its chain is, as the parent linked it.
+  const remote = node.run?.remote?.chain;
+  if (remote && !remote.refused)
+    out.push(`${under}remote chain: ${counted(remote.totalSteps, 'step')}${remote.url ? ` at ${remote.url}` : ''}`);
   node.children.forEach((child, i) => {
     const last = i === node.children.length - 1;
     out.push(...lines(child, `${rest}${last ? '└─ ' : '├─ '}`, `${rest}${last ? '   ' : '│  '}`, approvals));

@@ -3,6 +3,7 @@ import { AnswerGrounding, MAX_CHECKED_CLAIMS, MAX_CLAIM_CHARS } from '../chain/a
 import { ModelOverride } from '../model/model-settings';
 import { TerminationReason } from '../run/termination';
 import { TokenUsage } from '../model/usage';
+import { RemoteChain } from './remote-chain';
 
 /** The most a sub-agent may spend; each is further capped by what its parent has left. */
 export const SubAgentLimits = z.object({
@@ -81,6 +82,8 @@ export const RemoteTaskRef = z.object({
   contextId: z.string().optional(),
   /** The A2A state in its wire form (`working`, `completed`, `input-required`...). */
   state: z.string().optional(),
+  /** The remote's chain when its task carried one (a Thoughtline server's `reasoning-chain` artifact): linked, bounded, redacted. */
+  chain: RemoteChain.optional(),
 });
 export type RemoteTaskRef = z.infer<typeof RemoteTaskRef>;
 

@@ -180,17 +180,44 @@ function subAgentSummary(run: SubAgentRun): SubAgentRun {
   };
 }
 
-/** Sub-agent runs as the lens's `subChains` shows them: in full, as summaries, or none (undefined). */
-function subAgentsView(runs: readonly SubAgentRun[], lens: ViewLens | undefined): SubAgentRun[] | undefined {
-  if (lens?.subChains === 'hidden') return undefined;
-  return lens?.subChains === 'summary' ? runs.map(subAgentSummary) : [...runs];
+/** How wide each role's view is, for a remote chain given in one of them. */
+const ROLE_WIDTH: Readonly<Record<ViewerRole, number>> = { end_user: 0, developer: 1, auditor: 2 };
+
+/**
+ * A remote agent's linked chain (its steps' lines) for `role`: whole when the remote gave it in a
+ * view no wider than `role`'s (an unknown view counts as the widest), else without its lines,
+ * saying in which view they show; without its lines too on a step shown at summary level.
+ */
+function remoteChainIn(run: SubAgentRun, role: ViewerRole, summary = false): SubAgentRun {
+  const chain = run.remote?.chain;
+  if (!chain || chain.steps.length === 0) return run;
+  const given = chain.view ?? 'auditor';
+  if (!summary && ROLE_WIDTH[given] <= ROLE_WIDTH[role]) return run;
+  const withheld = summary ? 'the step is shown as its summary' : `the remote gave them in the ${given} view`;
+  return { ...run, remote: { ...run.remote!, chain: { ...chain, steps: [], withheld } } };
 }
 
-/** A result's sub-agent run as the lens's `subChains` shows it. */
-function withSubChain(step: ReasoningStep, lens: ViewLens | undefined): ReasoningStep {
-  if (step.type !== 'tool_result' || !step.toolResult.subAgent || !lens?.subChains || lens.subChains === 'full')
-    return step;
+/** Sub-agent runs as the lens's `subChains` shows them (in full, as summaries, or none: undefined), remote chains as `role` may see them. */
+function subAgentsView(
+  runs: readonly SubAgentRun[],
+  lens: ViewLens | undefined,
+  role: ViewerRole,
+): SubAgentRun[] | undefined {
+  if (lens?.subChains === 'hidden') return undefined;
+  return lens?.subChains === 'summary' ? runs.map(subAgentSummary) : runs.map((run) => remoteChainIn(run, role));
+}
+
+/** A result's sub-agent run as the lens's `subChains` shows it, its remote chain as `role` may see it at `level`. */
+function withSubChain(
+  step: ReasoningStep,
+  lens: ViewLens | undefined,
+  role: ViewerRole,
+  level: VisibilityLevel,
+): ReasoningStep {
+  if (step.type !== 'tool_result' || !step.toolResult.subAgent) return step;
   const { subAgent, ...rest } = step.toolResult;
+  if (!lens?.subChains || lens.subChains === 'full')
+    return { ...step, toolResult: { ...rest, subAgent: remoteChainIn(subAgent, role, level === 'summary') } };
   return {
     ...step,
     toolResult: lens.subChains === 'hidden' ? rest : { ...rest, subAgent: subAgentSummary(subAgent) },
@@ -230,6 +257,8 @@ function shapeStep(
     return withSubChain(
       level === 'summary' ? summaryShape(step, facts) : withoutHiddenThought(step, role, facts, lens),
       lens,
+      role,
+      level,
     );
   const redacted = withoutSensitiveFields(step, facts, lens);
   const shaped =
@@ -238,7 +267,7 @@ function shapeStep(
       : role === 'end_user'
         ? forEndUser(redacted, facts)
         : withoutHiddenThought(redacted, role, facts, lens);
-  return withSubChain(shaped, lens);
+  return withSubChain(shaped, lens, role, level);
 }
 
 /** A record's sensitive fields: its own (set when it was requested), else its call step's. */
@@ -347,7 +376,7 @@ export function viewChain(chain: ReasoningChain, role: ViewerRole, lens?: ViewLe
   const view = viewRecord(chain.view, role, chain.steps.length - steps.length, narrowed);
   const { steps: _steps, ...head } = chain;
   return {
-    ...redactSecrets(withSubAgents({ ...head, ...(approvals ? { approvals } : {}), view }, active), known),
+    ...redactSecrets(withSubAgents({ ...head, ...(approvals ? { approvals } : {}), view }, active, role), known),
     steps,
   };
 }
@@ -368,10 +397,14 @@ function viewRecord(
 }
 
 /** The head with its sub-agents' runs as the lens shows them (left out when hidden). */
-function withSubAgents<T extends { subAgents?: SubAgentRun[] }>(head: T, lens: ViewLens | undefined): T {
-  if (!lens?.subChains || lens.subChains === 'full' || !head.subAgents) return head;
+function withSubAgents<T extends { subAgents?: SubAgentRun[] }>(
+  head: T,
+  lens: ViewLens | undefined,
+  role: ViewerRole,
+): T {
+  if (!head.subAgents) return head;
   const { subAgents, ...rest } = head;
-  const shown = subAgentsView(subAgents, lens);
+  const shown = subAgentsView(subAgents, lens, role);
   return (shown ? { ...rest, subAgents: shown } : rest) as T;
 }
 
@@ -399,7 +432,7 @@ export function viewStatus(
   const facts = needFacts ? callFacts(steps) : new Map<string, CallFacts>();
   const known = role === 'auditor' ? [] : sensitiveValues([], status.pendingApprovals, facts, active);
   const pendingApprovals = status.pendingApprovals.map((record) => approvalView(record, facts, role, active));
-  const subAgents = active ? { subAgents: subAgentsView(status.subAgents, active) ?? [] } : {};
+  const subAgents = status.subAgents ? { subAgents: subAgentsView(status.subAgents, active, role) ?? [] } : {};
   return redactSecrets({ ...status, pendingApprovals, ...subAgents }, known);
 }
 
@@ -540,7 +573,7 @@ export class IncrementalChainView {
     const approvals = head.approvals?.map((record) => approvalView(record, this.facts, role, active));
     const known = role === 'auditor' ? [] : this.knownFor(active);
     return {
-      ...redactSecrets(withSubAgents({ ...head, ...(approvals ? { approvals } : {}), view }, active), known),
+      ...redactSecrets(withSubAgents({ ...head, ...(approvals ? { approvals } : {}), view }, active, role), known),
       steps: shown,
     };
   }

@@ -4,6 +4,7 @@ import { toolResultNote } from '../tools/tool-result-note';
 import { answerLabel, confidenceText, subAgentAnswerNote, unsupportedText } from './answer-grounding';
 import { counted } from '../text/counted';
 import { consensusSummary } from '../model/consensus-summary';
+import { remoteChainHeading, REMOTE_STEP_LABELS } from '../agents/remote-chain';
 
 /** Turns a workflow id into a link target, e.g. the Web UI's page of that run. */
 export type RunLink = (workflowId: string) => string;
@@ -64,7 +65,15 @@ export function renderStepMarkdown(step: ReasoningStep, runLink?: RunLink): stri
           : '';
         const unbacked = text(subAgentAnswerNote(r.subAgent));
         const outcome = `${text(r.subAgent.agentName)} ${r.subAgent.terminationReason ?? r.subAgent.status}${unbacked} (${counted(r.subAgent.steps ?? 0, 'step')}${spent}) ${child(r.subAgent.workflowId)}`;
-        return `${head} **Sub-agent** ${outcome}: ${r.success ? code(json(r.result, 300)) : prose(r.error ?? 'failed', 300)}`;
+        const remote = r.subAgent.remote?.chain;
+        // A remote agent's linked steps, indented under the call (each a quoted line of data from elsewhere).
+        const remoteLines = remote
+          ? [
+              `\n  - ${prose(remoteChainHeading(r.subAgent.agentName, remote), 2_400)}`,
+              ...remote.steps.map((s) => `\n    - ${REMOTE_STEP_LABELS[s.type]}: ${prose(s.text, 300)}`),
+            ].join('')
+          : '';
+        return `${head} **Sub-agent** ${outcome}: ${r.success ? code(json(r.result, 300)) : prose(r.error ?? 'failed', 300)}${remoteLines}`;
       }
       const spent = step.usage ? `${step.usage.inputTokens}→${step.usage.outputTokens} tokens ` : '';
       // A string result is an `llm` tool's answer (ask_model): name the model, its cost and the answer.

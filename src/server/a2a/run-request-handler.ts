@@ -31,7 +31,7 @@ import { replyToTask } from './tasks/reply-to-task';
 import { readRunSnapshot, type RunSnapshot } from './tasks/run-snapshot';
 import { startOrFindRun } from './tasks/start-run';
 import { contextIdOf, startThreadTurn } from './tasks/thread-context';
-import { artifactOf, isSettled, isTerminal, metadataOf, statusOf, taskOfSnapshot } from './tasks/task-of-snapshot';
+import { artifactsOf, isSettled, isTerminal, metadataOf, statusOf, taskOfSnapshot } from './tasks/task-of-snapshot';
 
 /** Who calls and which agent, put in the call's context by the route after authentication. */
 export interface A2aCall {
@@ -267,7 +267,7 @@ export class RunRequestHandler implements A2ARequestHandler {
     return last ?? readRunSnapshot(this.ctx, call.identity, runId);
   }
 
-  /** The task, then a status update per change, then the artifact and the final status. */
+  /** The task, then a status update per change, then the artifacts (answer, chain) and the final status. */
   private async *events(
     method: string,
     call: A2aCall,
@@ -289,8 +289,7 @@ export class RunRequestHandler implements A2ARequestHandler {
         yield { payload: { $case: 'task', value: taskOfSnapshot(snapshot, { contextId, ...userMessage }) } };
         continue;
       }
-      const artifact = artifactOf(snapshot);
-      if (artifact)
+      for (const artifact of artifactsOf(snapshot))
         yield {
           payload: {
             $case: 'artifactUpdate',

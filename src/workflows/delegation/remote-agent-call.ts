@@ -128,7 +128,15 @@ export async function runRemoteAgentCall(
       tree,
       call,
       remote,
-      { ...running, remote: { ...(sentTo ?? running.remote!), state: outcome.state } },
+      {
+        ...running,
+        remote: {
+          ...(sentTo ?? running.remote!),
+          state: outcome.state,
+          // Linked, not copied: where the remote's chain is, and a bounded summary of its steps.
+          ...(outcome.chain ? { chain: outcome.chain } : {}),
+        },
+      },
       outcome,
       Date.now() - startedAt,
     );
@@ -189,6 +197,7 @@ function settled(
   const run: SubAgentRun = {
     ...running,
     ...(outcome.runId ? { runId: outcome.runId } : {}),
+    ...(outcome.chain && !outcome.chain.refused ? { steps: outcome.chain.totalSteps } : {}),
     status: success ? 'completed' : outcome.state === 'canceled' ? 'cancelled' : 'failed',
     ...(reported ? { usage, costUsd } : {}),
   };

@@ -1,4 +1,4 @@
-import type { AgentResult, AgentStatus, ApprovalRecord } from '../../../domain';
+import type { AgentResult, AgentStatus, ApprovalRecord, ViewerRole } from '../../../domain';
 import type { ApiContext } from '../../api-route';
 import type { Identity } from '../../auth/identity';
 import { liveRead } from '../../live-read';
@@ -22,9 +22,10 @@ export type RunSnapshot =
     /**
      * Ended: its ending (runEnding) and, when it recorded one, its result, both in the caller's
      * view and lens. Without a result the workflow failed, was terminated, timed out or was
-     * cancelled by Temporal, and the ending says which.
+     * cancelled by Temporal, and the ending says which. `view`: the view they are in (the
+     * caller's, from its authenticated identity).
      */
-    | { state: 'ended'; runId: string; ending: RunEnding; result?: AgentResult }
+    | { state: 'ended'; runId: string; ending: RunEnding; result?: AgentResult; view?: ViewerRole }
   ) & {
     /** The workflow that started the run (a thread, for a turn of one). */
     parentRunId?: string;
@@ -79,6 +80,7 @@ export async function snapshotOf(
       ? { state: 'input-required', runId, status, input, ...parent }
       : { state: 'working', runId, status, ...parent };
   }
-  const { ending, result } = await viewedEnding(ctx, identity, facts);
-  return { state: 'ended', runId, ending, ...(result ? { result } : {}), ...parent };
+  const view = ctx.viewFor(identity, undefined);
+  const { ending, result } = await viewedEnding(ctx, identity, facts, view);
+  return { state: 'ended', runId, ending, ...(result ? { result } : {}), view, ...parent };
 }

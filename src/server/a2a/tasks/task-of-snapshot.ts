@@ -4,6 +4,7 @@ import type { Artifact, Message, Part, Task, TaskState, TaskStatus } from '@a2a-
 import type { AgentResult } from '../../../domain';
 import type { RunEnding } from '../../../domain/run/run-ending';
 import type { RunInput, RunSnapshot } from './run-snapshot';
+import { chainArtifactOf, chainPath } from './chain-artifact';
 
 /** The protocol's task states and roles (proto enum numbers, fixed by the A2A specification). */
 export const TASK_STATE = {
@@ -89,8 +90,6 @@ function inputParts(input: RunInput): Part[] {
     }),
   ];
 }
-
-export const chainPath = (runId: string): string => `/v1/runs/${encodeURIComponent(runId)}/chain`;
 
 /** The `thoughtline` metadata of the snapshot: cost and usage once the run reports them. */
 export function metadataOf(snapshot: RunSnapshot): ThoughtlineTaskMetadata {
@@ -199,12 +198,19 @@ export function artifactOf(snapshot: RunSnapshot): Artifact | undefined {
     artifactId: final ? 'final-answer' : 'partial-answer',
     name: ending.answerTitle ?? (final ? 'Final answer' : 'Answer'),
     description: final
-      ? 'The run’s final answer; its reasoning chain is at metadata.thoughtline.chain.'
-      : `What the run gave before it ended ${ending.label}; metadata.thoughtline.ending says why, its chain is at metadata.thoughtline.chain.`,
+      ? 'The run’s final answer; its reasoning chain is the reasoning-chain artifact, whole at metadata.thoughtline.chain.'
+      : `What the run gave before it ended ${ending.label}; metadata.thoughtline.ending says why, its chain is the reasoning-chain artifact, whole at metadata.thoughtline.chain.`,
     parts: [textPart(ending.answer)],
     metadata: { thoughtline: metadataOf(snapshot) },
     extensions: [],
   };
+}
+
+/** The task's artifacts: the answer (artifactOf), then the chain in the caller's view (chainArtifactOf). */
+export function artifactsOf(snapshot: RunSnapshot): Artifact[] {
+  const answer = artifactOf(snapshot);
+  const chain = chainArtifactOf(snapshot, { thoughtline: metadataOf(snapshot) });
+  return [...(answer ? [answer] : []), ...(chain ? [chain] : [])];
 }
 
 /**
@@ -218,7 +224,6 @@ export function taskOfSnapshot(
 ): Task {
   const contextId = options.contextId ?? snapshot.runId;
   const status = statusOf(snapshot, contextId);
-  const artifact = artifactOf(snapshot);
   const history = [
     ...(options.userMessage ? [{ ...options.userMessage, taskId: snapshot.runId, contextId }] : []),
     ...(status.message ? [status.message] : []),
@@ -229,7 +234,7 @@ export function taskOfSnapshot(
     id: snapshot.runId,
     contextId,
     status,
-    artifacts: artifact ? [artifact] : [],
+    artifacts: artifactsOf(snapshot),
     history: options.historyLength === 0 ? [] : kept,
     metadata: { thoughtline: metadataOf(snapshot) },
   };

@@ -4,7 +4,7 @@ import { say, useTool } from '../../src/activities/models/scripted-model';
 import { resolveViewLens, type ViewLens } from '../../src/domain/visibility';
 import type { ViewerRole } from '../../src/domain';
 import { createMemoryBus } from '../../src/events/memory-bus';
-import { registerEventsRoute } from '../../src/server/events/events-route';
+import { registerEventsRoute, type EventsRoute, type EventsRouteOptions } from '../../src/server/events/events-route';
 import { pollFor } from '../helpers/approval-helpers';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { createHarness, useTestEnv, type AgentHarness } from '../helpers/temporal-env';
@@ -28,18 +28,16 @@ const hidingSubChains = (view: ViewerRole): ViewLens => ({
   subChains: 'hidden',
 });
 let url: string;
-let closeServer: () => Promise<void>;
+const servers: Array<() => Promise<void>> = [];
 
-beforeAll(async () => {
-  h = await createHarness(env, { tools: testTools().tools, models: { scripted: book.provider } });
-  running = h.worker.run();
+/** A real Fastify app with only the events route, whose context knows each run's parent (as the server's own access check does). */
+async function startServer(options: EventsRouteOptions = {}): Promise<{ url: string; route: EventsRoute }> {
   const app = Fastify();
   const base = testContext(h.agents, createMemoryBus());
-  registerEventsRoute(
+  const route = registerEventsRoute(
     app,
     {
       ...base,
-      // The run's parent, as the server's own access check reports it.
       async accessRun(identity, workflowId) {
         const access = await base.accessRun(identity, workflowId);
         const parent = (await h.agents.getHandle(workflowId).describe()).parentExecution?.workflowId;
@@ -47,14 +45,20 @@ beforeAll(async () => {
       },
       lensFor: async (identity, view) => (identity.id === 'ulla' ? hidingSubChains(view) : undefined),
     },
-    { safetyPollMs: 300 },
+    { safetyPollMs: 300, ...options },
   );
-  url = await app.listen({ port: 0, host: '127.0.0.1' });
-  closeServer = () => app.close();
+  servers.push(() => app.close());
+  return { url: await app.listen({ port: 0, host: '127.0.0.1' }), route };
+}
+
+beforeAll(async () => {
+  h = await createHarness(env, { tools: testTools().tools, models: { scripted: book.provider } });
+  running = h.worker.run();
+  url = (await startServer()).url;
 });
 
 afterAll(async () => {
-  await closeServer?.();
+  for (const close of servers) await close();
   h?.worker.shutdown();
   await running;
 });
@@ -142,5 +146,35 @@ describe("a running sub-agent's steps in the parent's events stream", () => {
     expect(hidden.messages.filter((m) => m.event === 'step').length).toBeGreaterThan(0);
     expect(childSteps(hidden.messages)).toEqual([]);
     expect(JSON.stringify(hidden.messages)).not.toContain('Looking up k0');
+  });
+
+  it('is bounded: at most maxSubAgentSteps of a child, none with maxSubAgentsFollowed 0; a followed child is a watcher until it ends', async () => {
+    const capped = await startServer({ maxSubAgentSteps: 2 });
+    const off = await startServer({ maxSubAgentsFollowed: 0 });
+    const run = await startDelegating('sub steps bounded', 2);
+    const few = await openEvents(capped, run.id, { token: 'dev-token' });
+    const none = await openEvents(off, run.id, { token: 'dev-token' });
+    await few.waitFor('two child steps', (m) => m.event === 'sub_agent_step' && m.data.stepNumber === 2, 15_000);
+    // The parent's watcher and the child's (stopped at its cap, so gone again); the other server follows none.
+    await pollFor('the capped child to be left', () => (capped.route.watcherCount() === 1 ? true : undefined), 5_000);
+    expect(off.route.watcherCount()).toBe(1);
+    run.release();
+    await few.waitFor('the parent’s end', (m) => m.event === 'end', 30_000);
+    await none.waitFor('the parent’s end', (m) => m.event === 'end', 30_000);
+    expect(childSteps(few.messages).map((m) => m.data.stepNumber)).toEqual([1, 2]);
+    expect(childSteps(none.messages)).toEqual([]);
+    await pollFor('every watcher to leave', () => (capped.route.watcherCount() === 0 ? true : undefined), 5_000);
+  });
+
+  it('follows a child while it runs: two watchers on the server while it runs, none once the run has ended', async () => {
+    const counted = await startServer();
+    const run = await startDelegating('sub steps counted', 1);
+    const stream = await openEvents(counted, run.id, { token: 'dev-token' });
+    await stream.waitFor('a child step', (m) => m.event === 'sub_agent_step', 15_000);
+    expect(counted.route.watcherCount()).toBe(2);
+    expect(counted.route.runCount()).toBe(2);
+    run.release();
+    await stream.waitFor('the parent’s end', (m) => m.event === 'end', 30_000);
+    await pollFor('every watcher to leave', () => (counted.route.watcherCount() === 0 ? true : undefined), 5_000);
   });
 });

@@ -126,10 +126,10 @@ describe("a running sub-agent's steps in the parent's events stream", () => {
 
     run.release();
     await parent.waitFor('the parent’s end', (m) => m.event === 'end', 30_000);
-    // The child's later steps came too, each once.
-    const all = childSteps(parent.messages).map((m) => m.data.stepNumber as number);
-    expect(new Set(all).size).toBe(all.length);
-    expect(all.length).toBeGreaterThan(tagged.length);
+    // The child's later steps came too, each once, all before the parent's end: the whole child chain.
+    const whole = await h.agents.chain(run.childId, 'developer');
+    expect(whole.steps.length).toBeGreaterThan(tagged.length);
+    expect(childSteps(parent.messages).map((m) => m.data.step)).toEqual(whole.steps);
   });
 
   it('a caller whose lens hides sub-agents’ chains gets none of the child’s steps', async () => {
@@ -148,12 +148,14 @@ describe("a running sub-agent's steps in the parent's events stream", () => {
     expect(JSON.stringify(hidden.messages)).not.toContain('Looking up k0');
   });
 
-  it('is bounded: at most maxSubAgentSteps of a child, none with maxSubAgentsFollowed 0; a followed child is a watcher until it ends', async () => {
+  it('is bounded: at most maxSubAgentSteps of a child, none with maxSubAgentsFollowed 0 or ?subAgentSteps=false; a followed child is a watcher until it ends', async () => {
     const capped = await startServer({ maxSubAgentSteps: 2 });
     const off = await startServer({ maxSubAgentsFollowed: 0 });
     const run = await startDelegating('sub steps bounded', 2);
     const few = await openEvents(capped, run.id, { token: 'dev-token' });
     const none = await openEvents(off, run.id, { token: 'dev-token' });
+    const declined = await openEvents({ url }, run.id, { token: 'dev-token', query: 'subAgentSteps=false' });
+    expect((await openEvents({ url }, run.id, { token: 'dev-token', query: 'subAgentSteps=maybe' })).status).toBe(400);
     await few.waitFor('two child steps', (m) => m.event === 'sub_agent_step' && m.data.stepNumber === 2, 15_000);
     // The parent's watcher and the child's (stopped at its cap, so gone again); the other server follows none.
     await pollFor('the capped child to be left', () => (capped.route.watcherCount() === 1 ? true : undefined), 5_000);
@@ -163,6 +165,8 @@ describe("a running sub-agent's steps in the parent's events stream", () => {
     await none.waitFor('the parent’s end', (m) => m.event === 'end', 30_000);
     expect(childSteps(few.messages).map((m) => m.data.stepNumber)).toEqual([1, 2]);
     expect(childSteps(none.messages)).toEqual([]);
+    await declined.waitFor('the parent’s end', (m) => m.event === 'end', 30_000);
+    expect(childSteps(declined.messages)).toEqual([]);
     await pollFor('every watcher to leave', () => (capped.route.watcherCount() === 0 ? true : undefined), 5_000);
   });
 

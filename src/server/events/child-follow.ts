@@ -1,20 +1,8 @@
-import type { ReasoningStep, SubAgentRun, ViewerRole } from '../../domain';
+import type { SubAgentRun, SubAgentStepEvent, ViewerRole } from '../../domain';
 import type { ViewLens } from '../../domain/visibility';
 import type { RunStreamHub, WatcherOwner } from './run-stream-hub';
 import type { EventWriter } from './sse-writer';
 import { Watcher } from './watcher';
-
-/** One step of a running sub-agent, as the watched run's stream carries it. */
-export interface SubAgentStepEvent {
-  type: 'sub_agent_step';
-  /** The watched run (the stream's own). */
-  runId: string;
-  /** Which child: `path` runs from the watched run's child down to this one (a grandchild has two). */
-  subAgent: { workflowId: string; agentName: string; callId: string; path: string[] };
-  chainStatus: string;
-  stepNumber: number;
-  step: ReasoningStep;
-}
 
 /**
  * The one gate for a child's run, as its own events stream would apply it to this caller: the
@@ -38,6 +26,13 @@ export interface SubAgentFollowingDeps {
   maxStepsPerChild: number;
   maxQueued: number;
 }
+
+/**
+ * How long the watched run's end waits at most for the children followed to send their last
+ * steps: they have ended too (a parent waits for its children), and each child's stream sees
+ * that from the bus at once or from its safety net within a poll.
+ */
+const CHILDREN_SETTLE_MS = 3_000;
 
 /**
  * The running sub-agents one events stream follows. Each child is watched exactly as its own
@@ -75,6 +70,16 @@ export class SubAgentFollowing {
     void this.open(writer);
   }
 
+  /** Resolves once every child followed has sent its end (its last step), or after CHILDREN_SETTLE_MS. */
+  async settled(): Promise<void> {
+    const open = [...this.followed.values()].filter((writer) => !writer.closed);
+    if (open.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, CHILDREN_SETTLE_MS)));
+    await Promise.race([Promise.all(open.map((writer) => writer.ended)), late]);
+    clearTimeout(timer);
+  }
+
   /** Stops following every child (the caller's stream ended). */
   close(): void {
     this.closed = true;
@@ -104,6 +109,8 @@ class ChildWriter implements EventWriter {
   private done = false;
   private steps = 0;
   private closers: Array<() => void> = [];
+  /** Resolves when the child's watcher is done with it (its end, its cap, or the caller gone). */
+  readonly ended = new Promise<void>((resolve) => this.closers.push(resolve));
 
   constructor(
     private readonly deps: SubAgentFollowingDeps,

@@ -107,7 +107,7 @@ export function registerEventsRoute(
             [{ path: ['id'], message: params.error.issues[0]?.message ?? 'invalid' }],
           );
         const after = resumePoint(request.headers['last-event-id'], request.query.after);
-        const { view: requested, details: detailsAsked } = request.query;
+        const { view: requested, details: detailsAsked, subAgentSteps } = request.query;
         if (requested !== undefined && typeof requested !== 'string')
           throw new ApiError('bad_request', 'Give view once: auditor, developer or end_user.', [
             { path: ['view'], message: 'expected a string' },
@@ -115,6 +115,10 @@ export function registerEventsRoute(
         if (detailsAsked !== undefined && detailsAsked !== 'true' && detailsAsked !== 'false')
           throw new ApiError('bad_request', 'Give details once, as true or false.', [
             { path: ['details'], message: 'true or false' },
+          ]);
+        if (subAgentSteps !== undefined && subAgentSteps !== 'true' && subAgentSteps !== 'false')
+          throw new ApiError('bad_request', 'Give subAgentSteps once, as true or false.', [
+            { path: ['subAgentSteps'], message: 'true or false' },
           ]);
         // An ended run the store holds whole is replayed from it to its end, without Temporal.
         const stored = await endedInStore(ctx.store, identity, params.data.id);
@@ -144,7 +148,16 @@ export function registerEventsRoute(
         const gate = childGate(ctx, identity, view, detailsAsked === 'true');
         checked = stored
           ? { after, view, stored, lens, sendsSteps }
-          : { after, view, workflowId: access!.workflowId, owner, lens, sendsSteps, gate };
+          : {
+              after,
+              view,
+              workflowId: access!.workflowId,
+              owner,
+              lens,
+              sendsSteps,
+              gate,
+              followsSubAgents: subAgentSteps !== 'false',
+            };
       } catch (err) {
         if (err instanceof ApiError) return sendError(reply, err);
         throw err;
@@ -161,7 +174,7 @@ export function registerEventsRoute(
           await replayFromStore(ctx.store!, stored, replay, view, checked.after, lens, sendsSteps, ending);
         return;
       }
-      const { after, view, workflowId, owner, lens, sendsSteps, gate } = checked;
+      const { after, view, workflowId, owner, lens, sendsSteps, gate, followsSubAgents } = checked;
       let joined: ReturnType<typeof hub.join<Watcher>> | undefined;
       const writer = new SseWriter(reply.raw, writerOptions, () => {
         open.delete(writer);
@@ -176,7 +189,7 @@ export function registerEventsRoute(
         gate,
         out: writer,
         emit: (event) => joined?.listener.sendSubAgentStep(event),
-        maxChildren: options.maxSubAgentsFollowed ?? 10,
+        maxChildren: followsSubAgents ? (options.maxSubAgentsFollowed ?? 10) : 0,
         maxStepsPerChild: options.maxSubAgentSteps ?? 1_000,
         maxQueued,
       });

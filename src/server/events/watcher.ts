@@ -1,11 +1,11 @@
-import type { ChainStatus, ReasoningStep, ViewerRole } from '../../domain';
+import type { ChainStatus, ReasoningStep, SubAgentStepEvent, ViewerRole } from '../../domain';
 import type { ViewLens } from '../../domain/visibility';
 import type { RunEnding } from '../../domain/run/run-ending';
 import { chainInLens, statusInLens, subAgentInLens } from '../policy/apply-lens';
 import { endingInView } from '../../client/ending/read-ending';
 import type { RunStream, StreamListener, StreamSignal } from './run-stream';
 import type { EventWriter } from './sse-writer';
-import type { SubAgentFollowing, SubAgentStepEvent } from './child-follow';
+import type { SubAgentFollowing } from './child-follow';
 import { LiveText, type TextDelta } from './live-text';
 
 /** Raw steps one watcher holds while the durable chain fills the gap before them. */
@@ -135,6 +135,8 @@ export class Watcher implements StreamListener {
       case 'ended': {
         this.sendText();
         await this.fill(signal.seq);
+        // The sub-agents followed send their last steps before this run's end.
+        if (this.children?.path.length === 0) await this.children.following.settled();
         const ending = await this.ending();
         if (this.writer.closed) return;
         this.writer.event('end', this.nextId(), {

@@ -181,4 +181,51 @@ describe("a running sub-agent's steps in the parent's events stream", () => {
     await stream.waitFor('the parent’s end', (m) => m.event === 'end', 30_000);
     await pollFor('every watcher to leave', () => (counted.route.watcherCount() === 0 ? true : undefined), 5_000);
   });
+
+  it('follows a sub-agent’s own running sub-agent, tagged with the path down to it', async () => {
+    const clerkTask = 'Look one key up [grandchild]';
+    const clerk = book.script(clerkTask, lookupTurns(2), 1);
+    const researcherTask = 'Have the clerk look it up [child of the tree]';
+    book.script(researcherTask, [
+      { content: [useTool('clerk', { task: clerkTask }, 'call_clerk')] },
+      { content: [say('Final answer: the clerk looked it up.')] },
+    ]);
+    book.script('sub steps tree', [
+      { content: [useTool('researcher', { task: researcherTask }, 'call_researcher')] },
+      { content: [say('Final answer: done.')] },
+    ]);
+    const handle = await h.agents.start({
+      task: 'sub steps tree',
+      model: SCRIPTED_MODEL,
+      caller: TENANT_CALLER,
+      maxIterations: 10,
+      agents: {
+        researcher: { description: 'Delegates lookups', model: SCRIPTED_MODEL, tools: ['clerk'] },
+        clerk: { description: 'Looks keys up', model: SCRIPTED_MODEL, tools: ['lookup'] },
+      },
+    });
+    await pollFor('the grandchild to wait on its model', () => (clerk.waiting() > 0 ? true : undefined), 30_000);
+    const stream = await openEvents({ url }, handle.workflowId, { token: 'dev-token' });
+    const fromClerk = await stream.waitFor(
+      'a step of the grandchild',
+      (m) => m.event === 'sub_agent_step' && m.data.subAgent.agentName === 'clerk',
+      15_000,
+    );
+    const researcherId = (await h.agents.status(handle.workflowId, 'developer')).subAgents[0]!.workflowId;
+    const clerkId = (await h.agents.status(researcherId, 'developer')).subAgents[0]!.workflowId;
+    expect(fromClerk.data.subAgent).toEqual({
+      workflowId: clerkId,
+      agentName: 'clerk',
+      callId: 'call_clerk',
+      path: [researcherId, clerkId],
+    });
+    clerk.release();
+    await stream.waitFor('the parent’s end', (m) => m.event === 'end', 30_000);
+    const clerkChain = await h.agents.chain(clerkId, 'developer');
+    expect(
+      childSteps(stream.messages)
+        .filter((m) => m.data.subAgent.workflowId === clerkId)
+        .map((m) => m.data.step),
+    ).toEqual(clerkChain.steps);
+  });
 });

@@ -246,7 +246,8 @@ describe('the chain viewer in Chromium', () => {
       .locator('article.step-synthesis .conclusion', { hasText: 'Globex is registered.' })
       .waitFor({ timeout: 20_000 });
     await page.locator('.sub-agents .sub-agent-link', { hasText: 'unsupported answer' }).waitFor();
-    expect(await page.locator('article.step-synthesis .step-title').textContent()).toBe(
+    // The parent's own answer (the child's, shown live in its fold, is titled the same).
+    expect(await page.locator('.steps > article.step-synthesis .step-title').textContent()).toBe(
       'Answer, no tool result behind it',
     );
     await page.close();
@@ -480,7 +481,7 @@ describe('the chain viewer in Chromium', () => {
   });
 
   it("shows a running sub-agent's steps under the call that delegated to it, as they come", async () => {
-    model.script('child-live', [
+    model.script('deleg-child', [
       {
         content: [
           say('Waiting for the register to answer.'),
@@ -491,13 +492,13 @@ describe('the chain viewer in Chromium', () => {
     ]);
     const runId = await start(
       'dev',
-      'parent-live',
+      'deleg-parent',
       'Check another vendor before paying',
       [
         {
           content: [
             say('Calling researcher for the task.'),
-            useTool('researcher', { task: 'Find Initech in the company register [child-live]' }),
+            useTool('researcher', { task: 'Find Initech in the company register [deleg-child]' }),
           ],
         },
         { content: [useTool('finish', { result: 'Initech is registered; safe to pay.' })] },

@@ -50,11 +50,6 @@ export class SubAgentFollowing {
 
   constructor(private readonly deps: SubAgentFollowingDeps) {}
 
-  /** How many sub-agents this stream has followed (or tried to), for tests and the caps. */
-  get count(): number {
-    return this.followed.size;
-  }
-
   /** A sub-agent entry a followed run showed this caller (`path`: the runs below the watched one it came from). */
   noted(sub: SubAgentRun, path: readonly string[]): void {
     if (this.closed || sub.status !== 'running' || sub.remote || this.followed.has(sub.workflowId)) return;

@@ -17,6 +17,10 @@ export function createChainState() {
       }
       return added.sort((a, b) => a.stepNumber - b.stepNumber);
     },
+    /** Every step held, in step order. */
+    all() {
+      return [...steps.values()].sort((a, b) => a.stepNumber - b.stepNumber);
+    },
     has(stepNumber) {
       return steps.has(stepNumber);
     },

@@ -13,7 +13,7 @@ import { detailsQuery, detailsToggle } from './preferences.js';
 import { badgeOf, renderEnding } from './ending-view.js';
 import { renderScores } from './scores.js';
 import { sourceLine } from './store-notices.js';
-import { subAgentLink, subAgentView } from './sub-agents.js';
+import { createLiveSubAgents, showLiveSubAgentSteps, subAgentLink, subAgentView } from './sub-agents.js';
 
 /** Steps per chain page; the API allows up to 500. */
 export const PAGE = 50;
@@ -25,6 +25,8 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
   const state = createChainState();
   const approvals = new Map();
   const subAgents = new Map();
+  /** Running sub-agents' steps, as the stream sends them. */
+  const liveChildren = createLiveSubAgents();
   let status;
   let chainHead;
   let stream;
@@ -115,6 +117,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
             view,
             me,
             sub: subAgents.get(step.toolCall.delegatedTo.workflowId),
+            live: liveChildren,
           })
         : undefined,
   });
@@ -379,6 +382,11 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
           renderSubAgents();
         }
         break;
+      case 'sub_agent_step': {
+        const { workflowId, added } = liveChildren.add(event);
+        showLiveSubAgentSteps(stepsEl, workflowId, added, { view, live: liveChildren });
+        break;
+      }
       case 'status':
         void refreshStatus();
         break;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunEvent } from '../domain/run/run-event';
+import { RunEvent, SubAgentStepEvent } from '../domain/run/run-event';
 import { API_ERROR_STATUS, type ApiErrorCode } from './api-error';
 import type { ApiRoute } from './api-route';
 
@@ -97,12 +97,24 @@ export function openApiDocument(routes: readonly ApiRoute[], version: string): J
         },
         { name: 'after', in: 'query', required: false, schema: { type: 'string' } },
         { name: 'details', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'] } },
+        {
+          name: 'subAgentSteps',
+          in: 'query',
+          required: false,
+          description: "false: do not follow the run's running sub-agents (no sub_agent_step events)",
+          schema: { type: 'string', enum: ['true', 'false'] },
+        },
         { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } },
       ],
       responses: {
         '200': {
-          description: "text/event-stream; each message's data is a RunEvent in the caller's view",
-          content: { 'text/event-stream': { schema: jsonSchema(RunEvent, 'output') } },
+          description:
+            "text/event-stream; each message's data is a RunEvent in the caller's view, or a running sub-agent's step (sub_agent_step) in the caller's view of that sub-agent",
+          content: {
+            'text/event-stream': {
+              schema: jsonSchema(z.discriminatedUnion('type', [...RunEvent.options, SubAgentStepEvent]), 'output'),
+            },
+          },
         },
         ...errorResponses([400, 401, 403, 404]),
       },

@@ -40,6 +40,7 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'PUT /v1/me/preferences': notARunDoor('sets the caller’s own visibility preferences'),
   // The rest of the app's route table.
   'GET /v1/openapi.json': notARunDoor('the API’s description, public'),
+  // A running sub-agent's steps on it (sub_agent_step) pass the child's own gate: events-sub-agent.test.ts.
   'GET /v1/runs/:_/events': read('the SSE stream, live and replayed, in each view'),
   'POST /v1/internal/events': notARunDoor('workers post run events in; answers a receipt'),
   'GET /v1/runs/:_/ag-ui': read('the AG-UI stream, live and replayed, as each person'),

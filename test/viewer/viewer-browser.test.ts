@@ -246,7 +246,8 @@ describe('the chain viewer in Chromium', () => {
       .locator('article.step-synthesis .conclusion', { hasText: 'Globex is registered.' })
       .waitFor({ timeout: 20_000 });
     await page.locator('.sub-agents .sub-agent-link', { hasText: 'unsupported answer' }).waitFor();
-    expect(await page.locator('article.step-synthesis .step-title').textContent()).toBe(
+    // The parent's own answer (the child's, shown live in its fold, is titled the same).
+    expect(await page.locator('.steps > article.step-synthesis .step-title').textContent()).toBe(
       'Answer, no tool result behind it',
     );
     await page.close();
@@ -476,6 +477,51 @@ describe('the chain viewer in Chromium', () => {
     // The child's own page is one click away.
     await fold.locator('a', { hasText: 'Open the sub-agent' }).click();
     await page.locator('.run-title', { hasText: 'Find Globex in the company register' }).waitFor();
+    await page.close();
+  });
+
+  it("shows a running sub-agent's steps under the call that delegated to it, as they come", async () => {
+    model.script('deleg-child', [
+      {
+        content: [
+          say('Waiting for the register to answer.'),
+          useTool('wait_for_gate', { gate: 'register' }, 'call_register'),
+        ],
+      },
+      { content: [useTool('finish', { result: 'Initech Ltd, registered 2009.' })] },
+    ]);
+    const runId = await start(
+      'dev',
+      'deleg-parent',
+      'Check another vendor before paying',
+      [
+        {
+          content: [
+            say('Calling researcher for the task.'),
+            useTool('researcher', { task: 'Find Initech in the company register [deleg-child]' }),
+          ],
+        },
+        { content: [useTool('finish', { result: 'Initech is registered; safe to pay.' })] },
+      ],
+      {
+        agents: { researcher: { description: 'Looks companies up', model: SCRIPTED_MODEL, tools: ['wait_for_gate'] } },
+      },
+    );
+    const page = await openAs('dev', `/runs/${runId}`);
+    // The child waits on its gate: it is running, and its steps so far show in the open fold.
+    const fold = page.locator('details.sub-agent').first();
+    await fold.locator('.sub-agent-live .thought', { hasText: 'Waiting for the register to answer.' }).waitFor();
+    await fold.locator('.sub-agent-live .step-title', { hasText: 'Tool call · wait_for_gate' }).waitFor();
+    expect(gate.started('register')).toBe(true);
+    expect(await fold.evaluate((el) => (el as unknown as { open: boolean }).open)).toBe(true);
+    expect(await fold.locator(':scope > summary').textContent()).toMatch(/Sub-agent researcher .*steps so far, live/);
+    // Its steps do not take the parent's step anchors.
+    expect(await page.locator('#step-1').count()).toBe(1);
+    gate.release('register');
+    await fold
+      .locator('.sub-agent-live .step-title', { hasText: 'Result · wait_for_gate' })
+      .waitFor({ timeout: 20_000 });
+    await page.locator('.live-state[data-live="ended"]').waitFor({ timeout: 20_000 });
     await page.close();
   });
 

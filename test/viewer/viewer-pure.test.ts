@@ -300,3 +300,37 @@ describe('endingBadge (format.js)', () => {
     }
   });
 });
+
+interface LiveSubAgentsModule {
+  createLiveSubAgents(): {
+    add(event: unknown): { workflowId: string | undefined; added: { stepNumber: number }[] };
+    get(workflowId: string): { all(): { stepNumber: number }[] } | undefined;
+  };
+}
+
+describe('running sub-agents’ steps from the parent’s stream (viewer/sub-agents.js)', () => {
+  it('keeps each child’s steps by its id, each once, in step order; an event without a child or a step adds nothing', async () => {
+    const { createLiveSubAgents } = await viewerModule<LiveSubAgentsModule>('sub-agents.js');
+    const live = createLiveSubAgents();
+    const event = (workflowId: string, stepNumber: number) => ({
+      type: 'sub_agent_step',
+      subAgent: { workflowId, agentName: 'researcher', callId: 'c1', path: [workflowId] },
+      stepNumber,
+      step: { stepNumber, type: 'thinking', thought: `step ${stepNumber}` },
+    });
+    expect(live.add(event('p/researcher-1', 2)).added.map((s) => s.stepNumber)).toEqual([2]);
+    expect(live.add(event('p/researcher-1', 1)).added.map((s) => s.stepNumber)).toEqual([1]);
+    // A resend after a reconnect: nothing new.
+    expect(live.add(event('p/researcher-1', 2)).added).toEqual([]);
+    expect(live.add(event('p/clerk-2', 1))).toMatchObject({ workflowId: 'p/clerk-2', added: [{ stepNumber: 1 }] });
+    expect(live.add({ type: 'sub_agent_step', step: { stepNumber: 3 } }).added).toEqual([]);
+    expect(live.add({ type: 'sub_agent_step', subAgent: { workflowId: 'p/x' } }).added).toEqual([]);
+    expect(
+      live
+        .get('p/researcher-1')!
+        .all()
+        .map((s) => s.stepNumber),
+    ).toEqual([1, 2]);
+    expect(live.get('p/x')).toBeUndefined();
+  });
+});

@@ -60,6 +60,7 @@ async function refusal(response: Response): Promise<string> {
 /**
  * Follows a run through the server's event stream (`GET /v1/runs/{id}/events`, developer view):
  * each step once, in order, and model text as it streams; the run's result once the stream ends.
+ * It shows no sub-agent's steps, so it asks the server not to follow them (`subAgentSteps=false`).
  * A dropped connection is resumed with `Last-Event-ID`, so the server sends exactly the steps
  * missed; connections failing `maxRetries` times in a row, or a refusal (401, 403, 404), end
  * following with a PushStreamError.
@@ -69,7 +70,7 @@ export async function* pushFollow(
   options: PushFollowOptions,
 ): AsyncGenerator<PushedEvent, AgentResult> {
   const { server, live = true, maxRetries = 6, retryBaseMs = 250 } = options;
-  const url = `${server.url.replace(/\/+$/, '')}/v1/runs/${encodeURIComponent(workflowId)}/events?view=developer`;
+  const url = `${server.url.replace(/\/+$/, '')}/v1/runs/${encodeURIComponent(workflowId)}/events?view=developer&subAgentSteps=false`;
   let lastId: string | undefined;
   let failures = 0;
   let lastProblem = '';

@@ -44,3 +44,21 @@ export const RunEvent = z.discriminatedUnion('type', [
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;
 export type RunEventType = RunEvent['type'];
+
+/**
+ * A running sub-agent's step on its parent's event stream (never published by a workflow: the
+ * server follows the child and sends each step in the watcher's view and lens of the child).
+ * `runId` is the watched run; `subAgent.path` runs from its child down to this one.
+ */
+export const SubAgentStepEvent = Base.extend({
+  type: z.literal('sub_agent_step'),
+  subAgent: z.object({
+    workflowId: z.string(),
+    agentName: z.string(),
+    callId: z.string(),
+    path: z.array(z.string()).min(1),
+  }),
+  /** The child's step and its chain's status; `stepNumber` is the child's step's. */
+  step: ReasoningStep,
+});
+export type SubAgentStepEvent = z.infer<typeof SubAgentStepEvent>;

@@ -11,6 +11,8 @@ import { subChainShown } from '../policy/apply-lens';
 import type { LensTarget } from '../policy/lens-for';
 import { storedTarget } from '../routes/store-read';
 import { Watcher } from './watcher';
+import { SubAgentFollowing, type ChildGate } from './child-follow';
+import type { ViewerRole } from '../../domain';
 
 export interface EventsRouteOptions {
   /** Open streams the server holds at most; one more is answered 503. Default 20,000. */
@@ -31,6 +33,10 @@ export interface EventsRouteOptions {
   drainTimeoutMs?: number;
   /** Temporal reads (chain, status, describe) given up after this. Default 10,000 ms. */
   readTimeoutMs?: number;
+  /** Running sub-agents one live stream follows at most (their steps sent as `sub_agent_step`); 0 follows none. Default 10. */
+  maxSubAgentsFollowed?: number;
+  /** Steps one followed sub-agent sends at most on its parent's stream. Default 1,000. */
+  maxSubAgentSteps?: number;
 }
 
 /** What the server (and tests) can see of the route's streams. */
@@ -101,7 +107,7 @@ export function registerEventsRoute(
             [{ path: ['id'], message: params.error.issues[0]?.message ?? 'invalid' }],
           );
         const after = resumePoint(request.headers['last-event-id'], request.query.after);
-        const { view: requested, details: detailsAsked } = request.query;
+        const { view: requested, details: detailsAsked, subAgentSteps } = request.query;
         if (requested !== undefined && typeof requested !== 'string')
           throw new ApiError('bad_request', 'Give view once: auditor, developer or end_user.', [
             { path: ['view'], message: 'expected a string' },
@@ -109,6 +115,10 @@ export function registerEventsRoute(
         if (detailsAsked !== undefined && detailsAsked !== 'true' && detailsAsked !== 'false')
           throw new ApiError('bad_request', 'Give details once, as true or false.', [
             { path: ['details'], message: 'true or false' },
+          ]);
+        if (subAgentSteps !== undefined && subAgentSteps !== 'true' && subAgentSteps !== 'false')
+          throw new ApiError('bad_request', 'Give subAgentSteps once, as true or false.', [
+            { path: ['subAgentSteps'], message: 'true or false' },
           ]);
         // An ended run the store holds whole is replayed from it to its end, without Temporal.
         const stored = await endedInStore(ctx.store, identity, params.data.id);
@@ -135,9 +145,19 @@ export function registerEventsRoute(
             'too_many_requests',
             `Your tenant's people hold ${caps.perTenant} open event streams, as many as one tenant may; close one before opening another.`,
           );
+        const gate = childGate(ctx, identity, view, detailsAsked === 'true');
         checked = stored
           ? { after, view, stored, lens, sendsSteps }
-          : { after, view, workflowId: access!.workflowId, owner, lens, sendsSteps };
+          : {
+              after,
+              view,
+              workflowId: access!.workflowId,
+              owner,
+              lens,
+              sendsSteps,
+              gate,
+              followsSubAgents: subAgentSteps !== 'false',
+            };
       } catch (err) {
         if (err instanceof ApiError) return sendError(reply, err);
         throw err;
@@ -154,11 +174,24 @@ export function registerEventsRoute(
           await replayFromStore(ctx.store!, stored, replay, view, checked.after, lens, sendsSteps, ending);
         return;
       }
-      const { after, view, workflowId, owner, lens, sendsSteps } = checked;
+      const { after, view, workflowId, owner, lens, sendsSteps, gate, followsSubAgents } = checked;
       let joined: ReturnType<typeof hub.join<Watcher>> | undefined;
       const writer = new SseWriter(reply.raw, writerOptions, () => {
         open.delete(writer);
+        following.close();
         if (joined) hub.leave(joined.stream, joined.listener);
+      });
+      const maxQueued = options.maxQueuedEvents ?? 1_000;
+      const following = new SubAgentFollowing({
+        hub,
+        owner,
+        view,
+        gate,
+        out: writer,
+        emit: (event) => joined?.listener.sendSubAgentStep(event),
+        maxChildren: followsSubAgents ? (options.maxSubAgentsFollowed ?? 10) : 0,
+        maxStepsPerChild: options.maxSubAgentSteps ?? 1_000,
+        maxQueued,
       });
       open.add(writer);
       writer.open();
@@ -166,7 +199,7 @@ export function registerEventsRoute(
       joined = hub.join(
         workflowId,
         owner,
-        (stream) => new Watcher(stream, writer, view, after, options.maxQueuedEvents ?? 1_000, lens, sendsSteps),
+        (stream) => new Watcher(stream, writer, view, after, maxQueued, lens, sendsSteps, { following, path: [] }),
       );
       void joined.listener.start();
     },
@@ -180,4 +213,21 @@ export function registerEventsRoute(
   });
 
   return { watcherCount: () => hub.watcherCount, runCount: () => hub.runCount };
+}
+
+/**
+ * The gate a sub-agent's run passes before its steps go out on its parent's stream: the checks
+ * its own stream makes for this caller (its tenant, the caller's view, their lens for the child,
+ * `subChains`), with only a full chain passing; anything refused or unreadable shows nothing.
+ */
+function childGate(ctx: ServerContext, identity: Identity, view: ViewerRole, details: boolean): ChildGate {
+  return async (workflowId) => {
+    try {
+      const access = await ctx.accessRun(identity, workflowId);
+      const lens = await ctx.lensFor?.(identity, view, access, { details });
+      return subChainShown(lens, access) === 'full' ? { lens } : undefined;
+    } catch {
+      return undefined;
+    }
+  };
 }

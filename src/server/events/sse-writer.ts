@@ -9,6 +9,9 @@ export interface SseWriterOptions {
   drainTimeoutMs: number;
 }
 
+/** What a watcher writes its events to: an SSE response, or a followed sub-agent's place in its parent's stream. */
+export type EventWriter = Pick<SseWriter, 'closed' | 'backedUp' | 'drained' | 'event' | 'close'>;
+
 /**
  * One Server-Sent Events response, written straight to the socket after Fastify let go of it.
  * Its watcher waits for `drained()` while the client is behind, so one slow client holds only

@@ -1,10 +1,11 @@
-import type { ChainStatus, ReasoningStep, ViewerRole } from '../../domain';
+import type { ChainStatus, ReasoningStep, SubAgentStepEvent, ViewerRole } from '../../domain';
 import type { ViewLens } from '../../domain/visibility';
 import type { RunEnding } from '../../domain/run/run-ending';
 import { chainInLens, statusInLens, subAgentInLens } from '../policy/apply-lens';
 import { endingInView } from '../../client/ending/read-ending';
 import type { RunStream, StreamListener, StreamSignal } from './run-stream';
-import type { SseWriter } from './sse-writer';
+import type { EventWriter } from './sse-writer';
+import type { SubAgentFollowing } from './child-follow';
 import { LiveText, type TextDelta } from './live-text';
 
 /** Raw steps one watcher holds while the durable chain fills the gap before them. */
@@ -36,7 +37,7 @@ export class Watcher implements StreamListener {
 
   constructor(
     private readonly stream: RunStream,
-    private readonly writer: SseWriter,
+    private readonly writer: EventWriter,
     private readonly view: ViewerRole,
     after: number,
     private readonly maxQueued: number,
@@ -44,6 +45,8 @@ export class Watcher implements StreamListener {
     private readonly lens?: ViewLens,
     /** False for a sub-agent's run shown as its summary: no step is sent, only status and the end. */
     private readonly sendsSteps = true,
+    /** The running sub-agents this stream follows, and this run's place among them (`path` empty: the watched run). */
+    private readonly children?: { following: SubAgentFollowing; path: readonly string[] },
   ) {
     this.cursor = after;
     this.live = new LiveText(stream.viewer, view, lens, () => stream.modelCall);
@@ -132,6 +135,8 @@ export class Watcher implements StreamListener {
       case 'ended': {
         this.sendText();
         await this.fill(signal.seq);
+        // The sub-agents followed send their last steps before this run's end.
+        if (this.children?.path.length === 0) await this.children.following.settled();
         const ending = await this.ending();
         if (this.writer.closed) return;
         this.writer.event('end', this.nextId(), {
@@ -170,6 +175,7 @@ export class Watcher implements StreamListener {
     const subAgent = event.type === 'sub_agent' ? subAgentInLens(event.subAgent, this.view, this.lens) : undefined;
     // A sub-agent the lens hides is not announced; the chain status it carried comes with the next event.
     if (event.type === 'sub_agent' && !subAgent) return;
+    if (subAgent) this.children?.following.noted(subAgent, this.children.path);
     const data =
       event.type === 'approval'
         ? { ...event, approval: viewer.approval(event.approval, this.view, this.lens) }
@@ -178,6 +184,16 @@ export class Watcher implements StreamListener {
           : event;
     this.chainStatus = event.chainStatus;
     this.writer.event(event.type, this.nextId(), data);
+  }
+
+  /** A followed sub-agent's step, in its own watcher's view and lens, on this (the watched run's) stream. */
+  sendSubAgentStep(event: Omit<SubAgentStepEvent, 'type' | 'runId'>): void {
+    if (this.writer.closed) return;
+    this.writer.event('sub_agent_step', this.nextId(), {
+      type: 'sub_agent_step',
+      runId: this.stream.workflowId,
+      ...event,
+    });
   }
 
   private nextId(): string {
@@ -235,6 +251,7 @@ export class Watcher implements StreamListener {
     try {
       const status = statusInLens(await this.stream.statusInView(this.view, since), this.view, this.lens);
       if (this.writer.closed) return;
+      for (const sub of status.subAgents) this.children?.following.noted(sub, this.children.path);
       this.chainStatus = status.status;
       this.writer.event('status', this.nextId(), {
         type: 'status',

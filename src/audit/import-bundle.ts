@@ -28,6 +28,12 @@ export interface ImportOptions extends VerifyOptions {
   from: string;
   /** Whether the importer may write a run of this tenant (undefined: a run without one). Default: any. */
   mayWrite?: (tenant: string | undefined) => boolean;
+  /**
+   * Whether Temporal holds a workflow with this id: such a run is refused (`conflict`), so an
+   * import never stands in for a run Temporal holds (store reads come first). The API asks it;
+   * the CLI, which writes the database directly as `store rebuild` does, works without Temporal.
+   */
+  inTemporal?: (runId: string) => Promise<boolean>;
   /** Default MAX_IMPORT_BYTES. */
   maxBytes?: number;
   now?: () => Date;
@@ -100,7 +106,7 @@ export async function importReports(json: unknown, store: ChainStore, options: I
     };
     walk(report, undefined, report.run.workflowId);
   }
-  const plan = await planWrites(writes, store, options.mayWrite);
+  const plan = await planWrites(writes, store, options);
   for (const write of plan.toWrite) {
     const { update, steps } = write;
     await store.putRun({ ...update, complete: false });
@@ -142,7 +148,7 @@ function verified1(report: unknown, options: VerifyOptions) {
 async function planWrites(
   writes: readonly ImportedRunWrite[],
   store: ChainStore,
-  mayWrite: ImportOptions['mayWrite'],
+  { mayWrite, inTemporal }: Pick<ImportOptions, 'mayWrite' | 'inTemporal'>,
 ): Promise<{ toWrite: ImportedRunWrite[]; runs: ImportedRun[] }> {
   const toWrite: ImportedRunWrite[] = [];
   const runs: ImportedRun[] = [];
@@ -176,6 +182,11 @@ async function planWrites(
       finalHash: imported.finalHash,
       steps: write.steps.length,
     };
+    if (!stored && (await inTemporal?.(runId)))
+      throw new ImportRefusedError(
+        'conflict',
+        `Temporal holds a run ${runId}: an import never stands in for a run Temporal holds; nothing was imported.`,
+      );
     // The same report, wholly written before: skipped. Written in part (an import cut short): written again.
     if (stored && same && stored.complete) runs.push({ ...entry, outcome: 'already_imported' });
     else {

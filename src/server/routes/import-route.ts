@@ -1,3 +1,4 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import { importReports, ImportRefusedError, MAX_IMPORT_BYTES, type ImportRefusal } from '../../audit';
 import { ApiError, type ApiErrorCode } from '../api-error';
@@ -78,9 +79,19 @@ export const importRoute = defineRoute({
         importedBy: identity.id,
         from: 'api',
         mayWrite: (tenant) => (tenant ?? null) === (identity.tenant ?? null),
+        inTemporal: async (runId) => {
+          try {
+            await ctx.agents.client.workflow.getHandle(runId).describe();
+            return true;
+          } catch (err) {
+            if (err instanceof WorkflowNotFoundError) return false;
+            throw new ApiError('unavailable', 'Temporal could not be asked whether it holds these runs; retry shortly.');
+          }
+        },
       });
       return { runs };
     } catch (err) {
+      if (err instanceof ApiError) throw err;
       if (err instanceof ImportRefusedError)
         throw new ApiError(
           STATUS_OF_REFUSAL[err.reason],

@@ -6,6 +6,10 @@ import { startLightServer } from '../server/light-server';
 import { useExportedRun } from './import-fixture';
 import { CARD } from './store-fixture';
 
+/** What the import route answers: its runs, or an error. */
+type Answer = { runs: unknown[]; error: { code: string; message: string; issues: { path: string[] }[] } };
+const answer = async (res: Response): Promise<Answer> => (await res.json()) as Answer;
+
 const env = useTestEnv();
 const x = useExportedRun(env);
 
@@ -52,11 +56,11 @@ describe('POST /v1/imports', () => {
     try {
       const bad = await post('auditor', fs.readFileSync(x.tampered, 'utf8'));
       expect(bad.status).toBe(400);
-      expect((await bad.json()).error.message).toMatch(/does not verify: step \d+/);
+      expect((await answer(bad)).error.message).toMatch(/does not verify: step \d+/);
       expect((await post('dev', x.text)).status).toBe(403);
       const rival = await post('rival', x.text);
       expect(rival.status).toBe(403);
-      expect((await rival.json()).error.issues[0].path).toEqual(['other_tenant']);
+      expect((await answer(rival)).error.issues[0]?.path).toEqual(['other_tenant']);
       // A run Temporal holds is never stood in for, whatever the export says of it.
       const liveId = `${x.runId}-live`;
       const live = await env.client.workflow.start('agentWorkflow', {
@@ -67,13 +71,13 @@ describe('POST /v1/imports', () => {
       const shadow = await post('auditor', x.resealed((r) => ({ ...r, run: { ...r.run, workflowId: liveId } })));
       await live.terminate();
       expect(shadow.status).toBe(409);
-      expect((await shadow.json()).error.message).toMatch(/Temporal holds a run/);
+      expect((await answer(shadow)).error.message).toMatch(/Temporal holds a run/);
       expect(await store.runIds({ limit: 10 })).toEqual([]);
       expect((await chain('auditor')).status).toBe(404);
 
       const ok = await post('auditor', x.text);
       expect(ok.status).toBe(201);
-      expect((await ok.json()).runs).toEqual([
+      expect((await answer(ok)).runs).toEqual([
         expect.objectContaining({ runId: x.runId, steps: x.steps, outcome: 'imported' }),
       ]);
       expect((await store.run(x.runId))?.imported).toMatchObject({ importedBy: 'auditor', from: 'api' });
@@ -93,10 +97,10 @@ describe('POST /v1/imports', () => {
       const padded = x.text + ' '.repeat(MAX_IMPORT_BYTES - Buffer.byteLength(x.text));
       const atLimit = await post('auditor', padded);
       expect(atLimit.status).toBe(201);
-      expect((await atLimit.json()).runs).toEqual([expect.objectContaining({ outcome: 'already_imported' })]);
+      expect((await answer(atLimit)).runs).toEqual([expect.objectContaining({ outcome: 'already_imported' })]);
       const over = await post('auditor', `${padded} `);
       expect(over.status).toBe(413);
-      expect((await over.json()).error.code).toBe('payload_too_large');
+      expect((await answer(over)).error.code).toBe('payload_too_large');
     } finally {
       await light.close();
       await store.close();

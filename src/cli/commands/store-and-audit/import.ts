@@ -82,7 +82,7 @@ export const IMPORT_COMMAND: CommandSpec = {
   name: 'import',
   group: 'Store and audit',
   summary: 'verify a JSON export and keep its runs in the chain store',
-  description: `Verify a JSON export (a report or a bundle from export --format json) as verify does, then write its runs into the chain store marked imported: chain, search and the API read them like any stored run. Refused whole, with nothing written, when any report does not verify, was not exported in the auditor's view, had not ended, or collides with a run the store has; the same export imported again is skipped. At most ${MAX_IMPORT_BYTES / (1024 * 1024)} MiB.`,
+  description: `Verify a JSON export (a report, or a bundle of them, as export writes it in JSON) as verify does, then write its runs into the chain store marked imported: chain, search and the API read them like any stored run. Refused whole, with nothing written, when any report does not verify, was not exported in the auditor's view, had not ended, or collides with a run the store has; the same export imported again is skipped. At most ${MAX_IMPORT_BYTES / (1024 * 1024)} MiB.`,
   usage: ['import <file> (--public-key KEY | --final-hash HASH)... [--store VALUE] [--json]'],
   examples: [
     'thoughtline import audit.json --public-key 3Xk',

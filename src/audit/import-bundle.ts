@@ -91,7 +91,9 @@ export async function importReports(json: unknown, store: ChainStore, options: I
 
   const verified = reports.map((report) => verified1(report, options));
   const now = (options.now ?? (() => new Date()))().toISOString();
-  const mark = (check: ReturnType<typeof verified1>['check']): Omit<RunImport, 'exportedAt' | 'exportedBy' | 'finalHash'> => ({
+  const mark = (
+    check: ReturnType<typeof verified1>['check'],
+  ): Omit<RunImport, 'exportedAt' | 'exportedBy' | 'finalHash'> => ({
     importedAt: now,
     importedBy: options.importedBy,
     from: options.from,
@@ -164,7 +166,10 @@ async function planWrites(
     const twice = seen.get(runId);
     if (twice !== undefined) {
       if (twice === imported.finalHash) continue;
-      throw new ImportRefusedError('conflict', `The bundle holds two different reports of ${runId}; nothing was imported.`);
+      throw new ImportRefusedError(
+        'conflict',
+        `The bundle holds two different reports of ${runId}; nothing was imported.`,
+      );
     }
     seen.set(runId, imported.finalHash);
     const stored = await store.run(runId);

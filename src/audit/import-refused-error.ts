@@ -11,13 +11,7 @@
  * - `conflict`: a run with the same id is in the store already, from Temporal or another export.
  */
 export type ImportRefusal =
-  | 'too_large'
-  | 'unreadable'
-  | 'not_verified'
-  | 'not_auditor_view'
-  | 'unfinished'
-  | 'other_tenant'
-  | 'conflict';
+  'too_large' | 'unreadable' | 'not_verified' | 'not_auditor_view' | 'unfinished' | 'other_tenant' | 'conflict';
 
 /** An import refused as a whole, with what was found, first problem first. */
 export class ImportRefusedError extends Error {

@@ -1,9 +1,4 @@
-import {
-  CHAIN_SCHEMA_VERSION,
-  endedStateOf,
-  type ApprovalRecord,
-  type ReasoningStep,
-} from '../domain';
+import { CHAIN_SCHEMA_VERSION, endedStateOf, type ApprovalRecord, type ReasoningStep } from '../domain';
 import type { RunImport } from '../domain/store';
 import type { RunUpdate } from '../store/chain-store';
 import type { AuditApproval, AuditReport } from './audit-report';

@@ -1,7 +1,15 @@
 import type { ChainStatus, ReasoningChain, ReasoningStep } from '../domain';
 import type { ViewFacts } from '../domain/chain/chain-view';
 import type { ViewerRole } from '../domain/identity/people';
-import type { RunImport, RunSearch, StepFilter, StoredRun, StoredRunState, TenantUsage, UsageRow } from '../domain/store';
+import type {
+  RunImport,
+  RunSearch,
+  StepFilter,
+  StoredRun,
+  StoredRunState,
+  TenantUsage,
+  UsageRow,
+} from '../domain/store';
 import type { TerminationReason } from '../domain/run/termination';
 import type { ViewerPreferences } from '../domain/visibility';
 

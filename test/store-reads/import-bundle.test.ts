@@ -68,7 +68,10 @@ describe('POST /v1/imports', () => {
         workflowId: liveId,
         args: [{}],
       });
-      const shadow = await post('auditor', x.resealed((r) => ({ ...r, run: { ...r.run, workflowId: liveId } })));
+      const shadow = await post(
+        'auditor',
+        x.resealed((r) => ({ ...r, run: { ...r.run, workflowId: liveId } })),
+      );
       await live.terminate();
       expect(shadow.status).toBe(409);
       expect((await answer(shadow)).error.message).toMatch(/Temporal holds a run/);

@@ -85,7 +85,10 @@ export const importRoute = defineRoute({
             return true;
           } catch (err) {
             if (err instanceof WorkflowNotFoundError) return false;
-            throw new ApiError('unavailable', 'Temporal could not be asked whether it holds these runs; retry shortly.');
+            throw new ApiError(
+              'unavailable',
+              'Temporal could not be asked whether it holds these runs; retry shortly.',
+            );
           }
         },
       });
@@ -93,11 +96,10 @@ export const importRoute = defineRoute({
     } catch (err) {
       if (err instanceof ApiError) throw err;
       if (err instanceof ImportRefusedError)
-        throw new ApiError(
-          STATUS_OF_REFUSAL[err.reason],
-          err.message,
-          [{ path: [err.reason], message: err.message }, ...err.problems.slice(1).map((p) => ({ path: [err.reason], message: p }))],
-        );
+        throw new ApiError(STATUS_OF_REFUSAL[err.reason], err.message, [
+          { path: [err.reason], message: err.message },
+          ...err.problems.slice(1).map((p) => ({ path: [err.reason], message: p })),
+        ]);
       throw new ApiError('unavailable', `The chain store (${store.kind}) could not be written now; retry shortly.`);
     }
   },

@@ -87,7 +87,11 @@ describe('POST /v1/imports', () => {
 
       const dev = await chain('dev');
       expect(dev.status).toBe(200);
-      expect(JSON.parse(dev.text)).toMatchObject({ source: 'store', storeOnly: true });
+      expect(JSON.parse(dev.text)).toMatchObject({
+        source: 'store',
+        storeOnly: true,
+        imported: { importedBy: 'auditor', from: 'api', anchor: 'trusted_key', keyId: 'audit-key' },
+      });
       expect(dev.text).toContain(x.key);
       expect(dev.text).not.toContain(CARD);
       expect((await chain('auditor')).text).toContain(CARD);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ed25519 } from '@noble/curves/ed25519';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll } from 'vitest';
 import { useTool } from '../../src/activities/models/scripted-model';
 import { AgentClient } from '../../src/client/agent-client';
@@ -87,6 +88,17 @@ export function useExportedRun(env: TestEnv): ExportedRun {
       namespace: env.client.options.namespace,
       workflowExecution: { workflowId: run.workflowId },
     });
+    // Deletion is asynchronous: wait until Temporal no longer describes the run.
+    const handle = env.client.workflow.getHandle(run.workflowId);
+    for (let tries = 0; ; tries++) {
+      const gone = await handle.describe().then(
+        () => false,
+        (err: unknown) => err instanceof WorkflowNotFoundError,
+      );
+      if (gone) break;
+      if (tries >= 100) throw new Error(`Temporal still holds ${run.workflowId} 10 s after its deletion`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }, 60_000);
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   return exported;

@@ -4,6 +4,12 @@ import { h } from './dom.js';
 
 /** The line to show for a response's source, or undefined when there is nothing to say. Pure. */
 export function sourceLine(response) {
+  const imported = response?.imported;
+  if (imported && typeof imported.finalHash === 'string') {
+    const signed =
+      imported.anchor === 'trusted_key' ? `signed by ${imported.keyId ?? 'a trusted key'}` : 'its final hash given';
+    return `Imported from a sealed export (final hash ${imported.finalHash}, ${signed}) by ${imported.importedBy} on ${String(imported.importedAt).slice(0, 10)}; Temporal does not hold this run.`;
+  }
   if (response?.storeOnly) {
     return "Read from the chain store only: Temporal no longer has this run's history.";
   }

@@ -12,3 +12,12 @@ export { verifyReport, allProblems, type ReportCheck, type SignatureCheck, type 
 export { auditReport, sealAll, MAX_EXPORT_DEPTH, MAX_EXPORTED_MODEL_CALL_BYTES } from './gather-report';
 export type { AuditBundle } from './audit-bundle';
 export { renderAuditMarkdown } from './render-audit-markdown';
+export {
+  importBundle,
+  importReports,
+  reportsIn,
+  MAX_IMPORT_BYTES,
+  type ImportOptions,
+  type ImportedRun,
+} from './import-bundle';
+export { ImportRefusedError, type ImportRefusal } from './import-refused-error';

@@ -48,6 +48,8 @@ export interface ApiRoute<
   body?: B;
   /** Runs on the raw body before its schema, for refusals that deserve their own words. */
   precheck?: (rawBody: unknown) => void;
+  /** The largest body this route reads, in bytes, when it is not the server's (`bodyLimitBytes`). */
+  bodyLimit?: number;
   /** A body may be left out altogether (it then parses as `{}`). */
   optionalBody?: boolean;
   response: { status: number; description: string; schema: Schema };
@@ -86,6 +88,7 @@ export function registerRoutes(app: FastifyInstance, ctx: ApiContext, routes: re
     app.route({
       method: route.method,
       url: route.url,
+      ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
       handler: async (request, reply) => {
         const identity = route.public ? PUBLIC : await authenticate(ctx, request.headers.authorization);
         route.precheck?.(request.body);

@@ -17,6 +17,7 @@ import { createRunAccess } from './run-access';
 import { RUNS_ROUTES } from './routes/runs-routes';
 import { SCORES_ROUTES } from './routes/scores-routes';
 import { STORE_ROUTES } from './routes/store-routes';
+import { IMPORT_ROUTES } from './routes/import-route';
 import { getTenantUsage } from './routes/tenant-usage-route';
 import type { DecisionSigner } from './signing/decision-signer';
 import type { ChainStore } from '../store/chain-store';
@@ -31,6 +32,7 @@ import { registerAgUiRoutes } from './ag-ui/register-ag-ui-routes';
 export const API_ROUTES: readonly ApiRoute[] = [
   ...RUNS_ROUTES,
   ...STORE_ROUTES,
+  ...IMPORT_ROUTES,
   getTenantUsage,
   ...DECISION_ROUTES,
   ...SCORES_ROUTES,

@@ -1,7 +1,15 @@
 import type { ChainStatus, ReasoningChain, ReasoningStep } from '../domain';
 import type { ViewFacts } from '../domain/chain/chain-view';
 import type { ViewerRole } from '../domain/identity/people';
-import type { RunSearch, StepFilter, StoredRun, StoredRunState, TenantUsage, UsageRow } from '../domain/store';
+import type {
+  RunImport,
+  RunSearch,
+  StepFilter,
+  StoredRun,
+  StoredRunState,
+  TenantUsage,
+  UsageRow,
+} from '../domain/store';
 import type { TerminationReason } from '../domain/run/termination';
 import type { ViewerPreferences } from '../domain/visibility';
 
@@ -29,6 +37,11 @@ export interface RunUpdate {
   rootRunId?: string;
   /** The run has ended and its whole chain has been written from Temporal after the end. */
   complete?: boolean;
+  /**
+   * The run comes from a sealed export (`thoughtline import`): marks it imported and temporalGone.
+   * A write without it keeps the mark a run has: only an import sets it, nothing clears it.
+   */
+  imported?: RunImport;
 }
 
 /** A run's head as stored, with what its views need: the facts of all its steps. */
@@ -104,7 +117,7 @@ export interface ChainStore {
   lastWrite(): Promise<string | undefined>;
   /** Run ids for catch-up and checks: all, or those not complete, oldest first, a page at a time. */
   runIds(options: { incompleteOnly?: boolean; afterRunId?: string; limit: number }): Promise<string[]>;
-  /** Deletes runs (and their steps) that ended before `cutoff` (ISO); returns how many. */
+  /** Deletes runs (and their steps) that ended before `cutoff` (ISO); returns how many. Imported runs are kept: they have no other copy here. */
   deleteEndedBefore(cutoff: string): Promise<number>;
   close(): Promise<void>;
 }

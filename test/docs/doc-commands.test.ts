@@ -121,6 +121,8 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
   ['docs/auditing.md', '$ npx thoughtline verify report.json --public-key 3Xk\u2026', PLACEHOLDER],
   ['docs/auditing.md', '$ npx thoughtline verify unsigned.json --final-hash sha256:9b0e\u2026', PLACEHOLDER],
   ['docs/auditing.md', '$ npx thoughtline verify edited.json --public-key 3Xk\u2026', PLACEHOLDER],
+  ['docs/auditing.md', '$ npx thoughtline import audit.json --public-key 3Xk\u2026', PLACEHOLDER],
+  ['docs/auditing.md', '$ npx thoughtline import edited.json --public-key 3Xk\u2026', PLACEHOLDER],
   [
     'docs/auditing.md',
     'THOUGHTLINE_EXPORT_KEYRING=./export-keys.json npx thoughtline export <run-id> --out report.json',

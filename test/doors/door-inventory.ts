@@ -34,6 +34,9 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'POST /v1/runs/:_/answers': read('an answer to the ended run (refused), as each person'),
   'POST /v1/runs/:_/scores': read('a score on the run, as each person'),
   'GET /v1/runs/:_/scores': read('the run’s scores, as each person'),
+  'POST /v1/imports': notARunDoor(
+    'takes a sealed export the caller sends (auditor’s view, own tenant); answers the ids, final hashes and step counts it read from that body; the runs are read through the doors above',
+  ),
   'GET /v1/me': notARunDoor('the caller’s identity and views'),
   'GET /v1/health': notARunDoor('liveness, public'),
   'GET /v1/me/preferences': notARunDoor('the caller’s own visibility preferences'),
@@ -107,6 +110,9 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'cli steer': notARunDoor('sends an instruction; prints its receipt'),
   'cli answer': notARunDoor('sends an answer; prints its receipt'),
   'cli verify': notARunDoor('checks an export file it is given'),
+  'cli import': notARunDoor(
+    'verifies an export file it is given and writes it to the store; prints its run ids and step counts (chain and search read them)',
+  ),
   'cli cancel': notARunDoor('cancels a run; prints its receipt'),
   'cli score': notARunDoor('records a score; prints it'),
   'cli memory': notARunDoor('an agent’s learnings, not a run’s steps'),

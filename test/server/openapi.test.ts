@@ -43,6 +43,7 @@ describe('GET /v1/openapi.json', () => {
         'POST /v1/runs/{id}/steer',
         'POST /v1/runs/{id}/answers',
         'POST /v1/runs/{id}/scores',
+        'POST /v1/imports',
         'GET /v1/runs/{id}/scores',
         'GET /v1/me',
         'GET /v1/me/preferences',
@@ -51,7 +52,7 @@ describe('GET /v1/openapi.json', () => {
         'GET /v1/openapi.json',
       ].sort(),
     );
-    expect(API_ROUTES).toHaveLength(20);
+    expect(API_ROUTES).toHaveLength(21);
     const publicOnes = operations
       .filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0)
       .map((o) => o.key);

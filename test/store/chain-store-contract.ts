@@ -342,6 +342,30 @@ export function chainStoreContract(name: string, fresh: () => Promise<StoreUnder
       expect(await store.deleteEndedBefore('2026-02-01T00:00:00Z')).toBe(0);
     });
 
+    it('keeps an import mark: set by an import with temporalGone, kept by a later write without it and by retention', async () => {
+      const store = await storeOf();
+      const imported = {
+        importedAt: '2026-04-01T00:00:00.000Z',
+        importedBy: 'carol',
+        from: 'bundle.json',
+        exportedAt: '2026-03-31T00:00:00.000Z',
+        finalHash: 'sha256:abc',
+        anchor: 'trusted_key' as const,
+        keyId: 'k1',
+      };
+      await putChain(store, sampleChain('imported'), { endedAt: '2026-01-01T00:00:00Z', complete: true, imported });
+      await putChain(store, sampleChain('projected'), { endedAt: '2026-01-01T00:00:00Z' });
+      const run = await store.run('imported');
+      expect(run).toMatchObject({ imported, temporalGone: true, complete: true });
+      expect(StoredRun.parse(run)).toEqual(run);
+      expect((await store.run('projected'))?.imported).toBeUndefined();
+      await store.putRun(runUpdateOf(sampleChain('imported'), { endedAt: '2026-01-01T00:00:00Z' }));
+      expect((await store.run('imported'))?.imported).toEqual(imported);
+      expect(await store.deleteEndedBefore('2026-02-01T00:00:00Z')).toBe(1);
+      expect(await store.run('projected')).toBeUndefined();
+      expect((await store.run('imported'))?.temporalGone).toBe(true);
+    });
+
     it('marks a run behind past its last step until steps or markBehind catch it up', async () => {
       const store = await storeOf();
       const chain = sampleChain('run-1');

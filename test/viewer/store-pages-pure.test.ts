@@ -115,6 +115,21 @@ describe('store notices and queries', () => {
       /unavailable \(database down\)/,
     );
     expect(sourceLine({ source: 'store' })).toBeUndefined();
+    expect(
+      sourceLine({
+        source: 'store',
+        storeOnly: true,
+        imported: {
+          finalHash: 'sha256:9b0e',
+          anchor: 'trusted_key',
+          keyId: 'audit-2026',
+          importedBy: 'carol',
+          importedAt: '2026-11-27T07:00:00.000Z',
+        },
+      }),
+    ).toBe(
+      'Imported from a sealed export (final hash sha256:9b0e, signed by audit-2026) by carol on 2026-11-27; Temporal does not hold this run.',
+    );
   });
 
   it("builds the chain route's filter query, leaving out what is not set", async () => {

@@ -20,6 +20,7 @@ import { SIGNING_KEY_COMMAND } from './serve-and-protocols/signing-key';
 import { TOKEN_COMMAND } from './serve-and-protocols/token';
 import { CACHE_COMMAND } from './store-and-audit/cache';
 import { EXPORT_COMMAND } from './store-and-audit/export';
+import { IMPORT_COMMAND } from './store-and-audit/import';
 import { MEMORY_COMMAND } from './store-and-audit/memory';
 import { SEARCH_COMMAND } from './store-and-audit/search';
 import { STORE_COMMAND } from './store-and-audit/store';
@@ -62,6 +63,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   EXPORT_COMMAND,
   FORK_COMMAND,
   VERIFY_COMMAND,
+  IMPORT_COMMAND,
   CANCEL_COMMAND,
   SCORE_COMMAND,
   MEMORY_COMMAND,

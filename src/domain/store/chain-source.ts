@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RunImport } from './stored-run';
 
 /**
  * Where a chain read was answered from, said with every read that may come from the store:
@@ -12,5 +13,7 @@ export const ChainSource = z.object({
   storeUnavailable: z.string().optional(),
   /** With `source: 'store'`: the highest step the store holds for the run. */
   storedThroughStep: z.number().int().nonnegative().optional(),
+  /** With `source: 'store'`: the run came from a sealed export (`thoughtline import`), and how. */
+  imported: RunImport.optional(),
 });
 export type ChainSource = z.infer<typeof ChainSource>;

@@ -19,6 +19,28 @@ export const StoredRunState = z.enum([
 export type StoredRunState = z.infer<typeof StoredRunState>;
 
 /**
+ * How a run came into the store from a sealed export (`thoughtline import`, `POST /v1/imports`)
+ * rather than from Temporal: checked against its seal and an anchor before it was written, and
+ * never overwritten by Temporal's copy. Absent on every run the projection wrote.
+ */
+export const RunImport = z.object({
+  /** When it was imported, and by whom (the importer's identity, never a field of the file). */
+  importedAt: z.string(),
+  importedBy: z.string(),
+  /** Where the bundle came from: a file's name, or `api` for an upload. */
+  from: z.string().max(1_000),
+  /** The export it came from: when, and by whom when the report named them. */
+  exportedAt: z.string(),
+  exportedBy: z.string().optional(),
+  /** The report's sealed final hash, and what tied it to its author on import. */
+  finalHash: z.string(),
+  anchor: z.enum(['trusted_key', 'final_hash']),
+  /** With `anchor: trusted_key`: the key's id. */
+  keyId: z.string().optional(),
+});
+export type RunImport = z.infer<typeof RunImport>;
+
+/**
  * One run as the chain store keeps it: the columns searches filter on. Derived from the run's chain
  * and Temporal's description; every aggregate (steps, cost, tokens, tools) is computed from the
  * stored steps, so writing a step twice never counts it twice.
@@ -58,5 +80,7 @@ export const StoredRun = z.object({
   behindSince: z.string().optional(),
   /** When the store last wrote this run. */
   storedAt: z.string(),
+  /** Set on a run imported from a sealed export (its origin); such a run is `temporalGone` and `complete`. */
+  imported: RunImport.optional(),
 });
 export type StoredRun = z.infer<typeof StoredRun>;

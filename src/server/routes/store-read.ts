@@ -52,6 +52,7 @@ export async function readFromStore(
       source: 'store',
       storedThroughStep: page.run.lastStep,
       ...(page.run.temporalGone ? { storeOnly: true } : {}),
+      ...(page.run.imported ? { imported: page.run.imported } : {}),
     },
   };
 }

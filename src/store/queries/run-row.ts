@@ -1,5 +1,5 @@
 import type { ChainStatus } from '../../domain';
-import type { StoredRun, StoredRunState } from '../../domain/store';
+import { RunImport, type StoredRun, type StoredRunState } from '../../domain/store';
 import type { TerminationReason } from '../../domain/run/termination';
 import type { SqlRow } from '../sql/sql-driver';
 
@@ -7,7 +7,7 @@ import type { SqlRow } from '../sql/sql-driver';
 export const RUN_COLUMNS =
   'run_id, agent_name, task, tenant, caller_id, parent_run_id, root_run_id, state, termination_reason, chain_status, started_at, ' +
   'ended_at, step_count, last_step, hidden_steps, cost_usd, input_tokens, output_tokens, tools, complete, ' +
-  'temporal_gone, behind_since, stored_at';
+  'temporal_gone, behind_since, stored_at, imported_json';
 
 const text = (value: unknown): string | undefined =>
   value === null || value === undefined ? undefined : String(value);
@@ -42,5 +42,18 @@ export function storedRunOf(row: SqlRow): StoredRun {
     temporalGone: Number(row.temporal_gone) === 1,
     ...optional('behindSince', row.behind_since),
     storedAt: String(row.stored_at),
+    ...importOf(row.imported_json),
   };
+}
+
+/** The import mark, when the row has one that reads; a mark that does not read is left out, never thrown. */
+function importOf(value: unknown): { imported?: RunImport } {
+  const json = text(value);
+  if (json === undefined) return {};
+  try {
+    const parsed = RunImport.safeParse(JSON.parse(json));
+    return parsed.success ? { imported: parsed.data } : {};
+  } catch {
+    return {};
+  }
 }

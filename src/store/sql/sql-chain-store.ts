@@ -101,7 +101,8 @@ export class SqlChainStore implements ChainStore {
       await tx.run(
         `UPDATE ${runs} SET agent_name = ?, task = ?, tenant = ?, caller_id = ?, parent_run_id = ?, root_run_id = ?,
            state = ?, termination_reason = ?, chain_status = ?, started_at = ?, ended_at = ?, complete = ?, stored_at = ?,
-           head_json = ?, facts_json = ? WHERE run_id = ?`,
+           head_json = ?, facts_json = ?, imported_json = COALESCE(?, imported_json),
+           temporal_gone = CASE WHEN ? = 1 THEN 1 ELSE temporal_gone END WHERE run_id = ?`,
         [
           head.agentName,
           head.task,
@@ -118,6 +119,8 @@ export class SqlChainStore implements ChainStore {
           stamp,
           JSON.stringify(head),
           JSON.stringify(compactFacts(view.toFacts())),
+          update.imported ? JSON.stringify(update.imported) : null,
+          update.imported ? 1 : 0,
           update.runId,
         ],
       );
@@ -327,7 +330,7 @@ export class SqlChainStore implements ChainStore {
     const { runs, steps } = this.tables;
     return this.driver.transaction(async (tx) => {
       const ended = await tx.query(
-        `SELECT run_id FROM ${runs} WHERE ended_at IS NOT NULL AND ended_at < ?${tx.dialect.forUpdate}`,
+        `SELECT run_id FROM ${runs} WHERE ended_at IS NOT NULL AND ended_at < ? AND imported_json IS NULL${tx.dialect.forUpdate}`,
         [utcTime(cutoff)],
       );
       const ids = ended.map((row) => String(row.run_id));

@@ -1,7 +1,7 @@
 import type { SqlExecutor } from './sql-driver';
 
 /** The schema this code writes; a database at a newer version is refused, never downgraded. */
-export const STORE_SCHEMA_VERSION = 3;
+export const STORE_SCHEMA_VERSION = 4;
 
 /** Table names under one prefix, so the store can share a database with other tables. */
 export interface StoreTables {
@@ -103,6 +103,14 @@ function version3(t: StoreTables): string[] {
   return [`ALTER TABLE ${t.runs} ADD COLUMN termination_reason TEXT`];
 }
 
+/**
+ * Version 4: how a run imported from a sealed export came in (`RunImport` as JSON); NULL for every
+ * run the projection wrote from Temporal.
+ */
+function version4(t: StoreTables): string[] {
+  return [`ALTER TABLE ${t.runs} ADD COLUMN imported_json TEXT`];
+}
+
 /** Creates or upgrades the tables inside the caller's transaction (which holds the migration lock). */
 export async function migrateStore(tx: SqlExecutor, tables: StoreTables, prefix: string): Promise<void> {
   for (const sql of tx.dialect.migrationLock(prefix)) await tx.query(sql);
@@ -117,6 +125,7 @@ export async function migrateStore(tx: SqlExecutor, tables: StoreTables, prefix:
   for (const sql of [...version1(tables), ...version2(tables)]) await tx.run(sql);
   if (current === STORE_SCHEMA_VERSION) return;
   if (current < 3) for (const sql of version3(tables)) await tx.run(sql);
+  if (current < 4) for (const sql of version4(tables)) await tx.run(sql);
   await tx.run(`DELETE FROM ${tables.schema}`);
   await tx.run(`INSERT INTO ${tables.schema} (version) VALUES (?)`, [STORE_SCHEMA_VERSION]);
 }

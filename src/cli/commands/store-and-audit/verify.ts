@@ -2,7 +2,7 @@ import type { CommandSpec } from '../../spec/command-line';
 import { texts } from '../../spec/flags';
 import { readRegularFile } from '../../../files/read-regular-file';
 import { RegularFileError } from '../../../files/regular-file-error';
-import { allProblems, verifyReport, type ReportCheck } from '../../../audit';
+import { allProblems, reportsIn, verifyReport, type ReportCheck } from '../../../audit';
 import { UsageError } from '../../spec/usage-error';
 
 function describe(check: ReportCheck): string {
@@ -24,14 +24,6 @@ function signatureText(check: ReportCheck): string {
     case 'invalid':
       return `signature INVALID: ${sig.reason}`;
   }
-}
-
-/** The reports a file holds: one report, or a bundle of them (`export --query`). */
-function reportsIn(json: unknown): unknown[] {
-  const bundle = json as { kind?: unknown; reports?: unknown };
-  return bundle && bundle.kind === 'thoughtline-audit-bundle' && Array.isArray(bundle.reports)
-    ? bundle.reports
-    : [json];
 }
 
 /**

@@ -105,7 +105,8 @@ function groundingNote(synthesis) {
 
 /**
  * The answer's checked claims (src/domain/chain/claim-support.ts), each linked to the step that
- * supports it, marked as given by the task, context or a person, or marked unsupported.
+ * supports it (and the judge model that said so, when the rules did not), marked as given by the
+ * task, context or a person, or marked unsupported.
  */
 function claimList(synthesis, stepNumbers) {
   const claims = Array.isArray(synthesis?.claimCheck?.claims) ? synthesis.claimCheck.claims : [];
@@ -130,6 +131,9 @@ function claimList(synthesis, stepNumbers) {
         h('code', {}, String(claim.text)),
         ' — ',
         behind(claim),
+        typeof claim.judgedBy === 'string'
+          ? h('span', { class: 'claim-judge' }, ` (judged by ${claim.judgedBy})`)
+          : null,
       ),
     ),
   );

@@ -381,7 +381,7 @@ function claimTable(report: AuditReport): string[] {
   const numberOf = new Map(report.steps.map((s) => [s.stepId, s.stepNumber]));
   const behind = (c: AnswerClaim): string =>
     c.supportedBy !== undefined
-      ? `step ${numberOf.get(c.supportedBy) ?? inline(c.supportedBy, 60)}`
+      ? `step ${numberOf.get(c.supportedBy) ?? inline(c.supportedBy, 60)}${c.judgedBy !== undefined ? ` (judged by ${inline(c.judgedBy, 60)})` : ''}`
       : c.given !== undefined
         ? `given by the ${c.given}`
         : '**unsupported**';

@@ -204,6 +204,8 @@ import * as planningPlansStepToolRule from './planning/plans/step-tool-rule';
 import * as planningPlansTaskChoice from './planning/plans/task-choice';
 import * as planningPlansWorkflowPlan from './planning/plans/workflow-plan';
 import * as planningQuotedNotes from './planning/quoted-notes';
+import * as planningVerdictsClaimJudgePrompt from './planning/verdicts/claim-judge-prompt';
+import * as planningVerdictsClaimJudge from './planning/verdicts/claim-judge';
 import * as planningVerdictsGoalCheck from './planning/verdicts/goal-check';
 import * as planningVerdictsObserver from './planning/verdicts/observer';
 import * as planningVerdictsVerdictCall from './planning/verdicts/verdict-call';
@@ -459,6 +461,8 @@ export const WORKFLOW_MODULES: readonly object[] = [
   planningPlansTaskChoice,
   planningPlansWorkflowPlan,
   planningQuotedNotes,
+  planningVerdictsClaimJudgePrompt,
+  planningVerdictsClaimJudge,
   planningVerdictsGoalCheck,
   planningVerdictsObserver,
   planningVerdictsVerdictCall,

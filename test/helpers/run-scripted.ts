@@ -12,6 +12,8 @@ interface RunOptions<T> {
   input: Partial<AgentInputInit> & { task: string };
   /** The worker's tools; by default the test tools (lookup, always_fails, big_result). */
   tools?: readonly ToolDefinition[];
+  /** Providers the worker has besides `scripted` (a judge model's, say). */
+  models?: Partial<Record<string, ModelProvider>>;
   /** Agents the worker registers (runs start them by name); default none. */
   agents?: AgentWorkerOptions['agents'];
   /** Runs once the agent has started, with the worker polling; what it returns comes back as `observed`. */
@@ -56,7 +58,7 @@ export async function runScripted<T>(
   const defaults = testTools();
   const h = await createHarness(env, {
     tools: run.tools ?? defaults.tools,
-    models: { scripted: provider },
+    models: { ...run.models, scripted: provider },
     ...(run.agents ? { agents: run.agents } : {}),
   });
   const ran = await h.worker.runUntil(async () => {

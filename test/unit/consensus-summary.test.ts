@@ -19,7 +19,37 @@ const vote = {
   ],
 };
 
+/** Prose grouped by a consensusJudge, and a judge whose reply was not used. */
+const judged = {
+  agreement: 2 / 3,
+  unanimous: false,
+  majority: 'Paris is the capital.',
+  groups: [['a', 'b'], ['c']],
+  groupedBy: ['judge', 'judge'],
+  answers: [
+    { model: 'a', answer: 'Paris is the capital.' },
+    { model: 'b', answer: 'The capital city is Paris.' },
+    { model: 'c', answer: 'Lyon.' },
+  ],
+};
+const unjudged = {
+  ...judged,
+  agreement: 1 / 3,
+  groups: [['a'], ['b'], ['c']],
+  groupedBy: ['text', 'text', 'text'],
+  judgeProblem: 'the judge\'s reply holds no "groups" list; the rules\' groups stand',
+};
+
 describe('consensusSummary: how the models split, in one line', () => {
+  it('says which groups the judge model made, and why its grouping was not used', () => {
+    expect(consensusSummary(judged)).toBe(
+      'agreement 2 of 3 · a, b: "Paris is the capital." (grouped by the judge) · c: "Lyon." (grouped by the judge)',
+    );
+    expect(consensusSummary(unjudged)).toBe(
+      'agreement 1 of 3 · a: "Paris is the capital." (as text) · b: "The capital city is Paris." (as text) · c: "Lyon." (as text) · judge: the judge\'s reply holds no "groups" list; the rules\' groups stand',
+    );
+  });
+
   it('names each group, its answer and what it was compared as; failures last', () => {
     expect(consensusSummary(vote)).toBe(
       'agreement 2 of 4 · fast, smart: "4 km" (as a number) · tiny: "Lyon and Paris" (as a set) · failed: slow',
@@ -71,7 +101,16 @@ describe('the viewer says the same as the terminal', () => {
         { model: 'b', answer: 'y' },
       ],
     };
-    for (const result of [vote, old, '4', null, { agreement: 2 }, { agreement: 0.5, groups: [[1]], answers: [] }])
+    for (const result of [
+      vote,
+      old,
+      judged,
+      unjudged,
+      '4',
+      null,
+      { agreement: 2 },
+      { agreement: 0.5, groups: [[1]], answers: [] },
+    ])
       expect(v.consensusText(result)).toBe(consensusSummary(result));
   });
 });

@@ -243,6 +243,35 @@ describe('the markdown views label answers the same way', () => {
     expect(md).toContain('| Paris | entity | given by the task |');
   });
 
+  it('audit export: a claim the judge model decided says so in the table', () => {
+    const judged = answer({
+      sources: ['s2'],
+      conclusion: 'It is 31 °C, about 88 °F; 35 °C tomorrow.',
+      grounding: 'partly_grounded',
+      terminationReason: 'success',
+      claimCheck: {
+        method: 'rules+judge',
+        claims: [
+          { kind: 'number', text: '31 °C', value: '304.15 K', at: 6, supportedBy: 's2' },
+          { kind: 'number', text: '88 °F', value: '304.26 K', at: 19, supportedBy: 's2', judgedBy: 'judge-model' },
+          { kind: 'number', text: '35 °C', value: '308.15 K', at: 26 },
+        ],
+        unsupported: ['35 °C'],
+      },
+    });
+    const steps = [...observation, judged];
+    const report = buildAuditReport({
+      workflowId: 'wf-1',
+      runIds: ['r1'],
+      chain: chainOf(steps),
+      result: resultOf(steps, { grounding: 'partly_grounded', answerSources: ['s2'], unsupportedClaims: ['35 °C'] }),
+      exportedAt: STEP_TIME,
+    });
+    const md = shown(renderAuditMarkdown(report));
+    expect(md).toContain('| 31 °C | number | step 2 |');
+    expect(md).toContain('| 88 °F | number | step 2 (judged by judge-model) |');
+  });
+
   it('audit export: heading, chain line and the JSON outcome', () => {
     const steps = [STALLED];
     const report = buildAuditReport({

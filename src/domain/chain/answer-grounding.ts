@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FallbackModel } from '../model/model-settings';
 import type { TerminationReason } from '../run/termination';
 
 /**
@@ -38,13 +39,19 @@ export const AnswerClaim = z.object({
   supportedBy: z.string().optional(),
   /** Set when no observation supports it but the task, the context or a person gave it. */
   given: ClaimGiven.optional(),
+  /** The judge model that found `supportedBy` when the rules found nothing (`grounding.judge`). */
+  judgedBy: z.string().max(MAX_CLAIM_CHARS).optional(),
 });
 export type AnswerClaim = z.infer<typeof AnswerClaim>;
 
 /** The per-claim judgement behind `grounded` and `partly_grounded` (the synthesis's `claimCheck`). */
 export const ClaimCheck = z.object({
-  /** `rules`: the deterministic reader (src/domain/chain/claim-support.ts). */
-  method: z.enum(['rules']),
+  /**
+   * `rules`: the deterministic reader (src/domain/chain/claim-support.ts); `rules+judge`: then the
+   * judge model (`grounding.judge`) read the claims the rules left unsupported (claims it decided
+   * carry `judgedBy`).
+   */
+  method: z.enum(['rules', 'rules+judge']),
   claims: z.array(AnswerClaim).max(MAX_CHECKED_CLAIMS),
   /** The unsupported claims' texts, in answer order: what one-line views name. */
   unsupported: z.array(z.string().max(MAX_CLAIM_CHARS)).max(MAX_CHECKED_CLAIMS),
@@ -52,6 +59,15 @@ export const ClaimCheck = z.object({
   omitted: z.number().int().nonnegative().optional(),
 });
 export type ClaimCheck = z.infer<typeof ClaimCheck>;
+
+/**
+ * How a run judges its answer beyond the rules (`AgentInput.grounding`, docs/concepts.md
+ * "Grounded answers"). `judge`: a model that reads the claims the rules left unsupported, with
+ * the observations, in one call after the answer (a visible `llm` step on the run's budget); it
+ * may only say which observation supports a claim. Absent: the rules alone, no call.
+ */
+export const GroundingSettings = z.object({ judge: FallbackModel.optional() }).strict();
+export type GroundingSettings = z.infer<typeof GroundingSettings>;
 
 /**
  * How every view names an answer: `final` (grounded, the run succeeded), `partial` (grounded, but

@@ -11,6 +11,7 @@ const ConsensusStepResult = z.object({
   majority: z.string().optional(),
   groups: z.array(z.array(z.string())),
   groupedBy: z.array(ComparedAs).optional(),
+  judgeProblem: z.string().optional(),
   answers: z.array(z.object({ model: z.string(), answer: z.string().optional(), error: z.string().optional() })),
 });
 
@@ -18,22 +19,24 @@ const ConsensusStepResult = z.object({
 const ANSWER_CHARS = 60;
 
 const AS_WORDS: Readonly<Record<ComparedAs, string>> = {
-  verdict: 'a yes/no',
-  number: 'a number',
-  date: 'a date',
-  set: 'a set',
-  text: 'text',
+  verdict: 'as a yes/no',
+  number: 'as a number',
+  date: 'as a date',
+  set: 'as a set',
+  text: 'as text',
+  judge: 'grouped by the judge',
 };
 
 /**
  * One line for a consensus result, or undefined for any other result: the agreement, then each
- * group with its models, its answer (cut) and what it was compared as, largest group first:
+ * group with its models, its answer (cut) and what it was compared as (or that the judge model
+ * grouped it), largest group first, then failures and why a judge's grouping was not used:
  * `agreement 2 of 3 · fast, smart: "4 km" (as a number) · tiny: "Lyon and Paris" (as a set) · failed: slow`.
  */
 export function consensusSummary(result: unknown): string | undefined {
   const parsed = ConsensusStepResult.safeParse(result);
   if (!parsed.success) return undefined;
-  const { agreement, groups, groupedBy, answers } = parsed.data;
+  const { agreement, groups, groupedBy, judgeProblem, answers } = parsed.data;
   const answerOf = new Map(answers.map((a) => [a.model, a.answer]));
   const agreeing = groups[0]?.length ?? 0;
   const parts = [`agreement ${agreeing} of ${answers.length}${agreement === 1 ? ' (unanimous)' : ''}`];
@@ -41,9 +44,10 @@ export function consensusSummary(result: unknown): string | undefined {
     const answer = answerOf.get(models[0] ?? '') ?? '';
     const cut = answer.length > ANSWER_CHARS ? `${answer.slice(0, ANSWER_CHARS)}…` : answer;
     const as = groupedBy?.[i];
-    parts.push(`${models.join(', ')}: ${JSON.stringify(cut)}${as ? ` (as ${AS_WORDS[as]})` : ''}`);
+    parts.push(`${models.join(', ')}: ${JSON.stringify(cut)}${as ? ` (${AS_WORDS[as]})` : ''}`);
   });
   const failed = answers.filter((a) => a.error !== undefined).map((a) => a.model);
   if (failed.length > 0) parts.push(`failed: ${failed.join(', ')}`);
+  if (judgeProblem !== undefined) parts.push(`judge: ${judgeProblem}`);
   return parts.join(' · ');
 }

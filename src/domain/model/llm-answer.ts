@@ -21,6 +21,9 @@ export const LlmAnswer = z.object({
 });
 export type LlmAnswer = z.infer<typeof LlmAnswer>;
 
+/** The longest `judgeProblem` a consensus records. */
+export const MAX_JUDGE_PROBLEM_CHARS = 300;
+
 /** Most models one consensus call may ask. */
 export const MAX_CONSENSUS_MODELS = 5;
 
@@ -40,8 +43,11 @@ export const ConsensusAnswer = z.union([
 ]);
 export type ConsensusAnswer = z.infer<typeof ConsensusAnswer>;
 
-/** What a consensus compared answers as: see `sameAnswer` in domain/text/answer-equivalence.ts. */
-export const ComparedAs = z.enum(COMPARED_AS);
+/**
+ * What a consensus compared answers as: see `sameAnswer` in domain/text/answer-equivalence.ts;
+ * `judge`: free-text answers the tool's judge model grouped (`createLlmTool({ consensusJudge })`).
+ */
+export const ComparedAs = z.enum([...COMPARED_AS, 'judge']);
 export type ComparedAs = z.infer<typeof ComparedAs>;
 
 /**
@@ -62,6 +68,10 @@ export const LlmConsensus = z.object({
   groups: z.array(z.array(z.string())),
   /** Per group, in its order, what its answers were compared as (absent on results recorded before it was kept). */
   groupedBy: z.array(ComparedAs).optional(),
+  /** The judge model's call, when one grouped the free-text answers: its reply, tokens and cost (or its error). */
+  judge: ConsensusAnswer.optional(),
+  /** Why the judge's grouping was not used (a failed call, an unreadable reply): the rules' groups stand. */
+  judgeProblem: z.string().max(MAX_JUDGE_PROBLEM_CHARS).optional(),
 });
 export type LlmConsensus = z.infer<typeof LlmConsensus>;
 

@@ -5,6 +5,7 @@ import { ApprovalPolicy } from '../approval/approval';
 import { ToolType, VisibilityLevel } from '../chain/chain';
 import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL, DEFAULT_QUESTION_TOOL } from './constants';
 import { ContinuedState } from './continued-state';
+import { GroundingSettings } from '../chain/answer-grounding';
 import { ForkStart } from './fork';
 import { ContextSummarySettings } from '../model/context-summary';
 import { FallbackModel, ModelSettings } from '../model/model-settings';
@@ -174,6 +175,8 @@ export const AgentInput = z.object({
   maxDelegationDepth: z.number().int().nonnegative().default(3),
   /** Tool calls of one turn that run at the same time; the rest wait for a free slot. */
   maxParallelToolCalls: z.number().int().positive().default(4),
+  /** A judge model for the answer's claims the rules leave unsupported (docs/concepts.md, "Grounded answers"); off when absent. */
+  grounding: GroundingSettings.optional(),
   /** Plan the goal as tasks with dependencies before acting (docs/teams-and-plans.md); off when absent. */
   planning: PlanningSettings.optional(),
   /** Data and files the goal comes with (`run --files/--context`): bounded, redacted by the client, the chain's first step. */

@@ -54,6 +54,7 @@ export function childInput(
     ...(parent.signedDecisions ? { signedDecisions: parent.signedDecisions } : {}),
     approvalTimeoutMs: parent.approvalTimeoutMs,
     ...(parent.allowedModels ? { allowedModels: parent.allowedModels } : {}),
+    ...(parent.grounding ? { grounding: parent.grounding } : {}),
     visibilityByToolType: parent.visibilityByToolType,
     visibilityByTool: parent.visibilityByTool,
     agents: parent.agents,

@@ -169,7 +169,7 @@ export class ReactLoop {
       case 'give_up':
         recordControlCall(this.chain, this.input, next.call, { success: true, result: next.reason });
         this.recordNotRun(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
-        synthesise(this.ctx, 'failure', `The task could not be completed: ${next.reason}`);
+        await synthesise(this.ctx, 'failure', `The task could not be completed: ${next.reason}`);
         return { reason: 'failure', answer: next.reason };
       case 'run_tools':
         return this.runTools(next.calls);
@@ -234,7 +234,7 @@ export class ReactLoop {
   }
 
   /** A refusal and a cut reply end the run as they are; a phrase ends it with the reply as the answer. None of the reply's calls run. */
-  private stopEarly(next: EarlyStop): RunOutcome {
+  private async stopEarly(next: EarlyStop): Promise<RunOutcome> {
     switch (next.kind) {
       case 'refused':
         return {

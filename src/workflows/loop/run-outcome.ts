@@ -3,8 +3,15 @@
  * stands behind it, core/grounding.ts) and the run's outcome. Deterministic, sandbox side.
  */
 import type { TerminationReason } from '../../domain';
-import { controlToolNames, givenEvidence, judgeAnswer, supportingObservations } from '../core/chain/grounding';
+import {
+  controlToolNames,
+  givenEvidence,
+  judgeAnswer,
+  supportingObservations,
+  type JudgedAnswer,
+} from '../core/chain/grounding';
 import type { RunContext } from '../core/state/run-context';
+import { judgeClaims } from '../planning/verdicts/claim-judge';
 
 /** How a run ended: its termination reason, its answer (partial or not) and, for `error`, what went wrong. */
 export interface RunOutcome {
@@ -18,14 +25,14 @@ export interface RunOutcome {
 }
 
 /** The answer becomes the chain's synthesis, and the run's outcome. */
-export function endRun(
+export async function endRun(
   ctx: RunContext,
   reason: TerminationReason,
   answer: string,
   confidence?: number,
   output?: unknown,
-): RunOutcome {
-  synthesise(ctx, reason, answer, confidence);
+): Promise<RunOutcome> {
+  await synthesise(ctx, reason, answer, confidence);
   return {
     reason,
     answer,
@@ -35,22 +42,35 @@ export function endRun(
 }
 
 /**
- * The chain's last step: the answer, with what stands behind it (core/grounding.ts). `checked` is
- * the part of the answer whose claims are checked, when not all of it is the model's (a summary
- * the loop wrote around the results it gathered).
+ * The chain's last step: the answer, with what stands behind it (core/grounding.ts), the claims
+ * the rules left unsupported read once more by the judge model when `grounding.judge` is set.
  */
-export function synthesise(
+export async function synthesise(
   ctx: RunContext,
   reason: TerminationReason,
   answer: string,
   confidence?: number,
-  checked: string = answer,
-): void {
+): Promise<void> {
+  recordSynthesis(ctx, reason, answer, await judgeClaims(ctx, rulesJudgement(ctx, reason, answer), answer), confidence);
+}
+
+/** The rules' judgement of `checked`: the part of the answer whose claims are checked. */
+function rulesJudgement(ctx: RunContext, reason: TerminationReason, checked: string): JudgedAnswer {
   const { chain, input } = ctx;
-  const { grounding, sources, claimCheck } = judgeAnswer(chain.steps, reason, controlToolNames(input), {
+  return judgeAnswer(chain.steps, reason, controlToolNames(input), {
     answer: checked,
     given: givenEvidence(input, chain.steps),
   });
+}
+
+function recordSynthesis(
+  ctx: RunContext,
+  reason: TerminationReason,
+  answer: string,
+  { grounding, sources, claimCheck }: JudgedAnswer,
+  confidence?: number,
+): void {
+  const { chain, input } = ctx;
   chain.synthesis(
     {
       sources,
@@ -66,11 +86,11 @@ export function synthesise(
 
 /**
  * Ends the run with a summary written without a model. It states no claim of its own: it quotes
- * the supporting observations (cut), so none of it is checked.
+ * the supporting observations (cut), so none of it is checked (and no judge is asked).
  */
 export function endWithoutModel(ctx: RunContext, reason: TerminationReason, why: string): RunOutcome {
   const answer = summaryWithoutModel(ctx, why);
-  synthesise(ctx, reason, answer, undefined, '');
+  recordSynthesis(ctx, reason, answer, rulesJudgement(ctx, reason, ''));
   return { reason, answer };
 }
 

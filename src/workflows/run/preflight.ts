@@ -77,16 +77,18 @@ function approvalRuleProblem(input: AgentInput): string | undefined {
 
 /**
  * Why the run may not use its models, or undefined. With `allowedModels` set, the model, every
- * fallback and the context-summary model must be listed, by name or as `provider/model`; a fallback outside it is not silently
+ * fallback, the context-summary model and the grounding judge must be listed, by name or as `provider/model`; a fallback outside it is not silently
  * dropped, because the caller asked for it.
  */
 function modelRefusal(input: AgentInput): string | undefined {
   const allowed = input.allowedModels;
   if (!allowed) return undefined;
+  const judge = input.grounding?.judge;
   const models = [
     input.model,
     ...input.model.fallbacks,
     ...(input.contextSummary?.model ? [input.contextSummary.model] : []),
+    ...(judge ? [judge] : []),
   ];
   const outside = models.filter((m) => !allowed.includes(m.model) && !allowed.includes(`${m.provider}/${m.model}`));
   if (outside.length === 0) return undefined;

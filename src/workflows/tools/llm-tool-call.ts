@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/workflow';
 import {
   LlmAnswer,
   LlmConsensus,
+  type ConsensusAnswer,
   observationText,
   type ModelMessage,
   type SubBudget,
@@ -185,13 +186,15 @@ function takeConsensus(
     });
     return { model: a.alias, answer, ...flags, ...(a.stopReason === 'max_tokens' ? { reachedMaxTokens: true } : {}) };
   });
-  const { agreement, unanimous, majority, groups, groupedBy } = consensus;
+  if (consensus.judge) calls.push(judgeSteps(ctx, callId, out, toolName, consensus.judge, share));
+  const { agreement, unanimous, majority, groups, groupedBy, judgeProblem } = consensus;
   const result = {
     agreement,
     unanimous,
     ...(majority !== undefined ? { majority: majority.slice(0, share) } : {}),
     groups,
     ...(groupedBy !== undefined ? { groupedBy } : {}),
+    ...(judgeProblem !== undefined ? { judgeProblem } : {}),
     answers,
   };
   const shown: ToolResult = {
@@ -203,6 +206,51 @@ function takeConsensus(
     ...(cutAny ? { truncated: true } : {}),
   };
   return { shown, observation: { callId, content: observationText(result), isError: false }, calls };
+}
+
+/**
+ * The consensus judge's call (the tool's `consensusJudge`) as its own pair of `llm` steps after
+ * the models': its reply (cut to the share) or its error, and its spend, counted into the ledger.
+ */
+function judgeSteps(
+  ctx: RunContext,
+  callId: string,
+  out: ToolOutput,
+  toolName: string,
+  judge: ConsensusAnswer,
+  share: number,
+): ConsensusCallSteps {
+  const call: ToolCall = {
+    toolType: 'llm',
+    toolName,
+    arguments: { model: judge.alias, judgeOf: callId },
+    correlationId: `${callId}/judge/${judge.alias}`,
+  };
+  if (judge.error !== undefined)
+    return {
+      call,
+      result: {
+        correlationId: call.correlationId,
+        durationMs: out.durationMs,
+        success: false,
+        result: null,
+        error: judge.error,
+      },
+      meta: { model: judge.model },
+    };
+  ctx.state.countToolSpend(judge);
+  const cut = judge.answer.length > share;
+  return {
+    call,
+    result: {
+      correlationId: call.correlationId,
+      durationMs: judge.durationMs ?? out.durationMs,
+      success: true,
+      result: cut ? judge.answer.slice(0, share) : judge.answer,
+      ...(cut || judge.truncated ? { truncated: true } : {}),
+    },
+    meta: { model: judge.model, usage: judge.usage, costUsd: judge.costUsd },
+  };
 }
 
 /** The `maximum` of `maxTokens` in the tool's JSON Schema, the most a call may ask for. */

@@ -4,7 +4,7 @@ import { createAnthropicProvider } from '../../../src/activities/models/anthropi
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { renderStep } from '../../../src/cli/render/render-step';
 import { ModelRegistry, type ReasoningStep } from '../../../src/domain';
-import { startFakeMessagesServer } from '../../../src/testing';
+import { startFakeMessagesServer, text, type FakeRequestBody, type ScriptEntry } from '../../../src/testing';
 import { createLlmTool } from '../../../src/tools/builtin/llm';
 import { resultStepOfTool } from '../../helpers/chain-helpers';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
@@ -110,6 +110,92 @@ describe('ask_model consensus in a run on the dev server', () => {
         result.chain.chainId,
       ),
     ).resolves.toBeUndefined();
+  }, 120_000);
+
+  /**
+   * Three prose answers the rules cannot compare, a consensusJudge served by the fake Messages
+   * server over real HTTP; returns the run and the judge's prompts.
+   */
+  async function judgedConsensus(judgeReply: ScriptEntry) {
+    const messages = await startFakeMessagesServer({ script: [judgeReply] });
+    try {
+      const a = createScriptedModel([{ content: [say('Paris is the capital of France.')], costUsd: 0.001 }]);
+      const b = createScriptedModel([{ content: [say('The capital city is Paris.')], costUsd: 0.002 }]);
+      const c = createScriptedModel([{ content: [say('Lyon is the capital of France.')], costUsd: 0.003 }]);
+      const agent = createScriptedModel([
+        {
+          content: [
+            useTool(
+              'ask_model',
+              { models: ['a', 'b', 'c'], mode: 'consensus', prompt: 'What is the capital of France?' },
+              'toolu_vote',
+            ),
+          ],
+        },
+        { content: [say('Paris.')] },
+      ]);
+      const anthropic = createAnthropicProvider({ baseURL: messages.baseUrl, apiKey: 'sk-ant-test' });
+      const tool = createLlmTool({
+        registry,
+        providers: { 'prov-a': a, 'prov-b': b, 'prov-c': c, anthropic },
+        models: ['a', 'b', 'c'],
+        consensusJudge: 'claude',
+      });
+      const h = await createHarness(env, { tools: [tool], models: { scripted: agent } });
+      const result = await h.worker.runUntil(async () =>
+        (await h.agents.start({ task: 'capital', model: SCRIPTED_MODEL })).result(),
+      );
+      agent.verify();
+      messages.verify();
+      const prompts = messages.requests.map((r) => JSON.stringify((r.body as FakeRequestBody).messages));
+      const vote = result.chain.steps.find(
+        (s): s is Extract<ReasoningStep, { type: 'tool_result' }> =>
+          s.type === 'tool_result' && s.toolResult.correlationId === 'toolu_vote',
+      )!;
+      return { result, prompts, vote };
+    } finally {
+      await messages.close();
+    }
+  }
+
+  it('a consensusJudge groups prose answers the rules leave apart: one paid, visible call, shown as grouped by the judge', async () => {
+    const { result, prompts, vote } = await judgedConsensus(
+      text('{"groups": [[1, 2], [3]]}', { usage: { input_tokens: 200, output_tokens: 12 } }),
+    );
+    // One call, with the three answers the rules could not compare.
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toContain('1. Paris is the capital of France.');
+    expect(prompts[0]).toContain('3. Lyon is the capital of France.');
+    expect(vote.toolResult.result).toMatchObject({
+      agreement: 2 / 3,
+      majority: 'Paris is the capital of France.',
+      groups: [['a', 'b'], ['c']],
+      groupedBy: ['judge', 'judge'],
+    });
+    expect(renderStep(vote)).toContain(
+      'agreement 2 of 3 · a, b: "Paris is the capital of France." (grouped by the judge) · c: "Lyon is the capital of France." (grouped by the judge)',
+    );
+    // The judge's call is its own llm step pair, its tokens and cost in the run's ledger.
+    const judged = result.chain.steps.find(
+      (s): s is Extract<ReasoningStep, { type: 'tool_result' }> =>
+        s.type === 'tool_result' && s.toolResult.correlationId === 'toolu_vote/judge/claude',
+    );
+    expect(judged).toMatchObject({ model: 'claude-haiku-4-5', usage: { inputTokens: 200, outputTokens: 12 } });
+    expect(judged?.toolResult.result).toBe('{"groups": [[1, 2], [3]]}');
+    expect(judged!.costUsd).toBeGreaterThan(0);
+    const stepCost = result.chain.steps.reduce((sum, s) => sum + (s.costUsd ?? 0), 0);
+    expect(stepCost).toBeCloseTo(result.costUsd, 9);
+  }, 120_000);
+
+  it("a judge's unreadable grouping keeps the rules' groups, and the step says so", async () => {
+    const { vote } = await judgedConsensus(text('{"groups": [[1, 2], [2, 3]]}'));
+    expect(vote.toolResult.result).toMatchObject({
+      agreement: 1 / 3,
+      groups: [['a'], ['b'], ['c']],
+      groupedBy: ['text', 'text', 'text'],
+      judgeProblem: "the judge's reply names answer 2 twice; the rules' groups stand",
+    });
+    expect(renderStep(vote)).toContain("judge: the judge's reply names answer 2 twice; the rules' groups stand");
   }, 120_000);
 
   it('a sampling setting the anthropic provider refuses is a tool error the agent reads, tried once', async () => {

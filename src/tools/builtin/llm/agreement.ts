@@ -1,5 +1,5 @@
-import type { LlmConsensus } from '../../../domain';
-import { answerShape, sameAnswer, type AnswerShape } from '../../../domain/text/answer-equivalence';
+import type { ComparedAs, LlmConsensus } from '../../../domain';
+import { answerShape, sameAnswer } from '../../../domain/text/answer-equivalence';
 
 /** One model's answer, or none when its call failed. */
 export interface Asked {
@@ -10,14 +10,38 @@ export interface Asked {
   shown?: string;
 }
 
+/** Models whose answers say the same thing, in the order asked, and what they were compared as. */
+export interface AnswerGroup {
+  aliases: string[];
+  /** The first model's answer as the result reports it. */
+  text: string;
+  /** The first model's whole answer. */
+  whole: string;
+  by: ComparedAs;
+}
+
 /**
- * How far the models agree. Deterministic and free: no judge model is asked (that would cost a
- * call of its own and need an agreement of its own). Two answers agree when they say the same
- * thing by `sameAnswer` (domain/text/answer-equivalence.ts): one yes/no verdict, one number allowing
- * for units and rounding ("4", "four", "4.0"), one date, one short list as a set, or the same text
- * once case, punctuation and diacritics are folded. Each answer joins the first group, in the order
- * asked, whose first answer it agrees with. Every share has the number of models *asked* as its
- * denominator, so a failed call counts against agreement and can never make one:
+ * The answers grouped by `sameAnswer` (domain/text/answer-equivalence.ts): one yes/no verdict,
+ * one number allowing for units and rounding ("4", "four", "4.0"), one date, one short list as a
+ * set, or the same text once case, punctuation and diacritics are folded. Each answer joins the
+ * first group, in the order asked, whose first answer it agrees with. Deterministic and free.
+ */
+export function groupAnswers(asked: readonly Asked[]): AnswerGroup[] {
+  const groups: Array<AnswerGroup & { shape: ReturnType<typeof answerShape> }> = [];
+  for (const { alias, text, shown } of asked) {
+    if (text === undefined) continue;
+    const shape = answerShape(text);
+    const group = groups.find((g) => sameAnswer(g.shape, shape));
+    if (group) group.aliases.push(alias);
+    else groups.push({ aliases: [alias], text: shown ?? text, whole: text, by: shape.kind, shape });
+  }
+  return groups.map(({ aliases, text, whole, by }) => ({ aliases, text, whole, by }));
+}
+
+/**
+ * How far the models agree, from their groups (`groupAnswers`, perhaps regrouped by a judge
+ * model: consensus-judge.ts). Every share has the number of models *asked* as its denominator,
+ * so a failed call counts against agreement and can never make one:
  * - `agreement`: the largest group's size over the models asked (3 asked, 2 agree, 1 failed: 2/3);
  * - `majority`: that group's answer (as the first of its models, in the order asked, wrote it)
  *   when it is more than half of the models asked (so there is at most one); else absent;
@@ -27,15 +51,8 @@ export interface Asked {
  */
 export function agreementOf(
   asked: readonly Asked[],
+  groups: readonly AnswerGroup[] = groupAnswers(asked),
 ): Pick<LlmConsensus, 'agreement' | 'unanimous' | 'majority' | 'groups' | 'groupedBy'> {
-  const groups: Array<{ aliases: string[]; text: string; shape: AnswerShape }> = [];
-  for (const { alias, text, shown } of asked) {
-    if (text === undefined) continue;
-    const shape = answerShape(text);
-    const group = groups.find((g) => sameAnswer(g.shape, shape));
-    if (group) group.aliases.push(alias);
-    else groups.push({ aliases: [alias], text: shown ?? text, shape });
-  }
   // A stable sort keeps groups of equal size in the order of their first model.
   const ordered = [...groups].sort((a, b) => b.aliases.length - a.aliases.length);
   const largest = ordered[0];
@@ -46,6 +63,6 @@ export function agreementOf(
     unanimous: agreement === 1,
     ...(majority !== undefined ? { majority } : {}),
     groups: ordered.map((g) => g.aliases),
-    groupedBy: ordered.map((g) => g.shape.kind),
+    groupedBy: ordered.map((g) => g.by),
   };
 }

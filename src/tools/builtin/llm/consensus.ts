@@ -1,8 +1,9 @@
 import type { ConsensusAnswer, LlmConsensus } from '../../../domain';
 import type { ToolContext } from '../../define-tool';
 import { ToolError } from '../../tool-error';
-import { agreementOf } from './agreement';
+import { agreementOf, groupAnswers } from './agreement';
 import { askOne, type OneCall } from './ask-one';
+import { judgeTextGroups } from './consensus-judge';
 
 /** Longest error kept per failed model: the result must stay within the room the workflow gives it. */
 const ERROR_CHARS = 300;
@@ -12,9 +13,15 @@ const ERROR_CHARS = 300;
  * signal (a cancel stops them all) and its heartbeats. A model that fails is listed with its
  * error as long as one answers, and is not retried on its own (the tool's retry would ask, and
  * pay, the others again). When none answers, the call fails as a ToolError, retryable only if one
- * of the failures was (a rerun asks every model again, none of which was paid for).
+ * of the failures was (a rerun asks every model again, none of which was paid for). With a `judge`
+ * (the tool's `consensusJudge`), free-text answers the rules leave apart are grouped by one more
+ * call of it (consensus-judge.ts), in this same activity.
  */
-export async function askConsensus(calls: readonly OneCall[], context: ToolContext): Promise<LlmConsensus> {
+export async function askConsensus(
+  calls: readonly OneCall[],
+  context: ToolContext,
+  judge?: Omit<OneCall, 'args' | 'maxChars'>,
+): Promise<LlmConsensus> {
   const settled = await Promise.allSettled(calls.map((call) => askOne(call, context)));
   if (context.signal.aborted) throw context.signal.reason;
   const answers = settled.map((s, i): ConsensusAnswer => {
@@ -34,7 +41,16 @@ export async function askConsensus(calls: readonly OneCall[], context: ToolConte
     const each = answers.map((a) => `${a.alias}: ${'error' in a ? a.error : ''}`).join('; ');
     throw new ToolError(`Every model failed. ${each}`, { retryable: failures.some(retryable) });
   }
-  return { mode: 'consensus', answers, ...agreementOf(asked) };
+  const groups = groupAnswers(asked);
+  const judged = judge ? await judgeTextGroups(calls[0]!.args.prompt, groups, judge, context) : undefined;
+  if (!judged) return { mode: 'consensus', answers, ...agreementOf(asked, groups) };
+  return {
+    mode: 'consensus',
+    answers,
+    ...agreementOf(asked, judged.groups),
+    judge: judged.judge,
+    ...(judged.problem !== undefined ? { judgeProblem: judged.problem } : {}),
+  };
 }
 
 /** The failure's type and message, as the workflow would show it. */

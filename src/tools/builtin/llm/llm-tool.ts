@@ -43,6 +43,11 @@ export interface LlmToolOptions extends SharedToolOptions {
   maxTokens?: number;
   /** Longest prompt accepted, in characters. Default 20,000. */
   maxPromptChars?: number;
+  /**
+   * A registry name: the model that groups a consensus's free-text answers the rules leave apart
+   * (one more call, counted like the others; docs/tools-llm.md). Default none: the rules alone.
+   */
+  consensusJudge?: string;
 }
 
 /**
@@ -62,6 +67,7 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
     maxPromptChars = DEFAULT_MAX_PROMPT_CHARS,
     models: chosen,
     description,
+    consensusJudge,
     ...shared
   } = options;
   const problem = (text: string) => new InvalidToolDefinitionError(`Tool "${name}": ${text}`);
@@ -72,19 +78,23 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
   const aliases = [...new Set(chosen ?? registry.allowed ?? Object.keys(registry.models))];
   if (aliases.length === 0) throw problem('no models to choose from; name at least one registry model in `models`.');
   // Checked once here, so a call can only fail on the provider's side.
-  const targets = new Map(
-    aliases.map((alias) => {
-      let target: ReturnType<typeof resolveModel>;
-      try {
-        target = resolveModel(registry, alias);
-      } catch (err) {
-        throw problem((err as Error).message);
-      }
-      if (!providers[target.provider])
-        throw problem(`model "${alias}" needs the "${target.provider}" provider, which was not given.`);
-      return [alias, target] as const;
-    }),
-  );
+  const resolved = (alias: string): Target => {
+    let target: Target;
+    try {
+      target = resolveModel(registry, alias);
+    } catch (err) {
+      throw problem((err as Error).message);
+    }
+    if (!providers[target.provider])
+      throw problem(`model "${alias}" needs the "${target.provider}" provider, which was not given.`);
+    return target;
+  };
+  const targets = new Map(aliases.map((alias) => [alias, resolved(alias)] as const));
+  const judgeOf = (alias: string): Omit<OneCall, 'args' | 'maxChars'> => {
+    const target = resolved(alias);
+    return { alias, target, provider: providers[target.provider]!, maxTokens };
+  };
+  const judge = consensusJudge === undefined ? undefined : judgeOf(consensusJudge);
   const list = [...targets].map(([alias, t]) => `${alias} (${t.model})`).join(', ');
   const maxResultChars = shared.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
 
@@ -103,7 +113,10 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
           : ''
       } Models: ${list}.`,
     input: inputSchema(aliases as [string, ...string[]], maxTokens, maxPromptChars),
-    models: [...targets.values()].map((t) => ({ provider: t.provider, model: t.model })),
+    models: [...targets.values(), ...(judge ? [judge.target] : [])].map((t) => ({
+      provider: t.provider,
+      model: t.model,
+    })),
     async execute(input, context): Promise<LlmToolResult> {
       const args = input as AskModelInput;
       const names = args.models ?? (args.model !== undefined ? [args.model] : []);
@@ -119,7 +132,10 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
         allowedByWorker(alias, target, context);
         return { alias, target, provider, args, maxTokens, maxChars };
       });
-      if (args.mode === 'consensus') return askConsensus(calls, context);
+      if (args.mode === 'consensus') {
+        if (judge) allowedByWorker(judge.alias, judge.target, context);
+        return askConsensus(calls, context, judge);
+      }
       return (await askOne(calls[0]!, context)).answer;
     },
   });

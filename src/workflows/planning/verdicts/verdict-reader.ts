@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { MAX_LEARNING_CHARS, MAX_VERDICT_TEXT_CHARS } from '../../../domain';
+import { MAX_CHECKED_CLAIMS, MAX_LEARNING_CHARS, MAX_VERDICT_TEXT_CHARS } from '../../../domain';
 import { readPlanReply } from '../plans/plan-reply';
 
 /**
- * Strict readers of the observer's and the goal check's replies: one JSON object of the asked
+ * Strict readers of the observer's, the goal check's and the claim judge's replies: one JSON object of the asked
  * shape, its texts within the verdicts' bounds. Anything else is unreadable, with the reason,
  * and the caller records that as a visible step; a reply never fails a run.
  */
@@ -22,6 +22,20 @@ const GoalCheckReply = z.object({
 });
 export type GoalCheckReply = z.infer<typeof GoalCheckReply>;
 
+/** The claim judge's reply: which numbered claims which observation supports; a claim not named stays unsupported. */
+const ClaimJudgeReply = z.object({
+  supported: z
+    .array(
+      z.object({
+        claim: z.number().int().positive(),
+        step: z.string().min(1).max(64),
+        why: z.string().max(MAX_VERDICT_TEXT_CHARS).default(''),
+      }),
+    )
+    .max(MAX_CHECKED_CLAIMS),
+});
+export type ClaimJudgeReply = z.infer<typeof ClaimJudgeReply>;
+
 export type Read<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 export function readObserverReply(text: string): Read<ObserverReply> {
@@ -30,6 +44,10 @@ export function readObserverReply(text: string): Read<ObserverReply> {
 
 export function readGoalCheckReply(text: string): Read<GoalCheckReply> {
   return readShape(GoalCheckReply, text);
+}
+
+export function readClaimJudgeReply(text: string): Read<ClaimJudgeReply> {
+  return readShape(ClaimJudgeReply, text);
 }
 
 function readShape<T>(schema: z.ZodType<T>, text: string): Read<T> {

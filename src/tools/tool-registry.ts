@@ -38,7 +38,16 @@ export function toToolSpec(tool: ToolDefinition): ToolSpec {
     ...(tool.alternatives.length ? { alternatives: [...tool.alternatives] } : {}),
     ...(tool.validate ? { validates: true } : {}),
     ...(tool.reconcile ? { reconciles: true } : {}),
+    ...modelChoicesOf(tool),
   };
+}
+
+/** The models a tool offers by name (ask_model's), with tier and price: the workflow routes by them. */
+function modelChoicesOf(tool: ToolDefinition): Pick<ToolSpec, 'modelChoices'> {
+  const choices = (tool.models ?? []).flatMap(({ alias, model, tier, price }) =>
+    alias === undefined ? [] : [{ alias, model, ...(tier ? { tier } : {}), ...(price ? { price } : {}) }],
+  );
+  return choices.length > 0 ? { modelChoices: choices } : {};
 }
 
 export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegistry {

@@ -51,6 +51,7 @@ import * as domainModelLlmAnswer from '../domain/model/llm-answer';
 import * as domainModelModelCalls from '../domain/model/model-calls';
 import * as domainModelModelRegistry from '../domain/model/model-registry';
 import * as domainModelModelSettings from '../domain/model/model-settings';
+import * as domainModelModelTier from '../domain/model/model-tier';
 import * as domainModelModelWire from '../domain/model/model-wire';
 import * as domainModelOfflineMark from '../domain/model/offline-mark';
 import * as domainModelPricing from '../domain/model/pricing';
@@ -243,6 +244,7 @@ import * as toolsElicitationAnswer from './tools/elicitation-answer';
 import * as toolsElicitedRun from './tools/elicited-run';
 import * as toolsLlmToolCall from './tools/llm-tool-call';
 import * as toolsLostAttempt from './tools/lost-attempt';
+import * as toolsRouteModel from './tools/route-model';
 import * as toolsToolCall from './tools/tool-call';
 import * as toolsToolTurn from './tools/tool-turn';
 import * as toolsValidateBeforeApproval from './tools/validate-before-approval';
@@ -300,6 +302,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainModelModelCalls,
   domainModelModelRegistry,
   domainModelModelSettings,
+  domainModelModelTier,
   domainModelModelWire,
   domainModelOfflineMark,
   domainModelPricing,
@@ -492,6 +495,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   toolsElicitedRun,
   toolsLlmToolCall,
   toolsLostAttempt,
+  toolsRouteModel,
   toolsToolCall,
   toolsToolTurn,
   toolsValidateBeforeApproval,

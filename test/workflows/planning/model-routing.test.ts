@@ -28,12 +28,12 @@ const tasks = [
   { id: 't2', description: 'Prove the sum is right', dependencies: ['t1'], estimated_complexity: 'high' },
 ];
 const update = (task_id: string, status: string, id: string) => useTool('update_task', { task_id, status }, id);
-const ask = (id: string) => useTool('ask_model', { prompt: 'What is 2+2?' }, id);
-/** The agent plans two tasks, asks ask_model once in each (no model named), and finishes. */
+const ask = (id: string, prompt: string) => useTool('ask_model', { prompt }, id);
+/** The agent plans two tasks, asks ask_model once in each (no model named, two questions), and finishes. */
 const script: ScriptedTurn[] = [
   { content: [say(JSON.stringify({ tasks }))] },
-  { content: [update('t1', 'in_progress', 'u1'), ask('a1')] },
-  { content: [update('t1', 'completed', 'u2'), update('t2', 'in_progress', 'u3'), ask('a2')] },
+  { content: [update('t1', 'in_progress', 'u1'), ask('a1', 'What is 2+2?')] },
+  { content: [update('t1', 'completed', 'u2'), update('t2', 'in_progress', 'u3'), ask('a2', 'Is 2+2=4 right?')] },
   { content: [update('t2', 'completed', 'u4')] },
   { content: [useTool('finish', { result: '4' })] },
 ];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolSpec } from '../domain';
+import type { ModelChoice, ToolSpec } from '../domain';
 import { InvalidToolDefinitionError, type ToolDefinition } from './define-tool';
 
 export interface ToolRegistry {
@@ -38,16 +38,15 @@ export function toToolSpec(tool: ToolDefinition): ToolSpec {
     ...(tool.alternatives.length ? { alternatives: [...tool.alternatives] } : {}),
     ...(tool.validate ? { validates: true } : {}),
     ...(tool.reconcile ? { reconciles: true } : {}),
-    ...modelChoicesOf(tool),
+    ...(modelChoicesOf(tool).length > 0 ? { modelChoices: modelChoicesOf(tool) } : {}),
   };
 }
 
 /** The models a tool offers by name (ask_model's), with tier and price: the workflow routes by them. */
-function modelChoicesOf(tool: ToolDefinition): Pick<ToolSpec, 'modelChoices'> {
-  const choices = (tool.models ?? []).flatMap(({ alias, model, tier, price }) =>
+export function modelChoicesOf(tool: ToolDefinition): ModelChoice[] {
+  return (tool.models ?? []).flatMap(({ alias, model, tier, price }) =>
     alias === undefined ? [] : [{ alias, model, ...(tier ? { tier } : {}), ...(price ? { price } : {}) }],
   );
-  return choices.length > 0 ? { modelChoices: choices } : {};
 }
 
 export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegistry {

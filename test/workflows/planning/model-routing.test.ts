@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { Worker } from '@temporalio/worker';
+import { describe, expect, inject, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import { renderStep } from '../../../src/cli/render/render-step';
 import { ModelRegistry, renderChainMarkdown, type ModelRequest } from '../../../src/domain';
@@ -41,18 +42,18 @@ const script: ScriptedTurn[] = [
 async function run(planning: Record<string, unknown>) {
   const answers = createScriptedModel([{ content: [say('4')] }, { content: [say('4, because 2+2=4')] }]);
   const tool = createLlmTool({ registry, providers: { 'openai-compatible': answers } });
-  const { result, model } = await runScripted(env, {
+  const { result, model, workflowId } = await runScripted(env, {
     script,
     tools: [tool],
     input: { task: 'What is 2+2, and is it right?', planning: { reflectEvery: 0, ...planning } },
   });
   answers.verify();
-  return { result, asked: answers.calls.map((c: ModelRequest) => c.model), agent: model };
+  return { result, workflowId, asked: answers.calls.map((c: ModelRequest) => c.model), agent: model };
 }
 
 describe.concurrent('ask_model routed by the plan task complexity', () => {
   it('sends a low task to the cheaper tier and a high one to the strong model, with the reason on the step', async () => {
-    const { result, asked, agent } = await run({});
+    const { result, workflowId, asked, agent } = await run({});
     expect(result.terminationReason).toBe('success');
     expect(asked).toEqual(['fast-1', 'strong-1']);
     // The model reads each model's tier and price in the tool's description.
@@ -70,6 +71,19 @@ describe.concurrent('ask_model routed by the plan task complexity', () => {
     // The terminal and the markdown say why.
     expect(renderStep(low)).toContain('routed: task t1 is low complexity');
     expect(renderChainMarkdown(result.chain)).toContain('routed: task t2 is high complexity');
+
+    // Chosen in the workflow: no activity of its own, no patched(), and the history replays.
+    const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+    const activities = (history.events ?? []).flatMap(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+    );
+    expect(activities.filter((name) => name === 'runTool')).toHaveLength(2);
+    expect((history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toEqual(
+      [],
+    );
+    await expect(
+      Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, workflowId),
+    ).resolves.toBeUndefined();
   });
 
   it('with planning.routeModels false, a call without a model goes to the tool default and says so', async () => {

@@ -22,6 +22,7 @@ export * from './tools/elicitation';
 export * from './model/usage';
 export * from './chain/render-chain-markdown';
 export * from './model/model-registry';
+export * from './model/model-tier';
 export { ModelPrice } from './model/model-settings';
 export {
   ContextSummarySettings,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type {
   ApprovalPolicy,
   AuditLevel,
+  ModelChoice,
   ModelProviderName,
   ToolEffects,
   ToolRetry,
@@ -67,8 +68,14 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output = un
   readonly requiredRoles: readonly string[];
   readonly sensitiveFields: readonly string[];
   readonly summaryTemplate?: string;
-  /** The models the tool may call, so a worker with a model allow-list refuses it at start rather than at a call. */
-  readonly models?: ReadonlyArray<{ readonly provider: ModelProviderName; readonly model: string }>;
+  /**
+   * The models the tool may call, so a worker with a model allow-list refuses it at start rather
+   * than at a call. Those with an `alias` are offered to the agent by that name: their tier and
+   * price reach the workflow in the spec (`modelChoices`), which routes a call that names none.
+   */
+  readonly models?: ReadonlyArray<
+    { readonly provider: ModelProviderName; readonly model: string } & Partial<Omit<ModelChoice, 'model'>>
+  >;
   execute(args: z.output<Input>, context: ToolContext): Promise<Output> | Output;
   validate?(args: z.output<Input>, context: ToolContext): Promise<ToolValidation> | ToolValidation;
   reconcile?(idempotencyKey: string, context: ToolContext): Promise<Reconciled<Output>> | Reconciled<Output>;
@@ -252,9 +259,20 @@ export function defineTool<Input extends z.ZodType, Output>(
     requiredRoles: options.requiredRoles ?? [],
     sensitiveFields: options.sensitiveFields ?? [],
     ...(options.summaryTemplate ? { summaryTemplate: options.summaryTemplate } : {}),
-    ...(options.models ? { models: options.models.map((m) => ({ provider: m.provider, model: m.model })) } : {}),
+    ...(options.models ? { models: options.models.map(modelEntry) } : {}),
     execute: options.execute,
     ...(options.validate ? { validate: options.validate } : {}),
     ...(options.reconcile ? { reconcile: options.reconcile } : {}),
   });
+}
+
+/** A copy of one model entry, with only the fields a tool's models have. */
+function modelEntry(m: NonNullable<ToolDefinition['models']>[number]): NonNullable<ToolDefinition['models']>[number] {
+  return {
+    provider: m.provider,
+    model: m.model,
+    ...(m.alias !== undefined ? { alias: m.alias } : {}),
+    ...(m.tier !== undefined ? { tier: m.tier } : {}),
+    ...(m.price !== undefined ? { price: { input: m.price.input, output: m.price.output } } : {}),
+  };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolSpec } from '../domain';
+import type { ModelChoice, ToolSpec } from '../domain';
 import { InvalidToolDefinitionError, type ToolDefinition } from './define-tool';
 
 export interface ToolRegistry {
@@ -38,7 +38,15 @@ export function toToolSpec(tool: ToolDefinition): ToolSpec {
     ...(tool.alternatives.length ? { alternatives: [...tool.alternatives] } : {}),
     ...(tool.validate ? { validates: true } : {}),
     ...(tool.reconcile ? { reconciles: true } : {}),
+    ...(modelChoicesOf(tool).length > 0 ? { modelChoices: modelChoicesOf(tool) } : {}),
   };
+}
+
+/** The models a tool offers by name (ask_model's), with tier and price: the workflow routes by them. */
+export function modelChoicesOf(tool: ToolDefinition): ModelChoice[] {
+  return (tool.models ?? []).flatMap(({ alias, model, tier, price }) =>
+    alias === undefined ? [] : [{ alias, model, ...(tier ? { tier } : {}), ...(price ? { price } : {}) }],
+  );
 }
 
 export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegistry {

@@ -55,6 +55,7 @@ import * as domainModelLlmAnswer from '../domain/model/llm-answer';
 import * as domainModelModelCalls from '../domain/model/model-calls';
 import * as domainModelModelRegistry from '../domain/model/model-registry';
 import * as domainModelModelSettings from '../domain/model/model-settings';
+import * as domainModelModelTier from '../domain/model/model-tier';
 import * as domainModelModelWire from '../domain/model/model-wire';
 import * as domainModelOfflineMark from '../domain/model/offline-mark';
 import * as domainModelPricing from '../domain/model/pricing';
@@ -251,6 +252,7 @@ import * as toolsElicitationAnswer from './tools/elicitation-answer';
 import * as toolsElicitedRun from './tools/elicited-run';
 import * as toolsLlmToolCall from './tools/llm-tool-call';
 import * as toolsLostAttempt from './tools/lost-attempt';
+import * as toolsRouteModel from './tools/route-model';
 import * as toolsToolCall from './tools/tool-call';
 import * as toolsToolTurn from './tools/tool-turn';
 import * as toolsValidateBeforeApproval from './tools/validate-before-approval';
@@ -312,6 +314,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainModelModelCalls,
   domainModelModelRegistry,
   domainModelModelSettings,
+  domainModelModelTier,
   domainModelModelWire,
   domainModelOfflineMark,
   domainModelPricing,
@@ -508,6 +511,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   toolsElicitedRun,
   toolsLlmToolCall,
   toolsLostAttempt,
+  toolsRouteModel,
   toolsToolCall,
   toolsToolTurn,
   toolsValidateBeforeApproval,

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { formatToolTable, toolRow } from '../../src/cli/commands/operations/list-tools';
+import { createScriptedModel } from '../../src/activities/models/scripted-model';
+import { ModelRegistry } from '../../src/domain';
+import { createLlmTool } from '../../src/tools/builtin/llm';
 import { defineTool } from '../../src/tools/define-tool';
+import { toToolSpec } from '../../src/tools/tool-registry';
 
 const read = defineTool({
   name: 'read_ledger',
@@ -42,5 +46,24 @@ describe('thoughtline tools', () => {
     // Descriptions on one line each, whitespace folded.
     expect(table).toContain('write_ledger: Writes the ledger');
     expect(formatToolTable([])).toBe('No tools.\n');
+  });
+
+  it("lists ask_model's models with tier and price, from the definition and from a served spec alike", () => {
+    const registry = ModelRegistry.parse({
+      models: {
+        strong: { provider: 'scripted', model: 'claude-sonnet-4-6', tier: 'high' },
+        local: { provider: 'scripted', model: 'llama3.1:8b' },
+      },
+    });
+    const ask = createLlmTool({ registry, providers: { scripted: createScriptedModel([]) } });
+    const lines = [
+      '  model strong (claude-sonnet-4-6; tier high; $3/$15 per Mtok in/out)',
+      '  model local (llama3.1:8b; price unknown)',
+    ];
+    for (const row of [toolRow(ask, 'built-in'), toolRow(toToolSpec(ask), 'mcp:models')]) {
+      const table = formatToolTable([row]).split('\n');
+      expect(table.slice(4, 6)).toEqual(lines);
+    }
+    expect(toolRow(read, 'built-in').models).toEqual([]);
   });
 });

@@ -265,6 +265,31 @@ describe('viewChain: general', () => {
     expect(view.approvals?.[0]).not.toBe(chain.approvals?.[0]);
   });
 
+  it("keeps a routed ask_model call's reason for developers and auditors, and drops it for the end user", () => {
+    const chain = ReasoningChain.parse({
+      ...sampleChain(),
+      steps: [
+        step(1, full, {
+          type: 'tool_call',
+          toolCall: {
+            toolType: 'llm',
+            toolName: 'ask_model',
+            arguments: { model: 'fast', prompt: 'q' },
+            correlationId: 'a1',
+            routed: 'task t1 is low complexity: fast, the cheapest model of tier low or above',
+          },
+        }),
+      ],
+    });
+    const routedIn = (role: 'end_user' | 'developer' | 'auditor') => {
+      const first = viewChain(chain, role).steps[0];
+      return first?.type === 'tool_call' ? first.toolCall.routed : 'not a call';
+    };
+    expect(routedIn('auditor')).toContain('task t1 is low complexity');
+    expect(routedIn('developer')).toContain('task t1 is low complexity');
+    expect(routedIn('end_user')).toBeUndefined();
+  });
+
   it('counts the steps an earlier view left out too', () => {
     const developerView = viewChain(sampleChain(), 'developer');
     expect(viewChain(developerView, 'auditor').view).toEqual({ role: 'auditor', hiddenSteps: 2 });

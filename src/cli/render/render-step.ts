@@ -113,7 +113,8 @@ export function renderStep(step: ReasoningStep, answered?: AnsweringModels): str
       const c = step.toolCall;
       if (c.toolType === 'llm') {
         const note = c.arguments['note'];
-        return `${n}${dim(`Model call   ${modelCallTitle(step, answered)}`)}${typeof note === 'string' ? ` ${yellow(note)}` : ''}`;
+        const routed = c.routed !== undefined ? ` ${dim(`routed: ${clip(c.routed, 300)}`)}` : '';
+        return `${n}${dim(`Model call   ${modelCallTitle(step, answered)}`)}${typeof note === 'string' ? ` ${yellow(note)}` : ''}${routed}`;
       }
       const delegated = c.delegatedTo
         ? under([`→ delegated to ${c.delegatedTo.agentName} (run ${c.delegatedTo.workflowId})`])

@@ -8,6 +8,7 @@ import { CacheHit, FallbackDecision, GoalCheckVerdict, ObserverVerdict, TaskChoi
 import { SubAgentRun } from '../agents/sub-agent';
 import { TerminationReason } from '../run/termination';
 import { TokenUsage } from '../model/usage';
+import { MAX_ROUTED_CHARS } from '../model/model-tier';
 
 /** Bumped whenever a stored chain would no longer parse; old fixtures must keep parsing. */
 export const CHAIN_SCHEMA_VERSION = 1;
@@ -38,6 +39,8 @@ export const ToolCall = z.object({
   sensitiveFields: z.array(z.string()).optional(),
   /** A `sub_agent` call: the child run it starts (its id is derived from this run and step). */
   delegatedTo: z.object({ agentName: z.string(), workflowId: z.string() }).optional(),
+  /** The workflow chose the model of this `llm` tool call (it named none): why, e.g. the plan task's complexity. */
+  routed: z.string().max(MAX_ROUTED_CHARS).optional(),
 });
 export type ToolCall = z.infer<typeof ToolCall>;
 

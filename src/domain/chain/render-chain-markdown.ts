@@ -54,7 +54,9 @@ export function renderStepMarkdown(step: ReasoningStep, runLink?: RunLink): stri
         return `${head} **Delegate** to ${code(c.toolName)} → ${child(c.delegatedTo.workflowId)} ${code(json(c.arguments, 200))}`;
       const note = c.arguments['note'];
       return c.toolType === 'llm'
-        ? `${head} **Model call** ${code(c.toolName)}${typeof note === 'string' ? ` (${prose(note, 200)})` : ''}`
+        ? `${head} **Model call** ${code(c.toolName)}${typeof note === 'string' ? ` (${prose(note, 200)})` : ''}${
+            c.routed !== undefined ? ` (routed: ${prose(c.routed, 300)})` : ''
+          }`
         : `${head} **Action** ${code(c.toolName)} ${code(json(c.arguments, 200))}`;
     }
     case 'tool_result': {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ModelProviderName, SamplingSettings } from './model-wire';
 import { ownValue } from '../text/own-value';
 import { ModelPrice, type FallbackModel, type ModelSettings } from './model-settings';
+import { ModelTier } from './model-tier';
 
 /**
  * AI SDK provider packages a registry entry may name (`sdk`); the worker imports the package
@@ -44,6 +45,8 @@ export const RegisteredModel = z
     model: z.string().min(1),
     maxTokens: z.number().int().positive().optional(),
     price: ModelPrice.optional(),
+    /** How capable the model is (`low`, `medium`, `high`): ask_model routes a plan task to the cheapest model whose tier covers its complexity. */
+    tier: ModelTier.optional(),
     /** Names of other registered models to fall back to, in order. */
     fallbacks: z.array(z.string()).default([]),
     /** `react-text` for a model without tool calling; default the run's own. */
@@ -159,6 +162,11 @@ export function resolveModel(registry: ModelRegistry, name: string): ResolvedMod
 /** The strategy a registered model (or group) asks for, if any. */
 export function registeredStrategy(registry: ModelRegistry, name: string): RegisteredModel['strategy'] {
   return entriesNamed(registry, name)[0]?.[1].strategy;
+}
+
+/** The tier a registered model (or group, by its first entry) is given, if any. */
+export function registeredTier(registry: ModelRegistry, name: string): ModelTier | undefined {
+  return entriesNamed(registry, name)[0]?.[1].tier;
 }
 
 /** Whether a worker may call this provider/model pair. */

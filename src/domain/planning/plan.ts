@@ -84,6 +84,12 @@ export const PlanningSettings = z.object({
    * `allowQuestions`. None by default (opt-in like the rest: the update tool is then sent as before).
    */
   fallbacks: z.array(FallbackKind).max(4).default([]),
+  /**
+   * An ask_model call that names no model goes to the cheapest model whose tier covers the task in
+   * progress's estimated complexity; `false` sends it to the tool's default model. Either way the
+   * call step says which and why.
+   */
+  routeModels: z.boolean().default(true),
 });
 export type PlanningSettings = z.infer<typeof PlanningSettings>;
 

@@ -4,6 +4,7 @@ import { ToolType, VisibilityLevel } from '../chain/chain';
 import { ElicitationAnswer, ElicitationRequest, MAX_ELICITATION_ROUNDS } from './elicitation';
 import { CacheRequest } from '../planning/cache-request';
 import { CacheHit } from '../planning/plan-verdicts';
+import { MAX_MODEL_CHOICES, ModelChoice } from '../model/model-tier';
 
 export const ToolRetry = z.object({
   maximumAttempts: z.number().int().positive(),
@@ -75,6 +76,8 @@ export const ToolSpec = z.object({
   sensitiveFields: z.array(z.string()).optional(),
   /** Shown instead of the step at `summary` visibility: `{field}` from the arguments or the result. */
   summaryTemplate: z.string().optional(),
+  /** The models a tool that asks models offers (ask_model): tier and price, so the workflow can route a call that names none. */
+  modelChoices: z.array(ModelChoice).min(1).max(MAX_MODEL_CHOICES).optional(),
 });
 export type ToolSpec = z.infer<typeof ToolSpec>;
 

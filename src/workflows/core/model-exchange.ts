@@ -26,6 +26,8 @@ export interface ModelPrompt {
 export interface ValidCall {
   spec: ToolSpec;
   args: Record<string, unknown>;
+  /** The workflow chose the model of this `llm` call (it named none): why (route-model.ts). */
+  routed?: string;
 }
 
 /** The text blocks of a reply, joined and trimmed. */

@@ -32,7 +32,7 @@ export async function requestApprovals(
   if (needed.length === 0) return new Map();
   const { chain, input, workflowId } = ctx;
   const requests = needed.map(({ call, check, reason, step: recorded }) => {
-    const step = recorded ?? recordToolCall(chain, input, check.spec, call.id, check.args);
+    const step = recorded ?? recordToolCall(chain, input, check.spec, call.id, check.args, check.routed);
     steps.set(call.id, step);
     chain.thinking(
       `Waiting for approval of ${check.spec.name} (call ${call.id}): ${reason}. Decide with: thoughtline approve ${workflowId} ${call.id}  (or reject … --reason)`,

@@ -71,7 +71,7 @@ export async function runToolCall(
   const { input, state } = ctx;
   const { spec, args } = check;
   const key = callKey(spec.name, args);
-  const callStep = recordedCall ?? recordToolCall(ctx.chain, input, spec, call.id, args);
+  const callStep = recordedCall ?? recordToolCall(ctx.chain, input, spec, call.id, args, check.routed);
   const recordedArgs = auditedArguments(spec, args);
   const shownAs = (result?: unknown) => toolStepVisibility(input, spec, recordedArgs, auditedValue(spec, result));
   const visibility = shownAs();

@@ -15,6 +15,7 @@ import { askPerson } from '../people/ask-person';
 import type { QuestionDesk } from '../people/question-desk';
 import type { PlanKeeper } from '../planning/plans/plan-keeper';
 import { withAlternatives } from './alternatives';
+import { routeModel } from './route-model';
 import { runToolCall } from './tool-call';
 import type { ToolCallCheck } from './validate-tool-call';
 import { validateBeforeApproval, type PreValidated } from './validate-before-approval';
@@ -54,19 +55,23 @@ export async function runToolTurn(
 ): Promise<Observation[]> {
   // A choice of the next task the turn did not make falls to plan order before any call is routed.
   parts.planKeeper?.settleChoice(calls);
-  const routes = calls.map((call) => routeCall(ctx, parts, call, refused.get(call.id)));
-  const asked = routes.filter((r): r is Extract<CallRoute, { kind: 'approve' }> => r.kind === 'approve');
+  const checked = calls.map((call) => routeCall(ctx, parts, call, refused.get(call.id)));
+  const asked = checked.filter((r): r is Extract<CallRoute, { kind: 'approve' }> => r.kind === 'approve');
   // Tools with a validate hook check a call before anyone is asked to approve it.
   const validated = asked.length === 0 ? new Map<string, PreValidated>() : await validateBeforeApproval(ctx, asked);
-  const approvals = asked.flatMap((r) => {
+  // A turn without task updates or approvals (most turns) awaits neither: each await is a promise
+  // the SDK takes a stack trace for, on every workflow task and replay.
+  const updated = !checked.some((r) => r.kind === 'task_update')
+    ? new Map<string, Observation>()
+    : await applyTaskUpdates(parts, checked);
+  // Models are chosen after the turn's task updates, for the task the calls are made in; a call
+  // already recorded for its validate hook keeps its arguments as validated.
+  const routes = checked.map((r) => (validated.has(r.call.id) ? r : withRoutedModel(ctx, r)));
+  const approvals = routes.flatMap((r) => {
+    if (r.kind !== 'approve') return [];
     const pre = validated.get(r.call.id);
     return pre?.refused ? [] : [{ ...r, ...(pre ? { step: pre.step } : {}) }];
   });
-  // A turn without task updates or approvals (most turns) awaits neither: each await is a promise
-  // the SDK takes a stack trace for, on every workflow task and replay.
-  const updated = !routes.some((r) => r.kind === 'task_update')
-    ? new Map<string, Observation>()
-    : await applyTaskUpdates(parts, routes);
   const decided: Decisions = approvals.length === 0 ? new Map() : await requestApprovals(ctx, parts.gate, approvals);
   const runnable = routes.filter(
     (r) => r.kind === 'run' || (r.kind === 'approve' && decided.get(r.call.id)?.record.status === 'approved'),
@@ -141,7 +146,14 @@ async function runConcurrently(
         index,
         call: route.call,
         check: route.check,
-        step: recordToolCall(ctx.chain, ctx.input, route.check.spec, route.call.id, route.check.args),
+        step: recordToolCall(
+          ctx.chain,
+          ctx.input,
+          route.check.spec,
+          route.call.id,
+          route.check.args,
+          route.check.routed,
+        ),
       });
     if (route.kind === 'approve' && refusedFirst.has(route.call.id))
       observations[index] = refusedFirst.get(route.call.id);
@@ -221,6 +233,13 @@ function routeCall(ctx: RunContext, parts: ToolTurnParts, call: ToolUseBlock, re
   return step?.kind === 'approve'
     ? { kind: 'approve', call, check, reason: step.reason }
     : { kind: 'run', call, check };
+}
+
+/** A call that may run, its model chosen by the plan task's complexity when it named none (route-model.ts). */
+function withRoutedModel(ctx: RunContext, route: CallRoute): CallRoute {
+  if (route.kind !== 'run' && route.kind !== 'approve') return route;
+  const check = routeModel(route.check, ctx.chain.plan, ctx.input.planning?.routeModels ?? true);
+  return check === route.check ? route : { ...route, check };
 }
 
 /** A tool with `requiredRoles` runs only for a caller holding one of them. */

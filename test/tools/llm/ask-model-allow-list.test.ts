@@ -27,8 +27,8 @@ describe("ask_model obeys the worker's model allow-list, not only its own", () =
   it('a worker whose registry leaves out a model the tool offers refuses to start, naming the tool and the model', async () => {
     const tool = createLlmTool({ registry: toolRegistry, providers: { 'openai-compatible': createScriptedModel([]) } });
     expect(tool.models).toEqual([
-      { provider: 'openai-compatible', model: 'fast-1' },
-      { provider: 'openai-compatible', model: 'big-1' },
+      { provider: 'openai-compatible', model: 'fast-1', alias: 'fast' },
+      { provider: 'openai-compatible', model: 'big-1', alias: 'big' },
     ]);
     await expect(
       createHarness(env, {

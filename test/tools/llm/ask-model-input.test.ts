@@ -18,8 +18,9 @@ function refusal(input: unknown): string | undefined {
 }
 
 describe('ask_model input: one model, or a consensus of 2–5', () => {
-  it('takes `model`, or `models` with mode "consensus"', () => {
+  it('takes `model`, or `models` with mode "consensus", or neither (the run then routes the call)', () => {
     expect(refusal({ model: 'a', prompt: 'q' })).toBeUndefined();
+    expect(refusal({ prompt: 'q' })).toBeUndefined();
     expect(refusal({ models: ['a', 'b'], mode: 'consensus', prompt: 'q' })).toBeUndefined();
     expect(refusal({ models: ['a', 'b', 'c', 'd', 'e'], mode: 'consensus', prompt: 'q' })).toBeUndefined();
   });
@@ -34,7 +35,6 @@ describe('ask_model input: one model, or a consensus of 2–5', () => {
   });
 
   it('refuses a mixed or half form with the fix in the message', () => {
-    expect(refusal({ prompt: 'q' })).toMatch(/Give `model` \(one model\), or `models` with mode "consensus"/);
     expect(refusal({ model: 'a', models: ['a', 'b'], mode: 'consensus', prompt: 'q' })).toMatch(/not both/);
     expect(refusal({ models: ['a', 'b'], prompt: 'q' })).toMatch(/set mode: "consensus"/);
     expect(refusal({ model: 'a', mode: 'consensus', prompt: 'q' })).toMatch(/needs `models`/);

@@ -1,5 +1,6 @@
-import { toolEffects, type ToolSpec } from '../../../domain';
+import { modelChoiceLine, toolEffects, type ModelChoice, type ToolSpec } from '../../../domain';
 import type { ToolDefinition } from '../../../tools/define-tool';
+import { modelChoicesOf } from '../../../tools/tool-registry';
 
 /** One tool as `thoughtline tools` shows it: what the model sees, and what a run does with a call by default. */
 export interface ToolRow {
@@ -12,6 +13,8 @@ export interface ToolRow {
   approval: string;
   requiredRoles: readonly string[];
   description: string;
+  /** The models the tool offers by name (ask_model's), each with its tier and price. */
+  models: readonly string[];
 }
 
 /** A row from a tool definition (built-in, your module) or from a spec a worker serves (MCP). */
@@ -25,8 +28,13 @@ export function toolRow(tool: ToolDefinition | ToolSpec, source: string): ToolRo
     approval: typeof approval === 'string' ? approval : `rules (${approval.anyOf.length})`,
     requiredRoles: tool.requiredRoles ?? [],
     description: tool.description,
+    models: offeredModels(tool).map(modelChoiceLine),
   };
 }
+
+/** A definition's models offered by name, or a served spec's model choices. */
+const offeredModels = (tool: ToolDefinition | ToolSpec): ModelChoice[] =>
+  'execute' in tool ? modelChoicesOf(tool) : (tool.modelChoices ?? []);
 
 const COLUMNS: ReadonlyArray<[string, (row: ToolRow) => string]> = [
   ['NAME', (r) => r.name],
@@ -45,6 +53,9 @@ export function formatToolTable(rows: readonly ToolRow[]): string {
   const line = (values: readonly string[]): string =>
     values.map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i]!))).join('  ');
   const out = [line(COLUMNS.map(([title]) => title)), ...cells.map(line), ''];
-  for (const row of rows) out.push(`${row.name}: ${row.description.replace(/\s+/g, ' ').slice(0, 200)}`);
+  for (const row of rows) {
+    out.push(`${row.name}: ${row.description.replace(/\s+/g, ' ').slice(0, 200)}`);
+    for (const model of row.models) out.push(`  model ${model}`);
+  }
   return `${out.join('\n')}\n`;
 }

@@ -19,8 +19,8 @@ export interface AskModelInput {
 
 /**
  * The tool's input: one object (the model APIs take only an object schema, so not a union) with
- * either `model`, or `models` and `mode: "consensus"`; a refinement says which when a call gets
- * it wrong. Every model name is an enum of the allow-list, so any other name is refused before a
+ * `model`, or `models` and `mode: "consensus"`, or neither (the workflow then names the model by
+ * the plan task's complexity); a refinement says which when a call gets it wrong. Every model name is an enum of the allow-list, so any other name is refused before a
  * call. The sampling settings keep SamplingSettings' bounds (the same schema pieces). With fewer
  * than two models to pick from, consensus is not offered at all.
  */
@@ -49,7 +49,11 @@ export function inputSchema(
   const { temperature, topP, topK, seed } = SamplingSettings.shape;
   return z
     .object({
-      model: name.optional().describe('Which model answers. Give this, or `models` with mode "consensus".'),
+      model: name
+        .optional()
+        .describe(
+          "Which model answers. Leave out to let the run choose by the current plan task's complexity (else the first model).",
+        ),
       ...consensus,
       prompt: z
         .string()
@@ -75,12 +79,6 @@ export function inputSchema(
       const models = 'models' in input ? (input.models as string[] | undefined) : undefined;
       const mode = 'mode' in input ? input.mode : undefined;
       if (input.model !== undefined && models !== undefined) issue('Give either `model` or `models`, not both.');
-      else if (input.model === undefined && models === undefined)
-        issue(
-          aliases.length >= 2
-            ? 'Give `model` (one model), or `models` with mode "consensus" (several).'
-            : 'Give `model`: which model answers.',
-        );
       else if (models !== undefined && mode !== 'consensus') issue('With `models`, set mode: "consensus".');
       else if (models === undefined && mode === 'consensus')
         issue(`mode "consensus" needs \`models\`: ${howMany} different model names.`);

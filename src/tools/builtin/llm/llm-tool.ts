@@ -1,6 +1,16 @@
 import type { z } from 'zod';
 import type { ModelProvider } from '../../../domain/model/model-provider';
-import { resolveModel, type LlmToolResult, type ModelProviderName, type ModelRegistry } from '../../../domain';
+import { priceFor } from '../../../domain/model/pricing';
+import {
+  MAX_MODEL_CHOICES,
+  modelChoiceLine,
+  registeredTier,
+  resolveModel,
+  type LlmToolResult,
+  type ModelChoice,
+  type ModelProviderName,
+  type ModelRegistry,
+} from '../../../domain';
 import {
   defineTool,
   InvalidToolDefinitionError,
@@ -77,6 +87,8 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
     throw problem('maxPromptChars must be a positive integer.');
   const aliases = [...new Set(chosen ?? registry.allowed ?? Object.keys(registry.models))];
   if (aliases.length === 0) throw problem('no models to choose from; name at least one registry model in `models`.');
+  if (aliases.length > MAX_MODEL_CHOICES)
+    throw problem(`offers ${aliases.length} models; name at most ${MAX_MODEL_CHOICES} in \`models\`.`);
   // Checked once here, so a call can only fail on the provider's side.
   const resolved = (alias: string): Target => {
     let target: Target;
@@ -95,7 +107,8 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
     return { alias, target, provider: providers[target.provider]!, maxTokens };
   };
   const judge = consensusJudge === undefined ? undefined : judgeOf(consensusJudge);
-  const list = [...targets].map(([alias, t]) => `${alias} (${t.model})`).join(', ');
+  const choices = [...targets].map(([alias, t]) => modelChoice(registry, alias, t));
+  const list = choices.map(modelChoiceLine).join(', ');
   const maxResultChars = shared.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
 
   return defineTool({
@@ -107,21 +120,21 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
     type: 'llm',
     description:
       description ??
-      `Ask another model a self-contained question and get its text answer. Pick a cheap model for simple sub-questions and a strong one for hard parts.${
+      `Ask another model a self-contained question and get its text answer. Pick a cheap model for simple sub-questions and a strong one for hard parts, or leave \`model\` out: the run then picks the cheapest model whose tier covers the current plan task's complexity (else ${aliases[0]}).${
         aliases.length >= 2
           ? ' To check an answer, ask several models at once (`models` with mode "consensus") and see how far they agree.'
           : ''
       } Models: ${list}.`,
     input: inputSchema(aliases as [string, ...string[]], maxTokens, maxPromptChars),
-    models: [...targets.values(), ...(judge ? [judge.target] : [])].map((t) => ({
-      provider: t.provider,
-      model: t.model,
-    })),
+    // The judge is listed for the worker's allow-list; with no alias it is no routing choice.
+    models: [
+      ...choices.map((c) => ({ ...c, provider: targets.get(c.alias)!.provider })),
+      ...(judge ? [{ provider: judge.target.provider, model: judge.target.model }] : []),
+    ],
     async execute(input, context): Promise<LlmToolResult> {
       const args = input as AskModelInput;
-      const names = args.models ?? (args.model !== undefined ? [args.model] : []);
-      if (names.length === 0)
-        throw new ToolError('Give `model`, or `models` with mode "consensus".', { retryable: false });
+      // The workflow names the model of a call that gave none; a call from elsewhere gets the default.
+      const names = args.models ?? [args.model ?? aliases[0]!];
       const maxChars = Math.floor(maxResultChars / names.length);
       const calls = names.map((alias): OneCall => {
         const target = targets.get(alias);
@@ -139,6 +152,18 @@ export function createLlmTool(options: LlmToolOptions): ToolDefinition {
       return (await askOne(calls[0]!, context)).answer;
     },
   });
+}
+
+/** One offered model with its tier and price: the registry entry's own price, else the built-in list price. */
+function modelChoice(registry: ModelRegistry, alias: string, target: Target): ModelChoice {
+  const tier = registeredTier(registry, alias);
+  const price = target.price ?? priceFor(target.model);
+  return {
+    alias,
+    model: target.model,
+    ...(tier ? { tier } : {}),
+    ...(price ? { price: { input: price.input, output: price.output } } : {}),
+  };
 }
 
 /** The worker's own allow-list too: an organisation's registry is never bypassed by a tool's. */

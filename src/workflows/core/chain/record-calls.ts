@@ -41,13 +41,14 @@ export function refuseCall(
   return { callId: call.id, content: observation, isError: true };
 }
 
-/** The tool_call step of a validated call, with its sensitive fields named for the views. */
+/** The tool_call step of a validated call, with its sensitive fields named for the views, and why the run chose its model. */
 export function recordToolCall(
   chain: ChainBuilder,
   input: AgentInput,
   spec: ToolSpec,
   callId: string,
   args: Record<string, unknown>,
+  routed?: string,
 ): ToolCallStep {
   const sensitive = spec.sensitiveFields?.length ? { sensitiveFields: spec.sensitiveFields } : {};
   // A delegation names its child run from the start, so watchers can follow it while it works.
@@ -70,6 +71,7 @@ export function recordToolCall(
       correlationId: callId,
       ...sensitive,
       ...delegated,
+      ...(routed !== undefined ? { routed } : {}),
     },
     toolStepVisibility(input, spec, recorded),
   );

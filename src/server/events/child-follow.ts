@@ -2,7 +2,7 @@ import type { SubAgentRun, SubAgentStepEvent, ViewerRole } from '../../domain';
 import type { ViewLens } from '../../domain/visibility';
 import type { RunStreamHub, WatcherOwner } from './run-stream-hub';
 import type { EventWriter } from './sse-writer';
-import { Watcher } from './watcher';
+import { Watcher, type ChildFollowing } from './watcher';
 
 /**
  * The one gate for a child's run, as its own events stream would apply it to this caller: the
@@ -44,7 +44,7 @@ const CHILDREN_SETTLE_MS = 3_000;
  * nothing a watcher of the child would not: one shared RunStream per child (none more when
  * someone already watches it), and each follow counts toward the caller's stream caps.
  */
-export class SubAgentFollowing {
+export class SubAgentFollowing implements ChildFollowing {
   private readonly followed = new Map<string, ChildWriter>();
   private closed = false;
 

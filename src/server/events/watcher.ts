@@ -1,12 +1,19 @@
-import type { ChainStatus, ReasoningStep, SubAgentStepEvent, ViewerRole } from '../../domain';
+import type { ChainStatus, ReasoningStep, SubAgentRun, SubAgentStepEvent, ViewerRole } from '../../domain';
 import type { ViewLens } from '../../domain/visibility';
 import type { RunEnding } from '../../domain/run/run-ending';
 import { chainInLens, statusInLens, subAgentInLens } from '../policy/apply-lens';
 import { endingInView } from '../../client/ending/read-ending';
 import type { RunStream, StreamListener, StreamSignal } from './run-stream';
 import type { EventWriter } from './sse-writer';
-import type { SubAgentFollowing } from './child-follow';
 import { LiveText, type TextDelta } from './live-text';
+
+/** What a watcher tells the stream's sub-agent following (child-follow.ts, which makes watchers: hence no import). */
+export interface ChildFollowing {
+  /** A sub-agent this run shows as it runs or ends. */
+  noted(sub: SubAgentRun, path: readonly string[]): void;
+  /** Resolves when the children followed sent their last steps (or waited long enough). */
+  settled(): Promise<void>;
+}
 
 /** Raw steps one watcher holds while the durable chain fills the gap before them. */
 const MAX_HELD_STEPS = 200;
@@ -46,7 +53,7 @@ export class Watcher implements StreamListener {
     /** False for a sub-agent's run shown as its summary: no step is sent, only status and the end. */
     private readonly sendsSteps = true,
     /** The running sub-agents this stream follows, and this run's place among them (`path` empty: the watched run). */
-    private readonly children?: { following: SubAgentFollowing; path: readonly string[] },
+    private readonly children?: { following: ChildFollowing; path: readonly string[] },
   ) {
     this.cursor = after;
     this.live = new LiveText(stream.viewer, view, lens, () => stream.modelCall);

@@ -1,7 +1,11 @@
+import { Writable } from 'node:stream';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import type { VisibilityLevel } from '../../src/domain';
+import { printFollowed } from '../../src/cli/reading/watch-printer';
+import { pushFollow } from '../../src/client/follow/push-follow';
 import { defineTool } from '../../src/tools/define-tool';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import { pollFor } from '../helpers/approval-helpers';
@@ -83,9 +87,17 @@ describe('tool progress on GET /v1/runs/:id/events', () => {
       openEvents(server, run.id, { token: 'auditor-token' }),
     ]);
     const all = [dev, user, auditor];
+    // `thoughtline watch` through serve: the same stream, printed as lines.
+    const printed: string[] = [];
+    const out = new Writable({ write: (chunk, _enc, done) => void (printed.push(String(chunk)), done()) });
+    const follow = printFollowed(
+      pushFollow(run.id, { server: { url: server.url, token: 'dev-token' }, result: () => run.handle.result() }),
+      out,
+    );
     await Promise.all(all.map((s) => s.waitFor('status', (m) => m.event === 'status')));
-    await pollFor('the watchers to join', () => (server.route.watcherCount() === 3 ? true : undefined));
+    await pollFor('the watchers to join', () => (server.route.watcherCount() === 4 ? true : undefined));
     opened();
+    await follow;
     await Promise.all(all.map((s) => s.waitFor('end', (m) => m.event === 'end', 60_000)));
 
     // A full tool: every update, in order, before its result, with the secret redacted.
@@ -113,6 +125,13 @@ describe('tool progress on GET /v1/runs/:id/events', () => {
     expect(progressOf(user.messages, 'scan_hidden')).toEqual([]);
     expect(progressOf(auditor.messages, 'scan_hidden')).toHaveLength(UPDATES);
     expect(JSON.stringify(all.map((s) => s.messages))).not.toContain(SECRET);
+    // The CLI prints each update under the call, before the call's result line.
+    const text = stripVTControlCharacters(printed.join(''));
+    expect(text).toContain('⋯ scan 20% scan scanned 100 files with [REDACTED]');
+    expect(text).toContain('⋯ scan_summary 100%');
+    expect(text).not.toContain('scan_hidden 20%');
+    expect(text.indexOf('⋯ scan 100%')).toBeLessThan(text.indexOf('scan_summary 20%'));
+    expect(text).not.toContain(SECRET);
     // Never stored: the chain has the calls and results only.
     const chain = await h.agents.chain(run.id, 'auditor');
     expect(JSON.stringify(chain)).not.toContain('scanned 100 files');

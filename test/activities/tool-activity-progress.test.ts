@@ -64,7 +64,7 @@ describe('ctx.progress: a running tool tells watchers how it goes', () => {
     expect(published[0]!.data).toEqual({ token: expect.not.stringMatching(/^abc$/), files: 3 });
     // No extra heartbeats: the two keep-alive beats of a 2.5 s call, carrying what was latest then.
     expect(beats).toHaveLength(2);
-    expect(beats[0]).toEqual({ progress: published[0] && expect.objectContaining({ seq: 1, fraction: 0.25 }) });
+    expect(beats[0]).toEqual({ progress: expect.objectContaining({ seq: 1, fraction: 0.25 }) });
     expect(beats[1]).toEqual({ progress: expect.objectContaining({ seq: 2, message: 'half way' }) });
     expect(JSON.stringify(beats)).not.toContain(SECRET);
   });

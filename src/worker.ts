@@ -221,6 +221,7 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
     ...(options.endpoints ? { endpoints: options.endpoints } : {}),
     secrets,
     ...(onModelDelta ? { onModelDelta } : {}),
+    ...(options.events ? { onToolProgress: runEvents.onToolProgress } : {}),
     ...(options.onModelReply ? { onModelReply: options.onModelReply } : {}),
     ...(options.isModelAllowed ? { isModelAllowed: options.isModelAllowed } : {}),
     cache: runCache,

@@ -1,10 +1,13 @@
 // What the run page knows of a chain: steps by number (each once, however it arrived: a page,
-// the stream, a resend after a reconnect) and the model text still arriving. Pure, no DOM.
+// the stream, a resend after a reconnect), the model text still arriving and running tools'
+// progress. Pure, no DOM.
 
 export function createChainState() {
   const steps = new Map();
   /** Live replies by `${activityId}#${attempt}`: { activityId, attempt, kind, text }. */
   const live = new Map();
+  /** Running tools' latest progress by their call step's id: { key, stepId, toolName, attempt, seq, message, fraction }. */
+  const progress = new Map();
 
   return {
     /** Adds steps; returns the new ones in step order (repeats are ignored). */
@@ -85,6 +88,50 @@ export function createChainState() {
     },
     get liveBlocks() {
       return [...live.values()];
+    },
+    /**
+     * Applies a tool_progress event; returns the call's latest progress, or undefined for an event
+     * without a call step. An older update of the same attempt (a lower seq) is ignored; a retry
+     * (a higher attempt) starts again.
+     */
+    applyProgress(event) {
+      if (!event || typeof event.stepId !== 'string' || typeof event.seq !== 'number') return undefined;
+      const old = progress.get(event.stepId);
+      const attempt = typeof event.attempt === 'number' ? event.attempt : 1;
+      if (old && (old.attempt > attempt || (old.attempt === attempt && old.seq >= event.seq))) return old;
+      const fraction =
+        typeof event.fraction === 'number' && event.fraction >= 0 && event.fraction <= 1 ? event.fraction : undefined;
+      const latest = {
+        key: `progress:${event.stepId}`,
+        stepId: event.stepId,
+        toolName: String(event.toolName ?? ''),
+        attempt,
+        seq: event.seq,
+        ...(typeof event.message === 'string' ? { message: event.message } : {}),
+        ...(fraction === undefined ? {} : { fraction }),
+      };
+      progress.set(event.stepId, latest);
+      return latest;
+    },
+    /** Drops the progress of calls that `added` steps answer (their results landed); returns its keys. */
+    endProgress(added) {
+      const keys = [];
+      for (const step of added ?? []) {
+        if (step?.type !== 'tool_result') continue;
+        for (const [stepId, latest] of progress) {
+          const call = [...steps.values()].find((s) => s.stepId === stepId);
+          if (call?.toolCall?.correlationId !== step.toolResult?.correlationId) continue;
+          progress.delete(stepId);
+          keys.push(latest.key);
+        }
+      }
+      return keys;
+    },
+    /** Drops every progress (the run ended); returns its keys. */
+    clearProgress() {
+      const keys = [...progress.values()].map((p) => p.key);
+      progress.clear();
+      return keys;
     },
   };
 }

@@ -8,7 +8,7 @@ import { h, replaceChildren } from './dom.js';
 import { ENDED, formatDateTime, goneStepsLine, planLine, progressLine } from './format.js';
 import { followEvents } from './sse.js';
 import { createRunControls } from './run-controls.js';
-import { liveView, stepView } from './step-view.js';
+import { liveView, progressView, stepView } from './step-view.js';
 import { detailsQuery, detailsToggle } from './preferences.js';
 import { badgeOf, renderEnding } from './ending-view.js';
 import { renderScores } from './scores.js';
@@ -359,6 +359,8 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
         if (event.step) {
           for (const key of state.clearLive()) liveEl.querySelector(`[data-live="${CSS.escape(key)}"]`)?.remove();
           addStepsFromServer([event.step]);
+          for (const key of state.endProgress([event.step]))
+            liveEl.querySelector(`[data-live="${CSS.escape(key)}"]`)?.remove();
           void refreshStatus();
         }
         break;
@@ -368,6 +370,14 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
         const old = liveEl.querySelector(`[data-live="${CSS.escape(block.key)}"]`);
         if (old) old.replaceWith(node);
         else liveEl.append(node);
+        break;
+      }
+      case 'tool_progress': {
+        const latest = state.applyProgress(event);
+        if (!latest) break;
+        const old = liveEl.querySelector(`[data-live="${CSS.escape(latest.key)}"]`);
+        if (old) old.replaceWith(progressView(latest));
+        else liveEl.append(progressView(latest));
         break;
       }
       case 'approval':
@@ -392,6 +402,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
         break;
       case 'end':
         state.clearLive();
+        state.clearProgress();
         liveEl.replaceChildren();
         void refreshStatus().then(() => setLive('ended', 'run ended'));
         break;

@@ -153,3 +153,15 @@ export function liveView(block) {
     h('pre', { class: 'live-text' }, block.text),
   );
 }
+
+/** A running tool's latest progress, under its call until its result lands: a bar when it says how far, and its line. */
+export function progressView(latest) {
+  const share = latest.fraction === undefined ? '' : ` ${Math.round(latest.fraction * 100)}%`;
+  return h(
+    'div',
+    { class: 'tool-progress', dataset: { live: latest.key }, role: 'status' },
+    h('span', { class: 'tool-progress-name' }, `${latest.toolName}${share}`),
+    latest.fraction === undefined ? null : h('progress', { max: '1', value: String(latest.fraction) }),
+    latest.message === undefined ? null : h('span', { class: 'tool-progress-message' }, latest.message),
+  );
+}

@@ -16,7 +16,7 @@ import {
 } from './model-activities';
 import { createRedactor } from '../tools/redact-secrets';
 import type { TenantActivities } from './tenant-activities';
-import { createToolActivities } from './tool-activities';
+import { createToolActivities, type ToolActivityDeps } from './tool-activities';
 import { createPlanCacheActivities } from './cache/plan-cache-activities';
 import { createA2aActivities } from './a2a/a2a-activities';
 import type { A2aSettings } from './a2a/a2a-settings';
@@ -33,6 +33,8 @@ export interface ActivityDeps extends ModelActivityDeps {
   scorers?: readonly ScorerDefinition[];
   /** Remote A2A agents sub-agent definitions may name (`a2a`); default none, so every one is refused. */
   a2a?: A2aSettings;
+  /** Receives tools' `ctx.progress(...)` updates, bounded and redacted (never stored in history). */
+  onToolProgress?: ToolActivityDeps['onToolProgress'];
 }
 
 /** Every activity of an agent worker. Workflows import this file as a type only. */
@@ -51,6 +53,7 @@ export function createActivities(deps: ActivityDeps) {
     ...(deps.mcp ? { mcp: deps.mcp } : {}),
     ...(deps.isModelAllowed ? { isModelAllowed: deps.isModelAllowed } : {}),
     ...(deps.cache ? { cache: deps.cache } : {}),
+    ...(deps.onToolProgress ? { onToolProgress: deps.onToolProgress } : {}),
   });
   return {
     ...createModelActivities({ ...deps, redact, conversations }),

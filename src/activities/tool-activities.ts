@@ -22,6 +22,7 @@ import { redactFailure, redactHeartbeat, redactToolResult, thrownText, type Reda
 import { uncacheableReason } from '../domain/planning/cache-request';
 import { lookupCached, storeCached } from './cache/cached-result';
 import type { RunCache } from './cache/run-cache';
+import { createToolProgressReporter, type NumberedProgress, type ToolProgressReporter } from './tool-progress-reporter';
 
 export interface ToolActivityDeps {
   tools: ToolRegistry;
@@ -39,7 +40,19 @@ export interface ToolActivityDeps {
   isModelAllowed?: ToolContext['isModelAllowed'];
   /** Where results of tools a run caches (`cache.tools`) are kept across runs; without it nothing is cached. */
   cache?: RunCache;
+  /** Receives each published `ctx.progress(...)` update, bounded and redacted (never stored in history). */
+  onToolProgress?: (progress: ToolProgressEvent) => void;
 }
+
+/** A tool call's progress as a worker publishes it: which run, call step and attempt, and the update. */
+export type ToolProgressEvent = NumberedProgress & {
+  workflowId: string;
+  activityId: string;
+  attempt: number;
+  /** The run's tool call step (the step id inside the call's idempotency key). */
+  callStepId: string;
+  toolName: string;
+};
 
 export function createToolActivities({
   tools,
@@ -49,6 +62,7 @@ export function createToolActivities({
   texts,
   isModelAllowed,
   cache,
+  onToolProgress,
 }: ToolActivityDeps) {
   return {
     /** Specs of the run's tools; recorded in history, so a replay sees the tool set the run began with. */
@@ -123,11 +137,16 @@ export function createToolActivities({
       }
       let value: unknown;
       const narrowing = { request: undefined as NarrowedVisibility | undefined };
+      const progress = progressReporter(call, own?.sensitiveFields ?? []);
       // Cancellation reaches an activity only through heartbeats, and their absence tells Temporal the
-      // worker died: send them while the tool works (none for a call shorter than the interval).
-      const keepAlive = setInterval(() => ctx.heartbeat(), heartbeatEveryMs);
+      // worker died: send them while the tool works (none for a call shorter than the interval). They
+      // carry the latest progress, so a follower reading pending activities sees it at no extra cost.
+      const keepAlive = setInterval(() => {
+        const latest = progress.latest();
+        ctx.heartbeat(latest ? { progress: latest } : undefined);
+      }, heartbeatEveryMs);
       try {
-        value = await tool.execute(args.data, toolContext(call.idempotencyKey, narrowing));
+        value = await tool.execute(args.data, toolContext(call.idempotencyKey, narrowing, progress));
       } catch (err) {
         if (err instanceof ApplicationFailure) throw redactFailure(err, redact);
         if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
@@ -143,6 +162,7 @@ export function createToolActivities({
         throw failure;
       } finally {
         clearInterval(keepAlive);
+        progress.close();
       }
       try {
         if (isNeedsInput(value))
@@ -230,17 +250,37 @@ export function createToolActivities({
    * What a hook of the tool receives: the call's key, the activity's cancel signal and heartbeats,
    * and where a request to narrow its result is kept (`narrowing`; absent for `validate`, which has no result).
    */
-  function toolContext(idempotencyKey: string, narrowing?: { request?: NarrowedVisibility }): ToolContext {
+  function toolContext(
+    idempotencyKey: string,
+    narrowing?: { request?: NarrowedVisibility },
+    progress?: ToolProgressReporter,
+  ): ToolContext {
     const ctx = Context.current();
     return {
       idempotencyKey,
       signal: ctx.cancellationSignal,
       heartbeat: (details) => ctx.heartbeat(redactHeartbeat(details, redact)),
+      progress: (update) => progress?.report(update),
       narrowVisibility: (level, summary) => {
         if (narrowing) narrowing.request = narrowerRequest(narrowing.request, level, summary, redactText);
       },
       ...(isModelAllowed ? { isModelAllowed } : {}),
     };
+  }
+
+  /** This attempt's progress: published to `onToolProgress` as the run's call step (see ToolProgressReporter). */
+  function progressReporter(call: ToolInvocation, sensitiveFields: readonly string[]): ToolProgressReporter {
+    const { activityId, attempt, workflowExecution } = Context.current().info;
+    const workflowId = workflowExecution?.workflowId ?? '';
+    // The key is `<workflow id>:<step id>` (tool-call.ts): the step is what follows the run's own id.
+    const prefix = `${workflowId}:`;
+    const callStepId = call.idempotencyKey.startsWith(prefix) ? call.idempotencyKey.slice(prefix.length) : '';
+    const publish =
+      onToolProgress && workflowId && callStepId
+        ? (update: NumberedProgress) =>
+            onToolProgress({ ...update, workflowId, activityId, attempt, callStepId, toolName: call.toolName })
+        : () => {};
+    return createToolProgressReporter(publish, redact, sensitiveFields);
   }
 
   /**

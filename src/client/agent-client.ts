@@ -39,6 +39,7 @@ import { loadAgentTree, type AgentTreeNode } from './chain/agent-tree';
 import { loadExpandedChain, type ExpandedChain } from './chain/expanded-chain';
 import { pushFollow, type PushServer } from './follow/push-follow';
 import { LiveReplyReader, type LiveDelta } from './chain/live-replies';
+import type { LiveToolProgress } from './follow/push-follow';
 import { statusFromResult } from './runs/status-from-result';
 import { routeApproval } from './decisions/route-approval';
 import { sendUpdate, UpdateRefusedError } from './errors/update-refused-error';
@@ -76,7 +77,11 @@ export interface AgentClientOptions {
 }
 
 /** What a watcher sees: whole steps as they land, and (optionally) model replies as they stream. */
-export type WatchEvent = { type: 'step'; step: ReasoningStep } | ({ type: 'live' } & LiveDelta);
+export type WatchEvent =
+  | { type: 'step'; step: ReasoningStep }
+  | ({ type: 'live' } & LiveDelta)
+  /** A running tool's progress: followed through `serve` only (`pushFollow`). */
+  | ({ type: 'progress' } & LiveToolProgress);
 
 export interface FollowOptions {
   pollMs?: number;

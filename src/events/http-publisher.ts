@@ -173,7 +173,7 @@ export function createHttpPublisher(options: HttpPublisherOptions): HttpPublishe
       }
       const bytes = Buffer.byteLength(json);
       if (bytes + 2 > maxBatchBytes) return drops.drop(1, `event of ${bytes} bytes (over the batch limit)`);
-      queue.push({ json, bytes, delta: event.type === 'text_delta' });
+      queue.push({ json, bytes, delta: event.type === 'text_delta' || event.type === 'tool_progress' });
       queuedBytes += bytes;
       enforceBounds();
       schedule(retryMs);

@@ -3,6 +3,7 @@ import type { ChainStatus } from '../domain';
 import type { RunEvent } from '../domain/run/run-event';
 import type { RunEventSinks } from '../workflows/core/chain/run-event-sink';
 import type { ModelDelta } from '../activities/model-activities';
+import type { ToolProgressEvent } from '../activities/tool-activities';
 
 /** Where run events go from a worker: an EventBus, or anything with `publish`. Must return at once. */
 export interface RunEventPublisher {
@@ -20,6 +21,8 @@ export interface WorkerRunEvents {
   sinks: InjectedSinks<RunEventSinks>;
   /** Give the model activities: each streamed delta becomes a `text_delta` event. */
   onModelDelta(delta: ModelDelta): void;
+  /** Give the tool activities: each published `ctx.progress(...)` becomes a `tool_progress` event. */
+  onToolProgress(progress: ToolProgressEvent): void;
   /** Events dropped because the publisher fell more than 10,000 behind or threw. */
   dropped(): number;
 }
@@ -97,6 +100,23 @@ export function createWorkerRunEvents(publisher: RunEventPublisher | undefined):
         kind: delta.kind,
         offset: delta.offset,
         text: delta.text,
+      });
+    },
+    onToolProgress(progress) {
+      const at = positions.get(progress.workflowId) ?? { chainStatus: 'tool_calling' as const, stepNumber: 0 };
+      const { workflowId, callStepId, activityId, attempt, toolName, seq, message, fraction, data } = progress;
+      send({
+        type: 'tool_progress',
+        runId: workflowId,
+        ...at,
+        activityId,
+        attempt,
+        stepId: callStepId,
+        toolName,
+        seq,
+        ...(message === undefined ? {} : { message }),
+        ...(fraction === undefined ? {} : { fraction }),
+        ...(data === undefined ? {} : { data }),
       });
     },
     dropped: () => dropped,

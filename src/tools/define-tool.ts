@@ -9,6 +9,7 @@ import type {
   ToolType,
   VisibilityLevel,
 } from '../domain';
+import type { ToolProgressUpdate } from '../domain/tools/tool-progress';
 import { MAX_ALTERNATIVES, MAX_RETURNS_CHARS } from '../domain/tools/tool-spec';
 import { defaultApprovalPolicy } from '../domain/approval/approval-policy';
 import { policyProblem } from '../domain/approval/rule-pattern';
@@ -39,6 +40,13 @@ export interface ToolContext {
    * narrowest counts. Honoured from `execute` and `reconcile`; the model still reads the result.
    */
   narrowVisibility(level: 'summary' | 'hidden', summary?: string): void;
+  /**
+   * Tells watchers how the call is going: a line, or `{ message?, fraction?, data? }` (fraction
+   * 0–1, data a little JSON). Redacted like results, bounded (500 characters, 2 KB of data, 4 a
+   * second with the latest winning, 500 an attempt) and never recorded in the chain: it rides on
+   * the worker's own keep-alive heartbeats and the run's event stream. Honoured from `execute`.
+   */
+  progress(update: ToolProgressUpdate): void;
 }
 
 /** A `validate` hook's answer: a reason to refuse the call, or nothing to let it run. */

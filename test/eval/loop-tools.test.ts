@@ -17,6 +17,7 @@ const context = {
   signal: new AbortController().signal,
   heartbeat() {},
   narrowVisibility() {},
+  progress() {},
 };
 const call = async (tool: ToolDefinition, args: unknown) => tool.execute(tool.input.parse(args), context);
 

@@ -1,7 +1,7 @@
 import type { WorkflowInfo } from '@temporalio/workflow';
 import { describe, expect, it } from 'vitest';
 import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
-import type { RunEvent } from '../../src/domain/run/run-event';
+import { RunEvent } from '../../src/domain/run/run-event';
 
 const info = (workflowId: string) => ({ workflowId }) as WorkflowInfo;
 const status = (stepNumber: number): RunEvent => ({
@@ -62,6 +62,37 @@ describe('createWorkerRunEvents', () => {
     fresh.onModelDelta({ workflowId: 'wf-3', activityId: '1', attempt: 1, kind: 'text', offset: 0, text: 'late' });
     await nextTurn();
     expect(seen[1]).toMatchObject({ type: 'text_delta', stepNumber: 0, chainStatus: 'thinking' });
+  });
+
+  it('turns a tool progress into a tool_progress event of the call step, at the run position, parsing as a RunEvent', async () => {
+    const got: RunEvent[] = [];
+    const events = createWorkerRunEvents({ publish: (e) => got.push(e) });
+    void events.sinks.runEvents.publish.fn(info('wf-5'), status(4));
+    events.onToolProgress({
+      workflowId: 'wf-5',
+      activityId: '3',
+      attempt: 2,
+      callStepId: 'step-4',
+      toolName: 'files_search',
+      seq: 1,
+      message: 'scanned 1,200 files',
+      fraction: 0.4,
+    });
+    await nextTurn();
+    expect(got[1]).toEqual({
+      type: 'tool_progress',
+      runId: 'wf-5',
+      chainStatus: 'tool_calling',
+      stepNumber: 4,
+      activityId: '3',
+      attempt: 2,
+      stepId: 'step-4',
+      toolName: 'files_search',
+      seq: 1,
+      message: 'scanned 1,200 files',
+      fraction: 0.4,
+    });
+    expect(RunEvent.safeParse(got[1]).success).toBe(true);
   });
 
   it("takes a workflow task's events in one call, and drops a payload that is not a list", async () => {

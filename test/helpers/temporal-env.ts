@@ -94,6 +94,8 @@ export async function createHarness(
     secrets?: string[];
     onModelDelta?: AgentWorkerOptions['onModelDelta'];
     onModelReply?: AgentWorkerOptions['onModelReply'];
+    /** Where the worker publishes run events (an EventBus); default none. */
+    events?: AgentWorkerOptions['events'];
     isModelAllowed?: AgentWorkerOptions['isModelAllowed'];
     /** `maxCachedWorkflows: 0`: every workflow task replays the history from the start. */
     replayEveryTask?: boolean;
@@ -121,6 +123,7 @@ export async function createHarness(
     secrets: deps.secrets ?? [],
     ...(deps.onModelDelta ? { onModelDelta: deps.onModelDelta } : {}),
     ...(deps.onModelReply ? { onModelReply: deps.onModelReply } : {}),
+    ...(deps.events ? { events: deps.events } : {}),
     ...(deps.isModelAllowed ? { isModelAllowed: deps.isModelAllowed } : {}),
     ...(deps.tenantLimits ? { tenantLimits: deps.tenantLimits } : {}),
     ...(deps.mcp ? { mcp: deps.mcp } : {}),

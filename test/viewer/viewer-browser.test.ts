@@ -46,6 +46,21 @@ const countRows = defineTool({
   execute: ({ table }) => ({ table, rows: table.length * 100 }),
 });
 
+/** A long scan that reports its progress once the test opens `scanning.start`, then holds until `scanning.done`. */
+const scanning = { start: deferred(), done: deferred() };
+const scanLedger = defineTool({
+  name: 'scan_ledger',
+  description: 'Scans a ledger for duplicate payments',
+  input: z.object({ table: z.string() }),
+  timeoutMs: 60_000,
+  execute: async ({ table }, ctx) => {
+    await scanning.start.promise;
+    ctx.progress({ message: `scanned 400 of 1,000 rows of ${table}`, fraction: 0.4 });
+    await scanning.done.promise;
+    return { table, duplicates: 0 };
+  },
+});
+
 /**
  * The routed model, except that a `[typing]` run's first call writes its text as deltas: after
  * the test opens `typing.start` (the page is watching), then holds until `typing.done` opens.
@@ -75,7 +90,7 @@ const pageErrors: string[] = [];
 let browser: { context: BrowserContext; close(): Promise<void> };
 
 beforeAll(async () => {
-  s = await startViewerHarness(env, { tools: [gate.tool, payInvoice, countRows], model: provider });
+  s = await startViewerHarness(env, { tools: [gate.tool, payInvoice, countRows, scanLedger], model: provider });
   browser = await launchChromium();
 });
 afterEach(() => {
@@ -272,6 +287,24 @@ describe('the chain viewer in Chromium', () => {
       .waitFor({ timeout: 20_000 });
     await page.locator('.live-state[data-live="ended"]').waitFor({ timeout: 20_000 });
     expect(await page.locator('.step-live').count()).toBe(0);
+    await page.close();
+  });
+
+  it("shows a running tool's progress bar under its call, gone when its result lands", async () => {
+    const runId = await start('dev', 'scanning', 'Check the ledger for duplicates', [
+      { content: [say('I will scan the payments ledger.'), useTool('scan_ledger', { table: 'payments' })] },
+      { content: [say('No duplicates found.'), useTool('finish', { result: 'No duplicates.' })] },
+    ]);
+    const page = await openAs('dev', `/runs/${runId}`);
+    await page.locator('.live-state[data-live="sse"]').waitFor();
+    scanning.start.resolve();
+    const bar = page.locator('.tool-progress', { hasText: 'scan_ledger 40%' });
+    await bar.waitFor({ timeout: 20_000 });
+    expect(await bar.textContent()).toContain('scanned 400 of 1,000 rows of payments');
+    expect(await bar.locator('progress').getAttribute('value')).toBe('0.4');
+    scanning.done.resolve();
+    await page.locator('.live-state[data-live="ended"]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('.tool-progress').count()).toBe(0);
     await page.close();
   });
 

@@ -32,6 +32,9 @@ interface ChainStateModule {
     applyDelta(event: { activityId: string; attempt: number; kind: string; offset: number; text: string }): LiveBlock;
     clearLive(): string[];
     readonly liveBlocks: LiveBlock[];
+    applyProgress(event: unknown): { key: string; seq: number; message?: string; fraction?: number } | undefined;
+    endProgress(added: unknown[]): string[];
+    clearProgress(): string[];
   };
 }
 interface FormatModule {
@@ -131,6 +134,43 @@ describe('chain state', () => {
     expect(state.liveBlocks.map((b) => b.key)).toEqual(['a1#2']);
     expect(state.clearLive()).toEqual(['a1#2']);
     expect(state.liveBlocks).toEqual([]);
+  });
+});
+
+describe('tool progress', () => {
+  it('keeps the latest update of a running call, ignores older ones, and drops it when the call’s result lands', async () => {
+    const { createChainState } = await viewerModule<ChainStateModule>('chain-state.js');
+    const state = createChainState();
+    state.addSteps([
+      step(3, {
+        stepId: 'call-3',
+        type: 'tool_call',
+        toolCall: { toolName: 'scan', correlationId: 'c3', toolType: 'external', arguments: {} },
+      }),
+    ]);
+    const p = (seq: number, attempt = 1, extra: Record<string, unknown> = {}) =>
+      state.applyProgress({ stepId: 'call-3', toolName: 'scan', attempt, seq, ...extra });
+    expect(p(1, 1, { message: 'scanned 100', fraction: 0.2 })).toMatchObject({
+      key: 'progress:call-3',
+      seq: 1,
+      fraction: 0.2,
+    });
+    expect(p(3, 1, { fraction: 0.6 })?.seq).toBe(3);
+    expect(p(2, 1, { fraction: 0.4 })?.seq).toBe(3);
+    expect(p(1, 2, { fraction: 7 })).toEqual({
+      key: 'progress:call-3',
+      stepId: 'call-3',
+      toolName: 'scan',
+      attempt: 2,
+      seq: 1,
+    });
+    expect(state.applyProgress({ toolName: 'scan', seq: 1 })).toBeUndefined();
+    const result = step(4, {
+      type: 'tool_result',
+      toolResult: { correlationId: 'c3', success: true, result: 1, durationMs: 1 },
+    });
+    expect(state.endProgress([step(5), result])).toEqual(['progress:call-3']);
+    expect(state.clearProgress()).toEqual([]);
   });
 });
 

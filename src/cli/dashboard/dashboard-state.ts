@@ -314,6 +314,8 @@ export function dashboardState(
   status?: AgentStatus,
 ): DashboardState {
   let state = start;
-  for (const event of events) state = event.type === 'step' ? withStep(state, event.step) : withLive(state, event.text);
+  for (const event of events)
+    if (event.type === 'step') state = withStep(state, event.step);
+    else if (event.type === 'live') state = withLive(state, event.text);
   return status ? withStatus(state, status) : state;
 }

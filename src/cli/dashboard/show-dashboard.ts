@@ -96,7 +96,8 @@ export function showDashboard(
     let next = await events.next();
     for (; !next.done && !closed; next = await events.next()) {
       const event = next.value;
-      state = event.type === 'step' ? withStep(state, event.step) : withLive(state, event.text);
+      if (event.type === 'step') state = withStep(state, event.step);
+      else if (event.type === 'live') state = withLive(state, event.text);
       if (event.type === 'step') statusReads.stepLanded();
       redraw();
     }

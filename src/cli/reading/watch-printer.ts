@@ -1,11 +1,11 @@
 import type { AgentResult, ReasoningStep } from '../../domain';
 import type { WatchEvent } from '../../client/agent-client';
 import { dashboardFits, showDashboard, type DashboardSource, type Followed } from '../dashboard/show-dashboard';
-import { answeringModels, renderLive, renderStep } from '../render/render-step';
+import { answeringModels, renderLive, renderStep, renderToolProgress } from '../render/render-step';
 import { writeSafe } from '../render/terminal-safe';
 
 /**
- * Prints what `AgentClient.follow` yields: one line per step, and streaming model text inline
+ * Prints what `AgentClient.follow` yields: one line per step, a line per tool progress, and streaming model text inline
  * (dimmed) until the step it belongs to lands. A model call's line waits for the next step, its
  * reply, so that it names the model that answered (a fallback, the offline model); text streaming
  * first prints it at once, with the model asked.
@@ -31,6 +31,10 @@ export async function printFollowed(
     }
     if (liveOpen) out.write('\n');
     liveOpen = false;
+    if (event.type === 'progress') {
+      writeSafe(out, `${renderToolProgress(event)}\n`);
+      continue;
+    }
     flush(event.step);
     if (event.step.type === 'tool_call' && event.step.toolCall.toolType === 'llm') held = event.step;
     else writeSafe(out, `${renderStep(event.step)}\n`);

@@ -194,6 +194,13 @@ export function renderLive(kind: 'text' | 'thinking', text: string, first: boole
   return `${marker}${dim(text)}`;
 }
 
+/** A running tool's latest progress, under its call's line: `⋯ files_search 40% scanned 1,200 files` (dimmed). */
+export function renderToolProgress(progress: { toolName: string; fraction?: number; message?: string }): string {
+  const share = progress.fraction === undefined ? '' : ` ${Math.round(progress.fraction * 100)}%`;
+  const line = progress.message === undefined ? '' : ` ${clip(oneLine(redactSecretsInText(progress.message)), 120)}`;
+  return `    ${dim(`⋯ ${progress.toolName}${share}${line}`)}`;
+}
+
 /**
  * `run`'s and `watch`'s last lines: the counts, how the run ended and why (`runEnding`), what
  * stands behind the answer, the spend, and the error whole. `result` must already be the reader's

@@ -3,8 +3,19 @@ import type { AgentResult, ReasoningStep } from '../../domain';
 import type { LiveDelta } from '../chain/live-replies';
 import { PushStreamError } from './push-stream-error';
 
+/** A running tool's latest progress (`ctx.progress`), as the reader's view shows its call step. */
+export interface LiveToolProgress {
+  /** The tool call step. */
+  stepId: string;
+  toolName: string;
+  seq: number;
+  message?: string;
+  fraction?: number;
+}
+
 /** What a follower yields: the same union as `AgentClient.follow` (declared there). */
-export type PushedEvent = { type: 'step'; step: ReasoningStep } | ({ type: 'live' } & LiveDelta);
+export type PushedEvent =
+  { type: 'step'; step: ReasoningStep } | ({ type: 'live' } & LiveDelta) | ({ type: 'progress' } & LiveToolProgress);
 
 /** A `thoughtline serve` instance and the bearer token that identifies this client to it. */
 export interface PushServer {
@@ -59,7 +70,7 @@ async function refusal(response: Response): Promise<string> {
 
 /**
  * Follows a run through the server's event stream (`GET /v1/runs/{id}/events`, developer view):
- * each step once, in order, and model text as it streams; the run's result once the stream ends.
+ * each step once, in order, and model text and tools' progress as they stream; the run's result once the stream ends.
  * It shows no sub-agent's steps, so it asks the server not to follow them (`subAgentSteps=false`).
  * A dropped connection is resumed with `Last-Event-ID`, so the server sends exactly the steps
  * missed; connections failing `maxRetries` times in a row, or a refusal (401, 403, 404), end
@@ -98,6 +109,16 @@ export async function* pushFollow(
         else if (message.event === 'text_delta' && live) {
           const { activityId, attempt, kind, text } = data as unknown as LiveDelta;
           yield { type: 'live', activityId, attempt, kind, text };
+        } else if (message.event === 'tool_progress' && live) {
+          const { stepId, toolName, seq, message: line, fraction } = data as unknown as LiveToolProgress;
+          yield {
+            type: 'progress',
+            stepId,
+            toolName,
+            seq,
+            ...(typeof line === 'string' ? { message: line } : {}),
+            ...(typeof fraction === 'number' ? { fraction } : {}),
+          };
         } else if (message.event === 'end') {
           ended = true;
           break;

@@ -3,6 +3,7 @@ import { ApprovalRecord } from '../approval/approval';
 import { ChainStatus, ReasoningStep } from '../chain/chain';
 import { RunEnding } from './run-ending';
 import { SubAgentRun } from '../agents/sub-agent';
+import { ToolProgress } from '../tools/tool-progress';
 
 /**
  * What a run publishes as it goes, in the reference design's shape: a type, the run (workflow id)
@@ -31,6 +32,17 @@ export const RunEvent = z.discriminatedUnion('type', [
     offset: z.number().int().nonnegative(),
     text: z.string(),
   }),
+  Base.extend({
+    type: z.literal('tool_progress'),
+    /** The tool call's attempt (activity id and attempt); a retry starts its count again. */
+    activityId: z.string(),
+    attempt: z.number().int().positive(),
+    /** The run's tool call step: a watcher sees the progress only where its view shows that step. */
+    stepId: z.string().min(1),
+    toolName: z.string(),
+    /** The attempt's running count of updates, from 1: a client keeps the highest. */
+    seq: z.number().int().positive(),
+  }).merge(ToolProgress),
   Base.extend({
     type: z.literal('end'),
     /**

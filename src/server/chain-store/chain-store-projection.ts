@@ -238,7 +238,8 @@ export function createChainStoreProjection(options: ChainStoreProjectionOptions)
   };
 
   const onEvent = (event: RunEvent): void => {
-    if (closed || event.type === 'text_delta') return;
+    // Live only, never stored: model text as it streams and tools' progress.
+    if (closed || event.type === 'text_delta' || event.type === 'tool_progress') return;
     void lanes.run(event.runId, () => handle(event)).catch(() => undefined);
   };
 

@@ -20,7 +20,7 @@ export type EndOutcome = Extract<RunEvent, { type: 'end' }>['outcome'];
 export type StreamSignal =
   /** A raw step, in order: the stream's facts cover every step before it. */
   | { kind: 'step'; step: ReasoningStep; chainStatus: ChainStatus; seq: number }
-  /** Any other published event (status, approval, sub_agent, text_delta), raw. */
+  /** Any other published event (status, approval, sub_agent, text_delta, tool_progress), raw. */
   | { kind: 'event'; event: Exclude<RunEvent, { type: 'step' | 'end' }>; seq: number }
   /** The run has at least `upTo` steps: a watcher behind that reads what it misses from the chain. */
   | { kind: 'steps-exist'; upTo: number; seq: number }
@@ -40,6 +40,9 @@ export interface RunStreamDeps {
   /** A Temporal read that takes longer is given up (and retried by the next tick). */
   readTimeoutMs: number;
 }
+
+/** Tool calls a stream remembers while they run (parallel calls of one turn, sub-agents' included). */
+const MAX_OPEN_TOOL_CALLS = 64;
 
 /** Raw steps held while the steps before them are read; more means a sync is due anyway. */
 const MAX_HELD_STEPS = 1_000;
@@ -72,6 +75,8 @@ export class RunStream {
   readonly viewer = new IncrementalChainView();
   /** The run's latest model call step seen: what its live text becomes is decided by it. */
   modelCall: LiveModelCall | undefined;
+  /** Tool call steps without a result yet, by step id: a tool's progress is shown as its call step is. */
+  readonly openToolCalls = new Map<string, ReasoningStep>();
   ended: EndOutcome | undefined;
   private ending: Promise<EndingRead | undefined> | undefined;
   private seq = 0;
@@ -259,7 +264,8 @@ export class RunStream {
   ): void {
     // Text deltas never change what a read of the chain or status returns: they do not advance
     // the sequence, so watchers that join while text streams share one catch-up read.
-    const delta = signal.kind === 'event' && signal.event.type === 'text_delta';
+    const delta =
+      signal.kind === 'event' && (signal.event.type === 'text_delta' || signal.event.type === 'tool_progress');
     const stamped = { ...signal, seq: delta ? this.seq : ++this.seq } as StreamSignal;
     for (const listener of this.listeners) listener.signal(stamped);
   }
@@ -298,6 +304,7 @@ export class RunStream {
   /** A step joins the facts in order; a model call step is remembered for the live text that follows it. */
   private addFact(step: ReasoningStep): void {
     this.viewer.add(step);
+    this.trackToolCall(step);
     // The run's own model calls (ask_model's llm steps are tool calls, without a toolChoice).
     if (step.type === 'tool_call' && step.toolCall.toolType === 'llm' && 'toolChoice' in step.toolCall.arguments)
       this.modelCall = {
@@ -305,6 +312,19 @@ export class RunStream {
         model: step.model ?? step.toolCall.toolName,
         level: step.visibility.level,
       };
+  }
+
+  /** Keeps open tool calls (at most MAX_OPEN_TOOL_CALLS, the oldest forgotten first) until their result. */
+  private trackToolCall(step: ReasoningStep): void {
+    if (step.type === 'tool_call') {
+      this.openToolCalls.set(step.stepId, step);
+      if (this.openToolCalls.size > MAX_OPEN_TOOL_CALLS)
+        this.openToolCalls.delete(this.openToolCalls.keys().next().value!);
+    }
+    if (step.type === 'tool_result')
+      for (const [id, call] of this.openToolCalls)
+        if (call.type === 'tool_call' && call.toolCall.correlationId === step.toolResult.correlationId)
+          this.openToolCalls.delete(id);
   }
 
   private releaseHeld(): void {

@@ -6,6 +6,7 @@ import { endingInView } from '../../client/ending/read-ending';
 import type { RunStream, StreamListener, StreamSignal } from './run-stream';
 import type { EventWriter } from './sse-writer';
 import { LiveText, type TextDelta } from './live-text';
+import { toolProgressInView, type ToolProgressEvent } from '../policy/tool-progress-in-view';
 
 /** What a watcher tells the stream's sub-agent following (child-follow.ts, which makes watchers: hence no import). */
 export interface ChildFollowing {
@@ -136,6 +137,7 @@ export class Watcher implements StreamListener {
         const { event } = signal;
         // A status, approval or sub-agent event after a step this watcher has not sent: send the step first.
         if (event.type === 'text_delta') return this.sendText(event);
+        if (event.type === 'tool_progress') return this.sendProgress(event);
         if (event.stepNumber > this.cursor) await this.fill(signal.seq);
         return this.sendEvent(event);
       }
@@ -176,8 +178,23 @@ export class Watcher implements StreamListener {
       this.writer.event('text_delta', this.nextId(), part);
   }
 
+  /** A tool's progress, only as far as this view and lens show its call step (toolProgressInView); never behind a read. */
+  private sendProgress(event: ToolProgressEvent): void {
+    if (!this.sendsSteps || this.writer.closed) return;
+    const shown = toolProgressInView(
+      this.stream.viewer,
+      this.stream.openToolCalls.get(event.stepId),
+      event,
+      this.view,
+      this.lens,
+    );
+    if (shown) this.writer.event('tool_progress', this.nextId(), shown);
+  }
+
   /** A published event other than a step or model text, in this watcher's view. */
-  private sendEvent(event: Exclude<Extract<StreamSignal, { kind: 'event' }>['event'], TextDelta>): void {
+  private sendEvent(
+    event: Exclude<Extract<StreamSignal, { kind: 'event' }>['event'], TextDelta | ToolProgressEvent>,
+  ): void {
     const viewer = this.stream.viewer;
     const subAgent = event.type === 'sub_agent' ? subAgentInLens(event.subAgent, this.view, this.lens) : undefined;
     // A sub-agent the lens hides is not announced; the chain status it carried comes with the next event.

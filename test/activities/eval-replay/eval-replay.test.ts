@@ -73,6 +73,7 @@ function runTool(tool: ToolDefinition, args: unknown, workflowId: string, attemp
       signal: new AbortController().signal,
       heartbeat() {},
       narrowVisibility() {},
+      progress() {},
     }),
   );
 }
@@ -161,7 +162,13 @@ describe('the replayed tools (activity context)', () => {
     expect(
       await replayedRate.execute(
         { pair: 'x' },
-        { idempotencyKey: 'k', signal: new AbortController().signal, heartbeat() {}, narrowVisibility() {} },
+        {
+          idempotencyKey: 'k',
+          signal: new AbortController().signal,
+          heartbeat() {},
+          narrowVisibility() {},
+          progress() {},
+        },
       ),
     ).toMatchObject({ real: 3 });
   });

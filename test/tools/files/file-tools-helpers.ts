@@ -9,6 +9,7 @@ export const context: ToolContext = {
   signal: new AbortController().signal,
   heartbeat: () => undefined,
   narrowVisibility: () => undefined,
+  progress: () => undefined,
 };
 
 /** Runs a tool as the worker does: arguments parsed by its schema first. */

@@ -57,6 +57,7 @@ function context(signal = new AbortController().signal): ToolContext & { beats: 
     beats: 0,
     heartbeat: () => void (ctx.beats += 1),
     narrowVisibility: () => undefined,
+    progress: () => undefined,
   };
   return ctx;
 }

@@ -16,6 +16,7 @@ const context = {
   signal: new AbortController().signal,
   heartbeat: () => undefined,
   narrowVisibility: () => undefined,
+  progress: () => undefined,
 };
 
 /** A consensus of a and b answering in turn from `answers`, judged by `judging`. */

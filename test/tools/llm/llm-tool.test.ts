@@ -23,6 +23,7 @@ const context = {
   signal: new AbortController().signal,
   heartbeat: () => undefined,
   narrowVisibility: () => undefined,
+  progress: () => undefined,
 };
 
 describe('createLlmTool (ask_model)', () => {

@@ -7,5 +7,6 @@ export function toolContext(): ToolContext {
     signal: new AbortController().signal,
     heartbeat: () => undefined,
     narrowVisibility: () => undefined,
+    progress: () => undefined,
   };
 }

@@ -103,6 +103,7 @@ describe('run --record: model replies and tool executions, replayed offline with
             signal: new AbortController().signal,
             heartbeat: () => {},
             narrowVisibility: () => {},
+            progress: () => {},
           },
         ),
       ).rejects.toThrow(/No recorded execution of stock with arguments \{"sku":"B2"\}/);

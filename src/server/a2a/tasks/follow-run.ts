@@ -13,14 +13,15 @@ export const snapshotKey = (snapshot: RunSnapshot): string => {
   return `${status.state}\u0000${status.message?.messageId ?? ''}`;
 };
 
-/** Wakes the follower on whatever the run's stream says, except the model's text as it streams. */
+/** Wakes the follower on whatever the run's stream says, except the model's text and tools' progress as they stream. */
 class Wake implements StreamListener {
   pending = true;
   ended = false;
   private resolve: (() => void) | undefined;
 
   signal(signal: StreamSignal): void {
-    if (signal.kind === 'event' && signal.event.type === 'text_delta') return;
+    if (signal.kind === 'event' && (signal.event.type === 'text_delta' || signal.event.type === 'tool_progress'))
+      return;
     if (signal.kind === 'ended') this.ended = true;
     this.pending = true;
     this.resolve?.();

@@ -103,6 +103,7 @@ import * as domainThreadsThreadSchemas from '../domain/threads/thread-schemas';
 import * as domainToolsElicitation from '../domain/tools/elicitation';
 import * as domainToolsToolAudit from '../domain/tools/tool-audit';
 import * as domainToolsToolHeartbeat from '../domain/tools/tool-heartbeat';
+import * as domainToolsToolProgress from '../domain/tools/tool-progress';
 import * as domainToolsToolResultNote from '../domain/tools/tool-result-note';
 import * as domainToolsToolSpec from '../domain/tools/tool-spec';
 import * as domainVisibilityHiddenText from '../domain/visibility/hidden-text';
@@ -362,6 +363,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainToolsElicitation,
   domainToolsToolAudit,
   domainToolsToolHeartbeat,
+  domainToolsToolProgress,
   domainToolsToolResultNote,
   domainToolsToolSpec,
   domainVisibilityHiddenText,

@@ -3,14 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ToolContext, ToolDefinition } from '../../../src/tools/define-tool';
 import { ToolError } from '../../../src/tools/tool-error';
+import { toolContext } from '../../helpers/tool-context';
 
-export const context: ToolContext = {
-  idempotencyKey: 'test',
-  signal: new AbortController().signal,
-  heartbeat: () => undefined,
-  narrowVisibility: () => undefined,
-  progress: () => undefined,
-};
+export const context: ToolContext = toolContext({ idempotencyKey: 'test' });
 
 /** Runs a tool as the worker does: arguments parsed by its schema first. */
 export async function run(tool: ToolDefinition, args: Record<string, unknown>): Promise<unknown> {

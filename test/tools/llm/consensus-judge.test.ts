@@ -3,6 +3,7 @@ import { createScriptedModel, say } from '../../../src/activities/models/scripte
 import { LlmConsensus, MAX_JUDGE_PROBLEM_CHARS, ModelRegistry } from '../../../src/domain';
 import type { ModelProvider } from '../../../src/domain/model/model-provider';
 import { createLlmTool } from '../../../src/tools/builtin/llm';
+import { toolContext } from '../../helpers/tool-context';
 
 const registry = ModelRegistry.parse({
   models: {
@@ -11,13 +12,7 @@ const registry = ModelRegistry.parse({
     judge: { provider: 'judging', model: 'judge-1' },
   },
 });
-const context = {
-  idempotencyKey: 'wf:1',
-  signal: new AbortController().signal,
-  heartbeat: () => undefined,
-  narrowVisibility: () => undefined,
-  progress: () => undefined,
-};
+const context = toolContext({ idempotencyKey: 'wf:1' });
 
 /** A consensus of a and b answering in turn from `answers`, judged by `judging`. */
 async function consensus(answers: [string, string], judging: ModelProvider): Promise<LlmConsensus> {

@@ -4,6 +4,7 @@ import { LlmAnswer, ModelRegistry } from '../../../src/domain';
 import { InvalidToolDefinitionError } from '../../../src/tools/define-tool';
 import { createLlmTool } from '../../../src/tools/builtin/llm';
 import { withinEscapedSize } from '../../../src/tools/builtin/llm/ask-one';
+import { toolContext } from '../../helpers/tool-context';
 
 const registry = ModelRegistry.parse({
   models: {
@@ -18,13 +19,7 @@ const registry = ModelRegistry.parse({
   },
   allowed: ['fast', 'strong', 'secret'],
 });
-const context = {
-  idempotencyKey: 'wf:1',
-  signal: new AbortController().signal,
-  heartbeat: () => undefined,
-  narrowVisibility: () => undefined,
-  progress: () => undefined,
-};
+const context = toolContext({ idempotencyKey: 'wf:1' });
 
 describe('createLlmTool (ask_model)', () => {
   it('is an llm tool whose model enum is the allow-list: other names are refused before any call', () => {

@@ -3,7 +3,7 @@ import { createPostgresQueryTool } from '../../../src/tools/builtin/sql';
 import { POSTGRES_RISKS, type PostgresRisk } from '../../../src/tools/builtin/sql/postgres-role-check';
 import { ToolError } from '../../../src/tools/tool-error';
 import { REVOKE_LOGICAL_EMIT, startTestPostgres, type TestPostgres } from '../../helpers/postgres';
-import { toolContext } from './sql-tool-context';
+import { toolContext } from '../../helpers/tool-context';
 
 /**
  * What a query could do past the tool's rules before issue 43, against a real PostgreSQL: outlive

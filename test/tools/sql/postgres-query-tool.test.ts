@@ -4,7 +4,7 @@ import { createPostgresQueryTool } from '../../../src/tools/builtin/sql';
 import { ToolError } from '../../../src/tools/tool-error';
 import { POSTGRES_RISKS, type PostgresRisk } from '../../../src/tools/builtin/sql/postgres-role-check';
 import { REVOKE_LOGICAL_EMIT, startTestPostgres, type TestPostgres } from '../../helpers/postgres';
-import { toolContext } from './sql-tool-context';
+import { toolContext } from '../../helpers/tool-context';
 
 const ALL_RISKS = Object.keys(POSTGRES_RISKS) as PostgresRisk[];
 let server: TestPostgres;

@@ -7,7 +7,7 @@ import { createSqliteQueryTool } from '../../../src/tools/builtin/sql';
 import { SQLITE_CHILD_MARKER } from '../../../src/tools/builtin/sql/sqlite-child-source';
 import { ToolError } from '../../../src/tools/tool-error';
 import { openSqlite } from '../../helpers/sqlite-file';
-import { toolContext } from './sql-tool-context';
+import { toolContext } from '../../helpers/tool-context';
 
 let dir: string;
 let file: string;

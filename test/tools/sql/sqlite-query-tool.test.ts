@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteQueryTool } from '../../../src/tools/builtin/sql';
 import { ToolError } from '../../../src/tools/tool-error';
 import { openSqlite } from '../../helpers/sqlite-file';
-import { toolContext } from './sql-tool-context';
+import { toolContext } from '../../helpers/tool-context';
 
 let dir: string;
 let file: string;

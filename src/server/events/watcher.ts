@@ -6,7 +6,7 @@ import { endingInView } from '../../client/ending/read-ending';
 import type { RunStream, StreamListener, StreamSignal } from './run-stream';
 import type { EventWriter } from './sse-writer';
 import { LiveText, type TextDelta } from './live-text';
-import { toolProgressInView, type ToolProgressEvent } from '../policy/tool-progress-in-view';
+import { toolProgressInView, type ToolProgressRunEvent } from '../policy/tool-progress-in-view';
 
 /** What a watcher tells the stream's sub-agent following (child-follow.ts, which makes watchers: hence no import). */
 export interface ChildFollowing {
@@ -179,7 +179,7 @@ export class Watcher implements StreamListener {
   }
 
   /** A tool's progress, only as far as this view and lens show its call step (toolProgressInView); never behind a read. */
-  private sendProgress(event: ToolProgressEvent): void {
+  private sendProgress(event: ToolProgressRunEvent): void {
     if (!this.sendsSteps || this.writer.closed) return;
     const shown = toolProgressInView(
       this.stream.viewer,
@@ -193,7 +193,7 @@ export class Watcher implements StreamListener {
 
   /** A published event other than a step or model text, in this watcher's view. */
   private sendEvent(
-    event: Exclude<Extract<StreamSignal, { kind: 'event' }>['event'], TextDelta | ToolProgressEvent>,
+    event: Exclude<Extract<StreamSignal, { kind: 'event' }>['event'], TextDelta | ToolProgressRunEvent>,
   ): void {
     const viewer = this.stream.viewer;
     const subAgent = event.type === 'sub_agent' ? subAgentInLens(event.subAgent, this.view, this.lens) : undefined;

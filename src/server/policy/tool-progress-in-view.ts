@@ -3,7 +3,7 @@ import type { IncrementalChainView } from '../../domain/chain/chain-view';
 import type { RunEvent } from '../../domain/run/run-event';
 import type { ViewLens } from '../../domain/visibility';
 
-export type ToolProgressEvent = Extract<RunEvent, { type: 'tool_progress' }>;
+export type ToolProgressRunEvent = Extract<RunEvent, { type: 'tool_progress' }>;
 
 /** Stands in for the call's arguments: a view that keeps it shows the call step whole. */
 const WHOLE_MARK = '\u0000whole';
@@ -17,10 +17,10 @@ const WHOLE_MARK = '\u0000whole';
 export function toolProgressInView(
   viewer: IncrementalChainView,
   callStep: ReasoningStep | undefined,
-  event: ToolProgressEvent,
+  event: ToolProgressRunEvent,
   view: ViewerRole,
   lens: ViewLens | undefined,
-): ToolProgressEvent | undefined {
+): ToolProgressRunEvent | undefined {
   if (callStep?.type !== 'tool_call' || callStep.toolCall.toolName !== event.toolName) return undefined;
   const probe = { ...callStep, toolCall: { ...callStep.toolCall, arguments: { [WHOLE_MARK]: WHOLE_MARK } } };
   const viewed = viewer.step(probe, view, lens);

@@ -1,4 +1,6 @@
+import type { ModelMessage, VisibilityLevel } from '../../domain';
 import { contextSummaryLimit, type ContextSummarySettings } from '../../domain/model/context-summary';
+import { narrowestLevel } from '../../domain/visibility/narrowest-level';
 import { ContinueAsNewRequested, isLoopSignal } from '../core/loop-signals';
 import type { RunContext } from '../core/state/run-context';
 import { summariseTurns } from '../model/summarise-turns';
@@ -40,8 +42,10 @@ async function summariseAndDrop(
   const model = settings.model?.model ?? input.model.model;
   let summary: string | undefined;
   let why = 'the model replied with no text';
+  const dropped = state.oldestTurns(turns);
+  const level = summaryLevel(ctx, dropped);
   try {
-    summary = await summariseTurns(ctx, settings, state.contextSummary, state.oldestTurns(turns), limit);
+    summary = await summariseTurns(ctx, settings, state.contextSummary, dropped, limit);
   } catch (err) {
     // Budget and model failures leave the run going, without a summary; a handover is not ours to swallow.
     if (!isLoopSignal(err) || err instanceof ContinueAsNewRequested) throw err;
@@ -57,6 +61,25 @@ async function summariseAndDrop(
     summary !== undefined
       ? `Context compacted: ${turns} earlier turns were summarised by ${model} and the summary took their place in the conversation sent to the model${extra} (${sizes}). The chain keeps them in full. Summary:\n${summary}`
       : `Context compacted without a summary (${why}): ${turns} earlier turns were removed from the conversation sent to the model and a note says so${extra} (${sizes}). The chain keeps them in full.`,
-    { level: summary !== undefined ? input.visibility : 'full' },
+    { level: summary !== undefined ? level : 'full' },
   );
+}
+
+/**
+ * How widely the summary step may show: a summary restates the dropped turns' tool results and the
+ * summary before it, so it shows no wider than the narrowest of them (a hidden result's summary is
+ * the auditor's too), nor than the run's own level.
+ */
+function summaryLevel(ctx: RunContext, dropped: readonly ModelMessage[]): VisibilityLevel {
+  const results = new Set(
+    dropped.flatMap((m) => m.content.flatMap((b) => (b.type === 'tool_result' ? [b.toolUseId] : []))),
+  );
+  let level: VisibilityLevel = ctx.input.visibility;
+  for (const step of ctx.chain.steps) {
+    const restated =
+      (step.type === 'tool_result' && results.has(step.toolResult.correlationId)) ||
+      (step.type === 'thinking' && step.purpose === 'compaction');
+    if (restated) level = narrowestLevel(level, step.visibility.level) ?? level;
+  }
+  return level;
 }

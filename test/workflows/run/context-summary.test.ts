@@ -22,6 +22,16 @@ const readRoom = defineTool({
   execute: ({ n }) => `Room ${n}: the code is 7${n}7. ${'Notes about the room. '.repeat(12)}`,
 });
 
+/** The same rooms, read through a tool whose results only the auditor may see. */
+const readSealedRoom = defineTool({
+  name: 'read_room',
+  description: 'Reads the notes on room n',
+  input: z.object({ n: z.number().int() }),
+  effects: 'none',
+  visibility: 'hidden',
+  execute: ({ n }) => `Room ${n}: the code is 7${n}7. ${'Notes about the room. '.repeat(12)}`,
+});
+
 const isSummaryCall = (request: ModelRequest): boolean => request.system === contextSummarySystem();
 
 /**
@@ -103,6 +113,26 @@ describe('a model-written summary of the turns compaction drops (contextSummary)
     expect(results).toHaveLength(READS + 1);
     for (const request of model.calls)
       expect(JSON.stringify(request.messages).length).toBeLessThanOrEqual(CONTEXT_CHARS);
+  });
+
+  it("shows a summary no wider than the results it restates: a hidden tool's summary is hidden too", async () => {
+    const model = createScriptedModel(script(2, () => [say(SUMMARY)]));
+    const h = await createHarness(env, { tools: [readSealedRoom], models: { scripted: model } });
+    const result = await h.worker.runUntil(async () => {
+      const handle = await h.agents.start(
+        scriptedInput('Collect the code of every room', {
+          maxIterations: READS + 3,
+          maxContextChars: CONTEXT_CHARS,
+          contextSummary: {},
+        }),
+      );
+      return handle.result();
+    });
+    model.verify();
+    const notes = compactionNotes(result.chain.steps);
+    expect(notes).toHaveLength(2);
+    for (const note of notes)
+      expect(note).toMatchObject({ thought: expect.stringContaining(SUMMARY), visibility: { level: 'hidden' } });
   });
 
   it('falls back to the note when the summary call fails, says so, and the run goes on', async () => {

@@ -28,6 +28,7 @@ function promptOf(body: FakeRequestBody): string {
 async function judgedRun(
   judgeReplies: ScriptEntry[],
   judged = true,
+  extra: Record<string, unknown> = {},
 ): Promise<{ result: AgentResult; prompts: string[]; lookup: string }> {
   const server = await startFakeMessagesServer({ script: judgeReplies });
   try {
@@ -41,7 +42,11 @@ async function judgedRun(
           ],
         },
       ],
-      input: { task: 'Find alpha, twice alpha and beta.', ...(judged ? { grounding: { judge: JUDGE } } : {}) },
+      input: {
+        task: 'Find alpha, twice alpha and beta.',
+        ...(judged ? { grounding: { judge: JUDGE } } : {}),
+        ...extra,
+      },
       models: { anthropic },
     });
     server.verify();
@@ -63,7 +68,23 @@ function judgeThought(result: AgentResult): string | undefined {
   return step?.type === 'thinking' ? step.thought : undefined;
 }
 
+/** The judge supports claim 1 (100) on the lookup step, with a reason that restates its result. */
+const supportOnLookup: ScriptEntry = (body) => {
+  const step = /step \\"([^"\\]+)\\", lookup/.exec(promptOf(body))?.[1] ?? 'missing';
+  return text(JSON.stringify({ supported: [{ claim: 1, step, why: 'alpha is 50, twice is 100' }] }));
+};
+
 describe('the claim judge (grounding.judge) on the dev server', () => {
+  it("shows its step no wider than the results it cites: a hidden lookup's reasons are the auditor's", async () => {
+    const hidden = await judgedRun([supportOnLookup], true, { visibilityByTool: { lookup: { level: 'hidden' } } });
+    expect(judgeThought(hidden.result)).toContain('"100" rests on step');
+    const step = (r: AgentResult) =>
+      r.chain.steps.find((s) => s.type === 'thinking' && s.thought.startsWith('Claim judge'));
+    expect(step(hidden.result)?.visibility.level).toBe('hidden');
+    const open = await judgedRun([supportOnLookup]);
+    expect(step(open.result)?.visibility.level).toBe('full');
+  }, 120_000);
+
   it('supports a derived claim on a named observation, refuses a step that is none, is a visible paid step, and replays', async () => {
     // The judge names the lookup step for claim 1 (100) and a step that does not exist for claim 2 (40 km).
     const reply: ScriptEntry = (body) => {

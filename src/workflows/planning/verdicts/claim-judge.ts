@@ -1,4 +1,5 @@
-import type { AnswerClaim, ReasoningStep } from '../../../domain';
+import type { AnswerClaim, ReasoningStep, VisibilityLevel } from '../../../domain';
+import { narrowestLevel } from '../../../domain/visibility/narrowest-level';
 import { isSupported } from '../../../domain/chain/claim-support';
 import { redactSecretsInText } from '../../../domain/secrets/secret-patterns';
 import { controlToolNames, observationEvidence, type JudgedAnswer } from '../../core/chain/grounding';
@@ -34,7 +35,8 @@ export async function judgeClaims(ctx: RunContext, judged: JudgedAnswer, answer:
   const { chain, input } = ctx;
   const open = check.claims.flatMap((claim, at) => (isSupported(claim) ? [] : [{ claim, at }]));
   const observations = judgedObservations(chain.steps, controlToolNames(input));
-  const say = (text: string) => chain.thinking(`Claim judge (${judge.model}): ${text}`, { level: input.visibility });
+  const say = (text: string, level: VisibilityLevel = input.visibility) =>
+    chain.thinking(`Claim judge (${judge.model}): ${text}`, { level });
   let text: string;
   try {
     text = await askForVerdict(
@@ -61,6 +63,7 @@ export async function judgeClaims(ctx: RunContext, judged: JudgedAnswer, answer:
   const observed = new Set(observations.map((o) => o.stepId));
   const claims: AnswerClaim[] = [...check.claims];
   const notes: string[] = [];
+  const cited = new Set<string>();
   for (const { claim: n, step, why } of read.value.supported) {
     const target = open[n - 1];
     if (target === undefined) {
@@ -76,10 +79,15 @@ export async function judgeClaims(ctx: RunContext, judged: JudgedAnswer, answer:
     claims[target.at] = { ...target.claim, supportedBy: step, judgedBy: judge.model.slice(0, 120) };
     const reason = redactSecretsInText(why.trim()).slice(0, MAX_WHY_CHARS);
     notes.push(`${said} rests on step ${stepNumberOf(chain.steps, step)}${reason ? ` (${reason})` : ''}`);
+    cited.add(step);
   }
   const unsupported = claims.filter((c) => !isSupported(c)).map((c) => c.text);
   if (unsupported.length > 0) notes.push(`unsupported: ${unsupported.join(', ')}`);
-  say(`${notes.join('; ')}.`);
+  // The judge's reasons may restate the results it cites: its step shows no wider than they do.
+  const level = chain.steps
+    .filter((s) => cited.has(s.stepId))
+    .reduce<VisibilityLevel>((l, s) => narrowestLevel(l, s.visibility.level) ?? l, input.visibility);
+  say(`${notes.join('; ')}.`, level);
   return {
     ...judged,
     grounding: unsupported.length === 0 ? 'grounded' : 'partly_grounded',

@@ -2,7 +2,14 @@ import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
-import { FailureType, type AssistantBlock, type ModelRequest, type ReasoningStep } from '../../../src/domain';
+import {
+  FailureType,
+  type AgentResult,
+  type AssistantBlock,
+  type ContextSummarySettings,
+  type ModelRequest,
+  type ReasoningStep,
+} from '../../../src/domain';
 import { contextSummarySystem } from '../../../src/domain/model/context-summary';
 import { defineTool } from '../../../src/tools/define-tool';
 import { scriptedInput } from '../../helpers/scripted-input';
@@ -52,6 +59,25 @@ function script(summaries: number, summary: (request: ModelRequest) => Assistant
   return Array.from({ length: READS + 1 + summaries }, () => ({ content: next }));
 }
 
+/** A run that reads every room through `tool` with `model`, its context held to CONTEXT_CHARS. */
+async function collectRooms(
+  tool: typeof readRoom,
+  model: ReturnType<typeof createScriptedModel>,
+  contextSummary: ContextSummarySettings | Record<string, never>,
+): Promise<AgentResult> {
+  const h = await createHarness(env, { tools: [tool], models: { scripted: model } });
+  return h.worker.runUntil(async () => {
+    const handle = await h.agents.start(
+      scriptedInput('Collect the code of every room', {
+        maxIterations: READS + 3,
+        maxContextChars: CONTEXT_CHARS,
+        contextSummary,
+      }),
+    );
+    return handle.result();
+  });
+}
+
 const compactionNotes = (steps: readonly ReasoningStep[]) =>
   steps.filter((s) => s.type === 'thinking' && s.purpose === 'compaction');
 const compactionCalls = (steps: readonly ReasoningStep[]) =>
@@ -65,17 +91,7 @@ describe('a model-written summary of the turns compaction drops (contextSummary)
   it('summarises dropped turns in one visible model call per compaction and sends the summary to the next turn', async () => {
     let written = 0;
     const model = createScriptedModel(script(2, () => [say(`${SUMMARY} (summary ${++written})`)]));
-    const h = await createHarness(env, { tools: [readRoom], models: { scripted: model } });
-    const result = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start(
-        scriptedInput('Collect the code of every room', {
-          maxIterations: READS + 3,
-          maxContextChars: CONTEXT_CHARS,
-          contextSummary: { maxChars: 600 },
-        }),
-      );
-      return handle.result();
-    });
+    const result = await collectRooms(readRoom, model, { maxChars: 600 });
     model.verify();
     expect(result).toMatchObject({ success: true, iterations: READS + 1, modelCalls: READS + 3 });
     const steps = result.chain.steps;
@@ -117,17 +133,7 @@ describe('a model-written summary of the turns compaction drops (contextSummary)
 
   it("shows a summary no wider than the results it restates: a hidden tool's summary is hidden too", async () => {
     const model = createScriptedModel(script(2, () => [say(SUMMARY)]));
-    const h = await createHarness(env, { tools: [readSealedRoom], models: { scripted: model } });
-    const result = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start(
-        scriptedInput('Collect the code of every room', {
-          maxIterations: READS + 3,
-          maxContextChars: CONTEXT_CHARS,
-          contextSummary: {},
-        }),
-      );
-      return handle.result();
-    });
+    const result = await collectRooms(readSealedRoom, model, {});
     model.verify();
     const notes = compactionNotes(result.chain.steps);
     expect(notes).toHaveLength(2);
@@ -145,17 +151,7 @@ describe('a model-written summary of the turns compaction drops (contextSummary)
         });
       }),
     );
-    const h = await createHarness(env, { tools: [readRoom], models: { scripted: model } });
-    const result = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start(
-        scriptedInput('Collect the code of every room', {
-          maxIterations: READS + 3,
-          maxContextChars: CONTEXT_CHARS,
-          contextSummary: {},
-        }),
-      );
-      return handle.result();
-    });
+    const result = await collectRooms(readRoom, model, {});
     model.verify();
     expect(result).toMatchObject({ success: true, iterations: READS + 1 });
     const notes = compactionNotes(result.chain.steps);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Message, Task } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
+import type { Task } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
 import { defineAgent } from '../../src/agents/define-agent';
 import { AgentClient } from '../../src/client/agent-client';
@@ -16,6 +16,7 @@ import { useTestEnv } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
 import { routedModel } from '../server/server-harness';
 import { viewerModule } from '../viewer/viewer-module';
+import { a2aTextMessage } from '../helpers/a2a-message';
 
 /**
  * Issue 65, 002 #99, over real HTTP on the dev server: a Thoughtline A2A server (B, two `serve`
@@ -56,18 +57,7 @@ const script = (key: string) =>
     { content: [useTool('finish', { result: 'gamma is 50' })] },
   ]);
 
-function message(text: string): Message {
-  return {
-    messageId: `m-${randomUUID()}`,
-    contextId: '',
-    taskId: '',
-    role: 1,
-    parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
+const message = a2aTextMessage;
 
 const chainArtifact = (task: Task) => task.artifacts.find((a) => a.artifactId === 'reasoning-chain');
 

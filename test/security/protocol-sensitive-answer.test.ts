@@ -30,6 +30,7 @@ import { cliEnv, spawnCli } from '../helpers/cli-process';
 import { useTestEnv } from '../helpers/temporal-env';
 import { writePolicy } from '../server/policy-fixture';
 import { eventually, routedModel, writeTokenFile, type Person } from '../server/server-harness';
+import { a2aTextMessage } from '../helpers/a2a-message';
 
 /**
  * Issue 63, items 1 and 5: a run whose answer repeats a value a tool marks sensitive and one the
@@ -74,19 +75,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function message(text: string, extra: Partial<Message> = {}): Message {
-  return {
-    messageId: `m-${randomUUID()}`,
-    contextId: '',
-    taskId: '',
-    role: 1,
-    parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-    ...extra,
-  };
-}
+const message = a2aTextMessage;
 
 const send = (msg: Message, configuration: Partial<SendMessageRequest['configuration']> = {}): SendMessageRequest => ({
   tenant: '',

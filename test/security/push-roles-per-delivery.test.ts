@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { Message, SendMessageRequest, Task } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
@@ -11,6 +10,7 @@ import { startA2aHarness, type A2aHarness } from '../a2a/a2a-harness';
 import { ACCOUNT, sensitiveTools, sensitiveTurns } from '../helpers/sensitive-answer-run';
 import { useTestEnv } from '../helpers/temporal-env';
 import { eventually, routedModel } from '../server/server-harness';
+import { a2aTextMessage } from '../helpers/a2a-message';
 
 /**
  * DESIGN.md, "Identity per request": a push subscription keeps who it belongs to, never their
@@ -57,18 +57,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-function message(text: string): Message {
-  return {
-    messageId: `m-${randomUUID()}`,
-    contextId: '',
-    taskId: '',
-    role: 1,
-    parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
+const message = a2aTextMessage;
 
 const sendNow = (msg: Message): SendMessageRequest => ({
   tenant: '',

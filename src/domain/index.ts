@@ -47,6 +47,7 @@ export * from './planning/plan';
 export * from './planning';
 export * from './run/agent-context';
 export * from './agents/sub-agent';
+export * from './agents/branching';
 export * from './agents/remote-chain';
 export * from './agents/chain-artifact';
 export * from './agents/delegated-spend';

@@ -22,6 +22,7 @@ const WORKFLOW_LAYERS: Record<string, number> = {
   'run/': 90,
   'loop/': 80,
   'tools/': 70,
+  'branching/': 65,
   'people/': 60,
   'planning/': 60,
   'delegation/': 60,

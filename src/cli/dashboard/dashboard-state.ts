@@ -223,6 +223,7 @@ function withThinking(state: DashboardState, step: Extract<ReasoningStep, { type
     case 'memory':
     case 'rate_limit':
     case 'compaction':
+    case 'branch_choice':
       return { ...state, note: step.thought };
   }
 }

@@ -56,6 +56,8 @@ function renderThought(step: Extract<ReasoningStep, { type: 'thinking' }>): stri
       return `${label('Rate limit', yellow)}${thought}`;
     case 'compaction':
       return `${label('Compaction', cyan)}${thought}`;
+    case 'branch_choice':
+      return `${label('Branch chosen', cyan)}${thought}`;
     case undefined:
       return `${label('Thought', cyan)}${thought}`;
   }

@@ -4,6 +4,7 @@ import { ModelOverride } from '../model/model-settings';
 import { TerminationReason } from '../run/termination';
 import { TokenUsage } from '../model/usage';
 import { RemoteChain } from './remote-chain';
+import { BranchMark } from './branching';
 
 /** The most a sub-agent may spend; each is further capped by what its parent has left. */
 export const SubAgentLimits = z.object({
@@ -110,5 +111,7 @@ export const SubAgentRun = z.object({
   unsupportedClaims: z.array(z.string().max(MAX_CLAIM_CHARS)).max(MAX_CHECKED_CLAIMS).optional(),
   /** Set for a remote A2A agent: its card, and its task once the message was sent. */
   remote: RemoteTaskRef.optional(),
+  /** Set when the child is one branch of an `explore_branches` call (AgentInput.branching). */
+  branch: BranchMark.optional(),
 });
 export type SubAgentRun = z.infer<typeof SubAgentRun>;

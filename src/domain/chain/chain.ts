@@ -101,6 +101,8 @@ export const NotePurpose = z.enum([
   'rate_limit',
   /** Whole old turns left the conversation sent to the model: the summary that took their place, or why none did. */
   'compaction',
+  /** Which branch of an `explore_branches` call the run goes on with, and why. */
+  'branch_choice',
 ]);
 export type NotePurpose = z.infer<typeof NotePurpose>;
 

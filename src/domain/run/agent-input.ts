@@ -23,6 +23,7 @@ import {
   ThoughtValidation,
 } from '../model/reasoning-settings';
 import { Delegation, SubAgentDefinition } from '../agents/sub-agent';
+import { BranchingSettings } from '../agents/branching';
 
 export { FallbackModel, ModelSettings };
 
@@ -177,6 +178,12 @@ export const AgentInput = z.object({
   maxParallelToolCalls: z.number().int().positive().default(4),
   /** A judge model for the answer's claims the rules leave unsupported (docs/concepts.md, "Grounded answers"); off when absent. */
   grounding: GroundingSettings.optional(),
+  /**
+   * Let the model try two to four approaches at once as child runs of the same agent and go on
+   * with the best (`explore_branches`, docs/teams-and-plans.md "Branching"); off when absent.
+   * Not passed to the branches or to sub-agents.
+   */
+  branching: BranchingSettings.optional(),
   /** Plan the goal as tasks with dependencies before acting (docs/teams-and-plans.md); off when absent. */
   planning: PlanningSettings.optional(),
   /** Data and files the goal comes with (`run --files/--context`): bounded, redacted by the client, the chain's first step. */

@@ -183,7 +183,7 @@ function ended(
 }
 
 /** What this run can still give a child: its budgets minus spend and running siblings' reservations. */
-function parentLeft(ctx: RunContext): ParentLeft {
+export function parentLeft(ctx: RunContext): ParentLeft {
   const { input, state } = ctx;
   const spent = state.committed();
   const tokensSpent = totalTokens(spent.usage);

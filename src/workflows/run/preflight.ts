@@ -5,6 +5,7 @@ import { activities } from '../activity-proxies';
 import { injectedToolNames } from '../core/injected-tools';
 import type { RunContext } from '../core/state/run-context';
 import { splitToolNames, withSubAgents } from '../delegation/sub-agent-tools';
+import { withBranching } from '../branching/branch-tool';
 import type { RunOutcome } from '../loop/react-loop';
 import { resolveAgent, type ResolvedAgent } from './resolve-agent';
 
@@ -55,7 +56,7 @@ export async function preflight(
   if (!tools) {
     const names = splitToolNames(ctx.input, workflowId);
     const registered = resolved.tools ?? (await activities.describeTools(names.registered));
-    tools = withSubAgents(ctx.input, registered, names.agents);
+    tools = withBranching(ctx.input, withSubAgents(ctx.input, registered, names.agents));
   }
   const injected = new Map(injectedToolNames(ctx.input).map((t) => [t.name, t.option]));
   const clash = tools.find((t) => injected.has(t.name));
@@ -77,18 +78,18 @@ function approvalRuleProblem(input: AgentInput): string | undefined {
 
 /**
  * Why the run may not use its models, or undefined. With `allowedModels` set, the model, every
- * fallback, the context-summary model and the grounding judge must be listed, by name or as `provider/model`; a fallback outside it is not silently
+ * fallback, the context-summary model and the grounding and branch judges must be listed, by name or as `provider/model`; a fallback outside it is not silently
  * dropped, because the caller asked for it.
  */
 function modelRefusal(input: AgentInput): string | undefined {
   const allowed = input.allowedModels;
   if (!allowed) return undefined;
-  const judge = input.grounding?.judge;
+  const judges = [input.grounding?.judge, input.branching?.judge].flatMap((j) => (j ? [j] : []));
   const models = [
     input.model,
     ...input.model.fallbacks,
     ...(input.contextSummary?.model ? [input.contextSummary.model] : []),
-    ...(judge ? [judge] : []),
+    ...judges,
   ];
   const outside = models.filter((m) => !allowed.includes(m.model) && !allowed.includes(`${m.provider}/${m.model}`));
   if (outside.length === 0) return undefined;

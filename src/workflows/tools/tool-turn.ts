@@ -8,6 +8,7 @@ import type { Observation, ValidCall } from '../core/model-exchange';
 import { recordToolCall, refuseCall } from '../core/chain/record-calls';
 import type { RunContext } from '../core/state/run-context';
 import { runSubAgentCall } from '../delegation/sub-agent-call';
+import { runBranches } from '../branching/explore-branches';
 import type { SubAgentTree } from '../delegation/sub-agent-tree';
 import type { ApprovalGate } from '../people/approval-gate';
 import { notApproved, requestApprovals, type ApprovalNeeded, type Decisions } from '../people/approval-requests';
@@ -175,7 +176,7 @@ async function runConcurrently(
   return observations.map((o, i) => o ?? { callId: routes[i]!.call.id, content: 'Not run.', isError: true });
 }
 
-/** A tool activity, or a child run for a `sub_agent` tool (its call step names the child, so it is recorded first). */
+/** A tool activity, or child runs for a `sub_agent` tool or the branching tool (its call step names the child, so it is recorded first). */
 function runCall(
   ctx: RunContext,
   parts: ToolTurnParts,
@@ -188,6 +189,7 @@ function runCall(
   if (check.spec.type !== 'sub_agent')
     return runToolCall(ctx, call, check, step, { desk: parts.desk, gate: parts.gate, validated });
   const callStep = step ?? recordToolCall(ctx.chain, ctx.input, check.spec, call.id, check.args);
+  if (check.spec.name === ctx.input.branching?.toolName) return runBranches(ctx, parts.tree, call, check, callStep);
   return runSubAgentCall(ctx, { tree: parts.tree, sharers: share() }, call, check, callStep);
 }
 

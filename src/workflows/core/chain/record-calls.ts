@@ -52,8 +52,9 @@ export function recordToolCall(
 ): ToolCallStep {
   const sensitive = spec.sensitiveFields?.length ? { sensitiveFields: spec.sensitiveFields } : {};
   // A delegation names its child run from the start, so watchers can follow it while it works.
+  // A branching call starts several runs, each named in the tree instead (workflows/branching).
   const delegated =
-    spec.type === 'sub_agent'
+    spec.type === 'sub_agent' && spec.name !== input.branching?.toolName
       ? {
           delegatedTo: {
             agentName: spec.name,

@@ -98,6 +98,7 @@ export function stepTitle(step, toolNames = new Map()) {
       if (step.purpose === 'reflection') return 'Reflection';
       if (step.purpose === 'task_choice') return taskChoiceTitle(step.taskChoice);
       if (step.purpose === 'compaction') return 'Context compacted';
+      if (step.purpose === 'branch_choice') return 'Branch chosen';
       if (step.fromPerson) return `From ${step.fromPerson.by} (${step.fromPerson.kind})`;
       return 'Thinking';
     }
@@ -278,4 +279,11 @@ export function remoteChainText(agentName, chain) {
       : `${agentName}’s steps (remote, ${chain.view ?? 'its'} view, ${shown})`;
   const lines = (chain.steps ?? []).map((s) => ({ label: REMOTE_LABELS[s.type] ?? s.type, text: s.text }));
   return { heading, url: chain.url, lines };
+}
+
+/** A child run's name: its agent, and which branch of an `explore_branches` call when it is one (domain/agents/branching.ts). */
+export function subAgentTitle(sub) {
+  const b = sub?.branch;
+  if (!b || typeof b !== 'object') return String(sub?.agentName ?? '');
+  return `${sub.agentName} · branch ${b.index} “${b.label}”${b.winner ? ' ★ chosen' : ''}`;
 }

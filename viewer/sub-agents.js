@@ -5,12 +5,12 @@ import { api, describeFailure } from './api.js';
 import { detailsQuery } from './preferences.js';
 import { createChainState } from './chain-state.js';
 import { h, replaceChildren } from './dom.js';
-import { formatUsd, remoteChainText } from './format.js';
+import { formatUsd, remoteChainText, subAgentTitle } from './format.js';
 import { stepView } from './step-view.js';
 
 const CHILD_PAGE = 100;
 
-/** "research · completed · 12 steps · $0.03" (with "ungrounded answer" after the status when so), linking the child's page. */
+/** "research · completed · 12 steps · $0.03" (with "ungrounded answer" after the status when so, and the branch when it is one), linking the child's page. */
 export function subAgentLink(sub) {
   // A child's answer with no tool result behind it says so (docs/concepts.md, "Grounded answers").
   const unbacked =
@@ -30,7 +30,7 @@ export function subAgentLink(sub) {
   return h(
     'span',
     { class: 'sub-agent-link' },
-    h('a', { href: `#/runs/${encodeURIComponent(sub.workflowId)}` }, sub.agentName),
+    h('a', { href: `#/runs/${encodeURIComponent(sub.workflowId)}` }, subAgentTitle(sub)),
     facts ? ` · ${facts}` : '',
   );
 }

@@ -5,6 +5,8 @@ import { plannerSystem } from '../workflows/planning/plans/plan-prompts';
 import { goalCheckSystem, observerSystem } from '../workflows/planning/verdicts/verdict-prompts';
 import { contextSummarySystem } from '../domain/model/context-summary';
 import { offlineContextSummary } from './offline-context-summary';
+import { offlineBranchJudgeReply } from './offline-branch-judge';
+import { branchJudgeSystem } from '../workflows/branching/branch-judge-prompt';
 import { offlinePlanReply } from './offline-plan';
 import { offlineGoalCheckReply, offlineObserverReply } from './offline-verdicts';
 import { clip, describeOutcome, OFFLINE_MARK } from './offline-summary';
@@ -78,6 +80,7 @@ export function offlineContent(request: ModelRequest): AssistantBlock[] {
   if (request.system === observerSystem()) return [{ type: 'text', text: offlineObserverReply(prompt) }];
   if (request.system === goalCheckSystem()) return [{ type: 'text', text: offlineGoalCheckReply(prompt) }];
   if (request.system === contextSummarySystem()) return [{ type: 'text', text: offlineContextSummary(prompt) }];
+  if (request.system === branchJudgeSystem()) return [{ type: 'text', text: offlineBranchJudgeReply(prompt) }];
   if (request.toolChoice === 'none' || request.tools.length === 0) return [{ type: 'text', text: textOnly(request) }];
   const view = readRequest(request);
   return blocks(nextMove(view), view.calls.length);

@@ -5,6 +5,7 @@ import { clip, describeCall, describeOutcome, OFFLINE_MARK, observedSummary } fr
 import type { RequestView, SeenCall } from './read-request';
 import { escapeRegExp } from './task-text';
 import { looksReadOnly, relevantTools } from './tool-relevance';
+import { branchMove } from './branch-move';
 
 /** One reply of the offline model: a thought and the calls it makes (none: the thought is the answer). */
 export interface Move {
@@ -25,13 +26,16 @@ interface PlanLine {
  * The offline model's next move in the ReAct loop (native tool calling). The rules, in order:
  * 1. a task that asks for a person's word ("ask me…") gets one question first, or, when questions
  *    are not allowed, gives up saying so (guessing instead would be a made-up answer);
- * 2. with a plan, the task in progress is worked like a whole run (rules 3–5), then reported with
+ * 2. offered the branching tool before any call, with two or more relevant tools: one branch per
+ *    tool (each a run that keeps to it); once the branches come back, finish with the chosen
+ *    answer (branch-move.ts);
+ * 3. with a plan, the task in progress is worked like a whole run (rules 4–6), then reported with
  *    the update tool (completed, or failed with the reason); the answer task needs no tool; when
  *    no task is left, the run finishes, or gives up if a task failed or is blocked;
- * 3. the relevant tools (tool-relevance.ts) not called yet are called: every read-only-looking one
+ * 4. the relevant tools (tool-relevance.ts) not called yet are called: every read-only-looking one
  *    at once, in parallel, or else the next writer alone;
- * 4. no relevant tool: one question when allowed (its answer counts as part of the task), else give up;
- * 5. all called: finish with the observed results quoted, or give up when every call failed.
+ * 5. no relevant tool: one question when allowed (its answer counts as part of the task), else give up;
+ * 6. all called: finish with the observed results quoted, or give up when every call failed.
  */
 export function nextMove(view: RequestView): Move {
   const asked = view.calls.some((c) => c.name === view.control.question);
@@ -48,11 +52,15 @@ export function nextMove(view: RequestView): Move {
     );
   }
   const plan = view.control.update ? latestPlan(view.notes) : undefined;
+  const branched = plan ? undefined : branchMove(view, relevantTools(context(view, view.task), view.tools));
+  if (branched) return branched.kind === 'answer' ? finish(view, branched.answer) : branched.move;
   if (plan) return planMove(view, plan, view.control.update!);
+  // A branch's run keeps to the tool its approach names.
+  const named = view.tools.filter((t) => t.name === view.approach);
   const work = progress(
     view,
     view.task,
-    relevantTools(context(view, view.task), view.tools),
+    named.length > 0 ? named : relevantTools(context(view, view.task), view.tools),
     ownCalls(view, view.calls),
   );
   switch (work.kind) {

@@ -121,6 +121,7 @@ import * as domainVisibilityViewerPreferences from '../domain/visibility/viewer-
 import * as domainVisibilityVisibilityPolicy from '../domain/visibility/visibility-policy';
 import * as activityProxies from './activity-proxies';
 import * as agentWorkflow from './agent-workflow';
+import * as branchingBranchJudgePrompt from './branching/branch-judge-prompt';
 import * as branchingBranchJudge from './branching/branch-judge';
 import * as branchingBranchTool from './branching/branch-tool';
 import * as branchingExploreBranches from './branching/explore-branches';
@@ -385,6 +386,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainVisibilityVisibilityPolicy,
   activityProxies,
   agentWorkflow,
+  branchingBranchJudgePrompt,
   branchingBranchJudge,
   branchingBranchTool,
   branchingExploreBranches,

@@ -17,6 +17,14 @@ describe('run flags into the agent input', () => {
     expect(runExtras({})).toEqual({});
   });
 
+  it('--branches N turns on branching with at most N approaches a call, and refuses a count outside 2 to 4', () => {
+    expect(runExtras({ branches: '3' })).toEqual({ branching: { maxBranches: 3 } });
+    for (const bad of ['1', '5', '2.5', 'two'])
+      expect(() => runExtras({ branches: bad })).toThrow(
+        `--branches must be a whole number from 2 to 4, not "${bad}".`,
+      );
+  });
+
   it('refuses a sub-agent naming a tool the worker does not serve, listing the known tools', () => {
     const file = agentsFile({
       researcher: { description: 'Finds facts', tools: ['get_weather', 'web_search'] },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderUnavailable } from '../../src/domain/chain/render-unavailable';
 import { runEnding } from '../../src/domain/run/run-ending';
 import { TerminationReason } from '../../src/domain/run/termination';
+import { subAgentTitle, type SubAgentRun } from '../../src/domain';
 import { viewerModule } from './viewer-module';
 
 interface SseMessage {
@@ -47,6 +48,7 @@ interface FormatModule {
   planLine(task: unknown): { mark: string; text: string; status: string; key: string };
   canDecide(me: unknown, record: unknown): boolean;
   goneStepsLine(unavailable: unknown): string | undefined;
+  subAgentTitle(sub: unknown): string;
 }
 interface ApiModule {
   ApiFailure: new (
@@ -266,6 +268,15 @@ describe('format', () => {
       goneStepsLine({ runId: 'r', throughStep: 0 }),
       goneStepsLine({ runId: 'r', throughStep: '80' }),
     ]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('names a branch of an explore_branches call as the CLI does, its winner starred, and the choice step', async () => {
+    const { subAgentTitle: title, stepTitle } = await viewerModule<FormatModule>('format.js');
+    const branch = { agentName: 'geo', branch: { group: 'c', index: 2, label: 'index', winner: true } };
+    expect(title(branch)).toBe(subAgentTitle(branch as SubAgentRun));
+    expect(title(branch)).toBe('geo · branch 2 “index” ★ chosen');
+    expect(title({ agentName: 'geo' })).toBe('geo');
+    expect(stepTitle({ ...step(1), type: 'thinking', thought: 't', purpose: 'branch_choice' })).toBe('Branch chosen');
   });
 
   it('marks plan tasks and never trusts an unknown status', async () => {

@@ -9,6 +9,7 @@ import type {
 } from '../../domain';
 import type { WatchEvent } from '../../client/agent-client';
 import { runEnding } from '../../domain/run/run-ending';
+import { subAgentTitle } from '../../domain/agents/branching';
 
 /** How much streamed model text the state keeps: the screen shows a few lines of its end. */
 const LIVE_TAIL_CHARS = 2_000;
@@ -240,7 +241,7 @@ export function withStatus(state: DashboardState, status: AgentStatus): Dashboar
     const known = state.subAgents.find((s) => s.workflowId === run.workflowId);
     return {
       ...known,
-      agentName: run.agentName,
+      agentName: subAgentTitle(run),
       workflowId: run.workflowId,
       status: run.status,
       ...(run.iterations !== undefined ? { iteration: run.iterations } : {}),

@@ -57,7 +57,7 @@ function renderThought(step: Extract<ReasoningStep, { type: 'thinking' }>): stri
     case 'compaction':
       return `${label('Compaction', cyan)}${thought}`;
     case 'branch_choice':
-      return `${label('Branch chosen', cyan)}${thought}`;
+      return `${label('Branches', cyan)}${thought}`;
     case undefined:
       return `${label('Thought', cyan)}${thought}`;
   }

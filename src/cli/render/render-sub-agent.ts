@@ -1,4 +1,11 @@
-import { remoteChainHeading, REMOTE_STEP_LABELS, totalTokens, type SubAgentRun, type SubBudget } from '../../domain';
+import {
+  remoteChainHeading,
+  REMOTE_STEP_LABELS,
+  subAgentTitle,
+  totalTokens,
+  type SubAgentRun,
+  type SubBudget,
+} from '../../domain';
 import { count, usd } from './terminal-style';
 import { counted } from '../../domain/text/counted';
 import { subAgentAnswerNote } from '../../domain/chain/answer-grounding';
@@ -32,7 +39,7 @@ export function renderSubAgentOutcome(run: SubAgentRun): string {
   const spend = subAgentSpend(run);
   // A child's answer with no tool result, or not one for each claim, behind it says so (core/grounding.ts).
   const unbacked = subAgentAnswerNote(run);
-  const head = `↳ ${run.agentName} ${run.terminationReason ?? run.status}${unbacked}${spend ? `: ${spend}` : ''}`;
+  const head = `↳ ${subAgentTitle(run)} ${run.terminationReason ?? run.status}${unbacked}${spend ? `: ${spend}` : ''}`;
   // A refused child never started, so there is no chain to point to.
   return run.status === 'refused' ? head : `${head} — thoughtline chain ${run.workflowId}`;
 }
@@ -50,5 +57,5 @@ export function renderRemoteChain(run: SubAgentRun): string[] {
 /** One row of a run's sub-agent list: agent, workflow id, state. */
 export function renderSubAgentRow(run: SubAgentRun): string {
   const spend = subAgentSpend(run);
-  return `${run.agentName}  ${run.workflowId}  ${subAgentState(run)}${spend ? ` · ${spend}` : ''}`;
+  return `${subAgentTitle(run)}  ${run.workflowId}  ${subAgentState(run)}${spend ? ` · ${spend}` : ''}`;
 }

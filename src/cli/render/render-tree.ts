@@ -1,4 +1,4 @@
-import { totalTokens, type ApprovalRecord } from '../../domain';
+import { subAgentTitle, totalTokens, type ApprovalRecord } from '../../domain';
 import type { AgentTreeNode } from '../../client/chain/agent-tree';
 import { renderSubBudget, subAgentSpend, subAgentState } from './render-sub-agent';
 import { waitingRun } from '../../client/decisions/route-approval';
@@ -53,7 +53,7 @@ function approvalsByRun(root: AgentTreeNode): Map<string, ApprovalRecord[]> {
 
 function lines(node: AgentTreeNode, head: string, rest: string, approvals: Map<string, ApprovalRecord[]>): string[] {
   const out = [
-    `${head}${[`${node.agentName ?? '(agent)'}  ${node.workflowId}  ${state(node)}`, ...facts(node)].join(' · ')}`,
+    `${head}${[`${node.run ? subAgentTitle(node.run) : (node.agentName ?? '(agent)')}  ${node.workflowId}  ${state(node)}`, ...facts(node)].join(' · ')}`,
   ];
   const under = `${rest}${node.children.length ? '│' : ' '}   `;
   for (const r of approvals.get(node.workflowId) ?? [])

@@ -1,7 +1,7 @@
 import { readRegularFile } from '../../files/read-regular-file';
 import { RegularFileError } from '../../files/regular-file-error';
 import { z } from 'zod';
-import { PlanTemplateName, SubAgentDefinition, type AgentInputInit } from '../../domain';
+import { MAX_BRANCHES, PlanTemplateName, SubAgentDefinition, type AgentInputInit } from '../../domain';
 import type { AgentContext } from '../../domain/run/agent-context';
 import type { WorkflowTemplate } from '../../domain/planning/workflow-template';
 import { UsageError } from '../spec/usage-error';
@@ -51,6 +51,8 @@ export interface RunExtraFlags {
   plan?: boolean | undefined;
   template?: string | undefined;
   allowQuestions?: boolean | undefined;
+  /** `--branches N`: agent-driven branching with at most N approaches a call. */
+  branches?: string | undefined;
   /** `--workflow`, read and checked (run-inputs/read-workflow-file.ts): the plan's steps as written. */
   workflow?: WorkflowTemplate | undefined;
   /** `--files`/`--context`, read and bounded (run-inputs/read-run-inputs.ts). */
@@ -59,7 +61,7 @@ export interface RunExtraFlags {
   registeredTools?: readonly string[] | undefined;
 }
 
-/** The input fields `run` adds from its flags: a catalogue of sub-agents, planning, a template or a workflow, questions, context. */
+/** The input fields `run` adds from its flags: a catalogue of sub-agents, planning, a template or a workflow, questions, branching, context. */
 export function runExtras(flags: RunExtraFlags): Partial<AgentInputInit> {
   // Both say what the plan's steps are: one way to say one thing.
   if (flags.workflow && flags.template !== undefined)
@@ -73,6 +75,7 @@ export function runExtras(flags: RunExtraFlags): Partial<AgentInputInit> {
     ...(agents ? { agents } : {}),
     ...(flags.plan || template || flags.workflow ? { planning: planningOf(template?.data, flags.workflow) } : {}),
     ...(flags.allowQuestions ? { allowQuestions: true } : {}),
+    ...(flags.branches !== undefined ? { branching: { maxBranches: branchCount(flags.branches) } } : {}),
     ...(flags.context ? { context: flags.context } : {}),
   };
 }
@@ -81,3 +84,11 @@ const planningOf = (template: PlanTemplateName | undefined, workflow: WorkflowTe
   ...(template ? { template } : {}),
   ...(workflow ? { workflow } : {}),
 });
+
+/** `--branches N`: a whole number from 2 to MAX_BRANCHES. */
+function branchCount(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 2 || n > MAX_BRANCHES)
+    throw new UsageError(`--branches must be a whole number from 2 to ${MAX_BRANCHES}, not "${text}".`);
+  return n;
+}

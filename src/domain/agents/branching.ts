@@ -21,6 +21,9 @@ export const MAX_JUDGED_ANSWER_CHARS = 3_000;
 /** How much of a losing branch's answer goes back to the model, after the winner's whole answer. */
 export const MAX_LOSER_ANSWER_CHARS = 300;
 
+/** How the branching tool's description starts, whatever its settings; the offline model recognises the tool by it. */
+export const BRANCHING_TOOL_LEAD = 'Explore different approaches to the task at once';
+
 /** `AgentInput.branching`: off when absent. */
 export const BranchingSettings = z
   .object({
@@ -59,4 +62,9 @@ export type BranchMark = z.infer<typeof BranchMark>;
 /** "branch 2 “cheapest first” ★ chosen": how every view names a branch. */
 export function branchTitle(mark: BranchMark): string {
   return `branch ${mark.index} “${mark.label}”${mark.winner ? ' ★ chosen' : ''}`;
+}
+
+/** A child run's name in lists and trees: its agent, and which branch when it is one ("geo · branch 2 “index” ★ chosen"). */
+export function subAgentTitle(run: { agentName: string; branch?: BranchMark | undefined }): string {
+  return run.branch ? `${run.agentName} · ${branchTitle(run.branch)}` : run.agentName;
 }

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import {
+  BRANCHING_TOOL_LEAD,
   FailureType,
   MAX_BRANCH_CONTEXT_CHARS,
   MAX_BRANCH_CRITERIA_CHARS,
@@ -26,7 +27,7 @@ export function branchingSpec(settings: BranchingSettings): ToolSpec {
     name: settings.toolName,
     type: 'sub_agent',
     description:
-      `Try ${settings.maxBranches === 2 ? 'two' : `two to ${settings.maxBranches}`} different approaches to the task at once, ` +
+      `${BRANCHING_TOOL_LEAD} (${settings.maxBranches === 2 ? 'two' : `two to ${settings.maxBranches}`}), ` +
       'each as a separate run of you that starts from what you know so far and works on its own. ' +
       (judged
         ? 'When all have ended, the best finished answer by your criteria is chosen and comes back to you, with how the others ended. '
@@ -42,7 +43,11 @@ export function branchingSpec(settings: BranchingSettings): ToolSpec {
           items: {
             type: 'object',
             properties: {
-              label: { type: 'string', maxLength: MAX_BRANCH_LABEL_CHARS, description: 'A short name for the approach.' },
+              label: {
+                type: 'string',
+                maxLength: MAX_BRANCH_LABEL_CHARS,
+                description: 'A short name for the approach.',
+              },
               instructions: {
                 type: 'string',
                 maxLength: MAX_BRANCH_INSTRUCTIONS_CHARS,
@@ -99,7 +104,8 @@ export function readBranchCall(
       },
     ];
   });
-  const criteria = typeof args['criteria'] === 'string' ? args['criteria'].trim().slice(0, MAX_BRANCH_CRITERIA_CHARS) : '';
+  const criteria =
+    typeof args['criteria'] === 'string' ? args['criteria'].trim().slice(0, MAX_BRANCH_CRITERIA_CHARS) : '';
   return { approaches, criteria };
 }
 
@@ -108,7 +114,13 @@ export function readBranchCall(
  * bounded), and the approach. A branch is a fresh run of the same agent, so this is all it
  * knows of the parent's conversation.
  */
-export function branchTask(task: string, known: readonly string[], approach: Approach, index: number, of: number): string {
+export function branchTask(
+  task: string,
+  known: readonly string[],
+  approach: Approach,
+  index: number,
+  of: number,
+): string {
   const found: string[] = [];
   let room = MAX_BRANCH_CONTEXT_CHARS;
   for (const text of [...known].reverse()) {

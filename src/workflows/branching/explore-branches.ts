@@ -28,7 +28,8 @@ import { delegationPath, maxDepthOf } from '../delegation/delegation-guard';
 import { parentLeft } from '../delegation/sub-agent-call';
 import type { SubAgentTree } from '../delegation/sub-agent-tree';
 import { carveSubBudget, type ParentLeft } from '../delegation/sub-budget';
-import { judgeBranches, type BranchChoice, type FinishedBranch } from './branch-judge';
+import { judgeBranches, type BranchChoice } from './branch-judge';
+import type { FinishedBranch } from './branch-judge-prompt';
 import { branchTask, readBranchCall, type Approach } from './branch-tool';
 
 /** One branch while it runs: its approach, its child run as the tree shows it, and the scope that can stop it. */
@@ -65,7 +66,8 @@ export async function runBranches(
     return { callId: call.id, content: why, isError: true };
   };
   const { approaches, criteria } = readBranchCall(args, settings.maxBranches);
-  if (approaches.length < 2) return refuse('Not run: give at least two approaches, each with a label and instructions.');
+  if (approaches.length < 2)
+    return refuse('Not run: give at least two approaches, each with a label and instructions.');
   const path = delegationPath(input, workflowId);
   if (path.length > maxDepthOf(input))
     return refuse(
@@ -77,7 +79,9 @@ export async function runBranches(
     approaches.length - 1,
   );
   if ('refused' in carved)
-    return refuse(`Not run: ${carved.refused}. Try the approaches yourself, one at a time, or finish with what you have.`);
+    return refuse(
+      `Not run: ${carved.refused}. Try the approaches yourself, one at a time, or finish with what you have.`,
+    );
   const { budget } = carved;
   const known = observationEvidence(chain.steps, controlToolNames(input)).map((e) =>
     typeof e.value === 'string' ? e.value : JSON.stringify(e.value),
@@ -101,7 +105,10 @@ export async function runBranches(
     ctx.state.reserve(budget);
     tree.put(b.run);
     const task = branchTask(input.task, known, b.approach, b.mark.index, branches.length);
-    const childPath = [...path, { agentName: `${input.agentName} (branch ${b.mark.index})`, workflowId: b.run.workflowId }];
+    const childPath = [
+      ...path,
+      { agentName: `${input.agentName} (branch ${b.mark.index})`, workflowId: b.run.workflowId },
+    ];
     return b.scope
       .run(async () => {
         const child = await startChild('agentWorkflow', {
@@ -138,7 +145,9 @@ export async function runBranches(
     );
     throw ends.map((e) => ('error' in e ? e.error : undefined)).find(isCancellation) ?? new Error('cancelled');
   }
-  const finished = ends.filter((e): e is Extract<BranchEnd, { result: AgentResult }> => 'result' in e && e.result.success);
+  const finished = ends.filter(
+    (e): e is Extract<BranchEnd, { result: AgentResult }> => 'result' in e && e.result.success,
+  );
   if (finished.length === 0) {
     const why = `None of the ${branches.length} branches finished: ${ends.map(endLine).join('; ')}. Decide whether to try again differently, or go on without them.`;
     chain.note('branch_choice', why, visibility);
@@ -153,10 +162,10 @@ export async function runBranches(
   winner.branch.run = { ...winner.branch.run, branch: { ...winner.branch.mark, winner: true } };
   tree.put(winner.branch.run);
   const others = ends.filter((e) => e !== winner).map(endLine);
-  const by = choice.by === 'judge' ? ` by the judge (${settings.judge?.model ?? input.model.model})` : '';
+  const by = choice.by === 'judge' ? ` (the judge's pick, ${settings.judge?.model ?? input.model.model})` : '';
   chain.note(
     'branch_choice',
-    `${branchTitle(winner.branch.run.branch!)} goes on${by}: ${choice.reason}. The others: ${others.join('; ')}.`,
+    `Going on with ${branchTitle(winner.branch.mark)}${by}: ${choice.reason}. The others: ${others.join('; ')}.`,
     visibility,
   );
   const content = [
@@ -224,7 +233,8 @@ async function choose(
   finished: ReadonlyArray<Extract<BranchEnd, { result: AgentResult }>>,
 ): Promise<BranchChoice> {
   const first = finished[0]!.branch.mark.index;
-  if (how === 'first_success') return { index: first, reason: 'it finished first, and the others were stopped', by: 'rule' };
+  if (how === 'first_success')
+    return { index: first, reason: 'it finished first, and the others were stopped', by: 'rule' };
   if (finished.length === 1) return { index: first, reason: 'it is the only branch that finished', by: 'rule' };
   const read: FinishedBranch[] = [...finished]
     .sort((a, b) => a.branch.mark.index - b.branch.mark.index)
@@ -271,7 +281,7 @@ function endLine(end: BranchEnd): string {
   const { run } = end.branch;
   const head = `${branchTitle(end.branch.mark)}: ${run.status}${run.terminationReason ? ` (${run.terminationReason})` : ''}`;
   if ('error' in end) return isCancellation(end.error) ? head : `${head}: ${failureMessage(end.error)}`;
-  const answer = end.result.finalAnswer.trim();
+  const answer = end.result.finalAnswer.replace(/\s+/g, ' ').trim();
   if (!answer) return head;
   const cut = answer.slice(0, MAX_LOSER_ANSWER_CHARS);
   return `${head}: ${cut}${cut.length < answer.length ? ' […]' : ''}`;

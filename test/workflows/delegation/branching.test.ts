@@ -103,7 +103,9 @@ describe.concurrent('agent-driven branching (explore_branches)', () => {
     expect(JSON.stringify(lead.calls[1]!.messages)).toContain('Branch 2 \\"index\\" was chosen');
     // The choice is a visible step, after the judge's own model call.
     const [choice] = thinkingSteps(result.chain.steps, 'branch_choice');
-    expect(choice!.thought).toMatch(/^branch 2 “index” ★ chosen goes on by the judge \(judge\): the index answer is direct\./);
+    expect(choice!.thought).toMatch(
+      /^branch 2 “index” ★ chosen goes on by the judge \(judge\): the index answer is direct\./,
+    );
     expect(llmCalls(result.chain.steps).some((c) => c.toolName.includes('judge'))).toBe(true);
     expect(judge.calls[0]!.messages[0]!.content).toEqual([
       expect.objectContaining({ text: expect.stringContaining('Criteria: Prefer a direct answer.') }),
@@ -113,7 +115,12 @@ describe.concurrent('agent-driven branching (explore_branches)', () => {
   it('first_success: the first branch to finish wins and the other is cancelled, with no judge call', async () => {
     const events: string[] = [];
     const lead = createScriptedModel([
-      { content: [say('Race them.'), useTool('explore_branches', { approaches: approaches('quick', 'slow') }, 'call_race')] },
+      {
+        content: [
+          say('Race them.'),
+          useTool('explore_branches', { approaches: approaches('quick', 'slow') }, 'call_race'),
+        ],
+      },
       { content: [useTool('finish', { result: 'Quick answer.' })] },
     ]);
     const quick = createScriptedModel([{ content: [useTool('finish', { result: 'Quick answer.' })] }]);
@@ -171,7 +178,12 @@ describe.concurrent('agent-driven branching (explore_branches)', () => {
   it('cancelling the run cancels every running branch, and the call is marked cancelled', async () => {
     const events: string[] = [];
     const lead = createScriptedModel([
-      { content: [say('Two long ways.'), useTool('explore_branches', { approaches: approaches('north', 'south') }, 'call_long')] },
+      {
+        content: [
+          say('Two long ways.'),
+          useTool('explore_branches', { approaches: approaches('north', 'south') }, 'call_long'),
+        ],
+      },
     ]);
     const north = createScriptedModel([{ content: [say('Start the job.'), useTool('slow_job', {})] }]);
     const south = createScriptedModel([{ content: [say('Start the job.'), useTool('slow_job', {})] }]);
@@ -186,7 +198,11 @@ describe.concurrent('agent-driven branching (explore_branches)', () => {
     const { parent, children } = await h.worker.runUntil(async () => {
       const handle = await h.agents.start(input);
       const childIds = await waitForChildren(env.client, handle.workflowId, 2);
-      await pollFor('both jobs to start', () => (events.filter((e) => e === 'started').length === 2 ? true : undefined), 30_000);
+      await pollFor(
+        'both jobs to start',
+        () => (events.filter((e) => e === 'started').length === 2 ? true : undefined),
+        30_000,
+      );
       await handle.cancel();
       const parent = await handle.result();
       return { parent, children: await Promise.all(childIds.map((id) => h.agents.result(id))) };

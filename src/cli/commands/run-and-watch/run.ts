@@ -39,6 +39,10 @@ export const RUN_COMMAND: CommandSpec = {
     plan: flag('plan the task as tasks with dependencies before acting'),
     template: text('NAME', 'seed the plan: debug_bug, implement_feature or refactor_code'),
     'allow-questions': flag('offer the agent a tool to ask you a question; answer it with the answer command'),
+    branches: text(
+      'N',
+      'let the agent try 2 to N (at most 4) approaches at once as child runs and go on with the best',
+    ),
     record: text('FILE', "append the run's model replies and tool executions (secrets redacted) to FILE, JSONL"),
     mcp: text('FILE', "also offer these MCP servers' tools; runs on this process's worker"),
     files: texts('a.py,b.md', 'give the run these files, read under --files-root (text, 32 KiB each, 160 KiB in all)'),
@@ -71,6 +75,7 @@ export const RUN_COMMAND: CommandSpec = {
       plan: l.flag('plan'),
       template: l.text('template'),
       allowQuestions: l.flag('allow-questions'),
+      branches: l.text('branches'),
       workflow: inputs.workflow,
       context: inputs.context,
     });

@@ -3,59 +3,16 @@ import { weatherDemoTurn } from '../../src/demo/offline-weather-model';
 import { offlineContent } from '../../src/offline/offline-model';
 import { offlinePlanReply } from '../../src/offline/offline-plan';
 import { relevantTools } from '../../src/offline/tool-relevance';
-import {
-  AgentInput,
-  type AssistantBlock,
-  type ModelMessage,
-  type ModelRequest,
-  type ModelTool,
-} from '../../src/domain';
 import { plannerPrompt } from '../../src/workflows/planning/plans/plan-prompts';
 import { readPlanReply } from '../../src/workflows/planning/plans/plan-reply';
 import { validatePlan } from '../../src/workflows/planning/plans/plan-validation';
-import { finishTool, giveUpTool, systemPrompt } from '../../src/workflows/loop/prompt';
+import { calls, request, tool, turn } from '../helpers/offline-request';
 
-const tool = (name: string, description: string, properties: Record<string, unknown> = {}): ModelTool => ({
-  name,
-  description,
-  inputSchema: { type: 'object', properties, required: Object.keys(properties) },
-});
 const WEATHER = tool('get_weather', 'Current weather for a city', { location: { type: 'string' } });
 const SAVE = tool('save_report', 'Save a short markdown report to a file', {
   name: { type: 'string' },
   content: { type: 'string' },
 });
-const names = AgentInput.parse({
-  task: 'x',
-  finishToolName: 'finish',
-  giveUpToolName: 'give_up',
-  finishToolDescription: 'Give the final answer',
-});
-
-/** A native-tool-calling request as the loop sends it, with the injected finish and give-up tools. */
-function request(task: string, tools: ModelTool[], later: ModelMessage[] = []): ModelRequest {
-  return {
-    provider: 'anthropic',
-    model: 'offline',
-    system: systemPrompt(names),
-    messages: [{ role: 'user', content: [{ type: 'text', text: task }] }, ...later],
-    tools: [...tools, finishTool(names), giveUpTool(names)],
-    toolChoice: 'auto',
-    maxTokens: 1024,
-  };
-}
-const calls = (blocks: AssistantBlock[]) =>
-  blocks.flatMap((b) => (b.type === 'tool_use' ? [{ name: b.name, input: b.input }] : []));
-const turn = (
-  id: string,
-  name: string,
-  input: Record<string, unknown>,
-  content: string,
-  isError = false,
-): ModelMessage[] => [
-  { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] },
-  { role: 'user', content: [{ type: 'tool_result', toolUseId: id, content, isError }] },
-];
 
 describe('which tools the offline model picks', () => {
   it('scores the task against names (2) and descriptions (1); a tool sharing no word is never picked', () => {

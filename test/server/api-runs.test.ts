@@ -203,6 +203,50 @@ describe('sub-agent runs', () => {
   });
 });
 
+describe('branching runs (AgentInput.branching)', () => {
+  it('start over HTTP; status and chain show each branch, the winner starred, and the choice; a branch is read like a sub-agent', async () => {
+    // Branch tasks hold the parent's task too, so their keys come first (the first key found wins).
+    model.script('Yours: "alpha"', [finish('alpha says 10')]);
+    model.script('Yours: "beta"', [finish('beta says 20')]);
+    model.script('branch-key', [
+      {
+        content: [
+          say('Two ways; trying both.'),
+          useTool('explore_branches', {
+            approaches: [
+              { label: 'alpha', instructions: 'Ask alpha.' },
+              { label: 'beta', instructions: 'Ask beta.' },
+            ],
+          }),
+        ],
+      },
+      // The judge's call is the run's own model's.
+      { content: [say('{"winner": 2, "reason": "beta is newer"}')] },
+      finish('20'),
+    ]);
+    const runId = await runToEnd('dev', 'branch-key', [], { branching: { maxBranches: 2 } });
+    const { json: status } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
+    expect(
+      status.subAgents.map((r: { branch: { index: number; label: string; winner?: boolean }; status: string }) => [
+        r.branch.label,
+        r.status,
+        r.branch.winner ?? false,
+      ]),
+    ).toEqual([
+      ['alpha', 'completed', false],
+      ['beta', 'completed', true],
+    ]);
+    const {
+      json: { chain },
+    } = await s.call('dev', 'GET', `/v1/runs/${runId}/chain`);
+    const choice = chain.steps.find((step: { purpose?: string }) => step.purpose === 'branch_choice');
+    expect(choice.thought).toMatch(/^Going on with branch 2 “beta” \(the judge's pick, .+\): beta is newer\./);
+    const branch = encodeURIComponent(status.subAgents[1].workflowId);
+    expect((await s.call('dev', 'GET', `/v1/runs/${branch}`)).json).toMatchObject({ status: 'completed' });
+    expect((await s.call('rival', 'GET', `/v1/runs/${branch}`)).status).toBe(404);
+  });
+});
+
 describe('GET /v1/runs', () => {
   it("lists only the caller's tenant's runs, filters by agent and status, and pages with a token", async () => {
     const agent = `lister-${Date.now()}`;

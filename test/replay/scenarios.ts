@@ -533,6 +533,32 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
     ],
   },
   {
+    // Two branches as child runs, then the judge's call and the answer (AgentInput.branching).
+    name: 'explored-branches',
+    input: { task: 'Find alpha two ways', model: SCRIPTED_MODEL, tokenBudget: 50_000, branching: {} },
+    turns: [
+      {
+        content: [
+          useTool(
+            'explore_branches',
+            {
+              approaches: [
+                { label: 'lookup', instructions: 'Look alpha up.' },
+                { label: 'recall', instructions: 'Recall alpha.' },
+              ],
+            },
+            'toolu_b1',
+          ),
+        ],
+      },
+      // Each branch's one turn, alike, so the script stays in order whichever asks first.
+      { content: [useTool('finish', { result: 'alpha=50' }, 'toolu_bc')] },
+      { content: [useTool('finish', { result: 'alpha=50' }, 'toolu_bc')] },
+      { content: [say('{"winner": 1, "reason": "the same answer; the first goes on"}')] },
+      { content: [useTool('finish', { result: 'alpha=50' }, 'toolu_b2')] },
+    ],
+  },
+  {
     name: 'planned-with-reflection',
     input: { task: 'Look up alpha, then report', model: SCRIPTED_MODEL, planning: { reflectEvery: 2 } },
     turns: [

@@ -1,5 +1,5 @@
 import type { ModelTool } from '../domain';
-import type { Move } from './offline-turn';
+import type { Move } from './move';
 import { OFFLINE_MARK } from './offline-summary';
 import type { RequestView } from './read-request';
 

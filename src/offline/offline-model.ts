@@ -10,7 +10,8 @@ import { branchJudgeSystem } from '../workflows/branching/branch-judge-prompt';
 import { offlinePlanReply } from './offline-plan';
 import { offlineGoalCheckReply, offlineObserverReply } from './offline-verdicts';
 import { clip, describeOutcome, OFFLINE_MARK } from './offline-summary';
-import { nextMove, type Move } from './offline-turn';
+import { nextMove } from './offline-turn';
+import type { Move } from './move';
 import { readRequest } from './read-request';
 import { weatherDemoTurn } from '../demo/offline-weather-model';
 

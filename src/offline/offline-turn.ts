@@ -6,12 +6,7 @@ import type { RequestView, SeenCall } from './read-request';
 import { escapeRegExp } from './task-text';
 import { looksReadOnly, relevantTools } from './tool-relevance';
 import { branchMove } from './branch-move';
-
-/** One reply of the offline model: a thought and the calls it makes (none: the thought is the answer). */
-export interface Move {
-  text: string;
-  calls: Array<{ name: string; input: Record<string, unknown> }>;
-}
+import type { Move } from './move';
 
 /** A task that asks for a person's word first; with the question tool offered, the model asks before anything else. */
 export const ASKS_FIRST = /\b(ask (me|us|the user|a person|someone|the person)|check with me|confirm with me)\b/i;

@@ -25,6 +25,10 @@ const RUN: ReadonlyArray<readonly [page: string, command: string]> = [
     'docs/store.md',
     'npx thoughtline chain agent-\u2026 --summary                 # counts, tools, cost, the main decisions',
   ],
+  [
+    'docs/teams-and-plans.md',
+    'npx thoughtline run "Search the files for the login check and read auth.py" --files-root examples/login-bug --branches 2',
+  ],
   ['README.md', 'npx thoughtline --help        # the commands, by group'],
   ['README.md', 'npx thoughtline run --help    # one command: its options, defaults and examples'],
   [

@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
 import type { ReasoningStep } from '../../src/domain';
+import type { RunEvent } from '../../src/domain/run/run-event';
+import { createMemoryBus } from '../../src/events/memory-bus';
 import { createAgentWorker } from '../../src/worker';
 import { cliEnv, spawnCli } from '../helpers/cli-process';
 import { scheduledActivities } from '../helpers/history';
@@ -108,6 +110,39 @@ describe('a run with MCP servers as tools', () => {
     expect(result.terminationReason).toBe('success');
     const long = results(result.chain.steps).find((r) => r.correlationId === 'toolu_long');
     expect(long).toMatchObject({ success: true, attempts: 2 });
+  }, 120_000);
+
+  it("streams a server's progress notices as the call's tool_progress events (line and fraction), never into the chain", async () => {
+    const bus = createMemoryBus();
+    const progress: RunEvent[] = [];
+    bus.subscribeAll((event) => event.type === 'tool_progress' && progress.push(event));
+    const model = createScriptedModel([
+      { content: [useTool('everything__trigger-long-running-operation', { duration: 2, steps: 2 }, 'toolu_steps')] },
+      { content: [useTool('finish', { result: 'done' })] },
+    ]);
+    const h = await createHarness(env, {
+      tools: [],
+      models: { scripted: model },
+      events: bus,
+      mcp: { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] } } },
+    });
+    const result = await h.worker.runUntil(async () =>
+      (
+        await h.agents.start({
+          model: SCRIPTED_MODEL,
+          task: 'Run the long operation in two steps',
+          tools: ['everything__trigger-long-running-operation'],
+        })
+      ).result(),
+    );
+    model.verify();
+    expect(result.terminationReason).toBe('success');
+    // The server sends "1 of 2" and "2 of 2" (it gives no line of its own): both reach the stream.
+    expect(progress.map((e) => ('fraction' in e ? [e.toolName, e.message, e.fraction] : []))).toEqual([
+      ['everything__trigger-long-running-operation', '1 of 2', 0.5],
+      ['everything__trigger-long-running-operation', '2 of 2', 1],
+    ]);
+    expect(JSON.stringify(result.chain.steps)).not.toContain('1 of 2');
   }, 120_000);
 
   it('turns a server’s request for input into a question a person answers with `thoughtline answer`, after a worker restart', async () => {

@@ -14,7 +14,11 @@ export function mcpTool(mcp: McpTools, call: ToolInvocation): Pick<ToolDefinitio
     name: call.toolName,
     input: ANY_ARGUMENTS,
     execute: async (_args, context) => {
-      const outcome = await mcp.call(call, { signal: context.signal, heartbeat: () => context.heartbeat() });
+      const outcome = await mcp.call(call, {
+        signal: context.signal,
+        heartbeat: () => context.heartbeat(),
+        progress: (update) => context.progress(update),
+      });
       return 'needsInput' in outcome ? { [NEEDS_INPUT]: outcome.needsInput } : outcome.result;
     },
   };

@@ -5,6 +5,8 @@ import { ToolError } from '../../tools/tool-error';
 import { decideElicitation } from './mcp-elicitation';
 import { createMcpPool, McpUnavailableError, type McpConnection, type McpPool } from './mcp-pool';
 import { mcpObservation } from './mcp-result';
+import { mcpProgressUpdate } from './mcp-progress';
+import type { ToolProgressUpdate } from '../../domain/tools/tool-progress';
 import { isOfferable, mcpToolSpec } from './mcp-tool-spec';
 
 /** Most tools taken from one server, and pages of its list read. */
@@ -20,6 +22,8 @@ export type McpCallOutcome = { result: unknown } | { needsInput: ElicitationRequ
 export interface McpCallContext {
   signal: AbortSignal;
   heartbeat(): void;
+  /** Where the server's progress notices go as the call's progress (the tool activity's `ctx.progress`); absent: they only keep the call alive. */
+  progress?(update: ToolProgressUpdate): void;
 }
 
 /** The MCP servers of one worker, as tools: listed for a run, called for its steps. */
@@ -149,7 +153,10 @@ export function createMcpTools(config: McpConfig): McpTools {
           resetTimeoutOnProgress: true,
           // Progress keeps a slow call alive, but never past the tool's timeout: endless progress is a hang.
           maxTotalTimeout: settings.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-          onprogress: () => context.heartbeat(),
+          onprogress: (notice) => {
+            context.heartbeat();
+            context.progress?.(mcpProgressUpdate(notice));
+          },
         });
         if (asked) return { needsInput: asked };
         return { result: mcpObservation(result as Parameters<typeof mcpObservation>[0], invocation.maxResultChars) };

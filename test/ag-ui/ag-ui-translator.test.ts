@@ -165,6 +165,40 @@ describe('AG-UI translation of how a run ends', () => {
     expect(decodeInterruptId(outcome.interrupts[0]!.id)).toMatchObject({ kind: 'approval', callId: 'a1', step: 2 });
   });
 
+  it("sends a tool's progress as a CUSTOM event on its tool call, only for a call this stream showed, and a sub-agent's steps as CUSTOM too", () => {
+    const t = new AgUiTranslator(names);
+    const progress = (stepId: string) => ({
+      type: 'tool_progress',
+      stepNumber: 2,
+      stepId,
+      toolName: 'scan',
+      seq: 3,
+      message: 'scanned 300 files',
+      fraction: 0.6,
+    });
+    // A call this stream has not shown (hidden from this view, or not landed yet) says nothing.
+    expect(t.translate('tool_progress', progress('s2'))).toEqual([expect.objectContaining({ type: 'RUN_STARTED' })]);
+    t.translate(
+      'step',
+      step(2, {
+        type: 'tool_call',
+        toolCall: { toolType: 'custom', toolName: 'scan', arguments: {}, correlationId: 'k1' },
+      }),
+    );
+    expect(valid(t.translate('tool_progress', progress('s2')))).toEqual([
+      {
+        type: 'CUSTOM',
+        name: 'thoughtline.tool_progress',
+        value: { toolCallId: 'k1', toolName: 'scan', seq: 3, message: 'scanned 300 files', fraction: 0.6 },
+      },
+    ]);
+    const child = { workflowId: 'run-1/researcher-3', agentName: 'researcher' };
+    const childStep = { stepId: 'c1', stepNumber: 1, type: 'thinking', thought: 'Looking.' };
+    expect(valid(t.translate('sub_agent_step', { type: 'sub_agent_step', subAgent: child, step: childStep }))).toEqual([
+      { type: 'CUSTOM', name: 'thoughtline.sub_agent_step', value: { subAgent: child, step: childStep } },
+    ]);
+  });
+
   it('finishes a stop at a limit with its partial answer, and reports a give-up as RUN_ERROR with its reason', () => {
     const limit = new AgUiTranslator(names);
     const budget = runEnding({ result: result('cost_budget', 'alpha is 50', 'grounded') });

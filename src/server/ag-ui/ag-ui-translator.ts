@@ -18,7 +18,8 @@ export interface AgUiRunNames {
 const MAX_RESULT_CHARS = 16_000;
 
 /**
- * Turns one watcher's Thoughtline events (step, status, approval, text_delta, sub_agent, end, in
+ * Turns one watcher's Thoughtline events (step, status, approval, text_delta, tool_progress,
+ * sub_agent_step, sub_agent, end, in
  * the viewer's view and lens; the end with the run's ending) into AG-UI events, in order. Holds what one connection has said:
  * the open streamed message, the plan state last sent. `done` once it sent RUN_FINISHED or
  * RUN_ERROR: the stream then closes (a run waiting for a person finishes with the interrupt
@@ -32,6 +33,8 @@ export class AgUiTranslator {
   private readonly loopCalls = new Set<string>();
   /** The step number of each tool call sent: an interrupt's resume point is at least its call's step. */
   private readonly callSteps = new Map<string, number>();
+  /** Each tool call sent, by its step id: a tool's progress goes out only for a call this stream showed. */
+  private readonly callsByStep = new Map<string, string>();
   /** The model's text for the coming step went out live: its thinking step is not repeated. */
   private streamed = false;
   private state: PlanState | undefined;
@@ -82,6 +85,13 @@ export class AgUiTranslator {
         out.push(...this.ended(ending));
         break;
       }
+      case 'tool_progress':
+        out.push(...this.progress(event));
+        break;
+      case 'sub_agent_step':
+        // A running sub-agent's step, already in this stream's view of the child's run.
+        out.push(custom('thoughtline.sub_agent_step', { subAgent: event['subAgent'], step: event['step'] }));
+        break;
       default:
         // sub_agent: its steps reach the parent's chain as a tool call and its result.
         break;
@@ -97,6 +107,25 @@ export class AgUiTranslator {
   private resumeStep(event: Record<string, unknown>, callId: string): number {
     const at = Number(event['stepNumber']);
     return Math.max(Number.isSafeInteger(at) && at >= 0 ? at : 0, this.callSteps.get(callId) ?? 0);
+  }
+
+  /**
+   * A running tool's progress (in this stream's view) as a CUSTOM event on its AG-UI tool call:
+   * only for a call this stream sent, so a call it never showed says nothing.
+   */
+  private progress(event: Record<string, unknown>): BaseEvent[] {
+    const toolCallId = this.callsByStep.get(String(event['stepId']));
+    if (toolCallId === undefined) return [];
+    const { toolName, seq, message, fraction } = event;
+    return [
+      custom('thoughtline.tool_progress', {
+        toolCallId,
+        toolName,
+        seq,
+        ...(typeof message === 'string' ? { message } : {}),
+        ...(typeof fraction === 'number' ? { fraction } : {}),
+      }),
+    ];
   }
 
   /** A failure to report instead of the run's end (RUN_STARTED first when nothing was sent). */
@@ -200,6 +229,7 @@ export class AgUiTranslator {
           return [];
         }
         this.callSteps.set(callId, step.stepNumber);
+        this.callsByStep.set(step.stepId, callId);
         return [
           { type: EventType.TOOL_CALL_START, toolCallId: callId, toolCallName: step.toolCall.toolName } as BaseEvent,
           {
@@ -358,3 +388,6 @@ const PLAN_UPDATE_TOOL = 'update_task';
 const LOOP_TOOLS: ReadonlySet<string> = new Set([DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL]);
 
 const asText = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+
+/** Thoughtline's own events on the AG-UI stream, which front ends without a handler for the name ignore. */
+const custom = (name: string, value: unknown): BaseEvent => ({ type: EventType.CUSTOM, name, value }) as BaseEvent;

@@ -23,6 +23,7 @@ import { uncacheableReason } from '../domain/planning/cache-request';
 import { lookupCached, storeCached } from './cache/cached-result';
 import type { RunCache } from './cache/run-cache';
 import { createToolProgressReporter, type NumberedProgress, type ToolProgressReporter } from './tool-progress-reporter';
+import type { ToolHeartbeat } from '../domain/tools/tool-progress';
 
 export interface ToolActivityDeps {
   tools: ToolRegistry;
@@ -141,9 +142,12 @@ export function createToolActivities({
       // Cancellation reaches an activity only through heartbeats, and their absence tells Temporal the
       // worker died: send them while the tool works (none for a call shorter than the interval). They
       // carry the latest progress, so a follower reading pending activities sees it at no extra cost.
+      const stepId = callStepIdOf(call, ctx.info.workflowExecution?.workflowId ?? '');
       const keepAlive = setInterval(() => {
         const latest = progress.latest();
-        ctx.heartbeat(latest ? { progress: latest } : undefined);
+        const beat: ToolHeartbeat | undefined =
+          latest && stepId ? { progress: latest, stepId, toolName: call.toolName } : undefined;
+        ctx.heartbeat(beat);
       }, heartbeatEveryMs);
       try {
         value = await tool.execute(args.data, toolContext(call.idempotencyKey, narrowing, progress));
@@ -272,9 +276,7 @@ export function createToolActivities({
   function progressReporter(call: ToolInvocation, sensitiveFields: readonly string[]): ToolProgressReporter {
     const { activityId, attempt, workflowExecution } = Context.current().info;
     const workflowId = workflowExecution?.workflowId ?? '';
-    // The key is `<workflow id>:<step id>` (tool-call.ts): the step is what follows the run's own id.
-    const prefix = `${workflowId}:`;
-    const callStepId = call.idempotencyKey.startsWith(prefix) ? call.idempotencyKey.slice(prefix.length) : '';
+    const callStepId = callStepIdOf(call, workflowId);
     const publish =
       onToolProgress && workflowId && callStepId
         ? (update: NumberedProgress) =>
@@ -359,4 +361,10 @@ function firstRepeatedName(specs: readonly ToolSpec[]): string | undefined {
     seen.add(name);
   }
   return undefined;
+}
+
+/** The call's step id: its idempotency key is `<workflow id>:<step id>` (tool-call.ts); empty when it is not. */
+function callStepIdOf(call: ToolInvocation, workflowId: string): string {
+  const prefix = `${workflowId}:`;
+  return workflowId && call.idempotencyKey.startsWith(prefix) ? call.idempotencyKey.slice(prefix.length) : '';
 }

@@ -39,6 +39,7 @@ import { loadAgentTree, type AgentTreeNode } from './chain/agent-tree';
 import { loadExpandedChain, type ExpandedChain } from './chain/expanded-chain';
 import { pushFollow, type PushServer } from './follow/push-follow';
 import { LiveReplyReader, type LiveDelta } from './chain/live-replies';
+import { LiveProgressReader } from './chain/live-progress';
 import type { LiveToolProgress } from './follow/push-follow';
 import { statusFromResult } from './runs/status-from-result';
 import { routeApproval } from './decisions/route-approval';
@@ -460,7 +461,8 @@ export class AgentClient {
   /**
    * Yields each step once, as it lands, and the text of model calls as it streams, until the run
    * ends. With a `server`, from its push stream (resumed after a dropped connection; `pollMs` is
-   * not used); else polls the `chain` query and the run's pending activities, so it works for any
+   * not used); else polls the `chain` query and the run's pending activities (model text, tools'
+   * progress from their heartbeats, for calls the view showed), so it works for any
    * run, from any process. Either way it catches up on steps made before it was called.
    */
   async *follow(workflowId: string, options: FollowOptions = {}): AsyncGenerator<WatchEvent, AgentResult> {
@@ -468,7 +470,13 @@ export class AgentClient {
     if (this.server)
       return yield* pushFollow(workflowId, { server: this.server, live, result: (id) => this.result(id) });
     const handle = this.getHandle(workflowId);
-    const liveReader = live ? new LiveReplyReader(this.client, workflowId) : undefined;
+    const converter = this.client.options.loadedDataConverter;
+    const readers = live
+      ? { text: new LiveReplyReader(converter), progress: new LiveProgressReader(converter) }
+      : undefined;
+    // The tool calls this watcher was shown (by step id), and whether the view narrowed any step.
+    const shownCalls = new Map<string, string>();
+    let narrowed = false;
     let done: { result?: AgentResult; error?: unknown } | undefined;
     const finished = handle.result().then(
       async (result) => (done = { result: await this.restored(workflowId, result) }),
@@ -489,15 +497,43 @@ export class AgentClient {
             this.resultLens(settled.result),
           )
         : await this.chainOrUndefined(workflowId, after);
-      for (const step of chain?.steps ?? []) yield { type: 'step', step };
+      for (const step of chain?.steps ?? []) {
+        if (step.type === 'tool_call') shownCalls.set(step.stepId, step.toolCall.toolName);
+        yield { type: 'step', step };
+      }
+      narrowed ||= (chain?.view?.narrowed ?? 0) > 0;
       seen = Math.max(seen, chain?.steps.at(-1)?.stepNumber ?? 0);
       if (settled) {
         if (settled.result) return settled.result;
         throw settled.error;
       }
-      // Live text is a courtesy: a failed read (run not started yet, server busy) skips a beat.
-      for (const delta of (await liveReader?.read().catch(() => [])) ?? []) yield { type: 'live', ...delta };
+      // Live text and progress are a courtesy: a failed read (run not started yet, server busy) skips a beat.
+      if (readers) yield* this.liveEvents(handle, readers, shownCalls, narrowed);
       await Promise.race([finished, new Promise((r) => setTimeout(r, pollMs))]);
+    }
+  }
+
+  /**
+   * One poll's live events from the run's pending activities (one describe): model text, and the
+   * progress of tool calls this watcher was shown, as its view shows them: whole, or, when the
+   * policy narrowed any step of the view, the tool and fraction only (the client cannot tell
+   * which). A failed read yields nothing.
+   */
+  private async *liveEvents(
+    handle: WorkflowHandle,
+    readers: { text: LiveReplyReader; progress: LiveProgressReader },
+    shownCalls: ReadonlyMap<string, string>,
+    narrowed: boolean,
+  ): AsyncGenerator<WatchEvent> {
+    const pending = await handle.describe().then(
+      (d) => d.raw.pendingActivities ?? [],
+      () => [],
+    );
+    for (const delta of await readers.text.read(pending).catch(() => [])) yield { type: 'live', ...delta };
+    for (const update of await readers.progress.read(pending).catch(() => [])) {
+      if (shownCalls.get(update.stepId) !== update.toolName) continue;
+      const { message: _message, ...shape } = update;
+      yield { type: 'progress', ...(narrowed ? shape : update) };
     }
   }
 

@@ -1,6 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { ToolHeartbeat } from '../../src/domain/tools/tool-progress';
 import { createToolActivities, type ToolProgressEvent } from '../../src/activities/tool-activities';
 import type { ToolInvocation } from '../../src/domain';
 import { MAX_PROGRESS_PER_ATTEMPT } from '../../src/domain/tools/tool-progress';
@@ -62,10 +63,13 @@ describe('ctx.progress: a running tool tells watchers how it goes', () => {
       attempt: 1,
     });
     expect(published[0]!.data).toEqual({ token: expect.not.stringMatching(/^abc$/), files: 3 });
-    // No extra heartbeats: the two keep-alive beats of a 2.5 s call, carrying what was latest then.
+    // No extra heartbeats: the two keep-alive beats of a 2.5 s call, carrying what was latest then,
+    // with the call step and tool, so a follower without a server can place it (ToolHeartbeat).
     expect(beats).toHaveLength(2);
-    expect(beats[0]).toEqual({ progress: expect.objectContaining({ seq: 1, fraction: 0.25 }) });
-    expect(beats[1]).toEqual({ progress: expect.objectContaining({ seq: 2, message: 'half way' }) });
+    const placed = { stepId: 'step-7', toolName: 'scan' };
+    expect(beats[0]).toEqual({ progress: expect.objectContaining({ seq: 1, fraction: 0.25 }), ...placed });
+    expect(beats[1]).toEqual({ progress: expect.objectContaining({ seq: 2, message: 'half way' }), ...placed });
+    expect(beats.map((b) => ToolHeartbeat.safeParse(b).success)).toEqual([true, true]);
     expect(JSON.stringify(beats)).not.toContain(SECRET);
   });
 

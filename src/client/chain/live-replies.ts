@@ -1,6 +1,7 @@
-import type { Client } from '@temporalio/client';
+import type { WorkflowExecutionDescription } from '@temporalio/client';
+import type { LoadedDataConverter } from '@temporalio/common';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
-import { isLiveReply, unseenPart, type LiveReply } from '../../domain';
+import { isLiveReply, unseenPart } from '../../domain';
 
 /** A piece of a model reply that a watcher has not been shown yet. */
 export interface LiveDelta {
@@ -11,6 +12,9 @@ export interface LiveDelta {
   text: string;
 }
 
+/** A run's pending activities, as one `describe` gives them: both live readers share a poll's read. */
+export type PendingActivities = NonNullable<WorkflowExecutionDescription['raw']['pendingActivities']>;
+
 /**
  * Reads the replies streaming in a run's model calls, from their latest heartbeats (via
  * describe), and returns only what is new since the last read. One per watcher.
@@ -19,18 +23,14 @@ export class LiveReplyReader {
   /** Characters shown so far, per `activityId#attempt#kind`. */
   private readonly shown = new Map<string, number>();
 
-  constructor(
-    private readonly client: Client,
-    private readonly workflowId: string,
-  ) {}
+  constructor(private readonly converter: LoadedDataConverter) {}
 
-  async read(): Promise<LiveDelta[]> {
-    const { raw } = await this.client.workflow.getHandle(this.workflowId).describe();
+  async read(pendingActivities: PendingActivities): Promise<LiveDelta[]> {
     const deltas: LiveDelta[] = [];
-    for (const pending of raw.pendingActivities ?? []) {
+    for (const pending of pendingActivities) {
       if (pending.activityType?.name !== 'callModel' || !pending.activityId) continue;
-      const live = await this.decode(pending.heartbeatDetails?.payloads);
-      if (!live) continue;
+      const live = await firstDetail(this.converter, pending.heartbeatDetails?.payloads);
+      if (!isLiveReply(live)) continue;
       const attempt = pending.attempt ?? 1;
       for (const kind of ['thinking', 'text'] as const) {
         const key = `${pending.activityId}#${attempt}#${kind}`;
@@ -42,10 +42,14 @@ export class LiveReplyReader {
     }
     return deltas;
   }
+}
 
-  private async decode(payloads: Parameters<typeof decodeArrayFromPayloads>[1]): Promise<LiveReply | undefined> {
-    if (!payloads?.length) return undefined;
-    const [first] = await decodeArrayFromPayloads(this.client.options.loadedDataConverter, payloads);
-    return isLiveReply(first) ? first : undefined;
-  }
+/** A pending activity's first heartbeat detail, decoded; undefined when it has none. */
+export async function firstDetail(
+  converter: LoadedDataConverter,
+  payloads: Parameters<typeof decodeArrayFromPayloads>[1],
+): Promise<unknown> {
+  if (!payloads?.length) return undefined;
+  const [first] = await decodeArrayFromPayloads(converter, payloads);
+  return first;
 }

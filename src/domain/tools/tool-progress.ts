@@ -24,6 +24,18 @@ export const ToolProgress = z.object({
 export type ToolProgress = z.infer<typeof ToolProgress>;
 
 /**
+ * What a running tool call's keep-alive heartbeat carries once it reported progress: the latest
+ * update (numbered), the call step and the tool, so a follower reading the run's pending
+ * activities (`AgentClient.follow` without a server) can place it.
+ */
+export const ToolHeartbeat = z.object({
+  progress: ToolProgress.extend({ seq: z.number().int().nonnegative() }),
+  stepId: z.string().min(1).max(200),
+  toolName: z.string().min(1).max(200),
+});
+export type ToolHeartbeat = z.infer<typeof ToolHeartbeat>;
+
+/**
  * A tool's update within the bounds, or undefined when nothing in it can be read (then it is
  * dropped, never thrown at the tool). A fraction outside 0–1 is clamped; one that is not a
  * finite number is left out, as is data that is not JSON or is over MAX_PROGRESS_DATA_BYTES.

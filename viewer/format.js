@@ -178,6 +178,9 @@ export function stepFacts(step) {
     if (step.toolResult?.attempts > 1) facts.push(`${step.toolResult.attempts} attempts`);
   }
   if (step?.parallel) facts.push(`parallel ${step.parallel.index}/${step.parallel.size}`);
+  // Why the run chose this call's model (the plan task's complexity), when it did.
+  if (step?.type === 'tool_call' && typeof step.toolCall?.routed === 'string')
+    facts.push(`routed: ${step.toolCall.routed}`);
   const confidence = confidenceText(step?.type === 'synthesis' ? step.synthesis?.confidence : step?.confidence);
   if (confidence) facts.push(confidence);
   return facts;

@@ -247,6 +247,10 @@ describe('format', () => {
     const { usage: _u, costUsd: _c, ...endUser } = model;
     expect(f.stepFacts(endUser).some((x) => /\$|in ·/.test(x))).toBe(false);
     expect(f.stepFacts(result)).toContain('1.2 s');
+    // A call whose model the run chose says why, as the CLI's model-call line does.
+    const routed = { ...model, toolCall: { ...model.toolCall, routed: 'a low-complexity task: claude-haiku-4-5' } };
+    expect(f.stepFacts(routed)).toContain('routed: a low-complexity task: claude-haiku-4-5');
+    expect(f.stepFacts(model).some((x) => x.startsWith('routed'))).toBe(false);
   });
 
   it('shows decision buttons only to people whose roles may decide a pending record', async () => {

@@ -6,6 +6,8 @@ import { goalCheckSystem, observerSystem } from '../workflows/planning/verdicts/
 import { contextSummarySystem } from '../domain/model/context-summary';
 import { offlineContextSummary } from './offline-context-summary';
 import { offlineBranchJudgeReply } from './offline-branch-judge';
+import { offlineClaimJudgeReply } from './offline-claim-judge';
+import { claimJudgeSystem } from '../workflows/planning/verdicts/claim-judge-prompt';
 import { branchJudgeSystem } from '../workflows/branching/branch-judge-prompt';
 import { offlinePlanReply } from './offline-plan';
 import { offlineGoalCheckReply, offlineObserverReply } from './offline-verdicts';
@@ -82,6 +84,7 @@ export function offlineContent(request: ModelRequest): AssistantBlock[] {
   if (request.system === goalCheckSystem()) return [{ type: 'text', text: offlineGoalCheckReply(prompt) }];
   if (request.system === contextSummarySystem()) return [{ type: 'text', text: offlineContextSummary(prompt) }];
   if (request.system === branchJudgeSystem()) return [{ type: 'text', text: offlineBranchJudgeReply(prompt) }];
+  if (request.system === claimJudgeSystem()) return [{ type: 'text', text: offlineClaimJudgeReply(prompt) }];
   if (request.toolChoice === 'none' || request.tools.length === 0) return [{ type: 'text', text: textOnly(request) }];
   const view = readRequest(request);
   return blocks(nextMove(view), view.calls.length);

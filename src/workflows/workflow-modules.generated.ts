@@ -33,6 +33,7 @@ import * as domainEvaluationScoreCase from '../domain/evaluation/score-case';
 import * as domainEvaluationScorersAnswerMatch from '../domain/evaluation/scorers/answer-match';
 import * as domainEvaluationScorersArgumentPredicate from '../domain/evaluation/scorers/argument-predicate';
 import * as domainEvaluationScorersCoherence from '../domain/evaluation/scorers/coherence';
+import * as domainEvaluationScorersConsensusMatch from '../domain/evaluation/scorers/consensus-match';
 import * as domainEvaluationScorersCost from '../domain/evaluation/scorers/cost';
 import * as domainEvaluationScorersForbiddenTools from '../domain/evaluation/scorers/forbidden-tools';
 import * as domainEvaluationScorersGroundingMatch from '../domain/evaluation/scorers/grounding-match';
@@ -298,6 +299,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainEvaluationScorersAnswerMatch,
   domainEvaluationScorersArgumentPredicate,
   domainEvaluationScorersCoherence,
+  domainEvaluationScorersConsensusMatch,
   domainEvaluationScorersCost,
   domainEvaluationScorersForbiddenTools,
   domainEvaluationScorersGroundingMatch,

@@ -94,6 +94,14 @@ export const CaseExpectation = z
       .object({ taskId: z.string().min(1).max(64), chosenBy: z.enum(['model', 'plan_order']).optional() })
       .strict()
       .optional(),
+    /**
+     * The run's first consensus (`ask_model` with `mode: "consensus"`): whether its models agreed
+     * (`unanimous`) and at least what share of them (`minAgreement`, 0–1).
+     */
+    consensus: z
+      .object({ unanimous: z.boolean().optional(), minAgreement: z.number().min(0).max(1).optional() })
+      .strict()
+      .optional(),
     /** The `coherence` score (always given) passes at this share; default 0.9 (seed 001 §6); 0 lets every run pass it. */
     minCoherence: z.number().min(0).max(1).optional(),
   })

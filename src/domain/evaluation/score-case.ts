@@ -7,6 +7,7 @@ import { cost } from './scorers/cost';
 import { forbiddenTools } from './scorers/forbidden-tools';
 import { groundingMatch } from './scorers/grounding-match';
 import { taskChoiceMatch } from './scorers/task-choice-match';
+import { consensusMatch } from './scorers/consensus-match';
 import { iterationShare } from './scorers/iteration-share';
 import { latency } from './scorers/latency';
 import { recovery } from './scorers/recovery';
@@ -16,7 +17,7 @@ import { trajectory } from './scorers/trajectory';
 /**
  * The deterministic scores of one run, in a fixed order: `termination_accuracy` and `coherence`
  * always; `answer_match`, `trajectory`, `forbidden_tools`, `iteration_share`, `latency`, `cost`,
- * `grounding` and `task_choice` when the expectation has their field; `recovery` by its rule (scorers/recovery.ts). Pure and
+ * `grounding`, `task_choice` and `consensus` when the expectation has their field; `recovery` by its rule (scorers/recovery.ts). Pure and
  * sandbox-safe: the evaluation workflow calls it as the case's run ends.
  */
 export function scoreCase(expect: CaseExpectation, facts: ScoringFacts): Score[] {
@@ -31,6 +32,7 @@ export function scoreCase(expect: CaseExpectation, facts: ScoringFacts): Score[]
     expect.maxCostUsd !== undefined ? cost(expect.maxCostUsd, facts) : undefined,
     expect.grounding !== undefined ? groundingMatch(expect.grounding, facts) : undefined,
     expect.taskChoice !== undefined ? taskChoiceMatch(expect.taskChoice, facts) : undefined,
+    expect.consensus !== undefined ? consensusMatch(expect.consensus, facts) : undefined,
     coherence(facts, expect.minCoherence),
   ];
   return scores.filter((s): s is Score => s !== undefined);

@@ -3,12 +3,15 @@ import type { AgentResult } from '../run/agent-result';
 import { AnswerGrounding, MAX_CHECKED_CLAIMS, MAX_CLAIM_CHARS } from '../chain/answer-grounding';
 import { TerminationReason } from '../run/termination';
 import { totalTokens } from '../model/usage';
+import { MAX_CONSENSUS_MODELS } from '../model/llm-answer';
 
 /** Longest answer text the scorers see; longer answers are cut (and say so). */
 export const MAX_FACTS_ANSWER_CHARS = 32_000;
 
 /** At most this many task choices are kept for the scorers: the first ones, where the choice that matters is. */
 export const MAX_FACT_TASK_CHOICES = 100;
+/** Consensus results kept per run for scoring (the first one is scored). */
+export const MAX_FACT_CONSENSUS = 20;
 
 /** One tool call as scorers see it: the model's own calls, in the order it made them. */
 export const FactToolCall = z.object({
@@ -51,6 +54,17 @@ export const ScoringFacts = z.object({
       }),
     )
     .max(MAX_FACT_TASK_CHOICES)
+    .default([]),
+  /** The run's consensus results (`ask_model`, mode consensus), in order, bounded: how far the models agreed, and their groups. */
+  consensus: z
+    .array(
+      z.object({
+        agreement: z.number().min(0).max(1),
+        unanimous: z.boolean(),
+        groups: z.array(z.array(z.string().max(64)).max(MAX_CONSENSUS_MODELS)).max(MAX_CONSENSUS_MODELS),
+      }),
+    )
+    .max(MAX_FACT_CONSENSUS)
     .default([]),
   /** Replies the run could not act on (text ReAct format errors). */
   formatErrors: z.number().int().nonnegative(),
@@ -119,6 +133,7 @@ export function factsOf(result: AgentResult, loopTools: LoopToolNames): ScoringF
     ...(result.grounding !== undefined ? { grounding: result.grounding } : {}),
     ...(claims ? { claims } : {}),
     taskChoices: taskChoicesOf(result),
+    consensus: consensusOf(result),
     formatErrors: result.formatErrors,
     iterations: result.iterations,
     ...(result.maxIterations !== undefined ? { maxIterations: result.maxIterations } : {}),
@@ -154,5 +169,30 @@ function taskChoicesOf(result: AgentResult): ScoringFacts['taskChoices'] {
       chosenBy: c.chosenBy ?? 'plan_order',
       alternatives: c.alternatives.length,
       ...(c.refused ? { refused: c.refused } : {}),
+    }));
+}
+
+/** A consensus's recorded result (llm-tool-call.ts), read defensively: anything else is no consensus. */
+const RecordedConsensus = z.object({
+  agreement: z.number().min(0).max(1),
+  unanimous: z.boolean(),
+  groups: z.array(z.array(z.string())),
+});
+
+/** The run's consensus results, in order: the `llm` tool results that carry an agreement. */
+function consensusOf(result: AgentResult): ScoringFacts['consensus'] {
+  return result.chain.steps
+    .flatMap((s) => {
+      if (s.type !== 'tool_result') return [];
+      const read = RecordedConsensus.safeParse(s.toolResult.result);
+      return read.success ? [read.data] : [];
+    })
+    .slice(0, MAX_FACT_CONSENSUS)
+    .map(({ agreement, unanimous, groups }) => ({
+      agreement,
+      unanimous,
+      groups: groups
+        .slice(0, MAX_CONSENSUS_MODELS)
+        .map((g) => g.slice(0, MAX_CONSENSUS_MODELS).map((n) => n.slice(0, 64))),
     }));
 }

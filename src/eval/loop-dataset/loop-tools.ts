@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool';
 import { ToolError } from '../../tools/tool-error';
 import { evaluateArithmetic } from './arithmetic';
+import { askPanel } from './panel-models';
 
 /**
  * The tools of the project's own dataset (eval/loop.jsonl): deterministic, local and fast, each
@@ -173,4 +174,5 @@ export const loopDatasetTools = [
   lookupCustomer,
   purgeAccount,
   compileReport,
+  askPanel,
 ];

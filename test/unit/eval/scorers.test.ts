@@ -6,6 +6,7 @@ import { forbiddenTools } from '../../../src/domain/evaluation/scorers/forbidden
 import { iterationShare } from '../../../src/domain/evaluation/scorers/iteration-share';
 import { groundingMatch } from '../../../src/domain/evaluation/scorers/grounding-match';
 import { taskChoiceMatch } from '../../../src/domain/evaluation/scorers/task-choice-match';
+import { consensusMatch } from '../../../src/domain/evaluation/scorers/consensus-match';
 import { latency } from '../../../src/domain/evaluation/scorers/latency';
 import { recovery } from '../../../src/domain/evaluation/scorers/recovery';
 import { terminationAccuracy } from '../../../src/domain/evaluation/scorers/termination-accuracy';
@@ -188,6 +189,31 @@ describe('task_choice', () => {
   });
 });
 
+describe('consensus', () => {
+  const split = { agreement: 0.5, unanimous: false, groups: [['brief'], ['wordy']] };
+  const agreed = { agreement: 1, unanimous: true, groups: [['brief', 'wordy']] };
+  it("judges the run's first consensus: unanimous or not, and how far the models agreed", () => {
+    expect(consensusMatch({ unanimous: true }, facts({ consensus: [agreed, split] }))).toMatchObject({
+      passed: true,
+      why: 'unanimous, 100% agreed (groups: brief + wordy), as expected',
+    });
+    expect(consensusMatch({ unanimous: true }, facts({ consensus: [split] }))).toMatchObject({
+      passed: false,
+      why: 'not unanimous, 50% agreed (groups: brief | wordy); expected unanimous',
+    });
+    expect(consensusMatch({ unanimous: false, minAgreement: 0.5 }, facts({ consensus: [split] })).passed).toBe(true);
+    expect(consensusMatch({ minAgreement: 0.6 }, facts({ consensus: [split] })).passed).toBe(false);
+  });
+  it('fails a run that asked no consensus, and refuses an expectation it cannot read', () => {
+    expect(consensusMatch({ unanimous: true }, facts())).toMatchObject({
+      passed: false,
+      why: 'the run asked no consensus',
+    });
+    expect(() => expectation({ consensus: { unanimous: 'yes' } })).toThrow();
+    expect(() => expectation({ consensus: { agreement: 1 } })).toThrow();
+  });
+});
+
 describe('scoreCase', () => {
   it('always termination_accuracy and coherence; the others from the expectation, in a fixed order', () => {
     expect(scoreCase(expectation({}), facts()).map((s) => s.scorer)).toEqual(['termination_accuracy', 'coherence']);
@@ -201,9 +227,16 @@ describe('scoreCase', () => {
       maxLatencyMs: 5_000,
       maxCostUsd: 1,
       grounding: ['grounded', 'partly_grounded'],
+      consensus: { minAgreement: 0.5 },
       minCoherence: 0.5,
     });
-    const scores = scoreCase(all, facts({ toolCalls: [call('a', {}, { success: false }), call('a')] }));
+    const scores = scoreCase(
+      all,
+      facts({
+        toolCalls: [call('a', {}, { success: false }), call('a')],
+        consensus: [{ agreement: 1, unanimous: true, groups: [['x', 'y']] }],
+      }),
+    );
     expect(scores.map((s) => [s.scorer, s.passed])).toEqual([
       ['termination_accuracy', true],
       ['answer_match', true],
@@ -214,6 +247,7 @@ describe('scoreCase', () => {
       ['latency', true],
       ['cost', true],
       ['grounding', true],
+      ['consensus', true],
       ['coherence', true],
     ]);
     for (const s of scores) expect(s.why.length).toBeLessThanOrEqual(MAX_SCORE_WHY_CHARS);

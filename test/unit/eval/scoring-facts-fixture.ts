@@ -9,6 +9,7 @@ export function facts(over: Partial<ScoringFacts> = {}): ScoringFacts {
     answerCut: false,
     grounding: 'grounded',
     taskChoices: [],
+    consensus: [],
     formatErrors: 0,
     iterations: 2,
     maxIterations: 10,

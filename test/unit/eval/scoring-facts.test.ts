@@ -91,5 +91,22 @@ describe('factsOf', () => {
     });
     expect(facts.answerCut).toBe(true);
     expect(facts.finalAnswer).toHaveLength(32_000);
+    expect(facts.consensus).toEqual([]);
+  });
+
+  it('reads each consensus result (an agreement, unanimity and groups) and nothing that only looks like one', () => {
+    const consensus = { agreement: 0.5, unanimous: false, groups: [['brief'], ['wordy']], answers: [] };
+    const steps = [
+      ...callAndResult('ask_model', 'k1', true).map((s) =>
+        s.type === 'tool_result' ? ({ ...s, toolResult: { ...s.toolResult, result: consensus } } as ReasoningStep) : s,
+      ),
+      ...callAndResult('lookup', 'k2', true).map((s) =>
+        s.type === 'tool_result'
+          ? ({ ...s, toolResult: { ...s.toolResult, result: { agreement: 'high' } } } as ReasoningStep)
+          : s,
+      ),
+    ];
+    const facts = factsOf(resultOf(steps), { finish: 'finish', giveUp: 'give_up' });
+    expect(facts.consensus).toEqual([{ agreement: 0.5, unanimous: false, groups: [['brief'], ['wordy']] }]);
   });
 });

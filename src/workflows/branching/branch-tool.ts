@@ -10,6 +10,7 @@ import {
   type BranchingSettings,
   type ToolSpec,
 } from '../../domain';
+import { MAX_TASK_BYTES, utf8Bytes } from '../../domain/run/payload-size';
 
 /** A branch runs as a child run; without a run time limit its call may wait this long. */
 const BRANCH_CALL_TIMEOUT_MS = 3_600_000;
@@ -129,12 +130,23 @@ export function branchTask(
     found.unshift(`- ${kept}${kept.length < text.length ? ' […]' : ''}`);
     room -= kept.length;
   }
-  return [
-    task,
+  const rest = [
     '',
     ...(found.length ? ['What has been found so far (tool results, newest last):', ...found, ''] : []),
     `You are branch ${index} of ${of}, each trying a different approach. Yours: "${approach.label}".`,
     approach.instructions,
     'Follow this approach. If it does not work, say so plainly in your answer rather than switching to another.',
   ].join('\n');
+  // A task near the limit leaves room for the branch's own words: its end is cut, never the approach.
+  return `${withinBytes(task, MAX_TASK_BYTES - utf8Bytes(rest) - utf8Bytes(CUT_MARK) - 1)}\n${rest}`;
+}
+
+const CUT_MARK = ' […]';
+
+/** `text` cut to at most `bytes` UTF-8 bytes (with a mark when cut); each pass drops at least the excess. */
+function withinBytes(text: string, bytes: number): string {
+  if (utf8Bytes(text) <= bytes) return text;
+  let cut = text.slice(0, Math.max(0, bytes));
+  for (let over = utf8Bytes(cut) - bytes; over > 0; over = utf8Bytes(cut) - bytes) cut = cut.slice(0, -over);
+  return `${cut}${CUT_MARK}`;
 }

@@ -1,4 +1,5 @@
 import {
+  CancelledFailure,
   CancellationScope,
   ChildWorkflowCancellationType,
   ParentClosePolicy,
@@ -143,13 +144,17 @@ export async function runBranches(
       },
       visibility,
     );
-    throw ends.map((e) => ('error' in e ? e.error : undefined)).find(isCancellation) ?? new Error('cancelled');
+    // The run's own cancellation goes on up (a branch's, else a new one: every branch may have reported).
+    throw (
+      ends.map((e) => ('error' in e ? e.error : undefined)).find(isCancellation) ??
+      new CancelledFailure('The run was cancelled while its branches ran.')
+    );
   }
   const finished = ends.filter(
     (e): e is Extract<BranchEnd, { result: AgentResult }> => 'result' in e && e.result.success,
   );
   if (finished.length === 0) {
-    const why = `None of the ${branches.length} branches finished: ${ends.map(endLine).join('; ')}. Decide whether to try again differently, or go on without them.`;
+    const why = `${sentence(`None of the ${branches.length} branches finished: ${inOrder(ends).map(endLine).join('; ')}`)} Decide whether to try again differently, or go on without them.`;
     chain.note('branch_choice', why, visibility);
     chain.toolResult(
       { correlationId: call.id, success: false, result: null, error: why, durationMs: Date.now() - startedAt },
@@ -161,17 +166,19 @@ export async function runBranches(
   const winner = finished.find((e) => e.branch.mark.index === choice.index)!;
   winner.branch.run = { ...winner.branch.run, branch: { ...winner.branch.mark, winner: true } };
   tree.put(winner.branch.run);
-  const others = ends.filter((e) => e !== winner).map(endLine);
+  const others = inOrder(ends.filter((e) => e !== winner)).map(endLine);
   const by = choice.by === 'judge' ? ` (the judge's pick, ${settings.judge?.model ?? input.model.model})` : '';
   chain.note(
     'branch_choice',
-    `Going on with ${branchTitle(winner.branch.mark)}${by}: ${choice.reason}. The others: ${others.join('; ')}.`,
+    sentence(
+      `Going on with ${branchTitle(winner.branch.mark)}${by}: ${sentence(choice.reason)} The others: ${others.join('; ')}`,
+    ),
     visibility,
   );
   const content = [
-    `Branch ${choice.index} "${winner.branch.mark.label}" was chosen: ${choice.reason}.`,
+    `Branch ${choice.index} "${winner.branch.mark.label}" was chosen: ${sentence(choice.reason)}`,
     `Its answer: ${winner.result.finalAnswer}`,
-    `The other branches: ${others.join('; ')}.`,
+    sentence(`The other branches: ${others.join('; ')}`),
   ].join('\n');
   chain.toolResult(
     {
@@ -281,8 +288,16 @@ function endLine(end: BranchEnd): string {
   const { run } = end.branch;
   const head = `${branchTitle(end.branch.mark)}: ${run.status}${run.terminationReason ? ` (${run.terminationReason})` : ''}`;
   if ('error' in end) return isCancellation(end.error) ? head : `${head}: ${failureMessage(end.error)}`;
-  const answer = end.result.finalAnswer.replace(/\s+/g, ' ').trim();
+  // One line among others, joined by semicolons: no full stop of its own.
+  const answer = end.result.finalAnswer.replace(/\s+/g, ' ').trim().replace(/\.+$/, '');
   if (!answer) return head;
   const cut = answer.slice(0, MAX_LOSER_ANSWER_CHARS);
   return `${head}: ${cut}${cut.length < answer.length ? ' […]' : ''}`;
 }
+
+/** The text as a sentence: a full stop added unless it ends with one (an answer quoted last often does). */
+const sentence = (text: string): string => (/[.!?…]$/.test(text.trimEnd()) ? text.trimEnd() : `${text.trimEnd()}.`);
+
+/** Ends in the model's order of approaches (they come back in the order they happened). */
+const inOrder = (ends: readonly BranchEnd[]): BranchEnd[] =>
+  [...ends].sort((a, b) => a.branch.mark.index - b.branch.mark.index);

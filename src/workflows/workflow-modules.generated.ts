@@ -146,6 +146,7 @@ import * as coreStateRunState from './core/state/run-state';
 import * as coreStateSentConversations from './core/state/sent-conversations';
 import * as coreStateStallDetector from './core/state/stall-detector';
 import * as delegationChargeUnknown from './delegation/charge-unknown';
+import * as delegationChildEnded from './delegation/child-ended';
 import * as delegationChildInput from './delegation/child-input';
 import * as delegationDelegationGuard from './delegation/delegation-guard';
 import * as delegationRemoteAgentCall from './delegation/remote-agent-call';
@@ -412,6 +413,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   coreStateSentConversations,
   coreStateStallDetector,
   delegationChargeUnknown,
+  delegationChildEnded,
   delegationChildInput,
   delegationDelegationGuard,
   delegationRemoteAgentCall,

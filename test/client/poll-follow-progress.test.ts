@@ -1,10 +1,8 @@
-import { Client } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
 import type { VisibilityLevel } from '../../src/domain';
-import { AgentClient, type WatchEvent } from '../../src/client/agent-client';
-import { defineTool } from '../../src/tools/define-tool';
+import { followElsewhere } from '../helpers/follow-elsewhere';
+import { scanningTool } from '../helpers/progress-tool';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../helpers/temporal-env';
 
@@ -17,22 +15,9 @@ import { createHarness, useTestEnv } from '../helpers/temporal-env';
 const env = useTestEnv();
 const SECRET = 'sk-live-poll-progress-0123456789';
 
-/** Reports six updates over about 2.4 s (the worker heartbeats each second), one naming a secret. */
+/** Reports six updates over about 2.4 s (the worker heartbeats each second), each naming a secret. */
 const scanAt = (name: string, visibility: VisibilityLevel) =>
-  defineTool({
-    name,
-    description: 'scans files',
-    input: z.object({}),
-    visibility,
-    timeoutMs: 60_000,
-    execute: async (_args, ctx) => {
-      for (let i = 1; i <= 6; i += 1) {
-        ctx.progress({ message: `${name} scanned ${i * 100} files with ${SECRET}`, fraction: i / 6 });
-        await new Promise((resolve) => setTimeout(resolve, 400));
-      }
-      return { files: 600 };
-    },
-  });
+  scanningTool(name, visibility, { secret: SECRET, updates: 6, gapMs: 400 });
 
 describe('tool progress for a watcher without a server', () => {
   it('follows a full tool’s progress, redacted, and says nothing of a hidden one’s', async () => {
@@ -47,21 +32,13 @@ describe('tool progress for a watcher without a server', () => {
       models: { scripted: model },
       secrets: [SECRET],
     });
-    const events: WatchEvent[] = [];
-    await h.worker.runUntil(async () => {
+    const { events } = await h.worker.runUntil(async () => {
       const handle = await h.agents.start({
         task: 'Scan the files',
         model: SCRIPTED_MODEL,
         tools: ['scan', 'scan_hidden'],
       });
-      // Another process's client: it shares nothing with the worker.
-      const watcher = new AgentClient({
-        client: new Client({ connection: env.client.connection, namespace: env.client.options.namespace }),
-        taskQueue: h.taskQueue,
-      });
-      const followed = watcher.follow(handle.workflowId, { pollMs: 100 });
-      let next = await followed.next();
-      for (; !next.done; next = await followed.next()) events.push(next.value);
+      return followElsewhere(env, h.taskQueue, handle.workflowId);
     });
     model.verify();
     const progress = events.flatMap((e) => (e.type === 'progress' ? [e] : []));

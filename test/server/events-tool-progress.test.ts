@@ -1,12 +1,11 @@
 import { Writable } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import type { VisibilityLevel } from '../../src/domain';
 import { printFollowed } from '../../src/cli/reading/watch-printer';
 import { pushFollow } from '../../src/client/follow/push-follow';
-import { defineTool } from '../../src/tools/define-tool';
+import { scanningTool } from '../helpers/progress-tool';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import { pollFor } from '../helpers/approval-helpers';
 import { createHarness, useTestEnv, type AgentHarness } from '../helpers/temporal-env';
@@ -19,25 +18,7 @@ const streamsOpen = new Promise<void>((resolve) => (opened = resolve));
 
 /** A tool that waits until the test's watchers are in, then reports UPDATES steps of progress (one naming a secret). */
 const scanAt = (name: string, visibility: VisibilityLevel) =>
-  defineTool({
-    name,
-    description: 'scans files',
-    input: z.object({}),
-    visibility,
-    timeoutMs: 60_000,
-    execute: async (_args, ctx) => {
-      await streamsOpen;
-      for (let i = 1; i <= UPDATES; i += 1) {
-        ctx.progress({
-          message: `${name} scanned ${i * 100} files with ${SECRET}`,
-          fraction: i / UPDATES,
-          data: { i },
-        });
-        await new Promise((resolve) => setTimeout(resolve, 260));
-      }
-      return { files: UPDATES * 100 };
-    },
-  });
+  scanningTool(name, visibility, { secret: SECRET, updates: UPDATES, gapMs: 260, ready: streamsOpen });
 
 const env = useTestEnv();
 const book = new HeldScripts();

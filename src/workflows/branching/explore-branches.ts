@@ -16,7 +16,6 @@ import {
   type SubBudget,
   type ToolUseBlock,
 } from '../../domain';
-import { chainLength } from '../../domain/chain/chain-length';
 import type { ToolCallStep } from '../core/chain/chain-builder';
 import { controlToolNames, observationEvidence } from '../core/chain/grounding';
 import { toolStepVisibility } from '../core/chain/tool-visibility';
@@ -24,6 +23,7 @@ import { failureMessage } from '../core/failure-message';
 import type { Observation, ValidCall } from '../core/model-exchange';
 import type { RunContext } from '../core/state/run-context';
 import { chargeUnknown } from '../delegation/charge-unknown';
+import { childEnded } from '../delegation/child-ended';
 import { childInput } from '../delegation/child-input';
 import { delegationPath, maxDepthOf } from '../delegation/delegation-guard';
 import { parentLeft } from '../delegation/sub-agent-call';
@@ -266,20 +266,7 @@ function recordEnd(ctx: RunContext, tree: SubAgentTree, end: BranchEnd, budget: 
     tree.put(branch.run);
     return;
   }
-  const { result } = end;
-  const iterations = result.iterations + (result.delegated?.iterations ?? 0);
-  ctx.state.countDelegated({ usage: result.usage, costUsd: result.costUsd, iterations });
-  branch.run = {
-    ...branch.run,
-    status: result.terminationReason === 'cancelled' ? 'cancelled' : result.success ? 'completed' : 'failed',
-    usage: result.usage,
-    costUsd: result.costUsd,
-    iterations,
-    terminationReason: result.terminationReason,
-    steps: chainLength(result.chain),
-    ...(result.grounding ? { grounding: result.grounding } : {}),
-    ...(result.unsupportedClaims?.length ? { unsupportedClaims: result.unsupportedClaims } : {}),
-  };
+  branch.run = childEnded(ctx.state, branch.run, end.result);
   tree.put(branch.run);
 }
 

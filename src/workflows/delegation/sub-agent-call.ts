@@ -1,7 +1,6 @@
 import { ChildWorkflowCancellationType, ParentClosePolicy, isCancellation, startChild } from '@temporalio/workflow';
 import { totalTokens, type AgentResult, type SubAgentRun, type ToolUseBlock } from '../../domain';
 import { ownValue } from '../../domain/text/own-value';
-import { chainLength } from '../../domain/chain/chain-length';
 import type { ToolCallStep } from '../core/chain/chain-builder';
 import { failureMessage } from '../core/failure-message';
 import { childWorkflowId } from '../core/chain/record-calls';
@@ -10,6 +9,7 @@ import type { RunContext } from '../core/state/run-context';
 import type { RunState } from '../core/state/run-state';
 import { toolStepVisibility } from '../core/chain/tool-visibility';
 import { chargeUnknown } from './charge-unknown';
+import { childEnded } from './child-ended';
 import { childInput } from './child-input';
 import { delegationBlocked, delegationPath, maxDepthOf } from './delegation-guard';
 import { runRemoteAgentCall } from './remote-agent-call';
@@ -141,21 +141,7 @@ function ended(
   durationMs: number,
   visibility: ReturnType<typeof toolStepVisibility>,
 ): Observation {
-  const iterations = result.iterations + (result.delegated?.iterations ?? 0);
-  ctx.state.countDelegated({ usage: result.usage, costUsd: result.costUsd, iterations });
-  const status = result.terminationReason === 'cancelled' ? 'cancelled' : result.success ? 'completed' : 'failed';
-  const run: SubAgentRun = {
-    ...running,
-    runId,
-    status,
-    usage: result.usage,
-    costUsd: result.costUsd,
-    iterations,
-    terminationReason: result.terminationReason,
-    steps: chainLength(result.chain),
-    ...(result.grounding ? { grounding: result.grounding } : {}),
-    ...(result.unsupportedClaims?.length ? { unsupportedClaims: result.unsupportedClaims } : {}),
-  };
+  const run = childEnded(ctx.state, { ...running, runId }, result);
   tree.put(run);
   const why = result.error ? ` (${result.error})` : '';
   const error = result.success

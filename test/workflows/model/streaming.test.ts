@@ -1,10 +1,9 @@
-import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelDelta } from '../../../src/activities/model-activities';
 import { createAnthropicProvider } from '../../../src/activities/models/anthropic/anthropic-provider';
 import { hang, startFakeMessagesServer, text, toolUse, type FakeMessagesServer } from '../../../src/testing';
-import { AgentClient, type WatchEvent } from '../../../src/client/agent-client';
+import { followElsewhere } from '../../helpers/follow-elsewhere';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
 
@@ -62,18 +61,9 @@ describe('a streamed run on the dev server', () => {
       tools: [],
       models: { anthropic: createAnthropicProvider({ apiKey: 'sk-ant-test-0123456789', baseURL: fake.baseUrl }) },
     });
-    const events: WatchEvent[] = [];
-    const result = await h.worker.runUntil(async () => {
+    const { events, result } = await h.worker.runUntil(async () => {
       const handle = await h.agents.start({ task: 'Say it slowly', model: claude });
-      // A separate client, as another process would have: nothing shared with the worker.
-      const watcher = new AgentClient({
-        client: new Client({ connection: env.client.connection, namespace: env.client.options.namespace }),
-        taskQueue: h.taskQueue,
-      });
-      const followed = watcher.follow(handle.workflowId, { pollMs: 100 });
-      let next = await followed.next();
-      for (; !next.done; next = await followed.next()) events.push(next.value);
-      return next.value;
+      return followElsewhere(env, h.taskQueue, handle.workflowId);
     });
     expect(result).toMatchObject({ success: true, finalAnswer: answer });
     const live = events.flatMap((e) => (e.type === 'live' ? [e] : []));

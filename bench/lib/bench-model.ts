@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ModelProvider } from '../../src/activities';
-import { useTool } from '../../src/activities/models/scripted-model';
+import { say, useTool } from '../../src/activities/models/scripted-model';
 import { zeroUsage, type AssistantBlock, type ModelRequest, type ToolUseBlock } from '../../src/domain';
 import { BENCH_TOOL } from './bench-tools';
 
@@ -49,15 +49,23 @@ export function createBenchModel(opts: { delayMs?: number } = {}): ModelProvider
   };
 }
 
+/**
+ * The next turn, with a thought before its call as a model following the default prompt gives
+ * (`requireThought` refuses a call without one, and the run would stall at its first).
+ */
 function nextTurn(request: ModelRequest): AssistantBlock[] {
   const plan = PLAN.exec(request.system);
-  if (!plan) return [useTool('finish', { result: 'No bench plan in the system prompt.' })];
+  if (!plan)
+    return [say('There is no plan to follow.'), useTool('finish', { result: 'No bench plan in the system prompt.' })];
   const last = lastToolUse(request);
-  if (last?.name === 'ask_person') return [useTool('finish', { result: 'Answered; done.' })];
+  if (last?.name === 'ask_person')
+    return [say('The person answered.'), useTool('finish', { result: 'Answered; done.' })];
   const done = last?.name === BENCH_TOOL ? Number(last.input['n']) : 0;
-  if (done < Number(plan[1])) return [useTool(BENCH_TOOL, { n: done + 1 })];
-  if (plan[2]) return [useTool('ask_person', { question: 'May I finish?' })];
-  return [useTool('finish', { result: `Called ${BENCH_TOOL} ${done} times.` })];
+  if (done < Number(plan[1]))
+    return [say(`Step ${done + 1} of ${plan[1]}: calling ${BENCH_TOOL}.`), useTool(BENCH_TOOL, { n: done + 1 })];
+  if (plan[2])
+    return [say('Every step is done; a person decides the end.'), useTool('ask_person', { question: 'May I finish?' })];
+  return [say('Every step is done.'), useTool('finish', { result: `Called ${BENCH_TOOL} ${done} times.` })];
 }
 
 function lastToolUse(request: ModelRequest): ToolUseBlock | undefined {

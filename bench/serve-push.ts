@@ -10,6 +10,7 @@ import type { BenchContext } from './lib/bench-context';
 import { startBrowserWatcher, type BrowserWatcher } from './lib/browser-watcher';
 import { measurement, type FigureBody } from './lib/figure';
 import { mapLimit } from './lib/map-limit';
+import { STREAMS_PER_PERSON } from './lib/push-caps';
 import type { PushServerMessage, PushServerSpec } from './lib/push-server';
 import type { PushWorkerSpec } from './lib/push-worker';
 import { median, p95, summarise } from './lib/stats';
@@ -137,16 +138,20 @@ async function watchOneRun(
   return { stepMs, tokenMs, browser: seen, historyEvents: history.events?.length ?? 0 };
 }
 
-/** Opens `count` streams over `runs` idle runs and reads the server's memory before and after. */
+/**
+ * Opens `count` streams over `runs` idle runs and reads the server's memory before and after;
+ * stream i is held by person ⌊i / STREAMS_PER_PERSON⌋ of `tokens`, as many people would hold them.
+ */
 async function idleStreams(
   ctx: BenchContext,
   agents: AgentClient,
   server: Child,
   url: string,
-  token: string,
+  tokens: readonly string[],
   count: number,
   runs: number,
 ) {
+  const token = (i: number): string => tokens[Math.floor(i / STREAMS_PER_PERSON)]!;
   ctx.log(`push: ${runs} runs waiting on a question, then ${count} idle streams to them`);
   const handles = await Promise.all(
     Array.from({ length: runs }, () =>
@@ -172,11 +177,11 @@ async function idleStreams(
     return server.next<Extract<PushServerMessage, { type: 'memory' }>>('memory');
   };
   // One stream per run first, so the per-run state is in the baseline and the delta is per stream.
-  const warm = await Promise.all(handles.map((h) => openStream(url, token, h.workflowId, () => {})));
+  const warm = await Promise.all(handles.map((h, i) => openStream(url, token(i), h.workflowId, () => {})));
   await sleep(2_000);
   const before = await memory();
   const opened = await mapLimit(count - warm.length, 200, (i) =>
-    openStream(url, token, handles[i % runs]!.workflowId, () => {}),
+    openStream(url, token(warm.length + i), handles[i % runs]!.workflowId, () => {}),
   );
   for (const deadline = Date.now() + 120_000; (await memory()).watchers < count;) {
     if (Date.now() > deadline) throw new Error(`the server did not hold ${count} streams within 120 s`);
@@ -213,12 +218,13 @@ export async function measurePush(ctx: BenchContext, config: BenchConfig): Promi
     namespace: ctx.server.namespace,
     taskQueue,
     viewerDir: path.resolve('viewer'),
+    idleStreams: o.idleStreams,
   };
   const server = startChild('push-server.js', serverSpec, ['--expose-gc']);
   const children: Child[] = [server];
   let browser: BrowserWatcher | undefined;
   try {
-    const { url, watcherToken, publisherToken } =
+    const { url, watcherToken, publisherToken, idleTokens } =
       await server.next<Extract<PushServerMessage, { type: 'ready' }>>('ready');
     const workerSpec: PushWorkerSpec = {
       address: ctx.server.address,
@@ -244,7 +250,7 @@ export async function measurePush(ctx: BenchContext, config: BenchConfig): Promi
         ...(await watchOneRun(ctx, agents, url, watcherToken, browser, watchers, o.iterations)),
       });
     }
-    const idle = await idleStreams(ctx, agents, server, url, watcherToken, o.idleStreams, o.idleRuns);
+    const idle = await idleStreams(ctx, agents, server, url, idleTokens, o.idleStreams, o.idleRuns);
     const fewest = watched[0]!;
     const most = watched[watched.length - 1]!;
     return {

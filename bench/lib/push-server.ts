@@ -8,6 +8,7 @@ import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-a
 import { addToken } from '../../src/server/auth/token-file-store';
 import { createServer } from '../../src/server/create-server';
 import { registerViewerRoute } from '../../src/server/routes/viewer-route';
+import { STREAMS_PER_PERSON } from './push-caps';
 
 /** What the parent passes, as JSON in argv[2]. */
 export interface PushServerSpec {
@@ -16,11 +17,13 @@ export interface PushServerSpec {
   taskQueue: string;
   /** The repository's viewer/ folder (the compiled bench lives elsewhere). */
   viewerDir: string;
+  /** Idle streams the figure opens: they are spread over enough people to stay under `serve`'s per-person cap. */
+  idleStreams: number;
 }
 
 /** Messages to the parent over IPC. */
 export type PushServerMessage =
-  | { type: 'ready'; url: string; watcherToken: string; publisherToken: string }
+  | { type: 'ready'; url: string; watcherToken: string; publisherToken: string; idleTokens: string[] }
   | { type: 'memory'; rssBytes: number; heapUsedBytes: number; watchers: number; runs: number };
 
 const send = (message: PushServerMessage): void => void process.send?.(message);
@@ -36,6 +39,9 @@ async function main(): Promise<void> {
   const tokenFile = path.join(dir, 'tokens.json');
   const watcherToken = addToken(tokenFile, { id: 'watcher', roles: ['developer'] });
   const publisherToken = addToken(tokenFile, { id: 'bench-worker', roles: ['publisher'] });
+  const idleTokens = Array.from({ length: Math.ceil(spec.idleStreams / STREAMS_PER_PERSON) }, (_, i) =>
+    addToken(tokenFile, { id: `idle-watcher-${i + 1}`, roles: ['developer'] }),
+  );
   // As `thoughtline serve` connects: a query refused for a full buffer is retried in milliseconds.
   const connection = await connectClient({ address: spec.address });
   const agents = new AgentClient({
@@ -66,7 +72,7 @@ async function main(): Promise<void> {
     }
   });
   process.once('disconnect', () => process.exit(0));
-  send({ type: 'ready', url: server.url, watcherToken, publisherToken });
+  send({ type: 'ready', url: server.url, watcherToken, publisherToken, idleTokens });
 }
 
 main().catch((err: unknown) => {

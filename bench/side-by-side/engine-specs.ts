@@ -1,0 +1,63 @@
+import path from 'node:path';
+import type { EngineSpec } from './engine-process';
+import type { SideBySideInfra } from './infra/start-infra';
+import type { EngineName } from './side-by-side-config';
+
+const TITLES: Record<EngineName, string> = {
+  thoughtline: 'Thoughtline',
+  'temporal-bare': 'Temporal SDK (bare)',
+  'temporal-ai-sdk': '@temporalio/ai-sdk',
+  'vercel-workflow': 'Vercel Workflow (local world)',
+  dbos: 'DBOS (PostgreSQL)',
+  restate: 'Restate',
+  'langgraph-pg': 'LangGraph.js (PostgresSaver)',
+};
+
+/** Where each engine's script is and which servers count with it. */
+export function engineSpec(
+  name: EngineName,
+  projectRoot: string,
+  peersDir: string,
+  infra: SideBySideInfra,
+): EngineSpec {
+  const temporalPids = (): number[] => (infra.temporalPid ? [infra.temporalPid] : []);
+  const postgresPids = (): number[] => (infra.postgres ? [infra.postgres.pid] : []);
+  const restatePids = (): number[] => (infra.restate ? [infra.restate.pid] : []);
+  const peer = (infraPids: () => number[], temporal = false): EngineSpec => ({
+    name,
+    title: TITLES[name],
+    script: path.join(peersDir, 'engines', `${name}.mjs`),
+    cwd: peersDir,
+    infraPids,
+    temporal,
+  });
+  switch (name) {
+    case 'thoughtline':
+      return {
+        name,
+        title: TITLES[name],
+        script: path.join(
+          projectRoot,
+          '.thoughtline',
+          'bench-dist',
+          'bench',
+          'side-by-side',
+          'engines',
+          'thoughtline.js',
+        ),
+        cwd: peersDir,
+        infraPids: temporalPids,
+        temporal: true,
+      };
+    case 'temporal-bare':
+    case 'temporal-ai-sdk':
+      return peer(temporalPids, true);
+    case 'dbos':
+    case 'langgraph-pg':
+      return peer(postgresPids);
+    case 'restate':
+      return peer(restatePids);
+    case 'vercel-workflow':
+      return peer(() => []);
+  }
+}

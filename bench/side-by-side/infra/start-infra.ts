@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createBenchContext, type BenchContext } from '../../lib/bench-context';
+import { startBenchPostgres, type BenchPostgres } from './bench-postgres';
+
+/** Every server the engines need, started once for the whole benchmark and shared. */
+export interface SideBySideInfra {
+  temporal: BenchContext;
+  temporalPid?: number;
+  postgres?: BenchPostgres;
+  restate?: { ingress: string; admin: string; pid: number; stop(): Promise<void> | void };
+  /** What each engine's request carries as `infra`. */
+  request(workDir: string): Record<string, unknown>;
+  versions: Record<string, string>;
+  errors: string[];
+  stop(): Promise<void>;
+}
+
+const packageVersion = (peersDir: string, name: string): string =>
+  (
+    JSON.parse(fs.readFileSync(path.join(peersDir, 'node_modules', name, 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+
+/** The pid of the process whose command line holds every one of `parts` (Linux /proc). */
+export function pidByCommandLine(parts: readonly string[]): number | undefined {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (parts.every((p) => cmd.includes(p))) return Number(entry);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Temporal's dev server (with Thoughtline's search attributes and one workflow bundle), Debian's
+ * PostgreSQL and restate-server, as each engine's docs run them on one machine. A server that
+ * cannot start fails only the engines that need it.
+ */
+export async function startInfra(
+  projectRoot: string,
+  peersDir: string,
+  workDir: string,
+  log: (line: string) => void,
+  needs: { postgres: boolean; restate: boolean },
+): Promise<SideBySideInfra> {
+  const errors: string[] = [];
+  const temporal = await createBenchContext(log);
+  const port = temporal.server.address.split(':').at(-1)!;
+  const temporalPid = pidByCommandLine(['start-dev', port]);
+  const versions: Record<string, string> = { temporal: temporal.server.cliVersion.split('\n')[0]! };
+  let postgres: BenchPostgres | undefined;
+  if (needs.postgres) {
+    try {
+      postgres = await startBenchPostgres(projectRoot);
+      versions['postgres'] = postgres.version;
+      log(`PostgreSQL at ${postgres.url}`);
+    } catch (err) {
+      errors.push(`PostgreSQL did not start: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  let restate: SideBySideInfra['restate'];
+  if (needs.restate) {
+    try {
+      const mod = (await import(pathToFileURL(path.join(peersDir, 'engines', 'restate', 'start-server.mjs')).href)) as {
+        startRestateServer(o: { workDir: string }): Promise<NonNullable<SideBySideInfra['restate']>>;
+      };
+      restate = await mod.startRestateServer({ workDir });
+      versions['restate-server'] = packageVersion(peersDir, '@restatedev/restate-server');
+      log(`restate-server at ${restate.ingress}`);
+    } catch (err) {
+      errors.push(`restate-server did not start: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return {
+    temporal,
+    ...(temporalPid ? { temporalPid } : {}),
+    ...(postgres ? { postgres } : {}),
+    ...(restate ? { restate } : {}),
+    versions,
+    errors,
+    request: (dir) => ({
+      temporal: {
+        address: temporal.server.address,
+        namespace: temporal.server.namespace,
+        bundlePath: temporal.bundlePath,
+      },
+      ...(postgres ? { postgresUrl: postgres.url } : {}),
+      ...(restate ? { restate: { ingress: restate.ingress, admin: restate.admin } } : {}),
+      workDir: dir,
+    }),
+    async stop() {
+      await restate?.stop();
+      postgres?.stop();
+      await temporal.close();
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findProjectRoot } from '../../src/dev-server/project-paths';
+import { machineInfo } from '../lib/machine-info';
+import { installPeers } from '../lib/run-peers';
+import { engineSpec } from './engine-specs';
+import { startInfra } from './infra/start-infra';
+import { measureConcurrent, measureRecovery, measureState, measureSteps, type ScenarioContext } from './scenarios';
+import { loadSideBySideConfig } from './side-by-side-config';
+import { markdownTable, type EngineResults, type SideBySideResults } from './side-by-side-results';
+import { renderSideBySideHtml } from './side-by-side-html';
+import { actionsPerThousandIterations } from './temporal-actions';
+
+/**
+ * `npm run bench:peers`: the same ReAct loop on every durable engine, one machine, one session,
+ * engines alternated (bench/peers/engines/README.md). Prints a table; writes JSON, markdown and
+ * an HTML page with charts to .thoughtline/bench-peers/ (or BENCH_OUT's folder).
+ */
+async function main(): Promise<number> {
+  const started = Date.now();
+  const projectRoot = findProjectRoot();
+  const config = loadSideBySideConfig(process.env);
+  const log = (line: string): void => console.error(`[bench:peers] ${line}`);
+  const peersDir = path.join(projectRoot, 'bench', 'peers');
+  const outDir = config.out
+    ? path.dirname(path.resolve(config.out))
+    : path.join(projectRoot, '.thoughtline', 'bench-peers');
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-peers-'));
+  log(`${config.quick ? 'quick sizes (BENCH_QUICK=1)' : 'full sizes'}; engines: ${config.engines.join(', ')}`);
+  const installError = await installPeers(peersDir, log);
+  if (installError) {
+    log(`the peers' packages did not install: ${installError}`);
+    return 1;
+  }
+  const needs = {
+    postgres: config.engines.some((e) => e === 'dbos' || e === 'langgraph-pg'),
+    restate: config.engines.includes('restate'),
+  };
+  const infra = await startInfra(projectRoot, peersDir, workDir, log, needs);
+  const stop = async (): Promise<void> => {
+    await infra.stop().catch((err: unknown) => log(`stopping the servers: ${String(err)}`));
+    fs.rmSync(workDir, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => void stop().then(() => process.exit(130)));
+  try {
+    const ctx: ScenarioContext = { workDir, infra: infra.request(workDir), timeoutMs: config.timeoutMs, log };
+    const specs = config.engines.map((name) => engineSpec(name, projectRoot, peersDir, infra));
+    const errors: Record<string, string[]> = {};
+    const results: EngineResults[] = specs.map((s) => ({
+      name: s.name,
+      title: s.title,
+      errors: (errors[s.name] ??= []),
+    }));
+    const of = (name: string): EngineResults => results.find((r) => r.name === name)!;
+    const attempt = async (name: string, what: string, fn: () => Promise<void>): Promise<void> => {
+      try {
+        await fn();
+      } catch (err) {
+        errors[name]!.push(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+        log(`${name} ${what} failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+      }
+    };
+
+    const steps = await measureSteps(ctx, specs, config, errors);
+    for (const [name, figures] of Object.entries(steps))
+      Object.assign(of(name), { steps: figures, version: figures.version });
+    for (const spec of specs) {
+      await attempt(spec.name, 'state', async () => {
+        const state = await measureState(ctx, spec, config);
+        of(spec.name).state = state;
+        const pair = config.state[0]!;
+        const at = (n: number) =>
+          state.runs.find((r) => r.iterations === n && r.observationBytes === pair.observationBytes)!;
+        if (spec.temporal) {
+          const a = await actionsPerThousandIterations(infra.temporal.client, at(pair.from), at(pair.to));
+          of(spec.name).actions = { perThousandIterations: a.actions, usd: a.usd };
+        }
+      });
+    }
+    for (const spec of specs)
+      await attempt(
+        spec.name,
+        'recover',
+        async () => void (of(spec.name).recover = await measureRecovery(ctx, spec, config)),
+      );
+    for (const spec of specs)
+      await attempt(
+        spec.name,
+        'concurrent',
+        async () => void (of(spec.name).concurrent = await measureConcurrent(ctx, spec, config)),
+      );
+
+    const all: SideBySideResults = {
+      date: new Date().toISOString(),
+      commit: gitCommit(projectRoot),
+      quick: config.quick,
+      machine: machineInfo(projectRoot, infra.temporal.server.cliVersion),
+      versions: infra.versions,
+      config: { ...config },
+      engines: results,
+      infraErrors: infra.errors,
+      wallSeconds: (Date.now() - started) / 1000,
+    };
+    fs.mkdirSync(outDir, { recursive: true });
+    const json = config.out ? path.resolve(config.out) : path.join(outDir, 'result.json');
+    fs.writeFileSync(json, `${JSON.stringify(all, null, 2)}\n`);
+    const table = markdownTable(all);
+    fs.writeFileSync(json.replace(/\.json$/, '.md'), `${table}\n`);
+    fs.writeFileSync(json.replace(/\.json$/, '.html'), renderSideBySideHtml(all));
+    console.log(table);
+    for (const r of results) for (const e of r.errors) console.log(`\n${r.title}: ${e}`);
+    for (const e of infra.errors) console.log(`\n${e}`);
+    log(`done in ${Math.round(all.wallSeconds)} s; results in ${json} (.md, .html beside it)`);
+    const failed = results.filter((r) => r.errors.length > 0).length + infra.errors.length;
+    return failed > 0 ? 1 : 0;
+  } finally {
+    await stop();
+  }
+}
+
+function gitCommit(projectRoot: string): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: projectRoot, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

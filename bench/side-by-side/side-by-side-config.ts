@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+export const ENGINE_NAMES = [
+  'thoughtline',
+  'temporal-bare',
+  'temporal-ai-sdk',
+  'vercel-workflow',
+  'dbos',
+  'restate',
+  'langgraph-pg',
+] as const;
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
+/** The sizes of every scenario; quick sizes keep `BENCH_QUICK=1 npm run bench:peers` within 5 minutes. */
+export interface SideBySideConfig {
+  quick: boolean;
+  engines: EngineName[];
+  out?: string;
+  /** Long runs, one per engine per round, engines alternated: step-to-step overhead by step index. */
+  steps: { iterations: number; rounds: number; modelDelayMs: number; indices: number[]; window: number };
+  /** Five-turn runs: the whole loop's overhead, and time to first step. */
+  five: { runs: number; modelDelayMs: number };
+  recover: { iterations: number; killAt: number; slowToolMs: number; modelDelayMs: number };
+  /** Pairs of run lengths at one observation size: stored bytes per iteration is their difference. */
+  state: Array<{ from: number; to: number; observationBytes: number; label: string }>;
+  concurrent: { runs: number; iterations: number; modelDelayMs: number };
+  timeoutMs: number;
+}
+
+const Env = z.object({
+  BENCH_QUICK: z.enum(['0', '1']).default('0'),
+  BENCH_ENGINES: z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(ENGINE_NAMES)))
+    .optional(),
+  BENCH_OUT: z.string().optional(),
+  BENCH_STEPS_ITERATIONS: z.coerce.number().int().positive().optional(),
+  BENCH_CONCURRENT_RUNS: z.coerce.number().int().positive().optional(),
+});
+
+export function loadSideBySideConfig(env: NodeJS.ProcessEnv): SideBySideConfig {
+  const e = Env.parse(env);
+  const quick = e.BENCH_QUICK === '1';
+  // 10 KB observations: about 100k tokens of conversation after 40 iterations, 200k after 80.
+  const state = quick
+    ? [
+        { from: 5, to: 10, observationBytes: 1024, label: '1 KB observations' },
+        { from: 5, to: 10, observationBytes: 10240, label: '10 KB observations' },
+        { from: 40, to: 45, observationBytes: 10240, label: 'a model call at ~100k tokens' },
+      ]
+    : [
+        { from: 10, to: 20, observationBytes: 1024, label: '1 KB observations' },
+        { from: 10, to: 20, observationBytes: 10240, label: '10 KB observations' },
+        { from: 40, to: 45, observationBytes: 10240, label: 'a model call at ~100k tokens' },
+        { from: 80, to: 85, observationBytes: 10240, label: 'a model call at ~200k tokens' },
+      ];
+  return {
+    quick,
+    engines: e.BENCH_ENGINES ?? [...ENGINE_NAMES],
+    ...(e.BENCH_OUT ? { out: e.BENCH_OUT } : {}),
+    steps: {
+      // 2K + 1 steps: 505 iterations reach step 1,010, so step 1,000 has a window of ten gaps.
+      iterations: e.BENCH_STEPS_ITERATIONS ?? (quick ? 55 : 505),
+      rounds: quick ? 1 : 3,
+      modelDelayMs: 5,
+      indices: quick ? [1, 10, 100] : [1, 10, 100, 1000],
+      window: quick ? 5 : 10,
+    },
+    five: { runs: quick ? 3 : 10, modelDelayMs: 5 },
+    recover: quick
+      ? { iterations: 12, killAt: 10, slowToolMs: 3000, modelDelayMs: 5 }
+      : { iterations: 60, killAt: 50, slowToolMs: 3000, modelDelayMs: 5 },
+    state,
+    concurrent: { runs: e.BENCH_CONCURRENT_RUNS ?? (quick ? 100 : 1000), iterations: 3, modelDelayMs: 100 },
+    timeoutMs: quick ? 180_000 : 900_000,
+  };
+}

@@ -52,7 +52,9 @@ async function main(): Promise<number> {
   const projectRoot = findProjectRoot();
   const config = loadBenchConfig(process.env, projectRoot);
   const log = (line: string): void => console.error(`[bench] ${line}`);
-  log(`${config.quick ? 'quick sizes (BENCH_QUICK=1)' : 'full sizes'}; figures: ${config.figures.join(', ')}`);
+  log(
+    `${config.smoke ? 'smoke sizes (BENCH_SMOKE=1)' : config.quick ? 'quick sizes (BENCH_QUICK=1)' : 'full sizes'}; figures: ${config.figures.join(', ')}`,
+  );
   const date = new Date().toISOString();
   const ctx = await createBenchContext(log, config.server);
   // Interrupted: stop the server this run started (and, through 'exit', any worker process) and quit.

@@ -43,6 +43,8 @@ const names = <T extends string>(allowed: readonly [T, ...T[]]) =>
 /** Every knob, read from the environment once. Unset knobs take the full-size or the quick default. */
 const BenchEnv = z.object({
   BENCH_QUICK: z.enum(['0', '1']).default('0'),
+  /** Every figure at its smallest size, to show in CI that each still runs (its numbers mean little). */
+  BENCH_SMOKE: z.enum(['0', '1']).default('0'),
   BENCH_ONLY: names(FIGURE_IDS).optional(),
   BENCH_OUT: z.string().optional(),
   BENCH_OVERHEAD_ITERATIONS: count.optional(),
@@ -94,7 +96,9 @@ const BenchEnv = z.object({
 });
 
 export interface BenchConfig {
+  /** Quick or smoke sizes: not the official figures. */
   quick: boolean;
+  smoke: boolean;
   figures: readonly FigureId[];
   out: string;
   overhead: { iterations: number; runs: number; warmup: number };
@@ -131,16 +135,20 @@ export interface BenchConfig {
 /** Parses the environment into a frozen config; throws with every bad knob named. */
 export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Readonly<BenchConfig> {
   const e = BenchEnv.parse(env);
-  const quick = e.BENCH_QUICK === '1';
-  const pick = <T>(value: T | undefined, full: T, small: T): T => value ?? (quick ? small : full);
+  const smoke = e.BENCH_SMOKE === '1';
+  const quick = smoke || e.BENCH_QUICK === '1';
+  /** The knob's value if set, else the size's default (smoke falls back to quick where none is given). */
+  const pick = <T>(value: T | undefined, full: T, small: T, smallest: T = small): T =>
+    value ?? (smoke ? smallest : quick ? small : full);
   return Object.freeze({
     quick,
+    smoke,
     figures: e.BENCH_ONLY ?? FIGURE_IDS,
     out: path.resolve(projectRoot, e.BENCH_OUT ?? 'bench/results/latest.json'),
     overhead: {
-      iterations: pick(e.BENCH_OVERHEAD_ITERATIONS, 10, 5),
-      runs: pick(e.BENCH_OVERHEAD_RUNS, 30, 5),
-      warmup: pick(e.BENCH_OVERHEAD_WARMUP, 3, 1),
+      iterations: pick(e.BENCH_OVERHEAD_ITERATIONS, 10, 5, 2),
+      runs: pick(e.BENCH_OVERHEAD_RUNS, 30, 5, 1),
+      warmup: pick(e.BENCH_OVERHEAD_WARMUP, 3, 1, 0),
     },
     peers: {
       names: e.BENCH_PEERS ?? PEER_NAMES,
@@ -148,55 +156,55 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
       timeoutMs: pick(e.BENCH_PEER_TIMEOUT_MS, 600_000, 180_000),
     },
     scale: {
-      runs: pick(e.BENCH_SCALE_RUNS, [200, 1000], [50]),
+      runs: pick(e.BENCH_SCALE_RUNS, [200, 1000], [50], [5]),
       repeats: pick(e.BENCH_SCALE_REPEATS, 1, 1),
-      iterations: pick(e.BENCH_SCALE_ITERATIONS, 5, 5),
+      iterations: pick(e.BENCH_SCALE_ITERATIONS, 5, 5, 2),
       modelMs: pick(e.BENCH_SCALE_MODEL_MS, 200, 200),
       timeoutMs: pick(e.BENCH_SCALE_TIMEOUT_MS, 900_000, 180_000),
       workerOptions: e.BENCH_SCALE_WORKER_OPTIONS ?? {},
       nodeArgs: e.BENCH_SCALE_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
     },
     workers: {
-      runs: pick(e.BENCH_WORKERS_RUNS, 1000, 50),
+      runs: pick(e.BENCH_WORKERS_RUNS, 1000, 50, 5),
       processes: pick(e.BENCH_WORKERS_PROCESSES, [1, 2], [1, 2]),
     },
     server: e.BENCH_TEMPORAL_ADDRESS
       ? { address: e.BENCH_TEMPORAL_ADDRESS, namespace: e.BENCH_TEMPORAL_NAMESPACE ?? 'default' }
       : undefined,
     seeing: {
-      chainIterations: pick(e.BENCH_CHAIN_ITERATIONS, 250, 25),
-      queries: pick(e.BENCH_CHAIN_QUERIES, 100, 20),
-      watchIterations: pick(e.BENCH_WATCH_ITERATIONS, 30, 8),
+      chainIterations: pick(e.BENCH_CHAIN_ITERATIONS, 250, 25, 5),
+      queries: pick(e.BENCH_CHAIN_QUERIES, 100, 20, 3),
+      watchIterations: pick(e.BENCH_WATCH_ITERATIONS, 30, 8, 3),
       pollMs: pick(e.BENCH_WATCH_POLL_MS, [300, 50], [300, 50]),
       watchModelMs: pick(e.BENCH_WATCH_MODEL_MS, 50, 50),
     },
     push: {
-      iterations: pick(e.BENCH_PUSH_ITERATIONS, 20, 5),
-      watchers: pick(e.BENCH_PUSH_WATCHERS, [1, 50], [1, 50]),
+      iterations: pick(e.BENCH_PUSH_ITERATIONS, 20, 5, 2),
+      watchers: pick(e.BENCH_PUSH_WATCHERS, [1, 50], [1, 50], [1, 2]),
       gapMs: pick(e.BENCH_PUSH_GAP_MS, 20, 20),
-      idleStreams: pick(e.BENCH_PUSH_IDLE_STREAMS, 10_000, 1_000),
-      idleRuns: pick(e.BENCH_PUSH_IDLE_RUNS, 20, 5),
+      idleStreams: pick(e.BENCH_PUSH_IDLE_STREAMS, 10_000, 1_000, 10),
+      idleRuns: pick(e.BENCH_PUSH_IDLE_RUNS, 20, 5, 1),
     },
     history: {
-      iterations: pick(e.BENCH_HISTORY_ITERATIONS, [10, 100, 1000], [10, 30]),
-      observationBytes: pick(e.BENCH_HISTORY_OBSERVATION_BYTES, [1024, 10_240], [1024, 10_240]),
+      iterations: pick(e.BENCH_HISTORY_ITERATIONS, [10, 100, 1000], [10, 30], [3]),
+      observationBytes: pick(e.BENCH_HISTORY_OBSERVATION_BYTES, [1024, 10_240], [1024, 10_240], [1024]),
     },
     longRun: {
-      iterations: pick(e.BENCH_LONG_RUN_ITERATIONS, 10_000, 300),
+      iterations: pick(e.BENCH_LONG_RUN_ITERATIONS, 10_000, 300, 20),
       observationBytes: pick(e.BENCH_LONG_RUN_OBSERVATION_BYTES, 2048, 2048),
     },
     idle: {
-      cachedRuns: pick(e.BENCH_IDLE_CACHED_RUNS, 1_000, 100),
-      evictedRuns: pick(e.BENCH_IDLE_EVICTED_RUNS, 10_000, 500),
+      cachedRuns: pick(e.BENCH_IDLE_CACHED_RUNS, 1_000, 100, 5),
+      evictedRuns: pick(e.BENCH_IDLE_EVICTED_RUNS, 10_000, 500, 10),
     },
     evaluation: {
-      units: pick(e.BENCH_EVAL_UNITS, 1_000, 50),
-      concurrency: pick(e.BENCH_EVAL_CONCURRENCY, 16, 8),
+      units: pick(e.BENCH_EVAL_UNITS, 1_000, 50, 5),
+      concurrency: pick(e.BENCH_EVAL_CONCURRENCY, 16, 8, 4),
     },
     store: {
-      steps: pick(e.BENCH_STORE_STEPS, 10_000, 1_000),
-      reads: pick(e.BENCH_STORE_READS, 100, 20),
-      searchRuns: pick(e.BENCH_STORE_SEARCH_RUNS, 1_000, 100),
+      steps: pick(e.BENCH_STORE_STEPS, 10_000, 1_000, 300),
+      reads: pick(e.BENCH_STORE_READS, 100, 20, 3),
+      searchRuns: pick(e.BENCH_STORE_SEARCH_RUNS, 1_000, 100, 5),
     },
   });
 }

@@ -15,6 +15,11 @@ export interface EngineSpec {
   infraPids(): number[];
   /** Temporal engines: their runs' histories can be read for billable actions. */
   temporal: boolean;
+  /**
+   * The longest run the engine can finish within the benchmark's time (iterations), with why;
+   * its long runs stop there and the step indices past it are not measured.
+   */
+  longRunCap?: { iterations: number; why: string };
 }
 
 export interface EngineCall<T> {

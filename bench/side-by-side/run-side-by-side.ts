@@ -22,7 +22,8 @@ async function main(): Promise<number> {
   const started = Date.now();
   const projectRoot = findProjectRoot();
   const config = loadSideBySideConfig(process.env);
-  const log = (line: string): void => console.error(`[bench:peers] ${line}`);
+  const log = (line: string): void =>
+    console.error(`[bench:peers ${Math.round((Date.now() - started) / 1000)} s] ${line}`);
   const peersDir = path.join(projectRoot, 'bench', 'peers');
   const outDir = config.out
     ? path.dirname(path.resolve(config.out))
@@ -48,10 +49,12 @@ async function main(): Promise<number> {
     const ctx: ScenarioContext = { workDir, infra: infra.request(workDir), timeoutMs: config.timeoutMs, log };
     const specs = config.engines.map((name) => engineSpec(name, projectRoot, peersDir, infra));
     const errors: Record<string, string[]> = {};
+    const notes: Record<string, string[]> = {};
     const results: EngineResults[] = specs.map((s) => ({
       name: s.name,
       title: s.title,
       errors: (errors[s.name] ??= []),
+      notes: (notes[s.name] ??= []),
     }));
     const of = (name: string): EngineResults => results.find((r) => r.name === name)!;
     const attempt = async (name: string, what: string, fn: () => Promise<void>): Promise<void> => {
@@ -63,7 +66,7 @@ async function main(): Promise<number> {
       }
     };
 
-    const steps = await measureSteps(ctx, specs, config, errors);
+    const steps = await measureSteps(ctx, specs, config, errors, notes);
     for (const [name, figures] of Object.entries(steps))
       Object.assign(of(name), { steps: figures, version: figures.version });
     for (const spec of specs) {
@@ -110,6 +113,7 @@ async function main(): Promise<number> {
     fs.writeFileSync(json.replace(/\.json$/, '.md'), `${table}\n`);
     fs.writeFileSync(json.replace(/\.json$/, '.html'), renderSideBySideHtml(all));
     console.log(table);
+    for (const r of results) for (const n of r.notes) console.log(`\n${r.title} (note): ${n}`);
     for (const r of results) for (const e of r.errors) console.log(`\n${r.title}: ${e}`);
     for (const e of infra.errors) console.log(`\n${e}`);
     log(`done in ${Math.round(all.wallSeconds)} s; results in ${json} (.md, .html beside it)`);

@@ -68,6 +68,7 @@ export async function measureSteps(
   engines: readonly EngineSpec[],
   config: SideBySideConfig,
   errors: Record<string, string[]>,
+  notes: Record<string, string[]>,
 ): Promise<Record<string, StepFigures>> {
   const five: Record<string, MeasuredRun[]> = {};
   const long: Record<string, MeasuredRun[]> = {};
@@ -97,10 +98,13 @@ export async function measureSteps(
       ctx.log(
         `steps: round ${round + 1}/${config.steps.rounds}, ${engine.name}, ${config.steps.iterations} iterations`,
       );
+      const iterations = Math.min(config.steps.iterations, engine.longRunCap?.iterations ?? Infinity);
+      if (round === 0 && iterations < config.steps.iterations)
+        (notes[engine.name] ??= []).push(`long runs cut to ${iterations} iterations: ${engine.longRunCap!.why}`);
       await attempt(engine, `long run, round ${round + 1}`, async () => {
         const r = await measuredLoop(ctx, engine, {
           runs: 1,
-          iterations: config.steps.iterations,
+          iterations,
           modelDelayMs: config.steps.modelDelayMs,
           observationBytes: 1024,
         });
@@ -187,8 +191,13 @@ interface RecoverReply {
 }
 
 export interface RecoverFigures {
-  /** From the kill to the next step body starting in the replacement. */
+  /** From the kill to the next step body starting in the replacement (the killed step, tried again). */
   recoveryMs?: number;
+  /**
+   * From the kill to the step after the killed one starting, less the retried step's own time:
+   * all the run lost, including stalls after the retry (Temporal's sticky queue timeout).
+   */
+  lostMs?: number;
   /** Steps whose body returned more than once: work done twice. */
   stepsEndedTwice: number;
   /** Attempts of the step that was killed (2 when it ran again). */
@@ -215,9 +224,15 @@ export async function measureRecovery(
   for (const m of marks)
     if (m.phase === 'end') ends.set(`${m.kind}${m.index}`, (ends.get(`${m.kind}${m.index}`) ?? 0) + 1);
   const killed = marks.filter((m) => m.kind === 'tool' && m.index === config.recover.killAt && m.phase === 'start');
+  const retryStart = Math.max(...killed.map((m) => m.t));
+  const retryEnd = marks.find((m) => m.kind === 'tool' && m.index === config.recover.killAt && m.phase === 'end')?.t;
+  const next = marks.find((m) => m.kind === 'model' && m.index === config.recover.killAt && m.phase === 'start')?.t;
+  const lostMs =
+    retryEnd !== undefined && next !== undefined ? next - reply.killedAt - (retryEnd - retryStart) : undefined;
   fs.rmSync(marksDir, { recursive: true, force: true });
   return {
     ...(after.length ? { recoveryMs: Math.min(...after) - reply.killedAt } : {}),
+    ...(lostMs !== undefined ? { lostMs } : {}),
     stepsEndedTwice: [...ends.values()].filter((n) => n > 1).length,
     killedStepStarts: killed.length,
     answered: typeof reply.answer === 'string' && reply.answer.length > 0,

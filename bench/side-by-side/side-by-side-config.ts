@@ -51,7 +51,6 @@ export function loadSideBySideConfig(env: NodeJS.ProcessEnv): SideBySideConfig {
   const state = quick
     ? [
         { from: 5, to: 10, observationBytes: 1024, label: '1 KB observations' },
-        { from: 5, to: 10, observationBytes: 10240, label: '10 KB observations' },
         { from: 40, to: 45, observationBytes: 10240, label: 'a model call at ~100k tokens' },
       ]
     : [

@@ -84,9 +84,10 @@ export function renderSideBySideHtml(results: SideBySideResults): string {
   const servers = Object.entries(results.versions)
     .map(([k, v]) => `<li>${escapeHtml(k)}: ${escapeHtml(v)}</li>`)
     .join('');
-  const errors = results.engines
-    .flatMap((e) => e.errors.map((x) => `<li>${escapeHtml(`${e.title}: ${x}`)}</li>`))
-    .join('');
+  const listed = (pick: (e: SideBySideResults['engines'][number]) => string[]): string =>
+    results.engines.flatMap((e) => pick(e).map((x) => `<li>${escapeHtml(`${e.title}: ${x}`)}</li>`)).join('');
+  const errors = listed((e) => e.errors);
+  const notes = listed((e) => e.notes);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"><title>Thoughtline side by side with durable engines</title><style>${REPORT_CSS}</style></head><body>
 <h1>The same ReAct loop on every durable engine</h1>
 <p>${escapeHtml(`${results.quick ? 'Quick sizes' : 'Full sizes'}, commit ${results.commit}, ${results.date}, ${Math.round(results.wallSeconds)} s in all. See docs/benchmarks.md for what each figure means and what each engine promises.`)}</p>
@@ -95,6 +96,7 @@ ${table}
 <h2>Each figure</h2>
 ${charts}
 <h2>Versions</h2><ul>${versions}${servers}</ul>
+${notes ? `<h2>Notes</h2><ul>${notes}</ul>` : ''}
 ${errors ? `<h2>Errors</h2><ul>${errors}</ul>` : ''}
 </body></html>
 `;

@@ -11,6 +11,8 @@ export interface EngineResults {
   concurrent?: ConcurrentFigures;
   actions?: { perThousandIterations: number; usd: number };
   errors: string[];
+  /** What limited a figure without failing it (a long run cut short, and why). */
+  notes: string[];
 }
 
 export interface SideBySideResults {
@@ -60,7 +62,8 @@ export function rowsOf(results: SideBySideResults): Row[] {
       return t === undefined ? undefined : t / 1000;
     });
   }
-  add('recovery after SIGKILL mid-tool', 'ms', (r) => r.recover?.recoveryMs);
+  add('SIGKILL mid-tool: until the step runs again', 'ms', (r) => r.recover?.recoveryMs);
+  add('SIGKILL mid-tool: time the run lost', 'ms', (r) => r.recover?.lostMs);
   add('steps completed twice after the kill', 'steps', (r) => r.recover?.stepsEndedTwice);
   const runs = e.find((r) => r.concurrent)?.concurrent?.runs;
   if (runs) {

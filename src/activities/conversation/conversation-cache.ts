@@ -5,6 +5,11 @@ export interface KeptConversation {
   messages: readonly ModelMessage[];
   hashes: readonly string[];
   whole: string;
+  /**
+   * `prefixes[i]`: the whole hash of the first i + 1 messages (the last is `whole`), when known: the
+   * next call that extends this conversation chains only its new messages onto them (wholeHashOver).
+   */
+  prefixes?: readonly string[];
   bytes: number;
 }
 

@@ -18,10 +18,12 @@ export function rememberReply(
   const message = replyMessage(content);
   const json = JSON.stringify(message);
   const hash = textHash(json); // messageHash, without making the JSON twice
+  const whole = chainHash(sent.whole, hash);
   cache.remember(workflowId, {
     messages: [...sent.messages, message],
     hashes: [...sent.hashes, hash],
-    whole: chainHash(sent.whole, hash),
+    whole,
+    ...(sent.prefixes ? { prefixes: [...sent.prefixes, whole] } : {}),
     bytes: sent.bytes + json.length,
   });
 }

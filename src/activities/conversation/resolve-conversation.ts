@@ -2,18 +2,18 @@ import { ApplicationFailure } from '@temporalio/common';
 import {
   contextText,
   conversationFromParts,
+  chainHash,
   FailureType,
   messageHash,
   NO_MESSAGES_HASH,
   readContext,
   UnknownTextError,
-  wholeHash,
   type ModelCallInput,
   type ModelContext,
   type ModelMessage,
   type ModelRequest,
 } from '../../domain';
-import type { ConversationCache } from './conversation-cache';
+import type { ConversationCache, KeptConversation } from './conversation-cache';
 import type { KnownTexts } from './known-texts';
 
 /** Asks the run itself for the whole conversation of the call in flight (a query), by its hash. */
@@ -65,14 +65,15 @@ export async function resolveConversation(
       );
     rebuilt = { messages: [...answered], hashes: answered.map(messageHash) };
   }
-  const whole = wholeHash(rebuilt.hashes);
+  const prefixes = prefixHashesOver(rebuilt.hashes, base);
+  const whole = prefixes.at(-1) ?? NO_MESSAGES_HASH;
   if (rebuilt.messages.length !== conversation.count || whole !== conversation.hash) {
     throw unavailable(
       `the rebuilt conversation (${rebuilt.messages.length} messages) is not the one the run sent (${conversation.count})`,
     );
   }
   if (run && whole !== NO_MESSAGES_HASH)
-    source.cache.remember(key, { ...rebuilt, whole, bytes: JSON.stringify(rebuilt.messages).length });
+    source.cache.remember(key, { ...rebuilt, whole, prefixes, bytes: JSON.stringify(rebuilt.messages).length });
   const { context: _named, ...request } = call;
   return { ...request, ...(await resolveContext(call, run, source)), messages: rebuilt.messages };
 }
@@ -105,6 +106,21 @@ async function resolveContext(
     );
   source.texts?.remember(contextText(context));
   return context;
+}
+
+/**
+ * The whole hash of each prefix of `hashes` (wholeHash of the first 1, 2, … messages), reusing
+ * those of the kept conversation it was built on as far as it starts with the same messages: a
+ * conversation that grew by a turn costs a chainHash or two, not one per message (wholeHash over
+ * every message made each model call's check grow with the conversation).
+ */
+function prefixHashesOver(hashes: readonly string[], base: KeptConversation | undefined): string[] {
+  const known = base?.prefixes ?? [];
+  let same = 0;
+  while (same < hashes.length && same < known.length && base!.hashes[same] === hashes[same]) same += 1;
+  const prefixes = known.slice(0, same);
+  for (let i = same; i < hashes.length; i += 1) prefixes.push(chainHash(prefixes[i - 1] ?? NO_MESSAGES_HASH, hashes[i]!));
+  return prefixes;
 }
 
 /** The conversation from the kept one and the parts; undefined when a known text is not kept here. */

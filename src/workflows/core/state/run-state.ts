@@ -406,16 +406,18 @@ export class RunState {
    * JSON (the task and the last two user turns always stay). Changes nothing.
    */
   turnsToDrop(maxChars: number): number {
-    const messages = [...this.data.messages];
+    const messages = this.data.messages;
+    // The conversation's JSON length, kept as pairs go: an array's JSON is its items' JSON joined
+    // by commas in brackets, so dropping two of them (never the last) takes their JSON and two
+    // commas. Not JSON.stringify again for every pair dropped, which grew with the conversation.
+    let size = JSON.stringify(messages).length;
     let turns = 0;
     // messages[0] is the task; [1] assistant, [2] its results, ... Drop pairs while the last two user turns remain.
-    while (
-      JSON.stringify(messages).length > maxChars &&
-      messages.length > 5 &&
-      messages[1]?.role === 'assistant' &&
-      messages[2]?.role === 'user'
-    ) {
-      messages.splice(1, 2);
+    for (let at = 1; ; at += 2) {
+      const left = messages.length - 2 * turns;
+      const [assistant, results] = [messages[at], messages[at + 1]];
+      if (!(size > maxChars && left > 5 && assistant?.role === 'assistant' && results?.role === 'user')) break;
+      size -= JSON.stringify(assistant).length + JSON.stringify(results).length + 2;
       turns += 1;
     }
     return turns;

@@ -93,7 +93,8 @@ async function resolveContext(
     if (hash !== undefined) source.texts?.remember(contextText({ system, tools }));
     return { system, tools };
   }
-  const kept = hash === undefined ? undefined : readContext(source.texts?.get(hash), hash);
+  // KnownTexts keeps each text under its own textHash: what it gives for `hash` hashes to it.
+  const kept = hash === undefined ? undefined : readContext(source.texts?.get(hash), hash, true);
   if (kept) return kept;
   const answered =
     hash !== undefined && run && source.askContext

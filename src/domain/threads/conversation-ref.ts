@@ -52,9 +52,13 @@ export interface ModelContext {
 export const contextText = (context: ModelContext): string =>
   JSON.stringify({ system: context.system, tools: context.tools });
 
-/** The context a kept text holds, when it is one whose hash is `hash`; else undefined. */
-export function readContext(text: string | undefined, hash: string): ModelContext | undefined {
-  if (text === undefined || textHash(text) !== hash) return undefined;
+/**
+ * The context a kept text holds, when it is one whose hash is `hash`; else undefined. `verified`:
+ * the text comes from a content-addressed store (KnownTexts keeps each text under its own
+ * textHash), so hashing it again on every call would only repeat that.
+ */
+export function readContext(text: string | undefined, hash: string, verified = false): ModelContext | undefined {
+  if (text === undefined || (!verified && textHash(text) !== hash)) return undefined;
   try {
     const parsed = JSON.parse(text) as Partial<ModelContext>;
     return typeof parsed.system === 'string' && Array.isArray(parsed.tools)

@@ -8,6 +8,7 @@ import {
   modelCallsFromInputs,
   type ModelCallInput,
   type ModelMessage,
+  wholeHash,
 } from '../../../src/domain';
 import { SentConversations } from '../../../src/workflows/core/state/sent-conversations';
 
@@ -75,6 +76,26 @@ describe('resolveConversation: the worker rebuilds the whole request', () => {
     const source = { cache: new ConversationCache(1_000_000) };
     for (const [i, input] of inputs.entries())
       expect(await resolveConversation(input, run, source)).toEqual({ ...call, messages: messages[i] });
+  });
+
+  it('call after call with replies and a dropped turn: each kept conversation holds the whole hash of every prefix', async () => {
+    const sent = new SentConversations();
+    const cache = new ConversationCache(1_000_000);
+    let messages: ModelMessage[] = [user('task')];
+    for (let i = 0; i < 12; i++) {
+      if (i === 8) messages = [messages[0]!, ...messages.slice(3)]; // compaction dropped a turn
+      const input: ModelCallInput = { ...call, conversation: sent.reference(messages) };
+      const ref = 'conversation' in input ? input.conversation : undefined;
+      expect(await resolveConversation(input, run, { cache })).toEqual({ ...call, messages });
+      const content = [{ type: 'text' as const, text: `thought ${i}` }];
+      sent.replied(ref!.hash, content);
+      rememberReply(cache, run.workflowId, ref!.hash, content);
+      for (const hash of [ref!.hash, sent.find(ref!.hash) && ref!.hash]) {
+        const kept = cache.find(run.workflowId, hash!)!;
+        expect(kept.prefixes).toEqual(kept.hashes.map((_, n) => wholeHash(kept.hashes.slice(0, n + 1))));
+      }
+      messages = [...messages, { role: 'assistant', content }, user(`observation ${i}`)];
+    }
   });
 
   it('from the run, when it kept nothing (a restart, another worker), and only when the hash holds', async () => {

@@ -396,21 +396,21 @@ export class RunState {
       size -= before - after;
       return size <= maxChars;
     });
-    const dropped = this.turnsToDrop(maxChars);
+    const dropped = this.turnsToDrop(maxChars, size);
     this.dropTurns(dropped);
     return elided + dropped;
   }
 
   /**
    * How many of the oldest whole turns must go for the conversation to be at most `maxChars` of
-   * JSON (the task and the last two user turns always stay). Changes nothing.
+   * JSON (the task and the last two user turns always stay). Changes nothing. `size`:
+   * contextChars(), when the caller has it.
    */
-  turnsToDrop(maxChars: number): number {
+  turnsToDrop(maxChars: number, size = this.contextChars()): number {
     const messages = this.data.messages;
-    // The conversation's JSON length, kept as pairs go: an array's JSON is its items' JSON joined
-    // by commas in brackets, so dropping two of them (never the last) takes their JSON and two
-    // commas. Not JSON.stringify again for every pair dropped, which grew with the conversation.
-    let size = JSON.stringify(messages).length;
+    // `size`, the conversation's JSON length, is kept as pairs go: an array's JSON is its items'
+    // JSON joined by commas in brackets, so dropping two of them (never the last) takes their JSON
+    // and two commas. Not JSON.stringify again for every pair dropped, which grew with the conversation.
     let turns = 0;
     // messages[0] is the task; [1] assistant, [2] its results, ... Drop pairs while the last two user turns remain.
     for (let at = 1; ; at += 2) {

@@ -286,6 +286,24 @@ describe('RunState.turnsToDrop and dropTurns (the turns a summary replaces)', ()
     expect(state.oldestTurns(2)).toEqual([calls('1'), results(['1', 1000]), calls('2'), results(['2', 1000])]);
   });
 
+  it('turnsToDrop agrees with measuring the JSON again after each dropped turn, at every limit around each size', () => {
+    const sizes = [10, 1000, 37, 2500, 1, 640, 90, 3000];
+    const messages = [task(), ...sizes.flatMap((n, i) => [calls(`${i}`), results([`${i}`, n])])];
+    const state = new RunState('m', messages, 0);
+    const naive = (maxChars: number): number => {
+      const left = [...messages];
+      let turns = 0;
+      while (JSON.stringify(left).length > maxChars && left.length > 5) (left.splice(1, 2), (turns += 1));
+      return turns;
+    };
+    const limits = [0, 1, 100];
+    for (let k = 0; k <= sizes.length; k++) {
+      const size = JSON.stringify([messages[0], ...messages.slice(1 + 2 * k)]).length;
+      limits.push(size - 1, size, size + 1);
+    }
+    for (const limit of limits) expect(state.turnsToDrop(limit), `limit ${limit}`).toBe(naive(limit));
+  });
+
   it('puts the summary after the task in place of the dropped turns, and a later summary replaces it and any note', () => {
     const state = fourTurns();
     state.dropTurns(1);

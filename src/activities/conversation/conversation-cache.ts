@@ -10,6 +10,8 @@ export interface KeptConversation {
    * next call that extends this conversation chains only its new messages onto them (wholeHashOver).
    */
   prefixes?: readonly string[];
+  /** Each message's JSON length, when known (bytes is the array's: see jsonArrayLength). */
+  sizes?: readonly number[];
   bytes: number;
 }
 

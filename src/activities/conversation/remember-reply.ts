@@ -24,6 +24,7 @@ export function rememberReply(
     hashes: [...sent.hashes, hash],
     whole,
     ...(sent.prefixes ? { prefixes: [...sent.prefixes, whole] } : {}),
-    bytes: sent.bytes + json.length,
+    ...(sent.sizes ? { sizes: [...sent.sizes, json.length] } : {}),
+    bytes: sent.bytes + json.length + (sent.messages.length ? 1 : 0),
   });
 }

@@ -8,6 +8,7 @@ import {
   NO_MESSAGES_HASH,
   readContext,
   UnknownTextError,
+  type ConversationRef,
   type ModelCallInput,
   type ModelContext,
   type ModelMessage,
@@ -54,6 +55,8 @@ export async function resolveConversation(
   const base = needsBase && run ? source.cache.find(key, conversation.baseHash) : undefined;
   let rebuilt: { messages: ModelMessage[]; hashes: string[] } | undefined;
   if (!needsBase || base) rebuilt = fromParts(conversation, base, source);
+  // Built from the parts: messages taken from `base` have their sizes there (see messageSizes).
+  const fromBase = rebuilt !== undefined;
   if (!rebuilt) {
     const answered =
       run && source.ask
@@ -72,8 +75,10 @@ export async function resolveConversation(
       `the rebuilt conversation (${rebuilt.messages.length} messages) is not the one the run sent (${conversation.count})`,
     );
   }
-  if (run && whole !== NO_MESSAGES_HASH)
-    source.cache.remember(key, { ...rebuilt, whole, prefixes, bytes: JSON.stringify(rebuilt.messages).length });
+  if (run && whole !== NO_MESSAGES_HASH) {
+    const sizes = messageSizes(rebuilt.messages, fromBase ? conversation.parts : undefined, base);
+    source.cache.remember(key, { ...rebuilt, whole, prefixes, sizes, bytes: jsonArrayLength(sizes) });
+  }
   const { context: _named, ...request } = call;
   return { ...request, ...(await resolveContext(call, run, source)), messages: rebuilt.messages };
 }
@@ -120,9 +125,34 @@ function prefixHashesOver(hashes: readonly string[], base: KeptConversation | un
   let same = 0;
   while (same < hashes.length && same < known.length && base!.hashes[same] === hashes[same]) same += 1;
   const prefixes = known.slice(0, same);
-  for (let i = same; i < hashes.length; i += 1) prefixes.push(chainHash(prefixes[i - 1] ?? NO_MESSAGES_HASH, hashes[i]!));
+  for (let i = same; i < hashes.length; i += 1)
+    prefixes.push(chainHash(prefixes[i - 1] ?? NO_MESSAGES_HASH, hashes[i]!));
   return prefixes;
 }
+
+/**
+ * Each message's JSON length: those a part takes from the kept conversation as it kept them, the
+ * others measured. So a call's cache entry costs what it adds, not a JSON.stringify of the whole
+ * conversation (which grew with it, on every model call's way to the model).
+ */
+function messageSizes(
+  messages: readonly ModelMessage[],
+  parts: ConversationRef['parts'] | undefined,
+  base: KeptConversation | undefined,
+): number[] {
+  const measure = (m: ModelMessage): number => JSON.stringify(m).length;
+  if (!parts || !base?.sizes) return messages.map(measure);
+  const sizes: number[] = [];
+  for (const part of parts) {
+    if ('from' in part) sizes.push(...base.sizes.slice(part.from, part.from + part.count));
+    else for (let i = 0; i < part.added.length; i += 1) sizes.push(measure(messages[sizes.length]!));
+  }
+  return sizes;
+}
+
+/** The length of JSON.stringify of an array whose items' JSON has these lengths. */
+export const jsonArrayLength = (sizes: readonly number[]): number =>
+  2 + sizes.reduce((sum, n) => sum + n, 0) + Math.max(0, sizes.length - 1);
 
 /** The conversation from the kept one and the parts; undefined when a known text is not kept here. */
 function fromParts(

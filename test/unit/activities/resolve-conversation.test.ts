@@ -78,7 +78,7 @@ describe('resolveConversation: the worker rebuilds the whole request', () => {
       expect(await resolveConversation(input, run, source)).toEqual({ ...call, messages: messages[i] });
   });
 
-  it('call after call with replies and a dropped turn: each kept conversation holds the whole hash of every prefix', async () => {
+  it('call after call with replies and a dropped turn: each kept conversation holds the whole hash of every prefix and the size of every message', async () => {
     const sent = new SentConversations();
     const cache = new ConversationCache(1_000_000);
     let messages: ModelMessage[] = [user('task')];
@@ -93,6 +93,8 @@ describe('resolveConversation: the worker rebuilds the whole request', () => {
       for (const hash of [ref!.hash, sent.find(ref!.hash) && ref!.hash]) {
         const kept = cache.find(run.workflowId, hash!)!;
         expect(kept.prefixes).toEqual(kept.hashes.map((_, n) => wholeHash(kept.hashes.slice(0, n + 1))));
+        expect(kept.sizes).toEqual(kept.messages.map((m) => JSON.stringify(m).length));
+        expect(kept.bytes).toBe(JSON.stringify(kept.messages).length);
       }
       messages = [...messages, { role: 'assistant', content }, user(`observation ${i}`)];
     }

@@ -52,7 +52,7 @@ export async function loopWorker(
     tools: [loopTool(settings)],
     models: { scripted: loopModel(settings) },
     workflowBundle: { codePath: bundlePath },
-    workerOptions: {},
+    workerOptions: traceOptions(),
   });
   return { worker, close: () => connection.close() };
 }
@@ -64,4 +64,35 @@ export async function loopClient(
   const connection = await Connection.connect({ address: infra.address });
   const client = new Client({ connection, namespace: infra.namespace });
   return { agents: new AgentClient({ client, taskQueue }), client, close: () => connection.close() };
+}
+
+/** Debug aid (gaps probe): BENCH_TRACE_FILE records each activity's execute window, innermost. */
+function traceOptions(): Record<string, unknown> {
+  const extra = JSON.parse(process.env['BENCH_WORKER_OPTIONS'] ?? '{}') as Record<string, unknown>;
+  const file = process.env['BENCH_TRACE_FILE'];
+  if (!file) return extra;
+  const rows: Array<[string, number, number]> = [];
+  const { performance } = require('node:perf_hooks') as typeof import('node:perf_hooks');
+  const now = () => performance.timeOrigin + performance.now();
+  setInterval(() => fs.writeFileSync(file, JSON.stringify(rows)), 1000).unref();
+  process.on('exit', () => fs.writeFileSync(file, JSON.stringify(rows)));
+  return {
+    ...extra,
+    interceptors: {
+      activity: [
+        (ctx: { info: { activityType: string } }) => ({
+          inbound: {
+            async execute(input: unknown, next: (i: unknown) => Promise<unknown>) {
+              const t = now();
+              try {
+                return await next(input);
+              } finally {
+                rows.push([ctx.info.activityType, t, now()]);
+              }
+            },
+          },
+        }),
+      ],
+    },
+  };
 }

@@ -20,6 +20,8 @@ export interface EngineSpec {
    * its long runs stop there and the step indices past it are not measured.
    */
   longRunCap?: { iterations: number; why: string };
+  /** The most concurrent runs the engine is asked for, with why. */
+  concurrentCap?: { runs: number; why: string };
 }
 
 export interface EngineCall<T> {

@@ -64,6 +64,10 @@ export function engineSpec(
           iterations: 55,
           why: 'the local world replays the whole event log at every step and, past 1,000 events, reads it from disk in pages of 20: a 500-iteration run had gaps of 8 s by step 328 and did not finish in 12 minutes',
         },
+        concurrentCap: {
+          runs: 100,
+          why: 'the local world is for development (its docs): 1,000 runs at once had not finished after 15 minutes',
+        },
       };
   }
 }

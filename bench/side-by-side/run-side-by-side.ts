@@ -44,7 +44,9 @@ async function main(): Promise<number> {
     await infra.stop().catch((err: unknown) => log(`stopping the servers: ${String(err)}`));
     fs.rmSync(workDir, { recursive: true, force: true });
   };
-  process.once('SIGINT', () => void stop().then(() => process.exit(130)));
+  // Interrupted: stop the servers this run started, then quit.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void stop().then(() => process.exit(130)));
   try {
     const ctx: ScenarioContext = { workDir, infra: infra.request(workDir), timeoutMs: config.timeoutMs, log };
     const specs = config.engines.map((name) => engineSpec(name, projectRoot, peersDir, infra));
@@ -56,6 +58,16 @@ async function main(): Promise<number> {
       errors: (errors[s.name] ??= []),
       notes: (notes[s.name] ??= []),
     }));
+    for (const spec of specs) {
+      const capped = spec.concurrentCap;
+      if (capped && capped.runs < config.concurrent.runs)
+        notes[spec.name]!.push(`${capped.runs} concurrent runs, not ${config.concurrent.runs}: ${capped.why}`);
+      const cut = config.state.filter((p) => p.to > (spec.longRunCap?.iterations ?? Infinity));
+      if (cut.length)
+        notes[spec.name]!.push(
+          `stored state not measured for ${cut.map((p) => p.label).join(', ')}: runs past ${spec.longRunCap!.iterations} iterations, the long runs' cap`,
+        );
+    }
     const of = (name: string): EngineResults => results.find((r) => r.name === name)!;
     const attempt = async (name: string, what: string, fn: () => Promise<void>): Promise<void> => {
       try {
@@ -66,9 +78,15 @@ async function main(): Promise<number> {
       }
     };
 
+    // A fresh dev server for each scenario: none inherits the histories (and memory) of the last.
+    const renew = async (): Promise<void> => {
+      await infra.renewTemporal();
+      ctx.infra = infra.request(workDir);
+    };
     const steps = await measureSteps(ctx, specs, config, errors, notes);
     for (const [name, figures] of Object.entries(steps))
       Object.assign(of(name), { steps: figures, version: figures.version });
+    await renew();
     for (const spec of specs) {
       await attempt(spec.name, 'state', async () => {
         const state = await measureState(ctx, spec, config);
@@ -77,17 +95,19 @@ async function main(): Promise<number> {
         const at = (n: number) =>
           state.runs.find((r) => r.iterations === n && r.observationBytes === pair.observationBytes)!;
         if (spec.temporal) {
-          const a = await actionsPerThousandIterations(infra.temporal.client, at(pair.from), at(pair.to));
+          const a = await actionsPerThousandIterations(infra.temporalClient, at(pair.from), at(pair.to));
           of(spec.name).actions = { perThousandIterations: a.actions, usd: a.usd };
         }
       });
     }
+    await renew();
     for (const spec of specs)
       await attempt(
         spec.name,
         'recover',
         async () => void (of(spec.name).recover = await measureRecovery(ctx, spec, config)),
       );
+    await renew();
     for (const spec of specs)
       await attempt(
         spec.name,

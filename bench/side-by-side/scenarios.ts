@@ -170,7 +170,8 @@ export async function measureState(
     }
     return cache.get(key)!;
   };
-  for (const pair of config.state) {
+  const cap = engine.longRunCap?.iterations ?? Infinity;
+  for (const pair of config.state.filter((p) => p.to <= cap)) {
     const a = await one(pair.from, pair.observationBytes);
     const b = await one(pair.to, pair.observationBytes);
     perIteration.push({
@@ -267,15 +268,16 @@ export async function measureConcurrent(
     observationBytes: 1024,
     infra: ctx.infra,
   };
-  ctx.log(`concurrent: ${engine.name}, 1 run, then ${config.concurrent.runs} at once`);
+  const runs = Math.min(config.concurrent.runs, engine.concurrentCap?.runs ?? Infinity);
+  ctx.log(`concurrent: ${engine.name}, 1 run, then ${runs} at once`);
   const one = await callEngine<ConcurrentReply>(engine, { ...args, runs: 1 }, ctx);
-  const many = await callEngine<ConcurrentReply>(engine, { ...args, runs: config.concurrent.runs }, ctx);
-  if (many.reply.completed !== config.concurrent.runs || many.reply.wrongAnswers > 0)
+  const many = await callEngine<ConcurrentReply>(engine, { ...args, runs }, ctx);
+  if (many.reply.completed !== runs || many.reply.wrongAnswers > 0)
     throw new Error(
-      `${many.reply.completed} of ${config.concurrent.runs} runs completed, ${many.reply.wrongAnswers} with a wrong answer`,
+      `${many.reply.completed} of ${runs} runs completed, ${many.reply.wrongAnswers} with a wrong answer`,
     );
   return {
-    runs: config.concurrent.runs,
+    runs,
     wallMs: many.reply.wallMs,
     cpuMs: many.usage.cpuMs - one.usage.cpuMs,
     peakRssBytes: many.usage.peakRssBytes,

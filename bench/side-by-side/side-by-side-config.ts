@@ -66,7 +66,7 @@ export function loadSideBySideConfig(env: NodeJS.ProcessEnv): SideBySideConfig {
     steps: {
       // 2K + 1 steps: 505 iterations reach step 1,010, so step 1,000 has a window of ten gaps.
       iterations: e.BENCH_STEPS_ITERATIONS ?? (quick ? 55 : 505),
-      rounds: quick ? 1 : 3,
+      rounds: quick ? 1 : 2,
       modelDelayMs: 5,
       indices: quick ? [1, 10, 100] : [1, 10, 100, 1000],
       window: quick ? 5 : 10,

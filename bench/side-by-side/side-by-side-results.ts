@@ -65,15 +65,13 @@ export function rowsOf(results: SideBySideResults): Row[] {
   add('SIGKILL mid-tool: until the step runs again', 'ms', (r) => r.recover?.recoveryMs);
   add('SIGKILL mid-tool: time the run lost', 'ms', (r) => r.recover?.lostMs);
   add('steps completed twice after the kill', 'steps', (r) => r.recover?.stepsEndedTwice);
-  const runs = e.find((r) => r.concurrent)?.concurrent?.runs;
+  const runs = Math.max(0, ...e.map((r) => r.concurrent?.runs ?? 0));
   if (runs) {
-    add(
-      `${runs.toLocaleString('en')} concurrent runs: wall time`,
-      's',
-      (r) => r.concurrent && r.concurrent.wallMs / 1000,
-    );
-    add(`  CPU (engine and its servers)`, 's', (r) => r.concurrent && r.concurrent.cpuMs / 1000);
-    add(`  peak memory (engine and its servers)`, 'MB', (r) => r.concurrent && r.concurrent.peakRssBytes / 1e6);
+    // An engine asked for fewer runs (its cap, in its notes) is left out of the row.
+    const at = (r: EngineResults) => (r.concurrent?.runs === runs ? r.concurrent : undefined);
+    add(`${runs.toLocaleString('en')} concurrent runs: wall time`, 's', (r) => at(r) && at(r)!.wallMs / 1000);
+    add(`  CPU (engine and its servers)`, 's', (r) => at(r) && at(r)!.cpuMs / 1000);
+    add(`  peak memory (engine and its servers)`, 'MB', (r) => at(r) && at(r)!.peakRssBytes / 1e6);
   }
   add('Temporal Cloud actions per 1,000 iterations', 'actions', (r) => r.actions?.perThousandIterations);
   add('  at list price ($50 per million)', '$', (r) => r.actions?.usd);

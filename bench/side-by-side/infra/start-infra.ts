@@ -1,17 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
 import { createBenchContext, type BenchContext } from '../../lib/bench-context';
+import { startBenchServer, type BenchServer } from '../../lib/bench-server';
 import { startBenchPostgres, type BenchPostgres } from './bench-postgres';
 
 /** Every server the engines need, started once for the whole benchmark and shared. */
 export interface SideBySideInfra {
   temporal: BenchContext;
+  /** A client of the current dev server (renewTemporal replaces it). */
+  temporalClient: Client;
   temporalPid?: number;
   postgres?: BenchPostgres;
   restate?: { ingress: string; admin: string; pid: number; stop(): Promise<void> | void };
   /** What each engine's request carries as `infra`. */
   request(workDir: string): Record<string, unknown>;
+  /**
+   * A new in-memory dev server in place of the old one, between scenarios: the old one holds every
+   * earlier run's history in memory (hundreds of MB after the long and large runs; one crashed).
+   */
+  renewTemporal(): Promise<void>;
   versions: Record<string, string>;
   errors: string[];
   stop(): Promise<void>;
@@ -78,8 +87,11 @@ export async function startInfra(
       errors.push(`restate-server did not start: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  return {
+  let server: BenchServer = temporal.server;
+  let connection: Connection | undefined;
+  const infra: SideBySideInfra = {
     temporal,
+    temporalClient: temporal.client,
     ...(temporalPid ? { temporalPid } : {}),
     ...(postgres ? { postgres } : {}),
     ...(restate ? { restate } : {}),
@@ -87,18 +99,31 @@ export async function startInfra(
     errors,
     request: (dir) => ({
       temporal: {
-        address: temporal.server.address,
-        namespace: temporal.server.namespace,
+        address: server.address,
+        namespace: server.namespace,
         bundlePath: temporal.bundlePath,
       },
       ...(postgres ? { postgresUrl: postgres.url } : {}),
       ...(restate ? { restate: { ingress: restate.ingress, admin: restate.admin } } : {}),
       workDir: dir,
     }),
+    async renewTemporal() {
+      // The first server belongs to the bench context (closed at the end); later ones to this.
+      if (server !== temporal.server) await server.stop();
+      await connection?.close();
+      server = await startBenchServer(log);
+      connection = await Connection.connect({ address: server.address });
+      infra.temporalClient = new Client({ connection, namespace: server.namespace });
+      const pid = pidByCommandLine(['start-dev', server.address.split(':').at(-1)!]);
+      if (pid) infra.temporalPid = pid;
+    },
     async stop() {
       await restate?.stop();
       postgres?.stop();
+      if (server !== temporal.server) await server.stop();
+      await connection?.close();
       await temporal.close();
     },
   };
+  return infra;
 }

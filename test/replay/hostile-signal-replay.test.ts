@@ -13,7 +13,6 @@ import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
  * workflow replays to its recorded end (the refused signal changes no command).
  */
 const FIXTURE = path.join(__dirname, 'fixtures', 'steer-and-answer.json');
-const SIGNAL_EVENT_ID = '20';
 
 const swaps: { name: string; signalName: string; payload: string; encoding?: string }[] = [
   { name: 'cancel with a null payload', signalName: 'cancel', payload: 'null' },
@@ -47,7 +46,11 @@ const swaps: { name: string; signalName: string; payload: string; encoding?: str
 
 function swapped(signalName: string, payload: string, encoding?: string) {
   const json = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
-  const event = json.events.find((e: { eventId: string }) => e.eventId === SIGNAL_EVENT_ID);
+  // The fixture's one steer signal, wherever a re-recording puts it.
+  const event = json.events.find(
+    (e: { workflowExecutionSignaledEventAttributes?: { signalName?: string } }) =>
+      e.workflowExecutionSignaledEventAttributes?.signalName === 'steer',
+  );
   const attributes = event.workflowExecutionSignaledEventAttributes;
   expect(attributes.signalName).toBe('steer');
   attributes.signalName = signalName;

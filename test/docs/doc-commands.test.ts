@@ -140,6 +140,17 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
   ['docs/benchmarks.md', 'BENCH_ONLY=overhead,scale npm run bench   # some figures only', REPO],
   [
     'docs/benchmarks.md',
+    'npm run bench:peers                    # every engine at full size: about 21 min on 2 cores',
+    REPO,
+  ],
+  [
+    'docs/benchmarks.md',
+    'BENCH_QUICK=1 npm run bench:peers      # small sizes, a few minutes: not the official figures',
+    REPO,
+  ],
+  ['docs/benchmarks.md', 'BENCH_ENGINES=thoughtline,dbos npm run bench:peers', REPO],
+  [
+    'docs/benchmarks.md',
     'npm run bench:cluster                          # figure 2b on a fresh cluster (npm run cluster), about 8 minutes',
     REPO,
   ],

@@ -76,7 +76,7 @@ export function loadSideBySideConfig(env: NodeJS.ProcessEnv): SideBySideConfig {
       ? { iterations: 12, killAt: 10, slowToolMs: 3000, modelDelayMs: 5 }
       : { iterations: 60, killAt: 50, slowToolMs: 3000, modelDelayMs: 5 },
     state,
-    concurrent: { runs: e.BENCH_CONCURRENT_RUNS ?? (quick ? 100 : 1000), iterations: 3, modelDelayMs: 100 },
+    concurrent: { runs: e.BENCH_CONCURRENT_RUNS ?? (quick ? 50 : 1000), iterations: 3, modelDelayMs: 100 },
     timeoutMs: quick ? 180_000 : 900_000,
   };
 }

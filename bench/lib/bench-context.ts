@@ -21,19 +21,25 @@ export interface BenchContext {
 /** Webpack's progress lines are noise next to the figures; errors still show. */
 export const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
 
-export async function createBenchContext(
-  log: (line: string) => void,
-  given?: { address: string; namespace: string },
-): Promise<BenchContext> {
-  // Worker lifecycle chatter at INFO would bury the figures; the SDK's warnings still show. The
-  // core's payload-size warnings would repeat on every long run: the history figure reports the
-  // largest event instead. No shutdown signals: the runner handles SIGINT/SIGTERM itself,
-  // stopping the server rather than going on.
+/**
+ * Worker lifecycle chatter at INFO would bury the figures; the SDK's warnings still show. The
+ * core's payload-size warnings would repeat on every long run: the history figure reports the
+ * largest event instead. No shutdown signals: the runner handles SIGINT/SIGTERM itself, stopping
+ * the server rather than going on.
+ */
+export function installQuietRuntime(): void {
   Runtime.install({
     logger: new DefaultLogger('WARN'),
     shutdownSignals: [],
     telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'WARN' } } },
   });
+}
+
+export async function createBenchContext(
+  log: (line: string) => void,
+  given?: { address: string; namespace: string },
+): Promise<BenchContext> {
+  installQuietRuntime();
   const projectRoot = findProjectRoot();
   const server = await startBenchServer(log, given);
   const connection = await Connection.connect({ address: server.address });

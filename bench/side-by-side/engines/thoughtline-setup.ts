@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, type Worker } from '@temporalio/worker';
 import { AgentClient } from '../../../src/client/agent-client';
 import { createAgentWorker, WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../../../src/worker';
 import { quietLogger } from '../../lib/bench-context';
@@ -13,15 +13,6 @@ export interface TemporalInfra {
   namespace: string;
   /** A workflow bundle the runner made once; without it the engine bundles its own. */
   bundlePath?: string;
-}
-
-/** Quiet worker logs (warnings still show) and no shutdown signals: the runner kills what it must. */
-export function installQuietRuntime(): void {
-  Runtime.install({
-    logger: new DefaultLogger('WARN'),
-    shutdownSignals: [],
-    telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'WARN' } } },
-  });
 }
 
 export async function bundlePathFor(infra: TemporalInfra, workDir: string): Promise<string> {

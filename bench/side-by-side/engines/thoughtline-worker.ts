@@ -1,5 +1,6 @@
 import { loadPeerLib } from './peer-loop-lib';
-import { installQuietRuntime, loopWorker, type TemporalInfra } from './thoughtline-setup';
+import { installQuietRuntime } from '../../lib/bench-context';
+import { loopWorker, type TemporalInfra } from './thoughtline-setup';
 
 /** The recover scenario's worker process: serves the loop on one queue until it is killed. */
 interface WorkerArgs {

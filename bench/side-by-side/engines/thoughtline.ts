@@ -7,7 +7,8 @@ import { BENCH_MODEL } from '../../lib/bench-worker';
 import { runHistories } from '../../lib/run-histories';
 import { loadPeerLib } from './peer-loop-lib';
 import { loopSystemPrompt, type LoopSettings } from './thoughtline-loop';
-import { bundlePathFor, installQuietRuntime, loopClient, loopWorker, type TemporalInfra } from './thoughtline-setup';
+import { installQuietRuntime } from '../../lib/bench-context';
+import { bundlePathFor, loopClient, loopWorker, type TemporalInfra } from './thoughtline-setup';
 import type { AgentClient } from '../../../src/client/agent-client';
 
 /**

@@ -51,7 +51,7 @@ export function loadSideBySideConfig(env: NodeJS.ProcessEnv): SideBySideConfig {
   const state = quick
     ? [
         { from: 5, to: 10, observationBytes: 1024, label: '1 KB observations' },
-        { from: 40, to: 45, observationBytes: 10240, label: 'a model call at ~100k tokens' },
+        { from: 20, to: 25, observationBytes: 10240, label: 'a model call at ~50k tokens' },
       ]
     : [
         { from: 10, to: 20, observationBytes: 1024, label: '1 KB observations' },
@@ -71,9 +71,9 @@ export function loadSideBySideConfig(env: NodeJS.ProcessEnv): SideBySideConfig {
       indices: quick ? [1, 10, 100] : [1, 10, 100, 1000],
       window: quick ? 5 : 10,
     },
-    five: { runs: quick ? 3 : 10, modelDelayMs: 5 },
+    five: { runs: quick ? 2 : 10, modelDelayMs: 5 },
     recover: quick
-      ? { iterations: 12, killAt: 10, slowToolMs: 3000, modelDelayMs: 5 }
+      ? { iterations: 12, killAt: 10, slowToolMs: 1000, modelDelayMs: 5 }
       : { iterations: 60, killAt: 50, slowToolMs: 3000, modelDelayMs: 5 },
     state,
     concurrent: { runs: e.BENCH_CONCURRENT_RUNS ?? (quick ? 50 : 1000), iterations: 3, modelDelayMs: 100 },

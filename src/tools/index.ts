@@ -6,4 +6,5 @@ export * from './builtin/files';
 export * from './builtin/http';
 export * from './builtin/sql';
 export * from './builtin/llm';
+export * from './builtin/code';
 export type { ToolOverrides } from './builtin/tool-overrides';

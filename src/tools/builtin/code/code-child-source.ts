@@ -1,0 +1,271 @@
+/** Marks the code processes in `ps`, so an operator (and a test) can tell them apart. */
+export const CODE_CHILD_MARKER = 'thoughtline-code-run';
+
+/**
+ * The program one `code_run` execution runs in: plain JavaScript for `node -e`, so it runs the
+ * same from src/ and dist/. It gets one job over IPC, loads the runtime (QuickJS or Pyodide, both
+ * WebAssembly), takes away what a sandbox escape could use (network globals, module loading,
+ * process control), says `ready`, runs the code, answers with its output, changed files and kept
+ * variables, and exits. The parent owns the deadline and the memory watchdog: it kills this process.
+ * The process itself runs under Node's permission model (no file writes, no child processes, no
+ * workers, no addons, reads only of the runtime's package folders), without code generation from
+ * strings in its own realm, and with an empty environment.
+ */
+export const CODE_CHILD_SOURCE = String.raw`
+'use strict';
+const load = require;
+const MARK = '\n[… cut: %d more characters]';
+
+function sink(max) {
+  let text = '';
+  let dropped = 0;
+  return {
+    add(piece) {
+      piece = String(piece);
+      const room = max - text.length;
+      if (room >= piece.length) text += piece;
+      else { if (room > 0) text += piece.slice(0, room); dropped += piece.length - Math.max(room, 0); }
+    },
+    done() { return dropped > 0 ? text + MARK.replace('%d', String(dropped)) : text; },
+  };
+}
+
+function show(value, max) {
+  let text;
+  if (typeof value === 'string') text = value;
+  else { try { text = JSON.stringify(value); } catch { text = String(value); } if (text === undefined) text = String(value); }
+  if (text.length > max) text = text.slice(0, max) + MARK.replace('%d', String(text.length - max));
+  return text;
+}
+
+// What an escape from the runtime into this process's JavaScript could use: gone before the code runs.
+function lockdown() {
+  for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest', 'Request', 'Response', 'Headers',
+    'FormData', 'require', 'module', 'exports', '__filename', '__dirname', 'Worker', 'SharedWorker']) {
+    try { delete globalThis[name]; } catch {}
+  }
+  for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen', 'kill', 'chdir', 'setuid', 'setgid', 'abort']) {
+    try { process[name] = undefined; } catch {}
+  }
+}
+
+/** Keeps the files the code may write: bounded count and bytes, relative paths without "..". */
+function fileWriter(limits, reserved) {
+  const written = new Map();
+  let bytes = 0;
+  return {
+    check(path, size) {
+      const parts = String(path).split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
+      if (parts.length === 0) throw new Error('files.write: give a file path');
+      if (parts.includes('..') || String(path).startsWith('/') || String(path).includes('\0'))
+        throw new Error('files.write: ' + path + ': give a path inside the workspace without ".."');
+      if (parts[0] === reserved) throw new Error('files.write: ' + path + ': ' + reserved + ' is reserved');
+      const key = parts.join('/');
+      const before = written.get(key);
+      const after = bytes - (before ? before.length : 0) + size;
+      if (!before && written.size >= limits.maxOutputFiles) throw new Error('files.write: at most ' + limits.maxOutputFiles + ' files per execution');
+      if (after > limits.maxOutputBytes) throw new Error('files.write: at most ' + limits.maxOutputBytes + ' bytes written per execution');
+      return key;
+    },
+    put(key, data) {
+      const before = written.get(key);
+      bytes += data.length - (before ? before.length : 0);
+      written.set(key, data);
+    },
+    list() { return [...written].map(([path, data]) => ({ path, data })); },
+  };
+}
+
+async function runJavaScript(job) {
+  const core = load(job.modules.quickjsCore);
+  const variant = load(job.modules.quickjsVariant).default;
+  const quickjs = await core.newQuickJSWASMModuleFromVariant(variant);
+  lockdown();
+  const limits = job.limits;
+  const runtime = quickjs.newRuntime();
+  runtime.setMemoryLimit(limits.memoryBytes);
+  runtime.setMaxStackSize(limits.stackBytes);
+  let deadline = Infinity;
+  let interrupted = false;
+  runtime.setInterruptHandler(() => { if (Date.now() > deadline) { interrupted = true; return true; } return false; });
+  const vm = runtime.newContext();
+  const stdout = sink(limits.maxOutputChars);
+  const stderr = sink(limits.maxOutputChars);
+  const inputs = new Map(job.files.map((f) => [f.path, f.data]));
+  const writer = fileWriter(limits, job.reserved);
+  const text = (handle) => { const v = vm.dump(handle); return typeof v === 'string' ? v : show(v, limits.maxOutputChars); };
+
+  const consoleObject = vm.newObject();
+  for (const [name, out] of [['log', stdout], ['info', stdout], ['debug', stdout], ['warn', stderr], ['error', stderr]]) {
+    const fn = vm.newFunction(name, (...args) => { out.add(args.map(text).join(' ') + '\n'); });
+    vm.setProp(consoleObject, name, fn);
+    fn.dispose();
+  }
+  vm.setProp(vm.global, 'console', consoleObject);
+  consoleObject.dispose();
+  const files = vm.newObject();
+  const read = vm.newFunction('read', (pathHandle) => {
+    const path = String(vm.dump(pathHandle)).split(/[\\/]+/).filter((p) => p !== '' && p !== '.').join('/');
+    const own = writer.list().find((f) => f.path === path);
+    const data = own ? own.data : inputs.get(path);
+    if (!data) throw new Error('files.read: no such file: ' + path + ' (the code sees only the files its call lists)');
+    return vm.newString(Buffer.from(data).toString('utf8'));
+  });
+  const write = vm.newFunction('write', (pathHandle, contentHandle) => {
+    const content = vm.dump(contentHandle);
+    if (typeof content !== 'string') throw new Error('files.write: the content must be a string');
+    const data = Buffer.from(content, 'utf8');
+    const key = writer.check(vm.dump(pathHandle), data.length);
+    writer.put(key, data);
+  });
+  const list = vm.newFunction('list', () => {
+    const names = [...new Set([...inputs.keys(), ...writer.list().map((f) => f.path)])].sort();
+    const array = vm.newArray();
+    names.forEach((name, i) => { const s = vm.newString(name); vm.setProp(array, i, s); s.dispose(); });
+    return array;
+  });
+  for (const [name, fn] of [['read', read], ['write', write], ['list', list]]) { vm.setProp(files, name, fn); fn.dispose(); }
+  vm.setProp(vm.global, 'files', files);
+  files.dispose();
+
+  const namesHandle = vm.unwrapResult(vm.evalCode('Object.getOwnPropertyNames(globalThis)'));
+  const baseline = vm.dump(namesHandle);
+  namesHandle.dispose();
+  for (const [name, json] of Object.entries(job.globals || {})) {
+    const restored = vm.evalCode('globalThis[' + JSON.stringify(name) + '] = JSON.parse(' + JSON.stringify(json) + ')');
+    if (restored.error) restored.error.dispose(); else restored.value.dispose();
+  }
+
+  process.send({ kind: 'ready' });
+  deadline = Date.now() + limits.cpuMs;
+  let value;
+  let error;
+  const result = vm.evalCode(job.code, 'code.js');
+  if (result.error) {
+    error = describeError(vm.dump(result.error));
+    result.error.dispose();
+  } else {
+    runtime.executePendingJobs(-1);
+    const state = vm.getPromiseState(result.value);
+    if (state.type === 'rejected') { error = describeError(vm.dump(state.error)); state.error.dispose(); }
+    else if (state.type === 'pending') error = 'The code returned a promise that never settled (there are no timers or I/O to wait for).';
+    else { const v = vm.dump(state.value); if (v !== undefined) value = show(v, limits.maxOutputChars); if (state.value !== result.value) state.value.dispose(); }
+    result.value.dispose();
+  }
+  if (interrupted) error = 'Stopped at the CPU limit of ' + limits.cpuMs + ' ms.';
+  // A short allowance to read the variables, even after an interrupt.
+  deadline = Date.now() + 500;
+  let kept = {};
+  let dropped = [];
+  const collected = vm.evalCode('(() => { const base = new Set(' + JSON.stringify(baseline) + '); const kept = {}, dropped = [];' +
+    ' for (const k of Object.getOwnPropertyNames(globalThis)) { if (base.has(k)) continue; const v = globalThis[k];' +
+    ' let s; try { s = typeof v === "function" || typeof v === "symbol" ? undefined : JSON.stringify(v); } catch {}' +
+    ' if (s === undefined) dropped.push(k); else kept[k] = s; } return JSON.stringify({ kept, dropped }); })()');
+  if (collected.error) collected.error.dispose();
+  else { ({ kept, dropped } = JSON.parse(vm.dump(collected.value))); collected.value.dispose(); }
+  return { stdout: stdout.done(), stderr: stderr.done(), value, error, files: writer.list(), globals: kept, dropped };
+}
+
+function describeError(e) {
+  if (e && typeof e === 'object') {
+    const head = (e.name ? e.name + ': ' : '') + (e.message !== undefined ? e.message : JSON.stringify(e));
+    return e.stack ? head + '\n' + String(e.stack) : head;
+  }
+  return 'Thrown: ' + show(e, 2000);
+}
+
+const PY_STATE = [
+  'def __thoughtline_state():',
+  '    import json, types',
+  '    kept, dropped = {}, []',
+  '    for k, v in list(globals().items()):',
+  '        if k.startswith("_") or isinstance(v, (types.ModuleType, types.FunctionType, type)):',
+  '            continue',
+  '        try:',
+  '            kept[k] = json.dumps(v)',
+  '        except Exception:',
+  '            dropped.append(k)',
+  '    return json.dumps({"kept": kept, "dropped": dropped})',
+  'def __thoughtline_restore(saved):',
+  '    import json',
+  '    for k, v in json.loads(saved).items():',
+  '        globals()[k] = json.loads(v)',
+].join('\n');
+
+async function runPython(job) {
+  const limits = job.limits;
+  // Pyodide's NODEFS reads the fs constants through process.binding, which the permission model refuses.
+  const fsConstants = load('fs').constants;
+  const osConstants = load('os').constants;
+  process.binding = (name) => { if (name === 'constants') return { fs: fsConstants, os: osConstants }; throw new Error('denied'); };
+  const { loadPyodide } = load(job.modules.pyodide);
+  const stdout = sink(limits.maxOutputChars);
+  const stderr = sink(limits.maxOutputChars);
+  const py = await loadPyodide({
+    jsglobals: Object.create(null),
+    env: { HOME: '/work' },
+    stdout: (line) => stdout.add(line + '\n'),
+    stderr: (line) => stderr.add(line + '\n'),
+  });
+  lockdown();
+  py.setStdin({ error: true });
+  const FS = py.FS;
+  FS.mkdirTree('/work');
+  const given = new Map();
+  for (const file of job.files) {
+    const full = '/work/' + file.path;
+    FS.mkdirTree(full.slice(0, full.lastIndexOf('/')));
+    FS.writeFile(full, file.data);
+    given.set(file.path, Buffer.from(file.data));
+  }
+  FS.chdir('/work');
+  py.runPython(PY_STATE);
+  const restore = py.globals.get('__thoughtline_restore');
+  restore(JSON.stringify(job.globals || {}));
+  restore.destroy();
+
+  process.send({ kind: 'ready' });
+  let value;
+  let error;
+  try {
+    const result = py.runPython(job.code, { filename: '<code>' });
+    if (result !== undefined) {
+      value = show(result && typeof result === 'object' && typeof result.toString === 'function' ? result.toString() : result, limits.maxOutputChars);
+      if (result && typeof result.destroy === 'function') result.destroy();
+    }
+  } catch (e) {
+    error = String(e && e.message ? e.message : e);
+  }
+  const writer = fileWriter(limits, job.reserved);
+  const refused = [];
+  const walk = (dir) => {
+    for (const name of FS.readdir(dir)) {
+      if (name === '.' || name === '..') continue;
+      const full = dir + '/' + name;
+      const stat = FS.lstat(full);
+      if (FS.isDir(stat.mode)) walk(full);
+      else if (FS.isFile(stat.mode)) {
+        const path = full.slice('/work/'.length);
+        const data = FS.readFile(full);
+        const before = given.get(path);
+        if (before && Buffer.compare(before, Buffer.from(data)) === 0) continue;
+        try { writer.put(writer.check(path, data.length), data); } catch (e) { refused.push({ path, reason: String(e.message).replace(/^files\.write: /, '') }); }
+      }
+    }
+  };
+  walk('/work');
+  let kept = {};
+  let dropped = [];
+  try { ({ kept, dropped } = JSON.parse(py.runPython('__thoughtline_state()'))); } catch {}
+  return { stdout: stdout.done(), stderr: stderr.done(), value, error, files: writer.list(), refused, globals: kept, dropped };
+}
+
+process.once('message', async (job) => {
+  try {
+    const answer = job.language === 'python' ? await runPython(job) : await runJavaScript(job);
+    process.send({ kind: 'done', ...answer }, () => process.exit(0));
+  } catch (e) {
+    process.send({ kind: 'failed', message: String(e && e.message ? e.message : e).slice(0, 2000) }, () => process.exit(0));
+  }
+});
+`;

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCodeRunTool } from '../../../src/tools/builtin/code';
+import { scratchTree } from '../files/file-tools-helpers';
+import { execute } from './code-run-helpers';
+
+let tree: ReturnType<typeof scratchTree>;
+afterEach(() => tree?.cleanup());
+
+describe('code_run in JavaScript', () => {
+  it('returns output and the last value, reads listed files and writes files back under the root', async () => {
+    tree = scratchTree();
+    const tool = createCodeRunTool({ root: tree.root });
+    const result = await execute(tool, {
+      language: 'javascript',
+      code: 'console.log("hi", {a: 1}); const t = files.read("a.txt"); files.write("out.txt", t.toUpperCase()); files.list().join(",")',
+      files: ['a.txt', 'sub/b.txt'],
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      stdout: 'hi {"a":1}\n',
+      value: 'a.txt,out.txt,sub/b.txt',
+      filesWritten: [{ path: 'out.txt' }],
+    });
+    expect(fs.readFileSync(path.join(tree.root, 'out.txt'), 'utf8')).toBe('ALPHA\nNEEDLE ONE\n');
+  });
+
+  it('keeps JSON globals for the next execution of the same run only', async () => {
+    tree = scratchTree();
+    const tool = createCodeRunTool({ root: tree.root });
+    const first = await execute(tool, {
+      language: 'javascript',
+      code: 'var total = 40; var f = () => 1; globalThis.seen = ["x"];',
+    });
+    expect(first.state).toMatchObject({ kept: ['seen', 'total'], dropped: ['f'] });
+    const again = await execute(tool, { language: 'javascript', code: 'total + 2 + seen.length' });
+    expect(again.value).toBe('43');
+    const otherRun = await execute(tool, { language: 'javascript', code: 'typeof total' }, 'run-2');
+    expect(otherRun.value).toBe('undefined');
+    expect(fs.readdirSync(path.join(tree.root, '.code-run'))).toHaveLength(2);
+  });
+
+  it('reports a thrown error as the result, with what was printed before it', async () => {
+    tree = scratchTree();
+    const result = await execute(createCodeRunTool({ root: tree.root }), {
+      language: 'javascript',
+      code: 'console.log("before"); null.x',
+    });
+    expect(result).toMatchObject({ ok: false, stdout: 'before\n', error: expect.stringContaining('TypeError') });
+  });
+});

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCodeRunTool } from '../../../src/tools/builtin/code';
+import { createHttpTool } from '../../../src/tools/builtin/http';
+import { localServer } from '../http/local-server';
 import { scratchTree } from '../files/file-tools-helpers';
 import { execute } from './code-run-helpers';
 
@@ -48,5 +50,46 @@ describe('code_run in JavaScript', () => {
       code: 'console.log("before"); null.x',
     });
     expect(result).toMatchObject({ ok: false, stdout: 'before\n', error: expect.stringContaining('TypeError') });
+  });
+});
+
+describe('code_run fetch', () => {
+  it('goes through the HTTP tool: allowed hosts answer, others and writes are refused, at most maxFetches', async () => {
+    tree = scratchTree();
+    const server = await localServer((_req, res) => res.end('from the server'));
+    try {
+      const http = createHttpTool({
+        allowHosts: ['127.0.0.1'],
+        allowPorts: [server.port],
+        allowAddresses: ['127.0.0.1'],
+      });
+      const tool = createCodeRunTool({ root: tree.root, http, maxFetches: 4 });
+      const result = await execute(tool, {
+        language: 'javascript',
+        code: `(async () => {
+          const r = await fetch(${JSON.stringify(server.url('/page'))});
+          const refused = [];
+          for (const url of ['http://example.com/', 'http://169.254.169.254/']) await fetch(url).catch((e) => refused.push(String(e)));
+          await fetch(${JSON.stringify(server.url('/page'))}, { method: 'POST', body: 'x' }).catch((e) => refused.push(String(e)));
+          const fifth = await fetch(${JSON.stringify(server.url('/page'))}).catch((e) => String(e));
+          return { status: r.status, ok: r.ok, text: await r.text(), refused, fifth };
+        })()`,
+      });
+      expect(result.ok).toBe(true);
+      const value = JSON.parse(result.value!);
+      expect(value).toMatchObject({
+        status: 200,
+        ok: true,
+        text: 'from the server',
+        fifth: expect.stringContaining('at most 4'),
+      });
+      expect(value.refused).toEqual([
+        expect.stringContaining('not an allowed host'),
+        expect.stringContaining('not an allowed host'),
+        expect.stringContaining('only GET and HEAD'),
+      ]);
+    } finally {
+      await server.close();
+    }
   });
 });

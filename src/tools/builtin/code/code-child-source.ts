@@ -128,6 +128,48 @@ async function runJavaScript(job) {
   vm.setProp(vm.global, 'files', files);
   files.dispose();
 
+  // fetch: each request goes to the worker, which sends it through the HTTP tool's checks.
+  const inflight = new Map();
+  let fetches = 0;
+  let wake = () => {};
+  onFetched = (message) => {
+    const deferred = inflight.get(message.id);
+    if (!deferred) return;
+    inflight.delete(message.id);
+    if (typeof message.error === 'string') {
+      const failure = vm.newError(message.error);
+      deferred.reject(failure);
+      failure.dispose();
+    } else {
+      const text = vm.newString(JSON.stringify(message.result));
+      deferred.resolve(text);
+      text.dispose();
+    }
+    deferred.dispose();
+    wake();
+  };
+  if (job.fetch) {
+    const hostFetch = vm.newFunction('__fetch', (urlHandle, initHandle) => {
+      const deferred = vm.newPromise();
+      if (++fetches > limits.maxFetches) {
+        const failure = vm.newError('fetch: at most ' + limits.maxFetches + ' requests per execution');
+        deferred.reject(failure);
+        failure.dispose();
+        const handle = deferred.handle;
+        return handle;
+      }
+      const init = initHandle ? vm.dump(initHandle) : {};
+      const id = fetches;
+      inflight.set(id, deferred);
+      process.send({ kind: 'fetch', id, request: { ...(init && typeof init === 'object' ? init : {}), url: String(vm.dump(urlHandle)) } });
+      return deferred.handle;
+    });
+    vm.setProp(vm.global, '__fetch', hostFetch);
+    hostFetch.dispose();
+    const prelude = vm.evalCode('globalThis.fetch = async (url, init) => { const r = JSON.parse(await __fetch(String(url), init === undefined ? undefined : { method: init.method, headers: init.headers, body: init.body })); return { ...r, ok: r.status >= 200 && r.status < 300, text: async () => r.body, json: async () => JSON.parse(r.body) }; }');
+    if (prelude.error) prelude.error.dispose(); else prelude.value.dispose();
+  }
+
   const namesHandle = vm.unwrapResult(vm.evalCode('Object.getOwnPropertyNames(globalThis)'));
   const baseline = vm.dump(namesHandle);
   namesHandle.dispose();
@@ -146,9 +188,15 @@ async function runJavaScript(job) {
     result.error.dispose();
   } else {
     runtime.executePendingJobs(-1);
-    const state = vm.getPromiseState(result.value);
+    let state = vm.getPromiseState(result.value);
+    // A program waiting on fetch: run its jobs as each answer lands, until it settles or nothing is in flight.
+    while (state.type === 'pending' && inflight.size > 0 && !interrupted) {
+      await new Promise((resolve) => { wake = resolve; });
+      runtime.executePendingJobs(-1);
+      state = vm.getPromiseState(result.value);
+    }
     if (state.type === 'rejected') { error = describeError(vm.dump(state.error)); state.error.dispose(); }
-    else if (state.type === 'pending') error = 'The code returned a promise that never settled (there are no timers or I/O to wait for).';
+    else if (state.type === 'pending') error = 'The code returned a promise that never settled (there are no timers; only fetch waits).';
     else { const v = vm.dump(state.value); if (v !== undefined) value = show(v, limits.maxOutputChars); if (state.value !== result.value) state.value.dispose(); }
     result.value.dispose();
   }
@@ -260,7 +308,11 @@ async function runPython(job) {
   return { stdout: stdout.done(), stderr: stderr.done(), value, error, files: writer.list(), refused, globals: kept, dropped };
 }
 
-process.once('message', async (job) => {
+let onFetched = () => {};
+let started = false;
+process.on('message', async (job) => {
+  if (started) return job && job.kind === 'fetched' ? onFetched(job) : undefined;
+  started = true;
   try {
     const answer = job.language === 'python' ? await runPython(job) : await runJavaScript(job);
     process.send({ kind: 'done', ...answer }, () => process.exit(0));

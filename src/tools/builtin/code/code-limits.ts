@@ -18,6 +18,8 @@ export interface CodeLimits {
   maxOutputBytes: number;
   /** Bytes of kept variables (JSON) carried to the next execution of the run. Default 256 KiB. */
   maxStateBytes: number;
+  /** Requests `fetch` may make in one execution, when the tool has an HTTP tool to send them through. Default 10. */
+  maxFetches: number;
 }
 
 export const DEFAULT_CODE_LIMITS: CodeLimits = Object.freeze({
@@ -30,6 +32,7 @@ export const DEFAULT_CODE_LIMITS: CodeLimits = Object.freeze({
   maxOutputFiles: 20,
   maxOutputBytes: 4 * 1024 * 1024,
   maxStateBytes: 256 * 1024,
+  maxFetches: 10,
 });
 
 /** Upper bounds a caller may raise a limit to: past these a single call could hold a worker for long or take its memory. */
@@ -44,6 +47,7 @@ const CEILINGS: CodeLimits = Object.freeze({
   maxOutputFiles: 1_000,
   maxOutputBytes: 256 * 1024 * 1024,
   maxStateBytes: 16 * 1024 * 1024,
+  maxFetches: 100,
 });
 
 /** The limits with the caller's overrides, each checked to be a positive integer within its ceiling. */

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool } from '../../define-tool';
+import { defineTool, type ToolContext, type ToolDefinition } from '../../define-tool';
+import { refuse } from '../refuse';
 import type { ToolOverrides } from '../tool-overrides';
 import { readCodeInputs, writeCodeOutputs, type RefusedFile, type WrittenFile } from './code-files';
 import { codeLimits, type CodeLimits } from './code-limits';
 import { codeStateRef, loadCodeState, saveCodeState } from './code-state';
-import { runCodeChild, type CodeLanguage } from './run-code-child';
+import { runCodeChild, type CodeFetch, type CodeLanguage } from './run-code-child';
 
 /** Longest program a call may send. */
 export const MAX_CODE_CHARS = 100_000;
@@ -21,6 +22,11 @@ export interface CodeRunToolOptions extends Partial<CodeLimits> {
   name?: string;
   /** `approval` defaults to `always`: the code writes into the root. */
   overrides?: ToolOverrides;
+  /**
+   * An HTTP tool (`createHttpTool`) that JavaScript's `fetch` goes through, with its allow-list,
+   * address guard and limits; GET and HEAD only. Without it the code has no network.
+   */
+  http?: ToolDefinition;
 }
 
 export interface CodeRunResult {
@@ -46,7 +52,15 @@ export interface CodeRunResult {
  * keeps them and the history holds only the key. Approval `always` by default.
  */
 export function createCodeRunTool(options: CodeRunToolOptions) {
-  const { root, languages = ['javascript', 'python'], stateDir, name = 'code_run', overrides = {}, ...rest } = options;
+  const {
+    root,
+    languages = ['javascript', 'python'],
+    stateDir,
+    name = 'code_run',
+    overrides = {},
+    http,
+    ...rest
+  } = options;
   if (typeof root !== 'string' || root === '' || root.includes('\0'))
     throw new TypeError('createCodeRunTool: root must be a directory path.');
   if (languages.length === 0 || languages.some((l) => l !== 'javascript' && l !== 'python'))
@@ -66,7 +80,8 @@ export function createCodeRunTool(options: CodeRunToolOptions) {
       `Limits: ${limits.cpuMs} ms of CPU, ${Math.round(limits.memoryBytes / 1048576)} MiB of memory, ${limits.maxOutputChars} characters of output. ` +
       'The value of the last expression is returned. Files listed in `files` (paths under the workspace) are given to the code ' +
       '(JavaScript: files.read(path), files.write(path, text), files.list(); Python: ordinary files in the current directory); ' +
-      'files it writes are saved back into the workspace. Top-level variables holding JSON values are kept for the next call.',
+      'files it writes are saved back into the workspace. Top-level variables holding JSON values are kept for the next call.' +
+      (http ? ' JavaScript may await fetch(url) (GET or HEAD) to the hosts the HTTP tool allows; Python has no network.' : ''),
     input: z.object({
       language: z.enum(offered).describe('The language of the program'),
       code: z.string().min(1).max(MAX_CODE_CHARS).describe('The program'),
@@ -85,9 +100,11 @@ export function createCodeRunTool(options: CodeRunToolOptions) {
       const inputs = await readCodeInputs(absolute, files, limits, reserved);
       const ref = codeStateRef(context.idempotencyKey);
       const state = await loadCodeState(states, ref);
+      const fetch = http && language === 'javascript';
       const answer = await runCodeChild(
-        { language, code, files: inputs, globals: state[language], limits, reserved },
+        { language, code, files: inputs, globals: state[language], limits, reserved, fetch: Boolean(fetch) },
         context,
+        fetch ? fetchThrough(http, context) : undefined,
       );
       const { written, refused } = await writeCodeOutputs(absolute, answer.files, limits, reserved);
       const saved = await saveCodeState(states, ref, state, language, answer.globals, limits.maxStateBytes);
@@ -106,4 +123,16 @@ export function createCodeRunTool(options: CodeRunToolOptions) {
       };
     },
   });
+}
+
+/** Reads a request of the program's like a model's call of the HTTP tool: parsed by its schema, GET and HEAD only. */
+function fetchThrough(http: ToolDefinition, context: ToolContext): CodeFetch {
+  return async (request) => {
+    const method = (request as { method?: unknown } | null)?.method ?? 'GET';
+    if (method !== 'GET' && method !== 'HEAD')
+      throw refuse(`${String(method)} is not allowed from code; only GET and HEAD.`);
+    const args = http.input.safeParse({ ...(request as object), method });
+    if (!args.success) throw refuse(`the request is not valid: ${args.error.issues.map((i) => i.message).join('; ')}`);
+    return http.execute(args.data, context);
+  };
 }

@@ -18,7 +18,14 @@ export interface CodeJob {
   limits: CodeLimits;
   /** The top folder the code may not write (the state folder, when it is inside the root). */
   reserved: string;
+  /** Whether the JavaScript program gets `fetch` (answered by `CodeFetch`). */
+  fetch: boolean;
 }
+
+/** Sends one request the program made through the HTTP tool; its result or refusal goes back to the program. */
+export type CodeFetch = (request: unknown) => Promise<unknown>;
+
+const FetchRequest = z.object({ kind: z.literal('fetch'), id: z.number().int().positive(), request: z.unknown() });
 
 const Bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array);
 const ChildAnswer = z.discriminatedUnion('kind', [
@@ -109,7 +116,7 @@ function residentBytes(pid: number | undefined): number | undefined {
  * (resident memory read from /proc every 50 ms; past it, plus 32 MiB, the process is killed). Cancelling the activity kills it
  * too. The call settles only once the process has exited.
  */
-export function runCodeChild(job: CodeJob, context: ToolContext): Promise<CodeAnswer> {
+export function runCodeChild(job: CodeJob, context: ToolContext, fetch?: CodeFetch): Promise<CodeAnswer> {
   const modules = runtimeModules(job.language);
   const readable = Object.values(modules).map((entry) => `--allow-fs-read=${packageDir(entry)}${path.sep}`);
   return new Promise((resolve, reject) => {
@@ -166,6 +173,18 @@ export function runCodeChild(job: CodeJob, context: ToolContext): Promise<CodeAn
     context.signal.addEventListener('abort', onAbort, { once: true });
     child.on('message', (message: unknown) => {
       if ((message as { kind?: unknown } | null)?.kind === 'ready') return onReady();
+      const request = FetchRequest.safeParse(message);
+      if (request.success) {
+        const reply = (answer: { result: unknown } | { error: string }) => {
+          if (!outcome && child.connected) child.send({ kind: 'fetched', id: request.data.id, ...answer });
+        };
+        if (!fetch) return reply({ error: 'fetch: this tool has no network' });
+        fetch(request.data.request).then(
+          (result) => reply({ result }),
+          (error: unknown) => reply({ error: `fetch: ${error instanceof Error ? error.message : String(error)}` }),
+        );
+        return;
+      }
       const parsed = ChildAnswer.safeParse(message);
       if (!parsed.success) return stop('The code process sent an answer that could not be read.');
       if (parsed.data.kind === 'failed') return stop(`The ${job.language} runtime failed: ${parsed.data.message}`);

@@ -106,6 +106,7 @@ describe('the installed package', () => {
         'createSqliteQueryTool',
         'createPostgresQueryTool',
         'createLlmTool',
+        'createCodeRunTool',
       ]),
     );
     for (const target of Object.values(pkg.packageJson.exports)) {

@@ -170,6 +170,18 @@ describe('code_run attacks (Python)', () => {
       ),
     );
     expect(escapes).toMatchObject({ ok: true, value: '[]' });
+    // A flood of files: twenty saved, twenty refusals named and the rest counted; nothing outside the root.
+    const flood = await execute(
+      tool,
+      py(
+        'open("../escape.txt", "w").write("x")\nopen("/tmp/escape.txt", "w").write("x")\nfor i in range(1000): open(f"f{i:04}.txt", "w").write("x")',
+      ),
+    );
+    expect(flood.filesWritten).toHaveLength(20);
+    expect(flood.filesRefused).toHaveLength(21);
+    expect(flood.filesRefused!.at(-1)).toEqual({ path: '…', reason: '960 more files not saved' });
+    expect(fs.existsSync(path.join(tree.base, 'escape.txt'))).toBe(false);
+    expect(fs.existsSync(path.join(tree.root, 'escape.txt'))).toBe(false);
   });
 
   it('an infinite loop and a memory bomb stop the process at their limits', async () => {

@@ -297,11 +297,14 @@ async function runPython(job) {
         const data = FS.readFile(full);
         const before = given.get(path);
         if (before && Buffer.compare(before, Buffer.from(data)) === 0) continue;
-        try { writer.put(writer.check(path, data.length), data); } catch (e) { refused.push({ path, reason: String(e.message).replace(/^files\.write: /, '') }); }
+        try { writer.put(writer.check(path, data.length), data); } catch (e) { refusals++; if (refused.length < 20) refused.push({ path, reason: String(e.message).replace(/^files\.write: /, '') }); }
       }
     }
   };
+  let refusals = 0;
   walk('/work');
+  // The first twenty refusals are named; a program that wrote thousands of files gets a count for the rest.
+  if (refusals > refused.length) refused.push({ path: '…', reason: (refusals - refused.length) + ' more files not saved' });
   let kept = {};
   let dropped = [];
   try { ({ kept, dropped } = JSON.parse(py.runPython('__thoughtline_state()'))); } catch {}

@@ -81,7 +81,9 @@ export function createCodeRunTool(options: CodeRunToolOptions) {
       'The value of the last expression is returned. Files listed in `files` (paths under the workspace) are given to the code ' +
       '(JavaScript: files.read(path), files.write(path, text), files.list(); Python: ordinary files in the current directory); ' +
       'files it writes are saved back into the workspace. Top-level variables holding JSON values are kept for the next call.' +
-      (http ? ' JavaScript may await fetch(url) (GET or HEAD) to the hosts the HTTP tool allows; Python has no network.' : ''),
+      (http
+        ? ' JavaScript may await fetch(url) (GET or HEAD) to the hosts the HTTP tool allows; Python has no network.'
+        : ''),
     input: z.object({
       language: z.enum(offered).describe('The language of the program'),
       code: z.string().min(1).max(MAX_CODE_CHARS).describe('The program'),

@@ -3,11 +3,27 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCodeRunTool } from '../../../src/tools/builtin/code';
 import { createHttpTool } from '../../../src/tools/builtin/http';
+import { CODE_CHILD_MARKER } from '../../../src/tools/builtin/code/code-child-source';
+import { toolContext } from '../../helpers/tool-context';
 import { localServer } from '../http/local-server';
 import { scratchTree } from '../files/file-tools-helpers';
 import { execute } from './code-run-helpers';
 
 let tree: ReturnType<typeof scratchTree>;
+
+/** This process's children that are code processes, from /proc (Linux). */
+function codeChildren(): string[] {
+  return fs.readdirSync('/proc').filter((pid) => {
+    try {
+      const ppid = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1];
+      return (
+        ppid === String(process.pid) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(CODE_CHILD_MARKER)
+      );
+    } catch {
+      return false;
+    }
+  });
+}
 afterEach(() => tree?.cleanup());
 
 describe('code_run in JavaScript', () => {
@@ -91,5 +107,28 @@ describe('code_run fetch', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('code_run cancelled', () => {
+  it('kills the process when the activity is cancelled, and settles once it has gone', async () => {
+    tree = scratchTree();
+    const tool = createCodeRunTool({ root: tree.root, cpuMs: 60_000 });
+    const controller = new AbortController();
+    const started = Date.now();
+    const call = tool.execute(
+      tool.input.parse({ language: 'javascript', code: 'for (;;) {}' }),
+      toolContext({ idempotencyKey: 'run-c:1', signal: controller.signal }),
+    );
+    let running: string[] = [];
+    setTimeout(() => {
+      running = codeChildren();
+      controller.abort(new Error('cancelled by the test'));
+    }, 500);
+    await expect(call).rejects.toThrow('cancelled by the test');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // The same probe saw the process while it ran: it can fail.
+    expect(running).toHaveLength(1);
+    expect(codeChildren()).toEqual([]);
   });
 });

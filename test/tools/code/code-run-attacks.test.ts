@@ -152,7 +152,17 @@ describe('code_run attacks (Python)', () => {
     });
     expect(first.state.kept).toEqual(['lines']);
     expect(fs.readFileSync(path.join(tree.root, 'py.txt'), 'utf8')).toBe('needle one\nalpha');
-    expect((await execute(tool, py('lines[0]'))).value).toBe('alpha');
+    // Globals that are not JSON are kept by pickle: a set and a date come back as themselves.
+    const second = await execute(
+      tool,
+      py(
+        'import datetime\nseen = {3, 1}\nwhen = datetime.date(2026, 11, 27)\ng = (i for i in range(3))\nf = lambda: 1',
+      ),
+    );
+    expect(second.state).toMatchObject({ kept: ['lines', 'seen', 'when'], dropped: ['g'] });
+    expect((await execute(tool, py('(lines[0], sorted(seen), when.isoformat())'))).value).toBe(
+      "('alpha', [1, 3], '2026-11-27')",
+    );
     // One execution tries every escape in turn (each load of Python takes seconds) and lists those that worked.
     const probes = [
       'from pyodide.ffi import to_js\nto_js([1]).constructor.constructor("return process")()',

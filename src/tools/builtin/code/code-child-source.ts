@@ -223,8 +223,9 @@ function describeError(e) {
 }
 
 const PY_STATE = [
+  // JSON first (readable in the state file); else pickle, restored inside the sandbox only.
   'def __thoughtline_state():',
-  '    import json, types',
+  '    import base64, json, pickle, types',
   '    kept, dropped = {}, []',
   '    for k, v in list(globals().items()):',
   '        if k.startswith("_") or isinstance(v, (types.ModuleType, types.FunctionType, type)):',
@@ -232,12 +233,18 @@ const PY_STATE = [
   '        try:',
   '            kept[k] = json.dumps(v)',
   '        except Exception:',
-  '            dropped.append(k)',
+  '            try:',
+  '                kept[k] = "pickle:" + base64.b64encode(pickle.dumps(v)).decode()',
+  '            except Exception:',
+  '                dropped.append(k)',
   '    return json.dumps({"kept": kept, "dropped": dropped})',
   'def __thoughtline_restore(saved):',
-  '    import json',
+  '    import base64, json, pickle',
   '    for k, v in json.loads(saved).items():',
-  '        globals()[k] = json.loads(v)',
+  '        try:',
+  '            globals()[k] = pickle.loads(base64.b64decode(v[7:])) if v.startswith("pickle:") else json.loads(v)',
+  '        except Exception:',
+  '            pass',
 ].join('\n');
 
 async function runPython(job) {

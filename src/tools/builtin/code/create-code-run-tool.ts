@@ -46,9 +46,9 @@ export interface CodeRunResult {
 
 /**
  * `code_run`: runs JavaScript (QuickJS) or Python (Pyodide), both WebAssembly, in a process of
- * its own per call, with CPU-time, memory, stack, output and file limits and no network. The code
- * sees the files its call lists, and what it writes goes back under the root. Variables that are
- * JSON values are kept for the run's next call, in `stateDir`, keyed by the run: continue-as-new
+ * its own per call, with time, memory, stack, output and file limits and no network but `http`'s.
+ * The code sees the files its call lists, and what it writes goes back under the root. Top-level
+ * variables are kept for the run's next call, in `stateDir`, keyed by the run: continue-as-new
  * keeps them and the history holds only the key. Approval `always` by default.
  */
 export function createCodeRunTool(options: CodeRunToolOptions) {
@@ -68,7 +68,7 @@ export function createCodeRunTool(options: CodeRunToolOptions) {
   const absolute = path.resolve(root);
   const states = path.resolve(stateDir ?? path.join(absolute, '.code-run'));
   const inside = path.relative(absolute, states);
-  // Only a state folder directly under the root needs guarding from the code's own reads and writes.
+  // A state folder inside the root: the top folder holding it is off limits to the code, both ways.
   const reserved = inside && !inside.startsWith('..') && !path.isAbsolute(inside) ? inside.split(path.sep)[0]! : '';
   const limits = codeLimits(rest);
   const offered = [...new Set(languages)] as [CodeLanguage, ...CodeLanguage[]];
@@ -77,7 +77,7 @@ export function createCodeRunTool(options: CodeRunToolOptions) {
     type: 'custom',
     description:
       `Runs a short ${offered.join(' or ')} program in a sandbox without network and returns its output. ` +
-      `Limits: ${limits.cpuMs} ms of CPU, ${Math.round(limits.memoryBytes / 1048576)} MiB of memory, ${limits.maxOutputChars} characters of output. ` +
+      `Limits: ${limits.cpuMs} ms of run time, ${Math.round(limits.memoryBytes / 1048576)} MiB of memory, ${limits.maxOutputChars} characters of output. ` +
       'The value of the last expression is returned. Files listed in `files` (paths under the workspace) are given to the code ' +
       '(JavaScript: files.read(path), files.write(path, text), files.list(); Python: ordinary files in the current directory); ' +
       'files it writes are saved back into the workspace. Top-level variables holding JSON values are kept for the next call.' +

@@ -14,6 +14,8 @@ export interface McpConnection {
   readonly client: Client;
   /** Process id of a stdio server; undefined for HTTP. */
   readonly pid: number | undefined;
+  /** The tools that take tasks (`execution.taskSupport`), once tools/list ran on this connection. */
+  taskTools: Set<string> | undefined;
   /** False once the transport closed (the process exited, the HTTP session ended). */
   isOpen(): boolean;
   /** What the server last wrote to stderr, for error messages. */
@@ -91,6 +93,7 @@ export function createMcpPool(config: McpConfig, clientInfo = { name: 'thoughtli
       server,
       client,
       pid,
+      taskTools: undefined,
       isOpen: () => !closed,
       stderrTail: () => stderr.trim(),
       whileCalling(onElicit) {

@@ -15,7 +15,13 @@ import {
 import { FailureType } from '../../domain/run/failure-types';
 import { toolCacheRequest, uncacheableReason } from '../../domain/planning/cache-request';
 import { auditedArguments, auditedResult, auditedValue } from '../../domain/tools/tool-audit';
-import { activities, localActivities, localToolCallOptions, toolCallOptions } from '../activity-proxies';
+import {
+  activities,
+  localActivities,
+  localToolCallOptions,
+  mcpTaskCallOptions,
+  toolCallOptions,
+} from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
 import { BudgetExhausted, isLoopSignal } from '../core/loop-signals';
 import type { ModelMeta } from '../core/chain/chain-builder';
@@ -32,6 +38,7 @@ import { affordLlmCall, llmResultRoom, takeLlmAnswer, type AffordedLlmCall } fro
 import { ensureTenantTokens, needsTenantTokens } from '../tenant-quota/tenant-tokens';
 import { withAlternatives } from './alternatives';
 import { OutcomeUnknown, runOnce } from './lost-attempt';
+import { waitForMcpTask, type McpTaskCalls } from './mcp-task-wait';
 
 /** What a call brings besides the call itself, when it has it. */
 export interface ToolCallExtras {
@@ -141,7 +148,14 @@ export async function runToolCall(
       ? await runOnce(ctx, { call, spec, args, stepId: callStep.stepId, gate }, runner, invocation)
       : { out: await runner(invocation), settled: false };
     let out: ToolOutput = first.out;
-    if (out.needsInput) out = await runToolActivity(ctx, desk, call.id, runner, invocation, out);
+    // An MCP server answered with a task: the run waits on timers and polls it (default runs never get here).
+    const tasks = mcpTaskCalls(spec, summary);
+    if (out.parked) out = await waitForMcpTask(tasks, invocation, out.parked, startedAtMs);
+    const waitingRunner: RunTool = async (again) => {
+      const next = await runner(again);
+      return next.parked ? waitForMcpTask(tasks, again, next.parked, Date.now()) : next;
+    };
+    if (out.needsInput) out = await runToolActivity(ctx, desk, call.id, waitingRunner, invocation, out);
     if (out.refused !== undefined) {
       // The tool's validate hook refused: it did not run, and the model reads why.
       const error = withAlternatives(spec, `Not run: ${spec.name} refused these arguments: ${out.refused}`);
@@ -348,6 +362,19 @@ async function summariseOrCut(
   return {
     text: `${text.slice(0, limit)}\n…[truncated: showing ${limit} of ${text.length} characters]`,
     summarised: false,
+  };
+}
+
+/** The activities a call parked on an MCP task runs between its timers. */
+function mcpTaskCalls(spec: ToolSpec, summary: string): McpTaskCalls {
+  const options = mcpTaskCallOptions(spec, `poll ${summary}`.slice(0, 200));
+  return {
+    poll: (invocation, taskId) => activities.pollMcpTask.executeWithOptions(options, [invocation, taskId]),
+    cancel: (toolName, taskId) =>
+      activities.cancelMcpTask.executeWithOptions({ ...options, summary: `cancel ${summary}`.slice(0, 200) }, [
+        toolName,
+        taskId,
+      ]),
   };
 }
 

@@ -9,6 +9,7 @@ import {
 import { splitMcpName, type McpConfig } from '../../domain/tools/mcp-config';
 import { ToolError } from '../../tools/tool-error';
 import { decideElicitation } from './mcp-elicitation';
+import type { Environment } from './mcp-http-auth';
 import { createMcpPool, McpUnavailableError, type McpConnection, type McpPool } from './mcp-pool';
 import { mcpObservation } from './mcp-result';
 import { mcpProgressUpdate } from './mcp-progress';
@@ -51,8 +52,12 @@ export interface McpTools {
   readonly pool: McpPool;
 }
 
-export function createMcpTools(config: McpConfig): McpTools {
-  const pool = createMcpPool(config);
+export function createMcpTools(
+  config: McpConfig,
+  /** Where a server's `auth` reads its secrets; the worker's environment. */
+  env: Environment = process.env,
+): McpTools {
+  const pool = createMcpPool(config, undefined, env);
   const servers = Object.keys(config.mcpServers);
 
   async function listServer(server: string): Promise<ToolSpec[]> {

@@ -101,6 +101,20 @@ describe('a run whose MCP server answers with tasks', () => {
     expect(await timersStarted(workflowId)).toBeGreaterThanOrEqual(ids.length);
   }, 180_000);
 
+  it("gives the run's result a long task result whole: it is in a poll's result, not runTool's", async () => {
+    const model = createScriptedModel([
+      { content: [useTool('reports__slow_report', { topic: 'tax', ms: 300, pad: 3_000 }, 'toolu_tax')] },
+      { content: [useTool('finish', { result: 'done' })] },
+    ]);
+    const h = await createHarness(env, { tools: [], models: { scripted: model }, mcp: config() });
+    const result = await h.worker.runUntil(async () => {
+      const handle = await h.agents.start({ model: SCRIPTED_MODEL, task: 'Tax', tools: ['reports__slow_report'] });
+      return handle.result();
+    });
+    const tax = results(result.chain.steps).find((r) => r.correlationId === 'toolu_tax');
+    expect(tax?.result).toBe(`Report on tax: all good. ${'x'.repeat(3_000)}`);
+  }, 120_000);
+
   it('cancels the task on the server when the run is cancelled', async () => {
     const model = createScriptedModel([
       { content: [useTool('reports__slow_report', { topic: 'costs', ms: -1 }, 'toolu_costs')] },

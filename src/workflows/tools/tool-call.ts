@@ -150,9 +150,12 @@ export async function runToolCall(
     let out: ToolOutput = first.out;
     // An MCP server answered with a task: the run waits on timers and polls it (default runs never get here).
     const tasks = mcpTaskCalls(spec, summary);
+    // Whether the result came from a pollMcpTask activity rather than runTool's own result.
+    let fromTask = out.parked !== undefined;
     if (out.parked) out = await waitForMcpTask(tasks, invocation, out.parked, startedAtMs);
     const waitingRunner: RunTool = async (again) => {
       const next = await runner(again);
+      fromTask = next.parked !== undefined;
       return next.parked ? waitForMcpTask(tasks, again, next.parked, Date.now()) : next;
     };
     if (out.needsInput) out = await runToolActivity(ctx, desk, call.id, waitingRunner, invocation, out);
@@ -201,7 +204,8 @@ export async function runToolCall(
     // Not for a result reconcile or a person gave: no runTool result holds it.
     if (!condensed && !spec.local && !first.settled) {
       // The text is this activity's result in the history: the run's result may name it (a step the chain keeps whole).
-      if ((spec.auditLevel ?? 'full') === 'full') ctx.resultsInHistory.add(step.stepId);
+      // Readers put it back from runTool's result (restore-observations.ts): not from a task's poll.
+      if ((spec.auditLevel ?? 'full') === 'full' && !fromTask) ctx.resultsInHistory.add(step.stepId);
       // The worker that ran it keeps the text, so the next model call can name it instead of recording it again.
       ctx.conversations.returnedByWorker(text);
     }

@@ -63,18 +63,18 @@ function makeServer() {
     'slow_report',
     {
       description: 'Writes a report on a topic; takes a while.',
-      inputSchema: { topic: z.string(), ms: z.number().int() },
+      inputSchema: { topic: z.string(), ms: z.number().int(), pad: z.number().int().max(100_000).optional() },
       execution: { taskSupport: 'optional' },
       annotations: { readOnlyHint: true },
     },
     {
-      createTask: async ({ topic, ms }, extra) => {
+      createTask: async ({ topic, ms, pad }, extra) => {
         stats.created++;
         const task = await extra.taskStore.createTask({ ttl: extra.taskRequestedTtl ?? 60_000, pollInterval: 500 });
         const finish = () =>
           shared
             .storeTaskResult(task.taskId, 'completed', {
-              content: [{ type: 'text', text: `Report on ${topic}: all good.` }],
+              content: [{ type: 'text', text: `Report on ${topic}: all good.${pad ? ` ${'x'.repeat(pad)}` : ''}` }],
             })
             .catch(() => undefined);
         if (ms < 0) waiting.set(task.taskId, finish);

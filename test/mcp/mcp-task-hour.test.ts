@@ -64,4 +64,31 @@ describe('a run parked on an MCP task, on the time-skipping test server', () => 
     // The rest of the run costs what a one-tool run costs (start, describeTools, two model calls, the tool call, upserts).
     expect(actions.total - polls - timers).toBeLessThanOrEqual(10);
   }, 180_000);
+
+  it('cancels a task that outlives taskTimeoutMs and gives the model an error saying how long it waited', async () => {
+    const model = createScriptedModel([
+      { content: [useTool('reports__slow_report', { topic: 'the year', ms: -1 }, 'toolu_y')] },
+      { content: [useTool('finish', { result: 'No report.' })] },
+    ]);
+    const h = await createHarness(
+      { client: env.client, nativeConnection: env.nativeConnection, namespace: env.namespace ?? 'default' },
+      {
+        tools: [],
+        models: { scripted: model },
+        mcp: { mcpServers: { reports: { url: server.url, taskTimeoutMs: 600_000 } } },
+      },
+    );
+    const result = await h.worker.runUntil(async () => {
+      const handle = await h.agents.start({ model: SCRIPTED_MODEL, task: 'Year', tools: ['reports__slow_report'] });
+      return handle.result();
+    });
+    model.verify();
+    const step = result.chain.steps.find((s) => s.type === 'tool_result' && s.toolResult.correlationId === 'toolu_y');
+    expect(step?.type === 'tool_result' && step.toolResult).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/did not finish within 10 minutes; it was cancelled/),
+    });
+    const stats = await server.stats();
+    expect(stats.cancelled.length).toBeGreaterThanOrEqual(1);
+  }, 180_000);
 });

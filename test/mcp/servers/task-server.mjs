@@ -86,6 +86,34 @@ function makeServer() {
     },
   );
   server.experimental.tasks.registerToolTask(
+    'broken_report',
+    {
+      description: 'Fails: its task ends failed.',
+      inputSchema: { topic: z.string() },
+      execution: { taskSupport: 'required' },
+      annotations: { readOnlyHint: true },
+    },
+    {
+      createTask: async ({ topic }, extra) => {
+        stats.created++;
+        const task = await extra.taskStore.createTask({ ttl: extra.taskRequestedTtl ?? 60_000, pollInterval: 100 });
+        setTimeout(
+          () =>
+            shared
+              .storeTaskResult(task.taskId, 'failed', {
+                content: [{ type: 'text', text: `The printer caught fire printing ${topic}.` }],
+                isError: true,
+              })
+              .catch(() => undefined),
+          50,
+        );
+        return { task };
+      },
+      getTask: async (_args, extra) => shared.getTask(extra.taskId),
+      getTaskResult: async (_args, extra) => shared.getTaskResult(extra.taskId),
+    },
+  );
+  server.experimental.tasks.registerToolTask(
     'ask_report',
     {
       description: 'Writes a report for an audience it asks for.',

@@ -8,6 +8,7 @@ import { scheduledActivities } from '../helpers/history';
 import { waitFor } from '../helpers/people-helpers';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../helpers/temporal-env';
+import { EVERYTHING_SERVER } from './mcp-test-servers';
 import { startTaskServer, type TaskServer } from './task-server';
 
 const env = useTestEnv();
@@ -153,4 +154,28 @@ describe('a run whose MCP server answers with tasks', () => {
     const asked = results(result.chain.steps).find((r) => r.correlationId === 'toolu_ask');
     expect(asked).toMatchObject({ success: true, result: 'Report on hiring for the board.' });
   }, 180_000);
+
+  it("parks on a task of the SDK's reference server (server-everything over stdio) and reads its report", async () => {
+    const model = createScriptedModel([
+      { content: [useTool('everything__simulate-research-query', { topic: 'tides', ambiguous: false }, 'toolu_r')] },
+      { content: [useTool('finish', { result: 'researched' })] },
+    ]);
+    const mcp = { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] } } };
+    const h = await createHarness(env, { tools: [], models: { scripted: model }, mcp });
+    const { result, workflowId } = await h.worker.runUntil(async () => {
+      const handle = await h.agents.start({
+        model: SCRIPTED_MODEL,
+        task: 'Research tides',
+        tools: ['everything__simulate-research-query'],
+        approvals: { 'everything__simulate-research-query': 'never' },
+      });
+      return { result: await handle.result(), workflowId: handle.workflowId };
+    });
+    model.verify();
+    expect(result.terminationReason).toBe('success');
+    const report = results(result.chain.steps).find((r) => r.correlationId === 'toolu_r');
+    expect(report).toMatchObject({ success: true });
+    expect(String(report?.result)).toContain('# Research Report: tides');
+    expect((await polledTaskIds(workflowId)).length).toBeGreaterThanOrEqual(2);
+  }, 120_000);
 });

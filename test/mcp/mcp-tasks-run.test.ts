@@ -155,9 +155,9 @@ describe('a run whose MCP server answers with tasks', () => {
     expect(asked).toMatchObject({ success: true, result: 'Report on hiring for the board.' });
   }, 180_000);
 
-  it("parks on a task of the SDK's reference server (server-everything over stdio) and reads its report", async () => {
+  it("parks on a task of the SDK's reference server (server-everything over stdio), asks a person its input_required question, and reads its report", async () => {
     const model = createScriptedModel([
-      { content: [useTool('everything__simulate-research-query', { topic: 'tides', ambiguous: false }, 'toolu_r')] },
+      { content: [useTool('everything__simulate-research-query', { topic: 'python', ambiguous: true }, 'toolu_r')] },
       { content: [useTool('finish', { result: 'researched' })] },
     ]);
     const mcp = { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] } } };
@@ -165,17 +165,25 @@ describe('a run whose MCP server answers with tasks', () => {
     const { result, workflowId } = await h.worker.runUntil(async () => {
       const handle = await h.agents.start({
         model: SCRIPTED_MODEL,
-        task: 'Research tides',
+        task: 'Research python',
         tools: ['everything__simulate-research-query'],
         approvals: { 'everything__simulate-research-query': 'never' },
       });
+      const question = await waitFor(
+        'the question',
+        async () => (await h.agents.status(handle.workflowId)).openQuestion,
+        60_000,
+      );
+      expect(question.question).toContain('The research query "python" could have multiple interpretations');
+      await h.agents.answer(handle.workflowId, 'snake', 'ana');
       return { result: await handle.result(), workflowId: handle.workflowId };
     });
     model.verify();
     expect(result.terminationReason).toBe('success');
     const report = results(result.chain.steps).find((r) => r.correlationId === 'toolu_r');
     expect(report).toMatchObject({ success: true });
-    expect(String(report?.result)).toContain('# Research Report: tides');
-    expect((await polledTaskIds(workflowId)).length).toBeGreaterThanOrEqual(2);
+    expect(String(report?.result)).toContain('# Research Report: python (snake)');
+    // The first task was cancelled when it asked; the second, carrying the answer, was polled to its end.
+    expect(new Set(await polledTaskIds(workflowId)).size).toBe(2);
   }, 120_000);
 });

@@ -21,6 +21,7 @@ import { measurePromptCaching } from './prompt-caching';
 import { measureOverhead } from './thoughtline-overhead';
 import { measureWorkers } from './workers';
 import { measureTenantRates } from './tenant-rates';
+import { measureMcpTaskWait } from './mcp-task-wait';
 
 const FIGURES: Record<
   FigureId,
@@ -42,6 +43,7 @@ const FIGURES: Record<
   store: { title: '12. The chain store: page reads of a 10,000-step chain and search', measure: measureChainStore },
   cancel: { title: '13. Cancelling a run: from the request to the returned result', measure: measureCancellation },
   tenant: { title: '14. Tenant limits: Temporal actions of a 21-call run with each', measure: measureTenantRates },
+  mcptask: { title: '15. A run parked an hour on an MCP task (time-skipped)', measure: measureMcpTaskWait },
 };
 
 /**

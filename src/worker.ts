@@ -29,6 +29,7 @@ import { modelsOutsideAllowList } from './tools/models-outside-allow-list';
 import { createToolRegistry } from './tools/tool-registry';
 import { parseMcpConfig } from './activities/mcp/load-mcp-config';
 import { createMcpTools } from './activities/mcp/mcp-tools';
+import { mcpAuthSecrets } from './activities/mcp/mcp-http-auth';
 import { a2aSecrets, parseA2aSettings, type A2aSettingsInit } from './activities/a2a/a2a-settings';
 import { mcpSecrets, type McpConfigInit } from './domain/tools/mcp-config';
 import { telemetryBundleOptions, telemetryFromEnv } from './telemetry';
@@ -195,6 +196,8 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
   const secrets = [
     ...(options.secrets ?? []),
     ...(mcpConfig ? mcpSecrets(mcpConfig) : []),
+    // The secrets `auth` names; a name not set in the environment fails the start here.
+    ...(mcpConfig ? mcpAuthSecrets(mcpConfig, process.env) : []),
     ...(a2a ? a2aSecrets(a2a) : []),
   ];
   const mcp = mcpConfig ? createMcpTools(mcpConfig) : undefined;

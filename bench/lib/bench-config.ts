@@ -18,6 +18,7 @@ export const FIGURE_IDS = [
   'store',
   'cancel',
   'tenant',
+  'mcptask',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 export const PEER_NAMES = ['plain-node', 'temporal-ai-sdk', 'langgraph-sqlite'] as const;

@@ -19,6 +19,7 @@ import type { TenantActivities } from './tenant-activities';
 import { createToolActivities, type ToolActivityDeps } from './tool-activities';
 import { createPlanCacheActivities } from './cache/plan-cache-activities';
 import { createA2aActivities } from './a2a/a2a-activities';
+import { createMcpTaskActivities } from './mcp/mcp-task-activities';
 import type { A2aSettings } from './a2a/a2a-settings';
 
 export interface ActivityDeps extends ModelActivityDeps {
@@ -58,6 +59,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createModelActivities({ ...deps, redact, conversations }),
     ...toolActivities,
+    ...createMcpTaskActivities({ redact, texts: conversations.texts, ...(deps.mcp ? { mcp: deps.mcp } : {}) }),
     ...createAgentActivities({
       agents: deps.agents ?? createAgentRegistry([]),
       describeTools: toolActivities.describeTools,

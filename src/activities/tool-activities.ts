@@ -16,7 +16,7 @@ import type { KnownTexts } from './conversation/known-texts';
 import { ToolError } from '../tools/tool-error';
 import type { ToolContext, ToolDefinition } from '../tools/define-tool';
 import type { ToolRegistry } from '../tools/tool-registry';
-import { describeWithMcp, isNeedsInput, mcpTool, neededInput } from './mcp/mcp-activity-parts';
+import { describeWithMcp, isNeedsInput, isParked, mcpTool, neededInput, parkedOn } from './mcp/mcp-activity-parts';
 import type { McpTools } from './mcp/mcp-tools';
 import { redactFailure, redactHeartbeat, redactToolResult, thrownText, type Redactor } from '../tools/redact-secrets';
 import { uncacheableReason } from '../domain/planning/cache-request';
@@ -176,6 +176,14 @@ export function createToolActivities({
             durationMs: Date.now() - started,
             attempts: ctx.info.attempt,
             needsInput: neededInput(value, redact),
+          };
+        if (isParked(value))
+          return {
+            result: null,
+            truncated: false,
+            durationMs: Date.now() - started,
+            attempts: ctx.info.attempt,
+            parked: parkedOn(value, redact),
           };
         const { result, truncated } = redactToolResult(value, call.maxResultChars, redact);
         const { attempt, scheduledTimestampMs } = ctx.info;

@@ -19,6 +19,7 @@ export * from './run/search-attributes';
 export * from './run/termination';
 export * from './tools/tool-spec';
 export * from './tools/elicitation';
+export * from './tools/mcp-task';
 export * from './model/usage';
 export * from './chain/render-chain-markdown';
 export * from './model/model-registry';

@@ -55,6 +55,22 @@ export function toolCallOptions(spec: ToolSpec, summary: string): ActivityOption
   };
 }
 
+/**
+ * One look at an MCP task a call parked on, and its cancellation: short requests, no heartbeat
+ * (nothing runs long), tried as often as the tool's own calls.
+ */
+export function mcpTaskCallOptions(spec: ToolSpec, summary: string): ActivityOptions {
+  return {
+    summary,
+    startToCloseTimeout: '1 minute',
+    retry: {
+      maximumAttempts: spec.retry.maximumAttempts,
+      initialInterval: spec.retry.initialIntervalMs,
+      backoffCoefficient: spec.retry.backoffCoefficient,
+    },
+  };
+}
+
 /** A local tool's options: the same limit and retries, run by the worker inside the workflow task (no heartbeats). */
 export function localToolCallOptions(spec: ToolSpec, summary: string): LocalActivityOptions {
   const { startToCloseTimeout, retry } = toolCallOptions(spec, summary);

@@ -103,6 +103,7 @@ import * as domainTextSimilarity from '../domain/text/similarity';
 import * as domainThreadsConversationRef from '../domain/threads/conversation-ref';
 import * as domainThreadsThreadSchemas from '../domain/threads/thread-schemas';
 import * as domainToolsElicitation from '../domain/tools/elicitation';
+import * as domainToolsMcpTask from '../domain/tools/mcp-task';
 import * as domainToolsToolAudit from '../domain/tools/tool-audit';
 import * as domainToolsToolHeartbeat from '../domain/tools/tool-heartbeat';
 import * as domainToolsToolProgress from '../domain/tools/tool-progress';
@@ -260,6 +261,7 @@ import * as toolsElicitationAnswer from './tools/elicitation-answer';
 import * as toolsElicitedRun from './tools/elicited-run';
 import * as toolsLlmToolCall from './tools/llm-tool-call';
 import * as toolsLostAttempt from './tools/lost-attempt';
+import * as toolsMcpTaskWait from './tools/mcp-task-wait';
 import * as toolsRouteModel from './tools/route-model';
 import * as toolsToolCall from './tools/tool-call';
 import * as toolsToolTurn from './tools/tool-turn';
@@ -370,6 +372,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainThreadsConversationRef,
   domainThreadsThreadSchemas,
   domainToolsElicitation,
+  domainToolsMcpTask,
   domainToolsToolAudit,
   domainToolsToolHeartbeat,
   domainToolsToolProgress,
@@ -527,6 +530,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   toolsElicitedRun,
   toolsLlmToolCall,
   toolsLostAttempt,
+  toolsMcpTaskWait,
   toolsRouteModel,
   toolsToolCall,
   toolsToolTurn,

@@ -5,6 +5,7 @@ import {
   LoggingMessageNotificationSchema,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { MAX_BODY_BYTES } from '../../src/mcp-server/mcp-limits';
@@ -69,6 +70,8 @@ const textOf = (result: object): string =>
 describe('mcp-server over Streamable HTTP', () => {
   it('lists one tool per catalogue agent, with get_run', async () => {
     const client = await s.connect('dev');
+    // The newest revision the registry's SDK speaks (1.x and 2.x alike, November 2026).
+    expect((client.transport as StreamableHTTPClientTransport).protocolVersion).toBe('2025-11-25');
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['agent', 'deployer', 'get_run']);
     expect(tools[1]).toMatchObject({

@@ -1,9 +1,15 @@
 import { z } from 'zod';
-import { ElicitationRequest, MAX_ELICITATION_MESSAGE_CHARS, type ToolInvocation, type ToolSpec } from '../../domain';
+import {
+  ElicitationRequest,
+  MAX_ELICITATION_MESSAGE_CHARS,
+  McpTaskRef,
+  type ToolInvocation,
+  type ToolSpec,
+} from '../../domain';
 import type { ToolDefinition } from '../../tools/define-tool';
 import type { ToolRegistry } from '../../tools/tool-registry';
 import type { Redactor } from '../../tools/redact-secrets';
-import type { McpTools } from './mcp-tools';
+import type { McpCallOutcome, McpTools } from './mcp-tools';
 
 /** Arguments were checked in the workflow against the server's own schema, and the server checks them again. */
 const ANY_ARGUMENTS = z.record(z.string(), z.unknown());
@@ -19,9 +25,30 @@ export function mcpTool(mcp: McpTools, call: ToolInvocation): Pick<ToolDefinitio
         heartbeat: () => context.heartbeat(),
         progress: (update) => context.progress(update),
       });
-      return 'needsInput' in outcome ? { [NEEDS_INPUT]: outcome.needsInput } : outcome.result;
+      return marked(outcome);
     },
   };
+}
+
+/** An MCP outcome as a tool's value: a request for input or a task is marked, a result is itself. */
+export function marked(outcome: McpCallOutcome): unknown {
+  if ('needsInput' in outcome) return { [NEEDS_INPUT]: outcome.needsInput };
+  if ('parked' in outcome) return { [PARKED]: outcome.parked };
+  return outcome.result;
+}
+
+/** Marks a call the server answered with a task; a symbol, like NEEDS_INPUT. */
+const PARKED = Symbol('parked');
+
+export function isParked(value: unknown): value is { [PARKED]: McpTaskRef } {
+  return value !== null && typeof value === 'object' && PARKED in value;
+}
+
+export function parkedOn(value: { [PARKED]: McpTaskRef }, redact: Redactor): McpTaskRef {
+  const ref = value[PARKED];
+  return McpTaskRef.parse(
+    ref.statusMessage ? { ...ref, statusMessage: String(redact(ref.statusMessage)).slice(0, 500) } : ref,
+  );
 }
 
 /** Marks a call that ended to ask a person; a symbol, so no tool result can pretend to be one. */

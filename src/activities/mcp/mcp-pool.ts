@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpConfig, McpServerConfig } from '../../domain/tools/mcp-config';
+import { authorizedFetch, type Environment } from './mcp-http-auth';
 
 /** Last characters of a stdio server's stderr kept for error messages (after the worker's redaction). */
 const STDERR_TAIL_CHARS = 2_000;
@@ -14,6 +15,8 @@ export interface McpConnection {
   readonly client: Client;
   /** Process id of a stdio server; undefined for HTTP. */
   readonly pid: number | undefined;
+  /** The tools that take tasks (`execution.taskSupport`), once tools/list ran on this connection. */
+  taskTools: Set<string> | undefined;
   /** False once the transport closed (the process exited, the HTTP session ended). */
   isOpen(): boolean;
   /** What the server last wrote to stderr, for error messages. */
@@ -42,7 +45,12 @@ export interface McpPool {
  * One connection per server per worker, opened on first use. A connection whose transport
  * closed is replaced on the next `connect`; callers discard one that failed mid-call.
  */
-export function createMcpPool(config: McpConfig, clientInfo = { name: 'thoughtline', version: '1' }): McpPool {
+export function createMcpPool(
+  config: McpConfig,
+  clientInfo = { name: 'thoughtline', version: '1' },
+  /** Where `auth` reads its secrets; the worker's environment. */
+  env: Environment = process.env,
+): McpPool {
   const open = new Map<string, Promise<McpConnection>>();
 
   async function dial(server: string, settings: McpServerConfig): Promise<McpConnection> {
@@ -57,7 +65,10 @@ export function createMcpPool(config: McpConfig, clientInfo = { name: 'thoughtli
             ...(settings.cwd ? { cwd: settings.cwd } : {}),
             stderr: 'pipe',
           })
-        : new StreamableHTTPClientTransport(new URL(settings.url), { requestInit: { headers: settings.headers } });
+        : new StreamableHTTPClientTransport(new URL(settings.url), {
+            requestInit: { headers: settings.headers },
+            ...(settings.auth ? { fetch: authorizedFetch(server, settings.auth, env) } : {}),
+          });
     if (transport instanceof StdioClientTransport) {
       transport.stderr?.on(
         'data',
@@ -91,6 +102,7 @@ export function createMcpPool(config: McpConfig, clientInfo = { name: 'thoughtli
       server,
       client,
       pid,
+      taskTools: undefined,
       isOpen: () => !closed,
       stderrTail: () => stderr.trim(),
       whileCalling(onElicit) {

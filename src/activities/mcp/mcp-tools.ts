@@ -1,13 +1,21 @@
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationRequest, ToolInvocation, ToolSpec } from '../../domain';
+import {
+  DEFAULT_MCP_TASK_WAIT_MS,
+  type ElicitationRequest,
+  type McpTaskRef,
+  type ToolInvocation,
+  type ToolSpec,
+} from '../../domain';
 import { splitMcpName, type McpConfig } from '../../domain/tools/mcp-config';
 import { ToolError } from '../../tools/tool-error';
 import { decideElicitation } from './mcp-elicitation';
+import type { Environment } from './mcp-http-auth';
 import { createMcpPool, McpUnavailableError, type McpConnection, type McpPool } from './mcp-pool';
 import { mcpObservation } from './mcp-result';
 import { mcpProgressUpdate } from './mcp-progress';
 import type { ToolProgressUpdate } from '../../domain/tools/tool-progress';
 import { isOfferable, mcpToolSpec } from './mcp-tool-spec';
+import { cancelToolTask, pollToolTask, startToolTask, takesTasks, type McpTaskStep } from './mcp-task-calls';
 
 /** Most tools taken from one server, and pages of its list read. */
 export const MAX_MCP_TOOLS_PER_SERVER = 500;
@@ -16,8 +24,8 @@ export const MAX_MCP_SPECS_CHARS_PER_SERVER = 256 * 1024;
 const MAX_LIST_PAGES = 20;
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-/** What one MCP call gives the tool activity: a result, or a question for a person first. */
-export type McpCallOutcome = { result: unknown } | { needsInput: ElicitationRequest };
+/** What one MCP call gives the tool activity: a result, a question for a person first, or a task to wait on. */
+export type McpCallOutcome = { result: unknown } | { needsInput: ElicitationRequest } | { parked: McpTaskRef };
 
 export interface McpCallContext {
   signal: AbortSignal;
@@ -35,13 +43,21 @@ export interface McpTools {
   /** For each `server__tool` or `server__*` name, in order, the specs it stands for. */
   resolve(names: readonly string[]): Promise<ToolSpec[][]>;
   call(invocation: ToolInvocation, context: McpCallContext): Promise<McpCallOutcome>;
+  /** One look at the task a call parked on (tasks/get, and tasks/result when it ended or asks). */
+  poll(invocation: ToolInvocation, taskId: string, context: McpCallContext): Promise<McpCallOutcome>;
+  /** Cancels the task a call parked on (tasks/cancel); a task that already ended is left alone. */
+  cancelTask(toolName: string, taskId: string): Promise<void>;
   /** Closes every connection (stops stdio servers). */
   close(): Promise<void>;
   readonly pool: McpPool;
 }
 
-export function createMcpTools(config: McpConfig): McpTools {
-  const pool = createMcpPool(config);
+export function createMcpTools(
+  config: McpConfig,
+  /** Where a server's `auth` reads its secrets; the worker's environment. */
+  env: Environment = process.env,
+): McpTools {
+  const pool = createMcpPool(config, undefined, env);
   const servers = Object.keys(config.mcpServers);
 
   async function listServer(server: string): Promise<ToolSpec[]> {
@@ -79,6 +95,34 @@ export function createMcpTools(config: McpConfig): McpTools {
       );
     }
     return specs;
+  }
+
+  /** Every page of the server's tools/list on this connection, so the SDK knows which tools take tasks. */
+  async function listOn(connection: McpConnection): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES && tools.length < MAX_MCP_TOOLS_PER_SERVER; page++) {
+      const listed = await connection.client.listTools(cursor ? { cursor } : {});
+      tools.push(...listed.tools);
+      cursor = listed.nextCursor;
+      if (!cursor) break;
+    }
+    return tools;
+  }
+
+  /** The server and connection a call of `toolName` reaches, once the worker's allow-list lets it. */
+  async function reach(toolName: string): Promise<{ server: string; tool: string; connection: McpConnection }> {
+    const { server, tool } = splitMcpName(toolName)!;
+    const allowed = config.mcpServers[server]!.thoughtline?.allowTools;
+    if (allowed && !allowed.includes(tool))
+      throw new ToolError(`MCP tool "${toolName}" is not allowed on this worker.`, { retryable: false });
+    return { server, tool, connection: await pool.connect(server) };
+  }
+
+  /** A task step as the activity returns it: a result becomes the observation. */
+  function outcome(step: McpTaskStep, maxResultChars: number): McpCallOutcome {
+    if ('result' in step) return { result: mcpObservation(step.result, maxResultChars) };
+    return step;
   }
 
   /** A failure of the connection itself: dropped, so the retry dials a new one. */
@@ -125,12 +169,20 @@ export function createMcpTools(config: McpConfig): McpTools {
       });
     },
     async call(invocation, context) {
-      const { server, tool } = splitMcpName(invocation.toolName)!;
+      const { server, tool, connection } = await reach(invocation.toolName);
       const settings = config.mcpServers[server]!;
-      const allowed = settings.thoughtline?.allowTools;
-      if (allowed && !allowed.includes(tool))
-        throw new ToolError(`MCP tool "${invocation.toolName}" is not allowed on this worker.`, { retryable: false });
-      const connection = await pool.connect(server);
+      const tasks = await takesTasks(connection, tool, () => listOn(connection)).catch((err: unknown) =>
+        failed(connection, err),
+      );
+      if (tasks) {
+        const waitMs = settings.taskTimeoutMs ?? DEFAULT_MCP_TASK_WAIT_MS;
+        const params = { name: tool, arguments: invocation.arguments };
+        return startToolTask(connection, params, waitMs, context.signal).then(
+          (step) => outcome(step, invocation.maxResultChars),
+          (err: unknown) =>
+            context.signal.aborted || err instanceof ToolError ? Promise.reject(err) : failed(connection, err),
+        );
+      }
       const abort = new AbortController();
       const stop = () => abort.abort(context.signal.reason);
       context.signal.addEventListener('abort', stop, { once: true });
@@ -173,6 +225,30 @@ export function createMcpTools(config: McpConfig): McpTools {
         release();
         context.signal.removeEventListener('abort', stop);
       }
+    },
+    async poll(invocation, taskId, context) {
+      const { server, connection } = await reach(invocation.toolName);
+      const waitMs = config.mcpServers[server]!.taskTimeoutMs ?? DEFAULT_MCP_TASK_WAIT_MS;
+      try {
+        const answers = invocation.elicitation ?? [];
+        const step = await pollToolTask(
+          connection,
+          server,
+          invocation.toolName,
+          taskId,
+          waitMs,
+          answers,
+          context.signal,
+        );
+        return outcome(step, invocation.maxResultChars);
+      } catch (err) {
+        if (context.signal.aborted || err instanceof ToolError) throw err;
+        return failed(connection, err);
+      }
+    },
+    async cancelTask(toolName, taskId) {
+      const { connection } = await reach(toolName);
+      await cancelToolTask(connection, taskId).catch((err: unknown) => failed(connection, err));
     },
     close: () => pool.close(),
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalPolicy } from '../approval/approval';
 import { VisibilityLevel } from '../chain/chain';
+import { MAX_MCP_TASK_WAIT_MS } from './mcp-task';
 
 /**
  * MCP servers in the format desktop clients use (`{ "mcpServers": { name: … } }`). A server name
@@ -46,6 +47,8 @@ const Limits = {
   timeoutMs: z.number().int().positive().max(3_600_000).optional(),
   /** Attempts of one call; default 3 (a dead server is retried on a new connection). */
   maxAttempts: z.number().int().min(1).max(10).optional(),
+  /** Longest a run waits on a task the server answers a call with (ms); default 24 h. */
+  taskTimeoutMs: z.number().int().positive().max(MAX_MCP_TASK_WAIT_MS).optional(),
   thoughtline: McpServerPolicy.optional(),
 };
 
@@ -60,18 +63,42 @@ export const McpStdioServer = z.strictObject({
 });
 export type McpStdioServer = z.infer<typeof McpStdioServer>;
 
+/** The name of an environment variable of the worker: the config names where a secret is, never the secret. */
+const EnvName = z
+  .string()
+  .max(128)
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'an environment variable name (letters, digits, _)' });
+
+/**
+ * How the worker authenticates to a remote server: a bearer token read from the environment, or
+ * an OAuth 2.1 client-credentials grant whose id and secret are read from the environment. The
+ * values are read when the worker starts and redacted like `headers`; a run never sees them.
+ */
+export const McpHttpAuth = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('bearer'), tokenEnv: EnvName }),
+  z.strictObject({
+    type: z.literal('client_credentials'),
+    tokenUrl: z.url({ protocol: /^https?$/ }).max(4_096),
+    clientIdEnv: EnvName,
+    clientSecretEnv: EnvName,
+    scope: z.string().max(1_000).optional(),
+  }),
+]);
+export type McpHttpAuth = z.infer<typeof McpHttpAuth>;
+
 export const McpHttpServer = z.strictObject({
   type: z.enum(['http', 'streamable-http', 'streamableHttp']).optional(),
   url: z.url({ protocol: /^https?$/ }).max(4_096),
   /** Secret values, like `env`. */
   headers: z.record(z.string().min(1).max(256), z.string().max(16_384)).default({}),
+  auth: McpHttpAuth.optional(),
   ...Limits,
 });
 export type McpHttpServer = z.infer<typeof McpHttpServer>;
 
 export const McpServerConfig = z.union([McpStdioServer, McpHttpServer], {
   error: () =>
-    'an MCP server is either { "command", "args"?, "env"?, "cwd"? } (stdio) or { "url", "headers"? } (Streamable HTTP), plus optional "timeoutMs", "maxAttempts" and "thoughtline"; no other keys',
+    'an MCP server is either { "command", "args"?, "env"?, "cwd"? } (stdio) or { "url", "headers"?, "auth"? } (Streamable HTTP), plus optional "timeoutMs", "maxAttempts", "taskTimeoutMs" and "thoughtline"; no other keys',
 });
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
 

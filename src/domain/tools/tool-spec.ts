@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApprovalPolicy } from '../approval/approval';
 import { ToolType, VisibilityLevel } from '../chain/chain';
 import { ElicitationAnswer, ElicitationRequest, MAX_ELICITATION_ROUNDS } from './elicitation';
+import { McpTaskRef } from './mcp-task';
 import { CacheRequest } from '../planning/cache-request';
 import { CacheHit } from '../planning/plan-verdicts';
 import { MAX_MODEL_CHOICES, ModelChoice } from '../model/model-tier';
@@ -127,6 +128,8 @@ export const ToolOutput = z.object({
   attempts: z.number().int().positive().optional(),
   /** The tool (an MCP server) asked for input the call does not carry: `result` is null; ask a person and run it again. */
   needsInput: ElicitationRequest.optional(),
+  /** The tool (an MCP server) answered with a task still under way: `result` is null; wait and poll it (pollMcpTask). */
+  parked: McpTaskRef.optional(),
   /** The tool's `validate` hook refused the arguments, with this reason: the tool did not run, `result` is null. */
   refused: z.string().optional(),
   /** The result came from the worker's cache, stored by an earlier run: the tool did not run. */

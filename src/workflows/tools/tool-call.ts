@@ -15,7 +15,13 @@ import {
 import { FailureType } from '../../domain/run/failure-types';
 import { toolCacheRequest, uncacheableReason } from '../../domain/planning/cache-request';
 import { auditedArguments, auditedResult, auditedValue } from '../../domain/tools/tool-audit';
-import { activities, localActivities, localToolCallOptions, toolCallOptions } from '../activity-proxies';
+import {
+  activities,
+  localActivities,
+  localToolCallOptions,
+  mcpTaskCallOptions,
+  toolCallOptions,
+} from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
 import { BudgetExhausted, isLoopSignal } from '../core/loop-signals';
 import type { ModelMeta } from '../core/chain/chain-builder';
@@ -32,6 +38,7 @@ import { affordLlmCall, llmResultRoom, takeLlmAnswer, type AffordedLlmCall } fro
 import { ensureTenantTokens, needsTenantTokens } from '../tenant-quota/tenant-tokens';
 import { withAlternatives } from './alternatives';
 import { OutcomeUnknown, runOnce } from './lost-attempt';
+import { waitForMcpTask, type McpTaskCalls } from './mcp-task-wait';
 
 /** What a call brings besides the call itself, when it has it. */
 export interface ToolCallExtras {
@@ -141,7 +148,17 @@ export async function runToolCall(
       ? await runOnce(ctx, { call, spec, args, stepId: callStep.stepId, gate }, runner, invocation)
       : { out: await runner(invocation), settled: false };
     let out: ToolOutput = first.out;
-    if (out.needsInput) out = await runToolActivity(ctx, desk, call.id, runner, invocation, out);
+    // An MCP server answered with a task: the run waits on timers and polls it (default runs never get here).
+    const tasks = mcpTaskCalls(spec, summary);
+    // Whether the result came from a pollMcpTask activity rather than runTool's own result.
+    let fromTask = out.parked !== undefined;
+    if (out.parked) out = await waitForMcpTask(tasks, invocation, out.parked, startedAtMs);
+    const waitingRunner: RunTool = async (again) => {
+      const next = await runner(again);
+      fromTask = next.parked !== undefined;
+      return next.parked ? waitForMcpTask(tasks, again, next.parked, Date.now()) : next;
+    };
+    if (out.needsInput) out = await runToolActivity(ctx, desk, call.id, waitingRunner, invocation, out);
     if (out.refused !== undefined) {
       // The tool's validate hook refused: it did not run, and the model reads why.
       const error = withAlternatives(spec, `Not run: ${spec.name} refused these arguments: ${out.refused}`);
@@ -187,7 +204,8 @@ export async function runToolCall(
     // Not for a result reconcile or a person gave: no runTool result holds it.
     if (!condensed && !spec.local && !first.settled) {
       // The text is this activity's result in the history: the run's result may name it (a step the chain keeps whole).
-      if ((spec.auditLevel ?? 'full') === 'full') ctx.resultsInHistory.add(step.stepId);
+      // Readers put it back from runTool's result (restore-observations.ts): not from a task's poll.
+      if ((spec.auditLevel ?? 'full') === 'full' && !fromTask) ctx.resultsInHistory.add(step.stepId);
       // The worker that ran it keeps the text, so the next model call can name it instead of recording it again.
       ctx.conversations.returnedByWorker(text);
     }
@@ -348,6 +366,19 @@ async function summariseOrCut(
   return {
     text: `${text.slice(0, limit)}\n…[truncated: showing ${limit} of ${text.length} characters]`,
     summarised: false,
+  };
+}
+
+/** The activities a call parked on an MCP task runs between its timers. */
+function mcpTaskCalls(spec: ToolSpec, summary: string): McpTaskCalls {
+  const options = mcpTaskCallOptions(spec, `poll ${summary}`.slice(0, 200));
+  return {
+    poll: (invocation, taskId) => activities.pollMcpTask.executeWithOptions(options, [invocation, taskId]),
+    cancel: (toolName, taskId) =>
+      activities.cancelMcpTask.executeWithOptions({ ...options, summary: `cancel ${summary}`.slice(0, 200) }, [
+        toolName,
+        taskId,
+      ]),
   };
 }
 

@@ -114,6 +114,8 @@ export function registerRoutes(app: FastifyInstance, ctx: ApiContext, routes: re
           Schema,
           Schema
         >);
+        // A handler that answered with another status of its own (a redelivery's 200) has sent already.
+        if (reply.sent) return reply;
         return reply.status(route.response.status).send(result);
       },
     });

@@ -77,7 +77,7 @@ export const triggerRoute = defineRoute({
   method: 'POST',
   url: '/v1/triggers/:name',
   operationId: 'fireTrigger',
-  summary: `A signed webhook delivery: starts the trigger's agent with the raw body (any content type, at most ${MAX_TRIGGER_BODY_BYTES} bytes) as its context, once per delivery id. No bearer token: the request carries ${SIGNATURE_HEADER} (sha256= and the hex HMAC-SHA256 of timestamp + "." + body under the trigger's secret), ${TIMESTAMP_HEADER} (Unix seconds, within 5 minutes) and ${DELIVERY_HEADER}. 201 for a new run (1 action), 200 with the same run for a redelivery (none)`,
+  summary: `A signed webhook delivery: starts the trigger's agent with the raw body (any content type, at most ${MAX_TRIGGER_BODY_BYTES} bytes) as its context, once per delivery id. No bearer token: the request carries ${SIGNATURE_HEADER} (sha256= and the hex HMAC-SHA256 of timestamp + "." + delivery id + "." + body under the trigger's secret), ${TIMESTAMP_HEADER} (Unix seconds, within 5 minutes) and ${DELIVERY_HEADER}. 201 for a new run (1 action), 200 with the same run for a redelivery (none)`,
   public: true,
   rawBody: true,
   bodyLimit: MAX_TRIGGER_BODY_BYTES,
@@ -95,9 +95,10 @@ export const triggerRoute = defineRoute({
     const check = verifyDelivery(trigger.secret, request.headers, body, Date.now());
     if (!check.ok) throw new ApiError('unauthenticated', check.problem);
     const { runId, duplicate } = await startOnce(ctx.agents, trigger, check.deliveryId, body);
+    const answer = { runId, links: links(runId), duplicate };
     // The route's status is 201; a redelivery answers 200 with the same run.
-    if (duplicate) reply.status(200);
-    return { runId, links: links(runId), duplicate };
+    if (duplicate) return reply.status(200).send(answer);
+    return answer;
   },
 });
 

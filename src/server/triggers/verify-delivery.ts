@@ -11,9 +11,18 @@ export const DELIVERY_WINDOW_MS = 5 * 60 * 1000;
 /** A delivery id: the sender's, kept in the run's id, so a short, plain one. */
 const DELIVERY_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
-/** `sha256=` and the hex HMAC-SHA256 of `timestamp + "." + rawBody` under the trigger's secret. */
-export function signDelivery(secret: Buffer | string, timestamp: string, rawBody: Buffer | string): string {
-  const mac = createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody);
+/**
+ * `sha256=` and the hex HMAC-SHA256 of `timestamp + "." + deliveryId + "." + rawBody` under the
+ * trigger's secret. The delivery id is signed too: were it not, a captured delivery could be sent
+ * again within the window under a fresh id and start a second run.
+ */
+export function signDelivery(
+  secret: Buffer | string,
+  timestamp: string,
+  deliveryId: string,
+  rawBody: Buffer | string,
+): string {
+  const mac = createHmac('sha256', secret).update(`${timestamp}.${deliveryId}.`).update(rawBody);
   return `sha256=${mac.digest('hex')}`;
 }
 
@@ -25,8 +34,8 @@ const header = (headers: Record<string, string | string[] | undefined>, name: st
 };
 
 /**
- * Whether a request is a fresh delivery signed with `secret`: the signature compared in constant
- * time, the timestamp (Unix seconds) within DELIVERY_WINDOW_MS of `nowMs`, the delivery id well
+ * Whether a request is a fresh delivery signed with `secret` (see signDelivery): the signature
+ * compared in constant time, the timestamp (Unix seconds) within DELIVERY_WINDOW_MS of `nowMs`, the delivery id well
  * formed. Pure; the problem text says which check failed and never echoes the expected signature.
  */
 export function verifyDelivery(
@@ -52,7 +61,7 @@ export function verifyDelivery(
     };
   if (!DELIVERY_ID.test(deliveryId))
     return { ok: false, problem: `${DELIVERY_HEADER} is 1–128 letters, digits, ".", "_", ":" or "-".` };
-  const expected = Buffer.from(signDelivery(secret, timestamp, rawBody));
+  const expected = Buffer.from(signDelivery(secret, timestamp, deliveryId, rawBody));
   const given = Buffer.from(signature);
   // timingSafeEqual needs equal lengths; a wrong length is refused at once, which says nothing of the secret.
   if (given.length !== expected.length || !timingSafeEqual(given, expected))

@@ -48,3 +48,5 @@ export {
 } from './schedules/agent-schedules';
 export { OVERLAP_POLICIES, type ScheduleInit, type ScheduleRecord } from './schedules/schedule-spec';
 export { ScheduleExistsError, ScheduleNotFoundError, ScheduleRefusedError } from './errors/schedule-errors';
+// What started a run (a schedule, a webhook delivery), from its memo; outside the workflow bundle, which never reads it.
+export { ORIGIN_MEMO_KEY, originOfMemo, originText, RunOrigin } from '../domain/run/run-origin';

@@ -16,7 +16,6 @@ export * from './run/constants';
 export * from './run/failure-types';
 export * from './model/model-wire';
 export * from './run/search-attributes';
-export * from './run/run-origin';
 export * from './run/termination';
 export * from './tools/tool-spec';
 export * from './tools/elicitation';

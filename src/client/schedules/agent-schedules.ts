@@ -9,7 +9,14 @@ import type { AgentClient } from '../agent-client';
 import { agentStartOptions } from '../start/agent-start-options';
 import { ScheduleExistsError, ScheduleNotFoundError, ScheduleRefusedError } from '../errors/schedule-errors';
 import { grpcCause, GrpcCode } from '../errors/grpc-cause';
-import { durationMs, ScheduleInit, ScheduleModel, type ScheduleRecord, type ScheduleSettings } from './schedule-spec';
+import {
+  durationMs,
+  MAX_SCHEDULE_NOTE_CHARS,
+  ScheduleInit,
+  ScheduleModel,
+  type ScheduleRecord,
+  type ScheduleSettings,
+} from './schedule-spec';
 
 /**
  * Who a schedule belongs to: its runs start with this caller (id and tenant), never with the
@@ -150,9 +157,11 @@ export async function pauseSchedule(
   owner: Pick<ScheduleOwner, 'tenant' | 'id'>,
   options: { resume?: boolean; note?: string } = {},
 ): Promise<ScheduleRecord> {
+  const note = options.note ?? `${options.resume ? 'resumed' : 'paused'} by ${owner.id}`;
+  if (note.length > MAX_SCHEDULE_NOTE_CHARS)
+    throw new ScheduleRefusedError(`A note is at most ${MAX_SCHEDULE_NOTE_CHARS} characters.`);
   await describeSchedule(agents, name, owner);
   const handle = agents.client.schedule.getHandle(scheduleIdOf(name, owner.tenant));
-  const note = options.note ?? `${options.resume ? 'resumed' : 'paused'} by ${owner.id}`;
   await (options.resume ? handle.unpause(note) : handle.pause(note)).catch(notFoundAs(name));
   return describeSchedule(agents, name, owner);
 }

@@ -143,7 +143,7 @@ export async function runScheduleCommand(line: CommandLine): Promise<number> {
 export const SCHEDULE_COMMAND: CommandSpec = {
   name: 'schedule',
   group: 'Run and watch',
-  summary: 'start an agent on a cron or interval (Temporal Schedules): create, list, pause, delete',
+  summary: 'start an agent on a cron spec or an interval: create, list, pause, delete',
   description:
     'Temporal Schedules that start an agent with an input on a cron spec (UTC) or an interval; each run is marked "scheduled by NAME". Each run a schedule starts costs 3 Temporal actions (2 for the schedule, 1 for the start); creating, pausing, resuming and deleting 1 each.',
   usage: [

@@ -290,3 +290,15 @@ export function subAgentTitle(sub) {
   if (!b || typeof b !== 'object') return String(sub?.agentName ?? '');
   return `${sub.agentName} · branch ${b.index} “${b.label}”${b.winner ? ' ★ chosen' : ''}`;
 }
+
+/**
+ * What started a run when no person did directly (the status record's `origin`): "scheduled by
+ * nightly", "triggered by webhook deploys, delivery d-1"; '' for a run its caller started.
+ * The same words as the server's originText (src/domain/run/run-origin.ts).
+ */
+export function originText(origin) {
+  if (!origin || typeof origin !== 'object') return '';
+  if (origin.kind === 'schedule') return `scheduled by ${origin.schedule}`;
+  if (origin.kind === 'trigger') return `triggered by webhook ${origin.trigger}, delivery ${origin.deliveryId}`;
+  return '';
+}

@@ -5,7 +5,7 @@ import { approvalView } from './approvals.js';
 import { createChainTools } from './chain-tools.js';
 import { createChainState } from './chain-state.js';
 import { h, replaceChildren } from './dom.js';
-import { ENDED, formatDateTime, goneStepsLine, planLine, progressLine } from './format.js';
+import { ENDED, formatDateTime, goneStepsLine, originText, planLine, progressLine } from './format.js';
 import { followEvents } from './sse.js';
 import { createRunControls } from './run-controls.js';
 import { liveView, progressView, stepView } from './step-view.js';
@@ -181,7 +181,8 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
     title.textContent = task || runId;
     const agentName = status?.agentName ?? chainHead?.agentName ?? '';
     const started = chainHead?.startedAt ? `started ${formatDateTime(chainHead.startedAt)}` : '';
-    replaceChildren(meta, badgeOf(status), ' ', [agentName, started, runId].filter(Boolean).join(' · '));
+    const origin = originText(status?.origin);
+    replaceChildren(meta, badgeOf(status), ' ', [agentName, started, origin, runId].filter(Boolean).join(' · '));
     progress.textContent = progressLine(status, { spend: view !== 'end_user' });
     const hidden = chainHead?.view?.hiddenSteps;
     viewNote.textContent = chainHead?.view

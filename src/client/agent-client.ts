@@ -8,11 +8,6 @@ import {
   AgentInput,
   DEFAULT_TASK_QUEUE,
   AgentAttribute,
-  AgentVersionAttribute,
-  CallerAttribute,
-  ForkedFromAttribute,
-  ModelAttribute,
-  StatusAttribute,
   TenantAttribute,
   type AgentInputInit,
   type AgentResult,
@@ -45,6 +40,8 @@ import { statusFromResult } from './runs/status-from-result';
 import { routeApproval } from './decisions/route-approval';
 import { sendUpdate, UpdateRefusedError } from './errors/update-refused-error';
 import { retryUnknownSearchAttribute, type StartRetry } from './start/retry-unknown-search-attribute';
+import { agentStartOptions } from './start/agent-start-options';
+import type { RunOrigin } from '../domain/run/run-origin';
 import { addRunScore, readRunScores, type ScoreInit } from './runs/run-scores';
 import { forgetAgentMemory, readAgentMemory, type ForgetMemoryInit, type MemoryOwner } from './agent-memory';
 import type { ForgetMemoryResult, MemoryEntry } from '../domain/planning/agent-memory';
@@ -107,6 +104,10 @@ export interface Decision {
 export interface StartOptions {
   /** Default `agent-<uuid>`. Reusing the id of a running agent fails. */
   workflowId?: string;
+  /** What started the run when no person did directly (a webhook delivery); kept in its memo. */
+  origin?: RunOrigin;
+  /** Refuse the id also when a closed run used it (WorkflowExecutionAlreadyStartedError): an idempotent start. */
+  once?: boolean;
 }
 
 /** Starts agents and reads their chains. Wraps a Temporal Client; holds no other state. */
@@ -167,40 +168,36 @@ export class AgentClient {
   }
 
   /**
+   * The input a run of `init` starts with, as `start` sends it (named after its agent, secrets in
+   * its context redacted, validated): a Schedule's action is built from the same.
+   */
+  prepare(init: AgentInputInit): AgentInput {
+    const protoKey = protoKeyProblem(init);
+    if (protoKey !== undefined) throw new TypeError(protoKey);
+    // Secrets in the context go before validation, so the bounds apply to what is sent.
+    return AgentInput.parse(namedAgentInput(redactContext(init)));
+  }
+
+  /**
    * Validates the input here, so a bad field fails at the caller rather than in a workflow task.
    * A start the server refuses for a search attribute it does not know yet is tried again for up
    * to about 16 s (see retryUnknownSearchAttribute); other refusals throw at once.
    */
   async start(init: AgentInputInit, options: StartOptions = {}): Promise<AgentHandle> {
-    const protoKey = protoKeyProblem(init);
-    if (protoKey !== undefined) throw new TypeError(protoKey);
-    // Secrets in the context go before validation, so the bounds apply to what is sent.
-    const input = AgentInput.parse(namedAgentInput(redactContext(init)));
+    const input = this.prepare(init);
     const workflowId = options.workflowId ?? `agent-${randomUUID()}`;
-    return retryUnknownSearchAttribute(() => this.startWorkflow(input, workflowId), {
+    return retryUnknownSearchAttribute(() => this.startWorkflow(input, workflowId, options), {
       ...(this.onStartRetry ? { onRetry: this.onStartRetry } : {}),
     });
   }
 
-  private startWorkflow(input: AgentInput, workflowId: string): Promise<AgentHandle> {
+  private startWorkflow(input: AgentInput, workflowId: string, options: StartOptions): Promise<AgentHandle> {
     return this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
       taskQueue: this.taskQueue,
       workflowId,
-      args: [input],
-      staticSummary: input.task.length > 200 ? `${input.task.slice(0, 199)}…` : input.task,
-      staticDetails: `Agent **${input.agentName}** · model \`${input.model.provider}/${input.model.model}\` · up to ${input.maxIterations} iterations`,
-      typedSearchAttributes: [
-        { key: StatusAttribute, value: 'started' },
-        { key: ModelAttribute, value: input.model.model },
-        { key: AgentAttribute, value: input.agentName },
-        // A definition sent inline is known now; one the worker resolves by name is upserted by the run.
-        ...(input.definition ? [{ key: AgentVersionAttribute, value: input.definition.version }] : []),
-        ...(input.caller?.tenant ? [{ key: TenantAttribute, value: input.caller.tenant }] : []),
-        ...(input.caller ? [{ key: CallerAttribute, value: input.caller.id }] : []),
-        ...(input.fork ? [{ key: ForkedFromAttribute, value: input.fork.from.workflowId }] : []),
-      ],
-      // What a run list shows; the whole task stays in the input.
-      memo: { task: input.task.length > 200 ? `${input.task.slice(0, 199)}…` : input.task },
+      ...agentStartOptions(input, options.origin),
+      // An idempotent start (a webhook delivery): an id used before, even by a closed run, is refused.
+      ...(options.once ? { workflowIdReusePolicy: 'REJECT_DUPLICATE' as const } : {}),
     });
   }
 

@@ -36,3 +36,17 @@ export type { ScoreInit } from './runs/run-scores';
 export type { AddRunScoreResult, RunScore } from '../domain/evaluation/run-scores';
 export type { ForgetMemoryInit, MemoryOwner } from './agent-memory';
 export type { ForgetMemoryResult, MemoryEntry } from '../domain/planning/agent-memory';
+// Temporal Schedules of an agent (docs/schedules-and-triggers.md).
+export {
+  createSchedule,
+  deleteSchedule,
+  describeSchedule,
+  listSchedules,
+  pauseSchedule,
+  triggerSchedule,
+  type ScheduleOwner,
+} from './schedules/agent-schedules';
+export { OVERLAP_POLICIES, type ScheduleInit, type ScheduleRecord } from './schedules/schedule-spec';
+export { ScheduleExistsError, ScheduleNotFoundError, ScheduleRefusedError } from './errors/schedule-errors';
+// What started a run (a schedule, a webhook delivery), from its memo; outside the workflow bundle, which never reads it.
+export { ORIGIN_MEMO_KEY, originOfMemo, originText, RunOrigin } from '../domain/run/run-origin';

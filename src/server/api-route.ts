@@ -37,7 +37,7 @@ export interface ApiRoute<
   Q extends Schema | undefined = Schema | undefined,
   B extends Schema | undefined = Schema | undefined,
 > {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Fastify's form, `/v1/runs/:id`; the OpenAPI document writes `{id}`. */
   url: string;
   operationId: string;
@@ -50,6 +50,11 @@ export interface ApiRoute<
   precheck?: (rawBody: unknown) => void;
   /** The largest body this route reads, in bytes, when it is not the server's (`bodyLimitBytes`). */
   bodyLimit?: number;
+  /**
+   * The body is read as bytes, whatever its content type, and reaches the handler as a Buffer
+   * (`request.body`) with no schema: for a signature over the exact bytes sent (webhook triggers).
+   */
+  rawBody?: boolean;
   /** A body may be left out altogether (it then parses as `{}`). */
   optionalBody?: boolean;
   response: { status: number; description: string; schema: Schema };
@@ -85,6 +90,15 @@ async function authenticate(ctx: ApiContext, authorization: string | undefined):
 /** Registers each route: authenticate first (a 401 says nothing about the body), then parse, then handle. */
 export function registerRoutes(app: FastifyInstance, ctx: ApiContext, routes: readonly ApiRoute[]): void {
   for (const route of routes) {
+    if (route.rawBody) {
+      // Its own scope, so the byte parser applies to this route only.
+      app.register(async (scope) => {
+        scope.removeAllContentTypeParsers();
+        scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+        registerRoutes(scope, ctx, [{ ...route, rawBody: false }]);
+      });
+      continue;
+    }
     app.route({
       method: route.method,
       url: route.url,
@@ -100,6 +114,8 @@ export function registerRoutes(app: FastifyInstance, ctx: ApiContext, routes: re
           Schema,
           Schema
         >);
+        // A handler that answered with another status of its own (a redelivery's 200) has sent already.
+        if (reply.sent) return reply;
         return reply.status(route.response.status).send(result);
       },
     });

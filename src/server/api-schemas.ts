@@ -1,3 +1,4 @@
+import { RunOrigin } from '../domain/run/run-origin';
 import { AuditModelCall } from '../audit';
 import { z } from 'zod';
 import {
@@ -123,6 +124,8 @@ export const RunStatusResponse = z.object({
   /** How the run ended, in the caller's view (the answer or the error, the grounding): absent while it runs. */
   ending: RunEnding.optional(),
   agentName: z.string(),
+  /** What started the run when no person did directly: a schedule, or a webhook delivery. */
+  origin: RunOrigin.optional(),
   chainStatus: ChainStatus,
   stepCount: z.number().int().nonnegative(),
   iterations: z.number().int().nonnegative(),

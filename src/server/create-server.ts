@@ -15,6 +15,9 @@ import { ME_ROUTES } from './routes/me-route';
 import { openApiDocument } from './openapi';
 import { createRunAccess } from './run-access';
 import { RUNS_ROUTES } from './routes/runs-routes';
+import { SCHEDULES_ROUTES } from './routes/schedules-routes';
+import { TRIGGER_ROUTES } from './triggers/trigger-route';
+import type { TriggerTable } from './triggers/trigger-config';
 import { SCORES_ROUTES } from './routes/scores-routes';
 import { STORE_ROUTES } from './routes/store-routes';
 import { IMPORT_ROUTES } from './routes/import-route';
@@ -38,6 +41,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...SCORES_ROUTES,
   ...ME_ROUTES,
   ...PREFERENCES_ROUTES,
+  ...SCHEDULES_ROUTES,
+  ...TRIGGER_ROUTES,
 ];
 
 export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
@@ -61,6 +66,8 @@ export interface CreateServerOptions {
   requireSignatures?: boolean;
   /** The agents A2A and AG-UI offer (`serve --agents FILE`); default the generic agent only. */
   catalog?: AgentCatalog;
+  /** The webhook triggers (`serve --triggers FILE`, loadTriggers); default none, and every trigger name is refused. */
+  triggers?: TriggerTable;
   /** 0 picks a free port. */
   port: number;
   /** Default 127.0.0.1: reachable from this machine only. */
@@ -106,6 +113,7 @@ export function createApiContext(
     ...(options.policy ? { policy: options.policy } : {}),
     lensFor: createLensFor(options.policy, options.store, log),
     catalog: options.catalog ?? createAgentCatalog(),
+    triggers: options.triggers ?? new Map(),
   };
 }
 

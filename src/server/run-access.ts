@@ -5,6 +5,7 @@ import { readRunInput } from '../client/runs/read-run-input';
 import { ApiError } from './api-error';
 import type { Identity } from './auth/identity';
 import type { RunAccess } from './server-context';
+import { originOfMemo, type RunOrigin } from '../domain/run/run-origin';
 
 import { runStateOf, type RunState } from '../client/ending/read-ending';
 export { runStateOf, type RunState } from '../client/ending/read-ending';
@@ -13,6 +14,8 @@ export { runStateOf, type RunState } from '../client/ending/read-ending';
 export interface RunFacts extends RunAccess {
   agentName: string;
   state: RunState;
+  /** What started the run when no person did directly (a schedule, a webhook delivery); from its memo. */
+  origin?: RunOrigin;
 }
 
 /** The same answer for an unknown run and another tenant's: nobody learns which ids exist. */
@@ -68,11 +71,13 @@ export function createRunAccess(agents: AgentClient): (identity: Identity, workf
     }
     if ((known.tenant ?? null) !== (identity.tenant ?? null)) throw runNotFound();
     const parent = description.parentExecution?.workflowId;
+    const origin = originOfMemo(description.memo);
     return {
       workflowId,
       agentName: known.agentName,
       ...(parent ? { parentRunId: parent } : {}),
       state: runStateOf(description.status.name),
+      ...(origin ? { origin } : {}),
       ...(known.tenant ? { tenant: known.tenant } : {}),
     };
   };

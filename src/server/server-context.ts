@@ -8,6 +8,7 @@ import type { ChainStore } from '../store/chain-store';
 import type { LoadedPolicy } from '../governance';
 import type { LensFor } from './policy/lens-for';
 import type { AgentCatalog } from './catalog/agent-catalog';
+import type { TriggerTable } from './triggers/trigger-config';
 
 /** What the caller may do with one run, once it is known to be theirs (their tenant's). */
 export interface RunAccess {
@@ -37,4 +38,6 @@ export interface ServerContext {
   lensFor?: LensFor;
   /** The agents the protocol endpoints (A2A, MCP, AG-UI) offer. */
   catalog: AgentCatalog;
+  /** The webhook triggers `POST /v1/triggers/{name}` answers (`serve --triggers FILE`); empty: none. */
+  triggers?: TriggerTable;
 }

@@ -86,11 +86,27 @@ const LOCAL =
 const PERSON = 'waits for a person (an approval, a question) or decides for one: interactive';
 const NO_WORKER = "--no-worker needs a standing worker with the reader's own tools (./my-tools.js)";
 const MCP = 'needs mcp.json, written by the block before it into the checkout; MCP tools are test/mcp/';
+const SCHEDULES =
+  'needs a worker that registered the agent it names, and leaves a schedule firing on the shared server; test/cli/schedule.test.ts runs these commands on its own agent';
 const PLACEHOLDER = 'names a run, key or file of the reader (<run-id>, 3Xk…) or shows output ($ …)';
 const LATER =
   'offline, but not run here yet: beyond the four pages run (README, offline, context-and-workflows, cli) or needs files of its own (a dataset, agents.json, a store, a token file)';
 
 const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: string]> = [
+  [
+    'docs/schedules-and-triggers.md',
+    'npx thoughtline schedule create daily-report --agent reporter --input "Write the daily report" --cron "0 9 * * 1-5"',
+    SCHEDULES,
+  ],
+  [
+    'docs/schedules-and-triggers.md',
+    'npx thoughtline schedule create sweep --agent janitor --input "Close stale tickets" --every 6h --overlap buffer_one',
+    SCHEDULES,
+  ],
+  ['docs/schedules-and-triggers.md', 'npx thoughtline schedule list', SCHEDULES],
+  ['docs/schedules-and-triggers.md', 'npx thoughtline schedule pause daily-report --note "holiday week"', SCHEDULES],
+  ['docs/schedules-and-triggers.md', 'npx thoughtline schedule pause daily-report --resume', SCHEDULES],
+  ['docs/schedules-and-triggers.md', 'npx thoughtline schedule delete sweep', SCHEDULES],
   ['README.md', 'npm install && npm run demo     # sets everything up, then runs an agent and prints its chain', REPO],
   [
     'README.md',

@@ -41,6 +41,17 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'GET /v1/health': notARunDoor('liveness, public'),
   'GET /v1/me/preferences': notARunDoor('the caller’s own visibility preferences'),
   'PUT /v1/me/preferences': notARunDoor('sets the caller’s own visibility preferences'),
+  'GET /v1/schedules': notARunDoor(
+    'the tenant’s schedules: their own settings, and the ids and start times of runs they started, nothing of a run’s steps',
+  ),
+  'POST /v1/schedules': notARunDoor('creates a schedule; answers its settings'),
+  'GET /v1/schedules/:_': notARunDoor('one schedule: its settings and its runs’ ids and start times'),
+  'POST /v1/schedules/:_/pause': notARunDoor('pauses a schedule; answers its settings'),
+  'POST /v1/schedules/:_/unpause': notARunDoor('resumes a schedule; answers its settings'),
+  'DELETE /v1/schedules/:_': notARunDoor('deletes a schedule; answers its name'),
+  'POST /v1/triggers/:_': notARunDoor(
+    'a signed webhook delivery starts a run: answers its id and links, nothing of its steps (as POST /v1/runs)',
+  ),
   // The rest of the app's route table.
   'GET /v1/openapi.json': notARunDoor('the API’s description, public'),
   // A running sub-agent's steps on it (sub_agent_step) pass the child's own gate: events-sub-agent.test.ts.
@@ -103,6 +114,7 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'cli token': notARunDoor('writes an API token'),
   'cli signing-key': notARunDoor('prints a new signing key'),
   'cli tools': notARunDoor('lists tools'),
+  'cli schedule': notARunDoor('schedules’ settings and the ids of runs they started; nothing of a run’s steps'),
   'cli run': notARunDoor('starts a run and prints it as its own caller (the starter sees their own run)'),
   'cli eval': notARunDoor('runs a dataset’s own runs and scores them'),
   'cli approve': notARunDoor('a decision; prints its receipt'),

@@ -50,13 +50,21 @@ describe('GET /v1/openapi.json', () => {
         'PUT /v1/me/preferences',
         'GET /v1/health',
         'GET /v1/openapi.json',
+        'GET /v1/schedules',
+        'POST /v1/schedules',
+        'GET /v1/schedules/{name}',
+        'POST /v1/schedules/{name}/pause',
+        'POST /v1/schedules/{name}/unpause',
+        'DELETE /v1/schedules/{name}',
+        'POST /v1/triggers/{name}',
       ].sort(),
     );
-    expect(API_ROUTES).toHaveLength(21);
+    expect(API_ROUTES).toHaveLength(28);
     const publicOnes = operations
       .filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0)
       .map((o) => o.key);
-    expect(publicOnes.sort()).toEqual(['GET /v1/health', 'GET /v1/openapi.json']);
+    // A trigger takes no bearer token: its delivery is signed with the trigger's secret instead.
+    expect(publicOnes.sort()).toEqual(['GET /v1/health', 'GET /v1/openapi.json', 'POST /v1/triggers/{name}']);
     expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
     for (const { key, op } of operations) expect(Object.keys(op.responses).length, key).toBeGreaterThan(0);
   });

@@ -12,7 +12,8 @@ import { createMemoryBus } from '../../src/events/memory-bus';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import type { ChainStore } from '../../src/store/chain-store';
 import type { LoadedPolicy } from '../../src/governance';
-import { createAgentWorker } from '../../src/worker';
+import { createAgentWorker, type AgentWorkerOptions } from '../../src/worker';
+import type { TriggerTable } from '../../src/server/triggers/trigger-config';
 import type { TestEnv } from '../helpers/temporal-env';
 import { writeTokenFile, type Person } from '../server/server-harness';
 
@@ -32,7 +33,16 @@ export interface ViewerHarness {
  */
 export async function startViewerHarness(
   env: TestEnv,
-  deps: { tools: readonly ToolDefinition[]; model: ModelProvider; store?: ChainStore; policy?: LoadedPolicy },
+  deps: {
+    tools: readonly ToolDefinition[];
+    model: ModelProvider;
+    store?: ChainStore;
+    policy?: LoadedPolicy;
+    /** Agents the worker registers; default none. */
+    agents?: AgentWorkerOptions['agents'];
+    /** The server's webhook triggers; default none. */
+    triggers?: TriggerTable;
+  },
 ): Promise<ViewerHarness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-viewer-'));
   const { file, tokens } = writeTokenFile(dir);
@@ -47,6 +57,7 @@ export async function startViewerHarness(
     secrets: [],
     events: bus,
     workflowBundle: { codePath: inject('workflowBundlePath') },
+    ...(deps.agents ? { agents: deps.agents } : {}),
   });
   const running = worker.run();
   const server = await createServer({
@@ -56,6 +67,7 @@ export async function startViewerHarness(
     port: 0,
     ...(deps.store ? { store: deps.store } : {}),
     ...(deps.policy ? { policy: deps.policy } : {}),
+    ...(deps.triggers ? { triggers: deps.triggers } : {}),
     extend: (app) => registerViewerRoute(app),
   });
   return {

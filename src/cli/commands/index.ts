@@ -6,6 +6,7 @@ import { CHAIN_COMMAND } from './run-and-watch/chain';
 import { DEMO_COMMAND } from './run-and-watch/demo';
 import { FORK_COMMAND } from './run-and-watch/fork';
 import { RUN_COMMAND } from './run-and-watch/run';
+import { SCHEDULE_COMMAND } from './run-and-watch/schedule';
 import { STATUS_COMMAND } from './run-and-watch/status';
 import { TREE_COMMAND } from './run-and-watch/tree';
 import { WATCH_COMMAND } from './run-and-watch/watch';
@@ -51,6 +52,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   SIGNING_KEY_COMMAND,
   TOOLS_COMMAND,
   RUN_COMMAND,
+  SCHEDULE_COMMAND,
   EVAL_COMMAND,
   WATCH_COMMAND,
   CHAIN_COMMAND,

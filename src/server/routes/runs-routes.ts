@@ -129,6 +129,7 @@ function statusRecord(facts: RunFacts, status: AgentStatus, ending: RunEnding | 
     status: ending?.state ?? facts.state,
     ...(ending ? { ending } : {}),
     agentName: facts.agentName,
+    ...(facts.origin ? { origin: facts.origin } : {}),
     chainStatus: status.status,
     stepCount: status.steps,
     iterations: status.iteration,

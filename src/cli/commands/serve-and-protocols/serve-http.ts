@@ -24,6 +24,7 @@ import {
 } from '../../../server/chain-store/chain-store-projection';
 import type { ChainStore } from '../../../store/chain-store';
 import { createAgentCatalog } from '../../../server/catalog/agent-catalog';
+import { loadTriggers, type TriggerTable } from '../../../server/triggers/trigger-config';
 import { visibilityPolicyFromEnv, VisibilityPolicyError, type LoadedPolicy } from '../../../governance';
 
 export interface ServeHttpOptions {
@@ -47,6 +48,8 @@ export interface ServeHttpOptions {
   store?: string;
   /** The visibility policy file (`--policy`): over THOUGHTLINE_VISIBILITY_POLICY. */
   policy?: string;
+  /** The webhook triggers file (`--triggers`): over THOUGHTLINE_TRIGGERS; none: every trigger name is refused. */
+  triggers?: string;
 }
 
 /** `--tokens`, else THOUGHTLINE_TOKENS, else `.thoughtline/tokens.json` under the working directory. */
@@ -88,6 +91,15 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
   } catch (err) {
     if (!(err instanceof VisibilityPolicyError)) throw err;
     log(err.message);
+    return 2;
+  }
+  // Triggers without their secrets stop serve here: a trigger never answers unsigned.
+  const triggersFile = options.triggers ?? process.env.THOUGHTLINE_TRIGGERS;
+  let triggers: TriggerTable | undefined;
+  try {
+    triggers = triggersFile ? loadTriggers(triggersFile) : undefined;
+  } catch (err) {
+    log((err as Error).message);
     return 2;
   }
   if (options.requireSignatures && !options.signingKeys)
@@ -155,6 +167,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
       ...(policy ? { policy } : {}),
       requireSignatures: options.requireSignatures,
       catalog,
+      ...(triggers ? { triggers } : {}),
       port: options.port ?? 8080,
       host,
       log,

@@ -32,6 +32,9 @@ export const SERVE_COMMAND: CommandSpec = {
       default: '.thoughtline/store.sqlite',
     }),
     ...POLICY_OPTION,
+    triggers: text('FILE', 'webhook triggers: name → agent, task and the variable holding its secret', {
+      env: 'THOUGHTLINE_TRIGGERS',
+    }),
   },
   run: async (l) => {
     const port = positiveInteger(l, 'port', 65_535);
@@ -51,6 +54,7 @@ export const SERVE_COMMAND: CommandSpec = {
       requireSignatures: l.flag('require-signatures'),
       ...(given('store') !== undefined ? { store: given('store')! } : {}),
       ...(given('policy') !== undefined ? { policy: given('policy')! } : {}),
+      ...(given('triggers') !== undefined ? { triggers: given('triggers')! } : {}),
     });
   },
 };

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { originText, type RunOrigin } from '../../src/domain/run/run-origin';
+import { viewerModule } from './viewer-module';
+
+interface FormatModule {
+  originText(origin: unknown): string;
+}
+
+describe("the viewer's run origin line", () => {
+  const origins: RunOrigin[] = [
+    { kind: 'schedule', schedule: 'nightly' },
+    { kind: 'trigger', trigger: 'deploys', deliveryId: 'd-1' },
+  ];
+
+  it('says what the server says, for a schedule and a webhook delivery', async () => {
+    const viewer = await viewerModule<FormatModule>('format.js');
+    for (const origin of origins) expect(viewer.originText(origin)).toBe(originText(origin));
+    expect(viewer.originText(origins[0])).toBe('scheduled by nightly');
+    expect(viewer.originText(origins[1])).toBe('triggered by webhook deploys, delivery d-1');
+  });
+
+  it('says nothing for a run its caller started, or an origin it cannot read', async () => {
+    const viewer = await viewerModule<FormatModule>('format.js');
+    for (const unreadable of [undefined, null, 'schedule', { kind: 'cron' }])
+      expect(viewer.originText(unreadable)).toBe('');
+  });
+});

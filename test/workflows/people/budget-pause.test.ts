@@ -39,8 +39,16 @@ const spentAfterThree = spentAfterTwo + 1600 + 40;
 
 /** One token short of room for the third call (as termination.test.ts measures it). */
 async function tightTokenBudget(): Promise<number> {
+  return (await dryRun()).budget;
+}
+
+/** The same script without a budget: the tight budget, and the run's history to compare with. */
+async function dryRun(): Promise<{ budget: number; workflowId: string }> {
   const dry = await runScripted(env, { script: budgetScript(), input: { task } });
-  return spentAfterTwo + estimateInputTokens(dry.model.calls[2]!) + MIN_OUTPUT_TOKENS - 1;
+  return {
+    budget: spentAfterTwo + estimateInputTokens(dry.model.calls[2]!) + MIN_OUTPUT_TOKENS - 1,
+    workflowId: dry.workflowId,
+  };
 }
 
 async function pausedStatus(handle: WorkflowHandle): Promise<AgentStatus> {
@@ -74,7 +82,8 @@ function start(script: ScriptedTurn[] = budgetScript()) {
 
 describe("onBudget: 'ask' (real dev server)", () => {
   it('pauses at the token budget, shows what was spent, refuses bad raises, and goes on after a raise', async () => {
-    const tokenBudget = await tightTokenBudget();
+    const dry = await dryRun();
+    const tokenBudget = dry.budget;
     const { model, harness } = start();
     const h = await harness;
     const out = await h.worker.runUntil(async () => {
@@ -138,6 +147,21 @@ describe("onBudget: 'ask' (real dev server)", () => {
     // One update reached history (the refused ones never did), and the pause's one timer.
     expect(await eventCount(handle, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED)).toBe(1);
     expect(await eventCount(handle, EventType.EVENT_TYPE_TIMER_STARTED)).toBe(1);
+    // What the pause cost in actions, against the same run with no budget: one timer, one update, two upserts.
+    const unpaused = env.client.workflow.getHandle(dry.workflowId);
+    const actions = async (h: WorkflowHandle) => ({
+      timers: await eventCount(h, EventType.EVENT_TYPE_TIMER_STARTED),
+      updates: await eventCount(h, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED),
+      upserts: await eventCount(h, EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES),
+      activities: await eventCount(h, EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED),
+    });
+    const [before, after] = [await actions(unpaused), await actions(handle)];
+    expect({
+      timers: after.timers - before.timers,
+      updates: after.updates - before.updates,
+      upserts: after.upserts - before.upserts,
+      activities: after.activities - before.activities,
+    }).toEqual({ timers: 1, updates: 1, upserts: 2, activities: 0 });
   });
 
   it('stop ends the run as the budget would have; no answer in time ends it too', async () => {

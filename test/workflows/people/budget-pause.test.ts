@@ -10,6 +10,7 @@ import { scheduledActivities } from '../../helpers/history';
 import { runScripted } from '../../helpers/run-scripted';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
+import { modelsByName, scripted } from '../../helpers/sub-agent-helpers';
 import { testTools } from '../../helpers/test-tools';
 
 const EventType = temporal.api.enums.v1.EventType;
@@ -209,6 +210,49 @@ describe("onBudget: 'ask' (real dev server)", () => {
     const { result } = await runScripted(env, { script: budgetScript().slice(0, 2), input: { task, tokenBudget } });
     expect(result).toMatchObject({ terminationReason: 'token_budget', modelCalls: 2 });
     expect(thoughts(result.chain.steps).some((t) => t.startsWith('Paused at the budget'))).toBe(false);
+  });
+
+  it('a tree is asked once, at the top: a sub-agent at its sub-budget ends as before, the parent pauses', async () => {
+    const lead = createScriptedModel([
+      { content: [say('Delegating.'), useTool('helper_agent', { task: 'Look up a' }, 'call_helper')] },
+      { content: [useTool('lookup', { key: 'bb' }, 'toolu_l2')] },
+      { content: [useTool('finish', { result: 'a=10, bb=20' }, 'toolu_l3')] },
+    ]);
+    const helper = createScriptedModel([
+      { content: [useTool('lookup', { key: 'a' }, 'toolu_h1')] },
+      { content: [say('a is 10; out of iterations.')] },
+    ]);
+    const models = modelsByName({ lead, helper });
+    const { tools } = testTools();
+    const h = await createHarness(env, { tools, models: { scripted: models } });
+    const { result, child } = await h.worker.runUntil(async () => {
+      const handle = await h.agents.start({
+        task,
+        model: scripted('lead'),
+        maxIterations: 2,
+        onBudget: 'ask',
+        agents: {
+          helper_agent: {
+            description: 'Looks things up',
+            model: scripted('helper'),
+            tools: ['lookup'],
+            limits: { maxIterations: 1 },
+          },
+        },
+      });
+      const paused = await pausedStatus(handle);
+      expect(paused.budgetPause).toMatchObject({ reason: 'max_iterations', spent: { iterations: 2 } });
+      await handle.executeUpdate(raiseBudgetUpdate, { args: [{ iterations: 1, by: { id: 'alice', roles: [] } }] });
+      const result = await handle.result();
+      const call = result.chain.steps.find((st) => st.type === 'tool_call' && st.toolCall.toolName === 'helper_agent');
+      const childId = call?.type === 'tool_call' ? call.toolCall.delegatedTo!.workflowId : '';
+      return { result, child: await h.agents.getHandle(childId).result() };
+    });
+    models.verify();
+    expect(child).toMatchObject({ terminationReason: 'max_iterations' });
+    expect(thoughts(child.chain.steps).some((t) => t.startsWith('Paused at the budget'))).toBe(false);
+    expect(result).toMatchObject({ success: true, iterations: 3 });
+    expect(thoughts(result.chain.steps).filter((t) => t.startsWith('Paused at the budget'))).toHaveLength(1);
   });
 
   it('workers killed before and after the pause: nothing is called or counted twice', async () => {

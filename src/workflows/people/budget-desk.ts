@@ -56,10 +56,13 @@ export class BudgetDesk {
     this.pause = pause;
     this.raise = undefined;
     opened();
-    await condition(() => this.raise !== undefined, timeoutMs);
-    // A raise that landed in the same activation as the timer wins, as an approval does.
-    const raise = this.raise;
-    this.pause = undefined;
-    return raise;
+    try {
+      await condition(() => this.raise !== undefined, timeoutMs);
+      // A raise that landed in the same activation as the timer wins, as an approval does.
+      return this.raise;
+    } finally {
+      // Also when the wait is cancelled (the run's cancel or timeout): the status stops showing the pause.
+      this.pause = undefined;
+    }
   }
 }

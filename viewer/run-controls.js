@@ -1,5 +1,6 @@
-// What a person can do to a running run besides approvals: steer it, cancel it, and answer the
-// question it asked. The API decides who may; a refusal is shown with its message.
+// What a person can do to a running run besides approvals: steer it, cancel it, answer the
+// question it asked, and raise or stop a budget it paused at. The API decides who may; a refusal
+// is shown with its message.
 import { api } from './api.js';
 import { h, replaceChildren } from './dom.js';
 
@@ -10,7 +11,9 @@ import { h, replaceChildren } from './dom.js';
 export function createRunControls({ base, tell, fail, changed }) {
   const controls = h('div', { class: 'controls' });
   const questionPanel = h('section', { class: 'question pending', hidden: true });
+  const budgetPanel = h('section', { class: 'budget-pause pending', hidden: true });
   let questionShown;
+  let pauseShown;
 
   const post = async (path, body, done) => {
     try {
@@ -121,13 +124,66 @@ export function createRunControls({ base, tell, fail, changed }) {
     );
   };
 
+  // Rebuilt only when another pause opens, so an amount being typed survives status updates.
+  const renderBudget = (pause) => {
+    if (pause?.pausedAt === pauseShown) return;
+    pauseShown = pause?.pausedAt;
+    budgetPanel.hidden = !pause;
+    if (!pause) return budgetPanel.replaceChildren();
+    const field = {
+      token_budget: { key: 'tokens', label: 'Tokens to add', step: '1' },
+      cost_budget: { key: 'costUsd', label: 'Dollars to add', step: '0.01' },
+      max_iterations: { key: 'iterations', label: 'Iterations to add', step: '1' },
+    }[pause.reason];
+    const amount = h('input', {
+      type: 'number',
+      class: 'raise-amount',
+      min: field.step,
+      step: field.step,
+      required: true,
+      'aria-label': field.label,
+      placeholder: field.label,
+    });
+    const form = h(
+      'form',
+      { class: 'raise-budget' },
+      amount,
+      h('button', { type: 'submit', class: 'primary' }, 'Raise'),
+      h('button', { type: 'button', class: 'stop-at-budget danger', onclick: () => send({ stop: true }) }, 'Stop here'),
+    );
+    const send = async (body) => {
+      const done = body.stop ? 'Stopped. The run ends at its budget.' : 'Budget raised. The run goes on.';
+      if (await post(`${base}/budget`, body, done)) changed();
+    };
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const value = Number(amount.value);
+      if (Number.isFinite(value) && value > 0) await send({ [field.key]: value });
+    });
+    const { spent } = pause;
+    const tools = spent.tools.length ? ` Tools: ${spent.tools.map((t) => `${t.name} ×${t.calls}`).join(', ')}.` : '';
+    replaceChildren(
+      budgetPanel,
+      h('h3', {}, 'Paused at its budget'),
+      h('p', { class: 'budget-message' }, pause.message),
+      h(
+        'p',
+        { class: 'budget-spent' },
+        `Spent ${spent.tokens} tokens, $${spent.costUsd.toFixed(4)}, ${spent.iterations} iterations, ${spent.modelCalls} model calls.${tools} Waits until ${pause.expiresAt}.`,
+      ),
+      form,
+    );
+  };
+
   return {
     controls,
     questionPanel,
+    budgetPanel,
     /** Shows the controls for the run as its status now stands. */
-    update({ ended, openQuestion }) {
+    update({ ended, openQuestion, budgetPause }) {
       renderControls(ended);
       renderQuestion(ended ? undefined : openQuestion);
+      renderBudget(ended ? undefined : budgetPause);
     },
   };
 }

@@ -90,6 +90,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
     endingPanel,
     progressSummary,
     people.questionPanel,
+    people.budgetPanel,
     pendingPanel,
     planPanel,
     subPanel,
@@ -188,7 +189,11 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
     viewNote.textContent = chainHead?.view
       ? `${labelOfView(chainHead.view.role)} view${hidden ? ` · ${hidden} step${hidden === 1 ? '' : 's'} not shown in this view` : ''}`
       : '';
-    people.update({ ended: ended(), openQuestion: status?.progress?.openQuestion ?? status?.openQuestion });
+    people.update({
+      ended: ended(),
+      openQuestion: status?.progress?.openQuestion ?? status?.openQuestion,
+      budgetPause: status?.progress?.budgetPause,
+    });
     renderSubAgents();
     const plan = status?.progress?.plan?.tasks ?? status?.plan?.tasks ?? chainHead?.plan?.tasks;
     if (plan) renderPlan(plan);

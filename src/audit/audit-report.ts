@@ -98,7 +98,7 @@ export const AuditIntervention = z.object({
   stepId: z.string(),
   stepNumber: z.number().int().positive(),
   timestamp: z.string(),
-  kind: z.enum(['steer', 'answer', 'cancel']),
+  kind: z.enum(['steer', 'answer', 'cancel', 'budget']),
   by: z.string(),
   /** What the person said, as far as the view shows it. */
   text: z.string().optional(),

@@ -178,6 +178,7 @@ const interventionLabel: Record<AuditIntervention['kind'], string> = {
   steer: 'Steering',
   answer: 'Answer',
   cancel: 'Cancel',
+  budget: 'Budget raise or stop',
 };
 
 /** Outcome scores, when the run has any (or they could not be read); nothing at all otherwise. */
@@ -226,6 +227,7 @@ const personTag: Record<NonNullable<ReasoningStep['fromPerson']>['kind'], string
   answer: 'ANSWER',
   approval: 'APPROVAL',
   cancel: 'CANCEL',
+  budget: 'BUDGET',
 };
 /** Steps with a `summary` but no summary text still show in full, as in the chain view. */
 const isShown = (s: ReasoningStep): boolean =>

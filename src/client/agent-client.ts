@@ -21,7 +21,15 @@ import { chainPage, type ChainPage } from '../domain/chain/chain-page';
 import { viewChain, viewStatus } from '../domain/chain/chain-view';
 import { protoKeyProblem } from '../domain/text/own-value';
 import type { agentWorkflow } from '../workflows';
-import { answerUpdate, approveToolCallUpdate, chainQuery, statusQuery, steerSignal } from '../workflows/messages';
+import {
+  answerUpdate,
+  approveToolCallUpdate,
+  chainQuery,
+  raiseBudgetUpdate,
+  statusQuery,
+  steerSignal,
+} from '../workflows/messages';
+import type { BudgetRaise } from '../domain/run/budget-pause';
 import { actorId, toPerson, type Actor } from './decisions/actor';
 import { namedAgentInput } from './start/named-agent-input';
 import { redactContext } from './start/redact-context';
@@ -403,6 +411,18 @@ export class AgentClient {
   answer(workflowId: string, text: string, by: Actor): Promise<string> {
     return sendUpdate(() =>
       this.getHandle(workflowId).executeUpdate(answerUpdate, { args: [{ text, by: actorId(by) }] }),
+    );
+  }
+
+  /**
+   * Raises the budget a run paused at (`onBudget: 'ask'`) by tokens, USD or iterations, or stops
+   * it (`stop: true`). Refused (UpdateRefusedError, nothing in history) when the run is not
+   * paused, the raise misses the budget it paused at, or `by` lacks a role `budgetRaiserRoles`
+   * asks for. `by` as for `decide`: an id alone holds no role.
+   */
+  raiseBudget(workflowId: string, raise: Omit<BudgetRaise, 'by' | 'signature'> & { by: Actor }): Promise<string> {
+    return sendUpdate(() =>
+      this.getHandle(workflowId).executeUpdate(raiseBudgetUpdate, { args: [{ ...raise, by: toPerson(raise.by) }] }),
     );
   }
 

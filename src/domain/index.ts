@@ -5,6 +5,7 @@ export * from './output/output-schema';
 export * from './output/structured-answer';
 export * from './model/reasoning-settings';
 export * from './run/agent-result';
+export * from './run/budget-pause';
 export * from './chain/answer-grounding';
 export * from './chain/chain';
 export * from './chain/chain-length';

@@ -11,6 +11,13 @@ import {
   TokenUsage,
   ViewerRole,
 } from '../domain';
+import {
+  BudgetPause,
+  MAX_RAISE_ITERATIONS,
+  MAX_RAISE_TEXT_CHARS,
+  MAX_RAISE_TOKENS,
+  MAX_RAISE_USD,
+} from '../domain/run/budget-pause';
 import { RunEnding } from '../domain/run/run-ending';
 import { ChainSource } from '../domain/store';
 import { TerminationReason } from '../domain/run/termination';
@@ -111,6 +118,8 @@ export const RunProgress = z.object({
     .object({ callId: z.string(), question: z.string(), askedAt: z.string(), expiresAt: z.string() })
     .optional(),
   plan: PlanProgress.optional(),
+  /** The budget the run paused at (`onBudget: 'ask'`): what it spent, and on what; raise it with POST /v1/runs/{id}/budget. */
+  budgetPause: BudgetPause.optional(),
   tokenBudget: z.number().optional(),
   costBudgetUsd: z.number().optional(),
   continuations: z.number().int().nonnegative(),
@@ -195,6 +204,20 @@ const PersonText = z.string().trim().min(1).max(32_000);
 export const CancelBody = z.object({ reason: z.string().max(4_000).optional() }).strict();
 export const SteerBody = z.object({ text: PersonText }).strict();
 export const AnswerBody = z.object({ text: PersonText, callId: z.string().min(1).max(200).optional() }).strict();
+/** A raise of a paused budget (`onBudget: 'ask'`): amounts within one raise's limits, or a stop; the run checks the rest. */
+export const RaiseBudgetBody = z
+  .object({
+    tokens: z.number().int().positive().max(MAX_RAISE_TOKENS).optional(),
+    costUsd: z.number().positive().max(MAX_RAISE_USD).optional(),
+    iterations: z.number().int().positive().max(MAX_RAISE_ITERATIONS).optional(),
+    stop: z.boolean().optional(),
+    note: z.string().max(MAX_RAISE_TEXT_CHARS).optional(),
+  })
+  .strict()
+  .refine((b) => (b.stop === true) !== [b.tokens, b.costUsd, b.iterations].some((a) => a !== undefined), {
+    message: 'give tokens, costUsd or iterations to raise, or stop: true alone',
+  });
+export const RaiseBudgetResponse = z.object({ outcome: z.string(), pause: BudgetPause });
 export const AcceptedResponse = z.object({ accepted: z.literal(true) });
 export const AnswerResponse = z.object({ answer: z.string() });
 

@@ -7,6 +7,7 @@ import type {
   AnswerRequest,
   ApprovalDecision,
   ApprovalRecord,
+  BudgetRaise,
   ModelContext,
   ModelMessage,
   ReasoningChain,
@@ -55,6 +56,12 @@ export const resolveStallUpdate = defineUpdate<string, [StallDecision]>('resolve
 
 /** A person's decision on a tool call waiting for approval; the validator refuses stale or unauthorised ones. */
 export const approveToolCallUpdate = defineUpdate<ApprovalRecord, [ApprovalDecision]>('approveToolCall');
+
+/**
+ * Raises a paused budget (`onBudget: 'ask'`) by tokens, USD or iterations, or stops the run; the
+ * validator refuses it when the run is not paused, or for amounts, roles or signatures it cannot accept.
+ */
+export const raiseBudgetUpdate = defineUpdate<string, [BudgetRaise]>('raiseBudget');
 
 /** The instruction joins the conversation before the next thought. */
 export type SteerRequest = SteeringInstruction;

@@ -78,6 +78,7 @@ import * as domainPlanningWorkflowTemplate from '../domain/planning/workflow-tem
 import * as domainRunAgentContext from '../domain/run/agent-context';
 import * as domainRunAgentInput from '../domain/run/agent-input';
 import * as domainRunAgentResult from '../domain/run/agent-result';
+import * as domainRunBudgetPause from '../domain/run/budget-pause';
 import * as domainRunConstants from '../domain/run/constants';
 import * as domainRunContinuedState from '../domain/run/continued-state';
 import * as domainRunFailureTypes from '../domain/run/failure-types';
@@ -169,6 +170,7 @@ import * as evalUnitPool from './eval/unit-pool';
 import * as loopDecideNextStep from './loop/decide-next-step';
 import * as loopFewShot from './loop/few-shot';
 import * as loopFitContext from './loop/fit-context';
+import * as loopGuardsBudgetPause from './loop/guards/budget-pause';
 import * as loopGuardsFailedCalls from './loop/guards/failed-calls';
 import * as loopGuardsLowConfidence from './loop/guards/low-confidence';
 import * as loopGuardsStall from './loop/guards/stall';
@@ -194,6 +196,7 @@ import * as modelUniqueCallIds from './model/unique-call-ids';
 import * as peopleApprovalGate from './people/approval-gate';
 import * as peopleApprovalRequests from './people/approval-requests';
 import * as peopleAskPerson from './people/ask-person';
+import * as peopleBudgetDesk from './people/budget-desk';
 import * as peopleDecisionSignatures from './people/decision-signatures';
 import * as peopleQuestionDesk from './people/question-desk';
 import * as peopleStallQuestion from './people/stall-question';
@@ -347,6 +350,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainRunAgentContext,
   domainRunAgentInput,
   domainRunAgentResult,
+  domainRunBudgetPause,
   domainRunConstants,
   domainRunContinuedState,
   domainRunFailureTypes,
@@ -438,6 +442,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   loopDecideNextStep,
   loopFewShot,
   loopFitContext,
+  loopGuardsBudgetPause,
   loopGuardsFailedCalls,
   loopGuardsLowConfidence,
   loopGuardsStall,
@@ -463,6 +468,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   peopleApprovalGate,
   peopleApprovalRequests,
   peopleAskPerson,
+  peopleBudgetDesk,
   peopleDecisionSignatures,
   peopleQuestionDesk,
   peopleStallQuestion,

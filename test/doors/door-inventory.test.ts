@@ -165,6 +165,7 @@ async function readEndedRun(): Promise<void> {
     );
     reads.add('POST /v1/runs/:_/steer', view, await post(`${v1}/steer`, { text: 'and the notes?' }));
     reads.add('POST /v1/runs/:_/answers', view, await post(`${v1}/answers`, { text: 'yes' }));
+    reads.add('POST /v1/runs/:_/budget', view, await post(`${v1}/budget`, { tokens: 1_000 }));
     reads.add('POST /v1/runs/:_/cancel', view, await post(`${v1}/cancel`, {}));
     reads.add('POST /v1/runs/:_/scores', view, await post(`${v1}/scores`, { name: 'helpful', value: 1 }));
   }

@@ -32,6 +32,7 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'POST /v1/runs/:_/cancel': read('a cancel of the ended run, as each person'),
   'POST /v1/runs/:_/steer': read('a steer of the ended run (refused), as each person'),
   'POST /v1/runs/:_/answers': read('an answer to the ended run (refused), as each person'),
+  'POST /v1/runs/:_/budget': read('a raise of the ended run’s budget (refused), as each person'),
   'POST /v1/runs/:_/scores': read('a score on the run, as each person'),
   'GET /v1/runs/:_/scores': read('the run’s scores, as each person'),
   'POST /v1/imports': notARunDoor(
@@ -121,6 +122,7 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'cli reject': notARunDoor('a decision; prints its receipt'),
   'cli steer': notARunDoor('sends an instruction; prints its receipt'),
   'cli answer': notARunDoor('sends an answer; prints its receipt'),
+  'cli raise-budget': notARunDoor('raises or stops a paused budget; prints the pause message and its receipt'),
   'cli verify': notARunDoor('checks an export file it is given'),
   'cli import': notARunDoor(
     'verifies an export file it is given and writes it to the store; prints its run ids and step counts (chain and search read them)',
@@ -145,6 +147,7 @@ export const VIEWER_DATA_ROUTES: readonly string[] = [
   '/v1/runs/:_',
   '/v1/runs/:_/answers',
   '/v1/runs/:_/approvals/:_',
+  '/v1/runs/:_/budget',
   '/v1/runs/:_/cancel',
   '/v1/runs/:_/chain',
   '/v1/runs/:_/events',

@@ -42,6 +42,7 @@ describe('GET /v1/openapi.json', () => {
         'POST /v1/runs/{id}/cancel',
         'POST /v1/runs/{id}/steer',
         'POST /v1/runs/{id}/answers',
+        'POST /v1/runs/{id}/budget',
         'POST /v1/runs/{id}/scores',
         'POST /v1/imports',
         'GET /v1/runs/{id}/scores',
@@ -59,7 +60,7 @@ describe('GET /v1/openapi.json', () => {
         'POST /v1/triggers/{name}',
       ].sort(),
     );
-    expect(API_ROUTES).toHaveLength(28);
+    expect(API_ROUTES).toHaveLength(29);
     const publicOnes = operations
       .filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0)
       .map((o) => o.key);

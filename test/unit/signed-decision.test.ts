@@ -26,16 +26,20 @@ const approval = {
 };
 const answer = { text: 'Use the blue one.', by: 'alice', roles: ['ops'], callId: 'toolu_q' };
 const steer = { text: 'Stop after this step.', by: 'alice', roles: ['ops'] };
-const payloads: Record<SignedDecisionKind, object> = { approval, answer, steer };
+const budget = { tokens: 5_000, costUsd: 0.5, note: 'one more try', by: { id: 'alice', roles: ['finance'] } };
+const payloads: Record<SignedDecisionKind, object> = { approval, answer, steer, budget };
 
 const verify = (kind: SignedDecisionKind, payload: unknown, at = now, workflowId = wf) =>
   verifyDecisionSignature(kind, workflowId, payload, policy, at);
 const reasonOf = (result: ReturnType<typeof verify>) => (result.ok ? 'ok' : result.reason);
 
 describe('verifyDecisionSignature', () => {
-  it.each(['approval', 'answer', 'steer'] as const)('accepts a %s signed for this run within the age limit', (kind) => {
-    expect(verify(kind, signDecision(kind, wf, payloads[kind], key, issuedAt))).toEqual({ ok: true });
-  });
+  it.each(['approval', 'answer', 'steer', 'budget'] as const)(
+    'accepts a %s signed for this run within the age limit',
+    (kind) => {
+      expect(verify(kind, signDecision(kind, wf, payloads[kind], key, issuedAt))).toEqual({ ok: true });
+    },
+  );
 
   it('accepts an answer without a callId and an approval without a reason (absent fields are left out of the claims)', () => {
     const { callId: _c, ...bare } = answer;
@@ -132,6 +136,12 @@ describe('verifyDecisionSignature', () => {
       ['steer', 'text', (p) => ({ ...p, text: 'Delete everything.' })],
       ['steer', 'by', (p) => ({ ...p, by: 'mallory' })],
       ['steer', 'roles', (p) => ({ ...p, roles: [] })],
+      ['budget', 'tokens', (p) => ({ ...p, tokens: 5_000_000 })],
+      ['budget', 'costUsd', (p) => ({ ...p, costUsd: 50 })],
+      ['budget', 'iterations added', (p) => ({ ...p, iterations: 100 })],
+      ['budget', 'stop added', (p) => ({ ...p, stop: true })],
+      ['budget', 'note', (p) => ({ ...p, note: 'all the money' })],
+      ['budget', 'by.roles', (p) => ({ ...p, by: { id: 'alice', roles: ['admin'] } })],
       ['steer', 'keyId (signature moved to another listed key id)', (p) => p],
     ];
     it.each(cases)('%s: %s', (kind, field, tamper) => {

@@ -628,6 +628,35 @@ describe('the chain viewer in Chromium', () => {
     await page.close();
   });
 
+  it('shows a run paused at its budget, what it spent, and raises it from the page', async () => {
+    const runId = await start(
+      'ops',
+      'budget',
+      'Count the ledger rows',
+      [
+        { content: [say('Counting.'), useTool('count_rows', { table: 'ledger' })] },
+        { content: [useTool('finish', { result: '600 rows.' })] },
+      ],
+      { maxIterations: 1, onBudget: 'ask' },
+    );
+    const page = await openAs('ops', `/runs/${runId}`);
+    await page
+      .locator('.budget-pause .budget-message', { hasText: 'All 1 iterations are spent.' })
+      .waitFor({ timeout: 20_000 });
+    expect(await page.locator('.budget-pause .budget-spent').textContent()).toMatch(
+      // ops holds no developer role: the end user's view, which leaves the tools' names out.
+      /^Spent 120 tokens, \$0\.0000, 1 iterations, 1 model calls\. Waits until \d{4}-/,
+    );
+    if (SAVE_SCREENSHOTS) await page.screenshot({ path: path.join(IMAGES, 'viewer-budget-pause.png') });
+    await page.locator('.raise-amount').fill('1');
+    await page.locator('form.raise-budget button[type="submit"]').click();
+    await page.locator('.run-meta .status[data-state="completed"]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('.budget-pause').isHidden()).toBe(true);
+    const { json } = await s.call('auditor', 'GET', `/v1/runs/${runId}/chain`);
+    expect(json.chain.steps).toContainEqual(expect.objectContaining({ fromPerson: { kind: 'budget', by: 'ops' } }));
+    await page.close();
+  });
+
   it('sends a person whose token is revoked mid-session back to the sign-in box', async () => {
     const page = await openAs('solo');
     await page.locator('table.runs').waitFor();

@@ -11,6 +11,7 @@ import { STATUS_COMMAND } from './run-and-watch/status';
 import { TREE_COMMAND } from './run-and-watch/tree';
 import { WATCH_COMMAND } from './run-and-watch/watch';
 import { ANSWER_COMMAND } from './people-in-the-loop/answer';
+import { RAISE_BUDGET_COMMAND } from './people-in-the-loop/raise-budget';
 import { APPROVE_COMMAND } from './people-in-the-loop/approve';
 import { REJECT_COMMAND } from './people-in-the-loop/reject';
 import { STEER_COMMAND } from './people-in-the-loop/steer';
@@ -62,6 +63,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   REJECT_COMMAND,
   STEER_COMMAND,
   ANSWER_COMMAND,
+  RAISE_BUDGET_COMMAND,
   EXPORT_COMMAND,
   FORK_COMMAND,
   VERIFY_COMMAND,

@@ -12,7 +12,7 @@ import { canonicalJson } from './arguments-hash';
  */
 
 /** The decisions a run may require signed. */
-export const SignedDecisionKind = z.enum(['approval', 'answer', 'steer']);
+export const SignedDecisionKind = z.enum(['approval', 'answer', 'steer', 'budget']);
 export type SignedDecisionKind = z.infer<typeof SignedDecisionKind>;
 
 /** The signature carried by a decision payload; `value` signs the claims, never itself. */
@@ -54,6 +54,15 @@ const ClaimSources = {
   }),
   answer: z.object({ text: z.string(), by: z.string(), roles: Roles, callId: z.string().optional() }),
   steer: z.object({ text: z.string(), by: z.string(), roles: Roles }),
+  /** A raise of a paused budget (run/budget-pause.ts): every amount and the stop are signed. */
+  budget: z.object({
+    tokens: z.number().optional(),
+    costUsd: z.number().optional(),
+    iterations: z.number().optional(),
+    stop: z.boolean().optional(),
+    note: z.string().optional(),
+    by: z.object({ id: z.string(), roles: Roles }),
+  }),
 } as const;
 
 export type VerifyDecisionResult = { ok: true } | { ok: false; reason: string };
@@ -93,6 +102,20 @@ export function decisionClaims(
     if (!p.success) return undefined;
     const { text, by, roles, callId } = p.data;
     return { ...common, ...(callId !== undefined ? { callId } : {}), textHash: textHash(text), by: { id: by, roles } };
+  }
+  if (kind === 'budget') {
+    const p = ClaimSources.budget.safeParse(payload);
+    if (!p.success) return undefined;
+    const { tokens, costUsd, iterations, stop, note, by } = p.data;
+    return {
+      ...common,
+      ...(tokens !== undefined ? { tokens } : {}),
+      ...(costUsd !== undefined ? { costUsd } : {}),
+      ...(iterations !== undefined ? { iterations } : {}),
+      ...(stop !== undefined ? { stop } : {}),
+      ...(note !== undefined ? { noteHash: textHash(note) } : {}),
+      by: { id: by.id, roles: by.roles },
+    };
   }
   const p = ClaimSources.steer.safeParse(payload);
   if (!p.success) return undefined;

@@ -433,7 +433,11 @@ export function viewStatus(
   const known = role === 'auditor' ? [] : sensitiveValues([], status.pendingApprovals, facts, active);
   const pendingApprovals = status.pendingApprovals.map((record) => approvalView(record, facts, role, active));
   const subAgents = status.subAgents ? { subAgents: subAgentsView(status.subAgents, active, role) ?? [] } : {};
-  return redactSecrets({ ...status, pendingApprovals, ...subAgents }, known);
+  // A paused budget names the tools it spent on: not to an end user, nor through a lens that may hide some.
+  const pause = status.budgetPause;
+  const budgetPause =
+    pause && (role === 'end_user' || active) ? { budgetPause: { ...pause, spent: { ...pause.spent, tools: [] } } } : {};
+  return redactSecrets({ ...status, pendingApprovals, ...subAgents, ...budgetPause }, known);
 }
 
 /**

@@ -118,7 +118,9 @@ const StepBase = z.object({
   usage: TokenUsage.optional(),
   costUsd: z.number().nonnegative().optional(),
   /** Set on steps a person caused: a steering instruction, an answer, an approval decision, a cancel. */
-  fromPerson: z.object({ kind: z.enum(['steer', 'answer', 'approval', 'cancel']), by: z.string() }).optional(),
+  fromPerson: z
+    .object({ kind: z.enum(['steer', 'answer', 'approval', 'cancel', 'budget']), by: z.string() })
+    .optional(),
   /**
    * Calls the model asked for in one turn and that ran concurrently: `group` is the step number
    * of the turn's first call, which they share; `index` counts from 1 within the turn.

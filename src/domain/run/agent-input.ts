@@ -113,6 +113,16 @@ export const AgentInput = z.object({
   tokenBudget: z.number().int().positive().optional(),
   /** USD the run may spend; `cost_budget` when the next call would cross it. */
   costBudgetUsd: z.number().positive().optional(),
+  /**
+   * At the token, cost or iteration budget: `end` the run (the default) or `ask` a person to raise
+   * it (update `raiseBudget`; docs/budgets.md). Absent means `end`, and a default run's input and
+   * history stay as they were. Sub-agents never ask: a tree is asked once, at the top.
+   */
+  onBudget: z.enum(['end', 'ask']).optional(),
+  /** How long a paused budget waits for a raise before the run ends as it would have. Default 1 day. */
+  budgetWaitTimeoutMs: z.number().int().positive().optional(),
+  /** Roles that may raise a paused budget; absent or empty: anyone who may decide on the run. */
+  budgetRaiserRoles: z.array(z.string().min(1)).max(20).optional(),
   /** Wall-clock limit of the whole run (a durable timer, across continue-as-new); `timeout`. */
   runTimeoutMs: z.number().int().positive().optional(),
   /** After a `cancel` signal, in-flight work may finish for this long before it is cancelled. */

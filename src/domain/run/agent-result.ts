@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BudgetPause } from './budget-pause';
 import { AnswerGrounding, MAX_CHECKED_CLAIMS, MAX_CLAIM_CHARS } from '../chain/answer-grounding';
 import { Confidence } from '../model/reasoning-settings';
 import { AgentRef } from '../agents/agent-definition';
@@ -75,6 +76,8 @@ export const AgentStatus = z.object({
   costBudgetUsd: z.number().optional(),
   /** Set once a `cancel` signal arrived, with its reason. */
   cancelRequested: z.string().optional(),
+  /** A budget the run paused at (`onBudget: 'ask'`), waiting for the `raiseBudget` update. */
+  budgetPause: BudgetPause.optional(),
   /** What the run waits for, e.g. a person's answer to "continue?" after a stall. */
   waitingFor: z.string().optional(),
   continuations: z.number().int().nonnegative().default(0),

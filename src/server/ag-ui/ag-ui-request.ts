@@ -1,7 +1,9 @@
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { MAX_TASK_BYTES, utf8Bytes } from '../../domain/run/payload-size';
 import { MAX_THREAD_ID_CHARS, MAX_TURN_ID_CHARS } from '../../domain/threads/thread-schemas';
+import type { z } from 'zod';
 import { ApiError } from '../api-error';
+import { RaiseBudgetBody } from '../api-schemas';
 import { decodeInterruptId, type InterruptRef } from './interrupt-id';
 
 /** Longest answer to a question or reason for a decision read from a resume entry (characters). */
@@ -13,6 +15,8 @@ export interface InterruptAnswer {
   approved: boolean;
   text?: string;
   reason?: string;
+  /** For a paused budget: the raise, or a stop (a cancelled interrupt stops). */
+  raise?: z.output<typeof RaiseBudgetBody>;
 }
 
 /** What a POST /v1/ag-ui/:agent asks: a new user turn, or answers to the interrupts it was left with. */
@@ -57,6 +61,13 @@ function readAnswer(entry: {
   const ref = decodeInterruptId(entry.interruptId);
   if (!ref) throw bad('A resume entry names an interrupt this server did not send.', 'resume');
   const payload = entry.payload as Record<string, unknown> | string | boolean | undefined;
+  if (ref.kind === 'budget') {
+    if (entry.status === 'cancelled') return { ref, approved: false, raise: { stop: true } };
+    const raise = RaiseBudgetBody.safeParse(payload);
+    if (!raise.success)
+      throw bad('Answer a paused budget with { tokens?, costUsd?, iterations?, note? } or { stop: true }.', 'resume');
+    return { ref, approved: true, raise: raise.data };
+  }
   if (entry.status === 'cancelled')
     return ref.kind === 'approval'
       ? { ref, approved: false, reason: 'Cancelled by the person.' }

@@ -329,7 +329,7 @@ export class AgUiTranslator {
   }
 }
 
-/** What the run waits for, as AG-UI interrupts: its pending approvals and its open question. */
+/** What the run waits for, as AG-UI interrupts: its pending approvals, its open question and a paused budget. */
 function interruptsOf(status: AgentStatus, workflowId: string, stepOf: (callId: string) => number): Interrupt[] {
   const interrupts = status.pendingApprovals
     .filter((a) => a.status === 'pending')
@@ -348,6 +348,25 @@ function interruptsOf(status: AgentStatus, workflowId: string, stepOf: (callId: 
       toolCallId: question.callId,
       responseSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
       expiresAt: question.expiresAt,
+    });
+  const pause = status.budgetPause;
+  if (pause)
+    interrupts.push({
+      id: encodeInterruptId({ kind: 'budget', runId: workflowId, pausedAt: pause.pausedAt, step: stepOf('') }),
+      reason: 'budget',
+      message: pause.message,
+      responseSchema: {
+        type: 'object',
+        properties: {
+          tokens: { type: 'integer', minimum: 1 },
+          costUsd: { type: 'number', exclusiveMinimum: 0 },
+          iterations: { type: 'integer', minimum: 1 },
+          stop: { type: 'boolean' },
+          note: { type: 'string' },
+        },
+      },
+      expiresAt: pause.expiresAt,
+      metadata: { thoughtline: { budgetPause: pause } },
     });
   return interrupts;
 }

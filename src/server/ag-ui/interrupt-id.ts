@@ -20,6 +20,13 @@ export const InterruptRef = z.discriminatedUnion('kind', [
     callId: z.string().min(1).max(1_000),
     step: z.number().int().nonnegative(),
   }),
+  /** A run paused at its budget (`onBudget: 'ask'`); `pausedAt` names the pause. */
+  z.object({
+    kind: z.literal('budget'),
+    runId: z.string().min(1).max(1_000),
+    pausedAt: z.string().min(1).max(40),
+    step: z.number().int().nonnegative(),
+  }),
 ]);
 export type InterruptRef = z.infer<typeof InterruptRef>;
 

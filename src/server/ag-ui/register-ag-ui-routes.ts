@@ -7,9 +7,9 @@ import type { ApiContext } from '../api-route';
 import { RunIdParams } from '../api-schemas';
 import type { Identity } from '../auth/identity';
 import { resumePoint } from '../events/resume-point';
-import { answerRun, decideCall } from '../protocols/run-actions';
+import { answerRun, decideCall, raiseRunBudget } from '../protocols/run-actions';
 import { AgUiStreams } from './ag-ui-streams';
-import { readAgUiRequest, type AgUiRequest } from './ag-ui-request';
+import { readAgUiRequest, type AgUiRequest, type InterruptAnswer } from './ag-ui-request';
 import type { InterruptRef } from './interrupt-id';
 
 /** Largest AG-UI request body: a stateless front end sends the whole conversation each time. */
@@ -133,8 +133,9 @@ function answerInterrupt(
   ctx: ApiContext,
   identity: Identity,
   ref: InterruptRef,
-  answer: { approved: boolean; text?: string; reason?: string },
+  answer: InterruptAnswer,
 ): Promise<unknown> {
+  if (ref.kind === 'budget') return raiseRunBudget(ctx, identity, ref.runId, answer.raise ?? { stop: true });
   if (ref.kind === 'approval')
     return decideCall(ctx, identity, ref.runId, ref.callId, {
       approved: answer.approved,

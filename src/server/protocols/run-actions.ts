@@ -1,10 +1,16 @@
 import type { z } from 'zod';
-import type { AnswerRequest, ApprovalDecision, ApprovalRecord } from '../../domain';
+import type { AnswerRequest, ApprovalDecision, ApprovalRecord, BudgetPause, BudgetRaise } from '../../domain';
 import { sendUpdate, UpdateRefusedError } from '../../client/errors/update-refused-error';
-import { answerUpdate, approveToolCallUpdate, cancelSignal, steerSignal } from '../../workflows/messages';
+import {
+  answerUpdate,
+  approveToolCallUpdate,
+  cancelSignal,
+  raiseBudgetUpdate,
+  steerSignal,
+} from '../../workflows/messages';
 import { ApiError } from '../api-error';
 import type { ApiContext } from '../api-route';
-import type { AnswerBody, ApprovalBody } from '../api-schemas';
+import type { AnswerBody, ApprovalBody, RaiseBudgetBody } from '../api-schemas';
 import type { Identity } from '../auth/identity';
 import type { SignedDecisionKind } from '../signing/decision-signer';
 import { liveRead } from '../live-read';
@@ -126,4 +132,36 @@ export async function answerRun(
   const request: AnswerRequest = { text: body.text, by: identity.id, ...(body.callId ? { callId: body.callId } : {}) };
   const payload = signed(ctx, 'answer', runId, request, identity);
   return refusedAsConflict(() => ctx.agents.getHandle(runId).executeUpdate(answerUpdate, { args: [payload] }));
+}
+
+/**
+ * Raises the budget the run paused at, or stops it, as `identity`: the pause is read through the
+ * caller's view (and lens) first, so a caller without a raiser role is told so (403) before
+ * anything is sent; the run checks the amounts again and refuses what it cannot accept (409).
+ */
+export async function raiseRunBudget(
+  ctx: ApiContext,
+  identity: Identity,
+  runId: string,
+  body: z.output<typeof RaiseBudgetBody>,
+): Promise<{ outcome: string; pause: BudgetPause }> {
+  const facts = await ctx.accessRun(identity, runId);
+  requireRunning(facts, 'budget raise');
+  const view = ctx.viewFor(identity, undefined);
+  const lens = await ctx.lensFor?.(identity, view, facts);
+  const live = await liveRead(() => ctx.agents.status(runId, view), ctx.queryTimeoutMs);
+  const pause = statusInLens(live, view, lens).budgetPause;
+  if (!pause) throw new ApiError('conflict', 'The run is not paused at a budget; nothing to raise.');
+  if (pause.raiserRoles.length > 0 && !pause.raiserRoles.some((role) => identity.roles.includes(role))) {
+    throw new ApiError(
+      'forbidden',
+      `Raising this run's budget needs one of the roles ${pause.raiserRoles.join(', ')}; you have ${identity.roles.join(', ') || 'none'}.`,
+    );
+  }
+  const raise: BudgetRaise = { ...body, by: { id: identity.id, roles: [...identity.roles] } };
+  const payload = signed(ctx, 'budget', runId, raise, identity);
+  const outcome = await refusedAsConflict(() =>
+    ctx.agents.getHandle(runId).executeUpdate(raiseBudgetUpdate, { args: [payload] }),
+  );
+  return { outcome, pause };
 }

@@ -6,11 +6,13 @@ import {
   ApprovalBody,
   ApprovalParams,
   CancelBody,
+  RaiseBudgetBody,
+  RaiseBudgetResponse,
   RunIdParams,
   SteerBody,
 } from '../api-schemas';
 import { ApprovalRecord } from '../../domain';
-import { answerRun, cancelRun, decideCall, steerRun } from '../protocols/run-actions';
+import { answerRun, cancelRun, decideCall, raiseRunBudget, steerRun } from '../protocols/run-actions';
 
 export const decideApproval = defineRoute({
   method: 'POST',
@@ -69,4 +71,22 @@ export const answerRunRoute = defineRoute({
   },
 });
 
-export const DECISION_ROUTES: readonly ApiRoute[] = [decideApproval, cancelRunRoute, steerRunRoute, answerRunRoute];
+export const raiseBudgetRoute = defineRoute({
+  method: 'POST',
+  url: '/v1/runs/:id/budget',
+  operationId: 'raiseBudget',
+  summary: "Raise the budget a paused run waits at (onBudget: 'ask'), or stop it, as the authenticated identity",
+  params: RunIdParams,
+  body: RaiseBudgetBody,
+  response: { status: 200, description: 'The run’s answer, and the pause it answered', schema: RaiseBudgetResponse },
+  errors: [400, 401, 403, 404, 409, 413],
+  handle: ({ ctx, identity, params, body }) => raiseRunBudget(ctx, identity, params.id, body),
+});
+
+export const DECISION_ROUTES: readonly ApiRoute[] = [
+  decideApproval,
+  cancelRunRoute,
+  steerRunRoute,
+  answerRunRoute,
+  raiseBudgetRoute,
+];

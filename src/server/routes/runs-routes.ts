@@ -150,6 +150,7 @@ function statusRecord(facts: RunFacts, status: AgentStatus, ending: RunEnding | 
         'steeringQueued',
         'openQuestion',
         'plan',
+        'budgetPause',
         'tokenBudget',
         'costBudgetUsd',
         'times',
@@ -187,7 +188,7 @@ export const getRun = defineRoute({
     const ending = read ? endingInView(read, view, lens, shown === 'summary').ending : undefined;
     // A sub-agent shown as its summary: its state and counts, no step, question or approval.
     if (shown === 'summary') {
-      const { lastStep: _step, openQuestion: _question, plan: _plan, ...rest } = status;
+      const { lastStep: _step, openQuestion: _question, plan: _plan, budgetPause: _pause, ...rest } = status;
       return statusRecord(facts, { ...rest, pendingApprovals: [] }, ending);
     }
     return statusRecord(facts, status, ending);

@@ -1,7 +1,7 @@
 import type { Identity } from '../auth/identity';
 
 /** What a person decides through the server: the three decisions a run may require signed. */
-export type SignedDecisionKind = 'approval' | 'answer' | 'steer';
+export type SignedDecisionKind = 'approval' | 'answer' | 'steer' | 'budget';
 
 /**
  * Signs decisions on behalf of authenticated people, so a run that requires signatures can tell

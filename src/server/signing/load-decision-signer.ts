@@ -47,7 +47,7 @@ export function loadDecisionSigner(file: string): DecisionSigner {
     sign<T extends object>(kind: SignedDecisionKind, workflowId: string, payload: T, by: Identity): T {
       // Who decided comes from authentication, whatever the payload said.
       const stamped =
-        kind === 'approval'
+        kind === 'approval' || kind === 'budget'
           ? { ...payload, by: { id: by.id, roles: [...by.roles] } }
           : { ...payload, by: by.id, roles: [...by.roles] };
       // Every listed key signs (newest first), so runs started before a rotation still verify.

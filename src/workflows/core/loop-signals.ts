@@ -15,11 +15,16 @@ export class ContinueAsNewRequested extends LoopSignal {
 
 export type BudgetReason = 'token_budget' | 'cost_budget';
 
-/** The run cannot afford its next model call; the loop ends with `reason`, without calling. */
+/**
+ * The run cannot afford its next model call; the loop ends with `reason`, without calling, or
+ * (`onBudget: 'ask'`) pauses for a raise. `tenant`: the tenant's hourly cap, which no raise of
+ * the run's budget can lift, so it always ends the run.
+ */
 export class BudgetExhausted extends LoopSignal {
   constructor(
     readonly reason: BudgetReason,
     message: string,
+    readonly tenant = false,
   ) {
     super(message);
     this.name = 'BudgetExhausted';

@@ -6,9 +6,9 @@
  * |------------------|-----------------------------------------------------------------------------------------|
  * | `success`        | act: `final_answer` (finish tool or a text reply); act: `phrase` (a success phrase)     |
  * | `failure`        | act: `give_up`; act: `refused` (the model refused); act: `phrase` (a failure phrase)    |
- * | `max_iterations` | run: the iteration limit, checked before each iteration, then summarise                 |
+ * | `max_iterations` | run: the iteration limit, checked before each iteration (`onBudget: 'ask'` pauses first), then summarise |
  * | `stalled`        | act: `run_tools` (runTools, refuseForThought) or `format_error` (unreadable) when the stall guard (guards/stall.ts) says stalled and nobody lets it go on |
- * | `token_budget`   | run: catch of BudgetExhausted (model/budget.ts, model/model-turn.ts, tenant-quota/tenant-tokens.ts) |
+ * | `token_budget`   | run: catch of BudgetExhausted (model/budget.ts, model/model-turn.ts, tenant-quota/tenant-tokens.ts); a loop turn's is paused for first with `onBudget: 'ask'` (guards/budget-pause.ts) |
  * | `cost_budget`    | run: catch of BudgetExhausted (model/budget.ts, model/model-turn.ts)                    |
  * | `custom`         | run: a `stopWhen` predicate holds after an iteration, then summarise                    |
  * | `cancelled`      | run: `cancel` signal seen between iterations, then summarise; interrupted(): the grace period ended or Temporal cancelled (run/interrupts.ts); run/run-agent.ts: cancelled before the loop began |
@@ -34,6 +34,7 @@ import { closeOpenCalls } from '../tools/close-open-calls';
 import { runToolTurn, type ToolTurnParts } from '../tools/tool-turn';
 import { createToolCallValidator } from '../tools/validate-tool-call';
 import { earlyStop, isEarlyStop, type EarlyStop, type NextStep } from './decide-next-step';
+import { mayRaise } from './guards/budget-pause';
 import { earlierFailures, rememberFailures } from './guards/failed-calls';
 import { sentBackBelowConfidence } from './guards/low-confidence';
 import { judgeFormatError, judgeRepeats, mayGoOn } from './guards/stall';
@@ -108,7 +109,7 @@ export class ReactLoop {
       for (;;) {
         if (this.state.cancelRequested !== undefined)
           return await this.summarise('cancelled', `The run was cancelled (${this.state.cancelRequested}).`);
-        if (this.state.iteration >= this.input.maxIterations) {
+        if (this.state.iteration >= this.input.maxIterations && !(await this.mayRaiseIterations())) {
           return await this.summarise(
             'max_iterations',
             `You have reached the limit of ${this.input.maxIterations} iterations.`,
@@ -122,7 +123,7 @@ export class ReactLoop {
         if (summarising) await summarising;
         // Without a plan there is nothing to await (one promise fewer an iteration).
         if (this.planKeeper) await this.planKeeper.reflectIfDue();
-        const reply = await loopTurn(this.ctx, this.parts);
+        const reply = await this.turn();
         recordExtendedThinking(this.ctx, reply);
         const { strategy } = this.parts;
         const next = earlyStop(reply, this.input, strategy.readsCutReplies) ?? strategy.decide(reply);
@@ -136,6 +137,30 @@ export class ReactLoop {
       if (err instanceof BudgetExhausted) return endWithoutModel(this.ctx, err.reason, err.message);
       throw err;
     }
+  }
+
+  /**
+   * The iteration's model turn. A budget it cannot afford (nothing was called, or a reply cut by
+   * the budget was dropped) pauses the run with `onBudget: 'ask'`; after a raise the same turn is
+   * tried again, so the iteration counts once. Without a raise BudgetExhausted ends the run.
+   */
+  private async turn(): Promise<ModelReply> {
+    for (;;) {
+      try {
+        return await loopTurn(this.ctx, this.parts);
+      } catch (err) {
+        if (!(err instanceof BudgetExhausted) || err.tenant || this.input.onBudget !== 'ask') throw err;
+        if (!(await mayRaise(this.ctx, this.parts.people.budget, err.reason, err.message))) throw err;
+      }
+    }
+  }
+
+  /** At the iteration limit, with `onBudget: 'ask'`: true once a person raised it, so the loop goes on. */
+  private async mayRaiseIterations(): Promise<boolean> {
+    const { maxIterations } = this.input;
+    const message = `All ${maxIterations} iterations are spent.`;
+    const raised = await mayRaise(this.ctx, this.parts.people.budget, 'max_iterations', message);
+    return raised && this.state.iteration < this.input.maxIterations;
   }
 
   /**

@@ -22,6 +22,7 @@ import {
   MAX_CANCEL_TEXT_CHARS,
   modelContextQuery,
   modelConversationQuery,
+  raiseBudgetUpdate,
   resolveStallUpdate,
   statusQuery,
   steerSignal,
@@ -46,6 +47,7 @@ export interface MessageHandlers {
   resolveStall: { handler(raw: unknown): string; validator(raw: unknown): void };
   approveToolCall: { handler(raw: unknown): ApprovalRecord; validator(raw: unknown): void };
   answer: { handler(raw: unknown): string; validator(raw: unknown): void };
+  raiseBudget: { handler(raw: unknown): string; validator(raw: unknown): void };
 }
 
 /**
@@ -63,7 +65,7 @@ export function messageHandlers(
   status: () => AgentStatus,
 ): MessageHandlers {
   const { input, chain, state, progress } = ctx;
-  const { gate, desk, inbox, stall } = people;
+  const { gate, desk, inbox, stall, budget } = people;
   const signatures = new DecisionSignatures(input.signedDecisions, ctx.workflowId);
   let refusedMessages = 0;
   /** A signal refused: a visible step for the first few, then only a count. */
@@ -165,6 +167,18 @@ export function messageHandlers(
           ? 'Answer received; the run goes on.'
           : 'The answer could not be read or no question is open; the run goes on.',
     },
+    raiseBudget: {
+      validator: (raw) => {
+        budget.check(raw);
+        signatures.require('budget', raw);
+      },
+      // The raise is recorded in the chain by the paused loop (loop/guards/budget-pause.ts), once.
+      handler: (raw) => {
+        const raise = budget.receive(raw);
+        if (!raise) return 'The raise could not be read or does not answer the pause; the run still waits.';
+        return raise.stop ? 'The run will stop at its budget.' : 'Budget raised; the run goes on.';
+      },
+    },
   };
 }
 
@@ -192,4 +206,5 @@ export function registerHandlers(
   setHandler(rawSignal(subAgentApprovalsSignal.name), (raw) => h.subAgentApprovals(decodeSignalPayload(raw)));
   setHandler(rawSignal(steerSignal.name), (raw) => h.steer(decodeSignalPayload(raw)));
   setHandler(answerUpdate, h.answer.handler, { validator: h.answer.validator });
+  setHandler(raiseBudgetUpdate, h.raiseBudget.handler, { validator: h.raiseBudget.validator });
 }

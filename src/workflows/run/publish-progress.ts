@@ -105,8 +105,9 @@ function upsertPolicy(): { due(next: Searchable, final: boolean): boolean } {
 
 const changedAtOnce = (a: Searchable, b: Searchable): boolean => a.status !== b.status || a.model !== b.model;
 
-/** The Web UI filters on these: a run waiting for an approval, for any other input, or its chain status. */
+/** The Web UI filters on these: a run waiting for an approval, for a raise of its budget, for any other input, or its chain status. */
 function searchableStatus(s: AgentStatus): string {
   if (s.pendingApprovals.length > 0) return 'waiting_approval';
+  if (s.budgetPause) return 'awaiting_budget';
   return s.waitingFor ? 'waiting_input' : s.status;
 }

@@ -41,6 +41,7 @@ import { ApprovalGate } from '../people/approval-gate';
 import type { People } from '../people/people';
 import { QuestionDesk } from '../people/question-desk';
 import { StallQuestion } from '../people/stall-question';
+import { BudgetDesk } from '../people/budget-desk';
 import { SteeringInbox } from '../people/steering-inbox';
 import { agentResult } from './result/agent-result';
 import { carryOver, planHandover, withSentConversation } from './handover/carry-over';
@@ -149,6 +150,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     desk: new QuestionDesk(),
     inbox: new SteeringInbox(carried?.steering ?? fork?.steering, carried?.steeringRefused),
     stall: new StallQuestion(),
+    budget: new BudgetDesk(),
   };
   const tree = new SubAgentTree(chain, delegationPath(input, workflowId));
   const status = (): AgentStatus => runStatus(ctx, people, tree);

@@ -7,7 +7,7 @@ import { planProgress } from '../planning/plans/plan-tracker';
 /** The `status` query's record: cheap to build, so it can be polled; approvals are the whole tree's. */
 export function runStatus(
   { input, chain, state }: RunContext,
-  { gate, desk, inbox, stall }: People,
+  { gate, desk, inbox, stall, budget }: People,
   tree: SubAgentTree,
 ): AgentStatus {
   const stallQuestion = stall.current;
@@ -19,7 +19,9 @@ export function runStatus(
       ? `answer: ${desk.current.question}`
       : stallQuestion
         ? `resolveStall: ${stallQuestion}`
-        : undefined;
+        : budget.current
+          ? `raiseBudget: ${budget.current.message}`
+          : undefined;
   const plan = chain.plan;
   return {
     status: chain.snapshot().status,
@@ -34,6 +36,7 @@ export function runStatus(
     ...(input.tokenBudget !== undefined ? { tokenBudget: input.tokenBudget } : {}),
     ...(input.costBudgetUsd !== undefined ? { costBudgetUsd: input.costBudgetUsd } : {}),
     ...(state.cancelRequested !== undefined ? { cancelRequested: state.cancelRequested } : {}),
+    ...(budget.current ? { budgetPause: budget.current } : {}),
     ...(waitingFor ? { waitingFor } : {}),
     pendingApprovals,
     ...(desk.current ? { openQuestion: desk.current } : {}),

@@ -39,19 +39,21 @@ export async function ensureTenantTokens(ctx: RunContext, needed: number, calls 
     state.leaseTenantRates(lease, Date.now());
     const after = state.tenantTokens;
     if (after.usd !== undefined && after.usd <= 0)
-      throw new BudgetExhausted('cost_budget', costCapReason(tenant, lease));
+      throw new BudgetExhausted('cost_budget', costCapReason(tenant, lease), true);
     const tokensLeft = needed <= 0 || after.unlimited || after.allowance >= needed;
     if (!tokensLeft && !minuteTokensShort(lease, needed - after.allowance)) {
       const resets = lease.resetsAt ? `; tokens free up from ${lease.resetsAt}` : '';
       throw new BudgetExhausted(
         'token_budget',
         `Tenant "${tenant}" has used ${lease.usedThisHour} of its ${lease.tokensPerHour} tokens this hour${resets}.`,
+        true,
       );
     }
     if (!tokensLeft && lease.tokensPerMinute !== undefined && needed > lease.tokensPerMinute) {
       throw new BudgetExhausted(
         'token_budget',
         `The next model call needs ${needed} tokens, more than tenant "${tenant}"'s limit of ${lease.tokensPerMinute} tokens per minute.`,
+        true,
       );
     }
     const callsLeft = after.calls === undefined || state.tenantCalls(Date.now()) >= calls;
@@ -62,6 +64,7 @@ export async function ensureTenantTokens(ctx: RunContext, needed: number, calls 
       throw new BudgetExhausted(
         'token_budget',
         `Tenant "${tenant}" is at its limit of ${limit} (room again at ${retryAt}); its onRateLimit is 'stop'.`,
+        true,
       );
     }
     chain.note('rate_limit', `Waiting for tenant ${tenant}'s limit of ${limit}; continuing at ${retryAt}.`, {

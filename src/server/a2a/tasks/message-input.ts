@@ -1,6 +1,8 @@
 import type { Message } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
+import type { z } from 'zod';
 import { MAX_TASK_BYTES, utf8Bytes } from '../../../domain/run/payload-size';
 import { ApiError } from '../../api-error';
+import { RaiseBudgetBody } from '../../api-schemas';
 
 /** Longest message id taken (it keys the run a message starts). */
 export const MAX_MESSAGE_ID_CHARS = 256;
@@ -90,4 +92,24 @@ export function decisionOf(message: Message): ReplyDecision | undefined {
     return { approved: false, ...(reason ? { reason } : {}) };
   }
   return undefined;
+}
+
+const STOP = /^\s*(stop|stop it)\s*[.!]?\s*$/i;
+
+/**
+ * The raise a reply to a paused budget carries: a data part `{ "tokens"?, "costUsd"?,
+ * "iterations"?, "stop"?, "note"? }` read as the HTTP route reads its body, else the text "stop".
+ * Undefined when it carries neither; the run checks the amounts against its pause.
+ */
+export function raiseOf(message: Message): z.output<typeof RaiseBudgetBody> | undefined {
+  for (const part of message.parts) {
+    if (part.content?.$case !== 'data') continue;
+    const parsed = RaiseBudgetBody.safeParse(part.content.value);
+    if (parsed.success) return parsed.data;
+  }
+  const text = message.parts
+    .map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
+    .join('\n')
+    .trim();
+  return STOP.test(text) ? { stop: true } : undefined;
 }

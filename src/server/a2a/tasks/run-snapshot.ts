@@ -1,4 +1,4 @@
-import type { AgentResult, AgentStatus, ApprovalRecord, ViewerRole } from '../../../domain';
+import type { AgentResult, AgentStatus, ApprovalRecord, BudgetPause, ViewerRole } from '../../../domain';
 import type { ApiContext } from '../../api-route';
 import type { Identity } from '../../auth/identity';
 import { liveRead } from '../../live-read';
@@ -10,7 +10,8 @@ import type { RunFacts } from '../../run-access';
 /** What the run waits for from a person, as the caller's view shows it. */
 export type RunInput =
   | { kind: 'approval'; record: ApprovalRecord }
-  | { kind: 'question'; callId: string; question: string; expiresAt: string };
+  | { kind: 'question'; callId: string; question: string; expiresAt: string }
+  | { kind: 'budget'; pause: BudgetPause };
 
 /** A run as an A2A task sees it: the few facts the task's state, message and artifact come from. */
 export type RunSnapshot =
@@ -34,12 +35,13 @@ export type RunSnapshot =
 /** Reads the run's status in a view; undefined when the run cannot be read yet (just started). */
 export type StatusReader = (view: ReturnType<ApiContext['viewFor']>) => Promise<AgentStatus | undefined>;
 
-/** The first thing the run waits for: an approval (oldest first), else its open question. */
+/** The first thing the run waits for: an approval (oldest first), else its open question, else a raise of its budget. */
 export function inputOf(status: AgentStatus): RunInput | undefined {
   const record = status.pendingApprovals.find((r) => r.status === 'pending');
   if (record) return { kind: 'approval', record };
   const question = status.openQuestion;
   if (question) return { kind: 'question', ...question };
+  if (status.budgetPause) return { kind: 'budget', pause: status.budgetPause };
   return undefined;
 }
 

@@ -73,6 +73,14 @@ function inputParts(input: RunInput): Part[] {
       textPart(`${input.question}\n\nReply in this task with your answer.`),
       dataPart({ kind: 'question', callId: input.callId, question: input.question, expiresAt: input.expiresAt }),
     ];
+  if (input.kind === 'budget')
+    return [
+      textPart(
+        `Paused at its budget: ${input.pause.message} ` +
+          'Reply in this task with "stop", or a data part {"tokens": N, "costUsd": USD, "iterations": N} to raise it.',
+      ),
+      dataPart({ kind: 'budget', ...input.pause }),
+    ];
   const { record } = input;
   return [
     textPart(
@@ -167,7 +175,14 @@ export function statusOf(snapshot: RunSnapshot, contextId = snapshot.runId, now 
       };
     }
     case 'input-required': {
-      const key = snapshot.input.kind === 'approval' ? snapshot.input.record.callId : snapshot.input.callId;
+      const { input } = snapshot;
+      // A message id per thing waited for: a new pause (a later one of the same run) is a new message.
+      const key =
+        input.kind === 'approval'
+          ? input.record.callId
+          : input.kind === 'question'
+            ? input.callId
+            : `budget-${input.pause.pausedAt}`;
       return {
         state: TASK_STATE.inputRequired,
         message: agentMessage(runId, contextId, `input-${key}`, inputParts(snapshot.input)),

@@ -17,7 +17,10 @@ export interface Progress {
  * the parts change.
  */
 export interface RunContext {
-  /** Replaced once, by the preflight of a new run that follows an agent definition (run/resolve-agent.ts). */
+  /**
+   * Replaced by the preflight of a new run that follows an agent definition (run/resolve-agent.ts),
+   * and by a raise of a paused budget (loop/guards/budget-pause.ts), which continue-as-new carries.
+   */
   input: AgentInput;
   readonly workflowId: string;
   readonly chain: ChainBuilder;

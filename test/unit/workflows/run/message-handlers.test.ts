@@ -5,6 +5,7 @@ import { SentConversations } from '../../../../src/workflows/core/state/sent-con
 import { RunState } from '../../../../src/workflows/core/state/run-state';
 import { SubAgentTree } from '../../../../src/workflows/delegation/sub-agent-tree';
 import { ApprovalGate } from '../../../../src/workflows/people/approval-gate';
+import { BudgetDesk } from '../../../../src/workflows/people/budget-desk';
 import { QuestionDesk } from '../../../../src/workflows/people/question-desk';
 import { StallQuestion } from '../../../../src/workflows/people/stall-question';
 import { SteeringInbox } from '../../../../src/workflows/people/steering-inbox';
@@ -23,6 +24,7 @@ function run() {
     desk: new QuestionDesk(),
     inbox: new SteeringInbox(),
     stall: new StallQuestion(),
+    budget: new BudgetDesk(),
   };
   const tree = new SubAgentTree(chain, [{ agentName: 'a', workflowId: 'wf-1' }]);
   const conversations = new SentConversations();
@@ -93,7 +95,7 @@ describe('message handlers are total over hostile payloads', () => {
 
     it('each update validator refuses it with an Error, and each update handler fails at most the update', () => {
       const { h, chain } = run();
-      for (const update of [h.resolveStall, h.approveToolCall, h.answer]) {
+      for (const update of [h.resolveStall, h.approveToolCall, h.answer, h.raiseBudget]) {
         expect(() => update.validator(value())).toThrow(Error);
         expectUpdateHandlerTotal(() => update.handler(value()));
       }

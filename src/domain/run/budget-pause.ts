@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { DecisionSignatureField } from '../approval/signed-decision';
+import { Person } from '../identity/people';
+
+/*
+ * "Pause and raise" budgets (`onBudget: 'ask'`): a run that reaches its token, cost or iteration
+ * budget waits, at no cost, for a person to raise it (update `raiseBudget`) or stop it. Pure and
+ * sandbox-safe: the workflow, the server and the CLI read the same schemas.
+ */
+
+/** The budgets a run may pause at. A tenant's hourly cap is not one: no run can raise it. */
+export const BudgetPauseReason = z.enum(['token_budget', 'cost_budget', 'max_iterations']);
+export type BudgetPauseReason = z.infer<typeof BudgetPauseReason>;
+
+/** Largest raise one decision may give, per budget; a larger one is refused (ask again later). */
+export const MAX_RAISE_TOKENS = 100_000_000;
+export const MAX_RAISE_USD = 10_000;
+export const MAX_RAISE_ITERATIONS = 1_000;
+/** Longest note or raiser id a raise may carry; longer ones are refused by the validator, cut by the handler. */
+export const MAX_RAISE_TEXT_CHARS = 2_000;
+/** How long a paused run waits for a raise when `budgetWaitTimeoutMs` is absent: 1 day. */
+export const DEFAULT_BUDGET_WAIT_MS = 86_400_000;
+
+/** What the run had spent, and on what, when it paused. */
+export const BudgetSpent = z.object({
+  tokens: z.number().int().nonnegative(),
+  costUsd: z.number().nonnegative(),
+  iterations: z.number().int().nonnegative(),
+  modelCalls: z.number().int().nonnegative(),
+  /** Tool calls by name, most first (the top ten). */
+  tools: z.array(z.object({ name: z.string(), calls: z.number().int().positive() })),
+});
+export type BudgetSpent = z.infer<typeof BudgetSpent>;
+
+/** A paused run's question, as the `status` query shows it. */
+export const BudgetPause = z.object({
+  reason: BudgetPauseReason,
+  message: z.string(),
+  spent: BudgetSpent,
+  /** The budgets as they stand (what a raise adds to). */
+  budgets: z.object({
+    tokenBudget: z.number().optional(),
+    costBudgetUsd: z.number().optional(),
+    maxIterations: z.number().int().positive(),
+  }),
+  pausedAt: z.string(),
+  expiresAt: z.string(),
+  /** Roles allowed to raise (`budgetRaiserRoles`); empty: anyone who may decide on the run. */
+  raiserRoles: z.array(z.string()),
+});
+export type BudgetPause = z.infer<typeof BudgetPause>;
+
+/** A person's answer to a paused budget: more tokens, USD or iterations, or stop. */
+export const BudgetRaise = z.object({
+  tokens: z.number().int().optional(),
+  costUsd: z.number().optional(),
+  iterations: z.number().int().optional(),
+  /** End the run now, as it would have ended without `ask`. */
+  stop: z.boolean().optional(),
+  by: Person,
+  note: z.string().optional(),
+  /** The server's signature over the decision; required by runs with `signedDecisions`. */
+  signature: DecisionSignatureField.optional(),
+});
+export type BudgetRaise = z.infer<typeof BudgetRaise>;
+
+/**
+ * Why a raise cannot answer `pause`, or undefined when it can: a stop, or positive amounts within
+ * the limits, for budgets the run has, covering the one it paused at, from an allowed role.
+ */
+export function raiseProblem(raise: BudgetRaise, pause: BudgetPause): string | undefined {
+  const { tokens, costUsd, iterations } = raise;
+  const amounts = [tokens, costUsd, iterations].filter((a) => a !== undefined);
+  if (pause.raiserRoles.length > 0 && !raise.by.roles.some((r) => pause.raiserRoles.includes(r)))
+    return `${raise.by.id} may not raise this run's budget: it needs one of the roles ${pause.raiserRoles.join(', ')}; they have ${raise.by.roles.join(', ') || 'none'}.`;
+  if (raise.stop) return amounts.length > 0 ? 'A stop carries no amounts.' : undefined;
+  if (amounts.length === 0) return 'Give tokens, costUsd or iterations to raise, or stop: true.';
+  if (amounts.some((a) => !(a! > 0) || !Number.isFinite(a))) return 'Every amount must be a positive number.';
+  if ((tokens ?? 0) > MAX_RAISE_TOKENS) return `One raise adds at most ${MAX_RAISE_TOKENS} tokens.`;
+  if ((costUsd ?? 0) > MAX_RAISE_USD) return `One raise adds at most $${MAX_RAISE_USD}.`;
+  if ((iterations ?? 0) > MAX_RAISE_ITERATIONS) return `One raise adds at most ${MAX_RAISE_ITERATIONS} iterations.`;
+  if (tokens !== undefined && pause.budgets.tokenBudget === undefined) return 'This run has no token budget to raise.';
+  if (costUsd !== undefined && pause.budgets.costBudgetUsd === undefined)
+    return 'This run has no cost budget to raise.';
+  const covers = { token_budget: tokens, cost_budget: costUsd, max_iterations: iterations }[pause.reason];
+  if (covers === undefined) {
+    const flag = { token_budget: 'tokens', cost_budget: 'costUsd', max_iterations: 'iterations' }[pause.reason];
+    return `The run paused at its ${pause.reason.replace('_', ' ')}: a raise must include ${flag}.`;
+  }
+  return undefined;
+}
+
+/** The budgets after a raise (amounts read as the handler kept them). */
+export function raisedBudgets(
+  budgets: BudgetPause['budgets'],
+  raise: Pick<BudgetRaise, 'tokens' | 'costUsd' | 'iterations'>,
+): BudgetPause['budgets'] {
+  const add = (base: number | undefined, more: number | undefined) =>
+    base === undefined ? undefined : base + (more !== undefined && more > 0 ? more : 0);
+  const tokenBudget = add(budgets.tokenBudget, raise.tokens);
+  // Rounded to a millionth of a dollar, as the ledger is, so sums read cleanly in the chain.
+  const costBudgetUsd = add(budgets.costBudgetUsd, raise.costUsd);
+  return {
+    ...(tokenBudget !== undefined ? { tokenBudget } : {}),
+    ...(costBudgetUsd !== undefined ? { costBudgetUsd: Math.round(costBudgetUsd * 1e6) / 1e6 } : {}),
+    maxIterations: add(budgets.maxIterations, raise.iterations)!,
+  };
+}
+
+/** The raise in words, for the chain and the audit export: "+50000 tokens, +$0.5". */
+export function raiseInWords(raise: Pick<BudgetRaise, 'tokens' | 'costUsd' | 'iterations'>): string {
+  const parts = [
+    raise.tokens !== undefined ? `+${raise.tokens} tokens` : undefined,
+    raise.costUsd !== undefined ? `+$${raise.costUsd}` : undefined,
+    raise.iterations !== undefined ? `+${raise.iterations} iterations` : undefined,
+  ];
+  return parts.filter((p) => p !== undefined).join(', ');
+}

@@ -3,7 +3,7 @@ import { AgentDefinitionError } from './agent-definition-error';
 
 /**
  * An agent as a named, versioned definition: checked here, when it is defined (id and version
- * shape, bounded prompt and examples), and frozen. Register it with a worker
+ * shape, bounded prompt and examples, budget settings), and frozen. Register it with a worker
  * (`createAgentWorker({ agents: [...] })`) to start it by name, or pass it as a run's `definition`.
  */
 export function defineAgent(init: AgentDefinitionInit): Readonly<AgentDefinition> {
@@ -25,5 +25,15 @@ export function defineAgent(init: AgentDefinitionInit): Readonly<AgentDefinition
       ),
     ) as AgentDefinition['examples'],
     ...(d.tools ? { tools: Object.freeze([...d.tools]) as string[] } : {}),
+    ...(d.budget
+      ? {
+          budget: Object.freeze({
+            ...d.budget,
+            ...(d.budget.budgetRaiserRoles
+              ? { budgetRaiserRoles: Object.freeze([...d.budget.budgetRaiserRoles]) as string[] }
+              : {}),
+          }),
+        }
+      : {}),
   });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonBytes, utf8Bytes } from '../run/payload-size';
+import { AgentBudget } from './agent-budget';
 
 /**
  * An agent as a named, versioned definition (docs/concepts.md, "Agents: named, versioned
@@ -96,6 +97,12 @@ export const AgentDefinition = z.object({
     .max(MAX_AGENT_TOOLS)
     .refine((names) => new Set(names).size === names.length, { message: 'An agent must not name a tool twice.' })
     .optional(),
+  /**
+   * Budget settings for every run of the agent, whatever door starts it (A2A, AG-UI, MCP, `/v1`,
+   * the CLI, code): `tokenBudget`, `costBudgetUsd`, `onBudget`, `budgetWaitTimeoutMs`,
+   * `budgetRaiserRoles`, each where the run's own input leaves it out (docs/budgets.md).
+   */
+  budget: AgentBudget.optional(),
 });
 export type AgentDefinition = z.infer<typeof AgentDefinition>;
 /** The shape authors write: `examples` may be left out. */

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import { FailureType, type AgentInput, type ToolSpec } from '../../domain';
+import { agentBudgetDefaults } from '../../domain/agents/agent-budget';
 import type { AgentDefinition, AgentRef } from '../../domain/agents/agent-definition';
 import { activities } from '../activity-proxies';
 import type { RunContext } from '../core/state/run-context';
@@ -12,8 +13,9 @@ export type ResolvedAgent = { input: AgentInput; tools?: ToolSpec[] } | { refuse
  * A new run's agent definition: the one sent inline (`definition`), else the one the worker
  * registered under `agent` (one `describeAgent` activity, in place of `describeTools`), else none.
  * The definition's prompt with its examples becomes the run's `systemPrompt`, its tools the run's
- * `tools`, its id the run's `agentName`; all of it is carried from then on, so a worker redeployed
- * mid-run never changes the prompt under it. Deterministic: the worker's answer is recorded.
+ * `tools`, its id the run's `agentName`, its budget settings the run's where the run set none
+ * (whatever door started it); all of it is carried from then on, so a worker redeployed mid-run
+ * never changes the prompt under it. Deterministic: the worker's answer is recorded.
  */
 export async function resolveAgent(ctx: RunContext): Promise<ResolvedAgent> {
   const { input } = ctx;
@@ -58,5 +60,7 @@ function following(
     definition,
     systemPrompt: agentSystemPrompt(definition),
     ...(definition.tools ? { tools: [...definition.tools] } : {}),
+    // The agent's budget settings where the caller set none: here, so every door's runs get them.
+    ...agentBudgetDefaults(input, definition.budget),
   };
 }

@@ -8,6 +8,7 @@ import type { ModelProvider } from '../../src/activities';
 import { AgentClient } from '../../src/client/agent-client';
 import { createMemoryBus } from '../../src/events/memory-bus';
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
+import type { AgentDefinitionInit } from '../../src/domain/agents/agent-definition';
 import type { AgentCatalog } from '../../src/server/catalog/agent-catalog';
 import { createServer, type CreateServerOptions, type RunningServer } from '../../src/server/create-server';
 import type { ToolDefinition } from '../../src/tools/define-tool';
@@ -36,6 +37,8 @@ export async function startAgUiServers(
     model: ModelProvider;
     tools: readonly ToolDefinition[];
     catalog?: AgentCatalog;
+    /** Agent definitions the worker registers (a catalogue's agents start by name). */
+    agents?: readonly AgentDefinitionInit[];
     /** More options for both servers (a visibility policy, say). */
     server?: Partial<CreateServerOptions>;
   },
@@ -50,6 +53,7 @@ export async function startAgUiServers(
     taskQueue,
     tools: deps.tools,
     models: { scripted: deps.model, anthropic: deps.model },
+    ...(deps.agents ? { agents: [...deps.agents] } : {}),
     secrets: [],
     events: bus,
     cacheFile: path.join(os.tmpdir(), `thoughtline-test-cache-${randomUUID()}.sqlite`),

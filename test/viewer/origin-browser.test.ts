@@ -57,9 +57,11 @@ async function metaLine(runId: string): Promise<string> {
   page.on('pageerror', (err) => errors.push(err.message));
   await page.goto(`${s.server.url}/#token=${encodeURIComponent(s.tokens.user)}&/runs/${encodeURIComponent(runId)}`);
   const meta = page.locator('p.run-meta');
-  await eventually('the meta line with its origin', async () =>
-    (await meta.textContent())?.includes(runId) ? true : undefined,
-  );
+  // The status record and the chain's head arrive apart: wait for both (the run id and its start).
+  await eventually('the meta line with its origin', async () => {
+    const text = (await meta.textContent()) ?? '';
+    return text.includes(runId) && text.includes(' · started ') ? true : undefined;
+  });
   const text = (await meta.textContent()) ?? '';
   expect(errors).toEqual([]);
   await page.close();

@@ -9,6 +9,7 @@ import { StatusAttribute, type TokenUsage } from '../../src/domain';
 import { costOf } from '../../src/domain/model/pricing';
 import { thoughts } from '../helpers/chain-helpers';
 import { cliEnv, PROJECT_ROOT, runCli, spawnCli, type CliProcess } from '../helpers/cli-process';
+import { toolResultsIn, writeRecordingToolsModule } from '../helpers/recording-tools';
 import { useTestEnv } from '../helpers/temporal-env';
 import { AgentClient } from '../../src/client/agent-client';
 
@@ -31,31 +32,8 @@ const asUsage = (u: { input_tokens: number; output_tokens: number }): TokenUsage
 const spent = (turns: number) =>
   USAGE_BY_TURN.slice(0, turns).reduce((sum, u) => sum + u.input_tokens + u.output_tokens, 0);
 
-const turnOf = (body: FakeRequestBody | undefined): number =>
-  (body?.messages ?? [])
-    .flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ type: string }>) : []))
-    .filter((b) => b.type === 'tool_result').length;
+const turnOf = toolResultsIn;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A tools module for the CLI worker: each call appends one line to a file, like a real side effect. */
-function writeToolsModule(dir: string, logFile: string): string {
-  const file = path.join(dir, 'budget-kill-tools.js');
-  fs.writeFileSync(
-    file,
-    `const fs = require('node:fs');
-const { z } = require('zod');
-const { defineTool } = require(${JSON.stringify(path.join(PROJECT_ROOT, 'dist/tools/define-tool'))});
-exports.tools = [defineTool({
-  name: 'record', description: 'Records entry n', input: z.object({ n: z.number().int() }),
-  execute: ({ n }) => {
-    fs.appendFileSync(${JSON.stringify(logFile)}, JSON.stringify({ n, pid: process.pid }) + '\\n');
-    return { recorded: n };
-  },
-})];
-`,
-  );
-  return file;
-}
 
 /** From the run's history: completed activities with the attempt each completed on, scheduled ones, and updates. */
 async function completedActivities(client: Client, workflowId: string) {
@@ -110,7 +88,7 @@ describe("a worker SIGKILLed around a budget pause (onBudget: 'ask')", () => {
       ANTHROPIC_API_KEY: 'test-key',
       ANTHROPIC_BASE_URL: fake.baseUrl,
     });
-    const tools = writeToolsModule(dir, logFile);
+    const tools = writeRecordingToolsModule(dir, logFile, 'budget-kill-tools.js');
     const startWorker = async () => {
       const worker = spawnCli(['worker', '--tools', tools], workerEnv);
       workers.push(worker);
@@ -170,7 +148,8 @@ describe("a worker SIGKILLed around a budget pause (onBudget: 'ask')", () => {
       .readFileSync(logFile, 'utf8')
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { n: number; pid: number });
+      .map((l) => JSON.parse(l) as { n: number; pid: number })
+      .map(({ n, pid }) => ({ n, pid }));
     expect(effects).toEqual([
       { n: 1, pid: first.child.pid },
       { n: 2, pid: first.child.pid },

@@ -5,34 +5,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeMessagesServer, toolUse, type FakeMessagesServer, type FakeRequestBody } from '../../src/testing';
 import { scheduledActivities } from '../helpers/history';
 import { cliEnv, PROJECT_ROOT, spawnCli, type CliProcess } from '../helpers/cli-process';
+import { toolResultsIn, writeRecordingToolsModule } from '../helpers/recording-tools';
 import { useTestEnv } from '../helpers/temporal-env';
 import { AgentClient } from '../../src/client/agent-client';
 
 const SIDE_EFFECTS = 3;
-const toolResultsIn = (body: FakeRequestBody | undefined): number =>
-  (body?.messages ?? [])
-    .flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ type: string }>) : []))
-    .filter((b) => b.type === 'tool_result').length;
-
-/** A tools module for the CLI worker: each call appends one line to a file, like a real side effect. */
-function writeToolsModule(dir: string, logFile: string): string {
-  const file = path.join(dir, 'crash-tools.js');
-  fs.writeFileSync(
-    file,
-    `const fs = require('node:fs');
-const { z } = require('zod');
-const { defineTool } = require(${JSON.stringify(path.join(PROJECT_ROOT, 'dist/tools/define-tool'))});
-exports.tools = [defineTool({
-  name: 'record', description: 'Records entry n', input: z.object({ n: z.number().int() }),
-  execute: ({ n }, ctx) => {
-    fs.appendFileSync(${JSON.stringify(logFile)}, JSON.stringify({ n, key: ctx.idempotencyKey, pid: process.pid }) + '\\n');
-    return { recorded: n };
-  },
-})];
-`,
-  );
-  return file;
-}
 
 const env = useTestEnv();
 let fake: FakeMessagesServer;
@@ -65,7 +42,7 @@ describe('a worker killed mid-run', () => {
       ANTHROPIC_API_KEY: 'test-key',
       ANTHROPIC_BASE_URL: fake.baseUrl,
     });
-    const tools = writeToolsModule(dir, logFile);
+    const tools = writeRecordingToolsModule(dir, logFile, 'crash-tools.js');
 
     const first = spawnCli(['worker', '--tools', tools], workerEnv);
     workers.push(first);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentClient } from '../../src/client/agent-client';
+import { workflowPollers } from '../../src/client/follow/worker-presence';
 import { AgentInput, AgentResult } from '../../src/domain';
 import { cliEnv, runCli, spawnCli, type CliProcess } from '../helpers/cli-process';
 import { useTestEnv } from '../helpers/temporal-env';
@@ -254,6 +255,9 @@ describe('thoughtline run', () => {
     const gone = spawnCli(['worker', '--unversioned'], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue }));
     processes.push(gone);
     await gone.waitFor(/worker polling task queue/);
+    // The log line comes before the first poll reaches the server: kill it once the server lists it.
+    for (let i = 0; i < 100 && (await workflowPollers(env.client, queue)).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
     gone.child.kill('SIGKILL');
     await gone.exited;
 

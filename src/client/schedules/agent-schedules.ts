@@ -13,8 +13,7 @@ import {
   durationMs,
   MAX_SCHEDULE_NOTE_CHARS,
   ScheduleInit,
-  ScheduleModel,
-  type ScheduleRecord,
+  ScheduleRecord,
   type ScheduleSettings,
 } from './schedule-spec';
 
@@ -32,18 +31,17 @@ const MEMO_KEY = 'thoughtlineSchedule';
 /** The most schedules a listing reads: a namespace holds other schedules too. */
 export const MAX_LISTED_SCHEDULES = 500;
 
-const StoredSchedule = z.object({
-  name: z.string(),
-  agent: z.string(),
-  input: z.string(),
-  model: ScheduleModel.optional(),
-  cron: z.string().optional(),
-  every: z.string().optional(),
-  overlap: z.enum(['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all']),
-  catchup: z.string(),
-  owner: z.string(),
-  tenant: z.string().optional(),
-});
+const StoredSchedule = ScheduleRecord.pick({
+  name: true,
+  agent: true,
+  input: true,
+  model: true,
+  cron: true,
+  every: true,
+  overlap: true,
+  catchup: true,
+  owner: true,
+}).extend({ tenant: z.string().optional() });
 type StoredSchedule = z.infer<typeof StoredSchedule>;
 
 /**

@@ -28,8 +28,20 @@ export function createAgentActivities({ agents, describeTools }: AgentActivityDe
         const ids = agents.ids();
         return { found: false, known: ids.slice(0, LISTED_IDS), more: Math.max(0, ids.length - LISTED_IDS) };
       }
-      const registered = definition.tools?.filter((n) => !catalogue.includes(n));
+      const registered = toolsOfEveryVariant(definition)?.filter((n) => !catalogue.includes(n));
       return { found: true, definition: { ...definition }, tools: await describeTools(registered) };
     },
   };
+}
+
+/**
+ * The tools a run of `definition` may be given: the definition's, and with an experiment every
+ * variant's too (the run keeps its own variant's), so assigning a variant costs no activity.
+ * Undefined (every registered tool) when the definition names none; a variant without tools has its definition's.
+ */
+function toolsOfEveryVariant(definition: AgentDefinition): string[] | undefined {
+  if (!definition.tools) return undefined;
+  const names = new Set(definition.tools);
+  for (const variant of definition.experiment?.variants ?? []) for (const name of variant.tools ?? []) names.add(name);
+  return [...names];
 }

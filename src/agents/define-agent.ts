@@ -1,9 +1,10 @@
 import { AgentDefinition, type AgentDefinitionInit } from '../domain/agents/agent-definition';
+import type { AgentExperiment, AgentVariant } from '../domain/agents/agent-experiment';
 import { AgentDefinitionError } from './agent-definition-error';
 
 /**
  * An agent as a named, versioned definition: checked here, when it is defined (id and version
- * shape, bounded prompt and examples, budget settings), and frozen. Register it with a worker
+ * shape, bounded prompt and examples, budget settings, an experiment's variants), and frozen. Register it with a worker
  * (`createAgentWorker({ agents: [...] })`) to start it by name, or pass it as a run's `definition`.
  */
 export function defineAgent(init: AgentDefinitionInit): Readonly<AgentDefinition> {
@@ -35,5 +36,12 @@ export function defineAgent(init: AgentDefinitionInit): Readonly<AgentDefinition
           }),
         }
       : {}),
+    ...(d.experiment ? { experiment: frozenExperiment(d.experiment) } : {}),
   });
+}
+
+/** The experiment and each variant frozen, like the rest of a definition. */
+function frozenExperiment(experiment: AgentExperiment): AgentExperiment {
+  const variants = experiment.variants.map((v) => Object.freeze(JSON.parse(JSON.stringify(v)) as AgentVariant));
+  return Object.freeze({ ...experiment, variants: Object.freeze(variants) as AgentVariant[] });
 }

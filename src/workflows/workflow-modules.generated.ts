@@ -2,6 +2,8 @@
 // rewrites it. Every module the workflows load but their entry: what preload-workflow-modules.ts preloads.
 import * as domainAgentsAgentBudget from '../domain/agents/agent-budget';
 import * as domainAgentsAgentDefinition from '../domain/agents/agent-definition';
+import * as domainAgentsAgentExperiment from '../domain/agents/agent-experiment';
+import * as domainAgentsAgentParts from '../domain/agents/agent-parts';
 import * as domainAgentsBranching from '../domain/agents/branching';
 import * as domainAgentsChainArtifact from '../domain/agents/chain-artifact';
 import * as domainAgentsDelegatedSpend from '../domain/agents/delegated-spend';
@@ -231,6 +233,7 @@ import * as reactTextReactParser from './react-text/react-parser';
 import * as reactTextReactTextPrompt from './react-text/react-text-prompt';
 import * as reasoningConfidence from './reasoning/confidence';
 import * as reasoningThoughtCheck from './reasoning/thought-check';
+import * as runAssignVariant from './run/assign-variant';
 import * as runDetailsWhenRead from './run/details-when-read';
 import * as runForkStart from './run/fork-start';
 import * as runHandlers from './run/handlers';
@@ -275,6 +278,8 @@ import * as toolsValidateToolCall from './tools/validate-tool-call';
 export const WORKFLOW_MODULES: readonly object[] = [
   domainAgentsAgentBudget,
   domainAgentsAgentDefinition,
+  domainAgentsAgentExperiment,
+  domainAgentsAgentParts,
   domainAgentsBranching,
   domainAgentsChainArtifact,
   domainAgentsDelegatedSpend,
@@ -504,6 +509,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   reactTextReactTextPrompt,
   reasoningConfidence,
   reasoningThoughtCheck,
+  runAssignVariant,
   runDetailsWhenRead,
   runForkStart,
   runHandlers,

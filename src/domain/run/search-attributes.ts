@@ -20,6 +20,13 @@ export const AgentVersionAttribute = defineSearchAttributeKey('ThoughtlineAgentV
 export const CallerAttribute = defineSearchAttributeKey('ThoughtlineCaller', 'KEYWORD');
 /** On a fork: the workflow id it was forked from, so the original lists its forks with one query. */
 export const ForkedFromAttribute = defineSearchAttributeKey('ThoughtlineForkedFrom', 'KEYWORD');
+/**
+ * A run of an agent with a live experiment (docs/evaluation.md): the experiment's name and the
+ * variant the run was assigned, with the run's first upsert once it resolved its definition (no
+ * action of their own); absent on every other run.
+ */
+export const ExperimentAttribute = defineSearchAttributeKey('ThoughtlineExperiment', 'KEYWORD');
+export const VariantAttribute = defineSearchAttributeKey('ThoughtlineVariant', 'KEYWORD');
 
 /** Each attribute once: its typed key, and its name and type as the `temporal` CLI spells them. */
 export const SEARCH_ATTRIBUTES: ReadonlyArray<{
@@ -37,4 +44,6 @@ export const SEARCH_ATTRIBUTES: ReadonlyArray<{
   { key: AgentVersionAttribute, name: AgentVersionAttribute.name, cliType: 'Keyword' },
   { key: CallerAttribute, name: CallerAttribute.name, cliType: 'Keyword' },
   { key: ForkedFromAttribute, name: ForkedFromAttribute.name, cliType: 'Keyword' },
+  { key: ExperimentAttribute, name: ExperimentAttribute.name, cliType: 'Keyword' },
+  { key: VariantAttribute, name: VariantAttribute.name, cliType: 'Keyword' },
 ];

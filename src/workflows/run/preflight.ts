@@ -52,6 +52,12 @@ export async function preflight(
     return { refused: { reason: 'error', answer: '', error: resolved.refused } };
   }
   ctx.input = resolved.input;
+  // An experiment's variant may set the model: it obeys allowedModels like the caller's.
+  const variantRefused = ctx.input.model !== input.model ? modelRefusal(ctx.input) : undefined;
+  if (variantRefused) {
+    chain.thinking(`Refused: ${variantRefused}`, { level: 'full' });
+    return { refused: { reason: 'error', answer: '', error: variantRefused } };
+  }
   let tools = carriedTools;
   if (!tools) {
     const names = splitToolNames(ctx.input, workflowId);

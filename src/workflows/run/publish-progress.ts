@@ -2,6 +2,8 @@ import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@tempor
 import {
   AgentVersionAttribute,
   CostAttribute,
+  ExperimentAttribute,
+  VariantAttribute,
   IterationAttribute,
   ModelAttribute,
   StatusAttribute,
@@ -11,6 +13,8 @@ import {
   type AgentStatus,
   type ReasoningChain,
 } from '../../domain';
+import type { SearchAttributePair } from '@temporalio/common';
+import type { ExperimentRef } from '../../domain/agents/agent-experiment';
 import { viewChain } from '../../domain/chain/chain-view';
 import type { ChainBuilder } from '../core/chain/chain-builder';
 import type { Progress } from '../core/state/run-context';
@@ -71,11 +75,21 @@ export function createProgress(chain: ChainBuilder, status: () => AgentStatus): 
         { key: ModelAttribute, value: searchable.model },
         // Known once the run resolved its definition: rides along with the upserts above, never one of its own.
         ...(chain.agent ? [{ key: AgentVersionAttribute, value: chain.agent.version }] : []),
+        ...experimentAttributes(chain.agent?.experiment),
       ]);
     }
     shown.changed();
   };
   return { details: shown.changed, publish };
+}
+
+/** The experiment and variant of a run assigned one; nothing for any other run, whose upserts stay as they were. */
+function experimentAttributes(experiment: ExperimentRef | undefined): SearchAttributePair[] {
+  if (!experiment) return [];
+  return [
+    { key: ExperimentAttribute, value: experiment.name },
+    { key: VariantAttribute, value: experiment.variant },
+  ];
 }
 
 /** What the search attributes show of a run. */

@@ -5,6 +5,7 @@ import type { AgentDefinition, AgentRef } from '../../domain/agents/agent-defini
 import { activities } from '../activity-proxies';
 import type { RunContext } from '../core/state/run-context';
 import { agentSystemPrompt } from '../loop/few-shot';
+import { assignedVariant } from './assign-variant';
 
 /** What a new run follows once its definition is known; `tools` when the worker described them with it. */
 export type ResolvedAgent = { input: AgentInput; tools?: ToolSpec[] } | { refused: string };
@@ -32,7 +33,10 @@ export async function resolveAgent(ctx: RunContext): Promise<ResolvedAgent> {
       : 'it has none registered';
     return { refused: `no agent "${name}" is registered on the worker that took this run (${known}).` };
   }
-  return { input: following(ctx, input, described.definition, 'worker'), tools: described.tools };
+  const followed = following(ctx, input, described.definition, 'worker');
+  // The worker described every variant's tools: keep the ones this run's variant names.
+  const names = followed.tools;
+  return { input: followed, tools: names ? described.tools.filter((t) => names.includes(t.name)) : described.tools };
 }
 
 /** Why a caller's input may not start this definition, or undefined: the prompt and tools are the definition's. */
@@ -53,14 +57,17 @@ function following(
   definition: AgentDefinition,
   source: AgentRef['source'],
 ): AgentInput {
-  ctx.chain.setAgent({ id: definition.id, version: definition.version, source });
+  // A definition with an experiment: the parts of the variant this run is assigned (assign-variant.ts).
+  const { definition: followed, model, experiment } = assignedVariant(input, definition, ctx.workflowId);
+  ctx.chain.setAgent({ id: definition.id, version: definition.version, source, ...(experiment ? { experiment } : {}) });
   return {
     ...input,
     agentName: definition.id,
     definition,
-    systemPrompt: agentSystemPrompt(definition),
-    ...(definition.tools ? { tools: [...definition.tools] } : {}),
+    systemPrompt: agentSystemPrompt(followed),
+    ...(experiment ? { model } : {}),
+    ...(followed.tools ? { tools: [...followed.tools] } : {}),
     // The agent's budget settings where the caller set none: here, so every door's runs get them.
-    ...agentBudgetDefaults(input, definition.budget),
+    ...agentBudgetDefaults(input, followed.budget),
   };
 }

@@ -34,6 +34,8 @@ import { actorId, toPerson, type Actor } from './decisions/actor';
 import { namedAgentInput } from './start/named-agent-input';
 import { redactContext } from './start/redact-context';
 import { runsOfAgent, type AgentRunListing } from './runs/runs-of-agent';
+import { experimentReport, type ExperimentReportOptions } from './runs/experiment-runs';
+import type { ExperimentReport } from '../domain/evaluation/experiment-report';
 import { joinedChain } from './chain/joined-chain';
 import { unlessRunGone } from './errors/run-gone';
 import { readChainArchive } from './chain/read-chain-archive';
@@ -235,6 +237,11 @@ export class AgentClient {
   /** Runs of one agent, of one version when `options.version` is given, newest first (see runsOfAgent). */
   runsOfAgent(agent: string, options: { version?: string; limit?: number } = {}): Promise<AgentRunListing[]> {
     return runsOfAgent(this.client, agent, options);
+  }
+
+  /** A live experiment's runs per variant: success, cost, tokens, latency and late scores, with 95% intervals (see experimentReport). */
+  experimentReport(experiment: string, options: ExperimentReportOptions = {}): Promise<ExperimentReport> {
+    return experimentReport(this.client, experiment, options);
   }
 
   getHandle(workflowId: string): AgentHandle {

@@ -12,6 +12,8 @@ export {
 export type { Actor } from './decisions/actor';
 export { AgentInputConflictError } from './errors/agent-input-conflict-error';
 export type { AgentRunListing } from './runs/runs-of-agent';
+export type { ExperimentReportOptions } from './runs/experiment-runs';
+export type { ExperimentReport, ExperimentVariantSummary } from '../domain/evaluation/experiment-report';
 export type { AgentTreeNode } from './chain/agent-tree';
 export { billableActions, type BillableActions } from './runs/billable-actions';
 export type { ExpandedChain } from './chain/expanded-chain';

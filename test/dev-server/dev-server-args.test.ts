@@ -39,8 +39,9 @@ describe('devServerArgs', () => {
   it('registers every Thoughtline search attribute with its CLI type', () => {
     const registered = args.flatMap((a, i) => (args[i - 1] === '--search-attribute' ? [a] : []));
     expect(registered).toEqual(SEARCH_ATTRIBUTES.map((a) => `${a.name}=${a.cliType}`));
-    expect(registered).toHaveLength(10);
+    expect(registered).toHaveLength(12);
     expect(registered).toContain('ThoughtlineAgentVersion=Keyword');
+    expect(registered).toContain('ThoughtlineVariant=Keyword');
     expect(registered).toContain('ThoughtlineCostUsd=Double');
   });
 

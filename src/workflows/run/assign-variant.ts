@@ -13,7 +13,7 @@ export interface AssignedVariant {
 /**
  * The variant a new run of `definition` follows (docs/evaluation.md, "Live experiments"): chosen
  * by the experiment's key (the caller, the tenant, the thread whose turn this run is, or the run),
- * else the run's workflow id, and applied over the definition: its prompt, examples and tools
+ * else the run's workflow id (a fork's: its original's), and applied over the definition: its prompt, examples and tools
  * replace the definition's, its budget fields the definition's, its model fields the run's.
  * Deterministic: a pure hash of values the run already has, so it costs no activity, and a
  * definition without an experiment comes back as it was.
@@ -22,7 +22,8 @@ export function assignedVariant(input: AgentInput, definition: AgentDefinition, 
   const experiment = definition.experiment;
   if (!experiment) return { definition, model: input.model };
   const { by, key } = experimentKeyOf(experiment.assignBy, {
-    workflowId,
+    // A fork stands in for its original: keyed by the run, it gets the original's variant.
+    workflowId: input.fork?.from.workflowId ?? workflowId,
     ...(input.caller ? { callerId: input.caller.id } : {}),
     ...(input.caller?.tenant ? { tenant: input.caller.tenant } : {}),
     ...threadOf(workflowId),

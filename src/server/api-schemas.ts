@@ -77,6 +77,9 @@ export const ListRunsQuery = z
     agent: SafeName.optional(),
     /** Runs of this agent definition version (`ThoughtlineAgentVersion`). */
     agentVersion: SafeName.optional(),
+    /** Runs of this live experiment (`ThoughtlineExperiment`), of one variant with `variant` (`ThoughtlineVariant`). */
+    experiment: SafeName.optional(),
+    variant: SafeName.optional(),
     tenant: SafeName.optional(),
     startedAfter: Instant.optional(),
     startedBefore: Instant.optional(),
@@ -93,6 +96,8 @@ export const RunSummary = z.object({
   agentName: z.string(),
   /** The agent definition's version, once the run recorded it; absent for a run without a definition. */
   agentVersion: z.string().optional(),
+  /** The live experiment and variant the run was assigned, once it recorded them (docs/evaluation.md). */
+  experiment: z.object({ name: z.string(), variant: z.string() }).optional(),
   status: RunState,
   /** How it ended, from visibility alone (no result read): absent while it runs. */
   ending: RunEndingSummary.optional(),

@@ -92,6 +92,8 @@ describe('GET /v1/openapi.json', () => {
       'query:reason',
       'query:agent',
       'query:agentVersion',
+      'query:experiment',
+      'query:variant',
       'query:tenant',
       'query:startedAfter',
       'query:startedBefore',

@@ -1,6 +1,13 @@
 import { executionInfoFromRaw } from '@temporalio/client/lib/helpers';
 import type { z } from 'zod';
-import { AgentAttribute, AgentVersionAttribute, StatusAttribute, TenantAttribute } from '../../domain';
+import {
+  AgentAttribute,
+  AgentVersionAttribute,
+  ExperimentAttribute,
+  StatusAttribute,
+  TenantAttribute,
+  VariantAttribute,
+} from '../../domain';
 import type { AgentClient } from '../../client/agent-client';
 import { ApiError } from '../api-error';
 import type { RunEnding } from '../../domain/run/run-ending';
@@ -50,6 +57,8 @@ export function visibilityQuery(identity: Identity, filters: z.infer<typeof List
   if (filters.agent !== undefined) clauses.push(`${AgentAttribute.name} = ${quoted(filters.agent)}`);
   if (filters.agentVersion !== undefined)
     clauses.push(`${AgentVersionAttribute.name} = ${quoted(filters.agentVersion)}`);
+  if (filters.experiment !== undefined) clauses.push(`${ExperimentAttribute.name} = ${quoted(filters.experiment)}`);
+  if (filters.variant !== undefined) clauses.push(`${VariantAttribute.name} = ${quoted(filters.variant)}`);
   if (filters.startedAfter !== undefined) clauses.push(`StartTime > ${quoted(filters.startedAfter)}`);
   if (filters.startedBefore !== undefined) clauses.push(`StartTime < ${quoted(filters.startedBefore)}`);
   return clauses.join(' AND ');
@@ -90,6 +99,8 @@ export async function listRuns(
       const info = await executionInfoFromRaw(raw, client.options.loadedDataConverter, raw, namespace);
       const tenant = info.typedSearchAttributes.get(TenantAttribute);
       const agentVersion = info.typedSearchAttributes.get(AgentVersionAttribute);
+      const experiment = info.typedSearchAttributes.get(ExperimentAttribute);
+      const variant = info.typedSearchAttributes.get(VariantAttribute);
       const task = info.memo?.task;
       const state = runStateOf(info.status.name);
       const ending = endingOfVisibility(state, info.typedSearchAttributes.get(StatusAttribute));
@@ -97,6 +108,7 @@ export async function listRuns(
         runId: info.workflowId,
         agentName: info.typedSearchAttributes.get(AgentAttribute) ?? 'agent',
         ...(agentVersion ? { agentVersion } : {}),
+        ...(experiment && variant ? { experiment: { name: experiment, variant } } : {}),
         status: ending?.state ?? state,
         ...(ending ? { ending: summaryOf(ending) } : {}),
         task: typeof task === 'string' ? task : '',

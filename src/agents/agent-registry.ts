@@ -9,7 +9,7 @@ export interface AgentRegistry {
   ids(): string[];
 }
 
-/** Checks every definition again (plain objects too) and refuses an id registered twice. */
+/** Checks every definition again (plain objects too) and refuses an id, or an experiment's name, registered twice. */
 export function createAgentRegistry(definitions: readonly AgentDefinitionInit[]): AgentRegistry {
   const byId = new Map<string, Readonly<AgentDefinition>>();
   for (const init of definitions) {
@@ -17,6 +17,12 @@ export function createAgentRegistry(definitions: readonly AgentDefinitionInit[])
     if (byId.has(definition.id))
       throw new AgentDefinitionError(
         `Agent "${definition.id}" is registered twice; a worker serves one version of each agent.`,
+      );
+    const experiment = definition.experiment?.name;
+    const sharing = experiment ? [...byId.values()].find((d) => d.experiment?.name === experiment) : undefined;
+    if (sharing)
+      throw new AgentDefinitionError(
+        `Agents "${sharing.id}" and "${definition.id}" both run experiment "${experiment}"; give each its own name, so its report counts one agent's runs.`,
       );
     byId.set(definition.id, definition);
   }

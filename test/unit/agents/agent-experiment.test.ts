@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createAgentRegistry } from '../../../src/agents/agent-registry';
 import { defineAgent } from '../../../src/agents/define-agent';
 import {
   MAX_VARIANTS,
@@ -33,6 +34,21 @@ describe('an agent experiment', () => {
     expect(agent.experiment?.variants.map((v) => v.name)).toEqual(['plain', 'warm']);
     expect(Object.isFrozen(agent.experiment)).toBe(true);
     expect(Object.isFrozen(agent.experiment!.variants[1])).toBe(true);
+  });
+
+  it('is refused when two agents of one worker name the same experiment', () => {
+    expect(() =>
+      createAgentRegistry([
+        { ...base, experiment },
+        { ...base, id: 'support-2', experiment },
+      ]),
+    ).toThrow('Agents "support" and "support-2" both run experiment "tone-2026-11"');
+    expect(
+      createAgentRegistry([
+        { ...base, experiment },
+        { ...base, id: 'support-2', experiment: { ...experiment, name: 'tone-2' } },
+      ]).ids(),
+    ).toEqual(['support', 'support-2']);
   });
 
   it.each([

@@ -13,8 +13,9 @@ export interface AssignedVariant {
 /**
  * The variant a new run of `definition` follows (docs/evaluation.md, "Live experiments"): chosen
  * by the experiment's key (the caller, the tenant, the thread whose turn this run is, or the run),
- * else the run's workflow id (a fork's: its original's), and applied over the definition: its prompt, examples and tools
- * replace the definition's, its budget fields the definition's, its model fields the run's.
+ * else the run's workflow id (a fork's: its original's), and applied over the definition: its
+ * prompt, examples and tools replace the definition's, its budget fields the definition's, its
+ * model fields the run's.
  * Deterministic: a pure hash of values the run already has, so it costs no activity, and a
  * definition without an experiment comes back as it was.
  */

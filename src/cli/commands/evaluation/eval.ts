@@ -1,6 +1,7 @@
 import type { CommandSpec } from '../../spec/command-line';
 import { EVAL_OPTIONS, readEvalOptions } from './eval-options';
 import { evaluate } from './evaluate';
+import { EVAL_ADD_COMMAND } from './eval-add';
 
 export const EVAL_COMMAND: CommandSpec = {
   name: 'eval',
@@ -14,5 +15,6 @@ export const EVAL_COMMAND: CommandSpec = {
   ],
   args: [{ name: '<dataset>', needs: 'a dataset, e.g. thoughtline eval evals/loop.jsonl' }],
   options: EVAL_OPTIONS,
+  subcommands: [EVAL_ADD_COMMAND],
   run: async (l) => evaluate(readEvalOptions(l)),
 };

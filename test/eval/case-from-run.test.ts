@@ -42,7 +42,9 @@ const reply = (content: unknown[]): ModelReply =>
   }) as ModelReply;
 
 /** A run that looked up an order (its result holding a key) and answered. */
-function material(over: Partial<RunMaterial> & { result?: Partial<AgentResult>; payload?: string } = {}): RunMaterial {
+function material(
+  over: Omit<Partial<RunMaterial>, 'result'> & { result?: Partial<AgentResult>; payload?: string } = {},
+): RunMaterial {
   const { payload = 'shipped', result, ...rest } = over;
   const steps = [
     {
@@ -183,7 +185,7 @@ describe('caseFromRun', () => {
     (steered.result.chain.steps as unknown[]).push(person);
     expect(refusalOf(() => caseFromRun(steered))).toBe(CaseFromRunRefusal.NeedsOthers);
     const failedCall = material();
-    (failedCall.modelCalls as Array<{ reply?: unknown; error?: string }>)[2] = {
+    (failedCall.modelCalls as unknown as Array<{ reply?: unknown; error?: string }>)[2] = {
       ...failedCall.modelCalls[2]!,
       reply: undefined,
       error: 'overloaded',

@@ -17,9 +17,14 @@ export function caseIdsOf(datasetFile: string): Set<string> {
   return new Set(loadDataset(datasetFile).cases.map((c) => c.id));
 }
 
+/** No file there, or the same recording (the run made a case of another dataset in the same folder). */
+function sameRecording(file: string, recording: string): boolean {
+  return !fs.existsSync(file) || fs.readFileSync(file, 'utf8') === recording;
+}
+
 /**
  * Appends the cases to a JSONL dataset (made when missing), each recording written beside it
- * first (`recordings/<case>.jsonl`, never over a file already there), then their lines, so a
+ * first (`recordings/<case>.jsonl`; one already there is kept when it is the same, else refused), then their lines, so a
  * dataset never names a recording that is not there. All or nothing: a case whose id the dataset
  * has, a recording already there, a case the dataset loader would refuse, or a dataset that would
  * pass MAX_DATASET_BYTES throws before anything is written. Returns the ids added.
@@ -41,11 +46,11 @@ export function appendCases(datasetFile: string, cases: readonly CaseFromRun[]):
         runIdOf(c),
         `the dataset already has the case ${c.case.id} (a run becomes one case).`,
       );
-    if (fs.existsSync(path.join(dir, c.recordingPath)))
+    if (!sameRecording(path.join(dir, c.recordingPath), c.recording))
       throw new CaseFromRunError(
         CaseFromRunRefusal.Duplicate,
         runIdOf(c),
-        `${c.recordingPath} is already there; remove it or the case that uses it first.`,
+        `${c.recordingPath} is already there and records something else; remove it or the case that uses it first.`,
       );
     taken.add(c.case.id);
   }
@@ -61,7 +66,7 @@ export function appendCases(datasetFile: string, cases: readonly CaseFromRun[]):
   for (const c of cases) {
     const file = path.join(dir, c.recordingPath);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, c.recording, { flag: 'wx' });
+    if (!fs.existsSync(file)) fs.writeFileSync(file, c.recording, { flag: 'wx' });
   }
   fs.appendFileSync(datasetFile, text);
   return cases.map((c) => c.case.id);

@@ -168,6 +168,23 @@ describe('caseFromRun', () => {
     expect(JSON.parse(made.recording.trim().split('\n')[3]!)).toMatchObject({ error: 'boom', final: true });
   });
 
+  it('offers and records a worker tool that calls a model (ask_model), which the trajectory leaves out as the scorer does', () => {
+    const asked = material();
+    (asked.result.chain.steps as unknown[]).push({
+      stepNumber: 4,
+      type: 'tool_call',
+      toolCall: { toolType: 'llm', toolName: 'ask_model', arguments: { prompt: 'check' }, correlationId: 'c3' },
+    });
+    (asked.toolExecutions as unknown[]).push({
+      input: { toolName: 'ask_model', arguments: { prompt: 'check' } },
+      result: { result: 'looks right', truncated: false, durationMs: 1 },
+    });
+    const made = caseFromRun(asked);
+    expect(made.case.input).toEqual({ strategy: 'native', tools: ['ask_model', 'lookup_order'] });
+    expect(made.case.expect.tools?.calls.map((c) => c.tool)).toEqual(['lookup_order']);
+    expect(made.recording).toContain('"tool":"ask_model"');
+  });
+
   it('refuses, by code, what a replay cannot reproduce or a person said was wrong', () => {
     const bad = { name: 'accepted', value: 0, by: 'alice', at: '2026-11-27T00:00:00Z' };
     expect(refusalOf(() => caseFromRun(material({ scores: [bad] })))).toBe(CaseFromRunRefusal.MarkedBad);

@@ -224,14 +224,19 @@ export function caseFromRun(material: RunMaterial): CaseFromRun {
       `its task is ${utf8Bytes(task)} bytes; a case's task is 1 to ${MAX_CASE_TEXT_BYTES} bytes.`,
     );
   const calls = modelToolCalls(result, input);
-  // The worker tools it ran: the evaluation's worker must offer them, and only their executions are recorded.
+  // The worker tools it ran (runTool activities): the evaluation's worker must offer them; only their executions are recorded.
   const ran = new Set(
     material.toolExecutions.flatMap((e) => {
       const name = (e.input as { toolName?: unknown } | undefined)?.toolName;
       return typeof name === 'string' ? [name] : [];
     }),
   );
-  const tools = new Set(calls.map((c) => c.tool).filter((t) => ran.has(t)));
+  // Every tool_call step a worker tool answered: ask_model's `llm` calls too (model calls never ran as runTool).
+  const tools = new Set(
+    result.chain.steps.flatMap((s) =>
+      s.type === 'tool_call' && ran.has(s.toolCall.toolName) ? [s.toolCall.toolName] : [],
+    ),
+  );
   const lines = recordingOf(material, tools);
   const recording = `${lines.join('\n')}\n`;
   if (utf8Bytes(recording) > MAX_CASE_RECORDING_BYTES)

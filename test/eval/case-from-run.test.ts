@@ -201,6 +201,11 @@ describe('caseFromRun', () => {
     const steered = material();
     (steered.result.chain.steps as unknown[]).push(person);
     expect(refusalOf(() => caseFromRun(steered))).toBe(CaseFromRunRefusal.NeedsOthers);
+    expect(
+      refusalOf(() =>
+        caseFromRun(material({ result: { chain: { steps: [], approvals: [{ callId: 'c1' }] } } as never })),
+      ),
+    ).toBe(CaseFromRunRefusal.NeedsOthers);
     const failedCall = material();
     (failedCall.modelCalls as unknown as Array<{ reply?: unknown; error?: string }>)[2] = {
       ...failedCall.modelCalls[2]!,

@@ -191,6 +191,12 @@ export function caseFromRun(material: RunMaterial): CaseFromRun {
       workflowId,
       `it ended ${result.terminationReason}, which depends on a person or a clock, not on its recorded calls.`,
     );
+  if ((result.chain.approvals?.length ?? 0) > 0)
+    refuse(
+      CaseFromRunRefusal.NeedsOthers,
+      workflowId,
+      'it asked a person to approve a call; a replay would wait for one again.',
+    );
   if ((result.chain.subAgents?.length ?? 0) > 0)
     refuse(
       CaseFromRunRefusal.NeedsOthers,

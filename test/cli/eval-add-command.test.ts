@@ -49,6 +49,17 @@ describe('eval add: a command under eval, with its own spec, parser and help', (
     }
   });
 
+  it('bash completes its options after "eval add", and eval\'s own after "eval"', async () => {
+    const { stdout } = await runCli(['completion', 'bash'], cliEnv({}));
+    const { execFileSync } = await import('node:child_process');
+    const probe = `${stdout}
+COMP_WORDS=(thoughtline eval add prod.jsonl --from); COMP_CWORD=4; _thoughtline; echo "\${COMPREPLY[@]}"
+COMP_WORDS=(thoughtline eval prod.jsonl --rep); COMP_CWORD=3; _thoughtline; echo "\${COMPREPLY[@]}"`;
+    const out = execFileSync('bash', ['-c', probe], { encoding: 'utf8' }).split('\n');
+    expect(out[0]).toBe('--from-run --from-search');
+    expect(out[1]).toBe('--repeat');
+  });
+
   it('refuses mistakes with exit 2 before it connects to anything', async () => {
     const env = cliEnv({ TEMPORAL_ADDRESS: '127.0.0.1:1' });
     const cases: Array<[string[], RegExp]> = [

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -245,6 +246,10 @@ describe('appendCases', () => {
 
   it('refuses a YAML dataset; takes a dataset the case brings to exactly MAX_DATASET_BYTES, refuses one byte more', () => {
     expect(() => appendCases(path.join(dir, 'cases.yaml'), [caseFromRun(material())])).toThrow(DatasetError);
+    // A named pipe is refused at once, never read (it would block).
+    const pipe = path.join(dir, 'pipe.jsonl');
+    execFileSync('mkfifo', [pipe]);
+    expect(() => appendCases(pipe, [caseFromRun(material())])).toThrow(/not a regular file/);
     const other = (id: string) => {
       const made = caseFromRun(material({ workflowId: id }));
       return { ...made, recordingPath: `recordings/${made.case.id}.jsonl` };

@@ -13,7 +13,11 @@ export function caseIdsOf(datasetFile: string): Set<string> {
     throw new DatasetError(path.resolve(datasetFile), [
       { message: 'cases from runs are appended to a .jsonl (or .ndjson) dataset, one case a line' },
     ]);
-  if (!fs.existsSync(datasetFile) || fs.readFileSync(datasetFile, 'utf8').trim() === '') return new Set();
+  if (!fs.existsSync(datasetFile)) return new Set();
+  // An empty regular file has no case yet; anything else (a pipe, a file too large) is the loader's to refuse.
+  const stat = fs.statSync(datasetFile);
+  if (stat.isFile() && stat.size <= MAX_DATASET_BYTES && fs.readFileSync(datasetFile, 'utf8').trim() === '')
+    return new Set();
   return new Set(loadDataset(datasetFile).cases.map((c) => c.id));
 }
 
@@ -24,15 +28,16 @@ function sameRecording(file: string, recording: string): boolean {
 
 /**
  * Appends the cases to a JSONL dataset (made when missing), each recording written beside it
- * first (`recordings/<case>.jsonl`; one already there is kept when it is the same, else refused), then their lines, so a
- * dataset never names a recording that is not there. All or nothing: a case whose id the dataset
- * has, a recording already there, a case the dataset loader would refuse, or a dataset that would
- * pass MAX_DATASET_BYTES throws before anything is written. Returns the ids added.
+ * first (`recordings/<case>.jsonl`; one already there is kept when it is the same, else refused),
+ * then their lines, so a dataset never names a recording that is not there. All or nothing: a
+ * case whose id the dataset has, another recording at its path, a case the dataset loader would
+ * refuse, or a dataset that would pass MAX_DATASET_BYTES throws before anything is written.
+ * Synchronous from the check to the last write, so appends in one process never interleave.
+ * Returns the ids added.
  */
 export function appendCases(datasetFile: string, cases: readonly CaseFromRun[]): string[] {
   const dir = path.dirname(path.resolve(datasetFile));
   const taken = caseIdsOf(datasetFile);
-  const runIdOf = (c: CaseFromRun) => c.case.id;
   for (const c of cases) {
     const checked = checkCase(c.case);
     if (!checked.ok)
@@ -43,13 +48,13 @@ export function appendCases(datasetFile: string, cases: readonly CaseFromRun[]):
     if (taken.has(c.case.id))
       throw new CaseFromRunError(
         CaseFromRunRefusal.Duplicate,
-        runIdOf(c),
+        c.case.id,
         `the dataset already has the case ${c.case.id} (a run becomes one case).`,
       );
     if (!sameRecording(path.join(dir, c.recordingPath), c.recording))
       throw new CaseFromRunError(
         CaseFromRunRefusal.Duplicate,
-        runIdOf(c),
+        c.case.id,
         `${c.recordingPath} is already there and records something else; remove it or the case that uses it first.`,
       );
     taken.add(c.case.id);

@@ -12,6 +12,7 @@ import { liveView, progressView, stepView } from './step-view.js';
 import { detailsQuery, detailsToggle } from './preferences.js';
 import { badgeOf, renderEnding } from './ending-view.js';
 import { renderScores } from './scores.js';
+import { createAddToDataset } from './add-to-dataset.js';
 import { sourceLine } from './store-notices.js';
 import { createLiveSubAgents, showLiveSubAgentSteps, subAgentLink, subAgentView } from './sub-agents.js';
 
@@ -45,6 +46,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
   const endingPanel = h('section', { class: 'ending panel', 'aria-label': 'How the run ended', hidden: true });
   const subPanel = h('section', { class: 'sub-agents panel', hidden: true });
   const scoresPanel = h('section', { class: 'scores panel', hidden: true });
+  const addToDataset = createAddToDataset({ runId, me });
   const earlier = h('button', { type: 'button', class: 'earlier', hidden: true }, 'Earlier steps');
   const goneNote = h('p', { class: 'steps-gone', role: 'note', hidden: true });
   const stepsEl = h('div', { class: 'steps' });
@@ -95,6 +97,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
     planPanel,
     subPanel,
     scoresPanel,
+    addToDataset.panel,
     tools.summaryPanel,
     tools.filterPanel,
     h('section', { class: 'chain' }, viewNote, sourceNote, goneNote, earlier, stepsEl, liveEl, filteredEl),
@@ -194,6 +197,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
       openQuestion: status?.progress?.openQuestion ?? status?.openQuestion,
       budgetPause: status?.progress?.budgetPause,
     });
+    addToDataset.update({ ended: ended() });
     renderSubAgents();
     const plan = status?.progress?.plan?.tasks ?? status?.plan?.tasks ?? chainHead?.plan?.tasks;
     if (plan) renderPlan(plan);

@@ -21,3 +21,4 @@ export {
   type ImportedRun,
 } from './import-bundle';
 export { ImportRefusedError, type ImportRefusal } from './import-refused-error';
+export { gatherRunCase, runAsCase, type AuditorLensOf } from './gather-run-case';

@@ -19,6 +19,7 @@ import { SCHEDULES_ROUTES } from './routes/schedules-routes';
 import { TRIGGER_ROUTES } from './triggers/trigger-route';
 import type { TriggerTable } from './triggers/trigger-config';
 import { SCORES_ROUTES } from './routes/scores-routes';
+import { DATASET_ROUTES } from './routes/dataset-routes';
 import { STORE_ROUTES } from './routes/store-routes';
 import { IMPORT_ROUTES } from './routes/import-route';
 import { getTenantUsage } from './routes/tenant-usage-route';
@@ -39,6 +40,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   getTenantUsage,
   ...DECISION_ROUTES,
   ...SCORES_ROUTES,
+  ...DATASET_ROUTES,
   ...ME_ROUTES,
   ...PREFERENCES_ROUTES,
   ...SCHEDULES_ROUTES,
@@ -68,6 +70,8 @@ export interface CreateServerOptions {
   catalog?: AgentCatalog;
   /** The webhook triggers (`serve --triggers FILE`, loadTriggers); default none, and every trigger name is refused. */
   triggers?: TriggerTable;
+  /** The folder `POST /v1/datasets/{name}/cases` appends to (`serve --datasets DIR`); default none (503). */
+  datasets?: string;
   /** 0 picks a free port. */
   port: number;
   /** Default 127.0.0.1: reachable from this machine only. */
@@ -114,6 +118,7 @@ export function createApiContext(
     lensFor: createLensFor(options.policy, options.store, log),
     catalog: options.catalog ?? createAgentCatalog(),
     triggers: options.triggers ?? new Map(),
+    ...(options.datasets ? { datasetsDir: options.datasets } : {}),
   };
 }
 

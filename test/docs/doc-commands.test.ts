@@ -192,6 +192,10 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
     'npx thoughtline fork <run-id> --at-step 4 --model claude-haiku-4-5 --steer "Check the totals first."',
     KEY,
   ],
+  // The same commands run on the real dev server in test/eval/case-from-run-gate.test.ts, on a run of its own.
+  ['docs/evaluation.md', 'npx thoughtline eval add evals/production.jsonl --from-run agent-7f3c2a91', PLACEHOLDER],
+  ['docs/evaluation.md', 'npx thoughtline eval add evals/production.jsonl --from-search "refund" --limit 10', LATER],
+  ['docs/evaluation.md', 'npx thoughtline eval evals/production.jsonl --tools ./tools.cjs', LATER],
   ['docs/evaluation.md', 'npx thoughtline eval weather.jsonl', LATER],
   ['docs/evaluation.md', 'npx thoughtline run "What is the weather in Paris?" --record recordings/paris.jsonl', LATER],
   [

@@ -168,6 +168,7 @@ async function readEndedRun(): Promise<void> {
     reads.add('POST /v1/runs/:_/budget', view, await post(`${v1}/budget`, { tokens: 1_000 }));
     reads.add('POST /v1/runs/:_/cancel', view, await post(`${v1}/cancel`, {}));
     reads.add('POST /v1/runs/:_/scores', view, await post(`${v1}/scores`, { name: 'helpful', value: 1 }));
+    reads.add('POST /v1/datasets/:_/cases', view, await post('/v1/datasets/door/cases', { runId }));
   }
   await readA2a();
   await readMcp();
@@ -293,6 +294,12 @@ async function readCli(): Promise<void> {
     ['search', '--text', 'c-1', '--tenant', 'acme', '--policy', policy.path],
     stored,
   ]);
+  jobs.push([
+    'cli eval add',
+    'auditor',
+    ['eval', 'add', path.join(dir, 'door-cases.jsonl'), '--from-run', runId, '--policy', policy.path],
+    temporal,
+  ]);
   jobs.push(['cli watch', 'developer', ['watch', runId, '--policy', policy.path], temporal]);
   jobs.push(['cli tree', 'developer', ['tree', runId], temporal]);
   jobs.push(['cli fork', 'developer', ['fork', runId, '--at-step', '4', '--dry-run'], temporal]);
@@ -332,7 +339,7 @@ beforeAll(async () => {
     s = await startServerHarness(env, {
       tools: doorTools(),
       model,
-      server: { store, policy, extend: (app) => registerViewerRoute(app) },
+      server: { store, policy, datasets: dir, extend: (app) => registerViewerRoute(app) },
     });
   } finally {
     delete process.env.THOUGHTLINE_A2A_PUSH_ALLOW;
@@ -465,6 +472,10 @@ describe('the door inventory names every door the running server, protocols and 
     for (const door of SHOW_THE_ANSWER)
       for (const view of VIEWS) expect(reads.of(door)?.[view], `${door} ${view}`).toContain('account number of c-1');
     expect(reads.of('cli search control')?.developer).toContain('found by c-1');
+    // A case carries the run whole: the policy hides a result from the auditor, so both doors refuse it whole.
+    expect(reads.of('POST /v1/datasets/:_/cases')?.auditor).toContain('not_whole_in_view');
+    expect(reads.of('POST /v1/datasets/:_/cases')?.developer).toContain('forbidden');
+    expect(reads.of('cli eval add')?.auditor).toContain("the visibility policy narrows it in the auditor's view");
   });
 });
 

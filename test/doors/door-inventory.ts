@@ -35,6 +35,9 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'POST /v1/runs/:_/budget': read('a raise of the ended run’s budget (refused), as each person'),
   'POST /v1/runs/:_/scores': read('a score on the run, as each person'),
   'GET /v1/runs/:_/scores': read('the run’s scores, as each person'),
+  'POST /v1/datasets/:_/cases': read(
+    'the run made a case (its model calls whole): the auditor only, refused whole when the policy narrows the auditor’s view',
+  ),
   'POST /v1/imports': notARunDoor(
     'takes a sealed export the caller sends (auditor’s view, own tenant); answers the ids, final hashes and step counts it read from that body; the runs are read through the doors above',
   ),
@@ -118,6 +121,7 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'cli schedule': notARunDoor('schedules’ settings and the ids of runs they started; nothing of a run’s steps'),
   'cli run': notARunDoor('starts a run and prints it as its own caller (the starter sees their own run)'),
   'cli eval': notARunDoor('runs a dataset’s own runs and scores them'),
+  'cli eval add': read('eval add --from-run --policy: the auditor’s view, refused whole when the policy narrows it'),
   'cli approve': notARunDoor('a decision; prints its receipt'),
   'cli reject': notARunDoor('a decision; prints its receipt'),
   'cli steer': notARunDoor('sends an instruction; prints its receipt'),
@@ -141,6 +145,7 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
 
 /** The /v1 routes the viewer's scripts read (checked against its scripts). */
 export const VIEWER_DATA_ROUTES: readonly string[] = [
+  '/v1/datasets/:_/cases',
   '/v1/me',
   '/v1/me/preferences',
   '/v1/runs',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FastifyInstance } from 'fastify';
 import { COMMANDS } from '../../src/cli/commands';
+import { withSubcommands } from '../../src/cli/spec/command-line';
 import { loadA2aSdk } from '../../src/server/a2a/a2a-sdk';
 import { VIEWER_DIR } from '../../src/server/routes/viewer-route';
 
@@ -67,8 +68,8 @@ export async function mcpDoors(client: Client): Promise<string[]> {
   return [...tools, ...templates, ...resources];
 }
 
-/** Every CLI command. */
-export const cliCommands = (): string[] => COMMANDS.map((c) => `cli ${c.name}`);
+/** Every CLI command, and the commands under them (`cli eval add`). */
+export const cliCommands = (): string[] => withSubcommands(COMMANDS).map((c) => `cli ${c.name}`);
 
 /**
  * The /v1 routes the browser viewer reads, from its own scripts: each `/v1/…` literal and each

@@ -210,7 +210,7 @@ describe('a live experiment of two variants', () => {
     expect(text.stdout).toMatch(new RegExp(`warm: ${count('warm')} runs\\n  success      100\\.0% \\[`));
     expect(text.stdout).toContain('  score accepted: mean 1.00');
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toContain('--model goes with "eval <dataset>", not "eval report".');
+    expect(wrong.stderr).toContain('"eval report" does not take --model');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('eval report needs --experiment NAME');
     expect(limited.code, limited.stderr).toBe(0);

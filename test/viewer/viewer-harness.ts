@@ -42,6 +42,8 @@ export async function startViewerHarness(
     agents?: AgentWorkerOptions['agents'];
     /** The server's webhook triggers; default none. */
     triggers?: TriggerTable;
+    /** Where "add to dataset" appends cases (`serve --datasets DIR`); default none. */
+    datasets?: string;
   },
 ): Promise<ViewerHarness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-viewer-'));
@@ -68,6 +70,7 @@ export async function startViewerHarness(
     ...(deps.store ? { store: deps.store } : {}),
     ...(deps.policy ? { policy: deps.policy } : {}),
     ...(deps.triggers ? { triggers: deps.triggers } : {}),
+    ...(deps.datasets ? { datasets: deps.datasets } : {}),
     extend: (app) => registerViewerRoute(app),
   });
   return {

@@ -63,6 +63,13 @@ function optionRows(options: Readonly<Record<string, OptionSpec>>): string[] {
   });
 }
 
+/** The commands under this one, a line each: their own help is `thoughtline <name> --help`. */
+function subcommandRows(command: CommandSpec): string[] {
+  if (!command.subcommands?.length) return [];
+  const rows = command.subcommands.map((s) => `  ${`thoughtline ${s.name}`.padEnd(OPTION_COLUMN)}${s.summary}`);
+  return ['', 'Commands under it (each has its own --help):', ...rows];
+}
+
 /** `thoughtline CMD --help` and `thoughtline help CMD`: usage, what it does, every option, examples. */
 export function commandHelp(command: CommandSpec): string {
   const takesRunId =
@@ -73,6 +80,7 @@ export function commandHelp(command: CommandSpec): string {
     '',
     ...wrap(command.description, 0),
     ...(takesRunId ? wrap(RUN_ID_NOTE, 0) : []),
+    ...subcommandRows(command),
     '',
     'Options:',
     ...optionRows({ ...command.options, ...HELP_OPTION }),

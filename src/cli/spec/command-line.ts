@@ -50,6 +50,11 @@ export interface CommandSpec {
   options: Readonly<Record<string, OptionSpec>>;
   /** Added to the message when there are too many arguments, e.g. "put the task in quotes". */
   extraArgsHint?: string;
+  /**
+   * Commands under this one, each named `<this> <word>` (`eval add`): `thoughtline eval add …`
+   * parses against that spec alone and `eval add --help` shows its own help.
+   */
+  subcommands?: readonly CommandSpec[];
   /** Resolves to the process's exit code. */
   run(line: CommandLine): Promise<number>;
 }
@@ -90,7 +95,13 @@ export function parseCommandLine(argv: readonly string[], commands: readonly Com
     throw new UsageError(
       `the command comes first and its options after it, e.g. thoughtline status <run-id> --json; got "${verb}" first.`,
     );
-  const command = findCommand(verb, commands);
+  const top = findCommand(verb, commands);
+  const sub = top.subcommands?.find((s) => s.name === `${verb} ${rest[0]}`);
+  return sub ? parseCommand(sub, rest.slice(1), commands) : parseCommand(top, rest, commands);
+}
+
+/** One command's arguments and options, after its name. */
+function parseCommand(command: CommandSpec, rest: readonly string[], commands: readonly CommandSpec[]): Parsed {
   const options = parseArgsOptions({ ...command.options, ...HELP_OPTION });
   refuseUnknownOptions(rest, command, commands);
   let parsed: ReturnType<typeof parseArgs>;
@@ -128,8 +139,12 @@ function parseArgsOptions(
   );
 }
 
+/** Every command with the subcommands under it (`eval`, `eval add`). */
+export const withSubcommands = (commands: readonly CommandSpec[]): CommandSpec[] =>
+  commands.flatMap((c) => [c, ...(c.subcommands ?? [])]);
+
 export function findCommand(name: string, commands: readonly CommandSpec[]): CommandSpec {
-  const command = commands.find((c) => c.name === name);
+  const command = withSubcommands(commands).find((c) => c.name === name);
   if (command) return command;
   const near = didYouMean(
     name,
@@ -140,6 +155,9 @@ export function findCommand(name: string, commands: readonly CommandSpec[]): Com
 
 /** `help` alone, or `help <command>` for a command of the table (a typo gets its did-you-mean). */
 function helpFor(rest: readonly string[], commands: readonly CommandSpec[]): Parsed {
+  const sub = rest.length === 2 ? `${rest[0]} ${rest[1]}` : undefined;
+  if (sub !== undefined && withSubcommands(commands).some((c) => c.name === sub))
+    return { kind: 'help', exitCode: 0, command: sub };
   if (rest.length > 1) throw new UsageError(`"help" takes one command at most; unexpected "${rest[1]}".`);
   const [name] = rest;
   if (name === undefined || name === '--help' || name === '-h') return { kind: 'help', exitCode: 0 };

@@ -9,7 +9,12 @@ const optionNames = (c: CommandSpec): string[] => [...Object.keys(c.options), 'h
 /** Bash: commands at the first word, then the options of the command typed, else file names. */
 function bashScript(commands: readonly CommandSpec[]): string {
   const names = commands.map((c) => c.name).join(' ');
-  const cases = commands.map((c) => `    ${c.name}) opts="${optionNames(c).join(' ')}" ;;`).join('\n');
+  // A command with commands under it (`eval add`) takes their options after their word.
+  const subs = (c: CommandSpec): string =>
+    c.subcommands?.length
+      ? ` case "\${COMP_WORDS[2]}" in ${c.subcommands.map((sub) => `${sub.name.split(' ')[1]}) opts="${optionNames(sub).join(' ')}" ;;`).join(' ')} esac;`
+      : '';
+  const cases = commands.map((c) => `    ${c.name}) opts="${optionNames(c).join(' ')}";${subs(c)} ;;`).join('\n');
   return `# thoughtline completion for bash: add  eval "$(thoughtline completion bash)"  to ~/.bashrc
 _thoughtline() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" opts=""
@@ -36,14 +41,16 @@ const zshText = (text: string): string =>
 /** Zsh: commands with their summaries, then each command's options with their help. */
 function zshScript(commands: readonly CommandSpec[]): string {
   const entries = commands.map((c) => `    '${c.name}:${zshText(c.summary)}'`).join('\n');
-  const cases = commands
-    .map((c) => {
-      const opts = [...Object.entries(c.options), ['help', { help: "this command's help" }] as const]
-        .map(([name, o]) => `'--${name}:${zshText(o.help)}'`)
-        .join(' ');
-      return `    ${c.name}) options=(${opts}) ;;`;
-    })
-    .join('\n');
+  const opts = (c: CommandSpec): string =>
+    [...Object.entries(c.options), ['help', { help: "this command's help" }] as const]
+      .map(([name, o]) => `'--${name}:${zshText(o.help)}'`)
+      .join(' ');
+  // A command with commands under it (`eval add`) takes their options after their word.
+  const subs = (c: CommandSpec): string =>
+    c.subcommands?.length
+      ? ` case $words[3] in ${c.subcommands.map((sub) => `${sub.name.split(' ')[1]}) options=(${opts(sub)}) ;;`).join(' ')} esac;`
+      : '';
+  const cases = commands.map((c) => `    ${c.name}) options=(${opts(c)});${subs(c)} ;;`).join('\n');
   return `#compdef thoughtline
 # thoughtline completion for zsh: add  eval "$(thoughtline completion zsh)"  to ~/.zshrc (after compinit)
 _thoughtline() {

@@ -6,18 +6,18 @@ import type { Estimate } from '../../../domain/evaluation/stats';
 import { UsageRangeError, usageRange } from '../../../store/usage/usage-range';
 import { writeForStdout, writeSafe } from '../../render/terminal-safe';
 import { connect } from '../../setup/runtime';
-import type { CommandLine, OptionSpec } from '../../spec/command-line';
-import { text } from '../../spec/flags';
+import type { CommandLine, CommandSpec, OptionSpec } from '../../spec/command-line';
+import { flag, text } from '../../spec/flags';
 import { UsageError } from '../../spec/usage-error';
-import { EVAL_OPTIONS } from './eval-options';
 
-/** `eval report`'s own options (`--json` it shares with `eval`). */
+/** `eval report`'s options. */
 export const EVAL_REPORT_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  experiment: text('NAME', 'report: the live experiment to report per variant'),
-  since: text('7d|12h|ISO', 'report: runs started from then', { default: 'every run' }),
-  limit: text('N', `report: the newest N runs (up to ${MAX_EXPERIMENT_RUNS})`, {
+  experiment: text('NAME', 'the live experiment to report per variant'),
+  since: text('7d|12h|ISO', 'runs started from then', { default: 'every run' }),
+  limit: text('N', `the newest N runs (up to ${MAX_EXPERIMENT_RUNS})`, {
     default: String(DEFAULT_EXPERIMENT_RUNS),
   }),
+  json: flag('print the report as JSON'),
 };
 export const EVAL_REPORT_USAGE = 'eval report --experiment NAME [--since 7d|ISO] [--limit N] [--json]';
 
@@ -66,23 +66,12 @@ function reportOptions(line: CommandLine): { experiment: string; since?: Date; l
   };
 }
 
-/** The command line of `eval <dataset>` with none of report's options, which it would otherwise ignore. */
-export function withoutReportOptions(line: CommandLine): CommandLine {
-  const given = Object.keys(EVAL_REPORT_OPTIONS).find((name) => line.text(name) !== undefined);
-  if (given) throw new UsageError(`--${given} goes with "eval report"; thoughtline ${EVAL_REPORT_USAGE}.`);
-  return line;
-}
-
 /**
  * `eval report --experiment NAME [--since …] [--limit N] [--json]`: a live experiment's runs per
  * variant (success rate, late scores, cost, tokens, latency, with 95% intervals), read from
  * visibility and each run's scores; nothing is started. Exit 0, also when no run is listed yet.
  */
 export async function evalReport(line: CommandLine): Promise<number> {
-  const datasetOnly = Object.entries(EVAL_OPTIONS).find(
-    ([name, o]) => name !== 'json' && (o.type === 'boolean' ? line.flag(name) : (line.texts(name) ?? line.text(name))),
-  );
-  if (datasetOnly) throw new UsageError(`--${datasetOnly[0]} goes with "eval <dataset>", not "eval report".`);
   const options = reportOptions(line);
   const { agents } = await connect();
   try {
@@ -132,3 +121,16 @@ export function renderExperimentReport(report: ExperimentReport): string {
   const blocks = report.variants.map((v) => variantLines(v).join('\n'));
   return `${head}\n\n${blocks.join('\n\n')}\n\n95% intervals: Wilson for rates, Student t for means; a score counts once per run (several of one name averaged).\n`;
 }
+
+export const EVAL_REPORT_COMMAND: CommandSpec = {
+  name: 'eval report',
+  group: 'Evaluation',
+  summary: "a live experiment's runs per variant, with late scores",
+  description:
+    'A live experiment’s runs per variant: success rate, each late score’s mean (and pass rate for true/false scores), cost and tokens per run with 95% intervals, latency p50/p95; read from visibility and each run’s scores, nothing is started (docs/evaluation.md#live-experiments).',
+  examples: ['thoughtline eval report --experiment support-tone --since 7d'],
+  usage: [EVAL_REPORT_USAGE],
+  args: [],
+  options: EVAL_REPORT_OPTIONS,
+  run: evalReport,
+};

@@ -50,6 +50,8 @@ export interface ServeHttpOptions {
   policy?: string;
   /** The webhook triggers file (`--triggers`): over THOUGHTLINE_TRIGGERS; none: every trigger name is refused. */
   triggers?: string;
+  /** Where `POST /v1/datasets/{name}/cases` appends cases (`--datasets DIR`); none: it answers 503. */
+  datasets?: string;
 }
 
 /** `--tokens`, else THOUGHTLINE_TOKENS, else `.thoughtline/tokens.json` under the working directory. */
@@ -168,6 +170,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
       requireSignatures: options.requireSignatures,
       catalog,
       ...(triggers ? { triggers } : {}),
+      ...(options.datasets ? { datasets: path.resolve(options.datasets) } : {}),
       port: options.port ?? 8080,
       host,
       log,

@@ -35,6 +35,7 @@ export const SERVE_COMMAND: CommandSpec = {
     triggers: text('FILE', 'webhook triggers: name → agent, task and the variable holding its secret', {
       env: 'THOUGHTLINE_TRIGGERS',
     }),
+    datasets: text('DIR', 'where "add to dataset" appends cases from runs (DIR/<name>.jsonl), auditors only'),
   },
   run: async (l) => {
     const port = positiveInteger(l, 'port', 65_535);
@@ -55,6 +56,7 @@ export const SERVE_COMMAND: CommandSpec = {
       ...(given('store') !== undefined ? { store: given('store')! } : {}),
       ...(given('policy') !== undefined ? { policy: given('policy')! } : {}),
       ...(given('triggers') !== undefined ? { triggers: given('triggers')! } : {}),
+      ...(given('datasets') !== undefined ? { datasets: given('datasets')! } : {}),
     });
   },
 };

@@ -1,4 +1,4 @@
-// app.tsx
+// examples/react/app.tsx
 import { useState } from 'react';
 import {
   useApprovals,
@@ -12,7 +12,7 @@ import {
 
 export function App() {
   const client = useThoughtline();
-  const { runs, refresh } = useRuns({ pageSize: 10 });
+  const { runs, refresh } = useRuns({ pageSize: 10 }, { refreshMs: 2_000 });
   const [runId, setRunId] = useState<string>();
   const [task, setTask] = useState('');
 

@@ -1,4 +1,4 @@
-// main.tsx
+// examples/react/main.tsx
 import { createRoot } from 'react-dom/client';
 import { ThoughtlineProvider } from 'thoughtline/react';
 import { App } from './app';

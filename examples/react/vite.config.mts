@@ -1,4 +1,4 @@
-// vite.config.mts
+// examples/react/vite.config.mts
 import { defineConfig } from 'vite';
 
 // The page calls /v1 on its own origin; Vite passes it on to `thoughtline serve` (no CORS needed).

@@ -80,7 +80,9 @@ function describe(step: ReasoningStep): string {
     case 'thinking':
       return `Thought: ${step.thought}`;
     case 'tool_call':
-      return `Action: ${step.toolCall.toolName} ${JSON.stringify(step.toolCall.arguments)}`;
+      return step.toolCall.toolType === 'llm'
+        ? `Model call: ${step.toolCall.toolName}`
+        : `Action: ${step.toolCall.toolName} ${JSON.stringify(step.toolCall.arguments)}`;
     case 'tool_result':
       return `Observation: ${JSON.stringify(step.toolResult.result ?? step.toolResult.error)}`;
     case 'synthesis':

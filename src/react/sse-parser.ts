@@ -1,3 +1,5 @@
+const DATA_FIELD = 'data: ';
+
 /** One Server-Sent Event: its type (`message` when unnamed), data and the last id seen. */
 export interface SseMessage {
   event: string;
@@ -63,7 +65,9 @@ export function createSseParser(maxEventChars: number) {
         line(buffer.slice(0, match.index), out);
         buffer = buffer.slice(match.index + match[0].length);
       }
-      if (buffer.length + held > maxEventChars) throw new SseEventTooLargeError(maxEventChars);
+      // The line still arriving counts as data (its `data: ` aside), so a long line is refused as it grows.
+      if (held + Math.max(0, buffer.length - DATA_FIELD.length) > maxEventChars)
+        throw new SseEventTooLargeError(maxEventChars);
       return out;
     },
   };

@@ -29,7 +29,12 @@ describe('thoughtline/react: the event stream parser', () => {
     const exact = 'x'.repeat(bound - 1);
     expect(createSseParser(bound).push(`data: ${exact}\n\n`)).toEqual([{ event: 'message', id: '', data: exact }]);
     expect(() => createSseParser(bound).push(`data: ${exact}x\n\n`)).toThrow(SseEventTooLargeError);
-    // A line that never ends is refused as soon as it passes the bound, not held forever.
-    expect(() => createSseParser(bound).push(`data: ${'y'.repeat(bound)}`)).toThrow(SseEventTooLargeError);
+    // A line still arriving: held up to the bound, refused past it (not held forever).
+    expect(createSseParser(bound).push(`data: ${'y'.repeat(bound)}`)).toEqual([]);
+    expect(() => createSseParser(bound).push(`data: ${'y'.repeat(bound + 1)}`)).toThrow(SseEventTooLargeError);
+    const split = createSseParser(bound);
+    expect([...split.push(`data: ${exact.slice(0, 50)}`), ...split.push(`${exact.slice(50)}\n\n`)]).toEqual([
+      { event: 'message', id: '', data: exact },
+    ]);
   });
 });

@@ -91,7 +91,7 @@ function describe(step: ReasoningStep): string {
 }
 
 function Chat() {
-  const { turns, busy, send } = useThread('example-chat');
+  const { turns, busy, send, answer } = useThread('example-chat');
   const [text, setText] = useState('');
   return (
     <section className="chat">
@@ -99,6 +99,12 @@ function Chat() {
         <div className="turn" key={t.turnId} data-state={t.state}>
           <p className="you">{t.text}</p>
           <p className="reply">{t.ending?.answer ?? t.reply}</p>
+          {t.interrupts?.map((i) => (
+            <p className="interrupt" key={i.id}>
+              {i.message}
+              <button onClick={() => answer(t, [{ interruptId: i.id, payload: { approved: true } }])}>Yes</button>
+            </p>
+          ))}
         </div>
       ))}
       <form onSubmit={(e) => (e.preventDefault(), send(text), setText(''))}>

@@ -10,7 +10,7 @@ export { useChain } from './use-chain';
 export { useRun } from './use-run';
 export { useRuns } from './use-runs';
 export { useApprovals } from './use-approvals';
-export { useThread, MAX_THREAD_TURNS, type ThreadTurn } from './use-thread';
+export { useThread, MAX_THREAD_TURNS, type InterruptAnswer, type ThreadInterrupt, type ThreadTurn } from './use-thread';
 export type { RunFeedState } from './run-feed';
 export type { StreamState } from './follow-stream';
 export type * from './api-types';

@@ -330,7 +330,7 @@ describe('thoughtline/react in Chromium, the docs example against serve', () => 
     await page.close();
   }, 300_000);
 
-  it('useThread: a message is one durable turn over AG-UI, and its answer streams back', async () => {
+  it('useThread: a message is one durable turn over AG-UI, its answer streams back, and an approval it stops at is answered', async () => {
     const page = await openApp();
     await page.locator('input.message').fill('What is the weather in Paris?');
     await page.locator('form:has(input.message) button').click();
@@ -338,6 +338,17 @@ describe('thoughtline/react in Chromium, the docs example against serve', () => 
     await turn.locator('p.you', { hasText: 'What is the weather in Paris?' }).waitFor();
     await page.locator('section.chat div.turn[data-state="done"]').waitFor({ timeout: 120_000 });
     expect(await turn.locator('p.reply').textContent()).toMatch(/\[offline model\].*Paris.*light rain/s);
+
+    // A turn that stops at an approval: answered on the page, the same turn goes on to its answer.
+    await page.locator('input.message').fill('Pay invoice for vendor Globex');
+    await page.locator('form:has(input.message) button').click();
+    const paying = page.locator('section.chat div.turn').nth(1);
+    await paying.locator('p.interrupt', { hasText: 'pay_invoice' }).waitFor({ timeout: 120_000 });
+    expect(await paying.getAttribute('data-state')).toBe('interrupted');
+    await paying.locator('p.interrupt button').click();
+    await page.locator('section.chat div.turn:nth-child(2)[data-state="done"]').waitFor({ timeout: 120_000 });
+    expect(await paying.locator('p.reply').textContent()).toContain('Globex');
+    expect(await page.locator('section.chat div.turn').count()).toBe(2);
     await page.close();
   }, 300_000);
 });

@@ -7,7 +7,7 @@ export { ThoughtlineClient, type ThoughtlineClientOptions } from './thoughtline-
 export { DEFAULT_LIMITS, type ClientLimits } from './client-limits';
 export { ThoughtlineApiError } from './thoughtline-api-error';
 export { useChain } from './use-chain';
-export { useRun } from './use-run';
+export { useRun, MIN_RUN_READ_MS } from './use-run';
 export { useRuns } from './use-runs';
 export { useApprovals } from './use-approvals';
 export { useThread, MAX_THREAD_TURNS, type InterruptAnswer, type ThreadInterrupt, type ThreadTurn } from './use-thread';

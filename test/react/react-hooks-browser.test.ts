@@ -273,11 +273,17 @@ describe('thoughtline/react in Chromium, the docs example against serve', () => 
     const { run, runId } = await startFromPage(page, 'Wait for gate alpha');
     await run.locator('li[data-type="tool_call"]', { hasText: 'Action: wait_for_gate' }).waitFor({ timeout: 120_000 });
     // The call is on the page while the tool still waits: it came over the stream, live.
-    expect(await run.locator('li[data-type="tool_result"]', { hasText: '"opened":true' }).count()).toBe(0);
+    expect(
+      await run
+        .locator('li[data-type="tool_result"]', { hasText: /^Observation: \{"gate":.*"opened":true\}$/ })
+        .count(),
+    ).toBe(0);
     await expect.poll(() => run.locator('p.status').getAttribute('data-stream'), { timeout: 30_000 }).toBe('open');
     await expect.poll(() => run.locator('p.status').getAttribute('data-status'), { timeout: 30_000 }).toBe('running');
     openGate(await gateOf(runId));
-    await run.locator('li[data-type="tool_result"]', { hasText: '"opened":true' }).waitFor({ timeout: 60_000 });
+    await run
+      .locator('li[data-type="tool_result"]', { hasText: /^Observation: \{"gate":.*"opened":true\}$/ })
+      .waitFor({ timeout: 60_000 });
     await run.locator('p.ending').waitFor({ timeout: 60_000 });
     await expect.poll(() => run.locator('p.status').getAttribute('data-status'), { timeout: 30_000 }).toBe('completed');
     expect(await run.locator('p.status').getAttribute('data-stream')).toBe('ended');
@@ -319,7 +325,9 @@ describe('thoughtline/react in Chromium, the docs example against serve', () => 
     const approval = run.locator('div.approval', { hasText: 'pay_invoice' });
     await approval.waitFor({ timeout: 120_000 });
     await approval.locator('button.approve').click();
-    await run.locator('li[data-type="tool_result"]', { hasText: 'paid' }).waitFor({ timeout: 120_000 });
+    await run
+      .locator('li[data-type="tool_result"]', { hasText: /^Observation: \{"paid":true/ })
+      .waitFor({ timeout: 120_000 });
     await run.locator('p.ending').waitFor({ timeout: 60_000 });
     // What the page shows is what the server says: no approval pending, the run completed.
     await expect.poll(() => run.locator('div.approval').count(), { timeout: 30_000 }).toBe(0);

@@ -43,9 +43,13 @@ beforeAll(() => {
 }, 15 * 60_000);
 afterAll(() => pkg?.remove());
 
+/**
+ * The entry points Node loads. `thoughtline/react` is browser code over React, a peer dependency a
+ * front end installs beside it: test/react/react-hooks-browser.test.ts bundles and runs it.
+ */
 function entryPoints(): string[] {
   return Object.keys(pkg.packageJson.exports)
-    .filter((entry) => entry !== './package.json')
+    .filter((entry) => entry !== './package.json' && entry !== './react')
     .map((entry) => path.posix.join('thoughtline', entry));
 }
 

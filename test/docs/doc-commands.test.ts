@@ -132,6 +132,12 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
   ['docs/a2a-remote-agents.md', 'AGENTS_EXAMPLE_TOKEN=... npx thoughtline worker --a2a a2a.json', SERVER],
   ['docs/a2a.md', 'npx thoughtline serve --with-worker', SERVER],
   ['docs/ag-ui.md', 'npx thoughtline serve --with-worker', SERVER],
+  ['docs/react.md', 'npm install thoughtline react react-dom', REPO],
+  [
+    'docs/react.md',
+    'npx thoughtline serve --with-worker',
+    "serves until Ctrl-C; test/react/react-hooks-browser.test.ts runs serve (and a worker) with the page's vite commands",
+  ],
   ['docs/auditing.md', 'npx thoughtline export <run-id> --out report.json', PLACEHOLDER],
   [
     'docs/auditing.md',

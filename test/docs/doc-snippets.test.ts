@@ -13,6 +13,9 @@
  *   built package, as ES modules and as CommonJS.
  * - A block whose first line is a comment naming a file (`// tools.ts`) is that file, so the next
  *   blocks of the same page can import it (`import { getWeather } from './tools'`).
+ * - A ```tsx block is a copy of a file of examples/ that its first line names
+ *   (`// examples/react/app.tsx`), checked here to be that file exactly; the example's own
+ *   tsconfig compiles it (test/react/react-hooks-browser.test.ts builds and runs it).
  * - A block may use helpers the reader writes themselves (`fetchWeather`) or values from an
  *   earlier block (`agents`): declare them in an HTML comment right before the fence, which the
  *   rendered page does not show:
@@ -31,6 +34,11 @@ import { fencedBlocks } from './markdown-blocks';
 /** Where the snippets pretend to live: inside the repository, so node_modules resolves. */
 const SNIPPET_DIR = path.join(ROOT, '.doc-snippets');
 const TS_ALIASES = new Set(['typescript', 'tsx', 'mts', 'cts', 'js', 'javascript']);
+/** The first line of a ```tsx block: the file of examples/ it copies. */
+const EXAMPLE_FILE = /^\/\/ (examples\/[\w./-]+\.tsx)\n/;
+
+/** A ```tsx block that names a file of examples/ (checked to be its copy below). */
+const isExampleCopy = (b: { lang: string; code: string }): boolean => b.lang === 'tsx' && EXAMPLE_FILE.test(b.code);
 
 /** Line 4 is wrong: 'finished' is not a termination reason. */
 const NEGATIVE_CONTROL = [
@@ -91,10 +99,26 @@ describe('docs', () => {
   it('tag every fenced block with a language, and TypeScript as ts', () => {
     const wrong = pages.flatMap(({ page, markdown }) =>
       fencedBlocks(markdown)
-        .filter((b) => b.lang === '' || TS_ALIASES.has(b.lang))
+        .filter((b) => b.lang === '' || (TS_ALIASES.has(b.lang) && !isExampleCopy(b)))
         .map((b) => `${page}:${b.line} \`\`\`${b.lang}`),
     );
     expect(wrong).toEqual([]);
+  });
+
+  it('copy in each tsx block exactly the file of examples/ it names', () => {
+    const copies = pages.flatMap(({ page, markdown }) =>
+      fencedBlocks(markdown)
+        .filter(isExampleCopy)
+        .map((b) => ({ where: `${page}:${b.line}`, file: EXAMPLE_FILE.exec(b.code)![1]!, code: b.code })),
+    );
+    expect(copies.map((c) => c.file)).toEqual(
+      expect.arrayContaining(['examples/react/main.tsx', 'examples/react/app.tsx']),
+    );
+    const differ = copies.filter((c) => {
+      const file = path.join(ROOT, c.file);
+      return !fs.existsSync(file) || fs.readFileSync(file, 'utf8').trimEnd() !== c.code.trimEnd();
+    });
+    expect(differ.map((c) => `${c.where} is not ${c.file}`)).toEqual([]);
   });
 
   it('compile every ts block, and fail a wrong one (negative control)', () => {

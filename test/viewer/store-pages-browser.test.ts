@@ -187,7 +187,10 @@ describe('the chain store pages in Chromium', () => {
     expect(await page.locator('g.bar.kind-approval').count()).toBe(1);
     const lookups = page.locator('g.bar.kind-tool', { hasText: 'lookup_ledger' });
     expect(await lookups.count()).toBe(2);
-    const lanes = await lookups.evaluateAll((els) => els.map((el) => el.getAttribute('data-lane')));
+    // Typed by hand: with src/react in the program, @types/react's empty DOM interfaces hide the element's members.
+    const lanes = await lookups.evaluateAll((els) =>
+      els.map((el) => (el as unknown as { getAttribute(name: string): string | null }).getAttribute('data-lane')),
+    );
     expect(new Set(lanes).size).toBe(2);
     expect(await page.locator('svg.waterfall text.tick').count()).toBeGreaterThan(2);
     await screenshot(page, 'viewer-timeline.png');

@@ -697,7 +697,12 @@ describe('the chain viewer in Chromium', () => {
     await expect
       .poll(async () => [
         ...new Set(
-          await page.locator('table.runs tbody .status').evaluateAll((els) => els.map((e) => e.dataset.state)),
+          await page
+            .locator('table.runs tbody .status')
+            // Typed by hand: with src/react in the program, @types/react's empty DOM interfaces hide the element's members.
+            .evaluateAll((els) =>
+              els.map((e) => (e as unknown as { dataset: Record<string, string> }).dataset['state']),
+            ),
         ),
       ])
       .toEqual(['completed']);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jsonBytes, utf8Bytes } from '../run/payload-size';
 import { AgentBudget } from './agent-budget';
+import { GuardrailName, MAX_RUN_GUARDRAILS } from '../guardrails/guardrail';
 
 /**
  * An agent as a named, versioned definition (docs/concepts.md, "Agents: named, versioned
@@ -103,6 +104,12 @@ export const AgentDefinition = z.object({
    * `budgetRaiserRoles`, each where the run's own input leaves it out (docs/budgets.md).
    */
   budget: AgentBudget.optional(),
+  /** Guardrails (by name, registered on the worker) every run of the agent is checked by, before the run's own (docs/guardrails.md). */
+  guardrails: z
+    .array(GuardrailName)
+    .max(MAX_RUN_GUARDRAILS)
+    .refine((names) => new Set(names).size === names.length, { message: 'An agent must not name a guardrail twice.' })
+    .optional(),
 });
 export type AgentDefinition = z.infer<typeof AgentDefinition>;
 /** The shape authors write: `examples` may be left out. */

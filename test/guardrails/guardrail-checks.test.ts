@@ -1,6 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
-import { MAX_GUARDRAIL_TEXT_CHARS, type GuardrailCheckRequest } from '../../src/domain';
+import { MAX_GUARDRAIL_TEXT_CHARS, type GuardrailCheckRequest, type GuardrailOutcome } from '../../src/domain';
 import { defineGuardrail, uniqueGuardrails } from '../../src/guardrails/define-guardrail';
 import { createGuardrailActivities } from '../../src/guardrails/guardrail-activities';
 import { piiGuardrail } from '../../src/guardrails/pii-guardrail';
@@ -38,9 +38,9 @@ describe('checkGuardrails: one activity per check point', () => {
   });
   const broken = defineGuardrail({ name: 'broken', stage: 'output', check: () => ({ verdict: 'maybe' }) as never });
   const activities = createGuardrailActivities(uniqueGuardrails([masks, blocksX, broken]));
-  const check = (request: Partial<GuardrailCheckRequest>) =>
+  const check = (request: Partial<GuardrailCheckRequest>): Promise<GuardrailOutcome[]> =>
     new MockActivityEnvironment().run(activities.checkGuardrails, {
-      stage: 'output',
+      stage: 'output' as const,
       names: ['masks'],
       subjects: [{ id: 'answer', text: 'a secret word' }],
       run: RUN,

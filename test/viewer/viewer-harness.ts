@@ -42,6 +42,8 @@ export async function startViewerHarness(
     agents?: AgentWorkerOptions['agents'];
     /** The server's webhook triggers; default none. */
     triggers?: TriggerTable;
+    /** Guardrails the worker registers (runs name them); default none. */
+    guardrails?: AgentWorkerOptions['guardrails'];
   },
 ): Promise<ViewerHarness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-viewer-'));
@@ -58,6 +60,7 @@ export async function startViewerHarness(
     events: bus,
     workflowBundle: { codePath: inject('workflowBundlePath') },
     ...(deps.agents ? { agents: deps.agents } : {}),
+    ...(deps.guardrails ? { guardrails: deps.guardrails } : {}),
   });
   const running = worker.run();
   const server = await createServer({

@@ -12,6 +12,8 @@ import { defineTool } from '../../../src/tools/define-tool';
 import { HELD_TEXT } from '../../../src/domain/guardrails/guardrail';
 import { requestTexts, waitFor } from '../../helpers/people-helpers';
 import { runScripted } from '../../helpers/run-scripted';
+import { scheduledActivities } from '../../helpers/history';
+import { defineAgent } from '../../../src/agents/define-agent';
 import { useTestEnv } from '../../helpers/temporal-env';
 
 const env = useTestEnv();
@@ -60,9 +62,15 @@ const guardrailSteps = (chain: ReasoningChain): ReasoningStep[] =>
 
 describe('guardrails: each stage is a visible step, one activity per check point', () => {
   it('input: the PII guardrail masks the task before the model reads it; the step says it redacted', async () => {
-    const { result, model } = await runScripted(env, {
+    const {
+      result,
+      model,
+      workflowId,
+      observed: agents,
+    } = await runScripted<AgentClient>(env, {
       input: { task: `Write to ${EMAIL} about the weather in Paris.`, guardrails: ['pii'] },
       guardrails: [piiGuardrail()],
+      during: async ({ h }) => h.agents,
       script: [{ content: [useTool('finish', { result: 'Done.' })] }],
     });
     expect(result.success).toBe(true);
@@ -93,6 +101,7 @@ describe('guardrails: each stage is a visible step, one activity per check point
     });
     // The guardrail step records the verdict, never the text it checked.
     expect(JSON.stringify(guardrailSteps(result.chain))).not.toContain(EMAIL);
+    expect(renderAuditMarkdown(await auditReport(agents, workflowId, 'end_user'))).toContain('guardrails:input');
   });
 
   it('input: a block ends the run before any model call, as `custom`, naming the guardrail', async () => {
@@ -111,7 +120,13 @@ describe('guardrails: each stage is a visible step, one activity per check point
   });
 
   it('tool_result: an injected instruction is withheld from the model; the chain keeps what the tool returned', async () => {
-    const { result, model } = await runScripted(env, {
+    const {
+      result,
+      model,
+      workflowId,
+      observed: agents,
+    } = await runScripted<AgentClient>(env, {
+      during: async ({ h }) => h.agents,
       input: { task: 'What is the weather in Paris?', tools: ['fetch_page'], guardrails: ['prompt-injection'] },
       tools: [webPage],
       guardrails: [promptInjectionGuardrail()],
@@ -139,6 +154,9 @@ describe('guardrails: each stage is a visible step, one activity per check point
     )!;
     expect(JSON.stringify(toolResult)).toContain('Ignore all previous instructions');
     expect(at(toolResult)).toBeLessThan(at(steps[0]!));
+    const audited = JSON.stringify(await auditReport(agents, workflowId, 'auditor'));
+    expect(audited).toContain('guardrails:tool_result');
+    expect(audited).toContain('possible prompt injection');
   });
 
   it('output: a blocked answer is not the run’s answer, nor in its chain, its llm step or its audit report', async () => {
@@ -180,14 +198,26 @@ describe('guardrails: each stage is a visible step, one activity per check point
     expect(user).toContain('no-codes');
   });
 
-  it('output: an answer that passes shows as usual; the run has one check point (one activity) for it', async () => {
-    const { result } = await runScripted(env, {
-      input: { task: 'Say hello.', guardrails: ['no-codes'] },
+  it('an agent definition names its guardrails; a passing check point costs one activity, describing them one more', async () => {
+    const { result, workflowId } = await runScripted(env, {
+      input: { task: 'Say hello.', agent: 'greeter' },
+      agents: [
+        defineAgent({
+          id: 'greeter',
+          description: 'Greets',
+          version: '1.0.0',
+          systemPrompt: 'Greet the user.',
+          tools: [],
+          guardrails: ['no-codes'],
+        }),
+      ],
       guardrails: [noSecretWord],
       script: [{ content: [useTool('finish', { result: 'Hello!' })] }],
     });
     expect(result).toMatchObject({ success: true, finalAnswer: 'Hello!' });
     expect(guardrailSteps(result.chain)).toHaveLength(2);
+    const activities = (await scheduledActivities(env.client, workflowId)).map((a) => a.type);
+    expect(activities).toEqual(['describeAgent', 'describeGuardrails', 'callModel', 'checkGuardrails']);
   });
 
   it('ask: a person answers "allow" and the answer stands', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { say, useTool } from '../../../src/activities/models/scripted-model';
+import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
+import { modelsByName, scripted } from '../../helpers/sub-agent-helpers';
 import { auditReport, renderAuditMarkdown } from '../../../src/audit';
 import type { AgentClient } from '../../../src/client';
 import type { ReasoningChain, ReasoningStep } from '../../../src/domain';
@@ -254,6 +255,32 @@ describe('guardrails: each stage is a visible step, one activity per check point
         },
       },
     });
+  });
+
+  it('a sub-agent is checked by its parent’s guardrails: its blocked answer never reaches the parent', async () => {
+    const lead = createScriptedModel([
+      { content: [useTool('helper_agent', { task: 'Find the vault code.' }, 'toolu_sub')] },
+      { content: [useTool('finish', { result: 'The helper could not say.' })] },
+    ]);
+    const helper = createScriptedModel([{ content: [useTool('finish', { result: `It is ${BLOCKED}.` })] }]);
+    const { result } = await runScripted(env, {
+      input: {
+        task: 'What is the vault code?',
+        model: scripted('lead'),
+        guardrails: ['no-codes'],
+        agents: { helper_agent: { description: 'Finds codes', model: scripted('helper'), tools: [] } },
+      },
+      guardrails: [noSecretWord],
+      model: modelsByName({ lead, helper }),
+    });
+    lead.verify();
+    helper.verify();
+    expect(result).toMatchObject({ success: true, finalAnswer: 'The helper could not say.' });
+    expect(JSON.stringify(result)).not.toContain(BLOCKED);
+    const sub = result.chain.steps.find(
+      (st) => st.type === 'tool_result' && st.toolResult.correlationId === 'toolu_sub',
+    );
+    expect(sub).toMatchObject({ toolResult: { success: false } });
   });
 
   it('a run naming a guardrail the worker lacks is refused, naming it', async () => {

@@ -217,6 +217,8 @@ describe('guardrails: each stage is a visible step, one activity per check point
     });
     expect(result).toMatchObject({ success: true, finalAnswer: 'Hello!' });
     expect(guardrailSteps(result.chain)).toHaveLength(2);
+    // A guardrail's verdict is no evidence for the answer.
+    expect(result.chain.steps.at(-1)).toMatchObject({ synthesis: { grounding: 'unsupported', sources: [] } });
     const activities = (await scheduledActivities(env.client, workflowId)).map((a) => a.type);
     expect(activities).toEqual(['describeAgent', 'describeGuardrails', 'callModel', 'checkGuardrails']);
   });

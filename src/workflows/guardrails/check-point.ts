@@ -23,7 +23,7 @@ export const checksOutput = (input: AgentInput): boolean => guardrailsAt(input, 
 /** The word a person answers to let a text a guardrail asked about through. */
 export const ALLOW_WORD = 'allow';
 
-const RANK: Record<GuardrailOutcome['verdict'], number> = { pass: 0, redact: 1, ask: 2, block: 3 };
+const RANK: Readonly<Record<GuardrailOutcome['verdict'], number>> = { pass: 0, redact: 1, ask: 2, block: 3 };
 
 /**
  * Checks `subjects` with the run's guardrails at `stage`; undefined when the run has none there.

@@ -120,6 +120,13 @@ export {
   type A2aSettings,
   type A2aSettingsInit,
 } from './activities/a2a/a2a-settings';
+// Guardrails (docs/guardrails.md): checks of the task, tool results and the answer, each a visible step.
+export { defineGuardrail, type GuardrailContext, type GuardrailDefinition } from './guardrails/define-guardrail';
+export { piiGuardrail, type PiiGuardrailOptions } from './guardrails/pii-guardrail';
+export {
+  promptInjectionGuardrail,
+  type PromptInjectionGuardrailOptions,
+} from './guardrails/prompt-injection-guardrail';
 // Evaluation: scorers
 export { defineScorer, type ScorerDefinition, type ScorerInput, type ScorerVerdict } from './eval/define-scorer';
 // Evaluation: datasets and reports

@@ -22,6 +22,7 @@ import type { TenantLimitsConfigInit } from './domain/identity/tenant-limits';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './domain';
 import type { ToolDefinition } from './tools/define-tool';
 import type { ScorerDefinition } from './eval/define-scorer';
+import { uniqueGuardrails, type GuardrailDefinition } from './guardrails/define-guardrail';
 import { QUIET_BUNDLER, quietBundlerLogger } from './quiet-bundler';
 import { localToolsWithoutCache } from './tools/local-tools-without-cache';
 import { providerWarnings } from './activities/models/provider-warnings';
@@ -87,6 +88,11 @@ export interface AgentWorkerOptions {
    * `scoreRun` activity after each evaluation run; one per name. Default none.
    */
   scorers?: readonly ScorerDefinition[];
+  /**
+   * Guardrails runs and agent definitions may name (`defineGuardrail(...)`, docs/guardrails.md),
+   * run by the `checkGuardrails` activity at their stage; one per name. Default none.
+   */
+  guardrails?: readonly GuardrailDefinition[];
   models: ActivityDeps['models'];
   /**
    * Named endpoints: registry entries with their own base URL, API key or region (an EU and a US
@@ -218,6 +224,7 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
     tools: createToolRegistry(options.tools),
     agents: createAgentRegistry(options.agents ?? []),
     ...(options.scorers ? { scorers: uniqueScorers(options.scorers) } : {}),
+    ...(options.guardrails ? { guardrails: uniqueGuardrails(options.guardrails) } : {}),
     ...(mcp ? { mcp } : {}),
     ...(a2a ? { a2a } : {}),
     models: options.models,

@@ -72,7 +72,22 @@ const TOOL_LABEL = {
   database: 'Database',
   file_system: 'Files',
   custom: 'Tool',
+  guardrail: 'Guardrail',
 };
+
+const VERDICT_WORD = { pass: 'passed', redact: 'redacted', block: 'blocked', ask: 'asked a person' };
+
+/** "Guardrail · blocked by no-codes", "Guardrail · redacted by pii", "Guardrail · passed": a check point's verdict. */
+export function guardrailTitle(result) {
+  const verdict = result?.result?.verdict;
+  const checks = Array.isArray(result?.result?.checks) ? result.result.checks : [];
+  const decided = checks.find((c) => c?.verdict === verdict && typeof c?.decidedBy === 'string')?.decidedBy;
+  const redactedBy = checks
+    .flatMap((c) => (Array.isArray(c?.votes) ? c.votes : []))
+    .find((v) => v?.verdict === 'redact' && typeof v?.guardrail === 'string')?.guardrail;
+  const by = verdict === 'block' ? decided : verdict === 'redact' ? redactedBy : undefined;
+  return `Guardrail · ${VERDICT_WORD[verdict] ?? 'checked'}${by ? ` by ${by}` : ''}`;
+}
 
 /**
  * "Next task · t2 (the model's choice)", or "(plan order)" (the rule for one ready task, a
@@ -112,6 +127,7 @@ export function stepTitle(step, toolNames = new Map()) {
       if (step.model && typeof result.result !== 'string')
         return `Model reply · ${step.model}${result.success === false ? ' (failed)' : ''}`;
       const name = toolNames.get(result.correlationId);
+      if (typeof name === 'string' && name.startsWith('guardrails:')) return guardrailTitle(result);
       const outcome = result.success === false ? ' (failed)' : result.cachedFrom ? ' (reused)' : '';
       return `Result${name ? ` · ${name}` : ''}${outcome}`;
     }

@@ -21,6 +21,8 @@ import { createPlanCacheActivities } from './cache/plan-cache-activities';
 import { createA2aActivities } from './a2a/a2a-activities';
 import { createMcpTaskActivities } from './mcp/mcp-task-activities';
 import type { A2aSettings } from './a2a/a2a-settings';
+import { createGuardrailActivities } from '../guardrails/guardrail-activities';
+import type { GuardrailDefinition } from '../guardrails/define-guardrail';
 
 export interface ActivityDeps extends ModelActivityDeps {
   tools: ToolRegistry;
@@ -32,6 +34,8 @@ export interface ActivityDeps extends ModelActivityDeps {
   agents?: AgentRegistry;
   /** Scorers evaluation cases may name (the `scoreRun` activity); default none. */
   scorers?: readonly ScorerDefinition[];
+  /** Guardrails runs and agent definitions may name, by name (one per name); default none. */
+  guardrails?: ReadonlyMap<string, GuardrailDefinition>;
   /** Remote A2A agents sub-agent definitions may name (`a2a`); default none, so every one is refused. */
   a2a?: A2aSettings;
   /** Receives tools' `ctx.progress(...)` updates, bounded and redacted (never stored in history). */
@@ -75,6 +79,7 @@ export function createActivities(deps: ActivityDeps) {
     }),
     ...createMemoryActivities(),
     ...createA2aActivities({ redact, ...(deps.a2a ? { settings: deps.a2a } : {}) }),
+    ...createGuardrailActivities(deps.guardrails ?? new Map()),
   };
 }
 

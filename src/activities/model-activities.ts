@@ -73,7 +73,11 @@ export function createModelActivities({
     async callModel(input: ModelCallInput): Promise<ModelReply> {
       const execution = Context.current().info.workflowExecution;
       // The cache request is the worker's to read; a provider never sees it.
-      const { cache: cacheReq, ...request } = await resolveConversation(
+      const {
+        cache: cacheReq,
+        holdLiveText,
+        ...request
+      } = await resolveConversation(
         input,
         execution && { workflowId: execution.workflowId, runId: execution.runId },
         source,
@@ -126,6 +130,8 @@ export function createModelActivities({
       const beat = () => ctx.heartbeat(redact(live.snapshot()));
       const offsets = { text: 0, thinking: 0 };
       const publish = (kind: ModelDelta['kind']) => (text: string) => {
+        // Held (output guardrails): neither events nor heartbeats carry text the guardrails have not read.
+        if (holdLiveText) return;
         live.append(kind, text);
         const offset = offsets[kind];
         offsets[kind] += text.length;

@@ -10,6 +10,7 @@ import {
 import { viewChain } from '../domain/chain/chain-view';
 import type { ViewLens } from '../domain/visibility';
 import { HIDDEN_RESULT, HIDDEN_THINKING } from '../domain/visibility/hidden-text';
+import { HELD_TEXT } from '../domain/guardrails/guardrail';
 import { callLensLevel, isEmptyLens, lensLevel } from '../domain/visibility/lens-level';
 import type { CallKindFacts } from '../domain/visibility/step-kind';
 
@@ -125,6 +126,34 @@ function shaper(index: ChainIndex, lens: ViewLens): Shaper {
 }
 
 /**
+ * The calls whose `llm` step held its reply for the output guardrails (HELD_TEXT) export no more
+ * of it than the step shows: a blocked answer reaches no one, the auditor included.
+ */
+function withoutHeldReplies(calls: readonly AuditModelCall[], chain: ReasoningChain): readonly AuditModelCall[] {
+  const held = new Set<string>();
+  for (const step of chain.steps)
+    if (step.type === 'tool_result' && (step.toolResult.result as { text?: unknown } | null)?.text === HELD_TEXT)
+      held.add(step.toolResult.correlationId);
+  if (!held.size) return calls;
+  const heldNumbers = new Set(
+    chain.steps.flatMap((s) => (s.type === 'tool_call' && held.has(s.toolCall.correlationId) ? [s.stepNumber] : [])),
+  );
+  const hide = (block: AssistantBlock): AssistantBlock =>
+    block.type === 'text'
+      ? { ...block, text: HELD_TEXT }
+      : block.type === 'thinking'
+        ? { ...block, thinking: HELD_TEXT }
+        : block.type === 'tool_use'
+          ? { ...block, input: {} }
+          : block;
+  return calls.map((call) =>
+    heldNumbers.has(call.stepNumber) && call.reply
+      ? { ...call, reply: { ...call.reply, content: call.reply.content.map(hide) } }
+      : call,
+  );
+}
+
+/**
  * The model calls as the auditor's view under `lens` shows the run (the policy's `security`
  * layer binds the auditor too): a call whose `llm` step or result the lens does not show whole is
  * left out; in the rest, a tool result the lens hides is replaced (summarised where it shows its
@@ -138,6 +167,7 @@ export function modelCallsInLens(
   chain: ReasoningChain,
   lens: ViewLens | undefined,
 ): ModelCallsInLens {
+  calls = withoutHeldReplies(calls, chain);
   if (!lens || isEmptyLens(lens)) return { calls: [...calls], leftOut: 0 };
   const index = indexOf(chain, lens);
   const shape = shaper(index, lens);

@@ -221,6 +221,7 @@ const toolTag: Record<Exclude<ToolType, 'llm'>, string> = {
   sub_agent: 'SUB-AGENT',
   database: 'DATABASE',
   file_system: 'FILE SYSTEM',
+  guardrail: 'GUARDRAIL',
 };
 const personTag: Record<NonNullable<ReasoningStep['fromPerson']>['kind'], string> = {
   steer: 'STEERING',

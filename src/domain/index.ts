@@ -57,3 +57,4 @@ export * from './model/llm-answer';
 export * from './model/consensus-summary';
 export * from './chain/react-trace';
 export * from './visibility';
+export * from './guardrails/guardrail';

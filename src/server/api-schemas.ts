@@ -42,6 +42,8 @@ export const StartRunBody = AgentInput.omit({
   signedDecisions: true,
   fork: true,
   definition: true,
+  // The run describes its guardrails itself (`guardrails` names them).
+  guardrailSpecs: true,
 }).strict();
 
 export const RunLinks = z.object({ self: z.string(), chain: z.string(), events: z.string() });

@@ -50,6 +50,7 @@ import * as domainEvaluationScorersTaskChoiceMatch from '../domain/evaluation/sc
 import * as domainEvaluationScorersTerminationAccuracy from '../domain/evaluation/scorers/termination-accuracy';
 import * as domainEvaluationScorersTrajectory from '../domain/evaluation/scorers/trajectory';
 import * as domainEvaluationScoringFacts from '../domain/evaluation/scoring-facts';
+import * as domainGuardrailsGuardrail from '../domain/guardrails/guardrail';
 import * as domainIdentityPeople from '../domain/identity/people';
 import * as domainIdentityTenantLimits from '../domain/identity/tenant-limits';
 import * as domainIndex from '../domain/index';
@@ -170,6 +171,8 @@ import * as evalFitCaseResult from './eval/fit-case-result';
 import * as evalFitEvaluationResult from './eval/fit-evaluation-result';
 import * as evalUnitPlan from './eval/unit-plan';
 import * as evalUnitPool from './eval/unit-pool';
+import * as guardrailsCheckPoint from './guardrails/check-point';
+import * as guardrailsGuardrailStages from './guardrails/guardrail-stages';
 import * as loopDecideNextStep from './loop/decide-next-step';
 import * as loopFewShot from './loop/few-shot';
 import * as loopFitContext from './loop/fit-context';
@@ -326,6 +329,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainEvaluationScorersTerminationAccuracy,
   domainEvaluationScorersTrajectory,
   domainEvaluationScoringFacts,
+  domainGuardrailsGuardrail,
   domainIdentityPeople,
   domainIdentityTenantLimits,
   domainIndex,
@@ -446,6 +450,8 @@ export const WORKFLOW_MODULES: readonly object[] = [
   evalFitEvaluationResult,
   evalUnitPlan,
   evalUnitPool,
+  guardrailsCheckPoint,
+  guardrailsGuardrailStages,
   loopDecideNextStep,
   loopFewShot,
   loopFitContext,

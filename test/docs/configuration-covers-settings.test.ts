@@ -6,7 +6,7 @@ import { AgentInput } from '../../src/domain';
 import { ROOT } from './doc-snippets';
 
 /** Set by the run itself or by a parent run, never by callers (their comments say so). */
-const SET_BY_THE_RUN = new Set(['delegation', 'continued', 'fork']);
+const SET_BY_THE_RUN = new Set(['delegation', 'continued', 'fork', 'guardrailSpecs']);
 
 describe('docs/configuration.md', () => {
   it('has a row for every AgentInput field callers set', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
+import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../src/activities/models/scripted-model';
 import type { ModelProvider } from '../../src/domain/model/model-provider';
 import type { ViewerRole } from '../../src/domain';
 import { defineTool } from '../../src/tools/define-tool';
@@ -66,7 +66,7 @@ export function doorTools() {
  * live doors are following before anything is said.
  */
 export function doorModel(): ModelProvider & { release(): void; called(): boolean } {
-  const script = createScriptedModel([
+  return heldModel([
     {
       content: [
         say(`${THOUGHT}: read the account, then the notes, and answer with the number in full.`),
@@ -76,7 +76,11 @@ export function doorModel(): ModelProvider & { release(): void; called(): boolea
     },
     { content: [useTool('finish', { result: DOOR_ANSWER }, 'toolu_d3')] },
   ]);
-  const model = streaming(script);
+}
+
+/** A scripted model that streams its texts as deltas and whose first call waits for `release()`. */
+export function heldModel(turns: ScriptedTurn[]): ModelProvider & { release(): void; called(): boolean } {
+  const model = streaming(createScriptedModel(turns));
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let called = false;

@@ -16,6 +16,8 @@ interface RunOptions<T> {
   models?: Partial<Record<string, ModelProvider>>;
   /** Agents the worker registers (runs start them by name); default none. */
   agents?: AgentWorkerOptions['agents'];
+  /** Guardrails the worker registers (runs name them); default none. */
+  guardrails?: AgentWorkerOptions['guardrails'];
   /** Runs once the agent has started, with the worker polling; what it returns comes back as `observed`. */
   during?: (run: { h: AgentHarness; workflowId: string }) => Promise<T>;
 }
@@ -60,6 +62,7 @@ export async function runScripted<T>(
     tools: run.tools ?? defaults.tools,
     models: { ...run.models, scripted: provider },
     ...(run.agents ? { agents: run.agents } : {}),
+    ...(run.guardrails ? { guardrails: run.guardrails } : {}),
   });
   const ran = await h.worker.runUntil(async () => {
     const handle = await h.agents.start({ model: SCRIPTED_MODEL, ...run.input });

@@ -106,6 +106,7 @@ export async function createHarness(
     a2a?: AgentWorkerOptions['a2a'];
     conversationCacheBytes?: number;
     agents?: AgentWorkerOptions['agents'];
+    guardrails?: AgentWorkerOptions['guardrails'];
     /** The worker's run cache (`cache` runs); default: a new file in the system's temporary folder. */
     cacheFile?: string;
     /** Another harness's task queue: a second worker for its runs (e.g. one that starts after the first stopped). */
@@ -129,6 +130,7 @@ export async function createHarness(
     ...(deps.mcp ? { mcp: deps.mcp } : {}),
     ...(deps.a2a ? { a2a: deps.a2a } : {}),
     ...(deps.agents ? { agents: deps.agents } : {}),
+    ...(deps.guardrails ? { guardrails: deps.guardrails } : {}),
     // Each harness its own cache file (opened only if a run caches), never the project's shared one.
     cacheFile: deps.cacheFile ?? path.join(os.tmpdir(), `thoughtline-test-cache-${randomUUID()}.sqlite`),
     ...(deps.conversationCacheBytes !== undefined ? { conversationCacheBytes: deps.conversationCacheBytes } : {}),

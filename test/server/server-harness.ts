@@ -84,6 +84,8 @@ export async function startServerHarness(
     server?: Partial<CreateServerOptions>;
     /** Agents the worker registers (runs start them by name); default none. */
     agents?: AgentWorkerOptions['agents'];
+    /** Guardrails the worker registers (runs name them); default none. */
+    guardrails?: AgentWorkerOptions['guardrails'];
   },
 ): Promise<ServerHarness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-server-'));
@@ -92,6 +94,7 @@ export async function startServerHarness(
     tools: deps.tools,
     models: { scripted: deps.model },
     ...(deps.agents ? { agents: deps.agents } : {}),
+    ...(deps.guardrails ? { guardrails: deps.guardrails } : {}),
   });
   const running = h.worker.run();
   const logs: string[] = [];

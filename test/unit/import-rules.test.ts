@@ -23,6 +23,7 @@ const WORKFLOW_LAYERS: Record<string, number> = {
   'loop/': 80,
   'tools/': 70,
   'branching/': 65,
+  'guardrails/': 65,
   'people/': 60,
   'planning/': 60,
   'delegation/': 60,

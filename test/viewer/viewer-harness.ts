@@ -44,6 +44,8 @@ export async function startViewerHarness(
     triggers?: TriggerTable;
     /** Where "add to dataset" appends cases (`serve --datasets DIR`); default none. */
     datasets?: string;
+    /** Guardrails the worker registers (runs name them); default none. */
+    guardrails?: AgentWorkerOptions['guardrails'];
   },
 ): Promise<ViewerHarness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-viewer-'));
@@ -60,6 +62,7 @@ export async function startViewerHarness(
     events: bus,
     workflowBundle: { codePath: inject('workflowBundlePath') },
     ...(deps.agents ? { agents: deps.agents } : {}),
+    ...(deps.guardrails ? { guardrails: deps.guardrails } : {}),
   });
   const running = worker.run();
   const server = await createServer({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GuardrailName, MAX_RUN_GUARDRAILS } from '../guardrails/guardrail';
 import { AgentBudget } from './agent-budget';
 import { AgentExperiment, ExperimentRef } from './agent-experiment';
 import { AgentExamples, AgentPrompt, AgentTools } from './agent-parts';
@@ -57,6 +58,12 @@ export const AgentDefinition = z.object({
    * replacing some of the above for the runs assigned to it by a stable hash of a key.
    */
   experiment: AgentExperiment.optional(),
+  /** Guardrails (by name, registered on the worker) every run of the agent is checked by, before the run's own (docs/guardrails.md). */
+  guardrails: z
+    .array(GuardrailName)
+    .max(MAX_RUN_GUARDRAILS)
+    .refine((names) => new Set(names).size === names.length, { message: 'An agent must not name a guardrail twice.' })
+    .optional(),
 });
 export type AgentDefinition = z.infer<typeof AgentDefinition>;
 /** The shape authors write: `examples` may be left out. */

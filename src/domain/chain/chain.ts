@@ -26,7 +26,17 @@ export const Visibility = z.object({
 export type Visibility = z.infer<typeof Visibility>;
 
 /** The LLM is a tool like any other (DESIGN: the LLM is a tool): its calls are `llm` tool steps. */
-export const ToolType = z.enum(['llm', 'external', 'skill', 'sub_agent', 'database', 'file_system', 'custom']);
+/** `guardrail`: a check point of the run's guardrails (docs/guardrails.md), never a tool the model called. */
+export const ToolType = z.enum([
+  'llm',
+  'external',
+  'skill',
+  'sub_agent',
+  'database',
+  'file_system',
+  'custom',
+  'guardrail',
+]);
 export type ToolType = z.infer<typeof ToolType>;
 
 export const ToolCall = z.object({

@@ -46,6 +46,7 @@ export function reactTrace(
     } else if (
       step.type === 'tool_call' &&
       step.toolCall.toolType !== 'llm' &&
+      step.toolCall.toolType !== 'guardrail' &&
       step.toolCall.toolName !== finishToolName
     ) {
       const result = results.get(step.toolCall.correlationId);

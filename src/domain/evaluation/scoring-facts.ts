@@ -117,6 +117,8 @@ export function factsOf(result: AgentResult, loopTools: LoopToolNames): ScoringF
       callsThisTurn = 0;
       continue;
     }
+    // A guardrail's check point is the run's own step, not a call the model made.
+    if (toolType === 'guardrail') continue;
     callsThisTurn += 1;
     if (toolName === loopTools.finish || toolName === loopTools.giveUp) continue;
     const outcome = results.get(correlationId);

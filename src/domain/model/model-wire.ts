@@ -101,6 +101,8 @@ export const ModelRequest = z.object({
   endpoints: z.array(z.string().min(1).max(128)).min(1).max(16).optional(),
   /** The run caches model replies (`cache.model`): the worker may answer from its cache. Never sent to a provider. */
   cache: CacheRequest.optional(),
+  /** The run's answer is checked by output guardrails: the worker publishes no live text of this call. Never sent to a provider. */
+  holdLiveText: z.literal(true).optional(),
 });
 export type ModelRequest = z.infer<typeof ModelRequest>;
 

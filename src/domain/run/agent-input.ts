@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentContext } from './agent-context';
 import { AgentDefinition, AgentId } from '../agents/agent-definition';
+import { GuardrailName, GuardrailSpec, MAX_RUN_GUARDRAILS } from '../guardrails/guardrail';
 import { ApprovalPolicy } from '../approval/approval';
 import { ToolType, VisibilityLevel } from '../chain/chain';
 import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL, DEFAULT_QUESTION_TOOL } from './constants';
@@ -212,6 +213,18 @@ export const AgentInput = z.object({
   agent: AgentId.optional(),
   /** The definition the run follows: sent whole by the caller, or set by the run itself when it resolves `agent`. */
   definition: AgentDefinition.optional(),
+
+  /**
+   * Guardrails the worker registered (`createAgentWorker({ guardrails })`) this run is checked by,
+   * by name, on top of its agent definition's (docs/guardrails.md). An unknown name refuses the run.
+   */
+  guardrails: z
+    .array(GuardrailName)
+    .max(MAX_RUN_GUARDRAILS)
+    .refine((names) => new Set(names).size === names.length, { message: 'A run must not name a guardrail twice.' })
+    .optional(),
+  /** Set by the run itself when it starts: the stages of the guardrails it names (a caller's value is replaced). */
+  guardrailSpecs: z.array(GuardrailSpec).max(MAX_RUN_GUARDRAILS).optional(),
 
   /** Set by the run itself when it continues as new; never by callers. */
   continued: ContinuedState.optional(),

@@ -60,6 +60,8 @@ export function childInput(
     agents: parent.agents,
     maxDelegationDepth: parent.maxDelegationDepth,
     maxParallelToolCalls: parent.maxParallelToolCalls,
+    // A sub-agent is checked by its parent's guardrails (its agent's and its own): what it writes reaches the parent's doors.
+    ...(parent.guardrailSpecs?.length ? { guardrails: parent.guardrailSpecs.map((g) => g.name) } : {}),
     delegation: { path: [...path], maxDepth },
   };
 }

@@ -42,7 +42,9 @@ import { stopInstruction } from './prompt';
 import { fitContext } from './fit-context';
 import { firstHolding, type LoopView, type StopPredicate } from './stop-conditions';
 import { loopTurn, type StrategySlot } from './loop-turn';
-import { endRun, endWithoutModel, synthesise, type RunOutcome } from './run-outcome';
+import { endBlocked, endRun, endWithoutModel, synthesise, type RunOutcome } from './run-outcome';
+import { checksOutput } from '../guardrails/check-point';
+import { checkAnswer, checkTask, checkToolResults, type Checked } from '../guardrails/guardrail-stages';
 import { structuredFinal } from './structured-final';
 import { recordExtendedThinking, thoughtProblem } from './thoughts';
 
@@ -105,6 +107,11 @@ export class ReactLoop {
 
   async run(): Promise<RunOutcome> {
     try {
+      // The input guardrails read the task before any model does (a plan's included).
+      if (!this.input.continued && this.state.modelCalls === 0) {
+        const task = await checkTask(this.ctx, this.parts.people.desk);
+        if (task.kind === 'blocked') return endBlocked(this.ctx, 'custom', `The task was not run: ${task.why}.`);
+      }
       await this.planKeeper?.start();
       for (;;) {
         if (this.state.cancelRequested !== undefined)
@@ -124,9 +131,10 @@ export class ReactLoop {
         // Without a plan there is nothing to await (one promise fewer an iteration).
         if (this.planKeeper) await this.planKeeper.reflectIfDue();
         const reply = await this.turn();
-        recordExtendedThinking(this.ctx, reply);
         const { strategy } = this.parts;
         const next = earlyStop(reply, this.input, strategy.readsCutReplies) ?? strategy.decide(reply);
+        // A reply that may end the run keeps its thinking out of the chain while the output guardrails check it.
+        if (!this.heldForOutput(next)) recordExtendedThinking(this.ctx, reply);
         const outcome = await this.act(next, reply);
         if (outcome) return outcome;
         const custom = firstHolding(this.parts.stopWhen, this.view(reply));
@@ -179,7 +187,7 @@ export class ReactLoop {
     if (isEarlyStop(decided)) return this.stopEarly(decided);
     const schema = this.input.outputSchema;
     const next = decided.kind === 'final_answer' && schema ? structuredFinal(decided, schema) : decided;
-    if (next.thought)
+    if (next.thought && !this.heldForOutput(next))
       this.chain.thinking(next.thought, { level: this.input.visibility }, undefined, next.thoughtConfidence);
     if (next.kind === 'run_tools') {
       const problem = thoughtProblem(this.ctx, next.thought, next.calls, reply);
@@ -191,11 +199,25 @@ export class ReactLoop {
     switch (next.kind) {
       case 'final_answer':
         return this.finish(next);
-      case 'give_up':
-        recordControlCall(this.chain, this.input, next.call, { success: true, result: next.reason });
+      case 'give_up': {
+        const checked = await this.checkedAnswer(next.reason);
+        if (checked.kind === 'blocked') {
+          recordControlCall(
+            this.chain,
+            this.input,
+            { ...next.call, input: {} },
+            { success: false, error: checked.why },
+          );
+          this.recordNotRun(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
+          return endBlocked(this.ctx, 'custom', `The answer was withheld: ${checked.why}.`);
+        }
+        const reason = checked.text;
+        const call = checked.redacted ? { ...next.call, input: { reason } } : next.call;
+        recordControlCall(this.chain, this.input, call, { success: true, result: reason });
         this.recordNotRun(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
-        await synthesise(this.ctx, 'failure', `The task could not be completed: ${next.reason}`);
-        return { reason: 'failure', answer: next.reason };
+        await synthesise(this.ctx, 'failure', `The task could not be completed: ${reason}`);
+        return { reason: 'failure', answer: reason };
+      }
       case 'run_tools':
         return this.runTools(next.calls);
       case 'invalid_finish':
@@ -218,11 +240,28 @@ export class ReactLoop {
   private async finish(next: FinalAnswer): Promise<RunOutcome | undefined> {
     const instruction = await this.sentBack(next);
     if (instruction !== undefined) return void this.sendBack(next, instruction);
+    const checked = await this.checkedAnswer(next.answer);
+    if (checked.kind === 'blocked') {
+      if (next.via === 'finish_tool') {
+        // The finish call is shown without its arguments: they hold the answer.
+        recordControlCall(
+          this.chain,
+          this.input,
+          { ...next.finishCall, input: {} },
+          { success: false, error: checked.why },
+        );
+        this.recordNotRun(next.skipped, `"${this.input.finishToolName}" was called in the same turn`);
+      }
+      return endBlocked(this.ctx, 'custom', `The answer was withheld: ${checked.why}.`);
+    }
+    const answer = checked.text;
     if (next.via === 'finish_tool') {
-      recordControlCall(this.chain, this.input, next.finishCall, { success: true, result: next.answer });
+      const call = checked.redacted ? { ...next.finishCall, input: { result: answer } } : next.finishCall;
+      recordControlCall(this.chain, this.input, call, { success: true, result: answer });
       this.recordNotRun(next.skipped, `"${this.input.finishToolName}" was called in the same turn`);
     }
-    return endRun(this.ctx, 'success', next.answer, next.confidence, next.output);
+    // A structured output redacted as text no longer matches it: only the text stands.
+    return endRun(this.ctx, 'success', answer, next.confidence, checked.redacted ? undefined : next.output);
   }
 
   /** The turn's tool calls run, unless they repeat themselves toward a stall; a call that failed before is not run again. */
@@ -236,7 +275,7 @@ export class ReactLoop {
     }
     this.beforeTools();
     const refused = earlierFailures(this.ctx, this.parts.tools, calls);
-    const observations = await runToolTurn(this.ctx, this.toolTurn, calls, refused);
+    const observations = await this.checkedResults(calls, await runToolTurn(this.ctx, this.toolTurn, calls, refused));
     rememberFailures(this.ctx, this.parts.tools, calls, observations, refused);
     this.afterTools(observations);
     // The observer (planning.observe) reads the action once its results are in the conversation.
@@ -260,20 +299,50 @@ export class ReactLoop {
 
   /** A refusal and a cut reply end the run as they are; a phrase ends it with the reply as the answer. None of the reply's calls run. */
   private async stopEarly(next: EarlyStop): Promise<RunOutcome> {
+    // The model's text is the answer here too: the output guardrails read it first.
+    const checked = await this.checkedAnswer(next.text);
+    if (checked.kind === 'blocked') {
+      if (next.kind === 'phrase')
+        this.recordNotRun(next.calls, `the reply contained the ${next.ending} phrase "${next.phrase}"`);
+      return endBlocked(this.ctx, 'custom', `The answer was withheld: ${checked.why}.`);
+    }
+    const text = checked.text;
     switch (next.kind) {
       case 'refused':
         return {
           reason: 'failure',
-          answer: next.text,
-          error: `The model refused to continue${next.text ? `: ${next.text}` : '.'}`,
+          answer: text,
+          error: `The model refused to continue${text ? `: ${text}` : '.'}`,
         };
       case 'cut_reply':
-        return { reason: 'error', answer: next.text, error: next.error };
+        return { reason: 'error', answer: text, error: next.error };
       case 'phrase':
-        this.chain.thinking(next.text, { level: this.input.visibility });
+        if (!checksOutput(this.input)) this.chain.thinking(text, { level: this.input.visibility });
         this.recordNotRun(next.calls, `the reply contained the ${next.ending} phrase "${next.phrase}"`);
-        return endRun(this.ctx, next.ending, next.text);
+        return endRun(this.ctx, next.ending, text);
     }
+  }
+
+  /** The answer as the output guardrails leave it; without any, as it is (no activity, nothing recorded). */
+  private checkedAnswer(answer: string): Checked | Promise<Checked> {
+    if (!answer || !checksOutput(this.input)) return { kind: 'go_on', text: answer, redacted: false };
+    return checkAnswer(this.ctx, this.parts.people.desk, answer);
+  }
+
+  /** A reply that may end the run, in a run whose answer is checked: its texts wait for the check. */
+  private heldForOutput(next: NextStep): boolean {
+    if (!checksOutput(this.input)) return false;
+    return next.kind !== 'run_tools' && next.kind !== 'format_error' && next.kind !== 'invalid_finish';
+  }
+
+  /** A turn's observations as the tool_result guardrails leave them (as they are without any). */
+  private checkedResults(
+    calls: readonly ToolUseBlock[],
+    observations: Observation[],
+  ): Observation[] | Promise<Observation[]> {
+    if (!this.input.guardrailSpecs?.some((g) => g.stage === 'tool_result')) return observations;
+    const names = new Map(calls.map((c) => [c.id, c.name]));
+    return checkToolResults(this.ctx, this.parts.people.desk, observations, names);
   }
 
   /**
@@ -319,7 +388,7 @@ export class ReactLoop {
   /** Runs the turn's calls (approvals and questions included) and hands every result, errors included, back to the model. */
   private async observe(calls: ToolUseBlock[], rejected = new Map<string, string>()): Promise<void> {
     this.beforeTools();
-    this.afterTools(await runToolTurn(this.ctx, this.toolTurn, calls, rejected));
+    this.afterTools(await this.checkedResults(calls, await runToolTurn(this.ctx, this.toolTurn, calls, rejected)));
   }
 
   private beforeTools(): void {
@@ -353,7 +422,10 @@ export class ReactLoop {
     } catch (err) {
       if (!isLoopSignal(err)) throw err;
     }
-    return answer ? endRun(this.ctx, reason, answer) : endWithoutModel(this.ctx, reason, why);
+    if (!answer) return endWithoutModel(this.ctx, reason, why);
+    const checked = await this.checkedAnswer(answer);
+    if (checked.kind === 'blocked') return endBlocked(this.ctx, 'custom', `The answer was withheld: ${checked.why}.`);
+    return endRun(this.ctx, reason, checked.text);
   }
 
   private view(reply: ModelReply): LoopView {

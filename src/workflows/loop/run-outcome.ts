@@ -94,6 +94,15 @@ export function endWithoutModel(ctx: RunContext, reason: TerminationReason, why:
   return { reason, answer };
 }
 
+/**
+ * Ends the run with `why` as its answer and its error, and no other text: a guardrail blocked the
+ * task or the answer, so nothing the model wrote (nor the tool results it may repeat) is quoted.
+ */
+export function endBlocked(ctx: RunContext, reason: TerminationReason, why: string): RunOutcome {
+  recordSynthesis(ctx, reason, why, rulesJudgement(ctx, reason, ''));
+  return { reason, answer: why, error: why };
+}
+
 /** Written without a model, so a failed summary call still leaves the partial results in view. */
 export function summaryWithoutModel(ctx: RunContext, why: string): string {
   const { chain, input } = ctx;

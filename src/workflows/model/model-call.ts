@@ -2,6 +2,7 @@ import { isCancellation } from '@temporalio/workflow';
 import type { FallbackModel, ModelCallInput, ModelMessage, ModelReply, ModelRequest, ModelTool } from '../../domain';
 import { callPurpose, type ModelCallPurpose } from '../../domain/chain/model-times';
 import { priceFor, type Price } from '../../domain/model/pricing';
+import { HELD_TEXT } from '../../domain/guardrails/guardrail';
 import { modelCacheRequest } from '../../domain/planning/cache-request';
 import { activities, modelCallOptions } from '../activity-proxies';
 import { failureMessage, failureType } from '../core/failure-message';
@@ -135,6 +136,8 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
       ...(candidate.endpoints ? { endpoints: candidate.endpoints } : {}),
       // Only when the run caches model replies (`cache.model`): other calls record what they always did.
       ...(cache ? { cache } : {}),
+      // A run whose answer the output guardrails check publishes no live text: it could be the answer.
+      ...(answerChecked(input) ? { holdLiveText: true as const } : {}),
     };
     const sent = callInput(ctx, call, request.messages);
     sentHash = sent.conversation.hash;
@@ -158,7 +161,7 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
         success: true,
         result: {
           stopReason: reply.stopReason,
-          text: replyText(reply),
+          text: heldText(input, request, toolUses) ?? replyText(reply),
           toolCalls: toolUses,
           // Which registry entry answered, when the call was balanced across several.
           ...(reply.endpoint ? { endpoint: reply.endpoint } : {}),
@@ -194,6 +197,28 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
     return new ModelCallFailed(error, failureType(err));
   };
   return { start, finish, failed };
+}
+
+/** True when the run's output guardrails check its answer (docs/guardrails.md). */
+const answerChecked = (input: RunContext['input']): boolean =>
+  input.guardrailSpecs?.some((g) => g.stage === 'output') ?? false;
+
+/**
+ * What an `llm` step shows in place of a reply's text that may be the run's answer, while the
+ * output guardrails have not read it: the answer's own step (the synthesis) shows it once they
+ * passed it, and a blocked one is shown nowhere. Undefined: the text is shown as it is.
+ */
+function heldText(
+  input: RunContext['input'],
+  request: ModelCallRequest,
+  toolUses: readonly { name: string }[],
+): string | undefined {
+  if (!answerChecked(input)) return undefined;
+  const ends =
+    request.toolChoice === 'none' ||
+    toolUses.length === 0 ||
+    toolUses.some((t) => t.name === input.finishToolName || t.name === input.giveUpToolName);
+  return ends ? HELD_TEXT : undefined;
 }
 
 /**

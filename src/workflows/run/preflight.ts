@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/workflow';
-import { FailureType, type AgentInput, type ToolSpec } from '../../domain';
+import { FailureType, MAX_RUN_GUARDRAILS, type AgentInput, type ToolSpec } from '../../domain';
 import { policyProblem } from '../../domain/approval/rule-pattern';
 import { activities } from '../activity-proxies';
 import { injectedToolNames } from '../core/injected-tools';
@@ -58,6 +58,13 @@ export async function preflight(
     chain.thinking(`Refused: ${variantRefused}`, { level: 'full' });
     return { refused: { reason: 'error', answer: '', error: variantRefused } };
   }
+  if (!carriedTools) {
+    const guarded = await describeGuardrails(ctx);
+    if (guarded) {
+      chain.thinking(`Refused: ${guarded}`, { level: 'full' });
+      return { refused: { reason: 'error', answer: '', error: guarded } };
+    }
+  }
   let tools = carriedTools;
   if (!tools) {
     const names = splitToolNames(ctx.input, workflowId);
@@ -71,6 +78,30 @@ export async function preflight(
     throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message, nonRetryable: true });
   }
   return { tools };
+}
+
+/**
+ * A new run's guardrails: its definition's, then its own, described by the worker in one
+ * activity (only when there are any: a run without guardrails records what it always did). The
+ * stages are kept on the input (`guardrailSpecs`), so handovers and replays keep them; a caller's
+ * own `guardrailSpecs` is replaced. Returns why the run is refused, or undefined.
+ */
+async function describeGuardrails(ctx: RunContext): Promise<string | undefined> {
+  const { guardrailSpecs: _given, ...input } = ctx.input;
+  const names = [...new Set([...(input.definition?.guardrails ?? []), ...(input.guardrails ?? [])])];
+  if (!names.length) {
+    if (_given !== undefined) ctx.input = input;
+    return undefined;
+  }
+  if (names.length > MAX_RUN_GUARDRAILS)
+    return `the run and its agent name ${names.length} guardrails; at most ${MAX_RUN_GUARDRAILS}.`;
+  const described = await activities.describeGuardrails(names);
+  if (!described.found) {
+    const known = described.known.length ? `it has ${described.known.join(', ')}` : 'it has none registered';
+    return `no guardrail ${described.unknown.map((n) => `"${n}"`).join(', ')} is registered on the worker that took this run (${known}).`;
+  }
+  ctx.input = { ...input, guardrailSpecs: described.specs };
+  return undefined;
 }
 
 /** The first run-level approval rule (input.approvals, by tool) that can never be read, or undefined. */

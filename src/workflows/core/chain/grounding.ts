@@ -40,7 +40,12 @@ export function observationEvidence(
     const r = s.toolResult;
     if (!r.success || (r.outcome !== undefined && r.outcome !== 'done')) continue;
     const call = callOf.get(r.correlationId);
-    if (call !== undefined && (controlTools.has(call.toolName) || call.toolType === 'llm')) continue;
+    // A model's reply and a guardrail's verdict are no evidence for the answer.
+    if (
+      call !== undefined &&
+      (controlTools.has(call.toolName) || call.toolType === 'llm' || call.toolType === 'guardrail')
+    )
+      continue;
     const child = r.subAgent;
     if (child?.grounding !== undefined && child.grounding !== 'grounded' && child.grounding !== 'partly_grounded')
       continue;

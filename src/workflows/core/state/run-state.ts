@@ -338,6 +338,15 @@ export class RunState {
   }
 
   /** Rewrites the model's last message, as a new object (sent conversations remember hashes by object). */
+  /** The first message's task text replaced (an input guardrail's redaction), before any model read it. */
+  replaceTaskText(task: string, text: string): void {
+    const first = this.data.messages[0];
+    if (first?.role !== 'user') return;
+    first.content = first.content.map((block) =>
+      block.type === 'text' && block.text === task ? { ...block, text } : block,
+    );
+  }
+
   rewriteLastAssistantMessage(rewrite: (message: ModelMessage) => ModelMessage): void {
     const last = this.data.messages.length - 1;
     const message = this.data.messages[last];

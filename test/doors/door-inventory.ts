@@ -122,6 +122,9 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'cli run': notARunDoor('starts a run and prints it as its own caller (the starter sees their own run)'),
   'cli eval': notARunDoor('runs a dataset’s own runs and scores them'),
   'cli eval add': read('eval add --from-run --policy: the auditor’s view, refused whole when the policy narrows it'),
+  'cli eval report': notARunDoor(
+    'an experiment’s runs per variant as counts, rates and means (success, late scores’ values, cost, tokens, latency) from visibility and the scores workflows; no step, answer or score comment',
+  ),
   'cli approve': notARunDoor('a decision; prints its receipt'),
   'cli reject': notARunDoor('a decision; prints its receipt'),
   'cli steer': notARunDoor('sends an instruction; prints its receipt'),

@@ -66,3 +66,47 @@ describe('thoughtline run --agent', () => {
     );
   }, 120_000);
 });
+
+/** Agents and a guardrail in one module: the CLI's worker registers both, and an agent names the guardrail. */
+const GUARDED = `module.exports = {
+  agents: [{
+    id: 'guarded-reporter',
+    description: 'Reports the weather, never for Atlantis.',
+    version: '1.0.0',
+    systemPrompt: 'You report the weather in one line.',
+    tools: ['get_weather'],
+    guardrails: ['no-atlantis'],
+  }],
+  guardrails: [{
+    name: 'no-atlantis',
+    stage: 'input',
+    check: (text) => (/atlantis/i.test(text) ? { verdict: 'block', reason: 'a place we do not serve' } : { verdict: 'pass' }),
+  }],
+};
+`;
+
+describe('thoughtline worker --tools with a guardrails export', () => {
+  it("registers the module's guardrails: an agent naming one is checked by it, visibly", async () => {
+    const modulePath = path.join(dir, 'guarded.cjs');
+    fs.writeFileSync(modulePath, GUARDED);
+    const env = cliEnv({ THOUGHTLINE_TASK_QUEUE: `guarded-${randomUUID()}` });
+    const standing = spawnCli(['worker', '--unversioned', '--tools', modulePath], env);
+    processes.push(standing);
+    await standing.waitFor(/worker polling task queue/);
+
+    const blocked = await runCli(['run', 'Weather in Atlantis?', '--agent', 'guarded-reporter', '--json'], env);
+    expect(blocked.code, blocked.stderr).toBe(1);
+    const result = AgentResult.parse(JSON.parse(blocked.stdout));
+    expect(result.terminationReason).toBe('custom');
+    expect(result.finalAnswer).toContain('guardrail "no-atlantis" blocked it: a place we do not serve');
+    const step = result.chain.steps.find((s) => s.type === 'tool_call' && s.toolCall.toolType === 'guardrail');
+    expect(step?.type === 'tool_call' && step.toolCall.toolName).toBe('guardrails:input');
+    expect(result.usage.inputTokens).toBe(0);
+
+    const passed = await runCli(['run', 'Weather in Paris?', '--agent', 'guarded-reporter', '--json'], env);
+    expect([0, 1], passed.stderr).toContain(passed.code);
+    const ok = AgentResult.parse(JSON.parse(passed.stdout));
+    expect(ok.terminationReason).not.toBe('custom');
+    expect(ok.chain.steps.some((s) => s.type === 'tool_call' && s.toolCall.toolType === 'guardrail')).toBe(true);
+  }, 180_000);
+});

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { AgentDefinitionInit } from '../../domain/agents/agent-definition';
+import { defineGuardrail, type GuardrailDefinition } from '../../guardrails/define-guardrail';
 import { defineTool, type ToolDefinition } from '../../tools/define-tool';
 
 const isTool = (value: unknown): value is ToolDefinition =>
@@ -47,4 +48,18 @@ export function loadAgentsModule(modulePath: string): AgentDefinitionInit[] {
   if (!Array.isArray(agents))
     throw new Error(`${resolved} exports "agents" that is not an array of defineAgent(...) results.`);
   return agents as AgentDefinitionInit[];
+}
+
+/**
+ * The guardrails the same module defines, as its `guardrails` export (an array of
+ * `defineGuardrail(...)` results), for the CLI's worker to register: runs and agent definitions
+ * name them (docs/guardrails.md). None when the module has no such export; each is checked here.
+ */
+export function loadGuardrailsModule(modulePath: string): GuardrailDefinition[] {
+  const resolved = path.resolve(modulePath);
+  const { guardrails } = require(resolved) as { guardrails?: unknown };
+  if (guardrails === undefined) return [];
+  if (!Array.isArray(guardrails))
+    throw new Error(`${resolved} exports "guardrails" that is not an array of defineGuardrail(...) results.`);
+  return (guardrails as GuardrailDefinition[]).map((g) => defineGuardrail(g));
 }

@@ -102,7 +102,10 @@ function installQuietRuntime(): void {
 export async function startWorker(
   { config, server }: Connected,
   extraTools: readonly ToolDefinition[] = [],
-  options: Pick<AgentWorkerOptions, 'onModelReply' | 'events' | 'mcp' | 'a2a' | 'deployment' | 'agents' | 'policy'> & {
+  options: Pick<
+    AgentWorkerOptions,
+    'onModelReply' | 'events' | 'mcp' | 'a2a' | 'deployment' | 'agents' | 'guardrails' | 'policy'
+  > & {
     wrapTools?: (tools: readonly ToolDefinition[]) => ToolDefinition[];
     /** Providers besides the configured ones, by provider name (`eval`'s replay of recorded replies). */
     extraModels?: Readonly<Record<string, ModelProvider>>;

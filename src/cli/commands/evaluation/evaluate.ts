@@ -18,7 +18,7 @@ import { summariseEvaluation } from '../../../domain/evaluation/stats';
 import { EVALUATION_WORKFLOW, evaluationProgressQuery } from '../../../workflows/eval/eval-messages';
 import { terseLogEntry } from '../../reading/terse-log-entry';
 import { writeForStdout, writeSafe } from '../../render/terminal-safe';
-import { loadAgentsModule, loadToolsModule } from '../../setup/load-tools-module';
+import { loadAgentsModule, loadGuardrailsModule, loadToolsModule } from '../../setup/load-tools-module';
 import { LOCAL_MODEL_CHOICE } from '../../setup/local-model-setup';
 import {
   connectOrStart,
@@ -148,6 +148,7 @@ async function ownWorker(
     options.tools ? loadToolsModule(options.tools) : [],
     {
       agents: options.tools ? loadAgentsModule(options.tools) : [],
+      guardrails: options.tools ? loadGuardrailsModule(options.tools) : [],
       ...(replay ? { extraModels: { replay: replay.provider }, wrapTools: (tools) => replay.wrapTools(tools) } : {}),
     },
   );

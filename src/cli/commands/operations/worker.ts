@@ -2,7 +2,7 @@ import { loadA2aSettings } from '../../../activities/a2a/a2a-settings';
 import { loadMcpConfig } from '../../../activities/mcp/load-mcp-config';
 import type { CommandSpec } from '../../spec/command-line';
 import { flag, text } from '../../spec/flags';
-import { loadAgentsModule, loadToolsModule } from '../../setup/load-tools-module';
+import { loadAgentsModule, loadGuardrailsModule, loadToolsModule } from '../../setup/load-tools-module';
 import { connectOrStart, log } from '../../setup/runtime';
 import { startStandingWorker, type Versioning } from '../../setup/standing-worker';
 import type { LoadedPolicy } from '../../../governance';
@@ -25,6 +25,7 @@ export async function worker(
   const agents = toolsModule ? loadAgentsModule(toolsModule) : [];
   const running = await startStandingWorker(connected, toolsModule ? loadToolsModule(toolsModule) : [], {
     agents,
+    guardrails: toolsModule ? loadGuardrailsModule(toolsModule) : [],
     versioning,
     ...(mcp ? { mcp } : {}),
     ...(a2a ? { a2a } : {}),
@@ -49,7 +50,7 @@ export const WORKER_COMMAND: CommandSpec = {
   options: {
     tools: text(
       'FILE',
-      'a JS module exporting "tools" (defineTool results) and "agents" (defineAgent results runs start by name)',
+      'a JS module exporting "tools" (defineTool results), "agents" (defineAgent results runs start by name) and "guardrails" (defineGuardrail results runs and agents name)',
     ),
     mcp: text(
       'FILE',

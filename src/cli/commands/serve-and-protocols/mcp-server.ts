@@ -22,7 +22,7 @@ import { missingOidcFlags, oidcFromFlags, type OidcFlags } from '../../../server
 import { signerFromFlags } from '../../../server/flags/signer-from-flags';
 import type { CommandLine, CommandSpec } from '../../spec/command-line';
 import { flag, text } from '../../spec/flags';
-import { loadAgentsModule, loadToolsModule } from '../../setup/load-tools-module';
+import { loadAgentsModule, loadGuardrailsModule, loadToolsModule } from '../../setup/load-tools-module';
 import { connectOrStart, log, type RunningWorker } from '../../setup/runtime';
 import { startStandingWorker } from '../../setup/standing-worker';
 import { versionLine } from '../operations/dev';
@@ -111,7 +111,9 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
     worker = options.withWorker
       ? await startStandingWorker(connected, options.tools ? loadToolsModule(options.tools) : [], {
           events: bus,
-          ...(options.tools ? { agents: loadAgentsModule(options.tools) } : {}),
+          ...(options.tools
+            ? { agents: loadAgentsModule(options.tools), guardrails: loadGuardrailsModule(options.tools) }
+            : {}),
           ...(mcp ? { mcp } : {}),
           // The same policy as the reads': the worker's OpenTelemetry content follows it too, as serve's.
           ...(options.policy ? { policy: options.policy } : {}),

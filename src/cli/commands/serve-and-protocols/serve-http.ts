@@ -5,7 +5,7 @@ import type { EventBus } from '../../../events/event-bus';
 import { createMemoryBus } from '../../../events/memory-bus';
 import { UsageError } from '../../spec/usage-error';
 import { loadMcpConfig } from '../../../activities/mcp/load-mcp-config';
-import { loadAgentsModule, loadToolsModule } from '../../setup/load-tools-module';
+import { loadAgentsModule, loadGuardrailsModule, loadToolsModule } from '../../setup/load-tools-module';
 import { versionLine } from '../operations/dev';
 import { startStandingWorker, type Versioning } from '../../setup/standing-worker';
 import { connectOrStart, log, type RunningWorker } from '../../setup/runtime';
@@ -154,7 +154,9 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
       ? await startStandingWorker(connected, options.tools ? loadToolsModule(options.tools) : [], {
           events: bus,
           ...(options.versioning ? { versioning: options.versioning } : {}),
-          ...(options.tools ? { agents: loadAgentsModule(options.tools) } : {}),
+          ...(options.tools
+            ? { agents: loadAgentsModule(options.tools), guardrails: loadGuardrailsModule(options.tools) }
+            : {}),
           ...(mcp ? { mcp } : {}),
           // The same policy as the server's: the worker's OpenTelemetry content follows it too.
           ...(policy ? { policy } : {}),

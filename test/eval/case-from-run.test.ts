@@ -219,6 +219,41 @@ describe('caseFromRun', () => {
     );
   });
 
+  it("carries the run's guardrails and leaves their steps out of the calls; refuses a run whose answer an output guardrail withheld", () => {
+    const guardStep = (n: number, stage: string, id: string, success: boolean) => [
+      {
+        stepNumber: n,
+        type: 'tool_call',
+        toolCall: { toolType: 'guardrail', toolName: `guardrails:${stage}`, arguments: {}, correlationId: id },
+      },
+      { stepNumber: n + 1, type: 'tool_result', toolResult: { correlationId: id, success, durationMs: 1 } },
+    ];
+    const base = material();
+    const guarded = (outputPassed: boolean) =>
+      material({
+        input: { ...base.input, guardrails: ['pii'] },
+        result: {
+          chain: {
+            steps: [
+              ...guardStep(10, 'input', 'g1', true),
+              ...base.result.chain.steps,
+              ...guardStep(20, 'output', 'g2', outputPassed),
+            ],
+          } as unknown as AgentResult['chain'],
+        },
+      });
+    const made = caseFromRun(guarded(true));
+    expect(made.case.input).toMatchObject({ guardrails: ['pii'] });
+    expect(made.case.expect.tools?.calls.map((c) => c.tool)).toEqual(['lookup_order']);
+    expect(refusalOf(() => caseFromRun(guarded(false)))).toBe(CaseFromRunRefusal.HeldByGuardrail);
+    // An input check that blocked is replayable: the same guardrail blocks the same task again.
+    expect(
+      refusalOf(() =>
+        caseFromRun(material({ result: { chain: { steps: guardStep(1, 'input', 'g3', false) } as never } })),
+      ),
+    ).toBeUndefined();
+  });
+
   it('takes a recording of exactly MAX_CASE_RECORDING_BYTES and refuses one byte more', () => {
     const base = Buffer.byteLength(caseFromRun(material({ payload: '' })).recording);
     const atLimit = caseFromRun(material({ payload: 'x'.repeat(MAX_CASE_RECORDING_BYTES - base) }));

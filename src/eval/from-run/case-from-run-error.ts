@@ -16,6 +16,8 @@ export const CaseFromRunRefusal = {
   TooLarge: 'too_large',
   /** The visibility policy narrows this run even in the auditor's view: a case needs it whole. */
   NotWholeInView: 'not_whole_in_view',
+  /** An output guardrail withheld the run's answer: its recording would carry the withheld text. */
+  HeldByGuardrail: 'held_by_guardrail',
   /** The dataset already has a case of this run (or a recording of its name). */
   Duplicate: 'duplicate',
 } as const;

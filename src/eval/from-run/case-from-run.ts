@@ -77,6 +77,8 @@ const CARRIED_INPUT = [
   'similarCallThreshold',
   'maxToolResultChars',
   'planning',
+  // The replay is checked by the same guardrails (the evaluation's worker must register them).
+  'guardrails',
 ] as const;
 
 /**
@@ -89,6 +91,20 @@ export function caseIdOfRun(workflowId: string): string {
   if (plain.length <= 64 && /^[A-Za-z0-9._-]+$/.test(workflowId)) return plain;
   const slug = workflowId.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 46);
   return `run-${slug}-${createHash('sha256').update(workflowId).digest('hex').slice(0, 12)}`;
+}
+
+/** True when an output guardrail blocked the run's answer (its check step's result failed). */
+function answerWithheld(result: AgentResult): boolean {
+  const outputChecks = new Set(
+    result.chain.steps.flatMap((s) =>
+      s.type === 'tool_call' && s.toolCall.toolType === 'guardrail' && s.toolCall.toolName === 'guardrails:output'
+        ? [s.toolCall.correlationId]
+        : [],
+    ),
+  );
+  return result.chain.steps.some(
+    (s) => s.type === 'tool_result' && outputChecks.has(s.toolResult.correlationId) && !s.toolResult.success,
+  );
 }
 
 /** A score that says the outcome was bad: 0 or below (false is stored as 0). */
@@ -105,6 +121,7 @@ function modelToolCalls(result: AgentResult, input: Record<string, unknown>) {
   return result.chain.steps.flatMap((step) =>
     step.type === 'tool_call' &&
     step.toolCall.toolType !== 'llm' &&
+    step.toolCall.toolType !== 'guardrail' &&
     step.toolCall.toolName !== finish &&
     step.toolCall.toolName !== giveUp
       ? [{ tool: step.toolCall.toolName, arguments: step.toolCall.arguments }]
@@ -184,6 +201,12 @@ export function caseFromRun(material: RunMaterial): CaseFromRun {
       CaseFromRunRefusal.MarkedBad,
       workflowId,
       `${bad.by} scored it ${bad.name} = ${bad.value}: a case replays its recorded replies, so it would expect that outcome again. Make a case of a run that went right.`,
+    );
+  if (answerWithheld(result))
+    refuse(
+      CaseFromRunRefusal.HeldByGuardrail,
+      workflowId,
+      'an output guardrail withheld its answer; its recorded replies hold that text, which no door gives out.',
     );
   if (UNREPLAYABLE_ENDINGS.has(result.terminationReason))
     refuse(

@@ -35,6 +35,7 @@ const STATUS_OF: Readonly<Record<CaseFromRunRefusal, ApiErrorCode>> = {
   marked_bad: 'conflict',
   too_large: 'payload_too_large',
   not_whole_in_view: 'forbidden',
+  held_by_guardrail: 'forbidden',
   duplicate: 'conflict',
 };
 

@@ -17,7 +17,7 @@ import {
   viewerDataRoutes,
 } from './live-door-lists';
 import type { McpFront } from './mcp-front';
-import { readEveryDoor, type EveryDoorRun } from './read-every-door';
+import { DOORS_SHOWING_THE_RUN, readEveryDoor, type EveryDoorRun } from './read-every-door';
 
 const env = useTestEnv();
 
@@ -48,24 +48,6 @@ afterAll(async () => {
     );
   await run?.close();
 });
-
-/** Doors whose read must show the run's answer in every view: the proof a read reached the run. */
-const SHOW_THE_ANSWER = [
-  'GET /v1/runs/:_',
-  'GET /v1/runs/:_/chain',
-  'GET /v1/runs/:_/events',
-  'GET /v1/runs/:_/ag-ui',
-  'a2a GetTask',
-  'a2a tasks/get',
-  'a2a SubscribeToTask',
-  'a2a push',
-  'mcp tool get_run',
-  'mcp resource thoughtline://runs/{runId}',
-  'mcp tasks/result',
-  'cli chain',
-  'cli status',
-  'cli export',
-];
 
 /** The live lists' doors the inventory does not name. */
 const missingFrom = (inventory: Readonly<Record<string, unknown>>, live: readonly string[]): string[] =>
@@ -134,7 +116,7 @@ describe('the door inventory names every door the running server, protocols and 
     expect(reads.of('GET /v1/runs/:_/chain')!.developer).toContain('private_notes');
     expect(NOTE).not.toBe(THOUGHT);
     // The reads reached the run: each of these doors shows its answer (redacted or not) in every view.
-    for (const door of SHOW_THE_ANSWER)
+    for (const door of DOORS_SHOWING_THE_RUN)
       for (const view of VIEWS) expect(reads.of(door)?.[view], `${door} ${view}`).toContain('account number of c-1');
     expect(reads.of('cli search control')?.developer).toContain('found by c-1');
     // A case carries the run whole: the policy hides a result from the auditor, so both doors refuse it whole.

@@ -6,7 +6,7 @@ import { useTestEnv } from '../helpers/temporal-env';
 import { DOOR_INVENTORY } from './door-inventory';
 import { VIEWS, shown } from './door-reads';
 import { DOOR_POLICY, THOUGHT, doorTools, heldModel } from './door-run';
-import { readEveryDoor, type EveryDoorRun } from './read-every-door';
+import { DOORS_SHOWING_THE_RUN, readEveryDoor, type EveryDoorRun } from './read-every-door';
 
 /*
  * An answer an output guardrail blocks never reaches anyone, through any door: the run is read
@@ -64,22 +64,8 @@ const readDoors = Object.entries(DOOR_INVENTORY)
   .map(([door]) => door)
   .filter((door) => door !== 'POST /a2a/:_' && door !== 'POST /v1/ag-ui/:_');
 
-/** Doors that show a run's steps or ending: each must show, in every view, that the guardrail acted. */
-const SHOW_THE_GUARDRAIL = [
-  'GET /v1/runs/:_',
-  'GET /v1/runs/:_/chain',
-  'GET /v1/runs/:_/events',
-  'GET /v1/runs/:_/ag-ui',
-  'a2a GetTask',
-  'a2a tasks/get',
-  'a2a SubscribeToTask',
-  'mcp tool get_run',
-  'mcp resource thoughtline://runs/{runId}',
-  'mcp tasks/result',
-  'cli chain',
-  'cli status',
-  'cli export',
-];
+/** The doors that show the run, each showing in every view that the guardrail acted (as the inventory's list read before: without the push). */
+const SHOW_THE_GUARDRAIL = DOORS_SHOWING_THE_RUN.filter((door) => door !== 'a2a push');
 
 describe('an answer an output guardrail blocked reaches no one, through any door, in any view', () => {
   it('the run ended not successful, as `custom`, naming the guardrail', async () => {

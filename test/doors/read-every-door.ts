@@ -28,6 +28,24 @@ import { startMcpFront, type McpFront } from './mcp-front';
 const DEV = { id: 'dev', roles: ['developer'], tenant: 'acme', via: 'token' as const };
 
 /** A model whose first call waits for `release()`, so the live doors follow before anything is said. */
+/** Doors that show a run's steps or ending in every view: the reads that prove a read reached the run. */
+export const DOORS_SHOWING_THE_RUN = [
+  'GET /v1/runs/:_',
+  'GET /v1/runs/:_/chain',
+  'GET /v1/runs/:_/events',
+  'GET /v1/runs/:_/ag-ui',
+  'a2a GetTask',
+  'a2a tasks/get',
+  'a2a SubscribeToTask',
+  'a2a push',
+  'mcp tool get_run',
+  'mcp resource thoughtline://runs/{runId}',
+  'mcp tasks/result',
+  'cli chain',
+  'cli status',
+  'cli export',
+] as const;
+
 export type HeldModel = ModelProvider & { release(): void; called(): boolean };
 
 export interface EveryDoorOptions {

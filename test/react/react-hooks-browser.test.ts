@@ -96,14 +96,23 @@ function shell(line: string, extra: Record<string, string>): { child: ChildProce
   return { child, output: () => out };
 }
 
-async function until<T>(what: string, read: () => T | undefined, timeoutMs = 120_000): Promise<T> {
+async function until<T>(
+  what: string,
+  read: () => T | undefined,
+  timeoutMs = 120_000,
+  seen: () => string = () => '',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = read();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; it printed:\n${seen()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+function stripAnsi(text: string): string {
+  return text.replace(/\x1b\[[0-9;]*m/g, '');
 }
 
 function startServe(): CliProcess {
@@ -161,7 +170,10 @@ beforeAll(async () => {
   preview = previewing.child;
   previewUrl = await until(
     'vite preview to listen',
-    () => /Local:\s+(http:\/\/\S+?)\/?\s/.exec(previewing.output())?.[1],
+    // Vite colours its banner when FORCE_COLOR is set (as CI's runner does), so codes are stripped first.
+    () => /Local:\s+(http:\/\/\S+?)\/?\s/.exec(stripAnsi(previewing.output()))?.[1],
+    120_000,
+    previewing.output,
   );
 
   worker = spawnCli(

@@ -93,13 +93,15 @@ export const ListRunsQuery = z
   })
   .strict();
 
+/** The live experiment and variant a run was assigned, once it recorded them (docs/evaluation.md). */
+const RunExperiment = z.object({ name: z.string(), variant: z.string() });
+
 export const RunSummary = z.object({
   runId: z.string(),
   agentName: z.string(),
   /** The agent definition's version, once the run recorded it; absent for a run without a definition. */
   agentVersion: z.string().optional(),
-  /** The live experiment and variant the run was assigned, once it recorded them (docs/evaluation.md). */
-  experiment: z.object({ name: z.string(), variant: z.string() }).optional(),
+  experiment: RunExperiment.optional(),
   status: RunState,
   /** How it ended, from visibility alone (no result read): absent while it runs. */
   ending: RunEndingSummary.optional(),
@@ -142,6 +144,7 @@ export const RunStatusResponse = z.object({
   agentName: z.string(),
   /** What started the run when no person did directly: a schedule, or a webhook delivery. */
   origin: RunOrigin.optional(),
+  experiment: RunExperiment.optional(),
   chainStatus: ChainStatus,
   stepCount: z.number().int().nonnegative(),
   iterations: z.number().int().nonnegative(),

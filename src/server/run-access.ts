@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { AgentAttribute, TenantAttribute } from '../domain';
+import { AgentAttribute, ExperimentAttribute, TenantAttribute, VariantAttribute } from '../domain';
 import type { AgentClient } from '../client/agent-client';
 import { readRunInput } from '../client/runs/read-run-input';
 import { ApiError } from './api-error';
@@ -16,6 +16,8 @@ export interface RunFacts extends RunAccess {
   state: RunState;
   /** What started the run when no person did directly (a schedule, a webhook delivery); from its memo. */
   origin?: RunOrigin;
+  /** The live experiment and variant the run was assigned, once it recorded them (its search attributes). */
+  experiment?: { name: string; variant: string };
 }
 
 /** The same answer for an unknown run and another tenant's: nobody learns which ids exist. */
@@ -72,12 +74,16 @@ export function createRunAccess(agents: AgentClient): (identity: Identity, workf
     if ((known.tenant ?? null) !== (identity.tenant ?? null)) throw runNotFound();
     const parent = description.parentExecution?.workflowId;
     const origin = originOfMemo(description.memo);
+    // Read on every request, not cached: the run upserts them after it starts.
+    const experiment = description.typedSearchAttributes.get(ExperimentAttribute);
+    const variant = description.typedSearchAttributes.get(VariantAttribute);
     return {
       workflowId,
       agentName: known.agentName,
       ...(parent ? { parentRunId: parent } : {}),
       state: runStateOf(description.status.name),
       ...(origin ? { origin } : {}),
+      ...(experiment && variant ? { experiment: { name: experiment, variant } } : {}),
       ...(known.tenant ? { tenant: known.tenant } : {}),
     };
   };

@@ -34,7 +34,7 @@ beforeAll(async () => {
 afterAll(async () => s?.close());
 
 describe('GET /v1/runs of a live experiment', () => {
-  it('assigns the caller of the token its variant, shows it on the chain, and lists by experiment and variant', async () => {
+  it('assigns the caller of the token its variant, shows it on the run and the chain, and lists by experiment and variant', async () => {
     model.script('experiment', [{ content: [useTool('finish', { result: 'done' })] }]);
     const started = await s.call('dev', 'POST', '/v1/runs', {
       task: 'experiment: help me',
@@ -43,7 +43,7 @@ describe('GET /v1/runs of a live experiment', () => {
     });
     expect(started.status, JSON.stringify(started.json)).toBe(201);
     const runId = started.json.runId as string;
-    await eventually(`${runId} to end`, async () => {
+    const ended = await eventually(`${runId} to end`, async () => {
       const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
       return json.status === 'completed' ? json : undefined;
     });
@@ -52,6 +52,7 @@ describe('GET /v1/runs of a live experiment', () => {
     expect(caller).toBeTruthy();
     const variant = assignVariant(support.experiment!, caller).name;
     expect(chain.chain.agent.experiment).toEqual({ name, variant, by: 'caller' });
+    expect(ended.experiment).toEqual({ name, variant });
 
     const listed = await eventually('the run listed by experiment and variant', async () => {
       const { json } = await s.call('dev', 'GET', `/v1/runs?experiment=${name}&variant=${variant}`);

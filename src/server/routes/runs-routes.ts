@@ -130,6 +130,7 @@ function statusRecord(facts: RunFacts, status: AgentStatus, ending: RunEnding | 
     ...(ending ? { ending } : {}),
     agentName: facts.agentName,
     ...(facts.origin ? { origin: facts.origin } : {}),
+    ...(facts.experiment ? { experiment: facts.experiment } : {}),
     chainStatus: status.status,
     stepCount: status.steps,
     iterations: status.iteration,

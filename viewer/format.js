@@ -318,3 +318,10 @@ export function originText(origin) {
   if (origin.kind === 'trigger') return `triggered by webhook ${origin.trigger}, delivery ${origin.deliveryId}`;
   return '';
 }
+
+/** The live experiment and variant a run was given (the run's `experiment`): "experiment tone: warm"; '' for none. */
+export function experimentText(experiment) {
+  if (!experiment || typeof experiment !== 'object') return '';
+  const { name, variant } = experiment;
+  return typeof name === 'string' && typeof variant === 'string' ? `experiment ${name}: ${variant}` : '';
+}

@@ -2,7 +2,7 @@
 import { api, describeFailure } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { badgeOf } from './ending-view.js';
-import { formatDateTime } from './format.js';
+import { experimentText, formatDateTime } from './format.js';
 
 const STATUSES = ['', 'running', 'completed', 'failed', 'cancelled', 'terminated', 'timed_out'];
 
@@ -89,7 +89,7 @@ function runRow(run) {
     'tr',
     { dataset: { runId: run.runId } },
     h('td', {}, badgeOf(run)),
-    h('td', {}, run.agentName ?? ''),
+    h('td', {}, [run.agentName ?? '', experimentText(run.experiment)].filter(Boolean).join(' · ')),
     h('td', { class: 'task' }, link),
     h('td', {}, formatDateTime(run.startedAt)),
   );

@@ -5,7 +5,7 @@ import { approvalView } from './approvals.js';
 import { createChainTools } from './chain-tools.js';
 import { createChainState } from './chain-state.js';
 import { h, replaceChildren } from './dom.js';
-import { ENDED, formatDateTime, goneStepsLine, originText, planLine, progressLine } from './format.js';
+import { ENDED, experimentText, formatDateTime, goneStepsLine, originText, planLine, progressLine } from './format.js';
 import { followEvents } from './sse.js';
 import { createRunControls } from './run-controls.js';
 import { liveView, progressView, stepView } from './step-view.js';
@@ -186,7 +186,9 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
     const agentName = status?.agentName ?? chainHead?.agentName ?? '';
     const started = chainHead?.startedAt ? `started ${formatDateTime(chainHead.startedAt)}` : '';
     const origin = originText(status?.origin);
-    replaceChildren(meta, badgeOf(status), ' ', [agentName, started, origin, runId].filter(Boolean).join(' · '));
+    const experiment = experimentText(status?.experiment);
+    const parts = [agentName, experiment, started, origin, runId];
+    replaceChildren(meta, badgeOf(status), ' ', parts.filter(Boolean).join(' · '));
     progress.textContent = progressLine(status, { spend: view !== 'end_user' });
     const hidden = chainHead?.view?.hiddenSteps;
     viewNote.textContent = chainHead?.view

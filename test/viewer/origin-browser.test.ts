@@ -15,6 +15,21 @@ import { startViewerHarness, type ViewerHarness } from './viewer-harness';
 const env = useTestEnv();
 const model = routedModel();
 const watcher = defineAgent({ id: 'watcher', description: 'Watches.', version: '1.0.0', systemPrompt: 'Watch.' });
+const experiment = `tone-${randomUUID().slice(0, 8)}`;
+const greeter = defineAgent({
+  id: 'greeter',
+  description: 'Greets.',
+  version: '1.0.0',
+  systemPrompt: 'Greet.',
+  experiment: {
+    name: experiment,
+    assignBy: 'caller',
+    variants: [
+      { name: 'plain', weight: 1 },
+      { name: 'warm', weight: 1, systemPrompt: 'Greet warmly.' },
+    ],
+  },
+});
 const SECRET = 'whsec_viewer_0123456789abcdef';
 const schedule = `viewer-${randomUUID().slice(0, 8)}`;
 let s: ViewerHarness;
@@ -35,7 +50,7 @@ beforeAll(async () => {
     },
     { ALERT_SECRET: SECRET },
   );
-  s = await startViewerHarness(env, { tools: [], model, agents: [watcher], triggers });
+  s = await startViewerHarness(env, { tools: [], model, agents: [watcher, greeter], triggers });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -110,5 +125,29 @@ describe("the run page's origin", () => {
     expect(await metaLine(triggeredRun)).toContain(
       `triggered by webhook alerts, delivery ${delivery} · ${triggeredRun}`,
     );
+  }, 120_000);
+});
+
+describe("a live experiment's variant in the viewer", () => {
+  it('is on the run page and in the run list', async () => {
+    model.script('origin-greet', [{ content: [useTool('finish', { result: 'hello' })] }]);
+    const started = await s.call('user', 'POST', '/v1/runs', {
+      task: 'origin-greet: say hello',
+      agent: 'greeter',
+      model: SCRIPTED_MODEL,
+    });
+    expect(started.status, JSON.stringify(started.json)).toBe(201);
+    const runId = started.json.runId as string;
+    const run = await completed(runId);
+    const variant = run.experiment?.variant as string;
+    expect(['plain', 'warm']).toContain(variant);
+    expect(await metaLine(runId)).toContain(`greeter · experiment ${experiment}: ${variant} · started `);
+
+    const page = await browser.context.newPage();
+    await page.goto(`${s.server.url}/#token=${encodeURIComponent(s.tokens.user)}&/`);
+    const agentCell = page.locator(`table.runs tr[data-run-id="${runId}"] td:nth-child(2)`);
+    await agentCell.waitFor();
+    expect(await agentCell.textContent()).toBe(`greeter · experiment ${experiment}: ${variant}`);
+    await page.close();
   }, 120_000);
 });

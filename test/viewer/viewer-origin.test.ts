@@ -4,6 +4,7 @@ import { viewerModule } from './viewer-module';
 
 interface FormatModule {
   originText(origin: unknown): string;
+  experimentText(experiment: unknown): string;
 }
 
 describe("the viewer's run origin line", () => {
@@ -23,5 +24,14 @@ describe("the viewer's run origin line", () => {
     const viewer = await viewerModule<FormatModule>('format.js');
     for (const unreadable of [undefined, null, 'schedule', { kind: 'cron' }])
       expect(viewer.originText(unreadable)).toBe('');
+  });
+});
+
+describe("the viewer's experiment line", () => {
+  it('names the experiment and the variant, and nothing for a run outside one or a value it cannot read', async () => {
+    const viewer = await viewerModule<FormatModule>('format.js');
+    expect(viewer.experimentText({ name: 'tone', variant: 'warm' })).toBe('experiment tone: warm');
+    for (const unreadable of [undefined, null, 'tone', { name: 'tone' }, { name: 1, variant: 'warm' }])
+      expect(viewer.experimentText(unreadable)).toBe('');
   });
 });

@@ -31,6 +31,7 @@ import { PREFERENCES_ROUTES } from './policy/preferences-routes';
 import { createAgentCatalog, type AgentCatalog } from './catalog/agent-catalog';
 import { registerA2aRoutes } from './a2a/register-a2a-routes';
 import { registerAgUiRoutes } from './ag-ui/register-ag-ui-routes';
+import { allowOrigins } from './cross-origin';
 
 /** Every JSON route of the API, in the order the OpenAPI document lists them. */
 export const API_ROUTES: readonly ApiRoute[] = [
@@ -72,6 +73,8 @@ export interface CreateServerOptions {
   triggers?: TriggerTable;
   /** The folder `POST /v1/datasets/{name}/cases` appends to (`serve --datasets DIR`); default none (503). */
   datasets?: string;
+  /** Browser origins whose pages may call the API (`serve --allow-origin`), exactly as named; default none. */
+  allowOrigins?: readonly string[];
   /** 0 picks a free port. */
   port: number;
   /** Default 127.0.0.1: reachable from this machine only. */
@@ -142,6 +145,7 @@ export async function createServer(options: CreateServerOptions): Promise<Runnin
   });
   const ctx = createApiContext({ ...options, bus, log });
   installErrorHandler(app, log);
+  if (options.allowOrigins?.length) allowOrigins(app, options.allowOrigins);
   registerRoutes(app, ctx, API_ROUTES);
   const document = openApiDocument(API_ROUTES, API_VERSION);
   app.get('/v1/openapi.json', async () => document);

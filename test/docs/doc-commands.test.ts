@@ -352,6 +352,11 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
   ],
   ['docs/security.md', 'npx thoughtline codec-server &', SERVER],
   ['docs/serve.md', 'npx thoughtline serve --with-worker', SERVER],
+  [
+    'docs/serve.md',
+    'npx thoughtline serve --allow-origin https://app.example.com --allow-origin http://localhost:5173',
+    'serves until Ctrl-C; test/server/cli-serve.test.ts runs serve with --allow-origin, test/server/cross-origin-browser.test.ts pages on two origins in Chromium',
+  ],
   ['docs/serve.md', 'npx thoughtline token --id alice --roles developer,approver --tenant acme', LATER],
   ['docs/serve.md', 'npx thoughtline serve --policy ./visibility-policy.yaml', SERVER],
   [

@@ -63,7 +63,8 @@ describe('thoughtline serve', () => {
     const file = path.join(dir, 'serve-tokens.json');
     const token = (await runCli(['token', '--id', 'carol', '--roles', 'developer', '--file', file], env)).stdout.trim();
     const port = await freePort();
-    const server = spawnCli(['serve', '--port', String(port), '--tokens', file], env);
+    const page = 'http://localhost:5173';
+    const server = spawnCli(['serve', '--port', String(port), '--tokens', file, '--allow-origin', page], env);
     try {
       await server.waitFor(/serving http:\/\/127\.0\.0\.1:\d+/);
       expect(server.output()).not.toContain('#token=');
@@ -77,6 +78,11 @@ describe('thoughtline serve', () => {
       };
       expect(chain.chain.steps.length).toBeGreaterThan(0);
       expect((await fetch(`${base}/v1/me`)).status).toBe(401);
+      // --allow-origin: that page's preflight is answered, another's refused (test/server/cross-origin-browser.test.ts).
+      const preflight = (origin: string) =>
+        fetch(`${base}/v1/runs`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+      expect((await preflight(page)).headers.get('access-control-allow-origin')).toBe(page);
+      expect((await preflight('http://localhost:5174')).status).toBe(403);
     } finally {
       server.child.kill('SIGTERM');
     }
@@ -94,6 +100,9 @@ describe('thoughtline serve', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('No token file at');
     expect(fs.existsSync(file)).toBe(false);
+    const wildcard = await runCli(['serve', '--tokens', file, '--allow-origin', '*'], env);
+    expect(wildcard.code).toBe(2);
+    expect(wildcard.stderr).toContain('--allow-origin "*" is not an origin a page can have');
 
     const port = await freePort();
     const server = spawnCli(['serve', '--port', String(port), '--tokens', file], env);

@@ -52,6 +52,8 @@ export interface ServeHttpOptions {
   triggers?: string;
   /** Where `POST /v1/datasets/{name}/cases` appends cases (`--datasets DIR`); none: it answers 503. */
   datasets?: string;
+  /** Browser origins whose pages may call the API (`--allow-origin`), checked; default none. */
+  allowOrigins?: readonly string[];
 }
 
 /** `--tokens`, else THOUGHTLINE_TOKENS, else `.thoughtline/tokens.json` under the working directory. */
@@ -173,6 +175,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
       catalog,
       ...(triggers ? { triggers } : {}),
       ...(options.datasets ? { datasets: path.resolve(options.datasets) } : {}),
+      ...(options.allowOrigins?.length ? { allowOrigins: options.allowOrigins } : {}),
       port: options.port ?? 8080,
       host,
       log,

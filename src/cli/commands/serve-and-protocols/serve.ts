@@ -1,8 +1,10 @@
 import type { CommandSpec } from '../../spec/command-line';
-import { flag, positiveInteger, text } from '../../spec/flags';
+import { flag, positiveInteger, text, texts } from '../../spec/flags';
 import { OIDC_OPTIONS, readOidcFlags } from '../../spec/oidc-options';
 import { POLICY_OPTION } from '../../spec/policy-option';
 import { serveHttp } from './serve-http';
+import { MAX_ALLOWED_ORIGINS, parseAllowedOrigin } from '../../../server/cross-origin';
+import { UsageError } from '../../spec/usage-error';
 
 export const SERVE_COMMAND: CommandSpec = {
   name: 'serve',
@@ -36,6 +38,10 @@ export const SERVE_COMMAND: CommandSpec = {
       env: 'THOUGHTLINE_TRIGGERS',
     }),
     datasets: text('DIR', 'where "add to dataset" appends cases from runs (DIR/<name>.jsonl), auditors only'),
+    'allow-origin': texts(
+      'ORIGIN',
+      'a browser origin whose pages may call the API (CORS), e.g. https://app.example.com',
+    ),
   },
   run: async (l) => {
     const port = positiveInteger(l, 'port', 65_535);
@@ -57,6 +63,20 @@ export const SERVE_COMMAND: CommandSpec = {
       ...(given('policy') !== undefined ? { policy: given('policy')! } : {}),
       ...(given('triggers') !== undefined ? { triggers: given('triggers')! } : {}),
       ...(given('datasets') !== undefined ? { datasets: given('datasets')! } : {}),
+      allowOrigins: allowedOrigins(l.texts('allow-origin') ?? []),
     });
   },
 };
+
+/** `--allow-origin` values, each checked now: a value that is no origin is a usage error, before anything connects. */
+function allowedOrigins(values: readonly string[]): string[] {
+  if (values.length > MAX_ALLOWED_ORIGINS)
+    throw new UsageError(`--allow-origin: at most ${MAX_ALLOWED_ORIGINS} origins.`);
+  return values.map((value) => {
+    try {
+      return parseAllowedOrigin(value);
+    } catch (err) {
+      throw new UsageError(`--allow-origin ${(err as Error).message}`);
+    }
+  });
+}

@@ -8,7 +8,9 @@ import {
   type GuardrailCheckRequest,
   type GuardrailOutcome,
   type GuardrailSubject,
+  type GuardrailSpend,
   type GuardrailVote,
+  sumSpends,
 } from '../domain/guardrails/guardrail';
 import { FailureType } from '../domain/run/failure-types';
 import type { GuardrailDefinition } from './define-guardrail';
@@ -73,20 +75,38 @@ async function checkOne(
     return { id: subject.id, verdict: 'block', decidedBy: 'guardrail-limit', reason, votes: [] };
   }
   const votes: GuardrailVote[] = [];
+  const spends: GuardrailSpend[] = [];
   let text = subject.text;
   let redacted = false;
   for (const g of checks) {
     const verdict = await runCheck(g, text, subject, request);
     const reason = 'reason' in verdict && verdict.reason ? boundedReason(verdict.reason) : undefined;
     votes.push({ guardrail: g.name, verdict: verdict.verdict, ...(reason ? { reason } : {}) });
+    if (verdict.spend) spends.push(verdict.spend);
     if (verdict.verdict === 'redact') {
       text = verdict.text;
       redacted = true;
     }
-    if (verdict.verdict === 'block' || verdict.verdict === 'ask')
-      return { id: subject.id, verdict: verdict.verdict, decidedBy: g.name, reason: reason ?? '', votes };
+    if (verdict.verdict === 'block' || verdict.verdict === 'ask') {
+      const spend = sumSpends(spends);
+      return {
+        id: subject.id,
+        verdict: verdict.verdict,
+        decidedBy: g.name,
+        reason: reason ?? '',
+        votes,
+        ...(spend ? { spend } : {}),
+      };
+    }
   }
-  return { id: subject.id, verdict: redacted ? 'redact' : 'pass', ...(redacted ? { text } : {}), votes };
+  const spend = sumSpends(spends);
+  return {
+    id: subject.id,
+    verdict: redacted ? 'redact' : 'pass',
+    ...(redacted ? { text } : {}),
+    votes,
+    ...(spend ? { spend } : {}),
+  };
 }
 
 async function runCheck(

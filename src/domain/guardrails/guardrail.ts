@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addUsage, addUsd, zeroUsage, type TokenUsage } from '../model/usage';
 
 /**
  * Guardrails (docs/guardrails.md): checks a worker registers (`defineGuardrail`) and runs name,
@@ -28,19 +29,40 @@ export const MAX_GUARDRAIL_TEXTS = 64;
 /** A verdict's reason is cut to this many characters. */
 export const MAX_GUARDRAIL_REASON_CHARS = 500;
 
-/** What a guardrail decided about one text. */
+/** Most tokens, and US dollars, one verdict may report spending: larger is a bug, and unreadable. */
+const MAX_SPEND_TOKENS = 100_000_000;
+const MAX_SPEND_USD = 10_000;
+
+/**
+ * What a check that calls a model (an LLM judge) spent on one text, as it reports it: it joins the
+ * run's tokens and cost, its budgets and its tenant's quota, like an `llm` tool's call.
+ */
+export const GuardrailSpend = z
+  .object({
+    /** The judge's model, shown on the step. */
+    model: z.string().min(1).max(200).optional(),
+    inputTokens: z.number().int().nonnegative().max(MAX_SPEND_TOKENS).optional(),
+    outputTokens: z.number().int().nonnegative().max(MAX_SPEND_TOKENS).optional(),
+    costUsd: z.number().nonnegative().max(MAX_SPEND_USD).optional(),
+  })
+  .strict();
+export type GuardrailSpend = z.infer<typeof GuardrailSpend>;
+const spent = { spend: GuardrailSpend.optional() };
+
+/** What a guardrail decided about one text (and, if it called a model, what that cost: `spend`). */
 export const GuardrailVerdict = z.discriminatedUnion('verdict', [
-  z.object({ verdict: z.literal('pass') }),
+  z.object({ verdict: z.literal('pass'), ...spent }),
   /** The text goes on as `text` (e.g. with the personal data masked); `reason` says what was replaced. */
   z.object({
     verdict: z.literal('redact'),
     text: z.string().max(MAX_GUARDRAIL_TEXT_CHARS),
     reason: z.string().optional(),
+    ...spent,
   }),
   /** The text goes no further: the run ends (input, output) or the model reads the reason instead (tool_result). */
-  z.object({ verdict: z.literal('block'), reason: z.string() }),
+  z.object({ verdict: z.literal('block'), reason: z.string(), ...spent }),
   /** A person decides (the question desk): `allow` lets the text through, anything else or no answer blocks it. */
-  z.object({ verdict: z.literal('ask'), reason: z.string() }),
+  z.object({ verdict: z.literal('ask'), reason: z.string(), ...spent }),
 ]);
 export type GuardrailVerdict = z.infer<typeof GuardrailVerdict>;
 
@@ -89,6 +111,16 @@ export interface GuardrailOutcome {
   decidedBy?: string;
   reason?: string;
   votes: GuardrailVote[];
+  /** What the guardrails that called a model spent on this text, summed; absent when none did. */
+  spend?: CheckSpend;
+}
+
+/** Tokens and cost of a check point's model calls, as the run counts them. */
+export interface CheckSpend {
+  /** The one model the checks named, or `several models`; `guardrail` when none was named. */
+  model: string;
+  usage: TokenUsage;
+  costUsd: number;
 }
 
 /** What the worker answers about names a run gives: their specs, or the names it has not registered. */
@@ -105,3 +137,20 @@ export const boundedReason = (reason: string): string =>
  * once they passed it; a blocked one is shown nowhere.
  */
 export const HELD_TEXT = '(held for the output guardrails: the answer, once checked, is the synthesis)';
+
+/** Reported spends summed as the run counts them; undefined when none reported anything. */
+export function sumSpends(spends: ReadonlyArray<GuardrailSpend | CheckSpend | undefined>): CheckSpend | undefined {
+  const given = spends.filter((s): s is GuardrailSpend | CheckSpend => s !== undefined);
+  if (!given.length) return undefined;
+  const models = new Set(given.map((s) => s.model).filter((m): m is string => m !== undefined));
+  let usage = zeroUsage();
+  let costUsd = 0;
+  for (const s of given) {
+    usage = addUsage(
+      usage,
+      'usage' in s ? s.usage : { ...zeroUsage(), inputTokens: s.inputTokens ?? 0, outputTokens: s.outputTokens ?? 0 },
+    );
+    costUsd = addUsd(costUsd, s.costUsd ?? 0);
+  }
+  return { model: models.size === 1 ? [...models][0]! : models.size ? 'several models' : 'guardrail', usage, costUsd };
+}

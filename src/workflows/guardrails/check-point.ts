@@ -5,7 +5,13 @@
  * nothing and call nothing. Deterministic, sandbox side.
  */
 import { isCancellation } from '@temporalio/workflow';
-import type { AgentInput, GuardrailOutcome, GuardrailStage, GuardrailSubject } from '../../domain';
+import {
+  sumSpends,
+  type AgentInput,
+  type GuardrailOutcome,
+  type GuardrailStage,
+  type GuardrailSubject,
+} from '../../domain';
 import { activities } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
 import type { RunContext } from '../core/state/run-context';
@@ -79,6 +85,9 @@ export async function checkPoint(
     const reason = `the check failed: ${failureMessage(err)}`.slice(0, 500);
     outcomes = subjects.map((s) => ({ id: s.id, verdict: 'block', decidedBy: 'guardrails', reason, votes: [] }));
   }
+  // A check that called a model spent from the run like an llm tool: its budgets and tenant quota count it.
+  const spend = sumSpends(outcomes.map((o) => o.spend));
+  if (spend) ctx.state.countToolSpend(spend);
   outcomes = await askPeople(ctx, desk, correlationId, outcomes, what);
   const worst = outcomes.reduce<GuardrailOutcome['verdict']>(
     (w, o) => (RANK[o.verdict] > RANK[w] ? o.verdict : w),
@@ -91,12 +100,13 @@ export async function checkPoint(
       success: !blocked,
       result: {
         verdict: worst,
-        checks: outcomes.map(({ text: _text, ...recorded }) => recorded),
+        checks: outcomes.map(({ text: _text, spend: _spend, ...recorded }) => recorded),
       },
       ...(blocked ? { error: blockedWhy(blocked) } : {}),
       durationMs: Date.now() - started,
     },
     visibility,
+    spend,
   );
   ctx.progress.publish();
   return outcomes;

@@ -47,22 +47,21 @@ export const GuardrailSpend = z
   })
   .strict();
 export type GuardrailSpend = z.infer<typeof GuardrailSpend>;
-const spent = { spend: GuardrailSpend.optional() };
 
 /** What a guardrail decided about one text (and, if it called a model, what that cost: `spend`). */
 export const GuardrailVerdict = z.discriminatedUnion('verdict', [
-  z.object({ verdict: z.literal('pass'), ...spent }),
+  z.object({ verdict: z.literal('pass'), spend: GuardrailSpend.optional() }),
   /** The text goes on as `text` (e.g. with the personal data masked); `reason` says what was replaced. */
   z.object({
     verdict: z.literal('redact'),
     text: z.string().max(MAX_GUARDRAIL_TEXT_CHARS),
     reason: z.string().optional(),
-    ...spent,
+    spend: GuardrailSpend.optional(),
   }),
   /** The text goes no further: the run ends (input, output) or the model reads the reason instead (tool_result). */
-  z.object({ verdict: z.literal('block'), reason: z.string(), ...spent }),
+  z.object({ verdict: z.literal('block'), reason: z.string(), spend: GuardrailSpend.optional() }),
   /** A person decides (the question desk): `allow` lets the text through, anything else or no answer blocks it. */
-  z.object({ verdict: z.literal('ask'), reason: z.string(), ...spent }),
+  z.object({ verdict: z.literal('ask'), reason: z.string(), spend: GuardrailSpend.optional() }),
 ]);
 export type GuardrailVerdict = z.infer<typeof GuardrailVerdict>;
 

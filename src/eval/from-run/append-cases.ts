@@ -109,6 +109,8 @@ export function appendCases(datasetFile: string, cases: readonly CaseFromRun[]):
       cases[0]?.case.id ?? '',
       `the dataset would be ${bytes} bytes; at most ${MAX_DATASET_BYTES} (MAX_DATASET_BYTES): start another dataset.`,
     );
+  // The dataset's own folder is the one the person (or serve's tenant folder) named: made when missing.
+  fs.mkdirSync(dir, { recursive: true });
   try {
     for (const c of cases) {
       let fd: number;

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { ModelReply } from '../domain';
+import { jsonSyntaxProblem } from '../files/json-syntax-problem';
+import { readRegularFile } from '../files/read-regular-file';
+import { RegularFileError } from '../files/regular-file-error';
 import type { ScriptedTurn } from './models/scripted-model';
 import { createRedactor } from '../tools/redact-secrets';
 
@@ -30,29 +33,63 @@ export function createReplyRecorder(file: string, options: { workflowId?: string
   };
 }
 
-/** The recorded replies as a script for `createScriptedModel`, so a real session becomes a test. */
+/** Largest recording read (a `run --record` file, a dataset case's replay). */
+export const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The recorded replies of a file as a script for `createScriptedModel`, so a real session becomes
+ * a test: a regular file of at most MAX_RECORDING_BYTES (symlinks followed: the caller named it).
+ */
 export function loadRecordedTurns(file: string, workflowId?: string): ScriptedTurn[] {
-  return (
-    fs
-      .readFileSync(file, 'utf8')
-      .split('\n')
-      .map((line, i) => ({ line, number: i + 1 }))
-      .filter(({ line }) => line.trim() !== '')
-      .map(({ line, number }) => ({ json: JSON.parse(line) as unknown, number }))
-      // Tool executions share the file (`recordToolCalls`); they are replayed by `replayToolCalls`.
-      .filter(({ json }) => (json as { kind?: unknown }).kind !== 'tool')
-      .map(({ json, number }) => {
-        const parsed = RecordedReply.safeParse(json);
-        if (!parsed.success) throw new Error(`${file}:${number} is not a recorded reply: ${parsed.error.message}`);
-        return parsed.data;
-      })
-      .filter((r) => !workflowId || r.workflowId === workflowId)
-      .map(({ reply, side }) => ({
-        ...(side ? { side } : {}),
-        content: reply.content,
-        stopReason: reply.stopReason,
-        usage: reply.usage,
-        costUsd: reply.costUsd,
-      }))
-  );
+  let text: string;
+  try {
+    text = readRegularFile(file, MAX_RECORDING_BYTES).toString('utf8');
+  } catch (err) {
+    if (err instanceof RegularFileError) throw new Error(`The recording ${file}: ${err.message}.`, { cause: err });
+    throw err;
+  }
+  return recordedTurnsOf(text, file, workflowId);
+}
+
+/**
+ * The recorded replies in a recording's text (tool lines skipped: `replayToolCalls` replays them).
+ * A bad line is named by file and line number and what was wrong, never quoted: the file may not
+ * be a recording at all.
+ */
+export function recordedTurnsOf(text: string, file: string, workflowId?: string): ScriptedTurn[] {
+  return recordingLines(text, file)
+    .filter(({ json }) => (json as { kind?: unknown } | null)?.kind !== 'tool')
+    .map(({ json, number }) => {
+      const parsed = RecordedReply.safeParse(json);
+      if (!parsed.success) throw new Error(`${file}:${number} is not a recorded reply (${issuesText(parsed.error)})`);
+      return parsed.data;
+    })
+    .filter((r) => !workflowId || r.workflowId === workflowId)
+    .map(({ reply, side }) => ({
+      ...(side ? { side } : {}),
+      content: reply.content,
+      stopReason: reply.stopReason,
+      usage: reply.usage,
+      costUsd: reply.costUsd,
+    }));
+}
+
+/** A recording's non-blank lines parsed as JSON, with their numbers; a line that does not parse throws, unquoted. */
+export function recordingLines(text: string, file: string): Array<{ json: unknown; number: number }> {
+  return text.split('\n').flatMap((line, i) => {
+    if (line.trim() === '') return [];
+    try {
+      return [{ json: JSON.parse(line) as unknown, number: i + 1 }];
+    } catch (err) {
+      throw new Error(`${file}:${i + 1} is ${jsonSyntaxProblem(err)}`);
+    }
+  });
+}
+
+/** A schema's issues as `field: code`, without zod's messages (some quote the values they met). */
+export function issuesText(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.map(String).join('.') || 'the line'}: ${i.code}`)
+    .join('; ');
 }

@@ -19,6 +19,19 @@ export function readRegularFile(file: string, maxBytes: number): Buffer {
     throw openError(file, err);
   }
   try {
+    return readOpenedFile(fd, file, maxBytes);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * The bytes of a file already open as `fd` (the caller closes it), at most `maxBytes`: checked on
+ * the descriptor (a regular file, its size) before a byte is read, then read to the end in chunks,
+ * so a file that grew since is still bounded. `file` only names it in errors.
+ */
+export function readOpenedFile(fd: number, file: string, maxBytes: number): Buffer {
+  try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile())
       throw new RegularFileError(
@@ -44,8 +57,6 @@ export function readRegularFile(file: string, maxBytes: number): Buffer {
   } catch (err) {
     if (err instanceof RegularFileError) throw err;
     throw openError(file, err);
-  } finally {
-    fs.closeSync(fd);
   }
 }
 
@@ -58,7 +69,7 @@ function openError(file: string, err: unknown): RegularFileError {
   return new RegularFileError(file, 'unreadable', `cannot be read (${code})`, code);
 }
 
-function kindOf(stat: fs.Stats): string {
+export function kindOf(stat: fs.Stats): string {
   if (stat.isDirectory()) return 'a directory';
   if (stat.isFIFO()) return 'a named pipe';
   if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';

@@ -71,7 +71,7 @@ export interface CreateServerOptions {
   catalog?: AgentCatalog;
   /** The webhook triggers (`serve --triggers FILE`, loadTriggers); default none, and every trigger name is refused. */
   triggers?: TriggerTable;
-  /** The folder `POST /v1/datasets/{name}/cases` appends to (`serve --datasets DIR`); default none (503). */
+  /** The folder `POST /v1/datasets/{name}/cases` appends to (`serve --datasets DIR`), a folder per tenant inside; default none (503). */
   datasets?: string;
   /** Browser origins whose pages may call the API (`serve --allow-origin`), exactly as named; default none. */
   allowOrigins?: readonly string[];

@@ -38,7 +38,7 @@ export interface ServerContext {
   lensFor?: LensFor;
   /** The agents the protocol endpoints (A2A, MCP, AG-UI) offer. */
   catalog: AgentCatalog;
-  /** Where `POST /v1/datasets/{name}/cases` appends cases (`serve --datasets DIR`); absent: it answers 503. */
+  /** Where `POST /v1/datasets/{name}/cases` appends cases (`serve --datasets DIR`), a folder per tenant (tenantDatasetFolder); absent: it answers 503. */
   datasetsDir?: string;
   /** The webhook triggers `POST /v1/triggers/{name}` answers (`serve --triggers FILE`); empty: none. */
   triggers?: TriggerTable;

@@ -62,7 +62,7 @@ describe('loadDataset: JSONL', () => {
     const message = refusal(file);
     const lines = message.split('\n');
     expect(lines[0]).toMatch(/^bad\.jsonl:2: expect\.answer\.match: /);
-    expect(lines[1]).toMatch(/^bad\.jsonl:3: not JSON: /);
+    expect(lines[1]).toMatch(/^bad\.jsonl:3: not JSON( \(column \d+\))?$/);
     expect(lines[2]).toBe('bad.jsonl:4: id: "a" is already the id of the case on line 1');
     expect(lines[3]).toMatch(/^bad\.jsonl:5: expect\.tools\.calls\[0\]\.tool: /);
     expect(lines[4]).toMatch(/^bad\.jsonl:6: id: use letters, digits/);

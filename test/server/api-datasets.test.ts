@@ -2,6 +2,7 @@
  * `POST /v1/datasets/{name}/cases` through `serve --datasets DIR`, with tokens: an auditor makes an
  * ended run a case (the dataset and its recording on the server's disk, replayable by `eval`);
  * other roles, other tenants, a run scored bad, a second time and a server without datasets are refused.
+ * Each tenant's datasets are its own (issue 78, defect 4): one name, two tenants, two files.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,7 +11,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTool } from '../../src/activities/models/scripted-model';
 import { defineTool } from '../../src/tools/define-tool';
-import { loadDataset } from '../../src/eval/dataset';
+import { loadDataset, MAX_DATASET_BYTES } from '../../src/eval/dataset';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
 import { eventually, routedModel, startServerHarness, type Person, type ServerHarness } from './server-harness';
@@ -74,7 +75,8 @@ describe('POST /v1/datasets/{name}/cases', () => {
       },
       recording: { path: `recordings/run-${runId}.jsonl`, lines: 3 },
     });
-    const dataset = loadDataset(path.join(dir, 'support.jsonl'));
+    // The acme auditor's dataset: in acme's folder (datasets per tenant).
+    const dataset = loadDataset(path.join(dir, 'tenants/acme/support.jsonl'));
     expect(dataset.cases.map((c) => c.id)).toEqual([`run-${runId}`]);
     const recording = fs.readFileSync(dataset.replays[0]!.recordingFile, 'utf8');
     expect(recording).toContain('"tool":"lookup_order"');
@@ -84,7 +86,7 @@ describe('POST /v1/datasets/{name}/cases', () => {
     const again = await s.call('auditor', 'POST', cases('support'), { runId });
     expect(again.status).toBe(409);
     expect(again.json.error).toMatchObject({ code: 'conflict', issues: [{ path: ['runId'], message: 'duplicate' }] });
-    expect(loadDataset(path.join(dir, 'support.jsonl')).cases).toHaveLength(1);
+    expect(loadDataset(path.join(dir, 'tenants/acme/support.jsonl')).cases).toHaveLength(1);
   });
 
   it("needs the auditor's view; another tenant's or an unknown run is 404; a bad name or body 400; a run scored bad 409", async () => {
@@ -104,6 +106,44 @@ describe('POST /v1/datasets/{name}/cases', () => {
     expect(bad.status).toBe(409);
     expect(bad.json.error.issues).toEqual([{ path: ['runId'], message: 'marked_bad' }]);
     expect(bad.json.error.message).toMatch(/dev scored it accepted = 0/);
-    expect(fs.existsSync(path.join(dir, `recordings/run-${runId}.jsonl`))).toBe(false);
+    expect(fs.existsSync(path.join(dir, `tenants/acme/recordings/run-${runId}.jsonl`))).toBe(false);
+  });
+});
+
+/** Every file named `<name>.jsonl` under the datasets folder, wherever the server put it. */
+function datasetFiles(name: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true }) as string[])
+    .filter((f) => path.basename(f) === `${name}.jsonl`)
+    .map((f) => path.join(dir, f))
+    .sort();
+}
+
+describe('datasets per tenant', () => {
+  it("one dataset name is a file per tenant: B's case lands in B's only, and A's at its cap never stops B", async () => {
+    const ours = await completedRun('acme-case');
+    const theirs = await completedRun('globex-case', 'rival');
+    expect((await s.call('auditor', 'POST', cases('shared'), { runId: ours })).status).toBe(201);
+    const [acme] = datasetFiles('shared');
+    // Tenant acme's dataset filled to its cap with a comment (the loader skips it, the limit counts it).
+    const size = fs.statSync(acme!).size;
+    fs.appendFileSync(acme!, `#${'x'.repeat(MAX_DATASET_BYTES - size - 100)}\n`);
+
+    const added = await s.call('rival', 'POST', cases('shared'), { runId: theirs });
+    expect(added.status, JSON.stringify(added.json)).toBe(201);
+    expect(datasetFiles('shared')).toEqual([
+      path.join(dir, 'tenants/acme/shared.jsonl'),
+      path.join(dir, 'tenants/globex/shared.jsonl'),
+    ]);
+    expect(loadDataset(path.join(dir, 'tenants/acme/shared.jsonl')).cases.map((c) => c.id)).toEqual([`run-${ours}`]);
+    const globex = loadDataset(path.join(dir, 'tenants/globex/shared.jsonl'));
+    expect(globex.cases.map((c) => c.id)).toEqual([`run-${theirs}`]);
+    expect(fs.existsSync(globex.replays[0]!.recordingFile)).toBe(true);
+    expect(globex.replays[0]!.recordingFile.startsWith(path.join(dir, 'tenants/globex/recordings/'))).toBe(true);
+
+    // Acme's own auditor is still held at acme's cap.
+    const more = await completedRun('more-acme');
+    const full = await s.call('auditor', 'POST', cases('shared'), { runId: more });
+    expect(full.status).toBe(413);
+    expect(full.json.error.issues).toEqual([{ path: ['runId'], message: 'too_large' }]);
   });
 });

@@ -67,7 +67,7 @@ describe('"Add to dataset" on the run page', () => {
     await expect
       .poll(() => status.textContent(), { timeout: 30_000 })
       .toBe(`Added case run-${runId} to support (3 recorded lines, expects success).`);
-    const dataset = loadDataset(path.join(dir, 'support.jsonl'));
+    const dataset = loadDataset(path.join(dir, 'tenants/acme/support.jsonl'));
     expect(dataset.cases.map((c) => [c.id, c.expect.answer])).toEqual([
       [`run-${runId}`, { match: 'exact', value: 'A-1 is shipped.', ignoreCase: false }],
     ]);
@@ -76,7 +76,7 @@ describe('"Add to dataset" on the run page', () => {
     await panel.locator('button[type=submit]').click();
     await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/already has the case/);
     expect(await status.getAttribute('class')).toContain('error');
-    expect(loadDataset(path.join(dir, 'support.jsonl')).cases).toHaveLength(1);
+    expect(loadDataset(path.join(dir, 'tenants/acme/support.jsonl')).cases).toHaveLength(1);
     expect(errors).toEqual([]);
     await page.close();
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readRegularFile } from '../../files/read-regular-file';
+import { openInFolder, readInFolder } from '../../files/open-in-folder';
 import { RegularFileError } from '../../files/regular-file-error';
 import type { EvalCase } from '../../domain/evaluation/eval-case';
 import { checkCase, fieldText } from './check-case';
@@ -22,7 +22,10 @@ export interface LoadedDataset {
   cases: EvalCase[];
   /** The line each case starts on, in the order of `cases`. */
   lines: number[];
-  /** Cases that replay a recording, with the recording's absolute path (resolved against the dataset's folder). */
+  /**
+   * Cases that replay a recording, with the recording's absolute path (resolved against the
+   * dataset's folder, checked to be a regular file inside it reached through no symlink).
+   */
   replays: Array<{ id: string; recordingFile: string }>;
 }
 
@@ -37,7 +40,10 @@ const FORMATS: Readonly<Record<string, typeof readJsonlCases>> = {
  * Reads a dataset (JSONL or YAML, by extension), checks every case, and throws one DatasetError
  * listing every problem as `file:line: field: message`: a case that is not an EvalCase, an
  * `input` AgentInput would refuse or that sets what the evaluation sets, a duplicate id, a
- * `replay` file that is not there, a file over MAX_DATASET_BYTES.
+ * `replay` file that is not there, a file over MAX_DATASET_BYTES. The dataset file, and each
+ * `replay` with every folder on its way, is never a symlink, and a `replay` stays inside the
+ * dataset's folder (no absolute path, no `..`): a dataset cannot make the evaluation read
+ * `/proc/self/environ`. Problems name files and lines, never what a file holds.
  */
 export function loadDataset(file: string): LoadedDataset {
   const absolute = path.resolve(file);
@@ -68,12 +74,12 @@ export function loadDataset(file: string): LoadedDataset {
   }
   const replays = cases.flatMap((c, i) => {
     if (c.replay === undefined) return [];
-    const recordingFile = path.resolve(path.dirname(absolute), c.replay);
-    if (!isFile(recordingFile)) {
-      problems.push({ line: lines[i]!, field: 'replay', message: `no recording at ${recordingFile}` });
+    const refused = recordingProblem(path.dirname(absolute), c.replay);
+    if (refused !== undefined) {
+      problems.push({ line: lines[i]!, field: 'replay', message: refused });
       return [];
     }
-    return [{ id: c.id, recordingFile }];
+    return [{ id: c.id, recordingFile: path.resolve(path.dirname(absolute), c.replay) }];
   });
   if (problems.length === 0 && cases.length === 0) problems.push({ message: 'no cases: a dataset needs at least one' });
   if (problems.length > 0)
@@ -99,7 +105,7 @@ function problem(item: RawCase, field: ReadonlyArray<string | number>, message: 
 /** The dataset's bytes: a regular file (symlinks followed) of at most MAX_DATASET_BYTES, else a DatasetError saying why. */
 function readBounded(file: string): Buffer {
   try {
-    return readRegularFile(file, MAX_DATASET_BYTES);
+    return readInFolder(path.dirname(file), path.basename(file), MAX_DATASET_BYTES);
   } catch (err) {
     if (!(err instanceof RegularFileError)) throw err;
     const message =
@@ -109,15 +115,23 @@ function readBounded(file: string): Buffer {
           ? `${err.detail} bytes is over the ${MAX_DATASET_BYTES}-byte limit: the cases travel in the evaluation's input; split the dataset`
           : err.problem === 'not_regular'
             ? `${err.message}: give the path of a .jsonl or .yaml file`
-            : err.message;
+            : err.problem === 'symlink'
+              ? `${err.message}: give the dataset's own path (realpath), not a link to it`
+              : err.message;
     throw new DatasetError(file, [{ message }]);
   }
 }
 
-function isFile(file: string): boolean {
+/** Why a case's `replay` cannot be read (openInFolder's rules), or undefined when it can; opened, never read. */
+function recordingProblem(folder: string, replay: string): string | undefined {
+  let fd: number;
   try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
+    fd = openInFolder(folder, replay, 'read');
+  } catch (err) {
+    if (!(err instanceof RegularFileError)) throw err;
+    if (err.problem === 'missing') return `no recording at ${path.resolve(folder, replay)}`;
+    return `the recording ${err.problem === 'outside' ? '' : `${err.file} `}is refused: ${err.message}`;
   }
+  fs.closeSync(fd);
+  return undefined;
 }

@@ -1,3 +1,4 @@
+import { jsonSyntaxProblem } from '../../files/json-syntax-problem';
 import type { DatasetProblem } from './dataset-error';
 
 /** A case as read from its file, before it is checked: its value and where it starts. */
@@ -23,7 +24,8 @@ export function readJsonlCases(text: string): { cases: RawCase[]; problems: Data
     try {
       value = JSON.parse(trimmed);
     } catch (err) {
-      problems.push({ line, message: `not JSON: ${(err as Error).message}` });
+      // Never the parser's message: it quotes the line.
+      problems.push({ line, message: jsonSyntaxProblem(err) });
       return;
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {

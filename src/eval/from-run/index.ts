@@ -11,3 +11,4 @@ export {
 } from './case-from-run';
 export { CaseFromRunError, CaseFromRunRefusal } from './case-from-run-error';
 export { appendCases, caseIdsOf } from './append-cases';
+export { tenantDatasetFolder, tenantFolderName, TENANTS_FOLDER } from './tenant-dataset-folder';

@@ -1,3 +1,3 @@
 export { createEvalReplay, type EvalReplay, type EvalReplayOptions } from './create-eval-replay';
 export { createReplayModel, REPLAY_PROVIDER } from './replay-model';
-export { readRecordedExecutions, replayRecordedTools } from './replay-tools';
+export { recordedExecutionsOf, replayRecordedTools } from './replay-tools';

@@ -1,6 +1,5 @@
-import { readRegularFile } from '../../files/read-regular-file';
-import { RegularFileError } from '../../files/regular-file-error';
 import { Context } from '@temporalio/activity';
+import { issuesText, recordingLines } from '../../activities/recording';
 import { canonicalJson } from '../../domain/approval/arguments-hash';
 import type { ToolDefinition } from '../../tools/define-tool';
 import { RecordedToolCall } from '../../tools/recorded-tools';
@@ -11,25 +10,16 @@ export type RecordedExecutions = ReadonlyMap<string, readonly RecordedToolCall[]
 
 const key = (tool: string, args: unknown) => `${tool}\u0000${canonicalJson(args)}`;
 
-/** Largest recording a dataset case replays from. */
-const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
-
-/** A recording's tool lines (`kind: "tool"`, from `run --record`), whatever run made them; line-numbered errors. */
-export function readRecordedExecutions(file: string): RecordedExecutions {
+/**
+ * A recording's tool lines (`kind: "tool"`, from `run --record`) in its text, whatever run made
+ * them; a bad line is named by file and number, never quoted.
+ */
+export function recordedExecutionsOf(text: string, file: string): RecordedExecutions {
   const byCall = new Map<string, RecordedToolCall[]>();
-  let text: string;
-  try {
-    text = readRegularFile(file, MAX_RECORDING_BYTES).toString('utf8');
-  } catch (err) {
-    if (err instanceof RegularFileError) throw new Error(`The recording ${file}: ${err.message}.`, { cause: err });
-    throw err;
-  }
-  for (const [i, line] of text.split('\n').entries()) {
-    if (line.trim() === '') continue;
-    const json = JSON.parse(line) as { kind?: unknown };
-    if (json.kind !== 'tool') continue;
+  for (const { json, number } of recordingLines(text, file)) {
+    if ((json as { kind?: unknown } | null)?.kind !== 'tool') continue;
     const parsed = RecordedToolCall.safeParse(json);
-    if (!parsed.success) throw new Error(`${file}:${i + 1} is not a recorded tool call: ${parsed.error.message}`);
+    if (!parsed.success) throw new Error(`${file}:${number} is not a recorded tool call (${issuesText(parsed.error)})`);
     const k = key(parsed.data.tool, parsed.data.arguments);
     byCall.set(k, [...(byCall.get(k) ?? []), parsed.data]);
   }

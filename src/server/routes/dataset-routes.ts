@@ -3,11 +3,14 @@ import { z } from 'zod';
 import { runAsCase } from '../../audit';
 import { EvalCase } from '../../domain/evaluation/eval-case';
 import { DatasetError } from '../../eval/dataset';
-import { appendCases, CaseFromRunError, CaseFromRunRefusal } from '../../eval/from-run';
+import { appendCases, CaseFromRunError, CaseFromRunRefusal, tenantDatasetFolder } from '../../eval/from-run';
 import { ApiError, type ApiErrorCode } from '../api-error';
 import { defineRoute, type ApiRoute } from '../api-route';
 
-/** A dataset's name under `serve --datasets DIR`: its file is `DIR/<name>.jsonl`. */
+/**
+ * A dataset's name under `serve --datasets DIR`: its file is `<name>.jsonl` in the caller's
+ * tenant's folder (`DIR/tenants/<tenant>/`, or `DIR` for a caller without a tenant).
+ */
 export const DatasetName = z
   .string()
   .min(1)
@@ -44,7 +47,7 @@ export const addCaseRoute = defineRoute({
   url: '/v1/datasets/:name/cases',
   operationId: 'addDatasetCase',
   summary:
-    "Make an ended run a case of a dataset on the server (`serve --datasets DIR`): its recorded model replies and tool results, secrets redacted, beside it; the auditor's view only",
+    "Make an ended run a case of one of the caller's tenant's datasets on the server (`serve --datasets DIR`): its recorded model replies and tool results, secrets redacted, beside it; the auditor's view only",
   params: DatasetParams,
   body: AddCaseBody,
   response: { status: 201, description: 'The case as appended, and its recording', schema: AddCaseResponse },
@@ -57,9 +60,10 @@ export const addCaseRoute = defineRoute({
     const access = await ctx.accessRun(identity, body.runId);
     // The policy binds the auditor too: a run it narrows in the auditor's view is refused whole.
     const lens = await ctx.lensFor?.(identity, 'auditor', access);
-    const file = path.join(ctx.datasetsDir, `${params.name}.jsonl`);
     try {
       const made = await runAsCase(ctx.agents, body.runId, () => lens);
+      // The dataset is the caller's tenant's, by its identity: another tenant's name is another file.
+      const file = path.join(tenantDatasetFolder(ctx.datasetsDir, identity.tenant), `${params.name}.jsonl`);
       appendCases(file, [made]);
       return {
         dataset: params.name,

@@ -176,7 +176,7 @@ describe('the replayed tools (activity context)', () => {
   it('read every recording when made, so a missing or malformed file fails before the evaluation', () => {
     expect(() =>
       createEvalReplay({ evaluationId: 'e', cases: [{ id: 'x', recordingFile: path.join(dir, 'none.jsonl') }] }),
-    ).toThrow(/ENOENT/);
+    ).toThrow(/none\.jsonl: no such file/);
     const bad = path.join(dir, 'bad.jsonl');
     fs.writeFileSync(bad, `${JSON.stringify(reply('ok', 0))}\n{"kind":"tool","tool":"rate"}\n`);
     expect(() => createEvalReplay({ evaluationId: 'e', cases: [{ id: 'x', recordingFile: bad }] })).toThrow(

@@ -122,7 +122,14 @@ export async function evalAdd(line: CommandLine): Promise<number> {
   } finally {
     await agents.client.connection.close();
   }
-  const added = cases.length > 0 ? appendCases(options.dataset, cases) : [];
+  let added: string[] = [];
+  try {
+    if (cases.length > 0) added = appendCases(options.dataset, cases);
+  } catch (err) {
+    // A symlinked recordings/ or recording is the person's to fix: named, nothing written outside.
+    if (err instanceof DatasetError) throw new UsageError(`the dataset has problems:\n${err.message}`);
+    throw err;
+  }
   const lines = cases.map(
     (c) =>
       `Added ${c.case.id}: expects ${String(c.case.expect.terminationReason)}${c.case.expect.answer ? ' and its answer' : ''}; replays ${c.recordingPath}\n`,

@@ -181,7 +181,7 @@ function workerLogFile(dir: string): { summarise(): void } {
 
 /** Cases with `replay` are answered from their recordings by this process's worker: no real model or tool runs for them. */
 function replayFor(evaluationId: string, dataset: LoadedDataset): EvalReplay {
-  return createEvalReplay({ evaluationId, cases: dataset.replays });
+  return createEvalReplay({ evaluationId, cases: dataset.replays, folder: path.dirname(dataset.file) });
 }
 
 type Followed =

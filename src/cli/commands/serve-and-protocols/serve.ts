@@ -37,7 +37,10 @@ export const SERVE_COMMAND: CommandSpec = {
     triggers: text('FILE', 'webhook triggers: name → agent, task and the variable holding its secret', {
       env: 'THOUGHTLINE_TRIGGERS',
     }),
-    datasets: text('DIR', 'where "add to dataset" appends cases from runs (DIR/<name>.jsonl), auditors only'),
+    datasets: text(
+      'DIR',
+      'where "add to dataset" appends cases from runs, auditors only: DIR/tenants/<tenant>/<name>.jsonl (no tenant: DIR/<name>.jsonl)',
+    ),
     'allow-origin': texts(
       'ORIGIN',
       'a browser origin whose pages may call the API (CORS), e.g. https://app.example.com',

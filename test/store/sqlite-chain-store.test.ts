@@ -101,4 +101,37 @@ describe('the SQLite chain store', () => {
     db.close();
     await expect(openChainStore({ kind: 'sqlite', file })).rejects.toThrow(/version 99, newer/);
   });
+
+  it("moves a run imported before version 5 out of the live runs' id space, with its steps and links", async () => {
+    const file = path.join(root, 'v4.sqlite');
+    const store = (await openChainStore({ kind: 'sqlite', file }))!;
+    const chain = sampleChain('trigger.deploys.d-1');
+    const imported = {
+      importedAt: '2026-11-01T00:00:00.000Z',
+      importedBy: 'mallory',
+      from: 'api',
+      exportedAt: '2026-11-01T00:00:00.000Z',
+      finalHash: 'sha256:00',
+      anchor: 'final_hash' as const,
+    };
+    await store.putRun({ ...runUpdateOf(chain), imported });
+    await store.putSteps('trigger.deploys.d-1', chain.steps);
+    await store.putRun(runUpdateOf(sampleChain('agent-live')));
+    await store.close();
+    const db = openSqlite(file);
+    db.exec('UPDATE thoughtline_store_schema SET version = 4');
+    db.close();
+    const again = (await openChainStore({ kind: 'sqlite', file }))!;
+    try {
+      expect(await again.run('trigger.deploys.d-1')).toBeUndefined();
+      expect(await again.run('import:legacy:trigger.deploys.d-1')).toMatchObject({
+        rootRunId: 'import:legacy:trigger.deploys.d-1',
+        stepCount: chain.steps.length,
+        imported: { importedBy: 'mallory' },
+      });
+      expect(await again.run('agent-live')).toMatchObject({ rootRunId: 'agent-live' });
+    } finally {
+      await again.close();
+    }
+  });
 });

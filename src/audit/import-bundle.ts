@@ -2,6 +2,7 @@ import type { RunImport } from '../domain/store';
 import type { ChainStore } from '../store/chain-store';
 import { AuditReport } from './audit-report';
 import { ImportRefusedError } from './import-refused-error';
+import { importRunId } from './import-run-id';
 import { reportAsStoredRun, type ImportedRunWrite } from './report-as-stored-run';
 import { allProblems, verifyReport, type VerifyOptions } from './verify-report';
 
@@ -28,19 +29,17 @@ export interface ImportOptions extends VerifyOptions {
   from: string;
   /** Whether the importer may write a run of this tenant (undefined: a run without one). Default: any. */
   mayWrite?: (tenant: string | undefined) => boolean;
-  /**
-   * Whether Temporal holds a workflow with this id: such a run is refused (`conflict`), so an
-   * import never stands in for a run Temporal holds (store reads come first). The API asks it;
-   * the CLI, which writes the database directly as `store rebuild` does, works without Temporal.
-   */
-  inTemporal?: (runId: string) => Promise<boolean>;
   /** Default MAX_IMPORT_BYTES. */
   maxBytes?: number;
   now?: () => Date;
 }
 
 export interface ImportedRun {
+  /** Where the run is kept: an id of the imports' own (`import:…`), never a live run's. */
   runId: string;
+  /** The workflow id its report names (the exported run's). */
+  originalRunId: string;
+  /** The parent's id in the store (`import:…`), for a sub-agent's report. */
   parentRunId?: string;
   finalHash: string;
   steps: number;
@@ -51,9 +50,10 @@ export interface ImportedRun {
 /**
  * Imports the bytes of a JSON export (a report or a bundle), at most `maxBytes`, into the chain store, verified first: every report
  * must be intact and anchored by a trusted key or a kept final hash (the rule of `verify`), every
- * run ended and exported in the auditor's view, of a tenant the importer may write, and new to the
- * store unless the same sealed report was imported before (then it is skipped: importing twice
- * writes nothing twice). Any refusal refuses the whole bundle before anything is written
+ * run ended and exported in the auditor's view, of a tenant the importer may write. Each run is kept
+ * under an id of the imports' own (importRunId: its tenant and final hash), never the id its report
+ * names, so an import never takes, or is taken by, a run of Temporal; the same sealed report
+ * imported again is skipped (importing twice writes nothing twice). Any refusal refuses the whole bundle before anything is written
  * (ImportRefusedError). Each run is written as the projection writes one, its row last marked
  * `complete`, `temporalGone` and `imported`; sub-agents' reports become runs linked to their parent.
  */
@@ -102,11 +102,14 @@ export async function importReports(json: unknown, store: ChainStore, options: I
   });
   const writes: ImportedRunWrite[] = [];
   for (const { report, check } of verified) {
+    // A report without a seal gets an id of nothing here; reportAsStoredRun refuses it before any write.
+    const idOf = (r: AuditReport) => importRunId(r.run.tenant, r.integrity?.finalHash ?? '');
     const walk = (r: AuditReport, parentRunId: string | undefined, rootRunId: string) => {
-      writes.push(reportAsStoredRun(r, { ...(parentRunId ? { parentRunId } : {}), rootRunId }, mark(check)));
-      for (const child of r.children ?? []) walk(child, r.run.workflowId, rootRunId);
+      const runId = idOf(r);
+      writes.push(reportAsStoredRun(r, { runId, ...(parentRunId ? { parentRunId } : {}), rootRunId }, mark(check)));
+      for (const child of r.children ?? []) walk(child, runId, rootRunId);
     };
-    walk(report, undefined, report.run.workflowId);
+    walk(report, undefined, idOf(report));
   }
   const plan = await planWrites(writes, store, options);
   for (const write of plan.toWrite) {
@@ -146,54 +149,47 @@ function verified1(report: unknown, options: VerifyOptions) {
   return { report: parsed.data, check };
 }
 
-/** What to write, checked against the store before any write: a run already there is skipped or refused. */
+/**
+ * What to write, checked against the store before any write: a run imported before from the same
+ * report is skipped. Ids are derived from the tenant and the report's seal, so the store is asked
+ * only about ids of the importer's own tenant: no answer here depends on another tenant's runs.
+ */
 async function planWrites(
   writes: readonly ImportedRunWrite[],
   store: ChainStore,
-  { mayWrite, inTemporal }: Pick<ImportOptions, 'mayWrite' | 'inTemporal'>,
+  { mayWrite }: Pick<ImportOptions, 'mayWrite'>,
 ): Promise<{ toWrite: ImportedRunWrite[]; runs: ImportedRun[] }> {
   const toWrite: ImportedRunWrite[] = [];
   const runs: ImportedRun[] = [];
-  const seen = new Map<string, string>();
+  const seen = new Set<string>();
   for (const write of writes) {
     const { runId, imported, parentRunId, head } = write.update;
+    const originalRunId = imported.originalRunId ?? runId;
     const tenant = head.caller?.tenant;
     if (mayWrite && !mayWrite(tenant))
       throw new ImportRefusedError(
         'other_tenant',
-        `${runId} is a run of ${tenant === undefined ? 'no tenant' : `tenant ${tenant}`}, which you may not import into; nothing was imported.`,
+        `${originalRunId} is a run of ${tenant === undefined ? 'no tenant' : `tenant ${tenant}`}, which you may not import into; nothing was imported.`,
       );
-    const twice = seen.get(runId);
-    if (twice !== undefined) {
-      if (twice === imported.finalHash) continue;
-      throw new ImportRefusedError(
-        'conflict',
-        `The bundle holds two different reports of ${runId}; nothing was imported.`,
-      );
-    }
-    seen.set(runId, imported.finalHash);
+    // The same sealed report twice in one bundle: one run.
+    if (seen.has(runId)) continue;
+    seen.add(runId);
     const stored = await store.run(runId);
-    const same = stored?.imported?.finalHash === imported.finalHash;
-    if (stored && !same)
+    // Only an import of this very report (same tenant, same seal) can sit under its id.
+    if (stored && stored.imported?.finalHash !== imported.finalHash)
       throw new ImportRefusedError(
         'conflict',
-        stored.imported
-          ? `${runId} is in the store already, imported from another export (final hash ${stored.imported.finalHash}); nothing was imported.`
-          : `${runId} is in the store already, from Temporal: an import never replaces a run the store keeps from Temporal; nothing was imported.`,
+        `The store holds another run under ${runId}, the id this report of ${originalRunId} is kept under; nothing was imported.`,
       );
     const entry = {
       runId,
+      originalRunId,
       ...(parentRunId ? { parentRunId } : {}),
       finalHash: imported.finalHash,
       steps: write.steps.length,
     };
-    if (!stored && (await inTemporal?.(runId)))
-      throw new ImportRefusedError(
-        'conflict',
-        `Temporal holds a run ${runId}: an import never stands in for a run Temporal holds; nothing was imported.`,
-      );
     // The same report, wholly written before: skipped. Written in part (an import cut short): written again.
-    if (stored && same && stored.complete) runs.push({ ...entry, outcome: 'already_imported' });
+    if (stored && stored.complete) runs.push({ ...entry, outcome: 'already_imported' });
     else {
       toWrite.push(write);
       runs.push({ ...entry, outcome: 'imported' });

@@ -8,7 +8,8 @@
  * - `not_auditor_view`: exported in a narrower view than the auditor's: the store keeps raw steps.
  * - `unfinished`: exported while the run was still going: a snapshot would never end.
  * - `other_tenant`: a run of a tenant the importer may not write.
- * - `conflict`: a run with the same id is in the store already, from Temporal or another export.
+ * - `conflict`: the store holds another run under the id the report is kept under (importRunId):
+ *   only a store written by other means can, since the id is derived from the tenant and the seal.
  */
 export type ImportRefusal =
   'too_large' | 'unreadable' | 'not_verified' | 'not_auditor_view' | 'unfinished' | 'other_tenant' | 'conflict';

@@ -10,8 +10,9 @@ export interface ImportedRunWrite {
   steps: ReasoningStep[];
 }
 
-/** Where an imported run sits in its tree: its parent and root in the same bundle. */
+/** Where an imported run is kept: its own id (importRunId), and its parent's and root's in the same bundle. */
 export interface RunPlace {
+  runId: string;
   parentRunId?: string;
   rootRunId: string;
 }
@@ -37,7 +38,8 @@ const approvalRecord = (a: AuditApproval): ApprovalRecord => ({
  * The store's write of one verified report. Pure. Refuses what the store cannot keep faithfully:
  * a narrower view than the auditor's (the store's reads narrow raw steps themselves, and a copy
  * already narrowed would be narrowed again, or widened by nobody), and a run that had not ended.
- * The report's sub-agent reports are separate runs (`place` links them). What an export does not
+ * The run is kept under `place.runId`, never under the id its report names (which stays in
+ * `imported.originalRunId`); the report's sub-agent reports are separate runs (`place` links them). What an export does not
  * carry stays out of the head: the plan, the agent definition, a fork's kept-through step.
  */
 export function reportAsStoredRun(
@@ -66,16 +68,17 @@ export function reportAsStoredRun(
   const endedAt = run.completedAt ?? new Date(Date.parse(run.startedAt) + run.durationMs).toISOString();
   const imported: RunImport = {
     ...mark,
+    originalRunId: run.workflowId,
     exportedAt: report.exportedAt,
     ...(report.exportedBy ? { exportedBy: report.exportedBy.id } : {}),
     finalHash,
   };
   return {
     update: {
-      runId: run.workflowId,
+      runId: place.runId,
       head: {
         schemaVersion: CHAIN_SCHEMA_VERSION,
-        chainId: run.workflowId,
+        chainId: place.runId,
         agentName: run.agentName,
         task: run.task,
         startedAt: run.startedAt,

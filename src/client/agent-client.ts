@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { isImportRunId } from '../domain/store/import-run-id';
+import { ReservedRunIdError } from './errors/reserved-run-id-error';
 import { forkRun, forksOf, planForkOf, type ForkOptions } from './fork/fork-run';
 import type { PlannedFork } from './fork/plan-fork';
 import { Client, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
@@ -191,11 +193,13 @@ export class AgentClient {
   /**
    * Validates the input here, so a bad field fails at the caller rather than in a workflow task.
    * A start the server refuses for a search attribute it does not know yet is tried again for up
-   * to about 16 s (see retryUnknownSearchAttribute); other refusals throw at once.
+   * to about 16 s (see retryUnknownSearchAttribute); other refusals throw at once. An id in the
+   * imports' space (`import:…`) is refused with ReservedRunIdError before anything starts.
    */
   async start(init: AgentInputInit, options: StartOptions = {}): Promise<AgentHandle> {
     const input = this.prepare(init);
     const workflowId = options.workflowId ?? `agent-${randomUUID()}`;
+    if (isImportRunId(workflowId)) throw new ReservedRunIdError(workflowId);
     return retryUnknownSearchAttribute(() => this.startWorkflow(input, workflowId, options), {
       ...(this.onStartRetry ? { onRetry: this.onStartRetry } : {}),
     });

@@ -34,6 +34,7 @@ export type {
   ThreadView,
 } from '../domain/threads/thread-schemas';
 export { UnknownRunError } from './errors/unknown-run-error';
+export { ReservedRunIdError } from './errors/reserved-run-id-error';
 export type { ScoreInit } from './runs/run-scores';
 export type { AddRunScoreResult, RunScore } from '../domain/evaluation/run-scores';
 export type { ForgetMemoryInit, MemoryOwner } from './agent-memory';

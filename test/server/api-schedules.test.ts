@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTool } from '../../src/activities/models/scripted-model';
 import { defineAgent } from '../../src/agents/define-agent';
 import { triggerSchedule } from '../../src/client/schedules/agent-schedules';
+import { createAgentCatalog } from '../../src/server/catalog/agent-catalog';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
+import { startLightServer } from './light-server';
 import { eventually, routedModel, startServerHarness, type ServerHarness } from './server-harness';
 
 const env = useTestEnv();
@@ -55,6 +57,8 @@ describe('/v1/schedules', () => {
       note: 'made by the test',
       owner: 'dev',
       nextRuns: [],
+      // This server was given no --agents: it says it could not check the agent.
+      warning: expect.stringContaining('cannot check that a worker registers agent "reporter"'),
     });
 
     // Listing reads Temporal's visibility, which may lag the create by a moment.
@@ -134,5 +138,37 @@ describe('/v1/schedules', () => {
     const again = await s.call('dev', 'POST', '/v1/schedules', { ...body, name: atLimit });
     expect(again.status).toBe(409);
     expect((await s.call('dev', 'DELETE', `/v1/schedules/${atLimit}`)).status).toBe(200);
+  });
+
+  it('refuses a schedule of an agent the workers do not register when the server knows its agents (--agents)', async () => {
+    const light = await startLightServer(env, { catalog: createAgentCatalog([reporter]) });
+    const post = async (settings: Record<string, unknown>) => {
+      const response = await fetch(`${light.server.url}/v1/schedules`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${light.tokens.dev}`, 'content-type': 'application/json' },
+        body: JSON.stringify(settings),
+      });
+      return { status: response.status, json: (await response.json()) as any };
+    };
+    const ghost = `${name}-ghost`;
+    const known = `${name}-known`;
+    try {
+      const refused = await post({ ...body, name: ghost, agent: 'ghost' });
+      expect(refused.status, JSON.stringify(refused.json)).toBe(400);
+      expect(refused.json.error.message).toBe(
+        'No agent named "ghost" is registered by this deployment\'s workers (this server\'s --agents); schedulable: reporter.',
+      );
+      const taken = await post({ ...body, name: known });
+      expect(taken.status, JSON.stringify(taken.json)).toBe(201);
+      expect(taken.json.warning).toBeUndefined();
+    } finally {
+      // Whatever was created (a schedule outlives the test on the shared dev server).
+      for (const created of [ghost, known])
+        await fetch(`${light.server.url}/v1/schedules/${created}`, {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${light.tokens.dev}` },
+        });
+      await light.close();
+    }
   });
 });

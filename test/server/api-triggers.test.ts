@@ -139,10 +139,41 @@ describe('POST /v1/triggers/{name}', () => {
     expect(unsigned.status).toBe(401);
     expect(unsigned.json.error.message).toContain('x-thoughtline-signature');
 
-    const unknown = await deliver(body, { name: 'nope' });
-    expect(unknown.status).toBe(404);
     const badId = await deliver(body, { deliveryId: '../../etc' });
     expect(badId.status).toBe(401);
+  });
+
+  it('answers an unknown trigger name exactly as a bad signature, so the names configured cannot be learned without a secret', async () => {
+    const body = '{"service":"billing"}';
+    const deliveryId = `d-${randomUUID()}`;
+    const at = Math.floor(Date.now() / 1000);
+    const badSignature = await deliver(body, { secret: 'not-the-secret-0123456789', deliveryId, at });
+    // Signed with a real trigger's secret, under a name this server does not know.
+    const unknownName = await deliver(body, { name: 'nope', deliveryId, at });
+    const unknownBadSignature = await deliver(body, {
+      name: 'nope',
+      secret: 'not-the-secret-0123456789',
+      deliveryId,
+      at,
+    });
+    expect(badSignature.status).toBe(401);
+    expect(unknownName).toEqual(badSignature);
+    expect(unknownBadSignature).toEqual(badSignature);
+    // The checks before the signature's say the same for any name too.
+    const unsignedKnown = await deliver(body, { headers: { 'content-type': 'application/json' } });
+    const unsignedUnknown = await deliver(body, { name: 'nope', headers: { 'content-type': 'application/json' } });
+    expect(unsignedUnknown).toEqual(unsignedKnown);
+
+    // Comparable time: both compute the same HMAC before answering (measured interleaved, reported, not a bound).
+    const times: Record<string, number[]> = { deploys: [], nope: [] };
+    for (let i = 0; i < 40; i++)
+      for (const name of i % 2 ? ['deploys', 'nope'] : ['nope', 'deploys']) {
+        const started = performance.now();
+        await deliver(body, { name, secret: 'not-the-secret-0123456789' });
+        times[name]!.push(performance.now() - started);
+      }
+    const median = (list: number[]) => [...list].sort((a, b) => a - b)[list.length >> 1]!.toFixed(2);
+    console.log(`trigger 401 median of 40: known name ${median(times.deploys!)} ms, unknown ${median(times.nope!)} ms`);
   });
 
   it(`takes a body of exactly ${MAX_TRIGGER_BODY_BYTES} bytes and refuses one byte more with 413`, async () => {

@@ -16,11 +16,14 @@ describe('thoughtline import', () => {
   it('keeps a verified export in the store, marked imported; chain reads it in the view asked for; twice writes once', async () => {
     const first = await cli(['import', x.file, '--public-key', x.publicKey, '--json'], 'cli');
     expect(first.code, first.stdout + first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout).runs).toEqual([
-      expect.objectContaining({ runId: x.runId, steps: x.steps, outcome: 'imported' }),
-    ]);
+    const runs = JSON.parse(first.stdout).runs as Array<{ runId: string }>;
+    expect(runs).toEqual([expect.objectContaining({ originalRunId: x.runId, steps: x.steps, outcome: 'imported' })]);
+    // Kept under an id of the imports' own, never the exported run's.
+    const importId = runs[0]!.runId;
+    expect(importId).toMatch(/^import:[0-9a-f]{32}$/);
     const store = await x.openStore('cli');
-    const stored = (await store.run(x.runId))!;
+    expect(await store.run(x.runId)).toBeUndefined();
+    const stored = (await store.run(importId))!;
     await store.close();
     expect(stored).toMatchObject({
       complete: true,
@@ -35,11 +38,12 @@ describe('thoughtline import', () => {
         anchor: 'trusted_key',
         keyId: 'audit-key',
         exportedBy: 'erin',
+        originalRunId: x.runId,
       },
     });
 
     // Temporal no longer has the run: the chain comes from the import, through the developer's view.
-    const dev = await cli(['chain', x.runId, '--json', '--role', 'developer'], 'cli');
+    const dev = await cli(['chain', importId, '--json', '--role', 'developer'], 'cli');
     expect(dev.code, dev.stderr).toBe(0);
     const chain = JSON.parse(dev.stdout);
     expect(chain.storeOnly).toBe(true);
@@ -49,9 +53,9 @@ describe('thoughtline import', () => {
 
     const again = await cli(['import', x.file, '--public-key', x.publicKey], 'cli');
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toContain(`= ${x.runId}: already imported`);
+    expect(again.stdout).toContain(`= ${importId} (${x.runId}): already imported`);
     const after = await x.openStore('cli');
-    expect(await after.run(x.runId)).toEqual(stored);
+    expect(await after.run(importId)).toEqual(stored);
     await after.close();
   });
 

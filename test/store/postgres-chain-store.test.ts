@@ -5,7 +5,7 @@ import { StoreDatabaseError } from '../../src/store/store-errors';
 import { STORE_SCHEMA_VERSION } from '../../src/store/sql/store-schema';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
 import { chainStoreContract } from './chain-store-contract';
-import { runUpdateOf, sampleChain } from './store-test-chains';
+import { legacyImportOf, runUpdateOf, sampleChain } from './store-test-chains';
 
 let postgres: TestPostgres;
 beforeAll(async () => {
@@ -57,6 +57,31 @@ describe('the PostgreSQL chain store', () => {
       expect(await driver.query('SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
     } finally {
       await driver.close();
+    }
+  });
+
+  it("moves a run imported before version 5 out of the live runs' id space, with its steps and links", async () => {
+    const store = await openWith('legacy_');
+    const legacy = legacyImportOf('trigger.deploys.d-1');
+    await store.putRun(legacy.update);
+    await store.putSteps('trigger.deploys.d-1', legacy.steps);
+    await store.putRun(runUpdateOf(sampleChain('agent-live')));
+    await store.close();
+    await postgres.query('UPDATE legacy_store_schema SET version = 4');
+    const again = await openWith('legacy_');
+    try {
+      expect(await again.run('trigger.deploys.d-1')).toBeUndefined();
+      expect(await again.run('import:legacy:trigger.deploys.d-1')).toMatchObject({
+        rootRunId: 'import:legacy:trigger.deploys.d-1',
+        stepCount: legacy.steps.length,
+        imported: { importedBy: 'mallory' },
+      });
+      const moved = await again.steps('import:legacy:trigger.deploys.d-1', { afterStep: 0, limit: 100 });
+      expect(moved.map((step) => step.stepId)).toEqual(legacy.steps.map((step) => step.stepId));
+      expect(await again.steps('trigger.deploys.d-1', { afterStep: 0, limit: 100 })).toEqual([]);
+      expect(await again.run('agent-live')).toMatchObject({ rootRunId: 'agent-live' });
+    } finally {
+      await again.close();
     }
   });
 

@@ -114,3 +114,20 @@ export function runUpdateOf(chain: ReasoningChain, extra: Partial<RunUpdate> = {
   const { steps: _steps, ...head } = chain;
   return { runId: chain.chainId, head: head as ChainHead, state: 'completed', ...extra };
 }
+
+/**
+ * A run imported as stores before version 5 kept one: under the id its report named (here a
+ * trigger run's, as a squatter would), for the migration tests of both databases.
+ */
+export function legacyImportOf(runId: string): { update: RunUpdate; steps: ReasoningChain['steps'] } {
+  const chain = sampleChain(runId);
+  const imported = {
+    importedAt: '2026-11-01T00:00:00.000Z',
+    importedBy: 'mallory',
+    from: 'api',
+    exportedAt: '2026-11-01T00:00:00.000Z',
+    finalHash: 'sha256:00',
+    anchor: 'final_hash' as const,
+  };
+  return { update: { ...runUpdateOf(chain), imported }, steps: chain.steps };
+}

@@ -7,3 +7,4 @@ export * from './chain-timeline';
 export * from './chain-source';
 export * from './step-text';
 export * from './tenant-usage';
+export * from './import-run-id';

@@ -24,6 +24,12 @@ export type StoredRunState = z.infer<typeof StoredRunState>;
  * never overwritten by Temporal's copy. Absent on every run the projection wrote.
  */
 export const RunImport = z.object({
+  /**
+   * The workflow id the run had where it was exported (its report's), kept for reading only: the
+   * import is stored under an id of its own (`import:…`, see IMPORT_ID_PREFIX). Absent on runs
+   * imported before imports had their own ids.
+   */
+  originalRunId: z.string().optional(),
   /** When it was imported, and by whom (the importer's identity, never a field of the file). */
   importedAt: z.string(),
   importedBy: z.string(),

@@ -27,6 +27,13 @@ export interface AgentCatalog {
   /** Every agent, sorted by name; the generic agent first. */
   list(): CatalogAgent[];
   get(name: string): CatalogAgent | undefined;
+  /**
+   * Whether the catalogue was read from a module (`serve --agents FILE`, or `--tools FILE`): then
+   * it names the agents this deployment's workers register, and a name it lacks is refused where a
+   * run of it would be scheduled. False for the default catalogue (the generic agent only), which
+   * knows nothing of the workers' agents.
+   */
+  readonly declared: boolean;
 }
 
 const generic: CatalogAgent = {
@@ -41,10 +48,11 @@ const generic: CatalogAgent = {
 /**
  * The catalogue from the agents a module defines (`serve --agents FILE`, or `--tools FILE` with
  * `--with-worker`), checked as a worker checks them; the generic agent too unless one is named `agent`.
+ * Without definitions (no module named) the catalogue is not `declared`.
  */
-export function createAgentCatalog(definitions: readonly AgentDefinitionInit[] = []): AgentCatalog {
+export function createAgentCatalog(definitions?: readonly AgentDefinitionInit[]): AgentCatalog {
   const byName = new Map<string, CatalogAgent>();
-  for (const init of definitions) {
+  for (const init of definitions ?? []) {
     const definition = defineAgent(init);
     byName.set(definition.id, {
       name: definition.id,
@@ -60,5 +68,5 @@ export function createAgentCatalog(definitions: readonly AgentDefinitionInit[] =
     a === GENERIC_AGENT ? -1 : b === GENERIC_AGENT ? 1 : a < b ? -1 : 1,
   );
   const list = names.map((name) => byName.get(name)!);
-  return { list: () => [...list], get: (name) => byName.get(name) };
+  return { list: () => [...list], get: (name) => byName.get(name), declared: definitions !== undefined };
 }

@@ -13,6 +13,7 @@ import { withinDeadline } from './within-deadline';
 import { listAgentRuns, sinceQuery, RUNNING_QUERY } from './list-agent-runs';
 import { markGoneRuns, namespaceRetentionMs } from './mark-gone-runs';
 import { counted } from '../../domain/text/counted';
+import { isImportRunId } from '../../domain/store/import-run-id';
 
 export interface ChainStoreProjectionOptions {
   store: ChainStore;
@@ -166,6 +167,8 @@ export function createChainStoreProjection(options: ChainStoreProjectionOptions)
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
   });
   const enqueue = (runId: string, kind: CatchUpKind = 'sweep'): void => {
+    // The imports' id space is never written from Temporal (a workflow given such an id by hand is not projected).
+    if (isImportRunId(runId)) return;
     if (!queue.add(runId, kind)) dirty.add(runId);
   };
   /** A run an event said is behind: caught up before any run a sweep listed. */
@@ -239,7 +242,7 @@ export function createChainStoreProjection(options: ChainStoreProjectionOptions)
 
   const onEvent = (event: RunEvent): void => {
     // Live only, never stored: model text as it streams and tools' progress.
-    if (closed || event.type === 'text_delta' || event.type === 'tool_progress') return;
+    if (closed || event.type === 'text_delta' || event.type === 'tool_progress' || isImportRunId(event.runId)) return;
     void lanes.run(event.runId, () => handle(event)).catch(() => undefined);
   };
 

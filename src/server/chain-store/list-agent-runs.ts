@@ -1,3 +1,4 @@
+import { isImportRunId } from '../../domain/store/import-run-id';
 import type { AgentClient } from '../../client/agent-client';
 
 /** Every agent run running now (Temporal visibility: a list, no action). */
@@ -10,11 +11,15 @@ export const sinceQuery = (since: Date): string =>
 /** Every agent run Temporal lists, running or closed, newest first. */
 export const ALL_QUERY = "WorkflowType = 'agentWorkflow'";
 
-/** The workflow ids a visibility query lists, each once (a continued run lists a closed Temporal run per handover). */
+/**
+ * The workflow ids a visibility query lists, each once (a continued run lists a closed Temporal run
+ * per handover), never one in the imports' id space (isImportRunId: such a workflow was not started
+ * by Thoughtline, and the store keeps that space for imports).
+ */
 export async function* listAgentRuns(agents: AgentClient, query: string): AsyncGenerator<string> {
   const seen = new Set<string>();
   for await (const info of agents.client.workflow.list({ query })) {
-    if (seen.has(info.workflowId)) continue;
+    if (seen.has(info.workflowId) || isImportRunId(info.workflowId)) continue;
     seen.add(info.workflowId);
     yield info.workflowId;
   }

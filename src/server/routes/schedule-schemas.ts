@@ -5,6 +5,12 @@ export { ScheduleInit as CreateScheduleBody, ScheduleRecord } from '../../client
 
 export const ScheduleNameParams = z.strictObject({ name: ScheduleName });
 
+/**
+ * `POST /v1/schedules`'s answer: the schedule, and a warning when this server cannot know whether
+ * any worker registers its agent (no `--agents`/`--tools` module, see AgentCatalog.declared).
+ */
+export const CreatedScheduleResponse = ScheduleRecord.extend({ warning: z.string().optional() });
+
 export const ScheduleListResponse = z.object({ schedules: z.array(ScheduleRecord) });
 
 export const PauseScheduleBody = z.strictObject({

@@ -13,7 +13,9 @@ import { ApiError } from '../api-error';
 import { defineRoute, type ApiRoute } from '../api-route';
 import type { Identity } from '../auth/identity';
 import { badRequest } from '../error-handler';
+import type { AgentCatalog } from '../catalog/agent-catalog';
 import {
+  CreatedScheduleResponse,
   CreateScheduleBody,
   DeletedScheduleResponse,
   PauseScheduleBody,
@@ -52,6 +54,29 @@ function asApiError(err: unknown): never {
   throw err;
 }
 
+/**
+ * Whether `agent` is one this deployment's workers register, as far as this server knows: refused
+ * (400, naming the agents it knows) when its catalogue was declared and lacks it; a warning when
+ * the catalogue was not declared and so cannot tell. A run of an agent no worker registers would
+ * fail at its start, every time the schedule fires.
+ */
+function checkScheduledAgent(catalog: AgentCatalog, agent: string): { warning?: string } {
+  if (!catalog.declared)
+    return {
+      warning: `This server was started without --agents (or --tools), so it cannot check that a worker registers agent "${agent}"; its runs fail at their start if none does.`,
+    };
+  const known = catalog.get(agent);
+  if (known && 'agent' in known.start) return {};
+  const registered = catalog
+    .list()
+    .filter((a) => 'agent' in a.start)
+    .map((a) => a.name);
+  throw new ApiError(
+    'bad_request',
+    `No agent named "${agent}" is registered by this deployment's workers (this server's --agents); schedulable: ${registered.join(', ') || 'none'}.`,
+  );
+}
+
 const schedulePath = (name: string) => `/v1/schedules/${encodeURIComponent(name)}`;
 
 export const createScheduleRoute = defineRoute({
@@ -61,13 +86,18 @@ export const createScheduleRoute = defineRoute({
   summary:
     "Create a schedule: a Temporal Schedule that starts the named agent with the input on a cron or interval spec; its runs are the caller's (1 action; each run it starts 3)",
   body: CreateScheduleBody,
-  response: { status: 201, description: 'The schedule created', schema: ScheduleRecord },
+  response: {
+    status: 201,
+    description: 'The schedule created, with a warning when the server cannot check that a worker registers its agent',
+    schema: CreatedScheduleResponse,
+  },
   errors: [400, 401, 403, 409, 503],
   async handle({ ctx, identity, body, reply }) {
     requireScheduleAdmin(identity);
+    const checked = checkScheduledAgent(ctx.catalog, body.agent);
     const record = await createSchedule(ctx.agents, body, ownerOf(identity)).catch(asApiError);
     reply.header('location', schedulePath(record.name));
-    return record;
+    return { ...record, ...checked };
   },
 });
 

@@ -1,8 +1,9 @@
 import type { ReasoningChain, ViewerRole } from '../../domain';
 import type { StoredRun } from '../../domain/store';
-import type { ChainSource } from '../../domain/store';
+import { isImportRunId, type ChainSource } from '../../domain/store';
 import { readStoredPage, type StoredPage, type StoredPageRequest } from '../../client/store/read-stored-chain';
 import { filterChainSteps } from '../../client/store/step-filter-match';
+import { ApiError } from '../api-error';
 import type { ApiContext } from '../api-route';
 import type { Identity } from '../auth/identity';
 import { liveRead } from '../live-read';
@@ -22,6 +23,9 @@ const message = (err: unknown): string => (err instanceof Error ? err.message : 
  * tenant is checked on the stored row (another tenant's run is the same 404 as an unknown one,
  * before anything of it is sent). A store that throws is named in `storeUnavailable`, and the
  * caller answers from Temporal; a store without the run, or behind on it, is not an error.
+ * The id spaces never mix (isImportRunId): an import's id (`import:…`) is answered from an
+ * imported row or is a 404 (503 when the store fails), never from Temporal; any other id is never
+ * answered from an imported row, so a live run always reads as itself.
  */
 export async function readFromStore(
   ctx: ApiContext,
@@ -32,11 +36,17 @@ export async function readFromStore(
   request: StoredPageRequest,
 ): Promise<StoreAnswer> {
   const temporal: ChainSource = { source: 'temporal' };
-  if (!ctx.store || source === 'temporal') return { source: temporal };
+  const importId = isImportRunId(runId);
+  if (!ctx.store || source === 'temporal') {
+    if (importId) throw runNotFound();
+    return { source: temporal };
+  }
   let page;
   try {
     page = await readStoredPage(ctx.store, runId, role, request);
   } catch (err) {
+    if (importId)
+      throw new ApiError('unavailable', `The chain store (${ctx.store.kind}) could not be read now; retry shortly.`);
     return {
       source: {
         ...temporal,
@@ -44,7 +54,11 @@ export async function readFromStore(
       },
     };
   }
-  if (!page) return { source: temporal };
+  if (importId !== (page?.run.imported !== undefined)) page = undefined;
+  if (!page) {
+    if (importId) throw runNotFound();
+    return { source: temporal };
+  }
   if ((page.run.tenant ?? null) !== (identity.tenant ?? null)) throw runNotFound();
   return {
     page,
@@ -96,6 +110,7 @@ export async function wholeChainAfterStore(
     const whole = await readStoredPage(ctx.store, runId, role, {}).catch(() => undefined);
     if (whole) return whole.chain;
   }
+  if (isImportRunId(runId)) throw runNotFound();
   return liveRead(() => ctx.agents.chain(runId, role), ctx.queryTimeoutMs);
 }
 

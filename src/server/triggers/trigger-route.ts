@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { z } from 'zod';
 import type { AgentClient } from '../../client/agent-client';
@@ -7,7 +8,13 @@ import { ApiError } from '../api-error';
 import { defineRoute, type ApiRoute } from '../api-route';
 import { RunLinks } from '../api-schemas';
 import { TriggerName, type Trigger } from './trigger-config';
-import { DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyDelivery } from './verify-delivery';
+import {
+  DELIVERY_HEADER,
+  SIGNATURE_HEADER,
+  SIGNATURE_MISMATCH,
+  TIMESTAMP_HEADER,
+  verifyDelivery,
+} from './verify-delivery';
 
 /** The largest delivery body: it becomes one context file of the run, whose limit this is. */
 export const MAX_TRIGGER_BODY_BYTES = MAX_CONTEXT_FILE_BYTES;
@@ -73,11 +80,19 @@ async function startOnce(
   return { runId, duplicate: true };
 }
 
+/**
+ * The secret an unknown trigger name is checked against: random per process, never written
+ * anywhere, so no signature matches it. An unknown name then costs the same HMAC and answers the
+ * same 401, in the same words, as a known name with a bad signature: a caller without a trigger's
+ * secret cannot tell which names exist.
+ */
+const NO_SECRET = randomBytes(32);
+
 export const triggerRoute = defineRoute({
   method: 'POST',
   url: '/v1/triggers/:name',
   operationId: 'fireTrigger',
-  summary: `A signed webhook delivery: starts the trigger's agent with the raw body (any content type, at most ${MAX_TRIGGER_BODY_BYTES} bytes) as its context, once per delivery id. No bearer token: the request carries ${SIGNATURE_HEADER} (sha256= and the hex HMAC-SHA256 of timestamp + "." + delivery id + "." + body under the trigger's secret), ${TIMESTAMP_HEADER} (Unix seconds, within 5 minutes) and ${DELIVERY_HEADER}. 201 for a new run (1 action), 200 with the same run for a redelivery (none)`,
+  summary: `A signed webhook delivery: starts the trigger's agent with the raw body (any content type, at most ${MAX_TRIGGER_BODY_BYTES} bytes) as its context, once per delivery id. No bearer token: the request carries ${SIGNATURE_HEADER} (sha256= and the hex HMAC-SHA256 of timestamp + "." + delivery id + "." + body under the trigger's secret), ${TIMESTAMP_HEADER} (Unix seconds, within 5 minutes) and ${DELIVERY_HEADER}. 201 for a new run (1 action), 200 with the same run for a redelivery (none). An unknown trigger name is the same 401 as a bad signature`,
   public: true,
   rawBody: true,
   bodyLimit: MAX_TRIGGER_BODY_BYTES,
@@ -87,13 +102,13 @@ export const triggerRoute = defineRoute({
     description: 'The run this delivery started, or (200) the one it had started',
     schema: TriggerResponse,
   },
-  errors: [400, 401, 404, 409, 413, 503],
+  errors: [400, 401, 409, 413, 503],
   async handle({ ctx, params, request, reply }) {
     const trigger = ctx.triggers?.get(params.name);
-    if (!trigger) throw new ApiError('not_found', `No trigger named "${params.name}" is configured on this server.`);
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const check = verifyDelivery(trigger.secret, request.headers, body, Date.now());
-    if (!check.ok) throw new ApiError('unauthenticated', check.problem);
+    // The signature is checked before the name is revealed: an unknown name fails it (NO_SECRET).
+    const check = verifyDelivery(trigger?.secret ?? NO_SECRET, request.headers, body, Date.now());
+    if (!check.ok || !trigger) throw new ApiError('unauthenticated', check.ok ? SIGNATURE_MISMATCH : check.problem);
     const { runId, duplicate } = await startOnce(ctx.agents, trigger, check.deliveryId, body);
     const answer = { runId, links: links(runId), duplicate };
     // The route's status is 201; a redelivery answers 200 with the same run.

@@ -8,6 +8,9 @@ export const DELIVERY_HEADER = 'x-thoughtline-delivery';
 /** A timestamp further than this from the server's clock, either way, is refused: a replay window of 5 minutes. */
 export const DELIVERY_WINDOW_MS = 5 * 60 * 1000;
 
+/** What a signature that does not match says (the same for a trigger name this server does not know). */
+export const SIGNATURE_MISMATCH = `${SIGNATURE_HEADER} does not match the body and timestamp under this trigger's secret.`;
+
 /** A delivery id: the sender's, kept in the run's id, so a short, plain one. */
 const DELIVERY_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
@@ -65,9 +68,6 @@ export function verifyDelivery(
   const given = Buffer.from(signature);
   // timingSafeEqual needs equal lengths; a wrong length is refused at once, which says nothing of the secret.
   if (given.length !== expected.length || !timingSafeEqual(given, expected))
-    return {
-      ok: false,
-      problem: `${SIGNATURE_HEADER} does not match the body and timestamp under this trigger's secret.`,
-    };
+    return { ok: false, problem: SIGNATURE_MISMATCH };
   return { ok: true, deliveryId };
 }

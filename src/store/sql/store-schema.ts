@@ -1,7 +1,7 @@
 import type { SqlExecutor } from './sql-driver';
 
 /** The schema this code writes; a database at a newer version is refused, never downgraded. */
-export const STORE_SCHEMA_VERSION = 4;
+export const STORE_SCHEMA_VERSION = 5;
 
 /** Table names under one prefix, so the store can share a database with other tables. */
 export interface StoreTables {
@@ -111,6 +111,21 @@ function version4(t: StoreTables): string[] {
   return [`ALTER TABLE ${t.runs} ADD COLUMN imported_json TEXT`];
 }
 
+/**
+ * Version 5: imported runs move to the imports' own id space (IMPORT_ID_PREFIX). A run imported
+ * before was kept under the id its report named, which a live run may have or take; it now reads
+ * as `import:legacy:<that id>` (its steps and its tree's links with it), so the id is the live
+ * run's again. Plain SQL both databases read; new imports get derived ids (importRunId).
+ */
+function version5(t: StoreTables): string[] {
+  const legacy = `imported_json IS NOT NULL AND run_id NOT LIKE 'import:%'`;
+  const moved = (column: string) => `'import:legacy:' || ${column}`;
+  return [
+    `UPDATE ${t.steps} SET run_id = ${moved('run_id')} WHERE run_id IN (SELECT run_id FROM ${t.runs} WHERE ${legacy})`,
+    `UPDATE ${t.runs} SET parent_run_id = ${moved('parent_run_id')}, root_run_id = ${moved('root_run_id')}, run_id = ${moved('run_id')} WHERE ${legacy}`,
+  ];
+}
+
 /** Creates or upgrades the tables inside the caller's transaction (which holds the migration lock). */
 export async function migrateStore(tx: SqlExecutor, tables: StoreTables, prefix: string): Promise<void> {
   for (const sql of tx.dialect.migrationLock(prefix)) await tx.query(sql);
@@ -126,6 +141,7 @@ export async function migrateStore(tx: SqlExecutor, tables: StoreTables, prefix:
   if (current === STORE_SCHEMA_VERSION) return;
   if (current < 3) for (const sql of version3(tables)) await tx.run(sql);
   if (current < 4) for (const sql of version4(tables)) await tx.run(sql);
+  if (current < 5) for (const sql of version5(tables)) await tx.run(sql);
   await tx.run(`DELETE FROM ${tables.schema}`);
   await tx.run(`INSERT INTO ${tables.schema} (version) VALUES (?)`, [STORE_SCHEMA_VERSION]);
 }

@@ -110,6 +110,11 @@ export async function runScheduleCommand(line: CommandLine): Promise<number> {
       case 'create': {
         const record = await createSchedule(agents, init!, owner).catch(asUsage);
         writeSafe(process.stdout, `Created schedule ${record.name}.\n${scheduleLines(record)}`);
+        // The CLI speaks to Temporal alone: it cannot know which agents the workers register.
+        writeSafe(
+          process.stderr,
+          `Not checked: that a worker registers agent "${record.agent}" (runs of an unregistered agent fail at their start; serve --agents checks it).\n`,
+        );
         return 0;
       }
       case 'list': {

@@ -75,7 +75,7 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
   const host = options.host ?? '127.0.0.1';
   // Read first: a bad agents module or MCP config is reported before anything starts.
   const catalogModule = options.agents ?? options.tools;
-  const catalog = createAgentCatalog(catalogModule ? loadAgentsModule(catalogModule) : []);
+  const catalog = createAgentCatalog(catalogModule ? loadAgentsModule(catalogModule) : undefined);
   const mcp = options.mcp ? await loadMcpConfig(options.mcp) : undefined;
   if (catalog.get(GET_RUN_TOOL))
     throw new UsageError(

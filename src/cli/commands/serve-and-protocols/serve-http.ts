@@ -86,7 +86,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
   }
   // Read first: a bad config file or agent module is reported before anything starts.
   const catalogModule = options.agents ?? options.tools;
-  const catalog = createAgentCatalog(catalogModule ? loadAgentsModule(catalogModule) : []);
+  const catalog = createAgentCatalog(catalogModule ? loadAgentsModule(catalogModule) : undefined);
   const mcp = options.mcp ? await loadMcpConfig(options.mcp) : undefined;
   // A policy that cannot be read stops serve here: it never serves without the policy it was given.
   let policy: LoadedPolicy | undefined;

@@ -11,10 +11,11 @@ import { actingPerson } from '../people-in-the-loop/decide-call';
 import { openStoreFor, storeSettingsOf } from './store';
 import { counted } from '../../../domain/text/counted';
 
+/** The id to read it by (`import:…`) and the exported run's, side by side. */
 const runLine = (run: ImportedRun): string =>
   run.outcome === 'imported'
-    ? `✓ ${run.runId}: imported, ${counted(run.steps, 'step')}; final hash ${run.finalHash}${run.parentRunId ? `; sub-agent of ${run.parentRunId}` : ''}\n`
-    : `= ${run.runId}: already imported (the same sealed report); nothing written\n`;
+    ? `✓ ${run.runId} (${run.originalRunId}): imported, ${counted(run.steps, 'step')}; final hash ${run.finalHash}${run.parentRunId ? `; sub-agent of ${run.parentRunId}` : ''}\n`
+    : `= ${run.runId} (${run.originalRunId}): already imported (the same sealed report); nothing written\n`;
 
 /**
  * `import FILE (--public-key KEY | --final-hash HASH)… [--store VALUE] [--json]`: verifies a JSON

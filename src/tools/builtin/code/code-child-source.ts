@@ -1,19 +1,57 @@
+import { SANDBOX_OFF_FLAG } from './sandbox-layers';
+
 /** Marks the code processes in `ps`, so an operator (and a test) can tell them apart. */
 export const CODE_CHILD_MARKER = 'thoughtline-code-run';
 
 /**
- * The program one `code_run` execution runs in: plain JavaScript for `node -e`, so it runs the
- * same from src/ and dist/. It gets one job over IPC, loads the runtime (QuickJS or Pyodide, both
- * WebAssembly), takes away what a sandbox escape could use (network globals, module loading,
- * process control), says `ready`, runs the code, answers with its output, changed files and kept
- * variables, and exits. The parent owns the deadline and the memory watchdog: it kills this process.
- * The process itself runs under Node's permission model (no file writes, no child processes, no
- * workers, no addons, reads only of the runtime's package folders), without code generation from
- * strings in its own realm, and with an empty environment.
+ * The program with `escape` (the body of an async function of `job`, run in this process's own
+ * realm after `ready`) spliced in: a test's stand-in for code that got out of the runtime, to show
+ * which layer stops what it then tries. Never used outside tests; the worker runs `CODE_CHILD_SOURCE`.
  */
-export const CODE_CHILD_SOURCE = String.raw`
+export function codeChildSource(escape = ''): string {
+  return CHILD_PROGRAM.replace('/*ESCAPE*/', () => escape);
+}
+
+const CHILD_PROGRAM = String.raw`
 'use strict';
 const load = require;
+const OFF = new Set(process.argv.filter((a) => a.startsWith('${SANDBOX_OFF_FLAG}')).map((a) => a.slice(${SANDBOX_OFF_FLAG.length})));
+
+// Node's modules that open a socket, resolve a name, speak HTTP, TLS or HTTP/2, or listen for a
+// debugger; and the packages that would (ws is Emscripten's socket layer in Node). Refused to every
+// path that loads a module: require (any copy, createRequire, Module._load), import() and
+// process.getBuiltinModule. Registered before the runtime loads, so Pyodide's own imports are refused too.
+const NETWORK_MODULES = ['net', 'tls', 'dns', 'dns/promises', 'http', 'https', 'http2', 'dgram', '_http_agent',
+  '_http_client', '_http_common', '_http_incoming', '_http_outgoing', '_http_server', '_tls_common', '_tls_wrap',
+  'inspector', 'inspector/promises', 'ws', 'undici'];
+const DENIED_URL = 'thoughtline-denied:';
+function denyNetwork() {
+  const denied = new Set(NETWORK_MODULES);
+  const bare = (id) => { const s = String(id); return s.startsWith('node:') ? s.slice(5) : s; };
+  const isDenied = (id) => { const name = bare(id); return denied.has(name) || denied.has(name.split('/')[0]); };
+  const refusal = (name) => 'code_run has no network: ' + name + ' is not available in the sandbox';
+  const modules = load('node:module');
+  modules.registerHooks({
+    resolve(specifier, context, next) {
+      return isDenied(specifier) ? { url: DENIED_URL + bare(specifier), format: 'commonjs', shortCircuit: true } : next(specifier, context);
+    },
+    load(url, context, next) {
+      if (!url.startsWith(DENIED_URL)) return next(url, context);
+      return { format: 'commonjs', source: 'throw new Error(' + JSON.stringify(refusal(url.slice(DENIED_URL.length))) + ')', shortCircuit: true };
+    },
+  });
+  // A hook registered later runs first and could resolve around this one: none may be added.
+  modules.registerHooks = modules.register = () => { throw new Error('code_run: module hooks are fixed in the sandbox'); };
+  const builtin = process.getBuiltinModule;
+  process.getBuiltinModule = (id) => { if (isDenied(id)) throw new Error(refusal(bare(id))); return builtin(id); };
+  for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest', 'WebTransport']) {
+    try { delete globalThis[name]; } catch {}
+  }
+}
+if (!OFF.has('network-modules')) denyNetwork();
+
+async function escaped(job) { /*ESCAPE*/ }
+
 const MARK = '\n[… cut: %d more characters]';
 
 function sink(max) {
@@ -40,6 +78,7 @@ function show(value, max) {
 
 // What an escape from the runtime into this process's JavaScript could use: gone before the code runs.
 function lockdown() {
+  if (OFF.has('lockdown')) return;
   for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest', 'Request', 'Response', 'Headers',
     'FormData', 'require', 'module', 'exports', '__filename', '__dirname', 'Worker', 'SharedWorker']) {
     try { delete globalThis[name]; } catch {}
@@ -180,6 +219,7 @@ async function runJavaScript(job) {
 
   process.send({ kind: 'ready' });
   deadline = Date.now() + limits.cpuMs;
+  await escaped(job);
   let value;
   let error;
   const result = vm.evalCode(job.code, 'code.js');
@@ -247,6 +287,22 @@ const PY_STATE = [
   '            pass',
 ].join('\n');
 
+// Pyodide's entry points that reach Node: its socket layer (initializeNodeSockFS imports node:net
+// itself), host mounts, package loading (reads and fetches outside the runtime) and a way to add
+// modules; and the modules through which Python reaches JavaScript objects. Gone before the code runs.
+function closePyodideDoors(py) {
+  const api = py._api || {};
+  for (const name of ['initializeNodeSockFS', '_nodeSock', 'loadBinaryFile', 'loadPackage']) { try { delete api[name]; } catch {} }
+  for (const name of ['mountNodeFS', 'mountNativeFS', 'useNodeSockFS', 'loadPackage', 'loadPackagesFromImports', 'registerJsModule', 'registerComlink']) {
+    try { delete py[name]; } catch {}
+    try { py[name] = undefined; } catch {}
+  }
+  const filesystems = (py.FS && py.FS.filesystems) || {};
+  for (const name of ['NODEFS', 'NODESOCKFS']) { try { delete filesystems[name]; } catch {} }
+  for (const name of ['js', 'pyodide_js']) { try { py.unregisterJsModule(name); } catch {} }
+  py.runPython('import sys\nfor _n in ("js", "pyodide_js"): sys.modules.pop(_n, None)\ndel _n');
+}
+
 async function runPython(job) {
   const limits = job.limits;
   // Pyodide's NODEFS reads the fs constants through process.binding, which the permission model refuses.
@@ -264,6 +320,7 @@ async function runPython(job) {
   });
   lockdown();
   py.setStdin({ error: true });
+  if (!OFF.has('pyodide-api')) closePyodideDoors(py);
   const FS = py.FS;
   FS.mkdirTree('/work');
   const given = new Map();
@@ -280,6 +337,7 @@ async function runPython(job) {
   restore.destroy();
 
   process.send({ kind: 'ready' });
+  await escaped(job);
   let value;
   let error;
   try {
@@ -331,3 +389,20 @@ process.on('message', async (job) => {
   }
 });
 `;
+
+/**
+ * The program one `code_run` execution runs in: plain JavaScript for `node -e`, so it runs the
+ * same from src/ and dist/. Before anything loads it takes the network away from every module path
+ * (module hooks that refuse Node's socket, DNS, HTTP, TLS, UDP, HTTP/2 and inspector modules to
+ * `require` and `import()`, a `process.getBuiltinModule` that refuses them too, no network globals).
+ * It then gets one job over IPC, loads the runtime (QuickJS or Pyodide, both WebAssembly), removes
+ * Pyodide's doors to Node (its socket layer, host mounts, `js` and `pyodide_js`), takes away what a
+ * sandbox escape could use (module loading, process control), says `ready`, runs the code, answers
+ * with its output, changed files and kept variables, and exits. The parent owns the deadline, the
+ * memory watchdog and the network namespace: it kills this process. The process runs under Node's
+ * permission model (no file writes, no child processes, no workers, no addons, reads only of the
+ * runtime's package folders), without code generation from strings in its own realm, and with an
+ * empty environment. Each layer is described in sandbox-layers.ts; the argv may switch one off
+ * (`--off=<layer>`), which only tests do.
+ */
+export const CODE_CHILD_SOURCE = codeChildSource();

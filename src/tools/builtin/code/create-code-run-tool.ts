@@ -6,6 +6,8 @@ import type { ToolOverrides } from '../tool-overrides';
 import { readCodeInputs, writeCodeOutputs, type RefusedFile, type WrittenFile } from './code-files';
 import { codeLimits, type CodeLimits } from './code-limits';
 import { codeStateRef, loadCodeState, saveCodeState } from './code-state';
+import { checkCodeRunNode } from './check-code-run-node';
+import { networkNamespace, warnWithoutNetworkNamespace } from './network-namespace';
 import { runCodeChild, type CodeFetch, type CodeLanguage } from './run-code-child';
 
 /** Longest program a call may send. */
@@ -49,7 +51,8 @@ export interface CodeRunResult {
  * its own per call, with time, memory, stack, output and file limits and no network but `http`'s.
  * The code sees the files its call lists, and what it writes goes back under the root. Top-level
  * variables are kept for the run's next call, in `stateDir`, keyed by the run: continue-as-new
- * keeps them and the history holds only the key. Approval `always` by default.
+ * keeps them and the history holds only the key. Approval `always` by default. Throws
+ * `CodeRunNodeError` on a Node older than the sandbox needs (22.15), naming the command that fixes it.
  */
 export function createCodeRunTool(options: CodeRunToolOptions) {
   const {
@@ -71,6 +74,10 @@ export function createCodeRunTool(options: CodeRunToolOptions) {
   // A state folder inside the root: the top folder holding it is off limits to the code, both ways.
   const reserved = inside && !inside.startsWith('..') && !path.isAbsolute(inside) ? inside.split(path.sep)[0]! : '';
   const limits = codeLimits(rest);
+  // At the worker's start, not after a person approved a call: the child runs on this Node.
+  checkCodeRunNode();
+  const namespace = networkNamespace();
+  if (!namespace.available) warnWithoutNetworkNamespace(namespace.reason);
   const offered = [...new Set(languages)] as [CodeLanguage, ...CodeLanguage[]];
   return defineTool({
     name,
@@ -81,6 +88,9 @@ export function createCodeRunTool(options: CodeRunToolOptions) {
       'The value of the last expression is returned. Files listed in `files` (paths under the workspace) are given to the code ' +
       '(JavaScript: files.read(path), files.write(path, text), files.list(); Python: ordinary files in the current directory); ' +
       'files it writes are saved back into the workspace. Top-level variables holding JSON values are kept for the next call.' +
+      (namespace.available
+        ? ''
+        : ' (The network is denied inside the sandbox process; this machine has no network namespace for it.)') +
       (http
         ? ' JavaScript may await fetch(url) (GET or HEAD) to the hosts the HTTP tool allows; Python has no network.'
         : ''),

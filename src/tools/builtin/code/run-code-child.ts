@@ -5,8 +5,9 @@ import { z } from 'zod';
 import type { ToolContext } from '../../define-tool';
 import { ToolError } from '../../tool-error';
 import { refuse } from '../refuse';
-import { CODE_CHILD_MARKER, CODE_CHILD_SOURCE } from './code-child-source';
+import { codeChildCommand } from './code-child-command';
 import type { CodeLimits } from './code-limits';
+import type { SandboxSwitches } from './sandbox-layers';
 
 export type CodeLanguage = 'javascript' | 'python';
 
@@ -48,8 +49,6 @@ export type CodeAnswer = Extract<z.infer<typeof ChildAnswer>, { kind: 'done' }>;
 const LOAD_TIMEOUT_MS = 60_000;
 /** After the CPU limit, how long QuickJS has to stop itself and answer before its process is killed. */
 const STOP_GRACE_MS = 1_000;
-/** The child's own V8 heap (host-side strings and messages); the code's memory is the runtime's, counted apart. */
-const CHILD_HEAP_MB = 256;
 const WATCH_MS = 50;
 /** Room past the limit before the watchdog acts: V8 compiles the runtime's wasm in the background as it runs (tens of MiB). */
 const RESIDENT_SLACK = 32 * 1024 * 1024;
@@ -109,32 +108,30 @@ function residentBytes(pid: number | undefined): number | undefined {
 }
 
 /**
- * Runs one job in a new process and waits for its answer. The process runs under Node's
- * permission model with an empty environment and no code generation from strings. From the
+ * Runs one job in a new process and waits for its answer. The process runs in an empty network
+ * namespace where the machine has one, under Node's permission model, with an empty environment
+ * and no code generation from strings (`codeChildCommand`); `switches` are for tests only. From the
  * moment the runtime says it is ready, the code has `cpuMs` (QuickJS stops itself; the process is
  * killed `STOP_GRACE_MS` later whatever it does) and may grow `memoryBytes` past its loaded size
  * (resident memory read from /proc every 50 ms; past it, plus 32 MiB, the process is killed). Cancelling the activity kills it
  * too. The call settles only once the process has exited.
  */
-export function runCodeChild(job: CodeJob, context: ToolContext, fetch?: CodeFetch): Promise<CodeAnswer> {
+export function runCodeChild(
+  job: CodeJob,
+  context: ToolContext,
+  fetch?: CodeFetch,
+  switches: SandboxSwitches = {},
+): Promise<CodeAnswer> {
   const modules = runtimeModules(job.language);
-  const readable = Object.values(modules).map((entry) => `--allow-fs-read=${packageDir(entry)}${path.sep}`);
+  const readable = Object.values(modules).map((entry) => packageDir(entry));
+  const command = codeChildCommand(readable, job.limits.stackBytes, switches);
+  const off = new Set(switches.off ?? []);
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--permission',
-        ...readable,
-        '--disallow-code-generation-from-strings',
-        // QuickJS's recursion runs on V8's native stack as wasm frames: about four bytes of it per byte of QuickJS stack.
-        `--stack-size=${Math.max(984, Math.ceil((job.limits.stackBytes * 4) / 1024))}`,
-        `--max-old-space-size=${CHILD_HEAP_MB}`,
-        '-e',
-        CODE_CHILD_SOURCE,
-        CODE_CHILD_MARKER,
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced', env: {} },
-    );
+    const child = spawn(command.file, command.args, {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced',
+      env: command.env,
+    });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2_000)));
     let outcome: { answer: CodeAnswer } | { error: unknown } | undefined;
@@ -154,12 +151,13 @@ export function runCodeChild(job: CodeJob, context: ToolContext, fetch?: CodeFet
     );
     const onReady = () => {
       clearTimeout(timer);
-      timer = setTimeout(
-        () => stop(`The code ran past its CPU limit of ${job.limits.cpuMs} ms; its process was stopped.`),
-        job.limits.cpuMs + STOP_GRACE_MS,
-      );
+      if (!off.has('cpu-deadline'))
+        timer = setTimeout(
+          () => stop(`The code ran past its CPU limit of ${job.limits.cpuMs} ms; its process was stopped.`),
+          job.limits.cpuMs + STOP_GRACE_MS,
+        );
       const loaded = residentBytes(child.pid);
-      if (loaded === undefined) return;
+      if (loaded === undefined || off.has('memory-watchdog')) return;
       // The watchdog is the limit for both runtimes: QuickJS 0.32's build cannot count its own heap
       // (no malloc_usable_size in its wasm), so its setMemoryLimit never trips; a test holds this.
       const allowed = job.limits.memoryBytes + RESIDENT_SLACK;

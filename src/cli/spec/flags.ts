@@ -23,7 +23,10 @@ export const RUN_ID: ArgSpec = { name: '<run-id>', needs: 'a run id (the agent-â
 /** Who decides, for the commands a person acts through (approve, reject, steer, answer, score, export, fork). */
 export const PERSON_OPTIONS = {
   as: text('ID', 'who acts', { env: 'THOUGHTLINE_USER', default: 'the OS user' }),
-  roles: text('a,b', 'their roles', { env: 'THOUGHTLINE_ROLES' }),
+  // Sent straight to Temporal unsigned: the run records them as claimed and no role rule counts them.
+  roles: text('a,b', 'roles they claim (recorded as not verified; a rule that needs a role wants thoughtline serve)', {
+    env: 'THOUGHTLINE_ROLES',
+  }),
 } as const satisfies Record<string, OptionSpec>;
 
 /** `--role`: the view a reading command prints. */

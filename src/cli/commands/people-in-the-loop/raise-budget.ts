@@ -12,9 +12,9 @@ export const RAISE_BUDGET_COMMAND: CommandSpec = {
   group: 'People in the loop',
   summary: 'raise the budget a paused run waits at, or stop it',
   description:
-    "Raise the token, cost or iteration budget of a run paused at it (started with onBudget: 'ask'), or stop it there. The raise and who gave it go into the chain and the audit export.",
+    "Raise the token, cost or iteration budget of a run paused at it (started with onBudget: 'ask'), or stop it there. The raise and who gave it go into the chain and the audit export. Sent straight to Temporal, unsigned: --roles are recorded as claimed, not verified, so a run that needs a raiser role (by default developer or operator) refuses it; raise through thoughtline serve (POST /v1/runs/{id}/budget) instead.",
   examples: [
-    'thoughtline raise-budget agent-1 --tokens 50000 --as alice --roles finance',
+    'thoughtline raise-budget agent-1 --tokens 50000 --as alice',
     'thoughtline raise-budget agent-1 --cost 0.50 --note "one more try"',
     'thoughtline raise-budget agent-1 --stop',
   ],

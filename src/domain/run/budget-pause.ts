@@ -34,6 +34,22 @@ export function raiserRolesOf(budgetRaiserRoles: readonly string[] | undefined):
   return [...(budgetRaiserRoles?.length ? budgetRaiserRoles : DEFAULT_BUDGET_RAISER_ROLES)];
 }
 
+/**
+ * Why a caller's `budgetRaiserRoles` may not start a run of an agent whose own list is
+ * `agentRoles`, or undefined: a caller may narrow who raises (roles among the agent's raisers,
+ * DEFAULT_BUDGET_RAISER_ROLES when it names none), never widen it (DESIGN: agent budgets are caps).
+ * An empty list names no one and takes the agent's raisers (agent-budget.ts).
+ */
+export function raiserRolesWidening(
+  callerRoles: readonly string[] | undefined,
+  agentRoles: readonly string[] | undefined,
+): string | undefined {
+  const allowed = raiserRolesOf(agentRoles);
+  const wider = (callerRoles ?? []).filter((r) => !allowed.includes(r));
+  if (wider.length === 0) return undefined;
+  return `budgetRaiserRoles may only narrow who raises this agent's budget (${allowed.join(', ')}); ${wider.join(', ')} ${wider.length === 1 ? 'is' : 'are'} not among them. Leave it out, or name some of those roles.`;
+}
+
 /** What the run had spent, and on what, when it paused. */
 export const BudgetSpent = z.object({
   tokens: z.number().int().nonnegative(),

@@ -23,9 +23,23 @@ export const RUN_ID: ArgSpec = { name: '<run-id>', needs: 'a run id (the agent-â
 /** Who decides, for the commands a person acts through (approve, reject, steer, answer, score, export, fork). */
 export const PERSON_OPTIONS = {
   as: text('ID', 'who acts', { env: 'THOUGHTLINE_USER', default: 'the OS user' }),
-  // Sent straight to Temporal unsigned: the run records them as claimed and no role rule counts them.
-  roles: text('a,b', 'roles they claim (recorded as not verified; a rule that needs a role wants thoughtline serve)', {
+  roles: text('a,b', 'their roles', { env: 'THOUGHTLINE_ROLES' }),
+} as const satisfies Record<string, OptionSpec>;
+
+/**
+ * The person and the keyring a decision is signed with (approve, reject, answer, steer,
+ * raise-budget). Signed, --as and --roles count toward a run's role rules (the keyring's holder is
+ * as trusted as the server that signs with it); unsigned, the roles are recorded as claimed and a
+ * rule that needs a role refuses them.
+ */
+export const DECIDER_OPTIONS = {
+  as: PERSON_OPTIONS.as,
+  roles: text('a,b', 'their roles: verified when the decision is signed, else claimed (a rule needing one refuses)', {
     env: 'THOUGHTLINE_ROLES',
+  }),
+  'signing-keys': text('FILE', "sign the decision with this keyring (the server's; runs started with its keys)", {
+    env: 'THOUGHTLINE_SIGNING_KEYS',
+    default: '.thoughtline/signing-keys.json when readable, else unsigned',
   }),
 } as const satisfies Record<string, OptionSpec>;
 
@@ -44,6 +58,12 @@ export function role(line: CommandLine, fallback: ViewerRole): ViewerRole {
 export const person = (line: CommandLine): { as?: string; roles?: string } => ({
   ...(line.text('as') !== undefined ? { as: line.text('as')! } : {}),
   ...(line.text('roles') !== undefined ? { roles: line.text('roles')! } : {}),
+});
+
+/** `person` and the `--signing-keys` a decision command was given (the default keyring is looked up later). */
+export const decider = (line: CommandLine): { as?: string; roles?: string; signingKeys?: string } => ({
+  ...person(line),
+  ...(line.text('signing-keys') !== undefined ? { signingKeys: line.text('signing-keys')! } : {}),
 });
 
 export function positiveInteger(line: CommandLine, name: string, max = Number.MAX_SAFE_INTEGER): number | undefined {

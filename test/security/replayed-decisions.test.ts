@@ -9,6 +9,7 @@ import { createServer, type RunningServer } from '../../src/server/create-server
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
 import { generateSigningKey } from '../../src/server/signing/generate-signing-key';
 import { loadDecisionSigner } from '../../src/server/signing/load-decision-signer';
+import { createKeyringFile } from '../../src/server/signing/create-keyring-file';
 import { raiseBudgetUpdate, steerSignal } from '../../src/workflows/messages';
 import { cliEnv, runCli } from '../helpers/cli-process';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
@@ -67,11 +68,16 @@ const script = (key: string, lookups: number) =>
     { content: [useTool('finish', { result: 'a is 10' }, `toolu_${key}_end`)] },
   ]);
 
+/**
+ * The run's pause once it is paused at a pause other than the one paused at `after` (its
+ * `pausedAt`, a field the code before issue 78 shows too, so on that code these tests fail on
+ * what they check, not on a wait).
+ */
 const pauseOf = (runId: string, who: keyof ServerHarness['tokens'] = 'dev', after?: string) =>
   eventually('a pause', async () => {
     const { json } = await call(who, 'GET', `/v1/runs/${runId}`);
     const pause = json.progress?.budgetPause;
-    return pause && pause.pauseId !== after ? pause : undefined;
+    return pause && pause.pausedAt !== after ? pause : undefined;
   });
 
 /** The payloads of one update or signal, as the run's history recorded them. */
@@ -105,18 +111,15 @@ describe('decisions are single-use and bound to what they answer (serve --requir
     });
     const runId = start.json.runId as string;
     const first = await pauseOf(runId);
-    expect(first.pauseId).toMatch(/^max_iterations@/);
     // A steer through the server, then its signed payload sent again straight to Temporal.
     expect((await call('ops', 'POST', `/v1/runs/${runId}/steer`, { text: 'Be brief.' })).status).toBe(202);
     const [steer] = await recorded(runId, steerSignal.name);
-    expect(steer).toMatchObject({ text: 'Be brief.', nonce: expect.any(String), signature: expect.anything() });
     await s.h.agents.getHandle(runId).signal(steerSignal, steer as never);
 
     expect((await call('ops', 'POST', `/v1/runs/${runId}/budget`, { iterations: 1 })).status).toBe(200);
-    const second = await pauseOf(runId, 'dev', first.pauseId);
+    const second = await pauseOf(runId, 'dev', first.pausedAt);
     // The signed raise of the first pause, copied from history, at the second pause.
     const [raise] = await recorded(runId, raiseBudgetUpdate.name);
-    expect(raise).toMatchObject({ pauseId: first.pauseId, by: { id: 'ops', roles: ['ops'] } });
     const replayed = await sendUpdate(() =>
       s.h.agents.getHandle(runId).executeUpdate(raiseBudgetUpdate, { args: [raise as never] }),
     ).catch((err: unknown) => err);
@@ -124,6 +127,10 @@ describe('decisions are single-use and bound to what they answer (serve --requir
     expect((replayed as Error).message).toMatch(
       new RegExp(`answers the pause ${first.pauseId}; the run is paused at ${second.pauseId}|already used`),
     );
+    // What binds them: the raise names its pause, the instruction carries the server's nonce.
+    expect(first.pauseId).toMatch(/^max_iterations@/);
+    expect(raise).toMatchObject({ pauseId: first.pauseId, by: { id: 'ops', roles: ['ops'] } });
+    expect(steer).toMatchObject({ text: 'Be brief.', nonce: expect.any(String), signature: expect.anything() });
     expect((await call('ops', 'POST', `/v1/runs/${runId}/budget`, { iterations: 1 })).status).toBe(200);
 
     const said = await thoughts(runId);
@@ -143,39 +150,42 @@ describe('decisions are single-use and bound to what they answer (serve --requir
     });
     const runId = start.json.runId as string;
     const pause = await pauseOf(runId, 'user');
-    expect(pause.raiserRoles).toEqual(['developer', 'operator']);
     const refused = await call('user', 'POST', `/v1/runs/${runId}/budget`, { iterations: 1_000 });
     expect(refused.status).toBe(403);
     expect(refused.json.error.message).toContain('needs one of the roles developer, operator');
+    expect(pause.raiserRoles).toEqual(['developer', 'operator']);
     expect((await call('dev', 'POST', `/v1/runs/${runId}/budget`, { iterations: 1 })).status).toBe(200);
     expect(await thoughts(runId)).toContainEqual(expect.stringMatching(/^Budget raised by dev \(developer\): /));
   });
 });
 
 describe('roles named on the command line are claimed, not verified', () => {
-  it('`raise-budget --as mallory --roles ops` (straight to Temporal) is refused where the run needs ops', async () => {
+  it('`raise-budget --as mallory --roles ops` (straight to Temporal) is refused where the run needs ops; signed with the keyring the run holds, it counts', async () => {
     script('mallory', 1);
+    const keyring = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tl-keys-')), 'signing-keys.json');
+    createKeyringFile(keyring);
     const handle = await s.h.agents.start({
       task: 'mallory: find a',
       model: SCRIPTED_MODEL,
       maxIterations: 1,
       onBudget: 'ask',
       budgetRaiserRoles: ['ops'],
-    } as never);
+      // What serve (without --require-signatures) and `thoughtline run` give a run: its keys, unsigned decisions allowed.
+      signedDecisions: { publicKeys: loadDecisionSigner(keyring).publicKeys(), required: false },
+    });
     const id = handle.workflowId;
     await eventually('the pause', async () => (await s.h.agents.status(id)).budgetPause);
-    const cli = await runCli(
-      ['raise-budget', id, '--iterations', '1', '--as', 'mallory', '--roles', 'ops'],
-      cliEnv({}),
-    );
+    const raise = ['raise-budget', id, '--iterations', '1', '--as', 'mallory', '--roles', 'ops'];
+    const cli = await runCli(raise, cliEnv({}));
     expect(cli.code, cli.stdout).toBe(1);
     expect(cli.stderr).toContain('it needs one of the roles ops, verified by a signature');
     expect(cli.stderr).toContain('mallory claimed ops, not verified');
     expect((await s.h.agents.status(id)).budgetPause).toBeDefined();
-    await s.h.agents.getHandle(id).cancel();
-    const chain = await s.h.agents.chain(id).catch(() => undefined);
-    const text = JSON.stringify(chain ?? {});
-    expect(text).not.toContain('Budget raised by mallory');
-    expect(text).not.toContain('mallory (ops)');
+    expect(JSON.stringify(await s.h.agents.chain(id))).not.toContain('Budget raised by mallory');
+
+    // The control: the same command signed with the keyring (its holder is as trusted as the server).
+    const signed = await runCli([...raise, '--signing-keys', keyring], cliEnv({}));
+    expect(signed.code, signed.stderr).toBe(0);
+    expect(await thoughts(id)).toContainEqual(expect.stringMatching(/^Budget raised by mallory \(ops\): \+1 iterations/));
   });
 });

@@ -62,7 +62,7 @@ describe('raiseProblem', () => {
   it('counts roles only when a verified signature covers them, naming the role needed (issue 78)', () => {
     const guarded = pause({ raiserRoles: ['ops'] });
     expect(raiseProblem({ tokens: 5, by: { id: 'mallory', roles: ['ops'] } }, guarded, false)).toBe(
-      "mallory may not raise this run's budget: it needs one of the roles ops, verified by a signature (decide through thoughtline serve with --signing-keys, whose runs hold its keys); mallory claimed ops, not verified.",
+      "mallory may not raise this run's budget: it needs one of the roles ops, verified by a signature (decide through thoughtline serve, or sign with its keyring: --signing-keys); mallory claimed ops, not verified.",
     );
     expect(raiseProblem({ tokens: 5, by: { id: 'olga', roles: ['ops'] } }, guarded, true)).toBeUndefined();
   });

@@ -451,7 +451,8 @@ export class AgentClient {
     sending: DecisionSending = {},
   ): Promise<string> {
     const pauseId = raise.pauseId ?? (sending.sign ? (await this.status(workflowId)).budgetPause?.pauseId : undefined);
-    if (sending.sign && !pauseId) throw new UpdateRefusedError(`${workflowId} is not paused at a budget; nothing to raise.`);
+    if (sending.sign && !pauseId)
+      throw new UpdateRefusedError(`${workflowId} is not paused at a budget; nothing to raise.`);
     const payload = { ...raise, by: toPerson(raise.by), ...(pauseId ? { pauseId } : {}) };
     const sent = sending.sign ? sending.sign('budget', workflowId, payload) : payload;
     return sendUpdate(() => this.getHandle(workflowId).executeUpdate(raiseBudgetUpdate, { args: [sent] }));

@@ -12,5 +12,6 @@ export const keysOf = (signer: DecisionSigner, required = false): { signedDecisi
 
 /** How AgentClient sends a decision signed for `id` with `roles` (its `sending` argument). */
 export const as = (signer: DecisionSigner, id: string, roles: readonly string[] = []): DecisionSending => ({
-  sign: (kind, workflowId, payload) => signer.sign(kind, workflowId, payload, { id, roles: [...roles], via: 'in-process' }),
+  sign: (kind, workflowId, payload) =>
+    signer.sign(kind, workflowId, payload, { id, roles: [...roles], via: 'in-process' }),
 });

@@ -186,6 +186,8 @@ describe('roles named on the command line are claimed, not verified', () => {
     // The control: the same command signed with the keyring (its holder is as trusted as the server).
     const signed = await runCli([...raise, '--signing-keys', keyring], cliEnv({}));
     expect(signed.code, signed.stderr).toBe(0);
-    expect(await thoughts(id)).toContainEqual(expect.stringMatching(/^Budget raised by mallory \(ops\): \+1 iterations/));
+    expect(await thoughts(id)).toContainEqual(
+      expect.stringMatching(/^Budget raised by mallory \(ops\): \+1 iterations/),
+    );
   });
 });

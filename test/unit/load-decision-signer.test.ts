@@ -53,7 +53,9 @@ describe('loadDecisionSigner', () => {
     ).toMatchObject({ ok: true });
     // A keyring of one key signs once.
     const single = loadDecisionSigner(keyring({ keys: [{ id: 'k1', privateKey: older.privateKey }] }));
-    expect(single.sign('steer', 'wf-1', { text: 'Go.', nonce: 'n1' }, alice)).toMatchObject({ signature: { keyId: 'k1' } });
+    expect(single.sign('steer', 'wf-1', { text: 'Go.', nonce: 'n1' }, alice)).toMatchObject({
+      signature: { keyId: 'k1' },
+    });
 
     const steer = signer.sign('steer', 'wf-1', { text: 'Stop.', nonce: 'n2' }, alice);
     expect(steer).toMatchObject({ text: 'Stop.', by: 'alice', roles: ['ops'] });

@@ -1,10 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519';
 import { randomBytes } from 'node:crypto';
-import {
-  base64UrlEncode,
-  signDecision,
-  type DecisionSigningKey,
-} from '../../domain/approval/signed-decision';
+import { base64UrlEncode, signDecision, type DecisionSigningKey } from '../../domain/approval/signed-decision';
 import type { Identity } from '../auth/identity';
 import type { DecisionSigner, SignedDecisionKind } from './decision-signer';
 

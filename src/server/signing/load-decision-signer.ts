@@ -2,11 +2,7 @@ import fs from 'node:fs';
 import { readRegularFile } from '../../files/read-regular-file';
 import { ed25519 } from '@noble/curves/ed25519';
 import { z } from 'zod';
-import {
-  base64UrlDecode,
-  base64UrlEncode,
-  MAX_DECISION_SIGNATURES,
-} from '../../domain/approval/signed-decision';
+import { base64UrlDecode, base64UrlEncode, MAX_DECISION_SIGNATURES } from '../../domain/approval/signed-decision';
 import type { DecisionSigner } from './decision-signer';
 import { KeyringError } from './keyring-error';
 import { keyringSigner } from './keyring-signer';

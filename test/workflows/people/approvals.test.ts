@@ -335,7 +335,12 @@ describe.concurrent('tool approval', () => {
     const updates = await approvalUpdatesInHistory(env.client, workflowId);
     expect(updates).toEqual({
       accepted: [
-        expect.objectContaining({ callId: 'toolu_d1', approved: true, by: carol, argumentsHash: pending.argumentsHash }),
+        expect.objectContaining({
+          callId: 'toolu_d1',
+          approved: true,
+          by: carol,
+          argumentsHash: pending.argumentsHash,
+        }),
       ],
       completed: 1,
       otherUpdates: 0,

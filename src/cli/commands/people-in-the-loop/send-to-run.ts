@@ -31,7 +31,9 @@ export async function answerRun(workflowId: string, text: string, flags: Decider
     const by = actingPerson(config, flags);
     // The question shown is the one answered (a signed answer names it).
     const sending = { ...decisionSending(by, flags.signingKeys), ...(question ? { callId: question.callId } : {}) };
-    const reply = await sendToOpenRun(agents, workflowId, 'answer', () => agents.answer(workflowId, text, by.id, sending));
+    const reply = await sendToOpenRun(agents, workflowId, 'answer', () =>
+      agents.answer(workflowId, text, by.id, sending),
+    );
     writeSafe(process.stdout, `${reply}\n`);
   } finally {
     await agents.client.connection.close();

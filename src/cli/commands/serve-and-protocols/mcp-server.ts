@@ -71,7 +71,9 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
         `--${name} is for the worker: add --with-worker, or give --${name} to "thoughtline worker".`,
       );
   if (options.requireSignatures && options.http === undefined && !options.signingKeys)
-    throw new UsageError('--require-signatures over stdio needs --signing-keys FILE: the keys decisions are signed with.');
+    throw new UsageError(
+      '--require-signatures over stdio needs --signing-keys FILE: the keys decisions are signed with.',
+    );
   const host = options.host ?? '127.0.0.1';
   // Read first: a bad agents module or MCP config is reported before anything starts.
   const catalogModule = options.agents ?? options.tools;
@@ -91,7 +93,8 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
   const tokens = fs.existsSync(tokenFile) || !oidc ? createTokenFileAuthenticator({ file: tokenFile, log }) : undefined;
   const auth = createCombinedAuthenticator({ ...(tokens ? { tokens } : {}), ...(oidc ? { oidc } : {}) });
   // Over HTTP always a signer, as serve's; over stdio the keyring given or found (decision-keyring.ts).
-  const signer = options.http !== undefined ? serverSigner(options.signingKeys, log) : deciderSigner(options.signingKeys);
+  const signer =
+    options.http !== undefined ? serverSigner(options.signingKeys, log) : deciderSigner(options.signingKeys);
 
   const connected = await connectOrStart();
   const identity =

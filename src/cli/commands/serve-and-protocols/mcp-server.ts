@@ -70,10 +70,6 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
       throw new UsageError(
         `--${name} is for the worker: add --with-worker, or give --${name} to "thoughtline worker".`,
       );
-  if (options.requireSignatures && options.http === undefined && !options.signingKeys)
-    throw new UsageError(
-      '--require-signatures over stdio needs --signing-keys FILE: the keys decisions are signed with.',
-    );
   const host = options.host ?? '127.0.0.1';
   // Read first: a bad agents module or MCP config is reported before anything starts.
   const catalogModule = options.agents ?? options.tools;
@@ -95,6 +91,10 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
   // Over HTTP always a signer, as serve's; over stdio the keyring given or found (decision-keyring.ts).
   const signer =
     options.http !== undefined ? serverSigner(options.signingKeys, log) : deciderSigner(options.signingKeys);
+  if (options.requireSignatures && !signer)
+    throw new UsageError(
+      '--require-signatures over stdio needs a keyring to sign with: --signing-keys FILE, or THOUGHTLINE_SIGNING_KEYS.',
+    );
 
   const connected = await connectOrStart();
   const identity =

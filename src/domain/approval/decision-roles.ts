@@ -26,7 +26,7 @@ export function roleProblem(who: DecidingPerson, required: readonly string[], wh
     return `${who.id} may not ${what}: ${needs}; they have ${who.roles.join(', ') || 'none'}.`;
   }
   const claimed = who.roles.length ? `; ${who.id} claimed ${who.roles.join(', ')}, not verified` : '';
-  return `${who.id} may not ${what}: ${needs}, verified by a signature (decide through thoughtline serve with --signing-keys, whose runs hold its keys)${claimed}.`;
+  return `${who.id} may not ${what}: ${needs}, verified by a signature (decide through thoughtline serve, or sign with its keyring: --signing-keys)${claimed}.`;
 }
 
 /** The roles as the chain shows them: " (ops)" when verified, " (claimed: ops, not verified)" when named only. */

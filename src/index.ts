@@ -97,6 +97,7 @@ export {
 } from './server/auth/oidc-authenticator';
 export { AuthError, type AuthFailure } from './server/auth/auth-error';
 export { loadDecisionSigner } from './server/signing/load-decision-signer';
+export { inMemorySigner } from './server/signing/keyring-signer';
 export { KeyringError } from './server/signing/keyring-error';
 export { generateSigningKey, type SigningKeyEntry } from './server/signing/generate-signing-key';
 export {

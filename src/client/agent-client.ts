@@ -33,6 +33,7 @@ import {
 } from '../workflows/messages';
 import type { BudgetRaise } from '../domain/run/budget-pause';
 import { actorId, toPerson, type Actor } from './decisions/actor';
+import type { DecisionSending } from './decisions/sign-decision';
 import { namedAgentInput } from './start/named-agent-input';
 import { redactContext } from './start/redact-context';
 import { runsOfAgent, type AgentRunListing } from './runs/runs-of-agent';
@@ -365,7 +366,7 @@ export class AgentClient {
    * unknown, decided or unauthorised decisions. `by` as for `steer` and `answer`: an id, or an id
    * with roles (an id alone holds no role).
    */
-  async decide(workflowId: string, decision: Decision): Promise<ApprovalRecord> {
+  async decide(workflowId: string, decision: Decision, sending: DecisionSending = {}): Promise<ApprovalRecord> {
     await this.refuseIfEnded(workflowId);
     const route = routeApproval(workflowId, await this.pendingApprovals(workflowId), {
       callId: decision.callId,
@@ -374,11 +375,10 @@ export class AgentClient {
     if (route.kind === 'refuse') throw new UpdateRefusedError(route.message);
     if (route.workflowId !== workflowId) await this.refuseIfEnded(route.workflowId);
     const hash = decision.argumentsHash ?? route.record?.argumentsHash ?? 'unknown';
-    return sendUpdate(() =>
-      this.getHandle(route.workflowId).executeUpdate(approveToolCallUpdate, {
-        args: [{ ...decision, by: toPerson(decision.by), argumentsHash: hash }],
-      }),
-    );
+    const payload = { ...decision, by: toPerson(decision.by), argumentsHash: hash };
+    // Signed for the run that waits: a sub-agent verifies its own workflow id.
+    const sent = sending.sign ? sending.sign('approval', route.workflowId, payload) : payload;
+    return sendUpdate(() => this.getHandle(route.workflowId).executeUpdate(approveToolCallUpdate, { args: [sent] }));
   }
 
   private async refuseIfEnded(workflowId: string): Promise<void> {
@@ -412,29 +412,54 @@ export class AgentClient {
     );
   }
 
-  /** Adds a person's instruction before the agent's next thought; the chain names `by`'s id. */
-  steer(workflowId: string, text: string, by?: Actor): Promise<void> {
+  /**
+   * Adds a person's instruction before the agent's next thought; the chain names `by`'s id. A
+   * signed one carries a fresh nonce: steering answers no pause, and the run accepts each
+   * signature once.
+   */
+  steer(workflowId: string, text: string, by?: Actor, sending: DecisionSending = {}): Promise<void> {
     const id = by === undefined ? '' : actorId(by);
-    return this.getHandle(workflowId).signal(steerSignal, { text, ...(id ? { by: id } : {}) });
+    const payload = { text, ...(id ? { by: id } : {}) };
+    const sent = sending.sign ? sending.sign('steer', workflowId, { ...payload, nonce: randomUUID() }) : payload;
+    return this.getHandle(workflowId).signal(steerSignal, sent);
   }
 
-  /** Answers the question the agent asked; refused when none is open. The chain names `by`'s id. */
-  answer(workflowId: string, text: string, by: Actor): Promise<string> {
-    return sendUpdate(() =>
-      this.getHandle(workflowId).executeUpdate(answerUpdate, { args: [{ text, by: actorId(by) }] }),
-    );
+  /**
+   * Answers the question the agent asked; refused when none is open. The chain names `by`'s id.
+   * A signed answer names the question it answers (`callId`, else the one open now).
+   */
+  async answer(
+    workflowId: string,
+    text: string,
+    by: Actor,
+    sending: DecisionSending & { callId?: string } = {},
+  ): Promise<string> {
+    const callId = sending.callId ?? (sending.sign ? (await this.status(workflowId)).openQuestion?.callId : undefined);
+    if (sending.sign && !callId) throw new UpdateRefusedError(`${workflowId} has no open question to answer.`);
+    const payload = { text, by: actorId(by), ...(callId ? { callId } : {}) };
+    const sent = sending.sign ? sending.sign('answer', workflowId, payload) : payload;
+    return sendUpdate(() => this.getHandle(workflowId).executeUpdate(answerUpdate, { args: [sent] }));
   }
 
   /**
    * Raises the budget a run paused at (`onBudget: 'ask'`) by tokens, USD or iterations, or stops
    * it (`stop: true`). Refused (UpdateRefusedError, nothing in history) when the run is not
    * paused, the raise misses the budget it paused at, or `by` lacks a role `budgetRaiserRoles`
-   * asks for. `by` as for `decide`: an id alone holds no role.
+   * asks for (developer or operator when it names none), verified by a signature. `by` as for
+   * `decide`: an id alone holds no role. A signed raise names the pause it answers (`pauseId`,
+   * else the one open now), so it can answer no later pause.
    */
-  raiseBudget(workflowId: string, raise: Omit<BudgetRaise, 'by' | 'signature'> & { by: Actor }): Promise<string> {
-    return sendUpdate(() =>
-      this.getHandle(workflowId).executeUpdate(raiseBudgetUpdate, { args: [{ ...raise, by: toPerson(raise.by) }] }),
-    );
+  async raiseBudget(
+    workflowId: string,
+    raise: Omit<BudgetRaise, 'by' | 'signature'> & { by: Actor },
+    sending: DecisionSending = {},
+  ): Promise<string> {
+    const pauseId = raise.pauseId ?? (sending.sign ? (await this.status(workflowId)).budgetPause?.pauseId : undefined);
+    if (sending.sign && !pauseId)
+      throw new UpdateRefusedError(`${workflowId} is not paused at a budget; nothing to raise.`);
+    const payload = { ...raise, by: toPerson(raise.by), ...(pauseId ? { pauseId } : {}) };
+    const sent = sending.sign ? sending.sign('budget', workflowId, payload) : payload;
+    return sendUpdate(() => this.getHandle(workflowId).executeUpdate(raiseBudgetUpdate, { args: [sent] }));
   }
 
   /**

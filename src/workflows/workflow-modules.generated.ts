@@ -15,9 +15,11 @@ import * as domainApprovalApprovalPolicy from '../domain/approval/approval-polic
 import * as domainApprovalApprovalSqlRule from '../domain/approval/approval-sql-rule';
 import * as domainApprovalApproval from '../domain/approval/approval';
 import * as domainApprovalArgumentsHash from '../domain/approval/arguments-hash';
+import * as domainApprovalDecisionRoles from '../domain/approval/decision-roles';
 import * as domainApprovalRulePattern from '../domain/approval/rule-pattern';
 import * as domainApprovalRuleValues from '../domain/approval/rule-values';
 import * as domainApprovalSignedDecision from '../domain/approval/signed-decision';
+import * as domainApprovalUsedDecisions from '../domain/approval/used-decisions';
 import * as domainChainAnswerClaims from '../domain/chain/answer-claims';
 import * as domainChainAnswerGrounding from '../domain/chain/answer-grounding';
 import * as domainChainChainLength from '../domain/chain/chain-length';
@@ -294,9 +296,11 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainApprovalApprovalSqlRule,
   domainApprovalApproval,
   domainApprovalArgumentsHash,
+  domainApprovalDecisionRoles,
   domainApprovalRulePattern,
   domainApprovalRuleValues,
   domainApprovalSignedDecision,
+  domainApprovalUsedDecisions,
   domainChainAnswerClaims,
   domainChainAnswerGrounding,
   domainChainChainLength,

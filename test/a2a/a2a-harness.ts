@@ -16,6 +16,7 @@ import type { ToolDefinition } from '../../src/tools/define-tool';
 import { createAgentWorker } from '../../src/worker';
 import { writeTokenFile, type Person } from '../server/server-harness';
 import type { TestEnv } from '../helpers/temporal-env';
+import { inMemorySigner } from '../../src/server/signing/keyring-signer';
 
 export interface A2aHarness {
   /**
@@ -68,6 +69,7 @@ export async function startA2aHarness(
   const running = worker.run();
   const agents = new AgentClient({ client: env.client, taskQueue });
   const logs: string[] = [];
+  const signer = inMemorySigner();
   const serve = (pushAllow?: string) => {
     // A2A settings are read from the environment when a server is built: only the second one allows webhooks.
     if (pushAllow) process.env.THOUGHTLINE_A2A_PUSH_ALLOW = pushAllow;
@@ -75,6 +77,8 @@ export async function startA2aHarness(
     return createServer({
       agents,
       auth: createTokenFileAuthenticator({ file, log: (l) => logs.push(l) }),
+      // One signer for both servers, as two serve processes share a keyring file.
+      signer,
       bus,
       catalog: createAgentCatalog(deps.agents),
       ...(deps.policy ? { policy: deps.policy } : {}),

@@ -15,6 +15,7 @@ import type { ToolDefinition } from '../../src/tools/define-tool';
 import { createAgentWorker } from '../../src/worker';
 import type { TestEnv } from '../helpers/temporal-env';
 import { writeTokenFile, type Person } from '../server/server-harness';
+import { inMemorySigner } from '../../src/server/signing/keyring-signer';
 
 /**
  * One worker and two server instances on the same Temporal (the second has its own event bus, so
@@ -61,10 +62,13 @@ export async function startAgUiServers(
   });
   const running = worker.run();
   const agents = new AgentClient({ client: env.client, taskQueue });
+  const signer = inMemorySigner();
   const serve = (own: boolean) =>
     createServer({
       agents,
       auth: createTokenFileAuthenticator({ file, log: () => {} }),
+      // One signer for both servers, as two serve processes share a keyring file.
+      signer,
       port: 0,
       log: () => {},
       ...(own ? { bus } : {}),

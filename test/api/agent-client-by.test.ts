@@ -1,6 +1,7 @@
 /**
  * `by` has one shape across AgentClient's decide, steer and answer: an id, or an id with roles.
- * Old call shapes keep working, and an id alone holds no role (approval checks stay as strict).
+ * Old call shapes keep working, and an id alone holds no role (approval checks stay as strict);
+ * roles count only when a signature the run verifies covers them.
  */
 import { describe, expect, it } from 'vitest';
 import { say, useTool } from '../../src/activities/models/scripted-model';
@@ -10,8 +11,11 @@ import { waitForPending, writeFileTool } from '../helpers/approval-helpers';
 import { resultStepOfTool } from '../helpers/chain-helpers';
 import { gateTool, ScriptBook, sharedWorker, waitFor } from '../helpers/people-helpers';
 import { scriptedInput } from '../helpers/scripted-input';
+import { as, keysOf } from '../helpers/decision-signing';
+import { inMemorySigner } from '../../src/server/signing/keyring-signer';
 
 const book = new ScriptBook();
+const signer = inMemorySigner();
 const gates = gateTool();
 const ran: Array<Record<string, unknown>> = [];
 const shared = sharedWorker(
@@ -32,7 +36,7 @@ describe('AgentClient: one shape for `by`', () => {
       { content: [useTool('deploy_config', { path: '/srv/app.yaml', text: 'replicas: 3' }, 'toolu_by_d1')] },
       { content: [useTool('finish', { result: 'deployed' })] },
     ]);
-    const handle = await shared.h.agents.start(scriptedInput(task));
+    const handle = await shared.h.agents.start({ ...scriptedInput(task), ...keysOf(signer) });
     const id = handle.workflowId;
     await waitForPending(shared.h.agents, id);
 
@@ -40,9 +44,17 @@ describe('AgentClient: one shape for `by`', () => {
     expect(await refusal(shared.h.agents.decide(id, { callId: 'toolu_by_d1', approved: true, by: 'carol' }))).toBe(
       'refused',
     );
-    // Roles come only from the caller; extra fields of its object are not sent.
+    // Roles the caller names without a signature are claimed, not held: refused too.
     const carol = { id: 'carol', roles: ['ops'], note: 'not a person field' };
-    const decided = await shared.h.agents.decide(id, { callId: 'toolu_by_d1', approved: true, by: carol });
+    expect(await refusal(shared.h.agents.decide(id, { callId: 'toolu_by_d1', approved: true, by: carol }))).toBe(
+      'refused',
+    );
+    // Signed with a key the run holds, they count; extra fields of its object are not sent.
+    const decided = await shared.h.agents.decide(
+      id,
+      { callId: 'toolu_by_d1', approved: true, by: carol },
+      as(signer, 'carol', ['ops']),
+    );
     expect(decided).toMatchObject({ status: 'approved', decidedBy: { id: 'carol', roles: ['ops'] } });
     expect(decided.decidedBy).toEqual({ id: 'carol', roles: ['ops'] });
 

@@ -51,7 +51,7 @@ describe('the command line, read against the command table', () => {
       '"cancel" does not take --json (versions, tools, run, schedule, eval, chain, status, tree, fork, import, memory, cache, store, search, usage do); "cancel" takes --reason, --hard.',
     );
     expect(refusal('approve', 'agent-1', '--reason', 'r')).toMatch(
-      /^"approve" does not take --reason \(reject, cancel, search do\); "approve" takes --note, --mark-done, --result, --yes, --as, --roles\.$/,
+      /^"approve" does not take --reason \(reject, cancel, search do\); "approve" takes --note, --mark-done, --result, --yes, --as, --roles, --signing-keys\.$/,
     );
     expect(refusal('dev', '--tools', 'x.js')).toBe(
       '"dev" does not take --tools (worker, serve, mcp-server, tools, eval, fork do); "dev" takes --port.',

@@ -12,6 +12,7 @@ import type { LoadedPolicy } from '../../src/governance';
 import type { ApiContext } from '../../src/server/api-route';
 import { createApiContext } from '../../src/server/create-server';
 import { writeTokenFile, type Person } from '../server/server-harness';
+import { inMemorySigner } from '../../src/server/signing/keyring-signer';
 
 export interface McpFront {
   ctx: ApiContext;
@@ -43,6 +44,7 @@ export async function startMcpFront(
     agents,
     auth,
     bus,
+    signer: inMemorySigner(),
     catalog: createAgentCatalog([]),
     log,
     ...(options.policy ? { policy: options.policy } : {}),

@@ -11,6 +11,8 @@ import { thoughts } from '../helpers/chain-helpers';
 import { cliEnv, PROJECT_ROOT, runCli, spawnCli, type CliProcess } from '../helpers/cli-process';
 import { toolResultsIn, writeRecordingToolsModule } from '../helpers/recording-tools';
 import { useTestEnv } from '../helpers/temporal-env';
+import { createKeyringFile } from '../../src/server/signing/create-keyring-file';
+import { loadDecisionSigner } from '../../src/server/signing/load-decision-signer';
 import { AgentClient } from '../../src/client/agent-client';
 
 const EventType = temporal.api.enums.v1.EventType;
@@ -103,11 +105,15 @@ describe("a worker SIGKILLed around a budget pause (onBudget: 'ask')", () => {
     // 1. The run pauses at its budget after the second call; the first worker dies while it waits.
     const first = await startWorker();
     const agents = new AgentClient({ client: env.client, taskQueue });
+    // The run holds a keyring's public keys; the CLI signs the raise with it, so alice's role counts.
+    const keyring = path.join(dir, 'signing-keys.json');
+    createKeyringFile(keyring);
     const handle = await agents.start({
       task: 'Record two entries',
       model: { provider: 'anthropic', model: MODEL, timeoutMs: 3_000 },
       tokenBudget: TOKEN_BUDGET,
       onBudget: 'ask',
+      signedDecisions: { publicKeys: loadDecisionSigner(keyring).publicKeys(), required: false },
     });
     let paused = await agents.status(handle.workflowId);
     for (let i = 0; i < 300 && !paused.budgetPause; i++, await wait(100))
@@ -119,8 +125,8 @@ describe("a worker SIGKILLed around a budget pause (onBudget: 'ask')", () => {
     // 2. A second worker takes the raise (through the CLI) and dies as soon as the next model call is asked.
     const second = await startWorker();
     const raised = await runCli(
-      ['raise-budget', handle.workflowId, '--tokens', String(RAISE), '--as', 'alice'],
-      workerEnv,
+      ['raise-budget', handle.workflowId, '--tokens', String(RAISE), '--as', 'alice', '--roles', 'developer'],
+      { ...workerEnv, THOUGHTLINE_SIGNING_KEYS: keyring },
     );
     expect(raised.code, raised.stderr).toBe(0);
     expect(raised.stdout).toMatch(/by alice: Budget raised; the run goes on\./);
@@ -175,7 +181,7 @@ describe("a worker SIGKILLed around a budget pause (onBudget: 'ask')", () => {
     expect(raiseSteps).toHaveLength(1);
     expect(raiseSteps[0]).toMatchObject({ fromPerson: { kind: 'budget', by: 'alice' } });
     expect(thoughts(raiseSteps)[0]).toMatch(
-      new RegExp(`^Budget raised by alice: \\+${RAISE} tokens \\(now ${TOKEN_BUDGET + RAISE} tokens`),
+      new RegExp(`^Budget raised by alice \\(developer\\): \\+${RAISE} tokens \\(now ${TOKEN_BUDGET + RAISE} tokens`),
     );
     expect(thoughts(result.chain.steps).filter((t) => t.startsWith('Paused at the budget'))).toHaveLength(1);
     const history = await completedActivities(env.client, handle.workflowId);

@@ -1,4 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createKeyringFile } from '../../src/server/signing/create-keyring-file';
+import { loadDecisionSigner } from '../../src/server/signing/load-decision-signer';
 import { createScriptedModel, useTool } from '../../src/activities/models/scripted-model';
 import type { ModelProvider } from '../../src/activities';
 import { holdAfter, lastToolResults, pollFor, waitForPending, writeFileTool } from '../helpers/approval-helpers';
@@ -11,6 +16,11 @@ const env = useTestEnv();
 /** The CLI acts for THOUGHTLINE_USER / THOUGHTLINE_ROLES unless flags say otherwise; never the developer's own. */
 const asNobody = { THOUGHTLINE_USER: '', THOUGHTLINE_ROLES: '' };
 
+/** The keyring the runs hold the keys of: the CLI signs with it (THOUGHTLINE_SIGNING_KEYS), so its --roles count. */
+const keyring = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tl-keys-')), 'signing-keys.json');
+createKeyringFile(keyring);
+const signing = (extra: Record<string, string>) => cliEnv({ ...extra, THOUGHTLINE_SIGNING_KEYS: keyring });
+
 /**
  * A run whose one tool is write-like and may be approved only by `ops`, recording its executions
  * in `ran`. Its worker is in this process; the CLI talks to the same server.
@@ -18,7 +28,11 @@ const asNobody = { THOUGHTLINE_USER: '', THOUGHTLINE_ROLES: '' };
 const deployRun = (model: ModelProvider, ran: Array<Record<string, unknown>>) => ({
   model,
   tools: [writeFileTool(ran, { name: 'deploy_config', approverRoles: ['ops'] })],
-  input: { task: 'Deploy the config', approvalTimeoutMs: 60_000 },
+  input: {
+    task: 'Deploy the config',
+    approvalTimeoutMs: 60_000,
+    signedDecisions: { publicKeys: loadDecisionSigner(keyring).publicKeys(), required: false },
+  },
 });
 
 describe.concurrent('thoughtline status / approve / reject', () => {
@@ -36,18 +50,23 @@ describe.concurrent('thoughtline status / approve / reject', () => {
         const status = await runCli(['status', workflowId], cliEnv(asNobody));
         const denied = await runCli(
           ['approve', workflowId, 'toolu_e1', '--yes', '--as', 'dave', '--roles', 'dev'],
+          signing(asNobody),
+        );
+        // Without the keyring the roles are only claimed: refused, though ops is the role needed.
+        const claimed = await runCli(
+          ['approve', workflowId, 'toolu_e1', '--yes', '--as', 'alice', '--roles', 'ops'],
           cliEnv(asNobody),
         );
         const approved = await runCli(
           ['approve', workflowId, 'toolu_e1', '--yes', '--as', 'alice', '--roles', 'ops'],
-          cliEnv(asNobody),
+          signing(asNobody),
         );
-        return { status, denied, approved };
+        return { status, denied, claimed, approved };
       },
     });
     model.verify();
 
-    const { status, denied, approved } = observed;
+    const { status, denied, claimed, approved } = observed;
     expect(status.code).toBe(0);
     // The run at a glance first, not a JSON dump.
     expect(status.stdout).toMatch(/^Run agent-\S+: \w+\nIteration: /);
@@ -61,6 +80,8 @@ describe.concurrent('thoughtline status / approve / reject', () => {
     expect(denied.stderr).toContain(
       'thoughtline: dave may not decide on deploy_config: it needs one of the roles ops; they have dev.',
     );
+    expect(claimed.code).toBe(1);
+    expect(claimed.stderr).toContain('alice claimed ops, not verified');
 
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain('toolu_e1  deploy_config');
@@ -85,7 +106,7 @@ describe.concurrent('thoughtline status / approve / reject', () => {
         await waitForPending(h.agents, workflowId);
         return runCli(
           ['reject', workflowId, '--reason', 'not now', '--yes'],
-          cliEnv({ THOUGHTLINE_USER: 'bob', THOUGHTLINE_ROLES: 'ops' }),
+          signing({ THOUGHTLINE_USER: 'bob', THOUGHTLINE_ROLES: 'ops' }),
         );
       },
     });
@@ -125,10 +146,10 @@ describe.concurrent('thoughtline status / approve / reject', () => {
       ...deployRun(model, ran),
       during: async ({ h, workflowId }) => {
         await waitForPending(h.agents, workflowId);
-        const noInput = await runCli(['approve', workflowId, ...as], cliEnv(asNobody));
-        const no = await runCli(['approve', workflowId, ...as], cliEnv(asNobody), 'n\n');
+        const noInput = await runCli(['approve', workflowId, ...as], signing(asNobody));
+        const no = await runCli(['approve', workflowId, ...as], signing(asNobody), 'n\n');
         const stillPending = (await h.agents.pendingApprovals(workflowId)).map((p) => p.callId);
-        const yes = await runCli(['approve', workflowId, ...as], cliEnv(asNobody), 'y\n');
+        const yes = await runCli(['approve', workflowId, ...as], signing(asNobody), 'y\n');
         return { noInput, no, stillPending, yes };
       },
     });

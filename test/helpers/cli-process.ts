@@ -5,6 +5,12 @@ import { inject } from 'vitest';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(PROJECT_ROOT, 'dist/cli/main.js');
+/**
+ * The decision-signing keyring CLI processes of this test file use unless told otherwise: none
+ * at first (so decisions go unsigned), written by the first `serve` that starts; never the
+ * checkout's `.thoughtline/signing-keys.json`.
+ */
+const SIGNING_KEYS = path.join(PROJECT_ROOT, '.thoughtline/tmp', `signing-keys-${process.pid}-${Date.now()}.json`);
 
 export interface CliProcess {
   child: ChildProcess;
@@ -16,12 +22,13 @@ export interface CliProcess {
 
 /**
  * Environment for a CLI process talking to the suite's dev server, without the developer's own
- * settings: no inherited TEMPORAL_* variable (an API key or TLS would be used on the dev server)
- * and an empty temporal.toml instead of theirs.
+ * settings: no inherited TEMPORAL_* variable (an API key or TLS would be used on the dev server),
+ * an empty temporal.toml instead of theirs, and a keyring of this test file's own.
  */
 export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'THOUGHTLINE_MODEL']) delete env[name];
+  env.THOUGHTLINE_SIGNING_KEYS = SIGNING_KEYS;
   for (const name of Object.keys(env)) if (name.startsWith('TEMPORAL_')) delete env[name];
   return {
     ...env,

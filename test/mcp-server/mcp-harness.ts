@@ -19,6 +19,7 @@ import type { ToolDefinition } from '../../src/tools/define-tool';
 import { createAgentWorker } from '../../src/worker';
 import type { TestEnv } from '../helpers/temporal-env';
 import { writeTokenFile, type Person } from '../server/server-harness';
+import { inMemorySigner } from '../../src/server/signing/keyring-signer';
 
 /** Scripted turns need no thought before a tool call here, as in the other harnesses. */
 class ScriptedRunsClient extends AgentClient {
@@ -70,6 +71,7 @@ export async function startMcpHarness(
     agents: new ScriptedRunsClient({ client: env.client, taskQueue }),
     auth: createTokenFileAuthenticator({ file }),
     bus,
+    signer: inMemorySigner(),
     catalog: createAgentCatalog(deps.agents),
     log,
   });

@@ -6,7 +6,8 @@ import type { AgentInputInit } from '../../src/domain';
 import type { McpConfigInit } from '../../src/domain/tools/mcp-config';
 import type { TenantLimits } from '../../src/domain/identity/tenant-limits';
 import type { ToolDefinition } from '../../src/tools/define-tool';
-import { cancelSignal } from '../../src/workflows/messages';
+import { cancelSignal, steerSignal } from '../../src/workflows/messages';
+import { inMemorySigner } from '../../src/server/signing/keyring-signer';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { slowTool } from '../helpers/test-tools';
 import { createScriptedModel } from '../../src/activities/models/scripted-model';
@@ -63,6 +64,9 @@ const threeLookups = (prefix: string): ScriptedTurn[] => [
 ];
 const secretKey = { lookup: { anyOf: [{ when: 'equals' as const, field: 'key', values: ['vault'] }] } };
 const ops = { id: 'olga', roles: ['ops'] };
+/** The key of the runs whose decisions are signed: their input lists it, the people's decisions carry it. */
+const replaySigner = inMemorySigner('k-replay');
+const olgaDeveloper = { id: 'olga', roles: ['developer'], via: 'in-process' as const };
 
 export const REPLAY_SCENARIOS: ReplayScenario[] = [
   {
@@ -436,6 +440,35 @@ export const REPLAY_SCENARIOS: ReplayScenario[] = [
       { content: [useTool('finish', { result: 'looked up' }, 'toolu_tz')] },
     ],
     fixtureRun: 'first',
+  },
+  {
+    // Signed decisions (issue 78): a pause with its id, an instruction sent twice (the copy dropped as
+    // used), and a raise signed for the pause by a verified developer; the run remembers what it accepted.
+    name: 'budget-raise-signed',
+    input: {
+      task: 'Look up k1 with a signed raise',
+      model: SCRIPTED_MODEL,
+      maxIterations: 1,
+      onBudget: 'ask',
+      signedDecisions: { publicKeys: replaySigner.publicKeys(), required: false },
+    },
+    turns: [
+      { content: [useTool('lookup', { key: 'k1' }, 'toolu_s1')] },
+      { content: [useTool('finish', { result: 'k1 looked up' }, 'toolu_s2')] },
+    ],
+    interact: async (agents, id) => {
+      await until(async () => (await agents.status(id)).budgetPause !== undefined);
+      const steer = replaySigner.sign('steer', id, { text: 'Be brief.', nonce: 'n-replay-1' }, olgaDeveloper);
+      await agents.getHandle(id).signal(steerSignal, steer);
+      await agents.getHandle(id).signal(steerSignal, steer);
+      await agents.raiseBudget(
+        id,
+        { iterations: 1, by: 'olga' },
+        {
+          sign: (kind, workflowId, payload) => replaySigner.sign(kind, workflowId, payload, olgaDeveloper),
+        },
+      );
+    },
   },
   {
     name: 'approvals-decided',

@@ -103,7 +103,7 @@ describe('a run that requires signed decisions, approached directly through Temp
       });
 
       for (const [attack, message] of Object.entries(observed.refused)) {
-        expect(message, attack).toMatch(/^(Refused an unsigned or forged approval|Malformed decision): /);
+        expect(message, attack).toMatch(/^(Refused an unsigned, forged or replayed approval|Malformed decision): /);
       }
       expect(observed.refused.stale).toMatch(/more than 600 s ago; decide again/);
       expect(observed.stillPending).toEqual(['toolu_pay']);

@@ -9,6 +9,7 @@ import { createServer } from '../../src/server/create-server';
 import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-authenticator';
 import { generateSigningKey } from '../../src/server/signing/generate-signing-key';
 import { loadDecisionSigner } from '../../src/server/signing/load-decision-signer';
+import { createKeyringFile } from '../../src/server/signing/create-keyring-file';
 import { cliEnv, runCli } from '../helpers/cli-process';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
@@ -125,7 +126,14 @@ describe('POST /v1/runs/{id}/budget (real dev server)', () => {
 describe('thoughtline raise-budget (real dev server)', () => {
   it('shows the pause and raises it; refuses bad flags with exit 2 and a run not paused with exit 1', async () => {
     script('cliraise');
-    const handle = await s.h.agents.start({ ...pausedInput('cliraise'), budgetRaiserRoles: [] } as never);
+    // The run holds the keyring's keys (as a run of `thoughtline run` or serve does); the CLI signs with it.
+    const keyring = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tl-keys-')), 'signing-keys.json');
+    createKeyringFile(keyring);
+    const handle = await s.h.agents.start({
+      ...pausedInput('cliraise'),
+      budgetRaiserRoles: [],
+      signedDecisions: { publicKeys: loadDecisionSigner(keyring).publicKeys(), required: false },
+    } as never);
     const id = handle.workflowId;
     const usage = await runCli(['raise-budget', id, '--stop', '--iterations', '2'], cliEnv({}));
     expect(usage.code).toBe(2);
@@ -133,7 +141,10 @@ describe('thoughtline raise-budget (real dev server)', () => {
     expect((await runCli(['raise-budget', id, '--cost', 'lots'], cliEnv({}))).code).toBe(2);
 
     await eventually('the pause', async () => ((await handle.query('status')) as any).budgetPause);
-    const raised = await runCli(['raise-budget', id, '--iterations', '1', '--as', 'alice'], cliEnv({}));
+    const raised = await runCli(
+      ['raise-budget', id, '--iterations', '1', '--as', 'alice', '--roles', 'developer'],
+      cliEnv({ THOUGHTLINE_SIGNING_KEYS: keyring }),
+    );
     expect(raised.code).toBe(0);
     expect(raised.stdout).toBe(
       'Paused: All 1 iterations are spent.\n+1 iterations by alice: Budget raised; the run goes on.\n',

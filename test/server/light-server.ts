@@ -6,6 +6,7 @@ import { createTokenFileAuthenticator } from '../../src/server/auth/token-file-a
 import { createServer, type CreateServerOptions, type RunningServer } from '../../src/server/create-server';
 import type { TestEnv } from '../helpers/temporal-env';
 import { writeTokenFile, type Person } from './server-harness';
+import { inMemorySigner } from '../../src/server/signing/keyring-signer';
 
 /** The server without a worker, for what needs none: authentication, errors, the document. */
 export async function startLightServer(
@@ -17,6 +18,7 @@ export async function startLightServer(
   const logs: string[] = [];
   const server = await createServer({
     agents: new AgentClient({ client: env.client }),
+    signer: inMemorySigner(),
     auth: createTokenFileAuthenticator({ file, log: (l) => logs.push(l) }),
     port: 0,
     log: (l) => logs.push(l),

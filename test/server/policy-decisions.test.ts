@@ -35,6 +35,7 @@ beforeAll(async () => {
   policed = await createServer({
     agents: s.h.agents,
     auth: createTokenFileAuthenticator({ file: s.tokenFile, log: () => {} }),
+    signer: s.signer,
     port: 0,
     policy: await writePolicy(dir, 'policy.yaml', POLICY),
   });

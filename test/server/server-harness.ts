@@ -9,6 +9,8 @@ import { createServer, type CreateServerOptions, type RunningServer } from '../.
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import type { AgentWorkerOptions } from '../../src/worker';
 import { createHarness, type AgentHarness, type TestEnv } from '../helpers/temporal-env';
+import { inMemorySigner } from '../../src/server/signing/keyring-signer';
+import type { DecisionSigner } from '../../src/server/signing/decision-signer';
 
 /** The people of the server tests: one token each. */
 export const PEOPLE = {
@@ -64,6 +66,8 @@ export interface ServerHarness {
   server: RunningServer;
   tokens: Record<Person, string>;
   tokenFile: string;
+  /** The server's signer: another server in front of the same runs shares it, as serves share a keyring. */
+  signer: DecisionSigner;
   logs: string[];
   /** fetch against the server as a person (or with no token). */
   call(
@@ -98,8 +102,11 @@ export async function startServerHarness(
   });
   const running = h.worker.run();
   const logs: string[] = [];
+  const signer = deps.server?.signer ?? inMemorySigner();
   const server = await createServer({
     agents: h.agents,
+    // The server verifies roles only through its signer (as serve always has one).
+    signer,
     auth: createTokenFileAuthenticator({ file, log: (l) => logs.push(l) }),
     port: 0,
     log: (l) => logs.push(l),
@@ -128,6 +135,7 @@ export async function startServerHarness(
     server,
     tokens,
     tokenFile: file,
+    signer,
     logs,
     call,
     close: async () => {

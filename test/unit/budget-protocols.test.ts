@@ -11,6 +11,7 @@ import { AgUiTranslator } from '../../src/server/ag-ui/ag-ui-translator';
 import { decodeInterruptId, encodeInterruptId } from '../../src/server/ag-ui/interrupt-id';
 
 const pause: BudgetPause = {
+  pauseId: 'token_budget@2026-11-27T10:00:00.000Z',
   reason: 'token_budget',
   message: 'Token budget: 4900 of 5000 tokens spent.',
   spent: { tokens: 4900, costUsd: 0.02, iterations: 3, modelCalls: 3, tools: [{ name: 'lookup', calls: 2 }] },

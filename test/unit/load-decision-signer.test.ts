@@ -43,27 +43,29 @@ describe('loadDecisionSigner', () => {
     expect((approval as { signature?: Array<{ keyId: string }> }).signature?.map((s) => s.keyId)).toEqual(['k2', 'k1']);
     expect(
       verifyDecisionSignature('approval', 'wf-1', approval, { publicKeys: signer.publicKeys() }, Date.now()),
-    ).toEqual({ ok: true });
+    ).toMatchObject({ ok: true });
     // Runs started before the new key was listed (old key only) and after the old one is gone both verify.
     expect(
       verifyDecisionSignature('approval', 'wf-1', approval, { publicKeys: { k1: older.publicKey } }, Date.now()),
-    ).toEqual({ ok: true });
+    ).toMatchObject({ ok: true });
     expect(
       verifyDecisionSignature('approval', 'wf-1', approval, { publicKeys: { k2: newest.publicKey } }, Date.now()),
-    ).toEqual({ ok: true });
+    ).toMatchObject({ ok: true });
     // A keyring of one key signs once.
     const single = loadDecisionSigner(keyring({ keys: [{ id: 'k1', privateKey: older.privateKey }] }));
-    expect(single.sign('steer', 'wf-1', { text: 'Go.' }, alice)).toMatchObject({ signature: { keyId: 'k1' } });
+    expect(single.sign('steer', 'wf-1', { text: 'Go.', nonce: 'n1' }, alice)).toMatchObject({
+      signature: { keyId: 'k1' },
+    });
 
-    const steer = signer.sign('steer', 'wf-1', { text: 'Stop.' }, alice);
+    const steer = signer.sign('steer', 'wf-1', { text: 'Stop.', nonce: 'n2' }, alice);
     expect(steer).toMatchObject({ text: 'Stop.', by: 'alice', roles: ['ops'] });
-    expect(verifyDecisionSignature('steer', 'wf-1', steer, { publicKeys: signer.publicKeys() }, Date.now())).toEqual({
-      ok: true,
-    });
+    expect(
+      verifyDecisionSignature('steer', 'wf-1', steer, { publicKeys: signer.publicKeys() }, Date.now()),
+    ).toMatchObject({ ok: true });
     const answer = signer.sign('answer', 'wf-1', { text: 'Blue.', callId: 'q1' }, alice);
-    expect(verifyDecisionSignature('answer', 'wf-1', answer, { publicKeys: signer.publicKeys() }, Date.now())).toEqual({
-      ok: true,
-    });
+    expect(
+      verifyDecisionSignature('answer', 'wf-1', answer, { publicKeys: signer.publicKeys() }, Date.now()),
+    ).toMatchObject({ ok: true });
   });
 
   it.each([

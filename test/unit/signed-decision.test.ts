@@ -25,8 +25,14 @@ const approval = {
   by: { id: 'alice', roles: ['ops'] },
 };
 const answer = { text: 'Use the blue one.', by: 'alice', roles: ['ops'], callId: 'toolu_q' };
-const steer = { text: 'Stop after this step.', by: 'alice', roles: ['ops'] };
-const budget = { tokens: 5_000, costUsd: 0.5, note: 'one more try', by: { id: 'alice', roles: ['finance'] } };
+const steer = { text: 'Stop after this step.', by: 'alice', roles: ['ops'], nonce: 'n-1' };
+const budget = {
+  pauseId: 'token_budget@2026-11-22T14:58:00.000Z',
+  tokens: 5_000,
+  costUsd: 0.5,
+  note: 'one more try',
+  by: { id: 'alice', roles: ['finance'] },
+};
 const payloads: Record<SignedDecisionKind, object> = { approval, answer, steer, budget };
 
 const verify = (kind: SignedDecisionKind, payload: unknown, at = now, workflowId = wf) =>
@@ -37,15 +43,48 @@ describe('verifyDecisionSignature', () => {
   it.each(['approval', 'answer', 'steer', 'budget'] as const)(
     'accepts a %s signed for this run within the age limit',
     (kind) => {
-      expect(verify(kind, signDecision(kind, wf, payloads[kind], key, issuedAt))).toEqual({ ok: true });
+      expect(verify(kind, signDecision(kind, wf, payloads[kind], key, issuedAt))).toMatchObject({ ok: true });
     },
   );
 
-  it('accepts an answer without a callId and an approval without a reason (absent fields are left out of the claims)', () => {
-    const { callId: _c, ...bare } = answer;
+  it('accepts an approval without a reason (absent fields are left out of the claims)', () => {
     const { reason: _r, ...plain } = approval;
-    expect(verify('answer', signDecision('answer', wf, bare, key, issuedAt))).toEqual({ ok: true });
-    expect(verify('approval', signDecision('approval', wf, plain, key, issuedAt))).toEqual({ ok: true });
+    expect(verify('approval', signDecision('approval', wf, plain, key, issuedAt))).toMatchObject({ ok: true });
+  });
+
+  it('binds each kind to what it answers: no answer without its call id, raise without its pause, steer without a nonce (issue 78)', () => {
+    const { callId: _c, ...bareAnswer } = answer;
+    const { pauseId: _p, ...bareRaise } = budget;
+    const { nonce: _n, ...bareSteer } = steer;
+    expect(() => signDecision('answer', wf, bareAnswer, key, issuedAt)).toThrow(/lacks a field/);
+    expect(() => signDecision('budget', wf, bareRaise, key, issuedAt)).toThrow(/lacks a field/);
+    expect(() => signDecision('steer', wf, bareSteer, key, issuedAt)).toThrow(/lacks a field/);
+    const raise = signDecision('budget', wf, budget, key, issuedAt);
+    expect(reasonOf(verify('budget', { ...raise, pauseId: 'token_budget@2026-11-22T14:59:30.000Z' }))).toMatch(
+      /does not match this budget/,
+    );
+    const said = signDecision('answer', wf, answer, key, issuedAt);
+    expect(reasonOf(verify('answer', { ...said, callId: 'toolu_next' }))).toMatch(/does not match this answer/);
+  });
+
+  it('names one decision by the same id whichever key signed it, and two decisions by different ids', () => {
+    const both = { publicKeys: { ...policy.publicKeys, k2: base64UrlEncode(ed25519.getPublicKey(otherSeed)) } };
+    const one = verifyDecisionSignature('steer', wf, signDecision('steer', wf, steer, key, issuedAt), both, now);
+    const two = verifyDecisionSignature(
+      'steer',
+      wf,
+      signDecision('steer', wf, steer, { keyId: 'k2', seed: otherSeed }, issuedAt),
+      both,
+      now,
+    );
+    const other = verify('steer', signDecision('steer', wf, { ...steer, nonce: 'n-2' }, key, issuedAt));
+    expect(one.ok && two.ok && other.ok).toBe(true);
+    if (one.ok && two.ok && other.ok) {
+      expect(one.decisionId).toMatch(/^[0-9a-f]{32}$/);
+      expect(two.decisionId).toBe(one.decisionId);
+      expect(other.decisionId).not.toBe(one.decisionId);
+      expect(one.issuedMs).toBe(Date.parse(issuedAt));
+    }
   });
 
   describe('refuses, with a reason', () => {
@@ -85,9 +124,9 @@ describe('verifyDecisionSignature', () => {
     it('a signature older than the maximum age, or more than a minute in the future', () => {
       const at = (iso: string) => signDecision('approval', wf, approval, key, iso);
       expect(reasonOf(verify('approval', at('2026-11-22T14:49:59.999Z')))).toMatch(/more than 600 s ago; decide again/);
-      expect(verify('approval', at('2026-11-22T14:50:00.000Z'))).toEqual({ ok: true });
+      expect(verify('approval', at('2026-11-22T14:50:00.000Z'))).toMatchObject({ ok: true });
       expect(reasonOf(verify('approval', at('2026-11-22T15:01:00.001Z')))).toMatch(/in the future/);
-      expect(verify('approval', at('2026-11-22T15:01:00.000Z'))).toEqual({ ok: true });
+      expect(verify('approval', at('2026-11-22T15:01:00.000Z'))).toMatchObject({ ok: true });
       expect(verifyDecisionSignature('approval', wf, at('2026-11-22T14:59:00.000Z'), policy, now, 30_000).ok).toBe(
         false,
       );
@@ -100,7 +139,7 @@ describe('verifyDecisionSignature', () => {
 
     it('a valid signature for another run, or another kind', () => {
       expect(reasonOf(verify('approval', signed, now, 'agent-2'))).toMatch(/does not match/);
-      const steerSigned = signDecision('steer', wf, steer, key, issuedAt);
+      const steerSigned = signDecision('steer', wf, { ...steer, callId: 'toolu_q' }, key, issuedAt);
       expect(reasonOf(verify('answer', steerSigned))).toMatch(/does not match this answer/);
     });
 
@@ -132,15 +171,17 @@ describe('verifyDecisionSignature', () => {
       ['answer', 'by', (p) => ({ ...p, by: 'mallory' })],
       ['answer', 'roles', (p) => ({ ...p, roles: ['admin'] })],
       ['answer', 'callId', (p) => ({ ...p, callId: 'toolu_other' })],
-      ['answer', 'callId removed', ({ callId: _c, ...p }) => p],
+      ['answer', 'callId', (p) => ({ ...p, callId: 'toolu_again' })],
       ['steer', 'text', (p) => ({ ...p, text: 'Delete everything.' })],
       ['steer', 'by', (p) => ({ ...p, by: 'mallory' })],
       ['steer', 'roles', (p) => ({ ...p, roles: [] })],
       ['budget', 'tokens', (p) => ({ ...p, tokens: 5_000_000 })],
+      ['steer', 'nonce', (p) => ({ ...p, nonce: 'n-other' })],
       ['budget', 'costUsd', (p) => ({ ...p, costUsd: 50 })],
       ['budget', 'iterations added', (p) => ({ ...p, iterations: 100 })],
       ['budget', 'stop added', (p) => ({ ...p, stop: true })],
       ['budget', 'note', (p) => ({ ...p, note: 'all the money' })],
+      ['budget', 'pauseId', (p) => ({ ...p, pauseId: 'token_budget@2026-11-22T15:30:00.000Z' })],
       ['budget', 'by.roles', (p) => ({ ...p, by: { id: 'alice', roles: ['admin'] } })],
       ['steer', 'keyId (signature moved to another listed key id)', (p) => p],
     ];
@@ -152,7 +193,7 @@ describe('verifyDecisionSignature', () => {
         expect(verifyDecisionSignature(kind, wf, moved, twoKeys, now).ok).toBe(false);
         return;
       }
-      expect(verify(kind, signed)).toEqual({ ok: true });
+      expect(verify(kind, signed)).toMatchObject({ ok: true });
       expect(reasonOf(verify(kind, tamper(signed)))).toMatch(/does not match/);
     });
   });
@@ -169,7 +210,7 @@ describe('several signatures (one per keyring key, during a rotation)', () => {
     for (const publicKeys of [{ k1: policy.publicKeys.k1 }, { k2, k1: policy.publicKeys.k1 }, { k2 }] as Array<
       Record<string, string>
     >) {
-      expect(verifyDecisionSignature('approval', wf, signedByBoth, { publicKeys }, now)).toEqual({ ok: true });
+      expect(verifyDecisionSignature('approval', wf, signedByBoth, { publicKeys }, now)).toMatchObject({ ok: true });
     }
   });
 

@@ -637,7 +637,8 @@ describe('the chain viewer in Chromium', () => {
         { content: [say('Counting.'), useTool('count_rows', { table: 'ledger' })] },
         { content: [useTool('finish', { result: '600 rows.' })] },
       ],
-      { maxIterations: 1, onBudget: 'ask' },
+      // ops raises: the run names it (by default only developers and operators raise).
+      { maxIterations: 1, onBudget: 'ask', budgetRaiserRoles: ['ops'] },
     );
     const page = await openAs('ops', `/runs/${runId}`);
     await page

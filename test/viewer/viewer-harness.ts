@@ -16,6 +16,7 @@ import { createAgentWorker, type AgentWorkerOptions } from '../../src/worker';
 import type { TriggerTable } from '../../src/server/triggers/trigger-config';
 import type { TestEnv } from '../helpers/temporal-env';
 import { writeTokenFile, type Person } from '../server/server-harness';
+import { inMemorySigner } from '../../src/server/signing/keyring-signer';
 
 export interface ViewerHarness {
   server: RunningServer;
@@ -69,6 +70,7 @@ export async function startViewerHarness(
     agents: new AgentClient({ client: env.client, taskQueue }),
     auth: createTokenFileAuthenticator({ file }),
     bus,
+    signer: inMemorySigner(),
     port: 0,
     ...(deps.store ? { store: deps.store } : {}),
     ...(deps.policy ? { policy: deps.policy } : {}),

@@ -26,6 +26,23 @@ export const PERSON_OPTIONS = {
   roles: text('a,b', 'their roles', { env: 'THOUGHTLINE_ROLES' }),
 } as const satisfies Record<string, OptionSpec>;
 
+/**
+ * The person and the keyring a decision is signed with (approve, reject, answer, steer,
+ * raise-budget). Signed, --as and --roles count toward a run's role rules (the keyring's holder is
+ * as trusted as the server that signs with it); unsigned, the roles are recorded as claimed and a
+ * rule that needs a role refuses them.
+ */
+export const DECIDER_OPTIONS = {
+  as: PERSON_OPTIONS.as,
+  roles: text('a,b', 'their roles: verified when the decision is signed, else claimed (a rule needing one refuses)', {
+    env: 'THOUGHTLINE_ROLES',
+  }),
+  'signing-keys': text('FILE', "sign the decision with this keyring (the server's; runs started with its keys)", {
+    env: 'THOUGHTLINE_SIGNING_KEYS',
+    default: '.thoughtline/signing-keys.json when readable, else unsigned',
+  }),
+} as const satisfies Record<string, OptionSpec>;
+
 /** `--role`: the view a reading command prints. */
 export const roleOption = (fallback: ViewerRole): OptionSpec =>
   text('ROLE', 'the view: end_user, developer or auditor', { default: fallback });
@@ -41,6 +58,12 @@ export function role(line: CommandLine, fallback: ViewerRole): ViewerRole {
 export const person = (line: CommandLine): { as?: string; roles?: string } => ({
   ...(line.text('as') !== undefined ? { as: line.text('as')! } : {}),
   ...(line.text('roles') !== undefined ? { roles: line.text('roles')! } : {}),
+});
+
+/** `person` and the `--signing-keys` a decision command was given (the default keyring is looked up later). */
+export const decider = (line: CommandLine): { as?: string; roles?: string; signingKeys?: string } => ({
+  ...person(line),
+  ...(line.text('signing-keys') !== undefined ? { signingKeys: line.text('signing-keys')! } : {}),
 });
 
 export function positiveInteger(line: CommandLine, name: string, max = Number.MAX_SAFE_INTEGER): number | undefined {

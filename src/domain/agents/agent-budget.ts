@@ -6,7 +6,8 @@ export const MAX_BUDGET_RAISER_ROLES = 20;
 /**
  * An agent's budget settings (docs/budgets.md, "Per agent"): the run options of the same names,
  * applied to every run of the agent whatever door starts it, where the run's own input leaves them
- * out. Defaults, not caps: a caller who may set a run's budgets still may. `maxIterations` is not
+ * out. The amounts are defaults a caller who may set a run's budgets still may set; the raiser
+ * roles are a cap a caller may only narrow (budget-pause.ts raiserRolesWidening). `maxIterations` is not
  * here: every run's input has one (10 unless set), so an agent's could never tell it was unset.
  * Strict, so a misspelt setting is refused when the agent is defined rather than silently ignored.
  */
@@ -38,7 +39,8 @@ export function agentBudgetDefaults(
   if (run.onBudget === undefined && budget.onBudget !== undefined) out.onBudget = budget.onBudget;
   if (run.budgetWaitTimeoutMs === undefined && budget.budgetWaitTimeoutMs !== undefined)
     out.budgetWaitTimeoutMs = budget.budgetWaitTimeoutMs;
-  if (run.budgetRaiserRoles === undefined && budget.budgetRaiserRoles !== undefined)
+  // An empty list names no one: the agent's raisers stand (a caller never widens them, budget-pause.ts).
+  if (!run.budgetRaiserRoles?.length && budget.budgetRaiserRoles !== undefined)
     out.budgetRaiserRoles = [...budget.budgetRaiserRoles];
   return out;
 }

@@ -25,18 +25,28 @@ export const DecisionSignature = z.object({
 });
 export type DecisionSignature = z.infer<typeof DecisionSignature>;
 
-/** The keys a run trusts (the shape of `AgentInput.signedDecisions`). */
-export interface SignedDecisionPolicy {
-  publicKeys: Record<string, string>;
-}
+/**
+ * The keys a run trusts (`AgentInput.signedDecisions`). `required` (absent: true) refuses every
+ * unsigned decision; `false` accepts them, but only a signed one's roles count toward a rule
+ * (decision-roles.ts): what `serve --signing-keys` without `--require-signatures` gives its runs.
+ */
+export const SignedDecisionPolicy = z.object({
+  publicKeys: z.record(z.string().min(1), z.string().min(1)),
+  required: z.boolean().optional(),
+});
+export type SignedDecisionPolicy = z.infer<typeof SignedDecisionPolicy>;
 
 /** A signature older than this (by the run's clock) is refused: a captured decision cannot be replayed later. */
 export const DEFAULT_SIGNATURE_MAX_AGE_MS = 10 * 60_000;
 /** A signature issued further ahead of the run's clock than this is refused (clock skew allowance). */
 export const MAX_SIGNATURE_FUTURE_MS = 60_000;
 
-/** Prefixed to the canonical claims, so a decision signature can never pass as any other signed message. */
-const DOMAIN = 'thoughtline.signed-decision.v1\n';
+/**
+ * Prefixed to the canonical claims, so a decision signature can never pass as any other signed
+ * message. v2 (issue 78): every kind names what it answers (approval and answer: the call id;
+ * budget: the pause id; steer: a nonce), so a v1 signature never verifies here.
+ */
+const DOMAIN = 'thoughtline.signed-decision.v2\n';
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
 
 const Roles = z.array(z.string()).default([]);
@@ -52,10 +62,13 @@ const ClaimSources = {
     markDone: z.boolean().optional(),
     result: z.string().optional(),
   }),
-  answer: z.object({ text: z.string(), by: z.string(), roles: Roles, callId: z.string().optional() }),
-  steer: z.object({ text: z.string(), by: z.string(), roles: Roles }),
-  /** A raise of a paused budget (run/budget-pause.ts): every amount and the stop are signed. */
+  /** The question answered is named: a signed answer cannot answer the run's next question. */
+  answer: z.object({ text: z.string(), by: z.string(), roles: Roles, callId: z.string().min(1) }),
+  /** Steering answers no pause: a nonce the server draws makes each signed instruction one of a kind. */
+  steer: z.object({ text: z.string(), by: z.string(), roles: Roles, nonce: z.string().min(1) }),
+  /** A raise of a paused budget (run/budget-pause.ts): every amount, the stop and the pause it answers are signed. */
   budget: z.object({
+    pauseId: z.string().min(1),
     tokens: z.number().optional(),
     costUsd: z.number().optional(),
     iterations: z.number().optional(),
@@ -65,7 +78,12 @@ const ClaimSources = {
   }),
 } as const;
 
-export type VerifyDecisionResult = { ok: true } | { ok: false; reason: string };
+/**
+ * A verified decision: `decisionId` names it whatever key signed it (the SHA-256 of its claims
+ * without the key id, 32 hex digits), so a run can refuse its second use; `issuedMs` is when it
+ * was signed, which bounds how long the run must remember it.
+ */
+export type VerifyDecisionResult = { ok: true; decisionId: string; issuedMs: number } | { ok: false; reason: string };
 
 const textHash = (text: string): string => `sha256:${bytesToHex(sha256(utf8ToBytes(text)))}`;
 
@@ -101,14 +119,15 @@ export function decisionClaims(
     const p = ClaimSources.answer.safeParse(payload);
     if (!p.success) return undefined;
     const { text, by, roles, callId } = p.data;
-    return { ...common, ...(callId !== undefined ? { callId } : {}), textHash: textHash(text), by: { id: by, roles } };
+    return { ...common, callId, textHash: textHash(text), by: { id: by, roles } };
   }
   if (kind === 'budget') {
     const p = ClaimSources.budget.safeParse(payload);
     if (!p.success) return undefined;
-    const { tokens, costUsd, iterations, stop, note, by } = p.data;
+    const { pauseId, tokens, costUsd, iterations, stop, note, by } = p.data;
     return {
       ...common,
+      pauseId,
       ...(tokens !== undefined ? { tokens } : {}),
       ...(costUsd !== undefined ? { costUsd } : {}),
       ...(iterations !== undefined ? { iterations } : {}),
@@ -119,7 +138,8 @@ export function decisionClaims(
   }
   const p = ClaimSources.steer.safeParse(payload);
   if (!p.success) return undefined;
-  return { ...common, textHash: textHash(p.data.text), by: { id: p.data.by, roles: p.data.roles } };
+  const { text, by, roles, nonce } = p.data;
+  return { ...common, nonce, textHash: textHash(text), by: { id: by, roles } };
 }
 
 /** The exact bytes signed: a domain prefix and the claims as canonical JSON (sorted keys). */
@@ -244,10 +264,16 @@ function verifyOne(
   if (!ed25519.verify(signature, decisionMessage(claims), publicKey, { zip215: false })) {
     return refuse(`the signature does not match this ${kind} for run ${workflowId}`);
   }
-  return { ok: true };
+  return { ok: true, decisionId: decisionIdOf(claims), issuedMs };
 }
 
 const refuse = (reason: string): VerifyDecisionResult => ({ ok: false, reason });
+
+/** The same for every key that signs one decision: the claims without `keyId`. */
+function decisionIdOf(claims: Record<string, unknown>): string {
+  const { keyId: _keyId, ...decision } = claims;
+  return bytesToHex(sha256(decisionMessage(decision))).slice(0, 32);
+}
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 

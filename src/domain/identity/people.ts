@@ -29,6 +29,8 @@ export const SteeringInstruction = z.object({
   by: z.string().optional(),
   /** The signer's roles, covered by `signature`. */
   roles: SignerRoles.optional(),
+  /** Drawn by the server for each signed instruction, so no two are alike and a replay is refused. */
+  nonce: z.string().min(1).max(200).optional(),
   /** The server's signature; required by runs with `signedDecisions`. */
   signature: DecisionSignatureField.optional(),
 });
@@ -38,7 +40,7 @@ export type SteeringInstruction = z.infer<typeof SteeringInstruction>;
 export const AnswerRequest = z.object({
   text: z.string(),
   by: z.string().min(1),
-  /** The question's call id; optional, as only one question is ever open. */
+  /** The question's call id: checked when given; a signed answer must name it (signed-decision.ts). */
   callId: z.string().optional(),
   /** The signer's roles, covered by `signature`. */
   roles: SignerRoles.optional(),

@@ -3,6 +3,7 @@ import { AgentContext } from './agent-context';
 import { AgentDefinition, AgentId } from '../agents/agent-definition';
 import { GuardrailName, GuardrailSpec, MAX_RUN_GUARDRAILS } from '../guardrails/guardrail';
 import { ApprovalPolicy } from '../approval/approval';
+import { SignedDecisionPolicy } from '../approval/signed-decision';
 import { ToolType, VisibilityLevel } from '../chain/chain';
 import { DEFAULT_FINISH_TOOL, DEFAULT_GIVE_UP_TOOL, DEFAULT_QUESTION_TOOL } from './constants';
 import { ContinuedState } from './continued-state';
@@ -152,11 +153,12 @@ export const AgentInput = z.object({
   /** Who started the run: tools' `requiredRoles` are checked against its roles; `tenant` selects tenant limits. */
   caller: CallerContext.optional(),
   /**
-   * Decisions (approvals, answers, steering) must carry a valid signature from one of these
+   * Decisions (approvals, answers, steering, raises) must carry a valid signature from one of these
    * Ed25519 public keys (keyId → base64url raw key), as `thoughtline serve` signs them; unsigned
-   * or forged ones are refused, even when sent straight to Temporal. Off when absent.
+   * or forged ones are refused, even when sent straight to Temporal, unless `required` is false.
+   * Only a verified signature's roles count toward approver and raiser roles. Off when absent.
    */
-  signedDecisions: z.object({ publicKeys: z.record(z.string().min(1), z.string().min(1)) }).optional(),
+  signedDecisions: SignedDecisionPolicy.optional(),
   /** Approval policies by tool name; each replaces that tool's own policy for this run. */
   approvals: z.record(z.string(), ApprovalPolicy).default({}),
   /** A call waiting for approval this long is treated as rejected (an error observation). Default 7 days. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { roleProblem } from '../approval/decision-roles';
 import { DecisionSignatureField } from '../approval/signed-decision';
 import { Person } from '../identity/people';
 
@@ -21,6 +22,34 @@ export const MAX_RAISE_TEXT_CHARS = 2_000;
 /** How long a paused run waits for a raise when `budgetWaitTimeoutMs` is absent: 1 day. */
 export const DEFAULT_BUDGET_WAIT_MS = 86_400_000;
 
+/**
+ * Who may raise when the run names no `budgetRaiserRoles` (or an empty list): the roles that may
+ * run agents (serve's developer and operator, as for schedules), never an end user. A list is a
+ * cap, so an empty one does not open raises to everyone.
+ */
+export const DEFAULT_BUDGET_RAISER_ROLES: readonly string[] = ['developer', 'operator'];
+
+/** The roles that may raise a run's budget: its own list, or the default when it names none. */
+export function raiserRolesOf(budgetRaiserRoles: readonly string[] | undefined): string[] {
+  return [...(budgetRaiserRoles?.length ? budgetRaiserRoles : DEFAULT_BUDGET_RAISER_ROLES)];
+}
+
+/**
+ * Why a caller's `budgetRaiserRoles` may not start a run of an agent whose own list is
+ * `agentRoles`, or undefined: a caller may narrow who raises (roles among the agent's raisers,
+ * DEFAULT_BUDGET_RAISER_ROLES when it names none), never widen it (DESIGN: agent budgets are caps).
+ * An empty list names no one and takes the agent's raisers (agent-budget.ts).
+ */
+export function raiserRolesWidening(
+  callerRoles: readonly string[] | undefined,
+  agentRoles: readonly string[] | undefined,
+): string | undefined {
+  const allowed = raiserRolesOf(agentRoles);
+  const wider = (callerRoles ?? []).filter((r) => !allowed.includes(r));
+  if (wider.length === 0) return undefined;
+  return `budgetRaiserRoles may only narrow who raises this agent's budget (${allowed.join(', ')}); ${wider.join(', ')} ${wider.length === 1 ? 'is' : 'are'} not among them. Leave it out, or name some of those roles.`;
+}
+
 /** What the run had spent, and on what, when it paused. */
 export const BudgetSpent = z.object({
   tokens: z.number().int().nonnegative(),
@@ -34,6 +63,11 @@ export type BudgetSpent = z.infer<typeof BudgetSpent>;
 
 /** A paused run's question, as the `status` query shows it. */
 export const BudgetPause = z.object({
+  /**
+   * Names this pause among every pause of the run, across continue-as-new (the reason and the
+   * run's time when it paused): a signed raise names it, so it cannot answer a later pause.
+   */
+  pauseId: z.string().min(1),
   reason: BudgetPauseReason,
   message: z.string(),
   spent: BudgetSpent,
@@ -45,7 +79,7 @@ export const BudgetPause = z.object({
   }),
   pausedAt: z.string(),
   expiresAt: z.string(),
-  /** Roles allowed to raise (`budgetRaiserRoles`); empty: anyone who may decide on the run. */
+  /** Roles allowed to raise (`budgetRaiserRoles`, or DEFAULT_BUDGET_RAISER_ROLES), verified by a signature. */
   raiserRoles: z.array(z.string()),
 });
 export type BudgetPause = z.infer<typeof BudgetPause>;
@@ -59,6 +93,8 @@ export const BudgetRaise = z.object({
   stop: z.boolean().optional(),
   by: Person,
   note: z.string().optional(),
+  /** The pause this raise answers (BudgetPause.pauseId); required in a signed raise, checked when given. */
+  pauseId: z.string().min(1).max(200).optional(),
   /** The server's signature over the decision; required by runs with `signedDecisions`. */
   signature: DecisionSignatureField.optional(),
 });
@@ -66,13 +102,16 @@ export type BudgetRaise = z.infer<typeof BudgetRaise>;
 
 /**
  * Why a raise cannot answer `pause`, or undefined when it can: a stop, or positive amounts within
- * the limits, for budgets the run has, covering the one it paused at, from an allowed role.
+ * the limits, for budgets the run has, covering the one it paused at, for this pause, from an
+ * allowed role that a verified signature vouches for (`rolesVerified`, decision-roles.ts).
  */
-export function raiseProblem(raise: BudgetRaise, pause: BudgetPause): string | undefined {
+export function raiseProblem(raise: BudgetRaise, pause: BudgetPause, rolesVerified: boolean): string | undefined {
   const { tokens, costUsd, iterations } = raise;
   const amounts = [tokens, costUsd, iterations].filter((a) => a !== undefined);
-  if (pause.raiserRoles.length > 0 && !raise.by.roles.some((r) => pause.raiserRoles.includes(r)))
-    return `${raise.by.id} may not raise this run's budget: it needs one of the roles ${pause.raiserRoles.join(', ')}; they have ${raise.by.roles.join(', ') || 'none'}.`;
+  if (raise.pauseId !== undefined && raise.pauseId !== pause.pauseId)
+    return `This raise answers the pause ${raise.pauseId}; the run is paused at ${pause.pauseId}. Read the pause again and decide on it.`;
+  const refused = roleProblem({ ...raise.by, rolesVerified }, pause.raiserRoles, "raise this run's budget");
+  if (refused !== undefined) return refused;
   if (raise.stop) return amounts.length > 0 ? 'A stop carries no amounts.' : undefined;
   if (amounts.length === 0) return 'Give tokens, costUsd or iterations to raise, or stop: true.';
   if (amounts.some((a) => !(a! > 0) || !Number.isFinite(a))) return 'Every amount must be a positive number.';

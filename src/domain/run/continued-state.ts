@@ -1,3 +1,4 @@
+import { UsedDecisions } from '../approval/used-decisions';
 import { z } from 'zod';
 import { ChainArchive, ReasoningChain } from '../chain/chain';
 import { ModelMessage } from '../model/model-wire';
@@ -149,6 +150,8 @@ export const ContinuedState = RunStateData.extend({
   steering: z.array(SteeringInstruction).default([]),
   /** Instructions refused since the last delivery (the queue was full); the next thought reports them. */
   steeringRefused: z.number().int().min(0).optional(),
+  /** Signed decisions accepted within the signature age limit (used-decisions.ts), so none is used twice across a handover. */
+  usedDecisions: UsedDecisions.optional(),
   /** The plan as it stood at the handover. */
   plan: Plan.optional(),
   /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentId } from '../agents/agent-definition';
+import { SignedDecisionPolicy } from '../approval/signed-decision';
 import { CallerContext } from '../identity/people';
 import { MAX_TASK_BYTES, utf8Bytes } from '../run/payload-size';
 
@@ -25,7 +26,7 @@ const turnText = z
   });
 
 /** The server's public keys for signed decisions, as a run takes them. */
-const SignedDecisionKeys = z.object({ publicKeys: z.record(z.string().min(1), z.string().min(1)) });
+const SignedDecisionKeys = SignedDecisionPolicy;
 
 /** What a thread workflow starts with: whose it is and which agent answers. */
 export const ThreadStart = z.object({

@@ -1,4 +1,5 @@
 import type { AgentInputInit, CallerContext } from '../../domain';
+import type { SignedDecisionPolicy } from '../../domain/approval/signed-decision';
 import type { ApiContext } from '../api-route';
 import type { Identity } from '../auth/identity';
 import type { CatalogAgent } from '../catalog/agent-catalog';
@@ -26,8 +27,16 @@ export const callerOf = (identity: Identity): CallerContext => ({
   ...(identity.tenant ? { tenant: identity.tenant } : {}),
 });
 
-/** The server's public keys on a run when runs started here require signed decisions; else nothing. */
+/**
+ * The server's public keys on a run whenever the server signs: required with `--require-signatures`,
+ * else `required: false`, so the run still verifies the roles the server vouches for (only those
+ * count toward approver and raiser roles). Nothing when the server has no keys.
+ */
 export const signedDecisionKeys = (
   ctx: Pick<ApiContext, 'signer' | 'requireSignatures'>,
-): { signedDecisions?: { publicKeys: Record<string, string> } } =>
-  ctx.signer && ctx.requireSignatures ? { signedDecisions: { publicKeys: ctx.signer.publicKeys() } } : {};
+): { signedDecisions?: SignedDecisionPolicy } =>
+  ctx.signer
+    ? {
+        signedDecisions: { publicKeys: ctx.signer.publicKeys(), ...(ctx.requireSignatures ? {} : { required: false }) },
+      }
+    : {};

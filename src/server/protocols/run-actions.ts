@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { AnswerRequest, ApprovalDecision, ApprovalRecord, BudgetPause, BudgetRaise } from '../../domain';
 import { sendUpdate, UpdateRefusedError } from '../../client/errors/update-refused-error';
@@ -116,7 +117,14 @@ export async function cancelRun(ctx: ApiContext, identity: Identity, runId: stri
 export async function steerRun(ctx: ApiContext, identity: Identity, runId: string, text: string): Promise<void> {
   const facts = await ctx.accessRun(identity, runId);
   requireRunning(facts, 'instructions');
-  const payload = signed(ctx, 'steer', runId, { text, by: identity.id }, identity);
+  // A fresh nonce per signed instruction: the run accepts each signature once (signed-decision.ts).
+  const payload = signed(
+    ctx,
+    'steer',
+    runId,
+    { text, by: identity.id, ...(ctx.signer ? { nonce: randomUUID() } : {}) },
+    identity,
+  );
   await ctx.agents.getHandle(runId).signal(steerSignal, payload);
 }
 
@@ -129,7 +137,9 @@ export async function answerRun(
 ): Promise<string> {
   const facts = await ctx.accessRun(identity, runId);
   requireRunning(facts, 'answers');
-  const request: AnswerRequest = { text: body.text, by: identity.id, ...(body.callId ? { callId: body.callId } : {}) };
+  // A signed answer names the question it answers; without one in the body, the open question's (one query).
+  const callId = body.callId ?? (ctx.signer ? await openQuestionId(ctx, identity, runId) : undefined);
+  const request: AnswerRequest = { text: body.text, by: identity.id, ...(callId ? { callId } : {}) };
   const payload = signed(ctx, 'answer', runId, request, identity);
   return refusedAsConflict(() => ctx.agents.getHandle(runId).executeUpdate(answerUpdate, { args: [payload] }));
 }
@@ -158,10 +168,20 @@ export async function raiseRunBudget(
       `Raising this run's budget needs one of the roles ${pause.raiserRoles.join(', ')}; you have ${identity.roles.join(', ') || 'none'}.`,
     );
   }
-  const raise: BudgetRaise = { ...body, by: { id: identity.id, roles: [...identity.roles] } };
+  // The pause answered is named (and signed): the raise cannot answer the run's next pause.
+  const raise: BudgetRaise = { ...body, pauseId: pause.pauseId, by: { id: identity.id, roles: [...identity.roles] } };
   const payload = signed(ctx, 'budget', runId, raise, identity);
   const outcome = await refusedAsConflict(() =>
     ctx.agents.getHandle(runId).executeUpdate(raiseBudgetUpdate, { args: [payload] }),
   );
   return { outcome, pause };
+}
+
+/** The call id of the question the run has open, read through the caller's view; 409 when none is. */
+async function openQuestionId(ctx: ApiContext, identity: Identity, runId: string): Promise<string> {
+  const view = ctx.viewFor(identity, undefined);
+  const live = await liveRead(() => ctx.agents.status(runId, view), ctx.queryTimeoutMs);
+  const open = live.openQuestion?.callId;
+  if (!open) throw new ApiError('conflict', 'This run has no open question.');
+  return open;
 }

@@ -1,3 +1,4 @@
+import { signedDecisionKeys } from '../protocols/protocol-run-input';
 import { redactSecrets, type AgentInputInit, type AgentStatus } from '../../domain';
 import { protoKeyProblem } from '../../domain/text/own-value';
 import { modelCallsGoneNote, modelCallsOfRun, ModelCallHistoryError } from '../../client/history/model-call-history';
@@ -98,8 +99,7 @@ export const startRun = defineRoute({
       );
     }
     const caller = { id: identity.id, roles: identity.roles, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
-    const signed =
-      ctx.signer && ctx.requireSignatures ? { signedDecisions: { publicKeys: ctx.signer.publicKeys() } } : {};
+    const signed = signedDecisionKeys(ctx);
     const input: AgentInputInit = { ...(body as AgentInputInit), caller, ...signed };
     const handle = await ctx.agents.start(input).catch((err: unknown) => {
       // A body naming an agent and setting its prompt or tools: the caller's mistake, said as such.

@@ -2,15 +2,10 @@ import fs from 'node:fs';
 import { readRegularFile } from '../../files/read-regular-file';
 import { ed25519 } from '@noble/curves/ed25519';
 import { z } from 'zod';
-import {
-  base64UrlDecode,
-  base64UrlEncode,
-  MAX_DECISION_SIGNATURES,
-  signDecision,
-} from '../../domain/approval/signed-decision';
-import type { Identity } from '../auth/identity';
-import type { DecisionSigner, SignedDecisionKind } from './decision-signer';
+import { base64UrlDecode, base64UrlEncode, MAX_DECISION_SIGNATURES } from '../../domain/approval/signed-decision';
+import type { DecisionSigner } from './decision-signer';
 import { KeyringError } from './keyring-error';
+import { keyringSigner } from './keyring-signer';
 
 /**
  * The keyring file: `{ "keys": [{ "id": "k2026-11", "privateKey": "<base64url 32-byte Ed25519 seed>" }] }`.
@@ -40,20 +35,7 @@ export interface LoadedKey {
  * that is not 32 bytes of base64url, and duplicate ids. Node only (the server side).
  */
 export function loadDecisionSigner(file: string): DecisionSigner {
-  const keys = readSigningKeyring(file);
-  const publicKeys = Object.fromEntries(keys.map((k) => [k.keyId, k.publicKey]));
-  return {
-    publicKeys: () => ({ ...publicKeys }),
-    sign<T extends object>(kind: SignedDecisionKind, workflowId: string, payload: T, by: Identity): T {
-      // Who decided comes from authentication, whatever the payload said.
-      const stamped =
-        kind === 'approval' || kind === 'budget'
-          ? { ...payload, by: { id: by.id, roles: [...by.roles] } }
-          : { ...payload, by: by.id, roles: [...by.roles] };
-      // Every listed key signs (newest first), so runs started before a rotation still verify.
-      return signDecision(kind, workflowId, stamped, keys, new Date().toISOString()) as unknown as T;
-    },
-  };
+  return keyringSigner(readSigningKeyring(file));
 }
 
 /** Largest keyring read: a few keys in JSON. */

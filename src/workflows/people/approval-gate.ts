@@ -1,5 +1,6 @@
 import { ApplicationFailure, condition } from '@temporalio/workflow';
 import { ApprovalDecision, type ApprovalRecord } from '../../domain';
+import { roleProblem } from '../../domain/approval/decision-roles';
 import { FailureType } from '../../domain/run/failure-types';
 import type { ChainBuilder } from '../core/chain/chain-builder';
 import { cutText, readMessage } from '../core/read-message';
@@ -44,9 +45,10 @@ export class ApprovalGate {
 
   /**
    * Throws (refusing the update) unless the payload parses as a decision that names a pending
-   * call, with an allowed role, the shown arguments, and a reason within the limit.
+   * call, with an allowed role that a verified signature vouches for (`rolesVerified`), the shown
+   * arguments, and a reason within the limit.
    */
-  check(raw: unknown): void {
+  check(raw: unknown, rolesVerified: boolean): void {
     const decision = readMessage(ApprovalDecision, raw);
     if (!decision) {
       throw new Error(
@@ -73,11 +75,12 @@ export class ApprovalGate {
         `Tool call "${record.callId}" (${record.toolName}) was already ${record.status.replace('_', ' ')}${who}${record.decidedAt ? ` at ${record.decidedAt}` : ''}.`,
       );
     }
-    if (record.approverRoles.length > 0 && !decision.by.roles.some((role) => record.approverRoles.includes(role))) {
-      throw new Error(
-        `${decision.by.id} may not decide on ${record.toolName}: it needs one of the roles ${record.approverRoles.join(', ')}; they have ${decision.by.roles.join(', ') || 'none'}.`,
-      );
-    }
+    const refused = roleProblem(
+      { ...decision.by, rolesVerified },
+      record.approverRoles,
+      `decide on ${record.toolName}`,
+    );
+    if (refused !== undefined) throw new Error(refused);
     if (decision.argumentsHash !== record.argumentsHash) {
       throw new Error(
         `The arguments hash ${decision.argumentsHash} does not match the call's arguments (${record.argumentsHash}); fetch the pending call again and review what will run.`,

@@ -1,4 +1,5 @@
-import { setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, setHandler } from '@temporalio/workflow';
+import { FailureType } from '../../domain/run/failure-types';
 import {
   type AgentStatus,
   type ApprovalRecord,
@@ -9,6 +10,7 @@ import {
 import { chainPage, queryPage } from '../../domain/chain/chain-page';
 import { queryRole, viewChain, viewStatus } from '../../domain/chain/chain-view';
 import { queryLens } from '../../domain/visibility/query-lens';
+import { rolesInWords } from '../../domain/approval/decision-roles';
 import type { RunContext } from '../core/state/run-context';
 import { cutText, readMessage } from '../core/read-message';
 import { decodeSignalPayload, rawSignal } from '../core/signal-payload';
@@ -28,7 +30,6 @@ import {
   steerSignal,
   subAgentApprovalsSignal,
 } from '../messages';
-import { DecisionSignatures } from '../people/decision-signatures';
 import type { People } from '../people/people';
 import type { Interrupts } from './interrupts';
 
@@ -65,8 +66,7 @@ export function messageHandlers(
   status: () => AgentStatus,
 ): MessageHandlers {
   const { input, chain, state, progress } = ctx;
-  const { gate, desk, inbox, stall, budget } = people;
-  const signatures = new DecisionSignatures(input.signedDecisions, ctx.workflowId);
+  const { gate, desk, inbox, stall, budget, signatures } = people;
   let refusedMessages = 0;
   /** A signal refused: a visible step for the first few, then only a count. */
   const refuseWith = (signal: string, why: string) => {
@@ -117,15 +117,17 @@ export function messageHandlers(
       interrupts.cancelAfterGrace(input.cancelGraceMs, () => `The run was cancelled (${state.cancelRequested}).`);
     },
     steer: (raw) => {
-      // A signal cannot be refused before it reaches history: an unsigned or forged instruction
-      // is dropped here, visibly. Only runs whose input lists public keys take this path.
-      if (signatures.required) {
-        const verdict = signatures.check('steer', raw);
-        if (!verdict.ok) return refuseWith('steer', `dropped an unsigned or forged instruction (${verdict.reason})`);
-      }
+      // A signal cannot be refused before it reaches history: an unsigned, forged or replayed
+      // instruction is dropped here, visibly. A queued signed one is recorded as used.
+      const verdict = signatures.check('steer', raw);
+      if (verdict.problem !== undefined)
+        return refuseWith('steer', `dropped an unsigned, forged or replayed instruction (${verdict.problem})`);
       const outcome = inbox.receive(raw);
       if (outcome === 'malformed') return refuse('steer', '{ text: string, by?: string }');
-      if (outcome === 'queued') progress.details();
+      if (outcome === 'queued') {
+        signatures.accept('steer', raw);
+        progress.details();
+      }
     },
     subAgentApprovals: (raw) => {
       if (tree.receive(raw)) progress.publish();
@@ -140,12 +142,16 @@ export function messageHandlers(
     },
     approveToolCall: {
       validator: (raw) => {
-        gate.check(raw);
+        gate.check(raw, signatures.check('approval', raw).rolesVerified);
         signatures.require('approval', raw);
       },
       handler: (raw) => {
+        // Total: a replayed signature (two copies validated before either was handled) fails the update only.
+        const verdict = signatures.accept('approval', raw);
+        if (verdict.problem !== undefined)
+          throw ApplicationFailure.nonRetryable(`Refused: ${verdict.problem}.`, FailureType.MalformedMessage);
         const { decision, record } = gate.decide(raw);
-        const roles = decision.by.roles.length ? ` (${decision.by.roles.join(', ')})` : '';
+        const roles = rolesInWords({ roles: decision.by.roles, rolesVerified: verdict.rolesVerified });
         const note = record.note ? `: ${record.note}` : '';
         const by = record.decidedBy?.id ?? decision.by.id;
         chain.thinking(
@@ -162,20 +168,25 @@ export function messageHandlers(
         desk.check(raw);
         signatures.require('answer', raw);
       },
-      handler: (raw) =>
-        desk.receive(raw)
-          ? 'Answer received; the run goes on.'
-          : 'The answer could not be read or no question is open; the run goes on.',
+      handler: (raw) => {
+        if (signatures.check('answer', raw).problem !== undefined)
+          return 'The answer was refused (unsigned, forged or used before); the run still waits.';
+        if (!desk.receive(raw)) return 'The answer could not be read or no question is open; the run goes on.';
+        signatures.accept('answer', raw);
+        return 'Answer received; the run goes on.';
+      },
     },
     raiseBudget: {
       validator: (raw) => {
-        budget.check(raw);
+        budget.check(raw, signatures.check('budget', raw).rolesVerified);
         signatures.require('budget', raw);
       },
       // The raise is recorded in the chain by the paused loop (loop/guards/budget-pause.ts), once.
       handler: (raw) => {
-        const raise = budget.receive(raw);
+        const verdict = signatures.check('budget', raw);
+        const raise = verdict.problem === undefined ? budget.receive(raw, verdict.rolesVerified) : undefined;
         if (!raise) return 'The raise could not be read or does not answer the pause; the run still waits.';
+        signatures.accept('budget', raw);
         return raise.stop ? 'The run will stop at its budget.' : 'Budget raised; the run goes on.';
       },
     },

@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import { FailureType, type AgentInput, type ToolSpec } from '../../domain';
 import { agentBudgetDefaults } from '../../domain/agents/agent-budget';
+import { raiserRolesWidening } from '../../domain/run/budget-pause';
 import type { AgentDefinition, AgentRef } from '../../domain/agents/agent-definition';
 import { activities } from '../activity-proxies';
 import type { RunContext } from '../core/state/run-context';
@@ -59,6 +60,17 @@ function following(
 ): AgentInput {
   // A definition with an experiment: the parts of the variant this run is assigned (assign-variant.ts).
   const { definition: followed, model, experiment } = assignedVariant(input, definition, ctx.workflowId);
+  // The caller may narrow who raises, never widen it; a sub-agent is never asked (its tree is, at the top).
+  const widening =
+    input.delegation === undefined
+      ? raiserRolesWidening(input.budgetRaiserRoles, followed.budget?.budgetRaiserRoles)
+      : undefined;
+  if (widening)
+    throw ApplicationFailure.create({
+      type: FailureType.InvalidAgentInput,
+      message: `A run of agent "${definition.id}": ${widening}`,
+      nonRetryable: true,
+    });
   ctx.chain.setAgent({ id: definition.id, version: definition.version, source, ...(experiment ? { experiment } : {}) });
   return {
     ...input,

@@ -42,6 +42,7 @@ import type { People } from '../people/people';
 import { QuestionDesk } from '../people/question-desk';
 import { StallQuestion } from '../people/stall-question';
 import { BudgetDesk } from '../people/budget-desk';
+import { DecisionSignatures } from '../people/decision-signatures';
 import { SteeringInbox } from '../people/steering-inbox';
 import { agentResult } from './result/agent-result';
 import { carryOver, planHandover, withSentConversation } from './handover/carry-over';
@@ -151,6 +152,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
     inbox: new SteeringInbox(carried?.steering ?? fork?.steering, carried?.steeringRefused),
     stall: new StallQuestion(),
     budget: new BudgetDesk(),
+    signatures: new DecisionSignatures(input.signedDecisions, workflowId, carried?.usedDecisions),
   };
   const tree = new SubAgentTree(chain, delegationPath(input, workflowId));
   const status = (): AgentStatus => runStatus(ctx, people, tree);
@@ -229,7 +231,7 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       ctx.input,
       (level) =>
         withSentConversation(
-          carryOver(state, held.chain, tools, runId, people.inbox, level, held.archive),
+          carryOver(state, held.chain, tools, runId, people.inbox, level, held.archive, people.signatures.used),
           ctx.conversations,
         ),
       {

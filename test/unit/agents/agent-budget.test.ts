@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentDefinitionError } from '../../../src/agents/agent-definition-error';
 import { defineAgent } from '../../../src/agents/define-agent';
 import { agentBudgetDefaults, MAX_BUDGET_RAISER_ROLES } from '../../../src/domain/agents/agent-budget';
+import { raiserRolesWidening } from '../../../src/domain/run/budget-pause';
 import type { AgentDefinitionInit } from '../../../src/domain/agents/agent-definition';
 
 const base: AgentDefinitionInit = {
@@ -58,15 +59,39 @@ describe('agentBudgetDefaults', () => {
   });
 
   it('keeps each setting the run set itself', () => {
-    const run = { tokenBudget: 100_000, onBudget: 'end' as const, budgetRaiserRoles: [] };
+    const run = { tokenBudget: 100_000, onBudget: 'end' as const, budgetRaiserRoles: ['finance'] };
     expect(agentBudgetDefaults(run, budget)).toEqual({
       costBudgetUsd: 2,
       budgetWaitTimeoutMs: 60_000,
     });
   });
 
+  it('reads an empty budgetRaiserRoles as none named: the agent’s raisers stand (it would open raises to the default)', () => {
+    expect(agentBudgetDefaults({ budgetRaiserRoles: [] }, budget).budgetRaiserRoles).toEqual(['finance']);
+  });
+
   it('adds nothing without a budget, nor to a sub-agent’s run (a tree is asked once, at the top)', () => {
     expect(agentBudgetDefaults({}, undefined)).toEqual({});
     expect(agentBudgetDefaults({ delegation: { path: [], maxDepth: 3 } }, budget)).toEqual({});
+  });
+});
+
+describe('raiserRolesWidening: a caller narrows who raises an agent’s budget, never widens it', () => {
+  it.each([
+    [['end_user'], undefined, /\(developer, operator\); end_user is not among them/],
+    [['developer', 'end_user'], undefined, /end_user is not among/],
+    [['developer'], ['finance'], /\(finance\); developer is not among them/],
+    [['finance', 'ops'], ['finance'], /ops is not among/],
+  ])('refuses %j over the agent’s %j', (caller, agent, message) => {
+    expect(raiserRolesWidening(caller, agent)).toMatch(message);
+  });
+
+  it.each([
+    [undefined, undefined],
+    [[], ['finance']],
+    [['operator'], undefined],
+    [['finance'], ['finance', 'ops']],
+  ])('lets %j narrow the agent’s %j', (caller, agent) => {
+    expect(raiserRolesWidening(caller, agent)).toBeUndefined();
   });
 });

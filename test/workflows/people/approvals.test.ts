@@ -16,6 +16,8 @@ import { runScripted } from '../../helpers/run-scripted';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
+import { as, keysOf } from '../../helpers/decision-signing';
+import { inMemorySigner } from '../../../src/server/signing/keyring-signer';
 
 const env = useTestEnv();
 
@@ -96,8 +98,9 @@ describe.concurrent('tool approval', () => {
     const decision = stepIndex(steps, (s) => s.fromPerson?.kind === 'approval');
     const outcome = stepIndex(steps, (s) => s.type === 'tool_result' && s.toolResult.correlationId === 'toolu_w1');
     expect(steps[decision]).toMatchObject({ type: 'thinking', fromPerson: { kind: 'approval', by: 'alice' } });
+    // Roles sent unsigned are shown as the person's claim, never as held.
     expect(steps[decision]!.type === 'thinking' && steps[decision]!.thought).toBe(
-      'Approved by alice (ops): write_file (call toolu_w1)',
+      'Approved by alice (claimed: ops, not verified): write_file (call toolu_w1)',
     );
     expect(call).toBeGreaterThanOrEqual(0);
     expect(call).toBeLessThan(decision);
@@ -245,39 +248,56 @@ describe.concurrent('tool approval', () => {
         (e: unknown) => (e instanceof UpdateRefusedError ? e.message : `unexpected ${String(e)}`),
       );
 
+    // Roles count when a key the run holds signs them (as serve does for the people it authenticates).
+    const signer = inMemorySigner();
     const { workflowId, observed, result } = await runScripted(env, {
       model: held.model,
       tools: [writeFileTool(ran, { name: 'deploy_config', approverRoles: ['ops'] })],
-      input,
+      input: { ...input, ...keysOf(signer) },
       during: async ({ h, workflowId }) => {
         const [pending] = await waitForPending(h.agents, workflowId);
         const handle = h.agents.getHandle(workflowId);
         const messages = {
           wrongId: await refused(h.agents.decide(workflowId, { callId: 'toolu_nope', approved: true, by: carol })),
           wrongRole: await refused(
-            h.agents.decide(workflowId, { callId: 'toolu_d1', approved: true, by: { id: 'dave', roles: ['dev'] } }),
+            h.agents.decide(
+              workflowId,
+              { callId: 'toolu_d1', approved: true, by: 'dave' },
+              as(signer, 'dave', ['dev']),
+            ),
           ),
           noRole: await refused(
-            h.agents.decide(workflowId, { callId: 'toolu_d1', approved: true, by: { id: 'eve', roles: [] } }),
+            h.agents.decide(workflowId, { callId: 'toolu_d1', approved: true, by: 'eve' }, as(signer, 'eve')),
           ),
+          claimed: await refused(h.agents.decide(workflowId, { callId: 'toolu_d1', approved: true, by: carol })),
           badHash: await refused(
             sendUpdate(() =>
               handle.executeUpdate(approveToolCallUpdate, {
-                args: [{ callId: 'toolu_d1', approved: true, by: carol, argumentsHash: 'sha256:bad' }],
+                args: [
+                  signer.sign(
+                    'approval',
+                    workflowId,
+                    { callId: 'toolu_d1', approved: true, by: carol, argumentsHash: 'sha256:bad' },
+                    { ...carol, via: 'in-process' },
+                  ),
+                ],
               }),
             ),
           ),
         };
         const afterRefusals = { pending: await h.agents.pendingApprovals(workflowId), ran: [...ran] };
-        const accepted = await h.agents.decide(workflowId, { callId: 'toolu_d1', approved: true, by: carol });
+        const accepted = await h.agents.decide(
+          workflowId,
+          { callId: 'toolu_d1', approved: true, by: carol },
+          as(signer, 'carol', ['ops']),
+        );
         // The run is held at its next model call, so the record is live when the second decision comes.
         const again = await refused(
-          h.agents.decide(workflowId, {
-            callId: 'toolu_d1',
-            approved: false,
-            by: { id: 'frank', roles: ['ops'] },
-            reason: 'changed my mind',
-          }),
+          h.agents.decide(
+            workflowId,
+            { callId: 'toolu_d1', approved: false, by: 'frank', reason: 'changed my mind' },
+            as(signer, 'frank', ['ops']),
+          ),
         );
         held.release();
         return { pending: pending!, messages, afterRefusals, accepted, again };
@@ -291,6 +311,9 @@ describe.concurrent('tool approval', () => {
       'dave may not decide on deploy_config: it needs one of the roles ops; they have dev.',
     );
     expect(messages.noRole).toBe('eve may not decide on deploy_config: it needs one of the roles ops; they have none.');
+    expect(messages.claimed).toMatch(
+      /^carol may not decide on deploy_config: it needs one of the roles ops, verified by a signature .*; carol claimed ops, not verified\.$/,
+    );
     expect(messages.badHash).toBe(
       `The arguments hash sha256:bad does not match the call's arguments (${pending.argumentsHash}); fetch the pending call again and review what will run.`,
     );
@@ -311,7 +334,14 @@ describe.concurrent('tool approval', () => {
     // Only the accepted decision reached history.
     const updates = await approvalUpdatesInHistory(env.client, workflowId);
     expect(updates).toEqual({
-      accepted: [{ callId: 'toolu_d1', approved: true, by: carol, argumentsHash: pending.argumentsHash }],
+      accepted: [
+        expect.objectContaining({
+          callId: 'toolu_d1',
+          approved: true,
+          by: carol,
+          argumentsHash: pending.argumentsHash,
+        }),
+      ],
       completed: 1,
       otherUpdates: 0,
     });

@@ -13,6 +13,8 @@ import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import { modelsByName, scripted } from '../../helpers/sub-agent-helpers';
 import { testTools } from '../../helpers/test-tools';
+import { keysOf } from '../../helpers/decision-signing';
+import { inMemorySigner } from '../../../src/server/signing/keyring-signer';
 
 const EventType = temporal.api.enums.v1.EventType;
 const env = useTestEnv();
@@ -100,6 +102,24 @@ async function refusal(handle: WorkflowHandle, raise: unknown): Promise<string |
   }
 }
 
+/**
+ * The run's signer: a raise counts its roles when a key the run holds signs them (as serve does for
+ * the people it authenticates); every run here starts with `keys`.
+ */
+const signer = inMemorySigner();
+const keys = keysOf(signer);
+
+/** `raise` signed for `by`, naming the pause the run waits at (read from status unless given). */
+async function signed(
+  handle: WorkflowHandle,
+  raise: Omit<BudgetRaise, 'by' | 'pauseId' | 'signature'>,
+  by: { id: string; roles: string[] },
+  status?: AgentStatus,
+): Promise<BudgetRaise> {
+  const pauseId = (status ?? (await handle.query(statusQuery))).budgetPause!.pauseId;
+  return signer.sign('budget', handle.workflowId, { ...raise, pauseId, by }, { ...by, via: 'in-process' });
+}
+
 async function eventCount(handle: WorkflowHandle, type: number): Promise<number> {
   const history = await handle.fetchHistory();
   return (history.events ?? []).filter((e) => e.eventType === type).length;
@@ -124,19 +144,22 @@ describe("onBudget: 'ask' (real dev server)", () => {
         tokenBudget,
         onBudget: 'ask',
         budgetRaiserRoles: ['finance'],
+        ...keys,
       });
       const paused = await pausedStatus(handle);
       const searchable = (await handle.describe()).typedSearchAttributes.get(StatusAttribute);
+      const alice = { id: 'alice', roles: ['finance'] };
       const refused = {
-        noRole: await refusal(handle, { tokens: 5_000, by: { id: 'mallory', roles: ['ops'] } }),
-        wrongBudget: await refusal(handle, { iterations: 3, by: { id: 'alice', roles: ['finance'] } }),
-        negative: await refusal(handle, { tokens: -5, by: { id: 'alice', roles: ['finance'] } }),
-        tooMuch: await refusal(handle, { tokens: 100_000_001, by: { id: 'alice', roles: ['finance'] } }),
-        noCost: await refusal(handle, { tokens: 5, costUsd: 1, by: { id: 'alice', roles: ['finance'] } }),
+        noRole: await refusal(handle, await signed(handle, { tokens: 5_000 }, { id: 'mallory', roles: ['ops'] })),
+        claimed: await refusal(handle, { tokens: 5_000, by: alice }),
+        wrongBudget: await refusal(handle, await signed(handle, { iterations: 3 }, alice)),
+        negative: await refusal(handle, await signed(handle, { tokens: -5 }, alice)),
+        tooMuch: await refusal(handle, await signed(handle, { tokens: 100_000_001 }, alice)),
+        noCost: await refusal(handle, await signed(handle, { tokens: 5, costUsd: 1 }, alice)),
         unreadable: await refusal(handle, { tokens: '5000' }),
       };
       const atLimit = await handle.executeUpdate(raiseBudgetUpdate, {
-        args: [{ tokens: 100_000_000, by: { id: 'alice', roles: ['finance'] }, note: 'worth it' }],
+        args: [await signed(handle, { tokens: 100_000_000, note: 'worth it' }, alice)],
       });
       const result = await handle.result();
       return { handle, paused, searchable, refused, atLimit, result };
@@ -160,6 +183,7 @@ describe("onBudget: 'ask' (real dev server)", () => {
     });
     expect(searchable).toBe('awaiting_budget');
     expect(refused.noRole).toMatch(/mallory may not raise this run's budget: it needs one of the roles finance/);
+    expect(refused.claimed).toMatch(/verified by a signature .*; alice claimed finance, not verified\.$/);
     expect(refused.wrongBudget).toBe('The run paused at its token budget: a raise must include tokens.');
     expect(refused.negative).toBe('Every amount must be a positive number.');
     expect(refused.tooMuch).toBe('One raise adds at most 100000000 tokens.');
@@ -200,16 +224,16 @@ describe("onBudget: 'ask' (real dev server)", () => {
     const stopped = start();
     const h = await stopped.harness;
     const { result, answer } = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task, model: SCRIPTED_MODEL, tokenBudget, onBudget: 'ask' });
+      const handle = await h.agents.start({ task, model: SCRIPTED_MODEL, tokenBudget, onBudget: 'ask', ...keys });
       await pausedStatus(handle);
       const answer = await handle.executeUpdate(raiseBudgetUpdate, {
-        args: [{ stop: true, by: { id: 'bob', roles: [] }, note: 'enough' }],
+        args: [await signed(handle, { stop: true, note: 'enough' }, { id: 'bob', roles: ['developer'] })],
       });
       return { answer, result: await handle.result() };
     });
     expect(answer).toBe('The run will stop at its budget.');
     expect(result).toMatchObject({ success: false, terminationReason: 'token_budget', modelCalls: 2 });
-    expect(thoughts(result.chain.steps)).toContain('Stopped at the budget by bob: enough.');
+    expect(thoughts(result.chain.steps)).toContain('Stopped at the budget by bob (developer): enough.');
 
     const { result: timedOut, model } = await runScripted(env, {
       script: budgetScript().slice(0, 2),
@@ -238,10 +262,11 @@ describe("onBudget: 'ask' (real dev server)", () => {
     const { model, harness } = start();
     const h = await harness;
     const result = await h.worker.runUntil(async () => {
-      const handle = await h.agents.start({ task, model: SCRIPTED_MODEL, maxIterations: 2, onBudget: 'ask' });
+      const handle = await h.agents.start({ task, model: SCRIPTED_MODEL, maxIterations: 2, onBudget: 'ask', ...keys });
       const paused = await pausedStatus(handle);
       expect(paused.budgetPause).toMatchObject({ reason: 'max_iterations', spent: { iterations: 2 } });
-      await handle.executeUpdate(raiseBudgetUpdate, { args: [{ iterations: 1, by: { id: 'carol', roles: [] } }] });
+      const carol = { id: 'carol', roles: ['operator'] };
+      await handle.executeUpdate(raiseBudgetUpdate, { args: [await signed(handle, { iterations: 1 }, carol, paused)] });
       return handle.result();
     });
     model.verify();
@@ -275,6 +300,7 @@ describe("onBudget: 'ask' (real dev server)", () => {
         model: scripted('lead'),
         maxIterations: 2,
         onBudget: 'ask',
+        ...keys,
         agents: {
           helper_agent: {
             description: 'Looks things up',
@@ -286,7 +312,8 @@ describe("onBudget: 'ask' (real dev server)", () => {
       });
       const paused = await pausedStatus(handle);
       expect(paused.budgetPause).toMatchObject({ reason: 'max_iterations', spent: { iterations: 2 } });
-      await handle.executeUpdate(raiseBudgetUpdate, { args: [{ iterations: 1, by: { id: 'alice', roles: [] } }] });
+      const alice = { id: 'alice', roles: ['developer'] };
+      await handle.executeUpdate(raiseBudgetUpdate, { args: [await signed(handle, { iterations: 1 }, alice, paused)] });
       const result = await handle.result();
       const call = result.chain.steps.find((st) => st.type === 'tool_call' && st.toolCall.toolName === 'helper_agent');
       const childId = call?.type === 'tool_call' ? call.toolCall.delegatedTo!.workflowId : '';
@@ -306,7 +333,7 @@ describe("onBudget: 'ask' (real dev server)", () => {
     const first = await createHarness(env, { tools, models: { scripted: model } });
     // The first worker stops once the run is paused: its cached run is gone with it.
     const handle = await first.worker.runUntil(async () => {
-      const handle = await first.agents.start({ task, model: SCRIPTED_MODEL, tokenBudget, onBudget: 'ask' });
+      const handle = await first.agents.start({ task, model: SCRIPTED_MODEL, tokenBudget, onBudget: 'ask', ...keys });
       await pausedStatus(handle);
       return handle;
     });
@@ -320,7 +347,8 @@ describe("onBudget: 'ask' (real dev server)", () => {
     await second.worker.runUntil(async () => {
       const status = await statusAfterKill(handle);
       expect(status.budgetPause?.spent.tokens).toBe(spentAfterTwo);
-      await handle.executeUpdate(raiseBudgetUpdate, { args: [{ tokens: 5_000, by: { id: 'alice', roles: [] } }] });
+      const alice = { id: 'alice', roles: ['developer'] };
+      await handle.executeUpdate(raiseBudgetUpdate, { args: [await signed(handle, { tokens: 5_000 }, alice, status)] });
       // Stops once the third call's reply is in the ledger (an attempt cut off mid-call would be retried: not the point here).
       for (let s = await statusAfterKill(handle); totalTokens(s.usage) < spentAfterThree; await wait(50))
         s = await statusAfterKill(handle);

@@ -208,6 +208,22 @@ describe('a run started by agent name', () => {
     expect(result.agent).toBeUndefined();
   });
 
+  it('refuses, in the run itself, a caller’s budgetRaiserRoles wider than the agent’s raisers (DESIGN: agent budgets are caps)', async () => {
+    const h = await createHarness(env, { tools: testTools().tools, models: {}, agents: [researcher] });
+    const result = await h.worker.runUntil(async () => {
+      const handle = await env.client.workflow.start('agentWorkflow', {
+        taskQueue: h.taskQueue,
+        workflowId: `agent-raisers-${randomUUID()}`,
+        args: [{ task: 'Find alpha', agent: 'researcher', budgetRaiserRoles: ['end_user'], model: SCRIPTED_MODEL }],
+      });
+      return (await handle.result()) as AgentResult;
+    });
+    expect(result).toMatchObject({ success: false, terminationReason: 'error', modelCalls: 0 });
+    expect(result.error).toContain(
+      'A run of agent "researcher": budgetRaiserRoles may only narrow who raises this agent\'s budget (developer, operator); end_user is not among them.',
+    );
+  });
+
   it('carries a definition at its size limits through continue-as-new', async () => {
     const each = MAX_AGENT_EXAMPLES_BYTES / MAX_AGENT_EXAMPLES / 2;
     const largest = defineAgent({

@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../../spec/command-line';
-import { person, PERSON_OPTIONS, RUN_ID } from '../../spec/flags';
+import { decider, DECIDER_OPTIONS, RUN_ID } from '../../spec/flags';
 import { answerRun } from './send-to-run';
 
 export const ANSWER_COMMAND: CommandSpec = {
@@ -10,9 +10,9 @@ export const ANSWER_COMMAND: CommandSpec = {
   examples: ['thoughtline answer agent-1 "Paris"'],
   args: [RUN_ID, { name: '"<text>"', needs: 'the answer text, e.g. thoughtline answer <run-id> "2024"' }],
   extraArgsHint: 'put the answer in quotes',
-  options: PERSON_OPTIONS,
+  options: DECIDER_OPTIONS,
   run: async (l) => {
-    await answerRun(l.args[0]!, l.args[1]!, person(l));
+    await answerRun(l.args[0]!, l.args[1]!, decider(l));
     return 0;
   },
 };

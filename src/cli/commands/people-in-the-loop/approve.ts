@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../../spec/command-line';
-import { flag, person, PERSON_OPTIONS, RUN_ID, text } from '../../spec/flags';
+import { decider, flag, DECIDER_OPTIONS, RUN_ID, text } from '../../spec/flags';
 import { decideCall } from './decide-call';
 
 export const APPROVE_COMMAND: CommandSpec = {
@@ -7,7 +7,7 @@ export const APPROVE_COMMAND: CommandSpec = {
   group: 'People in the loop',
   summary: 'approve a call awaiting approval',
   description:
-    'Approve a call awaiting approval (the only one if no call id is given), naming the run that waits or any run above it. It shows the call and asks y/N first.',
+    "Approve a call awaiting approval (the only one if no call id is given), naming the run that waits or any run above it. It shows the call and asks y/N first. Signed with the server's keyring when one is at hand (--signing-keys), the run counts --roles; without one they are claimed only, and a call that needs an approver role refuses them.",
   examples: [
     'thoughtline approve agent-1 --as alice --roles ops --note "looks right"',
     'thoughtline approve agent-1 toolu_1 --yes',
@@ -18,7 +18,7 @@ export const APPROVE_COMMAND: CommandSpec = {
     'mark-done': flag('mark the call done without running it (with --result)'),
     result: text('TEXT', 'the result to record for a call marked done'),
     yes: flag('no question, for scripts', { short: 'y' }),
-    ...PERSON_OPTIONS,
+    ...DECIDER_OPTIONS,
   },
   run: async (l) => {
     const note = l.text('note');
@@ -26,7 +26,7 @@ export const APPROVE_COMMAND: CommandSpec = {
     await decideCall(l.args[0]!, l.args[1], {
       approved: true,
       yes: l.flag('yes'),
-      ...person(l),
+      ...decider(l),
       ...(note ? { reason: note } : {}),
       ...(l.flag('mark-done') ? { markDone: true } : {}),
       ...(result !== undefined ? { result } : {}),

@@ -6,6 +6,7 @@ import { renderPendingApproval } from '../../../client/decisions/render-pending-
 import { routeApproval } from '../../../client/decisions/route-approval';
 import { connect } from '../../setup/runtime';
 import { writeSafe } from '../../render/terminal-safe';
+import { decisionSending } from './decision-sending';
 import { refuseIfEnded } from './require-open-run';
 
 /** The person the CLI acts for: flags first, then THOUGHTLINE_USER / THOUGHTLINE_ROLES, then the OS user. */
@@ -24,7 +25,8 @@ export function actingPerson(config: Readonly<Config>, flags: { as?: string; rol
  * `approve <run> [call]` and `reject <run> [call] --reason`: picks the call (the one named, or the
  * only one pending in the run's tree), shows what is decided and asks (`--yes` skips the question,
  * for scripts), then sends the update to the run that waits, which may be a sub-agent of the run
- * named. The decision carries the hash of the arguments shown, so it covers nothing else.
+ * named. The decision carries the hash of the arguments shown, so it covers nothing else; it is
+ * signed when a keyring is at hand (decision-sending.ts), so the run counts the roles.
  */
 export async function decideCall(
   workflowId: string,
@@ -34,6 +36,8 @@ export async function decideCall(
     reason?: string;
     as?: string;
     roles?: string;
+    /** The keyring to sign with (`--signing-keys`); default decision-keyring.ts's, when readable. */
+    signingKeys?: string;
     yes?: boolean;
     /** A lost `once` call took effect: record it done (with `result`) instead of running it again. */
     markDone?: boolean;
@@ -65,15 +69,19 @@ export async function decideCall(
     const by = actingPerson(config, options);
     // The run's own hash of what was shown: the view may redact the arguments it prints.
     const shown = route.record.argumentsHash;
-    const decided = await agents.decide(workflowId, {
-      callId: route.callId,
-      approved: options.approved,
-      by,
-      argumentsHash: shown,
-      ...(options.reason ? { reason: options.reason } : {}),
-      ...(options.markDone ? { markDone: true } : {}),
-      ...(options.result !== undefined ? { result: options.result } : {}),
-    });
+    const decided = await agents.decide(
+      workflowId,
+      {
+        callId: route.callId,
+        approved: options.approved,
+        by,
+        argumentsHash: shown,
+        ...(options.reason ? { reason: options.reason } : {}),
+        ...(options.markDone ? { markDone: true } : {}),
+        ...(options.result !== undefined ? { result: options.result } : {}),
+      },
+      decisionSending(by, options.signingKeys),
+    );
     const where = route.workflowId === workflowId ? '' : ` in ${route.workflowId}`;
     writeSafe(process.stdout, `${decided.status} by ${by.id}: ${decided.toolName} (${decided.callId})${where}\n`);
     return decided;

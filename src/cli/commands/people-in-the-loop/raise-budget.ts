@@ -2,9 +2,10 @@ import { MAX_RAISE_ITERATIONS, MAX_RAISE_TOKENS, MAX_RAISE_USD, raiseInWords } f
 import { writeSafe } from '../../render/terminal-safe';
 import { connect } from '../../setup/runtime';
 import type { CommandLine, CommandSpec } from '../../spec/command-line';
-import { flag, person, PERSON_OPTIONS, positiveInteger, RUN_ID, text } from '../../spec/flags';
+import { decider, flag, DECIDER_OPTIONS, positiveInteger, RUN_ID, text } from '../../spec/flags';
 import { UsageError } from '../../spec/usage-error';
 import { actingPerson } from './decide-call';
+import { decisionSending } from './decision-sending';
 import { sendToOpenRun } from './require-open-run';
 
 export const RAISE_BUDGET_COMMAND: CommandSpec = {
@@ -12,9 +13,9 @@ export const RAISE_BUDGET_COMMAND: CommandSpec = {
   group: 'People in the loop',
   summary: 'raise the budget a paused run waits at, or stop it',
   description:
-    "Raise the token, cost or iteration budget of a run paused at it (started with onBudget: 'ask'), or stop it there. The raise and who gave it go into the chain and the audit export.",
+    "Raise the token, cost or iteration budget of a run paused at it (started with onBudget: 'ask'), or stop it there. The raise and who gave it go into the chain and the audit export. A run needs a raiser role (by default developer or operator) verified by a signature: signed with the server's keyring (--signing-keys, or .thoughtline/signing-keys.json when readable), --as and --roles count; without one they are recorded as claimed and refused. Or raise through thoughtline serve (POST /v1/runs/{id}/budget).",
   examples: [
-    'thoughtline raise-budget agent-1 --tokens 50000 --as alice --roles finance',
+    'thoughtline raise-budget agent-1 --tokens 50000 --as alice --roles developer',
     'thoughtline raise-budget agent-1 --cost 0.50 --note "one more try"',
     'thoughtline raise-budget agent-1 --stop',
   ],
@@ -25,10 +26,10 @@ export const RAISE_BUDGET_COMMAND: CommandSpec = {
     iterations: text('N', `iterations to add (up to ${MAX_RAISE_ITERATIONS})`),
     stop: flag('end the run at its budget instead'),
     note: text('TEXT', 'a note kept with the decision'),
-    ...PERSON_OPTIONS,
+    ...DECIDER_OPTIONS,
   },
   run: async (l) => {
-    await raiseBudget(l.args[0]!, readRaise(l), person(l));
+    await raiseBudget(l.args[0]!, readRaise(l), decider(l));
     return 0;
   },
 };
@@ -66,15 +67,17 @@ function readRaise(l: CommandLine): RaiseFlags {
 async function raiseBudget(
   workflowId: string,
   raise: RaiseFlags,
-  flags: { as?: string; roles?: string },
+  flags: { as?: string; roles?: string; signingKeys?: string },
 ): Promise<void> {
   const { agents, config } = await connect();
   try {
     const by = actingPerson(config, flags);
+    const sending = decisionSending(by, flags.signingKeys);
     const reply = await sendToOpenRun(agents, workflowId, 'raise', async () => {
       const pause = (await agents.status(workflowId)).budgetPause;
       if (pause) writeSafe(process.stdout, `Paused: ${pause.message}\n`);
-      return agents.raiseBudget(workflowId, { ...raise, by });
+      // The pause shown is the one answered (a signed raise names it, so it answers no later pause).
+      return agents.raiseBudget(workflowId, { ...raise, by, ...(pause ? { pauseId: pause.pauseId } : {}) }, sending);
     });
     const what = raise.stop ? 'stop' : raiseInWords(raise);
     writeSafe(process.stdout, `${what} by ${by.id}: ${reply}\n`);

@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../../spec/command-line';
-import { person, PERSON_OPTIONS, RUN_ID } from '../../spec/flags';
+import { decider, DECIDER_OPTIONS, RUN_ID } from '../../spec/flags';
 import { steerRun } from './send-to-run';
 
 export const STEER_COMMAND: CommandSpec = {
@@ -13,9 +13,9 @@ export const STEER_COMMAND: CommandSpec = {
     { name: '"<instruction>"', needs: 'the instruction, e.g. thoughtline steer <run-id> "Use only 2024 data"' },
   ],
   extraArgsHint: 'put the instruction in quotes',
-  options: PERSON_OPTIONS,
+  options: DECIDER_OPTIONS,
   run: async (l) => {
-    await steerRun(l.args[0]!, l.args[1]!, person(l));
+    await steerRun(l.args[0]!, l.args[1]!, decider(l));
     return 0;
   },
 };

@@ -23,6 +23,7 @@ import { readErrorText } from '../../../client/errors/read-error-text';
 import { renderSummary } from '../../render/render-step';
 import { writeForStdout, writeSafe } from '../../render/terminal-safe';
 import { checkAgentTools } from '../../run-inputs/run-extras';
+import { runSignedDecisions } from '../../setup/decision-keyring';
 import {
   BUILT_IN_TOOLS,
   connectOrStart,
@@ -308,6 +309,8 @@ function runInput(options: RunOptions, c: Connected): AgentInputInit {
     ...(options.agent !== undefined ? { agent: options.agent } : {}),
     // Who started it, for the audit trail and tools' required roles: the person the CLI acts as.
     caller: actingPerson(c.config, {}),
+    // The keyring's public keys when one is readable: decisions the CLI signs with it count their roles.
+    ...runSignedDecisions(),
     ...options.extra,
   };
 }

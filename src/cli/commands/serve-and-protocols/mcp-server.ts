@@ -19,7 +19,7 @@ import type { LoadedPolicy } from '../../../governance';
 import { createAgentCatalog } from '../../../server/catalog/agent-catalog';
 import { createApiContext } from '../../../server/create-server';
 import { missingOidcFlags, oidcFromFlags, type OidcFlags } from '../../../server/flags/oidc-from-flags';
-import { signerFromFlags } from '../../../server/flags/signer-from-flags';
+import { deciderSigner, serverSigner } from '../../setup/decision-keyring';
 import type { CommandLine, CommandSpec } from '../../spec/command-line';
 import { flag, text } from '../../spec/flags';
 import { loadAgentsModule, loadGuardrailsModule, loadToolsModule } from '../../setup/load-tools-module';
@@ -70,8 +70,6 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
       throw new UsageError(
         `--${name} is for the worker: add --with-worker, or give --${name} to "thoughtline worker".`,
       );
-  if (options.requireSignatures && !options.signingKeys)
-    throw new UsageError('--require-signatures needs --signing-keys FILE: the keys the server signs decisions with.');
   const host = options.host ?? '127.0.0.1';
   // Read first: a bad agents module or MCP config is reported before anything starts.
   const catalogModule = options.agents ?? options.tools;
@@ -90,7 +88,13 @@ export async function mcpServer(options: McpServerOptions): Promise<number> {
   // A missing token file refuses every token (fail closed); OIDC alone needs no file.
   const tokens = fs.existsSync(tokenFile) || !oidc ? createTokenFileAuthenticator({ file: tokenFile, log }) : undefined;
   const auth = createCombinedAuthenticator({ ...(tokens ? { tokens } : {}), ...(oidc ? { oidc } : {}) });
-  const signer = options.signingKeys ? await signerFromFlags(options.signingKeys) : undefined;
+  // Over HTTP always a signer, as serve's; over stdio the keyring given or found (decision-keyring.ts).
+  const signer =
+    options.http !== undefined ? serverSigner(options.signingKeys, log) : deciderSigner(options.signingKeys);
+  if (options.requireSignatures && !signer)
+    throw new UsageError(
+      '--require-signatures over stdio needs a keyring to sign with: --signing-keys FILE, or THOUGHTLINE_SIGNING_KEYS.',
+    );
 
   const connected = await connectOrStart();
   const identity =
@@ -211,7 +215,10 @@ export const MCP_SERVER_COMMAND: CommandSpec = {
       default: '.thoughtline/tokens.json',
     }),
     ...OIDC_OPTIONS,
-    'signing-keys': text('FILE', 'sign decisions with these Ed25519 keys'),
+    'signing-keys': text('FILE', 'sign decisions with these Ed25519 keys', {
+      env: 'THOUGHTLINE_SIGNING_KEYS',
+      default: '.thoughtline/signing-keys.json (with --http: made on first start)',
+    }),
     'require-signatures': flag('runs started here refuse decisions without a valid signature'),
     ...POLICY_OPTION,
   },

@@ -14,7 +14,7 @@ import { createTokenFileAuthenticator } from '../../../server/auth/token-file-au
 import { createServer } from '../../../server/create-server';
 import { createDevTokenFile, isLoopback } from '../../../server/dev-token';
 import { missingOidcFlags, oidcFromFlags, type OidcFlags } from '../../../server/flags/oidc-from-flags';
-import { signerFromFlags } from '../../../server/flags/signer-from-flags';
+import { serverSigner } from '../../setup/decision-keyring';
 import { registerViewerRoute } from '../../../server/routes/viewer-route';
 import { untilSignal } from '../../setup/until-signal';
 import { openStoreFor, storeSettingsOf } from '../store-and-audit/store';
@@ -42,6 +42,7 @@ export interface ServeHttpOptions {
   versioning?: Versioning;
   tokens?: string;
   oidc: OidcFlags;
+  /** The decision-signing keyring (`--signing-keys`); default decision-keyring.ts's, made on first start. */
   signingKeys?: string;
   requireSignatures: boolean;
   /** The chain store it keeps (`--store`): over THOUGHTLINE_STORE; `off` keeps none. */
@@ -106,8 +107,6 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
     log((err as Error).message);
     return 2;
   }
-  if (options.requireSignatures && !options.signingKeys)
-    throw new UsageError('--require-signatures needs --signing-keys FILE: the keys the server signs decisions with.');
   const tokenFile = path.resolve(options.tokens ?? defaultTokenFile());
   const oidc = await oidcFromFlags(options.oidc);
   let devToken: string | undefined;
@@ -123,7 +122,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
   }
   const tokens = fs.existsSync(tokenFile) || !oidc ? createTokenFileAuthenticator({ file: tokenFile, log }) : undefined;
   const auth = createCombinedAuthenticator({ ...(tokens ? { tokens } : {}), ...(oidc ? { oidc } : {}) });
-  const signer = options.signingKeys ? await signerFromFlags(options.signingKeys) : undefined;
+  // Always a signer: the runs started here verify the roles this server's tokens and OIDC vouch for.
+  const signer = serverSigner(options.signingKeys, log);
   const storeSettings = storeSettingsOf(options.store);
 
   const connected = await connectOrStart();
@@ -169,7 +169,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<number> {
       auth,
       bus,
       ...(projection ? { store: projection.readable() } : {}),
-      ...(signer ? { signer } : {}),
+      signer,
       ...(policy ? { policy } : {}),
       requireSignatures: options.requireSignatures,
       catalog,

@@ -27,7 +27,10 @@ export const SERVE_COMMAND: CommandSpec = {
     'keep-current': flag('with --with-worker: declare a version without making it current'),
     tokens: text('FILE', 'token hashes', { env: 'THOUGHTLINE_TOKENS', default: '.thoughtline/tokens.json' }),
     ...OIDC_OPTIONS,
-    'signing-keys': text('FILE', 'sign every decision with these Ed25519 keys'),
+    'signing-keys': text('FILE', 'sign every decision with these Ed25519 keys', {
+      env: 'THOUGHTLINE_SIGNING_KEYS',
+      default: '.thoughtline/signing-keys.json, made on first start',
+    }),
     'require-signatures': flag('runs started here refuse decisions without a valid signature'),
     store: text('VALUE', 'the chain store it keeps: sqlite:PATH, a postgres:// URL, or off', {
       env: 'THOUGHTLINE_STORE',

@@ -6,12 +6,14 @@
 import {
   DEFAULT_BUDGET_WAIT_MS,
   raisedBudgets,
+  raiserRolesOf,
   raiseInWords,
   totalTokens,
   type BudgetPause,
   type BudgetPauseReason,
   type BudgetSpent,
 } from '../../../domain';
+import { rolesInWords } from '../../../domain/approval/decision-roles';
 import type { RunContext } from '../../core/state/run-context';
 import type { BudgetDesk } from '../../people/budget-desk';
 import { inWords } from '../../people/wait-in-words';
@@ -47,7 +49,8 @@ export async function mayRaise(
     return false;
   }
   const by = raise.by.id;
-  const roles = raise.by.roles.length ? ` (${raise.by.roles.join(', ')})` : '';
+  // Roles named without a verified signature read "(claimed: ops, not verified)" (decision-roles.ts).
+  const roles = rolesInWords({ roles: raise.by.roles, rolesVerified: raise.rolesVerified });
   const note = raise.note ? `: ${raise.note}` : '';
   if (raise.stop) {
     chain.thinking(`Stopped at the budget by ${by}${roles}${note}.`, { level: 'full' }, { kind: 'budget', by });
@@ -66,7 +69,10 @@ export async function mayRaise(
 function budgetPause(ctx: RunContext, reason: BudgetPauseReason, message: string, timeoutMs: number): BudgetPause {
   const { input } = ctx;
   const now = Date.now();
+  const pausedAt = new Date(now).toISOString();
   return {
+    // The reason and the run's clock: unique across the run's pauses, continue-as-new included.
+    pauseId: `${reason}@${pausedAt}`,
     reason,
     message,
     spent: spentSoFar(ctx),
@@ -75,9 +81,9 @@ function budgetPause(ctx: RunContext, reason: BudgetPauseReason, message: string
       ...(input.costBudgetUsd !== undefined ? { costBudgetUsd: input.costBudgetUsd } : {}),
       maxIterations: input.maxIterations,
     },
-    pausedAt: new Date(now).toISOString(),
+    pausedAt,
     expiresAt: new Date(now + timeoutMs).toISOString(),
-    raiserRoles: input.budgetRaiserRoles ?? [],
+    raiserRoles: raiserRolesOf(input.budgetRaiserRoles),
   };
 }
 

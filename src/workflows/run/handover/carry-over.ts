@@ -1,3 +1,4 @@
+import type { UsedDecisions } from '../../../domain/approval/used-decisions';
 import type {
   AgentInput,
   ApprovalRecord,
@@ -54,6 +55,8 @@ export function carryOver(
   level: CarryLevel = CARRY_LEVELS[0]!,
   /** The steps this handover leaves behind (see chainTail), shortened like the chain. */
   archive?: ChainArchive,
+  /** Signed decisions accepted within the age limit: a replay stays refused in the next run. */
+  usedDecisions: UsedDecisions = [],
 ): ContinuedState {
   const data = state.carried(runId);
   return {
@@ -65,6 +68,7 @@ export function carryOver(
     steering: [...steering.waiting],
     ...(steering.refused > 0 ? { steeringRefused: steering.refused } : {}),
     ...(archive ? { archive: shortenArchive(archive, runId, level) } : {}),
+    ...(usedDecisions.length > 0 ? { usedDecisions: [...usedDecisions] } : {}),
   };
 }
 

@@ -28,27 +28,36 @@ const by = { id: 'ops', roles: [] };
 describe('outcome-unknown decisions', () => {
   it('refuses markDone or a result on an ordinary approval, on a rejection, and a result without markDone', () => {
     const gate = gateWith();
-    expect(() => gate.check({ callId: 'c1', approved: true, by, argumentsHash: 'h', markDone: true })).toThrow(
+    expect(() => gate.check({ callId: 'c1', approved: true, by, argumentsHash: 'h', markDone: true }, true)).toThrow(
       /markDone and result are for a call whose outcome is unknown/,
     );
     expect(() =>
-      gate.check({ callId: 'c2:outcome-1', approved: false, by, argumentsHash: 'h', reason: 'x', markDone: true }),
+      gate.check(
+        { callId: 'c2:outcome-1', approved: false, by, argumentsHash: 'h', reason: 'x', markDone: true },
+        true,
+      ),
     ).toThrow(/markDone needs approved: true/);
-    expect(() => gate.check({ callId: 'c2:outcome-1', approved: true, by, argumentsHash: 'h', result: 'r' })).toThrow(
-      /A result goes with markDone/,
-    );
     expect(() =>
-      gate.check({
-        callId: 'c2:outcome-1',
-        approved: true,
-        by,
-        argumentsHash: 'h',
-        markDone: true,
-        result: 'x'.repeat(MAX_MARKED_RESULT_CHARS + 1),
-      }),
+      gate.check({ callId: 'c2:outcome-1', approved: true, by, argumentsHash: 'h', result: 'r' }, true),
+    ).toThrow(/A result goes with markDone/);
+    expect(() =>
+      gate.check(
+        {
+          callId: 'c2:outcome-1',
+          approved: true,
+          by,
+          argumentsHash: 'h',
+          markDone: true,
+          result: 'x'.repeat(MAX_MARKED_RESULT_CHARS + 1),
+        },
+        true,
+      ),
     ).toThrow(/at most 4000/);
     expect(() =>
-      gate.check({ callId: 'c2:outcome-1', approved: true, by, argumentsHash: 'h', markDone: true, result: 'tr_1' }),
+      gate.check(
+        { callId: 'c2:outcome-1', approved: true, by, argumentsHash: 'h', markDone: true, result: 'tr_1' },
+        true,
+      ),
     ).not.toThrow();
   });
 

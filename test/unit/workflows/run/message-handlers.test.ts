@@ -6,6 +6,7 @@ import { RunState } from '../../../../src/workflows/core/state/run-state';
 import { SubAgentTree } from '../../../../src/workflows/delegation/sub-agent-tree';
 import { ApprovalGate } from '../../../../src/workflows/people/approval-gate';
 import { BudgetDesk } from '../../../../src/workflows/people/budget-desk';
+import { DecisionSignatures } from '../../../../src/workflows/people/decision-signatures';
 import { QuestionDesk } from '../../../../src/workflows/people/question-desk';
 import { StallQuestion } from '../../../../src/workflows/people/stall-question';
 import { SteeringInbox } from '../../../../src/workflows/people/steering-inbox';
@@ -25,6 +26,7 @@ function run() {
     inbox: new SteeringInbox(),
     stall: new StallQuestion(),
     budget: new BudgetDesk(),
+    signatures: new DecisionSignatures(undefined, 'wf-1'),
   };
   const tree = new SubAgentTree(chain, [{ agentName: 'a', workflowId: 'wf-1' }]);
   const conversations = new SentConversations();

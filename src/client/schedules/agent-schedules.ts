@@ -5,6 +5,7 @@ import {
   type ScheduleSummary,
 } from '@temporalio/client';
 import { z } from 'zod';
+import type { SignedDecisionPolicy } from '../../domain/approval/signed-decision';
 import type { AgentClient } from '../agent-client';
 import { agentStartOptions } from '../start/agent-start-options';
 import { ScheduleExistsError, ScheduleNotFoundError, ScheduleRefusedError } from '../errors/schedule-errors';
@@ -61,6 +62,16 @@ const OVERLAP: Record<StoredSchedule['overlap'], ScheduleOverlapPolicy> = {
 };
 
 /**
+ * What the schedule's runs are started with besides its settings: the signing keys their
+ * decisions are verified with (`signedDecisionKeys` for serve, required with --require-signatures;
+ * the readable keyring's, not required, for the CLI). Stored in the Schedule's action with the rest
+ * of the input, so every run it starts holds the keys its creator's door gives a direct run.
+ */
+export interface ScheduleRunInput {
+  signedDecisions?: SignedDecisionPolicy;
+}
+
+/**
  * Creates a Temporal Schedule that starts `agentWorkflow` with the same input, search attributes
  * and memo as `AgentClient.start` would, plus its origin. Costs 1 action to create; each run it
  * starts costs 3 (2 for the Schedule, 1 for the start). Throws ZodError for bad settings,
@@ -70,6 +81,7 @@ export async function createSchedule(
   agents: AgentClient,
   init: ScheduleInit,
   owner: ScheduleOwner,
+  runInput: ScheduleRunInput = {},
 ): Promise<ScheduleRecord> {
   const settings: ScheduleSettings = ScheduleInit.parse(init);
   const input = agents.prepare({
@@ -77,6 +89,7 @@ export async function createSchedule(
     agent: settings.agent,
     ...(settings.model ? { model: settings.model } : {}),
     caller: { id: owner.id, roles: [], ...(owner.tenant !== undefined ? { tenant: owner.tenant } : {}) },
+    ...(runInput.signedDecisions ? { signedDecisions: runInput.signedDecisions } : {}),
   });
   const scheduleId = scheduleIdOf(settings.name, owner.tenant);
   const stored: StoredSchedule = {

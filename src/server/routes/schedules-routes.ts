@@ -14,6 +14,7 @@ import { defineRoute, type ApiRoute } from '../api-route';
 import type { Identity } from '../auth/identity';
 import { badRequest } from '../error-handler';
 import type { AgentCatalog } from '../catalog/agent-catalog';
+import { signedDecisionKeys } from '../protocols/protocol-run-input';
 import {
   CreatedScheduleResponse,
   CreateScheduleBody,
@@ -95,7 +96,8 @@ export const createScheduleRoute = defineRoute({
   async handle({ ctx, identity, body, reply }) {
     requireScheduleAdmin(identity);
     const checked = checkScheduledAgent(ctx.catalog, body.agent);
-    const record = await createSchedule(ctx.agents, body, ownerOf(identity)).catch(asApiError);
+    // Its runs hold the server's keys as a run started here does (required with --require-signatures).
+    const record = await createSchedule(ctx.agents, body, ownerOf(identity), signedDecisionKeys(ctx)).catch(asApiError);
     reply.header('location', schedulePath(record.name));
     return { ...record, ...checked };
   },

@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { z } from 'zod';
 import type { AgentClient } from '../../client/agent-client';
+import type { SignedDecisionPolicy } from '../../domain/approval/signed-decision';
 import { MAX_CONTEXT_FILE_BYTES } from '../../domain/run/agent-context';
 import { originOfMemo } from '../../domain/run/run-origin';
 import { ApiError } from '../api-error';
 import { defineRoute, type ApiRoute } from '../api-route';
 import { RunLinks } from '../api-schemas';
+import { signedDecisionKeys } from '../protocols/protocol-run-input';
 import { TriggerName, type Trigger } from './trigger-config';
 import {
   DELIVERY_HEADER,
@@ -43,13 +45,15 @@ const links = (runId: string) => {
  * Starts the trigger's run, once per delivery id: the id is derived from it and a used id is
  * refused by Temporal even after its run closed (REJECT_DUPLICATE), so a redelivery answers the run
  * the first delivery started, at no action (Temporal does not bill a refused start). After the
- * namespace's retention the old run is gone and the same delivery would start a new one.
+ * namespace's retention the old run is gone and the same delivery would start a new one. `signed`
+ * is the server's keys, as every run serve starts holds them (required with --require-signatures).
  */
 async function startOnce(
   agents: AgentClient,
   trigger: Trigger,
   deliveryId: string,
   body: Buffer,
+  signed: { signedDecisions?: SignedDecisionPolicy },
 ): Promise<{ runId: string; duplicate: boolean }> {
   const runId = triggerRunId(trigger.name, deliveryId);
   const content = body.toString('utf8');
@@ -65,6 +69,7 @@ async function startOnce(
           data: { trigger: trigger.name, deliveryId },
           files: [{ name: TRIGGER_PAYLOAD_FILE, content, bytes: body.length }],
         },
+        ...signed,
       },
       { workflowId: runId, origin: { kind: 'trigger', trigger: trigger.name, deliveryId }, once: true },
     );
@@ -109,7 +114,7 @@ export const triggerRoute = defineRoute({
     // The signature is checked before the name is revealed: an unknown name fails it (NO_SECRET).
     const check = verifyDelivery(trigger?.secret ?? NO_SECRET, request.headers, body, Date.now());
     if (!check.ok || !trigger) throw new ApiError('unauthenticated', check.ok ? SIGNATURE_MISMATCH : check.problem);
-    const { runId, duplicate } = await startOnce(ctx.agents, trigger, check.deliveryId, body);
+    const { runId, duplicate } = await startOnce(ctx.agents, trigger, check.deliveryId, body, signedDecisionKeys(ctx));
     const answer = { runId, links: links(runId), duplicate };
     // The route's status is 201; a redelivery answers 200 with the same run.
     if (duplicate) return reply.status(200).send(answer);

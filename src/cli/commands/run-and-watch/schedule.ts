@@ -17,6 +17,7 @@ import type { CommandLine, CommandSpec } from '../../spec/command-line';
 import { flag, PERSON_OPTIONS, text } from '../../spec/flags';
 import { UsageError } from '../../spec/usage-error';
 import { connect } from '../../setup/runtime';
+import { runSignedDecisions } from '../../setup/decision-keyring';
 import { writeForStdout, writeSafe } from '../../render/terminal-safe';
 import { actingPerson } from '../people-in-the-loop/decide-call';
 
@@ -108,7 +109,8 @@ export async function runScheduleCommand(line: CommandLine): Promise<number> {
   try {
     switch (action) {
       case 'create': {
-        const record = await createSchedule(agents, init!, owner).catch(asUsage);
+        // Its runs hold the readable keyring's keys, as `thoughtline run`'s do (unsigned decisions still reach them).
+        const record = await createSchedule(agents, init!, owner, runSignedDecisions()).catch(asUsage);
         writeSafe(process.stdout, `Created schedule ${record.name}.\n${scheduleLines(record)}`);
         // The CLI speaks to Temporal alone: it cannot know which agents the workers register.
         writeSafe(

@@ -65,7 +65,7 @@ export class DecisionSignatures {
     if (verdict.problem === undefined && verified?.ok)
       this.accepted = useDecision(
         this.accepted,
-        { id: verified.decisionId, issuedMs: verified.issuedMs },
+        { id: verified.decisionId, issuedMs: verified.issuedMs, kind },
         this.nowMs(),
       ).state;
     return verdict;
@@ -76,7 +76,7 @@ export class DecisionSignatures {
     if (verified?.ok) {
       const problem = reuseProblem(
         this.accepted,
-        { id: verified.decisionId, issuedMs: verified.issuedMs },
+        { id: verified.decisionId, issuedMs: verified.issuedMs, kind },
         this.nowMs(),
       );
       return { verdict: problem === undefined ? { rolesVerified: true } : { rolesVerified: true, problem }, verified };

@@ -1,3 +1,4 @@
+import { PROCESS_KEPT } from './process-kept';
 import { SANDBOX_OFF_FLAG } from './sandbox-layers';
 
 /** Marks the code processes in `ps`, so an operator (and a test) can tell them apart. */
@@ -83,8 +84,11 @@ function lockdown() {
     'FormData', 'require', 'module', 'exports', '__filename', '__dirname', 'Worker', 'SharedWorker']) {
     try { delete globalThis[name]; } catch {}
   }
-  for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen', 'kill', 'chdir', 'setuid', 'setgid', 'abort']) {
-    try { process[name] = undefined; } catch {}
+  // An allow-list (process-kept.ts): whatever Node puts on process, only what this program needs stays.
+  const kept = new Set(${JSON.stringify(PROCESS_KEPT)});
+  for (const name of Object.getOwnPropertyNames(process)) {
+    if (kept.has(name)) continue;
+    if (!Reflect.deleteProperty(process, name)) throw new Error('code_run: process.' + name + ' cannot be removed; the sandbox does not run with it');
   }
 }
 
@@ -397,8 +401,9 @@ process.on('message', async (job) => {
  * `require` and `import()`, a `process.getBuiltinModule` that refuses them too, no network globals).
  * It then gets one job over IPC, loads the runtime (QuickJS or Pyodide, both WebAssembly), removes
  * Pyodide's doors to Node (its socket layer, host mounts, `js` and `pyodide_js`), takes away what a
- * sandbox escape could use (module loading, process control), says `ready`, runs the code, answers
- * with its output, changed files and kept variables, and exits. The parent owns the deadline, the
+ * sandbox escape could use (module loading; on `process`, all but the allow-list `PROCESS_KEPT`),
+ * says `ready`, runs the code, answers with its output, changed files and kept variables, and
+ * exits. The parent owns the deadline, the
  * memory watchdog and the network namespace: it kills this process. The process runs under Node's
  * permission model (no file writes, no child processes, no workers, no addons, reads only of the
  * runtime's package folders), without code generation from strings in its own realm, and with an

@@ -7,7 +7,13 @@ import { createCodeRunTool } from '../../../src/tools/builtin/code';
 import { networkNamespace } from '../../../src/tools/builtin/code/network-namespace';
 import { PROCESS_KEPT } from '../../../src/tools/builtin/code/process-kept';
 import { SANDBOX_LAYERS, type SandboxLayer } from '../../../src/tools/builtin/code/sandbox-layers';
-import { countingServer, hostNetworkEscape, pythonNetworkProbe, runChild } from './code-run-probes';
+import {
+  countingServer,
+  hostNetworkEscape,
+  PYODIDE_DOORS_PROBE,
+  pythonNetworkProbe,
+  runChild,
+} from './code-run-probes';
 
 /**
  * Each layer of the sandbox on its own: an attack that gets through with that layer off and is
@@ -75,17 +81,36 @@ describe("code_run's barriers, each on its own (issue 78)", () => {
     expect(server.connections()).toBeGreaterThanOrEqual(3);
   });
 
-  it("Pyodide's API removal alone keeps Python's socket layer closed", async () => {
+  it("Pyodide's API removal alone keeps Python's socket layer closed and Pyodide's internals out of reach", async () => {
     tested.add('pyodide-api');
     const server = await countingServer();
     cleanups.push(server.close);
-    const on = await runChild('python', pythonNetworkProbe(server.port), {
-      off: ['network-namespace', 'network-modules'],
-    });
+    const others: SandboxLayer[] = ['network-namespace', 'network-modules'];
+    const on = await runChild('python', pythonNetworkProbe(server.port), { off: others });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(on.value).toBe('[]');
     expect(server.connections()).toBe(0);
     // With it off too, the same probe connects: code-run-network.test.ts (its control).
+
+    // From Python: no module, no object the collector knows, leads to Pyodide's API or its module.
+    expect(JSON.parse((await runChild('python', PYODIDE_DOORS_PROBE, { off: others })).value!)).toEqual([]);
+    const reachable = JSON.parse(
+      (await runChild('python', PYODIDE_DOORS_PROBE, { off: [...others, 'pyodide-api'] })).value!,
+    );
+    expect(reachable).toEqual(expect.arrayContaining(["sys.modules['pyodide_js._api']", "sys.modules['pyodide_js']"]));
+
+    // From JavaScript holding the runtime (an escape from Python at its worst): the entry points are gone.
+    const doors = reporting(`
+      const module = pyodide._module;
+      for (const [name, value] of Object.entries({ NODEFS: module.NODEFS, 'FS.mount': module.FS.mount,
+        FS_mount: module.FS_mount, 'FS.filesystems.NODEFS': module.FS.filesystems.NODEFS, loadDynlib: pyodide._api.loadDynlib,
+        packageManager: pyodide._api.packageManager, mountNodeFS: pyodide.mountNodeFS, useNodeSockFS: pyodide.useNodeSockFS }))
+        report[name] = typeof value;
+    `);
+    const closed = report((await runChild('python', '0', { escape: doors, off: others })).value);
+    expect(Object.values(closed)).toEqual(Array(8).fill('undefined'));
+    const open = report((await runChild('python', '0', { escape: doors, off: [...others, 'pyodide-api'] })).value);
+    expect(Object.values(open)).not.toContain('undefined');
   });
 
   it('the permission model alone refuses reads outside the runtimes, child processes and workers', async () => {

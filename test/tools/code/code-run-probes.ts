@@ -131,3 +131,43 @@ export function hostNetworkEscape(port: number): string {
   job.code = JSON.stringify(JSON.stringify(report));
   `;
 }
+
+/**
+ * Python looking for Pyodide's internals (issue 78's review): `sys.modules['pyodide_js._api']`
+ * (whose `public_api._module` holds NODEFS, SOCKFS, the package manager and loadDynlib), any module
+ * in sys.modules that is itself a JsProxy, and any JsProxy held by a module or by any object the
+ * garbage collector knows that leads to the API or the Emscripten module. `value` is the sorted JSON
+ * list of what was found: `[]` when nothing was.
+ */
+export const PYODIDE_DOORS_PROBE = `
+import gc, json, sys
+from pyodide.ffi import JsProxy
+DOORS = ("public_api", "_module", "_api", "packageManager", "loadDynlib", "NODEFS", "SOCKFS", "FS", "mountNodeFS")
+def door(value):
+    if not isinstance(value, JsProxy):
+        return False
+    for name in DOORS:
+        try:
+            if hasattr(value, name):
+                return True
+        except Exception:
+            pass
+    return False
+found = set()
+try:
+    sys.modules["pyodide_js._api"]
+    found.add("sys.modules['pyodide_js._api']")
+except KeyError:
+    pass
+for name, module in list(sys.modules.items()):
+    if isinstance(module, JsProxy):
+        found.add("sys.modules['" + name + "']")
+    for key, value in list(getattr(module, "__dict__", {}).items()):
+        if door(value):
+            found.add(name + "." + key)
+for holder in gc.get_objects():
+    for value in gc.get_referents(holder):
+        if door(value):
+            found.add("held by a " + type(holder).__name__)
+json.dumps(sorted(found))
+`;

@@ -10,6 +10,7 @@ import { SANDBOX_LAYERS, type SandboxLayer } from '../../../src/tools/builtin/co
 import {
   countingServer,
   hostNetworkEscape,
+  namespaceUntested,
   PYODIDE_DOORS_PROBE,
   pythonNetworkProbe,
   runChild,
@@ -36,8 +37,11 @@ describe("code_run's barriers, each on its own (issue 78)", () => {
     tested.add('network-namespace');
     const namespace = networkNamespace();
     if (!namespace.available) {
-      // A machine without namespaces (a container refusing them): the tool must say so to the model.
+      // A machine without namespaces (a container refusing them): the tool must say so to the model,
+      // and this test fails unless the run opted out (THOUGHTLINE_TEST_NO_NETNS=1).
       expect(createCodeRunTool({ root: '/nonexistent-code-root' }).description).toContain('no network namespace');
+      const untested = namespaceUntested(namespace);
+      if (untested) throw untested;
       return;
     }
     const server = await countingServer();
@@ -51,6 +55,16 @@ describe("code_run's barriers, each on its own (issue 78)", () => {
     });
     expect(report(off.value)).toMatchObject({ require: 'connected', import: 'connected' });
     expect(server.connections()).toBeGreaterThan(0);
+  });
+
+  it('without network namespaces, the namespace test fails unless the run opts out', () => {
+    const missing = { available: false, reason: 'unshare --user --net and --net are refused here' } as const;
+    expect(namespaceUntested(missing, {})?.message).toMatch(
+      /namespace layer is untested here.*THOUGHTLINE_TEST_NO_NETNS=1/,
+    );
+    expect(namespaceUntested(missing, { THOUGHTLINE_TEST_NO_NETNS: 'yes' })).toBeInstanceOf(Error);
+    expect(namespaceUntested(missing, { THOUGHTLINE_TEST_NO_NETNS: '1' })).toBeUndefined();
+    expect(namespaceUntested({ available: true, prefix: [] }, {})).toBeUndefined();
   });
 
   it('the module hooks alone refuse every network module, to require, import() and getBuiltinModule', async () => {

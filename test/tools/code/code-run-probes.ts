@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { DEFAULT_CODE_LIMITS, type CodeLimits } from '../../../src/tools/builtin/code';
 import { runCodeChild, type CodeAnswer, type CodeLanguage } from '../../../src/tools/builtin/code/run-code-child';
+import type { NetworkNamespace } from '../../../src/tools/builtin/code/network-namespace';
 import type { SandboxSwitches } from '../../../src/tools/builtin/code/sandbox-layers';
 import { toolContext } from '../../helpers/tool-context';
 
@@ -171,3 +172,22 @@ for holder in gc.get_objects():
             found.add("held by a " + type(holder).__name__)
 json.dumps(sorted(found))
 `;
+
+/**
+ * The variable with which a run on a machine without network namespaces (a container refusing
+ * them) says it knows the namespace layer goes untested there (docs/tools-code.md).
+ */
+export const NO_NETNS_OPT_OUT = 'THOUGHTLINE_TEST_NO_NETNS';
+
+/**
+ * Why the namespace layer's test cannot run here, as the error that fails it; undefined where it
+ * can, or where the run opted out with `THOUGHTLINE_TEST_NO_NETNS=1`. Without this, such a CI
+ * would pass the layer test while never testing the layer.
+ */
+export function namespaceUntested(namespace: NetworkNamespace, env = process.env): Error | undefined {
+  if (namespace.available || env[NO_NETNS_OPT_OUT] === '1') return undefined;
+  return new Error(
+    `No network namespace on this machine (${namespace.reason}), so code_run's namespace layer is untested here. ` +
+      `Run where unshare --user --net works, or set ${NO_NETNS_OPT_OUT}=1 to accept that.`,
+  );
+}

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { DEFAULT_CODE_LIMITS, type CodeLimits } from '../../../src/tools/builtin/code';
 import { runCodeChild, type CodeAnswer, type CodeLanguage } from '../../../src/tools/builtin/code/run-code-child';
+import type { NetworkNamespace } from '../../../src/tools/builtin/code/network-namespace';
 import type { SandboxSwitches } from '../../../src/tools/builtin/code/sandbox-layers';
 import { toolContext } from '../../helpers/tool-context';
 
@@ -130,4 +131,63 @@ export function hostNetworkEscape(port: number): string {
   await attempt('dns', () => new Promise((resolve, reject) => load('dns').lookup('localhost', (e) => (e ? reject(e) : reject(new Error('resolved'))))));
   job.code = JSON.stringify(JSON.stringify(report));
   `;
+}
+
+/**
+ * Python looking for Pyodide's internals (issue 78's review): `sys.modules['pyodide_js._api']`
+ * (whose `public_api._module` holds NODEFS, SOCKFS, the package manager and loadDynlib), any module
+ * in sys.modules that is itself a JsProxy, and any JsProxy held by a module or by any object the
+ * garbage collector knows that leads to the API or the Emscripten module. `value` is the sorted JSON
+ * list of what was found: `[]` when nothing was.
+ */
+export const PYODIDE_DOORS_PROBE = `
+import gc, json, sys
+from pyodide.ffi import JsProxy
+DOORS = ("public_api", "_module", "_api", "packageManager", "loadDynlib", "NODEFS", "SOCKFS", "FS", "mountNodeFS")
+def door(value):
+    if not isinstance(value, JsProxy):
+        return False
+    for name in DOORS:
+        try:
+            if hasattr(value, name):
+                return True
+        except Exception:
+            pass
+    return False
+found = set()
+try:
+    sys.modules["pyodide_js._api"]
+    found.add("sys.modules['pyodide_js._api']")
+except KeyError:
+    pass
+for name, module in list(sys.modules.items()):
+    if isinstance(module, JsProxy):
+        found.add("sys.modules['" + name + "']")
+    for key, value in list(getattr(module, "__dict__", {}).items()):
+        if door(value):
+            found.add(name + "." + key)
+for holder in gc.get_objects():
+    for value in gc.get_referents(holder):
+        if door(value):
+            found.add("held by a " + type(holder).__name__)
+json.dumps(sorted(found))
+`;
+
+/**
+ * The variable with which a run on a machine without network namespaces (a container refusing
+ * them) says it knows the namespace layer goes untested there (docs/tools-code.md).
+ */
+export const NO_NETNS_OPT_OUT = 'THOUGHTLINE_TEST_NO_NETNS';
+
+/**
+ * Why the namespace layer's test cannot run here, as the error that fails it; undefined where it
+ * can, or where the run opted out with `THOUGHTLINE_TEST_NO_NETNS=1`. Without this, such a CI
+ * would pass the layer test while never testing the layer.
+ */
+export function namespaceUntested(namespace: NetworkNamespace, env = process.env): Error | undefined {
+  if (namespace.available || env[NO_NETNS_OPT_OUT] === '1') return undefined;
+  return new Error(
+    `No network namespace on this machine (${namespace.reason}), so code_run's namespace layer is untested here. ` +
+      `Run where unshare --user --net works, or set ${NO_NETNS_OPT_OUT}=1 to accept that.`,
+  );
 }

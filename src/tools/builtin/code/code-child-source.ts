@@ -1,3 +1,4 @@
+import { PROCESS_KEPT } from './process-kept';
 import { SANDBOX_OFF_FLAG } from './sandbox-layers';
 
 /** Marks the code processes in `ps`, so an operator (and a test) can tell them apart. */
@@ -50,7 +51,8 @@ function denyNetwork() {
 }
 if (!OFF.has('network-modules')) denyNetwork();
 
-async function escaped(job) { /*ESCAPE*/ }
+// pyodide: the runtime's API when it is Pyodide, the most an escape from Python could hold.
+async function escaped(job, pyodide) { /*ESCAPE*/ }
 
 const MARK = '\n[… cut: %d more characters]';
 
@@ -83,8 +85,11 @@ function lockdown() {
     'FormData', 'require', 'module', 'exports', '__filename', '__dirname', 'Worker', 'SharedWorker']) {
     try { delete globalThis[name]; } catch {}
   }
-  for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen', 'kill', 'chdir', 'setuid', 'setgid', 'abort']) {
-    try { process[name] = undefined; } catch {}
+  // An allow-list (process-kept.ts): whatever Node puts on process, only what this program needs stays.
+  const kept = new Set(${JSON.stringify(PROCESS_KEPT)});
+  for (const name of Object.getOwnPropertyNames(process)) {
+    if (kept.has(name)) continue;
+    if (!Reflect.deleteProperty(process, name)) throw new Error('code_run: process.' + name + ' cannot be removed; the sandbox does not run with it');
   }
 }
 
@@ -288,19 +293,52 @@ const PY_STATE = [
 ].join('\n');
 
 // Pyodide's entry points that reach Node: its socket layer (initializeNodeSockFS imports node:net
-// itself), host mounts, package loading (reads and fetches outside the runtime) and a way to add
-// modules; and the modules through which Python reaches JavaScript objects. Gone before the code runs.
-function closePyodideDoors(py) {
-  const api = py._api || {};
-  for (const name of ['initializeNodeSockFS', '_nodeSock', 'loadBinaryFile', 'loadPackage']) { try { delete api[name]; } catch {} }
-  for (const name of ['mountNodeFS', 'mountNativeFS', 'useNodeSockFS', 'loadPackage', 'loadPackagesFromImports', 'registerJsModule', 'registerComlink']) {
-    try { delete py[name]; } catch {}
-    try { py[name] = undefined; } catch {}
+// itself and points SOCKFS at it; NODESOCKFS), host mounts (NODEFS, FS.mount), package and library
+// loading (reads and fetches outside the runtime: packageManager, loadDynlib) and ways to add
+// modules, on its public API, its internal API and the Emscripten module; and every module through
+// which Python reaches them: js, pyodide_js and their submodules (pyodide_js._api leads to all of the
+// above). The runtime keeps what it uses after loading: FS's file calls, the event loop's
+// scheduleCallback, and SOCKFS, which Python's socket calls read to fail (without it they crash the
+// process), never patched to Node once initializeNodeSockFS is gone. Gone before the code runs; a
+// name that will not go stops the process (fail closed).
+const PYODIDE_DOORS = {
+  api: ['initializeNodeSockFS', '_nodeSock', 'loadBinaryFile', 'loadPackage', 'loadDynlib', 'packageManager', 'install'],
+  public: ['mountNodeFS', 'mountNativeFS', 'useNodeSockFS', 'loadPackage', 'loadPackagesFromImports', 'registerJsModule', 'registerComlink'],
+  module: ['NODEFS', 'FS_mount'],
+  FS: ['mount'],
+  filesystems: ['NODEFS', 'NODESOCKFS'],
+};
+const PY_CLOSE = [
+  'def __thoughtline_close():',
+  '    import gc, sys',
+  '    from _pyodide._importhook import JsLoader, jsfinder',
+  '    jsfinder.jsproxies.clear()',
+  '    for name in [k for k in sys.modules if k.split(".")[0] in ("js", "pyodide_js")]:',
+  '        del sys.modules[name]',
+  // Each such module's loader holds its JsProxy, in a cycle with the module's spec that the
+  // collector cannot free (a JsProxy is not traversed) and gc.get_objects() still finds: emptied.
+  '    for holder in gc.get_objects():',
+  '        if isinstance(holder, JsLoader):',
+  '            holder.jsproxy = None',
+  '__thoughtline_close()',
+  'del __thoughtline_close',
+].join('\n');
+function removeAll(owner, names, where) {
+  for (const name of names) {
+    try { delete owner[name]; } catch {}
+    if (owner[name] !== undefined) { try { owner[name] = undefined; } catch {} }
+    if (owner[name] !== undefined) throw new Error('code_run: ' + where + '.' + name + ' cannot be removed; the sandbox does not run with it');
   }
-  const filesystems = (py.FS && py.FS.filesystems) || {};
-  for (const name of ['NODEFS', 'NODESOCKFS']) { try { delete filesystems[name]; } catch {} }
+}
+function closePyodideDoors(py) {
+  const module = py._module;
+  removeAll(py._api, PYODIDE_DOORS.api, 'pyodide._api');
+  removeAll(py, PYODIDE_DOORS.public, 'pyodide');
+  removeAll(module, PYODIDE_DOORS.module, 'pyodide._module');
+  removeAll(module.FS, PYODIDE_DOORS.FS, 'pyodide.FS');
+  removeAll(module.FS.filesystems, PYODIDE_DOORS.filesystems, 'pyodide.FS.filesystems');
   for (const name of ['js', 'pyodide_js']) { try { py.unregisterJsModule(name); } catch {} }
-  py.runPython('import sys\nfor _n in ("js", "pyodide_js"): sys.modules.pop(_n, None)\ndel _n');
+  py.runPython(PY_CLOSE);
 }
 
 async function runPython(job) {
@@ -337,7 +375,7 @@ async function runPython(job) {
   restore.destroy();
 
   process.send({ kind: 'ready' });
-  await escaped(job);
+  await escaped(job, py);
   let value;
   let error;
   try {
@@ -397,8 +435,9 @@ process.on('message', async (job) => {
  * `require` and `import()`, a `process.getBuiltinModule` that refuses them too, no network globals).
  * It then gets one job over IPC, loads the runtime (QuickJS or Pyodide, both WebAssembly), removes
  * Pyodide's doors to Node (its socket layer, host mounts, `js` and `pyodide_js`), takes away what a
- * sandbox escape could use (module loading, process control), says `ready`, runs the code, answers
- * with its output, changed files and kept variables, and exits. The parent owns the deadline, the
+ * sandbox escape could use (module loading; on `process`, all but the allow-list `PROCESS_KEPT`),
+ * says `ready`, runs the code, answers with its output, changed files and kept variables, and
+ * exits. The parent owns the deadline, the
  * memory watchdog and the network namespace: it kills this process. The process runs under Node's
  * permission model (no file writes, no child processes, no workers, no addons, reads only of the
  * runtime's package folders), without code generation from strings in its own realm, and with an

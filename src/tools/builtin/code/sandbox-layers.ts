@@ -15,7 +15,7 @@ export const SANDBOX_LAYERS = [
   'permission',
   /** `--disallow-code-generation-from-strings`: `Function` and `eval` compile nothing in the process's realm. */
   'no-code-generation',
-  /** `require`, `process.kill`, `process.binding` and the like removed once the runtime is loaded. */
+  /** Once the runtime is loaded: `require` and the network globals removed, and on `process` all but an allow-list (`PROCESS_KEPT`). */
   'lockdown',
   /** The process starts with an empty environment: no worker secrets. */
   'empty-env',

@@ -5,7 +5,8 @@ import { StoreDatabaseError } from '../../src/store/store-errors';
 import { STORE_SCHEMA_VERSION } from '../../src/store/sql/store-schema';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
 import { chainStoreContract } from './chain-store-contract';
-import { legacyImportOf, runUpdateOf, sampleChain } from './store-test-chains';
+import { expectLegacyImportMoved, writeLegacyImport } from './legacy-import-migration';
+import { runUpdateOf, sampleChain } from './store-test-chains';
 
 let postgres: TestPostgres;
 beforeAll(async () => {
@@ -62,24 +63,12 @@ describe('the PostgreSQL chain store', () => {
 
   it("moves a run imported before version 5 out of the live runs' id space, with its steps and links", async () => {
     const store = await openWith('legacy_');
-    const legacy = legacyImportOf('trigger.deploys.d-1');
-    await store.putRun(legacy.update);
-    await store.putSteps('trigger.deploys.d-1', legacy.steps);
-    await store.putRun(runUpdateOf(sampleChain('agent-live')));
+    const legacy = await writeLegacyImport(store);
     await store.close();
     await postgres.query('UPDATE legacy_store_schema SET version = 4');
     const again = await openWith('legacy_');
     try {
-      expect(await again.run('trigger.deploys.d-1')).toBeUndefined();
-      expect(await again.run('import:legacy:trigger.deploys.d-1')).toMatchObject({
-        rootRunId: 'import:legacy:trigger.deploys.d-1',
-        stepCount: legacy.steps.length,
-        imported: { importedBy: 'mallory' },
-      });
-      const moved = await again.steps('import:legacy:trigger.deploys.d-1', { afterStep: 0, limit: 100 });
-      expect(moved.map((step) => step.stepId)).toEqual(legacy.steps.map((step) => step.stepId));
-      expect(await again.steps('trigger.deploys.d-1', { afterStep: 0, limit: 100 })).toEqual([]);
-      expect(await again.run('agent-live')).toMatchObject({ rootRunId: 'agent-live' });
+      await expectLegacyImportMoved(again, legacy);
     } finally {
       await again.close();
     }

@@ -7,7 +7,8 @@ import { openChainStore } from '../../src/store/open-chain-store';
 import { StoreDatabaseError } from '../../src/store/store-errors';
 import { openSqlite } from '../helpers/sqlite-file';
 import { chainStoreContract } from './chain-store-contract';
-import { legacyImportOf, runUpdateOf, sampleChain } from './store-test-chains';
+import { expectLegacyImportMoved, writeLegacyImport } from './legacy-import-migration';
+import { runUpdateOf, sampleChain } from './store-test-chains';
 
 /** Another process that holds the database's write lock for `ms`, then commits; resolves once it holds it. */
 function holdWriteLock(file: string, ms: number): Promise<{ done: Promise<void> }> {
@@ -105,26 +106,14 @@ describe('the SQLite chain store', () => {
   it("moves a run imported before version 5 out of the live runs' id space, with its steps and links", async () => {
     const file = path.join(root, 'v4.sqlite');
     const store = (await openChainStore({ kind: 'sqlite', file }))!;
-    const legacy = legacyImportOf('trigger.deploys.d-1');
-    await store.putRun(legacy.update);
-    await store.putSteps('trigger.deploys.d-1', legacy.steps);
-    await store.putRun(runUpdateOf(sampleChain('agent-live')));
+    const legacy = await writeLegacyImport(store);
     await store.close();
     const db = openSqlite(file);
     db.exec('UPDATE thoughtline_store_schema SET version = 4');
     db.close();
     const again = (await openChainStore({ kind: 'sqlite', file }))!;
     try {
-      expect(await again.run('trigger.deploys.d-1')).toBeUndefined();
-      expect(await again.run('import:legacy:trigger.deploys.d-1')).toMatchObject({
-        rootRunId: 'import:legacy:trigger.deploys.d-1',
-        stepCount: legacy.steps.length,
-        imported: { importedBy: 'mallory' },
-      });
-      const moved = await again.steps('import:legacy:trigger.deploys.d-1', { afterStep: 0, limit: 100 });
-      expect(moved.map((step) => step.stepId)).toEqual(legacy.steps.map((step) => step.stepId));
-      expect(await again.steps('trigger.deploys.d-1', { afterStep: 0, limit: 100 })).toEqual([]);
-      expect(await again.run('agent-live')).toMatchObject({ rootRunId: 'agent-live' });
+      await expectLegacyImportMoved(again, legacy);
     } finally {
       await again.close();
     }

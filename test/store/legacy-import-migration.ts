@@ -1,0 +1,33 @@
+import { expect } from 'vitest';
+import type { ChainStore } from '../../src/store/chain-store';
+import { legacyImportOf, runUpdateOf, sampleChain } from './store-test-chains';
+
+/** The id a trigger run would get, where a store before version 5 kept an import. */
+const SQUATTED = 'trigger.deploys.d-1';
+
+/** Writes an import under a live run's id, as stores before version 5 did, beside a live run; returns what was written. */
+export async function writeLegacyImport(store: ChainStore): Promise<ReturnType<typeof legacyImportOf>> {
+  const legacy = legacyImportOf(SQUATTED);
+  await store.putRun(legacy.update);
+  await store.putSteps(SQUATTED, legacy.steps);
+  await store.putRun(runUpdateOf(sampleChain('agent-live')));
+  return legacy;
+}
+
+/** After migration 5 (both databases): the import and its steps live under `import:legacy:<id>`, the live id is free, the live run untouched. */
+export async function expectLegacyImportMoved(
+  store: ChainStore,
+  legacy: ReturnType<typeof legacyImportOf>,
+): Promise<void> {
+  const moved = `import:legacy:${SQUATTED}`;
+  expect(await store.run(SQUATTED)).toBeUndefined();
+  expect(await store.run(moved)).toMatchObject({
+    rootRunId: moved,
+    stepCount: legacy.steps.length,
+    imported: { importedBy: 'mallory' },
+  });
+  const steps = await store.steps(moved, { afterStep: 0, limit: 100 });
+  expect(steps.map((step) => step.stepId)).toEqual(legacy.steps.map((step) => step.stepId));
+  expect(await store.steps(SQUATTED, { afterStep: 0, limit: 100 })).toEqual([]);
+  expect(await store.run('agent-live')).toMatchObject({ rootRunId: 'agent-live' });
+}

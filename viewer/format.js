@@ -103,8 +103,8 @@ export function taskChoiceTitle(choice) {
 
 /**
  * The heading of a step: "Thinking", "Tool call · search", "Result · search (failed)", and for
- * the answer "Final answer", "Partial answer (max_iterations)", "Answer, partly grounded", "Answer,
- * no tool result behind it", "Ungrounded summary (stalled)" (answerLabel), or "Answer" in chains recorded before.
+ * the answer "Final answer", "Partial answer (max_iterations)", "Answer contradicted by its sources",
+ * "Answer, partly grounded", "Answer, not fully checked", "Answer, no tool result behind it", "Ungrounded summary (stalled)" (answerLabel), or "Answer" in chains recorded before.
  */
 export function stepTitle(step, toolNames = new Map()) {
   switch (step?.type) {
@@ -158,6 +158,18 @@ export function answerLabel(synthesis) {
             ? 'Answer, partly grounded'
             : `Partial answer (${reason}), partly grounded`,
         badge: 'partly grounded',
+      };
+    case 'contradicted':
+      return {
+        kind: 'contradicted',
+        title: `${reason === undefined || reason === 'success' ? 'Answer' : `Partial answer (${reason})`} contradicted by its sources`,
+        badge: 'contradicted',
+      };
+    case 'unchecked':
+      return {
+        kind: 'unchecked',
+        title: `${reason === undefined || reason === 'success' ? 'Answer' : `Partial answer (${reason})`}, not fully checked`,
+        badge: 'not fully checked',
       };
     case 'unsupported':
       return { kind: 'unsupported', title: 'Answer, no tool result behind it', badge: 'no tool result' };

@@ -91,10 +91,19 @@ function groundingNote(synthesis) {
   const judged = answerLabel(synthesis);
   if (!judged) return null;
   const sources = Array.isArray(synthesis.sources) ? synthesis.sources.length : 0;
-  const unsupported = Array.isArray(synthesis.claimCheck?.unsupported) ? synthesis.claimCheck.unsupported : [];
+  const list = (name) => (Array.isArray(synthesis.claimCheck?.[name]) ? synthesis.claimCheck[name] : []);
+  const faults = [
+    list('contradicted').length ? `its sources say otherwise of ${list('contradicted').join(', ')}` : '',
+    list('unsupported').length ? `nothing supports ${list('unsupported').join(', ')}` : '',
+    list('unchecked').length ? `nothing checked ${list('unchecked').join(', ')}` : '',
+  ].filter((f) => f !== '');
+  const ended =
+    synthesis.terminationReason && synthesis.terminationReason !== 'success'
+      ? `; the run ended ${synthesis.terminationReason}`
+      : '';
   const text =
-    judged.kind === 'partly'
-      ? `Drawn from ${sources} tool result${sources === 1 ? '' : 's'}, but nothing supports ${unsupported.join(', ') || 'some of its claims'}${synthesis.terminationReason && synthesis.terminationReason !== 'success' ? `; the run ended ${synthesis.terminationReason}` : ''}.`
+    judged.kind === 'partly' || judged.kind === 'contradicted' || judged.kind === 'unchecked'
+      ? `Drawn from ${sources} tool result${sources === 1 ? '' : 's'}, but ${faults.join('; ') || 'some of its claims are at fault'}${ended}.`
       : sources > 0
         ? `Drawn from ${sources} tool result${sources === 1 ? '' : 's'}${judged.kind === 'partial' ? `; the run ended ${synthesis.terminationReason}, so it may be incomplete` : ''}.`
         : judged.kind === 'ungrounded'
@@ -118,7 +127,16 @@ function claimList(synthesis, stepNumbers) {
         ? h('span', { class: 'claim-source' }, 'an observation not on this page')
         : h('a', { class: 'claim-source', href: `#step-${n}` }, `step ${n}`);
     }
+    if (typeof claim.contradictedBy === 'string') {
+      const n = stepNumbers.get(claim.contradictedBy);
+      return h(
+        'a',
+        { class: 'claim-source claim-contradicted', href: n === undefined ? undefined : `#step-${n}` },
+        n === undefined ? 'contradicted' : `contradicted by step ${n}`,
+      );
+    }
     if (typeof claim.given === 'string') return h('span', { class: 'claim-source' }, `given by the ${claim.given}`);
+    if (claim.unchecked === true) return h('span', { class: 'claim-source claim-unchecked' }, 'not checked');
     return h('span', { class: 'claim-source claim-unsupported' }, 'unsupported');
   };
   return h(

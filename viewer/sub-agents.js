@@ -16,8 +16,8 @@ export function subAgentLink(sub) {
   const unbacked =
     sub.grounding === 'unsupported' || sub.grounding === 'ungrounded'
       ? `${sub.grounding} answer`
-      : sub.grounding === 'partly_grounded'
-        ? `partly grounded answer${Array.isArray(sub.unsupportedClaims) && sub.unsupportedClaims.length ? ` (unsupported: ${sub.unsupportedClaims.join(', ')})` : ''}`
+      : sub.grounding === 'partly_grounded' || sub.grounding === 'contradicted' || sub.grounding === 'unchecked'
+        ? `${sub.grounding === 'partly_grounded' ? 'partly grounded' : sub.grounding} answer${Array.isArray(sub.unsupportedClaims) && sub.unsupportedClaims.length ? ` (${sub.grounding === 'partly_grounded' ? 'unsupported' : 'at fault'}: ${sub.unsupportedClaims.join(', ')})` : ''}`
         : undefined;
   const facts = [
     sub.status,

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HAND_WRITTEN_MODEL } from '../../src/activities/recording';
 import { blocksOf, fileFindings, isRealModelName, jsonFindings, textFindings } from './figures-under-model-names';
 
 /*
@@ -42,7 +43,10 @@ describe('no committed file presents figures under a real model name', () => {
     const files = committedFiles();
     // The scan reaches the places the issue names: evaluation data, docs, examples, fixtures, bench results.
     for (const where of ['eval/', 'docs/', 'examples/', 'test/replay/fixtures/', 'bench/results/'])
-      expect(files.some((f) => f.startsWith(where)), where).toBe(true);
+      expect(
+        files.some((f) => f.startsWith(where)),
+        where,
+      ).toBe(true);
     const findings = files.flatMap((file) => {
       const content = fs.readFileSync(path.join(ROOT, file), 'utf8');
       return fileFindings(file, content).filter(
@@ -55,7 +59,7 @@ describe('no committed file presents figures under a real model name', () => {
   it('knows real model names from the price table and the big families, not stand-ins', () => {
     for (const name of ['claude-sonnet-4-6', 'claude-haiku-4-5-20251001', 'gpt-4o', 'gemini-2.5-pro'])
       expect(isRealModelName(name), name).toBe(true);
-    for (const name of ['offline-model', 'scripted-model', 'hand-written', 'SmolLM2-135M-Instruct', 'brief'])
+    for (const name of ['offline-model', 'scripted-model', HAND_WRITTEN_MODEL, 'SmolLM2-135M-Instruct', 'brief'])
       expect(isRealModelName(name), name).toBe(false);
   });
 
@@ -77,9 +81,9 @@ describe('no committed file presents figures under a real model name', () => {
     const settings = { provider: 'anthropic', model: 'claude-sonnet-4-6', maxTokens: 2048, timeoutMs: 120000 };
     expect(jsonFindings({ variants: [{ id: 'offline-model' }], results: [], model: settings })).toEqual([]);
     expect(jsonFindings({ model: 'offline-model', usage: { inputTokens: 12 }, costUsd: 0 })).toEqual([]);
-    expect(textFindings('| `THOUGHTLINE_MODEL` | `claude-sonnet-4-6` | model the CLI asks for, maxTokens: 2048 |')).toEqual(
-      [],
-    );
+    expect(
+      textFindings('| `THOUGHTLINE_MODEL` | `claude-sonnet-4-6` | model the CLI asks for, maxTokens: 2048 |'),
+    ).toEqual([]);
     expect(textFindings('offline-model (iteration 1, asked for claude-sonnet-4-6)')).toEqual([]);
   });
 });

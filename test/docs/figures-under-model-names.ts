@@ -139,9 +139,7 @@ export function textFindings(text: string): Array<{ line: number; what: string }
     const block = NOT_PRESENTING.reduce((t, pattern) => t.replace(pattern, ''), whole);
     const names = [...new Set([...block.matchAll(NAME_IN_TEXT)].map((m) => m[0]))].filter(isRealModelName);
     const figure = MEASURED.exec(block);
-    return names.length > 0 && figure
-      ? [{ line, what: `"${figure[0]}" in a block naming ${names.join(', ')}` }]
-      : [];
+    return names.length > 0 && figure ? [{ line, what: `"${figure[0]}" in a block naming ${names.join(', ')}` }] : [];
   });
 }
 

@@ -127,11 +127,8 @@ describe('chain state', () => {
     const { createChainState } = await viewerModule<ChainStateModule>('chain-state.js');
     const f = await viewerModule<FormatModule>('format.js');
     const state = createChainState();
-    const call = step(1, {
-      type: 'tool_call',
-      model: 'claude-sonnet-4-6',
-      toolCall: { toolName: 'claude-sonnet-4-6', correlationId: 'm1', toolType: 'llm', arguments: {} },
-    });
+    const llmCall = { toolName: 'claude-sonnet-4-6', correlationId: 'm1', toolType: 'llm', arguments: {} };
+    const call = step(1, { type: 'tool_call', model: 'claude-sonnet-4-6', toolCall: llmCall });
     state.addSteps([call]);
     // Live, before the reply: only the model asked is known.
     expect(f.stepTitle(call, state.toolNames(), state.answeringModels())).toBe('Model call · claude-sonnet-4-6');
@@ -148,7 +145,7 @@ describe('chain state', () => {
     );
     // The model asked answered: named once; a tool call is never retitled.
     expect(f.stepTitle(call, new Map(), new Map([['m1', 'claude-sonnet-4-6']]))).toBe('Model call · claude-sonnet-4-6');
-    const tool = { ...call, toolCall: { ...call.toolCall, toolType: 'external', toolName: 'search' } };
+    const tool = { ...call, toolCall: { ...llmCall, toolType: 'external', toolName: 'search' } };
     expect(f.stepTitle(tool, new Map(), new Map([['m1', 'offline-model']]))).toBe('Tool call · search');
   });
 

@@ -68,11 +68,17 @@ function judgeThought(result: AgentResult): string | undefined {
   return step?.type === 'thinking' ? step.thought : undefined;
 }
 
-/** The judge supports claim 1 (100) on the lookup step, with a reason that restates its result. */
-const supportOnLookup: ScriptEntry = (body) => {
-  const step = /step \\"([^"\\]+)\\", lookup/.exec(promptOf(body))?.[1] ?? 'missing';
-  return text(JSON.stringify({ supported: [{ claim: 1, step, why: 'alpha is 50, twice is 100' }] }));
-};
+/** The lookup step's id, as the judge's prompt names it. */
+const lookupIn = (body: FakeRequestBody): string =>
+  /step \\"([^"\\]+)\\", lookup/.exec(promptOf(body))?.[1] ?? 'missing';
+
+/** The judge supports claim 2 (100) on the lookup step, with a reason that restates its result. */
+const supportOnLookup: ScriptEntry = (body) =>
+  text(
+    JSON.stringify({
+      verdicts: [{ claim: 2, verdict: 'supported', step: lookupIn(body), why: 'alpha is 50, twice is 100' }],
+    }),
+  );
 
 describe('the claim judge (grounding.judge) on the dev server', () => {
   it("shows its step no wider than the results it cites: a hidden lookup's reasons are the auditor's", async () => {
@@ -85,39 +91,55 @@ describe('the claim judge (grounding.judge) on the dev server', () => {
     expect(step(open.result)?.visibility.level).toBe('full');
   }, 120_000);
 
-  it('supports a derived claim on a named observation, refuses a step that is none, is a visible paid step, and replays', async () => {
-    // The judge names the lookup step for claim 1 (100) and a step that does not exist for claim 2 (40 km).
-    const reply: ScriptEntry = (body) => {
-      const step = /step \\"([^"\\]+)\\", lookup/.exec(promptOf(body))?.[1] ?? 'missing';
-      return text(
+  it('reads every claim with the rules’ verdicts, promotes, demotes and adds, refuses a step that is none, is a visible paid step, and replays', async () => {
+    // Claim 2 (100) supported on the lookup, claim 3 (40 km) on a step that does not exist, and a
+    // statement the rules did not list contradicted by the lookup.
+    const reply: ScriptEntry = (body) =>
+      text(
         JSON.stringify({
-          supported: [
-            { claim: 1, step, why: 'twice 50' },
-            { claim: 2, step: 'step-that-is-not-there', why: 'guess' },
+          verdicts: [
+            { claim: 2, verdict: 'supported', step: lookupIn(body), why: 'twice 50' },
+            { claim: 3, verdict: 'supported', step: 'step-that-is-not-there', why: 'guess' },
+            { text: 'beta is 40 km', verdict: 'contradicted', step: lookupIn(body), why: 'no beta there' },
+            { text: 'gamma is 7', verdict: 'supported', step: lookupIn(body) },
           ],
         }),
         { usage: { input_tokens: 300, output_tokens: 40 } },
       );
-    };
     const { result, prompts, lookup } = await judgedRun([reply]);
-    // One call: the two claims the rules left, with the observation they might rest on.
+    // One call: every claim the rules found with their verdict, and the observation they might rest on.
     expect(prompts).toHaveLength(1);
-    expect(prompts[0]).toContain('1. \\"100\\" (number)');
-    expect(prompts[0]).toContain('2. \\"40 km\\" (number)');
+    expect(prompts[0]).toContain(`1. \\"50\\" (number): supported by step \\"${lookup}\\"`);
+    expect(prompts[0]).toContain('2. \\"100\\" (number): unsupported');
+    expect(prompts[0]).toContain('3. \\"40 km\\" (number): unsupported');
     expect(prompts[0]).toContain(`step \\"${lookup}\\", lookup`);
-    expect(result).toMatchObject({ success: true, grounding: 'partly_grounded', unsupportedClaims: ['40 km'] });
+    expect(result).toMatchObject({
+      success: true,
+      grounding: 'contradicted',
+      contradictedClaims: ['beta is 40 km'],
+      unsupportedClaims: ['40 km'],
+    });
     expect(synthesisOf(result).claimCheck).toEqual({
       method: 'rules+judge',
       claims: [
         { kind: 'number', text: '50', value: '50', at: 9, supportedBy: lookup },
         { kind: 'number', text: '100', value: '100', at: 31, supportedBy: lookup, judgedBy: 'claude-haiku-4-5' },
+        {
+          kind: 'statement',
+          text: 'beta is 40 km',
+          value: 'beta is 40 km',
+          at: 39,
+          contradictedBy: lookup,
+          judgedBy: 'claude-haiku-4-5',
+        },
         { kind: 'number', text: '40 km', value: '40000 m', at: 47 },
       ],
       unsupported: ['40 km'],
+      contradicted: ['beta is 40 km'],
     });
     const looked = resultStep(result.chain.steps, 'toolu_a')!.stepNumber;
     expect(judgeThought(result)).toBe(
-      `Claim judge (claude-haiku-4-5): "100" rests on step ${looked} (twice 50); "40 km" stays unsupported: "step-that-is-not-there" is not an observation of this run; unsupported: 40 km.`,
+      `Claim judge (claude-haiku-4-5): "100" rests on step ${looked} (twice 50); "40 km" keeps its verdict: "step-that-is-not-there" is not an observation of this run; "beta is 40 km" is contradicted by step ${looked} (no beta there); "gamma is 7" refused: the answer does not say it; contradicted: beta is 40 km; unsupported: 40 km.`,
     );
     // The judge's call is an llm step pair of its own, with its tokens and cost in the run's ledger.
     const judgeCall = result.chain.steps.find(
@@ -131,7 +153,7 @@ describe('the claim judge (grounding.judge) on the dev server', () => {
     expect(judgeResult?.usage).toMatchObject({ inputTokens: 300, outputTokens: 40 });
     expect(judgeResult?.costUsd).toBeGreaterThan(0);
     expect(result.modelCalls).toBe(3);
-    expect(plain(renderStep(result.chain.steps.at(-1)!))).toContain('unsupported: 40 km');
+    expect(plain(renderStep(result.chain.steps.at(-1)!))).toContain('contradicted: beta is 40 km; unsupported: 40 km');
 
     const history = await env.client.workflow.getHandle(result.chain.chainId).fetchHistory();
     await expect(
@@ -143,7 +165,7 @@ describe('the claim judge (grounding.judge) on the dev server', () => {
     ).resolves.toBeUndefined();
   }, 120_000);
 
-  it('an unreadable reply keeps the rules’ judgement and says so; no judge, or nothing unsupported, asks nothing', async () => {
+  it('an unreadable reply keeps the rules’ judgement and says so; no judge asks nothing', async () => {
     const { result } = await judgedRun([text('Both claims look fine to me.')]);
     expect(result).toMatchObject({ grounding: 'partly_grounded', unsupportedClaims: ['100', '40 km'] });
     expect(synthesisOf(result).claimCheck?.method).toBe('rules');

@@ -62,7 +62,9 @@ export function coherence(facts: ScoringFacts, minCoherence = DEFAULT_MIN_COHERE
             detail:
               claims.unsupported.length === 0
                 ? `answer grounded (${claims.supported}/${counted(claims.total, 'claim')})`
-                : `answer ${facts.grounding === 'partly_grounded' ? 'partly grounded' : facts.grounding} (${claims.supported}/${counted(claims.total, 'claim')}; at fault: ${claims.unsupported.join(', ')})`,
+                : facts.grounding === 'partly_grounded'
+                  ? `answer partly grounded (${claims.supported}/${counted(claims.total, 'claim')}; unsupported: ${claims.unsupported.join(', ')})`
+                  : `answer ${facts.grounding} (${claims.supported}/${counted(claims.total, 'claim')}; at fault: ${claims.unsupported.join(', ')})`,
           }
         : {
             name: 'grounded',

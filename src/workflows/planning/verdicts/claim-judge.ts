@@ -1,8 +1,8 @@
-import type { AnswerClaim, ReasoningStep, VisibilityLevel } from '../../../domain';
+import type { ClaimCheck, ReasoningStep, VisibilityLevel } from '../../../domain';
+import { claimFaultsText } from '../../../domain/chain/answer-grounding';
+import { faultLists } from '../../../domain/chain/claim-support';
 import { narrowestLevel } from '../../../domain/visibility/narrowest-level';
-import { isSupported } from '../../../domain/chain/claim-support';
-import { redactSecretsInText } from '../../../domain/secrets/secret-patterns';
-import { controlToolNames, observationEvidence, type JudgedAnswer } from '../../core/chain/grounding';
+import { controlToolNames, groundingOf, observationEvidence, type JudgedAnswer } from '../../core/chain/grounding';
 import { BudgetExhausted, ModelCallFailed } from '../../core/loop-signals';
 import type { RunContext } from '../../core/state/run-context';
 import {
@@ -11,29 +11,28 @@ import {
   MAX_JUDGED_OBSERVATIONS,
   type JudgedObservation,
 } from './claim-judge-prompt';
+import { applyClaimVerdicts } from './claim-verdicts';
 import { askForVerdict } from './verdict-call';
 import { readClaimJudgeReply } from './verdict-reader';
 
-/** How much of the judge's reason for one claim the step keeps. */
-const MAX_WHY_CHARS = 200;
 /** Room for the judge's JSON: a line per claim. */
 const JUDGE_MAX_TOKENS = 1_024;
 
 /**
- * The claim judge (`grounding.judge`): when the rules left claims of the answer unsupported, one
- * model call reads them with the observations and may name, per claim, the observation step
- * that supports it (a paraphrase, a conversion, a conclusion drawn from the results). Only
- * unsupported → supported; a step that is not one of the run's supporting observations is
- * refused and the claim stays unsupported. A failed or unaffordable call, or an unreadable reply,
- * keeps the rules' judgement, and a visible step says so. No call without a judge or an
- * unsupported claim. Deterministic given the reply: workflow side.
+ * The claim judge (`grounding.judge`): after an answer with observations behind it, one model
+ * call reads the whole answer, every claim the rules found with their verdicts, and the
+ * observations, and gives verdicts of its own (claim-verdicts.ts): it may support what the rules
+ * could not read (a paraphrase, a conversion, a conclusion), contradict or demote what they
+ * passed, and judge statements they missed. A verdict citing a step that is not one of the run's
+ * supporting observations is refused and the rules' verdict stands. A failed or unaffordable
+ * call, or an unreadable reply, keeps the rules' judgement, and a visible step says so. No call
+ * without a judge or an observation. Deterministic given the reply: workflow side.
  */
 export async function judgeClaims(ctx: RunContext, judged: JudgedAnswer, answer: string): Promise<JudgedAnswer> {
   const judge = ctx.input.grounding?.judge;
-  const check = judged.claimCheck;
-  if (judge === undefined || check === undefined || check.unsupported.length === 0) return judged;
+  if (judge === undefined || judged.sources.length === 0) return judged;
+  const check: ClaimCheck = judged.claimCheck ?? { method: 'rules', claims: [], unsupported: [] };
   const { chain, input } = ctx;
-  const open = check.claims.flatMap((claim, at) => (isSupported(claim) ? [] : [{ claim, at }]));
   const observations = judgedObservations(chain.steps, controlToolNames(input));
   const say = (text: string, level: VisibilityLevel = input.visibility) =>
     chain.thinking(`Claim judge (${judge.model}): ${text}`, { level });
@@ -42,11 +41,7 @@ export async function judgeClaims(ctx: RunContext, judged: JudgedAnswer, answer:
     text = await askForVerdict(
       ctx,
       claimJudgeSystem(),
-      claimJudgePrompt(
-        answer,
-        open.map((o) => o.claim),
-        observations,
-      ),
+      claimJudgePrompt(answer, check.claims, observations),
       'claim judge',
       { ...judge, maxTokens: judge.maxTokens ?? JUDGE_MAX_TOKENS },
     );
@@ -60,39 +55,27 @@ export async function judgeClaims(ctx: RunContext, judged: JudgedAnswer, answer:
     say(`reply unreadable (${read.problem}); the rules' judgement stands.`);
     return judged;
   }
-  const observed = new Set(observations.map((o) => o.stepId));
-  const claims: AnswerClaim[] = [...check.claims];
-  const notes: string[] = [];
-  const cited = new Set<string>();
-  for (const { claim: n, step, why } of read.value.supported) {
-    const target = open[n - 1];
-    if (target === undefined) {
-      notes.push(`claim ${n} refused: there is no such claim`);
-      continue;
-    }
-    const said = JSON.stringify(target.claim.text);
-    if (!observed.has(step)) {
-      notes.push(`${said} stays unsupported: "${step.slice(0, 64)}" is not an observation of this run`);
-      continue;
-    }
-    if (isSupported(claims[target.at]!)) continue;
-    claims[target.at] = { ...target.claim, supportedBy: step, judgedBy: judge.model.slice(0, 120) };
-    const reason = redactSecretsInText(why.trim()).slice(0, MAX_WHY_CHARS);
-    notes.push(`${said} rests on step ${stepNumberOf(chain.steps, step)}${reason ? ` (${reason})` : ''}`);
-    cited.add(step);
-  }
-  const unsupported = claims.filter((c) => !isSupported(c)).map((c) => c.text);
-  if (unsupported.length > 0) notes.push(`unsupported: ${unsupported.join(', ')}`);
+  const { claims, notes, cited } = applyClaimVerdicts(
+    answer,
+    check.claims,
+    read.value.verdicts,
+    new Set(observations.map((o) => o.stepId)),
+    judge.model,
+    (stepId) => stepNumberOf(chain.steps, stepId),
+  );
+  const faults = faultLists(claims);
+  const named = claimFaultsText({ grounding: 'partly_grounded', ...faults });
+  if (notes.length === 0) notes.push('no verdict of its own');
+  if (named) notes.push(named);
   // The judge's reasons may restate the results it cites: its step shows no wider than they do.
   const level = chain.steps
     .filter((s) => cited.has(s.stepId))
     .reduce<VisibilityLevel>((l, s) => narrowestLevel(l, s.visibility.level) ?? l, input.visibility);
   say(`${notes.join('; ')}.`, level);
-  return {
-    ...judged,
-    grounding: unsupported.length === 0 ? 'grounded' : 'partly_grounded',
-    claimCheck: { ...check, method: 'rules+judge', claims, unsupported },
-  };
+  const claimCheck: ClaimCheck = { ...check, method: 'rules+judge', claims, ...faults };
+  if (faults.contradicted === undefined) delete claimCheck.contradicted;
+  if (faults.unchecked === undefined) delete claimCheck.unchecked;
+  return { ...judged, grounding: claims.length === 0 ? 'grounded' : groundingOf({ claims }), claimCheck };
 }
 
 /** The run's supporting observations the judge reads, the newest MAX_JUDGED_OBSERVATIONS, each with its tool's name. */

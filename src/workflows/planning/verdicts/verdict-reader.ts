@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_CHECKED_CLAIMS, MAX_LEARNING_CHARS, MAX_VERDICT_TEXT_CHARS } from '../../../domain';
+import { MAX_CHECKED_CLAIMS, MAX_CLAIM_CHARS, MAX_LEARNING_CHARS, MAX_VERDICT_TEXT_CHARS } from '../../../domain';
 import { readPlanReply } from '../plans/plan-reply';
 
 /**
@@ -22,18 +22,28 @@ const GoalCheckReply = z.object({
 });
 export type GoalCheckReply = z.infer<typeof GoalCheckReply>;
 
-/** The claim judge's reply: which numbered claims which observation supports; a claim not named stays unsupported. */
-const ClaimJudgeReply = z.object({
-  supported: z
-    .array(
-      z.object({
-        claim: z.number().int().positive(),
-        step: z.string().min(1).max(64),
-        why: z.string().max(MAX_VERDICT_TEXT_CHARS).default(''),
-      }),
-    )
-    .max(MAX_CHECKED_CLAIMS),
-});
+/**
+ * The claim judge's reply: a verdict on numbered claims (`claim`) or on statements of the answer
+ * the list missed (`text`, quoted from the answer), each supported, contradicted or unsupported;
+ * supported and contradicted name the observation's step. A claim not named keeps the rules' verdict.
+ */
+const ClaimVerdict = z
+  .object({
+    claim: z.number().int().positive().optional(),
+    text: z.string().min(3).max(MAX_CLAIM_CHARS).optional(),
+    verdict: z.enum(['supported', 'contradicted', 'unsupported']),
+    step: z.string().min(1).max(64).optional(),
+    why: z.string().max(MAX_VERDICT_TEXT_CHARS).default(''),
+  })
+  .refine(
+    (v) => (v.claim === undefined) !== (v.text === undefined),
+    'name a claim by number or quote a statement, not both',
+  )
+  .refine(
+    (v) => v.verdict === 'unsupported' || v.step !== undefined,
+    'a supported or contradicted claim names its step',
+  );
+const ClaimJudgeReply = z.object({ verdicts: z.array(ClaimVerdict).max(MAX_CHECKED_CLAIMS) });
 export type ClaimJudgeReply = z.infer<typeof ClaimJudgeReply>;
 
 export type Read<T> = { ok: true; value: T } | { ok: false; problem: string };

@@ -50,6 +50,14 @@ export function createChainState() {
         if (step.type === 'tool_call') names.set(step.toolCall.correlationId, step.toolCall.toolName);
       return names;
     },
+    /** The model that answered each model call, by correlation id (its reply's `model`; the call records the one asked). */
+    answeringModels() {
+      const models = new Map();
+      for (const step of steps.values())
+        if (step.type === 'tool_result' && typeof step.model === 'string' && step.toolResult?.success)
+          models.set(step.toolResult.correlationId, step.model);
+      return models;
+    },
     /**
      * Applies a text_delta event; returns the reply's block ({ key, kind, text }) after it.
      * `offset` says where the text starts in the whole reply: a repeat is dropped, an overlap

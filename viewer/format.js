@@ -102,11 +102,14 @@ export function taskChoiceTitle(choice) {
 }
 
 /**
- * The heading of a step: "Thinking", "Tool call · search", "Result · search (failed)", and for
- * the answer "Final answer", "Partial answer (max_iterations)", "Answer, partly grounded", "Answer,
- * no tool result behind it", "Ungrounded summary (stalled)" (answerLabel), or "Answer" in chains recorded before.
+ * The heading of a step: "Thinking", "Tool call · search", "Result · search (failed)", a model call
+ * by the model that answered it when another did ("Model call · offline-model (asked for
+ * claude-sonnet-4-6)", from `answeredBy`: chain-state's answeringModels), and for the answer
+ * "Final answer", "Partial answer (max_iterations)", "Answer contradicted by its sources", "Answer,
+ * partly grounded", "Answer, not fully checked", "Answer, no tool result behind it", "Ungrounded
+ * summary (stalled)" (answerLabel), or "Answer" in chains recorded before.
  */
-export function stepTitle(step, toolNames = new Map()) {
+export function stepTitle(step, toolNames = new Map(), answeredBy = new Map()) {
   switch (step?.type) {
     case 'thinking': {
       if (step.purpose === 'plan') return 'Plan';
@@ -118,7 +121,10 @@ export function stepTitle(step, toolNames = new Map()) {
       return 'Thinking';
     }
     case 'tool_call': {
-      const { toolType, toolName } = step.toolCall ?? {};
+      const { toolType, toolName, correlationId } = step.toolCall ?? {};
+      // The call step records the model asked; the reply says which answered (a fallback, the offline model).
+      const by = toolType === 'llm' ? answeredBy.get(correlationId) : undefined;
+      if (typeof by === 'string' && by !== toolName) return `Model call · ${by} (asked for ${toolName ?? '?'})`;
       return `${TOOL_LABEL[toolType] ?? 'Tool'} call · ${toolName ?? '?'}`;
     }
     case 'tool_result': {
@@ -158,6 +164,18 @@ export function answerLabel(synthesis) {
             ? 'Answer, partly grounded'
             : `Partial answer (${reason}), partly grounded`,
         badge: 'partly grounded',
+      };
+    case 'contradicted':
+      return {
+        kind: 'contradicted',
+        title: `${reason === undefined || reason === 'success' ? 'Answer' : `Partial answer (${reason})`} contradicted by its sources`,
+        badge: 'contradicted',
+      };
+    case 'unchecked':
+      return {
+        kind: 'unchecked',
+        title: `${reason === undefined || reason === 'success' ? 'Answer' : `Partial answer (${reason})`}, not fully checked`,
+        badge: 'not fully checked',
       };
     case 'unsupported':
       return { kind: 'unsupported', title: 'Answer, no tool result behind it', badge: 'no tool result' };

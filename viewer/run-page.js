@@ -8,7 +8,7 @@ import { h, replaceChildren } from './dom.js';
 import { ENDED, experimentText, formatDateTime, goneStepsLine, originText, planLine, progressLine } from './format.js';
 import { followEvents } from './sse.js';
 import { createRunControls } from './run-controls.js';
-import { liveView, progressView, stepView } from './step-view.js';
+import { liveView, progressView, retitleCalls, stepView } from './step-view.js';
 import { detailsQuery, detailsToggle } from './preferences.js';
 import { badgeOf, renderEnding } from './ending-view.js';
 import { renderScores } from './scores.js';
@@ -112,6 +112,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
   // ---- steps ----
   const ctx = () => ({
     toolNames: state.toolNames(),
+    answeredBy: state.answeringModels(),
     stepNumbers: state.stepNumbers(),
     approvalFor: (step) =>
       step.type === 'tool_call' ? h('div', { class: 'approval-slot', dataset: { stepId: step.stepId } }) : undefined,
@@ -139,6 +140,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
           : [...stepsEl.children].find((child) => Number(child.dataset.step) > step.stepNumber);
       stepsEl.insertBefore(el, after ?? null);
     }
+    retitleCalls(stepsEl, added, c);
     renderApprovals();
   };
 

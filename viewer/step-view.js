@@ -6,7 +6,8 @@ import { jsonView } from './json-view.js';
 import { consensusText } from './consensus-view.js';
 
 /**
- * `ctx`: { toolNames: Map, stepNumbers: Map (step id → number), approvalFor(step) → node | undefined,
+ * `ctx`: { toolNames: Map, answeredBy: Map (correlation id → the model that answered), stepNumbers: Map
+ * (step id → number), approvalFor(step) → node | undefined,
  * subAgent(step) → node | undefined }.
  */
 export function stepView(step, ctx = {}) {
@@ -18,13 +19,20 @@ export function stepView(step, ctx = {}) {
     {
       class: `step step-${step.type}${failed ? ' step-failed' : ''}${judged ? ` answer-${judged.kind}` : ''}`,
       id: `step-${step.stepNumber}`,
-      dataset: { step: String(step.stepNumber), type: step.type },
+      dataset: {
+        step: String(step.stepNumber),
+        type: step.type,
+        // A model call's title changes when its reply lands (retitleCalls): found by this.
+        ...(step.type === 'tool_call' && step.toolCall?.toolType === 'llm'
+          ? { correlationId: String(step.toolCall.correlationId) }
+          : {}),
+      },
     },
     h(
       'header',
       {},
       h('span', { class: 'step-number' }, `#${step.stepNumber}`),
-      h('span', { class: 'step-title' }, stepTitle(step, ctx.toolNames)),
+      h('span', { class: 'step-title' }, stepTitle(step, ctx.toolNames, ctx.answeredBy)),
       judged ? h('span', { class: `badge badge-${judged.kind}` }, judged.badge) : null,
       step.visibility?.level === 'summary' ? h('span', { class: 'badge' }, 'summary') : null,
       step.visibility?.level === 'hidden' ? h('span', { class: 'badge badge-hidden' }, 'hidden from others') : null,
@@ -91,10 +99,19 @@ function groundingNote(synthesis) {
   const judged = answerLabel(synthesis);
   if (!judged) return null;
   const sources = Array.isArray(synthesis.sources) ? synthesis.sources.length : 0;
-  const unsupported = Array.isArray(synthesis.claimCheck?.unsupported) ? synthesis.claimCheck.unsupported : [];
+  const list = (name) => (Array.isArray(synthesis.claimCheck?.[name]) ? synthesis.claimCheck[name] : []);
+  const faults = [
+    list('contradicted').length ? `its sources say otherwise of ${list('contradicted').join(', ')}` : '',
+    list('unsupported').length ? `nothing supports ${list('unsupported').join(', ')}` : '',
+    list('unchecked').length ? `nothing checked ${list('unchecked').join(', ')}` : '',
+  ].filter((f) => f !== '');
+  const ended =
+    synthesis.terminationReason && synthesis.terminationReason !== 'success'
+      ? `; the run ended ${synthesis.terminationReason}`
+      : '';
   const text =
-    judged.kind === 'partly'
-      ? `Drawn from ${sources} tool result${sources === 1 ? '' : 's'}, but nothing supports ${unsupported.join(', ') || 'some of its claims'}${synthesis.terminationReason && synthesis.terminationReason !== 'success' ? `; the run ended ${synthesis.terminationReason}` : ''}.`
+    judged.kind === 'partly' || judged.kind === 'contradicted' || judged.kind === 'unchecked'
+      ? `Drawn from ${sources} tool result${sources === 1 ? '' : 's'}, but ${faults.join('; ') || 'some of its claims are at fault'}${ended}.`
       : sources > 0
         ? `Drawn from ${sources} tool result${sources === 1 ? '' : 's'}${judged.kind === 'partial' ? `; the run ended ${synthesis.terminationReason}, so it may be incomplete` : ''}.`
         : judged.kind === 'ungrounded'
@@ -118,7 +135,16 @@ function claimList(synthesis, stepNumbers) {
         ? h('span', { class: 'claim-source' }, 'an observation not on this page')
         : h('a', { class: 'claim-source', href: `#step-${n}` }, `step ${n}`);
     }
+    if (typeof claim.contradictedBy === 'string') {
+      const n = stepNumbers.get(claim.contradictedBy);
+      return h(
+        'a',
+        { class: 'claim-source claim-contradicted', href: n === undefined ? undefined : `#step-${n}` },
+        n === undefined ? 'contradicted' : `contradicted by step ${n}`,
+      );
+    }
     if (typeof claim.given === 'string') return h('span', { class: 'claim-source' }, `given by the ${claim.given}`);
+    if (claim.unchecked === true) return h('span', { class: 'claim-source claim-unchecked' }, 'not checked');
     return h('span', { class: 'claim-source claim-unsupported' }, 'unsupported');
   };
   return h(
@@ -164,4 +190,26 @@ export function progressView(latest) {
     latest.fraction === undefined ? null : h('progress', { max: '1', value: String(latest.fraction) }),
     latest.message === undefined ? null : h('span', { class: 'tool-progress-message' }, latest.message),
   );
+}
+
+/**
+ * Model calls drawn before their replies landed name the model asked; once `replies` (steps just
+ * added) say which model answered, each such call in `container` is titled by it, as on a reload.
+ */
+export function retitleCalls(container, replies, ctx) {
+  for (const step of replies) {
+    if (step.type !== 'tool_result' || typeof step.model !== 'string') continue;
+    const correlationId = String(step.toolResult?.correlationId);
+    const call = [...container.querySelectorAll('article[data-type="tool_call"]')].find(
+      (el) => el.dataset.correlationId === correlationId,
+    );
+    const title = call?.querySelector('.step-title');
+    if (!title) continue;
+    const asked = ctx.toolNames?.get(correlationId);
+    title.textContent = stepTitle(
+      { type: 'tool_call', toolCall: { toolType: 'llm', toolName: asked, correlationId } },
+      ctx.toolNames,
+      ctx.answeredBy,
+    );
+  }
 }

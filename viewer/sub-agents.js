@@ -6,7 +6,7 @@ import { detailsQuery } from './preferences.js';
 import { createChainState } from './chain-state.js';
 import { h, replaceChildren } from './dom.js';
 import { formatUsd, remoteChainText, subAgentTitle } from './format.js';
-import { stepView } from './step-view.js';
+import { retitleCalls, stepView } from './step-view.js';
 
 const CHILD_PAGE = 100;
 
@@ -16,8 +16,8 @@ export function subAgentLink(sub) {
   const unbacked =
     sub.grounding === 'unsupported' || sub.grounding === 'ungrounded'
       ? `${sub.grounding} answer`
-      : sub.grounding === 'partly_grounded'
-        ? `partly grounded answer${Array.isArray(sub.unsupportedClaims) && sub.unsupportedClaims.length ? ` (unsupported: ${sub.unsupportedClaims.join(', ')})` : ''}`
+      : sub.grounding === 'partly_grounded' || sub.grounding === 'contradicted' || sub.grounding === 'unchecked'
+        ? `${sub.grounding === 'partly_grounded' ? 'partly grounded' : sub.grounding} answer${Array.isArray(sub.unsupportedClaims) && sub.unsupportedClaims.length ? ` (${sub.grounding === 'partly_grounded' ? 'unsupported' : 'at fault'}: ${sub.unsupportedClaims.join(', ')})` : ''}`
         : undefined;
   const facts = [
     sub.status,
@@ -82,6 +82,7 @@ const foldTitle = (delegatedTo, sub, liveSteps) =>
 /** How a live child step is drawn: its own tool names, and its own sub-agents folded the same way. */
 const liveStepCtx = (state, options) => ({
   toolNames: state.toolNames(),
+  answeredBy: state.answeringModels(),
   subAgent: (step) =>
     step.type === 'tool_call' && step.toolCall?.delegatedTo
       ? subAgentView(step.toolCall.delegatedTo, { view: options.view, live: options.live })
@@ -110,6 +111,7 @@ export function showLiveSubAgentSteps(root, workflowId, added, { view, live }) {
     for (const step of added)
       if (!fold.querySelector(`:scope > .sub-agent-body > .step[data-step="${step.stepNumber}"]`))
         list.append(liveStepView(step, ctx));
+    retitleCalls(list, added, ctx);
     fold.querySelector(':scope > summary').textContent = foldTitle(
       { agentName: fold.dataset.agentName },
       { status: fold.dataset.status },
@@ -170,7 +172,7 @@ export function subAgentView(delegatedTo, { view, sub, live }) {
           ),
           page.nextAfterStep ? ` · first ${steps.length} of ${page.totalSteps} steps` : '',
         ),
-        steps.map((step) => stepView(step, { toolNames: names })),
+        steps.map((step) => stepView(step, { toolNames: names, answeredBy: state.answeringModels() })),
       );
     } catch (err) {
       loaded = false;

@@ -74,17 +74,22 @@ function Run({ runId }: { runId: string }) {
   );
 }
 
-/** One line per step, as the view you may see shows it. */
+/**
+ * One line per step, as the view you may see shows it. A model call names the model asked; its
+ * reply names the model that answered (`step.model`), which may be another (a fallback, the offline model).
+ */
 function describe(step: ReasoningStep): string {
   switch (step.type) {
     case 'thinking':
       return `Thought: ${step.thought}`;
     case 'tool_call':
       return step.toolCall.toolType === 'llm'
-        ? `Model call: ${step.toolCall.toolName}`
+        ? `Model call (asked for ${step.toolCall.toolName})`
         : `Action: ${step.toolCall.toolName} ${JSON.stringify(step.toolCall.arguments)}`;
     case 'tool_result':
-      return `Observation: ${JSON.stringify(step.toolResult.result ?? step.toolResult.error)}`;
+      return step.model
+        ? `Reply from ${step.model}${step.toolResult.success ? '' : ' (failed)'}`
+        : `Observation: ${JSON.stringify(step.toolResult.result ?? step.toolResult.error)}`;
     case 'synthesis':
       return `Answer: ${step.synthesis.conclusion}`;
   }

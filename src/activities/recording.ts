@@ -7,10 +7,24 @@ import { RegularFileError } from '../files/regular-file-error';
 import type { ScriptedTurn } from './models/scripted-model';
 import { createRedactor } from '../tools/redact-secrets';
 
-/** One line of a recording: a model reply of one run, as the workflow received it. */
+/**
+ * The model named by a reply that no model produced: a line written by hand (a test's or an
+ * evaluation case's). Such a line carries no usage or duration, since none was measured, and a
+ * cost only where the case is about one (a cost budget); replayed, the missing figures are zero.
+ */
+export const HAND_WRITTEN_MODEL = 'hand-written';
+
+/**
+ * One line of a recording: a model reply of one run, as the workflow received it (`run --record`
+ * writes every field). Usage, cost and duration may be left out by a line written by hand.
+ */
 export const RecordedReply = z.object({
   workflowId: z.string(),
-  reply: ModelReply,
+  reply: ModelReply.extend({
+    usage: ModelReply.shape.usage.optional(),
+    costUsd: ModelReply.shape.costUsd.optional(),
+    durationMs: ModelReply.shape.durationMs.optional(),
+  }),
   /** A call beside the loop's conversation (the planner's: isSideCall); a replayed evaluation answers such calls from these lines. */
   side: z.boolean().optional(),
 });

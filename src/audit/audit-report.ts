@@ -39,6 +39,10 @@ export const AuditOutcome = z.discriminatedUnion('state', [
     answerSources: z.array(z.string()).optional(),
     /** A partly grounded answer's claims that nothing behind it supports (the synthesis step's `claimCheck` has each claim). */
     unsupportedClaims: z.array(z.string()).optional(),
+    /** A contradicted answer's claims an observation says otherwise of. */
+    contradictedClaims: z.array(z.string()).optional(),
+    /** The claims nothing could check. */
+    uncheckedClaims: z.array(z.string()).optional(),
     confidence: Confidence.optional(),
     error: z.string().optional(),
   }),
@@ -212,6 +216,8 @@ export function buildAuditReport(input: AuditReportInput): AuditReport {
           ...(result.grounding ? { grounding: result.grounding } : {}),
           ...(result.answerSources ? { answerSources: result.answerSources } : {}),
           ...(result.unsupportedClaims ? { unsupportedClaims: result.unsupportedClaims } : {}),
+          ...(result.contradictedClaims ? { contradictedClaims: result.contradictedClaims } : {}),
+          ...(result.uncheckedClaims ? { uncheckedClaims: result.uncheckedClaims } : {}),
           ...(result.confidence !== undefined ? { confidence: result.confidence } : {}),
           ...(result.error ? { error: result.error } : {}),
         }

@@ -368,6 +368,20 @@ function groundingLine(report: AuditReport): string[] {
         ...claimTable(report),
       ];
     }
+    case 'contradicted':
+    case 'unchecked': {
+      const named = (claims: readonly string[] | undefined) => (claims ?? []).map((c) => inline(c, 120)).join(', ');
+      const faults = [
+        outcome.contradictedClaims?.length ? `tool results say otherwise of ${named(outcome.contradictedClaims)}` : '',
+        outcome.unsupportedClaims?.length ? `nothing supports ${named(outcome.unsupportedClaims)}` : '',
+        outcome.uncheckedClaims?.length ? `nothing checked ${named(outcome.uncheckedClaims)}` : '',
+      ].filter((f) => f !== '');
+      const head = outcome.grounding === 'contradicted' ? 'Contradicted' : 'Not fully checked';
+      return [
+        `_${head}: tool results in step${steps.length === 1 ? '' : 's'} ${steps.join(', ')} were read${faults.length > 0 ? `; ${faults.join('; ')}` : ''}${outcome.success ? '' : `; the run ended ${outcome.terminationReason}`}${confidence}._`,
+        ...claimTable(report),
+      ];
+    }
     case 'unsupported':
       return [`_Unsupported: no tool result stands behind this answer; it is the model's own${confidence}._`];
     case 'ungrounded':

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { apiVersionProblem } from './fake-api-version';
 import { closeServer, readBody, verifyScript } from './fake-server-kit';
 import { describeEntry, type FakeMessageReply, type FakeReply, type ScriptEntry } from './fake-replies';
 import {
@@ -128,6 +129,8 @@ export async function startFakeMessagesServer(options: FakeMessagesServerOptions
     // The real API's answer to misplaced cache markers; a mistake of the code under test, so recorded too.
     const markers = breakpointProblem(parsed.body);
     if (markers !== undefined) return fail(x, 400, 'invalid_request_error', markers);
+    const version = apiVersionProblem(record.headers['anthropic-version'], parsed.body);
+    if (version !== undefined) return fail(x, 400, 'invalid_request_error', version);
     const entry = script.shift();
     if (entry === undefined) {
       return fail(

@@ -50,6 +50,8 @@ export interface ReplyTiming {
 export interface MessageReplyOptions extends ReplyTiming {
   /** Defaults to `tool_use` when a tool_use block is present, else `end_turn`. `null` mimics an incomplete reply. */
   stopReason?: string | null;
+  /** The stop sequence the model met; set it with `stopReason: 'stop_sequence'`, as the API does. */
+  stopSequence?: string;
   usage?: Partial<FakeUsage>;
   /** Defaults to the request's `model`, as the real API echoes it. */
   model?: string;
@@ -60,6 +62,7 @@ export interface FakeMessageReply extends ReplyTiming {
   kind: 'message';
   content: FakeContentBlock[];
   stopReason: string | null;
+  stopSequence?: string;
   usage: Partial<FakeUsage>;
   model?: string;
 }
@@ -128,6 +131,7 @@ export function message(content: FakeContentBlock[], options: MessageReplyOption
     usage: options.usage ?? {},
   };
   if (options.model !== undefined) reply.model = options.model;
+  if (options.stopSequence !== undefined) reply.stopSequence = options.stopSequence;
   if (options.delayMs !== undefined) reply.delayMs = options.delayMs;
   if (options.eventGapMs !== undefined) reply.eventGapMs = options.eventGapMs;
   return reply;

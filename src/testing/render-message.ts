@@ -69,7 +69,7 @@ export function renderMessage(reply: FakeMessageReply, requestModel: string): Wi
     model: reply.model ?? requestModel,
     content: reply.content.map(renderBlock),
     stop_reason: reply.stopReason,
-    stop_sequence: null,
+    stop_sequence: reply.stopSequence ?? null,
     stop_details: null,
     container: null,
     usage: {

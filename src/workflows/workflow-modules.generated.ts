@@ -26,6 +26,11 @@ import * as domainChainChainLength from '../domain/chain/chain-length';
 import * as domainChainChainPage from '../domain/chain/chain-page';
 import * as domainChainChainView from '../domain/chain/chain-view';
 import * as domainChainChain from '../domain/chain/chain';
+import * as domainChainClaimConclusions from '../domain/chain/claim-conclusions';
+import * as domainChainClaimConditions from '../domain/chain/claim-conditions';
+import * as domainChainClaimEvidenceIndex from '../domain/chain/claim-evidence-index';
+import * as domainChainClaimStatements from '../domain/chain/claim-statements';
+import * as domainChainClaimSubjects from '../domain/chain/claim-subjects';
 import * as domainChainClaimSupport from '../domain/chain/claim-support';
 import * as domainChainModelTimes from '../domain/chain/model-times';
 import * as domainChainReactTrace from '../domain/chain/react-trace';
@@ -65,7 +70,6 @@ import * as domainModelModelRegistry from '../domain/model/model-registry';
 import * as domainModelModelSettings from '../domain/model/model-settings';
 import * as domainModelModelTier from '../domain/model/model-tier';
 import * as domainModelModelWire from '../domain/model/model-wire';
-import * as domainModelOfflineMark from '../domain/model/offline-mark';
 import * as domainModelPricing from '../domain/model/pricing';
 import * as domainModelReasoningSettings from '../domain/model/reasoning-settings';
 import * as domainModelUsage from '../domain/model/usage';
@@ -307,6 +311,11 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainChainChainPage,
   domainChainChainView,
   domainChainChain,
+  domainChainClaimConclusions,
+  domainChainClaimConditions,
+  domainChainClaimEvidenceIndex,
+  domainChainClaimStatements,
+  domainChainClaimSubjects,
   domainChainClaimSupport,
   domainChainModelTimes,
   domainChainReactTrace,
@@ -346,7 +355,6 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainModelModelSettings,
   domainModelModelTier,
   domainModelModelWire,
-  domainModelOfflineMark,
   domainModelPricing,
   domainModelReasoningSettings,
   domainModelUsage,

@@ -71,9 +71,9 @@ describe('endpoints built from a model registry', () => {
 
   it('says which package to install for an AI SDK provider that is not installed', async () => {
     const registry = ModelRegistry.parse({
-      models: { m: { provider: 'mistral', sdk: 'mistral', model: 'mistral-large' } },
+      models: { m: { provider: 'bedrock', sdk: 'amazon-bedrock', model: 'anthropic.claude-sonnet-4-6' } },
     });
-    await expect(registryEndpoints(registry, { env: {} })).rejects.toThrow('npm i @ai-sdk/mistral');
+    await expect(registryEndpoints(registry, { env: {} })).rejects.toThrow('npm i @ai-sdk/amazon-bedrock');
   });
 
   it('refuses an entry with its own endpoint whose provider nothing builds', async () => {

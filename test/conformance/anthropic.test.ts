@@ -7,10 +7,8 @@ import { contractRequest, defineProviderContract, type ProviderHarness } from '.
 function useAnthropicOnFakeServer(): ProviderHarness {
   let server: FakeMessagesServer;
   const harness = {
-    request: contractRequest('anthropic', 'claude-sonnet-4-6', {
-      // The Anthropic provider refuses sampling settings it cannot send (ModelSettingUnsupported).
-      sampling: undefined,
-    }),
+    // The contract's temperature 0 is sent, on API version 2023-06-01 (anthropic-sampling.ts).
+    request: contractRequest('anthropic', 'claude-sonnet-4-6'),
     arrange: (scenario) => server.append([messagesScriptFor(scenario)]),
     verify: () => server.verify(),
   } as ProviderHarness;

@@ -190,7 +190,9 @@ describe('GET /v1/openapi.json', () => {
     );
     expect(fields.ending.properties.grounding.enum).toEqual([
       'grounded',
+      'contradicted',
       'partly_grounded',
+      'unchecked',
       'unsupported',
       'ungrounded',
     ]);

@@ -30,6 +30,7 @@ interface ChainStateModule {
     readonly last: number;
     readonly size: number;
     toolNames(): Map<string, string>;
+    answeringModels(): Map<string, string>;
     applyDelta(event: { activityId: string; attempt: number; kind: string; offset: number; text: string }): LiveBlock;
     clearLive(): string[];
     readonly liveBlocks: LiveBlock[];
@@ -43,7 +44,7 @@ interface FormatModule {
   formatTokens(usage: unknown): string | undefined;
   formatDuration(ms: unknown): string | undefined;
   progressLine(status: unknown, options?: { spend?: boolean }): string;
-  stepTitle(step: unknown, names?: Map<string, string>): string;
+  stepTitle(step: unknown, names?: Map<string, string>, answeredBy?: Map<string, string>): string;
   stepFacts(step: unknown): string[];
   planLine(task: unknown): { mark: string; text: string; status: string; key: string };
   canDecide(me: unknown, record: unknown): boolean;
@@ -120,6 +121,32 @@ describe('chain state', () => {
       }),
     ]);
     expect(state.toolNames().get('c1')).toBe('search');
+  });
+
+  it('titles a model call by the model that answered it, naming the one asked (issue 79)', async () => {
+    const { createChainState } = await viewerModule<ChainStateModule>('chain-state.js');
+    const f = await viewerModule<FormatModule>('format.js');
+    const state = createChainState();
+    const llmCall = { toolName: 'claude-sonnet-4-6', correlationId: 'm1', toolType: 'llm', arguments: {} };
+    const call = step(1, { type: 'tool_call', model: 'claude-sonnet-4-6', toolCall: llmCall });
+    state.addSteps([call]);
+    // Live, before the reply: only the model asked is known.
+    expect(f.stepTitle(call, state.toolNames(), state.answeringModels())).toBe('Model call · claude-sonnet-4-6');
+    state.addSteps([
+      step(2, {
+        type: 'tool_result',
+        model: 'offline-model',
+        toolResult: { correlationId: 'm1', success: true, result: { stopReason: 'end_turn' }, durationMs: 1 },
+      }),
+    ]);
+    expect(state.answeringModels().get('m1')).toBe('offline-model');
+    expect(f.stepTitle(call, state.toolNames(), state.answeringModels())).toBe(
+      'Model call · offline-model (asked for claude-sonnet-4-6)',
+    );
+    // The model asked answered: named once; a tool call is never retitled.
+    expect(f.stepTitle(call, new Map(), new Map([['m1', 'claude-sonnet-4-6']]))).toBe('Model call · claude-sonnet-4-6');
+    const tool = { ...call, toolCall: { ...llmCall, toolType: 'external', toolName: 'search' } };
+    expect(f.stepTitle(tool, new Map(), new Map([['m1', 'offline-model']]))).toBe('Tool call · search');
   });
 
   it('builds live text from deltas: repeats dropped, overlaps trimmed, gaps marked, retries replace', async () => {

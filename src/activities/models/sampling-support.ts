@@ -18,12 +18,19 @@ export function refuseUnsupportedSampling(
     .map(([name]) => name as SamplingSetting);
   const refused = set.filter((name) => !supported.includes(name));
   if (refused.length === 0) return;
-  throw ApplicationFailure.create({
+  throw samplingRefusal(
+    providerName,
+    request.model,
+    refused.join(', ') +
+      (supported.length > 0 ? ` (it takes ${supported.join(', ')})` : ' (it takes no sampling settings)'),
+  );
+}
+
+/** The refusal of a setting `what` names (and says why); non-retryable, since no attempt can succeed. */
+export function samplingRefusal(providerName: string, model: string, what: string): ApplicationFailure {
+  return ApplicationFailure.create({
     type: FailureType.ModelSettingUnsupported,
-    message:
-      `${providerName}/${request.model} does not take ${refused.join(', ')}` +
-      (supported.length > 0 ? ` (it takes ${supported.join(', ')})` : ' (it takes no sampling settings)') +
-      '; remove it from the run, the registry entry or the ask_model call.',
+    message: `${providerName}/${model} does not take ${what}; remove it from the run, the registry entry or the ask_model call.`,
     nonRetryable: true,
   });
 }

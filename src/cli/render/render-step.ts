@@ -4,7 +4,7 @@ import { renderRemoteChain, renderSubAgentOutcome } from './render-sub-agent';
 import { clip, cyan, dim, green, oneLine, red, yellow } from './terminal-style';
 import { redactSecretsInText } from '../../domain/secrets/secret-patterns';
 import { toolResultNote } from '../../domain/tools/tool-result-note';
-import { answerLabel, confidenceText, unsupportedText } from '../../domain/chain/answer-grounding';
+import { answerLabel, claimFaultsText, confidenceText, faultsOf } from '../../domain/chain/answer-grounding';
 import { cacheHitText } from '../../domain/planning/cache-hit-text';
 import { runEnding } from '../../domain/run/run-ending';
 import { endingLines } from './render-ending';
@@ -164,11 +164,8 @@ function renderAnswer(synthesis: Extract<ReasoningStep, { type: 'synthesis' }>['
   const judged = answerLabel(synthesis);
   const conclusion = `${synthesis.conclusion}${confidenceNote(synthesis.confidence)}`;
   if (judged === undefined || judged.kind === 'final') return `${label('Final answer', green)}${conclusion}`;
-  const colour = judged.kind === 'ungrounded' ? red : yellow;
-  const unsupported = unsupportedText({
-    grounding: synthesis.grounding,
-    unsupported: synthesis.claimCheck?.unsupported,
-  });
+  const colour = judged.kind === 'ungrounded' || judged.kind === 'contradicted' ? red : yellow;
+  const unsupported = claimFaultsText({ grounding: synthesis.grounding, ...faultsOf(synthesis.claimCheck) });
   return `${colour(judged.title)}${under(unsupported ? [conclusion, yellow(unsupported)] : [conclusion])}`;
 }
 
@@ -179,11 +176,18 @@ function answerLine(result: AgentResult): string | undefined {
   if (judged === undefined || result.finalAnswer.trim() === '') return undefined;
   const numberOf = new Map(result.chain.steps.map((s) => [s.stepId, s.stepNumber]));
   const steps = (result.answerSources ?? []).map((id) => numberOf.get(id) ?? id);
-  const unsupported = unsupportedText({ grounding: result.grounding, unsupported: result.unsupportedClaims });
+  const unsupported = claimFaultsText({
+    grounding: result.grounding,
+    unsupported: result.unsupportedClaims,
+    contradicted: result.contradictedClaims,
+    unchecked: result.uncheckedClaims,
+  });
   const behind =
     result.grounding === 'grounded'
       ? `${judged.kind === 'final' ? green('grounded') : yellow(judged.title)}: tool results in steps ${steps.join(', ')}`
-      : result.grounding === 'partly_grounded'
+      : result.grounding === 'partly_grounded' ||
+          result.grounding === 'contradicted' ||
+          result.grounding === 'unchecked'
         ? `${yellow(judged.title)}: tool results in steps ${steps.join(', ')}${unsupported ? `; ${yellow(unsupported)}` : ''}`
         : `${judged.kind === 'ungrounded' ? red(judged.title) : yellow(judged.title)}: no tool result behind it`;
   const confidence = confidenceText(result.confidence);

@@ -10,7 +10,13 @@ import { createOfflineModel } from '../../offline/offline-model';
 import { LOCAL_MODEL_CHOICE, setupLocalModel } from './local-model-setup';
 
 export interface ModelSetup {
-  models: { anthropic: ModelProvider; 'openai-compatible'?: ModelProvider; local?: ModelProvider };
+  /** `offline` is always there: a run (an evaluation's variant) may ask for the offline model by its own name. */
+  models: {
+    anthropic: ModelProvider;
+    offline: ModelProvider;
+    'openai-compatible'?: ModelProvider;
+    local?: ModelProvider;
+  };
   /** The registry's entries with their own endpoint (sdk, baseURL, apiKeyEnv, region), by entry name. */
   endpoints: Record<string, ModelEndpoint>;
   /** True when no API key is set and the offline model (src/offline) stands in for Claude. */
@@ -38,7 +44,8 @@ export async function setupModels(config: Readonly<Config>, log: (line: string) 
     : {};
   // THOUGHTLINE_MODEL=local (or run --model local): the embedded model, its weights fetched now.
   const inProcess = config.model === LOCAL_MODEL_CHOICE ? await setupLocalModel(log) : undefined;
-  const others = { ...local, ...(inProcess ? { local: inProcess } : {}) };
+  const offline = createOfflineModel();
+  const others = { ...local, ...(inProcess ? { local: inProcess } : {}), offline };
   const prices = { ...CLAUDE_PRICES, ...(registry ? registryPrices(registry, 'anthropic') : {}) };
   if (config.anthropicApiKey) {
     const provider = createAnthropicProvider({
@@ -60,7 +67,7 @@ export async function setupModels(config: Readonly<Config>, log: (line: string) 
       'Set ANTHROPIC_API_KEY to use Claude.',
   );
   return {
-    models: { anthropic: createOfflineModel(), ...others },
+    models: { anthropic: offline, ...others },
     endpoints: routed.endpoints,
     offline: true,
     secrets: routed.secrets,

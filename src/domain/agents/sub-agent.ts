@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AnswerGrounding, MAX_CHECKED_CLAIMS, MAX_CLAIM_CHARS } from '../chain/answer-grounding';
+import { AnswerGrounding, MAX_CHECKED_CLAIMS, MAX_CLAIM_TEXT_CHARS } from '../chain/answer-grounding';
 import { ModelOverride } from '../model/model-settings';
 import { TerminationReason } from '../run/termination';
 import { TokenUsage } from '../model/usage';
@@ -107,8 +107,8 @@ export const SubAgentRun = z.object({
   steps: z.number().int().nonnegative().optional(),
   /** What stands behind the child's answer, set when it ended (absent in older records). */
   grounding: AnswerGrounding.optional(),
-  /** The child's answer's claims no observation of its own supports (when partly grounded): they ground nothing for the parent. */
-  unsupportedClaims: z.array(z.string().max(MAX_CLAIM_CHARS)).max(MAX_CHECKED_CLAIMS).optional(),
+  /** The child's answer's claims at fault (contradicted, unsupported or unchecked), when not grounded: they ground nothing for the parent. */
+  unsupportedClaims: z.array(z.string().max(MAX_CLAIM_TEXT_CHARS)).max(MAX_CHECKED_CLAIMS).optional(),
   /** Set for a remote A2A agent: its card, and its task once the message was sent. */
   remote: RemoteTaskRef.optional(),
   /** Set when the child is one branch of an `explore_branches` call (AgentInput.branching). */

@@ -118,7 +118,7 @@ function sentenceStarts(text: string): Set<number> {
 }
 
 /** Whether a capitalised word names nothing by itself: an opener, a month, a unit word. */
-function notAName(word: string): boolean {
+export function notAName(word: string): boolean {
   const lower = word.toLowerCase();
   return NOT_NAMES.has(lower) || monthOf(word) !== undefined || unitSymbol(word) !== undefined;
 }
@@ -180,7 +180,7 @@ function entities(text: string, taken: Taken): FoundClaim[] {
 }
 
 /** A name from code, not of a thing: `ANTHROPIC_API_KEY`, `ToolRefused`, `WIDGET-1`. */
-function codeName(word: string): boolean {
+export function codeName(word: string): boolean {
   return word.includes('_') || /\p{Ll}\p{Lu}/u.test(word) || /\p{N}/u.test(word);
 }
 
@@ -212,9 +212,10 @@ function numbers(text: string, taken: Taken): FoundClaim[] {
 /**
  * The claims of `answer` (its first MAX_CHECKED_ANSWER_CHARS), in answer order: a leading verdict,
  * quoted strings, dates, numbers and named entities; each `(kind, value)` once (its first
- * occurrence), at most MAX_CHECKED_CLAIMS, the others counted in `omitted`. Deterministic.
+ * occurrence; a number once per `scopeOf` its offset, so "12°C" said of two cities is two claims),
+ * at most MAX_CHECKED_CLAIMS, the others counted in `omitted`. Deterministic.
  */
-export function extractClaims(answer: string): FoundClaims {
+export function extractClaims(answer: string, scopeOf?: (at: number) => string): FoundClaims {
   const text = answer.slice(0, MAX_CHECKED_ANSWER_CHARS);
   const taken = new Taken();
   const all: FoundClaim[] = [];
@@ -235,7 +236,7 @@ export function extractClaims(answer: string): FoundClaims {
   all.sort((a, b) => a.at - b.at);
   const seen = new Set<string>();
   const distinct = all.filter((c) => {
-    const key = claimKey(c.kind, c.value);
+    const key = `${claimKey(c.kind, c.value)}${c.kind === 'number' && scopeOf ? `@${scopeOf(c.at)}` : ''}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -1,5 +1,5 @@
 import type { ReasoningChain, ReasoningStep } from './chain';
-import { answerLabel, unsupportedText, type ClaimCheck } from './answer-grounding';
+import { answerLabel, claimFaultsText, faultsOf, type ClaimCheck } from './answer-grounding';
 import { DEFAULT_FINISH_TOOL } from '../run/constants';
 import { observationText } from '../threads/conversation-ref';
 
@@ -84,9 +84,6 @@ export function reactTrace(
 function finalAction(synthesis: Parameters<typeof answerLabel>[0] & { claimCheck?: ClaimCheck }): string {
   const label = answerLabel(synthesis);
   if (!label || label.kind === 'final') return 'Final Answer';
-  const unsupported = unsupportedText({
-    grounding: synthesis.grounding,
-    unsupported: synthesis.claimCheck?.unsupported,
-  });
+  const unsupported = claimFaultsText({ grounding: synthesis.grounding, ...faultsOf(synthesis.claimCheck) });
   return unsupported ? `${label.title} (${unsupported})` : label.title;
 }

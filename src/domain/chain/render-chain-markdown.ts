@@ -1,7 +1,7 @@
 import type { ReasoningChain, ReasoningStep } from './chain';
 import { markdownCode as code, markdownText as text } from '../text/markdown-escape';
 import { toolResultNote } from '../tools/tool-result-note';
-import { answerLabel, confidenceText, subAgentAnswerNote, unsupportedText } from './answer-grounding';
+import { answerLabel, claimFaultsText, confidenceText, faultsOf, subAgentAnswerNote } from './answer-grounding';
 import { counted } from '../text/counted';
 import { consensusSummary } from '../model/consensus-summary';
 import { remoteChainHeading, REMOTE_STEP_LABELS } from '../agents/remote-chain';
@@ -95,9 +95,9 @@ export function renderStepMarkdown(step: ReasoningStep, runLink?: RunLink): stri
       // "Final answer" only for a grounded success; an answer recorded before answers were judged stays "Answer".
       const judged = answerLabel(step.synthesis);
       const title = judged?.title ?? 'Answer';
-      const unsupported = unsupportedText({
+      const unsupported = claimFaultsText({
         grounding: step.synthesis.grounding,
-        unsupported: step.synthesis.claimCheck?.unsupported,
+        ...faultsOf(step.synthesis.claimCheck),
       });
       const behind = unsupported
         ? ` _(${text(unsupported)})_`

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentResult } from '../run/agent-result';
-import { AnswerGrounding, MAX_CHECKED_CLAIMS, MAX_CLAIM_CHARS } from '../chain/answer-grounding';
+import { AnswerGrounding, MAX_CHECKED_CLAIMS, MAX_CLAIM_TEXT_CHARS } from '../chain/answer-grounding';
+import { isSupported } from '../chain/claim-support';
 import { TerminationReason } from '../run/termination';
 import { totalTokens } from '../model/usage';
 import { MAX_CONSENSUS_MODELS } from '../model/llm-answer';
@@ -40,7 +41,7 @@ export const ScoringFacts = z.object({
     .object({
       total: z.number().int().nonnegative(),
       supported: z.number().int().nonnegative(),
-      unsupported: z.array(z.string().max(MAX_CLAIM_CHARS)).max(MAX_CHECKED_CLAIMS),
+      unsupported: z.array(z.string().max(MAX_CLAIM_TEXT_CHARS)).max(MAX_CHECKED_CLAIMS),
     })
     .optional(),
   /** The plan's `task_choice` steps, in order (bounded like a plan's tasks): which task started, who chose it, among how many others. */
@@ -156,8 +157,12 @@ function claimsOf(result: AgentResult): ScoringFacts['claims'] {
   if (!check || check.claims.length === 0) return undefined;
   return {
     total: check.claims.length,
-    supported: check.claims.filter((c) => c.supportedBy !== undefined || c.given !== undefined).length,
-    unsupported: check.unsupported,
+    supported: check.claims.filter(isSupported).length,
+    // Every claim at fault, worst first: what the coherence proxy names.
+    unsupported: [...(check.contradicted ?? []), ...check.unsupported, ...(check.unchecked ?? [])].slice(
+      0,
+      MAX_CHECKED_CLAIMS,
+    ),
   };
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BudgetPause } from './budget-pause';
-import { AnswerGrounding, MAX_CHECKED_CLAIMS, MAX_CLAIM_CHARS } from '../chain/answer-grounding';
+import { AnswerGrounding, MAX_CHECKED_CLAIMS, MAX_CLAIM_TEXT_CHARS } from '../chain/answer-grounding';
 import { Confidence } from '../model/reasoning-settings';
 import { AgentRef } from '../agents/agent-definition';
 import { ApprovalRecord } from '../approval/approval';
@@ -23,8 +23,12 @@ export const AgentResult = z.object({
   grounding: AnswerGrounding.optional(),
   /** Step ids of the observations behind the answer: the synthesis step's `sources`. */
   answerSources: z.array(z.string()).optional(),
-  /** The answer's claims no observation supports and the run was not given, when `partly_grounded` (its synthesis's `claimCheck`). */
-  unsupportedClaims: z.array(z.string().max(MAX_CLAIM_CHARS)).max(MAX_CHECKED_CLAIMS).optional(),
+  /** The answer's claims no observation supports and the run was not given, when not grounded (its synthesis's `claimCheck`). */
+  unsupportedClaims: z.array(z.string().max(MAX_CLAIM_TEXT_CHARS)).max(MAX_CHECKED_CLAIMS).optional(),
+  /** The answer's claims an observation says otherwise of, when `contradicted`. */
+  contradictedClaims: z.array(z.string().max(MAX_CLAIM_TEXT_CHARS)).max(MAX_CHECKED_CLAIMS).optional(),
+  /** The answer's claims nothing could check, when not grounded. */
+  uncheckedClaims: z.array(z.string().max(MAX_CLAIM_TEXT_CHARS)).max(MAX_CHECKED_CLAIMS).optional(),
   /** How sure the model said it was of the answer, when it said. */
   confidence: Confidence.optional(),
   /** The final answer as the value the run's `outputSchema` checked (its JSON text is `finalAnswer`). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AgentResult } from './agent-result';
-import { AnswerGrounding, answerLabel, MAX_CHECKED_CLAIMS, MAX_CLAIM_CHARS } from '../chain/answer-grounding';
+import { AnswerGrounding, answerLabel, MAX_CHECKED_CLAIMS, MAX_CLAIM_TEXT_CHARS } from '../chain/answer-grounding';
 import { TerminationReason } from './termination';
 
 /**
@@ -38,7 +38,11 @@ export const RunEnding = z.object({
   answerTitle: z.string().optional(),
   grounding: AnswerGrounding.optional(),
   /** A partly grounded answer's claims nothing behind it supports ("42 km", "Lyon"). */
-  unsupportedClaims: z.array(z.string().max(MAX_CLAIM_CHARS)).max(MAX_CHECKED_CLAIMS).optional(),
+  unsupportedClaims: z.array(z.string().max(MAX_CLAIM_TEXT_CHARS)).max(MAX_CHECKED_CLAIMS).optional(),
+  /** A contradicted answer's claims an observation says otherwise of ("sunny (Paris)"). */
+  contradictedClaims: z.array(z.string().max(MAX_CLAIM_TEXT_CHARS)).max(MAX_CHECKED_CLAIMS).optional(),
+  /** The claims nothing could check, of an answer not grounded. */
+  uncheckedClaims: z.array(z.string().max(MAX_CLAIM_TEXT_CHARS)).max(MAX_CHECKED_CLAIMS).optional(),
   /** Why it failed, when it did: the result's error, or Temporal's failure message. */
   error: z.string().max(MAX_ENDING_ERROR).optional(),
 });
@@ -103,6 +107,8 @@ export function runEnding(source: EndingSource): RunEnding {
     ...(answer ? { answer, answerTitle: title } : {}),
     ...(result.grounding ? { grounding: result.grounding } : {}),
     ...(result.unsupportedClaims?.length ? { unsupportedClaims: result.unsupportedClaims } : {}),
+    ...(result.contradictedClaims?.length ? { contradictedClaims: result.contradictedClaims } : {}),
+    ...(result.uncheckedClaims?.length ? { uncheckedClaims: result.uncheckedClaims } : {}),
     ...(error ? { error } : {}),
   };
 }

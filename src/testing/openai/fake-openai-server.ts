@@ -10,7 +10,7 @@ import {
   type FakeChatScriptReply,
 } from './fake-openai-replies';
 import { parseChatRequestBody, type RecordedChatRequest } from './recorded-chat-request';
-import { renderChunks, renderCompletion } from './render-chat-completion';
+import { renderChunks, renderCompletion, type StreamUsageDialect } from './render-chat-completion';
 
 /**
  * A scripted stand-in for an OpenAI-compatible Chat Completions server (OpenAI, Ollama, vLLM,
@@ -26,6 +26,8 @@ export interface FakeOpenAIServerOptions {
   script?: ChatScriptEntry[];
   /** When set, requests without `Authorization: Bearer <apiKey>` get a 401 (as `vllm --api-key`). Default: no auth needed. */
   apiKey?: string;
+  /** Where streamed replies report usage; default `openai` (only when the request asks). */
+  usageDialect?: StreamUsageDialect;
 }
 
 export interface FakeOpenAIServer {
@@ -103,7 +105,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     reply: FakeChatReply,
     includeUsage: boolean,
   ) {
-    const { deltas, finish, usage } = renderChunks(reply, record.body?.model ?? '', includeUsage);
+    const { deltas, finish, usage } = renderChunks(reply, record.body?.model ?? '', includeUsage, options.usageDialect);
     record.status = 200;
     res.writeHead(200, {
       'content-type': 'text/event-stream',

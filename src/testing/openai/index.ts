@@ -2,3 +2,4 @@
 export * from './fake-openai-server';
 export * from './fake-openai-replies';
 export type { FakeChatAuth, FakeChatRequestBody, RecordedChatRequest } from './recorded-chat-request';
+export type { StreamUsageDialect } from './render-chat-completion';

@@ -82,7 +82,19 @@ function pieces(text: string, size: number): string[] {
   return out;
 }
 
-export function renderChunks(reply: FakeChatReply, requestModel: string, includeUsage: boolean): RenderedStream {
+/**
+ * Where a stream reports usage: `openai` in a last chunk of its own, only when the request asks
+ * (`stream_options.include_usage`); `finish-chunk` on the finish chunk, always (Mistral);
+ * `x_groq` in the finish chunk's `x_groq.usage`, always (Groq).
+ */
+export type StreamUsageDialect = 'openai' | 'finish-chunk' | 'x_groq';
+
+export function renderChunks(
+  reply: FakeChatReply,
+  requestModel: string,
+  includeUsage: boolean,
+  dialect: StreamUsageDialect = 'openai',
+): RenderedStream {
   const r = resolve(reply, requestModel);
   const size = Math.max(1, reply.chunkSize);
   // With include_usage every chunk carries `usage: null` until the last one, as OpenAI sends it.
@@ -108,9 +120,18 @@ export function renderChunks(reply: FakeChatReply, requestModel: string, include
     for (const piece of pieces(call.arguments, size))
       deltas.push(delta({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
+  const finish = delta({}, reply.finishReason);
+  if (dialect !== 'openai' && reply.usage !== null) {
+    const usage = renderUsage(reply.usage);
+    return {
+      deltas,
+      finish: { ...finish, ...(dialect === 'x_groq' ? { x_groq: { usage } } : { usage }) },
+      usage: undefined,
+    };
+  }
   return {
     deltas,
-    finish: delta({}, reply.finishReason),
+    finish,
     usage: includeUsage && reply.usage !== null ? chunk([], renderUsage(reply.usage)) : undefined,
   };
 }

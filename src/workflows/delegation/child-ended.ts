@@ -1,4 +1,5 @@
 import type { AgentResult, SubAgentRun } from '../../domain';
+import { MAX_CHECKED_CLAIMS } from '../../domain/chain/answer-grounding';
 import { chainLength } from '../../domain/chain/chain-length';
 import type { RunState } from '../core/state/run-state';
 
@@ -10,6 +11,12 @@ import type { RunState } from '../core/state/run-state';
 export function childEnded(state: RunState, running: SubAgentRun, result: AgentResult): SubAgentRun {
   const iterations = result.iterations + (result.delegated?.iterations ?? 0);
   state.countDelegated({ usage: result.usage, costUsd: result.costUsd, iterations });
+  // Whatever the child could not stand behind (contradicted, unsupported, unchecked) grounds nothing for the parent.
+  const faults = [
+    ...(result.contradictedClaims ?? []),
+    ...(result.unsupportedClaims ?? []),
+    ...(result.uncheckedClaims ?? []),
+  ].slice(0, MAX_CHECKED_CLAIMS);
   return {
     ...running,
     status: result.terminationReason === 'cancelled' ? 'cancelled' : result.success ? 'completed' : 'failed',
@@ -19,6 +26,6 @@ export function childEnded(state: RunState, running: SubAgentRun, result: AgentR
     terminationReason: result.terminationReason,
     steps: chainLength(result.chain),
     ...(result.grounding ? { grounding: result.grounding } : {}),
-    ...(result.unsupportedClaims?.length ? { unsupportedClaims: result.unsupportedClaims } : {}),
+    ...(faults.length > 0 ? { unsupportedClaims: faults } : {}),
   };
 }

@@ -202,7 +202,7 @@ describe('ask_model consensus in a run on the dev server', () => {
     const messages = await startFakeMessagesServer();
     try {
       const agent = createScriptedModel([
-        { content: [useTool('ask_model', { model: 'claude', prompt: 'Pick one.', temperature: 0.7 }, 'toolu_t')] },
+        { content: [useTool('ask_model', { model: 'claude', prompt: 'Pick one.', temperature: 1.5 }, 'toolu_t')] },
         { content: [say('Could not ask with a temperature.')] },
       ]);
       const anthropic = createAnthropicProvider({ baseURL: messages.baseUrl, apiKey: 'sk-ant-test' });

@@ -177,11 +177,11 @@ describe('ask_model consensus with real providers on the fake servers', () => {
   });
 });
 
-describe('a sampling setting the provider refuses (anthropic takes none)', () => {
+describe('a sampling setting the provider refuses (anthropic takes temperature 0 to 1 only)', () => {
   it('is a non-retryable tool error naming the model and the setting, and nothing is sent', async () => {
     const tool = askModel();
     const failed = await failureOf(
-      tool.execute(tool.input.parse({ model: 'claude', prompt: 'q', temperature: 0.2 }), context()),
+      tool.execute(tool.input.parse({ model: 'claude', prompt: 'q', temperature: 1.5 }), context()),
     );
     expect(ToolError.is(failed)).toBe(true);
     expect((failed as ToolError).retryable).toBe(false);

@@ -26,7 +26,7 @@ describe('checkClaims: numbers', () => {
   it('a bare observed number stands for a unit the observation never contradicts, and sibling units count', () => {
     expect(unsupported('Paris is 21 °C.', [{ stepId: 's1', value: { city: 'Paris', temperature: 21 } }])).toEqual([]);
     expect(unsupported('Paris is 21 °C.', [{ stepId: 's1', value: { temperature: 21, unit: 'F' } }])).toEqual([
-      '21 °C',
+      '21 °C (Paris)',
     ]);
     expect(unsupported('It costs $1,200.', [{ stepId: 's1', value: { price: 1200, currency: 'USD' } }])).toEqual([]);
     expect(unsupported('It costs €1,200.', [{ stepId: 's1', value: { price: 1200, currency: 'USD' } }])).toEqual([
@@ -40,7 +40,7 @@ describe('checkClaims: numbers', () => {
       value: { country: 'France', capital: 'Paris', population_millions: 68 },
     };
     expect(unsupported('France has about 68 million people.', [facts])).toEqual([]);
-    expect(unsupported('France has about 70 million people.', [facts])).toEqual(['70 million']);
+    expect(unsupported('France has about 70 million people.', [facts])).toEqual(['70 million (France)']);
   });
 });
 
@@ -57,7 +57,9 @@ describe('checkClaims: what supports a claim', () => {
       ['42', 's2'],
       ['48', null],
     ]);
-    expect(check.unsupported).toEqual(['48']);
+    // "not 48" denies a figure no observation states: the rules cannot settle it.
+    expect(check.unsupported).toEqual([]);
+    expect(check.unchecked).toEqual(['48']);
   });
 
   it('entities and quotes match whole words of the folded observation', () => {
@@ -84,7 +86,7 @@ describe('checkClaims: what supports a claim', () => {
 
   it('what a sub-agent stated without support grounds nothing, the rest of its answer does', () => {
     const child: ClaimEvidence = { stepId: 's1', value: 'Paris is 21 °C and Lyon 35 °C.', unsupported: ['35 °C'] };
-    expect(unsupported('Paris is 21 °C and Lyon 35 °C.', [child])).toEqual(['35 °C']);
+    expect(unsupported('Paris is 21 °C and Lyon 35 °C.', [child])).toEqual(['35 °C (Lyon)']);
   });
 
   it('context and a person count as given', () => {
@@ -98,11 +100,13 @@ describe('checkClaims: what supports a claim', () => {
     ]);
   });
 
-  it('an answer without checkable claims has nothing to check', () => {
-    expect(checkClaims('it worked as expected.', [converted])).toEqual({
-      method: 'rules',
-      claims: [],
+  it('a sentence with nothing checkable in it is named as unchecked, unless it only restates the sources', () => {
+    expect(checkClaims('it worked as expected.', [converted])).toMatchObject({
+      claims: [{ kind: 'statement', text: 'it worked as expected.', unchecked: true }],
       unsupported: [],
+      unchecked: ['it worked as expected.'],
     });
+    expect(checkClaims('It was converted.', [converted])).toEqual({ method: 'rules', claims: [], unsupported: [] });
+    expect(checkClaims('Is that all?', [converted]).claims).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import {
   type TokenUsage,
 } from '../../../domain';
 import { withConversationBreakpoints } from './anthropic-cache-breakpoints';
+import { anthropicSamplingFields, type AnthropicSamplingFields } from './anthropic-sampling';
 
 /**
  * Pure translation between Thoughtline's provider-neutral wire format and the Anthropic
@@ -35,19 +36,23 @@ export interface MappedReply {
 const EPHEMERAL: Anthropic.CacheControlEphemeral = { type: 'ephemeral' };
 
 /**
- * No sampling parameters: API version 2026-10-21 (sent by SDK 1.x) answers 400 to
- * temperature/top_p/top_k even at their defaults, so ModelRequest does not carry them.
+ * Sampling parameters go in only when set, after anthropic-sampling.ts accepted them: SDK 1.x's
+ * types no longer have them (its API version 2026-10-21 refuses them), so they are added to the
+ * body here and the provider sends such a call on API version 2023-06-01.
  * Prompt caching: the last tool and the system prompt carry cache breakpoints (the cached prefix
  * is tools, then system, then messages), and the conversation two more (see
  * anthropic-cache-breakpoints.ts): its last block, and where the previous call ended. So each
  * call reads what the previous one wrote and pays full price only for what the turn appended.
  * Prefixes shorter than the model's minimum are simply not cached; the API does not reject them.
  */
-export function toMessageCreateParams(request: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
-  const params: Anthropic.MessageCreateParamsNonStreaming = {
+export function toMessageCreateParams(
+  request: ModelRequest,
+): Anthropic.MessageCreateParamsNonStreaming & AnthropicSamplingFields {
+  const params: Anthropic.MessageCreateParamsNonStreaming & AnthropicSamplingFields = {
     model: request.model,
     max_tokens: request.maxTokens,
     messages: withConversationBreakpoints(request.messages.map(toMessageParam)),
+    ...anthropicSamplingFields(request.sampling),
   };
   if (request.stopSequences && request.stopSequences.length > 0) params.stop_sequences = request.stopSequences;
   if (request.system !== '') params.system = [{ type: 'text', text: request.system, cache_control: EPHEMERAL }];

@@ -2,7 +2,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, type ModelReply, type ModelRequest } from '../../../domain';
 import { fromAnthropicMessage, toMessageCreateParams } from './anthropic-mapping';
-import { refuseUnsupportedSampling } from '../sampling-support';
+import { samplingRefusal } from '../sampling-support';
+import { anthropicSamplingProblem, SAMPLING_API_VERSION } from './anthropic-sampling';
 import { streamMessage } from './anthropic-stream';
 import { classifyAnthropicError } from './anthropic-classify-error';
 import type { ModelCallHooks, ModelProvider } from '../../../domain/model/model-provider';
@@ -41,15 +42,19 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
     // Only for a client made here: a ready one may authenticate in ways this cannot see.
     ...(options.client ? {} : keyWarning(client)),
     async complete(request: ModelRequest, signal: AbortSignal, hooks?: ModelCallHooks): Promise<ModelReply> {
-      // API version 2026-10-21 answers 400 to every sampling setting, so none is sent.
-      refuseUnsupportedSampling('anthropic', request, []);
+      // Before any I/O: what the model cannot take is refused, never dropped (anthropic-sampling.ts).
+      const problem = anthropicSamplingProblem(request.model, request.sampling);
+      if (problem !== undefined) throw samplingRefusal('anthropic', request.model, problem);
       const params = toMessageCreateParams(request);
+      // API version 2026-10-21 (the SDK's) answers 400 to any sampling parameter; 2023-06-01 takes them.
+      const sampled = 'temperature' in params || 'top_p' in params || 'top_k' in params;
+      const options = { signal, ...(sampled ? { headers: { 'anthropic-version': SAMPLING_API_VERSION } } : {}) };
       const startedAt = Date.now();
       let message: Anthropic.Message;
       try {
         message = stream
-          ? await streamMessage(client, params, signal, hooks)
-          : await client.messages.create(params, { signal });
+          ? await streamMessage(client, params, options, hooks)
+          : await client.messages.create(params, options);
       } catch (error) {
         // The SDK turns an abort into APIUserAbortError, which Temporal would report as a plain
         // failure; the activity's own cancellation reason (a CancelledFailure) must surface.

@@ -26,10 +26,10 @@ import type { ModelCallHooks } from '../../../domain/model/model-provider';
 export async function streamMessage(
   client: Anthropic,
   params: Anthropic.MessageCreateParamsNonStreaming,
-  signal: AbortSignal,
+  options: Anthropic.RequestOptions,
   hooks: ModelCallHooks = {},
 ): Promise<Anthropic.Message> {
-  const stream = client.messages.stream(params, { signal });
+  const stream = client.messages.stream(params, options);
   let events = 0;
   stream.on('streamEvent', (event) => {
     events += 1;

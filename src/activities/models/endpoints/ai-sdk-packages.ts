@@ -45,13 +45,17 @@ export async function aiSdkEndpoint(
   return createAiSdkProvider(provider, { name: entry, ...(settings.prices ? { prices: settings.prices } : {}) });
 }
 
-/** The factory's own names: Vertex calls the region its location; OpenAI-compatible needs a name. */
+/**
+ * The factory's own names: Vertex calls the region its location; OpenAI-compatible needs a name,
+ * and asks for usage in its streams only with `includeUsage` (without it, Chat Completions servers
+ * send none, and every call would count 0 tokens and cost nothing against the run's budgets).
+ */
 function factorySettings(sdk: AiSdkPackage, settings: EndpointSettings, entry: string): Record<string, unknown> {
   const { baseURL, apiKey, region } = settings;
   return {
     ...(baseURL ? { baseURL } : {}),
     ...(apiKey ? { apiKey } : {}),
     ...(region ? (sdk === 'google-vertex' ? { location: region } : { region }) : {}),
-    ...(sdk === 'openai-compatible' ? { name: entry } : {}),
+    ...(sdk === 'openai-compatible' ? { name: entry, includeUsage: true } : {}),
   };
 }

@@ -32,6 +32,8 @@ import {
 import { UsageError } from '../../spec/usage-error';
 import { readBaseline, readDataset } from './eval-files';
 import { evaluationInput, variantId } from './eval-input';
+import { offlineJudge, offlineVariants } from './offline-variants';
+import { OFFLINE_MODEL_NAME } from '../../../offline/offline-model';
 import type { EvalOptions } from './eval-options';
 
 /** How often the progress query is asked while the evaluation runs. */
@@ -58,12 +60,13 @@ export async function evaluate(options: EvalOptions): Promise<number> {
       `${counted(dataset.replays.length, 'case')} ${dataset.replays.length === 1 ? 'replays' : 'replay'} recordings, which only this process's own worker can serve; drop --no-worker.`,
     );
   // Checked before any server is found or started: the input's mistakes are the command line's.
-  const input = options.resume ? undefined : evaluationInput(dataset, options, loadConfig());
+  const asked = options.resume ? undefined : evaluationInput(dataset, options, loadConfig());
   const interruption = watchInterruption();
   try {
     const c = await connectOrStart();
     const evaluationId = options.resume ?? `eval-${variantId(dataset.name).slice(0, 40)}-${randomUUID().slice(0, 8)}`;
-    const placement = await place(c, options, dataset, input, evaluationId);
+    const placement = await place(c, options, dataset, asked, evaluationId);
+    const input = asked && placement.worker === 'own' ? answeredHere(asked, c.config) : asked;
     // This process's worker registers only the agents of --tools: a variant naming another needs a standing worker.
     const ownAgents = options.tools ? loadAgentsModule(options.tools).map((a) => a.id) : [];
     const missing = options.agents.filter((a) => !ownAgents.includes(a));
@@ -101,6 +104,27 @@ export async function evaluate(options: EvalOptions): Promise<number> {
   } finally {
     interruption.dispose();
   }
+}
+
+/**
+ * The input as this process's own worker answers it: with no ANTHROPIC_API_KEY (and no model
+ * registry, whose entries the worker allows by name) the offline model answers Claude's calls, so
+ * those variants and the judge ask for it by name, and every result stands under the model that
+ * produced it. A standing worker may hold a key: its variants keep the names asked for.
+ */
+function answeredHere(input: EvaluationInput, config: Readonly<Config>): EvaluationInput {
+  if (config.anthropicApiKey || config.modelRegistry) return input;
+  const { variants, merged } = offlineVariants(input.variants);
+  const judge = input.judge ? offlineJudge(input.judge) : undefined;
+  if (variants.some((v, i) => v !== input.variants[i]) || judge !== input.judge)
+    log(
+      `no ANTHROPIC_API_KEY: the offline model answers the Claude variants, named ${OFFLINE_MODEL_NAME} in the results` +
+        (merged.length > 0
+          ? ` (${merged.join(', ')} ${merged.length === 1 ? 'is' : 'are'} the same runs: kept once)`
+          : '') +
+        '.',
+    );
+  return { ...input, variants, ...(judge ? { judge } : {}) };
 }
 
 /** Which variants need this process's worker: the local model runs in it. */

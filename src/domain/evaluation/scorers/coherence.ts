@@ -53,7 +53,7 @@ export function coherence(facts: ScoringFacts, minCoherence = DEFAULT_MIN_COHERE
   }
   if (facts.terminationReason === 'success' && calls > 0 && facts.grounding !== undefined) {
     const grounded = facts.grounding === 'grounded';
-    const claims = facts.grounding === 'grounded' || facts.grounding === 'partly_grounded' ? facts.claims : undefined;
+    const claims = facts.grounding !== 'unsupported' && facts.grounding !== 'ungrounded' ? facts.claims : undefined;
     parts.push(
       claims && claims.total > 0
         ? {
@@ -62,7 +62,7 @@ export function coherence(facts: ScoringFacts, minCoherence = DEFAULT_MIN_COHERE
             detail:
               claims.unsupported.length === 0
                 ? `answer grounded (${claims.supported}/${counted(claims.total, 'claim')})`
-                : `answer partly grounded (${claims.supported}/${counted(claims.total, 'claim')}; unsupported: ${claims.unsupported.join(', ')})`,
+                : `answer ${facts.grounding === 'partly_grounded' ? 'partly grounded' : facts.grounding} (${claims.supported}/${counted(claims.total, 'claim')}; at fault: ${claims.unsupported.join(', ')})`,
           }
         : {
             name: 'grounded',

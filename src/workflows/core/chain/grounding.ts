@@ -1,6 +1,5 @@
 import type { AgentInput, AnswerGrounding, ClaimCheck, ReasoningStep, TerminationReason } from '../../../domain';
 import { checkClaims, isSupported, type ClaimEvidence } from '../../../domain/chain/claim-support';
-import { OFFLINE_MARK } from '../../../domain/model/offline-mark';
 import { injectedToolNames } from '../injected-tools';
 
 /** What stands behind a run's answer: the judgement, the observations it rests on, and its claims' check. */
@@ -32,7 +31,7 @@ export function observationEvidence(
   steps: readonly ReasoningStep[],
   controlTools: ReadonlySet<string>,
 ): Array<Extract<ClaimEvidence, { stepId: string }>> {
-  const callOf = new Map<string, { toolName: string; toolType: string }>();
+  const callOf = new Map<string, { toolName: string; toolType: string; arguments: unknown }>();
   for (const s of steps) if (s.type === 'tool_call') callOf.set(s.toolCall.correlationId, s.toolCall);
   const evidence: Array<Extract<ClaimEvidence, { stepId: string }>> = [];
   for (const s of steps) {
@@ -47,15 +46,26 @@ export function observationEvidence(
     )
       continue;
     const child = r.subAgent;
-    if (child?.grounding !== undefined && child.grounding !== 'grounded' && child.grounding !== 'partly_grounded')
+    // A child's answer counts when something of its own stands behind it, less its faults.
+    if (child?.grounding !== undefined && !['grounded', 'partly_grounded', 'unchecked'].includes(child.grounding))
       continue;
+    const about = call === undefined ? [] : argumentStrings(call.arguments);
     evidence.push({
       stepId: r.cachedFrom ?? s.stepId,
       value: r.result,
+      ...(about.length > 0 ? { about } : {}),
       ...(child?.unsupportedClaims?.length ? { unsupported: child.unsupportedClaims } : {}),
     });
   }
   return evidence;
+}
+
+/** The short strings a call was made with ({"location": "Paris"} → ["Paris"]): what its result is about. */
+function argumentStrings(args: unknown): string[] {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return [];
+  return Object.values(args)
+    .filter((v): v is string => typeof v === 'string' && v.length <= 60)
+    .slice(0, 16);
 }
 
 /** What the run was given: its task, its context (data and files) and what a person said (steering, answers). */
@@ -73,10 +83,11 @@ export function givenEvidence(
 /**
  * The judgement. Without an observation: `unsupported` after `success`, `ungrounded` after any
  * other ending. With one, the answer's claims (`checked`, by default the answer) are compared with
- * the observations and what the run was given (domain/chain/claim-support.ts): `grounded` when each
- * is supported or the answer states none that can be checked, `partly_grounded` when some are not,
- * whatever the ending (the offline model's quoting answer has none to check). Deterministic rules: what they cannot read (a paraphrase, a conclusion
- * drawn from the facts, a wrong unit the observation never names) they do not judge.
+ * the observations and what the run was given (domain/chain/claim-support.ts), whatever the
+ * ending and whoever wrote the answer: `contradicted` when an observation says otherwise of any
+ * claim, else `partly_grounded` when some have nothing behind them, else `unchecked` when some
+ * could not be checked, else `grounded`. Deterministic rules: what they cannot read they name as
+ * unchecked; a judge (`grounding.judge`) may then decide it.
  */
 export function judgeAnswer(
   steps: readonly ReasoningStep[],
@@ -87,12 +98,17 @@ export function judgeAnswer(
   const observed = observationEvidence(steps, controlTools);
   const sources = [...new Set(observed.map((e) => e.stepId))];
   if (sources.length === 0) return { grounding: reason === 'success' ? 'unsupported' : 'ungrounded', sources };
-  // The offline model's answer quotes the tools' results and says so: it states no claim to check.
-  const answer = checked.answer.startsWith(OFFLINE_MARK) ? '' : checked.answer;
-  const claimCheck = checkClaims(answer, [...observed, ...checked.given]);
+  const claimCheck = checkClaims(checked.answer, [...observed, ...checked.given]);
   if (claimCheck.claims.length === 0) return { grounding: 'grounded', sources };
-  const grounding = claimCheck.claims.every(isSupported) ? 'grounded' : 'partly_grounded';
-  return { grounding, sources, claimCheck };
+  return { grounding: groundingOf(claimCheck), sources, claimCheck };
+}
+
+/** The grounding a claim check comes to, the worst fault first. */
+export function groundingOf(check: Pick<ClaimCheck, 'claims'>): AnswerGrounding {
+  if (check.claims.some((c) => c.contradictedBy !== undefined)) return 'contradicted';
+  if (check.claims.some((c) => !isSupported(c) && !c.unchecked)) return 'partly_grounded';
+  if (check.claims.some((c) => c.unchecked)) return 'unchecked';
+  return 'grounded';
 }
 
 /** The injected tools whose results are the loop's own bookkeeping: finish, give up and the plan's update tool. */

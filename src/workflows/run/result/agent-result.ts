@@ -12,7 +12,10 @@ export function agentResult({ input, chain, state }: RunContext, outcome: RunOut
       answer: outcome.answer,
       given: givenEvidence(input, chain.steps),
     });
-  const unsupported = judged.grounding === 'partly_grounded' ? (judged.claimCheck?.unsupported ?? []) : [];
+  const check = judged.grounding === 'grounded' ? undefined : judged.claimCheck;
+  const unsupported = check?.unsupported ?? [];
+  const contradicted = check?.contradicted ?? [];
+  const unchecked = check?.unchecked ?? [];
   return {
     success: outcome.reason === 'success',
     finalAnswer: outcome.answer,
@@ -20,6 +23,8 @@ export function agentResult({ input, chain, state }: RunContext, outcome: RunOut
     grounding: judged.grounding,
     answerSources: judged.sources,
     ...(unsupported.length > 0 ? { unsupportedClaims: unsupported } : {}),
+    ...(contradicted.length > 0 ? { contradictedClaims: contradicted } : {}),
+    ...(unchecked.length > 0 ? { uncheckedClaims: unchecked } : {}),
     ...(outcome.confidence !== undefined ? { confidence: outcome.confidence } : {}),
     ...(outcome.output !== undefined ? { output: outcome.output } : {}),
     chain: chain.snapshot(),

@@ -200,7 +200,7 @@ describe('judgeAnswer: the claims of the answer', () => {
     expect(supportingObservations(chain.steps, CONTROL)).toEqual([child.stepId]);
     const judged = judgeAnswer(chain.steps, 'success', CONTROL, { answer: 'Paris 21 °C, Lyon 35 °C.', given: [] });
     expect(judged.grounding).toBe('partly_grounded');
-    expect(judged.claimCheck?.unsupported).toEqual(['35 °C']);
+    expect(judged.claimCheck?.unsupported).toEqual(['35 °C (Lyon)']);
   });
 });
 

@@ -238,6 +238,16 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
   ],
   ['docs/models.md', 'npx thoughtline demo --model local', LOCAL],
   [
+    'docs/evaluation.md',
+    'npm run eval:live -- --model local                # SmolLM2-135M in this process, no key',
+    'the loop dataset on the 98 MB local model: 10-25 minutes of 2 cores; its judges are test/workflows/model/local-model-judges.test.ts',
+  ],
+  [
+    'docs/evaluation.md',
+    'npm run eval:live -- --model claude-sonnet-4-6    # with ANTHROPIC_API_KEY; any model `run` takes',
+    KEY,
+  ],
+  [
     'docs/models.md',
     'THOUGHTLINE_MODEL=local npx thoughtline worker     # a standing worker that serves provider "local"',
     SERVER,

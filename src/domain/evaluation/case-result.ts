@@ -16,6 +16,19 @@ export const Score = z.object({
 export type Score = z.infer<typeof Score>;
 
 /**
+ * Seed 003's model times of one run (ModelTimes, cut to what the time targets read): kept only
+ * when the variant's own model answered, never for a replayed case, whose recorded replies take
+ * no model time.
+ */
+export const UnitTimes = z.object({
+  planningMs: z.number().nonnegative(),
+  planningCalls: z.number().int().nonnegative(),
+  reasoningPerIterationMs: z.number().nonnegative(),
+  reasoningIterations: z.number().int().nonnegative(),
+});
+export type UnitTimes = z.infer<typeof UnitTimes>;
+
+/**
  * One case × variant × repeat, as the evaluation keeps it: small on purpose; the chain stays in
  * the agent run (`workflowId`). `status`: `scored` the run ended and was scored; `skipped` never
  * started (budget spent, evaluation cancelled); `failed` the run itself failed or was cancelled.
@@ -33,6 +46,8 @@ export const CaseResult = z.object({
   costUsd: z.number().nonnegative().default(0),
   tokens: z.number().int().nonnegative().default(0),
   latencyMs: z.number().nonnegative().default(0),
+  /** Absent on results written before issue 79, on replayed cases, and on runs that did not end. */
+  times: UnitTimes.optional(),
   scores: z.array(Score).default([]),
   /** Every score passed (and the run was scored). */
   passed: z.boolean(),

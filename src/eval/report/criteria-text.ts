@@ -1,10 +1,12 @@
 import type { EvaluationSummary } from '../../domain/evaluation/stats/evaluation-summary';
 import { estimateText } from './report-format';
+import { timeTargetRows } from './time-target-text';
 import { statusMark, targetText } from './render-markdown-report';
 
 /**
- * The success criteria per variant as a plain-text table for a terminal, with the pass rate as
- * its last row. Variant names come from the result: the caller writes it through terminalSafe.
+ * The success criteria per variant as a plain-text table for a terminal, then seed 003's time
+ * targets (p50 and p95 of the runs the variant's own model answered), with the pass rate as its
+ * last row. Variant names come from the result: the caller writes it through terminalSafe.
  */
 export function criteriaText(summary: EvaluationSummary): string {
   const variants = summary.variants;
@@ -19,6 +21,7 @@ export function criteriaText(summary: EvaluationSummary): string {
         return own.estimate ? `${estimateText(own.estimate)} ${statusMark(own)}` : statusMark(own);
       }),
     ]),
+    ...timeTargetRows(variants).map((r) => [r.label, r.target, ...r.cells.map((c) => c.text)]),
     ['Pass rate (units that ran)', '', ...variants.map((v) => estimateText(v.passRate))],
   ];
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));

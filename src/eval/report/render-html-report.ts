@@ -9,6 +9,7 @@ import { failingUnits, MAX_LISTED_FAILURES, variantDescription, type ReportInput
 import { runLinks } from './report-links';
 import { REPORT_CSS } from './report-style';
 import { statusMark, targetText } from './render-markdown-report';
+import { timeTargetRows } from './time-target-text';
 import { counted } from '../../domain/text/counted';
 
 /**
@@ -77,7 +78,11 @@ function criteriaTable(variants: readonly VariantSummary[]): string {
     const cells = variants.map((v) => criterionCell(v.criteria[i]!)).join('');
     return `<tr><td>${h(c.label)}</td><td>${h(targetText(c))}</td>${cells}</tr>`;
   });
-  return `<table id="criteria">${head}${rows.join('')}</table>`;
+  const times = timeTargetRows(variants).map((r) => {
+    const cells = r.cells.map((c) => `<td class="${c.status}" title="${h(r.source)}">${h(c.text)}</td>`).join('');
+    return `<tr><td>${h(r.label)}</td><td>${h(r.target)}</td>${cells}</tr>`;
+  });
+  return `<table id="criteria">${head}${rows.join('')}${times.join('')}</table>`;
 }
 
 function criterionCell(c: CriterionSummary): string {

@@ -3,6 +3,7 @@ import { codeText, markdownText as md, urlText } from './markdown-text';
 import { count, duration, estimateText, percent, usd } from './report-format';
 import { failingUnits, MAX_LISTED_FAILURES, variantDescription, type ReportInput } from './report-input';
 import { runLinks } from './report-links';
+import { timeTargetRows } from './time-target-text';
 import { counted } from '../../domain/text/counted';
 
 /**
@@ -30,7 +31,8 @@ export function renderMarkdownReport(input: ReportInput): string {
   }
   out.push('## Success criteria', '', ...criteriaTable(summary.variants), '');
   out.push(
-    'Values with their 95% intervals; a criterion is met on its value. Not measured: no case produced that score.',
+    'Values with their 95% intervals; a criterion is met on its value. Not measured: no case produced that score. ' +
+      'Times: p50 and p95 of the runs the model itself answered (replayed cases left out), met when the p95 is under the target; the gate never reads them.',
     '',
   );
   for (const v of summary.variants) out.push(...variantSection(v, variantDescription(result, v.variant)));
@@ -46,7 +48,10 @@ function criteriaTable(variants: readonly VariantSummary[]): string[] {
     const cells = variants.map((v) => criterionCell(v.criteria[i]!));
     return `| ${c.label} | ${targetText(c)} | ${cells.join(' | ')} |`;
   });
-  return [header, rule, ...rows];
+  const times = timeTargetRows(variants).map(
+    (r) => `| ${r.label} | ${r.target} | ${r.cells.map((c) => md(c.text)).join(' | ')} |`,
+  );
+  return [header, rule, ...rows, ...times];
 }
 
 export const targetText = (c: CriterionSummary): string =>

@@ -17,6 +17,7 @@ import {
   type CaseResult,
   type Score,
 } from '../../domain/evaluation/case-result';
+import { modelTimes } from '../../domain/chain/model-times';
 import { factsOf, type LoopToolNames, type ScoringFacts } from '../../domain/evaluation/scoring-facts';
 import { scoreCase } from '../../domain/evaluation/score-case';
 import { failureMessage } from '../core/failure-message';
@@ -86,7 +87,7 @@ export async function evaluationCaseWorkflow(input: EvaluationCaseInput): Promis
     giveUp: stringOr(agentInput.giveUpToolName, DEFAULT_GIVE_UP_TOOL),
   };
   const facts = factsOf(result, loopTools);
-  const ran = { ...base, ...measured(facts) };
+  const ran = { ...base, ...measured(facts), ...timesOf(input.case, result) };
   if (result.terminationReason === 'cancelled')
     return fitCaseResult({ ...ran, note: cut(`the run was cancelled: ${result.error ?? 'no reason given'}`) });
   setCurrentDetails(`Scoring agent run ${markdownCode(runId)} (it ended ${result.terminationReason}).`);
@@ -149,6 +150,17 @@ function measured(facts: ScoringFacts): Partial<CaseResult> {
     tokens: facts.tokens,
     latencyMs: facts.latencyMs,
   };
+}
+
+/**
+ * The run's planning and reasoning times (the tally it carried, else read from its chain), for
+ * the time targets; none for a replayed case: its recorded replies are not the variant's model.
+ */
+function timesOf(c: EvalCase, result: AgentResult): Pick<CaseResult, 'times'> {
+  if (c.replay !== undefined) return {};
+  const t = result.times ?? modelTimes(result.chain.steps);
+  const { planningMs, planningCalls, reasoningPerIterationMs, reasoningIterations } = t;
+  return { times: { planningMs, planningCalls, reasoningPerIterationMs, reasoningIterations } };
 }
 
 const stringOr = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);

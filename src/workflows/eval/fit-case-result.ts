@@ -12,7 +12,7 @@ const bytesOf = (result: CaseResult): number => utf8Bytes(JSON.stringify(result)
 /**
  * The result cut to MAX_CASE_RESULT_BYTES: first the scores' `why`s, long ones first, to an equal
  * share of the room left (short ones keep theirs); then, if the scores' names alone are too many,
- * the last scores, counted in the note. `passed` was decided on every score before, and the case's
+ * the run's times, and then the last scores, counted in the note. `passed` was decided on every score before, and the case's
  * scoring workflow still holds them all. Pure; a result that fits comes back unchanged.
  */
 export function fitCaseResult(result: CaseResult): CaseResult {
@@ -20,6 +20,12 @@ export function fitCaseResult(result: CaseResult): CaseResult {
   const bare = { ...result, scores: result.scores.map((s) => ({ ...s, why: '' })) };
   const room = MAX_CASE_RESULT_BYTES - bytesOf(bare);
   if (room >= 0) return { ...result, scores: shareWhys(result.scores, room) };
+  // The times serve the time targets only; the scores decide the unit: they go before any score does.
+  if (result.times !== undefined) {
+    const untimed: CaseResult = { ...result };
+    delete untimed.times;
+    return fitCaseResult(untimed);
+  }
   // Even bare, the scores overflow: keep as many as fit (with a note), each with no why.
   const note = (kept: number) =>
     `${result.scores.length - kept} of ${result.scores.length} scores left out here to stay under 1 KB; the case's scoring workflow has them all.`;

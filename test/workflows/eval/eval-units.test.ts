@@ -37,6 +37,12 @@ function worstCaseResult(scores: number, name = (i: number) => `${i}`.padEnd(64,
     costUsd: 12345.123456789,
     tokens: 987_654_321,
     latencyMs: 123456789.123,
+    times: {
+      planningMs: 123456789.123,
+      planningCalls: 1_000,
+      reasoningPerIterationMs: 123456789,
+      reasoningIterations: 1_000,
+    },
     scores: Array.from({ length: scores }, (_, i) => ({
       scorer: name(i),
       value: 0.123456789,
@@ -58,9 +64,10 @@ describe('a unit result stays under 1 KB', () => {
       workflowId: 'eval-1/weather-berlin/sonnet/0',
       scores: [{ scorer: 'termination_accuracy', value: 1, passed: true, why: 'ended success; expected success' }],
       note: undefined,
+      times: { planningMs: 1_250, planningCalls: 1, reasoningPerIterationMs: 830, reasoningIterations: 4 },
     };
     expect(fitCaseResult(typical)).toBe(typical);
-    expect(bytes(typical)).toBeLessThan(500);
+    expect(bytes(typical)).toBeLessThan(600);
   });
 
   it('the worst case (every field at its longest, 1 to 60 scores) fits; whys are cut before scores are left out', () => {
@@ -74,6 +81,9 @@ describe('a unit result stays under 1 KB', () => {
     const four = fitCaseResult(worstCaseResult(4, (i) => `answer_match_${i}`.padEnd(20, '_')));
     expect(four.scores).toHaveLength(4);
     expect(four.scores.every((s) => s.why.endsWith('…'))).toBe(true);
+    // Its times were left out first: they serve the time targets, the scores decide the unit.
+    expect(four.times).toBeUndefined();
+    expect(fitCaseResult(worstCaseResult(1)).times).toBeDefined();
     const sixty = fitCaseResult(worstCaseResult(60));
     expect(sixty.scores.length).toBeLessThan(60);
     expect(sixty.note).toMatch(/^\d+ of 60 scores left out here to stay under 1 KB/);

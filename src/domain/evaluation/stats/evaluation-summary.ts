@@ -31,6 +31,29 @@ export const CriterionSummary = z.object({
 });
 export type CriterionSummary = z.infer<typeof CriterionSummary>;
 
+export const TimeTargetId = z.enum(['planning', 'reasoning', 'simple_task']);
+export type TimeTargetId = z.infer<typeof TimeTargetId>;
+
+/**
+ * One of seed 003's time targets for one variant: the p50 and p95 of what the units measured,
+ * against a ceiling in milliseconds. Met when the p95 is under it (most runs, not the median
+ * run); `not_measured` when no unit the variant's own model answered bears on it.
+ */
+export const TimeTargetSummary = z.object({
+  id: TimeTargetId,
+  label: z.string(),
+  /** The value must stay under this many milliseconds. */
+  underMs: z.number().positive(),
+  /** What one observation is, e.g. "planning time per planner call of a run". */
+  source: z.string(),
+  /** Observations: units (not replayed) that bear on it. */
+  n: z.number().int().nonnegative(),
+  p50: z.number().nonnegative().optional(),
+  p95: z.number().nonnegative().optional(),
+  status: z.enum(['met', 'not_met', 'not_measured']),
+});
+export type TimeTargetSummary = z.infer<typeof TimeTargetSummary>;
+
 export const ScorerSummary = z.object({
   scorer: z.string(),
   mean: Estimate,
@@ -55,6 +78,8 @@ export const VariantSummary = z.object({
   passAtK: z.array(z.object({ k: z.number().int().positive(), value: z.number(), cases: z.number().int() })),
   scorers: z.array(ScorerSummary),
   criteria: z.array(CriterionSummary),
+  /** Seed 003's planning, reasoning and simple-task times against their targets; never gated (they measure the machine too). */
+  timeTargets: z.array(TimeTargetSummary),
   latencyMs: z.object({ p50: z.number(), p90: z.number(), p95: z.number() }).optional(),
   /** The pass rate of the units that ran, per case tag (dataset order of first use); empty without tags. */
   byTag: z.array(z.object({ tag: z.string(), passRate: Estimate })),

@@ -5,3 +5,4 @@ export { wilsonInterval, Z_95, type Interval } from './proportion-interval';
 export { meanInterval, tQuantile95 } from './mean-interval';
 export { passAtK } from './pass-at-k';
 export { percentile } from './percentile';
+export { TIME_TARGETS, SIMPLE_TASK_TAGS, timeTargetSummaries } from './time-targets';

@@ -10,6 +10,7 @@ import { mean, meanInterval } from './mean-interval';
 import { passAtK } from './pass-at-k';
 import { percentile } from './percentile';
 import { wilsonInterval } from './proportion-interval';
+import { timeTargetSummaries } from './time-targets';
 import { meetsTarget, SEED_CRITERIA, type SeedCriterion } from './seed-criteria';
 
 /** Built-in scorers first, in this order; users' scorers after them by name. */
@@ -72,6 +73,7 @@ function summariseVariant(
     passAtK: passAtKs(ran),
     scorers: scorerSummaries(scored),
     criteria: SEED_CRITERIA.map((c) => criterionSummary(c, units, total)),
+    timeTargets: timeTargetSummaries(units, cases),
     ...(latencies.length > 0
       ? {
           latencyMs: {

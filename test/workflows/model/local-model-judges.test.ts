@@ -1,0 +1,314 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { ModelProvider } from '../../../src/activities';
+import { createLlamaCppProvider, type LlamaCppProvider } from '../../../src/activities/models/local/llama-cpp-provider';
+import { ensureSmolLM2Weights } from '../../../src/activities/models/local/model-weights';
+import { createScriptedModel, say, useTool, type ScriptedModel } from '../../../src/activities/models/scripted-model';
+import {
+  LlmConsensus,
+  ModelRegistry,
+  type AgentInputInit,
+  type AgentResult,
+  type ReasoningStep,
+} from '../../../src/domain';
+import { createLlmTool } from '../../../src/tools/builtin/llm';
+import { defineTool } from '../../../src/tools/define-tool';
+import { TEST_MODELS_DIR } from '../../conformance/local-model-harness';
+import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
+import { createHarness, useTestEnv, type AgentHarness } from '../../helpers/temporal-env';
+import { testTools } from '../../helpers/test-tools';
+
+const env = useTestEnv();
+
+/** SmolLM2-135M as a run names it; short replies keep each call to seconds on a busy 2-core machine. */
+const LOCAL = { provider: 'local', model: 'smollm2-135m-instruct', maxTokens: 96 } as const;
+
+type Step<T extends ReasoningStep['type']> = Extract<ReasoningStep, { type: T }>;
+
+/** The run's model calls served by the local model: the call step and its result, by correlation id. */
+function localCalls(result: AgentResult): Array<{ call: Step<'tool_call'>; reply?: Step<'tool_result'> }> {
+  const steps = result.chain.steps;
+  return steps
+    .filter((s): s is Step<'tool_call'> => s.type === 'tool_call' && s.toolCall.toolType === 'llm')
+    .filter((s) => s.model === LOCAL.model)
+    .map((call) => ({
+      call,
+      reply: steps.find(
+        (s): s is Step<'tool_result'> =>
+          s.type === 'tool_result' && s.toolResult.correlationId === call.toolCall.correlationId,
+      ),
+    }));
+}
+
+/** Exactly one call of `purpose` served by SmolLM2, under its own name, and answered. */
+function expectOneAnsweredCall(result: AgentResult, purpose: string, count = 1): void {
+  const calls = localCalls(result);
+  expect(calls.map((c) => c.call.toolCall.toolName)).toEqual(Array.from({ length: count }, () => LOCAL.model));
+  for (const { call, reply } of calls) {
+    expect(reply?.toolResult.success, `${purpose}: ${reply?.toolResult.error ?? 'no reply step'}`).toBe(true);
+    expect(reply?.model ?? call.model).toBe(LOCAL.model);
+  }
+}
+
+const thoughts = (result: AgentResult, lead: string): string[] =>
+  result.chain.steps.flatMap((s) => (s.type === 'thinking' && s.thought.startsWith(lead) ? [s.thought] : []));
+
+/** What each judge made of SmolLM2's reply, printed for docs/evaluation.md's "Judges on a real model". */
+const outcomes: string[] = [];
+
+/** Two independent tasks, and the answer after both: the turn after the plan has a choice to make. */
+const PLANNED_TASKS = [
+  { id: 't1', description: 'Look up the prices', dependencies: [], estimated_complexity: 'low' },
+  { id: 't2', description: 'Look up the stock', dependencies: [], estimated_complexity: 'low' },
+  { id: 't3', description: 'Answer from both', dependencies: ['t1', 't2'], estimated_complexity: 'low' },
+];
+
+/** Two branches' answers and a room reader: the tools and scripts the judges need something to judge. */
+const readRoom = defineTool({
+  name: 'read_room',
+  description: 'Reads the notes on room n',
+  input: z.object({ n: z.number().int() }),
+  effects: 'none',
+  execute: ({ n }) => `Room ${n}: the code is 7${n}7. ${'Notes about the room. '.repeat(12)}`,
+});
+
+/**
+ * Issue 79: SmolLM2-135M (the embedded local model, the only real model the project runs) as the
+ * judged model of grounding cases and as each judge: the claim judge, the branch judge, the
+ * consensus judge, the compaction summary and the task choice, one call each, through real runs
+ * on the suite's dev server. The run's own turns are scripted where the judge is the subject, so
+ * what SmolLM2 decides is the only thing not fixed. Each call must be a visible `llm` step under
+ * the local model's name, its reply read or refused through the judge's own "unreadable" path
+ * (never a crash, never silently taken), and the run must end.
+ */
+describe('SmolLM2-135M through the judges', () => {
+  let provider: LlamaCppProvider;
+  let h: AgentHarness;
+  /** The file's one Worker, polling from the first test to the last. */
+  let polling: Promise<void> | undefined;
+  /** The scripted model of the run in progress (runs here go one at a time) and its branches' scripts. */
+  let lead: ScriptedModel = createScriptedModel([]);
+  let branches: Record<string, ScriptedModel> = {};
+  const scripted: ModelProvider = {
+    name: 'scripted',
+    complete(request, signal, hooks) {
+      const label = /Yours: \\"(.+?)\\"/.exec(JSON.stringify(request.messages))?.[1];
+      const script = label === undefined ? lead : branches[label];
+      if (!script) throw new Error(`no script for branch ${label}`);
+      return script.complete(request, signal, hooks);
+    },
+  };
+
+  // The task choice's run: its plan is scripted (two ready tasks), so the choice is SmolLM2's: every call after the plan is its own.
+  let plan: ScriptedModel = createScriptedModel([]);
+  let planCalls = 0;
+  const planned: ModelProvider = {
+    name: 'planned',
+    complete: (request, signal, hooks) => (planCalls++ === 0 ? plan : provider).complete(request, signal, hooks),
+  };
+
+  beforeAll(async () => {
+    // One thread: see local-model-harness.ts (two spinning threads on a busy 2-core machine collapse).
+    provider = createLlamaCppProvider({ modelPath: await ensureSmolLM2Weights({ dir: TEST_MODELS_DIR }), threads: 1 });
+    const registry = ModelRegistry.parse({
+      models: {
+        a: { provider: 'prov-a', model: 'a-1' },
+        b: { provider: 'prov-b', model: 'b-1' },
+        small: { provider: 'local', model: LOCAL.model, maxTokens: LOCAL.maxTokens },
+      },
+    });
+    const askModel = createLlmTool({
+      registry,
+      providers: {
+        'prov-a': createScriptedModel([{ content: [say('Paris is the capital of France.')] }]),
+        'prov-b': createScriptedModel([{ content: [say('The capital city is Lyon.')] }]),
+        local: provider,
+      },
+      models: ['a', 'b'],
+      maxTokens: LOCAL.maxTokens,
+      consensusJudge: 'small',
+    });
+    h = await createHarness(env, {
+      tools: [...testTools().tools, askModel, readRoom],
+      models: { scripted, local: provider, planned },
+    });
+    polling = h.worker.run();
+  }, 300_000);
+  afterAll(async () => {
+    console.error(`SmolLM2 as a judge:\n${outcomes.join('\n')}`);
+    h?.worker.shutdown();
+    await polling;
+    await provider?.dispose();
+  });
+
+  const run = async (input: Partial<AgentInputInit> & { task: string }): Promise<AgentResult> =>
+    (await h.agents.start({ model: SCRIPTED_MODEL, ...input })).result();
+
+  it('is the claim judge (grounding.judge): one visible call, its reply read or refused as unreadable', async () => {
+    lead = createScriptedModel([
+      { content: [useTool('lookup', { key: 'alpha' }, 'toolu_a')] },
+      { content: [useTool('finish', { result: 'alpha is 50, so twice alpha is 100 and beta is 40 km.' })] },
+    ]);
+    const result = await run({ task: 'Find alpha, twice alpha and beta.', grounding: { judge: LOCAL } });
+    lead.verify();
+    expectOneAnsweredCall(result, 'claim judge');
+    const [verdict] = thoughts(result, 'Claim judge');
+    expect(verdict).toBeDefined();
+    outcomes.push(`claim judge: ${verdict}`);
+    expect(result.terminationReason).toBe('success');
+    expect(result.grounding).toBeDefined();
+  }, 120_000);
+
+  it('is the branch judge: one visible call picks a finished branch, or the fallback says the reply was unreadable', async () => {
+    lead = createScriptedModel([
+      {
+        content: [
+          useTool(
+            'explore_branches',
+            {
+              approaches: [
+                { label: 'archive', instructions: 'Answer from the archive.' },
+                { label: 'index', instructions: 'Answer from the index.' },
+              ],
+              criteria: 'Prefer the answer that names the capital.',
+            },
+            'call_branch',
+          ),
+        ],
+      },
+      { content: [useTool('finish', { result: 'Paris.' })] },
+    ]);
+    branches = {
+      archive: createScriptedModel([{ content: [useTool('finish', { result: 'The archive does not say.' })] }]),
+      index: createScriptedModel([{ content: [useTool('finish', { result: 'Paris is the capital of France.' })] }]),
+    };
+    const result = await run({
+      task: 'What is the capital of France?',
+      agentName: 'geo',
+      tokenBudget: 90_000,
+      branching: { judge: LOCAL },
+    });
+    for (const script of [lead, ...Object.values(branches)]) script.verify();
+    expectOneAnsweredCall(result, 'branch judge');
+    const winners = (result.chain.subAgents ?? []).filter((r) => r.branch?.winner);
+    expect(winners).toHaveLength(1);
+    const observation = result.chain.steps.find(
+      (s): s is Step<'tool_result'> => s.type === 'tool_result' && s.toolResult.correlationId === 'call_branch',
+    );
+    const said = JSON.stringify(observation?.toolResult.result ?? observation?.toolResult.error);
+    // Either the judge's pick or the fallback naming why: never a winner with no reason.
+    expect(said).toMatch(/judge/i);
+    outcomes.push(`branch judge: winner ${winners[0]!.branch!.label}; ${said.slice(0, 300)}`);
+    expect(result.terminationReason).toBe('success');
+  }, 120_000);
+
+  it('is the consensus judge: one visible call groups the answers, or its problem is recorded and the rules stand', async () => {
+    lead = createScriptedModel([
+      {
+        content: [
+          useTool(
+            'ask_model',
+            { models: ['a', 'b'], mode: 'consensus', prompt: 'What is the capital of France?' },
+            'toolu_vote',
+          ),
+        ],
+      },
+      { content: [useTool('finish', { result: 'The models disagree.' })] },
+    ]);
+    const result = await run({ task: 'Ask two models for the capital of France.' });
+    lead.verify();
+    // The judge's call is its own llm step pair after the tool's, under SmolLM2's name.
+    const judged = result.chain.steps.find(
+      (s): s is Step<'tool_result'> =>
+        s.type === 'tool_result' && s.toolResult.correlationId === 'toolu_vote/judge/small',
+    );
+    expect(judged?.model).toBe(LOCAL.model);
+    const vote = result.chain.steps.find(
+      (s): s is Step<'tool_result'> => s.type === 'tool_result' && s.toolResult.correlationId === 'toolu_vote',
+    );
+    // The observation as the chain keeps it (the judge's own reply is on its step above).
+    const consensus = LlmConsensus.pick({ agreement: true, groups: true, groupedBy: true, judgeProblem: true }).parse(
+      vote?.toolResult.result,
+    );
+    // Read (its groups are the judge's) or refused with the reason (the rules' two text groups stand).
+    if (consensus.judgeProblem === undefined) expect(consensus.groupedBy).toContain('judge');
+    else expect(consensus.groupedBy).toEqual(['text', 'text']);
+    outcomes.push(
+      `consensus judge: ${judged?.toolResult.error?.slice(0, 160) ?? 'answered'}; ${consensus.judgeProblem ?? `grouped ${JSON.stringify(consensus.groups)} (agreement ${consensus.agreement})`}`,
+    );
+    expect(result.terminationReason).toBe('success');
+  }, 120_000);
+
+  it('writes the compaction summary: visible calls, each a summary or the note that turns were removed', async () => {
+    const reads = 6;
+    lead = createScriptedModel(
+      Array.from({ length: reads + 1 }, (_, i) => ({
+        content:
+          i < reads
+            ? [say(`Reading room ${i + 1} next. ${'Thinking. '.repeat(25)}`), useTool('read_room', { n: i + 1 })]
+            : [useTool('finish', { result: 'All codes read.' })],
+      })),
+    );
+    const result = await run({
+      task: 'Collect the code of every room',
+      tools: ['read_room'],
+      maxIterations: reads + 3,
+      maxContextChars: 4_000,
+      contextSummary: { model: { provider: LOCAL.provider, model: LOCAL.model }, maxChars: 600 },
+    });
+    lead.verify();
+    const calls = localCalls(result);
+    expect(calls.length).toBeGreaterThanOrEqual(1);
+    expect(calls.every((c) => c.call.toolCall.arguments['purpose'] === 'compaction')).toBe(true);
+    const notes = result.chain.steps.filter(
+      (s): s is Step<'thinking'> => s.type === 'thinking' && s.purpose === 'compaction',
+    );
+    expect(notes).toHaveLength(calls.length);
+    for (const note of notes) outcomes.push(`compaction summary: ${note.thought.slice(0, 200)}`);
+    expect(result.terminationReason).toBe('success');
+  }, 120_000);
+
+  it('chooses the next task in its own turn (task choice): the choice is taken, refused or left to plan order, never lost', async () => {
+    plan = createScriptedModel([{ content: [say(JSON.stringify({ tasks: PLANNED_TASKS }))] }]);
+    planCalls = 0;
+    const result = await run({
+      task: 'Is the part in stock, and at what price? Use lookup.',
+      model: { provider: 'planned', model: LOCAL.model, maxTokens: LOCAL.maxTokens },
+      tools: ['lookup'],
+      maxIterations: 1,
+      planning: { reflectEvery: 0 },
+    });
+    plan.verify();
+    const turns = result.chain.steps.filter(
+      (s): s is Step<'tool_call'> =>
+        s.type === 'tool_call' && s.toolCall.toolType === 'llm' && s.toolCall.arguments['purpose'] === 'turn',
+    );
+    expect(turns.length).toBeGreaterThanOrEqual(1);
+    const choices = result.chain.steps.flatMap((s) => (s.type === 'thinking' && s.taskChoice ? [s.taskChoice] : []));
+    expect(choices.length).toBeGreaterThanOrEqual(1);
+    for (const c of choices) expect(['model', 'plan_order']).toContain(c.chosenBy);
+    outcomes.push(
+      `task choice: ${choices.map((c) => `${c.taskId} by ${c.chosenBy}${c.refused ? ` (refused ${c.refused.taskId}: ${c.refused.problem})` : ''}`).join(', ')}; ended ${result.terminationReason}`,
+    );
+    expect(result.terminationReason).toBeDefined();
+  }, 120_000);
+
+  it('is the judged model: its answers to grounding cases get a grounding label, whatever it wrote', async () => {
+    for (const key of ['alpha', 'omega']) {
+      const result = await run({
+        task: `Look up the value for the key "${key}" with the lookup tool, then answer with that value.`,
+        model: LOCAL,
+        tools: ['lookup'],
+        maxIterations: 2,
+      });
+      const own = result.chain.steps.filter((s) => s.type === 'tool_call' && s.toolCall.toolType === 'llm');
+      expect(own.length).toBeGreaterThanOrEqual(1);
+      expect(own.every((s) => s.type === 'tool_call' && s.model === LOCAL.model)).toBe(true);
+      // An answer is labelled by what stands behind it; a run that did not answer has none to label.
+      if (result.success) expect(result.grounding).toBeDefined();
+      outcomes.push(
+        `judged (${key}): ended ${result.terminationReason}, grounding ${result.grounding ?? 'none'}, answer ${JSON.stringify(result.finalAnswer.slice(0, 120))}`,
+      );
+    }
+  }, 150_000);
+});

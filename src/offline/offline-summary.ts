@@ -18,13 +18,15 @@ export function describeOutcome(call: SeenCall): string {
   return call.result.isError ? `${describeCall(call)} failed: ${quoted}` : `${describeCall(call)} returned ${quoted}`;
 }
 
-/** The final answer: what was called and what came back, quoted, with no claim beyond that. */
+/**
+ * The final answer: what was called and what came back, quoted, with no claim beyond that. It is
+ * checked like any answer (docs/concepts.md, "Grounded answers"): a quoted result states what its
+ * observation does, and a quoted failure states what no observation does.
+ */
 export function observedSummary(task: string, calls: readonly SeenCall[]): string {
-  const worked = calls.filter((c) => c.result && !c.result.isError).length;
   return [
-    `${OFFLINE_MARK} For "${clip(task, 200)}" I made ${calls.length} tool call${calls.length === 1 ? '' : 's'} (${worked} succeeded).`,
+    `${OFFLINE_MARK} What the tools returned for "${clip(task, 200)}":`,
     ...calls.map((c) => `- ${describeOutcome(c)}`),
-    "These are the tools' own results, quoted; the offline model does not reason about them. Set ANTHROPIC_API_KEY to use Claude.",
   ].join('\n');
 }
 

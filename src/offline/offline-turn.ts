@@ -113,7 +113,7 @@ function planMove(view: RequestView, plan: readonly PlanLine[], update: string):
     const calls = ownCalls(view, view.calls);
     return finish(
       view,
-      `${observedSummary(view.task, calls)}\nPlan: ${plan.map((t) => `${t.id} ${t.status}`).join(', ')}.`,
+      `${observedSummary(view.task, calls)}\n- the plan's tasks: ${plan.map((t) => `${t.id} ${t.status}`).join(', ')}`,
     );
   }
   const report = (status: 'completed' | 'failed', note: string): Move => ({

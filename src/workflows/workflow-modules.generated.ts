@@ -231,6 +231,7 @@ import * as planningPlansWorkflowPlan from './planning/plans/workflow-plan';
 import * as planningQuotedNotes from './planning/quoted-notes';
 import * as planningVerdictsClaimJudgePrompt from './planning/verdicts/claim-judge-prompt';
 import * as planningVerdictsClaimJudge from './planning/verdicts/claim-judge';
+import * as planningVerdictsClaimVerdicts from './planning/verdicts/claim-verdicts';
 import * as planningVerdictsGoalCheck from './planning/verdicts/goal-check';
 import * as planningVerdictsObserver from './planning/verdicts/observer';
 import * as planningVerdictsVerdictCall from './planning/verdicts/verdict-call';
@@ -516,6 +517,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   planningQuotedNotes,
   planningVerdictsClaimJudgePrompt,
   planningVerdictsClaimJudge,
+  planningVerdictsClaimVerdicts,
   planningVerdictsGoalCheck,
   planningVerdictsObserver,
   planningVerdictsVerdictCall,

@@ -36,6 +36,7 @@ export interface FoundClaims {
 const NOT_NAMES: ReadonlySet<string> = new Set(
   (
     'a about according actually additionally after all also alternatively although an and answer approximately are ' +
+    'done ' +
     'around as at based because before both but by can checking converting could currently did do does each either ' +
     'every final finally first for from given he her here his how however i if in is it its just let looking me ' +
     'moreover most my no none not note now of ok okay on only or our overall please result roughly second she should ' +

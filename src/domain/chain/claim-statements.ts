@@ -49,7 +49,8 @@ export function uncheckedStatements(
   const found: FoundStatement[] = [];
   for (const { at, end } of sentences.values()) {
     if (claimed.some((c) => c >= at && c < end)) continue;
-    const raw = text.slice(at, end).trim();
+    // A bracketed label opening the answer ("[offline model]") names its author; it states nothing.
+    const raw = (at === 0 ? text.slice(at, end).replace(/^\s*\[[^\]\n]{1,40}\]/u, '') : text.slice(at, end)).trim();
     if (raw === '' || raw.endsWith('?')) continue;
     const words = foldText(raw).split(' ');
     if (words.some((w) => newWord(w, known))) found.push({ text: raw.slice(0, maxChars), at: text.indexOf(raw, at) });

@@ -154,15 +154,14 @@ function claimsOf(result: AgentResult): ScoringFacts['claims'] {
   const check = result.chain.steps
     .flatMap((s) => (s.type === 'synthesis' && s.synthesis.claimCheck ? [s.synthesis.claimCheck] : []))
     .at(-1);
-  if (!check || check.claims.length === 0) return undefined;
+  // A claim nothing could check is no evidence either way: the proxy counts only checked ones.
+  const checked = check?.claims.filter((c) => !c.unchecked) ?? [];
+  if (!check || checked.length === 0) return undefined;
   return {
-    total: check.claims.length,
+    total: checked.length,
     supported: check.claims.filter(isSupported).length,
-    // Every claim at fault, worst first: what the coherence proxy names.
-    unsupported: [...(check.contradicted ?? []), ...check.unsupported, ...(check.unchecked ?? [])].slice(
-      0,
-      MAX_CHECKED_CLAIMS,
-    ),
+    // The checked claims at fault, contradicted first: what the coherence proxy names.
+    unsupported: [...(check.contradicted ?? []), ...check.unsupported].slice(0, MAX_CHECKED_CLAIMS),
   };
 }
 

@@ -51,7 +51,9 @@ export function coherence(facts: ScoringFacts, minCoherence = DEFAULT_MIN_COHERE
       detail: `${counted(facts.formatErrors, 'format error')} in ${counted(facts.modelCalls, 'model call')}`,
     });
   }
-  if (facts.terminationReason === 'success' && calls > 0 && facts.grounding !== undefined) {
+  // An answer only unchecked statements make up measures nothing of its grounding.
+  const measured = facts.grounding !== 'unchecked' || facts.claims !== undefined;
+  if (facts.terminationReason === 'success' && calls > 0 && facts.grounding !== undefined && measured) {
     const grounded = facts.grounding === 'grounded';
     const claims = facts.grounding !== 'unsupported' && facts.grounding !== 'ungrounded' ? facts.claims : undefined;
     parts.push(

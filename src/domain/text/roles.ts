@@ -75,6 +75,7 @@ export function roleText({ word, role }: RoledWord): string {
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
+const SPACE = /\s/u;
 const APOSTROPHES = new Set(["'", '’']);
 /** An arrow marker, as a token of its own (it gives the next word the `to` role). */
 const ARROW = '→';
@@ -104,7 +105,7 @@ function tokens(text: string): Token[] {
     } else if (APOSTROPHES.has(ch) && next === 's' && !WORD_CHAR.test(chars[i + 2] ?? ' ')) {
       out.push({ kind: 'possessive' });
       i++;
-    } else if (!/\s/u.test(ch) && !APOSTROPHES.has(ch)) out.push({ kind: 'break' });
+    } else if (!SPACE.test(ch) && !APOSTROPHES.has(ch)) out.push({ kind: 'break' });
   }
   flush();
   return out;

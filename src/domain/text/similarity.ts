@@ -110,8 +110,9 @@ interface RolePair {
 
 /**
  * A call's role pairs: each word of a short string argument (MAX_ROLE_VALUE_WORDS) plays its
- * path's role (`convert.from` for USD in `{from: "USD"}`), and a word a string gives a role in
- * its text plays it under the path (`convert.query>to` for EUR in `{query: "USD to EUR"}`).
+ * path's role (`from` for USD in `{from: "USD"}`), and a word a string gives a role in its text
+ * plays it under the path (`query>to` for EUR in `{query: "USD to EUR"}`). Words are the tool's
+ * own: USD in one tool's arguments and in another's are two words, which never conflict.
  */
 function callRoles(toolName: string, args: unknown, path = '', depth = 0, out: RolePair[] = []): RolePair[] {
   if (depth > MAX_ARGUMENT_DEPTH) return out;
@@ -159,8 +160,8 @@ export function fingerprint(features: Iterable<string>): string[] {
 
 /**
  * Role pairs as role features, `@` + kind + 7 hex digits of the word's hash + 7 of the role's
- * (16 characters): unique, sorted, at most MAX_ROLE_FEATURES. The word's hash leads, so two
- * fingerprints keep the roles of the same words when they must choose.
+ * (16 characters): unique, sorted, at most MAX_ROLE_FEATURES. After the kind, the word's hash
+ * leads, so two fingerprints keep the roles of the same words when they must choose.
  */
 function roleFingerprint(pairs: readonly RolePair[]): string[] {
   const features = new Set<string>();
@@ -191,8 +192,14 @@ export function similarity(a: readonly string[], b: readonly string[]): number {
   const right = new Set<string>();
   const leftRoles: Array<{ word: string; role: string }> = [];
   const rightRoles: Array<{ word: string; role: string }> = [];
-  for (const f of a) f.startsWith('@') ? leftRoles.push(rolePairOf(f)) : left.add(f);
-  for (const f of b) f.startsWith('@') ? rightRoles.push(rolePairOf(f)) : right.add(f);
+  for (const f of a) {
+    if (f.startsWith('@')) leftRoles.push(rolePairOf(f));
+    else left.add(f);
+  }
+  for (const f of b) {
+    if (f.startsWith('@')) rightRoles.push(rolePairOf(f));
+    else right.add(f);
+  }
   if (rolesConflict(leftRoles, rightRoles)) return 0;
   let shared = 0;
   for (const f of left) {

@@ -36,3 +36,12 @@ describe('rolesConflict', () => {
     expect(rolesConflict(pairs('from USD to EUR to USD'), pairs('EUR to USD'))).toBe(false);
   });
 });
+
+describe('cost', () => {
+  it('reads a long text in one pass (linear: 400,000 characters well under a second)', () => {
+    const text = 'from usd to eur, than x about y; '.repeat(12_000);
+    const started = performance.now();
+    expect(wordRoles(text).length).toBeGreaterThan(0);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});

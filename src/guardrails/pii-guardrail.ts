@@ -42,7 +42,7 @@ export function piiGuardrail(options: PiiGuardrailOptions = {}): GuardrailDefini
   return defineGuardrail({
     name: options.name ?? 'pii',
     stage: options.stage ?? 'input',
-    description: `Personal data (${rules.map((r) => r.kind).join(', ')}): ${action === 'redact' ? 'masked' : 'blocked'}.`,
+    description: `Personal data (${[...new Set(rules.map((r) => r.kind))].join(', ')}): ${action === 'redact' ? 'masked' : 'blocked'}.`,
     check: (text) => piiVerdict(rules, text, action),
   });
 }

@@ -123,6 +123,12 @@ describe('piiGuardrail (@redactpii/node patterns on RE2)', () => {
     });
   });
 
+  it('names each kind once in its description, IBANs first', () => {
+    expect(pii.description).toBe(
+      'Personal data (IBAN, PHONE_NUMBER, CREDIT_CARD, EMAIL, PERSON_NAME, US_SOCIAL_SECURITY_NUMBER): masked.',
+    );
+  });
+
   it('an IBAN-shaped string that fails the mod-97 check is not an IBAN', async () => {
     // GB82 WEST… with one digit changed: the check digits no longer match.
     const verdict = await pii.check('Ref GB82 WEST 1234 5698 7654 33 and DE00 ABCD EFGH IJKL MN.', context);

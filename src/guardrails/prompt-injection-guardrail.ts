@@ -13,12 +13,26 @@ export interface PromptInjectionGuardrailOptions {
 type Vard = typeof import('@andersmyrmel/vard', { with: { 'resolution-mode': 'import' } });
 
 /**
+ * The word after an override's object ("…previous instructions ⟨here⟩") when it is an order to
+ * the model: the end of the text or clause (punctuation), or a word that goes on with the order
+ * ("and", "then", "now", "you"…). Any other word makes the phrase a name of a part of a document
+ * ("skip the earlier guidelines section", "the previous rules page"), which is not an order. An
+ * allow-list: a new continuation word has to be added here to block.
+ */
+const ORDER_ENDS = String.raw`(?=\s*$|\s*[^\p{L}\p{N}\s]|\s+(?:and|or|then|now|immediately|completely|entirely|instead|altogether|you|from|given|above|below|here|so|but)\b)`;
+
+/**
  * Paraphrases of "ignore the instructions" vard 1.2 misses at every preset ("Disregard all prior
  * instructions", "forget everything above"), added as its custom patterns. Each is a run of
- * words with single quantifiers: no nested repetition, so no catastrophic backtracking.
+ * words with single quantifiers: no nested repetition, so no catastrophic backtracking. The
+ * first blocks an override only when it ends as an order (ORDER_ENDS): docs/guardrails.md.
  */
 const EXTRA_PATTERNS: readonly RegExp[] = [
-  /\b(?:disregard|forget|override|skip)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|former)\s+(?:instructions|directions|rules|prompts?|guidelines)\b/i,
+  new RegExp(
+    String.raw`\b(?:disregard|forget|override|skip)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|former)\s+(?:instructions|directions|rules|prompts?|guidelines)\b` +
+      ORDER_ENDS,
+    'iu',
+  ),
   /\bforget\s+(?:everything|all)\s+(?:above|before|you\s+were\s+told)\b/i,
   /\bnew\s+instructions\s*:/i,
 ];

@@ -109,8 +109,10 @@ import * as domainTextFnv1a from '../domain/text/fnv1a';
 import * as domainTextIdentifierName from '../domain/text/identifier-name';
 import * as domainTextMarkdownEscape from '../domain/text/markdown-escape';
 import * as domainTextOwnValue from '../domain/text/own-value';
+import * as domainTextRoles from '../domain/text/roles';
 import * as domainTextShortenedText from '../domain/text/shortened-text';
 import * as domainTextSimilarity from '../domain/text/similarity';
+import * as domainTextStopWords from '../domain/text/stop-words';
 import * as domainThreadsConversationRef from '../domain/threads/conversation-ref';
 import * as domainThreadsThreadSchemas from '../domain/threads/thread-schemas';
 import * as domainToolsElicitation from '../domain/tools/elicitation';
@@ -395,8 +397,10 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainTextIdentifierName,
   domainTextMarkdownEscape,
   domainTextOwnValue,
+  domainTextRoles,
   domainTextShortenedText,
   domainTextSimilarity,
+  domainTextStopWords,
   domainThreadsConversationRef,
   domainThreadsThreadSchemas,
   domainToolsElicitation,

@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import type { MemoryEntry, MemoryRecall } from '../../domain/planning/agent-memory';
-import { goalKey } from '../../domain/planning/goal-key';
+import { goalWords } from '../../domain/planning/goal-key';
 
 /**
  * Which of an agent's learnings a run recalls (`planning.memory`): those whose words match the
@@ -11,11 +11,11 @@ import { goalKey } from '../../domain/planning/goal-key';
  */
 
 /**
- * A text's words as the plan cache reads goals (goal-key.ts): lowercased, punctuation and small
+ * A text's words as the plan cache reads goals (goal-key.ts's goalWords): lowercased, punctuation and small
  * words dropped, each word once. Sharing it keeps one notion of "the same words" across the two.
  */
 function words(text: string): string[] {
-  const key = goalKey(text);
+  const key = goalWords(text);
   return key === '' ? [] : key.split(' ');
 }
 

@@ -7,7 +7,7 @@ import { DelegatedSpend } from '../agents/delegated-spend';
 import { SteeringInstruction } from '../identity/people';
 import { NarrowedVisibility, ToolSpec } from '../tools/tool-spec';
 import { TokenUsage } from '../model/usage';
-import { MAX_FINGERPRINT_FEATURES } from '../text/similarity';
+import { MAX_SHAPE_FEATURES } from '../text/similarity';
 import { ModelTimeTally } from '../chain/model-times';
 
 /** An earlier identical call to a read-only tool, whose observation a repeat reuses. */
@@ -44,8 +44,8 @@ export const FailedCall = z.object({
 });
 export type FailedCall = z.infer<typeof FailedCall>;
 
-/** A turn's calls as a similarity fingerprint: at most MAX_FINGERPRINT_FEATURES short hashes. */
-const TurnShape = z.array(z.string().max(16)).max(MAX_FINGERPRINT_FEATURES);
+/** A turn's calls as a similarity fingerprint: at most MAX_SHAPE_FEATURES short hashes (its features and role features). */
+const TurnShape = z.array(z.string().max(16)).max(MAX_SHAPE_FEATURES);
 
 /** Consecutive repeats seen so far, and whether the agent was already told it is repeating itself. */
 export const StallState = z.object({

@@ -1,4 +1,5 @@
 import { foldText, readDates, readNumbers, readVerdict, sameNumber, type NumberValue } from './answer-values';
+import { rolesConflict, wordRoles, type RoledWord } from './roles';
 
 /**
  * When two answers to one question say the same thing: the rule `ask_model`'s consensus groups
@@ -10,6 +11,9 @@ import { foldText, readDates, readNumbers, readVerdict, sameNumber, type NumberV
  * - `date`: one date and at most a few words, equal as ISO dates;
  * - `set`: a short list ("Paris, Lyon" or "Lyon and Paris"), equal as sets of folded items;
  * - `text`: anything else, equal once case, punctuation and diacritics are folded away.
+ * A verdict, number or date is said *of* something: two answers whose words play different roles
+ * (text/roles.ts: "USD to EUR: 0.92" and "EUR to USD: 0.92") do not agree, though their value is
+ * the same. A text or a set keeps its words' order, so roles already part them.
  * Pure and linear in the answer's length: what is compared beyond the first
  * MAX_COMPARED_CHARS characters is folded text only.
  */
@@ -21,6 +25,8 @@ export interface AnswerShape {
   /** The comparable form: "yes", "2024-03-12", "lyon|paris", the folded text; for a number, as written. */
   key: string;
   number?: NumberValue;
+  /** The roles the answer's words play (verdicts, numbers and dates): answers that give a word different roles disagree. */
+  roles?: RoledWord[];
 }
 
 /** Answers longer than this are compared as folded text only (a value's answer is short). */
@@ -47,13 +53,13 @@ export function answerShape(text: string): AnswerShape {
   const folded = withoutLeadIn(foldText(text));
   if (text.length > MAX_COMPARED_CHARS) return { kind: 'text', key: folded };
   const verdict = readVerdict(text.trim());
-  if (verdict !== undefined) return { kind: 'verdict', key: verdict };
+  if (verdict !== undefined) return { kind: 'verdict', key: verdict, roles: wordRoles(text) };
   const dates = readDates(text);
   if (dates.length === 1 && wordsBeside(folded, foldText(dates[0]!.text)) <= MAX_WORDS_BESIDE_VALUE)
-    return { kind: 'date', key: dates[0]!.iso };
+    return { kind: 'date', key: dates[0]!.iso, roles: wordRoles(text) };
   const numbers = dates.length === 0 ? readNumbers(text) : [];
   if (numbers.length === 1 && wordsBeside(folded, foldText(numbers[0]!.text)) <= MAX_WORDS_BESIDE_VALUE)
-    return { kind: 'number', key: numbers[0]!.text, number: numbers[0]! };
+    return { kind: 'number', key: numbers[0]!.text, number: numbers[0]!, roles: wordRoles(text) };
   const items = listItems(text);
   if (items) return { kind: 'set', key: items.join('|') };
   return { kind: 'text', key: folded };
@@ -62,6 +68,7 @@ export function answerShape(text: string): AnswerShape {
 /** Whether two answers say the same thing, by the rules above. */
 export function sameAnswer(a: AnswerShape, b: AnswerShape): boolean {
   if (a.kind !== b.kind) return false;
+  if (rolesConflict(a.roles ?? [], b.roles ?? [])) return false;
   if (a.kind === 'number' && a.number && b.number) return sameNumber(a.number, b.number);
   return a.key === b.key;
 }

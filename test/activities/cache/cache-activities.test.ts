@@ -190,6 +190,20 @@ describe('the plan cache activities', () => {
     expect(reordered?.hit).toMatchObject({ fromRun: 'sales-1', similarity: 5 / 6 });
   });
 
+  it('never reuses a plan for the reverse goal: the same words in other roles are another goal', async () => {
+    let at = 1_000_000;
+    const cache = openSqliteRunCache(path.join(dir, `${Math.random()}.sqlite`), { now: () => at });
+    const activities = createPlanCacheActivities(cache);
+    at += 1_000;
+    const goal = 'Convert the invoice total from USD to EUR at the daily ECB rate and show the bank fee';
+    expect(await env('usd-eur').run(activities.storeCachedPlan, { ...key(goal, ['convert']), plan })).toBe(true);
+    const reverse = 'Convert the invoice total from EUR to USD at the daily ECB rate and show the bank fee';
+    expect(await lookup(activities, { ...key(reverse, ['convert']), similarity: 0.5 })).toBeNull();
+    // The same roles in another order are the same goal.
+    const reordered = 'At the daily ECB rate, convert the invoice total to EUR from USD and show the bank fee';
+    expect((await lookup(activities, key(reordered, ['convert'])))?.hit).toMatchObject({ fromRun: 'usd-eur' });
+  });
+
   it('a tie goes to the newest stored goal', async () => {
     let at = 1_000_000;
     const cache = openSqliteRunCache(path.join(dir, `${Math.random()}.sqlite`), { now: () => at });

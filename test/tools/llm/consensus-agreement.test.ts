@@ -35,6 +35,24 @@ describe('agreementOf (ask_model consensus, no judge model)', () => {
     expect(same('It rained 4 days in a row in the second week of May', '4')).toBe(false);
   });
 
+  it('keeps apart a value said of reversed roles: a rate from USD to EUR is not one from EUR to USD', () => {
+    expect(same('USD to EUR: 0.92', 'EUR to USD: 0.92')).toBe(false);
+    expect(same('from EUR into USD, 1.08', 'from USD into EUR, 1.08')).toBe(false);
+    expect(same('Yes, Paris is warmer than Tokyo', 'Yes, Tokyo is warmer than Paris')).toBe(false);
+    // The same roles, reworded or reordered, still agree.
+    expect(same('USD to EUR: 0.92', 'USD → EUR 0.92')).toBe(true);
+    expect(same('USD to EUR: 0.92', '0.92 from USD to EUR')).toBe(true);
+    expect(
+      agreementOf([
+        { alias: 'a', text: 'USD to EUR: 0.92' },
+        { alias: 'b', text: 'EUR to USD: 0.92' },
+      ]),
+    ).toMatchObject({
+      agreement: 0.5,
+      unanimous: false,
+    });
+  });
+
   it('past its bound, an answer is compared as folded text only', () => {
     const long = `${'x '.repeat(MAX_COMPARED_CHARS)}4`;
     expect(answerShape(long).kind).toBe('text');

@@ -15,6 +15,14 @@ describe('goalKey', () => {
     expect(goalKey('the a of')).toBe('');
   });
 
+  it('keeps the roles words play: a goal and its reverse get two keys, a reordering of the same roles one', () => {
+    expect(goalKey('Convert USD to EUR')).toBe('convert eur usd; from usd; to eur');
+    expect(goalKey('Convert EUR to USD')).not.toBe(goalKey('Convert USD to EUR'));
+    expect(goalKey('convert, to EUR from USD')).toBe(goalKey('Convert USD into EUR'));
+    // Goals without roles keep the key they had.
+    expect(goalKey('Summarise the sales report for Q3')).toBe('q3 report sales summarise');
+  });
+
   it('is bounded, cut at a word', () => {
     const words = Array.from({ length: 400 }, (_, i) => `word${String(i).padStart(3, '0')}`);
     const key = goalKey(words.join(' '));

@@ -5,6 +5,8 @@ import {
   fingerprint,
   isSimilar,
   MAX_FINGERPRINT_FEATURES,
+  MAX_ROLE_FEATURES,
+  MAX_SHAPE_FEATURES,
   SIMILAR_THRESHOLD,
   similarity,
   textFingerprint,
@@ -113,6 +115,64 @@ describe('similarity', () => {
     expect(alikeText(1)).toBe('100% alike');
     expect(alikeText(0.8)).toBe('80% alike');
     expect(alikeText(0.29)).toBe('29% alike');
+  });
+});
+
+describe('similarity respects roles (text/roles.ts)', () => {
+  it('a reversed conversion is not similar, as a goal or inside a query', () => {
+    expect(alike('convert USD to EUR', 'convert EUR to USD')).toBe(0);
+    expect(alike('convert 100 USD into EUR', 'convert 100 EUR into USD')).toBe(0);
+    expect(alike('flights from London to Paris', 'flights from Paris to London')).toBe(0);
+    expect(alike('USD → EUR rate', 'EUR → USD rate')).toBe(0);
+    expect(alike("summarise Alice's report about Bob", "summarise Bob's report about Alice")).toBe(0);
+    // Diluted in a long text, the swap still vetoes.
+    const long = 'please give me the latest official daily exchange rate published today';
+    expect(alike(`${long} to convert USD to EUR`, `${long} to convert EUR to USD`)).toBe(0);
+    expect(
+      similarity(
+        call('search', { query: 'latest official daily exchange rate to convert USD to EUR' }),
+        call('search', { query: 'latest official daily exchange rate to convert EUR to USD' }),
+      ),
+    ).toBe(0);
+  });
+
+  it('arguments swapped between roles are not a near-repeat, however many other arguments they share', () => {
+    const shared = { provider: 'ecb', format: 'json', precision: 'high', note: 'daily rate for the report' };
+    const there = call('convert', { ...shared, from: 'USD', to: 'EUR' });
+    const back = call('convert', { ...shared, to: 'USD', from: 'EUR' });
+    expect(similarity(there, back)).toBe(0);
+    expect(isSimilar(there, call('convert', { from: 'USD', to: 'EUR', ...shared }))).toBe(true);
+  });
+
+  it('reordered words that keep their roles, and paraphrases that were alike, stay alike', () => {
+    expect(alike('from USD to EUR', 'to EUR from USD')).toBe(1);
+    expect(alike('convert USD to EUR', 'USD to EUR, convert')).toBe(1);
+    expect(alike('convert USD into EUR', 'convert USD to EUR')).toBe(1);
+    expect(alike('weather in Paris tomorrow', 'tomorrow Paris weather')).toBe(1);
+    // A role in one text only is no conflict: the query with "to" is the one without it, reworded.
+    expect(
+      isSimilar(
+        call('search', { query: 'usd eur exchange rate today' }),
+        call('search', { query: 'usd to eur exchange rate today' }),
+      ),
+    ).toBe(true);
+    // Never alike before, and not now: a different unit word is a different feature.
+    expect(isSimilar(textFingerprint('convert 5 km to miles'), textFingerprint('convert 5 kilometres to miles'))).toBe(
+      false,
+    );
+  });
+
+  it('a fingerprint stored before roles were read (no role features) compares by its features, as it did', () => {
+    const old = textFingerprint('convert USD EUR').filter((f) => !f.startsWith('@'));
+    expect(similarity(old, textFingerprint('convert USD to EUR'))).toBe(1);
+  });
+
+  it('role features are bounded and short enough to store', () => {
+    const text = Array.from({ length: 200 }, (_, i) => `w${i} to t${i}`).join(', ');
+    const shape = textFingerprint(text);
+    expect(shape.filter((f) => f.startsWith('@'))).toHaveLength(MAX_ROLE_FEATURES);
+    expect(shape.length).toBeLessThanOrEqual(MAX_SHAPE_FEATURES);
+    expect(shape.every((f) => f.length <= 16)).toBe(true);
   });
 });
 

@@ -115,6 +115,24 @@ describe('coherence', () => {
     expect(coherence(facts({ toolCalls: distinct })).why).not.toContain('repeat');
   });
 
+  it('a model that stalls by rephrasing repeats, as the stall guard reads it; a reversed call is progress', () => {
+    const queries = [
+      'latest EUR exchange rate news for today',
+      'today latest exchange rate news EUR',
+      'news: the latest EUR exchange rate, today',
+    ];
+    const r = coherence(facts({ toolCalls: queries.map((query) => call('web_search', { query })) }));
+    // Exact equality saw three different calls and no repeat (100%).
+    expect(r.why).toContain('2/3 calls repeat an earlier one');
+    expect(r.value).toBeCloseTo((1 + 1 / 3 + 1 + 1) / 4);
+    // The same words with their roles swapped are another request, not a repeat.
+    const swapped = [
+      { from: 'USD', to: 'EUR', provider: 'ecb', format: 'json', precision: 'high', note: 'daily rate' },
+      { from: 'EUR', to: 'USD', provider: 'ecb', format: 'json', precision: 'high', note: 'daily rate' },
+    ].map((a) => call('convert', a));
+    expect(coherence(facts({ toolCalls: swapped })).why).not.toContain('repeat');
+  });
+
   it('a partly grounded success counts the supported share of its claims', () => {
     const r = coherence(
       facts({

@@ -1,8 +1,8 @@
 import type { Score } from '../case-result';
 import type { ScoringFacts } from '../scoring-facts';
 import { percent, score } from './score';
-import { canonicalJson } from '../../approval/arguments-hash';
 import { counted } from '../../text/counted';
+import { isSimilar, SIMILAR_THRESHOLD, turnFingerprint } from '../../text/similarity';
 
 export const COHERENCE = 'coherence';
 
@@ -15,8 +15,10 @@ export const DEFAULT_MIN_COHERENCE = 0.9;
  * - thought: the share of tool calls whose model turn came with a thought (a reason for acting);
  * - readable: the share of model replies the run could act on (1 − format errors / model calls);
  * - progress, when the run repeated itself: the share of tool calls that do not repeat an earlier
- *   call (same tool, same arguments); a run going round in circles, warned or stopped as stalled,
- *   scores low (a run that never repeats a call has no such part);
+ *   call, by the stall guard's own measure (text/similarity.ts at the default SIMILAR_THRESHOLD:
+ *   the same tool with the same or near-same arguments, roles kept, so a model that stalls by
+ *   rephrasing its query repeats here too); a run going round in circles, warned or stopped as
+ *   stalled, scores low (a run that never repeats a call has no such part);
  * - grounded: for a run that ended `success` after calling tools, how much of the answer rests on
  *   the observations (AgentResult.grounding): its supported share of checked claims (the synthesis
  *   step's `claimCheck`), else 1 when grounded and 0 when not.
@@ -86,14 +88,19 @@ export function coherence(facts: ScoringFacts, minCoherence = DEFAULT_MIN_COHERE
   );
 }
 
-/** Calls with the same tool and arguments as an earlier call of the run (argument order ignored). */
+/**
+ * Calls that repeat an earlier call of the run as the stall guard reads a one-call turn: the
+ * same fingerprint (turnFingerprint) at least SIMILAR_THRESHOLD alike (isSimilar). Equal
+ * arguments always are; argument order is ignored. Quadratic in the calls a chain holds, which
+ * its size bounds.
+ */
 function repeatedCalls(calls: ScoringFacts['toolCalls']): number {
-  const seen = new Set<string>();
+  const seen: string[][] = [];
   let repeats = 0;
   for (const call of calls) {
-    const key = `${call.tool}\u0000${canonicalJson(call.arguments)}`;
-    if (seen.has(key)) repeats += 1;
-    else seen.add(key);
+    const shape = turnFingerprint([{ name: call.tool, input: call.arguments }]);
+    if (seen.some((earlier) => isSimilar(shape, earlier, SIMILAR_THRESHOLD))) repeats += 1;
+    else seen.push(shape);
   }
   return repeats;
 }

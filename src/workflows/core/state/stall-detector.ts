@@ -1,6 +1,6 @@
 import type { StallState } from '../../../domain';
 import { MAX_RECENT_TURNS } from '../../../domain/run/continued-state';
-import { similarity } from '../../../domain/text/similarity';
+import { isSimilar, similarity } from '../../../domain/text/similarity';
 
 /** `warn`: tell the agent once that it is repeating itself; `stalled`: it did it again. */
 export type StallVerdict = 'ok' | 'warn' | 'stalled';
@@ -91,7 +91,7 @@ function sameTurn(keys: readonly string[], shapes: readonly string[][] | undefin
     if (threshold === undefined) return false;
     const a = shapeOf(i);
     const b = shapeOf(j);
-    return a !== undefined && b !== undefined && similarity(a, b) >= threshold;
+    return a !== undefined && b !== undefined && isSimilar(a, b, threshold);
   };
 }
 

@@ -214,6 +214,16 @@ describe('stall detector: similar calls (likeness)', () => {
     expect(afterToolCalls(s1.state, later.key, 2, 8, later.likeness)).toMatchObject({ verdict: 'ok', alike: 0 });
   });
 
+  it('the reverse request is progress, not a repeat: the same words in other roles', () => {
+    const there = turn('latest daily exchange rate to convert USD to EUR for the invoice');
+    const back = turn('latest daily exchange rate to convert EUR to USD for the invoice');
+    const s1 = afterToolCalls(freshStallState(), there.key, 2, 8, there.likeness);
+    expect(afterToolCalls(s1.state, back.key, 2, 8, back.likeness)).toMatchObject({ verdict: 'ok', alike: 0 });
+    // Reworded with the same roles, it is a repeat.
+    const reworded = turn('for the invoice: latest daily exchange rate, convert from USD into EUR');
+    expect(afterToolCalls(s1.state, reworded.key, 2, 8, reworded.likeness)).toMatchObject({ verdict: 'warn' });
+  });
+
   it('finds a cycle of alike turns (A-B-A′-B′)', () => {
     const turns = [turn('weather in Paris'), turn('lyon hotels'), turn('Paris weather'), turn('hotels in Lyon')];
     let state = freshStallState();

@@ -7,7 +7,7 @@ import {
 } from '../../domain';
 import { rebuildImportedConversation } from '../../domain/store/imported-conversation';
 import type { ChainStore } from '../../store/chain-store';
-import { readImportedRun } from '../store/read-imported-run';
+import { readImportedRun, type ImportedRunRead } from '../store/read-imported-run';
 import { ForkError } from './fork-error';
 import type { ForkOptions } from './fork-run';
 import { planFork, type PlannedFork } from './plan-fork';
@@ -48,7 +48,12 @@ export async function planForkOfImport(
 ): Promise<PlannedFork> {
   const read = await readImportedRun(store, importId, tenant);
   if (!read) throw new ForkError(`No imported run ${importId} to fork (thoughtline import writes one).`);
-  const { chain } = read;
+  return planForkOfRead(read, options);
+}
+
+/** planForkOfImport once the import is read (a door that checked it first reads it once). Pure. */
+export function planForkOfRead({ run, chain }: ImportedRunRead, options: ForkOptions): PlannedFork {
+  const importId = run.runId;
   const conversation = rebuildImportedConversation(chain.task, chain.steps);
   if (conversation.textProtocol)
     throw new ForkError(

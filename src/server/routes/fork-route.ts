@@ -3,7 +3,7 @@ import { ForkHazard, ForkOrigin, ModelProviderName } from '../../domain';
 import { isImportRunId } from '../../domain/store/import-run-id';
 import { isEmptyLens } from '../../domain/visibility/lens-level';
 import { ForkError } from '../../client/fork/fork-error';
-import { planForkOfImport } from '../../client/fork/fork-import';
+import { planForkOfRead } from '../../client/fork/fork-import';
 import { forkWorkflowId, type ForkOptions } from '../../client/fork/fork-run';
 import type { PlannedFork } from '../../client/fork/plan-fork';
 import { readImportedRun } from '../../client/store/read-imported-run';
@@ -38,6 +38,13 @@ export const ForkRunResponse = z.object({
   rebuilt: z.string().optional(),
 });
 
+/** The policy binds the auditor too: a run it narrows in the auditor's view is not forked, as it is not made a case. */
+const narrowed = (): ApiError =>
+  new ApiError(
+    'forbidden',
+    "The visibility policy narrows this run in the auditor's view; a fork carries its steps and conversation whole.",
+  );
+
 /**
  * The lens check and the plan, on either side of the id spaces: an import from the chain store
  * (its tenant checked on the stored row), any other id from Temporal (accessRun). Another
@@ -50,19 +57,12 @@ async function planOf(ctx: ApiContext, identity: Identity, runId: string, option
     const read = await readImportedRun(ctx.store, runId, tenant);
     if (!read) throw runNotFound();
     if (!isEmptyLens(await ctx.lensFor?.(identity, 'auditor', storedTarget(read.run)))) throw narrowed();
-    return planForkOfImport(ctx.store, runId, options, tenant);
+    return planForkOfRead(read, options);
   }
   const access = await ctx.accessRun(identity, runId);
   if (!isEmptyLens(await ctx.lensFor?.(identity, 'auditor', access))) throw narrowed();
   return ctx.agents.planFork(runId, options);
 }
-
-/** The policy binds the auditor too: a run it narrows in the auditor's view is not forked, as it is not made a case. */
-const narrowed = (): ApiError =>
-  new ApiError(
-    'forbidden',
-    "The visibility policy narrows this run in the auditor's view; a fork carries its steps and conversation whole.",
-  );
 
 export const forkRunRoute = defineRoute({
   method: 'POST',

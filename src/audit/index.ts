@@ -22,3 +22,4 @@ export {
 } from './import-bundle';
 export { ImportRefusedError, type ImportRefusal } from './import-refused-error';
 export { gatherRunCase, runAsCase, type AuditorLensOf } from './gather-run-case';
+export { importAsCase, FROM_IMPORT_TAGS } from './import-as-case';

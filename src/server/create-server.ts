@@ -20,6 +20,7 @@ import { TRIGGER_ROUTES } from './triggers/trigger-route';
 import type { TriggerTable } from './triggers/trigger-config';
 import { SCORES_ROUTES } from './routes/scores-routes';
 import { DATASET_ROUTES } from './routes/dataset-routes';
+import { FORK_ROUTES } from './routes/fork-route';
 import { STORE_ROUTES } from './routes/store-routes';
 import { IMPORT_ROUTES } from './routes/import-route';
 import { getTenantUsage } from './routes/tenant-usage-route';
@@ -42,6 +43,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...DECISION_ROUTES,
   ...SCORES_ROUTES,
   ...DATASET_ROUTES,
+  ...FORK_ROUTES,
   ...ME_ROUTES,
   ...PREFERENCES_ROUTES,
   ...SCHEDULES_ROUTES,

@@ -200,6 +200,18 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
   ],
   // The same commands run on the real dev server in test/eval/case-from-run-gate.test.ts, on a run of its own.
   ['docs/evaluation.md', 'npx thoughtline eval add evals/production.jsonl --from-run agent-7f3c2a91', PLACEHOLDER],
+  [
+    'docs/evaluation.md',
+    'npx thoughtline eval add evals/production.jsonl --from-run import:4c1d\u2026e07a',
+    PLACEHOLDER,
+  ],
+  [
+    'docs/auditing.md',
+    'npx thoughtline fork import:4c1d\u2026e07a --at-step 5 --model claude-haiku-4-5 --dry-run',
+    PLACEHOLDER,
+  ],
+  ['docs/auditing.md', 'npx thoughtline fork import:4c1d\u2026e07a --at-step 5', PLACEHOLDER],
+  ['docs/auditing.md', 'npx thoughtline eval add evals/production.jsonl --from-run import:4c1d\u2026e07a', PLACEHOLDER],
   ['docs/evaluation.md', 'npx thoughtline eval add evals/production.jsonl --from-search "refund" --limit 10', LATER],
   ['docs/evaluation.md', 'npx thoughtline eval evals/production.jsonl --tools ./tools.cjs', LATER],
   ['docs/evaluation.md', 'npx thoughtline eval weather.jsonl', LATER],

@@ -122,6 +122,9 @@ describe('the door inventory names every door the running server, protocols and 
     // A case carries the run whole: the policy hides a result from the auditor, so both doors refuse it whole.
     expect(reads.of('POST /v1/datasets/:_/cases')?.auditor).toContain('not_whole_in_view');
     expect(reads.of('POST /v1/datasets/:_/cases')?.developer).toContain('forbidden');
+    // A fork carries the run whole too: the same refusal, and nothing started.
+    expect(reads.of('POST /v1/runs/:_/fork')?.auditor).toContain("narrows this run in the auditor's view");
+    expect(reads.of('POST /v1/runs/:_/fork')?.developer).toContain('forbidden');
     expect(reads.of('cli eval add')?.auditor).toContain("the visibility policy narrows it in the auditor's view");
   });
 });

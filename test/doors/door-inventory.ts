@@ -38,6 +38,9 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'POST /v1/datasets/:_/cases': read(
     'the run made a case (its model calls whole): the auditor only, refused whole when the policy narrows the auditor’s view',
   ),
+  'POST /v1/runs/:_/fork': read(
+    'a dry-run fork (the steps it keeps, the calls it may repeat): the auditor only, refused whole when the policy narrows the auditor’s view',
+  ),
   'POST /v1/imports': notARunDoor(
     'takes a sealed export the caller sends (auditor’s view, own tenant); answers the ids, final hashes and step counts it read from that body; the runs are read through the doors above',
   ),

@@ -215,6 +215,7 @@ export async function readEveryDoor(env: TestEnv, o: EveryDoorOptions): Promise<
       reads.add('POST /v1/runs/:_/cancel', view, await post(`${v1}/cancel`, {}));
       reads.add('POST /v1/runs/:_/scores', view, await post(`${v1}/scores`, { name: 'helpful', value: 1 }));
       reads.add('POST /v1/datasets/:_/cases', view, await post('/v1/datasets/door/cases', { runId }));
+      reads.add('POST /v1/runs/:_/fork', view, await post(`${v1}/fork`, { atStep: 0, dryRun: true }));
     }
     await readA2a();
     await readMcp();

@@ -43,6 +43,7 @@ describe('GET /v1/openapi.json', () => {
         'POST /v1/runs/{id}/steer',
         'POST /v1/runs/{id}/answers',
         'POST /v1/runs/{id}/budget',
+        'POST /v1/runs/{id}/fork',
         'POST /v1/runs/{id}/scores',
         'POST /v1/datasets/{name}/cases',
         'POST /v1/imports',
@@ -61,7 +62,7 @@ describe('GET /v1/openapi.json', () => {
         'POST /v1/triggers/{name}',
       ].sort(),
     );
-    expect(API_ROUTES).toHaveLength(30);
+    expect(API_ROUTES).toHaveLength(31);
     const publicOnes = operations
       .filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0)
       .map((o) => o.key);

@@ -4,6 +4,9 @@ import { withPolicy } from '../spec/policy-option';
 import { chainAsOf } from '../../client/fork/chain-as-of';
 import { ForkError } from '../../client/fork/fork-error';
 import { forkWorkflowId, type ForkOptions } from '../../client/fork/fork-run';
+import { planForkOfImport } from '../../client/fork/fork-import';
+import { isImportRunId } from '../../domain/store/import-run-id';
+import { openReadStore } from './read-store';
 import type { PlannedFork } from '../../client/fork/plan-fork';
 import { renderSteps } from '../render/render-step';
 import { writeForStdout, writeSafe } from '../render/terminal-safe';
@@ -25,6 +28,23 @@ function hazardLines(planned: PlannedFork): string {
 }
 
 /**
+ * A fork of an imported run (`import:…`), planned from the chain store: the CLI's user holds the
+ * store, so an import of any tenant is read, in the auditor's view (planForkOfImport).
+ */
+async function planImportFork(importId: string, options: ForkOptions): Promise<PlannedFork> {
+  const store = await openReadStore();
+  if (!store)
+    throw new ForkError(
+      `${importId} is an imported run, kept in the chain store, and there is none here: set THOUGHTLINE_STORE to the store it was imported into.`,
+    );
+  try {
+    return await planForkOfImport(store, importId, options);
+  } finally {
+    await store.close();
+  }
+}
+
+/**
  * `fork <id> --at-step N [--model M] [--steer TEXT] [--tools a,b] [--dry-run] [--json]`: lists
  * the fork's hazards first, then starts it (not with --dry-run). The original is only read.
  */
@@ -37,7 +57,9 @@ export async function forkCommand(
     const person = actingPerson(config, options);
     const forkOptions: ForkOptions = { ...options, caller: { id: person.id, roles: person.roles } };
     try {
-      const planned = await agents.planFork(workflowId, forkOptions);
+      const planned = isImportRunId(workflowId)
+        ? await planImportFork(workflowId, forkOptions)
+        : await agents.planFork(workflowId, forkOptions);
       if (!options.json)
         writeSafe(
           process.stdout,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AgentInput, ToolSpec, type AgentInputInit, type ReasoningChain, type ViewerRole } from '../../domain';
 import { AgentDefinition } from '../../domain/agents/agent-definition';
 import { ForkedFromAttribute } from '../../domain/run/search-attributes';
+import { IMPORT_ID_PREFIX, isImportRunId } from '../../domain/store/import-run-id';
 import { modelCallsOfRun } from '../history/model-call-history';
 import { recordedActivities } from '../history/recorded-activities';
 import { readRunInput } from '../runs/read-run-input';
@@ -78,8 +79,15 @@ export async function planForkOf(
   return planFork(original, options.atStep, options, caller);
 }
 
-/** A fork's default workflow id: the original's, marked, with a random tail. */
-export const forkWorkflowId = (original: string): string => `${original}-fork-${randomUUID().slice(0, 8)}`;
+/**
+ * A fork's default workflow id: the original's, marked, with a random tail. An import's id is
+ * reserved (`import:…`, never a run of Temporal), so a fork of one is `imported-<hash>-fork-…`:
+ * still naming the import, never in its id space.
+ */
+export function forkWorkflowId(original: string): string {
+  const base = isImportRunId(original) ? `imported-${original.slice(IMPORT_ID_PREFIX.length)}` : original;
+  return `${base}-fork-${randomUUID().slice(0, 8)}`;
+}
 
 /** Plans and starts a fork: a new linked run (`forkedFrom`, and `ThoughtlineForkedFrom` for the original's list); the original is only read. */
 export async function forkRun<Handle>(

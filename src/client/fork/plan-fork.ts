@@ -30,10 +30,12 @@ export interface ForkOriginal {
   input: AgentInput;
   /** Every step, in order, unfiltered. */
   steps: readonly ReasoningStep[];
-  /** Its model calls, each with the step number of its `llm` tool_call step. */
-  modelCalls: ReadonlyArray<{ stepNumber: number; request: ModelRequest }>;
+  /** Its model calls, each with the step number of its `llm` tool_call step (a fork reads only their conversations). */
+  modelCalls: ReadonlyArray<{ stepNumber: number; request: Pick<ModelRequest, 'messages'> }>;
   /** The tool specs the original's worker described; undefined when the history did not say. */
   tools: readonly ToolSpec[] | undefined;
+  /** Set when the conversations were rebuilt from stored steps rather than read from history (an import): what they lack. */
+  rebuilt?: string;
 }
 
 export interface PlannedFork {
@@ -147,6 +149,7 @@ export function planFork(
     steering: change.steer ? [{ text: change.steer, ...(caller ? { by: caller.id } : {}) }] : [],
     hazards: forkHazards(original, keptThroughStep),
     change: words.join('; '),
+    ...(original.rebuilt ? { rebuilt: original.rebuilt } : {}),
   });
   if (!parsed.success)
     throw new ForkError(

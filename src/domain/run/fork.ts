@@ -57,6 +57,12 @@ export const ForkStart = z
     hazards: z.array(ForkHazard).max(1_000).default([]),
     /** What the fork changes, in words, for its first step (e.g. `model claude-haiku-4-5`). */
     change: z.string().max(2_000).default(''),
+    /**
+     * Set when `messages` were rebuilt from an imported chain's steps, not read from the original's
+     * history (an export carries no history): what such a conversation lacks, said in the fork's
+     * first step. Absent on a fork of a run of Temporal.
+     */
+    rebuilt: z.string().max(2_000).optional(),
   })
   .refine((fork) => utf8Bytes(JSON.stringify(fork)) <= MAX_CARRIED_BYTES, {
     message: `A fork's starting state must be at most ${MAX_CARRIED_BYTES} bytes (the conversation and steps up to the fork point); fork an earlier step, or a run with smaller observations.`,

@@ -1,11 +1,15 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { runAsCase } from '../../audit';
+import { importAsCase, runAsCase } from '../../audit';
+import { isImportRunId } from '../../domain/store/import-run-id';
 import { EvalCase } from '../../domain/evaluation/eval-case';
 import { DatasetError } from '../../eval/dataset';
 import { appendCases, CaseFromRunError, CaseFromRunRefusal, tenantDatasetFolder } from '../../eval/from-run';
 import { ApiError, type ApiErrorCode } from '../api-error';
-import { defineRoute, type ApiRoute } from '../api-route';
+import { defineRoute, type ApiRoute, type ApiContext } from '../api-route';
+import type { Identity } from '../auth/identity';
+import { runNotFound } from '../run-access';
+import { storedTarget } from './store-read';
 
 /**
  * A dataset's name under `serve --datasets DIR`: its file is `<name>.jsonl` in the caller's
@@ -42,6 +46,23 @@ const STATUS_OF: Readonly<Record<CaseFromRunRefusal, ApiErrorCode>> = {
   duplicate: 'conflict',
 };
 
+/**
+ * The case of the caller's run: an import (`import:…`) from the chain store, its tenant checked on
+ * the stored row; any other id from Temporal (accessRun). The policy binds the auditor too: a run
+ * it narrows in the auditor's view is refused whole. Another tenant's run is the same 404 as none.
+ */
+async function caseOf(ctx: ApiContext, identity: Identity, runId: string) {
+  if (isImportRunId(runId)) {
+    if (!ctx.store) throw runNotFound();
+    return importAsCase(ctx.store, runId, identity.tenant ?? null, ({ run }) =>
+      ctx.lensFor?.(identity, 'auditor', storedTarget(run)),
+    );
+  }
+  const access = await ctx.accessRun(identity, runId);
+  const lens = await ctx.lensFor?.(identity, 'auditor', access);
+  return runAsCase(ctx.agents, runId, () => lens);
+}
+
 export const addCaseRoute = defineRoute({
   method: 'POST',
   url: '/v1/datasets/:name/cases',
@@ -57,11 +78,8 @@ export const addCaseRoute = defineRoute({
     ctx.viewFor(identity, 'auditor');
     if (!ctx.datasetsDir)
       throw new ApiError('unavailable', 'This server keeps no datasets: start it with `serve --datasets DIR`.');
-    const access = await ctx.accessRun(identity, body.runId);
-    // The policy binds the auditor too: a run it narrows in the auditor's view is refused whole.
-    const lens = await ctx.lensFor?.(identity, 'auditor', access);
     try {
-      const made = await runAsCase(ctx.agents, body.runId, () => lens);
+      const made = await caseOf(ctx, identity, body.runId);
       // The dataset is the caller's tenant's, by its identity: another tenant's name is another file.
       const file = path.join(tenantDatasetFolder(ctx.datasetsDir, identity.tenant), `${params.name}.jsonl`);
       appendCases(file, [made]);

@@ -48,5 +48,6 @@ export function forkNote(fork: ForkStart): string {
   const hazards = fork.hazards.length
     ? ` It may repeat ${fork.hazards.length} call(s) with side effects that the original made after that point: ${fork.hazards.map((h) => `${h.toolName} (step ${h.stepNumber}, approval: ${h.approval})`).join(', ')}; approvals given to the original do not carry over.`
     : '';
-  return `Forked from run ${from.workflowId} at ${kept}${fork.change ? `, with ${fork.change}` : ''}.${hazards}`;
+  const rebuilt = fork.rebuilt ? ` ${fork.rebuilt}` : '';
+  return `Forked from run ${from.workflowId} at ${kept}${fork.change ? `, with ${fork.change}` : ''}.${rebuilt}${hazards}`;
 }

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { runAsCase } from '../../../audit';
+import { importAsCase, runAsCase } from '../../../audit';
+import { isImportRunId } from '../../../domain/store/import-run-id';
+import type { ChainStore } from '../../../store/chain-store';
 import { hitsInLens } from '../../../client/store/hits-in-lens';
 import { searchStore } from '../../../client/store/search-store';
 import { identityOfChain, lensOfPolicy } from '../../../client/runs/run-lens';
@@ -103,6 +105,16 @@ export async function evalAdd(line: CommandLine): Promise<number> {
   const { agents } = await connect();
   const lensOf = lensOfPolicy(policy);
   const cases: CaseFromRun[] = [];
+  // Imports (`import:…`) are read from the chain store, opened once when one is named or found.
+  let store: ChainStore | undefined;
+  const importStore = async (): Promise<ChainStore> => {
+    store ??= await openReadStore();
+    if (!store)
+      throw new UsageError(
+        'an imported run (import:…) is read from the chain store, and there is none here: set THOUGHTLINE_STORE to the store it was imported into.',
+      );
+    return store;
+  };
   try {
     for (const runId of [...options.fromRun, ...searched.filter((id) => !named.has(id))]) {
       const fromSearch = !named.has(runId);
@@ -113,7 +125,12 @@ export async function evalAdd(line: CommandLine): Promise<number> {
         continue;
       }
       try {
-        cases.push(await runAsCase(agents, runId, (chain) => lensOf(identityOfChain(chain), 'auditor')));
+        const auditorLens = (chain: Parameters<typeof identityOfChain>[0]) => lensOf(identityOfChain(chain), 'auditor');
+        cases.push(
+          isImportRunId(runId)
+            ? await importAsCase(await importStore(), runId, undefined, (read) => auditorLens(read.chain))
+            : await runAsCase(agents, runId, auditorLens),
+        );
       } catch (err) {
         if (!(err instanceof CaseFromRunError) || !fromSearch) throw err;
         log(`skipped ${err.message}`);
@@ -121,6 +138,7 @@ export async function evalAdd(line: CommandLine): Promise<number> {
     }
   } finally {
     await agents.client.connection.close();
+    await store?.close();
   }
   let added: string[] = [];
   try {
@@ -132,7 +150,7 @@ export async function evalAdd(line: CommandLine): Promise<number> {
   }
   const lines = cases.map(
     (c) =>
-      `Added ${c.case.id}: expects ${String(c.case.expect.terminationReason)}${c.case.expect.answer ? ' and its answer' : ''}; replays ${c.recordingPath}\n`,
+      `Added ${c.case.id}: expects ${String(c.case.expect.terminationReason)}${c.case.expect.answer ? ' and its answer' : ''}; replays ${c.recordingPath}${c.case.tags.includes('from-import') ? ` (rebuilt from the imported chain's steps: the run's input beyond its task and tools is not in an export)` : ''}\n`,
   );
   writeSafe(
     process.stdout,
@@ -146,7 +164,7 @@ export const EVAL_ADD_COMMAND: CommandSpec = {
   group: 'Evaluation',
   summary: 'make cases of ended runs, replaying their recorded replies',
   description:
-    "Append ended runs to a .jsonl dataset as cases (made when missing): each case's recording of the run's model replies and tool results, secrets redacted, is written to recordings/<case>.jsonl beside the dataset, and it expects the run's ending, its answer when it succeeded and its tool calls. The runs are read as the auditor reads them (their whole model calls), through the visibility policy. A run named by --from-run that cannot become a case (running, cancelled, scored as bad by a person, waiting on people, too large, already in the dataset) stops the command before anything is written; a run found by --from-search is skipped, saying why (docs/evaluation.md).",
+    "Append ended runs to a .jsonl dataset as cases (made when missing): each case's recording of the run's model replies and tool results, secrets redacted, is written to recordings/<case>.jsonl beside the dataset, and it expects the run's ending, its answer when it succeeded and its tool calls. The runs are read as the auditor reads them (their whole model calls), through the visibility policy. A run named by --from-run that cannot become a case (running, cancelled, scored as bad by a person, waiting on people, too large, already in the dataset) stops the command before anything is written; a run found by --from-search is skipped, saying why (docs/evaluation.md). An imported run (import:…) is read from the chain store (THOUGHTLINE_STORE), its recording rebuilt from its steps and the case tagged from-import.",
   examples: [
     'thoughtline eval add evals/production.jsonl --from-run agent-1 --from-run agent-2',
     'thoughtline eval add evals/production.jsonl --from-search "refund" --limit 10',

@@ -8,10 +8,11 @@ export const FORK_COMMAND: CommandSpec = {
   group: 'Run and watch',
   summary: 'a new run from the conversation at step N, with a change',
   description:
-    'Start a new run from the conversation and spend at step N (up to the next model call), with the change; it lists first the calls after that point it may make again. The original is untouched.',
+    'Start a new run from the conversation and spend at step N (up to the next model call), with the change; it lists first the calls after that point it may make again. The original is untouched. An imported run (import:…) is forked from the chain store (THOUGHTLINE_STORE), its conversation rebuilt from its steps (docs/auditing.md).',
   examples: [
     'thoughtline fork agent-1 --at-step 4 --dry-run',
     'thoughtline fork agent-1 --at-step 4 --steer "Check the totals first."',
+    'thoughtline fork import:4c1d0e07 --at-step 5 --dry-run',
   ],
   args: [RUN_ID],
   options: {

@@ -13,6 +13,21 @@ const READINGS: Record<string, { temperatureC: number; conditions: string; humid
 
 export const DEMO_CITIES = Object.keys(READINGS);
 
+/** A demo reading of a known city, in the units asked; an unknown city is an error naming the known ones. */
+export function demoReading(location: string, units: 'celsius' | 'fahrenheit' = 'celsius') {
+  const reading = READINGS[location.trim().toLowerCase()];
+  if (!reading) throw new Error(`No demo weather data for "${location}". Known cities: ${DEMO_CITIES.join(', ')}.`);
+  const temperature = units === 'celsius' ? reading.temperatureC : Math.round(reading.temperatureC * 1.8 + 32);
+  return {
+    location,
+    temperature,
+    units,
+    conditions: reading.conditions,
+    humidity: reading.humidity,
+    source: 'thoughtline demo data',
+  };
+}
+
 /** The demo's local weather tool (the classic ReAct `weather_api` example). Data are canned, not live. */
 export const weatherTool = defineTool({
   name: 'get_weather',
@@ -23,17 +38,5 @@ export const weatherTool = defineTool({
     units: z.enum(['celsius', 'fahrenheit']).default('celsius').describe('Temperature units'),
   }),
   timeoutMs: 10_000,
-  execute: ({ location, units }) => {
-    const reading = READINGS[location.trim().toLowerCase()];
-    if (!reading) throw new Error(`No demo weather data for "${location}". Known cities: ${DEMO_CITIES.join(', ')}.`);
-    const temperature = units === 'celsius' ? reading.temperatureC : Math.round(reading.temperatureC * 1.8 + 32);
-    return {
-      location,
-      temperature,
-      units,
-      conditions: reading.conditions,
-      humidity: reading.humidity,
-      source: 'thoughtline demo data',
-    };
-  },
+  execute: ({ location, units }) => demoReading(location, units),
 });

@@ -111,10 +111,8 @@ function planMove(view: RequestView, plan: readonly PlanLine[], update: string):
       );
     }
     const calls = ownCalls(view, view.calls);
-    return finish(
-      view,
-      `${observedSummary(view.task, calls)}\n- the plan's tasks: ${plan.map((t) => `${t.id} ${t.status}`).join(', ')}`,
-    );
+    // The plan's own state is in the chain; the answer quotes only what the tools returned.
+    return finish(view, observedSummary(view.task, calls));
   }
   const report = (status: 'completed' | 'failed', note: string): Move => ({
     text: `${OFFLINE_MARK} Task ${current.id} is ${status}.`,

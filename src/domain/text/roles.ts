@@ -76,7 +76,7 @@ export function roleText({ word, role }: RoledWord): string {
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 const SPACE = /\s/u;
-const APOSTROPHES = new Set(["'", '’']);
+const APOSTROPHES: ReadonlySet<string> = new Set(["'", '’']);
 /** An arrow marker, as a token of its own (it gives the next word the `to` role). */
 const ARROW = '→';
 

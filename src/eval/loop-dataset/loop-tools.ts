@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool';
 import { ToolError } from '../../tools/tool-error';
 import { evaluateArithmetic } from './arithmetic';
+import { cityWeather } from './city-weather';
 import { askPanel } from './panel-models';
 
 /**
@@ -175,4 +176,5 @@ export const loopDatasetTools = [
   purgeAccount,
   compileReport,
   askPanel,
+  cityWeather,
 ];

@@ -26,11 +26,6 @@ const NOT_SCANNED = new Set(['package-lock.json']);
  */
 const CONFIGURATION: ReadonlyArray<{ file: string; holds: string; why: string }> = [
   { file: 'docs/models.md', holds: 'so 5 s is safe', why: 'the default settings and a heartbeat timeout' },
-  // Recorded histories (test/replay/entity-fixtures) are never hand-edited: in these two a scripted
-  // judge and the fake Messages server answered under claude-sonnet-4-6 with made-up usage.
-  // Reported to the lead (issue 79) to re-record with a stand-in's name; until then, named here.
-  { file: 'test/replay/entity-fixtures/evaluation.case.json', holds: '', why: 'recorded history, to re-record' },
-  { file: 'test/replay/entity-fixtures/thread.thread.json', holds: '', why: 'recorded history, to re-record' },
 ];
 
 const committedFiles = (): string[] =>

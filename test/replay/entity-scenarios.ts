@@ -16,6 +16,9 @@ import type { runScoresWorkflow } from '../../src/workflows/scores/run-scores-wo
 import { pollFor } from '../helpers/approval-helpers';
 import { CALL_COST_USD, evaluation, variant } from '../workflows/eval/eval-harness';
 
+/** The name the fake Messages server answers under in these recordings. */
+const FAKE_MODEL = 'fake-messages-model';
+
 const EventType = temporal.api.enums.v1.EventType;
 
 /** What a scenario drives: a worker on `taskQueue` with evalModel as `scripted`, the fake server as `anthropic`, testTools, slow_job and the `says_twenty` scorer. */
@@ -96,7 +99,11 @@ export const ENTITY_SCENARIOS: EntityScenario[] = [
     keeps: ['evaluation', 'case'],
     async run(r) {
       const workflowId = evalId('evaluation');
-      r.judge.append([text('{"score": 1, "why": "Coherent."}'), text('{"score": 0.2, "why": "Thin."}')]);
+      // The fake server answers as a stand-in of its own name: no made-up usage under a real model's.
+      r.judge.append([
+        text('{"score": 1, "why": "Coherent."}', { model: FAKE_MODEL }),
+        text('{"score": 0.2, "why": "Thin."}', { model: FAKE_MODEL }),
+      ]);
       const result = await runEvaluation(
         r,
         workflowId,
@@ -288,8 +295,12 @@ export const ENTITY_SCENARIOS: EntityScenario[] = [
       const start = { threadId: 'replay-thread', owner, agent: { agentName: 'agent' }, idleMs: IDLE_MS };
       const workflowId = threadWorkflowId(owner, start.threadId);
       r.judge.append([
-        toolUse('finish', { result: 'Paris.' }, { text: 'Thought: I know the capital.' }),
-        toolUse('finish', { result: 'About 2.1 million.' }, { text: 'Thought: the thread says Paris.' }),
+        toolUse('finish', { result: 'Paris.' }, { text: 'Thought: I know the capital.', model: FAKE_MODEL }),
+        toolUse(
+          'finish',
+          { result: 'About 2.1 million.' },
+          { text: 'Thought: the thread says Paris.', model: FAKE_MODEL },
+        ),
       ]);
       const first = await sendThreadTurn(agents, start, { turnId: 'turn-a', text: 'Capital of France?', by: owner });
       await agents.getHandle(first.runId).result();

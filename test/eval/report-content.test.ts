@@ -15,7 +15,7 @@ describe('the markdown report', () => {
   const markdown = renderMarkdownReport({ result, summary });
 
   it('has the criteria table per variant, with values, intervals and verdicts', () => {
-    expect(markdown).toContain('| Criterion | Target | claude-sonnet-4-6 | local |');
+    expect(markdown).toContain('| Criterion | Target | stand-in-a | local |');
     const completion = markdown.split('\n').find((l) => l.startsWith('| Task completion |'))!;
     // claude: 24 of 24 ended success; local: 3 broken + 1 skipped of 24 → 20/24 = 83.3%.
     expect(completion).toMatch(
@@ -27,7 +27,7 @@ describe('the markdown report', () => {
   });
 
   it('lists per-scorer means, pass@k, cost and latency per variant', () => {
-    expect(markdown).toContain('## Variant local (local/smollm2-135m, strategy react-text)');
+    expect(markdown).toContain('## Variant local (scripted/stand-in-b, strategy react-text)');
     expect(markdown).toMatch(/\| answer\\_match \| 0\.\d\d \[0\.\d\d–\d\.\d\d\] \| 21\/23 \(91\.3%\) \|/);
     expect(markdown).toMatch(/pass@k: pass@1 \d+\.\d%, pass@2 \d+\.\d%, pass@3 \d+\.\d%/);
     expect(markdown).toMatch(/Per case: \$0\.\d{4}, [\d,]+ tokens; latency p50 [\d.]+ s, p90 [\d.]+ s, p95 [\d.]+ s\./);
@@ -121,7 +121,7 @@ describe('the HTML report', () => {
 describe('the criteria for a terminal', () => {
   it('is a table with a column per variant, aligned, and the pass rate last', () => {
     const lines = criteriaText(summary).trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^Criterion +Target +claude-sonnet-4-6 +local$/);
+    expect(lines[0]).toMatch(/^Criterion +Target +stand-in-a +local$/);
     expect(lines[1]).toMatch(/^-+  -+  -+  -+$/);
     expect(lines[3]).toMatch(
       /^Termination accuracy +>= 95% +100\.0% \[86\.2–100\.0\] met +87\.0% \[67\.9–95\.5\] NOT MET$/,
@@ -130,7 +130,7 @@ describe('the criteria for a terminal', () => {
       /^Pass rate \(units that ran\) +100\.0% \[86\.2–100\.0\] +78\.3% \[58\.1–90\.3\]$/,
     );
     // Every row's third column starts under its header.
-    const at = lines[0]!.indexOf('claude-sonnet-4-6');
+    const at = lines[0]!.indexOf('stand-in-a');
     for (const line of lines.slice(2)) expect([line[at - 1], /\S/.test(line[at]!)]).toEqual([' ', true]);
   });
 });

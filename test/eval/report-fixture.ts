@@ -79,7 +79,7 @@ const CASES = [
 export function realisticEvaluation(): EvaluationResult {
   const results: CaseResult[] = [];
   const variants = [
-    { id: 'claude-sonnet-4-6', cost: 0.012, latency: 2_400, judge: 0.93 },
+    { id: 'stand-in-a', cost: 0.012, latency: 2_400, judge: 0.93 },
     { id: 'local', cost: 0.0004, latency: 6_100, judge: 0.78 },
   ];
   variants.forEach((v, vi) => {
@@ -143,8 +143,8 @@ export function realisticEvaluation(): EvaluationResult {
     name: 'loop',
     dataset: { name: 'loop', sha256: '3f9a21c4d2b7e8f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718' },
     variants: [
-      EvalVariant.parse({ id: 'claude-sonnet-4-6', model: { provider: 'anthropic', model: 'claude-sonnet-4-6' } }),
-      EvalVariant.parse({ id: 'local', model: { provider: 'local', model: 'smollm2-135m' }, strategy: 'react-text' }),
+      EvalVariant.parse({ id: 'stand-in-a', model: { provider: 'scripted', model: 'stand-in-a' } }),
+      EvalVariant.parse({ id: 'local', model: { provider: 'scripted', model: 'stand-in-b' }, strategy: 'react-text' }),
     ],
     repeat: 3,
     cases: CASES.map((id) => ({
@@ -159,6 +159,6 @@ export function realisticEvaluation(): EvaluationResult {
       tokens: results.reduce((s, r) => s + r.tokens, 0),
     },
     results,
-    judge: { provider: 'anthropic', model: 'claude-opus-4-1' },
+    judge: { provider: 'scripted', model: 'stand-in-judge' },
   };
 }

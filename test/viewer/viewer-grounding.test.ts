@@ -33,6 +33,13 @@ const CASES = [
     'Partial answer (stalled), partly grounded',
     'partly grounded',
   ],
+  [{ grounding: 'contradicted', terminationReason: 'success' }, 'Answer contradicted by its sources', 'contradicted'],
+  [
+    { grounding: 'contradicted', terminationReason: 'stalled' },
+    'Partial answer (stalled) contradicted by its sources',
+    'contradicted',
+  ],
+  [{ grounding: 'unchecked', terminationReason: 'success' }, 'Answer, not fully checked', 'not fully checked'],
   [{ grounding: 'unsupported', terminationReason: 'success' }, 'Answer, no tool result behind it', 'no tool result'],
   [{ grounding: 'ungrounded', terminationReason: 'stalled' }, 'Ungrounded summary (stalled)', 'ungrounded'],
 ] as const;

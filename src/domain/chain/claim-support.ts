@@ -37,6 +37,9 @@ export type ClaimEvidence =
     }
   | { given: ClaimGiven; value: unknown };
 
+/** The most subjects a conclusion is compared across when the answer names none. */
+const MAX_COMPARED_SUBJECTS = 50;
+
 interface Indexed {
   stepId?: string;
   given?: ClaimGiven;
@@ -163,6 +166,13 @@ class ClaimReader {
     return this.observed.find((o) => o.stepId === stepId)?.idx.excluded.has(claimKey(claim.kind, claim.value)) ?? false;
   }
 
+  /** The subjects the observations' records are about, each once (bounded by the records). */
+  observedSubjects(): string[] {
+    const all = new Set<string>();
+    for (const { idx } of this.observed) for (const r of idx.records) for (const s of r.subjects) all.add(s);
+    return [...all].slice(0, MAX_COMPARED_SUBJECTS);
+  }
+
   /** Every source's folded text, space-padded: the words an answer may restate. */
   knownText(): string {
     return ` ${[...this.observed, ...this.given].map((i) => i.idx.text).join(' ')} `;
@@ -276,12 +286,17 @@ function checkConclusion(
   const winner = conclusion.winner
     .map((w) => ({ name: w, seen: valueOf(reader, w, conclusion, dims) }))
     .find((w) => w.seen);
-  const rivals = (conclusion.losers.length > 0 ? conclusion.losers : answerNames)
-    .filter((n) => !conclusion.winner.includes(n))
-    .flatMap((name) => {
-      const seen = valueOf(reader, name, conclusion, dims);
-      return seen ? [{ name, seen }] : [];
-    });
+  const valued = (names: readonly string[]) =>
+    names
+      .filter((n) => !conclusion.winner.includes(n))
+      .flatMap((name) => {
+        const seen = valueOf(reader, name, conclusion, dims);
+        return seen ? [{ name, seen }] : [];
+      });
+  // Whom the winner beats: those the answer names ("than Paris"), else the answer's other
+  // subjects, else every subject observed ("Paris is the colder one" after two readings).
+  const named = valued(conclusion.losers.length > 0 ? conclusion.losers : answerNames);
+  const rivals = named.length > 0 || conclusion.losers.length > 0 ? named : valued(reader.observedSubjects());
   if (!winner?.seen || rivals.length === 0) return { claim: { ...claim, ...about, unchecked: true } };
   const better = (a: number, b: number) => (conclusion.most ? a > b : a < b);
   const beaten = rivals.find((r) => !better(winner.seen!.value, r.seen.value));
@@ -308,14 +323,14 @@ function readClaims(reader: ClaimReader): { claims: Checked[]; omitted: number }
   });
   if (reader.anyConditions()) {
     const seen = new Set<string>();
-    for (const found of findConditions(text, clauses)) {
+    for (const found of findConditions(text, clauses).slice(0, MAX_CHECKED_CLAIMS)) {
       const checked = checkCondition(reader, found);
       const key = `${checked.value}@${checked.about ?? ''}`;
       if (!seen.has(key)) claims.push(checked);
       seen.add(key);
     }
   }
-  const answerNames = [...new Set(clauses.flatMap((c) => c.names))];
+  const answerNames = [...new Set(clauses.flatMap((c) => c.names))].slice(0, MAX_COMPARED_SUBJECTS);
   const sentenceDims = (sentence: number): Set<string> => {
     const dims = new Set<string>();
     for (const c of claims) {
@@ -326,7 +341,7 @@ function readClaims(reader: ClaimReader): { claims: Checked[]; omitted: number }
     }
     return dims;
   };
-  for (const conclusion of findConclusions(text, clauses)) {
+  for (const conclusion of findConclusions(text, clauses).slice(0, MAX_CHECKED_CLAIMS)) {
     const { claim, spread } = checkConclusion(reader, conclusion, answerNames, sentenceDims(conclusion.sentence));
     claims.push(claim);
     if (spread === undefined) continue;

@@ -66,9 +66,7 @@ describe('grounding through `thoughtline run` on the real Anthropic SDK', () => 
     );
     expect(swapped.code, swapped.out).toBe(0);
     expect(swapped.out).toContain('Answer contradicted by its sources');
-    expect(swapped.out).toContain(
-      'contradicted: Paris is the warmer city; unsupported: 12°C (Tokyo), 21°C (Paris)',
-    );
+    expect(swapped.out).toContain('contradicted: Paris is the warmer city; unsupported: 12°C (Tokyo), 21°C (Paris)');
 
     const right = await runWith(
       'Compare the weather in Paris and Tokyo: which is warmer?',

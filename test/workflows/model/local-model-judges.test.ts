@@ -11,6 +11,7 @@ import {
   type AgentResult,
   type ReasoningStep,
 } from '../../../src/domain';
+import { createOfflineModel, OFFLINE_MODEL_NAME } from '../../../src/offline/offline-model';
 import { createLlmTool } from '../../../src/tools/builtin/llm';
 import { defineTool } from '../../../src/tools/define-tool';
 import { TEST_MODELS_DIR } from '../../conformance/local-model-harness';
@@ -20,17 +21,44 @@ import { testTools } from '../../helpers/test-tools';
 
 const env = useTestEnv();
 
-/** SmolLM2-135M as a run names it; short replies keep each call to seconds on a busy 2-core machine. */
-const LOCAL = { provider: 'local', model: 'smollm2-135m-instruct', maxTokens: 96 } as const;
+/**
+ * A model tried as each judge and as the judged model. SmolLM2-135M is the one real model the
+ * project runs; the offline model (src/offline, the provider the CLI registers as `offline`) is
+ * the stand-in every other figure comes from, so its outcomes are printed beside SmolLM2's.
+ */
+interface JudgeModel {
+  /** How the printout names it: "<name> as a judge: …". */
+  name: string;
+  /** The model a run or a judge setting names for it; short replies keep SmolLM2's calls to seconds on a busy 2-core machine. */
+  target: { provider: 'local' | 'offline'; model: string; maxTokens: number };
+  /** Its registry name as the consensus judge of `askTool`, the ask-model tool whose judge it is. */
+  alias: string;
+  askTool: string;
+}
+
+const JUDGES: readonly JudgeModel[] = [
+  {
+    name: 'SmolLM2',
+    target: { provider: 'local', model: 'smollm2-135m-instruct', maxTokens: 96 },
+    alias: 'small',
+    askTool: 'ask_model',
+  },
+  {
+    name: 'offline model',
+    target: { provider: 'offline', model: OFFLINE_MODEL_NAME, maxTokens: 96 },
+    alias: 'offline',
+    askTool: 'ask_model_offline',
+  },
+];
 
 type Step<T extends ReasoningStep['type']> = Extract<ReasoningStep, { type: T }>;
 
-/** The run's model calls served by the local model: the call step and its result, by correlation id. */
-function localCalls(result: AgentResult): Array<{ call: Step<'tool_call'>; reply?: Step<'tool_result'> }> {
+/** The run's model calls served by `model`: the call step and its result, by correlation id. */
+function callsOf(result: AgentResult, model: string): Array<{ call: Step<'tool_call'>; reply?: Step<'tool_result'> }> {
   const steps = result.chain.steps;
   return steps
     .filter((s): s is Step<'tool_call'> => s.type === 'tool_call' && s.toolCall.toolType === 'llm')
-    .filter((s) => s.model === LOCAL.model)
+    .filter((s) => s.model === model)
     .map((call) => ({
       call,
       reply: steps.find(
@@ -40,21 +68,18 @@ function localCalls(result: AgentResult): Array<{ call: Step<'tool_call'>; reply
     }));
 }
 
-/** Exactly one call of `purpose` served by SmolLM2, under its own name, and answered. */
-function expectOneAnsweredCall(result: AgentResult, purpose: string, count = 1): void {
-  const calls = localCalls(result);
-  expect(calls.map((c) => c.call.toolCall.toolName)).toEqual(Array.from({ length: count }, () => LOCAL.model));
+/** Exactly one call of `purpose` served by `model`, under its own name, and answered. */
+function expectOneAnsweredCall(result: AgentResult, model: string, purpose: string): void {
+  const calls = callsOf(result, model);
+  expect(calls.map((c) => c.call.toolCall.toolName)).toEqual([model]);
   for (const { call, reply } of calls) {
     expect(reply?.toolResult.success, `${purpose}: ${reply?.toolResult.error ?? 'no reply step'}`).toBe(true);
-    expect(reply?.model ?? call.model).toBe(LOCAL.model);
+    expect(reply?.model ?? call.model).toBe(model);
   }
 }
 
 const thoughts = (result: AgentResult, lead: string): string[] =>
   result.chain.steps.flatMap((s) => (s.type === 'thinking' && s.thought.startsWith(lead) ? [s.thought] : []));
-
-/** What each judge made of SmolLM2's reply, printed for docs/evaluation.md's "Judges on a real model". */
-const outcomes: string[] = [];
 
 /** Two independent tasks, and the answer after both: the turn after the plan has a choice to make. */
 const PLANNED_TASKS = [
@@ -72,86 +97,105 @@ const readRoom = defineTool({
   execute: ({ n }) => `Room ${n}: the code is 7${n}7. ${'Notes about the room. '.repeat(12)}`,
 });
 
-/**
- * Issue 79: SmolLM2-135M (the embedded local model, the only real model the project runs) as the
- * judged model of grounding cases and as each judge: the claim judge, the branch judge, the
- * consensus judge, the compaction summary and the task choice, one call each, through real runs
- * on the suite's dev server. The run's own turns are scripted where the judge is the subject, so
- * what SmolLM2 decides is the only thing not fixed. Each call must be a visible `llm` step under
- * the local model's name, its reply read or refused through the judge's own "unreadable" path
- * (never a crash, never silently taken), and the run must end.
- */
-describe('SmolLM2-135M through the judges', () => {
-  let provider: LlamaCppProvider;
-  let h: AgentHarness;
-  /** The file's one Worker, polling from the first test to the last. */
-  let polling: Promise<void> | undefined;
-  /** The scripted model of the run in progress (runs here go one at a time) and its branches' scripts. */
-  let lead: ScriptedModel = createScriptedModel([]);
-  let branches: Record<string, ScriptedModel> = {};
-  const scripted: ModelProvider = {
-    name: 'scripted',
-    complete(request, signal, hooks) {
-      const label = /Yours: \\"(.+?)\\"/.exec(JSON.stringify(request.messages))?.[1];
-      const script = label === undefined ? lead : branches[label];
-      if (!script) throw new Error(`no script for branch ${label}`);
-      return script.complete(request, signal, hooks);
+/** The file's one Worker and what it serves: both judge models, the scripted runs and their branches' scripts. */
+let local: LlamaCppProvider;
+const offline = createOfflineModel();
+let h: AgentHarness;
+/** The one Worker, polling from the first test to the last. */
+let polling: Promise<void> | undefined;
+/** The scripted model of the run in progress (runs here go one at a time) and its branches' scripts. */
+let lead: ScriptedModel = createScriptedModel([]);
+let branches: Record<string, ScriptedModel> = {};
+const scripted: ModelProvider = {
+  name: 'scripted',
+  complete(request, signal, hooks) {
+    const label = /Yours: \\"(.+?)\\"/.exec(JSON.stringify(request.messages))?.[1];
+    const script = label === undefined ? lead : branches[label];
+    if (!script) throw new Error(`no script for branch ${label}`);
+    return script.complete(request, signal, hooks);
+  },
+};
+
+// The task choice's run: its plan is scripted (two ready tasks), so the choice is the judge model's:
+// every call after the plan goes to the model the run names (SmolLM2 or the offline model).
+let plan: ScriptedModel = createScriptedModel([]);
+let planCalls = 0;
+const planned: ModelProvider = {
+  name: 'planned',
+  complete: (request, signal, hooks) =>
+    (planCalls++ === 0 ? plan : request.model === OFFLINE_MODEL_NAME ? offline : local).complete(
+      request,
+      signal,
+      hooks,
+    ),
+};
+
+beforeAll(async () => {
+  // One thread: see local-model-harness.ts (two spinning threads on a busy 2-core machine collapse).
+  local = createLlamaCppProvider({ modelPath: await ensureSmolLM2Weights({ dir: TEST_MODELS_DIR }), threads: 1 });
+  const registry = ModelRegistry.parse({
+    models: {
+      a: { provider: 'prov-a', model: 'a-1' },
+      b: { provider: 'prov-b', model: 'b-1' },
+      ...Object.fromEntries(JUDGES.map((j) => [j.alias, j.target])),
     },
-  };
-
-  // The task choice's run: its plan is scripted (two ready tasks), so the choice is SmolLM2's: every call after the plan is its own.
-  let plan: ScriptedModel = createScriptedModel([]);
-  let planCalls = 0;
-  const planned: ModelProvider = {
-    name: 'planned',
-    complete: (request, signal, hooks) => (planCalls++ === 0 ? plan : provider).complete(request, signal, hooks),
-  };
-
-  beforeAll(async () => {
-    // One thread: see local-model-harness.ts (two spinning threads on a busy 2-core machine collapse).
-    provider = createLlamaCppProvider({ modelPath: await ensureSmolLM2Weights({ dir: TEST_MODELS_DIR }), threads: 1 });
-    const registry = ModelRegistry.parse({
-      models: {
-        a: { provider: 'prov-a', model: 'a-1' },
-        b: { provider: 'prov-b', model: 'b-1' },
-        small: { provider: 'local', model: LOCAL.model, maxTokens: LOCAL.maxTokens },
-      },
-    });
-    const askModel = createLlmTool({
+  });
+  // One ask-model tool per judge model, each with that model as its consensus judge; the runs ask the two same models.
+  const askTools = JUDGES.map((j) =>
+    createLlmTool({
+      name: j.askTool,
       registry,
       providers: {
         'prov-a': createScriptedModel([{ content: [say('Paris is the capital of France.')] }]),
         'prov-b': createScriptedModel([{ content: [say('The capital city is Lyon.')] }]),
-        local: provider,
+        local,
+        offline,
       },
       models: ['a', 'b'],
-      maxTokens: LOCAL.maxTokens,
-      consensusJudge: 'small',
-    });
-    h = await createHarness(env, {
-      tools: [...testTools().tools, askModel, readRoom],
-      models: { scripted, local: provider, planned },
-    });
-    polling = h.worker.run();
-  }, 300_000);
-  afterAll(async () => {
-    console.error(`SmolLM2 as a judge:\n${outcomes.join('\n')}`);
-    h?.worker.shutdown();
-    await polling;
-    await provider?.dispose();
+      maxTokens: j.target.maxTokens,
+      consensusJudge: j.alias,
+    }),
+  );
+  h = await createHarness(env, {
+    tools: [...testTools().tools, ...askTools, readRoom],
+    models: { scripted, local, offline, planned },
   });
+  polling = h.worker.run();
+}, 300_000);
+afterAll(async () => {
+  h?.worker.shutdown();
+  await polling;
+  await local?.dispose();
+});
 
-  const run = async (input: Partial<AgentInputInit> & { task: string }): Promise<AgentResult> =>
-    (await h.agents.start({ model: SCRIPTED_MODEL, ...input })).result();
+const run = async (input: Partial<AgentInputInit> & { task: string }): Promise<AgentResult> =>
+  (await h.agents.start({ model: SCRIPTED_MODEL, ...input })).result();
+
+/**
+ * Issue 79: SmolLM2-135M (the embedded local model, the only real model the project runs) and the
+ * offline model, each as the judged model of grounding cases and as each judge: the claim judge,
+ * the branch judge, the consensus judge, the compaction summary and the task choice, one call
+ * each, through real runs on the suite's dev server. The run's own turns are scripted where the
+ * judge is the subject, so what the judge model decides is the only thing not fixed. Each call
+ * must be a visible `llm` step under the judge model's name, its reply read or refused through the
+ * judge's own "unreadable" path (never a crash, never silently taken), and the run must end.
+ */
+describe.each(JUDGES)('$name through the judges', (judge) => {
+  const { target } = judge;
+  /** What each judge made of this model's reply, printed for docs/evaluation.md's "Judges on a real model". */
+  const outcomes: string[] = [];
+  afterAll(() => {
+    console.error(`${judge.name} as a judge:\n${outcomes.join('\n')}`);
+  });
 
   it('is the claim judge (grounding.judge): one visible call, its reply read or refused as unreadable', async () => {
     lead = createScriptedModel([
       { content: [useTool('lookup', { key: 'alpha' }, 'toolu_a')] },
       { content: [useTool('finish', { result: 'alpha is 50, so twice alpha is 100 and beta is 40 km.' })] },
     ]);
-    const result = await run({ task: 'Find alpha, twice alpha and beta.', grounding: { judge: LOCAL } });
+    const result = await run({ task: 'Find alpha, twice alpha and beta.', grounding: { judge: target } });
     lead.verify();
-    expectOneAnsweredCall(result, 'claim judge');
+    expectOneAnsweredCall(result, target.model, 'claim judge');
     const [verdict] = thoughts(result, 'Claim judge');
     expect(verdict).toBeDefined();
     outcomes.push(`claim judge: ${verdict}`);
@@ -186,19 +230,26 @@ describe('SmolLM2-135M through the judges', () => {
       task: 'What is the capital of France?',
       agentName: 'geo',
       tokenBudget: 90_000,
-      branching: { judge: LOCAL },
+      branching: { judge: target },
     });
     for (const script of [lead, ...Object.values(branches)]) script.verify();
-    expectOneAnsweredCall(result, 'branch judge');
+    expectOneAnsweredCall(result, target.model, 'branch judge');
     const winners = (result.chain.subAgents ?? []).filter((r) => r.branch?.winner);
     expect(winners).toHaveLength(1);
     const observation = result.chain.steps.find(
       (s): s is Step<'tool_result'> => s.type === 'tool_result' && s.toolResult.correlationId === 'call_branch',
     );
     const said = JSON.stringify(observation?.toolResult.result ?? observation?.toolResult.error);
-    // Either the judge's pick or the fallback naming why: never a winner with no reason.
-    expect(said).toMatch(/judge/i);
-    outcomes.push(`branch judge: winner ${winners[0]!.branch!.label}; ${said.slice(0, 300)}`);
+    const note = result.chain.steps.find(
+      (s): s is Step<'thinking'> => s.type === 'thinking' && s.purpose === 'branch_choice',
+    )?.thought;
+    // Read (the note names the judge's pick, under its model's name) or refused, the fallback naming
+    // why: never a winner with no reason.
+    const read = note?.includes(`(the judge's pick, ${target.model})`) === true;
+    if (!read) expect(note).toMatch(/the judge.*; the first finished branch in order goes on/);
+    outcomes.push(
+      `branch judge: winner ${winners[0]!.branch!.label} by ${read ? 'the judge' : 'the fallback'}; ${said.slice(0, 300)}`,
+    );
     expect(result.terminationReason).toBe('success');
   }, 120_000);
 
@@ -207,7 +258,7 @@ describe('SmolLM2-135M through the judges', () => {
       {
         content: [
           useTool(
-            'ask_model',
+            judge.askTool,
             { models: ['a', 'b'], mode: 'consensus', prompt: 'What is the capital of France?' },
             'toolu_vote',
           ),
@@ -217,12 +268,12 @@ describe('SmolLM2-135M through the judges', () => {
     ]);
     const result = await run({ task: 'Ask two models for the capital of France.' });
     lead.verify();
-    // The judge's call is its own llm step pair after the tool's, under SmolLM2's name.
+    // The judge's call is its own llm step pair after the tool's, under the judge model's name.
     const judged = result.chain.steps.find(
       (s): s is Step<'tool_result'> =>
-        s.type === 'tool_result' && s.toolResult.correlationId === 'toolu_vote/judge/small',
+        s.type === 'tool_result' && s.toolResult.correlationId === `toolu_vote/judge/${judge.alias}`,
     );
-    expect(judged?.model).toBe(LOCAL.model);
+    expect(judged?.model).toBe(target.model);
     const vote = result.chain.steps.find(
       (s): s is Step<'tool_result'> => s.type === 'tool_result' && s.toolResult.correlationId === 'toolu_vote',
     );
@@ -254,10 +305,10 @@ describe('SmolLM2-135M through the judges', () => {
       tools: ['read_room'],
       maxIterations: reads + 3,
       maxContextChars: 4_000,
-      contextSummary: { model: { provider: LOCAL.provider, model: LOCAL.model }, maxChars: 600 },
+      contextSummary: { model: { provider: target.provider, model: target.model }, maxChars: 600 },
     });
     lead.verify();
-    const calls = localCalls(result);
+    const calls = callsOf(result, target.model);
     expect(calls.length).toBeGreaterThanOrEqual(1);
     expect(calls.every((c) => c.call.toolCall.arguments['purpose'] === 'compaction')).toBe(true);
     const notes = result.chain.steps.filter(
@@ -273,7 +324,7 @@ describe('SmolLM2-135M through the judges', () => {
     planCalls = 0;
     const result = await run({
       task: 'Is the part in stock, and at what price? Use lookup.',
-      model: { provider: 'planned', model: LOCAL.model, maxTokens: LOCAL.maxTokens },
+      model: { provider: 'planned', model: target.model, maxTokens: target.maxTokens },
       tools: ['lookup'],
       maxIterations: 1,
       planning: { reflectEvery: 0 },
@@ -297,13 +348,13 @@ describe('SmolLM2-135M through the judges', () => {
     for (const key of ['alpha', 'omega']) {
       const result = await run({
         task: `Look up the value for the key "${key}" with the lookup tool, then answer with that value.`,
-        model: LOCAL,
+        model: target,
         tools: ['lookup'],
         maxIterations: 2,
       });
       const own = result.chain.steps.filter((s) => s.type === 'tool_call' && s.toolCall.toolType === 'llm');
       expect(own.length).toBeGreaterThanOrEqual(1);
-      expect(own.every((s) => s.type === 'tool_call' && s.model === LOCAL.model)).toBe(true);
+      expect(own.every((s) => s.type === 'tool_call' && s.model === target.model)).toBe(true);
       // An answer is labelled by what stands behind it; a run that did not answer has none to label.
       if (result.success) expect(result.grounding).toBeDefined();
       outcomes.push(

@@ -19,7 +19,7 @@ function judged(answer: string, results: Array<{ stepId: string; tool: string; r
 }
 
 describe('the offline model as claim judge', () => {
-  it('supports an open claim only by a result holding every word of it, never one sharing a single word', () => {
+  it('supports an open claim only by one field holding every word of it, never words spread over fields', () => {
     const prompt = claimJudgePrompt(
       'The capital of France is Paris, in the Paris Region; its capital city is Paris.',
       [
@@ -28,7 +28,12 @@ describe('the offline model as claim judge', () => {
       ],
       [
         { stepId: 'step-a', tool: 'weather', result: { city: 'Lyon' } },
-        { stepId: 'step-b', tool: 'country_facts', result: { country: 'France', capital: 'Paris', city: 'Paris' } },
+        // "region" and "paris" are in two fields: no support for "Paris Region".
+        {
+          stepId: 'step-b',
+          tool: 'country_facts',
+          result: { country: 'France', capital_city: 'Paris', region: 'IDF' },
+        },
       ],
     );
     expect(readClaimJudgeReply(offlineClaimJudgeReply(prompt))).toEqual({

@@ -5,7 +5,7 @@
  * the observations give each subject. An allow-list of comparatives: any other word draws nothing.
  */
 import { foldText } from '../text/answer-values';
-import { clauseAt, readClauses, subjectCandidates, type Clause } from './claim-subjects';
+import { clauseAt, readClauses, type Clause } from './claim-subjects';
 
 /** What a comparative compares: a temperature, a price, or the quantity the sentence's figures measure. */
 export type Quantity = 'temperature' | 'price' | 'figure';
@@ -80,7 +80,7 @@ function read(
   const losers = thanAt < 0 ? [] : namesOf(text.slice(thanAt, clause.end));
   const before = namesOf(text.slice(clause.at, wordAt));
   const after = namesOf(text.slice(wordEnd, thanAt < 0 ? clause.end : thanAt));
-  const winner = before.length > 0 ? before : after.length > 0 ? after : (subjectCandidates(clauses, clause)[0] ?? []);
+  const winner = before.length > 0 ? before : after.length > 0 ? after : (clause.candidates[0] ?? []);
   if (winner.length === 0) return undefined;
   const startAt = before.length > 0 ? firstNameAt(text, clause.at, wordAt, before[0]!) : clause.at;
   const shown = text

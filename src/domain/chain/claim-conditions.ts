@@ -5,7 +5,7 @@
  * A small allow-list, so only what it positively knows is judged; any other word is no condition.
  */
 import { foldText } from '../text/answer-values';
-import { clauseAt, type Clause } from './claim-subjects';
+import type { Clause } from './claim-subjects';
 
 export type ConditionClass = 'sun' | 'cloud' | 'overcast' | 'rain' | 'snow' | 'dry' | 'storm' | 'fog' | 'wind';
 
@@ -82,6 +82,9 @@ export function conditionsIn(text: string): ConditionClass[] {
  */
 export function findConditions(text: string, clauses: readonly Clause[]): FoundCondition[] {
   const found: FoundCondition[] = [];
+  // One pass: the clause advances with the text, and a denying word holds until the clause ends.
+  let c = 0;
+  let deniedSince = -1;
   let i = 0;
   while (i < text.length) {
     if (!isLetter(text[i]) || isLetter(text[i - 1])) {
@@ -90,12 +93,13 @@ export function findConditions(text: string, clauses: readonly Clause[]): FoundC
     }
     let end = i;
     while (isLetter(text[end])) end++;
+    while (c < clauses.length && clauses[c]!.end <= i) c++;
+    const clause = clauses[c];
     const word = text.slice(i, end).toLowerCase();
+    if (DENYING.has(word) && clause) deniedSince = clause.at;
     const cls = WORDS[word];
     if (cls !== undefined && counts(text, word, end)) {
-      const clause = clauseAt(clauses, i);
-      const before = clause ? foldText(text.slice(clause.at, i)).split(' ') : [];
-      const denied = (clause?.negated ?? false) || before.some((w) => DENYING.has(w));
+      const denied = (clause?.negated ?? false) || (clause !== undefined && deniedSince === clause.at);
       found.push({ text: text.slice(i, end), cls, at: i, denied });
     }
     i = end;

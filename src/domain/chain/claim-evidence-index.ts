@@ -8,7 +8,7 @@
  */
 import { extractClaims, claimKey } from './answer-claims';
 import { conditionsIn, type ConditionClass } from './claim-conditions';
-import { readClauses, subjectCandidates } from './claim-subjects';
+import { readClauses } from './claim-subjects';
 import { foldText, readDates, readNumbers, readVerdict, unitSymbol, type NumberValue } from '../text/answer-values';
 
 /** How much text of one piece of evidence is read (results are already bounded by the run). */
@@ -38,6 +38,8 @@ export interface EvidenceIndex {
   text: string;
   excluded: Set<string>;
   records: EvidenceRecord[];
+  /** Each fact it states as a short text: a value with its key path, a clause of prose (claim-statements.ts). */
+  facts: string[];
 }
 
 /** Decimal places of a JSON number as written ("3.107" → 3). */
@@ -57,6 +59,31 @@ export function unitWord(word: string): string | undefined {
   if (word === 'F' || word === 'f') return '°F';
   if (word === '%') return '%';
   return unitSymbol(word) ?? unitSymbol(word.toUpperCase());
+}
+
+/** How long a key path grows before deeper keys are left out of it. */
+const MAX_PATH_CHARS = 200;
+/** Keys of a child object that says where or what its parent is about. */
+const SUBJECT_KEYS =
+  /^(location|place|city|station|site|country|region|subject|entity|account|customer|user|company|product|item|name|symbol|ticker)$/i;
+
+/** The subject names one entry of an object gives it: a short string's, or an identifying child object's. */
+function subjectNamesOf(key: string, value: unknown): string[] {
+  if (typeof value === 'string') return value.length <= MAX_SUBJECT_CHARS ? namesOf(value) : [];
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !SUBJECT_KEYS.test(key)) return [];
+  return Object.values(value).flatMap((v) =>
+    typeof v === 'string' && v.length <= MAX_SUBJECT_CHARS ? namesOf(v) : [],
+  );
+}
+
+/** The unit a number's own key names ("temp_f" → °F, "distance_km" → km, "changePercent" → %, "humidity" → %). */
+function unitOfKey(key: string): string | undefined {
+  if (/humidity/i.test(key)) return '%';
+  const parts = key.split(/[_\-\s]|(?<=[a-z])(?=[A-Z])/u).filter((p) => p !== '');
+  if (parts.length < 2) return undefined;
+  const last = parts.at(-1)!;
+  if (/^(pct|percent|percentage)$/i.test(last)) return '%';
+  return unitWord(last);
 }
 
 /** The names a short string states ("Paris", "New York"), folded. */
@@ -81,6 +108,7 @@ export function indexEvidence(
     text: '',
     excluded: new Set(),
     records: [],
+    facts: [],
   };
   const texts: string[] = [];
   let chars = 0;
@@ -98,7 +126,7 @@ export function indexEvidence(
     record.numbers.push(n);
     mention(n.unit);
   };
-  const readText = (text: string, asKey: boolean, record: EvidenceRecord): void => {
+  const readText = (text: string, asKey: boolean, record: EvidenceRecord, path = ''): void => {
     if (chars >= MAX_EVIDENCE_CHARS) return;
     const cut = text.slice(0, MAX_EVIDENCE_CHARS - chars);
     chars += cut.length + 1;
@@ -113,9 +141,11 @@ export function indexEvidence(
     const verdict = readVerdict(cut);
     if (verdict && cut.trim().length <= 12) idx.verdicts.add(verdict);
     if (asKey) return;
-    if (cut.length <= MAX_SUBJECT_CHARS) {
+    // A short value about one subject at most is one fact of its record ("light rain", "Paris").
+    if (cut.length <= MAX_SUBJECT_CHARS && namesOf(cut).length <= 1) {
       for (const n of readNumbers(cut)) addNumber(n, record);
       for (const c of conditionsIn(cut)) record.conditions.add(c);
+      idx.facts.push(`${path} ${cut}`);
       return;
     }
     // Prose: each clause is a record about its own names, or the nearest ones before it.
@@ -123,36 +153,58 @@ export function indexEvidence(
     const numbers = readNumbers(cut);
     let n = 0;
     for (const clause of clauses) {
-      const named = subjectCandidates(clauses, clause)[0] ?? [];
+      const named = clause.candidates[0] ?? [];
       const own = newRecord([...record.subjects, ...named]);
       while (n < numbers.length && numbers[n]!.at < clause.end) addNumber(numbers[n++]!, own);
-      for (const c of conditionsIn(cut.slice(clause.at, clause.end))) own.conditions.add(c);
+      const said = cut.slice(clause.at, clause.end);
+      for (const c of conditionsIn(said)) own.conditions.add(c);
+      idx.facts.push(`${path} ${said}`);
     }
   };
-  const walk = (v: unknown, depth: number, record: EvidenceRecord, key?: string): void => {
+  const walk = (v: unknown, depth: number, record: EvidenceRecord, key?: string, path = ''): void => {
     if (++values > MAX_EVIDENCE_VALUES || depth > 32) return;
-    if (typeof v === 'string') readText(v, false, record);
-    else if (typeof v === 'boolean') idx.verdicts.add(v ? 'yes' : 'no');
-    else if (typeof v === 'number' && Number.isFinite(v)) addNumber(keyed(bare(v), key), record);
-    else if (Array.isArray(v)) for (const item of v) walk(item, depth + 1, record, key);
+    if (typeof v === 'string') readText(v, false, record, path);
+    else if (typeof v === 'boolean') {
+      idx.verdicts.add(v ? 'yes' : 'no');
+      idx.facts.push(`${path} ${v}`);
+    } else if (typeof v === 'number' && Number.isFinite(v)) {
+      addNumber(keyed(bare(v), key), record);
+      idx.facts.push(`${path} ${v}`);
+    } else if (Array.isArray(v)) for (const item of v) walk(item, depth + 1, record, key, path);
     else if (v !== null && typeof v === 'object') {
       const entries = Object.entries(v);
-      const names = entries.flatMap(([, s]) =>
-        typeof s === 'string' && s.length <= MAX_SUBJECT_CHARS ? namesOf(s) : [],
-      );
+      // Its subjects: the names among its short string values, and those of the child objects
+      // that say where or what it is about (`"location": {"name": "Paris"}`).
+      const names = entries.flatMap(([k, s]) => subjectNamesOf(k, s));
       const own = names.length > 0 ? newRecord([...record.subjects, ...names]) : record;
       // A sibling `unit` or `currency` field gives this object's bare numbers their unit.
       const named = entries.find(([k, u]) => /^(unit|units|currency|symbol)$/i.test(k) && typeof u === 'string');
       const siblingUnit = named ? unitWord(String(named[1]).trim()) : undefined;
       for (const [k, item] of entries) {
         readText(k.split('_').join(' '), true, own);
-        if (siblingUnit !== undefined && typeof item === 'number' && Number.isFinite(item))
-          addNumber(keyed({ ...bare(item), unit: siblingUnit }, k), own);
-        else walk(item, depth + 1, own, k);
+        const at = path.length < MAX_PATH_CHARS ? `${path} ${k}` : path;
+        // A key that names a subject (`{"Paris": {...}}`) makes its value about that subject.
+        const keyNames = item !== null && typeof item === 'object' && k.length <= MAX_SUBJECT_CHARS ? namesOf(k) : [];
+        const child = keyNames.length > 0 ? newRecord([...own.subjects, ...keyNames]) : own;
+        const keyUnit = typeof item === 'number' ? unitOfKey(k) : undefined;
+        if ((keyUnit ?? siblingUnit) !== undefined && typeof item === 'number' && Number.isFinite(item)) {
+          addNumber(keyed({ ...bare(item), unit: (keyUnit ?? siblingUnit)! }, k), child);
+          idx.facts.push(`${at} ${item}`);
+        } else walk(item, depth + 1, child, k, at);
       }
     }
   };
-  walk(value, 0, newRecord(about.flatMap((a) => (a.length <= MAX_SUBJECT_CHARS ? namesOf(a) : []))));
+  // What a sub-agent could not stand behind is cut out of its answer before it is read, so
+  // neither its claims nor its words support the parent (a fault is named "12°C (Tokyo)").
+  const faults = unsupported.map((f) => f.replace(/ \([^()]*\)$/u, '')).filter((f) => f.length >= 2);
+  if (typeof value === 'string' && faults.length > 0) value = faults.reduce((v, f) => v.split(f).join(' '), value);
+  const args = about.filter((a) => a.length <= MAX_SUBJECT_CHARS);
+  // What the call was made with is what its result is about: its names, its words.
+  for (const a of args) {
+    texts.push(a);
+    idx.facts.push(a);
+  }
+  walk(value, 0, newRecord(args.flatMap(namesOf)));
   idx.text = ` ${foldText(texts.join(' \n '))} `;
   for (const text of unsupported) {
     // A fault is named with what it was said of ("12°C (Tokyo)"): the claim is what precedes it.

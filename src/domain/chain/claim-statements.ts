@@ -24,6 +24,46 @@ const COMMON: ReadonlySet<string> = new Set(
 );
 const MIN_WORD_CHARS = 4;
 
+/** How many words of one sentence are looked up; a longer sentence is read by its first ones. */
+const MAX_SENTENCE_WORDS = 24;
+/** How many sentences are read; past them, an answer's statements go unread (its claims do not). */
+const MAX_READ_SENTENCES = 400;
+
+/**
+ * The facts the sources state, each a short text (a JSON value with its key path, a clause of
+ * prose, the task), indexed by word: a statement restates its sources when one fact holds every
+ * word it says, not when its words are scattered over several ("The deployment succeeded" is not
+ * restated by `{"deployment": "failed", "rollback": "succeeded"}`).
+ */
+export class KnownFacts {
+  private readonly byWord = new Map<string, Set<number>>();
+  private count = 0;
+
+  add(text: string): void {
+    const id = this.count++;
+    for (const word of foldText(text).split(' ')) {
+      if (word.length < MIN_WORD_CHARS) continue;
+      let ids = this.byWord.get(word);
+      if (!ids) this.byWord.set(word, (ids = new Set()));
+      ids.add(id);
+    }
+  }
+
+  /** Whether one fact holds every word (a plural by its singular too). */
+  restates(words: readonly string[]): boolean {
+    const lists = words.map((w) => {
+      const own = this.byWord.get(w);
+      const single = w.endsWith('s') ? this.byWord.get(w.slice(0, -1)) : undefined;
+      return own && single ? new Set([...own, ...single]) : (own ?? single);
+    });
+    if (lists.some((l) => l === undefined)) return false;
+    if (lists.length === 0) return true;
+    const [smallest, ...rest] = [...(lists as Array<Set<number>>)].sort((x, y) => x.size - y.size);
+    for (const id of smallest!) if (rest.every((l) => l.has(id))) return true;
+    return false;
+  }
+}
+
 /** A sentence nothing checked: its text (cut) and where it starts. */
 export interface FoundStatement {
   text: string;
@@ -31,36 +71,40 @@ export interface FoundStatement {
 }
 
 /**
- * The sentences of `text` no claim was found in (`claimed` are the claims' offsets) that state a
- * word the sources (`known`, folded and space-padded) do not hold.
+ * The sentences of `text` no claim was found in (`claimed` are the claims' offsets) that state
+ * something one fact of the sources does not, or deny something (a denial the rules cannot
+ * settle). Code fences and markdown table rows state nothing of their own.
  */
 export function uncheckedStatements(
   text: string,
   clauses: readonly Clause[],
   claimed: readonly number[],
-  known: string,
+  known: KnownFacts,
   maxChars: number,
 ): FoundStatement[] {
-  const sentences = new Map<number, { at: number; end: number }>();
+  const sentences = new Map<number, { at: number; end: number; negated: boolean }>();
   for (const c of clauses) {
     const s = sentences.get(c.sentence);
-    sentences.set(c.sentence, s ? { at: s.at, end: c.end } : { at: c.at, end: c.end });
+    sentences.set(
+      c.sentence,
+      s ? { at: s.at, end: c.end, negated: s.negated || c.negated } : { at: c.at, end: c.end, negated: c.negated },
+    );
   }
+  const sorted = [...claimed].sort((x, y) => x - y);
+  let next = 0;
   const found: FoundStatement[] = [];
-  for (const { at, end } of sentences.values()) {
-    if (claimed.some((c) => c >= at && c < end)) continue;
+  let read = 0;
+  for (const { at, end, negated } of sentences.values()) {
+    while (next < sorted.length && sorted[next]! < at) next++;
+    if (next < sorted.length && sorted[next]! < end) continue;
+    if (++read > MAX_READ_SENTENCES) break;
     // A bracketed label opening the answer ("[offline model]") names its author; it states nothing.
     const raw = (at === 0 ? text.slice(at, end).replace(/^\s*\[[^\]\n]{1,40}\]/u, '') : text.slice(at, end)).trim();
-    if (raw === '' || raw.endsWith('?')) continue;
-    const words = foldText(raw).split(' ');
-    if (words.some((w) => newWord(w, known))) found.push({ text: raw.slice(0, maxChars), at: text.indexOf(raw, at) });
+    if (raw === '' || raw.endsWith('?') || raw.startsWith('```') || raw.startsWith('|')) continue;
+    const words = [...new Set(foldText(raw).split(' '))]
+      .filter((w) => w.length >= MIN_WORD_CHARS && !COMMON.has(w) && !/^\d/.test(w))
+      .slice(0, MAX_SENTENCE_WORDS);
+    if (negated || !known.restates(words)) found.push({ text: raw.slice(0, maxChars), at: text.indexOf(raw, at) });
   }
   return found;
-}
-
-/** A word of the sentence its sources do not hold (a plural's singular counts as held). */
-function newWord(word: string, known: string): boolean {
-  if (word.length < MIN_WORD_CHARS || COMMON.has(word) || /^\d/.test(word)) return false;
-  if (known.includes(` ${word} `)) return false;
-  return !(word.endsWith('s') && known.includes(` ${word.slice(0, -1)} `));
 }

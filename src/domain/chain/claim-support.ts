@@ -19,7 +19,7 @@ import {
 import { excludes, findConditions, type ConditionClass } from './claim-conditions';
 import { findConclusions, type FoundConclusion } from './claim-conclusions';
 import { indexEvidence, type EvidenceIndex, type EvidenceRecord, type ObservedNumber } from './claim-evidence-index';
-import { uncheckedStatements } from './claim-statements';
+import { KnownFacts, uncheckedStatements } from './claim-statements';
 import { clauseAt, readClauses, sameSubject, subjectCandidates, type Clause } from './claim-subjects';
 import { readNumberAt, sameNumber, unitOf, type NumberValue } from '../text/answer-values';
 
@@ -74,8 +74,9 @@ function states(idx: EvidenceIndex, claim: FoundClaim, givenUnits: ReadonlySet<s
 
 /**
  * A claimed number against an observed one. A bare observed number stands for the claim's unit
- * when the evidence or what the run was given names that unit, or the evidence names no unit at
- * all (a weather tool's `21` for "21 °C"); a scaled claim ("68 million") also matches its bare figure.
+ * when the evidence or what the run was given names that unit, or the evidence names no other unit
+ * but percent (a weather tool's `21` for "21 °C" beside a humidity in %); a scaled claim ("68
+ * million") also matches its bare figure.
  */
 function numberStated(
   claim: NumberValue,
@@ -84,7 +85,10 @@ function numberStated(
   givenUnits: ReadonlySet<string>,
 ): boolean {
   if (claim.unit !== undefined && seen.unit === undefined) {
-    const named = idx.units.has(claim.unit) || givenUnits.has(claim.unit) || idx.units.size === 0;
+    // A bare figure stands for the claim's unit unless the evidence names another unit (a percent
+    // beside it, a humidity, says nothing of what the other figures measure).
+    const rival = [...idx.units].some((u) => u !== claim.unit && u !== '%');
+    const named = idx.units.has(claim.unit) || givenUnits.has(claim.unit) || !rival;
     if (!named) return false;
   }
   if (sameNumber(claim, seen)) return true;
@@ -121,7 +125,12 @@ class ClaimReader {
   /** The folded names a claim at `at` may be said of, most likely first (claim-subjects.ts). */
   candidates(at: number): string[][] {
     const clause = clauseAt(this.clauses, at);
-    return clause ? subjectCandidates(this.clauses, clause) : [];
+    return clause ? subjectCandidates(this.text, clause, at) : [];
+  }
+
+  /** The names the clause at `at` states itself. */
+  clauseNames(at: number): string[] {
+    return clauseAt(this.clauses, at)?.names ?? [];
   }
 
   negated(at: number): boolean {
@@ -173,9 +182,11 @@ class ClaimReader {
     return [...all].slice(0, MAX_COMPARED_SUBJECTS);
   }
 
-  /** Every source's folded text, space-padded: the words an answer may restate. */
-  knownText(): string {
-    return ` ${[...this.observed, ...this.given].map((i) => i.idx.text).join(' ')} `;
+  /** Every fact the sources state, indexed by word: what an answer's statements may restate. */
+  knownFacts(): KnownFacts {
+    const known = new KnownFacts();
+    for (const { idx } of [...this.observed, ...this.given]) for (const fact of idx.facts) known.add(fact);
+    return known;
   }
 
   anyConditions(): boolean {
@@ -185,7 +196,7 @@ class ClaimReader {
 
 /** "Tokyo", "New York": a folded name as views show it. */
 function shownName(name: string): string {
-  return name.replace(/(^|\s)\p{L}/gu, (c) => c.toUpperCase());
+  return name.replace(/(^|\s)\p{L}/gu, (c) => c.toUpperCase()).slice(0, MAX_CLAIM_CHARS);
 }
 
 /** A number claim, bound to its subject when its clause or sentence names one the observations know. */
@@ -227,20 +238,44 @@ function checkCondition(
     value: found.denied ? `not ${found.cls}` : found.cls,
     at: found.at,
   };
-  const candidates = reader.candidates(found.at);
-  for (const names of [...candidates, []]) {
-    const { named, unnamed } = reader.records(names, (r) => r.conditions.size > 0);
-    const pool = names.length === 0 ? unnamed : named;
-    if (pool.length === 0) continue;
-    const about = names.length > 0 ? { about: shownName(names[0]!) } : {};
-    const same = pool.find((f) => f.record.conditions.has(found.cls));
-    const other = pool.find((f) => [...f.record.conditions].some((c) => excludes(c, found.cls)));
-    const [backs, denies] = found.denied ? [other, same] : [same, other];
-    if (backs) return { ...claim, ...about, supportedBy: backs.stepId };
-    if (denies) return { ...claim, ...about, contradictedBy: denies.stepId };
-    return { ...claim, ...about, unchecked: true };
+  // "Both Paris and Tokyo are sunny" says it of each name: any one's observation may contradict it.
+  const own = reader.clauseNames(found.at);
+  const groups = own.length >= 2 ? own.map((n) => [n]) : [];
+  if (groups.length > 0) {
+    const verdicts = groups.map((names) => judgeCondition(reader, found, names));
+    const contradicted = verdicts.find((v) => v?.contradictedBy !== undefined);
+    if (contradicted) return { ...claim, ...contradicted };
+    if (verdicts.every((v) => v?.supportedBy !== undefined))
+      return {
+        ...claim,
+        about: own.map(shownName).join(', ').slice(0, MAX_CLAIM_CHARS),
+        supportedBy: verdicts[0]!.supportedBy!,
+      };
+    return { ...claim, about: own.map(shownName).join(', ').slice(0, MAX_CLAIM_CHARS), unchecked: true };
+  }
+  for (const names of [...reader.candidates(found.at), []]) {
+    const verdict = judgeCondition(reader, found, names);
+    if (verdict) return { ...claim, ...verdict };
   }
   return { ...claim, unchecked: true };
+}
+
+/** A condition against the observations of `names` (none: the unnamed ones); undefined when none reports a condition. */
+function judgeCondition(
+  reader: ClaimReader,
+  found: { cls: ConditionClass; denied: boolean },
+  names: readonly string[],
+): Pick<AnswerClaim, 'about' | 'supportedBy' | 'contradictedBy' | 'unchecked'> | undefined {
+  const { named, unnamed } = reader.records(names, (r) => r.conditions.size > 0);
+  const pool = names.length === 0 ? unnamed : named;
+  if (pool.length === 0) return undefined;
+  const about = names.length > 0 ? { about: shownName(names[0]!) } : {};
+  const same = pool.find((f) => f.record.conditions.has(found.cls));
+  const other = pool.find((f) => [...f.record.conditions].some((c) => excludes(c, found.cls)));
+  const [backs, denies] = found.denied ? [other, same] : [same, other];
+  if (backs) return { ...about, supportedBy: backs.stepId };
+  if (denies) return { ...about, contradictedBy: denies.stepId };
+  return { ...about, unchecked: true };
 }
 
 /** The value observed of one subject for what a conclusion compares, in its base unit, and its step. */
@@ -279,7 +314,7 @@ function checkConclusion(
   const claim: FoundClaim = {
     kind: 'conclusion',
     text: conclusion.text,
-    value: conclusion.text.toLowerCase(),
+    value: conclusion.text.toLowerCase().slice(0, MAX_CLAIM_CHARS),
     at: conclusion.at,
   };
   const about = { about: shownName(conclusion.winner[0]!) };
@@ -302,6 +337,11 @@ function checkConclusion(
   const beaten = rivals.find((r) => !better(winner.seen!.value, r.seen.value));
   const values = [winner.seen.value, ...rivals.map((r) => r.seen.value)];
   const spread = { value: Math.max(...values) - Math.min(...values), stepId: winner.seen.stepId };
+  // "Tokyo isn't warmer than Paris" denies the comparison: it holds when the winner did not win.
+  if (reader.negated(conclusion.at))
+    return beaten
+      ? { claim: { ...claim, ...about, supportedBy: beaten.seen.stepId } }
+      : { claim: { ...claim, ...about, contradictedBy: winner.seen.stepId } };
   return beaten
     ? { claim: { ...claim, ...about, contradictedBy: beaten.seen.stepId } }
     : { claim: { ...claim, ...about, supportedBy: winner.seen.stepId }, spread };
@@ -358,7 +398,7 @@ function readClaims(reader: ClaimReader): { claims: Checked[]; omitted: number }
     }
   }
   const claimed = claims.map((c) => c.at);
-  const known = reader.knownText();
+  const known = reader.knownFacts();
   for (const s of uncheckedStatements(text, clauses, claimed, known, MAX_CLAIM_CHARS))
     claims.push({
       kind: 'statement',

@@ -91,6 +91,72 @@ describe('claims bound to what they are said of (issue 79)', () => {
     expect(judged('The status is failed.', [{ stepId: 'd', value: { status: 'failed' } }]).grounding).toBe('grounded');
   });
 
+  it('binds each figure of a clause naming two subjects to its own, nested and keyed results to theirs', () => {
+    const p: ClaimEvidence = { stepId: 'p', value: { temperature: 12, conditions: 'light rain' }, about: ['Paris'] };
+    const t: ClaimEvidence = { stepId: 't', value: { temperature: 21, conditions: 'sunny' }, about: ['Tokyo'] };
+    expect(judged("Paris is 21°C vs Tokyo's 12°C.", [p, t]).grounding).toBe('partly_grounded');
+    expect(judged("Paris is 12°C vs Tokyo's 21°C.", [p, t]).grounding).toBe('grounded');
+    expect(judged('Temperatures range from 12°C in Paris to 21°C in Tokyo.', [p, t]).grounding).toBe('grounded');
+    expect(judged('Temperatures range from 21°C in Paris to 12°C in Tokyo.', [p, t]).grounding).toBe('partly_grounded');
+    const api = (name: string, c: number): ClaimEvidence => ({
+      stepId: name,
+      value: {
+        location: { name, country: 'X' },
+        current: { temp_c: c, temp_f: c * 1.8 + 32, condition: { text: 'Light rain' } },
+      },
+    });
+    expect(judged('Paris is 21°C and Tokyo is 12°C.', [api('Paris', 12), api('Tokyo', 21)]).grounding).toBe(
+      'partly_grounded',
+    );
+    expect(judged('Paris is 12°C and Tokyo is 21°C.', [api('Paris', 12), api('Tokyo', 21)]).grounding).toBe('grounded');
+    // A Fahrenheit figure is no Celsius one.
+    expect(judged('Paris is 53.6°C.', [api('Paris', 12)]).grounding).toBe('partly_grounded');
+    const keyed: ClaimEvidence = { stepId: 'k', value: { Paris: { temp: 12 }, Tokyo: { temp: 21 } } };
+    expect(judged('Tokyo is 12°C.', [keyed]).grounding).toBe('partly_grounded');
+    expect(judged('Tokyo is 21°C.', [keyed]).grounding).toBe('grounded');
+    expect(judged('Tokyo is 12°C.', [{ stepId: 's', value: 'Paris 12°C, Tokyo 21°C' }]).grounding).toBe(
+      'partly_grounded',
+    );
+    expect(judged('Paris is sunny.', [{ stepId: 's', value: 'Paris rainy, Tokyo sunny' }]).grounding).toBe(
+      'contradicted',
+    );
+  });
+
+  it('a condition said of several subjects must hold of each; a denied conclusion is checked as denied', () => {
+    const t: ClaimEvidence = { stepId: 't', value: { temperature: 21, conditions: 'sunny' }, about: ['Tokyo'] };
+    expect(judged('Both Paris and Tokyo are sunny.', [paris, t]).grounding).toBe('contradicted');
+    expect(judged('It is raining in both Paris and Tokyo.', [paris, t]).grounding).toBe('contradicted');
+    expect(judged("Tokyo isn't warmer than Paris.", [paris, tokyo]).contradicted).toEqual([
+      "Tokyo isn't warmer than Paris",
+    ]);
+    expect(judged("Paris isn't warmer than Tokyo.", [paris, tokyo]).grounding).toBe('grounded');
+  });
+
+  it('a statement restates its sources only when one fact holds all it says; a denial nothing settles is unchecked', () => {
+    const deploy: ClaimEvidence = { stepId: 'd', value: { deployment: 'failed', rollback: 'succeeded' } };
+    expect(judged('The deployment succeeded.', [deploy]).grounding).toBe('unchecked');
+    expect(judged('The rollback succeeded.', [deploy]).grounding).toBe('grounded');
+    expect(judged('The deployment has not failed.', [deploy]).grounding).toBe('unchecked');
+    expect(judged('```json', [deploy]).grounding).toBe('grounded');
+  });
+
+  it('what a sub-agent could not stand behind supports nothing; a call’s own arguments and keys name what it is about', () => {
+    const child: ClaimEvidence = {
+      stepId: 'c',
+      value: 'The deployment succeeded. Paris is sunny today.',
+      unsupported: ['The deployment succeeded.', 'sunny (Paris)'],
+    };
+    expect(judged('The deployment succeeded.', [child]).grounding).toBe('unchecked');
+    const bare: ClaimEvidence = { stepId: 'b', value: { temperature: 12, humidity: 60 }, about: ['Paris'] };
+    expect(judged('It is 12°C in Paris, with 60% humidity.', [bare]).grounding).toBe('grounded');
+  });
+
+  it('bounds the subject it names', () => {
+    const long = Array.from({ length: 30 }, (_, i) => `Alpha${String.fromCharCode(97 + (i % 26))}`).join(' ');
+    const check = checkClaims(`${long} is 12°C.`, [paris]);
+    expect(check.claims.every((c) => (c.about ?? '').length <= 120 && c.value.length <= 120)).toBe(true);
+  });
+
   it('bounds what it records: a long answer against long evidence keeps 40 claims and counts the rest', () => {
     const evidence: ClaimEvidence[] = Array.from({ length: 20 }, (_, i) => ({
       stepId: `s${i}`,

@@ -56,6 +56,11 @@ export function applyClaimVerdicts(
       notes.push(`${said} refused: the answer does not say it`);
       continue;
     }
+    // A statement is a few words at least, and judged once.
+    if (index < 0 && (foldText(v.text!).split(' ').length < 2 || added.some((a) => a.value === foldText(v.text!)))) {
+      notes.push(`${said} refused: not a statement of its own`);
+      continue;
+    }
     if (v.verdict !== 'unsupported' && !observed.has(v.step!)) {
       notes.push(`${said} keeps its verdict: "${v.step!.slice(0, 64)}" is not an observation of this run`);
       continue;
@@ -67,9 +72,16 @@ export function applyClaimVerdicts(
       }
       const at = Math.max(0, answer.toLowerCase().indexOf(v.text!.toLowerCase()));
       added.push(decided({ kind: 'statement', text: v.text!, value: foldText(v.text!), at }, v, judge));
-    } else claims[index] = decided(claims[index]!, v, judge);
+    }
+    const before = index >= 0 ? claims[index]! : undefined;
+    if (before) claims[index] = decided(before, v, judge);
     const reason = redactSecretsInText(v.why.trim()).slice(0, MAX_WHY_CHARS);
-    const detail = reason ? ` (${reason})` : '';
+    // Overruling what the rules saw is said, with the step they saw it in.
+    const overrules =
+      before?.contradictedBy !== undefined && v.verdict !== 'contradicted'
+        ? `, overruling the rules' contradiction by step ${stepNumber(before.contradictedBy)}`
+        : '';
+    const detail = `${reason ? ` (${reason})` : ''}${overrules}`;
     if (v.verdict === 'supported') notes.push(`${said} rests on step ${stepNumber(v.step!)}${detail}`);
     else if (v.verdict === 'contradicted')
       notes.push(`${said} is contradicted by step ${stepNumber(v.step!)}${detail}`);

@@ -32,6 +32,7 @@ import * as domainChainClaimEvidenceIndex from '../domain/chain/claim-evidence-i
 import * as domainChainClaimStatements from '../domain/chain/claim-statements';
 import * as domainChainClaimSubjects from '../domain/chain/claim-subjects';
 import * as domainChainClaimSupport from '../domain/chain/claim-support';
+import * as domainChainClaimWords from '../domain/chain/claim-words';
 import * as domainChainModelTimes from '../domain/chain/model-times';
 import * as domainChainReactTrace from '../domain/chain/react-trace';
 import * as domainChainRenderChainMarkdown from '../domain/chain/render-chain-markdown';
@@ -320,6 +321,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainChainClaimStatements,
   domainChainClaimSubjects,
   domainChainClaimSupport,
+  domainChainClaimWords,
   domainChainModelTimes,
   domainChainReactTrace,
   domainChainRenderChainMarkdown,

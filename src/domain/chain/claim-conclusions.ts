@@ -6,6 +6,7 @@
  */
 import { foldText } from '../text/answer-values';
 import { clauseAt, readClauses, type Clause } from './claim-subjects';
+import { isAsciiLetter, nextWord } from './claim-words';
 
 /** What a comparative compares: a temperature, a price, or the quantity the sentence's figures measure. */
 export type Quantity = 'temperature' | 'price' | 'figure';
@@ -49,7 +50,7 @@ export function findConclusions(text: string, clauses: readonly Clause[]): Found
       continue;
     }
     let end = i;
-    while (isLetter(text[end])) end++;
+    while (isAsciiLetter(text[end])) end++;
     const lower = text.slice(i, end).toLowerCase();
     const two = `${lower} ${nextWord(text, end)}`;
     const compared =
@@ -109,18 +110,6 @@ function firstNameAt(text: string, from: number, to: number, name: string): numb
   return at < 0 ? from : from + at;
 }
 
-function nextWord(text: string, at: number): string {
-  let i = at;
-  while (text[i] === ' ') i++;
-  let end = i;
-  while (isLetter(text[end])) end++;
-  return text.slice(i, end).toLowerCase();
-}
-
 function isWordStart(text: string, i: number): boolean {
-  return isLetter(text[i]) && !isLetter(text[i - 1]);
-}
-
-function isLetter(ch: string | undefined): boolean {
-  return ch !== undefined && ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'));
+  return isAsciiLetter(text[i]) && !isAsciiLetter(text[i - 1]);
 }

@@ -6,6 +6,7 @@
  */
 import { foldText } from '../text/answer-values';
 import type { Clause } from './claim-subjects';
+import { isAsciiLetter, nextWord } from './claim-words';
 
 export type ConditionClass = 'sun' | 'cloud' | 'overcast' | 'rain' | 'snow' | 'dry' | 'storm' | 'fog' | 'wind';
 
@@ -87,12 +88,12 @@ export function findConditions(text: string, clauses: readonly Clause[]): FoundC
   let deniedSince = -1;
   let i = 0;
   while (i < text.length) {
-    if (!isLetter(text[i]) || isLetter(text[i - 1])) {
+    if (!isAsciiLetter(text[i]) || isAsciiLetter(text[i - 1])) {
       i++;
       continue;
     }
     let end = i;
-    while (isLetter(text[end])) end++;
+    while (isAsciiLetter(text[end])) end++;
     while (c < clauses.length && clauses[c]!.end <= i) c++;
     const clause = clauses[c];
     const word = text.slice(i, end).toLowerCase();
@@ -115,21 +116,9 @@ function counts(text: string, word: string, end: number): boolean {
   return true;
 }
 
-function nextWord(text: string, at: number): string {
-  let i = at;
-  while (text[i] === ' ') i++;
-  let end = i;
-  while (isLetter(text[end])) end++;
-  return text.slice(i, end).toLowerCase();
-}
-
 function clauseEnds(text: string, at: number): boolean {
   let i = at;
   while (text[i] === ' ') i++;
   const ch = text[i];
   return ch === undefined || ch === '.' || ch === ',' || ch === ';' || ch === '\n' || ch === '!' || ch === ')';
-}
-
-function isLetter(ch: string | undefined): boolean {
-  return ch !== undefined && ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'));
 }

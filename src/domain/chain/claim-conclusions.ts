@@ -5,6 +5,7 @@
  * the observations give each subject. An allow-list of comparatives: any other word draws nothing.
  */
 import { foldText } from '../text/answer-values';
+import { MAX_CLAIM_CHARS } from './answer-grounding';
 import { clauseAt, readClauses, type Clause } from './claim-subjects';
 import { isAsciiLetter, nextWord } from './claim-words';
 
@@ -43,6 +44,7 @@ export interface FoundConclusion {
 /** The conclusions of `text`, at most one per clause, in order. */
 export function findConclusions(text: string, clauses: readonly Clause[]): FoundConclusion[] {
   const found: FoundConclusion[] = [];
+  let tried: Clause | undefined;
   let i = 0;
   while (i < text.length) {
     if (!isWordStart(text, i)) {
@@ -58,8 +60,10 @@ export function findConclusions(text: string, clauses: readonly Clause[]): Found
       (two === 'more expensive' || two === 'most expensive' ? { quantity: 'price' as const, most: true } : undefined) ??
       (two === 'less expensive' || two === 'least expensive' ? { quantity: 'price' as const, most: false } : undefined);
     const clause = compared ? clauseAt(clauses, i) : undefined;
-    if (compared && clause && !found.some((f) => f.at >= clause.at && f.at < clause.end)) {
-      const conclusion = read(text, clauses, clause, i, end, compared);
+    // One reading per clause, so a clause full of comparatives costs what one does.
+    if (compared && clause && clause !== tried) {
+      tried = clause;
+      const conclusion = read(text, clause, i, end, compared);
       if (conclusion) found.push(conclusion);
     }
     i = end;
@@ -69,7 +73,6 @@ export function findConclusions(text: string, clauses: readonly Clause[]): Found
 
 function read(
   text: string,
-  clauses: readonly Clause[],
   clause: Clause,
   wordAt: number,
   wordEnd: number,
@@ -83,14 +86,15 @@ function read(
   const after = namesOf(text.slice(wordEnd, thanAt < 0 ? clause.end : thanAt));
   const winner = before.length > 0 ? before : after.length > 0 ? after : (clause.candidates[0] ?? []);
   if (winner.length === 0) return undefined;
-  const startAt = before.length > 0 ? firstNameAt(text, clause.at, wordAt, before[0]!) : clause.at;
+  let startAt = before.length > 0 ? firstNameAt(text, clause.at, wordAt, before[0]!) : clause.at;
+  while (startAt < clause.end && (text[startAt] === ' ' || text[startAt] === '\n')) startAt++;
   const shown = text
     .slice(startAt, clause.end)
     .replace(/[\s,.;:!?]+$/u, '')
     .trim();
   return {
-    text: shown.slice(0, 120),
-    at: startAt + (text.slice(startAt, clause.end).length - text.slice(startAt, clause.end).trimStart().length),
+    text: shown.slice(0, MAX_CLAIM_CHARS),
+    at: startAt,
     sentence: clause.sentence,
     quantity: compared.quantity,
     most: compared.most,

@@ -357,8 +357,8 @@ function readClaims(reader: ClaimReader): { claims: Checked[]; omitted: number }
   const scope = (at: number) => (clauseAt(clauses, at)?.names ?? []).join('|');
   const extracted = extractClaims(text, scope);
   const claims: Checked[] = extracted.claims.map((claim) => {
+    // Dates, quotes, names and verdicts are read anywhere in the sources, as written.
     if (claim.kind === 'number') return checkNumber(reader, claim);
-    if (claim.kind === 'verdict') return { ...claim, ...reader.anywhere(claim) };
     return { ...claim, ...reader.anywhere(claim) };
   });
   if (reader.anyConditions()) {

@@ -26,9 +26,11 @@ import * as domainChainChainLength from '../domain/chain/chain-length';
 import * as domainChainChainPage from '../domain/chain/chain-page';
 import * as domainChainChainView from '../domain/chain/chain-view';
 import * as domainChainChain from '../domain/chain/chain';
+import * as domainChainClaimChecks from '../domain/chain/claim-checks';
 import * as domainChainClaimConclusions from '../domain/chain/claim-conclusions';
 import * as domainChainClaimConditions from '../domain/chain/claim-conditions';
 import * as domainChainClaimEvidenceIndex from '../domain/chain/claim-evidence-index';
+import * as domainChainClaimReader from '../domain/chain/claim-reader';
 import * as domainChainClaimStatements from '../domain/chain/claim-statements';
 import * as domainChainClaimSubjects from '../domain/chain/claim-subjects';
 import * as domainChainClaimSupport from '../domain/chain/claim-support';
@@ -315,9 +317,11 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainChainChainPage,
   domainChainChainView,
   domainChainChain,
+  domainChainClaimChecks,
   domainChainClaimConclusions,
   domainChainClaimConditions,
   domainChainClaimEvidenceIndex,
+  domainChainClaimReader,
   domainChainClaimStatements,
   domainChainClaimSubjects,
   domainChainClaimSupport,

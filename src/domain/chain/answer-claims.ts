@@ -127,7 +127,7 @@ export function notAName(word: string): boolean {
 /**
  * Named entities: runs of capitalised words ("New York", "Marseille", "NASA"), openers stripped. A
  * single word that opens a sentence is left out ("Converting", "Paris is…"): capitalised by
- * grammar, it says nothing about being a name. Headings are not read.
+ * grammar, it says nothing about being a name. Headings and a table's header row are not read.
  */
 function entities(text: string, taken: Taken): FoundClaim[] {
   const starts = sentenceStarts(text);
@@ -149,7 +149,7 @@ function entities(text: string, taken: Taken): FoundClaim[] {
   let heading = false;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
-    if ((i === 0 || text[i - 1] === '\n') && ch === '#') heading = true;
+    if ((i === 0 || text[i - 1] === '\n') && (ch === '#' || tableHeader(text, i))) heading = true;
     if (ch === '\n') heading = false;
     if (!isLetterOrDigit(ch)) {
       // Only a single space joins the words of one name.
@@ -178,6 +178,15 @@ function entities(text: string, taken: Taken): FoundClaim[] {
   }
   flush();
   return found;
+}
+
+/** Whether the line at `at` heads a markdown table: it starts with `|` and the next line is its `|---|` rule. */
+function tableHeader(text: string, at: number): boolean {
+  if (text[at] !== '|') return false;
+  const next = text.indexOf('\n', at);
+  if (next < 0) return false;
+  const rule = text.slice(next + 1, next + 8).replace(/[\s|:]/gu, '');
+  return rule.startsWith('---');
 }
 
 /** A name from code, not of a thing: `ANTHROPIC_API_KEY`, `ToolRefused`, `WIDGET-1`. */

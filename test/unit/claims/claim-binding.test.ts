@@ -138,6 +138,8 @@ describe('claims bound to what they are said of (issue 79)', () => {
     expect(judged('The rollback succeeded.', [deploy]).grounding).toBe('grounded');
     expect(judged('The deployment has not failed.', [deploy]).grounding).toBe('unchecked');
     expect(judged('```json', [deploy]).grounding).toBe('grounded');
+    // A table's header row names columns, not things.
+    expect(judged('| City | Temperature |\n|---|---|\n| Paris | 12°C |', [paris]).grounding).toBe('grounded');
   });
 
   it('what a sub-agent could not stand behind supports nothing; a call’s own arguments and keys name what it is about', () => {

@@ -25,7 +25,7 @@ export function describeOutcome(call: SeenCall): string {
  */
 export function observedSummary(task: string, calls: readonly SeenCall[]): string {
   return [
-    `${OFFLINE_MARK} What the tools returned for "${clip(task, 200)}":`,
+    `${OFFLINE_MARK} For "${clip(task, 200)}", the tools returned:`,
     ...calls.map((c) => `- ${describeOutcome(c)}`),
   ].join('\n');
 }

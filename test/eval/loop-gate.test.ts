@@ -31,7 +31,8 @@ async function evaluationWorker(evaluationId: string, workflowBundlePath?: strin
   const replay = createEvalReplay({ evaluationId, cases: dataset.replays });
   return createHarness(env, {
     tools: replay.wrapTools(loopDatasetTools),
-    models: { anthropic: createOfflineModel(), replay: replay.provider },
+    // The baseline's variant asks for `offline/offline-model`, as `thoughtline eval` names it without a key.
+    models: { anthropic: createOfflineModel(), offline: createOfflineModel(), replay: replay.provider },
     ...(workflowBundlePath ? { workflowBundlePath } : {}),
   });
 }

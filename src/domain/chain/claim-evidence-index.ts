@@ -39,7 +39,7 @@ export interface EvidenceIndex {
   excluded: Set<string>;
   records: EvidenceRecord[];
   /** Each fact it states as a short text: a value with its key path, a clause of prose (claim-statements.ts). */
-  facts: string[];
+  facts: Array<{ path: string; said: string }>;
 }
 
 /** Decimal places of a JSON number as written ("3.107" → 3). */
@@ -145,7 +145,7 @@ export function indexEvidence(
     if (cut.length <= MAX_SUBJECT_CHARS && namesOf(cut).length <= 1) {
       for (const n of readNumbers(cut)) addNumber(n, record);
       for (const c of conditionsIn(cut)) record.conditions.add(c);
-      idx.facts.push(`${path} ${cut}`);
+      idx.facts.push({ path, said: cut });
       return;
     }
     // Prose: each clause is a record about its own names, or the nearest ones before it.
@@ -158,7 +158,7 @@ export function indexEvidence(
       while (n < numbers.length && numbers[n]!.at < clause.end) addNumber(numbers[n++]!, own);
       const said = cut.slice(clause.at, clause.end);
       for (const c of conditionsIn(said)) own.conditions.add(c);
-      idx.facts.push(`${path} ${said}`);
+      idx.facts.push({ path, said });
     }
   };
   const walk = (v: unknown, depth: number, record: EvidenceRecord, key?: string, path = ''): void => {
@@ -166,10 +166,10 @@ export function indexEvidence(
     if (typeof v === 'string') readText(v, false, record, path);
     else if (typeof v === 'boolean') {
       idx.verdicts.add(v ? 'yes' : 'no');
-      idx.facts.push(`${path} ${v}`);
+      idx.facts.push({ path, said: String(v) });
     } else if (typeof v === 'number' && Number.isFinite(v)) {
       addNumber(keyed(bare(v), key), record);
-      idx.facts.push(`${path} ${v}`);
+      idx.facts.push({ path, said: String(v) });
     } else if (Array.isArray(v)) for (const item of v) walk(item, depth + 1, record, key, path);
     else if (v !== null && typeof v === 'object') {
       const entries = Object.entries(v);
@@ -189,7 +189,7 @@ export function indexEvidence(
         const keyUnit = typeof item === 'number' ? unitOfKey(k) : undefined;
         if ((keyUnit ?? siblingUnit) !== undefined && typeof item === 'number' && Number.isFinite(item)) {
           addNumber(keyed({ ...bare(item), unit: (keyUnit ?? siblingUnit)! }, k), child);
-          idx.facts.push(`${at} ${item}`);
+          idx.facts.push({ path: at, said: String(item) });
         } else walk(item, depth + 1, child, k, at);
       }
     }
@@ -202,7 +202,7 @@ export function indexEvidence(
   // What the call was made with is what its result is about: its names, its words.
   for (const a of args) {
     texts.push(a);
-    idx.facts.push(a);
+    idx.facts.push({ path: '', said: a });
   }
   walk(value, 0, newRecord(args.flatMap(namesOf)));
   idx.text = ` ${foldText(texts.join(' \n '))} `;

@@ -168,7 +168,8 @@ export class ClaimReader {
   /** Every fact the sources state, indexed by word: what an answer's statements may restate. */
   knownFacts(): KnownFacts {
     const known = new KnownFacts();
-    for (const { idx } of [...this.observed, ...this.given]) for (const fact of idx.facts) known.add(fact);
+    for (const { idx } of [...this.observed, ...this.given])
+      for (const fact of idx.facts) known.add(fact.path, fact.said);
     return known;
   }
 

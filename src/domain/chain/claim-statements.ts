@@ -30,38 +30,74 @@ const MAX_SENTENCE_WORDS = 24;
 const MAX_READ_SENTENCES = 400;
 
 /**
- * The facts the sources state, each a short text (a JSON value with its key path, a clause of
- * prose, the task), indexed by word: a statement restates its sources when one fact holds every
- * word it says, not when its words are scattered over several ("The deployment succeeded" is not
- * restated by `{"deployment": "failed", "rollback": "succeeded"}`).
+ * The facts the sources state, each a key path and what it says (a JSON value, a clause of prose,
+ * the task), indexed by word. A statement restates its sources when each word it says is in them,
+ * and a word it pairs with a key is that key's own: "The deployment succeeded" is not restated
+ * by `{"deployment": "failed", "rollback": "succeeded"}`, "login and checkPassword in src/auth.ts"
+ * is by two search matches.
  */
 export class KnownFacts {
-  private readonly byWord = new Map<string, Set<number>>();
+  /** Word → the facts that say it. */
+  private readonly said = new Map<string, Set<number>>();
+  /** Word → the facts it is a key of. */
+  private readonly keyOf = new Map<string, Set<number>>();
   private count = 0;
 
-  add(text: string): void {
+  add(path: string, said: string): void {
     const id = this.count++;
-    for (const word of foldText(text).split(' ')) {
-      if (word.length < MIN_WORD_CHARS) continue;
-      let ids = this.byWord.get(word);
-      if (!ids) this.byWord.set(word, (ids = new Set()));
-      ids.add(id);
-    }
+    index(this.keyOf, path, id);
+    index(this.said, said, id);
   }
 
-  /** Whether one fact holds every word (a plural by its singular too). */
+  /**
+   * Whether one fact holds every word (in its path or what it says), or the words are all known
+   * and each key word among them holds the others in one fact of its own.
+   */
   restates(words: readonly string[]): boolean {
-    const lists = words.map((w) => {
-      const own = this.byWord.get(w);
-      const single = w.endsWith('s') ? this.byWord.get(w.slice(0, -1)) : undefined;
-      return own && single ? new Set([...own, ...single]) : (own ?? single);
+    if (!words.every((w) => this.knows(w))) return false;
+    if (this.oneFactHolds(words)) return true;
+    const keys = words.filter((w) => lookup(this.keyOf, w) !== undefined);
+    const values = words.filter((w) => !keys.includes(w));
+    if (values.length === 0) return true;
+    const valueFacts = values.map((v) => lookup(this.said, v) ?? new Set<number>());
+    return keys.every((k) => {
+      for (const id of lookup(this.keyOf, k)!) if (valueFacts.every((f) => f.has(id))) return true;
+      return false;
     });
-    if (lists.some((l) => l === undefined)) return false;
-    if (lists.length === 0) return true;
-    const [smallest, ...rest] = [...(lists as Array<Set<number>>)].sort((x, y) => x.size - y.size);
-    for (const id of smallest!) if (rest.every((l) => l.has(id))) return true;
+  }
+
+  private oneFactHolds(words: readonly string[]): boolean {
+    const sets = words.map((w) => union(lookup(this.said, w), lookup(this.keyOf, w)));
+    if (sets.length === 0) return true;
+    const [smallest, ...rest] = [...sets].sort((x, y) => x.size - y.size);
+    for (const id of smallest!) if (rest.every((s) => s.has(id))) return true;
     return false;
   }
+
+  private knows(word: string): boolean {
+    return lookup(this.said, word) !== undefined || lookup(this.keyOf, word) !== undefined;
+  }
+}
+
+function index(map: Map<string, Set<number>>, text: string, id: number): void {
+  for (const word of foldText(text).split(' ')) {
+    if (word.length < MIN_WORD_CHARS) continue;
+    let ids = map.get(word);
+    if (!ids) map.set(word, (ids = new Set()));
+    ids.add(id);
+  }
+}
+
+function union(a: Set<number> | undefined, b: Set<number> | undefined): Set<number> {
+  if (!a) return b ?? new Set();
+  return b ? new Set([...a, ...b]) : a;
+}
+
+/** The facts a word is in, a plural by its singular too. */
+function lookup(map: ReadonlyMap<string, Set<number>>, word: string): Set<number> | undefined {
+  const own = map.get(word);
+  const single = word.endsWith('s') ? map.get(word.slice(0, -1)) : undefined;
+  return own && single ? new Set([...own, ...single]) : (own ?? single);
 }
 
 /** A sentence nothing checked: its text (cut) and where it starts. */

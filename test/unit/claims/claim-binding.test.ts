@@ -136,6 +136,15 @@ describe('claims bound to what they are said of (issue 79)', () => {
     const deploy: ClaimEvidence = { stepId: 'd', value: { deployment: 'failed', rollback: 'succeeded' } };
     expect(judged('The deployment succeeded.', [deploy]).grounding).toBe('unchecked');
     expect(judged('The rollback succeeded.', [deploy]).grounding).toBe('grounded');
+    // Values of two facts together, no key paired with another's value: restated.
+    const matches: ClaimEvidence = {
+      stepId: 'm',
+      value: [
+        { path: 'src/auth.ts', text: 'export function login(user)' },
+        { path: 'src/auth.ts', text: 'function checkPassword(hash)' },
+      ],
+    };
+    expect(judged('login and checkPassword in src/auth.ts', [matches]).grounding).toBe('grounded');
     expect(judged('The deployment has not failed.', [deploy]).grounding).toBe('unchecked');
     expect(judged('```json', [deploy]).grounding).toBe('grounded');
     // A table's header row names columns, not things.

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aiSdkEndpoint } from '../../../src/activities/models/endpoints/ai-sdk-packages';
-import type { AiSdkPackage, ModelMessage, ModelReply } from '../../../src/domain';
+import type { AiSdkPackage, ModelReply } from '../../../src/domain';
 import type { ModelProvider } from '../../../src/domain/model/model-provider';
 import {
   startFakeOpenAIServer,
@@ -10,6 +10,7 @@ import {
   type StreamUsageDialect,
 } from '../../../src/testing/openai';
 import { modelRequest, weatherTool } from '../fixtures';
+import { weatherExchange } from './weather-exchange';
 
 const KEY = 'sk-wired-test-key-0123456789';
 
@@ -55,25 +56,7 @@ describe.each(CHAT_PACKAGES)(
         toolUse('get_weather', { city: 'Paris' }, { id: 'call_1', chunkSize: 1000 }),
         text('Paris: 12°C, light rain.', { usage: { prompt_tokens: 40, completion_tokens: 9 } }),
       ]);
-      const first = await complete();
-      expect(first.stopReason).toBe('tool_use');
-      expect(first.content).toEqual([
-        { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } },
-      ]);
-      const messages: ModelMessage[] = [
-        { role: 'user', content: [{ type: 'text', text: 'What is the weather in Paris?' }] },
-        { role: 'assistant', content: first.content },
-        {
-          role: 'user',
-          content: [{ type: 'tool_result', toolUseId: 'call_1', content: '12°C, light rain', isError: false }],
-        },
-      ];
-      const second = await complete({ messages });
-      expect(second).toMatchObject({
-        stopReason: 'end_turn',
-        content: [{ type: 'text', text: 'Paris: 12°C, light rain.' }],
-        usage: { inputTokens: 40, outputTokens: 9 },
-      });
+      expect(await weatherExchange(complete)).toBe('call_1');
 
       expect(server.requests.map((request) => request.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
       expect(server.requests[0]!.body).toMatchObject({ model, stream: true });

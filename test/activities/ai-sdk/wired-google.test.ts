@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aiSdkEndpoint } from '../../../src/activities/models/endpoints/ai-sdk-packages';
-import type { ModelMessage } from '../../../src/domain';
 import type { ModelProvider } from '../../../src/domain/model/model-provider';
 import {
   startFakeGenerateContentServer,
   type FakeGenerateContentServer,
 } from '../../helpers/fake-generate-content-server';
 import { modelRequest, weatherTool } from '../fixtures';
+import { weatherExchange } from './weather-exchange';
 
 const KEY = 'google-test-key-0123456789';
 
@@ -41,26 +41,7 @@ describe('@ai-sdk/google built by name, against the fake generateContent server'
         usage: { promptTokenCount: 40, candidatesTokenCount: 9 },
       },
     ]);
-    const first = await complete();
-    expect(first.stopReason).toBe('tool_use');
-    expect(first.content).toEqual([
-      { type: 'tool_use', id: expect.any(String), name: 'get_weather', input: { city: 'Paris' } },
-    ]);
-    const callId = (first.content[0] as { id: string }).id;
-    const messages: ModelMessage[] = [
-      { role: 'user', content: [{ type: 'text', text: 'What is the weather in Paris?' }] },
-      { role: 'assistant', content: first.content },
-      {
-        role: 'user',
-        content: [{ type: 'tool_result', toolUseId: callId, content: '12°C, light rain', isError: false }],
-      },
-    ];
-    const second = await complete({ messages });
-    expect(second).toMatchObject({
-      stopReason: 'end_turn',
-      content: [{ type: 'text', text: 'Paris: 12°C, light rain.' }],
-      usage: { inputTokens: 40, outputTokens: 9 },
-    });
+    const callId = await weatherExchange(complete);
 
     expect(server.requests.map((r) => [r.path, r.streamed])).toEqual([
       ['/v1beta/models/gemini-2.5-flash:streamGenerateContent', true],

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aiSdkEndpoint } from '../../../src/activities/models/endpoints/ai-sdk-packages';
-import type { AiSdkPackage, ModelMessage } from '../../../src/domain';
+import type { AiSdkPackage } from '../../../src/domain';
 import type { ModelProvider } from '../../../src/domain/model/model-provider';
 import { startFakeResponsesServer, type FakeResponsesServer } from '../../helpers/fake-responses-server';
 import { modelRequest, weatherTool } from '../fixtures';
+import { weatherExchange } from './weather-exchange';
 
 const KEY = 'sk-responses-test-key-0123456789';
 
@@ -43,23 +44,7 @@ describe.each(RESPONSES_PACKAGES)('@ai-sdk/%s built by name, against the fake Re
       { kind: 'function_call', callId: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
       { kind: 'text', text: 'Paris: 12°C, light rain.', usage: { input_tokens: 40, output_tokens: 9 } },
     ]);
-    const first = await complete();
-    expect(first.stopReason).toBe('tool_use');
-    expect(first.content).toEqual([{ type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }]);
-    const messages: ModelMessage[] = [
-      { role: 'user', content: [{ type: 'text', text: 'What is the weather in Paris?' }] },
-      { role: 'assistant', content: first.content },
-      {
-        role: 'user',
-        content: [{ type: 'tool_result', toolUseId: 'call_1', content: '12°C, light rain', isError: false }],
-      },
-    ];
-    const second = await complete({ messages });
-    expect(second).toMatchObject({
-      stopReason: 'end_turn',
-      content: [{ type: 'text', text: 'Paris: 12°C, light rain.' }],
-      usage: { inputTokens: 40, outputTokens: 9 },
-    });
+    expect(await weatherExchange(complete)).toBe('call_1');
 
     expect(server.requests.map((r) => r.path)).toEqual(['/v1/responses', '/v1/responses']);
     expect(server.requests[0]!.body).toMatchObject({ model, stream: true });

@@ -8,12 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-node.sh >/dev/null
-pidfile=.thoughtline/temporal-server.pid
-running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
-started_here=1
-if running; then started_here=0; fi
-stop_started() { if [ "$started_here" = 1 ] && running; then kill "$(cat "$pidfile")"; fi; }
-trap stop_started EXIT
+source scripts/stop-own-dev-server.sh
 node scripts/build-if-stale.cjs
 env -u ANTHROPIC_API_KEY node dist/cli/main.js eval eval/loop.jsonl --tools eval/loop-tools.cjs \
   --baseline eval/baselines/loop-offline.json --out .thoughtline/eval/loop "$@"

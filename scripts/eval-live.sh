@@ -30,11 +30,6 @@ if [ "$out_given" = 0 ]; then extra+=(--out ".thoughtline/eval/live/${model//[^A
 # The local model runs in the worker's own process: one run at a time, or they queue for its one context.
 if [ "$model" = local ] && [ "$concurrency_given" = 0 ]; then extra+=(--concurrency 1); fi
 source scripts/ensure-node.sh >/dev/null
-pidfile=.thoughtline/temporal-server.pid
-running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
-started_here=1
-if running; then started_here=0; fi
-stop_started() { if [ "$started_here" = 1 ] && running; then kill "$(cat "$pidfile")"; fi; }
-trap stop_started EXIT
+source scripts/stop-own-dev-server.sh
 node scripts/build-if-stale.cjs
 node dist/cli/main.js eval eval/loop.jsonl --tools eval/loop-tools.cjs "${extra[@]}" "$@"

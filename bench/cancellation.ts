@@ -5,21 +5,22 @@ import { createScriptedModel, say, useTool } from '../src/activities/models/scri
 import { defineTool } from '../src/tools/define-tool';
 import { cancelSignal } from '../src/workflows/messages';
 import { createAgentWorker } from '../src/worker';
+import type { BenchConfig } from './lib/bench-config';
 import type { BenchContext } from './lib/bench-context';
 import { errorText, measurement, type FigureBody, type Measurement } from './lib/figure';
 import { summarise } from './lib/stats';
 
-/** Runs cancelled per way of cancelling. */
-const RUNS = 10;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Figure 13: cancelling a run while its tool works (a 20 s job that honours its abort signal),
  * from the request (the `cancel` signal, or Temporal's cancellation) to the returned `cancelled`
- * result, p50 and p95 of 10 runs each. The target (seed 002: under 2 s) lives here, not in a timed
- * test: the tests assert only that the run did not wait for the job.
+ * result, p50 and p95 of `BENCH_CANCEL_RUNS` runs each (10; 2 at smoke sizes). The target (seed 002:
+ * under 2 s) lives here, not in a timed test: the tests assert only that the run did not wait for
+ * the job.
  */
-export async function measureCancellation(ctx: BenchContext): Promise<FigureBody> {
+export async function measureCancellation(ctx: BenchContext, config: BenchConfig): Promise<FigureBody> {
+  const runs = config.cancel.runs;
   const taskQueue = `bench-cancel-${randomUUID()}`;
   const rows: Measurement[] = [];
   const errors: string[] = [];
@@ -38,7 +39,7 @@ export async function measureCancellation(ctx: BenchContext): Promise<FigureBody
         signal.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('aborted'))));
       }),
   });
-  const turns = Array.from({ length: RUNS * 2 }, () => ({
+  const turns = Array.from({ length: runs * 2 }, () => ({
     content: [say('Starting the long job.'), useTool('slow_job', {})],
   }));
   try {
@@ -52,7 +53,7 @@ export async function measureCancellation(ctx: BenchContext): Promise<FigureBody
     });
     await worker.runUntil(async () => {
       const agents = new AgentClient({ client: ctx.client, taskQueue });
-      for (let i = 0; i < RUNS; i++)
+      for (let i = 0; i < runs; i++)
         for (const how of ['signal', 'temporal'] as const) {
           try {
             const before = started;
@@ -87,5 +88,5 @@ export async function measureCancellation(ctx: BenchContext): Promise<FigureBody
     rows.push(measurement(`${name}: p50`, s.p50, 'ms'));
     rows.push(measurement(`${name}: p95`, s.p95, 'ms', { target: { op: '<', value: 2_000 }, note: `${s.n} runs` }));
   }
-  return { measurements: rows, errors, details: { runs: RUNS, samples } };
+  return { measurements: rows, errors, details: { runs, samples } };
 }

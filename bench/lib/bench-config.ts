@@ -93,6 +93,8 @@ const BenchEnv = z.object({
   BENCH_EVAL_CONCURRENCY: count.optional(),
   BENCH_STORE_STEPS: count.optional(),
   BENCH_STORE_READS: count.optional(),
+  /** Figure 13: runs cancelled per way of cancelling. */
+  BENCH_CANCEL_RUNS: count.optional(),
   BENCH_STORE_SEARCH_RUNS: count.optional(),
 });
 
@@ -131,6 +133,8 @@ export interface BenchConfig {
   evaluation: { units: number; concurrency: number };
   /** Figure 12: the chain's least steps, page reads per source, runs searched. */
   store: { steps: number; reads: number; searchRuns: number };
+  /** Figure 13: runs cancelled per way of cancelling. */
+  cancel: { runs: number };
 }
 
 /** Parses the environment into a frozen config; throws with every bad knob named. */
@@ -207,5 +211,6 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
       reads: pick(e.BENCH_STORE_READS, 100, 20, 3),
       searchRuns: pick(e.BENCH_STORE_SEARCH_RUNS, 1_000, 100, 5),
     },
+    cancel: { runs: pick(e.BENCH_CANCEL_RUNS, 10, 10, 2) },
   });
 }

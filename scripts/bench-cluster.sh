@@ -7,7 +7,7 @@
 # Extra arguments go to `cluster start` (e.g. --shards 16). Run it through scripts/on-engines-node.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-npm run build --silent
+node scripts/build-if-stale.cjs
 cluster() { node dist/dev-server/cluster/cluster-cli.js "$@"; }
 trap 'cluster stop --name bench --delete' EXIT
 started="$(cluster start --name bench --fresh "$@")"

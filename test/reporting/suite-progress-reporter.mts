@@ -69,7 +69,7 @@ export class SuiteProgressReporter extends DefaultReporter {
 
   private tally(): string {
     const failed = this.failed > 0 ? ` · ${count(this.failed)} failed` : '';
-    return `[${this.done}/${this.files} files · ${count(this.tests)} tests${failed}]`;
+    return `[${this.done}/${this.files} files · ${count(this.tests)} test${this.tests === 1 ? '' : 's'}${failed}]`;
   }
 
   private sayWhatRuns(): void {

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { LongestFirstSequencer } from './test/sequencing/longest-first.mjs';
+import { SuiteProgressReporter } from './test/reporting/suite-progress-reporter.mjs';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -32,6 +33,8 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // Longest files first, on a clean clone too (test/sequencing/longest-first.mts).
     sequence: { sequencer: LongestFirstSequencer },
+    // Each file's line carries the run's count so far (test/reporting/suite-progress-reporter.mts).
+    reporters: [new SuiteProgressReporter()],
     // At least two files at a time (vitest's default is a core fewer than the machine has, so one on
     // 2 cores): most of a file's time is spent waiting on the dev server, a worker or a child
     // process, not on its own CPU.

@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { LongestFirstSequencer } from './test/sequencing/longest-first.mjs';
+import { SuiteProgressReporter } from './test/reporting/suite-progress-reporter.mjs';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +27,8 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // Longest files first, on a clean clone too (test/sequencing/longest-first.mts).
     sequence: { sequencer: LongestFirstSequencer },
+    // Each file's line carries the run's count so far (test/reporting/suite-progress-reporter.mts).
+    reporters: [new SuiteProgressReporter()],
     testTimeout: 60_000,
     hookTimeout: 180_000,
   },

@@ -55,6 +55,10 @@ const outputsExist = OUTPUTS.every((rel) => fs.existsSync(path.join(root, rel)))
 let before = fingerprint();
 if (outputsExist && readStamp() === before) process.exit(0);
 
+// Said in one line: a first build on a fresh clone takes a minute or more with nothing else printed.
+process.stderr.write(
+  `build-if-stale: building dist (${outputsExist ? 'sources changed since the last build' : 'first build'})…\n`,
+);
 // As `npm run build` does: the preload list follows the workflows' imports (it is under src/, so
 // the fingerprint is taken again when it changed).
 const generated = spawnSync(process.execPath, [path.join(__dirname, 'generate-preload-list.cjs')], {

@@ -18,16 +18,28 @@ declare module 'vitest' {
  * The server is a dev server of its own, or the one THOUGHTLINE_TEST_TEMPORAL_ADDRESS names.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const server = await startSuiteServer((line) => console.error(`[temporal] ${line}`));
+  const started = Date.now();
+  // The run's first lines: the files' own lines follow once the server and the bundle are ready.
+  console.error('[suite] starting the Temporal dev server and bundling the workflow code (once for the run)…');
   const dir = path.resolve(__dirname, '../.thoughtline/tmp');
   fs.mkdirSync(dir, { recursive: true });
   const bundlePath = path.join(dir, `workflow-bundle-${process.pid}.js`);
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    ...WORKFLOW_BUNDLER_OPTIONS,
-    logger: quietLogger,
-  });
-  fs.writeFileSync(bundlePath, code);
+  // Side by side: the server mostly waits on its own process while the bundler computes.
+  const [serving, bundling] = await Promise.allSettled([
+    startSuiteServer((line) => console.error(`[temporal] ${line}`)),
+    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, ...WORKFLOW_BUNDLER_OPTIONS, logger: quietLogger }),
+  ]);
+  // A server started for a bundle that failed is stopped, not orphaned.
+  if (bundling.status === 'rejected') {
+    if (serving.status === 'fulfilled') await serving.value.stop();
+    throw bundling.reason;
+  }
+  if (serving.status === 'rejected') throw serving.reason;
+  const server = serving.value;
+  fs.writeFileSync(bundlePath, bundling.value.code);
+  console.error(
+    `[suite] server and bundle ready in ${((Date.now() - started) / 1000).toFixed(1)} s; running the files`,
+  );
   project.provide('temporalAddress', server.address);
   project.provide('temporalNamespace', server.namespace);
   project.provide('workflowBundlePath', bundlePath);

@@ -1,18 +1,49 @@
 #!/usr/bin/env node
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { parseCommandLine } from './spec/command-line';
-import { COMMANDS, helpOf, topHelp } from './commands';
+import { findCommand, parseCommandLine, type CommandSpec, type Parsed } from './spec/command-line';
+import { commandHelp } from './spec/command-help';
+import { topLevelHelp } from './spec/top-help';
+import { COMMAND_FILES } from './commands/command-files';
 import { packageVersion } from '../deployment/worker-version';
 import { UsageError } from './spec/usage-error';
 import { readErrorText } from '../client/errors/read-error-text';
 import { serverErrorAdvice } from '../client/errors/server-error-advice';
 import { terminalSafe } from './render/terminal-safe';
 
+/** Every command: loading them all costs 0.4 s of CPU more than one, so only help and mistakes do. */
+const allCommands = (): readonly CommandSpec[] => (require('./commands') as typeof import('./commands')).COMMANDS;
+
+/** The file of the command argv names (commands/command-files.ts), alone; none for help or an unknown name. */
+function ownCommand(verb: string | undefined): CommandSpec | undefined {
+  if (verb === undefined || !Object.hasOwn(COMMAND_FILES, verb)) return undefined;
+  const [file, exportName] = COMMAND_FILES[verb]!;
+  return (require(`./commands/${file}`) as Record<string, CommandSpec | undefined>)[exportName];
+}
+
+/**
+ * Parses against the named command's spec alone; a mistake is parsed again against every command,
+ * so its message can name the commands that do take an option, as it always did.
+ */
+function parse(argv: readonly string[]): { parsed: Parsed; commands: readonly CommandSpec[] } {
+  const own = ownCommand(argv[0]);
+  if (own) {
+    try {
+      return { parsed: parseCommandLine(argv, [own]), commands: [own] };
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+    }
+  }
+  const commands = allCommands();
+  return { parsed: parseCommandLine(argv, commands), commands };
+}
+
 /** Returns the process exit code: 0 when the command (and any agent it ran) succeeded, 2 for a usage mistake. */
 async function main(argv: string[]): Promise<number> {
-  const parsed = parseCommandLine(argv, COMMANDS);
+  const { parsed, commands } = parse(argv);
   if (parsed.kind === 'help') {
-    process.stdout.write(parsed.command === undefined ? topHelp() : helpOf(parsed.command));
+    process.stdout.write(
+      parsed.command === undefined ? topLevelHelp(allCommands()) : commandHelp(findCommand(parsed.command, commands)),
+    );
     return parsed.exitCode;
   }
   if (parsed.kind === 'version') {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { DefaultLogger, Runtime, type LogEntry, type Worker } from '@temporalio/worker';
+import type { LogEntry, Worker } from '@temporalio/worker';
 import { terseLogEntry } from '../reading/terse-log-entry';
 import { createDataConverter, FAILURE_CONVERTER_PATH } from '../../codec/data-converter';
 import { loadConfig, type Config } from '../../config';
@@ -9,16 +9,14 @@ import { saveReportTool } from '../../demo/save-report-tool';
 import { weatherTool } from '../../demo/weather-tool';
 import { ensureTemporalServer, findTemporalServer, type TemporalServer } from '../../dev-server';
 import { findProjectRoot, thoughtlinePaths } from '../../dev-server/project-paths';
-import { createEventBus } from '../../events/create-event-bus';
 import { isModelAllowed } from '../../domain';
 import type { ModelProvider } from '../../activities';
 import type { ToolDefinition } from '../../tools/define-tool';
 import { createFileTools } from '../../tools/builtin/files';
-import { createAgentWorker, type AgentWorkerOptions } from '../../worker';
+import type { AgentWorkerOptions } from '../../worker';
 import { AgentClient } from '../../client/agent-client';
-import { cachedWorkflowBundle, workflowBuildId } from './cached-workflow-bundle';
 import { cliWorkerIdentity } from './worker-identity';
-import { setupModels, type ModelSetup } from './model-setup';
+import type { ModelSetup } from './model-setup';
 import { ensureSearchAttributes } from '../../client/start/search-attributes-setup';
 import { terminalSafe } from '../render/terminal-safe';
 
@@ -95,6 +93,7 @@ export function routeWorkerLog(sink: (entry: LogEntry) => void): void {
 /** The SDK logs every worker state change at INFO; people running the CLI need warnings only, a line each. */
 function installQuietRuntime(): void {
   if (runtimeInstalled) return;
+  const { DefaultLogger, Runtime } = require('@temporalio/worker') as typeof import('@temporalio/worker');
   Runtime.install({ logger: new DefaultLogger('WARN', (entry) => workerLog(entry)) });
   runtimeInstalled = true;
 }
@@ -112,6 +111,13 @@ export async function startWorker(
   } = {},
 ): Promise<RunningWorker> {
   const { wrapTools = (t) => [...t], extraModels = {}, ...workerOptions } = options;
+  // Loaded here, not at the top: every CLI command imports this file, and most only connect a
+  // client; the worker's modules cost a third of a second of CPU per spawn (issue 80).
+  const { createAgentWorker } = require('../../worker') as typeof import('../../worker');
+  const { setupModels } = require('./model-setup') as typeof import('./model-setup');
+  const { cachedWorkflowBundle, workflowBuildId } =
+    require('./cached-workflow-bundle') as typeof import('./cached-workflow-bundle');
+  const { createEventBus } = require('../../events/create-event-bus') as typeof import('../../events/create-event-bus');
   installQuietRuntime();
   const models = await setupModels(config, log);
   const workflowBundle = await cachedWorkflowBundle({

@@ -1,4 +1,5 @@
-# Puts a Node that satisfies package.json's engines (>= 22.13) first on PATH. Source it from bash:
+# Puts Node 22.13 or later (what the CLI and the suite need; package.json's engines names the library's
+# floor, 20.3) first on PATH. Source it from bash:
 #   source scripts/ensure-node.sh
 # Run as `bash scripts/ensure-node.sh` (npm run demo, dev and worker do) it only installs that Node;
 # the thoughtline command then finds it in .thoughtline/node and runs itself on it (src/cli/bin.ts).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a command (npm test's suite) on a Node that satisfies package.json's engines, so `npm test`
+# Runs a command (npm test's suite) on Node 22.13 or later (what the CLI needs), so `npm test`
 # works as the README says on a machine whose node is older: ensure-node.sh installs Node 22 from
 # the npm registry once and puts it first on PATH. better-sqlite3, compiled by `npm install` for the
 # older Node, cannot load in the newer one (another NODE_MODULE_VERSION), so it is rebuilt for it.

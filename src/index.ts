@@ -153,6 +153,7 @@ export type { ChainStore, StoreScope } from './store/chain-store';
 export { openChainStore } from './store/open-chain-store';
 export { parseStoreSetting, type StoreSettings } from './store/store-settings';
 export { StoreDatabaseError } from './store/store-errors';
+export { NodeSqliteUnavailableError } from './activities/cache/node-sqlite-unavailable-error';
 export {
   createChainStoreProjection,
   type ChainStoreProjection,

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,16 @@ export interface InstalledPackage {
   packageJson: { exports: Record<string, string | { types: string; default: string }>; bin: Record<string, string> };
   /** Environment for npm and npx in `dir`: this Node first on PATH, none of the npm settings of a parent `npm run`. */
   env: NodeJS.ProcessEnv;
+  /** npm's stderr from the install (at `loglevel`): its warnings, EBADENGINE among them. */
+  installLog: string;
   remove(): void;
+}
+
+export interface InstallOptions {
+  /** The Node npm installs with (first on PATH in `env`); default this process's. */
+  node?: string;
+  /** npm's loglevel for the install: 'warn' shows engine warnings; default 'error'. */
+  loglevel?: 'error' | 'warn';
 }
 
 /**
@@ -21,9 +30,10 @@ export interface InstalledPackage {
  * its devDependencies resolve), `npm install <tarball> ...extra` from the registry through npm's
  * cache, as README's "Your first agent" does. `extra` is what the user installs next to it.
  */
-export function installPackedPackage(extra: readonly string[]): InstalledPackage {
+export function installPackedPackage(extra: readonly string[], options: InstallOptions = {}): InstalledPackage {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thoughtline-installed-'));
-  const env = npmEnv();
+  // Packed on this process's Node (its prepare script builds), installed on `options.node`.
+  const env = npmEnv(process.execPath);
   const [packed] = JSON.parse(
     execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, env, encoding: 'utf8' }),
   ) as Array<{ filename: string }>;
@@ -34,25 +44,35 @@ export function installPackedPackage(extra: readonly string[]): InstalledPackage
     path.join(project, 'package.json'),
     JSON.stringify({ name: 'my-agent', version: '1.0.0', private: true, type: 'module' }),
   );
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, ...extra], {
+  const installEnv = npmEnv(options.node ?? process.execPath);
+  const loglevel = `--loglevel=${options.loglevel ?? 'error'}`;
+  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', loglevel, tarball, ...extra], {
     cwd: project,
-    env,
-    stdio: 'pipe',
+    env: installEnv,
+    encoding: 'utf8',
     timeout: 15 * 60_000,
   });
+  if (install.status !== 0) throw new Error(`npm install failed (${install.status}): ${install.stderr}`);
   const packageDir = path.join(project, 'node_modules/thoughtline');
   const packageJson = JSON.parse(
     fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'),
   ) as InstalledPackage['packageJson'];
-  return { dir: project, packageDir, packageJson, env, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir: project,
+    packageDir,
+    packageJson,
+    env: installEnv,
+    installLog: install.stderr,
+    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /**
- * This process's Node first on PATH (engines wants 22.13), and no `npm_config_*` a parent `npm run`
+ * `node` first on PATH (the CLI wants 22.13), and no `npm_config_*` a parent `npm run`
  * set (its local prefix is the checkout) but the cache and registry. node-gyp's header folder
  * (ensure-node.sh) stays: better-sqlite3 compiles with it when no prebuilt binary can be fetched.
  */
-function npmEnv(): NodeJS.ProcessEnv {
+function npmEnv(node: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     const lower = name.toLowerCase();
@@ -60,6 +80,6 @@ function npmEnv(): NodeJS.ProcessEnv {
     if (lower.startsWith('npm_package_') && lower !== 'npm_package_config_node_gyp_nodedir') continue;
     env[name] = value;
   }
-  env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`;
+  env.PATH = `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}`;
   return env;
 }

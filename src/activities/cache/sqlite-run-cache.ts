@@ -138,7 +138,7 @@ export function openSqliteRunCache(file: string, options: SqliteRunCacheOptions 
  */
 export function openRunCacheDatabase(file: string, busyTimeoutMs: number): DatabaseSync {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db: DatabaseSync = new (loadNodeSqlite().DatabaseSync)(file);
+  const db: DatabaseSync = new (loadNodeSqlite(`The run cache at ${file}`).DatabaseSync)(file);
   db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
   db.exec('PRAGMA journal_mode = WAL');
   // A cache may lose its last writes on a power cut (never its consistency, in WAL mode): no fsync per write.

@@ -43,9 +43,11 @@ export function openSqliteDriver(file: string): SqlDriver {
   const resolved = path.resolve(file);
   fs.mkdirSync(path.dirname(resolved), { recursive: true });
   const fail = (cause: unknown) => new StoreDatabaseError(resolved, cause);
+  // Outside the try: a Node without node:sqlite is said as itself, not as the store failing.
+  const sqlite = loadNodeSqlite(`The chain store at ${resolved}`);
   let db: DatabaseSync;
   try {
-    db = new (loadNodeSqlite().DatabaseSync)(resolved);
+    db = new sqlite.DatabaseSync(resolved);
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = NORMAL');

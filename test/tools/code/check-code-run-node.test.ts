@@ -15,6 +15,8 @@ describe("code_run's Node check (issue 78)", () => {
       expect(error).toMatchObject({ found: version, needed: '22.15' });
       expect((error as Error).message).toContain(`runs Node ${version}.`);
       expect((error as Error).message).toContain('source scripts/ensure-node.sh');
+      // A package user has no checkout: the Node `npx thoughtline` installed is named too.
+      expect((error as Error).message).toContain('`npx thoughtline` installs under ~/.cache/thoughtline/node');
     }
     for (const version of ['22.15.0', '22.23.3', 'v24.1.0'])
       expect(() => checkCodeRunNode(version), version).not.toThrow();

@@ -8,8 +8,9 @@ import { CodeRunNodeError } from './code-run-node-error';
 export const CODE_RUN_NODE = { major: 22, minor: 15 } as const;
 
 const FIX =
-  'Run the worker on a newer Node: in a checkout of thoughtline, `source scripts/ensure-node.sh` installs ' +
-  'Node 22 into .thoughtline/node and puts it first on PATH; elsewhere install Node 22.15 or later.';
+  'Run the worker on a newer Node: install one from https://nodejs.org, or put first on PATH the bin folder of the ' +
+  'Node that `npx thoughtline` installs under ~/.cache/thoughtline/node (in a checkout of thoughtline, ' +
+  '`source scripts/ensure-node.sh` installs Node 22 into .thoughtline/node and puts it first on PATH).';
 
 /** Throws `CodeRunNodeError` unless `version` (default: this process's Node, which runs the child) is new enough. */
 export function checkCodeRunNode(version: string = process.versions.node): void {

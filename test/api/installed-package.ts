@@ -50,7 +50,7 @@ export function installPackedPackage(extra: readonly string[]): InstalledPackage
 /**
  * This process's Node first on PATH (engines wants 22.13), and no `npm_config_*` a parent `npm run`
  * set (its local prefix is the checkout) but the cache and registry. node-gyp's header folder
- * (ensure-node.sh) stays: better-sqlite3 compiles with it when no prebuilt binary can be fetched.
+ * (ensure-node.sh) stays, so a native build in the install never downloads headers.
  */
 function npmEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};

@@ -116,12 +116,21 @@ describe('createSqliteQueryTool', () => {
     });
   }
 
-  it('returns integers past 2^53 as strings, and binds booleans as 1 and 0', async () => {
+  it('returns integers past 2^53 as strings, binds booleans as 1 and 0, and keeps a column named __proto__', async () => {
     const result = await createSqliteQueryTool({ file }).execute(
-      { sql: 'SELECT 9007199254740993 AS big, 42 AS small, ? AS yes, ? AS no', params: [true, false] },
+      {
+        sql: `SELECT 9007199254740993 AS big, 42 AS small, ? AS yes, ? AS no, 'p' AS "__proto__"`,
+        params: [true, false],
+      },
       toolContext(),
     );
-    expect(result.rows).toEqual([{ big: '9007199254740993', small: 42, yes: 1, no: 0 }]);
+    expect(Object.entries(result.rows[0]!)).toEqual([
+      ['big', '9007199254740993'],
+      ['small', 42],
+      ['yes', 1],
+      ['no', 0],
+      ['__proto__', 'p'],
+    ]);
   });
 
   it('keeps query_only on even after a query reads the pragma', async () => {

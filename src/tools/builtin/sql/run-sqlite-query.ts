@@ -15,10 +15,13 @@ export interface SqliteJob {
   maxBytes: number;
 }
 
+const Row = z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null);
+
 /** What the query process sends: what SQLite compiled (before anything runs), then rows, or why there are none. */
 const ChildMessage = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('compiled'), sourceSQL: z.string(), program: z.array(SqliteInstruction) }),
-  z.object({ kind: z.literal('rows'), columns: z.array(z.string()), rows: z.array(z.record(z.string(), z.unknown())) }),
+  // Rows are checked as objects only: copying them key by key would turn a column named __proto__ into a prototype.
+  z.object({ kind: z.literal('rows'), columns: z.array(z.string()), rows: z.array(Row) }),
   z.object({ kind: z.literal('open'), message: z.string() }),
   z.object({ kind: z.literal('refused'), message: z.string() }),
 ]);

@@ -4,7 +4,7 @@ import type { ToolContext } from '../../define-tool';
 import { ToolError } from '../../tool-error';
 import { reviewSqliteProgram, SqliteInstruction } from './review-sqlite-program';
 import { SQLITE_CHILD_MARKER, SQLITE_CHILD_SOURCE } from './sqlite-child-source';
-import type { SqliteSwitches } from './sqlite-layers';
+import type { SqliteLayer, SqliteSwitches } from './sqlite-layers';
 import { textAfterStatement } from './text-after-statement';
 
 export interface SqliteJob {
@@ -41,7 +41,7 @@ export type SqliteAnswer =
 function review(
   job: SqliteJob,
   compiled: { sourceSQL: string; program: SqliteInstruction[] },
-  off: readonly string[],
+  off: readonly SqliteLayer[],
 ): SqliteAnswer | undefined {
   if (!off.includes('one-statement') && textAfterStatement(job.sql, compiled.sourceSQL) !== '')
     return { kind: 'not-one-statement', compiled: compiled.sourceSQL };

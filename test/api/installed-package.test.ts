@@ -137,18 +137,31 @@ describe('the installed package', () => {
     expect(stdout).toMatch(/Usage:[\s\S]*\n  run  /);
   });
 
-  it('installs its runtime dependencies and leaves out the optional peers and every devDependency', async () => {
+  it('installs its runtime dependencies and leaves out the optional peers and every devDependency; the SQLite tool runs', async () => {
     const resolved = (await probe(
       'resolve.mjs',
       `import { createRequire } from 'node:module';
        const require = createRequire(new URL('./node_modules/thoughtline/package.json', import.meta.url));
        const where = (name) => { try { return require.resolve(name + '/package.json'); } catch (e) { return e.code; } };
-       console.log(JSON.stringify(Object.fromEntries(${JSON.stringify(['yaml', 'node-llama-cpp', 'better-sqlite3', '@temporalio/testing', 'vitest', 'typescript'])}.map((n) => [n, where(n)]))));`,
+       console.log(JSON.stringify(Object.fromEntries(${JSON.stringify(['yaml', 'node-llama-cpp', '@temporalio/testing', 'vitest', 'typescript'])}.map((n) => [n, where(n)]))));`,
     )) as Record<string, string>;
     expect(resolved['yaml']).toBe(path.join(pkg.dir, 'node_modules/yaml/package.json'));
-    for (const absent of ['node-llama-cpp', 'better-sqlite3', '@temporalio/testing', 'vitest', 'typescript'])
+    for (const absent of ['node-llama-cpp', '@temporalio/testing', 'vitest', 'typescript'])
       expect(resolved[absent], absent).toBe('MODULE_NOT_FOUND');
     expect(fs.existsSync(path.join(pkg.dir, 'node_modules/@node-llama-cpp'))).toBe(false);
+    // The SQLite tool needs nothing installed beside it (node:sqlite; issue 80).
+    const sqlite = await probe(
+      'sqlite.mjs',
+      `import { DatabaseSync } from 'node:sqlite';
+       import { createSqliteQueryTool } from 'thoughtline/tools';
+       const file = new URL('./notes.db', import.meta.url).pathname;
+       const db = new DatabaseSync(file);
+       db.exec('DROP TABLE IF EXISTS n; CREATE TABLE n (x); INSERT INTO n VALUES (7);');
+       db.close();
+       const context = { idempotencyKey: 'k', signal: new AbortController().signal, heartbeat() {}, narrowVisibility() {}, progress() {} };
+       console.log(JSON.stringify(await createSqliteQueryTool({ file }).execute({ sql: 'SELECT x FROM n' }, context)));`,
+    );
+    expect(sqlite).toEqual({ columns: ['x'], rows: [{ x: 7 }], rowCount: 1 });
   });
 
   it('runs `thoughtline run` offline, and refuses --model local without node-llama-cpp, naming the command', async () => {

@@ -70,7 +70,7 @@ export function installPackedPackage(extra: readonly string[], options: InstallO
 /**
  * `node` first on PATH (the CLI wants 22.13), and no `npm_config_*` a parent `npm run`
  * set (its local prefix is the checkout) but the cache and registry. node-gyp's header folder
- * (ensure-node.sh) stays: better-sqlite3 compiles with it when no prebuilt binary can be fetched.
+ * (ensure-node.sh) stays, so a native build in the install never downloads headers.
  */
 function npmEnv(node: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};

@@ -96,6 +96,8 @@ describe('createSqliteQueryTool', () => {
     ['CREATE TABLE AS', 'CREATE TABLE t2 AS SELECT * FROM t'],
     ['stacked statements', 'SELECT 1; DELETE FROM t'],
     ['ATTACH DATABASE', `ATTACH DATABASE '${'PLACEHOLDER'}' AS other`],
+    // An existing file opens (read-only): only the bytecode check refuses it.
+    ['ATTACH DATABASE of an existing file', `ATTACH DATABASE '${'SELF'}' AS other`],
     ['PRAGMA query_only = OFF', 'PRAGMA query_only = OFF'],
     ['VACUUM INTO', `VACUUM INTO '${'PLACEHOLDER'}'`],
     ['a plain write', "INSERT INTO t (name) VALUES ('z')"],
@@ -106,13 +108,30 @@ describe('createSqliteQueryTool', () => {
 
   for (const [label, sqlTemplate] of attacks) {
     it(`refuses ${label} and changes nothing`, async () => {
-      const sql = sqlTemplate.replace('PLACEHOLDER', path.join(dir, 'copy.db'));
+      const sql = sqlTemplate.replace('PLACEHOLDER', path.join(dir, 'copy.db')).replace('SELF', file);
       const before = snapshot();
       const error = await refusal(() => createSqliteQueryTool({ file }).execute({ sql }, toolContext()));
       expect(error.message).toMatch(/SQLite|read-only/);
       expect(snapshot()).toEqual(before);
     });
   }
+
+  it('returns integers past 2^53 as strings, binds booleans as 1 and 0, and keeps a column named __proto__', async () => {
+    const result = await createSqliteQueryTool({ file }).execute(
+      {
+        sql: `SELECT 9007199254740993 AS big, 42 AS small, ? AS yes, ? AS no, 'p' AS "__proto__"`,
+        params: [true, false],
+      },
+      toolContext(),
+    );
+    expect(Object.entries(result.rows[0]!)).toEqual([
+      ['big', '9007199254740993'],
+      ['small', 42],
+      ['yes', 1],
+      ['no', 0],
+      ['__proto__', 'p'],
+    ]);
+  });
 
   it('keeps query_only on even after a query reads the pragma', async () => {
     const tool = createSqliteQueryTool({ file });

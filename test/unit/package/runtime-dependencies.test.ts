@@ -55,7 +55,7 @@ describe('runtime dependencies', () => {
       {
         name: 'planted',
         dependencies: { zod: '^4' },
-        optionalDependencies: { 'better-sqlite3': '^12' },
+        optionalDependencies: { 'native-addon': '^12' },
         peerDependencies: { 'node-llama-cpp': '3' },
         devDependencies: { yaml: '^2', '@temporalio/testing': '1' },
       },
@@ -69,7 +69,7 @@ describe('runtime dependencies', () => {
         ].join('\n'),
         'deep/lazy.ts': [
           "import path from 'path';",
-          "export const db = () => require.resolve('better-sqlite3');",
+          "export const db = () => require.resolve('native-addon');",
           "export const llama = () => import('node-llama-cpp');",
           "export const testing = () => import('@temporalio/testing');",
           'export const p = path;',

@@ -41,7 +41,7 @@ import { actingPerson } from '../people-in-the-loop/decide-call';
 import { localModelOf } from '../../setup/local-model-setup';
 import { workflowBuildId } from '../../setup/cached-workflow-bundle';
 import { isOtherBuild } from '../../setup/worker-identity';
-import { counted } from '../../../domain/text/counted';
+import { passedOverText } from '../../setup/passed-over-text';
 import { FAILURE_CONVERTER_PATH } from '../../../codec/data-converter';
 
 export interface RunOptions {
@@ -108,7 +108,7 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
     isForeign: isOtherBuild(workflowBuildId(c.config.encryptionKeys ? FAILURE_CONVERTER_PATH : undefined)),
   });
   if (placement.worker === 'own' && placement.passedOver)
-    log(passedOverText(placement.passedOver, c.config.taskQueue, placement.taskQueue));
+    log(passedOverText('this run', placement.passedOver, c.config.taskQueue, placement.taskQueue));
   // This process's worker serves the built-in tools: a sub-agent naming any other is refused before
   // the run starts. A standing worker's tools are not known here; its run finds out itself.
   const fileTools = placement.worker === 'own' && options.filesRoot ? readingFileTools(options.filesRoot) : [];
@@ -285,13 +285,6 @@ async function stopFollowing(
 }
 
 /** Why the run does not go to the workers on the configured queue: several lines, each worker named. */
-const passedOverText = (workers: readonly string[], configured: string, own: string): string =>
-  [
-    `${counted(workers.length, 'worker')} polling task queue "${configured}" ${workers.length === 1 ? 'runs' : 'run'} other code than this checkout (another checkout or version of Thoughtline):`,
-    ...workers.map((w) => `  ${w}`),
-    `A run there could be taken by them, with their code, tools and model; this run goes to this process's own worker on task queue "${own}" instead.`,
-    `To use those workers, run thoughtline from their checkout (or pass --no-worker to send the run to them anyway).`,
-  ].join('\n');
 
 /** `--model` also tells this process's worker which model to set up (the local one fetches its weights). */
 const runModel = (options: RunOptions): { model?: string } => (options.model ? { model: options.model } : {});

@@ -32,6 +32,7 @@ import {
 import { UsageError } from '../../spec/usage-error';
 import { workflowBuildId } from '../../setup/cached-workflow-bundle';
 import { passedOverText } from '../../setup/passed-over-text';
+import { cliName } from '../../../client/follow/cli-name';
 import { isOtherBuild } from '../../setup/worker-identity';
 import { FAILURE_CONVERTER_PATH } from '../../../codec/data-converter';
 import { readBaseline, readDataset } from './eval-files';
@@ -292,7 +293,7 @@ async function stopFollowing(
       ? `The evaluation keeps its state in Temporal (no case runs twice); nothing advances it until a worker polls task queue "${placement.taskQueue}".`
       : `The evaluation keeps its state in Temporal and goes on on the workers of task queue "${placement.taskQueue}".`;
   const resume = [
-    'thoughtline eval',
+    `${cliName()} eval`,
     JSON.stringify(options.dataset),
     `--resume ${evaluationId}`,
     ...(options.tools ? [`--tools ${JSON.stringify(options.tools)}`] : []),
@@ -305,7 +306,7 @@ async function stopFollowing(
       : '';
   writeSafe(
     process.stderr,
-    `\n${what} ${where}\nResume following it, and write its reports when it ends, with:\n  ${resume}${standing}\nCancel it with:\n  thoughtline cancel ${evaluationId} --hard\n`,
+    `\n${what} ${where}\nResume following it, and write its reports when it ends, with:\n  ${resume}${standing}\nCancel it with:\n  ${cliName()} cancel ${evaluationId} --hard\n`,
   );
   await Promise.race([
     worker?.shutdown().catch(() => undefined),

@@ -42,6 +42,7 @@ import { localModelOf } from '../../setup/local-model-setup';
 import { workflowBuildId } from '../../setup/cached-workflow-bundle';
 import { isOtherBuild } from '../../setup/worker-identity';
 import { passedOverText } from '../../setup/passed-over-text';
+import { cliName } from '../../../client/follow/cli-name';
 import { FAILURE_CONVERTER_PATH } from '../../../codec/data-converter';
 
 export interface RunOptions {
@@ -121,7 +122,7 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
   // This process's worker registers no agents: a run by name needs a standing worker that does.
   if (options.agent !== undefined && placement.worker === 'own')
     throw new Error(
-      `--agent ${options.agent} needs a worker that registers agents, and none polls task queue "${placement.taskQueue}": start one with\n  thoughtline worker --tools FILE\nwhere FILE exports "agents" (defineAgent(...) results).`,
+      `--agent ${options.agent} needs a worker that registers agents, and none polls task queue "${placement.taskQueue}": start one with\n  ${cliName()} worker --tools FILE\nwhere FILE exports "agents" (defineAgent(...) results).`,
     );
   if (placement.worker === 'standing' && options.embeddedWorker) {
     log(
@@ -203,7 +204,7 @@ async function serveIfUntaken(
 ): Promise<RunningWorker | undefined> {
   if (await firstTaskTaken(c.agents.client, workflowId)) return undefined;
   log(
-    `no worker took ${workflowId} within ${TAKE_GRACE_MS / 1_000} s: the worker last seen on task queue "${c.config.taskQueue}" has stopped. This process serves the queue with its own worker (built-in tools) until the run ends, as "thoughtline worker" would.`,
+    `no worker took ${workflowId} within ${TAKE_GRACE_MS / 1_000} s: the worker last seen on task queue "${c.config.taskQueue}" has stopped. This process serves the queue with its own worker (built-in tools) until the run ends, as "${cliName()} worker" would.`,
   );
   return startStandingWorker({ ...c, config: { ...c.config, ...runModel(options) } }, fileTools);
 }
@@ -275,7 +276,7 @@ async function stopFollowing(
   const next =
     placement.worker === 'own'
       ? resumeAdvice(workflowId, placement.taskQueue, at.configuredQueue)
-      : `Follow it again with:\n  thoughtline watch ${workflowId}`;
+      : `Follow it again with:\n  ${cliName()} watch ${workflowId}`;
   process.stderr.write(`\n${what} ${where}\n${next}\n`);
   await Promise.race([
     worker?.shutdown().catch(() => undefined),
@@ -334,7 +335,7 @@ async function startRun(agents: AgentClient, init: AgentInputInit, workflowId: s
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     throw new Error(
-      `a run with id ${workflowId} is already running; watch it with:\n  thoughtline watch ${workflowId}\nor choose another --workflow-id.`,
+      `a run with id ${workflowId} is already running; watch it with:\n  ${cliName()} watch ${workflowId}\nor choose another --workflow-id.`,
     );
   }
 }

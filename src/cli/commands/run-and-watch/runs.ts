@@ -29,7 +29,7 @@ export const RUNS_COMMAND: CommandSpec = {
   group: 'Run and watch',
   summary: 'the runs, newest first: state, how each ended, tokens and cost',
   description:
-    "List agent runs, newest first, from Temporal's visibility (no worker needed): id, agent, state, how it ended (the ending's reason, as status says it) or what it waits for, tokens and cost as the run last recorded them, and when it started. Sub-agents are read through their root (tree, chain --expand).",
+    "List agent runs, newest first, from Temporal's visibility (no worker needed): id, agent, state, how it ended (the ending's reason, as status says it) or what it waits for, tokens and cost as the run last recorded them, and when it started. Sub-agents are read through their root (tree).",
   examples: ['thoughtline runs', 'thoughtline runs --state failed --agent support --limit 5 --json'],
   args: [],
   suggestedFor: ['list', 'ls', 'ps'],

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { findCommand, parseCommandLine, type CommandSpec, type Parsed } from './spec/command-line';
 import { commandHelp } from './spec/command-help';
 import { topLevelHelp } from './spec/top-help';
@@ -9,6 +8,7 @@ import { UsageError } from './spec/usage-error';
 import { readErrorText } from '../client/errors/read-error-text';
 import { serverErrorAdvice } from '../client/errors/server-error-advice';
 import { terminalSafe } from './render/terminal-safe';
+import { missingRunId, missingRunText } from './render/missing-run-text';
 
 /** Every command: loading them all costs 0.4 s of CPU more than one, so only help and mistakes do. */
 const allCommands = (): readonly CommandSpec[] => (require('./commands') as typeof import('./commands')).COMMANDS;
@@ -54,15 +54,14 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /**
- * What a failure prints, without a stack: its message with the causes it wraps (a run that is
- * missing keeps Temporal's words, which name it), then, for a server's refusal, what to do.
+ * What a failure prints, without a stack: a missing run in one line naming it, else its message
+ * with the causes it wraps, then, for a server's refusal, what to do.
  */
 function failureLines(err: unknown): string[] {
+  const missing = missingRunId(err);
+  if (missing !== undefined) return [`thoughtline: ${missingRunText(missing)}`];
   const advice = serverErrorAdvice(err);
-  return [
-    `thoughtline: ${err instanceof WorkflowNotFoundError ? err.message : readErrorText(err)}`,
-    ...(advice ? [`thoughtline: what to do: ${advice}`] : []),
-  ];
+  return [`thoughtline: ${readErrorText(err)}`, ...(advice ? [`thoughtline: what to do: ${advice}`] : [])];
 }
 
 main(process.argv.slice(2)).then(

@@ -285,7 +285,7 @@ describe('thoughtline run', () => {
     const run = await runCli(['run', 'Again', '--workflow-id', workflowId], cliEnv({}));
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      `a run with id ${workflowId} is already running; watch it with:\n  thoughtline watch ${workflowId}`,
+      `a run with id ${workflowId} is already running; watch it with:\n  npx thoughtline watch ${workflowId}`,
     );
     expect(run.stderr).not.toMatch(/Workflow execution already started/i);
   });

@@ -144,7 +144,7 @@ describe('renderStatus', () => {
     const sections = renderStatus('agent-2', status).trimEnd().split('\n\n').slice(1);
     expect(sections).toEqual([
       'No calls awaiting approval.',
-      'Open question (q1): Which year?\nAnswer with: thoughtline answer agent-2 "<text>"',
+      'Open question (q1): Which year?\nAnswer with: npx thoughtline answer agent-2 "<text>"',
     ]);
   });
 

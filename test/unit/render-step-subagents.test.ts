@@ -76,7 +76,7 @@ describe('renderStep with sub-agents, parallel calls and planning', () => {
     };
     expect(render(result).split('\n')).toEqual([
       '  5 Observation  Paris is 21°C',
-      '                 ↳ researcher success: 7 steps, 1,234 tokens, $0.0123 — thoughtline chain agent-1/researcher-5',
+      '                 ↳ researcher success: 7 steps, 1,234 tokens, $0.0123 — npx thoughtline chain agent-1/researcher-5',
     ]);
     const failed = {
       type: 'tool_result',

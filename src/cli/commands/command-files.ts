@@ -21,6 +21,7 @@ export const COMMAND_FILES: Readonly<Record<string, readonly [file: string, expo
   watch: ['run-and-watch/watch', 'WATCH_COMMAND'],
   chain: ['run-and-watch/chain', 'CHAIN_COMMAND'],
   status: ['run-and-watch/status', 'STATUS_COMMAND'],
+  runs: ['run-and-watch/runs', 'RUNS_COMMAND'],
   tree: ['run-and-watch/tree', 'TREE_COMMAND'],
   approve: ['people-in-the-loop/approve', 'APPROVE_COMMAND'],
   reject: ['people-in-the-loop/reject', 'REJECT_COMMAND'],

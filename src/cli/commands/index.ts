@@ -7,6 +7,7 @@ import { DEMO_COMMAND } from './run-and-watch/demo';
 import { FORK_COMMAND } from './run-and-watch/fork';
 import { RUN_COMMAND } from './run-and-watch/run';
 import { SCHEDULE_COMMAND } from './run-and-watch/schedule';
+import { RUNS_COMMAND } from './run-and-watch/runs';
 import { STATUS_COMMAND } from './run-and-watch/status';
 import { TREE_COMMAND } from './run-and-watch/tree';
 import { WATCH_COMMAND } from './run-and-watch/watch';
@@ -58,6 +59,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   WATCH_COMMAND,
   CHAIN_COMMAND,
   STATUS_COMMAND,
+  RUNS_COMMAND,
   TREE_COMMAND,
   APPROVE_COMMAND,
   REJECT_COMMAND,

@@ -6,6 +6,7 @@ import { ForkError } from '../../client/fork/fork-error';
 import { forkWorkflowId, type ForkOptions } from '../../client/fork/fork-run';
 import { planForkOfImport } from '../../client/fork/fork-import';
 import { isImportRunId } from '../../domain/store/import-run-id';
+import { cliName } from '../../client/follow/cli-name';
 import { openReadStore } from './read-store';
 import type { PlannedFork } from '../../client/fork/plan-fork';
 import { renderSteps } from '../render/render-step';
@@ -79,7 +80,7 @@ export async function forkCommand(
           `${JSON.stringify({ workflowId: handle.workflowId, fork: planned.start.from, change: planned.start.change, hazards: planned.start.hazards }, null, 2)}\n`,
         );
       else
-        writeSafe(process.stdout, `Started ${handle.workflowId}. Follow it: thoughtline watch ${handle.workflowId}\n`);
+        writeSafe(process.stdout, `Started ${handle.workflowId}. Follow it: ${cliName()} watch ${handle.workflowId}\n`);
       return 0;
     } catch (err) {
       if (!(err instanceof ForkError)) throw err;

@@ -9,6 +9,7 @@ import { requireServedRun } from '../../client/follow/served-run';
 import { withQueryDeadline } from '../../client/follow/query-deadline';
 import { watchForStall } from '../../client/follow/stall-watch';
 import { stallAdvice } from '../../client/follow/worker-advice';
+import { cliName } from '../../client/follow/cli-name';
 import { connect, log, type Connected } from '../setup/runtime';
 import { followOnScreen } from './watch-printer';
 import type { Followed } from '../dashboard/show-dashboard';
@@ -112,7 +113,7 @@ export async function watchRun(
   if (!ended) {
     // Ctrl-C: watching stops, the run does not.
     process.stderr.write(
-      `\nStopped following ${workflowId}; the run goes on. Follow it again with:\n  thoughtline watch ${workflowId}\n`,
+      `\nStopped following ${workflowId}; the run goes on. Follow it again with:\n  ${cliName()} watch ${workflowId}\n`,
     );
     process.exit(INTERRUPTED_EXIT_CODE);
   }

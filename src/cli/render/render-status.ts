@@ -7,6 +7,7 @@ import { endingLines } from './render-ending';
 import type { RunEnding } from '../../domain/run/run-ending';
 import { counted } from '../../domain/text/counted';
 import { timesText } from './render-step';
+import { cliName } from '../../client/follow/cli-name';
 
 /** "1,234 tokens (1,000 in, 234 out) of 50,000": what the run spent, against its budget when it has one. */
 function spend(status: AgentStatus): string[] {
@@ -79,7 +80,7 @@ export function renderStatus(
   );
   if (openQuestion)
     sections.push(
-      `Open question (${openQuestion.callId}): ${openQuestion.question}\nAnswer with: thoughtline answer ${workflowId} "<text>"`,
+      `Open question (${openQuestion.callId}): ${openQuestion.question}\nAnswer with: ${cliName()} answer ${workflowId} "<text>"`,
     );
   return `${sections.join('\n\n')}\n`;
 }

@@ -1,3 +1,4 @@
+import { cliName } from '../../client/follow/cli-name';
 import {
   remoteChainHeading,
   REMOTE_STEP_LABELS,
@@ -41,7 +42,7 @@ export function renderSubAgentOutcome(run: SubAgentRun): string {
   const unbacked = subAgentAnswerNote(run);
   const head = `↳ ${subAgentTitle(run)} ${run.terminationReason ?? run.status}${unbacked}${spend ? `: ${spend}` : ''}`;
   // A refused child never started, so there is no chain to point to.
-  return run.status === 'refused' ? head : `${head} — thoughtline chain ${run.workflowId}`;
+  return run.status === 'refused' ? head : `${head} — ${cliName()} chain ${run.workflowId}`;
 }
 
 /** A remote agent's linked chain, under its result: the heading, then one line per step it gave (none without a chain). */

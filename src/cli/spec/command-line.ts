@@ -48,6 +48,11 @@ export interface CommandSpec {
   examples: readonly string[];
   args: readonly ArgSpec[];
   options: Readonly<Record<string, OptionSpec>>;
+  /**
+   * Words people type meaning this command (`list` for `runs`): an unknown command that is one of
+   * them is refused with this one suggested. Never accepted in its place: one name per command.
+   */
+  suggestedFor?: readonly string[];
   /** Added to the message when there are too many arguments, e.g. "put the task in quotes". */
   extraArgsHint?: string;
   /**
@@ -146,10 +151,11 @@ export const withSubcommands = (commands: readonly CommandSpec[]): CommandSpec[]
 export function findCommand(name: string, commands: readonly CommandSpec[]): CommandSpec {
   const command = withSubcommands(commands).find((c) => c.name === name);
   if (command) return command;
-  const near = didYouMean(
-    name,
-    commands.map((c) => c.name),
-  );
+  const near =
+    didYouMean(
+      name,
+      commands.map((c) => c.name),
+    ) ?? commands.find((c) => c.suggestedFor?.includes(name))?.name;
   throw new UsageError(`unknown command "${name}"${near ? `; did you mean "${near}"?` : '.'}`);
 }
 

@@ -1,6 +1,7 @@
 import type { AgentClient } from '../agent-client';
 import { NoWorkerError } from './no-worker-error';
 import { startWorkerCommand } from './worker-advice';
+import { cliName } from './cli-name';
 import { workerPolls, WORKER_GRACE_MS } from './worker-presence';
 
 /**
@@ -21,7 +22,7 @@ export async function requireServedRun(
   const start = `Start one in another terminal:\n  ${startWorkerCommand(taskQueue, configuredQueue)}`;
   if (status.name === 'RUNNING') {
     throw new NoWorkerError(
-      `no worker polls task queue "${taskQueue}", which run ${workflowId} is on: nothing advances it and nothing answers its queries.\n${start}\nthen: thoughtline watch ${workflowId}`,
+      `no worker polls task queue "${taskQueue}", which run ${workflowId} is on: nothing advances it and nothing answers its queries.\n${start}\nthen: ${cliName()} watch ${workflowId}`,
       taskQueue,
     );
   }

@@ -1,15 +1,17 @@
+import { cliName } from './cli-name';
+
 /**
  * The command that starts a worker for `taskQueue`: the plain one for the configured queue, and
  * with the queue named for another (a `run`'s private queue, say).
  */
 export function startWorkerCommand(taskQueue: string, configuredQueue: string): string {
   const prefix = taskQueue === configuredQueue ? '' : `THOUGHTLINE_TASK_QUEUE=${taskQueue} `;
-  return `${prefix}thoughtline worker [--tools FILE]`;
+  return `${prefix}${cliName()} worker [--tools FILE]`;
 }
 
 /** What to do to see run `workflowId` advance again: start a worker, then watch. */
 export function resumeAdvice(workflowId: string, taskQueue: string, configuredQueue: string): string {
-  return `To resume it, start a worker with the same tools in another terminal:\n  ${startWorkerCommand(taskQueue, configuredQueue)}\nthen follow it with:\n  thoughtline watch ${workflowId}`;
+  return `To resume it, start a worker with the same tools in another terminal:\n  ${startWorkerCommand(taskQueue, configuredQueue)}\nthen follow it with:\n  ${cliName()} watch ${workflowId}`;
 }
 
 /** Said while following a run whose workflow task waits with no worker taking it. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { UnknownRunError } from '../errors/unknown-run-error';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { AgentInput, ToolSpec, type AgentInputInit, type ReasoningChain, type ViewerRole } from '../../domain';
@@ -34,7 +35,7 @@ const DescribedAgent = z.object({ found: z.literal(true), definition: AgentDefin
 /** The original as a fork reads it: its first input, every step, its model calls rebuilt from history, its tool specs. */
 async function readOriginal(agents: ForkAgents<unknown>, workflowId: string): Promise<ForkOriginal> {
   const runIds = await runIdsOf(agents.client, workflowId);
-  if (runIds.length === 0) throw new ForkError(`No run ${workflowId} to fork.`);
+  if (runIds.length === 0) throw new UnknownRunError(workflowId);
   const first = AgentInput.safeParse(await readRunInput(agents.client, workflowId, runIds[0]));
   if (!first.success)
     throw new ForkError(

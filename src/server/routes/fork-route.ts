@@ -3,6 +3,7 @@ import { ForkHazard, ForkOrigin, ModelProviderName } from '../../domain';
 import { isImportRunId } from '../../domain/store/import-run-id';
 import { isEmptyLens } from '../../domain/visibility/lens-level';
 import { ForkError } from '../../client/fork/fork-error';
+import { UnknownRunError } from '../../client/errors/unknown-run-error';
 import { planForkOfRead } from '../../client/fork/fork-import';
 import { forkWorkflowId, type ForkOptions } from '../../client/fork/fork-run';
 import type { PlannedFork } from '../../client/fork/plan-fork';
@@ -90,6 +91,7 @@ export const forkRunRoute = defineRoute({
       planned = await planOf(ctx, identity, params.id, options);
     } catch (err) {
       // No such step, no model call after it, a text-protocol import, a start too large: the run's state, not the body's form.
+      if (err instanceof UnknownRunError) throw runNotFound();
       if (err instanceof ForkError) throw new ApiError('conflict', err.message);
       throw err;
     }

@@ -24,7 +24,7 @@ const CANCELLING = `${StatusAttribute.name} = 'cancelled'`;
  * The visibility clause of each state as the API says it (the ending's state): a run the workflow
  * completed with a failing result carries its reason in `ThoughtlineStatus` (its last upsert).
  */
-const STATE_CLAUSE: Record<z.infer<typeof RunState>, string> = {
+export const STATE_CLAUSE: Record<z.infer<typeof RunState>, string> = {
   running: `ExecutionStatus = 'Running'`,
   completed: `(ExecutionStatus = 'Completed' AND ${['failure', 'error', 'cancelled'].map((r) => `${StatusAttribute.name} != '${r}'`).join(' AND ')})`,
   failed: `(ExecutionStatus = 'Failed' OR (ExecutionStatus = 'Completed' AND ${FAILING}))`,

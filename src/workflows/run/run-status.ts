@@ -4,7 +4,10 @@ import type { SubAgentTree } from '../delegation/sub-agent-tree';
 import type { People } from '../people/people';
 import { planProgress } from '../planning/plans/plan-tracker';
 
-/** The `status` query's record: cheap to build, so it can be polled; approvals are the whole tree's. */
+/**
+ * The `status` query's record: cheap to build, so it can be polled; approvals are the whole tree's.
+ * `waitingFor` is read by people (`status`, the Web UI, the API): in words, never a handler's name.
+ */
 export function runStatus(
   { input, chain, state }: RunContext,
   { gate, desk, inbox, stall, budget }: People,
@@ -18,9 +21,9 @@ export function runStatus(
     : desk.current
       ? `answer: ${desk.current.question}`
       : stallQuestion
-        ? `resolveStall: ${stallQuestion}`
+        ? `a decision on the stall: ${stallQuestion}`
         : budget.current
-          ? `raiseBudget: ${budget.current.message}`
+          ? `a raise of its budget: ${budget.current.message}`
           : undefined;
   const plan = chain.plan;
   return {

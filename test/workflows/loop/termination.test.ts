@@ -332,7 +332,7 @@ describe('termination reasons (real dev server)', () => {
       expect(waiting).toMatchObject({
         status: 'waiting',
         waitingFor:
-          'resolveStall: The agent seems stuck: it called lookup with the same arguments 4 times in a row. Continue?',
+          'a decision on the stall: The agent seems stuck: it called lookup with the same arguments 4 times in a row. Continue?',
       });
       expect(answer).toBe('The run will continue.');
       expect(after.waitingFor).toBeUndefined();

@@ -168,7 +168,7 @@ describe("onBudget: 'ask' (real dev server)", () => {
     const { paused, searchable, refused, atLimit, result, handle } = out;
 
     expect(paused.status).toBe('waiting');
-    expect(paused.waitingFor).toMatch(/^raiseBudget: Token budget: 2610 of \d+ tokens spent/);
+    expect(paused.waitingFor).toMatch(/^a raise of its budget: Token budget: 2610 of \d+ tokens spent/);
     expect(paused.budgetPause).toMatchObject({
       reason: 'token_budget',
       spent: {

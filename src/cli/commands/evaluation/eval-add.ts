@@ -166,10 +166,10 @@ export const EVAL_ADD_COMMAND: CommandSpec = {
   description:
     "Append ended runs to a .jsonl dataset as cases (made when missing): each case's recording of the run's model replies and tool results, secrets redacted, is written to recordings/<case>.jsonl beside the dataset, and it expects the run's ending, its answer when it succeeded and its tool calls. The runs are read as the auditor reads them (their whole model calls), through the visibility policy. A run named by --from-run that cannot become a case (running, cancelled, scored as bad by a person, waiting on people, too large, already in the dataset) stops the command before anything is written; a run found by --from-search is skipped, saying why (docs/evaluation.md). An imported run (import:…) is read from the chain store (THOUGHTLINE_STORE), its recording rebuilt from its steps and the case tagged from-import.",
   examples: [
-    'thoughtline eval add evals/production.jsonl --from-run agent-1 --from-run agent-2',
-    'thoughtline eval add evals/production.jsonl --from-search "refund" --limit 10',
+    'thoughtline eval add eval/production.jsonl --from-run agent-1 --from-run agent-2',
+    'thoughtline eval add eval/production.jsonl --from-search "refund" --limit 10',
   ],
-  args: [{ name: '<dataset>', needs: 'a .jsonl dataset to append to, e.g. thoughtline eval add evals/prod.jsonl' }],
+  args: [{ name: '<dataset>', needs: 'a .jsonl dataset to append to, e.g. thoughtline eval add eval/prod.jsonl' }],
   options: {
     'from-run': texts('ID', 'this ended run becomes a case'),
     'from-search': text('QUERY', "runs in the chain store whose task or steps hold QUERY (the auditor's view)"),

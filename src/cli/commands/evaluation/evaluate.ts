@@ -30,6 +30,11 @@ import {
   type RunningWorker,
 } from '../../setup/runtime';
 import { UsageError } from '../../spec/usage-error';
+import { workflowBuildId } from '../../setup/cached-workflow-bundle';
+import { passedOverText } from '../../setup/passed-over-text';
+import { cliName } from '../../../client/follow/cli-name';
+import { isOtherBuild } from '../../setup/worker-identity';
+import { FAILURE_CONVERTER_PATH } from '../../../codec/data-converter';
 import { readBaseline, readDataset } from './eval-files';
 import { evaluationInput, variantId } from './eval-input';
 import { offlineJudge, offlineVariants } from './offline-variants';
@@ -150,7 +155,11 @@ async function place(
   const placement = await placeRun(c.agents.client, c.config.taskQueue, {
     standingOnly: options.noWorker,
     ownOnly: Boolean(options.tools) || dataset.replays.length > 0 || usesLocalModel(options, c.config),
+    // As for `run`: another checkout's (or version's) CLI worker would run the cases with its own code.
+    isForeign: isOtherBuild(workflowBuildId(c.config.encryptionKeys ? FAILURE_CONVERTER_PATH : undefined)),
   });
+  if (placement.worker === 'own' && placement.passedOver)
+    log(passedOverText('the evaluation', placement.passedOver, c.config.taskQueue, placement.taskQueue));
   if (placement.worker === 'standing' && !options.noWorker)
     log(
       `a worker already polls task queue "${placement.taskQueue}": the evaluation goes to it, with its tools and models (--tools runs this process's own).`,
@@ -284,7 +293,7 @@ async function stopFollowing(
       ? `The evaluation keeps its state in Temporal (no case runs twice); nothing advances it until a worker polls task queue "${placement.taskQueue}".`
       : `The evaluation keeps its state in Temporal and goes on on the workers of task queue "${placement.taskQueue}".`;
   const resume = [
-    'thoughtline eval',
+    `${cliName()} eval`,
     JSON.stringify(options.dataset),
     `--resume ${evaluationId}`,
     ...(options.tools ? [`--tools ${JSON.stringify(options.tools)}`] : []),
@@ -297,7 +306,7 @@ async function stopFollowing(
       : '';
   writeSafe(
     process.stderr,
-    `\n${what} ${where}\nResume following it, and write its reports when it ends, with:\n  ${resume}${standing}\nCancel it with:\n  thoughtline cancel ${evaluationId} --hard\n`,
+    `\n${what} ${where}\nResume following it, and write its reports when it ends, with:\n  ${resume}${standing}\nCancel it with:\n  ${cliName()} cancel ${evaluationId} --hard\n`,
   );
   await Promise.race([
     worker?.shutdown().catch(() => undefined),

@@ -41,7 +41,8 @@ import { actingPerson } from '../people-in-the-loop/decide-call';
 import { localModelOf } from '../../setup/local-model-setup';
 import { workflowBuildId } from '../../setup/cached-workflow-bundle';
 import { isOtherBuild } from '../../setup/worker-identity';
-import { counted } from '../../../domain/text/counted';
+import { passedOverText } from '../../setup/passed-over-text';
+import { cliName } from '../../../client/follow/cli-name';
 import { FAILURE_CONVERTER_PATH } from '../../../codec/data-converter';
 
 export interface RunOptions {
@@ -108,7 +109,7 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
     isForeign: isOtherBuild(workflowBuildId(c.config.encryptionKeys ? FAILURE_CONVERTER_PATH : undefined)),
   });
   if (placement.worker === 'own' && placement.passedOver)
-    log(passedOverText(placement.passedOver, c.config.taskQueue, placement.taskQueue));
+    log(passedOverText('this run', placement.passedOver, c.config.taskQueue, placement.taskQueue));
   // This process's worker serves the built-in tools: a sub-agent naming any other is refused before
   // the run starts. A standing worker's tools are not known here; its run finds out itself.
   const fileTools = placement.worker === 'own' && options.filesRoot ? readingFileTools(options.filesRoot) : [];
@@ -121,7 +122,7 @@ async function runFollowed(options: RunOptions, c: Connected, interruption: Inte
   // This process's worker registers no agents: a run by name needs a standing worker that does.
   if (options.agent !== undefined && placement.worker === 'own')
     throw new Error(
-      `--agent ${options.agent} needs a worker that registers agents, and none polls task queue "${placement.taskQueue}": start one with\n  thoughtline worker --tools FILE\nwhere FILE exports "agents" (defineAgent(...) results).`,
+      `--agent ${options.agent} needs a worker that registers agents, and none polls task queue "${placement.taskQueue}": start one with\n  ${cliName()} worker --tools FILE\nwhere FILE exports "agents" (defineAgent(...) results).`,
     );
   if (placement.worker === 'standing' && options.embeddedWorker) {
     log(
@@ -203,7 +204,7 @@ async function serveIfUntaken(
 ): Promise<RunningWorker | undefined> {
   if (await firstTaskTaken(c.agents.client, workflowId)) return undefined;
   log(
-    `no worker took ${workflowId} within ${TAKE_GRACE_MS / 1_000} s: the worker last seen on task queue "${c.config.taskQueue}" has stopped. This process serves the queue with its own worker (built-in tools) until the run ends, as "thoughtline worker" would.`,
+    `no worker took ${workflowId} within ${TAKE_GRACE_MS / 1_000} s: the worker last seen on task queue "${c.config.taskQueue}" has stopped. This process serves the queue with its own worker (built-in tools) until the run ends, as "${cliName()} worker" would.`,
   );
   return startStandingWorker({ ...c, config: { ...c.config, ...runModel(options) } }, fileTools);
 }
@@ -275,7 +276,7 @@ async function stopFollowing(
   const next =
     placement.worker === 'own'
       ? resumeAdvice(workflowId, placement.taskQueue, at.configuredQueue)
-      : `Follow it again with:\n  thoughtline watch ${workflowId}`;
+      : `Follow it again with:\n  ${cliName()} watch ${workflowId}`;
   process.stderr.write(`\n${what} ${where}\n${next}\n`);
   await Promise.race([
     worker?.shutdown().catch(() => undefined),
@@ -285,13 +286,6 @@ async function stopFollowing(
 }
 
 /** Why the run does not go to the workers on the configured queue: several lines, each worker named. */
-const passedOverText = (workers: readonly string[], configured: string, own: string): string =>
-  [
-    `${counted(workers.length, 'worker')} polling task queue "${configured}" ${workers.length === 1 ? 'runs' : 'run'} other code than this checkout (another checkout or version of Thoughtline):`,
-    ...workers.map((w) => `  ${w}`),
-    `A run there could be taken by them, with their code, tools and model; this run goes to this process's own worker on task queue "${own}" instead.`,
-    `To use those workers, run thoughtline from their checkout (or pass --no-worker to send the run to them anyway).`,
-  ].join('\n');
 
 /** `--model` also tells this process's worker which model to set up (the local one fetches its weights). */
 const runModel = (options: RunOptions): { model?: string } => (options.model ? { model: options.model } : {});
@@ -341,7 +335,7 @@ async function startRun(agents: AgentClient, init: AgentInputInit, workflowId: s
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     throw new Error(
-      `a run with id ${workflowId} is already running; watch it with:\n  thoughtline watch ${workflowId}\nor choose another --workflow-id.`,
+      `a run with id ${workflowId} is already running; watch it with:\n  ${cliName()} watch ${workflowId}\nor choose another --workflow-id.`,
     );
   }
 }

@@ -3,6 +3,7 @@ import type { CommandSpec } from '../../spec/command-line';
 import { agentName, flag, positiveInteger, strategyName, text, texts } from '../../spec/flags';
 import { UsageError } from '../../spec/usage-error';
 import { runExtras } from '../../run-inputs/run-extras';
+import { runBudget } from '../../run-inputs/run-budget';
 import { readRunInputs } from '../../run-inputs/read-run-inputs';
 import { runTask } from './run-task';
 
@@ -23,6 +24,9 @@ export const RUN_COMMAND: CommandSpec = {
     json: flag('print only the AgentResult as JSON on stdout'),
     'no-worker': flag('only a worker already polling the task queue (none: exit 1)'),
     'max-iterations': text('N', 'the most thought–action rounds', { default: '10' }),
+    'budget-tokens': text('N', 'the most tokens the run may spend (input, output and cache)'),
+    'budget-usd': text('X', 'the most US dollars the run may spend, e.g. 2.50'),
+    'on-budget': text('end|ask', 'at a budget: end the run, or ask (it waits for raise-budget)', { default: 'end' }),
     model: text(
       'NAME',
       'the model; with a registry (THOUGHTLINE_MODELS) an entry or group name; "local": SmolLM2-135M in this process (98 MB, fetched once)',
@@ -56,6 +60,7 @@ export const RUN_COMMAND: CommandSpec = {
   },
   run: async (l) => {
     const maxIterations = positiveInteger(l, 'max-iterations');
+    const budget = runBudget(l);
     const embeddedWorker = !l.flag('no-worker');
     const inputs = await readRunInputs({
       files: l.texts('files'),
@@ -92,7 +97,7 @@ export const RUN_COMMAND: CommandSpec = {
       ...(l.text('record') ? { recordTo: l.text('record')! } : {}),
       ...(l.text('mcp') ? { mcp: await loadMcpConfig(l.text('mcp')!) } : {}),
       ...(inputs.filesRoot ? { filesRoot: inputs.filesRoot } : {}),
-      extra,
+      extra: { ...extra, ...budget },
     });
     return result.success ? 0 : 1;
   },

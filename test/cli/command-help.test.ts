@@ -97,6 +97,13 @@ describe('every command, walked from the table that parses it', () => {
 });
 
 describe('help, version and completions through the built CLI', () => {
+  /** Each shell's completion script, printed once for the file: a CLI process per shell, not per test. */
+  const scripts = new Map<string, ReturnType<typeof runCli>>();
+  const completion = (shell: string): ReturnType<typeof runCli> => {
+    if (!scripts.has(shell)) scripts.set(shell, runCli(['completion', shell], cliEnv({})));
+    return scripts.get(shell)!;
+  };
+
   it('thoughtline, --help and help print the grouped help; help <command> is <command> --help', async () => {
     const env = cliEnv({});
     const bare = await runCli([], env);
@@ -129,26 +136,25 @@ describe('help, version and completions through the built CLI', () => {
   });
 
   it('completion bash and zsh name every command and its options; another shell is refused', async () => {
-    const env = cliEnv({});
     for (const shell of ['bash', 'zsh']) {
-      const { code, stdout } = await runCli(['completion', shell], env);
+      const { code, stdout } = await completion(shell);
       expect(code).toBe(0);
       for (const command of COMMANDS) {
         expect(stdout, `${shell}: ${command.name}`).toMatch(new RegExp(`(^|[\\s'"])${command.name}[):\\s]`, 'm'));
         for (const option of Object.keys(command.options)) expect(stdout).toContain(`--${option}`);
       }
     }
-    expect((await runCli(['completion', 'bash'], env)).stdout).toContain(
+    expect((await completion('bash')).stdout).toContain(
       'complete -o default -o bashdefault -F _thoughtline thoughtline',
     );
-    expect((await runCli(['completion', 'zsh'], env)).stdout).toMatch(/^#compdef thoughtline/);
-    const fish = await runCli(['completion', 'fish'], env);
+    expect((await completion('zsh')).stdout).toMatch(/^#compdef thoughtline/);
+    const fish = await runCli(['completion', 'fish'], cliEnv({}));
     expect(fish.code).toBe(2);
     expect(fish.stderr).toContain('completion takes bash or zsh, not "fish".');
   });
 
   it('the bash script loads in bash and completes a command and its options', async () => {
-    const { stdout } = await runCli(['completion', 'bash'], cliEnv({}));
+    const { stdout } = await completion('bash');
     const { execFileSync } = await import('node:child_process');
     const probe = `${stdout}
 COMP_WORDS=(thoughtline sta); COMP_CWORD=1; _thoughtline; echo "\${COMPREPLY[@]}"

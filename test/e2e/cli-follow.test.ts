@@ -107,7 +107,7 @@ describe('thoughtline fails fast when no worker serves a run', () => {
     }
     // Another configured queue: the advice names the run's own.
     const other = await runCli(['status', workflowId], cliEnv({ THOUGHTLINE_TASK_QUEUE: `elsewhere-${randomUUID()}` }));
-    expect(other.stderr).toContain(`THOUGHTLINE_TASK_QUEUE=${queue} thoughtline worker`);
+    expect(other.stderr).toContain(`THOUGHTLINE_TASK_QUEUE=${queue} npx thoughtline worker`);
   }, 150_000);
 
   it('a query that a polling worker never answers ends at the deadline with the same advice', async () => {
@@ -182,7 +182,7 @@ describe('thoughtline run', () => {
     expect(out).toContain(
       `Stopped following ${workflowId} and stopped its worker. The run keeps its state in Temporal`,
     );
-    expect(out).toMatch(/THOUGHTLINE_TASK_QUEUE=\S+-run-\w+ thoughtline worker \[--tools FILE\]/);
+    expect(out).toMatch(/THOUGHTLINE_TASK_QUEUE=\S+-run-\w+ npx thoughtline worker \[--tools FILE\]/);
     expect(out).toContain(`thoughtline watch ${workflowId}`);
     const { status } = await env.client.workflow.getHandle(workflowId).describe();
     expect(status.name).toBe('RUNNING');

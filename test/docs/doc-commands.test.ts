@@ -106,6 +106,7 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
   ['docs/schedules-and-triggers.md', 'npx thoughtline schedule list', SCHEDULES],
   ['docs/schedules-and-triggers.md', 'npx thoughtline schedule pause daily-report --note "holiday week"', SCHEDULES],
   ['docs/schedules-and-triggers.md', 'npx thoughtline schedule pause daily-report --resume', SCHEDULES],
+  ['docs/schedules-and-triggers.md', 'npx thoughtline schedule trigger daily-report', SCHEDULES],
   ['docs/schedules-and-triggers.md', 'npx thoughtline schedule delete sweep', SCHEDULES],
   ['README.md', 'npm install && npm run demo     # sets everything up, then runs an agent and prints its chain', REPO],
   [

@@ -133,7 +133,7 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
   ['docs/a2a-remote-agents.md', 'AGENTS_EXAMPLE_TOKEN=... npx thoughtline worker --a2a a2a.json', SERVER],
   ['docs/a2a.md', 'npx thoughtline serve --with-worker', SERVER],
   ['docs/ag-ui.md', 'npx thoughtline serve --with-worker', SERVER],
-  ['docs/react.md', 'npm install thoughtline react react-dom', REPO],
+  ['docs/react.md', 'npm install ../thoughtline/thoughtline-0.1.0.tgz react react-dom', REPO],
   [
     'docs/react.md',
     'npx thoughtline serve --with-worker',

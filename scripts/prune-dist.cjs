@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * After `tsc`: deletes what dist/ holds for sources that no longer exist (a moved or deleted file
- * of src/). tsc never removes outputs, and Node resolves `./commands` to a stale
+ * of src/), and any source map an older build made (they named src/ files the package does not
+ * ship). tsc never removes outputs, and Node resolves `./commands` to a stale
  * dist/cli/commands.js before the new dist/cli/commands/index.js. Plain CommonJS, no dependency.
  */
 'use strict';
@@ -25,7 +26,8 @@ function prune(dir) {
       continue;
     }
     const match = OUTPUT.exec(path.relative(dist, file));
-    if (match && !hasSource(match[1])) fs.rmSync(file);
+    // The build makes no .js.map (tsconfig.build.json): one left by an older build would be packed.
+    if (match && (!hasSource(match[1]) || match[2] === '.js.map')) fs.rmSync(file);
   }
   if (dir !== dist && fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
 }

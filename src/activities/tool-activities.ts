@@ -14,6 +14,7 @@ import { TOOL_HEARTBEAT_EVERY_MS } from '../domain/tools/tool-heartbeat';
 import { narrowerRequest } from '../tools/narrowed-visibility';
 import type { KnownTexts } from './conversation/known-texts';
 import { ToolError } from '../tools/tool-error';
+import { toolRefusal } from './tool-refusal';
 import type { ToolContext, ToolDefinition } from '../tools/define-tool';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { describeWithMcp, isNeedsInput, isParked, mcpTool, neededInput, parkedOn } from './mcp/mcp-activity-parts';
@@ -154,13 +155,18 @@ export function createToolActivities({
       } catch (err) {
         if (err instanceof ApplicationFailure) throw redactFailure(err, redact);
         if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
-        const final = ToolError.is(err) && !err.retryable;
-        const message = redactText(final ? thrownText(err) : `${tool.name} failed: ${thrownText(err)}`);
+        const details = [{ attempts: ctx.info.attempt }];
+        if (ToolError.is(err) && !err.retryable)
+          throw toolRefusal(tool.name, redactText(thrownText(err)), {
+            workflowId: ctx.info.workflowExecution?.workflowId,
+            details,
+          });
+        // Unexpected: retried, and logged by the SDK with the stack of the user's `execute`.
         const failure = ApplicationFailure.create({
-          type: final ? FailureType.ToolRefused : FailureType.ToolFailed,
-          message,
-          nonRetryable: final,
-          details: [{ attempts: ctx.info.attempt }],
+          type: FailureType.ToolFailed,
+          message: redactText(`${tool.name} failed: ${thrownText(err)}`),
+          nonRetryable: false,
+          details,
         });
         withStackOf(failure, err, redactText);
         throw failure;

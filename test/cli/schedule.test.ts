@@ -9,10 +9,8 @@ import { createHarness, useTestEnv, type AgentHarness } from '../helpers/tempora
 import { eventually } from '../server/server-harness';
 
 const env = useTestEnv();
-// Every run of the schedule finishes at once, however many the interval starts before the pause.
-const model = createScriptedModel(
-  Array.from({ length: 50 }, () => ({ content: [useTool('finish', { result: 'swept' })] })),
-);
+// The one run `schedule trigger` starts finishes at once.
+const model = createScriptedModel([{ content: [useTool('finish', { result: 'swept' })] }]);
 const janitor = defineAgent({ id: 'janitor', description: 'Sweeps.', version: '1.0.0', systemPrompt: 'Sweep.' });
 let h: AgentHarness;
 let running: Promise<void>;
@@ -31,7 +29,7 @@ afterAll(async () => {
 });
 
 describe('thoughtline schedule', () => {
-  it('creates a schedule on a short interval, whose run starts with its origin; lists, pauses, resumes and deletes it', async () => {
+  it('creates a schedule, triggers a run now that starts with its origin; lists, pauses, resumes and deletes it', async () => {
     const created = await cli([
       'create',
       name,
@@ -42,18 +40,23 @@ describe('thoughtline schedule', () => {
       '--model',
       'scripted/scripted-model',
       '--every',
-      '2s',
+      '1h',
       '--overlap',
       'skip',
       '--catchup',
       '1m',
     ]);
     expect(created.code, created.stderr).toBe(0);
-    expect(created.stdout).toContain(`Created schedule ${name}.\n${name}  every 2s  overlap skip  next `);
+    expect(created.stdout).toContain(`Created schedule ${name}.\n${name}  every 1h  overlap skip  next `);
+
+    // An hour away: the run below is the trigger's, not the spec's.
+    const triggered = await cli(['trigger', name]);
+    expect(triggered.code, triggered.stderr).toBe(0);
+    expect(triggered.stdout).toContain(`Triggered schedule ${name}: one run starts now`);
     expect(created.stdout).toContain('agent janitor · owner alice');
 
     const runId = await eventually(
-      'a run started by the interval',
+      'the run the trigger started',
       async () => {
         const listed = await cli(['list', '--json']);
         const mine = (JSON.parse(listed.stdout) as ScheduleRecord[]).find((s) => s.name === name);
@@ -63,7 +66,7 @@ describe('thoughtline schedule', () => {
     );
     const paused = await cli(['pause', name, '--note', 'enough']);
     expect(paused.code, paused.stderr).toBe(0);
-    expect(paused.stdout).toContain(`Paused schedule ${name}.\n${name}  every 2s  overlap skip  paused (enough)`);
+    expect(paused.stdout).toContain(`Paused schedule ${name}.\n${name}  every 1h  overlap skip  paused (enough)`);
 
     const description = await h.agents.getHandle(runId).describe();
     expect(originOfMemo(description.memo)).toEqual({ kind: 'schedule', schedule: name });
@@ -80,11 +83,14 @@ describe('thoughtline schedule', () => {
     const gone = await cli(['delete', name]);
     expect(gone.code).toBe(2);
     expect(gone.stderr).toContain(`No schedule named "${name}" is visible to you`);
+    const untriggered = await cli(['trigger', name]);
+    expect(untriggered.code).toBe(2);
+    expect(untriggered.stderr).toContain(`No schedule named "${name}" is visible to you`);
   });
 
   it('a bad or missing option is a usage error (exit 2) that says what it takes', async () => {
     const cases: Array<[string[], RegExp]> = [
-      [['frobnicate'], /schedule takes create, list, pause, delete, not "frobnicate"/],
+      [['frobnicate'], /schedule takes create, list, pause, trigger, delete, not "frobnicate"/],
       [['create', 'x', '--input', 'i', '--every', '1h'], /needs --agent NAME/],
       [['create', 'x', '--agent', 'a', '--input', 'i'], /give exactly one of cron and every/],
       [
@@ -92,7 +98,19 @@ describe('thoughtline schedule', () => {
         /--every: every is a whole number and a unit/,
       ],
       [['create', 'x', '--agent', 'a', '--input', 'i', '--every', '1h', '--overlap', 'maybe'], /--overlap/],
-      [['create', 'Bad Name', '--agent', 'a', '--input', 'i', '--every', '1h'], /--name: a schedule name is/],
+      // The name is an argument: no --name flag is named.
+      [['create', 'Bad Name', '--agent', 'a', '--input', 'i', '--every', '1h'], /: NAME: a schedule name is/],
+      // Each run costs 3 Temporal actions: nothing shorter than a minute.
+      [
+        ['create', 'x', '--agent', 'a', '--input', 'i', '--every', '5s'],
+        /--every: every is between 1m and 366d: each run costs 3 Temporal actions/,
+      ],
+      // Five fields of allowed characters, refused by Temporal's own parser.
+      [
+        ['create', 'x', '--agent', 'a', '--input', 'i', '--cron', '99 * * * *'],
+        /--cron: Temporal cannot read cron "99 \* \* \* \*": Minute is not in range \[0-59\]/,
+      ],
+      [['trigger'], /schedule trigger needs the schedule's NAME/],
       [['pause'], /schedule pause needs the schedule's NAME/],
       [['delete', 'x', '--resume'], /--resume goes with schedule pause/],
     ];
@@ -100,6 +118,7 @@ describe('thoughtline schedule', () => {
       const answer = await cli(args);
       expect(answer.code, `${args.join(' ')}: ${answer.stderr}`).toBe(2);
       expect(answer.stderr).toMatch(message);
+      expect(answer.stderr).not.toContain('--name');
     }
   });
 

@@ -6,7 +6,7 @@ import { cachedWorkflowBundle } from '../../src/cli/setup/cached-workflow-bundle
 import { FAILURE_CONVERTER_PATH } from '../../src/codec/data-converter';
 import { generateEncryptionKey } from '../../src/codec/encryption-keys';
 import { AgentResult } from '../../src/domain';
-import { cliEnv, runCli } from '../helpers/cli-process';
+import { cliEnv, PROJECT_ROOT, spawnScript } from '../helpers/cli-process';
 import { makeTempDir } from '../dev-server/fixtures';
 
 describe('the cached workflow bundle', () => {
@@ -14,7 +14,12 @@ describe('the cached workflow bundle', () => {
   afterAll(() => fs.rmSync(path.dirname(cacheDir), { recursive: true, force: true }));
 
   it('is built once per code and converter, then reused without bundling again', async () => {
-    const first = await cachedWorkflowBundle({ cacheDir });
+    const said: string[] = [];
+    const first = await cachedWorkflowBundle({ cacheDir, log: (line) => said.push(line) });
+    expect(said).toEqual([
+      'bundling the workflow code (once per code change; about 20 s)…',
+      expect.stringMatching(/^workflow code bundled in \d+\.\d s; reused until the code changes$/),
+    ]);
     const code = fs.readFileSync(first.codePath, 'utf8');
     expect(code).toContain('agentWorkflow');
     // Its source map names every file and line, without the sources' text (half the bundle).
@@ -28,8 +33,9 @@ describe('the cached workflow bundle', () => {
     expect(map.sourcesContent).toBeUndefined();
 
     const before = Date.now();
-    const again = await cachedWorkflowBundle({ cacheDir });
+    const again = await cachedWorkflowBundle({ cacheDir, log: (line) => said.push(line) });
     expect(again.codePath).toBe(first.codePath);
+    expect(said).toHaveLength(2); // nothing said when the cache serves
     expect(Date.now() - before).toBeLessThan(1500); // bundling takes several seconds
 
     const encrypted = await cachedWorkflowBundle({ cacheDir, failureConverterPath: FAILURE_CONVERTER_PATH });
@@ -39,13 +45,30 @@ describe('the cached workflow bundle', () => {
     );
   }, 120_000);
 
-  it("serves the CLI's embedded worker, encrypted payloads included", async () => {
+  it("serves the CLI's embedded worker, encrypted payloads included, saying on stderr that it bundles", async () => {
+    // A project of its own (the built CLI copied, the checkout's node_modules linked), so its bundle
+    // cache starts empty whatever other files or earlier runs left in the checkout's.
+    const project = path.join(path.dirname(cacheDir), 'project');
+    fs.cpSync(path.join(PROJECT_ROOT, 'dist'), path.join(project, 'dist'), { recursive: true });
+    fs.copyFileSync(path.join(PROJECT_ROOT, 'package.json'), path.join(project, 'package.json'));
+    fs.symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(project, 'node_modules'));
     const env = cliEnv({
       THOUGHTLINE_TASK_QUEUE: `bundle-${randomUUID()}`,
       THOUGHTLINE_ENCRYPTION_KEYS: generateEncryptionKey('k1'),
     });
-    const run = await runCli(['run', 'Compare the weather in San Francisco and Paris', '--json'], env);
-    expect(run.code, run.stderr).toBe(0);
-    expect(AgentResult.parse(JSON.parse(run.stdout))).toMatchObject({ success: true, toolCalls: 2 });
+    const cli = spawnScript(
+      path.join(project, 'dist/cli/main.js'),
+      ['run', 'Compare the weather in San Francisco and Paris', '--json'],
+      env,
+    );
+    let stdout = '';
+    cli.child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    const code = await cli.exited;
+    expect(code, cli.output()).toBe(0);
+    expect(AgentResult.parse(JSON.parse(stdout))).toMatchObject({ success: true, toolCalls: 2 });
+    expect(cli.output()).toMatch(
+      /thoughtline: bundling the workflow code \(once per code change; about 20 s\)…\n(.*\n)*thoughtline: workflow code bundled in \d+\.\d s; reused until the code changes\n/,
+    );
+    expect(fs.readdirSync(path.join(project, '.thoughtline/workflow-bundles'))).toHaveLength(1);
   }, 120_000);
 });

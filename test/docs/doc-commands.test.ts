@@ -106,6 +106,7 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
   ['docs/schedules-and-triggers.md', 'npx thoughtline schedule list', SCHEDULES],
   ['docs/schedules-and-triggers.md', 'npx thoughtline schedule pause daily-report --note "holiday week"', SCHEDULES],
   ['docs/schedules-and-triggers.md', 'npx thoughtline schedule pause daily-report --resume', SCHEDULES],
+  ['docs/schedules-and-triggers.md', 'npx thoughtline schedule trigger daily-report', SCHEDULES],
   ['docs/schedules-and-triggers.md', 'npx thoughtline schedule delete sweep', SCHEDULES],
   ['README.md', 'npm install && npm run demo     # sets everything up, then runs an agent and prints its chain', REPO],
   [
@@ -132,7 +133,7 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
   ['docs/a2a-remote-agents.md', 'AGENTS_EXAMPLE_TOKEN=... npx thoughtline worker --a2a a2a.json', SERVER],
   ['docs/a2a.md', 'npx thoughtline serve --with-worker', SERVER],
   ['docs/ag-ui.md', 'npx thoughtline serve --with-worker', SERVER],
-  ['docs/react.md', 'npm install thoughtline react react-dom', REPO],
+  ['docs/react.md', 'npm install ../thoughtline/thoughtline-0.1.0.tgz react react-dom', REPO],
   [
     'docs/react.md',
     'npx thoughtline serve --with-worker',

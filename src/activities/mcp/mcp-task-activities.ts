@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, observationText, type ToolInvocation, type ToolOutput } from '../../domain';
 import { ToolError } from '../../tools/tool-error';
+import { toolRefusal } from '../tool-refusal';
 import { redactToolResult, thrownText, type Redactor } from '../../tools/redact-secrets';
 import type { KnownTexts } from '../conversation/known-texts';
 import { isNeedsInput, isParked, marked, neededInput, parkedOn } from './mcp-activity-parts';
@@ -33,12 +34,15 @@ export function createMcpTaskActivities({ mcp, redact, texts }: McpTaskActivityD
       nonRetryable: true,
     });
   };
-  const failure = (err: unknown): ApplicationFailure => {
-    const final = ToolError.is(err) && !err.retryable;
+  const failure = (err: unknown, toolName: string): ApplicationFailure => {
+    if (ToolError.is(err) && !err.retryable)
+      return toolRefusal(toolName, redactText(thrownText(err)), {
+        workflowId: Context.current().info.workflowExecution?.workflowId,
+      });
     return ApplicationFailure.create({
-      type: final ? FailureType.ToolRefused : FailureType.ToolFailed,
+      type: FailureType.ToolFailed,
       message: redactText(thrownText(err)),
-      nonRetryable: final,
+      nonRetryable: false,
     });
   };
 
@@ -61,7 +65,7 @@ export function createMcpTaskActivities({ mcp, redact, texts }: McpTaskActivityD
       } catch (err) {
         if (err instanceof ApplicationFailure) throw err;
         if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
-        throw failure(err);
+        throw failure(err, invocation.toolName);
       }
       const base = { truncated: false, durationMs: Date.now() - started, attempts: ctx.info.attempt };
       if (isParked(value)) return { ...base, result: null, parked: parkedOn(value, redact) };
@@ -77,7 +81,7 @@ export function createMcpTaskActivities({ mcp, redact, texts }: McpTaskActivityD
         await tools(toolName).cancelTask(toolName, taskId);
       } catch (err) {
         if (err instanceof ApplicationFailure) throw err;
-        throw failure(err);
+        throw failure(err, toolName);
       }
     },
   };

@@ -15,6 +15,8 @@ export interface CachedBundleOptions {
   cacheDir: string;
   /** Set when payloads are encrypted: the bundle must contain the failure converter. */
   failureConverterPath?: string;
+  /** Told a line before and after a build (several seconds of webpack), never when the cache serves. */
+  log?: (line: string) => void;
 }
 
 /** Every file of the compiled tree the workflows come from, in a stable order. */
@@ -77,6 +79,9 @@ export async function cachedWorkflowBundle(options: CachedBundleOptions): Promis
     fs.utimesSync(codePath, now, now);
     return { codePath };
   }
+  // Otherwise a first worker seems to hang for the ~20 s webpack takes.
+  options.log?.('bundling the workflow code (once per code change; about 20 s)…');
+  const started = Date.now();
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     ...WORKFLOW_BUNDLER_OPTIONS,
@@ -89,6 +94,9 @@ export async function cachedWorkflowBundle(options: CachedBundleOptions): Promis
   fs.writeFileSync(temporary, code);
   fs.renameSync(temporary, codePath);
   pruneOlderBundles(options.cacheDir);
+  options.log?.(
+    `workflow code bundled in ${((Date.now() - started) / 1000).toFixed(1)} s; reused until the code changes`,
+  );
   return { codePath };
 }
 

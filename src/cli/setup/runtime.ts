@@ -123,6 +123,7 @@ export async function startWorker(
   const workflowBundle = await cachedWorkflowBundle({
     cacheDir: path.join(thoughtlinePaths(findProjectRoot()).dir, 'workflow-bundles'),
     ...(config.encryptionKeys ? { failureConverterPath: FAILURE_CONVERTER_PATH } : {}),
+    log,
   });
   const connection = await connectNative(server.endpoint);
   // A bus the caller passes (serve --with-worker: its own) is theirs to close; one made here is ours.

@@ -14,7 +14,16 @@ export class ScheduleExistsError extends Error {
   }
 }
 
-/** Temporal refused the schedule's settings (a cron it cannot read): the caller's mistake, said as Temporal said it. */
+/**
+ * Temporal refused the schedule's settings (a cron it cannot read): the caller's mistake, said as
+ * Temporal said it; `setting` names the one it refused when known, so a door can point at its field.
+ */
 export class ScheduleRefusedError extends TypeError {
   override readonly name = 'ScheduleRefusedError';
+  constructor(
+    message: string,
+    readonly setting?: 'cron' | 'every',
+  ) {
+    super(message);
+  }
 }

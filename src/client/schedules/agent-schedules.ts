@@ -125,6 +125,12 @@ export async function createSchedule(
     });
   } catch (err) {
     if (err instanceof ScheduleAlreadyRunning) throw new ScheduleExistsError(settings.name);
+    // The SDK turns the server's "Invalid schedule spec" into a TypeError carrying the server's words.
+    if (err instanceof TypeError) {
+      const setting = settings.cron !== undefined ? 'cron' : 'every';
+      const value = settings.cron ?? settings.every!;
+      throw new ScheduleRefusedError(`Temporal cannot read ${setting} "${value}": ${err.message}`, setting);
+    }
     const cause = grpcCause(err);
     if (cause?.code === GrpcCode.INVALID_ARGUMENT)
       throw new ScheduleRefusedError(`Temporal refused the schedule: ${cause.details}`);

@@ -23,7 +23,7 @@ export function durationMs(text: string): number | undefined {
   return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
 }
 
-const duration = (what: string, minMs: number) =>
+const duration = (what: string, minMs: number, why = '') =>
   z
     .string()
     .refine((text) => durationMs(text) !== undefined, `${what} is a whole number and a unit: 30s, 15m, 1h, 7d`)
@@ -32,8 +32,14 @@ const duration = (what: string, minMs: number) =>
         const ms = durationMs(text);
         return ms === undefined || (ms >= minMs && ms <= MAX_DURATION_MS);
       },
-      `${what} is between ${minMs / 1000}s and 366d`,
+      `${what} is between ${minMs % 60_000 === 0 ? `${minMs / 60_000}m` : `${minMs / 1000}s`} and 366d${why}`,
     );
+
+/**
+ * The shortest interval a schedule may have: each run costs 3 Temporal actions, so every 5s would
+ * be about 52,000 billed actions a day; a minute is also cron's own resolution.
+ */
+export const MIN_SCHEDULE_INTERVAL_MS = 60_000;
 
 /**
  * Five cron fields (minute hour day-of-month month day-of-week) or a Temporal alias such as
@@ -78,7 +84,7 @@ export const ScheduleInit = z
       }),
     model: ScheduleModel.optional(),
     cron: Cron.optional(),
-    every: duration('every', 1_000).optional(),
+    every: duration('every', MIN_SCHEDULE_INTERVAL_MS, ': each run costs 3 Temporal actions').optional(),
     overlap: OverlapPolicy.default('skip'),
     /** How late a missed run may still start after the server was unavailable (Temporal's catchupWindow; at least 10s). */
     catchup: duration('catchup', 10_000).default('1m'),

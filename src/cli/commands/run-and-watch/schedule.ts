@@ -4,6 +4,7 @@ import {
   deleteSchedule,
   listSchedules,
   pauseSchedule,
+  triggerSchedule,
   type ScheduleOwner,
 } from '../../../client/schedules/agent-schedules';
 import {
@@ -22,12 +23,12 @@ import { writeForStdout, writeSafe } from '../../render/terminal-safe';
 import { actingPerson } from '../people-in-the-loop/decide-call';
 
 /*
- * `schedule create|list|pause|delete`: Temporal Schedules that start an agent (docs/schedules-and-triggers.md).
+ * `schedule create|list|pause|trigger|delete`: Temporal Schedules that start an agent (docs/schedules-and-triggers.md).
  * The CLI talks to Temporal directly, an operator's tool like `memory`: the schedule's runs are
  * attributed to --as (THOUGHTLINE_USER, else the OS user) and --tenant.
  */
 
-const ACTIONS = ['create', 'list', 'pause', 'delete'] as const;
+const ACTIONS = ['create', 'list', 'pause', 'trigger', 'delete'] as const;
 const Action = z.enum(ACTIONS);
 
 /** `provider/model`, as a schedule's runs name their model. */
@@ -71,9 +72,13 @@ function scheduleLines(s: ScheduleRecord): string {
 function asUsage(err: unknown): never {
   if (err instanceof ZodError) {
     const issue = err.issues[0]!;
-    const field = issue.path[0] === undefined ? '' : `--${String(issue.path[0])}: `;
+    // The name is the NAME argument, every other setting a flag of its own name.
+    const key = issue.path[0];
+    const field = key === undefined ? '' : key === 'name' ? 'NAME: ' : `--${String(key)}: `;
     throw new UsageError(`${field}${issue.message}`);
   }
+  if (err instanceof ScheduleRefusedError && err.setting !== undefined)
+    throw new UsageError(`--${err.setting}: ${err.message}`);
   if (
     err instanceof ScheduleNotFoundError ||
     err instanceof ScheduleExistsError ||
@@ -137,6 +142,13 @@ export async function runScheduleCommand(line: CommandLine): Promise<number> {
         );
         return 0;
       }
+      case 'trigger':
+        await triggerSchedule(agents, name!, owner).catch(asUsage);
+        writeSafe(
+          process.stdout,
+          `Triggered schedule ${name}: one run starts now, whatever its spec and pause say; thoughtline schedule list shows it.\n`,
+        );
+        return 0;
       case 'delete':
         await deleteSchedule(agents, name!, owner).catch(asUsage);
         writeSafe(process.stdout, `Deleted schedule ${name}; the runs it started go on.\n`);
@@ -150,13 +162,14 @@ export async function runScheduleCommand(line: CommandLine): Promise<number> {
 export const SCHEDULE_COMMAND: CommandSpec = {
   name: 'schedule',
   group: 'Run and watch',
-  summary: 'start an agent on a cron spec or an interval: create, list, pause, delete',
+  summary: 'start an agent on a cron spec or an interval: create, list, pause, trigger, delete',
   description:
-    'Temporal Schedules that start an agent with an input on a cron spec (UTC) or an interval; each run is marked "scheduled by NAME". Each run a schedule starts costs 3 Temporal actions (2 for the schedule, 1 for the start); creating, pausing, resuming and deleting 1 each.',
+    'Temporal Schedules that start an agent with an input on a cron spec (UTC) or an interval of at least 1m; each run is marked "scheduled by NAME". Each run a schedule starts, on its spec or by trigger, costs 3 Temporal actions (2 for the schedule, 1 for the start); creating, pausing, resuming and deleting 1 each.',
   usage: [
     'schedule create NAME --agent A --input TEXT (--cron "0 9 * * 1-5" | --every 1h) [--overlap skip] [--catchup 1m] [--paused] [--note TEXT]',
     'schedule list [--json]',
     'schedule pause NAME [--resume] [--note TEXT]',
+    'schedule trigger NAME',
     'schedule delete NAME',
   ],
   examples: [
@@ -164,10 +177,14 @@ export const SCHEDULE_COMMAND: CommandSpec = {
     'thoughtline schedule create sweep --agent janitor --input "Close stale tickets" --every 6h --overlap buffer_one',
     'thoughtline schedule pause daily-report --note "holiday week"',
     'thoughtline schedule pause daily-report --resume',
+    'thoughtline schedule trigger daily-report',
     'thoughtline schedule delete sweep',
   ],
   args: [
-    { name: '<create|list|pause|delete>', needs: 'create, list, pause or delete: thoughtline schedule list' },
+    {
+      name: '<create|list|pause|trigger|delete>',
+      needs: 'create, list, pause, trigger or delete: thoughtline schedule list',
+    },
     { name: '[name]' },
   ],
   options: {
@@ -175,7 +192,7 @@ export const SCHEDULE_COMMAND: CommandSpec = {
     input: text('TEXT', 'create: the task each run is given (at most 16 KiB)'),
     model: text('PROVIDER/MODEL', 'create: the model each run calls', { default: "the run's default" }),
     cron: text('SPEC', 'create: five cron fields in UTC, or @hourly, @daily…'),
-    every: text('DURATION', 'create: an interval: 30s, 15m, 1h, 7d'),
+    every: text('DURATION', 'create: an interval of at least 1m: 15m, 1h, 7d'),
     overlap: text('POLICY', `create: when a run is due while one runs: ${OVERLAP_POLICIES.join(', ')}`, {
       default: 'skip',
     }),

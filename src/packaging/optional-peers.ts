@@ -1,6 +1,6 @@
 /**
  * Packages a default install leaves out: each serves a production topology or an integration a
- * first worker does not use (a Redis event bus, a Postgres store, OpenTelemetry export), so each
+ * first worker does not use (a Redis event bus, a Postgres store, MCP servers and clients, OpenTelemetry export), so each
  * is an optional peer dependency, loaded only when configured. The ranges are package.json's
  * `peerDependencies` (a unit test holds them equal), so the install command a refusal names is
  * the one that satisfies it.
@@ -8,6 +8,7 @@
 export const OPTIONAL_PEERS = {
   pg: '^8.23.1',
   redis: '^6.3.1',
+  '@modelcontextprotocol/sdk': '^1.32.2',
   '@opentelemetry/resources': '^1.30.1',
   '@opentelemetry/sdk-metrics': '^1.30.1',
   '@opentelemetry/sdk-trace-base': '^1.30.1',

@@ -51,6 +51,13 @@ function readStamp() {
   }
 }
 
+// The SQL grammars the workflow bundle reads (tests and `dev` run from src/ too): cheap, rewritten only when changed.
+const vendored = spawnSync(process.execPath, [path.join(__dirname, 'vendor-sql-grammars.cjs')], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (vendored.status !== 0) process.exit(vendored.status ?? 1);
+
 const outputsExist = OUTPUTS.every((rel) => fs.existsSync(path.join(root, rel)));
 let before = fingerprint();
 if (outputsExist && readStamp() === before) process.exit(0);

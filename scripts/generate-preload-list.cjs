@@ -18,6 +18,7 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..');
 const WORKFLOWS_PATH = path.join(ROOT, 'src', 'workflows');
 const OUTPUT = path.join(WORKFLOWS_PATH, 'workflow-modules.generated.ts');
+const VENDOR = path.join(ROOT, 'vendor') + path.sep;
 
 const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
 
@@ -31,7 +32,8 @@ function entryFile(workflowsPath) {
 
 /**
  * Absolute paths of every module reachable from the workflows entry in the bundle webpack builds,
- * outside node_modules, but the entry itself; sorted. Nothing is preloaded while it is read, so a
+ * outside node_modules and vendor/ (third-party code, like the SQL grammars loaded on first use),
+ * but the entry itself; sorted. Nothing is preloaded while it is read, so a
  * stale list never stands in the way of the next one.
  */
 async function workflowModuleGraph(workflowsPath = WORKFLOWS_PATH) {
@@ -67,7 +69,7 @@ async function workflowModuleGraph(workflowsPath = WORKFLOWS_PATH) {
     webpackConfigHook: (config) => ({ ...config, devtool: false, plugins: [...(config.plugins ?? []), collect] }),
   });
   return [...reached]
-    .filter((file) => file !== entry && !file.split(path.sep).includes('node_modules'))
+    .filter((file) => file !== entry && !file.startsWith(VENDOR) && !file.split(path.sep).includes('node_modules'))
     .sort((a, b) => a.localeCompare(b));
 }
 

@@ -77,6 +77,7 @@ export {
   type OpenAICompatibleProviderOptions,
 } from './activities/models/openai/openai-compatible-provider';
 export * from './activities/models/local';
+export { OptionalPeerMissingError } from './packaging/optional-peers';
 export type { ModelDelta } from './activities/model-activities';
 export type { ModelCallHooks } from './domain/model/model-provider';
 // `thoughtline serve` as a library: the HTTP API in front of an AgentClient, with your own authenticator.

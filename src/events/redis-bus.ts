@@ -1,7 +1,9 @@
-import { createClient } from 'redis';
+import { requireOptionalPeers } from '../packaging/optional-peers';
 import { RunEvent } from '../domain/run/run-event';
 import { createDropLog } from './drop-log';
 import type { EventBus } from './event-bus';
+
+type Redis = typeof import('redis');
 
 export interface RedisBusOptions {
   /** Where drops and connection trouble are reported, at most once a minute each. Default: stderr. */
@@ -30,8 +32,10 @@ const reconnectStrategy = (retries: number): number => Math.min(50 * 2 ** Math.m
  * connection per bus, subscribing to a run's channel while it has listeners. Both connections
  * reconnect on their own and the subscriber resubscribes. Pub/sub keeps nothing: what is
  * published while a server is not subscribed is lost (servers catch up from the durable chain).
+ * `redis` is an optional peer, required here: OptionalPeerMissingError names its install command.
  */
 export function createRedisBus(url: string, options: RedisBusOptions = {}): RedisBus {
+  const { createClient } = requireOptionalPeers('The Redis event bus', ['redis'], () => require('redis') as Redis);
   const drops = createDropLog('redis bus', options.log);
   const maxPending = options.maxPendingPublishes ?? 10_000;
   const socket = { reconnectStrategy, connectTimeout: 5_000 };
@@ -42,7 +46,7 @@ export function createRedisBus(url: string, options: RedisBusOptions = {}): Redi
   const listeners = new Map<string, Set<(event: RunEvent) => void>>();
   const everyRun = new Set<(event: RunEvent) => void>();
   const reconnectListeners = new Set<() => void>();
-  let subscriber: ReturnType<typeof createClient> | undefined;
+  let subscriber: ReturnType<Redis['createClient']> | undefined;
   let subscriberReady: Promise<unknown> | undefined;
   let closed = false;
 

@@ -1,24 +1,14 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ElicitResultSchema,
-  ErrorCode,
-  GetTaskPayloadRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  RELATED_TASK_META_KEY,
-  type CallToolRequest,
-  type CallToolResult,
-  type CreateTaskResult,
-  type ServerNotification,
-  type ServerRequest,
-  type Tool,
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type {
+  CallToolRequest,
+  CallToolResult,
+  CreateTaskResult,
+  ServerNotification,
+  ServerRequest,
+  Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { isTerminal } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
+import { mcpServer, mcpTaskInterfaces, mcpTypes } from '../activities/mcp/mcp-sdk';
 import { packageVersion } from '../deployment/worker-version';
 import { thrownText } from '../tools/redact-secrets';
 import type { Identity } from '../server/auth/identity';
@@ -72,6 +62,21 @@ const getRunTool: Tool = {
  * poll the task store on a timer.
  */
 export function createMcpServer(deps: FollowDeps, caller: () => Identity): Server {
+  // The SDK is an optional peer, required on the first server made (mcp-sdk.ts).
+  const { Server } = mcpServer();
+  const { isTerminal } = mcpTaskInterfaces();
+  const {
+    CallToolRequestSchema,
+    ElicitResultSchema,
+    ErrorCode,
+    GetTaskPayloadRequestSchema,
+    ListResourcesRequestSchema,
+    ListResourceTemplatesRequestSchema,
+    ListToolsRequestSchema,
+    McpError,
+    ReadResourceRequestSchema,
+    RELATED_TASK_META_KEY,
+  } = mcpTypes();
   const { ctx } = deps;
   const store = createTemporalTaskStore(ctx, caller);
   const server = new Server(

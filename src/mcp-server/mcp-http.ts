@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { mcpHttpServer, mcpTypes } from '../activities/mcp/mcp-sdk';
 import { ApiError } from '../server/api-error';
 import { personKey } from '../server/auth/person-key';
 import type { Identity } from '../server/auth/identity';
@@ -101,7 +101,7 @@ export async function startMcpHttp(deps: FollowDeps, options: McpHttpOptions): P
       session.caller.identity = identity;
       return session.transport.handleRequest(req, res, read.body);
     }
-    if (req.method !== 'POST' || !isInitializeRequest(read.body))
+    if (req.method !== 'POST' || !mcpTypes().isInitializeRequest(read.body))
       return refuse(res, 400, -32600, 'Bad request: no session; send an initialize request first.');
     if (sessions.size >= MAX_SESSIONS)
       return refuse(res, 503, -32000, 'The server holds as many sessions as it may; try again later.');
@@ -110,7 +110,7 @@ export async function startMcpHttp(deps: FollowDeps, options: McpHttpOptions): P
       return refuse(res, 429, -32000, `You hold ${MAX_SESSIONS_PER_PERSON} sessions; close one (DELETE /mcp) first.`);
     const caller = { identity };
     const server = createMcpServer(deps, () => caller.identity);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: StreamableHTTPServerTransport = new (mcpHttpServer().StreamableHTTPServerTransport)({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server, owner, caller, seen: Date.now() });

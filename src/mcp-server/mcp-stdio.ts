@@ -1,5 +1,5 @@
 import { PassThrough, type Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { mcpStdioServer } from '../activities/mcp/mcp-sdk';
 import type { Identity } from '../server/auth/identity';
 import { createMcpServer } from './create-mcp-server';
 import type { FollowDeps } from './follow-run';
@@ -27,7 +27,7 @@ export async function serveMcpStdio(
   out: Writable,
 ): Promise<{ closed: Promise<void>; close(): Promise<void> }> {
   const server = createMcpServer(deps, () => identity);
-  const transport = new StdioServerTransport(process.stdin, out);
+  const transport = new (mcpStdioServer().StdioServerTransport)(process.stdin, out);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

@@ -1,7 +1,6 @@
 import * as otel from '@opentelemetry/api';
 import type { Context as ActivityContext } from '@temporalio/activity';
 import { ApplicationFailure, defaultPayloadConverter, type Headers } from '@temporalio/common';
-import { extractContextFromHeaders } from '@temporalio/interceptors-opentelemetry/lib/instrumentation';
 import type {
   ActivityExecuteInput,
   ActivityInboundCallsInterceptor,
@@ -21,13 +20,19 @@ import { tenantLabel } from './workflows/tenant-label';
  * outermost: failures reach it already classified and redacted, and it records only their type.
  */
 export function activityTelemetry(telemetry: Telemetry): ActivityInterceptorsFactory {
-  return (ctx) => ({ inbound: new ActivityTelemetryInbound(ctx, telemetry) });
+  // An optional peer, required only once telemetry is on (loadTelemetry).
+  const { extractContextFromHeaders } =
+    require('@temporalio/interceptors-opentelemetry/lib/instrumentation') as Instrumentation;
+  return (ctx) => ({ inbound: new ActivityTelemetryInbound(ctx, telemetry, extractContextFromHeaders) });
 }
+
+type Instrumentation = typeof import('@temporalio/interceptors-opentelemetry/lib/instrumentation');
 
 class ActivityTelemetryInbound implements ActivityInboundCallsInterceptor {
   constructor(
     private readonly ctx: ActivityContext,
     private readonly telemetry: Telemetry,
+    private readonly extractContextFromHeaders: Instrumentation['extractContextFromHeaders'],
   ) {}
 
   async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
@@ -46,7 +51,7 @@ class ActivityTelemetryInbound implements ActivityInboundCallsInterceptor {
       ...(info.workflowExecution ? { [Attr.workflowId]: info.workflowExecution.workflowId } : {}),
       ...who,
     };
-    const parent = extractContextFromHeaders(input.headers) ?? otel.context.active();
+    const parent = this.extractContextFromHeaders(input.headers) ?? otel.context.active();
     const started = performance.now();
     return this.telemetry.tracer.startActiveSpan(
       call.spanName,

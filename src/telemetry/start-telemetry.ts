@@ -1,8 +1,7 @@
 import * as otel from '@opentelemetry/api';
-import { Resource, envDetectorSync } from '@opentelemetry/resources';
-import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { Resource } from '@opentelemetry/resources';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { createMetricExporter, createSpanExporter } from './otlp-exporters';
 import type { TelemetryConfig } from './telemetry-config';
 import { createTelemetryMetrics, type TelemetryMetrics } from './telemetry-metrics';
@@ -30,6 +29,15 @@ const SCOPE = 'thoughtline';
  * private to Thoughtline. Node only.
  */
 export function startTelemetry(config: TelemetryConfig): Telemetry {
+  // Optional peers, required only here: a process with telemetry off never loads them (loadTelemetry).
+  const { Resource, envDetectorSync } =
+    require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  const { MeterProvider, PeriodicExportingMetricReader } =
+    require('@opentelemetry/sdk-metrics') as typeof import('@opentelemetry/sdk-metrics');
+  const { BatchSpanProcessor } =
+    require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const { NodeTracerProvider } =
+    require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
   // Later resources win: the SDK's defaults, then ours, then OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES.
   const resource = Resource.default()
     .merge(new Resource({ 'service.name': 'thoughtline' }))

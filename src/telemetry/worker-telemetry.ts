@@ -1,6 +1,5 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { makeWorkflowExporter, type OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry';
+import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry';
 import { Runtime, type ActivityInterceptorsFactory, type InjectedSinks, type WorkerOptions } from '@temporalio/worker';
 import type { WorkflowInfo } from '@temporalio/workflow';
 import type { RunEventPublisher } from '../events/run-event-sinks';
@@ -11,17 +10,9 @@ import { createRunSpans } from './run-spans';
 import type { Telemetry } from './start-telemetry';
 import { createStepContent } from './step-content';
 import { Attr } from './workflows/attribute-names';
+import { TELEMETRY_WORKFLOW_MODULES } from './telemetry-workflow-modules';
 import { tenantLabel } from './workflows/tenant-label';
 import type { RunFacts, TelemetrySinks } from './workflows/telemetry-sinks';
-
-/**
- * The workflow interceptor modules telemetry adds to the bundle. A worker bundling at start gets
- * them through `interceptors.workflowModules`; a prebuilt bundle must be built with them
- * (`bundleWorkflowCode({ …, workflowInterceptorModules })`, see telemetryBundleOptions()).
- */
-export const TELEMETRY_WORKFLOW_MODULES: readonly string[] = [
-  path.join(__dirname, 'workflows', 'workflow-interceptors'),
-];
 
 /** What telemetry adds to a Worker. */
 export interface WorkerTelemetry {
@@ -47,6 +38,9 @@ export function workerTelemetry(telemetry: Telemetry): WorkerTelemetry {
   const { metrics } = telemetry;
   const approvals = createApprovalWatch();
   metrics.approvalsWaiting.addCallback((result) => result.observe(approvals.count()));
+  // An optional peer, required only once telemetry is on (loadTelemetry).
+  const { makeWorkflowExporter } =
+    require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
   const spans = telemetry.spanProcessor ? makeWorkflowExporter(telemetry.spanProcessor, telemetry.resource) : undefined;
   // Content needs traces (it goes on spans) and the opt-in; otherwise no run's span is remembered.
   const runSpans = telemetry.captureContent && telemetry.spanProcessor ? createRunSpans() : undefined;

@@ -16,6 +16,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../src/activities/models/scripted-model';
+import { OPTIONAL_PEERS } from '../../src/packaging/optional-peers';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import {
   asCommonJsExcerpt,
@@ -28,20 +29,40 @@ import {
 } from '../docs/doc-snippets';
 import { cliEnv } from '../helpers/cli-process';
 import { createHarness, useTestEnv } from '../helpers/temporal-env';
-import { installPackedPackage, type InstalledPackage } from './installed-package';
+import {
+  diskUsage,
+  installedWeight,
+  installFloorProject,
+  installPackedPackage,
+  type InstalledPackage,
+} from './installed-package';
 
 const run = promisify(execFile);
 const env = useTestEnv();
 let pkg: InstalledPackage;
+/** Left out of a default install: the optional peers (issue 80: pg, redis, MCP, OpenTelemetry…) and devDependencies. */
+const OPTIONAL_PEER_NAMES = [
+  'node-llama-cpp',
+  'better-sqlite3',
+  '@temporalio/testing',
+  ...Object.keys(OPTIONAL_PEERS),
+  'node-sql-parser',
+  'vitest',
+  'typescript',
+];
 const devDependencies = (
   JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
 ).devDependencies;
 
+let floor: ReturnType<typeof installFloorProject> | undefined;
 beforeAll(() => {
   // What README's first agent installs, and the AG-UI client docs/ag-ui.md has its reader install.
   pkg = installPackedPackage(['zod@4', 'tsx', `@ag-ui/client@${devDependencies['@ag-ui/client']}`]);
 }, 15 * 60_000);
-afterAll(() => pkg?.remove());
+afterAll(() => {
+  pkg?.remove();
+  floor?.remove();
+});
 
 /**
  * The entry points Node loads. `thoughtline/react` is browser code over React, a peer dependency a
@@ -143,10 +164,10 @@ describe('the installed package', () => {
       `import { createRequire } from 'node:module';
        const require = createRequire(new URL('./node_modules/thoughtline/package.json', import.meta.url));
        const where = (name) => { try { return require.resolve(name + '/package.json'); } catch (e) { return e.code; } };
-       console.log(JSON.stringify(Object.fromEntries(${JSON.stringify(['yaml', 'node-llama-cpp', '@temporalio/testing', 'vitest', 'typescript'])}.map((n) => [n, where(n)]))));`,
+       console.log(JSON.stringify(Object.fromEntries(${JSON.stringify(['yaml', ...OPTIONAL_PEER_NAMES, 'vitest', 'typescript'])}.map((n) => [n, where(n)]))));`,
     )) as Record<string, string>;
     expect(resolved['yaml']).toBe(path.join(pkg.dir, 'node_modules/yaml/package.json'));
-    for (const absent of ['node-llama-cpp', '@temporalio/testing', 'vitest', 'typescript'])
+    for (const absent of [...OPTIONAL_PEER_NAMES, 'vitest', 'typescript'])
       expect(resolved[absent], absent).toBe('MODULE_NOT_FOUND');
     expect(fs.existsSync(path.join(pkg.dir, 'node_modules/@node-llama-cpp'))).toBe(false);
     // The SQLite tool needs nothing installed beside it (node:sqlite; issue 80).
@@ -163,6 +184,52 @@ describe('the installed package', () => {
     );
     expect(sqlite).toEqual({ columns: ['x'], rows: [{ x: 7 }], rowCount: 1 });
   });
+
+  it(
+    'installs near its floor: at most 1.15x the node_modules of Temporal, the Anthropic SDK and zod alone (issue 80)',
+    () => {
+      floor = installFloorProject();
+      // What thoughtline brings itself, README's extras (zod@4, tsx, the AG-UI client) beside it left out.
+      const ours = installedWeight(pkg.dir, 'thoughtline');
+      const floorBytes = diskUsage(path.join(floor.dir, 'node_modules'));
+      const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+      const ratio = ours / floorBytes;
+      console.log(
+        `installed package: ${mb(ours)} MiB of node_modules, floor ${mb(floorBytes)} MiB, ratio ${ratio.toFixed(3)}`,
+      );
+      expect(ratio).toBeLessThanOrEqual(1.15);
+    },
+    15 * 60_000,
+  );
+
+  it('refuses OpenTelemetry export, configured but not installed, naming the npm install command (an optional peer)', async () => {
+    const traced = projectEnv({
+      THOUGHTLINE_TASK_QUEUE: `installed-otel-${process.pid}-${Date.now()}`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+    });
+    const refused = await run('npx', ['thoughtline', 'run', 'Say hello'], {
+      cwd: pkg.dir,
+      env: traced,
+      timeout: 120_000,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+    );
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('OpenTelemetry export (the OTEL_* variables) needs @opentelemetry/resources');
+    expect(refused.stderr).toContain(
+      'npm install @opentelemetry/resources@^1.30.1 @opentelemetry/sdk-metrics@^1.30.1 @opentelemetry/sdk-trace-base@^1.30.1 ' +
+        '@opentelemetry/sdk-trace-node@^1.30.1 @temporalio/interceptors-opentelemetry@1.24.0 @opentelemetry/exporter-trace-otlp-proto@^0.57.2 ' +
+        '@opentelemetry/exporter-metrics-otlp-proto@^0.57.2',
+    );
+    const redis = (await probe(
+      'redis.mjs',
+      `import { createEventBus } from 'thoughtline';
+       try { createEventBus('redis://127.0.0.1:1'); console.log(JSON.stringify({})); }
+       catch (e) { console.log(JSON.stringify({ name: e.name, installCommand: e.installCommand })); }`,
+    )) as { name?: string; installCommand?: string };
+    expect(redis).toEqual({ name: 'OptionalPeerMissingError', installCommand: 'npm install redis@^6.3.1' });
+  }, 180_000);
 
   it('runs `thoughtline run` offline, and refuses --model local without node-llama-cpp, naming the command', async () => {
     const cli = projectEnv({ THOUGHTLINE_TASK_QUEUE: `installed-run-${process.pid}-${Date.now()}` });

@@ -88,7 +88,8 @@ function filesUnder(dir: string): string[] {
 /**
  * Every file under `dir` (a room of src/domain) against the sandbox rule, reached from the workflows
  * or not: no Node builtin, no non-workflow Temporal package, and local imports, types included,
- * only from src/domain itself (the domain sits below the workflows and every app).
+ * only from src/domain itself (the domain sits below the workflows and every app) or from the
+ * package's vendor/ folder (third-party code, as a package is).
  */
 export function findImpureImports(dir: string, srcRoot: string): ImportViolation[] {
   const violations: ImportViolation[] = [];
@@ -99,7 +100,10 @@ export function findImpureImports(dir: string, srcRoot: string): ImportViolation
       else if (FORBIDDEN_PACKAGES.includes(specifier))
         violations.push({ file: rel, specifier, why: 'non-workflow Temporal package' });
       else if (specifier.startsWith('.')) {
-        const area = path.relative(srcRoot, path.resolve(path.dirname(file), specifier)).split(path.sep)[0];
+        const target = path.resolve(path.dirname(file), specifier);
+        // vendor/ holds third-party code the package ships (the SQL grammars): a package, not a room of src.
+        if (target.startsWith(path.join(srcRoot, '..', 'vendor') + path.sep)) continue;
+        const area = path.relative(srcRoot, target).split(path.sep)[0];
         if (area !== 'domain') violations.push({ file: rel, specifier, why: `import from src/${area}` });
       }
     }

@@ -1,9 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpConfig, McpServerConfig } from '../../domain/tools/mcp-config';
+import { mcpClient, mcpHttpClient, mcpStdioClient, mcpTypes } from './mcp-sdk';
 import { authorizedFetch, type Environment } from './mcp-http-auth';
 
 /** Last characters of a stdio server's stderr kept for error messages (after the worker's redaction). */
@@ -58,26 +57,26 @@ export function createMcpPool(
     let stderr = '';
     const transport: Transport =
       'command' in settings
-        ? new StdioClientTransport({
+        ? new (mcpStdioClient().StdioClientTransport)({
             command: settings.command,
             args: settings.args,
-            env: { ...getDefaultEnvironment(), ...settings.env },
+            env: { ...mcpStdioClient().getDefaultEnvironment(), ...settings.env },
             ...(settings.cwd ? { cwd: settings.cwd } : {}),
             stderr: 'pipe',
           })
-        : new StreamableHTTPClientTransport(new URL(settings.url), {
+        : new (mcpHttpClient().StreamableHTTPClientTransport)(new URL(settings.url), {
             requestInit: { headers: settings.headers },
             ...(settings.auth ? { fetch: authorizedFetch(server, settings.auth, env) } : {}),
           });
-    if (transport instanceof StdioClientTransport) {
+    if (transport instanceof mcpStdioClient().StdioClientTransport) {
       transport.stderr?.on(
         'data',
         (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS)),
       );
     }
-    const client = new Client(clientInfo, { capabilities: { elicitation: {} } });
+    const client = new (mcpClient().Client)(clientInfo, { capabilities: { elicitation: {} } });
     const calls = new Set<ElicitHandler>();
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    client.setRequestHandler(mcpTypes().ElicitRequestSchema, async (request) => {
       const only = calls.size === 1 ? [...calls][0] : undefined;
       return only ? await only(request.params) : { action: 'cancel' };
     });
@@ -97,7 +96,7 @@ export function createMcpPool(
         `could not connect: ${(err as Error).message}${stderr ? `; its stderr: ${stderr.trim()}` : ''}`,
       );
     }
-    const pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+    const pid = transport instanceof mcpStdioClient().StdioClientTransport ? (transport.pid ?? undefined) : undefined;
     return {
       server,
       client,

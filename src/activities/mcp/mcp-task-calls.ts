@@ -1,16 +1,10 @@
-import {
-  CallToolResultSchema,
-  CreateTaskResultSchema,
-  ErrorCode,
-  McpError,
-  type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MAX_MCP_TASK_ID_CHARS, type ElicitationAnswer, type ElicitationRequest, type McpTaskRef } from '../../domain';
 import { ToolError } from '../../tools/tool-error';
 import { decideElicitation } from './mcp-elicitation';
 import type { McpConnection } from './mcp-pool';
+import { mcpTypes } from './mcp-sdk';
 import { plainText } from './mcp-tool-spec';
 
 /** A short request (tasks/get, tasks/cancel): the run never waits on a connection for long. */
@@ -38,7 +32,7 @@ export async function takesTasks(
 }
 
 /** Either answer a task-augmented tools/call may get: the task, or (a server that chose to) the result itself. */
-const CallOrTask = z.union([CreateTaskResultSchema, CallToolResultSchema]);
+const callOrTask = () => z.union([mcpTypes().CreateTaskResultSchema, mcpTypes().CallToolResultSchema]);
 
 /**
  * Calls a tool as a task: the server answers at once with the task it started (or with the
@@ -50,14 +44,14 @@ export async function startToolTask(
   waitMs: number,
   signal: AbortSignal,
 ): Promise<McpTaskStep> {
-  const answer: unknown = await connection.client.request({ method: 'tools/call', params }, CallOrTask, {
+  const answer: unknown = await connection.client.request({ method: 'tools/call', params }, callOrTask(), {
     signal,
     timeout: TASK_REQUEST_TIMEOUT_MS,
     task: { ttl: waitMs },
   });
-  const created = CreateTaskResultSchema.safeParse(answer);
+  const created = mcpTypes().CreateTaskResultSchema.safeParse(answer);
   if (created.success) return { parked: taskRef(created.data.task, waitMs) };
-  return { result: CallToolResultSchema.parse(answer) };
+  return { result: mcpTypes().CallToolResultSchema.parse(answer) };
 }
 
 /**
@@ -107,7 +101,7 @@ export async function cancelToolTask(connection: McpConnection, taskId: string):
     .cancelTask(taskId, { timeout: TASK_REQUEST_TIMEOUT_MS })
     .catch((err: unknown) => {
       // -32602: unknown, or already in a terminal status (the spec's answer): nothing left to cancel.
-      if (err instanceof McpError && err.code === ErrorCode.InvalidParams) return;
+      if (err instanceof mcpTypes().McpError && err.code === mcpTypes().ErrorCode.InvalidParams) return;
       throw err;
     });
 }
@@ -144,10 +138,14 @@ async function answerQuestion(
   });
   const timer = setTimeout(() => stop.abort(new Error('no question')), QUESTION_WAIT_MS);
   try {
-    const result = await connection.client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema, {
-      signal: stop.signal,
-      timeout: QUESTION_WAIT_MS + TASK_REQUEST_TIMEOUT_MS,
-    });
+    const result = await connection.client.experimental.tasks.getTaskResult(
+      task.taskId,
+      mcpTypes().CallToolResultSchema,
+      {
+        signal: stop.signal,
+        timeout: QUESTION_WAIT_MS + TASK_REQUEST_TIMEOUT_MS,
+      },
+    );
     return { result };
   } catch (err) {
     if (signal.aborted) throw err;
@@ -171,14 +169,14 @@ async function taskResult(
   options: { signal: AbortSignal; timeout: number },
 ): Promise<CallToolResult> {
   return connection.client.experimental.tasks
-    .getTaskResult(taskId, CallToolResultSchema, options)
+    .getTaskResult(taskId, mcpTypes().CallToolResultSchema, options)
     .catch(gone(server, taskId));
 }
 
 /** A task the server no longer knows (expired, or the server restarted without keeping it) is final. */
 function gone(server: string, taskId: string): (err: unknown) => never {
   return (err) => {
-    if (err instanceof McpError && err.code === ErrorCode.InvalidParams)
+    if (err instanceof mcpTypes().McpError && err.code === mcpTypes().ErrorCode.InvalidParams)
       throw new ToolError(`The MCP server "${server}" no longer knows the task ${taskId}: ${err.message}`, {
         retryable: false,
       });

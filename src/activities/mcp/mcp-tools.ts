@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   DEFAULT_MCP_TASK_WAIT_MS,
   type ElicitationRequest,
@@ -12,6 +12,7 @@ import { decideElicitation } from './mcp-elicitation';
 import type { Environment } from './mcp-http-auth';
 import { createMcpPool, McpUnavailableError, type McpConnection, type McpPool } from './mcp-pool';
 import { mcpObservation } from './mcp-result';
+import { mcpTypes } from './mcp-sdk';
 import { mcpProgressUpdate } from './mcp-progress';
 import type { ToolProgressUpdate } from '../../domain/tools/tool-progress';
 import { isOfferable, mcpToolSpec } from './mcp-tool-spec';
@@ -128,9 +129,9 @@ export function createMcpTools(
   /** A failure of the connection itself: dropped, so the retry dials a new one. */
   async function failed(connection: McpConnection, err: unknown): Promise<never> {
     if (
-      err instanceof McpError &&
-      err.code !== ErrorCode.ConnectionClosed &&
-      err.code !== ErrorCode.RequestTimeout &&
+      err instanceof mcpTypes().McpError &&
+      err.code !== mcpTypes().ErrorCode.ConnectionClosed &&
+      err.code !== mcpTypes().ErrorCode.RequestTimeout &&
       connection.isOpen()
     ) {
       throw new ToolError(`MCP server "${connection.server}" refused: ${err.message}`, { retryable: false });
@@ -260,6 +261,8 @@ function isInvalidContent(err: unknown): boolean {
     err instanceof Error &&
     (err.name === 'ZodError' ||
       err.name === '$ZodError' ||
-      (err instanceof McpError && err.code === ErrorCode.InvalidParams && /result/i.test(err.message)))
+      (err instanceof mcpTypes().McpError &&
+        err.code === mcpTypes().ErrorCode.InvalidParams &&
+        /result/i.test(err.message)))
   );
 }

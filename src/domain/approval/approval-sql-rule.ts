@@ -17,19 +17,23 @@ let parsers: readonly SqlParser[] | undefined;
  * The two grammars, loaded on first use: they are about 600 KB of code that a worker whose runs
  * have no SQL rule should not evaluate. The workflow bundle preloads this module, so the parsers
  * made by the first run that needs them serve every later run in the V8 context; they keep no
- * state between parses.
+ * state between parses. They are node-sql-parser's own build files, copied into the package's
+ * vendor/ folder (scripts/vendor-sql-grammars.cjs): the package whole is 89 MB. The path is the
+ * same from src/ and dist/, both one level under the root.
  */
 function sqlParsers(): readonly SqlParser[] {
   parsers ??= [
     {
       dialect: 'PostgreSQL',
       parser: new (
-        require('node-sql-parser/build/postgresql') as typeof import('node-sql-parser/build/postgresql')
+        require('../../../vendor/node-sql-parser/postgresql') as typeof import('node-sql-parser/build/postgresql')
       ).Parser(),
     },
     {
       dialect: 'MySQL',
-      parser: new (require('node-sql-parser/build/mysql') as typeof import('node-sql-parser/build/mysql')).Parser(),
+      parser: new (
+        require('../../../vendor/node-sql-parser/mysql') as typeof import('node-sql-parser/build/mysql')
+      ).Parser(),
     },
   ];
   return parsers;

@@ -1,6 +1,9 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from '../../packaging/load-pg';
 import type { SqlDialect, SqlDriver, SqlExecutor, SqlRow, SqlValue } from './sql-driver';
 import { StoreDatabaseError } from '../store-errors';
+
+const FEATURE = 'The Postgres chain store';
 
 /** How long a statement waits for a connection before the store says the database is down. */
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -45,7 +48,7 @@ export function postgresWhere(url: string): string {
 export function openPostgresDriver(url: string): SqlDriver {
   const where = postgresWhere(url);
   const fail = (cause: unknown) => (cause instanceof StoreDatabaseError ? cause : new StoreDatabaseError(where, cause));
-  const pool = new pg.Pool({
+  const pool = new (loadPg(FEATURE).Pool)({
     connectionString: url,
     max: POOL_SIZE,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
@@ -98,7 +101,7 @@ export function openPostgresDriver(url: string): SqlDriver {
           // The connection is gone: drop it from the pool rather than hand it out again.
           broken = true;
         }
-        throw error instanceof Error && error.constructor !== Error && !(error instanceof pg.DatabaseError)
+        throw error instanceof Error && error.constructor !== Error && !(error instanceof loadPg(FEATURE).DatabaseError)
           ? error
           : fail(error);
       } finally {

@@ -2,7 +2,9 @@
  * A user's `npm install thoughtline` brings `dependencies` (and optional and peer ones), never
  * `devDependencies`: a shipped module that loads a dev dependency works in this checkout and fails
  * with "Cannot find module" in every user's project (issue 62: `yaml`). This reads what every file
- * of src loads at run time and fails on any package the package does not declare.
+ * of src loads at run time and fails on any package the package does not declare. Which are
+ * dependencies (an allow-list) and which optional peers, loaded lazily with an install hint, is
+ * optional-peers.test.ts's rule.
  */
 import fs from 'node:fs';
 import os from 'node:os';

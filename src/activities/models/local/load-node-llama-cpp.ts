@@ -1,3 +1,5 @@
+import { isMissingPackage } from '../../../packaging/optional-peers';
+
 type NodeLlamaCpp = typeof import('node-llama-cpp', { with: { 'resolution-mode': 'import' } });
 
 /**
@@ -21,16 +23,6 @@ export class LocalModelRuntimeMissingError extends Error {
       { cause },
     );
   }
-}
-
-/** True when `error` says the package `name` itself cannot be found (not a file inside it, not another package). */
-export function isMissingPackage(error: unknown, name: string): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (
-    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
-    typeof message === 'string' &&
-    message.includes(`'${name}'`)
-  );
 }
 
 /**

@@ -1,7 +1,9 @@
-import pg from 'pg';
+import { loadPg } from '../../../packaging/load-pg';
 import { describeFailure, runCommand } from '../../run-command';
 import type { ServerBinaryPaths } from '../cluster-paths';
 import { POSTGRES_USER } from './cluster-postgres';
+
+const FEATURE = "The cluster's Postgres";
 
 /** The two databases of development-postgres12.yaml: history and the rest, and visibility. */
 export const TEMPORAL_DATABASES = [
@@ -17,7 +19,7 @@ export async function askPostgres<T>(
   params: unknown[],
   read: (rows: unknown[]) => T,
 ): Promise<T> {
-  const client = new pg.Client({ host: '127.0.0.1', port, user: POSTGRES_USER, database });
+  const client = new (loadPg(FEATURE).Client)({ host: '127.0.0.1', port, user: POSTGRES_USER, database });
   await client.connect();
   try {
     return read((await client.query(sql, params)).rows);

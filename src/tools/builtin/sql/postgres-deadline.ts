@@ -1,5 +1,8 @@
 import net from 'node:net';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from '../../../packaging/load-pg';
+
+const FEATURE = 'The Postgres query tool';
 
 /** How a backend that ran past its deadline was stopped. */
 export interface DeadlineOutcome {
@@ -50,7 +53,7 @@ export function watchDeadline(
 async function stopBackend(backend: Backend, config: pg.ClientConfig): Promise<DeadlineOutcome> {
   const pid = backend.processID ?? 0;
   await sendCancelRequest(backend).catch(() => undefined);
-  const watcher = new pg.Client({
+  const watcher = new (loadPg(FEATURE).Client)({
     ...config,
     connectionTimeoutMillis: 5_000,
     query_timeout: 5_000,

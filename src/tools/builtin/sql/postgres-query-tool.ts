@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from '../../../packaging/load-pg';
 import { defineTool, type ToolContext, type ToolDefinition } from '../../define-tool';
 import { ToolError } from '../../tool-error';
 import type { PostgresConnectionOptions } from './postgres-connection';
@@ -7,6 +8,8 @@ import { postgresRoleRisks, roleRefusal, type PostgresRisk } from './postgres-ro
 import { RowCollector, positiveCap, type QueryCaps, type SqlQueryResult } from './query-result';
 import type { SqlQueryInput } from './sql-input';
 import { messageOf, sqlCaps, sqlToolBase, type SqlToolOptions } from './sql-tool-options';
+
+const FEATURE = 'The Postgres query tool';
 
 export interface PostgresQueryToolOptions extends SqlToolOptions {
   /** A connection string, or node-postgres pool options. Use a role with SELECT grants only. */
@@ -74,7 +77,7 @@ async function checkOnce(client: pg.PoolClient, accepted: ReadonlySet<PostgresRi
 }
 
 function createPool(config: PostgresConnectionOptions, statementTimeoutMs: number): pg.Pool {
-  const pool = new pg.Pool({
+  const pool = new (loadPg(FEATURE).Pool)({
     max: 4,
     idleTimeoutMillis: 10_000,
     connectionTimeoutMillis: 10_000,
@@ -188,8 +191,8 @@ async function fetchRows(client: pg.PoolClient, caps: QueryCaps, beforeBatch: ()
 
 /** A query the server refused: final for this call, since retrying the same text fails the same way. */
 function refused(error: unknown, hint?: string): ToolError {
-  const code = error instanceof pg.DatabaseError && error.code ? ` (SQLSTATE ${error.code})` : '';
-  const serverSide = error instanceof pg.DatabaseError;
+  const code = error instanceof loadPg(FEATURE).DatabaseError && error.code ? ` (SQLSTATE ${error.code})` : '';
+  const serverSide = error instanceof loadPg(FEATURE).DatabaseError;
   const message = serverSide
     ? `PostgreSQL refused the query: ${error.message}${code}.${hint ? ` ${hint}` : ''}`
     : `The PostgreSQL query failed: ${messageOf(error)}`;

@@ -43,7 +43,6 @@ let pkg: InstalledPackage;
 /** Left out of a default install: the optional peers (issue 80: pg, redis, MCP, OpenTelemetry…) and devDependencies. */
 const OPTIONAL_PEER_NAMES = [
   'node-llama-cpp',
-  'better-sqlite3',
   '@temporalio/testing',
   ...Object.keys(OPTIONAL_PEERS),
   'node-sql-parser',

@@ -24,7 +24,7 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 };
 
 /** Optional peers with a guard of their own (or types only), not loaded through OPTIONAL_PEERS. */
-const OTHER_OPTIONAL_PEERS = ['@ai-sdk/provider', '@temporalio/testing', 'better-sqlite3', 'node-llama-cpp', 'react'];
+const OTHER_OPTIONAL_PEERS = ['@ai-sdk/provider', '@temporalio/testing', 'node-llama-cpp', 'react'];
 
 describe('a default install', () => {
   it('brings only the allow-listed dependencies', () => {

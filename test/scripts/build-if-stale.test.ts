@@ -11,7 +11,7 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 /** A project with the script and the four outputs it checks, compiled by the repo's TypeScript. */
 function project(): void {
   fs.mkdirSync(path.join(root, 'scripts'));
-  for (const script of ['build-if-stale.cjs', 'prune-dist.cjs'])
+  for (const script of ['build-if-stale.cjs', 'prune-dist.cjs', 'vendor-sql-grammars.cjs'])
     fs.copyFileSync(path.join(REPO, 'scripts', script), path.join(root, 'scripts', script));
   // The preload list's generator bundles the real workflows (its own test covers it); here a stand-in
   // that counts its runs, which must follow the compiles.

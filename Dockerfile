@@ -18,7 +18,7 @@ RUN npm ci --ignore-scripts
 
 COPY tsconfig.json tsconfig.build.json ./
 # The build's own steps: the preload list from the workflow bundle's graph, and pruning dist/.
-COPY scripts/generate-preload-list.cjs scripts/prune-dist.cjs ./scripts/
+COPY scripts/generate-preload-list.cjs scripts/prune-dist.cjs scripts/vendor-sql-grammars.cjs ./scripts/
 COPY src ./src
 RUN npm run build
 
@@ -38,6 +38,14 @@ RUN npm ci --omit=dev --ignore-scripts \
  && node -e "require('@temporalio/core-bridge')"
 
 COPY --from=build /app/dist ./dist
+# The SQL grammars the approval rules parse with (copied from node-sql-parser at build time).
+COPY --from=build /app/vendor ./vendor
+# The production topology's optional peers, which a default install leaves out: pg (the chain
+# store), redis (the event bus), the MCP SDK and OpenTelemetry export, at the ranges the package
+# names (src/packaging/optional-peers.ts).
+RUN npm install --no-save --omit=dev --ignore-scripts --no-audit --no-fund \
+      $(node -p "Object.entries(require('./dist/packaging/optional-peers.js').OPTIONAL_PEERS).map(([n, r]) => n + '@' + r).join(' ')") \
+ && npm cache clean --force
 # The browser viewer `thoughtline serve` serves at / (plain files, no build step).
 COPY viewer ./viewer
 

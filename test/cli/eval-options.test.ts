@@ -94,7 +94,7 @@ describe('eval: the command line', () => {
 
   it('refuses mistakes with what was meant, before anything connects', () => {
     expect(() => parseCommandLine(['eval'], COMMANDS)).toThrow(
-      '"eval" needs a dataset, e.g. thoughtline eval evals/loop.jsonl.',
+      '"eval" needs a dataset, e.g. thoughtline eval eval/loop.jsonl.',
     );
     expect(() => parseCommandLine(['eval', 'a.jsonl', '--repaet', '3'], COMMANDS)).toThrow(
       'unknown option --repaet; did you mean --repeat?',

@@ -11,18 +11,22 @@ const ROOT = path.resolve(__dirname, '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-eval-worker-log-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** The loop dataset's case whose tool fails on purpose: the SDK warns "Activity failed" for it. */
-function failingToolCase(): string {
+/**
+ * The loop dataset's case whose tool throws on its first attempt (a plain error, retried): the SDK
+ * warns "Activity failed" for it. A typed refusal (ToolError, not retryable) logs no warning at all
+ * (test/activities/tool-refusal-log.test.ts).
+ */
+function flakyToolCase(): string {
   const lines = fs.readFileSync(path.join(ROOT, 'eval/loop.jsonl'), 'utf8').split('\n');
-  const line = lines.find((l) => l.includes('"id":"failing-tool-gives-up"'));
-  if (!line) throw new Error('eval/loop.jsonl has no failing-tool-gives-up case');
+  const line = lines.find((l) => l.includes('"id":"flaky-tool-retried"'));
+  if (!line) throw new Error('eval/loop.jsonl has no flaky-tool-retried case');
   return `${line}\n`;
 }
 
 describe("thoughtline eval with this process's worker", () => {
   it('keeps the worker\'s expected "Activity failed" warnings out of the progress, in <out>/worker.log', async () => {
-    const dataset = path.join(dir, 'failing.jsonl');
-    fs.writeFileSync(dataset, failingToolCase());
+    const dataset = path.join(dir, 'flaky.jsonl');
+    fs.writeFileSync(dataset, flakyToolCase());
     const out = path.join(dir, 'out');
     const ran = await runCli(
       ['eval', dataset, '--tools', path.join(ROOT, 'eval/loop-tools.cjs'), '--out', out],

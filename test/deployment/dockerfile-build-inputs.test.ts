@@ -1,6 +1,7 @@
 /**
  * The Dockerfile's build stage runs `npm run build` on what it copied: every script the build line
- * runs must be copied before it (Docker does not run on the CI machine, so nothing else would notice).
+ * runs must be copied before it; its runtime stage needs what a default install leaves out (Docker
+ * does not run on the CI machine, so nothing else would notice).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,6 +25,18 @@ describe('the Dockerfile builds with the scripts the build runs', () => {
     const needed = scriptsRun(build);
     expect(needed.length).toBeGreaterThan(0);
     expect(copiedBeforeBuild(read('Dockerfile'))).toEqual(expect.arrayContaining(needed));
+  });
+
+  it("the image carries what a default install leaves out: the SQL grammars and the production topology's optional peers", () => {
+    const dockerfile = read('Dockerfile');
+    const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
+    expect(runtime).toMatch(/^COPY --from=build \/app\/vendor \.\/vendor$/m);
+    // Every optional peer of OPTIONAL_PEERS, read from dist after dist is copied in.
+    const copiedDist = runtime.indexOf('COPY --from=build /app/dist');
+    const installed = runtime.indexOf("require('./dist/packaging/optional-peers.js').OPTIONAL_PEERS");
+    expect(copiedDist).toBeGreaterThan(-1);
+    expect(installed).toBeGreaterThan(copiedDist);
+    expect(runtime.slice(runtime.lastIndexOf('RUN npm install', installed), installed)).toContain('--omit=dev');
   });
 
   it('would notice a script missing from the copies', () => {

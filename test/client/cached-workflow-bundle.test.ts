@@ -46,10 +46,12 @@ describe('the cached workflow bundle', () => {
   }, 120_000);
 
   it("serves the CLI's embedded worker, encrypted payloads included, saying on stderr that it bundles", async () => {
-    // A project of its own (the built CLI copied, the checkout's node_modules linked), so its bundle
+    // A project of its own (the built CLI and vendor/ copied, the checkout's node_modules linked), so its bundle
     // cache starts empty whatever other files or earlier runs left in the checkout's.
     const project = path.join(path.dirname(cacheDir), 'project');
     fs.cpSync(path.join(PROJECT_ROOT, 'dist'), path.join(project, 'dist'), { recursive: true });
+    // The SQL grammars the workflows read from beside dist (as the package ships them).
+    fs.cpSync(path.join(PROJECT_ROOT, 'vendor'), path.join(project, 'vendor'), { recursive: true });
     fs.copyFileSync(path.join(PROJECT_ROOT, 'package.json'), path.join(project, 'package.json'));
     fs.symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(project, 'node_modules'));
     const env = cliEnv({

@@ -107,6 +107,7 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'cli chain': read('chain --role R --policy, and --as-of, each view'),
   'cli watch': read('watch --policy of the ended run (the developer’s view)'),
   'cli status': read('status --role R, each view'),
+  'cli runs': read('runs --tenant --role R --json, each view (ids, states, endings; spend hidden from end users)'),
   'cli tree': read('tree (the developer’s view)'),
   'cli export': read('export --format json --role R --policy, each view'),
   'cli search': read('search --text <each hidden word> --role R --policy on the store'),

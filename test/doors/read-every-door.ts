@@ -325,6 +325,7 @@ export async function readEveryDoor(env: TestEnv, o: EveryDoorOptions): Promise<
         temporal,
       ]);
       jobs.push(['cli status', view, ['status', runId, '--role', view], temporal]);
+      jobs.push(['cli runs', view, ['runs', '--tenant', 'acme', '--role', view, '--json'], temporal]);
       jobs.push([
         'cli export',
         view,

@@ -53,6 +53,6 @@ describe('thoughtline score', () => {
     }
     const unknown = await runCli(['score', id, '--name', 'accepted', '--value', '1'], env());
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain(`No agent run with workflow id ${id}`);
+    expect(unknown.stderr).toContain(`no run "${id}" (check the id with \`npx thoughtline runs\`)`);
   });
 });

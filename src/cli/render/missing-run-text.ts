@@ -1,11 +1,20 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { UnknownRunError } from '../../client/errors/unknown-run-error';
 import { cliName } from '../../client/follow/cli-name';
+
+/**
+ * The SDK's WorkflowNotFoundError, read by its name: importing @temporalio/client for `instanceof`
+ * would load it in every CLI process before the command's own file (main.ts loads this first).
+ */
+function notFoundWorkflowId(e: Error): string | undefined {
+  const { workflowId } = e as { workflowId?: unknown };
+  return e.name === 'WorkflowNotFoundError' && typeof workflowId === 'string' && workflowId ? workflowId : undefined;
+}
 
 /** The run id a failure says is missing, from it or any error it wraps; undefined for other failures. */
 export function missingRunId(err: unknown): string | undefined {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
-    if (e instanceof WorkflowNotFoundError && e.workflowId) return e.workflowId;
+    const notFound = notFoundWorkflowId(e);
+    if (notFound !== undefined) return notFound;
     if (e instanceof UnknownRunError) return e.workflowId;
   }
   return undefined;

@@ -7,7 +7,9 @@
  * a user's install would carry all of it for two files. The grammars need `big-integer`, a
  * dependency of ours. Run by `npm run build` and scripts/build-if-stale.cjs before the workflow
  * bundle is read (the rule is bundled into it); a file is rewritten only when its bytes differ.
- * Plain CommonJS with no dependency: it runs before anything is compiled.
+ * An argument names another folder to write vendor/ under, beside a compile of src/ elsewhere
+ * (`npm run bench` compiles into .thoughtline/bench-dist). Plain CommonJS with no dependency: it
+ * runs before anything is compiled.
  */
 'use strict';
 const fs = require('node:fs');
@@ -15,7 +17,7 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const source = path.dirname(require.resolve('node-sql-parser/package.json', { paths: [root] }));
-const target = path.join(root, 'vendor', 'node-sql-parser');
+const target = path.join(path.resolve(root, process.argv[2] ?? '.'), 'vendor', 'node-sql-parser');
 const { version, license } = JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8'));
 
 const files = {

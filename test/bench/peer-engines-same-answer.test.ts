@@ -33,6 +33,10 @@ beforeAll(async () => {
       stdio: 'pipe',
     },
   );
+  execFileSync(process.execPath, [path.join(root, 'scripts/vendor-sql-grammars.cjs'), '.thoughtline/bench-dist'], {
+    cwd: root,
+    stdio: 'pipe',
+  });
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'peer-engines-'));
   infra = await startInfra(root, peersDir, workDir, () => {}, { postgres: true, restate: true });
   expect(infra.errors).toEqual([]);

@@ -13,40 +13,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installTestNode, NODE_PACKAGE } from '../helpers/test-node';
 
 const ROOT = path.resolve(__dirname, '../..');
 const BIN = path.join(ROOT, 'dist/cli/bin.js');
 const OLD_NODE_VERSION = '16.20.2';
-const NODE_PACKAGE = `node-${process.platform}-${process.arch}`;
 const engines = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } })
   .engines.node;
 
 let oldNode: string;
 let tmp: string;
-
-/** Node 16 from the npm registry, installed once under .thoughtline/test-node (not .thoughtline/node: the bin must not take it). */
-function installOldNode(): string {
-  const prefix = path.join(ROOT, '.thoughtline/test-node', OLD_NODE_VERSION);
-  const node = path.join(prefix, 'node_modules', NODE_PACKAGE, 'bin/node');
-  if (!fs.existsSync(node)) {
-    fs.mkdirSync(prefix, { recursive: true });
-    execFileSync(
-      'npm',
-      [
-        'install',
-        '--prefix',
-        prefix,
-        '--no-save',
-        '--no-package-lock',
-        '--ignore-scripts',
-        '--no-audit',
-        '--no-fund',
-      ].concat(['--loglevel=error', `${NODE_PACKAGE}@${OLD_NODE_VERSION}`]),
-      { stdio: 'pipe', timeout: 240_000 },
-    );
-  }
-  return node;
-}
 
 /** Makes `<dir>/.thoughtline/node/<version>/…/bin/node` run `node` (as ensure-node.sh lays it out). */
 function placeNode(dir: string, version: string, node: string): string {
@@ -96,7 +72,7 @@ mkdir -p "$prefix/node_modules/${NODE_PACKAGE}/bin" && ln -s "${process.execPath
 const NEEDS = 'thoughtline: this is Node 16.20.2 and thoughtline needs Node 22.13 or newer: installing Node';
 
 beforeAll(() => {
-  oldNode = installOldNode();
+  oldNode = installTestNode(OLD_NODE_VERSION);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'node-version-bin-'));
 }, 300_000);
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

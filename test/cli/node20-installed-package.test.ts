@@ -15,11 +15,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv } from '../helpers/cli-process';
 import { installPackedPackage, type InstalledPackage } from '../api/installed-package';
+import { installTestNode, NODE_PACKAGE } from '../helpers/test-node';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
 const NODE_20_VERSION = '20.20.2';
-const NODE_PACKAGE = `node-${process.platform}-${process.arch}`;
 /** scripts/ensure-node.sh's version, the one the bin installs. */
 const NODE_22_VERSION = /THOUGHTLINE_NODE_VERSION:-([\d.]+)/.exec(
   fs.readFileSync(path.join(ROOT, 'scripts/ensure-node.sh'), 'utf8'),
@@ -43,26 +43,7 @@ function findNode20(): string {
       }
     });
   if (onPath) return onPath;
-  const prefix = path.join(ROOT, '.thoughtline/test-node', NODE_20_VERSION);
-  const node = path.join(prefix, 'node_modules', NODE_PACKAGE, 'bin/node');
-  if (!fs.existsSync(node)) {
-    fs.mkdirSync(prefix, { recursive: true });
-    execFileSync(
-      'npm',
-      [
-        'install',
-        '--prefix',
-        prefix,
-        '--no-save',
-        '--no-package-lock',
-        '--ignore-scripts',
-        '--no-audit',
-        '--no-fund',
-      ].concat(['--loglevel=error', `${NODE_PACKAGE}@${NODE_20_VERSION}`]),
-      { stdio: 'pipe', timeout: 240_000 },
-    );
-  }
-  return node;
+  return installTestNode(NODE_20_VERSION);
 }
 
 /** The project's environment on Node 20: npm's own cache kept, HOME and the per-user Node cache new. */

@@ -34,6 +34,7 @@ import {
 import type { BudgetRaise } from '../domain/run/budget-pause';
 import { actorId, toPerson, type Actor } from './decisions/actor';
 import type { DecisionSending } from './decisions/sign-decision';
+import { eagerStartOption } from './start/eager-start';
 import { namedAgentInput } from './start/named-agent-input';
 import { redactContext } from './start/redact-context';
 import { runsOfAgent, type AgentRunListing } from './runs/runs-of-agent';
@@ -211,6 +212,7 @@ export class AgentClient {
       taskQueue: this.taskQueue,
       workflowId,
       ...agentStartOptions(input, options.origin),
+      ...eagerStartOption(this.client),
       // An idempotent start (a webhook delivery): an id used before, even by a closed run, is refused.
       ...(options.once ? { workflowIdReusePolicy: 'REJECT_DUPLICATE' as const } : {}),
     });

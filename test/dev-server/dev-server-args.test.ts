@@ -50,6 +50,7 @@ describe('devServerArgs', () => {
     expect(values(args, '--dynamic-config-value')).toEqual([
       'history.transferProcessorMaxPollRPS=1000',
       'system.enableActivityEagerExecution=true',
+      'system.enableEagerWorkflowStart=true',
       'history.transferProcessorUpdateAckInterval="1s"',
       'history.MaxBufferedQueryCount=100',
       ...VERSIONING,
@@ -59,6 +60,7 @@ describe('devServerArgs', () => {
     expect(values(inMemory, '--dynamic-config-value')).toEqual([
       'history.transferProcessorMaxPollRPS=1000',
       'system.enableActivityEagerExecution=true',
+      'system.enableEagerWorkflowStart=true',
       'history.transferProcessorUpdateAckInterval="1s"',
       'history.MaxBufferedQueryCount=100',
       ...VERSIONING,

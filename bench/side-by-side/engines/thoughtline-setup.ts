@@ -34,7 +34,7 @@ export async function loopWorker(
   bundlePath: string,
   taskQueue: string,
   settings: LoopSettings,
-): Promise<{ worker: Worker; close(): Promise<void> }> {
+): Promise<{ worker: Worker; connection: NativeConnection; close(): Promise<void> }> {
   const connection = await NativeConnection.connect({ address: infra.address });
   const worker = await createAgentWorker({
     connection,
@@ -45,16 +45,23 @@ export async function loopWorker(
     workflowBundle: { codePath: bundlePath },
     workerOptions: traceOptions(),
   });
-  return { worker, close: () => connection.close() };
+  return { worker, connection, close: () => connection.close() };
 }
 
+/**
+ * The runs' client. Given the worker's NativeConnection (worker and client in one process, as the
+ * loop and concurrent scenarios run), AgentClient starts each run eagerly on that worker.
+ */
 export async function loopClient(
   infra: TemporalInfra,
   taskQueue: string,
+  shared?: NativeConnection,
 ): Promise<{ agents: AgentClient; client: Client; close(): Promise<void> }> {
-  const connection = await Connection.connect({ address: infra.address });
+  const connection = shared ?? (await Connection.connect({ address: infra.address }));
   const client = new Client({ connection, namespace: infra.namespace });
-  return { agents: new AgentClient({ client, taskQueue }), client, close: () => connection.close() };
+  // A shared connection is the worker's to close.
+  const close = shared ? async () => {} : () => connection.close();
+  return { agents: new AgentClient({ client, taskQueue }), client, close };
 }
 
 /** Debug aid (gaps probe): BENCH_TRACE_FILE records each activity's execute window, innermost. */

@@ -54,8 +54,8 @@ async function main(): Promise<void> {
     };
     const taskQueue = `bench-peers-thoughtline-${randomUUID()}`;
     const bundle = await bundlePathFor(infra, request.infra.workDir);
-    const { worker, close } = await loopWorker(infra, bundle, taskQueue, settings);
-    const client = await loopClient(infra, taskQueue);
+    const { worker, connection, close } = await loopWorker(infra, bundle, taskQueue, settings);
+    const client = await loopClient(infra, taskQueue, connection);
     try {
       return await worker.runUntil(() => fn(client.agents, lib.script.answerFor(request.iterations)));
     } finally {

@@ -46,7 +46,8 @@ async function main(): Promise<void> {
     const infra = request.infra.temporal;
     const settings: LoopSettings = {
       script: lib.script,
-      marks: lib.createMarks(request.marksDir ?? path.join(request.infra.workDir, 'marks-unused')),
+      // No marks dir (state, concurrent): no marks, as the other engines write none there.
+      marks: request.marksDir ? lib.createMarks(request.marksDir) : { mark: () => {} },
       iterations: request.iterations,
       modelDelayMs: request.modelDelayMs ?? 0,
       observationBytes: request.observationBytes ?? 64,

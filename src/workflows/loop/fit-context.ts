@@ -6,12 +6,21 @@ import type { RunContext } from '../core/state/run-context';
 import { summariseTurns } from '../model/summarise-turns';
 
 /**
+ * Without a summary, a conversation over the limit is cut to this share of it, not to just under
+ * it: the next few iterations then fit as they are, so the conversation the model reads keeps its
+ * beginning (the provider's prompt cache reads it again instead of writing a new one each call),
+ * and a run past the limit records one compaction every few iterations instead of one each.
+ */
+export const COMPACT_TO_SHARE = 0.85;
+
+/**
  * Keeps the conversation under `maxContextChars`, as a visible `compaction` step while the chain
  * keeps everything. With `contextSummary` set and whole turns to drop, it drops enough of them to
  * bring the conversation down to half the limit, and one model call summarises them into the task
  * message (so a compaction happens once in a while, not every iteration); then the promise to
  * await. Otherwise (or after that, if the kept turns alone are still too long) old tool results
- * are elided and the oldest turns dropped with a note, synchronously: undefined.
+ * are elided and the oldest turns dropped with a note, down to COMPACT_TO_SHARE of the limit,
+ * synchronously: undefined.
  */
 export function fitContext(ctx: RunContext): Promise<void> | undefined {
   const { input, state } = ctx;
@@ -20,7 +29,7 @@ export function fitContext(ctx: RunContext): Promise<void> | undefined {
   const settings = input.contextSummary;
   const turns = settings ? state.turnsToDrop(Math.floor(input.maxContextChars / 2)) : 0;
   if (settings && turns > 0) return summariseAndDrop(ctx, settings, turns, before);
-  const removed = state.compactToFit(input.maxContextChars, before);
+  const removed = state.compactToFit(Math.floor(input.maxContextChars * COMPACT_TO_SHARE), before);
   if (removed > 0)
     ctx.chain.note(
       'compaction',
@@ -53,7 +62,7 @@ async function summariseAndDrop(
   }
   state.dropTurns(turns, summary);
   // The turns that must stay may still be too long on their own: their old results go as before.
-  const more = state.compactToFit(input.maxContextChars);
+  const more = state.compactToFit(Math.floor(input.maxContextChars * COMPACT_TO_SHARE));
   const sizes = `${before} → ${state.contextChars()} characters, limit ${input.maxContextChars}`;
   const extra = more > 0 ? `; then removed ${more} more older tool results or turns` : '';
   chain.note(

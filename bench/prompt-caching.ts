@@ -21,9 +21,10 @@ import type { BenchContext } from './lib/bench-context';
 import { measurement, type FigureBody } from './lib/figure';
 import { summarise } from './lib/stats';
 import { runLimitMs, within } from './lib/within';
+import { measurePastContextLimit } from './prompt-caching-past-limit';
 
 /** Claude Sonnet at its list prices (input 3, output 15, cache write 3.75, cache read 0.30 USD per MTok). */
-const MODEL = { provider: 'anthropic', model: 'claude-sonnet-4-6' } as const;
+export const MODEL = { provider: 'anthropic', model: 'claude-sonnet-4-6' } as const;
 const ITERATIONS = 20;
 /** At most this share of input tokens not read from the cache: the issue asks for at least 80% read. */
 const NOT_READ_TARGET = 0.2;
@@ -69,6 +70,7 @@ export async function measurePromptCaching(ctx: BenchContext, _config: BenchConf
       throw new Error(`the run ended ${result.terminationReason} after ${result.toolCalls} tool calls`);
     }
     const after = fake.cacheTotals();
+    const pastLimit = await measurePastContextLimit(ctx);
     const bodies = fake.requests.flatMap((r) => (r.body ? [r.body] : []));
     const before = replay(bodies.map(withoutMessageMarkers), after.outputTokens);
     // The anchor's share: the same requests with the tail breakpoint alone (one turn adds 3 blocks here,
@@ -86,7 +88,7 @@ export async function measurePromptCaching(ctx: BenchContext, _config: BenchConf
       ...(sameUsage(llmUsage, result.usage) ? [] : ["the chain's llm steps do not sum to the run's usage"]),
     ];
     return {
-      errors,
+      errors: [...errors, ...pastLimit.errors],
       measurements: [
         measurement('share of input tokens read from the cache', after.cacheReadTokens / inputAfter, 'ratio', {
           note: `${pct(before.cacheReadTokens / allInput(before))} with breakpoints on tools and system only`,
@@ -106,6 +108,7 @@ export async function measurePromptCaching(ctx: BenchContext, _config: BenchConf
         measurement('cache write tokens (after)', after.cacheWriteTokens, 'tokens'),
         measurement('output tokens', after.outputTokens, 'tokens'),
         measurement('run cost as the run reports it (AgentResult.costUsd)', result.costUsd, 'USD'),
+        ...pastLimit.measurements,
       ],
       details: {
         model: MODEL,
@@ -197,12 +200,18 @@ function firstCallTokens(body: FakeRequestBody | undefined): Record<string, numb
 }
 
 /** The scripted model: reasoning text and the next search, `ITERATIONS` times, then finish. */
-function nextTurn(body: FakeRequestBody): FakeReply {
-  const done = body.messages.filter((m) => m.role === 'assistant').length;
-  if (done >= ITERATIONS) {
+const nextTurn = (body: FakeRequestBody): FakeReply => turnOf(ITERATIONS, body);
+
+/**
+ * The script for `iterations` searches. The step number is read from the last search call, not
+ * counted from the conversation, which compaction shortens.
+ */
+export function turnOf(iterations: number, body: FakeRequestBody): FakeReply {
+  const done = lastPage(body);
+  if (done >= iterations) {
     return message([
       textBlock('I have read enough to write the guide.'),
-      toolUseBlock('finish', { result: `Migration guide drafted from ${ITERATIONS} documents.` }),
+      toolUseBlock('finish', { result: `Migration guide drafted from ${iterations} documents.` }),
     ]);
   }
   const topic = TOPICS[done % TOPICS.length] ?? 'storage';
@@ -212,6 +221,16 @@ function nextTurn(body: FakeRequestBody): FakeReply {
     ),
     toolUseBlock(SEARCH_TOOL, { query: `v2 ${topic} changes`, page: done + 1 }),
   ]);
+}
+
+function lastPage(body: FakeRequestBody): number {
+  for (const m of [...body.messages].reverse()) {
+    if (m.role !== 'assistant' || !Array.isArray(m.content)) continue;
+    const blocks = m.content as Array<{ type?: string; input?: { page?: number } }>;
+    const call = [...blocks].reverse().find((b) => b.type === 'tool_use');
+    if (call?.input?.page !== undefined) return call.input.page;
+  }
+  return 0;
 }
 
 const TOPICS = ['bucket naming', 'object versioning', 'retention', 'signed URLs', 'multipart upload', 'lifecycle'];
@@ -241,7 +260,7 @@ const toolDescription = (what: string): string =>
   'with another page number to see further results.';
 
 /** Six documented tools (the search one answers; the rest are offered, as in a real agent), above 1,024 tokens together. */
-function benchTools(): ToolDefinition[] {
+export function benchTools(): ToolDefinition[] {
   const query = z.object({ query: z.string().describe('What to look for, in a few words.'), page: z.number().int() });
   const offered = ['read_doc', 'list_sections', 'changelog', 'faq_lookup', 'api_reference'].map((name) =>
     defineTool({
@@ -262,7 +281,7 @@ function benchTools(): ToolDefinition[] {
   ];
 }
 
-const SYSTEM_PROMPT = [
+export const SYSTEM_PROMPT = [
   'You are a documentation assistant for the storage library. You answer by reading the documentation with your tools, never from memory.',
   ...Array.from(
     { length: 14 },

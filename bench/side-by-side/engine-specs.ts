@@ -7,6 +7,7 @@ const TITLES: Record<EngineName, string> = {
   thoughtline: 'Thoughtline',
   'temporal-bare': 'Temporal SDK (bare)',
   'temporal-ai-sdk': '@temporalio/ai-sdk',
+  'temporal-openai-agents': '@temporalio/openai-agents',
   'vercel-workflow': 'Vercel Workflow (local world)',
   dbos: 'DBOS (PostgreSQL)',
   restate: 'Restate',
@@ -51,6 +52,7 @@ export function engineSpec(
       };
     case 'temporal-bare':
     case 'temporal-ai-sdk':
+    case 'temporal-openai-agents':
       return peer(temporalPids, true);
     case 'dbos':
     case 'langgraph-pg':

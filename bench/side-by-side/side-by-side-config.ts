@@ -4,6 +4,7 @@ export const ENGINE_NAMES = [
   'thoughtline',
   'temporal-bare',
   'temporal-ai-sdk',
+  'temporal-openai-agents',
   'vercel-workflow',
   'dbos',
   'restate',

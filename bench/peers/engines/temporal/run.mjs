@@ -12,9 +12,10 @@ export const workflowInput = (iterations) => ({
   iterations,
 });
 
-export async function connectClient(temporal) {
+/** `plugins`: the engine's client plugins, for an integration whose docs install it on the client too. */
+export async function connectClient(temporal, plugins = []) {
   const connection = await Connection.connect({ address: temporal.address });
-  return new Client({ connection, namespace: temporal.namespace });
+  return new Client({ connection, namespace: temporal.namespace, plugins });
 }
 
 export function checkAnswer(id, answer, iterations) {

@@ -11,7 +11,8 @@ import { connectClient, runOnce, taskQueueFor } from './run.mjs';
 
 /**
  * The four scenarios for a Temporal engine, described by `engine`: { name, version, workflowType,
- * workerModule (URL of a module exporting workerOptions(config)) }. Each engine's workflow takes
+ * workerModule (URL of a module exporting workerOptions(config)), and optionally clientPlugins(config)
+ * for an integration installed on the client as well as the worker }. Each engine's workflow takes
  * { task, iterations } and returns { answer, maxInputTokens }. Worker and client share this process,
  * except in recover, where the worker is a child process.
  */
@@ -52,7 +53,7 @@ export function temporalScenarios(engine) {
     async recover(request) {
       const { temporal, workDir } = request.infra;
       await mkdir(workDir, { recursive: true });
-      const client = await connectClient(temporal);
+      const client = await connectClient(temporal, engine.clientPlugins?.(workerConfig(request)));
       try {
         const result = await recoverRun({
           engine,
@@ -109,7 +110,7 @@ async function withWorker(engine, request, config, body) {
   const { temporal } = request.infra;
   const taskQueue = taskQueueFor(engine);
   const { worker, connection } = await createWorker({ workerModule: engine.workerModule, temporal, taskQueue, config });
-  const client = await connectClient(temporal);
+  const client = await connectClient(temporal, engine.clientPlugins?.(config));
   try {
     return await worker.runUntil(body({ engine, client, taskQueue }));
   } finally {

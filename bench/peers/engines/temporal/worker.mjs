@@ -21,13 +21,14 @@ const pollers = { type: 'autoscaling' };
 
 /**
  * One engine's worker on `taskQueue`. `workerModule` (a URL) exports `workerOptions(config)`:
- * the engine's activities, workflowsPath and plugins. With `bundlePath` the worker loads that
- * prebuilt workflow bundle instead of bundling at start, as Temporal advises for production.
+ * the engine's activities, workflowsPath, plugins and bundlerOptions. With `bundlePath` the
+ * worker loads that prebuilt workflow bundle instead of bundling at start, as Temporal advises
+ * for production (bundlerOptions went into the bundle then).
  */
 export async function createWorker({ workerModule, temporal, taskQueue, config, bundlePath }) {
   installRuntime();
   const { workerOptions } = await import(workerModule);
-  const { workflowsPath, ...options } = workerOptions(config);
+  const { workflowsPath, bundlerOptions, ...options } = workerOptions(config);
   const connection = await NativeConnection.connect({ address: temporal.address });
   const worker = await Worker.create({
     connection,
@@ -36,7 +37,7 @@ export async function createWorker({ workerModule, temporal, taskQueue, config, 
     workflowTaskPollerBehavior: pollers,
     activityTaskPollerBehavior: pollers,
     ...options,
-    ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath }),
+    ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath, bundlerOptions }),
   });
   return { worker, connection };
 }

@@ -1,7 +1,6 @@
-import { FailureType, type ModelReply } from '../../domain';
+import { FailureType } from '../../domain';
 import { ModelCallFailed } from '../core/loop-signals';
 import type { RunContext } from '../core/state/run-context';
-import { modelTurn } from '../model/model-turn';
 import type { Strategy } from './strategies';
 
 /** The strategy a loop talks to its model with, and the text one it may switch to. */
@@ -12,24 +11,22 @@ export interface StrategySlot {
 }
 
 /**
- * One turn of the loop's model. A model that has no tool calling (its server refused the tools,
- * FailureType.ModelToolsUnsupported) is spoken to in text ReAct from then on, in this run and
- * its continuations (the input carries the new strategy), and the turn is asked again: a model
- * picked without knowing its abilities still gets the task done.
+ * After a turn failed with `err`: when the model has no tool calling (its server refused the
+ * tools, FailureType.ModelToolsUnsupported), the run speaks text ReAct to it from then on, in this
+ * run and its continuations (the input carries the new strategy), and true says to ask the turn
+ * again: a model picked without knowing its abilities still gets the task done. False for any
+ * other failure, and once the run speaks text ReAct already.
  */
-export async function loopTurn(ctx: RunContext, slot: StrategySlot): Promise<ModelReply> {
-  try {
-    return await modelTurn(ctx, slot.strategy, 'auto');
-  } catch (err) {
-    const build = slot.textStrategy;
-    if (!(err instanceof ModelCallFailed) || err.failureType !== FailureType.ModelToolsUnsupported || !build) throw err;
-    slot.strategy = build();
-    slot.textStrategy = undefined;
-    ctx.input = { ...ctx.input, strategy: 'react-text' };
-    ctx.chain.thinking(
-      `${ctx.input.model.model} has no tool calling (${err.message}); the run goes on in text ReAct (strategy "react-text").`,
-      { level: 'full' },
-    );
-    return modelTurn(ctx, slot.strategy, 'auto');
-  }
+export function switchedToText(ctx: RunContext, slot: StrategySlot, err: unknown): boolean {
+  const build = slot.textStrategy;
+  if (!(err instanceof ModelCallFailed) || err.failureType !== FailureType.ModelToolsUnsupported || !build)
+    return false;
+  slot.strategy = build();
+  slot.textStrategy = undefined;
+  ctx.input = { ...ctx.input, strategy: 'react-text' };
+  ctx.chain.thinking(
+    `${ctx.input.model.model} has no tool calling (${err.message}); the run goes on in text ReAct (strategy "react-text").`,
+    { level: 'full' },
+  );
+  return true;
 }

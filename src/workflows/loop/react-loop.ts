@@ -41,7 +41,7 @@ import { judgeFormatError, judgeRepeats, mayGoOn } from './guards/stall';
 import { stopInstruction } from './prompt';
 import { fitContext } from './fit-context';
 import { firstHolding, type LoopView, type StopPredicate } from './stop-conditions';
-import { loopTurn, type StrategySlot } from './loop-turn';
+import { switchedToText, type StrategySlot } from './loop-turn';
 import { endBlocked, endRun, endWithoutModel, synthesise, type RunOutcome } from './run-outcome';
 import { checksOutput } from '../guardrails/check-point';
 import { checkAnswer, checkTask, checkToolResults, type Checked } from '../guardrails/guardrail-stages';
@@ -130,7 +130,14 @@ export class ReactLoop {
         if (summarising) await summarising;
         // Without a plan there is nothing to await (one promise fewer an iteration).
         if (this.planKeeper) await this.planKeeper.reflectIfDue();
-        const reply = await this.turn();
+        // The turn's model call awaited here, a retry only after a failure: every async layer and
+        // every await is a promise the SDK takes a stack trace for, on each task and replay.
+        let reply: ModelReply;
+        try {
+          reply = await modelTurn(this.ctx, this.parts.strategy, 'auto');
+        } catch (err) {
+          reply = await this.turnAgain(err);
+        }
         const { strategy } = this.parts;
         const next = earlyStop(reply, this.input, strategy.readsCutReplies) ?? strategy.decide(reply);
         // A reply that may end the run keeps its thinking out of the chain while the output guardrails check it.
@@ -148,17 +155,22 @@ export class ReactLoop {
   }
 
   /**
-   * The iteration's model turn. A budget it cannot afford (nothing was called, or a reply cut by
-   * the budget was dropped) pauses the run with `onBudget: 'ask'`; after a raise the same turn is
-   * tried again, so the iteration counts once. Without a raise BudgetExhausted ends the run.
+   * The iteration's model turn after it failed with `first`, asked again while a failure allows:
+   * a model without tool calling is spoken to in text ReAct (loop-turn.ts); a budget the turn
+   * cannot afford (nothing was called, or a reply cut by the budget was dropped) pauses the run
+   * with `onBudget: 'ask'`, and after a raise the same turn is tried again, so the iteration counts
+   * once. Any other failure, or no raise, is thrown (BudgetExhausted ends the run).
    */
-  private async turn(): Promise<ModelReply> {
-    for (;;) {
-      try {
-        return await loopTurn(this.ctx, this.parts);
-      } catch (err) {
+  private async turnAgain(first: unknown): Promise<ModelReply> {
+    for (let err = first; ;) {
+      if (!switchedToText(this.ctx, this.parts, err)) {
         if (!(err instanceof BudgetExhausted) || err.tenant || this.input.onBudget !== 'ask') throw err;
         if (!(await mayRaise(this.ctx, this.parts.people.budget, err.reason, err.message))) throw err;
+      }
+      try {
+        return await modelTurn(this.ctx, this.parts.strategy, 'auto');
+      } catch (next) {
+        err = next;
       }
     }
   }
@@ -182,8 +194,11 @@ export class ReactLoop {
     return endWithoutModel(this.ctx, reason, why);
   }
 
-  /** Carries out one decision; returns an outcome when the run is over. */
-  private async act(decided: NextStep, reply: ModelReply): Promise<RunOutcome | undefined> {
+  /**
+   * Carries out one decision; returns an outcome when the run is over. Not async itself: the
+   * caller awaits the promise of the step that runs (one promise fewer each iteration).
+   */
+  private act(decided: NextStep, reply: ModelReply): Promise<RunOutcome | undefined> {
     if (isEarlyStop(decided)) return this.stopEarly(decided);
     const schema = this.input.outputSchema;
     const next = decided.kind === 'final_answer' && schema ? structuredFinal(decided, schema) : decided;
@@ -199,41 +214,41 @@ export class ReactLoop {
     switch (next.kind) {
       case 'final_answer':
         return this.finish(next);
-      case 'give_up': {
-        const checked = await this.checkedAnswer(next.reason);
-        if (checked.kind === 'blocked') {
-          recordControlCall(
-            this.chain,
-            this.input,
-            { ...next.call, input: {} },
-            { success: false, error: checked.why },
-          );
-          this.recordNotRun(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
-          return endBlocked(this.ctx, 'custom', `The answer was withheld: ${checked.why}.`);
-        }
-        const reason = checked.text;
-        const call = checked.redacted ? { ...next.call, input: { reason } } : next.call;
-        recordControlCall(this.chain, this.input, call, { success: true, result: reason });
-        this.recordNotRun(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
-        await synthesise(this.ctx, 'failure', `The task could not be completed: ${reason}`);
-        return { reason: 'failure', answer: reason };
-      }
+      case 'give_up':
+        return this.giveUp(next);
       case 'run_tools':
         return this.runTools(next.calls);
       case 'invalid_finish':
-        await this.observe([...next.others, next.finishCall], new Map([[next.finishCall.id, next.problem]]));
-        return undefined;
+        return this.observe([...next.others, next.finishCall], new Map([[next.finishCall.id, next.problem]])).then(
+          () => undefined,
+        );
       case 'format_error':
         return this.unreadable(next.message);
       default: {
         const unreachable: never = next;
-        return {
+        return Promise.resolve({
           reason: 'error',
           answer: '',
           error: `Unhandled next step ${JSON.stringify(unreachable)} after ${reply.stopReason}`,
-        };
+        });
       }
     }
+  }
+
+  /** The model gave up: its reason, as the output guardrails leave it, is the answer of a failed run. */
+  private async giveUp(next: Extract<NextStep, { kind: 'give_up' }>): Promise<RunOutcome> {
+    const checked = await this.checkedAnswer(next.reason);
+    if (checked.kind === 'blocked') {
+      recordControlCall(this.chain, this.input, { ...next.call, input: {} }, { success: false, error: checked.why });
+      this.recordNotRun(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
+      return endBlocked(this.ctx, 'custom', `The answer was withheld: ${checked.why}.`);
+    }
+    const reason = checked.text;
+    const call = checked.redacted ? { ...next.call, input: { reason } } : next.call;
+    recordControlCall(this.chain, this.input, call, { success: true, result: reason });
+    this.recordNotRun(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
+    await synthesise(this.ctx, 'failure', `The task could not be completed: ${reason}`);
+    return { reason: 'failure', answer: reason };
   }
 
   /** A final answer ends the run with success, unless the goal check or a person sends it back. */
@@ -275,7 +290,7 @@ export class ReactLoop {
     }
     this.beforeTools();
     const refused = earlierFailures(this.ctx, this.parts.tools, calls);
-    const observations = await this.checkedResults(calls, await runToolTurn(this.ctx, this.toolTurn, calls, refused));
+    const observations = await this.checkedResults(calls, runToolTurn(this.ctx, this.toolTurn, calls, refused));
     rememberFailures(this.ctx, this.parts.tools, calls, observations, refused);
     this.afterTools(observations);
     // The observer (planning.observe) reads the action once its results are in the conversation.
@@ -335,14 +350,14 @@ export class ReactLoop {
     return next.kind !== 'run_tools' && next.kind !== 'format_error' && next.kind !== 'invalid_finish';
   }
 
-  /** A turn's observations as the tool_result guardrails leave them (as they are without any). */
-  private checkedResults(
-    calls: readonly ToolUseBlock[],
-    observations: Observation[],
-  ): Observation[] | Promise<Observation[]> {
-    if (!this.input.guardrailSpecs?.some((g) => g.stage === 'tool_result')) return observations;
+  /**
+   * A turn's observations as the tool_result guardrails leave them; without any, the turn's own
+   * promise, so the caller's one await is the only one (each is a promise the SDK traces).
+   */
+  private checkedResults(calls: readonly ToolUseBlock[], turn: Promise<Observation[]>): Promise<Observation[]> {
+    if (!this.input.guardrailSpecs?.some((g) => g.stage === 'tool_result')) return turn;
     const names = new Map(calls.map((c) => [c.id, c.name]));
-    return checkToolResults(this.ctx, this.parts.people.desk, observations, names);
+    return turn.then((observations) => checkToolResults(this.ctx, this.parts.people.desk, observations, names));
   }
 
   /**
@@ -388,7 +403,7 @@ export class ReactLoop {
   /** Runs the turn's calls (approvals and questions included) and hands every result, errors included, back to the model. */
   private async observe(calls: ToolUseBlock[], rejected = new Map<string, string>()): Promise<void> {
     this.beforeTools();
-    this.afterTools(await this.checkedResults(calls, await runToolTurn(this.ctx, this.toolTurn, calls, rejected)));
+    this.afterTools(await this.checkedResults(calls, runToolTurn(this.ctx, this.toolTurn, calls, rejected)));
   }
 
   private beforeTools(): void {

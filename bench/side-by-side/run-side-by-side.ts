@@ -29,7 +29,8 @@ async function main(): Promise<number> {
     ? path.dirname(path.resolve(config.out))
     : path.join(projectRoot, '.thoughtline', 'bench-peers');
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-peers-'));
-  log(`${config.quick ? 'quick sizes (BENCH_QUICK=1)' : 'full sizes'}; engines: ${config.engines.join(', ')}`);
+  const sizes = config.gate ? 'gate sizes (BENCH_GATE=1)' : config.quick ? 'quick sizes (BENCH_QUICK=1)' : 'full sizes';
+  log(`${sizes}; engines: ${config.engines.join(', ')}`);
   const installError = await installPeers(peersDir, log);
   if (installError) {
     log(`the peers' packages did not install: ${installError}`);
@@ -100,13 +101,16 @@ async function main(): Promise<number> {
         }
       });
     }
-    await renew();
-    for (const spec of specs)
-      await attempt(
-        spec.name,
-        'recover',
-        async () => void (of(spec.name).recover = await measureRecovery(ctx, spec, config)),
-      );
+    const recover = config.recover;
+    if (recover) {
+      await renew();
+      for (const spec of specs)
+        await attempt(
+          spec.name,
+          'recover',
+          async () => void (of(spec.name).recover = await measureRecovery(ctx, spec, recover)),
+        );
+    }
     await renew();
     for (const spec of specs)
       await attempt(

@@ -10,7 +10,7 @@ import {
   type MeasuredRun,
   type Percentiles,
 } from './loop-figures';
-import type { SideBySideConfig } from './side-by-side-config';
+import type { RecoverSizes, SideBySideConfig } from './side-by-side-config';
 import { readMarks, stepsOf } from './step-marks';
 import type { TreeUsage } from './process-tree-usage';
 
@@ -59,7 +59,7 @@ export interface StepFigures {
 }
 
 /**
- * Five-turn runs, then long runs in rounds (each round one run of every engine, alternated, so a
+ * Five-turn runs, then long runs, each in rounds (each round runs every engine, alternated, so a
  * slow moment of the machine falls on all of them): time to first step, step-to-step overhead at
  * the step indices, its slope, and a five-turn loop's overhead.
  */
@@ -80,18 +80,24 @@ export async function measureSteps(
       (errors[engine.name] ??= []).push(`${what}: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
-  for (const engine of engines) {
-    ctx.log(`steps: ${engine.name}, ${config.five.runs} five-turn runs`);
-    await attempt(engine, 'five-turn runs', async () => {
-      const r = await measuredLoop(ctx, engine, {
-        runs: config.five.runs,
-        iterations: 5,
-        modelDelayMs: config.five.modelDelayMs,
-        observationBytes: 1024,
+  const fiveRounds = config.five.rounds ?? 1;
+  const perRound = Math.ceil(config.five.runs / fiveRounds);
+  for (let round = 0; round < fiveRounds; round++) {
+    for (const engine of round % 2 === 0 ? engines : [...engines].reverse()) {
+      ctx.log(
+        `steps: ${engine.name}, ${perRound} five-turn runs${fiveRounds > 1 ? ` (round ${round + 1}/${fiveRounds})` : ''}`,
+      );
+      await attempt(engine, `five-turn runs${fiveRounds > 1 ? `, round ${round + 1}` : ''}`, async () => {
+        const r = await measuredLoop(ctx, engine, {
+          runs: perRound,
+          iterations: 5,
+          modelDelayMs: config.five.modelDelayMs,
+          observationBytes: 1024,
+        });
+        (five[engine.name] ??= []).push(...r.runs);
+        versions[engine.name] = r.version;
       });
-      five[engine.name] = r.runs;
-      versions[engine.name] = r.version;
-    });
+    }
   }
   for (let round = 0; round < config.steps.rounds; round++) {
     for (const engine of round % 2 === 0 ? engines : [...engines].reverse()) {
@@ -210,13 +216,13 @@ export interface RecoverFigures {
 export async function measureRecovery(
   ctx: ScenarioContext,
   engine: EngineSpec,
-  config: SideBySideConfig,
+  recover: RecoverSizes,
 ): Promise<RecoverFigures> {
   const marksDir = fs.mkdtempSync(path.join(ctx.workDir, `recover-${engine.name}-`));
-  ctx.log(`recover: ${engine.name}, killed mid-tool at iteration ${config.recover.killAt}`);
+  ctx.log(`recover: ${engine.name}, killed mid-tool at iteration ${recover.killAt}`);
   const { reply } = await callEngine<RecoverReply>(
     engine,
-    { scenario: 'recover', ...config.recover, marksDir, infra: ctx.infra },
+    { scenario: 'recover', ...recover, marksDir, infra: ctx.infra },
     ctx,
   );
   const marks = readMarks(marksDir, reply.id);
@@ -224,10 +230,10 @@ export async function measureRecovery(
   const ends = new Map<string, number>();
   for (const m of marks)
     if (m.phase === 'end') ends.set(`${m.kind}${m.index}`, (ends.get(`${m.kind}${m.index}`) ?? 0) + 1);
-  const killed = marks.filter((m) => m.kind === 'tool' && m.index === config.recover.killAt && m.phase === 'start');
+  const killed = marks.filter((m) => m.kind === 'tool' && m.index === recover.killAt && m.phase === 'start');
   const retryStart = Math.max(...killed.map((m) => m.t));
-  const retryEnd = marks.find((m) => m.kind === 'tool' && m.index === config.recover.killAt && m.phase === 'end')?.t;
-  const next = marks.find((m) => m.kind === 'model' && m.index === config.recover.killAt && m.phase === 'start')?.t;
+  const retryEnd = marks.find((m) => m.kind === 'tool' && m.index === recover.killAt && m.phase === 'end')?.t;
+  const next = marks.find((m) => m.kind === 'model' && m.index === recover.killAt && m.phase === 'start')?.t;
   const lostMs =
     retryEnd !== undefined && next !== undefined ? next - reply.killedAt - (retryEnd - retryStart) : undefined;
   fs.rmSync(marksDir, { recursive: true, force: true });

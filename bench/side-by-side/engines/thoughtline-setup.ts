@@ -43,7 +43,7 @@ export async function loopWorker(
     tools: [loopTool(settings)],
     models: { scripted: loopModel(settings) },
     workflowBundle: { codePath: bundlePath },
-    workerOptions: traceOptions(),
+    workerOptions: withHandicap(traceOptions()),
   });
   return { worker, connection, close: () => connection.close() };
 }
@@ -93,4 +93,25 @@ function traceOptions(): Record<string, unknown> {
       ],
     },
   };
+}
+
+/**
+ * The ratio gate's negative control (docs/benchmarks.md): BENCH_THOUGHTLINE_SPIN_MS busies the
+ * worker's thread for that long after each activity, as slower code between steps would, so a
+ * run shows what a costlier Thoughtline step does to the gate's ratios. Unset in every real run.
+ */
+function withHandicap(options: Record<string, unknown>): Record<string, unknown> {
+  const ms = Number(process.env['BENCH_THOUGHTLINE_SPIN_MS'] ?? 0);
+  if (!(ms > 0)) return options;
+  const spin = {
+    inbound: {
+      async execute(input: unknown, next: (i: unknown) => Promise<unknown>) {
+        const result = await next(input);
+        for (const until = Date.now() + ms; Date.now() < until;);
+        return result;
+      },
+    },
+  };
+  const earlier = (options['interceptors'] as { activity?: unknown[] } | undefined)?.activity ?? [];
+  return { ...options, interceptors: { activity: [...earlier, () => spin] } };
 }

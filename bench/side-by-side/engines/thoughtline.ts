@@ -10,6 +10,7 @@ import { loopSystemPrompt, type LoopSettings } from './thoughtline-loop';
 import { installQuietRuntime } from '../../lib/bench-context';
 import { bundlePathFor, loopClient, loopWorker, type TemporalInfra } from './thoughtline-setup';
 import type { AgentClient } from '../../../src/client/agent-client';
+import type { AgentInputInit } from '../../../src/domain';
 
 /**
  * Thoughtline as one engine of `npm run bench:peers`: `agentWorkflow` running the shared loop
@@ -31,6 +32,17 @@ interface Request {
 }
 
 const ENGINE = 'thoughtline';
+
+/**
+ * The state scenario's model sees the whole conversation, as every other engine's does: its context
+ * limit (150,000 characters by default, about 37.5k tokens) is past the longest state run (85
+ * iterations of 10 KB, about 0.9 M characters), and no observation is cut (8,000 characters by
+ * default). Its stored bytes then include whatever a conversation of that size costs Thoughtline.
+ */
+const untrimmed = (observationBytes: number): Partial<AgentInputInit> => ({
+  maxContextChars: 4_000_000,
+  maxToolResultChars: 2 * observationBytes,
+});
 
 async function main(): Promise<void> {
   const lib = await loadPeerLib();
@@ -65,7 +77,7 @@ async function main(): Promise<void> {
     }
   }
 
-  async function runOnce(agents: AgentClient, iterations: number, label: string) {
+  async function runOnce(agents: AgentClient, iterations: number, label: string, limits?: Partial<AgentInputInit>) {
     const id = `thoughtline-${label}-${randomUUID()}`;
     const requestedAt = lib.now();
     const handle = await agents.start(
@@ -74,6 +86,7 @@ async function main(): Promise<void> {
         systemPrompt: loopSystemPrompt(iterations),
         model: BENCH_MODEL,
         maxIterations: iterations + 2,
+        ...limits,
       },
       { workflowId: id },
     );
@@ -106,7 +119,7 @@ async function main(): Promise<void> {
       const request = raw as unknown as Request;
       const seen = new Map<string, number>();
       return withLoop(request, seen, async (agents, expected) => {
-        const run = await runOnce(agents, request.iterations, 'state');
+        const run = await runOnce(agents, request.iterations, 'state', untrimmed(request.observationBytes ?? 64));
         check(run.answer, expected, run.id);
         const described = await agents.getHandle(run.id).describe();
         const histories = await runHistories(agents.client, run.id, described.runId);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -44,14 +45,23 @@ function run(
 
 const tail = (text: string, lines = 12): string => text.trimEnd().split('\n').slice(-lines).join('\n');
 
+/** Written into node_modules after an install: the hash of the lock it installed. */
+const INSTALLED_LOCK = '.installed-lock-sha256';
+
 /**
- * Installs the peers' own packages once: `npm ci` when a lockfile exists, else `npm install`.
- * Skipped when node_modules is already there. Returns an error text instead of throwing.
+ * Installs the peers' own packages: `npm ci` when a lockfile exists, else `npm install`. Skipped
+ * when node_modules holds what the current lock names (a lock changed since, by a pull or a new
+ * engine, installs again). Returns an error text instead of throwing.
  */
 export async function installPeers(dir: string, log: (line: string) => void): Promise<string | undefined> {
   if (!fs.existsSync(path.join(dir, 'package.json'))) return `no package.json in ${dir}`;
-  if (fs.existsSync(path.join(dir, 'node_modules'))) return undefined;
-  const verb = fs.existsSync(path.join(dir, 'package-lock.json')) ? 'ci' : 'install';
+  const lock = path.join(dir, 'package-lock.json');
+  const stamp = path.join(dir, 'node_modules', INSTALLED_LOCK);
+  const lockHash = fs.existsSync(lock) ? createHash('sha256').update(fs.readFileSync(lock)).digest('hex') : undefined;
+  const installed = fs.existsSync(stamp) ? fs.readFileSync(stamp, 'utf8').trim() : undefined;
+  if (fs.existsSync(path.join(dir, 'node_modules')) && (lockHash === undefined || installed === lockHash))
+    return undefined;
+  const verb = lockHash ? 'ci' : 'install';
   log(`installing the peers' packages: npm ${verb} --prefix ${dir}`);
   try {
     await run('npm', [verb, '--prefix', dir, '--no-audit', '--no-fund'], {
@@ -59,6 +69,7 @@ export async function installPeers(dir: string, log: (line: string) => void): Pr
       timeoutMs: INSTALL_TIMEOUT_MS,
       label: `npm ${verb}`,
     });
+    if (lockHash) fs.writeFileSync(stamp, `${lockHash}\n`);
     return undefined;
   } catch (err) {
     return err instanceof Error ? err.message : String(err);

@@ -1,13 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { createAnthropicProvider } from '../src/activities/models/anthropic/anthropic-provider';
-import { AgentClient } from '../src/client/agent-client';
 import { startFakeMessagesServer } from '../src/testing';
-import { createAgentWorker } from '../src/worker';
 import { COMPACT_TO_SHARE } from '../src/workflows/loop/fit-context';
 import type { BenchContext } from './lib/bench-context';
 import { measurement, type Measurement } from './lib/figure';
-import { runLimitMs, within } from './lib/within';
-import { benchTools, MODEL, SYSTEM_PROMPT, turnOf } from './prompt-caching';
+import { runOnFakeCache, turnOf } from './prompt-caching';
 
 /** Long enough to pass the limit about halfway, then compact several times. */
 const ITERATIONS = 40;
@@ -25,27 +20,8 @@ export async function measurePastContextLimit(
   ctx.log(`cache: one run of ${ITERATIONS} iterations past maxContextChars ${CONTEXT_CHARS}`);
   const fake = await startFakeMessagesServer({ promptCache: true });
   fake.append(Array.from({ length: ITERATIONS + 1 }, () => (body) => turnOf(ITERATIONS, body)));
-  const taskQueue = `bench-cache-limit-${randomUUID()}`;
   try {
-    const worker = await createAgentWorker({
-      connection: ctx.nativeConnection,
-      namespace: ctx.server.namespace,
-      taskQueue,
-      tools: benchTools(),
-      models: { anthropic: createAnthropicProvider({ apiKey: 'bench', baseURL: fake.baseUrl }) },
-      workflowBundle: { codePath: ctx.bundlePath },
-    });
-    const result = await worker.runUntil(async () => {
-      const agents = new AgentClient({ client: ctx.client, taskQueue });
-      const handle = await agents.start({
-        task: 'Write a short migration guide from the v1 to the v2 storage API, citing the docs you read.',
-        systemPrompt: SYSTEM_PROMPT,
-        model: MODEL,
-        maxIterations: ITERATIONS + 5,
-        maxContextChars: CONTEXT_CHARS,
-      });
-      return within(handle.result(), runLimitMs(ITERATIONS), `run ${handle.workflowId}`);
-    });
+    const result = await runOnFakeCache(ctx, fake.baseUrl, ITERATIONS, { maxContextChars: CONTEXT_CHARS });
     const steps = result.chain.steps;
     const compactions = steps.filter((s) => s.type === 'thinking' && s.purpose === 'compaction');
     const firstCompaction = compactions[0]?.stepNumber ?? Infinity;

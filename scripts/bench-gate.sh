@@ -8,12 +8,10 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out="${BENCH_OUT:-.thoughtline/bench-gate/result.json}"
-node scripts/build-if-stale.cjs
-tsc -p bench/tsconfig.json
-node scripts/vendor-sql-grammars.cjs .thoughtline/bench-dist
 # A result left from an earlier run must not be gated in place of this one.
 rm -f "$out"
 bench=0
-BENCH_GATE=1 BENCH_OUT="$out" node .thoughtline/bench-dist/bench/side-by-side/run-side-by-side.js || bench=$?
+# bench:peers itself builds what is stale and runs the bench at the gate's sizes.
+BENCH_GATE=1 BENCH_OUT="$out" npm run --silent bench:peers || bench=$?
 node .thoughtline/bench-dist/bench/side-by-side/ratio-gate-cli.js "$out"
 exit "$bench"

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import type { temporal } from '@temporalio/proto';
 import { ChainArchive } from '../../domain';
+import { localActivityOf } from '../history/local-activity-marker';
 
 /** Events read from the end of a run: the handover, and the archive's marker just before it. */
 const LAST_EVENTS = 10;
@@ -38,17 +39,7 @@ export async function readChainArchive(
   return parsed.success ? parsed.data : undefined;
 }
 
-/** The marker of a `keepChainArchive` local activity (its `data` names the activity type). */
+/** The marker of a `keepChainArchive` local activity. */
 function isArchiveMarker(event: temporal.api.history.v1.IHistoryEvent): boolean {
-  const marker = event.markerRecordedEventAttributes;
-  const data = marker?.markerName === 'core_local_activity' ? marker.details?.['data']?.payloads?.[0]?.data : undefined;
-  if (!data) return false;
-  try {
-    return (
-      (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: unknown }).activity_type ===
-      'keepChainArchive'
-    );
-  } catch {
-    return false;
-  }
+  return localActivityOf(event)?.type === 'keepChainArchive';
 }

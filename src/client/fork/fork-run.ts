@@ -47,10 +47,14 @@ async function readOriginal(agents: ForkAgents<unknown>, workflowId: string): Pr
     throw new ForkError(`Cannot rebuild the conversation of ${workflowId}: ${err.message}`);
   });
   // The tools its worker described at the start (with its agent definition, for a run by name); a continued run keeps that set.
-  const [described] = await recordedActivities(agents.client, workflowId, runIds[0]!, [
-    'describeTools',
-    'describeAgent',
-  ]);
+  // Local activities; runs recorded before they were recorded them as activities.
+  const [described] = await recordedActivities(
+    agents.client,
+    workflowId,
+    runIds[0]!,
+    ['describeTools', 'describeAgent'],
+    { localActivities: true },
+  );
   const agent = described?.type === 'describeAgent' ? DescribedAgent.safeParse(described.result) : undefined;
   const tools = agent?.success
     ? { success: true as const, data: agent.data.tools }

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import type { temporal } from '@temporalio/proto';
+import { localActivityOf } from './local-activity-marker';
 
 /** One activity of a Temporal run as its history records it: the input, and the result or why there is none. */
 export interface RecordedActivity {
@@ -14,13 +15,15 @@ export interface RecordedActivity {
 /**
  * The activities of one type (or several) in a Temporal run, in the order scheduled, their
  * payloads decoded with the client's converter (so encrypted runs read too). Reads the whole
- * history once, no worker.
+ * history once, no worker. With `localActivities`, local ones too, from their markers: those
+ * record no input (`input` is undefined).
  */
 export async function recordedActivities(
   client: Client,
   workflowId: string,
   runId: string,
   activityTypes: string | readonly string[],
+  options: { localActivities?: boolean } = {},
 ): Promise<RecordedActivity[]> {
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   const converter = client.options.loadedDataConverter;
@@ -28,6 +31,14 @@ export async function recordedActivities(
   const byEvent = new Map<string, RecordedActivity>();
   const recorded: RecordedActivity[] = [];
   for (const event of history.events ?? []) {
+    const local = options.localActivities ? localActivityOf(event) : undefined;
+    if (local && wanted.has(local.type)) {
+      const activity: RecordedActivity = { type: local.type, input: undefined };
+      if ('payloads' in local) [activity.result] = await decodeArrayFromPayloads(converter, local.payloads);
+      else activity.error = local.error;
+      recorded.push(activity);
+      continue;
+    }
     const scheduled = event.activityTaskScheduledEventAttributes;
     const type = scheduled?.activityType?.name;
     if (type && wanted.has(type)) {

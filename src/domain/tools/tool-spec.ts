@@ -36,7 +36,7 @@ export const MAX_REFUSAL_CHARS = 1_000;
 
 /**
  * What the workflow knows of a tool: everything but its code. The worker's registry serves these
- * through the `describeTools` activity, so a run records the exact tool set it started with.
+ * through the `describeTools` local activity, so a run records the exact tool set it started with.
  */
 export const ToolSpec = z.object({
   name: z.string(),

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import { FailureType, MAX_RUN_GUARDRAILS, type AgentInput, type ToolSpec } from '../../domain';
 import { policyProblem } from '../../domain/approval/rule-pattern';
-import { activities } from '../activity-proxies';
+import { activities, registryLookups } from '../activity-proxies';
 import { injectedToolNames } from '../core/injected-tools';
 import type { RunContext } from '../core/state/run-context';
 import { splitToolNames, withSubAgents } from '../delegation/sub-agent-tools';
@@ -68,7 +68,7 @@ export async function preflight(
   let tools = carriedTools;
   if (!tools) {
     const names = splitToolNames(ctx.input, workflowId);
-    const registered = resolved.tools ?? (await activities.describeTools(names.registered));
+    const registered = resolved.tools ?? (await registryLookups.describeTools(names.registered));
     tools = withBranching(ctx.input, withSubAgents(ctx.input, registered, names.agents));
   }
   const injected = new Map(injectedToolNames(ctx.input).map((t) => [t.name, t.option]));
@@ -95,7 +95,7 @@ async function describeGuardrails(ctx: RunContext): Promise<string | undefined> 
   }
   if (names.length > MAX_RUN_GUARDRAILS)
     return `the run and its agent name ${names.length} guardrails; at most ${MAX_RUN_GUARDRAILS}.`;
-  const described = await activities.describeGuardrails(names);
+  const described = await registryLookups.describeGuardrails(names);
   if (!described.found) {
     const known = described.known.length ? `it has ${described.known.join(', ')}` : 'it has none registered';
     return `no guardrail ${described.unknown.map((n) => `"${n}"`).join(', ')} is registered on the worker that took this run (${known}).`;

@@ -92,7 +92,7 @@ describe('a run whose model is the AI SDK adapter (@ai-sdk/openai, fake server, 
     const scheduled = events
       .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name)
       .filter((name): name is string => name !== undefined && name !== null);
-    expect(scheduled).toEqual(['describeTools', 'callModel', 'runTool', 'callModel']);
+    expect(scheduled).toEqual(['callModel', 'runTool', 'callModel']);
     expect(events.at(-1)?.eventType).toBe(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED);
   });
 });

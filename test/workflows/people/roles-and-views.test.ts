@@ -157,7 +157,7 @@ describe('caller roles', () => {
 
     // A refused call never reaches an activity.
     const activities = await scheduledActivities(shared.env.client, byName['dev']!.handle.workflowId);
-    expect(activities.map((a) => a.type)).toEqual(['describeTools', 'callModel', 'callModel']);
+    expect(activities.map((a) => a.type)).toEqual(['callModel', 'callModel']);
   });
 
   it('keeps a refused call’s sensitive fields and hidden level in the developer and end-user views', async () => {

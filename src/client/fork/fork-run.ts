@@ -47,7 +47,7 @@ async function readOriginal(agents: ForkAgents<unknown>, workflowId: string): Pr
     throw new ForkError(`Cannot rebuild the conversation of ${workflowId}: ${err.message}`);
   });
   // The tools its worker described at the start (with its agent definition, for a run by name); a continued run keeps that set.
-  // Local activities; runs recorded before they were recorded them as activities.
+  // Described by local activities; runs recorded before that have them as activities.
   const [described] = await recordedActivities(
     agents.client,
     workflowId,

@@ -63,10 +63,17 @@ describe('code_run through the API and the CLI', () => {
         argumentsHash: record.argumentsHash,
       });
       expect(decided.status).toBe(200);
-      await eventually('the run to end', async () => {
-        const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
-        return json.status !== 'running' ? json : undefined;
-      });
+      // Each probe queries the run: in the slow stage's load one query was answered after the
+      // server had given up on it (core: "query task not found"), and 20 s went by. The run ending
+      // is what counts here; the test's own timeout still bounds it.
+      await eventually(
+        'the run to end',
+        async () => {
+          const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
+          return json.status !== 'running' ? json : undefined;
+        },
+        60_000,
+      );
       const chain = await s.call('dev', 'GET', `/v1/runs/${runId}/chain`);
       expect(toolResultOf(chain.json.chain.steps, 'toolu_api')).toMatchObject({
         success: true,

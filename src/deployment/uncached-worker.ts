@@ -6,7 +6,7 @@ import type { WorkerOptions } from '@temporalio/worker';
  * local tools are local activities too, and without a cache Temporal's core may evict a run
  * while its local activity runs when it holds another run's task: that run's workflow task then
  * times out (10 s) and runs again. One task at a time makes it rare (not impossible: one test of
- * six runs at once still met it once in seven full suites), so it is the default here; a worker
+ * six runs at once still met it once in five full suites), so it is the default here; a worker
  * that asked for more is told why its runs may stall. With a cache (the SDK's default),
  * or a slot tuner of its own, nothing changes.
  */
